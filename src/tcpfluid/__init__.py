@@ -1,0 +1,21 @@
+"""tcpfluid: closed forms, fluid models and a packet simulator for delay-based TCP.
+
+Three layers describe the same congestion-control algorithms and check each other:
+
+* :mod:`tcpfluid.analytic` - closed forms (critical windows, rounds to equilibrium, the
+  TCP-Ho conspicuous round, equilibria, Jain's index), each re-derived in SymPy;
+* :mod:`tcpfluid.fluid` - a round-based model batched over scenarios, and an ODE model;
+* :mod:`tcpfluid.sim` - a compiled packet-level simulator.
+
+Internally every quantity is in packets, seconds and packets per second
+(:mod:`tcpfluid.units` parses strings such as ``"50Mbps"`` or ``"100ms"``).
+"""
+
+from __future__ import annotations
+
+from . import units
+from .path import Path
+
+__version__ = "0.1.0"
+
+__all__ = ["Path", "__version__", "units"]

@@ -1,0 +1,57 @@
+"""The ``tcpfluid`` command.
+
+Each sub-command lives in its own module of this package with two functions:
+``add_parser(subparsers)`` and ``run(args) -> int``. Add a module name to
+``_COMMANDS`` to register a new one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+
+__all__ = ["build_parser", "main"]
+
+_COMMANDS = ("predict", "simulate")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``tcpfluid`` command."""
+    parser = argparse.ArgumentParser(
+        prog="tcpfluid",
+        description=(
+            "Closed forms, fluid models and a packet simulator for delay-based TCP "
+            "congestion control (Vegas, Quick Vegas, TCP-Ho, iTCP-Vegas, FAST, Reno)."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"tcpfluid {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in _COMMANDS:
+        try:
+            module = importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:  # a command whose module is not written yet
+            if exc.name == f"{__name__}.{name}":
+                continue
+            raise
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point: parse ``argv`` and run the sub-command; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except (ValueError, TypeError) as exc:
+        print(f"tcpfluid {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,236 @@
+"""The network path a flow sees: bottleneck rate, base RTT, buffers, ACK path.
+
+Symbols follow the Quick Vegas paper (document 000) §4.1: μ is the bottleneck rate in
+packets per second, d the un-congested (base) round-trip time in seconds and μd the
+bandwidth-delay product in packets. Eq. (5) builds d from the round-trip propagation delay τ
+and the per-link transmission times: ``d = τ + (1 + a) Σ 1/X_i`` with ``a`` the ACK size
+relative to the data packet size.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import units
+
+__all__ = ["Path"]
+
+
+def _buffer(name: str, value: Any, packet_size_bytes: float) -> float:
+    if value is None:
+        return math.inf
+    if isinstance(value, int | float) and not isinstance(value, bool) and value == math.inf:
+        return math.inf
+    b = units.packets(value, packet_size_bytes=packet_size_bytes, name=name)
+    if b < 1.0:
+        raise ValueError(f"{name} must be at least 1 packet, got {value!r}")
+    return b
+
+
+@dataclass(frozen=True, init=False)
+class Path:
+    """A path with one bottleneck, optionally with a slow reverse (ACK) link.
+
+    Parameters
+    ----------
+    bandwidth
+        Bottleneck rate μ: packets/s as a number, or a string such as ``"50Mbps"``.
+    rtt
+        Base round-trip time d (propagation plus transmission, no queueing): seconds or a
+        string such as ``"100ms"``. Use :meth:`from_links` to build d from eq. (5).
+    packet_size, ack_size
+        Data packet and ACK sizes (bytes or ``"1 kB"``); 1000 and 40 bytes by default, as
+        in all the documents' simulations.
+    buffer
+        Bottleneck buffer in packets (``None`` or ``inf``: large enough that nothing is
+        lost, the documents' analysis assumption). Strings such as ``"1500 pkts"`` work.
+    reverse_bandwidth
+        Rate of the ACK path bottleneck: ACKs per second as a number, or a bit rate
+        string (``"32kbps"``) converted with ``ack_size``. ``None``: no ACK-path
+        bottleneck.
+    reverse_buffer
+        Buffer of the reverse link in ACKs; only valid with ``reverse_bandwidth``.
+
+    Attributes
+    ----------
+    mu : float
+        Bottleneck rate, packets/s.
+    d : float
+        Base RTT, s.
+    bdp : float
+        μd, packets (property).
+    """
+
+    mu: float
+    d: float
+    packet_size_bytes: float = 1000.0
+    ack_size_bytes: float = 40.0
+    buffer_pkts: float = math.inf
+    reverse_mu: float | None = None
+    reverse_buffer_pkts: float | None = None
+    tau: float | None = None
+    link_rates: tuple[float, ...] = field(default=())
+
+    def __init__(
+        self,
+        bandwidth: Any,
+        rtt: Any,
+        *,
+        packet_size: Any = 1000,
+        ack_size: Any = 40,
+        buffer: Any = None,
+        reverse_bandwidth: Any = None,
+        reverse_buffer: Any = None,
+        _tau: float | None = None,
+        _link_rates: tuple[float, ...] = (),
+    ) -> None:
+        pkt = units.bytes_(packet_size, name="packet_size")
+        ack = units.bytes_(ack_size, name="ack_size")
+        mu = units.rate_pps(bandwidth, packet_size_bytes=pkt, name="bandwidth")
+        d = units.seconds(rtt, name="rtt")
+        buf = _buffer("buffer", buffer, pkt)
+        if reverse_bandwidth is None:
+            if reverse_buffer is not None:
+                raise ValueError(
+                    f"reverse_buffer={reverse_buffer!r} was given without reverse_bandwidth; "
+                    "give the ACK-path rate too (e.g. reverse_bandwidth='32kbps')"
+                )
+            rmu: float | None = None
+            rbuf: float | None = None
+        else:
+            rmu = units.rate_pps(reverse_bandwidth, packet_size_bytes=ack, name="reverse_bandwidth")
+            rbuf = _buffer("reverse_buffer", reverse_buffer, ack)
+        object.__setattr__(self, "mu", mu)
+        object.__setattr__(self, "d", d)
+        object.__setattr__(self, "packet_size_bytes", pkt)
+        object.__setattr__(self, "ack_size_bytes", ack)
+        object.__setattr__(self, "buffer_pkts", buf)
+        object.__setattr__(self, "reverse_mu", rmu)
+        object.__setattr__(self, "reverse_buffer_pkts", rbuf)
+        object.__setattr__(self, "tau", _tau)
+        object.__setattr__(self, "link_rates", tuple(_link_rates))
+
+    # ------------------------------------------------------------------ builders
+    @classmethod
+    def from_links(
+        cls,
+        rates: Sequence[Any],
+        propagation_rtt: Any,
+        *,
+        packet_size: Any = 1000,
+        ack_size: Any = 40,
+        include_ack_size: bool = True,
+        buffer: Any = None,
+        reverse_bandwidth: Any = None,
+        reverse_buffer: Any = None,
+    ) -> Path:
+        """Build d from eq. (5) of the Quick Vegas paper: ``d = τ + (1+a) Σ 1/X_i``.
+
+        Parameters
+        ----------
+        rates
+            Transmission rates X_i of the N links of the forward path (packets/s or
+            strings such as ``"1Gbps"``); μ is the smallest.
+        propagation_rtt
+            τ, the total round-trip propagation delay.
+        include_ack_size
+            ``True`` keeps the factor ``1 + a`` of eq. (5); ``False`` uses the papers'
+            approximation ``1 + a ≈ 1``.
+        """
+        if isinstance(rates, str) or len(rates) == 0:
+            raise ValueError(f"rates must be a non-empty list of link rates, got {rates!r}")
+        pkt = units.bytes_(packet_size, name="packet_size")
+        ack = units.bytes_(ack_size, name="ack_size")
+        xs = tuple(
+            units.rate_pps(r, packet_size_bytes=pkt, name=f"rates[{i}]") for i, r in enumerate(rates)
+        )
+        tau = units.time_or_zero(propagation_rtt, name="propagation_rtt")
+        a = ack / pkt if include_ack_size else 0.0
+        d = tau + (1.0 + a) * sum(1.0 / x for x in xs)
+        return cls(
+            min(xs),
+            d,
+            packet_size=pkt,
+            ack_size=ack,
+            buffer=buffer,
+            reverse_bandwidth=reverse_bandwidth,
+            reverse_buffer=reverse_buffer,
+            _tau=tau,
+            _link_rates=xs,
+        )
+
+    @classmethod
+    def from_bdp(cls, bdp: Any, rtt: Any, **kwargs: Any) -> Path:
+        """A path with bandwidth-delay product ``bdp`` (packets or ``"5000Kb"``) and RTT ``rtt``."""
+        pkt = units.bytes_(kwargs.get("packet_size", 1000), name="packet_size")
+        b = units.packets(bdp, packet_size_bytes=pkt, name="bdp")
+        d = units.seconds(rtt, name="rtt")
+        return cls(b / d, d, **kwargs)
+
+    # ------------------------------------------------------------------ derived
+    @property
+    def bdp(self) -> float:
+        """μd, the un-congested bandwidth-delay product in packets."""
+        return self.mu * self.d
+
+    @property
+    def ack_ratio(self) -> float:
+        """a, the ACK size relative to the data packet size."""
+        return self.ack_size_bytes / self.packet_size_bytes
+
+    @property
+    def bandwidth_bps(self) -> float:
+        """Bottleneck rate in bits per second."""
+        return self.mu * 8.0 * self.packet_size_bytes
+
+    @property
+    def asymmetry(self) -> float:
+        """k = μf/μr, the normalised asymmetry factor (document 003); 0 without an ACK bottleneck."""
+        return 0.0 if self.reverse_mu is None else self.mu / self.reverse_mu
+
+    @property
+    def effective_rate(self) -> float:
+        """min(μf, μr): the rate a window-based sender is ACK-clocked to (document 003)."""
+        return self.mu if self.reverse_mu is None else min(self.mu, self.reverse_mu)
+
+    def with_bandwidth(self, bandwidth: Any) -> Path:
+        """The same path with another bottleneck rate (base RTT unchanged)."""
+        return Path(
+            bandwidth,
+            self.d,
+            packet_size=self.packet_size_bytes,
+            ack_size=self.ack_size_bytes,
+            buffer=None if math.isinf(self.buffer_pkts) else self.buffer_pkts,
+            reverse_bandwidth=self.reverse_mu,
+            reverse_buffer=self.reverse_buffer_pkts,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-number summary (internal units) for JSON output."""
+        return {
+            "mu_pps": self.mu,
+            "d_s": self.d,
+            "bdp_pkts": self.bdp,
+            "packet_size_bytes": self.packet_size_bytes,
+            "ack_size_bytes": self.ack_size_bytes,
+            "buffer_pkts": None if math.isinf(self.buffer_pkts) else self.buffer_pkts,
+            "reverse_mu_pps": self.reverse_mu,
+            "reverse_buffer_pkts": (
+                None
+                if self.reverse_buffer_pkts is None or math.isinf(self.reverse_buffer_pkts)
+                else self.reverse_buffer_pkts
+            ),
+            "tau_s": self.tau,
+        }
+
+    def __repr__(self) -> str:
+        parts = [f"mu={self.mu:g} pkt/s", f"d={self.d:g} s", f"bdp={self.bdp:g} pkts"]
+        if not math.isinf(self.buffer_pkts):
+            parts.append(f"buffer={self.buffer_pkts:g} pkts")
+        if self.reverse_mu is not None:
+            parts.append(f"reverse_mu={self.reverse_mu:g} ack/s")
+        return f"Path({', '.join(parts)})"
+

@@ -1,0 +1,189 @@
+"""Units: parse numbers or strings with units into tcpfluid's internal system.
+
+Inside tcpfluid every quantity is in **packets**, **seconds** or **packets per second**.
+Public functions accept either a plain number (already in those units) or a string with a
+unit, parsed here and nowhere else.
+
+Conventions (those of the documents and of ns-2):
+
+* ``b`` is a bit and ``B`` a byte; ``k``/``K`` = 10**3, ``M`` = 10**6, ``G`` = 10**9
+  (decimal, as link rates are quoted); ``KiB``/``MiB`` are binary.
+* a rate ``"50Mbps"``, ``"1.5 Mb/s"``, ``"32kbps"``, ``"2 MB/s"``, ``"6250 pps"``,
+  ``"6250 pkt/s"`` is converted to packets per second with the packet size;
+* a time ``"100ms"``, ``"1.5 s"``, ``"250us"``, ``"2 min"`` to seconds;
+* an amount of data ``"5000Kb"`` (a bandwidth-delay product), ``"5 Mb"``, ``"64 kB"``,
+  ``"630 pkts"`` to packets;
+* a size ``"1 kB"``, ``"1000B"``, ``"40 bytes"`` to bytes.
+
+Examples
+--------
+>>> rate_pps("50Mbps", packet_size_bytes=1000)
+6250.0
+>>> seconds("100ms")
+0.1
+>>> packets("5000Kb", packet_size_bytes=1000)
+625.0
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from ._validation import check_positive
+
+__all__ = ["bits_per_second", "bytes_", "packets", "rate_pps", "seconds"]
+
+_NUM = r"([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
+_PATTERN = re.compile(r"^\s*" + _NUM + r"\s*([A-Za-zµ/]*)\s*$")
+
+_PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+_BIN_PREFIX = {"Ki": 1024.0, "Mi": 1024.0**2, "Gi": 1024.0**3}
+
+_TIME_UNITS = {
+    "s": 1.0, "sec": 1.0, "secs": 1.0, "second": 1.0, "seconds": 1.0,
+    "ms": 1e-3, "msec": 1e-3, "millisecond": 1e-3, "milliseconds": 1e-3,
+    "us": 1e-6, "µs": 1e-6, "usec": 1e-6, "microsecond": 1e-6, "microseconds": 1e-6,
+    "ns": 1e-9,
+    "min": 60.0, "mins": 60.0, "minute": 60.0, "minutes": 60.0,
+    "h": 3600.0, "hour": 3600.0, "hours": 3600.0,
+}  # fmt: skip
+
+_PKT_WORDS = ("pkt", "pkts", "packet", "packets", "p")
+
+
+def _split(name: str, value: str) -> tuple[float, str]:
+    m = _PATTERN.match(value)
+    if m is None:
+        raise ValueError(f"{name}: cannot parse {value!r}; expected a number with a unit")
+    number = float(m.group(1))
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return number, m.group(2)
+
+
+def _data_bits(name: str, unit: str) -> float | None:
+    """Bits in one ``unit`` of data (``Kb``, ``MB``, ``KiB`` ...), or None if not data."""
+    for pre, mult in _BIN_PREFIX.items():
+        if unit.startswith(pre):
+            rest = unit[len(pre) :]
+            if rest in ("B", "byte", "bytes"):
+                return 8.0 * mult
+            if rest in ("b", "bit", "bits"):
+                return mult
+            return None
+    pre, rest = (unit[0], unit[1:]) if unit[:1] in _PREFIX and len(unit) > 1 else ("", unit)
+    if rest in ("b", "bit", "bits"):
+        return _PREFIX[pre]
+    if rest in ("B", "byte", "bytes"):
+        return 8.0 * _PREFIX[pre]
+    return None
+
+
+def _number(name: str, value: Any) -> float | None:
+    if isinstance(value, str):
+        return None
+    return check_positive(name, value)
+
+
+def seconds(value: Any, *, name: str = "time") -> float:
+    """A duration in seconds from ``0.1`` or ``"100ms"``; must be > 0 and finite."""
+    num = _number(name, value)
+    if num is not None:
+        return num
+    number, unit = _split(name, value)
+    if unit == "":
+        unit = "s"
+    if unit not in _TIME_UNITS:
+        raise ValueError(
+            f"{name}: unknown time unit {unit!r} in {value!r}; use s, ms, us, ns, min or h"
+        )
+    return check_positive(name, number * _TIME_UNITS[unit])
+
+
+def time_or_zero(value: Any, *, name: str = "time") -> float:
+    """Like :func:`seconds` but ``0`` (or ``"0s"``) is accepted."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and value == 0:
+        return 0.0
+    if isinstance(value, str):
+        number, _ = _split(name, value)
+        if number == 0:
+            return 0.0
+    return seconds(value, name=name)
+
+
+def bits_per_second(value: Any, *, name: str = "bandwidth") -> float:
+    """A rate in bits per second from ``"50Mbps"``, ``"1.5 Mb/s"``, ``"2 MB/s"``.
+
+    A plain number is taken as bits per second here (use :func:`rate_pps` for packets).
+    """
+    num = _number(name, value)
+    if num is not None:
+        return num
+    number, unit = _split(name, value)
+    compact = unit.replace("/s", "ps")
+    if compact.endswith("ps"):
+        bits = _data_bits(name, compact[:-2])
+        if bits is not None:
+            return check_positive(name, number * bits)
+    raise ValueError(
+        f"{name}: {value!r} is not a bit rate; use e.g. '50Mbps', '1.5 Mb/s', '32kbps', '2 MB/s'"
+    )
+
+
+def rate_pps(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "bandwidth") -> float:
+    """A rate in packets per second.
+
+    Parameters
+    ----------
+    value
+        A number (packets per second) or a string: a bit rate (``"50Mbps"``,
+        ``"1.5 Mb/s"``) converted with ``packet_size_bytes``, or a packet rate
+        (``"6250 pps"``, ``"6250 pkt/s"``).
+    packet_size_bytes
+        Bytes per packet for bit-rate strings (1000 in the documents).
+    """
+    size = check_positive("packet_size_bytes", packet_size_bytes)
+    num = _number(name, value)
+    if num is not None:
+        return num
+    number, unit = _split(name, value)
+    if unit in ("pps", "pkt/s", "pkts/s", "packets/s", "packet/s", "acks/s", "ack/s"):
+        return check_positive(name, number)
+    return bits_per_second(value, name=name) / (8.0 * size)
+
+
+def bytes_(value: Any, *, name: str = "packet_size") -> float:
+    """A size in bytes from ``1000``, ``"1 kB"``, ``"1000B"``, ``"40 bytes"``."""
+    num = _number(name, value)
+    if num is not None:
+        return num
+    number, unit = _split(name, value)
+    if unit == "":
+        return check_positive(name, number)
+    bits = _data_bits(name, unit)
+    if bits is None:
+        raise ValueError(f"{name}: {value!r} is not a size; use e.g. '1 kB', '1000B', '40 bytes'")
+    return check_positive(name, number * bits / 8.0)
+
+
+def packets(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "bdp") -> float:
+    """An amount of data in packets from ``630``, ``"630 pkts"``, ``"5000Kb"``, ``"64 kB"``.
+
+    Strings in bits or bytes are divided by the packet size; ``"5000Kb"`` with
+    1000-byte packets is 625 packets (the documents' "5000 Kb BDP").
+    """
+    size = check_positive("packet_size_bytes", packet_size_bytes)
+    num = _number(name, value)
+    if num is not None:
+        return num
+    number, unit = _split(name, value)
+    if unit in _PKT_WORDS or unit == "":
+        return check_positive(name, number)
+    bits = _data_bits(name, unit)
+    if bits is None:
+        raise ValueError(
+            f"{name}: {value!r} is not an amount of data; use e.g. '630 pkts', '5000Kb', '64 kB'"
+        )
+    return check_positive(name, number * bits / (8.0 * size))
