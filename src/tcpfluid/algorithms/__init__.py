@@ -12,14 +12,23 @@ from .base import (
     RoundAction,
     RoundSample,
 )
+from .enhanced_vegas import EnhancedVegas
+from .registry import ALGORITHMS, get_law, law_class, law_parameters
+from .vegas import Vegas
 
 __all__ = [
+    "ALGORITHMS",
     "CONGESTION_AVOIDANCE",
     "LOSS_FAST",
     "LOSS_RETX",
     "LOSS_TIMEOUT",
     "SLOW_START",
     "ControlLaw",
+    "EnhancedVegas",
     "RoundAction",
     "RoundSample",
+    "Vegas",
+    "get_law",
+    "law_class",
+    "law_parameters",
 ]

@@ -125,12 +125,29 @@ class ControlLaw(ABC):
         """Decide the next round from the round just measured; update ``state`` in place."""
 
     @abstractmethod
-    def on_loss(self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray) -> FloatArray:
+    def on_loss(
+        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
+    ) -> FloatArray:
         """React to a loss of ``kind`` on flows ``index``; return their new windows.
 
         ``cwnd`` holds the current windows of those flows. State such as ssthresh and
-        phase is updated in place for the flows in ``index``.
+        phase is updated in place for the flows in ``index``. The loss reaction replaces
+        the current round's action for those flows: until the next :meth:`on_round` the
+        engine adds nothing per ACK (``incr = 0``, ``cap`` = the returned window).
         """
+
+    def initial_action(self, state: State) -> RoundAction:
+        """The action for the very first round, before any measurement exists.
+
+        Engines call it once after :meth:`init_state` and apply it to round 0 exactly like
+        an action returned by :meth:`on_round`. The default (window
+        :attr:`initial_window`, no growth) suits Vegas and TCP-Ho, whose window stays put
+        in the first round (Table 1 of document 000, Table 4 of document 004); laws that
+        grow in round 0 (Quick Vegas slow start, Reno slow start) override it.
+        """
+        n = state["phase"].shape[0]
+        w = np.full(n, float(self.initial_window))
+        return RoundAction(cwnd=w, incr=np.zeros(n), cap=w.copy())
 
     def params(self) -> dict[str, Any]:
         """The law's parameters (for summaries and JSON)."""

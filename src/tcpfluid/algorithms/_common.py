@@ -1,0 +1,109 @@
+"""Private helpers shared by the control laws: parameter arrays, checks, floors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .._validation import as_float_array
+from .base import RoundSample
+
+FloatArray = NDArray[np.float64]
+
+#: smallest window of the Vegas family, packets (TCP-Ho's "CWND >= 2", document 004 §3.2;
+#: the window a Vegas timeout restarts from, document 000 §3.1)
+MIN_WINDOW = 2.0
+
+
+def param_array(
+    name: str,
+    value: Any,
+    *,
+    positive: bool = False,
+    nonnegative: bool = False,
+    minimum: float | None = None,
+) -> FloatArray:
+    """A law parameter as a float64 array of shape ``()`` or ``(n,)``, checked elementwise.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a number or an array of numbers.
+    ValueError
+        If an element is not finite or breaks the bound, or if the array has more than one
+        dimension.
+    """
+    arr = as_float_array(name, value, positive=positive, nonnegative=nonnegative, minimum=minimum)
+    if arr.ndim > 1:
+        raise ValueError(
+            f"{name} must be a scalar or a 1-d array over flows, got an array of shape {arr.shape}"
+        )
+    return arr
+
+
+def check_le(lo_name: str, lo: FloatArray, hi_name: str, hi: FloatArray) -> None:
+    """Raise ``ValueError`` naming both parameters unless ``lo <= hi`` elementwise."""
+    try:
+        lo_b, hi_b = np.broadcast_arrays(lo, hi)
+    except ValueError as exc:
+        raise ValueError(
+            f"{lo_name} (shape {lo.shape}) and {hi_name} (shape {hi.shape}) must broadcast "
+            "to the same number of flows"
+        ) from exc
+    bad = lo_b > hi_b
+    if np.any(bad):
+        i = int(np.flatnonzero(np.atleast_1d(bad))[0])
+        a = float(np.atleast_1d(lo_b)[i])
+        b = float(np.atleast_1d(hi_b)[i])
+        raise ValueError(f"{lo_name} must be <= {hi_name}, got {lo_name}={a!r} > {hi_name}={b!r}")
+
+
+def check_broadcast(params: dict[str, FloatArray]) -> None:
+    """Raise ``ValueError`` unless all parameter arrays have compatible lengths."""
+    lengths = {name: arr.shape[0] for name, arr in params.items() if arr.ndim == 1}
+    distinct = {v for v in lengths.values() if v != 1}
+    if len(distinct) > 1:
+        detail = ", ".join(f"{k} has {v}" for k, v in lengths.items())
+        raise ValueError(
+            f"per-flow parameter arrays must have the same length (or length 1); {detail}"
+        )
+
+
+def check_flows(params: dict[str, FloatArray], n: Any) -> int:
+    """Check ``n`` and that every parameter array broadcasts to ``n`` flows; return ``n``."""
+    if isinstance(n, bool) or not isinstance(n, int | np.integer):
+        raise TypeError(f"n must be an integer number of flows, got {n!r} ({type(n).__name__})")
+    n = int(n)
+    if n < 1:
+        raise ValueError(f"n must be >= 1 flow, got {n}")
+    for name, arr in params.items():
+        if arr.ndim == 1 and arr.shape[0] not in (1, n):
+            raise ValueError(
+                f"{name} has {arr.shape[0]} values but the law is stepped over n={n} flows; "
+                f"give a scalar or an array of length {n}"
+            )
+    return n
+
+
+def param_value(arr: FloatArray) -> float | list[float]:
+    """A parameter array as a plain float (0-d) or list (for ``params()`` and JSON)."""
+    if arr.ndim == 0:
+        return float(arr)
+    return [float(x) for x in arr]
+
+
+def backlog(sample: RoundSample) -> FloatArray:
+    """Δ of eq (1), document 000: ``cwnd × (1 − BaseRTT / RTT)`` in packets."""
+    return sample.cwnd * (1.0 - sample.base_rtt / sample.rtt_mean)
+
+
+def check_kind(kind: Any) -> int:
+    """A loss kind: 1 (fast), 2 (retransmission lost), 3 (timeout)."""
+    valid = isinstance(kind, int | np.integer) and not isinstance(kind, bool)
+    if not valid or int(kind) not in (1, 2, 3):
+        raise ValueError(
+            f"kind must be LOSS_FAST (1), LOSS_RETX (2) or LOSS_TIMEOUT (3), got {kind!r}"
+        )
+    return int(kind)

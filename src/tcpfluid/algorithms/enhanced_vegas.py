@@ -1,0 +1,46 @@
+"""Enhanced TCP Vegas (Hasegawa, Murata and Miyahara), document 001 chapter 2 §4.
+
+The thesis (document 001, chapter 2 §4, "Enhanced TCP Vegas") states the rule in rate
+units: ``cwnd + 1 if diff < δ / base_rtt``, ``cwnd − 1 if diff >= δ / base_rtt``, with
+``diff = expected − actual``. Multiplying by BaseRTT gives the rule in packets of backlog
+used here: +1 per round if Δ < δ, −1 per round if Δ >= δ. There is no dead band, so the
+window oscillates around the point where Δ = δ instead of settling (the behaviour the
+thesis reports in chapter 4 §4.1.2 after making ``v_delta_`` a double). Everything else
+(slow start with γ and the 1/8 cut, retransmission, loss reactions) is Vegas's: "Enhanced
+TCP Vegas uses the same aggressive retransmission strategy but conservative slow-start
+strategy as TCP Vegas" (document 001 chapter 2 §4); see :class:`tcpfluid.algorithms.vegas.Vegas`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ._common import param_array, param_value
+from .vegas import Vegas
+
+__all__ = ["EnhancedVegas"]
+
+
+class EnhancedVegas(Vegas):
+    """Enhanced Vegas: α = β = δ, decrease when Δ >= δ (document 001 chapter 2 §4).
+
+    Parameters
+    ----------
+    delta : float or array_like, default 3
+        The single threshold δ, packets of backlog; ``> 0``. 3 is the value of Hasegawa et
+        al.'s example and the one "most research uses" (document 001 chapter 1).
+    gamma : float or array_like, default 1
+        Slow-start exit threshold γ, packets; ``> 0`` (as Vegas).
+    """
+
+    name: ClassVar[str] = "enhanced-vegas"
+    _decrease_inclusive: ClassVar[bool] = True
+
+    def __init__(self, *, delta: Any = 3.0, gamma: Any = 1.0) -> None:
+        d = param_array("delta", delta, positive=True)
+        super().__init__(alpha=d, beta=d, gamma=gamma)
+        self._delta = d
+
+    def params(self) -> dict[str, Any]:
+        """``{"delta": ..., "gamma": ...}`` as floats or lists."""
+        return {"delta": param_value(self._delta), "gamma": param_value(self._gamma)}

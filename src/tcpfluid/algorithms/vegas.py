@@ -1,0 +1,165 @@
+"""TCP Vegas (Brakmo and Peterson), as summarised in document 000 §3.1.
+
+Rules, each from document 000 §3.1 unless marked *ours*:
+
+* Δ = (Expected − Actual) × BaseRTT = cwnd × (1 − BaseRTT / RTT)  (eq 1), with RTT the
+  mean RTT of the round (``sample.rtt_mean``) and cwnd the sample's window.
+* Slow start: the window doubles every other round; in between it stays fixed "so that a
+  valid comparison of the Expected and Actual throughput can be made". The doubling is
+  spread over the ACKs: one packet per ACK (``incr = 1``) with ``cap = 2 × cwnd``; the
+  rounds alternate between growing and fixed, starting with a fixed first round (Table 1:
+  2, 2, 4, 4, 8, ...).
+* Leaving slow start: when Δ > γ, the window is cut by 1/8 (× 7/8) and the flow enters
+  congestion avoidance. *Ours*: Δ is checked every round (growing and fixed ones), and
+  slow start also ends without a cut when the window reaches ``ssthresh`` (set only by a
+  timeout; infinite at the start), as in Reno.
+* Congestion avoidance (eq 2): +1 per round if Δ < α, −1 if Δ > β, unchanged otherwise.
+  The +1 is spread as ``1/cwnd`` per ACK with ``cap = cwnd + 1``; the −1 is applied at the
+  round boundary.
+* Losses: a retransmission triggered by duplicate ACKs sets the window to 3/4 of its
+  value (:data:`LOSS_FAST`) or to 1/2 if the retransmitted packet had already been sent
+  more than once (:data:`LOSS_RETX`); a coarse timeout sets ``ssthresh = cwnd / 2``,
+  ``cwnd = 2`` and restarts slow start (:data:`LOSS_TIMEOUT`). *Ours*: after a 3/4 or
+  1/2 cut the flow is in congestion avoidance.
+* *Ours*: the window never goes below 2 packets (the window a timeout restarts from).
+
+Delayed ACKs: increments are per ACK received, as in ns-2 and Linux, so with one ACK per
+two packets slow start grows by half a window per growing round and the congestion-avoidance
+increase is about 1/2 packet per round; the cap still bounds the round's growth.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._common import (
+    MIN_WINDOW,
+    check_broadcast,
+    check_flows,
+    check_kind,
+    check_le,
+    param_array,
+    param_value,
+)
+from .base import (
+    CONGESTION_AVOIDANCE,
+    LOSS_FAST,
+    LOSS_TIMEOUT,
+    SLOW_START,
+    ControlLaw,
+    RoundAction,
+    RoundSample,
+)
+
+__all__ = ["Vegas"]
+
+FloatArray = NDArray[np.float64]
+State = dict[str, FloatArray]
+
+
+class Vegas(ControlLaw):
+    """TCP Vegas: slow start with γ, congestion avoidance with α and β (document 000 §3.1).
+
+    Parameters
+    ----------
+    alpha : float or array_like, default 2
+        Lower backlog threshold α of eq (2), packets; ``>= 0``.
+    beta : float or array_like, default 4
+        Upper backlog threshold β of eq (2), packets; ``>= alpha``.
+    gamma : float or array_like, default 1
+        Slow-start exit threshold γ, packets; ``> 0``.
+
+    Each parameter may be a scalar or an array with one value per flow (a batched sweep).
+    The defaults are those of document 000 §5 (γ = 1, α = 2, β = 4).
+
+    Notes
+    -----
+    State (arrays over flows): ``phase`` (:data:`SLOW_START` or
+    :data:`CONGESTION_AVOIDANCE`), ``ss_grow`` (1 when the next slow-start round doubles
+    the window), ``ssthresh`` (packets; ``inf`` until a timeout).
+    """
+
+    name: ClassVar[str] = "vegas"
+    #: Enhanced Vegas decreases when Δ >= δ (not only when Δ > β)
+    _decrease_inclusive: ClassVar[bool] = False
+
+    def __init__(self, *, alpha: Any = 2.0, beta: Any = 4.0, gamma: Any = 1.0) -> None:
+        self._alpha = param_array("alpha", alpha, nonnegative=True)
+        self._beta = param_array("beta", beta, nonnegative=True)
+        self._gamma = param_array("gamma", gamma, positive=True)
+        check_le("alpha", self._alpha, "beta", self._beta)
+        check_broadcast(self._param_arrays())
+
+    def params(self) -> dict[str, Any]:
+        """``{"alpha": ..., "beta": ..., "gamma": ...}`` as floats or lists."""
+        return {
+            "alpha": param_value(self._alpha),
+            "beta": param_value(self._beta),
+            "gamma": param_value(self._gamma),
+        }
+
+    def _param_arrays(self) -> dict[str, FloatArray]:
+        return {"alpha": self._alpha, "beta": self._beta, "gamma": self._gamma}
+
+    def init_state(self, n: int) -> State:
+        """Fresh state: slow start, the first on_round call starts a growing round."""
+        n = check_flows(self._param_arrays(), n)
+        return {
+            "phase": np.full(n, SLOW_START),
+            "ss_grow": np.ones(n),
+            "ssthresh": np.full(n, np.inf),
+        }
+
+    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
+        """One Vegas decision per round (eqs 1–2 and slow start of document 000 §3.1)."""
+        cwnd = sample.cwnd
+        delta = cwnd * (1.0 - sample.base_rtt / sample.rtt_mean)
+        phase = state["phase"]
+        ss_grow = state["ss_grow"]
+        ssthresh = state["ssthresh"]
+
+        ss = phase == SLOW_START
+        exit_gamma = ss & (delta > self._gamma)
+        leave = exit_gamma | (ss & (cwnd >= ssthresh))
+        grow = ss & (ss_grow > 0.0) & ~leave
+        ca = ~ss
+        inc = ca & (delta < self._alpha)
+        if self._decrease_inclusive:
+            dec = ca & (delta >= self._beta)
+        else:
+            dec = ca & (delta > self._beta)
+
+        new = np.where(exit_gamma, cwnd * 0.875, cwnd)
+        new -= dec
+        np.maximum(new, MIN_WINDOW, out=new)
+        incr = np.where(grow, 1.0, np.where(inc, 1.0 / cwnd, 0.0))
+        cap = np.where(grow, np.minimum(2.0 * cwnd, ssthresh), new + inc)
+
+        np.putmask(phase, leave, CONGESTION_AVOIDANCE)
+        np.subtract(1.0, ss_grow, out=ss_grow, where=ss)
+        return RoundAction(cwnd=new, incr=incr, cap=cap)
+
+    def on_loss(
+        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
+    ) -> FloatArray:
+        """Vegas loss reactions (document 000 §3.1): 3/4, 1/2, or timeout to 2 packets."""
+        kind = check_kind(kind)
+        idx = np.asarray(index, dtype=np.intp)
+        w = np.asarray(cwnd, dtype=np.float64)
+        if w.shape != idx.shape:
+            raise ValueError(
+                f"cwnd must have one window per index, got shapes {w.shape} and {idx.shape}"
+            )
+        if kind == LOSS_TIMEOUT:
+            state["ssthresh"][idx] = np.maximum(w / 2.0, MIN_WINDOW)
+            state["phase"][idx] = SLOW_START
+            state["ss_grow"][idx] = 1.0
+            return np.full(w.shape, MIN_WINDOW)
+        factor = 0.75 if kind == LOSS_FAST else 0.5
+        new = np.maximum(w * factor, MIN_WINDOW)
+        state["phase"][idx] = CONGESTION_AVOIDANCE
+        state["ssthresh"][idx] = new
+        return new
