@@ -1,0 +1,270 @@
+"""Equilibria of the fluid model that are not closed forms.
+
+* :func:`low_utility_equilibrium` — Low's duality view of Vegas (Low, Peterson and Wang,
+  "Understanding Vegas: a duality model", J. ACM 2002): the Vegas equilibrium is the
+  rate allocation that maximises ``Σ U_j(r_j)`` subject to ``Σ r_j ≤ C``. Without
+  over-estimation of the propagation delay, ``U_j(r) = α_j log r`` (Low writes
+  ``α_j d_j log x_j`` with ``α_j`` in packets per second; ``α_j d_j`` is our α_j in
+  packets). With a BaseRTT over-estimated by ``x_j`` the Vegas law
+  ``w − (d_j + x_j) w / (d_j + δ) = α_j`` gives ``δ = x_j + α_j / r_j``, the marginal
+  utility at price δ, so ``U_j(r) = α_j log r + x_j r``. The maximiser is computed here
+  by a generic constrained optimiser on the primal problem — a different route from the
+  Boutremans–Le Boudec root-finding of :func:`tcpfluid.analytic.blb_equilibrium`
+  (thesis, document 001 ch. 2 §5: ``rate_j = α_j / (δ − x_j)``), which it cross-checks.
+* :func:`reno_equilibrium` — the fixed point of the ODE model's Reno right-hand side
+  (Misra–Gong–Towsley without feedback delay): every flow holds the window
+  ``W = sqrt(2/p)``, so rates are inversely proportional to the RTTs (Mo et al.'s
+  "Reno is biased against long connections"), with the queue where the drop probability
+  ``p(q)`` of RED or of the model's drop-tail ramp makes the link exactly full.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.optimize import brentq, minimize
+
+from .._validation import as_float_array, check_positive
+from .ode import RedQueue
+
+__all__ = [
+    "LowEquilibrium",
+    "RenoEquilibrium",
+    "low_utility_equilibrium",
+    "reno_equilibrium",
+]
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class LowEquilibrium:
+    """Maximiser of Low's Vegas utility ``Σ α_j log r_j + x_j r_j`` under ``Σ r_j ≤ C``.
+
+    Attributes
+    ----------
+    rates_pps
+        Equilibrium rates r_j, packets/s.
+    queueing_delay_s
+        The price δ (the common queueing delay), s, recovered from the KKT condition
+        ``δ = x_j + α_j / r_j`` (averaged over the flows).
+    kkt_residual_s
+        Largest deviation of ``x_j + α_j / r_j`` from δ across the flows, s: how far the
+        optimiser's answer is from exact optimality.
+    windows_pkts
+        ``r_j (d_j + δ)`` when propagation delays were given, else ``None``.
+    utility
+        Objective value at the optimum.
+    """
+
+    rates_pps: FloatArray
+    queueing_delay_s: float
+    kkt_residual_s: float
+    windows_pkts: FloatArray | None
+    utility: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain numbers and lists."""
+        return {
+            "rates_pps": self.rates_pps.tolist(),
+            "queueing_delay_s": self.queueing_delay_s,
+            "kkt_residual_s": self.kkt_residual_s,
+            "windows_pkts": None if self.windows_pkts is None else self.windows_pkts.tolist(),
+            "utility": self.utility,
+        }
+
+
+def low_utility_equilibrium(
+    alpha_pkts: Any,
+    overestimate_s: Any,
+    capacity_pps: float,
+    *,
+    prop_delay_s: Any = None,
+) -> LowEquilibrium:
+    """Vegas equilibrium as the solution of Low's utility maximisation.
+
+    Parameters
+    ----------
+    alpha_pkts
+        Backlog α_j each flow keeps queued, packets (shape ``(n,)``; > 0).
+    overestimate_s
+        Over-estimation x_j of each flow's propagation delay in its BaseRTT, s (≥ 0;
+        broadcast against ``alpha_pkts``).
+    capacity_pps
+        Bottleneck rate C, packets/s.
+    prop_delay_s
+        Propagation RTTs d_j, s (only used to report windows).
+
+    Returns
+    -------
+    LowEquilibrium
+
+    Notes
+    -----
+    The problem is solved in normalised variables ``u_j = r_j / C`` on the simplex with
+    SLSQP and analytic gradients; the capacity constraint is active at the optimum since
+    every ``U_j`` is increasing.
+    """
+    alpha = np.atleast_1d(as_float_array("alpha_pkts", alpha_pkts, positive=True))
+    x = np.atleast_1d(as_float_array("overestimate_s", overestimate_s, nonnegative=True))
+    try:
+        alpha, x = np.broadcast_arrays(alpha, x)
+    except ValueError as exc:
+        raise ValueError(
+            f"overestimate_s (shape {x.shape}) must broadcast against alpha_pkts "
+            f"(shape {alpha.shape})"
+        ) from exc
+    alpha = np.array(alpha, dtype=np.float64)
+    x = np.array(x, dtype=np.float64)
+    if alpha.ndim != 1:
+        raise ValueError(f"alpha_pkts must be one-dimensional, got shape {alpha.shape}")
+    C = check_positive("capacity_pps", capacity_pps)
+    d = None
+    if prop_delay_s is not None:
+        d = np.atleast_1d(as_float_array("prop_delay_s", prop_delay_s, positive=True))
+        d = np.array(np.broadcast_to(d, alpha.shape), dtype=np.float64)
+    n = alpha.size
+    # scale the objective so its gradient is O(1)
+    scale = float(np.sum(alpha))
+
+    def neg_utility(u: FloatArray) -> float:
+        u = np.maximum(u, 1e-300)
+        return -float(np.sum(alpha * np.log(C * u) + x * C * u)) / scale
+
+    def neg_grad(u: FloatArray) -> FloatArray:
+        u = np.maximum(u, 1e-300)
+        return np.asarray(-(alpha / u + x * C) / scale, dtype=np.float64)
+
+    u0 = alpha / np.sum(alpha)
+    res = minimize(
+        neg_utility,
+        u0,
+        jac=neg_grad,
+        method="SLSQP",
+        bounds=[(1e-12, 1.0)] * n,
+        constraints=[
+            {"type": "eq", "fun": lambda u: np.sum(u) - 1.0, "jac": lambda u: np.ones_like(u)}
+        ],
+        options={"ftol": 1e-15, "maxiter": 1000},
+    )
+    if not res.success:
+        raise RuntimeError(f"low_utility_equilibrium: optimiser failed: {res.message}")
+    r = C * np.asarray(res.x, dtype=np.float64)
+    prices = x + alpha / r
+    delta = float(np.mean(prices))
+    return LowEquilibrium(
+        rates_pps=r,
+        queueing_delay_s=delta,
+        kkt_residual_s=float(np.max(np.abs(prices - delta))),
+        windows_pkts=None if d is None else r * (d + delta),
+        utility=float(np.sum(alpha * np.log(r) + x * r)),
+    )
+
+
+@dataclass(frozen=True)
+class RenoEquilibrium:
+    """Fixed point of the ODE model's Reno flows (MGT without feedback delay).
+
+    Attributes
+    ----------
+    rates_pps
+        Sending rates ``W / RTT_j``, packets/s.
+    window_pkts
+        The common window ``sqrt(2/p)``, packets.
+    queue_pkts
+        Equilibrium queue q, packets.
+    loss_probability
+        Drop probability p at that queue.
+    rtt_s
+        ``d_j + q/C``, s.
+    """
+
+    rates_pps: FloatArray
+    window_pkts: float
+    queue_pkts: float
+    loss_probability: float
+    rtt_s: FloatArray
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain numbers and lists."""
+        return {
+            "rates_pps": self.rates_pps.tolist(),
+            "window_pkts": self.window_pkts,
+            "queue_pkts": self.queue_pkts,
+            "loss_probability": self.loss_probability,
+            "rtt_s": self.rtt_s.tolist(),
+        }
+
+
+def reno_equilibrium(
+    prop_delay_s: Any,
+    capacity_pps: float,
+    *,
+    buffer_pkts: float = math.inf,
+    red: RedQueue | None = None,
+    droptail_width_pkts: float = 1.0,
+) -> RenoEquilibrium:
+    """Equilibrium of Reno flows in the ODE model over drop-tail or RED.
+
+    ``dw_j/dt = 1/RTT_j − (w_j/2) p r_j = 0`` gives ``w_j = sqrt(2/p)`` for every flow
+    (MGT's fluid Reno at rest), and the queue balances ``(1 − p) Σ w / RTT_j = C`` with
+    ``p = p(q)``: RED's probability of its (equal, at rest) average queue, combined with
+    the model's drop-tail ramp ``(q − (B − width))/width`` near the buffer ``B``.
+
+    Parameters
+    ----------
+    prop_delay_s
+        Propagation RTTs d_j, s (shape ``(n,)``).
+    capacity_pps
+        Bottleneck rate C, packets/s.
+    buffer_pkts, red, droptail_width_pkts
+        As in :func:`tcpfluid.fluid.ode.simulate_ode`; a finite buffer or RED is needed
+        (without any loss Reno has no equilibrium).
+    """
+    d = np.atleast_1d(as_float_array("prop_delay_s", prop_delay_s, positive=True))
+    C = check_positive("capacity_pps", capacity_pps)
+    B = check_positive("buffer_pkts", buffer_pkts, allow_inf=True)
+    eps = check_positive("droptail_width_pkts", droptail_width_pkts)
+    if red is not None and not isinstance(red, RedQueue):
+        raise TypeError(f"red must be a RedQueue or None, got {red!r}")
+    if red is None and math.isinf(B):
+        raise ValueError(
+            "reno_equilibrium needs a loss mechanism: give a finite buffer_pkts or red"
+        )
+
+    def prob(q: float) -> float:
+        p = 0.0
+        if math.isfinite(B):
+            p = min(max((q - (B - eps)) / eps, 0.0), 1.0)
+        if red is not None:
+            p = 1.0 - (1.0 - p) * (1.0 - float(red.probability(q)))
+        return p
+
+    def excess(q: float) -> float:
+        p = prob(q)
+        if p <= 0.0:
+            return math.inf
+        w = math.sqrt(2.0 / p)
+        return float((1.0 - p) * np.sum(w / (d + q / C)) - C)
+
+    # the excess falls from +inf (no loss) to -C (p = 1); find where p first becomes > 0
+    hi = B if math.isfinite(B) else 2.0 * red.max_th_pkts  # type: ignore[union-attr]
+    lo_candidates = [B - eps] if math.isfinite(B) else []
+    if red is not None:
+        lo_candidates.append(red.min_th_pkts)
+    lo = max(min(lo_candidates), 0.0)
+    q_lo = lo + 1e-12 * max(1.0, lo)
+    if excess(hi) > 0:
+        raise ValueError("reno_equilibrium: no queue in [0, buffer] balances the link")
+    # classic RED jumps to p = 1 at max_th: a root there is the Filippov equilibrium
+    q = brentq(excess, q_lo, hi, xtol=1e-12, rtol=1e-13, maxiter=500)
+    p = prob(q)
+    w = math.sqrt(2.0 / p)
+    rtt = d + q / C
+    return RenoEquilibrium(
+        rates_pps=w / rtt, window_pkts=w, queue_pkts=q, loss_probability=p, rtt_s=rtt
+    )

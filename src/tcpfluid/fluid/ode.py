@@ -1,0 +1,768 @@
+"""Continuous-time fluid model of N window-based flows on one bottleneck.
+
+The model follows the fluid arguments the documents lean on: Mo et al. and Boutremans–Le
+Boudec for Vegas (thesis, document 001 ch. 2 §5), Low's duality view of Vegas, and the
+Misra–Gong–Towsley (MGT) model of TCP Reno over RED. It is integrated with
+:func:`scipy.integrate.solve_ivp`. See ``docs/ode-model.md`` for the derivation, how the
+Vegas discontinuity is handled and the limits of the model.
+
+State (``n`` flows):
+
+``w_j``  congestion window, packets;
+``x_j``  over-estimation of the propagation delay in the recorded BaseRTT, s
+         (BaseRTT_j = d_j + x_j, thesis ch. 2 §5); a flow joining a busy link records the
+         queueing delay it sees at its first RTT sample and only lowers it when the queue
+         empties further (a running minimum);
+``D_j``, ``L_j`` cumulative delivered and lost packets (exact averages);
+``q``   bottleneck queue, packets, kept within ``[0, buffer]``;
+``q̄``   RED's averaged queue (MGT eq.: dq̄/dt = C ln(1 − w_q)(q̄ − q));
+``q_r`` queue of the ACK path bottleneck (document 003), ACKs;
+``∫q``  integrated queue (for the mean queue length).
+
+Right-hand sides (rate ``r_j = w_j / RTT_j`` with ``RTT_j = d_j + q/C + q_r/C_r``, loss
+probability ``p`` from drop-tail or RED, Vegas's backlog ``Δ_j = w_j (1 − BaseRTT_j/RTT_j)``,
+eq. 1 of document 000):
+
+* Vegas / Enhanced Vegas (eq. 2 of document 000: ±1 per RTT):
+  ``dw_j/dt = s(Δ_j)/RTT_j − κ_j w_j p r_j`` with ``s`` a ramped sign of stated width ε;
+* FAST: ``dw_j/dt = min(γ (α_j − Δ_j), w_j) / RTT_j − w_j p r_j / 2``
+  (per-RTT update ``w ← min(2w, (1−γ)w + γ(w BaseRTT/RTT + α))``);
+* Reno (MGT, without the feedback delay): ``dw_j/dt = 1/RTT_j − w_j p r_j / 2``;
+* queue: ``dq/dt = (1 − p) Σ r_j − C`` (projected onto ``[0, buffer]``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.integrate import solve_ivp
+
+from .._validation import (
+    check_choice,
+    check_int,
+    check_nonnegative,
+    check_positive,
+    check_range,
+)
+from ..path import Path
+
+__all__ = [
+    "ODE_LAWS",
+    "OdeFlow",
+    "OdeResult",
+    "OdeSummary",
+    "RedQueue",
+    "simulate_ode",
+]
+
+FloatArray = NDArray[np.float64]
+
+#: control laws the ODE model has right-hand sides for
+ODE_LAWS: tuple[str, ...] = ("vegas", "enhanced-vegas", "fast", "reno")
+
+_KIND = {"vegas": 0, "enhanced-vegas": 0, "fast": 1, "reno": 2}
+#: fraction of the window removed per loss event: Vegas's 3/4 rule (document 000 §2),
+#: Reno's and FAST's halving
+_LOSS_CUT = {"vegas": 0.25, "enhanced-vegas": 0.25, "fast": 0.5, "reno": 0.5}
+_METHODS = ("LSODA", "BDF", "Radau", "RK45", "RK23", "DOP853")
+_MIN_WINDOW_PKTS = 1.0
+
+
+def _time(name: str, value: Any, *, allow_inf: bool = False) -> float:
+    """Seconds from a number or a string such as ``"100ms"``."""
+    if isinstance(value, str):
+        from .. import units
+
+        return units.seconds(value, name=name)
+    if allow_inf and isinstance(value, int | float) and value == math.inf:
+        return math.inf
+    return check_nonnegative(name, value)
+
+
+@dataclass(frozen=True)
+class OdeFlow:
+    """One flow of the ODE model.
+
+    Parameters
+    ----------
+    law
+        ``"vegas"``, ``"enhanced-vegas"`` (α = β, Hasegawa's δ, thesis ch. 2 §4), ``"fast"``
+        or ``"reno"``.
+    rtt_s
+        Propagation (base) round-trip time d_j, s (numbers or strings such as ``"184ms"``).
+    alpha_pkts, beta_pkts
+        Vegas thresholds α ≤ β in packets (eq. 2 of document 000); Enhanced Vegas needs
+        α = β; FAST uses ``alpha_pkts`` as its target backlog and ignores β.
+    fast_gamma
+        FAST's smoothing factor γ in (0, 1].
+    start_s, stop_s
+        When the flow joins and leaves (``stop_s = inf``: never).
+    initial_window_pkts
+        Window at ``start_s``, packets.
+    max_window_pkts
+        Receiver/advertised window cap (``inf``: none); the thesis uses 30.
+    """
+
+    law: str
+    rtt_s: float
+    alpha_pkts: float = 1.0
+    beta_pkts: float = 3.0
+    fast_gamma: float = 0.5
+    start_s: float = 0.0
+    stop_s: float = math.inf
+    initial_window_pkts: float = 2.0
+    max_window_pkts: float = math.inf
+
+    def __post_init__(self) -> None:
+        check_choice("law", self.law, ODE_LAWS)
+        d = _time("rtt_s", self.rtt_s)
+        if d <= 0:
+            raise ValueError(f"rtt_s must be > 0 s, got {self.rtt_s!r}")
+        object.__setattr__(self, "rtt_s", d)
+        a = check_positive("alpha_pkts", self.alpha_pkts)
+        b = check_positive("beta_pkts", self.beta_pkts)
+        if self.law == "enhanced-vegas" and a != b:
+            raise ValueError(
+                f"enhanced-vegas needs alpha_pkts == beta_pkts, got alpha_pkts={a!r}, "
+                f"beta_pkts={b!r}"
+            )
+        if self.law == "vegas" and b < a:
+            raise ValueError(f"beta_pkts must be >= alpha_pkts={a!r}, got {b!r}")
+        object.__setattr__(self, "alpha_pkts", a)
+        object.__setattr__(self, "beta_pkts", b)
+        object.__setattr__(
+            self, "fast_gamma", check_range("fast_gamma", self.fast_gamma, 0.0, 1.0, lo_open=True)
+        )
+        start = _time("start_s", self.start_s)
+        stop = _time("stop_s", self.stop_s, allow_inf=True)
+        if stop <= start:
+            raise ValueError(f"stop_s must be > start_s={start!r}, got {self.stop_s!r}")
+        object.__setattr__(self, "start_s", start)
+        object.__setattr__(self, "stop_s", stop)
+        w0 = check_range("initial_window_pkts", self.initial_window_pkts, 1.0, math.inf)
+        object.__setattr__(self, "initial_window_pkts", w0)
+        wmax = check_positive("max_window_pkts", self.max_window_pkts, allow_inf=True)
+        if wmax < w0:
+            raise ValueError(
+                f"max_window_pkts must be >= initial_window_pkts={w0!r}, "
+                f"got {self.max_window_pkts!r}"
+            )
+        object.__setattr__(self, "max_window_pkts", wmax)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-number description (``None`` for an infinite stop time or cap)."""
+        return {
+            "law": self.law,
+            "rtt_s": self.rtt_s,
+            "alpha_pkts": self.alpha_pkts,
+            "beta_pkts": self.beta_pkts,
+            "fast_gamma": self.fast_gamma,
+            "start_s": self.start_s,
+            "stop_s": None if math.isinf(self.stop_s) else self.stop_s,
+            "initial_window_pkts": self.initial_window_pkts,
+            "max_window_pkts": None if math.isinf(self.max_window_pkts) else self.max_window_pkts,
+        }
+
+
+@dataclass(frozen=True)
+class RedQueue:
+    """RED gateway parameters (Floyd and Jacobson; thesis ch. 2 §6), MGT fluid form.
+
+    Parameters
+    ----------
+    min_th_pkts, max_th_pkts
+        Thresholds on the averaged queue, packets (the thesis uses 15 and 45).
+    max_p
+        Marking probability at ``max_th`` (``1/linterm_``; the thesis uses 1/50).
+    weight
+        EWMA weight ``q_weight_`` per packet arrival (0.002 in ns and the thesis).
+    gentle
+        ``False``: every packet is dropped once the average exceeds ``max_th`` (classic RED,
+        ns's default at the time of the thesis); ``True``: the probability rises linearly
+        from ``max_p`` to 1 between ``max_th`` and ``2 max_th``.
+    """
+
+    min_th_pkts: float = 15.0
+    max_th_pkts: float = 45.0
+    max_p: float = 0.02
+    weight: float = 0.002
+    gentle: bool = False
+
+    def __post_init__(self) -> None:
+        lo = check_nonnegative("min_th_pkts", self.min_th_pkts)
+        hi = check_positive("max_th_pkts", self.max_th_pkts)
+        if hi <= lo:
+            raise ValueError(f"max_th_pkts must be > min_th_pkts={lo!r}, got {self.max_th_pkts!r}")
+        object.__setattr__(self, "min_th_pkts", lo)
+        object.__setattr__(self, "max_th_pkts", hi)
+        object.__setattr__(self, "max_p", check_range("max_p", self.max_p, 0.0, 1.0, lo_open=True))
+        object.__setattr__(
+            self, "weight", check_range("weight", self.weight, 0.0, 1.0, lo_open=True, hi_open=True)
+        )
+        if not isinstance(self.gentle, bool):
+            raise TypeError(f"gentle must be a bool, got {self.gentle!r}")
+
+    def probability(self, avg_queue_pkts: Any) -> FloatArray:
+        """Drop probability at averaged queue ``avg_queue_pkts`` (array code)."""
+        qa = np.asarray(avg_queue_pkts, dtype=np.float64)
+        lo, hi = self.min_th_pkts, self.max_th_pkts
+        ramp = self.max_p * (qa - lo) / (hi - lo)
+        if self.gentle:
+            above = self.max_p + (1.0 - self.max_p) * (qa - hi) / hi
+            p = np.where(qa < hi, ramp, np.minimum(above, 1.0))
+        else:
+            p = np.where(qa < hi, ramp, 1.0)
+        return np.asarray(np.where(qa < lo, 0.0, p), dtype=np.float64)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-number description."""
+        return {
+            "min_th_pkts": self.min_th_pkts,
+            "max_th_pkts": self.max_th_pkts,
+            "max_p": self.max_p,
+            "weight": self.weight,
+            "gentle": self.gentle,
+        }
+
+
+@dataclass(frozen=True)
+class OdeSummary:
+    """Averages over the measurement window ``[measure_from_s, measure_to_s]``.
+
+    Throughputs are delivered packets per second of the flow's active time inside the
+    window, computed from the integrated delivery state (not from sampled rates).
+    """
+
+    measure_from_s: float
+    measure_to_s: float
+    throughput_pps: tuple[float, ...]
+    jain_index: float
+    utilization: float
+    mean_queue_pkts: float
+    final_queue_pkts: float
+    final_windows_pkts: tuple[float, ...]
+    base_rtt_overestimate_s: tuple[float, ...]
+    lost_pkts: float
+    loss_fraction: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain numbers and lists, JSON-ready."""
+        return {
+            "measure_from_s": self.measure_from_s,
+            "measure_to_s": self.measure_to_s,
+            "throughput_pps": list(self.throughput_pps),
+            "jain_index": self.jain_index,
+            "utilization": self.utilization,
+            "mean_queue_pkts": self.mean_queue_pkts,
+            "final_queue_pkts": self.final_queue_pkts,
+            "final_windows_pkts": list(self.final_windows_pkts),
+            "base_rtt_overestimate_s": list(self.base_rtt_overestimate_s),
+            "lost_pkts": self.lost_pkts,
+            "loss_fraction": self.loss_fraction,
+        }
+
+
+@dataclass(frozen=True)
+class OdeResult:
+    """Trajectories of an ODE run; per-flow arrays are ``(n_flows, n_points)`` as in solve_ivp.
+
+    Attributes
+    ----------
+    t
+        Sample times, s, shape ``(n_points,)``.
+    windows_pkts, rates_pps, rtt_s, base_rtt_s, delta_pkts
+        Window, sending rate ``w/RTT``, RTT, recorded BaseRTT and Vegas's backlog estimate
+        Δ = w (1 − BaseRTT/RTT) (eq. 1 of document 000), per flow. Inactive flows (before
+        ``start_s`` or after ``stop_s``) show 0 and ``active`` is ``False`` there.
+    delivered_pkts, lost_pkts
+        Cumulative delivered and dropped packets per flow.
+    queue_pkts, avg_queue_pkts, reverse_queue_pkts, loss_probability
+        Bottleneck queue, RED's averaged queue (equal to 0 under drop-tail), ACK-path queue
+        and the drop probability p, shape ``(n_points,)``.
+    status, message
+        0 and ``"ok"`` when the whole horizon was integrated; −1 and the reason otherwise
+        (the arrays then stop at the last good point: check ``success``).
+    nfev
+        Right-hand-side evaluations used.
+    """
+
+    t: FloatArray
+    windows_pkts: FloatArray
+    rates_pps: FloatArray
+    rtt_s: FloatArray
+    base_rtt_s: FloatArray
+    delta_pkts: FloatArray
+    delivered_pkts: FloatArray
+    lost_pkts: FloatArray
+    active: NDArray[np.bool_]
+    queue_pkts: FloatArray
+    avg_queue_pkts: FloatArray
+    reverse_queue_pkts: FloatArray
+    loss_probability: FloatArray
+    status: int
+    message: str
+    nfev: int
+    capacity_pps: float
+    flows: tuple[OdeFlow, ...]
+    summary: OdeSummary | None = field(default=None)
+
+    @property
+    def success(self) -> bool:
+        """True when the horizon was integrated without failure."""
+        return self.status == 0
+
+    @property
+    def n_flows(self) -> int:
+        """Number of flows."""
+        return len(self.flows)
+
+    def raise_for_status(self) -> OdeResult:
+        """Raise :class:`RuntimeError` with ``message`` if the run failed; else return self."""
+        if self.status != 0:
+            raise RuntimeError(f"ODE integration failed (status {self.status}): {self.message}")
+        return self
+
+    def to_frame(self) -> Any:
+        """Long-format :class:`pandas.DataFrame`: one row per (time, flow)."""
+        import pandas as pd
+
+        n, k = self.windows_pkts.shape
+        return pd.DataFrame(
+            {
+                "t_s": np.tile(self.t, n),
+                "flow": np.repeat(np.arange(n), k),
+                "window_pkts": self.windows_pkts.ravel(),
+                "rate_pps": self.rates_pps.ravel(),
+                "rtt_s": self.rtt_s.ravel(),
+                "base_rtt_s": self.base_rtt_s.ravel(),
+                "delta_pkts": self.delta_pkts.ravel(),
+                "delivered_pkts": self.delivered_pkts.ravel(),
+                "lost_pkts": self.lost_pkts.ravel(),
+                "active": self.active.ravel(),
+                "queue_pkts": np.tile(self.queue_pkts, n),
+            }
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Status, flows and summary as plain numbers (JSON-ready; no trajectories)."""
+        return {
+            "engine": "ode",
+            "status": self.status,
+            "message": self.message,
+            "nfev": self.nfev,
+            "capacity_pps": self.capacity_pps,
+            "t_end_s": float(self.t[-1]) if self.t.size else 0.0,
+            "flows": [f.to_dict() for f in self.flows],
+            "summary": None if self.summary is None else self.summary.to_dict(),
+        }
+
+    def plot(self, ax: Any = None) -> list[Any]:
+        """Plot the windows (and the queue, dashed) against time; returns the artists."""
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots()
+        artists: list[Any] = []
+        for j in range(self.n_flows):
+            w = np.where(self.active[j], self.windows_pkts[j], np.nan)
+            artists += ax.plot(self.t, w, label=f"flow {j} ({self.flows[j].law}) window")
+        artists += ax.plot(self.t, self.queue_pkts, "k--", label="queue")
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("packets")
+        ax.legend(loc="best")
+        return artists
+
+
+class _BudgetExceeded(Exception):
+    pass
+
+
+class _Model:
+    """Vectorised right-hand side; column-wise over states for solve_ivp's ``vectorized``."""
+
+    def __init__(
+        self,
+        flows: Sequence[OdeFlow],
+        capacity_pps: float,
+        buffer_pkts: float,
+        reverse_pps: float,
+        red: RedQueue | None,
+        switch_width_pkts: float,
+        droptail_width_pkts: float,
+        max_rhs_evals: int,
+    ) -> None:
+        n = len(flows)
+        self.n = n
+        col = lambda v: np.asarray(v, dtype=np.float64).reshape(n, 1)  # noqa: E731
+        self.d = col([f.rtt_s for f in flows])
+        self.alpha = col([f.alpha_pkts for f in flows])
+        self.beta = col([f.beta_pkts for f in flows])
+        self.gamma = col([f.fast_gamma for f in flows])
+        self.wmax = col([f.max_window_pkts for f in flows])
+        self.cut = col([_LOSS_CUT[f.law] for f in flows])
+        kind = np.array([_KIND[f.law] for f in flows]).reshape(n, 1)
+        self.is_vegas = kind == 0
+        self.is_fast = kind == 1
+        self.is_reno = kind == 2
+        self.C = capacity_pps
+        self.B = buffer_pkts
+        self.Cr = reverse_pps
+        self.red = red
+        self.eps = switch_width_pkts
+        self.eps_b = droptail_width_pkts
+        self.red_rate = 0.0 if red is None else capacity_pps * math.log1p(-red.weight)
+        self.active = np.ones((n, 1), dtype=bool)
+        self.budget = max_rhs_evals
+        self.nfev = 0
+        # state layout
+        self.i_w = slice(0, n)
+        self.i_x = slice(n, 2 * n)
+        self.i_D = slice(2 * n, 3 * n)
+        self.i_L = slice(3 * n, 4 * n)
+        self.i_q = 4 * n
+        self.i_qa = 4 * n + 1
+        self.i_qr = 4 * n + 2
+        self.i_Q = 4 * n + 3
+        self.size = 4 * n + 4
+
+    # -- algebraic quantities --------------------------------------------------
+    def algebra(self, y: FloatArray) -> dict[str, FloatArray]:
+        n = self.n
+        w = y[self.i_w]
+        x = y[self.i_x]
+        q = np.clip(y[self.i_q], 0.0, self.B)
+        qa = y[self.i_qa]
+        qr = np.maximum(y[self.i_qr], 0.0) if math.isfinite(self.Cr) else np.zeros_like(q)
+        qdelay = q / self.C + (qr / self.Cr if math.isfinite(self.Cr) else 0.0)
+        rtt = self.d + qdelay  # (n, k)
+        act = self.active
+        rate = np.where(act, w / rtt, 0.0)
+        base = self.d + x
+        delta = w * (1.0 - base / rtt)
+        total = rate.sum(axis=0)
+        if math.isfinite(self.B):
+            p = np.clip((q - (self.B - self.eps_b)) / self.eps_b, 0.0, 1.0)
+        else:
+            p = np.zeros_like(q)
+        if self.red is not None:
+            p = 1.0 - (1.0 - p) * (1.0 - self.red.probability(qa))
+        del n
+        return {
+            "w": w, "x": x, "q": q, "qa": qa, "qr": qr, "qdelay": qdelay, "rtt": rtt,
+            "rate": rate, "delta": delta, "total": total, "p": p,
+        }  # fmt: skip
+
+    def __call__(self, t: float, y: FloatArray) -> FloatArray:
+        y2 = y.reshape(self.size, -1)
+        self.nfev += y2.shape[1]
+        if self.nfev > self.budget:
+            raise _BudgetExceeded
+        a = self.algebra(y2)
+        w, rtt, rate, delta, p, q = a["w"], a["rtt"], a["rate"], a["delta"], a["p"], a["q"]
+        loss_rate = p * rate  # loss events per second per flow
+        # Vegas / Enhanced Vegas: +1, 0, -1 per RTT, ramped over eps packets
+        eps = self.eps
+        s = np.clip((self.alpha - delta) / eps, 0.0, 1.0) - np.clip(
+            (delta - self.beta) / eps, 0.0, 1.0
+        )
+        dw_vegas = s / rtt
+        dw_fast = np.minimum(self.gamma * (self.alpha - delta), w) / rtt
+        dw_reno = 1.0 / rtt
+        dw = np.where(self.is_vegas, dw_vegas, np.where(self.is_fast, dw_fast, dw_reno))
+        dw = dw - self.cut * w * loss_rate
+        dw = np.where((w <= _MIN_WINDOW_PKTS) & (dw < 0.0), 0.0, dw)
+        dw = np.where((w >= self.wmax) & (dw > 0.0), 0.0, dw)
+        dw = np.where(self.active, dw, 0.0)
+        # queue
+        inflow = (1.0 - p) * a["total"]
+        dq = inflow - self.C
+        dq = np.where((q <= 0.0) & (dq < 0.0), 0.0, dq)
+        dq = np.where((q >= self.B) & (dq > 0.0), 0.0, dq)
+        served = np.where(q > 0.0, self.C, np.minimum(inflow, self.C))
+        share = np.where(inflow > 0.0, served / np.where(inflow > 0.0, inflow, 1.0), 0.0)
+        delivered = (1.0 - p) * rate * share
+        # ACK path
+        if math.isfinite(self.Cr):
+            qr = a["qr"]
+            dqr = served - self.Cr
+            dqr = np.where((qr <= 0.0) & (dqr < 0.0), 0.0, dqr)
+            ddelay = dq / self.C + dqr / self.Cr
+        else:
+            dqr = np.zeros_like(dq)
+            ddelay = dq / self.C
+        # recorded BaseRTT: running minimum of the queueing delay seen since joining
+        x = a["x"]
+        at_min = a["qdelay"] <= x
+        dx = np.where(at_min, np.minimum(ddelay, 0.0), 0.0) - 50.0 / self.d * np.maximum(
+            x - a["qdelay"], 0.0
+        )
+        dx = np.where(self.active, dx, 0.0)
+        dqa = self.red_rate * (a["qa"] - q) if self.red is not None else np.zeros_like(q)
+        out = np.empty_like(y2)
+        out[self.i_w] = dw
+        out[self.i_x] = dx
+        out[self.i_D] = delivered
+        out[self.i_L] = loss_rate
+        out[self.i_q] = dq
+        out[self.i_qa] = dqa
+        out[self.i_qr] = dqr
+        out[self.i_Q] = q
+        return out.reshape(y.shape)
+
+
+def _path_parts(path: Any) -> tuple[float, float, float]:
+    if isinstance(path, Path):
+        rev = math.inf if path.reverse_mu is None else path.reverse_mu
+        return path.mu, path.buffer_pkts, rev
+    raise TypeError(f"path must be a tcpfluid.Path, got {path!r} ({type(path).__name__})")
+
+
+def simulate_ode(
+    flows: Sequence[OdeFlow],
+    path: Path,
+    *,
+    t_end_s: Any,
+    n_points: int = 1001,
+    red: RedQueue | None = None,
+    switch_width_pkts: float = 0.1,
+    droptail_width_pkts: float = 1.0,
+    measure_from_s: Any = None,
+    method: str = "LSODA",
+    rtol: float = 1e-6,
+    atol: float = 1e-8,
+    max_step_s: Any = math.inf,
+    max_rhs_evals: int = 5_000_000,
+) -> OdeResult:
+    """Integrate the fluid model of ``flows`` sharing the bottleneck of ``path``.
+
+    Parameters
+    ----------
+    flows
+        The flows (:class:`OdeFlow`), each with its own law, propagation RTT, parameters
+        and active period.
+    path
+        The bottleneck: its rate μ (``path.mu``, packets/s), buffer (``path.buffer_pkts``;
+        ``inf`` means no loss) and optional ACK-path rate (``path.reverse_mu``, ACKs/s,
+        document 003). ``path.d`` is not used: each flow carries its own ``rtt_s``.
+    t_end_s
+        Horizon, s.
+    n_points
+        Number of evenly spaced output samples over ``[0, t_end_s]``.
+    red
+        :class:`RedQueue` for a RED gateway (MGT model); ``None`` for drop-tail.
+    switch_width_pkts
+        Width ε of the ramp replacing Vegas's ±1 sign (``s = +1`` for Δ ≤ α − ε, 0 on
+        [α, β], −1 for Δ ≥ β + ε, linear in between). The equilibrium set Δ ∈ [α, β] does
+        not depend on ε (``docs/ode-model.md``); a smaller ε is stiffer.
+    droptail_width_pkts
+        Drop-tail is modelled as a drop probability rising linearly from 0 at
+        ``buffer − width`` to 1 at ``buffer`` (a continuous stand-in for overflow).
+    measure_from_s
+        Start of the averaging window of :attr:`OdeResult.summary` (default: half the
+        horizon).
+    method
+        solve_ivp method; ``"LSODA"`` switches between stiff and non-stiff automatically.
+    rtol, atol, max_step_s
+        Passed to solve_ivp.
+    max_rhs_evals
+        Budget of right-hand-side evaluations; exceeding it (a step-size collapse) ends the
+        run with ``status = -1`` and a message saying so.
+
+    Returns
+    -------
+    OdeResult
+        Trajectories, ``status``/``message`` and a :class:`OdeSummary`.
+
+    Raises
+    ------
+    ValueError, TypeError
+        On invalid input, before any integration.
+    """
+    if isinstance(flows, OdeFlow):
+        flows = [flows]
+    flows = tuple(flows)
+    if len(flows) == 0:
+        raise ValueError("flows must hold at least one OdeFlow, got an empty sequence")
+    for i, f in enumerate(flows):
+        if not isinstance(f, OdeFlow):
+            raise TypeError(f"flows[{i}] must be an OdeFlow, got {f!r} ({type(f).__name__})")
+    capacity, buffer_pkts, reverse = _path_parts(path)
+    t_end = _time("t_end_s", t_end_s)
+    if t_end <= 0:
+        raise ValueError(f"t_end_s must be > 0 s, got {t_end_s!r}")
+    n_points = check_int("n_points", n_points, minimum=2)
+    if red is not None and not isinstance(red, RedQueue):
+        raise TypeError(f"red must be a RedQueue or None, got {red!r}")
+    eps = check_positive("switch_width_pkts", switch_width_pkts)
+    eps_b = check_positive("droptail_width_pkts", droptail_width_pkts)
+    if math.isfinite(buffer_pkts) and eps_b > buffer_pkts:
+        raise ValueError(
+            f"droptail_width_pkts must be <= the buffer ({buffer_pkts:g} pkts), "
+            f"got {droptail_width_pkts!r}"
+        )
+    m_from = t_end / 2.0 if measure_from_s is None else _time("measure_from_s", measure_from_s)
+    if m_from >= t_end:
+        raise ValueError(f"measure_from_s must be < t_end_s={t_end!r}, got {measure_from_s!r}")
+    check_choice("method", method, _METHODS)
+    rtol = check_range("rtol", rtol, 1e-12, 0.1)
+    atol = check_positive("atol", atol)
+    max_step = _time("max_step_s", max_step_s, allow_inf=True)
+    if max_step <= 0:
+        raise ValueError(f"max_step_s must be > 0 s, got {max_step_s!r}")
+    budget = check_int("max_rhs_evals", max_rhs_evals, minimum=1)
+    starts = [f.start_s for f in flows]
+    if min(starts) >= t_end:
+        raise ValueError(
+            f"no flow starts before t_end_s={t_end!r}; earliest start_s is {min(starts)!r}"
+        )
+
+    model = _Model(flows, capacity, buffer_pkts, reverse, red, eps, eps_b, budget)
+    n = model.n
+    t_grid = np.linspace(0.0, t_end, n_points)
+    cuts = sorted(
+        {0.0, t_end}
+        | {f.start_s for f in flows if f.start_s < t_end}
+        | {f.stop_s for f in flows if f.stop_s < t_end}
+    )
+    y = np.zeros(model.size)
+    ts: list[FloatArray] = []
+    ys: list[FloatArray] = []
+    acts: list[NDArray[np.bool_]] = []
+    status, message = 0, "ok"
+    act = np.zeros(n, dtype=bool)
+    for k in range(len(cuts) - 1):
+        t0, t1 = cuts[k], cuts[k + 1]
+        # joins and leaves at t0
+        a = model.algebra(y.reshape(-1, 1))
+        for j, f in enumerate(flows):
+            if f.start_s == t0:
+                act[j] = True
+                y[model.i_w.start + j] = f.initial_window_pkts
+                y[model.i_x.start + j] = float(a["qdelay"][0])
+            if f.stop_s == t0:
+                act[j] = False
+        model.active = act.reshape(n, 1).copy()
+        last = k == len(cuts) - 2
+        sel = (t_grid >= t0) & ((t_grid <= t1) if last else (t_grid < t1))
+        t_eval = t_grid[sel]
+        if not act.any():
+            ts.append(t_eval)
+            ys.append(np.repeat(y.reshape(-1, 1), t_eval.size, axis=1))
+            acts.append(np.zeros((n, t_eval.size), dtype=bool))
+            continue
+        try:
+            sol = solve_ivp(
+                model,
+                (t0, t1),
+                y,
+                method=method,
+                t_eval=np.append(t_eval, t1) if (t_eval.size == 0 or t_eval[-1] < t1) else t_eval,
+                vectorized=method in ("BDF", "Radau"),
+                rtol=rtol,
+                atol=atol,
+                max_step=max_step,
+            )
+        except _BudgetExceeded:
+            status = -1
+            message = (
+                f"step-size collapse: more than max_rhs_evals={budget} right-hand-side "
+                f"evaluations before t={t1:g} s (segment started at {t0:g} s); the problem "
+                "is too stiff for this method/tolerance (try method='BDF' or a wider "
+                "switch_width_pkts)"
+            )
+            break
+        if sol.status != 0 or not np.all(np.isfinite(sol.y)):
+            status = -1
+            message = f"solve_ivp failed in [{t0:g}, {t1:g}] s: {sol.message}"
+            good = np.all(np.isfinite(sol.y), axis=0)
+            keep = np.cumprod(good).astype(bool)
+            ts.append(sol.t[keep])
+            ys.append(sol.y[:, keep])
+            acts.append(np.repeat(act.reshape(n, 1), int(keep.sum()), axis=1))
+            break
+        nkeep = t_eval.size
+        ts.append(sol.t[:nkeep])
+        ys.append(sol.y[:, :nkeep])
+        acts.append(np.repeat(act.reshape(n, 1), nkeep, axis=1))
+        y = sol.y[:, -1].copy()
+
+    t = np.concatenate(ts) if ts else np.zeros(0)
+    Y = np.concatenate(ys, axis=1) if ys else np.zeros((model.size, 0))
+    active = np.concatenate(acts, axis=1) if acts else np.zeros((n, 0), dtype=bool)
+    model.active = np.ones((n, 1), dtype=bool)
+    a = model.algebra(Y)
+
+    def _flow(arr: FloatArray) -> FloatArray:
+        return np.asarray(np.where(active, arr, 0.0), dtype=np.float64)
+
+    result_kw: dict[str, Any] = {
+        "t": t,
+        "windows_pkts": _flow(Y[model.i_w]),
+        "rates_pps": _flow(a["rate"]),
+        "rtt_s": _flow(a["rtt"]),
+        "base_rtt_s": _flow(model.d + np.maximum(Y[model.i_x], 0.0)),
+        "delta_pkts": _flow(a["delta"]),
+        "delivered_pkts": Y[model.i_D],
+        "lost_pkts": Y[model.i_L],
+        "active": active,
+        "queue_pkts": a["q"],
+        "avg_queue_pkts": Y[model.i_qa] if red is not None else np.zeros(t.size),
+        "reverse_queue_pkts": a["qr"],
+        "loss_probability": a["p"],
+        "status": status,
+        "message": message,
+        "nfev": model.nfev,
+        "capacity_pps": capacity,
+        "flows": flows,
+    }
+    summary = None
+    if status == 0:
+        summary = _summarise(flows, t, Y, model, m_from, t_end, capacity, result_kw)
+    return OdeResult(**result_kw, summary=summary)
+
+
+def _summarise(
+    flows: tuple[OdeFlow, ...],
+    t: FloatArray,
+    Y: FloatArray,
+    model: _Model,
+    m_from: float,
+    t_end: float,
+    capacity: float,
+    kw: dict[str, Any],
+) -> OdeSummary:
+    from ..analytic import jain_index
+
+    def at(row: FloatArray, when: float) -> FloatArray:
+        return np.array([np.interp(when, t, r) for r in np.atleast_2d(row)])
+
+    D0, D1 = at(Y[model.i_D], m_from), Y[model.i_D][:, -1]
+    L0, L1 = at(Y[model.i_L], m_from), Y[model.i_L][:, -1]
+    Q0, Q1 = float(at(Y[model.i_Q], m_from)[0]), float(Y[model.i_Q, -1])
+    span = t_end - m_from
+    on = np.array(
+        [max(0.0, min(f.stop_s, t_end) - max(f.start_s, m_from)) for f in flows], dtype=float
+    )
+    thr = np.where(on > 0, (D1 - D0) / np.where(on > 0, on, 1.0), 0.0)
+    present = on > 0
+    jain = float(jain_index(thr[present])) if present.any() else float("nan")
+    delivered = float(np.sum(D1 - D0))
+    lost = float(np.sum(L1 - L0))
+    return OdeSummary(
+        measure_from_s=m_from,
+        measure_to_s=t_end,
+        throughput_pps=tuple(float(v) for v in thr),
+        jain_index=jain,
+        utilization=delivered / (capacity * span),
+        mean_queue_pkts=(Q1 - Q0) / span,
+        final_queue_pkts=float(kw["queue_pkts"][-1]),
+        final_windows_pkts=tuple(float(v) for v in kw["windows_pkts"][:, -1]),
+        base_rtt_overestimate_s=tuple(float(max(v, 0.0)) for v in Y[model.i_x][:, -1]),
+        lost_pkts=lost,
+        loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
+    )
