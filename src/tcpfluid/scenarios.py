@@ -1,0 +1,629 @@
+"""Named, parameterised scenarios: one description consumed by every engine.
+
+A :class:`Scenario` is plain data: links, flows, constant-bit-rate (CBR) sources and a
+duration. The packet simulator (:mod:`tcpfluid.sim`) reads the links and the flows' link
+lists directly; the round model (:mod:`tcpfluid.fluid`) reads :meth:`Scenario.fluid_view`,
+which reduces the topology to one bottleneck :class:`~tcpfluid.path.Path`, the flows'
+start/stop times and the schedule of bandwidth taken by cross traffic.
+
+Rates of links and CBR sources are kept in **bits per second** (a property of the wire,
+independent of the packet size); the fluid view converts them to packets per second with
+the scenario's packet size (data links) or ACK size (ACK links).
+
+Data model
+----------
+* :class:`Link` - one **direction** of a wire: rate, one-way propagation delay, buffer
+  (packets; ``inf`` = never drops) and discipline (``"drop-tail"`` or ``"red"``). A
+  full-duplex wire is two links (``"R1-R2"`` and ``"R2-R1"``).
+* :class:`FlowSpec` - a TCP connection: the names of the links its data packets cross
+  (``forward``) and those its ACKs cross (``reverse``), start/stop times, algorithm name
+  (a :func:`tcpfluid.algorithms.get_law` name) and law parameters.
+* :class:`CbrSource` - constant-bit-rate cross traffic: rate, start/stop times, links.
+* :class:`Scenario` - all of the above plus ``duration_s``, packet and ACK sizes, and the
+  parameter values the builder was called with (``params``).
+
+Adding a scenario
+-----------------
+Write a builder ``def _my_case(p: dict[str, Any]) -> Scenario`` that reads its parameters
+from ``p`` (already merged with its defaults; values may be strings with units or numbers)
+and register it with one entry in :data:`SCENARIOS`::
+
+    SCENARIOS["my-case"] = ScenarioSpec(
+        builder=_my_case,
+        defaults={"bandwidth": "10Mbps", "rtt": "50ms", "duration": "60s", ...},
+        description="one line for `tcpfluid simulate --help`",
+    )
+
+Every key of ``defaults`` can then be overridden with ``build_scenario("my-case", key=v)``
+or ``tcpfluid simulate my-case --set key=v``; unknown keys are rejected with the list of
+valid ones. Keys that are parameters of the control law (``alpha``, ``beta``, ``gamma``, ...)
+should default to ``None`` (the law's own default) and be passed through
+:func:`law_params`.
+
+Examples
+--------
+>>> sc = build_scenario("qv-basic")
+>>> view = sc.fluid_view()
+>>> round(view.path.bdp, 1), [(c.start_s, c.stop_s) for c in view.cross_traffic]
+(626.1, [(80.0, 160.0)])
+>>> build_scenario("qv-basic", cbr="none").fluid_view().cross_traffic
+()
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from . import units
+from ._validation import check_choice, check_int, check_nonnegative
+from .path import Path
+
+__all__ = [
+    "SCENARIOS",
+    "CbrSource",
+    "CrossTrafficChange",
+    "FlowSpec",
+    "FluidView",
+    "Link",
+    "Scenario",
+    "ScenarioSpec",
+    "build_scenario",
+    "law_params",
+    "scenario_names",
+]
+
+DISCIPLINES = ("drop-tail", "red")
+LAW_PARAMETER_KEYS = ("alpha", "beta", "gamma", "delta")
+
+
+def _time(name: str, value: Any) -> float:
+    """Seconds from a number or string; 0 and ``inf`` accepted."""
+    if isinstance(value, str) and value.strip().lower() in ("inf", "infinity", "never"):
+        return math.inf
+    if isinstance(value, int | float) and not isinstance(value, bool) and value == math.inf:
+        return math.inf
+    return units.time_or_zero(value, name=name)
+
+
+def _int(name: str, value: Any, *, minimum: int) -> int:
+    """An integer from a number or a string such as ``"3"``."""
+    if isinstance(value, str):
+        try:
+            value = int(value.strip())
+        except ValueError:
+            raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}") from None
+    return check_int(name, value, minimum=minimum)
+
+
+def _buffer(name: str, value: Any, packet_size_bytes: float) -> float:
+    if value is None:
+        return math.inf
+    if isinstance(value, str) and value.strip().lower() in ("inf", "infinity", "none"):
+        return math.inf
+    if isinstance(value, int | float) and not isinstance(value, bool) and value == math.inf:
+        return math.inf
+    b = units.packets(value, packet_size_bytes=packet_size_bytes, name=name)
+    if b < 1.0:
+        raise ValueError(f"{name} must be at least 1 packet (or 'inf'), got {value!r}")
+    return b
+
+
+@dataclass(frozen=True)
+class Link:
+    """One direction of a wire.
+
+    Attributes
+    ----------
+    name
+        Unique name within the scenario (``"R1-R2"``).
+    rate_bps
+        Transmission rate, bits/s.
+    delay_s
+        One-way propagation delay, s (``>= 0``).
+    buffer_pkts
+        Buffer of the queue feeding the link, packets (``inf``: no loss).
+    discipline
+        ``"drop-tail"`` or ``"red"``.
+    red
+        RED parameters (``min_th``, ``max_th``, ``max_p``, ``w_q``) when the
+        discipline is ``"red"``; empty otherwise.
+    """
+
+    name: str
+    rate_bps: float
+    delay_s: float
+    buffer_pkts: float = math.inf
+    discipline: str = "drop-tail"
+    red: Mapping[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"link name must be a non-empty string, got {self.name!r}")
+        object.__setattr__(
+            self, "rate_bps", units.bits_per_second(self.rate_bps, name=f"{self.name}.rate")
+        )
+        object.__setattr__(
+            self, "delay_s", units.time_or_zero(self.delay_s, name=f"{self.name}.delay")
+        )
+        object.__setattr__(
+            self, "buffer_pkts", _buffer(f"{self.name}.buffer", self.buffer_pkts, 1000.0)
+        )
+        check_choice(f"{self.name}.discipline", self.discipline, DISCIPLINES)
+        object.__setattr__(self, "red", dict(self.red))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-number description."""
+        return {
+            "name": self.name,
+            "rate_bps": self.rate_bps,
+            "delay_s": self.delay_s,
+            "buffer_pkts": None if math.isinf(self.buffer_pkts) else self.buffer_pkts,
+            "discipline": self.discipline,
+            "red": dict(self.red),
+        }
+
+
+@dataclass(frozen=True)
+class FlowSpec:
+    """A TCP connection of a scenario.
+
+    Attributes
+    ----------
+    name
+        Unique name (``"S1-D1"``).
+    forward, reverse
+        Names of the links crossed by data packets and by ACKs, in order.
+    start_s, stop_s
+        When the source starts and stops sending (``stop_s = inf``: until the end).
+    algorithm
+        Registry name of the control law (``"vegas"``...); ``None`` until an engine is
+        told which law to run (``tcpfluid simulate --algorithm``).
+    params
+        Law parameters passed to :func:`tcpfluid.algorithms.get_law`.
+    """
+
+    name: str
+    forward: tuple[str, ...]
+    reverse: tuple[str, ...]
+    start_s: float = 0.0
+    stop_s: float = math.inf
+    algorithm: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "forward", tuple(self.forward))
+        object.__setattr__(self, "reverse", tuple(self.reverse))
+        if not self.forward:
+            raise ValueError(f"flow {self.name!r}: forward must list at least one link")
+        object.__setattr__(self, "start_s", _time(f"{self.name}.start", self.start_s))
+        object.__setattr__(self, "stop_s", _time(f"{self.name}.stop", self.stop_s))
+        if self.stop_s <= self.start_s:
+            raise ValueError(
+                f"flow {self.name!r}: stop_s must be > start_s, got start_s={self.start_s!r}, "
+                f"stop_s={self.stop_s!r}"
+            )
+        object.__setattr__(self, "params", dict(self.params))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain description."""
+        return {
+            "name": self.name,
+            "forward": list(self.forward),
+            "reverse": list(self.reverse),
+            "start_s": self.start_s,
+            "stop_s": None if math.isinf(self.stop_s) else self.stop_s,
+            "algorithm": self.algorithm,
+            "params": dict(self.params),
+        }
+
+
+@dataclass(frozen=True)
+class CbrSource:
+    """Constant-bit-rate cross traffic (the UDP/CBR flow of document 000 §5.1).
+
+    Attributes
+    ----------
+    name
+        Unique name.
+    rate_bps
+        Sending rate, bits/s.
+    start_s, stop_s
+        Active interval ``[start_s, stop_s)``.
+    links
+        Names of the links it crosses.
+    """
+
+    name: str
+    rate_bps: float
+    start_s: float
+    stop_s: float
+    links: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "rate_bps", units.bits_per_second(self.rate_bps, name=f"{self.name}.rate")
+        )
+        object.__setattr__(self, "start_s", _time(f"{self.name}.start", self.start_s))
+        object.__setattr__(self, "stop_s", _time(f"{self.name}.stop", self.stop_s))
+        object.__setattr__(self, "links", tuple(self.links))
+        if self.stop_s <= self.start_s:
+            raise ValueError(
+                f"CBR {self.name!r}: stop_s must be > start_s, got start_s={self.start_s!r}, "
+                f"stop_s={self.stop_s!r}"
+            )
+        if not self.links:
+            raise ValueError(f"CBR {self.name!r}: links must list at least one link")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain description."""
+        return {
+            "name": self.name,
+            "rate_bps": self.rate_bps,
+            "start_s": self.start_s,
+            "stop_s": None if math.isinf(self.stop_s) else self.stop_s,
+            "links": list(self.links),
+        }
+
+
+@dataclass(frozen=True)
+class CrossTrafficChange:
+    """Cross traffic seen by the fluid model: ``rate_pps`` taken from the bottleneck.
+
+    ``rate_pps`` is in data packets per second of the scenario's packet size, active over
+    ``[start_s, stop_s)``.
+    """
+
+    rate_pps: float
+    start_s: float
+    stop_s: float = math.inf
+
+
+@dataclass(frozen=True)
+class FluidView:
+    """What the round model needs: one bottleneck path, flows, cross-traffic schedule.
+
+    Attributes
+    ----------
+    path
+        The bottleneck of the flows' common forward path (μ the smallest forward rate, d from
+        all propagation delays and transmission times of data and ACKs, the bottleneck's
+        buffer; an ACK-path bottleneck when a reverse link carries fewer ACKs/s than μ).
+    flows
+        The scenario's flows (all on the same links).
+    cross_traffic
+        CBR sources crossing the bottleneck, as rates in packets/s.
+    duration_s
+        Simulated time.
+    """
+
+    path: Path
+    flows: tuple[FlowSpec, ...]
+    cross_traffic: tuple[CrossTrafficChange, ...]
+    duration_s: float
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A complete experiment description (see the module docstring)."""
+
+    name: str
+    links: tuple[Link, ...]
+    flows: tuple[FlowSpec, ...]
+    cbr: tuple[CbrSource, ...] = ()
+    duration_s: float = 100.0
+    packet_size_bytes: float = 1000.0
+    ack_size_bytes: float = 40.0
+    params: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "links", tuple(self.links))
+        object.__setattr__(self, "flows", tuple(self.flows))
+        object.__setattr__(self, "cbr", tuple(self.cbr))
+        object.__setattr__(self, "duration_s", units.seconds(self.duration_s, name="duration"))
+        object.__setattr__(
+            self, "packet_size_bytes", units.bytes_(self.packet_size_bytes, name="packet_size")
+        )
+        object.__setattr__(
+            self, "ack_size_bytes", units.bytes_(self.ack_size_bytes, name="ack_size")
+        )
+        object.__setattr__(self, "params", dict(self.params))
+        names = [lk.name for lk in self.links]
+        dup = {n for n in names if names.count(n) > 1}
+        if dup:
+            raise ValueError(f"scenario {self.name!r}: duplicate link names {sorted(dup)}")
+        if not self.flows:
+            raise ValueError(f"scenario {self.name!r} has no flows")
+        known = set(names)
+        for fl in self.flows:
+            for ln in (*fl.forward, *fl.reverse):
+                if ln not in known:
+                    raise ValueError(
+                        f"flow {fl.name!r} uses unknown link {ln!r}; links: {sorted(known)}"
+                    )
+        for c in self.cbr:
+            for ln in c.links:
+                if ln not in known:
+                    raise ValueError(
+                        f"CBR {c.name!r} uses unknown link {ln!r}; links: {sorted(known)}"
+                    )
+
+    # ---------------------------------------------------------------- helpers
+    def link(self, name: str) -> Link:
+        """The link called ``name``."""
+        for lk in self.links:
+            if lk.name == name:
+                return lk
+        raise ValueError(f"no link {name!r} in scenario {self.name!r}")
+
+    def with_algorithm(self, algorithm: str, **params: Any) -> Scenario:
+        """The same scenario with every flow running ``algorithm``.
+
+        ``params`` are merged over the parameters the builder gave each flow.
+        """
+        flows = tuple(
+            replace(f, algorithm=algorithm, params={**dict(f.params), **params})
+            for f in self.flows
+        )
+        return replace(self, flows=flows)
+
+    def fluid_view(self) -> FluidView:
+        """Reduce the topology to the one-bottleneck picture of document 000 §4.
+
+        Raises
+        ------
+        ValueError
+            If the flows do not all cross the same links (the round model needs flows of
+            equal RTT), or a CBR source does not cross the bottleneck.
+        """
+        first = self.flows[0]
+        for fl in self.flows[1:]:
+            if fl.forward != first.forward or fl.reverse != first.reverse:
+                raise ValueError(
+                    f"the round model needs every flow on the same links; {first.name!r} and "
+                    f"{fl.name!r} differ (use --engine packet for different paths)"
+                )
+        pkt_bits = 8.0 * self.packet_size_bytes
+        ack_bits = 8.0 * self.ack_size_bytes
+        fwd = [self.link(n) for n in first.forward]
+        rev = [self.link(n) for n in first.reverse]
+        tau = sum(lk.delay_s for lk in fwd) + sum(lk.delay_s for lk in rev)
+        # document 000 eq (5): d = tau + sum of the transmission times of a data packet on
+        # the forward links and of an ACK on the reverse links
+        d = tau + sum(pkt_bits / lk.rate_bps for lk in fwd)
+        d += sum(ack_bits / lk.rate_bps for lk in rev)
+        bott = min(fwd, key=lambda lk: lk.rate_bps)
+        mu = bott.rate_bps / pkt_bits
+        reverse_bw: float | None = None
+        reverse_buf: float | None = None
+        if rev:
+            rbott = min(rev, key=lambda lk: lk.rate_bps)
+            mu_r = rbott.rate_bps / ack_bits
+            if mu_r < mu:  # an ACK-path bottleneck (document 003)
+                reverse_bw = mu_r
+                reverse_buf = None if math.isinf(rbott.buffer_pkts) else rbott.buffer_pkts
+        path = Path(
+            mu,
+            d,
+            packet_size=self.packet_size_bytes,
+            ack_size=self.ack_size_bytes,
+            buffer=None if math.isinf(bott.buffer_pkts) else bott.buffer_pkts,
+            reverse_bandwidth=reverse_bw,
+            reverse_buffer=reverse_buf,
+        )
+        cross = []
+        for c in self.cbr:
+            if bott.name not in c.links:
+                raise ValueError(
+                    f"CBR {c.name!r} does not cross the bottleneck {bott.name!r}; the round "
+                    "model only represents cross traffic at the bottleneck"
+                )
+            cross.append(CrossTrafficChange(c.rate_bps / pkt_bits, c.start_s, c.stop_s))
+        return FluidView(
+            path=path, flows=self.flows, cross_traffic=tuple(cross), duration_s=self.duration_s
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain description (JSON-ready)."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "duration_s": self.duration_s,
+            "packet_size_bytes": self.packet_size_bytes,
+            "ack_size_bytes": self.ack_size_bytes,
+            "links": [lk.to_dict() for lk in self.links],
+            "flows": [f.to_dict() for f in self.flows],
+            "cbr": [c.to_dict() for c in self.cbr],
+            "params": {k: _plain(v) for k, v in self.params.items()},
+        }
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, float) and math.isinf(v):
+        return None
+    return v
+
+
+# --------------------------------------------------------------------- registry
+@dataclass(frozen=True)
+class ScenarioSpec:
+    """A registered scenario: its builder, default parameters and a one-line description."""
+
+    builder: Callable[[dict[str, Any]], Scenario]
+    defaults: Mapping[str, Any]
+    description: str
+
+
+def law_params(p: Mapping[str, Any]) -> dict[str, Any]:
+    """The control-law parameters among builder parameters ``p`` (those not ``None``).
+
+    String values (from ``--set``) are converted to floats.
+    """
+    out: dict[str, Any] = {}
+    for key in LAW_PARAMETER_KEYS:
+        v = p.get(key)
+        if v is None:
+            continue
+        if isinstance(v, str):
+            try:
+                v = float(v)
+            except ValueError:
+                raise ValueError(f"{key} must be a number, got {v!r}") from None
+        out[key] = v
+    return out
+
+
+def _access_topology(
+    p: Mapping[str, Any],
+    *,
+    n_flows: int,
+    scenario: str,
+    description: str,
+    cbr: Sequence[tuple[str, Any, Any]] = (),
+) -> Scenario:
+    """Dumbbell of document 000 Fig. 6 / 004 Fig. 4: access links, one R1-R2 wire.
+
+    Sources S_i - R1 - R2 - D_i; each access wire has ``access_bandwidth`` and
+    ``access_delay``; R1-R2 has ``bandwidth`` and a one-way delay chosen so that the
+    round-trip propagation delay is ``rtt``. CBR sources use their own access wires.
+    """
+    pkt = units.bytes_(p["packet_size"], name="packet_size")
+    ack = units.bytes_(p["ack_size"], name="ack_size")
+    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
+    acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
+    acc_d = units.time_or_zero(p["access_delay"], name="access_delay")
+    rtt = units.seconds(p["rtt"], name="rtt")
+    core_d = rtt / 2.0 - 2.0 * acc_d
+    if core_d < 0.0:
+        raise ValueError(
+            f"rtt={p['rtt']!r} is shorter than the access links' round trip "
+            f"(4 x access_delay = {4.0 * acc_d:g} s); give rtt >= {4.0 * acc_d:g} s"
+        )
+    buf = _buffer("buffer", p["buffer"], pkt)
+    links: list[Link] = [
+        Link("R1-R2", bw, core_d, buf),
+        Link("R2-R1", bw, core_d, buf),
+    ]
+    flows: list[FlowSpec] = []
+    for i in range(1, n_flows + 1):
+        links += [
+            Link(f"S{i}-R1", acc_bw, acc_d),
+            Link(f"R1-S{i}", acc_bw, acc_d),
+            Link(f"R2-D{i}", acc_bw, acc_d),
+            Link(f"D{i}-R2", acc_bw, acc_d),
+        ]
+        flows.append(
+            FlowSpec(
+                name=f"S{i}-D{i}",
+                forward=(f"S{i}-R1", "R1-R2", f"R2-D{i}"),
+                reverse=(f"D{i}-R2", "R2-R1", f"R1-S{i}"),
+                start_s=0.0,
+                algorithm=p.get("algorithm"),
+                params=law_params(p),
+            )
+        )
+    sources: list[CbrSource] = []
+    for j, (rate, start, stop) in enumerate(cbr, start=n_flows + 1):
+        links += [Link(f"S{j}-R1", acc_bw, acc_d), Link(f"R2-D{j}", acc_bw, acc_d)]
+        rate_bps = units.bits_per_second(rate, name="cbr")
+        sources.append(
+            CbrSource(f"CBR{j}", rate_bps, start, stop, (f"S{j}-R1", "R1-R2", f"R2-D{j}"))
+        )
+    return Scenario(
+        name=scenario,
+        links=tuple(links),
+        flows=tuple(flows),
+        cbr=tuple(sources),
+        duration_s=units.seconds(p["duration"], name="duration"),
+        packet_size_bytes=pkt,
+        ack_size_bytes=ack,
+        params=dict(p),
+        description=description,
+    )
+
+
+def _qv_basic(p: dict[str, Any]) -> Scenario:
+    """Document 000 §5.1 (and 004 §5.1.2): one flow, 25 Mb/s CBR from 80 s to 160 s."""
+    n = _int("flows", p["flows"], minimum=1)
+    cbr_spec = p["cbr"]
+    cbr: list[tuple[str, Any, Any]] = []
+    if not (isinstance(cbr_spec, str) and cbr_spec.strip().lower() in ("none", "off", "0")):
+        start = _time("cbr_start", p["cbr_start"])
+        stop = _time("cbr_stop", p["cbr_stop"])
+        check_nonnegative("cbr_start", start)
+        cbr.append((cbr_spec, start, stop))
+    return _access_topology(
+        p,
+        n_flows=n,
+        scenario="qv-basic",
+        description=SCENARIOS["qv-basic"].description,
+        cbr=cbr,
+    )
+
+
+#: the registered scenarios, by name
+SCENARIOS: dict[str, ScenarioSpec] = {
+    "qv-basic": ScenarioSpec(
+        builder=_qv_basic,
+        defaults={
+            "bandwidth": "50Mbps",
+            "rtt": "100ms",
+            "access_bandwidth": "1Gbps",
+            "access_delay": "1ms",
+            "buffer": "inf",
+            "duration": "240s",
+            "cbr": "25Mbps",
+            "cbr_start": "80s",
+            "cbr_stop": "160s",
+            "flows": 1,
+            "packet_size": "1000B",
+            "ack_size": "40B",
+            "algorithm": None,
+            "alpha": None,
+            "beta": None,
+            "gamma": None,
+            "delta": None,
+        },
+        description=(
+            "Quick Vegas paper §5.1: 50 Mb/s x 100 ms dumbbell (1 Gb/s 1 ms access links, "
+            "48 ms core), 1000-byte packets, 25 Mb/s CBR from 80 s to 160 s (cbr=none: no CBR)"
+        ),
+    ),
+}
+
+
+def scenario_names() -> tuple[str, ...]:
+    """Names of the registered scenarios."""
+    return tuple(SCENARIOS)
+
+
+def build_scenario(name: str, /, **overrides: Any) -> Scenario:
+    """Build the scenario registered as ``name`` with some parameters overridden.
+
+    Parameters
+    ----------
+    name
+        One of :func:`scenario_names`.
+    **overrides
+        Parameter values (numbers or strings with units, as ``--set key=value`` gives).
+
+    Raises
+    ------
+    ValueError
+        Unknown scenario (listing the valid names), unknown parameter (listing the valid
+        ones), or a parameter value out of range.
+    """
+    if not isinstance(name, str) or name not in SCENARIOS:
+        raise ValueError(f"unknown scenario {name!r}; valid scenarios: {', '.join(SCENARIOS)}")
+    spec = SCENARIOS[name]
+    unknown = sorted(k for k in overrides if k not in spec.defaults)
+    if unknown:
+        raise ValueError(
+            f"unknown parameter {unknown[0]!r} for scenario {name!r}; valid parameters: "
+            f"{', '.join(spec.defaults)}"
+        )
+    merged = {**dict(spec.defaults), **overrides}
+    return spec.builder(merged)

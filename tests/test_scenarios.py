@@ -1,0 +1,127 @@
+"""Scenario data model and the qv-basic builder (document 000 §5, Fig. 6)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tcpfluid.scenarios import (
+    SCENARIOS,
+    CbrSource,
+    FlowSpec,
+    Link,
+    Scenario,
+    build_scenario,
+    scenario_names,
+)
+
+
+def test_qv_basic_fluid_view_matches_eq5_by_hand() -> None:
+    # Document 000 §5: access links 1 Gb/s, 1 ms; core 50 Mb/s, 48 ms; 1000-byte data,
+    # 40-byte ACKs. Eq (5): d = tau + (1 + a) * sum(1/X_i), tau = 2 * (1 + 48 + 1) ms.
+    view = build_scenario("qv-basic").fluid_view()
+    x = [1e9 / 8000.0, 50e6 / 8000.0, 1e9 / 8000.0]  # packets/s
+    d = 0.100 + (1.0 + 40.0 / 1000.0) * sum(1.0 / xi for xi in x)
+    assert view.path.mu == pytest.approx(6250.0)
+    assert view.path.d == pytest.approx(d, rel=1e-12)
+    assert view.path.reverse_mu is None  # ACK path is not a bottleneck
+    assert math.isinf(view.path.buffer_pkts)
+    assert view.duration_s == 240.0
+    (cbr,) = view.cross_traffic
+    assert (cbr.rate_pps, cbr.start_s, cbr.stop_s) == (25e6 / 8000.0, 80.0, 160.0)
+
+
+def test_cbr_none_removes_the_cross_traffic() -> None:
+    sc = build_scenario("qv-basic", cbr="none")
+    assert sc.cbr == ()
+    assert sc.fluid_view().cross_traffic == ()
+
+
+def test_overrides_change_the_path() -> None:
+    sc = build_scenario("qv-basic", bandwidth="10Mbps", rtt="200ms", buffer=100, duration=30)
+    p = sc.fluid_view().path
+    assert p.mu == pytest.approx(1250.0)
+    # core one-way delay = rtt/2 - 2 * 1 ms = 98 ms; tau = 200 ms
+    assert p.d == pytest.approx(0.2 + 1.04 * (2 * 8e-6 + 1 / 1250.0))
+    assert p.buffer_pkts == 100.0
+    assert sc.duration_s == 30.0
+    assert sc.link("R1-R2").delay_s == pytest.approx(0.098)
+
+
+def test_law_parameters_reach_every_flow() -> None:
+    sc = build_scenario("qv-basic", flows=3, alpha="1", beta=3, algorithm="vegas")
+    assert len(sc.flows) == 3
+    for f in sc.flows:
+        assert f.algorithm == "vegas"
+        assert f.params == {"alpha": 1.0, "beta": 3}
+    sc2 = sc.with_algorithm("quick-vegas", gamma=2.0)
+    assert {f.algorithm for f in sc2.flows} == {"quick-vegas"}
+    assert sc2.flows[0].params == {"alpha": 1.0, "beta": 3, "gamma": 2.0}
+
+
+def test_unknown_scenario_and_key_are_named() -> None:
+    with pytest.raises(ValueError, match=r"unknown scenario 'nope'.*qv-basic"):
+        build_scenario("nope")
+    with pytest.raises(ValueError, match=r"unknown parameter 'bandwith'.*bandwidth"):
+        build_scenario("qv-basic", bandwith="10Mbps")
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "pattern"),
+    [
+        ("bandwidth", "-5Mbps", "bandwidth"),
+        ("rtt", "2ms", "rtt"),  # shorter than the 4 ms of access links
+        ("buffer", 0.5, "buffer"),
+        ("duration", 0, "duration"),
+        ("cbr_stop", "10s", "stop_s must be > start_s"),
+        ("flows", 0, "flows"),
+        ("alpha", "two", "alpha must be a number"),
+    ],
+)
+def test_bad_values_are_rejected(key: str, value: object, pattern: str) -> None:
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        build_scenario("qv-basic", **{key: value})
+
+
+def test_data_model_validation() -> None:
+    a = Link("A", "10Mbps", "5ms")
+    with pytest.raises(ValueError, match="discipline"):
+        Link("B", "10Mbps", "5ms", discipline="fifo")
+    with pytest.raises(ValueError, match="unknown link 'Z'"):
+        Scenario("x", (a,), (FlowSpec("f", ("Z",), ()),))
+    with pytest.raises(ValueError, match="duplicate link"):
+        Scenario("x", (a, a), (FlowSpec("f", ("A",), ()),))
+    with pytest.raises(ValueError, match="no flows"):
+        Scenario("x", (a,), ())
+    with pytest.raises(ValueError, match="stop_s must be > start_s"):
+        CbrSource("c", "1Mbps", 5, 5, ("A",))
+
+
+def test_fluid_view_rejects_flows_on_different_links() -> None:
+    links = (Link("A", "10Mbps", "5ms"), Link("B", "10Mbps", "7ms"))
+    sc = Scenario("x", links, (FlowSpec("f", ("A",), ()), FlowSpec("g", ("B",), ())))
+    with pytest.raises(ValueError, match="same links"):
+        sc.fluid_view()
+
+
+def test_reverse_bottleneck_is_seen_in_acks_per_second() -> None:
+    # document 003 §IV.A: 2.4 Mb/s forward (300 pkt/s), 32 kb/s reverse = 100 ACKs/s of 40 B
+    links = (
+        Link("F", "2.4Mbps", "50ms", 15),
+        Link("R", "32kbps", "50ms", 10),
+    )
+    sc = Scenario("asym", links, (FlowSpec("f", ("F",), ("R",)),), duration_s=10)
+    p = sc.fluid_view().path
+    assert p.mu == pytest.approx(300.0)
+    assert p.reverse_mu == pytest.approx(100.0)
+    assert p.reverse_buffer_pkts == 10.0
+    assert p.d == pytest.approx(0.1 + 1 / 300.0 + 1 / 100.0)
+
+
+def test_to_dict_is_plain() -> None:
+    d = build_scenario("qv-basic").to_dict()
+    assert d["name"] == "qv-basic"
+    assert d["cbr"][0]["rate_bps"] == 25e6
+    assert d["params"]["buffer"] == "inf"
+    assert set(scenario_names()) == set(SCENARIOS)
