@@ -15,9 +15,7 @@ from numpy.typing import NDArray
 
 
 def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(
-        value, bool
-    )
+    return isinstance(value, int | float | np.integer | np.floating) and not isinstance(value, bool)
 
 
 def check_real(name: str, value: Any) -> float:

@@ -145,7 +145,8 @@ class Path:
         pkt = units.bytes_(packet_size, name="packet_size")
         ack = units.bytes_(ack_size, name="ack_size")
         xs = tuple(
-            units.rate_pps(r, packet_size_bytes=pkt, name=f"rates[{i}]") for i, r in enumerate(rates)
+            units.rate_pps(r, packet_size_bytes=pkt, name=f"rates[{i}]")
+            for i, r in enumerate(rates)
         )
         tau = units.time_or_zero(propagation_rtt, name="propagation_rtt")
         a = ack / pkt if include_ack_size else 0.0
@@ -188,7 +189,7 @@ class Path:
 
     @property
     def asymmetry(self) -> float:
-        """k = μf/μr, the normalised asymmetry factor (document 003); 0 without an ACK bottleneck."""
+        """k = μf/μr, the asymmetry factor (document 003); 0 without an ACK bottleneck."""
         return 0.0 if self.reverse_mu is None else self.mu / self.reverse_mu
 
     @property
@@ -233,4 +234,3 @@ class Path:
         if self.reverse_mu is not None:
             parts.append(f"reverse_mu={self.reverse_mu:g} ack/s")
         return f"Path({', '.join(parts)})"
-

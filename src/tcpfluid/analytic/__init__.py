@@ -1,0 +1,62 @@
+"""Closed forms of delay-based TCP, each re-derived in SymPy (:mod:`.derive`).
+
+Stable public API (document 000 = Quick Vegas paper, 004 = TCP-Ho paper):
+
+* :func:`critical_window` - window on leaving slow start (000 eqs. 6, 9, 10);
+* :func:`rounds_to_equilibrium` - rounds from W to nW (000 eqs. 11, 12);
+* :func:`conspicuous_round` - round at which a new flow reaches the available
+  bandwidth (004 eqs. 2-5, corrected; the printed eq. 6 is :func:`conspicuous_round_printed`);
+* :func:`slow_start_windows` - the window of each slow-start round (000 Table 1,
+  004 Tables 3-4);
+
+and equilibria and fairness: :func:`jain_index`, :func:`vegas_equilibrium_window`,
+:func:`vegas_window_band`, :func:`reverse_path_throughput`,
+:func:`reno_max_window_asymmetric`, :func:`blb_equilibrium`. ``docs/errata.md`` lists
+where the documents' printed forms differ from their own derivations.
+"""
+
+from __future__ import annotations
+
+from .convergence import (
+    conspicuous_round,
+    conspicuous_round_printed,
+    rounds_to_equilibrium,
+    tcp_ho_cubic,
+    tcp_ho_cubic_root,
+)
+from .equilibrium import (
+    BLBEquilibrium,
+    blb_equilibrium,
+    jain_index,
+    reno_max_window_asymmetric,
+    reverse_path_throughput,
+    vegas_equilibrium_window,
+    vegas_window_band,
+)
+from .slow_start import (
+    SLOW_START_ALGORITHMS,
+    SlowStartExit,
+    critical_window,
+    slow_start_exit,
+    slow_start_windows,
+)
+
+__all__ = [
+    "SLOW_START_ALGORITHMS",
+    "BLBEquilibrium",
+    "SlowStartExit",
+    "blb_equilibrium",
+    "conspicuous_round",
+    "conspicuous_round_printed",
+    "critical_window",
+    "jain_index",
+    "reno_max_window_asymmetric",
+    "reverse_path_throughput",
+    "rounds_to_equilibrium",
+    "slow_start_exit",
+    "slow_start_windows",
+    "tcp_ho_cubic",
+    "tcp_ho_cubic_root",
+    "vegas_equilibrium_window",
+    "vegas_window_band",
+]

@@ -1,0 +1,201 @@
+"""Rounds to a new equilibrium and the TCP-Ho conspicuous round.
+
+Sources
+-------
+* Document 000 (Quick Vegas) §4.2, eqs. (11)–(12): rounds for a flow at equilibrium window
+  W to reach nW. Vegas adds one packet per round: ``(n − 1) W`` rounds. Quick Vegas adds
+  ``(β − Δ)·succ`` in its succ-th consecutive increase, so after i rounds
+  ``nW = W + (β − Δ) i (i + 1)/2`` (eq. 11) and ``i = (−1 + sqrt((β + 8W(n−1))/β))/2``
+  (eq. 12, Δ ≈ 0). ``delta`` keeps a constant Δ: β becomes β − Δ.
+* Document 004 (TCP-Ho) §4, eqs. (2)–(6): the round at which a new flow's steady throughput
+  first reaches the available bandwidth. See ``docs/errata.md`` for the printing errors in
+  eqs. (2), (3) and (6) and which of the paper's numbers each form reproduces.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .._validation import as_float_array, check_choice, check_real
+from .slow_start import critical_window
+
+__all__ = [
+    "conspicuous_round",
+    "conspicuous_round_printed",
+    "rounds_to_equilibrium",
+    "tcp_ho_cubic",
+    "tcp_ho_cubic_root",
+]
+
+_EQ_ALGORITHMS = ("vegas", "enhanced-vegas", "quick-vegas")
+
+
+def rounds_to_equilibrium(
+    algorithm: str,
+    window: ArrayLike,
+    n: ArrayLike,
+    *,
+    beta: float = 4.0,
+    delta: float = 0.0,
+) -> NDArray[np.float64]:
+    """Rounds for a flow at equilibrium window W to reach nW (document 000 §4.2).
+
+    Parameters
+    ----------
+    algorithm
+        ``"vegas"`` (or ``"enhanced-vegas"``): one packet per round, ``(n − 1) W``.
+        ``"quick-vegas"``: eq. (12), the positive root i of eq. (11).
+    window
+        W, the current equilibrium window, packets (> 0; scalar or array).
+    n
+        The ratio of the new to the old equilibrium window (>= 1; broadcast with W).
+    beta
+        Quick Vegas's β, packets (> ``delta``).
+    delta
+        The backlog Δ assumed constant during the transient (0 in eq. 12), packets,
+        ``0 <= delta < beta``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Rounds (real-valued; the paper's figures round up), shape of ``broadcast(W, n)``.
+
+    Notes
+    -----
+    Eq. (12) ignores Quick Vegas's "at most double the window per round" cap, which binds
+    only when ``(β − Δ)·i > W`` (small windows); it also assumes every increase is
+    consecutive (succ never reset), which the paper notes bursts can break.
+    """
+    check_choice("algorithm", algorithm, _EQ_ALGORITHMS)
+    w = as_float_array("window", window, positive=True)
+    nn = as_float_array("n", n, minimum=1.0)
+    b = check_real("beta", beta)
+    dl = check_real("delta", delta)
+    if dl < 0 or dl >= b:
+        raise ValueError(f"delta must be in [0, beta) = [0, {b}), got {delta!r}")
+    if algorithm in ("vegas", "enhanced-vegas"):
+        return np.asarray((nn - 1.0) * w, dtype=np.float64)
+    step = b - dl
+    return np.asarray((-1.0 + np.sqrt(1.0 + 8.0 * w * (nn - 1.0) / step)) / 2.0)
+
+
+def tcp_ho_cubic(k: ArrayLike, bdp: ArrayLike) -> NDArray[np.float64]:
+    """Left side of eq. (5) of document 004: ``k³ − 10k² + (40 − 8μd)k + 16μd − 64``."""
+    kk = np.asarray(k, dtype=np.float64)
+    b = np.asarray(bdp, dtype=np.float64)
+    return np.asarray(kk**3 - 10.0 * kk**2 + (40.0 - 8.0 * b) * kk + (16.0 * b - 64.0))
+
+
+def tcp_ho_cubic_root(bdp: ArrayLike) -> NDArray[np.float64]:
+    """Largest real root of eq. (5) of document 004, rounds (not rounded to an integer).
+
+    With ``k = t + 10/3`` eq. (5), ``k³ − 10k² + (40 − 8μd)k + (16μd − 64) = 0``, becomes
+    the depressed cubic ``t³ + p t + q = 0`` with ``p = 20/3 − 8μd`` and
+    ``q = −128/27 − 32μd/3`` (re-derived in :mod:`tcpfluid.analytic.derive`). Where
+    ``q²/4 + p³/27 <= 0`` it has three real roots and the largest is
+    ``2 sqrt(−p/3) cos(arccos(3q/(2p) sqrt(−3/p))/3)``; elsewhere (μd below about 1.6)
+    Cardano's formula gives the single real root.
+    """
+    b = np.atleast_1d(as_float_array("bdp", bdp, positive=True))
+    p = 20.0 / 3.0 - 8.0 * b
+    q = -128.0 / 27.0 - 32.0 * b / 3.0
+    t = np.empty_like(b)
+    three = q * q / 4.0 + p**3 / 27.0 <= 0.0
+    pp, qq = p[three], q[three]
+    arg = np.clip(3.0 * qq / (2.0 * pp) * np.sqrt(-3.0 / pp), -1.0, 1.0)
+    t[three] = 2.0 * np.sqrt(-pp / 3.0) * np.cos(np.arccos(arg) / 3.0)
+    pp, qq = p[~three], q[~three]
+    disc = np.sqrt(qq * qq / 4.0 + pp**3 / 27.0)
+    t[~three] = np.cbrt(-qq / 2.0 + disc) + np.cbrt(-qq / 2.0 - disc)
+    return np.asarray((t + 10.0 / 3.0).reshape(np.shape(bdp)), dtype=np.float64)
+
+
+def _even_ceil(x: NDArray[np.float64]) -> NDArray[np.float64]:
+    c = np.ceil(x - 1e-9)
+    return c + np.mod(c, 2.0)
+
+
+def _vegas_conspicuous(bdp: NDArray[np.float64], gamma: float, rtt: str) -> NDArray[np.float64]:
+    # eq. (2) of document 004 with the exponent corrected (docs/errata.md, E4):
+    # W_l = 2^(l/2) for even l, the first even l with W_l >= W* is
+    # l = 2 ceil(log2 W*); then ceil(μd − 7 W_l / 8) more rounds at +1 per round.
+    w_star = critical_window("vegas", bdp, gamma=gamma, rtt=rtt)  # type: ignore[arg-type]
+    half_l = np.maximum(np.ceil(np.log2(w_star) - 1e-12), 1.0)
+    l_round = 2.0 * half_l
+    w_l = 2.0**half_l
+    return np.asarray(l_round + np.maximum(np.ceil(bdp - 7.0 * w_l / 8.0 - 1e-9), 0.0))
+
+
+def conspicuous_round(
+    algorithm: str,
+    bdp: ArrayLike,
+    *,
+    gamma: float = 1.0,
+    rtt: Literal["average", "last"] = "average",
+    queue: Literal["paper", "table"] = "paper",
+) -> NDArray[np.float64]:
+    """The round at which a new flow first reaches the available bandwidth (document 004 §4).
+
+    Parameters
+    ----------
+    algorithm
+        ``"vegas"``: eq. (2) with the corrected round of leaving slow start (erratum E4):
+        ``l + ceil(μd − 7W_l/8)`` where l is the first even round with
+        ``W_l = 2^(l/2) >= W*`` (critical window with ``rtt``).
+        ``"tcp-ho"``: the smallest even k satisfying eq. (5) (TCP-Ho compares rounds
+        n and n−2, so k is even, as the paper's Example 1 says).
+    bdp
+        μd, packets (> 0; scalar or array).
+    gamma, rtt
+        Vegas only: as :func:`critical_window` (the paper uses the smoothed RTT).
+    queue
+        TCP-Ho only: the sender backlog seen by the round's last packet. ``"paper"``:
+        ``z_{k−1} − 1 = (k − 4)/2`` as eq. (3) prints it, which gives eq. (5).
+        ``"table"``: ``z_{k−1} = (k − 2)/2`` as Table 4 gives it, which turns eq. (5) into
+        ``k² − 6k + 16 >= 8μd``, i.e. ``k >= 3 + sqrt(8μd − 7)`` (erratum E5).
+
+    Returns
+    -------
+    numpy.ndarray
+        Rounds (whole numbers as floats), shape of ``bdp``. Multiply by d for seconds.
+    """
+    check_choice("algorithm", algorithm, ("vegas", "tcp-ho"))
+    check_choice("queue", queue, ("paper", "table"))
+    b = as_float_array("bdp", bdp, positive=True)
+    if algorithm == "vegas":
+        return _vegas_conspicuous(b, gamma, rtt)
+    if queue == "paper":
+        root = tcp_ho_cubic_root(b)
+    else:
+        root = 3.0 + np.sqrt(np.maximum(8.0 * b - 7.0, 0.0))
+    # Table 4's growth starts at round 2; k is at least 2
+    return np.asarray(np.maximum(_even_ceil(root), 2.0))
+
+
+def conspicuous_round_printed(algorithm: str, bdp: ArrayLike) -> NDArray[np.float64]:
+    """The document's printed forms, kept for comparison (see ``docs/errata.md``).
+
+    ``"tcp-ho"``: eq. (6) of document 004 as printed,
+    ``k = 4 (cbrt(Q + 3 sqrt(P)) + cbrt(Q − 3 sqrt(P)))`` with ``Q = 18μd + 8`` and
+    ``P = 21 − 18μd + 96 μ²d²`` (real-valued, not rounded). It is not a root of eq. (5)
+    (erratum E6) but it is what Examples 2 and 3 (3.4 s, 4.7 s) were computed from.
+
+    ``"vegas"``: eq. (2) with the printed round of leaving slow start,
+    ``l >= 2 log2(1 + sqrt(1 + 16μd)) − 1`` rounded up to even (erratum E4); it agrees
+    with the corrected form in Examples 1 and 2 (13 and 206 rounds) but gives 527 rounds
+    (52.7 s) instead of the printed 58.1 s in Example 3.
+    """
+    check_choice("algorithm", algorithm, ("vegas", "tcp-ho"))
+    b = as_float_array("bdp", bdp, positive=True)
+    if algorithm == "tcp-ho":
+        q = 18.0 * b + 8.0
+        p = 21.0 - 18.0 * b + 96.0 * b * b
+        s = 3.0 * np.sqrt(p)
+        return np.asarray(4.0 * (np.cbrt(q + s) + np.cbrt(q - s)))
+    l_bound = 2.0 * np.log2(1.0 + np.sqrt(1.0 + 16.0 * b)) - 1.0
+    l_round = _even_ceil(l_bound)
+    w_l = 2.0 ** (l_round / 2.0)
+    return np.asarray(l_round + np.maximum(np.ceil(b - 7.0 * w_l / 8.0 - 1e-9), 0.0))

@@ -1,0 +1,178 @@
+"""SymPy re-derivations of every closed form in :mod:`tcpfluid.analytic`.
+
+Each function builds the model the documents describe (the RTT of a round, the stopping
+condition on Δ, the sum of increments, the TCP-Ho stopping inequality), solves it with
+SymPy and returns the resulting expression. The test suite lambdifies these expressions and
+compares them with the shipped NumPy functions over a grid; ``docs/errata.md`` quotes them
+where a printed form differs.
+
+This module imports SymPy; the numeric modules never do.
+
+Symbols: ``gamma`` γ, ``B`` the bandwidth-delay product μd (packets), ``mu`` μ, ``d`` the
+base RTT, ``W`` a window, ``n`` the ratio of windows, ``beta`` β, ``Delta`` a constant Δ,
+``i``/``k`` round counts, ``N`` a backlog, ``alpha`` α_j, ``x`` x_j, ``delta`` δ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+import sympy as sp
+
+__all__ = [
+    "B",
+    "blb_rate_expr",
+    "critical_window_expr",
+    "lambdify",
+    "quick_vegas_slow_start_expr",
+    "rounds_expr",
+    "tcp_ho_condition",
+    "tcp_ho_cubic_expr",
+    "tcp_ho_depressed_cubic",
+    "tcp_ho_table_windows",
+    "vegas_equilibrium_expr",
+    "vegas_slow_start_round_expr",
+]
+
+gamma, mu, d, W, n, beta, Delta = sp.symbols("gamma mu d W n beta Delta", positive=True)
+B = sp.Symbol("B", positive=True)  # μd
+i, k, N = sp.symbols("i k N", positive=True)
+alpha, x, delta, dj, cwnd = sp.symbols("alpha x delta d_j cwnd", positive=True)
+
+#: extra packets of a growth round as a fraction of its window: Vegas sends two packets
+#: per ACK when doubling (W/2 of W are extra); Quick Vegas one extra per two ACKs (W/3).
+_FRACTION = {"vegas": sp.Rational(1, 2), "quick-vegas": sp.Rational(1, 3)}
+
+
+def critical_window_expr(algorithm: str, rtt: Literal["average", "last"] = "average") -> sp.Expr:
+    """W* from ``Δ = W (1 − d/D) = γ`` with the round's RTT D (document 000 §4.1).
+
+    The extra packets f·W of a growth round queue in the sender while ACKs arrive every
+    1/μ: the last packet waits f·W/μ, the packets on average half of that. Returns W* as a
+    function of ``gamma`` and ``B`` (= μd).
+    """
+    f = _FRACTION[algorithm]
+    wait = f * W / mu if rtt == "last" else f * W / (2 * mu)
+    D = d + wait
+    condition = sp.Eq(W * (D - d) / D, gamma)
+    roots = sp.solve(condition, W)
+    positive = [r for r in roots if r.subs({gamma: 1, mu: 100, d: 1}).is_positive]
+    (root,) = positive
+    return sp.simplify(root.subs(mu, B / d))
+
+
+def quick_vegas_slow_start_expr() -> sp.Expr:
+    """Window of round i in Quick Vegas slow start: W_{i+1} = W_i + W_i/2, W_0 = 2."""
+    w = sp.Function("w")
+    sol = sp.rsolve(w(i + 1) - w(i) - w(i) / 2, w(i), {w(0): 2})
+    return sp.simplify(sol)
+
+
+def vegas_slow_start_round_expr() -> sp.Expr:
+    """First even round l at which Vegas's window ``2^(l/2)`` (document 004 Table 3) equals W*.
+
+    Solving ``2^(l/2) = W*`` with the smoothed-RTT W* gives
+    ``l = 2 log2((1 + sqrt(1 + 16μd))/2) = 2 log2(1 + sqrt(1 + 16μd)) − 2``; the paper
+    prints ``− 1`` (erratum E4).
+    """
+    l_sym = sp.Symbol("l", positive=True)
+    w_star = critical_window_expr("vegas", "average").subs(gamma, 1)
+    (sol,) = sp.solve(sp.Eq(2 ** (l_sym / 2), w_star), l_sym)
+    return sp.simplify(sol)
+
+
+def rounds_expr(algorithm: str) -> sp.Expr:
+    """Rounds i from W to nW (document 000 §4.2).
+
+    Vegas: ``W + i = nW``. Quick Vegas: ``W + Σ_{j=1..i} (β − Δ) j = nW`` (eq. 11), solved
+    for its positive root (eq. 12 when Δ = 0).
+    """
+    j = sp.Symbol("j", integer=True, positive=True)
+    if algorithm in ("vegas", "enhanced-vegas"):
+        (sol,) = sp.solve(sp.Eq(W + i, n * W), i)
+        return sp.simplify(sol)
+    total = sp.summation((beta - Delta) * j, (j, 1, i))
+    roots = sp.solve(sp.Eq(W + total, n * W), i)
+    probe = {W: 10, n: 3, beta: 4, Delta: 0}
+    (root,) = [r for r in roots if r.subs(probe).is_positive]
+    return sp.simplify(root)
+
+
+def tcp_ho_table_windows() -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
+    """Document 004 Table 4 from its growth rule: ``W_{i+1} = W_i + z_i``, W_2 = 2.
+
+    While PMaT < CMiT holds, the increase grows by one every other round and is applied in
+    two consecutive rounds: z_i = floor(i/2). Summing gives, for even and odd i,
+    ``W_i = (i² − 2i + 8)/4`` and ``(i² − 2i + 9)/4``. Returns
+    ``(W_even, W_odd, z_even, z_odd)`` as functions of ``i``.
+    """
+    m = sp.Symbol("m", integer=True, positive=True)
+    # z_j = floor(j/2); W_i = W_2 + sum_{j=2}^{i-1} z_j. For even i = 2m the rounds
+    # j = 2t and 2t + 1 (t = 1..m-1) both add t.
+    t = sp.Symbol("t", integer=True, positive=True)
+    w_even = 2 + sp.summation(2 * t, (t, 1, m - 1))  # pairs (2t, 2t+1) both add t
+    w_odd = w_even + m  # W_{2m+1} = W_{2m} + z_{2m} = W_{2m} + m
+    w_even_i = sp.expand(w_even.subs(m, i / 2))
+    w_odd_i = sp.expand(w_odd.subs(m, (i - 1) / 2))
+    return w_even_i, w_odd_i, i / 2, (i - 1) / 2
+
+
+def tcp_ho_condition(queue: Literal["paper", "table"] = "paper") -> sp.Expr:
+    """Eq. (4) of document 004 with eq. (3): ``W_{k−2} D − W_k d >= 0``, times 8μ, expanded.
+
+    ``queue="paper"``: the last packet sees ``(k − 4)/2`` packets (eq. 3 as printed);
+    ``"table"``: ``z_{k−1} = (k − 2)/2`` (Table 4). k is even. The returned polynomial is
+    ``>= 0`` exactly when the flow has reached the available bandwidth.
+    """
+    w_even, _, _, _ = tcp_ho_table_windows()
+    w_k = w_even.subs(i, k)
+    w_k2 = w_even.subs(i, k - 2)
+    backlog = (k - 4) / 2 if queue == "paper" else (k - 2) / 2
+    D = d + backlog / mu
+    # W_k / D <= W_{k-2} / d  <=>  W_{k-2} D - W_k d >= 0   (D, d > 0)
+    expr = (w_k2 * D - w_k * d) * 8 * mu
+    return sp.expand(sp.simplify(expr).subs(mu, B / d))
+
+
+def tcp_ho_cubic_expr() -> sp.Expr:
+    """Eq. (5) of document 004 re-derived: ``k³ − 10k² + (40 − 8μd)k + 16μd − 64``."""
+    return tcp_ho_condition("paper")
+
+
+def tcp_ho_depressed_cubic() -> tuple[sp.Expr, sp.Expr]:
+    """(p, q) of eq. (5) after ``k = t + 10/3``: ``t³ + p t + q``."""
+    t = sp.Symbol("t")
+    poly = sp.Poly(sp.expand(tcp_ho_cubic_expr().subs(k, t + sp.Rational(10, 3))), t)
+    coeffs = poly.all_coeffs()
+    if len(coeffs) != 4 or coeffs[0] != 1 or coeffs[1] != 0:  # pragma: no cover
+        raise RuntimeError(f"eq. (5) did not reduce to a depressed cubic: {coeffs}")
+    return sp.simplify(coeffs[2]), sp.simplify(coeffs[3])
+
+
+def vegas_equilibrium_expr() -> sp.Expr:
+    """Vegas's window when it keeps N packets queued: solve Δ = N with RTT = d + q/μ.
+
+    At equilibrium the flow's rate W/RTT equals μ and Δ = W (1 − d/RTT) = N (document
+    003 eqs. 1–4); the solution is ``W = μd + N``, returned in terms of ``B`` and ``N``.
+    """
+    q = sp.Symbol("q", positive=True)
+    rtt = d + q / mu
+    sol = sp.solve([sp.Eq(W / rtt, mu), sp.Eq(W * (1 - d / rtt), N)], [W, q], dict=True)
+    (s,) = sol
+    return sp.simplify(s[W].subs(mu, B / d))
+
+
+def blb_rate_expr() -> sp.Expr:
+    """Boutremans–Le Boudec: rate of a flow with backlog α, over-estimate x, queueing δ.
+
+    ``cwnd − (BaseRTT/RTT) cwnd = α`` with BaseRTT = d_j + x and RTT = d_j + δ (document
+    001 ch. 2 §5), solved for cwnd; the rate is cwnd/RTT = ``α/(δ − x)``.
+    """
+    (c_sol,) = sp.solve(sp.Eq(cwnd - (dj + x) / (dj + delta) * cwnd, alpha), cwnd)
+    return sp.simplify(c_sol / (dj + delta))
+
+
+def lambdify(expr: sp.Expr, *symbols: sp.Symbol) -> Callable[..., Any]:
+    """NumPy function of ``expr`` in the given symbols (for comparison tests)."""
+    return sp.lambdify(symbols, expr, modules="numpy")

@@ -1,0 +1,237 @@
+"""Equilibria and fairness in closed form.
+
+Sources
+-------
+* Jain's fairness index: document 000 eq. (13), document 004 §5.2.
+* Vegas's equilibrium window ``cwnd = w + N`` with ``w = μ·BaseRTT`` and N the backlog the
+  flow keeps queued, ``α <= N <= β``: document 003 §IV.B, eqs. (1)–(4). On a path whose
+  ACK link is the bottleneck (μr < μf) the same argument holds with μr: Vegas's throughput
+  is ``min(μf, μr)`` (document 003 §IV.C).
+* Reno's largest window on an asymmetric path, ``w_renomax = μf·RTT + k·B_r + B_f``
+  (document 003 §IV.C, after Lakshman et al.).
+* Boutremans–Le Boudec steady state (document 001, chapter 2 §5): flow j keeps α_j packets
+  queued and over-estimates its propagation delay by x_j, so with the common FIFO queueing
+  delay δ its rate is ``α_j / (δ − x_j)`` and its window ``α_j (d_j + δ)/(δ − x_j)``;
+  δ solves ``Σ_j α_j / (δ − x_j) = c``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from scipy.optimize import brentq
+
+from .._validation import as_float_array, check_positive, check_real
+
+__all__ = [
+    "BLBEquilibrium",
+    "blb_equilibrium",
+    "jain_index",
+    "reno_max_window_asymmetric",
+    "reverse_path_throughput",
+    "vegas_equilibrium_window",
+    "vegas_window_band",
+]
+
+
+def jain_index(x: ArrayLike, *, axis: int = -1) -> NDArray[np.float64] | float:
+    """Jain's fairness index ``(Σx)² / (n Σx²)`` (document 000 eq. 13).
+
+    Parameters
+    ----------
+    x
+        Throughputs (>= 0, not all zero), along ``axis``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        In ``[1/n, 1]``; 1 when all throughputs are equal.
+    """
+    a = as_float_array("x", x, nonnegative=True)
+    if a.ndim == 0 or a.shape[axis] == 0:
+        raise ValueError(f"x must hold at least one throughput along axis {axis}, got {x!r}")
+    s = a.sum(axis=axis)
+    s2 = (a * a).sum(axis=axis)
+    if np.any(s2 == 0):
+        raise ValueError("x must not be all zeros: Jain's index is undefined without throughput")
+    n = a.shape[axis]
+    out = s * s / (n * s2)
+    return float(out) if np.ndim(out) == 0 else np.asarray(out)
+
+
+def vegas_equilibrium_window(bdp: ArrayLike, backlog: ArrayLike) -> NDArray[np.float64]:
+    """Vegas's window when it keeps ``backlog`` packets queued: ``w + N`` (document 003 eq. 4).
+
+    Parameters
+    ----------
+    bdp
+        ``w = μ·BaseRTT``, packets (> 0). On a reverse-bottleneck path use μr·BaseRTT.
+    backlog
+        N, packets queued at the bottleneck (>= 0); Vegas keeps ``α <= N <= β``.
+    """
+    w = as_float_array("bdp", bdp, positive=True)
+    n = as_float_array("backlog", backlog, nonnegative=True)
+    return np.asarray(w + n, dtype=np.float64)
+
+
+def vegas_window_band(
+    bdp: ArrayLike, *, alpha: float = 2.0, beta: float = 4.0
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The band ``[w + α, w + β]`` in which Vegas's window settles (document 003 §IV.B).
+
+    Returns ``(low, high)`` arrays of the shape of ``bdp``.
+    """
+    a = check_real("alpha", alpha)
+    b = check_real("beta", beta)
+    if a < 0 or b < a:
+        raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
+    return vegas_equilibrium_window(bdp, a), vegas_equilibrium_window(bdp, b)
+
+
+def reverse_path_throughput(mu_forward: ArrayLike, mu_reverse: ArrayLike) -> NDArray[np.float64]:
+    """Vegas's throughput on a path with an ACK-path bottleneck: ``min(μf, μr)`` pkt/s.
+
+    Document 003 §IV.C (Fig. 4): ACKs queue on the slow reverse link, Vegas reads that
+    queue as congestion and matches its rate to μr ACKs per second.
+    """
+    f = as_float_array("mu_forward", mu_forward, positive=True)
+    r = as_float_array("mu_reverse", mu_reverse, positive=True)
+    return np.asarray(np.minimum(f, r), dtype=np.float64)
+
+
+def reno_max_window_asymmetric(
+    mu_forward: ArrayLike,
+    rtt_s: ArrayLike,
+    k: ArrayLike,
+    reverse_buffer_pkts: ArrayLike,
+    forward_buffer_pkts: ArrayLike,
+) -> NDArray[np.float64]:
+    """Upper end of Reno's window range on an asymmetric path, packets.
+
+    ``w_renomax = μf·RTT + k·B_r + B_f`` (document 003 §IV.C): the packets in flight, plus
+    the data that k ACK-buffers' worth of queued ACKs stand for, plus the forward buffer.
+
+    Parameters
+    ----------
+    mu_forward
+        μf, forward rate, packets/s (> 0).
+    rtt_s
+        The round-trip time, s (> 0).
+    k
+        Asymmetry factor μf/μr (> 0).
+    reverse_buffer_pkts, forward_buffer_pkts
+        B_r (ACKs) and B_f (packets), >= 0.
+    """
+    mu = as_float_array("mu_forward", mu_forward, positive=True)
+    rtt = as_float_array("rtt_s", rtt_s, positive=True)
+    kk = as_float_array("k", k, positive=True)
+    br = as_float_array("reverse_buffer_pkts", reverse_buffer_pkts, nonnegative=True)
+    bf = as_float_array("forward_buffer_pkts", forward_buffer_pkts, nonnegative=True)
+    return np.asarray(mu * rtt + kk * br + bf, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class BLBEquilibrium:
+    """Boutremans–Le Boudec steady state of N Vegas flows on one FIFO bottleneck.
+
+    Attributes
+    ----------
+    queueing_delay_s
+        δ, the common queueing delay, s.
+    rates_pps
+        Each flow's throughput ``α_j/(δ − x_j)``, packets/s.
+    windows_pkts
+        Each flow's window ``α_j (d_j + δ)/(δ − x_j)`` (NaN where d_j was not given).
+    queue_pkts
+        Backlog at the bottleneck ``c·δ``, packets.
+    jain_index
+        Jain's index of ``rates_pps``.
+    """
+
+    queueing_delay_s: float
+    rates_pps: NDArray[np.float64]
+    windows_pkts: NDArray[np.float64]
+    queue_pkts: float
+    jain_index: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain lists and floats for JSON."""
+        return {
+            "queueing_delay_s": self.queueing_delay_s,
+            "rates_pps": self.rates_pps.tolist(),
+            "windows_pkts": self.windows_pkts.tolist(),
+            "queue_pkts": self.queue_pkts,
+            "jain_index": self.jain_index,
+        }
+
+
+def blb_equilibrium(
+    alpha: ArrayLike,
+    overestimate_s: ArrayLike,
+    capacity_pps: float,
+    *,
+    prop_delay_s: ArrayLike | None = None,
+) -> BLBEquilibrium:
+    """Solve the Boutremans–Le Boudec steady state for the common queueing delay.
+
+    Parameters
+    ----------
+    alpha
+        α_j, the backlog each flow keeps (packets, > 0), one per flow.
+    overestimate_s
+        x_j, how much each flow's BaseRTT over-estimates its propagation delay, s (>= 0,
+        broadcast to the flows).
+    capacity_pps
+        c, the bottleneck rate, packets/s.
+    prop_delay_s
+        d_j, the propagation delays (s, > 0), only needed for the windows.
+
+    Returns
+    -------
+    BLBEquilibrium
+
+    Notes
+    -----
+    ``f(δ) = Σ α_j/(δ − x_j)`` falls from +∞ (at δ → max x_j) to 0, so the root with
+    δ > max x_j is unique; it is bracketed and found with Brent's method. With all x_j = 0
+    the solution is ``δ = Σα/c`` and rates proportional to α_j.
+    """
+    a = np.atleast_1d(as_float_array("alpha", alpha, positive=True))
+    if a.ndim != 1:
+        raise ValueError(f"alpha must be a 1-D list of per-flow values, got shape {a.shape}")
+    x = np.broadcast_to(
+        np.atleast_1d(as_float_array("overestimate_s", overestimate_s, nonnegative=True)), a.shape
+    ).astype(np.float64)
+    c = check_positive("capacity_pps", capacity_pps)
+    lo = float(x.max())
+    total = float(a.sum())
+
+    def excess(delta: float) -> float:
+        return float(np.sum(a / (delta - x))) - c
+
+    # at δ = max x + Σα/c every term <= its bound, so f <= 0 there; just above max x, f > 0
+    hi = lo + total / c
+    span = total / c
+    lo_b = lo + span * 1e-12
+    while excess(lo_b) <= 0.0:  # pragma: no cover - only if Σα/c underflows
+        lo_b = lo + (lo_b - lo) / 10.0
+    delta = brentq(excess, lo_b, hi, xtol=1e-15 * max(hi, 1e-12), rtol=1e-14, maxiter=500)
+    rates = a / (delta - x)
+    if prop_delay_s is None:
+        windows = np.full(a.shape, np.nan)
+    else:
+        d = np.broadcast_to(
+            np.atleast_1d(as_float_array("prop_delay_s", prop_delay_s, positive=True)), a.shape
+        )
+        windows = a * (d + delta) / (delta - x)
+    ji = jain_index(rates)
+    return BLBEquilibrium(
+        queueing_delay_s=float(delta),
+        rates_pps=np.asarray(rates, dtype=np.float64),
+        windows_pkts=np.asarray(windows, dtype=np.float64),
+        queue_pkts=float(c * delta),
+        jain_index=float(ji),
+    )

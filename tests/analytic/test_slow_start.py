@@ -1,0 +1,140 @@
+"""Critical windows and slow-start tables against SymPy and the documents' printed values."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tcpfluid import Path
+from tcpfluid.analytic import critical_window, derive, slow_start_exit, slow_start_windows
+
+BDP = np.logspace(0, 4, 41)
+GAMMAS = [0.25, 1.0, 2.0, 3.0]
+
+
+@pytest.mark.parametrize("algorithm", ["vegas", "quick-vegas"])
+@pytest.mark.parametrize("rtt", ["average", "last"])
+@pytest.mark.parametrize("gamma", GAMMAS)
+def test_matches_sympy_derivation(algorithm, rtt, gamma):
+    expr = derive.critical_window_expr(algorithm, rtt)
+    f = derive.lambdify(expr, derive.gamma, derive.B)
+    np.testing.assert_allclose(
+        critical_window(algorithm, BDP, gamma=gamma, rtt=rtt), f(gamma, BDP), rtol=1e-12
+    )
+
+
+def test_printed_equations_6_9_10():
+    # document 000 eqs. (6), (9), (10), typed from the paper
+    g, b = 1.0, BDP
+    eq6 = (g + np.sqrt(g**2 + 16 * g * b)) / 2
+    eq9 = (g + np.sqrt(g**2 + 12 * g * b)) / 2
+    eq10 = (g + np.sqrt(g**2 + 24 * g * b)) / 2
+    np.testing.assert_allclose(critical_window("vegas", b), eq6, rtol=1e-13)
+    np.testing.assert_allclose(critical_window("quick-vegas", b, rtt="last"), eq9, rtol=1e-13)
+    np.testing.assert_allclose(critical_window("quick-vegas", b), eq10, rtol=1e-13)
+    # the Vegas "last packet" form quoted in document 004 §4.1
+    np.testing.assert_allclose(
+        critical_window("vegas", b, rtt="last"), (1 + np.sqrt(1 + 8 * b)) / 2, rtol=1e-13
+    )
+
+
+def test_shape_is_preserved():
+    out = critical_window("vegas", np.ones((3, 4)) * 100)
+    assert out.shape == (3, 4)
+    assert np.ndim(critical_window("vegas", 100.0)) == 0
+
+
+@given(
+    bdp=st.floats(min_value=1e-3, max_value=1e7),
+    gamma=st.floats(min_value=1e-3, max_value=100.0),
+)
+def test_quick_vegas_eq10_above_vegas_eq6(bdp, gamma):
+    assert critical_window("quick-vegas", bdp, gamma=gamma) > critical_window(
+        "vegas", bdp, gamma=gamma
+    )
+
+
+@given(
+    bdp=st.floats(min_value=1e-3, max_value=1e7),
+    factor=st.floats(min_value=1.001, max_value=100.0),
+    gamma=st.floats(min_value=1e-3, max_value=100.0),
+    algorithm=st.sampled_from(["vegas", "quick-vegas"]),
+    rtt=st.sampled_from(["average", "last"]),
+)
+def test_increases_with_bdp(bdp, factor, gamma, algorithm, rtt):
+    lo = critical_window(algorithm, bdp, gamma=gamma, rtt=rtt)
+    hi = critical_window(algorithm, bdp * factor, gamma=gamma, rtt=rtt)
+    assert hi > lo
+
+
+def test_quick_vegas_table1():
+    # document 000 Table 1, printed to two decimals
+    printed_qv = [2, 3, 4.5, 6.75, 10.13, 15.19, 22.78, 34.17, 51.26]
+    np.testing.assert_allclose(slow_start_windows("quick-vegas", 9), printed_qv, atol=0.006)
+    np.testing.assert_array_equal(slow_start_windows("vegas", 9), [2, 2, 4, 4, 8, 8, 16, 16, 32])
+    # and SymPy's solution of the recursion W_{i+1} = 1.5 W_i
+    f = derive.lambdify(derive.quick_vegas_slow_start_expr(), derive.i)
+    np.testing.assert_allclose(slow_start_windows("quick-vegas", 30), f(np.arange(30.0)))
+
+
+def test_tcp_ho_tables_3_and_4():
+    # document 004 Table 3 (Vegas, one more initial round) and Table 4 (TCP-Ho)
+    np.testing.assert_array_equal(
+        slow_start_windows("vegas", 11, indexing="tcp-ho"), [2, 2, 2, 4, 4, 8, 8, 16, 16, 32, 32]
+    )
+    np.testing.assert_array_equal(
+        slow_start_windows("tcp-ho", 11), [2, 2, 2, 3, 4, 6, 8, 11, 14, 18, 22]
+    )
+    w_even, w_odd, _, _ = derive.tcp_ho_table_windows()
+    fe, fo = derive.lambdify(w_even, derive.i), derive.lambdify(w_odd, derive.i)
+    ks = np.arange(2, 40)
+    expected = np.where(ks % 2 == 0, fe(ks.astype(float)), fo(ks.astype(float)))
+    np.testing.assert_allclose(slow_start_windows("tcp-ho", 40)[2:], expected)
+
+
+def test_whole_acks_quick_vegas():
+    # one extra packet per two whole ACKs: w -> w + floor(w/2), by hand from w = 2
+    assert slow_start_windows("quick-vegas", 10, whole_acks=True).tolist() == [
+        2, 3, 4, 6, 9, 13, 19, 28, 42, 63,
+    ]  # fmt: skip
+
+
+def test_figure1_exit_window():
+    # document 000 Fig. 1 / §5.1: Vegas on 50 Mb/s x 100 ms leaves slow start with cwnd 64
+    # at 1.2 s. The fluid model gives the same table window; its time (end of round 10,
+    # 11 d = 1.10 s) omits connection set-up and queueing, so we allow 10 %.
+    path = Path.from_links(["1Gbps", "50Mbps", "1Gbps"], "100ms")
+    ex = slow_start_exit("vegas", path.bdp, path.d)
+    assert ex.window_pkts == 64
+    assert ex.exit_window_pkts == 56  # 64 - 64/8
+    assert ex.time_s == pytest.approx(1.2, rel=0.10)
+    # the exit window is the first growth window at or above W*, the previous one below it
+    assert ex.window_pkts >= ex.critical_window_pkts > ex.window_pkts / 2
+
+
+@pytest.mark.parametrize("bdp", [3.0, 50.0, 626.0, 5000.0, 1e5])
+def test_quick_vegas_exit_is_first_window_above_critical(bdp):
+    ex = slow_start_exit("quick-vegas", bdp, 0.1)
+    table = slow_start_windows("quick-vegas", ex.round + 1)
+    assert table[ex.round] >= ex.critical_window_pkts
+    assert ex.round == 1 or table[ex.round - 1] < ex.critical_window_pkts
+
+
+@pytest.mark.parametrize(
+    ("call", "exc", "match"),
+    [
+        (lambda: critical_window("reno", 100), ValueError, "algorithm"),
+        (lambda: critical_window("vegas", -1), ValueError, "bdp must be > 0"),
+        (lambda: critical_window("vegas", [1, np.nan]), ValueError, "bdp must be finite"),
+        (lambda: critical_window("vegas", "lots"), TypeError, "bdp"),
+        (lambda: critical_window("vegas", 10, gamma=0), ValueError, "gamma must be > 0"),
+        (lambda: critical_window("vegas", 10, rtt="median"), ValueError, "rtt"),
+        (lambda: slow_start_windows("vegas", 0), ValueError, "rounds must be >= 1"),
+        (lambda: slow_start_windows("vegas", 2.5), TypeError, "rounds"),
+        (lambda: slow_start_windows("vegas", 3, whole_acks="yes"), TypeError, "whole_acks"),
+        (lambda: slow_start_exit("vegas", 100, 0), ValueError, "rtt_s"),
+    ],
+)
+def test_bad_input(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()

@@ -1,0 +1,78 @@
+"""Path construction, eq. (5) of the Quick Vegas paper, and input validation."""
+
+import math
+
+import pytest
+
+from tcpfluid import Path
+
+
+def test_basic_path():
+    p = Path("50Mbps", "100ms")
+    assert p.mu == pytest.approx(6250.0)
+    assert p.d == pytest.approx(0.1)
+    assert p.bdp == pytest.approx(625.0)  # the documents' "5 Mb BDP"
+    assert math.isinf(p.buffer_pkts)
+    assert p.reverse_mu is None
+    assert p.effective_rate == p.mu
+
+
+def test_eq5_quick_vegas_section5_topology():
+    # Document 000 §5: 1 Gb/s 1 ms access links and a 50 Mb/s 48 ms link: tau = 100 ms.
+    # d = tau + (1 + a)(1/125000 + 1/6250 + 1/125000) with a = 40/1000 (eq. 5), by hand:
+    d = 0.1 + 1.04 * (2 / 125000 + 1 / 6250)
+    p = Path.from_links(["1Gbps", "50Mbps", "1Gbps"], "100ms")
+    assert p.d == pytest.approx(d, rel=1e-12)
+    assert p.mu == pytest.approx(6250.0)
+    assert p.tau == pytest.approx(0.1)
+    # the papers' approximation 1 + a ~ 1
+    q = Path.from_links(["1Gbps", "50Mbps", "1Gbps"], "100ms", include_ack_size=False)
+    assert q.d == pytest.approx(0.1 + 2 / 125000 + 1 / 6250)
+    # the document's equilibrium window 630 lies in [mu d + alpha, mu d + beta] = [628.1, 630.1]
+    assert p.bdp + 2 <= 630 <= p.bdp + 4 + 0.5
+
+
+def test_reverse_link_in_acks_per_second():
+    # document 003 example: 32 kb/s with 40-byte ACKs is 100 ACKs/s; 2.4 Mb/s forward is 300 pkt/s
+    p = Path("2.4Mbps", "100ms", reverse_bandwidth="32kbps", reverse_buffer=10)
+    assert p.reverse_mu == pytest.approx(100.0)
+    assert p.asymmetry == pytest.approx(3.0)
+    assert p.effective_rate == pytest.approx(100.0)
+    assert p.reverse_buffer_pkts == 10
+
+
+def test_from_bdp():
+    p = Path.from_bdp("5000Kb", "100ms")
+    assert p.bdp == pytest.approx(625.0)
+    assert p.mu == pytest.approx(6250.0)
+
+
+def test_frozen():
+    p = Path(100, 0.1)
+    with pytest.raises(AttributeError):
+        p.mu = 5  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"bandwidth": 0, "rtt": 0.1}, "bandwidth must be > 0"),
+        ({"bandwidth": -3, "rtt": 0.1}, "bandwidth"),
+        ({"bandwidth": "50 Mfurlongs", "rtt": 0.1}, "bandwidth"),
+        ({"bandwidth": 100, "rtt": float("nan")}, "rtt must be finite"),
+        ({"bandwidth": 100, "rtt": 0.1, "buffer": 0.5}, "buffer must be at least 1 packet"),
+        ({"bandwidth": 100, "rtt": 0.1, "reverse_buffer": 5}, "without reverse_bandwidth"),
+        ({"bandwidth": 100, "rtt": 0.1, "reverse_bandwidth": 0}, "reverse_bandwidth"),
+        ({"bandwidth": 100, "rtt": 0.1, "packet_size": 0}, "packet_size"),
+    ],
+)
+def test_bad_paths(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Path(**kwargs)
+
+
+def test_from_links_errors():
+    with pytest.raises(ValueError, match="rates"):
+        Path.from_links([], "100ms")
+    with pytest.raises(ValueError, match=r"rates\[1\]"):
+        Path.from_links(["1Gbps", "0Mbps"], "100ms")

@@ -1,0 +1,85 @@
+"""Unit parsing: every expected value below is computed by hand in the comment beside it."""
+
+import math
+
+import pytest
+
+from tcpfluid import units
+
+
+@pytest.mark.parametrize(
+    ("text", "pps"),
+    [
+        ("50Mbps", 6250.0),  # 50e6 / 8000
+        ("1.5 Mb/s", 187.5),  # 1.5e6 / 8000 (the thesis bottleneck)
+        ("1Gbps", 125000.0),
+        ("32kbps", 4.0),
+        ("2 MB/s", 2000.0),  # 2e6 bytes/s / 1000 bytes
+        ("6250 pps", 6250.0),
+        ("6250 pkt/s", 6250.0),
+        (6250, 6250.0),
+    ],
+)
+def test_rate_pps(text, pps):
+    assert units.rate_pps(text) == pytest.approx(pps)
+
+
+def test_rate_with_other_packet_size():
+    # 12 Mb/s with 1500-byte packets: 12e6 / 12000 = 1000 pkt/s
+    assert units.rate_pps("12Mbps", packet_size_bytes=1500) == pytest.approx(1000.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "s"),
+    [("100ms", 0.1), ("1.5 s", 1.5), ("250us", 250e-6), ("2 min", 120.0), (0.048, 0.048)],
+)
+def test_seconds(text, s):
+    assert units.seconds(text) == pytest.approx(s)
+
+
+@pytest.mark.parametrize(
+    ("text", "pkts"),
+    [
+        ("5000Kb", 625.0),  # 5e6 bits / 8000
+        ("100Kb", 12.5),
+        ("5 Mb", 625.0),
+        ("64 kB", 64.0),
+        ("630 pkts", 630.0),
+        (630, 630.0),
+    ],
+)
+def test_packets(text, pkts):
+    assert units.packets(text) == pytest.approx(pkts)
+
+
+@pytest.mark.parametrize(
+    ("text", "b"), [("1 kB", 1000.0), ("1000B", 1000.0), ("40 bytes", 40.0), ("1 KiB", 1024.0)]
+)
+def test_bytes(text, b):
+    assert units.bytes_(text) == pytest.approx(b)
+
+
+@pytest.mark.parametrize(
+    ("func", "value", "match"),
+    [
+        (units.rate_pps, "50 furlongs", "bandwidth"),
+        (units.rate_pps, "-5Mbps", "bandwidth"),
+        (units.rate_pps, 0, "bandwidth"),
+        (units.rate_pps, math.nan, "bandwidth"),
+        (units.seconds, "100 parsecs", "unknown time unit"),
+        (units.seconds, "0ms", "time"),
+        (units.packets, "5000 Kbps", "bdp"),
+        (units.bytes_, "1 kbps", "packet_size"),
+        (units.seconds, "fast", "cannot parse"),
+    ],
+)
+def test_bad_values_name_the_parameter(func, value, match):
+    with pytest.raises(ValueError, match=match):
+        func(value)
+
+
+def test_wrong_type():
+    with pytest.raises(TypeError, match="time"):
+        units.seconds([0.1])
+    with pytest.raises(TypeError, match="bandwidth"):
+        units.rate_pps(True)
