@@ -417,6 +417,7 @@ class _Model:
         self.eps_b = droptail_width_pkts
         self.red_rate = 0.0 if red is None else capacity_pps * math.log1p(-red.weight)
         self.active = np.ones((n, 1), dtype=bool)
+        self.cross_pps = 0.0
         self.budget = max_rhs_evals
         self.nfev = 0
         # state layout
@@ -433,7 +434,7 @@ class _Model:
     # -- algebraic quantities --------------------------------------------------
     def algebra(self, y: FloatArray) -> dict[str, FloatArray]:
         n = self.n
-        w = y[self.i_w]
+        w = np.minimum(y[self.i_w], self.wmax)  # the cap binds exactly, whatever the step
         x = y[self.i_x]
         q = np.clip(y[self.i_q], 0.0, self.B)
         qa = y[self.i_qa]
@@ -444,7 +445,7 @@ class _Model:
         rate = np.where(act, w / rtt, 0.0)
         base = self.d + x
         delta = w * (1.0 - base / rtt)
-        total = rate.sum(axis=0)
+        total = rate.sum(axis=0) + self.cross_pps
         if math.isfinite(self.B):
             p = np.clip((q - (self.B - self.eps_b)) / self.eps_b, 0.0, 1.0)
         else:
@@ -515,6 +516,30 @@ class _Model:
         return out.reshape(y.shape)
 
 
+def _cross_traffic(items: Sequence[Any]) -> list[tuple[float, float, float]]:
+    out = []
+    if isinstance(items, str | bytes):
+        raise TypeError(f"cross_traffic must be a sequence of sources, got {items!r}")
+    for i, item in enumerate(items):
+        if hasattr(item, "rate_pps"):
+            rate, start, stop = item.rate_pps, item.start_s, item.stop_s
+        else:
+            try:
+                rate, start, stop = item
+            except (TypeError, ValueError):
+                raise TypeError(
+                    f"cross_traffic[{i}] must be (rate_pps, start_s, stop_s) or have those "
+                    f"attributes, got {item!r}"
+                ) from None
+        r = check_positive(f"cross_traffic[{i}].rate_pps", rate)
+        a = _time(f"cross_traffic[{i}].start_s", start)
+        b = _time(f"cross_traffic[{i}].stop_s", stop, allow_inf=True)
+        if b <= a:
+            raise ValueError(f"cross_traffic[{i}].stop_s must be > start_s={a!r}, got {stop!r}")
+        out.append((r, a, b))
+    return out
+
+
 def _path_parts(path: Any) -> tuple[float, float, float]:
     if isinstance(path, Path):
         rev = math.inf if path.reverse_mu is None else path.reverse_mu
@@ -537,6 +562,7 @@ def simulate_ode(
     atol: float = 1e-8,
     max_step_s: Any = math.inf,
     max_rhs_evals: int = 5_000_000,
+    cross_traffic: Sequence[Any] = (),
 ) -> OdeResult:
     """Integrate the fluid model of ``flows`` sharing the bottleneck of ``path``.
 
@@ -572,6 +598,11 @@ def simulate_ode(
     max_rhs_evals
         Budget of right-hand-side evaluations; exceeding it (a step-size collapse) ends the
         run with ``status = -1`` and a message saying so.
+    cross_traffic
+        Unresponsive constant-rate sources crossing the bottleneck (the CBR of document 000
+        §5.1): ``(rate_pps, start_s, stop_s)`` tuples or objects with those attributes
+        (:class:`tcpfluid.scenarios.CrossTrafficChange`). They queue and lose packets like
+        the flows but do not react.
 
     Returns
     -------
@@ -615,12 +646,18 @@ def simulate_ode(
     if max_step <= 0:
         raise ValueError(f"max_step_s must be > 0 s, got {max_step_s!r}")
     budget = check_int("max_rhs_evals", max_rhs_evals, minimum=1)
+    cross = _cross_traffic(cross_traffic)
     starts = [f.start_s for f in flows]
     if min(starts) >= t_end:
         raise ValueError(
             f"no flow starts before t_end_s={t_end!r}; earliest start_s is {min(starts)!r}"
         )
 
+    if not any(f.start_s < t_end and f.stop_s > m_from for f in flows):
+        raise ValueError(
+            f"no flow is active in the measurement window [{m_from!r}, {t_end!r}] s; "
+            "choose measure_from_s (and the flows' start_s/stop_s) so that one is"
+        )
     model = _Model(flows, capacity, buffer_pkts, reverse, red, eps, eps_b, budget)
     n = model.n
     t_grid = np.linspace(0.0, t_end, n_points)
@@ -628,6 +665,8 @@ def simulate_ode(
         {0.0, t_end}
         | {f.start_s for f in flows if f.start_s < t_end}
         | {f.stop_s for f in flows if f.stop_s < t_end}
+        | {c[1] for c in cross if c[1] < t_end}
+        | {c[2] for c in cross if c[2] < t_end}
     )
     y = np.zeros(model.size)
     ts: list[FloatArray] = []
@@ -647,6 +686,7 @@ def simulate_ode(
             if f.stop_s == t0:
                 act[j] = False
         model.active = act.reshape(n, 1).copy()
+        model.cross_pps = sum(c[0] for c in cross if c[1] <= t0 < c[2])
         last = k == len(cuts) - 2
         sel = (t_grid >= t0) & ((t_grid <= t1) if last else (t_grid < t1))
         t_eval = t_grid[sel]
@@ -702,7 +742,7 @@ def simulate_ode(
 
     result_kw: dict[str, Any] = {
         "t": t,
-        "windows_pkts": _flow(Y[model.i_w]),
+        "windows_pkts": _flow(a["w"]),
         "rates_pps": _flow(a["rate"]),
         "rtt_s": _flow(a["rtt"]),
         "base_rtt_s": _flow(model.d + np.maximum(Y[model.i_x], 0.0)),
