@@ -1,0 +1,13 @@
+"""The embedded packet simulator: a compiled discrete-event core driving the control laws.
+
+:func:`simulate_packets` runs a :class:`tcpfluid.scenarios.Scenario` packet by packet:
+FIFO links (drop-tail or RED), window-based ACK-clocked senders whose per-round decisions
+come from the same :mod:`tcpfluid.algorithms` law objects as the round model, receivers
+with immediate or delayed cumulative ACKs, CBR cross traffic. See ``docs/simulator.md``.
+"""
+
+from __future__ import annotations
+
+from .engine import FlowTrace, LinkTrace, PacketResult, simulate_packets
+
+__all__ = ["FlowTrace", "LinkTrace", "PacketResult", "simulate_packets"]

@@ -1,0 +1,820 @@
+"""The packet simulator's Python side: build the arrays, drive the laws, collect results.
+
+:func:`simulate_packets` runs a :class:`~tcpfluid.scenarios.Scenario` packet by packet. The
+per-packet work (links, queues, ACK clocking, retransmissions, timers) runs in the compiled
+loop of :mod:`tcpfluid.sim._core`; at every round boundary and every loss it returns here,
+the flow's control law (the same object the round model steps, :mod:`tcpfluid.algorithms`)
+decides, and the loop resumes. See ``docs/simulator.md`` for the model's assumptions.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .._validation import check_nonnegative, check_positive
+from ..algorithms.base import ControlLaw, RoundSample
+from ..scenarios import Scenario
+from . import _core as C
+
+__all__ = ["FlowTrace", "LinkTrace", "PacketResult", "simulate_packets"]
+
+FloatArray = NDArray[np.float64]
+
+#: largest number of fixed-interval trace samples (bounded memory)
+MAX_SAMPLES = 2_000_000
+_RAND_BLOCK = 1 << 16
+_LAW_NAMES_WITHOUT_FINE_CHECK = ("reno",)
+
+
+@dataclass(frozen=True, eq=False)
+class FlowTrace:
+    """What one flow did (all arrays are numpy float64 arrays).
+
+    Round-boundary records (one per round, when the ACK of the round's first packet
+    arrives; document 000 §4 / 004 §4):
+
+    ``round_t_s``
+        time of the boundary, s;
+    ``round_cwnd_pkts``
+        window at the end of the round (what the law saw), packets;
+    ``round_next_cwnd_pkts``
+        window the law set for the next round, packets;
+    ``round_rtt_mean_s``, ``round_rtt_min_s``, ``round_rtt_max_s``
+        RTT samples of the round (one per ACK that acknowledged new data), s;
+    ``round_base_rtt_s``
+        BaseRTT, the minimum RTT ever measured, s;
+    ``round_delta_pkts``
+        Δ = cwnd (1 − BaseRTT/RTT) (document 000 eq 1), packets;
+    ``round_phase``
+        the law's phase after the decision (0 slow start, 1 congestion avoidance);
+    ``round_ssthresh_pkts``
+        the law's ``ssthresh`` state if it has one (``inf`` otherwise).
+
+    Fixed-interval samples (at the result's ``t_s``): ``cwnd_pkts``, ``goodput_pps``
+    (in-order delivered packets per second over the preceding interval), ``srtt_s``.
+
+    Losses: ``loss_t_s``, ``loss_kind`` (1 duplicate ACKs/fine-grained check, 2 a
+    retransmission lost again, 3 timeout), ``loss_cwnd_before_pkts``,
+    ``loss_cwnd_after_pkts``.
+    """
+
+    name: str
+    algorithm: str
+    start_s: float
+    stop_s: float
+    round_t_s: FloatArray
+    round_cwnd_pkts: FloatArray
+    round_next_cwnd_pkts: FloatArray
+    round_rtt_mean_s: FloatArray
+    round_rtt_min_s: FloatArray
+    round_rtt_max_s: FloatArray
+    round_base_rtt_s: FloatArray
+    round_delta_pkts: FloatArray
+    round_phase: FloatArray
+    round_ssthresh_pkts: FloatArray
+    cwnd_pkts: FloatArray
+    goodput_pps: FloatArray
+    srtt_s: FloatArray
+    loss_t_s: FloatArray
+    loss_kind: FloatArray
+    loss_cwnd_before_pkts: FloatArray
+    loss_cwnd_after_pkts: FloatArray
+    sent_pkts: int
+    delivered_pkts: int
+    retransmissions: int
+    fast_retransmits: int
+    timeouts: int
+    acks_sent: int
+    base_rtt_s: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Counters and the round trace as plain lists (JSON-ready)."""
+        return {
+            "name": self.name,
+            "algorithm": self.algorithm,
+            "sent_pkts": self.sent_pkts,
+            "delivered_pkts": self.delivered_pkts,
+            "retransmissions": self.retransmissions,
+            "fast_retransmits": self.fast_retransmits,
+            "timeouts": self.timeouts,
+            "acks_sent": self.acks_sent,
+            "base_rtt_s": None if math.isinf(self.base_rtt_s) else self.base_rtt_s,
+            "rounds": int(self.round_t_s.size),
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class LinkTrace:
+    """What one link did.
+
+    ``queue_pkts`` (packets queued or in transmission at each sample time),
+    ``drops`` (cumulative drops at each sample time), ``utilization`` (fraction of the
+    link's capacity used over the interval ending at each sample; the first is 0),
+    ``red_avg_pkts`` (RED's average queue; 0 for drop-tail). Totals: ``arrivals``,
+    ``drops_total``, ``data_drops``, ``max_queue_pkts``.
+    """
+
+    name: str
+    rate_bps: float
+    queue_pkts: FloatArray
+    drops: FloatArray
+    utilization: FloatArray
+    red_avg_pkts: FloatArray
+    arrivals: int
+    drops_total: int
+    data_drops: int
+    max_queue_pkts: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """Totals (JSON-ready)."""
+        return {
+            "name": self.name,
+            "arrivals": self.arrivals,
+            "drops": self.drops_total,
+            "data_drops": self.data_drops,
+            "max_queue_pkts": self.max_queue_pkts,
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class PacketResult:
+    """The outcome of :func:`simulate_packets`.
+
+    Attributes
+    ----------
+    scenario
+        The scenario that was run.
+    t_s
+        Times of the fixed-interval samples, s.
+    flows, links
+        Per-flow and per-link traces, in the scenario's order.
+    conservation
+        For ``data``, ``ack`` and ``cbr`` packets: ``sent``, ``delivered``, ``dropped``,
+        ``in_flight`` (still in a link at the end), and ``conserved``: whether
+        sent = delivered + dropped + in flight holds for all three (checked by the engine).
+    events
+        Events processed by the compiled loop.
+    wall_time_s
+        Wall-clock time of the run (compilation excluded when cached), s.
+    seed
+        The seed of the random numbers (RED).
+    """
+
+    scenario: Scenario
+    t_s: FloatArray
+    flows: tuple[FlowTrace, ...]
+    links: tuple[LinkTrace, ...]
+    conservation: Mapping[str, Any]
+    events: int
+    wall_time_s: float
+    seed: int
+    law_calls: int = 0
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def conserved(self) -> bool:
+        """True when every packet is accounted for (sent = delivered + dropped + in flight)."""
+        return bool(self.conservation["conserved"])
+
+    @property
+    def data_packets(self) -> int:
+        """Data packets transmitted by all senders (with retransmissions)."""
+        return int(self.conservation["data"]["sent"])
+
+    @property
+    def packets_per_s(self) -> float:
+        """Simulated data packets per wall-clock second."""
+        return self.data_packets / self.wall_time_s if self.wall_time_s > 0 else math.inf
+
+    @property
+    def events_per_s(self) -> float:
+        """Events per wall-clock second."""
+        return self.events / self.wall_time_s if self.wall_time_s > 0 else math.inf
+
+    def flow(self, name: str) -> FlowTrace:
+        """The trace of the flow called ``name``."""
+        for fl in self.flows:
+            if fl.name == name:
+                return fl
+        raise ValueError(f"no flow {name!r}; flows: {[f.name for f in self.flows]}")
+
+    def link(self, name: str) -> LinkTrace:
+        """The trace of the link called ``name``."""
+        for lk in self.links:
+            if lk.name == name:
+                return lk
+        raise ValueError(f"no link {name!r}; links: {[lk.name for lk in self.links]}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Counters, conservation and run statistics (JSON-ready)."""
+        return {
+            "scenario": self.scenario.name,
+            "flows": [f.to_dict() for f in self.flows],
+            "links": [lk.to_dict() for lk in self.links],
+            "conservation": {
+                k: (dict(v) if isinstance(v, Mapping) else v) for k, v in self.conservation.items()
+            },
+            "events": self.events,
+            "wall_time_s": self.wall_time_s,
+            "packets_per_s": self.packets_per_s,
+            "events_per_s": self.events_per_s,
+            "law_calls": self.law_calls,
+            "seed": self.seed,
+        }
+
+
+# ============================================================================ building
+def _red_params(link: Any) -> tuple[int, float, float, float, float]:
+    """(discipline code, min_th, max_th, max_p, w_q) of a scenario link."""
+    if link.discipline != "red":
+        return 0, 0.0, 0.0, 0.0, 0.0
+    red = dict(link.red)
+    known = {"min_th", "max_th", "max_p", "w_q", "gentle"}
+    unknown = sorted(set(red) - known)
+    if unknown:
+        raise ValueError(
+            f"link {link.name!r}: unknown RED parameter(s) {unknown}; accepted: {sorted(known)}"
+        )
+    if "min_th" not in red or "max_th" not in red:
+        raise ValueError(
+            f"link {link.name!r}: RED needs min_th and max_th (packets), got {red!r}"
+        )
+    mn = check_positive(f"{link.name}.red.min_th", red["min_th"])
+    mx = check_positive(f"{link.name}.red.max_th", red["max_th"])
+    if mx <= mn:
+        raise ValueError(
+            f"link {link.name!r}: RED max_th must be > min_th, got min_th={mn}, max_th={mx}"
+        )
+    maxp = float(red.get("max_p", 0.1))
+    if not 0.0 < maxp <= 1.0:
+        raise ValueError(f"{link.name}.red.max_p must be in (0, 1], got {maxp!r}")
+    wq = float(red.get("w_q", 0.002))
+    if not 0.0 < wq <= 1.0:
+        raise ValueError(f"{link.name}.red.w_q must be in (0, 1], got {wq!r}")
+    gentle = bool(red.get("gentle", False))
+    return (2 if gentle else 1), mn, mx, maxp, wq
+
+
+def _law_for(flow: Any, laws: Mapping[str, ControlLaw] | None) -> ControlLaw:
+    if laws is not None and flow.name in laws:
+        law = laws[flow.name]
+        if not isinstance(law, ControlLaw):
+            raise TypeError(
+                f"laws[{flow.name!r}] must be a ControlLaw, got {type(law).__name__}"
+            )
+        return law
+    if flow.algorithm is None:
+        raise ValueError(
+            f"flow {flow.name!r} has no algorithm; use scenario.with_algorithm('vegas') or "
+            "pass laws={name: law}"
+        )
+    from ..algorithms.registry import get_law
+
+    return get_law(flow.algorithm, **dict(flow.params))
+
+
+def _pow2(n: float) -> int:
+    return 1 << max(4, math.ceil(math.log2(max(n, 1.0))))
+
+
+class _Sim:
+    """Mutable run state (private): the arrays handed to the compiled loop."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        laws: Sequence[ControlLaw],
+        *,
+        seed: int,
+        sample_interval_s: float,
+        delayed_ack: bool,
+        delack_timeout_s: float,
+        min_rto_s: float,
+        initial_rto_s: float,
+        max_rto_s: float,
+        fine_retransmit: bool | None,
+    ) -> None:
+        sc = scenario
+        self.scenario = sc
+        self.laws = list(laws)
+        self.rng = np.random.default_rng(seed)
+        names = {lk.name: i for i, lk in enumerate(sc.links)}
+        nl = len(sc.links)
+        nf = len(sc.flows)
+        nc = len(sc.cbr)
+        self.nl, self.nf, self.nc = nl, nf, nc
+        pkt = sc.packet_size_bytes
+        ack = sc.ack_size_bytes
+
+        # ---- paths
+        paths: list[int] = []
+        fi = np.zeros((nf, C.NI), dtype=np.int64)
+        ff = np.zeros((nf, C.NF), dtype=np.float64)
+        for f, fl in enumerate(sc.flows):
+            fi[f, C.I_FWD_OFF] = len(paths)
+            fi[f, C.I_FWD_LEN] = len(fl.forward)
+            paths += [names[n] for n in fl.forward]
+            fi[f, C.I_REV_OFF] = len(paths)
+            fi[f, C.I_REV_LEN] = len(fl.reverse)
+            paths += [names[n] for n in fl.reverse]
+        cf = np.zeros((nc, C.NCF), dtype=np.float64)
+        ci = np.zeros((nc, C.NCI), dtype=np.int64)
+        for c, src in enumerate(sc.cbr):
+            ci[c, C.D_OFF] = len(paths)
+            ci[c, C.D_LEN] = len(src.links)
+            paths += [names[n] for n in src.links]
+            cf[c, C.C_RATE] = src.rate_bps / (8.0 * pkt)
+            cf[c, C.C_START] = src.start_s
+            cf[c, C.C_STOP] = src.stop_s
+            cf[c, C.C_SIZE] = pkt
+        self.paths = np.asarray(paths, dtype=np.int64)
+        self.cf, self.ci = cf, ci
+
+        # ---- links
+        lf = np.zeros((nl, C.NLF), dtype=np.float64)
+        li = np.zeros((nl, C.NLI), dtype=np.int64)
+        off = 0
+        self.has_red = False
+        for i, lk in enumerate(sc.links):
+            lf[i, C.L_RATE] = lk.rate_bps / 8.0
+            lf[i, C.L_DELAY] = lk.delay_s
+            lf[i, C.L_BUF] = lk.buffer_pkts
+            disc, mn, mx, maxp, wq = _red_params(lk)
+            li[i, C.J_DISC] = disc
+            li[i, C.J_COUNT] = -1
+            lf[i, C.L_MIN_TH] = mn
+            lf[i, C.L_MAX_TH] = mx
+            lf[i, C.L_MAXP] = maxp
+            lf[i, C.L_WQ] = wq
+            lf[i, C.L_PTC] = lk.rate_bps / (8.0 * pkt)
+            self.has_red = self.has_red or disc > 0
+            # room for a full buffer plus what the propagation delay holds of data packets
+            room = (0.0 if math.isinf(lk.buffer_pkts) else lk.buffer_pkts) + 8.0
+            room += lk.delay_s * lk.rate_bps / (8.0 * pkt)
+            cap = _pow2(min(room, 1 << 16))
+            li[i, C.J_OFF] = off
+            li[i, C.J_CAP] = cap
+            off += cap
+        self.lf, self.li = lf, li
+        self.ring = (
+            np.zeros(off, dtype=np.float64),  # exit time
+            np.zeros(off, dtype=np.float64),  # end of transmission
+            np.zeros(off, dtype=np.int64),  # flow (or CBR source)
+            np.zeros(off, dtype=np.int64),  # seq / cumulative ACK
+            np.zeros(off, dtype=np.float64),  # timestamp (echo for ACKs)
+            np.zeros(off, dtype=np.float64),  # forward one-way delay (ACKs)
+            np.zeros(off, dtype=np.int64),  # kind
+            np.zeros(off, dtype=np.int64),  # hop index
+        )
+
+        # ---- flows
+        fring = 0
+        for f, fl in enumerate(sc.flows):
+            cap = 1024
+            fi[f, C.I_RING_OFF] = fring
+            fi[f, C.I_RING_CAP] = cap
+            fring += cap
+            ff[f, C.F_BASE] = math.inf
+            ff[f, C.F_FWD_BASE] = math.inf
+            ff[f, C.F_RTO] = initial_rto_s
+            ff[f, C.F_RTO_DL] = math.inf
+            ff[f, C.F_DACK_DL] = math.inf
+            ff[f, C.F_START] = fl.start_s
+            ff[f, C.F_STOP] = fl.stop_s
+            ff[f, C.F_PKT] = pkt
+            ff[f, C.F_ACK] = ack
+            ff[f, C.F_DACK_TO] = delack_timeout_s
+            ff[f, C.F_MIN_RTO] = min_rto_s
+            ff[f, C.F_MAX_RTO] = max_rto_s
+            fi[f, C.I_DELACK] = 1 if delayed_ack else 0
+            law = self.laws[f]
+            fine = (
+                law.name not in _LAW_NAMES_WITHOUT_FINE_CHECK
+                if fine_retransmit is None
+                else fine_retransmit
+            )
+            fi[f, C.I_FINE] = 1 if fine else 0
+            fi[f, C.I_ROUND_SEQ] = 0
+            ff[f, C.F_R_MIN] = math.inf
+        self.ff, self.fi = ff, fi
+        self.sendt = np.zeros(fring, dtype=np.float64)
+        self.txc = np.zeros(fring, dtype=np.int64)
+        self.rcvd = np.zeros(fring, dtype=np.int64)
+
+        # ---- laws
+        self.states = [law.init_state(1) for law in self.laws]
+        for f, law in enumerate(self.laws):
+            self._write_action(f, law.initial_action(self.states[f]))
+        self.samples = [
+            RoundSample(
+                cwnd=ff[f : f + 1, C.F_S_CWND],
+                base_rtt=ff[f : f + 1, C.F_S_BASE],
+                rtt_mean=ff[f : f + 1, C.F_S_MEAN],
+                rtt_min=ff[f : f + 1, C.F_S_MIN],
+                rtt_max=ff[f : f + 1, C.F_S_MAX],
+                acks=ff[f : f + 1, C.F_S_ACKS],
+                fwd_delay_mean=ff[f : f + 1, C.F_S_FWD],
+                fwd_delay_base=ff[f : f + 1, C.F_S_FWD_BASE],
+            )
+            for f in range(nf)
+        ]
+        self.rounds: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
+        self.losses: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
+        self.law_calls = 0
+
+        # ---- heap of event sources: links, flow timers, CBR sources, sampler
+        nsrc = nl + nf + nc + 1
+        ht = np.full(nsrc, np.inf)
+        hs = np.zeros(nsrc, dtype=np.int64)
+        heap = np.arange(nsrc, dtype=np.int64)
+        pos = np.arange(nsrc, dtype=np.int64)
+        self.hp = (heap, pos, ht, hs)
+        self.g = np.zeros(C.NG, dtype=np.float64)
+        self.g[C.G_END] = sc.duration_s
+        self.g[C.G_SAMPLE_DT] = sample_interval_s
+        self.cnt = np.zeros(C.NCNT, dtype=np.int64)
+        self.rand = self.rng.random(_RAND_BLOCK) if self.has_red else np.zeros(0)
+        nsamp = int(math.floor(sc.duration_s / sample_interval_s + 1e-9)) + 1
+        self.s_t = np.zeros(nsamp)
+        self.s_flow = np.zeros((nsamp, nf, 4))
+        self.s_link = np.zeros((nsamp, nl, 4))
+        for f, fl in enumerate(sc.flows):
+            C.set_key(heap, pos, ht, hs, self.g, nl + f, fl.start_s)
+        for c, src in enumerate(sc.cbr):
+            C.set_key(heap, pos, ht, hs, self.g, nl + nf + c, src.start_s)
+        C.set_key(heap, pos, ht, hs, self.g, nsrc - 1, 0.0)
+
+    # ------------------------------------------------------------------ decisions
+    def _write_action(self, f: int, action: Any) -> None:
+        w = float(np.asarray(action.cwnd).reshape(-1)[0])
+        incr = float(np.asarray(action.incr).reshape(-1)[0])
+        cap = float(np.asarray(action.cap).reshape(-1)[0])
+        if not (math.isfinite(w) and math.isfinite(incr)) or math.isnan(cap) or w <= 0.0:
+            raise RuntimeError(
+                f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
+                f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at "
+                f"t={self.g[C.G_NOW] if hasattr(self, 'g') else 0.0:g} s"
+            )
+        self.ff[f, C.F_CWND] = w
+        self.ff[f, C.F_INCR] = incr
+        self.ff[f, C.F_CAP] = cap
+
+    def _round(self, f: int) -> None:
+        ff = self.ff
+        state = self.states[f]
+        sample = self.samples[f]
+        cw = ff[f, C.F_S_CWND]
+        base = ff[f, C.F_S_BASE]
+        mean = ff[f, C.F_S_MEAN]
+        action = self.laws[f].on_round(state, sample)
+        self.law_calls += 1
+        self._write_action(f, action)
+        ss = state.get("ssthresh")
+        self.rounds[f].append(
+            (
+                ff[f, C.F_LAST_T],
+                cw,
+                ff[f, C.F_CWND],
+                mean,
+                ff[f, C.F_S_MIN],
+                ff[f, C.F_S_MAX],
+                base,
+                cw * (1.0 - base / mean),
+                float(state["phase"][0]),
+                float(ss[0]) if ss is not None else math.inf,
+            )
+        )
+        self.fi[f, C.I_PENDING] = C.P_ROUND_READY
+
+    def _loss(self, f: int) -> None:
+        kind = int(self.fi[f, C.I_KIND])
+        before = float(self.ff[f, C.F_CWND])
+        new = self.laws[f].on_loss(
+            self.states[f], np.zeros(1, dtype=np.intp), kind, np.array([before])
+        )
+        self.law_calls += 1
+        w = float(np.asarray(new).reshape(-1)[0])
+        if not math.isfinite(w) or w <= 0.0:
+            raise RuntimeError(
+                f"control law {self.laws[f]!r} returned window {w} after a loss of kind {kind}"
+            )
+        self.ff[f, C.F_NEWCWND] = w
+        self.losses[f].append((self.ff[f, C.F_LAST_T], float(kind), before, w))
+        self.fi[f, C.I_PENDING] = C.P_LOSS_READY
+
+    # ------------------------------------------------------------------ growth
+    def _grow_flow(self, f: int) -> None:
+        fi = self.fi
+        off, cap = int(fi[f, C.I_RING_OFF]), int(fi[f, C.I_RING_CAP])
+        new_cap = 2 * cap
+        new_off = self.sendt.size
+        seqs = np.arange(int(fi[f, C.I_UNA]), int(fi[f, C.I_MAXSENT]), dtype=np.int64)
+        old_idx = off + seqs % cap
+        new_idx = new_off + seqs % new_cap
+        arrays = []
+        for arr in (self.sendt, self.txc, self.rcvd):
+            grown = np.concatenate([arr, np.zeros(new_cap, dtype=arr.dtype)])
+            grown[new_idx] = arr[old_idx]
+            arrays.append(grown)
+        self.sendt, self.txc, self.rcvd = arrays
+        fi[f, C.I_RING_OFF] = new_off
+        fi[f, C.I_RING_CAP] = new_cap
+
+    def _grow_link(self, link: int) -> None:
+        li = self.li
+        off, cap = int(li[link, C.J_OFF]), int(li[link, C.J_CAP])
+        head, tail = int(li[link, C.J_HEAD]), int(li[link, C.J_TAIL])
+        new_cap = 2 * cap
+        new_off = self.ring[0].size
+        ctr = np.arange(head, tail, dtype=np.int64)
+        old_idx = off + ctr % cap
+        new_idx = new_off + ctr % new_cap
+        ring = []
+        for arr in self.ring:
+            grown = np.concatenate([arr, np.zeros(new_cap, dtype=arr.dtype)])
+            grown[new_idx] = arr[old_idx]
+            ring.append(grown)
+        self.ring = tuple(ring)  # type: ignore[assignment]
+        li[link, C.J_OFF] = new_off
+        li[link, C.J_CAP] = new_cap
+
+    # ------------------------------------------------------------------ loop
+    def run(self) -> None:
+        while True:
+            code = C.run(
+                self.ff, self.fi, self.lf, self.li, self.ring, self.hp, self.g, self.cnt,
+                self.rand, self.paths, self.sendt, self.txc, self.rcvd, self.cf, self.ci,
+                self.s_t, self.s_flow, self.s_link, self.has_red,
+            )  # fmt: skip
+            if code == C.DONE:
+                return
+            arg = int(self.g[C.G_CODE_ARG])
+            if code == C.NEED_ROUND:
+                self._round(arg)
+            elif code == C.NEED_LOSS:
+                self._loss(arg)
+            elif code == C.GROW_FLOW:
+                self._grow_flow(arg)
+            elif code == C.GROW_LINK:
+                self._grow_link(arg)
+            elif code == C.NEED_RAND:
+                self.rand = self.rng.random(_RAND_BLOCK)
+                self.g[C.G_RAND_I] = 0.0
+            else:  # pragma: no cover - defensive
+                raise RuntimeError(f"packet simulator core returned unknown code {code}")
+
+    # ------------------------------------------------------------------ results
+    def _in_flight(self) -> dict[int, int]:
+        kinds = {C.KIND_DATA: 0, C.KIND_ACK: 0, C.KIND_CBR: 0}
+        li = self.li
+        rkind = self.ring[6]
+        for link in range(self.nl):
+            off, cap = int(li[link, C.J_OFF]), int(li[link, C.J_CAP])
+            head, tail = int(li[link, C.J_HEAD]), int(li[link, C.J_TAIL])
+            if tail > head:
+                k = rkind[off + np.arange(head, tail) % cap]
+                for kind in kinds:
+                    kinds[kind] += int(np.count_nonzero(k == kind))
+        return kinds
+
+    def conservation(self) -> dict[str, Any]:
+        cnt = self.cnt
+        fl = self._in_flight()
+        out: dict[str, Any] = {}
+        ok = True
+        for label, kind, (s, r, d) in (
+            ("data", C.KIND_DATA, (C.N_DATA_SENT, C.N_DATA_RCVD, C.N_DATA_DROP)),
+            ("ack", C.KIND_ACK, (C.N_ACK_SENT, C.N_ACK_RCVD, C.N_ACK_DROP)),
+            ("cbr", C.KIND_CBR, (C.N_CBR_SENT, C.N_CBR_RCVD, C.N_CBR_DROP)),
+        ):
+            entry = {
+                "sent": int(cnt[s]),
+                "delivered": int(cnt[r]),
+                "dropped": int(cnt[d]),
+                "in_flight": fl[kind],
+            }
+            entry["conserved"] = entry["sent"] == (
+                entry["delivered"] + entry["dropped"] + entry["in_flight"]
+            )
+            ok = ok and bool(entry["conserved"])
+            out[label] = entry
+        out["conserved"] = ok
+        return out
+
+    def result(self, wall: float, seed: int) -> PacketResult:
+        sc = self.scenario
+        n = int(self.g[C.G_NSAMP])
+        t = self.s_t[:n].copy()
+        dt = np.diff(t, prepend=t[:1]) if n else t
+        safe_dt = np.where(dt > 0, dt, np.inf)
+        flows = []
+        for f, fl in enumerate(sc.flows):
+            rows = np.asarray(self.rounds[f], dtype=np.float64).reshape(-1, 10)
+            loss = np.asarray(self.losses[f], dtype=np.float64).reshape(-1, 4)
+            good = self.s_flow[:n, f, 1]
+            gp = np.diff(good, prepend=good[:1]) / safe_dt
+            flows.append(
+                FlowTrace(
+                    name=fl.name,
+                    algorithm=self.laws[f].name,
+                    start_s=fl.start_s,
+                    stop_s=fl.stop_s,
+                    round_t_s=rows[:, 0].copy(),
+                    round_cwnd_pkts=rows[:, 1].copy(),
+                    round_next_cwnd_pkts=rows[:, 2].copy(),
+                    round_rtt_mean_s=rows[:, 3].copy(),
+                    round_rtt_min_s=rows[:, 4].copy(),
+                    round_rtt_max_s=rows[:, 5].copy(),
+                    round_base_rtt_s=rows[:, 6].copy(),
+                    round_delta_pkts=rows[:, 7].copy(),
+                    round_phase=rows[:, 8].copy(),
+                    round_ssthresh_pkts=rows[:, 9].copy(),
+                    cwnd_pkts=self.s_flow[:n, f, 0].copy(),
+                    goodput_pps=gp,
+                    srtt_s=self.s_flow[:n, f, 3].copy(),
+                    loss_t_s=loss[:, 0].copy(),
+                    loss_kind=loss[:, 1].copy(),
+                    loss_cwnd_before_pkts=loss[:, 2].copy(),
+                    loss_cwnd_after_pkts=loss[:, 3].copy(),
+                    sent_pkts=int(self.fi[f, C.I_SENT]),
+                    delivered_pkts=int(self.fi[f, C.I_GOOD]),
+                    retransmissions=int(self.fi[f, C.I_RETX]),
+                    fast_retransmits=int(self.fi[f, C.I_FASTRETX]),
+                    timeouts=int(self.fi[f, C.I_TIMEOUTS]),
+                    acks_sent=int(self.fi[f, C.I_ACKS_SENT]),
+                    base_rtt_s=float(self.ff[f, C.F_BASE]),
+                )
+            )
+        links = []
+        for i, lk in enumerate(sc.links):
+            by = self.s_link[:n, i, 2]
+            util = np.diff(by, prepend=by[:1]) / (safe_dt * lk.rate_bps / 8.0)
+            links.append(
+                LinkTrace(
+                    name=lk.name,
+                    rate_bps=lk.rate_bps,
+                    queue_pkts=self.s_link[:n, i, 0].copy(),
+                    drops=self.s_link[:n, i, 1].copy(),
+                    utilization=util,
+                    red_avg_pkts=self.s_link[:n, i, 3].copy(),
+                    arrivals=int(self.li[i, C.J_ARR]),
+                    drops_total=int(self.li[i, C.J_DROPS]),
+                    data_drops=int(self.li[i, C.J_DROPS_DATA]),
+                    max_queue_pkts=int(self.li[i, C.J_MAXQ]),
+                )
+            )
+        return PacketResult(
+            scenario=sc,
+            t_s=t,
+            flows=tuple(flows),
+            links=tuple(links),
+            conservation=self.conservation(),
+            events=int(self.g[C.G_EVENTS]),
+            wall_time_s=wall,
+            seed=seed,
+            law_calls=self.law_calls,
+        )
+
+
+# ============================================================================ entry point
+def _validate(scenario: Scenario) -> None:
+    if not isinstance(scenario, Scenario):
+        raise TypeError(
+            f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
+        )
+    for lk in scenario.links:
+        if not (lk.rate_bps > 0 and math.isfinite(lk.rate_bps)):
+            raise ValueError(f"link {lk.name!r}: rate must be > 0 and finite, got {lk.rate_bps!r}")
+        if lk.delay_s < 0 or not math.isfinite(lk.delay_s):
+            raise ValueError(f"link {lk.name!r}: delay must be >= 0 and finite, got {lk.delay_s!r}")
+        if not lk.buffer_pkts >= 1.0:
+            raise ValueError(
+                f"link {lk.name!r}: buffer must be at least 1 packet, got {lk.buffer_pkts!r}"
+            )
+        _red_params(lk)
+    for fl in scenario.flows:
+        if not fl.forward:
+            raise ValueError(f"flow {fl.name!r} has no forward path (forward=())")
+        if not fl.reverse:
+            raise ValueError(
+                f"flow {fl.name!r} has no ACK path (reverse=()); the packet simulator needs "
+                "the links its ACKs cross"
+            )
+        if fl.start_s >= scenario.duration_s:
+            raise ValueError(
+                f"flow {fl.name!r} starts at start_s={fl.start_s!r}, not before the end of the "
+                f"run (duration {scenario.duration_s!r} s); give start_s < duration"
+            )
+        if fl.start_s < 0:
+            raise ValueError(f"flow {fl.name!r}: start_s must be >= 0, got {fl.start_s!r}")
+    for c in scenario.cbr:
+        if not (c.rate_bps > 0 and math.isfinite(c.rate_bps)):
+            raise ValueError(f"CBR {c.name!r}: rate must be > 0 and finite, got {c.rate_bps!r}")
+        if c.start_s < 0:
+            raise ValueError(f"CBR {c.name!r}: start_s must be >= 0, got {c.start_s!r}")
+
+
+def simulate_packets(
+    scenario: Scenario,
+    *,
+    seed: int = 0,
+    sample_interval: float = 0.1,
+    laws: Mapping[str, ControlLaw] | None = None,
+    delayed_ack: bool = False,
+    delack_timeout: float = 0.1,
+    min_rto: float = 0.2,
+    initial_rto: float = 1.0,
+    max_rto: float = 60.0,
+    fine_retransmit: bool | None = None,
+) -> PacketResult:
+    """Run ``scenario`` packet by packet.
+
+    Parameters
+    ----------
+    scenario
+        Links, flows (with their algorithm), CBR sources and duration
+        (:mod:`tcpfluid.scenarios`).
+    seed
+        Seed of the ``numpy.random.Generator`` that draws RED's random numbers (the only
+        randomness). Same seed, same trace.
+    sample_interval
+        Interval of the fixed-time traces (window, goodput, queues, drops), s.
+    laws
+        Control-law objects by flow name, overriding the flows' ``algorithm``/``params``.
+    delayed_ack
+        Receivers acknowledge every second in-order packet, or after ``delack_timeout``
+        seconds (ns-2's ``DelAck`` sink; out-of-order and hole-filling packets are ACKed at
+        once).
+    min_rto, initial_rto, max_rto
+        Retransmission timer (RFC 6298: ``RTO = SRTT + 4 RTTVAR`` bounded to
+        ``[min_rto, max_rto]``, ``initial_rto`` before the first sample, doubled on each
+        timeout), s.
+    fine_retransmit
+        Vegas's fine-grained check (retransmit on the first or second duplicate ACK when
+        the oldest unacknowledged packet has waited longer than ``SRTT + 4 RTTVAR``;
+        document 000 §3.1). ``None``: on for every law but Reno.
+
+    Returns
+    -------
+    PacketResult
+        Traces, counters, and the packet-conservation check.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For a bad configuration, before anything runs: a flow without a path, a link of zero
+        rate, a buffer below one packet, a flow starting at or after the end, a bad option.
+    """
+    _validate(scenario)
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise TypeError(f"seed must be a non-negative integer, got {seed!r}")
+    dt = check_positive("sample_interval", sample_interval)
+    if scenario.duration_s / dt + 1 > MAX_SAMPLES:
+        raise ValueError(
+            f"sample_interval={sample_interval!r} gives {scenario.duration_s / dt:.0f} samples "
+            f"over {scenario.duration_s} s; at most {MAX_SAMPLES} are kept: give "
+            f"sample_interval >= {scenario.duration_s / MAX_SAMPLES:g}"
+        )
+    dto = check_positive("delack_timeout", delack_timeout)
+    lo = check_positive("min_rto", min_rto)
+    ini = check_positive("initial_rto", initial_rto)
+    hi = check_positive("max_rto", max_rto)
+    if not lo <= hi:
+        raise ValueError(f"min_rto must be <= max_rto, got min_rto={min_rto!r}, max_rto={max_rto!r}")
+    check_nonnegative("initial_rto", ini)
+    if not isinstance(delayed_ack, bool):
+        raise TypeError(f"delayed_ack must be True or False, got {delayed_ack!r}")
+    if fine_retransmit is not None and not isinstance(fine_retransmit, bool):
+        raise TypeError(f"fine_retransmit must be True, False or None, got {fine_retransmit!r}")
+    if laws is not None:
+        known = {f.name for f in scenario.flows}
+        extra = sorted(set(laws) - known)
+        if extra:
+            raise ValueError(f"laws names unknown flow(s) {extra}; flows: {sorted(known)}")
+    law_objs = [_law_for(fl, laws) for fl in scenario.flows]
+    sim = _Sim(
+        scenario,
+        law_objs,
+        seed=int(seed),
+        sample_interval_s=dt,
+        delayed_ack=delayed_ack,
+        delack_timeout_s=dto,
+        min_rto_s=lo,
+        initial_rto_s=ini,
+        max_rto_s=hi,
+        fine_retransmit=fine_retransmit,
+    )
+    t0 = time.perf_counter()
+    sim.run()
+    wall = time.perf_counter() - t0
+    res = sim.result(wall, int(seed))
+    if not res.conserved:  # pragma: no cover - a bug in the engine
+        raise RuntimeError(f"packet conservation violated: {res.conservation}")
+    return res
