@@ -81,6 +81,12 @@ def _data_bits(name: str, unit: str) -> float | None:
     return None
 
 
+def _positive(name: str, x: float, original: Any) -> float:
+    if not x > 0.0:
+        raise ValueError(f"{name} must be > 0, got {original!r}")
+    return x
+
+
 def _number(name: str, value: Any) -> float | None:
     if isinstance(value, str):
         return None
@@ -99,7 +105,7 @@ def seconds(value: Any, *, name: str = "time") -> float:
         raise ValueError(
             f"{name}: unknown time unit {unit!r} in {value!r}; use s, ms, us, ns, min or h"
         )
-    return check_positive(name, number * _TIME_UNITS[unit])
+    return _positive(name, number * _TIME_UNITS[unit], value)
 
 
 def time_or_zero(value: Any, *, name: str = "time") -> float:
@@ -126,7 +132,7 @@ def bits_per_second(value: Any, *, name: str = "bandwidth") -> float:
     if compact.endswith("ps"):
         bits = _data_bits(name, compact[:-2])
         if bits is not None:
-            return check_positive(name, number * bits)
+            return _positive(name, number * bits, value)
     raise ValueError(
         f"{name}: {value!r} is not a bit rate; use e.g. '50Mbps', '1.5 Mb/s', '32kbps', '2 MB/s'"
     )
@@ -150,7 +156,7 @@ def rate_pps(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "band
         return num
     number, unit = _split(name, value)
     if unit in ("pps", "pkt/s", "pkts/s", "packets/s", "packet/s", "acks/s", "ack/s"):
-        return check_positive(name, number)
+        return _positive(name, number, value)
     return bits_per_second(value, name=name) / (8.0 * size)
 
 
@@ -161,11 +167,11 @@ def bytes_(value: Any, *, name: str = "packet_size") -> float:
         return num
     number, unit = _split(name, value)
     if unit == "":
-        return check_positive(name, number)
+        return _positive(name, number, value)
     bits = _data_bits(name, unit)
     if bits is None:
         raise ValueError(f"{name}: {value!r} is not a size; use e.g. '1 kB', '1000B', '40 bytes'")
-    return check_positive(name, number * bits / 8.0)
+    return _positive(name, number * bits / 8.0, value)
 
 
 def packets(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "bdp") -> float:
@@ -180,10 +186,10 @@ def packets(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "bdp")
         return num
     number, unit = _split(name, value)
     if unit in _PKT_WORDS or unit == "":
-        return check_positive(name, number)
+        return _positive(name, number, value)
     bits = _data_bits(name, unit)
     if bits is None:
         raise ValueError(
             f"{name}: {value!r} is not an amount of data; use e.g. '630 pkts', '5000Kb', '64 kB'"
         )
-    return check_positive(name, number * bits / (8.0 * size))
+    return _positive(name, number * bits / (8.0 * size), value)

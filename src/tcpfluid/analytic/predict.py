@@ -1,0 +1,173 @@
+"""One-call closed-form prediction for a flow on a path (behind ``tcpfluid predict``).
+
+For each algorithm it combines the closed forms of this package:
+
+* ``vegas`` / ``enhanced-vegas``: the critical window (document 000 eq. 6 or its
+  last-packet form), the slow-start table (Table 1) to find the round it leaves slow start,
+  the 1/8 cut, then one packet per round up to the first window of the equilibrium band,
+  ``μd + α`` (Vegas stops increasing once Δ reaches α; document 003 eq. 4). This is
+  eq. (2) of document 004 with the band's lower edge as the target.
+* ``quick-vegas``: eqs. (9)/(10), Table 1 (×1.5 per round), then eq. (12) from the exit
+  window to Quick Vegas's target ``μd + (α+β)/2`` (its pseudo-code moves Δ toward
+  (α+β)/2).
+* ``tcp-ho``: no slow start; the conspicuous round (document 004 eq. 5, corrected).
+
+Times are rounds × d: the fluid model's rounds last one base RTT while the queue is small,
+which holds before equilibrium (the windows stay below μd).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from .._validation import check_choice, check_positive, check_real
+from ..path import Path
+from .convergence import conspicuous_round, rounds_to_equilibrium
+from .slow_start import critical_window, slow_start_exit
+
+__all__ = ["PREDICT_ALGORITHMS", "Prediction", "predict"]
+
+PREDICT_ALGORITHMS = ("vegas", "enhanced-vegas", "quick-vegas", "tcp-ho")
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """Closed-form prediction for one algorithm on one path.
+
+    Attributes
+    ----------
+    algorithm
+        Registry name.
+    bdp_pkts, rtt_s, mu_pps
+        The path: μd (packets), d (s), μ (packets/s).
+    critical_window_pkts
+        W* (None for TCP-Ho, which has no slow start).
+    ss_exit_round, ss_exit_window_pkts, ss_exit_time_s
+        Round at whose end the flow leaves slow start, its window then (a value of the
+        slow-start table, before the cut: the documents' "slow start stops with window 64")
+        and the time, (round + 1)·d.
+    ca_start_window_pkts
+        The window congestion avoidance starts from, after the 1/8 cut.
+    equilibrium_window_pkts
+        The window the flow settles at (None for TCP-Ho: its analysis gives a round, not
+        a window).
+    equilibrium_band_pkts
+        ``(μd + α, μd + β)``: Vegas's band (document 003 eq. 4); None for TCP-Ho.
+    rounds_to_equilibrium
+        Rounds from the start of the connection to the equilibrium window (TCP-Ho: the
+        conspicuous round).
+    time_to_equilibrium_s
+        ``rounds_to_equilibrium × d``.
+    """
+
+    algorithm: str
+    bdp_pkts: float
+    rtt_s: float
+    mu_pps: float
+    critical_window_pkts: float | None
+    ss_exit_round: int | None
+    ss_exit_window_pkts: float | None
+    ss_exit_time_s: float | None
+    ca_start_window_pkts: float | None
+    equilibrium_window_pkts: float | None
+    equilibrium_band_pkts: tuple[float, float] | None
+    rounds_to_equilibrium: int
+    time_to_equilibrium_s: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Fields as a JSON-ready dict (the ``tcpfluid predict --json`` keys)."""
+        out = asdict(self)
+        if self.equilibrium_band_pkts is not None:
+            out["equilibrium_band_pkts"] = list(self.equilibrium_band_pkts)
+        return out
+
+
+def predict(
+    algorithm: str,
+    path: Path,
+    *,
+    gamma: float = 1.0,
+    alpha: float = 2.0,
+    beta: float = 4.0,
+    rtt: Literal["average", "last"] = "average",
+    whole_acks: bool = False,
+) -> Prediction:
+    """Closed-form slow-start exit and time to equilibrium of one flow on ``path``.
+
+    Parameters
+    ----------
+    algorithm
+        One of :data:`PREDICT_ALGORITHMS`.
+    path
+        The path (only μ and d are used: the closed forms assume no loss and no ACK-path
+        congestion).
+    gamma, alpha, beta
+        Vegas's thresholds, packets (γ > 0, 0 <= α <= β; for ``enhanced-vegas`` α = β = δ
+        is required).
+    rtt
+        Which RTT the slow-start check uses (:func:`critical_window`).
+    whole_acks
+        Quick Vegas: count whole ACKs in slow start (:func:`slow_start_windows`).
+    """
+    check_choice("algorithm", algorithm, PREDICT_ALGORITHMS)
+    if not isinstance(path, Path):
+        raise TypeError(f"path must be a tcpfluid.Path, got {type(path).__name__}")
+    g = check_positive("gamma", gamma)
+    a = check_real("alpha", alpha)
+    b = check_real("beta", beta)
+    if a < 0 or b < a:
+        raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
+    if algorithm == "enhanced-vegas" and a != b:
+        raise ValueError(
+            f"enhanced-vegas uses alpha = beta = delta; got alpha={alpha!r}, beta={beta!r}"
+        )
+    bdp, d = path.bdp, path.d
+    if algorithm == "tcp-ho":
+        k = int(conspicuous_round("tcp-ho", bdp))
+        return Prediction(
+            algorithm=algorithm,
+            bdp_pkts=bdp,
+            rtt_s=d,
+            mu_pps=path.mu,
+            critical_window_pkts=None,
+            ss_exit_round=None,
+            ss_exit_window_pkts=None,
+            ss_exit_time_s=None,
+            ca_start_window_pkts=None,
+            equilibrium_window_pkts=None,
+            equilibrium_band_pkts=None,
+            rounds_to_equilibrium=k,
+            time_to_equilibrium_s=k * d,
+        )
+    ex = slow_start_exit(algorithm, bdp, d, gamma=g, rtt=rtt, whole_acks=whole_acks)
+    band = (bdp + a, bdp + b)
+    start = ex.exit_window_pkts
+    if algorithm == "quick-vegas":
+        if b <= 0:
+            raise ValueError(f"quick-vegas needs beta > 0 (eq. 3 adds beta - Delta), got {beta!r}")
+        target = bdp + (a + b) / 2.0
+        ratio = max(target / start, 1.0)
+        ca_rounds = math.ceil(
+            float(rounds_to_equilibrium("quick-vegas", start, ratio, beta=b)) - 1e-9
+        )
+    else:
+        target = bdp + a
+        ca_rounds = max(math.ceil(target - start - 1e-9), 0)
+    total = ex.round + 1 + ca_rounds
+    return Prediction(
+        algorithm=algorithm,
+        bdp_pkts=bdp,
+        rtt_s=d,
+        mu_pps=path.mu,
+        critical_window_pkts=float(critical_window(algorithm, bdp, gamma=g, rtt=rtt)),
+        ss_exit_round=ex.round,
+        ss_exit_window_pkts=ex.window_pkts,
+        ss_exit_time_s=ex.time_s,
+        ca_start_window_pkts=start,
+        equilibrium_window_pkts=max(target, start),
+        equilibrium_band_pkts=band,
+        rounds_to_equilibrium=total,
+        time_to_equilibrium_s=total * d,
+    )

@@ -1,0 +1,270 @@
+"""``tcpfluid predict``: closed-form predictions, side by side for several algorithms."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+from .. import units
+from ..analytic import conspicuous_round, conspicuous_round_printed
+from ..analytic.predict import PREDICT_ALGORITHMS, Prediction, predict
+from ..path import Path
+from ..published import published
+
+__all__ = ["add_parser", "document_comparison", "run"]
+
+_EPILOG = """\
+examples:
+  tcpfluid predict --algorithm vegas --bandwidth 50Mbps --rtt 100ms
+  tcpfluid predict -a vegas,quick-vegas,tcp-ho --bdp 5000Kb --rtt 100ms --json
+  tcpfluid predict --documents          # the documents' paths next to their printed numbers
+
+Path: give two of --bandwidth, --rtt, --bdp. --rtt is the base RTT d (propagation plus
+transmission, no queueing). Times are rounds x d (closed-form fluid model, no loss, no
+ACK-path congestion).
+"""
+
+
+def add_parser(sub: Any) -> None:
+    """Register the ``predict`` sub-command."""
+    p = sub.add_parser(
+        "predict",
+        help="closed-form slow-start exit and time to equilibrium",
+        description=(
+            "Closed-form predictions: critical window, slow-start exit round and time, "
+            "equilibrium window, rounds and seconds to equilibrium (documents 000 §4, 004 §4)."
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "-a",
+        "--algorithm",
+        action="append",
+        metavar="NAME[,NAME...]",
+        help=(
+            f"algorithm(s): {', '.join(PREDICT_ALGORITHMS)}; repeat or comma-separate "
+            "(default: vegas,quick-vegas,tcp-ho)"
+        ),
+    )
+    p.add_argument("--bandwidth", help="bottleneck rate, e.g. 50Mbps or 6250 (packets/s)")
+    p.add_argument("--rtt", help="base RTT d, e.g. 100ms or 0.1 (seconds)")
+    p.add_argument("--bdp", help="bandwidth-delay product, e.g. 5000Kb or 625 (packets)")
+    p.add_argument(
+        "--packet-size", default="1000B", help="data packet size (default 1000B, as the documents)"
+    )
+    p.add_argument("--gamma", type=float, default=1.0, help="slow-start threshold γ, packets (1)")
+    p.add_argument("--alpha", type=float, default=2.0, help="Vegas α, packets (2)")
+    p.add_argument("--beta", type=float, default=4.0, help="Vegas β, packets (4)")
+    p.add_argument(
+        "--rtt-kind",
+        choices=("average", "last"),
+        default="average",
+        help="RTT used by the slow-start check: the round's average (eqs. 6, 10) or its "
+        "last packet's (eq. 9) (default average)",
+    )
+    p.add_argument(
+        "--whole-acks",
+        action="store_true",
+        help="Quick Vegas slow start counts whole ACKs (one extra packet per two ACKs)",
+    )
+    p.add_argument(
+        "--documents",
+        action="store_true",
+        help="predict the documents' paths and compare with their printed numbers",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.set_defaults(run=run)
+
+
+def _algorithms(values: list[str] | None) -> list[str]:
+    names: list[str] = []
+    for v in values or ["vegas,quick-vegas,tcp-ho"]:
+        names.extend(x.strip() for x in v.split(",") if x.strip())
+    for name in names:
+        if name not in PREDICT_ALGORITHMS:
+            raise ValueError(
+                f"--algorithm {name!r} has no closed form here; choose from "
+                f"{', '.join(PREDICT_ALGORITHMS)}"
+            )
+    return names
+
+
+def _path(args: argparse.Namespace) -> Path:
+    given = [x for x in ("bandwidth", "rtt", "bdp") if getattr(args, x) is not None]
+    if len(given) != 2:
+        raise ValueError(
+            "give exactly two of --bandwidth, --rtt, --bdp to describe the path "
+            f"(got {', '.join('--' + g for g in given) or 'none'})"
+        )
+    pkt = units.bytes_(args.packet_size, name="--packet-size")
+    if args.bdp is None:
+        return Path(args.bandwidth, args.rtt, packet_size=pkt)
+    if args.rtt is not None:
+        return Path.from_bdp(args.bdp, args.rtt, packet_size=pkt)
+    mu = units.rate_pps(args.bandwidth, packet_size_bytes=pkt, name="--bandwidth")
+    b = units.packets(args.bdp, packet_size_bytes=pkt, name="--bdp")
+    return Path(mu, b / mu, packet_size=pkt)
+
+
+def _fmt(x: Any, digits: int = 4) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, tuple | list):
+        return "[" + ", ".join(_fmt(v, digits) for v in x) + "]"
+    if isinstance(x, float):
+        return f"{x:.{digits}g}"
+    return str(x)
+
+
+_ROWS = (
+    ("critical window (pkts)", "critical_window_pkts"),
+    ("slow-start exit round", "ss_exit_round"),
+    ("slow-start exit window (pkts)", "ss_exit_window_pkts"),
+    ("slow-start exit time (s)", "ss_exit_time_s"),
+    ("window after the 1/8 cut (pkts)", "ca_start_window_pkts"),
+    ("equilibrium window (pkts)", "equilibrium_window_pkts"),
+    ("equilibrium band (pkts)", "equilibrium_band_pkts"),
+    ("rounds to equilibrium", "rounds_to_equilibrium"),
+    ("time to equilibrium (s)", "time_to_equilibrium_s"),
+)
+
+
+def _table(preds: list[Prediction]) -> str:
+    head = ["", *(p.algorithm for p in preds)]
+    body = [[label, *(_fmt(getattr(p, key)) for p in preds)] for label, key in _ROWS]
+    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in [head, *body]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def document_comparison() -> list[dict[str, Any]]:
+    """Closed-form predictions on the documents' paths beside their printed numbers.
+
+    Rows: the Quick Vegas paper's §5.1 path (Fig. 1) and the TCP-Ho paper's Examples 1-3.
+    ``rel_err`` is (tcpfluid - document)/document. Simulation values differ from any fluid
+    closed form by the packet effects the documents discuss (bursts in slow start, succ
+    resets), so rows carry the document's ``method``.
+    """
+    rows: list[dict[str, Any]] = []
+
+    def add(case: str, key: str, ours: float, note: str = "") -> None:
+        ref = published(key)
+        rows.append(
+            {
+                "case": case,
+                "algorithm": ref.algorithm,
+                "quantity": ref.quantity,
+                "tcpfluid": ours,
+                "document": ref.value,
+                "unit": ref.unit,
+                "method": ref.method,
+                "where": f"doc {ref.document} {ref.where}",
+                "rel_err": (ours - ref.value) / ref.value,
+                "note": note,
+            }
+        )
+
+    qv = Path.from_links(["1Gbps", "50Mbps", "1Gbps"], "100ms")
+    v = predict("vegas", qv)
+    case = "50Mb/s x 100ms"
+    add(case, "000/fig1/ss_exit_window", float(v.ss_exit_window_pkts or 0))
+    add(case, "000/fig1/ss_exit_time", float(v.ss_exit_time_s or 0))
+    add(case, "000/fig1/equilibrium_window", float(v.equilibrium_window_pkts or 0))
+    add(case, "000/fig1/time_to_equilibrium", v.time_to_equilibrium_s)
+    q = predict("quick-vegas", qv)
+    add(
+        case,
+        "000/5.1/qv/ramp_up",
+        q.time_to_equilibrium_s,
+        "fluid eq. 12 assumes succ is never reset; the paper says slow-start bursts reset it",
+    )
+    for i, mu in enumerate((187.5, 2500.0, 6250.0), start=1):
+        path = Path(mu, 0.1)
+        case = f"Example {i}: mu={mu:g} pkt/s, d=0.1 s"
+        kv = float(conspicuous_round("vegas", path.bdp)) * path.d
+        kh = float(conspicuous_round("tcp-ho", path.bdp)) * path.d
+        kp = float(conspicuous_round_printed("tcp-ho", path.bdp)) * path.d
+        add(case, f"004/ex{i}/vegas/analysis", kv, "eq. 2 with l corrected (erratum E4)")
+        add(case, f"004/ex{i}/vegas/simulation", kv)
+        add(case, f"004/ex{i}/tcp-ho/analysis", kh, "eq. 5 solved exactly (errata E5, E6)")
+        add(case, f"004/ex{i}/tcp-ho/analysis", kp, "printed eq. 6 (erratum E6)")
+        add(case, f"004/ex{i}/tcp-ho/simulation", kh)
+    return rows
+
+
+def _doc_table(rows: list[dict[str, Any]]) -> str:
+    head = ["case", "algorithm", "quantity", "tcpfluid", "document", "method", "rel.err", "note"]
+    body = [
+        [
+            r["case"],
+            r["algorithm"],
+            r["quantity"],
+            _fmt(r["tcpfluid"]),
+            _fmt(float(r["document"])),
+            r["method"],
+            f"{100 * r['rel_err']:+.1f}%",
+            r["note"],
+        ]
+        for r in rows
+    ]
+    widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+        for row in [head, *body]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``tcpfluid predict``."""
+    if args.documents:
+        rows = document_comparison()
+        if args.json:
+            print(json.dumps({"comparison": rows}, indent=2))
+        else:
+            print("Closed-form predictions on the documents' paths (times = rounds x d)\n")
+            print(_doc_table(rows))
+        return 0
+    names = _algorithms(args.algorithm)
+    path = _path(args)
+    preds = [
+        predict(
+            n,
+            path,
+            gamma=args.gamma,
+            alpha=args.alpha,
+            beta=args.beta,
+            rtt=args.rtt_kind,
+            whole_acks=args.whole_acks,
+        )
+        for n in names
+    ]
+    if args.json:
+        out = {
+            "path": {"mu_pps": path.mu, "rtt_s": path.d, "bdp_pkts": path.bdp},
+            "parameters": {
+                "gamma": args.gamma,
+                "alpha": args.alpha,
+                "beta": args.beta,
+                "rtt_kind": args.rtt_kind,
+                "whole_acks": args.whole_acks,
+            },
+            "predictions": [p.to_dict() for p in preds],
+        }
+        print(json.dumps(out, indent=2, allow_nan=False))
+        return 0
+    print(
+        f"path: mu = {path.mu:.6g} pkt/s, d = {path.d:.6g} s, mu*d = {path.bdp:.6g} pkts "
+        f"(gamma={args.gamma:g}, alpha={args.alpha:g}, beta={args.beta:g}, rtt={args.rtt_kind})"
+    )
+    print(_table(preds))
+    if not all(math.isfinite(p.time_to_equilibrium_s) for p in preds):  # pragma: no cover
+        raise ValueError("a prediction is not finite; check the path and parameters")
+    return 0

@@ -1,0 +1,135 @@
+"""``tcpfluid predict``: output against hand computations, and every error path."""
+
+import json
+import math
+import shutil
+import subprocess
+
+import pytest
+
+from tcpfluid import Path
+from tcpfluid.analytic.predict import predict
+from tcpfluid.cli import build_parser, main
+
+
+def run_json(capsys, *argv):
+    assert main(["predict", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_vegas_50mbps_100ms_by_hand(capsys):
+    out = run_json(capsys, "--algorithm", "vegas", "--bandwidth", "50Mbps", "--rtt", "100ms")
+    (p,) = out["predictions"]
+    bdp = 625.0
+    assert out["path"]["bdp_pkts"] == pytest.approx(bdp)
+    # eq. 6: (1 + sqrt(1 + 16*625))/2
+    assert p["critical_window_pkts"] == pytest.approx((1 + math.sqrt(1 + 16 * bdp)) / 2)
+    # Table 1: first doubled window >= 50.5 is 64, in round 10; exit at 11 d
+    assert p["ss_exit_round"] == 10 and p["ss_exit_window_pkts"] == 64
+    assert p["ss_exit_time_s"] == pytest.approx(1.1)
+    assert p["ca_start_window_pkts"] == 56
+    # +1 per round from 56 to mu d + alpha = 627: 571 rounds, plus the 11 of slow start
+    assert p["rounds_to_equilibrium"] == 11 + 571
+    assert p["time_to_equilibrium_s"] == pytest.approx(58.2)
+    assert p["equilibrium_band_pkts"] == pytest.approx([627.0, 629.0])
+
+
+def test_side_by_side_and_bdp_input(capsys):
+    out = run_json(
+        capsys, "-a", "vegas,quick-vegas", "-a", "tcp-ho", "--bdp", "5000Kb", "--rtt", "0.1"
+    )
+    names = [p["algorithm"] for p in out["predictions"]]
+    assert names == ["vegas", "quick-vegas", "tcp-ho"]
+    qv, ho = out["predictions"][1], out["predictions"][2]
+    assert qv["critical_window_pkts"] == pytest.approx((1 + math.sqrt(1 + 24 * 625)) / 2)
+    assert ho["critical_window_pkts"] is None
+    # TCP-Ho's conspicuous round for mu d = 625: the largest root of eq. 5 is 74.66 -> 76
+    assert ho["rounds_to_equilibrium"] == 76
+    # Quick Vegas reaches equilibrium in far fewer rounds than Vegas (document 000 §4.2)
+    assert qv["rounds_to_equilibrium"] < out["predictions"][0]["rounds_to_equilibrium"] / 5
+
+
+def test_bandwidth_and_bdp_give_the_rtt(capsys):
+    out = run_json(capsys, "-a", "vegas", "--bandwidth", "50Mbps", "--bdp", "625")
+    assert out["path"]["rtt_s"] == pytest.approx(0.1)
+
+
+def test_human_table(capsys):
+    assert main(["predict", "--bandwidth", "1.5Mbps", "--rtt", "100ms"]) == 0
+    text = capsys.readouterr().out
+    assert "critical window" in text and "quick-vegas" in text and "tcp-ho" in text
+
+
+def test_documents_comparison(capsys):
+    rows = run_json(capsys, "--documents")["comparison"]
+    analysis_vegas = [r for r in rows if r["method"] == "analysis" and r["algorithm"] == "vegas"]
+    assert len(analysis_vegas) == 3
+    # the corrected eq. 2 reproduces the paper's own analysis to one round (erratum E7)
+    assert all(abs(r["rel_err"]) < 0.01 for r in analysis_vegas)
+    fig1 = [r for r in rows if r["quantity"] == "ss_exit_window"]
+    assert fig1[0]["tcpfluid"] == 64 and fig1[0]["document"] == 64
+
+
+def test_enhanced_vegas_needs_alpha_equal_beta(capsys):
+    code = main(["predict", "-a", "enhanced-vegas", "--bdp", "100", "--rtt", "0.1"])
+    assert code == 2
+    assert "alpha = beta" in capsys.readouterr().err
+    out = run_json(
+        capsys,
+        "-a",
+        "enhanced-vegas",
+        "--bdp",
+        "100",
+        "--rtt",
+        "0.1",
+        "--alpha",
+        "3",
+        "--beta",
+        "3",
+    )
+    assert out["predictions"][0]["equilibrium_window_pkts"] == pytest.approx(103.0)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--bandwidth", "0Mbps", "--rtt", "1ms"], "bandwidth must be > 0, got '0Mbps'"),
+        (["--bandwidth", "50Mbps"], "give exactly two of --bandwidth, --rtt, --bdp"),
+        (["--bandwidth", "5M", "--rtt", "1", "--bdp", "3"], "give exactly two"),
+        (["-a", "reno", "--bdp", "5", "--rtt", "1"], "--algorithm 'reno'"),
+        (["--bdp", "5", "--rtt", "1", "--alpha", "5"], "alpha <= beta"),
+        (["--bdp", "5", "--rtt", "1", "--gamma", "0"], "gamma must be > 0"),
+        (["--bdp", "5 furlongs", "--rtt", "1"], "bdp"),
+        (["--bdp", "5", "--rtt=-1ms"], "rtt must be > 0"),
+    ],
+)
+def test_errors_exit_2_with_message(capsys, argv, message):
+    assert main(["predict", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "Traceback" not in err
+
+
+def test_help_documents_every_option():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    help_text = sub.choices["predict"].format_help()
+    options = "--algorithm --bandwidth --rtt --bdp --gamma --alpha --beta --json --rtt-kind"
+    for opt in (*options.split(), "--whole-acks", "--documents", "--packet-size"):
+        assert opt in help_text
+
+
+def test_predict_library_rejects_non_path():
+    with pytest.raises(TypeError, match=r"path must be a tcpfluid\.Path"):
+        predict("vegas", 625.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="algorithm"):
+        predict("fast", Path(100, 0.1))
+
+
+@pytest.mark.skipif(shutil.which("tcpfluid") is None, reason="console script not installed")
+def test_console_script():
+    res = subprocess.run(
+        ["tcpfluid", "predict", "-a", "vegas", "--bdp", "625", "--rtt", "0.1", "--json"],
+        capture_output=True, text=True, check=True, timeout=120,
+    )  # fmt: skip
+    assert json.loads(res.stdout)["predictions"][0]["ss_exit_window_pkts"] == 64
