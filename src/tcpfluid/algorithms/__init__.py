@@ -13,7 +13,13 @@ from .base import (
     RoundSample,
 )
 from .enhanced_vegas import EnhancedVegas
+from .fast import Fast
+from .forward_vegas import ForwardVegas
+from .itcp_vegas import ITcpVegas
+from .quick_vegas import QuickVegas
 from .registry import ALGORITHMS, get_law, law_class, law_parameters
+from .reno import Reno
+from .tcp_ho import TcpHo
 from .vegas import Vegas
 
 __all__ = [
@@ -25,8 +31,14 @@ __all__ = [
     "SLOW_START",
     "ControlLaw",
     "EnhancedVegas",
+    "Fast",
+    "ForwardVegas",
+    "ITcpVegas",
+    "QuickVegas",
+    "Reno",
     "RoundAction",
     "RoundSample",
+    "TcpHo",
     "Vegas",
     "get_law",
     "law_class",

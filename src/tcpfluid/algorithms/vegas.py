@@ -116,7 +116,10 @@ class Vegas(ControlLaw):
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
         """One Vegas decision per round (eqs 1–2 and slow start of document 000 §3.1)."""
         cwnd = sample.cwnd
-        delta = cwnd * (1.0 - sample.base_rtt / sample.rtt_mean)
+        return self._decide(state, cwnd, cwnd * (1.0 - sample.base_rtt / sample.rtt_mean))
+
+    def _decide(self, state: State, cwnd: FloatArray, delta: FloatArray) -> RoundAction:
+        """Slow start and eq (2) from the window and the backlog estimate Δ."""
         phase = state["phase"]
         ss_grow = state["ss_grow"]
         ssthresh = state["ssthresh"]

@@ -1,0 +1,119 @@
+"""FAST TCP (Jin, Wei and Low), the delay-based baseline of document 000 §2 and §5.
+
+Window update, once per round (document 000 §2 describes its behaviour; the formula is
+FAST TCP's published update, as issue 3 states it):
+
+    w ← min(2w, (1 − γ) w + γ (BaseRTT / RTT · w + α))
+
+with RTT the round's mean RTT and α = 100 packets (document 000 §5: "the default parameter
+setting of FAST is α = 100"). At equilibrium the flow keeps α packets queued
+(w − BaseRTT/RTT · w = α), which is why document 000 §5.1 sees 100, then 200 packets of
+queue.
+
+*Ours*, where the documents are silent:
+
+* γ = 0.5 by default. The documents never give γ; any γ in (0, 1] has the same fixed point.
+  γ = 1 jumps to the target in one round, which overshoots because the RTT reacts one round
+  late; smaller γ converges more smoothly but more slowly. 0.5 moves halfway each round:
+  for a window far below the target the update is still the ×2 of the ``min``, so the
+  ramp-up time is set by the doubling, not by γ.
+* An increase is spread over the next round's ACKs (``incr = (target − w)/w`` per ACK, cap
+  at the target, so at most one packet per ACK); a decrease is applied at the boundary.
+* ``phase`` is :data:`SLOW_START` while the ×2 term is the smaller one (the multiplicative
+  increase document 000 §2 mentions) and :data:`CONGESTION_AVOIDANCE` from the first round
+  it is not; a timeout starts over.
+* Losses: FAST reacts to loss like Reno — the window is halved on a fast retransmit or a
+  lost retransmission; a timeout sets it to 2 packets (the initial window) and restarts the
+  ramp. The window never goes below 2 packets.
+* The first round does not grow (no RTT measured yet).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._common import (
+    MIN_WINDOW,
+    check_broadcast,
+    check_flows,
+    check_kind,
+    param_array,
+    param_value,
+)
+from .base import (
+    CONGESTION_AVOIDANCE,
+    LOSS_TIMEOUT,
+    SLOW_START,
+    ControlLaw,
+    RoundAction,
+    RoundSample,
+)
+
+__all__ = ["Fast"]
+
+FloatArray = NDArray[np.float64]
+State = dict[str, FloatArray]
+
+
+class Fast(ControlLaw):
+    """FAST TCP's per-round window update.
+
+    Parameters
+    ----------
+    alpha : float or array_like, default 100
+        Packets the flow aims to keep queued; ``> 0`` (document 000 §5).
+    gamma : float or array_like, default 0.5
+        Step size of the update, in ``(0, 1]``.
+    """
+
+    name: ClassVar[str] = "fast"
+
+    def __init__(self, *, alpha: Any = 100.0, gamma: Any = 0.5) -> None:
+        self._alpha = param_array("alpha", alpha, positive=True)
+        self._gamma = param_array("gamma", gamma, positive=True)
+        if np.any(self._gamma > 1.0):
+            bad = float(np.atleast_1d(self._gamma)[np.atleast_1d(self._gamma > 1.0)][0])
+            raise ValueError(f"gamma must be in (0, 1], got {bad!r}")
+        check_broadcast({"alpha": self._alpha, "gamma": self._gamma})
+
+    def params(self) -> dict[str, Any]:
+        """``{"alpha": ..., "gamma": ...}``."""
+        return {"alpha": param_value(self._alpha), "gamma": param_value(self._gamma)}
+
+    def init_state(self, n: int) -> State:
+        """Fresh state: the multiplicative-increase ramp."""
+        n = check_flows({"alpha": self._alpha, "gamma": self._gamma}, n)
+        return {"phase": np.full(n, SLOW_START)}
+
+    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
+        """``w ← min(2w, (1 − γ)w + γ(BaseRTT/RTT · w + α))``."""
+        w = sample.cwnd
+        g = self._gamma
+        fixed = (1.0 - g) * w + g * (sample.base_rtt / sample.rtt_mean * w + self._alpha)
+        double = 2.0 * w
+        target = np.maximum(np.minimum(double, fixed), MIN_WINDOW)
+        np.putmask(state["phase"], fixed < double, CONGESTION_AVOIDANCE)
+        up = target > w
+        new = np.where(up, w, target)
+        incr = np.where(up, (target - w) / w, 0.0)
+        return RoundAction(cwnd=new, incr=incr, cap=target)
+
+    def on_loss(
+        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
+    ) -> FloatArray:
+        """Halve the window (Reno-like); a timeout restarts from 2 packets."""
+        kind = check_kind(kind)
+        idx = np.asarray(index, dtype=np.intp)
+        w = np.asarray(cwnd, dtype=np.float64)
+        if w.shape != idx.shape:
+            raise ValueError(
+                f"cwnd must have one window per index, got shapes {w.shape} and {idx.shape}"
+            )
+        if kind == LOSS_TIMEOUT:
+            state["phase"][idx] = SLOW_START
+            return np.full(w.shape, MIN_WINDOW)
+        state["phase"][idx] = CONGESTION_AVOIDANCE
+        return np.maximum(w / 2.0, MIN_WINDOW)

@@ -1,0 +1,72 @@
+"""Forward-path Vegas (Fu, Chung and Liew), document 003 §V.
+
+On a path whose ACK (reverse) link is the bottleneck, the RTT grows with the ACK queue and
+Vegas's Δ (eq 1 of document 000) then throttles the sender to the reverse-path rate
+(document 003 §IV). The remedy of §V measures the forward one-way delay with RFC 1323
+timestamps and computes the actual rate on the forward path, ``Actual_f``; the window rule
+is Vegas's with ``DIFF_f = Expected − Actual_f`` in place of ``DIFF``.
+
+How Δ_f is computed here: the forward queueing delay of the round is
+``q_f = fwd_delay_mean − fwd_delay_base`` (``sample.fwd_delay_mean`` and
+``sample.fwd_delay_base``, the round's mean forward delay and its minimum ever), so
+``Actual_f = cwnd / (BaseRTT + q_f)`` and
+
+    Δ_f = DIFF_f × BaseRTT = cwnd × q_f / (BaseRTT + q_f).
+
+An ACK-path queue changes the RTT but not ``q_f``, so it does not throttle the window.
+
+*Ours*: document 003 only changes congestion avoidance; slow start here also tests Δ_f > γ
+(the same forward-path estimate), since with the plain Δ an ACK-path queue would end slow
+start early for the same reason it throttles congestion avoidance. Note that the printed
+pseudo-code of §V has a typo — its second test reads ``DIFF_f * BaseRTT < β`` where eq (2)
+and the text ("is able to converge to the optimal point") require ``> β``; the law uses
+``> β``. Everything else (slow start, 1/8 cut, losses, floor of 2) is
+:class:`tcpfluid.algorithms.vegas.Vegas`'s.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .base import RoundAction, RoundSample
+from .vegas import Vegas
+
+__all__ = ["ForwardVegas"]
+
+FloatArray = NDArray[np.float64]
+State = dict[str, FloatArray]
+
+
+class ForwardVegas(Vegas):
+    """Vegas driven by the forward-path backlog Δ_f (document 003 §V).
+
+    Parameters
+    ----------
+    alpha, beta, gamma : float or array_like
+        As :class:`~tcpfluid.algorithms.vegas.Vegas` (defaults 2, 4, 1), applied to Δ_f.
+
+    Raises
+    ------
+    ValueError
+        From :meth:`on_round` if the sample has no forward-delay measurements
+        (``fwd_delay_mean`` or ``fwd_delay_base`` is ``None``): the engine must measure
+        the forward one-way delay for this law.
+    """
+
+    name: ClassVar[str] = "forward-vegas"
+
+    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
+        """Vegas's decision with Δ_f = cwnd × q_f / (BaseRTT + q_f)."""
+        if sample.fwd_delay_mean is None or sample.fwd_delay_base is None:
+            raise ValueError(
+                "forward-vegas needs sample.fwd_delay_mean and sample.fwd_delay_base "
+                "(forward one-way delays from timestamps, document 003 §V); the engine "
+                "gave None — use an engine that measures forward delays"
+            )
+        cwnd = sample.cwnd
+        queue_f = sample.fwd_delay_mean - sample.fwd_delay_base
+        delta_f = cwnd * queue_f / (sample.base_rtt + queue_f)
+        return self._decide(state, cwnd, delta_f)

@@ -1,0 +1,197 @@
+"""iTCP-Vegas (Pan, Horng, Shih and Su), document 002 §3 — an interpretation.
+
+What the document gives (document 002 §3, Figures 2–3 described in the text):
+
+* Δ (``diff``) as Vegas's eq (4) of document 002 (= eq 1 of document 000).
+* Four areas split at the points α, (α + β)/2, β: Area 1 (Δ < α) "the network bandwidth is
+  highly available ... cwnd will be updated and increased rapidly"; Area 2 (between α and
+  (α+β)/2) "the increment of cwnd will be slowed down"; Area 3 (between (α+β)/2 and β)
+  "cwnd is also kept stable"; Area 4 (Δ > β) "cwnd size will be reduced".
+* Flow-chart parts described in the text: B (Area 1) "the throughput is exhaustedly
+  prompted by increasing the scaling variable P, and the operational parameters"; C (Area 2)
+  "slow down the increment of cwnd and reduce the gap between α and β"; D (Area 3) "the
+  throughput is not changed but the gap between α and β will adapt closely"; E (Area 4)
+  "rapidly reduce, even reset, the throughput".
+* "When the diff value is equal to the partition point of α, β or (α + β)/2, the cwnd size
+  and α and β values will not be revised; only P value will be set to zero."
+* Slow start and the other phases are Vegas's ("the slow-start algorithm of iTCP-Vegas is
+  the same"; "the phase of congestion avoidance will be focused, the other two phases will
+  not be considered").
+
+The flow chart itself (Figure 3) is missing, so the amounts are **ours**. Per round, with
+the flow's current thresholds ``a`` and ``b`` and ``m = (a + b)/2``:
+
+===========  ==========================================================================
+Area 1       ``P += p_step``; ``cwnd += min(P, cwnd)``; raise both thresholds by
+             ``threshold_step`` (``b`` at most ``threshold_max``, ``a`` at most
+             ``b − min_gap``).
+Area 2       ``P = max(P/2, 1)``; ``cwnd += min(P, cwnd)``; narrow the gap: ``a += s/2``,
+             ``b −= s/2`` (``s = threshold_step``), never closer than ``min_gap``.
+Area 3       ``cwnd`` unchanged; ``P = 0``; narrow the gap as in Area 2.
+Area 4       ``cwnd = max(cwnd − (Δ − m), 2)`` (remove the backlog above the middle of the
+             band in one step: the "rapid" reduction); ``P = 0``; ``a, b`` reset to the
+             initial α, β.
+Δ = a, m, b  ``P = 0`` only.
+===========  ==========================================================================
+
+Narrowing keeps ``m`` fixed, so the flow's target backlog is only moved by Area 1 (up)
+and Area 4 (back to the initial value). Increases are spread over the next round's ACKs
+(``incr = amount / cwnd``, ``cap = cwnd + amount``, at most doubling); decreases are
+applied at the round boundary. Losses are Vegas's (3/4, 1/2, timeout); *ours*: a loss also
+resets ``P`` and the thresholds.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._common import (
+    MIN_WINDOW,
+    check_broadcast,
+    check_flows,
+    check_le,
+    param_array,
+    param_value,
+)
+from .base import SLOW_START, RoundAction, RoundSample
+from .vegas import Vegas
+
+__all__ = ["ITcpVegas"]
+
+FloatArray = NDArray[np.float64]
+State = dict[str, FloatArray]
+
+
+class ITcpVegas(Vegas):
+    """iTCP-Vegas: four areas, scaling variable P, dynamic α and β (document 002 §3).
+
+    Parameters
+    ----------
+    alpha, beta : float or array_like, default 2, 4
+        Initial thresholds α <= β, packets (the document does not give values; these are
+        document 000's Vegas values).
+    gamma : float or array_like, default 1
+        Slow-start exit threshold, packets (Vegas's slow start).
+    p_step : float or array_like, default 1
+        *Ours*: growth of P per Area-1 round, packets per round per round; ``> 0``.
+    threshold_step : float or array_like, default 0.5
+        *Ours*: how far α and β move per round, packets; ``>= 0``.
+    threshold_max : float or array_like, default 16
+        *Ours*: ceiling of β when Area 1 raises the thresholds, packets; ``>= beta``.
+    min_gap : float or array_like, default 1
+        *Ours*: smallest β − α left by the narrowing, packets; ``0 < min_gap <= beta - alpha``.
+
+    Notes
+    -----
+    State: ``phase``, ``ss_grow``, ``ssthresh`` (as Vegas), ``p`` (the scaling variable
+    P), ``a`` and ``b`` (the flow's current α and β).
+    """
+
+    name: ClassVar[str] = "itcp-vegas"
+
+    def __init__(
+        self,
+        *,
+        alpha: Any = 2.0,
+        beta: Any = 4.0,
+        gamma: Any = 1.0,
+        p_step: Any = 1.0,
+        threshold_step: Any = 0.5,
+        threshold_max: Any = 16.0,
+        min_gap: Any = 1.0,
+    ) -> None:
+        super().__init__(alpha=alpha, beta=beta, gamma=gamma)
+        self._p_step = param_array("p_step", p_step, positive=True)
+        self._step = param_array("threshold_step", threshold_step, nonnegative=True)
+        self._tmax = param_array("threshold_max", threshold_max, nonnegative=True)
+        self._gap = param_array("min_gap", min_gap, positive=True)
+        check_broadcast(self._param_arrays())
+        check_le("beta", self._beta, "threshold_max", self._tmax)
+        check_le("min_gap", self._gap, "beta - alpha", self._beta - self._alpha)
+
+    def _param_arrays(self) -> dict[str, FloatArray]:
+        out = super()._param_arrays()
+        if hasattr(self, "_gap"):
+            out.update(
+                p_step=self._p_step,
+                threshold_step=self._step,
+                threshold_max=self._tmax,
+                min_gap=self._gap,
+            )
+        return out
+
+    def params(self) -> dict[str, Any]:
+        """Every parameter, as floats or lists."""
+        out = super().params()
+        out.update(
+            p_step=param_value(self._p_step),
+            threshold_step=param_value(self._step),
+            threshold_max=param_value(self._tmax),
+            min_gap=param_value(self._gap),
+        )
+        return out
+
+    def init_state(self, n: int) -> State:
+        """Fresh state: Vegas's slow start, ``P = 0``, thresholds at α and β."""
+        n = check_flows(self._param_arrays(), n)
+        return {
+            "phase": np.full(n, SLOW_START),
+            "ss_grow": np.ones(n),
+            "ssthresh": np.full(n, np.inf),
+            "p": np.zeros(n),
+            "a": np.broadcast_to(self._alpha, (n,)).astype(np.float64),
+            "b": np.broadcast_to(self._beta, (n,)).astype(np.float64),
+        }
+
+    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
+        """Vegas's slow start, then the four-area rule in congestion avoidance."""
+        cwnd = sample.cwnd
+        delta = cwnd * (1.0 - sample.base_rtt / sample.rtt_mean)
+        ss = state["phase"] == SLOW_START
+        a, b, p = state["a"], state["b"], state["p"]
+        m = 0.5 * (a + b)
+        step, gap = self._step, self._gap
+
+        ss_action = self._decide(state, cwnd, delta)  # only its slow-start flows are used
+        ca = ~ss
+        area1 = ca & (delta < a)
+        area2 = ca & (delta > a) & (delta < m)
+        area3 = ca & (delta > m) & (delta < b)
+        area4 = ca & (delta > b)
+
+        new_p = np.where(area1, p + self._p_step, np.where(area2, np.maximum(0.5 * p, 1.0), 0.0))
+        amount = np.where(area1 | area2, np.minimum(new_p, cwnd), 0.0)
+        cut = np.where(area4, delta - m, 0.0)
+        new = np.maximum(cwnd - cut, MIN_WINDOW)
+
+        b_up = np.minimum(b + step, self._tmax)
+        a_up = np.minimum(a + step, b_up - gap)
+        a_in = np.minimum(a + 0.5 * step, m - 0.5 * gap)
+        b_in = np.maximum(b - 0.5 * step, m + 0.5 * gap)
+        narrow = area2 | area3
+        new_a = np.where(area1, a_up, np.where(narrow, a_in, np.where(area4, self._alpha, a)))
+        new_b = np.where(area1, b_up, np.where(narrow, b_in, np.where(area4, self._beta, b)))
+
+        np.copyto(p, np.where(ca, new_p, p))
+        np.copyto(a, new_a)
+        np.copyto(b, new_b)
+        return RoundAction(
+            cwnd=np.where(ss, ss_action.cwnd, new),
+            incr=np.where(ss, ss_action.incr, amount / cwnd),
+            cap=np.where(ss, ss_action.cap, new + amount),
+        )
+
+    def on_loss(
+        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
+    ) -> FloatArray:
+        """Vegas's loss reactions; P and the thresholds back to their initial values."""
+        new = super().on_loss(state, index, kind, cwnd)
+        idx = np.asarray(index, dtype=np.intp)
+        n = state["p"].shape[0]
+        state["p"][idx] = 0.0
+        state["a"][idx] = np.broadcast_to(self._alpha, (n,))[idx]
+        state["b"][idx] = np.broadcast_to(self._beta, (n,))[idx]
+        return new

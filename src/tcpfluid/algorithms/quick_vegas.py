@@ -1,0 +1,136 @@
+"""Quick Vegas (Chan, Lin and Ho), document 000 §3.2.
+
+Rules, each from document 000 unless marked *ours*:
+
+* Δ as Vegas, eq (1): ``cwnd × (1 − BaseRTT / RTT)`` with the round's mean RTT.
+* Slow start (§3.2.1): "a sender sends out an extra packet whenever it receives two ACKs"
+  and "the congestion window is adjusted every RTT": ``incr = 1/2`` per ACK every round,
+  ``cap = 1.5 × cwnd`` — Table 1: 2, 3, 4.5, 6.75, 10.13, ... The first round already
+  grows (Table 1 has 3 packets in round 1), so :meth:`QuickVegas.initial_action` returns
+  the slow-start action.
+* Leaving slow start: Δ > γ, window × 7/8, congestion avoidance (§3.1, kept by §3.2.1).
+  *Ours*: also (without a cut) when the window reaches ``ssthresh`` after a timeout.
+* Congestion avoidance: exactly the pseudo-code of §3.2.2, with ``m = (α + β)/2``:
+
+  ========================  ==============================================================
+  Δ > β                     ``cwnd −= (Δ − m)/2`` (eq 4); ``incr = 0``; ``succ = 0``
+  Δ < α                     ``succ += 1``; ``incr = 1`` if ``(β − Δ)·succ > cwnd`` else
+                            ``incr = (β − Δ)·succ / cwnd`` (eq 3, "at most double")
+  m < Δ <= β                ``cwnd −= 1``; ``incr = 0``; ``succ = 0``
+  α <= Δ < m                ``incr = 1/cwnd``; ``succ = 0``
+  Δ = m                     ``incr = 0``; ``succ = 0``
+  ========================  ==============================================================
+
+  ``incr`` is added per ACK ("the incr is served as the increment amount of congestion
+  window after each ACK is received"); the cap of the round is ``cwnd +
+  min((β − Δ)·succ, cwnd)`` for an eq-(3) increase and ``cwnd + 1`` for the ``1/cwnd``
+  move, so a full round of ACKs adds exactly the pseudo-code's amount.
+* Losses: as Vegas (3/4, 1/2, timeout to 2 packets and slow start). *Ours*: a loss also
+  resets ``succ`` (the run of consecutive increases is broken).
+* *Ours*: the window never goes below 2 packets.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._common import MIN_WINDOW, check_flows
+from .base import CONGESTION_AVOIDANCE, SLOW_START, RoundAction, RoundSample
+from .vegas import Vegas
+
+__all__ = ["QuickVegas"]
+
+FloatArray = NDArray[np.float64]
+State = dict[str, FloatArray]
+
+
+class QuickVegas(Vegas):
+    """Quick Vegas: ×1.5 slow start and the succ/incr congestion avoidance (document 000 §3.2).
+
+    Parameters
+    ----------
+    alpha : float or array_like, default 2
+        Lower backlog threshold α, packets; ``>= 0``.
+    beta : float or array_like, default 4
+        Upper backlog threshold β, packets; ``>= alpha``.
+    gamma : float or array_like, default 1
+        Slow-start exit threshold γ, packets; ``> 0``.
+
+    Defaults are document 000 §5's (γ = 1, α = 2, β = 4).
+
+    Notes
+    -----
+    State: ``phase``, ``succ`` (consecutive eq-(3) increases), ``ssthresh`` (packets, ``inf``
+    until a timeout), and ``ss_grow`` (unused, kept for compatibility with Vegas's state).
+    """
+
+    name: ClassVar[str] = "quick-vegas"
+
+    def __init__(self, *, alpha: Any = 2.0, beta: Any = 4.0, gamma: Any = 1.0) -> None:
+        super().__init__(alpha=alpha, beta=beta, gamma=gamma)
+        self._mid = 0.5 * (self._alpha + self._beta)
+
+    def init_state(self, n: int) -> State:
+        """Fresh state: slow start, ``succ = 0``."""
+        n = check_flows(self._param_arrays(), n)
+        return {
+            "phase": np.full(n, SLOW_START),
+            "ss_grow": np.ones(n),
+            "ssthresh": np.full(n, np.inf),
+            "succ": np.zeros(n),
+        }
+
+    def initial_action(self, state: State) -> RoundAction:
+        """Round 0 already grows by one packet per two ACKs (Table 1: 2 → 3)."""
+        n = state["phase"].shape[0]
+        w = np.full(n, float(self.initial_window))
+        return RoundAction(cwnd=w, incr=np.full(n, 0.5), cap=np.minimum(1.5 * w, state["ssthresh"]))
+
+    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
+        """One Quick Vegas decision per round (§3.2.1 slow start, §3.2.2 pseudo-code)."""
+        cwnd = sample.cwnd
+        delta = cwnd * (1.0 - sample.base_rtt / sample.rtt_mean)
+        phase = state["phase"]
+        succ = state["succ"]
+        ssthresh = state["ssthresh"]
+        alpha, beta, mid = self._alpha, self._beta, self._mid
+
+        ss = phase == SLOW_START
+        exit_gamma = ss & (delta > self._gamma)
+        leave = exit_gamma | (ss & (cwnd >= ssthresh))
+        grow = ss & ~leave
+        ca = ~ss
+        above = ca & (delta > beta)
+        below = ca & (delta < alpha)
+        upper = ca & ~above & (delta > mid)
+        lower = ca & ~below & (delta < mid)
+
+        # eq (3): (β − Δ) × succ, at most doubling
+        new_succ = np.where(below, succ + 1.0, 0.0)
+        amount = np.minimum((beta - delta) * new_succ, cwnd)
+        # decreases at the boundary: eq (4) above β, −1 between m and β
+        drop = np.where(above, 0.5 * (delta - mid), np.where(upper, 1.0, 0.0))
+        new = np.where(exit_gamma, 0.875 * cwnd, cwnd - drop)
+        np.maximum(new, MIN_WINDOW, out=new)
+
+        incr = np.where(grow, 0.5, np.where(below, amount / cwnd, np.where(lower, 1.0 / cwnd, 0.0)))
+        cap = np.where(
+            grow,
+            np.minimum(1.5 * cwnd, ssthresh),
+            new + np.where(below, amount, np.where(lower, 1.0, 0.0)),
+        )
+
+        np.putmask(phase, leave, CONGESTION_AVOIDANCE)
+        np.copyto(succ, np.where(ss, 0.0, new_succ))
+        return RoundAction(cwnd=new, incr=incr, cap=cap)
+
+    def on_loss(
+        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
+    ) -> FloatArray:
+        """Vegas's loss reactions (document 000 §3.1); ``succ`` is reset."""
+        new = super().on_loss(state, index, kind, cwnd)
+        state["succ"][np.asarray(index, dtype=np.intp)] = 0.0
+        return new

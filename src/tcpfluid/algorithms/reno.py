@@ -1,0 +1,106 @@
+"""TCP Reno, the loss-based baseline (documents 000 §1, 002 §2 eqs 1–2, 004 §1).
+
+Rules:
+
+* Slow start: one packet per ACK (``incr = 1``) up to ``ssthresh`` (``cap =
+  min(2 × cwnd, ssthresh)``), from the first round; congestion avoidance once
+  ``cwnd >= ssthresh``.
+* Congestion avoidance (AIMD, document 002 eq 1 with a = 1): ``1/cwnd`` per ACK, at most
+  one packet per round (``cap = cwnd + 1``).
+* Fast retransmit / fast recovery (document 002 §2 and eq 2 with b = 1/2): on three
+  duplicate ACKs (:data:`LOSS_FAST`), ``ssthresh = max(cwnd / 2, 2)`` and ``cwnd =
+  ssthresh``, congestion avoidance.
+* Timeout (:data:`LOSS_TIMEOUT`): ``ssthresh = max(cwnd / 2, 2)``, ``cwnd = 1``, slow start.
+
+*Ours*: a retransmission lost again (:data:`LOSS_RETX`) is treated as another fast
+retransmit (halving): Reno has no separate rule for it (Vegas's 1/2 is a Vegas rule). The
+2-packet floor of ``ssthresh`` follows RFC 5681. The round in which a loss is reported keeps
+the engine's no-growth rule of :meth:`ControlLaw.on_loss`, so slow start after a timeout
+resumes at the next round boundary. Increments are per ACK received: with delayed ACKs,
+slow start grows ×1.5 per round and congestion avoidance by 1/2 packet per round, as in
+ns-2 without ACK counting.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._common import MIN_WINDOW, check_flows, check_kind
+from .base import (
+    CONGESTION_AVOIDANCE,
+    LOSS_TIMEOUT,
+    SLOW_START,
+    ControlLaw,
+    RoundAction,
+    RoundSample,
+)
+
+__all__ = ["Reno"]
+
+FloatArray = NDArray[np.float64]
+State = dict[str, FloatArray]
+
+
+class Reno(ControlLaw):
+    """TCP Reno: slow start, AIMD, fast retransmit/recovery, timeout.
+
+    Reno has no parameter; it starts from :attr:`initial_window` (2 packets) with an
+    infinite ``ssthresh``.
+
+    Notes
+    -----
+    State: ``phase`` and ``ssthresh`` (packets).
+    """
+
+    name: ClassVar[str] = "reno"
+
+    def __init__(self) -> None:
+        pass
+
+    def init_state(self, n: int) -> State:
+        """Fresh state: slow start, ``ssthresh = inf``."""
+        n = check_flows({}, n)
+        return {"phase": np.full(n, SLOW_START), "ssthresh": np.full(n, np.inf)}
+
+    def initial_action(self, state: State) -> RoundAction:
+        """Slow start from the first round: one packet per ACK."""
+        n = state["phase"].shape[0]
+        w = np.full(n, float(self.initial_window))
+        return RoundAction(cwnd=w, incr=np.ones(n), cap=np.minimum(2.0 * w, state["ssthresh"]))
+
+    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
+        """Slow start below ``ssthresh``, additive increase above it."""
+        cwnd = sample.cwnd
+        phase = state["phase"]
+        ssthresh = state["ssthresh"]
+        ss = (phase == SLOW_START) & (cwnd < ssthresh)
+        np.putmask(phase, ~ss, CONGESTION_AVOIDANCE)
+        incr = np.where(ss, 1.0, 1.0 / cwnd)
+        cap = np.where(ss, np.minimum(2.0 * cwnd, ssthresh), cwnd + 1.0)
+        return RoundAction(cwnd=cwnd.copy(), incr=incr, cap=cap)
+
+    def on_loss(
+        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
+    ) -> FloatArray:
+        """Halve on duplicate ACKs; one packet and slow start on a timeout."""
+        kind = check_kind(kind)
+        idx = np.asarray(index, dtype=np.intp)
+        w = np.asarray(cwnd, dtype=np.float64)
+        if w.shape != idx.shape:
+            raise ValueError(
+                f"cwnd must have one window per index, got shapes {w.shape} and {idx.shape}"
+            )
+        half = np.maximum(w / 2.0, MIN_WINDOW)
+        state["ssthresh"][idx] = half
+        if kind == LOSS_TIMEOUT:
+            state["phase"][idx] = SLOW_START
+            return np.ones(w.shape)
+        state["phase"][idx] = CONGESTION_AVOIDANCE
+        return half
+
+    def params(self) -> dict[str, Any]:
+        """Reno has no parameters: ``{}``."""
+        return {}

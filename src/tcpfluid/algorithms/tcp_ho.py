@@ -1,0 +1,185 @@
+"""TCP-Ho (Ho, Chan and Chen), document 004 §3.2: quick shift with a status machine.
+
+Quantities of one round n (document 004 §3.2): Maximal Throughput ``MaT = cwnd / Minimal
+RTT`` and Minimal Throughput ``MiT = cwnd / Maximal RTT``, with the Minimal and Maximal RTT
+of the round's own packets (``sample.rtt_min``, ``sample.rtt_max``). "Current" is round n,
+"Prior" round n − 2.
+
+Status machine (Tables 1–2), checked in this order, ``s`` the previous status:
+
+1. PMaT < CMiT: if s ∈ {1, 3}: ``incr += 1``, ``maxincr = max(maxincr, incr)``; otherwise
+   ``incr = maxincr = 1``. Then ``cwnd += incr``, status 1.
+2. CMaT < PMiT: if s ∈ {2, 4}: ``maxincr = max(maxincr − 1, 1)``. Then
+   ``cwnd = max(cwnd − maxincr, 2)``, ``incr = 0``, status 2.
+3. PMiT < CMiT and PMaT < CMaT: if s ∈ {1, 3}: ``incr = max(incr / 2, 1)``; otherwise
+   ``incr = 1``. Then ``cwnd += incr``, status 3.
+4. CMiT < PMiT and CMaT < PMaT: if s ∈ {2, 4}: ``maxincr = max(maxincr / 2, 1)``. Then
+   ``cwnd = max(cwnd − maxincr, 2)``, ``incr = 0``, status 4.
+5. Otherwise: ``incr = maxincr = 0``, status 5.
+
+Timing (document 004 §3.2 and Table 4): no increase in the first round; "from the second
+round, we adjust the increase (or decrease) amount every other round ... the increase (or
+decrease) amounts in the i-th and (i+1)-th rounds will be the same". Counting on_round calls
+``k = 0, 1, 2, ...`` from the start of the connection (or a loss), the law compares and
+chooses a new amount at odd ``k`` (round k against round k − 2) and applies the same amount
+again at the following even ``k``; at ``k = 0`` nothing changes. The amount chosen at call
+k acts during round k + 1, so Table 4's window of round i is the window at the start of
+round i: W = 2, 2, 2, 3, 4, 6, 8, 11, 14, 18, 22 and z = 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5.
+
+*Ours*, where the document is silent:
+
+* At the first comparison (k = 1) there is no round k − 2: its throughputs are taken as 0
+  (nothing was sent), so PMaT = 0 < CMiT and case 1 applies, which gives Table 4's z_2 = 1.
+* An increase is spread over the ACKs of the next round (``incr = amount / cwnd`` per ACK,
+  ``cap = cwnd + amount``): the document's extra packet sent "when two or more ACKs of the
+  previous round are received" (§3.2 and the footnote of §4.2). A decrease is applied at
+  the round boundary.
+* Halvings are exact (``incr / 2`` may be fractional); the document does not round.
+* ``phase`` is :data:`SLOW_START` while every comparison since the start (or a timeout)
+  gave status 1 (the "stable growth" ramp of Table 4) and :data:`CONGESTION_AVOIDANCE`
+  from the first comparison that does not; the round where it changes is the
+  "conspicuous round" of §4.2.
+* Losses (§3.2: "the fast retransmit and fast recovery of TCP-Ho are same as those of TCP
+  Vegas ... we reset all parameters used in the QS phase to their default values"): Vegas's
+  3/4, 1/2 and timeout-to-2 reactions, then ``incr = maxincr = 0``, ``status = 1`` and the
+  round count and throughput history restart as at the beginning of a connection.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._common import MIN_WINDOW, check_flows, check_kind
+from .base import (
+    CONGESTION_AVOIDANCE,
+    LOSS_FAST,
+    LOSS_TIMEOUT,
+    SLOW_START,
+    ControlLaw,
+    RoundAction,
+    RoundSample,
+)
+
+__all__ = ["TcpHo"]
+
+FloatArray = NDArray[np.float64]
+State = dict[str, FloatArray]
+
+_STATE_DEFAULTS = {
+    "k": 0.0,
+    "incr": 0.0,
+    "maxincr": 0.0,
+    "status": 1.0,
+    "amount": 0.0,
+    "mat1": 0.0,
+    "mit1": 0.0,
+    "mat2": 0.0,
+    "mit2": 0.0,
+}
+
+
+class TcpHo(ControlLaw):
+    """TCP-Ho's quick-shift status machine (document 004 §3.2, Tables 1–2).
+
+    TCP-Ho has no tunable parameter: its increments are counted in packets and its
+    decisions compare throughputs of rounds n and n − 2.
+
+    Notes
+    -----
+    State (arrays over flows): ``phase``, ``k`` (on_round calls since the start or the last
+    loss), ``incr``, ``maxincr``, ``status`` (1–5, Table 1), ``amount`` (the signed window
+    change applied in the current pair of rounds), ``mat1``/``mit1`` and ``mat2``/``mit2``
+    (maximal/minimal throughputs of the previous two rounds, packets/s).
+    """
+
+    name: ClassVar[str] = "tcp-ho"
+
+    def __init__(self) -> None:
+        pass
+
+    def init_state(self, n: int) -> State:
+        """Fresh state: ``status = 1``, ``incr = maxincr = 0``, round count 0."""
+        n = check_flows({}, n)
+        state = {key: np.full(n, value) for key, value in _STATE_DEFAULTS.items()}
+        state["phase"] = np.full(n, SLOW_START)
+        return state
+
+    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
+        """Compare round k with round k − 2 at odd k; apply the chosen amount twice."""
+        cwnd = sample.cwnd
+        cmat = cwnd / sample.rtt_min
+        cmit = cwnd / sample.rtt_max
+        k = state["k"]
+        s = state["status"]
+        incr = state["incr"]
+        maxincr = state["maxincr"]
+        pmat = state["mat2"]
+        pmit = state["mit2"]
+
+        adjust = (k % 2.0) == 1.0
+        c1 = pmat < cmit
+        c2 = ~c1 & (cmat < pmit)
+        c3 = ~c1 & ~c2 & (pmit < cmit) & (pmat < cmat)
+        c4 = ~c1 & ~c2 & ~c3 & (cmit < pmit) & (cmat < pmat)
+        c5 = ~(c1 | c2 | c3 | c4)
+        up13 = (s == 1.0) | (s == 3.0)
+        dn24 = (s == 2.0) | (s == 4.0)
+
+        incr1 = np.where(up13, incr + 1.0, 1.0)
+        incr3 = np.where(up13, np.maximum(0.5 * incr, 1.0), 1.0)
+        new_incr = np.where(c1, incr1, np.where(c3, incr3, 0.0))
+        new_max = np.where(
+            c1,
+            np.where(up13, np.maximum(maxincr, incr1), 1.0),
+            np.where(
+                c2 & dn24,
+                np.maximum(maxincr - 1.0, 1.0),
+                np.where(c4 & dn24, np.maximum(0.5 * maxincr, 1.0), np.where(c5, 0.0, maxincr)),
+            ),
+        )
+        new_status = np.where(c1, 1.0, np.where(c2, 2.0, np.where(c3, 3.0, np.where(c4, 4.0, 5.0))))
+        chosen = np.where(c1 | c3, new_incr, np.where(c2 | c4, -new_max, 0.0))
+
+        amount = np.where(adjust, chosen, state["amount"])
+        np.copyto(incr, new_incr, where=adjust)
+        np.copyto(maxincr, new_max, where=adjust)
+        np.copyto(s, new_status, where=adjust)
+        np.copyto(state["amount"], amount)
+        np.putmask(state["phase"], adjust & ~c1, CONGESTION_AVOIDANCE)
+
+        # shift the throughput history: round k becomes "k − 1", k − 1 becomes "k − 2"
+        np.copyto(state["mat2"], state["mat1"])
+        np.copyto(state["mit2"], state["mit1"])
+        np.copyto(state["mat1"], cmat)
+        np.copyto(state["mit1"], cmit)
+        k += 1.0
+
+        up = np.maximum(amount, 0.0)
+        new = np.maximum(cwnd + np.minimum(amount, 0.0), MIN_WINDOW)
+        return RoundAction(cwnd=new, incr=up / cwnd, cap=new + up)
+
+    def on_loss(
+        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
+    ) -> FloatArray:
+        """Vegas's loss reactions, then the quick-shift state back to its defaults."""
+        kind = check_kind(kind)
+        idx = np.asarray(index, dtype=np.intp)
+        w = np.asarray(cwnd, dtype=np.float64)
+        if w.shape != idx.shape:
+            raise ValueError(
+                f"cwnd must have one window per index, got shapes {w.shape} and {idx.shape}"
+            )
+        for key, value in _STATE_DEFAULTS.items():
+            state[key][idx] = value
+        if kind == LOSS_TIMEOUT:
+            state["phase"][idx] = SLOW_START
+            return np.full(w.shape, MIN_WINDOW)
+        state["phase"][idx] = CONGESTION_AVOIDANCE
+        return np.maximum(w * (0.75 if kind == LOSS_FAST else 0.5), MIN_WINDOW)
+
+    def params(self) -> dict[str, Any]:
+        """TCP-Ho has no parameters: ``{}``."""
+        return {}

@@ -1,0 +1,191 @@
+"""TCP-Ho (document 004 §3.2, Tables 1, 2 and 4), unit-tested without an engine."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from _lawkit import drive, sample
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tcpfluid.algorithms import (
+    CONGESTION_AVOIDANCE,
+    LOSS_FAST,
+    LOSS_TIMEOUT,
+    SLOW_START,
+    TcpHo,
+)
+
+# Document 004 Table 4 (window and increase amount per round while PMaT < CMiT).
+TABLE4_W = [2, 2, 2, 3, 4, 6, 8, 11, 14, 18, 22]
+TABLE4_Z = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5]
+
+
+def test_table4_of_document_004():
+    # Hand-written samples in which throughput keeps rising: a constant RTT of 0.1 s, so
+    # the throughput of a round is proportional to its (growing) window.
+    starts, actions = drive(TcpHo(), 11, lambda k, w: sample(w, 0.1, 0.1, 0.1, 0.1))
+    assert [float(w[0]) for w in starts] == TABLE4_W
+    # z_i: the amount added during round i = cap − cwnd of the action applied in round i
+    z = [float(a.cap[0] - a.cwnd[0]) for a in actions[:11]]
+    assert z == TABLE4_Z
+    assert TABLE4_W[1:] == [w + dz for w, dz in zip(TABLE4_W, TABLE4_Z, strict=False)][:10]
+
+
+def test_increase_is_spread_over_acks():
+    # Round 12 of Table 4 (§4.2): W = 32, z = 6: 6/32 packet per ACK.
+    law = TcpHo()
+    state = law.init_state(1)
+    state["k"][:] = 2.0  # an even call re-applies the current amount
+    state["amount"][:] = 6.0
+    act = law.on_round(state, sample(32.0))
+    assert (act.cwnd[0], act.incr[0], act.cap[0]) == (32.0, 6 / 32, 38.0)
+
+
+def _compare(status, incr, maxincr, pmat, pmit, rtt_min, rtt_max, cwnd=10.0):
+    """One comparison call (odd k) from a hand-set state; returns (state, action)."""
+    law = TcpHo()
+    state = law.init_state(1)
+    state["k"][:] = 3.0
+    state["status"][:] = status
+    state["incr"][:] = incr
+    state["maxincr"][:] = maxincr
+    state["mat2"][:] = pmat
+    state["mit2"][:] = pmit
+    act = law.on_round(state, sample(cwnd, 0.05, 0.1, rtt_min, rtt_max))
+    return state, act
+
+
+# Throughputs of the current round with cwnd = 10: CMaT = 10/rtt_min, CMiT = 10/rtt_max.
+CASES = {
+    # name: (pmat, pmit, rtt_min, rtt_max)
+    "1": (50.0, 40.0, 0.1, 0.1),  # PMaT 50 < CMiT 100
+    "2": (500.0, 400.0, 0.1, 0.1),  # CMaT 100 < PMiT 400
+    "3": (150.0, 50.0, 0.05, 0.1),  # PMiT 50 < CMiT 100, PMaT 150 < CMaT 200
+    "4": (250.0, 150.0, 0.05, 0.1),  # CMiT 100 < PMiT 150, CMaT 200 < PMaT 250
+    "5": (300.0, 50.0, 0.05, 0.1),  # prior range [50, 300] contains [100, 200]
+}
+
+
+@pytest.mark.parametrize(
+    ("case", "status", "incr", "maxincr", "exp"),
+    [
+        # case 1, status in {1, 3}: incr 2 -> 3, maxincr 2 -> 3, cwnd += 3
+        ("1", 1.0, 2.0, 2.0, {"incr": 3.0, "maxincr": 3.0, "status": 1.0, "amount": 3.0}),
+        ("1", 3.0, 1.0, 4.0, {"incr": 2.0, "maxincr": 4.0, "status": 1.0, "amount": 2.0}),
+        # case 1, status otherwise: incr = maxincr = 1
+        ("1", 2.0, 0.0, 5.0, {"incr": 1.0, "maxincr": 1.0, "status": 1.0, "amount": 1.0}),
+        # case 2, status in {2, 4}: maxincr 3 -> 2, cwnd −= 2, incr 0
+        ("2", 2.0, 0.0, 3.0, {"incr": 0.0, "maxincr": 2.0, "status": 2.0, "amount": -2.0}),
+        ("2", 4.0, 0.0, 1.0, {"incr": 0.0, "maxincr": 1.0, "status": 2.0, "amount": -1.0}),
+        # case 2, status otherwise: maxincr unchanged, cwnd −= maxincr
+        ("2", 1.0, 3.0, 3.0, {"incr": 0.0, "maxincr": 3.0, "status": 2.0, "amount": -3.0}),
+        # case 3, status in {1, 3}: incr 4 -> 2; 1 stays 1
+        ("3", 1.0, 4.0, 4.0, {"incr": 2.0, "maxincr": 4.0, "status": 3.0, "amount": 2.0}),
+        ("3", 3.0, 1.0, 4.0, {"incr": 1.0, "maxincr": 4.0, "status": 3.0, "amount": 1.0}),
+        # case 3, status otherwise: incr = 1
+        ("3", 5.0, 0.0, 0.0, {"incr": 1.0, "maxincr": 0.0, "status": 3.0, "amount": 1.0}),
+        # case 4, status in {2, 4}: maxincr 4 -> 2, cwnd −= 2
+        ("4", 4.0, 0.0, 4.0, {"incr": 0.0, "maxincr": 2.0, "status": 4.0, "amount": -2.0}),
+        # case 4, status otherwise: maxincr unchanged
+        ("4", 3.0, 2.0, 3.0, {"incr": 0.0, "maxincr": 3.0, "status": 4.0, "amount": -3.0}),
+        # case 5: everything to 0, status 5
+        ("5", 1.0, 3.0, 3.0, {"incr": 0.0, "maxincr": 0.0, "status": 5.0, "amount": 0.0}),
+    ],
+)
+def test_status_machine_table2(case, status, incr, maxincr, exp):
+    pmat, pmit, rmin, rmax = CASES[case]
+    state, act = _compare(status, incr, maxincr, pmat, pmit, rmin, rmax)
+    for key, value in exp.items():
+        assert state[key][0] == value, key
+    dz = exp["amount"]
+    if dz >= 0:  # increase spread over the 10 ACKs of the next round
+        assert (act.cwnd[0], act.cap[0]) == (10.0, 10.0 + dz)
+        assert act.incr[0] == pytest.approx(dz / 10.0)
+    else:  # decrease at the boundary
+        assert (act.cwnd[0], act.incr[0], act.cap[0]) == (10.0 + dz, 0.0, 10.0 + dz)
+
+
+def test_decrease_floor_is_two_packets():
+    pmat, pmit, rmin, rmax = CASES["2"]
+    _, act = _compare(1.0, 0.0, 5.0, pmat, pmit, rmin, rmax, cwnd=4.0)
+    # CMaT = 4/0.1 = 40 < PMiT 400: cwnd = max(4 − 5, 2) = 2
+    assert act.cwnd[0] == 2.0
+
+
+def test_amount_is_applied_twice_then_recomputed():
+    law = TcpHo()
+    state = law.init_state(1)
+    state["k"][:] = 3.0
+    state["mat2"][:] = 500.0
+    state["mit2"][:] = 400.0
+    a = law.on_round(state, sample(10.0, 0.05, 0.1, 0.1, 0.1))  # case 2: −maxincr(0) = 0
+    assert a.cwnd[0] == 10.0 and state["status"][0] == 2.0
+    # even call: same amount, no comparison even though rounds now differ wildly
+    state["mat2"][:] = 0.0
+    a = law.on_round(state, sample(10.0, 0.05, 0.1, 0.1, 0.1))
+    assert state["status"][0] == 2.0 and a.cap[0] == 10.0
+
+
+def test_phase_leaves_slow_start_at_first_non_rising_comparison():
+    law = TcpHo()
+    state = law.init_state(1)
+    for w in (2.0, 2.0, 3.0, 4.0):
+        law.on_round(state, sample(w, 0.1, 0.1, 0.1, 0.1))
+        assert state["phase"][0] == SLOW_START
+    # round k = 4 (even): no comparison; k = 5 compares with round 3 (window 4):
+    # a round with a larger maximal RTT: PMaT = PMiT = 4/0.1 = 40, CMaT = 8/0.1 = 80,
+    # CMiT = 8/0.21 = 38.1 < PMaT 40: not case 1; PMiT 40 < CMiT 38.1 fails: not case 3;
+    # CMiT 38.1 < PMiT 40 but CMaT 80 < PMaT 40 fails: not case 4 -> case 5.
+    law.on_round(state, sample(6.0, 0.1, 0.1, 0.1, 0.1))
+    law.on_round(state, sample(8.0, 0.1, 0.15, 0.1, 0.21))
+    assert state["phase"][0] == CONGESTION_AVOIDANCE
+    assert state["status"][0] == 5.0
+
+
+def test_losses_reset_quick_shift_state():
+    law = TcpHo()
+    state = law.init_state(2)
+    for key in ("k", "incr", "maxincr", "amount", "mat1", "mit1", "mat2", "mit2"):
+        state[key][:] = 7.0
+    state["status"][:] = 3.0
+    assert law.on_loss(state, np.array([0]), LOSS_FAST, np.array([40.0]))[0] == 30.0
+    assert law.on_loss(state, np.array([1]), LOSS_TIMEOUT, np.array([40.0]))[0] == 2.0
+    for key in ("k", "incr", "maxincr", "amount", "mat1", "mit1", "mat2", "mit2"):
+        assert state[key].tolist() == [0.0, 0.0], key
+    assert state["status"].tolist() == [1.0, 1.0]
+    assert state["phase"].tolist() == [CONGESTION_AVOIDANCE, SLOW_START]
+
+
+def test_no_parameters():
+    assert TcpHo().params() == {}
+    with pytest.raises(TypeError):
+        TcpHo(alpha=1.0)  # type: ignore[call-arg]
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(2.0, 500.0), st.floats(0.05, 0.2), st.floats(1.0, 2.0), st.floats(1.0, 2.0)
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    st.integers(1, 12),
+)
+def test_batched_equals_single_over_several_rounds(flows, rounds):
+    n = len(flows)
+    law = TcpHo()
+    state = law.init_state(n)
+    singles = [law.init_state(1) for _ in range(n)]
+    w = np.array([f[0] for f in flows])
+    for r in range(rounds):
+        lo = np.array([f[1] for f in flows]) * (1 + 0.01 * r)
+        hi = lo * np.array([f[2] if r % 2 else f[3] for f in flows])
+        act = law.on_round(state, sample(w, 0.05, lo, lo, hi))
+        for i in range(n):
+            a1 = law.on_round(singles[i], sample([w[i]], 0.05, [lo[i]], [lo[i]], [hi[i]]))
+            assert (a1.cwnd[0], a1.incr[0], a1.cap[0]) == (act.cwnd[i], act.incr[i], act.cap[i])
+        assert np.all(act.cwnd >= 2.0)
+        w = np.minimum(act.cwnd + act.incr * w, act.cap)
