@@ -35,6 +35,8 @@ def param_array(
         If an element is not finite or breaks the bound, or if the array has more than one
         dimension.
     """
+    if value is None or isinstance(value, bool):
+        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
     arr = as_float_array(name, value, positive=positive, nonnegative=nonnegative, minimum=minimum)
     if arr.ndim > 1:
         raise ValueError(
