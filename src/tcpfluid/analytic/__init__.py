@@ -33,6 +33,7 @@ from .equilibrium import (
     vegas_equilibrium_window,
     vegas_window_band,
 )
+from .predict import PREDICT_ALGORITHMS, Prediction, predict
 from .slow_start import (
     SLOW_START_ALGORITHMS,
     SlowStartExit,
@@ -42,14 +43,17 @@ from .slow_start import (
 )
 
 __all__ = [
+    "PREDICT_ALGORITHMS",
     "SLOW_START_ALGORITHMS",
     "BLBEquilibrium",
+    "Prediction",
     "SlowStartExit",
     "blb_equilibrium",
     "conspicuous_round",
     "conspicuous_round_printed",
     "critical_window",
     "jain_index",
+    "predict",
     "reno_max_window_asymmetric",
     "reverse_path_throughput",
     "rounds_to_equilibrium",
