@@ -52,7 +52,7 @@ def test_forward_vegas_slow_start_uses_forward_backlog():
 
 def test_forward_vegas_requires_forward_delays():
     fv = ForwardVegas()
-    with pytest.raises(ValueError, match="fwd_delay_mean and sample.fwd_delay_base"):
+    with pytest.raises(ValueError, match=r"fwd_delay_mean and sample\.fwd_delay_base"):
         fv.on_round(fv.init_state(1), sample(10.0))
 
 
