@@ -8,7 +8,7 @@
   packets). With a BaseRTT over-estimated by ``x_j`` the Vegas law
   ``w − (d_j + x_j) w / (d_j + δ) = α_j`` gives ``δ = x_j + α_j / r_j``, the marginal
   utility at price δ, so ``U_j(r) = α_j log r + x_j r``. The maximiser is computed here
-  by a generic constrained optimiser on the primal problem — a different route from the
+  by Newton's method on the primal problem — a different route from the
   Boutremans–Le Boudec root-finding of :func:`tcpfluid.analytic.blb_equilibrium`
   (thesis, document 001 ch. 2 §5: ``rate_j = α_j / (δ − x_j)``), which it cross-checks.
 * :func:`reno_equilibrium` — the fixed point of the ODE model's Reno right-hand side
@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import brentq, minimize
+from scipy.optimize import brentq
 
 from .._validation import as_float_array, check_positive
 from .ode import RedQueue
@@ -78,6 +78,47 @@ class LowEquilibrium:
         }
 
 
+def _newton_max_utility(alpha: FloatArray, x: FloatArray, C: float) -> FloatArray:
+    """Maximise Σ α_j log r_j + x_j r_j subject to Σ r_j = C (Newton, feasible start)."""
+
+    def f(r: FloatArray) -> float:
+        return float(np.sum(alpha * np.log(r) + x * r))
+
+    r = C * alpha / np.sum(alpha)  # feasible, strictly positive
+    polish = 0
+    scale = float(np.sum(alpha))
+    amin = float(np.min(alpha))
+    for _ in range(500):
+        g = alpha / r + x  # gradient
+        h = -alpha / (r * r)  # diagonal Hessian (negative definite)
+        nu = np.sum(g / h) / np.sum(1.0 / h)  # multiplier making Σ step = 0
+        step = (nu - g) / h
+        decrement = float(-np.sum(step * step * h))  # Newton decrement squared
+        if decrement <= 1e-20 * scale or float(np.max(np.abs(step) / r)) <= 1e-12:
+            break  # converged to the rounding floor (relative rate changes ~1e-12)
+        # α_j log r_j is self-concordant after scaling by 1/α_j: once the decrement is below
+        # ~min α / 100 every |step_j|/r_j < 0.1, full steps converge quadratically and a
+        # few reach the rounding floor (~1e-10 relative when x_j r_j dwarfs α_j)
+        quadratic = decrement <= 1e-2 * amin
+        if quadratic:
+            polish += 1
+            if polish > 12:
+                break
+        t = 1.0
+        neg = step < 0
+        if neg.any():  # stay inside r > 0
+            t = min(1.0, 0.99 * float(np.min(-r[neg] / step[neg])))
+        if not quadratic:  # damped phase: backtracking line search
+            f0 = f(r)
+            while f(r + t * step) < f0 + 0.25 * t * decrement and t > 1e-16:
+                t *= 0.5
+        r = r + t * step
+        r = r * (C / np.sum(r))  # remove rounding drift off the constraint
+    else:  # pragma: no cover - Newton converges quadratically on this problem
+        raise RuntimeError("low_utility_equilibrium: Newton's method did not converge")
+    return np.asarray(r, dtype=np.float64)
+
+
 def low_utility_equilibrium(
     alpha_pkts: Any,
     overestimate_s: Any,
@@ -105,9 +146,11 @@ def low_utility_equilibrium(
 
     Notes
     -----
-    The problem is solved in normalised variables ``u_j = r_j / C`` on the simplex with
-    SLSQP and analytic gradients; the capacity constraint is active at the optimum since
-    every ``U_j`` is increasing.
+    The capacity constraint is active at the optimum since every ``U_j`` is increasing.
+    The primal problem is solved by the feasible-start Newton method for equality-
+    constrained concave maximisation (Boyd and Vandenberghe, *Convex Optimization*,
+    §10.2) with a backtracking line search that keeps every rate positive; it never
+    solves for the price δ, which is recovered afterwards from the KKT condition.
     """
     alpha = np.atleast_1d(as_float_array("alpha_pkts", alpha_pkts, positive=True))
     x = np.atleast_1d(as_float_array("overestimate_s", overestimate_s, nonnegative=True))
@@ -127,33 +170,7 @@ def low_utility_equilibrium(
     if prop_delay_s is not None:
         d = np.atleast_1d(as_float_array("prop_delay_s", prop_delay_s, positive=True))
         d = np.array(np.broadcast_to(d, alpha.shape), dtype=np.float64)
-    n = alpha.size
-    # scale the objective so its gradient is O(1)
-    scale = float(np.sum(alpha))
-
-    def neg_utility(u: FloatArray) -> float:
-        u = np.maximum(u, 1e-300)
-        return -float(np.sum(alpha * np.log(C * u) + x * C * u)) / scale
-
-    def neg_grad(u: FloatArray) -> FloatArray:
-        u = np.maximum(u, 1e-300)
-        return np.asarray(-(alpha / u + x * C) / scale, dtype=np.float64)
-
-    u0 = alpha / np.sum(alpha)
-    res = minimize(
-        neg_utility,
-        u0,
-        jac=neg_grad,
-        method="SLSQP",
-        bounds=[(1e-12, 1.0)] * n,
-        constraints=[
-            {"type": "eq", "fun": lambda u: np.sum(u) - 1.0, "jac": lambda u: np.ones_like(u)}
-        ],
-        options={"ftol": 1e-15, "maxiter": 1000},
-    )
-    if not res.success:
-        raise RuntimeError(f"low_utility_equilibrium: optimiser failed: {res.message}")
-    r = C * np.asarray(res.x, dtype=np.float64)
+    r = _newton_max_utility(alpha, x, C)
     prices = x + alpha / r
     delta = float(np.mean(prices))
     return LowEquilibrium(
