@@ -247,3 +247,15 @@ def test_enhanced_vegas_parameters():
         EnhancedVegas(delta=0.0)
     with pytest.raises(TypeError, match="unexpected keyword"):
         EnhancedVegas(alpha=1.0)  # type: ignore[call-arg]
+
+
+def test_slow_start_matches_table3_of_document_004_shifted_by_one_round():
+    # Document 004 Table 3 (Vegas): W = 2, 2, 2, 4, 4, 8, 8, 16, 16, 32, 32 and
+    # z = 0, 0, 2, 0, 4, 0, 8, 0, 16, 0, 32. It counts one more initial round than
+    # document 000 Table 1 (2, 2, 4, 4, 8, ...), so its round i is our round i − 1.
+    table3_w = [2, 2, 2, 4, 4, 8, 8, 16, 16, 32, 32]
+    table3_z = [0, 0, 2, 0, 4, 0, 8, 0, 16, 0, 32]
+    starts, actions = drive(Vegas(), 10, lambda k, w: sample(w))
+    assert [float(w[0]) for w in starts] == table3_w[1:]
+    added = [float(apply(a, a.cwnd)[0] - a.cwnd[0]) for a in actions[:10]]
+    assert added == table3_z[1:]
