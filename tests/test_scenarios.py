@@ -98,11 +98,18 @@ def test_data_model_validation() -> None:
         CbrSource("c", "1Mbps", 5, 5, ("A",))
 
 
-def test_fluid_view_rejects_flows_on_different_links() -> None:
+def test_fluid_view_rejects_flows_with_different_rtts() -> None:
     links = (Link("A", "10Mbps", "5ms"), Link("B", "10Mbps", "7ms"))
     sc = Scenario("x", links, (FlowSpec("f", ("A",), ()), FlowSpec("g", ("B",), ())))
-    with pytest.raises(ValueError, match="same links"):
+    with pytest.raises(ValueError, match="equal base RTT"):
         sc.fluid_view()
+
+
+def test_fluid_view_accepts_alike_access_links() -> None:
+    # three flows on their own (identical) access links share R1-R2: one path, 3 flows
+    view = build_scenario("qv-basic", flows=3).fluid_view()
+    assert len(view.flows) == 3
+    assert view.path.d == pytest.approx(build_scenario("qv-basic").fluid_view().path.d)
 
 
 def test_reverse_bottleneck_is_seen_in_acks_per_second() -> None:

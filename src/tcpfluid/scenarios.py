@@ -365,8 +365,7 @@ class Scenario:
         ``params`` are merged over the parameters the builder gave each flow.
         """
         flows = tuple(
-            replace(f, algorithm=algorithm, params={**dict(f.params), **params})
-            for f in self.flows
+            replace(f, algorithm=algorithm, params={**dict(f.params), **params}) for f in self.flows
         )
         return replace(self, flows=flows)
 
@@ -376,26 +375,35 @@ class Scenario:
         Raises
         ------
         ValueError
-            If the flows do not all cross the same links (the round model needs flows of
-            equal RTT), or a CBR source does not cross the bottleneck.
+            If the flows do not share one bottleneck link with the same base RTT (the round
+            model needs flows of equal RTT: access links may differ but must be alike), or
+            a CBR source does not cross the bottleneck.
         """
-        first = self.flows[0]
-        for fl in self.flows[1:]:
-            if fl.forward != first.forward or fl.reverse != first.reverse:
-                raise ValueError(
-                    f"the round model needs every flow on the same links; {first.name!r} and "
-                    f"{fl.name!r} differ (use --engine packet for different paths)"
-                )
         pkt_bits = 8.0 * self.packet_size_bytes
         ack_bits = 8.0 * self.ack_size_bytes
-        fwd = [self.link(n) for n in first.forward]
-        rev = [self.link(n) for n in first.reverse]
-        tau = sum(lk.delay_s for lk in fwd) + sum(lk.delay_s for lk in rev)
-        # document 000 eq (5): d = tau + sum of the transmission times of a data packet on
-        # the forward links and of an ACK on the reverse links
-        d = tau + sum(pkt_bits / lk.rate_bps for lk in fwd)
-        d += sum(ack_bits / lk.rate_bps for lk in rev)
-        bott = min(fwd, key=lambda lk: lk.rate_bps)
+
+        def reduce(fl: FlowSpec) -> tuple[float, Link, list[Link]]:
+            fwd = [self.link(n) for n in fl.forward]
+            rev = [self.link(n) for n in fl.reverse]
+            tau = sum(lk.delay_s for lk in fwd) + sum(lk.delay_s for lk in rev)
+            # document 000 eq (5): d = tau + the transmission times of a data packet on the
+            # forward links and of an ACK on the reverse links
+            d = tau + sum(pkt_bits / lk.rate_bps for lk in fwd)
+            d += sum(ack_bits / lk.rate_bps for lk in rev)
+            return d, min(fwd, key=lambda lk: lk.rate_bps), rev
+
+        first = self.flows[0]
+        d, bott, rev = reduce(first)
+        rbott0 = min(rev, key=lambda lk: lk.rate_bps).name if rev else None
+        for fl in self.flows[1:]:
+            d_i, bott_i, rev_i = reduce(fl)
+            rbott_i = min(rev_i, key=lambda lk: lk.rate_bps).name if rev_i else None
+            if bott_i.name != bott.name or rbott_i != rbott0 or not math.isclose(d_i, d):
+                raise ValueError(
+                    f"the round model needs flows with one bottleneck and equal base RTT; "
+                    f"{first.name!r} (bottleneck {bott.name!r}, d={d:g} s) and {fl.name!r} "
+                    f"(bottleneck {bott_i.name!r}, d={d_i:g} s) differ (use --engine packet)"
+                )
         mu = bott.rate_bps / pkt_bits
         reverse_bw: float | None = None
         reverse_buf: float | None = None

@@ -1,0 +1,203 @@
+"""``tcpfluid simulate``: run a named scenario with one algorithm on one engine.
+
+Engines are looked up in :data:`ENGINES` (name → function taking a
+:class:`~tcpfluid.scenarios.Scenario` and returning a result with a ``summary`` whose
+``to_dict()`` has the public keys below). Adding an engine is one line in that table;
+names in :data:`PLANNED_ENGINES` that are not in the table yet give a clear error.
+
+Public JSON keys (``--json``): ``ss_exit_window``, ``ss_exit_time_s``, ``settled_window``,
+``time_to_equilibrium_s``, ``convergence_times_s`` (one per bandwidth change, in order),
+``utilization``, ``throughput_pps`` (per flow), ``jain_index``; plus ``scenario``,
+``algorithm``, ``engine`` and ``params``. ``null`` means "did not happen" (no slow-start
+exit, did not settle).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+from ..algorithms.registry import ALGORITHMS
+from ..fluid.rounds import simulate_scenario_rounds
+from ..scenarios import SCENARIOS, Scenario, build_scenario
+
+__all__ = ["ENGINES", "PLANNED_ENGINES", "add_parser", "parse_sets", "run", "simulate_summary"]
+
+#: engine name -> function(scenario) -> result with ``.summary.to_dict()``
+ENGINES: dict[str, Callable[[Scenario], Any]] = {
+    "rounds": simulate_scenario_rounds,
+}
+#: engines the command knows about (some may not be available yet)
+PLANNED_ENGINES: tuple[str, ...] = ("rounds", "packet", "ode")
+
+_EPILOG = """\
+examples:
+  tcpfluid simulate qv-basic --algorithm vegas
+  tcpfluid simulate qv-basic --algorithm quick-vegas --set cbr=none --json
+  tcpfluid simulate qv-basic -a vegas --set bandwidth=100Mbps --set rtt=200ms --set alpha=1
+
+Time to equilibrium / convergence: the first time after which the window stays within
+max(1 packet, 2 %) of the value it settles at (the mean over the last 10 % of the segment
+before the next bandwidth change); see tcpfluid.metrics.
+
+scenarios:
+{scenarios}
+"""
+
+
+def add_parser(sub: Any) -> None:
+    """Register the ``simulate`` sub-command."""
+    listing = "\n".join(
+        f"  {name}: {spec.description}\n    parameters (--set): {', '.join(spec.defaults)}"
+        for name, spec in SCENARIOS.items()
+    )
+    p = sub.add_parser(
+        "simulate",
+        help="run a named scenario (round model; packet and ODE engines)",
+        description=(
+            "Run a named scenario with one congestion-control algorithm and print its summary: "
+            "slow-start exit, settled window, time to equilibrium, convergence after each "
+            "bandwidth change, utilization, throughput per flow, Jain's index."
+        ),
+        epilog=_EPILOG.format(scenarios=listing),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("scenario", metavar="SCENARIO", help=f"one of: {', '.join(SCENARIOS)}")
+    p.add_argument(
+        "-a",
+        "--algorithm",
+        required=True,
+        metavar="ALGO",
+        help=f"control law: {', '.join(ALGORITHMS)}",
+    )
+    p.add_argument(
+        "-e",
+        "--engine",
+        default="rounds",
+        metavar="ENGINE",
+        help=f"engine: {', '.join(PLANNED_ENGINES)} (default rounds: the round-based fluid model)",
+    )
+    p.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a scenario parameter (repeatable), e.g. bandwidth=100Mbps, rtt=200ms, "
+        "buffer=1000, duration=100s, cbr=none, alpha=1, beta=3, gamma=1",
+    )
+    p.add_argument(
+        "--rtt-model",
+        choices=("average", "last", "fluid"),
+        default="average",
+        help="rounds engine: RTT the law sees in a growing round: the round's average "
+        "(default; doc 000 eqs 6, 10), its last packet's (eq 9) or no burst term (fluid)",
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.set_defaults(run=run)
+
+
+def parse_sets(items: list[str]) -> dict[str, str]:
+    """``["k=v", ...]`` to a dict; raises ``ValueError`` naming a malformed item."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key or not value.strip():
+            raise ValueError(f"--set expects KEY=VALUE, got {item!r}")
+        if key == "algorithm":
+            raise ValueError("--set algorithm=... is not accepted; use --algorithm")
+        out[key] = value.strip()
+    return out
+
+
+def simulate_summary(
+    scenario_name: str,
+    algorithm: str,
+    *,
+    engine: str = "rounds",
+    sets: dict[str, str] | None = None,
+    rtt_model: str = "average",
+) -> dict[str, Any]:
+    """Build the scenario, run it and return the JSON summary dict (the command's output)."""
+    if engine not in PLANNED_ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(PLANNED_ENGINES)}")
+    if engine not in ENGINES:
+        raise ValueError(
+            f"engine {engine!r} is not available yet; available: {', '.join(ENGINES)}"
+        )
+    if algorithm not in ALGORITHMS:
+        raise ValueError(
+            f"unknown algorithm {algorithm!r}; valid names are: {', '.join(ALGORITHMS)}"
+        )
+    scenario = build_scenario(scenario_name, **(sets or {})).with_algorithm(algorithm)
+    if engine == "rounds":
+        result = simulate_scenario_rounds(scenario, rtt=rtt_model)  # type: ignore[arg-type]
+    else:
+        result = ENGINES[engine](scenario)
+    summary = result.summary.to_dict()
+    return {
+        "scenario": scenario_name,
+        "algorithm": algorithm,
+        "engine": engine,
+        "params": {k: _plain(v) for k, v in scenario.params.items() if v is not None},
+        **summary,
+    }
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+def _fmt(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, list):
+        return "[" + ", ".join(_fmt(v) for v in x) + "]" if x else "[]"
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    return str(x)
+
+
+_ROWS = (
+    ("slow-start exit window (pkts)", "ss_exit_window"),
+    ("slow-start exit time (s)", "ss_exit_time_s"),
+    ("settled window (pkts)", "settled_window"),
+    ("time to equilibrium (s)", "time_to_equilibrium_s"),
+    ("bandwidth changes at (s)", "change_times_s"),
+    ("convergence after each change (s)", "convergence_times_s"),
+    ("utilization", "utilization"),
+    ("throughput per flow (pkt/s)", "throughput_pps"),
+    ("Jain's index", "jain_index"),
+    ("loss events per flow", "losses"),
+)
+
+
+def _table(out: dict[str, Any]) -> str:
+    title = f"{out['scenario']} / {out['algorithm']} / engine {out['engine']}"
+    rows = [(label, _fmt(out.get(key))) for label, key in _ROWS if key in out]
+    width = max(len(label) for label, _ in rows)
+    lines = [title, "-" * len(title)]
+    lines += [f"{label.ljust(width)}  {value}" for label, value in rows]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command; returns 0 (errors are raised as ``ValueError``/``TypeError``)."""
+    out = simulate_summary(
+        args.scenario,
+        args.algorithm,
+        engine=args.engine,
+        sets=parse_sets(args.sets),
+        rtt_model=args.rtt_model,
+    )
+    if args.json:
+        print(json.dumps(out, indent=2, allow_nan=False))
+    else:
+        print(_table(out))
+    return 0

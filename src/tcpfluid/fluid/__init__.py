@@ -1,0 +1,48 @@
+"""Fluid models: the round-based model (batched over scenarios) and the ODE model.
+
+* :func:`simulate_rounds` - one step per RTT round (document 000 §4), any control law,
+  thousands of scenarios per call (:mod:`tcpfluid.fluid.rounds`);
+* :func:`simulate_ode` - continuous-time model of many flows (:mod:`tcpfluid.fluid.ode`);
+* equilibria of the ODE model (:mod:`tcpfluid.fluid.equilibrium`).
+"""
+
+from __future__ import annotations
+
+from .equilibrium import (
+    LowEquilibrium,
+    RenoEquilibrium,
+    low_utility_equilibrium,
+    reno_equilibrium,
+)
+from .ode import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, simulate_ode
+from .rounds import (
+    RECORDABLE,
+    CrossTraffic,
+    PathBatch,
+    RoundSummary,
+    RoundTrace,
+    RttModel,
+    simulate_rounds,
+    simulate_scenario_rounds,
+)
+
+__all__ = [
+    "ODE_LAWS",
+    "RECORDABLE",
+    "CrossTraffic",
+    "LowEquilibrium",
+    "OdeFlow",
+    "OdeResult",
+    "OdeSummary",
+    "PathBatch",
+    "RedQueue",
+    "RenoEquilibrium",
+    "RoundSummary",
+    "RoundTrace",
+    "RttModel",
+    "low_utility_equilibrium",
+    "reno_equilibrium",
+    "simulate_ode",
+    "simulate_rounds",
+    "simulate_scenario_rounds",
+]

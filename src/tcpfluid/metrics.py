@@ -1,0 +1,336 @@
+"""Summary metrics on plain arrays of samples: ``(time, value)`` series from any engine.
+
+Every function takes a time array and value arrays with **time along axis 0**; further axes
+(scenarios, flows) are carried through, so one call summarises a whole batch. ``time_s``
+must broadcast against the values (``(R,)``, or ``(R, S, 1)`` for values ``(R, S, F)``).
+The samples may come from the round model (one sample per round, stamped at the round's
+end) or from a packet simulator (samples at any times).
+
+Definitions
+-----------
+Slow-start exit (:func:`slow_start_exit`)
+    The last sample in slow start that is followed by a sample out of it; the exit window is
+    the window of that sample (the window that triggered the exit, before any cut) and the
+    exit time its time stamp. Only the first exit counts.
+Settled value and time to settle (:func:`settling`)
+    Within a segment ``t_start < t <= t_end``, the *settled value* is the mean of the
+    samples in the segment's last ``tail_fraction`` of time. The series has *settled* if
+    every tail sample lies in the band ``|v − settled| <= max(abs_tol, rel_tol × |settled|)``
+    and the series stays in the band for at least twice the tail's length (a segment cut
+    short in a slow transient is not settled); the *time to settle* is then the time,
+    counted from ``t_start``, of the first sample after which every sample of the segment
+    stays in the band. The defaults (2 % or one
+    packet) are tighter than the documents' curves can be read, so that "reached 630
+    packets at 59 s" and "within the band from 57.8 s on" describe the same event to
+    within a few percent. Time to equilibrium of a new connection is the time to settle of
+    the window from 0 to the first bandwidth change; the convergence time after a change is
+    the time to settle from that change to the next (document 000 §5.1-5.2 use the same
+    notion, in seconds or in BaseRTTs).
+Utilization (:func:`utilization`)
+    The time average of the carried rate divided by the capacity.
+Jain's index (:func:`jain_index`)
+    Eq. (13) of document 000: ``(Σx)² / (n Σx²)``.
+
+Results that may not exist (no exit, never settled) are ``NaN`` in float arrays **and**
+flagged ``False`` in the result's boolean field; they are never silently NaN.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ._validation import as_float_array, check_nonnegative, check_range
+
+__all__ = [
+    "Event",
+    "Settling",
+    "jain_index",
+    "settling",
+    "slow_start_exit",
+    "time_average",
+    "utilization",
+]
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Event:
+    """A one-off event found in a series (arrays over the trailing axes).
+
+    Attributes
+    ----------
+    index
+        Sample index (as float; NaN if not found).
+    time_s
+        Time stamp of that sample, s.
+    value
+        The series' value at that sample.
+    found
+        Whether the event happened.
+    """
+
+    index: FloatArray
+    time_s: FloatArray
+    value: FloatArray
+    found: NDArray[np.bool_]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Lists (or scalars) with ``None`` for events that did not happen."""
+        return {k: _plain(getattr(self, k)) for k in ("index", "time_s", "value", "found")}
+
+
+@dataclass(frozen=True)
+class Settling:
+    """Where a series settles within a segment (arrays over the trailing axes).
+
+    Attributes
+    ----------
+    value
+        The settled value (mean over the segment's tail).
+    time_s
+        Time from ``t_start`` to the first sample after which the series stays in the band
+        (NaN when not settled).
+    settled
+        Whether the tail of the segment lies inside the band.
+    tolerance
+        Half-width of the band used.
+    """
+
+    value: FloatArray
+    time_s: FloatArray
+    settled: NDArray[np.bool_]
+    tolerance: FloatArray
+
+    def to_dict(self) -> dict[str, Any]:
+        """Lists (or scalars) with ``None`` for NaN."""
+        return {k: _plain(getattr(self, k)) for k in ("value", "time_s", "settled", "tolerance")}
+
+
+def _plain(a: NDArray[Any]) -> Any:
+    arr = np.asarray(a)
+    if arr.dtype == bool:
+        return arr.tolist()
+    out = arr.astype(float).tolist()
+    return _none_nan(out)
+
+
+def _none_nan(x: Any) -> Any:
+    if isinstance(x, list):
+        return [_none_nan(v) for v in x]
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
+def _series(time_s: ArrayLike, values: ArrayLike, name: str) -> tuple[FloatArray, FloatArray]:
+    t = np.asarray(time_s, dtype=np.float64)
+    v = np.asarray(values, dtype=np.float64)
+    if t.ndim == 0 or v.ndim == 0:
+        raise ValueError(f"time_s and {name} must have a time axis (axis 0)")
+    if t.shape[0] != v.shape[0]:
+        raise ValueError(
+            f"time_s and {name} must have the same number of samples on axis 0, got "
+            f"{t.shape[0]} and {v.shape[0]}"
+        )
+    try:
+        np.broadcast_shapes(t.shape, v.shape)
+    except ValueError as exc:
+        raise ValueError(
+            f"time_s (shape {t.shape}) must broadcast against {name} (shape {v.shape})"
+        ) from exc
+    if t.shape[0] == 0:
+        raise ValueError(f"{name} has no samples")
+    if np.any(np.isnan(t)):
+        raise ValueError("time_s must not contain NaN")
+    return t, v
+
+
+def slow_start_exit(time_s: ArrayLike, window_pkts: ArrayLike, in_slow_start: ArrayLike) -> Event:
+    """The first exit from slow start (module docstring).
+
+    Parameters
+    ----------
+    time_s
+        Sample times, axis 0.
+    window_pkts
+        Window at each sample, packets.
+    in_slow_start
+        Boolean: whether the sender was in slow start at each sample.
+
+    Examples
+    --------
+    >>> e = slow_start_exit([0.1, 0.2, 0.3, 0.4], [2, 4, 8, 7], [True, True, True, False])
+    >>> float(e.time_s), float(e.value), int(e.index)
+    (0.3, 8.0, 2)
+    """
+    t, w = _series(time_s, window_pkts, "window_pkts")
+    ss = np.asarray(in_slow_start, dtype=bool)
+    if ss.shape[0] != w.shape[0]:
+        raise ValueError(
+            f"in_slow_start must have {w.shape[0]} samples on axis 0, got {ss.shape[0]}"
+        )
+    shape = np.broadcast_shapes(t.shape, w.shape, ss.shape)
+    t = np.broadcast_to(t, shape)
+    w = np.broadcast_to(w, shape)
+    ss = np.broadcast_to(ss, shape)
+    out_ss = ~ss
+    first_out = np.argmax(out_ss, axis=0)
+    found = np.any(out_ss, axis=0) & (first_out > 0)
+    idx = np.where(found, first_out - 1, 0)
+    tt = np.take_along_axis(t, idx[None, ...], axis=0)[0]
+    ww = np.take_along_axis(w, idx[None, ...], axis=0)[0]
+    nan = np.nan
+    return Event(
+        index=np.where(found, idx, nan).astype(np.float64),
+        time_s=np.where(found, tt, nan),
+        value=np.where(found, ww, nan),
+        found=np.asarray(found),
+    )
+
+
+def settling(
+    time_s: ArrayLike,
+    values: ArrayLike,
+    *,
+    t_start: ArrayLike = 0.0,
+    t_end: ArrayLike = math.inf,
+    rel_tol: float = 0.02,
+    abs_tol: float = 1.0,
+    tail_fraction: float = 0.1,
+) -> Settling:
+    """Settled value and time to settle within ``t_start < t <= t_end`` (module docstring).
+
+    Parameters
+    ----------
+    time_s, values
+        The series (time along axis 0).
+    t_start, t_end
+        Segment bounds, s (scalars or arrays broadcasting against the trailing axes).
+    rel_tol, abs_tol
+        Half-width of the band: ``max(abs_tol, rel_tol × |settled value|)``.
+    tail_fraction
+        Fraction of the segment's time span, at its end, that defines the settled value
+        (``(0, 1]``).
+
+    Examples
+    --------
+    >>> t = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    >>> v = [0, 50, 90, 99, 100, 100, 100, 100, 100, 100]
+    >>> r = settling(t, v, rel_tol=0.02, abs_tol=0.0, tail_fraction=0.3)
+    >>> float(r.value), float(r.time_s), bool(r.settled)
+    (100.0, 4.0, True)
+    """
+    t, v = _series(time_s, values, "values")
+    rt = check_nonnegative("rel_tol", rel_tol)
+    at = check_nonnegative("abs_tol", abs_tol)
+    tf = check_range("tail_fraction", tail_fraction, 0.0, 1.0, lo_open=True)
+    shape = np.broadcast_shapes(t.shape, v.shape)
+    tb = np.broadcast_to(t, shape)
+    vb = np.broadcast_to(v, shape)
+    t0 = np.asarray(t_start, dtype=np.float64)
+    t1 = np.asarray(t_end, dtype=np.float64)
+    seg = (tb > t0) & (tb <= t1)
+    with np.errstate(invalid="ignore"):
+        t_last = np.max(np.where(seg, tb, -np.inf), axis=0)
+        t_first = np.min(np.where(seg, tb, np.inf), axis=0)
+        span = t_last - np.broadcast_to(t0, t_last.shape)
+        tail = seg & (tb >= t_last - tf * span)
+        n_tail = tail.sum(axis=0)
+        settled_val = np.where(tail, vb, 0.0).sum(axis=0) / np.where(n_tail > 0, n_tail, 1)
+        tol = np.maximum(at, rt * np.abs(settled_val))
+        inside = np.abs(vb - settled_val) <= tol
+    tail_ok = np.all(inside | ~tail, axis=0) & (n_tail > 0)
+    out = seg & ~inside
+    any_out = np.any(out, axis=0)
+    rev_first = np.argmax(out[::-1], axis=0)
+    last_out = shape[0] - 1 - rev_first
+    nxt = np.minimum(last_out + 1, shape[0] - 1)
+    t_next = np.take_along_axis(tb, nxt[None, ...], axis=0)[0]
+    t_settle = np.where(any_out, t_next, t_first)
+    # the series must stay in the band for at least twice the tail's length: a segment cut
+    # short in the middle of a slow transient is "not settled", not settled at its end
+    hold = t_last - t_settle
+    settled = tail_ok & np.isfinite(t_settle) & (hold >= 2.0 * tf * span - 1e-12)
+    time_to = np.where(settled, t_settle - np.broadcast_to(t0, t_settle.shape), np.nan)
+    return Settling(
+        value=np.where(n_tail > 0, settled_val, np.nan),
+        time_s=np.asarray(time_to, dtype=np.float64),
+        settled=np.asarray(settled),
+        tolerance=np.asarray(tol, dtype=np.float64),
+    )
+
+
+def time_average(
+    time_s: ArrayLike, values: ArrayLike, *, t_start: float = 0.0
+) -> FloatArray:
+    """Time average of a piecewise-constant series.
+
+    Sample ``k`` holds over ``(time_s[k-1], time_s[k]]`` (the first over
+    ``(t_start, time_s[0]]``): the convention of per-round rates stamped at the round's end
+    and of throughput samples over the interval since the previous sample.
+
+    Examples
+    --------
+    >>> float(time_average([1.0, 3.0], [10.0, 4.0]))
+    6.0
+    """
+    t, v = _series(time_s, values, "values")
+    if np.any(np.diff(t, axis=0) < 0):
+        raise ValueError("time_s must be non-decreasing along axis 0")
+    first = np.asarray(t[:1] - t_start)
+    if np.any(first < 0):
+        raise ValueError(f"t_start={t_start!r} is after the first sample")
+    dt = np.concatenate([first, np.diff(t, axis=0)], axis=0)
+    total = t[-1] - t_start
+    with np.errstate(invalid="ignore", divide="ignore"):
+        avg = (v * dt).sum(axis=0) / total
+    if np.any(np.asarray(total) <= 0):
+        raise ValueError("the series spans no time (time_s[-1] <= t_start)")
+    return np.asarray(avg, dtype=np.float64)
+
+
+def utilization(
+    time_s: ArrayLike, rate_pps: ArrayLike, capacity_pps: ArrayLike, *, t_start: float = 0.0
+) -> FloatArray:
+    """Time-averaged carried rate over capacity (1 = the link always busy).
+
+    Parameters
+    ----------
+    time_s, rate_pps
+        The carried rate (all traffic of the link), packets/s, per sample interval.
+    capacity_pps
+        Link capacity, packets/s (> 0; broadcast against the trailing axes).
+    """
+    cap = as_float_array("capacity_pps", capacity_pps, positive=True)
+    return np.asarray(time_average(time_s, rate_pps, t_start=t_start) / cap, dtype=np.float64)
+
+
+def jain_index(throughput: ArrayLike, *, axis: int = -1) -> FloatArray:
+    """Jain's fairness index, eq. (13) of document 000: ``(Σx)² / (n Σx²)``.
+
+    1 when all throughputs are equal, ``1/n`` when one flow takes everything.
+
+    Raises
+    ------
+    ValueError
+        If a throughput is negative, or all are zero (the index is undefined).
+
+    Examples
+    --------
+    >>> float(jain_index([1.0, 1.0, 1.0, 1.0]))
+    1.0
+    >>> float(jain_index([1.0, 0.0]))
+    0.5
+    """
+    x = as_float_array("throughput", throughput, nonnegative=True)
+    if x.ndim == 0:
+        x = x[None]
+    s = x.sum(axis=axis)
+    s2 = (x * x).sum(axis=axis)
+    if np.any(s2 == 0):
+        raise ValueError("jain_index is undefined when every throughput is 0")
+    return np.asarray(s * s / (x.shape[axis] * s2), dtype=np.float64)

@@ -1,0 +1,155 @@
+"""``tcpfluid simulate``: the public JSON keys, overrides, the human table and every error.
+
+Numbers asserted here come from hand computations (Vegas's equilibrium band mu d + [α, β]
+of document 000 eq 2 / document 003 eq 4; the CBR halving) or from the API layer the
+command wraps (same result through both doors).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import pytest
+
+from tcpfluid.cli import build_parser, main
+from tcpfluid.cli.simulate import ENGINES, PLANNED_ENGINES, parse_sets
+from tcpfluid.fluid import simulate_scenario_rounds
+from tcpfluid.scenarios import build_scenario
+
+PUBLIC_KEYS = {
+    "ss_exit_window",
+    "ss_exit_time_s",
+    "settled_window",
+    "time_to_equilibrium_s",
+    "convergence_times_s",
+    "utilization",
+    "throughput_pps",
+    "jain_index",
+}
+
+
+def run_json(capsys: Any, *argv: str) -> dict[str, Any]:
+    assert main(["simulate", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_json_has_the_public_keys_and_hand_checked_values(capsys: Any) -> None:
+    out = run_json(capsys, "qv-basic", "--algorithm", "vegas", "--set", "duration=100s")
+    assert PUBLIC_KEYS <= set(out)
+    assert (out["scenario"], out["algorithm"], out["engine"]) == ("qv-basic", "vegas", "rounds")
+    # mu d of the §5.1 path by eq (5): 6250 * (0.1 + 1.04 * (2/125000 + 1/6250)) = 626.144
+    bdp = 6250 * (0.1 + 1.04 * (2 / 125000 + 1 / 6250))
+    assert bdp + 2 - 1e-9 <= out["settled_window"] <= bdp + 4 + 1e-9
+    assert out["ss_exit_window"] == 64
+    # one change (the CBR starts at 80 s, the run ends at 100 s before it stops)
+    assert len(out["convergence_times_s"]) == 1
+    assert len(out["throughput_pps"]) == 1 and out["jain_index"] == 1.0
+
+
+def test_same_numbers_as_the_api(capsys: Any) -> None:
+    out = run_json(
+        capsys, "qv-basic", "-a", "quick-vegas", "--set", "cbr=none", "--set", "duration=30"
+    )
+    sc = build_scenario("qv-basic", cbr="none", duration="30").with_algorithm("quick-vegas")
+    api = simulate_scenario_rounds(sc).summary.to_dict()
+    for key in PUBLIC_KEYS:
+        assert out[key] == api[key]
+    assert out["convergence_times_s"] == []
+
+
+def test_overrides_reach_the_law_and_the_path(capsys: Any) -> None:
+    # alpha = beta = 1 and a 10 Mb/s x 200 ms path: mu = 1250, mu d = 1250 * d;
+    # Vegas settles with exactly one packet queued (eq 2 with α = β).
+    out = run_json(
+        capsys,
+        "qv-basic", "-a", "vegas",
+        "--set", "bandwidth=10Mbps", "--set", "rtt=200ms", "--set", "alpha=1",
+        "--set", "beta=1", "--set", "cbr=none", "--set", "duration=400s",
+    )  # fmt: skip
+    d = 0.2 + 1.04 * (2 * 8000 / 1e9 + 8000 / 10e6)
+    assert out["settled_window"] == pytest.approx(1250 * d + 1, abs=1.0)
+    assert out["params"]["alpha"] == "1"
+
+
+def test_cbr_halves_the_available_rate(capsys: Any) -> None:
+    # with the 25 Mb/s CBR from 80 s to 160 s and a run ending at 160 s, the flow's mean
+    # throughput lies between the halved (3125) and the full (6250) rate
+    out = run_json(capsys, "qv-basic", "-a", "fast", "--set", "duration=160s")
+    assert 3125 < out["throughput_pps"][0] < 6250
+    assert out["utilization"] > 0.9
+
+
+def test_multi_flow_scenario(capsys: Any) -> None:
+    out = run_json(capsys, "qv-basic", "-a", "vegas", "--set", "flows=3", "--set", "duration=60s")
+    assert len(out["throughput_pps"]) == 3
+    assert out["jain_index"] == pytest.approx(1.0)
+
+
+def test_human_table(capsys: Any) -> None:
+    assert main(["simulate", "qv-basic", "-a", "vegas", "--set", "duration=20s"]) == 0
+    text = capsys.readouterr().out
+    assert "qv-basic / vegas / engine rounds" in text
+    assert "slow-start exit window (pkts)" in text and "Jain's index" in text
+
+
+def test_help_documents_every_option(capsys: Any) -> None:
+    with pytest.raises(SystemExit) as exc:
+        build_parser().parse_args(["simulate", "--help"])
+    assert exc.value.code == 0
+    text = capsys.readouterr().out
+    for option in ("--algorithm", "--engine", "--set", "--rtt-model", "--json", "qv-basic"):
+        assert option in text
+    for key in ("bandwidth", "rtt", "buffer", "duration", "cbr", "alpha", "beta", "gamma"):
+        assert key in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["nope", "-a", "vegas"], "unknown scenario 'nope'"),
+        (["qv-basic", "-a", "tahoe"], "unknown algorithm 'tahoe'"),
+        (
+            ["qv-basic", "-a", "vegas", "--set", "alpha=5", "--set", "beta=3"],
+            "alpha must be <= beta",
+        ),
+        (["qv-basic", "-a", "vegas", "--set", "gamma=0"], "gamma must be > 0"),
+        (["qv-basic", "-a", "vegas", "--set", "gamma=-1"], "gamma must be > 0"),
+        (["qv-basic", "-a", "vegas", "--set", "bandwith=1Mbps"], "unknown parameter 'bandwith'"),
+        (["qv-basic", "-a", "vegas", "--set", "alpha"], "--set expects KEY=VALUE"),
+        (["qv-basic", "-a", "vegas", "--set", "duration=0"], "duration"),
+        (["qv-basic", "-a", "vegas", "--set", "duration=-3s"], "duration"),
+        (["qv-basic", "-a", "vegas", "--set", "bandwidth=fast"], "bandwidth"),
+        (["qv-basic", "-a", "vegas", "--set", "cbr=60Mbps"], "below the bottleneck rate"),
+        (["qv-basic", "-a", "reno", "--set", "gamma=1"], "unknown parameter 'gamma'"),
+        (["qv-basic", "-a", "vegas", "-e", "warp"], "unknown engine 'warp'"),
+        (["qv-basic", "-a", "vegas", "--set", "algorithm=reno"], "use --algorithm"),
+    ],
+)
+def test_errors_exit_2_with_a_message(capsys: Any, argv: list[str], message: str) -> None:
+    assert main(["simulate", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tcpfluid simulate: error:")
+    assert message in err
+
+
+def test_unavailable_engine_is_explained(capsys: Any) -> None:
+    missing = [e for e in PLANNED_ENGINES if e not in ENGINES]
+    for engine in missing:
+        assert main(["simulate", "qv-basic", "-a", "vegas", "-e", engine]) == 2
+        assert "not available yet" in capsys.readouterr().err
+
+
+def test_missing_algorithm_is_an_argparse_error(capsys: Any) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "qv-basic"])
+    assert exc.value.code == 2
+    assert "--algorithm" in capsys.readouterr().err
+
+
+def test_parse_sets() -> None:
+    assert parse_sets(["a=1", " b = 2Mbps "]) == {"a": "1", "b": "2Mbps"}
+    with pytest.raises(ValueError, match="KEY=VALUE"):
+        parse_sets(["=3"])
+    assert math.isclose(float(parse_sets(["x=0.5"])["x"]), 0.5)

@@ -1,0 +1,431 @@
+"""Round model: exact rounds by hand, closed forms, reverse path, losses, batches, errors.
+
+Independent sources of the asserted numbers:
+
+* hand computations written out below (a probe law with a fixed rule, so that the engine
+  alone is tested);
+* the closed forms of :mod:`tcpfluid.analytic` (critical windows, eq 12) and document 003's
+  equilibrium ``cwnd = w + N`` (eqs 1-4) and Vegas throughput ``min(μf, μr)``;
+* conservation identities between the per-round series and the run's totals.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+import numpy as np
+import pytest
+
+from tcpfluid import Path
+from tcpfluid.algorithms import get_law
+from tcpfluid.algorithms.base import (
+    CONGESTION_AVOIDANCE,
+    SLOW_START,
+    ControlLaw,
+    RoundAction,
+    RoundSample,
+)
+from tcpfluid.analytic import critical_window, rounds_to_equilibrium
+from tcpfluid.fluid import CrossTraffic, PathBatch, simulate_rounds
+from tcpfluid.metrics import utilization
+
+
+class Probe(ControlLaw):
+    """Test law: grows by ``grow`` × cwnd per round through per-ACK increments, forever.
+
+    It keeps every sample it is given, so the engine's measurements can be checked.
+    """
+
+    name: ClassVar[str] = "probe"
+
+    def __init__(self, grow: float = 1.0, start: float = 2.0) -> None:
+        self.grow = grow
+        self.start = start
+        self.samples: list[RoundSample] = []
+
+    def init_state(self, n: int) -> dict[str, Any]:
+        return {"phase": np.full(n, SLOW_START)}
+
+    def initial_action(self, state: dict[str, Any]) -> RoundAction:
+        n = state["phase"].shape[0]
+        w = np.full(n, self.start)
+        return RoundAction(cwnd=w, incr=np.full(n, self.grow), cap=w * (1 + self.grow))
+
+    def on_round(self, state: dict[str, Any], sample: RoundSample) -> RoundAction:
+        self.samples.append(
+            RoundSample(
+                cwnd=sample.cwnd.copy(),
+                base_rtt=sample.base_rtt.copy(),
+                rtt_mean=sample.rtt_mean.copy(),
+                rtt_min=sample.rtt_min.copy(),
+                rtt_max=sample.rtt_max.copy(),
+                acks=sample.acks.copy(),
+                fwd_delay_mean=None
+                if sample.fwd_delay_mean is None
+                else sample.fwd_delay_mean.copy(),
+                fwd_delay_base=None
+                if sample.fwd_delay_base is None
+                else sample.fwd_delay_base.copy(),
+            )
+        )
+        w = sample.cwnd
+        return RoundAction(cwnd=w.copy(), incr=np.full_like(w, self.grow), cap=w * (1 + self.grow))
+
+    def on_loss(self, state: dict[str, Any], index: Any, kind: int, cwnd: Any) -> Any:
+        return np.maximum(np.asarray(cwnd) / 2.0, 2.0)
+
+
+# ----------------------------------------------------------------------------- by hand
+@pytest.mark.parametrize("rtt", ["average", "last", "fluid"])
+def test_doubling_round_by_hand(rtt: str) -> None:
+    # mu = 1000 pkt/s, d = 0.1 s: mu d = 100 packets. The probe doubles every round:
+    # windows 4, 8, 16, 32, 64, 128 (start 2, growth z = previous window).
+    law = Probe(grow=1.0)
+    tr = simulate_rounds(law, Path(1000, 0.1), rounds=6, rtt=rtt)
+    np.testing.assert_allclose(tr.window_pkts[:, 0, 0], [4, 8, 16, 32, 64, 128])
+    s = law.samples[4]  # round 4: W0 = 32 -> W1 = 64, Z = 32, no standing queue (32 < 100)
+    assert s.cwnd[0] == 64 and s.acks[0] == 32
+    if rtt == "fluid":  # no burst, end window 64 < mu d: no queue at all
+        expect = (0.1, 0.1, 0.1)
+    else:  # first packet: no queue; last: 32/1000 s; average: 16/1000 s
+        mean = 0.1 + (0.016 if rtt == "average" else 0.032)
+        expect = (0.1, mean, 0.132)
+    assert (s.rtt_min[0], s.rtt_mean[0], s.rtt_max[0]) == pytest.approx(expect, abs=1e-12)
+    # round 5: W0 = 64 -> 128 with standing queue max(0, 64 - 100) = 0, then 128 - 100
+    s5 = law.samples[5]
+    if rtt == "fluid":
+        assert s5.rtt_mean[0] == pytest.approx(0.1 + 28 / 1000)
+    else:
+        assert s5.rtt_max[0] == pytest.approx(0.1 + 64 / 1000)
+    # duration of a round: d + max(0, W1 - mu d)/mu; rounds 0..4 last d, round 5 0.128 s
+    np.testing.assert_allclose(np.diff(tr.time_s[:, 0], prepend=0.0), [0.1] * 5 + [0.128])
+    # Δ as eq (1) of document 000 with the mean RTT of the round
+    np.testing.assert_allclose(
+        tr.delta_pkts[4, 0, 0], 64 * (1 - 0.1 / s.rtt_mean[0]), rtol=1e-12
+    )
+    # the forward one-way delay is half the base RTT plus the forward queueing delay
+    assert s.fwd_delay_mean is not None and s.fwd_delay_base is not None
+    assert s.fwd_delay_mean[0] == pytest.approx(0.05 + (s.rtt_mean[0] - 0.1))
+    assert s.fwd_delay_base[0] == pytest.approx(0.05)
+
+
+def test_cross_traffic_halves_the_rate_and_scales_the_queue() -> None:
+    # mu = 1000, d = 0.1, CBR 500 pkt/s from t = 0: the flows see mu_a = 500, mu_a d = 50.
+    # A window of 64 (fluid) queues 14 of its packets; the FIFO holds as many CBR packets
+    # per TCP packet as the rates' ratio, so the link queue is 14 * 1000/500 = 28 packets.
+    law = Probe(grow=1.0)
+    tr = simulate_rounds(
+        law, Path(1000, 0.1), rounds=5, rtt="fluid", cross_traffic=[CrossTraffic(500, 0.0)]
+    )
+    assert tr.window_pkts[4, 0, 0] == 64
+    assert tr.queue_pkts[4, 0] == pytest.approx(28.0)
+    assert tr.rtt_s[4, 0] == pytest.approx(0.1 + 14 / 500)
+    # delivery rate in that round: 64 packets over the round's duration 64/500 s
+    assert tr.throughput_pps[4, 0, 0] == pytest.approx(500.0)
+
+
+def test_finite_buffer_drops_the_excess_and_calls_on_loss() -> None:
+    # mu d = 100, buffer 20, fluid RTT: the round growing 64 -> 128 would queue 28, so 8
+    # packets are lost; the probe's on_loss halves 128 -> 64 and the engine adds nothing
+    # in the next round (incr = 0, cap = the new window).
+    law = Probe(grow=1.0)
+    tr = simulate_rounds(law, Path(1000, 0.1, buffer=20), rounds=7, rtt="fluid")
+    np.testing.assert_allclose(tr.window_pkts[:, 0, 0], [4, 8, 16, 32, 64, 128, 64])
+    assert tr.losses[0, 0] == 1
+    assert tr.delivered_pkts[0, 0] == pytest.approx(4 + 8 + 16 + 32 + 64 + (128 - 8) + 64)
+    np.testing.assert_allclose(tr.queue_pkts[:, 0], [0, 0, 0, 0, 0, 20, 0])
+
+
+def test_totals_equal_the_sum_of_the_rounds() -> None:
+    # delivered = sum over rounds of rate x duration; utilization (metrics) of the per-round
+    # carried rate equals the run's total over capacity x time
+    tr = simulate_rounds(
+        get_law("vegas"),
+        Path(2000, 0.05),
+        duration_s=30.0,
+        cross_traffic=[CrossTraffic(800, 10.0, 20.0)],
+    )
+    dur = np.diff(tr.time_s[:, 0], prepend=0.0)
+    counted = (tr.time_s[:, 0] - dur) < 30.0
+    delivered = (tr.throughput_pps[:, 0, 0] * dur)[counted].sum()
+    assert tr.delivered_pkts[0, 0] == pytest.approx(delivered, rel=1e-12)
+    start = tr.time_s[:, 0] - dur
+    cbr = np.where((start >= 10.0) & (start < 20.0), 800.0, 0.0)
+    carried = (tr.throughput_pps[:, 0, 0] + cbr)[counted]
+    u = utilization(tr.time_s[counted, 0], carried, 2000.0)
+    assert tr.summary.utilization[0] == pytest.approx(float(u), rel=1e-12)
+    assert tr.summary.throughput_pps[0, 0] == pytest.approx(delivered / tr.elapsed_s[0])
+
+
+# ----------------------------------------------------------------------------- closed forms
+BDPS = np.geomspace(10.0, 10_000.0, 25)
+
+
+@pytest.mark.parametrize("algorithm", ["vegas", "quick-vegas"])
+@pytest.mark.parametrize("rtt", ["average", "last"])
+def test_slow_start_exit_matches_critical_window(algorithm: str, rtt: str) -> None:
+    # The model leaves slow start in the first growth round whose window exceeds W*
+    # (document 000 eqs 6, 9, 10): W* lies between the window at the start of the exit
+    # round and its end (within one round's growth), for mu d from 10 to 10,000.
+    tr = simulate_rounds(
+        get_law(algorithm), PathBatch.from_bdp(BDPS, 0.1), rounds=80, rtt=rtt
+    )
+    s = tr.summary
+    assert np.all(s.ss_exited[:, 0])
+    w_star = critical_window(algorithm, BDPS, rtt=rtt)
+    w_exit = s.ss_exit_window_pkts[:, 0]
+    k = s.ss_exit_round[:, 0].astype(int)
+    w_before = tr.window_pkts[k - 1, np.arange(BDPS.size), 0]
+    growth = 2.0 if algorithm == "vegas" else 1.5  # per growth round
+    np.testing.assert_allclose(w_exit, w_before * growth)
+    assert np.all(w_before <= w_star)
+    assert np.all(w_star < w_exit)
+
+
+@pytest.mark.parametrize("algorithm", ["vegas", "enhanced-vegas", "quick-vegas"])
+@pytest.mark.parametrize("rtt", ["average", "last", "fluid"])
+def test_vegas_family_settles_with_backlog_between_alpha_and_beta(algorithm: str, rtt: str) -> None:
+    # document 003 eqs (1)-(4): cwnd = w + N with N the backlog, which Vegas keeps in
+    # [alpha, beta]; Quick Vegas moves to (alpha + beta)/2 = 3 inside the band.
+    bdp = np.array([20.0, 150.0, 600.0])
+    tr = simulate_rounds(get_law(algorithm), PathBatch.from_bdp(bdp, 0.1), rounds=1500, rtt=rtt)
+    backlog = tr.window_pkts[-1, :, 0] - bdp
+    lo, hi = (2.0, 4.0) if algorithm != "enhanced-vegas" else (2.0, 3.0)
+    assert np.all(backlog >= lo - 1.0 - 1e-9) and np.all(backlog <= hi + 1.0 + 1e-9)
+    # queue at the bottleneck = the backlog (no cross traffic)
+    np.testing.assert_allclose(tr.queue_pkts[-1], np.maximum(backlog, 0.0), atol=1e-9)
+
+
+def test_quick_vegas_rounds_from_w_to_nw_match_eq12() -> None:
+    # document 000 §4.2: at equilibrium W, the available bandwidth grows n-fold; with
+    # Δ ≈ 0 during the transient (rtt="fluid": no burst term while the window is below
+    # the new pipe) the window reaches n W after i rounds, eq (12). mu/n at first by
+    # cross traffic (mu (1 - 1/n)) that stops at t = 20 s; 10 Mb/s x 100 ms as in Fig. 5.
+    n = np.arange(2, 11, dtype=float)
+    mu1 = 1250.0  # 10 Mb/s, 1000-byte packets
+    d = 0.1
+    batch = PathBatch(mu1 * n, d)
+    cbr = CrossTraffic(mu1 * n - mu1, 0.0, 20.0)
+    tr = simulate_rounds(
+        get_law("quick-vegas"), batch, duration_s=40.0, rtt="fluid", cross_traffic=[cbr]
+    )
+    t = tr.time_s
+    w = tr.window_pkts[:, :, 0]
+    for s in range(n.size):
+        start = t[:, s] - np.diff(t[:, s], prepend=0.0)
+        k0 = int(np.argmax(start >= 20.0))  # first round with the new bandwidth
+        w_old = w[k0 - 1, s]
+        target = n[s] * mu1 * d  # the new pipe; n W_old differs by n * (α..β) packets
+        k1 = int(np.argmax(w[:, s] >= target))
+        rounds = k1 - k0 + 1
+        i = float(rounds_to_equilibrium("quick-vegas", w_old, target / w_old, beta=4.0))
+        assert abs(rounds - i) <= 2.0, (n[s], rounds, i)
+
+
+def test_tcp_ho_exits_when_its_ramp_fills_the_pipe() -> None:
+    # TCP-Ho's ramp (document 004 Table 4): W_i = (i^2 - 2i + 9)/4 (odd i) or
+    # (i^2 - 2i + 8)/4 (even i). Its throughput stops growing once the window passes the
+    # pipe mu d, so the model leaves the ramp within a few rounds of the first Table-4
+    # round whose window reaches mu d. (The paper's eq 5 only counts the sender-side
+    # burst, not the standing queue beyond mu d, and puts the exit where W is about
+    # 2 mu d: see docs/round-model.md.)
+    bdp = np.array([18.75, 100.0, 250.0, 625.0, 2000.0, 5000.0])
+    tr = simulate_rounds(get_law("tcp-ho"), PathBatch.from_bdp(bdp, 0.1), rounds=250)
+    s = tr.summary
+    i = np.arange(400.0)
+    w_tab = np.where(i % 2 == 1, (i**2 - 2 * i + 9) / 4, (i**2 - 2 * i + 8) / 4)
+    for j, b in enumerate(bdp):
+        i_sat = int(np.argmax(w_tab >= b))
+        # trace row k is Table 4's round k + 1 (row k holds the window at the end of round k)
+        exit_round = int(s.ss_exit_round[j, 0]) + 1
+        assert i_sat <= exit_round <= i_sat + 3, (b, i_sat, exit_round)
+
+
+# ----------------------------------------------------------------------------- ACK path
+def test_reverse_bottleneck_vegas_at_mu_r_forward_vegas_at_mu_f() -> None:
+    # document 003: forward 300 pkt/s, reverse 100 ACKs/s (k = 3), reverse buffer 10 ACKs.
+    # Vegas's window settles at mu_r d + N (N in [alpha, beta] ACKs queued): throughput
+    # min(mu_f, mu_r) = 100 pkt/s. Forward-path Vegas ignores the ACK queue; once the reverse
+    # buffer overflows the surviving ACKs are cumulative and its rate reaches mu_f.
+    path = Path(300, 0.1, buffer=15, reverse_bandwidth=100, reverse_buffer=10)
+    vegas = simulate_rounds(get_law("vegas", alpha=1, beta=3), path, duration_s=100.0)
+    fwd = simulate_rounds(get_law("forward-vegas", alpha=1, beta=3), path, duration_s=100.0)
+    w_v = vegas.window_pkts[-1, 0, 0]
+    assert 100 * 0.1 + 1 <= w_v <= 100 * 0.1 + 3
+    # steady state rate: the last 10 s
+    thr_v = vegas.throughput_pps[-50:, 0, 0]
+    thr_f = fwd.throughput_pps[-50:, 0, 0]
+    np.testing.assert_allclose(thr_v, 100.0, rtol=1e-9)
+    np.testing.assert_allclose(thr_f, 300.0, rtol=1e-9)
+    # forward Vegas keeps alpha..beta packets in the *forward* queue: window =
+    # mu_f (d + B_r/mu_r) + N = 300 * 0.2 + [1, 3]
+    w_f = fwd.window_pkts[-1, 0, 0]
+    assert 60 + 1 - 1e-9 <= w_f <= 60 + 3 + 1e-9
+    assert vegas.summary.losses[0, 0] == 0 and fwd.summary.losses[0, 0] == 0
+
+
+def test_reno_sawtooth_peaks_at_pipe_plus_buffer() -> None:
+    # document 003 §IV.C: Reno's window peaks at w_max = mu RTT_base + B (fluid, forward
+    # bottleneck), then halves on the loss. mu d = 100, B = 50: peaks at 150 (+1: the round
+    # that overflows adds one packet before the loss is seen).
+    tr = simulate_rounds(get_law("reno"), Path(1000, 0.1, buffer=50), duration_s=120.0)
+    w = tr.window_pkts[:, 0, 0]
+    ca = tr.phase[:, 0, 0] == CONGESTION_AVOIDANCE
+    assert tr.summary.losses[0, 0] >= 3
+    later = w[ca][len(w[ca]) // 3 :]
+    peaks = later[1:-1][(later[1:-1] >= later[:-2]) & (later[1:-1] > later[2:])]
+    assert peaks.size >= 2
+    np.testing.assert_allclose(peaks, 150.0, atol=1.0 + 1e-9)
+    assert np.all(tr.queue_pkts <= 50 + 1e-9)
+    # between losses the link is busy (w >= mu d): utilization close to 1; the fluid Reno
+    # window drops to (150 + 1)/2 = 75.5 < 100 for ~25 rounds of every ~75: well below 1
+    assert 0.85 < tr.summary.utilization[0] < 1.0
+
+
+# ----------------------------------------------------------------------------- several flows
+def test_two_equal_vegas_flows_share_equally() -> None:
+    # two flows, same start, same RTT: identical windows, Jain index 1 (document 000 eq 13)
+    tr = simulate_rounds(get_law("vegas"), Path(1000, 0.1), duration_s=60.0, n_flows=2)
+    w = tr.window_pkts[-1, 0]
+    assert w[0] == w[1]
+    assert tr.summary.jain_index[0] == pytest.approx(1.0)
+    # together they keep 2 x [alpha, beta] packets queued: sum = mu d + [4, 8]
+    assert 104.0 - 1e-9 <= w.sum() <= 108.0 + 1e-9
+    thr = tr.summary.throughput_pps[0]
+    assert thr[0] == pytest.approx(thr[1])
+
+
+def test_late_vegas_flow_counts_the_queue_in_its_base_rtt() -> None:
+    # the second flow starts at 30 s into a queue of [2, 4] packets left by the first; its
+    # BaseRTT includes that queue, so it settles with a larger window (Vegas's known
+    # latecomer bias; document 001 ch. 3). The totals still fill the pipe.
+    tr = simulate_rounds(
+        get_law("vegas"),
+        Path(1000, 0.1),
+        duration_s=150.0,
+        n_flows=2,
+        flow_start_s=[0.0, 30.0],
+    )
+    t = tr.time_s[:, 0]
+    assert np.all(tr.window_pkts[t < 30.0 - 0.2, 0, 1] == 0.0)
+    w = tr.window_pkts[-1, 0]
+    assert w[1] > w[0]
+    assert tr.summary.jain_index[0] < 1.0
+    assert tr.summary.utilization[0] > 0.8
+
+
+def test_flow_stop_frees_the_bandwidth() -> None:
+    tr = simulate_rounds(
+        get_law("vegas"), Path(1000, 0.1), duration_s=60.0, n_flows=2, flow_stop_s=[np.inf, 20.0]
+    )
+    t = tr.time_s[:, 0]
+    assert np.all(tr.window_pkts[t > 20.5, 0, 1] == 0.0)
+    # flow 0 ends alone at the pipe plus its [alpha, beta] backlog
+    assert 102.0 - 1e-9 <= tr.window_pkts[-1, 0, 0] <= 104.0 + 1e-9
+
+
+# ----------------------------------------------------------------------------- batches
+def test_batch_equals_separate_runs() -> None:
+    paths = [Path(500, 0.2), Path(3000, 0.05, buffer=40), Path(6250, 0.1)]
+    law = get_law("quick-vegas")
+    batch = simulate_rounds(law, paths, rounds=300)
+    for s, p in enumerate(paths):
+        one = simulate_rounds(get_law("quick-vegas"), p, rounds=300)
+        np.testing.assert_array_equal(batch.window_pkts[:, s], one.window_pkts[:, 0])
+        np.testing.assert_array_equal(batch.time_s[:, s], one.time_s[:, 0])
+
+
+def test_law_parameter_arrays_run_a_grid() -> None:
+    alpha = np.array([1.0, 2.0, 3.0])
+    law = get_law("vegas", alpha=alpha, beta=alpha + 2)
+    tr = simulate_rounds(law, PathBatch(np.full(3, 1000.0), 0.1), rounds=600)
+    backlog = tr.window_pkts[-1, :, 0] - 100.0
+    assert np.all(backlog >= alpha - 1e-9) and np.all(backlog <= alpha + 2 + 1e-9)
+
+
+def test_record_subset_and_stride() -> None:
+    tr = simulate_rounds(get_law("vegas"), Path(1000, 0.1), rounds=100, record=(), record_every=10)
+    assert tr.window_pkts.shape == (10, 1, 1)
+    assert tr.delta_pkts is None and tr.rtt_s is None and tr.queue_pkts is None
+    full = simulate_rounds(get_law("vegas"), Path(1000, 0.1), rounds=100)
+    np.testing.assert_array_equal(tr.window_pkts[:, 0, 0], full.window_pkts[::10, 0, 0])
+
+
+# ----------------------------------------------------------------------------- results
+def test_to_dict_is_json_and_to_frame_is_long() -> None:
+    tr = simulate_rounds(get_law("vegas"), Path(1000, 0.1), rounds=20, n_flows=2)
+    d = tr.to_dict()
+    json.dumps(d, allow_nan=False)
+    assert len(d["time_s"]) == 20 and len(d["window_pkts"][0]) == 2
+    keys = {
+        "ss_exit_window",
+        "ss_exit_time_s",
+        "settled_window",
+        "time_to_equilibrium_s",
+        "convergence_times_s",
+        "utilization",
+        "throughput_pps",
+        "jain_index",
+    }
+    assert keys <= set(d["summary"])
+    df = tr.to_frame()
+    assert len(df) == 20 * 2
+    assert {"round", "scenario", "flow", "time_s", "window_pkts", "rtt_s"} <= set(df.columns)
+
+
+def test_summary_of_a_batch_lists_scenarios() -> None:
+    tr = simulate_rounds(get_law("vegas"), PathBatch.from_bdp([50.0, 80.0], 0.1), rounds=200)
+    d = tr.summary.to_dict()
+    assert len(d["scenarios"]) == 2
+    json.dumps(d, allow_nan=False)
+
+
+# ----------------------------------------------------------------------------- errors
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "pattern"),
+    [
+        ({"rounds": 0}, ValueError, "rounds must be >= 1"),
+        ({"rounds": 2.5}, TypeError, "rounds must be an integer"),
+        ({}, ValueError, "exactly one of rounds or duration_s"),
+        ({"rounds": 5, "duration_s": 1.0}, ValueError, "exactly one"),
+        ({"duration_s": -1.0}, ValueError, "duration_s must be > 0"),
+        ({"rounds": 5, "rtt": "mean"}, ValueError, "rtt must be one of"),
+        ({"rounds": 5, "n_flows": 0}, ValueError, "n_flows must be >= 1"),
+        ({"rounds": 5, "record": ["window"]}, ValueError, "unknown field 'window'"),
+        ({"rounds": 5, "record_every": 0}, ValueError, "record_every"),
+        ({"rounds": 5, "timeout_loss_fraction": 0.0}, ValueError, "timeout_loss_fraction"),
+        ({"rounds": 5, "flow_start_s": [-1.0]}, ValueError, "flow_start_s must be >= 0"),
+        ({"rounds": 5, "flow_start_s": [0.0, 1.0]}, ValueError, "one time per flow"),
+        ({"rounds": 5, "flow_stop_s": [0.0]}, ValueError, "flow_stop_s must be > flow_start_s"),
+        (
+            {"rounds": 5, "cross_traffic": [CrossTraffic(1000.0, 1.0)]},
+            ValueError,
+            "must stay below the bottleneck rate",
+        ),
+        ({"rounds": 5, "cross_traffic": [(1.0, 2.0)]}, TypeError, "CrossTraffic"),
+    ],
+)
+def test_bad_arguments_are_rejected(kwargs: dict[str, Any], exc: type, pattern: str) -> None:
+    with pytest.raises(exc, match=pattern):
+        simulate_rounds(get_law("vegas"), Path(1000, 0.1), **kwargs)
+
+
+def test_bad_law_and_paths() -> None:
+    with pytest.raises(TypeError, match="law must be a ControlLaw"):
+        simulate_rounds("vegas", Path(1000, 0.1), rounds=3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="mu_pps must be > 0"):
+        PathBatch([1000.0, -1.0], 0.1)
+    with pytest.raises(ValueError, match="buffer_pkts must be >= 1"):
+        PathBatch(1000.0, 0.1, buffer_pkts=0.5)
+    with pytest.raises(ValueError, match="broadcast"):
+        PathBatch([1.0, 2.0], [0.1, 0.2, 0.3])
+    with pytest.raises(ValueError, match="at least one Path"):
+        PathBatch.from_paths([])
+    with pytest.raises(ValueError, match="stop_s must be > start_s"):
+        CrossTraffic(10.0, 5.0, 5.0)
+    with pytest.raises(ValueError, match="rate_pps must be > 0"):
+        CrossTraffic(-10.0, 5.0)
+    # law parameter arrays that do not match S x F flows
+    with pytest.raises(ValueError, match="alpha"):
+        simulate_rounds(get_law("vegas", alpha=[1.0, 2.0], beta=4.0), Path(1000, 0.1), rounds=3)
