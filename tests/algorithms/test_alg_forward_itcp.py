@@ -42,6 +42,15 @@ def test_forward_queue_does_throttle_forward_vegas():
     assert fv.on_round(_ca(fv), s).cwnd[0] == 9.0
 
 
+def test_forward_backlog_formula_inside_the_band():
+    # q_f = 0.5 s, BaseRTT 0.5 s, W = 6: Δ_f = 6 × 0.5/(0.5 + 0.5) = 3, inside [2, 4]:
+    # unchanged (Actual_f = W/(BaseRTT + q_f); dividing by BaseRTT alone would give 6 > β)
+    fv = ForwardVegas()
+    s = sample(6.0, 0.5, 1.0, fwd_delay_mean=0.75, fwd_delay_base=0.25)
+    a = fv.on_round(_ca(fv), s)
+    assert (a.cwnd[0], a.incr[0], a.cap[0]) == (6.0, 0.0, 6.0)
+
+
 def test_forward_vegas_slow_start_uses_forward_backlog():
     fv = ForwardVegas()
     state = fv.init_state(1)
