@@ -189,3 +189,20 @@ def test_batched_equals_single_over_several_rounds(flows, rounds):
             assert (a1.cwnd[0], a1.incr[0], a1.cap[0]) == (act.cwnd[i], act.incr[i], act.cap[i])
         assert np.all(act.cwnd >= 2.0)
         w = np.minimum(act.cwnd + act.incr * w, act.cap)
+
+
+def test_a_decrease_is_applied_in_both_rounds_of_the_pair():
+    # §3.2: "the increase (or decrease) amounts in the i-th and (i+1)-th rounds will be the
+    # same". Case 2 from status 1 with maxincr 3: −3 at the comparison (k = 3) and −3 again
+    # at the next call (k = 4): 20 -> 17, then 17 -> 14.
+    law = TcpHo()
+    state = law.init_state(1)
+    state["k"][:] = 3.0
+    state["maxincr"][:] = 3.0
+    state["mat2"][:] = 500.0
+    state["mit2"][:] = 400.0
+    a = law.on_round(state, sample(20.0, 0.05, 0.1, 0.1, 0.1))  # CMaT 200 < PMiT 400
+    assert (a.cwnd[0], a.incr[0], a.cap[0]) == (17.0, 0.0, 17.0)
+    a = law.on_round(state, sample(17.0, 0.05, 0.1, 0.1, 0.1))
+    assert (a.cwnd[0], a.incr[0], a.cap[0]) == (14.0, 0.0, 14.0)
+    assert state["status"][0] == 2.0
