@@ -160,118 +160,125 @@ D_SENT = 2
 NCI = 3
 
 # ----------------------------------------------------------------------------- globals
+# float globals ``gf``
 G_NOW = 0
 G_END = 1
-G_SEQ = 2  # tie-break counter
-G_EVENTS = 3
-G_SAMPLE_DT = 4
-G_NSAMP = 5  # samples written
-G_RAND_I = 6
-G_CODE_ARG = 7  # flow / link of the request
-NG = 8
+G_SAMPLE_DT = 2
+NGF = 3
+# int globals ``gi`` (tie-break counter, statistics, conservation counters)
+G_SEQ = 0
+G_EVENTS = 1
+G_NSAMP = 2  # samples written
+G_RAND_I = 3
+G_CODE_ARG = 4  # flow / link of the request
+N_DATA_SENT = 5
+N_DATA_RCVD = 6
+N_DATA_DROP = 7
+N_ACK_SENT = 8
+N_ACK_RCVD = 9
+N_ACK_DROP = 10
+N_CBR_SENT = 11
+N_CBR_RCVD = 12
+N_CBR_DROP = 13
+NGI = 14
 
-# counters (conservation)
-N_DATA_SENT = 0
-N_DATA_RCVD = 1
-N_DATA_DROP = 2
-N_ACK_SENT = 3
-N_ACK_RCVD = 4
-N_ACK_DROP = 5
-N_CBR_SENT = 6
-N_CBR_RCVD = 7
-N_CBR_DROP = 8
-NCNT = 9
+# ring columns: ``rf`` (float) and ``ri`` (int)
+RF_EXIT = 0
+RF_FIN = 1
+RF_TS = 2
+RF_FWD = 3
+RI_FLOW = 0
+RI_SEQ = 1
+RI_KIND = 2
+RI_HOP = 3
+# heap rows ``hi``
+H_HEAP = 0
+H_POS = 1
+H_TIE = 2
+# per-sequence-number rings of the flows: ``fs`` (send time) and ``fq`` (int) columns
+Q_TXC = 0
+Q_RCVD = 1
+
+_JIT = {"cache": True, "error_model": "numpy", "nogil": True, "_nrt": False}
 
 
 # ============================================================================= heap
-@njit(cache=True)
-def _less(ht, hs, a, b):
+@njit(**_JIT)
+def _less(hi, ht, a, b):
     ta = ht[a]
     tb = ht[b]
     if ta < tb:
         return True
     if ta > tb:
         return False
-    return hs[a] < hs[b]
+    return hi[H_TIE, a] < hi[H_TIE, b]
 
 
-@njit(cache=True)
-def _sift_up(heap, pos, ht, hs, i):
-    s = heap[i]
-    while i > 0:
-        p = (i - 1) >> 1
-        q = heap[p]
-        if _less(ht, hs, s, q):
-            heap[i] = q
-            pos[q] = i
-            i = p
-        else:
-            break
-    heap[i] = s
-    pos[s] = i
-
-
-@njit(cache=True)
-def _sift_down(heap, pos, ht, hs, i):
-    n = heap.shape[0]
-    s = heap[i]
-    while True:
-        c = 2 * i + 1
-        if c >= n:
-            break
-        if c + 1 < n and _less(ht, hs, heap[c + 1], heap[c]):
-            c += 1
-        q = heap[c]
-        if _less(ht, hs, q, s):
-            heap[i] = q
-            pos[q] = i
-            i = c
-        else:
-            break
-    heap[i] = s
-    pos[s] = i
-
-
-@njit(cache=True)
-def set_key(heap, pos, ht, hs, g, src, t):
-    """Give source ``src`` the key (t, next sequence number) and restore the heap."""
+@njit(**_JIT)
+def set_key(hi, ht, gi, src, t):
+    """Give source ``src`` the key (t, next tie-break number) and restore the heap order."""
     old = ht[src]
     ht[src] = t
-    hs[src] = g[G_SEQ]
-    g[G_SEQ] += 1.0
+    hi[H_TIE, src] = gi[G_SEQ]
+    gi[G_SEQ] += 1
+    i = hi[H_POS, src]
+    n = ht.shape[0]
     if t < old:
-        _sift_up(heap, pos, ht, hs, pos[src])
+        while i > 0:
+            p = (i - 1) >> 1
+            q = hi[H_HEAP, p]
+            if _less(hi, ht, src, q):
+                hi[H_HEAP, i] = q
+                hi[H_POS, q] = i
+                i = p
+            else:
+                break
     else:
-        _sift_down(heap, pos, ht, hs, pos[src])
+        while True:
+            c = 2 * i + 1
+            if c >= n:
+                break
+            if c + 1 < n and _less(hi, ht, hi[H_HEAP, c + 1], hi[H_HEAP, c]):
+                c += 1
+            q = hi[H_HEAP, c]
+            if _less(hi, ht, q, src):
+                hi[H_HEAP, i] = q
+                hi[H_POS, q] = i
+                i = c
+            else:
+                break
+    hi[H_HEAP, i] = src
+    hi[H_POS, src] = i
 
 
 # ============================================================================= links
-@njit(cache=True)
-def _occupancy(lf, li, rfin, l, now):
+@njit(**_JIT)
+def occupancy(li, rf, l, now):
     """Packets in the queue of link ``l`` at ``now``, including the one in transmission."""
     off = li[l, J_OFF]
-    cap = li[l, J_CAP]
+    mask = li[l, J_CAP] - 1
     svc = li[l, J_SVC]
     tail = li[l, J_TAIL]
-    while svc < tail and rfin[off + svc % cap] <= now:
+    while svc < tail and rf[off + (svc & mask), RF_FIN] <= now:
         svc += 1
     li[l, J_SVC] = svc
     return tail - svc
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def link_free(li, l):
+    """Free slots in link ``l``'s ring."""
     return li[l, J_CAP] - (li[l, J_TAIL] - li[l, J_HEAD])
 
 
-@njit(cache=True)
-def enqueue(
-    lf, li, rexit, rfin, rflow, rseq, rts, rfwd, rkind, rhop, heap, pos, ht, hs, g, cnt, rand,
-    l, now, flow, seq, ts, fwd, kind, hop, size,
-):
-    """A packet arrives at link ``l``: admit (FIFO) or drop. Returns 1 admitted, 0 dropped,
-    -1 when RED needs more random numbers (nothing changed)."""
-    q = _occupancy(lf, li, rfin, l, now)
+@njit(**_JIT)
+def enqueue(lf, li, rf, ri, hi, ht, gi, rand, l, now, flow, seq, ts, fwd, kind, hop, size):
+    """A packet arrives at link ``l`` at ``now``: drop it or admit it (FIFO).
+
+    Returns 1 when admitted, 0 when dropped. The caller has checked that the ring has room
+    and, for RED, that a random number is available.
+    """
+    q = occupancy(li, rf, l, now)
     waiting = q - 1 if q > 0 else 0
     li[l, J_ARR] += 1
     drop = waiting >= lf[l, L_BUF]
@@ -283,8 +290,7 @@ def enqueue(
         if q == 0:
             idle = now - lf[l, L_BUSY]
             if idle > 0.0:
-                m = idle * lf[l, L_PTC]
-                avg = avg * (1.0 - wq) ** m
+                avg = avg * (1.0 - wq) ** (idle * lf[l, L_PTC])
         avg = (1.0 - wq) * avg + wq * waiting
         lf[l, L_AVG] = avg
         mn = lf[l, L_MIN_TH]
@@ -298,34 +304,29 @@ def enqueue(
                 pb = maxp + (1.0 - maxp) * (avg - mx) / mx
             else:
                 pb = 1.0
-        if pb > 0.0:
-            if pb >= 1.0:
+        if pb >= 1.0:
+            drop = True
+            li[l, J_COUNT] = 0
+        elif pb > 0.0:
+            ri_ = gi[G_RAND_I]
+            gi[G_RAND_I] = ri_ + 1
+            li[l, J_COUNT] += 1
+            denom = 1.0 - li[l, J_COUNT] * pb
+            pa = 1.0 if denom <= 0.0 else pb / denom
+            if rand[ri_] < pa:
                 drop = True
                 li[l, J_COUNT] = 0
-            else:
-                ri = int(g[G_RAND_I])
-                if ri >= rand.shape[0]:
-                    li[l, J_ARR] -= 1
-                    return -1
-                g[G_RAND_I] += 1.0
-                li[l, J_COUNT] += 1
-                c = li[l, J_COUNT]
-                denom = 1.0 - c * pb
-                pa = 1.0 if denom <= 0.0 else pb / denom
-                if rand[ri] < pa:
-                    drop = True
-                    li[l, J_COUNT] = 0
         else:
             li[l, J_COUNT] = -1
     if drop:
         li[l, J_DROPS] += 1
         if kind == KIND_DATA:
             li[l, J_DROPS_DATA] += 1
-            cnt[N_DATA_DROP] += 1
+            gi[N_DATA_DROP] += 1
         elif kind == KIND_ACK:
-            cnt[N_ACK_DROP] += 1
+            gi[N_ACK_DROP] += 1
         else:
-            cnt[N_CBR_DROP] += 1
+            gi[N_CBR_DROP] += 1
         return 0
     start = lf[l, L_BUSY]
     if now > start:
@@ -333,39 +334,27 @@ def enqueue(
     fin = start + size / lf[l, L_RATE]
     lf[l, L_BUSY] = fin
     ex = fin + lf[l, L_DELAY]
-    off = li[l, J_OFF]
-    cap = li[l, J_CAP]
     tail = li[l, J_TAIL]
-    k = off + tail % cap
-    rexit[k] = ex
-    rfin[k] = fin
-    rflow[k] = flow
-    rseq[k] = seq
-    rts[k] = ts
-    rfwd[k] = fwd
-    rkind[k] = kind
-    rhop[k] = hop
+    k = li[l, J_OFF] + (tail & (li[l, J_CAP] - 1))
+    rf[k, RF_EXIT] = ex
+    rf[k, RF_FIN] = fin
+    rf[k, RF_TS] = ts
+    rf[k, RF_FWD] = fwd
+    ri[k, RI_FLOW] = flow
+    ri[k, RI_SEQ] = seq
+    ri[k, RI_KIND] = kind
+    ri[k, RI_HOP] = hop
     li[l, J_TAIL] = tail + 1
     if q + 1 > li[l, J_MAXQ]:
         li[l, J_MAXQ] = q + 1
     if tail == li[l, J_HEAD]:
-        set_key(heap, pos, ht, hs, g, l, ex)
+        set_key(hi, ht, gi, l, ex)
     return 1
 
 
-@njit(cache=True)
-def _enq(lf, li, ring, hp, g, cnt, rand, l, now, flow, seq, ts, fwd, kind, hop, size):
-    return enqueue(
-        lf, li, ring[0], ring[1], ring[2], ring[3], ring[4], ring[5], ring[6], ring[7],
-        hp[0], hp[1], hp[2], hp[3], g, cnt, rand,
-        l, now, flow, seq, ts, fwd, kind, hop, size,
-    )
-
-
 # ============================================================================= flows
-@njit(cache=True)
-def _touch_timer(ff, fi, hp, g, nl, f):
-    """Lower the key of flow ``f``'s timer source if one of its deadlines moved earlier."""
+@njit(**_JIT)
+def _timer_key(ff, fi, f):
     t = ff[f, F_RTO_DL]
     if ff[f, F_DACK_DL] < t:
         t = ff[f, F_DACK_DL]
@@ -374,81 +363,18 @@ def _touch_timer(ff, fi, hp, g, nl, f):
         t = ff[f, F_START]
     elif st == 1 and ff[f, F_STOP] < t:
         t = ff[f, F_STOP]
-    src = nl + f
-    if t < hp[2][src]:
-        set_key(hp[0], hp[1], hp[2], hp[3], g, src, t)
+    return t
 
 
-@njit(cache=True)
-def _reset_timer(ff, fi, hp, g, nl, f):
-    """Set flow ``f``'s timer key to its earliest deadline (after the timer fired)."""
-    t = ff[f, F_RTO_DL]
-    if ff[f, F_DACK_DL] < t:
-        t = ff[f, F_DACK_DL]
-    st = fi[f, I_STATE]
-    if st == 0 and ff[f, F_START] < t:
-        t = ff[f, F_START]
-    elif st == 1 and ff[f, F_STOP] < t:
-        t = ff[f, F_STOP]
-    set_key(hp[0], hp[1], hp[2], hp[3], g, nl + f, t)
+@njit(**_JIT)
+def _arm(ff, hi, ht, gi, nl, f, t):
+    """Set flow ``f``'s retransmission deadline to ``t`` (its timer key stays <= deadlines)."""
+    ff[f, F_RTO_DL] = t
+    if t < ht[nl + f]:
+        set_key(hi, ht, gi, nl + f, t)
 
 
-@njit(cache=True)
-def _xmit(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, seq, now):
-    """Transmit data packet ``seq`` of flow ``f`` into its first link (room checked by caller)."""
-    l = paths[fi[f, I_FWD_OFF]]
-    _enq(lf, li, ring, hp, g, cnt, rand, l, now, f, seq, now, 0.0, KIND_DATA, 0, ff[f, F_PKT])
-    k = fi[f, I_RING_OFF] + seq % fi[f, I_RING_CAP]
-    if seq >= fi[f, I_MAXSENT]:
-        txc[k] = 1
-        fi[f, I_MAXSENT] = seq + 1
-    else:
-        txc[k] += 1
-        fi[f, I_RETX] += 1
-    sendt[k] = now
-    fi[f, I_SENT] += 1
-    cnt[N_DATA_SENT] += 1
-    if ff[f, F_RTO_DL] == np.inf:
-        ff[f, F_RTO_DL] = now + ff[f, F_RTO]
-        _touch_timer(ff, fi, hp, g, nl, f)
-
-
-@njit(cache=True)
-def _send(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, now):
-    """Send while the window allows (``inflight < floor(cwnd)``). Returns 0 or a request."""
-    if fi[f, I_STATE] != 1:
-        return DONE
-    w = ff[f, F_CWND]
-    if fi[f, I_RECOV] == 1:
-        w += fi[f, I_DUP]
-    lim = math.floor(w)
-    l = paths[fi[f, I_FWD_OFF]]
-    cap = fi[f, I_RING_CAP]
-    while fi[f, I_NXT] - fi[f, I_UNA] < lim:
-        seq = fi[f, I_NXT]
-        if seq >= fi[f, I_MAXSENT] and seq + 1 - fi[f, I_UNA] >= cap:
-            g[G_CODE_ARG] = f
-            return GROW_FLOW
-        if link_free(li, l) < 4:
-            g[G_CODE_ARG] = l
-            return GROW_LINK
-        if g[G_RAND_I] + 4 > rand.shape[0]:
-            return NEED_RAND
-        _xmit(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, seq, now)
-        fi[f, I_NXT] = seq + 1
-    return DONE
-
-
-@njit(cache=True)
-def _fine_expired(ff, fi, sendt, f, now):
-    """Vegas's fine-grained check: has the oldest unacknowledged packet waited too long?"""
-    if ff[f, F_SRTT] <= 0.0:
-        return False
-    k = fi[f, I_RING_OFF] + fi[f, I_UNA] % fi[f, I_RING_CAP]
-    return now - sendt[k] > ff[f, F_SRTT] + 4.0 * ff[f, F_RTTVAR]
-
-
-@njit(cache=True)
+@njit(**_JIT)
 def _reset_round(ff, fi, f, seq):
     """Start a new round whose first packet is ``seq``; clear the round's measurements."""
     fi[f, I_ROUND_SEQ] = seq
@@ -460,7 +386,7 @@ def _reset_round(ff, fi, f, seq):
     ff[f, F_R_FWD] = 0.0
 
 
-@njit(cache=True)
+@njit(**_JIT)
 def _apply_incr(ff, fi, f):
     """The per-ACK increment of the law's last action, bounded by its cap."""
     if fi[f, I_RECOV] == 1:
@@ -480,10 +406,65 @@ def _apply_incr(ff, fi, f):
     ff[f, F_CWND] = w
 
 
-@njit(cache=True)
-def _on_ack(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, ack, ts, fwd, now):
+@njit(**_JIT)
+def _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now):
+    """Transmit data packet ``seq`` of flow ``f`` into its first link (room checked by caller)."""
+    enqueue(lf, li, rf, ri, hi, ht, gi, rand, paths[fi[f, I_FWD_OFF]], now, f, seq, now, 0.0,
+            KIND_DATA, 0, ff[f, F_PKT])
+    k = fi[f, I_RING_OFF] + (seq & (fi[f, I_RING_CAP] - 1))
+    if seq >= fi[f, I_MAXSENT]:
+        fq[k, Q_TXC] = 1
+        fi[f, I_MAXSENT] = seq + 1
+    else:
+        fq[k, Q_TXC] += 1
+        fi[f, I_RETX] += 1
+    fs[k] = now
+    fi[f, I_SENT] += 1
+    gi[N_DATA_SENT] += 1
+    if ff[f, F_RTO_DL] == np.inf:
+        _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
+
+
+@njit(**_JIT)
+def _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
+    """Send while the window allows (``inflight < floor(cwnd)``). Returns 0 or a request."""
+    if fi[f, I_STATE] != 1:
+        return DONE
+    w = ff[f, F_CWND]
+    if fi[f, I_RECOV] == 1:
+        w += fi[f, I_DUP]
+    lim = math.floor(w)
+    l = paths[fi[f, I_FWD_OFF]]
+    cap = fi[f, I_RING_CAP]
+    nrand = rand.shape[0]
+    while fi[f, I_NXT] - fi[f, I_UNA] < lim:
+        seq = fi[f, I_NXT]
+        if seq >= fi[f, I_MAXSENT] and seq + 1 - fi[f, I_UNA] >= cap:
+            gi[G_CODE_ARG] = f
+            return GROW_FLOW
+        if link_free(li, l) < 4:
+            gi[G_CODE_ARG] = l
+            return GROW_LINK
+        if li[l, J_DISC] > 0 and gi[G_RAND_I] + 4 > nrand:
+            return NEED_RAND
+        _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now)
+        fi[f, I_NXT] = seq + 1
+    return DONE
+
+
+@njit(**_JIT)
+def _fine_expired(ff, fi, fs, f, now):
+    """Vegas's fine-grained check: has the oldest unacknowledged packet waited too long?"""
+    if ff[f, F_SRTT] <= 0.0:
+        return False
+    k = fi[f, I_RING_OFF] + (fi[f, I_UNA] & (fi[f, I_RING_CAP] - 1))
+    return now - fs[k] > ff[f, F_SRTT] + 4.0 * ff[f, F_RTTVAR]
+
+
+@njit(**_JIT)
+def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack, ts, fwd, now):
     """An ACK reaches the sender of flow ``f`` (measurement part; may hand over to Python)."""
-    cnt[N_ACK_RCVD] += 1
+    gi[N_ACK_RCVD] += 1
     if fi[f, I_STATE] == 0:
         return DONE
     una = fi[f, I_UNA]
@@ -519,7 +500,7 @@ def _on_ack(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, ac
         if ack > fi[f, I_NXT]:
             fi[f, I_NXT] = ack
         if ack < fi[f, I_MAXSENT] and fi[f, I_STATE] == 1:
-            ff[f, F_RTO_DL] = now + ff[f, F_RTO]
+            _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
         else:
             ff[f, F_RTO_DL] = np.inf
         if fi[f, I_RECOV] == 1:
@@ -528,15 +509,15 @@ def _on_ack(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, ac
                 _reset_round(ff, fi, f, fi[f, I_NXT])
             elif fi[f, I_STATE] == 1:
                 # NewReno partial ACK: retransmit the next hole
-                _xmit(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, ack, now)
+                _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack, now)
         elif fi[f, I_CHECKS] > 0:
             fi[f, I_CHECKS] -= 1
             if (
                 fi[f, I_STATE] == 1
                 and ack < fi[f, I_NXT]
-                and _fine_expired(ff, fi, sendt, f, now)
+                and _fine_expired(ff, fi, fs, f, now)
             ):
-                _xmit(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, ack, now)
+                _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack, now)
         if fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ]:
             n = fi[f, I_R_CNT]
             ff[f, F_S_CWND] = ff[f, F_CWND]
@@ -550,26 +531,26 @@ def _on_ack(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, ac
             ff[f, F_LAST_T] = now
             _reset_round(ff, fi, f, fi[f, I_NXT])
             fi[f, I_PENDING] = P_ROUND
-            g[G_CODE_ARG] = f
+            gi[G_CODE_ARG] = f
             return NEED_ROUND
         _apply_incr(ff, fi, f)
     elif ack == una and fi[f, I_MAXSENT] > una and fi[f, I_STATE] == 1:
         fi[f, I_DUP] += 1
         if fi[f, I_RECOV] == 0:
             d = fi[f, I_DUP]
-            trig = d == 3 or (fi[f, I_FINE] == 1 and d < 3 and _fine_expired(ff, fi, sendt, f, now))
+            trig = d == 3 or (fi[f, I_FINE] == 1 and d < 3 and _fine_expired(ff, fi, fs, f, now))
             if trig:
-                k = fi[f, I_RING_OFF] + una % fi[f, I_RING_CAP]
-                fi[f, I_KIND] = K_FAST if txc[k] <= 1 else K_RETX
+                k = fi[f, I_RING_OFF] + (una & (fi[f, I_RING_CAP] - 1))
+                fi[f, I_KIND] = K_FAST if fq[k, Q_TXC] <= 1 else K_RETX
                 ff[f, F_LAST_T] = now
                 fi[f, I_PENDING] = P_LOSS
-                g[G_CODE_ARG] = f
+                gi[G_CODE_ARG] = f
                 return NEED_LOSS
-    return _send(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, now)
+    return _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
 
 
-@njit(cache=True)
-def _apply_loss(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, now):
+@njit(**_JIT)
+def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
     """Carry out a loss decision: the law's new window, then retransmit or go back."""
     w = ff[f, F_NEWCWND]
     if w < 1.0:
@@ -596,35 +577,34 @@ def _apply_loss(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f
         fi[f, I_CHECKS] = 2 if fi[f, I_FINE] == 1 else 0
         _reset_round(ff, fi, f, fi[f, I_NXT])
         una = fi[f, I_UNA]
-        _xmit(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, una, now)
-        ff[f, F_RTO_DL] = now + ff[f, F_RTO]
+        _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
+        _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, una, now)
 
 
-@njit(cache=True)
-def _send_ack(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, f, ts, fwd, now):
-    l = paths[fi[f, I_REV_OFF]]
-    cnt[N_ACK_SENT] += 1
+@njit(**_JIT)
+def _send_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, f, ts, fwd, now):
+    gi[N_ACK_SENT] += 1
     fi[f, I_ACKS_SENT] += 1
-    _enq(lf, li, ring, hp, g, cnt, rand, l, now, f, fi[f, I_RCV_NXT], ts, fwd, KIND_ACK, 0,
-         ff[f, F_ACK])
+    enqueue(lf, li, rf, ri, hi, ht, gi, rand, paths[fi[f, I_REV_OFF]], now, f, fi[f, I_RCV_NXT],
+            ts, fwd, KIND_ACK, 0, ff[f, F_ACK])
 
 
-@njit(cache=True)
-def _on_data(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, rcvd, nl, f, seq, ts, now):
+@njit(**_JIT)
+def _on_data(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fq, nl, f, seq, ts, now):
     """A data packet reaches the receiver of flow ``f``: cumulative ACK, maybe delayed."""
-    cnt[N_DATA_RCVD] += 1
+    gi[N_DATA_RCVD] += 1
     fwd = now - ts
     rn = fi[f, I_RCV_NXT]
     off = fi[f, I_RING_OFF]
-    cap = fi[f, I_RING_CAP]
+    mask = fi[f, I_RING_CAP] - 1
     ack_now = True
     ets = ts
     efwd = fwd
     if seq == rn:
         rn += 1
         filled = False
-        while rcvd[off + rn % cap] == 1:
-            rcvd[off + rn % cap] = 0
+        while fq[off + (rn & mask), Q_RCVD] == 1:
+            fq[off + (rn & mask), Q_RCVD] = 0
             rn += 1
             filled = True
         fi[f, I_RCV_NXT] = rn
@@ -634,22 +614,24 @@ def _on_data(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, rcvd, nl, f, seq, ts
             if fi[f, I_RCV_UNACK] == 1:
                 ff[f, F_ECHO_TS] = ts
                 ff[f, F_ECHO_FWD] = fwd
-                ff[f, F_DACK_DL] = now + ff[f, F_DACK_TO]
-                _touch_timer(ff, fi, hp, g, nl, f)
+                t = now + ff[f, F_DACK_TO]
+                ff[f, F_DACK_DL] = t
+                if t < ht[nl + f]:
+                    set_key(hi, ht, gi, nl + f, t)
                 ack_now = False
             else:
                 ets = ff[f, F_ECHO_TS]
                 efwd = ff[f, F_ECHO_FWD]
     elif seq > rn:
-        rcvd[off + seq % cap] = 1
+        fq[off + (seq & mask), Q_RCVD] = 1
     if ack_now:
         fi[f, I_RCV_UNACK] = 0
         ff[f, F_DACK_DL] = np.inf
-        _send_ack(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, f, ets, efwd, now)
+        _send_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, f, ets, efwd, now)
 
 
-@njit(cache=True)
-def _timer(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, now):
+@njit(**_JIT)
+def _timer(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
     """Flow ``f``'s timer source fired: start, stop, delayed ACK, retransmission timeout."""
     code = DONE
     st = fi[f, I_STATE]
@@ -664,7 +646,7 @@ def _timer(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, now
         ff[f, F_DACK_DL] = np.inf
         if fi[f, I_RCV_UNACK] > 0:
             fi[f, I_RCV_UNACK] = 0
-            _send_ack(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, f, ff[f, F_ECHO_TS],
+            _send_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, f, ff[f, F_ECHO_TS],
                       ff[f, F_ECHO_FWD], now)
     if ff[f, F_RTO_DL] <= now:
         ff[f, F_RTO_DL] = np.inf
@@ -672,21 +654,20 @@ def _timer(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, now
             fi[f, I_KIND] = K_TIMEOUT
             ff[f, F_LAST_T] = now
             fi[f, I_PENDING] = P_LOSS
-            g[G_CODE_ARG] = f
+            gi[G_CODE_ARG] = f
             code = NEED_LOSS
-    _reset_timer(ff, fi, hp, g, nl, f)
+    set_key(hi, ht, gi, nl + f, _timer_key(ff, fi, f))
     if code == DONE and fi[f, I_PENDING] == P_SEND:
-        code = _send(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, now)
+        code = _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
         if code == DONE:
             fi[f, I_PENDING] = P_NONE
     return code
 
 
-@njit(cache=True)
-def _resume(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, now):
+@njit(**_JIT)
+def _resume(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, now):
     """Finish the work of flows whose decision Python has just written."""
-    nf = ff.shape[0]
-    for f in range(nf):
+    for f in range(ff.shape[0]):
         p = fi[f, I_PENDING]
         if p == P_ROUND or p == P_LOSS:
             return -1  # the decision has not been written
@@ -695,18 +676,18 @@ def _resume(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, now):
             fi[f, I_PENDING] = P_SEND
         elif p == P_LOSS_READY:
             fi[f, I_PENDING] = P_SEND
-            _apply_loss(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, now)
+            _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
         if fi[f, I_PENDING] == P_SEND:
-            code = _send(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, now)
+            code = _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
             if code != DONE:
                 return code
             fi[f, I_PENDING] = P_NONE
     return DONE
 
 
-@njit(cache=True)
-def _sample(ff, fi, lf, li, ring, g, s_t, s_flow, s_link, now):
-    k = int(g[G_NSAMP])
+@njit(**_JIT)
+def _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, now):
+    k = gi[G_NSAMP]
     if k >= s_t.shape[0]:
         return
     s_t[k] = now
@@ -716,86 +697,81 @@ def _sample(ff, fi, lf, li, ring, g, s_t, s_flow, s_link, now):
         s_flow[k, f, 2] = fi[f, I_SENT]
         s_flow[k, f, 3] = ff[f, F_SRTT]
     for l in range(lf.shape[0]):
-        s_link[k, l, 0] = _occupancy(lf, li, ring[1], l, now)
+        s_link[k, l, 0] = occupancy(li, rf, l, now)
         s_link[k, l, 1] = li[l, J_DROPS]
         s_link[k, l, 2] = lf[l, L_BYTES_OUT]
         s_link[k, l, 3] = lf[l, L_AVG]
-    g[G_NSAMP] = k + 1
+    gi[G_NSAMP] = k + 1
 
 
-@njit(cache=True)
-def run(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, rcvd, cf, ci, s_t, s_flow,
+@njit(**_JIT)
+def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t, s_flow,
         s_link, has_red):
     """Process events until the end time or until Python is needed; returns a code."""
     nl = lf.shape[0]
     nf = ff.shape[0]
     nc = cf.shape[0]
-    heap = hp[0]
-    ht = hp[2]
-    rexit = ring[0]
-    rflow = ring[2]
-    rseq = ring[3]
-    rts = ring[4]
-    rfwd = ring[5]
-    rkind = ring[6]
-    rhop = ring[7]
-    code = _resume(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, g[G_NOW])
+    code = _resume(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, gf[G_NOW])
     if code != DONE:
         return code
-    t_end = g[G_END]
+    t_end = gf[G_END]
     nrand = rand.shape[0]
     while True:
-        src = heap[0]
+        src = hi[H_HEAP, 0]
         t = ht[src]
         if t > t_end:
-            g[G_NOW] = t_end
+            gf[G_NOW] = t_end
             return DONE
-        if has_red and g[G_RAND_I] + 16 > nrand:
+        if has_red and gi[G_RAND_I] + 16 > nrand:
             return NEED_RAND
         if src < nl:
             l = src
             off = li[l, J_OFF]
-            cap = li[l, J_CAP]
+            mask = li[l, J_CAP] - 1
             head = li[l, J_HEAD]
-            k = off + head % cap
-            kind = rkind[k]
-            f = rflow[k]
-            hop = rhop[k]
+            k = off + (head & mask)
+            kind = ri[k, RI_KIND]
+            f = ri[k, RI_FLOW]
+            hop = ri[k, RI_HOP]
             if kind == KIND_DATA:
                 plen = fi[f, I_FWD_LEN]
-                dest = paths[fi[f, I_FWD_OFF] + hop + 1] if hop + 1 < plen else paths[
-                    fi[f, I_REV_OFF]]
+                if hop + 1 < plen:
+                    dest = paths[fi[f, I_FWD_OFF] + hop + 1]
+                else:
+                    dest = paths[fi[f, I_REV_OFF]]
                 size = ff[f, F_PKT]
             elif kind == KIND_ACK:
                 plen = fi[f, I_REV_LEN]
-                dest = paths[fi[f, I_REV_OFF] + hop + 1] if hop + 1 < plen else paths[
-                    fi[f, I_FWD_OFF]]
+                if hop + 1 < plen:
+                    dest = paths[fi[f, I_REV_OFF] + hop + 1]
+                else:
+                    dest = paths[fi[f, I_FWD_OFF]]
                 size = ff[f, F_ACK]
             else:
                 plen = ci[f, D_LEN]
                 dest = paths[ci[f, D_OFF] + hop + 1] if hop + 1 < plen else -1
                 size = cf[f, C_SIZE]
             if dest >= 0 and link_free(li, dest) < 4:
-                g[G_CODE_ARG] = dest
+                gi[G_CODE_ARG] = dest
                 return GROW_LINK
-            g[G_NOW] = t
-            g[G_EVENTS] += 1.0
+            gf[G_NOW] = t
+            gi[G_EVENTS] += 1
             li[l, J_HEAD] = head + 1
             lf[l, L_BYTES_OUT] += size
             if head + 1 < li[l, J_TAIL]:
-                set_key(hp[0], hp[1], hp[2], hp[3], g, l, rexit[off + (head + 1) % cap])
+                set_key(hi, ht, gi, l, rf[off + ((head + 1) & mask), RF_EXIT])
             else:
-                set_key(hp[0], hp[1], hp[2], hp[3], g, l, np.inf)
-            seq = rseq[k]
-            ts = rts[k]
+                set_key(hi, ht, gi, l, np.inf)
+            seq = ri[k, RI_SEQ]
+            ts = rf[k, RF_TS]
             if hop + 1 < plen:
-                _enq(lf, li, ring, hp, g, cnt, rand, dest, t, f, seq, ts, rfwd[k], kind, hop + 1,
-                     size)
+                enqueue(lf, li, rf, ri, hi, ht, gi, rand, dest, t, f, seq, ts, rf[k, RF_FWD],
+                        kind, hop + 1, size)
             elif kind == KIND_DATA:
-                _on_data(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, rcvd, nl, f, seq, ts, t)
+                _on_data(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fq, nl, f, seq, ts, t)
             elif kind == KIND_ACK:
-                code = _on_ack(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f,
-                               seq, ts, rfwd[k], t)
+                code = _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f,
+                               seq, ts, rf[k, RF_FWD], t)
                 if code == DONE:
                     if fi[f, I_PENDING] == P_SEND:
                         fi[f, I_PENDING] = P_NONE
@@ -804,37 +780,39 @@ def run(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, rcvd, cf, ci,
                         fi[f, I_PENDING] = P_SEND
                     return code
             else:
-                cnt[N_CBR_RCVD] += 1
+                gi[N_CBR_RCVD] += 1
         elif src < nl + nf:
             f = src - nl
-            if link_free(li, paths[fi[f, I_REV_OFF]]) < 4:
-                g[G_CODE_ARG] = paths[fi[f, I_REV_OFF]]
+            l0 = paths[fi[f, I_REV_OFF]]
+            if link_free(li, l0) < 4:
+                gi[G_CODE_ARG] = l0
                 return GROW_LINK
-            g[G_NOW] = t
-            g[G_EVENTS] += 1.0
-            code = _timer(ff, fi, lf, li, ring, hp, g, cnt, rand, paths, sendt, txc, nl, f, t)
+            gf[G_NOW] = t
+            gi[G_EVENTS] += 1
+            code = _timer(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, t)
             if code != DONE:
                 return code
         elif src < nl + nf + nc:
             c = src - nl - nf
             l0 = paths[ci[c, D_OFF]]
             if link_free(li, l0) < 4:
-                g[G_CODE_ARG] = l0
+                gi[G_CODE_ARG] = l0
                 return GROW_LINK
-            g[G_NOW] = t
-            g[G_EVENTS] += 1.0
+            gf[G_NOW] = t
+            gi[G_EVENTS] += 1
             n = ci[c, D_SENT]
-            _enq(lf, li, ring, hp, g, cnt, rand, l0, t, c, n, t, 0.0, KIND_CBR, 0, cf[c, C_SIZE])
-            cnt[N_CBR_SENT] += 1
+            enqueue(lf, li, rf, ri, hi, ht, gi, rand, l0, t, c, n, t, 0.0, KIND_CBR, 0,
+                    cf[c, C_SIZE])
+            gi[N_CBR_SENT] += 1
             ci[c, D_SENT] = n + 1
             nxt = cf[c, C_START] + (n + 1) / cf[c, C_RATE]
             if nxt >= cf[c, C_STOP]:
                 nxt = np.inf
-            set_key(hp[0], hp[1], hp[2], hp[3], g, src, nxt)
+            set_key(hi, ht, gi, src, nxt)
         else:
-            g[G_NOW] = t
-            _sample(ff, fi, lf, li, ring, g, s_t, s_flow, s_link, t)
-            nxt = g[G_NSAMP] * g[G_SAMPLE_DT]
-            if g[G_NSAMP] >= s_t.shape[0]:
+            gf[G_NOW] = t
+            _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, t)
+            nxt = gi[G_NSAMP] * gf[G_SAMPLE_DT]
+            if gi[G_NSAMP] >= s_t.shape[0]:
                 nxt = np.inf
-            set_key(hp[0], hp[1], hp[2], hp[3], g, src, nxt)
+            set_key(hi, ht, gi, src, nxt)

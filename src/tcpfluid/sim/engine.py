@@ -243,9 +243,7 @@ def _red_params(link: Any) -> tuple[int, float, float, float, float]:
             f"link {link.name!r}: unknown RED parameter(s) {unknown}; accepted: {sorted(known)}"
         )
     if "min_th" not in red or "max_th" not in red:
-        raise ValueError(
-            f"link {link.name!r}: RED needs min_th and max_th (packets), got {red!r}"
-        )
+        raise ValueError(f"link {link.name!r}: RED needs min_th and max_th (packets), got {red!r}")
     mn = check_positive(f"{link.name}.red.min_th", red["min_th"])
     mx = check_positive(f"{link.name}.red.max_th", red["max_th"])
     if mx <= mn:
@@ -266,9 +264,7 @@ def _law_for(flow: Any, laws: Mapping[str, ControlLaw] | None) -> ControlLaw:
     if laws is not None and flow.name in laws:
         law = laws[flow.name]
         if not isinstance(law, ControlLaw):
-            raise TypeError(
-                f"laws[{flow.name!r}] must be a ControlLaw, got {type(law).__name__}"
-            )
+            raise TypeError(f"laws[{flow.name!r}] must be a ControlLaw, got {type(law).__name__}")
         return law
     if flow.algorithm is None:
         raise ValueError(
@@ -363,16 +359,10 @@ class _Sim:
             li[i, C.J_CAP] = cap
             off += cap
         self.lf, self.li = lf, li
-        self.ring = (
-            np.zeros(off, dtype=np.float64),  # exit time
-            np.zeros(off, dtype=np.float64),  # end of transmission
-            np.zeros(off, dtype=np.int64),  # flow (or CBR source)
-            np.zeros(off, dtype=np.int64),  # seq / cumulative ACK
-            np.zeros(off, dtype=np.float64),  # timestamp (echo for ACKs)
-            np.zeros(off, dtype=np.float64),  # forward one-way delay (ACKs)
-            np.zeros(off, dtype=np.int64),  # kind
-            np.zeros(off, dtype=np.int64),  # hop index
-        )
+        # packets held by the links: exit time, end of transmission, timestamp, forward
+        # delay (float); flow or CBR source, seq or cumulative ACK, kind, hop (int)
+        self.rf = np.zeros((off, 4), dtype=np.float64)
+        self.ri = np.zeros((off, 4), dtype=np.int64)
 
         # ---- flows
         fring = 0
@@ -404,9 +394,8 @@ class _Sim:
             fi[f, C.I_ROUND_SEQ] = 0
             ff[f, C.F_R_MIN] = math.inf
         self.ff, self.fi = ff, fi
-        self.sendt = np.zeros(fring, dtype=np.float64)
-        self.txc = np.zeros(fring, dtype=np.int64)
-        self.rcvd = np.zeros(fring, dtype=np.int64)
+        self.fs = np.zeros(fring, dtype=np.float64)  # send time of each sequence number
+        self.fq = np.zeros((fring, 2), dtype=np.int64)  # transmissions, received flag
 
         # ---- laws
         self.states = [law.init_state(1) for law in self.laws]
@@ -431,25 +420,24 @@ class _Sim:
 
         # ---- heap of event sources: links, flow timers, CBR sources, sampler
         nsrc = nl + nf + nc + 1
-        ht = np.full(nsrc, np.inf)
-        hs = np.zeros(nsrc, dtype=np.int64)
-        heap = np.arange(nsrc, dtype=np.int64)
-        pos = np.arange(nsrc, dtype=np.int64)
-        self.hp = (heap, pos, ht, hs)
-        self.g = np.zeros(C.NG, dtype=np.float64)
-        self.g[C.G_END] = sc.duration_s
-        self.g[C.G_SAMPLE_DT] = sample_interval_s
-        self.cnt = np.zeros(C.NCNT, dtype=np.int64)
+        self.ht = np.full(nsrc, np.inf)
+        self.hi = np.zeros((3, nsrc), dtype=np.int64)
+        self.hi[C.H_HEAP] = np.arange(nsrc)
+        self.hi[C.H_POS] = np.arange(nsrc)
+        self.gf = np.zeros(C.NGF, dtype=np.float64)
+        self.gf[C.G_END] = sc.duration_s
+        self.gf[C.G_SAMPLE_DT] = sample_interval_s
+        self.gi = np.zeros(C.NGI, dtype=np.int64)
         self.rand = self.rng.random(_RAND_BLOCK) if self.has_red else np.zeros(0)
         nsamp = int(math.floor(sc.duration_s / sample_interval_s + 1e-9)) + 1
         self.s_t = np.zeros(nsamp)
         self.s_flow = np.zeros((nsamp, nf, 4))
         self.s_link = np.zeros((nsamp, nl, 4))
         for f, fl in enumerate(sc.flows):
-            C.set_key(heap, pos, ht, hs, self.g, nl + f, fl.start_s)
+            C.set_key(self.hi, self.ht, self.gi, nl + f, fl.start_s)
         for c, src in enumerate(sc.cbr):
-            C.set_key(heap, pos, ht, hs, self.g, nl + nf + c, src.start_s)
-        C.set_key(heap, pos, ht, hs, self.g, nsrc - 1, 0.0)
+            C.set_key(self.hi, self.ht, self.gi, nl + nf + c, src.start_s)
+        C.set_key(self.hi, self.ht, self.gi, nsrc - 1, 0.0)
 
     # ------------------------------------------------------------------ decisions
     def _write_action(self, f: int, action: Any) -> None:
@@ -460,7 +448,7 @@ class _Sim:
             raise RuntimeError(
                 f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
                 f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at "
-                f"t={self.g[C.G_NOW] if hasattr(self, 'g') else 0.0:g} s"
+                f"t={self.gf[C.G_NOW] if hasattr(self, 'gf') else 0.0:g} s"
             )
         self.ff[f, C.F_CWND] = w
         self.ff[f, C.F_INCR] = incr
@@ -514,16 +502,15 @@ class _Sim:
         fi = self.fi
         off, cap = int(fi[f, C.I_RING_OFF]), int(fi[f, C.I_RING_CAP])
         new_cap = 2 * cap
-        new_off = self.sendt.size
+        new_off = self.fs.size
         seqs = np.arange(int(fi[f, C.I_UNA]), int(fi[f, C.I_MAXSENT]), dtype=np.int64)
         old_idx = off + seqs % cap
         new_idx = new_off + seqs % new_cap
-        arrays = []
-        for arr in (self.sendt, self.txc, self.rcvd):
-            grown = np.concatenate([arr, np.zeros(new_cap, dtype=arr.dtype)])
-            grown[new_idx] = arr[old_idx]
-            arrays.append(grown)
-        self.sendt, self.txc, self.rcvd = arrays
+        fs = np.concatenate([self.fs, np.zeros(new_cap)])
+        fs[new_idx] = self.fs[old_idx]
+        fq = np.concatenate([self.fq, np.zeros((new_cap, 2), dtype=np.int64)])
+        fq[new_idx] = self.fq[old_idx]
+        self.fs, self.fq = fs, fq
         fi[f, C.I_RING_OFF] = new_off
         fi[f, C.I_RING_CAP] = new_cap
 
@@ -532,16 +519,15 @@ class _Sim:
         off, cap = int(li[link, C.J_OFF]), int(li[link, C.J_CAP])
         head, tail = int(li[link, C.J_HEAD]), int(li[link, C.J_TAIL])
         new_cap = 2 * cap
-        new_off = self.ring[0].size
+        new_off = self.rf.shape[0]
         ctr = np.arange(head, tail, dtype=np.int64)
         old_idx = off + ctr % cap
         new_idx = new_off + ctr % new_cap
-        ring = []
-        for arr in self.ring:
-            grown = np.concatenate([arr, np.zeros(new_cap, dtype=arr.dtype)])
-            grown[new_idx] = arr[old_idx]
-            ring.append(grown)
-        self.ring = tuple(ring)  # type: ignore[assignment]
+        rf = np.concatenate([self.rf, np.zeros((new_cap, 4))])
+        rf[new_idx] = self.rf[old_idx]
+        ri = np.concatenate([self.ri, np.zeros((new_cap, 4), dtype=np.int64)])
+        ri[new_idx] = self.ri[old_idx]
+        self.rf, self.ri = rf, ri
         li[link, C.J_OFF] = new_off
         li[link, C.J_CAP] = new_cap
 
@@ -549,13 +535,13 @@ class _Sim:
     def run(self) -> None:
         while True:
             code = C.run(
-                self.ff, self.fi, self.lf, self.li, self.ring, self.hp, self.g, self.cnt,
-                self.rand, self.paths, self.sendt, self.txc, self.rcvd, self.cf, self.ci,
+                self.ff, self.fi, self.lf, self.li, self.rf, self.ri, self.hi, self.ht,
+                self.gf, self.gi, self.rand, self.paths, self.fs, self.fq, self.cf, self.ci,
                 self.s_t, self.s_flow, self.s_link, self.has_red,
             )  # fmt: skip
             if code == C.DONE:
                 return
-            arg = int(self.g[C.G_CODE_ARG])
+            arg = int(self.gi[C.G_CODE_ARG])
             if code == C.NEED_ROUND:
                 self._round(arg)
             elif code == C.NEED_LOSS:
@@ -566,7 +552,7 @@ class _Sim:
                 self._grow_link(arg)
             elif code == C.NEED_RAND:
                 self.rand = self.rng.random(_RAND_BLOCK)
-                self.g[C.G_RAND_I] = 0.0
+                self.gi[C.G_RAND_I] = 0
             else:  # pragma: no cover - defensive
                 raise RuntimeError(f"packet simulator core returned unknown code {code}")
 
@@ -574,7 +560,7 @@ class _Sim:
     def _in_flight(self) -> dict[int, int]:
         kinds = {C.KIND_DATA: 0, C.KIND_ACK: 0, C.KIND_CBR: 0}
         li = self.li
-        rkind = self.ring[6]
+        rkind = self.ri[:, C.RI_KIND]
         for link in range(self.nl):
             off, cap = int(li[link, C.J_OFF]), int(li[link, C.J_CAP])
             head, tail = int(li[link, C.J_HEAD]), int(li[link, C.J_TAIL])
@@ -585,7 +571,7 @@ class _Sim:
         return kinds
 
     def conservation(self) -> dict[str, Any]:
-        cnt = self.cnt
+        cnt = self.gi
         fl = self._in_flight()
         out: dict[str, Any] = {}
         ok = True
@@ -610,7 +596,7 @@ class _Sim:
 
     def result(self, wall: float, seed: int) -> PacketResult:
         sc = self.scenario
-        n = int(self.g[C.G_NSAMP])
+        n = int(self.gi[C.G_NSAMP])
         t = self.s_t[:n].copy()
         dt = np.diff(t, prepend=t[:1]) if n else t
         safe_dt = np.where(dt > 0, dt, np.inf)
@@ -676,7 +662,7 @@ class _Sim:
             flows=tuple(flows),
             links=tuple(links),
             conservation=self.conservation(),
-            events=int(self.g[C.G_EVENTS]),
+            events=int(self.gi[C.G_EVENTS]),
             wall_time_s=wall,
             seed=seed,
             law_calls=self.law_calls,
@@ -787,7 +773,9 @@ def simulate_packets(
     ini = check_positive("initial_rto", initial_rto)
     hi = check_positive("max_rto", max_rto)
     if not lo <= hi:
-        raise ValueError(f"min_rto must be <= max_rto, got min_rto={min_rto!r}, max_rto={max_rto!r}")
+        raise ValueError(
+            f"min_rto must be <= max_rto, got min_rto={min_rto!r}, max_rto={max_rto!r}"
+        )
     check_nonnegative("initial_rto", ini)
     if not isinstance(delayed_ack, bool):
         raise TypeError(f"delayed_ack must be True or False, got {delayed_ack!r}")
