@@ -23,12 +23,14 @@ from typing import Any
 from ..algorithms.registry import ALGORITHMS
 from ..fluid.rounds import simulate_scenario_rounds
 from ..scenarios import SCENARIOS, Scenario, build_scenario
+from ..sim import simulate_packets
 
 __all__ = ["ENGINES", "PLANNED_ENGINES", "add_parser", "parse_sets", "run", "simulate_summary"]
 
 #: engine name -> function(scenario) -> result with ``.summary.to_dict()``
 ENGINES: dict[str, Callable[[Scenario], Any]] = {
     "rounds": simulate_scenario_rounds,
+    "packet": simulate_packets,
 }
 #: engines the command knows about (some may not be available yet)
 PLANNED_ENGINES: tuple[str, ...] = ("rounds", "packet", "ode")

@@ -13,6 +13,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ from .._validation import check_nonnegative, check_positive
 from ..algorithms.base import ControlLaw, RoundSample
 from ..scenarios import Scenario
 from . import _core as C
+from .summary import PacketSummary, summarise
 
 __all__ = ["FlowTrace", "LinkTrace", "PacketResult", "simulate_packets"]
 
@@ -118,7 +120,8 @@ class LinkTrace:
     ``drops`` (cumulative drops at each sample time), ``utilization`` (fraction of the
     link's capacity used over the interval ending at each sample; the first is 0),
     ``red_avg_pkts`` (RED's average queue; 0 for drop-tail). Totals: ``arrivals``,
-    ``drops_total``, ``data_drops``, ``max_queue_pkts``.
+    ``drops_total``, ``data_drops``, ``max_queue_pkts``, ``bytes_out`` (bytes that left the
+    link, all traffic).
     """
 
     name: str
@@ -131,6 +134,7 @@ class LinkTrace:
     drops_total: int
     data_drops: int
     max_queue_pkts: int
+    bytes_out: float
 
     def to_dict(self) -> dict[str, Any]:
         """Totals (JSON-ready)."""
@@ -177,6 +181,12 @@ class PacketResult:
     seed: int
     law_calls: int = 0
     extras: Mapping[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def summary(self) -> PacketSummary:
+        """Slow-start exit, settling, convergence, utilization, throughput, Jain's index
+        (:mod:`tcpfluid.sim.summary`; same public keys as the round model)."""
+        return summarise(self)
 
     @property
     def conserved(self) -> bool:
@@ -654,6 +664,7 @@ class _Sim:
                     drops_total=int(self.li[i, C.J_DROPS]),
                     data_drops=int(self.li[i, C.J_DROPS_DATA]),
                     max_queue_pkts=int(self.li[i, C.J_MAXQ]),
+                    bytes_out=float(self.lf[i, C.L_BYTES_OUT]),
                 )
             )
         return PacketResult(
