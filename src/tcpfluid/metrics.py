@@ -131,6 +131,8 @@ def _series(time_s: ArrayLike, values: ArrayLike, name: str) -> tuple[FloatArray
     v = np.asarray(values, dtype=np.float64)
     if t.ndim == 0 or v.ndim == 0:
         raise ValueError(f"time_s and {name} must have a time axis (axis 0)")
+    if t.ndim < v.ndim:  # a time axis shared by every column: (R,) -> (R, 1, ...)
+        t = t.reshape(t.shape + (1,) * (v.ndim - t.ndim))
     if t.shape[0] != v.shape[0]:
         raise ValueError(
             f"time_s and {name} must have the same number of samples on axis 0, got "
