@@ -1,0 +1,65 @@
+"""Test helpers for the packet simulator: a fixed-window law and tiny topologies."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tcpfluid.algorithms import ControlLaw, RoundAction, RoundSample
+from tcpfluid.scenarios import FlowSpec, Link, Scenario
+
+
+class FixedWindow(ControlLaw):
+    """A law that keeps the window at ``w`` packets and records every sample it sees."""
+
+    name: ClassVar[str] = "fixed-window"
+
+    def __init__(self, w: float) -> None:
+        self.w = float(w)
+        self.initial_window = self.w
+        self.seen: list[dict[str, float]] = []
+
+    def init_state(self, n: int) -> dict[str, NDArray[np.float64]]:
+        return {"phase": np.ones(n)}
+
+    def on_round(self, state: dict[str, Any], sample: RoundSample) -> RoundAction:
+        self.seen.append(
+            {
+                "cwnd": float(sample.cwnd[0]),
+                "rtt_mean": float(sample.rtt_mean[0]),
+                "rtt_min": float(sample.rtt_min[0]),
+                "rtt_max": float(sample.rtt_max[0]),
+                "base_rtt": float(sample.base_rtt[0]),
+                "acks": float(sample.acks[0]),
+                "fwd_mean": float(sample.fwd_delay_mean[0]),
+                "fwd_base": float(sample.fwd_delay_base[0]),
+            }
+        )
+        n = sample.cwnd.shape[0]
+        w = np.full(n, self.w)
+        return RoundAction(cwnd=w, incr=np.zeros(n), cap=w.copy())
+
+    def on_loss(self, state: Any, index: Any, kind: int, cwnd: Any) -> NDArray[np.float64]:
+        return np.full(np.asarray(index).shape[0], self.w)
+
+
+def two_link(
+    *,
+    fwd_bps: float = 8e6,
+    fwd_delay: float = 0.010,
+    rev_bps: float = 320e3,
+    rev_delay: float = 0.005,
+    buffer: float = float("inf"),
+    duration: float = 0.03,
+    start: float = 0.0,
+) -> Scenario:
+    """One forward link F and one ACK link B; with 1000-byte data and 40-byte ACKs the
+    defaults give 1 ms per data packet on F and 1 ms per ACK on B."""
+    return Scenario(
+        name="tiny",
+        links=(Link("F", fwd_bps, fwd_delay, buffer), Link("B", rev_bps, rev_delay)),
+        flows=(FlowSpec("f", ("F",), ("B",), start_s=start, algorithm=None),),
+        duration_s=duration,
+    )
