@@ -13,9 +13,9 @@ Internally every quantity is in packets, seconds and packets per second
 
 from __future__ import annotations
 
-from . import units
+from . import metrics, scenarios, units
 from .path import Path
 
 __version__ = "0.1.0"
 
-__all__ = ["Path", "__version__", "units"]
+__all__ = ["Path", "__version__", "metrics", "scenarios", "units"]

@@ -411,6 +411,13 @@ def test_bad_arguments_are_rejected(kwargs: dict[str, Any], exc: type, pattern: 
         simulate_rounds(get_law("vegas"), Path(1000, 0.1), **kwargs)
 
 
+def test_unbounded_growth_fails_loudly() -> None:
+    # Reno never sees a loss with an infinite buffer: its slow start doubles every round,
+    # 2^41 > 1e12 packets after ~40 rounds; the run stops with an error instead of inf/NaN
+    with pytest.raises(ValueError, match="grows without bound"):
+        simulate_rounds(get_law("reno"), Path(1000, 0.1), rounds=2000)
+
+
 def test_bad_law_and_paths() -> None:
     with pytest.raises(TypeError, match="law must be a ControlLaw"):
         simulate_rounds("vegas", Path(1000, 0.1), rounds=3)  # type: ignore[arg-type]

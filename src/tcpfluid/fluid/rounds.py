@@ -804,7 +804,10 @@ def simulate_rounds(
                         incr[idx] = 0.0
                         cap[idx] = new
                 losses += hit
+        if (k & 31) == 31 or k == n_steps - 1:
+            _check_bounded(w1, k)
         if t_end != math.inf and bool(np.all(t >= t_end)):
+            _check_bounded(w1, k)
             break
     n_done = k_rec
     return RoundTrace(
@@ -877,6 +880,22 @@ def simulate_scenario_rounds(
         record=record,
         record_every=record_every,
     )
+
+
+#: windows beyond this many packets mean a law grew without bound (no loss to stop it)
+_MAX_WINDOW_PKTS = 1e12
+
+
+def _check_bounded(w: FloatArray, k: int) -> None:
+    """Raise instead of letting an unbounded window overflow into inf/NaN."""
+    bad = ~(np.abs(w) < _MAX_WINDOW_PKTS)
+    if np.any(bad):
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"the window of flow {i} reached {w[i]!r} packets by round {k}: the law grows "
+            "without bound on this path (e.g. a loss-driven law such as Reno with an infinite "
+            "buffer); give the path a finite buffer or run fewer rounds"
+        )
 
 
 def _standing_rev(
