@@ -21,14 +21,17 @@ from tcpfluid import Path
 from tcpfluid.algorithms import get_law
 from tcpfluid.algorithms.base import (
     CONGESTION_AVOIDANCE,
+    LOSS_FAST,
+    LOSS_TIMEOUT,
     SLOW_START,
     ControlLaw,
     RoundAction,
     RoundSample,
 )
 from tcpfluid.analytic import critical_window, rounds_to_equilibrium
-from tcpfluid.fluid import CrossTraffic, PathBatch, simulate_rounds
+from tcpfluid.fluid import CrossTraffic, PathBatch, simulate_rounds, simulate_scenario_rounds
 from tcpfluid.metrics import utilization
+from tcpfluid.scenarios import FlowSpec, Link, Scenario
 
 
 class Probe(ControlLaw):
@@ -135,6 +138,38 @@ def test_finite_buffer_drops_the_excess_and_calls_on_loss() -> None:
     assert tr.losses[0, 0] == 1
     assert tr.delivered_pkts[0, 0] == pytest.approx(4 + 8 + 16 + 32 + 64 + (128 - 8) + 64)
     np.testing.assert_allclose(tr.queue_pkts[:, 0], [0, 0, 0, 0, 0, 20, 0])
+
+
+def test_loss_kind_follows_the_lost_fraction() -> None:
+    # mu d = 10, buffer 1 packet, fluid RTT: growing 8 -> 16 queues 6 and loses 5 of 16
+    # (31 %, a fast retransmit); with timeout_loss_fraction = 0.25 the same round is a
+    # timeout.
+    kinds: list[int] = []
+
+    class Recorder(Probe):
+        def on_loss(self, state: dict[str, Any], index: Any, kind: int, cwnd: Any) -> Any:
+            kinds.append(kind)
+            return super().on_loss(state, index, kind, cwnd)
+
+    simulate_rounds(Recorder(), Path(100, 0.1, buffer=1), rounds=4, rtt="fluid")
+    simulate_rounds(
+        Recorder(), Path(100, 0.1, buffer=1), rounds=4, rtt="fluid", timeout_loss_fraction=0.25
+    )
+    assert kinds == [LOSS_FAST, LOSS_TIMEOUT]
+
+
+def test_scenario_flow_times_reach_the_engine() -> None:
+    # a scenario whose second flow runs from 10 s to 20 s only
+    links = (Link("F", "8Mbps", "25ms"), Link("R", "8Mbps", "25ms"))
+    flows = (
+        FlowSpec("a", ("F",), ("R",), algorithm="vegas"),
+        FlowSpec("b", ("F",), ("R",), start_s=10.0, stop_s=20.0, algorithm="vegas"),
+    )
+    tr = simulate_scenario_rounds(Scenario("two", links, flows, duration_s=30.0))
+    t = tr.time_s[:, 0]
+    w = tr.window_pkts[:, 0, 1]
+    assert np.all(w[t < 9.9] == 0.0) and np.all(w[t > 20.2] == 0.0)
+    assert np.any(w[(t > 10.5) & (t < 19.5)] > 0.0)
 
 
 def test_totals_equal_the_sum_of_the_rounds() -> None:
