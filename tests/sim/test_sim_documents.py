@@ -1,0 +1,74 @@
+"""The packet simulator against the documents' printed numbers and against the round model.
+
+Document 000 §3.2 (Fig. 1) and §5.1 (ns-2, 50 Mb/s × 100 ms, 1 kB packets, 25 Mb/s CBR from
+80 s to 160 s): Vegas leaves slow start at 1.2 s with a window of 64 packets, reaches its
+equilibrium window of 630 packets at 59 s, and converges in 47.9 s after the halving and
+31.8 s after the doubling of the available bandwidth. Tolerances (issue 4): exit window in
+[32, 128] between 1 and 2 s (the bursts of slow start make the exit depend on packet
+timing), equilibrium within 5 % of 630, times within 15 % (the times are read off a
+different simulator with its own queue and timer details, and depend on the settling
+definition of tcpfluid.metrics).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tcpfluid.fluid.rounds import simulate_scenario_rounds
+from tcpfluid.scenarios import build_scenario
+from tcpfluid.sim import PacketResult, simulate_packets
+
+
+@pytest.fixture(scope="module")
+def vegas_qv_basic() -> PacketResult:
+    return simulate_packets(build_scenario("qv-basic").with_algorithm("vegas"))
+
+
+def test_vegas_slow_start_exit(vegas_qv_basic: PacketResult) -> None:
+    s = vegas_qv_basic.summary
+    assert 32 <= s.ss_exit_window_pkts[0] <= 128
+    assert 1.0 <= s.ss_exit_time_s[0] <= 2.0
+    # the fluid critical window of this path is far above the exit window: the exit is
+    # premature because of the bursts (document 000 §3.2)
+    assert s.ss_exit_window_pkts[0] < 630 / 4
+
+
+def test_vegas_equilibrium_and_convergence(vegas_qv_basic: PacketResult) -> None:
+    s = vegas_qv_basic.summary
+    assert s.settled_window_pkts[0] == pytest.approx(630, rel=0.05)
+    assert s.time_to_equilibrium_s[0] == pytest.approx(59.0, rel=0.15)
+    assert s.change_times_s == (80.0, 160.0)
+    assert s.convergence_times_s[0, 0] == pytest.approx(47.9, rel=0.15)
+    assert s.convergence_times_s[0, 1] == pytest.approx(31.8, rel=0.15)
+    assert vegas_qv_basic.conserved
+    assert s.losses[0] == 0
+
+
+def test_vegas_queue_when_bandwidth_halves(vegas_qv_basic: PacketResult) -> None:
+    # document 000 §5.1: "the maximum queue length is 620 packets" after the halving;
+    # reported within 10 % (ns-2 and this simulator differ in queue accounting by a packet
+    # or two, and the peak depends on the window at 80 s)
+    assert vegas_qv_basic.link("R1-R2").max_queue_pkts == pytest.approx(620, rel=0.10)
+
+
+def test_packet_sim_agrees_with_round_model(vegas_qv_basic: PacketResult) -> None:
+    # issue 4: on a loss-free single-flow scenario, settled window and convergence times of
+    # the two engines agree within 10 %
+    rounds = simulate_scenario_rounds(build_scenario("qv-basic").with_algorithm("vegas"))
+    r = rounds.summary
+    p = vegas_qv_basic.summary
+    assert p.settled_window_pkts[0] == pytest.approx(r.settled_window_pkts[0, 0], rel=0.10)
+    assert p.time_to_equilibrium_s[0] == pytest.approx(r.time_to_equilibrium_s[0, 0], rel=0.10)
+    for k in range(2):
+        assert p.convergence_times_s[0, k] == pytest.approx(
+            r.convergence_times_s[0, 0, k], rel=0.10
+        )
+
+
+@pytest.mark.parametrize("algorithm", ["quick-vegas", "enhanced-vegas"])
+def test_other_vegas_family_against_round_model(algorithm: str) -> None:
+    # loss-free single flow without cross traffic: same settled window in both engines
+    sc = build_scenario("qv-basic", cbr="none", duration="60s").with_algorithm(algorithm)
+    p = simulate_packets(sc).summary
+    r = simulate_scenario_rounds(sc).summary
+    assert p.settled_window_pkts[0] == pytest.approx(r.settled_window_pkts[0, 0], rel=0.10)
