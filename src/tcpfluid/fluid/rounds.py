@@ -607,7 +607,6 @@ def simulate_rounds(
     base_rtt = np.full(n, np.inf)
     fwd_base = np.full(n, np.inf)
     delivered = np.zeros(n)
-    carried = np.zeros(S)
     elapsed = np.zeros(S)
     losses = np.zeros(n, dtype=np.int64)
     active = np.ones(n, dtype=bool)
@@ -615,6 +614,12 @@ def simulate_rounds(
     start_n = np.tile(start_f, S)
     stop_n = np.tile(stop_f, S)
     mu_link = mu
+    half_d = 0.5 * d
+    cross_carried = np.zeros(S)
+    # without cross traffic the available rate never changes: hoist mu d and 1/mu
+    mu_a = mu
+    mud = mu * d
+    inv_mu = 1.0 / mu
     k_rec = 0
     k = 0
     for k in range(n_steps):
@@ -622,8 +627,8 @@ def simulate_rounds(
         if cross:
             on = (t >= c_start) & (t < c_stop)
             mu_a = mu - (c_rates * on).sum(axis=0)
-        else:
-            mu_a = mu
+            mud = mu_a * d
+            inv_mu = 1.0 / mu_a
         # ---------------- flows joining or leaving
         if staggered:
             t_n = np.repeat(t, F) if F > 1 else t
@@ -651,7 +656,7 @@ def simulate_rounds(
                 ack_ratio = np.minimum(1.0, np.where(w0_s > 0, mu_r_eff * t0 / w0_s, 1.0))
             acks = w0 * (np.repeat(ack_ratio, F) if F > 1 else ack_ratio)
         else:
-            qf0 = np.maximum(w0_s - mu_a * d, 0.0)
+            qf0 = np.maximum(w0_s - mud, 0.0)
             acks = w0
         # ---------------- growth of the round through per-ACK increments
         z = np.minimum(incr * acks, cap - w0)
@@ -659,8 +664,12 @@ def simulate_rounds(
         if staggered:
             z[~active] = 0.0
         w1 = w0 + z
-        z_s = z.reshape(S, F).sum(axis=1) if F > 1 else z
-        w1_s = w0_s + z_s
+        if F > 1:
+            z_s = z.reshape(S, F).sum(axis=1)
+            w1_s = w0_s + z_s
+        else:
+            z_s = z
+            w1_s = w1
         # ---------------- queues and RTTs
         if reverse:
             qr1, qf1 = _standing_rev(w1_s, mu_a, mu_r_eff, b_r, d)
@@ -677,7 +686,7 @@ def simulate_rounds(
                 qf_max = np.where(rev_bott, qf0, qf0 + z_s)
                 qf_mean = np.where(rev_bott, qf0, qf0 + burst_mean)
         else:
-            qf1 = np.maximum(w1_s - mu_a * d, 0.0)
+            qf1 = np.maximum(w1_s - mud, 0.0)
             if rtt == "fluid":
                 qf_min = qf_mean = qf_max = qf1
             else:
@@ -701,14 +710,18 @@ def simulate_rounds(
             rtt_mean = d + qr_mean / mu_r_eff + qf_mean / mu_a
             rtt_max = d + qr_max / mu_r_eff + qf_max / mu_a
         else:
-            dr = d + qf1 / mu_a
-            rtt_min = d + qf_min / mu_a
-            rtt_mean = d + qf_mean / mu_a
-            rtt_max = d + qf_max / mu_a
+            dr = d + qf1 * inv_mu
+            rtt_min = d + qf_min * inv_mu
+            rtt_mean = rtt_min if qf_mean is qf_min else d + qf_mean * inv_mu
+            rtt_max = rtt_min if qf_max is qf_min else d + qf_max * inv_mu
         # one-way forward delay (RFC 1323 timestamps): half the base RTT plus the
         # forward queueing delay; only its changes matter to forward-path Vegas
-        fwd_mean = 0.5 * d + qf_mean / mu_a
-        fwd_min = 0.5 * d + qf_min / mu_a
+        if reverse:
+            fwd_mean = half_d + qf_mean * inv_mu
+            fwd_min = half_d + qf_min * inv_mu
+        else:  # the whole queueing delay is on the forward path
+            fwd_mean = rtt_mean - half_d
+            fwd_min = rtt_min - half_d
         duration = dr
         # ---------------- per-flow views
         if F > 1:
@@ -753,18 +766,16 @@ def simulate_rounds(
         else:
             lost = None
             got = w1
-        counting = t < t_end
         if t_end == math.inf:
             delivered += got
-            carried += (mu_link - mu_a) * duration + (
-                got.reshape(S, F).sum(axis=1) if F > 1 else got
-            )
-            elapsed += duration
+            if cross:
+                cross_carried += (mu_link - mu_a) * duration
         else:
+            counting = t < t_end
             cn = np.repeat(counting, F) if F > 1 else counting
             delivered += np.where(cn, got, 0.0)
-            got_s = got.reshape(S, F).sum(axis=1) if F > 1 else got
-            carried += np.where(counting, (mu_link - mu_a) * duration + got_s, 0.0)
+            if cross:
+                cross_carried += np.where(counting, (mu_link - mu_a) * duration, 0.0)
             elapsed += np.where(counting, duration, 0.0)
         t = t + duration
         # ---------------- record
@@ -778,7 +789,7 @@ def simulate_rounds(
                 rtt_rec[k_rec] = rtt_mean
             if queue_rec is not None:
                 q_end = qf_max if rtt != "fluid" else qf1
-                queue_rec[k_rec] = q_end * (mu_link / mu_a)
+                queue_rec[k_rec] = q_end * (mu_link * inv_mu) if cross else q_end
             if thr_rec is not None:
                 thr_rec[k_rec] = (got / (np.repeat(duration, F) if F > 1 else duration)).reshape(
                     S, F
@@ -810,6 +821,9 @@ def simulate_rounds(
             _check_bounded(w1, k)
             break
     n_done = k_rec
+    if t_end == math.inf:
+        elapsed = t
+    carried = delivered.reshape(S, F).sum(axis=1) + cross_carried
     return RoundTrace(
         time_s=time_rec[:n_done],
         window_pkts=win_rec[:n_done],
