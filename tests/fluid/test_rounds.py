@@ -409,6 +409,22 @@ def test_to_dict_is_json_and_to_frame_is_long() -> None:
     assert {"round", "scenario", "flow", "time_s", "window_pkts", "rtt_s"} <= set(df.columns)
 
 
+def test_plot_returns_the_artists() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tr = simulate_rounds(get_law("vegas"), Path(1000, 0.1), rounds=20, n_flows=2)
+    fig, ax = plt.subplots()
+    artists = tr.plot(ax)
+    assert len(artists) == 3  # two windows and the queue
+    np.testing.assert_array_equal(artists[1].get_ydata(), tr.window_pkts[:, 0, 1])
+    plt.close(fig)
+    with pytest.raises(ValueError, match="scenario must be < 1"):
+        tr.plot(scenario=1)
+
+
 def test_summary_of_a_batch_lists_scenarios() -> None:
     tr = simulate_rounds(get_law("vegas"), PathBatch.from_bdp([50.0, 80.0], 0.1), rounds=200)
     d = tr.summary.to_dict()

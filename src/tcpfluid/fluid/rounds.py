@@ -433,6 +433,32 @@ class RoundTrace:
         out["summary"] = self.summary.to_dict()
         return out
 
+    def plot(self, ax: Any = None, *, scenario: int = 0) -> list[Any]:
+        """Plot scenario ``scenario``'s windows (and its queue, dashed) against time.
+
+        Returns the artists; the library never calls ``plt.show()``.
+        """
+        check_int("scenario", scenario, minimum=0)
+        if scenario >= self.n_scenarios:
+            raise ValueError(
+                f"scenario must be < {self.n_scenarios} (the number of scenarios), got {scenario}"
+            )
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots()
+        t = self.time_s[:, scenario]
+        artists: list[Any] = []
+        for f in range(self.n_flows):
+            label = f"flow {f} ({self.algorithm}) window"
+            artists += ax.plot(t, self.window_pkts[:, scenario, f], label=label)
+        if self.queue_pkts is not None:
+            artists += ax.plot(t, self.queue_pkts[:, scenario], "k--", label="queue (link)")
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("packets")
+        ax.legend(loc="best")
+        return artists
+
     def to_frame(self) -> Any:
         """A long :class:`pandas.DataFrame`: one row per (round, scenario, flow)."""
         import pandas as pd
