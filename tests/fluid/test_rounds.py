@@ -462,6 +462,12 @@ def test_bad_arguments_are_rejected(kwargs: dict[str, Any], exc: type, pattern: 
         simulate_rounds(get_law("vegas"), Path(1000, 0.1), **kwargs)
 
 
+def test_a_law_starting_from_a_non_positive_window_is_rejected() -> None:
+    for start in (0.0, -3.0):
+        with pytest.raises(ValueError, match="initial_action gave a window <= 0"):
+            simulate_rounds(Probe(start=start), Path(1000, 0.1), rounds=3)
+
+
 def test_unbounded_growth_fails_loudly() -> None:
     # Reno never sees a loss with an infinite buffer: its slow start doubles every round,
     # 2^41 > 1e12 packets after ~40 rounds; the run stops with an error instead of inf/NaN
