@@ -635,3 +635,343 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
         )
     merged = {**dict(spec.defaults), **overrides}
     return spec.builder(merged)
+
+
+# --------------------------------------------------------------------- more documents' setups
+# Builders added with the packet simulator (issue 4). Where a document's figure is missing
+# from its text, the defaults marked "ours" are our choice and say so in the description.
+
+_COMMON_DEFAULTS: dict[str, Any] = {
+    "packet_size": "1000B",
+    "ack_size": "40B",
+    "algorithm": None,
+    "alpha": None,
+    "beta": None,
+    "gamma": None,
+    "delta": None,
+}
+
+
+def _qv_many_flows(p: dict[str, Any]) -> Scenario:
+    """Document 000 §5.3.1: groups of flows joining a 1 Gb/s dumbbell, each active 300 s."""
+    n = _int("flows", p["flows"], minimum=1)
+    groups = _int("groups", p["groups"], minimum=1)
+    if groups > n:
+        raise ValueError(f"groups must be <= flows={n}, got groups={groups}")
+    interval = _time("group_interval", p["group_interval"])
+    active = _time("active", p["active"])
+    if active <= 0:
+        raise ValueError(f"active must be > 0, got {p['active']!r}")
+    sc = _access_topology(
+        p, n_flows=n, scenario="qv-many-flows", description=SCENARIOS["qv-many-flows"].description
+    )
+    flows = []
+    for i, fl in enumerate(sc.flows):
+        start = (i * groups // n) * interval
+        flows.append(replace(fl, start_s=start, stop_s=start + active))
+    return replace(sc, flows=tuple(flows))
+
+
+def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
+    """Document 000 §5.3.2: three groups of flows with different RTTs share R3-R4."""
+    pkt = units.bytes_(p["packet_size"], name="packet_size")
+    ack = units.bytes_(p["ack_size"], name="ack_size")
+    per = _int("flows_per_group", p["flows_per_group"], minimum=1)
+    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
+    acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
+    core_d = units.time_or_zero(p["core_delay"], name="core_delay")
+    buf = _buffer("buffer", p["buffer"], pkt)
+    links: list[Link] = [Link("R3-R4", bw, core_d, buf), Link("R4-R3", bw, core_d, buf)]
+    flows: list[FlowSpec] = []
+    i = 0
+    for key in ("rtt1", "rtt2", "rtt3"):
+        rtt = units.seconds(p[key], name=key)
+        acc_d = (rtt / 2.0 - core_d) / 2.0
+        if acc_d < 0.0:
+            raise ValueError(
+                f"{key}={p[key]!r} is shorter than the core's round trip (2 x core_delay = "
+                f"{2.0 * core_d:g} s)"
+            )
+        for _ in range(per):
+            i += 1
+            links += [
+                Link(f"S{i}-R3", acc_bw, acc_d),
+                Link(f"R3-S{i}", acc_bw, acc_d),
+                Link(f"R4-D{i}", acc_bw, acc_d),
+                Link(f"D{i}-R4", acc_bw, acc_d),
+            ]
+            flows.append(
+                FlowSpec(
+                    name=f"S{i}-D{i}",
+                    forward=(f"S{i}-R3", "R3-R4", f"R4-D{i}"),
+                    reverse=(f"D{i}-R4", "R4-R3", f"R3-S{i}"),
+                    algorithm=p.get("algorithm"),
+                    params=law_params(p),
+                )
+            )
+    return Scenario(
+        name="qv-different-rtt",
+        links=tuple(links),
+        flows=tuple(flows),
+        duration_s=units.seconds(p["duration"], name="duration"),
+        packet_size_bytes=pkt,
+        ack_size_bytes=ack,
+        params=dict(p),
+        description=SCENARIOS["qv-different-rtt"].description,
+    )
+
+
+def _ho_basic(p: dict[str, Any]) -> Scenario:
+    """Document 004 §5.1.2: 50 Mb/s x 48 ms trunk, 1000-packet buffer, 25 Mb/s CBR."""
+    n = _int("flows", p["flows"], minimum=1)
+    cbr_spec = p["cbr"]
+    cbr: list[tuple[str, Any, Any]] = []
+    if not (isinstance(cbr_spec, str) and cbr_spec.strip().lower() in ("none", "off", "0")):
+        cbr.append((cbr_spec, _time("cbr_start", p["cbr_start"]), _time("cbr_stop", p["cbr_stop"])))
+    return _access_topology(
+        p, n_flows=n, scenario="ho-basic", description=SCENARIOS["ho-basic"].description, cbr=cbr
+    )
+
+
+def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
+    """Document 001 ch. 3 Fig. 3.1: S_i -x_i- R1 -1 ms, 1.5 Mb/s- R2 -1 ms- D_i."""
+    pkt = units.bytes_(p["packet_size"], name="packet_size")
+    ack = units.bytes_(p["ack_size"], name="ack_size")
+    n = _int("flows", p["flows"], minimum=1)
+    if n > 2:
+        raise ValueError(f"flows must be 1 or 2 (the thesis's two connections), got {n}")
+    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
+    acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
+    core_d = units.time_or_zero(p["core_delay"], name="core_delay")
+    dest_d = units.time_or_zero(p["dest_delay"], name="dest_delay")
+    buf = _buffer("buffer", p["buffer"], pkt)
+    queue = check_choice("queue", p["queue"], ("drop-tail", "red"))
+    red: dict[str, float] = {}
+    if queue == "red":
+        red = {
+            "min_th": float(p["red_min"]),
+            "max_th": float(p["red_max"]),
+            "max_p": float(p["red_max_p"]),
+            "w_q": float(p["red_w_q"]),
+        }
+    links: list[Link] = [
+        Link("R1-R2", bw, core_d, buf, discipline=queue, red=red),
+        Link("R2-R1", bw, core_d, buf),
+    ]
+    flows: list[FlowSpec] = []
+    for i in range(1, n + 1):
+        x = units.time_or_zero(p[f"x{i}"], name=f"x{i}")
+        links += [
+            Link(f"S{i}-R1", acc_bw, x),
+            Link(f"R1-S{i}", acc_bw, x),
+            Link(f"R2-D{i}", acc_bw, dest_d),
+            Link(f"D{i}-R2", acc_bw, dest_d),
+        ]
+        flows.append(
+            FlowSpec(
+                name=f"S{i}-D{i}",
+                forward=(f"S{i}-R1", "R1-R2", f"R2-D{i}"),
+                reverse=(f"D{i}-R2", "R2-R1", f"R1-S{i}"),
+                algorithm=p.get("algorithm"),
+                params=law_params(p),
+            )
+        )
+    return Scenario(
+        name="thesis-two-flow",
+        links=tuple(links),
+        flows=tuple(flows),
+        duration_s=units.seconds(p["duration"], name="duration"),
+        packet_size_bytes=pkt,
+        ack_size_bytes=ack,
+        params=dict(p),
+        description=SCENARIOS["thesis-two-flow"].description,
+    )
+
+
+def _asymmetric(p: dict[str, Any]) -> Scenario:
+    """Document 003 Fig. 1: forward link μf, reverse (ACK) link μr = μf / k."""
+    pkt = units.bytes_(p["packet_size"], name="packet_size")
+    ack = units.bytes_(p["ack_size"], name="ack_size")
+    k = float(p["k"])
+    if not (math.isfinite(k) and k > 0):
+        raise ValueError(f"k must be a number > 0 (mu_f / mu_r), got {p['k']!r}")
+    fwd_bps = units.bits_per_second(p["bandwidth"], name="bandwidth")
+    mu_f = fwd_bps / (8.0 * pkt)
+    rev_bps = mu_f / k * 8.0 * ack  # mu_r = mu_f / k ACKs per second
+    acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
+    acc_d = units.time_or_zero(p["access_delay"], name="access_delay")
+    tf = units.time_or_zero(p["forward_delay"], name="forward_delay")
+    tr = units.time_or_zero(p["reverse_delay"], name="reverse_delay")
+    bf = _buffer("forward_buffer", p["forward_buffer"], pkt)
+    br = _buffer("reverse_buffer", p["reverse_buffer"], pkt)
+    links = (
+        Link("H1-R1", acc_bw, acc_d),
+        Link("R1-R2", fwd_bps, tf, bf),
+        Link("R2-H4", acc_bw, acc_d),
+        Link("H4-R2", acc_bw, acc_d),
+        Link("R2-R1", rev_bps, tr, br),
+        Link("R1-H1", acc_bw, acc_d),
+    )
+    flows = (
+        FlowSpec(
+            name="H1-H4",
+            forward=("H1-R1", "R1-R2", "R2-H4"),
+            reverse=("H4-R2", "R2-R1", "R1-H1"),
+            algorithm=p.get("algorithm"),
+            params=law_params(p),
+        ),
+    )
+    return Scenario(
+        name="asymmetric",
+        links=links,
+        flows=flows,
+        duration_s=units.seconds(p["duration"], name="duration"),
+        packet_size_bytes=pkt,
+        ack_size_bytes=ack,
+        params=dict(p),
+        description=SCENARIOS["asymmetric"].description,
+    )
+
+
+def _itcp_long_delay(p: dict[str, Any]) -> Scenario:
+    """Document 002 §4: one flow over a long-haul X Mb/s backbone between two LANs."""
+    n = _int("flows", p["flows"], minimum=1)
+    return _access_topology(
+        p, n_flows=n, scenario="itcp-long-delay",
+        description=SCENARIOS["itcp-long-delay"].description,
+    )
+
+
+SCENARIOS.update(
+    {
+        "qv-many-flows": ScenarioSpec(
+            builder=_qv_many_flows,
+            defaults={
+                "bandwidth": "1Gbps",
+                "rtt": "100ms",
+                "access_bandwidth": "1Gbps",
+                "access_delay": "1ms",
+                "buffer": 1500,
+                "flows": 60,
+                "groups": 3,
+                "group_interval": "100s",
+                "active": "300s",
+                "duration": "500s",
+                **_COMMON_DEFAULTS,
+            },
+            description=(
+                "Quick Vegas paper §5.3.1: 60 flows on a 1 Gb/s x 100 ms dumbbell with "
+                "1500-packet buffers, groups of 20 starting at 0, 100 and 200 s, each "
+                "active 300 s"
+            ),
+        ),
+        "qv-different-rtt": ScenarioSpec(
+            builder=_qv_different_rtt,
+            defaults={
+                "bandwidth": "1Gbps",
+                "access_bandwidth": "1Gbps",
+                "core_delay": "5ms",
+                "rtt1": "50ms",
+                "rtt2": "100ms",
+                "rtt3": "200ms",
+                "flows_per_group": 20,
+                "buffer": 1500,
+                "duration": "200s",
+                **_COMMON_DEFAULTS,
+            },
+            description=(
+                "Quick Vegas paper §5.3.2: three groups of flows with different RTTs "
+                "sharing the R3-R4 bottleneck, 1500-packet drop-tail buffers, 200 s. The "
+                "paper's Fig. 15 (rates and delays) is not in its text: the RTTs, core "
+                "delay and rates here are ours"
+            ),
+        ),
+        "ho-basic": ScenarioSpec(
+            builder=_ho_basic,
+            defaults={
+                "bandwidth": "50Mbps",
+                "rtt": "100ms",
+                "access_bandwidth": "1Gbps",
+                "access_delay": "1ms",
+                "buffer": 1000,
+                "duration": "240s",
+                "cbr": "25Mbps",
+                "cbr_start": "80s",
+                "cbr_stop": "160s",
+                "flows": 1,
+                **_COMMON_DEFAULTS,
+            },
+            description=(
+                "TCP-Ho paper §5.1.2: 50 Mb/s x 48 ms trunk (1 Gb/s 1 ms access links), "
+                "1000-packet buffer, 25 Mb/s CBR from 80 s to 160 s; with flows=5, "
+                "bandwidth=100Mbps, rtt=50ms, buffer=300 the fairness setup of §5.2.1"
+            ),
+        ),
+        "thesis-two-flow": ScenarioSpec(
+            builder=_thesis_two_flow,
+            defaults={
+                "x1": "1ms",
+                "x2": "30ms",
+                "flows": 2,
+                "bandwidth": "1.5Mbps",
+                "access_bandwidth": "10Mbps",
+                "core_delay": "1ms",
+                "dest_delay": "1ms",
+                "buffer": 100,
+                "queue": "drop-tail",
+                "red_min": 15,
+                "red_max": 45,
+                "red_max_p": 0.02,
+                "red_w_q": 0.002,
+                "duration": "100s",
+                **_COMMON_DEFAULTS,
+            },
+            description=(
+                "Tsang's thesis ch. 3 Fig. 3.1: two sources sharing a 1.5 Mb/s link; access "
+                "delays x1, x2 (x2=30ms gives the 64 ms flow, x2=90ms the 184 ms one), "
+                "10 Mb/s access links, 100-packet buffer at R1, queue=drop-tail or red "
+                "(thresholds 15/45, 1/linterm = 0.02, w_q = 0.002); flows=1 runs connection "
+                "1 alone; duration is ours"
+            ),
+        ),
+        "asymmetric": ScenarioSpec(
+            builder=_asymmetric,
+            defaults={
+                "k": 3,
+                "bandwidth": "1.6Mbps",
+                "forward_delay": "50ms",
+                "reverse_delay": "50ms",
+                "forward_buffer": 15,
+                "reverse_buffer": 10,
+                "access_bandwidth": "10Mbps",
+                "access_delay": "0ms",
+                "duration": "200s",
+                **_COMMON_DEFAULTS,
+            },
+            description=(
+                "Asymmetric-network paper Fig. 1 / Tables I-III: forward link mu_f = 1.6 Mb/s "
+                "(200 pkt/s), reverse link mu_r = mu_f / k ACKs/s, 50 ms each way, buffers 15 "
+                "packets forward and 10 ACKs back (the paper ran Vegas with alpha=1, beta=3); "
+                "host links and duration are ours"
+            ),
+        ),
+        "itcp-long-delay": ScenarioSpec(
+            builder=_itcp_long_delay,
+            defaults={
+                "bandwidth": "622Mbps",
+                "rtt": "260ms",
+                "access_bandwidth": "1Gbps",
+                "access_delay": "10ms",
+                "buffer": "inf",
+                "flows": 1,
+                "duration": "100s",
+                **_COMMON_DEFAULTS,
+            },
+            description=(
+                "iTCP-Vegas paper §4: one flow over a 622 Mb/s backbone with 110 ms link "
+                "delay between Gigabit-Ethernet LANs (10 ms host links: RTT 260 ms); "
+                "bandwidth=155Mbps with rtt=240ms...840ms for its Table 2; buffer is ours"
+            ),
+        ),
+    }
+)

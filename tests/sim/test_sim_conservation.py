@@ -114,8 +114,9 @@ def test_rings_grow_with_the_window() -> None:
 
 
 def _red_run(seed: int) -> PacketResult:
-    sc = _lossy("vegas", "vegas", buffer=60, red={"min_th": 5, "max_th": 15, "max_p": 0.1,
-                                                   "w_q": 0.02})
+    sc = _lossy(
+        "vegas", "vegas", buffer=60, red={"min_th": 5, "max_th": 15, "max_p": 0.1, "w_q": 0.02}
+    )
     sc = dataclasses.replace(sc, duration_s=10.0)
     return simulate_packets(sc, seed=seed)
 

@@ -40,10 +40,8 @@ def test_one_packet_one_ack() -> None:
     # packet 1 leaves at 17 ms and reaches the receiver at 28 ms (< 30 ms); its ACK would
     # reach the sender at 34 ms, after the end
     c = res.conservation
-    assert c["data"] == {"sent": 2, "delivered": 2, "dropped": 0, "in_flight": 0,
-                         "conserved": True}
-    assert c["ack"] == {"sent": 2, "delivered": 1, "dropped": 0, "in_flight": 1,
-                        "conserved": True}
+    assert c["data"] == {"sent": 2, "delivered": 2, "dropped": 0, "in_flight": 0, "conserved": True}
+    assert c["ack"] == {"sent": 2, "delivered": 1, "dropped": 0, "in_flight": 1, "conserved": True}
     assert fl.delivered_pkts == 2
     assert res.conserved
 
@@ -88,8 +86,7 @@ def test_queue_fills_and_drops() -> None:
     assert lk.drops[-1] == 2
     # arrivals at the receiver: 11 and 12 ms (the third at 13 ms is after the end)
     c = res.conservation
-    assert c["data"] == {"sent": 5, "delivered": 2, "dropped": 2, "in_flight": 1,
-                         "conserved": True}
+    assert c["data"] == {"sent": 5, "delivered": 2, "dropped": 2, "in_flight": 1, "conserved": True}
     assert c["ack"]["sent"] == 2 and c["ack"]["in_flight"] == 2
 
 
@@ -130,8 +127,13 @@ def test_cbr_schedule_count() -> None:
         duration_s=2.0,
     )
     res = simulate_packets(sc, laws={"f": FixedWindow(1)})
-    assert res.conservation["cbr"] == {"sent": 125, "delivered": 125, "dropped": 0,
-                                       "in_flight": 0, "conserved": True}
+    assert res.conservation["cbr"] == {
+        "sent": 125,
+        "delivered": 125,
+        "dropped": 0,
+        "in_flight": 0,
+        "conserved": True,
+    }
     # utilization of F over the run: 125 CBR packets + the flow's packets, in bytes
     fl = res.flows[0]
     carried = 125 * 1000 + fl.sent_pkts * 1000 - (res.conservation["data"]["in_flight"]) * 1000

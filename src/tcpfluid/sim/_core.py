@@ -253,49 +253,49 @@ def set_key(hi, ht, gi, src, t):
 
 # ============================================================================= links
 @njit(**_JIT)
-def occupancy(li, rf, l, now):
-    """Packets in the queue of link ``l`` at ``now``, including the one in transmission."""
-    off = li[l, J_OFF]
-    mask = li[l, J_CAP] - 1
-    svc = li[l, J_SVC]
-    tail = li[l, J_TAIL]
+def occupancy(li, rf, lk, now):
+    """Packets in the queue of link ``lk`` at ``now``, including the one in transmission."""
+    off = li[lk, J_OFF]
+    mask = li[lk, J_CAP] - 1
+    svc = li[lk, J_SVC]
+    tail = li[lk, J_TAIL]
     while svc < tail and rf[off + (svc & mask), RF_FIN] <= now:
         svc += 1
-    li[l, J_SVC] = svc
+    li[lk, J_SVC] = svc
     return tail - svc
 
 
 @njit(**_JIT)
-def link_free(li, l):
-    """Free slots in link ``l``'s ring."""
-    return li[l, J_CAP] - (li[l, J_TAIL] - li[l, J_HEAD])
+def link_free(li, lk):
+    """Free slots in link ``lk``'s ring."""
+    return li[lk, J_CAP] - (li[lk, J_TAIL] - li[lk, J_HEAD])
 
 
 @njit(**_JIT)
-def enqueue(lf, li, rf, ri, hi, ht, gi, rand, l, now, flow, seq, ts, fwd, kind, hop, size):
-    """A packet arrives at link ``l`` at ``now``: drop it or admit it (FIFO).
+def enqueue(lf, li, rf, ri, hi, ht, gi, rand, lk, now, flow, seq, ts, fwd, kind, hop, size):
+    """A packet arrives at link ``lk`` at ``now``: drop it or admit it (FIFO).
 
     Returns 1 when admitted, 0 when dropped. The caller has checked that the ring has room
     and, for RED, that a random number is available.
     """
-    q = occupancy(li, rf, l, now)
+    q = occupancy(li, rf, lk, now)
     waiting = q - 1 if q > 0 else 0
-    li[l, J_ARR] += 1
-    drop = waiting >= lf[l, L_BUF]
-    disc = li[l, J_DISC]
+    li[lk, J_ARR] += 1
+    drop = waiting >= lf[lk, L_BUF]
+    disc = li[lk, J_DISC]
     if disc > 0 and not drop:
         # RED (Floyd and Jacobson 1993): EWMA of the waiting queue, updated on arrival
-        wq = lf[l, L_WQ]
-        avg = lf[l, L_AVG]
+        wq = lf[lk, L_WQ]
+        avg = lf[lk, L_AVG]
         if q == 0:
-            idle = now - lf[l, L_BUSY]
+            idle = now - lf[lk, L_BUSY]
             if idle > 0.0:
-                avg = avg * (1.0 - wq) ** (idle * lf[l, L_PTC])
+                avg = avg * (1.0 - wq) ** (idle * lf[lk, L_PTC])
         avg = (1.0 - wq) * avg + wq * waiting
-        lf[l, L_AVG] = avg
-        mn = lf[l, L_MIN_TH]
-        mx = lf[l, L_MAX_TH]
-        maxp = lf[l, L_MAXP]
+        lf[lk, L_AVG] = avg
+        mn = lf[lk, L_MIN_TH]
+        mx = lf[lk, L_MAX_TH]
+        maxp = lf[lk, L_MAXP]
         pb = 0.0
         if avg >= mn:
             if avg < mx:
@@ -306,36 +306,36 @@ def enqueue(lf, li, rf, ri, hi, ht, gi, rand, l, now, flow, seq, ts, fwd, kind, 
                 pb = 1.0
         if pb >= 1.0:
             drop = True
-            li[l, J_COUNT] = 0
+            li[lk, J_COUNT] = 0
         elif pb > 0.0:
             ri_ = gi[G_RAND_I]
             gi[G_RAND_I] = ri_ + 1
-            li[l, J_COUNT] += 1
-            denom = 1.0 - li[l, J_COUNT] * pb
+            li[lk, J_COUNT] += 1
+            denom = 1.0 - li[lk, J_COUNT] * pb
             pa = 1.0 if denom <= 0.0 else pb / denom
             if rand[ri_] < pa:
                 drop = True
-                li[l, J_COUNT] = 0
+                li[lk, J_COUNT] = 0
         else:
-            li[l, J_COUNT] = -1
+            li[lk, J_COUNT] = -1
     if drop:
-        li[l, J_DROPS] += 1
+        li[lk, J_DROPS] += 1
         if kind == KIND_DATA:
-            li[l, J_DROPS_DATA] += 1
+            li[lk, J_DROPS_DATA] += 1
             gi[N_DATA_DROP] += 1
         elif kind == KIND_ACK:
             gi[N_ACK_DROP] += 1
         else:
             gi[N_CBR_DROP] += 1
         return 0
-    start = lf[l, L_BUSY]
+    start = lf[lk, L_BUSY]
     if now > start:
         start = now
-    fin = start + size / lf[l, L_RATE]
-    lf[l, L_BUSY] = fin
-    ex = fin + lf[l, L_DELAY]
-    tail = li[l, J_TAIL]
-    k = li[l, J_OFF] + (tail & (li[l, J_CAP] - 1))
+    fin = start + size / lf[lk, L_RATE]
+    lf[lk, L_BUSY] = fin
+    ex = fin + lf[lk, L_DELAY]
+    tail = li[lk, J_TAIL]
+    k = li[lk, J_OFF] + (tail & (li[lk, J_CAP] - 1))
     rf[k, RF_EXIT] = ex
     rf[k, RF_FIN] = fin
     rf[k, RF_TS] = ts
@@ -344,11 +344,11 @@ def enqueue(lf, li, rf, ri, hi, ht, gi, rand, l, now, flow, seq, ts, fwd, kind, 
     ri[k, RI_SEQ] = seq
     ri[k, RI_KIND] = kind
     ri[k, RI_HOP] = hop
-    li[l, J_TAIL] = tail + 1
-    if q + 1 > li[l, J_MAXQ]:
-        li[l, J_MAXQ] = q + 1
-    if tail == li[l, J_HEAD]:
-        set_key(hi, ht, gi, l, ex)
+    li[lk, J_TAIL] = tail + 1
+    if q + 1 > li[lk, J_MAXQ]:
+        li[lk, J_MAXQ] = q + 1
+    if tail == li[lk, J_HEAD]:
+        set_key(hi, ht, gi, lk, ex)
     return 1
 
 
@@ -409,8 +409,25 @@ def _apply_incr(ff, fi, f):
 @njit(**_JIT)
 def _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now):
     """Transmit data packet ``seq`` of flow ``f`` into its first link (room checked by caller)."""
-    enqueue(lf, li, rf, ri, hi, ht, gi, rand, paths[fi[f, I_FWD_OFF]], now, f, seq, now, 0.0,
-            KIND_DATA, 0, ff[f, F_PKT])
+    enqueue(
+        lf,
+        li,
+        rf,
+        ri,
+        hi,
+        ht,
+        gi,
+        rand,
+        paths[fi[f, I_FWD_OFF]],
+        now,
+        f,
+        seq,
+        now,
+        0.0,
+        KIND_DATA,
+        0,
+        ff[f, F_PKT],
+    )
     k = fi[f, I_RING_OFF] + (seq & (fi[f, I_RING_CAP] - 1))
     if seq >= fi[f, I_MAXSENT]:
         fq[k, Q_TXC] = 1
@@ -434,7 +451,7 @@ def _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
     if fi[f, I_RECOV] == 1:
         w += fi[f, I_DUP]
     lim = math.floor(w)
-    l = paths[fi[f, I_FWD_OFF]]
+    lk = paths[fi[f, I_FWD_OFF]]
     cap = fi[f, I_RING_CAP]
     nrand = rand.shape[0]
     while fi[f, I_NXT] - fi[f, I_UNA] < lim:
@@ -442,10 +459,10 @@ def _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
         if seq >= fi[f, I_MAXSENT] and seq + 1 - fi[f, I_UNA] >= cap:
             gi[G_CODE_ARG] = f
             return GROW_FLOW
-        if link_free(li, l) < 4:
-            gi[G_CODE_ARG] = l
+        if link_free(li, lk) < 4:
+            gi[G_CODE_ARG] = lk
             return GROW_LINK
-        if li[l, J_DISC] > 0 and gi[G_RAND_I] + 4 > nrand:
+        if li[lk, J_DISC] > 0 and gi[G_RAND_I] + 4 > nrand:
             return NEED_RAND
         _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now)
         fi[f, I_NXT] = seq + 1
@@ -512,11 +529,7 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack,
                 _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack, now)
         elif fi[f, I_CHECKS] > 0:
             fi[f, I_CHECKS] -= 1
-            if (
-                fi[f, I_STATE] == 1
-                and ack < fi[f, I_NXT]
-                and _fine_expired(ff, fi, fs, f, now)
-            ):
+            if fi[f, I_STATE] == 1 and ack < fi[f, I_NXT] and _fine_expired(ff, fi, fs, f, now):
                 _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack, now)
         if fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ]:
             n = fi[f, I_R_CNT]
@@ -585,8 +598,25 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, 
 def _send_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, f, ts, fwd, now):
     gi[N_ACK_SENT] += 1
     fi[f, I_ACKS_SENT] += 1
-    enqueue(lf, li, rf, ri, hi, ht, gi, rand, paths[fi[f, I_REV_OFF]], now, f, fi[f, I_RCV_NXT],
-            ts, fwd, KIND_ACK, 0, ff[f, F_ACK])
+    enqueue(
+        lf,
+        li,
+        rf,
+        ri,
+        hi,
+        ht,
+        gi,
+        rand,
+        paths[fi[f, I_REV_OFF]],
+        now,
+        f,
+        fi[f, I_RCV_NXT],
+        ts,
+        fwd,
+        KIND_ACK,
+        0,
+        ff[f, F_ACK],
+    )
 
 
 @njit(**_JIT)
@@ -646,8 +676,23 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
         ff[f, F_DACK_DL] = np.inf
         if fi[f, I_RCV_UNACK] > 0:
             fi[f, I_RCV_UNACK] = 0
-            _send_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, f, ff[f, F_ECHO_TS],
-                      ff[f, F_ECHO_FWD], now)
+            _send_ack(
+                ff,
+                fi,
+                lf,
+                li,
+                rf,
+                ri,
+                hi,
+                ht,
+                gi,
+                rand,
+                paths,
+                f,
+                ff[f, F_ECHO_TS],
+                ff[f, F_ECHO_FWD],
+                now,
+            )
     if ff[f, F_RTO_DL] <= now:
         ff[f, F_RTO_DL] = np.inf
         if fi[f, I_STATE] == 1 and fi[f, I_UNA] < fi[f, I_MAXSENT]:
@@ -696,17 +741,37 @@ def _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, now):
         s_flow[k, f, 1] = fi[f, I_GOOD]
         s_flow[k, f, 2] = fi[f, I_SENT]
         s_flow[k, f, 3] = ff[f, F_SRTT]
-    for l in range(lf.shape[0]):
-        s_link[k, l, 0] = occupancy(li, rf, l, now)
-        s_link[k, l, 1] = li[l, J_DROPS]
-        s_link[k, l, 2] = lf[l, L_BYTES_OUT]
-        s_link[k, l, 3] = lf[l, L_AVG]
+    for lk in range(lf.shape[0]):
+        s_link[k, lk, 0] = occupancy(li, rf, lk, now)
+        s_link[k, lk, 1] = li[lk, J_DROPS]
+        s_link[k, lk, 2] = lf[lk, L_BYTES_OUT]
+        s_link[k, lk, 3] = lf[lk, L_AVG]
     gi[G_NSAMP] = k + 1
 
 
 @njit(**_JIT)
-def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t, s_flow,
-        s_link, has_red):
+def run(
+    ff,
+    fi,
+    lf,
+    li,
+    rf,
+    ri,
+    hi,
+    ht,
+    gf,
+    gi,
+    rand,
+    paths,
+    fs,
+    fq,
+    cf,
+    ci,
+    s_t,
+    s_flow,
+    s_link,
+    has_red,
+):
     """Process events until the end time or until Python is needed; returns a code."""
     nl = lf.shape[0]
     nf = ff.shape[0]
@@ -725,10 +790,10 @@ def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t
         if has_red and gi[G_RAND_I] + 16 > nrand:
             return NEED_RAND
         if src < nl:
-            l = src
-            off = li[l, J_OFF]
-            mask = li[l, J_CAP] - 1
-            head = li[l, J_HEAD]
+            lk = src
+            off = li[lk, J_OFF]
+            mask = li[lk, J_CAP] - 1
+            head = li[lk, J_HEAD]
             k = off + (head & mask)
             kind = ri[k, RI_KIND]
             f = ri[k, RI_FLOW]
@@ -756,22 +821,58 @@ def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t
                 return GROW_LINK
             gf[G_NOW] = t
             gi[G_EVENTS] += 1
-            li[l, J_HEAD] = head + 1
-            lf[l, L_BYTES_OUT] += size
-            if head + 1 < li[l, J_TAIL]:
-                set_key(hi, ht, gi, l, rf[off + ((head + 1) & mask), RF_EXIT])
+            li[lk, J_HEAD] = head + 1
+            lf[lk, L_BYTES_OUT] += size
+            if head + 1 < li[lk, J_TAIL]:
+                set_key(hi, ht, gi, lk, rf[off + ((head + 1) & mask), RF_EXIT])
             else:
-                set_key(hi, ht, gi, l, np.inf)
+                set_key(hi, ht, gi, lk, np.inf)
             seq = ri[k, RI_SEQ]
             ts = rf[k, RF_TS]
             if hop + 1 < plen:
-                enqueue(lf, li, rf, ri, hi, ht, gi, rand, dest, t, f, seq, ts, rf[k, RF_FWD],
-                        kind, hop + 1, size)
+                enqueue(
+                    lf,
+                    li,
+                    rf,
+                    ri,
+                    hi,
+                    ht,
+                    gi,
+                    rand,
+                    dest,
+                    t,
+                    f,
+                    seq,
+                    ts,
+                    rf[k, RF_FWD],
+                    kind,
+                    hop + 1,
+                    size,
+                )
             elif kind == KIND_DATA:
                 _on_data(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fq, nl, f, seq, ts, t)
             elif kind == KIND_ACK:
-                code = _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f,
-                               seq, ts, rf[k, RF_FWD], t)
+                code = _on_ack(
+                    ff,
+                    fi,
+                    lf,
+                    li,
+                    rf,
+                    ri,
+                    hi,
+                    ht,
+                    gi,
+                    rand,
+                    paths,
+                    fs,
+                    fq,
+                    nl,
+                    f,
+                    seq,
+                    ts,
+                    rf[k, RF_FWD],
+                    t,
+                )
                 if code == DONE:
                     if fi[f, I_PENDING] == P_SEND:
                         fi[f, I_PENDING] = P_NONE
@@ -801,8 +902,9 @@ def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t
             gf[G_NOW] = t
             gi[G_EVENTS] += 1
             n = ci[c, D_SENT]
-            enqueue(lf, li, rf, ri, hi, ht, gi, rand, l0, t, c, n, t, 0.0, KIND_CBR, 0,
-                    cf[c, C_SIZE])
+            enqueue(
+                lf, li, rf, ri, hi, ht, gi, rand, l0, t, c, n, t, 0.0, KIND_CBR, 0, cf[c, C_SIZE]
+            )
             gi[N_CBR_SENT] += 1
             ci[c, D_SENT] = n + 1
             nxt = cf[c, C_START] + (n + 1) / cf[c, C_RATE]

@@ -439,7 +439,7 @@ class _Sim:
         self.gf[C.G_SAMPLE_DT] = sample_interval_s
         self.gi = np.zeros(C.NGI, dtype=np.int64)
         self.rand = self.rng.random(_RAND_BLOCK) if self.has_red else np.zeros(0)
-        nsamp = int(math.floor(sc.duration_s / sample_interval_s + 1e-9)) + 1
+        nsamp = math.floor(sc.duration_s / sample_interval_s + 1e-9) + 1
         self.s_t = np.zeros(nsamp)
         self.s_flow = np.zeros((nsamp, nf, 4))
         self.s_link = np.zeros((nsamp, nl, 4))

@@ -180,10 +180,7 @@ def summarise(res: PacketResult) -> PacketSummary:
     lt = res.link(bott.name)
     util = lt.bytes_out / (bott.rate_bps / 8.0 * t_end)
     thr = np.array(
-        [
-            fl.delivered_pkts / max(min(t_end, fl.stop_s) - fl.start_s, 1e-300)
-            for fl in res.flows
-        ]
+        [fl.delivered_pkts / max(min(t_end, fl.stop_s) - fl.start_s, 1e-300) for fl in res.flows]
     )
     jain = float(metrics.jain_index(thr)) if np.any(thr > 0) else math.nan
     return PacketSummary(
