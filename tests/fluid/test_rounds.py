@@ -308,6 +308,9 @@ def test_reno_sawtooth_peaks_at_pipe_plus_buffer() -> None:
     w = tr.window_pkts[:, 0, 0]
     ca = tr.phase[:, 0, 0] == CONGESTION_AVOIDANCE
     assert tr.summary.losses[0, 0] >= 3
+    # a sawtooth never settles: no settled window, no time to equilibrium
+    d = tr.summary.to_dict()
+    assert d["settled_window"] is None and d["time_to_equilibrium_s"] is None
     later = w[ca][len(w[ca]) // 3 :]
     peaks = later[1:-1][(later[1:-1] >= later[:-2]) & (later[1:-1] > later[2:])]
     assert peaks.size >= 2

@@ -296,7 +296,8 @@ class RoundSummary:
         """The public summary keys for scenario ``s`` (window metrics of flow ``flow``).
 
         Keys: ``ss_exit_window``, ``ss_exit_time_s``, ``ss_exit_round``,
-        ``settled_window``, ``time_to_equilibrium_s``, ``convergence_times_s`` (one per
+        ``settled_window`` (``None`` if the window did not settle before the first
+        bandwidth change), ``time_to_equilibrium_s``, ``convergence_times_s`` (one per
         bandwidth change, in order; ``None`` where the window did not settle),
         ``change_times_s``, ``utilization``, ``throughput_pps`` (list, per flow),
         ``jain_index``, ``losses`` (per flow). ``None`` stands for "did not happen".
@@ -305,7 +306,11 @@ class RoundSummary:
             "ss_exit_window": _num(self.ss_exit_window_pkts[s, flow]),
             "ss_exit_time_s": _num(self.ss_exit_time_s[s, flow]),
             "ss_exit_round": _int_or_none(self.ss_exit_round[s, flow]),
-            "settled_window": _num(self.settled_window_pkts[s, flow]),
+            "settled_window": (
+                _num(self.settled_window_pkts[s, flow])
+                if bool(self.reached_equilibrium[s, flow])
+                else None
+            ),
             "time_to_equilibrium_s": _num(self.time_to_equilibrium_s[s, flow]),
             "convergence_times_s": [_num(x) for x in self.convergence_times_s[s, flow]],
             "change_times_s": list(self.change_times_s),
