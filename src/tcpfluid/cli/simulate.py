@@ -43,7 +43,8 @@ examples:
 
 Time to equilibrium / convergence: the first time after which the window stays within
 max(1 packet, 2 %) of the value it settles at (the mean over the last 10 % of the segment
-before the next bandwidth change); see tcpfluid.metrics.
+before the next bandwidth change), provided it stays there for at least twice that tail;
+null if it does not settle. See tcpfluid.metrics and docs/round-model.md.
 
 scenarios:
 {scenarios}
