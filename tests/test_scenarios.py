@@ -132,3 +132,12 @@ def test_to_dict_is_plain() -> None:
     assert d["cbr"][0]["rate_bps"] == 25e6
     assert d["params"]["buffer"] == "inf"
     assert set(scenario_names()) == set(SCENARIOS)
+
+
+def test_the_shared_link_is_the_bottleneck_among_equally_slow_links() -> None:
+    # 1 Gb/s everywhere (document 000 §5.3.1): the access links are as fast as R1-R2, and
+    # the bottleneck is the link the flows share
+    sc = build_scenario("qv-basic", bandwidth="1Gbps", flows=2, cbr="none", buffer=1500)
+    p = sc.fluid_view().path
+    assert p.mu == pytest.approx(1e9 / 8000)
+    assert p.buffer_pkts == 1500.0  # R1-R2's buffer, not an access link's (infinite)

@@ -390,14 +390,17 @@ class Scenario:
             # forward links and of an ACK on the reverse links
             d = tau + sum(pkt_bits / lk.rate_bps for lk in fwd)
             d += sum(ack_bits / lk.rate_bps for lk in rev)
-            return d, min(fwd, key=lambda lk: lk.rate_bps), rev
+            return d, _bottleneck(fwd, shared), rev
 
+        # links every flow crosses: among equally slow links the shared one is the bottleneck
+        shared = set(self.flows[0].forward).intersection(*(f.forward for f in self.flows[1:]))
+        shared_rev = set(self.flows[0].reverse).intersection(*(f.reverse for f in self.flows[1:]))
         first = self.flows[0]
         d, bott, rev = reduce(first)
-        rbott0 = min(rev, key=lambda lk: lk.rate_bps).name if rev else None
+        rbott0 = _bottleneck(rev, shared_rev).name if rev else None
         for fl in self.flows[1:]:
             d_i, bott_i, rev_i = reduce(fl)
-            rbott_i = min(rev_i, key=lambda lk: lk.rate_bps).name if rev_i else None
+            rbott_i = _bottleneck(rev_i, shared_rev).name if rev_i else None
             if bott_i.name != bott.name or rbott_i != rbott0 or not math.isclose(d_i, d):
                 raise ValueError(
                     f"the round model needs flows with one bottleneck and equal base RTT; "
@@ -408,7 +411,7 @@ class Scenario:
         reverse_bw: float | None = None
         reverse_buf: float | None = None
         if rev:
-            rbott = min(rev, key=lambda lk: lk.rate_bps)
+            rbott = _bottleneck(rev, shared_rev)
             mu_r = rbott.rate_bps / ack_bits
             if mu_r < mu:  # an ACK-path bottleneck (document 003)
                 reverse_bw = mu_r
@@ -447,6 +450,16 @@ class Scenario:
             "cbr": [c.to_dict() for c in self.cbr],
             "params": {k: _plain(v) for k, v in self.params.items()},
         }
+
+
+def _bottleneck(links: Sequence[Link], shared: set[str]) -> Link:
+    """The slowest link; among equally slow ones, the first shared by every flow."""
+    slowest = min(lk.rate_bps for lk in links)
+    ties = [lk for lk in links if lk.rate_bps == slowest]
+    for lk in ties:
+        if lk.name in shared:
+            return lk
+    return ties[0]
 
 
 def _plain(v: Any) -> Any:

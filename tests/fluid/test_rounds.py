@@ -359,6 +359,10 @@ def test_flow_stop_frees_the_bandwidth() -> None:
     )
     t = tr.time_s[:, 0]
     assert np.all(tr.window_pkts[t > 20.5, 0, 1] == 0.0)
+    # each flow is summarised over its own active interval: flow 1 settled before it left
+    s = tr.summary
+    assert bool(s.reached_equilibrium[0, 1])
+    assert s.time_to_equilibrium_s[0, 1] < 20.0 and s.settled_window_pkts[0, 1] > 2.0
     # flow 0 ends alone at the pipe plus its [alpha, beta] backlog
     assert 102.0 - 1e-9 <= tr.window_pkts[-1, 0, 0] <= 104.0 + 1e-9
 

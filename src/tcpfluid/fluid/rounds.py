@@ -261,7 +261,7 @@ class RoundSummary:
         (:func:`tcpfluid.metrics.slow_start_exit`).
     settled_window_pkts, time_to_equilibrium_s, reached_equilibrium
         Settled window before the first bandwidth change and the time to reach it from the
-        start of the run (:func:`tcpfluid.metrics.settling`).
+        flow's start (:func:`tcpfluid.metrics.settling`).
     change_times_s
         Times at which the available bandwidth changes.
     convergence_times_s, converged
@@ -374,6 +374,8 @@ class RoundTrace:
         cross traffic) per scenario.
     losses
         Loss events per flow.
+    flow_start_s, flow_stop_s
+        Each flow's active interval; the summary judges every flow over its own.
     """
 
     time_s: FloatArray
@@ -393,6 +395,8 @@ class RoundTrace:
     delivered_pkts: FloatArray
     carried_pkts: FloatArray
     losses: NDArray[np.int64]
+    flow_start_s: FloatArray
+    flow_stop_s: FloatArray
     _summary: list[RoundSummary] = field(default_factory=list, repr=False, compare=False)
 
     @property
@@ -873,6 +877,8 @@ def simulate_rounds(
         delivered_pkts=delivered.reshape(S, F),
         carried_pkts=carried,
         losses=losses.reshape(S, F),
+        flow_start_s=start_f,
+        flow_stop_s=stop_f,
     )
 
 
@@ -989,14 +995,17 @@ def _summarise(tr: RoundTrace) -> RoundSummary:
     end = np.minimum(last, t_end)[:, None]  # (S, 1)
     ss = metrics.slow_start_exit(t, tr.window_pkts, tr.phase == SLOW_START)
     changes = tr.change_times_s
-    first_end = np.minimum(end, changes[0]) if changes else end
-    first = metrics.settling(t, tr.window_pkts, t_start=0.0, t_end=first_end)
+    # each flow is judged over its own active interval (S, F)
+    f_start = np.broadcast_to(tr.flow_start_s[None, :], (S, F))
+    f_end = np.minimum(end, tr.flow_stop_s[None, :])
+    first_end = np.minimum(f_end, changes[0]) if changes else f_end
+    first = metrics.settling(t, tr.window_pkts, t_start=f_start, t_end=first_end)
     conv = np.full((S, F, len(changes)), np.nan)
     ok = np.zeros((S, F, len(changes)), dtype=bool)
     bounds = [*changes, math.inf]
     for j, tc in enumerate(changes):
-        seg_end = np.minimum(end, bounds[j + 1])
-        r = metrics.settling(t, tr.window_pkts, t_start=tc, t_end=seg_end)
+        seg_end = np.minimum(f_end, bounds[j + 1])
+        r = metrics.settling(t, tr.window_pkts, t_start=np.maximum(f_start, tc), t_end=seg_end)
         conv[:, :, j] = r.time_s
         ok[:, :, j] = r.settled
     with np.errstate(invalid="ignore", divide="ignore"):
