@@ -1,0 +1,116 @@
+"""``tcpfluid plot SWEEP_FILE``: a line plot or heat map of a metric from a sweep table.
+
+Without ``--y``: the metric over ``--x``, one line per combination of the other varying
+parameters. With ``--y``: a heat map over ``--x`` × ``--y`` with a colour bar, one panel per
+combination of the other varying parameters (e.g. one per algorithm). Figures are drawn with
+Matplotlib's Agg backend and written to ``--out`` (default: the table's name with ``.png``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..sweep import _parameter_columns, plot_sweep, read_table
+
+__all__ = ["add_parser", "run"]
+
+_MAX_PANELS = 12
+
+_EPILOG = """\
+examples:
+  tcpfluid plot sweep.csv --metric time_to_equilibrium_s --x bandwidth
+  tcpfluid plot sweep.csv --metric ss_exit_window --x bandwidth --y rtt --out ss.png
+  tcpfluid plot sweep.csv --metric time_to_equilibrium_s --x bdp_pkts --where algorithm=vegas
+"""
+
+
+def add_parser(sub: Any) -> None:
+    """Register the ``plot`` sub-command."""
+    p = sub.add_parser(
+        "plot",
+        help="plot a metric of a sweep table (line plot, or heat map over two parameters)",
+        description=(
+            "Draw a metric of a `tcpfluid sweep` table over one parameter (lines) or two "
+            "(a heat map with a colour bar) and save it as an image."
+        ),
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("table", metavar="SWEEP_FILE", help="a .csv or .parquet written by sweep")
+    p.add_argument("-m", "--metric", default=None, help="metric column (default: the first metric)")
+    p.add_argument("-x", "--x", dest="x", default=None, help="parameter on the x axis")
+    p.add_argument("-y", "--y", dest="y", default=None, help="parameter on the y axis (heat map)")
+    p.add_argument(
+        "--where",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="keep only rows with KEY=VALUE (repeatable)",
+    )
+    p.add_argument("-o", "--out", default=None, metavar="FIG", help="image file (.png, .pdf, .svg)")
+    p.set_defaults(run=run)
+
+
+def _metric_columns(df: Any) -> list[str]:
+    cols = list(df.columns)
+    return cols[cols.index("bdp_pkts") + 1 : cols.index("status")]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command; returns 0 (bad input raises ``ValueError``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    df = read_table(args.table)
+    metrics = _metric_columns(df)
+    metric = args.metric or (metrics[0] if metrics else None)
+    if metric is None:
+        raise ValueError(f"{args.table!r} has no metric column")
+    if metric not in metrics:
+        raise ValueError(
+            f"--metric: no metric {metric!r} in the table; metrics: {', '.join(metrics)}"
+        )
+    where: dict[str, str] = {}
+    for item in args.where:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--where expects KEY=VALUE, got {item!r}")
+        where[key.strip()] = value.strip()
+    params = _parameter_columns(df)
+    selected = df
+    for k, v in where.items():
+        if k not in df.columns:
+            raise ValueError(f"--where: no column {k!r}; columns: {', '.join(df.columns)}")
+        selected = selected[selected[k].astype(str) == v]
+    varying = [c for c in params if c not in where and selected[c].astype(str).nunique() > 1]
+    x = args.x or (varying[0] if varying else None)
+    if x is None:
+        raise ValueError("--x: no parameter varies in the table; name one with --x")
+    out = Path(args.out) if args.out else Path(args.table).with_suffix(".png")
+    if args.y is None:
+        fig, ax = plt.subplots(figsize=(7.0, 4.6))
+        plot_sweep(df, metric, x=x, where=where, ax=ax)
+        ax.set_title(f"{metric} over {x}")
+    else:
+        others = [c for c in varying if c not in (x, args.y)]
+        combos = (
+            selected[others].astype(str).drop_duplicates().to_dict("records") if others else [{}]
+        )
+        if len(combos) > _MAX_PANELS:
+            raise ValueError(
+                f"a heat map over {x} x {args.y} would need {len(combos)} panels (one per "
+                f"value of {', '.join(others)}); fix some with --where KEY=VALUE"
+            )
+        fig, axes = plt.subplots(1, len(combos), figsize=(5.6 * len(combos), 4.6), squeeze=False)
+        for ax, combo in zip(axes[0], combos, strict=True):
+            plot_sweep(df, metric, x=x, y=args.y, where={**where, **combo}, ax=ax)
+            ax.set_title(", ".join(f"{k}={v}" for k, v in combo.items()) or metric)
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    print(f"wrote {out}")
+    return 0
