@@ -16,7 +16,7 @@ from .. import __version__
 
 __all__ = ["build_parser", "main"]
 
-_COMMANDS = ("predict", "simulate")
+_COMMANDS = ("predict", "simulate", "sweep", "plot")
 
 
 def build_parser() -> argparse.ArgumentParser:
