@@ -10,7 +10,8 @@ Definitions are those of :mod:`tcpfluid.metrics`, applied to each flow's round t
 * convergence after each change: the same from the change to the next one;
 * bandwidth changes: the start and stop times of the CBR sources inside the run;
 * utilization: bytes carried by the bottleneck (the slowest link of the first flow's
-  forward path, all traffic) over its capacity × the run's duration;
+  forward path, the most shared one among equally slow links; all traffic) over its
+  capacity × the run's duration;
 * throughput: each flow's in-order delivered packets over its active time.
 """
 
@@ -176,7 +177,12 @@ def summarise(res: PacketResult) -> PacketSummary:
     F = len(rows)
     K = len(changes)
     first = sc.flows[0]
-    bott = min((sc.link(n) for n in first.forward), key=lambda lk: lk.rate_bps)
+    users = {lk.name: sum(lk.name in f.forward for f in sc.flows) for lk in sc.links}
+    # the slowest link of the first flow's path; among equally slow links, the one most
+    # flows share (a dumbbell whose access links run at the bottleneck's rate)
+    bott = min(
+        (sc.link(n) for n in first.forward), key=lambda lk: (lk.rate_bps, -users[lk.name])
+    )
     lt = res.link(bott.name)
     util = lt.bytes_out / (bott.rate_bps / 8.0 * t_end)
     thr = np.array(
