@@ -9,5 +9,6 @@ with immediate or delayed cumulative ACKs, CBR cross traffic. See ``docs/simulat
 from __future__ import annotations
 
 from .engine import FlowTrace, LinkTrace, PacketResult, simulate_packets
+from .summary import PacketSummary
 
-__all__ = ["FlowTrace", "LinkTrace", "PacketResult", "simulate_packets"]
+__all__ = ["FlowTrace", "LinkTrace", "PacketResult", "PacketSummary", "simulate_packets"]
