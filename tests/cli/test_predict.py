@@ -43,8 +43,9 @@ def test_side_by_side_and_bdp_input(capsys):
     qv, ho = out["predictions"][1], out["predictions"][2]
     assert qv["critical_window_pkts"] == pytest.approx((1 + math.sqrt(1 + 24 * 625)) / 2)
     assert ho["critical_window_pkts"] is None
-    # TCP-Ho's conspicuous round for mu d = 625: the largest root of eq. 5 is 74.66 -> 76
-    assert ho["rounds_to_equilibrium"] == 76
+    # TCP-Ho's conspicuous round for mu d = 625 (erratum E8): 3 + sqrt(4*625 - 7) = 52.93,
+    # the next even round is 54
+    assert ho["rounds_to_equilibrium"] == 54
     # Quick Vegas reaches equilibrium in far fewer rounds than Vegas (document 000 §4.2)
     assert qv["rounds_to_equilibrium"] < out["predictions"][0]["rounds_to_equilibrium"] / 5
 

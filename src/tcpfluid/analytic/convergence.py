@@ -135,7 +135,7 @@ def conspicuous_round(
     *,
     gamma: float = 1.0,
     rtt: Literal["average", "last"] = "average",
-    queue: Literal["paper", "table"] = "paper",
+    queue: Literal["bottleneck", "paper", "table"] = "bottleneck",
 ) -> NDArray[np.float64]:
     """The round at which a new flow first reaches the available bandwidth (document 004 §4).
 
@@ -145,17 +145,28 @@ def conspicuous_round(
         ``"vegas"``: eq. (2) with the corrected round of leaving slow start (erratum E4):
         ``l + ceil(μd − 7W_l/8)`` where l is the first even round with
         ``W_l = 2^(l/2) >= W*`` (critical window with ``rtt``).
-        ``"tcp-ho"``: the smallest even k satisfying eq. (5) (TCP-Ho compares rounds
-        n and n−2, so k is even, as the paper's Example 1 says).
+        ``"tcp-ho"``: the smallest even k satisfying eq. (4) with the RTT chosen by
+        ``queue`` (TCP-Ho compares rounds n and n−2, so k is even, as the paper's
+        Example 1 says).
     bdp
         μd, packets (> 0; scalar or array).
     gamma, rtt
         Vegas only: as :func:`critical_window` (the paper uses the smoothed RTT).
     queue
-        TCP-Ho only: the sender backlog seen by the round's last packet. ``"paper"``:
-        ``z_{k−1} − 1 = (k − 4)/2`` as eq. (3) prints it, which gives eq. (5).
-        ``"table"``: ``z_{k−1} = (k − 2)/2`` as Table 4 gives it, which turns eq. (5) into
-        ``k² − 6k + 16 >= 8μd``, i.e. ``k >= 3 + sqrt(8μd − 7)`` (erratum E5).
+        TCP-Ho only: the backlog the round's last packet waits behind, which sets the RTT D
+        of eqs. (3)-(4).
+
+        * ``"bottleneck"`` (default): the larger of the sender's extra packets z_{k-1} and
+          the standing bottleneck queue ``W_k - μd`` once the window exceeds μd (erratum
+          E8). Once ``W_k - μd >= z_{k-1}``, D = W_k/μ and eq. (4) reads
+          ``W_{k-2} >= μd``: the flow stops at the first even k with
+          ``k >= 3 + sqrt(4μd - 7)``, two rounds after Table 4's window reaches μd. This
+          is the paper's definition ("the steady throughput reaches the available
+          bandwidth") and what the round model and the packet simulator show.
+        * ``"paper"``: ``z_{k-1} - 1 = (k - 4)/2`` only, as eq. (3) prints it, which gives
+          the cubic eq. (5) (no bottleneck queue: the window overshoots to about 2μd).
+        * ``"table"``: ``z_{k-1} = (k - 2)/2`` as Table 4 gives it, which turns eq. (5)
+          into ``k^2 - 6k + 16 >= 8μd``, i.e. ``k >= 3 + sqrt(8μd - 7)`` (erratum E5).
 
     Returns
     -------
@@ -163,14 +174,21 @@ def conspicuous_round(
         Rounds (whole numbers as floats), shape of ``bdp``. Multiply by d for seconds.
     """
     check_choice("algorithm", algorithm, ("vegas", "tcp-ho"))
-    check_choice("queue", queue, ("paper", "table"))
+    check_choice("queue", queue, ("bottleneck", "paper", "table"))
     b = as_float_array("bdp", bdp, positive=True)
     if algorithm == "vegas":
         return _vegas_conspicuous(b, gamma, rtt)
     if queue == "paper":
         root = tcp_ho_cubic_root(b)
-    else:
+    elif queue == "table":
         root = 3.0 + np.sqrt(np.maximum(8.0 * b - 7.0, 0.0))
+    else:
+        # the Table-4 (sender-queue) condition still applies while W_k - μd < z_{k-1};
+        # the bottleneck condition W_{k-2} >= μd takes over beyond (derive.py)
+        root = np.minimum(
+            3.0 + np.sqrt(np.maximum(4.0 * b - 7.0, 0.0)),
+            3.0 + np.sqrt(np.maximum(8.0 * b - 7.0, 0.0)),
+        )
     # Table 4's growth starts at round 2; k is at least 2
     return np.asarray(np.maximum(_even_ceil(root), 2.0))
 

@@ -27,6 +27,7 @@ __all__ = [
     "lambdify",
     "quick_vegas_slow_start_expr",
     "rounds_expr",
+    "tcp_ho_bottleneck_round_expr",
     "tcp_ho_condition",
     "tcp_ho_cubic_expr",
     "tcp_ho_depressed_cubic",
@@ -118,21 +119,48 @@ def tcp_ho_table_windows() -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
     return w_even_i, w_odd_i, i / 2, (i - 1) / 2
 
 
-def tcp_ho_condition(queue: Literal["paper", "table"] = "paper") -> sp.Expr:
+def tcp_ho_condition(queue: Literal["bottleneck", "paper", "table"] = "paper") -> sp.Expr:
     """Eq. (4) of document 004 with eq. (3): ``W_{k−2} D − W_k d >= 0``, times 8μ, expanded.
 
     ``queue="paper"``: the last packet sees ``(k − 4)/2`` packets (eq. 3 as printed);
-    ``"table"``: ``z_{k−1} = (k − 2)/2`` (Table 4). k is even. The returned polynomial is
-    ``>= 0`` exactly when the flow has reached the available bandwidth.
+    ``"table"``: ``z_{k−1} = (k − 2)/2`` (Table 4); ``"bottleneck"``: the larger of
+    ``z_{k−1}`` and the standing queue ``W_k − μd`` (erratum E8). k is even. The returned
+    expression is ``>= 0`` exactly when the flow has reached the available bandwidth.
     """
     w_even, _, _, _ = tcp_ho_table_windows()
     w_k = w_even.subs(i, k)
     w_k2 = w_even.subs(i, k - 2)
-    backlog = (k - 4) / 2 if queue == "paper" else (k - 2) / 2
+    if queue == "paper":
+        backlog = (k - 4) / 2
+    elif queue == "table":
+        backlog = (k - 2) / 2
+    else:
+        backlog = sp.Max((k - 2) / 2, w_k - mu * d)
     D = d + backlog / mu
     # W_k / D <= W_{k-2} / d  <=>  W_{k-2} D - W_k d >= 0   (D, d > 0)
     expr = (w_k2 * D - w_k * d) * 8 * mu
     return sp.expand(sp.simplify(expr).subs(mu, B / d))
+
+
+def tcp_ho_bottleneck_round_expr() -> sp.Expr:
+    """Conspicuous round when the standing queue dominates (erratum E8).
+
+    With ``D = d + (W_k − μd)/μ = W_k/μ`` eq. (4) ``W_k/D <= W_{k−2}/d`` becomes
+    ``W_{k−2} >= μd``; solving ``W_{k−2} = μd`` with Table 4's even-round window gives
+    ``k = 3 + sqrt(4μd − 7)``.
+    """
+    w_even, _, _, _ = tcp_ho_table_windows()
+    w_k = w_even.subs(i, k)
+    w_k2 = w_even.subs(i, k - 2)
+    standing = sp.simplify(w_k2 * (w_k / mu) - w_k * d)  # W_{k-2} D - W_k d with D = W_k/mu
+    factor = sp.factor(standing)
+    # factor = W_k (W_{k-2} - mu d)/mu: the sign is that of W_{k-2} - mu d
+    roots = sp.solve(sp.Eq(w_k2, B), k)
+    probe = {B: 100}
+    (root,) = [r for r in roots if r.subs(probe).is_positive and r.subs(probe) > 3]
+    if sp.simplify(factor - w_k * (w_k2 - mu * d) / mu) != 0:  # pragma: no cover
+        raise RuntimeError(f"unexpected factorisation {factor}")
+    return sp.simplify(root)
 
 
 def tcp_ho_cubic_expr() -> sp.Expr:

@@ -189,12 +189,14 @@ def document_comparison() -> list[dict[str, Any]]:
         case = f"Example {i}: mu={mu:g} pkt/s, d=0.1 s"
         kv = float(conspicuous_round("vegas", path.bdp)) * path.d
         kh = float(conspicuous_round("tcp-ho", path.bdp)) * path.d
+        k5 = float(conspicuous_round("tcp-ho", path.bdp, queue="paper")) * path.d
         kp = float(conspicuous_round_printed("tcp-ho", path.bdp)) * path.d
         add(case, f"004/ex{i}/vegas/analysis", kv, "eq. 2 with l corrected (erratum E4)")
         add(case, f"004/ex{i}/vegas/simulation", kv)
-        add(case, f"004/ex{i}/tcp-ho/analysis", kh, "eq. 5 solved exactly (errata E5, E6)")
+        add(case, f"004/ex{i}/tcp-ho/analysis", kh, "eq. 4 with the bottleneck queue (E8)")
+        add(case, f"004/ex{i}/tcp-ho/analysis", k5, "eq. 5 solved exactly (errata E5, E6)")
         add(case, f"004/ex{i}/tcp-ho/analysis", kp, "printed eq. 6 (erratum E6)")
-        add(case, f"004/ex{i}/tcp-ho/simulation", kh)
+        add(case, f"004/ex{i}/tcp-ho/simulation", kh, "eq. 4 with the bottleneck queue (E8)")
     return rows
 
 
