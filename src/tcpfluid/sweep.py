@@ -56,6 +56,7 @@ Examples
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import hashlib
 import itertools
 import json
@@ -493,6 +494,13 @@ def _available_engines() -> tuple[str, ...]:
     return tuple(e for e in SWEEP_ENGINES if e == "closed-form" or e in runners)
 
 
+@functools.cache
+def _law_keys(algorithm: str) -> tuple[str, ...]:
+    from .algorithms.registry import law_parameters
+
+    return tuple(law_parameters(algorithm))
+
+
 def _check_point(i: int, point: Any, engine: str) -> Point:
     from .algorithms.registry import ALGORITHMS
 
@@ -520,6 +528,13 @@ def _check_point(i: int, point: Any, engine: str) -> Point:
             raise ValueError(
                 f"algorithm: {alg!r} has no closed form (point {i}); engine 'closed-form' "
                 f"covers {', '.join(PREDICT_ALGORITHMS)}"
+            )
+    accepted = _law_keys(alg)
+    for k in LAW_PARAMETER_KEYS:
+        if p.get(k) is not None and k not in accepted:
+            raise ValueError(
+                f"{k}: not a parameter of algorithm {alg!r} (point {i}); it accepts "
+                f"{', '.join(accepted) or 'none'}"
             )
     valid = SCENARIOS[scen].defaults
     for k, v in p.items():
@@ -1209,38 +1224,10 @@ def _rounds_batch(
     return _round_summaries(trace.summary)
 
 
-def _nan_none(a: Any) -> list[Any]:
-    arr = np.asarray(a, dtype=np.float64)
-    return [None if not math.isfinite(x) else x for x in arr.tolist()]
-
-
 def _round_summaries(s: Any) -> list[dict[str, Any]]:
-    """Per-scenario summary dicts from a batched :class:`RoundSummary` (window metrics of
-    flow 0, as :meth:`RoundSummary.scenario`), built column-wise."""
-    n = s.utilization.shape[0]
-    ss_round = [None if x is None else int(x) for x in _nan_none(s.ss_exit_round[:, 0])]
-    cols: dict[str, list[Any]] = {
-        "ss_exit_window": _nan_none(s.ss_exit_window_pkts[:, 0]),
-        "ss_exit_time_s": _nan_none(s.ss_exit_time_s[:, 0]),
-        "ss_exit_round": ss_round,
-        "settled_window": _nan_none(s.settled_window_pkts[:, 0]),
-        "time_to_equilibrium_s": _nan_none(s.time_to_equilibrium_s[:, 0]),
-        "utilization": _nan_none(s.utilization),
-        "jain_index": _nan_none(s.jain_index),
-    }
-    conv = [_nan_none(row) for row in np.asarray(s.convergence_times_s)[:, 0, :]]
-    thr = [_nan_none(row) for row in s.throughput_pps]
-    losses = np.asarray(s.losses).astype(int).tolist()
-    changes = list(s.change_times_s)
-    out = []
-    for j in range(n):
-        d = {k: v[j] for k, v in cols.items()}
-        d["convergence_times_s"] = conv[j]
-        d["change_times_s"] = changes
-        d["throughput_pps"] = thr[j]
-        d["losses"] = losses[j]
-        out.append(d)
-    return out
+    """Per-scenario public summary dicts of a batched :class:`RoundSummary` (its own
+    :meth:`~tcpfluid.fluid.RoundSummary.scenario`, the dict ``tcpfluid simulate`` prints)."""
+    return [s.scenario(j) for j in range(s.utilization.shape[0])]
 
 
 # ------------------------------------------------------------------------------ table
