@@ -23,7 +23,9 @@ def test_slow_start_exit_is_the_last_slow_start_sample() -> None:
     w = [2, 4, 8, 16, 14]  # the cut (16 -> 14) shows in the first sample out of slow start
     ss = [True, True, True, True, False]
     e = slow_start_exit(t, w, ss)
-    assert (float(e.index), float(e.time_s), float(e.value), bool(e.found)) == (3, 0.4, 16, True)
+    # the window is the last slow-start sample's (16, before the cut); the time is that of
+    # the decision, the first sample out of slow start (0.5)
+    assert (float(e.index), float(e.time_s), float(e.value), bool(e.found)) == (3, 0.5, 16, True)
 
 
 def test_slow_start_exit_batched_and_missing() -> None:
@@ -33,7 +35,7 @@ def test_slow_start_exit_batched_and_missing() -> None:
     e = slow_start_exit(t, w, ss)
     # column 0 exits after sample 0; column 1 never was in slow start; column 2 never left
     np.testing.assert_array_equal(e.found, [True, False, False])
-    assert e.value[0] == 2 and e.time_s[0] == 1.0
+    assert e.value[0] == 2 and e.time_s[0] == 2.0
     assert np.isnan(e.value[1]) and np.isnan(e.time_s[2])
     d = e.to_dict()
     assert d["value"] == [2.0, None, None]

@@ -96,15 +96,15 @@ def as_float_array(
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from exc
     if arr.size and not np.all(np.isfinite(arr)):
-        bad = arr[~np.isfinite(arr)].ravel()[0]
+        bad = float(arr[~np.isfinite(arr)].ravel()[0])
         raise ValueError(f"{name} must be finite, got {bad!r} in {name}")
     if positive and arr.size and np.any(arr <= 0):
-        bad = arr[arr <= 0].ravel()[0]
+        bad = float(arr[arr <= 0].ravel()[0])
         raise ValueError(f"{name} must be > 0, got {bad!r} in {name}")
     if nonnegative and arr.size and np.any(arr < 0):
-        bad = arr[arr < 0].ravel()[0]
+        bad = float(arr[arr < 0].ravel()[0])
         raise ValueError(f"{name} must be >= 0, got {bad!r} in {name}")
     if minimum is not None and arr.size and np.any(arr < minimum):
-        bad = arr[arr < minimum].ravel()[0]
+        bad = float(arr[arr < minimum].ravel()[0])
         raise ValueError(f"{name} must be >= {minimum}, got {bad!r} in {name}")
     return arr

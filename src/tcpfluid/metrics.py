@@ -11,7 +11,10 @@ Definitions
 Slow-start exit (:func:`slow_start_exit`)
     The last sample in slow start that is followed by a sample out of it; the exit window is
     the window of that sample (the window that triggered the exit, before any cut) and the
-    exit time its time stamp. Only the first exit counts.
+    exit time the time stamp of the following sample, the first one out of slow start:
+    the moment the sender has measured the round that sent that window and decided to
+    leave (document 000 Fig. 1: "stops at 1.2 second with congestion window size 64").
+    Only the first exit counts.
 Settled value and time to settle (:func:`settling`)
     Within a segment ``t_start < t <= t_end``, the *settled value* is the mean of the
     samples in the segment's last ``tail_fraction`` of time. The series has *settled* if
@@ -45,6 +48,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ._validation import as_float_array, check_nonnegative, check_range
+from .analytic.equilibrium import jain_index as _jain
 
 __all__ = [
     "Event",
@@ -167,7 +171,7 @@ def slow_start_exit(time_s: ArrayLike, window_pkts: ArrayLike, in_slow_start: Ar
     --------
     >>> e = slow_start_exit([0.1, 0.2, 0.3, 0.4], [2, 4, 8, 7], [True, True, True, False])
     >>> float(e.time_s), float(e.value), int(e.index)
-    (0.3, 8.0, 2)
+    (0.4, 8.0, 2)
     """
     t, w = _series(time_s, window_pkts, "window_pkts")
     ss = np.asarray(in_slow_start, dtype=bool)
@@ -183,7 +187,7 @@ def slow_start_exit(time_s: ArrayLike, window_pkts: ArrayLike, in_slow_start: Ar
     first_out = np.argmax(out_ss, axis=0)
     found = np.any(out_ss, axis=0) & (first_out > 0)
     idx = np.where(found, first_out - 1, 0)
-    tt = np.take_along_axis(t, idx[None, ...], axis=0)[0]
+    tt = np.take_along_axis(t, first_out[None, ...], axis=0)[0]
     ww = np.take_along_axis(w, idx[None, ...], axis=0)[0]
     nan = np.nan
     return Event(
@@ -312,14 +316,10 @@ def utilization(
 
 
 def jain_index(throughput: ArrayLike, *, axis: int = -1) -> FloatArray:
-    """Jain's fairness index, eq. (13) of document 000: ``(Σx)² / (n Σx²)``.
+    """Jain's fairness index, eq. (13) of document 000: ``(Σx)² / (n Σx²)``, as an array.
 
-    1 when all throughputs are equal, ``1/n`` when one flow takes everything.
-
-    Raises
-    ------
-    ValueError
-        If a throughput is negative, or all are zero (the index is undefined).
+    The same function as :func:`tcpfluid.analytic.jain_index` (which it calls), always
+    returning an array so that batched summaries keep their shape.
 
     Examples
     --------
@@ -331,8 +331,4 @@ def jain_index(throughput: ArrayLike, *, axis: int = -1) -> FloatArray:
     x = as_float_array("throughput", throughput, nonnegative=True)
     if x.ndim == 0:
         x = x[None]
-    s = x.sum(axis=axis)
-    s2 = (x * x).sum(axis=axis)
-    if np.any(s2 == 0):
-        raise ValueError("jain_index is undefined when every throughput is 0")
-    return np.asarray(s * s / (x.shape[axis] * s2), dtype=np.float64)
+    return np.asarray(_jain(x, axis=axis), dtype=np.float64)
