@@ -340,3 +340,32 @@ def test_red_probability_is_floyd_jacobson_ramp() -> None:
     gentle = RedQueue(min_th_pkts=15, max_th_pkts=45, max_p=0.02, gentle=True)
     # hand: at 67.5 = 1.5 max_th: 0.02 + 0.98 * 0.5 = 0.51
     assert float(gentle.probability(67.5)) == pytest.approx(0.51)
+
+
+@pytest.mark.parametrize(
+    "case",
+    ["vegas-alpha", "reno-red", "join-leave-cbr"],
+)
+def test_solvers_agree(case: str) -> None:
+    # the right-hand side is Lipschitz (ramps instead of jumps), so an implicit solver
+    # (BDF, Radau) and LSODA must give the same trajectory; a jump in the RHS once let
+    # BDF's Newton iteration freeze the queue and return a wrong equilibrium silently
+    if case == "vegas-alpha":
+        flows = [ev(0.02, 1.0), ev(0.1, 3.0)]
+        kw: dict[str, object] = {"t_end_s": 60}
+        path = Path(C, 0.02)
+    elif case == "reno-red":
+        flows = [OdeFlow("reno", 0.02), OdeFlow("reno", 0.1)]
+        kw = {"t_end_s": 100, "red": RedQueue()}
+        path = Path(C, 0.02, buffer=100)
+    else:
+        flows = [ev(0.02, 2), ev(0.05, 3, start_s=5.0, stop_s=40.0), OdeFlow("fast", 0.03)]
+        kw = {"t_end_s": 60, "cross_traffic": [(60.0, 10.0, 30.0)], "measure_from_s": 35}
+        path = Path(C, 0.02, buffer=60)
+    runs = [simulate_ode(flows, path, method=m, **kw) for m in ("BDF", "LSODA", "Radau")]  # type: ignore[arg-type]
+    for r in runs:
+        assert r.success, r.message
+    ref = np.array(runs[0].summary.throughput_pps)
+    for r in runs[1:]:
+        np.testing.assert_allclose(r.summary.throughput_pps, ref, rtol=2e-3, atol=1e-6)
+        np.testing.assert_allclose(r.queue_pkts, runs[0].queue_pkts, rtol=0, atol=0.05)

@@ -54,10 +54,13 @@ from ..path import Path
 __all__ = [
     "ODE_LAWS",
     "OdeFlow",
+    "OdeProblem",
     "OdeResult",
     "OdeSummary",
     "RedQueue",
+    "ode_problem",
     "simulate_ode",
+    "simulate_scenario_ode",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -71,6 +74,10 @@ _KIND = {"vegas": 0, "enhanced-vegas": 0, "fast": 1, "reno": 2}
 _LOSS_CUT = {"vegas": 0.25, "enhanced-vegas": 0.25, "fast": 0.5, "reno": 0.5}
 _METHODS = ("LSODA", "BDF", "Radau", "RK45", "RK23", "DOP853")
 _MIN_WINDOW_PKTS = 1.0
+#: width of the Lipschitz ramps at the window floor and cap, packets
+_SOFT_WINDOW_PKTS = 0.25
+#: queue below which the link serves less than C (an empty-queue boundary layer), packets
+_SOFT_QUEUE_PKTS = 0.05
 
 
 def _time(name: str, value: Any, *, allow_inf: bool = False) -> float:
@@ -183,8 +190,9 @@ class RedQueue:
         EWMA weight ``q_weight_`` per packet arrival (0.002 in ns and the thesis).
     gentle
         ``False``: every packet is dropped once the average exceeds ``max_th`` (classic RED,
-        ns's default at the time of the thesis); ``True``: the probability rises linearly
-        from ``max_p`` to 1 between ``max_th`` and ``2 max_th``.
+        ns's default at the time of the thesis; the model makes the jump a ramp from
+        ``max_p`` to 1 over one packet above ``max_th``); ``True``: the probability rises
+        linearly from ``max_p`` to 1 between ``max_th`` and ``2 max_th``.
     """
 
     min_th_pkts: float = 15.0
@@ -215,8 +223,8 @@ class RedQueue:
         if self.gentle:
             above = self.max_p + (1.0 - self.max_p) * (qa - hi) / hi
             p = np.where(qa < hi, ramp, np.minimum(above, 1.0))
-        else:
-            p = np.where(qa < hi, ramp, 1.0)
+        else:  # the cliff to 1 at max_th, as a ramp one packet wide (Lipschitz for solvers)
+            p = np.where(qa < hi, ramp, self.max_p + (1.0 - self.max_p) * np.clip(qa - hi, 0, 1))
         return np.asarray(np.where(qa < lo, 0.0, p), dtype=np.float64)
 
     def to_dict(self) -> dict[str, Any]:
@@ -476,32 +484,29 @@ class _Model:
         dw_reno = 1.0 / rtt
         dw = np.where(self.is_vegas, dw_vegas, np.where(self.is_fast, dw_fast, dw_reno))
         dw = dw - self.cut * w * loss_rate
-        dw = np.where((w <= _MIN_WINDOW_PKTS) & (dw < 0.0), 0.0, dw)
-        dw = np.where((w >= self.wmax) & (dw > 0.0), 0.0, dw)
+        # floor and cap as Lipschitz ramps (an implicit solver's Newton iteration is fooled
+        # by jumps in the right-hand side: see docs/ode-model.md)
+        floor = np.clip((w - _MIN_WINDOW_PKTS) / _SOFT_WINDOW_PKTS, 0.0, 1.0)
+        cap = np.clip((self.wmax + _SOFT_WINDOW_PKTS - y2[self.i_w]) / _SOFT_WINDOW_PKTS, 0.0, 1.0)
+        dw = np.where(dw < 0.0, dw * floor, dw * cap)
         dw = np.where(self.active, dw, 0.0)
-        # queue
+        # queue: the link serves min(C, inflow + C q / q_soft): C whenever a queue exists,
+        # the arrivals when it is empty; continuous, and q stays >= 0 without clipping
         inflow = (1.0 - p) * a["total"]
-        dq = inflow - self.C
-        dq = np.where((q <= 0.0) & (dq < 0.0), 0.0, dq)
-        dq = np.where((q >= self.B) & (dq > 0.0), 0.0, dq)
-        served = np.where(q > 0.0, self.C, np.minimum(inflow, self.C))
+        served = np.minimum(self.C, inflow + self.C * q / _SOFT_QUEUE_PKTS)
+        dq = inflow - served
         share = np.where(inflow > 0.0, served / np.where(inflow > 0.0, inflow, 1.0), 0.0)
         delivered = (1.0 - p) * rate * share
-        # ACK path
+        # ACK path: the same server law for the ACK queue
         if math.isfinite(self.Cr):
             qr = a["qr"]
-            dqr = served - self.Cr
-            dqr = np.where((qr <= 0.0) & (dqr < 0.0), 0.0, dqr)
-            ddelay = dq / self.C + dqr / self.Cr
+            dqr = served - np.minimum(self.Cr, served + self.Cr * qr / _SOFT_QUEUE_PKTS)
         else:
             dqr = np.zeros_like(dq)
-            ddelay = dq / self.C
-        # recorded BaseRTT: running minimum of the queueing delay seen since joining
+        # recorded BaseRTT: follows the minimum of the queueing delay seen since joining,
+        # relaxing down with time constant d_j / 50 and never up
         x = a["x"]
-        at_min = a["qdelay"] <= x
-        dx = np.where(at_min, np.minimum(ddelay, 0.0), 0.0) - 50.0 / self.d * np.maximum(
-            x - a["qdelay"], 0.0
-        )
+        dx = -(50.0 / self.d) * np.maximum(x - a["qdelay"], 0.0)
         dx = np.where(self.active, dx, 0.0)
         dqa = self.red_rate * (a["qa"] - q) if self.red is not None else np.zeros_like(q)
         out = np.empty_like(y2)
@@ -557,11 +562,11 @@ def simulate_ode(
     switch_width_pkts: float = 0.1,
     droptail_width_pkts: float = 1.0,
     measure_from_s: Any = None,
-    method: str = "LSODA",
+    method: str = "BDF",
     rtol: float = 1e-6,
     atol: float = 1e-8,
     max_step_s: Any = math.inf,
-    max_rhs_evals: int = 5_000_000,
+    max_rhs_evals: int = 500_000,
     cross_traffic: Sequence[Any] = (),
 ) -> OdeResult:
     """Integrate the fluid model of ``flows`` sharing the bottleneck of ``path``.
@@ -592,7 +597,11 @@ def simulate_ode(
         Start of the averaging window of :attr:`OdeResult.summary` (default: half the
         horizon).
     method
-        solve_ivp method; ``"LSODA"`` switches between stiff and non-stiff automatically.
+        solve_ivp method. The default ``"BDF"`` (implicit, with the right-hand side
+        vectorised for its finite-difference Jacobian) copes with the stiff parts: the
+        switching ramp, the queue's boundaries, the BaseRTT tracking. ``"LSODA"`` is often
+        faster on smooth runs but can stall where the queue empties (it then ends with
+        ``status = -1``, see ``max_rhs_evals``).
     rtol, atol, max_step_s
         Passed to solve_ivp.
     max_rhs_evals
@@ -805,4 +814,178 @@ def _summarise(
         base_rtt_overestimate_s=tuple(float(max(v, 0.0)) for v in Y[model.i_x][:, -1]),
         lost_pkts=lost,
         loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
+    )
+
+
+# ----------------------------------------------------------------------------- scenarios
+@dataclass(frozen=True)
+class OdeProblem:
+    """A :class:`tcpfluid.scenarios.Scenario` reduced to what the ODE model integrates.
+
+    Attributes
+    ----------
+    flows
+        One :class:`OdeFlow` per scenario flow, with its own propagation RTT (document 000
+        eq. 5 over its own links: propagation delays plus the transmission time of a data
+        packet on each forward link and of an ACK on each reverse link).
+    path
+        The shared bottleneck: the slowest forward link crossed by every flow (rate,
+        buffer), with an ACK-path bottleneck when a reverse link shared by every flow
+        carries fewer ACKs per second than the bottleneck carries packets.
+    red
+        :class:`RedQueue` when the bottleneck's discipline is ``"red"``.
+    cross_traffic
+        CBR sources crossing the bottleneck as ``(rate_pps, start_s, stop_s)``.
+    duration_s
+        The scenario's duration.
+    """
+
+    flows: tuple[OdeFlow, ...]
+    path: Path
+    red: RedQueue | None
+    cross_traffic: tuple[tuple[float, float, float], ...]
+    duration_s: float
+
+
+def _ode_law_params(algorithm: str, params: dict[str, Any]) -> dict[str, float]:
+    """Map registry parameters (``tcpfluid.algorithms``) to :class:`OdeFlow` fields."""
+    from ..algorithms import get_law
+
+    p = dict(params)
+    if algorithm == "enhanced-vegas" and "delta" not in p and ("alpha" in p or "beta" in p):
+        a, b = p.pop("alpha", None), p.pop("beta", None)
+        if a is not None and b is not None and float(a) != float(b):
+            raise ValueError(
+                f"enhanced-vegas needs alpha == beta (its δ), got alpha={a!r}, beta={b!r}"
+            )
+        p["delta"] = a if a is not None else b
+    law = get_law(algorithm, **p)  # validates names and values, supplies the defaults
+    lp = law.params()
+    if algorithm == "vegas":
+        return {"alpha_pkts": float(lp["alpha"]), "beta_pkts": float(lp["beta"])}
+    if algorithm == "enhanced-vegas":
+        return {"alpha_pkts": float(lp["delta"]), "beta_pkts": float(lp["delta"])}
+    if algorithm == "fast":
+        return {"alpha_pkts": float(lp["alpha"]), "fast_gamma": float(lp["gamma"])}
+    return {}
+
+
+def ode_problem(scenario: Any) -> OdeProblem:
+    """Reduce a scenario (:mod:`tcpfluid.scenarios`) to an :class:`OdeProblem`.
+
+    Raises
+    ------
+    ValueError
+        If a flow has no algorithm or one without an ODE right-hand side
+        (:data:`ODE_LAWS`), if the flows share no forward link, or if some flow's slowest
+        link is not the shared bottleneck (the model has one bottleneck).
+    """
+    pkt_bits = 8.0 * scenario.packet_size_bytes
+    ack_bits = 8.0 * scenario.ack_size_bytes
+    shared = set(scenario.flows[0].forward)
+    shared_rev = set(scenario.flows[0].reverse)
+    for fl in scenario.flows[1:]:
+        shared &= set(fl.forward)
+        shared_rev &= set(fl.reverse)
+    if not shared:
+        raise ValueError(
+            f"scenario {scenario.name!r}: the flows share no forward link; the ODE model "
+            "needs one common bottleneck"
+        )
+    bott = min((scenario.link(n) for n in sorted(shared)), key=lambda lk: lk.rate_bps)
+    flows = []
+    for fl in scenario.flows:
+        if fl.algorithm is None:
+            raise ValueError(
+                f"flow {fl.name!r} has no algorithm; give one (--algorithm NAME); the ODE "
+                f"model has {', '.join(ODE_LAWS)}"
+            )
+        if fl.algorithm not in ODE_LAWS:
+            raise ValueError(
+                f"flow {fl.name!r} runs {fl.algorithm!r}, which has no ODE right-hand side; "
+                f"the ODE engine supports {', '.join(ODE_LAWS)} (use the round or packet "
+                "engine for the others)"
+            )
+        fwd = [scenario.link(n) for n in fl.forward]
+        rev = [scenario.link(n) for n in fl.reverse]
+        slowest = min(fwd, key=lambda lk: lk.rate_bps)
+        if slowest.rate_bps < bott.rate_bps:
+            raise ValueError(
+                f"flow {fl.name!r}: its slowest link {slowest.name!r} is not the shared "
+                f"bottleneck {bott.name!r}; the ODE model has a single bottleneck"
+            )
+        d = (
+            sum(lk.delay_s for lk in fwd)
+            + sum(lk.delay_s for lk in rev)
+            + sum(pkt_bits / lk.rate_bps for lk in fwd)
+            + sum(ack_bits / lk.rate_bps for lk in rev)
+        )
+        flows.append(
+            OdeFlow(
+                fl.algorithm,
+                d,
+                start_s=fl.start_s,
+                stop_s=fl.stop_s,
+                **_ode_law_params(fl.algorithm, dict(fl.params)),
+            )
+        )
+    mu = bott.rate_bps / pkt_bits
+    reverse_bw: float | None = None
+    reverse_buf: float | None = None
+    if shared_rev:
+        rb = min((scenario.link(n) for n in sorted(shared_rev)), key=lambda lk: lk.rate_bps)
+        if rb.rate_bps / ack_bits < mu:
+            reverse_bw = rb.rate_bps / ack_bits
+            reverse_buf = None if math.isinf(rb.buffer_pkts) else rb.buffer_pkts
+    path = Path(
+        mu,
+        flows[0].rtt_s,
+        packet_size=scenario.packet_size_bytes,
+        ack_size=scenario.ack_size_bytes,
+        buffer=None if math.isinf(bott.buffer_pkts) else bott.buffer_pkts,
+        reverse_bandwidth=reverse_bw,
+        reverse_buffer=reverse_buf,
+    )
+    red = None
+    if bott.discipline == "red":
+        r = dict(bott.red)
+        red = RedQueue(
+            min_th_pkts=float(r.get("min_th", RedQueue.min_th_pkts)),
+            max_th_pkts=float(r.get("max_th", RedQueue.max_th_pkts)),
+            max_p=float(r.get("max_p", RedQueue.max_p)),
+            weight=float(r.get("w_q", RedQueue.weight)),
+            gentle=bool(r.get("gentle", False)),
+        )
+    cross = tuple(
+        (c.rate_bps / pkt_bits, c.start_s, c.stop_s) for c in scenario.cbr if bott.name in c.links
+    )
+    return OdeProblem(
+        flows=tuple(flows),
+        path=path,
+        red=red,
+        cross_traffic=cross,
+        duration_s=float(scenario.duration_s),
+    )
+
+
+def simulate_scenario_ode(scenario: Any, **options: Any) -> OdeResult:
+    """Run the ODE model on a scenario: :func:`ode_problem` then :func:`simulate_ode`.
+
+    ``options`` are :func:`simulate_ode`'s keyword options (``n_points``,
+    ``switch_width_pkts``, ``measure_from_s``, ``method``...); the horizon is the
+    scenario's duration.
+    """
+    for bad in ("t_end_s", "red", "cross_traffic"):
+        if bad in options:
+            raise TypeError(
+                f"simulate_scenario_ode() takes {bad!r} from the scenario, not as an option"
+            )
+    prob = ode_problem(scenario)
+    return simulate_ode(
+        prob.flows,
+        prob.path,
+        t_end_s=prob.duration_s,
+        red=prob.red,
+        cross_traffic=prob.cross_traffic,
+        **options,
     )
