@@ -120,7 +120,8 @@ I_FASTRETX = 26
 I_GOOD = 27  # packets delivered in order (goodput), = rcv_nxt
 I_ACKS_SENT = 28
 I_RTO_ARMED = 29
-NI = 30
+I_PARTIALS = 30  # partial ACKs seen in the current recovery
+NI = 31
 
 # ----------------------------------------------------------------------------- link floats
 L_RATE = 0  # bytes per second
@@ -524,8 +525,14 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack,
         fi[f, I_DUP] = 0
         if ack > fi[f, I_NXT]:
             fi[f, I_NXT] = ack
+        partial = fi[f, I_RECOV] == 1 and ack < fi[f, I_RECOVER]
         if ack < fi[f, I_MAXSENT] and fi[f, I_STATE] == 1:
-            _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
+            # RFC 6582 "impatient" NewReno: only the first partial ACK restarts the timer,
+            # so a recovery with many holes ends in a timeout instead of one hole per RTT
+            if not partial or fi[f, I_PARTIALS] == 0:
+                _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
+            if partial:
+                fi[f, I_PARTIALS] += 1
         else:
             ff[f, F_RTO_DL] = np.inf
         if fi[f, I_RECOV] == 1:
@@ -594,6 +601,7 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, 
     else:
         fi[f, I_FASTRETX] += 1
         fi[f, I_RECOV] = 1
+        fi[f, I_PARTIALS] = 0
         fi[f, I_RECOVER] = fi[f, I_NXT]
         fi[f, I_CHECKS] = 2 if fi[f, I_FINE] == 1 else 0
         _reset_round(ff, fi, f, fi[f, I_NXT])

@@ -3,8 +3,9 @@
 Definitions are those of :mod:`tcpfluid.metrics`, applied to each flow's round trace
 (one sample per round boundary):
 
-* slow-start exit: the window the law saw at the boundary where it left slow start (before
-  any cut) and the time of that boundary;
+* slow-start exit: the time of the boundary where the law left slow start, and the window
+  it had set at the boundary before (the window whose measurement made it leave; before
+  any cut);
 * settled window and time to equilibrium: :func:`tcpfluid.metrics.settling` of the window
   in effect after each boundary, from the flow's start to the first bandwidth change;
 * convergence after each change: the same from the change to the next one;
@@ -131,13 +132,11 @@ def _flow_metrics(
     if t.size == 0:
         k = len(changes)
         return nan, nan, False, nan, nan, False, [nan] * k, [False] * k
-    # the phase in force during each round: the phase after the previous decision
-    phase_before = np.concatenate([[SLOW_START], fl.round_phase[:-1]])
-    ss = metrics.slow_start_exit(
-        np.append(t, t[-1]),
-        np.append(fl.round_cwnd_pkts, fl.round_cwnd_pkts[-1]),
-        np.append(phase_before, fl.round_phase[-1]) == SLOW_START,
-    )
+    # sample i: the window the law saw at boundary i (the window sent during the round
+    # that boundary opens) and the phase it chose there; the exit is then stamped at the
+    # boundary where the law decided to leave, with the window of the round before
+    # (tcpfluid.metrics.slow_start_exit, same convention as the round model)
+    ss = metrics.slow_start_exit(t, fl.round_cwnd_pkts, fl.round_phase == SLOW_START)
     w = fl.round_next_cwnd_pkts
     start = fl.start_s
     end = min(t_end, fl.stop_s)
@@ -180,9 +179,7 @@ def summarise(res: PacketResult) -> PacketSummary:
     users = {lk.name: sum(lk.name in f.forward for f in sc.flows) for lk in sc.links}
     # the slowest link of the first flow's path; among equally slow links, the one most
     # flows share (a dumbbell whose access links run at the bottleneck's rate)
-    bott = min(
-        (sc.link(n) for n in first.forward), key=lambda lk: (lk.rate_bps, -users[lk.name])
-    )
+    bott = min((sc.link(n) for n in first.forward), key=lambda lk: (lk.rate_bps, -users[lk.name]))
     lt = res.link(bott.name)
     util = lt.bytes_out / (bott.rate_bps / 8.0 * t_end)
     thr = np.array(
