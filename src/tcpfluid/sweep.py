@@ -661,6 +661,8 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     if not p.is_file():
         raise ValueError(f"sweep file {str(p)!r} does not exist")
     df = pd.read_csv(p) if fmt == "csv" else pd.read_parquet(p)
+    if "message" in df.columns:  # csv reads the empty messages of "ok" rows as NaN
+        df["message"] = df["message"].astype(object).where(df["message"].notna(), "").astype(str)
     for col in ("point", "status", *_PATH_COLUMNS):
         if col not in df.columns:
             raise ValueError(
@@ -690,6 +692,12 @@ _METRIC_UNITS = {
     "d_s": "s",
     "bdp_pkts": "packets",
 }
+
+
+# parameters of the registered scenarios that shape the bottleneck path (eq 5 of doc 000)
+_PATH_PARAMETERS = frozenset(
+    {"bandwidth", "rtt", "access_bandwidth", "access_delay", "packet_size", "ack_size"}
+)
 
 
 def _parameter_columns(table: pd.DataFrame) -> list[str]:
@@ -755,6 +763,7 @@ def plot_sweep(
     x: str,
     y: str | None = None,
     where: Mapping[str, Any] | None = None,
+    by: Sequence[str] | None = None,
     ax: Any = None,
 ) -> list[Any]:
     """Plot ``metric`` over one parameter (lines) or two (a heat map with a colour bar).
@@ -773,6 +782,11 @@ def plot_sweep(
     where
         ``{column: value}`` selecting rows (values compared as strings, so ``"50Mbps"``
         or ``2`` both work).
+    by
+        Line plot: the columns whose combinations get one line each. Default: the other
+        varying parameters; when ``x`` is a path column (``bdp_pkts``...) the parameters
+        that shape the path (bandwidth, rtt, access links, packet sizes) are left out, so
+        that e.g. the points of every bandwidth × rtt line up along the BDP axis.
     ax
         Matplotlib axes (default: a new figure's).
 
@@ -812,6 +826,13 @@ def plot_sweep(
         _, ax = plt.subplots(figsize=(6.4, 4.4))
     artists: list[Any] = []
     if y is None:
+        if by is not None:
+            for c in by:
+                if c not in df.columns:
+                    raise ValueError(f"by: no column {c!r} in the sweep table")
+            others = list(by)
+        elif x not in _parameter_columns(df):
+            others = [c for c in others if c not in _PATH_PARAMETERS]
         groups = df.groupby(others, sort=False) if others else [((), df)]
         for key, sub in groups:
             xs, _, _ = _axis(sub, x)

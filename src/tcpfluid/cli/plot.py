@@ -49,6 +49,14 @@ def add_parser(sub: Any) -> None:
         metavar="KEY=VALUE",
         help="keep only rows with KEY=VALUE (repeatable)",
     )
+    p.add_argument(
+        "--by",
+        action="append",
+        default=None,
+        metavar="COLUMN",
+        help="line plot: one line per value of COLUMN (repeatable; default: the other "
+        "varying parameters)",
+    )
     p.add_argument("-o", "--out", default=None, metavar="FIG", help="image file (.png, .pdf, .svg)")
     p.set_defaults(run=run)
 
@@ -93,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path(args.table).with_suffix(".png")
     if args.y is None:
         fig, ax = plt.subplots(figsize=(7.0, 4.6))
-        plot_sweep(df, metric, x=x, where=where, ax=ax)
+        plot_sweep(df, metric, x=x, where=where, by=args.by, ax=ax)
         ax.set_title(f"{metric} over {x}")
     else:
         others = [c for c in varying if c not in (x, args.y)]
