@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..algorithms.registry import ALGORITHMS
+from ..fluid.ode import simulate_scenario_ode
 from ..fluid.rounds import simulate_scenario_rounds
 from ..scenarios import SCENARIOS, Scenario, build_scenario
 from ..sim import simulate_packets
@@ -31,6 +32,7 @@ __all__ = ["ENGINES", "PLANNED_ENGINES", "add_parser", "parse_sets", "run", "sim
 ENGINES: dict[str, Callable[[Scenario], Any]] = {
     "rounds": simulate_scenario_rounds,
     "packet": simulate_packets,
+    "ode": simulate_scenario_ode,
 }
 #: engines the command knows about (some may not be available yet)
 PLANNED_ENGINES: tuple[str, ...] = ("rounds", "packet", "ode")

@@ -14,7 +14,17 @@ from .equilibrium import (
     low_utility_equilibrium,
     reno_equilibrium,
 )
-from .ode import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, simulate_ode
+from .ode import (
+    ODE_LAWS,
+    OdeFlow,
+    OdeProblem,
+    OdeResult,
+    OdeSummary,
+    RedQueue,
+    ode_problem,
+    simulate_ode,
+    simulate_scenario_ode,
+)
 from .rounds import (
     RECORDABLE,
     CrossTraffic,
@@ -32,6 +42,7 @@ __all__ = [
     "CrossTraffic",
     "LowEquilibrium",
     "OdeFlow",
+    "OdeProblem",
     "OdeResult",
     "OdeSummary",
     "PathBatch",
@@ -41,8 +52,10 @@ __all__ = [
     "RoundTrace",
     "RttModel",
     "low_utility_equilibrium",
+    "ode_problem",
     "reno_equilibrium",
     "simulate_ode",
     "simulate_rounds",
+    "simulate_scenario_ode",
     "simulate_scenario_rounds",
 ]

@@ -33,6 +33,7 @@ eq. 1 of document 000):
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -240,10 +241,17 @@ class RedQueue:
 
 @dataclass(frozen=True)
 class OdeSummary:
-    """Averages over the measurement window ``[measure_from_s, measure_to_s]``.
+    """Metrics of an ODE run (definitions of settling in :mod:`tcpfluid.metrics`).
 
-    Throughputs are delivered packets per second of the flow's active time inside the
-    window, computed from the integrated delivery state (not from sampled rates).
+    Averages are over the measurement window ``[measure_from_s, measure_to_s]``:
+    throughputs are delivered packets per second of the flow's active time inside the
+    window, computed from the integrated delivery state (not from sampled rates);
+    utilization counts everything the bottleneck carried (flows and cross traffic).
+    Window metrics (settled window, time to equilibrium from the flow's start to the first
+    bandwidth change, convergence after each change) use
+    :func:`tcpfluid.metrics.settling` on the sampled windows; ``None`` in ``to_dict``
+    means "did not settle". The ODE model has no slow start, so the slow-start keys of the
+    round model's summary are ``None``.
     """
 
     measure_from_s: float
@@ -257,10 +265,34 @@ class OdeSummary:
     base_rtt_overestimate_s: tuple[float, ...]
     lost_pkts: float
     loss_fraction: float
+    losses_pkts: tuple[float, ...] = ()
+    change_times_s: tuple[float, ...] = ()
+    settled_window_pkts: tuple[float | None, ...] = ()
+    time_to_equilibrium_s: tuple[float | None, ...] = ()
+    convergence_times_s: tuple[float | None, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain numbers and lists, JSON-ready."""
+        """Plain numbers and lists, JSON-ready.
+
+        The keys of the round model's summary are included (window metrics of flow 0):
+        ``ss_exit_window``, ``ss_exit_time_s``, ``ss_exit_round`` (``None``: no slow start
+        in the ODE), ``settled_window``, ``time_to_equilibrium_s``,
+        ``convergence_times_s``, ``change_times_s``, ``utilization``, ``throughput_pps``,
+        ``jain_index``, ``losses``.
+        """
         return {
+            "ss_exit_window": None,
+            "ss_exit_time_s": None,
+            "ss_exit_round": None,
+            "settled_window": self.settled_window_pkts[0] if self.settled_window_pkts else None,
+            "time_to_equilibrium_s": (
+                self.time_to_equilibrium_s[0] if self.time_to_equilibrium_s else None
+            ),
+            "convergence_times_s": list(self.convergence_times_s),
+            "change_times_s": list(self.change_times_s),
+            "losses": list(self.losses_pkts),
+            "settled_windows_pkts": list(self.settled_window_pkts),
+            "times_to_equilibrium_s": list(self.time_to_equilibrium_s),
             "measure_from_s": self.measure_from_s,
             "measure_to_s": self.measure_to_s,
             "throughput_pps": list(self.throughput_pps),
@@ -437,7 +469,8 @@ class _Model:
         self.i_qa = 4 * n + 1
         self.i_qr = 4 * n + 2
         self.i_Q = 4 * n + 3
-        self.size = 4 * n + 4
+        self.i_X = 4 * n + 4  # cross traffic carried
+        self.size = 4 * n + 5
 
     # -- algebraic quantities --------------------------------------------------
     def algebra(self, y: FloatArray) -> dict[str, FloatArray]:
@@ -518,6 +551,7 @@ class _Model:
         out[self.i_qa] = dqa
         out[self.i_qr] = dqr
         out[self.i_Q] = q
+        out[self.i_X] = (1.0 - p) * self.cross_pps * share
         return out.reshape(y.shape)
 
 
@@ -771,7 +805,8 @@ def simulate_ode(
     }
     summary = None
     if status == 0:
-        summary = _summarise(flows, t, Y, model, m_from, t_end, capacity, result_kw)
+        changes = sorted({v for c in cross for v in (c[1], c[2]) if 0.0 < v < t_end})
+        summary = _summarise(flows, t, Y, model, m_from, t_end, capacity, result_kw, changes)
     return OdeResult(**result_kw, summary=summary)
 
 
@@ -784,8 +819,28 @@ def _summarise(
     t_end: float,
     capacity: float,
     kw: dict[str, Any],
+    changes: list[float],
 ) -> OdeSummary:
     from ..analytic import jain_index
+    from ..metrics import settling
+
+    def _opt(v: Any) -> float | None:
+        v = float(v)
+        return v if math.isfinite(v) else None
+
+    win = kw["windows_pkts"]
+    ends = [*changes, t_end]
+    settled_w: list[float | None] = []
+    t_eq: list[float | None] = []
+    for j, f in enumerate(flows):
+        first_end = next((c for c in ends if c > f.start_s), t_end)
+        st = settling(t, win[j], t_start=f.start_s, t_end=min(first_end, f.stop_s))
+        settled_w.append(_opt(st.value) if bool(st.settled) else None)
+        t_eq.append(_opt(st.time_s) if bool(st.settled) else None)
+    conv: list[float | None] = []
+    for c, nxt in itertools.pairwise(ends):
+        st = settling(t, win[0], t_start=c, t_end=min(nxt, flows[0].stop_s))
+        conv.append(_opt(st.time_s) if bool(st.settled) else None)
 
     def at(row: FloatArray, when: float) -> FloatArray:
         return np.array([np.interp(when, t, r) for r in np.atleast_2d(row)])
@@ -801,19 +856,25 @@ def _summarise(
     present = on > 0
     jain = float(jain_index(thr[present])) if present.any() else float("nan")
     delivered = float(np.sum(D1 - D0))
+    carried = delivered + float(Y[model.i_X, -1] - at(Y[model.i_X], m_from)[0])
     lost = float(np.sum(L1 - L0))
     return OdeSummary(
         measure_from_s=m_from,
         measure_to_s=t_end,
         throughput_pps=tuple(float(v) for v in thr),
         jain_index=jain,
-        utilization=delivered / (capacity * span),
+        utilization=carried / (capacity * span),
         mean_queue_pkts=(Q1 - Q0) / span,
         final_queue_pkts=float(kw["queue_pkts"][-1]),
         final_windows_pkts=tuple(float(v) for v in kw["windows_pkts"][:, -1]),
         base_rtt_overestimate_s=tuple(float(max(v, 0.0)) for v in Y[model.i_x][:, -1]),
         lost_pkts=lost,
         loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
+        losses_pkts=tuple(float(v) for v in L1 - L0),
+        change_times_s=tuple(changes),
+        settled_window_pkts=tuple(settled_w),
+        time_to_equilibrium_s=tuple(t_eq),
+        convergence_times_s=tuple(conv),
     )
 
 
@@ -973,8 +1034,11 @@ def simulate_scenario_ode(scenario: Any, **options: Any) -> OdeResult:
 
     ``options`` are :func:`simulate_ode`'s keyword options (``n_points``,
     ``switch_width_pkts``, ``measure_from_s``, ``method``...); the horizon is the
-    scenario's duration.
+    scenario's duration. Unlike :func:`simulate_ode`, ``measure_from_s`` defaults to 0:
+    throughputs and utilization over the whole run, as the round engine reports them.
+    This is the ``ode`` engine of ``tcpfluid simulate``.
     """
+    options.setdefault("measure_from_s", 0.0)
     for bad in ("t_end_s", "red", "cross_traffic"):
         if bad in options:
             raise TypeError(
