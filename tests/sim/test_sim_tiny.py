@@ -7,6 +7,7 @@ a 320 kb/s link 40·8/320e3 = 1 ms; propagation delays are 10 ms forward and 5 m
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -50,6 +51,19 @@ def test_start_time_shifts_everything() -> None:
     law = FixedWindow(1)
     res = simulate_packets(two_link(duration=0.05, start=0.02), laws={"f": law})
     assert res.flows[0].round_t_s[0] == pytest.approx(0.02 + TX + D_F + ATX + D_B, abs=1e-12)
+
+
+def test_stop_time_ends_sending_and_rounds() -> None:
+    # rounds end every 17 ms (packets sent at 0, 17, 34 ms); the flow stops at 50 ms, so
+    # the ACK arriving at 51 ms neither ends a round nor releases a packet
+    sc = two_link(duration=0.1)
+    sc = dataclasses.replace(sc, flows=(dataclasses.replace(sc.flows[0], stop_s=0.05),))
+    res = simulate_packets(sc, laws={"f": FixedWindow(1)})
+    rtt = TX + D_F + ATX + D_B
+    assert res.flows[0].round_t_s.tolist() == pytest.approx([rtt, 2 * rtt], abs=1e-12)
+    assert res.flows[0].sent_pkts == 3
+    assert res.conservation["data"]["delivered"] == 3
+    assert res.conservation["ack"]["delivered"] == 3
 
 
 def test_window_of_three_back_to_back() -> None:

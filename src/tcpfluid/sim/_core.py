@@ -546,7 +546,7 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack,
             fi[f, I_CHECKS] -= 1
             if fi[f, I_STATE] == 1 and ack < fi[f, I_NXT] and _fine_expired(ff, fi, fs, f, now):
                 _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack, now)
-        if fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ]:
+        if fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ] and fi[f, I_STATE] == 1:
             n = fi[f, I_R_CNT]
             ff[f, F_S_CWND] = ff[f, F_CWND]
             ff[f, F_S_BASE] = ff[f, F_BASE]
