@@ -72,3 +72,27 @@ def test_other_vegas_family_against_round_model(algorithm: str) -> None:
     p = simulate_packets(sc).summary
     r = simulate_scenario_rounds(sc).summary
     assert p.settled_window_pkts[0] == pytest.approx(r.settled_window_pkts[0, 0], rel=0.10)
+
+
+def test_vegas_slow_start_bursts_by_hand() -> None:
+    # Table 1 of document 000: Vegas doubles its window every other round (windows at the
+    # start of rounds 1, 2, ...: 2, 4, 4, 8, 8, ...), and leaves at 64 with the 1/8 cut.
+    # The burst (document 000 §3.2): in a doubling round each ACK, spaced 1/μ apart by
+    # the bottleneck, releases two packets at the access rate while the bottleneck drains
+    # one per 1/μ, so the queue grows by one packet per ACK: in a round that doubles from
+    # W/2 to W, the two packets of the k-th pair (k = 1..W/2) wait k − 1 and k packet
+    # times, at most W/2 and on average Σ(2k − 1)/W = (W/2)²/W = W/4 packet times; their
+    # RTTs are measured in the next round, closed by the boundary after it.
+    sc = build_scenario("qv-basic", cbr="none", duration="1.5s").with_algorithm("vegas")
+    f = simulate_packets(sc).flows[0]
+    mu = 6250.0  # 50 Mb/s / 8000 bits
+    assert f.round_next_cwnd_pkts[:11].tolist() == [2, 4, 4, 8, 8, 16, 16, 32, 32, 64, 56]
+    for i in (2, 4, 6, 8, 10):
+        w = f.round_next_cwnd_pkts[i - 1]  # the window the doubling round reached
+        q_max = (f.round_rtt_max_s[i] - f.round_base_rtt_s[i]) * mu
+        q_mean = (f.round_rtt_mean_s[i] - f.round_base_rtt_s[i]) * mu
+        assert q_max == pytest.approx(w / 2, abs=0.05)
+        assert q_mean == pytest.approx(w / 4, abs=0.05)
+    # the exit: Δ = 64 (1 − d/(d + 16/μ)) > γ = 1 at the boundary after the 32 → 64 round
+    d = f.round_base_rtt_s[10]
+    assert f.round_delta_pkts[10] == pytest.approx(64 * (1 - d / (d + 16 / mu)), rel=1e-3)
