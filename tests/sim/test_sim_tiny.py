@@ -202,3 +202,19 @@ def test_two_flows_queue_behind_each_other() -> None:
     assert lb.seen[0]["rtt_mean"] == pytest.approx(base + TX)
     assert res.link("F").max_queue_pkts == 2
     assert not math.isnan(res.flows[1].round_delta_pkts[0])
+
+
+def test_frames_and_dicts() -> None:
+    res = simulate_packets(two_link(duration=0.06), laws={"f": FixedWindow(1)})
+    fr = res.flows[0].to_frame()
+    assert list(fr["t_s"]) == pytest.approx([0.017, 0.034, 0.051], abs=1e-12)
+    wide = res.to_frame()
+    assert len(wide) == len(res.t_s) and "F/queue_pkts" in wide and "f/cwnd_pkts" in wide
+    assert len(res.link("F").to_frame(res.t_s)) == len(res.t_s)
+    d = res.to_dict()
+    assert d["conservation"]["conserved"] is True
+    assert d["flows"][0]["rounds"] == 3
+    import json
+
+    json.dumps(d)  # JSON-ready
+    json.dumps(res.summary.to_dict())

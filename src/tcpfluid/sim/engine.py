@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from numpy.typing import NDArray
 
 from .._validation import check_nonnegative, check_positive
@@ -111,6 +112,23 @@ class FlowTrace:
             "rounds": int(self.round_t_s.size),
         }
 
+    def to_frame(self) -> pd.DataFrame:
+        """The round records as a :class:`pandas.DataFrame`, one row per round boundary."""
+        return pd.DataFrame(
+            {
+                "t_s": self.round_t_s,
+                "cwnd_pkts": self.round_cwnd_pkts,
+                "next_cwnd_pkts": self.round_next_cwnd_pkts,
+                "rtt_mean_s": self.round_rtt_mean_s,
+                "rtt_min_s": self.round_rtt_min_s,
+                "rtt_max_s": self.round_rtt_max_s,
+                "base_rtt_s": self.round_base_rtt_s,
+                "delta_pkts": self.round_delta_pkts,
+                "phase": self.round_phase,
+                "ssthresh_pkts": self.round_ssthresh_pkts,
+            }
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class LinkTrace:
@@ -145,6 +163,19 @@ class LinkTrace:
             "data_drops": self.data_drops,
             "max_queue_pkts": self.max_queue_pkts,
         }
+
+    def to_frame(self, t_s: FloatArray) -> pd.DataFrame:
+        """The fixed-interval samples as a :class:`pandas.DataFrame` (``t_s``: the
+        result's sample times)."""
+        return pd.DataFrame(
+            {
+                "t_s": t_s,
+                "queue_pkts": self.queue_pkts,
+                "drops": self.drops,
+                "utilization": self.utilization,
+                "red_avg_pkts": self.red_avg_pkts,
+            }
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -221,6 +252,19 @@ class PacketResult:
             if lk.name == name:
                 return lk
         raise ValueError(f"no link {name!r}; links: {[lk.name for lk in self.links]}")
+
+    def to_frame(self) -> pd.DataFrame:
+        """Fixed-interval samples of every flow and link in one wide
+        :class:`pandas.DataFrame`: ``t_s``, ``<flow>/cwnd_pkts``, ``<flow>/goodput_pps``,
+        ``<link>/queue_pkts``, ``<link>/drops``."""
+        cols: dict[str, FloatArray] = {"t_s": self.t_s}
+        for fl in self.flows:
+            cols[f"{fl.name}/cwnd_pkts"] = fl.cwnd_pkts
+            cols[f"{fl.name}/goodput_pps"] = fl.goodput_pps
+        for lk in self.links:
+            cols[f"{lk.name}/queue_pkts"] = lk.queue_pkts
+            cols[f"{lk.name}/drops"] = lk.drops
+        return pd.DataFrame(cols)
 
     def to_dict(self) -> dict[str, Any]:
         """Counters, conservation and run statistics (JSON-ready)."""
