@@ -218,3 +218,35 @@ def test_frames_and_dicts() -> None:
 
     json.dumps(d)  # JSON-ready
     json.dumps(res.summary.to_dict())
+
+
+def _red_link(red: dict) -> Scenario:
+    sc = two_link(duration=0.0105)
+    lk = Link("F", 8e6, 0.010, 100, discipline="red", red=red)
+    return dataclasses.replace(sc, links=(lk, sc.links[1]))
+
+
+def test_red_deterministic_drops() -> None:
+    # w_q = 1: the average is the waiting queue seen on arrival. Five packets arrive at
+    # t = 0 and find 0, 0, 1, 2, 2 packets waiting (packet 0 is in transmission; a dropped
+    # packet does not wait): with min_th = 1, max_th = 2 the first three are admitted
+    # (p_b = 0 at avg = min_th), packets 3 and 4 see avg >= max_th and are dropped
+    sc = _red_link({"min_th": 1, "max_th": 2, "max_p": 0.1, "w_q": 1.0})
+    res = simulate_packets(sc, laws={"f": FixedWindow(5)})
+    assert res.link("F").drops_total == 2
+    assert res.link("F").max_queue_pkts == 3
+
+
+# seeds 3 and 25 give two drops, 11 and 29 one random drop, the others the forced one
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 11, 25, 29])
+def test_red_random_drops_by_hand(seed: int) -> None:
+    # min_th = 1, max_th = 3, max_p = 0.5, w_q = 1. Packet 3 sees avg = 2:
+    # p_b = 0.5 (2 − 1)/(3 − 1) = 0.25, count 0 → p_a = 0.25, dropped iff u0 < 0.25.
+    # If dropped, packet 4 sees avg = 2 again with count 1: p_a = 0.25/(1 − 0.25) = 1/3,
+    # dropped iff u1 < 1/3. If packet 3 was admitted, packet 4 sees avg = 3 = max_th and
+    # is dropped. u0, u1: the first draws of numpy.random.default_rng(seed).
+    u0, u1 = np.random.default_rng(seed).random(2)
+    expected = (1 + int(u1 < 1 / 3)) if u0 < 0.25 else 1
+    sc = _red_link({"min_th": 1, "max_th": 3, "max_p": 0.5, "w_q": 1.0})
+    res = simulate_packets(sc, laws={"f": FixedWindow(5)}, seed=seed)
+    assert res.link("F").drops_total == expected
