@@ -96,3 +96,16 @@ def test_vegas_slow_start_bursts_by_hand() -> None:
     # the exit: Δ = 64 (1 − d/(d + 16/μ)) > γ = 1 at the boundary after the 32 → 64 round
     d = f.round_base_rtt_s[10]
     assert f.round_delta_pkts[10] == pytest.approx(64 * (1 - d / (d + 16 / mu)), rel=1e-3)
+
+
+def test_quick_vegas_and_fast_ramp_up() -> None:
+    # document 000 §5.1: "The ramp up time of Quick Vegas is 13 seconds"; FAST's "is 2.6
+    # seconds" (15 %, as for Vegas). Their convergence after the bandwidth changes is
+    # reported in docs/simulator.md, not asserted: Quick Vegas oscillates after the halving
+    # and FAST's times are within 20 % only.
+    sc = build_scenario("qv-basic", cbr="none", duration="60s")
+    qv = simulate_packets(sc.with_algorithm("quick-vegas")).summary
+    assert qv.time_to_equilibrium_s[0] == pytest.approx(13.0, rel=0.15)
+    assert qv.settled_window_pkts[0] == pytest.approx(630, rel=0.05)
+    fast = simulate_packets(sc.with_algorithm("fast")).summary
+    assert fast.time_to_equilibrium_s[0] == pytest.approx(2.6, rel=0.15)
