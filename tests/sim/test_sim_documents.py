@@ -12,6 +12,7 @@ definition of tcpfluid.metrics).
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tcpfluid.fluid.rounds import simulate_scenario_rounds
@@ -109,3 +110,17 @@ def test_quick_vegas_and_fast_ramp_up() -> None:
     assert qv.settled_window_pkts[0] == pytest.approx(630, rel=0.05)
     fast = simulate_packets(sc.with_algorithm("fast")).summary
     assert fast.time_to_equilibrium_s[0] == pytest.approx(2.6, rel=0.15)
+
+
+def test_fast_keeps_alpha_packets_queued() -> None:
+    # document 000 §5.1: "FAST maintains 100 packets of bottleneck queue length during the
+    # first 80 seconds ... the bandwidth is halved and the queue length is doubled to 200
+    # packets" (α = 100: at equilibrium FAST's backlog is α packets of its own, and its
+    # packets are half of those queued when the CBR takes half the link, so the queue
+    # is 2α). Within 2 packets (the packet in transmission and the sampling instant).
+    res = simulate_packets(build_scenario("qv-basic").with_algorithm("fast"))
+    q, t = res.link("R1-R2").queue_pkts, res.t_s
+    before = q[(t > 60) & (t <= 80)]
+    during = q[(t > 140) & (t <= 160)]
+    assert np.all(np.abs(before - 100) <= 2)
+    assert np.all(np.abs(during - 200) <= 2)
