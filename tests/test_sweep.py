@@ -439,3 +439,22 @@ def test_other_extensions_are_refused(tmp_path: Path, name: str) -> None:
         res.write(tmp_path / name)
     with pytest.raises(ValueError, match="does not exist"):
         read_table(tmp_path / "missing.csv")
+
+
+def test_ode_engine_rows_equal_single_runs() -> None:
+    points = list(
+        grid(algorithm="vegas", bandwidth=["10Mbps", "20Mbps"], cbr="none", duration="10s")
+    )
+    metrics = ["utilization", "throughput_pps", "lost_pkts", "settled_window"]
+    res = sweep(points, engine="ode", metrics=metrics, jobs=1)
+    assert res.n_failed == 0
+    for i, p in enumerate(points):
+        sets = {k: v for k, v in p.items() if k != "algorithm"}
+        single = simulate_summary("qv-basic", "vegas", engine="ode", sets=sets)
+        row = res.table.iloc[i]
+        assert same(row["utilization"], single["utilization"])
+        assert same(row["throughput_pps[0]"], single["throughput_pps"][0])
+        assert same(row["lost_pkts"], single["lost_pkts"])
+        assert same(row["settled_window"], single["settled_window"])
+    # sanity: the faster path carries more packets per second
+    assert res.table["throughput_pps[0]"].iloc[1] > res.table["throughput_pps[0]"].iloc[0]

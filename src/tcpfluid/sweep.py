@@ -120,7 +120,16 @@ ENGINE_METRICS: dict[str, tuple[str, ...]] = {
     ),
     "rounds": (*_RUN_METRICS, "ss_exit_round", "losses"),
     "packet": (*_RUN_METRICS, "losses", "retransmissions", "timeouts", "conserved"),
-    "ode": _RUN_METRICS,
+    "ode": (
+        *_RUN_METRICS,
+        "ss_exit_round",
+        "losses",
+        "mean_queue_pkts",
+        "final_queue_pkts",
+        "final_windows_pkts",
+        "lost_pkts",
+        "loss_fraction",
+    ),
 }
 #: keys of a sweep configuration (``tcpfluid sweep CONFIG.toml``)
 CONFIG_KEYS: tuple[str, ...] = (
@@ -175,8 +184,12 @@ def grid(**axes: Any) -> tuple[Point, ...]:
 
 
 # ------------------------------------------------------------------------------ hashing
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
 def _canonical(point: Mapping[str, Any]) -> str:
-    return json.dumps(dict(point), sort_keys=True, separators=(",", ":"), allow_nan=True)
+    """The point as compact JSON with sorted keys (the same text in every process)."""
+    return _ENCODER.encode(dict(point))
 
 
 def _point_seed(point: Mapping[str, Any]) -> int:
@@ -264,8 +277,11 @@ class Sweep:
             raise TypeError(f"points must be a list of dicts, got {type(self.points).__name__}")
         if not self.points:
             raise ValueError("points: the grid is empty; give at least one point")
+        checked: set[tuple[Any, ...]] = set()
         object.__setattr__(
-            self, "points", tuple(_check_point(i, p, engine) for i, p in enumerate(self.points))
+            self,
+            "points",
+            tuple(_check_point(i, p, engine, checked) for i, p in enumerate(self.points)),
         )
 
     # -------------------------------------------------------------- configuration
@@ -424,7 +440,13 @@ class Sweep:
                     n_cached += 1
         todo = [i for i in range(n) if outcomes[i] is None]
         structures = _Structures()
-        paths = [structures.path_of(p) for p in self.points]
+        views = [structures.view_or_error(p) for p in self.points]
+        paths = [
+            (math.nan, math.nan, math.nan)
+            if isinstance(v, Exception)
+            else (v.path.mu, v.path.d, v.path.bdp)
+            for v in views
+        ]
         bar = _progress(n, progress, initial=n_cached, desc=f"sweep ({self.engine})")
 
         def record(i: int, out: _Outcome) -> None:
@@ -434,7 +456,7 @@ class Sweep:
 
         try:
             if self.engine == "rounds":
-                _run_rounds(self, todo, structures, record, bar)
+                _run_rounds(self, todo, views, record, bar)
             elif self.engine == "closed-form" or (executor is None and jobs == 1):
                 for i in todo:
                     record(i, _evaluate(self._task(i, seeds[i])))
@@ -501,7 +523,14 @@ def _law_keys(algorithm: str) -> tuple[str, ...]:
     return tuple(law_parameters(algorithm))
 
 
-def _check_point(i: int, point: Any, engine: str) -> Point:
+def _check_point(
+    i: int, point: Any, engine: str, checked: set[tuple[Any, ...]] | None = None
+) -> Point:
+    """The point with its scenario filled in, after checking names and value types.
+
+    ``checked`` remembers the shapes (engine, scenario, algorithm, parameter names and
+    value types) already accepted: the checks depend on nothing else.
+    """
     from .algorithms.registry import ALGORITHMS
 
     if not isinstance(point, Mapping):
@@ -521,6 +550,9 @@ def _check_point(i: int, point: Any, engine: str) -> Point:
         raise ValueError(
             f"algorithm: unknown algorithm {alg!r} (point {i}); algorithms: {', '.join(ALGORITHMS)}"
         )
+    shape = (engine, scen, alg, *((k, type(v)) for k, v in p.items()))
+    if checked is not None and shape in checked:
+        return p
     if engine == "closed-form":
         from .analytic.predict import PREDICT_ALGORITHMS
 
@@ -551,6 +583,8 @@ def _check_point(i: int, point: Any, engine: str) -> Point:
             raise TypeError(
                 f"{k}: value {v!r} (point {i}) must be a number or a string with a unit"
             )
+    if checked is not None:
+        checked.add(shape)
     return p
 
 
@@ -991,7 +1025,7 @@ class _Structures:
     (law parameters and the algorithm do not change the topology)."""
 
     def __init__(self) -> None:
-        self._built: dict[str, tuple[Scenario, Any] | Exception] = {}
+        self._built: dict[tuple[Any, ...], tuple[Scenario, Any] | Exception] = {}
 
     def _get(self, point: Mapping[str, Any]) -> tuple[Scenario, Any]:
         params = {
@@ -999,7 +1033,7 @@ class _Structures:
             for k, v in point.items()
             if k not in LAW_PARAMETER_KEYS and k not in ("algorithm", "scenario")
         }
-        key = _canonical({"scenario": point["scenario"], **params})
+        key = (point["scenario"], *sorted(params.items()))
         if key not in self._built:
             try:
                 sc = build_scenario(point["scenario"], **params)
@@ -1022,13 +1056,12 @@ class _Structures:
             raise view
         return view
 
-    def path_of(self, point: Mapping[str, Any]) -> tuple[float, float, float]:
-        """(μ, d, μd) of the point's bottleneck; NaN when it has none or does not build."""
+    def view_or_error(self, point: Mapping[str, Any]) -> Any:
+        """The fluid view, or the exception building the scenario or its view raised."""
         try:
-            path = self.view(point).path
-        except (ValueError, TypeError):
-            return (math.nan, math.nan, math.nan)
-        return (path.mu, path.d, path.bdp)
+            return self.view(point)
+        except (ValueError, TypeError) as exc:
+            return exc
 
 
 class _Cache:
@@ -1135,18 +1168,21 @@ def _run_executor(
 def _run_rounds(
     sw: Sweep,
     todo: list[int],
-    structures: _Structures,
+    views: list[Any],
     record: Callable[[int, _Outcome], None],
     bar: Any,
 ) -> None:
-    """Group the points and run each group as batched :func:`simulate_rounds` calls."""
+    """Group the points and run each group as batched :func:`simulate_rounds` calls
+    (``views``: each point's fluid view, or the exception building it raised)."""
     from .fluid.rounds import CrossTraffic, PathBatch, simulate_rounds
 
     groups: dict[tuple[Any, ...], list[tuple[int, Any, dict[str, float]]]] = {}
     for i in todo:
         p = sw.points[i]
         try:
-            view = structures.view(p)
+            view = views[i]
+            if isinstance(view, Exception):
+                raise view
             lp = law_params(p)
         except (ValueError, TypeError) as exc:
             record(i, _Outcome("error", f"{type(exc).__name__}: {exc}", {}))
