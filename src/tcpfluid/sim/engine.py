@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -200,6 +200,9 @@ class PacketResult:
         Wall-clock time of the run (compilation excluded when cached), s.
     seed
         The seed of the random numbers (RED).
+    law_calls, law_time_s
+        Calls into the control laws (``on_round`` and ``on_loss``) and the wall-clock time
+        spent in Python handling them (included in ``wall_time_s``).
     """
 
     scenario: Scenario
@@ -211,7 +214,7 @@ class PacketResult:
     wall_time_s: float
     seed: int
     law_calls: int = 0
-    extras: Mapping[str, Any] = field(default_factory=dict)
+    law_time_s: float = 0.0
 
     @cached_property
     def summary(self) -> PacketSummary:
@@ -280,6 +283,7 @@ class PacketResult:
             "packets_per_s": self.packets_per_s,
             "events_per_s": self.events_per_s,
             "law_calls": self.law_calls,
+            "law_time_s": self.law_time_s,
             "seed": self.seed,
         }
 
@@ -471,6 +475,7 @@ class _Sim:
         self.rounds: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
         self.losses: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
         self.law_calls = 0
+        self.law_time_s = 0.0
 
         # ---- heap of event sources: links, flow timers, CBR sources, sampler
         nsrc = nl + nf + nc + 1
@@ -597,9 +602,13 @@ class _Sim:
                 return
             arg = int(self.gi[C.G_CODE_ARG])
             if code == C.NEED_ROUND:
+                t0 = time.perf_counter()
                 self._round(arg)
+                self.law_time_s += time.perf_counter() - t0
             elif code == C.NEED_LOSS:
+                t0 = time.perf_counter()
                 self._loss(arg)
+                self.law_time_s += time.perf_counter() - t0
             elif code == C.GROW_FLOW:
                 self._grow_flow(arg)
             elif code == C.GROW_LINK:
@@ -721,6 +730,7 @@ class _Sim:
             wall_time_s=wall,
             seed=seed,
             law_calls=self.law_calls,
+            law_time_s=self.law_time_s,
         )
 
 
