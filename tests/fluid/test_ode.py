@@ -369,3 +369,16 @@ def test_solvers_agree(case: str) -> None:
     for r in runs[1:]:
         np.testing.assert_allclose(r.summary.throughput_pps, ref, rtol=2e-3, atol=1e-6)
         np.testing.assert_allclose(r.queue_pkts, runs[0].queue_pkts, rtol=0, atol=0.05)
+
+
+def test_base_rtt_error_is_a_persistent_overestimate_matching_blb() -> None:
+    # flow 2's RTT samples never fall below d + e: its BaseRTT over-estimates d by e, and
+    # the equilibrium is Boutremans-Le Boudec's with x = (0, e) (analytic layer)
+    e = 1.0 / C  # one packet's service time, the thesis's Table 3.6 magnitude
+    flows = [ev(D1, 2.0), ev(0.191211, 2.0, base_rtt_error_s=e)]
+    r = simulate_ode(flows, Path(C, D1), t_end_s=80, measure_from_s=60)
+    assert r.summary.base_rtt_overestimate_s[1] == pytest.approx(e, rel=1e-6)
+    blb = blb_equilibrium([2.0, 2.0], [0.0, e], C)
+    np.testing.assert_allclose(r.summary.throughput_pps, blb.rates_pps, rtol=1e-2)
+    with pytest.raises(ValueError, match="base_rtt_error_s"):
+        OdeFlow("vegas", 0.1, base_rtt_error_s=-1.0)
