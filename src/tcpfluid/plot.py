@@ -1,0 +1,197 @@
+"""Matplotlib figures of tcpfluid results.
+
+Every function takes an optional ``ax`` (a new figure is made when it is ``None``) and
+returns the artists it drew; the library never calls ``plt.show()``. The figures of the
+validation report (``tcpfluid report``) are built from these functions.
+
+Result plots accept any of the three engines' results: a round-model
+:class:`~tcpfluid.fluid.RoundTrace`, an ODE :class:`~tcpfluid.fluid.OdeResult` or a
+packet-simulator :class:`~tcpfluid.sim.PacketResult`.
+
+* :func:`window` - congestion window against time (packets, s);
+* :func:`queue` - bottleneck queue against time (packets, s);
+* :func:`throughput` - per-flow throughput against time (packets/s, s);
+* :func:`versus` - one series against another (a sweep), with a label;
+* :func:`new_axes`, :func:`finish` - figure scaffolding used by the report.
+
+Examples
+--------
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from tcpfluid import Path, plot
+>>> from tcpfluid.algorithms import get_law
+>>> from tcpfluid.fluid import simulate_rounds
+>>> tr = simulate_rounds(get_law("vegas"), Path("10Mbps", "100ms"), duration_s=20)
+>>> artists = plot.window(tr)
+>>> len(artists)
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = ["finish", "new_axes", "queue", "throughput", "versus", "window"]
+
+
+def _ax(ax: Any) -> Any:
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(7.0, 4.2))
+    return ax
+
+
+def new_axes(nrows: int = 1, *, sharex: bool = True, height: float = 4.2) -> Any:
+    """A new figure with ``nrows`` stacked axes; returns ``(figure, axes)`` (one axes when
+    ``nrows == 1``)."""
+    import matplotlib.pyplot as plt
+
+    if not isinstance(nrows, int) or nrows < 1:
+        raise ValueError(f"nrows must be an integer >= 1, got {nrows!r}")
+    fig, axes = plt.subplots(nrows, 1, sharex=sharex,
+                             figsize=(7.5, height if nrows == 1 else 2.6 * nrows + 0.6))
+    return fig, axes
+
+
+def finish(ax: Any, *, xlabel: str, ylabel: str, title: str | None = None,
+           legend: bool = True, fontsize: float = 8.0) -> None:
+    """Label the axes (with units), add a grid and a legend."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.grid(True, alpha=0.3)
+    if legend:
+        ax.legend(loc="best", fontsize=fontsize)
+
+
+def versus(x: ArrayLike, y: ArrayLike, ax: Any = None, *, label: str, **style: Any) -> list[Any]:
+    """Plot ``y`` against ``x`` (NaN points are left out) with a legend label."""
+    ax = _ax(ax)
+    xa = np.asarray(x, dtype=float)
+    ya = np.asarray(y, dtype=float)
+    if xa.shape != ya.shape:
+        raise ValueError(f"x and y must have the same shape, got {xa.shape} and {ya.shape}")
+    ok = np.isfinite(xa) & np.isfinite(ya)
+    return list(ax.plot(xa[ok], ya[ok], label=label, **style))
+
+
+def _kind(result: Any) -> str:
+    name = type(result).__name__
+    if name == "RoundTrace":
+        return "rounds"
+    if name == "OdeResult":
+        return "ode"
+    if name == "PacketResult":
+        return "packet"
+    raise TypeError(
+        "result must be a RoundTrace, OdeResult or PacketResult, got "
+        f"{name}"
+    )
+
+
+def _flows(flows: Sequence[int] | None, n: int) -> list[int]:
+    if flows is None:
+        return list(range(n))
+    out = [int(f) for f in flows]
+    bad = [f for f in out if not 0 <= f < n]
+    if bad:
+        raise ValueError(f"flows must be in [0, {n}), got {bad}")
+    return out
+
+
+def window(result: Any, ax: Any = None, *, flows: Sequence[int] | None = None,
+           label: str | None = None, **style: Any) -> list[Any]:
+    """Congestion window (packets) against time (s), one line per flow.
+
+    Parameters
+    ----------
+    result
+        A round-model ``RoundTrace`` (scenario 0), an ``OdeResult`` or a ``PacketResult``.
+    ax
+        Axes to draw on (``None``: a new figure).
+    flows
+        Which flows (default all).
+    label
+        Legend label prefix (default: the engine's name).
+    **style
+        Passed to ``ax.plot``.
+    """
+    ax = _ax(ax)
+    kind = _kind(result)
+    prefix = label if label is not None else {"rounds": "round model", "ode": "ODE",
+                                              "packet": "packet sim"}[kind]
+    arts: list[Any] = []
+    if kind == "rounds":
+        t = result.time_s[:, 0]
+        for f in _flows(flows, result.n_flows):
+            arts += ax.plot(t, result.window_pkts[:, 0, f], label=f"{prefix} flow {f}", **style)
+    elif kind == "ode":
+        for f in _flows(flows, result.n_flows):
+            arts += ax.plot(result.t, result.windows_pkts[f], label=f"{prefix} flow {f}",
+                            **style)
+    else:
+        for f in _flows(flows, len(result.flows)):
+            fl = result.flows[f]
+            arts += ax.plot(result.t_s, fl.cwnd_pkts, label=f"{prefix} {fl.name}", **style)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("congestion window (packets)")
+    return arts
+
+
+def queue(result: Any, ax: Any = None, *, link: str | None = None,
+          label: str | None = None, **style: Any) -> list[Any]:
+    """Bottleneck queue (packets) against time (s).
+
+    ``link`` (packet results only) names the link; default: the summary's bottleneck.
+    """
+    ax = _ax(ax)
+    kind = _kind(result)
+    prefix = label if label is not None else {"rounds": "round model", "ode": "ODE",
+                                              "packet": "packet sim"}[kind]
+    if kind == "rounds":
+        if result.queue_pkts is None:
+            raise ValueError("this RoundTrace did not record queue_pkts (record=...)")
+        arts = ax.plot(result.time_s[:, 0], result.queue_pkts[:, 0], label=prefix, **style)
+    elif kind == "ode":
+        arts = ax.plot(result.t, result.queue_pkts, label=prefix, **style)
+    else:
+        name = link if link is not None else result.summary.bottleneck
+        arts = ax.plot(result.t_s, result.link(name).queue_pkts, label=f"{prefix} {name}",
+                       **style)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("queue (packets)")
+    return list(arts)
+
+
+def throughput(result: Any, ax: Any = None, *, flows: Sequence[int] | None = None,
+               label: str | None = None, **style: Any) -> list[Any]:
+    """Per-flow throughput (packets/s) against time (s): the round model's per-round
+    delivery rate, the ODE's rate w/RTT, the packet simulator's goodput per sample
+    interval."""
+    ax = _ax(ax)
+    kind = _kind(result)
+    prefix = label if label is not None else {"rounds": "round model", "ode": "ODE",
+                                              "packet": "packet sim"}[kind]
+    arts: list[Any] = []
+    if kind == "rounds":
+        if result.throughput_pps is None:
+            raise ValueError("this RoundTrace did not record throughput_pps (record=...)")
+        for f in _flows(flows, result.n_flows):
+            arts += ax.plot(result.time_s[:, 0], result.throughput_pps[:, 0, f],
+                            label=f"{prefix} flow {f}", **style)
+    elif kind == "ode":
+        for f in _flows(flows, result.n_flows):
+            arts += ax.plot(result.t, result.rates_pps[f], label=f"{prefix} flow {f}", **style)
+    else:
+        for f in _flows(flows, len(result.flows)):
+            fl = result.flows[f]
+            arts += ax.plot(result.t_s, fl.goodput_pps, label=f"{prefix} {fl.name}", **style)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("throughput (packets/s)")
+    return arts

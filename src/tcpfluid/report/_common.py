@@ -1,0 +1,58 @@
+"""Helpers shared by the report sections."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from ..published import published
+from ..scenarios import build_scenario
+from ._table import NA
+
+#: packet size of the documents' scenarios, bits (1000-byte packets)
+PACKET_BITS = 8000.0
+
+NO_SLOW_START_ODE = NA("the ODE model has no slow start (docs/ode-model.md)")
+NO_FIGURE_VALUES = NA("the document gives this only as a plot, with no printed values")
+
+
+def ode_na(algorithm: str) -> NA:
+    """``n/a`` for a law without an ODE right-hand side."""
+    return NA(f"no ODE right-hand side for {algorithm} (ODE laws: vegas, enhanced-vegas, "
+              "fast, reno)")
+
+
+def matched_overrides(
+    scenario: str, overrides: Mapping[str, Any], *, bdp_pkts: float, d_s: float
+) -> dict[str, Any]:
+    """Overrides of a dumbbell scenario (``rtt``/``bandwidth`` keys) such that its base RTT by
+    eq. (5) of document 000 (propagation plus transmission times) is exactly ``d_s`` and
+    its μd is ``bdp_pkts``: every layer then runs on the same μ and d."""
+    bw = bdp_pkts / d_s * PACKET_BITS
+    o = {**dict(overrides), "bandwidth": bw, "rtt": d_s}
+    v = build_scenario(scenario, **o).fluid_view()
+    o["rtt"] = d_s - (v.path.d - d_s)
+    return o
+
+
+def doc(key: str) -> float:
+    """A printed value of :mod:`tcpfluid.published`."""
+    return float(published(key).value)
+
+
+def num(x: Any, reason: str) -> float | NA:
+    """``x`` as a float, or :class:`NA` with ``reason`` when it is None/NaN/inf."""
+    if x is None:
+        return NA(reason)
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return NA(reason)
+    return v if math.isfinite(v) else NA(reason)
+
+
+def err_na(result: Mapping[str, Any], fallback: str) -> NA:
+    """``n/a`` from a task's error message, else ``fallback``."""
+    e = result.get("error") if isinstance(result, Mapping) else None
+    return NA(f"engine refused: {e}" if e else fallback)

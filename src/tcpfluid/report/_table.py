@@ -1,0 +1,326 @@
+"""Comparison tables of the validation report: values, tolerances, verdicts.
+
+A :class:`Row` holds one quantity measured or predicted by several *columns* (the closed
+form, the round model, the ODE model, the packet simulator, the document), each either a
+number or :class:`NA` with the reason it is missing. One column is the row's
+*reference*; every other numeric column that is compared gets its relative error against
+the reference and is judged by a :class:`Tolerance` (with its stated reason). The verdict
+says ``agree`` or ``DIFFERS`` and names every column outside its tolerance, with the
+reason where one is known (a slow-start burst, an erratum of ``docs/errata.md``, an
+unspecified rule, a model limit) or ``reason unknown`` otherwise. Nothing here computes
+a value: the sections do, at run time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "CLOSED_FORM",
+    "DOCUMENT",
+    "ENGINE_COLUMNS",
+    "NA",
+    "ODE",
+    "PACKET",
+    "ROUNDS",
+    "Row",
+    "Table",
+    "Tolerance",
+]
+
+CLOSED_FORM = "closed form"
+ROUNDS = "round model"
+ODE = "ODE"
+PACKET = "packet sim"
+DOCUMENT = "document"
+#: the five standard columns, in display order
+ENGINE_COLUMNS: tuple[str, ...] = (CLOSED_FORM, ROUNDS, ODE, PACKET, DOCUMENT)
+
+
+@dataclass(frozen=True)
+class NA:
+    """A value that is not available, and why (shown as ``n/a`` with a footnote)."""
+
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"na": reason}``."""
+        return {"na": self.reason}
+
+
+Value = float | NA
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far a column may be from the reference, and why.
+
+    A value v passes against the reference r when ``|v − r| <= abs_tol`` or
+    ``|v − r| <= rel * |r|`` or (``factor`` given) ``max(v/r, r/v) <= factor``.
+
+    Attributes
+    ----------
+    rel
+        Relative tolerance (0.1 = 10 %).
+    abs_tol
+        Absolute tolerance, in the row's unit.
+    factor
+        Ratio tolerance (e.g. 2 for "within one doubling"); ``None``: not used.
+    reason
+        Why this tolerance (stated in the report under the table).
+    """
+
+    rel: float = 0.0
+    abs_tol: float = 0.0
+    factor: float | None = None
+    reason: str = ""
+
+    def __post_init__(self) -> None:
+        for name in ("rel", "abs_tol"):
+            v = getattr(self, name)
+            if not (isinstance(v, int | float) and math.isfinite(v) and v >= 0):
+                raise ValueError(f"Tolerance.{name} must be a finite number >= 0, got {v!r}")
+        if self.factor is not None and not (
+            isinstance(self.factor, int | float) and self.factor >= 1
+        ):
+            raise ValueError(f"Tolerance.factor must be >= 1 or None, got {self.factor!r}")
+
+    def passes(self, value: float, reference: float) -> bool:
+        """Whether ``value`` is within this tolerance of ``reference``."""
+        diff = abs(value - reference)
+        if diff <= self.abs_tol or diff <= self.rel * abs(reference):
+            return True
+        if self.factor is not None and value > 0 and reference > 0:
+            return max(value / reference, reference / value) <= self.factor
+        return False
+
+    def describe(self) -> str:
+        """Short text: ``±10 %``, ``±1 pkt``, ``×2``."""
+        parts = []
+        if self.rel:
+            parts.append(f"±{self.rel * 100:g} %")
+        if self.abs_tol:
+            parts.append(f"±{self.abs_tol:g}")
+        if self.factor is not None:
+            parts.append(f"×{self.factor:g}")
+        return " or ".join(parts) if parts else "exact"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as a dict."""
+        return {"rel": self.rel, "abs_tol": self.abs_tol, "factor": self.factor,
+                "reason": self.reason}
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One quantity across the columns.
+
+    Attributes
+    ----------
+    setting
+        What was run (``"Vegas, BDP 1000 kb"``).
+    quantity
+        What is compared (``"slow-start exit window"``).
+    unit
+        Unit of every value of the row (``"pkts"``, ``"s"``, ``"rounds"``, ``""``).
+    values
+        Column name → number or :class:`NA`.
+    reference
+        The column the others are compared against (must hold a number for a verdict).
+    tolerances
+        Column name → :class:`Tolerance`; a compared column without an entry uses
+        ``default_tolerance``.
+    default_tolerance
+        Tolerance of compared columns without their own.
+    informative
+        Columns shown but not judged (e.g. a printed form kept for comparison).
+    reasons
+        Column name → known reason for a disagreement of that column.
+    """
+
+    setting: str
+    quantity: str
+    unit: str
+    values: Mapping[str, Value]
+    reference: str
+    default_tolerance: Tolerance
+    tolerances: Mapping[str, Tolerance] = field(default_factory=dict)
+    informative: tuple[str, ...] = ()
+    reasons: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.reference not in self.values:
+            raise ValueError(
+                f"row {self.setting!r}/{self.quantity!r}: reference column "
+                f"{self.reference!r} is not among its columns {sorted(self.values)}"
+            )
+        for col, v in self.values.items():
+            if not (isinstance(v, NA) or _is_num(v)):
+                raise ValueError(
+                    f"row {self.setting!r}/{self.quantity!r}: column {col!r} must be a finite "
+                    f"number or NA(reason), got {v!r}"
+                )
+
+    def tolerance(self, column: str) -> Tolerance:
+        """The tolerance applied to ``column``."""
+        return self.tolerances.get(column, self.default_tolerance)
+
+    @property
+    def compared(self) -> tuple[str, ...]:
+        """Numeric columns judged against the reference."""
+        return tuple(
+            c
+            for c, v in self.values.items()
+            if c != self.reference and c not in self.informative and _is_num(v)
+        )
+
+    def relative_error(self, column: str) -> float | None:
+        """(value − reference)/|reference|, or ``None`` when either is missing or ref = 0."""
+        v, r = self.values.get(column), self.values[self.reference]
+        if not (_is_num(v) and _is_num(r)) or r == 0:
+            return None
+        return (float(v) - float(r)) / abs(float(r))  # type: ignore[arg-type]
+
+    @property
+    def failures(self) -> tuple[str, ...]:
+        """Compared columns outside their tolerance."""
+        ref = self.values[self.reference]
+        if not _is_num(ref):
+            return ()
+        return tuple(
+            c for c in self.compared
+            if not self.tolerance(c).passes(float(self.values[c]), float(ref))  # type: ignore[arg-type]
+        )
+
+    @property
+    def verdict(self) -> str:
+        """``agree``, ``DIFFERS: <col> (<reason>)...`` or ``no comparison (...)``."""
+        ref = self.values[self.reference]
+        if not _is_num(ref):
+            return f"no comparison (reference {self.reference} n/a)"
+        if not self.compared:
+            return "no comparison (one value only)"
+        bad = self.failures
+        if not bad:
+            return "agree"
+        items = []
+        for c in bad:
+            err = self.relative_error(c)
+            e = f" {err * 100:+.0f} %" if err is not None else ""
+            items.append(f"{c}{e} ({self.reasons.get(c, 'reason unknown')})")
+        return "DIFFERS: " + "; ".join(items)
+
+    @property
+    def ok(self) -> bool:
+        """True when no compared column is outside its tolerance."""
+        return not self.failures
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: values (numbers or ``{"na": reason}``), errors, tolerances, verdict."""
+        return {
+            "setting": self.setting,
+            "quantity": self.quantity,
+            "unit": self.unit,
+            "values": {
+                c: (v.to_dict() if isinstance(v, NA) else float(v)) for c, v in self.values.items()
+            },
+            "reference": self.reference,
+            "relative_errors": {c: self.relative_error(c) for c in self.compared},
+            "tolerances": {c: self.tolerance(c).to_dict() for c in self.compared},
+            "verdict": self.verdict,
+            "ok": self.ok,
+        }
+
+
+@dataclass(frozen=True)
+class Table:
+    """Rows sharing the same columns, with a caption.
+
+    Attributes
+    ----------
+    caption
+        What the table shows (and which document table/figure it corresponds to).
+    rows
+        The rows.
+    columns
+        Display order of the value columns (defaults: the five standard columns plus any
+        extra column used by a row, in first-use order).
+    """
+
+    caption: str
+    rows: tuple[Row, ...]
+    columns: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.columns:
+            cols = list(ENGINE_COLUMNS)
+            for r in self.rows:
+                for c in r.values:
+                    if c not in cols:
+                        cols.append(c)
+            object.__setattr__(self, "columns", tuple(cols))
+
+    @property
+    def n_disagreements(self) -> int:
+        """Rows whose verdict is DIFFERS."""
+        return sum(1 for r in self.rows if not r.ok)
+
+    def tolerance_notes(self) -> list[str]:
+        """Distinct ``"<columns>: <tolerance> — <reason>"`` statements of the table."""
+        seen: dict[tuple[str, str], list[str]] = {}
+        for r in self.rows:
+            for c in r.compared:
+                t = r.tolerance(c)
+                key = (t.describe(), t.reason)
+                cols = seen.setdefault(key, [])
+                if c not in cols:
+                    cols.append(c)
+        return [f"{', '.join(cols)}: {d} — {why}" for (d, why), cols in seen.items()]
+
+    def na_notes(self) -> list[str]:
+        """Distinct reasons for ``n/a`` cells, as ``"<column>: <reason>"``."""
+        out: list[str] = []
+        for r in self.rows:
+            for c, v in r.values.items():
+                if isinstance(v, NA):
+                    s = f"{c}: {v.reason}"
+                    if s not in out:
+                        out.append(s)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {
+            "caption": self.caption,
+            "columns": list(self.columns),
+            "rows": [r.to_dict() for r in self.rows],
+        }
+
+
+def fmt_value(v: Value | None, unit: str = "") -> str:
+    """A cell: ``n/a``, or the number with 3–4 significant digits."""
+    if v is None or isinstance(v, NA):
+        return "n/a"
+    x = float(v)
+    if x == 0:
+        return "0"
+    a = abs(x)
+    if a >= 1000:
+        return f"{x:,.0f}"
+    if a >= 100:
+        return f"{x:.1f}"
+    if a >= 1:
+        return f"{x:.2f}"
+    return f"{x:.3g}"
+
+
+def rows_from(items: Sequence[Row]) -> tuple[Row, ...]:
+    """A tuple of rows (type helper)."""
+    return tuple(items)

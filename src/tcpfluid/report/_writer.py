@@ -1,0 +1,256 @@
+"""Markdown and self-contained HTML renderings of a :class:`~tcpfluid.report.Report`.
+
+``index.md`` links the figures in ``figures/`` beside it; ``index.html`` embeds them as
+base64 PNG, so it can be mailed or archived alone. Files are written to a temporary name
+and renamed, so an interrupted run never leaves a half-written file.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path as FsPath
+from typing import Any
+
+from ._core import Report, SectionResult
+from ._table import NA, Row, Table, fmt_value
+
+__all__ = ["render_html", "render_markdown", "write_report"]
+
+
+def _errors(row: Row) -> str:
+    parts = []
+    for c in row.compared:
+        e = row.relative_error(c)
+        parts.append(f"{c} {e * 100:+.1f} %" if e is not None else f"{c} –")
+    return "; ".join(parts)
+
+
+def _tolerances(row: Row) -> str:
+    seen: list[str] = []
+    for c in row.compared:
+        s = f"{c} {row.tolerance(c).describe()}"
+        seen.append(s)
+    return "; ".join(seen)
+
+
+def _cell(row: Row, col: str) -> str:
+    v = row.values.get(col)
+    if v is None:
+        return ""
+    s = fmt_value(v)
+    if col == row.reference and not isinstance(v, NA):
+        s = f"**{s}**"
+    return s
+
+
+def _md_escape(s: str) -> str:
+    return s.replace("|", "\\|").replace("\n", " ")
+
+
+def _summary_rows(report: Report) -> list[tuple[str, str, int, int, float]]:
+    return [(s.name, s.title, s.n_rows, s.n_disagreements, s.elapsed_s) for s in report.sections]
+
+
+def _header(report: Report, command: str | None) -> list[str]:
+    mode = "quick (CI settings: smaller grids, scaled-down many-flow runs)" if report.config.quick \
+        else "full"
+    v = ", ".join(f"{k} {val}" for k, val in report.versions.items())
+    lines = [
+        f"Mode: {mode}; {report.config.jobs} job(s); {report.elapsed_s:.1f} s.",
+        f"Versions: {v}.",
+    ]
+    if command:
+        lines.insert(0, f"Command: `{command}`.")
+    lines.append(
+        f"{report.n_rows} compared rows, {report.n_disagreements} flagged DIFFERS. Every "
+        "number is computed by this run; the reference value of each row is in **bold**; "
+        "relative errors are against it; each verdict uses the tolerance stated under its "
+        "table; `n/a` cells give their reason under the table."
+    )
+    return lines
+
+
+def render_markdown(report: Report, *, command: str | None = None,
+                    figures_rel: str = "figures") -> str:
+    """The report as Markdown (figures linked as ``<figures_rel>/<name>.png``)."""
+    out = ["# tcpfluid validation report", ""]
+    out += [*_header(report, command), ""]
+    out += ["| section | rows | DIFFERS | time (s) |", "|---|---|---|---|"]
+    for name, title, n, bad, el in _summary_rows(report):
+        out.append(f"| [{_md_escape(title)}](#{name}) | {n} | {bad} | {el:.1f} |")
+    out.append("")
+    for s in report.sections:
+        out += _md_section(s, figures_rel)
+    return "\n".join(out) + "\n"
+
+
+def _md_table(t: Table) -> list[str]:
+    cols = list(t.columns)
+    head = ["setting", "quantity", "unit", *cols, "relative error", "tolerance", "verdict"]
+    out = [f"**{_md_escape(t.caption)}**", "",
+           "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in t.rows:
+        cells = [r.setting, r.quantity, r.unit, *[_cell(r, c) for c in cols], _errors(r),
+                 _tolerances(r), r.verdict]
+        out.append("| " + " | ".join(_md_escape(c) for c in cells) + " |")
+    out.append("")
+    notes = t.tolerance_notes()
+    if notes:
+        out.append("Tolerances:")
+        out += [f"- {n}" for n in notes]
+        out.append("")
+    na = t.na_notes()
+    if na:
+        out.append("Not available (n/a):")
+        out += [f"- {n}" for n in na]
+        out.append("")
+    return out
+
+
+def _md_section(s: SectionResult, figures_rel: str) -> list[str]:
+    out = [f'<a id="{s.name}"></a>', f"## {s.title}", "", s.intro, ""]
+    for t in s.tables:
+        out += _md_table(t)
+    for f in s.figures:
+        out += [f"![{_md_escape(f.caption)}]({figures_rel}/{f.name}.png)", "",
+                f"*Figure `{f.name}`: {f.caption}*", ""]
+    for n in s.notes:
+        out += [f"> {n}", ""]
+    return out
+
+
+_CSS = """
+body{font-family:system-ui,sans-serif;margin:2em auto;max-width:1400px;padding:0 1em;color:#222}
+table{border-collapse:collapse;font-size:12px;margin:0.5em 0}
+th,td{border:1px solid #ccc;padding:3px 6px;vertical-align:top}
+th{background:#f3f3f3}
+td.ok{background:#e9f7ea}td.bad{background:#fdecea}
+figure{margin:1em 0}figcaption{font-size:13px;color:#444;max-width:900px}
+img{max-width:900px;border:1px solid #eee}
+.na{color:#888}
+"""
+
+
+def render_html(report: Report, *, command: str | None = None) -> str:
+    """The report as one self-contained HTML page (figures embedded as base64 PNG)."""
+    e = html.escape
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           "<title>tcpfluid validation report</title>", f"<style>{_CSS}</style></head><body>",
+           "<h1>tcpfluid validation report</h1>"]
+    for line in _header(report, command):
+        out.append(f"<p>{_inline(line)}</p>")
+    out.append("<table><tr><th>section</th><th>rows</th><th>DIFFERS</th><th>time (s)</th></tr>")
+    for name, title, n, bad, el in _summary_rows(report):
+        out.append(f'<tr><td><a href="#{e(name)}">{e(title)}</a></td><td>{n}</td>'
+                   f"<td>{bad}</td><td>{el:.1f}</td></tr>")
+    out.append("</table>")
+    for s in report.sections:
+        out.append(f'<h2 id="{e(s.name)}">{e(s.title)}</h2><p>{e(s.intro)}</p>')
+        for t in s.tables:
+            out += _html_table(t)
+        for f in s.figures:
+            b64 = base64.b64encode(f.png).decode("ascii")
+            out.append(f'<figure><img alt="{e(f.caption)}" src="data:image/png;base64,{b64}">'
+                       f"<figcaption>Figure <code>{e(f.name)}</code>: {e(f.caption)}"
+                       "</figcaption></figure>")
+        for n in s.notes:
+            out.append(f"<blockquote>{e(n)}</blockquote>")
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
+
+
+def _inline(s: str) -> str:
+    """Escape, then turn `code` and **bold** markers into tags."""
+    import re
+
+    t = html.escape(s)
+    t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
+    return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", t)
+
+
+def _html_table(t: Table) -> list[str]:
+    e = html.escape
+    cols = list(t.columns)
+    head = ["setting", "quantity", "unit", *cols, "relative error", "tolerance", "verdict"]
+    out = [f"<p><b>{e(t.caption)}</b></p><table><tr>"
+           + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>"]
+    for r in t.rows:
+        cells = [e(r.setting), e(r.quantity), e(r.unit)]
+        for c in cols:
+            v = r.values.get(c)
+            if isinstance(v, NA):
+                cells.append(f'<span class="na" title="{e(v.reason)}">n/a</span>')
+            else:
+                cells.append(_inline(_cell(r, c)))
+        cells += [e(_errors(r)), e(_tolerances(r))]
+        row_html = "".join(f"<td>{c}</td>" for c in cells)
+        cls = "ok" if r.ok else "bad"
+        out.append(f'<tr>{row_html}<td class="{cls}">{e(r.verdict)}</td></tr>')
+    out.append("</table>")
+    notes = t.tolerance_notes()
+    if notes:
+        out.append("<p>Tolerances:</p><ul>" + "".join(f"<li>{e(n)}</li>" for n in notes)
+                   + "</ul>")
+    na = t.na_notes()
+    if na:
+        out.append("<p>Not available (n/a):</p><ul>"
+                   + "".join(f"<li>{e(n)}</li>" for n in na) + "</ul>")
+    return out
+
+
+def _atomic_write(path: FsPath, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def write_report(report: Report, out_dir: str | os.PathLike[str], *,
+                 figures_dir: str | os.PathLike[str] | None = None,
+                 command: str | None = None) -> dict[str, Any]:
+    """Write ``index.md``, ``index.html``, ``report.json`` and ``figures/*.png|svg`` into
+    ``out_dir``; with ``figures_dir``, also copy the figures there (the README's
+    ``figures/``). Returns the written paths."""
+    out = FsPath(out_dir)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out must be a directory, got {str(out)!r}, which is a file")
+    written: list[str] = []
+    fig_dirs = [out / "figures"]
+    if figures_dir is not None:
+        fd = FsPath(figures_dir)
+        if fd.exists() and not fd.is_dir():
+            raise ValueError(f"figures must be a directory, got {str(fd)!r}, which is a file")
+        fig_dirs.append(fd)
+    for s in report.sections:
+        for f in s.figures:
+            for d in fig_dirs:
+                for ext, data in (("png", f.png), ("svg", f.svg)):
+                    p = d / f"{f.name}.{ext}"
+                    _atomic_write(p, data)
+                    written.append(str(p))
+    for name, text in (
+        ("index.md", render_markdown(report, command=command)),
+        ("index.html", render_html(report, command=command)),
+        ("report.json", json.dumps(report.to_dict(), indent=1, default=str)),
+    ):
+        p = out / name
+        _atomic_write(p, text.encode("utf-8"))
+        written.append(str(p))
+    return {"files": written, "out": str(out)}
+
+
+def _figure_names(report: Report) -> Iterable[str]:
+    for s in report.sections:
+        for f in s.figures:
+            yield f.name
