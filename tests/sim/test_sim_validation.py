@@ -113,3 +113,15 @@ def test_bad_red(red: dict, match: str) -> None:
 def test_scenario_of_wrong_type() -> None:
     with pytest.raises(TypeError, match="scenario must be"):
         simulate_packets("qv-basic")  # type: ignore[arg-type]
+
+
+class _NanLaw(FixedWindow):
+    def on_round(self, state, sample):  # type: ignore[no-untyped-def]
+        a = super().on_round(state, sample)
+        a.cwnd[:] = float("nan")
+        return a
+
+
+def test_law_returning_nan_fails_loudly() -> None:
+    with pytest.raises(RuntimeError, match=r"invalid action \(cwnd=nan"):
+        simulate_packets(two_link(), laws={"f": _NanLaw(1)})

@@ -364,6 +364,7 @@ class _Sim:
         nf = len(sc.flows)
         nc = len(sc.cbr)
         self.nl, self.nf, self.nc = nl, nf, nc
+        self.gf = np.zeros(C.NGF, dtype=np.float64)  # now, end, sample interval
         pkt = sc.packet_size_bytes
         ack = sc.ack_size_bytes
 
@@ -483,7 +484,6 @@ class _Sim:
         self.hi = np.zeros((3, nsrc), dtype=np.int64)
         self.hi[C.H_HEAP] = np.arange(nsrc)
         self.hi[C.H_POS] = np.arange(nsrc)
-        self.gf = np.zeros(C.NGF, dtype=np.float64)
         self.gf[C.G_END] = sc.duration_s
         self.gf[C.G_SAMPLE_DT] = sample_interval_s
         self.gi = np.zeros(C.NGI, dtype=np.int64)
@@ -507,7 +507,7 @@ class _Sim:
             raise RuntimeError(
                 f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
                 f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at "
-                f"t={self.gf[C.G_NOW] if hasattr(self, 'gf') else 0.0:g} s"
+                f"t={self.gf[C.G_NOW]:g} s"
             )
         self.ff[f, C.F_CWND] = w
         self.ff[f, C.F_INCR] = incr
