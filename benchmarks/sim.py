@@ -52,9 +52,7 @@ def main() -> None:
     args = parser.parse_args()
 
     # warm-up: load (or compile and cache) the Numba kernels
-    simulate_packets(
-        build_scenario("qv-basic", duration="2s", cbr="none").with_algorithm("vegas")
-    )
+    simulate_packets(build_scenario("qv-basic", duration="2s", cbr="none").with_algorithm("vegas"))
 
     cases: list[tuple[str, Any, int]] = []
     laws = ("vegas",) if args.quick else ("vegas", "quick-vegas", "tcp-ho", "fast", "reno")

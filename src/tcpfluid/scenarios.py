@@ -850,7 +850,9 @@ def _itcp_long_delay(p: dict[str, Any]) -> Scenario:
     """Document 002 §4: one flow over a long-haul X Mb/s backbone between two LANs."""
     n = _int("flows", p["flows"], minimum=1)
     return _access_topology(
-        p, n_flows=n, scenario="itcp-long-delay",
+        p,
+        n_flows=n,
+        scenario="itcp-long-delay",
         description=SCENARIOS["itcp-long-delay"].description,
     )
 
