@@ -458,3 +458,24 @@ def test_ode_engine_rows_equal_single_runs() -> None:
         assert same(row["settled_window"], single["settled_window"])
     # sanity: the faster path carries more packets per second
     assert res.table["throughput_pps[0]"].iloc[1] > res.table["throughput_pps[0]"].iloc[0]
+
+
+def test_chunked_batches_give_the_same_table(monkeypatch: Any) -> None:
+    points = list(
+        grid(
+            algorithm="quick-vegas",
+            bandwidth=["5Mbps", "20Mbps", "40Mbps"],
+            rtt=["40ms", "90ms"],
+            flows=[1, 2],
+            cbr="none",
+            duration="10s",
+        )
+    )
+    whole = sweep(points, engine="rounds", metrics=ROUND_METRICS)
+    spy = Spy(monkeypatch)
+    monkeypatch.setattr(sweep_mod, "_ROUNDS_FLOWS_PER_CALL", 2)
+    chunked = sweep(points, engine="rounds", metrics=ROUND_METRICS)
+    spy.undo()
+    # 6 one-flow points in calls of 2 scenarios, 6 two-flow points in calls of 1
+    assert sorted(spy.sizes) == [(1, 2)] * 6 + [(2, 1)] * 3
+    pd.testing.assert_frame_equal(chunked.table, whole.table, check_exact=False, rtol=1e-12)

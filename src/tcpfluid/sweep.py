@@ -144,8 +144,11 @@ CONFIG_KEYS: tuple[str, ...] = (
 _RTT_MODELS = ("average", "last", "fluid")
 _PATH_COLUMNS = ("mu_pps", "d_s", "bdp_pkts")
 _TAIL_COLUMNS = ("status", "message", "seed")
-# memory budget of one batched round-model call: recorded rounds × scenarios × flows
+# one batched round-model call holds at most this many recorded rounds × scenarios × flows
+# (memory) and this many flows (the per-round arrays stay in the CPU caches: measured 2x
+# faster at 8,192 flows per call than at 50,000, with the same results)
 _ROUNDS_BUDGET = 1 << 24
+_ROUNDS_FLOWS_PER_CALL = 8192
 
 Point = dict[str, Any]
 
@@ -1204,7 +1207,7 @@ def _run_rounds(
         members.sort(key=lambda m: m[1].path.d)
         d_min = min(m[1].path.d for m in members)
         rounds = math.ceil(duration / d_min) + 2
-        chunk = max(1, _ROUNDS_BUDGET // (rounds * n_flows))
+        chunk = max(1, min(_ROUNDS_BUDGET // (rounds * n_flows), _ROUNDS_FLOWS_PER_CALL // n_flows))
         stack = [members[lo : lo + chunk] for lo in range(0, len(members), chunk)][::-1]
         while stack:
             part = stack.pop()
