@@ -8,6 +8,7 @@ from typing import TextIO
 from ._core import Report, ReportConfig, SectionSpec, run_sections
 from ._sec_analytic import CONSPICUOUS, CRITICAL_WINDOW, NEW_EQUILIBRIUM
 from ._sec_dynamics import BASIC, CONVERGENCE_BDP
+from ._sec_fairness import ASYMMETRIC, MANY_FLOWS, THESIS_FAIRNESS
 
 __all__ = ["SECTIONS", "build_report", "resolve_sections"]
 
@@ -20,6 +21,9 @@ SECTIONS: dict[str, SectionSpec] = {
         CONSPICUOUS,
         BASIC,
         CONVERGENCE_BDP,
+        MANY_FLOWS,
+        THESIS_FAIRNESS,
+        ASYMMETRIC,
     )
 }
 
