@@ -479,3 +479,10 @@ def test_chunked_batches_give_the_same_table(monkeypatch: Any) -> None:
     # 6 one-flow points in calls of 2 scenarios, 6 two-flow points in calls of 1
     assert sorted(spy.sizes) == [(1, 2)] * 6 + [(2, 1)] * 3
     pd.testing.assert_frame_equal(chunked.table, whole.table, check_exact=False, rtol=1e-12)
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    result = doctest.testmod(sweep_mod)
+    assert result.attempted >= 2 and result.failed == 0
