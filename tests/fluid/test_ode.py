@@ -344,7 +344,7 @@ def test_red_probability_is_floyd_jacobson_ramp() -> None:
 
 @pytest.mark.parametrize(
     "case",
-    ["vegas-alpha", "reno-red", "join-leave-cbr"],
+    ["vegas-alpha", "reno-red", "join-leave-cbr", "twelve-flows-sparse-jacobian"],
 )
 def test_solvers_agree(case: str) -> None:
     # the right-hand side is Lipschitz (ramps instead of jumps), so an implicit solver
@@ -358,6 +358,11 @@ def test_solvers_agree(case: str) -> None:
         flows = [OdeFlow("reno", 0.02), OdeFlow("reno", 0.1)]
         kw = {"t_end_s": 100, "red": RedQueue()}
         path = Path(C, 0.02, buffer=100)
+    elif case == "twelve-flows-sparse-jacobian":  # n >= 8: BDF uses a sparse Jacobian
+        flows = [ev(0.01 * (j + 1), 1 + j % 3, start_s=2.0 * j) for j in range(8)]
+        flows += [OdeFlow("reno", 0.02 * (j + 1)) for j in range(4)]
+        kw = {"t_end_s": 60}
+        path = Path(C, 0.01, buffer=80)
     else:
         flows = [ev(0.02, 2), ev(0.05, 3, start_s=5.0, stop_s=40.0), OdeFlow("fast", 0.03)]
         kw = {"t_end_s": 60, "cross_traffic": [(60.0, 10.0, 30.0)], "measure_from_s": 35}

@@ -484,6 +484,37 @@ class _Model:
         self.i_X = 4 * n + 4  # cross traffic carried
         self.size = 4 * n + 5
 
+    def sparsity(self) -> Any:
+        """Jacobian sparsity pattern (for BDF/Radau's finite differences and sparse LU)."""
+        from scipy.sparse import lil_matrix
+
+        n = self.n
+        S = lil_matrix((self.size, self.size), dtype=np.int8)
+        shared = [self.i_q, self.i_qa, self.i_qr]
+        w_cols = list(range(self.i_w.start, self.i_w.stop))
+        for j in range(n):
+            w, x, D, L = (
+                self.i_w.start + j,
+                self.i_x.start + j,
+                self.i_D.start + j,
+                self.i_L.start + j,
+            )
+            for c in (w, x, *shared):
+                S[w, c] = 1  # own window: own Δ, RTT, loss
+            for c in (w, x, *shared):
+                S[x, c] = 1  # BaseRTT tracking: queueing delay
+            for c in (*w_cols, *shared):
+                S[D, c] = 1  # delivery share depends on every rate
+            for c in (w, *shared):
+                S[L, c] = 1
+        for r in (self.i_q, self.i_qr, self.i_X):
+            for c in (*w_cols, *shared):
+                S[r, c] = 1
+        S[self.i_qa, self.i_qa] = 1
+        S[self.i_qa, self.i_q] = 1
+        S[self.i_Q, self.i_q] = 1
+        return S.tocsc()
+
     # -- algebraic quantities --------------------------------------------------
     def algebra(self, y: FloatArray) -> dict[str, FloatArray]:
         n = self.n
@@ -729,6 +760,8 @@ def simulate_ode(
     acts: list[NDArray[np.bool_]] = []
     status, message = 0, "ok"
     act = np.zeros(n, dtype=bool)
+    # implicit methods: a sparse Jacobian (sparse LU) pays off beyond a few flows
+    sparsity = model.sparsity() if (method in ("BDF", "Radau") and n >= 8) else None
     for k in range(len(cuts) - 1):
         t0, t1 = cuts[k], cuts[k + 1]
         # joins and leaves at t0
@@ -758,6 +791,7 @@ def simulate_ode(
                 method=method,
                 t_eval=np.append(t_eval, t1) if (t_eval.size == 0 or t_eval[-1] < t1) else t_eval,
                 vectorized=method in ("BDF", "Radau"),
+                **({"jac_sparsity": sparsity} if sparsity is not None else {}),
                 rtol=rtol,
                 atol=atol,
                 max_step=max_step,

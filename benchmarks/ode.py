@@ -1,0 +1,79 @@
+"""Speed of the ODE fluid model: wall time per run and right-hand-side evaluations.
+
+Run: ``python benchmarks/ode.py [--quick] [--repeat N]``. Prints a human table, then one
+JSON line per measurement: ``{"name": ..., "value": ..., "unit": ...}``.
+
+Measurements (one core; each figure is the best of ``--repeat`` runs)
+--------------------------------------------------------------------
+* ``ode/thesis-two-flow/<law>``: document 001's two flows on 1.5 Mb/s, x2 = 90 ms, RED,
+  60 s (Enhanced Vegas δ = 2, Vegas 1/3, Reno): seconds per run, per solver method.
+* ``ode/qv-basic/vegas``: document 000 §5.1, one Vegas flow on 50 Mb/s x 100 ms for 240 s
+  with the CBR from 80 to 160 s.
+* ``ode/sweep/x2``: the thesis x2 sweep of 13 values x 4 settings (52 runs), seconds.
+* ``ode/qv-many-flows/vegas``: 60 flows on 1 Gb/s for 500 s (skipped with ``--quick``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tcpfluid.fairness import THESIS_TABLE_3_16, thesis_two_flow_study
+from tcpfluid.fluid.ode import simulate_scenario_ode
+from tcpfluid.scenarios import build_scenario
+
+
+def _best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    best = float("inf")
+    out = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="skip the 60-flow run")
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    rows: list[tuple[str, float, str]] = []
+
+    cases = {
+        "enhanced-vegas": {"delta": 2.0},
+        "vegas": {"alpha": 1.0, "beta": 3.0},
+        "reno": {},
+    }
+    for law, params in cases.items():
+        sc = build_scenario("thesis-two-flow", x2="90ms", queue="red", duration="60s")
+        sc = sc.with_algorithm(law, **params)
+        for method in ("BDF", "LSODA"):
+            sec, r = _best(lambda sc=sc, m=method: simulate_scenario_ode(sc, method=m), args.repeat)
+            rows.append((f"ode/thesis-two-flow/{law}/{method}", sec, "s"))
+            rows.append((f"ode/thesis-two-flow/{law}/{method}/nfev", float(r.nfev), "evals"))
+
+    sc = build_scenario("qv-basic").with_algorithm("vegas")
+    sec, r = _best(lambda: simulate_scenario_ode(sc), args.repeat)
+    rows.append(("ode/qv-basic/vegas", sec, "s"))
+
+    sec, _ = _best(lambda: thesis_two_flow_study(x2_ms=tuple(THESIS_TABLE_3_16)), 1)
+    rows.append(("ode/sweep/x2_52_runs", sec, "s"))
+
+    if not args.quick:
+        sc = build_scenario("qv-many-flows").with_algorithm("vegas")
+        sec, r = _best(lambda: simulate_scenario_ode(sc, n_points=2001), 1)
+        rows.append(("ode/qv-many-flows/vegas", sec, "s"))
+
+    width = max(len(n) for n, _, _ in rows)
+    for name, value, unit in rows:
+        print(f"{name.ljust(width)}  {value:10.4g} {unit}")
+    for name, value, unit in rows:
+        print(json.dumps({"name": name, "value": value, "unit": unit}))
+
+
+if __name__ == "__main__":
+    main()
