@@ -16,7 +16,7 @@ from .. import __version__
 
 __all__ = ["build_parser", "main"]
 
-_COMMANDS = ("predict", "simulate", "sweep", "plot")
+_COMMANDS = ("predict", "simulate", "sweep", "plot", "report")
 
 
 def build_parser() -> argparse.ArgumentParser:
