@@ -28,7 +28,12 @@ eq. 1 of document 000):
 * FAST: ``dw_j/dt = min(γ (α_j − Δ_j), w_j) / RTT_j − w_j p r_j / 2``
   (per-RTT update ``w ← min(2w, (1−γ)w + γ(w BaseRTT/RTT + α))``);
 * Reno (MGT, without the feedback delay): ``dw_j/dt = 1/RTT_j − w_j p r_j / 2``;
-* queue: ``dq/dt = (1 − p) Σ r_j − C`` (projected onto ``[0, buffer]``).
+* queue: ``dq/dt = inflow − min(C, inflow + C q/q_s)`` with ``inflow = (1 − p)(Σ r_j +
+  CBR)``: the link serves C while a queue exists and the arrivals while it is empty.
+
+Every switch (Vegas's sign, the empty queue, drop-tail overflow, RED's cliff, the window
+floor and cap) is a Lipschitz ramp of stated width: a jump in the right-hand side lets an
+implicit solver's Newton iteration converge to a wrong trajectory silently.
 """
 
 from __future__ import annotations
