@@ -250,3 +250,19 @@ def test_red_random_drops_by_hand(seed: int) -> None:
     sc = _red_link({"min_th": 1, "max_th": 3, "max_p": 0.5, "w_q": 1.0})
     res = simulate_packets(sc, laws={"f": FixedWindow(5)}, seed=seed)
     assert res.link("F").drops_total == expected
+
+
+def test_plot_returns_artists() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    res = simulate_packets(two_link(duration=0.06), laws={"f": FixedWindow(1)})
+    fig, ax = plt.subplots()
+    artists = res.plot(ax)
+    assert len(artists) == 2  # one window line, one queue line
+    assert ax.get_xlabel() == "time (s)"
+    plt.close(fig)
+    with pytest.raises(ValueError, match="no link 'X'"):
+        res.plot(ax, link="X")

@@ -256,6 +256,28 @@ class PacketResult:
                 return lk
         raise ValueError(f"no link {name!r}; links: {[lk.name for lk in self.links]}")
 
+    def plot(self, ax: Any = None, *, link: str | None = None) -> list[Any]:
+        """Plot every flow's window at its round boundaries and, dashed, the queue of
+        ``link`` (default: the summary's bottleneck) against time.
+
+        Returns the artists; the library never calls ``plt.show()``.
+        """
+        name = self.summary.bottleneck if link is None else link
+        lk = self.link(name)
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots()
+        artists: list[Any] = []
+        for fl in self.flows:
+            label = f"{fl.name} ({fl.algorithm}) window"
+            artists += ax.plot(fl.round_t_s, fl.round_next_cwnd_pkts, label=label)
+        artists += ax.plot(self.t_s, lk.queue_pkts, "k--", label=f"queue ({name})")
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("packets")
+        ax.legend(loc="best")
+        return artists
+
     def to_frame(self) -> pd.DataFrame:
         """Fixed-interval samples of every flow and link in one wide
         :class:`pandas.DataFrame`: ``t_s``, ``<flow>/cwnd_pkts``, ``<flow>/goodput_pps``,
