@@ -387,3 +387,30 @@ def test_base_rtt_error_is_a_persistent_overestimate_matching_blb() -> None:
     np.testing.assert_allclose(r.summary.throughput_pps, blb.rates_pps, rtol=1e-2)
     with pytest.raises(ValueError, match="base_rtt_error_s"):
         OdeFlow("vegas", 0.1, base_rtt_error_s=-1.0)
+
+
+def test_every_keyword_is_documented() -> None:
+    # python-control's kwargs test: a parameter missing from the numpydoc "Parameters"
+    # section (or misspelled there) fails here
+    import inspect
+
+    from tcpfluid import fairness
+    from tcpfluid.fluid import equilibrium, ode
+
+    funcs = [
+        ode.simulate_ode,
+        ode.OdeFlow,
+        ode.RedQueue,
+        equilibrium.low_utility_equilibrium,
+        equilibrium.reno_equilibrium,
+        fairness.thesis_two_flow_study,
+        fairness.ho_different_rtt_study,
+        fairness.period_throughputs,
+    ]
+    for fn in funcs:
+        doc = inspect.getdoc(fn) or ""
+        params = [
+            p for p in inspect.signature(fn).parameters if p not in ("self", "overrides", "options")
+        ]
+        for p in params:
+            assert p in doc, f"{fn.__qualname__}: parameter {p!r} is not documented"
