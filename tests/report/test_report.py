@@ -1,0 +1,214 @@
+"""The validation report: tables, verdicts, writer, command (quick mode, tiny subsets)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+from tcpfluid.cli import main  # noqa: E402
+from tcpfluid.report import (  # noqa: E402
+    NA,
+    SECTIONS,
+    ReportConfig,
+    Row,
+    Table,
+    Tolerance,
+    build_report,
+    render_html,
+    write_report,
+)
+from tcpfluid.report._table import CLOSED_FORM, DOCUMENT, ODE, PACKET, ROUNDS  # noqa: E402
+
+
+# ------------------------------------------------------------------ tables and verdicts
+def _row(**values: float | NA) -> Row:
+    return Row("s", "q", "pkts", values, CLOSED_FORM, Tolerance(rel=0.10, reason="ten"),
+               reasons={PACKET: "bursts"})
+
+
+def test_relative_error_and_verdict_by_hand() -> None:
+    # 105 vs 100: +5 % (inside 10 %); 130 vs 100: +30 % (outside) -> DIFFERS with its reason
+    r = _row(**{CLOSED_FORM: 100.0, ROUNDS: 105.0, PACKET: 130.0, ODE: NA("no law")})
+    assert r.relative_error(ROUNDS) == pytest.approx(0.05)
+    assert r.relative_error(PACKET) == pytest.approx(0.30)
+    assert r.failures == (PACKET,)
+    assert r.verdict.startswith("DIFFERS: packet sim +30 % (bursts)")
+    assert not r.ok
+    ok = _row(**{CLOSED_FORM: 100.0, ROUNDS: 91.0})
+    assert ok.verdict == "agree"
+
+
+def test_unknown_reason_is_said() -> None:
+    r = Row("s", "q", "", {CLOSED_FORM: 1.0, ROUNDS: 2.0}, CLOSED_FORM, Tolerance(rel=0.1))
+    assert "reason unknown" in r.verdict
+
+
+def test_na_reference_gives_no_comparison_not_a_number() -> None:
+    r = _row(**{CLOSED_FORM: NA("none"), PACKET: 3.0})
+    assert r.verdict.startswith("no comparison")
+    assert r.relative_error(PACKET) is None
+
+
+def test_tolerance_forms() -> None:
+    assert Tolerance(abs_tol=0.5).passes(8.4, 8.0)
+    assert not Tolerance(abs_tol=0.5).passes(8.6, 8.0)
+    # ratio tolerance: 32 vs 64 is one doubling
+    assert Tolerance(factor=2.0).passes(32.0, 64.0)
+    assert not Tolerance(factor=1.5).passes(32.0, 64.0)
+    with pytest.raises(ValueError, match="rel"):
+        Tolerance(rel=-1)
+
+
+def test_row_rejects_nan_and_unknown_reference() -> None:
+    with pytest.raises(ValueError, match="finite number or NA"):
+        Row("s", "q", "", {CLOSED_FORM: float("nan")}, CLOSED_FORM, Tolerance())
+    with pytest.raises(ValueError, match="reference column"):
+        Row("s", "q", "", {ROUNDS: 1.0}, CLOSED_FORM, Tolerance())
+
+
+def test_html_shows_na_not_a_number() -> None:
+    from tcpfluid.report import Report, SectionResult
+
+    row = Row("s", "q", "", {CLOSED_FORM: 2.0, PACKET: NA("engine missing"), DOCUMENT: 2.1},
+              CLOSED_FORM, Tolerance(rel=0.1, reason="why"))
+    rep = Report(ReportConfig(), (SectionResult("x", "X", "intro", (Table("cap", (row,)),)),),
+                 0.0)
+    page = render_html(rep)
+    assert "n/a" in page and "engine missing" in page
+    assert "why" in page  # the tolerance's reason is stated
+
+
+# ------------------------------------------------------------------ end to end (quick)
+class _Collect(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.imgs: list[str] = []
+        self.stack: list[str] = []
+        self.balanced = True
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "img":
+            self.imgs.append(dict(attrs).get("src") or "")
+        elif tag not in ("meta", "br"):
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.stack or self.stack.pop() != tag:
+            self.balanced = False
+
+
+@pytest.fixture(scope="module")
+def quick_report():
+    return build_report(["critical-window", "conspicuous"], quick=True, jobs=1)
+
+
+def test_quick_report_end_to_end(quick_report, tmp_path: Path) -> None:
+    rep = quick_report
+    assert [s.name for s in rep.sections] == ["critical-window", "conspicuous"]
+    files = write_report(rep, tmp_path / "r")["files"]
+    out = tmp_path / "r"
+    assert (out / "index.md").exists() and (out / "index.html").exists()
+    assert (out / "figures" / "critical_window.png").read_bytes().startswith(b"\x89PNG")
+    assert any(f.endswith("critical_window.svg") for f in files)
+    page = (out / "index.html").read_text()
+    p = _Collect()
+    p.feed(page)
+    assert p.balanced and not p.stack
+    assert p.imgs and all(s.startswith("data:image/png;base64,") for s in p.imgs)
+    png = base64.b64decode(p.imgs[0].split(",", 1)[1])
+    assert png.startswith(b"\x89PNG")
+    md = (out / "index.md").read_text()
+    assert "![" in md and "figures/critical_window.png" in md
+    data = json.loads((out / "report.json").read_text())
+    assert data["config"]["quick"] is True
+
+
+def test_tables_carry_tolerance_and_verdict(quick_report) -> None:
+    for s in quick_report.sections:
+        for t in s.tables:
+            assert t.tolerance_notes()  # every table states its tolerances with reasons
+            for r in t.rows:
+                assert r.verdict
+                for c in r.compared:
+                    assert r.tolerance(c).reason
+
+
+def test_report_numbers_against_independent_values(quick_report) -> None:
+    rows = {(r.setting, r.quantity): r for s in quick_report.sections for t in s.tables
+            for r in t.rows}
+    # Vegas at 1000 kb (125 packets): W* = (1 + sqrt(1 + 16*125))/2 = 22.87 (eq. 6, by hand);
+    # the first slow-start window at or above it is 32 (2, 2, 4, 4, 8, 8, 16, 16, 32)
+    r = rows[("Vegas, BDP 1000 kb (μd = 125 pkts)", "window of the round that leaves slow start")]
+    assert r.values["W* eq. (6)"] == pytest.approx((1 + (1 + 16 * 125) ** 0.5) / 2)
+    assert r.values[CLOSED_FORM] == 32.0
+    assert r.values[ROUNDS] == 32.0
+    assert isinstance(r.values[ODE], NA)
+    # TCP-Ho Example 3: the paper's simulation printed 5.1 s (document 004 §4.3); erratum E8's
+    # k >= 3 + sqrt(4*625 - 7) = 52.93 -> even 54 rounds -> 5.4 s
+    ex3 = rows[("TCP-Ho, Example 3 (μd = 625 pkts, d = 0.1 s)",
+                "time to reach the available bandwidth (conspicuous round × d)")]
+    assert ex3.values[DOCUMENT] == 5.1
+    assert ex3.values[CLOSED_FORM] == pytest.approx(5.4)
+
+
+def test_jobs_do_not_change_the_report() -> None:
+    a = build_report(["conspicuous"], quick=True, jobs=1)
+    b = build_report(["conspicuous"], quick=True, jobs=2)
+    assert a.sections[0].to_dict()["tables"] == b.sections[0].to_dict()["tables"]
+
+
+# ------------------------------------------------------------------ options
+def test_unknown_section_is_rejected_with_the_list() -> None:
+    with pytest.raises(ValueError, match="unknown section 'nope'; valid sections: critical-window"):
+        build_report("nope")
+
+
+def test_bad_jobs() -> None:
+    with pytest.raises(ValueError, match="jobs must be an integer >= 1"):
+        ReportConfig(jobs=0)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["report", "--sections", "bogus"], "unknown section 'bogus'"),
+        (["report", "--jobs", "two"], "--jobs must be an integer >= 0"),
+        (["report", "--jobs", "-1"], "--jobs must be an integer >= 0"),
+    ],
+)
+def test_cli_bad_options(argv: list[str], message: str, capsys, tmp_path: Path) -> None:
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()  # nothing written before the error
+
+
+def test_cli_out_is_a_file(tmp_path: Path, capsys) -> None:
+    f = tmp_path / "file"
+    f.write_text("x")
+    assert main(["report", "--out", str(f), "--sections", "conspicuous"]) == 2
+    assert "--out must be a directory" in capsys.readouterr().err
+
+
+def test_cli_quick_subset(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "rep"
+    figs = tmp_path / "figs"
+    code = main(["report", "--quick", "--sections", "critical-window", "--out", str(out),
+                 "--figures", str(figs)])
+    assert code == 0
+    captured = capsys.readouterr()
+    assert "report [" in captured.err  # the progress bar goes to stderr
+    assert (figs / "critical_window.png").exists()
+    assert re.search(r"\d+ rows, \d+ flagged DIFFERS", captured.out)
+
+
+def test_sections_listed_in_order() -> None:
+    assert list(SECTIONS) == ["critical-window", "new-equilibrium", "conspicuous", "basic",
+                              "convergence-bdp", "many-flows", "thesis-fairness", "asymmetric"]
