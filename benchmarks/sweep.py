@@ -19,8 +19,8 @@ Measurements
   (``qv-basic``: 50 Mb/s, 100 ms, 240 s, 25 Mb/s CBR from 80 s to 160 s), Vegas; mean over a
   few points in process (``jobs=1``).
 * ``sweep/<engine>/bdp<k>``, ``/flows<n>``, ``/duration<s>``: how the cost of one point grows
-  with the bandwidth-delay product, the number of flows and the simulated time (``rounds``
-  and ``packet``; Quick Vegas, which fills the pipe within a few seconds, so that the
+  with the bandwidth-delay product, the number of flows and the simulated time (``rounds``,
+  ``ode`` and ``packet``; Quick Vegas, which fills the pipe within a few seconds, so that the
   packets simulated grow with μ × duration; 20 s without CBR unless the duration varies).
 * ``sweep/packet/100pts_jobs1``, ``_jobs2``, ``_dask2``: a 100-point packet sweep of tiny
   points (1-3 Mb/s, 2 s) in process, on a 2-process pool and on a 2-worker Dask
@@ -44,6 +44,12 @@ def _timed(fn: Any) -> tuple[float, Any]:
     t0 = time.perf_counter()
     out = fn()
     return time.perf_counter() - t0, out
+
+
+def _ok(res: Any) -> None:
+    """A benchmark of failed points would time error paths: refuse it."""
+    if res.n_failed:
+        raise RuntimeError(f"benchmark point failed: {res.table['message'].iloc[0]}")
 
 
 def main() -> None:
@@ -105,26 +111,32 @@ def main() -> None:
         k = 1 if args.quick and engine in ("ode", "packet") else reps[engine]
         pts = [{"algorithm": "vegas", "alpha": 2.0 + 1e-6 * i} for i in range(k)]
         secs, r = _timed(lambda pts=pts, engine=engine: sweep(pts, engine=engine, jobs=1))
+        _ok(r)
         rec(f"sweep/{engine}/point", secs / k, "s", f"qv-basic, mean of {k}; failed {r.n_failed}")
 
     # ------------------------------------------------------------ growth of one point
     base = {"algorithm": "quick-vegas", "cbr": "none", "rtt": "100ms", "duration": "20s"}
     scale = [10, 20, 40] if args.quick else [10, 20, 40, 80, 160]
-    for engine in ("rounds", "packet"):
+    for engine in ("rounds", "ode", "packet"):
         if engine not in ENGINES:
             continue
+        # the ODE model has Vegas but not Quick Vegas
+        base["algorithm"] = "vegas" if engine == "ode" else "quick-vegas"
         for bw in scale:
             pt = {**base, "bandwidth": f"{bw}Mbps"}
             secs, r = _timed(lambda pt=pt, engine=engine: sweep([pt], engine=engine, jobs=1))
+            _ok(r)
             bdp = float(r.table["bdp_pkts"].iloc[0])
             rec(f"sweep/{engine}/bdp{bdp:.0f}", secs, "s", f"{bw} Mb/s x 100 ms, 20 s")
         for flows in [1, 2, 4] if args.quick else [1, 2, 4, 8, 16]:
             pt = {**base, "bandwidth": "40Mbps", "flows": flows}
-            secs, _ = _timed(lambda pt=pt, engine=engine: sweep([pt], engine=engine, jobs=1))
+            secs, r = _timed(lambda pt=pt, engine=engine: sweep([pt], engine=engine, jobs=1))
+            _ok(r)
             rec(f"sweep/{engine}/flows{flows}", secs, "s", "40 Mb/s x 100 ms, 20 s")
         for dur in [10, 20, 40] if args.quick else [10, 20, 40, 80, 160]:
             pt = {**base, "bandwidth": "40Mbps", "duration": f"{dur}s"}
-            secs, _ = _timed(lambda pt=pt, engine=engine: sweep([pt], engine=engine, jobs=1))
+            secs, r = _timed(lambda pt=pt, engine=engine: sweep([pt], engine=engine, jobs=1))
+            _ok(r)
             rec(f"sweep/{engine}/duration{dur}", secs, "s", "40 Mb/s x 100 ms")
 
     # ------------------------------------------------------------ executors
@@ -150,7 +162,7 @@ def main() -> None:
             def on_dask() -> Any:
                 with (
                     LocalCluster(
-                        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+                        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
                     ) as cluster,
                     Client(cluster) as client,
                 ):

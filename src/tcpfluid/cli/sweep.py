@@ -90,7 +90,9 @@ def _dask_client(address: str, jobs: int | None) -> Any:
             f"--scheduler {address!r} needs Dask; install it with `pip install tcpfluid[dask]`"
         ) from None
     if address == "local":
-        cluster = LocalCluster(n_workers=jobs or 2, threads_per_worker=1, processes=True)
+        cluster = LocalCluster(
+            n_workers=jobs or 2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        )
         return Client(cluster)
     return Client(address)
 
