@@ -414,3 +414,23 @@ def test_every_keyword_is_documented() -> None:
         ]
         for p in params:
             assert p in doc, f"{fn.__qualname__}: parameter {p!r} is not documented"
+
+
+def test_scenario_engine_raises_on_failure_and_matches_direct_run() -> None:
+    from tcpfluid.fluid.ode import ode_problem, simulate_scenario_ode
+    from tcpfluid.scenarios import build_scenario
+
+    sc = build_scenario("thesis-two-flow", x2="30ms", duration="20s").with_algorithm(
+        "enhanced-vegas", delta=2
+    )
+    with pytest.raises(RuntimeError, match="max_rhs_evals"):
+        simulate_scenario_ode(sc, max_rhs_evals=20)
+    # the scenario reduction: thesis Table 3.1 minimum RTTs 0.013211 s and 0.071211 s
+    # (within 0.3 ms: the scenario also counts the ACKs' transmission times, eq. 5)
+    prob = ode_problem(sc)
+    assert prob.flows[0].rtt_s == pytest.approx(0.013211, abs=3e-4)
+    assert prob.flows[1].rtt_s == pytest.approx(0.071211, abs=3e-4)
+    assert prob.path.mu == pytest.approx(C)
+    assert prob.flows[0].alpha_pkts == prob.flows[0].beta_pkts == 2.0
+    with pytest.raises(ValueError, match="no ODE right-hand side"):
+        ode_problem(sc.with_algorithm("quick-vegas"))

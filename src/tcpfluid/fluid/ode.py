@@ -1087,7 +1087,14 @@ def simulate_scenario_ode(scenario: Any, **options: Any) -> OdeResult:
     ``switch_width_pkts``, ``measure_from_s``, ``method``...); the horizon is the
     scenario's duration. Unlike :func:`simulate_ode`, ``measure_from_s`` defaults to 0:
     throughputs and utilization over the whole run, as the round engine reports them.
-    This is the ``ode`` engine of ``tcpfluid simulate``.
+    This is the ``ode`` engine of ``tcpfluid simulate`` and of sweeps.
+
+    Raises
+    ------
+    RuntimeError
+        If the integration fails (``OdeResult.raise_for_status``: the message says where
+        and why), so that an engine never hands back a result without a summary; use
+        :func:`ode_problem` and :func:`simulate_ode` to inspect a failed run.
     """
     options.setdefault("measure_from_s", 0.0)
     for bad in ("t_end_s", "red", "cross_traffic"):
@@ -1103,4 +1110,4 @@ def simulate_scenario_ode(scenario: Any, **options: Any) -> OdeResult:
         red=prob.red,
         cross_traffic=prob.cross_traffic,
         **options,
-    )
+    ).raise_for_status()
