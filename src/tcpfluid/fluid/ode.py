@@ -86,6 +86,11 @@ _SOFT_WINDOW_PKTS = 0.25
 _SOFT_QUEUE_PKTS = 0.05
 
 
+def _unit(v: Any) -> Any:
+    """Clip to [0, 1] (np.clip's dispatch costs more than the work on small arrays)."""
+    return np.minimum(np.maximum(v, 0.0), 1.0)
+
+
 def _time(name: str, value: Any, *, allow_inf: bool = False) -> float:
     """Seconds from a number or a string such as ``"100ms"``."""
     if isinstance(value, str):
@@ -241,7 +246,7 @@ class RedQueue:
             above = self.max_p + (1.0 - self.max_p) * (qa - hi) / hi
             p = np.where(qa < hi, ramp, np.minimum(above, 1.0))
         else:  # the cliff to 1 at max_th, as a ramp one packet wide (Lipschitz for solvers)
-            p = np.where(qa < hi, ramp, self.max_p + (1.0 - self.max_p) * np.clip(qa - hi, 0, 1))
+            p = np.where(qa < hi, ramp, self.max_p + (1.0 - self.max_p) * _unit(qa - hi))
         return np.asarray(np.where(qa < lo, 0.0, p), dtype=np.float64)
 
     def to_dict(self) -> dict[str, Any]:
@@ -466,6 +471,15 @@ class _Model:
         self.is_vegas = kind == 0
         self.is_fast = kind == 1
         self.is_reno = kind == 2
+        self.only: Any = None
+        if bool(self.is_vegas.all()):
+            self.only = lambda s, delta, w, rtt: s / rtt
+        elif bool(self.is_fast.all()):
+            self.only = lambda s, delta, w, rtt: (
+                np.minimum(self.gamma * (self.alpha - delta), w) / rtt
+            )
+        elif bool(self.is_reno.all()):
+            self.only = lambda s, delta, w, rtt: 1.0 / rtt
         self.C = capacity_pps
         self.B = buffer_pkts
         self.Cr = reverse_pps
@@ -525,7 +539,7 @@ class _Model:
         n = self.n
         w = np.minimum(y[self.i_w], self.wmax)  # the cap binds exactly, whatever the step
         x = y[self.i_x]
-        q = np.clip(y[self.i_q], 0.0, self.B)
+        q = np.minimum(np.maximum(y[self.i_q], 0.0), self.B)
         qa = y[self.i_qa]
         qr = np.maximum(y[self.i_qr], 0.0) if math.isfinite(self.Cr) else np.zeros_like(q)
         qdelay = q / self.C + (qr / self.Cr if math.isfinite(self.Cr) else 0.0)
@@ -536,7 +550,7 @@ class _Model:
         delta = w * (1.0 - base / rtt)
         total = rate.sum(axis=0) + self.cross_pps
         if math.isfinite(self.B):
-            p = np.clip((q - (self.B - self.eps_b)) / self.eps_b, 0.0, 1.0)
+            p = _unit((q - (self.B - self.eps_b)) / self.eps_b)
         else:
             p = np.zeros_like(q)
         if self.red is not None:
@@ -557,18 +571,20 @@ class _Model:
         loss_rate = p * rate  # loss events per second per flow
         # Vegas / Enhanced Vegas: +1, 0, -1 per RTT, ramped over eps packets
         eps = self.eps
-        s = np.clip((self.alpha - delta) / eps, 0.0, 1.0) - np.clip(
-            (delta - self.beta) / eps, 0.0, 1.0
-        )
-        dw_vegas = s / rtt
-        dw_fast = np.minimum(self.gamma * (self.alpha - delta), w) / rtt
-        dw_reno = 1.0 / rtt
-        dw = np.where(self.is_vegas, dw_vegas, np.where(self.is_fast, dw_fast, dw_reno))
+        s = _unit((self.alpha - delta) / eps) - _unit((delta - self.beta) / eps)
+        # only the laws present are evaluated (a sweep calls this millions of times)
+        if self.only is not None:
+            dw = self.only(s, delta, w, rtt)
+        else:
+            dw_vegas = s / rtt
+            dw_fast = np.minimum(self.gamma * (self.alpha - delta), w) / rtt
+            dw_reno = 1.0 / rtt
+            dw = np.where(self.is_vegas, dw_vegas, np.where(self.is_fast, dw_fast, dw_reno))
         dw = dw - self.cut * w * loss_rate
         # floor and cap as Lipschitz ramps (an implicit solver's Newton iteration is fooled
         # by jumps in the right-hand side: see docs/ode-model.md)
-        floor = np.clip((w - _MIN_WINDOW_PKTS) / _SOFT_WINDOW_PKTS, 0.0, 1.0)
-        cap = np.clip((self.wmax + _SOFT_WINDOW_PKTS - y2[self.i_w]) / _SOFT_WINDOW_PKTS, 0.0, 1.0)
+        floor = _unit((w - _MIN_WINDOW_PKTS) / _SOFT_WINDOW_PKTS)
+        cap = _unit((self.wmax + _SOFT_WINDOW_PKTS - y2[self.i_w]) / _SOFT_WINDOW_PKTS)
         dw = np.where(dw < 0.0, dw * floor, dw * cap)
         dw = np.where(self.active, dw, 0.0)
         # queue: the link serves min(C, inflow + C q / q_soft): C whenever a queue exists,
