@@ -486,3 +486,10 @@ def test_docstring_examples_run() -> None:
 
     result = doctest.testmod(sweep_mod)
     assert result.attempted >= 2 and result.failed == 0
+
+
+def test_progress_bar_counts_points_on_stderr(capsys: Any) -> None:
+    points = list(grid(algorithm="vegas", bandwidth=["20Mbps", "30Mbps", "40Mbps"]))
+    sweep(points, engine="closed-form", metrics=["ss_exit_window"], progress=True)
+    err = capsys.readouterr().err
+    assert "sweep (closed-form)" in err and "3/3" in err
