@@ -62,6 +62,16 @@ def test_blb_no_overestimate_is_proportional_to_alpha():
     assert eq.queue_pkts == pytest.approx(4.0)  # each flow keeps alpha_j packets queued
 
 
+def test_blb_equal_overestimates_do_not_sit_on_the_bracket():
+    # regression: with equal x_j the root is x + sum(alpha)/c, which must not be a bracket
+    # end (brentq then saw f(hi) = +1e-14 and raised)
+    for c in (107.0, 187.5, 1e4):
+        eq = blb_equilibrium([1.0, 1.0], 0.0, c)
+        assert eq.queueing_delay_s == pytest.approx(2.0 / c)
+        eq = blb_equilibrium([1.0, 2.0], 0.003, c)
+        assert eq.queueing_delay_s == pytest.approx(0.003 + 3.0 / c)
+
+
 def test_blb_equal_alpha_equal_rates_whatever_delays():
     eq = blb_equilibrium([2.0, 2.0, 2.0], 0.0, 1000.0, prop_delay_s=[0.01, 0.1, 0.3])
     np.testing.assert_allclose(eq.rates_pps, 1000.0 / 3)

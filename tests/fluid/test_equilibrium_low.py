@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tcpfluid import Path
@@ -36,9 +36,8 @@ def test_low_without_overestimation_is_weighted_proportional_fairness() -> None:
 def test_low_and_blb_agree(alpha: list[float], x_ms: list[float], capacity: float) -> None:
     a = np.array(alpha)
     x = np.array(x_ms[: a.size]) * 1e-3
-    # all-equal over-estimates are covered by the hand test above; blb_equilibrium's
-    # bracket is exactly at the root there (reported to the analytic owner)
-    assume(np.ptp(x) > 1e-6)
+    if len(alpha) % 2 == 0:  # half the examples: all-equal over-estimates (a former bug)
+        x = np.full(a.size, x[0])
     low = low_utility_equilibrium(a, x, capacity)
     blb = blb_equilibrium(a, x, capacity)
     np.testing.assert_allclose(low.rates_pps, blb.rates_pps, rtol=1e-5)

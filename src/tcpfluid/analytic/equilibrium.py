@@ -212,8 +212,9 @@ def blb_equilibrium(
     def excess(delta: float) -> float:
         return float(np.sum(a / (delta - x))) - c
 
-    # at δ = max x + Σα/c every term <= its bound, so f <= 0 there; just above max x, f > 0
-    hi = lo + total / c
+    # at δ = max x + 2Σα/c every term is at most α_j c/(2Σα), so f <= -c/2 < 0 there
+    # (not at max x + Σα/c: with equal x_j that is the root itself); just above max x, f > 0
+    hi = lo + 2.0 * total / c
     span = total / c
     lo_b = lo + span * 1e-12
     while excess(lo_b) <= 0.0:  # pragma: no cover - only if Σα/c underflows
