@@ -10,6 +10,8 @@ missing points. Values are cross-checked against single runs of ``tcpfluid simul
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import subprocess
 import sys
 import textwrap
@@ -143,3 +145,28 @@ def test_killed_sweep_recomputes_only_missing_points(tmp_path: Path, monkeypatch
     assert (res.n_cached, res.n_computed, res.n_failed) == (k, 30 - k, 0)
     fresh = sweep(points, engine="packet", metrics=["utilization"], jobs=1)
     pd.testing.assert_frame_equal(res.table, fresh.table)
+
+
+@pytest.mark.skipif(
+    multiprocessing.get_start_method() != "fork",
+    reason="the crashing engine is patched in the parent and inherited by forked workers",
+)
+def test_a_crashing_worker_fails_its_points_and_the_sweep_goes_on(monkeypatch: Any) -> None:
+    def crashing(task: Any) -> dict[str, Any]:
+        if task.index == 5:
+            os._exit(3)  # a worker process dying, as a crash in compiled code would
+        return {"utilization": float(task.index)}
+
+    monkeypatch.setattr(sweep_mod, "_run_point", crashing)
+    points = list(grid(algorithm="vegas", bandwidth=[f"{b}Mbps" for b in range(1, 301)]))
+    res = sweep(points, engine="packet", metrics=["utilization"], jobs=2)
+    t = res.table
+    assert t.loc[5, "status"] == "error"
+    assert "BrokenProcessPool" in t.loc[5, "message"]
+    # the points in flight when the worker died fail with it (64 at a time, plus those
+    # submitted before the pool noticed); the later ones run on a fresh pool
+    failed = t[t["status"] != "ok"]
+    assert failed["message"].str.contains("BrokenProcessPool").all()
+    assert len(failed) < 150 and (t.loc[200:, "status"] == "ok").all()
+    ok = t[t["status"] == "ok"]
+    assert list(ok["utilization"]) == [float(i) for i in ok["point"]]

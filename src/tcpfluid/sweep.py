@@ -66,6 +66,7 @@ import os
 import tomllib
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any
@@ -1132,39 +1133,70 @@ def _run_executor(
     record: Callable[[int, _Outcome], None],
     bar: Any,
 ) -> None:
-    """Fan the points out over ``executor`` (or a process pool of ``jobs`` workers)."""
+    """Fan the points out over ``executor`` (or a process pool of ``jobs`` workers).
+
+    A point whose worker process dies (a crash in compiled code, the OOM killer) breaks
+    our own pool: the points then in flight are recorded as failed (not cached: a re-run
+    retries them) and the remaining points go to a fresh pool.
+    """
     if not todo:
         return
     own = executor is None
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    ex = cf.ProcessPoolExecutor(max_workers=workers) if executor is None else executor
+    pool: list[cf.Executor] = [
+        cf.ProcessPoolExecutor(max_workers=workers) if executor is None else executor
+    ]
     window = max(4 * workers, 64) if own else 1024  # futures in flight
     pending: dict[cf.Future[_Outcome], int] = {}
+    generation: dict[cf.Future[_Outcome], int] = {}
     it: Iterator[int] = iter(todo)
+
+    n_pools = [0]
+
+    def renew() -> None:
+        pool[0].shutdown(wait=False, cancel_futures=True)
+        pool[0] = cf.ProcessPoolExecutor(max_workers=workers)
+        n_pools[0] += 1
+
+    def submit(i: int) -> None:
+        task = sw._task(i, seeds[i])
+        try:
+            fut = pool[0].submit(_evaluate, task)
+        except BrokenProcessPool:
+            if not own:
+                raise
+            renew()
+            fut = pool[0].submit(_evaluate, task)
+        pending[fut] = i
+        generation[fut] = n_pools[0]
+
     try:
         for i in itertools.islice(it, window):
-            pending[ex.submit(_evaluate, sw._task(i, seeds[i]))] = i
+            submit(i)
         while pending:
             done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
             for fut in done:
                 i = pending.pop(fut)
+                gen = generation.pop(fut)
                 try:
                     out = fut.result()
                 except Exception as exc:  # the worker itself died
                     out = _Outcome("error", f"{type(exc).__name__}: {exc}", {})
+                    if own and isinstance(exc, BrokenProcessPool) and gen == n_pools[0]:
+                        renew()  # later points go to a fresh pool at once
                 record(i, out)
                 bar.update(1)
                 nxt = next(it, None)
                 if nxt is not None:
-                    pending[ex.submit(_evaluate, sw._task(nxt, seeds[nxt]))] = nxt
+                    submit(nxt)
     except BaseException:
         for fut in pending:
             fut.cancel()
         if own:
-            ex.shutdown(wait=False, cancel_futures=True)
+            pool[0].shutdown(wait=False, cancel_futures=True)
         raise
     if own:
-        ex.shutdown(wait=True)
+        pool[0].shutdown(wait=True)
 
 
 # ------------------------------------------------------------------------------ rounds
