@@ -645,6 +645,19 @@ class SweepResult:
             "rows": rows,
         }
 
+    def plot(
+        self,
+        metric: str,
+        *,
+        x: str,
+        y: str | None = None,
+        where: Mapping[str, Any] | None = None,
+        by: Sequence[str] | None = None,
+        ax: Any = None,
+    ) -> list[Any]:
+        """Line plot or heat map of ``metric`` (:func:`plot_sweep`); returns the artists."""
+        return plot_sweep(self.table, metric, x=x, y=y, where=where, by=by, ax=ax)
+
     def write(self, path: str | os.PathLike[str]) -> FsPath:
         """Write the table to ``.csv`` or ``.parquet`` (atomically: a complete file or none).
 

@@ -173,3 +173,15 @@ def test_plot_sweep_labels_axes_with_units_and_adds_a_colour_bar(table_file: Pat
     plt.close(fig)
     with pytest.raises(ValueError, match="algorithm"):
         plot_sweep(df, "time_to_equilibrium_s", x="bandwidth", y="rtt")
+
+
+def test_result_plot_is_plot_sweep() -> None:
+    res = sweep(
+        grid(algorithm="vegas", bandwidth=["20Mbps", "40Mbps"], cbr="none", duration="20s"),
+        metrics=["utilization"],
+    )
+    fig, ax = plt.subplots()
+    (line,) = res.plot("utilization", x="bandwidth", ax=ax)
+    assert list(line.get_xdata()) == [20.0, 40.0]
+    assert list(line.get_ydata()) == list(res.table["utilization"])
+    plt.close(fig)
