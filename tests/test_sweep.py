@@ -49,11 +49,15 @@ def same(a: Any, b: Any) -> bool:
     return math.isclose(float(a), float(b), rel_tol=1e-12, abs_tol=1e-12)
 
 
-def assert_rows_match_single_runs(table: pd.DataFrame, points: list[dict[str, Any]]) -> None:
+def assert_rows_match_single_runs(
+    table: pd.DataFrame, points: list[dict[str, Any]], rtt_model: str = "average"
+) -> None:
     for row in table.to_dict("records"):
         p = points[row["point"]]
         sets = {k: v for k, v in p.items() if k not in ("algorithm", "scenario")}
-        single = simulate_summary(p.get("scenario", "qv-basic"), p["algorithm"], sets=sets)
+        single = simulate_summary(
+            p.get("scenario", "qv-basic"), p["algorithm"], sets=sets, rtt_model=rtt_model
+        )
         assert row["status"] == "ok", row["message"]
         for key in SCALAR_KEYS:
             if key in row:
@@ -493,3 +497,41 @@ def test_progress_bar_counts_points_on_stderr(capsys: Any) -> None:
     sweep(points, engine="closed-form", metrics=["ss_exit_window"], progress=True)
     err = capsys.readouterr().err
     assert "sweep (closed-form)" in err and "3/3" in err
+
+
+@pytest.mark.parametrize("rtt_model", ["last", "fluid"])
+def test_rtt_model_reaches_the_batched_call(rtt_model: str) -> None:
+    points = list(
+        grid(algorithm="quick-vegas", bandwidth=["10Mbps", "30Mbps"], cbr="none", duration="10s")
+    )
+    res = sweep(points, engine="rounds", metrics=ROUND_METRICS, rtt_model=rtt_model)
+    assert_rows_match_single_runs(res.table, points, rtt_model=rtt_model)
+    # and it matters: the default (average) burst term gives another slow-start exit
+    default = sweep(points, engine="rounds", metrics=["ss_exit_window"])
+    assert not np.array_equal(default.table["ss_exit_window"], res.table["ss_exit_window"])
+
+
+def test_explicit_points_in_a_config() -> None:
+    config = {
+        "engine": "closed-form",
+        "algorithm": ["vegas", "quick-vegas"],
+        "metrics": ["ss_exit_window"],
+        "points": [
+            {"bandwidth": "20Mbps", "rtt": "50ms"},
+            {"bandwidth": "80Mbps", "rtt": "200ms", "gamma": 2},
+        ],
+    }
+    sw = Sweep.from_dict(config)
+    assert [(p["algorithm"], p["bandwidth"]) for p in sw.points] == [
+        ("vegas", "20Mbps"),
+        ("vegas", "80Mbps"),
+        ("quick-vegas", "20Mbps"),
+        ("quick-vegas", "80Mbps"),
+    ]
+    res = sw.run()
+    assert list(res.table.columns[3:6]) == ["bandwidth", "rtt", "gamma"]
+    assert res.table["gamma"].isna().tolist() == [True, False, True, False]
+    with pytest.raises(ValueError, match="'algorithm'"):
+        Sweep.from_dict({**config, "points": [{"algorithm": "reno"}]})
+    with pytest.raises(ValueError, match="either"):
+        Sweep.from_dict({**config, "grid": {"rtt": ["50ms"]}})
