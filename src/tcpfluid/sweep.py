@@ -593,7 +593,7 @@ def _check_point(
 
 
 # ------------------------------------------------------------------------------ results
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class SweepResult:
     """The outcome of a sweep.
 
