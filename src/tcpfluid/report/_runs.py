@@ -119,7 +119,7 @@ def ode_run(
         return {"error": f"ODE solver failed: {r.message}"}
     return {
         **_view(sc),
-        "summary": r.summary.to_dict(),
+        "summary": r.summary.to_dict() if r.summary is not None else {},
         "t_s": np.asarray(r.t, dtype=np.float64),
         "windows_pkts": np.asarray(r.windows_pkts, dtype=np.float64),
         "queue_pkts": np.asarray(r.queue_pkts, dtype=np.float64),

@@ -185,6 +185,10 @@ def _ne_tasks(cfg: ReportConfig) -> list[Task]:
                 tasks.append(Task(f"{_RUNS}:{fn}",
                                   {"scenario": "qv-basic", "algorithm": a, "overrides": o},
                                   f"new equilibrium: {eng} {a} n={n}"))
+            tasks.append(Task(f"{_RUNS}:rounds_run",
+                              {"scenario": "qv-basic", "algorithm": a, "overrides": o,
+                               "rtt": "fluid"},
+                              f"new equilibrium: round model (fluid RTT) {a} n={n}"))
     return tasks
 
 
@@ -203,12 +207,14 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     curves: dict[str, dict[str, list[float]]] = {}
     for a in _NE_ALGS:
         beta = float(get_law(a).params()["beta"])
-        c = curves.setdefault(a, {"n": [], "cf": [], "rm": [], "pk": []})
+        c = curves.setdefault(a, {"n": [], "cf": [], "rm": [], "pk": [], "fl": []})
         for n in _ne_grid(cfg):
             s = _ne_setup(n, a)
-            rr, pr = out[k], out[k + 1]
-            k += 2
+            rr, pr, fr = out[k], out[k + 1], out[k + 2]
+            k += 3
             target = n * s["w"]
+            fl = None if "error" in fr else _rounds_to_reach(
+                fr["time_s"], fr["window_pkts"][:, 0], s["t_change"], target)
             cf = float(rounds_to_equilibrium(a, s["w"], n, beta=beta))
             rm = None if "error" in rr else _rounds_to_reach(
                 rr["time_s"], rr["window_pkts"][:, 0], s["t_change"], target)
@@ -218,6 +224,7 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             c["cf"].append(cf)
             c["rm"].append(np.nan if rm is None else rm)
             c["pk"].append(np.nan if pk is None else pk)
+            c["fl"].append(np.nan if fl is None else fl)
             if a == "vegas":
                 tol = Tolerance(rel=0.05, abs_tol=2.0, reason=(
                     "Vegas adds exactly one packet per round in both engines; the start "
@@ -248,9 +255,12 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     NA("no ODE right-hand side for quick-vegas"),
                     PACKET: pk if pk is not None else NA("window never reached nW"),
                     DOCUMENT: NO_FIGURE_VALUES,
+                    "round model, rtt=fluid": (
+                        fl if fl is not None else NA("window never reached nW")),
                 },
                 reference=CLOSED_FORM,
                 default_tolerance=tol,
+                informative=("round model, rtt=fluid",),
                 reasons=reasons,
             ))
     fig, ax = plot.new_axes()
@@ -263,6 +273,9 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     linestyle="none", marker="o", fillstyle="none")
         plot.versus(c["n"], c["pk"], ax=ax, label=f"{_NAMES[a]} packet simulator",
                     color=color, linestyle="none", marker="x")
+        if a == "quick-vegas":
+            plot.versus(c["n"], c["fl"], ax=ax, label=f"{_NAMES[a]} round model, rtt=fluid",
+                        color=color, linestyle="none", marker="+")
     ax.set_yscale("log")
     plot.finish(ax, xlabel="bandwidth growth factor n", ylabel="rounds to reach nW (RTTs)",
                 title="Rounds to a new equilibrium (10 Mb/s × 100 ms, W = 125 pkts)")
@@ -275,7 +288,9 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "available bandwidth grow n-fold when a CBR source of (n−1) × 10 Mb/s stops. Counted "
         "in round boundaries (both engines) from the change until the window first reaches "
         "n·W. Closed forms: (n−1)W for Vegas, eq. (12) (with the summation index corrected, "
-        "erratum E2, and Quick Vegas's β) for Quick Vegas."
+        "erratum E2, and Quick Vegas's β) for Quick Vegas. The column 'round model, "
+        "rtt=fluid' (shown, not judged) runs the round model without the intra-round burst "
+        "term: the assumption behind eq. (12)."
     )
     return SectionResult("new-equilibrium",
                          "Rounds to a new equilibrium (document 000 Fig. 5)", intro,
@@ -320,6 +335,8 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             cf = float(conspicuous_round(a, b)) * D_S
             printed = float(conspicuous_round_printed(a, b)) * D_S
             w = rb["window_pkts"][:, j]
+            rm: float | None
+            p: float | None
             if a == "tcp-ho":
                 # trace row r is Table 4's round r + 1; the ramp ends at the conspicuous round
                 rm = (float(rb["ss_exit_round"][j]) + 1.0) * D_S

@@ -91,7 +91,7 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     tables = []
     figs = []
     k = 0
-    for sc, o, edges, prefix in _mf_setups(cfg):
+    for sc, _o, edges, prefix in _mf_setups(cfg):
         rows: list[Row] = []
         fig, axes = plot.new_axes(len(_ALGS))
         t_end = float(edges[-1])
@@ -111,7 +111,7 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 t, dl = _packet_delivered(pr)
                 pj = _periods_jain(t, dl, pr["start_s"], pr["stop_s"], edges, t_end)
                 plot.versus(pr["t_s"], pr["queue_pkts"], ax=axes[ai], label="packet sim",
-                            color="C0", linewidth=0.7)
+                            color="C0", linewidth=0.7, zorder=3)
             if rr is not None and "error" not in rr:
                 t, dl = _rounds_delivered(rr)
                 rj = _periods_jain(t, dl, rr["start_s"], rr["stop_s"], edges, t_end)
@@ -149,16 +149,26 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     pr, "no result")
                 ref = DOCUMENT if not isinstance(dv, NA) else PACKET
                 reasons = {
-                    ROUNDS: "identical flows in the round model are exactly fair within "
-                            "a group; late joiners' BaseRTT error sets the spread",
+                    ROUNDS: "the round model's drop-tail losses are synchronised and shared "
+                            "in proportion to windows; late joiners keep their BaseRTT error "
+                            "exactly (probable cause, not verified)",
                     ODE: "fluid flows have no slow-start overshoot or loss "
                          "synchronisation; late joiners over-estimate BaseRTT",
-                    PACKET: "ns-2's New Reno, start-up jitter and delayed ACKs are not "
-                            "modelled; one run of each, no confidence interval",
+                    PACKET: "one run each, no confidence interval; ns-2's start-up jitter "
+                            "and delayed ACKs are not modelled (reason not established)",
                 }
+                if a == "fast":
+                    reasons[PACKET] = ("FAST's α = 100 per flow needs 2000+ packets of queue "
+                                       "against a 1500-packet buffer: losses hit flows "
+                                       "unequally (doc 000 §5.3.1: FAST 'suffers a serious "
+                                       "packet losses problem')")
+                if a == "reno":
+                    reasons[PACKET] = "the paper ran New Reno; ours is Reno"
                 if sc == "qv-different-rtt":
-                    reasons[PACKET] = ("the RTTs of the paper's Fig. 15 are not in its text: "
-                                       "the scenario's are ours")
+                    why = ("the RTTs of the paper's Fig. 15 are not in its text: the "
+                           "scenario's (50/100/200 ms) are ours")
+                    reasons[PACKET] = why
+                    reasons[ODE] = why
                 rows.append(Row(
                     f"{_NAMES[a]}, {sc}", f"Jain's index {a0:g}–{b0:g} s", "",
                     {CLOSED_FORM: NA("the documents give no closed form for Jain's index "
@@ -172,7 +182,8 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 ))
         what = ("same RTT, Table 2, Figs. 13–14" if sc == "qv-many-flows"
                 else "different RTTs, Table 3, Figs. 16–17")
-        cap = (f"Bottleneck queue against time with many flows ({sc}{', quick mode' if cfg.quick else ''}) "
+        mode = ", quick mode" if cfg.quick else ""
+        cap = (f"Bottleneck queue against time with many flows ({sc}{mode}) "
                f"for Vegas, Quick Vegas, FAST and Reno; cf. document 000 §5.3 ({what}).")
         figs.append(Figure.from_matplotlib(fig, f"many_flows_{sc.replace('-', '_')}", cap))
         tables.append(Table(f"Jain's index per period, {sc} (document 000 "
@@ -270,12 +281,7 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 Tolerance(abs_tol=0.05, reason=(
                     "±0.05: the thesis's indices are single ns-2 runs on a 1.5 Mb/s link "
                     "where one packet of queue is 5 ms of RTT")),
-                reasons={
-                    CLOSED_FORM: "the BLB model (thesis ch. 2 §5) with the packet run's "
-                                 "BaseRTT errors; no burst or RED noise",
-                    ODE: "the ODE's Vegas is fluid: no RTT quantisation by 5.3 ms packets",
-                    PACKET: "ns-2's start-up and RED random drops differ from ours",
-                },
+                reasons=_th_reasons(s),
             ))
     fig, ax = plot.new_axes()
     for i, s in enumerate(_SETTINGS):
@@ -306,6 +312,24 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                          (Figure.from_matplotlib(fig, "thesis_fairness", cap),))
 
 
+def _th_reasons(setting: str) -> dict[str, str]:
+    out = {
+        CLOSED_FORM: "the BLB model (thesis ch. 2 §5) with the packet run's BaseRTT errors "
+                     "has no window quantisation or RED noise",
+        ODE: "fluid model: no window quantisation or RED noise",
+        PACKET: "ns-2's start-up order and RED random drops differ from ours",
+    }
+    if setting == "vegas-1":
+        q = ("with δ = 1 each flow keeps one packet queued: integer windows (±1 per RTT, "
+             "5.3 ms per packet at 1.5 Mb/s) dominate and the fluid equilibrium does not hold")
+        out[CLOSED_FORM] = q
+        out[ODE] = q
+    if setting == "vegas-1_3":
+        out[ODE] = ("α < β: where in [α, β] each flow stops depends on its transient, and the "
+                    "ODE has no slow start")
+    return out
+
+
 THESIS_FAIRNESS = SectionSpec("thesis-fairness", "Two-flow fairness (thesis)", _th_tasks,
                               _th_assemble)
 
@@ -334,7 +358,7 @@ def _as_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any], str]]:
 
 def _as_tasks(cfg: ReportConfig) -> list[Task]:
     tasks = []
-    for tab, a, o, _ in _as_cases(cfg):
+    for _tab, a, o, _ in _as_cases(cfg):
         for fn in ("packet_run", "rounds_run", "ode_run"):
             if fn == "ode_run" and a not in _ODE_LAWS:
                 continue

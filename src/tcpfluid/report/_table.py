@@ -318,6 +318,8 @@ def fmt_value(v: Value | None, unit: str = "") -> str:
         return f"{x:.1f}"
     if a >= 1:
         return f"{x:.2f}"
+    if a >= 0.01:
+        return f"{x:.3f}"
     return f"{x:.3g}"
 
 

@@ -158,8 +158,8 @@ def render_html(report: Report, *, command: str | None = None) -> str:
             out.append(f'<figure><img alt="{e(f.caption)}" src="data:image/png;base64,{b64}">'
                        f"<figcaption>Figure <code>{e(f.name)}</code>: {e(f.caption)}"
                        "</figcaption></figure>")
-        for n in s.notes:
-            out.append(f"<blockquote>{e(n)}</blockquote>")
+        for note in s.notes:
+            out.append(f"<blockquote>{e(note)}</blockquote>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
 
