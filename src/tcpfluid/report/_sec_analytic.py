@@ -325,6 +325,7 @@ def _cr_tasks(cfg: ReportConfig) -> list[Task]:
 
 def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     rows: list[Row] = []
+    pts: dict[tuple[str, str], list[float]] = {}
     k = 0
     for a in ("vegas", "tcp-ho"):
         rb = out[k]
@@ -351,6 +352,9 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     p = None if ip is None else float(pr["round_t_s"][0][ip])
                 p_na = "window never reached μd"
             key = f"004/ex{ex}/{a}"
+            pts.setdefault((a, "rm"), []).append(np.nan if rm is None else rm)
+            pts.setdefault((a, "pk"), []).append(np.nan if p is None else p)
+            pts.setdefault((a, "doc"), []).append(doc(f"{key}/simulation"))
             extra: dict[str, Any] = {}
             if a == "tcp-ho":
                 extra["eq. (5) root (E5)"] = float(conspicuous_round(a, b, queue="paper")) * D_S
@@ -397,10 +401,40 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "packet simulator: Vegas, the first round whose window reaches μd; TCP-Ho, the end "
         "of its Table-4 ramp."
     )
+    fig, ax = plot.new_axes()
+    x = np.geomspace(10.0, 1000.0, 300)
+    ex_b = [b for _, b in _EXAMPLES]
+    plot.versus(x, conspicuous_round("vegas", x) * D_S, ax=ax, color="C0",
+                label="Vegas, eq. (2) with E4 (closed form)")
+    plot.versus(x, conspicuous_round_printed("vegas", x) * D_S, ax=ax, color="C0",
+                linestyle=":", label="Vegas, printed '−1' (E4)")
+    plot.versus(x, conspicuous_round("tcp-ho", x) * D_S, ax=ax, color="C3",
+                label="TCP-Ho, bottleneck-aware (E8, closed form)")
+    plot.versus(x, conspicuous_round("tcp-ho", x, queue="paper") * D_S, ax=ax, color="C3",
+                linestyle="--", label="TCP-Ho, root of printed eq. (5)")
+    plot.versus(x, conspicuous_round_printed("tcp-ho", x) * D_S, ax=ax, color="C3",
+                linestyle=":", label="TCP-Ho, printed eq. (6) (E6)")
+    for a, col in (("vegas", "C0"), ("tcp-ho", "C3")):
+        plot.versus(ex_b, pts[(a, "rm")], ax=ax, color=col, linestyle="none", marker="o",
+                    fillstyle="none", label=f"{_NAMES[a]} round model")
+        plot.versus(ex_b, pts[(a, "pk")], ax=ax, color=col, linestyle="none", marker="x",
+                    label=f"{_NAMES[a]} packet simulator")
+        plot.versus(ex_b, pts[(a, "doc")], ax=ax, color=col, linestyle="none", marker="s",
+                    label=f"{_NAMES[a]} document 004 simulation")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    plot.finish(ax, xlabel="μd (packets), d = 0.1 s",
+                ylabel="time to reach the available bandwidth (s)",
+                title="Conspicuous rounds: corrected and printed forms", fontsize=6)
+    cap = ("Time for a new Vegas or TCP-Ho flow to reach the available bandwidth against μd "
+           "(d = 0.1 s): corrected closed forms (solid), the document's printed forms "
+           "(dotted, dashed; errata E4, E6, E8), and the round model, packet simulator and "
+           "document 004's ns-2 results at Examples 1–3; cf. document 004 §4.3 and Fig. 5.")
     return SectionResult(
         "conspicuous", "TCP-Ho conspicuous rounds (document 004 Examples 1–3)", intro,
         (Table("Conspicuous rounds, corrected and printed forms (document 004 §4.3)",
                tuple(rows)),),
+        (Figure.from_matplotlib(fig, "conspicuous_rounds", cap),),
     )
 
 
