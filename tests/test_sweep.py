@@ -161,16 +161,10 @@ def test_issue_example_gives_12_rows_equal_to_single_runs() -> None:
         "seed",
     ]
     assert list(t["algorithm"]) == ["vegas"] * 6 + ["quick-vegas"] * 6
-    # the scenario's 25 Mb/s CBR does not fit on a 10 Mb/s bottleneck: those points fail,
-    # recorded with the engine's message, the same error a single run raises
-    failed = t[t["status"] != "ok"]
-    assert set(failed["bandwidth"]) == {"10Mbps"} and len(failed) == 4
-    assert failed["message"].str.contains("cross_traffic").all()
-    assert failed["ss_exit_window"].isna().all()
-    with pytest.raises(ValueError, match="cross_traffic"):
-        simulate_summary("qv-basic", "vegas", sets={"bandwidth": "10Mbps", "rtt": "50ms"})
-    ok = t[t["status"] == "ok"]
-    assert len(ok) == 8
+    # qv-basic's CBR is half the bottleneck (document 000 §5.2: it halves the available
+    # bandwidth), so every point of the example runs
+    assert (t["status"] == "ok").all()
+    ok = t
     assert_rows_match_single_runs(ok, [dict(p) for p in sw.points])
     # document 000 eq (5) by hand for 50 Mb/s, 100 ms: d = 0.1 s + data transmission on
     # two 1 Gb/s access links and the 50 Mb/s core + ACK (40 B) transmission on the same

@@ -503,7 +503,7 @@ def _access_topology(
     n_flows: int,
     scenario: str,
     description: str,
-    cbr: Sequence[tuple[str, Any, Any]] = (),
+    cbr: Sequence[tuple[Any, float, float]] = (),
 ) -> Scenario:
     """Dumbbell of document 000 Fig. 6 / 004 Fig. 4: access links, one R1-R2 wire.
 
@@ -569,20 +569,38 @@ def _access_topology(
 def _qv_basic(p: dict[str, Any]) -> Scenario:
     """Document 000 §5.1 (and 004 §5.1.2): one flow, 25 Mb/s CBR from 80 s to 160 s."""
     n = _int("flows", p["flows"], minimum=1)
-    cbr_spec = p["cbr"]
-    cbr: list[tuple[str, Any, Any]] = []
-    if not (isinstance(cbr_spec, str) and cbr_spec.strip().lower() in ("none", "off", "0")):
-        start = _time("cbr_start", p["cbr_start"])
-        stop = _time("cbr_stop", p["cbr_stop"])
-        check_nonnegative("cbr_start", start)
-        cbr.append((cbr_spec, start, stop))
     return _access_topology(
         p,
         n_flows=n,
         scenario="qv-basic",
         description=SCENARIOS["qv-basic"].description,
-        cbr=cbr,
+        cbr=_cbr_schedule(p),
     )
+
+
+def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
+    """The ``cbr``/``cbr_start``/``cbr_stop`` parameters as one (rate, start, stop) entry.
+
+    ``cbr`` is a bit rate (``"25Mbps"``), a share of the bottleneck (``"50%"``: the
+    documents' "halve the available bandwidth", document 000 §5.2 and 004 §5.1.2) or
+    ``"none"``.
+    """
+    spec = p["cbr"]
+    if isinstance(spec, str) and spec.strip().lower() in ("none", "off", "0"):
+        return []
+    start = _time("cbr_start", p["cbr_start"])
+    stop = _time("cbr_stop", p["cbr_stop"])
+    check_nonnegative("cbr_start", start)
+    if isinstance(spec, str) and spec.strip().endswith("%"):
+        try:
+            share = float(spec.strip()[:-1])
+        except ValueError:
+            raise ValueError(f"cbr: cannot parse the share {spec!r}; use e.g. '50%'") from None
+        if not 0.0 < share < 100.0:
+            raise ValueError(f"cbr share must be in (0%, 100%), got {spec!r}")
+        bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
+        return [(bw * share / 100.0, start, stop)]
+    return [(spec, start, stop)]
 
 
 #: the registered scenarios, by name
@@ -596,7 +614,7 @@ SCENARIOS: dict[str, ScenarioSpec] = {
             "access_delay": "1ms",
             "buffer": "inf",
             "duration": "240s",
-            "cbr": "25Mbps",
+            "cbr": "50%",
             "cbr_start": "80s",
             "cbr_stop": "160s",
             "flows": 1,
@@ -610,7 +628,8 @@ SCENARIOS: dict[str, ScenarioSpec] = {
         },
         description=(
             "Quick Vegas paper §5.1: 50 Mb/s x 100 ms dumbbell (1 Gb/s 1 ms access links, "
-            "48 ms core), 1000-byte packets, 25 Mb/s CBR from 80 s to 160 s (cbr=none: no CBR)"
+            "48 ms core), 1000-byte packets, CBR of half the bottleneck (25 Mb/s) from 80 s to "
+            "160 s (cbr=none: no CBR; cbr=10Mbps or cbr=30% for another rate)"
         ),
     ),
 }
@@ -737,12 +756,12 @@ def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
 def _ho_basic(p: dict[str, Any]) -> Scenario:
     """Document 004 §5.1.2: 50 Mb/s x 48 ms trunk, 1000-packet buffer, 25 Mb/s CBR."""
     n = _int("flows", p["flows"], minimum=1)
-    cbr_spec = p["cbr"]
-    cbr: list[tuple[str, Any, Any]] = []
-    if not (isinstance(cbr_spec, str) and cbr_spec.strip().lower() in ("none", "off", "0")):
-        cbr.append((cbr_spec, _time("cbr_start", p["cbr_start"]), _time("cbr_stop", p["cbr_stop"])))
     return _access_topology(
-        p, n_flows=n, scenario="ho-basic", description=SCENARIOS["ho-basic"].description, cbr=cbr
+        p,
+        n_flows=n,
+        scenario="ho-basic",
+        description=SCENARIOS["ho-basic"].description,
+        cbr=_cbr_schedule(p),
     )
 
 
@@ -910,7 +929,7 @@ SCENARIOS.update(
                 "access_delay": "1ms",
                 "buffer": 1000,
                 "duration": "240s",
-                "cbr": "25Mbps",
+                "cbr": "50%",
                 "cbr_start": "80s",
                 "cbr_stop": "160s",
                 "flows": 1,
@@ -918,7 +937,7 @@ SCENARIOS.update(
             },
             description=(
                 "TCP-Ho paper §5.1.2: 50 Mb/s x 48 ms trunk (1 Gb/s 1 ms access links), "
-                "1000-packet buffer, 25 Mb/s CBR from 80 s to 160 s; with flows=5, "
+                "1000-packet buffer, CBR of half the bottleneck from 80 s to 160 s; with flows=5, "
                 "bandwidth=100Mbps, rtt=50ms, buffer=300 the fairness setup of §5.2.1"
             ),
         ),
