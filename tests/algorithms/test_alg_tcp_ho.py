@@ -163,6 +163,46 @@ def test_no_parameters():
         TcpHo(alpha=1.0)  # type: ignore[call-arg]
 
 
+def test_decrease_chain_below_the_pipe_continues_one_packet_per_round():
+    # The literal rules below μd (no queue: throughput = cwnd / RTT, RTT 0.1 s): from
+    # status 2 with maxincr 1 a case-2 decrease removes 1 packet in each round of the pair,
+    # so each comparison sees the throughput 2 packets per round lower and decreases again.
+    # Hand-driven from call k = 3 at 100 packets (round k − 2 had 102): 40 rounds -> 60.
+    law = TcpHo()
+    state = law.init_state(1)
+    state["k"][:] = 3.0
+    state["status"][:] = 2.0
+    state["maxincr"][:] = 1.0
+    state["mat1"][:] = state["mit1"][:] = 1010.0  # round k − 1: 101 packets / 0.1 s
+    state["mat2"][:] = state["mit2"][:] = 1020.0  # round k − 2: 102 packets / 0.1 s
+    w = 100.0
+    for _ in range(40):
+        act = law.on_round(state, sample(w, 0.1, 0.1, 0.1, 0.1))
+        w = float(np.minimum(act.cwnd + act.incr * w, act.cap)[0])
+    assert w == 60.0 and state["status"][0] == 2.0
+
+
+def test_restart_at_the_floor():
+    # A window of 2 whose throughput no longer changes (status 5 at the floor): the
+    # quick-shift state restarts as at the beginning of a connection, so Table 4's growth
+    # follows: calls k = 0 (no change), 1 (case 1 against "nothing sent": +1), 2 (+1 again).
+    law = TcpHo()
+    state = law.init_state(1)
+    state["k"][:] = 5.0
+    state["mat2"][:] = state["mit2"][:] = 20.0  # 2 packets / 0.1 s
+    act = law.on_round(state, sample(2.0, 0.1, 0.1, 0.1, 0.1))
+    assert state["k"][0] == 0.0 and state["status"][0] == 1.0
+    assert state["phase"][0] == SLOW_START
+    assert (act.cwnd[0], act.cap[0]) == (2.0, 2.0)
+    # the restart's action plays the part of round 0's; windows at the start of rounds 0..6
+    starts = []
+    for _ in range(7):
+        starts.append(float(act.cwnd[0]))
+        w_end = np.minimum(act.cwnd + act.incr * act.cwnd, act.cap)
+        act = law.on_round(state, sample(w_end, 0.1, 0.1, 0.1, 0.1))
+    assert starts == TABLE4_W[:7]
+
+
 @settings(max_examples=50, deadline=None)
 @given(
     st.lists(

@@ -30,10 +30,20 @@ round i: W = 2, 2, 2, 3, 4, 6, 8, 11, 14, 18, 22 and z = 0, 0, 1, 1, 2, 2, 3, 3,
 
 * At the first comparison (k = 1) there is no round k − 2: its throughputs are taken as 0
   (nothing was sent), so PMaT = 0 < CMiT and case 1 applies, which gives Table 4's z_2 = 1.
+* **Restart at the floor.** When the window is at the floor of 2 packets and a comparison
+  gives status 5 (nothing changes any more), the quick-shift state is reset as at the
+  start of a connection (the round count and throughput history too), so Table 4's growth
+  restarts: the document's rules never increase after a tie, and a window of 2 that has
+  stopped adjusting has "no idea about the available bandwidth" (004 §3.2), the situation
+  the document resolves by starting afresh.
+* Decreases use ``maxincr`` as Table 2 writes it: after status 5 (``maxincr = 0``) a first
+  case-2/4 decrease removes 0 packets. We do not read "maxincr ≥ 1" as applying to that
+  step: Table 2 attaches it to statuses 2 and 4 only, and a floor of 1 packet there would
+  start the self-sustaining decrease chain described below from every steady state.
 * An increase is spread over the ACKs of the next round (``incr = amount / cwnd`` per ACK,
   ``cap = cwnd + amount``): the document's extra packet sent "when two or more ACKs of the
   previous round are received" (§3.2 and the footnote of §4.2). A decrease is applied at
-  the round boundary.
+  the round boundary, in both rounds of its pair.
 * Halvings are exact (``incr / 2`` may be fractional); the document does not round.
 * ``phase`` is :data:`SLOW_START` while every comparison since the start (or a timeout)
   gave status 1 (the "stable growth" ramp of Table 4) and :data:`CONGESTION_AVOIDANCE`
@@ -43,6 +53,26 @@ round i: W = 2, 2, 2, 3, 4, 6, 8, 11, 14, 18, 22 and z = 0, 0, 1, 1, 2, 2, 3, 3,
   Vegas ... we reset all parameters used in the QS phase to their default values"): Vegas's
   3/4, 1/2 and timeout-to-2 reactions, then ``incr = maxincr = 0``, ``status = 1`` and the
   round count and throughput history restart as at the beginning of a connection.
+
+What the rules cannot do: with a standing queue, cwnd / RTT equals the available rate μa
+whatever the window, so no comparison sees the queue. After the available rate halves from
+a status-5 steady state the first decrease is ``maxincr = 0`` and the throughputs are flat
+afterwards: the window keeps its size, the sender's throughput converges at once (the
+queue absorbs the excess) and the queue grows by the old window minus the new μa d. Moving
+the window by hundreds of packets within document 004's "less than 7 seconds" would need
+decreases larger than any ``maxincr`` Table 2 allows after a status 5; we do not invent one.
+
+Below the pipe (W < μa d) the throughput is cwnd / BaseRTT, so a decrease lowers it: a
+chain of decreases in statuses 2/4 (``maxincr`` never below 1 there) sees its own effect
+two rounds later as "CMaT < PMiT" and continues one packet per round down to the floor.
+In the packet simulator a standing queue gives throughputs that differ by ~0.1 packet/s
+from round to round (round boundaries fall between packets), enough to start such a chain
+(exact inequalities); in ns-2 coarser noise would likely break it. The restart at the
+floor bounds the damage: the window ramps back as in Table 4 (about 5 s at 50 Mb/s × 100
+ms). A comparison resolution (differences below one packet per round as ties) was tried:
+it stops the chain on document 004's §5.1.2 path but moves the conspicuous round for
+μd = 5 and cannot separate Table 4's first +1 packet from a 1-packet decrease chain, so
+it is not shipped.
 """
 
 from __future__ import annotations
@@ -156,6 +186,14 @@ class TcpHo(ControlLaw):
         np.copyto(state["mat1"], cmat)
         np.copyto(state["mit1"], cmit)
         k += 1.0
+
+        # restart at the floor: a status-5 comparison with the window at 2 packets
+        restart = adjust & c5 & (cwnd <= MIN_WINDOW)
+        if np.any(restart):
+            for key, value in _STATE_DEFAULTS.items():
+                state[key][restart] = value
+            state["phase"][restart] = SLOW_START
+            amount = np.where(restart, 0.0, amount)
 
         up = np.maximum(amount, 0.0)
         new = np.maximum(cwnd + np.minimum(amount, 0.0), MIN_WINDOW)
