@@ -531,12 +531,6 @@ def test_explicit_points_in_a_config() -> None:
         Sweep.from_dict({**config, "grid": {"rtt": ["50ms"]}})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="simulate_rounds keeps stepping a scenario after its clock passes duration_s "
-    "while a shorter-RTT one of the batch finishes; its slow-start exit and losses then count "
-    "events after the end (tcpfluid.fluid.rounds; its docstring says summaries stop there)",
-)
 def test_batched_rounds_ignore_events_after_the_end_of_a_longer_rtt_point() -> None:
     points = list(
         grid(

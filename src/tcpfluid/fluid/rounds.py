@@ -801,6 +801,7 @@ def simulate_rounds(
         else:
             lost = None
             got = w1
+        cn: Any = True
         if t_end == math.inf:
             delivered += got
             if cross:
@@ -849,7 +850,9 @@ def simulate_rounds(
                         cwnd0[idx] = new
                         incr[idx] = 0.0
                         cap[idx] = new
-                losses += hit
+                # a scenario whose clock has passed duration_s keeps stepping while others
+                # of the batch finish; its losses after the end do not count
+                losses += hit & cn
         if (k & 31) == 31 or k == n_steps - 1:
             _check_bounded(w1, k)
         if t_end != math.inf and bool(np.all(t >= t_end)):
@@ -994,6 +997,16 @@ def _summarise(tr: RoundTrace) -> RoundSummary:
     last = tr.time_s[-1] if tr.n_rounds else np.zeros(S)
     end = np.minimum(last, t_end)[:, None]  # (S, 1)
     ss = metrics.slow_start_exit(t, tr.window_pkts, tr.phase == SLOW_START)
+    # rows after duration_s (a scenario that kept stepping for the rest of its batch) do
+    # not count: an exit decided after the end did not happen within the run
+    late = ~(ss.time_s <= end)
+    if np.any(late & ss.found):
+        ss = metrics.Event(
+            index=np.where(late, np.nan, ss.index),
+            time_s=np.where(late, np.nan, ss.time_s),
+            value=np.where(late, np.nan, ss.value),
+            found=ss.found & ~late,
+        )
     changes = tr.change_times_s
     # each flow is judged over its own active interval (S, F)
     f_start = np.broadcast_to(tr.flow_start_s[None, :], (S, F))
