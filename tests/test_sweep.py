@@ -379,8 +379,8 @@ def test_seed_is_stable_across_processes_and_distinct_per_point() -> None:
     assert json.loads(out.stdout) == seeds
 
 
-def test_seed_reaches_a_runner_that_accepts_one(monkeypatch: Any) -> None:
-    import tcpfluid.cli.simulate as sim
+def test_seed_reaches_the_runner(monkeypatch: Any) -> None:
+    import tcpfluid.engines as sim
 
     got: list[int] = []
 

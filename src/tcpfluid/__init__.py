@@ -13,9 +13,21 @@ Internally every quantity is in packets, seconds and packets per second
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 from . import metrics, scenarios, units
 from .path import Path
 
 __version__ = "0.1.0"
 
-__all__ = ["Path", "__version__", "metrics", "scenarios", "units"]
+#: sub-modules loaded on first attribute access (``tcpfluid.sim`` imports Numba)
+_LAZY = ("algorithms", "analytic", "engines", "fairness", "fluid", "published", "sim", "sweep")
+
+__all__ = ["Path", "__version__", "metrics", "scenarios", "units", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module 'tcpfluid' has no attribute {name!r}")

@@ -977,33 +977,28 @@ class _Outcome:
 
 
 def _runner_table() -> Mapping[str, Any]:
-    """The registered per-point engines (``tcpfluid simulate``'s table)."""
-    from .cli import simulate as _simulate
+    """The registered per-point engines (:data:`tcpfluid.engines.ENGINES`)."""
+    from .engines import ENGINES
 
-    return _simulate.ENGINES
+    return ENGINES
 
 
 def _run_point(task: _Task) -> dict[str, Any]:
     """THE adapter to the per-point engine runners; returns the summary dict.
 
     ``"closed-form"`` uses :func:`tcpfluid.analytic.predict`; the other engines call
-    :func:`tcpfluid.cli.simulate.simulate_summary` (the runner behind ``tcpfluid
-    simulate``), passing ``seed=`` when that runner accepts one.
+    :func:`tcpfluid.engines.simulate_summary` (the runner behind ``tcpfluid simulate``)
+    with the point's seed.
     """
     params = dict(task.params)
     if task.engine == "closed-form":
         return _closed_form(task.scenario, task.algorithm, params, task.rtt_model)
-    import inspect
+    from . import engines
 
-    from .cli import simulate as _simulate
-
-    kwargs: dict[str, Any] = {"engine": task.engine, "sets": params}
-    sig = inspect.signature(_simulate.simulate_summary).parameters
+    kwargs: dict[str, Any] = {"engine": task.engine, "sets": params, "seed": task.seed}
     if task.engine == "rounds":
         kwargs["rtt_model"] = task.rtt_model
-    if "seed" in sig:
-        kwargs["seed"] = task.seed
-    out: dict[str, Any] = _simulate.simulate_summary(task.scenario, task.algorithm, **kwargs)
+    out: dict[str, Any] = engines.simulate_summary(task.scenario, task.algorithm, **kwargs)
     return {k: v for k, v in out.items() if k not in ("scenario", "algorithm", "engine", "params")}
 
 

@@ -16,26 +16,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-from collections.abc import Callable
 from typing import Any
 
 from ..algorithms.registry import ALGORITHMS
-from ..fluid.ode import simulate_scenario_ode
-from ..fluid.rounds import simulate_scenario_rounds
-from ..scenarios import SCENARIOS, Scenario, build_scenario
-from ..sim import simulate_packets
+from ..engines import ENGINES, simulate_summary
+from ..scenarios import SCENARIOS
 
 __all__ = ["ENGINES", "PLANNED_ENGINES", "add_parser", "parse_sets", "run", "simulate_summary"]
 
-#: engine name -> function(scenario) -> result with ``.summary.to_dict()``
-ENGINES: dict[str, Callable[[Scenario], Any]] = {
-    "rounds": simulate_scenario_rounds,
-    "packet": simulate_packets,
-    "ode": simulate_scenario_ode,
-}
-#: engines the command knows about (some may not be available yet)
-PLANNED_ENGINES: tuple[str, ...] = ("rounds", "packet", "ode")
+#: the engines the command offers (all of :data:`tcpfluid.engines.ENGINES`)
+PLANNED_ENGINES: tuple[str, ...] = tuple(ENGINES)
 
 _EPILOG = """\
 examples:
@@ -101,6 +91,12 @@ def add_parser(sub: Any) -> None:
         help="rounds engine: RTT the law sees in a growing round: the round's average "
         "(default; doc 000 eqs 6, 10), its last packet's (eq 9) or no burst term (fluid)",
     )
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="packet engine: seed of its random generator (RED drops); default 0",
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.set_defaults(run=run)
 
@@ -117,46 +113,6 @@ def parse_sets(items: list[str]) -> dict[str, str]:
             raise ValueError("--set algorithm=... is not accepted; use --algorithm")
         out[key] = value.strip()
     return out
-
-
-def simulate_summary(
-    scenario_name: str,
-    algorithm: str,
-    *,
-    engine: str = "rounds",
-    sets: dict[str, str] | None = None,
-    rtt_model: str = "average",
-) -> dict[str, Any]:
-    """Build the scenario, run it and return the JSON summary dict (the command's output)."""
-    if engine not in PLANNED_ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(PLANNED_ENGINES)}")
-    if engine not in ENGINES:
-        raise ValueError(
-            f"engine {engine!r} is not available yet; available: {', '.join(ENGINES)}"
-        )
-    if algorithm not in ALGORITHMS:
-        raise ValueError(
-            f"unknown algorithm {algorithm!r}; valid names are: {', '.join(ALGORITHMS)}"
-        )
-    scenario = build_scenario(scenario_name, **(sets or {})).with_algorithm(algorithm)
-    if engine == "rounds":
-        result = simulate_scenario_rounds(scenario, rtt=rtt_model)  # type: ignore[arg-type]
-    else:
-        result = ENGINES[engine](scenario)
-    summary = result.summary.to_dict()
-    return {
-        "scenario": scenario_name,
-        "algorithm": algorithm,
-        "engine": engine,
-        "params": {k: _plain(v) for k, v in scenario.params.items() if v is not None},
-        **summary,
-    }
-
-
-def _plain(v: Any) -> Any:
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    return v
 
 
 def _fmt(x: Any) -> str:
@@ -200,6 +156,7 @@ def run(args: argparse.Namespace) -> int:
         engine=args.engine,
         sets=parse_sets(args.sets),
         rtt_model=args.rtt_model,
+        seed=args.seed,
     )
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))
