@@ -497,6 +497,58 @@ def law_params(p: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _host_pair(
+    i: int,
+    src_router: str,
+    dst_router: str,
+    acc_bw: float,
+    src_delay: float,
+    dst_delay: float,
+    p: Mapping[str, Any],
+) -> tuple[list[Link], FlowSpec]:
+    """Flow ``S{i}-D{i}`` across ``src_router``-``dst_router``: its four access links and spec.
+
+    The source's access wire has one-way delay ``src_delay``, the destination's
+    ``dst_delay``; the flow takes the law and parameters of ``p``.
+    """
+    s, d, a, b = f"S{i}", f"D{i}", src_router, dst_router
+    links = [
+        Link(f"{s}-{a}", acc_bw, src_delay),
+        Link(f"{a}-{s}", acc_bw, src_delay),
+        Link(f"{b}-{d}", acc_bw, dst_delay),
+        Link(f"{d}-{b}", acc_bw, dst_delay),
+    ]
+    flow = FlowSpec(
+        name=f"{s}-{d}",
+        forward=(f"{s}-{a}", f"{a}-{b}", f"{b}-{d}"),
+        reverse=(f"{d}-{b}", f"{b}-{a}", f"{a}-{s}"),
+        algorithm=p.get("algorithm"),
+        params=law_params(p),
+    )
+    return links, flow
+
+
+def _scenario(
+    name: str,
+    p: Mapping[str, Any],
+    links: Sequence[Link],
+    flows: Sequence[FlowSpec],
+    cbr: Sequence[CbrSource] = (),
+) -> Scenario:
+    """A registered scenario from its parts (duration and sizes read from ``p``)."""
+    return Scenario(
+        name=name,
+        links=tuple(links),
+        flows=tuple(flows),
+        cbr=tuple(cbr),
+        duration_s=units.seconds(p["duration"], name="duration"),
+        packet_size_bytes=units.bytes_(p["packet_size"], name="packet_size"),
+        ack_size_bytes=units.bytes_(p["ack_size"], name="ack_size"),
+        params=dict(p),
+        description=SCENARIOS[name].description,
+    )
+
+
 def _access_topology(
     p: Mapping[str, Any],
     *,
@@ -512,7 +564,6 @@ def _access_topology(
     round-trip propagation delay is ``rtt``. CBR sources use their own access wires.
     """
     pkt = units.bytes_(p["packet_size"], name="packet_size")
-    ack = units.bytes_(p["ack_size"], name="ack_size")
     bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
     acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
     acc_d = units.time_or_zero(p["access_delay"], name="access_delay")
@@ -530,22 +581,9 @@ def _access_topology(
     ]
     flows: list[FlowSpec] = []
     for i in range(1, n_flows + 1):
-        links += [
-            Link(f"S{i}-R1", acc_bw, acc_d),
-            Link(f"R1-S{i}", acc_bw, acc_d),
-            Link(f"R2-D{i}", acc_bw, acc_d),
-            Link(f"D{i}-R2", acc_bw, acc_d),
-        ]
-        flows.append(
-            FlowSpec(
-                name=f"S{i}-D{i}",
-                forward=(f"S{i}-R1", "R1-R2", f"R2-D{i}"),
-                reverse=(f"D{i}-R2", "R2-R1", f"R1-S{i}"),
-                start_s=0.0,
-                algorithm=p.get("algorithm"),
-                params=law_params(p),
-            )
-        )
+        pair, flow = _host_pair(i, "R1", "R2", acc_bw, acc_d, acc_d, p)
+        links += pair
+        flows.append(flow)
     sources: list[CbrSource] = []
     for j, (rate, start, stop) in enumerate(cbr, start=n_flows + 1):
         links += [Link(f"S{j}-R1", acc_bw, acc_d), Link(f"R2-D{j}", acc_bw, acc_d)]
@@ -553,17 +591,8 @@ def _access_topology(
         sources.append(
             CbrSource(f"CBR{j}", rate_bps, start, stop, (f"S{j}-R1", "R1-R2", f"R2-D{j}"))
         )
-    return Scenario(
-        name=scenario,
-        links=tuple(links),
-        flows=tuple(flows),
-        cbr=tuple(sources),
-        duration_s=units.seconds(p["duration"], name="duration"),
-        packet_size_bytes=pkt,
-        ack_size_bytes=ack,
-        params=dict(p),
-        description=description,
-    )
+    sc = _scenario(scenario, p, links, flows, sources)
+    return replace(sc, description=description)
 
 
 def _qv_basic(p: dict[str, Any]) -> Scenario:
@@ -707,7 +736,6 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
 def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
     """Document 000 §5.3.2: three groups of flows with different RTTs share R3-R4."""
     pkt = units.bytes_(p["packet_size"], name="packet_size")
-    ack = units.bytes_(p["ack_size"], name="ack_size")
     per = _int("flows_per_group", p["flows_per_group"], minimum=1)
     bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
     acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
@@ -726,31 +754,10 @@ def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
             )
         for _ in range(per):
             i += 1
-            links += [
-                Link(f"S{i}-R3", acc_bw, acc_d),
-                Link(f"R3-S{i}", acc_bw, acc_d),
-                Link(f"R4-D{i}", acc_bw, acc_d),
-                Link(f"D{i}-R4", acc_bw, acc_d),
-            ]
-            flows.append(
-                FlowSpec(
-                    name=f"S{i}-D{i}",
-                    forward=(f"S{i}-R3", "R3-R4", f"R4-D{i}"),
-                    reverse=(f"D{i}-R4", "R4-R3", f"R3-S{i}"),
-                    algorithm=p.get("algorithm"),
-                    params=law_params(p),
-                )
-            )
-    return Scenario(
-        name="qv-different-rtt",
-        links=tuple(links),
-        flows=tuple(flows),
-        duration_s=units.seconds(p["duration"], name="duration"),
-        packet_size_bytes=pkt,
-        ack_size_bytes=ack,
-        params=dict(p),
-        description=SCENARIOS["qv-different-rtt"].description,
-    )
+            pair, flow = _host_pair(i, "R3", "R4", acc_bw, acc_d, acc_d, p)
+            links += pair
+            flows.append(flow)
+    return _scenario("qv-different-rtt", p, links, flows)
 
 
 def _ho_basic(p: dict[str, Any]) -> Scenario:
@@ -768,7 +775,6 @@ def _ho_basic(p: dict[str, Any]) -> Scenario:
 def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
     """Document 001 ch. 3 Fig. 3.1: S_i -x_i- R1 -1 ms, 1.5 Mb/s- R2 -1 ms- D_i."""
     pkt = units.bytes_(p["packet_size"], name="packet_size")
-    ack = units.bytes_(p["ack_size"], name="ack_size")
     n = _int("flows", p["flows"], minimum=1)
     if n > 2:
         raise ValueError(f"flows must be 1 or 2 (the thesis's two connections), got {n}")
@@ -793,31 +799,10 @@ def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
     flows: list[FlowSpec] = []
     for i in range(1, n + 1):
         x = units.time_or_zero(p[f"x{i}"], name=f"x{i}")
-        links += [
-            Link(f"S{i}-R1", acc_bw, x),
-            Link(f"R1-S{i}", acc_bw, x),
-            Link(f"R2-D{i}", acc_bw, dest_d),
-            Link(f"D{i}-R2", acc_bw, dest_d),
-        ]
-        flows.append(
-            FlowSpec(
-                name=f"S{i}-D{i}",
-                forward=(f"S{i}-R1", "R1-R2", f"R2-D{i}"),
-                reverse=(f"D{i}-R2", "R2-R1", f"R1-S{i}"),
-                algorithm=p.get("algorithm"),
-                params=law_params(p),
-            )
-        )
-    return Scenario(
-        name="thesis-two-flow",
-        links=tuple(links),
-        flows=tuple(flows),
-        duration_s=units.seconds(p["duration"], name="duration"),
-        packet_size_bytes=pkt,
-        ack_size_bytes=ack,
-        params=dict(p),
-        description=SCENARIOS["thesis-two-flow"].description,
-    )
+        pair, flow = _host_pair(i, "R1", "R2", acc_bw, x, dest_d, p)
+        links += pair
+        flows.append(flow)
+    return _scenario("thesis-two-flow", p, links, flows)
 
 
 def _asymmetric(p: dict[str, Any]) -> Scenario:
