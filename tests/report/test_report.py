@@ -13,8 +13,8 @@ import pytest
 
 matplotlib.use("Agg")
 
-from tcpfluid.cli import main  # noqa: E402
-from tcpfluid.report import (  # noqa: E402
+from tcpfluid.cli import main
+from tcpfluid.report import (
     NA,
     SECTIONS,
     ReportConfig,
@@ -25,7 +25,7 @@ from tcpfluid.report import (  # noqa: E402
     render_html,
     write_report,
 )
-from tcpfluid.report._table import CLOSED_FORM, DOCUMENT, ODE, PACKET, ROUNDS  # noqa: E402
+from tcpfluid.report._table import CLOSED_FORM, DOCUMENT, ODE, PACKET, ROUNDS
 
 
 # ------------------------------------------------------------------ tables and verdicts
@@ -212,3 +212,17 @@ def test_cli_quick_subset(tmp_path: Path, capsys) -> None:
 def test_sections_listed_in_order() -> None:
     assert list(SECTIONS) == ["critical-window", "new-equilibrium", "conspicuous", "basic",
                               "convergence-bdp", "many-flows", "thesis-fairness", "asymmetric"]
+
+
+def test_collapsed_flow_is_flagged_not_hidden() -> None:
+    import numpy as np
+
+    from tcpfluid.report._sec_dynamics import _collapse_note
+
+    t = np.arange(0.0, 240.1, 0.1)
+    # a flow delivering 50 pkt/s on a 6250 pkt/s path over its last 20 s: below 10 %
+    dead = {"t_s": t, "goodput_pps": np.full((1, t.size), 50.0), "mu_pps": 6250.0}
+    notes = _collapse_note("tcp-ho", "ho-basic", dead)
+    assert len(notes) == 1 and notes[0].startswith("FLAG") and "50 packets/s" in notes[0]
+    alive = {"t_s": t, "goodput_pps": np.full((1, t.size), 6250.0), "mu_pps": 6250.0}
+    assert _collapse_note("tcp-ho", "ho-basic", alive) == []

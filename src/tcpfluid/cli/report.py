@@ -3,7 +3,7 @@ simulator vs the documents).
 
 Writes ``OUT/index.md``, ``OUT/index.html`` (self-contained: figures embedded),
 ``OUT/report.json`` and the figures as PNG and SVG in ``OUT/figures/``; with
-``--figures DIR`` the figures are also written to DIR (the repository's ``figures/``,
+``--figures DIR`` the PNG figures are also written to DIR (the repository's ``figures/``,
 which the README shows). A progress bar goes to stderr.
 """
 
@@ -53,7 +53,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--sections", default=None, metavar="A,B,...",
                    help=f"comma-separated subset of: {', '.join(SECTIONS)}")
     p.add_argument("--figures", default=None, metavar="DIR",
-                   help="also write the figures (PNG, SVG) into DIR, e.g. figures")
+                   help="also write the PNG figures into DIR, e.g. figures (the README's)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 

@@ -209,6 +209,7 @@ def _atomic_write(path: FsPath, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600; these are ordinary output files
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -220,8 +221,8 @@ def write_report(report: Report, out_dir: str | os.PathLike[str], *,
                  figures_dir: str | os.PathLike[str] | None = None,
                  command: str | None = None) -> dict[str, Any]:
     """Write ``index.md``, ``index.html``, ``report.json`` and ``figures/*.png|svg`` into
-    ``out_dir``; with ``figures_dir``, also copy the figures there (the README's
-    ``figures/``). Returns the written paths."""
+    ``out_dir``; with ``figures_dir``, also write the PNG figures there (the README's
+    ``figures/``, committed). Returns the written paths."""
     out = FsPath(out_dir)
     if out.exists() and not out.is_dir():
         raise ValueError(f"out must be a directory, got {str(out)!r}, which is a file")
@@ -234,8 +235,9 @@ def write_report(report: Report, out_dir: str | os.PathLike[str], *,
         fig_dirs.append(fd)
     for s in report.sections:
         for f in s.figures:
-            for d in fig_dirs:
-                for ext, data in (("png", f.png), ("svg", f.svg)):
+            for i, d in enumerate(fig_dirs):
+                kinds = (("png", f.png), ("svg", f.svg)) if i == 0 else (("png", f.png),)
+                for ext, data in kinds:
                     p = d / f"{f.name}.{ext}"
                     _atomic_write(p, data)
                     written.append(str(p))
