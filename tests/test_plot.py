@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from tcpfluid import Path, plot  # noqa: E402
-from tcpfluid.algorithms import get_law  # noqa: E402
-from tcpfluid.fluid import simulate_rounds  # noqa: E402
-from tcpfluid.scenarios import build_scenario  # noqa: E402
-from tcpfluid.sim import simulate_packets  # noqa: E402
+from tcpfluid import Path, plot
+from tcpfluid.algorithms import get_law
+from tcpfluid.fluid import simulate_rounds
+from tcpfluid.scenarios import build_scenario
+from tcpfluid.sim import simulate_packets
 
 
 @pytest.fixture(scope="module")
