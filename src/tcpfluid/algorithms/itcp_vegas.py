@@ -23,22 +23,45 @@ the flow's current thresholds ``a`` and ``b`` and ``m = (a + b)/2``:
 
 ===========  ==========================================================================
 Area 1       ``P += p_step``; ``cwnd += min(P, cwnd)``; raise both thresholds by
-             ``threshold_step`` (``b`` at most ``threshold_max``, ``a`` at most
-             ``b − min_gap``).
-Area 2       ``P = max(P/2, 1)``; ``cwnd += min(P, cwnd)``; narrow the gap: ``a += s/2``,
-             ``b −= s/2`` (``s = threshold_step``), never closer than ``min_gap``.
+             ``threshold_gain × min(P, cwnd)`` (``b`` at most ``threshold_max``, ``a`` at
+             most ``b − min_gap``): P scales the parameter increments as well.
+Area 2       ``P = max(P/2, 1)``; ``cwnd += min(P, cwnd)``; narrow the gap from above:
+             ``b = max(b − threshold_step, a + min_gap)``.
 Area 3       ``cwnd`` unchanged; ``P = 0``; narrow the gap as in Area 2.
-Area 4       ``cwnd = max(cwnd − (Δ − m), 2)`` (remove the backlog above the middle of the
-             band in one step: the "rapid" reduction); ``P = 0``; ``a, b`` reset to the
-             initial α, β.
+Area 4       ``cwnd = max(cwnd − (Δ − m), 2)``, i.e. ``cwnd·BaseRTT/RTT + m``: the window
+             is reset in one step to the one that carries the measured rate plus the
+             band's middle (our reading of "rapidly reduce, even reset"); ``P = 0``;
+             ``a, b`` unchanged.
 Δ = a, m, b  ``P = 0`` only.
 ===========  ==========================================================================
 
-Narrowing keeps ``m`` fixed, so the flow's target backlog is only moved by Area 1 (up)
-and Area 4 (back to the initial value). Increases are spread over the next round's ACKs
-(``incr = amount / cwnd``, ``cap = cwnd + amount``, at most doubling); decreases are
-applied at the round boundary. Losses are Vegas's (3/4, 1/2, timeout); *ours*: a loss also
-resets ``P`` and the thresholds.
+Increases are spread over the next round's ACKs (``incr = amount / cwnd``,
+``cap = cwnd + amount``, at most doubling); decreases are applied at the round boundary.
+Losses are Vegas's (3/4, 1/2, timeout); *ours*: a loss also resets ``P`` and the
+thresholds to the initial α, β.
+
+Why these amounts (document 002 §4.2, the 622 Mb/s × 110 ms run, and Table 2):
+
+* ``P`` grows by a constant per Area-1 round, so the window grows quadratically in rounds;
+  the times the document reports (the link fills at ≈ 54 s, RTT 260 ms; Table 2: 22, 57,
+  103, 156 s for RTT 240–840 ms at 155 Mb/s) grow like the square root of the
+  bandwidth-delay product, as a quadratic ramp does. ``p_step = 1.25`` is fitted to these
+  five runs (average throughputs within 4 %, times within 8 % in both engines;
+  ``p_step = 1`` gives averages up to 14 % low, times up to 18 % late; see
+  ``tests/test_itcp_documents.py``).
+* The thresholds must grow during the ramp: each round's increment of P packets queues
+  for part of the round, Δ ≈ P·W/BDP, so fixed thresholds end Area 1 long before the link
+  fills (the earlier reading, ceiling 16, gave 235 Mb/s). Raising them by a share of the
+  increment keeps Area 1 until the link is full and sets the backlog held afterwards:
+  ``threshold_gain = 0.04`` gives ≈ 800 packets at 622 Mb/s, the "≈ 10 ms" RTT rise to
+  "270 ms" of Fig. 6's text (10 ms × 77 750 packets/s = 778 packets; the window gained
+  ≈ 19 800 packets in the ramp, 778/19 800 ≈ 0.04). A share of P (rather than a fixed
+  step per round) means a flow that only occasionally dips into Area 1 once settled (P =
+  1.25) barely moves its thresholds.
+* Areas 2–3 narrow from above, so the band's middle (the held backlog) drops slightly:
+  the text's "then, the RTT value will reduce slightly" (at most ``(β − α − min_gap)/2``).
+* Area 4 keeps the thresholds: resetting them to α, β would drain the whole queue built
+  in the ramp, where Fig. 6's text has the RTT "kept in 270 ms".
 """
 
 from __future__ import annotations
@@ -75,12 +98,18 @@ class ITcpVegas(Vegas):
         document 000's Vegas values).
     gamma : float or array_like, default 1
         Slow-start exit threshold, packets (Vegas's slow start).
-    p_step : float or array_like, default 1
-        *Ours*: growth of P per Area-1 round, packets per round per round; ``> 0``.
-    threshold_step : float or array_like, default 0.5
-        *Ours*: how far α and β move per round, packets; ``>= 0``.
-    threshold_max : float or array_like, default 16
+    p_step : float or array_like, default 1.25
+        *Ours*: growth of P per Area-1 round, packets per round per round; ``> 0``. Fitted
+        to the ramp times and average throughputs of document 002 (Table 1, Table 2).
+    threshold_gain : float or array_like, default 0.04
+        *Ours*: Area 1 raises α and β by this share of the round's increment
+        ``min(P, cwnd)``; ``>= 0``. From the ≈ 10 ms RTT rise of document 002 §4.2.
+    threshold_step : float or array_like, default 1
+        *Ours*: how far β moves down per Area-2/3 round (narrowing), packets; ``>= 0``.
+    threshold_max : float or array_like, optional
         *Ours*: ceiling of β when Area 1 raises the thresholds, packets; ``>= beta``.
+        Default ``None``: no ceiling (the document gives none; the thresholds only grow
+        while the flow finds spare bandwidth).
     min_gap : float or array_like, default 1
         *Ours*: smallest β − α left by the narrowing, packets; ``0 < min_gap <= beta - alpha``.
 
@@ -98,15 +127,22 @@ class ITcpVegas(Vegas):
         alpha: Any = 2.0,
         beta: Any = 4.0,
         gamma: Any = 1.0,
-        p_step: Any = 1.0,
-        threshold_step: Any = 0.5,
-        threshold_max: Any = 16.0,
+        p_step: Any = 1.25,
+        threshold_gain: Any = 0.04,
+        threshold_step: Any = 1.0,
+        threshold_max: Any = None,
         min_gap: Any = 1.0,
     ) -> None:
         super().__init__(alpha=alpha, beta=beta, gamma=gamma)
         self._p_step = param_array("p_step", p_step, positive=True)
+        self._gain = param_array("threshold_gain", threshold_gain, nonnegative=True)
         self._step = param_array("threshold_step", threshold_step, nonnegative=True)
-        self._tmax = param_array("threshold_max", threshold_max, nonnegative=True)
+        self._tmax_given = threshold_max is not None
+        self._tmax = (
+            param_array("threshold_max", threshold_max, positive=True)
+            if threshold_max is not None
+            else np.array(np.inf)
+        )
         self._gap = param_array("min_gap", min_gap, positive=True)
         check_broadcast(self._param_arrays())
         check_le("beta", self._beta, "threshold_max", self._tmax)
@@ -117,6 +153,7 @@ class ITcpVegas(Vegas):
         if hasattr(self, "_gap"):
             out.update(
                 p_step=self._p_step,
+                threshold_gain=self._gain,
                 threshold_step=self._step,
                 threshold_max=self._tmax,
                 min_gap=self._gap,
@@ -128,8 +165,9 @@ class ITcpVegas(Vegas):
         out = super().params()
         out.update(
             p_step=param_value(self._p_step),
+            threshold_gain=param_value(self._gain),
             threshold_step=param_value(self._step),
-            threshold_max=param_value(self._tmax),
+            threshold_max=param_value(self._tmax) if self._tmax_given else None,
             min_gap=param_value(self._gap),
         )
         return out
@@ -167,13 +205,13 @@ class ITcpVegas(Vegas):
         cut = np.where(area4, delta - m, 0.0)
         new = np.maximum(cwnd - cut, MIN_WINDOW)
 
-        b_up = np.minimum(b + step, self._tmax)
-        a_up = np.minimum(a + step, b_up - gap)
-        a_in = np.minimum(a + 0.5 * step, m - 0.5 * gap)
-        b_in = np.maximum(b - 0.5 * step, m + 0.5 * gap)
+        raise_by = self._gain * amount  # Area 1: thresholds grow with the increment P
+        b_up = np.minimum(b + raise_by, self._tmax)
+        a_up = np.minimum(a + raise_by, b_up - gap)
+        b_in = np.maximum(b - step, a + gap)  # narrow from above: m drops by at most step/2
         narrow = area2 | area3
-        new_a = np.where(area1, a_up, np.where(narrow, a_in, np.where(area4, self._alpha, a)))
-        new_b = np.where(area1, b_up, np.where(narrow, b_in, np.where(area4, self._beta, b)))
+        new_a = np.where(area1, a_up, a)
+        new_b = np.where(area1, b_up, np.where(narrow, b_in, b))
 
         np.copyto(p, np.where(ca, new_p, p))
         np.copyto(a, new_a)
