@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from typing import Any
 
 __all__ = ["add_parser", "run"]
@@ -69,6 +68,18 @@ def parse_jobs(value: str) -> int:
     return n if n > 0 else (os.cpu_count() or 1)
 
 
+def _command(args: argparse.Namespace, jobs: int) -> str:
+    """The command line that reproduces this report (written into it)."""
+    parts = ["tcpfluid report", f"--out {args.out}", f"--jobs {jobs}"]
+    if args.quick:
+        parts.append("--quick")
+    if args.sections:
+        parts.append(f"--sections {args.sections}")
+    if args.figures is not None:
+        parts.append(f"--figures {args.figures}")
+    return " ".join(parts)
+
+
 def run(args: argparse.Namespace) -> int:
     """Validate the options, run the report, write it."""
     import matplotlib
@@ -87,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--figures must be a directory, got {args.figures!r}, which is a file")
     report = build_report([s.name for s in names], quick=args.quick, jobs=jobs,
                           progress=not args.no_progress)
-    cmd = "tcpfluid report " + " ".join(sys.argv[2:]) if len(sys.argv) > 1 else None
+    cmd = _command(args, jobs)
     written = write_report(report, out, figures_dir=args.figures, command=cmd)
     print(f"wrote {os.path.join(out, 'index.html')} and {os.path.join(out, 'index.md')} "
           f"({len(written['files'])} files); {report.n_rows} rows, "
