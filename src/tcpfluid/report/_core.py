@@ -78,8 +78,10 @@ class Task:
         return fn(**dict(self.kwargs))
 
 
-def _run_task(task: Task) -> Any:
-    return task.run()
+def _run_task(task: Task) -> tuple[Any, float]:
+    t0 = time.perf_counter()
+    out = task.run()
+    return out, time.perf_counter() - t0
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,7 @@ class SectionResult:
     tables: tuple[Table, ...]
     figures: tuple[Figure, ...] = ()
     notes: tuple[str, ...] = ()
+    #: wall time of the section's tasks (summed over workers) and of its assembly, s
     elapsed_s: float = 0.0
 
     @property
@@ -237,11 +240,12 @@ def run_tasks(
     progress: Progress | None = None,
     executor: Executor | None = None,
 ) -> list[Any]:
-    """Run ``tasks`` and return their results **in task order** (deterministic)."""
+    """Run ``tasks`` and return ``(result, seconds)`` pairs **in task order** (the results
+    do not depend on ``jobs``; the seconds are each task's own wall time)."""
     results: list[Any] = [None] * len(tasks)
     if jobs == 1 and executor is None:
         for i, t in enumerate(tasks):
-            results[i] = t.run()
+            results[i] = _run_task(t)
             if progress is not None:
                 progress.update(t.label)
         return results
@@ -282,12 +286,13 @@ def run_sections(
     k = 0
     for spec, ts in zip(specs, per, strict=True):
         s0 = time.perf_counter()
-        res = spec.assemble(config, out[k : k + len(ts)])
+        chunk = out[k : k + len(ts)]
+        res = spec.assemble(config, [r for r, _ in chunk])
         k += len(ts)
         sections.append(
             SectionResult(
                 res.name, res.title, res.intro, res.tables, res.figures, res.notes,
-                elapsed_s=time.perf_counter() - s0,
+                elapsed_s=sum(s for _, s in chunk) + time.perf_counter() - s0,
             )
         )
     return Report(config, tuple(sections), time.perf_counter() - t0, _versions())

@@ -80,7 +80,7 @@ def render_markdown(report: Report, *, command: str | None = None,
     """The report as Markdown (figures linked as ``<figures_rel>/<name>.png``)."""
     out = ["# tcpfluid validation report", ""]
     out += [*_header(report, command), ""]
-    out += ["| section | rows | DIFFERS | time (s) |", "|---|---|---|---|"]
+    out += ["| section | rows | DIFFERS | compute time (s) |", "|---|---|---|---|"]
     for name, title, n, bad, el in _summary_rows(report):
         out.append(f"| [{_md_escape(title)}](#{name}) | {n} | {bad} | {el:.1f} |")
     out.append("")
@@ -144,7 +144,8 @@ def render_html(report: Report, *, command: str | None = None) -> str:
            "<h1>tcpfluid validation report</h1>"]
     for line in _header(report, command):
         out.append(f"<p>{_inline(line)}</p>")
-    out.append("<table><tr><th>section</th><th>rows</th><th>DIFFERS</th><th>time (s)</th></tr>")
+    out.append("<table><tr><th>section</th><th>rows</th><th>DIFFERS</th>"
+               "<th>compute time (s)</th></tr>")
     for name, title, n, bad, el in _summary_rows(report):
         out.append(f'<tr><td><a href="#{e(name)}">{e(title)}</a></td><td>{n}</td>'
                    f"<td>{bad}</td><td>{el:.1f}</td></tr>")
