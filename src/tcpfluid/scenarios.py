@@ -851,7 +851,18 @@ def _asymmetric(p: dict[str, Any]) -> Scenario:
 
 
 def _itcp_long_delay(p: dict[str, Any]) -> Scenario:
-    """Document 002 §4: one flow over a long-haul X Mb/s backbone between two LANs."""
+    """Document 002 §4: one flow over a long-haul X Mb/s backbone between two LANs.
+
+    Checked against the text (§4.1–4.2, Tables 1–2): 622 Mb/s backbone with 110 ms link
+    delay, host links "less than 10 ms" (10 ms gives the "large RTT of 260 ms" it quotes),
+    100 s (Table 1). Table 2: 155 Mb/s, 200 s, and the values 240–840 ms are RTTs as its
+    header says (the text calls them "link delay of backbone"; as one-way delays, RTTs
+    520–1720 ms, our iTCP-Vegas ramps end at 73 s, 169 s and after 200 s, not at the
+    table's 22–156 s). The LANs are "Gigabit
+    Ethernet (IEEE 802.3u)" — 802.3u is 100 Mb/s Fast Ethernet, which could not carry the
+    412 Mb/s of Table 1, so 1 Gb/s. Silent: buffer (infinite: no loss is reported) and
+    packet size (1000 bytes, as the other documents).
+    """
     n = _int("flows", p["flows"], minimum=1)
     return _access_topology(
         p,
@@ -988,8 +999,9 @@ SCENARIOS.update(
             },
             description=(
                 "iTCP-Vegas paper §4: one flow over a 622 Mb/s backbone with 110 ms link "
-                "delay between Gigabit-Ethernet LANs (10 ms host links: RTT 260 ms); "
-                "bandwidth=155Mbps with rtt=240ms...840ms for its Table 2; buffer is ours"
+                "delay between Gigabit-Ethernet LANs (10 ms host links: RTT 260 ms), 100 s; "
+                "bandwidth=155Mbps rtt=240ms...840ms duration=200s for its Table 2 (whose "
+                "values are RTTs); buffer and packet size are ours (the paper is silent)"
             ),
         ),
     }
