@@ -45,9 +45,9 @@ Why these amounts (document 002 §4.2, the 622 Mb/s × 110 ms run, and Table 2):
 * ``P`` grows by a constant per Area-1 round, so the window grows quadratically in rounds;
   the rounds the document takes to fill the link (≈ 54 s at RTT 260 ms; Table 2: 22, 57,
   103, 156 s for RTT 240–840 ms at 155 Mb/s, i.e. 92–186 rounds) grow like the square
-  root of the bandwidth-delay product, as a quadratic ramp's do. ``p_step = 1.25`` is fitted to these
-  five runs (average throughputs within 5 %, times within 9 % in both engines;
-  ``p_step = 1`` gives averages up to 14 % low, times up to 18 % late; see
+  root of the bandwidth-delay product, as a quadratic ramp's do. ``p_step = 1.25`` is
+  fitted to these five runs (average throughputs within 5 %, times within 9 % in both
+  engines; ``p_step = 1`` gives averages up to 14 % low, times up to 18 % late; see
   ``tests/test_itcp_documents.py``).
 * The thresholds must grow during the ramp: each round's increment of P packets queues
   for part of the round, Δ ≈ P·W/BDP, so fixed thresholds end Area 1 long before the link
