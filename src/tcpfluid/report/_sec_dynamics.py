@@ -133,6 +133,11 @@ for _k in ("settled_window", "doubled", "max_queue"):
     _REASONS[("tcp-ho", _k, ROUNDS)] = (
         "in a noise-free model TCP-Ho's status machine stops at the end of its ramp and never "
         "decreases (Table 2 read literally; docs/round-model.md)")
+for _k in ("settled_window", "halved", "doubled", "max_queue"):
+    _REASONS[("tcp-ho", _k, PACKET)] = (
+        "Table 2 read literally: packet throughput noise starts a one-packet-per-round "
+        "decrease chain that runs to the 2-packet floor, then the ramp restarts "
+        "(docs/algorithms.md, 'What the literal rules cannot do')")
 _LABELS = {
     "ss_exit_window": ("slow-start exit window", "pkts"),
     "ss_exit_time_s": ("slow-start exit time", "s"),
@@ -366,8 +371,9 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 if a == "tcp-ho":
                     reasons = {ROUNDS: "TCP-Ho's status machine in a noise-free model "
                                        "(docs/round-model.md)",
-                               PACKET: "the packet ramp overshoots μd; TCP-Ho's adjustments "
-                                       "then depend on throughput noise"}
+                               PACKET: "Table 2 read literally: throughput noise starts a "
+                                       "decrease chain to the floor and a restart "
+                                       "(docs/algorithms.md)"}
                 if a == "fast":
                     reasons = {ROUNDS: "FAST's update is applied once per round in the model",
                                PACKET: "FAST at small BDP oscillates (doc 000 §5.2: 'FAST "
