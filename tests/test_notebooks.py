@@ -5,10 +5,9 @@ from __future__ import annotations
 import base64
 from pathlib import Path
 
+import nbclient
+import nbformat
 import pytest
-
-nbformat = pytest.importorskip("nbformat")
-nbclient = pytest.importorskip("nbclient")
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
