@@ -106,10 +106,11 @@ def test_table1_link_fills_near_54s_then_rtt_270ms(table1):
     assert reach == pytest.approx(54.0, rel=0.10)  # the fitted ramp: 50.7-51.0 s
     ramp = (t > 10.0) & (t < reach - 5.0)
     assert np.all(np.abs(rtt[ramp] - 0.260) < 0.002)  # "RTT of 260 ms"
-    after = t > reach + 10.0
-    # "around 10 ms": ± 3 ms; the plateau holds to the end of the run
+    after = t > reach + 15.0
+    # "around 10 ms": ± 3 ms; "kept": flat to within 0.5 ms (5 % of the rise) to the end
+    # of the run, i.e. the thresholds do not creep up with noisy rounds
     assert np.all(np.abs(rtt[after] - 0.270) < 0.003)
-    assert np.ptp(rtt[after]) < 0.002
+    assert np.ptp(rtt[after]) < 0.0005
 
 
 @pytest.mark.parametrize("rtt_ms", sorted(TABLE2))

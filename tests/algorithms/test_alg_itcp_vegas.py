@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from _lawkit import drive, sample
+from _lawkit import drive, rtt_for_delta, sample
 
 from tcpfluid.algorithms import CONGESTION_AVOIDANCE, LOSS_FAST, ITcpVegas, get_law
 
@@ -86,15 +86,45 @@ def test_area3_keeps_window_and_narrows_to_min_gap():
     assert (state["a"][0], state["b"][0]) == (2.0, 3.0)
 
 
-def test_area4_drains_excess_and_keeps_thresholds():
-    law = ITcpVegas(alpha=2.0, beta=4.0)
+def test_area4_drains_excess_and_lowers_thresholds_by_the_share():
+    law = ITcpVegas(alpha=2.0, beta=4.0, threshold_gain=0.2)
     state = _ca(law)
     state["a"][:] = 3.0
     state["b"][:] = 6.0
     state["p"][:] = 5.0
     a = law.on_round(state, sample(14.0, 0.5, 1.0))  # Δ = 7 > 6: 14 − (7 − 4.5) = 11.5
     assert (a.cwnd[0], a.incr[0], a.cap[0]) == (11.5, 0.0, 11.5)
-    assert (state["p"][0], state["a"][0], state["b"][0]) == (0.0, 3.0, 6.0)
+    # thresholds − 0.2 × 2.5 = 0.5
+    assert (state["p"][0], state["a"][0], state["b"][0]) == (0.0, 2.5, 5.5)
+
+
+def test_area4_lowering_stops_at_the_initial_thresholds():
+    law = ITcpVegas(alpha=2.0, beta=4.0, threshold_gain=1.0)
+    state = _ca(law)
+    state["a"][:] = 3.0
+    state["b"][:] = 6.0
+    law.on_round(state, sample(14.0, 0.5, 1.0))  # cut 2.5: a 0.5 -> 2, b 3.5 -> 4
+    assert (state["a"][0], state["b"][0]) == (2.0, 4.0)
+    state["a"][:] = 5.0
+    state["b"][:] = 6.0
+    law.on_round(state, sample(16.0, 0.5, 1.0))  # Δ 8, m 5.5, cut 2.5: a 2.5, b max(3.5, 4)
+    assert (state["a"][0], state["b"][0]) == (2.5, 4.0)
+
+
+def test_thresholds_do_not_ratchet_when_an_increase_is_undone():
+    # a settled flow dips into Area 1 (+P = 1.25, thresholds + 0.5 × 1.25) and Area 4
+    # takes the same 1.25 packets back (thresholds − 0.5 × 1.25): back where it was
+    law = ITcpVegas(alpha=2.0, beta=4.0, threshold_gain=0.5)
+    state = _ca(law)
+    state["a"][:] = 10.0
+    state["b"][:] = 12.0
+    act = law.on_round(state, sample(18.0, 0.5, 1.0))  # Δ = 9 < 10: Area 1
+    assert act.cap[0] == 19.25
+    assert (state["a"][0], state["b"][0]) == (10.625, 12.625)
+    # Δ = 12.875 > b: cut Δ − m = 12.875 − 11.625 = 1.25
+    act = law.on_round(state, sample(19.25, 0.5, rtt_for_delta(19.25, 12.875, 0.5)))
+    assert act.cwnd[0] == pytest.approx(18.0)
+    assert state["a"][0] == pytest.approx(10.0) and state["b"][0] == pytest.approx(12.0)
 
 
 def test_area4_resets_window_to_the_measured_rate_plus_the_band_middle():
