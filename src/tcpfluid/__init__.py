@@ -22,7 +22,18 @@ from .path import Path
 __version__ = "0.1.0"
 
 #: sub-modules loaded on first attribute access (``tcpfluid.sim`` imports Numba)
-_LAZY = ("algorithms", "analytic", "engines", "fairness", "fluid", "published", "sim", "sweep")
+_LAZY = (
+    "algorithms",
+    "analytic",
+    "engines",
+    "fairness",
+    "fluid",
+    "plot",
+    "published",
+    "report",
+    "sim",
+    "sweep",
+)
 
 __all__ = ["Path", "__version__", "metrics", "scenarios", "units", *_LAZY]
 

@@ -84,8 +84,6 @@ class Path:
         buffer: Any = None,
         reverse_bandwidth: Any = None,
         reverse_buffer: Any = None,
-        _tau: float | None = None,
-        _link_rates: tuple[float, ...] = (),
     ) -> None:
         pkt = units.bytes_(packet_size, name="packet_size")
         ack = units.bytes_(ack_size, name="ack_size")
@@ -110,8 +108,8 @@ class Path:
         object.__setattr__(self, "buffer_pkts", buf)
         object.__setattr__(self, "reverse_mu", rmu)
         object.__setattr__(self, "reverse_buffer_pkts", rbuf)
-        object.__setattr__(self, "tau", _tau)
-        object.__setattr__(self, "link_rates", tuple(_link_rates))
+        object.__setattr__(self, "tau", None)
+        object.__setattr__(self, "link_rates", ())
 
     # ------------------------------------------------------------------ builders
     @classmethod
@@ -151,7 +149,7 @@ class Path:
         tau = units.time_or_zero(propagation_rtt, name="propagation_rtt")
         a = ack / pkt if include_ack_size else 0.0
         d = tau + (1.0 + a) * sum(1.0 / x for x in xs)
-        return cls(
+        path = cls(
             min(xs),
             d,
             packet_size=pkt,
@@ -159,9 +157,10 @@ class Path:
             buffer=buffer,
             reverse_bandwidth=reverse_bandwidth,
             reverse_buffer=reverse_buffer,
-            _tau=tau,
-            _link_rates=xs,
         )
+        object.__setattr__(path, "tau", tau)
+        object.__setattr__(path, "link_rates", xs)
+        return path
 
     @classmethod
     def from_bdp(cls, bdp: Any, rtt: Any, **kwargs: Any) -> Path:

@@ -1,0 +1,49 @@
+"""The repository's contracts: README commands, CI script, API reference, README example."""
+
+import re
+from pathlib import Path
+
+from tcpfluid import _apidoc
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _bash_blocks(text: str) -> list[str]:
+    return re.findall(r"```bash\n(.*?)```", text, flags=re.S)
+
+
+def test_readme_opens_with_the_two_commands_and_ci_runs_the_second():
+    blocks = _bash_blocks(README)
+    main_job, tests = blocks[0].strip(), blocks[1].strip()
+    assert "tcpfluid report" in main_job and "pip install -e ." in main_job
+    assert "pytest" in tests and "'.[dev]'" in tests
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    ci_lines = [ln.strip() for ln in ci.splitlines() if ln.strip() and not ln.startswith("#")]
+    assert tests in ci_lines, "the README's test command and .ci/run must be the same line"
+    # the two commands come before any other section of the README
+    assert README.index(main_job) < README.index("## ")
+
+
+def test_api_reference_is_current():
+    # regenerate with: python -m tcpfluid._apidoc
+    assert _apidoc.render() == (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+
+
+def test_every_public_name_exists():
+    import importlib
+
+    for modname in _apidoc.MODULES:
+        mod = importlib.import_module(modname)
+        for name in getattr(mod, "__all__", []):
+            assert hasattr(mod, name), f"{modname}.__all__ lists missing {name!r}"
+
+
+def test_readme_python_example_runs():
+    (block,) = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+    namespace: dict[str, object] = {}
+    exec(compile(block, "README.md", "exec"), namespace)  # noqa: S102 - our own README
+    tr, res = namespace["tr"], namespace["res"]
+    # the numbers the README's comments quote (document 000 says 59 s)
+    assert abs(tr.summary.to_dict()["time_to_equilibrium_s"] - 57.1) < 0.2  # type: ignore[attr-defined]
+    assert abs(res.summary.to_dict()["time_to_equilibrium_s"] - 57.5) < 0.2  # type: ignore[attr-defined]
