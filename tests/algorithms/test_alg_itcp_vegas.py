@@ -73,6 +73,16 @@ def test_area2_halves_p_and_narrows_from_above():
     assert state["b"][0] == 4.0
 
 
+def test_area2_factor():
+    # P = max(0.25 × 8, 1) = 2; with P = 2: max(0.5, 1) = 1 (Vegas's +1 per round)
+    law = ITcpVegas(alpha=2.0, beta=5.0, area2_factor=0.25)
+    state = _ca(law)
+    state["p"][:] = 8.0
+    assert law.on_round(state, sample(5.0, 0.5, 1.0)).cap[0] == 7.0
+    state["p"][:] = 2.0
+    assert law.on_round(state, sample(5.0, 0.5, 1.0)).cap[0] == 6.0
+
+
 def test_area3_keeps_window_and_narrows_to_min_gap():
     law = ITcpVegas(alpha=2.0, beta=4.0, threshold_step=0.5, min_gap=1.0)
     state = _ca(law)
@@ -174,6 +184,7 @@ def test_params_and_default_no_ceiling():
     p = law.params()
     assert p["threshold_max"] is None
     assert (p["p_step"], p["threshold_gain"], p["threshold_step"]) == (1.25, 0.04, 1.0)
+    assert p["area2_factor"] == 0.5
     assert get_law("itcp-vegas", threshold_max=20.0).params()["threshold_max"] == 20.0
 
 
@@ -187,6 +198,8 @@ def test_params_and_default_no_ceiling():
         ({"threshold_max": math.inf}, "threshold_max"),
         ({"min_gap": 3.0}, "min_gap"),
         ({"min_gap": 0.0}, "min_gap"),
+        ({"area2_factor": 1.0}, r"area2_factor must be in \[0, 1\)"),
+        ({"area2_factor": [0.5, -0.5]}, "area2_factor"),
     ],
 )
 def test_bad_parameters_are_rejected(kwargs, match):

@@ -25,7 +25,8 @@ the flow's current thresholds ``a`` and ``b`` and ``m = (a + b)/2``:
 Area 1       ``P += p_step``; ``cwnd += min(P, cwnd)``; raise both thresholds by
              ``threshold_gain × min(P, cwnd)`` (``b`` at most ``threshold_max``, ``a`` at
              most ``b − min_gap``): P scales the parameter increments as well.
-Area 2       ``P = max(P/2, 1)``; ``cwnd += min(P, cwnd)``; narrow the gap from above:
+Area 2       ``P = max(area2_factor × P, 1)`` (1: Vegas's +1 per round, 002 Fig. 1);
+             ``cwnd += min(P, cwnd)``; narrow the gap from above:
              ``b = max(b − threshold_step, a + min_gap)``.
 Area 3       ``cwnd`` unchanged; ``P = 0``; narrow the gap as in Area 2.
 Area 4       ``cwnd = max(cwnd − (Δ − m), 2)``, i.e. ``cwnd·BaseRTT/RTT + m``: the window
@@ -116,6 +117,9 @@ class ITcpVegas(Vegas):
         while the flow finds spare bandwidth).
     min_gap : float or array_like, default 1
         *Ours*: smallest β − α left by the narrowing, packets; ``0 < min_gap <= beta - alpha``.
+    area2_factor : float or array_like, default 0.5
+        *Ours*: Area 2 multiplies P by this (``0 <= area2_factor < 1``: "slowed down"),
+        keeping at least Vegas's +1 packet per round.
 
     Notes
     -----
@@ -136,6 +140,7 @@ class ITcpVegas(Vegas):
         threshold_step: Any = 1.0,
         threshold_max: Any = None,
         min_gap: Any = 1.0,
+        area2_factor: Any = 0.5,
     ) -> None:
         super().__init__(alpha=alpha, beta=beta, gamma=gamma)
         self._p_step = param_array("p_step", p_step, positive=True)
@@ -148,19 +153,26 @@ class ITcpVegas(Vegas):
             else np.array(np.inf)
         )
         self._gap = param_array("min_gap", min_gap, positive=True)
+        self._slow = param_array("area2_factor", area2_factor, nonnegative=True)
+        if np.any(self._slow >= 1.0):
+            bad = float(np.atleast_1d(self._slow)[np.atleast_1d(self._slow) >= 1.0][0])
+            raise ValueError(
+                f"area2_factor must be in [0, 1) (Area 2 slows the increment), got {bad!r}"
+            )
         check_broadcast(self._param_arrays())
         check_le("beta", self._beta, "threshold_max", self._tmax)
         check_le("min_gap", self._gap, "beta - alpha", self._beta - self._alpha)
 
     def _param_arrays(self) -> dict[str, FloatArray]:
         out = super()._param_arrays()
-        if hasattr(self, "_gap"):
+        if hasattr(self, "_slow"):
             out.update(
                 p_step=self._p_step,
                 threshold_gain=self._gain,
                 threshold_step=self._step,
                 threshold_max=self._tmax,
                 min_gap=self._gap,
+                area2_factor=self._slow,
             )
         return out
 
@@ -173,6 +185,7 @@ class ITcpVegas(Vegas):
             threshold_step=param_value(self._step),
             threshold_max=param_value(self._tmax) if self._tmax_given else None,
             min_gap=param_value(self._gap),
+            area2_factor=param_value(self._slow),
         )
         return out
 
@@ -204,7 +217,8 @@ class ITcpVegas(Vegas):
         area3 = ca & (delta > m) & (delta < b)
         area4 = ca & (delta > b)
 
-        new_p = np.where(area1, p + self._p_step, np.where(area2, np.maximum(0.5 * p, 1.0), 0.0))
+        slowed = np.maximum(self._slow * p, 1.0)  # at least Vegas's +1 (002 Fig. 1)
+        new_p = np.where(area1, p + self._p_step, np.where(area2, slowed, 0.0))
         amount = np.where(area1 | area2, np.minimum(new_p, cwnd), 0.0)
         cut = np.where(area4, delta - m, 0.0)
         new = np.maximum(cwnd - cut, MIN_WINDOW)
