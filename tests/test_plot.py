@@ -31,8 +31,11 @@ def test_window_draws_the_trace_on_the_given_axes(trace) -> None:
 
 
 def test_packet_result_queue_and_throughput() -> None:
-    res = simulate_packets(build_scenario("qv-basic", bandwidth="5Mbps", cbr="none",
-                                          duration="3s").with_algorithm("vegas"))
+    res = simulate_packets(
+        build_scenario("qv-basic", bandwidth="5Mbps", cbr="none", duration="3s").with_algorithm(
+            "vegas"
+        )
+    )
     fig, ax = plt.subplots()
     q = plot.queue(res, ax=ax)
     np.testing.assert_array_equal(q[0].get_ydata(), res.link(res.summary.bottleneck).queue_pkts)

@@ -42,7 +42,7 @@ def test_every_public_name_exists():
 def test_readme_python_example_runs():
     (block,) = re.findall(r"```python\n(.*?)```", README, flags=re.S)
     namespace: dict[str, object] = {}
-    exec(compile(block, "README.md", "exec"), namespace)  # noqa: S102 - our own README
+    exec(compile(block, "README.md", "exec"), namespace)
     tr, res = namespace["tr"], namespace["res"]
     # the numbers the README's comments quote (document 000 says 59 s)
     assert abs(tr.summary.to_dict()["time_to_equilibrium_s"] - 57.1) < 0.2  # type: ignore[attr-defined]

@@ -270,9 +270,7 @@ def settling(
     )
 
 
-def time_average(
-    time_s: ArrayLike, values: ArrayLike, *, t_start: float = 0.0
-) -> FloatArray:
+def time_average(time_s: ArrayLike, values: ArrayLike, *, t_start: float = 0.0) -> FloatArray:
     """Time average of a piecewise-constant series.
 
     Sample ``k`` holds over ``(time_s[k-1], time_s[k]]`` (the first over

@@ -53,13 +53,21 @@ def new_axes(nrows: int = 1, *, sharex: bool = True, height: float = 4.2) -> Any
 
     if not isinstance(nrows, int) or nrows < 1:
         raise ValueError(f"nrows must be an integer >= 1, got {nrows!r}")
-    fig, axes = plt.subplots(nrows, 1, sharex=sharex,
-                             figsize=(7.5, height if nrows == 1 else 2.6 * nrows + 0.6))
+    fig, axes = plt.subplots(
+        nrows, 1, sharex=sharex, figsize=(7.5, height if nrows == 1 else 2.6 * nrows + 0.6)
+    )
     return fig, axes
 
 
-def finish(ax: Any, *, xlabel: str, ylabel: str, title: str | None = None,
-           legend: bool = True, fontsize: float = 8.0) -> None:
+def finish(
+    ax: Any,
+    *,
+    xlabel: str,
+    ylabel: str,
+    title: str | None = None,
+    legend: bool = True,
+    fontsize: float = 8.0,
+) -> None:
     """Label the axes (with units), add a grid and a legend."""
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
@@ -89,10 +97,7 @@ def _kind(result: Any) -> str:
         return "ode"
     if name == "PacketResult":
         return "packet"
-    raise TypeError(
-        "result must be a RoundTrace, OdeResult or PacketResult, got "
-        f"{name}"
-    )
+    raise TypeError(f"result must be a RoundTrace, OdeResult or PacketResult, got {name}")
 
 
 def _flows(flows: Sequence[int] | None, n: int) -> list[int]:
@@ -105,8 +110,14 @@ def _flows(flows: Sequence[int] | None, n: int) -> list[int]:
     return out
 
 
-def window(result: Any, ax: Any = None, *, flows: Sequence[int] | None = None,
-           label: str | None = None, **style: Any) -> list[Any]:
+def window(
+    result: Any,
+    ax: Any = None,
+    *,
+    flows: Sequence[int] | None = None,
+    label: str | None = None,
+    **style: Any,
+) -> list[Any]:
     """Congestion window (packets) against time (s), one line per flow.
 
     Parameters
@@ -124,8 +135,11 @@ def window(result: Any, ax: Any = None, *, flows: Sequence[int] | None = None,
     """
     ax = _ax(ax)
     kind = _kind(result)
-    prefix = label if label is not None else {"rounds": "round model", "ode": "ODE",
-                                              "packet": "packet sim"}[kind]
+    prefix = (
+        label
+        if label is not None
+        else {"rounds": "round model", "ode": "ODE", "packet": "packet sim"}[kind]
+    )
     arts: list[Any] = []
     if kind == "rounds":
         t = result.time_s[:, 0]
@@ -133,8 +147,7 @@ def window(result: Any, ax: Any = None, *, flows: Sequence[int] | None = None,
             arts += ax.plot(t, result.window_pkts[:, 0, f], label=f"{prefix} flow {f}", **style)
     elif kind == "ode":
         for f in _flows(flows, result.n_flows):
-            arts += ax.plot(result.t, result.windows_pkts[f], label=f"{prefix} flow {f}",
-                            **style)
+            arts += ax.plot(result.t, result.windows_pkts[f], label=f"{prefix} flow {f}", **style)
     else:
         for f in _flows(flows, len(result.flows)):
             fl = result.flows[f]
@@ -144,16 +157,20 @@ def window(result: Any, ax: Any = None, *, flows: Sequence[int] | None = None,
     return arts
 
 
-def queue(result: Any, ax: Any = None, *, link: str | None = None,
-          label: str | None = None, **style: Any) -> list[Any]:
+def queue(
+    result: Any, ax: Any = None, *, link: str | None = None, label: str | None = None, **style: Any
+) -> list[Any]:
     """Bottleneck queue (packets) against time (s).
 
     ``link`` (packet results only) names the link; default: the summary's bottleneck.
     """
     ax = _ax(ax)
     kind = _kind(result)
-    prefix = label if label is not None else {"rounds": "round model", "ode": "ODE",
-                                              "packet": "packet sim"}[kind]
+    prefix = (
+        label
+        if label is not None
+        else {"rounds": "round model", "ode": "ODE", "packet": "packet sim"}[kind]
+    )
     if kind == "rounds":
         if result.queue_pkts is None:
             raise ValueError("this RoundTrace did not record queue_pkts (record=...)")
@@ -162,29 +179,41 @@ def queue(result: Any, ax: Any = None, *, link: str | None = None,
         arts = ax.plot(result.t, result.queue_pkts, label=prefix, **style)
     else:
         name = link if link is not None else result.summary.bottleneck
-        arts = ax.plot(result.t_s, result.link(name).queue_pkts, label=f"{prefix} {name}",
-                       **style)
+        arts = ax.plot(result.t_s, result.link(name).queue_pkts, label=f"{prefix} {name}", **style)
     ax.set_xlabel("time (s)")
     ax.set_ylabel("queue (packets)")
     return list(arts)
 
 
-def throughput(result: Any, ax: Any = None, *, flows: Sequence[int] | None = None,
-               label: str | None = None, **style: Any) -> list[Any]:
+def throughput(
+    result: Any,
+    ax: Any = None,
+    *,
+    flows: Sequence[int] | None = None,
+    label: str | None = None,
+    **style: Any,
+) -> list[Any]:
     """Per-flow throughput (packets/s) against time (s): the round model's per-round
     delivery rate, the ODE's rate w/RTT, the packet simulator's goodput per sample
     interval."""
     ax = _ax(ax)
     kind = _kind(result)
-    prefix = label if label is not None else {"rounds": "round model", "ode": "ODE",
-                                              "packet": "packet sim"}[kind]
+    prefix = (
+        label
+        if label is not None
+        else {"rounds": "round model", "ode": "ODE", "packet": "packet sim"}[kind]
+    )
     arts: list[Any] = []
     if kind == "rounds":
         if result.throughput_pps is None:
             raise ValueError("this RoundTrace did not record throughput_pps (record=...)")
         for f in _flows(flows, result.n_flows):
-            arts += ax.plot(result.time_s[:, 0], result.throughput_pps[:, 0, f],
-                            label=f"{prefix} flow {f}", **style)
+            arts += ax.plot(
+                result.time_s[:, 0],
+                result.throughput_pps[:, 0, f],
+                label=f"{prefix} flow {f}",
+                **style,
+            )
     elif kind == "ode":
         for f in _flows(flows, result.n_flows):
             arts += ax.plot(result.t, result.rates_pps[f], label=f"{prefix} flow {f}", **style)

@@ -30,8 +30,15 @@ from tcpfluid.report._table import CLOSED_FORM, DOCUMENT, ODE, PACKET, ROUNDS
 
 # ------------------------------------------------------------------ tables and verdicts
 def _row(**values: float | NA) -> Row:
-    return Row("s", "q", "pkts", values, CLOSED_FORM, Tolerance(rel=0.10, reason="ten"),
-               reasons={PACKET: "bursts"})
+    return Row(
+        "s",
+        "q",
+        "pkts",
+        values,
+        CLOSED_FORM,
+        Tolerance(rel=0.10, reason="ten"),
+        reasons={PACKET: "bursts"},
+    )
 
 
 def test_relative_error_and_verdict_by_hand() -> None:
@@ -77,10 +84,15 @@ def test_row_rejects_nan_and_unknown_reference() -> None:
 def test_html_shows_na_not_a_number() -> None:
     from tcpfluid.report import Report, SectionResult
 
-    row = Row("s", "q", "", {CLOSED_FORM: 2.0, PACKET: NA("engine missing"), DOCUMENT: 2.1},
-              CLOSED_FORM, Tolerance(rel=0.1, reason="why"))
-    rep = Report(ReportConfig(), (SectionResult("x", "X", "intro", (Table("cap", (row,)),)),),
-                 0.0)
+    row = Row(
+        "s",
+        "q",
+        "",
+        {CLOSED_FORM: 2.0, PACKET: NA("engine missing"), DOCUMENT: 2.1},
+        CLOSED_FORM,
+        Tolerance(rel=0.1, reason="why"),
+    )
+    rep = Report(ReportConfig(), (SectionResult("x", "X", "intro", (Table("cap", (row,)),)),), 0.0)
     page = render_html(rep)
     assert "n/a" in page and "engine missing" in page
     assert "why" in page  # the tolerance's reason is stated
@@ -142,8 +154,9 @@ def test_tables_carry_tolerance_and_verdict(quick_report) -> None:
 
 
 def test_report_numbers_against_independent_values(quick_report) -> None:
-    rows = {(r.setting, r.quantity): r for s in quick_report.sections for t in s.tables
-            for r in t.rows}
+    rows = {
+        (r.setting, r.quantity): r for s in quick_report.sections for t in s.tables for r in t.rows
+    }
     # Vegas at 1000 kb (125 packets): W* = (1 + sqrt(1 + 16*125))/2 = 22.87 (eq. 6, by hand);
     # the first slow-start window at or above it is 32 (2, 2, 4, 4, 8, 8, 16, 16, 32)
     r = rows[("Vegas, BDP 1000 kb (μd = 125 pkts)", "window of the round that leaves slow start")]
@@ -153,8 +166,12 @@ def test_report_numbers_against_independent_values(quick_report) -> None:
     assert isinstance(r.values[ODE], NA)
     # TCP-Ho Example 3: the paper's simulation printed 5.1 s (document 004 §4.3); erratum E8's
     # k >= 3 + sqrt(4*625 - 7) = 52.93 -> even 54 rounds -> 5.4 s
-    ex3 = rows[("TCP-Ho, Example 3 (μd = 625 pkts, d = 0.1 s)",
-                "time to reach the available bandwidth (conspicuous round × d)")]
+    ex3 = rows[
+        (
+            "TCP-Ho, Example 3 (μd = 625 pkts, d = 0.1 s)",
+            "time to reach the available bandwidth (conspicuous round × d)",
+        )
+    ]
     assert ex3.values[DOCUMENT] == 5.1
     assert ex3.values[CLOSED_FORM] == pytest.approx(5.4)
 
@@ -200,8 +217,18 @@ def test_cli_out_is_a_file(tmp_path: Path, capsys) -> None:
 def test_cli_quick_subset(tmp_path: Path, capsys) -> None:
     out = tmp_path / "rep"
     figs = tmp_path / "figs"
-    code = main(["report", "--quick", "--sections", "critical-window", "--out", str(out),
-                 "--figures", str(figs)])
+    code = main(
+        [
+            "report",
+            "--quick",
+            "--sections",
+            "critical-window",
+            "--out",
+            str(out),
+            "--figures",
+            str(figs),
+        ]
+    )
     assert code == 0
     captured = capsys.readouterr()
     assert "report [" in captured.err  # the progress bar goes to stderr
@@ -210,8 +237,16 @@ def test_cli_quick_subset(tmp_path: Path, capsys) -> None:
 
 
 def test_sections_listed_in_order() -> None:
-    assert list(SECTIONS) == ["critical-window", "new-equilibrium", "conspicuous", "basic",
-                              "convergence-bdp", "many-flows", "thesis-fairness", "asymmetric"]
+    assert list(SECTIONS) == [
+        "critical-window",
+        "new-equilibrium",
+        "conspicuous",
+        "basic",
+        "convergence-bdp",
+        "many-flows",
+        "thesis-fairness",
+        "asymmetric",
+    ]
 
 
 def test_collapsed_flow_is_flagged_not_hidden() -> None:

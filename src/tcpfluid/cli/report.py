@@ -43,16 +43,27 @@ def add_parser(sub: Any) -> None:
         epilog=_EPILOG.format(sections=listing),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--out", default="report", metavar="DIR",
-                   help="output folder (default: report)")
-    p.add_argument("--quick", action="store_true",
-                   help="CI settings: smaller grids and scaled-down many-flow runs")
-    p.add_argument("--jobs", default="1", metavar="N",
-                   help="worker processes (default 1; 0 = all CPUs)")
-    p.add_argument("--sections", default=None, metavar="A,B,...",
-                   help=f"comma-separated subset of: {', '.join(SECTIONS)}")
-    p.add_argument("--figures", default=None, metavar="DIR",
-                   help="also write the PNG figures into DIR, e.g. figures (the README's)")
+    p.add_argument("--out", default="report", metavar="DIR", help="output folder (default: report)")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help="CI settings: smaller grids and scaled-down many-flow runs",
+    )
+    p.add_argument(
+        "--jobs", default="1", metavar="N", help="worker processes (default 1; 0 = all CPUs)"
+    )
+    p.add_argument(
+        "--sections",
+        default=None,
+        metavar="A,B,...",
+        help=f"comma-separated subset of: {', '.join(SECTIONS)}",
+    )
+    p.add_argument(
+        "--figures",
+        default=None,
+        metavar="DIR",
+        help="also write the PNG figures into DIR, e.g. figures (the README's)",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(run=run)
 
@@ -92,15 +103,20 @@ def run(args: argparse.Namespace) -> int:
     out = args.out
     if os.path.exists(out) and not os.path.isdir(out):
         raise ValueError(f"--out must be a directory, got {out!r}, which is a file")
-    if args.figures is not None and os.path.exists(args.figures) and not os.path.isdir(
-        args.figures
+    if (
+        args.figures is not None
+        and os.path.exists(args.figures)
+        and not os.path.isdir(args.figures)
     ):
         raise ValueError(f"--figures must be a directory, got {args.figures!r}, which is a file")
-    report = build_report([s.name for s in names], quick=args.quick, jobs=jobs,
-                          progress=not args.no_progress)
+    report = build_report(
+        [s.name for s in names], quick=args.quick, jobs=jobs, progress=not args.no_progress
+    )
     cmd = _command(args, jobs)
     written = write_report(report, out, figures_dir=args.figures, command=cmd)
-    print(f"wrote {os.path.join(out, 'index.html')} and {os.path.join(out, 'index.md')} "
-          f"({len(written['files'])} files); {report.n_rows} rows, "
-          f"{report.n_disagreements} flagged DIFFERS; {report.elapsed_s:.1f} s")
+    print(
+        f"wrote {os.path.join(out, 'index.html')} and {os.path.join(out, 'index.md')} "
+        f"({len(written['files'])} files); {report.n_rows} rows, "
+        f"{report.n_disagreements} flagged DIFFERS; {report.elapsed_s:.1f} s"
+    )
     return 0

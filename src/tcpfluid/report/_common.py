@@ -19,8 +19,9 @@ NO_FIGURE_VALUES = NA("the document gives this only as a plot, with no printed v
 
 def ode_na(algorithm: str) -> NA:
     """``n/a`` for a law without an ODE right-hand side."""
-    return NA(f"no ODE right-hand side for {algorithm} (ODE laws: vegas, enhanced-vegas, "
-              "fast, reno)")
+    return NA(
+        f"no ODE right-hand side for {algorithm} (ODE laws: vegas, enhanced-vegas, fast, reno)"
+    )
 
 
 def matched_overrides(

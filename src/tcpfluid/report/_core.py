@@ -291,7 +291,12 @@ def run_sections(
         k += len(ts)
         sections.append(
             SectionResult(
-                res.name, res.title, res.intro, res.tables, res.figures, res.notes,
+                res.name,
+                res.title,
+                res.intro,
+                res.tables,
+                res.figures,
+                res.notes,
                 elapsed_s=sum(s for _, s in chunk) + time.perf_counter() - s0,
             )
         )

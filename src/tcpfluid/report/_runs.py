@@ -141,7 +141,9 @@ def rounds_bdp_batch(
     the per-round windows (R, S) and the slow-start exit rounds."""
     law = get_law(algorithm, **dict(params))
     tr = simulate_rounds(
-        law, PathBatch.from_bdp(np.asarray(bdp_pkts, dtype=float), d_s), rounds=rounds,
+        law,
+        PathBatch.from_bdp(np.asarray(bdp_pkts, dtype=float), d_s),
+        rounds=rounds,
         record=(),
     )
     s = tr.summary

@@ -27,9 +27,15 @@ from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, 
 
 _RUNS = "tcpfluid.report._runs"
 D_S = 0.1  # the documents' 100 ms paths
-_NAMES = {"vegas": "Vegas", "quick-vegas": "Quick Vegas", "tcp-ho": "TCP-Ho", "fast": "FAST",
-          "reno": "Reno", "forward-vegas": "forward-path Vegas",
-          "enhanced-vegas": "Enhanced Vegas"}
+_NAMES = {
+    "vegas": "Vegas",
+    "quick-vegas": "Quick Vegas",
+    "tcp-ho": "TCP-Ho",
+    "fast": "FAST",
+    "reno": "Reno",
+    "forward-vegas": "forward-path Vegas",
+    "enhanced-vegas": "Enhanced Vegas",
+}
 
 
 def kb_to_pkts(kb: float) -> float:
@@ -39,8 +45,11 @@ def kb_to_pkts(kb: float) -> float:
 
 # =============================================================== critical window (Fig. 4)
 def _cw_grid(cfg: ReportConfig) -> list[float]:
-    return [100.0, 1000.0, 5000.0] if cfg.quick else [
-        100.0, 250.0, 500.0, 1000.0, 2000.0, 3000.0, 4000.0, 5000.0]
+    return (
+        [100.0, 1000.0, 5000.0]
+        if cfg.quick
+        else [100.0, 250.0, 500.0, 1000.0, 2000.0, 3000.0, 4000.0, 5000.0]
+    )
 
 
 _CW_ALGS = ("vegas", "quick-vegas")
@@ -50,18 +59,25 @@ def _cw_tasks(cfg: ReportConfig) -> list[Task]:
     kbs = _cw_grid(cfg)
     bdps = [kb_to_pkts(k) for k in kbs]
     tasks = [
-        Task(f"{_RUNS}:rounds_bdp_batch",
-             {"algorithm": a, "params": {}, "bdp_pkts": bdps, "d_s": D_S, "rounds": 80},
-             f"critical window: round model {a}")
+        Task(
+            f"{_RUNS}:rounds_bdp_batch",
+            {"algorithm": a, "params": {}, "bdp_pkts": bdps, "d_s": D_S, "rounds": 80},
+            f"critical window: round model {a}",
+        )
         for a in _CW_ALGS
     ]
     for a in _CW_ALGS:
         for kb, b in zip(kbs, bdps, strict=True):
-            o = matched_overrides("qv-basic", {"cbr": "none", "duration": "6s"},
-                                  bdp_pkts=b, d_s=D_S)
-            tasks.append(Task(f"{_RUNS}:packet_run",
-                              {"scenario": "qv-basic", "algorithm": a, "overrides": o},
-                              f"critical window: packet {a} {kb:g} kb"))
+            o = matched_overrides(
+                "qv-basic", {"cbr": "none", "duration": "6s"}, bdp_pkts=b, d_s=D_S
+            )
+            tasks.append(
+                Task(
+                    f"{_RUNS}:packet_run",
+                    {"scenario": "qv-basic", "algorithm": a, "overrides": o},
+                    f"critical window: packet {a} {kb:g} kb",
+                )
+            )
     return tasks
 
 
@@ -71,7 +87,7 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     n = len(kbs)
     rows: list[Row] = []
     rounds = {a: out[i] for i, a in enumerate(_CW_ALGS)}
-    packets = {a: out[2 + i * n: 2 + (i + 1) * n] for i, a in enumerate(_CW_ALGS)}
+    packets = {a: out[2 + i * n : 2 + (i + 1) * n] for i, a in enumerate(_CW_ALGS)}
     series: dict[str, Any] = {}
     for a in _CW_ALGS:
         step = 2.0 if a == "vegas" else 1.5
@@ -88,31 +104,46 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             rm.append(r_w)
             pk.append(np.nan if p_w is None else p_w)
             wstar.append(w_star)
-            rows.append(Row(
-                setting=f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)",
-                quantity="window of the round that leaves slow start",
-                unit="pkts",
-                values={
-                    CLOSED_FORM: ex.window_pkts,
-                    ROUNDS: r_w,
-                    ODE: NO_SLOW_START_ODE,
-                    PACKET: p_w if p_w is not None else NA("did not leave slow start"),
-                    DOCUMENT: NO_FIGURE_VALUES,
-                    f"W* eq. {eq}": w_star,
-                    "W* last-packet RTT": w_last,
-                },
-                reference=CLOSED_FORM,
-                default_tolerance=Tolerance(abs_tol=0.5, reason=(
-                    "the round model uses the fluid assumptions of eqs. (6), (10) "
-                    "(docs/round-model.md): it must leave slow start in the same round")),
-                tolerances={PACKET: Tolerance(factor=step, reason=(
-                    "slow-start windows are discrete (doc 000 Table 1): packet bursts and "
-                    "ACK spacing may move the detection by one growth round "
-                    f"(×{step:g} for {_NAMES[a]})"))},
-                informative=(f"W* eq. {eq}", "W* last-packet RTT"),
-                reasons={PACKET: "burstiness of slow start (doc 000 §4.1: 'the experiment "
-                                 "values do not exact match the fluid-based theoretical values')"},
-            ))
+            rows.append(
+                Row(
+                    setting=f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)",
+                    quantity="window of the round that leaves slow start",
+                    unit="pkts",
+                    values={
+                        CLOSED_FORM: ex.window_pkts,
+                        ROUNDS: r_w,
+                        ODE: NO_SLOW_START_ODE,
+                        PACKET: p_w if p_w is not None else NA("did not leave slow start"),
+                        DOCUMENT: NO_FIGURE_VALUES,
+                        f"W* eq. {eq}": w_star,
+                        "W* last-packet RTT": w_last,
+                    },
+                    reference=CLOSED_FORM,
+                    default_tolerance=Tolerance(
+                        abs_tol=0.5,
+                        reason=(
+                            "the round model uses the fluid assumptions of eqs. (6), (10) "
+                            "(docs/round-model.md): it must leave slow start in the same round"
+                        ),
+                    ),
+                    tolerances={
+                        PACKET: Tolerance(
+                            factor=step,
+                            reason=(
+                                "slow-start windows are discrete (doc 000 Table 1): "
+                                "packet bursts and "
+                                "ACK spacing may move the detection by one growth round "
+                                f"(×{step:g} for {_NAMES[a]})"
+                            ),
+                        )
+                    },
+                    informative=(f"W* eq. {eq}", "W* last-packet RTT"),
+                    reasons={
+                        PACKET: "burstiness of slow start (doc 000 §4.1: 'the experiment "
+                        "values do not exact match the fluid-based theoretical values')"
+                    },
+                )
+            )
         series[a] = (np.array(cf_exit), np.array(rm), np.array(pk), np.array(wstar))
     # figure
     fig, ax = plot.new_axes()
@@ -120,19 +151,53 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     for a, color in (("vegas", "C0"), ("quick-vegas", "C3")):
         cf, rm, pk, _ = series[a]
         eq = "6" if a == "vegas" else "10"
-        plot.versus(x, critical_window(a, np.array([kb_to_pkts(v) for v in x]), rtt="average"),
-                    ax=ax, label=f"{_NAMES[a]} W* eq. ({eq})", color=color, linestyle="-")
-        plot.versus(kbs, cf, ax=ax, label=f"{_NAMES[a]} exit window (closed form)",
-                    color=color, linestyle=":", marker=".")
-        plot.versus(kbs, rm, ax=ax, label=f"{_NAMES[a]} round model", color=color,
-                    linestyle="none", marker="o", fillstyle="none")
-        plot.versus(kbs, pk, ax=ax, label=f"{_NAMES[a]} packet simulator", color=color,
-                    linestyle="none", marker="x")
-    plot.finish(ax, xlabel="bandwidth-delay product (kb)", ylabel="window (packets)",
-                title="Critical window vs BDP (d = 100 ms, γ = 1)")
-    cap = ("Critical window (line: eqs. (6), (10) of document 000) and the window of the "
-           "round that leaves slow start (closed form, round model, packet simulator) "
-           "against the BDP, d = 100 ms; cf. document 000 Fig. 4.")
+        plot.versus(
+            x,
+            critical_window(a, np.array([kb_to_pkts(v) for v in x]), rtt="average"),
+            ax=ax,
+            label=f"{_NAMES[a]} W* eq. ({eq})",
+            color=color,
+            linestyle="-",
+        )
+        plot.versus(
+            kbs,
+            cf,
+            ax=ax,
+            label=f"{_NAMES[a]} exit window (closed form)",
+            color=color,
+            linestyle=":",
+            marker=".",
+        )
+        plot.versus(
+            kbs,
+            rm,
+            ax=ax,
+            label=f"{_NAMES[a]} round model",
+            color=color,
+            linestyle="none",
+            marker="o",
+            fillstyle="none",
+        )
+        plot.versus(
+            kbs,
+            pk,
+            ax=ax,
+            label=f"{_NAMES[a]} packet simulator",
+            color=color,
+            linestyle="none",
+            marker="x",
+        )
+    plot.finish(
+        ax,
+        xlabel="bandwidth-delay product (kb)",
+        ylabel="window (packets)",
+        title="Critical window vs BDP (d = 100 ms, γ = 1)",
+    )
+    cap = (
+        "Critical window (line: eqs. (6), (10) of document 000) and the window of the "
+        "round that leaves slow start (closed form, round model, packet simulator) "
+        "against the BDP, d = 100 ms; cf. document 000 Fig. 4."
+    )
     figs = (Figure.from_matplotlib(fig, "critical_window", cap),)
     intro = (
         "Where Vegas and Quick Vegas leave slow start, for BDPs of 100–5000 kb at d = 100 ms. "
@@ -143,12 +208,12 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "that μd and d (eq. 5) are exactly those of the row."
     )
     table = Table("Slow-start exit window vs BDP (document 000 Fig. 4)", tuple(rows))
-    return SectionResult("critical-window", "Critical window vs BDP (document 000 Fig. 4)",
-                         intro, (table,), figs)
+    return SectionResult(
+        "critical-window", "Critical window vs BDP (document 000 Fig. 4)", intro, (table,), figs
+    )
 
 
-CRITICAL_WINDOW = SectionSpec("critical-window", "Critical window vs BDP", _cw_tasks,
-                              _cw_assemble)
+CRITICAL_WINDOW = SectionSpec("critical-window", "Critical window vs BDP", _cw_tasks, _cw_assemble)
 
 
 # ========================================================== new equilibrium (Fig. 5)
@@ -169,9 +234,14 @@ def _ne_setup(n: int, algorithm: str) -> dict[str, Any]:
         t2 = 40.0
     o = matched_overrides(
         "qv-basic",
-        {"cbr": f"{(n - 1) * _NE_BASE_BPS / 1e6:g}Mbps", "cbr_start": "0s",
-         "cbr_stop": f"{t1:g}s", "duration": f"{t1 + t2:g}s"},
-        bdp_pkts=n * w, d_s=D_S,
+        {
+            "cbr": f"{(n - 1) * _NE_BASE_BPS / 1e6:g}Mbps",
+            "cbr_start": "0s",
+            "cbr_stop": f"{t1:g}s",
+            "duration": f"{t1 + t2:g}s",
+        },
+        bdp_pkts=n * w,
+        d_s=D_S,
     )
     return {"overrides": o, "t_change": t1, "w": w}
 
@@ -182,13 +252,20 @@ def _ne_tasks(cfg: ReportConfig) -> list[Task]:
         for n in _ne_grid(cfg):
             o = _ne_setup(n, a)["overrides"]
             for fn, eng in (("rounds_run", "round model"), ("packet_run", "packet")):
-                tasks.append(Task(f"{_RUNS}:{fn}",
-                                  {"scenario": "qv-basic", "algorithm": a, "overrides": o},
-                                  f"new equilibrium: {eng} {a} n={n}"))
-            tasks.append(Task(f"{_RUNS}:rounds_run",
-                              {"scenario": "qv-basic", "algorithm": a, "overrides": o,
-                               "rtt": "fluid"},
-                              f"new equilibrium: round model (fluid RTT) {a} n={n}"))
+                tasks.append(
+                    Task(
+                        f"{_RUNS}:{fn}",
+                        {"scenario": "qv-basic", "algorithm": a, "overrides": o},
+                        f"new equilibrium: {eng} {a} n={n}",
+                    )
+                )
+            tasks.append(
+                Task(
+                    f"{_RUNS}:rounds_run",
+                    {"scenario": "qv-basic", "algorithm": a, "overrides": o, "rtt": "fluid"},
+                    f"new equilibrium: round model (fluid RTT) {a} n={n}",
+                )
+            )
     return tasks
 
 
@@ -213,75 +290,135 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             rr, pr, fr = out[k], out[k + 1], out[k + 2]
             k += 3
             target = n * s["w"]
-            fl = None if "error" in fr else _rounds_to_reach(
-                fr["time_s"], fr["window_pkts"][:, 0], s["t_change"], target)
+            fl = (
+                None
+                if "error" in fr
+                else _rounds_to_reach(fr["time_s"], fr["window_pkts"][:, 0], s["t_change"], target)
+            )
             cf = float(rounds_to_equilibrium(a, s["w"], n, beta=beta))
-            rm = None if "error" in rr else _rounds_to_reach(
-                rr["time_s"], rr["window_pkts"][:, 0], s["t_change"], target)
-            pk = None if "error" in pr else _rounds_to_reach(
-                pr["round_t_s"][0], pr["round_cwnd_pkts"][0], s["t_change"], target)
+            rm = (
+                None
+                if "error" in rr
+                else _rounds_to_reach(rr["time_s"], rr["window_pkts"][:, 0], s["t_change"], target)
+            )
+            pk = (
+                None
+                if "error" in pr
+                else _rounds_to_reach(
+                    pr["round_t_s"][0], pr["round_cwnd_pkts"][0], s["t_change"], target
+                )
+            )
             c["n"].append(n)
             c["cf"].append(cf)
             c["rm"].append(np.nan if rm is None else rm)
             c["pk"].append(np.nan if pk is None else pk)
             c["fl"].append(np.nan if fl is None else fl)
             if a == "vegas":
-                tol = Tolerance(rel=0.05, abs_tol=2.0, reason=(
-                    "Vegas adds exactly one packet per round in both engines; the start "
-                    "window is μd + α..β, not μd (a few rounds)"))
+                tol = Tolerance(
+                    rel=0.05,
+                    abs_tol=2.0,
+                    reason=(
+                        "Vegas adds exactly one packet per round in both engines; the start "
+                        "window is μd + α..β, not μd (a few rounds)"
+                    ),
+                )
                 reasons = {}
             else:
-                tol = Tolerance(rel=0.35, reason=(
-                    "eq. (12) assumes Δ = 0 and an unbroken run of increases; the "
-                    "pseudo-code's at-most-double cap (erratum E3) and the decrease toward "
-                    "(α+β)/2 near the target add rounds"))
+                tol = Tolerance(
+                    rel=0.35,
+                    reason=(
+                        "eq. (12) assumes Δ = 0 and an unbroken run of increases; the "
+                        "pseudo-code's at-most-double cap (erratum E3) and the decrease toward "
+                        "(α+β)/2 near the target add rounds"
+                    ),
+                )
                 reasons = {
                     ROUNDS: "per-ACK increases queue behind the ACK train and inflate Δ, "
-                            "resetting succ (docs/round-model.md; doc 000 §4.2 notes the "
-                            "same burstiness)",
+                    "resetting succ (docs/round-model.md; doc 000 §4.2 notes the "
+                    "same burstiness)",
                     PACKET: "burstiness of Quick Vegas's increases (doc 000 §4.2: 'the "
-                            "theoretical values and the experiment values of Quick Vegas "
-                            "are still with some deviations')",
+                    "theoretical values and the experiment values of Quick Vegas "
+                    "are still with some deviations')",
                 }
-            rows.append(Row(
-                setting=f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {s['w']:g})",
-                quantity="rounds from the change until the window reaches nW",
-                unit="rounds",
-                values={
-                    CLOSED_FORM: cf,
-                    ROUNDS: rm if rm is not None else NA("window never reached nW"),
-                    ODE: NA("the ODE model has no rounds; Vegas's ±1/RTT rule there is a "
-                            "rate, not a count") if a == "vegas" else
-                    NA("no ODE right-hand side for quick-vegas"),
-                    PACKET: pk if pk is not None else NA("window never reached nW"),
-                    DOCUMENT: NO_FIGURE_VALUES,
-                    "round model, rtt=fluid": (
-                        fl if fl is not None else NA("window never reached nW")),
-                },
-                reference=CLOSED_FORM,
-                default_tolerance=tol,
-                informative=("round model, rtt=fluid",),
-                reasons=reasons,
-            ))
+            rows.append(
+                Row(
+                    setting=f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {s['w']:g})",
+                    quantity="rounds from the change until the window reaches nW",
+                    unit="rounds",
+                    values={
+                        CLOSED_FORM: cf,
+                        ROUNDS: rm if rm is not None else NA("window never reached nW"),
+                        ODE: NA(
+                            "the ODE model has no rounds; Vegas's ±1/RTT rule there is a "
+                            "rate, not a count"
+                        )
+                        if a == "vegas"
+                        else NA("no ODE right-hand side for quick-vegas"),
+                        PACKET: pk if pk is not None else NA("window never reached nW"),
+                        DOCUMENT: NO_FIGURE_VALUES,
+                        "round model, rtt=fluid": (
+                            fl if fl is not None else NA("window never reached nW")
+                        ),
+                    },
+                    reference=CLOSED_FORM,
+                    default_tolerance=tol,
+                    informative=("round model, rtt=fluid",),
+                    reasons=reasons,
+                )
+            )
     fig, ax = plot.new_axes()
     for a, color in (("vegas", "C0"), ("quick-vegas", "C3")):
         c = curves[a]
         eq = "(n−1)W" if a == "vegas" else "eq. (12)"
-        plot.versus(c["n"], c["cf"], ax=ax, label=f"{_NAMES[a]} closed form {eq}",
-                    color=color, linestyle="-")
-        plot.versus(c["n"], c["rm"], ax=ax, label=f"{_NAMES[a]} round model", color=color,
-                    linestyle="none", marker="o", fillstyle="none")
-        plot.versus(c["n"], c["pk"], ax=ax, label=f"{_NAMES[a]} packet simulator",
-                    color=color, linestyle="none", marker="x")
+        plot.versus(
+            c["n"],
+            c["cf"],
+            ax=ax,
+            label=f"{_NAMES[a]} closed form {eq}",
+            color=color,
+            linestyle="-",
+        )
+        plot.versus(
+            c["n"],
+            c["rm"],
+            ax=ax,
+            label=f"{_NAMES[a]} round model",
+            color=color,
+            linestyle="none",
+            marker="o",
+            fillstyle="none",
+        )
+        plot.versus(
+            c["n"],
+            c["pk"],
+            ax=ax,
+            label=f"{_NAMES[a]} packet simulator",
+            color=color,
+            linestyle="none",
+            marker="x",
+        )
         if a == "quick-vegas":
-            plot.versus(c["n"], c["fl"], ax=ax, label=f"{_NAMES[a]} round model, rtt=fluid",
-                        color=color, linestyle="none", marker="+")
+            plot.versus(
+                c["n"],
+                c["fl"],
+                ax=ax,
+                label=f"{_NAMES[a]} round model, rtt=fluid",
+                color=color,
+                linestyle="none",
+                marker="+",
+            )
     ax.set_yscale("log")
-    plot.finish(ax, xlabel="bandwidth growth factor n", ylabel="rounds to reach nW (RTTs)",
-                title="Rounds to a new equilibrium (10 Mb/s × 100 ms, W = 125 pkts)")
-    cap = ("Rounds for Vegas and Quick Vegas to reach n times their equilibrium window "
-           "when the available bandwidth grows from 10 Mb/s to n × 10 Mb/s (a CBR source "
-           "stops at 30 s); cf. document 000 Fig. 5.")
+    plot.finish(
+        ax,
+        xlabel="bandwidth growth factor n",
+        ylabel="rounds to reach nW (RTTs)",
+        title="Rounds to a new equilibrium (10 Mb/s × 100 ms, W = 125 pkts)",
+    )
+    cap = (
+        "Rounds for Vegas and Quick Vegas to reach n times their equilibrium window "
+        "when the available bandwidth grows from 10 Mb/s to n × 10 Mb/s (a CBR source "
+        "stops at 30 s); cf. document 000 Fig. 5."
+    )
     figs = (Figure.from_matplotlib(fig, "new_equilibrium", cap),)
     intro = (
         "A flow settled at W = μd = 125 packets (10 Mb/s × 100 ms available) sees the "
@@ -292,13 +429,18 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "rtt=fluid' (shown, not judged) runs the round model without the intra-round burst "
         "term: the assumption behind eq. (12)."
     )
-    return SectionResult("new-equilibrium",
-                         "Rounds to a new equilibrium (document 000 Fig. 5)", intro,
-                         (Table("Rounds to reach nW (document 000 Fig. 5)", tuple(rows)),), figs)
+    return SectionResult(
+        "new-equilibrium",
+        "Rounds to a new equilibrium (document 000 Fig. 5)",
+        intro,
+        (Table("Rounds to reach nW (document 000 Fig. 5)", tuple(rows)),),
+        figs,
+    )
 
 
-NEW_EQUILIBRIUM = SectionSpec("new-equilibrium", "Rounds to a new equilibrium", _ne_tasks,
-                              _ne_assemble)
+NEW_EQUILIBRIUM = SectionSpec(
+    "new-equilibrium", "Rounds to a new equilibrium", _ne_tasks, _ne_assemble
+)
 
 
 # ================================================ TCP-Ho conspicuous rounds (doc 004 §4.3)
@@ -309,17 +451,31 @@ def _cr_tasks(cfg: ReportConfig) -> list[Task]:
     tasks = []
     for a in ("vegas", "tcp-ho"):
         bdps = [b for _, b in _EXAMPLES]
-        tasks.append(Task(f"{_RUNS}:rounds_bdp_batch",
-                          {"algorithm": a, "params": {}, "bdp_pkts": bdps, "d_s": D_S,
-                           "rounds": 800 if a == "vegas" else 200},
-                          f"conspicuous: round model {a}"))
+        tasks.append(
+            Task(
+                f"{_RUNS}:rounds_bdp_batch",
+                {
+                    "algorithm": a,
+                    "params": {},
+                    "bdp_pkts": bdps,
+                    "d_s": D_S,
+                    "rounds": 800 if a == "vegas" else 200,
+                },
+                f"conspicuous: round model {a}",
+            )
+        )
         for ex, b in _EXAMPLES:
             dur = 1.3 * float(conspicuous_round(a, b)) * D_S + 3.0
-            o = matched_overrides("qv-basic", {"cbr": "none", "duration": f"{dur:.1f}s"},
-                                  bdp_pkts=b, d_s=D_S)
-            tasks.append(Task(f"{_RUNS}:packet_run",
-                              {"scenario": "qv-basic", "algorithm": a, "overrides": o},
-                              f"conspicuous: packet {a} example {ex}"))
+            o = matched_overrides(
+                "qv-basic", {"cbr": "none", "duration": f"{dur:.1f}s"}, bdp_pkts=b, d_s=D_S
+            )
+            tasks.append(
+                Task(
+                    f"{_RUNS}:packet_run",
+                    {"scenario": "qv-basic", "algorithm": a, "overrides": o},
+                    f"conspicuous: packet {a} example {ex}",
+                )
+            )
     return tasks
 
 
@@ -363,34 +519,53 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 extra["printed '−1' (E4)"] = printed
             extra["document analysis"] = doc(f"{key}/analysis")
             reasons = {
-                DOCUMENT: ("ns-2 counts the connection set-up and its first RTT sample; at "
-                           "μd = 18.75 one round is 7 % of the time"),
+                DOCUMENT: (
+                    "ns-2 counts the connection set-up and its first RTT sample; at "
+                    "μd = 18.75 one round is 7 % of the time"
+                ),
             }
             if a == "tcp-ho":
-                reasons[PACKET] = ("the packet sender's Table-4 ramp is clocked by ACKs that "
-                                   "queue behind the bottleneck: its rounds stretch")
-            rows.append(Row(
-                setting=f"{_NAMES[a]}, Example {ex} (μd = {b:g} pkts, d = 0.1 s)",
-                quantity="time to reach the available bandwidth (conspicuous round × d)",
-                unit="s",
-                values={
-                    CLOSED_FORM: cf,
-                    ROUNDS: rm if rm is not None else NA("did not happen"),
-                    ODE: NO_SLOW_START_ODE,
-                    PACKET: p if p is not None else NA(p_na),
-                    DOCUMENT: doc(f"{key}/simulation"),
-                    **extra,
-                },
-                reference=CLOSED_FORM,
-                default_tolerance=Tolerance(rel=0.15, abs_tol=0.15, reason=(
-                    "ns-2 and our packet simulator against the fluid round count: one or two "
-                    "rounds (0.1–0.2 s) or 15 %")),
-                tolerances={ROUNDS: Tolerance(abs_tol=D_S / 2, reason=(
-                    "the round model applies the same per-round rules as the closed form "
-                    "(tests/fluid/test_rounds.py): the same round"))},
-                informative=tuple(extra),
-                reasons=reasons,
-            ))
+                reasons[PACKET] = (
+                    "the packet sender's Table-4 ramp is clocked by ACKs that "
+                    "queue behind the bottleneck: its rounds stretch"
+                )
+            rows.append(
+                Row(
+                    setting=f"{_NAMES[a]}, Example {ex} (μd = {b:g} pkts, d = 0.1 s)",
+                    quantity="time to reach the available bandwidth (conspicuous round × d)",
+                    unit="s",
+                    values={
+                        CLOSED_FORM: cf,
+                        ROUNDS: rm if rm is not None else NA("did not happen"),
+                        ODE: NO_SLOW_START_ODE,
+                        PACKET: p if p is not None else NA(p_na),
+                        DOCUMENT: doc(f"{key}/simulation"),
+                        **extra,
+                    },
+                    reference=CLOSED_FORM,
+                    default_tolerance=Tolerance(
+                        rel=0.15,
+                        abs_tol=0.15,
+                        reason=(
+                            "ns-2 and our packet simulator against the fluid round "
+                            "count: one or two "
+                            "rounds (0.1–0.2 s) or 15 %"
+                        ),
+                    ),
+                    tolerances={
+                        ROUNDS: Tolerance(
+                            abs_tol=D_S / 2,
+                            reason=(
+                                "the round model applies the same per-round rules as "
+                                "the closed form "
+                                "(tests/fluid/test_rounds.py): the same round"
+                            ),
+                        )
+                    },
+                    informative=tuple(extra),
+                    reasons=reasons,
+                )
+            )
     intro = (
         "Document 004 §4.3: the round at which a new Vegas or TCP-Ho flow first uses the "
         "available bandwidth, d = 0.1 s. The closed form column is the corrected one: for "
@@ -404,36 +579,97 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     fig, ax = plot.new_axes()
     x = np.geomspace(10.0, 1000.0, 300)
     ex_b = [b for _, b in _EXAMPLES]
-    plot.versus(x, conspicuous_round("vegas", x) * D_S, ax=ax, color="C0",
-                label="Vegas, eq. (2) with E4 (closed form)")
-    plot.versus(x, conspicuous_round_printed("vegas", x) * D_S, ax=ax, color="C0",
-                linestyle=":", label="Vegas, printed '−1' (E4)")
-    plot.versus(x, conspicuous_round("tcp-ho", x) * D_S, ax=ax, color="C3",
-                label="TCP-Ho, bottleneck-aware (E8, closed form)")
-    plot.versus(x, conspicuous_round("tcp-ho", x, queue="paper") * D_S, ax=ax, color="C3",
-                linestyle="--", label="TCP-Ho, root of printed eq. (5)")
-    plot.versus(x, conspicuous_round_printed("tcp-ho", x) * D_S, ax=ax, color="C3",
-                linestyle=":", label="TCP-Ho, printed eq. (6) (E6)")
+    plot.versus(
+        x,
+        conspicuous_round("vegas", x) * D_S,
+        ax=ax,
+        color="C0",
+        label="Vegas, eq. (2) with E4 (closed form)",
+    )
+    plot.versus(
+        x,
+        conspicuous_round_printed("vegas", x) * D_S,
+        ax=ax,
+        color="C0",
+        linestyle=":",
+        label="Vegas, printed '−1' (E4)",
+    )
+    plot.versus(
+        x,
+        conspicuous_round("tcp-ho", x) * D_S,
+        ax=ax,
+        color="C3",
+        label="TCP-Ho, bottleneck-aware (E8, closed form)",
+    )
+    plot.versus(
+        x,
+        conspicuous_round("tcp-ho", x, queue="paper") * D_S,
+        ax=ax,
+        color="C3",
+        linestyle="--",
+        label="TCP-Ho, root of printed eq. (5)",
+    )
+    plot.versus(
+        x,
+        conspicuous_round_printed("tcp-ho", x) * D_S,
+        ax=ax,
+        color="C3",
+        linestyle=":",
+        label="TCP-Ho, printed eq. (6) (E6)",
+    )
     for a, col in (("vegas", "C0"), ("tcp-ho", "C3")):
-        plot.versus(ex_b, pts[(a, "rm")], ax=ax, color=col, linestyle="none", marker="o",
-                    fillstyle="none", label=f"{_NAMES[a]} round model")
-        plot.versus(ex_b, pts[(a, "pk")], ax=ax, color=col, linestyle="none", marker="x",
-                    label=f"{_NAMES[a]} packet simulator")
-        plot.versus(ex_b, pts[(a, "doc")], ax=ax, color=col, linestyle="none", marker="s",
-                    label=f"{_NAMES[a]} document 004 simulation")
+        plot.versus(
+            ex_b,
+            pts[(a, "rm")],
+            ax=ax,
+            color=col,
+            linestyle="none",
+            marker="o",
+            fillstyle="none",
+            label=f"{_NAMES[a]} round model",
+        )
+        plot.versus(
+            ex_b,
+            pts[(a, "pk")],
+            ax=ax,
+            color=col,
+            linestyle="none",
+            marker="x",
+            label=f"{_NAMES[a]} packet simulator",
+        )
+        plot.versus(
+            ex_b,
+            pts[(a, "doc")],
+            ax=ax,
+            color=col,
+            linestyle="none",
+            marker="s",
+            label=f"{_NAMES[a]} document 004 simulation",
+        )
     ax.set_xscale("log")
     ax.set_yscale("log")
-    plot.finish(ax, xlabel="μd (packets), d = 0.1 s",
-                ylabel="time to reach the available bandwidth (s)",
-                title="Conspicuous rounds: corrected and printed forms", fontsize=6)
-    cap = ("Time for a new Vegas or TCP-Ho flow to reach the available bandwidth against μd "
-           "(d = 0.1 s): corrected closed forms (solid), the document's printed forms "
-           "(dotted, dashed; errata E4, E6, E8), and the round model, packet simulator and "
-           "document 004's ns-2 results at Examples 1–3; cf. document 004 §4.3 and Fig. 5.")
+    plot.finish(
+        ax,
+        xlabel="μd (packets), d = 0.1 s",
+        ylabel="time to reach the available bandwidth (s)",
+        title="Conspicuous rounds: corrected and printed forms",
+        fontsize=6,
+    )
+    cap = (
+        "Time for a new Vegas or TCP-Ho flow to reach the available bandwidth against μd "
+        "(d = 0.1 s): corrected closed forms (solid), the document's printed forms "
+        "(dotted, dashed; errata E4, E6, E8), and the round model, packet simulator and "
+        "document 004's ns-2 results at Examples 1–3; cf. document 004 §4.3 and Fig. 5."
+    )
     return SectionResult(
-        "conspicuous", "TCP-Ho conspicuous rounds (document 004 Examples 1–3)", intro,
-        (Table("Conspicuous rounds, corrected and printed forms (document 004 §4.3)",
-               tuple(rows)),),
+        "conspicuous",
+        "TCP-Ho conspicuous rounds (document 004 Examples 1–3)",
+        intro,
+        (
+            Table(
+                "Conspicuous rounds, corrected and printed forms (document 004 §4.3)", tuple(rows)
+            ),
+        ),
         (Figure.from_matplotlib(fig, "conspicuous_rounds", cap),),
     )
 

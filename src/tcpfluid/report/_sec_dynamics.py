@@ -36,14 +36,28 @@ def _basic_tasks(cfg: ReportConfig) -> list[Task]:
     tasks = []
     for a, sc, _ in _BASIC:
         o: dict[str, Any] = {}
-        tasks.append(Task(f"{_RUNS}:packet_run", {"scenario": sc, "algorithm": a,
-                                                   "overrides": o, "traces": True},
-                          f"basic: packet {a}"))
-        tasks.append(Task(f"{_RUNS}:rounds_run", {"scenario": sc, "algorithm": a, "overrides": o},
-                          f"basic: round model {a}"))
+        tasks.append(
+            Task(
+                f"{_RUNS}:packet_run",
+                {"scenario": sc, "algorithm": a, "overrides": o, "traces": True},
+                f"basic: packet {a}",
+            )
+        )
+        tasks.append(
+            Task(
+                f"{_RUNS}:rounds_run",
+                {"scenario": sc, "algorithm": a, "overrides": o},
+                f"basic: round model {a}",
+            )
+        )
         if a in _ODE_LAWS:
-            tasks.append(Task(f"{_RUNS}:ode_run", {"scenario": sc, "algorithm": a,
-                                                    "overrides": o}, f"basic: ODE {a}"))
+            tasks.append(
+                Task(
+                    f"{_RUNS}:ode_run",
+                    {"scenario": sc, "algorithm": a, "overrides": o},
+                    f"basic: ODE {a}",
+                )
+            )
     return tasks
 
 
@@ -56,34 +70,63 @@ def _max_queue(t: Any, q: Any, lo: float, hi: float) -> float | None:
 def _basic_doc(a: str) -> dict[str, float | NA]:
     none = NA("not printed in the documents")
     if a == "vegas":
-        return {"ss_exit_window": doc("000/fig1/ss_exit_window"),
-                "ss_exit_time_s": doc("000/fig1/ss_exit_time"),
-                "settled_window": doc("000/fig1/equilibrium_window"),
-                "time_to_equilibrium_s": doc("000/fig1/time_to_equilibrium"),
-                "halved": doc("000/5.1/vegas/halved"), "doubled": doc("000/5.1/vegas/doubled"),
-                "max_queue": doc("000/5.1/vegas/max_queue")}
+        return {
+            "ss_exit_window": doc("000/fig1/ss_exit_window"),
+            "ss_exit_time_s": doc("000/fig1/ss_exit_time"),
+            "settled_window": doc("000/fig1/equilibrium_window"),
+            "time_to_equilibrium_s": doc("000/fig1/time_to_equilibrium"),
+            "halved": doc("000/5.1/vegas/halved"),
+            "doubled": doc("000/5.1/vegas/doubled"),
+            "max_queue": doc("000/5.1/vegas/max_queue"),
+        }
     if a == "quick-vegas":
-        return {"ss_exit_window": none, "ss_exit_time_s": none, "settled_window": none,
-                "time_to_equilibrium_s": doc("000/5.1/qv/ramp_up"),
-                "halved": doc("000/5.1/qv/halved"), "doubled": doc("000/5.1/qv/doubled"),
-                "max_queue": doc("000/5.1/qv/max_queue")}
+        return {
+            "ss_exit_window": none,
+            "ss_exit_time_s": none,
+            "settled_window": none,
+            "time_to_equilibrium_s": doc("000/5.1/qv/ramp_up"),
+            "halved": doc("000/5.1/qv/halved"),
+            "doubled": doc("000/5.1/qv/doubled"),
+            "max_queue": doc("000/5.1/qv/max_queue"),
+        }
     if a == "fast":
-        return {"ss_exit_window": none, "ss_exit_time_s": none, "settled_window": none,
-                "time_to_equilibrium_s": doc("000/5.1/fast/ramp_up"),
-                "halved": doc("000/5.1/fast/halved"), "doubled": doc("000/5.1/fast/doubled"),
-                "max_queue": none}
-    return {"ss_exit_window": none, "ss_exit_time_s": none, "settled_window": none,
-            "time_to_equilibrium_s": NA(
-                "document 004 §5.1.2 prints only a bound: < "
-                f"{doc('004/5.1.2/tcp-ho/max_convergence'):g} s"),
-            "halved": none, "doubled": none, "max_queue": none}
+        return {
+            "ss_exit_window": none,
+            "ss_exit_time_s": none,
+            "settled_window": none,
+            "time_to_equilibrium_s": doc("000/5.1/fast/ramp_up"),
+            "halved": doc("000/5.1/fast/halved"),
+            "doubled": doc("000/5.1/fast/doubled"),
+            "max_queue": none,
+        }
+    return {
+        "ss_exit_window": none,
+        "ss_exit_time_s": none,
+        "settled_window": none,
+        "time_to_equilibrium_s": NA(
+            "document 004 §5.1.2 prints only a bound: < "
+            f"{doc('004/5.1.2/tcp-ho/max_convergence'):g} s"
+        ),
+        "halved": none,
+        "doubled": none,
+        "max_queue": none,
+    }
 
 
 def _basic_closed(a: str, bdp: float, d: float) -> dict[str, float | NA]:
     none = NA("no closed form in the documents")
     out: dict[str, float | NA] = dict.fromkeys(
-        ("ss_exit_window", "ss_exit_time_s", "settled_window", "time_to_equilibrium_s",
-         "halved", "doubled", "max_queue"), none)
+        (
+            "ss_exit_window",
+            "ss_exit_time_s",
+            "settled_window",
+            "time_to_equilibrium_s",
+            "halved",
+            "doubled",
+            "max_queue",
+        ),
+        none,
+    )
     p = get_law(a).params()
     if a in ("vegas", "quick-vegas"):
         ex = slow_start_exit(a, bdp, d)
@@ -132,12 +175,14 @@ _REASONS = {
 for _k in ("settled_window", "doubled", "max_queue"):
     _REASONS[("tcp-ho", _k, ROUNDS)] = (
         "in a noise-free model TCP-Ho's status machine stops at the end of its ramp and never "
-        "decreases (Table 2 read literally; docs/round-model.md)")
+        "decreases (Table 2 read literally; docs/round-model.md)"
+    )
 for _k in ("settled_window", "halved", "doubled", "max_queue"):
     _REASONS[("tcp-ho", _k, PACKET)] = (
         "Table 2 read literally: packet throughput noise starts a one-packet-per-round "
         "decrease chain that runs to the 2-packet floor, then the ramp restarts "
-        "(docs/algorithms.md, 'What the literal rules cannot do')")
+        "(docs/algorithms.md, 'What the literal rules cannot do')"
+    )
 _LABELS = {
     "ss_exit_window": ("slow-start exit window", "pkts"),
     "ss_exit_time_s": ("slow-start exit time", "s"),
@@ -200,28 +245,44 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             values: dict[str, float | NA] = {
                 CLOSED_FORM: closed[key],
                 ROUNDS: rv[key],
-                ODE: ov[key] if ov is not None else NA(
-                    f"no ODE right-hand side for {a} (ODE laws: {', '.join(_ODE_LAWS)})"),
+                ODE: ov[key]
+                if ov is not None
+                else NA(f"no ODE right-hand side for {a} (ODE laws: {', '.join(_ODE_LAWS)})"),
                 PACKET: pv[key],
                 DOCUMENT: docs[key],
             }
-            ref = DOCUMENT if not isinstance(docs[key], NA) else (
-                CLOSED_FORM if not isinstance(closed[key], NA) else PACKET)
+            ref = (
+                DOCUMENT
+                if not isinstance(docs[key], NA)
+                else (CLOSED_FORM if not isinstance(closed[key], NA) else PACKET)
+            )
             if unit == "s":
-                tol = Tolerance(rel=0.10, abs_tol=0.3, reason=(
-                    "10 % (the issue's target for the §5.1 times) or 3 rounds of 0.1 s "
-                    "(round boundaries and ns-2's connection start-up)"))
+                tol = Tolerance(
+                    rel=0.10,
+                    abs_tol=0.3,
+                    reason=(
+                        "10 % (the issue's target for the §5.1 times) or 3 rounds of 0.1 s "
+                        "(round boundaries and ns-2's connection start-up)"
+                    ),
+                )
             else:
-                tol = Tolerance(rel=0.05, abs_tol=2.0, reason=(
-                    "windows and queues: 5 % or 2 packets (α..β band, one packet of "
-                    "transmission)"))
+                tol = Tolerance(
+                    rel=0.05,
+                    abs_tol=2.0,
+                    reason=(
+                        "windows and queues: 5 % or 2 packets (α..β band, one packet of "
+                        "transmission)"
+                    ),
+                )
             if key == "ss_exit_window":
-                tol = Tolerance(factor=2.0 if a != "quick-vegas" else 1.5, reason=(
-                    "one slow-start growth round (×2 Vegas, ×1.5 Quick Vegas)"))
-            reasons = {c: _REASONS[(a, key, c)] for c in (ROUNDS, PACKET, ODE)
-                       if _REASONS.get((a, key, c))}
-            rows.append(Row(f"{_NAMES[a]} on {sc}", label, unit, values, ref, tol,
-                            reasons=reasons))
+                tol = Tolerance(
+                    factor=2.0 if a != "quick-vegas" else 1.5,
+                    reason=("one slow-start growth round (×2 Vegas, ×1.5 Quick Vegas)"),
+                )
+            reasons = {
+                c: _REASONS[(a, key, c)] for c in (ROUNDS, PACKET, ODE) if _REASONS.get((a, key, c))
+            }
+            rows.append(Row(f"{_NAMES[a]} on {sc}", label, unit, values, ref, tol, reasons=reasons))
         figs.append(_basic_figure(a, sc, figref, pr, rr, orr))
         notes.extend(_collapse_note(a, sc, pr))
     intro = (
@@ -234,9 +295,14 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "The reference is the document's number where it prints one, else the closed form, "
         "else the packet simulator."
     )
-    return SectionResult("basic", "Basic behaviour, §5.1 (documents 000 Figs. 7–9, 004 Fig. 10)",
-                         intro, (Table("§5.1 single-flow metrics", tuple(rows)),), tuple(figs),
-                         tuple(notes))
+    return SectionResult(
+        "basic",
+        "Basic behaviour, §5.1 (documents 000 Figs. 7–9, 004 Fig. 10)",
+        intro,
+        (Table("§5.1 single-flow metrics", tuple(rows)),),
+        tuple(figs),
+        tuple(notes),
+    )
 
 
 def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:
@@ -248,45 +314,81 @@ def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:
     late = t >= t[-1] - 20.0
     offered = pr.get("mu_pps", np.nan)
     if late.any() and np.isfinite(offered) and float(g[late].mean()) < 0.1 * offered:
-        return [f"FLAG: {_NAMES[a]} in the packet simulator ({sc}) delivers only "
-                f"{float(g[late].mean()):.0f} packets/s over the last 20 s of a path offering "
-                f"{offered:.0f}: its window collapsed (see the figure). This is a suspected "
-                "defect of the law or the simulator, not a property of TCP-Ho the documents "
-                "describe; the convergence numbers of that run are not meaningful."]
+        return [
+            f"FLAG: {_NAMES[a]} in the packet simulator ({sc}) delivers only "
+            f"{float(g[late].mean()):.0f} packets/s over the last 20 s of a path offering "
+            f"{offered:.0f}: its window collapsed (see the figure). This is a suspected "
+            "defect of the law or the simulator, not a property of TCP-Ho the documents "
+            "describe; the convergence numbers of that run are not meaningful."
+        ]
     return []
 
 
-def _basic_figure(a: str, sc: str, figref: str, pr: dict[str, Any], rr: dict[str, Any],
-                  orr: dict[str, Any] | None) -> Figure:
+def _basic_figure(
+    a: str, sc: str, figref: str, pr: dict[str, Any], rr: dict[str, Any], orr: dict[str, Any] | None
+) -> Figure:
     fig, axes = plot.new_axes(3)
     if "error" not in pr:
         plot.versus(pr["t_s"], pr["cwnd_pkts"][0], ax=axes[0], label="packet sim", color="C0")
         plot.versus(pr["t_s"], pr["queue_pkts"], ax=axes[1], label="packet sim", color="C0")
-        plot.versus(pr["t_s"], pr["goodput_pps"][0], ax=axes[2], label="packet sim",
-                    color="C0", linewidth=0.8)
+        plot.versus(
+            pr["t_s"],
+            pr["goodput_pps"][0],
+            ax=axes[2],
+            label="packet sim",
+            color="C0",
+            linewidth=0.8,
+        )
     if "error" not in rr:
-        plot.versus(rr["time_s"], rr["window_pkts"][:, 0], ax=axes[0], label="round model",
-                    color="C1", linestyle="--")
-        plot.versus(rr["time_s"], rr["queue_pkts"], ax=axes[1], label="round model",
-                    color="C1", linestyle="--")
-        plot.versus(rr["time_s"], rr["flow_throughput_pps"][:, 0], ax=axes[2],
-                    label="round model", color="C1", linestyle="--")
+        plot.versus(
+            rr["time_s"],
+            rr["window_pkts"][:, 0],
+            ax=axes[0],
+            label="round model",
+            color="C1",
+            linestyle="--",
+        )
+        plot.versus(
+            rr["time_s"],
+            rr["queue_pkts"],
+            ax=axes[1],
+            label="round model",
+            color="C1",
+            linestyle="--",
+        )
+        plot.versus(
+            rr["time_s"],
+            rr["flow_throughput_pps"][:, 0],
+            ax=axes[2],
+            label="round model",
+            color="C1",
+            linestyle="--",
+        )
     if orr is not None and "error" not in orr:
-        plot.versus(orr["t_s"], orr["windows_pkts"][0], ax=axes[0], label="ODE", color="C2",
-                    linestyle=":")
-        plot.versus(orr["t_s"], orr["queue_pkts"], ax=axes[1], label="ODE", color="C2",
-                    linestyle=":")
-        plot.versus(orr["t_s"], orr["rates_pps"][0], ax=axes[2], label="ODE", color="C2",
-                    linestyle=":")
+        plot.versus(
+            orr["t_s"], orr["windows_pkts"][0], ax=axes[0], label="ODE", color="C2", linestyle=":"
+        )
+        plot.versus(
+            orr["t_s"], orr["queue_pkts"], ax=axes[1], label="ODE", color="C2", linestyle=":"
+        )
+        plot.versus(
+            orr["t_s"], orr["rates_pps"][0], ax=axes[2], label="ODE", color="C2", linestyle=":"
+        )
     for ax in axes:
         ax.axvspan(80, 160, color="0.9", zorder=0, label=None)
-    plot.finish(axes[0], xlabel="", ylabel="cwnd (packets)",
-                title=f"{_NAMES[a]}: 50 Mb/s × 100 ms, 25 Mb/s CBR 80–160 s (shaded)")
+    plot.finish(
+        axes[0],
+        xlabel="",
+        ylabel="cwnd (packets)",
+        title=f"{_NAMES[a]}: 50 Mb/s × 100 ms, 25 Mb/s CBR 80–160 s (shaded)",
+    )
     plot.finish(axes[1], xlabel="", ylabel="bottleneck queue (packets)")
     plot.finish(axes[2], xlabel="time (s)", ylabel="throughput (packets/s)")
-    cap = (f"Basic behaviour of {_NAMES[a]} ({sc}): congestion window, bottleneck queue and "
-           f"throughput against time, packet simulator, round model and ODE (where it has "
-           f"the law); cf. {figref}.")
+    cap = (
+        f"Basic behaviour of {_NAMES[a]} ({sc}): congestion window, bottleneck queue and "
+        f"throughput against time, packet simulator, round model and ODE (where it has "
+        f"the law); cf. {figref}."
+    )
     return Figure.from_matplotlib(fig, f"basic_{a.replace('-', '_')}", cap)
 
 
@@ -298,8 +400,7 @@ _CB_ALGS = ("vegas", "quick-vegas", "fast", "tcp-ho")
 
 
 def _cb_grid(cfg: ReportConfig) -> list[float]:
-    return [500.0, 2000.0] if cfg.quick else [150.0, 500.0, 1000.0, 2000.0, 3000.0, 4000.0,
-                                              5000.0]
+    return [500.0, 2000.0] if cfg.quick else [150.0, 500.0, 1000.0, 2000.0, 3000.0, 4000.0, 5000.0]
 
 
 def _cb_overrides(kb: float) -> dict[str, Any]:
@@ -313,12 +414,20 @@ def _cb_tasks(cfg: ReportConfig) -> list[Task]:
     for a in _CB_ALGS:
         for kb in _cb_grid(cfg):
             o = _cb_overrides(kb)
-            tasks.append(Task(f"{_RUNS}:rounds_run", {"scenario": "qv-basic", "algorithm": a,
-                                                       "overrides": o},
-                              f"convergence: round model {a} {kb:g} kb"))
-            tasks.append(Task(f"{_RUNS}:packet_run", {"scenario": "qv-basic", "algorithm": a,
-                                                       "overrides": o},
-                              f"convergence: packet {a} {kb:g} kb"))
+            tasks.append(
+                Task(
+                    f"{_RUNS}:rounds_run",
+                    {"scenario": "qv-basic", "algorithm": a, "overrides": o},
+                    f"convergence: round model {a} {kb:g} kb",
+                )
+            )
+            tasks.append(
+                Task(
+                    f"{_RUNS}:packet_run",
+                    {"scenario": "qv-basic", "algorithm": a, "overrides": o},
+                    f"convergence: packet {a} {kb:g} kb",
+                )
+            )
     return tasks
 
 
@@ -338,8 +447,11 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     kbs = _cb_grid(cfg)
     k = 0
     curves: dict[tuple[str, str, str], list[float]] = {}
-    kinds = (("new", "new connection"), ("halved", "bandwidth halved"),
-             ("doubled", "bandwidth doubled"))
+    kinds = (
+        ("new", "new connection"),
+        ("halved", "bandwidth halved"),
+        ("doubled", "bandwidth doubled"),
+    )
     for a in _CB_ALGS:
         for kb in kbs:
             rr, pr = out[k], out[k + 1]
@@ -349,74 +461,131 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             vals = {}
             for eng, res in ((ROUNDS, rr), (PACKET, pr)):
                 v = _engine_values(res, "rounds" if eng == ROUNDS else "packet")
-                vals[eng] = {"new": v["time_to_equilibrium_s"], "halved": v["halved"],
-                             "doubled": v["doubled"]}
+                vals[eng] = {
+                    "new": v["time_to_equilibrium_s"],
+                    "halved": v["halved"],
+                    "doubled": v["doubled"],
+                }
             for key, label in kinds:
                 r_v = vals[ROUNDS][key]
                 p_v = vals[PACKET][key]
                 r_r = r_v / D_S if not isinstance(r_v, NA) else r_v
                 p_r = p_v / D_S if not isinstance(p_v, NA) else p_v
-                curves.setdefault((a, key, "rm"), []).append(
-                    np.nan if isinstance(r_r, NA) else r_r)
-                curves.setdefault((a, key, "pk"), []).append(
-                    np.nan if isinstance(p_r, NA) else p_r)
+                curves.setdefault((a, key, "rm"), []).append(np.nan if isinstance(r_r, NA) else r_r)
+                curves.setdefault((a, key, "pk"), []).append(np.nan if isinstance(p_r, NA) else p_r)
                 c = cf[key]
                 curves.setdefault((a, key, "cf"), []).append(np.nan if isinstance(c, NA) else c)
                 ref = CLOSED_FORM if not isinstance(c, NA) else PACKET
                 reasons = {}
                 if a == "quick-vegas":
-                    reasons = {ROUNDS: "burst term resets succ (docs/round-model.md)",
-                               PACKET: "bursts reset succ (doc 000 §5.2: 'the succ may not "
-                                       "be consecutively accumulated')"}
+                    reasons = {
+                        ROUNDS: "burst term resets succ (docs/round-model.md)",
+                        PACKET: "bursts reset succ (doc 000 §5.2: 'the succ may not "
+                        "be consecutively accumulated')",
+                    }
                 if a == "tcp-ho":
-                    reasons = {ROUNDS: "TCP-Ho's status machine in a noise-free model "
-                                       "(docs/round-model.md)",
-                               PACKET: "Table 2 read literally: throughput noise starts a "
-                                       "decrease chain to the floor and a restart "
-                                       "(docs/algorithms.md)"}
+                    reasons = {
+                        ROUNDS: "TCP-Ho's status machine in a noise-free model "
+                        "(docs/round-model.md)",
+                        PACKET: "Table 2 read literally: throughput noise starts a "
+                        "decrease chain to the floor and a restart "
+                        "(docs/algorithms.md)",
+                    }
                 if a == "fast":
-                    reasons = {ROUNDS: "FAST's update is applied once per round in the model",
-                               PACKET: "FAST at small BDP oscillates (doc 000 §5.2: 'FAST "
-                                       "becomes hard to be stable')"}
-                rows.append(Row(
-                    f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)", f"convergence, {label}",
-                    "RTTs",
-                    {CLOSED_FORM: c, ROUNDS: r_r, ODE: NA("the ODE model runs Vegas/FAST "
-                     "without slow start; this section compares the round model and packets")
-                     if a in _ODE_LAWS else NA(f"no ODE right-hand side for {a}"),
-                     PACKET: p_r, DOCUMENT: NO_FIGURE_VALUES},
-                    ref,
-                    Tolerance(rel=0.25, abs_tol=3.0, reason=(
-                        "25 % or 3 RTTs: the 2 % settling band and round boundaries make "
-                        "a few RTTs of difference; BDP sweeps in the documents are read "
-                        "from plots")),
-                    reasons=reasons,
-                ))
+                    reasons = {
+                        ROUNDS: "FAST's update is applied once per round in the model",
+                        PACKET: "FAST at small BDP oscillates (doc 000 §5.2: 'FAST "
+                        "becomes hard to be stable')",
+                    }
+                rows.append(
+                    Row(
+                        f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)",
+                        f"convergence, {label}",
+                        "RTTs",
+                        {
+                            CLOSED_FORM: c,
+                            ROUNDS: r_r,
+                            ODE: NA(
+                                "the ODE model runs Vegas/FAST "
+                                "without slow start; this section compares the round "
+                                "model and packets"
+                            )
+                            if a in _ODE_LAWS
+                            else NA(f"no ODE right-hand side for {a}"),
+                            PACKET: p_r,
+                            DOCUMENT: NO_FIGURE_VALUES,
+                        },
+                        ref,
+                        Tolerance(
+                            rel=0.25,
+                            abs_tol=3.0,
+                            reason=(
+                                "25 % or 3 RTTs: the 2 % settling band and round boundaries make "
+                                "a few RTTs of difference; BDP sweeps in the documents are read "
+                                "from plots"
+                            ),
+                        ),
+                        reasons=reasons,
+                    )
+                )
     fig, axes = plot.new_axes(3)
     colors = {"vegas": "C0", "quick-vegas": "C3", "fast": "C2", "tcp-ho": "C4"}
     for ax, (key, label) in zip(axes, kinds, strict=True):
         for a in _CB_ALGS:
             col = colors[a]
-            plot.versus(kbs, curves[(a, key, "rm")], ax=ax, label=f"{_NAMES[a]} round model",
-                        color=col, linestyle="--", marker="o", fillstyle="none")
-            plot.versus(kbs, curves[(a, key, "pk")], ax=ax, label=f"{_NAMES[a]} packet sim",
-                        color=col, linestyle="-", marker="x")
+            plot.versus(
+                kbs,
+                curves[(a, key, "rm")],
+                ax=ax,
+                label=f"{_NAMES[a]} round model",
+                color=col,
+                linestyle="--",
+                marker="o",
+                fillstyle="none",
+            )
+            plot.versus(
+                kbs,
+                curves[(a, key, "pk")],
+                ax=ax,
+                label=f"{_NAMES[a]} packet sim",
+                color=col,
+                linestyle="-",
+                marker="x",
+            )
             if np.isfinite(curves[(a, key, "cf")]).any():
-                plot.versus(kbs, curves[(a, key, "cf")], ax=ax,
-                            label=f"{_NAMES[a]} closed form", color=col, linestyle=":")
+                plot.versus(
+                    kbs,
+                    curves[(a, key, "cf")],
+                    ax=ax,
+                    label=f"{_NAMES[a]} closed form",
+                    color=col,
+                    linestyle=":",
+                )
         ax.set_yscale("log")
-        plot.finish(ax, xlabel="bandwidth-delay product (kb)" if key == "doubled" else "",
-                    ylabel="convergence time (RTTs)", title=label, legend=False)
+        plot.finish(
+            ax,
+            xlabel="bandwidth-delay product (kb)" if key == "doubled" else "",
+            ylabel="convergence time (RTTs)",
+            title=label,
+            legend=False,
+        )
     handles: dict[str, Any] = {}
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(lab, h)
-    fig.legend(list(handles.values()), list(handles), loc="center left",
-               bbox_to_anchor=(0.92, 0.5), fontsize=7)
-    cap = ("Convergence time in base RTTs against the BDP (d = 100 ms): a new connection, "
-           "after the available bandwidth halves, after it doubles; round model (dashed), "
-           "packet simulator (solid), closed forms (dotted) where the documents give one; "
-           "cf. document 000 Figs. 10–12 and document 004 Figs. 5, 11, 12.")
+    fig.legend(
+        list(handles.values()),
+        list(handles),
+        loc="center left",
+        bbox_to_anchor=(0.92, 0.5),
+        fontsize=7,
+    )
+    cap = (
+        "Convergence time in base RTTs against the BDP (d = 100 ms): a new connection, "
+        "after the available bandwidth halves, after it doubles; round model (dashed), "
+        "packet simulator (solid), closed forms (dotted) where the documents give one; "
+        "cf. document 000 Figs. 10–12 and document 004 Figs. 5, 11, 12."
+    )
     intro = (
         "The §5.1 traffic (one flow, a CBR source of half the bottleneck rate from 80 s to "
         "160 s) with the bottleneck rate varied so that μd spans 150–5000 kb at d = 100 ms. "
@@ -428,9 +597,10 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     return SectionResult(
         "convergence-bdp",
         "Convergence time vs BDP (document 000 Figs. 10–12, document 004 Figs. 5, 11, 12)",
-        intro, (Table("Convergence time vs BDP", tuple(rows)),),
-        (Figure.from_matplotlib(fig, "convergence_vs_bdp", cap),))
+        intro,
+        (Table("Convergence time vs BDP", tuple(rows)),),
+        (Figure.from_matplotlib(fig, "convergence_vs_bdp", cap),),
+    )
 
 
-CONVERGENCE_BDP = SectionSpec("convergence-bdp", "Convergence time vs BDP", _cb_tasks,
-                              _cb_assemble)
+CONVERGENCE_BDP = SectionSpec("convergence-bdp", "Convergence time vs BDP", _cb_tasks, _cb_assemble)

@@ -32,12 +32,25 @@ def _mf_setups(cfg: ReportConfig) -> list[tuple[str, dict[str, Any], list[float]
     """(scenario, overrides, period edges, document table prefix or '')."""
     if cfg.quick:
         return [
-            ("qv-many-flows", {"bandwidth": "100Mbps", "flows": 6, "group_interval": "20s",
-                               "active": "60s", "duration": "100s", "buffer": 150},
-             [0, 20, 40, 60, 80, 100], ""),
-            ("qv-different-rtt", {"bandwidth": "100Mbps", "flows_per_group": 2,
-                                  "duration": "40s", "buffer": 150},
-             [0, 10, 20, 30, 40], ""),
+            (
+                "qv-many-flows",
+                {
+                    "bandwidth": "100Mbps",
+                    "flows": 6,
+                    "group_interval": "20s",
+                    "active": "60s",
+                    "duration": "100s",
+                    "buffer": 150,
+                },
+                [0, 20, 40, 60, 80, 100],
+                "",
+            ),
+            (
+                "qv-different-rtt",
+                {"bandwidth": "100Mbps", "flows_per_group": 2, "duration": "40s", "buffer": 150},
+                [0, 10, 20, 30, 40],
+                "",
+            ),
         ]
     return [
         ("qv-many-flows", {}, [0, 100, 200, 300, 400, 500], "000/table2"),
@@ -49,26 +62,40 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
     tasks = []
     for sc, o, _, _ in _mf_setups(cfg):
         for a in _ALGS:
-            tasks.append(Task(f"{_RUNS}:packet_run", {"scenario": sc, "algorithm": a,
-                                                       "overrides": o},
-                              f"many flows: packet {a} {sc}"))
+            tasks.append(
+                Task(
+                    f"{_RUNS}:packet_run",
+                    {"scenario": sc, "algorithm": a, "overrides": o},
+                    f"many flows: packet {a} {sc}",
+                )
+            )
             if sc == "qv-many-flows":
-                tasks.append(Task(f"{_RUNS}:rounds_run", {"scenario": sc, "algorithm": a,
-                                                           "overrides": o},
-                                  f"many flows: round model {a} {sc}"))
+                tasks.append(
+                    Task(
+                        f"{_RUNS}:rounds_run",
+                        {"scenario": sc, "algorithm": a, "overrides": o},
+                        f"many flows: round model {a} {sc}",
+                    )
+                )
             if a in _ODE_LAWS:
-                tasks.append(Task(f"{_RUNS}:ode_run", {"scenario": sc, "algorithm": a,
-                                                        "overrides": o},
-                                  f"many flows: ODE {a} {sc}"))
+                tasks.append(
+                    Task(
+                        f"{_RUNS}:ode_run",
+                        {"scenario": sc, "algorithm": a, "overrides": o},
+                        f"many flows: ODE {a} {sc}",
+                    )
+                )
     return tasks
 
 
-def _periods_jain(t: Any, delivered: Any, start: Any, stop: Any, edges: list[float],
-                  t_end: float) -> list[float]:
+def _periods_jain(
+    t: Any, delivered: Any, start: Any, stop: Any, edges: list[float], t_end: float
+) -> list[float]:
     stops = [min(float(s), t_end) for s in stop]
     out = []
-    for _idx, thr in period_throughputs(np.asarray(t), np.asarray(delivered), list(start),
-                                        stops, edges):
+    for _idx, thr in period_throughputs(
+        np.asarray(t), np.asarray(delivered), list(start), stops, edges
+    ):
         out.append(float(jain_index(thr)) if thr.size else float("nan"))
     return out
 
@@ -110,31 +137,65 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             if "error" not in pr:
                 t, dl = _packet_delivered(pr)
                 pj = _periods_jain(t, dl, pr["start_s"], pr["stop_s"], edges, t_end)
-                plot.versus(pr["t_s"], pr["queue_pkts"], ax=axes[ai], label="packet sim",
-                            color="C0", linewidth=0.7, zorder=3)
+                plot.versus(
+                    pr["t_s"],
+                    pr["queue_pkts"],
+                    ax=axes[ai],
+                    label="packet sim",
+                    color="C0",
+                    linewidth=0.7,
+                    zorder=3,
+                )
             if rr is not None and "error" not in rr:
                 t, dl = _rounds_delivered(rr)
                 rj = _periods_jain(t, dl, rr["start_s"], rr["stop_s"], edges, t_end)
-                plot.versus(rr["time_s"], rr["queue_pkts"], ax=axes[ai], label="round model",
-                            color="C1", linestyle="--", linewidth=0.8)
+                plot.versus(
+                    rr["time_s"],
+                    rr["queue_pkts"],
+                    ax=axes[ai],
+                    label="round model",
+                    color="C1",
+                    linestyle="--",
+                    linewidth=0.8,
+                )
             if orr is not None and "error" not in orr:
-                oj = _periods_jain(orr["t_s"], orr["delivered_pkts"], pr.get("start_s", []),
-                                   pr.get("stop_s", []), edges, t_end)
-                plot.versus(orr["t_s"], orr["queue_pkts"], ax=axes[ai], label="ODE",
-                            color="C2", linestyle=":")
-            plot.finish(axes[ai], xlabel="time (s)" if ai == len(_ALGS) - 1 else "",
-                        ylabel="queue (pkts)", title=_NAMES[a], fontsize=6)
+                oj = _periods_jain(
+                    orr["t_s"],
+                    orr["delivered_pkts"],
+                    pr.get("start_s", []),
+                    pr.get("stop_s", []),
+                    edges,
+                    t_end,
+                )
+                plot.versus(
+                    orr["t_s"],
+                    orr["queue_pkts"],
+                    ax=axes[ai],
+                    label="ODE",
+                    color="C2",
+                    linestyle=":",
+                )
+            plot.finish(
+                axes[ai],
+                xlabel="time (s)" if ai == len(_ALGS) - 1 else "",
+                ylabel="queue (pkts)",
+                title=_NAMES[a],
+                fontsize=6,
+            )
             for i in range(len(edges) - 1):
                 a0, b0 = edges[i], edges[i + 1]
                 if prefix:
                     dv: float | NA = doc(f"{prefix}/{a}/{a0:g}-{b0:g}")
                 else:
-                    dv = NA("quick mode runs a scaled-down scenario: the document's table "
-                            "does not apply")
+                    dv = NA(
+                        "quick mode runs a scaled-down scenario: the document's table "
+                        "does not apply"
+                    )
                 rv: float | NA
                 if sc != "qv-many-flows":
-                    rv = NA("flows with different base RTTs: the round model has one RTT "
-                            "per scenario")
+                    rv = NA(
+                        "flows with different base RTTs: the round model has one RTT per scenario"
+                    )
                 elif rr is None or "error" in rr or rj is None:
                     rv = err_na(rr or {}, "no result")
                 else:
@@ -145,60 +206,102 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     ov = err_na(orr or {}, "no result")
                 else:
                     ov = num(oj[i], "no flow active over the whole period")
-                pv = num(pj[i], "no flow active over the whole period") if pj else err_na(
-                    pr, "no result")
+                pv = (
+                    num(pj[i], "no flow active over the whole period")
+                    if pj
+                    else err_na(pr, "no result")
+                )
                 ref = DOCUMENT if not isinstance(dv, NA) else PACKET
                 reasons = {
                     ROUNDS: "the round model's drop-tail losses are synchronised and shared "
-                            "in proportion to windows; late joiners keep their BaseRTT error "
-                            "exactly (probable cause, not verified)",
+                    "in proportion to windows; late joiners keep their BaseRTT error "
+                    "exactly (probable cause, not verified)",
                     ODE: "fluid flows have no slow-start overshoot or loss "
-                         "synchronisation; late joiners over-estimate BaseRTT",
+                    "synchronisation; late joiners over-estimate BaseRTT",
                     PACKET: "one run each, no confidence interval; ns-2's start-up jitter "
-                            "and delayed ACKs are not modelled (reason not established)",
+                    "and delayed ACKs are not modelled (reason not established)",
                 }
                 if a == "fast":
-                    reasons[PACKET] = ("FAST's α = 100 per flow needs 2000+ packets of queue "
-                                       "against a 1500-packet buffer: losses hit flows "
-                                       "unequally (doc 000 §5.3.1: FAST 'suffers a serious "
-                                       "packet losses problem')")
+                    reasons[PACKET] = (
+                        "FAST's α = 100 per flow needs 2000+ packets of queue "
+                        "against a 1500-packet buffer: losses hit flows "
+                        "unequally (doc 000 §5.3.1: FAST 'suffers a serious "
+                        "packet losses problem')"
+                    )
                 if a == "reno":
                     reasons[PACKET] = "the paper ran New Reno; ours is Reno"
                 if sc == "qv-different-rtt":
-                    why = ("the RTTs of the paper's Fig. 15 are not in its text: the "
-                           "scenario's (50/100/200 ms) are ours")
+                    why = (
+                        "the RTTs of the paper's Fig. 15 are not in its text: the "
+                        "scenario's (50/100/200 ms) are ours"
+                    )
                     reasons[PACKET] = why
                     reasons[ODE] = why
-                rows.append(Row(
-                    f"{_NAMES[a]}, {sc}", f"Jain's index {a0:g}–{b0:g} s", "",
-                    {CLOSED_FORM: NA("the documents give no closed form for Jain's index "
-                                     "with joining flows"),
-                     ROUNDS: rv, ODE: ov, PACKET: pv, DOCUMENT: dv},
-                    ref,
-                    Tolerance(abs_tol=0.05, reason=(
-                        "±0.05: the documents' indices are single ns-2 runs; start order and "
-                        "BaseRTT errors move an index by a few hundredths")),
-                    reasons=reasons,
-                ))
-        what = ("same RTT, Table 2, Figs. 13–14" if sc == "qv-many-flows"
-                else "different RTTs, Table 3, Figs. 16–17")
+                rows.append(
+                    Row(
+                        f"{_NAMES[a]}, {sc}",
+                        f"Jain's index {a0:g}–{b0:g} s",
+                        "",
+                        {
+                            CLOSED_FORM: NA(
+                                "the documents give no closed form for Jain's index "
+                                "with joining flows"
+                            ),
+                            ROUNDS: rv,
+                            ODE: ov,
+                            PACKET: pv,
+                            DOCUMENT: dv,
+                        },
+                        ref,
+                        Tolerance(
+                            abs_tol=0.05,
+                            reason=(
+                                "±0.05: the documents' indices are single ns-2 runs; "
+                                "start order and "
+                                "BaseRTT errors move an index by a few hundredths"
+                            ),
+                        ),
+                        reasons=reasons,
+                    )
+                )
+        what = (
+            "same RTT, Table 2, Figs. 13–14"
+            if sc == "qv-many-flows"
+            else "different RTTs, Table 3, Figs. 16–17"
+        )
         mode = ", quick mode" if cfg.quick else ""
-        cap = (f"Bottleneck queue against time with many flows ({sc}{mode}) "
-               f"for Vegas, Quick Vegas, FAST and Reno; cf. document 000 §5.3 ({what}).")
+        cap = (
+            f"Bottleneck queue against time with many flows ({sc}{mode}) "
+            f"for Vegas, Quick Vegas, FAST and Reno; cf. document 000 §5.3 ({what})."
+        )
         figs.append(Figure.from_matplotlib(fig, f"many_flows_{sc.replace('-', '_')}", cap))
-        tables.append(Table(f"Jain's index per period, {sc} (document 000 "
-                            f"{'Table 2' if sc == 'qv-many-flows' else 'Table 3'})", tuple(rows)))
+        tables.append(
+            Table(
+                f"Jain's index per period, {sc} (document 000 "
+                f"{'Table 2' if sc == 'qv-many-flows' else 'Table 3'})",
+                tuple(rows),
+            )
+        )
     intro = (
         "Document 000 §5.3: 60 flows on 1 Gb/s × 100 ms joining in three groups at 0, 100, "
         "200 s, each active 300 s (qv-many-flows), and three groups of 20 flows with "
         "different RTTs (qv-different-rtt; the paper's Fig. 15 is missing from its text, "
         "so the RTTs are ours), 1500-packet drop-tail buffers. Jain's index (eq. 13) of "
         "the flows active over a whole period. New Reno is run as Reno. "
-        + ("Quick mode: 100 Mb/s, 6 flows (2 per RTT group), shortened periods: the "
-           "document's numbers do not apply." if cfg.quick else "")
+        + (
+            "Quick mode: 100 Mb/s, 6 flows (2 per RTT group), shortened periods: the "
+            "document's numbers do not apply."
+            if cfg.quick
+            else ""
+        )
     )
-    return SectionResult("many-flows", "Many flows: fairness and queues (document 000 §5.3)",
-                         intro, tuple(tables), tuple(figs))
+    return SectionResult(
+        "many-flows",
+        "Many flows: fairness and queues (document 000 §5.3)",
+        intro,
+        tuple(tables),
+        tuple(figs),
+    )
 
 
 MANY_FLOWS = SectionSpec("many-flows", "Many flows", _mf_tasks, _mf_assemble)
@@ -223,8 +326,9 @@ def thesis_run(x2_ms: int, setting: str) -> dict[str, Any]:
     from ..fluid.ode import simulate_scenario_ode
 
     alg, params = _SETTINGS[setting]
-    sc = build_scenario("thesis-two-flow", x2=f"{x2_ms}ms", queue="red", duration="60s",
-                        **params).with_algorithm(alg)
+    sc = build_scenario(
+        "thesis-two-flow", x2=f"{x2_ms}ms", queue="red", duration="60s", **params
+    ).with_algorithm(alg)
     prop = np.array([f.rtt_s for f in ode_problem(sc).flows])
     res = simulate_packets(sc)
     t = res.t_s
@@ -232,8 +336,11 @@ def thesis_run(x2_ms: int, setting: str) -> dict[str, Any]:
     thr = np.array([f.goodput_pps[m].mean() for f in res.flows])
     base = np.array([f.base_rtt_s for f in res.flows])
     x = np.maximum(base - prop, 0.0)
-    out: dict[str, Any] = {"packet_jain": float(jain_index(thr)), "x_s": x.tolist(),
-                           "prop_s": prop.tolist()}
+    out: dict[str, Any] = {
+        "packet_jain": float(jain_index(thr)),
+        "x_s": x.tolist(),
+        "prop_s": prop.tolist(),
+    }
     mu = sc.link("R1-R2").rate_bps / (8.0 * sc.packet_size_bytes)
     if alg == "enhanced-vegas":
         eq = blb_equilibrium([params["delta"]] * 2, x, mu, prop_delay_s=prop)
@@ -249,9 +356,15 @@ def thesis_run(x2_ms: int, setting: str) -> dict[str, Any]:
 
 
 def _th_tasks(cfg: ReportConfig) -> list[Task]:
-    return [Task("tcpfluid.report._sec_fairness:thesis_run", {"x2_ms": x2, "setting": s},
-                 f"thesis: {s} x2={x2} ms")
-            for s in _SETTINGS for x2 in _th_grid(cfg)]
+    return [
+        Task(
+            "tcpfluid.report._sec_fairness:thesis_run",
+            {"x2_ms": x2, "setting": s},
+            f"thesis: {s} x2={x2} ms",
+        )
+        for s in _SETTINGS
+        for x2 in _th_grid(cfg)
+    ]
 
 
 def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
@@ -264,40 +377,79 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         for x2 in grid:
             r = out[k]
             k += 1
-            cf: float | NA = num(r.get("blb_jain"), "") if "blb_jain" in r else NA(
-                "Vegas-1_3 keeps any backlog in [α, β]: the Boutremans–Le Boudec equilibrium "
-                "needs one α per flow")
+            cf: float | NA = (
+                num(r.get("blb_jain"), "")
+                if "blb_jain" in r
+                else NA(
+                    "Vegas-1_3 keeps any backlog in [α, β]: the Boutremans–Le Boudec equilibrium "
+                    "needs one α per flow"
+                )
+            )
             ov = num(r.get("ode_jain"), f"ODE failed: {r.get('ode_error')}")
             dv = THESIS_TABLE_3_16[x2][s]
             c["pk"].append(r["packet_jain"])
             c["ode"].append(np.nan if isinstance(ov, NA) else ov)
             c["doc"].append(dv)
-            rows.append(Row(
-                f"{s}, x2 = {x2} ms", "Jain's index of the two goodputs, 10–60 s", "",
-                {CLOSED_FORM: cf, ROUNDS: NA("two base RTTs: the round model has one RTT per "
-                                             "scenario"),
-                 ODE: ov, PACKET: r["packet_jain"], DOCUMENT: dv},
-                DOCUMENT,
-                Tolerance(abs_tol=0.05, reason=(
-                    "±0.05: the thesis's indices are single ns-2 runs on a 1.5 Mb/s link "
-                    "where one packet of queue is 5 ms of RTT")),
-                reasons=_th_reasons(s),
-            ))
+            rows.append(
+                Row(
+                    f"{s}, x2 = {x2} ms",
+                    "Jain's index of the two goodputs, 10–60 s",
+                    "",
+                    {
+                        CLOSED_FORM: cf,
+                        ROUNDS: NA("two base RTTs: the round model has one RTT per scenario"),
+                        ODE: ov,
+                        PACKET: r["packet_jain"],
+                        DOCUMENT: dv,
+                    },
+                    DOCUMENT,
+                    Tolerance(
+                        abs_tol=0.05,
+                        reason=(
+                            "±0.05: the thesis's indices are single ns-2 runs on a 1.5 Mb/s link "
+                            "where one packet of queue is 5 ms of RTT"
+                        ),
+                    ),
+                    reasons=_th_reasons(s),
+                )
+            )
     fig, ax = plot.new_axes()
     for i, s in enumerate(_SETTINGS):
         col = f"C{i}"
-        plot.versus(grid, curves[s]["doc"], ax=ax, label=f"{s} thesis", color=col,
-                    linestyle="-", marker="s", markersize=3)
-        plot.versus(grid, curves[s]["pk"], ax=ax, label=f"{s} packet sim", color=col,
-                    linestyle="none", marker="x")
-        plot.versus(grid, curves[s]["ode"], ax=ax, label=f"{s} ODE", color=col,
-                    linestyle=":", marker=".")
-    plot.finish(ax, xlabel="access delay x2 of the long connection (ms)",
-                ylabel="Jain's fairness index", title="Two flows on 1.5 Mb/s, RED 15/45",
-                fontsize=6)
-    cap = ("Jain's index of two flows (short RTT 13.2 ms, long by x2) on the thesis network "
-           "against x2, for Vegas-1_3 and Enhanced Vegas δ = 1, 2, 3: thesis (document 001 "
-           "Table 3.16, squares), packet simulator (crosses), ODE (dotted).")
+        plot.versus(
+            grid,
+            curves[s]["doc"],
+            ax=ax,
+            label=f"{s} thesis",
+            color=col,
+            linestyle="-",
+            marker="s",
+            markersize=3,
+        )
+        plot.versus(
+            grid,
+            curves[s]["pk"],
+            ax=ax,
+            label=f"{s} packet sim",
+            color=col,
+            linestyle="none",
+            marker="x",
+        )
+        plot.versus(
+            grid, curves[s]["ode"], ax=ax, label=f"{s} ODE", color=col, linestyle=":", marker="."
+        )
+    plot.finish(
+        ax,
+        xlabel="access delay x2 of the long connection (ms)",
+        ylabel="Jain's fairness index",
+        title="Two flows on 1.5 Mb/s, RED 15/45",
+        fontsize=6,
+    )
+    cap = (
+        "Jain's index of two flows (short RTT 13.2 ms, long by x2) on the thesis network "
+        "against x2, for Vegas-1_3 and Enhanced Vegas δ = 1, 2, 3: thesis (document 001 "
+        "Table 3.16, squares), packet simulator (crosses), ODE (dotted)."
+    )
     intro = (
         "Tsang's thesis (document 001) ch. 3 §4.3: two connections share a 1.5 Mb/s link "
         "behind a RED gateway (15/45, buffer 100); connection 1 has x1 = 1 ms (minimum RTT "
@@ -306,32 +458,40 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "the BaseRTT over-estimation x_j that the packet run measured. The thesis's agents "
         "had a maximum window of 30, which ours do not."
     )
-    return SectionResult("thesis-fairness",
-                         "Two-flow fairness (document 001 Table 3.16)", intro,
-                         (Table("Jain's index vs x2 (document 001 Table 3.16)", tuple(rows)),),
-                         (Figure.from_matplotlib(fig, "thesis_fairness", cap),))
+    return SectionResult(
+        "thesis-fairness",
+        "Two-flow fairness (document 001 Table 3.16)",
+        intro,
+        (Table("Jain's index vs x2 (document 001 Table 3.16)", tuple(rows)),),
+        (Figure.from_matplotlib(fig, "thesis_fairness", cap),),
+    )
 
 
 def _th_reasons(setting: str) -> dict[str, str]:
     out = {
         CLOSED_FORM: "the BLB model (thesis ch. 2 §5) with the packet run's BaseRTT errors "
-                     "has no window quantisation or RED noise",
+        "has no window quantisation or RED noise",
         ODE: "fluid model: no window quantisation or RED noise",
         PACKET: "ns-2's start-up order and RED random drops differ from ours",
     }
     if setting == "vegas-1":
-        q = ("with δ = 1 each flow keeps one packet queued: integer windows (±1 per RTT, "
-             "5.3 ms per packet at 1.5 Mb/s) dominate and the fluid equilibrium does not hold")
+        q = (
+            "with δ = 1 each flow keeps one packet queued: integer windows (±1 per RTT, "
+            "5.3 ms per packet at 1.5 Mb/s) dominate and the fluid equilibrium does not hold"
+        )
         out[CLOSED_FORM] = q
         out[ODE] = q
     if setting == "vegas-1_3":
-        out[ODE] = ("α < β: where in [α, β] each flow stops depends on its transient, and the "
-                    "ODE has no slow start")
+        out[ODE] = (
+            "α < β: where in [α, β] each flow stops depends on its transient, and the "
+            "ODE has no slow start"
+        )
     return out
 
 
-THESIS_FAIRNESS = SectionSpec("thesis-fairness", "Two-flow fairness (thesis)", _th_tasks,
-                              _th_assemble)
+THESIS_FAIRNESS = SectionSpec(
+    "thesis-fairness", "Two-flow fairness (thesis)", _th_tasks, _th_assemble
+)
 
 
 # ============================================================ asymmetric (doc 003 I-III)
@@ -341,8 +501,11 @@ def _as_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any], str]]:
     brs = [2, 10] if cfg.quick else [2, 6, 10, 20, 40, 100]
     cases = []
     for k in ks:
-        for a, key in (("vegas", f"003/table1/vegas/k{k:g}"), ("reno", f"003/table1/reno/k{k:g}"),
-                       ("forward-vegas", f"003/table3/forward-vegas/k{k:g}")):
+        for a, key in (
+            ("vegas", f"003/table1/vegas/k{k:g}"),
+            ("reno", f"003/table1/reno/k{k:g}"),
+            ("forward-vegas", f"003/table3/forward-vegas/k{k:g}"),
+        ):
             p: dict[str, Any] = {"k": k, "duration": "100s"}
             if a != "reno":
                 p.update(alpha=1, beta=3)
@@ -362,9 +525,13 @@ def _as_tasks(cfg: ReportConfig) -> list[Task]:
         for fn in ("packet_run", "rounds_run", "ode_run"):
             if fn == "ode_run" and a not in _ODE_LAWS:
                 continue
-            tasks.append(Task(f"{_RUNS}:{fn}", {"scenario": "asymmetric", "algorithm": a,
-                                                 "overrides": o},
-                              f"asymmetric: {fn} {a} {o}"))
+            tasks.append(
+                Task(
+                    f"{_RUNS}:{fn}",
+                    {"scenario": "asymmetric", "algorithm": a, "overrides": o},
+                    f"asymmetric: {fn} {a} {o}",
+                )
+            )
     return tasks
 
 
@@ -391,34 +558,61 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         if orr is None:
             ov: float | NA = NA(f"no ODE right-hand side for {a}")
         else:
-            ov = num(orr["summary"]["throughput_pps"][0], "") if "error" not in orr else err_na(
-                orr, "")
-        setting = (f"{_NAMES[a]}, k = {o['k']:g}" if tab == "I/III"
-                   else f"{_NAMES[a]}, k = 5, B_r = {o['reverse_buffer']} ACKs")
+            ov = (
+                num(orr["summary"]["throughput_pps"][0], "")
+                if "error" not in orr
+                else err_na(orr, "")
+            )
+        setting = (
+            f"{_NAMES[a]}, k = {o['k']:g}"
+            if tab == "I/III"
+            else f"{_NAMES[a]}, k = 5, B_r = {o['reverse_buffer']} ACKs"
+        )
         reasons = {
             ROUNDS: "the fluid ACK path has no ACK compression or cumulative-ACK bursts",
             ODE: "the fluid ACK path has no ACK compression or cumulative-ACK bursts",
             PACKET: "ns-2's reverse buffer counted in packets of mixed sizes; the paper's "
-                    "access links and run length are not given (ours)",
+            "access links and run length are not given (ours)",
         }
         if a == "reno":
-            reasons[ROUNDS] = ("the round model's synchronised drop-tail losses and fluid "
-                               "ACK loss simplify Reno's ACK-loss dynamics")
-            reasons[ODE] = ("the ODE's ACK path is a rate limit without ACK loss, so Reno "
-                            "cannot exceed μr there (document 003: cumulative ACKs let it)")
+            reasons[ROUNDS] = (
+                "the round model's synchronised drop-tail losses and fluid "
+                "ACK loss simplify Reno's ACK-loss dynamics"
+            )
+            reasons[ODE] = (
+                "the ODE's ACK path is a rate limit without ACK loss, so Reno "
+                "cannot exceed μr there (document 003: cumulative ACKs let it)"
+            )
         if a == "vegas" and tab == "II" and int(o["reverse_buffer"]) < 3:
-            reasons.update(dict.fromkeys((ROUNDS, ODE, PACKET), (
-                "document 003 §IV.B attributes this to ACK drops at B_r < β; with α = 1 our "
-                "Vegas settles with at most B_r ACKs queued, so (probably) no ACK is lost")))
-        rows[tab].append(Row(
-            setting, "throughput", "pkts/s",
-            {CLOSED_FORM: cf, ROUNDS: rv, ODE: ov, PACKET: pv, DOCUMENT: doc(key)},
-            DOCUMENT,
-            Tolerance(rel=0.15, abs_tol=3.0, reason=(
-                "15 % or 3 packets/s: one ns-2 run per cell; the paper's host links and run "
-                "length are not given")),
-            reasons=reasons,
-        ))
+            reasons.update(
+                dict.fromkeys(
+                    (ROUNDS, ODE, PACKET),
+                    (
+                        "document 003 §IV.B attributes this to ACK drops at B_r < β; "
+                        "with α = 1 our "
+                        "Vegas settles with at most B_r ACKs queued, so (probably) no ACK is lost"
+                    ),
+                )
+            )
+        rows[tab].append(
+            Row(
+                setting,
+                "throughput",
+                "pkts/s",
+                {CLOSED_FORM: cf, ROUNDS: rv, ODE: ov, PACKET: pv, DOCUMENT: doc(key)},
+                DOCUMENT,
+                Tolerance(
+                    rel=0.15,
+                    abs_tol=3.0,
+                    reason=(
+                        "15 % or 3 packets/s: one ns-2 run per cell; the paper's host "
+                        "links and run "
+                        "length are not given"
+                    ),
+                ),
+                reasons=reasons,
+            )
+        )
     intro = (
         "Document 003: a forward link of μf = 200 packets/s (1.6 Mb/s) and a reverse (ACK) "
         "link of μr = μf/k ACKs/s, 50 ms each way, buffers 15 packets forward and 10 ACKs "
@@ -427,11 +621,18 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "forward-path Vegas μf (§V)."
     )
     return SectionResult(
-        "asymmetric", "Asymmetric networks (document 003 Tables I–III)", intro,
-        (Table("Throughput vs asymmetry k (document 003 Tables I and III)",
-               tuple(rows["I/III"])),
-         Table("Throughput vs reverse buffer at k = 5 (document 003 Table II)",
-               tuple(rows["II"]))))
+        "asymmetric",
+        "Asymmetric networks (document 003 Tables I–III)",
+        intro,
+        (
+            Table(
+                "Throughput vs asymmetry k (document 003 Tables I and III)", tuple(rows["I/III"])
+            ),
+            Table(
+                "Throughput vs reverse buffer at k = 5 (document 003 Table II)", tuple(rows["II"])
+            ),
+        ),
+    )
 
 
 ASYMMETRIC = SectionSpec("asymmetric", "Asymmetric networks", _as_tasks, _as_assemble)

@@ -110,8 +110,12 @@ class Tolerance:
 
     def to_dict(self) -> dict[str, Any]:
         """The fields as a dict."""
-        return {"rel": self.rel, "abs_tol": self.abs_tol, "factor": self.factor,
-                "reason": self.reason}
+        return {
+            "rel": self.rel,
+            "abs_tol": self.abs_tol,
+            "factor": self.factor,
+            "reason": self.reason,
+        }
 
 
 def _is_num(v: Any) -> bool:
@@ -195,7 +199,8 @@ class Row:
         if not _is_num(ref):
             return ()
         return tuple(
-            c for c in self.compared
+            c
+            for c in self.compared
             if not self.tolerance(c).passes(float(self.values[c]), float(ref))  # type: ignore[arg-type]
         )
 

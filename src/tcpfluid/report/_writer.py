@@ -57,8 +57,11 @@ def _summary_rows(report: Report) -> list[tuple[str, str, int, int, float]]:
 
 
 def _header(report: Report, command: str | None) -> list[str]:
-    mode = "quick (CI settings: smaller grids, scaled-down many-flow runs)" if report.config.quick \
+    mode = (
+        "quick (CI settings: smaller grids, scaled-down many-flow runs)"
+        if report.config.quick
         else "full"
+    )
     v = ", ".join(f"{k} {val}" for k, val in report.versions.items())
     lines = [
         f"Mode: {mode}; {report.config.jobs} job(s); {report.elapsed_s:.1f} s.",
@@ -75,8 +78,9 @@ def _header(report: Report, command: str | None) -> list[str]:
     return lines
 
 
-def render_markdown(report: Report, *, command: str | None = None,
-                    figures_rel: str = "figures") -> str:
+def render_markdown(
+    report: Report, *, command: str | None = None, figures_rel: str = "figures"
+) -> str:
     """The report as Markdown (figures linked as ``<figures_rel>/<name>.png``)."""
     out = ["# tcpfluid validation report", ""]
     out += [*_header(report, command), ""]
@@ -92,11 +96,22 @@ def render_markdown(report: Report, *, command: str | None = None,
 def _md_table(t: Table) -> list[str]:
     cols = list(t.columns)
     head = ["setting", "quantity", "unit", *cols, "relative error", "tolerance", "verdict"]
-    out = [f"**{_md_escape(t.caption)}**", "",
-           "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    out = [
+        f"**{_md_escape(t.caption)}**",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+    ]
     for r in t.rows:
-        cells = [r.setting, r.quantity, r.unit, *[_cell(r, c) for c in cols], _errors(r),
-                 _tolerances(r), r.verdict]
+        cells = [
+            r.setting,
+            r.quantity,
+            r.unit,
+            *[_cell(r, c) for c in cols],
+            _errors(r),
+            _tolerances(r),
+            r.verdict,
+        ]
         out.append("| " + " | ".join(_md_escape(c) for c in cells) + " |")
     out.append("")
     notes = t.tolerance_notes()
@@ -117,8 +132,12 @@ def _md_section(s: SectionResult, figures_rel: str) -> list[str]:
     for t in s.tables:
         out += _md_table(t)
     for f in s.figures:
-        out += [f"![{_md_escape(f.caption)}]({figures_rel}/{f.name}.png)", "",
-                f"*Figure `{f.name}`: {f.caption}*", ""]
+        out += [
+            f"![{_md_escape(f.caption)}]({figures_rel}/{f.name}.png)",
+            "",
+            f"*Figure `{f.name}`: {f.caption}*",
+            "",
+        ]
     for n in s.notes:
         out += [f"> {n}", ""]
     return out
@@ -139,16 +158,23 @@ img{max-width:900px;border:1px solid #eee}
 def render_html(report: Report, *, command: str | None = None) -> str:
     """The report as one self-contained HTML page (figures embedded as base64 PNG)."""
     e = html.escape
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           "<title>tcpfluid validation report</title>", f"<style>{_CSS}</style></head><body>",
-           "<h1>tcpfluid validation report</h1>"]
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        "<title>tcpfluid validation report</title>",
+        f"<style>{_CSS}</style></head><body>",
+        "<h1>tcpfluid validation report</h1>",
+    ]
     for line in _header(report, command):
         out.append(f"<p>{_inline(line)}</p>")
-    out.append("<table><tr><th>section</th><th>rows</th><th>DIFFERS</th>"
-               "<th>compute time (s)</th></tr>")
+    out.append(
+        "<table><tr><th>section</th><th>rows</th><th>DIFFERS</th><th>compute time (s)</th></tr>"
+    )
     for name, title, n, bad, el in _summary_rows(report):
-        out.append(f'<tr><td><a href="#{e(name)}">{e(title)}</a></td><td>{n}</td>'
-                   f"<td>{bad}</td><td>{el:.1f}</td></tr>")
+        out.append(
+            f'<tr><td><a href="#{e(name)}">{e(title)}</a></td><td>{n}</td>'
+            f"<td>{bad}</td><td>{el:.1f}</td></tr>"
+        )
     out.append("</table>")
     for s in report.sections:
         out.append(f'<h2 id="{e(s.name)}">{e(s.title)}</h2><p>{e(s.intro)}</p>')
@@ -156,9 +182,11 @@ def render_html(report: Report, *, command: str | None = None) -> str:
             out += _html_table(t)
         for f in s.figures:
             b64 = base64.b64encode(f.png).decode("ascii")
-            out.append(f'<figure><img alt="{e(f.caption)}" src="data:image/png;base64,{b64}">'
-                       f"<figcaption>Figure <code>{e(f.name)}</code>: {e(f.caption)}"
-                       "</figcaption></figure>")
+            out.append(
+                f'<figure><img alt="{e(f.caption)}" src="data:image/png;base64,{b64}">'
+                f"<figcaption>Figure <code>{e(f.name)}</code>: {e(f.caption)}"
+                "</figcaption></figure>"
+            )
         for note in s.notes:
             out.append(f"<blockquote>{e(note)}</blockquote>")
     out.append("</body></html>")
@@ -178,8 +206,11 @@ def _html_table(t: Table) -> list[str]:
     e = html.escape
     cols = list(t.columns)
     head = ["setting", "quantity", "unit", *cols, "relative error", "tolerance", "verdict"]
-    out = [f"<p><b>{e(t.caption)}</b></p><table><tr>"
-           + "".join(f"<th>{e(h)}</th>" for h in head) + "</tr>"]
+    out = [
+        f"<p><b>{e(t.caption)}</b></p><table><tr>"
+        + "".join(f"<th>{e(h)}</th>" for h in head)
+        + "</tr>"
+    ]
     for r in t.rows:
         cells = [e(r.setting), e(r.quantity), e(r.unit)]
         for c in cols:
@@ -195,12 +226,12 @@ def _html_table(t: Table) -> list[str]:
     out.append("</table>")
     notes = t.tolerance_notes()
     if notes:
-        out.append("<p>Tolerances:</p><ul>" + "".join(f"<li>{e(n)}</li>" for n in notes)
-                   + "</ul>")
+        out.append("<p>Tolerances:</p><ul>" + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>")
     na = t.na_notes()
     if na:
-        out.append("<p>Not available (n/a):</p><ul>"
-                   + "".join(f"<li>{e(n)}</li>" for n in na) + "</ul>")
+        out.append(
+            "<p>Not available (n/a):</p><ul>" + "".join(f"<li>{e(n)}</li>" for n in na) + "</ul>"
+        )
     return out
 
 
@@ -218,9 +249,13 @@ def _atomic_write(path: FsPath, data: bytes) -> None:
         raise
 
 
-def write_report(report: Report, out_dir: str | os.PathLike[str], *,
-                 figures_dir: str | os.PathLike[str] | None = None,
-                 command: str | None = None) -> dict[str, Any]:
+def write_report(
+    report: Report,
+    out_dir: str | os.PathLike[str],
+    *,
+    figures_dir: str | os.PathLike[str] | None = None,
+    command: str | None = None,
+) -> dict[str, Any]:
     """Write ``index.md``, ``index.html``, ``report.json`` and ``figures/*.png|svg`` into
     ``out_dir``; with ``figures_dir``, also write the PNG figures there (the README's
     ``figures/``, committed). Returns the written paths."""

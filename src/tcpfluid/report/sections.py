@@ -39,9 +39,7 @@ def resolve_sections(names: Sequence[str] | str | None) -> list[SectionSpec]:
         raise ValueError(f"sections must name at least one of: {', '.join(SECTIONS)}")
     unknown = [n for n in items if n not in SECTIONS]
     if unknown:
-        raise ValueError(
-            f"unknown section {unknown[0]!r}; valid sections: {', '.join(SECTIONS)}"
-        )
+        raise ValueError(f"unknown section {unknown[0]!r}; valid sections: {', '.join(SECTIONS)}")
     return [s for name, s in SECTIONS.items() if name in items]
 
 
