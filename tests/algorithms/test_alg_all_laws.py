@@ -124,3 +124,18 @@ def test_state_is_float64_arrays_with_phase(name):
     act = law.initial_action(state)
     for arr in (act.cwnd, act.incr, act.cap):
         assert arr.shape == (4,) and arr.dtype == np.float64
+
+
+@pytest.mark.parametrize("name", ALGORITHMS)
+def test_on_loss_rejects_bad_arguments_before_touching_state(name):
+    law = get_law(name)
+    state = law.init_state(3)
+    before = {k: v.copy() for k, v in state.items()}
+    idx = np.array([0, 2], dtype=np.intp)
+    with pytest.raises(ValueError, match=r"one window per index, got shapes \(1,\) and \(2,\)"):
+        law.on_loss(state, idx, LOSS_FAST, np.array([10.0]))
+    for bad_kind in (0, 4, True, 1.0, "fast"):
+        with pytest.raises(ValueError, match="kind must be LOSS_FAST"):
+            law.on_loss(state, idx, bad_kind, np.array([10.0, 20.0]))
+    for key, value in before.items():
+        np.testing.assert_array_equal(state[key], value, err_msg=key)

@@ -8,7 +8,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._validation import as_float_array
-from .base import RoundSample
 
 FloatArray = NDArray[np.float64]
 
@@ -43,6 +42,20 @@ def param_array(
             f"{name} must be a scalar or a 1-d array over flows, got an array of shape {arr.shape}"
         )
     return arr
+
+
+def check_below(
+    name: str, arr: FloatArray, limit: float, *, accepted: str, inclusive: bool
+) -> None:
+    """Raise ``ValueError`` naming ``name`` unless every element is below ``limit``.
+
+    ``inclusive`` allows the limit itself; ``accepted`` is the range quoted in the message
+    (for example ``"(0, 1]"``).
+    """
+    bad = arr > limit if inclusive else arr >= limit
+    if np.any(bad):
+        value = float(np.atleast_1d(arr)[np.atleast_1d(bad)][0])
+        raise ValueError(f"{name} must be in {accepted}, got {value!r}")
 
 
 def check_le(lo_name: str, lo: FloatArray, hi_name: str, hi: FloatArray) -> None:
@@ -96,9 +109,13 @@ def param_value(arr: FloatArray) -> float | list[float]:
     return [float(x) for x in arr]
 
 
-def backlog(sample: RoundSample) -> FloatArray:
-    """Δ of eq (1), document 000: ``cwnd × (1 − BaseRTT / RTT)`` in packets."""
-    return sample.cwnd * (1.0 - sample.base_rtt / sample.rtt_mean)
+def backlog(cwnd: Any, base_rtt: Any, rtt_mean: Any) -> Any:
+    """Δ of eq (1), document 000: ``cwnd × (1 − BaseRTT / RTT)`` in packets.
+
+    The one implementation of Vegas's backlog estimate: the Vegas-family laws decide on it
+    and the engines record it in their traces (arrays or floats, elementwise).
+    """
+    return cwnd * (1.0 - base_rtt / rtt_mean)
 
 
 def check_kind(kind: Any) -> int:
@@ -109,3 +126,21 @@ def check_kind(kind: Any) -> int:
             f"kind must be LOSS_FAST (1), LOSS_RETX (2) or LOSS_TIMEOUT (3), got {kind!r}"
         )
     return int(kind)
+
+
+def loss_args(index: Any, kind: Any, cwnd: Any) -> tuple[int, NDArray[np.intp], FloatArray]:
+    """The checked arguments of :meth:`ControlLaw.on_loss`: ``(kind, index, cwnd)``.
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is not a loss kind, or ``cwnd`` does not hold one window per index.
+    """
+    k = check_kind(kind)
+    idx = np.asarray(index, dtype=np.intp)
+    w = np.asarray(cwnd, dtype=np.float64)
+    if w.shape != idx.shape:
+        raise ValueError(
+            f"cwnd must have one window per index, got shapes {w.shape} and {idx.shape}"
+        )
+    return k, idx, w

@@ -37,9 +37,10 @@ from numpy.typing import NDArray
 
 from ._common import (
     MIN_WINDOW,
+    check_below,
     check_broadcast,
     check_flows,
-    check_kind,
+    loss_args,
     param_array,
     param_value,
 )
@@ -74,9 +75,7 @@ class Fast(ControlLaw):
     def __init__(self, *, alpha: Any = 100.0, gamma: Any = 0.5) -> None:
         self._alpha = param_array("alpha", alpha, positive=True)
         self._gamma = param_array("gamma", gamma, positive=True)
-        if np.any(self._gamma > 1.0):
-            bad = float(np.atleast_1d(self._gamma)[np.atleast_1d(self._gamma > 1.0)][0])
-            raise ValueError(f"gamma must be in (0, 1], got {bad!r}")
+        check_below("gamma", self._gamma, 1.0, accepted="(0, 1]", inclusive=True)
         check_broadcast({"alpha": self._alpha, "gamma": self._gamma})
 
     def params(self) -> dict[str, Any]:
@@ -105,13 +104,7 @@ class Fast(ControlLaw):
         self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
     ) -> FloatArray:
         """Halve the window (Reno-like); a timeout restarts from 2 packets."""
-        kind = check_kind(kind)
-        idx = np.asarray(index, dtype=np.intp)
-        w = np.asarray(cwnd, dtype=np.float64)
-        if w.shape != idx.shape:
-            raise ValueError(
-                f"cwnd must have one window per index, got shapes {w.shape} and {idx.shape}"
-            )
+        kind, idx, w = loss_args(index, kind, cwnd)
         if kind == LOSS_TIMEOUT:
             state["phase"][idx] = SLOW_START
             return np.full(w.shape, MIN_WINDOW)

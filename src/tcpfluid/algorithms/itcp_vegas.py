@@ -78,6 +78,8 @@ from numpy.typing import NDArray
 
 from ._common import (
     MIN_WINDOW,
+    backlog,
+    check_below,
     check_broadcast,
     check_flows,
     check_le,
@@ -154,11 +156,13 @@ class ITcpVegas(Vegas):
         )
         self._gap = param_array("min_gap", min_gap, positive=True)
         self._slow = param_array("area2_factor", area2_factor, nonnegative=True)
-        if np.any(self._slow >= 1.0):
-            bad = float(np.atleast_1d(self._slow)[np.atleast_1d(self._slow) >= 1.0][0])
-            raise ValueError(
-                f"area2_factor must be in [0, 1) (Area 2 slows the increment), got {bad!r}"
-            )
+        check_below(
+            "area2_factor",
+            self._slow,
+            1.0,
+            accepted="[0, 1) (Area 2 slows the increment)",
+            inclusive=False,
+        )
         check_broadcast(self._param_arrays())
         check_le("beta", self._beta, "threshold_max", self._tmax)
         check_le("min_gap", self._gap, "beta - alpha", self._beta - self._alpha)
@@ -204,7 +208,7 @@ class ITcpVegas(Vegas):
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
         """Vegas's slow start, then the four-area rule in congestion avoidance."""
         cwnd = sample.cwnd
-        delta = cwnd * (1.0 - sample.base_rtt / sample.rtt_mean)
+        delta = backlog(cwnd, sample.base_rtt, sample.rtt_mean)
         ss = state["phase"] == SLOW_START
         a, b, p = state["a"], state["b"], state["p"]
         m = 0.5 * (a + b)

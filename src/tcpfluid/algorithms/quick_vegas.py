@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import MIN_WINDOW, check_flows
+from ._common import MIN_WINDOW, backlog, check_flows
 from .base import CONGESTION_AVOIDANCE, SLOW_START, RoundAction, RoundSample
 from .vegas import Vegas
 
@@ -92,7 +92,7 @@ class QuickVegas(Vegas):
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
         """One Quick Vegas decision per round (§3.2.1 slow start, §3.2.2 pseudo-code)."""
         cwnd = sample.cwnd
-        delta = cwnd * (1.0 - sample.base_rtt / sample.rtt_mean)
+        delta = backlog(cwnd, sample.base_rtt, sample.rtt_mean)
         phase = state["phase"]
         succ = state["succ"]
         ssthresh = state["ssthresh"]

@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import MIN_WINDOW, check_flows, check_kind
+from ._common import MIN_WINDOW, check_flows, loss_args
 from .base import (
     CONGESTION_AVOIDANCE,
     LOSS_TIMEOUT,
@@ -86,13 +86,7 @@ class Reno(ControlLaw):
         self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
     ) -> FloatArray:
         """Halve on duplicate ACKs; one packet and slow start on a timeout."""
-        kind = check_kind(kind)
-        idx = np.asarray(index, dtype=np.intp)
-        w = np.asarray(cwnd, dtype=np.float64)
-        if w.shape != idx.shape:
-            raise ValueError(
-                f"cwnd must have one window per index, got shapes {w.shape} and {idx.shape}"
-            )
+        kind, idx, w = loss_args(index, kind, cwnd)
         half = np.maximum(w / 2.0, MIN_WINDOW)
         state["ssthresh"][idx] = half
         if kind == LOSS_TIMEOUT:

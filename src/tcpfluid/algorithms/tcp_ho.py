@@ -82,7 +82,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import MIN_WINDOW, check_flows, check_kind
+from ._common import MIN_WINDOW, check_flows, loss_args
 from .base import (
     CONGESTION_AVOIDANCE,
     LOSS_FAST,
@@ -109,6 +109,12 @@ _STATE_DEFAULTS = {
     "mat2": 0.0,
     "mit2": 0.0,
 }
+
+
+def _restart(state: State, where: NDArray[np.bool_] | NDArray[np.intp]) -> None:
+    """Quick-shift state of flows ``where`` back to the start of a connection (§3.2)."""
+    for key, value in _STATE_DEFAULTS.items():
+        state[key][where] = value
 
 
 class TcpHo(ControlLaw):
@@ -190,8 +196,7 @@ class TcpHo(ControlLaw):
         # restart at the floor: a status-5 comparison with the window at 2 packets
         restart = adjust & c5 & (cwnd <= MIN_WINDOW)
         if np.any(restart):
-            for key, value in _STATE_DEFAULTS.items():
-                state[key][restart] = value
+            _restart(state, restart)
             state["phase"][restart] = SLOW_START
             amount = np.where(restart, 0.0, amount)
 
@@ -203,15 +208,8 @@ class TcpHo(ControlLaw):
         self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
     ) -> FloatArray:
         """Vegas's loss reactions, then the quick-shift state back to its defaults."""
-        kind = check_kind(kind)
-        idx = np.asarray(index, dtype=np.intp)
-        w = np.asarray(cwnd, dtype=np.float64)
-        if w.shape != idx.shape:
-            raise ValueError(
-                f"cwnd must have one window per index, got shapes {w.shape} and {idx.shape}"
-            )
-        for key, value in _STATE_DEFAULTS.items():
-            state[key][idx] = value
+        kind, idx, w = loss_args(index, kind, cwnd)
+        _restart(state, idx)
         if kind == LOSS_TIMEOUT:
             state["phase"][idx] = SLOW_START
             return np.full(w.shape, MIN_WINDOW)

@@ -37,10 +37,11 @@ from numpy.typing import NDArray
 
 from ._common import (
     MIN_WINDOW,
+    backlog,
     check_broadcast,
     check_flows,
-    check_kind,
     check_le,
+    loss_args,
     param_array,
     param_value,
 )
@@ -116,7 +117,7 @@ class Vegas(ControlLaw):
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
         """One Vegas decision per round (eqs 1–2 and slow start of document 000 §3.1)."""
         cwnd = sample.cwnd
-        return self._decide(state, cwnd, cwnd * (1.0 - sample.base_rtt / sample.rtt_mean))
+        return self._decide(state, cwnd, backlog(cwnd, sample.base_rtt, sample.rtt_mean))
 
     def _decide(self, state: State, cwnd: FloatArray, delta: FloatArray) -> RoundAction:
         """Slow start and eq (2) from the window and the backlog estimate Δ."""
@@ -149,13 +150,7 @@ class Vegas(ControlLaw):
         self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
     ) -> FloatArray:
         """Vegas loss reactions (document 000 §3.1): 3/4, 1/2, or timeout to 2 packets."""
-        kind = check_kind(kind)
-        idx = np.asarray(index, dtype=np.intp)
-        w = np.asarray(cwnd, dtype=np.float64)
-        if w.shape != idx.shape:
-            raise ValueError(
-                f"cwnd must have one window per index, got shapes {w.shape} and {idx.shape}"
-            )
+        kind, idx, w = loss_args(index, kind, cwnd)
         if kind == LOSS_TIMEOUT:
             state["ssthresh"][idx] = np.maximum(w / 2.0, MIN_WINDOW)
             state["phase"][idx] = SLOW_START
