@@ -79,8 +79,9 @@ def test_law_of_wrong_type() -> None:
     [
         ({"sample_interval": 0.0}, ValueError, "sample_interval must be > 0"),
         ({"sample_interval": 1e-9}, ValueError, "at most"),
-        ({"seed": -1}, TypeError, "seed"),
-        ({"seed": 1.5}, TypeError, "seed"),
+        ({"seed": -1}, ValueError, "seed must be >= 0, got -1"),
+        ({"seed": 1.5}, TypeError, "seed must be an integer, got 1.5"),
+        ({"seed": True}, TypeError, "seed must be an integer, got True"),
         ({"delack_timeout": 0}, ValueError, "delack_timeout"),
         ({"min_rto": 2.0, "max_rto": 1.0}, ValueError, "min_rto must be <= max_rto"),
         ({"delayed_ack": 1}, TypeError, "delayed_ack"),
@@ -99,6 +100,7 @@ def test_bad_options(kwargs: dict, exc: type, match: str) -> None:
         ({"min_th": 15, "max_th": 5}, "max_th must be > min_th"),
         ({"min_th": 5, "max_th": 15, "max_p": 2.0}, "max_p"),
         ({"min_th": 5, "max_th": 15, "w_q": 0.0}, "w_q"),
+        ({"min_th": 5, "max_th": 15, "w_q": float("nan")}, r"F\.red\.w_q must be finite"),
         ({"min_th": 5, "max_th": 15, "wq": 0.1}, "unknown RED parameter"),
     ],
 )
@@ -107,6 +109,14 @@ def test_bad_red(red: dict, match: str) -> None:
     lk = Link("F", 8e6, 0.01, 100, discipline="red", red=red)
     sc = dataclasses.replace(sc, links=(lk, sc.links[1]))
     with pytest.raises(ValueError, match=match):
+        simulate_packets(sc, laws={"f": FixedWindow(1)})
+
+
+def test_red_parameter_of_wrong_type() -> None:
+    sc = two_link()
+    lk = Link("F", 8e6, 0.01, 100, discipline="red", red={"min_th": 5, "max_th": 15, "max_p": "x"})
+    sc = dataclasses.replace(sc, links=(lk, sc.links[1]))
+    with pytest.raises(TypeError, match=r"F\.red\.max_p must be a real number, got 'x'"):
         simulate_packets(sc, laws={"f": FixedWindow(1)})
 
 

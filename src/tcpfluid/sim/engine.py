@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from .._validation import check_nonnegative, check_positive
+from .._validation import check_int, check_positive, check_range
+from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
 from ..scenarios import Scenario
 from . import _core as C
@@ -330,12 +331,8 @@ def _red_params(link: Any) -> tuple[int, float, float, float, float]:
         raise ValueError(
             f"link {link.name!r}: RED max_th must be > min_th, got min_th={mn}, max_th={mx}"
         )
-    maxp = float(red.get("max_p", 0.1))
-    if not 0.0 < maxp <= 1.0:
-        raise ValueError(f"{link.name}.red.max_p must be in (0, 1], got {maxp!r}")
-    wq = float(red.get("w_q", 0.002))
-    if not 0.0 < wq <= 1.0:
-        raise ValueError(f"{link.name}.red.w_q must be in (0, 1], got {wq!r}")
+    maxp = check_range(f"{link.name}.red.max_p", red.get("max_p", 0.1), 0.0, 1.0, lo_open=True)
+    wq = check_range(f"{link.name}.red.w_q", red.get("w_q", 0.002), 0.0, 1.0, lo_open=True)
     gentle = bool(red.get("gentle", False))
     return (2 if gentle else 1), mn, mx, maxp, wq
 
@@ -358,6 +355,29 @@ def _law_for(flow: Any, laws: Mapping[str, ControlLaw] | None) -> ControlLaw:
 
 def _pow2(n: float) -> int:
     return 1 << max(4, math.ceil(math.log2(max(n, 1.0))))
+
+
+def _grow_ring(
+    arrays: tuple[NDArray[Any], NDArray[Any]], off: int, cap: int, lo: int, hi: int
+) -> tuple[tuple[NDArray[Any], NDArray[Any]], int, int]:
+    """Double a ring: the rows of the ring at ``off`` (``cap`` slots, a power of two) move
+    to ``2 cap`` new slots appended to each array of ``arrays``, keeping the entries of
+    the monotone counters ``lo <= c < hi`` at slot ``c mod capacity``.
+
+    Returns the grown arrays, the ring's new offset and its new capacity (the old slots
+    are left unused).
+    """
+    new_cap = 2 * cap
+    new_off = arrays[0].shape[0]
+    ctr = np.arange(lo, hi, dtype=np.int64)
+    old_idx = off + ctr % cap
+    new_idx = new_off + ctr % new_cap
+    grown = []
+    for a in arrays:
+        b = np.concatenate([a, np.zeros((new_cap, *a.shape[1:]), dtype=a.dtype)])
+        b[new_idx] = a[old_idx]
+        grown.append(b)
+    return (grown[0], grown[1]), new_off, new_cap
 
 
 class _Sim:
@@ -555,7 +575,7 @@ class _Sim:
                 ff[f, C.F_S_MIN],
                 ff[f, C.F_S_MAX],
                 base,
-                cw * (1.0 - base / mean),
+                backlog(cw, base, mean),
                 float(state["phase"][0]),
                 float(ss[0]) if ss is not None else math.inf,
             )
@@ -581,36 +601,23 @@ class _Sim:
     # ------------------------------------------------------------------ growth
     def _grow_flow(self, f: int) -> None:
         fi = self.fi
-        off, cap = int(fi[f, C.I_RING_OFF]), int(fi[f, C.I_RING_CAP])
-        new_cap = 2 * cap
-        new_off = self.fs.size
-        seqs = np.arange(int(fi[f, C.I_UNA]), int(fi[f, C.I_MAXSENT]), dtype=np.int64)
-        old_idx = off + seqs % cap
-        new_idx = new_off + seqs % new_cap
-        fs = np.concatenate([self.fs, np.zeros(new_cap)])
-        fs[new_idx] = self.fs[old_idx]
-        fq = np.concatenate([self.fq, np.zeros((new_cap, 2), dtype=np.int64)])
-        fq[new_idx] = self.fq[old_idx]
-        self.fs, self.fq = fs, fq
-        fi[f, C.I_RING_OFF] = new_off
-        fi[f, C.I_RING_CAP] = new_cap
+        (self.fs, self.fq), fi[f, C.I_RING_OFF], fi[f, C.I_RING_CAP] = _grow_ring(
+            (self.fs, self.fq),
+            int(fi[f, C.I_RING_OFF]),
+            int(fi[f, C.I_RING_CAP]),
+            int(fi[f, C.I_UNA]),
+            int(fi[f, C.I_MAXSENT]),
+        )
 
     def _grow_link(self, link: int) -> None:
         li = self.li
-        off, cap = int(li[link, C.J_OFF]), int(li[link, C.J_CAP])
-        head, tail = int(li[link, C.J_HEAD]), int(li[link, C.J_TAIL])
-        new_cap = 2 * cap
-        new_off = self.rf.shape[0]
-        ctr = np.arange(head, tail, dtype=np.int64)
-        old_idx = off + ctr % cap
-        new_idx = new_off + ctr % new_cap
-        rf = np.concatenate([self.rf, np.zeros((new_cap, 4))])
-        rf[new_idx] = self.rf[old_idx]
-        ri = np.concatenate([self.ri, np.zeros((new_cap, 4), dtype=np.int64)])
-        ri[new_idx] = self.ri[old_idx]
-        self.rf, self.ri = rf, ri
-        li[link, C.J_OFF] = new_off
-        li[link, C.J_CAP] = new_cap
+        (self.rf, self.ri), li[link, C.J_OFF], li[link, C.J_CAP] = _grow_ring(
+            (self.rf, self.ri),
+            int(li[link, C.J_OFF]),
+            int(li[link, C.J_CAP]),
+            int(li[link, C.J_HEAD]),
+            int(li[link, C.J_TAIL]),
+        )
 
     # ------------------------------------------------------------------ loop
     def run(self) -> None:
@@ -846,8 +853,7 @@ def simulate_packets(
         rate, a buffer below one packet, a flow starting at or after the end, a bad option.
     """
     _validate(scenario)
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise TypeError(f"seed must be a non-negative integer, got {seed!r}")
+    check_int("seed", seed, minimum=0)
     dt = check_positive("sample_interval", sample_interval)
     if scenario.duration_s / dt + 1 > MAX_SAMPLES:
         raise ValueError(
@@ -863,7 +869,6 @@ def simulate_packets(
         raise ValueError(
             f"min_rto must be <= max_rto, got min_rto={min_rto!r}, max_rto={max_rto!r}"
         )
-    check_nonnegative("initial_rto", ini)
     if not isinstance(delayed_ack, bool):
         raise TypeError(f"delayed_ack must be True or False, got {delayed_ack!r}")
     if fine_retransmit is not None and not isinstance(fine_retransmit, bool):
