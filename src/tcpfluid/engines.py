@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, get_args
 
 from ._validation import check_choice, check_int
-from .algorithms.registry import ALGORITHMS
+from .algorithms.registry import law_class
 from .fluid.ode import simulate_scenario_ode
-from .fluid.rounds import simulate_scenario_rounds
+from .fluid.rounds import RttModel, simulate_scenario_rounds
 from .scenarios import Scenario, build_scenario
 from .sim import simulate_packets
 
@@ -39,7 +39,7 @@ ENGINES: dict[str, Callable[..., Any]] = {
     "ode": simulate_scenario_ode,
 }
 #: RTT models of the round engine (the burst term of document 000 §4.1)
-RTT_MODELS = ("average", "last", "fluid")
+RTT_MODELS: tuple[str, ...] = get_args(RttModel)
 
 
 def run_scenario(
@@ -104,10 +104,7 @@ def simulate_summary(
     """
     if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
-    if algorithm not in ALGORITHMS:
-        raise ValueError(
-            f"unknown algorithm {algorithm!r}; valid names are: {', '.join(ALGORITHMS)}"
-        )
+    law_class(algorithm)  # an unknown name fails here, listing the valid ones
     scenario = build_scenario(scenario_name, **dict(sets or {})).with_algorithm(algorithm)
     result = run_scenario(scenario, engine, rtt_model=rtt_model, seed=seed)
     summary = result.summary.to_dict()

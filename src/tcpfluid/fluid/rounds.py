@@ -62,7 +62,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -99,8 +99,9 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
-RttModel = Literal["fluid", "last", "average"]
-_RTT_MODELS = ("fluid", "last", "average")
+RttModel = Literal["average", "last", "fluid"]
+#: the names of :data:`RttModel` (the one list; ``tcpfluid.engines.RTT_MODELS`` is it too)
+_RTT_MODELS: tuple[str, ...] = get_args(RttModel)
 
 #: optional per-round fields of a :class:`RoundTrace` (time, window and phase are always kept)
 RECORDABLE = ("delta_pkts", "rtt_s", "queue_pkts", "throughput_pps")
