@@ -75,6 +75,7 @@ from .._validation import (
     check_positive,
     check_range,
 )
+from ..algorithms._common import backlog
 from ..algorithms.base import (
     LOSS_FAST,
     LOSS_TIMEOUT,
@@ -656,6 +657,15 @@ def simulate_rounds(
     mu_a = mu
     mud = mu * d
     inv_mu = 1.0 / mu
+
+    def per_flow(x: Any) -> Any:
+        """A per-scenario array (S,) repeated over each scenario's flows (S × F,)."""
+        return np.repeat(x, F) if F > 1 else x
+
+    def per_scenario(x: FloatArray) -> FloatArray:
+        """The sum over each scenario's flows of a per-flow array (S × F,) -> (S,)."""
+        return x.reshape(S, F).sum(axis=1) if F > 1 else x
+
     k_rec = 0
     k = 0
     for k in range(n_steps):
@@ -667,7 +677,7 @@ def simulate_rounds(
             inv_mu = 1.0 / mu_a
         # ---------------- flows joining or leaving
         if staggered:
-            t_n = np.repeat(t, F) if F > 1 else t
+            t_n = per_flow(t)
             joining = ~started & (t_n >= start_n)
             if np.any(joining):
                 for key, arr in state.items():
@@ -682,7 +692,7 @@ def simulate_rounds(
             w0 = np.where(active, cwnd0, 0.0)
         else:
             w0 = cwnd0
-        w0_s = w0.reshape(S, F).sum(axis=1) if F > 1 else w0
+        w0_s = per_scenario(w0)
         # ---------------- standing backlog at the start and ACKs of the round
         if reverse:
             mu_r_eff = np.where(mu_r < mu_a, mu_r, np.inf)
@@ -690,7 +700,7 @@ def simulate_rounds(
             t0 = d + qr0 / mu_r_eff + qf0 / mu_a
             with np.errstate(divide="ignore", invalid="ignore"):
                 ack_ratio = np.minimum(1.0, np.where(w0_s > 0, mu_r_eff * t0 / w0_s, 1.0))
-            acks = w0 * (np.repeat(ack_ratio, F) if F > 1 else ack_ratio)
+            acks = w0 * per_flow(ack_ratio)
         else:
             qf0 = np.maximum(w0_s - mud, 0.0)
             acks = w0
@@ -700,12 +710,8 @@ def simulate_rounds(
         if staggered:
             z[~active] = 0.0
         w1 = w0 + z
-        if F > 1:
-            z_s = z.reshape(S, F).sum(axis=1)
-            w1_s = w0_s + z_s
-        else:
-            z_s = z
-            w1_s = w1
+        z_s = per_scenario(z)
+        w1_s = w0_s + z_s if F > 1 else w1
         # ---------------- queues and RTTs
         if reverse:
             qr1, qf1 = _standing_rev(w1_s, mu_a, mu_r_eff, b_r, d)
@@ -760,12 +766,9 @@ def simulate_rounds(
             fwd_min = rtt_min - half_d
         duration = dr
         # ---------------- per-flow views
-        if F > 1:
-            rtt_min_n = np.repeat(rtt_min, F)
-            rtt_mean_n = np.repeat(rtt_mean, F)
-            rtt_max_n = np.repeat(rtt_max, F)
-        else:
-            rtt_min_n, rtt_mean_n, rtt_max_n = rtt_min, rtt_mean, rtt_max
+        rtt_min_n = per_flow(rtt_min)
+        rtt_mean_n = per_flow(rtt_mean)
+        rtt_max_n = per_flow(rtt_max)
         if staggered:
             np.minimum(base_rtt, np.where(active, rtt_min_n, np.inf), out=base_rtt)
             base_for_law = np.where(np.isfinite(base_rtt), base_rtt, rtt_min_n)
@@ -781,23 +784,19 @@ def simulate_rounds(
             rtt_max=rtt_max_n,
             acks=acks,
         )
-        fmin = np.repeat(fwd_min, F) if F > 1 else fwd_min
+        fmin = per_flow(fwd_min)
         if staggered:
             np.minimum(fwd_base, np.where(active, fmin, np.inf), out=fwd_base)
             sample.fwd_delay_base = np.where(np.isfinite(fwd_base), fwd_base, fmin)
         else:
             np.minimum(fwd_base, fmin, out=fwd_base)
             sample.fwd_delay_base = fwd_base
-        sample.fwd_delay_mean = np.repeat(fwd_mean, F) if F > 1 else fwd_mean
+        sample.fwd_delay_mean = per_flow(fwd_mean)
         # ---------------- totals (only rounds starting before the end)
         if lost_s is not None:
-            share = np.divide(
-                w1,
-                np.repeat(w1_s, F) if F > 1 else w1_s,
-                out=np.zeros(n),
-                where=(np.repeat(w1_s, F) if F > 1 else w1_s) > 0,
-            )
-            lost = share * (np.repeat(lost_s, F) if F > 1 else lost_s)
+            w1_s_n = per_flow(w1_s)
+            share = np.divide(w1, w1_s_n, out=np.zeros(n), where=w1_s_n > 0)
+            lost = share * per_flow(lost_s)
             got = w1 - lost
         else:
             lost = None
@@ -809,7 +808,7 @@ def simulate_rounds(
                 cross_carried += (mu_link - mu_a) * duration
         else:
             counting = t < t_end
-            cn = np.repeat(counting, F) if F > 1 else counting
+            cn = per_flow(counting)
             delivered += np.where(cn, got, 0.0)
             if cross:
                 cross_carried += np.where(counting, (mu_link - mu_a) * duration, 0.0)
@@ -821,16 +820,14 @@ def simulate_rounds(
             win_rec[k_rec] = w1.reshape(S, F)
             phase_rec[k_rec] = state["phase"].reshape(S, F)
             if delta_rec is not None:
-                delta_rec[k_rec] = (w1 * (1.0 - base_for_law / rtt_mean_n)).reshape(S, F)
+                delta_rec[k_rec] = backlog(w1, base_for_law, rtt_mean_n).reshape(S, F)
             if rtt_rec is not None:
                 rtt_rec[k_rec] = rtt_mean
             if queue_rec is not None:
                 q_end = qf_max if rtt != "fluid" else qf1
                 queue_rec[k_rec] = q_end * (mu_link * inv_mu) if cross else q_end
             if thr_rec is not None:
-                thr_rec[k_rec] = (got / (np.repeat(duration, F) if F > 1 else duration)).reshape(
-                    S, F
-                )
+                thr_rec[k_rec] = (got / per_flow(duration)).reshape(S, F)
             k_rec += 1
         # ---------------- the law decides
         action: RoundAction = law.on_round(state, sample)
