@@ -11,6 +11,7 @@ from tcpfluid.analytic import jain_index as jain_closed_form
 from tcpfluid.metrics import (
     jain_index,
     settling,
+    settling_by_segment,
     slow_start_exit,
     time_average,
     utilization,
@@ -108,6 +109,47 @@ def test_settling_rejects_bad_arguments() -> None:
 
 
 # ----------------------------------------------------------------------------- averages
+def test_segments_of_a_flow_that_starts_after_a_change() -> None:
+    # one time axis, two flows (columns): flow 0 from 0 s, flow 1 from 6 s; the bandwidth
+    # changes at 5 s and 15 s; the run ends at 20 s. Samples every second, t = 1..20.
+    t = np.arange(1.0, 21.0)
+    w0 = np.array([2, 4, 8, 8, 8, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 9, 9, 9, 9, 9], dtype=float)
+    w1 = np.array([0, 0, 0, 0, 0, 0, 2, 5, 5, 5, 5, 5, 5, 5, 5, 3, 3, 3, 3, 3], dtype=float)
+    r = settling_by_segment(
+        t,
+        np.stack([w0, w1], axis=1),
+        start_s=np.array([0.0, 6.0]),
+        end_s=20.0,
+        change_times_s=[5.0, 15.0],
+    )
+    # equilibrium segments: flow 0 (0, 5], flow 1 (6, 15] (its first change after 6 s).
+    # Flow 0: tail = last 10 % of 5 s -> t >= 4.5: t = 5 (8) -> settled value 8; band 1;
+    # out of band at t = 1, 2 -> settles at t = 3; held 5 - 3 = 2 >= 2 × 0.5 -> time 3 s.
+    # Flow 1: span 9 s, tail t >= 14.1: t = 15 (5); out at t = 7 (2) -> settles at t = 8,
+    # 2 s after its start; held 15 - 8 = 7 >= 1.8.
+    np.testing.assert_allclose(r.equilibrium.value, [8.0, 5.0])
+    np.testing.assert_allclose(r.equilibrium.time_s, [3.0, 2.0])
+    assert r.equilibrium.settled.tolist() == [True, True]
+    # after the change at 5 s: flow 0 over (5, 15] (6 throughout -> 1 s after the change);
+    # flow 1 over (6, 15], counted from its own start: the same 2 s as above
+    np.testing.assert_allclose(r.convergence[0].value, [6.0, 5.0])
+    np.testing.assert_allclose(r.convergence[0].time_s, [1.0, 2.0])
+    # after the change at 15 s: (15, 20], flat at 9 and 3 -> 1 s
+    np.testing.assert_allclose(r.convergence[1].value, [9.0, 3.0])
+    np.testing.assert_allclose(r.convergence[1].time_s, [1.0, 1.0])
+    d = r.to_dict()
+    assert d["equilibrium"]["time_s"] == [3.0, 2.0] and len(d["convergence"]) == 2
+
+
+def test_segments_reject_bad_change_times() -> None:
+    with pytest.raises(ValueError, match=r"change_times_s must be increasing, got \[5.0, 5.0\]"):
+        settling_by_segment([1.0, 2.0], [1.0, 1.0], change_times_s=[5.0, 5.0])
+    with pytest.raises(ValueError, match=r"change_times_s\[0\] must be finite"):
+        settling_by_segment([1.0, 2.0], [1.0, 1.0], change_times_s=[float("nan")])
+    with pytest.raises(TypeError, match=r"change_times_s\[1\] must be a real number"):
+        settling_by_segment([1.0, 2.0], [1.0, 1.0], change_times_s=[1.0, "2"])  # type: ignore[list-item]
+
+
 def test_time_average_and_utilization_by_hand() -> None:
     # 10 pkt/s over (0, 2], 40 pkt/s over (2, 3]: (20 + 40) / 3 = 20 pkt/s
     assert float(time_average([2.0, 3.0], [10.0, 40.0])) == pytest.approx(20.0)

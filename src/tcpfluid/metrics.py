@@ -40,21 +40,25 @@ flagged ``False`` in the result's boolean field; they are never silently NaN.
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import as_float_array, check_nonnegative, check_range
+from ._validation import as_float_array, check_nonnegative, check_range, check_real
 from .analytic.equilibrium import jain_index as _jain
 
 __all__ = [
     "Event",
+    "SegmentSettling",
     "Settling",
     "jain_index",
     "settling",
+    "settling_by_segment",
     "slow_start_exit",
     "time_average",
     "utilization",
@@ -268,6 +272,88 @@ def settling(
         settled=np.asarray(settled),
         tolerance=np.asarray(tol, dtype=np.float64),
     )
+
+
+@dataclass(frozen=True)
+class SegmentSettling:
+    """Time to equilibrium and convergence times of a window series (module docstring).
+
+    Attributes
+    ----------
+    equilibrium
+        :func:`settling` from the flow's start to the first bandwidth change after it (or
+        the flow's end): settled window and time to equilibrium.
+    convergence
+        One :func:`settling` per bandwidth change, from the change (or the flow's start,
+        if later) to the next change (or the flow's end): convergence times.
+    """
+
+    equilibrium: Settling
+    convergence: tuple[Settling, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"equilibrium": {...}, "convergence": [{...}, ...]}`` (``None`` for NaN)."""
+        return {
+            "equilibrium": self.equilibrium.to_dict(),
+            "convergence": [c.to_dict() for c in self.convergence],
+        }
+
+
+def settling_by_segment(
+    time_s: ArrayLike,
+    window_pkts: ArrayLike,
+    *,
+    start_s: ArrayLike = 0.0,
+    end_s: ArrayLike = math.inf,
+    change_times_s: Sequence[float] = (),
+) -> SegmentSettling:
+    """Time to equilibrium and the convergence time after each bandwidth change.
+
+    The one definition every engine's summary uses (module docstring): the series is cut
+    at the bandwidth changes; the first segment runs from the flow's start to the first
+    change after it, segment ``j`` from change ``j`` (or the flow's start, if later) to
+    change ``j + 1``; every segment ends at the latest at ``end_s``; each is judged by
+    :func:`settling` with its default band.
+
+    Parameters
+    ----------
+    time_s, window_pkts
+        The window series (time along axis 0), as :func:`settling`.
+    start_s, end_s
+        The flow's active interval, s (scalars or arrays over the trailing axes).
+    change_times_s
+        Times of the bandwidth changes, s, increasing.
+
+    Examples
+    --------
+    >>> t = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
+    >>> w = [2, 4, 8, 10, 10, 10, 10, 10, 10, 10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]
+    >>> r = settling_by_segment(t, w, change_times_s=[10.0], end_s=20.0)
+    >>> float(r.equilibrium.value), float(r.equilibrium.time_s)
+    (10.0, 4.0)
+    >>> float(r.convergence[0].value), float(r.convergence[0].time_s)
+    (5.0, 1.0)
+    """
+    changes = [check_real(f"change_times_s[{j}]", c) for j, c in enumerate(change_times_s)]
+    if any(b <= a for a, b in itertools.pairwise(changes)):
+        raise ValueError(f"change_times_s must be increasing, got {changes}")
+    start = np.asarray(start_s, dtype=np.float64)
+    end = np.asarray(end_s, dtype=np.float64)
+    first_end = end
+    for c in changes:
+        first_end = np.where(c > start, np.minimum(first_end, c), first_end)
+    first = settling(time_s, window_pkts, t_start=start, t_end=first_end)
+    bounds = [*changes, math.inf]
+    conv = tuple(
+        settling(
+            time_s,
+            window_pkts,
+            t_start=np.maximum(start, tc),
+            t_end=np.minimum(end, bounds[j + 1]),
+        )
+        for j, tc in enumerate(changes)
+    )
+    return SegmentSettling(equilibrium=first, convergence=conv)
 
 
 def time_average(time_s: ArrayLike, values: ArrayLike, *, t_start: float = 0.0) -> FloatArray:

@@ -124,3 +124,18 @@ def test_fast_keeps_alpha_packets_queued() -> None:
     during = q[(t > 140) & (t <= 160)]
     assert np.all(np.abs(before - 100) <= 2)
     assert np.all(np.abs(during - 200) <= 2)
+
+
+def test_unsettled_window_is_null_in_every_engine_json() -> None:
+    # Reno on 5 Mb/s (625 packets/s) x 22 ms (pipe ~14 packets) with a 20-packet buffer
+    # saws between half and all of ~34 packets: it never settles within the 2 % / 1-packet
+    # band, so the JSON summary of both engines reports "did not happen" (None), not the
+    # mean of the tail (which the packet engine used to report)
+    sc = build_scenario(
+        "qv-basic", bandwidth="5Mbps", rtt="20ms", duration="20s", cbr="none", buffer=20
+    ).with_algorithm("reno")
+    p = simulate_packets(sc).summary
+    r = simulate_scenario_rounds(sc).summary
+    assert not bool(p.reached_equilibrium[0]) and not bool(r.reached_equilibrium[0, 0])
+    for d in (p.to_dict(), r.to_dict()):
+        assert d["settled_window"] is None and d["time_to_equilibrium_s"] is None

@@ -38,7 +38,6 @@ implicit solver's Newton iteration converge to a wrong trajectory silently.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -889,25 +888,25 @@ def _summarise(
     changes: list[float],
 ) -> OdeSummary:
     from ..analytic import jain_index
-    from ..metrics import settling
+    from ..metrics import settling_by_segment
 
     def _opt(v: Any) -> float | None:
         v = float(v)
         return v if math.isfinite(v) else None
 
     win = kw["windows_pkts"]
-    ends = [*changes, t_end]
     settled_w: list[float | None] = []
     t_eq: list[float | None] = []
+    conv: list[float | None] = []
     for j, f in enumerate(flows):
-        first_end = next((c for c in ends if c > f.start_s), t_end)
-        st = settling(t, win[j], t_start=f.start_s, t_end=min(first_end, f.stop_s))
+        seg = settling_by_segment(
+            t, win[j], start_s=f.start_s, end_s=min(t_end, f.stop_s), change_times_s=changes
+        )
+        st = seg.equilibrium
         settled_w.append(_opt(st.value) if bool(st.settled) else None)
         t_eq.append(_opt(st.time_s) if bool(st.settled) else None)
-    conv: list[float | None] = []
-    for c, nxt in itertools.pairwise(ends):
-        st = settling(t, win[0], t_start=c, t_end=min(nxt, flows[0].stop_s))
-        conv.append(_opt(st.time_s) if bool(st.settled) else None)
+        if j == 0:  # convergence times: flow 0's, as the other engines' JSON keys
+            conv = [_opt(r.time_s) if bool(r.settled) else None for r in seg.convergence]
 
     def at(row: FloatArray, when: float) -> FloatArray:
         return np.array([np.interp(when, t, r) for r in np.atleast_2d(row)])

@@ -1007,16 +1007,17 @@ def _summarise(tr: RoundTrace) -> RoundSummary:
         )
     changes = tr.change_times_s
     # each flow is judged over its own active interval (S, F)
-    f_start = np.broadcast_to(tr.flow_start_s[None, :], (S, F))
-    f_end = np.minimum(end, tr.flow_stop_s[None, :])
-    first_end = np.minimum(f_end, changes[0]) if changes else f_end
-    first = metrics.settling(t, tr.window_pkts, t_start=f_start, t_end=first_end)
+    seg = metrics.settling_by_segment(
+        t,
+        tr.window_pkts,
+        start_s=np.broadcast_to(tr.flow_start_s[None, :], (S, F)),
+        end_s=np.minimum(end, tr.flow_stop_s[None, :]),
+        change_times_s=changes,
+    )
+    first = seg.equilibrium
     conv = np.full((S, F, len(changes)), np.nan)
     ok = np.zeros((S, F, len(changes)), dtype=bool)
-    bounds = [*changes, math.inf]
-    for j, tc in enumerate(changes):
-        seg_end = np.minimum(f_end, bounds[j + 1])
-        r = metrics.settling(t, tr.window_pkts, t_start=np.maximum(f_start, tc), t_end=seg_end)
+    for j, r in enumerate(seg.convergence):
         conv[:, :, j] = r.time_s
         ok[:, :, j] = r.settled
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -50,8 +50,10 @@ class PacketSummary:
     ss_exit_time_s, ss_exit_window_pkts, ss_exited
         Slow-start exit of each flow (NaN / ``False`` when it never left).
     settled_window_pkts, time_to_equilibrium_s, reached_equilibrium
-        Window settled at before the first bandwidth change, and the time from the flow's
-        start to reach it (NaN / ``False`` when it did not settle).
+        Window settled at before the first bandwidth change (the mean of the segment's
+        tail, :func:`tcpfluid.metrics.settling`, kept even when the window did not settle),
+        and the time from the flow's start to reach it (NaN / ``False`` when it did not
+        settle; :meth:`flow` then gives ``None`` for both).
     change_times_s
         Bandwidth changes (CBR starts and stops) inside the run, s.
     convergence_times_s, converged
@@ -104,7 +106,11 @@ class PacketSummary:
         return {
             "ss_exit_window": _num(self.ss_exit_window_pkts[flow]),
             "ss_exit_time_s": _num(self.ss_exit_time_s[flow]),
-            "settled_window": _num(self.settled_window_pkts[flow]),
+            "settled_window": (
+                _num(self.settled_window_pkts[flow])
+                if bool(self.reached_equilibrium[flow])
+                else None
+            ),
             "time_to_equilibrium_s": _num(self.time_to_equilibrium_s[flow]),
             "convergence_times_s": [_num(x) for x in self.convergence_times_s[flow]],
             "change_times_s": list(self.change_times_s),
@@ -137,23 +143,16 @@ def _flow_metrics(
     # boundary where the law decided to leave, with the window of the round before
     # (tcpfluid.metrics.slow_start_exit, same convention as the round model)
     ss = metrics.slow_start_exit(t, fl.round_cwnd_pkts, fl.round_phase == SLOW_START)
-    w = fl.round_next_cwnd_pkts
-    start = fl.start_s
-    end = min(t_end, fl.stop_s)
-    first_end = min([end, *[c for c in changes if c > start]])
-    first = metrics.settling(t, w, t_start=start, t_end=first_end)
-    conv: list[float] = []
-    ok: list[bool] = []
-    bounds = [*changes, math.inf]
-    for j, tc in enumerate(changes):
-        seg_end = min(end, bounds[j + 1])
-        if not (np.any((t > tc) & (t <= seg_end))):
-            conv.append(nan)
-            ok.append(False)
-            continue
-        r = metrics.settling(t, w, t_start=tc, t_end=seg_end)
-        conv.append(float(r.time_s))
-        ok.append(bool(r.settled))
+    seg = metrics.settling_by_segment(
+        t,
+        fl.round_next_cwnd_pkts,
+        start_s=fl.start_s,
+        end_s=min(t_end, fl.stop_s),
+        change_times_s=changes,
+    )
+    first = seg.equilibrium
+    conv = [float(r.time_s) for r in seg.convergence]
+    ok = [bool(r.settled) for r in seg.convergence]
     return (
         float(ss.time_s),
         float(ss.value),
