@@ -139,11 +139,30 @@ def test_plot_heat_map_and_line_plot_files(table_file: Path, capsys: Any) -> Non
         (["--x", "bandwidth", "--where", "colour=red"], "'colour'"),
         (["--x", "bandwidth", "--where", "rtt"], "KEY=VALUE"),
         (["--x", "speed"], "'speed'"),
+        (["--x", "bandwidth", "--y", "speed"], "--y: no column 'speed'"),
+        (["--x", "rtt", "--y", "rtt"], "--y must differ from --x"),
+        (["--x", "bandwidth", "--where", "rtt=7ms"], "rtt takes: 100ms, 50ms"),
     ],
 )
 def test_plot_errors_exit_2(table_file: Path, capsys: Any, argv: list[str], named: str) -> None:
-    assert main(["plot", str(table_file), *argv, "--out", str(table_file.with_name("x.png"))]) == 2
+    out = table_file.with_name("x.png")
+    assert main(["plot", str(table_file), *argv, "--out", str(out)]) == 2
     assert named in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "named"),
+    [("no-such-dir/fig.png", "does not exist"), ("fig.txt", "unknown image format '.txt'")],
+)
+def test_plot_bad_out_fails_before_drawing(
+    table_file: Path, capsys: Any, name: str, named: str
+) -> None:
+    out = table_file.parent / name
+    assert main(["plot", str(table_file), "--x", "bandwidth", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert named in err and "--out" in err and "Traceback" not in err
+    assert not out.exists()
 
 
 def test_plot_sweep_labels_axes_with_units_and_adds_a_colour_bar(table_file: Path) -> None:

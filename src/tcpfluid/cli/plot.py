@@ -66,6 +66,21 @@ def _metric_columns(df: Any) -> list[str]:
     return cols[cols.index("bdp_pkts") + 1 : cols.index("status")]
 
 
+def _check_out(out: Path) -> None:
+    """``--out``: an existing directory and an image format Matplotlib writes."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = out.suffix.lower().lstrip(".")
+    if suffix not in formats:
+        raise ValueError(
+            f"--out {str(out)!r}: unknown image format {out.suffix!r}; use one of "
+            f"{', '.join('.' + f for f in sorted(formats))}"
+        )
+    if not out.parent.is_dir():
+        raise ValueError(f"--out {str(out)!r}: directory {str(out.parent)!r} does not exist")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns 0 (bad input raises ``ValueError``)."""
     import matplotlib
@@ -73,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    out = Path(args.out) if args.out else Path(args.table).with_suffix(".png")
+    _check_out(out)  # before any work: no figure drawn for a file that cannot be written
     df = read_table(args.table)
     metrics = _metric_columns(df)
     metric = args.metric or (metrics[0] if metrics else None)
@@ -93,12 +110,20 @@ def run(args: argparse.Namespace) -> int:
     for k, v in where.items():
         if k not in df.columns:
             raise ValueError(f"--where: no column {k!r}; columns: {', '.join(df.columns)}")
-        selected = selected[selected[k].astype(str) == v]
+        keep = selected[k].astype(str) == v
+        if not keep.any():
+            values = ", ".join(sorted(selected[k].astype(str).unique()))
+            raise ValueError(f"--where {k}={v}: no row has that value; {k} takes: {values}")
+        selected = selected[keep]
+    for opt, name in (("--x", args.x), ("--y", args.y)):
+        if name is not None and name not in df.columns:
+            raise ValueError(f"{opt}: no column {name!r}; columns: {', '.join(df.columns)}")
     varying = [c for c in params if c not in where and selected[c].astype(str).nunique() > 1]
     x = args.x or (varying[0] if varying else None)
     if x is None:
         raise ValueError("--x: no parameter varies in the table; name one with --x")
-    out = Path(args.out) if args.out else Path(args.table).with_suffix(".png")
+    if args.y is not None and args.y == x:
+        raise ValueError(f"--y must differ from --x (a heat map needs two axes), got {args.y!r}")
     if args.y is None:
         fig, ax = plt.subplots(figsize=(7.0, 4.6))
         plot_sweep(df, metric, x=x, where=where, by=args.by, ax=ax)
