@@ -11,7 +11,7 @@ import matplotlib.pyplot as plt
 
 from tcpfluid import Path, plot
 from tcpfluid.algorithms import get_law
-from tcpfluid.fluid import simulate_rounds
+from tcpfluid.fluid import simulate_rounds, simulate_scenario_ode, simulate_scenario_rounds
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import simulate_packets
 
@@ -58,3 +58,54 @@ def test_bad_inputs() -> None:
         plot.window(object())
     with pytest.raises(ValueError, match="nrows"):
         plot.new_axes(0)
+
+
+def _lines(arts):
+    return [(a.get_label(), np.asarray(a.get_xdata()), np.asarray(a.get_ydata())) for a in arts]
+
+
+def test_every_engine_draws_its_own_arrays_with_engine_labels() -> None:
+    """Each engine's window/throughput/queue lines carry exactly the result's arrays (the
+    round model's scenario 0, the ODE's per-flow rows, the packet flows' samples)."""
+    sc = build_scenario("qv-basic", bandwidth="5Mbps", cbr="none", duration="3s", flows=2)
+    sc = sc.with_algorithm("vegas")
+    rt = simulate_scenario_rounds(sc, record=("queue_pkts", "throughput_pps"))
+    od = simulate_scenario_ode(sc)
+    pk = simulate_packets(sc)
+    fig, ax = plt.subplots()
+    # round model: (rounds, scenario, flow) arrays, scenario 0
+    t = rt.time_s[:, 0]
+    for fn, arr in ((plot.window, rt.window_pkts), (plot.throughput, rt.throughput_pps)):
+        got = _lines(fn(rt, ax=ax))
+        assert [g[0] for g in got] == ["round model flow 0", "round model flow 1"]
+        for f, (_, x, y) in enumerate(got):
+            np.testing.assert_array_equal(x, t)
+            np.testing.assert_array_equal(y, arr[:, 0, f])
+    ((lab, x, y),) = _lines(plot.queue(rt, ax=ax))
+    assert lab == "round model"
+    np.testing.assert_array_equal(y, rt.queue_pkts[:, 0])
+    # ODE: (flow, time) arrays
+    for fn, arr in ((plot.window, od.windows_pkts), (plot.throughput, od.rates_pps)):
+        got = _lines(fn(od, ax=ax, flows=[1]))
+        assert [g[0] for g in got] == ["ODE flow 1"]
+        np.testing.assert_array_equal(got[0][1], od.t)
+        np.testing.assert_array_equal(got[0][2], arr[1])
+    ((lab, _, y),) = _lines(plot.queue(od, ax=ax, label="fluid"))
+    assert lab == "fluid"
+    np.testing.assert_array_equal(y, od.queue_pkts)
+    # packet simulator: one FlowTrace per flow, labelled by its name
+    for fn, attr in ((plot.window, "cwnd_pkts"), (plot.throughput, "goodput_pps")):
+        got = _lines(fn(pk, ax=ax))
+        assert [g[0] for g in got] == [f"packet sim {fl.name}" for fl in pk.flows]
+        for fl, (_, x, y) in zip(pk.flows, got, strict=True):
+            np.testing.assert_array_equal(x, pk.t_s)
+            np.testing.assert_array_equal(y, getattr(fl, attr))
+    assert ax.get_xlabel() == "time (s)"
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("flows", [[2], [-1]])
+def test_flows_out_of_range_are_refused(trace, flows) -> None:
+    for fn in (plot.window, plot.throughput):
+        with pytest.raises(ValueError, match=r"flows must be in \[0, 1\)"):
+            fn(trace, flows=flows)
