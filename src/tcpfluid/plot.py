@@ -89,15 +89,17 @@ def versus(x: ArrayLike, y: ArrayLike, ax: Any = None, *, label: str, **style: A
     return list(ax.plot(xa[ok], ya[ok], label=label, **style))
 
 
-def _kind(result: Any) -> str:
+_KINDS = {"RoundTrace": "rounds", "OdeResult": "ode", "PacketResult": "packet"}
+_PREFIXES = {"rounds": "round model", "ode": "ODE", "packet": "packet sim"}
+
+
+def _kind(result: Any, label: str | None) -> tuple[str, str]:
+    """The engine of ``result`` and the legend prefix (``label`` or the engine's name)."""
     name = type(result).__name__
-    if name == "RoundTrace":
-        return "rounds"
-    if name == "OdeResult":
-        return "ode"
-    if name == "PacketResult":
-        return "packet"
-    raise TypeError(f"result must be a RoundTrace, OdeResult or PacketResult, got {name}")
+    if name not in _KINDS:
+        raise TypeError(f"result must be a RoundTrace, OdeResult or PacketResult, got {name}")
+    kind = _KINDS[name]
+    return kind, label if label is not None else _PREFIXES[kind]
 
 
 def _flows(flows: Sequence[int] | None, n: int) -> list[int]:
@@ -108,6 +110,43 @@ def _flows(flows: Sequence[int] | None, n: int) -> list[int]:
     if bad:
         raise ValueError(f"flows must be in [0, {n}), got {bad}")
     return out
+
+
+def _per_flow(
+    result: Any,
+    ax: Any,
+    flows: Sequence[int] | None,
+    label: str | None,
+    fields: tuple[str, str, str],
+    ylabel: str,
+    style: dict[str, Any],
+) -> list[Any]:
+    """One line per flow of ``result``; ``fields`` names the round model's
+    ``(round, scenario, flow)`` array, the ODE's ``(flow, time)`` array and the packet
+    flows' attribute."""
+    kind, prefix = _kind(result, label)  # a wrong result type opens no figure
+    ax = _ax(ax)
+    rounds_field, ode_field, packet_field = fields
+    arts: list[Any] = []
+    if kind == "rounds":
+        y = getattr(result, rounds_field)
+        if y is None:
+            raise ValueError(f"this RoundTrace did not record {rounds_field} (record=...)")
+        for f in _flows(flows, result.n_flows):
+            arts += ax.plot(result.time_s[:, 0], y[:, 0, f], label=f"{prefix} flow {f}", **style)
+    elif kind == "ode":
+        y = getattr(result, ode_field)
+        for f in _flows(flows, result.n_flows):
+            arts += ax.plot(result.t, y[f], label=f"{prefix} flow {f}", **style)
+    else:
+        for f in _flows(flows, len(result.flows)):
+            fl = result.flows[f]
+            arts += ax.plot(
+                result.t_s, getattr(fl, packet_field), label=f"{prefix} {fl.name}", **style
+            )
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(ylabel)
+    return arts
 
 
 def window(
@@ -133,28 +172,8 @@ def window(
     **style
         Passed to ``ax.plot``.
     """
-    ax = _ax(ax)
-    kind = _kind(result)
-    prefix = (
-        label
-        if label is not None
-        else {"rounds": "round model", "ode": "ODE", "packet": "packet sim"}[kind]
-    )
-    arts: list[Any] = []
-    if kind == "rounds":
-        t = result.time_s[:, 0]
-        for f in _flows(flows, result.n_flows):
-            arts += ax.plot(t, result.window_pkts[:, 0, f], label=f"{prefix} flow {f}", **style)
-    elif kind == "ode":
-        for f in _flows(flows, result.n_flows):
-            arts += ax.plot(result.t, result.windows_pkts[f], label=f"{prefix} flow {f}", **style)
-    else:
-        for f in _flows(flows, len(result.flows)):
-            fl = result.flows[f]
-            arts += ax.plot(result.t_s, fl.cwnd_pkts, label=f"{prefix} {fl.name}", **style)
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("congestion window (packets)")
-    return arts
+    fields = ("window_pkts", "windows_pkts", "cwnd_pkts")
+    return _per_flow(result, ax, flows, label, fields, "congestion window (packets)", style)
 
 
 def queue(
@@ -164,13 +183,8 @@ def queue(
 
     ``link`` (packet results only) names the link; default: the summary's bottleneck.
     """
+    kind, prefix = _kind(result, label)  # a wrong result type opens no figure
     ax = _ax(ax)
-    kind = _kind(result)
-    prefix = (
-        label
-        if label is not None
-        else {"rounds": "round model", "ode": "ODE", "packet": "packet sim"}[kind]
-    )
     if kind == "rounds":
         if result.queue_pkts is None:
             raise ValueError("this RoundTrace did not record queue_pkts (record=...)")
@@ -196,31 +210,5 @@ def throughput(
     """Per-flow throughput (packets/s) against time (s): the round model's per-round
     delivery rate, the ODE's rate w/RTT, the packet simulator's goodput per sample
     interval."""
-    ax = _ax(ax)
-    kind = _kind(result)
-    prefix = (
-        label
-        if label is not None
-        else {"rounds": "round model", "ode": "ODE", "packet": "packet sim"}[kind]
-    )
-    arts: list[Any] = []
-    if kind == "rounds":
-        if result.throughput_pps is None:
-            raise ValueError("this RoundTrace did not record throughput_pps (record=...)")
-        for f in _flows(flows, result.n_flows):
-            arts += ax.plot(
-                result.time_s[:, 0],
-                result.throughput_pps[:, 0, f],
-                label=f"{prefix} flow {f}",
-                **style,
-            )
-    elif kind == "ode":
-        for f in _flows(flows, result.n_flows):
-            arts += ax.plot(result.t, result.rates_pps[f], label=f"{prefix} flow {f}", **style)
-    else:
-        for f in _flows(flows, len(result.flows)):
-            fl = result.flows[f]
-            arts += ax.plot(result.t_s, fl.goodput_pps, label=f"{prefix} {fl.name}", **style)
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("throughput (packets/s)")
-    return arts
+    fields = ("throughput_pps", "rates_pps", "goodput_pps")
+    return _per_flow(result, ax, flows, label, fields, "throughput (packets/s)", style)
