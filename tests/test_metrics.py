@@ -106,9 +106,19 @@ def test_settling_rejects_bad_arguments() -> None:
         settling([], [])
     with pytest.raises(ValueError, match="NaN"):
         settling([1.0, np.nan], [1, 2])
+    with pytest.raises(ValueError, match="values must not contain NaN, got NaN at sample 1"):
+        settling([1.0, 2.0], [1.0, np.nan])
+    with pytest.raises(ValueError, match="t_start must be a time in s"):
+        settling([1.0, 2.0], [1.0, 1.0], t_start=np.nan)
+    with pytest.raises(ValueError, match="t_end must be a time in s"):
+        settling([1.0, 2.0], [1.0, 1.0], t_end=[0.0, np.nan])
+    with pytest.raises(TypeError, match=r"time_s must be an array of numbers, got \['a'\]"):
+        settling(["a"], [1.0])
+    with pytest.raises(TypeError, match="values must be an array of numbers"):
+        settling([1.0], "1")
 
 
-# ----------------------------------------------------------------------------- averages
+# ----------------------------------------------------------------------------- segments
 def test_segments_of_a_flow_that_starts_after_a_change() -> None:
     # one time axis, two flows (columns): flow 0 from 0 s, flow 1 from 6 s; the bandwidth
     # changes at 5 s and 15 s; the run ends at 20 s. Samples every second, t = 1..20.
@@ -150,6 +160,7 @@ def test_segments_reject_bad_change_times() -> None:
         settling_by_segment([1.0, 2.0], [1.0, 1.0], change_times_s=[1.0, "2"])  # type: ignore[list-item]
 
 
+# ----------------------------------------------------------------------------- averages
 def test_time_average_and_utilization_by_hand() -> None:
     # 10 pkt/s over (0, 2], 40 pkt/s over (2, 3]: (20 + 40) / 3 = 20 pkt/s
     assert float(time_average([2.0, 3.0], [10.0, 40.0])) == pytest.approx(20.0)
@@ -168,6 +179,13 @@ def test_time_average_rejects_bad_series() -> None:
         time_average([2.0, 3.0], [1.0, 1.0], t_start=2.5)
     with pytest.raises(ValueError, match="capacity_pps must be > 0"):
         utilization([1.0], [1.0], 0.0)
+    # a missing sample is an error, not a silently NaN average
+    with pytest.raises(ValueError, match="values must not contain NaN, got NaN at sample 1"):
+        time_average([1.0, 2.0], [1.0, np.nan])
+    with pytest.raises(ValueError, match="t_start must be finite, got nan"):
+        time_average([1.0, 2.0], [1.0, 1.0], t_start=np.nan)
+    with pytest.raises(ValueError, match="rate_pps must not contain NaN"):
+        utilization([1.0, 2.0], [[1.0, np.nan], [1.0, 1.0]], 2.0)
 
 
 # ----------------------------------------------------------------------------- Jain

@@ -135,8 +135,8 @@ def _none_nan(x: Any) -> Any:
 
 
 def _series(time_s: ArrayLike, values: ArrayLike, name: str) -> tuple[FloatArray, FloatArray]:
-    t = np.asarray(time_s, dtype=np.float64)
-    v = np.asarray(values, dtype=np.float64)
+    t = _floats("time_s", time_s)
+    v = _floats(name, values)
     if t.ndim == 0 or v.ndim == 0:
         raise ValueError(f"time_s and {name} must have a time axis (axis 0)")
     if t.ndim < v.ndim:  # a time axis shared by every column: (R,) -> (R, 1, ...)
@@ -156,7 +156,20 @@ def _series(time_s: ArrayLike, values: ArrayLike, name: str) -> tuple[FloatArray
         raise ValueError(f"{name} has no samples")
     if np.any(np.isnan(t)):
         raise ValueError("time_s must not contain NaN")
+    if np.any(np.isnan(v)):
+        i = int(np.flatnonzero(np.isnan(v).reshape(v.shape[0], -1).any(axis=1))[0])
+        raise ValueError(f"{name} must not contain NaN, got NaN at sample {i}")
     return t, v
+
+
+def _floats(name: str, value: ArrayLike) -> FloatArray:
+    """``value`` as a float64 array, or a ``TypeError`` naming ``name``."""
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{name} must be an array of numbers, got {value!r}")
+    try:
+        return np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be an array of numbers, got {value!r}") from exc
 
 
 def slow_start_exit(time_s: ArrayLike, window_pkts: ArrayLike, in_slow_start: ArrayLike) -> Event:
@@ -241,8 +254,11 @@ def settling(
     shape = np.broadcast_shapes(t.shape, v.shape)
     tb = np.broadcast_to(t, shape)
     vb = np.broadcast_to(v, shape)
-    t0 = np.asarray(t_start, dtype=np.float64)
-    t1 = np.asarray(t_end, dtype=np.float64)
+    t0 = _floats("t_start", t_start)
+    t1 = _floats("t_end", t_end)
+    for bound, arr in (("t_start", t0), ("t_end", t1)):
+        if np.any(np.isnan(arr)):
+            raise ValueError(f"{bound} must be a time in s (or ±inf), got NaN")
     seg = (tb > t0) & (tb <= t1)
     with np.errstate(invalid="ignore"):
         t_last = np.max(np.where(seg, tb, -np.inf), axis=0)
@@ -368,19 +384,22 @@ def time_average(time_s: ArrayLike, values: ArrayLike, *, t_start: float = 0.0) 
     >>> float(time_average([1.0, 3.0], [10.0, 4.0]))
     6.0
     """
-    t, v = _series(time_s, values, "values")
+    return _time_average(time_s, values, "values", t_start)
+
+
+def _time_average(time_s: ArrayLike, values: ArrayLike, name: str, t_start: Any) -> FloatArray:
+    t, v = _series(time_s, values, name)
+    t0 = check_real("t_start", t_start)
     if np.any(np.diff(t, axis=0) < 0):
         raise ValueError("time_s must be non-decreasing along axis 0")
-    first = np.asarray(t[:1] - t_start)
+    first = np.asarray(t[:1] - t0)
     if np.any(first < 0):
         raise ValueError(f"t_start={t_start!r} is after the first sample")
-    dt = np.concatenate([first, np.diff(t, axis=0)], axis=0)
-    total = t[-1] - t_start
-    with np.errstate(invalid="ignore", divide="ignore"):
-        avg = (v * dt).sum(axis=0) / total
+    total = t[-1] - t0
     if np.any(np.asarray(total) <= 0):
         raise ValueError("the series spans no time (time_s[-1] <= t_start)")
-    return np.asarray(avg, dtype=np.float64)
+    dt = np.concatenate([first, np.diff(t, axis=0)], axis=0)
+    return np.asarray((v * dt).sum(axis=0) / total, dtype=np.float64)
 
 
 def utilization(
@@ -396,7 +415,7 @@ def utilization(
         Link capacity, packets/s (> 0; broadcast against the trailing axes).
     """
     cap = as_float_array("capacity_pps", capacity_pps, positive=True)
-    return np.asarray(time_average(time_s, rate_pps, t_start=t_start) / cap, dtype=np.float64)
+    return np.asarray(_time_average(time_s, rate_pps, "rate_pps", t_start) / cap, dtype=np.float64)
 
 
 def jain_index(throughput: ArrayLike, *, axis: int = -1) -> FloatArray:

@@ -452,6 +452,18 @@ def test_summary_of_a_batch_lists_scenarios() -> None:
             "must stay below the bottleneck rate",
         ),
         ({"rounds": 5, "cross_traffic": [(1.0, 2.0)]}, TypeError, "CrossTraffic"),
+        (
+            {"rounds": 5, "cross_traffic": CrossTraffic(10.0, 1.0)},
+            TypeError,
+            "cross_traffic must be a sequence of CrossTraffic, got one CrossTraffic",
+        ),
+        ({"rounds": 5, "record": "rtt_s"}, TypeError, r"got the string 'rtt_s'.*\('rtt_s',\)"),
+        (
+            {"rounds": 5, "flow_start_s": ["soon"]},
+            TypeError,
+            r"flow_start_s must be a number or an array of numbers, got \['soon'\]",
+        ),
+        ({"rounds": 5, "flow_stop_s": {"a": 1}}, TypeError, "flow_stop_s must be a number"),
     ],
 )
 def test_bad_arguments_are_rejected(kwargs: dict[str, Any], exc: type, pattern: str) -> None:
@@ -481,6 +493,10 @@ def test_bad_law_and_paths() -> None:
         PathBatch(1000.0, 0.1, buffer_pkts=0.5)
     with pytest.raises(ValueError, match="broadcast"):
         PathBatch([1.0, 2.0], [0.1, 0.2, 0.3])
+    with pytest.raises(TypeError, match=r"buffer_pkts must be a number or an array.*\['big'\]"):
+        PathBatch(1000.0, 0.1, buffer_pkts=["big"])
+    with pytest.raises(TypeError, match="reverse_mu_pps must be a number or an array"):
+        PathBatch(1000.0, 0.1, reverse_mu_pps="fast")
     with pytest.raises(ValueError, match="at least one Path"):
         PathBatch.from_paths([])
     with pytest.raises(ValueError, match="stop_s must be > start_s"):

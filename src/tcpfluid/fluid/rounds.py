@@ -207,10 +207,18 @@ class PathBatch:
         }
 
 
-def _inf_array(name: str, value: ArrayLike, *, minimum: float | None) -> FloatArray:
+def _floats(name: str, value: Any) -> FloatArray:
+    """``value`` as a float64 array (``inf`` and NaN kept), or a ``TypeError`` naming it."""
     if isinstance(value, str | bytes):
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
-    arr = np.asarray(value, dtype=np.float64)
+    try:
+        return np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from exc
+
+
+def _inf_array(name: str, value: ArrayLike, *, minimum: float | None) -> FloatArray:
+    arr = _floats(name, value)
     if np.any(np.isnan(arr)) or np.any(arr == -np.inf):
         raise ValueError(f"{name} must be a number or inf, got {value!r}")
     finite = arr[np.isfinite(arr)]
@@ -576,6 +584,11 @@ def simulate_rounds(
             )
     every = check_int("record_every", record_every, minimum=1)
     frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
+    if isinstance(record, str):
+        raise TypeError(
+            f"record must be a collection of field names, got the string {record!r}; "
+            f"write record=({record!r},)"
+        )
     rec = set(record)
     bad = sorted(rec - set(RECORDABLE))
     if bad:
@@ -586,6 +599,8 @@ def simulate_rounds(
         raise ValueError(
             f"flow_stop_s must be > flow_start_s for every flow, got {stop_f} and {start_f}"
         )
+    if isinstance(cross_traffic, CrossTraffic):
+        raise TypeError("cross_traffic must be a sequence of CrossTraffic, got one CrossTraffic")
     cross = list(cross_traffic)
     for j, c in enumerate(cross):
         if not isinstance(c, CrossTraffic):
@@ -965,7 +980,7 @@ def _standing_rev(
 def _flow_times(name: str, value: ArrayLike | None, F: int, *, default: float) -> FloatArray:
     if value is None:
         return np.full(F, default)
-    arr = np.asarray(value, dtype=np.float64)
+    arr = _floats(name, value)
     if arr.ndim == 0:
         arr = np.full(F, float(arr))
     if arr.shape != (F,):
