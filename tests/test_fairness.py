@@ -19,6 +19,7 @@ from tcpfluid.fairness import (
     ho_different_rtt_study,
     ho_friendliness_study,
     period_throughputs,
+    qv_different_rtt_study,
     qv_many_flows_study,
     thesis_two_flow_study,
 )
@@ -193,3 +194,45 @@ def test_period_study_packet_hook() -> None:
     # errors of a packet's service time are what the fluid model leaves out)
     v = df[df["algorithm"] == "vegas"]
     assert (v["ode_jain"] - v["packet_jain"]).abs().max() <= 0.05
+
+
+@pytest.mark.parametrize(
+    ("study", "kwargs", "exc", "match"),
+    [
+        # a misspelled law used to come back as a NaN row noted "no ODE right-hand side"
+        ("ho-rtt", {"algorithms": ("vegs",)}, ValueError, "algorithms must be one of.*'vegs'"),
+        ("ho-rtt", {"algorithms": "vegas"}, TypeError, "got the string 'vegas'"),
+        ("ho-rtt", {"algorithms": ()}, ValueError, "at least one algorithm"),
+        ("ho-rtt", {"measure_from_s": 30.0}, ValueError, r"measure_from_s must be in \[0, "),
+        ("ho-rtt", {"duration_s": -1.0}, ValueError, "duration_s"),
+        ("ho-mix", {"pairs": (("reno", "vegs"),)}, ValueError, "pairs must be one of.*'vegs'"),
+        ("ho-mix", {"pairs": (("reno",),)}, ValueError, "pairs: each entry must be a pair"),
+        ("ho-mix", {"mixes": ((5,),)}, ValueError, "mixes: each entry must be a pair"),
+        ("ho-mix", {"mixes": ((0, 0),)}, ValueError, "at least one flow"),
+        ("ho-mix", {"mixes": ((5, 5), (-1, 3))}, ValueError, "mixes"),
+        ("ho-mix", {"measure_from_s": 20.0}, ValueError, r"duration_s=10.0"),
+        ("qv-many", {"algorithms": ("quick_vegas",)}, ValueError, "'quick_vegas'"),
+        ("qv-rtt", {"algorithms": ("vegas", "cubic")}, ValueError, "'cubic'"),
+        ("thesis", {"x2_ms": ()}, ValueError, "x2_ms must list at least one"),
+        ("thesis", {"settings": ()}, ValueError, "settings must list at least one"),
+    ],
+)
+def test_study_arguments_are_checked_before_any_run(
+    study: str, kwargs: dict[str, object], exc: type[Exception], match: str
+) -> None:
+    def engine(_sc: object) -> None:  # must never be reached
+        raise AssertionError("the packet engine ran before the arguments were checked")
+
+    calls = {
+        "ho-rtt": lambda: ho_different_rtt_study(
+            [0.05, 0.1], **{"duration_s": 20.0, "measure_from_s": 10.0, **kwargs}
+        ),
+        "ho-mix": lambda: ho_friendliness_study(
+            **{"duration_s": 10.0, "measure_from_s": 5.0, "packet_engine": engine, **kwargs}
+        ),
+        "qv-many": lambda: qv_many_flows_study(flows=3, packet_engine=engine, **kwargs),
+        "qv-rtt": lambda: qv_different_rtt_study(packet_engine=engine, **kwargs),
+        "thesis": lambda: thesis_two_flow_study(packet_engine=engine, **kwargs),
+    }
+    with pytest.raises(exc, match=match):
+        calls[study]()

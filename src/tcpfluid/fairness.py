@@ -48,6 +48,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._validation import check_choice, check_int, check_positive
+from .algorithms.registry import ALGORITHMS
 from .analytic import jain_index
 from .fluid.ode import (
     ODE_LAWS,
@@ -286,6 +287,28 @@ def _summary(r: OdeResult) -> OdeSummary:
     return r.summary
 
 
+def _check_window(duration_s: float, measure_from_s: float) -> tuple[float, float]:
+    """``(duration_s, measure_from_s)`` with ``0 <= measure_from_s < duration_s``."""
+    T = check_positive("duration_s", duration_s)
+    m0 = float(measure_from_s)
+    if not 0.0 <= m0 < T:
+        raise ValueError(f"measure_from_s must be in [0, duration_s={T!r}), got {measure_from_s!r}")
+    return T, m0
+
+
+def _check_algorithms(name: str, algorithms: Sequence[str]) -> list[str]:
+    """Registry names, at least one: a misspelled law must not become a row of NaN that
+    reads "no ODE right-hand side"."""
+    if isinstance(algorithms, str):
+        raise TypeError(
+            f"{name} must be a sequence of algorithm names, got the string {algorithms!r}"
+        )
+    out = [check_choice(name, a, ALGORITHMS) for a in algorithms]
+    if not out:
+        raise ValueError(f"{name} must name at least one algorithm of {', '.join(ALGORITHMS)}")
+    return out
+
+
 def _check_engine(packet_engine: Any) -> PacketEngine | None:
     if packet_engine is not None and not callable(packet_engine):
         raise TypeError(
@@ -341,12 +364,13 @@ def thesis_two_flow_study(
     engine = _check_engine(packet_engine)
     for s in settings:
         check_choice("settings", s, tuple(_THESIS_SETTINGS))
+    if not settings:
+        raise ValueError(f"settings must list at least one of {', '.join(_THESIS_SETTINGS)}")
     check_choice("queue", queue, ("red", "drop-tail"))
-    T = check_positive("duration_s", duration_s)
-    m0 = float(measure_from_s)
-    if not 0.0 <= m0 < T:
-        raise ValueError(f"measure_from_s must be in [0, duration_s={T!r}), got {measure_from_s!r}")
+    T, m0 = _check_window(duration_s, measure_from_s)
     xs = [check_positive("x2_ms", x) for x in x2_ms]
+    if not xs:
+        raise ValueError("x2_ms must list at least one access delay, got none")
     rows = []
     for x2 in xs:
         for setting in settings:
@@ -479,6 +503,7 @@ def qv_many_flows_study(
     import pandas as pd
 
     n = check_int("flows", flows, minimum=3)
+    algorithms = _check_algorithms("algorithms", algorithms)
     engine = _check_engine(packet_engine)
     sc0 = build_scenario("qv-many-flows", flows=n, **overrides)
     T = sc0.duration_s
@@ -520,6 +545,7 @@ def qv_different_rtt_study(
     """
     import pandas as pd
 
+    algorithms = _check_algorithms("algorithms", algorithms)
     engine = _check_engine(packet_engine)
     sc0 = build_scenario("qv-different-rtt", **overrides)
     T = sc0.duration_s
@@ -576,7 +602,9 @@ def ho_different_rtt_study(
     d = [check_positive("rtts_s", v) for v in rtts_s]
     if len(d) < 2:
         raise ValueError(f"rtts_s must list at least 2 flows, got {rtts_s!r}")
+    algorithms = _check_algorithms("algorithms", algorithms)
     C = check_positive("bandwidth_pps", bandwidth_pps)
+    T, m0 = _check_window(duration_s, measure_from_s)
     path = Path(C, min(d), buffer=buffer_pkts)
     rows = []
     defaults = {"vegas": {"alpha_pkts": 2.0, "beta_pkts": 4.0}, "fast": {"alpha_pkts": 100.0}}
@@ -584,9 +612,7 @@ def ho_different_rtt_study(
         row: dict[str, Any] = {"algorithm": algo}
         if algo in ODE_LAWS:
             flows = [OdeFlow(algo, di, **defaults.get(algo, {})) for di in d]
-            summ = _summary(
-                simulate_ode(flows, path, t_end_s=duration_s, measure_from_s=measure_from_s)
-            )
+            summ = _summary(simulate_ode(flows, path, t_end_s=T, measure_from_s=m0))
             row.update(ode_jain=summ.jain_index, ode_utilization=summ.utilization, note="")
         else:
             row.update(ode_jain=math.nan, ode_utilization=math.nan, note=_NO_RHS)
@@ -622,15 +648,17 @@ def ho_friendliness_study(
     import pandas as pd
 
     engine = _check_engine(packet_engine)
-    T = check_positive("duration_s", duration_s)
-    m0 = float(measure_from_s)
-    if not 0.0 <= m0 < T:
-        raise ValueError(f"measure_from_s must be in [0, {T!r}), got {measure_from_s!r}")
+    T, m0 = _check_window(duration_s, measure_from_s)
+    kinds: list[tuple[str, str]] = []
+    for pair in pairs:
+        first, second = _check_algorithms("pairs", _two("pairs", pair))
+        kinds.append((first, second))
+    counts = [_check_mix(m) for m in mixes]
+    if not kinds or not counts:
+        raise ValueError(f"pairs and mixes must each list at least one, got {pairs!r}, {mixes!r}")
     rows = []
-    for first, second in pairs:
-        for n1, n2 in mixes:
-            n1 = check_int("mixes", n1, minimum=0)
-            n2 = check_int("mixes", n2, minimum=0)
+    for first, second in kinds:
+        for n1, n2 in counts:
             base = build_scenario(
                 "ho-basic",
                 flows=n1 + n2,
@@ -670,6 +698,20 @@ def ho_friendliness_study(
             "120-packet drop-tail buffer is an approximation of ns-2's bursty losses."
         ),
     )
+
+
+def _two(name: str, value: Any) -> tuple[Any, Any]:
+    if isinstance(value, str) or not isinstance(value, Sequence) or len(value) != 2:
+        raise ValueError(f"{name}: each entry must be a pair (first, second), got {value!r}")
+    return value[0], value[1]
+
+
+def _check_mix(mix: Any) -> tuple[int, int]:
+    """A mix ``(n_first, n_second)``: flow counts >= 0, at least one flow."""
+    n1, n2 = (check_int("mixes", n, minimum=0) for n in _two("mixes", mix))
+    if n1 + n2 < 1:
+        raise ValueError(f"mixes: a mix needs at least one flow, got {mix!r}")
+    return n1, n2
 
 
 def _mixed(base: Scenario, algorithms: Sequence[str]) -> Scenario:
