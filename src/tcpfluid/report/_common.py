@@ -8,10 +8,16 @@ from typing import Any
 
 from ..published import published
 from ..scenarios import build_scenario
+from ._core import Task
 from ._table import NA
 
 #: packet size of the documents' scenarios, bits (1000-byte packets)
 PACKET_BITS = 8000.0
+
+#: the module of the engine runs the sections' tasks call (importable in a worker process)
+RUNS = "tcpfluid.report._runs"
+#: engine name -> its run function in :data:`RUNS`
+_RUN_FUNCTIONS = {"packet": "packet_run", "rounds": "rounds_run", "ode": "ode_run"}
 
 NO_SLOW_START_ODE = NA("the ODE model has no slow start (docs/ode-model.md)")
 NO_FIGURE_VALUES = NA("the document gives this only as a plot, with no printed values")
@@ -57,3 +63,18 @@ def err_na(result: Mapping[str, Any], fallback: str) -> NA:
     """``n/a`` from a task's error message, else ``fallback``."""
     e = result.get("error") if isinstance(result, Mapping) else None
     return NA(f"engine refused: {e}" if e else fallback)
+
+
+def run_task(
+    engine: str,
+    scenario: str,
+    algorithm: str,
+    overrides: Mapping[str, Any],
+    label: str,
+    **options: Any,
+) -> Task:
+    """A task running ``scenario`` with ``algorithm`` on ``engine`` (``"packet"``,
+    ``"rounds"`` or ``"ode"``) through :mod:`tcpfluid.report._runs`; ``options`` are the
+    run function's other keywords (``traces=``, ``rtt=``)."""
+    kwargs = {"scenario": scenario, "algorithm": algorithm, "overrides": overrides, **options}
+    return Task(f"{RUNS}:{_RUN_FUNCTIONS[engine]}", kwargs, label)

@@ -20,12 +20,18 @@ from ..analytic import (
     rounds_to_equilibrium,
     slow_start_exit,
 )
-from ._common import NO_FIGURE_VALUES, NO_SLOW_START_ODE, doc, matched_overrides
+from ._common import (
+    NO_FIGURE_VALUES,
+    NO_SLOW_START_ODE,
+    RUNS,
+    doc,
+    matched_overrides,
+    run_task,
+)
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._runs import first_at_least
 from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, Tolerance
 
-_RUNS = "tcpfluid.report._runs"
 D_S = 0.1  # the documents' 100 ms paths
 _NAMES = {
     "vegas": "Vegas",
@@ -60,7 +66,7 @@ def _cw_tasks(cfg: ReportConfig) -> list[Task]:
     bdps = [kb_to_pkts(k) for k in kbs]
     tasks = [
         Task(
-            f"{_RUNS}:rounds_bdp_batch",
+            f"{RUNS}:rounds_bdp_batch",
             {"algorithm": a, "params": {}, "bdp_pkts": bdps, "d_s": D_S, "rounds": 80},
             f"critical window: round model {a}",
         )
@@ -71,13 +77,8 @@ def _cw_tasks(cfg: ReportConfig) -> list[Task]:
             o = matched_overrides(
                 "qv-basic", {"cbr": "none", "duration": "6s"}, bdp_pkts=b, d_s=D_S
             )
-            tasks.append(
-                Task(
-                    f"{_RUNS}:packet_run",
-                    {"scenario": "qv-basic", "algorithm": a, "overrides": o},
-                    f"critical window: packet {a} {kb:g} kb",
-                )
-            )
+            label = f"critical window: packet {a} {kb:g} kb"
+            tasks.append(run_task("packet", "qv-basic", a, o, label))
     return tasks
 
 
@@ -251,21 +252,12 @@ def _ne_tasks(cfg: ReportConfig) -> list[Task]:
     for a in _NE_ALGS:
         for n in _ne_grid(cfg):
             o = _ne_setup(n, a)["overrides"]
-            for fn, eng in (("rounds_run", "round model"), ("packet_run", "packet")):
+            for engine, name in (("rounds", "round model"), ("packet", "packet")):
                 tasks.append(
-                    Task(
-                        f"{_RUNS}:{fn}",
-                        {"scenario": "qv-basic", "algorithm": a, "overrides": o},
-                        f"new equilibrium: {eng} {a} n={n}",
-                    )
+                    run_task(engine, "qv-basic", a, o, f"new equilibrium: {name} {a} n={n}")
                 )
-            tasks.append(
-                Task(
-                    f"{_RUNS}:rounds_run",
-                    {"scenario": "qv-basic", "algorithm": a, "overrides": o, "rtt": "fluid"},
-                    f"new equilibrium: round model (fluid RTT) {a} n={n}",
-                )
-            )
+            label = f"new equilibrium: round model (fluid RTT) {a} n={n}"
+            tasks.append(run_task("rounds", "qv-basic", a, o, label, rtt="fluid"))
     return tasks
 
 
@@ -453,7 +445,7 @@ def _cr_tasks(cfg: ReportConfig) -> list[Task]:
         bdps = [b for _, b in _EXAMPLES]
         tasks.append(
             Task(
-                f"{_RUNS}:rounds_bdp_batch",
+                f"{RUNS}:rounds_bdp_batch",
                 {
                     "algorithm": a,
                     "params": {},
@@ -470,11 +462,7 @@ def _cr_tasks(cfg: ReportConfig) -> list[Task]:
                 "qv-basic", {"cbr": "none", "duration": f"{dur:.1f}s"}, bdp_pkts=b, d_s=D_S
             )
             tasks.append(
-                Task(
-                    f"{_RUNS}:packet_run",
-                    {"scenario": "qv-basic", "algorithm": a, "overrides": o},
-                    f"conspicuous: packet {a} example {ex}",
-                )
+                run_task("packet", "qv-basic", a, o, f"conspicuous: packet {a} example {ex}")
             )
     return tasks
 

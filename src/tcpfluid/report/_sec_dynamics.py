@@ -15,12 +15,19 @@ import numpy as np
 from .. import plot
 from ..algorithms import get_law
 from ..analytic import conspicuous_round, rounds_to_equilibrium, slow_start_exit
-from ._common import NO_FIGURE_VALUES, NO_SLOW_START_ODE, doc, err_na, matched_overrides, num
+from ._common import (
+    NO_FIGURE_VALUES,
+    NO_SLOW_START_ODE,
+    doc,
+    err_na,
+    matched_overrides,
+    num,
+    run_task,
+)
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES, D_S, kb_to_pkts
 from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, Tolerance
 
-_RUNS = "tcpfluid.report._runs"
 _ODE_LAWS = ("vegas", "enhanced-vegas", "fast", "reno")
 
 # ================================================================== basic behaviour §5.1
@@ -36,28 +43,10 @@ def _basic_tasks(cfg: ReportConfig) -> list[Task]:
     tasks = []
     for a, sc, _ in _BASIC:
         o: dict[str, Any] = {}
-        tasks.append(
-            Task(
-                f"{_RUNS}:packet_run",
-                {"scenario": sc, "algorithm": a, "overrides": o, "traces": True},
-                f"basic: packet {a}",
-            )
-        )
-        tasks.append(
-            Task(
-                f"{_RUNS}:rounds_run",
-                {"scenario": sc, "algorithm": a, "overrides": o},
-                f"basic: round model {a}",
-            )
-        )
+        tasks.append(run_task("packet", sc, a, o, f"basic: packet {a}", traces=True))
+        tasks.append(run_task("rounds", sc, a, o, f"basic: round model {a}"))
         if a in _ODE_LAWS:
-            tasks.append(
-                Task(
-                    f"{_RUNS}:ode_run",
-                    {"scenario": sc, "algorithm": a, "overrides": o},
-                    f"basic: ODE {a}",
-                )
-            )
+            tasks.append(run_task("ode", sc, a, o, f"basic: ODE {a}"))
     return tasks
 
 
@@ -415,19 +404,9 @@ def _cb_tasks(cfg: ReportConfig) -> list[Task]:
         for kb in _cb_grid(cfg):
             o = _cb_overrides(kb)
             tasks.append(
-                Task(
-                    f"{_RUNS}:rounds_run",
-                    {"scenario": "qv-basic", "algorithm": a, "overrides": o},
-                    f"convergence: round model {a} {kb:g} kb",
-                )
+                run_task("rounds", "qv-basic", a, o, f"convergence: round model {a} {kb:g} kb")
             )
-            tasks.append(
-                Task(
-                    f"{_RUNS}:packet_run",
-                    {"scenario": "qv-basic", "algorithm": a, "overrides": o},
-                    f"convergence: packet {a} {kb:g} kb",
-                )
-            )
+            tasks.append(run_task("packet", "qv-basic", a, o, f"convergence: packet {a} {kb:g} kb"))
     return tasks
 
 

@@ -17,12 +17,11 @@ from ..fairness import THESIS_TABLE_3_16, period_throughputs
 from ..fluid.ode import ode_problem
 from ..scenarios import build_scenario
 from ..sim import simulate_packets
-from ._common import doc, err_na, num
+from ._common import doc, err_na, num, run_task
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES
 from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, Tolerance
 
-_RUNS = "tcpfluid.report._runs"
 _ODE_LAWS = ("vegas", "enhanced-vegas", "fast", "reno")
 _ALGS = ("vegas", "quick-vegas", "fast", "reno")
 
@@ -62,29 +61,11 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
     tasks = []
     for sc, o, _, _ in _mf_setups(cfg):
         for a in _ALGS:
-            tasks.append(
-                Task(
-                    f"{_RUNS}:packet_run",
-                    {"scenario": sc, "algorithm": a, "overrides": o},
-                    f"many flows: packet {a} {sc}",
-                )
-            )
+            tasks.append(run_task("packet", sc, a, o, f"many flows: packet {a} {sc}"))
             if sc == "qv-many-flows":
-                tasks.append(
-                    Task(
-                        f"{_RUNS}:rounds_run",
-                        {"scenario": sc, "algorithm": a, "overrides": o},
-                        f"many flows: round model {a} {sc}",
-                    )
-                )
+                tasks.append(run_task("rounds", sc, a, o, f"many flows: round model {a} {sc}"))
             if a in _ODE_LAWS:
-                tasks.append(
-                    Task(
-                        f"{_RUNS}:ode_run",
-                        {"scenario": sc, "algorithm": a, "overrides": o},
-                        f"many flows: ODE {a} {sc}",
-                    )
-                )
+                tasks.append(run_task("ode", sc, a, o, f"many flows: ODE {a} {sc}"))
     return tasks
 
 
@@ -522,16 +503,11 @@ def _as_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any], str]]:
 def _as_tasks(cfg: ReportConfig) -> list[Task]:
     tasks = []
     for _tab, a, o, _ in _as_cases(cfg):
-        for fn in ("packet_run", "rounds_run", "ode_run"):
-            if fn == "ode_run" and a not in _ODE_LAWS:
+        for engine in ("packet", "rounds", "ode"):
+            if engine == "ode" and a not in _ODE_LAWS:
                 continue
-            tasks.append(
-                Task(
-                    f"{_RUNS}:{fn}",
-                    {"scenario": "asymmetric", "algorithm": a, "overrides": o},
-                    f"asymmetric: {fn} {a} {o}",
-                )
-            )
+            label = f"asymmetric: {engine}_run {a} {o}"
+            tasks.append(run_task(engine, "asymmetric", a, o, label))
     return tasks
 
 
