@@ -141,3 +141,81 @@ def test_the_shared_link_is_the_bottleneck_among_equally_slow_links() -> None:
     p = sc.fluid_view().path
     assert p.mu == pytest.approx(1e9 / 8000)
     assert p.buffer_pkts == 1500.0  # R1-R2's buffer, not an access link's (infinite)
+
+
+def _asymmetric_two_link(red: dict | None = None) -> Scenario:
+    # forward: A (10 Mb/s, 10 ms) then B (1 Gb/s, 1 ms); ACKs back over C (2 Mb/s, 5 ms)
+    discipline = "drop-tail" if red is None else "red"
+    return Scenario(
+        name="hand",
+        links=(
+            Link("A", 10e6, 0.010, 50, discipline=discipline, red=red or {}),
+            Link("B", 1e9, 0.001),
+            Link("C", 2e6, 0.005),
+        ),
+        flows=(FlowSpec("f", ("A", "B"), ("C",)),),
+        duration_s=1.0,
+    )
+
+
+def test_base_rtt_is_eq5_over_the_flows_own_links_in_every_reduction() -> None:
+    from tcpfluid.fluid.ode import ode_problem
+
+    sc = _asymmetric_two_link().with_algorithm("vegas")
+    # tau = 10 + 1 + 5 ms; a 8000-bit packet on A and B: 0.8 ms + 8 µs; a 320-bit ACK on C:
+    # 0.16 ms  ->  d = 16 + 0.8 + 0.008 + 0.16 = 16.968 ms
+    d = 0.016968
+    assert sc.base_rtt_s(sc.flows[0]) == pytest.approx(d, rel=1e-12)
+    assert sc.fluid_view().path.d == pytest.approx(d, rel=1e-12)
+    assert ode_problem(sc).flows[0].rtt_s == pytest.approx(d, rel=1e-12)
+
+
+def test_red_parameters_are_read_once_for_every_engine() -> None:
+    from tcpfluid.fluid.ode import ode_problem
+
+    assert Link("D", 1e6, 0.01).red_parameters() == {}
+    sc = _asymmetric_two_link({"min_th": 5, "max_th": 15}).with_algorithm("vegas")
+    # the packet engine's defaults (max_p 0.1, w_q 0.002), also in the ODE reduction
+    # (RedQueue's own defaults are the thesis's 0.02: not used for a scenario link)
+    assert sc.link("A").red_parameters() == {
+        "min_th": 5.0,
+        "max_th": 15.0,
+        "max_p": 0.1,
+        "w_q": 0.002,
+        "gentle": False,
+    }
+    red = ode_problem(sc).red
+    assert red is not None
+    assert (red.min_th_pkts, red.max_th_pkts, red.max_p, red.weight, red.gentle) == (
+        5.0,
+        15.0,
+        0.1,
+        0.002,
+        False,
+    )
+    # a RED link without thresholds is an error in the ODE reduction too (it used to get
+    # RedQueue's 15/45 silently)
+    bad = _asymmetric_two_link({"max_p": 0.1}).with_algorithm("vegas")
+    with pytest.raises(ValueError, match="link 'A': RED needs min_th and max_th"):
+        ode_problem(bad)
+    for red_bad, exc, pattern in (
+        (
+            {"min_th": 5, "max_th": 15, "wq": 0.1},
+            ValueError,
+            r"unknown RED parameter\(s\) \['wq'\]",
+        ),
+        ({"min_th": 5, "max_th": 15, "gentle": "yes"}, TypeError, "A.red.gentle must be True"),
+        ({"min_th": 5, "max_th": 15, "max_p": 0.0}, ValueError, r"A.red.max_p must be in \(0"),
+        ({"min_th": 0, "max_th": 15}, ValueError, "A.red.min_th must be > 0"),
+    ):
+        with pytest.raises(exc, match=pattern):
+            Link("A", 10e6, 0.01, 50, discipline="red", red=red_bad).red_parameters()
+
+
+def test_ode_problem_names_a_wrong_scenario_type() -> None:
+    from tcpfluid.fluid.ode import ode_problem
+
+    with pytest.raises(
+        TypeError, match=r"scenario must be a tcpfluid\.scenarios\.Scenario, got str"
+    ):
+        ode_problem("qv-basic")

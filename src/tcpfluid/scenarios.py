@@ -58,7 +58,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import units
-from ._validation import check_choice, check_int, check_nonnegative
+from ._validation import check_choice, check_int, check_nonnegative, check_positive, check_range
 from .path import Path
 
 __all__ = [
@@ -153,6 +153,55 @@ class Link:
         )
         check_choice(f"{self.name}.discipline", self.discipline, DISCIPLINES)
         object.__setattr__(self, "red", dict(self.red))
+
+    def red_parameters(self) -> dict[str, Any]:
+        """The RED parameters every engine uses, checked, with the defaults filled in.
+
+        Returns ``{"min_th", "max_th", "max_p", "w_q", "gentle"}`` (thresholds in packets;
+        ``max_p`` defaults to 0.1, ``w_q`` to 0.002, ``gentle`` to ``False``), or ``{}``
+        for a drop-tail link.
+
+        Raises
+        ------
+        ValueError
+            Naming the link: an unknown key, a missing ``min_th``/``max_th``, ``max_th <=
+            min_th``, ``max_p`` or ``w_q`` outside ``(0, 1]``.
+        TypeError
+            A value that is not a number (``gentle``: not a bool).
+        """
+        if self.discipline != "red":
+            return {}
+        red = dict(self.red)
+        known = {"min_th", "max_th", "max_p", "w_q", "gentle"}
+        unknown = sorted(set(red) - known)
+        if unknown:
+            raise ValueError(
+                f"link {self.name!r}: unknown RED parameter(s) {unknown}; accepted: {sorted(known)}"
+            )
+        if "min_th" not in red or "max_th" not in red:
+            raise ValueError(
+                f"link {self.name!r}: RED needs min_th and max_th (packets), got {red!r}"
+            )
+        mn = check_positive(f"{self.name}.red.min_th", red["min_th"])
+        mx = check_positive(f"{self.name}.red.max_th", red["max_th"])
+        if mx <= mn:
+            raise ValueError(
+                f"link {self.name!r}: RED max_th must be > min_th, got min_th={mn}, max_th={mx}"
+            )
+        gentle = red.get("gentle", False)
+        if not isinstance(gentle, bool):
+            raise TypeError(f"{self.name}.red.gentle must be True or False, got {gentle!r}")
+        return {
+            "min_th": mn,
+            "max_th": mx,
+            "max_p": check_range(
+                f"{self.name}.red.max_p", red.get("max_p", 0.1), 0.0, 1.0, lo_open=True
+            ),
+            "w_q": check_range(
+                f"{self.name}.red.w_q", red.get("w_q", 0.002), 0.0, 1.0, lo_open=True
+            ),
+            "gentle": bool(gentle),
+        }
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-number description."""
@@ -359,6 +408,25 @@ class Scenario:
                 return lk
         raise ValueError(f"no link {name!r} in scenario {self.name!r}")
 
+    def base_rtt_s(self, flow: FlowSpec) -> float:
+        """The base RTT d of ``flow``, s, from its own links (document 000 eq. 5).
+
+        ``d = τ + Σ_fwd s/X_i + Σ_rev a/X_i``: the propagation delays of its forward and
+        reverse links plus the transmission time of a data packet (``s`` bits) on each
+        forward link and of an ACK (``a`` bits) on each reverse link. The one computation
+        of d every engine's reduction of the scenario uses.
+        """
+        pkt_bits = 8.0 * self.packet_size_bytes
+        ack_bits = 8.0 * self.ack_size_bytes
+        fwd = [self.link(n) for n in flow.forward]
+        rev = [self.link(n) for n in flow.reverse]
+        tau = sum(lk.delay_s for lk in fwd) + sum(lk.delay_s for lk in rev)
+        return (
+            tau
+            + sum(pkt_bits / lk.rate_bps for lk in fwd)
+            + sum(ack_bits / lk.rate_bps for lk in rev)
+        )
+
     def with_algorithm(self, algorithm: str, **params: Any) -> Scenario:
         """The same scenario with every flow running ``algorithm``.
 
@@ -385,12 +453,7 @@ class Scenario:
         def reduce(fl: FlowSpec) -> tuple[float, Link, list[Link]]:
             fwd = [self.link(n) for n in fl.forward]
             rev = [self.link(n) for n in fl.reverse]
-            tau = sum(lk.delay_s for lk in fwd) + sum(lk.delay_s for lk in rev)
-            # document 000 eq (5): d = tau + the transmission times of a data packet on the
-            # forward links and of an ACK on the reverse links
-            d = tau + sum(pkt_bits / lk.rate_bps for lk in fwd)
-            d += sum(ack_bits / lk.rate_bps for lk in rev)
-            return d, _bottleneck(fwd, shared), rev
+            return self.base_rtt_s(fl), _bottleneck(fwd, shared), rev
 
         # links every flow crosses: among equally slow links the shared one is the bottleneck
         shared = set(self.flows[0].forward).intersection(*(f.forward for f in self.flows[1:]))

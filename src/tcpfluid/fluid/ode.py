@@ -55,6 +55,7 @@ from .._validation import (
     check_range,
 )
 from ..path import Path
+from ..scenarios import Scenario
 
 __all__ = [
     "ODE_LAWS",
@@ -1007,6 +1008,10 @@ def ode_problem(scenario: Any) -> OdeProblem:
         (:data:`ODE_LAWS`), if the flows share no forward link, or if some flow's slowest
         link is not the shared bottleneck (the model has one bottleneck).
     """
+    if not isinstance(scenario, Scenario):
+        raise TypeError(
+            f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
+        )
     pkt_bits = 8.0 * scenario.packet_size_bytes
     ack_bits = 8.0 * scenario.ack_size_bytes
     shared = set(scenario.flows[0].forward)
@@ -1033,24 +1038,16 @@ def ode_problem(scenario: Any) -> OdeProblem:
                 f"the ODE engine supports {', '.join(ODE_LAWS)} (use the round or packet "
                 "engine for the others)"
             )
-        fwd = [scenario.link(n) for n in fl.forward]
-        rev = [scenario.link(n) for n in fl.reverse]
-        slowest = min(fwd, key=lambda lk: lk.rate_bps)
+        slowest = min((scenario.link(n) for n in fl.forward), key=lambda lk: lk.rate_bps)
         if slowest.rate_bps < bott.rate_bps:
             raise ValueError(
                 f"flow {fl.name!r}: its slowest link {slowest.name!r} is not the shared "
                 f"bottleneck {bott.name!r}; the ODE model has a single bottleneck"
             )
-        d = (
-            sum(lk.delay_s for lk in fwd)
-            + sum(lk.delay_s for lk in rev)
-            + sum(pkt_bits / lk.rate_bps for lk in fwd)
-            + sum(ack_bits / lk.rate_bps for lk in rev)
-        )
         flows.append(
             OdeFlow(
                 fl.algorithm,
-                d,
+                scenario.base_rtt_s(fl),
                 start_s=fl.start_s,
                 stop_s=fl.stop_s,
                 **_ode_law_params(fl.algorithm, dict(fl.params)),
@@ -1074,14 +1071,14 @@ def ode_problem(scenario: Any) -> OdeProblem:
         reverse_buffer=reverse_buf,
     )
     red = None
-    if bott.discipline == "red":
-        r = dict(bott.red)
+    r = bott.red_parameters()  # the packet engine's reading of the link (same defaults)
+    if r:
         red = RedQueue(
-            min_th_pkts=float(r.get("min_th", RedQueue.min_th_pkts)),
-            max_th_pkts=float(r.get("max_th", RedQueue.max_th_pkts)),
-            max_p=float(r.get("max_p", RedQueue.max_p)),
-            weight=float(r.get("w_q", RedQueue.weight)),
-            gentle=bool(r.get("gentle", False)),
+            min_th_pkts=r["min_th"],
+            max_th_pkts=r["max_th"],
+            max_p=r["max_p"],
+            weight=r["w_q"],
+            gentle=r["gentle"],
         )
     cross = tuple(
         (c.rate_bps / pkt_bits, c.start_s, c.stop_s) for c in scenario.cbr if bott.name in c.links

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from .._validation import check_int, check_positive, check_range
+from .._validation import check_int, check_positive
 from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
 from ..scenarios import Scenario
@@ -313,28 +313,13 @@ class PacketResult:
 
 # ============================================================================ building
 def _red_params(link: Any) -> tuple[int, float, float, float, float]:
-    """(discipline code, min_th, max_th, max_p, w_q) of a scenario link."""
-    if link.discipline != "red":
+    """(discipline code, min_th, max_th, max_p, w_q) of a scenario link
+    (:meth:`tcpfluid.scenarios.Link.red_parameters`)."""
+    red = link.red_parameters()
+    if not red:
         return 0, 0.0, 0.0, 0.0, 0.0
-    red = dict(link.red)
-    known = {"min_th", "max_th", "max_p", "w_q", "gentle"}
-    unknown = sorted(set(red) - known)
-    if unknown:
-        raise ValueError(
-            f"link {link.name!r}: unknown RED parameter(s) {unknown}; accepted: {sorted(known)}"
-        )
-    if "min_th" not in red or "max_th" not in red:
-        raise ValueError(f"link {link.name!r}: RED needs min_th and max_th (packets), got {red!r}")
-    mn = check_positive(f"{link.name}.red.min_th", red["min_th"])
-    mx = check_positive(f"{link.name}.red.max_th", red["max_th"])
-    if mx <= mn:
-        raise ValueError(
-            f"link {link.name!r}: RED max_th must be > min_th, got min_th={mn}, max_th={mx}"
-        )
-    maxp = check_range(f"{link.name}.red.max_p", red.get("max_p", 0.1), 0.0, 1.0, lo_open=True)
-    wq = check_range(f"{link.name}.red.w_q", red.get("w_q", 0.002), 0.0, 1.0, lo_open=True)
-    gentle = bool(red.get("gentle", False))
-    return (2 if gentle else 1), mn, mx, maxp, wq
+    code = 2 if red["gentle"] else 1
+    return code, red["min_th"], red["max_th"], red["max_p"], red["w_q"]
 
 
 def _law_for(flow: Any, laws: Mapping[str, ControlLaw] | None) -> ControlLaw:
