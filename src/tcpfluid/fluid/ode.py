@@ -54,6 +54,7 @@ from .._validation import (
     check_positive,
     check_range,
 )
+from ..algorithms._common import backlog
 from ..path import Path
 from ..scenarios import Scenario
 
@@ -547,7 +548,7 @@ class _Model:
         act = self.active
         rate = np.where(act, w / rtt, 0.0)
         base = self.d + x
-        delta = w * (1.0 - base / rtt)
+        delta = backlog(w, base, rtt)
         total = rate.sum(axis=0) + self.cross_pps
         if math.isfinite(self.B):
             p = _unit((q - (self.B - self.eps_b)) / self.eps_b)
