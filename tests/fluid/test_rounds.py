@@ -103,11 +103,13 @@ def test_doubling_round_by_hand(rtt: str) -> None:
         assert s5.rtt_max[0] == pytest.approx(0.1 + 64 / 1000)
     # duration of a round: d + max(0, W1 - mu d)/mu; rounds 0..4 last d, round 5 0.128 s
     np.testing.assert_allclose(np.diff(tr.time_s[:, 0], prepend=0.0), [0.1] * 5 + [0.128])
-    # Δ as eq (1) of document 000 with the mean RTT of the round
-    np.testing.assert_allclose(tr.delta_pkts[4, 0, 0], 64 * (1 - 0.1 / s.rtt_mean[0]), rtol=1e-12)
+    # Δ as eq (1) of document 000 with the hand-computed mean RTT of the round:
+    # 64 (1 − 0.1/0.116) = 8.83 ("average"), 64 (1 − 0.1/0.132) = 15.52 ("last"), 0 ("fluid")
+    hand_delta = 64 * (1 - 0.1 / expect[1])
+    np.testing.assert_allclose(tr.delta_pkts[4, 0, 0], hand_delta, rtol=1e-12, atol=1e-12)
     # the forward one-way delay is half the base RTT plus the forward queueing delay
     assert s.fwd_delay_mean is not None and s.fwd_delay_base is not None
-    assert s.fwd_delay_mean[0] == pytest.approx(0.05 + (s.rtt_mean[0] - 0.1))
+    assert s.fwd_delay_mean[0] == pytest.approx(0.05 + (expect[1] - 0.1))
     assert s.fwd_delay_base[0] == pytest.approx(0.05)
 
 
