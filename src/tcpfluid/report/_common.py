@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from ..fluid.ode import ODE_LAWS
 from ..published import published
 from ..scenarios import build_scenario
 from ._core import Task
@@ -24,10 +25,8 @@ NO_FIGURE_VALUES = NA("the document gives this only as a plot, with no printed v
 
 
 def ode_na(algorithm: str) -> NA:
-    """``n/a`` for a law without an ODE right-hand side."""
-    return NA(
-        f"no ODE right-hand side for {algorithm} (ODE laws: vegas, enhanced-vegas, fast, reno)"
-    )
+    """``n/a`` for a law without an ODE right-hand side (not in :data:`ODE_LAWS`)."""
+    return NA(f"no ODE right-hand side for {algorithm} (ODE laws: {', '.join(ODE_LAWS)})")
 
 
 def matched_overrides(

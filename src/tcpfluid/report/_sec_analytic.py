@@ -26,6 +26,7 @@ from ._common import (
     RUNS,
     doc,
     matched_overrides,
+    ode_na,
     run_task,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
@@ -345,7 +346,7 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                             "rate, not a count"
                         )
                         if a == "vegas"
-                        else NA("no ODE right-hand side for quick-vegas"),
+                        else ode_na("quick-vegas"),
                         PACKET: pk if pk is not None else NA("window never reached nW"),
                         DOCUMENT: NO_FIGURE_VALUES,
                         "round model, rtt=fluid": (

@@ -18,17 +18,17 @@ from ..analytic import conspicuous_round, rounds_to_equilibrium, slow_start_exit
 from ._common import (
     NO_FIGURE_VALUES,
     NO_SLOW_START_ODE,
+    ODE_LAWS,
     doc,
     err_na,
     matched_overrides,
     num,
+    ode_na,
     run_task,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES, D_S, kb_to_pkts
 from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, Tolerance
-
-_ODE_LAWS = ("vegas", "enhanced-vegas", "fast", "reno")
 
 # ================================================================== basic behaviour §5.1
 _BASIC = (
@@ -45,7 +45,7 @@ def _basic_tasks(cfg: ReportConfig) -> list[Task]:
         o: dict[str, Any] = {}
         tasks.append(run_task("packet", sc, a, o, f"basic: packet {a}", traces=True))
         tasks.append(run_task("rounds", sc, a, o, f"basic: round model {a}"))
-        if a in _ODE_LAWS:
+        if a in ODE_LAWS:
             tasks.append(run_task("ode", sc, a, o, f"basic: ODE {a}"))
     return tasks
 
@@ -56,66 +56,44 @@ def _max_queue(t: Any, q: Any, lo: float, hi: float) -> float | None:
     return float(q[m].max()) if m.any() else None
 
 
+#: the printed §5.1 numbers (document 000 Fig. 1 and §5.1) by algorithm and metric
+_BASIC_PRINTED = {
+    "vegas": {
+        "ss_exit_window": "000/fig1/ss_exit_window",
+        "ss_exit_time_s": "000/fig1/ss_exit_time",
+        "settled_window": "000/fig1/equilibrium_window",
+        "time_to_equilibrium_s": "000/fig1/time_to_equilibrium",
+        "halved": "000/5.1/vegas/halved",
+        "doubled": "000/5.1/vegas/doubled",
+        "max_queue": "000/5.1/vegas/max_queue",
+    },
+    "quick-vegas": {
+        "time_to_equilibrium_s": "000/5.1/qv/ramp_up",
+        "halved": "000/5.1/qv/halved",
+        "doubled": "000/5.1/qv/doubled",
+        "max_queue": "000/5.1/qv/max_queue",
+    },
+    "fast": {
+        "time_to_equilibrium_s": "000/5.1/fast/ramp_up",
+        "halved": "000/5.1/fast/halved",
+        "doubled": "000/5.1/fast/doubled",
+    },
+}
+
+
 def _basic_doc(a: str) -> dict[str, float | NA]:
-    none = NA("not printed in the documents")
-    if a == "vegas":
-        return {
-            "ss_exit_window": doc("000/fig1/ss_exit_window"),
-            "ss_exit_time_s": doc("000/fig1/ss_exit_time"),
-            "settled_window": doc("000/fig1/equilibrium_window"),
-            "time_to_equilibrium_s": doc("000/fig1/time_to_equilibrium"),
-            "halved": doc("000/5.1/vegas/halved"),
-            "doubled": doc("000/5.1/vegas/doubled"),
-            "max_queue": doc("000/5.1/vegas/max_queue"),
-        }
-    if a == "quick-vegas":
-        return {
-            "ss_exit_window": none,
-            "ss_exit_time_s": none,
-            "settled_window": none,
-            "time_to_equilibrium_s": doc("000/5.1/qv/ramp_up"),
-            "halved": doc("000/5.1/qv/halved"),
-            "doubled": doc("000/5.1/qv/doubled"),
-            "max_queue": doc("000/5.1/qv/max_queue"),
-        }
-    if a == "fast":
-        return {
-            "ss_exit_window": none,
-            "ss_exit_time_s": none,
-            "settled_window": none,
-            "time_to_equilibrium_s": doc("000/5.1/fast/ramp_up"),
-            "halved": doc("000/5.1/fast/halved"),
-            "doubled": doc("000/5.1/fast/doubled"),
-            "max_queue": none,
-        }
-    return {
-        "ss_exit_window": none,
-        "ss_exit_time_s": none,
-        "settled_window": none,
-        "time_to_equilibrium_s": NA(
+    out: dict[str, float | NA] = dict.fromkeys(_LABELS, NA("not printed in the documents"))
+    out.update({key: doc(ref) for key, ref in _BASIC_PRINTED.get(a, {}).items()})
+    if a == "tcp-ho":
+        out["time_to_equilibrium_s"] = NA(
             "document 004 §5.1.2 prints only a bound: < "
             f"{doc('004/5.1.2/tcp-ho/max_convergence'):g} s"
-        ),
-        "halved": none,
-        "doubled": none,
-        "max_queue": none,
-    }
+        )
+    return out
 
 
 def _basic_closed(a: str, bdp: float, d: float) -> dict[str, float | NA]:
-    none = NA("no closed form in the documents")
-    out: dict[str, float | NA] = dict.fromkeys(
-        (
-            "ss_exit_window",
-            "ss_exit_time_s",
-            "settled_window",
-            "time_to_equilibrium_s",
-            "halved",
-            "doubled",
-            "max_queue",
-        ),
-        none,
-    )
+    out: dict[str, float | NA] = dict.fromkeys(_LABELS, NA("no closed form in the documents"))
     p = get_law(a).params()
     if a in ("vegas", "quick-vegas"):
         ex = slow_start_exit(a, bdp, d)
@@ -202,12 +180,8 @@ def _engine_values(res: dict[str, Any], kind: str) -> dict[str, float | NA]:
     if kind == "ode":
         out["ss_exit_window"] = NO_SLOW_START_ODE
         out["ss_exit_time_s"] = NO_SLOW_START_ODE
-        t, q = res["t_s"], res["queue_pkts"]
-    elif kind == "rounds":
-        t, q = res["time_s"], res["queue_pkts"]
-    else:
-        t, q = res["t_s"], res["queue_pkts"]
-    out["max_queue"] = num(_max_queue(t, q, 80.0, 160.0), "no samples")
+    t = res["time_s" if kind == "rounds" else "t_s"]
+    out["max_queue"] = num(_max_queue(t, res["queue_pkts"], 80.0, 160.0), "no samples")
     return out
 
 
@@ -220,7 +194,7 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         pr, rr = out[k], out[k + 1]
         k += 2
         orr: dict[str, Any] | None = None
-        if a in _ODE_LAWS:
+        if a in ODE_LAWS:
             orr = out[k]
             k += 1
         bdp = pr.get("bdp_pkts", rr.get("bdp_pkts", 626.1))
@@ -234,9 +208,7 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             values: dict[str, float | NA] = {
                 CLOSED_FORM: closed[key],
                 ROUNDS: rv[key],
-                ODE: ov[key]
-                if ov is not None
-                else NA(f"no ODE right-hand side for {a} (ODE laws: {', '.join(_ODE_LAWS)})"),
+                ODE: ov[key] if ov is not None else ode_na(a),
                 PACKET: pv[key],
                 DOCUMENT: docs[key],
             }
@@ -489,8 +461,8 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                                 "without slow start; this section compares the round "
                                 "model and packets"
                             )
-                            if a in _ODE_LAWS
-                            else NA(f"no ODE right-hand side for {a}"),
+                            if a in ODE_LAWS
+                            else ode_na(a),
                             PACKET: p_r,
                             DOCUMENT: NO_FIGURE_VALUES,
                         },

@@ -17,12 +17,11 @@ from ..fairness import THESIS_TABLE_3_16, period_throughputs
 from ..fluid.ode import ode_problem
 from ..scenarios import build_scenario
 from ..sim import simulate_packets
-from ._common import doc, err_na, num, run_task
+from ._common import ODE_LAWS, doc, err_na, num, ode_na, run_task
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES
 from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, Tolerance
 
-_ODE_LAWS = ("vegas", "enhanced-vegas", "fast", "reno")
 _ALGS = ("vegas", "quick-vegas", "fast", "reno")
 
 
@@ -64,7 +63,7 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
             tasks.append(run_task("packet", sc, a, o, f"many flows: packet {a} {sc}"))
             if sc == "qv-many-flows":
                 tasks.append(run_task("rounds", sc, a, o, f"many flows: round model {a} {sc}"))
-            if a in _ODE_LAWS:
+            if a in ODE_LAWS:
                 tasks.append(run_task("ode", sc, a, o, f"many flows: ODE {a} {sc}"))
     return tasks
 
@@ -111,7 +110,7 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 rr = out[k]
                 k += 1
             orr = None
-            if a in _ODE_LAWS:
+            if a in ODE_LAWS:
                 orr = out[k]
                 k += 1
             pj = rj = oj = None
@@ -181,8 +180,8 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     rv = err_na(rr or {}, "no result")
                 else:
                     rv = num(rj[i], "no flow active over the whole period")
-                if a not in _ODE_LAWS:
-                    ov: float | NA = NA(f"no ODE right-hand side for {a}")
+                if a not in ODE_LAWS:
+                    ov: float | NA = ode_na(a)
                 elif oj is None:
                     ov = err_na(orr or {}, "no result")
                 else:
@@ -504,7 +503,7 @@ def _as_tasks(cfg: ReportConfig) -> list[Task]:
     tasks = []
     for _tab, a, o, _ in _as_cases(cfg):
         for engine in ("packet", "rounds", "ode"):
-            if engine == "ode" and a not in _ODE_LAWS:
+            if engine == "ode" and a not in ODE_LAWS:
                 continue
             label = f"asymmetric: {engine}_run {a} {o}"
             tasks.append(run_task(engine, "asymmetric", a, o, label))
@@ -518,7 +517,7 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         pr, rr = out[k], out[k + 1]
         k += 2
         orr = None
-        if a in _ODE_LAWS:
+        if a in ODE_LAWS:
             orr = out[k]
             k += 1
         mu_f = 200.0
@@ -532,7 +531,7 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         pv = num(pr["throughput_pps"][0], "") if "error" not in pr else err_na(pr, "")
         rv = num(rr["throughput_pps"][0], "") if "error" not in rr else err_na(rr, "")
         if orr is None:
-            ov: float | NA = NA(f"no ODE right-hand side for {a}")
+            ov: float | NA = ode_na(a)
         else:
             ov = (
                 num(orr["summary"]["throughput_pps"][0], "")
