@@ -59,6 +59,11 @@ def test_human_table(capsys):
     assert main(["predict", "--bandwidth", "1.5Mbps", "--rtt", "100ms"]) == 0
     text = capsys.readouterr().out
     assert "critical window" in text and "quick-vegas" in text and "tcp-ho" in text
+    # columns: each algorithm's name starts where its dashes start, in every table row
+    head, rule = text.splitlines()[1:3]
+    starts = [i for i in range(len(rule)) if rule[i] == "-" and (i == 0 or rule[i - 1] == " ")]
+    assert [head.index(n) for n in ("vegas", "quick-vegas", "tcp-ho")] == starts[1:]
+    assert all(line == line.rstrip() for line in text.splitlines())
 
 
 def test_documents_comparison(capsys):

@@ -132,15 +132,21 @@ _ROWS = (
 )
 
 
-def _table(preds: list[Prediction]) -> str:
-    head = ["", *(p.algorithm for p in preds)]
-    body = [[label, *(_fmt(getattr(p, key)) for p in preds)] for label, key in _ROWS]
-    widths = [max(len(r[i]) for r in [head, *body]) for i in range(len(head))]
+def _columns(head: list[str], body: list[list[str]]) -> str:
+    """Left-aligned text columns two spaces apart, a rule of dashes under the header."""
+    widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
     lines = [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) for row in [head, *body]
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+        for row in [head, *body]
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def _table(preds: list[Prediction]) -> str:
+    head = ["", *(p.algorithm for p in preds)]
+    body = [[label, *(_fmt(getattr(p, key)) for p in preds)] for label, key in _ROWS]
+    return _columns(head, body)
 
 
 def document_comparison() -> list[dict[str, Any]]:
@@ -215,13 +221,7 @@ def _doc_table(rows: list[dict[str, Any]]) -> str:
         ]
         for r in rows
     ]
-    widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
-    lines = [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-        for row in [head, *body]
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    return _columns(head, body)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -248,6 +248,9 @@ def run(args: argparse.Namespace) -> int:
         )
         for n in names
     ]
+    bad = [p.algorithm for p in preds if not math.isfinite(p.time_to_equilibrium_s)]
+    if bad:  # pragma: no cover - predict() returns finite times on a valid path
+        raise ValueError(f"the prediction for {', '.join(bad)} is not finite; check the path")
     if args.json:
         out = {
             "path": {"mu_pps": path.mu, "rtt_s": path.d, "bdp_pkts": path.bdp},
@@ -267,6 +270,4 @@ def run(args: argparse.Namespace) -> int:
         f"(gamma={args.gamma:g}, alpha={args.alpha:g}, beta={args.beta:g}, rtt={args.rtt_kind})"
     )
     print(_table(preds))
-    if not all(math.isfinite(p.time_to_equilibrium_s) for p in preds):  # pragma: no cover
-        raise ValueError("a prediction is not finite; check the path and parameters")
     return 0
