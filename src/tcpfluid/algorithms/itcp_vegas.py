@@ -81,7 +81,6 @@ from ._common import (
     backlog,
     check_below,
     check_broadcast,
-    check_flows,
     check_le,
     param_array,
     param_value,
@@ -169,15 +168,14 @@ class ITcpVegas(Vegas):
 
     def _param_arrays(self) -> dict[str, FloatArray]:
         out = super()._param_arrays()
-        if hasattr(self, "_slow"):
-            out.update(
-                p_step=self._p_step,
-                threshold_gain=self._gain,
-                threshold_step=self._step,
-                threshold_max=self._tmax,
-                min_gap=self._gap,
-                area2_factor=self._slow,
-            )
+        out.update(
+            p_step=self._p_step,
+            threshold_gain=self._gain,
+            threshold_step=self._step,
+            threshold_max=self._tmax,
+            min_gap=self._gap,
+            area2_factor=self._slow,
+        )
         return out
 
     def params(self) -> dict[str, Any]:
@@ -195,15 +193,12 @@ class ITcpVegas(Vegas):
 
     def init_state(self, n: int) -> State:
         """Fresh state: Vegas's slow start, ``P = 0``, thresholds at α and β."""
-        n = check_flows(self._param_arrays(), n)
-        return {
-            "phase": np.full(n, SLOW_START),
-            "ss_grow": np.ones(n),
-            "ssthresh": np.full(n, np.inf),
-            "p": np.zeros(n),
-            "a": np.broadcast_to(self._alpha, (n,)).astype(np.float64),
-            "b": np.broadcast_to(self._beta, (n,)).astype(np.float64),
-        }
+        state = super().init_state(n)
+        n = state["phase"].shape[0]
+        state["p"] = np.zeros(n)
+        state["a"] = np.broadcast_to(self._alpha, (n,)).astype(np.float64)
+        state["b"] = np.broadcast_to(self._beta, (n,)).astype(np.float64)
+        return state
 
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
         """Vegas's slow start, then the four-area rule in congestion avoidance."""

@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import MIN_WINDOW, backlog, check_flows
+from ._common import MIN_WINDOW, backlog
 from .base import CONGESTION_AVOIDANCE, SLOW_START, RoundAction, RoundSample
 from .vegas import Vegas
 
@@ -75,13 +75,9 @@ class QuickVegas(Vegas):
 
     def init_state(self, n: int) -> State:
         """Fresh state: slow start, ``succ = 0``."""
-        n = check_flows(self._param_arrays(), n)
-        return {
-            "phase": np.full(n, SLOW_START),
-            "ss_grow": np.ones(n),
-            "ssthresh": np.full(n, np.inf),
-            "succ": np.zeros(n),
-        }
+        state = super().init_state(n)
+        state["succ"] = np.zeros(state["phase"].shape[0])
+        return state
 
     def initial_action(self, state: State) -> RoundAction:
         """Round 0 already grows by one packet per two ACKs (Table 1: 2 → 3)."""

@@ -92,7 +92,7 @@ class Vegas(ControlLaw):
         self._beta = param_array("beta", beta, nonnegative=True)
         self._gamma = param_array("gamma", gamma, positive=True)
         check_le("alpha", self._alpha, "beta", self._beta)
-        check_broadcast(self._param_arrays())
+        check_broadcast(Vegas._param_arrays(self))  # subclasses check their own in full
 
     def params(self) -> dict[str, Any]:
         """``{"alpha": ..., "beta": ..., "gamma": ...}`` as floats or lists."""
