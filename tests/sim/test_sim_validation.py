@@ -69,6 +69,12 @@ def test_laws_for_unknown_flow() -> None:
         simulate_packets(two_link(), laws={"g": FixedWindow(1)})
 
 
+@pytest.mark.parametrize("laws", ["vegas", [FixedWindow(1)]])
+def test_laws_that_are_not_a_mapping(laws: object) -> None:
+    with pytest.raises(TypeError, match=r"laws must map flow names to ControlLaw objects"):
+        simulate_packets(two_link(), laws=laws)  # type: ignore[arg-type]
+
+
 def test_law_of_wrong_type() -> None:
     with pytest.raises(TypeError, match="must be a ControlLaw"):
         simulate_packets(two_link(), laws={"f": "vegas"})  # type: ignore[dict-item]

@@ -859,6 +859,11 @@ def simulate_packets(
     if fine_retransmit is not None and not isinstance(fine_retransmit, bool):
         raise TypeError(f"fine_retransmit must be True, False or None, got {fine_retransmit!r}")
     if laws is not None:
+        if not isinstance(laws, Mapping):
+            raise TypeError(
+                f"laws must map flow names to ControlLaw objects ({{'S1-D1': law}}), got "
+                f"{type(laws).__name__} {laws!r}"
+            )
         known = {f.name for f in scenario.flows}
         extra = sorted(set(laws) - known)
         if extra:
