@@ -236,3 +236,17 @@ def test_study_arguments_are_checked_before_any_run(
     }
     with pytest.raises(exc, match=match):
         calls[study]()
+
+
+def test_delivered_and_period_jains_by_hand() -> None:
+    from tcpfluid.fairness import _delivered_pkts, _period_jains
+
+    # sample j covers (t_{j-1}, t_j], t_{-1} = 0: intervals of 1 s each
+    d = _delivered_pkts([1.0, 2.0, 3.0], [[2.0, 2.0, 2.0], [1.0, 3.0, 0.0]])
+    np.testing.assert_allclose(d, [[2.0, 4.0, 6.0], [1.0, 4.0, 4.0]])
+    # period 1-2 s: 2 and 3 packets -> (2 + 3)^2 / (2 (4 + 9)) = 25/26; period 2-3 s: 2
+    # and 0 -> (2 + 0)^2 / (2 (4 + 0)) = 1/2; a period where nobody delivered is NaN
+    j = _period_jains([1.0, 2.0, 3.0], d, [0.0, 0.0], [3.0, 3.0], [1.0, 2.0, 3.0])
+    assert j == pytest.approx([25 / 26, 0.5])
+    zero = _period_jains([1.0, 2.0], [[0.0, 0.0], [0.0, 0.0]], [0.0, 0.0], [2.0, 2.0], [1.0, 2.0])
+    assert len(zero) == 1 and math.isnan(zero[0])

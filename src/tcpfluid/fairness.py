@@ -264,19 +264,40 @@ def period_throughputs(
     return out
 
 
+def _delivered_pkts(t_s: Any, rates_pps: Any) -> FloatArray:
+    """Cumulative delivered packets per flow, shape ``(n, k)``, from rates per sample
+    interval, shape ``(n, k)``: sample ``j`` covers ``(t_{j-1}, t_j]`` with ``t_{-1} = 0``."""
+    t = np.asarray(t_s, dtype=np.float64)
+    dt = np.diff(t, prepend=0.0)
+    return np.cumsum(np.asarray(rates_pps, dtype=np.float64) * dt, axis=-1)
+
+
 def _packet_delivered(result: Any) -> tuple[FloatArray, FloatArray]:
     """Cumulative delivered packets per flow from a packet result's goodput samples."""
     t = np.asarray(result.t_s, dtype=np.float64)
-    dt = np.diff(np.concatenate([[0.0], t]))
-    rows = [np.cumsum(np.asarray(f.goodput_pps, dtype=np.float64) * dt) for f in result.flows]
-    return t, np.vstack(rows)
+    return t, _delivered_pkts(t, np.vstack([f.goodput_pps for f in result.flows]))
 
 
 def _jain_or_nan(x: FloatArray) -> float:
+    """Jain's index, NaN when no flow is active or none delivered anything."""
     x = np.asarray(x, dtype=np.float64)
     if x.size == 0 or not np.any(x > 0):
         return math.nan
     return float(jain_index(x))
+
+
+def _period_jains(
+    t_s: Any,
+    delivered_pkts: Any,
+    start_s: Sequence[float],
+    stop_s: Sequence[float],
+    edges_s: Sequence[float],
+) -> list[float]:
+    """Jain's index of the flows active over each whole period (:func:`period_throughputs`)."""
+    periods = period_throughputs(
+        np.asarray(t_s), np.asarray(delivered_pkts), start_s, stop_s, edges_s
+    )
+    return [_jain_or_nan(thr) for _idx, thr in periods]
 
 
 def _summary(r: OdeResult) -> OdeSummary:

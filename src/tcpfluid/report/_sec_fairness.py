@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import plot
 from ..analytic import blb_equilibrium, jain_index, reverse_path_throughput
-from ..fairness import THESIS_TABLE_3_16, period_throughputs
+from ..fairness import THESIS_TABLE_3_16, _delivered_pkts, _period_jains
 from ..fluid.ode import ode_problem
 from ..scenarios import build_scenario
 from ..sim import simulate_packets
@@ -71,27 +71,17 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
 def _periods_jain(
     t: Any, delivered: Any, start: Any, stop: Any, edges: list[float], t_end: float
 ) -> list[float]:
-    stops = [min(float(s), t_end) for s in stop]
-    out = []
-    for _idx, thr in period_throughputs(
-        np.asarray(t), np.asarray(delivered), list(start), stops, edges
-    ):
-        out.append(float(jain_index(thr)) if thr.size else float("nan"))
-    return out
+    """Jain's index per period (NaN: no flow active, or none delivered anything)."""
+    return _period_jains(t, delivered, list(start), [min(float(s), t_end) for s in stop], edges)
 
 
 def _packet_delivered(pr: dict[str, Any]) -> tuple[Any, Any]:
-    t = pr["t_s"]
-    g = pr["goodput_pps"]
-    dt = np.diff(t, prepend=t[0])
-    return t, np.cumsum(g * dt[None, :], axis=1)
+    return pr["t_s"], _delivered_pkts(pr["t_s"], pr["goodput_pps"])
 
 
 def _rounds_delivered(rr: dict[str, Any]) -> tuple[Any, Any]:
-    t = rr["time_s"]
-    thr = rr["flow_throughput_pps"]  # (R, F)
-    dt = np.diff(t, prepend=0.0)
-    return t, np.cumsum(thr * dt[:, None], axis=0).T
+    # flow_throughput_pps is (rounds, flows)
+    return rr["time_s"], _delivered_pkts(rr["time_s"], np.asarray(rr["flow_throughput_pps"]).T)
 
 
 def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
