@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
 
 from tcpfluid.analytic import jain_index as jain_closed_form
 from tcpfluid.metrics import (
+    bandwidth_changes,
     jain_index,
     settling,
     settling_by_segment,
@@ -205,3 +207,13 @@ def test_jain_index_rejects_negative_and_all_zero() -> None:
         jain_index([1.0, -1.0])
     with pytest.raises(ValueError, match="undefined"):
         jain_index([0.0, 0.0])
+
+
+def test_bandwidth_changes_inside_the_run() -> None:
+    # in a 240 s run, CBR over [80, 160), [0, 300) and [80, 240): 0 is the start and 240
+    # the end (no change the run sees), 300 is after it; 80 is listed once
+    assert bandwidth_changes([(80.0, 160.0), (0.0, 300.0), (80.0, 240.0)], 240.0) == (80.0, 160.0)
+    assert bandwidth_changes([], 10.0) == ()
+    assert bandwidth_changes([(5.0, math.inf)], math.inf) == (5.0,)
+    with pytest.raises(ValueError, match="end_s must be > 0"):
+        bandwidth_changes([(1.0, 2.0)], 0.0)

@@ -42,20 +42,27 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ._validation import as_float_array, check_nonnegative, check_range, check_real
+from ._validation import (
+    as_float_array,
+    check_nonnegative,
+    check_positive,
+    check_range,
+    check_real,
+)
 from .analytic.equilibrium import jain_index as _jain
 
 __all__ = [
     "Event",
     "SegmentSettling",
     "Settling",
+    "bandwidth_changes",
     "jain_index",
     "settling",
     "settling_by_segment",
@@ -288,6 +295,23 @@ def settling(
         settled=np.asarray(settled),
         tolerance=np.asarray(tol, dtype=np.float64),
     )
+
+
+def bandwidth_changes(intervals: Iterable[tuple[float, float]], end_s: float) -> tuple[float, ...]:
+    """The bandwidth changes of a run: the times at which a cross-traffic source active over
+    ``[start, stop)`` starts or stops, inside ``(0, end_s)``, increasing.
+
+    A source starting with the run, or stopping at or after its end, changes nothing the
+    run can see. These are the segment boundaries of :func:`settling_by_segment`.
+
+    Examples
+    --------
+    >>> bandwidth_changes([(80.0, 160.0), (0.0, 300.0)], 240.0)
+    (80.0, 160.0)
+    """
+    end = check_positive("end_s", end_s, allow_inf=True)
+    edges = {float(t) for interval in intervals for t in interval}
+    return tuple(sorted(t for t in edges if 0.0 < t < end))
 
 
 @dataclass(frozen=True)

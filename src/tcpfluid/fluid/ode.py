@@ -55,6 +55,8 @@ from .._validation import (
     check_range,
 )
 from ..algorithms._common import backlog
+from ..analytic import jain_index
+from ..metrics import bandwidth_changes, settling_by_segment
 from ..path import Path
 from ..scenarios import Scenario
 
@@ -873,7 +875,7 @@ def simulate_ode(
     }
     summary = None
     if status == 0:
-        changes = sorted({v for c in cross for v in (c[1], c[2]) if 0.0 < v < t_end})
+        changes = bandwidth_changes([(c[1], c[2]) for c in cross], t_end)
         summary = _summarise(flows, t, Y, model, m_from, t_end, capacity, result_kw, changes)
     return OdeResult(**result_kw, summary=summary)
 
@@ -887,10 +889,8 @@ def _summarise(
     t_end: float,
     capacity: float,
     kw: dict[str, Any],
-    changes: list[float],
+    changes: tuple[float, ...],
 ) -> OdeSummary:
-    from ..analytic import jain_index
-    from ..metrics import settling_by_segment
 
     def _opt(v: Any) -> float | None:
         v = float(v)
@@ -939,7 +939,7 @@ def _summarise(
         lost_pkts=lost,
         loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
         losses_pkts=tuple(float(v) for v in L1 - L0),
-        change_times_s=tuple(changes),
+        change_times_s=changes,
         settled_window_pkts=tuple(settled_w),
         time_to_equilibrium_s=tuple(t_eq),
         convergence_times_s=tuple(conv),

@@ -621,8 +621,7 @@ def simulate_rounds(
                 f"(scenario {s}); it must stay below the bottleneck rate"
             )
     # bandwidth changes inside the run (a change at or after its end is not one)
-    edges = {float(c.start_s) for c in cross} | {float(c.stop_s) for c in cross}
-    change_times = tuple(sorted(x for x in edges if 0.0 < x < t_end))
+    change_times = metrics.bandwidth_changes([(c.start_s, c.stop_s) for c in cross], t_end)
 
     # --------------------------------------------------------------- law state
     state = law.init_state(n)

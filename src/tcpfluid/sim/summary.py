@@ -169,8 +169,7 @@ def summarise(res: PacketResult) -> PacketSummary:
     """Compute the :class:`PacketSummary` of a run (definitions in the module docstring)."""
     sc = res.scenario
     t_end = sc.duration_s
-    edges = {c.start_s for c in sc.cbr} | {c.stop_s for c in sc.cbr}
-    changes = tuple(sorted(x for x in edges if 0.0 < x < t_end))
+    changes = metrics.bandwidth_changes([(c.start_s, c.stop_s) for c in sc.cbr], t_end)
     rows = [_flow_metrics(fl, changes, t_end) for fl in res.flows]
     F = len(rows)
     K = len(changes)
