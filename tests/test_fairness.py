@@ -250,3 +250,22 @@ def test_delivered_and_period_jains_by_hand() -> None:
     assert j == pytest.approx([25 / 26, 0.5])
     zero = _period_jains([1.0, 2.0], [[0.0, 0.0], [0.0, 0.0]], [0.0, 0.0], [2.0, 2.0], [1.0, 2.0])
     assert len(zero) == 1 and math.isnan(zero[0])
+
+
+def test_document_000_tables_2_and_3_as_printed() -> None:
+    """The studies' document columns, transcribed here from document 000 §5.3 (Table 2:
+    same RTT, 100-s periods; Table 3: different RTTs, 50-s periods; New Reno as reno)."""
+    from tcpfluid.fairness import _QV_TABLE_2, _QV_TABLE_3
+
+    assert _QV_TABLE_2 == {
+        "vegas": (0.969, 0.941, 0.972, 0.987, 0.999),
+        "quick-vegas": (0.994, 0.996, 0.999, 0.999, 0.991),
+        "fast": (0.998, 0.991, 0.986, 0.997, 0.991),
+        "reno": (0.996, 0.946, 0.993, 0.999, 0.999),
+    }
+    assert _QV_TABLE_3 == {
+        "vegas": (0.605, 0.691, 0.721, 0.721),
+        "quick-vegas": (0.626, 0.774, 0.783, 0.784),
+        "fast": (0.850, 0.871, 0.870, 0.862),
+        "reno": (0.622, 0.431, 0.475, 0.469),
+    }

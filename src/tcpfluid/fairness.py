@@ -60,6 +60,7 @@ from .fluid.ode import (
     simulate_scenario_ode,
 )
 from .path import Path
+from .published import published
 from .scenarios import Scenario, build_scenario
 
 __all__ = [
@@ -103,20 +104,23 @@ _THESIS_SETTINGS: dict[str, tuple[str, dict[str, float]]] = {
     "vegas-3": ("enhanced-vegas", {"delta": 3.0}),
 }
 
-#: Document 000 Table 2 (same RTT, Jain's index per period)
-_QV_TABLE_2: dict[str, tuple[float, ...]] = {
-    "vegas": (0.969, 0.941, 0.972, 0.987, 0.999),
-    "quick-vegas": (0.994, 0.996, 0.999, 0.999, 0.991),
-    "fast": (0.998, 0.991, 0.986, 0.997, 0.991),
-    "reno": (0.996, 0.946, 0.993, 0.999, 0.999),  # New Reno in the paper
-}
-#: Document 000 Table 3 (different RTTs, Jain's index per period)
-_QV_TABLE_3: dict[str, tuple[float, ...]] = {
-    "vegas": (0.605, 0.691, 0.721, 0.721),
-    "quick-vegas": (0.626, 0.774, 0.783, 0.784),
-    "fast": (0.850, 0.871, 0.870, 0.862),
-    "reno": (0.622, 0.431, 0.475, 0.469),  # New Reno in the paper
-}
+
+def _printed_periods(table: str, period_s: int, n_periods: int) -> dict[str, tuple[float, ...]]:
+    """Jain's index per period of document 000's ``table`` from :mod:`tcpfluid.published`
+    (the one copy of the printed numbers; New Reno is run as ``"reno"``)."""
+    return {
+        alg: tuple(
+            float(published(f"000/{table}/{alg}/{period_s * i}-{period_s * (i + 1)}").value)
+            for i in range(n_periods)
+        )
+        for alg in ("vegas", "quick-vegas", "fast", "reno")
+    }
+
+
+#: Document 000 Table 2 (same RTT, Jain's index per 100-s period)
+_QV_TABLE_2 = _printed_periods("table2", 100, 5)
+#: Document 000 Table 3 (different RTTs, Jain's index per 50-s period)
+_QV_TABLE_3 = _printed_periods("table3", 50, 4)
 #: Document 004 Table 6: fairness index and utilization, five flows, different RTTs
 _HO_TABLE_6: dict[str, tuple[float, float]] = {
     "reno": (0.67, 0.96),
