@@ -345,6 +345,28 @@ def test_late_vegas_flow_counts_the_queue_in_its_base_rtt() -> None:
     assert tr.summary.utilization[0] > 0.8
 
 
+def test_a_flow_starting_after_a_change_is_judged_from_its_own_start() -> None:
+    # the CBR starts at 10 s, the second flow at 20 s: its first segment is (20 s, end]
+    # (metrics.settling_by_segment), not the empty (20 s, 10 s] of "start to first change"
+    # that left it "never settled"; its convergence after the change is counted from its
+    # own start too, so the two describe the same segment and agree exactly
+    tr = simulate_rounds(
+        get_law("vegas"),
+        Path(1000, 0.1),
+        duration_s=60.0,
+        n_flows=2,
+        flow_start_s=[0.0, 20.0],
+        cross_traffic=[CrossTraffic(300.0, 10.0)],
+    )
+    s = tr.summary
+    assert s.change_times_s == (10.0,)
+    assert bool(s.reached_equilibrium[0, 1]) and bool(s.converged[0, 1, 0])
+    assert 0.0 < s.time_to_equilibrium_s[0, 1] < 40.0
+    assert s.convergence_times_s[0, 1, 0] == s.time_to_equilibrium_s[0, 1]
+    # the first flow's own segments: (0, 10] and (10 s, end]
+    assert s.convergence_times_s[0, 0, 0] > 10.0  # it re-settles only after flow 2 joins
+
+
 def test_flow_stop_frees_the_bandwidth() -> None:
     tr = simulate_rounds(
         get_law("vegas"), Path(1000, 0.1), duration_s=60.0, n_flows=2, flow_stop_s=[np.inf, 20.0]
