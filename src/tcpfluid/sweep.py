@@ -849,10 +849,13 @@ def plot_sweep(
     Raises
     ------
     ValueError
-        Unknown columns, no row left, or (heat map) other parameters still varying.
+        Unknown columns, no row left, or (heat map) ``y == x`` or other parameters
+        still varying.
     """
     import matplotlib.pyplot as plt
 
+    if y is not None and y == x:
+        raise ValueError(f"y must differ from x (a heat map needs two axes), got x = y = {y!r}")
     if metric not in table.columns:
         raise ValueError(
             f"metric: no column {metric!r} in the sweep table; columns: "

@@ -165,6 +165,12 @@ def test_plot_bad_out_fails_before_drawing(
     assert not out.exists()
 
 
+def test_plot_sweep_refuses_the_same_column_on_both_axes(table_file: Path) -> None:
+    df = read_table(table_file)
+    with pytest.raises(ValueError, match="y must differ from x"):
+        plot_sweep(df, "time_to_equilibrium_s", x="rtt", y="rtt", where={"algorithm": "vegas"})
+
+
 def test_plot_sweep_labels_axes_with_units_and_adds_a_colour_bar(table_file: Path) -> None:
     df = read_table(table_file)
     fig, ax = plt.subplots()
