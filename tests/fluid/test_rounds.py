@@ -508,6 +508,17 @@ def test_unbounded_growth_fails_loudly() -> None:
         simulate_rounds(get_law("reno"), Path(1000, 0.1), rounds=2000)
 
 
+class _NanProbe(Probe):
+    def on_round(self, state: dict[str, Any], sample: RoundSample) -> RoundAction:
+        a = super().on_round(state, sample)
+        return RoundAction(cwnd=np.full_like(a.cwnd, np.nan), incr=a.incr, cap=a.cap)
+
+
+def test_a_law_returning_nan_fails_with_its_cause() -> None:
+    with pytest.raises(ValueError, match=r"window of flow 0 is NaN by round .*invalid action"):
+        simulate_rounds(_NanProbe(), Path(1000, 0.1), rounds=100)
+
+
 def test_bad_law_and_paths() -> None:
     with pytest.raises(TypeError, match="law must be a ControlLaw"):
         simulate_rounds("vegas", Path(1000, 0.1), rounds=3)  # type: ignore[arg-type]

@@ -957,6 +957,11 @@ def _check_bounded(w: FloatArray, k: int) -> None:
     bad = ~(np.abs(w) < _MAX_WINDOW_PKTS)
     if np.any(bad):
         i = int(np.flatnonzero(bad)[0])
+        if np.isnan(w[i]):
+            raise ValueError(
+                f"the window of flow {i} is NaN by round {k}: the control law returned an "
+                "invalid action (a NaN window, increment or cap)"
+            )
         raise ValueError(
             f"the window of flow {i} reached {w[i]!r} packets by round {k}: the law grows "
             "without bound on this path (e.g. a loss-driven law such as Reno with an infinite "
