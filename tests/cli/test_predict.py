@@ -130,6 +130,14 @@ def test_predict_library_rejects_non_path():
         predict("vegas", 625.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="algorithm"):
         predict("fast", Path(100, 0.1))
+    # every algorithm checks every option, TCP-Ho too (it has no slow start to reach)
+    for alg in ("tcp-ho", "vegas", "quick-vegas"):
+        with pytest.raises(ValueError, match="rtt must be one of 'average', 'last'; got 'avg'"):
+            predict(alg, Path(100, 0.1), rtt="avg")  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="whole_acks must be True or False, got 'yes'"):
+            predict(alg, Path(100, 0.1), whole_acks="yes")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="quick-vegas needs beta > 0"):
+        predict("quick-vegas", Path(100, 0.1), alpha=0.0, beta=0.0)
 
 
 @pytest.mark.skipif(shutil.which("tcpfluid") is None, reason="console script not installed")

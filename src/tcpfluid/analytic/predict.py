@@ -123,6 +123,12 @@ def predict(
         raise ValueError(
             f"enhanced-vegas uses alpha = beta = delta; got alpha={alpha!r}, beta={beta!r}"
         )
+    if algorithm == "quick-vegas" and b <= 0:
+        raise ValueError(f"quick-vegas needs beta > 0 (eq. 3 adds beta - Delta), got {beta!r}")
+    # checked here for every algorithm: TCP-Ho's branch never reaches slow_start_exit
+    check_choice("rtt", rtt, ("average", "last"))
+    if not isinstance(whole_acks, bool):
+        raise TypeError(f"whole_acks must be True or False, got {whole_acks!r}")
     bdp, d = path.bdp, path.d
     if algorithm == "tcp-ho":
         k = int(conspicuous_round("tcp-ho", bdp))
@@ -145,8 +151,6 @@ def predict(
     band = (bdp + a, bdp + b)
     start = ex.exit_window_pkts
     if algorithm == "quick-vegas":
-        if b <= 0:
-            raise ValueError(f"quick-vegas needs beta > 0 (eq. 3 adds beta - Delta), got {beta!r}")
         target = bdp + (a + b) / 2.0
         ratio = max(target / start, 1.0)
         ca_rounds = math.ceil(
