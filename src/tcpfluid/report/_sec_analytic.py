@@ -568,73 +568,36 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     fig, ax = plot.new_axes()
     x = np.geomspace(10.0, 1000.0, 300)
     ex_b = [b for _, b in _EXAMPLES]
-    plot.versus(
-        x,
-        conspicuous_round("vegas", x) * D_S,
-        ax=ax,
-        color="C0",
-        label="Vegas, eq. (2) with E4 (closed form)",
+    curves = (  # (rounds, colour, line style, label)
+        (conspicuous_round("vegas", x), "C0", "-", "Vegas, eq. (2) with E4 (closed form)"),
+        (conspicuous_round_printed("vegas", x), "C0", ":", "Vegas, printed '−1' (E4)"),
+        (conspicuous_round("tcp-ho", x), "C3", "-", "TCP-Ho, bottleneck-aware (E8, closed form)"),
+        (
+            conspicuous_round("tcp-ho", x, queue="paper"),
+            "C3",
+            "--",
+            "TCP-Ho, root of printed eq. (5)",
+        ),
+        (conspicuous_round_printed("tcp-ho", x), "C3", ":", "TCP-Ho, printed eq. (6) (E6)"),
     )
-    plot.versus(
-        x,
-        conspicuous_round_printed("vegas", x) * D_S,
-        ax=ax,
-        color="C0",
-        linestyle=":",
-        label="Vegas, printed '−1' (E4)",
-    )
-    plot.versus(
-        x,
-        conspicuous_round("tcp-ho", x) * D_S,
-        ax=ax,
-        color="C3",
-        label="TCP-Ho, bottleneck-aware (E8, closed form)",
-    )
-    plot.versus(
-        x,
-        conspicuous_round("tcp-ho", x, queue="paper") * D_S,
-        ax=ax,
-        color="C3",
-        linestyle="--",
-        label="TCP-Ho, root of printed eq. (5)",
-    )
-    plot.versus(
-        x,
-        conspicuous_round_printed("tcp-ho", x) * D_S,
-        ax=ax,
-        color="C3",
-        linestyle=":",
-        label="TCP-Ho, printed eq. (6) (E6)",
+    for rounds, col, ls, label in curves:
+        plot.versus(x, rounds * D_S, ax=ax, color=col, linestyle=ls, label=label)
+    markers = (  # (engine key, marker style, label)
+        ("rm", {"marker": "o", "fillstyle": "none"}, "round model"),
+        ("pk", {"marker": "x"}, "packet simulator"),
+        ("doc", {"marker": "s"}, "document 004 simulation"),
     )
     for a, col in (("vegas", "C0"), ("tcp-ho", "C3")):
-        plot.versus(
-            ex_b,
-            pts[(a, "rm")],
-            ax=ax,
-            color=col,
-            linestyle="none",
-            marker="o",
-            fillstyle="none",
-            label=f"{_NAMES[a]} round model",
-        )
-        plot.versus(
-            ex_b,
-            pts[(a, "pk")],
-            ax=ax,
-            color=col,
-            linestyle="none",
-            marker="x",
-            label=f"{_NAMES[a]} packet simulator",
-        )
-        plot.versus(
-            ex_b,
-            pts[(a, "doc")],
-            ax=ax,
-            color=col,
-            linestyle="none",
-            marker="s",
-            label=f"{_NAMES[a]} document 004 simulation",
-        )
+        for eng, style, what in markers:
+            plot.versus(
+                ex_b,
+                pts[(a, eng)],
+                ax=ax,
+                color=col,
+                linestyle="none",
+                label=f"{_NAMES[a]} {what}",
+                **style,
+            )
     ax.set_xscale("log")
     ax.set_yscale("log")
     plot.finish(
