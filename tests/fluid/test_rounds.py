@@ -496,7 +496,7 @@ def test_bad_arguments_are_rejected(kwargs: dict[str, Any], exc: type, pattern: 
 
 
 def test_a_law_starting_from_a_non_positive_window_is_rejected() -> None:
-    for start in (0.0, -3.0):
+    for start in (0.0, -3.0, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="initial_action gave a window <= 0"):
             simulate_rounds(Probe(start=start), Path(1000, 0.1), rounds=3)
 

@@ -633,8 +633,12 @@ def simulate_rounds(
     cwnd0 = np.array(act0.cwnd, dtype=np.float64)
     incr = np.array(act0.incr, dtype=np.float64)
     cap = np.array(act0.cap, dtype=np.float64)
-    if np.any(cwnd0 <= 0):
-        raise ValueError(f"{type(law).__name__}.initial_action gave a window <= 0: {cwnd0.min()}")
+    bad0 = ~(np.isfinite(cwnd0) & (cwnd0 > 0))
+    if np.any(bad0):
+        raise ValueError(
+            f"{type(law).__name__}.initial_action gave a window <= 0 or not finite: "
+            f"{cwnd0[bad0][0]!r}"
+        )
     init_cwnd = cwnd0.copy()
     init_incr = incr.copy()
     init_cap = cap.copy()
