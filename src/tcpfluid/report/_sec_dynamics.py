@@ -110,35 +110,33 @@ def _basic_closed(a: str, bdp: float, d: float) -> dict[str, float | NA]:
     return out
 
 
+_FAST_ROUNDS = "the round model applies FAST's update in one step per round"
+_FAST_ODE = (
+    "the ODE integrates FAST's per-RTT update continuously, without the one-RTT feedback delay"
+)
+_QUEUE_JUMP = (
+    "the fluid queue jumps at the change instant, before any law reacts (docs/round-model.md)"
+)
 _REASONS = {
     ("quick-vegas", "time_to_equilibrium_s", PACKET): "",
     ("quick-vegas", "halved", ROUNDS): "the fluid Δ is exact, so eq. (4) halves the excess "
     "every round; ns-2's noisy Δ does not (docs/round-model.md)",
     ("quick-vegas", "doubled", ROUNDS): "per-ACK growth queues behind the ACK train in the "
     "model and inflates Δ near α (docs/round-model.md)",
-    ("quick-vegas", "max_queue", ROUNDS): "the fluid queue jumps at the change instant, "
-    "before any law reacts (docs/round-model.md)",
+    ("quick-vegas", "max_queue", ROUNDS): _QUEUE_JUMP,
     ("quick-vegas", "max_queue", PACKET): "ours keeps the whole window queued when the "
     "bandwidth halves; ns-2's 500 is not explained by the text",
-    ("fast", "halved", ROUNDS): "the round model applies FAST's update in one step per round",
-    ("fast", "doubled", ROUNDS): "the round model applies FAST's update in one step per round",
     ("tcp-ho", "halved", ROUNDS): "in a noise-free model TCP-Ho's status machine never "
     "decreases (Table 2 read literally; docs/round-model.md)",
     ("tcp-ho", "time_to_equilibrium_s", PACKET): "the packet ramp overshoots μd and the "
     "window keeps moving (no settled value within 2 %)",
     ("quick-vegas", "doubled", CLOSED_FORM): "eq. (12) assumes Δ = 0 and an unbroken run of "
     "increases; doc 000 §5.1 itself says bursts disturb succ",
-    ("fast", "time_to_equilibrium_s", ROUNDS): "the round model applies FAST's update in one "
-    "step per round",
-    ("fast", "time_to_equilibrium_s", ODE): "the ODE integrates FAST's per-RTT update "
-    "continuously, without the one-RTT feedback delay",
-    ("fast", "halved", ODE): "the ODE integrates FAST's per-RTT update continuously, without "
-    "the one-RTT feedback delay",
-    ("fast", "doubled", ODE): "the ODE integrates FAST's per-RTT update continuously, without "
-    "the one-RTT feedback delay",
-    ("fast", "max_queue", ROUNDS): "the fluid queue jumps at the change instant, before any "
-    "law reacts (docs/round-model.md)",
+    ("fast", "max_queue", ROUNDS): _QUEUE_JUMP,
 }
+for _k in ("time_to_equilibrium_s", "halved", "doubled"):
+    _REASONS[("fast", _k, ROUNDS)] = _FAST_ROUNDS
+    _REASONS[("fast", _k, ODE)] = _FAST_ODE
 for _k in ("settled_window", "doubled", "max_queue"):
     _REASONS[("tcp-ho", _k, ROUNDS)] = (
         "in a noise-free model TCP-Ho's status machine stops at the end of its ramp and never "
