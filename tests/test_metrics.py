@@ -114,9 +114,9 @@ def test_settling_rejects_bad_arguments() -> None:
         settling([1.0, 2.0], [1.0, 1.0], t_start=np.nan)
     with pytest.raises(ValueError, match="t_end must be a time in s"):
         settling([1.0, 2.0], [1.0, 1.0], t_end=[0.0, np.nan])
-    with pytest.raises(TypeError, match=r"time_s must be an array of numbers, got \['a'\]"):
+    with pytest.raises(TypeError, match=r"time_s must be a number or an array.*got \['a'\]"):
         settling(["a"], [1.0])
-    with pytest.raises(TypeError, match="values must be an array of numbers"):
+    with pytest.raises(TypeError, match="values must be a number or an array of numbers"):
         settling([1.0], "1")
 
 

@@ -169,14 +169,15 @@ def _series(time_s: ArrayLike, values: ArrayLike, name: str) -> tuple[FloatArray
     return t, v
 
 
-def _floats(name: str, value: ArrayLike) -> FloatArray:
-    """``value`` as a float64 array, or a ``TypeError`` naming ``name``."""
+def _floats(name: str, value: Any) -> FloatArray:
+    """``value`` as a float64 array (NaN and ``inf`` kept for the caller to judge), or a
+    ``TypeError`` naming ``name`` (also used by :mod:`tcpfluid.fluid.rounds`)."""
     if isinstance(value, str | bytes):
-        raise TypeError(f"{name} must be an array of numbers, got {value!r}")
+        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
     try:
         return np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an array of numbers, got {value!r}") from exc
+        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from exc
 
 
 def slow_start_exit(time_s: ArrayLike, window_pkts: ArrayLike, in_slow_start: ArrayLike) -> Event:

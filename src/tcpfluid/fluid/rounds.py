@@ -85,6 +85,7 @@ from ..algorithms.base import (
     RoundSample,
 )
 from ..algorithms.registry import get_law
+from ..metrics import _floats
 from ..path import Path
 from ..scenarios import Scenario
 
@@ -205,16 +206,6 @@ class PathBatch:
             k: [None if math.isinf(x) else float(x) for x in getattr(self, k)]
             for k in ("mu_pps", "d_s", "buffer_pkts", "reverse_mu_pps", "reverse_buffer_pkts")
         }
-
-
-def _floats(name: str, value: Any) -> FloatArray:
-    """``value`` as a float64 array (``inf`` and NaN kept), or a ``TypeError`` naming it."""
-    if isinstance(value, str | bytes):
-        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
-    try:
-        return np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from exc
 
 
 def _inf_array(name: str, value: ArrayLike, *, minimum: float | None) -> FloatArray:
