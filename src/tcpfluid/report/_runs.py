@@ -126,6 +126,8 @@ def ode_run(
         "delivered_pkts": np.asarray(r.delivered_pkts, dtype=np.float64),
         "rates_pps": np.asarray(r.rates_pps, dtype=np.float64),
         "base_rtt_s": np.asarray(r.base_rtt_s, dtype=np.float64)[:, -1],
+        "start_s": [float(f.start_s) for f in sc.flows],
+        "stop_s": [float(f.stop_s) for f in sc.flows],
     }
 
 

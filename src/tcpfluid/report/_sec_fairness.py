@@ -84,6 +84,10 @@ def _rounds_delivered(rr: dict[str, Any]) -> tuple[Any, Any]:
     return rr["time_s"], _delivered_pkts(rr["time_s"], np.asarray(rr["flow_throughput_pps"]).T)
 
 
+def _ode_delivered(orr: dict[str, Any]) -> tuple[Any, Any]:
+    return orr["t_s"], orr["delivered_pkts"]
+
+
 def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     tables = []
     figs = []
@@ -103,48 +107,30 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             if a in ODE_LAWS:
                 orr = out[k]
                 k += 1
-            pj = rj = oj = None
-            if "error" not in pr:
-                t, dl = _packet_delivered(pr)
-                pj = _periods_jain(t, dl, pr["start_s"], pr["stop_s"], edges, t_end)
-                plot.versus(
-                    pr["t_s"],
-                    pr["queue_pkts"],
-                    ax=axes[ai],
-                    label="packet sim",
-                    color="C0",
-                    linewidth=0.7,
-                    zorder=3,
-                )
-            if rr is not None and "error" not in rr:
-                t, dl = _rounds_delivered(rr)
-                rj = _periods_jain(t, dl, rr["start_s"], rr["stop_s"], edges, t_end)
-                plot.versus(
-                    rr["time_s"],
-                    rr["queue_pkts"],
-                    ax=axes[ai],
-                    label="round model",
-                    color="C1",
-                    linestyle="--",
-                    linewidth=0.8,
-                )
-            if orr is not None and "error" not in orr:
-                oj = _periods_jain(
-                    orr["t_s"],
-                    orr["delivered_pkts"],
-                    pr.get("start_s", []),
-                    pr.get("stop_s", []),
-                    edges,
-                    t_end,
-                )
-                plot.versus(
-                    orr["t_s"],
-                    orr["queue_pkts"],
-                    ax=axes[ai],
-                    label="ODE",
-                    color="C2",
-                    linestyle=":",
-                )
+            engines = (  # (legend, result, deliveries, queue line style)
+                (
+                    "packet sim",
+                    pr,
+                    _packet_delivered,
+                    {"color": "C0", "linewidth": 0.7, "zorder": 3},
+                ),
+                (
+                    "round model",
+                    rr,
+                    _rounds_delivered,
+                    {"color": "C1", "linestyle": "--", "linewidth": 0.8},
+                ),
+                ("ODE", orr, _ode_delivered, {"color": "C2", "linestyle": ":"}),
+            )
+            jains: dict[str, list[float] | None] = {}
+            for name, res, delivered, style in engines:
+                jains[name] = None
+                if res is None or "error" in res:
+                    continue
+                t, dl = delivered(res)
+                jains[name] = _periods_jain(t, dl, res["start_s"], res["stop_s"], edges, t_end)
+                plot.versus(t, res["queue_pkts"], ax=axes[ai], label=name, **style)
+            pj, rj, oj = jains["packet sim"], jains["round model"], jains["ODE"]
             plot.finish(
                 axes[ai],
                 xlabel="time (s)" if ai == len(_ALGS) - 1 else "",
