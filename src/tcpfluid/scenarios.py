@@ -88,6 +88,19 @@ def _time(name: str, value: Any) -> float:
     return units.time_or_zero(value, name=name)
 
 
+def _set_interval(owner: Any, kind: str) -> None:
+    """Convert ``owner.start_s``/``owner.stop_s`` to seconds in place; ``stop_s > start_s``."""
+    start = _time(f"{owner.name}.start", owner.start_s)
+    stop = _time(f"{owner.name}.stop", owner.stop_s)
+    if stop <= start:
+        raise ValueError(
+            f"{kind} {owner.name!r}: stop_s must be > start_s, got start_s={start!r}, "
+            f"stop_s={stop!r}"
+        )
+    object.__setattr__(owner, "start_s", start)
+    object.__setattr__(owner, "stop_s", stop)
+
+
 def _int(name: str, value: Any, *, minimum: int) -> int:
     """An integer from a number or a string such as ``"3"``."""
     if isinstance(value, str):
@@ -247,13 +260,7 @@ class FlowSpec:
         object.__setattr__(self, "reverse", tuple(self.reverse))
         if not self.forward:
             raise ValueError(f"flow {self.name!r}: forward must list at least one link")
-        object.__setattr__(self, "start_s", _time(f"{self.name}.start", self.start_s))
-        object.__setattr__(self, "stop_s", _time(f"{self.name}.stop", self.stop_s))
-        if self.stop_s <= self.start_s:
-            raise ValueError(
-                f"flow {self.name!r}: stop_s must be > start_s, got start_s={self.start_s!r}, "
-                f"stop_s={self.stop_s!r}"
-            )
+        _set_interval(self, "flow")
         object.__setattr__(self, "params", dict(self.params))
 
     def to_dict(self) -> dict[str, Any]:
@@ -295,14 +302,8 @@ class CbrSource:
         object.__setattr__(
             self, "rate_bps", units.bits_per_second(self.rate_bps, name=f"{self.name}.rate")
         )
-        object.__setattr__(self, "start_s", _time(f"{self.name}.start", self.start_s))
-        object.__setattr__(self, "stop_s", _time(f"{self.name}.stop", self.stop_s))
+        _set_interval(self, "CBR")
         object.__setattr__(self, "links", tuple(self.links))
-        if self.stop_s <= self.start_s:
-            raise ValueError(
-                f"CBR {self.name!r}: stop_s must be > start_s, got start_s={self.start_s!r}, "
-                f"stop_s={self.stop_s!r}"
-            )
         if not self.links:
             raise ValueError(f"CBR {self.name!r}: links must list at least one link")
 
