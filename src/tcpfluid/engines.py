@@ -19,7 +19,6 @@ Every engine returns a result whose ``summary.to_dict()`` has the same public ke
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from typing import Any, get_args
 
@@ -69,12 +68,6 @@ def run_scenario(
     return ENGINES[engine](scenario)
 
 
-def _plain(v: Any) -> Any:
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    return v
-
-
 def simulate_summary(
     scenario_name: str,
     algorithm: str,
@@ -108,10 +101,11 @@ def simulate_summary(
     scenario = build_scenario(scenario_name, **dict(sets or {})).with_algorithm(algorithm)
     result = run_scenario(scenario, engine, rtt_model=rtt_model, seed=seed)
     summary = result.summary.to_dict()
+    plain = scenario.to_dict()["params"]  # JSON-ready (an infinite buffer is None)
     return {
         "scenario": scenario_name,
         "algorithm": algorithm,
         "engine": engine,
-        "params": {k: _plain(v) for k, v in scenario.params.items() if v is not None},
+        "params": {k: plain[k] for k, v in scenario.params.items() if v is not None},
         **summary,
     }
