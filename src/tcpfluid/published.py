@@ -320,87 +320,42 @@ def published(key: str) -> PublishedValue:
 def _tables() -> tuple[PublishedValue, ...]:
     """Printed tables added for the validation report (documents 000 and 003)."""
     out: list[PublishedValue] = []
-    # document 000 §5.3.1 Table 2 (same RTT) and §5.3.2 Table 3 (different RTTs): Jain's
-    # index per period, ns-2 (New Reno is run as "reno")
+
+    def sim(key: str, where: str, quantity: str, algorithm: str, value: float, unit: str) -> None:
+        out.append(_v(key, where, quantity, algorithm, value, unit, "simulation"))
+
+    # document 000 §5.3.1 Table 2 (same RTT, 100-s periods) and §5.3.2 Table 3 (different
+    # RTTs, 50-s periods): Jain's index per period, ns-2 (New Reno is run as "reno")
     t2: dict[str, tuple[float, ...]] = {
         "vegas": (0.969, 0.941, 0.972, 0.987, 0.999),
         "quick-vegas": (0.994, 0.996, 0.999, 0.999, 0.991),
         "fast": (0.998, 0.991, 0.986, 0.997, 0.991),
         "reno": (0.996, 0.946, 0.993, 0.999, 0.999),
     }
-    for alg, vals in t2.items():
-        for i, v in enumerate(vals):
-            a, b = 100 * i, 100 * (i + 1)
-            out.append(
-                _v(
-                    f"000/table2/{alg}/{a}-{b}",
-                    "§5.3.1 Table 2",
-                    "jain_index",
-                    alg,
-                    v,
-                    "",
-                    "simulation",
-                )
-            )
     t3: dict[str, tuple[float, ...]] = {
         "vegas": (0.605, 0.691, 0.721, 0.721),
         "quick-vegas": (0.626, 0.774, 0.783, 0.784),
         "fast": (0.850, 0.871, 0.870, 0.862),
         "reno": (0.622, 0.431, 0.475, 0.469),
     }
-    for alg, vals in t3.items():
-        for i, v in enumerate(vals):
-            a, b = 50 * i, 50 * (i + 1)
-            out.append(
-                _v(
-                    f"000/table3/{alg}/{a}-{b}",
-                    "§5.3.2 Table 3",
-                    "jain_index",
-                    alg,
-                    v,
-                    "",
-                    "simulation",
-                )
-            )
+    for name, where, period, table in (
+        ("table2", "§5.3.1 Table 2", 100, t2),
+        ("table3", "§5.3.2 Table 3", 50, t3),
+    ):
+        for alg, vals in table.items():
+            for i, v in enumerate(vals):
+                a, b = period * i, period * (i + 1)
+                sim(f"000/{name}/{alg}/{a}-{b}", where, "jain_index", alg, v, "")
     # document 003 Table I (Vegas/Reno) and Table III (Vegas/modified = forward-path Vegas):
     # throughput, packets/s, mu_f = 200 packets/s, mu_r = mu_f / k
     t1 = {0.5: (195.9, 185.0), 3: (65.8, 138.3), 5: (43.8, 109.4), 7: (26.8, 71.5)}
     for k, (veg, reno) in t1.items():
-        out.append(
-            _v(
-                f"003/table1/vegas/k{k:g}",
-                "§IV Table I",
-                "throughput_pps",
-                "vegas",
-                veg,
-                "pkts/s",
-                "simulation",
-            )
-        )
-        out.append(
-            _v(
-                f"003/table1/reno/k{k:g}",
-                "§IV Table I",
-                "throughput_pps",
-                "reno",
-                reno,
-                "pkts/s",
-                "simulation",
-            )
-        )
+        sim(f"003/table1/vegas/k{k:g}", "§IV Table I", "throughput_pps", "vegas", veg, "pkts/s")
+        sim(f"003/table1/reno/k{k:g}", "§IV Table I", "throughput_pps", "reno", reno, "pkts/s")
     t3b = {0.5: 194.0, 3: 190.4, 5: 192.8, 7: 189.2}
     for k, fwd in t3b.items():
-        out.append(
-            _v(
-                f"003/table3/forward-vegas/k{k:g}",
-                "§V Table III",
-                "throughput_pps",
-                "forward-vegas",
-                fwd,
-                "pkts/s",
-                "simulation",
-            )
-        )
+        key = f"003/table3/forward-vegas/k{k:g}"
+        sim(key, "§V Table III", "throughput_pps", "forward-vegas", fwd, "pkts/s")
     # Table II: k = 5, reverse buffer B_r (ACKs): Reno / Vegas throughput, packets/s
     t2b = {
         2: (134.5, 101.3),
@@ -411,28 +366,8 @@ def _tables() -> tuple[PublishedValue, ...]:
         100: (46.6, 39.4),
     }
     for br, (reno, veg) in t2b.items():
-        out.append(
-            _v(
-                f"003/table2/reno/br{br}",
-                "§IV Table II",
-                "throughput_pps",
-                "reno",
-                reno,
-                "pkts/s",
-                "simulation",
-            )
-        )
-        out.append(
-            _v(
-                f"003/table2/vegas/br{br}",
-                "§IV Table II",
-                "throughput_pps",
-                "vegas",
-                veg,
-                "pkts/s",
-                "simulation",
-            )
-        )
+        sim(f"003/table2/reno/br{br}", "§IV Table II", "throughput_pps", "reno", reno, "pkts/s")
+        sim(f"003/table2/vegas/br{br}", "§IV Table II", "throughput_pps", "vegas", veg, "pkts/s")
     return tuple(out)
 
 
