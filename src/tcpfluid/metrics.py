@@ -138,7 +138,14 @@ def _plain(a: NDArray[Any]) -> Any:
 def _none_nan(x: Any) -> Any:
     if isinstance(x, list):
         return [_none_nan(v) for v in x]
-    return None if isinstance(x, float) and not math.isfinite(x) else x
+    return _finite_or_none(x) if isinstance(x, float) else x
+
+
+def _finite_or_none(x: Any) -> float | None:
+    """A number as a plain float, ``None`` for NaN or ±inf ("did not happen" in the JSON
+    summaries of every engine)."""
+    v = float(x)
+    return v if math.isfinite(v) else None
 
 
 def _series(time_s: ArrayLike, values: ArrayLike, name: str) -> tuple[FloatArray, FloatArray]:

@@ -56,7 +56,7 @@ from .._validation import (
 )
 from ..algorithms._common import backlog
 from ..analytic import jain_index
-from ..metrics import bandwidth_changes, settling_by_segment
+from ..metrics import _finite_or_none, bandwidth_changes, settling_by_segment
 from ..path import Path
 from ..scenarios import Scenario
 
@@ -892,10 +892,6 @@ def _summarise(
     changes: tuple[float, ...],
 ) -> OdeSummary:
 
-    def _opt(v: Any) -> float | None:
-        v = float(v)
-        return v if math.isfinite(v) else None
-
     win = kw["windows_pkts"]
     settled_w: list[float | None] = []
     t_eq: list[float | None] = []
@@ -905,10 +901,10 @@ def _summarise(
             t, win[j], start_s=f.start_s, end_s=min(t_end, f.stop_s), change_times_s=changes
         )
         st = seg.equilibrium
-        settled_w.append(_opt(st.value) if bool(st.settled) else None)
-        t_eq.append(_opt(st.time_s) if bool(st.settled) else None)
+        settled_w.append(_finite_or_none(st.value) if bool(st.settled) else None)
+        t_eq.append(_finite_or_none(st.time_s) if bool(st.settled) else None)
         if j == 0:  # convergence times: flow 0's, as the other engines' JSON keys
-            conv = [_opt(r.time_s) if bool(r.settled) else None for r in seg.convergence]
+            conv = [_finite_or_none(r.time_s) if bool(r.settled) else None for r in seg.convergence]
 
     def at(row: FloatArray, when: float) -> FloatArray:
         return np.array([np.interp(when, t, r) for r in np.atleast_2d(row)])

@@ -85,7 +85,7 @@ from ..algorithms.base import (
     RoundSample,
 )
 from ..algorithms.registry import get_law
-from ..metrics import _floats
+from ..metrics import _finite_or_none, _floats
 from ..path import Path
 from ..scenarios import Scenario
 
@@ -304,20 +304,20 @@ class RoundSummary:
         ``jain_index``, ``losses`` (per flow). ``None`` stands for "did not happen".
         """
         return {
-            "ss_exit_window": _num(self.ss_exit_window_pkts[s, flow]),
-            "ss_exit_time_s": _num(self.ss_exit_time_s[s, flow]),
+            "ss_exit_window": _finite_or_none(self.ss_exit_window_pkts[s, flow]),
+            "ss_exit_time_s": _finite_or_none(self.ss_exit_time_s[s, flow]),
             "ss_exit_round": _int_or_none(self.ss_exit_round[s, flow]),
             "settled_window": (
-                _num(self.settled_window_pkts[s, flow])
+                _finite_or_none(self.settled_window_pkts[s, flow])
                 if bool(self.reached_equilibrium[s, flow])
                 else None
             ),
-            "time_to_equilibrium_s": _num(self.time_to_equilibrium_s[s, flow]),
-            "convergence_times_s": [_num(x) for x in self.convergence_times_s[s, flow]],
+            "time_to_equilibrium_s": _finite_or_none(self.time_to_equilibrium_s[s, flow]),
+            "convergence_times_s": [_finite_or_none(x) for x in self.convergence_times_s[s, flow]],
             "change_times_s": list(self.change_times_s),
-            "utilization": _num(self.utilization[s]),
-            "throughput_pps": [_num(x) for x in self.throughput_pps[s]],
-            "jain_index": _num(self.jain_index[s]),
+            "utilization": _finite_or_none(self.utilization[s]),
+            "throughput_pps": [_finite_or_none(x) for x in self.throughput_pps[s]],
+            "jain_index": _finite_or_none(self.jain_index[s]),
             "losses": [int(x) for x in self.losses[s]],
         }
 
@@ -328,11 +328,6 @@ class RoundSummary:
         if n == 1:
             return self.scenario(0)
         return {"scenarios": [self.scenario(s) for s in range(n)]}
-
-
-def _num(x: Any) -> float | None:
-    v = float(x)
-    return None if not math.isfinite(v) else v
 
 
 def _int_or_none(x: Any) -> int | None:

@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 
 from .. import metrics
 from ..algorithms.base import SLOW_START
+from ..metrics import _finite_or_none
 
 if TYPE_CHECKING:  # pragma: no cover
     from .engine import PacketResult
@@ -34,11 +35,6 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["PacketSummary", "summarise"]
 
 FloatArray = NDArray[np.float64]
-
-
-def _num(x: Any) -> float | None:
-    v = float(x)
-    return None if not math.isfinite(v) else v
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,24 +100,24 @@ class PacketSummary:
         ``events_per_s`` and ``conserved``. ``None`` means "did not happen".
         """
         return {
-            "ss_exit_window": _num(self.ss_exit_window_pkts[flow]),
-            "ss_exit_time_s": _num(self.ss_exit_time_s[flow]),
+            "ss_exit_window": _finite_or_none(self.ss_exit_window_pkts[flow]),
+            "ss_exit_time_s": _finite_or_none(self.ss_exit_time_s[flow]),
             "settled_window": (
-                _num(self.settled_window_pkts[flow])
+                _finite_or_none(self.settled_window_pkts[flow])
                 if bool(self.reached_equilibrium[flow])
                 else None
             ),
-            "time_to_equilibrium_s": _num(self.time_to_equilibrium_s[flow]),
-            "convergence_times_s": [_num(x) for x in self.convergence_times_s[flow]],
+            "time_to_equilibrium_s": _finite_or_none(self.time_to_equilibrium_s[flow]),
+            "convergence_times_s": [_finite_or_none(x) for x in self.convergence_times_s[flow]],
             "change_times_s": list(self.change_times_s),
-            "utilization": _num(self.utilization),
-            "throughput_pps": [_num(x) for x in self.throughput_pps],
-            "jain_index": _num(self.jain_index),
+            "utilization": _finite_or_none(self.utilization),
+            "throughput_pps": [_finite_or_none(x) for x in self.throughput_pps],
+            "jain_index": _finite_or_none(self.jain_index),
             "losses": [int(x) for x in self.losses],
             "retransmissions": [int(x) for x in self.retransmissions],
             "timeouts": [int(x) for x in self.timeouts],
-            "packets_per_s": _num(self.packets_per_s),
-            "events_per_s": _num(self.events_per_s),
+            "packets_per_s": _finite_or_none(self.packets_per_s),
+            "events_per_s": _finite_or_none(self.events_per_s),
             "conserved": bool(self.conserved),
         }
 
