@@ -477,8 +477,7 @@ class _Sim:
                 else fine_retransmit
             )
             fi[f, C.I_FINE] = 1 if fine else 0
-            fi[f, C.I_ROUND_SEQ] = 0
-            ff[f, C.F_R_MIN] = math.inf
+            # the round accumulators are cleared when the flow starts (_core._timer)
         self.ff, self.fi = ff, fi
         self.fs = np.zeros(fring, dtype=np.float64)  # send time of each sequence number
         self.fq = np.zeros((fring, 2), dtype=np.int64)  # transmissions, received flag
