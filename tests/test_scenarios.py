@@ -219,3 +219,19 @@ def test_ode_problem_names_a_wrong_scenario_type() -> None:
         TypeError, match=r"scenario must be a tcpfluid\.scenarios\.Scenario, got str"
     ):
         ode_problem("qv-basic")
+
+
+def test_equally_slow_shared_links_the_upstream_one_is_the_bottleneck_in_every_reduction() -> None:
+    from tcpfluid.fluid.ode import ode_problem
+
+    # two 10 Mb/s links in series, upstream "Z" (buffer 50) then "A" (buffer 20): with equal
+    # rates the downstream link never queues, so the bottleneck is "Z" (path order, not the
+    # alphabetical order of the names), in the round model's and the ODE's reductions alike
+    sc = Scenario(
+        name="tie",
+        links=(Link("Z", 10e6, 0.01, 50), Link("A", 10e6, 0.01, 20), Link("R", 1e9, 0.01)),
+        flows=(FlowSpec("f", ("Z", "A"), ("R",)),),
+        duration_s=1.0,
+    ).with_algorithm("vegas")
+    assert sc.fluid_view().path.buffer_pkts == 50.0
+    assert ode_problem(sc).path.buffer_pkts == 50.0

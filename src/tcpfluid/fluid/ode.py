@@ -1021,7 +1021,10 @@ def ode_problem(scenario: Any) -> OdeProblem:
             f"scenario {scenario.name!r}: the flows share no forward link; the ODE model "
             "needs one common bottleneck"
         )
-    bott = min((scenario.link(n) for n in sorted(shared)), key=lambda lk: lk.rate_bps)
+    # the slowest shared link; among equally slow ones the first on the path (the one that
+    # queues: a downstream link of the same rate never does), as Scenario.fluid_view
+    first = scenario.flows[0]
+    bott = min((scenario.link(n) for n in first.forward if n in shared), key=lambda lk: lk.rate_bps)
     flows = []
     for fl in scenario.flows:
         if fl.algorithm is None:
@@ -1054,7 +1057,10 @@ def ode_problem(scenario: Any) -> OdeProblem:
     reverse_bw: float | None = None
     reverse_buf: float | None = None
     if shared_rev:
-        rb = min((scenario.link(n) for n in sorted(shared_rev)), key=lambda lk: lk.rate_bps)
+        rb = min(
+            (scenario.link(n) for n in first.reverse if n in shared_rev),
+            key=lambda lk: lk.rate_bps,
+        )
         if rb.rate_bps / ack_bits < mu:
             reverse_bw = rb.rate_bps / ack_bits
             reverse_buf = None if math.isinf(rb.buffer_pkts) else rb.buffer_pkts
