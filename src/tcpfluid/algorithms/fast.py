@@ -76,15 +76,18 @@ class Fast(ControlLaw):
         self._alpha = param_array("alpha", alpha, positive=True)
         self._gamma = param_array("gamma", gamma, positive=True)
         check_below("gamma", self._gamma, 1.0, accepted="(0, 1]", inclusive=True)
-        check_broadcast({"alpha": self._alpha, "gamma": self._gamma})
+        check_broadcast(self._param_arrays())
 
     def params(self) -> dict[str, Any]:
         """``{"alpha": ..., "gamma": ...}``."""
         return {"alpha": param_value(self._alpha), "gamma": param_value(self._gamma)}
 
+    def _param_arrays(self) -> dict[str, FloatArray]:
+        return {"alpha": self._alpha, "gamma": self._gamma}
+
     def init_state(self, n: int) -> State:
         """Fresh state: the multiplicative-increase ramp."""
-        n = check_flows({"alpha": self._alpha, "gamma": self._gamma}, n)
+        n = check_flows(self._param_arrays(), n)
         return {"phase": np.full(n, SLOW_START)}
 
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
