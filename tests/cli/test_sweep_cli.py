@@ -87,6 +87,26 @@ def test_bad_output_and_options_fail_before_work(tmp_path: Path, capsys: Any) ->
     assert list(tmp_path.iterdir()) == []
 
 
+def test_unreachable_or_malformed_scheduler_is_a_clear_error(
+    tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    distributed = pytest.importorskip("distributed")
+    out = tmp_path / "s.csv"
+    argv = ["sweep", str(EXAMPLE), "--out", str(out), "--no-cache"]
+    assert main([*argv, "--scheduler", "nope://x"]) == 2
+    err = capsys.readouterr().err
+    assert "--scheduler 'nope://x': cannot connect" in err and "unknown address scheme" in err
+
+    def refused(address: str) -> None:  # what Client raises after its connect timeout
+        raise OSError(f"Timed out trying to connect to {address} after 30 s")
+
+    monkeypatch.setattr(distributed, "Client", refused)
+    assert main([*argv, "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    err = capsys.readouterr().err
+    assert "--scheduler 'tcp://127.0.0.1:1': cannot connect" in err and "Traceback" not in err
+    assert not out.exists()
+
+
 def test_sweep_command_on_a_local_dask_cluster(tmp_path: Path, capsys: Any) -> None:
     pytest.importorskip("distributed")
     cfg = tmp_path / "packet.toml"

@@ -94,7 +94,13 @@ def _dask_client(address: str, jobs: int | None) -> Any:
             n_workers=jobs or 2, threads_per_worker=1, processes=True, dashboard_address=":0"
         )
         return Client(cluster)
-    return Client(address)
+    try:
+        return Client(address)
+    except (OSError, ValueError) as exc:  # unreachable host, bad port, malformed address
+        raise ValueError(
+            f"--scheduler {address!r}: cannot connect to a Dask scheduler there ({exc}); give "
+            "a running scheduler's address (tcp://host:8786) or 'local'"
+        ) from None
 
 
 def run(args: argparse.Namespace) -> int:
