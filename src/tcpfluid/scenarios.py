@@ -137,7 +137,10 @@ class Link:
     delay_s
         One-way propagation delay, s (``>= 0``).
     buffer_pkts
-        Buffer of the queue feeding the link, packets (``inf``: no loss).
+        Buffer of the queue feeding the link, packets (``inf``: no loss). A string in bits
+        or bytes (``"64 kB"``) is converted with 1000-byte packets: a link does not know
+        its scenario's packet size (the scenario builders convert with it), so give
+        packets when the packets are of another size.
     discipline
         ``"drop-tail"`` or ``"red"``.
     red
