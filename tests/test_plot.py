@@ -58,6 +58,10 @@ def test_bad_inputs() -> None:
         plot.window(object())
     with pytest.raises(ValueError, match="nrows"):
         plot.new_axes(0)
+    with pytest.raises(TypeError, match="nrows must be an integer, got True"):
+        plot.new_axes(True)
+    with pytest.raises(ValueError, match="height must be > 0, got -1"):
+        plot.new_axes(1, height=-1)
 
 
 def _lines(arts):
@@ -108,4 +112,15 @@ def test_every_engine_draws_its_own_arrays_with_engine_labels() -> None:
 def test_flows_out_of_range_are_refused(trace, flows) -> None:
     for fn in (plot.window, plot.throughput):
         with pytest.raises(ValueError, match=r"flows must be in \[0, 1\)"):
+            fn(trace, flows=flows)
+
+
+@pytest.mark.parametrize(
+    ("flows", "match"),
+    [(0, "a sequence of flow indices, got 0"), ([0.5], "flows must be an integer, got 0.5")],
+)
+def test_flows_must_be_a_sequence_of_integers(trace, flows, match) -> None:
+    # 0.5 used to be truncated to flow 0 without a word
+    for fn in (plot.window, plot.throughput):
+        with pytest.raises(TypeError, match=match):
             fn(trace, flows=flows)

@@ -35,6 +35,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._validation import check_int, check_positive
+
 __all__ = ["finish", "new_axes", "queue", "throughput", "versus", "window"]
 
 
@@ -51,8 +53,8 @@ def new_axes(nrows: int = 1, *, sharex: bool = True, height: float = 4.2) -> Any
     ``nrows == 1``)."""
     import matplotlib.pyplot as plt
 
-    if not isinstance(nrows, int) or nrows < 1:
-        raise ValueError(f"nrows must be an integer >= 1, got {nrows!r}")
+    check_int("nrows", nrows, minimum=1)
+    height = check_positive("height", height)
     fig, axes = plt.subplots(
         nrows, 1, sharex=sharex, figsize=(7.5, height if nrows == 1 else 2.6 * nrows + 0.6)
     )
@@ -105,7 +107,9 @@ def _kind(result: Any, label: str | None) -> tuple[str, str]:
 def _flows(flows: Sequence[int] | None, n: int) -> list[int]:
     if flows is None:
         return list(range(n))
-    out = [int(f) for f in flows]
+    if isinstance(flows, str) or not isinstance(flows, Sequence | np.ndarray):
+        raise TypeError(f"flows must be a sequence of flow indices, got {flows!r}")
+    out = [check_int("flows", f) for f in flows]
     bad = [f for f in out if not 0 <= f < n]
     if bad:
         raise ValueError(f"flows must be in [0, {n}), got {bad}")
