@@ -212,6 +212,12 @@ def test_cli_out_is_a_file(tmp_path: Path, capsys) -> None:
     f.write_text("x")
     assert main(["report", "--out", str(f), "--sections", "conspicuous"]) == 2
     assert "--out must be a directory" in capsys.readouterr().err
+    out = tmp_path / "rep"
+    assert (
+        main(["report", "--out", str(out), "--figures", str(f), "--sections", "conspicuous"]) == 2
+    )
+    assert "--figures must be a directory" in capsys.readouterr().err
+    assert not out.exists()  # refused before any section ran
 
 
 def test_cli_quick_subset(tmp_path: Path, capsys) -> None:
