@@ -186,6 +186,9 @@ def test_conspicuous_rounds_increase_with_bdp(b, factor):
         (lambda: conspicuous_round("quick-vegas", 10), ValueError, "algorithm"),
         (lambda: conspicuous_round("tcp-ho", 0), ValueError, "bdp"),
         (lambda: conspicuous_round("tcp-ho", 10, queue="sender"), ValueError, "queue"),
+        # gamma and rtt shape only Vegas's round, but are refused for TCP-Ho too
+        (lambda: conspicuous_round("tcp-ho", 10, rtt="smoothed"), ValueError, "rtt must be one"),
+        (lambda: conspicuous_round("tcp-ho", 10, gamma=0), ValueError, "gamma must be > 0"),
     ],
 )
 def test_bad_input(call, exc, match):

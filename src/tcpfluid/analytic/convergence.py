@@ -19,7 +19,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import as_float_array, check_choice, check_real
+from .._validation import as_float_array, check_choice, check_positive, check_real
 from .slow_start import critical_window
 
 __all__ = [
@@ -175,6 +175,9 @@ def conspicuous_round(
     """
     check_choice("algorithm", algorithm, ("vegas", "tcp-ho"))
     check_choice("queue", queue, ("bottleneck", "paper", "table"))
+    # Vegas's options are checked for TCP-Ho too: a bad value is a caller's error either way
+    check_positive("gamma", gamma)
+    check_choice("rtt", rtt, ("average", "last"))
     b = as_float_array("bdp", bdp, positive=True)
     if algorithm == "vegas":
         return _vegas_conspicuous(b, gamma, rtt)
