@@ -439,6 +439,25 @@ def test_other_extensions_are_refused(tmp_path: Path, name: str) -> None:
         read_table(tmp_path / "missing.csv")
 
 
+@pytest.mark.parametrize(
+    ("name", "content", "match"),
+    [
+        ("empty.csv", b"", "'.*empty.csv' is not a readable csv sweep table"),
+        ("quote.csv", b'a,"b\n1,2\n', "'.*quote.csv' is not a readable csv sweep table"),
+        ("junk.parquet", b"not parquet at all", "'.*junk.parquet' is not a readable parquet"),
+        ("other.csv", b"a,b\n1,2\n", "'.*other.csv' is not a sweep table .no 'point' column"),
+    ],
+)
+def test_unreadable_tables_name_the_file(
+    tmp_path: Path, name: str, content: bytes, match: str
+) -> None:
+    if name.endswith(".parquet"):
+        pytest.importorskip("pyarrow")
+    (tmp_path / name).write_bytes(content)
+    with pytest.raises(ValueError, match=match):
+        read_table(tmp_path / name)
+
+
 def test_ode_engine_rows_equal_single_runs() -> None:
     points = list(
         grid(algorithm="vegas", bandwidth=["10Mbps", "20Mbps"], cbr="none", duration="10s")

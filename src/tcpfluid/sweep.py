@@ -704,14 +704,20 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        A missing file, another extension, parquet without pyarrow, or a file that is not
-        a sweep table (no ``status`` column).
+        A missing file, another extension, parquet without pyarrow, a file that cannot be
+        parsed, or one that is not a sweep table (no ``status`` column).
     """
     p = FsPath(path)
     fmt = _table_format(p)
     if not p.is_file():
         raise ValueError(f"sweep file {str(p)!r} does not exist")
-    df = pd.read_csv(p) if fmt == "csv" else pd.read_parquet(p)
+    try:
+        df = pd.read_csv(p) if fmt == "csv" else pd.read_parquet(p)
+    except (ValueError, OSError) as exc:  # empty or unparsable csv, corrupt parquet
+        raise ValueError(
+            f"{str(p)!r} is not a readable {fmt} sweep table ({exc}); write one with "
+            "`tcpfluid sweep`"
+        ) from None
     if "message" in df.columns:  # csv reads the empty messages of "ok" rows as NaN
         df["message"] = df["message"].astype(object).where(df["message"].notna(), "").astype(str)
     for col in ("point", "status", *_PATH_COLUMNS):
