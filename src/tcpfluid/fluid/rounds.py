@@ -657,10 +657,12 @@ def simulate_rounds(
     mu_link = mu
     half_d = 0.5 * d
     cross_carried = np.zeros(S)
-    # without cross traffic the available rate never changes: hoist mu d and 1/mu
+    # without cross traffic the available rate never changes: hoist mu d, 1/mu and the
+    # flows' share of the buffer
     mu_a = mu
     mud = mu * d
     inv_mu = 1.0 / mu
+    b_tcp = batch.buffer_pkts
 
     def per_flow(x: Any) -> Any:
         """A per-scenario array (S,) repeated over each scenario's flows (S × F,)."""
@@ -679,6 +681,7 @@ def simulate_rounds(
             mu_a = mu - (c_rates * on).sum(axis=0)
             mud = mu_a * d
             inv_mu = 1.0 / mu_a
+            b_tcp = batch.buffer_pkts * (mu_a / mu_link)
         # ---------------- flows joining or leaving
         if staggered:
             t_n = per_flow(t)
@@ -741,7 +744,6 @@ def simulate_rounds(
                 qf_mean = qf_max if rtt == "last" else qf0 + 0.5 * z_s
         # ---------------- finite buffer: losses at the peak of the round
         if finite_buf:
-            b_tcp = batch.buffer_pkts * (mu_a / mu_link)
             peak = np.maximum(qf_max, qf1)
             lost_s = np.maximum(peak - b_tcp, 0.0)
             qf_min = np.minimum(qf_min, b_tcp)
