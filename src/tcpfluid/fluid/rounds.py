@@ -664,6 +664,14 @@ def simulate_rounds(
     inv_mu = 1.0 / mu
     b_tcp = batch.buffer_pkts
 
+    def reverse_bottleneck(mu_a: FloatArray) -> tuple[FloatArray, NDArray[np.bool_]]:
+        """The ACK-path rate where it is below the available rate (inf elsewhere)."""
+        mu_r_eff = np.where(mu_r < mu_a, mu_r, np.inf)
+        return mu_r_eff, np.isfinite(mu_r_eff)
+
+    if reverse:
+        mu_r_eff, rev_bott = reverse_bottleneck(mu_a)
+
     def per_flow(x: Any) -> Any:
         """A per-scenario array (S,) repeated over each scenario's flows (S × F,)."""
         return np.repeat(x, F) if F > 1 else x
@@ -682,6 +690,8 @@ def simulate_rounds(
             mud = mu_a * d
             inv_mu = 1.0 / mu_a
             b_tcp = batch.buffer_pkts * (mu_a / mu_link)
+            if reverse:
+                mu_r_eff, rev_bott = reverse_bottleneck(mu_a)
         # ---------------- flows joining or leaving
         if staggered:
             t_n = per_flow(t)
@@ -702,7 +712,6 @@ def simulate_rounds(
         w0_s = per_scenario(w0)
         # ---------------- standing backlog at the start and ACKs of the round
         if reverse:
-            mu_r_eff = np.where(mu_r < mu_a, mu_r, np.inf)
             qr0, qf0 = _standing_rev(w0_s, mu_a, mu_r_eff, b_r, d)
             t0 = d + qr0 / mu_r_eff + qf0 / mu_a
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -722,7 +731,6 @@ def simulate_rounds(
         # ---------------- queues and RTTs
         if reverse:
             qr1, qf1 = _standing_rev(w1_s, mu_a, mu_r_eff, b_r, d)
-            rev_bott = np.isfinite(mu_r_eff)
             if rtt == "fluid":
                 qf_min = qf_mean = qf_max = qf1
                 qr_min = qr_mean = qr_max = qr1
