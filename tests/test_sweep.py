@@ -275,6 +275,11 @@ def test_closed_form_agrees_with_the_round_model_on_vegas_slow_start() -> None:
     # Table 1 of document 000: Vegas's slow-start windows are powers of two
     assert np.all(np.log2(a) == np.round(np.log2(a)))
     assert cf.table["critical_window"].notna().all()
+    # by hand from each row's μd: W* = (1 + sqrt(1 + 16 μd))/2 (eq. 6, γ = 1), and Vegas
+    # leaves slow start with the first power of two at or above it (Table 1: 2, 2, 4, 4, ...)
+    wstar = (1.0 + np.sqrt(1.0 + 16.0 * cf.table["bdp_pkts"].to_numpy())) / 2.0
+    np.testing.assert_allclose(cf.table["critical_window"].to_numpy(), wstar, rtol=1e-12)
+    np.testing.assert_array_equal(a, 2.0 ** np.ceil(np.log2(wstar)))
     assert cf.n_failed == 0 and rd.n_failed == 0
 
 
