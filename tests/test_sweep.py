@@ -70,6 +70,15 @@ def assert_rows_match_single_runs(
 
 
 # ------------------------------------------------------------------------------ grids
+def test_grid_rejects_a_repeated_value() -> None:
+    with pytest.raises(ValueError, match="grid axis 'algorithm' repeats the value 'vegas'"):
+        grid(algorithm=["vegas", "vegas"], rtt="50ms")
+    with pytest.raises(ValueError, match="repeats"):
+        Sweep.from_dict(
+            {"metrics": ["utilization"], "algorithm": "vegas", "grid": {"rtt": ["1ms", "1ms"]}}
+        )
+
+
 def test_grid_is_the_product_with_the_last_axis_fastest() -> None:
     pts = grid(algorithm=["vegas", "reno"], rtt=["50ms", "100ms", "200ms"], cbr="none")
     assert len(pts) == 6

@@ -167,7 +167,8 @@ def grid(**axes: Any) -> tuple[Point, ...]:
     Raises
     ------
     ValueError
-        If no axis is given or an axis is an empty list (naming it).
+        If no axis is given, an axis is an empty list, or an axis repeats a value (which
+        would give duplicate rows), naming the axis.
 
     Examples
     --------
@@ -183,6 +184,11 @@ def grid(**axes: Any) -> tuple[Point, ...]:
         vals = list(v) if isinstance(v, list | tuple) else [v]
         if not vals:
             raise ValueError(f"grid axis {name!r} is empty; give it at least one value")
+        seen: list[Any] = []
+        for x in vals:
+            if x in seen:
+                raise ValueError(f"grid axis {name!r} repeats the value {x!r}; list it once")
+            seen.append(x)
         values.append(vals)
     return tuple(dict(zip(names, combo, strict=True)) for combo in itertools.product(*values))
 
