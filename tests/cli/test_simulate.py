@@ -125,6 +125,10 @@ def test_help_documents_every_option(capsys: Any) -> None:
         (["qv-basic", "-a", "reno", "--set", "gamma=1"], "unknown parameter 'gamma'"),
         (["qv-basic", "-a", "vegas", "-e", "warp"], "unknown engine 'warp'"),
         (["qv-basic", "-a", "vegas", "--set", "algorithm=reno"], "use --algorithm"),
+        (
+            ["qv-basic", "-a", "vegas", "-e", "packet", "--rtt-model", "last"],
+            "--rtt-model applies to the rounds engine only",
+        ),
     ],
 )
 def test_errors_exit_2_with_a_message(capsys: Any, argv: list[str], message: str) -> None:

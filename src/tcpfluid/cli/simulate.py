@@ -87,8 +87,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--rtt-model",
         choices=("average", "last", "fluid"),
-        default="average",
-        help="rounds engine: RTT the law sees in a growing round: the round's average "
+        default=None,
+        help="rounds engine only: RTT the law sees in a growing round: the round's average "
         "(default; doc 000 eqs 6, 10), its last packet's (eq 9) or no burst term (fluid)",
     )
     p.add_argument(
@@ -150,12 +150,17 @@ def _table(out: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns 0 (errors are raised as ``ValueError``/``TypeError``)."""
+    if args.rtt_model is not None and args.engine != "rounds":
+        raise ValueError(
+            f"--rtt-model applies to the rounds engine only (the {args.engine!r} engine "
+            "measures its RTTs itself); drop it or use --engine rounds"
+        )
     out = simulate_summary(
         args.scenario,
         args.algorithm,
         engine=args.engine,
         sets=parse_sets(args.sets),
-        rtt_model=args.rtt_model,
+        rtt_model=args.rtt_model or "average",
         seed=args.seed,
     )
     if args.json:
