@@ -1,0 +1,150 @@
+"""Progress bars on stderr for runs that can take more than a few seconds.
+
+Every engine entry that can run long accepts a keyword ``progress``: ``None`` or a
+callable receiving the fraction done in ``[0, 1]`` (simulated time / duration).
+:func:`progress_bar` returns such a callable, which draws a bar on stderr only when stderr
+is a terminal and the command was not given ``--quiet``; in every other case (a pipe, a
+log file, ``--json`` output, a notebook kernel without a terminal) it does nothing, so a
+caller can always pass it.
+
+>>> with progress_bar("packet run", enabled=False) as bar:
+...     bar(0.5)
+...     bar(1.0)
+>>> bar.drawn
+False
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from types import TracebackType
+from typing import Any, TextIO
+
+__all__ = ["ProgressBar", "progress_bar"]
+
+#: at most this many redraws per second of wall time
+_MAX_RATE_HZ = 10.0
+#: the bar counts in thousandths of the work
+_TOTAL = 1000
+
+
+class ProgressBar:
+    """A fraction-done progress bar on a text stream (a callable and a context manager).
+
+    Parameters
+    ----------
+    label
+        Text before the bar (``"packet run"``, ``"report"``).
+    enabled
+        ``False`` (e.g. ``--quiet``): never draw.
+    stream
+        Where to draw (default: ``sys.stderr`` at the time of the call); nothing is drawn
+        unless ``stream.isatty()`` is true.
+
+    Calling the bar with a fraction in ``[0, 1]`` moves it (values outside are clipped, a
+    NaN is ignored); redraws are limited to about 10 a second. :meth:`note` sets a short
+    text shown after the bar (the task now finished, ...). :meth:`close` (or leaving the
+    ``with`` block) removes nothing and ends the line.
+    """
+
+    def __init__(self, label: str, *, enabled: bool = True, stream: TextIO | None = None) -> None:
+        if not isinstance(label, str):
+            raise TypeError(f"label must be a string, got {label!r}")
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        isatty = getattr(self.stream, "isatty", None)
+        #: True when the bar draws (enabled and the stream is a terminal)
+        self.active = bool(enabled) and callable(isatty) and bool(isatty())
+        #: True once something has been written to the stream
+        self.drawn = False
+        self.fraction = 0.0
+        self._bar: Any = None
+        self._last = -math.inf
+        self._closed = False
+
+    def _ensure(self) -> Any:
+        if self._bar is None:
+            from tqdm import tqdm
+
+            self._bar = tqdm(
+                total=_TOTAL,
+                desc=self.label,
+                file=self.stream,
+                bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]{postfix}",
+                leave=True,
+                dynamic_ncols=True,
+            )
+            self.drawn = True
+        return self._bar
+
+    def __call__(self, fraction: float) -> None:
+        """Record that ``fraction`` of the work is done (0 to 1)."""
+        try:
+            f = float(fraction)
+        except (TypeError, ValueError):
+            raise TypeError(f"progress fraction must be a number, got {fraction!r}") from None
+        if math.isnan(f):
+            return
+        f = min(max(f, 0.0), 1.0)
+        self.fraction = max(self.fraction, f)
+        if not self.active or self._closed:
+            return
+        now = time.monotonic()
+        if self.fraction < 1.0 and now - self._last < 1.0 / _MAX_RATE_HZ:
+            return
+        self._last = now
+        bar = self._ensure()
+        target = round(self.fraction * _TOTAL)
+        if target > bar.n:
+            bar.update(target - bar.n)
+
+    def note(self, text: str) -> None:
+        """Show ``text`` (cut to 40 characters) after the bar."""
+        if self.active and not self._closed:
+            self._ensure().set_postfix_str(str(text)[:40], refresh=False)
+
+    def close(self) -> None:
+        """End the bar (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._bar is not None:
+            target = round(self.fraction * _TOTAL)
+            if target > self._bar.n:
+                self._bar.update(target - self._bar.n)
+            self._bar.close()
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def progress_bar(label: str, *, enabled: bool = True, stream: TextIO | None = None) -> ProgressBar:
+    """A :class:`ProgressBar`: pass it as ``progress=`` to a long run.
+
+    Parameters
+    ----------
+    label
+        Text before the bar.
+    enabled
+        Pass ``not args.quiet`` (and ``False`` for ``--json`` runs); when ``False`` or when
+        ``stream`` (stderr by default) is not a terminal, nothing is ever drawn.
+    stream
+        The text stream to draw on (default ``sys.stderr``).
+
+    Examples
+    --------
+    >>> bar = progress_bar("ode run", enabled=False)
+    >>> bar(0.25); bar.fraction
+    0.25
+    """
+    return ProgressBar(label, enabled=enabled, stream=stream)
