@@ -22,7 +22,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.optimize import brentq
 
 from .._validation import as_float_array, check_positive, check_real
 
@@ -219,6 +218,8 @@ def blb_equilibrium(
     lo_b = lo + span * 1e-12
     while excess(lo_b) <= 0.0:  # pragma: no cover - only if Σα/c underflows
         lo_b = lo + (lo_b - lo) / 10.0
+    from scipy.optimize import brentq  # imported here: `import tcpfluid` stays SciPy-free
+
     delta = brentq(excess, lo_b, hi, xtol=1e-15 * max(hi, 1e-12), rtol=1e-14, maxiter=500)
     rates = a / (delta - x)
     if prop_delay_s is None:
