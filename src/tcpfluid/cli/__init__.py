@@ -19,8 +19,9 @@ __all__ = ["build_parser", "main"]
 _COMMANDS = ("predict", "simulate", "sweep", "plot", "report")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``tcpfluid`` command."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``tcpfluid`` command (with ``only``: just that
+    sub-command, so that ``tcpfluid predict`` does not import the simulators)."""
     parser = argparse.ArgumentParser(
         prog="tcpfluid",
         description=(
@@ -32,6 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in _COMMANDS:
+        if only is not None and name != only:
+            continue
         try:
             module = importlib.import_module(f"{__name__}.{name}")
         except ModuleNotFoundError as exc:  # a command whose module is not written yet
@@ -44,7 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse ``argv`` and run the sub-command; returns the exit status."""
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # the first argument names the sub-command: import only its module (fast start-up)
+    parser = build_parser(argv[0] if argv and argv[0] in _COMMANDS else None)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
