@@ -25,6 +25,9 @@ import pytest
 
 import tcpfluid.fluid.rounds as rounds_mod
 import tcpfluid.sweep as sweep_mod
+import tcpfluid.sweep.cache as sweep_cache
+import tcpfluid.sweep.config as sweep_config
+import tcpfluid.sweep.execution as sweep_exec
 from tcpfluid.cli.simulate import simulate_summary
 from tcpfluid.sweep import ENGINE_METRICS, Sweep, grid, read_table, sweep
 
@@ -129,7 +132,7 @@ def test_bad_config_fails_before_any_work_naming_the_key(
     config: dict[str, Any], named: str, monkeypatch: Any
 ) -> None:
     calls: list[Any] = []
-    monkeypatch.setattr(sweep_mod, "_run_point", lambda task: calls.append(task))
+    monkeypatch.setattr(sweep_exec, "_run_point", lambda task: calls.append(task))
     monkeypatch.setattr(rounds_mod, "simulate_rounds", lambda *a, **k: calls.append(a))
     with pytest.raises((ValueError, TypeError)) as info:
         Sweep.from_dict(config).run(jobs=1)
@@ -295,20 +298,20 @@ def test_closed_form_agrees_with_the_round_model_on_vegas_slow_start() -> None:
 # ------------------------------------------------------------------------------ failures
 def test_failed_point_is_recorded_not_fatal_and_retried(tmp_path: Path, monkeypatch: Any) -> None:
     points = list(grid(algorithm="vegas", bandwidth=["20Mbps", "30Mbps", "40Mbps"]))
-    real = sweep_mod._run_point
+    real = sweep_exec._run_point
 
     def flaky(task: Any) -> dict[str, Any]:
         if task.index == 1:
             raise RuntimeError("boom")
         return real(task)
 
-    monkeypatch.setattr(sweep_mod, "_run_point", flaky)
+    monkeypatch.setattr(sweep_exec, "_run_point", flaky)
     res = sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
     assert list(res.table["status"]) == ["ok", "error", "ok"]
     assert res.table["message"].iloc[1] == "RuntimeError: boom"
     assert math.isnan(res.table["ss_exit_window"].iloc[1])
     assert res.n_failed == 1
-    monkeypatch.setattr(sweep_mod, "_run_point", real)
+    monkeypatch.setattr(sweep_exec, "_run_point", real)
     again = sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
     assert (again.n_computed, again.n_cached, again.n_failed) == (1, 2, 0)
 
@@ -317,7 +320,7 @@ def test_interrupted_sweep_resumes_computing_only_missing_points(
     tmp_path: Path, monkeypatch: Any
 ) -> None:
     points = list(grid(algorithm="quick-vegas", bandwidth=[f"{b}Mbps" for b in range(10, 110, 10)]))
-    real = sweep_mod._run_point
+    real = sweep_exec._run_point
     seen: list[int] = []
 
     def dies_after_4(task: Any) -> dict[str, Any]:
@@ -326,7 +329,7 @@ def test_interrupted_sweep_resumes_computing_only_missing_points(
         seen.append(task.index)
         return real(task)
 
-    monkeypatch.setattr(sweep_mod, "_run_point", dies_after_4)
+    monkeypatch.setattr(sweep_exec, "_run_point", dies_after_4)
     with pytest.raises(KeyboardInterrupt):
         sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
     assert seen == [0, 1, 2, 3]
@@ -336,7 +339,7 @@ def test_interrupted_sweep_resumes_computing_only_missing_points(
         second.append(task.index)
         return real(task)
 
-    monkeypatch.setattr(sweep_mod, "_run_point", counting)
+    monkeypatch.setattr(sweep_exec, "_run_point", counting)
     res = sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
     assert second == list(range(4, 10))
     assert (res.n_cached, res.n_computed, res.n_failed) == (4, 6, 0)
@@ -357,7 +360,7 @@ def test_cache_key_depends_on_engine_options_and_version(tmp_path: Path, monkeyp
         cache_dir=tmp_path,
     )
     assert other_rtt.n_cached == 0
-    monkeypatch.setattr(sweep_mod, "__version__", "999.0")
+    monkeypatch.setattr(sweep_cache, "__version__", "999.0")
     newer = sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
     assert newer.n_cached == 0
 
@@ -379,7 +382,7 @@ def test_seed_is_stable_across_processes_and_distinct_per_point() -> None:
     seeds = list(res.table["seed"])
     assert len(set(seeds)) == 4 and all(0 <= s < 2**63 for s in seeds)
     code = (
-        "from tcpfluid.sweep import grid, _point_seed, _check_point\n"
+        "from tcpfluid.sweep.config import grid, _point_seed, _check_point\n"
         "pts = grid(algorithm=['vegas', 'reno'], rtt=['50ms', '100ms'])\n"
         "print([_point_seed(_check_point(i, p, 'rounds')) for i, p in enumerate(pts)])"
     )
@@ -504,7 +507,7 @@ def test_chunked_batches_give_the_same_table(monkeypatch: Any) -> None:
     )
     whole = sweep(points, engine="rounds", metrics=ROUND_METRICS)
     spy = Spy(monkeypatch)
-    monkeypatch.setattr(sweep_mod, "_ROUNDS_FLOWS_PER_CALL", 2)
+    monkeypatch.setattr(sweep_exec, "_ROUNDS_FLOWS_PER_CALL", 2)
     chunked = sweep(points, engine="rounds", metrics=ROUND_METRICS)
     spy.undo()
     # 6 one-flow points in calls of 2 scenarios, 6 two-flow points in calls of 1
@@ -515,8 +518,9 @@ def test_chunked_batches_give_the_same_table(monkeypatch: Any) -> None:
 def test_docstring_examples_run() -> None:
     import doctest
 
-    result = doctest.testmod(sweep_mod)
-    assert result.attempted >= 2 and result.failed == 0
+    for module in (sweep_mod, sweep_config):
+        result = doctest.testmod(module)
+        assert result.attempted >= 1 and result.failed == 0
 
 
 def test_progress_bar_counts_points_on_stderr(capsys: Any) -> None:

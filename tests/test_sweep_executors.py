@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
-import tcpfluid.sweep as sweep_mod
+import tcpfluid.sweep.execution as sweep_exec
 from tcpfluid.cli.simulate import simulate_summary
 from tcpfluid.sweep import grid, sweep
 
@@ -81,7 +81,7 @@ def test_in_process_run_gives_the_identical_table(pool_table: pd.DataFrame) -> N
 _KILLED = textwrap.dedent(
     """
     import sys, time
-    import tcpfluid.sweep as sm
+    import tcpfluid.sweep.execution as sm
     from tcpfluid.sweep import grid, sweep
 
     real = sm._run_point
@@ -131,14 +131,14 @@ def test_killed_sweep_recomputes_only_missing_points(tmp_path: Path, monkeypatch
             duration="1s",
         )
     )
-    real = sweep_mod._run_point
+    real = sweep_exec._run_point
     computed: list[int] = []
 
     def counting(task: Any) -> dict[str, Any]:
         computed.append(task.index)
         return real(task)
 
-    monkeypatch.setattr(sweep_mod, "_run_point", counting)
+    monkeypatch.setattr(sweep_exec, "_run_point", counting)
     res = sweep(points, engine="packet", metrics=["utilization"], jobs=1, cache_dir=cache)
     # jobs=1 runs the points in order, so the first k were cached before the kill
     assert computed == list(range(k, 30))
@@ -157,7 +157,7 @@ def test_a_crashing_worker_fails_its_points_and_the_sweep_goes_on(monkeypatch: A
             os._exit(3)  # a worker process dying, as a crash in compiled code would
         return {"utilization": float(task.index)}
 
-    monkeypatch.setattr(sweep_mod, "_run_point", crashing)
+    monkeypatch.setattr(sweep_exec, "_run_point", crashing)
     points = list(grid(algorithm="vegas", bandwidth=[f"{b}Mbps" for b in range(1, 301)]))
     res = sweep(points, engine="packet", metrics=["utilization"], jobs=2)
     t = res.table

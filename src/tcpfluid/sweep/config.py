@@ -1,0 +1,482 @@
+"""Sweep configuration: the engines and metrics, grids, point checks, :class:`Sweep`."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import functools
+import hashlib
+import itertools
+import json
+import os
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path as FsPath
+from typing import TYPE_CHECKING, Any
+
+from ..scenarios import LAW_PARAMETER_KEYS, SCENARIOS
+
+if TYPE_CHECKING:
+    from .tables import SweepResult
+
+#: engines a sweep can use
+SWEEP_ENGINES: tuple[str, ...] = ("closed-form", "rounds", "ode", "packet")
+#: scenario of points that do not name one
+DEFAULT_SCENARIO = "qv-basic"
+
+# the keys every run engine's summary carries (the contract of ``tcpfluid simulate``)
+_RUN_METRICS = (
+    "ss_exit_window",
+    "ss_exit_time_s",
+    "settled_window",
+    "time_to_equilibrium_s",
+    "convergence_times_s",
+    "utilization",
+    "throughput_pps",
+    "jain_index",
+)
+#: metrics each engine reports (the keys of its summary)
+ENGINE_METRICS: dict[str, tuple[str, ...]] = {
+    "closed-form": (
+        "ss_exit_window",
+        "ss_exit_time_s",
+        "ss_exit_round",
+        "settled_window",
+        "time_to_equilibrium_s",
+        "critical_window",
+        "rounds_to_equilibrium",
+    ),
+    "rounds": (*_RUN_METRICS, "ss_exit_round", "losses"),
+    "packet": (*_RUN_METRICS, "losses", "retransmissions", "timeouts", "conserved"),
+    "ode": (
+        *_RUN_METRICS,
+        "ss_exit_round",
+        "losses",
+        "mean_queue_pkts",
+        "final_queue_pkts",
+        "final_windows_pkts",
+        "lost_pkts",
+        "loss_fraction",
+    ),
+}
+#: keys of a sweep configuration (``tcpfluid sweep CONFIG.toml``)
+CONFIG_KEYS: tuple[str, ...] = (
+    "engine",
+    "scenario",
+    "algorithm",
+    "metrics",
+    "rtt_model",
+    "grid",
+    "points",
+)
+_RTT_MODELS = ("average", "last", "fluid")
+_PATH_COLUMNS = ("mu_pps", "d_s", "bdp_pkts")
+_TAIL_COLUMNS = ("status", "message", "seed")
+
+Point = dict[str, Any]
+
+
+# ------------------------------------------------------------------------------ grids
+def grid(**axes: Any) -> tuple[Point, ...]:
+    """The product of named parameter lists, as a tuple of points.
+
+    Parameters
+    ----------
+    **axes
+        ``name=[v1, v2, ...]``; a scalar (or a string) is one fixed value. The last axis
+        varies fastest.
+
+    Raises
+    ------
+    ValueError
+        If no axis is given, an axis is an empty list, or an axis repeats a value (which
+        would give duplicate rows), naming the axis.
+
+    Examples
+    --------
+    >>> grid(algorithm=["vegas", "quick-vegas"], rtt=["50ms", "100ms"], cbr="none")[1]
+    {'algorithm': 'vegas', 'rtt': '100ms', 'cbr': 'none'}
+    """
+    if not axes:
+        raise ValueError("grid needs at least one axis, got none")
+    names = list(axes)
+    values: list[list[Any]] = []
+    for name in names:
+        v = axes[name]
+        vals = list(v) if isinstance(v, list | tuple) else [v]
+        if not vals:
+            raise ValueError(f"grid axis {name!r} is empty; give it at least one value")
+        seen: list[Any] = []
+        for x in vals:
+            if x in seen:
+                raise ValueError(f"grid axis {name!r} repeats the value {x!r}; list it once")
+            seen.append(x)
+        values.append(vals)
+    return tuple(dict(zip(names, combo, strict=True)) for combo in itertools.product(*values))
+
+
+# ------------------------------------------------------------------------------ hashing
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
+def _canonical(point: Mapping[str, Any]) -> str:
+    """The point as compact JSON with sorted keys (the same text in every process)."""
+    return _ENCODER.encode(dict(point))
+
+
+def _point_seed(point: Mapping[str, Any]) -> int:
+    """A seed in ``[0, 2**63)`` from the SHA-256 of the point (stable everywhere)."""
+    digest = hashlib.sha256(_canonical(point).encode()).digest()
+    return int.from_bytes(digest[:8], "big") & ((1 << 63) - 1)
+
+
+# ------------------------------------------------------------------------------ the sweep
+@dataclass(frozen=True)
+class Sweep:
+    """A validated sweep: points × engine × metrics (module docstring).
+
+    Parameters
+    ----------
+    points
+        The points (from :func:`grid` or an explicit list of dicts). Each names an
+        ``algorithm`` (one of :data:`tcpfluid.algorithms.ALGORITHMS`), optionally a
+        ``scenario`` (default :data:`DEFAULT_SCENARIO`), and parameters of that scenario.
+    engine
+        One of :data:`SWEEP_ENGINES` that is available (``"ode"`` and ``"packet"`` once
+        registered with ``tcpfluid simulate``).
+    metrics
+        Names from :data:`ENGINE_METRICS` ``[engine]``, at least one.
+    rtt_model
+        The RTT a law sees in a growing round, for ``"rounds"`` (``"average"``, ``"last"``,
+        ``"fluid"``) and ``"closed-form"`` (``"average"``, ``"last"``).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Unknown engine, metric, scenario, algorithm or parameter (naming it and listing
+        the accepted ones), an empty list of points or metrics, a value that is not a
+        number or a string.
+    """
+
+    points: tuple[Point, ...]
+    engine: str = "rounds"
+    metrics: tuple[str, ...] = ("ss_exit_window", "time_to_equilibrium_s")
+    rtt_model: str = "average"
+
+    def __post_init__(self) -> None:
+        engine = self.engine
+        if not isinstance(engine, str) or engine not in SWEEP_ENGINES:
+            raise ValueError(
+                f"engine: unknown engine {engine!r}; engines: {', '.join(SWEEP_ENGINES)}"
+            )
+        available = _available_engines()
+        if engine not in available:
+            raise ValueError(
+                f"engine: {engine!r} is not available yet; available: {', '.join(available)}"
+            )
+        if isinstance(self.metrics, str) or not isinstance(self.metrics, Sequence):
+            raise TypeError(f"metrics must be a list of names, got {self.metrics!r}")
+        metrics = tuple(self.metrics)
+        if not metrics:
+            raise ValueError(
+                f"metrics: empty list; choose from {', '.join(ENGINE_METRICS[engine])}"
+            )
+        for m in metrics:
+            if m not in ENGINE_METRICS[engine]:
+                raise ValueError(
+                    f"metrics: unknown metric {m!r} for engine {engine!r}; metrics: "
+                    f"{', '.join(ENGINE_METRICS[engine])}"
+                )
+        if len(set(metrics)) != len(metrics):
+            raise ValueError(f"metrics: a metric is listed twice in {list(metrics)}")
+        object.__setattr__(self, "metrics", metrics)
+        choices = _RTT_MODELS if engine != "closed-form" else ("average", "last")
+        if self.rtt_model not in choices:
+            raise ValueError(
+                f"rtt_model: must be one of {', '.join(choices)} for engine {engine!r}, "
+                f"got {self.rtt_model!r}"
+            )
+        if isinstance(self.points, Mapping) or not isinstance(self.points, Sequence):
+            raise TypeError(f"points must be a list of dicts, got {type(self.points).__name__}")
+        if not self.points:
+            raise ValueError("points: the grid is empty; give at least one point")
+        checked: set[tuple[Any, ...]] = set()
+        object.__setattr__(
+            self,
+            "points",
+            tuple(_check_point(i, p, engine, checked) for i, p in enumerate(self.points)),
+        )
+
+    # -------------------------------------------------------------- configuration
+    @classmethod
+    def from_dict(cls, config: Mapping[str, Any]) -> Sweep:
+        """A sweep from a configuration mapping (the TOML file's content).
+
+        Keys (:data:`CONFIG_KEYS`): ``engine`` (default ``"rounds"``), ``scenario``,
+        ``algorithm`` (a string, or a list that is swept), ``metrics`` (a list),
+        ``rtt_model``, and either ``[grid]`` (each key a scenario parameter with a list of
+        values, or one value; the product is swept) or ``[[points]]`` (an explicit list of
+        tables). Top-level ``scenario``/``algorithm`` lists are crossed with the grid or
+        the points.
+
+        Raises
+        ------
+        ValueError, TypeError
+            An unknown key (naming it), an empty grid or list, or any error of
+            :class:`Sweep`.
+        """
+        if not isinstance(config, Mapping):
+            raise TypeError(f"a sweep config must be a table/mapping, got {config!r}")
+        unknown = [k for k in config if k not in CONFIG_KEYS]
+        if unknown:
+            raise ValueError(
+                f"unknown key {unknown[0]!r} in the sweep config; accepted keys: "
+                f"{', '.join(CONFIG_KEYS)} (scenario parameters go under [grid])"
+            )
+        metrics = config.get("metrics")
+        if metrics is None:
+            raise ValueError(
+                "metrics: missing; list the metrics to compute, e.g. "
+                'metrics = ["ss_exit_window", "time_to_equilibrium_s"]'
+            )
+        if isinstance(metrics, str):
+            metrics = [metrics]
+        if "grid" in config and "points" in config:
+            raise ValueError("give either [grid] or [[points]], not both")
+        axes: dict[str, Any] = {}
+        for key in ("scenario", "algorithm"):
+            if key in config:
+                v = config[key]
+                if isinstance(v, list) and not v:
+                    raise ValueError(f"{key}: empty list; give at least one value")
+                axes[key] = v
+        if "points" in config:
+            pts = config["points"]
+            if not isinstance(pts, list) or not all(isinstance(p, Mapping) for p in pts):
+                raise TypeError("points must be a list of tables ([[points]])")
+            if not pts:
+                raise ValueError("points: the list is empty; give at least one point")
+            for i, p in enumerate(pts):
+                clash = [k for k in axes if k in p]
+                if clash:
+                    raise ValueError(
+                        f"points[{i}] sets {clash[0]!r}, which is also given at the top level"
+                    )
+            base = grid(**axes) if axes else ({},)
+            points = [{**b, **dict(p)} for b in base for p in pts]
+        else:
+            g = config.get("grid", {})
+            if not isinstance(g, Mapping):
+                raise TypeError(f"grid must be a table of parameter lists, got {g!r}")
+            for k in g:
+                if k in axes or k in ("scenario", "algorithm"):
+                    raise ValueError(f"grid.{k}: give {k!r} at the top level, not in [grid]")
+                if isinstance(g[k], list) and not g[k]:
+                    raise ValueError(f"grid.{k}: empty list; give at least one value")
+            allaxes = {**axes, **dict(g)}
+            if not allaxes:
+                raise ValueError("the sweep config has no algorithm and no [grid]: nothing to run")
+            points = list(grid(**allaxes))
+        return cls(
+            points=tuple(points),
+            engine=config.get("engine", "rounds"),
+            metrics=tuple(metrics),
+            rtt_model=config.get("rtt_model", "average"),
+        )
+
+    @classmethod
+    def from_toml(cls, path: str | os.PathLike[str]) -> Sweep:
+        """Read a TOML sweep configuration (see :meth:`from_dict`)."""
+        p = FsPath(path)
+        if not p.is_file():
+            raise ValueError(f"config: no such file {str(p)!r}")
+        try:
+            with p.open("rb") as fh:
+                data = tomllib.load(fh)
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"config {str(p)!r} is not valid TOML: {exc}") from None
+        return cls.from_dict(data)
+
+    # -------------------------------------------------------------- running
+    @property
+    def parameters(self) -> tuple[str, ...]:
+        """Parameter names that appear in the points, in order of first appearance."""
+        seen: dict[str, None] = {}
+        for p in self.points:
+            for k in p:
+                if k not in ("scenario", "algorithm"):
+                    seen.setdefault(k, None)
+        return tuple(seen)
+
+    def _options(self) -> dict[str, Any]:
+        return {"rtt_model": self.rtt_model} if self.engine in ("rounds", "closed-form") else {}
+
+    def run(
+        self,
+        *,
+        executor: cf.Executor | None = None,
+        jobs: int | None = None,
+        cache_dir: str | os.PathLike[str] | None = None,
+        progress: bool = False,
+    ) -> SweepResult:
+        """Evaluate every point (module docstring) and return the table.
+
+        Parameters
+        ----------
+        executor
+            Where ``"packet"``/``"ode"`` points run: any :class:`concurrent.futures.Executor`
+            (e.g. a Dask ``Client.get_executor()``); it is not shut down. Ignored by the
+            in-process engines ``"rounds"`` and ``"closed-form"``.
+        jobs
+            Without ``executor``: worker processes of a local process pool (default: the
+            number of CPUs); ``1`` runs the points one after another in this process.
+        cache_dir
+            Directory of the result cache (created if needed); ``None``: no cache.
+        progress
+            Show a progress bar (tqdm, on stderr).
+
+        Raises
+        ------
+        ValueError, TypeError
+            Bad options, before any work starts.
+        """
+        from .execution import run_sweep
+
+        return run_sweep(self, executor=executor, jobs=jobs, cache_dir=cache_dir, progress=progress)
+
+    def _task(self, i: int, seed: int) -> _Task:
+        p = self.points[i]
+        params = tuple((k, v) for k, v in p.items() if k not in ("scenario", "algorithm"))
+        return _Task(i, self.engine, p["scenario"], p["algorithm"], params, seed, self.rtt_model)
+
+
+def sweep(
+    points: Sequence[Mapping[str, Any]],
+    *,
+    engine: str = "rounds",
+    metrics: Sequence[str] = ("ss_exit_window", "time_to_equilibrium_s"),
+    rtt_model: str = "average",
+    executor: cf.Executor | None = None,
+    jobs: int | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: bool = False,
+) -> SweepResult:
+    """Run a sweep: ``Sweep(points, engine, metrics, rtt_model).run(...)``.
+
+    See :class:`Sweep` for the arguments and errors and :meth:`Sweep.run` for the options.
+    """
+    return Sweep(
+        points=tuple(dict(p) for p in points) if _is_seq(points) else points,  # type: ignore[arg-type]
+        engine=engine,
+        metrics=tuple(metrics) if _is_seq(metrics) else metrics,  # type: ignore[arg-type]
+        rtt_model=rtt_model,
+    ).run(executor=executor, jobs=jobs, cache_dir=cache_dir, progress=progress)
+
+
+def _is_seq(x: Any) -> bool:
+    return isinstance(x, Sequence) and not isinstance(x, str) and not isinstance(x, Mapping)
+
+
+def _available_engines() -> tuple[str, ...]:
+    runners = _runner_table()
+    return tuple(e for e in SWEEP_ENGINES if e == "closed-form" or e in runners)
+
+
+@functools.cache
+def _law_keys(algorithm: str) -> tuple[str, ...]:
+    from ..algorithms.registry import law_parameters
+
+    return tuple(law_parameters(algorithm))
+
+
+def _check_point(
+    i: int, point: Any, engine: str, checked: set[tuple[Any, ...]] | None = None
+) -> Point:
+    """The point with its scenario filled in, after checking names and value types.
+
+    ``checked`` remembers the shapes (engine, scenario, algorithm, parameter names and
+    value types) already accepted: the checks depend on nothing else.
+    """
+    from ..algorithms.registry import ALGORITHMS
+
+    if not isinstance(point, Mapping):
+        raise TypeError(f"points[{i}] must be a dict of parameters, got {point!r}")
+    p = dict(point)
+    scen = p.setdefault("scenario", DEFAULT_SCENARIO)
+    if not isinstance(scen, str) or scen not in SCENARIOS:
+        raise ValueError(
+            f"scenario: unknown scenario {scen!r} (point {i}); scenarios: {', '.join(SCENARIOS)}"
+        )
+    if "algorithm" not in p:
+        raise ValueError(
+            f"algorithm: point {i} names no algorithm; give one of {', '.join(ALGORITHMS)}"
+        )
+    alg = p["algorithm"]
+    if not isinstance(alg, str) or alg not in ALGORITHMS:
+        raise ValueError(
+            f"algorithm: unknown algorithm {alg!r} (point {i}); algorithms: {', '.join(ALGORITHMS)}"
+        )
+    shape = (engine, scen, alg, *((k, type(v)) for k, v in p.items()))
+    if checked is not None and shape in checked:
+        return p
+    if engine == "closed-form":
+        from ..analytic.predict import PREDICT_ALGORITHMS
+
+        if alg not in PREDICT_ALGORITHMS:
+            raise ValueError(
+                f"algorithm: {alg!r} has no closed form (point {i}); engine 'closed-form' "
+                f"covers {', '.join(PREDICT_ALGORITHMS)}"
+            )
+    accepted = _law_keys(alg)
+    for k in LAW_PARAMETER_KEYS:
+        if p.get(k) is not None and k not in accepted:
+            raise ValueError(
+                f"{k}: not a parameter of algorithm {alg!r} (point {i}); it accepts "
+                f"{', '.join(accepted) or 'none'}"
+            )
+    valid = SCENARIOS[scen].defaults
+    for k, v in p.items():
+        if not isinstance(k, str):
+            raise TypeError(f"points[{i}]: parameter names must be strings, got {k!r}")
+        if k in ("scenario", "algorithm"):
+            continue
+        if k not in valid:
+            raise ValueError(
+                f"unknown parameter {k!r} (point {i}) for scenario {scen!r}; parameters: "
+                f"{', '.join(x for x in valid if x != 'algorithm')}"
+            )
+        if isinstance(v, bool) or not isinstance(v, str | int | float):
+            raise TypeError(
+                f"{k}: value {v!r} (point {i}) must be a number or a string with a unit"
+            )
+    if checked is not None:
+        checked.add(shape)
+    return p
+
+
+# ------------------------------------------------------------------------------ internals
+@dataclass(frozen=True)
+class _Task:
+    """One point to evaluate (picklable: sent to worker processes or a Dask cluster)."""
+
+    index: int
+    engine: str
+    scenario: str
+    algorithm: str
+    params: tuple[tuple[str, Any], ...]
+    seed: int
+    rtt_model: str
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    status: str
+    message: str
+    summary: dict[str, Any]
+
+
+def _runner_table() -> Mapping[str, Any]:
+    """The registered per-point engines (:data:`tcpfluid.engines.ENGINES`)."""
+    from ..engines import ENGINES
+
+    return ENGINES

@@ -1,0 +1,244 @@
+"""Plots of sweep tables: a metric over one parameter (lines) or two (a heat map)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+# ------------------------------------------------------------------------------ plotting
+_METRIC_UNITS = {
+    "ss_exit_window": "packets",
+    "settled_window": "packets",
+    "critical_window": "packets",
+    "ss_exit_time_s": "s",
+    "time_to_equilibrium_s": "s",
+    "convergence_times_s": "s",
+    "ss_exit_round": "rounds",
+    "rounds_to_equilibrium": "rounds",
+    "utilization": "fraction of capacity",
+    "jain_index": "Jain's index, 1 = fair",
+    "throughput_pps": "packets/s",
+    "losses": "loss events",
+    "retransmissions": "packets",
+    "timeouts": "timeouts",
+    "mu_pps": "packets/s",
+    "d_s": "s",
+    "bdp_pkts": "packets",
+}
+
+
+# parameters of the registered scenarios that shape the bottleneck path (eq 5 of doc 000)
+_PATH_PARAMETERS = frozenset(
+    {"bandwidth", "rtt", "access_bandwidth", "access_delay", "packet_size", "ack_size"}
+)
+
+
+def _parameter_columns(table: pd.DataFrame) -> list[str]:
+    cols = list(table.columns)
+    return cols[cols.index("point") + 1 : cols.index("mu_pps")]
+
+
+def _label(name: str) -> str:
+    base = name.split("[")[0]
+    unit = _METRIC_UNITS.get(base)
+    if unit is None:
+        for suffix, u in (("_pkts", "packets"), ("_pps", "packets/s"), ("_s", "s")):
+            if base.endswith(suffix):
+                unit = u
+                break
+    return f"{name} ({unit})" if unit else name
+
+
+def _axis(table: pd.DataFrame, name: str) -> tuple[np.ndarray | None, list[Any], str]:
+    """Numeric values of column ``name`` (or None if categorical), the raw values, label.
+
+    Strings with units (``"50Mbps"``, ``"100ms"``) are parsed with :mod:`tcpfluid.units`
+    and shown in Mb/s or ms where that reads better.
+    """
+    from .. import units
+
+    if name not in table.columns:
+        raise ValueError(
+            f"no column {name!r} in the sweep table; columns: {', '.join(map(str, table.columns))}"
+        )
+    raw = list(table[name])
+    if pd.api.types.is_numeric_dtype(table[name]) and not pd.api.types.is_bool_dtype(table[name]):
+        return np.asarray(raw, dtype=np.float64), raw, _label(name)
+    parsers: tuple[tuple[Callable[..., float], str], ...] = (
+        (units.bits_per_second, "bit/s"),
+        (units.time_or_zero, "s"),
+        (units.bytes_, "bytes"),
+    )
+    for parse, unit in parsers:
+        try:
+            vals = np.array([parse(v, name=name) for v in raw], dtype=np.float64)
+        except (ValueError, TypeError):
+            continue
+        top = float(np.nanmax(np.abs(vals))) if vals.size else 0.0
+        if unit == "bit/s" and top >= 1e6:
+            return vals / 1e6, raw, f"{name} (Mb/s)"
+        if unit == "s" and 0.0 < top < 1.0:
+            return vals * 1e3, raw, f"{name} (ms)"
+        return vals, raw, f"{name} ({unit})"
+    return None, raw, name
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def plot_sweep(
+    table: pd.DataFrame,
+    metric: str,
+    *,
+    x: str,
+    y: str | None = None,
+    where: Mapping[str, Any] | None = None,
+    by: Sequence[str] | None = None,
+    ax: Any = None,
+) -> list[Any]:
+    """Plot ``metric`` over one parameter (lines) or two (a heat map with a colour bar).
+
+    Parameters
+    ----------
+    table
+        A sweep table (:attr:`SweepResult.table` or :func:`read_table`).
+    metric
+        A metric column (``"time_to_equilibrium_s"``, ``"throughput_pps[0]"``...).
+    x, y
+        Parameter columns (or ``mu_pps``, ``d_s``, ``bdp_pkts``). Without ``y``: one line
+        of ``metric`` over ``x`` per combination of the other varying parameters. With
+        ``y``: a heat map over ``x`` × ``y`` (every other varying parameter must be fixed
+        with ``where``).
+    where
+        ``{column: value}`` selecting rows (values compared as strings, so ``"50Mbps"``
+        or ``2`` both work).
+    by
+        Line plot: the columns whose combinations get one line each. Default: the other
+        varying parameters; when ``x`` is a path column (``bdp_pkts``...) the parameters
+        that shape the path (bandwidth, rtt, access links, packet sizes) are left out, so
+        that e.g. the points of every bandwidth × rtt line up along the BDP axis.
+    ax
+        Matplotlib axes (default: a new figure's).
+
+    Returns
+    -------
+    list
+        The artists drawn (lines, or the mesh and its colour bar).
+
+    Raises
+    ------
+    ValueError
+        Unknown columns, no row left, or (heat map) ``y == x`` or other parameters
+        still varying.
+    """
+    import matplotlib.pyplot as plt
+
+    if y is not None and y == x:
+        raise ValueError(f"y must differ from x (a heat map needs two axes), got x = y = {y!r}")
+    if metric not in table.columns:
+        raise ValueError(
+            f"metric: no column {metric!r} in the sweep table; columns: "
+            f"{', '.join(map(str, table.columns))}"
+        )
+    df = table
+    for k, v in (where or {}).items():
+        if k not in df.columns:
+            raise ValueError(f"where: no column {k!r} in the sweep table")
+        df = df[df[k].astype(str) == str(v)]
+        if df.empty:
+            raise ValueError(f"where: no row has {k} = {v!r}")
+    if not (df["status"] == "ok").any():
+        raise ValueError("no successful point to plot (every selected row has status != ok)")
+    # failed points stay on the axes, as gaps (lines) or empty cells (heat map)
+    df = df.assign(**{metric: df[metric].where(df["status"] == "ok")})
+    x_num, x_raw, x_label = _axis(df, x)
+    others = [
+        c for c in _parameter_columns(df) if c not in (x, y) and df[c].astype(str).nunique() > 1
+    ]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.4, 4.4))
+    artists: list[Any] = []
+    if y is None:
+        if by is not None:
+            for c in by:
+                if c not in df.columns:
+                    raise ValueError(f"by: no column {c!r} in the sweep table")
+            others = list(by)
+        elif x not in _parameter_columns(df):
+            others = [c for c in others if c not in _PATH_PARAMETERS]
+        groups = df.groupby(others, sort=False) if others else [((), df)]
+        for key, sub in groups:
+            xs, _, _ = _axis(sub, x)
+            order = np.argsort(xs) if xs is not None else np.arange(len(sub))
+            xv = xs[order] if xs is not None else np.arange(len(sub))
+            yv = np.asarray(sub[metric], dtype=np.float64)[order]
+            keys = key if isinstance(key, tuple) else (key,)
+            lab = ", ".join(f"{c}={_fmt(v)}" for c, v in zip(others, keys, strict=True))
+            artists += ax.plot(xv, yv, marker="o", label=lab or None)
+            if xs is None:
+                ax.set_xticks(xv, [_fmt(v) for v in np.asarray(sub[x])[order]])
+        ax.set_xlabel(x_label)
+        ax.set_ylabel(_label(metric))
+        if others:
+            ax.legend(fontsize="small")
+        ax.grid(True, alpha=0.3)
+        return artists
+    if others:
+        raise ValueError(
+            f"a heat map of {metric} over {x} x {y} needs the other parameters fixed; "
+            f"{', '.join(others)} vary: pick values with where= (--where KEY=VALUE)"
+        )
+    y_num, _, y_label = _axis(df, y)
+    xs_u = _unique_sorted(x_num, x_raw)
+    ys_u = _unique_sorted(y_num, list(df[y]))
+    grid_v = np.full((len(ys_u), len(xs_u)), np.nan)
+    xi = {str(v): j for j, (_, v) in enumerate(xs_u)}
+    yi = {str(v): j for j, (_, v) in enumerate(ys_u)}
+    for xv, yv, mv in zip(df[x], df[y], df[metric], strict=True):
+        grid_v[yi[str(yv)], xi[str(xv)]] = mv
+    mesh = ax.pcolormesh(
+        np.arange(len(xs_u) + 1) - 0.5,
+        np.arange(len(ys_u) + 1) - 0.5,
+        np.ma.masked_invalid(grid_v),
+        shading="flat",
+    )
+    cbar = ax.figure.colorbar(mesh, ax=ax)
+    cbar.set_label(_label(metric))
+    ax.set_xticks(np.arange(len(xs_u)), [_fmt(n if n is not None else v) for n, v in xs_u])
+    ax.set_yticks(np.arange(len(ys_u)), [_fmt(n if n is not None else v) for n, v in ys_u])
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
+    if len(xs_u) * len(ys_u) <= 64:  # small grids: the values in the cells
+        for (r, c), val in np.ndenumerate(grid_v):
+            if not math.isfinite(val):
+                ax.text(c, r, "n/a", ha="center", va="center", fontsize="small", color="0.3")
+                continue
+            light = sum(mesh.cmap(mesh.norm(val))[:3]) > 1.8
+            ax.text(
+                c,
+                r,
+                f"{val:.3g}",
+                ha="center",
+                va="center",
+                fontsize="small",
+                color="k" if light else "w",
+            )
+    return [mesh, cbar]
+
+
+def _unique_sorted(num: np.ndarray | None, raw: list[Any]) -> list[tuple[float | None, Any]]:
+    """Distinct values as (numeric or None, raw), sorted numerically when possible."""
+    seen: dict[str, tuple[float | None, Any]] = {}
+    for j, v in enumerate(raw):
+        seen.setdefault(str(v), (None if num is None else float(num[j]), v))
+    vals = list(seen.values())
+    if num is not None:
+        vals.sort(key=lambda t: t[0])  # type: ignore[arg-type,return-value]
+    return vals

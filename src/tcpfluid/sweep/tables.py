@@ -1,0 +1,210 @@
+"""Sweep tables: :class:`SweepResult`, writing and reading ``.csv``/``.parquet``."""
+
+from __future__ import annotations
+
+import math
+import os
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path as FsPath
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from .config import _PATH_COLUMNS, _Outcome
+
+if TYPE_CHECKING:
+    from .config import Sweep
+
+
+# ------------------------------------------------------------------------------ results
+@dataclass(frozen=True, eq=False)
+class SweepResult:
+    """The outcome of a sweep.
+
+    Attributes
+    ----------
+    table
+        One row per point: ``point``, ``scenario``, ``algorithm``, the swept parameters
+        (as given), ``mu_pps``, ``d_s``, ``bdp_pkts`` (the bottleneck path, NaN if the
+        scenario has none), the metrics (list metrics as ``name[i]``), ``status``,
+        ``message``, ``seed``.
+    engine, metrics, parameters
+        What was run.
+    n_computed, n_cached
+        Points computed in this run and points taken from the cache.
+    """
+
+    table: pd.DataFrame = field(repr=False)
+    engine: str
+    metrics: tuple[str, ...]
+    parameters: tuple[str, ...]
+    n_computed: int
+    n_cached: int
+
+    @property
+    def n_points(self) -> int:
+        """Rows of the table."""
+        return len(self.table)
+
+    @property
+    def n_failed(self) -> int:
+        """Points whose status is not ``"ok"``."""
+        return int((self.table["status"] != "ok").sum())
+
+    def to_frame(self) -> pd.DataFrame:
+        """A copy of :attr:`table`."""
+        return self.table.copy()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: what was run, the counts and the rows (NaN as ``None``)."""
+        rows = self.table.astype(object).where(self.table.notna(), None).to_dict("records")
+        return {
+            "engine": self.engine,
+            "metrics": list(self.metrics),
+            "parameters": list(self.parameters),
+            "n_points": self.n_points,
+            "n_computed": self.n_computed,
+            "n_cached": self.n_cached,
+            "n_failed": self.n_failed,
+            "rows": rows,
+        }
+
+    def plot(
+        self,
+        metric: str,
+        *,
+        x: str,
+        y: str | None = None,
+        where: Mapping[str, Any] | None = None,
+        by: Sequence[str] | None = None,
+        ax: Any = None,
+    ) -> list[Any]:
+        """Line plot or heat map of ``metric`` (:func:`plot_sweep`); returns the artists."""
+        from .plotting import plot_sweep
+
+        return plot_sweep(self.table, metric, x=x, y=y, where=where, by=by, ax=ax)
+
+    def write(self, path: str | os.PathLike[str]) -> FsPath:
+        """Write the table to ``.csv`` or ``.parquet`` (atomically: a complete file or none).
+
+        Raises
+        ------
+        ValueError
+            Another extension, or ``.parquet`` without pyarrow (``pip install
+            tcpfluid[parquet]``).
+        """
+        out = FsPath(path)
+        fmt = _table_format(out)
+        tmp = out.with_name(f".{out.name}.{uuid.uuid4().hex}.tmp")
+        try:
+            if fmt == "csv":
+                self.table.to_csv(tmp, index=False)
+            else:
+                self.table.to_parquet(tmp, index=False)
+            os.replace(tmp, out)
+        finally:
+            if tmp.exists():
+                tmp.unlink()
+        return out
+
+
+def _table_format(path: FsPath) -> str:
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        return "csv"
+    if suffix in (".parquet", ".pq"):
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise ValueError(
+                f"{str(path)!r}: writing parquet needs pyarrow; install the extra with "
+                "`pip install tcpfluid[parquet]` (or use a .csv file)"
+            ) from None
+        return "parquet"
+    raise ValueError(f"output file {str(path)!r} must end in .csv or .parquet, got {suffix!r}")
+
+
+def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read a sweep table written by :meth:`SweepResult.write` (``.csv`` or ``.parquet``).
+
+    Raises
+    ------
+    ValueError
+        A missing file, another extension, parquet without pyarrow, a file that cannot be
+        parsed, or one that is not a sweep table (no ``status`` column).
+    """
+    p = FsPath(path)
+    fmt = _table_format(p)
+    if not p.is_file():
+        raise ValueError(f"sweep file {str(p)!r} does not exist")
+    try:
+        df = pd.read_csv(p) if fmt == "csv" else pd.read_parquet(p)
+    except (ValueError, OSError) as exc:  # empty or unparsable csv, corrupt parquet
+        raise ValueError(
+            f"{str(p)!r} is not a readable {fmt} sweep table ({exc}); write one with "
+            "`tcpfluid sweep`"
+        ) from None
+    if "message" in df.columns:  # csv reads the empty messages of "ok" rows as NaN
+        df["message"] = df["message"].astype(object).where(df["message"].notna(), "").astype(str)
+    for col in ("point", "status", *_PATH_COLUMNS):
+        if col not in df.columns:
+            raise ValueError(
+                f"{str(p)!r} is not a sweep table (no {col!r} column); write one with "
+                "`tcpfluid sweep`"
+            )
+    return df
+
+
+# ------------------------------------------------------------------------------ table
+def _table(
+    sw: Sweep,
+    outcomes: list[_Outcome],
+    seeds: list[int],
+    paths: list[tuple[float, float, float]],
+) -> pd.DataFrame:
+    n = len(sw.points)
+    outcomes = list(outcomes)
+    for i, o in enumerate(outcomes):
+        lacking = [m for m in sw.metrics if o.status == "ok" and m not in o.summary]
+        if lacking:
+            outcomes[i] = _Outcome(
+                "error", f"engine {sw.engine!r} did not report metric {lacking[0]!r}", {}
+            )
+    cols: dict[str, Any] = {
+        "point": np.arange(n),
+        "scenario": [p["scenario"] for p in sw.points],
+        "algorithm": [p["algorithm"] for p in sw.points],
+    }
+    for name in sw.parameters:
+        vals = [p.get(name) for p in sw.points]
+        kinds = {type(v) for v in vals if v is not None}
+        if len(kinds) > 1:  # e.g. buffer = ["inf", 100]: one type per column (parquet)
+            vals = [None if v is None else str(v) for v in vals]
+        cols[name] = vals
+    arr = np.array(paths, dtype=np.float64).reshape(n, 3)
+    for j, name in enumerate(_PATH_COLUMNS):
+        cols[name] = arr[:, j]
+    for m in sw.metrics:
+        values = [o.summary.get(m) if o.status == "ok" else None for o in outcomes]
+        if any(isinstance(v, list) for v in values):
+            width = max(len(v) for v in values if isinstance(v, list))
+            for k in range(width):
+                cols[f"{m}[{k}]"] = _column(
+                    [v[k] if isinstance(v, list) and k < len(v) else None for v in values]
+                )
+        else:
+            cols[m] = _column(values)
+    cols["status"] = [o.status for o in outcomes]
+    cols["message"] = [o.message for o in outcomes]
+    cols["seed"] = np.array(seeds, dtype=np.int64)
+    return pd.DataFrame(cols)
+
+
+def _column(values: list[Any]) -> Any:
+    """Numbers as float (None → NaN); booleans kept as object with None."""
+    if any(isinstance(v, bool) for v in values):
+        return pd.array(values, dtype="boolean")
+    return np.array([math.nan if v is None else v for v in values], dtype=np.float64)
