@@ -1,0 +1,62 @@
+"""Start-up stays light: ``import tcpfluid`` and ``tcpfluid predict`` load neither SciPy,
+SymPy, pandas, matplotlib nor Numba (each costs 0.2-0.8 s to import). Checked on the set
+of loaded modules in a fresh interpreter, not by timing (``benchmarks/startup.py``
+prints the wall times)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("scipy", "sympy", "pandas", "matplotlib", "numba")
+
+_PROBE = """
+import json, sys
+{body}
+print(json.dumps(sorted(m for m in {heavy!r} if m in sys.modules)))
+"""
+
+
+def _loaded(body: str) -> list[str]:
+    code = _PROBE.format(body=body, heavy=HEAVY)
+    res = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    return list(json.loads(res.stdout.strip().splitlines()[-1]))
+
+
+def test_import_tcpfluid_loads_no_heavy_module() -> None:
+    assert _loaded("import tcpfluid") == []
+
+
+def test_probe_sees_a_heavy_import() -> None:
+    # the probe itself works: a module that needs SciPy is reported
+    assert "scipy" in _loaded("import tcpfluid.fluid.equilibrium")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["predict", "-a", "vegas,quick-vegas,tcp-ho", "--bandwidth", "50Mbps", "--rtt", "100ms"],
+        ["predict", "-a", "vegas", "--bdp", "625", "--rtt", "0.1", "--json"],
+        ["predict", "--documents"],
+    ],
+)
+def test_predict_command_loads_no_heavy_module(argv: list[str]) -> None:
+    body = (
+        "import contextlib, io\n"
+        "from tcpfluid.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main({argv!r}) == 0\n"
+    )
+    assert _loaded(body) == []
+
+
+def test_lazy_attributes_still_resolve() -> None:
+    import tcpfluid
+
+    for name in tcpfluid._LAZY:
+        assert getattr(tcpfluid, name).__name__ == f"tcpfluid.{name}"
