@@ -6,8 +6,12 @@ message that names the parameter, quotes the value and states the accepted range
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Iterable
+import os
+import uuid
+from collections.abc import Iterable, Iterator
+from pathlib import Path as FsPath
 from typing import Any
 
 import numpy as np
@@ -108,3 +112,137 @@ def as_float_array(
         bad = float(arr[arr < minimum].ravel()[0])
         raise ValueError(f"{name} must be >= {minimum}, got {bad!r} in {name}")
     return arr
+
+
+# ------------------------------------------------------------------------------ outputs
+def _probe_directory(option: str, directory: FsPath, target: FsPath) -> None:
+    """Create and remove a hidden file in ``directory``: the only check that holds for
+    every file system and user (``os.access`` says yes to root on a read-only mount)."""
+    probe = directory / f".{target.name or 'out'}.{uuid.uuid4().hex}.probe"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise ValueError(
+            f"{option} {str(target)!r}: cannot write in {str(directory)!r} ({exc.strerror or exc})"
+        ) from None
+    os.close(fd)
+    os.unlink(probe)
+
+
+def check_output_file(option: str, path: str | os.PathLike[str]) -> FsPath:
+    """Check, before any work, that a file can be written at ``path``.
+
+    The directory must exist and accept a new file, and ``path`` must not be a directory
+    (an existing file is replaced). Nothing is left behind.
+
+    Parameters
+    ----------
+    option
+        The option or parameter name used in the message (e.g. ``"--out"``).
+    path
+        The output file.
+
+    Raises
+    ------
+    ValueError
+        Naming ``option`` and the path, and saying what is wrong.
+    """
+    out = FsPath(path)
+    if str(path) == "" or out.name in ("", ".", ".."):
+        raise ValueError(f"{option} must name a file, got {str(path)!r}")
+    if out.is_dir():
+        raise ValueError(f"{option} {str(out)!r} is a directory; give a file name")
+    parent = out.parent
+    if not parent.is_dir():
+        what = "is not a directory" if parent.exists() else "does not exist"
+        raise ValueError(f"{option} {str(out)!r}: directory {str(parent)!r} {what}")
+    if out.exists() and not os.access(out, os.W_OK):
+        raise ValueError(f"{option} {str(out)!r} exists and is not writable")
+    _probe_directory(option, parent, out)
+    return out
+
+
+def check_output_dir(option: str, path: str | os.PathLike[str]) -> FsPath:
+    """Check, before any work, that files can be written into the directory ``path``.
+
+    An existing directory must accept new files; a missing one must have an existing,
+    writable parent (it is not created here). Nothing is left behind.
+
+    Raises
+    ------
+    ValueError
+        Naming ``option`` and the path, and saying what is wrong.
+    """
+    out = FsPath(path)
+    if str(path) == "":
+        raise ValueError(f"{option} must name a directory, got ''")
+    if out.exists():
+        if not out.is_dir():
+            raise ValueError(f"{option} {str(out)!r} is a file; give a directory")
+        _probe_directory(option, out, out / "x")
+        return out
+    parent = out.parent
+    if not parent.is_dir():
+        what = "is not a directory" if parent.exists() else "does not exist"
+        raise ValueError(f"{option} {str(out)!r}: directory {str(parent)!r} {what}")
+    _probe_directory(option, parent, out)
+    return out
+
+
+_TMP_SUFFIX = ".tmp"
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by someone else
+        return True
+    return True
+
+
+def remove_stale_temporaries(path: str | os.PathLike[str]) -> list[FsPath]:
+    """Remove the hidden temporary files of :func:`atomic_output` for ``path`` whose
+    writer process is gone (killed while writing); returns the files removed."""
+    out = FsPath(path)
+    removed: list[FsPath] = []
+    prefix = f".{out.name}."
+    try:
+        entries = list(out.parent.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        name = entry.name
+        if not (name.startswith(prefix) and name.endswith(_TMP_SUFFIX)):
+            continue
+        pid_text = name[len(prefix) : -len(_TMP_SUFFIX)].split(".")[0]
+        if not pid_text.isdigit() or _pid_alive(int(pid_text)):
+            continue
+        try:
+            entry.unlink()
+        except OSError:
+            continue
+        removed.append(entry)
+    return removed
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | os.PathLike[str]) -> Iterator[FsPath]:
+    """Write ``path`` atomically: yields a hidden temporary path in the same directory
+    (``.NAME.<pid>.<random>.tmp``) that replaces ``path`` when the block ends normally.
+
+    On any exception (including ``KeyboardInterrupt`` and ``SystemExit``) the temporary
+    file is removed and ``path`` is left as it was. A writer killed outright (SIGKILL)
+    cannot clean up: its temporary file is removed by the next write of the same
+    ``path`` (:func:`remove_stale_temporaries`).
+    """
+    out = FsPath(path)
+    remove_stale_temporaries(out)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}{_TMP_SUFFIX}")
+    try:
+        yield tmp
+        os.replace(tmp, out)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()

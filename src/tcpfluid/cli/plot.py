@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from .._validation import atomic_output, check_output_file
 from ..sweep import _parameter_columns, plot_sweep, read_table
 
 __all__ = ["add_parser", "run"]
@@ -77,8 +78,7 @@ def _check_out(out: Path) -> None:
             f"--out {str(out)!r}: unknown image format {out.suffix!r}; use one of "
             f"{', '.join('.' + f for f in sorted(formats))}"
         )
-    if not out.parent.is_dir():
-        raise ValueError(f"--out {str(out)!r}: directory {str(out.parent)!r} does not exist")
+    check_output_file("--out", out)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -143,7 +143,8 @@ def run(args: argparse.Namespace) -> int:
             plot_sweep(df, metric, x=x, y=args.y, where={**where, **combo}, ax=ax)
             ax.set_title(", ".join(f"{k}={v}" for k, v in combo.items()) or metric)
     fig.tight_layout()
-    fig.savefig(out, dpi=120)
+    with atomic_output(out) as tmp:  # a complete image or none
+        fig.savefig(tmp, dpi=120, format=out.suffix.lower().lstrip("."))
     plt.close(fig)
     print(f"wrote {out}")
     return 0

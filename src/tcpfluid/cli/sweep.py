@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .._validation import check_output_file
 from ..sweep import CONFIG_KEYS, ENGINE_METRICS, Sweep, _table_format
 
 __all__ = ["add_parser", "run"]
@@ -107,8 +108,7 @@ def run(args: argparse.Namespace) -> int:
     """Run the command; returns 0 (bad input raises ``ValueError``/``TypeError``)."""
     out = Path(args.out)
     _table_format(out)  # a bad extension or missing pyarrow fails before any work
-    if not out.parent.is_dir():
-        raise ValueError(f"--out {args.out!r}: directory {str(out.parent)!r} does not exist")
+    check_output_file("--out", out)  # an unwritable --out fails before any work too
     if args.jobs is not None and args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
     sw = Sweep.from_toml(args.config)

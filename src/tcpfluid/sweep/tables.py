@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import os
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
@@ -13,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from .._validation import atomic_output
 from .config import _PATH_COLUMNS, _Outcome
 
 if TYPE_CHECKING:
@@ -95,19 +95,17 @@ class SweepResult:
         ValueError
             Another extension, or ``.parquet`` without pyarrow (``pip install
             tcpfluid[parquet]``).
+        OSError
+            The file cannot be written (no temporary file is left behind, whatever stops
+            the write; one left by a killed writer is removed by the next write).
         """
         out = FsPath(path)
         fmt = _table_format(out)
-        tmp = out.with_name(f".{out.name}.{uuid.uuid4().hex}.tmp")
-        try:
+        with atomic_output(out) as tmp:
             if fmt == "csv":
                 self.table.to_csv(tmp, index=False)
             else:
                 self.table.to_parquet(tmp, index=False)
-            os.replace(tmp, out)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
         return out
 
 
