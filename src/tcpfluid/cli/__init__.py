@@ -93,7 +93,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
-        args = build_parser().parse_args(argv)
+        argv = list(sys.argv[1:] if argv is None else argv)
+        # the first argument names the sub-command: import only its module (fast start-up)
+        parser = build_parser(argv[0] if argv and argv[0] in _COMMANDS else None)
+        args = parser.parse_args(argv)
         name = f"tcpfluid {args.command}"
         return int(args.run(args))
     except BrokenPipeError:
