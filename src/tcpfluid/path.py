@@ -20,14 +20,7 @@ __all__ = ["Path"]
 
 
 def _buffer(name: str, value: Any, packet_size_bytes: float) -> float:
-    if value is None:
-        return math.inf
-    if isinstance(value, int | float) and not isinstance(value, bool) and value == math.inf:
-        return math.inf
-    b = units.packets(value, packet_size_bytes=packet_size_bytes, name=name)
-    if b < 1.0:
-        raise ValueError(f"{name} must be at least 1 packet, got {value!r}")
-    return b
+    return units.buffer_pkts(value, packet_size_bytes=packet_size_bytes, name=name)
 
 
 @dataclass(frozen=True, init=False)

@@ -33,7 +33,19 @@ from typing import Any
 
 from ._validation import check_positive
 
-__all__ = ["bits_per_second", "bytes_", "packets", "rate_pps", "seconds"]
+__all__ = [
+    "bits_per_second",
+    "buffer_pkts",
+    "bytes_",
+    "packets",
+    "rate_pps",
+    "seconds",
+    "time_or_inf",
+    "time_or_zero",
+]
+
+#: words that mean "no limit" for a buffer or "never" for a stop time
+INFINITE_WORDS = ("inf", "infinity", "none", "never", "unlimited")
 
 _NUM = r"([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)"
 _PATTERN = re.compile(r"^\s*" + _NUM + r"\s*([A-Za-zµ/]*)\s*$")
@@ -88,6 +100,8 @@ def _positive(name: str, x: float, original: Any) -> float:
 
 
 def _number(name: str, value: Any) -> float | None:
+    if type(value) is float and 0.0 < value < math.inf:  # the common case, checked fast
+        return value
     if isinstance(value, str):
         return None
     return check_positive(name, value)
@@ -110,6 +124,8 @@ def seconds(value: Any, *, name: str = "time") -> float:
 
 def time_or_zero(value: Any, *, name: str = "time") -> float:
     """Like :func:`seconds` but ``0`` (or ``"0s"``) is accepted."""
+    if type(value) is float and 0.0 < value < math.inf:
+        return value
     if isinstance(value, int | float) and not isinstance(value, bool) and value == 0:
         return 0.0
     if isinstance(value, str):
@@ -193,3 +209,48 @@ def packets(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "bdp")
             f"{name}: {value!r} is not an amount of data; use e.g. '630 pkts', '5000Kb', '64 kB'"
         )
     return _positive(name, number * bits / (8.0 * size), value)
+
+
+def _is_infinite(value: Any) -> bool:
+    if type(value) is float:
+        return value == math.inf
+    if value is None:
+        return True
+    if isinstance(value, str):
+        return value.strip().lower() in INFINITE_WORDS
+    return isinstance(value, int | float) and not isinstance(value, bool) and value == math.inf
+
+
+def time_or_inf(value: Any, *, name: str = "time") -> float:
+    """Seconds like :func:`time_or_zero`, and ``inf`` for ``"inf"``/``"never"``/``math.inf``.
+
+    The reading of a start or stop time (``0`` = at the start, ``inf`` = never).
+
+    Examples
+    --------
+    >>> time_or_inf("never"), time_or_inf("80s"), time_or_inf(0)
+    (inf, 80.0, 0.0)
+    """
+    if value is not None and _is_infinite(value):
+        return math.inf
+    return time_or_zero(value, name=name)
+
+
+def buffer_pkts(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "buffer") -> float:
+    """A buffer in packets (:func:`packets`), at least 1; ``inf`` for no limit.
+
+    ``None``, ``math.inf`` and the strings ``"inf"``, ``"infinity"``, ``"none"``,
+    ``"unlimited"`` mean a buffer that never drops. The one reading of a buffer used by
+    :class:`tcpfluid.Path` and the scenarios' links.
+
+    Examples
+    --------
+    >>> buffer_pkts("inf"), buffer_pkts(None), buffer_pkts("64 kB")
+    (inf, inf, 64.0)
+    """
+    if _is_infinite(value):
+        return math.inf
+    b = packets(value, packet_size_bytes=packet_size_bytes, name=name)
+    if b < 1.0:
+        raise ValueError(f"{name} must be at least 1 packet (or 'inf'), got {value!r}")
+    return b

@@ -1,0 +1,163 @@
+"""Queue disciplines of a link: drop-tail and RED, with ONE set of RED defaults.
+
+Every engine reads a link's queue discipline through this module: the scenarios' links
+(:meth:`tcpfluid.scenarios.Link.red_parameters`), the packet simulator (its RED gateway)
+and the fluid engines' reduction (:func:`tcpfluid.scenarios.reduction.fluid_view`), so a
+RED link means the same thing whatever runs it.
+
+RED (Floyd and Jacobson 1993; the thesis by Tsang, ch. 2 §6) drops an arriving packet with
+a probability that depends on an exponentially weighted average of the queue:
+
+* ``min_th_pkts``, ``max_th_pkts``: thresholds on the averaged queue, packets (required:
+  they depend on the buffer and the rate, and no default fits every link);
+* ``max_p``: the drop probability reached at ``max_th`` (ns-2's ``1/linterm_``; default
+  :data:`RED_DEFAULTS` ``["max_p"] = 0.1``, ns-2's ``linterm_ = 10``);
+* ``w_q``: weight of the average per packet arrival (default 0.002, ns-2's ``q_weight_``);
+* ``gentle``: ``False`` (default, classic RED): every packet is dropped once the average
+  exceeds ``max_th``; ``True``: the probability rises from ``max_p`` to 1 between ``max_th``
+  and ``2 max_th``.
+
+Examples
+--------
+>>> red = red_parameters({"min_th": 15, "max_th": 45})
+>>> red.max_p, red.w_q, red.gentle
+(0.1, 0.002, False)
+>>> float(red_drop_probability(30.0, red))
+0.05
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._validation import check_choice, check_positive, check_range
+
+__all__ = [
+    "DISCIPLINES",
+    "RED_DEFAULTS",
+    "RED_KEYS",
+    "RedParameters",
+    "check_discipline",
+    "red_drop_probability",
+    "red_parameters",
+]
+
+#: the queue disciplines a link may have
+DISCIPLINES: tuple[str, ...] = ("drop-tail", "red")
+#: the RED parameters a link may set (thresholds in packets)
+RED_KEYS: tuple[str, ...] = ("min_th", "max_th", "max_p", "w_q", "gentle")
+#: the defaults of the optional RED parameters (ns-2's: ``linterm_ = 10``, ``q_weight_``)
+RED_DEFAULTS: Mapping[str, Any] = {"max_p": 0.1, "w_q": 0.002, "gentle": False}
+
+
+def check_discipline(name: str, value: Any) -> str:
+    """``value`` if it is one of :data:`DISCIPLINES`, else a ``ValueError`` naming ``name``."""
+    return check_choice(name, value, DISCIPLINES)
+
+
+@dataclass(frozen=True)
+class RedParameters:
+    """Checked RED parameters (module docstring); build them with :func:`red_parameters`.
+
+    Attributes
+    ----------
+    min_th_pkts, max_th_pkts
+        Thresholds on the averaged queue, packets (``0 < min_th < max_th``).
+    max_p
+        Drop probability at ``max_th``, in ``(0, 1]``.
+    w_q
+        Averaging weight per arrival, in ``(0, 1]``.
+    gentle
+        Gentle RED (a ramp to 1 up to ``2 max_th``) or classic (a cliff at ``max_th``).
+    """
+
+    min_th_pkts: float
+    max_th_pkts: float
+    max_p: float = RED_DEFAULTS["max_p"]
+    w_q: float = RED_DEFAULTS["w_q"]
+    gentle: bool = RED_DEFAULTS["gentle"]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The link-level keys (``min_th``, ``max_th``, ``max_p``, ``w_q``, ``gentle``)."""
+        return {
+            "min_th": self.min_th_pkts,
+            "max_th": self.max_th_pkts,
+            "max_p": self.max_p,
+            "w_q": self.w_q,
+            "gentle": self.gentle,
+        }
+
+
+def red_parameters(red: Mapping[str, Any], *, link: str | None = None) -> RedParameters:
+    """Check a link's RED mapping and fill in :data:`RED_DEFAULTS`.
+
+    Parameters
+    ----------
+    red
+        ``{"min_th", "max_th"}`` (packets, required) and optionally ``max_p``, ``w_q``,
+        ``gentle``.
+    link
+        Name of the link they belong to, for the messages (``"R1-R2"``).
+
+    Raises
+    ------
+    ValueError
+        An unknown key, a missing threshold, ``max_th <= min_th``, ``max_p`` or ``w_q``
+        outside ``(0, 1]``.
+    TypeError
+        ``gentle`` not a bool, or a value that is not a number.
+    """
+    where = "RED" if link is None else f"link {link!r}"
+    name = "red" if link is None else f"{link}.red"
+    unknown = sorted(set(red) - set(RED_KEYS))
+    if unknown:
+        raise ValueError(
+            f"{where}: unknown RED parameter(s) {unknown}; accepted: {sorted(RED_KEYS)}"
+        )
+    if "min_th" not in red or "max_th" not in red:
+        raise ValueError(f"{where}: RED needs min_th and max_th (packets), got {dict(red)!r}")
+    mn = check_positive(f"{name}.min_th", red["min_th"])
+    mx = check_positive(f"{name}.max_th", red["max_th"])
+    if mx <= mn:
+        raise ValueError(f"{where}: RED max_th must be > min_th, got min_th={mn}, max_th={mx}")
+    gentle = red.get("gentle", RED_DEFAULTS["gentle"])
+    if not isinstance(gentle, bool):
+        raise TypeError(f"{name}.gentle must be True or False, got {gentle!r}")
+    max_p = red.get("max_p", RED_DEFAULTS["max_p"])
+    w_q = red.get("w_q", RED_DEFAULTS["w_q"])
+    return RedParameters(
+        min_th_pkts=mn,
+        max_th_pkts=mx,
+        max_p=check_range(f"{name}.max_p", max_p, 0.0, 1.0, lo_open=True),
+        w_q=check_range(f"{name}.w_q", w_q, 0.0, 1.0, lo_open=True),
+        gentle=gentle,
+    )
+
+
+def red_drop_probability(avg_queue_pkts: Any, red: RedParameters) -> NDArray[np.float64]:
+    """RED's drop probability at the averaged queue ``avg_queue_pkts`` (array code).
+
+    0 below ``min_th``, a ramp to ``max_p`` at ``max_th``; above it, gentle RED ramps on to 1
+    at ``2 max_th`` and classic RED jumps to 1 (written here as a ramp one packet wide, so
+    that the fluid model's right-hand side stays Lipschitz for the ODE solvers).
+
+    Examples
+    --------
+    >>> red = RedParameters(15.0, 45.0, max_p=0.02)
+    >>> [round(float(p), 4) for p in red_drop_probability([10.0, 30.0, 45.5, 50.0], red)]
+    [0.0, 0.01, 0.51, 1.0]
+    """
+    qa = np.asarray(avg_queue_pkts, dtype=np.float64)
+    lo, hi, max_p = red.min_th_pkts, red.max_th_pkts, red.max_p
+    ramp = max_p * (qa - lo) / (hi - lo)
+    if red.gentle:
+        above = np.minimum(max_p + (1.0 - max_p) * (qa - hi) / hi, 1.0)
+    else:
+        above = max_p + (1.0 - max_p) * np.clip(qa - hi, 0.0, 1.0)
+    p = np.where(qa < hi, ramp, above)
+    return np.asarray(np.where(qa < lo, 0.0, p), dtype=np.float64)

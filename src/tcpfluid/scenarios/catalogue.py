@@ -1,0 +1,602 @@
+"""The named scenarios (the documents' setups), registered with :func:`register`.
+
+Adding a scenario
+-----------------
+Write a builder that reads its parameters from a dict (already merged with its defaults;
+values may be strings with units or numbers) and register it with the decorator::
+
+    @register(
+        "my-case",
+        defaults={"bandwidth": "10Mbps", "rtt": "50ms", "duration": "60s", **COMMON_DEFAULTS},
+        description="one line for `tcpfluid simulate --help`",
+    )
+    def _my_case(p: dict[str, Any]) -> Scenario:
+        return _access_topology(p, n_flows=1, scenario="my-case", description="...")
+
+Every key of ``defaults`` can then be overridden with ``build_scenario("my-case", key=v)``
+or ``tcpfluid simulate my-case --set key=v``; unknown keys are rejected with the list of
+valid ones. Keys that are parameters of the control law (``alpha``, ``beta``, ``gamma``,
+``delta``) default to ``None`` (the law's own default) and are read by :func:`law_params`.
+
+A shortened run keeps the flows that start inside it: :func:`build_scenario` leaves out the
+flows that would start at or after the run's end and says so in the scenario's ``notes``
+(:meth:`~tcpfluid.scenarios.Scenario.without_late_flows`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from .. import units
+from .._validation import check_choice, check_nonnegative
+from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _int, _time
+
+__all__ = [
+    "COMMON_DEFAULTS",
+    "LAW_PARAMETER_KEYS",
+    "SCENARIOS",
+    "ScenarioSpec",
+    "build_scenario",
+    "law_params",
+    "register",
+    "scenario_names",
+]
+
+LAW_PARAMETER_KEYS = ("alpha", "beta", "gamma", "delta")
+
+Builder = Callable[[dict[str, Any]], Scenario]
+
+
+@dataclass(frozen=True)
+class ScenarioSpec:
+    """A registered scenario: its builder, default parameters and a one-line description."""
+
+    builder: Builder
+    defaults: Mapping[str, Any]
+    description: str
+
+
+#: the registered scenarios, by name
+SCENARIOS: dict[str, ScenarioSpec] = {}
+
+#: the parameters every document's setup shares (sizes, the law and its parameters)
+COMMON_DEFAULTS: dict[str, Any] = {
+    "packet_size": "1000B",
+    "ack_size": "40B",
+    "algorithm": None,
+    "alpha": None,
+    "beta": None,
+    "gamma": None,
+    "delta": None,
+}
+
+
+def register(
+    name: str, *, defaults: Mapping[str, Any], description: str
+) -> Callable[[Builder], Builder]:
+    """Decorator: register ``builder`` as the scenario ``name`` (module docstring).
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is already registered.
+    """
+
+    def deco(builder: Builder) -> Builder:
+        if name in SCENARIOS:
+            raise ValueError(f"scenario {name!r} is already registered")
+        SCENARIOS[name] = ScenarioSpec(builder, dict(defaults), description)
+        return builder
+
+    return deco
+
+
+def scenario_names() -> tuple[str, ...]:
+    """Names of the registered scenarios."""
+    return tuple(SCENARIOS)
+
+
+def build_scenario(name: str, /, **overrides: Any) -> Scenario:
+    """Build the scenario registered as ``name`` with some parameters overridden.
+
+    Parameters
+    ----------
+    name
+        One of :func:`scenario_names`.
+    **overrides
+        Parameter values (numbers or strings with units, as ``--set key=value`` gives).
+
+    Raises
+    ------
+    ValueError
+        Unknown scenario (listing the valid names), unknown parameter (listing the valid
+        ones), a parameter value out of range, or a duration that ends before any flow
+        starts (flows starting after the end are left out, with a note).
+    """
+    if not isinstance(name, str) or name not in SCENARIOS:
+        raise ValueError(f"unknown scenario {name!r}; valid scenarios: {', '.join(SCENARIOS)}")
+    spec = SCENARIOS[name]
+    unknown = sorted(k for k in overrides if k not in spec.defaults)
+    if unknown:
+        raise ValueError(
+            f"unknown parameter {unknown[0]!r} for scenario {name!r}; valid parameters: "
+            f"{', '.join(spec.defaults)}"
+        )
+    merged = {**dict(spec.defaults), **overrides}
+    return spec.builder(merged).without_late_flows()
+
+
+def law_params(p: Mapping[str, Any]) -> dict[str, Any]:
+    """The control-law parameters among builder parameters ``p`` (those not ``None``).
+
+    String values (from ``--set``) are converted to floats.
+    """
+    out: dict[str, Any] = {}
+    for key in LAW_PARAMETER_KEYS:
+        v = p.get(key)
+        if v is None:
+            continue
+        if isinstance(v, str):
+            try:
+                v = float(v)
+            except ValueError:
+                raise ValueError(f"{key} must be a number, got {v!r}") from None
+        out[key] = v
+    return out
+
+
+def _host_pair(
+    i: int,
+    src_router: str,
+    dst_router: str,
+    acc_bw: float,
+    src_delay: float,
+    dst_delay: float,
+    p: Mapping[str, Any],
+) -> tuple[list[Link], FlowSpec]:
+    """Flow ``S{i}-D{i}`` across ``src_router``-``dst_router``: its four access links and spec.
+
+    The source's access wire has one-way delay ``src_delay``, the destination's
+    ``dst_delay``; the flow takes the law and parameters of ``p``.
+    """
+    s, d, a, b = f"S{i}", f"D{i}", src_router, dst_router
+    links = [
+        Link(f"{s}-{a}", acc_bw, src_delay),
+        Link(f"{a}-{s}", acc_bw, src_delay),
+        Link(f"{b}-{d}", acc_bw, dst_delay),
+        Link(f"{d}-{b}", acc_bw, dst_delay),
+    ]
+    flow = FlowSpec(
+        name=f"{s}-{d}",
+        forward=(f"{s}-{a}", f"{a}-{b}", f"{b}-{d}"),
+        reverse=(f"{d}-{b}", f"{b}-{a}", f"{a}-{s}"),
+        algorithm=p.get("algorithm"),
+        params=law_params(p),
+    )
+    return links, flow
+
+
+def _scenario(
+    name: str,
+    p: Mapping[str, Any],
+    links: Sequence[Link],
+    flows: Sequence[FlowSpec],
+    cbr: Sequence[CbrSource] = (),
+) -> Scenario:
+    """A registered scenario from its parts (duration and sizes read from ``p``)."""
+    return Scenario(
+        name=name,
+        links=tuple(links),
+        flows=tuple(flows),
+        cbr=tuple(cbr),
+        duration_s=units.seconds(p["duration"], name="duration"),
+        packet_size_bytes=units.bytes_(p["packet_size"], name="packet_size"),
+        ack_size_bytes=units.bytes_(p["ack_size"], name="ack_size"),
+        params=dict(p),
+        description=SCENARIOS[name].description,
+    )
+
+
+def _access_topology(
+    p: Mapping[str, Any],
+    *,
+    n_flows: int,
+    scenario: str,
+    description: str,
+    cbr: Sequence[tuple[Any, float, float]] = (),
+) -> Scenario:
+    """Dumbbell of document 000 Fig. 6 / 004 Fig. 4: access links, one R1-R2 wire.
+
+    Sources S_i - R1 - R2 - D_i; each access wire has ``access_bandwidth`` and
+    ``access_delay``; R1-R2 has ``bandwidth`` and a one-way delay chosen so that the
+    round-trip propagation delay is ``rtt``. CBR sources use their own access wires.
+    """
+    pkt = units.bytes_(p["packet_size"], name="packet_size")
+    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
+    acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
+    acc_d = units.time_or_zero(p["access_delay"], name="access_delay")
+    rtt = units.seconds(p["rtt"], name="rtt")
+    core_d = rtt / 2.0 - 2.0 * acc_d
+    if core_d < 0.0:
+        raise ValueError(
+            f"rtt={p['rtt']!r} is shorter than the access links' round trip "
+            f"(4 x access_delay = {4.0 * acc_d:g} s); give rtt >= {4.0 * acc_d:g} s"
+        )
+    buf = _buffer("buffer", p["buffer"], pkt)
+    links: list[Link] = [
+        Link("R1-R2", bw, core_d, buf),
+        Link("R2-R1", bw, core_d, buf),
+    ]
+    flows: list[FlowSpec] = []
+    for i in range(1, n_flows + 1):
+        pair, flow = _host_pair(i, "R1", "R2", acc_bw, acc_d, acc_d, p)
+        links += pair
+        flows.append(flow)
+    sources: list[CbrSource] = []
+    for j, (rate, start, stop) in enumerate(cbr, start=n_flows + 1):
+        links += [Link(f"S{j}-R1", acc_bw, acc_d), Link(f"R2-D{j}", acc_bw, acc_d)]
+        rate_bps = units.bits_per_second(rate, name="cbr")
+        sources.append(
+            CbrSource(f"CBR{j}", rate_bps, start, stop, (f"S{j}-R1", "R1-R2", f"R2-D{j}"))
+        )
+    sc = _scenario(scenario, p, links, flows, sources)
+    return replace(sc, description=description)
+
+
+def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
+    """The ``cbr``/``cbr_start``/``cbr_stop`` parameters as one (rate, start, stop) entry.
+
+    ``cbr`` is a bit rate (``"25Mbps"``), a share of the bottleneck (``"50%"``: the
+    documents' "halve the available bandwidth", document 000 §5.2 and 004 §5.1.2) or
+    ``"none"``.
+    """
+    spec = p["cbr"]
+    if isinstance(spec, str) and spec.strip().lower() in ("none", "off", "0"):
+        return []
+    start = _time("cbr_start", p["cbr_start"])
+    stop = _time("cbr_stop", p["cbr_stop"])
+    check_nonnegative("cbr_start", start)
+    if isinstance(spec, str) and spec.strip().endswith("%"):
+        try:
+            share = float(spec.strip()[:-1])
+        except ValueError:
+            raise ValueError(f"cbr: cannot parse the share {spec!r}; use e.g. '50%'") from None
+        if not 0.0 < share < 100.0:
+            raise ValueError(f"cbr share must be in (0%, 100%), got {spec!r}")
+        bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
+        return [(bw * share / 100.0, start, stop)]
+    return [(spec, start, stop)]
+
+
+#: the registered scenarios, by name
+
+
+@register(
+    "qv-basic",
+    defaults={
+        "bandwidth": "50Mbps",
+        "rtt": "100ms",
+        "access_bandwidth": "1Gbps",
+        "access_delay": "1ms",
+        "buffer": "inf",
+        "duration": "240s",
+        "cbr": "50%",
+        "cbr_start": "80s",
+        "cbr_stop": "160s",
+        "flows": 1,
+        "packet_size": "1000B",
+        "ack_size": "40B",
+        "algorithm": None,
+        "alpha": None,
+        "beta": None,
+        "gamma": None,
+        "delta": None,
+    },
+    description=(
+        "Quick Vegas paper §5.1: 50 Mb/s x 100 ms dumbbell (1 Gb/s 1 ms access links, "
+        "48 ms core), 1000-byte packets, CBR of half the bottleneck (25 Mb/s) from 80 s to "
+        "160 s (cbr=none: no CBR; cbr=10Mbps or cbr=30% for another rate)"
+    ),
+)
+def _qv_basic(p: dict[str, Any]) -> Scenario:
+    """Document 000 §5.1 (and 004 §5.1.2): one flow, 25 Mb/s CBR from 80 s to 160 s."""
+    n = _int("flows", p["flows"], minimum=1)
+    return _access_topology(
+        p,
+        n_flows=n,
+        scenario="qv-basic",
+        description=SCENARIOS["qv-basic"].description,
+        cbr=_cbr_schedule(p),
+    )
+
+
+@register(
+    "qv-many-flows",
+    defaults={
+        "bandwidth": "1Gbps",
+        "rtt": "100ms",
+        "access_bandwidth": "1Gbps",
+        "access_delay": "1ms",
+        "buffer": 1500,
+        "flows": 60,
+        "groups": 3,
+        "group_interval": "100s",
+        "active": "300s",
+        "duration": "500s",
+        **COMMON_DEFAULTS,
+    },
+    description=(
+        "Quick Vegas paper §5.3.1: 60 flows on a 1 Gb/s x 100 ms dumbbell with "
+        "1500-packet buffers, groups of 20 starting at 0, 100 and 200 s, each "
+        "active 300 s"
+    ),
+)
+def _qv_many_flows(p: dict[str, Any]) -> Scenario:
+    """Document 000 §5.3.1: groups of flows joining a 1 Gb/s dumbbell, each active 300 s."""
+    n = _int("flows", p["flows"], minimum=1)
+    groups = _int("groups", p["groups"], minimum=1)
+    if groups > n:
+        raise ValueError(f"groups must be <= flows={n}, got groups={groups}")
+    interval = _time("group_interval", p["group_interval"])
+    active = _time("active", p["active"])
+    if active <= 0:
+        raise ValueError(f"active must be > 0, got {p['active']!r}")
+    sc = _access_topology(
+        p, n_flows=n, scenario="qv-many-flows", description=SCENARIOS["qv-many-flows"].description
+    )
+    flows = []
+    for i, fl in enumerate(sc.flows):
+        start = (i * groups // n) * interval
+        flows.append(replace(fl, start_s=start, stop_s=start + active))
+    return replace(sc, flows=tuple(flows))
+
+
+@register(
+    "qv-different-rtt",
+    defaults={
+        "bandwidth": "1Gbps",
+        "access_bandwidth": "1Gbps",
+        "core_delay": "5ms",
+        "rtt1": "50ms",
+        "rtt2": "100ms",
+        "rtt3": "200ms",
+        "flows_per_group": 20,
+        "buffer": 1500,
+        "duration": "200s",
+        **COMMON_DEFAULTS,
+    },
+    description=(
+        "Quick Vegas paper §5.3.2: three groups of flows with different RTTs "
+        "sharing the R3-R4 bottleneck, 1500-packet drop-tail buffers, 200 s. The "
+        "paper's Fig. 15 (rates and delays) is not in its text: the RTTs, core "
+        "delay and rates here are ours"
+    ),
+)
+def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
+    """Document 000 §5.3.2: three groups of flows with different RTTs share R3-R4."""
+    pkt = units.bytes_(p["packet_size"], name="packet_size")
+    per = _int("flows_per_group", p["flows_per_group"], minimum=1)
+    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
+    acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
+    core_d = units.time_or_zero(p["core_delay"], name="core_delay")
+    buf = _buffer("buffer", p["buffer"], pkt)
+    links: list[Link] = [Link("R3-R4", bw, core_d, buf), Link("R4-R3", bw, core_d, buf)]
+    flows: list[FlowSpec] = []
+    i = 0
+    for key in ("rtt1", "rtt2", "rtt3"):
+        rtt = units.seconds(p[key], name=key)
+        acc_d = (rtt / 2.0 - core_d) / 2.0
+        if acc_d < 0.0:
+            raise ValueError(
+                f"{key}={p[key]!r} is shorter than the core's round trip (2 x core_delay = "
+                f"{2.0 * core_d:g} s)"
+            )
+        for _ in range(per):
+            i += 1
+            pair, flow = _host_pair(i, "R3", "R4", acc_bw, acc_d, acc_d, p)
+            links += pair
+            flows.append(flow)
+    return _scenario("qv-different-rtt", p, links, flows)
+
+
+@register(
+    "ho-basic",
+    defaults={
+        "bandwidth": "50Mbps",
+        "rtt": "100ms",
+        "access_bandwidth": "1Gbps",
+        "access_delay": "1ms",
+        "buffer": 1000,
+        "duration": "240s",
+        "cbr": "50%",
+        "cbr_start": "80s",
+        "cbr_stop": "160s",
+        "flows": 1,
+        **COMMON_DEFAULTS,
+    },
+    description=(
+        "TCP-Ho paper §5.1.2: 50 Mb/s x 48 ms trunk (1 Gb/s 1 ms access links), "
+        "1000-packet buffer, CBR of half the bottleneck from 80 s to 160 s; with flows=5, "
+        "bandwidth=100Mbps, rtt=50ms, buffer=300 the fairness setup of §5.2.1"
+    ),
+)
+def _ho_basic(p: dict[str, Any]) -> Scenario:
+    """Document 004 §5.1.2: 50 Mb/s x 48 ms trunk, 1000-packet buffer, 25 Mb/s CBR."""
+    n = _int("flows", p["flows"], minimum=1)
+    return _access_topology(
+        p,
+        n_flows=n,
+        scenario="ho-basic",
+        description=SCENARIOS["ho-basic"].description,
+        cbr=_cbr_schedule(p),
+    )
+
+
+@register(
+    "thesis-two-flow",
+    defaults={
+        "x1": "1ms",
+        "x2": "30ms",
+        "flows": 2,
+        "bandwidth": "1.5Mbps",
+        "access_bandwidth": "10Mbps",
+        "core_delay": "1ms",
+        "dest_delay": "1ms",
+        "buffer": 100,
+        "queue": "drop-tail",
+        "red_min": 15,
+        "red_max": 45,
+        "red_max_p": 0.02,
+        "red_w_q": 0.002,
+        "duration": "100s",
+        **COMMON_DEFAULTS,
+    },
+    description=(
+        "Tsang's thesis ch. 3 Fig. 3.1: two sources sharing a 1.5 Mb/s link; access "
+        "delays x1, x2 (x2=30ms gives the 64 ms flow, x2=90ms the 184 ms one), "
+        "10 Mb/s access links, 100-packet buffer at R1, queue=drop-tail or red "
+        "(thresholds 15/45, 1/linterm = 0.02, w_q = 0.002); flows=1 runs connection "
+        "1 alone; duration is ours"
+    ),
+)
+def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
+    """Document 001 ch. 3 Fig. 3.1: S_i -x_i- R1 -1 ms, 1.5 Mb/s- R2 -1 ms- D_i."""
+    pkt = units.bytes_(p["packet_size"], name="packet_size")
+    n = _int("flows", p["flows"], minimum=1)
+    if n > 2:
+        raise ValueError(f"flows must be 1 or 2 (the thesis's two connections), got {n}")
+    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
+    acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
+    core_d = units.time_or_zero(p["core_delay"], name="core_delay")
+    dest_d = units.time_or_zero(p["dest_delay"], name="dest_delay")
+    buf = _buffer("buffer", p["buffer"], pkt)
+    queue = check_choice("queue", p["queue"], ("drop-tail", "red"))
+    red: dict[str, float] = {}
+    if queue == "red":
+        red = {
+            "min_th": float(p["red_min"]),
+            "max_th": float(p["red_max"]),
+            "max_p": float(p["red_max_p"]),
+            "w_q": float(p["red_w_q"]),
+        }
+    links: list[Link] = [
+        Link("R1-R2", bw, core_d, buf, discipline=queue, red=red),
+        Link("R2-R1", bw, core_d, buf),
+    ]
+    flows: list[FlowSpec] = []
+    for i in range(1, n + 1):
+        x = units.time_or_zero(p[f"x{i}"], name=f"x{i}")
+        pair, flow = _host_pair(i, "R1", "R2", acc_bw, x, dest_d, p)
+        links += pair
+        flows.append(flow)
+    return _scenario("thesis-two-flow", p, links, flows)
+
+
+@register(
+    "asymmetric",
+    defaults={
+        "k": 3,
+        "bandwidth": "1.6Mbps",
+        "forward_delay": "50ms",
+        "reverse_delay": "50ms",
+        "forward_buffer": 15,
+        "reverse_buffer": 10,
+        "access_bandwidth": "10Mbps",
+        "access_delay": "0ms",
+        "duration": "200s",
+        **COMMON_DEFAULTS,
+    },
+    description=(
+        "Asymmetric-network paper Fig. 1 / Tables I-III: forward link mu_f = 1.6 Mb/s "
+        "(200 pkt/s), reverse link mu_r = mu_f / k ACKs/s, 50 ms each way, buffers 15 "
+        "packets forward and 10 ACKs back (the paper ran Vegas with alpha=1, beta=3); "
+        "host links and duration are ours"
+    ),
+)
+def _asymmetric(p: dict[str, Any]) -> Scenario:
+    """Document 003 Fig. 1: forward link μf, reverse (ACK) link μr = μf / k."""
+    pkt = units.bytes_(p["packet_size"], name="packet_size")
+    ack = units.bytes_(p["ack_size"], name="ack_size")
+    k = float(p["k"])
+    if not (math.isfinite(k) and k > 0):
+        raise ValueError(f"k must be a number > 0 (mu_f / mu_r), got {p['k']!r}")
+    fwd_bps = units.bits_per_second(p["bandwidth"], name="bandwidth")
+    mu_f = fwd_bps / (8.0 * pkt)
+    rev_bps = mu_f / k * 8.0 * ack  # mu_r = mu_f / k ACKs per second
+    acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
+    acc_d = units.time_or_zero(p["access_delay"], name="access_delay")
+    tf = units.time_or_zero(p["forward_delay"], name="forward_delay")
+    tr = units.time_or_zero(p["reverse_delay"], name="reverse_delay")
+    bf = _buffer("forward_buffer", p["forward_buffer"], pkt)
+    br = _buffer("reverse_buffer", p["reverse_buffer"], pkt)
+    links = (
+        Link("H1-R1", acc_bw, acc_d),
+        Link("R1-R2", fwd_bps, tf, bf),
+        Link("R2-H4", acc_bw, acc_d),
+        Link("H4-R2", acc_bw, acc_d),
+        Link("R2-R1", rev_bps, tr, br),
+        Link("R1-H1", acc_bw, acc_d),
+    )
+    flows = (
+        FlowSpec(
+            name="H1-H4",
+            forward=("H1-R1", "R1-R2", "R2-H4"),
+            reverse=("H4-R2", "R2-R1", "R1-H1"),
+            algorithm=p.get("algorithm"),
+            params=law_params(p),
+        ),
+    )
+    return Scenario(
+        name="asymmetric",
+        links=links,
+        flows=flows,
+        duration_s=units.seconds(p["duration"], name="duration"),
+        packet_size_bytes=pkt,
+        ack_size_bytes=ack,
+        params=dict(p),
+        description=SCENARIOS["asymmetric"].description,
+    )
+
+
+@register(
+    "itcp-long-delay",
+    defaults={
+        "bandwidth": "622Mbps",
+        "rtt": "260ms",
+        "access_bandwidth": "1Gbps",
+        "access_delay": "10ms",
+        "buffer": "inf",
+        "flows": 1,
+        "duration": "100s",
+        **COMMON_DEFAULTS,
+    },
+    description=(
+        "iTCP-Vegas paper §4: one flow over a 622 Mb/s backbone with 110 ms link "
+        "delay between Gigabit-Ethernet LANs (10 ms host links: RTT 260 ms), 100 s; "
+        "bandwidth=155Mbps rtt=240ms...840ms duration=200s for its Table 2 (whose "
+        "values are RTTs); buffer and packet size are ours (the paper is silent)"
+    ),
+)
+def _itcp_long_delay(p: dict[str, Any]) -> Scenario:
+    """Document 002 §4: one flow over a long-haul X Mb/s backbone between two LANs.
+
+    Checked against the text (§4.1–4.2, Tables 1–2): 622 Mb/s backbone with 110 ms link
+    delay, host links "less than 10 ms" (10 ms gives the "large RTT of 260 ms" it quotes),
+    100 s (Table 1). Table 2: 155 Mb/s, 200 s, and the values 240–840 ms are RTTs as its
+    header says (the text calls them "link delay of backbone"; as one-way delays, RTTs
+    520–1720 ms, our iTCP-Vegas ramps end at 73 s, 169 s and after 200 s, not at the
+    table's 22–156 s). The LANs are "Gigabit
+    Ethernet (IEEE 802.3u)" — 802.3u is 100 Mb/s Fast Ethernet, which could not carry the
+    412 Mb/s of Table 1, so 1 Gb/s. Silent: buffer (infinite: no loss is reported) and
+    packet size (1000 bytes, as the other documents).
+    """
+    n = _int("flows", p["flows"], minimum=1)
+    return _access_topology(
+        p,
+        n_flows=n,
+        scenario="itcp-long-delay",
+        description=SCENARIOS["itcp-long-delay"].description,
+    )

@@ -1,0 +1,395 @@
+"""The scenario data model: links, flows, constant-bit-rate sources, the scenario.
+
+A :class:`Scenario` is plain data: links, flows, constant-bit-rate (CBR) sources and a
+duration. Rates of links and CBR sources are kept in **bits per second** (a property of the
+wire, independent of the packet size); the reduction for the fluid engines
+(:mod:`tcpfluid.scenarios.reduction`) converts them to packets per second with the
+scenario's packet size (data links) or ACK size (ACK links).
+
+* :class:`Link` - one **direction** of a wire: rate, one-way propagation delay, buffer
+  (packets; ``inf`` = never drops) and discipline (``"drop-tail"`` or ``"red"``, with the
+  RED parameters of :mod:`tcpfluid.queueing`). A full-duplex wire is two links.
+* :class:`FlowSpec` - a TCP connection: the names of the links its data packets cross
+  (``forward``) and those its ACKs cross (``reverse``), start/stop times, algorithm name
+  and law parameters.
+* :class:`CbrSource` - constant-bit-rate cross traffic: rate, start/stop times, links.
+* :class:`Scenario` - all of the above plus ``duration_s``, packet and ACK sizes, the
+  parameter values the builder was called with (``params``) and ``notes`` (what the
+  builder changed, e.g. flows left out because they would start after the run's end).
+
+Building is linear in the number of flows and links (names are checked with sets and
+looked up in a dictionary), so a 10,000-flow scenario builds in well under a second.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from .. import units
+from .._validation import check_int
+from ..queueing import DISCIPLINES, check_discipline, red_parameters
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .reduction import FluidView
+
+__all__ = ["DISCIPLINES", "CbrSource", "FlowSpec", "Link", "Scenario"]
+
+
+def _time(name: str, value: Any) -> float:
+    """Seconds from a number or string; 0 and ``inf`` (``"never"``) accepted."""
+    return units.time_or_inf(value, name=name)
+
+
+def _set_interval(owner: Any, kind: str) -> None:
+    """Convert ``owner.start_s``/``owner.stop_s`` to seconds in place; ``stop_s > start_s``."""
+    start = _time(f"{owner.name}.start", owner.start_s)
+    stop = _time(f"{owner.name}.stop", owner.stop_s)
+    if stop <= start:
+        raise ValueError(
+            f"{kind} {owner.name!r}: stop_s must be > start_s, got start_s={start!r}, "
+            f"stop_s={stop!r}"
+        )
+    object.__setattr__(owner, "start_s", start)
+    object.__setattr__(owner, "stop_s", stop)
+
+
+def _int(name: str, value: Any, *, minimum: int) -> int:
+    """An integer from a number or a string such as ``"3"``."""
+    if isinstance(value, str):
+        try:
+            value = int(value.strip())
+        except ValueError:
+            raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}") from None
+    return check_int(name, value, minimum=minimum)
+
+
+def _buffer(name: str, value: Any, packet_size_bytes: float) -> float:
+    return units.buffer_pkts(value, packet_size_bytes=packet_size_bytes, name=name)
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, float) and math.isinf(v):
+        return None
+    return v
+
+
+@dataclass(frozen=True)
+class Link:
+    """One direction of a wire.
+
+    Attributes
+    ----------
+    name
+        Unique name within the scenario (``"R1-R2"``).
+    rate_bps
+        Transmission rate, bits/s.
+    delay_s
+        One-way propagation delay, s (``>= 0``).
+    buffer_pkts
+        Buffer of the queue feeding the link, packets (``inf``: no loss). A string in bits
+        or bytes (``"64 kB"``) is converted with 1000-byte packets: a link does not know
+        its scenario's packet size (the scenario builders convert with it), so give
+        packets when the packets are of another size.
+    discipline
+        ``"drop-tail"`` or ``"red"``.
+    red
+        RED parameters (``min_th``, ``max_th``, ``max_p``, ``w_q``) when the
+        discipline is ``"red"``; empty otherwise.
+    """
+
+    name: str
+    rate_bps: float
+    delay_s: float
+    buffer_pkts: float = math.inf
+    discipline: str = "drop-tail"
+    red: Mapping[str, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"link name must be a non-empty string, got {self.name!r}")
+        object.__setattr__(
+            self, "rate_bps", units.bits_per_second(self.rate_bps, name=f"{self.name}.rate")
+        )
+        object.__setattr__(
+            self, "delay_s", units.time_or_zero(self.delay_s, name=f"{self.name}.delay")
+        )
+        object.__setattr__(
+            self, "buffer_pkts", _buffer(f"{self.name}.buffer", self.buffer_pkts, 1000.0)
+        )
+        check_discipline(f"{self.name}.discipline", self.discipline)
+        object.__setattr__(self, "red", dict(self.red))
+
+    def red_parameters(self) -> dict[str, Any]:
+        """The RED parameters every engine uses, checked, with the defaults filled in.
+
+        Returns ``{"min_th", "max_th", "max_p", "w_q", "gentle"}`` (thresholds in packets;
+        the defaults are :data:`tcpfluid.queueing.RED_DEFAULTS`), or ``{}`` for a
+        drop-tail link. :func:`tcpfluid.queueing.red_parameters` does the checking.
+
+        Raises
+        ------
+        ValueError
+            Naming the link: an unknown key, a missing ``min_th``/``max_th``, ``max_th <=
+            min_th``, ``max_p`` or ``w_q`` outside ``(0, 1]``.
+        TypeError
+            A value that is not a number (``gentle``: not a bool).
+        """
+        if self.discipline != "red":
+            return {}
+        return red_parameters(self.red, link=self.name).to_dict()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-number description."""
+        return {
+            "name": self.name,
+            "rate_bps": self.rate_bps,
+            "delay_s": self.delay_s,
+            "buffer_pkts": None if math.isinf(self.buffer_pkts) else self.buffer_pkts,
+            "discipline": self.discipline,
+            "red": dict(self.red),
+        }
+
+
+@dataclass(frozen=True)
+class FlowSpec:
+    """A TCP connection of a scenario.
+
+    Attributes
+    ----------
+    name
+        Unique name (``"S1-D1"``).
+    forward, reverse
+        Names of the links crossed by data packets and by ACKs, in order.
+    start_s, stop_s
+        When the source starts and stops sending (``stop_s = inf``: until the end).
+    algorithm
+        Registry name of the control law (``"vegas"``...); ``None`` until an engine is
+        told which law to run (``tcpfluid simulate --algorithm``).
+    params
+        Law parameters passed to :func:`tcpfluid.algorithms.get_law`.
+    """
+
+    name: str
+    forward: tuple[str, ...]
+    reverse: tuple[str, ...]
+    start_s: float = 0.0
+    stop_s: float = math.inf
+    algorithm: str | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "forward", tuple(self.forward))
+        object.__setattr__(self, "reverse", tuple(self.reverse))
+        if not self.forward:
+            raise ValueError(f"flow {self.name!r}: forward must list at least one link")
+        _set_interval(self, "flow")
+        object.__setattr__(self, "params", dict(self.params))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain description."""
+        return {
+            "name": self.name,
+            "forward": list(self.forward),
+            "reverse": list(self.reverse),
+            "start_s": self.start_s,
+            "stop_s": None if math.isinf(self.stop_s) else self.stop_s,
+            "algorithm": self.algorithm,
+            "params": dict(self.params),
+        }
+
+
+@dataclass(frozen=True)
+class CbrSource:
+    """Constant-bit-rate cross traffic (the UDP/CBR flow of document 000 §5.1).
+
+    Attributes
+    ----------
+    name
+        Unique name.
+    rate_bps
+        Sending rate, bits/s.
+    start_s, stop_s
+        Active interval ``[start_s, stop_s)``.
+    links
+        Names of the links it crosses.
+    """
+
+    name: str
+    rate_bps: float
+    start_s: float
+    stop_s: float
+    links: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "rate_bps", units.bits_per_second(self.rate_bps, name=f"{self.name}.rate")
+        )
+        _set_interval(self, "CBR")
+        object.__setattr__(self, "links", tuple(self.links))
+        if not self.links:
+            raise ValueError(f"CBR {self.name!r}: links must list at least one link")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain description."""
+        return {
+            "name": self.name,
+            "rate_bps": self.rate_bps,
+            "start_s": self.start_s,
+            "stop_s": None if math.isinf(self.stop_s) else self.stop_s,
+            "links": list(self.links),
+        }
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A complete experiment description (see the module docstring)."""
+
+    name: str
+    links: tuple[Link, ...]
+    flows: tuple[FlowSpec, ...]
+    cbr: tuple[CbrSource, ...] = ()
+    duration_s: float = 100.0
+    packet_size_bytes: float = 1000.0
+    ack_size_bytes: float = 40.0
+    params: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+    notes: tuple[str, ...] = ()
+    _by_name: Mapping[str, Link] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "links", tuple(self.links))
+        object.__setattr__(self, "notes", tuple(str(n) for n in self.notes))
+        object.__setattr__(self, "flows", tuple(self.flows))
+        object.__setattr__(self, "cbr", tuple(self.cbr))
+        object.__setattr__(self, "duration_s", units.seconds(self.duration_s, name="duration"))
+        object.__setattr__(
+            self, "packet_size_bytes", units.bytes_(self.packet_size_bytes, name="packet_size")
+        )
+        object.__setattr__(
+            self, "ack_size_bytes", units.bytes_(self.ack_size_bytes, name="ack_size")
+        )
+        object.__setattr__(self, "params", dict(self.params))
+        by_name: dict[str, Link] = {}
+        dup: set[str] = set()
+        for lk in self.links:
+            if lk.name in by_name:
+                dup.add(lk.name)
+            by_name[lk.name] = lk
+        if dup:
+            raise ValueError(f"scenario {self.name!r}: duplicate link names {sorted(dup)}")
+        object.__setattr__(self, "_by_name", by_name)
+        if not self.flows:
+            raise ValueError(f"scenario {self.name!r} has no flows")
+        for fl in self.flows:
+            for ln in (*fl.forward, *fl.reverse):
+                if ln not in by_name:
+                    raise ValueError(
+                        f"flow {fl.name!r} uses unknown link {ln!r}; links: {sorted(by_name)}"
+                    )
+        for c in self.cbr:
+            for ln in c.links:
+                if ln not in by_name:
+                    raise ValueError(
+                        f"CBR {c.name!r} uses unknown link {ln!r}; links: {sorted(by_name)}"
+                    )
+
+    # ---------------------------------------------------------------- helpers
+    def link(self, name: str) -> Link:
+        """The link called ``name`` (a dictionary look-up)."""
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise ValueError(f"no link {name!r} in scenario {self.name!r}") from None
+
+    def base_rtt_s(self, flow: FlowSpec) -> float:
+        """The base RTT d of ``flow``, s, from its own links (document 000 eq. 5).
+
+        ``d = τ + Σ_fwd s/X_i + Σ_rev a/X_i``: the propagation delays of its forward and
+        reverse links plus the transmission time of a data packet (``s`` bits) on each
+        forward link and of an ACK (``a`` bits) on each reverse link. The one computation
+        of d every engine's reduction of the scenario uses.
+        """
+        pkt_bits = 8.0 * self.packet_size_bytes
+        ack_bits = 8.0 * self.ack_size_bytes
+        fwd = [self.link(n) for n in flow.forward]
+        rev = [self.link(n) for n in flow.reverse]
+        tau = sum(lk.delay_s for lk in fwd) + sum(lk.delay_s for lk in rev)
+        return (
+            tau
+            + sum(pkt_bits / lk.rate_bps for lk in fwd)
+            + sum(ack_bits / lk.rate_bps for lk in rev)
+        )
+
+    def with_algorithm(self, algorithm: str, **params: Any) -> Scenario:
+        """The same scenario with every flow running ``algorithm``.
+
+        ``params`` are merged over the parameters the builder gave each flow.
+        """
+        flows = tuple(
+            replace(f, algorithm=algorithm, params={**dict(f.params), **params}) for f in self.flows
+        )
+        return replace(self, flows=flows)
+
+    def without_late_flows(self) -> Scenario:
+        """The scenario without the flows that would start at or after its end, with a note.
+
+        A shortened run (``duration=150s`` on a scenario whose later groups start at 200 s)
+        keeps the flows that start inside it; the others are left out and
+        :attr:`notes` says which (the summaries show the notes). Returns ``self`` when
+        every flow starts inside the run.
+
+        Raises
+        ------
+        ValueError
+            If no flow starts before the end of the run.
+        """
+        keep = tuple(f for f in self.flows if f.start_s < self.duration_s)
+        if len(keep) == len(self.flows):
+            return self
+        late = [f for f in self.flows if f.start_s >= self.duration_s]
+        if not keep:
+            raise ValueError(
+                f"scenario {self.name!r}: every flow starts at or after the end of the run "
+                f"(duration {self.duration_s:g} s, first start {late[0].start_s:g} s); "
+                "give a longer duration"
+            )
+        names = late[0].name if len(late) == 1 else f"{late[0].name} ... {late[-1].name}"
+        note = (
+            f"{len(late)} of {len(self.flows)} flows ({names}) would start at or after the "
+            f"end of the run ({self.duration_s:g} s) and were left out"
+        )
+        return replace(self, flows=keep, notes=(*self.notes, note))
+
+    def fluid_view(self, engine: str | None = "rounds") -> FluidView:
+        """The reduction of this scenario for the fluid engines
+        (:func:`tcpfluid.scenarios.reduction.fluid_view`), checked for ``engine``.
+
+        ``engine`` defaults to the round model, the most restrictive (this method's
+        contract since it was the round model's reduction); ``None`` checks nothing.
+
+        Raises
+        ------
+        ValueError
+            If ``engine`` cannot model the scenario (RED, unequal base RTTs...).
+        """
+        from .reduction import fluid_view
+
+        return fluid_view(self, engine)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain description (JSON-ready)."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "duration_s": self.duration_s,
+            "packet_size_bytes": self.packet_size_bytes,
+            "ack_size_bytes": self.ack_size_bytes,
+            "links": [lk.to_dict() for lk in self.links],
+            "flows": [f.to_dict() for f in self.flows],
+            "cbr": [c.to_dict() for c in self.cbr],
+            "params": {k: _plain(v) for k, v in self.params.items()},
+            "notes": list(self.notes),
+        }

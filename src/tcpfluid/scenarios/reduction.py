@@ -1,0 +1,322 @@
+"""The one reduction of a scenario for the fluid engines, and what each engine can model.
+
+The round model and the ODE model see a network as one bottleneck shared by their flows
+(the Quick Vegas paper (Chan, Lin, Ho 2008) §4). :func:`fluid_view` reduces a
+:class:`~tcpfluid.scenarios.Scenario` to that picture once, for both engines:
+
+* the **bottleneck** (:func:`bottleneck`, the one rule every engine and every summary uses):
+  the slowest link of the first flow's forward path; among equally slow links the one the
+  most flows cross, then the first on the path (the one that queues: a later link of the
+  same rate never does);
+* its rate μ (packets/s of the scenario's packet size), buffer and queue discipline with
+  the RED parameters of :mod:`tcpfluid.queueing`;
+* each flow's base RTT (eq. 5 of the same paper over its own links,
+  :meth:`~tcpfluid.scenarios.Scenario.base_rtt_s`), start and stop time;
+* the **reverse path**: the same rule over the ACK links; it is an ACK-path bottleneck
+  (the asymmetric-network paper) when it carries fewer ACKs/s than μ;
+* the **cross traffic** as one type, :class:`CrossTrafficChange` (rate in packets/s,
+  start, stop), for every CBR source that crosses the bottleneck.
+
+The reduction itself never refuses a scenario; :func:`check_engine` does, per engine, from
+the table :data:`ENGINE_CAPABILITIES`: an engine that cannot model a feature of the
+scenario (RED in the round model, flows of unequal base RTT, a CBR source that does not
+cross the bottleneck, flows that do not share it) raises a ``ValueError`` that names the
+feature and the engines that can, instead of silently running something else.
+
+Examples
+--------
+>>> from tcpfluid.scenarios import build_scenario
+>>> view = fluid_view(build_scenario("qv-basic"))
+>>> view.bottleneck, round(view.path.bdp, 1), [(c.start_s, c.stop_s) for c in view.cross_traffic]
+('R1-R2', 626.1, [(80.0, 160.0)])
+>>> sc = build_scenario("thesis-two-flow", queue="red").with_algorithm("vegas")
+>>> check_engine(fluid_view(sc), "rounds")
+Traceback (most recent call last):
+...
+ValueError: the rounds engine cannot model a RED queue (link 'R1-R2'); engines that can: ode, packet
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..path import Path
+from ..queueing import RedParameters, red_parameters
+from .model import FlowSpec, Link, Scenario
+
+__all__ = [
+    "ENGINE_CAPABILITIES",
+    "Capabilities",
+    "CrossTrafficChange",
+    "FluidView",
+    "bottleneck",
+    "check_engine",
+    "fluid_view",
+]
+
+
+@dataclass(frozen=True)
+class CrossTrafficChange:
+    """Cross traffic seen by the fluid models: ``rate_pps`` taken from the bottleneck.
+
+    ``rate_pps`` is in data packets per second of the scenario's packet size, active over
+    ``[start_s, stop_s)``.
+    """
+
+    rate_pps: float
+    start_s: float
+    stop_s: float = math.inf
+
+
+@dataclass(frozen=True)
+class FluidView:
+    """A scenario reduced to one bottleneck: everything the fluid engines need.
+
+    Attributes
+    ----------
+    scenario
+        The scenario reduced.
+    path
+        The bottleneck path: μ (packets/s), d (the first flow's base RTT, s), the
+        bottleneck's buffer, and the ACK-path bottleneck when there is one.
+    flows
+        The scenario's flows (algorithm, law parameters, start/stop).
+    base_rtt_s, start_s, stop_s
+        Per flow: base RTT (eq. 5 over its own links), start and stop time, s.
+    bottleneck
+        Name of the bottleneck link (:func:`bottleneck`).
+    reverse_bottleneck
+        Name of the ACK-path bottleneck link, or ``None`` when the ACK path is faster than μ.
+    discipline, red
+        The bottleneck's queue discipline and its RED parameters (``None`` for drop-tail).
+    cross_traffic
+        The CBR sources crossing the bottleneck, as rates in packets/s.
+    off_bottleneck_cbr
+        Names of CBR sources that do not cross the bottleneck (no fluid engine models them).
+    shared
+        Whether every flow crosses the bottleneck (and the ACK-path bottleneck, if any) and
+        no flow has a slower link of its own.
+    duration_s
+        Simulated time, s.
+    notes
+        The scenario's notes (e.g. flows left out of a shortened run).
+    """
+
+    scenario: Scenario
+    path: Path
+    flows: tuple[FlowSpec, ...]
+    base_rtt_s: tuple[float, ...]
+    start_s: tuple[float, ...]
+    stop_s: tuple[float, ...]
+    bottleneck: str
+    reverse_bottleneck: str | None
+    discipline: str
+    red: RedParameters | None
+    cross_traffic: tuple[CrossTrafficChange, ...]
+    off_bottleneck_cbr: tuple[str, ...]
+    shared: bool
+    duration_s: float
+    notes: tuple[str, ...] = ()
+
+    @property
+    def equal_rtt(self) -> bool:
+        """Whether every flow has the first flow's base RTT (to rounding)."""
+        d0 = self.base_rtt_s[0]
+        return all(math.isclose(d, d0) for d in self.base_rtt_s)
+
+
+def _pick(scenario: Scenario, names: Sequence[str], users: Counter[str]) -> Link:
+    links = [scenario.link(n) for n in names]
+    order = {lk.name: i for i, lk in enumerate(links)}
+    return min(links, key=lambda lk: (lk.rate_bps, -users[lk.name], order[lk.name]))
+
+
+def bottleneck(scenario: Scenario, *, reverse: bool = False) -> Link | None:
+    """The bottleneck link of ``scenario`` (the one rule of every engine and summary).
+
+    The slowest link of the first flow's forward path (``reverse=True``: of its ACK path);
+    among equally slow links the one crossed by the most flows, then the first on the path.
+    ``None`` only for ``reverse=True`` when the first flow lists no ACK links.
+
+    Examples
+    --------
+    >>> from tcpfluid.scenarios import build_scenario
+    >>> bottleneck(build_scenario("qv-basic", flows=3)).name
+    'R1-R2'
+    """
+    names = scenario.flows[0].reverse if reverse else scenario.flows[0].forward
+    if not names:
+        return None
+    users: Counter[str] = Counter()
+    for f in scenario.flows:
+        users.update(f.reverse if reverse else f.forward)
+    return _pick(scenario, names, users)
+
+
+def _is_shared(scenario: Scenario, bott: Link, rbott: Link | None) -> bool:
+    for f in scenario.flows:
+        if bott.name not in f.forward:
+            return False
+        if min(scenario.link(n).rate_bps for n in f.forward) < bott.rate_bps:
+            return False
+        if rbott is not None and rbott.name not in f.reverse:
+            return False
+    return True
+
+
+def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
+    """Reduce ``scenario`` to one bottleneck (module docstring); linear in flows × links.
+
+    Parameters
+    ----------
+    scenario
+        Any scenario.
+    engine
+        ``"rounds"`` or ``"ode"``: also :func:`check_engine` the result for that engine.
+
+    Raises
+    ------
+    TypeError
+        ``scenario`` is not a :class:`~tcpfluid.scenarios.Scenario`.
+    ValueError
+        Only when ``engine`` is given and cannot model the scenario.
+    """
+    if not isinstance(scenario, Scenario):
+        raise TypeError(
+            f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
+        )
+    pkt_bits = 8.0 * scenario.packet_size_bytes
+    ack_bits = 8.0 * scenario.ack_size_bytes
+    bott = bottleneck(scenario)
+    assert bott is not None  # a flow has at least one forward link
+    mu = bott.rate_bps / pkt_bits
+    rb = bottleneck(scenario, reverse=True)
+    rbott = rb if rb is not None and rb.rate_bps / ack_bits < mu else None
+    d = tuple(scenario.base_rtt_s(f) for f in scenario.flows)
+    path = Path(
+        mu,
+        d[0],
+        packet_size=scenario.packet_size_bytes,
+        ack_size=scenario.ack_size_bytes,
+        buffer=bott.buffer_pkts,
+        reverse_bandwidth=None if rbott is None else rbott.rate_bps / ack_bits,
+        reverse_buffer=None if rbott is None else rbott.buffer_pkts,
+    )
+    on = [c for c in scenario.cbr if bott.name in c.links]
+    view = FluidView(
+        scenario=scenario,
+        path=path,
+        flows=scenario.flows,
+        base_rtt_s=d,
+        start_s=tuple(f.start_s for f in scenario.flows),
+        stop_s=tuple(f.stop_s for f in scenario.flows),
+        bottleneck=bott.name,
+        reverse_bottleneck=None if rbott is None else rbott.name,
+        discipline=bott.discipline,
+        red=(red_parameters(bott.red, link=bott.name) if bott.discipline == "red" else None),
+        cross_traffic=tuple(
+            CrossTrafficChange(c.rate_bps / pkt_bits, c.start_s, c.stop_s) for c in on
+        ),
+        off_bottleneck_cbr=tuple(c.name for c in scenario.cbr if bott.name not in c.links),
+        shared=_is_shared(scenario, bott, rbott),
+        duration_s=scenario.duration_s,
+        notes=scenario.notes,
+    )
+    if engine is not None:
+        check_engine(view, engine)
+    return view
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What an engine can model (:data:`ENGINE_CAPABILITIES`)."""
+
+    red: bool
+    unequal_rtt: bool
+    several_bottlenecks: bool
+    off_bottleneck_cbr: bool
+
+
+#: engine name -> what it can model; :func:`check_engine` refuses the rest
+ENGINE_CAPABILITIES: dict[str, Capabilities] = {
+    "rounds": Capabilities(
+        red=False, unequal_rtt=False, several_bottlenecks=False, off_bottleneck_cbr=False
+    ),
+    "ode": Capabilities(
+        red=True, unequal_rtt=True, several_bottlenecks=False, off_bottleneck_cbr=False
+    ),
+    "packet": Capabilities(
+        red=True, unequal_rtt=True, several_bottlenecks=True, off_bottleneck_cbr=True
+    ),
+}
+
+
+def _able(feature: str) -> str:
+    return ", ".join(e for e, c in ENGINE_CAPABILITIES.items() if getattr(c, feature))
+
+
+def check_engine(view: FluidView, engine: str) -> None:
+    """Refuse a scenario ``engine`` cannot model, naming the feature and the engines that can.
+
+    Raises
+    ------
+    ValueError
+        ``engine`` unknown, or the scenario has a feature the engine lacks
+        (:data:`ENGINE_CAPABILITIES`).
+    """
+    if engine not in ENGINE_CAPABILITIES:
+        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINE_CAPABILITIES)}")
+    cap = ENGINE_CAPABILITIES[engine]
+    problems: list[tuple[str, str]] = []
+    if view.red is not None and not cap.red:
+        problems.append(("red", f"a RED queue (link {view.bottleneck!r})"))
+    if not view.shared and not cap.several_bottlenecks:
+        problems.append(
+            (
+                "several_bottlenecks",
+                f"flows that do not all share the bottleneck {view.bottleneck!r}"
+                + (
+                    f" and the ACK-path bottleneck {view.reverse_bottleneck!r}"
+                    if view.reverse_bottleneck
+                    else ""
+                ),
+            )
+        )
+    if not view.equal_rtt and not cap.unequal_rtt:
+        i = next(
+            j for j, d in enumerate(view.base_rtt_s) if not math.isclose(d, view.base_rtt_s[0])
+        )
+        problems.append(
+            (
+                "unequal_rtt",
+                f"flows of unequal base RTT ({view.flows[0].name!r}: "
+                f"{view.base_rtt_s[0]:g} s, {view.flows[i].name!r}: {view.base_rtt_s[i]:g} s)",
+            )
+        )
+    if view.off_bottleneck_cbr and not cap.off_bottleneck_cbr:
+        problems.append(
+            (
+                "off_bottleneck_cbr",
+                f"CBR sources that do not cross the bottleneck {view.bottleneck!r} "
+                f"({', '.join(view.off_bottleneck_cbr)})",
+            )
+        )
+    if problems:
+        feature, what = problems[0]
+        raise ValueError(
+            f"the {engine} engine cannot model {what}; engines that can: {_able(feature)}"
+        )
+
+
+def engine_problem(scenario: Scenario, engine: str) -> str | None:
+    """The message :func:`check_engine` would raise for ``engine``, or ``None`` (any engine)."""
+    if engine == "packet":
+        return None
+    try:
+        check_engine(fluid_view(scenario), engine)
+    except ValueError as exc:
+        return str(exc)
+    return None
