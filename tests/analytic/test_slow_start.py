@@ -112,7 +112,7 @@ def test_figure1_exit_window():
     assert ex.window_pkts >= ex.critical_window_pkts > ex.window_pkts / 2
 
 
-@pytest.mark.parametrize("bdp", [3.0, 50.0, 626.0, 5000.0, 1e5])
+@pytest.mark.parametrize("bdp", [8.0, 50.0, 626.0, 5000.0, 1e5])
 def test_quick_vegas_exit_is_first_window_above_critical(bdp):
     ex = slow_start_exit("quick-vegas", bdp, 0.1)
     table = slow_start_windows("quick-vegas", ex.round + 1)
@@ -129,6 +129,12 @@ def test_quick_vegas_exit_is_first_window_above_critical(bdp):
         (lambda: critical_window("vegas", "lots"), TypeError, "bdp"),
         (lambda: critical_window("vegas", 10, gamma=0), ValueError, "gamma must be > 0"),
         (lambda: critical_window("vegas", 10, rtt="median"), ValueError, "rtt"),
+        (lambda: critical_window("vegas", 10, rtt_model="median"), ValueError, "rtt_model"),
+        (
+            lambda: critical_window("vegas", 10, rtt_model="last", rtt="average"),
+            ValueError,
+            "not both",
+        ),
         (lambda: slow_start_windows("vegas", 0), ValueError, "rounds must be >= 1"),
         (lambda: slow_start_windows("vegas", 2.5), TypeError, "rounds"),
         (lambda: slow_start_windows("vegas", 3, whole_acks="yes"), TypeError, "whole_acks"),

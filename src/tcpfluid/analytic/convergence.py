@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import as_float_array, check_choice, check_positive, check_real
-from .slow_start import critical_window
+from .slow_start import critical_window, resolve_rtt_model
 
 __all__ = [
     "conspicuous_round",
@@ -118,11 +118,13 @@ def _even_ceil(x: NDArray[np.float64]) -> NDArray[np.float64]:
     return c + np.mod(c, 2.0)
 
 
-def _vegas_conspicuous(bdp: NDArray[np.float64], gamma: float, rtt: str) -> NDArray[np.float64]:
+def _vegas_conspicuous(
+    bdp: NDArray[np.float64], gamma: float, rtt_model: str
+) -> NDArray[np.float64]:
     # eq. (2) of document 004 with the exponent corrected (docs/errata.md, E4):
     # W_l = 2^(l/2) for even l, the first even l with W_l >= W* is
     # l = 2 ceil(log2 W*); then ceil(μd − 7 W_l / 8) more rounds at +1 per round.
-    w_star = critical_window("vegas", bdp, gamma=gamma, rtt=rtt)  # type: ignore[arg-type]
+    w_star = critical_window("vegas", bdp, gamma=gamma, rtt_model=rtt_model)  # type: ignore[arg-type]
     half_l = np.maximum(np.ceil(np.log2(w_star) - 1e-12), 1.0)
     l_round = 2.0 * half_l
     w_l = 2.0**half_l
@@ -134,8 +136,9 @@ def conspicuous_round(
     bdp: ArrayLike,
     *,
     gamma: float = 1.0,
-    rtt: Literal["average", "last"] = "average",
+    rtt_model: Literal["average", "last"] | None = None,
     queue: Literal["bottleneck", "paper", "table"] = "bottleneck",
+    rtt: Literal["average", "last"] | None = None,
 ) -> NDArray[np.float64]:
     """The round at which a new flow first reaches the available bandwidth (document 004 §4).
 
@@ -150,8 +153,9 @@ def conspicuous_round(
         Example 1 says).
     bdp
         μd, packets (> 0; scalar or array).
-    gamma, rtt
-        Vegas only: as :func:`critical_window` (the paper uses the smoothed RTT).
+    gamma, rtt_model
+        Vegas only: as :func:`critical_window` (the paper uses the smoothed RTT,
+        ``"average"``, the default). ``rtt`` is an accepted alias of ``rtt_model``.
     queue
         TCP-Ho only: the backlog the round's last packet waits behind, which sets the RTT D
         of eqs. (3)-(4).
@@ -177,10 +181,10 @@ def conspicuous_round(
     check_choice("queue", queue, ("bottleneck", "paper", "table"))
     # Vegas's options are checked for TCP-Ho too: a bad value is a caller's error either way
     check_positive("gamma", gamma)
-    check_choice("rtt", rtt, ("average", "last"))
+    model = resolve_rtt_model(rtt_model, rtt)
     b = as_float_array("bdp", bdp, positive=True)
     if algorithm == "vegas":
-        return _vegas_conspicuous(b, gamma, rtt)
+        return _vegas_conspicuous(b, gamma, model)
     if queue == "paper":
         root = tcp_ho_cubic_root(b)
     elif queue == "table":

@@ -25,7 +25,7 @@ from typing import Any, Literal
 from .._validation import check_choice, check_positive, check_real
 from ..path import Path
 from .convergence import conspicuous_round, rounds_to_equilibrium
-from .slow_start import critical_window, slow_start_exit
+from .slow_start import resolve_rtt_model, slow_start_exit
 
 __all__ = ["PREDICT_ALGORITHMS", "Prediction", "predict"]
 
@@ -84,6 +84,28 @@ class Prediction:
         return out
 
 
+def _settle_from_above(
+    algorithm: str, start: float, bdp: float, a: float, b: float
+) -> tuple[float, int]:
+    """Window and rounds of congestion avoidance from a window above the band's target.
+
+    The fluid model's own rule with a standing queue: Δ = W − μd once W > μd (the round's
+    RTT is W/μ). Vegas (eq. 2 of document 000) removes one packet per round while Δ > β.
+    Quick Vegas (§3.2.2 pseudo-code) removes (Δ − m)/2 (eq. 4) while Δ > β and one packet
+    per round while m < Δ <= β, m = (α + β)/2.
+    """
+    w, rounds = start, 0
+    if algorithm != "quick-vegas":
+        k = max(math.ceil(w - bdp - b - 1e-9), 0)
+        return w - k, k
+    m = 0.5 * (a + b)
+    while w - bdp > m + 1e-9:
+        delta = w - bdp
+        w -= 0.5 * (delta - m) if delta > b else 1.0
+        rounds += 1
+    return w, rounds
+
+
 def predict(
     algorithm: str,
     path: Path,
@@ -91,8 +113,9 @@ def predict(
     gamma: float = 1.0,
     alpha: float = 2.0,
     beta: float = 4.0,
-    rtt: Literal["average", "last"] = "average",
+    rtt_model: Literal["average", "last"] | None = None,
     whole_acks: bool = False,
+    rtt: Literal["average", "last"] | None = None,
 ) -> Prediction:
     """Closed-form slow-start exit and time to equilibrium of one flow on ``path``.
 
@@ -106,10 +129,27 @@ def predict(
     gamma, alpha, beta
         Vegas's thresholds, packets (γ > 0, 0 <= α <= β; for ``enhanced-vegas`` α = β = δ
         is required).
-    rtt
-        Which RTT the slow-start check uses (:func:`critical_window`).
+    rtt_model
+        Which RTT the slow-start check uses (:func:`critical_window`); default
+        ``"average"``.
     whole_acks
         Quick Vegas: count whole ACKs in slow start (:func:`slow_start_windows`).
+    rtt
+        Accepted alias of ``rtt_model``.
+
+    Raises
+    ------
+    ValueError
+        Also when the closed forms do not apply: a critical window above μd (γ too large
+        for the path: the window would fill the path before slow start ends, see
+        :func:`slow_start_exit`).
+
+    Notes
+    -----
+    A congestion-avoidance start window above the target (possible when W* is close to μd)
+    is followed with the law's own rule under a standing queue, Δ = W − μd: Vegas −1 per
+    round down to ``μd + β``; Quick Vegas eq. (4) then −1 down to ``μd + (α + β)/2``. The
+    equilibrium window is then inside the band ``[μd + α, μd + β]``.
     """
     check_choice("algorithm", algorithm, PREDICT_ALGORITHMS)
     if not isinstance(path, Path):
@@ -126,7 +166,7 @@ def predict(
     if algorithm == "quick-vegas" and b <= 0:
         raise ValueError(f"quick-vegas needs beta > 0 (eq. 3 adds beta - Delta), got {beta!r}")
     # checked here for every algorithm: TCP-Ho's branch never reaches slow_start_exit
-    check_choice("rtt", rtt, ("average", "last"))
+    model = resolve_rtt_model(rtt_model, rtt)
     if not isinstance(whole_acks, bool):
         raise TypeError(f"whole_acks must be True or False, got {whole_acks!r}")
     bdp, d = path.bdp, path.d
@@ -147,17 +187,23 @@ def predict(
             rounds_to_equilibrium=k,
             time_to_equilibrium_s=k * d,
         )
-    ex = slow_start_exit(algorithm, bdp, d, gamma=g, rtt=rtt, whole_acks=whole_acks)
+    ex = slow_start_exit(algorithm, bdp, d, gamma=g, rtt_model=model, whole_acks=whole_acks)  # type: ignore[arg-type]
     band = (bdp + a, bdp + b)
     start = ex.exit_window_pkts
     if algorithm == "quick-vegas":
         target = bdp + (a + b) / 2.0
-        ratio = max(target / start, 1.0)
-        ca_rounds = math.ceil(
-            float(rounds_to_equilibrium("quick-vegas", start, ratio, beta=b)) - 1e-9
-        )
+        if start > target:
+            settled, ca_rounds = _settle_from_above(algorithm, start, bdp, a, b)
+        else:
+            settled = target
+            ca_rounds = math.ceil(
+                float(rounds_to_equilibrium("quick-vegas", start, target / start, beta=b)) - 1e-9
+            )
+    elif start > bdp + b:
+        settled, ca_rounds = _settle_from_above(algorithm, start, bdp, a, b)
     else:
         target = bdp + a
+        settled = max(target, start)
         ca_rounds = max(math.ceil(target - start - 1e-9), 0)
     total = ex.round + 1 + ca_rounds
     return Prediction(
@@ -165,12 +211,12 @@ def predict(
         bdp_pkts=bdp,
         rtt_s=d,
         mu_pps=path.mu,
-        critical_window_pkts=float(critical_window(algorithm, bdp, gamma=g, rtt=rtt)),
+        critical_window_pkts=ex.critical_window_pkts,
         ss_exit_round=ex.round,
         ss_exit_window_pkts=ex.window_pkts,
         ss_exit_time_s=ex.time_s,
         ca_start_window_pkts=start,
-        equilibrium_window_pkts=max(target, start),
+        equilibrium_window_pkts=settled,
         equilibrium_band_pkts=band,
         rounds_to_equilibrium=total,
         time_to_equilibrium_s=total * d,

@@ -49,6 +49,53 @@ SLOW_START_ALGORITHMS = tuple(_SLOW_START_OF)
 _EXTRA_FRACTION = {"vegas": 0.5, "quick-vegas": 1.0 / 3.0}
 
 RttKind = Literal["average", "last"]
+_RTT_MODELS = ("average", "last")
+
+
+def resolve_rtt_model(rtt_model: str | None, rtt: str | None) -> str:
+    """The RTT model from ``rtt_model`` or its accepted alias ``rtt`` (default ``"average"``).
+
+    ``rtt_model`` is the name used everywhere the *model* of the RTT is meant (a base RTT is
+    ``rtt_s``); ``rtt=`` stays accepted for the callers written before. Giving both with
+    different values is a ``ValueError``.
+    """
+    if rtt_model is not None and rtt is not None and rtt_model != rtt:
+        raise ValueError(
+            f"give rtt_model or its alias rtt, not both: rtt_model={rtt_model!r}, rtt={rtt!r}"
+        )
+    if rtt_model is not None:
+        return check_choice("rtt_model", rtt_model, _RTT_MODELS)
+    if rtt is not None:
+        return check_choice("rtt", rtt, _RTT_MODELS)
+    return "average"
+
+
+def max_slow_start_rounds(algorithm: str, *, whole_acks: bool = False) -> int:
+    """Largest ``rounds`` for which :func:`slow_start_windows` stays a finite float.
+
+    Vegas's table doubles every other round (``2^(floor(i/2)+1)``), Quick Vegas's grows
+    ×1.5 per round (fluid) or by ``floor(w/2)`` (whole ACKs); past these many rounds a
+    window exceeds the largest double (about 1.8e308). TCP-Ho's table is quadratic and has
+    no such limit within memory (returns ``sys.maxsize``).
+    """
+    check_choice("algorithm", algorithm, ("vegas", "quick-vegas", "tcp-ho"))
+    big = float(np.finfo(np.float64).max)
+    if algorithm == "tcp-ho":
+        import sys
+
+        return sys.maxsize
+    if algorithm == "vegas":
+        # 2^(floor(i/2)+1) <= max  <=>  floor(i/2) + 1 <= 1023 (2^1024 overflows)
+        # (the "tcp-ho" indexing shifts one round later: one more round is finite)
+        return 2 * 1023
+    if not whole_acks:
+        # 2·1.5^i <= max for i <= floor(log(max/2)/log 1.5); rounds = that + 1
+        return int(np.floor(np.log(big / 2.0) / np.log(1.5))) + 1
+    w, n = 2, 0
+    while w <= big:
+        n += 1
+        w += w // 2
+    return n
 
 
 def _slow_start_kind(algorithm: str) -> str:
@@ -56,16 +103,21 @@ def _slow_start_kind(algorithm: str) -> str:
     return _SLOW_START_OF[algorithm]
 
 
-def root_coefficient(algorithm: str, rtt: RttKind = "average") -> float:
+def root_coefficient(algorithm: str, rtt_model: RttKind = "average") -> float:
     """The coefficient c in ``W* = (γ + sqrt(γ² + c γ μd)) / 2`` (8, 16, 12 or 24)."""
     kind = _slow_start_kind(algorithm)
-    check_choice("rtt", rtt, ("average", "last"))
+    check_choice("rtt_model", rtt_model, _RTT_MODELS)
     f = _EXTRA_FRACTION[kind]
-    return 4.0 / (f if rtt == "last" else f / 2.0)
+    return 4.0 / (f if rtt_model == "last" else f / 2.0)
 
 
 def critical_window(
-    algorithm: str, bdp: ArrayLike, *, gamma: float = 1.0, rtt: RttKind = "average"
+    algorithm: str,
+    bdp: ArrayLike,
+    *,
+    gamma: float = 1.0,
+    rtt_model: RttKind | None = None,
+    rtt: RttKind | None = None,
 ) -> NDArray[np.float64]:
     """Window at which a flow leaves slow start (the critical window), packets.
 
@@ -78,11 +130,13 @@ def critical_window(
         μd, the bandwidth-delay product in packets (scalar or array, > 0).
     gamma
         Vegas's slow-start threshold γ, packets (> 0; 1 in the documents).
-    rtt
-        ``"average"``: D is the mean RTT of the round (the implementations' smoothed RTT;
-        eq. 6 for Vegas, eq. 10 for Quick Vegas, document 000). ``"last"``: D is the RTT
-        of the round's last packet (eq. 9 for Quick Vegas; for Vegas the form
+    rtt_model
+        ``"average"`` (default): D is the mean RTT of the round (the implementations'
+        smoothed RTT; eq. 6 for Vegas, eq. 10 for Quick Vegas, document 000). ``"last"``: D
+        is the RTT of the round's last packet (eq. 9 for Quick Vegas; for Vegas the form
         ``(γ + sqrt(γ² + 8γμd))/2`` quoted in document 004 §4.1).
+    rtt
+        Accepted alias of ``rtt_model``.
 
     Returns
     -------
@@ -94,10 +148,19 @@ def critical_window(
     >>> float(critical_window("vegas", 625.0))        # eq. 6, the 50 Mb/s x 100 ms path
     50.5024...
     """
-    c = root_coefficient(algorithm, rtt)
+    c = root_coefficient(algorithm, resolve_rtt_model(rtt_model, rtt))  # type: ignore[arg-type]
     g = check_positive("gamma", gamma)
     x = as_float_array("bdp", bdp, positive=True)
-    return np.asarray((g + np.sqrt(g * g + c * g * x)) / 2.0, dtype=np.float64)
+    # (γ + sqrt(γ² + cγx))/2 written as γ(1 + sqrt(1 + cx/γ))/2: no γ² (finite for any
+    # finite γ), and the same value in exact arithmetic
+    with np.errstate(over="ignore"):
+        w = np.asarray(0.5 * g * (1.0 + np.sqrt(1.0 + (c / g) * x)), dtype=np.float64)
+    if not np.all(np.isfinite(w)):
+        raise ValueError(
+            f"critical_window: W* overflows a float for gamma={gamma!r} and bdp up to "
+            f"{float(np.max(x)):.6g} packets; both must be far below 1e300"
+        )
+    return w
 
 
 def slow_start_windows(
@@ -133,6 +196,13 @@ def slow_start_windows(
     check_choice("indexing", indexing, ("quick-vegas", "tcp-ho"))
     if not isinstance(whole_acks, bool):
         raise TypeError(f"whole_acks must be True or False, got {whole_acks!r}")
+    top = max_slow_start_rounds(algorithm, whole_acks=whole_acks)
+    if n > top:
+        raise ValueError(
+            f"rounds must be <= {top} for {algorithm!r}"
+            f"{' with whole_acks=True' if whole_acks else ''}: the window of round {top} "
+            f"already exceeds the largest float (about 1.8e308 packets); got {rounds!r}"
+        )
     i = np.arange(n, dtype=np.float64)
     if algorithm == "vegas":
         j = i if indexing == "quick-vegas" else np.maximum(i - 1.0, 0.0)
@@ -186,8 +256,9 @@ def slow_start_exit(
     rtt_s: float,
     *,
     gamma: float = 1.0,
-    rtt: RttKind = "average",
+    rtt_model: RttKind | None = None,
     whole_acks: bool = False,
+    rtt: RttKind | None = None,
 ) -> SlowStartExit:
     """The first growth round whose window reaches the critical window.
 
@@ -197,8 +268,8 @@ def slow_start_exit(
 
     Parameters
     ----------
-    algorithm, gamma, rtt
-        As :func:`critical_window`.
+    algorithm, gamma, rtt_model, rtt
+        As :func:`critical_window` (``rtt`` is the accepted alias of ``rtt_model``).
     bdp
         μd, packets (scalar).
     rtt_s
@@ -209,7 +280,18 @@ def slow_start_exit(
     kind = _slow_start_kind(algorithm)
     b = check_positive("bdp", bdp)
     d = check_positive("rtt_s", rtt_s)
-    w_star = float(critical_window(kind, b, gamma=gamma, rtt=rtt))
+    model = resolve_rtt_model(rtt_model, rtt)
+    w_star = float(critical_window(kind, b, gamma=gamma, rtt_model=model))  # type: ignore[arg-type]
+    if w_star > b:
+        # the closed form's Δ is the slow-start burst alone; it holds while every window
+        # before the exit is below μd (no standing bottleneck queue), i.e. W* <= μd
+        raise ValueError(
+            f"slow_start_exit: with gamma={gamma!r} and bdp={bdp!r} the critical window "
+            f"W* = {w_star:.6g} packets exceeds μd = {b:.6g}: the window would fill the path "
+            "before the slow-start burst alone makes Δ reach γ, and the closed form (document "
+            "000 §4.1, no bottleneck queue in slow start) does not apply; use a smaller gamma, "
+            "a larger path, or a simulation engine"
+        )
     # enough rounds: windows grow at least x1.5 every two rounds
     n = int(4 * np.ceil(np.log(max(w_star, 2.0)) / np.log(1.5))) + 8
     windows = slow_start_windows(kind, n, whole_acks=whole_acks)

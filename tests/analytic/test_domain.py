@@ -1,0 +1,135 @@
+"""The closed forms refuse what they cannot compute and follow the law where the form ends.
+
+Each case below once returned an inconsistent answer or an ``OverflowError``:
+
+* ``predict("vegas", 50 Mb/s × 100 ms, gamma=1000)`` reported an equilibrium window of
+  3584 packets, outside its own band [627, 629]: with γ = 1000 the critical window
+  (2158 packets) is above μd = 625, where the slow-start closed form (no bottleneck queue
+  in slow start) does not hold;
+* ``predict(..., gamma=1e308)`` and ``slow_start_windows("quick-vegas", 2000,
+  whole_acks=True)`` raised ``OverflowError``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tcpfluid import Path
+from tcpfluid.algorithms import get_law
+from tcpfluid.analytic import (
+    conspicuous_round,
+    critical_window,
+    predict,
+    slow_start_exit,
+    slow_start_windows,
+)
+from tcpfluid.analytic.slow_start import max_slow_start_rounds
+from tcpfluid.fluid import simulate_rounds
+
+QV_PATH = Path("50Mbps", "100ms")  # μd = 625 packets
+
+
+@pytest.mark.parametrize("algorithm", ["vegas", "enhanced-vegas", "quick-vegas"])
+def test_gamma_above_the_path_is_refused_naming_gamma(algorithm):
+    kw = {"alpha": 3.0, "beta": 3.0} if algorithm == "enhanced-vegas" else {}
+    with pytest.raises(ValueError, match=r"gamma=1000.*exceeds μd = 625"):
+        predict(algorithm, QV_PATH, gamma=1000, **kw)
+
+
+def test_huge_gamma_is_a_value_error_not_an_overflow():
+    with pytest.raises(ValueError, match=r"gamma=1e\+308"):
+        predict("vegas", QV_PATH, gamma=1e308)
+    # W* itself stays finite: γ(1 + sqrt(1 + cμd/γ))/2 -> γ for γ >> μd
+    assert float(critical_window("vegas", 625.0, gamma=1e308)) == pytest.approx(1e308)
+    with pytest.raises(ValueError, match="bdp"):
+        critical_window("vegas", 1e308)
+
+
+def test_whole_ack_table_past_the_float_range_is_a_value_error():
+    with pytest.raises(ValueError, match=r"rounds must be <= \d+ .*got 2000"):
+        slow_start_windows("quick-vegas", 2000, whole_acks=True)
+    for alg, whole in [("quick-vegas", True), ("quick-vegas", False), ("vegas", False)]:
+        top = max_slow_start_rounds(alg, whole_acks=whole)
+        # the last allowed round is finite, one more is refused
+        assert math.isfinite(slow_start_windows(alg, top, whole_acks=whole)[-1])
+        with pytest.raises(ValueError, match="rounds"):
+            slow_start_windows(alg, top + 1, whole_acks=whole)
+    # independent count: whole-ACK Quick Vegas adds floor(w/2) per round from 2
+    # (n = how many windows convert to a float without overflow)
+    w, n = 2, 0
+    while True:
+        try:
+            float(w)
+        except OverflowError:
+            break
+        w, n = w + w // 2, n + 1
+    assert max_slow_start_rounds("quick-vegas", whole_acks=True) == n
+
+
+def test_exit_window_above_the_band_follows_vegas_rule_down_to_beta():
+    # μd = 100, γ = 20: W* = 10(1 + sqrt(1 + 16·100/20)) = 100 <= μd, so the exit round
+    # holds, but the table window 128 cut to 112 is above μd + β = 104: Vegas removes one
+    # packet per round (Δ = W − μd > β) for 8 rounds and settles at 104, inside its band.
+    path = Path(1000.0, 0.1)  # 1000 packets/s x 100 ms
+    pr = predict("vegas", path, gamma=20.0)
+    assert pr.ss_exit_window_pkts == 128 and pr.ca_start_window_pkts == 112
+    lo, hi = pr.equilibrium_band_pkts
+    assert pr.equilibrium_window_pkts == 104.0
+    assert lo <= pr.equilibrium_window_pkts <= hi
+    assert pr.rounds_to_equilibrium == pr.ss_exit_round + 1 + 8
+    # independent route: the round model (no burst, one-round feedback) settles there too
+    tr = simulate_rounds(get_law("vegas", gamma=20.0), path, rounds=200, rtt="fluid")
+    w = np.asarray(tr.window_pkts)[:, 0, 0]
+    assert w.max() == 128.0  # the same slow-start exit (table window)
+    assert 112.0 in w  # the same cut
+    # it steps down one packet per round and stops within one packet of μd + β (its
+    # decision sees the previous, one packet larger, round's RTT)
+    assert w[-1] == pytest.approx(104.0, abs=1.0)
+
+
+def test_quick_vegas_above_the_band_uses_eq4_then_minus_one():
+    # μd = 80, γ = 11: W* = 5.5(1 + sqrt(1 + 24·80/11)) = 78.4 <= μd; Table 1's window
+    # 115.3 (2·1.5^10) cut to 100.9, above μd + β = 84
+    path = Path(800.0, 0.1)
+    pr = predict("quick-vegas", path, gamma=11.0)
+    assert pr.ss_exit_window_pkts == pytest.approx(2 * 1.5**10)
+    m = path.bdp + 3.0
+    assert pr.ca_start_window_pkts > path.bdp + 4.0  # starts above the band
+    # by hand: Δ > β halves the excess over m (eq. 4), then −1 per round to Δ <= m
+    w, k = pr.ca_start_window_pkts, 0
+    while w - path.bdp > m - path.bdp:
+        delta = w - path.bdp
+        w = w - (delta - 3.0) / 2.0 if delta > 4.0 else w - 1.0
+        k += 1
+    assert pr.equilibrium_window_pkts == pytest.approx(w)
+    assert pr.rounds_to_equilibrium == pr.ss_exit_round + 1 + k
+    lo, hi = pr.equilibrium_band_pkts
+    assert lo <= pr.equilibrium_window_pkts <= hi
+
+
+@pytest.mark.parametrize("bdp", [20.0, 625.0, 1e4])
+def test_in_domain_predictions_end_inside_their_band(bdp):
+    path = Path(bdp * 10.0, 0.1)
+    for alg in ("vegas", "quick-vegas"):
+        pr = predict(alg, path)
+        lo, hi = pr.equilibrium_band_pkts
+        assert lo <= pr.equilibrium_window_pkts <= hi
+
+
+def test_rtt_model_is_the_name_and_rtt_the_alias():
+    a = predict("vegas", QV_PATH, rtt_model="last")
+    b = predict("vegas", QV_PATH, rtt="last")
+    assert a == b
+    assert a.critical_window_pkts == pytest.approx((1 + math.sqrt(1 + 8 * 625)) / 2)
+    ex1 = slow_start_exit("vegas", 625.0, 0.1, rtt_model="last")
+    ex2 = slow_start_exit("vegas", 625.0, 0.1, rtt="last")
+    assert ex1 == ex2
+    np.testing.assert_array_equal(
+        conspicuous_round("vegas", 625.0, rtt_model="last"),
+        conspicuous_round("vegas", 625.0, rtt="last"),
+    )
+    with pytest.raises(ValueError, match="not both"):
+        predict("vegas", QV_PATH, rtt_model="last", rtt="average")
