@@ -10,9 +10,8 @@ Definitions are those of :mod:`tcpfluid.metrics`, applied to each flow's round t
   in effect after each boundary, from the flow's start to the first bandwidth change;
 * convergence after each change: the same from the change to the next one;
 * bandwidth changes: the start and stop times of the CBR sources inside the run;
-* utilization: bytes carried by the bottleneck (the slowest link of the first flow's
-  forward path, the most shared one among equally slow links; all traffic) over its
-  capacity × the run's duration;
+* utilization: bytes carried by the bottleneck (:func:`tcpfluid.scenarios.bottleneck`;
+  all traffic) over its capacity × the run's duration;
 * throughput: each flow's in-order delivered packets over its active time.
 """
 
@@ -28,6 +27,7 @@ from numpy.typing import NDArray
 from .. import metrics
 from ..algorithms.base import SLOW_START
 from ..metrics import _finite_or_none
+from ..scenarios import bottleneck
 
 if TYPE_CHECKING:  # pragma: no cover
     from .engine import PacketResult
@@ -169,11 +169,8 @@ def summarise(res: PacketResult) -> PacketSummary:
     rows = [_flow_metrics(fl, changes, t_end) for fl in res.flows]
     F = len(rows)
     K = len(changes)
-    first = sc.flows[0]
-    users = {lk.name: sum(lk.name in f.forward for f in sc.flows) for lk in sc.links}
-    # the slowest link of the first flow's path; among equally slow links, the one most
-    # flows share (a dumbbell whose access links run at the bottleneck's rate)
-    bott = min((sc.link(n) for n in first.forward), key=lambda lk: (lk.rate_bps, -users[lk.name]))
+    bott = bottleneck(sc)  # the one rule of every engine (tcpfluid.scenarios.bottleneck)
+    assert bott is not None
     lt = res.link(bott.name)
     util = lt.bytes_out / (bott.rate_bps / 8.0 * t_end)
     thr = np.array(
