@@ -10,7 +10,7 @@ from tcpfluid.report import SECTIONS
 
 def test_full_quick_report_through_the_command(tmp_path: Path, capsys) -> None:
     out = tmp_path / "report"
-    assert main(["report", "--quick", "--jobs", "2", "--out", str(out), "--no-progress"]) == 0
+    assert main(["report", "--quick", "--jobs", "2", "--out", str(out), "--quiet"]) == 0
     assert "wrote" in capsys.readouterr().out
     md = (out / "index.md").read_text(encoding="utf-8")
     # every section the issue lists is there, with its table and a stated tolerance

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import io
 import json
 import re
 from html.parser import HTMLParser
@@ -237,7 +238,7 @@ def test_cli_quick_subset(tmp_path: Path, capsys) -> None:
     )
     assert code == 0
     captured = capsys.readouterr()
-    assert "report [" in captured.err  # the progress bar goes to stderr
+    assert captured.err == ""  # stderr is not a terminal here: no progress bar
     assert (figs / "critical_window.png").exists()
     assert re.search(r"\d+ rows, \d+ flagged DIFFERS", captured.out)
 
@@ -267,3 +268,69 @@ def test_collapsed_flow_is_flagged_not_hidden() -> None:
     assert len(notes) == 1 and notes[0].startswith("FLAG") and "50 packets/s" in notes[0]
     alive = {"t_s": t, "goodput_pps": np.full((1, t.size), 6250.0), "mu_pps": 6250.0}
     assert _collapse_note("tcp-ho", "ho-basic", alive) == []
+
+
+# ------------------------------------------------------------ progress, order, output folders
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_on_a_terminal_counts_tasks_and_names_the_last() -> None:
+    from tcpfluid.report._core import Progress, Task
+
+    tasks = [Task("m:f", {}, f"task {k}", cost=1.0) for k in range(3)]
+    stream = _Tty()
+    bar = Progress(tasks, stream=stream)
+    for t in tasks:
+        bar.update(t.label, 1.0)
+    bar.close()
+    text = stream.getvalue()
+    assert "report (3 tasks)" in text and "100%" in text and "3/3 task 2" in text
+    quiet = _Tty()
+    bar = Progress(tasks, enabled=False, stream=quiet)
+    bar.update("x")
+    bar.close()
+    assert quiet.getvalue() == ""
+
+
+def test_tasks_start_longest_first() -> None:
+    from tcpfluid.report._core import Task, estimate_cost, schedule
+
+    assert schedule([1.0, 5.0, 3.0, 5.0]) == [1, 3, 2, 0]
+    many = Task(
+        "tcpfluid.report._runs:packet_run",
+        {"scenario": "qv-many-flows", "algorithm": "vegas", "overrides": {}},
+    )
+    short = Task(
+        "tcpfluid.report._runs:packet_run",
+        {"scenario": "qv-basic", "algorithm": "vegas", "overrides": {"duration": "6s"}},
+    )
+    rounds = Task(
+        "tcpfluid.report._runs:rounds_run",
+        {"scenario": "qv-many-flows", "algorithm": "vegas", "overrides": {}},
+    )
+    # 60 flows x 500 s at 1 Gb/s is the longest run of the report; a 6 s run is short
+    assert estimate_cost(many) > estimate_cost(rounds) > estimate_cost(short) > 0
+    assert estimate_cost(Task("m:f", {}, cost=7.5)) == 7.5
+    bad = Task("tcpfluid.report._runs:packet_run", {"scenario": "no-such", "overrides": {}})
+    assert estimate_cost(bad) == pytest.approx(0.1)  # the task reports its own error
+
+
+def test_quick_report_has_its_own_default_folder(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "--quick", "--sections", "conspicuous", "--quiet"]) == 0
+    assert (tmp_path / "report-quick" / "index.md").exists()
+    assert not (tmp_path / "report").exists()
+
+
+def test_quick_run_refuses_to_overwrite_a_full_report(tmp_path: Path, capsys) -> None:
+    out = tmp_path / "report"
+    out.mkdir()
+    full = json.dumps({"config": {"quick": False, "jobs": 2}, "sections": []})
+    (out / "report.json").write_text(full, encoding="utf-8")
+    argv = ["report", "--quick", "--sections", "conspicuous", "--out", str(out)]
+    assert main(argv) == 2
+    assert "holds a full report" in capsys.readouterr().err
+    assert (out / "report.json").read_text(encoding="utf-8") == full
+    assert sorted(p.name for p in out.iterdir()) == ["report.json"]

@@ -2,9 +2,11 @@
 simulator vs the documents).
 
 Writes ``OUT/index.md``, ``OUT/index.html`` (self-contained: figures embedded),
-``OUT/report.json`` and the figures as PNG and SVG in ``OUT/figures/``; with
-``--figures DIR`` the PNG figures are also written to DIR (the repository's ``figures/``,
-which the README shows). A progress bar goes to stderr.
+``OUT/report.json`` and the figures as PNG and SVG in ``OUT/figures/`` (``OUT`` is
+``report`` by default, ``report-quick`` with ``--quick``: a quick run never overwrites a
+full report); with ``--figures DIR`` the PNG figures are also written to DIR (the
+repository's ``figures/``, which the README shows). A progress bar goes to stderr when it
+is a terminal (``--quiet``: none).
 """
 
 from __future__ import annotations
@@ -13,13 +15,17 @@ import argparse
 import os
 from typing import Any
 
-__all__ = ["add_parser", "run"]
+__all__ = ["DEFAULT_OUT", "DEFAULT_OUT_QUICK", "add_parser", "run"]
+
+#: default output folders of a full and of a quick report
+DEFAULT_OUT = "report"
+DEFAULT_OUT_QUICK = "report-quick"
 
 _EPILOG = """\
 examples:
-  tcpfluid report                                   # full report into ./report
-  tcpfluid report --quick --jobs 2 --out /tmp/r     # CI settings (< 3 minutes)
-  tcpfluid report --sections critical-window,conspicuous
+  tcpfluid report --jobs 2                          # full report into ./report
+  tcpfluid report --quick                           # CI settings, into ./report-quick
+  tcpfluid report --sections critical-window,conspicuous --out /tmp/r
   tcpfluid report --jobs 2 --figures figures        # also refresh the README figures
 
 sections:
@@ -43,7 +49,12 @@ def add_parser(sub: Any) -> None:
         epilog=_EPILOG.format(sections=listing),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--out", default="report", metavar="DIR", help="output folder (default: report)")
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="DIR",
+        help=f"output folder (default: {DEFAULT_OUT}; with --quick: {DEFAULT_OUT_QUICK})",
+    )
     p.add_argument(
         "--quick",
         action="store_true",
@@ -64,7 +75,14 @@ def add_parser(sub: Any) -> None:
         metavar="DIR",
         help="also write the PNG figures into DIR, e.g. figures (the README's)",
     )
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "-q",
+        "--quiet",
+        "--no-progress",
+        dest="quiet",
+        action="store_true",
+        help="no progress bar (there is none either when stderr is not a terminal)",
+    )
     p.set_defaults(run=run)
 
 
@@ -77,6 +95,20 @@ def parse_jobs(value: str) -> int:
     if n < 0:
         raise ValueError(f"--jobs must be an integer >= 0 (0: all CPUs), got {value!r}")
     return n if n > 0 else (os.cpu_count() or 1)
+
+
+def _holds_full_report(out: str) -> bool:
+    """True when ``out/report.json`` is a report written without ``--quick``."""
+    import json
+
+    path = os.path.join(out, "report.json")
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return False
+    config = data.get("config") if isinstance(data, dict) else None
+    return isinstance(config, dict) and config.get("quick") is False
 
 
 def _command(args: argparse.Namespace, jobs: int) -> str:
@@ -100,9 +132,16 @@ def run(args: argparse.Namespace) -> int:
 
     jobs = parse_jobs(args.jobs)
     names = resolve_sections(args.sections)  # raises before any work on a bad name
+    if args.out is None:
+        args.out = DEFAULT_OUT_QUICK if args.quick else DEFAULT_OUT
     out = args.out
     if os.path.exists(out) and not os.path.isdir(out):
         raise ValueError(f"--out must be a directory, got {out!r}, which is a file")
+    if args.quick and _holds_full_report(out):
+        raise ValueError(
+            f"--out {out!r} holds a full report; a --quick run does not overwrite it "
+            f"(default for --quick: {DEFAULT_OUT_QUICK}; or remove {out!r} first)"
+        )
     if (
         args.figures is not None
         and os.path.exists(args.figures)
@@ -110,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     ):
         raise ValueError(f"--figures must be a directory, got {args.figures!r}, which is a file")
     report = build_report(
-        [s.name for s in names], quick=args.quick, jobs=jobs, progress=not args.no_progress
+        [s.name for s in names], quick=args.quick, jobs=jobs, progress=not args.quiet
     )
     cmd = _command(args, jobs)
     written = write_report(report, out, figures_dir=args.figures, command=cmd)

@@ -31,7 +31,9 @@ __all__ = [
     "SectionResult",
     "SectionSpec",
     "Task",
+    "estimate_cost",
     "run_tasks",
+    "schedule",
 ]
 
 
@@ -70,6 +72,9 @@ class Task:
     function: str
     kwargs: Mapping[str, Any]
     label: str = ""
+    #: estimated seconds on one core (``None``: :func:`estimate_cost` guesses from the
+    #: function and its scenario); only the order in which a pool starts tasks uses it
+    cost: float | None = None
 
     def run(self) -> Any:
         """Import the function and call it."""
@@ -195,42 +200,87 @@ class Report:
 
 
 class Progress:
-    """A small progress bar on a text stream (stderr by default); silent when disabled.
+    """Tasks done, as a :func:`tcpfluid._progress.progress_bar` on stderr: the bar moves by
+    each finished task's estimated cost (:func:`estimate_cost`) and shows its label; it
+    draws only when enabled and the stream is a terminal."""
 
-    Uses :mod:`tqdm` (a declared dependency) when the stream is a terminal, and plain
-    ``[k/n] label`` lines otherwise (logs of CI runs stay readable).
-    """
+    def __init__(
+        self, tasks: Sequence[Task] | int, *, enabled: bool = True, stream: TextIO | None = None
+    ) -> None:
+        from .._progress import progress_bar
 
-    def __init__(self, total: int, *, enabled: bool = True, stream: TextIO | None = None) -> None:
-        self.total = total
+        if isinstance(tasks, int):
+            tasks = [Task("", {}, cost=1.0) for _ in range(tasks)]
+        self.total = len(tasks)
         self.done = 0
-        self.enabled = enabled
-        self.stream = stream if stream is not None else sys.stderr
-        self._bar: Any = None
-        if enabled and hasattr(self.stream, "isatty") and self.stream.isatty():
-            from tqdm import tqdm
+        self._weight = sum(estimate_cost(t) for t in tasks) or 1.0
+        self._sum = 0.0
+        self._bar = progress_bar(f"report ({self.total} tasks)", enabled=enabled, stream=stream)
 
-            self._bar = tqdm(total=total, file=self.stream, unit="task", desc="report")
-
-    def update(self, label: str) -> None:
-        """One more task finished."""
+    def update(self, label: str, cost: float = 1.0) -> None:
+        """One more task finished (its label, its estimated cost)."""
         self.done += 1
-        if not self.enabled:
-            return
-        if self._bar is not None:
-            self._bar.set_postfix_str(label[:40])
-            self._bar.update(1)
-        else:
-            width = 24
-            filled = int(width * self.done / max(self.total, 1))
-            bar = "#" * filled + "-" * (width - filled)
-            self.stream.write(f"report [{bar}] {self.done}/{self.total} {label}\n")
-            self.stream.flush()
+        self._sum += cost
+        self._bar.note(f"{self.done}/{self.total} {label}")
+        self._bar(1.0 if self.done >= self.total else self._sum / self._weight)
 
     def close(self) -> None:
         """Finish the bar."""
-        if self._bar is not None:
-            self._bar.close()
+        self._bar.close()
+
+
+#: seconds per simulated packet slot of the bottleneck and per flow-round, one core
+#: (order of magnitude of the packet simulator; only the order of the tasks depends on it)
+_S_PER_PACKET = 1.0e-6
+_S_PER_FLOW_ROUND = 5.0e-5
+_S_PER_ROUND_STEP = 5.0e-4
+
+
+def _scenario_size(kwargs: Mapping[str, Any]) -> tuple[float, float]:
+    """(packet slots of the slowest link over the run, flow-rounds) of a scenario task."""
+    from ..scenarios import build_scenario
+
+    sc = build_scenario(kwargs["scenario"], **dict(kwargs.get("overrides", {})))
+    rate_pps = min(lk.rate_bps for lk in sc.links) / (8.0 * sc.packet_size_bytes)
+    rounds = 0.0
+    for f in sc.flows:
+        active = max(min(f.stop_s, sc.duration_s) - f.start_s, 0.0)
+        rounds += active / max(sc.base_rtt_s(f), 1e-3)
+    return rate_pps * sc.duration_s, rounds
+
+
+def _scenario_steps(kwargs: Mapping[str, Any]) -> float:
+    """Rounds of the shortest-RTT flow over the run (steps of the batched round model)."""
+    from ..scenarios import build_scenario
+
+    sc = build_scenario(kwargs["scenario"], **dict(kwargs.get("overrides", {})))
+    rtt = min((sc.base_rtt_s(f) for f in sc.flows), default=0.1)
+    return sc.duration_s / max(rtt, 1e-3)
+
+
+def estimate_cost(task: Task) -> float:
+    """Estimated seconds of ``task`` on one core: its own ``cost`` when given; else, for
+    the report's engine runs, packet slots of the bottleneck and flow-rounds of the
+    scenario (packet runs), flow-rounds (round model, ODE); 1 s otherwise. Only the order
+    in which a pool starts the tasks (longest first) depends on it, never a result."""
+    if task.cost is not None:
+        return float(task.cost)
+    name = task.function.rpartition(":")[2]
+    try:
+        if name == "packet_run":
+            slots, rounds = _scenario_size(task.kwargs)
+            return 0.2 + slots * _S_PER_PACKET + rounds * _S_PER_FLOW_ROUND
+        if name == "rounds_run":  # flows are batched: one step per round of the run
+            steps = _scenario_steps(task.kwargs)
+            return 0.2 + steps * _S_PER_ROUND_STEP
+        if name == "ode_run":
+            _, rounds = _scenario_size(task.kwargs)
+            return 0.5 + rounds * _S_PER_FLOW_ROUND / 10.0
+        if name == "rounds_bdp_batch":
+            return 0.1
+    except (KeyError, TypeError, ValueError):
+        return 0.1  # the task will report its own error quickly
+    return 1.0
 
 
 def run_tasks(
@@ -243,27 +293,35 @@ def run_tasks(
     """Run ``tasks`` and return ``(result, seconds)`` pairs **in task order** (the results
     do not depend on ``jobs``; the seconds are each task's own wall time)."""
     results: list[Any] = [None] * len(tasks)
+    costs = [estimate_cost(t) for t in tasks]
     if jobs == 1 and executor is None:
         for i, t in enumerate(tasks):
             results[i] = _run_task(t)
             if progress is not None:
-                progress.update(t.label)
+                progress.update(t.label, costs[i])
         return results
     own = executor is None
     ex = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
     try:
-        # the longest tasks first keeps the pool busy; order of submission does not change
-        # the results, which are indexed by task
-        futs = {ex.submit(_run_task, t): i for i, t in enumerate(tasks)}
+        # the longest tasks first (longest-processing-time scheduling): the pool ends with
+        # short tasks that fill the gaps; the order of submission does not change the
+        # results, which are put back by task index
+        order = schedule(costs)
+        futs = {ex.submit(_run_task, tasks[i]): i for i in order}
         for fut in as_completed(futs):
             i = futs[fut]
             results[i] = fut.result()
             if progress is not None:
-                progress.update(tasks[i].label)
+                progress.update(tasks[i].label, costs[i])
     finally:
         if own:
             ex.shutdown(wait=True, cancel_futures=True)
     return results
+
+
+def schedule(costs: Sequence[float]) -> list[int]:
+    """Task indices, longest estimated cost first (ties: task order)."""
+    return sorted(range(len(costs)), key=lambda i: (-costs[i], i))
 
 
 def run_sections(
@@ -277,7 +335,7 @@ def run_sections(
     t0 = time.perf_counter()
     per: list[list[Task]] = [s.tasks(config) for s in specs]
     flat = [t for ts in per for t in ts]
-    bar = Progress(len(flat), enabled=progress, stream=stream)
+    bar = Progress(flat, enabled=progress, stream=stream)
     try:
         out = run_tasks(flat, jobs=config.jobs, progress=bar)
     finally:
