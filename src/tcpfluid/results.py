@@ -1,0 +1,399 @@
+"""One result type and one summary type for every engine.
+
+:func:`tcpfluid.simulate` returns a :class:`Result` whatever the engine (the round model,
+the ODE model or the packet simulator): the same fields with the same units, so plots,
+tables, sweeps and reports need no per-engine code.
+
+* :class:`Result` - ``time_s`` (T,), ``window_pkts`` (flows × T), ``queue_pkts`` (T,,
+  the bottleneck's queue), ``throughput_pps`` (flows × T), the flow names, a
+  :class:`Summary`, and ``native``: the engine's own result object (a
+  :class:`~tcpfluid.fluid.RoundTrace`, :class:`~tcpfluid.fluid.OdeResult` or
+  :class:`~tcpfluid.sim.PacketResult`) for what only that engine records.
+* :class:`Summary` - per-flow values (:class:`FlowSummary`: slow-start exit window, round
+  and time, settled window, time to equilibrium, convergence after each change, throughput,
+  loss events) and aggregates (the time at which every active flow has settled, the
+  convergence of all flows after each change, Jain's index, utilization, losses). It is
+  computed in one place, :func:`tcpfluid.metrics.summarise`.
+
+Definitions and units
+---------------------
+Changes
+    The times at which the bandwidth available to the flows changes: a CBR source starting
+    or stopping, and a flow joining or leaving, inside ``(0, duration)``. Each flow's
+    convergence time is measured after every change (``None`` when the flow was not active
+    after it or did not settle).
+Losses
+    **Loss events** per flow: the congestion signals handed to the law, each a window cut,
+    in every engine. The round model and the packet simulator count them (integers). The
+    ODE model is a fluid in which the window is cut at the rate packets are lost (the
+    Misra-Gong-Towsley form ``dw/dt = 1/RTT - w p r / 2``: every lost packet is one cut),
+    so its loss events are the expected number of cuts, the integral of the loss rate over
+    the measured time (a real number). Lost packets are a separate quantity (the ODE's
+    ``lost_pkts``; the packet simulator's drops per link).
+Throughput
+    Packets delivered by the flow over its active time inside the run, packets/s.
+Utilization
+    Packets carried by the bottleneck (flows and cross traffic) over its capacity × the
+    measured time.
+
+Examples
+--------
+>>> import tcpfluid
+>>> res = tcpfluid.simulate(tcpfluid.scenarios.build_scenario(
+...     "qv-basic", duration="20s", cbr="none").with_algorithm("vegas"))
+>>> res.engine, res.window_pkts.shape[0], res.summary.losses_unit
+('rounds', 1, 'loss events')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+    from .scenarios import Scenario
+
+__all__ = ["FlowSummary", "Result", "Summary"]
+
+FloatArray = NDArray[np.float64]
+
+#: the unit of :attr:`FlowSummary.losses` in every engine
+LOSSES_UNIT = "loss events"
+
+
+@dataclass(frozen=True)
+class FlowSummary:
+    """Summary values of one flow (``None``: did not happen / did not settle).
+
+    Attributes
+    ----------
+    name
+        The flow's name in the scenario.
+    start_s, stop_s
+        Its active interval inside the run, s.
+    ss_exit_window_pkts, ss_exit_time_s, ss_exit_round
+        Slow-start exit (:func:`tcpfluid.metrics.slow_start_exit`): the window that made
+        the law leave, the time of the decision, and the round index (0-based).
+    settled_window_pkts, time_to_equilibrium_s
+        The window settled at before the first change after the flow's start, and the time
+        from its start to reach it (:func:`tcpfluid.metrics.settling`).
+    convergence_times_s
+        One entry per change of :attr:`Summary.change_times_s`: time from the change until
+        the window settles again (``None``: not active after it or did not settle).
+    throughput_pps
+        Delivered packets over the flow's active time, packets/s.
+    losses
+        Loss events (module docstring): an int, or the expected number (a float) in the ODE.
+    """
+
+    name: str
+    start_s: float
+    stop_s: float
+    ss_exit_window_pkts: float | None
+    ss_exit_time_s: float | None
+    ss_exit_round: int | None
+    settled_window_pkts: float | None
+    time_to_equilibrium_s: float | None
+    convergence_times_s: tuple[float | None, ...]
+    throughput_pps: float | None
+    losses: int | float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values (``stop_s`` ``None`` when the flow runs to the end)."""
+        return {
+            "name": self.name,
+            "start_s": self.start_s,
+            "stop_s": None if self.stop_s == float("inf") else self.stop_s,
+            "ss_exit_window_pkts": self.ss_exit_window_pkts,
+            "ss_exit_time_s": self.ss_exit_time_s,
+            "ss_exit_round": self.ss_exit_round,
+            "settled_window_pkts": self.settled_window_pkts,
+            "time_to_equilibrium_s": self.time_to_equilibrium_s,
+            "convergence_times_s": list(self.convergence_times_s),
+            "throughput_pps": self.throughput_pps,
+            "losses": self.losses,
+        }
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The summary of a run, the same type for every engine (module docstring).
+
+    Attributes
+    ----------
+    engine
+        ``"rounds"``, ``"ode"`` or ``"packet"``.
+    flows
+        One :class:`FlowSummary` per flow.
+    change_times_s, change_kinds
+        The changes (increasing) and what each is: ``"cbr-start"``, ``"cbr-stop"``,
+        ``"flow-join"``, ``"flow-leave"`` (joined with ``+`` when several coincide).
+    all_settled_time_s
+        Time from the run's start until every flow active before the first change has
+        settled (the latest of their start + time to equilibrium); ``None`` if one did not.
+    all_converged_times_s
+        Per change: time until every flow active after it has settled again (the largest of
+        their convergence times); ``None`` if one did not.
+    utilization
+        Bottleneck utilization over the measured time (all traffic), in [0, 1].
+    jain_index
+        Jain's index of the throughputs of the flows active in the run (the Quick Vegas
+        paper (Chan, Lin, Ho 2008), eq. 13).
+    losses_unit
+        ``"loss events"``.
+    bottleneck
+        Name of the bottleneck link (:func:`tcpfluid.scenarios.bottleneck`).
+    notes
+        Remarks on the run (e.g. flows left out of a shortened run).
+    extras
+        The engine's own JSON keys kept beside the shared ones (the packet engine's
+        ``retransmissions``, ``timeouts``, ``packets_per_s``...; the ODE's ``lost_pkts``,
+        ``mean_queue_pkts``...).
+    """
+
+    engine: str
+    flows: tuple[FlowSummary, ...]
+    change_times_s: tuple[float, ...]
+    change_kinds: tuple[str, ...]
+    all_settled_time_s: float | None
+    all_converged_times_s: tuple[float | None, ...]
+    utilization: float | None
+    jain_index: float | None
+    bottleneck: str
+    losses_unit: str = LOSSES_UNIT
+    notes: tuple[str, ...] = ()
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def flow_names(self) -> tuple[str, ...]:
+        """The flows' names, in order."""
+        return tuple(f.name for f in self.flows)
+
+    @property
+    def throughput_pps(self) -> tuple[float | None, ...]:
+        """Per-flow throughput, packets/s."""
+        return tuple(f.throughput_pps for f in self.flows)
+
+    @property
+    def losses(self) -> tuple[int | float, ...]:
+        """Per-flow loss events."""
+        return tuple(f.losses for f in self.flows)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the public keys of ``tcpfluid simulate --json``.
+
+        The keys every engine has always had keep their meaning: ``ss_exit_window``,
+        ``ss_exit_time_s``, ``ss_exit_round``, ``settled_window``,
+        ``time_to_equilibrium_s`` and ``convergence_times_s`` describe **flow 0**;
+        ``change_times_s``, ``utilization``, ``throughput_pps`` (per flow),
+        ``jain_index`` and ``losses`` (per flow, loss events) the run. Beside them, per
+        flow: ``flow_names``, ``ss_exit_windows_pkts``, ``ss_exit_times_s``,
+        ``ss_exit_rounds``, ``settled_windows_pkts``, ``times_to_equilibrium_s``,
+        ``convergence_times_per_flow_s`` (flows × changes), ``flow_start_s``,
+        ``flow_stop_s``; aggregates: ``change_kinds``, ``all_settled_time_s``,
+        ``all_converged_times_s``, ``losses_unit``, ``bottleneck``, ``notes``; then the
+        engine's own keys (:attr:`extras`).
+        """
+        f0 = self.flows[0]
+        fl = self.flows
+        out: dict[str, Any] = {
+            "ss_exit_window": f0.ss_exit_window_pkts,
+            "ss_exit_time_s": f0.ss_exit_time_s,
+            "ss_exit_round": f0.ss_exit_round,
+            "settled_window": f0.settled_window_pkts,
+            "time_to_equilibrium_s": f0.time_to_equilibrium_s,
+            "convergence_times_s": list(f0.convergence_times_s),
+            "change_times_s": list(self.change_times_s),
+            "utilization": self.utilization,
+            "throughput_pps": [f.throughput_pps for f in fl],
+            "jain_index": self.jain_index,
+            "losses": [f.losses for f in fl],
+            "flow_names": [f.name for f in fl],
+            "flow_start_s": [f.start_s for f in fl],
+            "flow_stop_s": [None if f.stop_s == float("inf") else f.stop_s for f in fl],
+            "ss_exit_windows_pkts": [f.ss_exit_window_pkts for f in fl],
+            "ss_exit_times_s": [f.ss_exit_time_s for f in fl],
+            "ss_exit_rounds": [f.ss_exit_round for f in fl],
+            "settled_windows_pkts": [f.settled_window_pkts for f in fl],
+            "times_to_equilibrium_s": [f.time_to_equilibrium_s for f in fl],
+            "convergence_times_per_flow_s": [list(f.convergence_times_s) for f in fl],
+            "change_kinds": list(self.change_kinds),
+            "all_settled_time_s": self.all_settled_time_s,
+            "all_converged_times_s": list(self.all_converged_times_s),
+            "losses_unit": self.losses_unit,
+            "bottleneck": self.bottleneck,
+            "notes": list(self.notes),
+        }
+        for k, v in self.extras.items():
+            out.setdefault(k, v)
+        return out
+
+    def table(self, *, max_flows: int = 20) -> str:
+        """A text table: the aggregates, then one row per flow (the first ``max_flows``)."""
+        return _summary_table(self, max_flows)
+
+
+def _fmt(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, list | tuple):
+        return "[" + ", ".join(_fmt(v) for v in x) + "]"
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    return str(x)
+
+
+def _summary_table(s: Summary, max_flows: int) -> str:
+    rows = [
+        ("bandwidth changes at (s)", _fmt(list(s.change_times_s))),
+        ("  kinds", _fmt(list(s.change_kinds))),
+        ("all flows settled at (s)", _fmt(s.all_settled_time_s)),
+        ("all flows converged after each change (s)", _fmt(list(s.all_converged_times_s))),
+        ("utilization", _fmt(s.utilization)),
+        ("Jain's index", _fmt(s.jain_index)),
+        (f"losses ({s.losses_unit}), all flows", _fmt(sum(s.losses))),
+    ]
+    width = max(len(a) for a, _ in rows)
+    lines = [f"{a.ljust(width)}  {b}" for a, b in rows]
+    head: tuple[str, ...] = ("flow", "start s", "ss exit w", "ss exit s", "settled w")
+    head += ("t_eq s", "thr pkt/s", "losses", "convergence after each change (s)")
+    body = [
+        (
+            f.name,
+            _fmt(f.start_s),
+            _fmt(f.ss_exit_window_pkts),
+            _fmt(f.ss_exit_time_s),
+            _fmt(f.settled_window_pkts),
+            _fmt(f.time_to_equilibrium_s),
+            _fmt(f.throughput_pps),
+            str(f.losses),
+            _fmt(list(f.convergence_times_s)),
+        )
+        for f in s.flows[:max_flows]
+    ]
+    widths = [max(len(r[i]) for r in (head, *body)) for i in range(len(head))]
+    lines.append("")
+    lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in body]
+    if len(s.flows) > max_flows:
+        lines.append(f"... {len(s.flows) - max_flows} more flows (--json lists every flow)")
+    lines += [f"note: {n}" for n in s.notes]
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """The result of :func:`tcpfluid.simulate`, the same type for every engine.
+
+    Attributes
+    ----------
+    engine
+        ``"rounds"``, ``"ode"`` or ``"packet"``.
+    scenario
+        The scenario run (with its algorithm).
+    flow_names
+        The flows' names, in order (the rows of the per-flow arrays).
+    time_s
+        Sample times, s, shape ``(T,)``: one per round (rounds), per output point (ODE),
+        per sample interval (packet).
+    window_pkts
+        Congestion window of each flow, packets, shape ``(F, T)``.
+    queue_pkts
+        Queue at the bottleneck, packets, shape ``(T,)``.
+    throughput_pps
+        Delivery rate of each flow, packets/s, shape ``(F, T)`` (the round's rate, the ODE's
+        w/RTT, the packets delivered in each sample interval).
+    summary
+        The :class:`Summary`.
+    native
+        The engine's own result object (``RoundTrace``, ``OdeResult``, ``PacketResult``).
+    """
+
+    engine: str
+    scenario: Scenario
+    flow_names: tuple[str, ...]
+    time_s: FloatArray
+    window_pkts: FloatArray
+    queue_pkts: FloatArray
+    throughput_pps: FloatArray
+    summary: Summary
+    native: Any = field(repr=False)
+
+    def __post_init__(self) -> None:
+        T = self.time_s.shape[0]
+        F = len(self.flow_names)
+        for name, arr, shape in (
+            ("window_pkts", self.window_pkts, (F, T)),
+            ("queue_pkts", self.queue_pkts, (T,)),
+            ("throughput_pps", self.throughput_pps, (F, T)),
+        ):
+            if arr.shape != shape:
+                raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
+
+    def to_frame(self) -> pd.DataFrame:
+        """A tidy pandas frame: columns ``time_s``, ``flow``, ``quantity``, ``value``.
+
+        Quantities: ``window_pkts`` and ``throughput_pps`` per flow (``flow`` = its name),
+        ``queue_pkts`` of the bottleneck (``flow`` = ``""``).
+        """
+        import pandas as pd
+
+        T = self.time_s.shape[0]
+        F = len(self.flow_names)
+        names = np.asarray(self.flow_names, dtype=object)
+        parts = []
+        for q, arr in (("window_pkts", self.window_pkts), ("throughput_pps", self.throughput_pps)):
+            parts.append(
+                pd.DataFrame(
+                    {
+                        "time_s": np.tile(self.time_s, F),
+                        "flow": np.repeat(names, T),
+                        "quantity": q,
+                        "value": arr.reshape(-1),
+                    }
+                )
+            )
+        parts.append(
+            pd.DataFrame(
+                {
+                    "time_s": self.time_s,
+                    "flow": "",
+                    "quantity": "queue_pkts",
+                    "value": self.queue_pkts,
+                }
+            )
+        )
+        return pd.concat(parts, ignore_index=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: engine, scenario name, flow names, the arrays as lists, the summary."""
+        return {
+            "engine": self.engine,
+            "scenario": self.scenario.name,
+            "flow_names": list(self.flow_names),
+            "time_s": self.time_s.tolist(),
+            "window_pkts": self.window_pkts.tolist(),
+            "queue_pkts": self.queue_pkts.tolist(),
+            "throughput_pps": self.throughput_pps.tolist(),
+            "summary": self.summary.to_dict(),
+        }
+
+    def plot(self, ax: Any = None, *, quantity: str = "window_pkts", **style: Any) -> list[Any]:
+        """Plot ``quantity`` (``"window_pkts"``, ``"throughput_pps"`` or ``"queue_pkts"``)
+        against time, one line per flow; returns the artists (:func:`tcpfluid.plot.window`)."""
+        from . import plot
+
+        draw = {"window_pkts": plot.window, "throughput_pps": plot.throughput}
+        if quantity == "queue_pkts":
+            return plot.queue(self, ax, **style)
+        if quantity not in draw:
+            raise ValueError(
+                f"quantity must be one of window_pkts, throughput_pps, queue_pkts; got {quantity!r}"
+            )
+        return draw[quantity](self, ax, **style)
