@@ -30,15 +30,22 @@ _LAZY = (
     "fluid",
     "plot",
     "published",
+    "queueing",
     "report",
+    "results",
     "sim",
     "sweep",
 )
 
-__all__ = ["Path", "__version__", "metrics", "scenarios", "units", *_LAZY]
+#: names loaded on first access: ``tcpfluid.simulate`` (the one way to run a scenario)
+_LAZY_NAMES = {"simulate": "engines", "Result": "results", "Summary": "results"}
+
+__all__ = ["Path", "__version__", "metrics", "scenarios", "units", *_LAZY, *_LAZY_NAMES]
 
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return importlib.import_module(f"{__name__}.{name}")
+    if name in _LAZY_NAMES:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY_NAMES[name]}"), name)
     raise AttributeError(f"module 'tcpfluid' has no attribute {name!r}")
