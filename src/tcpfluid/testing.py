@@ -549,8 +549,7 @@ class RunCache:
         opts = dict(options or {})
         key = self._key(scenario, layer, opts)
         if key in self._layers:
-            if layer == CLOSED_FORM:
-                self.hits += 1
+            self.hits += 1
             return self._layers[key]
         if layer == CLOSED_FORM:
             self.misses += 1

@@ -1,0 +1,280 @@
+"""tcpfluid.testing: the comparison table, the assertions and their messages, predictions.
+
+Expected numbers come from another route than the code under test: μd + α computed here
+from the scenario's links (document 000 eq. 5), the round model against the closed forms,
+a scenario's single-flow equivalent, and the report's own tolerance semantics.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tcpfluid import testing
+from tcpfluid.engines import run_scenario
+from tcpfluid.scenarios import build_scenario
+from tcpfluid.testing import (
+    LayersDisagree,
+    RunCache,
+    Tolerance,
+    assert_layers_agree,
+    assert_matches_closed_form,
+    compare,
+    predict_scenario,
+)
+
+# a short Vegas run: 10 Mb/s x 50 ms (mu*d about 63 packets) settles in a few seconds
+SMALL = {"bandwidth": "10Mbps", "rtt": "50ms", "cbr": "none", "duration": "30s"}
+
+
+def _mu_d(bandwidth_bps: float, rtt_s: float) -> tuple[float, float]:
+    """μ (pkt/s) and d (s) of the dumbbell, by hand (eq. 5 of document 000): the RTT's
+    propagation, plus a 1000-byte packet's transmission on the bottleneck and two 1 Gb/s
+    access links, plus a 40-byte ACK's on the same three links."""
+    mu = bandwidth_bps / 8000.0
+    d = rtt_s + 8000.0 / bandwidth_bps + 2 * 8000.0 / 1e9 + 320.0 / bandwidth_bps + 2 * 320.0 / 1e9
+    return mu, d
+
+
+@pytest.fixture(scope="module")
+def cache() -> RunCache:
+    return RunCache()
+
+
+def test_report_and_testing_share_one_tolerance_type() -> None:
+    from tcpfluid.report import Tolerance as ReportTolerance
+
+    assert ReportTolerance is Tolerance
+
+
+def test_tolerance_semantics_and_checks() -> None:
+    t = Tolerance(rel=0.2, abs_tol=1.0, factor=None, reason="r")
+    assert t.passes(119.0, 100.0) and not t.passes(121.0, 100.0)
+    assert t.passes(1.9, 1.0)  # within the absolute tolerance
+    assert Tolerance(factor=2.0, reason="r").passes(32.0, 64.0)
+    assert t.describe() == "±20 % or ±1"
+    for bad in ({"rel": -0.1}, {"rel": math.nan}, {"abs_tol": True}, {"factor": 0.5}):
+        with pytest.raises(ValueError, match="Tolerance"):
+            Tolerance(**bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="reason"):
+        Tolerance(rel=0.1, reason=None)  # type: ignore[arg-type]
+
+
+def test_compare_table_columns_and_the_round_models_numbers(cache: RunCache) -> None:
+    df = compare(
+        "qv-basic",
+        engines="rounds",
+        reference="closed-form",
+        algorithm="vegas",
+        sets=SMALL,
+        cache=cache,
+    )
+    assert list(df.columns[:7]) == [
+        "quantity",
+        "flow",
+        "change",
+        "engine",
+        "value",
+        "reference",
+        "relative_error",
+    ]
+    assert set(df["engine"]) == {"rounds"} and set(df["reference_layer"]) == {"closed-form"}
+    # the values are the round model's own summary, run separately here
+    sc = build_scenario("qv-basic", **SMALL).with_algorithm("vegas")
+    s = run_scenario(sc, "rounds").summary
+    row = df[df.quantity == "settled_window"].iloc[0]
+    assert row["value"] == pytest.approx(float(s.settled_window_pkts[0, 0]))
+    assert row["flow"] == "S1-D1"
+    # the closed form: Vegas stops at mu*d + alpha (alpha = 2), mu*d by hand
+    mu, d = _mu_d(10e6, 0.05)
+    assert row["reference"] == pytest.approx(mu * d + 2.0, rel=1e-9)
+    assert row["relative_error"] == pytest.approx(
+        (row["value"] - row["reference"]) / row["reference"]
+    )
+    jain = df[df.quantity == "jain_index"].iloc[0]
+    assert jain["flow"] == "all"
+    # no closed form for an average over the run: shown, with the reason, not a number
+    thr = df[df.quantity == "throughput_pps"].iloc[0]
+    assert math.isnan(thr["reference"]) and "no closed form" in thr["note"]
+
+
+def test_a_cache_serves_repeated_runs(cache: RunCache) -> None:
+    local = RunCache()
+    compare(
+        "qv-basic",
+        "rounds",
+        "settled_window",
+        reference="closed-form",
+        algorithm="vegas",
+        sets=SMALL,
+        cache=local,
+    )
+    misses = local.misses
+    compare(
+        "qv-basic",
+        "rounds",
+        "ss_exit_window",
+        reference="closed-form",
+        algorithm="vegas",
+        sets=SMALL,
+        cache=local,
+    )
+    assert local.misses == misses and local.hits >= 2
+
+
+def test_failure_names_the_engine_that_is_off_and_prints_the_table(cache: RunCache) -> None:
+    # the round model decides slow start at the end of the round: one round (d) after the
+    # closed form's exit time, far outside 1 %
+    with pytest.raises(LayersDisagree) as info:
+        assert_matches_closed_form(
+            "qv-basic",
+            ["ss_exit_time_s", "settled_window"],
+            engines="rounds",
+            algorithm="vegas",
+            sets=SMALL,
+            cache=cache,
+            tolerance=Tolerance(rel=0.01, reason="same rounds"),
+        )
+    msg = str(info.value)
+    assert msg.startswith("the round model is off on scenario 'qv-basic' (vegas)")
+    assert "ss_exit_time_s [S1-D1]: round model" in msg and "(same rounds)" in msg
+    assert "quantity" in msg and "FAIL" in msg and "settled_window" in msg  # the table
+    assert info.value.off == ("rounds",)
+    rows = info.value.rows
+    assert [r["ok"] for r in rows if r["quantity"] == "settled_window"] == [True]
+
+
+def test_failure_blames_the_reference_when_the_engines_agree_with_each_other(
+    cache: RunCache,
+) -> None:
+    # after the doubling at 160 s both fluid engines call the window settled once it is
+    # within 2 % of its final value, about 1.3 s before the closed form's last round
+    with pytest.raises(LayersDisagree) as info:
+        assert_matches_closed_form(
+            "qv-basic",
+            "convergence_times_s",
+            engines=["rounds", "ode"],
+            algorithm="vegas",
+            cache=cache,
+            tolerance=Tolerance(rel=0.01, reason="tight on purpose"),
+        )
+    assert info.value.off == ("closed-form",)
+    assert str(info.value).startswith("the closed form is off")
+    # with the settling band as the tolerance, the three layers agree
+    rows = assert_matches_closed_form(
+        "qv-basic",
+        "convergence_times_s",
+        engines=["rounds", "ode"],
+        algorithm="vegas",
+        cache=cache,
+        tolerance=Tolerance(rel=0.05, reason="settled = within 2 % of the final window"),
+    )
+    judged = [r for r in rows if r["ok"] is not None]
+    assert len(judged) == 2 and all(r["change_time_s"] == 160.0 for r in judged)
+
+
+def test_round_model_matches_closed_form_for_groups_started_together(cache: RunCache) -> None:
+    # n flows started together leave slow start as one flow on mu/n: the round model
+    # (another layer) agrees exactly for 1, 2 and 4 flows
+    for n in (1, 2, 4):
+        assert_matches_closed_form(
+            "qv-basic",
+            ["ss_exit_window", "jain_index"],
+            engines="rounds",
+            algorithm="vegas",
+            sets={**SMALL, "flows": n},
+            cache=cache,
+            tolerance=Tolerance(abs_tol=1e-9, reason="the same slow-start table"),
+        )
+
+
+def test_missing_on_one_side_fails_and_missing_on_both_passes(cache: RunCache) -> None:
+    # 3 s is too short for Vegas to settle on this path: neither engine settles
+    short = {**SMALL, "duration": "3s"}
+    rows = assert_layers_agree(
+        "qv-basic",
+        "settled_window",
+        engines="ode",
+        reference="rounds",
+        algorithm="vegas",
+        sets=short,
+        cache=cache,
+        tolerance=Tolerance(rel=0.01, reason="r"),
+    )
+    assert rows[0]["ok"] is True and "neither has a value" in rows[0]["note"]
+
+
+def test_bad_arguments_are_named() -> None:
+    with pytest.raises(ValueError, match="unknown engine 'pakcet'"):
+        compare("qv-basic", "pakcet", algorithm="vegas")
+    with pytest.raises(ValueError, match="unknown quantity 'window'"):
+        compare("qv-basic", "rounds", "window", algorithm="vegas")
+    with pytest.raises(ValueError, match="have no algorithm"):
+        compare("qv-basic", "rounds")
+    with pytest.raises(ValueError, match="no reason"):
+        assert_layers_agree("qv-basic", algorithm="vegas", tolerance=Tolerance(rel=0.1))
+    with pytest.raises(TypeError, match="tolerance is required"):
+        assert_layers_agree("qv-basic", algorithm="vegas")
+    with pytest.raises(ValueError, match="no Tolerance for quantity 'settled_window'"):
+        assert_layers_agree(
+            "qv-basic",
+            ["settled_window"],
+            algorithm="vegas",
+            tolerance={"ss_exit_window": Tolerance(rel=0.1, reason="r")},
+        )
+    with pytest.raises(ValueError, match="nothing to compare"):
+        compare("qv-basic", "packet", algorithm="vegas")
+    with pytest.raises(ValueError, match="no closed form applies"):
+        assert_matches_closed_form(
+            "qv-basic",
+            "throughput_pps",
+            engines="rounds",
+            algorithm="vegas",
+            sets=SMALL,
+            tolerance=Tolerance(rel=0.1, reason="r"),
+        )
+
+
+def test_predict_scenario_sources(cache: RunCache) -> None:
+    # two groups of three flows: the first group starts on an idle path (closed form), the
+    # second joins it (round model)
+    sets = {
+        "flows": 6,
+        "groups": 2,
+        "group_interval": "20s",
+        "active": "40s",
+        "duration": "60s",
+        "bandwidth": "10Mbps",
+        "buffer": 200,
+    }
+    preds = predict_scenario("qv-many-flows", algorithm="vegas", sets=sets, cache=cache)
+    by = {(p.flow, p.quantity): p for p in preds}
+    mu, d = _mu_d(10e6, 0.1)
+    first = by[("S1-D1", "settled_window")]
+    assert first.source == "closed form"
+    assert first.value == pytest.approx(mu * d / 3 + 2.0, rel=1e-9)
+    late = by[("S4-D4", "settled_window")]
+    assert late.source == "round model" and "joins 3 flow(s) already running" in late.note
+    sc = build_scenario("qv-many-flows", **sets).with_algorithm("vegas")
+    s = run_scenario(sc, "rounds").summary
+    assert late.value == pytest.approx(float(s.settled_window_pkts[0, 3]))
+    assert [p.quantity for p in preds[:4]] == list(testing.PREDICTED[:4])
+
+
+def test_closed_form_for_a_group_equals_its_single_flow_equivalent(cache: RunCache) -> None:
+    # 4 flows on 40 Mb/s started together vs 1 flow on 10 Mb/s: the same mu/n; d differs by
+    # the transmission times on the bottleneck, so the settled windows differ by mu/n x that
+    four = predict_scenario(
+        "qv-basic",
+        algorithm="quick-vegas",
+        sets={**SMALL, "flows": 4, "bandwidth": "40Mbps"},
+        cache=cache,
+    )
+    one = predict_scenario("qv-basic", algorithm="quick-vegas", sets=SMALL, cache=cache)
+    a = {p.quantity: p.value for p in four if p.flow == "S1-D1"}
+    b = {p.quantity: p.value for p in one}
+    assert a["ss_exit_window"] == b["ss_exit_window"]
+    mu, d40 = _mu_d(40e6, 0.05)
+    _, d10 = _mu_d(10e6, 0.05)
+    assert a["settled_window"] - b["settled_window"] == pytest.approx(mu / 4 * (d40 - d10))
