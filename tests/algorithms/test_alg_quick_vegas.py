@@ -75,7 +75,8 @@ def test_congestion_avoidance_branches(w, new, incr, cap):
 
 
 def test_eq3_increase_grows_with_succ_and_at_most_doubles():
-    law, state = _ca(alpha=2.0, beta=4.0)
+    # the pseudo-code read literally: a decision every round
+    law, state = _ca(alpha=2.0, beta=4.0, sampling="every-round")
     s = sample(8.0, 0.4375, 0.5)  # Δ = 1 < α
     # succ = 1: (β − Δ)·1 = 3 -> 3/8 per ACK, cap 11
     a = law.on_round(state, s)
@@ -91,7 +92,7 @@ def test_eq3_increase_grows_with_succ_and_at_most_doubles():
 def test_eq11_sum_with_zero_backlog():
     # Document 000 eq (11) with Δ = 0: after i rounds W_i = W + β·i(i+1)/2.
     # β = 4, W = 100: 104, 112, 124, 140 (no doubling limit reached).
-    law, state = _ca(alpha=2.0, beta=4.0)
+    law, state = _ca(alpha=2.0, beta=4.0, sampling="every-round")
     w = np.array([100.0])
     seen = []
     for _ in range(4):
@@ -99,6 +100,46 @@ def test_eq11_sum_with_zero_backlog():
         w = apply(act, w)
         seen.append(float(w[0]))
     assert seen == [104.0, 112.0, 124.0, 140.0]
+
+
+@pytest.mark.parametrize(
+    ("sampling", "expected"),
+    [
+        # a measurement round after each eq-(3) increase: 104, hold, 112, hold, 124, ...
+        ("after-increase", [104.0, 104.0, 112.0, 112.0, 124.0, 124.0]),
+        # a measurement round after every decision: the same with Δ = 0 throughout
+        ("every-other-round", [104.0, 104.0, 112.0, 112.0, 124.0, 124.0]),
+    ],
+)
+def test_measurement_round_after_an_increase(sampling, expected):
+    # eq (11) with Δ = 0, one decision per two rounds: succ counts the increases measured
+    law, state = _ca(alpha=2.0, beta=4.0, sampling=sampling)
+    w = np.array([100.0])
+    seen = []
+    for _ in range(6):
+        act = law.on_round(state, sample(w, 0.1, 0.1))
+        w = apply(act, w)
+        seen.append(float(w[0]))
+    assert seen == expected
+
+
+def test_after_increase_decides_decreases_every_round():
+    # Δ = W/2 = 5 > β = 4 twice in a row: eq (4) acts in both rounds (no measurement
+    # round after a decrease, unlike "every-other-round")
+    law, state = _ca(alpha=2.0, beta=4.0)
+    a1 = law.on_round(state, sample(10.0, 0.5, 1.0))
+    a2 = law.on_round(state, sample(10.0, 0.5, 1.0))
+    assert a1.cwnd[0] == a2.cwnd[0] == 9.0
+    law, state = _ca(alpha=2.0, beta=4.0, sampling="every-other-round")
+    a1 = law.on_round(state, sample(10.0, 0.5, 1.0))
+    a2 = law.on_round(state, sample(10.0, 0.5, 1.0))
+    assert (a1.cwnd[0], a2.cwnd[0], a2.incr[0]) == (9.0, 10.0, 0.0)
+
+
+def test_sampling_is_checked_and_reported():
+    with pytest.raises(ValueError, match="sampling must be one of"):
+        QuickVegas(sampling="sometimes")  # type: ignore[arg-type]
+    assert QuickVegas().params()["sampling"] == "after-increase"
 
 
 def test_losses_reset_succ():

@@ -25,6 +25,19 @@ Rules, each from document 000 unless marked *ours*:
   window after each ACK is received"); the cap of the round is ``cwnd +
   min((β − Δ)·succ, cwnd)`` for an eq-(3) increase and ``cwnd + 1`` for the ``1/cwnd``
   move, so a full round of ACKs adds exactly the pseudo-code's amount.
+* When Δ is sampled (``sampling``). The pseudo-code runs "for every estimation"; at packet
+  level an estimation at the boundary of round i sees the windows of round i − 1, so a
+  change made at round i "can be detected at the (i + 2)th round" (§3.2.2). Eq. (4) halves
+  its decrease for that reason. Eq. (3) counts *successful* increases ("if the increment
+  was successful, it might be the case that there is enough bandwidth"), and whether an
+  increase succeeded is only measurable two rounds later. Default ``"after-increase"``
+  (*our reading*): after an eq.-(3) increase the next round is a measurement round (no
+  decision, succ and the window kept), every other branch decides every round. With
+  ``"every-round"`` (the pseudo-code read literally) succ grows before its first increase
+  is seen and many flows fall into a limit cycle (queue 0–1297 packets with 60 flows on
+  1 Gb/s, where document 000 §5.3 reports a maximum queue similar to Vegas's);
+  ``"every-other-round"`` measures after every decision. The analysis is
+  :func:`tcpfluid.analytic.round_map_stability`; docs/algorithms.md gives the numbers.
 * Losses: as Vegas (3/4, 1/2, timeout to 2 packets and slow start). *Ours*: a loss also
   resets ``succ`` (the run of consecutive increases is broken).
 * *Ours*: the window never goes below 2 packets.
@@ -32,7 +45,7 @@ Rules, each from document 000 unless marked *ours*:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -41,7 +54,10 @@ from ._common import MIN_WINDOW, backlog
 from .base import CONGESTION_AVOIDANCE, SLOW_START, RoundAction, RoundSample
 from .vegas import Vegas
 
-__all__ = ["QuickVegas"]
+__all__ = ["SAMPLINGS", "QuickVegas"]
+
+#: readings of when Δ is sampled in congestion avoidance (docs/algorithms.md)
+SAMPLINGS = ("every-round", "every-other-round", "after-increase")
 
 FloatArray = NDArray[np.float64]
 State = dict[str, FloatArray]
@@ -58,26 +74,49 @@ class QuickVegas(Vegas):
         Upper backlog threshold β, packets; ``>= alpha``.
     gamma : float or array_like, default 1
         Slow-start exit threshold γ, packets; ``> 0``.
+    sampling : {"after-increase", "every-round", "every-other-round"}
+        When congestion avoidance samples Δ and decides (module docstring):
+        ``"after-increase"`` (default) skips the round after each eq.-(3) increase,
+        ``"every-round"`` decides every round (the printed pseudo-code literally),
+        ``"every-other-round"`` skips the round after every decision.
 
     Defaults are document 000 §5's (γ = 1, α = 2, β = 4).
 
     Notes
     -----
     State: ``phase``, ``succ`` (consecutive eq-(3) increases), ``ssthresh`` (packets, ``inf``
-    until a timeout), and ``ss_grow`` (unused, kept for compatibility with Vegas's state).
+    until a timeout), ``hold`` (1 where the next congestion-avoidance round only measures)
+    and ``ss_grow`` (unused, kept for compatibility with Vegas's state).
     """
 
     name: ClassVar[str] = "quick-vegas"
 
-    def __init__(self, *, alpha: Any = 2.0, beta: Any = 4.0, gamma: Any = 1.0) -> None:
+    def __init__(
+        self,
+        *,
+        alpha: Any = 2.0,
+        beta: Any = 4.0,
+        gamma: Any = 1.0,
+        sampling: Literal["every-round", "every-other-round", "after-increase"] = "after-increase",
+    ) -> None:
         super().__init__(alpha=alpha, beta=beta, gamma=gamma)
+        if sampling not in SAMPLINGS:
+            raise ValueError(
+                f"sampling must be one of {', '.join(map(repr, SAMPLINGS))}; got {sampling!r}"
+            )
+        self._sampling = sampling
         self._mid = 0.5 * (self._alpha + self._beta)
 
     def init_state(self, n: int) -> State:
-        """Fresh state: slow start, ``succ = 0``."""
+        """Fresh state: slow start, ``succ = 0``, next congestion-avoidance round decides."""
         state = super().init_state(n)
         state["succ"] = np.zeros(state["phase"].shape[0])
+        state["hold"] = np.zeros(state["phase"].shape[0])
         return state
+
+    def params(self) -> dict[str, Any]:
+        """α, β, γ and the sampling reading."""
+        return {**super().params(), "sampling": self._sampling}
 
     def initial_action(self, state: State) -> RoundAction:
         """Round 0 already grows by one packet per two ACKs (Table 1: 2 → 3)."""
@@ -119,6 +158,19 @@ class QuickVegas(Vegas):
             new + np.where(below, amount, np.where(lower, 1.0, 0.0)),
         )
 
+        if self._sampling != "every-round":
+            # a measurement round after a congestion-avoidance decision: the window,
+            # succ and incr are left as they are (nothing added per ACK)
+            hold = ca & (state["hold"] == 1.0)
+            new = np.where(hold, cwnd, new)
+            incr = np.where(hold, 0.0, incr)
+            cap = np.where(hold, cwnd, cap)
+            new_succ = np.where(hold, succ, new_succ)
+            decided = ca & ~hold
+            if self._sampling == "after-increase":
+                decided &= below
+            np.copyto(state["hold"], np.where(decided, 1.0, 0.0))
+
         np.putmask(phase, leave, CONGESTION_AVOIDANCE)
         np.copyto(succ, np.where(ss, 0.0, new_succ))
         return RoundAction(cwnd=new, incr=incr, cap=cap)
@@ -129,4 +181,5 @@ class QuickVegas(Vegas):
         """Vegas's loss reactions (document 000 §3.1); ``succ`` is reset."""
         new = super().on_loss(state, index, kind, cwnd)
         state["succ"][np.asarray(index, dtype=np.intp)] = 0.0
+        state["hold"][np.asarray(index, dtype=np.intp)] = 0.0
         return new

@@ -13,6 +13,10 @@ and equilibria and fairness: :func:`jain_index`, :func:`vegas_equilibrium_window
 :func:`vegas_window_band`, :func:`reverse_path_throughput`,
 :func:`reno_max_window_asymmetric`, :func:`blb_equilibrium`. ``docs/errata.md`` lists
 where the documents' printed forms differ from their own derivations.
+
+Stability of the round map (:mod:`.stability`): :func:`round_map_stability` (will N flows
+of a law settle or oscillate at a given feedback lag?), :func:`spectral_radius`,
+:func:`critical_gain`, :func:`plot_stability`.
 """
 
 from __future__ import annotations
@@ -41,24 +45,38 @@ from .slow_start import (
     slow_start_exit,
     slow_start_windows,
 )
+from .stability import (
+    STABILITY_ALGORITHMS,
+    StabilityVerdict,
+    critical_gain,
+    plot_stability,
+    round_map_stability,
+    spectral_radius,
+)
 
 __all__ = [
     "PREDICT_ALGORITHMS",
     "SLOW_START_ALGORITHMS",
+    "STABILITY_ALGORITHMS",
     "BLBEquilibrium",
     "Prediction",
     "SlowStartExit",
+    "StabilityVerdict",
     "blb_equilibrium",
     "conspicuous_round",
     "conspicuous_round_printed",
+    "critical_gain",
     "critical_window",
     "jain_index",
+    "plot_stability",
     "predict",
     "reno_max_window_asymmetric",
     "reverse_path_throughput",
+    "round_map_stability",
     "rounds_to_equilibrium",
     "slow_start_exit",
     "slow_start_windows",
+    "spectral_radius",
     "tcp_ho_cubic",
     "tcp_ho_cubic_root",
     "vegas_equilibrium_window",

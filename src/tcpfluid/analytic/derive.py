@@ -23,10 +23,13 @@ import sympy as sp
 __all__ = [
     "B",
     "blb_rate_expr",
+    "critical_gain_expr",
     "critical_window_expr",
     "lambdify",
     "quick_vegas_slow_start_expr",
+    "round_map_polynomial",
     "rounds_expr",
+    "symmetric_mode_gain_expr",
     "tcp_ho_bottleneck_round_expr",
     "tcp_ho_condition",
     "tcp_ho_cubic_expr",
@@ -199,6 +202,51 @@ def blb_rate_expr() -> sp.Expr:
     """
     (c_sol,) = sp.solve(sp.Eq(cwnd - (dj + x) / (dj + delta) * cwnd, alpha), cwnd)
     return sp.simplify(c_sol / (dj + delta))
+
+
+def symmetric_mode_gain_expr() -> sp.Expr:
+    """``∂Δ_j/∂w`` when every one of N flows moves its window by the same amount.
+
+    Flow j measures ``Δ_j = w_j (1 − d/D)`` with ``D = d + (Σ w − μd)/μ`` (document 000
+    eq. 1 with a standing queue). With all N windows equal to w, ``Δ = w (1 − d/D(Nw))``;
+    differentiated at the equilibrium ``N w = μD`` this is ``q/(μD) + d/D`` = 1: each flow's
+    Δ moves one for one with its own window, whatever N (returned simplified: ``1``).
+    """
+    ww, nn, qq = sp.symbols("w n_flows q", positive=True)
+    rtt = d + (nn * ww - mu * d) / mu
+    delta_j = ww * (1 - d / rtt)
+    slope = sp.diff(delta_j, ww)
+    # at the equilibrium n w = μ (d + q/μ)
+    at_eq = slope.subs(ww, (mu * d + qq) / nn)
+    return sp.simplify(at_eq)
+
+
+def round_map_polynomial(lag: int) -> sp.Expr:
+    """``z^L − z^(L−1) + K``: the characteristic polynomial of ``e_{k+1} = e_k − K e_{k+1−L}``.
+
+    Obtained from the recurrence by substituting ``e_k = z^k`` and multiplying by
+    ``z^(L−1−k)``; returned in the symbols ``z`` and ``K``.
+    """
+    z, kk = sp.symbols("z K")
+    kidx = sp.Symbol("k", integer=True)
+    # e_k = z^k in e_{k+1} − e_k + K e_{k+1−L} = 0, divided by z^(k+1−L)
+    rec = z ** (kidx + 1) - z**kidx + kk * z ** (kidx + 1 - lag)
+    return sp.expand(sp.powsimp(sp.expand(rec / z ** (kidx + 1 - lag))))
+
+
+def critical_gain_expr() -> sp.Expr:
+    """The gain at which a root of ``z^L − z^(L−1) + K`` reaches the unit circle.
+
+    On the circle ``z = e^{iθ}``: ``z^(L−1)(z − 1) = −K``. Moduli: ``K = |e^{iθ} − 1| =
+    2 sin(θ/2)``; arguments: ``(L − 1)θ + (π/2 + θ/2) = π``, so ``θ = π/(2L − 1)`` and
+    ``K_c = 2 sin(π/(2(2L − 1)))``. Returned in the symbol ``L``; the tests check for
+    L = 1..6 that ``z = e^{iπ/(2L−1)}`` is a root of :func:`round_map_polynomial` at K_c.
+    """
+    lag = sp.Symbol("L", positive=True)
+    theta = sp.Symbol("theta", positive=True)
+    # argument condition solved for θ
+    (th,) = sp.solve(sp.Eq((lag - 1) * theta + sp.pi / 2 + theta / 2, sp.pi), theta)
+    return sp.simplify(2 * sp.sin(th / 2))
 
 
 def lambdify(expr: sp.Expr, *symbols: sp.Symbol) -> Callable[..., Any]:

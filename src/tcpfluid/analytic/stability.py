@@ -1,0 +1,351 @@
+"""Local stability of the round map: will N delay-based flows settle or oscillate?
+
+Model
+-----
+N flows share a bottleneck of rate μ (packets/s) and base RTT d; flow j holds window w_j and
+the queue is ``q = Σ w_j − μd``. Each flow measures its backlog (document 000 eq. 1)
+``Δ_j = w_j (1 − d/D)`` with ``D = d + q/μ`` and changes its window once per round by a
+law ``w_j ← w_j − K (Δ_j − Δ*)`` near its target backlog Δ* (the *gain* K of the law).
+A decision made at the boundary of round i is seen in the Δ measured ``L`` rounds later
+(the *feedback lag*): the round model has ``L = 1``; at packet level the window decided
+at boundary i is sent during round i + 1 and its RTTs are measured during round i + 2, so
+``L = 2`` (document 000 §3.2.2: "the influence to the network can be detected at the
+(i + 2)th round").
+
+Linearised around the equilibrium (all windows equal, ``N w = μD``), the symmetric mode
+``δw_j = δw`` moves every flow's Δ one for one with its own window
+(``∂Δ_j/∂w = q/(μD) + d/D = 1``, derived in
+:func:`tcpfluid.analytic.derive.symmetric_mode_gain_expr`), whatever N; the differential
+modes (``Σ δw_j = 0``) move Δ_j by ``q/(μD)`` per packet, a fraction ``NΔ*/(μd + NΔ*)``
+of it. The error ``e = Δ − Δ*`` of a mode then follows
+
+    e_{k+1} = e_k − K_m e_{k+1−L},     characteristic polynomial  z^L − z^(L−1) + K_m,
+
+which converges iff all roots lie inside the unit circle (spectral radius of the companion
+matrix below 1). For ``0 < K`` that holds iff ``K < 2 sin(π / (2(2L − 1)))`` (2 for L = 1,
+1 for L = 2, 0.618 for L = 3; :func:`critical_gain`, re-derived in
+:func:`tcpfluid.analytic.derive.critical_gain_expr`). N does not move the boundary (the
+symmetric mode has the largest gain); it scales the size of a swing (N flows each moving
+their window by a packet-sized step move the queue by N times that).
+
+Gains of the laws (per round, near their target)
+------------------------------------------------
+* Vegas (document 000 eq. 2), Enhanced Vegas: ±1 packet per round with a dead band
+  [α, β]: a relay, gain 0 inside the band. It stops inside the band iff the band holds the
+  steps taken before a move is seen: ``β − α >= L`` packets (one step per round of lag);
+  otherwise it cycles by about a packet per flow (Enhanced Vegas, α = β: always).
+* Quick Vegas (document 000 §3.2.2): above β, eq. (4) ``w −= (Δ − m)/2``: K = 1/2 (the
+  paper's own reason for the half: the lag of two rounds). Below α, eq. (3)
+  ``w += (β − Δ)·succ``: around the target β the gain is K = succ (1 at the first
+  increase: the step lands exactly on Δ = β when it is seen one round later). With L = 2
+  the first step is not seen by the next decision, succ becomes 2 and K = 2 > 1: the map
+  cannot converge and settles into a limit cycle whose amplitude grows with N (the queue
+  of 20, 40, 60 flows swings between 0 and about 430, 860, 1290 packets). With a
+  measurement round after each eq.-(3) increase (``sampling="after-increase"``) or after
+  every decision (``"every-other-round"``) each decision sees the previous one: the lag in
+  decisions is 1 and K = succ = 1 is inside the boundary 2.
+* FAST (document 000 §2): ``w ← (1 − γ)w + γ(w d/D + α)``: K = γ (0.5 by default): stable
+  for L = 1 and 2, not beyond L = 3 once γ > 0.618.
+
+The numeric functions here use NumPy only; the figure function imports matplotlib lazily.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .._validation import check_choice, check_int, check_nonnegative, check_positive, check_real
+
+__all__ = [
+    "STABILITY_ALGORITHMS",
+    "StabilityVerdict",
+    "characteristic_polynomial",
+    "companion_matrix",
+    "critical_gain",
+    "plot_stability",
+    "round_map_stability",
+    "spectral_radius",
+]
+
+STABILITY_ALGORITHMS = ("vegas", "enhanced-vegas", "quick-vegas", "fast")
+_QV_SAMPLINGS = ("every-round", "every-other-round", "after-increase")
+
+
+def _check_lag(lag_rounds: Any) -> int:
+    return check_int("lag_rounds", lag_rounds, minimum=1)
+
+
+def characteristic_polynomial(gain: float, lag_rounds: int) -> NDArray[np.float64]:
+    """Coefficients (highest power first) of ``z^L − z^(L−1) + K``.
+
+    Parameters
+    ----------
+    gain
+        K, the law's window change per packet of backlog error per round (>= 0).
+    lag_rounds
+        L >= 1, rounds between a decision and the first Δ that sees it.
+    """
+    k = check_nonnegative("gain", gain)
+    lag = _check_lag(lag_rounds)
+    coeffs = np.zeros(lag + 1)
+    coeffs[0] = 1.0
+    coeffs[1] = -1.0
+    coeffs[-1] += k
+    return coeffs
+
+
+def companion_matrix(gain: float, lag_rounds: int) -> NDArray[np.float64]:
+    """The L × L matrix stepping ``(e_k, e_{k−1}, ..., e_{k−L+1})`` one round.
+
+    ``e_{k+1} = e_k − K e_{k+1−L}``: first row ``[1, 0, ..., 0, −K]`` (for L = 1 the
+    1 × 1 matrix ``[1 − K]``), then the shift.
+    """
+    k = check_nonnegative("gain", gain)
+    lag = _check_lag(lag_rounds)
+    m = np.zeros((lag, lag))
+    m[0, 0] = 1.0
+    m[0, lag - 1] -= k
+    for r in range(1, lag):
+        m[r, r - 1] = 1.0
+    return m
+
+
+def spectral_radius(gain: float, lag_rounds: int) -> float:
+    """Largest modulus of the eigenvalues of :func:`companion_matrix` (< 1: converges)."""
+    return float(np.max(np.abs(np.linalg.eigvals(companion_matrix(gain, lag_rounds)))))
+
+
+def critical_gain(lag_rounds: int) -> float:
+    """The gain at which the round map stops converging: ``2 sin(π / (2(2L − 1)))``.
+
+    For ``0 < K < critical_gain(L)`` every root of ``z^L − z^(L−1) + K`` lies inside the
+    unit circle; at the boundary a pair of roots crosses it at ``z = exp(±iπ/(2L − 1))``
+    (an oscillation of period ``2(2L − 1)`` rounds). Derivation:
+    :func:`tcpfluid.analytic.derive.critical_gain_expr`.
+    """
+    lag = _check_lag(lag_rounds)
+    return 2.0 * math.sin(math.pi / (2.0 * (2.0 * lag - 1.0)))
+
+
+@dataclass(frozen=True)
+class StabilityVerdict:
+    """What :func:`round_map_stability` predicts for one setting.
+
+    Attributes
+    ----------
+    algorithm, n_flows, lag_rounds, sampling
+        The setting (``sampling`` only for Quick Vegas, else None).
+    decision_lag
+        The lag counted in decisions (Quick Vegas with a measurement round: ``ceil(L/2)``
+        for ``"every-other-round"``, 1 for ``"after-increase"``; else L).
+    gain
+        The largest linear gain of the law near its target (Quick Vegas: eq. 3 with the
+        succ its decisions reach, or eq. 4's 1/2; FAST: γ; 0 for a relay law).
+    critical_gain
+        :func:`critical_gain` at ``decision_lag``.
+    spectral_radius
+        Of the symmetric mode's companion matrix (``None`` for relay laws).
+    differential_gain
+        The gain of the modes where flows move against each other, ``K NΔ*/(μd + NΔ*)``.
+    converges
+        True if the map settles (relay: the dead band holds the lag's steps).
+    reason
+        One sentence: which branch of the law decides and why.
+    """
+
+    algorithm: str
+    n_flows: int
+    lag_rounds: int
+    sampling: str | None
+    decision_lag: int
+    gain: float
+    critical_gain: float
+    spectral_radius: float | None
+    differential_gain: float
+    converges: bool
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Fields as a JSON-ready dict."""
+        return asdict(self)
+
+
+def round_map_stability(
+    algorithm: str,
+    *,
+    n_flows: int = 1,
+    lag_rounds: int = 2,
+    bdp_pkts: float = 1250.0,
+    alpha: float = 2.0,
+    beta: float = 4.0,
+    gamma: float = 0.5,
+    sampling: str = "every-round",
+) -> StabilityVerdict:
+    """Predict whether N identical flows of ``algorithm`` settle or oscillate.
+
+    Parameters
+    ----------
+    algorithm
+        One of :data:`STABILITY_ALGORITHMS`.
+    n_flows
+        N >= 1 (moves only the differential modes' gain; see the module docstring).
+    lag_rounds
+        Rounds between a window decision and the first Δ that sees it: 1 in the round
+        model, 2 at packet level (and in ns-2).
+    bdp_pkts
+        μd, packets (> 0); with N and the target backlog it sets the differential gain.
+    alpha, beta
+        Vegas's thresholds, packets (0 <= α <= β; Enhanced Vegas α = β = δ).
+    gamma
+        FAST's γ in (0, 1] (ignored by the other laws).
+    sampling
+        Quick Vegas only: ``"every-round"`` (a decision every round, the printed
+        pseudo-code read literally), ``"every-other-round"`` or ``"after-increase"`` (a
+        measurement round after each decision or each eq.-3 increase; see
+        :class:`tcpfluid.algorithms.QuickVegas`).
+
+    Returns
+    -------
+    StabilityVerdict
+    """
+    check_choice("algorithm", algorithm, STABILITY_ALGORITHMS)
+    n = check_int("n_flows", n_flows, minimum=1)
+    lag = _check_lag(lag_rounds)
+    bdp = check_positive("bdp_pkts", bdp_pkts)
+    a = check_real("alpha", alpha)
+    b = check_real("beta", beta)
+    if a < 0 or b < a:
+        raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
+    check_choice("sampling", sampling, _QV_SAMPLINGS)
+
+    def diff(k: float, target: float) -> float:
+        return k * n * target / (bdp + n * target)
+
+    if algorithm in ("vegas", "enhanced-vegas"):
+        width = b - a
+        ok = width >= lag
+        return StabilityVerdict(
+            algorithm=algorithm,
+            n_flows=n,
+            lag_rounds=lag,
+            sampling=None,
+            decision_lag=lag,
+            gain=0.0,
+            critical_gain=critical_gain(lag),
+            spectral_radius=None,
+            differential_gain=0.0,
+            converges=ok,
+            reason=(
+                f"±1 packet per round with a dead band of {width:g} packets: "
+                + (
+                    f"it holds the {lag} step(s) taken before a move is seen"
+                    if ok
+                    else f"narrower than the {lag} step(s) taken before a move is seen, "
+                    "so the window cycles by about one packet per flow"
+                )
+            ),
+        )
+    if algorithm == "fast":
+        g = check_real("gamma", gamma)
+        if not 0.0 < g <= 1.0:
+            raise ValueError(f"gamma must be in (0, 1] for fast, got {gamma!r}")
+        kc = critical_gain(lag)
+        rho = spectral_radius(g, lag)
+        return StabilityVerdict(
+            algorithm=algorithm,
+            n_flows=n,
+            lag_rounds=lag,
+            sampling=None,
+            decision_lag=lag,
+            gain=g,
+            critical_gain=kc,
+            spectral_radius=rho,
+            differential_gain=diff(g, 100.0),
+            converges=rho < 1.0,
+            reason=f"w moves γ = {g:g} of the way to its target per round; "
+            f"boundary {kc:.3f} at a lag of {lag} round(s)",
+        )
+    # Quick Vegas
+    if sampling == "every-round":
+        dlag = lag
+    elif sampling == "every-other-round":
+        dlag = max(1, math.ceil(lag / 2))
+    else:
+        dlag = max(1, lag - 1)
+    # eq. (3) near Δ = β: the first increase has succ = 1 and lands on β one round later;
+    # each decision taken before it is seen raises succ by one
+    succ = dlag
+    gain = float(succ)
+    kc = critical_gain(dlag)
+    rho = spectral_radius(gain, dlag)
+    ok = rho < 1.0
+    return StabilityVerdict(
+        algorithm=algorithm,
+        n_flows=n,
+        lag_rounds=lag,
+        sampling=sampling,
+        decision_lag=dlag,
+        gain=gain,
+        critical_gain=kc,
+        spectral_radius=rho,
+        differential_gain=diff(gain, 0.5 * (a + b)),
+        converges=ok,
+        reason=(
+            f"eq. (3) adds (β − Δ)·succ with succ = {succ} by the time its first increase "
+            f"is seen ({dlag} decision(s) later): gain {gain:g} against the boundary "
+            f"{kc:.3f}; eq. (4)'s gain 1/2 is " + ("inside" if 0.5 < kc else "outside") + " it"
+        ),
+    )
+
+
+def plot_stability(ax: Any = None, *, max_lag: int = 3) -> list[Any]:
+    """Spectral radius of the round map against the gain, one curve per lag, and the laws.
+
+    Curves: ``spectral_radius(K, L)`` for L = 1 .. ``max_lag``; the line ρ = 1 (above it
+    the map oscillates); markers: Quick Vegas's eq. (3) and eq. (4) gains and FAST's γ at
+    the lag each engine has (round model L = 1, packets L = 2).
+
+    Parameters
+    ----------
+    ax
+        A matplotlib Axes (a new figure if None).
+    max_lag
+        Largest lag drawn (>= 1).
+
+    Returns
+    -------
+    list
+        The artists drawn (lines, markers, the ρ = 1 line, the annotations).
+    """
+    top = check_int("max_lag", max_lag, minimum=1)
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots(figsize=(6.0, 4.0))
+    gains = np.linspace(0.0, 2.5, 251)
+    artists: list[Any] = []
+    for lag in range(1, top + 1):
+        rho = [spectral_radius(float(g), lag) for g in gains]
+        (line,) = ax.plot(gains, rho, label=f"lag {lag} round{'s' if lag > 1 else ''}")
+        artists.append(line)
+        artists.append(ax.axvline(critical_gain(lag), color=line.get_color(), ls=":", lw=0.8))
+    artists.append(ax.axhline(1.0, color="black", lw=0.8))
+    marks = [
+        ("Quick Vegas eq. (3), every round, packets", 2.0, 2),
+        ("Quick Vegas eq. (3), round model", 1.0, 1),
+        ("Quick Vegas eq. (4)", 0.5, 2),
+        ("FAST γ = 0.5", 0.5, 1),
+    ]
+    for (label, g, lag), marker in zip(marks, "oxs^", strict=True):
+        (pt,) = ax.plot([g], [spectral_radius(g, lag)], marker, color="black", label=label)
+        artists.append(pt)
+    ax.set_xlabel("gain K (packets of window per packet of backlog error, per round)")
+    ax.set_ylabel("spectral radius of the round map")
+    ax.set_title("Converges below 1, oscillates above")
+    ax.legend(fontsize="small")
+    return artists
