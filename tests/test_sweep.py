@@ -152,7 +152,7 @@ def test_bad_run_options_fail_before_work(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------------------ the example
-def test_issue_example_gives_12_rows_equal_to_single_runs() -> None:
+def test_example_config_gives_12_rows_equal_to_single_runs() -> None:
     sw = Sweep.from_toml(EXAMPLE)
     res = sw.run()
     t = res.table
@@ -170,6 +170,7 @@ def test_issue_example_gives_12_rows_equal_to_single_runs() -> None:
         "time_to_equilibrium_s",
         "status",
         "message",
+        "reason",
         "seed",
     ]
     assert list(t["algorithm"]) == ["vegas"] * 6 + ["quick-vegas"] * 6

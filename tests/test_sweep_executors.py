@@ -1,6 +1,6 @@
 """Per-point engines fanned out over executors: process pool, Dask LocalCluster, a real kill.
 
-The done-when of issue 7: a 100-point packet-level sweep with ``jobs=2`` and on a Dask
+A 100-point packet-level sweep with ``jobs=2`` and on a Dask
 ``LocalCluster`` gives identical tables (tiny points: 1-3 Mb/s, 2 s, no CBR, so the whole
 file runs in seconds); killing a sweep halfway and re-running it recomputes only the
 missing points. Values are cross-checked against single runs of ``tcpfluid simulate

@@ -7,7 +7,9 @@ law (``"algorithm"``) and any parameters of that scenario (``bandwidth``, ``rtt`
 evaluates every point with one engine and returns a :class:`SweepResult` whose ``table``
 has one row per point: ``point`` (its index), the point's parameters as given, the
 bottleneck path it reduces to (``mu_pps``, ``d_s``, ``bdp_pkts``; document 000 eq 5), the
-requested metrics, ``status`` (``"ok"``/``"error"``), ``message`` and ``seed``.
+requested metrics, ``status`` (``"ok"``/``"error"``), ``message`` (why a point failed),
+``reason`` (why a metric of a successful point is empty, e.g. "the flow did not settle
+before the end of the run") and ``seed``.
 
 Engines (:data:`SWEEP_ENGINES`)
 -------------------------------

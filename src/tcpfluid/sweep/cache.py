@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import math
 import os
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path as FsPath
 from typing import Any
 
 from .. import __version__
+
+_log = logging.getLogger("tcpfluid.sweep")
 
 
 def _cache_key(point: Mapping[str, Any], engine: str, options: Mapping[str, Any]) -> str:
@@ -23,11 +27,39 @@ def _cache_key(point: Mapping[str, Any], engine: str, options: Mapping[str, Any]
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+def _valid_value(v: Any) -> bool:
+    """A metric value as engines report it: ``None``, a bool, a finite number, or a list
+    of those (one per flow or per change)."""
+    if v is None or isinstance(v, bool):
+        return True
+    if isinstance(v, int | float):
+        return math.isfinite(v)
+    if isinstance(v, list):
+        return all(x is None or (isinstance(x, int | float) and math.isfinite(x)) for x in v)
+    return False
+
+
+def invalid_metric(summary: Mapping[str, Any], metrics: Iterable[str]) -> str | None:
+    """The first requested metric of ``summary`` that is missing or not a valid value
+    (NaN, infinity, text...), described; ``None`` if all are valid."""
+    for m in metrics:
+        if m not in summary:
+            return f"{m} is missing"
+        if not _valid_value(summary[m]):
+            return f"{m} = {summary[m]!r}"
+    return None
+
+
 class _Cache:
     """Append-only JSON-lines cache: ``{"key": ..., "summary": ...}`` per computed point.
 
     Every ``*.jsonl`` file of the directory is read at start (a torn last line of an
     interrupted run is skipped); this run appends to a file of its own, flushed per line.
+    An entry whose requested metrics are not valid values (a hand edit, a NaN) is not
+    used: the point is recomputed, with one warning per run. While a sweep uses the
+    directory it holds an exclusive lock on ``DIR/lock`` (released when the process ends,
+    however it ends); a second sweep on the same cache waits for it, then takes the
+    points computed by the first from the cache instead of computing them again.
     """
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
@@ -35,29 +67,81 @@ class _Cache:
         if self.dir.exists() and not self.dir.is_dir():
             raise ValueError(f"cache_dir {str(self.dir)!r} exists and is not a directory")
         self.dir.mkdir(parents=True, exist_ok=True)
+        self._lock_fh: Any = None
+        self._lock()
         self._data: dict[str, dict[str, Any]] = {}
-        for f in sorted(self.dir.glob("*.jsonl")):
-            with f.open(encoding="utf-8") as fh:
-                for line in fh:
-                    try:
-                        rec = json.loads(line)
-                        self._data[rec["key"]] = rec["summary"]
-                    except (ValueError, KeyError, TypeError):
-                        continue
+        try:
+            for f in sorted(self.dir.glob("*.jsonl")):
+                with f.open(encoding="utf-8", errors="replace") as fh:
+                    for line in fh:
+                        try:
+                            rec = json.loads(line)
+                            key, summary = rec["key"], rec["summary"]
+                        except (ValueError, KeyError, TypeError):
+                            continue
+                        if isinstance(key, str) and isinstance(summary, dict):
+                            self._data[key] = summary
+        except BaseException:
+            self._unlock()
+            raise
         self._file = self.dir / f"part-{os.getpid()}-{uuid.uuid4().hex[:12]}.jsonl"
         self._fh: Any = None
+        self.n_invalid = 0
+        self._first_invalid = ""
 
-    def get(self, key: str) -> dict[str, Any] | None:
-        return self._data.get(key)
+    def _lock(self) -> None:
+        try:
+            import fcntl
+        except ImportError:  # not POSIX: no lock (two sweeps may compute a point twice)
+            return
+        fh = (self.dir / "lock").open("a+", encoding="utf-8")
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            _log.warning("another sweep is using the cache %s; waiting for it to finish", self.dir)
+            try:
+                fcntl.flock(fh, fcntl.LOCK_EX)
+            except BaseException:
+                fh.close()
+                raise
+        self._lock_fh = fh
+
+    def _unlock(self) -> None:
+        if self._lock_fh is not None:
+            self._lock_fh.close()  # closing the file releases the lock
+            self._lock_fh = None
+
+    def get(self, key: str, metrics: Iterable[str] = ()) -> dict[str, Any] | None:
+        """The cached summary of ``key``, or ``None`` if absent or if one of ``metrics``
+        is missing or not a valid value (then counted in :attr:`n_invalid`)."""
+        hit = self._data.get(key)
+        if hit is None:
+            return None
+        bad = invalid_metric(hit, metrics)
+        if bad is not None:
+            self.n_invalid += 1
+            if not self._first_invalid:
+                self._first_invalid = bad
+            return None
+        return hit
 
     def put(self, key: str, summary: Mapping[str, Any]) -> None:
         if self._fh is None:
             self._fh = self._file.open("a", encoding="utf-8")
         self._fh.write(json.dumps({"key": key, "summary": dict(summary)}) + "\n")
         self._fh.flush()
-        self._data[key] = dict(summary)
 
     def close(self) -> None:
+        if self.n_invalid:
+            _log.warning(
+                "sweep cache %s: %d invalid entr%s (first: %s) recomputed",
+                self.dir,
+                self.n_invalid,
+                "y" if self.n_invalid == 1 else "ies",
+                self._first_invalid,
+            )
+            self.n_invalid = 0
         if self._fh is not None:
             self._fh.close()
             self._fh = None
+        self._unlock()

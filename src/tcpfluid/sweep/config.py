@@ -7,12 +7,13 @@ import functools
 import hashlib
 import itertools
 import json
+import operator
 import os
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path as FsPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
 from ..scenarios import LAW_PARAMETER_KEYS, SCENARIOS
 
@@ -71,20 +72,120 @@ CONFIG_KEYS: tuple[str, ...] = (
 )
 _RTT_MODELS = ("average", "last", "fluid")
 _PATH_COLUMNS = ("mu_pps", "d_s", "bdp_pkts")
-_TAIL_COLUMNS = ("status", "message", "seed")
+_TAIL_COLUMNS = ("status", "message", "reason", "seed")
 
 Point = dict[str, Any]
 
 
 # ------------------------------------------------------------------------------ grids
-def grid(**axes: Any) -> tuple[Point, ...]:
-    """The product of named parameter lists, as a tuple of points.
+class Grid(Sequence[Point]):
+    """The product of named parameter lists, generated lazily (what :func:`grid` returns).
+
+    A read-only sequence of points: ``len(g)``, ``g[i]`` (computed from ``i``, the last
+    axis varying fastest), iteration and slicing (a list). It holds only the axes, so a
+    grid of 10^6 points costs the memory of its axes, not of 10^6 dicts.
+
+    Attributes
+    ----------
+    axes
+        ``{name: (v1, v2, ...)}`` in the order given.
+    """
+
+    __slots__ = ("_axes", "_len", "_names", "_strides", "_values")
+
+    def __init__(self, axes: Mapping[str, Sequence[Any]]) -> None:
+        self._axes = {k: tuple(v) for k, v in axes.items()}
+        self._names = tuple(self._axes)
+        self._values = tuple(self._axes.values())
+        strides = []
+        n = 1
+        for vals in reversed(self._values):
+            strides.append(n)
+            n *= len(vals)
+        self._strides = tuple(reversed(strides))
+        self._len = n
+
+    @property
+    def axes(self) -> dict[str, tuple[Any, ...]]:
+        """The axes: ``{name: values}``."""
+        return dict(self._axes)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Point: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Point]: ...
+
+    def __getitem__(self, index: int | slice) -> Point | list[Point]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if isinstance(index, bool):
+            raise TypeError(f"grid index must be an integer, got {index!r}")
+        try:
+            i = operator.index(index)
+        except TypeError:
+            raise TypeError(f"grid index must be an integer, got {index!r}") from None
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError(f"grid index {index} out of range for {self._len} points")
+        return {
+            name: vals[(i // stride) % len(vals)]
+            for name, vals, stride in zip(self._names, self._values, self._strides, strict=True)
+        }
+
+    def __iter__(self) -> Iterator[Point]:
+        names = self._names
+        for combo in itertools.product(*self._values):
+            yield dict(zip(names, combo, strict=True))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Grid):
+            return self._axes == other._axes
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(other) == self._len and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={list(v)!r}" for k, v in self._axes.items())
+        return f"grid({inner})  # {self._len} points"
+
+    def with_axis(self, name: str, value: Any) -> Grid:
+        """This grid with a fixed value ``name=value`` appended (if ``name`` is not an axis)."""
+        if name in self._axes:
+            return self
+        return Grid({**self._axes, name: (value,)})
+
+
+def _distinct_key(x: Any) -> Any:
+    """A hashable stand-in for ``x`` that equal values share (lists, dicts: their JSON)."""
+    try:
+        hash(x)
+    except TypeError:
+        return ("unhashable", json.dumps(x, sort_keys=True, default=repr))
+    return x
+
+
+def grid(**axes: Any) -> Grid:
+    """The product of named parameter lists, as a lazy sequence of points (:class:`Grid`).
 
     Parameters
     ----------
     **axes
         ``name=[v1, v2, ...]``; a scalar (or a string) is one fixed value. The last axis
         varies fastest.
+
+    Returns
+    -------
+    Grid
+        A read-only sequence of dicts (index, iterate, ``len``); points are made on access,
+        so a grid of millions of points is built and checked in time linear in the sum of
+        its axes' lengths.
 
     Raises
     ------
@@ -99,20 +200,19 @@ def grid(**axes: Any) -> tuple[Point, ...]:
     """
     if not axes:
         raise ValueError("grid needs at least one axis, got none")
-    names = list(axes)
-    values: list[list[Any]] = []
-    for name in names:
-        v = axes[name]
-        vals = list(v) if isinstance(v, list | tuple) else [v]
+    values: dict[str, tuple[Any, ...]] = {}
+    for name, v in axes.items():
+        vals = tuple(v) if isinstance(v, list | tuple) else (v,)
         if not vals:
             raise ValueError(f"grid axis {name!r} is empty; give it at least one value")
-        seen: list[Any] = []
+        seen: set[Any] = set()
         for x in vals:
-            if x in seen:
+            key = _distinct_key(x)
+            if key in seen:
                 raise ValueError(f"grid axis {name!r} repeats the value {x!r}; list it once")
-            seen.append(x)
-        values.append(vals)
-    return tuple(dict(zip(names, combo, strict=True)) for combo in itertools.product(*values))
+            seen.add(key)
+        values[name] = vals
+    return Grid(values)
 
 
 # ------------------------------------------------------------------------------ hashing
@@ -158,7 +258,7 @@ class Sweep:
         number or a string.
     """
 
-    points: tuple[Point, ...]
+    points: Sequence[Point]
     engine: str = "rounds"
     metrics: tuple[str, ...] = ("ss_exit_window", "time_to_equilibrium_s")
     rtt_model: str = "average"
@@ -200,6 +300,9 @@ class Sweep:
             raise TypeError(f"points must be a list of dicts, got {type(self.points).__name__}")
         if not self.points:
             raise ValueError("points: the grid is empty; give at least one point")
+        if isinstance(self.points, Grid):  # checked per kind of point, kept lazy
+            object.__setattr__(self, "points", _check_grid(self.points, engine))
+            return
         checked: set[tuple[Any, ...]] = set()
         object.__setattr__(
             self,
@@ -263,7 +366,7 @@ class Sweep:
                         f"points[{i}] sets {clash[0]!r}, which is also given at the top level"
                     )
             base = grid(**axes) if axes else ({},)
-            points = [{**b, **dict(p)} for b in base for p in pts]
+            points: Sequence[Point] = [{**b, **dict(p)} for b in base for p in pts]
         else:
             g = config.get("grid", {})
             if not isinstance(g, Mapping):
@@ -276,9 +379,9 @@ class Sweep:
             allaxes = {**axes, **dict(g)}
             if not allaxes:
                 raise ValueError("the sweep config has no algorithm and no [grid]: nothing to run")
-            points = list(grid(**allaxes))
+            points = grid(**allaxes)
         return cls(
-            points=tuple(points),
+            points=points if isinstance(points, Grid) else tuple(points),
             engine=config.get("engine", "rounds"),
             metrics=tuple(metrics),
             rtt_model=config.get("rtt_model", "average"),
@@ -301,6 +404,8 @@ class Sweep:
     @property
     def parameters(self) -> tuple[str, ...]:
         """Parameter names that appear in the points, in order of first appearance."""
+        if isinstance(self.points, Grid):
+            return tuple(k for k in self.points.axes if k not in ("scenario", "algorithm"))
         seen: dict[str, None] = {}
         for p in self.points:
             for k in p:
@@ -317,7 +422,7 @@ class Sweep:
         executor: cf.Executor | None = None,
         jobs: int | None = None,
         cache_dir: str | os.PathLike[str] | None = None,
-        progress: bool = False,
+        progress: bool | Callable[[float], None] = False,
     ) -> SweepResult:
         """Evaluate every point (module docstring) and return the table.
 
@@ -333,7 +438,8 @@ class Sweep:
         cache_dir
             Directory of the result cache (created if needed); ``None``: no cache.
         progress
-            Show a progress bar (tqdm, on stderr).
+            ``True``: show a progress bar (tqdm, on stderr); a callable: called with the
+            fraction of points done, in [0, 1] (at most ~10 times a second).
 
         Raises
         ------
@@ -359,18 +465,25 @@ def sweep(
     executor: cf.Executor | None = None,
     jobs: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
-    progress: bool = False,
+    progress: bool | Callable[[float], None] = False,
 ) -> SweepResult:
     """Run a sweep: ``Sweep(points, engine, metrics, rtt_model).run(...)``.
 
     See :class:`Sweep` for the arguments and errors and :meth:`Sweep.run` for the options.
     """
     return Sweep(
-        points=tuple(dict(p) for p in points) if _is_seq(points) else points,  # type: ignore[arg-type]
+        points=_as_points(points),
         engine=engine,
         metrics=tuple(metrics) if _is_seq(metrics) else metrics,  # type: ignore[arg-type]
         rtt_model=rtt_model,
     ).run(executor=executor, jobs=jobs, cache_dir=cache_dir, progress=progress)
+
+
+def _as_points(points: Any) -> Any:
+    """A grid as it is (lazy); another sequence of mappings as a tuple of dicts."""
+    if isinstance(points, Grid) or not _is_seq(points):
+        return points
+    return tuple(dict(p) if isinstance(p, Mapping) else p for p in points)
 
 
 def _is_seq(x: Any) -> bool:
@@ -452,6 +565,29 @@ def _check_point(
     if checked is not None:
         checked.add(shape)
     return p
+
+
+def _check_grid(g: Grid, engine: str) -> Grid:
+    """:func:`_check_point` for a grid in time linear in its axes: the checks depend only
+    on the scenario, the algorithm and each parameter's name and value type, so one point
+    per combination of those is checked (with its index in the grid in messages)."""
+    g = g.with_axis("scenario", DEFAULT_SCENARIO)
+    names = list(g.axes)
+    strides = dict(zip(names, g._strides, strict=True))
+    choices: list[list[int]] = []  # per axis: positions of one value of each kind
+    for name in names:
+        vals = g.axes[name]
+        if name in ("scenario", "algorithm"):
+            choices.append(list(range(len(vals))))
+            continue
+        first: dict[Any, int] = {}
+        for pos, v in enumerate(vals):
+            first.setdefault(type(v), pos)
+        choices.append(list(first.values()))
+    for combo in itertools.product(*choices):
+        index = sum(pos * strides[name] for name, pos in zip(names, combo, strict=True))
+        _check_point(index, g[index], engine)
+    return g
 
 
 # ------------------------------------------------------------------------------ internals

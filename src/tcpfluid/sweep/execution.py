@@ -8,6 +8,10 @@ import itertools
 import logging
 import math
 import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
@@ -15,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..scenarios import LAW_PARAMETER_KEYS, Scenario, build_scenario, law_params
-from .cache import _Cache, _cache_key
+from .cache import _Cache, _cache_key, invalid_metric
 from .config import _Outcome, _point_seed, _Task
 from .tables import SweepResult, _table
 
@@ -23,6 +27,10 @@ if TYPE_CHECKING:
     from .config import Sweep
 
 _log = logging.getLogger("tcpfluid.sweep")
+
+# in-process engines take the points in chunks of this many (memory, and a first result
+# within seconds whatever the size of the grid)
+_CHUNK = 1 << 14
 
 # one batched round-model call holds at most this many recorded rounds × scenarios × flows
 # (memory) and this many flows (the per-round arrays stay in the CPU caches: measured 2x
@@ -37,7 +45,7 @@ def run_sweep(
     executor: cf.Executor | None = None,
     jobs: int | None = None,
     cache_dir: str | os.PathLike[str] | None = None,
-    progress: bool = False,
+    progress: bool | Callable[[float], None] = False,
 ) -> SweepResult:
     """:meth:`Sweep.run` (its docstring): evaluate every point, return the table."""
     if executor is not None and not isinstance(executor, cf.Executor):
@@ -51,47 +59,75 @@ def run_sweep(
     cache = _Cache(cache_dir) if cache_dir is not None else None
     n = len(self.points)
     opts = self._options()
-    seeds = [_point_seed(p) for p in self.points]
-    keys = [_cache_key(p, self.engine, opts) for p in self.points] if cache else None
     outcomes: list[_Outcome | None] = [None] * n
-    n_cached = 0
-    if cache is not None and keys is not None:
-        for i, k in enumerate(keys):
-            hit = cache.get(k)
-            if hit is not None:
-                outcomes[i] = _Outcome("ok", "", hit)
-                n_cached += 1
-    todo = [i for i in range(n) if outcomes[i] is None]
+    paths = np.full((n, 3), np.nan)
     structures = _Structures()
-    views = [structures.view_or_error(p) for p in self.points]
-    paths = [
-        (math.nan, math.nan, math.nan)
-        if isinstance(v, Exception)
-        else (v.path.mu, v.path.d, v.path.bdp)
-        for v in views
-    ]
-    bar = _progress(n, progress, initial=n_cached, desc=f"sweep ({self.engine})")
+    keys: dict[int, str] = {}
+    metrics = self.metrics
+    n_cached = 0
+
+    def lookup(i: int) -> bool:
+        """Take point ``i`` from the cache if it is there (and valid); True if taken."""
+        nonlocal n_cached
+        if cache is None:
+            return False
+        k = keys[i] = _cache_key(self.points[i], self.engine, opts)
+        hit = cache.get(k, metrics)
+        if hit is None:
+            return False
+        outcomes[i] = _Outcome("ok", "", _kept(hit, metrics))
+        n_cached += 1
+        return True
 
     def record(i: int, out: _Outcome) -> None:
+        if out.status == "ok":
+            lacking = [m for m in metrics if m not in out.summary]
+            bad = invalid_metric(out.summary, metrics)
+            if lacking:
+                msg = f"engine {self.engine!r} did not report metric {lacking[0]!r}"
+                out = _Outcome("error", msg, {})
+            elif bad is not None:  # never a silent NaN in the table: a failed point
+                out = _Outcome("error", f"engine {self.engine!r} returned {bad}", {})
+        if out.status == "ok":
+            if cache is not None:
+                key = keys.pop(i, None) or _cache_key(self.points[i], self.engine, opts)
+                cache.put(key, out.summary)
+            out = _Outcome("ok", "", _kept(out.summary, metrics))
         outcomes[i] = out
-        if cache is not None and keys is not None and out.status == "ok":
-            cache.put(keys[i], out.summary)
 
+    def view_of(i: int) -> Any:
+        view = structures.view_or_error(self.points[i])
+        if not isinstance(view, Exception):
+            paths[i] = (view.path.mu, view.path.d, view.path.bdp)
+        return view
+
+    bar = _progress(n, progress, initial=0, desc=f"sweep ({self.engine})")
     try:
-        if self.engine == "rounds":
-            _run_rounds(self, todo, views, record, bar)
-        elif self.engine == "closed-form" or (executor is None and jobs == 1):
-            for i in todo:
-                record(i, _evaluate(self._task(i, seeds[i])))
-                bar.update(1)
+        if self.engine in ("rounds", "closed-form") or (executor is None and jobs == 1):
+            # in process, in chunks: the first points are computed at once, whatever n
+            for lo in range(0, n, _CHUNK):
+                chunk = range(lo, min(n, lo + _CHUNK))
+                views = {i: view_of(i) for i in chunk}
+                todo = [i for i in chunk if not lookup(i)]
+                bar.update(len(chunk) - len(todo))
+                if self.engine == "rounds":
+                    _run_rounds(self, todo, views, record, bar)
+                    continue
+                for i in todo:
+                    record(i, _evaluate(self._task(i, _point_seed(self.points[i]))))
+                    bar.update(1)
         else:
-            _run_executor(self, todo, seeds, executor, jobs, record, bar)
+            for i in range(n):
+                view_of(i)
+            todo = [i for i in range(n) if not lookup(i)]
+            bar.update(n - len(todo))
+            _run_executor(self, todo, executor, jobs, record, bar)
     finally:
         bar.close()
         if cache is not None:
             cache.close()
     done = [o if o is not None else _Outcome("error", "not run", {}) for o in outcomes]
-    table = _table(self, done, seeds, paths)
+    table = _table(self, done, paths)
     return SweepResult(
         table=table,
         engine=self.engine,
@@ -100,6 +136,12 @@ def run_sweep(
         n_computed=n - n_cached,
         n_cached=n_cached,
     )
+
+
+def _kept(summary: Mapping[str, Any], metrics: tuple[str, ...]) -> dict[str, Any]:
+    """The requested metrics of a summary (what the table needs: a 10^6-point sweep
+    keeps a few numbers per point, not whole summaries)."""
+    return {m: summary[m] for m in metrics if m in summary}
 
 
 def _run_point(task: _Task) -> dict[str, Any]:
@@ -203,7 +245,33 @@ class _NoBar:
         pass
 
 
-def _progress(total: int, enabled: bool, *, initial: int, desc: str) -> Any:
+class _CallbackBar:
+    """Reports the fraction of points done to ``callback`` (the progress contract:
+    a callable receiving a fraction in [0, 1], at most ~10 calls a second)."""
+
+    def __init__(self, callback: Callable[[float], None], total: int, initial: int) -> None:
+        self._cb = callback
+        self._total = max(total, 1)
+        self._done = initial
+        self._last = -math.inf
+        self._cb(self._done / self._total)
+
+    def update(self, n: int = 1) -> None:
+        self._done += n
+        now = time.monotonic()
+        if now - self._last >= 0.1 or self._done >= self._total:
+            self._last = now
+            self._cb(min(1.0, self._done / self._total))
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(
+    total: int, enabled: bool | Callable[[float], None], *, initial: int, desc: str
+) -> Any:
+    if callable(enabled):
+        return _CallbackBar(enabled, total, initial)
     if not enabled:
         return _NoBar()
     from tqdm import tqdm
@@ -211,10 +279,67 @@ def _progress(total: int, enabled: bool, *, initial: int, desc: str) -> Any:
     return tqdm(total=total, initial=initial, desc=desc, unit="pt", dynamic_ncols=True)
 
 
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def pool_size(jobs: int | None, n_points: int) -> int:
+    """Worker processes for ``n_points`` points: ``jobs`` (default: the CPUs), capped at
+    the points and at the CPUs (more processes than cores only add start-up and memory:
+    the points are CPU-bound)."""
+    cpus = usable_cpus()
+    wanted = cpus if jobs is None else int(jobs)
+    size = max(1, min(wanted, n_points, cpus))
+    if jobs is not None and size < jobs:
+        _log.info("jobs=%d capped at %d (points: %d, CPUs: %d)", jobs, size, n_points, cpus)
+    return size
+
+
+def _new_pool(workers: int) -> cf.ProcessPoolExecutor:
+    """A process pool whose workers end when this process ends, however it ends."""
+    return cf.ProcessPoolExecutor(
+        max_workers=workers, initializer=_worker_init, initargs=(os.getpid(),)
+    )
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _worker_init(parent_pid: int) -> None:
+    """Pool worker set-up: Ctrl-C and SIGTERM are the parent's to handle (it cancels the
+    work and shuts the pool down), and the worker dies with its parent even if the parent
+    is killed outright (SIGKILL): Linux's ``PR_SET_PDEATHSIG``, elsewhere a watchdog
+    thread polling the parent's pid."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent_pid:  # the parent died before the signal was armed
+        os._exit(1)
+    if not armed:
+        threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
+
+
+def _watch_parent(parent_pid: int, interval_s: float = 1.0) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(interval_s)
+    os._exit(1)
+
+
 def _run_executor(
     sw: Sweep,
     todo: list[int],
-    seeds: list[int],
     executor: cf.Executor | None,
     jobs: int | None,
     record: Callable[[int, _Outcome], None],
@@ -229,10 +354,8 @@ def _run_executor(
     if not todo:
         return
     own = executor is None
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    pool: list[cf.Executor] = [
-        cf.ProcessPoolExecutor(max_workers=workers) if executor is None else executor
-    ]
+    workers = pool_size(jobs, len(todo))
+    pool: list[cf.Executor] = [_new_pool(workers) if executor is None else executor]
     window = max(4 * workers, 64) if own else 1024  # futures in flight
     pending: dict[cf.Future[_Outcome], int] = {}
     generation: dict[cf.Future[_Outcome], int] = {}
@@ -242,11 +365,11 @@ def _run_executor(
 
     def renew() -> None:
         pool[0].shutdown(wait=False, cancel_futures=True)
-        pool[0] = cf.ProcessPoolExecutor(max_workers=workers)
+        pool[0] = _new_pool(workers)
         n_pools[0] += 1
 
     def submit(i: int) -> None:
-        task = sw._task(i, seeds[i])
+        task = sw._task(i, _point_seed(sw.points[i]))
         try:
             fut = pool[0].submit(_evaluate, task)
         except BrokenProcessPool:
@@ -290,7 +413,7 @@ def _run_executor(
 def _run_rounds(
     sw: Sweep,
     todo: list[int],
-    views: list[Any],
+    views: Mapping[int, Any],
     record: Callable[[int, _Outcome], None],
     bar: Any,
 ) -> None:

@@ -30,7 +30,8 @@ class SweepResult:
         One row per point: ``point``, ``scenario``, ``algorithm``, the swept parameters
         (as given), ``mu_pps``, ``d_s``, ``bdp_pkts`` (the bottleneck path, NaN if the
         scenario has none), the metrics (list metrics as ``name[i]``), ``status``,
-        ``message``, ``seed``.
+        ``message`` (why a point failed), ``reason`` (why a metric of a successful point
+        is empty: the flow did not settle, slow start did not end...), ``seed``.
     engine, metrics, parameters
         What was run.
     n_computed, n_cached
@@ -145,8 +146,9 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
             f"{str(p)!r} is not a readable {fmt} sweep table ({exc}); write one with "
             "`tcpfluid sweep`"
         ) from None
-    if "message" in df.columns:  # csv reads the empty messages of "ok" rows as NaN
-        df["message"] = df["message"].astype(object).where(df["message"].notna(), "").astype(str)
+    for col in ("message", "reason"):  # csv reads the empty texts as NaN
+        if col in df.columns:
+            df[col] = df[col].astype(object).where(df[col].notna(), "").astype(str)
     for col in ("point", "status", *_PATH_COLUMNS):
         if col not in df.columns:
             raise ValueError(
@@ -157,12 +159,49 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
 
 
 # ------------------------------------------------------------------------------ table
-def _table(
-    sw: Sweep,
-    outcomes: list[_Outcome],
-    seeds: list[int],
-    paths: list[tuple[float, float, float]],
-) -> pd.DataFrame:
+# why a metric of a successful point can be empty (the engine's ``None``: did not happen)
+_MISSING_REASONS = {
+    "settled_window": "the flow did not settle before the end of the run",
+    "time_to_equilibrium_s": "the flow did not settle before the end of the run",
+    "ss_exit_window": "slow start did not end before the end of the run",
+    "ss_exit_time_s": "slow start did not end before the end of the run",
+    "ss_exit_round": "slow start did not end before the end of the run",
+    "convergence_times_s": "the flows did not settle again after a change before the end",
+    "rounds_to_equilibrium": "the closed form gives no equilibrium for this path",
+    "critical_window": "the closed form gives no critical window for this path",
+}
+
+
+def _reason(metrics: tuple[str, ...], outcome: _Outcome) -> str:
+    """Why the point's empty metrics are empty (``""`` if none is, or the point failed)."""
+    if outcome.status != "ok":
+        return ""
+    parts = []
+    for m in metrics:
+        v = outcome.summary.get(m)
+        if v is None or (isinstance(v, list) and any(x is None for x in v)):
+            parts.append(f"{m}: {_MISSING_REASONS.get(m, 'did not happen during the run')}")
+    return "; ".join(parts)
+
+
+def _param_column(sw: Sweep, name: str) -> list[Any]:
+    """The values of parameter ``name`` for every point (a grid: computed from its axes)."""
+    from .config import Grid
+
+    g = sw.points
+    if isinstance(g, Grid) and name in g.axes:
+        vals = np.empty(len(g.axes[name]), dtype=object)
+        vals[:] = list(g.axes[name])
+        stride = g._strides[list(g.axes).index(name)]
+        idx = (np.arange(len(g)) // stride) % len(vals)
+        out: list[Any] = vals[idx].tolist()
+        return out
+    return [p.get(name) for p in g]
+
+
+def _table(sw: Sweep, outcomes: list[_Outcome], paths: np.ndarray) -> pd.DataFrame:
+    from .config import _point_seed
+
     n = len(sw.points)
     outcomes = list(outcomes)
     for i, o in enumerate(outcomes):
@@ -173,16 +212,16 @@ def _table(
             )
     cols: dict[str, Any] = {
         "point": np.arange(n),
-        "scenario": [p["scenario"] for p in sw.points],
-        "algorithm": [p["algorithm"] for p in sw.points],
+        "scenario": _param_column(sw, "scenario"),
+        "algorithm": _param_column(sw, "algorithm"),
     }
     for name in sw.parameters:
-        vals = [p.get(name) for p in sw.points]
+        vals = _param_column(sw, name)
         kinds = {type(v) for v in vals if v is not None}
         if len(kinds) > 1:  # e.g. buffer = ["inf", 100]: one type per column (parquet)
             vals = [None if v is None else str(v) for v in vals]
         cols[name] = vals
-    arr = np.array(paths, dtype=np.float64).reshape(n, 3)
+    arr = np.asarray(paths, dtype=np.float64).reshape(n, 3)
     for j, name in enumerate(_PATH_COLUMNS):
         cols[name] = arr[:, j]
     for m in sw.metrics:
@@ -197,7 +236,8 @@ def _table(
             cols[m] = _column(values)
     cols["status"] = [o.status for o in outcomes]
     cols["message"] = [o.message for o in outcomes]
-    cols["seed"] = np.array(seeds, dtype=np.int64)
+    cols["reason"] = [_reason(sw.metrics, o) for o in outcomes]
+    cols["seed"] = np.fromiter((_point_seed(p) for p in sw.points), dtype=np.int64, count=n)
     return pd.DataFrame(cols)
 
 
