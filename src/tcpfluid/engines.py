@@ -60,6 +60,7 @@ __all__ = [
     "ENGINES",
     "RTT_MODELS",
     "engine_options",
+    "run_named",
     "run_scenario",
     "simulate",
     "simulate_summary",
@@ -392,6 +393,29 @@ def simulate_summary(
         ``scenario``, ``algorithm``, ``engine``, ``params`` and the keys of
         :meth:`tcpfluid.results.Summary.to_dict`.
     """
+    return run_named(
+        scenario_name,
+        algorithm,
+        engine=engine,
+        sets=sets,
+        rtt_model=rtt_model,
+        seed=seed,
+        progress=progress,
+    )[0]
+
+
+def run_named(
+    scenario_name: str,
+    algorithm: str,
+    *,
+    engine: str = "rounds",
+    sets: Mapping[str, Any] | None = None,
+    rtt_model: str = "average",
+    seed: int = 0,
+    progress: Callable[[float], None] | None = None,
+) -> tuple[dict[str, Any], Result]:
+    """:func:`simulate_summary`'s JSON dict and the :class:`~tcpfluid.results.Result` it
+    summarises (``tcpfluid simulate`` prints the one and tabulates the other)."""
     if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
     law_class(algorithm)  # an unknown name fails here, listing the valid ones
@@ -405,10 +429,11 @@ def simulate_summary(
         opts["seed"] = seed
     result = simulate(scenario, engine, **opts)
     plain = scenario.to_dict()["params"]  # JSON-ready (an infinite buffer is None)
-    return {
+    out = {
         "scenario": scenario_name,
         "algorithm": algorithm,
         "engine": engine,
         "params": {k: plain[k] for k, v in scenario.params.items() if v is not None},
         **result.summary.to_dict(),
     }
+    return out, result

@@ -257,12 +257,13 @@ def _summary_table(s: Summary, max_flows: int) -> str:
         ("all flows converged after each change (s)", _fmt(list(s.all_converged_times_s))),
         ("utilization", _fmt(s.utilization)),
         ("Jain's index", _fmt(s.jain_index)),
-        (f"losses ({s.losses_unit}), all flows", _fmt(sum(s.losses))),
+        (f"{s.losses_unit}, all flows", _fmt(sum(s.losses))),
     ]
     width = max(len(a) for a, _ in rows)
     lines = [f"{a.ljust(width)}  {b}" for a, b in rows]
-    head: tuple[str, ...] = ("flow", "start s", "ss exit w", "ss exit s", "settled w")
-    head += ("t_eq s", "thr pkt/s", "losses", "convergence after each change (s)")
+    head: tuple[str, ...] = ("flow", "start (s)", "slow-start exit window (pkts)", "at (s)")
+    head += ("settled window (pkts)", "time to equilibrium (s)", "throughput (pkt/s)")
+    head += (s.losses_unit, "convergence after each change (s)")
     body = [
         (
             f.name,

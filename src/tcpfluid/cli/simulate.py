@@ -9,7 +9,13 @@ Public JSON keys (``--json``): ``ss_exit_window``, ``ss_exit_time_s``, ``settled
 ``time_to_equilibrium_s``, ``convergence_times_s`` (one per bandwidth change, in order),
 ``utilization``, ``throughput_pps`` (per flow), ``jain_index``; plus ``scenario``,
 ``algorithm``, ``engine`` and ``params``. ``null`` means "did not happen" (no slow-start
-exit, did not settle).
+exit, did not settle). The window keys above describe flow 0; beside them every flow's
+values (``settled_windows_pkts``, ``times_to_equilibrium_s``, ...) and the aggregates
+(``all_settled_time_s``, ``all_converged_times_s``, ``losses_unit``, ``notes``): see
+:meth:`tcpfluid.results.Summary.to_dict`. The text table shows every flow.
+
+The run goes through :func:`tcpfluid.simulate`; a progress bar is drawn on stderr when it
+is a terminal, unless ``--quiet`` or ``--json``.
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ import json
 from typing import Any
 
 from ..algorithms.registry import ALGORITHMS
-from ..engines import ENGINES, simulate_summary
+from ..engines import ENGINES, run_named, simulate_summary
+from ..results import Summary
 from ..scenarios import SCENARIOS
 
 __all__ = ["ENGINES", "PLANNED_ENGINES", "add_parser", "parse_sets", "run", "simulate_summary"]
@@ -98,6 +105,9 @@ def add_parser(sub: Any) -> None:
         help="packet engine: seed of its random generator (RED drops); default 0",
     )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress bar on stderr (never with --json)"
+    )
     p.set_defaults(run=run)
 
 
@@ -115,37 +125,10 @@ def parse_sets(items: list[str]) -> dict[str, str]:
     return out
 
 
-def _fmt(x: Any) -> str:
-    if x is None:
-        return "-"
-    if isinstance(x, list):
-        return "[" + ", ".join(_fmt(v) for v in x) + "]" if x else "[]"
-    if isinstance(x, float):
-        return f"{x:.4g}"
-    return str(x)
-
-
-_ROWS = (
-    ("slow-start exit window (pkts)", "ss_exit_window"),
-    ("slow-start exit time (s)", "ss_exit_time_s"),
-    ("settled window (pkts)", "settled_window"),
-    ("time to equilibrium (s)", "time_to_equilibrium_s"),
-    ("bandwidth changes at (s)", "change_times_s"),
-    ("convergence after each change (s)", "convergence_times_s"),
-    ("utilization", "utilization"),
-    ("throughput per flow (pkt/s)", "throughput_pps"),
-    ("Jain's index", "jain_index"),
-    ("loss events per flow", "losses"),
-)
-
-
-def _table(out: dict[str, Any]) -> str:
+def _table(out: dict[str, Any], summary: Summary) -> str:
+    """The text summary: a title, then :meth:`tcpfluid.results.Summary.table` (every flow)."""
     title = f"{out['scenario']} / {out['algorithm']} / engine {out['engine']}"
-    rows = [(label, _fmt(out.get(key))) for label, key in _ROWS if key in out]
-    width = max(len(label) for label, _ in rows)
-    lines = [title, "-" * len(title)]
-    lines += [f"{label.ljust(width)}  {value}" for label, value in rows]
-    return "\n".join(lines)
+    return "\n".join([title, "-" * len(title), summary.table()])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -155,16 +138,20 @@ def run(args: argparse.Namespace) -> int:
             f"--rtt-model applies to the rounds engine only (the {args.engine!r} engine "
             "measures its RTTs itself); drop it or use --engine rounds"
         )
-    out = simulate_summary(
-        args.scenario,
-        args.algorithm,
-        engine=args.engine,
-        sets=parse_sets(args.sets),
-        rtt_model=args.rtt_model or "average",
-        seed=args.seed,
-    )
+    from .._progress import progress_bar
+
+    with progress_bar(f"{args.engine} run", enabled=not (args.quiet or args.json)) as bar:
+        out, result = run_named(
+            args.scenario,
+            args.algorithm,
+            engine=args.engine,
+            sets=parse_sets(args.sets),
+            rtt_model=args.rtt_model or "average",
+            seed=args.seed,
+            progress=bar,
+        )
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))
     else:
-        print(_table(out))
+        print(_table(out, result.summary))
     return 0
