@@ -85,7 +85,8 @@ def test_doubling_round_by_hand(rtt: str) -> None:
     # mu = 1000 pkt/s, d = 0.1 s: mu d = 100 packets. The probe doubles every round:
     # windows 4, 8, 16, 32, 64, 128 (start 2, growth z = previous window).
     law = Probe(grow=1.0)
-    tr = simulate_rounds(law, Path(1000, 0.1), rounds=6, rtt=rtt)
+    # the hand derivation reads each round's own RTTs: no feedback lag
+    tr = simulate_rounds(law, Path(1000, 0.1), rounds=6, rtt=rtt, feedback_rounds=0)
     np.testing.assert_allclose(tr.window_pkts[:, 0, 0], [4, 8, 16, 32, 64, 128])
     s = law.samples[4]  # round 4: W0 = 32 -> W1 = 64, Z = 32, no standing queue (32 < 100)
     assert s.cwnd[0] == 64 and s.acks[0] == 32
@@ -119,7 +120,12 @@ def test_cross_traffic_halves_the_rate_and_scales_the_queue() -> None:
     # per TCP packet as the rates' ratio, so the link queue is 14 * 1000/500 = 28 packets.
     law = Probe(grow=1.0)
     tr = simulate_rounds(
-        law, Path(1000, 0.1), rounds=5, rtt="fluid", cross_traffic=[CrossTraffic(500, 0.0)]
+        law,
+        Path(1000, 0.1),
+        rounds=5,
+        rtt="fluid",
+        cross_traffic=[CrossTraffic(500, 0.0)],
+        feedback_rounds=0,  # rtt_s is the RTT the law reads: the round's own here
     )
     assert tr.window_pkts[4, 0, 0] == 64
     assert tr.queue_pkts[4, 0] == pytest.approx(28.0)
@@ -203,7 +209,10 @@ def test_slow_start_exit_matches_critical_window(algorithm: str, rtt: str) -> No
     # The model leaves slow start in the first growth round whose window exceeds W*
     # (document 000 eqs 6, 9, 10): W* lies between the window at the start of the exit
     # round and its end (within one round's growth), for mu d from 10 to 10,000.
-    tr = simulate_rounds(get_law(algorithm), PathBatch.from_bdp(BDPS, 0.1), rounds=80, rtt=rtt)
+    # eqs 6, 9, 10 assume the sender reads the RTTs of the round it just sent: no lag
+    tr = simulate_rounds(
+        get_law(algorithm), PathBatch.from_bdp(BDPS, 0.1), rounds=80, rtt=rtt, feedback_rounds=0
+    )
     s = tr.summary
     assert np.all(s.ss_exited[:, 0])
     w_star = critical_window(algorithm, BDPS, rtt=rtt)
@@ -241,7 +250,12 @@ def test_quick_vegas_rounds_from_w_to_nw_match_eq12() -> None:
     batch = PathBatch(mu1 * n, d)
     cbr = CrossTraffic(mu1 * n - mu1, 0.0, 20.0)
     tr = simulate_rounds(
-        get_law("quick-vegas"), batch, duration_s=40.0, rtt="fluid", cross_traffic=[cbr]
+        get_law("quick-vegas"),
+        batch,
+        duration_s=40.0,
+        rtt="fluid",
+        cross_traffic=[cbr],
+        feedback_rounds=0,  # eq (12) assumes no feedback lag
     )
     t = tr.time_s
     w = tr.window_pkts[:, :, 0]
@@ -263,21 +277,29 @@ def test_tcp_ho_exit_round_is_the_conspicuous_round() -> None:
     # round model; the two must agree round for round. (The printed eq. 5 ignores the
     # bottleneck queue and puts the exit where W is about 2 mu d: docs/errata.md.)
     bdp = np.array([5.0, 18.75, 100.0, 250.0, 625.0, 2000.0, 5000.0, 20000.0])
-    tr = simulate_rounds(get_law("tcp-ho"), PathBatch.from_bdp(bdp, 0.1), rounds=500)
+    # the closed form reads each round's own RTTs: no feedback lag
+    tr = simulate_rounds(
+        get_law("tcp-ho"), PathBatch.from_bdp(bdp, 0.1), rounds=500, feedback_rounds=0
+    )
     # trace row k is Table 4's round k + 1 (row k holds the window at the end of round k)
     exit_round = tr.summary.ss_exit_round[:, 0] + 1
     np.testing.assert_array_equal(exit_round, conspicuous_round("tcp-ho", bdp))
 
 
 # ----------------------------------------------------------------------------- ACK path
-def test_reverse_bottleneck_vegas_at_mu_r_forward_vegas_at_mu_f() -> None:
+@pytest.mark.parametrize("lag", [0, 1])
+def test_reverse_bottleneck_vegas_at_mu_r_forward_vegas_at_mu_f(lag: int) -> None:
     # document 003: forward 300 pkt/s, reverse 100 ACKs/s (k = 3), reverse buffer 10 ACKs.
     # Vegas's window settles at mu_r d + N (N in [alpha, beta] ACKs queued): throughput
     # min(mu_f, mu_r) = 100 pkt/s. Forward-path Vegas ignores the ACK queue; once the reverse
     # buffer overflows the surviving ACKs are cumulative and its rate reaches mu_f.
     path = Path(300, 0.1, buffer=15, reverse_bandwidth=100, reverse_buffer=10)
-    vegas = simulate_rounds(get_law("vegas", alpha=1, beta=3), path, duration_s=100.0)
-    fwd = simulate_rounds(get_law("forward-vegas", alpha=1, beta=3), path, duration_s=100.0)
+    vegas = simulate_rounds(
+        get_law("vegas", alpha=1, beta=3), path, duration_s=100.0, feedback_rounds=lag
+    )
+    fwd = simulate_rounds(
+        get_law("forward-vegas", alpha=1, beta=3), path, duration_s=100.0, feedback_rounds=lag
+    )
     w_v = vegas.window_pkts[-1, 0, 0]
     assert 100 * 0.1 + 1 <= w_v <= 100 * 0.1 + 3
     # steady state rate: the last 10 s
@@ -289,7 +311,10 @@ def test_reverse_bottleneck_vegas_at_mu_r_forward_vegas_at_mu_f() -> None:
     # mu_f (d + B_r/mu_r) + N = 300 * 0.2 + [1, 3]
     w_f = fwd.window_pkts[-1, 0, 0]
     assert 60 + 1 - 1e-9 <= w_f <= 60 + 3 + 1e-9
-    assert vegas.summary.losses[0, 0] == 0 and fwd.summary.losses[0, 0] == 0
+    assert vegas.summary.losses[0, 0] == 0
+    # with the one-round feedback lag forward Vegas's slow start runs one round past the
+    # 15-packet buffer (one loss event); without it no loss at all
+    assert fwd.summary.losses[0, 0] == lag
 
 
 def test_reno_sawtooth_peaks_at_pipe_plus_buffer() -> None:

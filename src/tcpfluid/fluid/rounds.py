@@ -60,7 +60,9 @@ fastest); the law's array parameters must have length ``S × F`` (or be scalars)
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+import time
+from collections import deque
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
@@ -107,6 +109,10 @@ _RTT_MODELS: tuple[str, ...] = get_args(RttModel)
 
 #: optional per-round fields of a :class:`RoundTrace` (time, window and phase are always kept)
 RECORDABLE = ("delta_pkts", "rtt_s", "queue_pkts", "throughput_pps")
+
+#: default feedback lag of the round model, rounds: the RTT samples a law reads at the end
+#: of round k are those of the packets of round k - 1 (docs/round-model.md)
+FEEDBACK_ROUNDS = 1
 
 
 # ------------------------------------------------------------------------------ inputs
@@ -498,11 +504,15 @@ def simulate_rounds(
     n_flows: int = 1,
     flow_start_s: ArrayLike | None = None,
     flow_stop_s: ArrayLike | None = None,
-    rtt: RttModel = "average",
+    rtt_model: RttModel | None = None,
     cross_traffic: Sequence[CrossTraffic] = (),
     record: Collection[str] = RECORDABLE,
     record_every: int = 1,
     timeout_loss_fraction: float = 0.5,
+    feedback_rounds: int = FEEDBACK_ROUNDS,
+    ack_train: bool = True,
+    rtt: RttModel | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> RoundTrace:
     """Step ``law`` round by round on one path or a batch of paths.
 
@@ -521,9 +531,9 @@ def simulate_rounds(
         F, flows per scenario sharing the bottleneck (equal base RTT).
     flow_start_s, flow_stop_s
         Per-flow start and stop times, shape ``(F,)`` (defaults: 0 and never).
-    rtt
-        The burst term of the RTT: ``"average"``, ``"last"`` or ``"fluid"`` (module
-        docstring).
+    rtt_model
+        The RTT model (the burst term of the RTT): ``"average"`` (default), ``"last"`` or
+        ``"fluid"`` (module docstring).
     cross_traffic
         CBR sources at the bottleneck; at every instant their total must stay below μ.
     record
@@ -534,6 +544,23 @@ def simulate_rounds(
     timeout_loss_fraction
         A flow losing more than this fraction of its window in one round suffers a
         retransmission timeout; otherwise a fast retransmit (``(0, 1]``).
+    feedback_rounds
+        Feedback lag, rounds (0 to 8): the RTTs a law reads at the end of round k are those
+        of the packets of round ``k - feedback_rounds`` (plus the round-ending ACK of round
+        k's first packet, which enters the round's minimum and maximum). Packet senders
+        read the ACKs of the previous round's packets, so the default is 1; 0 is the
+        documents' model (eqs. 6, 9, 10, 12 and the conspicuous round assume it).
+    ack_train
+        Model the spacing of the ACK train (default ``True``): the per-ACK growth of a
+        round queues only beyond the spare capacity of an ACK train slower than the
+        available rate (after the available rate rises). ``False`` queues the whole growth
+        Z of every round, an artefact that inflates Δ after a bandwidth increase
+        (docs/round-model.md).
+    rtt
+        Alias of ``rtt_model`` (the older name).
+    progress
+        Called with the fraction done in [0, 1] (simulated time over ``duration_s``, or
+        rounds over ``rounds``) at most about ten times a second of wall time.
 
     Returns
     -------
@@ -550,7 +577,9 @@ def simulate_rounds(
     S = batch.n_scenarios
     F = check_int("n_flows", n_flows, minimum=1)
     n = S * F
-    check_choice("rtt", rtt, _RTT_MODELS)
+    model = _rtt_model(rtt_model, rtt)
+    if not isinstance(ack_train, bool):
+        raise TypeError(f"ack_train must be True or False, got {ack_train!r}")
     if (rounds is None) == (duration_s is None):
         raise ValueError(
             f"give exactly one of rounds or duration_s, got rounds={rounds!r}, "
@@ -569,6 +598,9 @@ def simulate_rounds(
                 f"d={float(batch.d_s.min())!r} s; shorten the run"
             )
     every = check_int("record_every", record_every, minimum=1)
+    check_int("feedback_rounds", feedback_rounds, minimum=0)
+    if feedback_rounds > 8:
+        raise ValueError(f"feedback_rounds must be between 0 and 8, got {feedback_rounds!r}")
     frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
     if isinstance(record, str):
         raise TypeError(
@@ -680,6 +712,16 @@ def simulate_rounds(
         """The sum over each scenario's flows of a per-flow array (S × F,) -> (S,)."""
         return x.reshape(S, F).sum(axis=1) if F > 1 else x
 
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be None or a callable, got {progress!r}")
+    next_report = time.monotonic()
+    lag = feedback_rounds
+    # rate at which the ACKs of the previous round return (per scenario): the bottleneck
+    # rate while the flows' packets travel in a train compressed by the queue; below it
+    # once the available rate rises (docs/round-model.md, "ACK train")
+    ack_rate = np.full(S, np.inf)
+    spread_train = ack_train and not reverse
+    history: deque[tuple[FloatArray, ...]] = deque()
     k_rec = 0
     k = 0
     for k in range(n_steps):
@@ -692,6 +734,8 @@ def simulate_rounds(
             b_tcp = batch.buffer_pkts * (mu_a / mu_link)
             if reverse:
                 mu_r_eff, rev_bott = reverse_bottleneck(mu_a)
+            if spread_train:
+                np.minimum(ack_rate, mu_a, out=ack_rate)
         # ---------------- flows joining or leaving
         if staggered:
             t_n = per_flow(t)
@@ -731,11 +775,11 @@ def simulate_rounds(
         # ---------------- queues and RTTs
         if reverse:
             qr1, qf1 = _standing_rev(w1_s, mu_a, mu_r_eff, b_r, d)
-            if rtt == "fluid":
+            if model == "fluid":
                 qf_min = qf_mean = qf_max = qf1
                 qr_min = qr_mean = qr_max = qr1
             else:
-                burst_mean = z_s if rtt == "last" else 0.5 * z_s
+                burst_mean = z_s if model == "last" else 0.5 * z_s
                 qr_min = qr0
                 qr_max = np.where(rev_bott, np.minimum(qr0 + z_s, b_r), qr0)
                 qr_mean = np.where(rev_bott, np.minimum(qr0 + burst_mean, b_r), qr0)
@@ -744,12 +788,23 @@ def simulate_rounds(
                 qf_mean = np.where(rev_bott, qf0, qf0 + burst_mean)
         else:
             qf1 = np.maximum(w1_s - mud, 0.0)
-            if rtt == "fluid":
+            if model == "fluid":
                 qf_min = qf_mean = qf_max = qf1
             else:
+                if spread_train:
+                    # ACKs return at ack_rate < mu_a: the growth queues only beyond the
+                    # spare capacity of the ACK train, w0 (mu_a / ack_rate - 1)
+                    with np.errstate(invalid="ignore"):
+                        spare = w0_s * (mu_a / ack_rate - 1.0)
+                    zq = np.maximum(z_s - np.where(spare > 0, spare, 0.0), 0.0)
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        grown = np.where(w0_s > 0, w1_s / w0_s, 1.0)
+                    ack_rate = np.minimum(ack_rate * grown, mu_a)
+                else:
+                    zq = z_s
                 qf_min = qf0
-                qf_max = qf0 + z_s
-                qf_mean = qf_max if rtt == "last" else qf0 + 0.5 * z_s
+                qf_max = qf0 + zq
+                qf_mean = qf_max if model == "last" else qf0 + 0.5 * zq
         # ---------------- finite buffer: losses at the peak of the round
         if finite_buf:
             peak = np.maximum(qf_max, qf1)
@@ -779,6 +834,19 @@ def simulate_rounds(
             fwd_mean = rtt_mean - half_d
             fwd_min = rtt_min - half_d
         duration = dr
+        # ---------------- feedback lag: the law sees the RTTs of an earlier round
+        if lag:
+            history.append((rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean))
+            # the ACK that ends the round (of this round's first packet) is measured too:
+            # it carries the queue at the start of this round
+            cur_min, cur_fmin = rtt_min, fwd_min
+            if len(history) > lag:
+                rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = history.popleft()
+            else:  # before any packet of a past round returned: the first round's
+                rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = history[0]
+            rtt_max = np.maximum(rtt_max, cur_min)
+            rtt_min = np.minimum(rtt_min, cur_min)
+            fwd_min = np.minimum(fwd_min, cur_fmin)
         # ---------------- per-flow views
         rtt_min_n = per_flow(rtt_min)
         rtt_mean_n = per_flow(rtt_mean)
@@ -838,7 +906,7 @@ def simulate_rounds(
             if rtt_rec is not None:
                 rtt_rec[k_rec] = rtt_mean
             if queue_rec is not None:
-                q_end = qf_max if rtt != "fluid" else qf1
+                q_end = qf_max if model != "fluid" else qf1
                 queue_rec[k_rec] = q_end * (mu_link * inv_mu) if cross else q_end
             if thr_rec is not None:
                 thr_rec[k_rec] = (got / per_flow(duration)).reshape(S, F)
@@ -867,9 +935,15 @@ def simulate_rounds(
                 losses += hit & cn
         if (k & 31) == 31 or k == n_steps - 1:
             _check_bounded(w1, k)
+            if progress is not None and (now := time.monotonic()) >= next_report:
+                next_report = now + 0.1
+                done = k / n_steps if t_end == math.inf else float(t.min()) / t_end
+                progress(min(1.0, max(0.0, done)))
         if t_end != math.inf and bool(np.all(t >= t_end)):
             _check_bounded(w1, k)
             break
+    if progress is not None:
+        progress(1.0)
     n_done = k_rec
     if t_end == math.inf:
         elapsed = t
@@ -885,7 +959,7 @@ def simulate_rounds(
         paths=batch,
         algorithm=getattr(law, "name", type(law).__name__),
         law_params=law.params(),
-        rtt_model=rtt,
+        rtt_model=model,
         change_times_s=change_times,
         duration_s=None if t_end == math.inf else t_end,
         elapsed_s=elapsed,
@@ -900,22 +974,29 @@ def simulate_rounds(
 def simulate_scenario_rounds(
     scenario: Scenario,
     *,
-    rtt: RttModel = "average",
+    rtt_model: RttModel | None = None,
     record: Collection[str] = RECORDABLE,
     record_every: int = 1,
+    feedback_rounds: int = FEEDBACK_ROUNDS,
+    ack_train: bool = True,
+    rtt: RttModel | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> RoundTrace:
     """Run a :class:`~tcpfluid.scenarios.Scenario` with the round model.
 
     The scenario is reduced by :meth:`~tcpfluid.scenarios.Scenario.fluid_view` (one
     bottleneck, CBR sources as cross traffic); every flow must run the same algorithm
     with the same parameters (set with :meth:`~tcpfluid.scenarios.Scenario.with_algorithm`).
-    This is the ``rounds`` engine of ``tcpfluid simulate``.
+    This is the ``rounds`` engine of ``tcpfluid simulate``. The options are those of
+    :func:`simulate_rounds` (``rtt`` is an alias of ``rtt_model``).
 
     Raises
     ------
     ValueError
-        If a flow has no algorithm, flows differ in algorithm or parameters, or the flows
-        do not share one path.
+        If a flow has no algorithm, flows differ in algorithm or parameters, the flows
+        do not share one path with one base RTT, or the scenario has a feature the round
+        model cannot model (a RED queue, cross traffic off the bottleneck): the round model
+        refuses it instead of running something else.
     """
     if not isinstance(scenario, Scenario):
         raise TypeError(f"scenario must be a Scenario, got {type(scenario).__name__}")
@@ -941,11 +1022,25 @@ def simulate_scenario_rounds(
         n_flows=len(view.flows),
         flow_start_s=[f.start_s for f in view.flows],
         flow_stop_s=[f.stop_s for f in view.flows],
-        rtt=rtt,
+        rtt_model=_rtt_model(rtt_model, rtt),  # type: ignore[arg-type]
         cross_traffic=[CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic],
         record=record,
         record_every=record_every,
+        feedback_rounds=feedback_rounds,
+        ack_train=ack_train,
+        progress=progress,
     )
+
+
+def _rtt_model(rtt_model: str | None, rtt: str | None) -> str:
+    """The RTT model from ``rtt_model`` or its alias ``rtt`` (not both)."""
+    if rtt_model is not None and rtt is not None and rtt_model != rtt:
+        raise ValueError(
+            f"give the RTT model once: rtt_model={rtt_model!r} and its alias rtt={rtt!r}"
+        )
+    value = rtt_model if rtt_model is not None else rtt if rtt is not None else "average"
+    check_choice("rtt_model" if rtt_model is not None else "rtt", value, _RTT_MODELS)
+    return value
 
 
 #: windows beyond this many packets mean a law grew without bound (no loss to stop it)
