@@ -12,7 +12,7 @@ import math
 import pytest
 
 from tcpfluid import testing
-from tcpfluid.engines import run_scenario
+from tcpfluid.engines import simulate
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.testing import (
     LayersDisagree,
@@ -82,9 +82,9 @@ def test_compare_table_columns_and_the_round_models_numbers(cache: RunCache) -> 
     assert set(df["engine"]) == {"rounds"} and set(df["reference_layer"]) == {"closed-form"}
     # the values are the round model's own summary, run separately here
     sc = build_scenario("qv-basic", **SMALL).with_algorithm("vegas")
-    s = run_scenario(sc, "rounds").summary
+    s = simulate(sc, "rounds").summary
     row = df[df.quantity == "settled_window"].iloc[0]
-    assert row["value"] == pytest.approx(float(s.settled_window_pkts[0, 0]))
+    assert row["value"] == pytest.approx(s.flows[0].settled_window_pkts)
     assert row["flow"] == "S1-D1"
     # the closed form: Vegas stops at mu*d + alpha (alpha = 2), mu*d by hand
     mu, d = _mu_d(10e6, 0.05)
@@ -257,8 +257,8 @@ def test_predict_scenario_sources(cache: RunCache) -> None:
     late = by[("S4-D4", "settled_window")]
     assert late.source == "round model" and "joins 3 flow(s) already running" in late.note
     sc = build_scenario("qv-many-flows", **sets).with_algorithm("vegas")
-    s = run_scenario(sc, "rounds").summary
-    assert late.value == pytest.approx(float(s.settled_window_pkts[0, 3]))
+    s = simulate(sc, "rounds").summary
+    assert late.value == pytest.approx(s.flows[3].settled_window_pkts)
     assert [p.quantity for p in preds[:4]] == list(testing.PREDICTED[:4])
 
 

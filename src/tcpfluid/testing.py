@@ -67,7 +67,7 @@ __all__ = [
     "predict_scenario",
 ]
 
-#: the simulation engines (:func:`tcpfluid.engines.run_scenario`)
+#: the simulation engines (:func:`tcpfluid.simulate`)
 ENGINES: tuple[str, ...] = ("rounds", "ode", "packet")
 #: the closed forms as a layer name
 CLOSED_FORM = "closed-form"
@@ -223,82 +223,43 @@ def _number(x: Any) -> float | None:
 
 
 def _change_times(scenario: Scenario) -> tuple[float, ...]:
-    """CBR starts and stops strictly inside the run, in order (the engines' changes)."""
-    times = {
-        t for c in scenario.cbr for t in (c.start_s, c.stop_s) if 0.0 < t < scenario.duration_s
-    }
-    return tuple(sorted(times))
+    """The run's changes as every engine's summary counts them (CBR starts and stops, flows
+    joining and leaving, inside the run: :func:`tcpfluid.metrics.run_changes`)."""
+    from .metrics import run_changes
+
+    times, _ = run_changes(
+        [(c.start_s, c.stop_s) for c in scenario.cbr],
+        [(f.start_s, f.stop_s) for f in scenario.flows],
+        scenario.duration_s,
+    )
+    return times
 
 
 def _engine_layer(result: Any, scenario: Scenario, engine: str) -> _Layer:
-    """The compared quantities from an engine's native summary."""
-    import numpy as np
-
+    """The compared quantities from an engine's :class:`tcpfluid.results.Summary`."""
     s = result.summary
     names = tuple(f.name for f in scenario.flows)
-    changes = tuple(float(t) for t in getattr(s, "change_times_s", ()))
-    lay = _Layer(engine, names, changes)
-    if s is None:  # an ODE run that failed
-        why = f"the {engine} run produced no summary"
-        for q in QUANTITIES:
-            for j, name in enumerate(names):
-                if q not in AGGREGATE and j >= 0:
-                    lay.put((q, name, -1), None, why, structural=True)
-        return lay
-
-    def per_flow(attr: str) -> list[Any]:
-        a = getattr(s, attr)
-        if engine == "rounds":
-            return list(np.asarray(a)[0])
-        return list(a)
-
-    def scalar(attr: str) -> Any:
-        a = getattr(s, attr)
-        return np.asarray(a).reshape(-1)[0] if engine == "rounds" else a
-
-    if engine == "ode":
-        ss_w: list[Any] = [None] * len(names)
-        ss_t: list[Any] = [None] * len(names)
-        settled = list(s.settled_window_pkts)
-        t_eq = list(s.time_to_equilibrium_s)
-        conv = [list(s.convergence_times_s)] + [[None] * len(changes)] * (len(names) - 1)
-    else:
-        ss_w, ss_t = per_flow("ss_exit_window_pkts"), per_flow("ss_exit_time_s")
-        reached = per_flow("reached_equilibrium")
-        settled = [
-            w if bool(ok) else None
-            for w, ok in zip(per_flow("settled_window_pkts"), reached, strict=True)
-        ]
-        t_eq = per_flow("time_to_equilibrium_s")
-        conv = [list(row) for row in per_flow("convergence_times_s")]
-    thr = per_flow("throughput_pps")
-    for j, name in enumerate(names):
-        if engine == "ode":
-            why = "the ODE model has no slow start"
-            lay.put(("ss_exit_window", name, -1), None, why, structural=True)
-            lay.put(("ss_exit_time_s", name, -1), None, why, structural=True)
-        else:
-            lay.put(("ss_exit_window", name, -1), ss_w[j], "never left slow start")
-            lay.put(("ss_exit_time_s", name, -1), ss_t[j], "never left slow start")
-        lay.put(("settled_window", name, -1), settled[j], "did not settle before the first change")
-        lay.put(
-            ("time_to_equilibrium_s", name, -1), t_eq[j], "did not settle before the first change"
-        )
-        for k in range(len(changes)):
-            if engine == "ode" and j > 0:
-                lay.put(
-                    ("convergence_times_s", name, k),
-                    None,
-                    "the ODE summary gives the first flow's convergence only",
-                    structural=True,
-                )
+    lay = _Layer(engine, names, tuple(float(t) for t in s.change_times_s))
+    no_ss = "the ODE model has no slow start" if engine == "ode" else ""
+    for fs in s.flows:
+        name = fs.name
+        for q, v in (
+            ("ss_exit_window", fs.ss_exit_window_pkts),
+            ("ss_exit_time_s", fs.ss_exit_time_s),
+        ):
+            lay.put((q, name, -1), v, no_ss or "never left slow start", structural=bool(no_ss))
+        why = "did not settle before the first change"
+        lay.put(("settled_window", name, -1), fs.settled_window_pkts, why)
+        lay.put(("time_to_equilibrium_s", name, -1), fs.time_to_equilibrium_s, why)
+        for k, t in enumerate(lay.change_times_s):
+            v = fs.convergence_times_s[k]
+            if not fs.start_s < t < fs.stop_s:
+                lay.put(("convergence_times_s", name, k), v, "not active after the change")
             else:
-                lay.put(
-                    ("convergence_times_s", name, k), conv[j][k], "did not settle after the change"
-                )
-        lay.put(("throughput_pps", name, -1), thr[j], "not active in the measured interval")
-    lay.put(("utilization", ALL_FLOWS, -1), scalar("utilization"), "no traffic measured")
-    lay.put(("jain_index", ALL_FLOWS, -1), scalar("jain_index"), "no flow measured")
+                lay.put(("convergence_times_s", name, k), v, "did not settle after the change")
+        lay.put(("throughput_pps", name, -1), fs.throughput_pps, "not active in the run")
+    lay.put(("utilization", ALL_FLOWS, -1), s.utilization, "no traffic measured")
+    lay.put(("jain_index", ALL_FLOWS, -1), s.jain_index, "no flow measured")
     return lay
 
 
@@ -502,9 +463,9 @@ def _scenario(
 
 def _run_engine(scenario: Scenario, engine: str, options: Mapping[str, Any]) -> Any:
     """Run ``scenario`` on ``engine``: the one place that calls the engines."""
-    from .engines import run_scenario
+    from .engines import simulate
 
-    return run_scenario(scenario, engine, **dict(options))
+    return simulate(scenario, engine, **dict(options))
 
 
 class RunCache:
@@ -729,7 +690,7 @@ def compare(
     sets
         Parameter overrides of a scenario given by name (``{"bandwidth": "155Mbps"}``).
     options
-        Per engine, keyword options of :func:`tcpfluid.engines.run_scenario`
+        Per engine, keyword options of :func:`tcpfluid.simulate`
         (``{"rounds": {"rtt_model": "fluid"}, "packet": {"seed": 1}}``).
     tolerance
         When given (one :class:`Tolerance` or one per quantity), the table gets the
@@ -1034,7 +995,8 @@ class Predicted:
     unit
         ``"pkts"`` or ``"s"``.
     source
-        ``"closed form"`` or ``"round model"``.
+        ``"closed form"``, ``"round model"``, or ``"-"`` for a change during which the flow
+        is not active.
     note
         Why the closed form does not apply (when the source is the round model), or why the
         value is missing.
@@ -1108,6 +1070,11 @@ def predict_scenario(
                 v = closed.values.get(key)
                 change = None if k < 0 else k
                 when = None if k < 0 else changes[k]
+                if when is not None and not f.start_s < when < f.stop_s:
+                    out.append(
+                        Predicted(q, f.name, change, when, None, QUANTITIES[q], "-", "not active")
+                    )
+                    continue
                 if v is not None:
                     out.append(
                         Predicted(
