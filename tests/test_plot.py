@@ -124,3 +124,22 @@ def test_flows_must_be_a_sequence_of_integers(trace, flows, match) -> None:
     for fn in (plot.window, plot.throughput):
         with pytest.raises(TypeError, match=match):
             fn(trace, flows=flows)
+
+
+@pytest.mark.parametrize("engine", ["rounds", "ode", "packet"])
+def test_a_result_of_simulate_draws_its_own_arrays_labelled_by_flow_name(engine) -> None:
+    from tcpfluid import simulate
+
+    sc = build_scenario("qv-basic", bandwidth="5Mbps", cbr="none", duration="3s", flows=2)
+    res = simulate(sc, engine, algorithm="vegas")
+    fig, ax = plt.subplots()
+    for fn, arr in ((plot.window, res.window_pkts), (plot.throughput, res.throughput_pps)):
+        got = _lines(fn(res, ax=ax))
+        assert [g[0].split(" ")[-1] for g in got] == ["S1-D1", "S2-D2"]
+        for f, (_, x, y) in enumerate(got):
+            np.testing.assert_array_equal(x, res.time_s)
+            np.testing.assert_array_equal(y, arr[f])
+    ((lab, _, y),) = _lines(res.plot(ax=ax, quantity="queue_pkts"))
+    assert lab.endswith("R1-R2")
+    np.testing.assert_array_equal(y, res.queue_pkts)
+    plt.close(fig)

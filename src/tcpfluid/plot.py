@@ -4,9 +4,11 @@ Every function takes an optional ``ax`` (a new figure is made when it is ``None`
 returns the artists it drew; the library never calls ``plt.show()``. The figures of the
 validation report (``tcpfluid report``) are built from these functions.
 
-Result plots accept any of the three engines' results: a round-model
-:class:`~tcpfluid.fluid.RoundTrace`, an ODE :class:`~tcpfluid.fluid.OdeResult` or a
-packet-simulator :class:`~tcpfluid.sim.PacketResult`.
+Result plots take a :class:`tcpfluid.results.Result` (what :func:`tcpfluid.simulate` returns
+for every engine: one set of arrays, flows labelled by name), or an engine's own result (a
+round-model :class:`~tcpfluid.fluid.RoundTrace`, scenario 0; an ODE
+:class:`~tcpfluid.fluid.OdeResult`; a packet-simulator :class:`~tcpfluid.sim.PacketResult`),
+read through the same arrays.
 
 * :func:`window` - congestion window against time (packets, s);
 * :func:`queue` - bottleneck queue against time (packets, s);
@@ -29,7 +31,9 @@ Examples
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -91,17 +95,88 @@ def versus(x: ArrayLike, y: ArrayLike, ax: Any = None, *, label: str, **style: A
     return list(ax.plot(xa[ok], ya[ok], label=label, **style))
 
 
-_KINDS = {"RoundTrace": "rounds", "OdeResult": "ode", "PacketResult": "packet"}
 _PREFIXES = {"rounds": "round model", "ode": "ODE", "packet": "packet sim"}
 
 
-def _kind(result: Any, label: str | None) -> tuple[str, str]:
-    """The engine of ``result`` and the legend prefix (``label`` or the engine's name)."""
-    name = type(result).__name__
-    if name not in _KINDS:
-        raise TypeError(f"result must be a RoundTrace, OdeResult or PacketResult, got {name}")
-    kind = _KINDS[name]
-    return kind, label if label is not None else _PREFIXES[kind]
+@dataclass(frozen=True)
+class _Curves:
+    """The arrays a result plot draws: time (T,), per-flow (F, T) rows, a queue (T,)."""
+
+    time_s: Any
+    window_pkts: Any
+    throughput_pps: Any
+    queue_pkts: Any  # None: not recorded
+    flow_labels: list[str]
+    prefix: str
+    queue_label: str
+
+
+def _native_module(name: str) -> Any:
+    """A module if it is already imported (a result of its type cannot exist otherwise)."""
+    return sys.modules.get(name)
+
+
+def _curves(result: Any, label: str | None, link: str | None = None) -> _Curves:
+    """The arrays of ``result``: a :class:`~tcpfluid.results.Result` or an engine's own."""
+    from .results import Result
+
+    rounds = _native_module("tcpfluid.fluid.rounds")
+    ode = _native_module("tcpfluid.fluid.ode")
+    sim = _native_module("tcpfluid.sim.engine")
+    if isinstance(result, Result):
+        prefix = label if label is not None else _PREFIXES[result.engine]
+        q = result.queue_pkts
+        if link is not None:
+            if result.engine != "packet":
+                raise ValueError(f"link applies to packet results only, got link={link!r}")
+            q = result.native.link(link).queue_pkts
+        return _Curves(
+            result.time_s,
+            result.window_pkts,
+            result.throughput_pps,
+            q,
+            [f"{prefix} {n}" for n in result.flow_names],
+            prefix,
+            f"{prefix} {link or result.summary.bottleneck}",
+        )
+    if rounds is not None and isinstance(result, rounds.RoundTrace):
+        prefix = label if label is not None else _PREFIXES["rounds"]
+        return _Curves(
+            result.time_s[:, 0],
+            result.window_pkts[:, 0, :].T,
+            None if result.throughput_pps is None else result.throughput_pps[:, 0, :].T,
+            None if result.queue_pkts is None else result.queue_pkts[:, 0],
+            [f"{prefix} flow {f}" for f in range(result.n_flows)],
+            prefix,
+            prefix,
+        )
+    if ode is not None and isinstance(result, ode.OdeResult):
+        prefix = label if label is not None else _PREFIXES["ode"]
+        return _Curves(
+            result.t,
+            result.windows_pkts,
+            result.rates_pps,
+            result.queue_pkts,
+            [f"{prefix} flow {f}" for f in range(result.n_flows)],
+            prefix,
+            prefix,
+        )
+    if sim is not None and isinstance(result, sim.PacketResult):
+        prefix = label if label is not None else _PREFIXES["packet"]
+        name = link if link is not None else result.summary.bottleneck
+        return _Curves(
+            result.t_s,
+            np.array([f.cwnd_pkts for f in result.flows]),
+            np.array([f.goodput_pps for f in result.flows]),
+            result.link(name).queue_pkts,
+            [f"{prefix} {f.name}" for f in result.flows],
+            prefix,
+            f"{prefix} {name}",
+        )
+    raise TypeError(
+        "result must be a tcpfluid.results.Result (tcpfluid.simulate) or an engine's own "
+        f"result (RoundTrace, OdeResult or PacketResult), got {type(result).__name__}"
+    )
 
 
 def _flows(flows: Sequence[int] | None, n: int) -> list[int]:
@@ -121,33 +196,20 @@ def _per_flow(
     ax: Any,
     flows: Sequence[int] | None,
     label: str | None,
-    fields: tuple[str, str, str],
+    quantity: str,
     ylabel: str,
     style: dict[str, Any],
 ) -> list[Any]:
-    """One line per flow of ``result``; ``fields`` names the round model's
-    ``(round, scenario, flow)`` array, the ODE's ``(flow, time)`` array and the packet
-    flows' attribute."""
-    kind, prefix = _kind(result, label)  # a wrong result type opens no figure
+    """One line per flow of ``result``'s ``quantity`` (``window_pkts``/``throughput_pps``)."""
+    c = _curves(result, label)  # a wrong result type opens no figure
+    y = getattr(c, quantity)
+    if y is None:
+        raise ValueError(f"this result did not record {quantity} (record=...)")
+    chosen = _flows(flows, len(c.flow_labels))
     ax = _ax(ax)
-    rounds_field, ode_field, packet_field = fields
     arts: list[Any] = []
-    if kind == "rounds":
-        y = getattr(result, rounds_field)
-        if y is None:
-            raise ValueError(f"this RoundTrace did not record {rounds_field} (record=...)")
-        for f in _flows(flows, result.n_flows):
-            arts += ax.plot(result.time_s[:, 0], y[:, 0, f], label=f"{prefix} flow {f}", **style)
-    elif kind == "ode":
-        y = getattr(result, ode_field)
-        for f in _flows(flows, result.n_flows):
-            arts += ax.plot(result.t, y[f], label=f"{prefix} flow {f}", **style)
-    else:
-        for f in _flows(flows, len(result.flows)):
-            fl = result.flows[f]
-            arts += ax.plot(
-                result.t_s, getattr(fl, packet_field), label=f"{prefix} {fl.name}", **style
-            )
+    for f in chosen:
+        arts += ax.plot(c.time_s, y[f], label=c.flow_labels[f], **style)
     ax.set_xlabel("time (s)")
     ax.set_ylabel(ylabel)
     return arts
@@ -176,8 +238,7 @@ def window(
     **style
         Passed to ``ax.plot``.
     """
-    fields = ("window_pkts", "windows_pkts", "cwnd_pkts")
-    return _per_flow(result, ax, flows, label, fields, "congestion window (packets)", style)
+    return _per_flow(result, ax, flows, label, "window_pkts", "congestion window (packets)", style)
 
 
 def queue(
@@ -185,19 +246,14 @@ def queue(
 ) -> list[Any]:
     """Bottleneck queue (packets) against time (s).
 
-    ``link`` (packet results only) names the link; default: the summary's bottleneck.
+    ``link`` (packet results only) names the link; default: the bottleneck
+    (:func:`tcpfluid.scenarios.bottleneck`).
     """
-    kind, prefix = _kind(result, label)  # a wrong result type opens no figure
+    c = _curves(result, label, link)  # a wrong result type opens no figure
+    if c.queue_pkts is None:
+        raise ValueError("this result did not record queue_pkts (record=...)")
     ax = _ax(ax)
-    if kind == "rounds":
-        if result.queue_pkts is None:
-            raise ValueError("this RoundTrace did not record queue_pkts (record=...)")
-        arts = ax.plot(result.time_s[:, 0], result.queue_pkts[:, 0], label=prefix, **style)
-    elif kind == "ode":
-        arts = ax.plot(result.t, result.queue_pkts, label=prefix, **style)
-    else:
-        name = link if link is not None else result.summary.bottleneck
-        arts = ax.plot(result.t_s, result.link(name).queue_pkts, label=f"{prefix} {name}", **style)
+    arts = ax.plot(c.time_s, c.queue_pkts, label=c.queue_label, **style)
     ax.set_xlabel("time (s)")
     ax.set_ylabel("queue (packets)")
     return list(arts)
@@ -214,5 +270,4 @@ def throughput(
     """Per-flow throughput (packets/s) against time (s): the round model's per-round
     delivery rate, the ODE's rate w/RTT, the packet simulator's goodput per sample
     interval."""
-    fields = ("throughput_pps", "rates_pps", "goodput_pps")
-    return _per_flow(result, ax, flows, label, fields, "throughput (packets/s)", style)
+    return _per_flow(result, ax, flows, label, "throughput_pps", "throughput (packets/s)", style)
