@@ -236,7 +236,18 @@ class SlowStartExit:
         The window after the 1/8 cut, at which congestion avoidance starts.
     time_s
         End of that round, ``(round + 1) d`` (queueing in slow start is negligible
-        against d, since W* is of order sqrt(μd)).
+        against d, since W* is of order sqrt(μd)): the fluid model's decision, which
+        sees a round's RTTs at its own end.
+    exit_round
+        The library's round numbering (docs/analytic.md, "One round numbering"): round 1
+        is the first round, ``[0, d]``, which sends the initial window (Table 1's index
+        0); the exit round is the round at whose end a sender decides from the RTTs of
+        the exit window's own packets, the round after the one that sent it:
+        ``round + 2``. Document 004 numbers the same round ``l`` (its Table 3 has one
+        more initial round): l = 12 at μd = 625.
+    exit_time_s
+        End of the exit round, ``exit_round · d``: document 000's "slow start stops at
+        1.2 s with 64 packets" on the 50 Mb/s × 100 ms path.
     """
 
     round: int
@@ -244,6 +255,8 @@ class SlowStartExit:
     critical_window_pkts: float
     exit_window_pkts: float
     time_s: float
+    exit_round: int = 0
+    exit_time_s: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         """The fields as a plain dict."""
@@ -309,4 +322,6 @@ def slow_start_exit(
         critical_window_pkts=w_star,
         exit_window_pkts=w * 7.0 / 8.0,
         time_s=(r + 1) * d,
+        exit_round=r + 2,
+        exit_time_s=(r + 2) * d,
     )
