@@ -17,6 +17,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from ._core import Report, SectionResult
+from ._summary import summarize
 from ._table import NA, Row, Table, fmt_value
 
 __all__ = ["render_html", "render_markdown", "write_report"]
@@ -84,6 +85,8 @@ def render_markdown(
     """The report as Markdown (figures linked as ``<figures_rel>/<name>.png``)."""
     out = ["# tcpfluid validation report", ""]
     out += [*_header(report, command), ""]
+    out += summarize(report).markdown()
+    out += ["## Sections", ""]
     out += ["| section | rows | DIFFERS | compute time (s) |", "|---|---|---|---|"]
     for name, title, n, bad, el in _summary_rows(report):
         out.append(f"| [{_md_escape(title)}](#{name}) | {n} | {bad} | {el:.1f} |")
@@ -167,6 +170,8 @@ def render_html(report: Report, *, command: str | None = None) -> str:
     ]
     for line in _header(report, command):
         out.append(f"<p>{_inline(line)}</p>")
+    out += summarize(report).html()
+    out.append("<h2>Sections</h2>")
     out.append(
         "<table><tr><th>section</th><th>rows</th><th>DIFFERS</th><th>compute time (s)</th></tr>"
     )
@@ -280,7 +285,14 @@ def write_report(
     for name, text in (
         ("index.md", render_markdown(report, command=command)),
         ("index.html", render_html(report, command=command)),
-        ("report.json", json.dumps(report.to_dict(), indent=1, default=str)),
+        (
+            "report.json",
+            json.dumps(
+                {**report.to_dict(), "summary": summarize(report).to_dict()},
+                indent=1,
+                default=str,
+            ),
+        ),
     ):
         p = out / name
         _atomic_write(p, text.encode("utf-8"))
