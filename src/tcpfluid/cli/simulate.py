@@ -121,6 +121,8 @@ def parse_sets(items: list[str]) -> dict[str, str]:
             raise ValueError(f"--set expects KEY=VALUE, got {item!r}")
         if key == "algorithm":
             raise ValueError("--set algorithm=... is not accepted; use --algorithm")
+        if key in out:
+            raise ValueError(f"--set {key} is given twice ({out[key]!r}, {value.strip()!r})")
         out[key] = value.strip()
     return out
 
