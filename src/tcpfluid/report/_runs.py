@@ -1,8 +1,9 @@
 """Task functions of the report: one engine run each, returning small picklable dicts.
 
 Each function builds a named scenario (:func:`tcpfluid.scenarios.build_scenario`) with
-overrides, runs one engine and returns plain numbers and NumPy arrays (never the whole
-result object), so that it can run in a worker process. ``{"error": message}`` is
+overrides, runs one engine through :func:`tcpfluid.simulate` and returns plain numbers and
+NumPy arrays of its :class:`~tcpfluid.results.Result` (never the whole result object), so
+that it can run in a worker process. ``{"error": message}`` is
 returned instead when the engine refuses the configuration (the section then shows
 ``n/a`` with that message rather than a number).
 """
@@ -16,24 +17,40 @@ from typing import Any
 import numpy as np
 
 from ..algorithms import get_law
-from ..fluid.ode import simulate_scenario_ode
-from ..fluid.rounds import PathBatch, simulate_rounds, simulate_scenario_rounds
+from ..engines import simulate
+from ..fluid.rounds import PathBatch, simulate_rounds
+from ..results import Result
 from ..scenarios import build_scenario
-from ..sim import simulate_packets
 
 __all__ = ["ode_run", "packet_run", "rounds_bdp_batch", "rounds_run"]
 
 
-def _scenario(name: str, algorithm: str, overrides: Mapping[str, Any]) -> Any:
-    return build_scenario(name, **dict(overrides)).with_algorithm(algorithm)
+def _run(
+    engine: str, scenario: str, algorithm: str, overrides: Mapping[str, Any], **options: Any
+) -> tuple[Any, Result | None, dict[str, Any]]:
+    """Build the scenario and run it through :func:`tcpfluid.simulate`.
 
-
-def _view(sc: Any) -> dict[str, float]:
+    Returns the scenario, the result (``None`` when the engine refused the configuration)
+    and the fields every task result starts with: the fluid view's μ, d and BDP, or
+    ``{"error": message}``.
+    """
+    sc = build_scenario(scenario, **dict(overrides)).with_algorithm(algorithm)
     try:
-        v = sc.fluid_view()
+        res = simulate(sc, engine, **options)
+    except ValueError as exc:
+        return sc, None, {"error": str(exc)}
+    except RuntimeError as exc:  # a failed ODE solve
+        return sc, None, {"error": f"{engine} run failed: {exc}"}
+    try:
+        v = sc.fluid_view(None)
+        head = {"bdp_pkts": float(v.path.bdp), "d_s": float(v.path.d), "mu_pps": float(v.path.mu)}
     except ValueError:
-        return {}
-    return {"bdp_pkts": float(v.path.bdp), "d_s": float(v.path.d), "mu_pps": float(v.path.mu)}
+        head = {}
+    return sc, res, head
+
+
+def _f64(a: Any) -> Any:
+    return np.asarray(a, dtype=np.float64)
 
 
 def packet_run(
@@ -46,33 +63,33 @@ def packet_run(
     seed: int = 0,
 ) -> dict[str, Any]:
     """Run the packet simulator; summary per flow, and optionally traces."""
-    sc = _scenario(scenario, algorithm, overrides)
-    try:
-        res = simulate_packets(sc, seed=seed, sample_interval=sample_interval)
-    except ValueError as exc:
-        return {"error": str(exc)}
-    s = res.summary
-    out: dict[str, Any] = {
-        **_view(sc),
-        "summary": s.flow(0),
-        "throughput_pps": [float(x) for x in s.throughput_pps],
-        "bottleneck": s.bottleneck,
-        "base_rtt_s": [float(f.base_rtt_s) for f in res.flows],
-        "start_s": [float(f.start_s) for f in res.flows],
-        "stop_s": [float(f.stop_s) for f in res.flows],
-        "round_t_s": [f.round_t_s.astype(np.float64) for f in res.flows],
-        "round_cwnd_pkts": [f.round_cwnd_pkts.astype(np.float64) for f in res.flows],
-        "round_phase": [f.round_phase.astype(np.float64) for f in res.flows],
-        "wall_time_s": float(res.wall_time_s),
-        "data_packets": int(res.data_packets),
-    }
-    lk = res.link(s.bottleneck)
-    out["t_s"] = res.t_s.astype(np.float64)
-    out["goodput_pps"] = np.array([f.goodput_pps for f in res.flows], dtype=np.float64)
-    out["queue_pkts"] = lk.queue_pkts.astype(np.float64)
-    out["utilization"] = lk.utilization.astype(np.float64)
+    _, res, out = _run(
+        "packet", scenario, algorithm, overrides, seed=seed, sample_interval=sample_interval
+    )
+    if res is None:
+        return out
+    nat = res.native
+    out.update(
+        {
+            "summary": res.summary.to_dict(),
+            "throughput_pps": [float(x or 0.0) for x in res.summary.throughput_pps],
+            "bottleneck": res.summary.bottleneck,
+            "base_rtt_s": [float(f.base_rtt_s) for f in nat.flows],
+            "start_s": [float(f.start_s) for f in nat.flows],
+            "stop_s": [float(f.stop_s) for f in nat.flows],
+            "round_t_s": [_f64(f.round_t_s) for f in nat.flows],
+            "round_cwnd_pkts": [_f64(f.round_cwnd_pkts) for f in nat.flows],
+            "round_phase": [_f64(f.round_phase) for f in nat.flows],
+            "wall_time_s": float(nat.wall_time_s),
+            "data_packets": int(nat.data_packets),
+            "t_s": res.time_s,
+            "goodput_pps": res.throughput_pps,
+            "queue_pkts": res.queue_pkts,
+            "utilization": _f64(nat.link(res.summary.bottleneck).utilization),
+        }
+    )
     if traces:
-        out["cwnd_pkts"] = np.array([f.cwnd_pkts for f in res.flows], dtype=np.float64)
+        out["cwnd_pkts"] = res.window_pkts
     return out
 
 
@@ -84,51 +101,51 @@ def rounds_run(
     rtt: str = "average",
 ) -> dict[str, Any]:
     """Run the round model on a scenario; summary and per-round traces."""
-    sc = _scenario(scenario, algorithm, overrides)
-    try:
-        tr = simulate_scenario_rounds(sc, rtt=rtt)  # type: ignore[arg-type]
-    except ValueError as exc:
-        return {"error": str(exc)}
-    s = tr.summary
-    return {
-        **_view(sc),
-        "summary": s.scenario(0, 0),
-        "ss_exit_round": [float(x) for x in s.ss_exit_round[0]],
-        "throughput_pps": [float(x) for x in s.throughput_pps[0]],
-        "time_s": tr.time_s[:, 0].astype(np.float64),
-        "window_pkts": tr.window_pkts[:, 0, :].astype(np.float64),
-        "queue_pkts": None if tr.queue_pkts is None else tr.queue_pkts[:, 0].astype(np.float64),
-        "flow_throughput_pps": (
-            None if tr.throughput_pps is None else tr.throughput_pps[:, 0, :].astype(np.float64)
-        ),
-        "start_s": tr.flow_start_s.astype(np.float64),
-        "stop_s": tr.flow_stop_s.astype(np.float64),
-    }
+    sc, res, out = _run("rounds", scenario, algorithm, overrides, rtt_model=rtt)
+    if res is None:
+        return out
+    s = res.summary
+    tr = res.native
+    out.update(
+        {
+            "summary": s.to_dict(),
+            "ss_exit_round": [
+                math.nan if f.ss_exit_round is None else float(f.ss_exit_round) for f in s.flows
+            ],
+            "throughput_pps": [float(x) if x is not None else math.nan for x in s.throughput_pps],
+            "time_s": res.time_s,
+            "window_pkts": res.window_pkts.T,
+            "queue_pkts": None if tr.queue_pkts is None else res.queue_pkts,
+            "flow_throughput_pps": None if tr.throughput_pps is None else res.throughput_pps.T,
+            "start_s": np.array([f.start_s for f in sc.flows], dtype=np.float64),
+            "stop_s": np.array([f.stop_s for f in sc.flows], dtype=np.float64),
+        }
+    )
+    return out
 
 
 def ode_run(
     scenario: str, algorithm: str, overrides: Mapping[str, Any], *, n_points: int = 2001
 ) -> dict[str, Any]:
     """Run the ODE model on a scenario; summary and trajectories."""
-    sc = _scenario(scenario, algorithm, overrides)
-    try:
-        r = simulate_scenario_ode(sc, n_points=n_points)
-    except ValueError as exc:
-        return {"error": str(exc)}
-    if not r.success:
-        return {"error": f"ODE solver failed: {r.message}"}
-    return {
-        **_view(sc),
-        "summary": r.summary.to_dict() if r.summary is not None else {},
-        "t_s": np.asarray(r.t, dtype=np.float64),
-        "windows_pkts": np.asarray(r.windows_pkts, dtype=np.float64),
-        "queue_pkts": np.asarray(r.queue_pkts, dtype=np.float64),
-        "delivered_pkts": np.asarray(r.delivered_pkts, dtype=np.float64),
-        "rates_pps": np.asarray(r.rates_pps, dtype=np.float64),
-        "base_rtt_s": np.asarray(r.base_rtt_s, dtype=np.float64)[:, -1],
-        "start_s": [float(f.start_s) for f in sc.flows],
-        "stop_s": [float(f.stop_s) for f in sc.flows],
-    }
+    sc, res, out = _run("ode", scenario, algorithm, overrides, n_points=n_points)
+    if res is None:
+        return out
+    r = res.native
+    out.update(
+        {
+            "summary": res.summary.to_dict(),
+            "t_s": res.time_s,
+            "windows_pkts": res.window_pkts,
+            "queue_pkts": res.queue_pkts,
+            "delivered_pkts": _f64(r.delivered_pkts),
+            "rates_pps": res.throughput_pps,
+            "base_rtt_s": _f64(r.base_rtt_s)[:, -1],
+            "start_s": [float(f.start_s) for f in sc.flows],
+            "stop_s": [float(f.stop_s) for f in sc.flows],
+        }
+    )
+    return out
 
 
 def rounds_bdp_batch(
