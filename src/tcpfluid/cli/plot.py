@@ -14,6 +14,7 @@ from typing import Any
 
 from .._validation import atomic_output, check_output_file
 from ..sweep import _parameter_columns, plot_sweep, read_table
+from ..sweep.plotting import _axis
 
 __all__ = ["add_parser", "run"]
 
@@ -119,7 +120,10 @@ def run(args: argparse.Namespace) -> int:
         if name is not None and name not in df.columns:
             raise ValueError(f"{opt}: no column {name!r}; columns: {', '.join(df.columns)}")
     varying = [c for c in params if c not in where and selected[c].astype(str).nunique() > 1]
-    x = args.x or (varying[0] if varying else None)
+    # default x: the first varying parameter with numbers (or values with units); a
+    # categorical one (algorithm, scenario) then gets one line per value instead
+    numeric = [c for c in varying if _axis(selected, c)[0] is not None]
+    x = args.x or (numeric[0] if numeric else varying[0] if varying else None)
     if x is None:
         raise ValueError("--x: no parameter varies in the table; name one with --x")
     if args.y is not None and args.y == x:

@@ -2,8 +2,11 @@
 
 The configuration is described in :meth:`tcpfluid.sweep.Sweep.from_dict`. Results are
 cached next to the output (``FILE.cache/``, or ``--cache DIR``) so that an interrupted
-sweep, run again, computes only the points it had not finished. The table is written
-atomically (a complete file or none).
+sweep (Ctrl-C, a kill), run again, computes only the points it had not finished; two
+sweeps on one cache do not compute a point twice (the second waits for the first). The
+table is written atomically (a complete file or none; ``--out`` is checked for
+writability before any work). Exit status: 0, or 1 if any point failed (the table is
+still written; ``--allow-failed`` exits 0), 2 for bad input, 130 after Ctrl-C.
 """
 
 from __future__ import annotations
@@ -80,6 +83,13 @@ def add_parser(sub: Any) -> None:
     )
     cache.add_argument("--no-cache", action="store_true", help="do not read or write a cache")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--allow-failed",
+        action="store_true",
+        help="exit 0 even if some points failed (default: exit status 1 when any point "
+        "failed; the table is written either way, failed rows with status=error and the "
+        "reason in 'message')",
+    )
     p.set_defaults(run=run)
 
 
@@ -105,7 +115,8 @@ def _dask_client(address: str, jobs: int | None) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the command; returns 0 (bad input raises ``ValueError``/``TypeError``)."""
+    """Run the command; returns 0, or 1 if points failed (unless ``--allow-failed``); bad
+    input raises ``ValueError``/``TypeError`` before any work."""
     out = Path(args.out)
     _table_format(out)  # a bad extension or missing pyarrow fails before any work
     check_output_file("--out", out)  # an unwritable --out fails before any work too
@@ -143,4 +154,6 @@ def run(args: argparse.Namespace) -> int:
             f"{first['message']}",
             file=sys.stderr,
         )
+        if not args.allow_failed:
+            return 1
     return 0

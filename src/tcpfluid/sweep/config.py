@@ -398,6 +398,13 @@ class Sweep:
                 data = tomllib.load(fh)
         except tomllib.TOMLDecodeError as exc:
             raise ValueError(f"config {str(p)!r} is not valid TOML: {exc}") from None
+        except UnicodeDecodeError:
+            raise ValueError(
+                f"config {str(p)!r} is not a TOML text file (not UTF-8 text; give the "
+                "sweep's .toml configuration)"
+            ) from None
+        except OSError as exc:
+            raise ValueError(f"config {str(p)!r} cannot be read ({exc.strerror})") from None
         return cls.from_dict(data)
 
     # -------------------------------------------------------------- running
@@ -604,7 +611,7 @@ class _Task:
     rtt_model: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Outcome:
     status: str
     message: str

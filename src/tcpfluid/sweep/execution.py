@@ -12,13 +12,14 @@ import signal
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..scenarios import LAW_PARAMETER_KEYS, Scenario, build_scenario, law_params
+from ..scenarios import LAW_PARAMETER_KEYS, build_scenario, law_params
 from .cache import _Cache, _cache_key, invalid_metric
 from .config import _Outcome, _point_seed, _Task
 from .tables import SweepResult, _table
@@ -31,6 +32,18 @@ _log = logging.getLogger("tcpfluid.sweep")
 # in-process engines take the points in chunks of this many (memory, and a first result
 # within seconds whatever the size of the grid)
 _CHUNK = 1 << 14
+# fluid views kept for reuse by later points (least recently used dropped)
+_STRUCTURES_KEPT = 4096
+
+
+def _arithmetic(exc: ArithmeticError) -> ValueError:
+    """An overflow or division by zero while building a point: its parameters are out of
+    the range the model handles, said as a ValueError (the point fails, the sweep goes on)."""
+    return ValueError(
+        f"the point's parameters are out of the range the model can compute "
+        f"({type(exc).__name__}: {exc})"
+    )
+
 
 # one batched round-model call holds at most this many recorded rounds × scenarios × flows
 # (memory) and this many flows (the per-round arrays stay in the CPU caches: measured 2x
@@ -194,40 +207,39 @@ def _evaluate(task: _Task) -> _Outcome:
 
 
 class _Structures:
-    """Scenarios and their fluid views, built once per distinct set of non-law parameters
-    (law parameters and the algorithm do not change the topology)."""
+    """Fluid views of the points' scenarios, built once per distinct set of non-law
+    parameters (law parameters and the algorithm do not change the topology); the most
+    recently used :data:`_STRUCTURES_KEPT` are kept (a grid's neighbouring points share
+    theirs), so memory stays bounded whatever the number of points."""
 
     def __init__(self) -> None:
-        self._built: dict[tuple[Any, ...], tuple[Scenario, Any] | Exception] = {}
+        self._built: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
-    def _get(self, point: Mapping[str, Any]) -> tuple[Scenario, Any]:
+    def _get(self, point: Mapping[str, Any]) -> Any:
         params = {
             k: v
             for k, v in point.items()
             if k not in LAW_PARAMETER_KEYS and k not in ("algorithm", "scenario")
         }
         key = (point["scenario"], *sorted(params.items()))
-        if key not in self._built:
+        got = self._built.get(key)
+        if got is None:
             try:
-                sc = build_scenario(point["scenario"], **params)
-            except (ValueError, TypeError) as exc:
-                self._built[key] = exc
-            else:
-                try:
-                    self._built[key] = (sc, sc.fluid_view())
-                except (ValueError, TypeError) as exc:
-                    self._built[key] = (sc, exc)
-        got = self._built[key]
+                got = build_scenario(point["scenario"], **params).fluid_view()
+            except (ValueError, TypeError, ArithmeticError) as exc:
+                got = exc if not isinstance(exc, ArithmeticError) else _arithmetic(exc)
+            self._built[key] = got
+            if len(self._built) > _STRUCTURES_KEPT:
+                self._built.popitem(last=False)
+        else:
+            self._built.move_to_end(key)
         if isinstance(got, Exception):
             raise got
         return got
 
     def view(self, point: Mapping[str, Any]) -> Any:
         """The fluid view of the point's scenario (raises what building it raised)."""
-        view = self._get(point)[1]
-        if isinstance(view, Exception):
-            raise view
-        return view
+        return self._get(point)
 
     def view_or_error(self, point: Mapping[str, Any]) -> Any:
         """The fluid view, or the exception building the scenario or its view raised."""

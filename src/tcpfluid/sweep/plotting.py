@@ -181,7 +181,9 @@ def plot_sweep(
             yv = np.asarray(sub[metric], dtype=np.float64)[order]
             keys = key if isinstance(key, tuple) else (key,)
             lab = ", ".join(f"{c}={_fmt(v)}" for c, v in zip(others, keys, strict=True))
-            artists += ax.plot(xv, yv, marker="o", label=lab or None)
+            # a categorical x: markers only (a line across categories means nothing)
+            style = "-" if xs is not None else "none"
+            artists += ax.plot(xv, yv, marker="o", linestyle=style, label=lab or None)
             if xs is None:
                 ax.set_xticks(xv, [_fmt(v) for v in np.asarray(sub[x])[order]])
         ax.set_xlabel(x_label)
@@ -189,6 +191,7 @@ def plot_sweep(
         if others:
             ax.legend(fontsize="small")
         ax.grid(True, alpha=0.3)
+        _note_missing(ax, df, metric)
         return artists
     if others:
         raise ValueError(
@@ -230,7 +233,45 @@ def plot_sweep(
                 fontsize="small",
                 color="k" if light else "w",
             )
+    _note_missing(ax, df, metric)
     return [mesh, cbar]
+
+
+def missing_reasons(table: pd.DataFrame, metric: str) -> dict[str, int]:
+    """Why ``metric`` is empty in successful rows: ``{reason: number of rows}`` (from the
+    table's ``reason`` column; rows of failed points are not counted)."""
+    if "reason" not in table.columns or metric not in table.columns:
+        return {}
+    base = metric.split("[")[0]
+    empty = table[(table["status"] == "ok") & table[metric].isna()]
+    out: dict[str, int] = {}
+    for text in empty["reason"].astype(str):
+        for part in text.split("; "):
+            name, sep, why = part.partition(": ")
+            if sep and name == base:
+                out[why] = out.get(why, 0) + 1
+    return out
+
+
+def _note_missing(ax: Any, df: pd.DataFrame, metric: str) -> None:
+    """A line under the axes saying which points have no value and why (not dropped
+    silently: a gap in a line or an n/a cell is explained)."""
+    reasons = missing_reasons(df, metric)
+    if not reasons:
+        return
+    text = "; ".join(
+        f"no value at {n} point{'s' if n > 1 else ''}: {why}" for why, n in reasons.items()
+    )
+    ax.annotate(
+        text,
+        xy=(0.0, 0.0),
+        xycoords="axes fraction",
+        xytext=(0, -34),
+        textcoords="offset points",
+        fontsize="x-small",
+        color="0.35",
+        va="top",
+    )
 
 
 def _unique_sorted(num: np.ndarray | None, raw: list[Any]) -> list[tuple[float | None, Any]]:
