@@ -274,7 +274,7 @@ def _law_thresholds(algorithm: str, params: Mapping[str, Any]) -> dict[str, floa
     for key in ("alpha", "beta", "gamma"):
         v = p.get(key)
         if isinstance(v, list):
-            raise ValueError(f"{algorithm}: one value of {key} per flow has no closed form here")
+            raise ValueError(f"one value of {key} per flow (the closed forms take one)")
         if v is not None:
             out[key] = float(v)
     return out
@@ -306,13 +306,9 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
                     lay.put((q, name, k), None, why, structural=True)
             else:
                 lay.put((q, name, -1), None, why, structural=True)
-        lay.put(
-            ("throughput_pps", name, -1), None, "no closed form for a run average", structural=True
-        )
+        lay.put(("throughput_pps", name, -1), None, "an average over the run", structural=True)
 
-    lay.put(
-        ("utilization", ALL_FLOWS, -1), None, "no closed form for a run average", structural=True
-    )
+    lay.put(("utilization", ALL_FLOWS, -1), None, "an average over the run", structural=True)
     try:
         view = scenario.fluid_view()
     except ValueError as exc:
@@ -341,7 +337,7 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
         if alg not in PREDICT_ALGORITHMS:
             none_for(
                 f.name,
-                f"no closed form for {alg!r} (closed forms: {', '.join(PREDICT_ALGORITHMS)})",
+                f"{alg!r} has none (closed forms: {', '.join(PREDICT_ALGORITHMS)})",
             )
             continue
         if path.reverse_mu is not None:
@@ -356,7 +352,11 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
             none_for(f.name, "starts with flows of another law or parameters")
             continue
         n = len(group)
-        th = _law_thresholds(alg, f.params)
+        try:
+            th = _law_thresholds(alg, f.params)
+        except ValueError as exc:
+            none_for(f.name, str(exc))
+            continue
         mu_a = available(f.start_s)
         if mu_a <= 0:
             none_for(f.name, "no bandwidth available at its start")
@@ -373,13 +373,13 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
         lay.put(
             ("ss_exit_window", f.name, -1),
             pr.ss_exit_window_pkts,
-            "no slow start (TCP-Ho)",
+            "TCP-Ho has no slow start",
             structural=True,
         )
         lay.put(
             ("ss_exit_time_s", f.name, -1),
             None if pr.ss_exit_time_s is None else f.start_s + pr.ss_exit_time_s,
-            "no slow start (TCP-Ho)",
+            "TCP-Ho has no slow start",
             structural=True,
         )
         if pr.equilibrium_window_pkts is None:
@@ -402,7 +402,7 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
         lay.put(
             ("throughput_pps", f.name, -1),
             None,
-            "no closed form for a run average",
+            "an average over the run",
             structural=True,
         )
         target = (a + b) / 2.0 if alg == "quick-vegas" else a
@@ -418,7 +418,7 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
             before, after = available(t - 1e-9), available(t)
             if alg == "tcp-ho" or after <= before:
                 why = (
-                    "TCP-Ho has no closed form for a change"
+                    "TCP-Ho's analysis covers a flow's start only"
                     if alg == "tcp-ho"
                     else "a decrease of the available bandwidth (closed forms: increases only)"
                 )
@@ -604,9 +604,9 @@ def _rows(
                         err = (v - r) / abs(r) if r != 0 else None
                         ok = tol.passes(v, r) if tol else None
                     elif r is None and (key in ref.structural or key not in ref.values):
-                        note = f"{ref_label}: {r_note}"
+                        note = f"{ref_label} n/a: {r_note}"
                     elif v is None and (key in lay.structural or key not in lay.values):
-                        note = f"{label}: {note}"
+                        note = f"{label} n/a: {note}"
                     elif v is None and r is None:
                         note = f"neither has a value ({label}: {note}; {ref_label}: {r_note})"
                         ok = True if tol else None

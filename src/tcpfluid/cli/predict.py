@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 from typing import Any
 
 from .. import units
@@ -20,6 +21,14 @@ examples:
   tcpfluid predict --algorithm vegas --bandwidth 50Mbps --rtt 100ms
   tcpfluid predict -a vegas,quick-vegas,tcp-ho --bdp 5000Kb --rtt 100ms --json
   tcpfluid predict --documents          # the documents' paths next to their printed numbers
+  tcpfluid predict qv-many-flows --set groups=1                  # a named scenario, per flow
+  tcpfluid predict qv-basic -a vegas --check packet              # ... and the packet simulator
+
+Scenario mode (SCENARIO given, names as in `tcpfluid simulate --help`): per flow, the
+slow-start exit, the settled window and the times to equilibrium and to convergence after
+each change, from the closed forms where they apply (one shared bottleneck and base RTT,
+flows starting together on an idle path; convergence after an increase) and the round
+model otherwise, with a column naming the source. Parameters as --set KEY=VALUE.
 
 Path: give two of --bandwidth, --rtt, --bdp. --rtt is the base RTT d (propagation plus
 transmission, no queueing). Times are rounds x d (closed-form fluid model, no loss, no
@@ -38,6 +47,12 @@ def add_parser(sub: Any) -> None:
         ),
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "scenario",
+        nargs="?",
+        metavar="SCENARIO",
+        help="a named scenario (as tcpfluid simulate): per-flow predictions for it",
     )
     p.add_argument(
         "-a",
@@ -75,6 +90,20 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="predict the documents' paths and compare with their printed numbers",
     )
+    p.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="scenario mode: override a scenario parameter (repeatable), e.g. groups=1",
+    )
+    p.add_argument(
+        "--check",
+        choices=("rounds", "ode", "packet"),
+        default=None,
+        help="scenario mode: also run this engine and print its values and the differences",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(run=run)
 
@@ -83,6 +112,11 @@ def _algorithms(values: list[str] | None) -> list[str]:
     names: list[str] = []
     for v in values or ["vegas,quick-vegas,tcp-ho"]:
         names.extend(x.strip() for x in v.split(",") if x.strip())
+    if not names:
+        raise ValueError(
+            f"--algorithm {', '.join(map(repr, values or []))} names no algorithm; choose "
+            f"from {', '.join(PREDICT_ALGORITHMS)}"
+        )
     for name in names:
         if name not in PREDICT_ALGORITHMS:
             raise ValueError(
@@ -90,6 +124,19 @@ def _algorithms(values: list[str] | None) -> list[str]:
                 f"{', '.join(PREDICT_ALGORITHMS)}"
             )
     return names
+
+
+_BARE_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+def _bare_number(value: str | None, option: str) -> str | float | None:
+    """``"6250"`` -> 6250.0 (the option's stated unit); text with a unit as it is."""
+    if value is None or not _BARE_NUMBER.fullmatch(value.strip()):
+        return value
+    x = float(value)
+    if not math.isfinite(x):
+        raise ValueError(f"{option} must be finite, got {value!r}")
+    return x
 
 
 def _path(args: argparse.Namespace) -> Path:
@@ -100,6 +147,9 @@ def _path(args: argparse.Namespace) -> Path:
             f"(got {', '.join('--' + g for g in given) or 'none'})"
         )
     pkt = units.bytes_(args.packet_size, name="--packet-size")
+    # a bare number is in the unit the help states: packets/s, seconds, packets
+    for name in ("bandwidth", "rtt", "bdp"):
+        setattr(args, name, _bare_number(getattr(args, name), f"--{name}"))
     if args.bdp is None:
         return Path(args.bandwidth, args.rtt, packet_size=pkt)
     if args.rtt is not None:
@@ -226,6 +276,13 @@ def _doc_table(rows: list[dict[str, Any]]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tcpfluid predict``."""
+    if getattr(args, "scenario", None) is not None:
+        from ._predict_scenario import run_scenario_mode
+        from .simulate import parse_sets
+
+        return run_scenario_mode(args, parse_sets(args.sets))
+    if getattr(args, "sets", None) or getattr(args, "check", None):
+        raise ValueError("--set and --check need a SCENARIO (e.g. tcpfluid predict qv-basic ...)")
     if args.documents:
         rows = document_comparison()
         if args.json:

@@ -1,0 +1,262 @@
+"""``tcpfluid predict SCENARIO``: per-flow predictions for a named scenario.
+
+Each value comes from the closed forms where they apply and from the round model otherwise
+(:func:`tcpfluid.testing.predict_scenario`); ``--check ENGINE`` also runs that engine and
+prints the differences.
+
+JSON (``--json``), as ``tcpfluid simulate``'s conventions: ``scenario``, ``algorithm``,
+``params``, ``change_times_s``, ``change_kinds``; ``flows``: one object per flow with the
+summary keys ``name``, ``ss_exit_window``, ``ss_exit_time_s``, ``settled_window``,
+``time_to_equilibrium_s``, ``convergence_times_s`` (one per change) and ``sources`` /
+``notes`` (the same keys: ``"closed form"``, ``"round model"`` or ``"-"``, and why); with
+``--check``: ``check`` = ``{"engine", "flows": [same keys, the engine's values],
+"differences": [{"flow", "quantity", "change", "predicted", "engine_value", "difference",
+"relative_error"}]}``. ``null`` means "did not happen" (as in ``tcpfluid simulate``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+__all__ = ["run_scenario_mode"]
+
+# the bare-path options and their defaults: refused in scenario mode when changed
+_PATH_OPTIONS = {
+    "bandwidth": None,
+    "rtt": None,
+    "bdp": None,
+    "packet_size": "1000B",
+    "rtt_kind": "average",
+    "whole_acks": False,
+    "documents": False,
+}
+_LAW_OPTIONS = {"gamma": 1.0, "alpha": 2.0, "beta": 4.0}
+_LABELS = {
+    "ss_exit_window": "slow-start exit window (pkts)",
+    "ss_exit_time_s": "slow-start exit time (s)",
+    "settled_window": "settled window (pkts)",
+    "time_to_equilibrium_s": "time to equilibrium (s)",
+    "convergence_times_s": "convergence after {when} (s)",
+}
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    for key, default in _PATH_OPTIONS.items():
+        if getattr(args, key, default) != default:
+            opt = "--" + key.replace("_", "-")
+            hint = (
+                f"give it as --set {key}=..."
+                if key in ("bandwidth", "rtt", "packet_size")
+                else "it applies to the bare-path mode only"
+            )
+            raise ValueError(f"{opt} does not apply with a scenario ({args.scenario!r}); {hint}")
+    for law_key, law_default in _LAW_OPTIONS.items():
+        if getattr(args, law_key) != law_default:
+            raise ValueError(
+                f"--{law_key} does not apply with a scenario; give the law's parameter as "
+                f"--set {law_key}={getattr(args, law_key):g}"
+            )
+
+
+def _algorithms(values: list[str] | None) -> list[str]:
+    """The ``--algorithm`` names (any law; default: the closed forms' three, as without a
+    scenario)."""
+    from ..algorithms.registry import law_class
+
+    names = [x.strip() for v in values or ["vegas,quick-vegas,tcp-ho"] for x in v.split(",")]
+    names = [n for n in dict.fromkeys(names) if n]
+    for n in names:
+        law_class(n)  # an unknown name fails here, listing the valid ones
+    return names
+
+
+def _num(x: float | None, digits: int = 4) -> str:
+    return "-" if x is None else f"{x:.{digits}g}"
+
+
+def _columns(head: list[str], body: list[list[str]]) -> str:
+    widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+        for row in [head, *body]
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _flow_range(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{names[0]} .. {names[-1]} ({len(names)} flows)"
+
+
+def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
+    """Print the per-flow predictions of ``args.scenario`` (text or ``--json``)."""
+    from ..metrics import run_changes
+    from ..scenarios import build_scenario
+
+    _check_options(args)
+    algorithms = _algorithms(args.algorithm)
+    base = build_scenario(args.scenario, **sets)
+    changes, kinds = run_changes(
+        [(c.start_s, c.stop_s) for c in base.cbr],
+        [(f.start_s, f.stop_s) for f in base.flows],
+        base.duration_s,
+    )
+    per_alg = [_predict_one(args, base.with_algorithm(a), len(changes)) for a in algorithms]
+    if args.json:
+        plain = base.to_dict()["params"]
+        out: dict[str, Any] = {
+            "scenario": args.scenario,
+            "params": {k: plain[k] for k, v in base.params.items() if v is not None},
+            "change_times_s": list(changes),
+            "change_kinds": list(kinds),
+            "predictions": [
+                _json_one(a, preds, checked, args.check, base, len(changes))
+                for a, (preds, checked) in zip(algorithms, per_alg, strict=True)
+            ],
+        }
+        print(json.dumps(out, indent=2, allow_nan=False))
+        return 0
+    _print_header(args.scenario, base, changes, kinds)
+    for a, (preds, checked) in zip(algorithms, per_alg, strict=True):
+        print()
+        _print_one(a, preds, checked, args.check, kinds)
+    return 0
+
+
+def _predict_one(
+    args: argparse.Namespace, scenario: Any, n_changes: int
+) -> tuple[list[Any], dict[tuple[str, str, int], float | None]]:
+    """Predictions of one algorithm and, with ``--check``, the engine's values."""
+    from ..testing import RunCache, predict_scenario
+
+    cache = RunCache()
+    preds = predict_scenario(scenario, cache=cache)
+    checked: dict[tuple[str, str, int], float | None] = {}
+    if args.check is not None:
+        checked = dict(cache.layer(scenario, args.check).values)
+    return preds, checked
+
+
+def _json_one(
+    algorithm: str,
+    preds: list[Any],
+    checked: dict[tuple[str, str, int], float | None],
+    engine: str | None,
+    scenario: Any,
+    n_changes: int,
+) -> dict[str, Any]:
+    names = [f.name for f in scenario.flows]
+    flows = []
+    for name in names:
+        mine = [p for p in preds if p.flow == name]
+        entry: dict[str, Any] = {"name": name}
+        sources: dict[str, Any] = {}
+        notes: dict[str, Any] = {}
+        for q in _LABELS:
+            rows = [p for p in mine if p.quantity == q]
+            if q == "convergence_times_s":
+                entry[q] = [p.value for p in rows]
+                sources[q] = [p.source for p in rows]
+                notes[q] = [p.note for p in rows]
+            else:
+                entry[q], sources[q], notes[q] = rows[0].value, rows[0].source, rows[0].note
+        flows.append({**entry, "sources": sources, "notes": notes})
+    out: dict[str, Any] = {"algorithm": algorithm, "flows": flows}
+    if engine is None:
+        return out
+    eng_flows = []
+    for name in names:
+        e: dict[str, Any] = {"name": name}
+        for q in _LABELS:
+            if q == "convergence_times_s":
+                e[q] = [checked.get((q, name, k)) for k in range(n_changes)]
+            else:
+                e[q] = checked.get((q, name, -1))
+        eng_flows.append(e)
+    diffs = []
+    for p in preds:
+        v = checked.get((p.quantity, p.flow, -1 if p.change is None else p.change))
+        d = None if v is None or p.value is None else v - p.value
+        diffs.append(
+            {
+                "flow": p.flow,
+                "quantity": p.quantity,
+                "change": p.change,
+                "predicted": p.value,
+                "engine_value": v,
+                "difference": d,
+                "relative_error": None if d is None or not p.value else d / abs(p.value),
+            }
+        )
+    out["check"] = {"engine": engine, "flows": eng_flows, "differences": diffs}
+    return out
+
+
+def _print_header(name: str, scenario: Any, changes: Any, kinds: Any) -> None:
+    from ..scenarios import fluid_view
+
+    path = fluid_view(scenario).path
+    print(
+        f"{name}: per-flow predictions, from the closed forms where they apply, the round "
+        "model otherwise"
+    )
+    print(
+        f"bottleneck: mu = {path.mu:.6g} pkt/s, d = {path.d:.6g} s (first flow), mu*d = "
+        f"{path.bdp:.6g} pkts; {len(scenario.flows)} flow(s); changes: "
+        + (", ".join(f"{t:g} s ({k})" for t, k in zip(changes, kinds, strict=True)) or "none")
+    )
+
+
+def _print_one(
+    algorithm: str,
+    preds: list[Any],
+    checked: dict[tuple[str, str, int], float | None],
+    engine: str | None,
+    kinds: Any,
+) -> None:
+    """One algorithm's table: consecutive flows with identical rows are merged."""
+    footnotes: list[str] = []
+
+    def note_ref(text: str) -> str:
+        if not text:
+            return ""
+        if text not in footnotes:
+            footnotes.append(text)
+        return f"[{footnotes.index(text) + 1}]"
+
+    per_flow: dict[str, list[list[str]]] = {}
+    for pr in preds:
+        when = ""
+        if pr.change is not None:
+            when = f"change at {pr.change_time_s:g} s ({kinds[pr.change]})"
+        row = [_LABELS[pr.quantity].format(when=when), _num(pr.value), pr.source]
+        if engine is not None:
+            v = checked.get((pr.quantity, pr.flow, -1 if pr.change is None else pr.change))
+            diff = "-"
+            if v is not None and pr.value is not None:
+                diff = f"{v - pr.value:+.4g}"
+                if pr.value:
+                    diff += f" ({100 * (v - pr.value) / abs(pr.value):+.1f} %)"
+            row += [_num(v), diff]
+        row.append(pr.note)
+        per_flow.setdefault(pr.flow, []).append(row)
+    groups: list[tuple[list[str], list[list[str]]]] = []
+    for name, cells in per_flow.items():
+        if groups and groups[-1][1] == cells:
+            groups[-1][0].append(name)
+        else:
+            groups.append(([name], cells))
+    head = ["flow", "quantity", "predicted", "source"]
+    if engine is not None:
+        head += [engine, "difference"]
+    head.append("note")
+    body = []
+    for members, group_cells in groups:
+        for i, row in enumerate(group_cells):
+            body.append([_flow_range(members) if i == 0 else "", *row[:-1], note_ref(row[-1])])
+    print(f"algorithm: {algorithm}")
+    print(_columns(head, body))
+    for i, text in enumerate(footnotes, start=1):
+        print(f"[{i}] {text}")
