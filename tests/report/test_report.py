@@ -334,3 +334,23 @@ def test_quick_run_refuses_to_overwrite_a_full_report(tmp_path: Path, capsys) ->
     assert "holds a full report" in capsys.readouterr().err
     assert (out / "report.json").read_text(encoding="utf-8") == full
     assert sorted(p.name for p in out.iterdir()) == ["report.json"]
+
+
+def test_a_run_that_did_not_settle_is_marked_not_dropped() -> None:
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from tcpfluid.report._sec_dynamics import _mark_not_settled, _not_settled
+
+    assert _not_settled(NA("did not settle within max(1 pkt, 2 %) (tcpfluid.metrics)"))
+    assert not _not_settled(NA("engine refused: bad"))
+    assert not _not_settled(12.0)
+    fig, ax = plt.subplots()
+    ax.plot([150.0, 5000.0], [10.0, 100.0])
+    _mark_not_settled(ax, [150.0, 500.0, 5000.0], [1.0, 0.0, 1.0], "C0", "x")
+    _mark_not_settled(ax, [150.0, 500.0, 5000.0], [0.0, 1.0, 0.0], "C1", "o")
+    (a, b) = ax.collections
+    assert np.asarray(a.get_offsets())[:, 0].tolist() == [150.0, 5000.0]
+    assert np.asarray(b.get_offsets())[:, 0].tolist() == [500.0]
+    assert sum(p.get_gid() == "not-settled" for p in ax.patches) == 1  # one band per panel
+    plt.close(fig)

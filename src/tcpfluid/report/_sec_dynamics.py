@@ -391,6 +391,35 @@ def _cb_closed(a: str, b: float) -> dict[str, float | NA]:
     return out
 
 
+def _not_settled(v: Any) -> bool:
+    """True for an ``n/a`` that says the run did not settle (not an engine error)."""
+    return isinstance(v, NA) and "did not settle" in v.reason
+
+
+def _mark_not_settled(ax: Any, x: list[float], flags: list[float], color: str, marker: str) -> None:
+    """Draw the BDPs whose run did not settle on a band at the top of ``ax`` (the curve
+    has no value there: it is marked, not silently dropped)."""
+    from matplotlib.patches import Rectangle
+
+    xs = [xv for xv, f in zip(x, flags, strict=True) if f]
+    if not xs:
+        return
+    if not any(p.get_gid() == "not-settled" for p in ax.patches):
+        band = Rectangle((0.0, 0.92), 1.0, 0.08, transform=ax.transAxes, color="0.92")
+        band.set_gid("not-settled")
+        band.set_zorder(0)
+        ax.add_patch(band)
+        ax.text(
+            1.005, 0.96, "did not\nsettle", transform=ax.transAxes, fontsize=6, va="center",
+            color="0.35",
+        )  # fmt: skip
+    style: dict[str, Any] = {"facecolors": "none"} if marker == "o" else {}
+    ax.scatter(
+        xs, [0.96] * len(xs), transform=ax.get_xaxis_transform(), color=color,
+        marker=marker, s=24, clip_on=False, zorder=5, **style,
+    )  # fmt: skip
+
+
 def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     rows: list[Row] = []
     kbs = _cb_grid(cfg)
@@ -422,6 +451,9 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 p_r = p_v / D_S if not isinstance(p_v, NA) else p_v
                 curves.setdefault((a, key, "rm"), []).append(np.nan if isinstance(r_r, NA) else r_r)
                 curves.setdefault((a, key, "pk"), []).append(np.nan if isinstance(p_r, NA) else p_r)
+                # a run that did not settle is marked on the figure, not dropped
+                curves.setdefault((a, key, "rm_ns"), []).append(float(_not_settled(r_r)))
+                curves.setdefault((a, key, "pk_ns"), []).append(float(_not_settled(p_r)))
                 c = cf[key]
                 curves.setdefault((a, key, "cf"), []).append(np.nan if isinstance(c, NA) else c)
                 ref = CLOSED_FORM if not isinstance(c, NA) else PACKET
@@ -501,6 +533,8 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 linestyle="-",
                 marker="x",
             )
+            for eng, marker in (("rm", "o"), ("pk", "x")):
+                _mark_not_settled(ax, kbs, curves[(a, key, f"{eng}_ns")], col, marker)
             if np.isfinite(curves[(a, key, "cf")]).any():
                 plot.versus(
                     kbs,
@@ -511,6 +545,9 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     linestyle=":",
                 )
         ax.set_yscale("log")
+        if any(p.get_gid() == "not-settled" for p in ax.patches):
+            lo, hi = ax.get_ylim()  # room above the data for the 'did not settle' band
+            ax.set_ylim(lo, hi * (hi / lo) ** 0.15)
         plot.finish(
             ax,
             xlabel="bandwidth-delay product (kb)" if key == "doubled" else "",
@@ -526,13 +563,15 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         list(handles.values()),
         list(handles),
         loc="center left",
-        bbox_to_anchor=(0.92, 0.5),
+        bbox_to_anchor=(0.95, 0.5),
         fontsize=7,
     )
     cap = (
         "Convergence time in base RTTs against the BDP (d = 100 ms): a new connection, "
         "after the available bandwidth halves, after it doubles; round model (dashed), "
         "packet simulator (solid), closed forms (dotted) where the documents give one; "
+        "a run that did not settle within the run is marked by its symbol on the grey "
+        "'did not settle' band at the top of its panel; "
         "cf. document 000 Figs. 10–12 and document 004 Figs. 5, 11, 12."
     )
     intro = (
