@@ -269,3 +269,15 @@ def test_document_000_tables_2_and_3_as_printed() -> None:
         "fast": (0.850, 0.871, 0.870, 0.862),
         "reno": (0.622, 0.431, 0.475, 0.469),
     }
+
+
+def test_the_packet_columns_through_simulate_equal_the_simulator_called_directly() -> None:
+    """``packet_engine="packet"`` runs tcpfluid.simulate; its columns must be those of the
+    simulator's own function (the same runs, read through the common Result)."""
+    from tcpfluid.sim import simulate_packets
+
+    kw = {"x2_ms": (30,), "settings": ("vegas-2",), "duration_s": 20.0, "measure_from_s": 10.0}
+    a = thesis_two_flow_study(packet_engine="packet", **kw).to_dict()  # type: ignore[arg-type]
+    b = thesis_two_flow_study(packet_engine=simulate_packets, **kw).to_dict()  # type: ignore[arg-type]
+    assert a == b
+    assert 0.5 <= a["rows"][0]["packet_jain"] <= 1.0

@@ -43,18 +43,15 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Mapping
-from typing import Any, get_args
+from typing import Any
 
 import numpy as np
 
 from ._validation import check_choice, check_int
 from .algorithms.registry import law_class
-from .fluid.ode import simulate_ode, simulate_scenario_ode
-from .fluid.rounds import RttModel, simulate_scenario_rounds
 from .metrics import FlowRecord, summarise
 from .results import Result
 from .scenarios import Scenario, bottleneck, build_scenario, fluid_view
-from .sim import simulate_packets
 
 __all__ = [
     "ENGINES",
@@ -66,14 +63,34 @@ __all__ = [
     "simulate_summary",
 ]
 
-#: engine name -> its own function(scenario, **options) -> its own result
-ENGINES: dict[str, Callable[..., Any]] = {
-    "rounds": simulate_scenario_rounds,
-    "packet": simulate_packets,
-    "ode": simulate_scenario_ode,
-}
-#: RTT models of the round engine (the burst term of the Quick Vegas paper §4.1)
-RTT_MODELS: tuple[str, ...] = get_args(RttModel)
+
+def _rounds(scenario: Scenario, **options: Any) -> Any:
+    """:func:`tcpfluid.fluid.simulate_scenario_rounds` (imported on first use)."""
+    from .fluid.rounds import simulate_scenario_rounds
+
+    return simulate_scenario_rounds(scenario, **options)
+
+
+def _ode(scenario: Scenario, **options: Any) -> Any:
+    """:func:`tcpfluid.fluid.simulate_scenario_ode` (imported on first use)."""
+    from .fluid.ode import simulate_scenario_ode
+
+    return simulate_scenario_ode(scenario, **options)
+
+
+def _packet(scenario: Scenario, **options: Any) -> Any:
+    """:func:`tcpfluid.sim.simulate_packets` (imported on first use: it loads Numba)."""
+    from .sim import simulate_packets
+
+    return simulate_packets(scenario, **options)
+
+
+#: engine name -> function(scenario, **options) -> the engine's own result (each calls the
+#: engine's public function, imported on first use so that importing this module is cheap)
+ENGINES: dict[str, Callable[..., Any]] = {"rounds": _rounds, "packet": _packet, "ode": _ode}
+#: RTT models of the round engine (the burst term of the Quick Vegas paper §4.1; the
+#: values of ``tcpfluid.fluid.rounds.RttModel``)
+RTT_MODELS: tuple[str, ...] = ("average", "last", "fluid")
 
 _COMMON = ("algorithm", "progress")
 _ODE_FROM_SCENARIO = ("t_end_s", "red", "cross_traffic")
@@ -87,15 +104,27 @@ def _keywords(fn: Callable[..., Any], drop: tuple[str, ...] = ()) -> tuple[str, 
     )
 
 
+def _engine_function(engine: str) -> Callable[..., Any]:
+    """The public function whose keywords are the engine's options."""
+    if engine == "rounds":
+        from .fluid.rounds import simulate_scenario_rounds
+
+        return simulate_scenario_rounds
+    if engine == "ode":
+        from .fluid.ode import simulate_ode
+
+        return simulate_ode
+    from .sim import simulate_packets
+
+    return simulate_packets
+
+
 def engine_options(engine: str) -> tuple[str, ...]:
     """The keyword options :func:`simulate` accepts for ``engine``, sorted."""
     check_choice("engine", engine, tuple(ENGINES))
+    own = _keywords(_engine_function(engine), _ODE_FROM_SCENARIO)
     if engine == "rounds":
-        own = (*_keywords(simulate_scenario_rounds), "rtt_model")
-    elif engine == "ode":
-        own = _keywords(simulate_ode, _ODE_FROM_SCENARIO)
-    else:
-        own = _keywords(simulate_packets)
+        own = (*own, "rtt_model")
     return tuple(sorted({*_COMMON, *own}))
 
 
@@ -124,9 +153,7 @@ def _run_native(engine: str, scenario: Scenario, opts: dict[str, Any]) -> Any:
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be None or a callable taking a fraction, got {progress!r}")
     fn = ENGINES[engine]
-    takes_progress = "progress" in inspect.signature(fn).parameters or (
-        engine == "ode" and "progress" in inspect.signature(simulate_ode).parameters
-    )
+    takes_progress = "progress" in inspect.signature(_engine_function(engine)).parameters
     if progress is not None and takes_progress:
         opts["progress"] = progress
     elif progress is not None:

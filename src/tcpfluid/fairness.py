@@ -30,10 +30,12 @@ Laws without an ODE right-hand side (Quick Vegas, TCP-Ho) have no ``ode_*`` valu
 rows carry ``ode_note = "no ODE right-hand side"`` and NaN in the ``ode_*`` columns
 (pandas' missing value), and a packet column only if a packet engine is given.
 
-The ``packet_engine`` hook is any callable taking a :class:`tcpfluid.scenarios.Scenario`
-and returning a result with ``t_s`` (sample times) and ``flows[j].goodput_pps`` (goodput
-per sample interval), such as :func:`tcpfluid.sim.simulate_packets`; throughputs are its
-goodput averaged over the same measurement windows as the ODE's.
+Every run goes through :func:`tcpfluid.simulate`. ``packet_engine="packet"`` (or ``True``)
+adds the packet simulator's columns; a callable taking a
+:class:`tcpfluid.scenarios.Scenario` and returning a :class:`tcpfluid.results.Result` (or a
+:class:`tcpfluid.sim.PacketResult`, e.g. :func:`tcpfluid.sim.simulate_packets` with other
+options) is accepted too. Throughputs are its delivery rates averaged over the same
+measurement windows as the ODE's.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from numpy.typing import NDArray
 from ._validation import check_choice, check_int, check_positive
 from .algorithms.registry import ALGORITHMS
 from .analytic import jain_index
+from .engines import simulate
 from .fluid.ode import (
     ODE_LAWS,
     OdeFlow,
@@ -57,10 +60,10 @@ from .fluid.ode import (
     OdeSummary,
     ode_problem,
     simulate_ode,
-    simulate_scenario_ode,
 )
 from .path import Path
 from .published import published
+from .results import Result
 from .scenarios import Scenario, build_scenario
 
 __all__ = [
@@ -277,9 +280,28 @@ def _delivered_pkts(t_s: Any, rates_pps: Any) -> FloatArray:
 
 
 def _packet_delivered(result: Any) -> tuple[FloatArray, FloatArray]:
-    """Cumulative delivered packets per flow from a packet result's goodput samples."""
+    """Cumulative delivered packets per flow from a packet result's goodput samples (a
+    :class:`~tcpfluid.results.Result` or the simulator's own result)."""
+    if isinstance(result, Result):
+        return result.time_s, _delivered_pkts(result.time_s, result.throughput_pps)
     t = np.asarray(result.t_s, dtype=np.float64)
     return t, _delivered_pkts(t, np.vstack([f.goodput_pps for f in result.flows]))
+
+
+def _native(result: Any) -> Any:
+    """The engine's own result of a :class:`~tcpfluid.results.Result` (or ``result``)."""
+    return result.native if isinstance(result, Result) else result
+
+
+def _ode(scenario: Scenario, **options: Any) -> OdeResult:
+    """The ODE run of ``scenario`` through :func:`tcpfluid.simulate` (its own result)."""
+    res: OdeResult = simulate(scenario, "ode", **options).native
+    return res
+
+
+def _packet(scenario: Scenario) -> Result:
+    """The packet run of ``scenario`` through :func:`tcpfluid.simulate`."""
+    return simulate(scenario, "packet")
 
 
 def _jain_or_nan(x: FloatArray) -> float:
@@ -335,10 +357,13 @@ def _check_algorithms(name: str, algorithms: Sequence[str]) -> list[str]:
 
 
 def _check_engine(packet_engine: Any) -> PacketEngine | None:
-    if packet_engine is not None and not callable(packet_engine):
+    if packet_engine is True or packet_engine == "packet":
+        return _packet
+    if packet_engine is not None and (packet_engine is False or not callable(packet_engine)):
         raise TypeError(
-            f"packet_engine must be a callable taking a Scenario (e.g. "
-            f"tcpfluid.sim.simulate_packets) or None, got {packet_engine!r}"
+            f"packet_engine must be None, 'packet' (tcpfluid.simulate's packet engine) or a "
+            f"callable taking a Scenario (e.g. tcpfluid.sim.simulate_packets), got "
+            f"{packet_engine!r}"
         )
     return packet_engine
 
@@ -403,7 +428,7 @@ def thesis_two_flow_study(
             sc = build_scenario(
                 "thesis-two-flow", x2=f"{x2}ms", queue=queue, duration=f"{T}s"
             ).with_algorithm(algo, **params)
-            r = simulate_scenario_ode(sc, measure_from_s=m0)
+            r = _ode(sc, measure_from_s=m0)
             summ = _summary(r)
             thr = np.array(summ.throughput_pps)
             row: dict[str, Any] = {
@@ -417,6 +442,7 @@ def thesis_two_flow_study(
             if engine is not None:
                 pres = engine(sc)
                 pt = _packet_window_throughput(pres, m0, T)
+                pflows = _native(pres).flows
                 row["packet_jain"] = _jain_or_nan(pt)
                 row["packet_ratio"] = float(pt[0] / pt[1]) if pt[1] > 0 else math.nan
                 # the ODE again, given the BaseRTT errors the packets actually recorded
@@ -424,7 +450,7 @@ def thesis_two_flow_study(
                 prob = ode_problem(sc)
                 err = [
                     max(0.0, float(f.round_base_rtt_s[-1]) - of.rtt_s)
-                    for f, of in zip(pres.flows, prob.flows, strict=True)
+                    for f, of in zip(pflows, prob.flows, strict=True)
                 ]
                 flows_x = [
                     replace(of, base_rtt_error_s=e) for of, e in zip(prob.flows, err, strict=True)
@@ -481,7 +507,7 @@ def _period_study(
         ode_periods: list[tuple[NDArray[np.intp], FloatArray]] | None = None
         note = ""
         if algo in ODE_LAWS:
-            r: OdeResult = simulate_scenario_ode(sc, n_points=n_points)
+            r = _ode(sc, n_points=n_points)
             _summary(r)
             ode_periods = period_throughputs(r.t, r.delivered_pkts, starts, stops, edges)
         else:
@@ -697,9 +723,7 @@ def ho_friendliness_study(
             pkt_bits = 8.0 * sc.packet_size_bytes
             row: dict[str, Any] = {"pair": f"{first}-{second}", "mix": f"{n1:02d}-{n2:02d}"}
             if first in ODE_LAWS and second in ODE_LAWS:
-                thr = np.array(
-                    _summary(simulate_scenario_ode(sc, measure_from_s=m0)).throughput_pps
-                )
+                thr = np.array(_summary(_ode(sc, measure_from_s=m0)).throughput_pps)
                 row.update(_mix_columns("ode", thr, n1, pkt_bits))
                 row["note"] = ""
             else:
