@@ -48,7 +48,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-class _Terminated(Exception):
+class _Terminated(BaseException):
     """SIGTERM, turned into an exception so that ``finally`` blocks run (temporary files
     removed, the sweep cache closed) before the process exits."""
 

@@ -1,0 +1,332 @@
+"""Every failure of the ``tcpfluid`` command is a message, never a traceback.
+
+Hostile inputs and signals, each checked for its exit status and for a one-line message
+that names the input: bad values (exit 2), files that cannot be written or read (exit 1,
+the path named), failed computations (exit 1), Ctrl-C (130, the sweep cache kept),
+SIGTERM (143), a closed output pipe (quiet, 141 like other Unix tools).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tcpfluid.sweep.execution as sweep_exec
+from tcpfluid.cli import main
+
+PY = sys.executable
+CLOSED_FORM_TOML = """\
+engine = "closed-form"
+algorithm = "vegas"
+metrics = ["ss_exit_window"]
+[grid]
+bandwidth = ["10Mbps", "20Mbps", "30Mbps", "40Mbps"]
+"""
+
+
+def _one_line_error(err: str, *names: str) -> None:
+    """stderr is one line, no traceback, naming each of ``names``."""
+    assert "Traceback" not in err, err
+    lines = [x for x in err.strip().splitlines() if x.strip()]
+    assert len(lines) == 1, err
+    for name in names:
+        assert name in lines[0], (name, lines[0])
+
+
+def _run_cli(*args: str, timeout: float = 120, **kw: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [PY, "-m", "tcpfluid.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        **kw,
+    )
+
+
+# ------------------------------------------------------------------------------ bad values
+def test_set_value_that_is_not_a_number_names_the_key(capsys: Any) -> None:
+    for key in ("alpha", "bandwidth", "rtt"):
+        assert main(["simulate", "qv-basic", "-a", "vegas", "--set", f"{key}=abc"]) == 2
+        err = capsys.readouterr().err
+        _one_line_error(err, key, "'abc'")
+        assert "could not convert string to float" not in err
+
+
+def test_repeated_set_key_is_an_error(capsys: Any) -> None:
+    argv = ["simulate", "qv-basic", "-a", "vegas", "--set", "duration=1s", "--set", "duration=2s"]
+    assert main(argv) == 2
+    _one_line_error(capsys.readouterr().err, "duration", "'1s'", "'2s'")
+
+
+def test_sweep_of_a_binary_file_says_it_is_not_a_toml_config(tmp_path: Path, capsys: Any) -> None:
+    binary = tmp_path / "prog"
+    binary.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(128, 256)))
+    assert main(["sweep", str(binary), "--out", str(tmp_path / "o.csv")]) == 2
+    err = capsys.readouterr().err
+    _one_line_error(err, str(binary), "TOML")
+    assert "codec" not in err
+
+
+def test_predict_empty_algorithm_list_is_an_error(capsys: Any) -> None:
+    assert main(["predict", "-a", ",", "--bandwidth", "50Mbps", "--rtt", "100ms"]) == 2
+    captured = capsys.readouterr()
+    _one_line_error(captured.err, "--algorithm", "','")
+    assert captured.out == ""
+
+
+def test_predict_bare_bandwidth_is_packets_per_second(capsys: Any) -> None:
+    # the help says "6250 (packets/s)": 6250 pkt/s of 1000-byte packets is 50 Mb/s
+    assert main(["predict", "-a", "vegas", "--bandwidth", "6250", "--rtt", "0.1", "--json"]) == 0
+    bare = json.loads(capsys.readouterr().out)
+    assert (
+        main(["predict", "-a", "vegas", "--bandwidth", "50Mbps", "--rtt", "100ms", "--json"]) == 0
+    )
+    units = json.loads(capsys.readouterr().out)
+    assert bare == units
+    assert bare["path"]["mu_pps"] == 6250.0
+
+
+def test_predict_huge_gamma_is_a_message_not_an_overflow(capsys: Any) -> None:
+    argv = ["predict", "-a", "vegas", "--bandwidth", "50Mbps", "--rtt", "100ms", "--gamma", "1e308"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    _one_line_error(err, "gamma")
+    assert "OverflowError" not in err
+
+
+# ------------------------------------------------------------------------------ outputs
+def test_unwritable_sweep_out_fails_before_any_work(
+    tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(CLOSED_FORM_TOML)
+    calls: list[Any] = []
+    monkeypatch.setattr(sweep_exec, "_run_point", lambda task: calls.append(task) or {})
+    (tmp_path / "adir.csv").mkdir()
+    (tmp_path / "afile").write_text("x")
+    for out, words in (
+        (tmp_path / "adir.csv", ("--out", "adir.csv", "directory")),
+        (tmp_path / "afile" / "o.csv", ("--out", "afile", "not a directory")),
+        (tmp_path / "missing" / "o.csv", ("--out", "missing", "does not exist")),
+    ):
+        assert main(["sweep", str(cfg), "--out", str(out), "--no-progress"]) == 2
+        _one_line_error(capsys.readouterr().err, *words)
+    assert calls == []  # no point was computed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["adir.csv", "afile", "c.toml"]
+
+
+def test_unwritable_plot_out_fails_before_drawing(tmp_path: Path, capsys: Any) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(CLOSED_FORM_TOML)
+    table = tmp_path / "s.csv"
+    assert main(["sweep", str(cfg), "--out", str(table), "--no-progress"]) == 0
+    capsys.readouterr()
+    (tmp_path / "fig.png").mkdir()
+    assert main(["plot", str(table), "--out", str(tmp_path / "fig.png")]) == 2
+    _one_line_error(capsys.readouterr().err, "--out", "fig.png", "directory")
+
+
+def test_an_oserror_while_writing_is_one_line_naming_the_file(
+    tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    from tcpfluid.sweep import SweepResult
+
+    def refuse(self: Any, path: Any) -> Any:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(SweepResult, "write", refuse)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(CLOSED_FORM_TOML)
+    out = tmp_path / "o.csv"
+    assert main(["sweep", str(cfg), "--out", str(out), "--no-progress"]) == 1
+    _one_line_error(capsys.readouterr().err, str(out), "Permission denied")
+
+
+def test_a_failed_computation_is_one_line_exit_1(capsys: Any, monkeypatch: Any) -> None:
+    import tcpfluid.cli.predict as predict_cli
+
+    def broken(args: Any) -> int:
+        raise RuntimeError("ODE solver failed at t = 3.2 s: step size too small")
+
+    monkeypatch.setattr(predict_cli, "run", broken)
+    assert main(["predict", "-a", "vegas", "--bandwidth", "50Mbps", "--rtt", "100ms"]) == 1
+    _one_line_error(capsys.readouterr().err, "ODE solver failed")
+
+
+def test_an_unexpected_exception_is_still_one_line(capsys: Any, monkeypatch: Any) -> None:
+    import tcpfluid.cli.predict as predict_cli
+
+    def broken(args: Any) -> int:
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(predict_cli, "run", broken)
+    monkeypatch.delenv("TCPFLUID_DEBUG", raising=False)
+    assert main(["predict", "-a", "vegas", "--bandwidth", "50Mbps", "--rtt", "100ms"]) == 1
+    _one_line_error(capsys.readouterr().err, "KeyError", "TCPFLUID_DEBUG")
+    monkeypatch.setenv("TCPFLUID_DEBUG", "1")
+    with pytest.raises(KeyError):
+        main(["predict", "-a", "vegas", "--bandwidth", "50Mbps", "--rtt", "100ms"])
+
+
+def test_failed_points_exit_nonzero_unless_allowed(
+    tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    real = sweep_exec._run_point
+
+    def flaky(task: Any) -> Any:
+        if task.index == 2:
+            raise ValueError("no equilibrium for this point")
+        return real(task)
+
+    monkeypatch.setattr(sweep_exec, "_run_point", flaky)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(CLOSED_FORM_TOML)
+    out = tmp_path / "o.csv"
+    assert main(["sweep", str(cfg), "--out", str(out), "--no-progress", "--no-cache"]) == 1
+    err = capsys.readouterr().err
+    assert "1 point(s) failed" in err and "point 2" in err and "no equilibrium" in err
+    assert out.is_file()  # the table is written either way
+    argv = ["sweep", str(cfg), "--out", str(out), "--no-progress", "--no-cache", "--allow-failed"]
+    assert main(argv) == 0
+
+
+# ------------------------------------------------------------------------------ signals
+_SLOW_SWEEP = textwrap.dedent(
+    """
+    import sys, time
+    import tcpfluid.sweep.execution as sm
+    from tcpfluid.cli import main
+
+    real = sm._run_point
+
+    def slow(task):
+        with open(sys.argv[3], "a") as fh:
+            fh.write(f"{task.index}\\n")
+        time.sleep(0.2)
+        return real(task)
+
+    sm._run_point = slow
+    sys.exit(main(["sweep", sys.argv[1], "--out", sys.argv[2], "--no-progress", "--jobs", "1"]))
+    """
+)
+
+
+def _slow_config(tmp_path: Path, n: int) -> Path:
+    cfg = tmp_path / "c.toml"
+    bws = ", ".join(f'"{b}Mbps"' for b in range(10, 10 + n))
+    cfg.write_text(
+        f'engine = "closed-form"\nalgorithm = "vegas"\nmetrics = ["ss_exit_window"]\n'
+        f"[grid]\nbandwidth = [{bws}]\n"
+    )
+    return cfg
+
+
+def _wait_for_lines(path: Path, n: int, timeout: float = 60.0) -> None:
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        if path.exists() and len(path.read_text().splitlines()) >= n:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{path} never reached {n} lines")
+
+
+@pytest.mark.parametrize(
+    ("sig", "status", "word"),
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")],
+)
+def test_ctrl_c_or_sigterm_exits_with_one_line_and_keeps_the_cache(
+    tmp_path: Path, sig: int, status: int, word: str
+) -> None:
+    cfg = _slow_config(tmp_path, 40)
+    out = tmp_path / "o.csv"
+    log = tmp_path / "computed.txt"
+    script = tmp_path / "slow.py"
+    script.write_text(_SLOW_SWEEP)
+    proc = subprocess.Popen(
+        [PY, str(script), str(cfg), str(out), str(log)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    _wait_for_lines(log, 5)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == status, err
+    _one_line_error(err, word)
+    assert not out.exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    cached = sum(
+        len(f.read_text().splitlines()) for f in (tmp_path / "o.csv.cache").glob("*.jsonl")
+    )
+    assert cached >= 4  # the points finished before the signal are kept
+    # the re-run computes only the missing points
+    log.unlink()
+    rerun = subprocess.run(
+        [PY, str(script), str(cfg), str(out), str(log)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert rerun.returncode == 0, rerun.stderr
+    assert len(log.read_text().splitlines()) == 40 - cached
+    assert f"({40 - cached} computed, {cached} from cache, 0 failed)" in rerun.stdout
+
+
+def test_closed_pipe_is_quiet() -> None:
+    proc = subprocess.Popen(
+        [
+            PY,
+            "-m",
+            "tcpfluid.cli",
+            "predict",
+            "-a",
+            "vegas",
+            "--bandwidth",
+            "50Mbps",
+            "--rtt",
+            "100ms",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # like `| head -c 0`: the reader is gone before the output
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 128 + signal.SIGPIPE
+    assert err == ""
+
+
+def test_pipe_into_head_from_a_shell_is_quiet(tmp_path: Path) -> None:
+    cmd = (
+        f"'{PY}' -m tcpfluid.cli predict --documents --json | head -c 10 >/dev/null; "
+        'echo "${PIPESTATUS[0]}"'
+    )
+    res = subprocess.run(
+        ["bash", "-c", cmd], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert "Traceback" not in res.stderr and "BrokenPipe" not in res.stderr, res.stderr
+    assert res.stdout.strip() in ("0", "141")  # 0 if the output fit in the pipe
+
+
+def test_the_module_runs_as_a_script() -> None:
+    res = _run_cli("predict", "-a", "vegas", "--bandwidth", "50Mbps", "--rtt", "100ms")
+    assert res.returncode == 0, res.stderr
+
+
+def test_cli_errors_do_not_leave_files(tmp_path: Path) -> None:
+    res = _run_cli("sweep", "nope.toml", "--out", "o.csv", cwd=tmp_path)
+    assert res.returncode == 2
+    _one_line_error(res.stderr, "nope.toml")
+    assert os.listdir(tmp_path) == []
