@@ -305,6 +305,10 @@ def _packet_result(sc: Scenario, res: Any) -> Result:
             settle_window_pkts=np.asarray(fl.round_next_cwnd_pkts, dtype=np.float64),
             delivered_pkts=float(fl.delivered_pkts),
             loss_events=int(fl.loss_t_s.size),
+            # boundary k ends round k + 1; the law leaves slow start at the end of the
+            # round that sent the exit window and keeps it one more round, which ends
+            # the exit round (the convention of tcpfluid.metrics.summarise)
+            exit_delay_samples=1,
         )
         for fl in res.flows
     ]

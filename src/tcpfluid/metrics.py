@@ -495,6 +495,9 @@ class FlowRecord:
     loss_events
         Loss events: congestion signals handed to the law, each a window cut (a fluid
         gives the expected number, a real number: see :mod:`tcpfluid.results`).
+    exit_delay_samples
+        Where the engine's exit moment lies after the first sample out of slow start, in
+        samples (the engine's fact; see :func:`summarise` for the convention).
     """
 
     name: str
@@ -506,6 +509,7 @@ class FlowRecord:
     settle_window_pkts: FloatArray
     delivered_pkts: float
     loss_events: float
+    exit_delay_samples: int = 0
 
 
 def run_changes(
@@ -543,8 +547,10 @@ def _flow_summary(
     ss_r: int | None = None
     if fr.in_slow_start is not None and t.size:
         ev = slow_start_exit(t, fr.window_pkts, fr.in_slow_start)
-        if bool(ev.found) and float(ev.time_s) <= end_s:  # an exit after the end did not happen
-            ss_w, ss_t, ss_r = float(ev.value), float(ev.time_s), int(ev.index)
+        j = int(ev.index) + 1 + fr.exit_delay_samples if bool(ev.found) else t.size
+        # an exit stamped after the end of the trace or of the run did not happen in it
+        if j < t.size and t[j] <= end_s:
+            ss_w, ss_t, ss_r = float(ev.value), float(t[j]), j + 1
     conv: list[float | None] = [None] * len(changes)
     settled = t_eq = None
     if t.size:
@@ -594,6 +600,14 @@ def summarise(
     extras: Any = None,
 ) -> Any:
     """The :class:`tcpfluid.results.Summary` of a run: the one summary computation.
+
+    Slow-start exit (the convention of every engine): the exit window is the last
+    slow-start window (before any cut), the exit round the 1-based round at whose end the
+    sender decides from the RTTs of the exit window's own packets (round 1 sends the
+    initial window; Vegas on the Quick Vegas paper's §5.1 path: 64 packets, round 12,
+    1.2 s), the exit time the end of that round. Sample ``k`` of a flow's series closes
+    round ``k + 1``; the engine says, with :attr:`FlowRecord.exit_delay_samples`, how many
+    samples after the first one out of slow start its exit round ends.
 
     Parameters
     ----------
