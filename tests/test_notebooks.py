@@ -13,9 +13,9 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.i
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def test_the_five_notebooks_exist() -> None:
+def test_the_six_notebooks_exist() -> None:
     names = [p.name for p in NOTEBOOKS]
-    assert len(names) == 5, names
+    assert len(names) == 6, names
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
