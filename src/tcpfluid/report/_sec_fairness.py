@@ -19,6 +19,7 @@ from ..scenarios import build_scenario
 from ..sim import simulate_packets
 from ._common import ODE_LAWS, doc, err_na, num, ode_na, run_task
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._figures import queue_panel
 from ._sec_analytic import _NAMES
 from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, Tolerance
 
@@ -96,6 +97,7 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         rows: list[Row] = []
         fig, axes = plot.new_axes(len(_ALGS))
         t_end = float(edges[-1])
+        enveloped: list[str] = []
         for ai, a in enumerate(_ALGS):
             pr = out[k]
             k += 1
@@ -123,13 +125,16 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 ("ODE", orr, _ode_delivered, {"color": "C2", "linestyle": ":"}),
             )
             jains: dict[str, list[float] | None] = {}
+            traces = []
             for name, res, delivered, style in engines:
                 jains[name] = None
                 if res is None or "error" in res:
                     continue
                 t, dl = delivered(res)
                 jains[name] = _periods_jain(t, dl, res["start_s"], res["stop_s"], edges, t_end)
-                plot.versus(t, res["queue_pkts"], ax=axes[ai], label=name, **style)
+                traces.append((name, t, res["queue_pkts"], style))
+            # a queue oscillating faster than the panel can show: envelope and zoom
+            enveloped += [f"{_NAMES[a]} {n}" for n in queue_panel(axes[ai], traces, t_end=t_end)]
             pj, rj, oj = jains["packet sim"], jains["round model"], jains["ODE"]
             plot.finish(
                 axes[ai],
@@ -230,6 +235,13 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             f"Bottleneck queue against time with many flows ({sc}{mode}) "
             f"for Vegas, Quick Vegas, FAST and Reno; cf. document 000 §5.3 ({what})."
         )
+        if enveloped:
+            cap += (
+                f" Queues that oscillate faster than the panel can show ({', '.join(enveloped)}) "
+                "are drawn as a moving-window envelope (band: minimum to maximum per window; "
+                "line: mean), with an inset zooming on the raw trace over a few periods, "
+                "titled with the measured period and peak-to-peak swing."
+            )
         figs.append(Figure.from_matplotlib(fig, f"many_flows_{sc.replace('-', '_')}", cap))
         tables.append(
             Table(
