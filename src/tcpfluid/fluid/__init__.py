@@ -3,6 +3,8 @@
 * :func:`simulate_rounds` - one step per RTT round (document 000 §4), any control law,
   thousands of scenarios per call (:mod:`tcpfluid.fluid.rounds`);
 * :func:`simulate_ode` - continuous-time model of many flows (:mod:`tcpfluid.fluid.ode`);
+* :func:`simulate_hybrid` - the hybrid fluid model: continuous queue and windows, every
+  control law deciding at its flow's own round boundaries (:mod:`tcpfluid.fluid.hybrid`);
 * equilibria of the ODE model (:mod:`tcpfluid.fluid.equilibrium`).
 """
 
@@ -14,6 +16,7 @@ from .equilibrium import (
     low_utility_equilibrium,
     reno_equilibrium,
 )
+from .hybrid import HybridResult, simulate_hybrid, simulate_scenario_hybrid
 from .ode import (
     ODE_LAWS,
     OdeFlow,
@@ -40,6 +43,7 @@ __all__ = [
     "ODE_LAWS",
     "RECORDABLE",
     "CrossTraffic",
+    "HybridResult",
     "LowEquilibrium",
     "OdeFlow",
     "OdeProblem",
@@ -54,8 +58,10 @@ __all__ = [
     "low_utility_equilibrium",
     "ode_problem",
     "reno_equilibrium",
+    "simulate_hybrid",
     "simulate_ode",
     "simulate_rounds",
+    "simulate_scenario_hybrid",
     "simulate_scenario_ode",
     "simulate_scenario_rounds",
 ]

@@ -1,0 +1,246 @@
+"""The compiled time-stepping kernel of the hybrid fluid model (:mod:`tcpfluid.fluid.hybrid`).
+
+:func:`advance` steps the queue, the senders and the ACKs until a flow's round ends, a flow
+joins, or the run ends, and returns to Python, where the control laws decide. All state
+lives in the arrays passed in (updated in place); the layout is given by the ``F_*``
+(per-flow float rows) and ``G_*`` (global scalars) indices below.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+# per-flow float state: rows of the (N_FLOW_ROWS, F) array ``ff``
+F_D = 0  # base RTT d_j, s
+F_START = 1
+F_STOP = 2
+F_W = 3  # window, packets
+F_INCR = 4  # per-ACK increment of the current round
+F_CAP = 5  # cap of the per-ACK increments
+F_INFLIGHT = 6
+F_QF = 7  # the flow's backlog in the bottleneck queue
+F_SENT = 8  # cumulative packets sent
+F_RESOLVED = 9  # cumulative packets ACKed or dropped
+F_ACKED = 10  # cumulative packets ACKed
+F_ROUND_SEQ = 11  # F_SENT when the current round began
+F_R_ACKS = 12  # the current round's ACKs, RTT sum, min, max
+F_R_SUM = 13
+F_R_MIN = 14
+F_R_MAX = 15
+F_LAST_RTT = 16
+F_LOST = 17  # lost packets not yet reacted to
+F_FIRST_DROP = 18  # time of the first of them
+F_RECOVER = 19  # drops before this time belong to the last loss event
+F_ACKED_SINCE = 20  # ACKs since the last recorded sample
+F_STARTED = 21  # 1.0 once the flow has started
+F_DELAY_STEPS = 22  # the ACK delay in steps (d_j / dt, rounded)
+F_LOST_TOTAL = 23  # cumulative packets dropped
+F_BASE = 24  # the BaseRTT the law last saw (0 before its first round)
+N_FLOW_ROWS = 25
+
+# recorded per-flow series: rows of ``rec_f`` (N_REC_F, F, samples)
+R_W = 0
+R_THR = 1
+R_RTT = 2
+R_ACKED = 3
+R_LOST = 4
+R_BASE = 5
+N_REC_F = 6
+# recorded global series: rows of ``rec_g`` (N_REC_G, samples)
+R_T = 0
+R_Q = 1
+R_AVG = 2
+N_REC_G = 3
+
+# global float scalars: entries of ``g``
+G_QC = 0  # cross traffic's backlog, packets
+G_AVG = 1  # RED's averaged queue
+G_CARRIED = 2  # packets carried by the bottleneck
+G_K_REC = 3  # recorded samples so far
+G_Q = 4  # the queue after the last step
+N_GLOBALS = 5
+
+#: return codes of :func:`advance`
+DONE = 0
+ROUND_END = 1
+JOIN = 2
+
+_JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+@njit(**_JIT)
+def red_probability(avg, min_th, max_th, max_p, gentle):  # type: ignore[no-untyped-def]
+    """RED's drop probability (:func:`tcpfluid.queueing.red_drop_probability`, scalar form)."""
+    if avg < min_th:
+        return 0.0
+    if avg < max_th:
+        return max_p * (avg - min_th) / (max_th - min_th)
+    if gentle:
+        return min(max_p + (1.0 - max_p) * (avg - max_th) / max_th, 1.0)
+    return max_p + (1.0 - max_p) * min(max(avg - max_th, 0.0), 1.0)
+
+
+@njit(**_JIT)
+def advance(  # type: ignore[no-untyped-def]
+    k,
+    n_steps,
+    dt,
+    mu,
+    buf,
+    red,
+    ff,
+    g,
+    dep_hist,
+    q_hist,
+    drops,
+    ends,
+    cross,
+    every,
+    rec_f,
+    rec_g,
+):
+    """Step from step ``k`` until a round ends (returns ``(k, ROUND_END)`` with ``ends``
+    set and ``drops`` the step's drops), a flow joins (``(k, JOIN)``, before step ``k``) or
+    the run ends (``(n_steps, DONE)``).
+
+    ``red`` is ``[has_red, min_th, max_th, max_p, w_q, gentle]``; ``cross`` rows are
+    ``(rate_pps, start_s, stop_s)``.
+    """
+    F = ff.shape[1]
+    H = q_hist.shape[0]
+    service = mu * dt
+    send = np.zeros(F)
+    while k < n_steps:
+        t = k * dt
+        for j in range(F):
+            if ff[F_STARTED, j] == 0.0 and t >= ff[F_START, j]:
+                return k, JOIN
+        # ---------------- window-limited sending
+        arr = 0.0
+        for j in range(F):
+            s = 0.0
+            if ff[F_STARTED, j] == 1.0 and t < ff[F_STOP, j]:
+                s = ff[F_W, j] - ff[F_INFLIGHT, j]
+                if s < 0.0:
+                    s = 0.0
+            send[j] = s
+            ff[F_SENT, j] += s
+            ff[F_INFLIGHT, j] += s
+            drops[j] = 0.0
+            arr += s
+        c = 0.0
+        for i in range(cross.shape[0]):
+            if cross[i, 1] <= t < cross[i, 2]:
+                c += cross[i, 0]
+        arr_c = c * dt
+        q_before = g[G_QC]
+        for j in range(F):
+            q_before += ff[F_QF, j]
+        # ---------------- RED
+        if red[0] == 1.0:
+            n_arr = arr + arr_c
+            if n_arr > 0.0:
+                g[G_AVG] += (1.0 - (1.0 - red[4]) ** n_arr) * (q_before - g[G_AVG])
+            p = red_probability(g[G_AVG], red[1], red[2], red[3], red[5] == 1.0)
+            if p > 0.0:
+                for j in range(F):
+                    drops[j] = send[j] * p
+                    send[j] -= drops[j]
+                arr *= 1.0 - p
+                arr_c *= 1.0 - p
+        # ---------------- drop-tail overflow
+        total = q_before + arr + arr_c
+        if total - service > buf:
+            over = total - service - buf
+            arriving = arr + arr_c
+            share = 1.0
+            if arriving > over:
+                share = over / arriving
+            if arriving <= 0.0:
+                share = 0.0
+            for j in range(F):
+                x = send[j] * share
+                drops[j] += x
+                send[j] -= x
+            arr *= 1.0 - share
+            arr_c *= 1.0 - share
+            total = q_before + arr + arr_c
+        # ---------------- service, shared in proportion to the backlogs
+        slot = k % H
+        g[G_QC] += arr_c
+        if total <= service:
+            scale = 1.0
+            g[G_CARRIED] += total
+        else:
+            scale = service / total
+            g[G_CARRIED] += service
+        g[G_QC] -= g[G_QC] * scale
+        q_after = g[G_QC]
+        for j in range(F):
+            ff[F_QF, j] += send[j]
+            dep = ff[F_QF, j] * scale
+            ff[F_QF, j] -= dep
+            dep_hist[slot, j] = dep
+            q_after += ff[F_QF, j]
+        q_hist[slot] = q_after
+        g[G_Q] = q_after
+        # ---------------- drops, ACKs, per-ACK growth, round ends
+        any_end = False
+        for j in range(F):
+            x = drops[j]
+            if x > 0.0:
+                ff[F_INFLIGHT, j] -= x
+                ff[F_RESOLVED, j] += x
+                ff[F_LOST_TOTAL, j] += x
+                if t >= ff[F_RECOVER, j]:
+                    ff[F_LOST, j] += x
+                    if ff[F_FIRST_DROP, j] == np.inf:
+                        ff[F_FIRST_DROP, j] = t
+            dsteps = int(ff[F_DELAY_STEPS, j])
+            ends[j] = False
+            if k >= dsteps:
+                back = (k - dsteps) % H
+                a = dep_hist[back, j]
+                if a > 1e-12:
+                    rtt = ff[F_D, j] + q_hist[back] / mu
+                    ff[F_INFLIGHT, j] -= a
+                    ff[F_RESOLVED, j] += a
+                    ff[F_ACKED, j] += a
+                    ff[F_ACKED_SINCE, j] += a
+                    ff[F_R_ACKS, j] += a
+                    ff[F_R_SUM, j] += a * rtt
+                    if rtt < ff[F_R_MIN, j]:
+                        ff[F_R_MIN, j] = rtt
+                    if rtt > ff[F_R_MAX, j]:
+                        ff[F_R_MAX, j] = rtt
+                    ff[F_LAST_RTT, j] = rtt
+                    if ff[F_W, j] < ff[F_CAP, j]:
+                        ff[F_W, j] = min(ff[F_W, j] + ff[F_INCR, j] * a, ff[F_CAP, j])
+            if ff[F_STARTED, j] == 1.0:
+                if t >= ff[F_STOP, j]:
+                    ff[F_W, j] = 0.0
+                elif ff[F_RESOLVED, j] > ff[F_ROUND_SEQ, j] + 1e-9 and ff[F_R_ACKS, j] > 1e-9:
+                    ends[j] = True
+                    any_end = True
+        # ---------------- record
+        if k % every == 0:
+            r = int(g[G_K_REC])
+            rec_g[R_T, r] = t + dt
+            rec_g[R_Q, r] = q_after
+            rec_g[R_AVG, r] = g[G_AVG]
+            for j in range(F):
+                rec_f[R_W, j, r] = ff[F_W, j]
+                rec_f[R_THR, j, r] = ff[F_ACKED_SINCE, j] / (every * dt) if k > 0 else 0.0
+                rec_f[R_RTT, j, r] = ff[F_LAST_RTT, j]
+                rec_f[R_ACKED, j, r] = ff[F_ACKED, j]
+                rec_f[R_LOST, j, r] = ff[F_LOST_TOTAL, j]
+                rec_f[R_BASE, j, r] = ff[F_BASE, j]
+                ff[F_ACKED_SINCE, j] = 0.0
+            g[G_K_REC] = r + 1
+        k += 1
+        if any_end:
+            return k, ROUND_END
+    return k, DONE

@@ -1,0 +1,665 @@
+"""The hybrid fluid model: continuous queue and windows, each law deciding at its own rounds.
+
+After Bohacek, Hespanha, Lee and Obraczka ("A hybrid systems modeling framework for fast
+and accurate simulation of data communication networks", SIGMETRICS 2003): the bottleneck
+queue and the flows' windows evolve in (finely stepped) continuous time, and every flow's
+control law (:class:`~tcpfluid.algorithms.base.ControlLaw`, the same objects the round
+model and the packet simulator drive) decides at that flow's own round boundaries.
+
+Model (time step ``dt_s``; one bottleneck of rate μ packets/s; flow j has base RTT d_j):
+
+* **Window-limited sender.** Flow j keeps ``w_j`` packets in flight: whenever its window
+  exceeds the packets in flight it sends the difference at once (a burst, as an ACK-clocked
+  sender does when its window grows), otherwise it sends one packet per ACK.
+* **Queue.** Data packets of the flows and the constant-bit-rate cross traffic enter one
+  queue served at μ. Departures share μ in proportion to each source's backlog. Drop-tail:
+  what exceeds the buffer is dropped from the step's arrivals; RED
+  (:mod:`tcpfluid.queueing`): a fraction p(avg) of the arrivals is dropped, ``avg`` the
+  per-arrival exponentially weighted average of the queue.
+* **ACKs and RTT samples.** A packet that leaves the queue at time u is ACKed at
+  ``u + d_j`` and its RTT sample is ``d_j + q(u)/μ`` (the queue it waited behind). The
+  sender's round ``k`` starts with the next packet to send and ends when that packet is
+  ACKed (or resolved as lost); the law then receives the round's
+  :class:`~tcpfluid.algorithms.base.RoundSample`: the window, BaseRTT (minimum RTT ever),
+  the mean/minimum/maximum RTT and the number of the ACKs received during the round.
+  These are the ACKs of the previous round's packets, so the one-round feedback lag of a
+  packet sender is part of the model, not an option.
+* **Actions.** The law's ``cwnd`` is set at the boundary; ``incr`` is added per ACK during
+  the next round (a rate of window change ``incr × ACK rate``) up to ``cap``.
+* **Losses.** Dropped packets leave the flight at once (the sender retransmits them as new
+  data). A flow that has lost at least one whole packet learns it one base RTT after the
+  first drop: the law's :meth:`~tcpfluid.algorithms.base.ControlLaw.on_loss` is called at
+  the next boundary (kind ``LOSS_TIMEOUT`` when more than ``timeout_loss_fraction`` of the
+  window was lost, else ``LOSS_FAST``); further drops within one RTT belong to the same
+  event. The idle time of a timeout is not modelled.
+* **Flows** start and stop at given times; a starting flow gets the law's fresh state and
+  measures its own BaseRTT.
+
+The engine records, per flow, the same round trace as the packet simulator (boundary
+time, the window the law saw, the window it set, its phase), and the summary applies the
+packet simulator's definitions to it (:mod:`tcpfluid.sim.summary`).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .. import metrics
+from .._validation import check_positive, check_range
+from ..algorithms.base import LOSS_FAST, LOSS_TIMEOUT, ControlLaw, RoundSample
+from ..metrics import _finite_or_none
+from ..queueing import RedParameters
+from . import _hybrid_kernel as K
+
+__all__ = ["HybridFlowTrace", "HybridResult", "simulate_hybrid", "simulate_scenario_hybrid"]
+
+FloatArray = NDArray[np.float64]
+
+#: default time step, as a fraction of the smallest base RTT
+STEPS_PER_RTT = 64
+
+
+@dataclass(frozen=True)
+class HybridFlowTrace:
+    """One flow's round trace (the packet simulator's fields and meanings).
+
+    Attributes
+    ----------
+    round_t_s
+        Round boundaries, s.
+    round_cwnd_pkts
+        The window the law saw at each boundary (the window of the round that ended).
+    round_next_cwnd_pkts
+        The window the law (and a loss reaction) set at the boundary.
+    round_phase
+        The law's phase chosen at the boundary.
+    start_s, stop_s
+        The flow's active interval.
+    delivered_pkts
+        Packets delivered (ACKed) by the end of the run.
+    loss_t_s
+        Times of the loss events the law reacted to.
+    """
+
+    round_t_s: FloatArray
+    round_cwnd_pkts: FloatArray
+    round_next_cwnd_pkts: FloatArray
+    round_phase: FloatArray
+    start_s: float
+    stop_s: float
+    delivered_pkts: float
+    loss_t_s: FloatArray
+
+
+@dataclass(frozen=True)
+class HybridResult:
+    """Result of :func:`simulate_hybrid`.
+
+    Attributes
+    ----------
+    time_s
+        Sample times, s, shape ``(T,)``.
+    window_pkts, throughput_pps, rtt_s
+        Per flow, shape ``(F, T)``: window, delivery rate over the sample interval,
+        last RTT sample (0 before the first ACK).
+    queue_pkts
+        Bottleneck queue (flows and cross traffic), packets, shape ``(T,)``.
+    flows
+        Each flow's :class:`HybridFlowTrace`.
+    algorithms
+        Each flow's law name.
+    capacity_pps, duration_s, dt_s
+        Bottleneck rate, simulated time, time step.
+    change_times_s
+        Times at which the cross traffic changes (inside the run).
+    carried_pkts
+        Packets the bottleneck carried (flows and cross traffic).
+    delivered_pkts, lost_pkts
+        Per flow, cumulative packets ACKed and dropped at each sample, ``(F, T)``.
+    base_rtt_s
+        Per flow, the BaseRTT its law last saw (0 before the flow's first round), ``(F, T)``.
+    avg_queue_pkts
+        RED's averaged queue (0 under drop-tail), ``(T,)``.
+    red
+        The RED parameters of the run (``None``: drop-tail).
+    """
+
+    time_s: FloatArray
+    window_pkts: FloatArray
+    throughput_pps: FloatArray
+    rtt_s: FloatArray
+    queue_pkts: FloatArray
+    flows: tuple[HybridFlowTrace, ...]
+    algorithms: tuple[str, ...]
+    capacity_pps: float
+    duration_s: float
+    dt_s: float
+    change_times_s: tuple[float, ...]
+    carried_pkts: float
+    delivered_pkts: FloatArray
+    lost_pkts: FloatArray
+    base_rtt_s: FloatArray
+    avg_queue_pkts: FloatArray
+    red: RedParameters | None
+    _summary: list[HybridSummary] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def n_flows(self) -> int:
+        """F."""
+        return len(self.flows)
+
+    @property
+    def summary(self) -> HybridSummary:
+        """Summary metrics (packet simulator's definitions; computed once)."""
+        if not self._summary:
+            self._summary.append(_summarise(self))
+        return self._summary[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Engine, algorithms and the summary, JSON-ready (no trajectories)."""
+        return {
+            "engine": "hybrid",
+            "algorithms": list(self.algorithms),
+            "capacity_pps": self.capacity_pps,
+            "duration_s": self.duration_s,
+            "dt_s": self.dt_s,
+            "summary": self.summary.to_dict(),
+        }
+
+    def plot(self, ax: Any = None) -> list[Any]:
+        """Plot the windows (and the queue, dashed) against time; returns the artists."""
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots()
+        artists: list[Any] = []
+        for j in range(self.n_flows):
+            label = f"flow {j} ({self.algorithms[j]}) window"
+            artists += ax.plot(self.time_s, self.window_pkts[j], label=label)
+        artists += ax.plot(self.time_s, self.queue_pkts, "k--", label="queue")
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("packets")
+        ax.legend(loc="best")
+        return artists
+
+
+@dataclass(frozen=True)
+class HybridSummary:
+    """Per-flow summary (arrays over flows) with the round model's public keys."""
+
+    ss_exit_time_s: FloatArray
+    ss_exit_window_pkts: FloatArray
+    settled_window_pkts: FloatArray
+    time_to_equilibrium_s: FloatArray
+    reached_equilibrium: NDArray[np.bool_]
+    change_times_s: tuple[float, ...]
+    convergence_times_s: FloatArray
+    converged: NDArray[np.bool_]
+    utilization: float
+    throughput_pps: FloatArray
+    jain_index: float
+    losses: NDArray[np.int64]
+
+    def flow(self, flow: int = 0) -> dict[str, Any]:
+        """The public summary keys with the window metrics of flow ``flow``."""
+        conv = self.convergence_times_s[flow]
+        ok = self.converged[flow]
+        return {
+            "ss_exit_window": _finite_or_none(self.ss_exit_window_pkts[flow]),
+            "ss_exit_time_s": _finite_or_none(self.ss_exit_time_s[flow]),
+            "ss_exit_round": None,
+            "settled_window": (
+                _finite_or_none(self.settled_window_pkts[flow])
+                if bool(self.reached_equilibrium[flow])
+                else None
+            ),
+            "time_to_equilibrium_s": _finite_or_none(self.time_to_equilibrium_s[flow]),
+            "convergence_times_s": [
+                _finite_or_none(c) if o else None for c, o in zip(conv, ok, strict=True)
+            ],
+            "change_times_s": list(self.change_times_s),
+            "utilization": _finite_or_none(self.utilization),
+            "throughput_pps": [_finite_or_none(x) for x in self.throughput_pps],
+            "jain_index": _finite_or_none(self.jain_index),
+            "losses": [int(x) for x in self.losses],
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: :meth:`flow` of the first flow (throughputs and losses per flow)."""
+        return self.flow(0)
+
+
+# ------------------------------------------------------------------------------ engine
+class _Laws:
+    """The flows' laws: one law for all flows, or one law object per flow."""
+
+    def __init__(self, law: ControlLaw | Sequence[ControlLaw], n: int) -> None:
+        if isinstance(law, ControlLaw):
+            self.groups = [(law, np.arange(n))]
+        else:
+            laws = list(law)
+            if len(laws) != n:
+                raise ValueError(
+                    f"law must be one ControlLaw or one per flow ({n}), got {len(laws)}"
+                )
+            by_id: dict[int, tuple[ControlLaw, list[int]]] = {}
+            for j, lw in enumerate(laws):
+                if not isinstance(lw, ControlLaw):
+                    raise TypeError(f"law[{j}] must be a ControlLaw, got {lw!r}")
+                by_id.setdefault(id(lw), (lw, []))[1].append(j)
+            self.groups = [(lw, np.array(ix)) for lw, ix in by_id.values()]
+        self.states = [lw.init_state(ix.size) for lw, ix in self.groups]
+        for (lw, _), st in zip(self.groups, self.states, strict=True):
+            if "phase" not in st:
+                raise TypeError(f"{type(lw).__name__}.init_state must return a 'phase' array")
+        self.fresh = [{k: v.copy() for k, v in st.items()} for st in self.states]
+        self.names = [""] * n
+        for lw, ix in self.groups:
+            for j in ix.tolist():
+                self.names[j] = getattr(lw, "name", type(lw).__name__)
+        act = [lw.initial_action(st) for (lw, _), st in zip(self.groups, self.states, strict=True)]
+        self.init_cwnd = np.empty(n)
+        self.init_incr = np.empty(n)
+        self.init_cap = np.empty(n)
+        for (_, ix), a in zip(self.groups, act, strict=True):
+            self.init_cwnd[ix] = a.cwnd
+            self.init_incr[ix] = a.incr
+            self.init_cap[ix] = a.cap
+
+    def phase(self, n: int) -> FloatArray:
+        out = np.empty(n)
+        for (_, ix), st in zip(self.groups, self.states, strict=True):
+            out[ix] = st["phase"]
+        return out
+
+    def restart(self, mask: NDArray[np.bool_]) -> None:
+        """Fresh state for the flows in ``mask``."""
+        for (_, ix), st, fr in zip(self.groups, self.states, self.fresh, strict=True):
+            m = mask[ix]
+            if np.any(m):
+                for k, v in st.items():
+                    v[m] = fr[k][m]
+
+    def decide(
+        self, ends: NDArray[np.bool_], sample: RoundSample
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """Call each law for its flows whose round ended; other flows keep their state."""
+        n = ends.size
+        cwnd, incr, cap = np.zeros(n), np.zeros(n), np.zeros(n)
+        for (lw, ix), st in zip(self.groups, self.states, strict=True):
+            m = ends[ix]
+            if not np.any(m):
+                continue
+            keep = {k: v.copy() for k, v in st.items()} if not np.all(m) else None
+            sub = RoundSample(
+                cwnd=sample.cwnd[ix],
+                base_rtt=sample.base_rtt[ix],
+                rtt_mean=sample.rtt_mean[ix],
+                rtt_min=sample.rtt_min[ix],
+                rtt_max=sample.rtt_max[ix],
+                acks=sample.acks[ix],
+                fwd_delay_mean=None if sample.fwd_delay_mean is None else sample.fwd_delay_mean[ix],
+                fwd_delay_base=None if sample.fwd_delay_base is None else sample.fwd_delay_base[ix],
+            )
+            a = lw.on_round(st, sub)
+            if keep is not None:
+                for k, v in st.items():
+                    v[~m] = keep[k][~m]
+            cwnd[ix] = np.broadcast_to(a.cwnd, ix.shape)
+            incr[ix] = np.broadcast_to(a.incr, ix.shape)
+            cap[ix] = np.broadcast_to(a.cap, ix.shape)
+        return cwnd, incr, cap
+
+    def lose(self, j: int, kind: int, w: float) -> float:
+        """The loss reaction of flow ``j``; returns its new window."""
+        for (lw, ix), st in zip(self.groups, self.states, strict=True):
+            pos = np.flatnonzero(ix == j)
+            if pos.size:
+                new = lw.on_loss(st, pos.astype(np.intp), kind, np.array([w]))
+                return float(np.asarray(new, dtype=np.float64).ravel()[0])
+        raise IndexError(j)  # pragma: no cover - every flow belongs to a group
+
+
+def simulate_hybrid(
+    law: ControlLaw | Sequence[ControlLaw],
+    *,
+    mu_pps: float,
+    base_rtt_s: ArrayLike,
+    duration_s: float,
+    buffer_pkts: float = math.inf,
+    red: RedParameters | None = None,
+    cross_traffic: Sequence[tuple[float, float, float]] = (),
+    flow_start_s: ArrayLike | None = None,
+    flow_stop_s: ArrayLike | None = None,
+    dt_s: float | None = None,
+    record_every_s: float | None = None,
+    timeout_loss_fraction: float = 0.5,
+    progress: Callable[[float], None] | None = None,
+) -> HybridResult:
+    """Run the hybrid fluid model (module docstring) on one bottleneck.
+
+    Parameters
+    ----------
+    law
+        One :class:`~tcpfluid.algorithms.base.ControlLaw` for every flow (scalar
+        parameters), or one per flow.
+    mu_pps
+        Bottleneck rate μ, packets/s.
+    base_rtt_s
+        Base RTT d_j of each flow, s; its length is the number of flows F.
+    duration_s
+        Simulated time, s.
+    buffer_pkts
+        Drop-tail buffer of the bottleneck, packets (>= 1; ``inf``: no loss); with ``red``
+        the physical limit of the RED queue.
+    red
+        RED parameters (:func:`tcpfluid.queueing.red_parameters`), or ``None`` for drop-tail.
+    cross_traffic
+        ``(rate_pps, start_s, stop_s)`` constant-bit-rate sources at the bottleneck.
+    flow_start_s, flow_stop_s
+        Per-flow active interval (defaults: 0 and never).
+    dt_s
+        Time step, s (default: the smallest base RTT / 64).
+    record_every_s
+        Sampling interval of the recorded series, s (default: the smallest base RTT / 4).
+    timeout_loss_fraction
+        A flow losing more than this fraction of its window in one event suffers a
+        timeout, otherwise a fast retransmit (``(0, 1]``).
+    progress
+        Called with the fraction of simulated time done, at most ~10 times a second.
+    """
+    d = np.atleast_1d(np.asarray(base_rtt_s, dtype=np.float64))
+    if d.ndim != 1 or d.size == 0 or not np.all(np.isfinite(d)) or np.any(d <= 0):
+        raise ValueError(
+            f"base_rtt_s must be one finite base RTT > 0 s per flow, got {base_rtt_s!r}"
+        )
+    F = d.size
+    mu = check_positive("mu_pps", mu_pps)
+    t_end = check_positive("duration_s", duration_s)
+    if math.isinf(t_end):
+        raise ValueError("duration_s must be finite")
+    buf = float(buffer_pkts)
+    if not (buf >= 1.0):
+        raise ValueError(f"buffer_pkts must be >= 1 packet (or inf), got {buffer_pkts!r}")
+    dt = float(d.min()) / STEPS_PER_RTT if dt_s is None else check_positive("dt_s", dt_s)
+    if dt > float(d.min()) / 4:
+        raise ValueError(f"dt_s must be at most a quarter of the smallest base RTT, got {dt!r}")
+    n_steps = math.ceil(t_end / dt)
+    if n_steps > 20_000_000:
+        raise ValueError(f"duration_s / dt_s = {n_steps} steps; shorten the run or raise dt_s")
+    rec_dt = (
+        float(d.min()) / 4
+        if record_every_s is None
+        else check_positive("record_every_s", record_every_s)
+    )
+    every = max(1, round(rec_dt / dt))
+    frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
+    start = (
+        np.zeros(F)
+        if flow_start_s is None
+        else np.broadcast_to(np.asarray(flow_start_s, float), (F,)).copy()
+    )
+    stop = (
+        np.full(F, math.inf)
+        if flow_stop_s is None
+        else np.broadcast_to(np.asarray(flow_stop_s, float), (F,)).copy()
+    )
+    if np.any(~np.isfinite(start)) or np.any(start < 0) or np.any(stop <= start):
+        raise ValueError("flow_start_s must be >= 0 and flow_stop_s > flow_start_s for every flow")
+    cross = [(float(r), float(a), float(b)) for r, a, b in cross_traffic]
+    for r, a, b in cross:
+        if not (r > 0 and a >= 0 and b > a):
+            raise ValueError(f"cross traffic (rate_pps, start_s, stop_s) invalid: {(r, a, b)!r}")
+    if cross:
+        worst = max(sum(r for r, a, b in cross if a <= ti < b) for _, ti, _ in cross)
+        if worst >= mu:
+            raise ValueError(
+                f"cross traffic takes up to {worst:g} pkt/s of a {mu:g} pkt/s bottleneck"
+            )
+    changes = metrics.bandwidth_changes([(a, b) for _, a, b in cross], t_end)
+    laws = _Laws(law, F)
+
+    # ------------------------------------------------------------------ state
+    ff = np.zeros((K.N_FLOW_ROWS, F))
+    ff[K.F_D] = d
+    ff[K.F_START] = start
+    ff[K.F_STOP] = stop
+    ff[K.F_R_MIN] = np.inf
+    ff[K.F_FIRST_DROP] = np.inf
+    ff[K.F_RECOVER] = -np.inf
+    # a packet sent in step k leaves the queue in step k at the earliest, is ACKed D steps
+    # later and refilled in the step after: the loop is (D + 1) dt = d
+    ff[K.F_DELAY_STEPS] = np.maximum(1, np.rint(d / dt) - 1)
+    g = np.zeros(K.N_GLOBALS)
+    H = int(ff[K.F_DELAY_STEPS].max()) + 1
+    dep_hist = np.zeros((H, F))
+    q_hist = np.zeros(H)
+    drops = np.zeros(F)
+    ends = np.zeros(F, dtype=np.bool_)
+    cross_arr = np.array(cross, dtype=np.float64).reshape(-1, 3)
+    red_arr = np.zeros(6)
+    if red is not None:
+        red_arr[:] = (1.0, red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, float(red.gentle))
+    n_rec = n_steps // every + 2
+    rec_f = np.zeros((K.N_REC_F, F, n_rec))
+    rec_g = np.zeros((K.N_REC_G, n_rec))
+    base = np.full(F, np.inf)
+    rounds: list[list[tuple[float, float, float, float]]] = [[] for _ in range(F)]
+    loss_times: list[list[float]] = [[] for _ in range(F)]
+    next_report = time.monotonic()
+    k = 0
+    while True:
+        k, code = K.advance(
+            k, n_steps, dt, mu, buf, red_arr, ff, g, dep_hist, q_hist, drops, ends,
+            cross_arr, every, rec_f, rec_g,
+        )  # fmt: skip
+        if code == K.DONE:
+            break
+        t = k * dt
+        if code == K.JOIN:
+            joining = (ff[K.F_STARTED] == 0.0) & (t >= start)
+            laws.restart(joining)
+            ff[K.F_W, joining] = laws.init_cwnd[joining]
+            ff[K.F_INCR, joining] = laws.init_incr[joining]
+            ff[K.F_CAP, joining] = laws.init_cap[joining]
+            ff[K.F_ROUND_SEQ, joining] = ff[K.F_SENT, joining]
+            ff[K.F_STARTED, joining] = 1.0
+            base[joining] = np.inf
+            continue
+        _boundary(laws, ff, ends, base, t, frac, rounds, loss_times)
+        if progress is not None and (now := time.monotonic()) >= next_report:
+            next_report = now + 0.1
+            progress(min(1.0, t / t_end))
+    if progress is not None:
+        progress(1.0)
+    acked_total = ff[K.F_ACKED]
+    carried = float(g[K.G_CARRIED])
+    traces = []
+    for j in range(F):
+        rt = np.array(rounds[j], dtype=np.float64).reshape(-1, 4)
+        traces.append(
+            HybridFlowTrace(
+                round_t_s=rt[:, 0],
+                round_cwnd_pkts=rt[:, 1],
+                round_next_cwnd_pkts=rt[:, 2],
+                round_phase=rt[:, 3],
+                start_s=float(start[j]),
+                stop_s=float(stop[j]),
+                delivered_pkts=float(acked_total[j]),
+                loss_t_s=np.array(loss_times[j]),
+            )
+        )
+    n = int(g[K.G_K_REC])
+    return HybridResult(
+        time_s=rec_g[K.R_T, :n].copy(),
+        window_pkts=rec_f[K.R_W, :, :n].copy(),
+        throughput_pps=rec_f[K.R_THR, :, :n].copy(),
+        rtt_s=rec_f[K.R_RTT, :, :n].copy(),
+        queue_pkts=rec_g[K.R_Q, :n].copy(),
+        flows=tuple(traces),
+        algorithms=tuple(laws.names),
+        capacity_pps=mu,
+        duration_s=t_end,
+        dt_s=dt,
+        change_times_s=changes,
+        carried_pkts=carried,
+        delivered_pkts=rec_f[K.R_ACKED, :, :n].copy(),
+        lost_pkts=rec_f[K.R_LOST, :, :n].copy(),
+        base_rtt_s=rec_f[K.R_BASE, :, :n].copy(),
+        avg_queue_pkts=rec_g[K.R_AVG, :n].copy(),
+        red=red,
+    )
+
+
+def _per_flow(name: str, value: ArrayLike | None, n: int, default: float) -> FloatArray:
+    if value is None:
+        return np.full(n, default)
+    try:
+        arr = np.broadcast_to(np.asarray(value, dtype=np.float64), (n,)).copy()
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{name} must be one time per flow ({n}), got {value!r}") from exc
+    return arr
+
+
+def _boundary(
+    laws: _Laws,
+    ff: FloatArray,
+    ends: NDArray[np.bool_],
+    base: FloatArray,
+    t: float,
+    frac: float,
+    rounds: list[list[tuple[float, float, float, float]]],
+    loss_times: list[list[float]],
+) -> None:
+    """The laws decide for the flows whose round ended at ``t`` (then loss reactions)."""
+    d = ff[K.F_D]
+    r_acks = ff[K.F_R_ACKS]
+    r_min = ff[K.F_R_MIN]
+    np.minimum(base, np.where(ends, r_min, np.inf), out=base)
+    ff[K.F_BASE] = np.where(np.isfinite(base), base, 0.0)
+    w = ff[K.F_W].copy()
+    sample = RoundSample(
+        cwnd=w,
+        base_rtt=np.where(np.isfinite(base), base, d),
+        rtt_mean=np.where(r_acks > 0, ff[K.F_R_SUM] / np.maximum(r_acks, 1e-300), d),
+        rtt_min=np.where(np.isfinite(r_min), r_min, d),
+        rtt_max=np.where(ff[K.F_R_MAX] > 0, ff[K.F_R_MAX], d),
+        acks=r_acks.copy(),
+    )
+    # one-way forward delay: half the base RTT plus the queueing delay
+    sample.fwd_delay_mean = sample.rtt_mean - 0.5 * d
+    sample.fwd_delay_base = sample.base_rtt - 0.5 * d
+    cw, inc, cp = laws.decide(ends, sample)
+    ff[K.F_W] = np.where(ends, cw, ff[K.F_W])
+    ff[K.F_INCR] = np.where(ends, inc, ff[K.F_INCR])
+    ff[K.F_CAP] = np.where(ends, cp, ff[K.F_CAP])
+    lost = ff[K.F_LOST]
+    detect = ends & (lost >= 1.0) & (t >= ff[K.F_FIRST_DROP] + d)
+    for j in np.flatnonzero(detect):
+        kind = LOSS_TIMEOUT if lost[j] > frac * w[j] else LOSS_FAST
+        new = laws.lose(int(j), kind, float(w[j]))
+        ff[K.F_W, j] = new
+        ff[K.F_INCR, j] = 0.0
+        ff[K.F_CAP, j] = new
+        loss_times[j].append(t)
+        ff[K.F_LOST, j] = 0.0
+        ff[K.F_FIRST_DROP, j] = np.inf
+        ff[K.F_RECOVER, j] = t + float(ff[K.F_LAST_RTT, j] or d[j])
+    phase = laws.phase(ends.size)
+    for j in np.flatnonzero(ends):
+        rounds[j].append((t, float(w[j]), float(ff[K.F_W, j]), float(phase[j])))
+    ff[K.F_ROUND_SEQ] = np.where(ends, ff[K.F_SENT], ff[K.F_ROUND_SEQ])
+    for row, value in ((K.F_R_ACKS, 0.0), (K.F_R_SUM, 0.0), (K.F_R_MIN, np.inf), (K.F_R_MAX, 0.0)):
+        ff[row, ends] = value
+
+
+def _summarise(res: HybridResult) -> HybridSummary:
+    from ..sim.summary import _flow_metrics  # the packet simulator's definitions
+
+    rows = [_flow_metrics(fl, res.change_times_s, res.duration_s) for fl in res.flows]
+    F, nk = len(rows), len(res.change_times_s)
+    thr = np.array(
+        [
+            fl.delivered_pkts / max(min(res.duration_s, fl.stop_s) - fl.start_s, 1e-300)
+            for fl in res.flows
+        ]
+    )
+    jain = float(metrics.jain_index(thr)) if np.any(thr > 0) else math.nan
+    return HybridSummary(
+        ss_exit_time_s=np.array([r[0] for r in rows]),
+        ss_exit_window_pkts=np.array([r[1] for r in rows]),
+        settled_window_pkts=np.array([r[3] for r in rows]),
+        time_to_equilibrium_s=np.array([r[4] for r in rows]),
+        reached_equilibrium=np.array([r[5] for r in rows]),
+        change_times_s=res.change_times_s,
+        convergence_times_s=np.array([r[6] for r in rows], dtype=np.float64).reshape(F, nk),
+        converged=np.array([r[7] for r in rows], dtype=bool).reshape(F, nk),
+        utilization=res.carried_pkts / (res.capacity_pps * res.duration_s),
+        throughput_pps=thr,
+        jain_index=jain,
+        losses=np.array([fl.loss_t_s.size for fl in res.flows], dtype=np.int64),
+    )
+
+
+def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
+    """Run a :class:`~tcpfluid.scenarios.Scenario` on the hybrid model.
+
+    The scenario is reduced by :func:`tcpfluid.scenarios.reduction.fluid_view` (one
+    bottleneck, per-flow base RTTs, RED, CBR cross traffic); each flow runs its own
+    algorithm with its own parameters. ``options`` are those of :func:`simulate_hybrid`.
+
+    Raises
+    ------
+    ValueError
+        A flow without an algorithm, or a feature the hybrid model cannot model (an
+        ACK-path bottleneck, cross traffic that does not cross the bottleneck).
+    """
+    from ..algorithms.registry import get_law
+    from ..scenarios import Scenario
+    from ..scenarios.reduction import fluid_view
+
+    if not isinstance(scenario, Scenario):
+        raise TypeError(f"scenario must be a Scenario, got {type(scenario).__name__}")
+    view = fluid_view(scenario, engine="ode")
+    if view.reverse_bottleneck is not None:
+        raise ValueError(
+            f"the hybrid engine cannot model an ACK-path bottleneck (link "
+            f"{view.reverse_bottleneck!r}); engines that can: rounds, ode, packet"
+        )
+    if view.off_bottleneck_cbr:
+        raise ValueError(
+            "the hybrid engine cannot model cross traffic that does not cross the bottleneck "
+            f"({', '.join(view.off_bottleneck_cbr)}); engines that can: packet"
+        )
+    laws: list[ControlLaw] = []
+    made: dict[tuple[str, tuple[tuple[str, Any], ...]], ControlLaw] = {}
+    for fl in view.flows:
+        if fl.algorithm is None:
+            raise ValueError(
+                f"scenario {scenario.name!r}: flow {fl.name!r} has no algorithm; choose one "
+                "with Scenario.with_algorithm(name)"
+            )
+        key = (fl.algorithm, tuple(sorted(dict(fl.params).items())))
+        if key not in made:
+            made[key] = get_law(fl.algorithm, **dict(fl.params))
+        laws.append(made[key])
+    one = all(lw is laws[0] for lw in laws)
+    return simulate_hybrid(
+        laws[0] if one else [get_law(fl.algorithm, **dict(fl.params)) for fl in view.flows],  # type: ignore[arg-type]
+        mu_pps=view.path.mu,
+        base_rtt_s=view.base_rtt_s,
+        duration_s=view.duration_s,
+        buffer_pkts=view.path.buffer_pkts,
+        red=view.red,
+        cross_traffic=[(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic],
+        flow_start_s=view.start_s,
+        flow_stop_s=view.stop_s,
+        **options,
+    )
