@@ -269,9 +269,12 @@ class _CallbackBar:
         self._cb(self._done / self._total)
 
     def update(self, n: int = 1) -> None:
+        if n <= 0:
+            return
+        first = self._done == 0
         self._done += n
         now = time.monotonic()
-        if now - self._last >= 0.1 or self._done >= self._total:
+        if first or now - self._last >= 0.1 or self._done >= self._total:
             self._last = now
             self._cb(min(1.0, self._done / self._total))
 
