@@ -126,7 +126,25 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
             f"{', '.join(spec.defaults)}"
         )
     merged = {**dict(spec.defaults), **overrides}
-    return spec.builder(merged).without_late_flows()
+    sc = spec.builder(merged).without_late_flows()
+    _check_carries_a_packet(sc)
+    return sc
+
+
+def _check_carries_a_packet(sc: Scenario) -> None:
+    """Refuse a run whose bottleneck cannot carry one packet in its whole duration."""
+    from .reduction import bottleneck
+
+    link = bottleneck(sc)
+    assert link is not None
+    packets = link.rate_bps / (8.0 * sc.packet_size_bytes) * sc.duration_s
+    if not packets >= 1.0:
+        raise ValueError(
+            f"scenario {sc.name!r}: the bottleneck {link.name!r} ({link.rate_bps:g} b/s) "
+            f"carries {packets:.3g} packets of packet_size={sc.packet_size_bytes:g} bytes in "
+            f"duration={sc.duration_s:g} s, less than one; give a larger bandwidth or "
+            "duration, or a smaller packet_size"
+        )
 
 
 def law_params(p: Mapping[str, Any]) -> dict[str, Any]:

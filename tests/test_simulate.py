@@ -1,0 +1,309 @@
+"""tcpfluid.simulate: one Result and one Summary for every engine, and what they promise.
+
+Numbers checked here come from routes independent of the summary code: Vegas's equilibrium
+(each flow holds between α and β packets in the queue, document 000 eq. 2), the window
+equation of the ODE's Reno (MGT: every lost packet cuts the window once), the window
+decreases visible in a Reno trace, and the packets the bottleneck dropped.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tcpfluid
+from tcpfluid.engines import ENGINES, RTT_MODELS, engine_options, simulate_summary
+from tcpfluid.results import Result, Summary
+from tcpfluid.scenarios import build_scenario
+
+LOSSY = {
+    "bandwidth": "5Mbps",
+    "rtt": "50ms",
+    "buffer": 20,
+    "flows": 2,
+    "duration": "20s",
+    "cbr_start": "8s",
+    "cbr_stop": "14s",
+}
+MU_PPS = 625.0  # 5 Mb/s of 1000-byte packets
+
+
+@pytest.fixture(scope="module", params=sorted(ENGINES))
+def lossy(request: Any) -> Result:
+    sc = build_scenario("qv-basic", **LOSSY).with_algorithm("reno")
+    return tcpfluid.simulate(sc, request.param)
+
+
+def _opt(kind: type | tuple[type, ...]) -> Any:
+    return lambda v: v is None or isinstance(v, kind)
+
+
+_NUM = (int, float)
+#: key -> (check of one value, per flow?) ; per-flow keys hold one value per flow
+CONTRACT: dict[str, tuple[Any, bool]] = {
+    "ss_exit_window": (_opt(float), False),
+    "ss_exit_time_s": (_opt(float), False),
+    "ss_exit_round": (_opt(int), False),
+    "settled_window": (_opt(float), False),
+    "time_to_equilibrium_s": (_opt(float), False),
+    "convergence_times_s": (lambda v: isinstance(v, list), False),
+    "change_times_s": (lambda v: isinstance(v, list), False),
+    "utilization": (lambda v: isinstance(v, float) and 0.0 < v <= 1.0 + 1e-9, False),
+    "jain_index": (lambda v: isinstance(v, float) and 0.5 - 1e-12 <= v <= 1.0 + 1e-12, False),
+    "throughput_pps": (lambda v: isinstance(v, float) and 0.0 < v <= MU_PPS * 1.001, True),
+    "losses": (lambda v: isinstance(v, _NUM) and v >= 0, True),
+    "flow_names": (lambda v: isinstance(v, str), True),
+    "flow_start_s": (lambda v: isinstance(v, float) and v >= 0, True),
+    "flow_stop_s": (_opt(float), True),
+    "ss_exit_windows_pkts": (_opt(float), True),
+    "ss_exit_times_s": (_opt(float), True),
+    "ss_exit_rounds": (_opt(int), True),
+    "settled_windows_pkts": (_opt(float), True),
+    "times_to_equilibrium_s": (_opt(float), True),
+    "convergence_times_per_flow_s": (lambda v: isinstance(v, list), True),
+    "change_kinds": (lambda v: isinstance(v, list), False),
+    "all_settled_time_s": (_opt(float), False),
+    "all_converged_times_s": (lambda v: isinstance(v, list), False),
+    "losses_unit": (lambda v: v == "loss events", False),
+    "bottleneck": (lambda v: v == "R1-R2", False),
+    "notes": (lambda v: v == [], False),
+}
+
+
+def test_every_engine_gives_one_summary_contract(lossy: Result) -> None:
+    out = lossy.summary.to_dict()
+    missing = set(CONTRACT) - set(out)
+    assert not missing, f"{lossy.engine}: missing keys {sorted(missing)}"
+    for key, (ok, per_flow) in CONTRACT.items():
+        values = out[key] if per_flow else [out[key]]
+        if per_flow:
+            assert len(values) == 2, f"{lossy.engine}: {key} must have one value per flow"
+        for v in values:
+            assert ok(v), f"{lossy.engine}: {key} = {v!r} breaks its contract"
+    # seconds: every time lies inside the 20-s run; the changes are the CBR's 8 s and 14 s
+    assert out["change_times_s"] == [8.0, 14.0]
+    assert out["change_kinds"] == ["cbr-start", "cbr-stop"]
+    K = len(out["change_times_s"])
+    assert len(out["convergence_times_s"]) == K == len(out["all_converged_times_s"])
+    assert all(len(row) == K for row in out["convergence_times_per_flow_s"])
+    times = [out["ss_exit_time_s"], out["time_to_equilibrium_s"], *out["ss_exit_times_s"]]
+    assert all(t is None or 0.0 < t <= 20.0 for t in times)
+    # the flow-0 keys are flow 0's per-flow values
+    assert out["settled_window"] == out["settled_windows_pkts"][0]
+    assert out["ss_exit_round"] == out["ss_exit_rounds"][0]
+    # a lossy run: every engine reports loss events for both flows
+    assert all(x > 0 for x in out["losses"]), (lossy.engine, out["losses"])
+
+
+def test_result_arrays_have_one_shape_for_every_engine(lossy: Result) -> None:
+    T = lossy.time_s.shape[0]
+    assert lossy.window_pkts.shape == (2, T) == lossy.throughput_pps.shape
+    assert lossy.queue_pkts.shape == (T,)
+    assert lossy.flow_names == ("S1-D1", "S2-D2")
+    assert np.all(np.diff(lossy.time_s) > 0)
+    # the buffer holds at most 20 packets (the fluids' soft drop-tail edges aside)
+    assert np.nanmax(lossy.queue_pkts) <= 20.0 + 1.0
+    frame = lossy.to_frame()
+    assert list(frame.columns) == ["time_s", "flow", "quantity", "value"]
+    assert len(frame) == 5 * T
+    w1 = frame[(frame.flow == "S2-D2") & (frame.quantity == "window_pkts")]["value"]
+    np.testing.assert_array_equal(w1.to_numpy(), lossy.window_pkts[1])
+    d = lossy.to_dict()
+    assert d["engine"] == lossy.engine and len(d["window_pkts"]) == 2
+
+
+def test_losses_are_loss_events_in_every_engine() -> None:
+    """The ODE reported a fluid amount of lost packets (8.089...) where the round and packet
+    engines count loss events; now every engine reports loss events (window cuts)."""
+    rounds = tcpfluid.simulate(
+        build_scenario("qv-basic", buffer="20").with_algorithm("reno"), "rounds"
+    )
+    # Reno's window only falls on a loss event: count the falls in the round trace
+    w = rounds.window_pkts[0]
+    assert rounds.summary.losses[0] == int(np.sum(w[1:] < w[:-1])) > 0
+    ode = tcpfluid.simulate(
+        build_scenario("qv-basic", buffer="20").with_algorithm("reno"), "ode", n_points=20001
+    )
+    # MGT Reno: dw/dt = 1/RTT - (w/2) x loss rate, so the cuts are the integral of
+    # (1/RTT - dw/dt) 2/w: read from the window trajectory, not from the lost-packet state
+    n = ode.native
+    t, w, rtt = n.t, n.windows_pkts[0], n.rtt_s[0]
+    cuts = np.sum(
+        (np.diff(t) / ((rtt[1:] + rtt[:-1]) / 2) - np.diff(w)) * 2 / ((w[1:] + w[:-1]) / 2)
+    )
+    assert ode.summary.losses[0] == pytest.approx(cuts, rel=0.02)
+    assert ode.summary.losses_unit == "loss events" == rounds.summary.losses_unit
+    out = simulate_summary("qv-basic", "reno", engine="ode", sets={"buffer": "20"})
+    assert out["lost_pkts_per_flow"][0] == pytest.approx(out["losses"][0])  # one cut per loss
+
+
+def test_packet_loss_events_are_bounded_by_the_drops() -> None:
+    res = tcpfluid.simulate(build_scenario("qv-basic", **LOSSY).with_algorithm("reno"), "packet")
+    drops = res.native.link("R1-R2").data_drops
+    # every loss event needs at least one dropped data packet (the CBR's drops aside)
+    assert 0 < sum(res.summary.losses) <= drops
+
+
+def test_a_multi_flow_summary_describes_every_flow() -> None:
+    """The ODE two-flow example printed flow 0's settled window only; each flow's settled
+    window must satisfy Vegas's equilibrium on its own path: its packets in the queue,
+    w_i q / (d_i + q), lie in [alpha, beta] (document 000 eq. 2)."""
+    from tcpfluid.algorithms import get_law
+
+    p = get_law("vegas").params()
+    sc = build_scenario("thesis-two-flow", x2="90ms").with_algorithm("vegas")
+    res = tcpfluid.simulate(sc, "ode")
+    out = res.summary.to_dict()
+    w = out["settled_windows_pkts"]
+    assert len(w) == 2 and None not in w
+    assert out["settled_window"] == w[0]
+    q = float(res.queue_pkts[-1]) / (1.5e6 / 8000)  # queueing delay, s
+    d = [sc.base_rtt_s(f) for f in sc.flows]
+    for wi, di in zip(w, d, strict=True):
+        assert p["alpha"] - 0.15 <= wi * q / (di + q) <= p["beta"] + 0.15
+    assert w[1] > 1.5 * w[0]  # the long flow holds the larger window
+    assert out["all_settled_time_s"] == pytest.approx(max(out["times_to_equilibrium_s"]))
+    text = res.summary.table()
+    assert "S1-D1" in text and "S2-D2" in text and f"{w[1]:.4g}" in text
+
+
+def test_a_round_model_run_of_a_red_scenario_is_refused() -> None:
+    """It used to return exactly the drop-tail result."""
+    with pytest.raises(ValueError, match=r"rounds engine cannot model a RED queue.*ode, packet"):
+        simulate_summary(
+            "thesis-two-flow", "vegas", engine="rounds", sets={"queue": "red", "x2": "1ms"}
+        )
+    sc = build_scenario("thesis-two-flow", queue="red", duration="5s").with_algorithm("vegas")
+    assert tcpfluid.simulate(sc, "ode").summary.engine == "ode"
+
+
+def test_joins_and_leaves_are_changes_and_every_flow_is_summarised() -> None:
+    sc = build_scenario(
+        "qv-many-flows",
+        flows=4,
+        groups=2,
+        bandwidth="10Mbps",
+        buffer=200,
+        group_interval="20s",
+        active="40s",
+        duration="50s",
+    )
+    s = tcpfluid.simulate(sc, "rounds", algorithm="vegas").summary
+    assert s.change_times_s == (20.0, 40.0)
+    assert s.change_kinds == ("flow-join", "flow-leave")
+    assert [len(f.convergence_times_s) for f in s.flows] == [2, 2, 2, 2]
+    # the flows joining at 20 s have no time to equilibrium before their start
+    assert [f.start_s for f in s.flows] == [0.0, 0.0, 20.0, 20.0]
+    assert s.flows[0].convergence_times_s[0] is not None  # flow 0 re-settles after the join
+
+
+def test_a_shortened_run_leaves_out_the_flows_that_would_start_after_its_end() -> None:
+    sc = build_scenario("qv-many-flows", duration="150s")
+    assert len(sc.flows) == 40 and sc.flows[-1].name == "S40-D40"
+    assert "20 of 60 flows (S41-D41 ... S60-D60)" in sc.notes[0]
+    small = {"flows": 6, "bandwidth": "10Mbps", "duration": "150s"}
+    out = simulate_summary("qv-many-flows", "vegas", engine="packet", sets=small)
+    assert len(out["throughput_pps"]) == 4 and "left out" in out["notes"][0]
+    from dataclasses import replace
+
+    late = replace(sc, flows=tuple(replace(f, start_s=200.0, stop_s=300.0) for f in sc.flows))
+    with pytest.raises(ValueError, match="every flow starts at or after the end"):
+        late.without_late_flows()
+    with pytest.raises(ValueError, match=r"carries .* less than one"):
+        build_scenario("qv-basic", packet_size="1e300B")
+
+
+def test_unknown_options_name_the_option_and_list_the_accepted_ones() -> None:
+    sc = build_scenario("qv-basic", duration="5s", cbr="none").with_algorithm("vegas")
+    with pytest.raises(TypeError, match=r"unknown option 'seed' for the rounds engine.*rtt_model"):
+        tcpfluid.simulate(sc, "rounds", seed=1)
+    with pytest.raises(TypeError, match=r"'n_points'.*packet engine.*sample_interval"):
+        tcpfluid.simulate(sc, "packet", n_points=3)
+    with pytest.raises(ValueError, match="unknown engine 'ns2'"):
+        tcpfluid.simulate(sc, "ns2")
+    with pytest.raises(TypeError, match="Scenario"):
+        tcpfluid.simulate("qv-basic")  # type: ignore[arg-type]
+    assert {"seed", "progress", "algorithm"} <= set(engine_options("packet"))
+    # rtt is the alias of rtt_model; both give the same run
+    a = tcpfluid.simulate(sc, "rounds", rtt_model="last").summary
+    b = tcpfluid.simulate(sc, "rounds", rtt="last").summary
+    assert a == b
+    from typing import get_args
+
+    from tcpfluid.fluid.rounds import RttModel
+
+    assert get_args(RttModel) == RTT_MODELS
+
+
+def test_progress_reaches_the_caller() -> None:
+    sc = build_scenario("qv-basic", duration="5s", cbr="none").with_algorithm("vegas")
+    seen: list[float] = []
+    tcpfluid.simulate(sc, "rounds", progress=seen.append)
+    assert seen and seen[-1] == 1.0 and all(0.0 <= x <= 1.0 for x in seen)
+
+
+def test_the_summary_is_computed_from_the_engine_facts_only() -> None:
+    """Summary.to_dict keeps every key the engines' own summaries had (nothing renamed)."""
+    sc = build_scenario("qv-basic", duration="30s", cbr_start="10s", cbr_stop="20s")
+    sc = sc.with_algorithm("vegas")
+    res = tcpfluid.simulate(sc, "rounds")
+    native = res.native.summary.to_dict()
+    ours = res.summary.to_dict()
+    assert set(native) <= set(ours)
+    for key in ("ss_exit_window", "settled_window", "time_to_equilibrium_s", "utilization"):
+        assert ours[key] == pytest.approx(native[key])
+    assert isinstance(res.summary, Summary)
+
+
+def _count_calls(fn: Any) -> int:
+    n = 0
+
+    def prof(frame: Any, event: str, arg: Any) -> None:
+        nonlocal n
+        if event == "call":
+            n += 1
+
+    sys.setprofile(prof)
+    try:
+        fn()
+    finally:
+        sys.setprofile(None)
+    return n
+
+
+def test_building_and_reducing_a_scenario_is_linear_in_flows() -> None:
+    """10,000 flows used to take minutes (a quadratic duplicate check). Counted, not timed:
+    the Python calls made to build and reduce n flows grow as n (doubling n at most
+    doubles them, plus a constant)."""
+
+    def calls(n: int) -> int:
+        return _count_calls(
+            lambda: (
+                build_scenario("qv-basic", flows=n, cbr="none").with_algorithm("vegas").fluid_view()
+            )
+        )
+
+    c1, c2, c4 = calls(100), calls(200), calls(400)
+    assert c4 - c2 == pytest.approx(2 * (c2 - c1), rel=0.02)
+    sc = build_scenario("qv-basic", flows=10_000, cbr="none")
+    assert len(sc.flows) == 10_000 and sc.fluid_view().path.mu == pytest.approx(6250.0)
+
+
+def test_a_buffer_reads_the_same_in_a_path_and_a_link() -> None:
+    from tcpfluid import Path
+    from tcpfluid.scenarios import Link
+
+    for value in ("inf", None, math.inf, "none"):
+        assert math.isinf(Path("10Mbps", "100ms", buffer=value).buffer_pkts)
+        assert math.isinf(Link("A", "10Mbps", "1ms", value).buffer_pkts)
+    assert Path("10Mbps", "100ms", buffer="64 kB").buffer_pkts == 64.0
+    assert Link("A", "10Mbps", "1ms", "64 kB").buffer_pkts == 64.0
+    for bad in (0.5, "0.5"):
+        with pytest.raises(ValueError, match="at least 1 packet"):
+            Path("10Mbps", "100ms", buffer=bad)
+        with pytest.raises(ValueError, match="at least 1 packet"):
+            Link("A", "10Mbps", "1ms", bad)
