@@ -36,7 +36,8 @@ def packet(scenario):
 
 @pytest.fixture(scope="module")
 def rounds(scenario):
-    return simulate_scenario_rounds(scenario)
+    # the document's round model: a decision sees its own round (no feedback lag)
+    return simulate_scenario_rounds(scenario, feedback_rounds=0)
 
 
 def test_path_bdp_is_the_hand_computation(scenario):

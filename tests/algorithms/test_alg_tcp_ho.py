@@ -158,7 +158,10 @@ def test_losses_reset_quick_shift_state():
 
 
 def test_no_parameters():
-    assert TcpHo().params() == {}
+    # the document's rules have no tunable parameter; "decrease" selects the addition
+    assert TcpHo().params() == {"decrease": "table"}
+    with pytest.raises(ValueError, match="decrease must be one of"):
+        TcpHo(decrease="halve")
     with pytest.raises(TypeError):
         TcpHo(alpha=1.0)  # type: ignore[call-arg]
 
@@ -246,3 +249,66 @@ def test_a_decrease_is_applied_in_both_rounds_of_the_pair():
     a = law.on_round(state, sample(17.0, 0.05, 0.1, 0.1, 0.1))
     assert (a.cwnd[0], a.incr[0], a.cap[0]) == (14.0, 0.0, 14.0)
     assert state["status"][0] == 2.0
+
+
+def _steady_after_a_tie(w: float, rtt: float = 0.1):
+    """A flow in a status-5 steady state, the next call a comparison (odd k)."""
+    law = TcpHo()
+    state = law.init_state(1)
+    state["k"][:] = 41.0
+    state["status"][:] = 5.0
+    state["phase"][:] = CONGESTION_AVOIDANCE
+    for key in ("mat1", "mit1", "mat2", "mit2"):
+        state[key][:] = w / rtt
+    return law, state
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.8, 1.25), st.floats(1.0, 1.5)), min_size=35, max_size=35))
+def test_table2_cannot_shed_a_window_after_a_tie(rises):
+    # The experiment behind "no reading of Table 2 converges in 7 s after a halving"
+    # (document 004 §5.1.2): from a status-5 steady state at the 50 Mb/s x 100 ms path's
+    # window (690 packets: μd plus the ~51 packets the paper reports queued), 35 rounds
+    # (7 s of the 200 ms rounds the halving brings) with arbitrary round RTTs (each round's
+    # minimal RTT 20 % below to 25 % above the previous round's, its maximal RTT 0-50 %
+    # above its minimal one: throughputs that fall, stall or jump about). Table 2 never
+    # removes more than 2 packets per comparison after maxincr = 0, so the window ends
+    # at least 690 − 2·17 = 656 packets, where the halving needs about 345.
+    law, state = _steady_after_a_tie(690.0)
+    w, rtt = 690.0, 0.1
+    for up, spread in rises:
+        rtt *= up
+        act = law.on_round(state, sample(w, 0.1, rtt, rtt, rtt * spread))
+        w = float(np.minimum(act.cwnd + act.incr * w, act.cap)[0])
+    assert w >= 690.0 - 2 * 17
+
+
+def test_throughput_addition_keeps_table4():
+    starts, _ = drive(TcpHo(decrease="throughput"), 11, lambda k, w: sample(w, 0.1, 0.1, 0.1, 0.1))
+    assert [float(w[0]) for w in starts] == TABLE4_W
+
+
+def test_throughput_addition_cuts_to_the_measured_fall_once():
+    # from the steady state, a comparison whose RTTs doubled (a halving's queue): the
+    # window falls to cwnd · CMaT/PMaT = 690 · (690/0.2)/(690/0.1) = 345 at the comparison
+    law = TcpHo(decrease="throughput")
+    state = law.init_state(1)
+    state["k"][:] = 41.0
+    state["status"][:] = 5.0
+    for key in ("mat1", "mit1", "mat2", "mit2"):
+        state[key][:] = 6900.0
+    for key in ("rmin1", "rmax1", "rmin2", "rmax2"):
+        state[key][:] = 0.1
+    act = law.on_round(state, sample(690.0, 0.1, 0.2, 0.2, 0.2))
+    assert act.cwnd[0] == pytest.approx(345.0)
+    assert state["status"][0] == 2.0
+    # a fall the flow's own decrease explains (RTTs unchanged) is a tie, not status 2
+    law = TcpHo(decrease="throughput")
+    state = law.init_state(1)
+    state["k"][:] = 41.0
+    for key in ("mat1", "mit1", "mat2", "mit2"):
+        state[key][:] = 3460.0  # 346 packets / 0.1 s
+    for key in ("rmin1", "rmax1", "rmin2", "rmax2"):
+        state[key][:] = 0.1
+    act = law.on_round(state, sample(345.0, 0.1, 0.1, 0.1, 0.1))
+    assert act.cwnd[0] == 345.0 and state["status"][0] == 5.0

@@ -54,13 +54,20 @@ round i: W = 2, 2, 2, 3, 4, 6, 8, 11, 14, 18, 22 and z = 0, 0, 1, 1, 2, 2, 3, 3,
   3/4, 1/2 and timeout-to-2 reactions, then ``incr = maxincr = 0``, ``status = 1`` and the
   round count and throughput history restart as at the beginning of a connection.
 
-What the rules cannot do: with a standing queue, cwnd / RTT equals the available rate μa
-whatever the window, so no comparison sees the queue. After the available rate halves from
-a status-5 steady state the first decrease is ``maxincr = 0`` and the throughputs are flat
-afterwards: the window keeps its size, the sender's throughput converges at once (the
-queue absorbs the excess) and the queue grows by the old window minus the new μa d. Moving
-the window by hundreds of packets within document 004's "less than 7 seconds" would need
-decreases larger than any ``maxincr`` Table 2 allows after a status 5; we do not invent one.
+What the rules cannot do (an experiment: ``tests/algorithms/test_alg_tcp_ho.py::
+test_table2_cannot_shed_a_window_after_a_tie``): after a status 5, ``maxincr = 0``; a
+decrease chain from there removes 0, then at most 1 packet per comparison (statuses 2 and 4
+floor ``maxincr`` at 1, and only increases raise it), each applied in two rounds. In 7 s of
+200 ms rounds (17 comparisons) that is at most 32 packets, where document 004 §5.1.2 needs
+about 310 (the window halves). No reading of Table 2 that keeps "otherwise: maxincr = 0" can
+converge in 7 s after a halving from a steady state. With a standing queue, cwnd / RTT
+equals the available rate μa whatever the window, so no comparison sees the queue. After the
+available rate halves from a status-5 steady state the first decrease is ``maxincr = 0`` and
+the throughputs are flat afterwards: the window keeps its size, the sender's throughput
+converges at once (the queue absorbs the excess) and the queue grows by the old window minus
+the new μa d. Moving the window by hundreds of packets within document 004's "less than 7
+seconds" would need decreases larger than any ``maxincr`` Table 2 allows after a status 5;
+we do not invent one.
 
 Below the pipe (W < μa d) the throughput is cwnd / BaseRTT, so a decrease lowers it: a
 chain of decreases in statuses 2/4 (``maxincr`` never below 1 there) sees its own effect
@@ -93,7 +100,10 @@ from .base import (
     RoundSample,
 )
 
-__all__ = ["TcpHo"]
+__all__ = ["DECREASES", "TcpHo"]
+
+#: how a comparison that finds the throughput fallen (statuses 2 and 4) sizes the decrease
+DECREASES = ("throughput", "table")
 
 FloatArray = NDArray[np.float64]
 State = dict[str, FloatArray]
@@ -108,6 +118,10 @@ _STATE_DEFAULTS = {
     "mit1": 0.0,
     "mat2": 0.0,
     "mit2": 0.0,
+    "rmin1": 0.0,
+    "rmax1": 0.0,
+    "rmin2": 0.0,
+    "rmax2": 0.0,
 }
 
 
@@ -123,6 +137,16 @@ class TcpHo(ControlLaw):
     TCP-Ho has no tunable parameter: its increments are counted in packets and its
     decisions compare throughputs of rounds n and n − 2.
 
+    Parameters
+    ----------
+    decrease : {"table", "throughput"}, default "table"
+        ``"table"``: Tables 1–2 as written (with the readings in the module docstring).
+        ``"throughput"`` (an *addition*, not in the document; experimental): a comparison
+        that finds the throughput fallen counts only if the RTTs rose too (a fall that
+        the flow's own decrease explains is a tie), and it lowers the window at least to
+        ``cwnd · CMaT / PMaT``, once, at the comparison. See "What the rules cannot do"
+        in the module docstring and docs/algorithms.md for what it fixes and what not.
+
     Notes
     -----
     State (arrays over flows): ``phase``, ``k`` (on_round calls since the start or the last
@@ -133,8 +157,12 @@ class TcpHo(ControlLaw):
 
     name: ClassVar[str] = "tcp-ho"
 
-    def __init__(self) -> None:
-        pass
+    def __init__(self, *, decrease: str = "table") -> None:
+        if decrease not in DECREASES:
+            raise ValueError(
+                f"decrease must be one of {', '.join(map(repr, DECREASES))}; got {decrease!r}"
+            )
+        self._decrease = decrease
 
     def init_state(self, n: int) -> State:
         """Fresh state: ``status = 1``, ``incr = maxincr = 0``, round count 0."""
@@ -158,8 +186,16 @@ class TcpHo(ControlLaw):
         adjust = (k % 2.0) == 1.0
         c1 = pmat < cmit
         c2 = ~c1 & (cmat < pmit)
-        c3 = ~c1 & ~c2 & (pmit < cmit) & (pmat < cmat)
-        c4 = ~c1 & ~c2 & ~c3 & (cmit < pmit) & (cmat < pmat)
+        if self._decrease == "throughput":
+            # a fall only counts if the RTTs rose too: a fall that the flow's own decrease
+            # explains (cwnd down, RTTs unchanged) is not congestion
+            rmin, rmax = sample.rtt_min, sample.rtt_max
+            c2 = c2 & (rmin > state["rmax2"])
+            c3 = ~c1 & ~c2 & (pmit < cmit) & (pmat < cmat)
+            c4 = ~c1 & ~c2 & ~c3 & (cmit < pmit) & (cmat < pmat) & (rmax > state["rmax2"])
+        else:
+            c3 = ~c1 & ~c2 & (pmit < cmit) & (pmat < cmat)
+            c4 = ~c1 & ~c2 & ~c3 & (cmit < pmit) & (cmat < pmat)
         c5 = ~(c1 | c2 | c3 | c4)
         up13 = (s == 1.0) | (s == 3.0)
         dn24 = (s == 2.0) | (s == 4.0)
@@ -191,6 +227,10 @@ class TcpHo(ControlLaw):
         np.copyto(state["mit2"], state["mit1"])
         np.copyto(state["mat1"], cmat)
         np.copyto(state["mit1"], cmit)
+        np.copyto(state["rmin2"], state["rmin1"])
+        np.copyto(state["rmax2"], state["rmax1"])
+        np.copyto(state["rmin1"], sample.rtt_min)
+        np.copyto(state["rmax1"], sample.rtt_max)
         k += 1.0
 
         # restart at the floor: a status-5 comparison with the window at 2 packets
@@ -201,7 +241,16 @@ class TcpHo(ControlLaw):
             amount = np.where(restart, 0.0, amount)
 
         up = np.maximum(amount, 0.0)
-        new = np.maximum(cwnd + np.minimum(amount, 0.0), MIN_WINDOW)
+        down = np.minimum(amount, 0.0)
+        if self._decrease == "throughput":
+            # the addition (docs/algorithms.md): at a comparison that finds the throughput
+            # fallen, the window falls at least in proportion, to cwnd · CMaT/PMaT (the
+            # window that sends at the current maximal throughput with the prior round's
+            # minimal RTT); applied once, at the comparison
+            fell = adjust & (c2 | c4) & (pmat > 0.0)
+            ratio = np.where(fell, cmat / np.where(pmat > 0.0, pmat, 1.0), 1.0)
+            down = np.minimum(down, np.where(fell, cwnd * (np.minimum(ratio, 1.0) - 1.0), 0.0))
+        new = np.maximum(cwnd + down, MIN_WINDOW)
         return RoundAction(cwnd=new, incr=up / cwnd, cap=new + up)
 
     def on_loss(
@@ -217,5 +266,5 @@ class TcpHo(ControlLaw):
         return np.maximum(w * (0.75 if kind == LOSS_FAST else 0.5), MIN_WINDOW)
 
     def params(self) -> dict[str, Any]:
-        """TCP-Ho has no parameters: ``{}``."""
-        return {}
+        """``{"decrease": ...}`` (the document's rules have no tunable parameter)."""
+        return {"decrease": self._decrease}
