@@ -43,8 +43,8 @@ def test_unknown_parameter_is_named_with_accepted_list():
 
 
 def test_unknown_parameter_for_a_law_without_parameters():
-    with pytest.raises(TypeError, match=r"unknown parameter 'alpha' for algorithm 'tcp-ho'.*none"):
-        get_law("tcp-ho", alpha=1.0)
+    with pytest.raises(TypeError, match=r"unknown parameter 'alpha' for algorithm 'reno'.*none"):
+        get_law("reno", alpha=1.0)
 
 
 def test_parameters_reach_the_law():
