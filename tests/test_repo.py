@@ -47,3 +47,49 @@ def test_readme_python_example_runs():
     # the numbers the README's comments quote (document 000 says 59 s)
     assert abs(tr.summary.to_dict()["time_to_equilibrium_s"] - 57.1) < 0.2  # type: ignore[attr-defined]
     assert abs(res.summary.to_dict()["time_to_equilibrium_s"] - 57.5) < 0.2  # type: ignore[attr-defined]
+
+
+def _shell_commands(block: str) -> list[list[str]]:
+    """The commands of a bash block: one per line, split at ``&&``, comments dropped."""
+    import shlex
+
+    out: list[list[str]] = []
+    for line in block.splitlines():
+        words = shlex.split(line, comments=True)
+        cmd: list[str] = []
+        for w in [*words, "&&"]:
+            if w == "&&":
+                if cmd:
+                    out.append(cmd)
+                cmd = []
+            else:
+                cmd.append(w)
+    return out
+
+
+def test_readme_shell_lines_work_after_the_two_commands():
+    # after `python3 -m venv .venv && .venv/bin/pip install -e .` only .venv/bin/tcpfluid
+    # exists (no activation): every example calls it by that path, with options the
+    # command accepts, on files the repository has
+    from tcpfluid.cli import build_parser
+
+    blocks = _bash_blocks(README)
+    examples = [c for b in blocks[2:] for c in _shell_commands(b)]
+    assert len(examples) >= 6
+    parser = build_parser()
+    for cmd in examples:
+        assert cmd[0] == ".venv/bin/tcpfluid", f"not runnable after the two commands: {cmd}"
+        args = parser.parse_args(cmd[1:])  # exits (SystemExit) on an unknown option
+        for value in vars(args).values():
+            if isinstance(value, str) and value.endswith((".toml", ".json")):
+                assert (ROOT / value).is_file(), f"{cmd}: {value} is not in the repository"
+    # the main job does not write into the tracked figures/; refreshing them is separate
+    main_job = _shell_commands(blocks[0])[-1]
+    assert main_job[0] == ".venv/bin/tcpfluid" and "--figures" not in main_job
+    assert any("--figures" in c for c in examples)
+
+
+def test_main_job_outputs_are_ignored_by_git():
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    for out in ("/report/", "/report-quick/"):
+        assert out in ignored
