@@ -383,14 +383,18 @@ def run_scenario(
         ``numpy.random.Generator``. The fluid engines are deterministic.
     """
     check_choice("engine", engine, tuple(ENGINES))
+    return simulate(scenario, engine, **_legacy_options(engine, rtt_model, seed)).native
+
+
+def _legacy_options(engine: str, rtt_model: str, seed: int) -> dict[str, Any]:
+    """The options of the older entry points (each engine takes its own): checked."""
     check_choice("rtt_model", rtt_model, RTT_MODELS)
     check_int("seed", seed, minimum=0)
-    opts: dict[str, Any] = {}
     if engine == "rounds":
-        opts["rtt_model"] = rtt_model
+        return {"rtt_model": rtt_model}
     if engine == "packet":
-        opts["seed"] = seed
-    return simulate(scenario, engine, **opts).native
+        return {"seed": seed}
+    return {}
 
 
 def simulate_summary(
@@ -450,15 +454,9 @@ def run_named(
     if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
     law_class(algorithm)  # an unknown name fails here, listing the valid ones
-    check_choice("rtt_model", rtt_model, RTT_MODELS)
-    check_int("seed", seed, minimum=0)
+    opts = _legacy_options(engine, rtt_model, seed)
     scenario = build_scenario(scenario_name, **dict(sets or {})).with_algorithm(algorithm)
-    opts: dict[str, Any] = {"progress": progress}
-    if engine == "rounds":
-        opts["rtt_model"] = rtt_model
-    if engine == "packet":
-        opts["seed"] = seed
-    result = simulate(scenario, engine, **opts)
+    result = simulate(scenario, engine, progress=progress, **opts)
     plain = scenario.to_dict()["params"]  # JSON-ready (an infinite buffer is None)
     out = {
         "scenario": scenario_name,

@@ -292,43 +292,50 @@ def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
 #: the registered scenarios, by name
 
 
-@register(
+#: the Quick Vegas and TCP-Ho papers' single-bottleneck setup: a 50 Mb/s x 100 ms dumbbell
+#: with CBR cross traffic of half the bottleneck from 80 s to 160 s
+_DUMBBELL_CBR_DEFAULTS: dict[str, Any] = {
+    "bandwidth": "50Mbps",
+    "rtt": "100ms",
+    "access_bandwidth": "1Gbps",
+    "access_delay": "1ms",
+    "buffer": "inf",
+    "duration": "240s",
+    "cbr": "50%",
+    "cbr_start": "80s",
+    "cbr_stop": "160s",
+    "flows": 1,
+    **COMMON_DEFAULTS,
+}
+
+
+def _dumbbell_with_cbr(name: str) -> Builder:
+    """The builder of a :data:`_DUMBBELL_CBR_DEFAULTS` scenario registered as ``name``."""
+
+    def build(p: dict[str, Any]) -> Scenario:
+        n = _int("flows", p["flows"], minimum=1)
+        return _access_topology(
+            p,
+            n_flows=n,
+            scenario=name,
+            description=SCENARIOS[name].description,
+            cbr=_cbr_schedule(p),
+        )
+
+    build.__doc__ = f"The {name!r} scenario: one dumbbell, CBR of part of the bottleneck."
+    return build
+
+
+# Document 000 §5.1 (and 004 §5.1.2): one flow, 25 Mb/s CBR from 80 s to 160 s
+_qv_basic = register(
     "qv-basic",
-    defaults={
-        "bandwidth": "50Mbps",
-        "rtt": "100ms",
-        "access_bandwidth": "1Gbps",
-        "access_delay": "1ms",
-        "buffer": "inf",
-        "duration": "240s",
-        "cbr": "50%",
-        "cbr_start": "80s",
-        "cbr_stop": "160s",
-        "flows": 1,
-        "packet_size": "1000B",
-        "ack_size": "40B",
-        "algorithm": None,
-        "alpha": None,
-        "beta": None,
-        "gamma": None,
-        "delta": None,
-    },
+    defaults=_DUMBBELL_CBR_DEFAULTS,
     description=(
         "Quick Vegas paper §5.1: 50 Mb/s x 100 ms dumbbell (1 Gb/s 1 ms access links, "
         "48 ms core), 1000-byte packets, CBR of half the bottleneck (25 Mb/s) from 80 s to "
         "160 s (cbr=none: no CBR; cbr=10Mbps or cbr=30% for another rate)"
     ),
-)
-def _qv_basic(p: dict[str, Any]) -> Scenario:
-    """Document 000 §5.1 (and 004 §5.1.2): one flow, 25 Mb/s CBR from 80 s to 160 s."""
-    n = _int("flows", p["flows"], minimum=1)
-    return _access_topology(
-        p,
-        n_flows=n,
-        scenario="qv-basic",
-        description=SCENARIOS["qv-basic"].description,
-        cbr=_cbr_schedule(p),
-    )
+)(_dumbbell_with_cbr("qv-basic"))
 
 
 @register(
@@ -420,37 +427,16 @@ def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
     return _scenario("qv-different-rtt", p, links, flows)
 
 
-@register(
+# Document 004 §5.1.2: 50 Mb/s x 48 ms trunk, 1000-packet buffer, 25 Mb/s CBR
+_ho_basic = register(
     "ho-basic",
-    defaults={
-        "bandwidth": "50Mbps",
-        "rtt": "100ms",
-        "access_bandwidth": "1Gbps",
-        "access_delay": "1ms",
-        "buffer": 1000,
-        "duration": "240s",
-        "cbr": "50%",
-        "cbr_start": "80s",
-        "cbr_stop": "160s",
-        "flows": 1,
-        **COMMON_DEFAULTS,
-    },
+    defaults={**_DUMBBELL_CBR_DEFAULTS, "buffer": 1000},
     description=(
         "TCP-Ho paper §5.1.2: 50 Mb/s x 48 ms trunk (1 Gb/s 1 ms access links), "
         "1000-packet buffer, CBR of half the bottleneck from 80 s to 160 s; with flows=5, "
         "bandwidth=100Mbps, rtt=50ms, buffer=300 the fairness setup of §5.2.1"
     ),
-)
-def _ho_basic(p: dict[str, Any]) -> Scenario:
-    """Document 004 §5.1.2: 50 Mb/s x 48 ms trunk, 1000-packet buffer, 25 Mb/s CBR."""
-    n = _int("flows", p["flows"], minimum=1)
-    return _access_topology(
-        p,
-        n_flows=n,
-        scenario="ho-basic",
-        description=SCENARIOS["ho-basic"].description,
-        cbr=_cbr_schedule(p),
-    )
+)(_dumbbell_with_cbr("ho-basic"))
 
 
 @register(
