@@ -828,6 +828,7 @@ def _judge(
     every one of them misses the reference on that value while agreeing with each other
     within the tolerance: then the reference is the layer that is off.
     """
+    __tracebackhide__ = True  # pytest shows the caller's line and this message only
     failed = [r for r in rows if r["ok"] is False]
     if not failed:
         return
@@ -929,6 +930,7 @@ def assert_layers_agree(
         each other), lists each failing value with its tolerance and reason, and prints the
         whole table.
     """
+    __tracebackhide__ = True
     sc, eng, qs, opts = _prepare(scenario, engines, quantities, reference, algorithm, sets, options)
     tols = _required_tolerance(tolerance, qs)
     rows = _rows(sc, eng, qs, reference, opts, cache or RunCache(), tols)
@@ -962,6 +964,7 @@ def assert_matches_closed_form(
     ValueError
         No requested quantity has a closed form on this scenario.
     """
+    __tracebackhide__ = True
     sc, eng, qs, opts = _prepare(
         scenario, engines, quantities, CLOSED_FORM, algorithm, sets, options
     )
