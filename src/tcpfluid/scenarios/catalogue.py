@@ -31,7 +31,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import units
-from .._validation import check_choice, check_nonnegative
+from .._validation import check_nonnegative
+from ..queueing import check_discipline
 from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _int, _time
 
 __all__ = [
@@ -379,6 +380,18 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
     return replace(sc, flows=tuple(flows))
 
 
+def _core_wire(p: Mapping[str, Any]) -> tuple[float, float, float, float]:
+    """``bandwidth``, ``access_bandwidth`` (bits/s), ``core_delay`` (s) and ``buffer``
+    (packets of ``packet_size``) of a builder with a core wire between two routers."""
+    pkt = units.bytes_(p["packet_size"], name="packet_size")
+    return (
+        units.bits_per_second(p["bandwidth"], name="bandwidth"),
+        units.bits_per_second(p["access_bandwidth"], name="access_bandwidth"),
+        units.time_or_zero(p["core_delay"], name="core_delay"),
+        _buffer("buffer", p["buffer"], pkt),
+    )
+
+
 @register(
     "qv-different-rtt",
     defaults={
@@ -402,12 +415,8 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
 )
 def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
     """Document 000 §5.3.2: three groups of flows with different RTTs share R3-R4."""
-    pkt = units.bytes_(p["packet_size"], name="packet_size")
     per = _int("flows_per_group", p["flows_per_group"], minimum=1)
-    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
-    acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
-    core_d = units.time_or_zero(p["core_delay"], name="core_delay")
-    buf = _buffer("buffer", p["buffer"], pkt)
+    bw, acc_bw, core_d, buf = _core_wire(p)
     links: list[Link] = [Link("R3-R4", bw, core_d, buf), Link("R4-R3", bw, core_d, buf)]
     flows: list[FlowSpec] = []
     i = 0
@@ -468,16 +477,12 @@ _ho_basic = register(
 )
 def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
     """Document 001 ch. 3 Fig. 3.1: S_i -x_i- R1 -1 ms, 1.5 Mb/s- R2 -1 ms- D_i."""
-    pkt = units.bytes_(p["packet_size"], name="packet_size")
     n = _int("flows", p["flows"], minimum=1)
     if n > 2:
         raise ValueError(f"flows must be 1 or 2 (the thesis's two connections), got {n}")
-    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
-    acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
-    core_d = units.time_or_zero(p["core_delay"], name="core_delay")
+    bw, acc_bw, core_d, buf = _core_wire(p)
     dest_d = units.time_or_zero(p["dest_delay"], name="dest_delay")
-    buf = _buffer("buffer", p["buffer"], pkt)
-    queue = check_choice("queue", p["queue"], ("drop-tail", "red"))
+    queue = check_discipline("queue", p["queue"])
     red: dict[str, float] = {}
     if queue == "red":
         red = {
