@@ -35,6 +35,7 @@ _LAZY = (
     "results",
     "sim",
     "sweep",
+    "testing",
 )
 
 #: names loaded on first access: ``tcpfluid.simulate`` (the one way to run a scenario)
