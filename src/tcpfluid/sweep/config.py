@@ -344,6 +344,8 @@ class Sweep:
             )
         if isinstance(metrics, str):
             metrics = [metrics]
+        if not isinstance(metrics, list | tuple):
+            raise TypeError(f"metrics must be a list of metric names, got {metrics!r}")
         if "grid" in config and "points" in config:
             raise ValueError("give either [grid] or [[points]], not both")
         axes: dict[str, Any] = {}
