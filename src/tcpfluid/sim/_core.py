@@ -33,6 +33,9 @@ NEED_LOSS = 2
 GROW_FLOW = 3
 GROW_LINK = 4
 NEED_RAND = 5
+YIELD = 6  # an event budget is spent: Python may report progress, then re-enter
+DEFERRED = 7  # internal: a round decision is pending, the loop goes on (never returned)
+GROW_REC = 8  # the round-record buffer is full
 
 # pending states of a flow
 P_NONE = 0
@@ -86,8 +89,10 @@ F_ECHO_FWD = 29  # receiver: forward delay of that packet
 F_MIN_RTO = 30
 F_MAX_RTO = 31
 F_GOOD_LAST = 32  # delivered packets at the previous trace sample
-F_LAST_T = 33  # time of the boundary / loss that is pending
-NF = 34
+F_LAST_T = 33  # time of the pending work (boundary, loss, interrupted send)
+F_PHASE = 34  # the law's phase after its last round decision (written by Python)
+F_SSTH = 35  # the law's ssthresh after it (inf if the law has none)
+NF = 36
 
 # ----------------------------------------------------------------------------- flow ints
 I_UNA = 0
@@ -121,7 +126,8 @@ I_GOOD = 27  # packets delivered in order (goodput), = rcv_nxt
 I_ACKS_SENT = 28
 I_RTO_ARMED = 29
 I_PARTIALS = 30  # partial ACKs seen in the current recovery
-NI = 31
+I_BLK = 31  # 1 while the flow's deferred decision blocks its first link
+NI = 32
 
 # ----------------------------------------------------------------------------- link floats
 L_RATE = 0  # bytes per second
@@ -149,7 +155,8 @@ J_ARR = 7
 J_DROPS = 8
 J_DROPS_DATA = 9
 J_MAXQ = 10
-NLI = 11
+J_BLOCK = 11  # flows with a deferred decision whose first link this is
+NLI = 12
 
 # ----------------------------------------------------------------------------- CBR
 C_RATE = 0  # packets per second
@@ -168,7 +175,8 @@ NCI = 3
 G_NOW = 0
 G_END = 1
 G_SAMPLE_DT = 2
-NGF = 3
+G_DEADLINE = 3  # the open batch of deferred decisions must close before this time
+NGF = 4
 # int globals ``gi`` (tie-break counter, statistics, conservation counters)
 G_SEQ = 0
 G_EVENTS = 1
@@ -184,7 +192,11 @@ N_ACK_DROP = 10
 N_CBR_SENT = 11
 N_CBR_RCVD = 12
 N_CBR_DROP = 13
-NGI = 14
+G_NPEND = 14  # entries in the pending list ``pend``
+G_PEND_I = 15  # first entry of ``pend`` not yet carried out
+G_YIELD_AT = 16  # event count at which the loop returns YIELD
+G_NREC = 17  # rows written in the round records ``rec``
+NGI = 18
 
 # ring columns: ``rf`` (float) and ``ri`` (int)
 RF_EXIT = 0
@@ -195,10 +207,12 @@ RI_FLOW = 0
 RI_SEQ = 1
 RI_KIND = 2
 RI_HOP = 3
-# heap rows ``hi``
+# heap rows ``hi`` (H_HEAP, H_TIE by heap slot; H_POS by source) and ``ht``
 H_HEAP = 0
 H_POS = 1
 H_TIE = 2
+HT_SRC = 0  # key of each source
+HT_HEAP = 1  # key at each heap slot
 # per-sequence-number rings of the flows: ``fs`` (send time) and ``fq`` (int) columns
 Q_TXC = 0
 Q_RCVD = 1
@@ -213,31 +227,31 @@ _jit: Any = njit(**_JIT)
 
 # ============================================================================= heap
 @_jit
-def _less(hi, ht, a, b):
-    ta = ht[a]
-    tb = ht[b]
-    if ta < tb:
-        return True
-    if ta > tb:
-        return False
-    return hi[H_TIE, a] < hi[H_TIE, b]
-
-
-@_jit
 def set_key(hi, ht, gi, src, t):
-    """Give source ``src`` the key (t, next tie-break number) and restore the heap order."""
-    old = ht[src]
-    ht[src] = t
-    hi[H_TIE, src] = gi[G_SEQ]
-    gi[G_SEQ] += 1
+    """Give source ``src`` the key (t, next tie-break number) and restore the heap order.
+
+    ``ht[HT_SRC, src]`` is the key of a source, ``ht[HT_HEAP, i]`` and ``hi[H_TIE, i]`` the
+    key and tie-break number at heap slot ``i`` (kept in heap order so that a sift reads
+    its children's keys side by side). The new key's tie-break number is larger than any
+    in the heap, so against it only the times need comparing. An infinite key (an idle
+    source) stops sinking at the first infinite child: idle sources are never popped, so
+    their order among themselves does not matter.
+    """
+    old = ht[HT_SRC, src]
+    ht[HT_SRC, src] = t
+    tie = gi[G_SEQ]
+    gi[G_SEQ] = tie + 1
     i = hi[H_POS, src]
-    n = ht.shape[0]
+    n = ht.shape[1]
     if t < old:
         while i > 0:
             p = (i - 1) >> 1
-            q = hi[H_HEAP, p]
-            if _less(hi, ht, src, q):
+            tp = ht[HT_HEAP, p]
+            if t < tp:
+                q = hi[H_HEAP, p]
                 hi[H_HEAP, i] = q
+                hi[H_TIE, i] = hi[H_TIE, p]
+                ht[HT_HEAP, i] = tp
                 hi[H_POS, q] = i
                 i = p
             else:
@@ -247,16 +261,24 @@ def set_key(hi, ht, gi, src, t):
             c = 2 * i + 1
             if c >= n:
                 break
-            if c + 1 < n and _less(hi, ht, hi[H_HEAP, c + 1], hi[H_HEAP, c]):
-                c += 1
-            q = hi[H_HEAP, c]
-            if _less(hi, ht, q, src):
+            tc = ht[HT_HEAP, c]
+            if c + 1 < n:
+                tc1 = ht[HT_HEAP, c + 1]
+                if tc1 < tc or (tc1 == tc and hi[H_TIE, c + 1] < hi[H_TIE, c]):
+                    c += 1
+                    tc = tc1
+            if tc < t or (tc == t and tc != np.inf):
+                q = hi[H_HEAP, c]
                 hi[H_HEAP, i] = q
+                hi[H_TIE, i] = hi[H_TIE, c]
+                ht[HT_HEAP, i] = tc
                 hi[H_POS, q] = i
                 i = c
             else:
                 break
     hi[H_HEAP, i] = src
+    hi[H_TIE, i] = tie
+    ht[HT_HEAP, i] = t
     hi[H_POS, src] = i
 
 
@@ -379,7 +401,7 @@ def _timer_key(ff, fi, f):
 def _arm(ff, hi, ht, gi, nl, f, t):
     """Set flow ``f``'s retransmission deadline to ``t`` (its timer key stays <= deadlines)."""
     ff[f, F_RTO_DL] = t
-    if t < ht[nl + f]:
+    if t < ht[HT_SRC, nl + f]:
         set_key(hi, ht, gi, nl + f, t)
 
 
@@ -393,6 +415,28 @@ def _reset_round(ff, fi, f, seq):
     ff[f, F_R_MIN] = np.inf
     ff[f, F_R_MAX] = 0.0
     ff[f, F_R_FWD] = 0.0
+
+
+@_jit
+def _push(ff, fi, lf, li, gf, gi, paths, pend, f, p, now, block):
+    """Put flow ``f`` on the pending list with state ``p``, its work due at ``now``.
+
+    With ``block`` the flow's decision is deferred: its first link takes no other arrival
+    and the batch must close before a packet the flow sends at ``now`` could leave that
+    link (its transmission plus propagation time).
+    """
+    fi[f, I_PENDING] = p
+    ff[f, F_LAST_T] = now
+    n = gi[G_NPEND]
+    pend[n] = f
+    gi[G_NPEND] = n + 1
+    if block:
+        lk = paths[fi[f, I_FWD_OFF]]
+        li[lk, J_BLOCK] += 1
+        fi[f, I_BLK] = 1
+        t = now + ff[f, F_PKT] / lf[lk, L_RATE] + lf[lk, L_DELAY]
+        if t < gf[G_DEADLINE]:
+            gf[G_DEADLINE] = t
 
 
 @_jit
@@ -488,7 +532,9 @@ def _fine_expired(ff, fi, fs, f, now):
 
 
 @_jit
-def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack, ts, fwd, now):
+def _on_ack(
+    ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, ack, ts, fwd, now
+):
     """An ACK reaches the sender of flow ``f`` (measurement part; may hand over to Python)."""
     gi[N_ACK_RCVD] += 1
     if fi[f, I_STATE] == 0:
@@ -556,11 +602,10 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack,
             ff[f, F_S_ACKS] = fi[f, I_R_ACKS]
             ff[f, F_S_FWD] = ff[f, F_R_FWD] / n
             ff[f, F_S_FWD_BASE] = ff[f, F_FWD_BASE]
-            ff[f, F_LAST_T] = now
             _reset_round(ff, fi, f, fi[f, I_NXT])
-            fi[f, I_PENDING] = P_ROUND
-            gi[G_CODE_ARG] = f
-            return NEED_ROUND
+            # the decision is deferred (taken with those of other flows, in one batch)
+            _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_ROUND, now, True)
+            return DEFERRED
         _apply_incr(ff, fi, f)
     elif ack == una and fi[f, I_MAXSENT] > una and fi[f, I_STATE] == 1:
         fi[f, I_DUP] += 1
@@ -570,8 +615,7 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack,
             if trig:
                 k = fi[f, I_RING_OFF] + (una & (fi[f, I_RING_CAP] - 1))
                 fi[f, I_KIND] = K_FAST if fq[k, Q_TXC] <= 1 else K_RETX
-                ff[f, F_LAST_T] = now
-                fi[f, I_PENDING] = P_LOSS
+                _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
                 gi[G_CODE_ARG] = f
                 return NEED_LOSS
     return _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
@@ -662,7 +706,7 @@ def _on_data(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fq, nl, f, seq, ts
                 ff[f, F_ECHO_FWD] = fwd
                 t = now + ff[f, F_DACK_TO]
                 ff[f, F_DACK_DL] = t
-                if t < ht[nl + f]:
+                if t < ht[HT_SRC, nl + f]:
                     set_key(hi, ht, gi, nl + f, t)
                 ack_now = False
             else:
@@ -677,14 +721,15 @@ def _on_data(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fq, nl, f, seq, ts
 
 
 @_jit
-def _timer(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
+def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, now):
     """Flow ``f``'s timer source fired: start, stop, delayed ACK, retransmission timeout."""
     code = DONE
     st = fi[f, I_STATE]
+    start = False
     if st == 0 and ff[f, F_START] <= now:
         fi[f, I_STATE] = 1
         _reset_round(ff, fi, f, fi[f, I_NXT])
-        fi[f, I_PENDING] = P_SEND
+        start = True
     elif st == 1 and ff[f, F_STOP] <= now:
         fi[f, I_STATE] = 2
         ff[f, F_RTO_DL] = np.inf
@@ -713,36 +758,63 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
         ff[f, F_RTO_DL] = np.inf
         if fi[f, I_STATE] == 1 and fi[f, I_UNA] < fi[f, I_MAXSENT]:
             fi[f, I_KIND] = K_TIMEOUT
-            ff[f, F_LAST_T] = now
-            fi[f, I_PENDING] = P_LOSS
+            _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
             gi[G_CODE_ARG] = f
             code = NEED_LOSS
     set_key(hi, ht, gi, nl + f, _timer_key(ff, fi, f))
-    if code == DONE and fi[f, I_PENDING] == P_SEND:
+    if code == DONE and start:
         code = _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
-        if code == DONE:
-            fi[f, I_PENDING] = P_NONE
+        if code != DONE:
+            _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_SEND, now, False)
     return code
 
 
 @_jit
-def _resume(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, now):
-    """Finish the work of flows whose decision Python has just written."""
-    for f in range(ff.shape[0]):
+def _resume(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, rec, nl):
+    """Carry out the pending list in order: each flow's decision (written by Python) and
+    its sends, at the time each was due. Returns DONE or a request (the list keeps the
+    entries not yet done)."""
+    i = gi[G_PEND_I]
+    n = gi[G_NPEND]
+    while i < n:
+        f = pend[i]
         p = fi[f, I_PENDING]
         if p == P_ROUND or p == P_LOSS:
             return -1  # the decision has not been written
+        t = ff[f, F_LAST_T]
         if p == P_ROUND_READY:
+            r = gi[G_NREC]
+            if r >= rec.shape[0]:
+                gi[G_PEND_I] = i
+                return GROW_REC
+            rec[r, 0] = t
+            rec[r, 1] = ff[f, F_S_CWND]
+            rec[r, 2] = ff[f, F_CWND]
+            rec[r, 3] = ff[f, F_S_MEAN]
+            rec[r, 4] = ff[f, F_S_MIN]
+            rec[r, 5] = ff[f, F_S_MAX]
+            rec[r, 6] = ff[f, F_S_BASE]
+            rec[r, 7] = ff[f, F_PHASE]
+            rec[r, 8] = ff[f, F_SSTH]
+            rec[r, 9] = f
+            gi[G_NREC] = r + 1
             _apply_incr(ff, fi, f)
             fi[f, I_PENDING] = P_SEND
         elif p == P_LOSS_READY:
             fi[f, I_PENDING] = P_SEND
-            _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
-        if fi[f, I_PENDING] == P_SEND:
-            code = _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
-            if code != DONE:
-                return code
-            fi[f, I_PENDING] = P_NONE
+            _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, t)
+        if fi[f, I_BLK] == 1:
+            li[paths[fi[f, I_FWD_OFF]], J_BLOCK] -= 1
+            fi[f, I_BLK] = 0
+        code = _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, t)
+        if code != DONE:
+            gi[G_PEND_I] = i
+            return code
+        fi[f, I_PENDING] = P_NONE
+        i += 1
+    gi[G_NPEND] = 0
+    gi[G_PEND_I] = 0
+    gf[G_DEADLINE] = np.inf
     return DONE
 
 
@@ -766,6 +838,11 @@ def _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, now):
 
 
 @_jit
+def _blocked(li, lk):
+    return lk >= 0 and li[lk, J_BLOCK] > 0
+
+
+@_jit
 def run(
     ff,
     fi,
@@ -786,25 +863,42 @@ def run(
     s_t,
     s_flow,
     s_link,
+    pend,
+    rec,
     has_red,
 ):
-    """Process events until the end time or until Python is needed; returns a code."""
+    """Process events until the end time or until Python is needed; returns a code.
+
+    Round decisions are deferred and batched: at a round boundary the flow goes on the
+    pending list (``_push``) and the loop goes on with events that cannot depend on the
+    decision (see ``docs/simulator.md``, "Batched decisions"); it returns NEED_ROUND
+    before the first event that could.
+    """
     nl = lf.shape[0]
     nf = ff.shape[0]
     nc = cf.shape[0]
-    code = _resume(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, gf[G_NOW])
+    code = _resume(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, rec, nl)
     if code != DONE:
         return code
     t_end = gf[G_END]
     nrand = rand.shape[0]
     while True:
         src = hi[H_HEAP, 0]
-        t = ht[src]
+        t = ht[HT_SRC, src]
+        npend = gi[G_NPEND]
         if t > t_end:
+            if npend > 0:
+                return NEED_ROUND
             gf[G_NOW] = t_end
             return DONE
+        if npend > 0 and t > gf[G_DEADLINE]:
+            return NEED_ROUND
         if has_red and gi[G_RAND_I] + 16 > nrand:
             return NEED_RAND
+        if gi[G_EVENTS] >= gi[G_YIELD_AT]:
+            if npend > 0:
+                return NEED_ROUND
+            return YIELD
         if src < nl:
             lk = src
             off = li[lk, J_OFF]
@@ -832,6 +926,12 @@ def run(
                 plen = ci[f, D_LEN]
                 dest = paths[ci[f, D_OFF] + hop + 1] if hop + 1 < plen else -1
                 size = cf[f, C_SIZE]
+            if npend > 0:
+                # would this event read or feed what a deferred decision changes?
+                if _blocked(li, dest) or (
+                    kind == KIND_ACK and hop + 1 >= plen and fi[f, I_PENDING] != P_NONE
+                ):
+                    return NEED_ROUND
             if dest >= 0 and link_free(li, dest) < 4:
                 gi[G_CODE_ARG] = dest
                 return GROW_LINK
@@ -877,11 +977,13 @@ def run(
                     ri,
                     hi,
                     ht,
+                    gf,
                     gi,
                     rand,
                     paths,
                     fs,
                     fq,
+                    pend,
                     nl,
                     f,
                     seq,
@@ -889,29 +991,36 @@ def run(
                     rf[k, RF_FWD],
                     t,
                 )
-                if code == DONE:
-                    if fi[f, I_PENDING] == P_SEND:
-                        fi[f, I_PENDING] = P_NONE
-                else:
+                if code != DONE and code != DEFERRED:
                     if code == GROW_FLOW or code == GROW_LINK or code == NEED_RAND:
-                        fi[f, I_PENDING] = P_SEND
+                        _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_SEND, t, False)
                     return code
             else:
                 gi[N_CBR_RCVD] += 1
         elif src < nl + nf:
             f = src - nl
             l0 = paths[fi[f, I_REV_OFF]]
+            if npend > 0 and (
+                fi[f, I_PENDING] != P_NONE
+                or _blocked(li, l0)
+                or _blocked(li, paths[fi[f, I_FWD_OFF]])
+            ):
+                return NEED_ROUND
             if link_free(li, l0) < 4:
                 gi[G_CODE_ARG] = l0
                 return GROW_LINK
             gf[G_NOW] = t
             gi[G_EVENTS] += 1
-            code = _timer(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, t)
+            code = _timer(
+                ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, t
+            )
             if code != DONE:
                 return code
         elif src < nl + nf + nc:
             c = src - nl - nf
             l0 = paths[ci[c, D_OFF]]
+            if npend > 0 and _blocked(li, l0):
+                return NEED_ROUND
             if link_free(li, l0) < 4:
                 gi[G_CODE_ARG] = l0
                 return GROW_LINK
@@ -928,6 +1037,8 @@ def run(
                 nxt = np.inf
             set_key(hi, ht, gi, src, nxt)
         else:
+            if npend > 0:
+                return NEED_ROUND  # the samples read the windows
             gf[G_NOW] = t
             _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, t)
             nxt = gi[G_NSAMP] * gf[G_SAMPLE_DT]

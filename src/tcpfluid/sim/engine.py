@@ -9,9 +9,10 @@ decides, and the loop resumes. See ``docs/simulator.md`` for the model's assumpt
 
 from __future__ import annotations
 
+import gc
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -33,6 +34,10 @@ FloatArray = NDArray[np.float64]
 
 #: largest number of fixed-interval trace samples (bounded memory)
 MAX_SAMPLES = 2_000_000
+#: events between two returns of the compiled loop when progress is reported
+_YIELD_EVENTS = 1 << 20
+_PROGRESS_EVERY_S = 0.1
+_NEVER = 1 << 62
 _RAND_BLOCK = 1 << 16
 _LAW_NAMES_WITHOUT_FINE_CHECK = ("reno",)
 
@@ -322,7 +327,14 @@ def _red_params(link: Any) -> tuple[int, float, float, float, float]:
     return code, red["min_th"], red["max_th"], red["max_p"], red["w_q"]
 
 
-def _law_for(flow: Any, laws: Mapping[str, ControlLaw] | None) -> ControlLaw:
+def _law_for(
+    flow: Any,
+    laws: Mapping[str, ControlLaw] | None,
+    made: dict[tuple[str, str], ControlLaw] | None = None,
+) -> ControlLaw:
+    """The law of ``flow``: ``laws[flow.name]``, or one made from the flow's algorithm and
+    parameters (shared, through ``made``, by the flows that have the same ones: one law
+    object steps them all at once)."""
     if laws is not None and flow.name in laws:
         law = laws[flow.name]
         if not isinstance(law, ControlLaw):
@@ -335,7 +347,12 @@ def _law_for(flow: Any, laws: Mapping[str, ControlLaw] | None) -> ControlLaw:
         )
     from ..algorithms.registry import get_law
 
-    return get_law(flow.algorithm, **dict(flow.params))
+    if made is None:
+        return get_law(flow.algorithm, **dict(flow.params))
+    key = (str(flow.algorithm), repr(sorted(dict(flow.params).items())))
+    if key not in made:
+        made[key] = get_law(flow.algorithm, **dict(flow.params))
+    return made[key]
 
 
 def _pow2(n: float) -> int:
@@ -482,37 +499,46 @@ class _Sim:
         self.fs = np.zeros(fring, dtype=np.float64)  # send time of each sequence number
         self.fq = np.zeros((fring, 2), dtype=np.int64)  # transmissions, received flag
 
-        # ---- laws
-        self.states = [law.init_state(1) for law in self.laws]
+        # ---- laws: flows sharing a law object form a group, stepped in one call
+        self.group_laws: list[ControlLaw] = []
+        self.group_states: list[dict[str, FloatArray]] = []
+        self.group_of = np.zeros(nf, dtype=np.intp)
+        self.pos = np.zeros(nf, dtype=np.intp)
+        members: list[list[int]] = []
+        index: dict[int, int] = {}
         for f, law in enumerate(self.laws):
-            self._write_action(f, law.initial_action(self.states[f]))
-        self.samples = [
-            RoundSample(
-                cwnd=ff[f : f + 1, C.F_S_CWND],
-                base_rtt=ff[f : f + 1, C.F_S_BASE],
-                rtt_mean=ff[f : f + 1, C.F_S_MEAN],
-                rtt_min=ff[f : f + 1, C.F_S_MIN],
-                rtt_max=ff[f : f + 1, C.F_S_MAX],
-                acks=ff[f : f + 1, C.F_S_ACKS],
-                fwd_delay_mean=ff[f : f + 1, C.F_S_FWD],
-                fwd_delay_base=ff[f : f + 1, C.F_S_FWD_BASE],
-            )
-            for f in range(nf)
-        ]
-        self.rounds: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
+            g = index.setdefault(id(law), len(members))
+            if g == len(members):
+                members.append([])
+                self.group_laws.append(law)
+            self.group_of[f] = g
+            self.pos[f] = len(members[g])
+            members[g].append(f)
+        self.group_members = [np.asarray(m, dtype=np.intp) for m in members]
+        for g, law in enumerate(self.group_laws):
+            state = law.init_state(len(self.group_members[g]))
+            self.group_states.append(state)
+            self._write_action(self.group_members[g], law.initial_action(state))
+        ff[:, C.F_SSTH] = math.inf
+        # round records (written by the compiled loop): t, cwnd, next cwnd, rtt mean, min,
+        # max, base, phase, ssthresh, flow
+        self.rec = np.zeros((max(256, 4 * nf), 10))
         self.losses: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
         self.law_calls = 0
         self.law_time_s = 0.0
+        self.pend = np.zeros(max(nf, 1), dtype=np.int64)
 
         # ---- heap of event sources: links, flow timers, CBR sources, sampler
         nsrc = nl + nf + nc + 1
-        self.ht = np.full(nsrc, np.inf)
+        self.ht = np.full((2, nsrc), np.inf)
         self.hi = np.zeros((3, nsrc), dtype=np.int64)
         self.hi[C.H_HEAP] = np.arange(nsrc)
         self.hi[C.H_POS] = np.arange(nsrc)
         self.gf[C.G_END] = sc.duration_s
         self.gf[C.G_SAMPLE_DT] = sample_interval_s
         self.gi = np.zeros(C.NGI, dtype=np.int64)
+        self.gi[C.G_YIELD_AT] = _NEVER
+        self.gf[C.G_DEADLINE] = math.inf
         self.rand = self.rng.random(_RAND_BLOCK) if self.has_red else np.zeros(0)
         nsamp = math.floor(sc.duration_s / sample_interval_s + 1e-9) + 1
         self.s_t = np.zeros(nsamp)
@@ -525,52 +551,86 @@ class _Sim:
         C.set_key(self.hi, self.ht, self.gi, nsrc - 1, 0.0)
 
     # ------------------------------------------------------------------ decisions
-    def _write_action(self, f: int, action: Any) -> None:
-        w = float(np.asarray(action.cwnd).reshape(-1)[0])
-        incr = float(np.asarray(action.incr).reshape(-1)[0])
-        cap = float(np.asarray(action.cap).reshape(-1)[0])
-        if not (math.isfinite(w) and math.isfinite(incr)) or math.isnan(cap) or w <= 0.0:
+    def _write_action(self, flows: NDArray[np.intp] | slice, action: Any) -> None:
+        ff = self.ff
+        w = np.asarray(action.cwnd, dtype=np.float64)
+        incr = np.asarray(action.incr, dtype=np.float64)
+        cap = np.asarray(action.cap, dtype=np.float64)
+        ff[flows, C.F_CWND] = w
+        ff[flows, C.F_INCR] = incr
+        ff[flows, C.F_CAP] = cap
+        # cheap check first (sums are finite and the smallest window positive), then the
+        # precise one that names the flow
+        w_, i_, c_ = ff[flows, C.F_CWND], ff[flows, C.F_INCR], ff[flows, C.F_CAP]
+        total = float(np.add.reduce(w_)) + float(np.add.reduce(i_))
+        if math.isfinite(total) and float(w_.min()) > 0.0 and not math.isnan(float(c_.sum())):
+            return
+        bad = ~(np.isfinite(w_) & np.isfinite(i_)) | np.isnan(c_) | ~(w_ > 0.0)
+        if bad.any():
+            idx = np.arange(self.nf)[flows]
+            i = int(np.argmax(bad))
+            f = int(idx[i])
             raise RuntimeError(
                 f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
-                f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at "
+                f"an invalid action (cwnd={w_[i]}, incr={i_[i]}, cap={c_[i]}) at "
                 f"t={self.gf[C.G_NOW]:g} s"
             )
-        self.ff[f, C.F_CWND] = w
-        self.ff[f, C.F_INCR] = incr
-        self.ff[f, C.F_CAP] = cap
 
-    def _round(self, f: int) -> None:
+    def _rounds(self, flows: NDArray[np.intp]) -> None:
+        """The round decisions of ``flows`` (pending in the compiled loop): one call into
+        each law for all its flows among them."""
+        if len(self.group_laws) == 1:
+            self._group_round(0, flows)
+        else:
+            g_of = self.group_of[flows]
+            for g in np.unique(g_of):
+                self._group_round(int(g), flows[g_of == g])
+        self.fi[flows, C.I_PENDING] = C.P_ROUND_READY
+
+    def _group_round(self, g: int, flows: NDArray[np.intp]) -> None:
         ff = self.ff
-        state = self.states[f]
-        sample = self.samples[f]
-        cw = ff[f, C.F_S_CWND]
-        base = ff[f, C.F_S_BASE]
-        mean = ff[f, C.F_S_MEAN]
-        action = self.laws[f].on_round(state, sample)
-        self.law_calls += 1
-        self._write_action(f, action)
-        ss = state.get("ssthresh")
-        self.rounds[f].append(
-            (
-                ff[f, C.F_LAST_T],
-                cw,
-                ff[f, C.F_CWND],
-                mean,
-                ff[f, C.F_S_MIN],
-                ff[f, C.F_S_MAX],
-                base,
-                backlog(cw, base, mean),
-                float(state["phase"][0]),
-                float(ss[0]) if ss is not None else math.inf,
-            )
+        law = self.group_laws[g]
+        state = self.group_states[g]
+        k = flows.shape[0]
+        sel: NDArray[np.intp] | slice
+        if k == 1:
+            f = int(flows[0])
+            sel = slice(f, f + 1)
+            p = int(self.pos[f])
+            psel: NDArray[np.intp] | slice = slice(p, p + 1)
+        else:
+            pos = self.pos[flows]
+            order = np.argsort(pos, kind="stable")
+            sel, psel = flows[order], pos[order]
+        whole = k == self.group_members[g].shape[0]
+        sub = state if whole else {key: v[psel] for key, v in state.items()}
+        smp = ff[sel, C.F_S_CWND : C.F_S_FWD_BASE + 1]
+        sample = RoundSample(
+            cwnd=smp[:, 0],
+            base_rtt=smp[:, 1],
+            rtt_mean=smp[:, 2],
+            rtt_min=smp[:, 3],
+            rtt_max=smp[:, 4],
+            acks=smp[:, 5],
+            fwd_delay_mean=smp[:, 6],
+            fwd_delay_base=smp[:, 7],
         )
-        self.fi[f, C.I_PENDING] = C.P_ROUND_READY
+        action = law.on_round(sub, sample)
+        self.law_calls += 1
+        if not whole:
+            for key, v in sub.items():
+                state[key][psel] = v
+        self._write_action(sel, action)
+        ff[sel, C.F_PHASE] = sub["phase"]
+        ss = sub.get("ssthresh")
+        ff[sel, C.F_SSTH] = math.inf if ss is None else ss
 
     def _loss(self, f: int) -> None:
         kind = int(self.fi[f, C.I_KIND])
         before = float(self.ff[f, C.F_CWND])
-        new = self.laws[f].on_loss(
-            self.states[f], np.zeros(1, dtype=np.intp), kind, np.array([before])
+        g = int(self.group_of[f])
+        new = self.group_laws[g].on_loss(
+            self.group_states[g], self.pos[f : f + 1].copy(), kind, np.array([before])
         )
         self.law_calls += 1
         w = float(np.asarray(new).reshape(-1)[0])
@@ -581,6 +641,30 @@ class _Sim:
         self.ff[f, C.F_NEWCWND] = w
         self.losses[f].append((self.ff[f, C.F_LAST_T], float(kind), before, w))
         self.fi[f, C.I_PENDING] = C.P_LOSS_READY
+
+    def _decide(self) -> None:
+        """Take the decisions the compiled loop left pending (rounds batched, then losses)."""
+        gi = self.gi
+        i0, n = int(gi[C.G_PEND_I]), int(gi[C.G_NPEND])
+        if n == i0:
+            return
+        t0 = time.perf_counter()
+        if n - i0 == 1:
+            f = int(self.pend[i0])
+            p = self.fi[f, C.I_PENDING]
+            if p == C.P_ROUND:
+                self._rounds(self.pend[i0:n])
+            elif p == C.P_LOSS:
+                self._loss(f)
+        else:
+            flows = self.pend[i0:n]
+            st = self.fi[flows, C.I_PENDING]
+            rounds = flows[st == C.P_ROUND]
+            if rounds.shape[0]:
+                self._rounds(rounds)
+            for f in flows[st == C.P_LOSS]:
+                self._loss(int(f))
+        self.law_time_s += time.perf_counter() - t0
 
     # ------------------------------------------------------------------ growth
     def _grow_flow(self, f: int) -> None:
@@ -604,33 +688,41 @@ class _Sim:
         )
 
     # ------------------------------------------------------------------ loop
-    def run(self) -> None:
+    def run(self, progress: Callable[[float], None] | None = None) -> None:
+        gi = self.gi
+        end = float(self.gf[C.G_END])
+        last = time.perf_counter()
+        if progress is not None:
+            gi[C.G_YIELD_AT] = _YIELD_EVENTS
         while True:
             code = C.run(
                 self.ff, self.fi, self.lf, self.li, self.rf, self.ri, self.hi, self.ht,
-                self.gf, self.gi, self.rand, self.paths, self.fs, self.fq, self.cf, self.ci,
-                self.s_t, self.s_flow, self.s_link, self.has_red,
+                self.gf, gi, self.rand, self.paths, self.fs, self.fq, self.cf, self.ci,
+                self.s_t, self.s_flow, self.s_link, self.pend, self.rec, self.has_red,
             )  # fmt: skip
             if code == C.DONE:
+                if progress is not None:
+                    progress(1.0)
                 return
-            arg = int(self.gi[C.G_CODE_ARG])
-            if code == C.NEED_ROUND:
-                t0 = time.perf_counter()
-                self._round(arg)
-                self.law_time_s += time.perf_counter() - t0
-            elif code == C.NEED_LOSS:
-                t0 = time.perf_counter()
-                self._loss(arg)
-                self.law_time_s += time.perf_counter() - t0
-            elif code == C.GROW_FLOW:
-                self._grow_flow(arg)
+            self._decide()
+            if code == C.GROW_FLOW:
+                self._grow_flow(int(gi[C.G_CODE_ARG]))
             elif code == C.GROW_LINK:
-                self._grow_link(arg)
+                self._grow_link(int(gi[C.G_CODE_ARG]))
             elif code == C.NEED_RAND:
                 self.rand = self.rng.random(_RAND_BLOCK)
-                self.gi[C.G_RAND_I] = 0
-            else:  # pragma: no cover - defensive
+                gi[C.G_RAND_I] = 0
+            elif code == C.GROW_REC:
+                self.rec = np.concatenate([self.rec, np.zeros_like(self.rec)])
+            elif code == C.YIELD:
+                gi[C.G_YIELD_AT] = gi[C.G_EVENTS] + _YIELD_EVENTS
+            elif code not in (C.NEED_ROUND, C.NEED_LOSS):  # pragma: no cover - defensive
                 raise RuntimeError(f"packet simulator core returned unknown code {code}")
+            if progress is not None:
+                now = time.perf_counter()
+                if now - last >= _PROGRESS_EVERY_S:
+                    last = now
+                    progress(min(1.0, float(self.gf[C.G_NOW]) / end) if end > 0 else 1.0)
 
     # ------------------------------------------------------------------ results
     def _in_flight(self) -> dict[int, int]:
@@ -677,8 +769,12 @@ class _Sim:
         dt = np.diff(t, prepend=t[:1]) if n else t
         safe_dt = np.where(dt > 0, dt, np.inf)
         flows = []
+        rec = self.rec[: int(self.gi[C.G_NREC])]
+        rec_flow = rec[:, 9].astype(np.intp)
+        order = np.argsort(rec_flow, kind="stable")
+        bounds = np.searchsorted(rec_flow[order], np.arange(len(sc.flows) + 1))
         for f, fl in enumerate(sc.flows):
-            rows = np.asarray(self.rounds[f], dtype=np.float64).reshape(-1, 10)
+            rows = rec[order[bounds[f] : bounds[f + 1]]]
             loss = np.asarray(self.losses[f], dtype=np.float64).reshape(-1, 4)
             good = self.s_flow[:n, f, 1]
             gp = np.diff(good, prepend=good[:1]) / safe_dt
@@ -695,9 +791,9 @@ class _Sim:
                     round_rtt_min_s=rows[:, 4].copy(),
                     round_rtt_max_s=rows[:, 5].copy(),
                     round_base_rtt_s=rows[:, 6].copy(),
-                    round_delta_pkts=rows[:, 7].copy(),
-                    round_phase=rows[:, 8].copy(),
-                    round_ssthresh_pkts=rows[:, 9].copy(),
+                    round_delta_pkts=backlog(rows[:, 1], rows[:, 6], rows[:, 3]),
+                    round_phase=rows[:, 7].copy(),
+                    round_ssthresh_pkts=rows[:, 8].copy(),
                     cwnd_pkts=self.s_flow[:n, f, 0].copy(),
                     goodput_pps=gp,
                     srtt_s=self.s_flow[:n, f, 3].copy(),
@@ -797,6 +893,7 @@ def simulate_packets(
     initial_rto: float = 1.0,
     max_rto: float = 60.0,
     fine_retransmit: bool | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> PacketResult:
     """Run ``scenario`` packet by packet.
 
@@ -824,6 +921,9 @@ def simulate_packets(
         Vegas's fine-grained check (retransmit on the first or second duplicate ACK when
         the oldest unacknowledged packet has waited longer than ``SRTT + 4 RTTVAR``;
         document 000 §3.1). ``None``: on for every law but Reno.
+    progress
+        Called with the fraction of the simulated time done, in [0, 1], at most about ten
+        times per second of wall time (and with 1.0 at the end); ``None``: no reporting.
 
     Returns
     -------
@@ -855,6 +955,8 @@ def simulate_packets(
         )
     if not isinstance(delayed_ack, bool):
         raise TypeError(f"delayed_ack must be True or False, got {delayed_ack!r}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable taking a float or None, got {progress!r}")
     if fine_retransmit is not None and not isinstance(fine_retransmit, bool):
         raise TypeError(f"fine_retransmit must be True, False or None, got {fine_retransmit!r}")
     if laws is not None:
@@ -867,7 +969,8 @@ def simulate_packets(
         extra = sorted(set(laws) - known)
         if extra:
             raise ValueError(f"laws names unknown flow(s) {extra}; flows: {sorted(known)}")
-    law_objs = [_law_for(fl, laws) for fl in scenario.flows]
+    made: dict[tuple[str, str], ControlLaw] = {}
+    law_objs = [_law_for(fl, laws, made) for fl in scenario.flows]
     sim = _Sim(
         scenario,
         law_objs,
@@ -881,7 +984,15 @@ def simulate_packets(
         fine_retransmit=fine_retransmit,
     )
     t0 = time.perf_counter()
-    sim.run()
+    # the loop allocates few Python objects; a cyclic collection in the middle of it only
+    # costs time (it scanned every round record before they were arrays)
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        sim.run(progress)
+    finally:
+        if gc_was_on:
+            gc.enable()
     wall = time.perf_counter() - t0
     res = sim.result(wall, int(seed))
     if not res.conserved:  # pragma: no cover - a bug in the engine
