@@ -56,6 +56,7 @@ __all__ = [
     "ENGINES",
     "LAYERS",
     "LAYER_LABELS",
+    "PREDICTED",
     "QUANTITIES",
     "LayersDisagree",
     "Predicted",
@@ -64,6 +65,7 @@ __all__ = [
     "assert_layers_agree",
     "assert_matches_closed_form",
     "compare",
+    "format_table",
     "predict_scenario",
 ]
 
@@ -254,7 +256,12 @@ def _engine_layer(result: Any, scenario: Scenario, engine: str) -> _Layer:
         for k, t in enumerate(lay.change_times_s):
             v = fs.convergence_times_s[k]
             if not fs.start_s < t < fs.stop_s:
-                lay.put(("convergence_times_s", name, k), v, "not active after the change")
+                lay.put(
+                    ("convergence_times_s", name, k),
+                    v,
+                    "not active after the change",
+                    structural=True,
+                )
             else:
                 lay.put(("convergence_times_s", name, k), v, "did not settle after the change")
         lay.put(("throughput_pps", name, -1), fs.throughput_pps, "not active in the run")
@@ -544,9 +551,6 @@ def _check_quantities(quantities: Iterable[str] | str | None) -> list[str]:
 
 
 # ------------------------------------------------------------------------------ compare
-TOLERANCE_ARG = "Tolerance | Mapping[str, Tolerance]"
-
-
 def _tolerances(
     tolerance: Tolerance | Mapping[str, Tolerance] | None, quantities: Sequence[str]
 ) -> dict[str, Tolerance] | None:
