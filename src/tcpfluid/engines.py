@@ -125,6 +125,8 @@ def engine_options(engine: str) -> tuple[str, ...]:
     own = _keywords(_engine_function(engine), _ODE_FROM_SCENARIO)
     if engine == "rounds":
         own = (*own, "rtt_model")
+    if engine == "ode":  # simulate_scenario_ode's choice of model (hybrid or classical)
+        own = (*own, "model")
     return tuple(sorted({*_COMMON, *own}))
 
 

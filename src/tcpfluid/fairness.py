@@ -294,7 +294,9 @@ def _native(result: Any) -> Any:
 
 
 def _ode(scenario: Scenario, **options: Any) -> OdeResult:
-    """The ODE run of ``scenario`` through :func:`tcpfluid.simulate` (its own result)."""
+    """The classical ODE run of ``scenario`` through :func:`tcpfluid.simulate` (its own
+    result): the studies compare the fluid equilibria (Mo et al., Boutremans-Le Boudec)."""
+    options.setdefault("model", "classical")
     res: OdeResult = simulate(scenario, "ode", **options).native
     return res
 
