@@ -432,5 +432,11 @@ def test_scenario_engine_raises_on_failure_and_matches_direct_run() -> None:
     assert prob.flows[1].rtt_s == pytest.approx(0.071211, abs=3e-4)
     assert prob.path.mu == pytest.approx(C)
     assert prob.flows[0].alpha_pkts == prob.flows[0].beta_pkts == 2.0
-    with pytest.raises(ValueError, match="no ODE right-hand side"):
-        ode_problem(sc.with_algorithm("quick-vegas"))
+    # a law without a classical right-hand side: the reduction keeps it (the hybrid model
+    # runs every law); the classical integrator refuses it by name
+    qv = ode_problem(sc.with_algorithm("quick-vegas"))
+    assert [f.law for f in qv.flows] == ["quick-vegas", "quick-vegas"]
+    with pytest.raises(ValueError, match="no classical ODE right-hand side"):
+        simulate_ode(qv.flows, qv.path, t_end_s=1.0)
+    with pytest.raises(ValueError, match="no classical ODE right-hand side"):
+        simulate_scenario_ode(sc.with_algorithm("quick-vegas"), model="classical")

@@ -58,6 +58,7 @@ from ..algorithms._common import backlog
 from ..analytic import jain_index
 from ..metrics import _finite_or_none, bandwidth_changes, settling_by_segment
 from ..path import Path
+from ..queueing import RED_DEFAULTS, RedParameters, red_drop_probability
 from ..scenarios import Scenario
 
 __all__ = [
@@ -112,8 +113,10 @@ class OdeFlow:
     Parameters
     ----------
     law
-        ``"vegas"``, ``"enhanced-vegas"`` (α = β, Hasegawa's δ, thesis ch. 2 §4), ``"fast"``
-        or ``"reno"``.
+        A registered algorithm name. The classical right-hand sides of
+        :func:`simulate_ode` exist for ``"vegas"``, ``"enhanced-vegas"`` (α = β, Hasegawa's
+        δ, thesis ch. 2 §4), ``"fast"`` and ``"reno"`` (:data:`ODE_LAWS`); every law runs
+        on the hybrid model (:func:`simulate_scenario_ode`, :mod:`tcpfluid.fluid.hybrid`).
     rtt_s
         Propagation (base) round-trip time d_j, s (numbers or strings such as ``"184ms"``).
     alpha_pkts, beta_pkts
@@ -127,6 +130,10 @@ class OdeFlow:
         Window at ``start_s``, packets.
     max_window_pkts
         Receiver/advertised window cap (``inf``: none); the thesis uses 30.
+    law_params
+        The law's registry parameters (:func:`tcpfluid.algorithms.get_law`), used when the
+        flow runs on the hybrid model (:func:`simulate_scenario_ode`); the classical
+        right-hand sides read ``alpha_pkts``, ``beta_pkts`` and ``fast_gamma``.
     base_rtt_error_s
         A persistent floor on the flow's RTT samples above the fluid RTT, s: the recorded
         BaseRTT tracks ``d_j + min(queueing delay) + base_rtt_error_s``. In a packet
@@ -145,9 +152,14 @@ class OdeFlow:
     initial_window_pkts: float = 2.0
     max_window_pkts: float = math.inf
     base_rtt_error_s: float = 0.0
+    law_params: tuple[tuple[str, Any], ...] = ()
 
     def __post_init__(self) -> None:
-        check_choice("law", self.law, ODE_LAWS)
+        from ..algorithms.registry import ALGORITHMS
+
+        check_choice("law", self.law, tuple(ALGORITHMS))
+        if not isinstance(self.law_params, tuple):
+            object.__setattr__(self, "law_params", tuple(sorted(dict(self.law_params).items())))
         d = _time("rtt_s", self.rtt_s)
         if d <= 0:
             raise ValueError(f"rtt_s must be > 0 s, got {self.rtt_s!r}")
@@ -210,9 +222,13 @@ class RedQueue:
     min_th_pkts, max_th_pkts
         Thresholds on the averaged queue, packets (the thesis uses 15 and 45).
     max_p
-        Marking probability at ``max_th`` (``1/linterm_``; the thesis uses 1/50).
+        Marking probability at ``max_th`` (``1/linterm_``; default
+        :data:`tcpfluid.queueing.RED_DEFAULTS`, 0.1; the thesis uses 1/50).
     weight
         EWMA weight ``q_weight_`` per packet arrival (0.002 in ns and the thesis).
+
+    The drop probability is :func:`tcpfluid.queueing.red_drop_probability` (one RED for
+    every engine).
     gentle
         ``False``: every packet is dropped once the average exceeds ``max_th`` (classic RED,
         ns's default at the time of the thesis; the model makes the jump a ramp from
@@ -222,9 +238,9 @@ class RedQueue:
 
     min_th_pkts: float = 15.0
     max_th_pkts: float = 45.0
-    max_p: float = 0.02
-    weight: float = 0.002
-    gentle: bool = False
+    max_p: float = RED_DEFAULTS["max_p"]
+    weight: float = RED_DEFAULTS["w_q"]
+    gentle: bool = RED_DEFAULTS["gentle"]
 
     def __post_init__(self) -> None:
         lo = check_nonnegative("min_th_pkts", self.min_th_pkts)
@@ -242,15 +258,19 @@ class RedQueue:
 
     def probability(self, avg_queue_pkts: Any) -> FloatArray:
         """Drop probability at averaged queue ``avg_queue_pkts`` (array code)."""
-        qa = np.asarray(avg_queue_pkts, dtype=np.float64)
-        lo, hi = self.min_th_pkts, self.max_th_pkts
-        ramp = self.max_p * (qa - lo) / (hi - lo)
-        if self.gentle:
-            above = self.max_p + (1.0 - self.max_p) * (qa - hi) / hi
-            p = np.where(qa < hi, ramp, np.minimum(above, 1.0))
-        else:  # the cliff to 1 at max_th, as a ramp one packet wide (Lipschitz for solvers)
-            p = np.where(qa < hi, ramp, self.max_p + (1.0 - self.max_p) * _unit(qa - hi))
-        return np.asarray(np.where(qa < lo, 0.0, p), dtype=np.float64)
+        return red_drop_probability(avg_queue_pkts, self.parameters())
+
+    def parameters(self) -> RedParameters:
+        """The same gateway as :class:`tcpfluid.queueing.RedParameters`."""
+        return RedParameters(
+            self.min_th_pkts, self.max_th_pkts, max_p=self.max_p, w_q=self.weight,
+            gentle=self.gentle,
+        )  # fmt: skip
+
+    @classmethod
+    def from_parameters(cls, red: RedParameters) -> RedQueue:
+        """The ODE's view of a link's RED parameters (:mod:`tcpfluid.queueing`)."""
+        return cls(red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, red.gentle)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-number description."""
@@ -274,8 +294,10 @@ class OdeSummary:
     Window metrics (settled window, time to equilibrium from the flow's start to the first
     bandwidth change, convergence after each change) use
     :func:`tcpfluid.metrics.settling` on the sampled windows; ``None`` in ``to_dict``
-    means "did not settle". The ODE model has no slow start, so the slow-start keys of the
-    round model's summary are ``None``.
+    means "did not settle". The classical model has no slow start, so the slow-start keys
+    of the round model's summary are ``None``; the hybrid model (``model="hybrid"``) has
+    one and fills ``ss_exit_window_pkts``/``ss_exit_time_s`` (flow 0, the packet
+    simulator's definition) and its window metrics from the flows' round traces.
     """
 
     measure_from_s: float
@@ -294,19 +316,22 @@ class OdeSummary:
     settled_window_pkts: tuple[float | None, ...] = ()
     time_to_equilibrium_s: tuple[float | None, ...] = ()
     convergence_times_s: tuple[float | None, ...] = ()
+    ss_exit_window_pkts: float | None = None
+    ss_exit_time_s: float | None = None
+    model: str = "classical"
 
     def to_dict(self) -> dict[str, Any]:
         """Plain numbers and lists, JSON-ready.
 
         The keys of the round model's summary are included (window metrics of flow 0):
-        ``ss_exit_window``, ``ss_exit_time_s``, ``ss_exit_round`` (``None``: no slow start
-        in the ODE), ``settled_window``, ``time_to_equilibrium_s``,
+        ``ss_exit_window``, ``ss_exit_time_s`` (``None`` in the classical model: no slow
+        start), ``ss_exit_round`` (``None``), ``settled_window``, ``time_to_equilibrium_s``,
         ``convergence_times_s``, ``change_times_s``, ``utilization``, ``throughput_pps``,
         ``jain_index``, ``losses``.
         """
         return {
-            "ss_exit_window": None,
-            "ss_exit_time_s": None,
+            "ss_exit_window": self.ss_exit_window_pkts,
+            "ss_exit_time_s": self.ss_exit_time_s,
             "ss_exit_round": None,
             "settled_window": self.settled_window_pkts[0] if self.settled_window_pkts else None,
             "time_to_equilibrium_s": (
@@ -352,7 +377,10 @@ class OdeResult:
         0 and ``"ok"`` when the whole horizon was integrated; −1 and the reason otherwise
         (the arrays then stop at the last good point: check ``success``).
     nfev
-        Right-hand-side evaluations used.
+        Right-hand-side evaluations used (0 for the hybrid model).
+    hybrid
+        The :class:`~tcpfluid.fluid.hybrid.HybridResult` when the hybrid model ran (its
+        per-flow round traces), else ``None``.
     """
 
     t: FloatArray
@@ -374,6 +402,7 @@ class OdeResult:
     capacity_pps: float
     flows: tuple[OdeFlow, ...]
     summary: OdeSummary | None = field(default=None)
+    hybrid: Any = field(default=None, repr=False, compare=False)
 
     @property
     def success(self) -> bool:
@@ -732,6 +761,12 @@ def simulate_ode(
     for i, f in enumerate(flows):
         if not isinstance(f, OdeFlow):
             raise TypeError(f"flows[{i}] must be an OdeFlow, got {f!r} ({type(f).__name__})")
+        if f.law not in ODE_LAWS:
+            raise ValueError(
+                f"flows[{i}] runs {f.law!r}, which has no classical ODE right-hand side "
+                f"({', '.join(ODE_LAWS)} have one); run it on the hybrid model "
+                "(tcpfluid.fluid.simulate_hybrid, or simulate_scenario_ode)"
+            )
     capacity, buffer_pkts, reverse = _path_parts(path)
     t_end = _time("t_end_s", t_end_s)
     if t_end <= 0:
@@ -998,119 +1033,89 @@ def _ode_law_params(algorithm: str, params: dict[str, Any]) -> dict[str, float]:
 def ode_problem(scenario: Any) -> OdeProblem:
     """Reduce a scenario (:mod:`tcpfluid.scenarios`) to an :class:`OdeProblem`.
 
+    The reduction is :func:`tcpfluid.scenarios.reduction.fluid_view` (one bottleneck rule,
+    per-flow base RTTs by eq. 5, RED through :mod:`tcpfluid.queueing`, CBR crossing the
+    bottleneck), the one every fluid engine uses.
+
     Raises
     ------
     ValueError
-        If a flow has no algorithm or one without an ODE right-hand side
-        (:data:`ODE_LAWS`), if the flows share no forward link, or if some flow's slowest
-        link is not the shared bottleneck (the model has one bottleneck).
+        If a flow has no algorithm, or the scenario has a feature the ODE engine cannot
+        model (:func:`tcpfluid.scenarios.check_engine`).
     """
+    from ..scenarios.reduction import fluid_view
+
     if not isinstance(scenario, Scenario):
         raise TypeError(
             f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
         )
-    pkt_bits = 8.0 * scenario.packet_size_bytes
-    ack_bits = 8.0 * scenario.ack_size_bytes
-    shared = set(scenario.flows[0].forward)
-    shared_rev = set(scenario.flows[0].reverse)
-    for fl in scenario.flows[1:]:
-        shared &= set(fl.forward)
-        shared_rev &= set(fl.reverse)
-    if not shared:
-        raise ValueError(
-            f"scenario {scenario.name!r}: the flows share no forward link; the ODE model "
-            "needs one common bottleneck"
-        )
-    # the slowest shared link; among equally slow ones the first on the path (the one that
-    # queues: a downstream link of the same rate never does), as Scenario.fluid_view
-    first = scenario.flows[0]
-    bott = min((scenario.link(n) for n in first.forward if n in shared), key=lambda lk: lk.rate_bps)
+    view = fluid_view(scenario, engine="ode")
     flows = []
-    for fl in scenario.flows:
+    for fl, d, start, stop in zip(
+        view.flows, view.base_rtt_s, view.start_s, view.stop_s, strict=True
+    ):
         if fl.algorithm is None:
-            raise ValueError(
-                f"flow {fl.name!r} has no algorithm; give one (--algorithm NAME); the ODE "
-                f"model has {', '.join(ODE_LAWS)}"
-            )
-        if fl.algorithm not in ODE_LAWS:
-            raise ValueError(
-                f"flow {fl.name!r} runs {fl.algorithm!r}, which has no ODE right-hand side; "
-                f"the ODE engine supports {', '.join(ODE_LAWS)} (use the round or packet "
-                "engine for the others)"
-            )
-        slowest = min((scenario.link(n) for n in fl.forward), key=lambda lk: lk.rate_bps)
-        if slowest.rate_bps < bott.rate_bps:
-            raise ValueError(
-                f"flow {fl.name!r}: its slowest link {slowest.name!r} is not the shared "
-                f"bottleneck {bott.name!r}; the ODE model has a single bottleneck"
-            )
+            raise ValueError(f"flow {fl.name!r} has no algorithm; give one (--algorithm NAME)")
+        params = dict(fl.params)
+        classical = _ode_law_params(fl.algorithm, params) if fl.algorithm in ODE_LAWS else {}
         flows.append(
             OdeFlow(
                 fl.algorithm,
-                scenario.base_rtt_s(fl),
-                start_s=fl.start_s,
-                stop_s=fl.stop_s,
-                **_ode_law_params(fl.algorithm, dict(fl.params)),
+                d,
+                start_s=start,
+                stop_s=stop,
+                law_params=tuple(sorted(params.items())),
+                **classical,
             )
         )
-    mu = bott.rate_bps / pkt_bits
-    reverse_bw: float | None = None
-    reverse_buf: float | None = None
-    if shared_rev:
-        rb = min(
-            (scenario.link(n) for n in first.reverse if n in shared_rev),
-            key=lambda lk: lk.rate_bps,
-        )
-        if rb.rate_bps / ack_bits < mu:
-            reverse_bw = rb.rate_bps / ack_bits
-            reverse_buf = None if math.isinf(rb.buffer_pkts) else rb.buffer_pkts
-    path = Path(
-        mu,
-        flows[0].rtt_s,
-        packet_size=scenario.packet_size_bytes,
-        ack_size=scenario.ack_size_bytes,
-        buffer=None if math.isinf(bott.buffer_pkts) else bott.buffer_pkts,
-        reverse_bandwidth=reverse_bw,
-        reverse_buffer=reverse_buf,
-    )
-    red = None
-    r = bott.red_parameters()  # the packet engine's reading of the link (same defaults)
-    if r:
-        red = RedQueue(
-            min_th_pkts=r["min_th"],
-            max_th_pkts=r["max_th"],
-            max_p=r["max_p"],
-            weight=r["w_q"],
-            gentle=r["gentle"],
-        )
-    cross = tuple(
-        (c.rate_bps / pkt_bits, c.start_s, c.stop_s) for c in scenario.cbr if bott.name in c.links
-    )
     return OdeProblem(
         flows=tuple(flows),
-        path=path,
-        red=red,
-        cross_traffic=cross,
-        duration_s=float(scenario.duration_s),
+        path=view.path,
+        red=None if view.red is None else RedQueue.from_parameters(view.red),
+        cross_traffic=tuple((c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic),
+        duration_s=float(view.duration_s),
     )
 
 
-def simulate_scenario_ode(scenario: Any, **options: Any) -> OdeResult:
-    """Run the ODE model on a scenario: :func:`ode_problem` then :func:`simulate_ode`.
+#: options of :func:`simulate_ode` that only the classical right-hand sides have
+_CLASSICAL_OPTIONS = (
+    "switch_width_pkts", "droptail_width_pkts", "method", "rtol", "atol", "max_step_s",
+    "max_rhs_evals",
+)  # fmt: skip
+#: the models :func:`simulate_scenario_ode` can run
+ODE_MODELS = ("auto", "hybrid", "classical")
 
-    ``options`` are :func:`simulate_ode`'s keyword options (``n_points``,
-    ``switch_width_pkts``, ``measure_from_s``, ``method``...); the horizon is the
-    scenario's duration. Unlike :func:`simulate_ode`, ``measure_from_s`` defaults to 0:
-    throughputs and utilization over the whole run, as the round engine reports them.
-    This is the ``ode`` engine of ``tcpfluid simulate`` and of sweeps.
+
+def simulate_scenario_ode(
+    scenario: Any, *, model: str = "auto", progress: Any = None, **options: Any
+) -> OdeResult:
+    """Run the continuous-time fluid model on a scenario.
+
+    Two models share this entry (both :class:`OdeResult`):
+
+    * ``"hybrid"``: :mod:`tcpfluid.fluid.hybrid`, the queue and windows in continuous time
+      and each flow's :class:`~tcpfluid.algorithms.base.ControlLaw` (every algorithm, the
+      same objects as the other engines) deciding at its own round boundaries;
+    * ``"classical"``: :func:`simulate_ode`'s right-hand sides (Vegas, Enhanced Vegas, FAST,
+      Reno; :data:`ODE_LAWS`), which also model an ACK-path bottleneck.
+
+    ``model="auto"`` (default) runs the hybrid model, except on a scenario with an ACK-path
+    bottleneck or when a classical-only option (``method``, ``rtol``, ``atol``,
+    ``switch_width_pkts``, ``droptail_width_pkts``, ``max_step_s``, ``max_rhs_evals``) is
+    given; then the classical one. ``options``: ``n_points`` (output samples),
+    ``measure_from_s`` (start of the averaging window; default 0: the whole run, as the
+    round engine reports), and the classical-only options. This is the ``ode`` engine of
+    ``tcpfluid simulate`` and of sweeps.
 
     Raises
     ------
+    ValueError
+        A feature no model here can represent, or a law without a classical form on a
+        scenario only the classical model can run.
     RuntimeError
-        If the integration fails (``OdeResult.raise_for_status``: the message says where
-        and why), so that an engine never hands back a result without a summary; use
-        :func:`ode_problem` and :func:`simulate_ode` to inspect a failed run.
+        If the classical integration fails (``OdeResult.raise_for_status``).
     """
+    check_choice("model", model, ODE_MODELS)
     options.setdefault("measure_from_s", 0.0)
     for bad in ("t_end_s", "red", "cross_traffic"):
         if bad in options:
@@ -1118,6 +1123,17 @@ def simulate_scenario_ode(scenario: Any, **options: Any) -> OdeResult:
                 f"simulate_scenario_ode() takes {bad!r} from the scenario, not as an option"
             )
     prob = ode_problem(scenario)
+    classical_opts = [k for k in _CLASSICAL_OPTIONS if k in options]
+    if model == "auto":
+        need = math.isfinite(_path_parts(prob.path)[2]) or bool(classical_opts)
+        model = "classical" if need else "hybrid"
+    if model == "hybrid":
+        if classical_opts:
+            raise TypeError(
+                f"option {classical_opts[0]!r} applies to the classical model only "
+                "(model='classical')"
+            )
+        return _hybrid_as_ode(scenario, prob, progress=progress, **options)
     return simulate_ode(
         prob.flows,
         prob.path,
@@ -1126,3 +1142,108 @@ def simulate_scenario_ode(scenario: Any, **options: Any) -> OdeResult:
         cross_traffic=prob.cross_traffic,
         **options,
     ).raise_for_status()
+
+
+def _hybrid_as_ode(
+    scenario: Any,
+    prob: OdeProblem,
+    *,
+    n_points: int = 1001,
+    measure_from_s: Any = 0.0,
+    progress: Any = None,
+) -> OdeResult:
+    """Run the hybrid model and present it as an :class:`OdeResult`."""
+    from .hybrid import simulate_scenario_hybrid
+
+    n_points = check_int("n_points", n_points, minimum=2)
+    t_end = prob.duration_s
+    m_from = _time("measure_from_s", measure_from_s)
+    if m_from >= t_end:
+        raise ValueError(f"measure_from_s must be < the duration {t_end!r} s, got {m_from!r}")
+    h = simulate_scenario_hybrid(scenario, record_every_s=t_end / (n_points - 1), progress=progress)
+    hs = h.summary
+    t = h.time_s
+    start = np.array([f.start_s for f in prob.flows])[:, None]
+    stop = np.array([f.stop_s for f in prob.flows])[:, None]
+    active = (t[None, :] >= start) & (t[None, :] < stop)
+    w = np.where(active, h.window_pkts, 0.0)
+    rtt = np.where(h.rtt_s > 0, h.rtt_s, np.array([f.rtt_s for f in prob.flows])[:, None])
+    base = np.where(h.base_rtt_s > 0, h.base_rtt_s, rtt)
+    red = prob.red
+    p = red.probability(h.avg_queue_pkts) if red is not None else np.zeros(t.size)
+
+    def at(rows: FloatArray, when: float) -> FloatArray:
+        return np.array([np.interp(when, t, r, left=0.0) for r in rows])
+
+    D0, D1 = at(h.delivered_pkts, m_from), h.delivered_pkts[:, -1]
+    L0, L1 = at(h.lost_pkts, m_from), h.lost_pkts[:, -1]
+    span = t_end - m_from
+    on = np.array([max(0.0, min(f.stop_s, t_end) - max(f.start_s, m_from)) for f in prob.flows])
+    thr = np.where(on > 0, (D1 - D0) / np.where(on > 0, on, 1.0), 0.0)
+    present = on > 0
+    delivered = float(np.sum(D1 - D0))
+    lost = float(np.sum(L1 - L0))
+    m = t >= m_from
+    util = (
+        hs.utilization
+        if m_from == 0.0
+        else (delivered + _cross_carried(prob.cross_traffic, m_from, t_end))
+        / (h.capacity_pps * span)
+    )
+    settled = [
+        _finite_or_none(v) if ok else None
+        for v, ok in zip(hs.settled_window_pkts, hs.reached_equilibrium, strict=True)
+    ]
+    summary = OdeSummary(
+        measure_from_s=m_from,
+        measure_to_s=t_end,
+        throughput_pps=tuple(float(v) for v in thr),
+        jain_index=float(jain_index(thr[present])) if present.any() else float("nan"),
+        utilization=float(util),
+        mean_queue_pkts=float(np.mean(h.queue_pkts[m])) if m.any() else 0.0,
+        final_queue_pkts=float(h.queue_pkts[-1]),
+        final_windows_pkts=tuple(float(v) for v in w[:, -1]),
+        base_rtt_overestimate_s=tuple(
+            float(max(b - f.rtt_s, 0.0)) for b, f in zip(base[:, -1], prob.flows, strict=True)
+        ),
+        lost_pkts=lost,
+        loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
+        losses_pkts=tuple(float(v) for v in L1 - L0),
+        change_times_s=h.change_times_s,
+        settled_window_pkts=tuple(settled),
+        time_to_equilibrium_s=tuple(
+            _finite_or_none(v) if ok else None
+            for v, ok in zip(hs.time_to_equilibrium_s, hs.reached_equilibrium, strict=True)
+        ),
+        convergence_times_s=tuple(hs.flow(0)["convergence_times_s"]),
+        ss_exit_window_pkts=_finite_or_none(hs.ss_exit_window_pkts[0]),
+        ss_exit_time_s=_finite_or_none(hs.ss_exit_time_s[0]),
+        model="hybrid",
+    )
+    return OdeResult(
+        t=t,
+        windows_pkts=w,
+        rates_pps=np.where(active, w / rtt, 0.0),
+        rtt_s=np.where(active, rtt, 0.0),
+        base_rtt_s=np.where(active, base, 0.0),
+        delta_pkts=np.where(active, backlog(w, base, rtt), 0.0),
+        delivered_pkts=h.delivered_pkts,
+        lost_pkts=h.lost_pkts,
+        active=active,
+        queue_pkts=h.queue_pkts,
+        avg_queue_pkts=h.avg_queue_pkts,
+        reverse_queue_pkts=np.zeros(t.size),
+        loss_probability=p,
+        status=0,
+        message="ok (hybrid model)",
+        nfev=0,
+        capacity_pps=h.capacity_pps,
+        flows=prob.flows,
+        summary=summary,
+        hybrid=h,
+    )
+
+
+def _cross_carried(cross: Sequence[tuple[float, float, float]], a: float, b: float) -> float:
+    """Packets the CBR sources send over ``[a, b]`` (the bottleneck carries them all)."""
+    return float(sum(r * max(0.0, min(b, hi) - max(a, lo)) for r, lo, hi in cross))
