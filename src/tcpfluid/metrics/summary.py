@@ -1,0 +1,228 @@
+"""The summary of a whole run, computed once for every engine.
+
+:func:`summarise` turns what an engine knows about each flow (:class:`FlowRecord`: its
+window series, whether it was in slow start, what it delivered, its loss events) and about
+the bottleneck (packets carried, capacity) into the one
+:class:`tcpfluid.results.Summary`, with the definitions of :mod:`tcpfluid.metrics`
+(slow-start exit, settling, convergence after each change, Jain's index, utilization).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from . import _finite_or_none, jain_index, settling_by_segment, slow_start_exit
+
+__all__ = ["FlowRecord", "run_changes", "summarise"]
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class FlowRecord:
+    """What an engine knows about one flow, for :func:`summarise`.
+
+    Attributes
+    ----------
+    name, start_s, stop_s
+        The flow and its active interval, s.
+    t_s
+        Times of the samples the flow's summary is judged on (one per round boundary in
+        the round model and the packet simulator, the output grid in the ODE), s.
+    window_pkts
+        The window the law saw at each sample (the slow-start exit is read from it).
+    in_slow_start
+        Whether the law was in slow start at each sample (``None``: no slow start).
+    settle_window_pkts
+        The window in effect after each sample (settling and convergence are judged on it).
+    delivered_pkts
+        Packets delivered in order by the flow during the measured time.
+    loss_events
+        Loss events: congestion signals handed to the law, each a window cut (a fluid
+        gives the expected number, a real number: see :mod:`tcpfluid.results`).
+    exit_delay_samples
+        Where the engine's exit moment lies after the first sample out of slow start, in
+        samples (the engine's fact; see :func:`summarise` for the convention).
+    """
+
+    name: str
+    start_s: float
+    stop_s: float
+    t_s: FloatArray
+    window_pkts: FloatArray
+    in_slow_start: NDArray[np.bool_] | None
+    settle_window_pkts: FloatArray
+    delivered_pkts: float
+    loss_events: float
+    exit_delay_samples: int = 0
+
+
+def run_changes(
+    cbr: Iterable[tuple[float, float]], flows: Iterable[tuple[float, float]], end_s: float
+) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """The changes of a run and their kinds: CBR starts/stops, flows joining/leaving.
+
+    Times inside ``(0, end_s)``, increasing; coinciding kinds are joined with ``+``.
+
+    Examples
+    --------
+    >>> run_changes([(80.0, 160.0)], [(0.0, math.inf), (100.0, 300.0)], 240.0)
+    ((80.0, 100.0, 160.0), ('cbr-start', 'flow-join', 'cbr-stop'))
+    """
+    kinds: dict[float, list[str]] = {}
+    for pairs, (on, off) in (
+        (cbr, ("cbr-start", "cbr-stop")),
+        (flows, ("flow-join", "flow-leave")),
+    ):
+        for start, stop in pairs:
+            for t, k in ((float(start), on), (float(stop), off)):
+                if 0.0 < t < end_s and k not in kinds.setdefault(t, []):
+                    kinds[t].append(k)
+    times = tuple(sorted(kinds))
+    return times, tuple("+".join(kinds[t]) for t in times)
+
+
+def _flow_summary(
+    fr: FlowRecord, changes: tuple[float, ...], end_s: float, measured: tuple[float, float]
+) -> Any:
+    from ..results import FlowSummary
+
+    t = np.asarray(fr.t_s, dtype=np.float64)
+    ss_w = ss_t = None
+    ss_r: int | None = None
+    if fr.in_slow_start is not None and t.size:
+        ev = slow_start_exit(t, fr.window_pkts, fr.in_slow_start)
+        j = int(ev.index) + 1 + fr.exit_delay_samples if bool(ev.found) else t.size
+        # an exit stamped after the end of the trace or of the run did not happen in it
+        if j < t.size and t[j] <= end_s:
+            ss_w, ss_t, ss_r = float(ev.value), float(t[j]), j + 1
+    conv: list[float | None] = [None] * len(changes)
+    settled = t_eq = None
+    if t.size:
+        seg = settling_by_segment(
+            t,
+            fr.settle_window_pkts,
+            start_s=fr.start_s,
+            end_s=min(end_s, fr.stop_s),
+            change_times_s=changes,
+        )
+        if bool(seg.equilibrium.settled):
+            settled = _finite_or_none(seg.equilibrium.value)
+            t_eq = _finite_or_none(seg.equilibrium.time_s)
+        conv = [_finite_or_none(c.time_s) if bool(c.settled) else None for c in seg.convergence]
+    active = min(fr.stop_s, measured[1]) - max(fr.start_s, measured[0])
+    return FlowSummary(
+        name=fr.name,
+        start_s=float(fr.start_s),
+        stop_s=float(fr.stop_s),
+        ss_exit_window_pkts=ss_w,
+        ss_exit_time_s=ss_t,
+        ss_exit_round=ss_r,
+        settled_window_pkts=settled,
+        time_to_equilibrium_s=t_eq,
+        convergence_times_s=tuple(conv),
+        throughput_pps=_finite_or_none(fr.delivered_pkts / active) if active > 0 else None,
+        losses=fr.loss_events,
+    )
+
+
+def _latest(values: list[float | None]) -> float | None:
+    if not values or any(v is None for v in values):
+        return None
+    return max(v for v in values if v is not None)
+
+
+def summarise(
+    engine: str,
+    scenario: Any,
+    flows: Sequence[FlowRecord],
+    *,
+    end_s: float,
+    carried_pkts: float,
+    capacity_pps: float,
+    measured_s: tuple[float, float] | None = None,
+    bottleneck: str,
+    extras: Any = None,
+) -> Any:
+    """The :class:`tcpfluid.results.Summary` of a run: the one summary computation.
+
+    Slow-start exit (the convention of every engine): the exit window is the last
+    slow-start window (before any cut), the exit round the 1-based round at whose end the
+    sender decides from the RTTs of the exit window's own packets (round 1 sends the
+    initial window; Vegas on the Quick Vegas paper's §5.1 path: 64 packets, round 12,
+    1.2 s), the exit time the end of that round. Sample ``k`` of a flow's series closes
+    round ``k + 1``; the engine says, with :attr:`FlowRecord.exit_delay_samples`, how many
+    samples after the first one out of slow start its exit round ends.
+
+    Parameters
+    ----------
+    engine, scenario
+        The engine's name and the scenario run (its CBR sources give the changes).
+    flows
+        One :class:`FlowRecord` per flow.
+    end_s
+        End of the run, s.
+    carried_pkts, capacity_pps
+        Packets the bottleneck carried during the measured time (all traffic) and its
+        capacity; utilization = carried / (capacity × measured time).
+    measured_s
+        The measured time ``(from, to)``, s, over which throughputs and utilization are
+        averaged (default ``(0, end_s)``; the round model's last round may end after
+        ``end_s``, the ODE may measure from a later time).
+    bottleneck
+        Name of the bottleneck link.
+    extras
+        Engine-specific JSON keys kept in the summary.
+    """
+    from ..results import Summary
+
+    measured = (0.0, end_s) if measured_s is None else measured_s
+    span = measured[1] - measured[0]
+    changes, kinds = run_changes(
+        [(c.start_s, c.stop_s) for c in scenario.cbr],
+        [(f.start_s, f.stop_s) for f in flows],
+        end_s,
+    )
+    per = tuple(_flow_summary(fr, changes, end_s, measured) for fr in flows)
+    first = changes[0] if changes else math.inf
+    settled_at = [
+        None if f.time_to_equilibrium_s is None else f.start_s + f.time_to_equilibrium_s
+        for f in per
+        if f.start_s < first
+    ]
+    bounds = [*changes, math.inf]
+    all_conv = []
+    for k, tc in enumerate(changes):
+        act = [f for f in per if f.start_s < bounds[k + 1] and f.stop_s > tc]
+        all_conv.append(
+            _latest(
+                [
+                    None
+                    if f.convergence_times_s[k] is None
+                    else max(f.start_s, tc) - tc + f.convergence_times_s[k]
+                    for f in act
+                ]
+            )
+        )
+    thr = [f.throughput_pps for f in per if f.throughput_pps is not None]
+    jain = _finite_or_none(jain_index(thr)) if thr and any(x > 0 for x in thr) else None
+    util = carried_pkts / (capacity_pps * span) if capacity_pps * span > 0 else math.nan
+    return Summary(
+        engine=engine,
+        flows=per,
+        change_times_s=changes,
+        change_kinds=kinds,
+        all_settled_time_s=_latest(settled_at),
+        all_converged_times_s=tuple(all_conv),
+        utilization=_finite_or_none(util),
+        jain_index=jain,
+        bottleneck=bottleneck,
+        notes=tuple(getattr(scenario, "notes", ())),
+        extras=dict(extras or {}),
+    )
