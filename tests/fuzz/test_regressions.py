@@ -1,0 +1,103 @@
+"""Hostile cases found by probing and fuzzing, each pinned as a regression test.
+
+Each case ends in a result that makes sense or a ValueError naming the input; never an
+OverflowError, a ZeroDivisionError, an invented number or a silent wrong status.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tcpfluid import Path
+from tcpfluid.algorithms import get_law
+from tcpfluid.analytic import rounds_to_equilibrium, slow_start_windows
+from tcpfluid.engines import simulate_summary
+from tcpfluid.fluid import simulate_rounds, simulate_scenario_ode
+from tcpfluid.scenarios import build_scenario
+
+
+@pytest.mark.xfail(strict=True, reason="open: requested from the round/ODE models' owner (fluid)")
+def test_rounds_with_a_tiny_rtt_is_a_value_error() -> None:
+    # 5e-324 s is the smallest positive float: 1 s of it is 2e323 rounds
+    with pytest.raises(ValueError, match=r"duration_s|d="):
+        simulate_rounds(get_law("vegas"), Path(6250.0, 5e-324), duration_s=1.0)
+
+
+def test_slow_start_windows_beyond_the_largest_float_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match="rounds"):
+        slow_start_windows("quick-vegas", 2000, whole_acks=True)
+
+
+def test_absurd_bandwidth_and_duration_name_the_inputs() -> None:
+    # was a ZeroDivisionError in the packet summary
+    for engine in ("packet", "rounds"):
+        with pytest.raises(ValueError, match="bandwidth") as info:
+            simulate_summary(
+                "qv-basic",
+                "vegas",
+                engine=engine,
+                sets={"bandwidth": "1e-300bps", "duration": "1e-300s"},
+            )
+        assert "duration" in str(info.value)
+
+
+def test_huge_packet_size_names_the_parameter() -> None:
+    # was "x must not be all zeros: Jain's index is undefined without throughput"
+    for engine in ("rounds", "packet"):
+        with pytest.raises(ValueError, match="packet_size"):
+            simulate_summary(
+                "qv-basic", "vegas", engine=engine, sets={"packet_size": "1e300", "duration": "1s"}
+            )
+
+
+def _throughput(engine: str, duration: str) -> float:
+    out = simulate_summary(
+        "qv-basic", "vegas", engine=engine, sets={"duration": duration, "cbr": "none"}
+    )
+    return float(out["throughput_pps"][0])
+
+
+@pytest.mark.xfail(strict=True, reason="open: requested from the round/ODE models' owner (fluid)")
+def test_run_shorter_than_one_rtt_gives_no_invented_throughput() -> None:
+    # qv-basic's base RTT is 104 ms: in 10 ms no packet is delivered (the packet engine: 0);
+    # the round model reported 19.96 pkt/s
+    assert _throughput("packet", "10ms") == 0.0
+    try:
+        rounds = _throughput("rounds", "10ms")
+    except ValueError as exc:
+        assert "duration" in str(exc)
+    else:
+        assert rounds == 0.0
+
+
+@pytest.mark.xfail(strict=True, reason="open: requested from the round/ODE models' owner (fluid)")
+def test_ode_refuses_alpha_below_its_switch_width() -> None:
+    # with alpha = beta = 1e-12 the ODE's switch (0.1 packets wide) is wider than the
+    # band, and its window stuck at 2 while the round model settled at 56.5
+    with pytest.raises(ValueError, match=r"alpha|beta|switch_width"):
+        simulate_summary(
+            "qv-basic",
+            "vegas",
+            engine="ode",
+            sets={"alpha": 1e-12, "beta": 1e-12, "cbr": "none", "duration": "20s"},
+        )
+
+
+@pytest.mark.xfail(strict=True, reason="open: requested from the round/ODE models' owner (fluid)")
+def test_ode_refuses_a_meaningless_atol() -> None:
+    # atol=1e300 returned status ok with a wrong utilization
+    sc = build_scenario("qv-basic", algorithm="vegas", cbr="none", duration="20s")
+    with pytest.raises(ValueError, match="atol"):
+        simulate_scenario_ode(sc, atol=1e300)
+
+
+@pytest.mark.xfail(strict=True, reason="open: requested from the closed forms' owner (laws)")
+def test_rounds_to_equilibrium_overflow_is_an_error() -> None:
+    try:
+        out = rounds_to_equilibrium("vegas", 1e300, 1e300, beta=1e-300)
+    except ValueError as exc:
+        assert any(n in str(exc) for n in ("window", "beta", "n"))
+    else:
+        assert math.isfinite(float(out))
