@@ -20,6 +20,7 @@ from tcpfluid.report import (
     SECTIONS,
     ReportConfig,
     Row,
+    SectionResult,
     Table,
     Tolerance,
     build_report,
@@ -354,3 +355,25 @@ def test_a_run_that_did_not_settle_is_marked_not_dropped() -> None:
     assert np.asarray(b.get_offsets())[:, 0].tolist() == [500.0]
     assert sum(p.get_gid() == "not-settled" for p in ax.patches) == 1  # one band per panel
     plt.close(fig)
+
+
+def test_a_section_is_assembled_when_its_last_task_is_in() -> None:
+    from tcpfluid.report._core import SectionSpec, Task, run_sections
+
+    events: list[str] = []
+
+    def spec(name: str, n: int) -> SectionSpec:
+        def tasks(cfg: ReportConfig) -> list[Task]:
+            return [Task("os:getpid", {}, f"{name} {k}", cost=1.0) for k in range(n)]
+
+        def assemble(cfg: ReportConfig, results: list) -> SectionResult:
+            events.append(f"{name}:{len(results)}")
+            return SectionResult(name, name.upper(), "", ())
+
+        return SectionSpec(name, name.upper(), tasks, assemble)
+
+    rep = run_sections(
+        [spec("a", 2), spec("none", 0), spec("b", 1)], ReportConfig(), progress=False
+    )
+    assert [s.name for s in rep.sections] == ["a", "none", "b"]  # report order kept
+    assert events == ["none:0", "a:2", "b:1"]  # each assembled once, as soon as complete

@@ -289,9 +289,15 @@ def run_tasks(
     jobs: int = 1,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    on_result: Callable[[int, Any], None] | None = None,
 ) -> list[Any]:
     """Run ``tasks`` and return ``(result, seconds)`` pairs **in task order** (the results
-    do not depend on ``jobs``; the seconds are each task's own wall time)."""
+    do not depend on ``jobs``; the seconds are each task's own wall time).
+
+    ``on_result(index, pair)`` is called in this process as each task finishes (while the
+    pool runs the others): :func:`run_sections` assembles a section there as soon as its
+    last task is in.
+    """
     results: list[Any] = [None] * len(tasks)
     costs = [estimate_cost(t) for t in tasks]
     if jobs == 1 and executor is None:
@@ -299,6 +305,8 @@ def run_tasks(
             results[i] = _run_task(t)
             if progress is not None:
                 progress.update(t.label, costs[i])
+            if on_result is not None:
+                on_result(i, results[i])
         return results
     own = executor is None
     ex = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
@@ -313,6 +321,8 @@ def run_tasks(
             results[i] = fut.result()
             if progress is not None:
                 progress.update(tasks[i].label, costs[i])
+            if on_result is not None:
+                on_result(i, results[i])
     finally:
         if own:
             ex.shutdown(wait=True, cancel_futures=True)
@@ -331,34 +341,52 @@ def run_sections(
     progress: bool = True,
     stream: TextIO | None = None,
 ) -> Report:
-    """Run the tasks of ``specs`` (all in one pool) and assemble each section."""
+    """Run the tasks of ``specs`` (all in one pool) and assemble each section as soon as
+    its last task is in (in this process, while the pool runs the other sections' tasks:
+    the figures of the short sections are drawn during the long runs). The report does
+    not depend on the order in which tasks finish."""
     t0 = time.perf_counter()
     per: list[list[Task]] = [s.tasks(config) for s in specs]
     flat = [t for ts in per for t in ts]
+    owner = [j for j, ts in enumerate(per) for _ in ts]
+    first = [sum(len(ts) for ts in per[:j]) for j in range(len(per))]
+    remaining = [len(ts) for ts in per]
+    pairs: list[Any] = [None] * len(flat)
+    done: list[SectionResult | None] = [None] * len(specs)
+
+    def assemble(j: int) -> None:
+        s0 = time.perf_counter()
+        chunk = pairs[first[j] : first[j] + len(per[j])]
+        res = specs[j].assemble(config, [r for r, _ in chunk])
+        done[j] = SectionResult(
+            res.name,
+            res.title,
+            res.intro,
+            res.tables,
+            res.figures,
+            res.notes,
+            elapsed_s=sum(sec for _, sec in chunk) + time.perf_counter() - s0,
+        )
+
+    def on_result(i: int, pair: Any) -> None:
+        pairs[i] = pair
+        j = owner[i]
+        remaining[j] -= 1
+        if remaining[j] == 0:
+            assemble(j)
+
     bar = Progress(flat, enabled=progress, stream=stream)
     try:
-        out = run_tasks(flat, jobs=config.jobs, progress=bar)
+        for j, n in enumerate(remaining):
+            if n == 0:  # a section without tasks
+                assemble(j)
+        run_tasks(flat, jobs=config.jobs, progress=bar, on_result=on_result)
     finally:
         bar.close()
-    sections = []
-    k = 0
-    for spec, ts in zip(specs, per, strict=True):
-        s0 = time.perf_counter()
-        chunk = out[k : k + len(ts)]
-        res = spec.assemble(config, [r for r, _ in chunk])
-        k += len(ts)
-        sections.append(
-            SectionResult(
-                res.name,
-                res.title,
-                res.intro,
-                res.tables,
-                res.figures,
-                res.notes,
-                elapsed_s=sum(s for _, s in chunk) + time.perf_counter() - s0,
-            )
-        )
-    return Report(config, tuple(sections), time.perf_counter() - t0, _versions())
+    sections = tuple(d for d in done if d is not None)
+    if len(sections) != len(specs):  # pragma: no cover - every task reports or raises
+        raise RuntimeError("a report section was not assembled")
+    return Report(config, sections, time.perf_counter() - t0, _versions())
 
 
 def _versions() -> dict[str, str]:
