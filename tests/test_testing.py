@@ -279,3 +279,13 @@ def test_closed_form_for_a_group_equals_its_single_flow_equivalent(cache: RunCac
     mu, d40 = _mu_d(40e6, 0.05)
     _, d10 = _mu_d(10e6, 0.05)
     assert a["settled_window"] - b["settled_window"] == pytest.approx(mu / 4 * (d40 - d10))
+
+
+def test_a_progress_callback_reaches_the_engine_and_does_not_split_the_cache() -> None:
+    sc = build_scenario("qv-basic", **SMALL).with_algorithm("vegas")
+    local = RunCache()
+    seen: list[float] = []
+    local.run(sc, "rounds", progress=seen.append)
+    local.run(sc, "rounds", progress=lambda f: None)
+    assert local.misses == 1 and local.hits == 1
+    assert seen and seen[-1] == 1.0 and all(0.0 <= f <= 1.0 for f in seen)

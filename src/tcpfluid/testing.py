@@ -479,7 +479,8 @@ class RunCache:
     """Engine runs and closed forms of scenarios, computed once per distinct input.
 
     The key is the scenario's full description (:meth:`Scenario.to_dict`), the layer and
-    its options, so two tests asking for the same packet run share it. The pytest plugin
+    its options (a ``progress`` callback aside), so two tests asking for the same packet
+    run share it. The pytest plugin
     keeps one cache per test session.
 
     Attributes
@@ -496,7 +497,9 @@ class RunCache:
 
     @staticmethod
     def _key(scenario: Scenario, layer: str, options: Mapping[str, Any]) -> str:
-        return json.dumps([scenario.to_dict(), layer, dict(options)], sort_keys=True, default=repr)
+        # a progress callback does not change the result
+        opts = {k: v for k, v in options.items() if k != "progress"}
+        return json.dumps([scenario.to_dict(), layer, opts], sort_keys=True, default=repr)
 
     def run(self, scenario: Scenario, engine: str, **options: Any) -> Any:
         """The engine's result for ``scenario`` (computed on the first request)."""

@@ -135,7 +135,11 @@ def _predict_one(
     preds = predict_scenario(scenario, cache=cache)
     checked: dict[tuple[str, str, int], float | None] = {}
     if args.check is not None:
-        checked = dict(cache.layer(scenario, args.check).values)
+        from .._progress import progress_bar
+
+        label = f"{args.check} run ({scenario.flows[0].algorithm})"
+        with progress_bar(label, enabled=not (args.quiet or args.json)) as bar:
+            checked = dict(cache.layer(scenario, args.check, {"progress": bar}).values)
     return preds, checked
 
 

@@ -104,6 +104,12 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="scenario mode: also run this engine and print its values and the differences",
     )
+    p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="scenario mode: no progress bar on stderr during --check (never with --json)",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(run=run)
 
