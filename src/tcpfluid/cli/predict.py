@@ -61,7 +61,7 @@ def add_parser(sub: Any) -> None:
         metavar="NAME[,NAME...]",
         help=(
             f"algorithm(s): {', '.join(PREDICT_ALGORITHMS)}; repeat or comma-separate "
-            "(default: vegas,quick-vegas,tcp-ho)"
+            "(default: vegas,quick-vegas,tcp-ho); with a SCENARIO any law of tcpfluid simulate"
         ),
     )
     p.add_argument("--bandwidth", help="bottleneck rate, e.g. 50Mbps or 6250 (packets/s)")
