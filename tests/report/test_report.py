@@ -299,6 +299,12 @@ def test_tasks_start_longest_first() -> None:
     from tcpfluid.report._core import Task, estimate_cost, schedule
 
     assert schedule([1.0, 5.0, 3.0, 5.0]) == [1, 3, 2, 0]
+    # cold Numba cache: the first packet run is followed by ~WARMUP_S of other tasks, so
+    # one worker compiles while the other runs fluid models (then longest first again)
+    costs = [60.0, 50.0, 8.0, 9.0, 1.0, 2.0]
+    packet = [True, True, False, False, False, True]
+    assert schedule(costs, packet) == [0, 3, 2, 1, 5, 4]
+    assert schedule(costs, [False] * 6) == schedule(costs)
     many = Task(
         "tcpfluid.report._runs:packet_run",
         {"scenario": "qv-many-flows", "algorithm": "vegas", "overrides": {}},

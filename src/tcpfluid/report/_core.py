@@ -229,6 +229,11 @@ class Progress:
         self._bar.close()
 
 
+#: functions of tasks that run the packet simulator (Numba-compiled, cached on disk)
+_COMPILING = ("packet_run", "thesis_run")
+#: seconds of other tasks started right after the first packet run (see :func:`schedule`)
+WARMUP_S = 15.0
+
 #: seconds per simulated packet slot of the bottleneck and per flow-round, one core
 #: (order of magnitude of the packet simulator; only the order of the tasks depends on it)
 _S_PER_PACKET = 1.0e-6
@@ -314,7 +319,8 @@ def run_tasks(
         # the longest tasks first (longest-processing-time scheduling): the pool ends with
         # short tasks that fill the gaps; the order of submission does not change the
         # results, which are put back by task index
-        order = schedule(costs)
+        compiles = [t.function.rpartition(":")[2] in _COMPILING for t in tasks]
+        order = schedule(costs, compiles)
         futs = {ex.submit(_run_task, tasks[i]): i for i in order}
         for fut in as_completed(futs):
             i = futs[fut]
@@ -329,9 +335,30 @@ def run_tasks(
     return results
 
 
-def schedule(costs: Sequence[float]) -> list[int]:
-    """Task indices, longest estimated cost first (ties: task order)."""
-    return sorted(range(len(costs)), key=lambda i: (-costs[i], i))
+def schedule(costs: Sequence[float], compiles: Sequence[bool] | None = None) -> list[int]:
+    """Task indices in the order a pool should start them: longest estimated cost first
+    (ties: task order).
+
+    With ``compiles`` (which tasks run the Numba-compiled packet simulator): the first
+    task is followed by enough tasks that do not (about :data:`WARMUP_S` seconds of them),
+    so that on a cold Numba cache one worker compiles the kernels and writes the cache
+    while the others run round-model and ODE tasks, instead of every worker compiling the
+    same kernels at once.
+    """
+    order = sorted(range(len(costs)), key=lambda i: (-costs[i], i))
+    if compiles is None or len(order) < 3 or not compiles[order[0]]:
+        return order
+    head, rest = order[:1], order[1:]
+    warm: list[int] = []
+    total = 0.0
+    for i in rest:
+        if total >= WARMUP_S:
+            break
+        if not compiles[i]:
+            warm.append(i)
+            total += costs[i]
+    chosen = set(warm)
+    return head + warm + [i for i in rest if i not in chosen]
 
 
 def run_sections(
