@@ -414,9 +414,13 @@ def simulate_hybrid(
     if np.any(~np.isfinite(start)) or np.any(start < 0) or np.any(stop <= start):
         raise ValueError("flow_start_s must be >= 0 and flow_stop_s > flow_start_s for every flow")
     cross = [(float(r), float(a), float(b)) for r, a, b in cross_traffic]
-    for r, a, b in cross:
-        if not (r > 0 and a >= 0 and b > a):
-            raise ValueError(f"cross traffic (rate_pps, start_s, stop_s) invalid: {(r, a, b)!r}")
+    for i, (r, a, b) in enumerate(cross):
+        if not (r > 0 and math.isfinite(r) and a >= 0 and b > a):
+            raise ValueError(
+                f"cross_traffic[{i}] (a CBR source at the bottleneck: the scenario's cbr, "
+                "cbr_start, cbr_stop) needs rate_pps > 0 and 0 <= start_s < stop_s, got "
+                f"rate_pps={r!r}, start_s={a!r}, stop_s={b!r}"
+            )
     if cross:
         worst = max(sum(r for r, a, b in cross if a <= ti < b) for _, ti, _ in cross)
         if worst >= mu:

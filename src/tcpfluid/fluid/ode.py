@@ -775,6 +775,14 @@ def simulate_ode(
     if red is not None and not isinstance(red, RedQueue):
         raise TypeError(f"red must be a RedQueue or None, got {red!r}")
     eps = check_positive("switch_width_pkts", switch_width_pkts)
+    for i, f in enumerate(flows):
+        if f.law in ("vegas", "enhanced-vegas", "fast") and f.alpha_pkts < eps:
+            raise ValueError(
+                f"flows[{i}].alpha_pkts={f.alpha_pkts!r} is below switch_width_pkts={eps!r}: "
+                "the ramped sign of the right-hand side cannot resolve a threshold narrower "
+                "than its width; give alpha_pkts >= switch_width_pkts or a smaller "
+                "switch_width_pkts"
+            )
     eps_b = check_positive("droptail_width_pkts", droptail_width_pkts)
     if math.isfinite(buffer_pkts) and eps_b > buffer_pkts:
         raise ValueError(
@@ -786,7 +794,8 @@ def simulate_ode(
         raise ValueError(f"measure_from_s must be < t_end_s={t_end!r}, got {measure_from_s!r}")
     check_choice("method", method, _METHODS)
     rtol = check_range("rtol", rtol, 1e-12, 0.1)
-    atol = check_positive("atol", atol)
+    atol = check_range("atol", atol, 0.0, 1e-3, lo_open=True)  # packets: above 1e-3 the
+    # solver may skip whole packets of a window or queue and still report success
     max_step = _time("max_step_s", max_step_s, allow_inf=True)
     if max_step <= 0:
         raise ValueError(f"max_step_s must be > 0 s, got {max_step_s!r}")

@@ -591,12 +591,20 @@ def simulate_rounds(
     else:
         t_end = check_positive("duration_s", duration_s)
         # every round lasts at least d, so this bound is never reached early
-        n_steps = math.ceil(t_end / float(batch.d_s.min())) + 1
-        if n_steps > 50_000_000:
+        d_min = float(batch.d_s.min())
+        if t_end < d_min:
             raise ValueError(
-                f"duration_s={duration_s!r} needs up to {n_steps} rounds of "
-                f"d={float(batch.d_s.min())!r} s; shorten the run"
+                f"duration_s={duration_s!r} is shorter than one round (the base RTT "
+                f"d={d_min!r} s): no round ends within the run; give a duration of at "
+                "least one base RTT"
             )
+        ratio = t_end / d_min
+        if not ratio <= 50_000_000:
+            raise ValueError(
+                f"duration_s={duration_s!r} needs up to {ratio:.3g} rounds of "
+                f"d={d_min!r} s (at most 50,000,000); shorten the run or lengthen d"
+            )
+        n_steps = math.ceil(ratio) + 1
     every = check_int("record_every", record_every, minimum=1)
     check_int("feedback_rounds", feedback_rounds, minimum=0)
     if feedback_rounds > 8:
