@@ -383,3 +383,12 @@ def test_a_section_is_assembled_when_its_last_task_is_in() -> None:
     )
     assert [s.name for s in rep.sections] == ["a", "none", "b"]  # report order kept
     assert events == ["none:0", "a:2", "b:1"]  # each assembled once, as soon as complete
+
+
+@pytest.mark.parametrize("quick", [False, True])
+def test_no_run_is_done_twice(quick: bool) -> None:
+    # every task of the report (full and quick) is a different run: no section repeats
+    # another's engine run with the same scenario, algorithm and options
+    tasks = [t for s in SECTIONS.values() for t in s.tasks(ReportConfig(quick=quick))]
+    keys = [(t.function, repr(sorted(t.kwargs.items()))) for t in tasks]
+    assert len(set(keys)) == len(keys)
