@@ -250,7 +250,7 @@ def test_quick_vegas_rounds_from_w_to_nw_match_eq12() -> None:
     batch = PathBatch(mu1 * n, d)
     cbr = CrossTraffic(mu1 * n - mu1, 0.0, 20.0)
     tr = simulate_rounds(
-        get_law("quick-vegas"),
+        get_law("quick-vegas", sampling="every-round"),  # eq (12): one decision per round
         batch,
         duration_s=40.0,
         rtt="fluid",
