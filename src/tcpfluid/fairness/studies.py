@@ -1,376 +1,57 @@
-"""Fairness studies: the documents' fairness tables, predicted by the ODE model.
-
-Each study returns a :class:`FairnessStudy`: a :class:`pandas.DataFrame` with, per row,
-the ODE model's prediction (``ode_*`` columns), the packet simulator's measurement
-(``packet_*`` columns, only when a ``packet_engine`` is given — never filled otherwise)
-and the document's printed number (``doc_*`` columns), plus a matplotlib figure through
-:meth:`FairnessStudy.plot`.
-
-Studies
--------
-:func:`thesis_two_flow_study`
-    Tsang's thesis (document 001) ch. 3 §4.3, Table 3.16: two flows on 1.5 Mb/s behind a
-    RED gateway, the long flow's access delay x2 from 1 to 110 ms, Vegas-1_3 (α = 1,
-    β = 3) against Enhanced Vegas with δ = 1, 2, 3.
-:func:`qv_many_flows_study`
-    Quick Vegas paper (document 000) §5.3.1, Table 2: 60 flows on 1 Gb/s joining in three
-    groups, Jain's index per 100-s period.
-:func:`qv_different_rtt_study`
-    Document 000 §5.3.2, Table 3: three groups of flows with different RTTs, Jain's index
-    per 50-s period (the paper's Fig. 15 is not in its text: the RTTs are the scenario's,
-    ours).
-:func:`ho_different_rtt_study`
-    TCP-Ho paper (document 004) §5.2.1, Table 6: five flows with different RTTs (Fig. 13
-    is not in the text: the caller gives the RTTs).
-:func:`ho_friendliness_study`
-    Document 004 §5.2.2, Table 7: 20 flows of two kinds on 10 Mb/s (Reno/Vegas,
-    FAST/Vegas, FAST/Reno, TCP-Ho mixtures), fairness and mean throughput per kind.
-
-Laws without an ODE right-hand side (Quick Vegas, TCP-Ho) have no ``ode_*`` value: their
-rows carry ``ode_note = "no ODE right-hand side"`` and NaN in the ``ode_*`` columns
-(pandas' missing value), and a packet column only if a packet engine is given.
-
-Every run goes through :func:`tcpfluid.simulate`. ``packet_engine="packet"`` (or ``True``)
-adds the packet simulator's columns; a callable taking a
-:class:`tcpfluid.scenarios.Scenario` and returning a :class:`tcpfluid.results.Result` (or a
-:class:`tcpfluid.sim.PacketResult`, e.g. :func:`tcpfluid.sim.simulate_packets` with other
-options) is accepted too. Throughputs are its delivery rates averaged over the same
-measurement windows as the ODE's.
-"""
+"""The fairness studies: one function per document table (see :mod:`tcpfluid.fairness`)."""
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ._validation import check_choice, check_int, check_positive
-from .algorithms.registry import ALGORITHMS
-from .analytic import jain_index
-from .engines import simulate
-from .fluid.ode import (
+from .._validation import check_choice, check_int, check_positive
+from ..fluid.ode import (
     ODE_LAWS,
     OdeFlow,
-    OdeResult,
-    OdeSummary,
     ode_problem,
     simulate_ode,
 )
-from .path import Path
-from .published import published
-from .results import Result
-from .scenarios import Scenario, build_scenario
+from ..path import Path
+from ..scenarios import Scenario, build_scenario
+from . import (
+    _HO_TABLE_6,
+    _HO_TABLE_7,
+    _NO_RHS,
+    _QV_TABLE_2,
+    _QV_TABLE_3,
+    _THESIS_SETTINGS,
+    THESIS_TABLE_3_16,
+    FairnessStudy,
+    PacketEngine,
+    _check_algorithms,
+    _check_engine,
+    _check_window,
+    _jain_or_nan,
+    _native,
+    _ode,
+    _packet_delivered,
+    _summary,
+    period_throughputs,
+)
 
 __all__ = [
-    "THESIS_TABLE_3_16",
-    "FairnessStudy",
     "ho_different_rtt_study",
     "ho_friendliness_study",
-    "period_throughputs",
     "qv_different_rtt_study",
     "qv_many_flows_study",
     "thesis_two_flow_study",
 ]
 
 FloatArray = NDArray[np.float64]
-PacketEngine = Callable[[Scenario], Any]
-_NO_RHS = "no ODE right-hand side"
-
-#: Document 001 Table 3.16 (connection 1 starts first): Jain's index by x2 (ms) for
-#: Vegas-1, Vegas-2, Vegas-3 (Enhanced Vegas δ = 1, 2, 3) and Vegas-1_3 (α = 1, β = 3).
-THESIS_TABLE_3_16: dict[int, dict[str, float]] = {
-    110: {"vegas-1": 0.928, "vegas-2": 0.995, "vegas-3": 0.992, "vegas-1_3": 0.965},
-    100: {"vegas-1": 0.898, "vegas-2": 1.000, "vegas-3": 0.997, "vegas-1_3": 0.931},
-    90: {"vegas-1": 0.890, "vegas-2": 1.000, "vegas-3": 0.996, "vegas-1_3": 0.941},
-    80: {"vegas-1": 0.858, "vegas-2": 0.999, "vegas-3": 0.995, "vegas-1_3": 0.953},
-    70: {"vegas-1": 0.988, "vegas-2": 0.982, "vegas-3": 0.989, "vegas-1_3": 0.980},
-    60: {"vegas-1": 0.998, "vegas-2": 0.997, "vegas-3": 0.997, "vegas-1_3": 0.945},
-    50: {"vegas-1": 0.997, "vegas-2": 0.986, "vegas-3": 0.996, "vegas-1_3": 0.962},
-    40: {"vegas-1": 1.000, "vegas-2": 0.994, "vegas-3": 0.995, "vegas-1_3": 0.946},
-    30: {"vegas-1": 0.997, "vegas-2": 0.968, "vegas-3": 0.991, "vegas-1_3": 0.970},
-    20: {"vegas-1": 0.998, "vegas-2": 0.998, "vegas-3": 0.998, "vegas-1_3": 0.996},
-    10: {"vegas-1": 0.988, "vegas-2": 0.999, "vegas-3": 1.000, "vegas-1_3": 0.900},
-    5: {"vegas-1": 0.994, "vegas-2": 0.999, "vegas-3": 0.999, "vegas-1_3": 1.000},
-    1: {"vegas-1": 1.000, "vegas-2": 1.000, "vegas-3": 1.000, "vegas-1_3": 1.000},
-}
-
-#: the thesis's settings: registry algorithm and parameters
-_THESIS_SETTINGS: dict[str, tuple[str, dict[str, float]]] = {
-    "vegas-1_3": ("vegas", {"alpha": 1.0, "beta": 3.0}),
-    "vegas-1": ("enhanced-vegas", {"delta": 1.0}),
-    "vegas-2": ("enhanced-vegas", {"delta": 2.0}),
-    "vegas-3": ("enhanced-vegas", {"delta": 3.0}),
-}
 
 
-def _printed_periods(table: str, period_s: int, n_periods: int) -> dict[str, tuple[float, ...]]:
-    """Jain's index per period of document 000's ``table`` from :mod:`tcpfluid.published`
-    (the one copy of the printed numbers; New Reno is run as ``"reno"``)."""
-    return {
-        alg: tuple(
-            float(published(f"000/{table}/{alg}/{period_s * i}-{period_s * (i + 1)}").value)
-            for i in range(n_periods)
-        )
-        for alg in ("vegas", "quick-vegas", "fast", "reno")
-    }
-
-
-#: Document 000 Table 2 (same RTT, Jain's index per 100-s period)
-_QV_TABLE_2 = _printed_periods("table2", 100, 5)
-#: Document 000 Table 3 (different RTTs, Jain's index per 50-s period)
-_QV_TABLE_3 = _printed_periods("table3", 50, 4)
-#: Document 004 Table 6: fairness index and utilization, five flows, different RTTs
-_HO_TABLE_6: dict[str, tuple[float, float]] = {
-    "reno": (0.67, 0.96),
-    "vegas": (0.75, 1.00),
-    "fast": (0.99, 0.96),
-    "tcp-ho": (0.82, 1.00),
-}
-#: Document 004 Table 7: (first kind, second kind) -> {(n_first, n_second):
-#: (fairness, mean throughput first kind kbps, mean throughput second kind kbps)}
-_HO_TABLE_7: dict[tuple[str, str], dict[tuple[int, int], tuple[float, float, float]]] = {
-    ("reno", "vegas"): {
-        (15, 5): (0.80, 608, 89), (10, 10): (0.59, 840, 120), (5, 15): (0.39, 1526, 138)
-    },
-    ("tcp-ho", "vegas"): {
-        (15, 5): (0.95, 533, 403), (10, 10): (0.86, 564, 438), (5, 15): (0.89, 592, 471)
-    },
-    ("tcp-ho", "reno"): {
-        (15, 5): (0.85, 474, 570), (10, 10): (0.89, 453, 557), (5, 15): (0.96, 435, 524)
-    },
-    ("fast", "vegas"): {
-        (15, 5): (0.80, 376, 158), (10, 10): (0.54, 665, 222), (5, 15): (0.39, 1139, 251)
-    },
-    ("fast", "reno"): {
-        (15, 5): (0.72, 504, 118), (10, 10): (0.52, 731, 148), (5, 15): (0.27, 1380, 166)
-    },
-    ("fast", "tcp-ho"): {
-        (15, 5): (0.88, 395, 154), (10, 10): (0.79, 554, 317), (5, 15): (0.76, 591, 250)
-    },
-}  # fmt: skip
-
-
-@dataclass(frozen=True)
-class FairnessStudy:
-    """A fairness study's table and provenance.
-
-    Attributes
-    ----------
-    name
-        Short name (``"thesis-two-flow"``...).
-    source
-        The document table reproduced.
-    table
-        One row per case: the case's keys, ``ode_*`` predictions, ``packet_*``
-        measurements (only with a packet engine), ``doc_*`` printed values.
-    notes
-        Assumptions that matter when comparing the columns.
-    """
-
-    name: str
-    source: str
-    table: Any  # pandas.DataFrame
-    notes: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: records of the table (NaN as ``None``)."""
-        records = self.table.astype(object).where(self.table.notna(), None).to_dict("records")
-        return {"name": self.name, "source": self.source, "notes": self.notes, "rows": records}
-
-    def plot(self, ax: Any = None) -> list[Any]:
-        """Plot the ``*_jain`` columns (ODE, packet, document) against the rows.
-
-        The thesis study is drawn against x2 with one line per setting; the others per
-        row label. Returns the artists.
-        """
-        if ax is None:
-            import matplotlib.pyplot as plt
-
-            _, ax = plt.subplots()
-        df = self.table
-        artists: list[Any] = []
-        styles = {"ode_jain": "-o", "packet_jain": "--s", "doc_jain": ":^"}
-        if "x2_ms" in df.columns:
-            for setting, sub in df.groupby("setting", sort=False):
-                sub = sub.sort_values("x2_ms")
-                for col, st in styles.items():
-                    if col in sub.columns and sub[col].notna().any():
-                        artists += ax.plot(
-                            sub["x2_ms"], sub[col], st, label=f"{setting} {col.split('_')[0]}"
-                        )
-            ax.set_xlabel("x2 (ms)")
-        else:
-            labels = [" ".join(str(v) for v in row) for row in df[self._keys()].to_numpy()]
-            xs = np.arange(len(df))
-            for col, st in styles.items():
-                if col in df.columns and df[col].notna().any():
-                    artists += ax.plot(xs, df[col], st, label=col.split("_")[0])
-            ax.set_xticks(xs)
-            ax.set_xticklabels(labels, rotation=60, ha="right", fontsize="small")
-        ax.set_ylabel("Jain's index")
-        ax.set_title(self.source)
-        ax.legend(loc="best", fontsize="small")
-        return artists
-
-    def _keys(self) -> list[str]:
-        return [
-            c
-            for c in self.table.columns
-            if not c.startswith(("ode_", "packet_", "doc_")) and c != "note"
-        ]
-
-
-# ----------------------------------------------------------------------------- helpers
-def period_throughputs(
-    t_s: FloatArray,
-    delivered_pkts: FloatArray,
-    start_s: Sequence[float],
-    stop_s: Sequence[float],
-    edges_s: Sequence[float],
-) -> list[tuple[NDArray[np.intp], FloatArray]]:
-    """Throughput of the flows active over a whole period, for each period.
-
-    Parameters
-    ----------
-    t_s
-        Sample times, s, shape ``(k,)``.
-    delivered_pkts
-        Cumulative delivered packets per flow, shape ``(n, k)``.
-    start_s, stop_s
-        Each flow's active interval.
-    edges_s
-        Period boundaries ``e_0 < e_1 < ...``.
-
-    Returns
-    -------
-    list of (flow indices, throughputs in packets/s)
-        For period ``[e_i, e_{i+1}]``: the flows active during the whole period (the
-        documents' "active connections") and their delivered packets per second.
-    """
-    edges = [float(e) for e in edges_s]
-    if len(edges) < 2 or any(b <= a for a, b in itertools.pairwise(edges)):
-        raise ValueError(f"edges_s must be increasing with at least 2 values, got {edges_s!r}")
-    out = []
-    for a, b in itertools.pairwise(edges):
-        idx = np.array(
-            [j for j in range(len(start_s)) if start_s[j] <= a + 1e-9 and stop_s[j] >= b - 1e-9],
-            dtype=np.intp,
-        )
-        d = np.array(
-            [
-                np.interp(b, t_s, delivered_pkts[j]) - np.interp(a, t_s, delivered_pkts[j])
-                for j in idx
-            ]
-        )
-        out.append((idx, d / (b - a)))
-    return out
-
-
-def _delivered_pkts(t_s: Any, rates_pps: Any) -> FloatArray:
-    """Cumulative delivered packets per flow, shape ``(n, k)``, from rates per sample
-    interval, shape ``(n, k)``: sample ``j`` covers ``(t_{j-1}, t_j]`` with ``t_{-1} = 0``."""
-    t = np.asarray(t_s, dtype=np.float64)
-    dt = np.diff(t, prepend=0.0)
-    return np.cumsum(np.asarray(rates_pps, dtype=np.float64) * dt, axis=-1)
-
-
-def _packet_delivered(result: Any) -> tuple[FloatArray, FloatArray]:
-    """Cumulative delivered packets per flow from a packet result's goodput samples (a
-    :class:`~tcpfluid.results.Result` or the simulator's own result)."""
-    if isinstance(result, Result):
-        return result.time_s, _delivered_pkts(result.time_s, result.throughput_pps)
-    t = np.asarray(result.t_s, dtype=np.float64)
-    return t, _delivered_pkts(t, np.vstack([f.goodput_pps for f in result.flows]))
-
-
-def _native(result: Any) -> Any:
-    """The engine's own result of a :class:`~tcpfluid.results.Result` (or ``result``)."""
-    return result.native if isinstance(result, Result) else result
-
-
-def _ode(scenario: Scenario, **options: Any) -> OdeResult:
-    """The classical ODE run of ``scenario`` through :func:`tcpfluid.simulate` (its own
-    result): the studies compare the fluid equilibria (Mo et al., Boutremans-Le Boudec)."""
-    options.setdefault("model", "classical")
-    res: OdeResult = simulate(scenario, "ode", **options).native
-    return res
-
-
-def _packet(scenario: Scenario) -> Result:
-    """The packet run of ``scenario`` through :func:`tcpfluid.simulate`."""
-    return simulate(scenario, "packet")
-
-
-def _jain_or_nan(x: FloatArray) -> float:
-    """Jain's index, NaN when no flow is active or none delivered anything."""
-    x = np.asarray(x, dtype=np.float64)
-    if x.size == 0 or not np.any(x > 0):
-        return math.nan
-    return float(jain_index(x))
-
-
-def _period_jains(
-    t_s: Any,
-    delivered_pkts: Any,
-    start_s: Sequence[float],
-    stop_s: Sequence[float],
-    edges_s: Sequence[float],
-) -> list[float]:
-    """Jain's index of the flows active over each whole period (:func:`period_throughputs`)."""
-    periods = period_throughputs(
-        np.asarray(t_s), np.asarray(delivered_pkts), start_s, stop_s, edges_s
-    )
-    return [_jain_or_nan(thr) for _idx, thr in periods]
-
-
-def _summary(r: OdeResult) -> OdeSummary:
-    """The run's summary; a failed integration raises (never a silently wrong row)."""
-    r.raise_for_status()
-    if r.summary is None:  # pragma: no cover - status 0 always has a summary
-        raise RuntimeError(f"ODE run returned no summary: {r.message}")
-    return r.summary
-
-
-def _check_window(duration_s: float, measure_from_s: float) -> tuple[float, float]:
-    """``(duration_s, measure_from_s)`` with ``0 <= measure_from_s < duration_s``."""
-    T = check_positive("duration_s", duration_s)
-    m0 = float(measure_from_s)
-    if not 0.0 <= m0 < T:
-        raise ValueError(f"measure_from_s must be in [0, duration_s={T!r}), got {measure_from_s!r}")
-    return T, m0
-
-
-def _check_algorithms(name: str, algorithms: Sequence[str]) -> list[str]:
-    """Registry names, at least one: a misspelled law must not become a row of NaN that
-    reads "no ODE right-hand side"."""
-    if isinstance(algorithms, str):
-        raise TypeError(
-            f"{name} must be a sequence of algorithm names, got the string {algorithms!r}"
-        )
-    out = [check_choice(name, a, ALGORITHMS) for a in algorithms]
-    if not out:
-        raise ValueError(f"{name} must name at least one algorithm of {', '.join(ALGORITHMS)}")
-    return out
-
-
-def _check_engine(packet_engine: Any) -> PacketEngine | None:
-    if packet_engine is True or packet_engine == "packet":
-        return _packet
-    if packet_engine is not None and (packet_engine is False or not callable(packet_engine)):
-        raise TypeError(
-            f"packet_engine must be None, 'packet' (tcpfluid.simulate's packet engine) or a "
-            f"callable taking a Scenario (e.g. tcpfluid.sim.simulate_packets), got "
-            f"{packet_engine!r}"
-        )
-    return packet_engine
-
-
-# ----------------------------------------------------------------------------- thesis
 def thesis_two_flow_study(
     *,
     x2_ms: Sequence[float] = tuple(THESIS_TABLE_3_16),
@@ -660,7 +341,10 @@ def ho_different_rtt_study(
     T, m0 = _check_window(duration_s, measure_from_s)
     path = Path(C, min(d), buffer=buffer_pkts)
     rows = []
-    defaults = {"vegas": {"alpha_pkts": 2.0, "beta_pkts": 4.0}, "fast": {"alpha_pkts": 100.0}}
+    defaults: dict[str, dict[str, Any]] = {
+        "vegas": {"alpha_pkts": 2.0, "beta_pkts": 4.0},
+        "fast": {"alpha_pkts": 100.0},
+    }
     for algo in algorithms:
         row: dict[str, Any] = {"algorithm": algo}
         if algo in ODE_LAWS:
