@@ -26,14 +26,22 @@ flows that would start at or after the run's end and says so in the scenario's `
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import units
-from .._validation import check_nonnegative
 from ..queueing import check_discipline
-from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _int, _time
+from .model import FlowSpec, Link, Scenario, _buffer, _int, _time
+from .topology import (
+    LAW_PARAMETER_KEYS,
+    _access_topology,
+    _cbr_schedule,
+    _core_wire,
+    _host_pair,
+    _scenario,
+    law_params,
+)
 
 __all__ = [
     "COMMON_DEFAULTS",
@@ -46,7 +54,6 @@ __all__ = [
     "scenario_names",
 ]
 
-LAW_PARAMETER_KEYS = ("alpha", "beta", "gamma", "delta")
 
 Builder = Callable[[dict[str, Any]], Scenario]
 
@@ -148,151 +155,6 @@ def _check_carries_a_packet(sc: Scenario) -> None:
         )
 
 
-def law_params(p: Mapping[str, Any]) -> dict[str, Any]:
-    """The control-law parameters among builder parameters ``p`` (those not ``None``).
-
-    String values (from ``--set``) are converted to floats.
-    """
-    out: dict[str, Any] = {}
-    for key in LAW_PARAMETER_KEYS:
-        v = p.get(key)
-        if v is None:
-            continue
-        if isinstance(v, str):
-            try:
-                v = float(v)
-            except ValueError:
-                raise ValueError(f"{key} must be a number, got {v!r}") from None
-        out[key] = v
-    return out
-
-
-def _host_pair(
-    i: int,
-    src_router: str,
-    dst_router: str,
-    acc_bw: float,
-    src_delay: float,
-    dst_delay: float,
-    p: Mapping[str, Any],
-) -> tuple[list[Link], FlowSpec]:
-    """Flow ``S{i}-D{i}`` across ``src_router``-``dst_router``: its four access links and spec.
-
-    The source's access wire has one-way delay ``src_delay``, the destination's
-    ``dst_delay``; the flow takes the law and parameters of ``p``.
-    """
-    s, d, a, b = f"S{i}", f"D{i}", src_router, dst_router
-    links = [
-        Link(f"{s}-{a}", acc_bw, src_delay),
-        Link(f"{a}-{s}", acc_bw, src_delay),
-        Link(f"{b}-{d}", acc_bw, dst_delay),
-        Link(f"{d}-{b}", acc_bw, dst_delay),
-    ]
-    flow = FlowSpec(
-        name=f"{s}-{d}",
-        forward=(f"{s}-{a}", f"{a}-{b}", f"{b}-{d}"),
-        reverse=(f"{d}-{b}", f"{b}-{a}", f"{a}-{s}"),
-        algorithm=p.get("algorithm"),
-        params=law_params(p),
-    )
-    return links, flow
-
-
-def _scenario(
-    name: str,
-    p: Mapping[str, Any],
-    links: Sequence[Link],
-    flows: Sequence[FlowSpec],
-    cbr: Sequence[CbrSource] = (),
-) -> Scenario:
-    """A registered scenario from its parts (duration and sizes read from ``p``)."""
-    return Scenario(
-        name=name,
-        links=tuple(links),
-        flows=tuple(flows),
-        cbr=tuple(cbr),
-        duration_s=units.seconds(p["duration"], name="duration"),
-        packet_size_bytes=units.bytes_(p["packet_size"], name="packet_size"),
-        ack_size_bytes=units.bytes_(p["ack_size"], name="ack_size"),
-        params=dict(p),
-        description=SCENARIOS[name].description,
-    )
-
-
-def _access_topology(
-    p: Mapping[str, Any],
-    *,
-    n_flows: int,
-    scenario: str,
-    description: str,
-    cbr: Sequence[tuple[Any, float, float]] = (),
-) -> Scenario:
-    """Dumbbell of document 000 Fig. 6 / 004 Fig. 4: access links, one R1-R2 wire.
-
-    Sources S_i - R1 - R2 - D_i; each access wire has ``access_bandwidth`` and
-    ``access_delay``; R1-R2 has ``bandwidth`` and a one-way delay chosen so that the
-    round-trip propagation delay is ``rtt``. CBR sources use their own access wires.
-    """
-    pkt = units.bytes_(p["packet_size"], name="packet_size")
-    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
-    acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
-    acc_d = units.time_or_zero(p["access_delay"], name="access_delay")
-    rtt = units.seconds(p["rtt"], name="rtt")
-    core_d = rtt / 2.0 - 2.0 * acc_d
-    if core_d < 0.0:
-        raise ValueError(
-            f"rtt={p['rtt']!r} is shorter than the access links' round trip "
-            f"(4 x access_delay = {4.0 * acc_d:g} s); give rtt >= {4.0 * acc_d:g} s"
-        )
-    buf = _buffer("buffer", p["buffer"], pkt)
-    links: list[Link] = [
-        Link("R1-R2", bw, core_d, buf),
-        Link("R2-R1", bw, core_d, buf),
-    ]
-    flows: list[FlowSpec] = []
-    for i in range(1, n_flows + 1):
-        pair, flow = _host_pair(i, "R1", "R2", acc_bw, acc_d, acc_d, p)
-        links += pair
-        flows.append(flow)
-    sources: list[CbrSource] = []
-    for j, (rate, start, stop) in enumerate(cbr, start=n_flows + 1):
-        links += [Link(f"S{j}-R1", acc_bw, acc_d), Link(f"R2-D{j}", acc_bw, acc_d)]
-        rate_bps = units.bits_per_second(rate, name="cbr")
-        sources.append(
-            CbrSource(f"CBR{j}", rate_bps, start, stop, (f"S{j}-R1", "R1-R2", f"R2-D{j}"))
-        )
-    sc = _scenario(scenario, p, links, flows, sources)
-    return replace(sc, description=description)
-
-
-def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
-    """The ``cbr``/``cbr_start``/``cbr_stop`` parameters as one (rate, start, stop) entry.
-
-    ``cbr`` is a bit rate (``"25Mbps"``), a share of the bottleneck (``"50%"``: the
-    documents' "halve the available bandwidth", document 000 §5.2 and 004 §5.1.2) or
-    ``"none"``.
-    """
-    spec = p["cbr"]
-    if isinstance(spec, str) and spec.strip().lower() in ("none", "off", "0"):
-        return []
-    start = _time("cbr_start", p["cbr_start"])
-    stop = _time("cbr_stop", p["cbr_stop"])
-    check_nonnegative("cbr_start", start)
-    if isinstance(spec, str) and spec.strip().endswith("%"):
-        try:
-            share = float(spec.strip()[:-1])
-        except ValueError:
-            raise ValueError(f"cbr: cannot parse the share {spec!r}; use e.g. '50%'") from None
-        if not 0.0 < share < 100.0:
-            raise ValueError(f"cbr share must be in (0%, 100%), got {spec!r}")
-        bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
-        return [(bw * share / 100.0, start, stop)]
-    return [(spec, start, stop)]
-
-
-#: the registered scenarios, by name
-
-
 #: the Quick Vegas and TCP-Ho papers' single-bottleneck setup: a 50 Mb/s x 100 ms dumbbell
 #: with CBR cross traffic of half the bottleneck from 80 s to 160 s
 _DUMBBELL_CBR_DEFAULTS: dict[str, Any] = {
@@ -378,18 +240,6 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
         start = (i * groups // n) * interval
         flows.append(replace(fl, start_s=start, stop_s=start + active))
     return replace(sc, flows=tuple(flows))
-
-
-def _core_wire(p: Mapping[str, Any]) -> tuple[float, float, float, float]:
-    """``bandwidth``, ``access_bandwidth`` (bits/s), ``core_delay`` (s) and ``buffer``
-    (packets of ``packet_size``) of a builder with a core wire between two routers."""
-    pkt = units.bytes_(p["packet_size"], name="packet_size")
-    return (
-        units.bits_per_second(p["bandwidth"], name="bandwidth"),
-        units.bits_per_second(p["access_bandwidth"], name="access_bandwidth"),
-        units.time_or_zero(p["core_delay"], name="core_delay"),
-        _buffer("buffer", p["buffer"], pkt),
-    )
 
 
 @register(
