@@ -378,6 +378,10 @@ class OdeResult:
         (the arrays then stop at the last good point: check ``success``).
     nfev
         Right-hand-side evaluations used (0 for the hybrid model).
+    loss_events
+        Cumulative loss events per flow, ``(n_flows, n_points)``: the classical model cuts
+        the window once per lost packet (MGT), so it equals ``lost_pkts``; the hybrid model
+        counts the events its laws reacted to (several drops within an RTT are one event).
     hybrid
         The :class:`~tcpfluid.fluid.hybrid.HybridResult` when the hybrid model ran (its
         per-flow round traces), else ``None``.
@@ -403,6 +407,7 @@ class OdeResult:
     flows: tuple[OdeFlow, ...]
     summary: OdeSummary | None = field(default=None)
     hybrid: Any = field(default=None, repr=False, compare=False)
+    loss_events: FloatArray | None = field(default=None, repr=False, compare=False)
 
     @property
     def success(self) -> bool:
@@ -906,6 +911,7 @@ def simulate_ode(
         "delta_pkts": _flow(a["delta"]),
         "delivered_pkts": Y[model.i_D],
         "lost_pkts": Y[model.i_L],
+        "loss_events": Y[model.i_L],
         "active": active,
         "queue_pkts": a["q"],
         "avg_queue_pkts": Y[model.i_qa] if red is not None else np.zeros(t.size),
@@ -1250,6 +1256,10 @@ def _hybrid_as_ode(
         flows=prob.flows,
         summary=summary,
         hybrid=h,
+        loss_events=np.array(
+            [np.searchsorted(np.sort(f.loss_t_s), t, side="right") for f in h.flows],
+            dtype=np.float64,
+        ).reshape(len(h.flows), t.size),
     )
 
 
