@@ -76,3 +76,23 @@ def test_packet_engine_queue_before_the_cbr_is_at_most_51(packet):
     assert steady.size > 10
     assert np.all(steady - BDP <= 51.0)
     assert np.all(steady >= BDP - 1.0)  # and the link stays full
+
+
+def test_throughput_addition_converges_within_seven_seconds_in_the_round_model(scenario):
+    # Document 004 §5.1.2: TCP-Ho "converges the congestion window size in a short time
+    # (less than 7 seconds)" after the available bandwidth halves and doubles, and keeps
+    # "at most 51 packets" queued in the steady state. Table 2 alone cannot shed the window
+    # (tests/algorithms/test_alg_tcp_ho.py::test_table2_cannot_shed_a_window_after_a_tie);
+    # with the decrease="throughput" addition the round model (with the packets' feedback
+    # lag) converges in both directions, and the window really moves: to about half
+    # during the CBR (the available rate is half: μd/2 = 313 plus its standing queue).
+    tr = simulate_scenario_rounds(scenario.with_algorithm("tcp-ho", decrease="throughput"))
+    conv = np.asarray(tr.summary.convergence_times_s).ravel()
+    assert np.all(conv < 7.0)
+    t = np.asarray(tr.time_s).ravel()
+    w = np.asarray(tr.window_pkts)[:, 0, 0]
+    q = np.asarray(tr.queue_pkts).reshape(len(t), -1)[:, 0]
+    during = w[(t > 15.0) & (t < 20.0)]
+    assert np.all(np.abs(during - BDP / 2) <= 51)
+    after = (t > 27.0) | ((t > 7.0) & (t < 10.0))
+    assert np.all(np.abs(w[after] - BDP) <= 51) and np.all(q[after] <= 51)

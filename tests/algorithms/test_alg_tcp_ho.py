@@ -289,15 +289,16 @@ def test_throughput_addition_keeps_table4():
 
 
 def test_throughput_addition_cuts_to_the_measured_fall_once():
-    # from the steady state, a comparison whose RTTs doubled (a halving's queue): the
-    # window falls to cwnd · CMaT/PMaT = 690 · (690/0.2)/(690/0.1) = 345 at the comparison
+    # from the steady state (minimal RTT 0.1 s at the last calm comparison), a comparison
+    # whose RTTs doubled (a halving's queue): the window falls to CMiT × 0.1 s =
+    # 690/0.2 × 0.1 = 345 at the comparison
     law = TcpHo(decrease="throughput")
     state = law.init_state(1)
     state["k"][:] = 41.0
     state["status"][:] = 5.0
     for key in ("mat1", "mit1", "mat2", "mit2"):
         state[key][:] = 6900.0
-    for key in ("rmin1", "rmax1", "rmin2", "rmax2"):
+    for key in ("rmin1", "rmax1", "rmin2", "rmax2", "rsteady"):
         state[key][:] = 0.1
     act = law.on_round(state, sample(690.0, 0.1, 0.2, 0.2, 0.2))
     assert act.cwnd[0] == pytest.approx(345.0)
@@ -308,7 +309,7 @@ def test_throughput_addition_cuts_to_the_measured_fall_once():
     state["k"][:] = 41.0
     for key in ("mat1", "mit1", "mat2", "mit2"):
         state[key][:] = 3460.0  # 346 packets / 0.1 s
-    for key in ("rmin1", "rmax1", "rmin2", "rmax2"):
+    for key in ("rmin1", "rmax1", "rmin2", "rmax2", "rsteady"):
         state[key][:] = 0.1
     act = law.on_round(state, sample(345.0, 0.1, 0.1, 0.1, 0.1))
     assert act.cwnd[0] == 345.0 and state["status"][0] == 5.0

@@ -105,6 +105,9 @@ __all__ = ["DECREASES", "TcpHo"]
 #: how a comparison that finds the throughput fallen (statuses 2 and 4) sizes the decrease
 DECREASES = ("throughput", "table")
 
+#: decrease="throughput": throughputs closer than this many packets per round are a tie
+_RESOLUTION_PKTS = 0.5
+
 FloatArray = NDArray[np.float64]
 State = dict[str, FloatArray]
 
@@ -122,6 +125,8 @@ _STATE_DEFAULTS = {
     "rmax1": 0.0,
     "rmin2": 0.0,
     "rmax2": 0.0,
+    "rsteady": 0.0,
+    "quiet": 0.0,
 }
 
 
@@ -141,11 +146,22 @@ class TcpHo(ControlLaw):
     ----------
     decrease : {"table", "throughput"}, default "table"
         ``"table"``: Tables 1–2 as written (with the readings in the module docstring).
-        ``"throughput"`` (an *addition*, not in the document; experimental): a comparison
-        that finds the throughput fallen counts only if the RTTs rose too (a fall that
-        the flow's own decrease explains is a tie), and it lowers the window at least to
-        ``cwnd · CMaT / PMaT``, once, at the comparison. See "What the rules cannot do"
-        in the module docstring and docs/algorithms.md for what it fixes and what not.
+        ``"throughput"`` (an *addition*, not in the document; experimental), four rules
+        on top of Tables 1–2: (1) throughputs closer than half a packet per round, or
+        than the smaller spread ``MaT − MiT`` of the two rounds, are a tie; (2) a fall
+        (statuses 2, 4) counts only if the RTTs rose too (a fall that the flow's own
+        decrease explains is a tie), and a fall of one end of the interval with a rise of
+        the maximal RTT is a status 4; likewise a rise of one end with a fall of the
+        minimal RTT is a status 3 (the standing queue drained: the path got faster);
+        (3) at a counted fall the window drops at least to ``CMiT × r``, ``r`` the
+        minimal RTT of the last calm comparison (the window that sends the measured
+        throughput with the RTT the flow had before the fall), once, at the comparison;
+        (4) for two comparisons after a decrease a rise is a tie (the flow's own queue
+        draining). Round model, §5.1.2 path: the ramp, the halving and the doubling
+        converge in 5.8, 0.6 and 4.4 s (document 004: < 7 s) with 26–42 packets queued
+        (document 004: at most 51). Packet engine: ramp 5.6 s and doubling 2.1 s, but
+        during the CBR the window creeps up from the cut (417 → 595 packets in 80 s):
+        not solved. docs/algorithms.md has the numbers.
 
     Notes
     -----
@@ -180,20 +196,47 @@ class TcpHo(ControlLaw):
         s = state["status"]
         incr = state["incr"]
         maxincr = state["maxincr"]
-        pmat = state["mat2"]
-        pmit = state["mit2"]
+        # copies: the history is shifted below, before the amounts are applied
+        pmat = state["mat2"].copy()
+        pmit = state["mit2"].copy()
 
         adjust = (k % 2.0) == 1.0
-        c1 = pmat < cmit
-        c2 = ~c1 & (cmat < pmit)
         if self._decrease == "throughput":
+            rmin, rmax = sample.rtt_min, sample.rtt_max
+
+            # resolution: half a packet per round, or the spread of the two rounds' own
+            # throughputs (their RTT jitter; the smaller one, so that a round in which the
+            # RTT jumps does not hide the jump) if larger; closer throughputs are a tie
+            res = np.maximum(_RESOLUTION_PKTS / rmin, np.minimum(cmat - cmit, pmat - pmit))
+
+            def lt(a: FloatArray, b: FloatArray) -> NDArray[np.bool_]:
+                return (b - a) > res
+
+            c1 = lt(pmat, cmit)
             # a fall only counts if the RTTs rose too: a fall that the flow's own decrease
             # explains (cwnd down, RTTs unchanged) is not congestion
-            rmin, rmax = sample.rtt_min, sample.rtt_max
-            c2 = c2 & (rmin > state["rmax2"])
-            c3 = ~c1 & ~c2 & (pmit < cmit) & (pmat < cmat)
-            c4 = ~c1 & ~c2 & ~c3 & (cmit < pmit) & (cmat < pmat) & (rmax > state["rmax2"])
+            c2 = ~c1 & lt(cmat, pmit) & (rmin > state["rmax2"])
+            # a rise that a fall of the minimal RTT explains (the standing queue drained:
+            # the path got faster) is a status-3 move even if one end of the throughput
+            # interval has not moved yet
+            faster = (
+                (rmin < state["rmin2"])
+                & ~lt(cmit, pmit)
+                & ~lt(cmat, pmat)
+                & (lt(pmit, cmit) | lt(pmat, cmat))
+            )
+            c3 = ~c1 & ~c2 & ((lt(pmit, cmit) & lt(pmat, cmat)) | faster)
+            # likewise a fall that a rise of the maximal RTT explains is a status-4 move
+            slower = ~lt(pmit, cmit) & ~lt(pmat, cmat) & (lt(cmit, pmit) | lt(cmat, pmat))
+            c4 = ~c1 & ~c2 & ~c3 & slower & (rmax > state["rmax2"])
+            # for two comparisons after a decrease, a rise is the flow's own queue
+            # draining: no news (a tie), not a reason to increase
+            recent = state["quiet"] > 0.0
+            c1 = c1 & ~recent
+            c3 = c3 & ~recent
         else:
+            c1 = pmat < cmit
+            c2 = ~c1 & (cmat < pmit)
             c3 = ~c1 & ~c2 & (pmit < cmit) & (pmat < cmat)
             c4 = ~c1 & ~c2 & ~c3 & (cmit < pmit) & (cmat < pmat)
         c5 = ~(c1 | c2 | c3 | c4)
@@ -243,13 +286,19 @@ class TcpHo(ControlLaw):
         up = np.maximum(amount, 0.0)
         down = np.minimum(amount, 0.0)
         if self._decrease == "throughput":
-            # the addition (docs/algorithms.md): at a comparison that finds the throughput
-            # fallen, the window falls at least in proportion, to cwnd · CMaT/PMaT (the
-            # window that sends at the current maximal throughput with the prior round's
-            # minimal RTT); applied once, at the comparison
-            fell = adjust & (c2 | c4) & (pmat > 0.0)
-            ratio = np.where(fell, cmat / np.where(pmat > 0.0, pmat, 1.0), 1.0)
-            down = np.minimum(down, np.where(fell, cwnd * (np.minimum(ratio, 1.0) - 1.0), 0.0))
+            # the addition (docs/algorithms.md): at a comparison that counts a fall, the
+            # window drops at least to CMiT × r, r the minimal RTT of the last calm
+            # comparison (the window that sends the measured throughput with the RTT the
+            # flow had before the fall); applied once, at the comparison
+            fell = adjust & (c2 | c4) & (state["rsteady"] > 0.0)
+            target = cmit * state["rsteady"]
+            down = np.minimum(down, np.where(fell, np.minimum(target - cwnd, 0.0), 0.0))
+            # the minimal RTT of the last comparison that found no fall, away from a cut
+            calm = adjust & ~(c2 | c4) & (state["quiet"] <= 0.0)
+            np.copyto(state["rsteady"], sample.rtt_min, where=calm)
+            quiet = state["quiet"]
+            dec = adjust & (c2 | c4)
+            np.copyto(quiet, np.where(dec, 2.0, np.where(adjust, quiet - 1.0, quiet)))
         new = np.maximum(cwnd + down, MIN_WINDOW)
         return RoundAction(cwnd=new, incr=up / cwnd, cap=new + up)
 
