@@ -34,10 +34,21 @@ FloatArray = NDArray[np.float64]
 
 #: largest number of fixed-interval trace samples (bounded memory)
 MAX_SAMPLES = 2_000_000
+#: largest number of values in the fixed-interval traces (4 per flow and per link and
+#: sample: 160 MB of float64)
+MAX_TRACE_VALUES = 20_000_000
+DEFAULT_SAMPLE_INTERVAL = 0.1
 #: events between two returns of the compiled loop when progress is reported
 _YIELD_EVENTS = 1 << 20
 _PROGRESS_EVERY_S = 0.1
 _NEVER = 1 << 62
+#: defer round decisions into batches (exact; False takes each at once, for tests)
+_DEFER = True
+#: initial ring slots of a link and of a flow (rings double on demand)
+_LINK_RING0 = 16
+_FLOW_RING0 = 64
+#: default ceiling on the packets the simulator's rings may hold (``max_packets``)
+MAX_PACKETS = 4_000_000
 _RAND_BLOCK = 1 << 16
 _LAW_NAMES_WITHOUT_FINE_CHECK = ("reno",)
 
@@ -360,26 +371,30 @@ def _pow2(n: float) -> int:
 
 
 def _grow_ring(
-    arrays: tuple[NDArray[Any], NDArray[Any]], off: int, cap: int, lo: int, hi: int
+    arrays: tuple[NDArray[Any], NDArray[Any]], used: int, off: int, cap: int, lo: int, hi: int
 ) -> tuple[tuple[NDArray[Any], NDArray[Any]], int, int]:
     """Double a ring: the rows of the ring at ``off`` (``cap`` slots, a power of two) move
-    to ``2 cap`` new slots appended to each array of ``arrays``, keeping the entries of
-    the monotone counters ``lo <= c < hi`` at slot ``c mod capacity``.
+    to ``2 cap`` rows starting at row ``used`` of each array of ``arrays`` (the arrays are
+    reallocated, to at least twice their rows, only when they are too short), keeping the
+    entries of the monotone counters ``lo <= c < hi`` at slot ``c mod capacity``.
 
-    Returns the grown arrays, the ring's new offset and its new capacity (the old slots
-    are left unused).
+    Returns the arrays and the ring's new offset (= ``used``) and capacity; the old slots
+    are left unused, so the arrays hold at most about twice the live rings' slots.
     """
     new_cap = 2 * cap
-    new_off = arrays[0].shape[0]
+    rows = arrays[0].shape[0]
+    if used + new_cap > rows:
+        extra = max(rows, used + new_cap - rows)
+        arrays = (
+            np.concatenate([arrays[0], np.zeros((extra, *arrays[0].shape[1:]), arrays[0].dtype)]),
+            np.concatenate([arrays[1], np.zeros((extra, *arrays[1].shape[1:]), arrays[1].dtype)]),
+        )
     ctr = np.arange(lo, hi, dtype=np.int64)
     old_idx = off + ctr % cap
-    new_idx = new_off + ctr % new_cap
-    grown = []
+    new_idx = used + ctr % new_cap
     for a in arrays:
-        b = np.concatenate([a, np.zeros((new_cap, *a.shape[1:]), dtype=a.dtype)])
-        b[new_idx] = a[old_idx]
-        grown.append(b)
-    return (grown[0], grown[1]), new_off, new_cap
+        a[new_idx] = a[old_idx]
+    return arrays, used, new_cap
 
 
 class _Sim:
@@ -398,6 +413,7 @@ class _Sim:
         initial_rto_s: float,
         max_rto_s: float,
         fine_retransmit: bool | None,
+        max_packets: int = 4_000_000,
     ) -> None:
         sc = scenario
         self.scenario = sc
@@ -457,7 +473,7 @@ class _Sim:
             # room for a full buffer plus what the propagation delay holds of data packets
             room = (0.0 if math.isinf(lk.buffer_pkts) else lk.buffer_pkts) + 8.0
             room += lk.delay_s * lk.rate_bps / (8.0 * pkt)
-            cap = _pow2(min(room, 1 << 16))
+            cap = _pow2(min(room, _LINK_RING0))
             li[i, C.J_OFF] = off
             li[i, C.J_CAP] = cap
             off += cap
@@ -466,11 +482,12 @@ class _Sim:
         # delay (float); flow or CBR source, seq or cumulative ACK, kind, hop (int)
         self.rf = np.zeros((off, 4), dtype=np.float64)
         self.ri = np.zeros((off, 4), dtype=np.int64)
+        self.link_rows = off
 
         # ---- flows
         fring = 0
         for f, fl in enumerate(sc.flows):
-            cap = 1024
+            cap = _FLOW_RING0
             fi[f, C.I_RING_OFF] = fring
             fi[f, C.I_RING_CAP] = cap
             fring += cap
@@ -496,6 +513,14 @@ class _Sim:
             fi[f, C.I_FINE] = 1 if fine else 0
             # the round accumulators are cleared when the flow starts (_core._timer)
         self.ff, self.fi = ff, fi
+        self.flow_rows = fring
+        self.room = off + fring  # packets the rings have room for (the ceiling's count)
+        self.max_packets = max_packets
+        if self.room > max_packets:
+            raise ValueError(
+                f"max_packets={max_packets:,} is below the {self.room:,} packets the "
+                f"simulator's rings start with for {nl} links and {nf} flows; raise it"
+            )
         self.fs = np.zeros(fring, dtype=np.float64)  # send time of each sequence number
         self.fq = np.zeros((fring, 2), dtype=np.int64)  # transmissions, received flag
 
@@ -539,6 +564,7 @@ class _Sim:
         self.gi = np.zeros(C.NGI, dtype=np.int64)
         self.gi[C.G_YIELD_AT] = _NEVER
         self.gf[C.G_DEADLINE] = math.inf
+        self.gf[C.G_DEFER] = 1.0 if _DEFER else 0.0
         self.rand = self.rng.random(_RAND_BLOCK) if self.has_red else np.zeros(0)
         nsamp = math.floor(sc.duration_s / sample_interval_s + 1e-9) + 1
         self.s_t = np.zeros(nsamp)
@@ -667,25 +693,58 @@ class _Sim:
         self.law_time_s += time.perf_counter() - t0
 
     # ------------------------------------------------------------------ growth
+    def _check_room(self, cap: int) -> None:
+        """Refuse to double a ring of ``cap`` slots past the ceiling ``max_packets``,
+        naming the link that holds the most packets and the flow with the most packets
+        sent and not acknowledged."""
+        if self.room + cap <= self.max_packets:
+            self.room += cap
+            return
+        li, fi = self.li, self.fi
+        in_link = li[:, C.J_TAIL] - li[:, C.J_HEAD]
+        lk = int(np.argmax(in_link))
+        out = fi[:, C.I_MAXSENT] - fi[:, C.I_UNA]
+        f = int(np.argmax(out))
+        link = self.scenario.links[lk]
+        flow = self.scenario.flows[f].name
+        raise ValueError(
+            f"the packet simulator would hold more than max_packets={self.max_packets:,} "
+            f"packets at t={self.gf[C.G_NOW]:g} s: link {link.name!r} holds "
+            f"{int(in_link[lk]):,} (buffer {link.buffer_pkts:g} packets) and flow {flow!r} "
+            f"has {int(out[f]):,} sent and not acknowledged. A window that grows without a "
+            "loss to stop it needs a finite bottleneck buffer (the scenario's buffer "
+            "setting, e.g. --set buffer=1000, or Link(buffer_pkts=...)); otherwise give a "
+            "lower rate or a shorter duration, or raise max_packets if the machine has the "
+            "memory (about 250 bytes a packet)"
+        )
+
     def _grow_flow(self, f: int) -> None:
         fi = self.fi
+        cap = int(fi[f, C.I_RING_CAP])
+        self._check_room(cap)
         (self.fs, self.fq), fi[f, C.I_RING_OFF], fi[f, C.I_RING_CAP] = _grow_ring(
             (self.fs, self.fq),
+            self.flow_rows,
             int(fi[f, C.I_RING_OFF]),
-            int(fi[f, C.I_RING_CAP]),
+            cap,
             int(fi[f, C.I_UNA]),
             int(fi[f, C.I_MAXSENT]),
         )
+        self.flow_rows += 2 * cap
 
     def _grow_link(self, link: int) -> None:
         li = self.li
+        cap = int(li[link, C.J_CAP])
+        self._check_room(cap)
         (self.rf, self.ri), li[link, C.J_OFF], li[link, C.J_CAP] = _grow_ring(
             (self.rf, self.ri),
+            self.link_rows,
             int(li[link, C.J_OFF]),
-            int(li[link, C.J_CAP]),
+            cap,
             int(li[link, C.J_HEAD]),
             int(li[link, C.J_TAIL]),
         )
+        self.link_rows += 2 * cap
 
     # ------------------------------------------------------------------ loop
     def run(self, progress: Callable[[float], None] | None = None) -> None:
@@ -844,6 +903,30 @@ class _Sim:
 
 
 # ============================================================================ entry point
+def _sample_interval(scenario: Scenario, sample_interval: float | None) -> float:
+    """The trace interval: ``sample_interval`` checked against the trace bounds, or the
+    default 0.1 s coarsened to fit them (to a 1-2-5 multiple of 0.1 s)."""
+    per_sample = 4 * (len(scenario.flows) + len(scenario.links)) + 1
+    most = max(2, min(MAX_SAMPLES, MAX_TRACE_VALUES // per_sample))
+    dur = scenario.duration_s
+    if sample_interval is None:
+        dt = DEFAULT_SAMPLE_INTERVAL
+        k = 0
+        while dur / dt + 1 > most:
+            dt = DEFAULT_SAMPLE_INTERVAL * (1, 2, 5)[k % 3] * 10 ** (k // 3)
+            k += 1
+        return dt
+    dt = check_positive("sample_interval", sample_interval)
+    if dur / dt + 1 > most:
+        raise ValueError(
+            f"sample_interval={sample_interval!r} gives {dur / dt:.0f} samples over {dur} s; "
+            f"at most {most:,} are kept for {len(scenario.flows)} flows and "
+            f"{len(scenario.links)} links: give sample_interval >= {dur / (most - 1):g} "
+            "(or leave it out: the default coarsens itself)"
+        )
+    return dt
+
+
 def _validate(scenario: Scenario) -> None:
     if not isinstance(scenario, Scenario):
         raise TypeError(
@@ -885,7 +968,7 @@ def simulate_packets(
     scenario: Scenario,
     *,
     seed: int = 0,
-    sample_interval: float = 0.1,
+    sample_interval: float | None = None,
     laws: Mapping[str, ControlLaw] | None = None,
     delayed_ack: bool = False,
     delack_timeout: float = 0.1,
@@ -894,6 +977,7 @@ def simulate_packets(
     max_rto: float = 60.0,
     fine_retransmit: bool | None = None,
     progress: Callable[[float], None] | None = None,
+    max_packets: int = MAX_PACKETS,
 ) -> PacketResult:
     """Run ``scenario`` packet by packet.
 
@@ -906,7 +990,10 @@ def simulate_packets(
         Seed of the ``numpy.random.Generator`` that draws RED's random numbers (the only
         randomness). Same seed, same trace.
     sample_interval
-        Interval of the fixed-time traces (window, goodput, queues, drops), s.
+        Interval of the fixed-time traces (window, goodput, queues, drops), s. ``None``:
+        0.1 s, or coarser for long runs or many flows and links, so that the traces hold
+        at most :data:`MAX_SAMPLES` samples and :data:`MAX_TRACE_VALUES` values whatever
+        the duration. A value that would pass those bounds is an error.
     laws
         Control-law objects by flow name, overriding the flows' ``algorithm``/``params``.
     delayed_ack
@@ -921,6 +1008,12 @@ def simulate_packets(
         Vegas's fine-grained check (retransmit on the first or second duplicate ACK when
         the oldest unacknowledged packet has waited longer than ``SRTT + 4 RTTVAR``;
         document 000 §3.1). ``None``: on for every law but Reno.
+    max_packets
+        Ceiling on the packets the simulator holds (queued, propagating, or sent and not
+        acknowledged: the slots of its rings, which double on demand). A run that would
+        pass it stops with a ``ValueError`` naming the link or flow and the setting to
+        change (typically: an infinite buffer under a law that never backs off). The
+        default, 4,000,000, is about 1 GB at the peak (measured: 0.9 GB).
     progress
         Called with the fraction of the simulated time done, in [0, 1], at most about ten
         times per second of wall time (and with 1.0 at the end); ``None``: no reporting.
@@ -938,13 +1031,8 @@ def simulate_packets(
     """
     _validate(scenario)
     check_int("seed", seed, minimum=0)
-    dt = check_positive("sample_interval", sample_interval)
-    if scenario.duration_s / dt + 1 > MAX_SAMPLES:
-        raise ValueError(
-            f"sample_interval={sample_interval!r} gives {scenario.duration_s / dt:.0f} samples "
-            f"over {scenario.duration_s} s; at most {MAX_SAMPLES} are kept: give "
-            f"sample_interval >= {scenario.duration_s / MAX_SAMPLES:g}"
-        )
+    dt = _sample_interval(scenario, sample_interval)
+    cap_packets = check_int("max_packets", max_packets, minimum=1024)
     dto = check_positive("delack_timeout", delack_timeout)
     lo = check_positive("min_rto", min_rto)
     ini = check_positive("initial_rto", initial_rto)
@@ -982,6 +1070,7 @@ def simulate_packets(
         initial_rto_s=ini,
         max_rto_s=hi,
         fine_retransmit=fine_retransmit,
+        max_packets=cap_packets,
     )
     t0 = time.perf_counter()
     # the loop allocates few Python objects; a cyclic collection in the middle of it only
