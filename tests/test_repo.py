@@ -43,10 +43,11 @@ def test_readme_python_example_runs():
     (block,) = re.findall(r"```python\n(.*?)```", README, flags=re.S)
     namespace: dict[str, object] = {}
     exec(compile(block, "README.md", "exec"), namespace)
-    tr, res = namespace["tr"], namespace["res"]
-    # the numbers the README's comments quote (document 000 says 59 s)
-    assert abs(tr.summary.to_dict()["time_to_equilibrium_s"] - 57.1) < 0.2  # type: ignore[attr-defined]
-    assert abs(res.summary.to_dict()["time_to_equilibrium_s"] - 57.5) < 0.2  # type: ignore[attr-defined]
+    results = namespace["results"]
+    # the numbers the README's comments quote (document 000 says 59 s), on every engine
+    for res in results.values():  # type: ignore[attr-defined]
+        assert abs(res.summary.to_dict()["time_to_equilibrium_s"] - 57.5) < 0.3
+        assert abs(res.summary.to_dict()["settled_window"] - 629) < 1.5
 
 
 def _shell_commands(block: str) -> list[list[str]]:
