@@ -98,10 +98,13 @@ def rounds_run(
     algorithm: str,
     overrides: Mapping[str, Any],
     *,
-    rtt: str = "average",
+    rtt_model: str = "average",
+    rtt: str | None = None,
 ) -> dict[str, Any]:
-    """Run the round model on a scenario; summary and per-round traces."""
-    sc, res, out = _run("rounds", scenario, algorithm, overrides, rtt_model=rtt)
+    """Run the round model on a scenario; summary and per-round traces (``rtt`` is an
+    alias of ``rtt_model``)."""
+    model = rtt_model if rtt is None else rtt
+    sc, res, out = _run("rounds", scenario, algorithm, overrides, rtt_model=model)
     if res is None:
         return out
     s = res.summary
