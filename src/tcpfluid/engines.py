@@ -104,29 +104,31 @@ def _keywords(fn: Callable[..., Any], drop: tuple[str, ...] = ()) -> tuple[str, 
     )
 
 
-def _engine_function(engine: str) -> Callable[..., Any]:
-    """The public function whose keywords are the engine's options."""
+def _engine_functions(engine: str) -> tuple[Callable[..., Any], ...]:
+    """The public functions whose keyword-only parameters are the engine's options."""
     if engine == "rounds":
         from .fluid.rounds import simulate_scenario_rounds
 
-        return simulate_scenario_rounds
+        return (simulate_scenario_rounds,)
     if engine == "ode":
-        from .fluid.ode import simulate_ode
+        from .fluid.ode import simulate_ode, simulate_scenario_ode
 
-        return simulate_ode
+        return (simulate_scenario_ode, simulate_ode)
     from .sim import simulate_packets
 
-    return simulate_packets
+    return (simulate_packets,)
+
+
+def _own_options(engine: str) -> set[str]:
+    return {k for fn in _engine_functions(engine) for k in _keywords(fn, _ODE_FROM_SCENARIO)}
 
 
 def engine_options(engine: str) -> tuple[str, ...]:
     """The keyword options :func:`simulate` accepts for ``engine``, sorted."""
     check_choice("engine", engine, tuple(ENGINES))
-    own = _keywords(_engine_function(engine), _ODE_FROM_SCENARIO)
+    own = _own_options(engine)
     if engine == "rounds":
-        own = (*own, "rtt_model")
-    if engine == "ode":  # simulate_scenario_ode's choice of model (hybrid or classical)
-        own = (*own, "model")
+        own.add("rtt_model")
     return tuple(sorted({*_COMMON, *own}))
 
 
@@ -155,7 +157,7 @@ def _run_native(engine: str, scenario: Scenario, opts: dict[str, Any]) -> Any:
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be None or a callable taking a fraction, got {progress!r}")
     fn = ENGINES[engine]
-    takes_progress = "progress" in inspect.signature(_engine_function(engine)).parameters
+    takes_progress = "progress" in _own_options(engine)
     if progress is not None and takes_progress:
         opts["progress"] = progress
     elif progress is not None:
