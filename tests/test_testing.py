@@ -289,3 +289,15 @@ def test_a_progress_callback_reaches_the_engine_and_does_not_split_the_cache() -
     local.run(sc, "rounds", progress=lambda f: None)
     assert local.misses == 1 and local.hits == 1
     assert seen and seen[-1] == 1.0 and all(0.0 <= f <= 1.0 for f in seen)
+
+
+def test_predict_falls_back_to_the_ode_where_the_round_model_cannot_run(cache: RunCache) -> None:
+    # a RED bottleneck: no closed form, and the round model refuses RED
+    sets = {"queue": "red", "duration": "30s"}
+    preds = predict_scenario("thesis-two-flow", algorithm="vegas", sets=sets, cache=cache)
+    settled = [p for p in preds if p.quantity == "settled_window"]
+    assert [p.source for p in settled] == ["ODE model", "ODE model"]
+    assert "RED" in settled[0].note and "the ODE model stands in" in settled[0].note
+    sc = build_scenario("thesis-two-flow", **sets).with_algorithm("vegas")
+    ode = simulate(sc, "ode").summary
+    assert [p.value for p in settled] == [f.settled_window_pkts for f in ode.flows]

@@ -250,7 +250,7 @@ def _engine_layer(result: Any, scenario: Scenario, engine: str) -> _Layer:
             ("ss_exit_time_s", fs.ss_exit_time_s),
         ):
             lay.put((q, name, -1), v, no_ss or "never left slow start", structural=bool(no_ss))
-        why = "did not settle before the first change"
+        why = "did not settle before the first change or the end"
         lay.put(("settled_window", name, -1), fs.settled_window_pkts, why)
         lay.put(("time_to_equilibrium_s", name, -1), fs.time_to_equilibrium_s, why)
         for k, t in enumerate(lay.change_times_s):
@@ -319,7 +319,10 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
     try:
         view = scenario.fluid_view()
     except ValueError as exc:
-        why = f"the flows do not share one bottleneck and base RTT ({exc})"
+        short = str(exc).split("; engines that can")[0]
+        why = "outside the closed forms' model: " + short.replace(
+            "the rounds engine cannot model ", ""
+        )
         for name in names:
             none_for(name, why)
         lay.put(("jain_index", ALL_FLOWS, -1), None, why, structural=True)
@@ -376,7 +379,13 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
             )
             continue
         pr = predict(alg, Path(mu_a / n, d), **th)  # type: ignore[arg-type]
-        first_change = min([t for t in changes if t > f.start_s] + [f.stop_s, scenario.duration_s])
+        later = [t for t in changes if t > f.start_s]
+        first_change = min([*later, f.stop_s, scenario.duration_s])
+        bound = (
+            f"after the first change at {first_change:g} s"
+            if later and first_change == later[0]
+            else f"after the end of the flow's run at {first_change:g} s"
+        )
         lay.put(
             ("ss_exit_window", f.name, -1),
             pr.ss_exit_window_pkts,
@@ -404,7 +413,7 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
             lay.put(
                 ("time_to_equilibrium_s", f.name, -1),
                 None,
-                f"predicted at {pr.time_to_equilibrium_s:.4g} s, after the first change",
+                f"predicted {pr.time_to_equilibrium_s:.4g} s after its start, {bound}",
             )
         lay.put(
             ("throughput_pps", f.name, -1),
@@ -1005,8 +1014,8 @@ class Predicted:
     unit
         ``"pkts"`` or ``"s"``.
     source
-        ``"closed form"``, ``"round model"``, or ``"-"`` for a change during which the flow
-        is not active.
+        ``"closed form"``, ``"round model"`` (``"ODE model"`` on a scenario the round model
+        cannot run), or ``"-"`` for a change during which the flow is not active.
     note
         Why the closed form does not apply (when the source is the round model), or why the
         value is missing.
@@ -1035,6 +1044,19 @@ class Predicted:
         }
 
 
+def _fluid_fallback(sc: Scenario, rtt_model: str, cache: RunCache) -> tuple[_Layer, str, str]:
+    """The round model's values, or the ODE model's when the round model cannot run ``sc``
+    (returns the layer, its label and a note saying why the ODE stands in)."""
+    from .scenarios import fluid_view
+
+    try:
+        fluid_view(sc, engine="rounds")
+    except ValueError:
+        why = "the round model cannot run this scenario: the ODE model stands in"
+        return cache.layer(sc, "ode"), LAYER_LABELS["ode"], why
+    return cache.layer(sc, "rounds", {"rtt_model": rtt_model}), LAYER_LABELS["rounds"], ""
+
+
 def predict_scenario(
     scenario: Scenario | str,
     *,
@@ -1050,7 +1072,9 @@ def predict_scenario(
     group of flows starting together on a path no other flow uses; an increase of the
     available bandwidth for convergence) and from the round model otherwise; ``source``
     says which, ``note`` why the closed form does not apply. The round model runs only when
-    some value needs it.
+    some value needs it; on a scenario it cannot model (a RED queue, flows of unequal base
+    RTT, a bottleneck not every flow crosses) the ODE model stands in for it, and the note
+    says so.
 
     Parameters
     ----------
@@ -1071,7 +1095,8 @@ def predict_scenario(
     cache = cache or RunCache()
     closed = cache.layer(sc, CLOSED_FORM)
     changes = _change_times(sc)
-    rounds: _Layer | None = None
+    fluid: _Layer | None = None
+    label = instead = ""
     out: list[Predicted] = []
     for f in sc.flows:
         for q in PREDICTED:
@@ -1099,14 +1124,12 @@ def predict_scenario(
                         )
                     )
                     continue
-                if rounds is None:
-                    rounds = cache.layer(sc, "rounds", {"rtt_model": rtt_model})
+                if fluid is None:
+                    fluid, label, instead = _fluid_fallback(sc, rtt_model, cache)
                 why = closed.notes.get(key, "")
-                rv = rounds.values.get(key)
-                note = f"no closed form: {why}" if why else ""
+                rv = fluid.values.get(key)
+                note = "; ".join(x for x in (f"no closed form: {why}" if why else "", instead) if x)
                 if rv is None:
-                    note = f"{note}; round model: {rounds.notes.get(key, '')}".lstrip("; ")
-                out.append(
-                    Predicted(q, f.name, change, when, rv, QUANTITIES[q], "round model", note)
-                )
+                    note = f"{note}; {label}: {fluid.notes.get(key, '')}".lstrip("; ")
+                out.append(Predicted(q, f.name, change, when, rv, QUANTITIES[q], label, note))
     return out
