@@ -398,15 +398,18 @@ def test_seed_is_stable_across_processes_and_distinct_per_point() -> None:
 
 
 def test_seed_reaches_the_runner(monkeypatch: Any) -> None:
+    import types
+
     import tcpfluid.engines as sim
 
     got: list[int] = []
 
-    def runner(scenario: str, algorithm: str, *, engine: str, sets: Any, seed: int) -> Any:
+    def runner(scenario: Any, engine: str, *, seed: int) -> Any:
         got.append(seed)
-        return {"ss_exit_window": 1.0}
+        summary = {"ss_exit_window": 1.0}
+        return types.SimpleNamespace(summary=types.SimpleNamespace(to_dict=lambda: summary))
 
-    monkeypatch.setattr(sim, "simulate_summary", runner)
+    monkeypatch.setattr(sim, "simulate", runner)
     res = sweep(
         list(grid(algorithm="vegas", rtt=["50ms", "80ms"])),
         engine="packet",

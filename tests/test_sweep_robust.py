@@ -422,3 +422,20 @@ def test_plot_default_x_is_numeric_and_a_categorical_x_gets_no_lines(
     lines = plot_sweep(res.table, "ss_exit_window", x="algorithm", ax=ax2)
     assert all(line.get_linestyle() == "None" for line in lines)
     plt.close(fig)
+
+
+def test_sweep_command_says_why_values_are_empty(tmp_path: Path, capsys: Any) -> None:
+    from tcpfluid.cli import main
+
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(
+        'engine = "rounds"\nalgorithm = "vegas"\nmetrics = ["time_to_equilibrium_s"]\n'
+        '[grid]\nbandwidth = ["1Mbps", "100Mbps"]\ncbr = "none"\nduration = "3s"\n'
+    )
+    out = tmp_path / "o.csv"
+    assert main(["sweep", str(cfg), "--out", str(out), "--no-progress", "--no-cache"]) == 0
+    printed = capsys.readouterr().out
+    assert (
+        "time_to_equilibrium_s: no value at 1 point(s): the flow did not settle before the "
+        "end of the run"
+    ) in printed

@@ -18,6 +18,7 @@ from typing import Any
 
 from .._validation import check_output_file
 from ..sweep import CONFIG_KEYS, ENGINE_METRICS, Sweep, _table_format
+from ..sweep.plotting import missing_reasons
 
 __all__ = ["add_parser", "run"]
 
@@ -93,7 +94,7 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _dask_client(address: str, jobs: int | None) -> Any:
+def _dask_client(address: str, jobs: int | None, n_points: int) -> Any:
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -101,8 +102,11 @@ def _dask_client(address: str, jobs: int | None) -> Any:
             f"--scheduler {address!r} needs Dask; install it with `pip install tcpfluid[dask]`"
         ) from None
     if address == "local":
+        from ..sweep.execution import pool_size
+
+        workers = pool_size(jobs, n_points)  # capped at the points and the CPUs
         cluster = LocalCluster(
-            n_workers=jobs or 2, threads_per_worker=1, processes=True, dashboard_address=":0"
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
         )
         return Client(cluster)
     try:
@@ -127,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     client = None
     executor = None
     if args.scheduler is not None:
-        client = _dask_client(args.scheduler, args.jobs)
+        client = _dask_client(args.scheduler, args.jobs, len(sw.points))
         executor = client.get_executor()
     try:
         res = sw.run(
@@ -147,6 +151,10 @@ def run(args: argparse.Namespace) -> int:
         f"wrote {res.n_points} rows to {out} ({res.n_computed} computed, {res.n_cached} from "
         f"cache, {res.n_failed} failed)"
     )
+    for metric in res.metrics:
+        for column in [c for c in res.table.columns if c.split("[")[0] == metric]:
+            for why, n in missing_reasons(res.table, column).items():
+                print(f"{column}: no value at {n} point(s): {why}")
     if res.n_failed:
         first = res.table.loc[res.table["status"] != "ok"].iloc[0]
         print(

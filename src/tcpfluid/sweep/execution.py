@@ -158,22 +158,26 @@ def _kept(summary: Mapping[str, Any], metrics: tuple[str, ...]) -> dict[str, Any
 
 
 def _run_point(task: _Task) -> dict[str, Any]:
-    """THE adapter to the per-point engine runners; returns the summary dict.
+    """THE adapter to the engines; returns the point's summary dict.
 
-    ``"closed-form"`` uses :func:`tcpfluid.analytic.predict`; the other engines call
-    :func:`tcpfluid.engines.simulate_summary` (the runner behind ``tcpfluid simulate``)
-    with the point's seed.
+    ``"closed-form"`` uses :func:`tcpfluid.analytic.predict`; the other engines run the
+    point's scenario through :func:`tcpfluid.simulate` (the one way to run a scenario) and
+    return its :class:`~tcpfluid.results.Summary` as the dict ``tcpfluid simulate --json``
+    prints; the packet engine gets the point's seed.
     """
     params = dict(task.params)
     if task.engine == "closed-form":
         return _closed_form(task.scenario, task.algorithm, params, task.rtt_model)
-    from .. import engines
+    from ..engines import simulate
 
-    kwargs: dict[str, Any] = {"engine": task.engine, "sets": params, "seed": task.seed}
+    options: dict[str, Any] = {}
     if task.engine == "rounds":
-        kwargs["rtt_model"] = task.rtt_model
-    out: dict[str, Any] = engines.simulate_summary(task.scenario, task.algorithm, **kwargs)
-    return {k: v for k, v in out.items() if k not in ("scenario", "algorithm", "engine", "params")}
+        options["rtt_model"] = task.rtt_model
+    elif task.engine == "packet":
+        options["seed"] = task.seed
+    scenario = build_scenario(task.scenario, **params).with_algorithm(task.algorithm)
+    summary: dict[str, Any] = simulate(scenario, task.engine, **options).summary.to_dict()
+    return summary
 
 
 def _closed_form(
