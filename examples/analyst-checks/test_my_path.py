@@ -51,7 +51,9 @@ def test_vegas_prediction_on_my_path(tcpfluid):
     """Closed-form predictions need no simulation: Vegas's window settles at mu*d + alpha."""
     rows = {p.quantity: p for p in tcpfluid.predict("qv-basic", algorithm="vegas", sets=MY_PATH)}
     mu = 155e6 / 8000  # packets/s of 1000-byte packets
-    d = 0.080 + 8000 / 155e6 + 3 * (8000 / 1e9 + 320 / 1e9)  # rtt + transmission times (eq. 5)
+    # base RTT (eq. 5 of the Quick Vegas paper): propagation plus the transmission times of a
+    # 1000-byte packet and a 40-byte ACK on the bottleneck and the two 1 Gb/s access links
+    d = 0.080 + (8000 + 320) / 155e6 + 2 * (8000 + 320) / 1e9
     assert rows["settled_window"].source == "closed form"
-    assert rows["settled_window"].value == pytest.approx(mu * d + 2.0, rel=1e-3)
+    assert rows["settled_window"].value == pytest.approx(mu * d + 2.0, rel=1e-9)
     assert rows["ss_exit_window"].value == 128  # a power of two: Vegas doubles every other round
