@@ -126,7 +126,10 @@ def test_losses_are_loss_events_in_every_engine() -> None:
     w = rounds.window_pkts[0]
     assert rounds.summary.losses[0] == int(np.sum(w[1:] < w[:-1])) > 0
     ode = tcpfluid.simulate(
-        build_scenario("qv-basic", buffer="20").with_algorithm("reno"), "ode", n_points=20001
+        build_scenario("qv-basic", buffer="20").with_algorithm("reno"),
+        "ode",
+        model="classical",
+        n_points=20001,
     )
     # MGT Reno: dw/dt = 1/RTT - (w/2) x loss rate, so the cuts are the integral of
     # (1/RTT - dw/dt) 2/w: read from the window trajectory, not from the lost-packet state
@@ -137,8 +140,10 @@ def test_losses_are_loss_events_in_every_engine() -> None:
     )
     assert ode.summary.losses[0] == pytest.approx(cuts, rel=0.02)
     assert ode.summary.losses_unit == "loss events" == rounds.summary.losses_unit
+    # the hybrid fluid model (the ODE engine's default) counts the events its law reacted
+    # to: each needs at least one lost packet, and several drops in a round are one event
     out = simulate_summary("qv-basic", "reno", engine="ode", sets={"buffer": "20"})
-    assert out["lost_pkts_per_flow"][0] == pytest.approx(out["losses"][0])  # one cut per loss
+    assert 0 < out["losses"][0] <= out["lost_pkts_per_flow"][0]
 
 
 def test_packet_loss_events_are_bounded_by_the_drops() -> None:

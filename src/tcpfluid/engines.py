@@ -255,22 +255,24 @@ def _ode_result(sc: Scenario, r: Any) -> Result:
     m_from = float(native.measure_from_s)
     span = float(native.measure_to_s) - m_from
     D = np.asarray(r.delivered_pkts, dtype=np.float64)
-    L = np.asarray(r.lost_pkts, dtype=np.float64)
-    recs = [
-        FlowRecord(
-            name=f.name,
-            start_s=f.start_s,
-            stop_s=f.stop_s,
-            t_s=t,
-            window_pkts=w[i],
-            in_slow_start=None,
-            settle_window_pkts=w[i],
-            delivered_pkts=float(D[i, -1] - np.interp(m_from, t, D[i])),
-            # every lost packet cuts the window (module docstring of tcpfluid.results)
-            loss_events=float(L[i, -1] - np.interp(m_from, t, L[i])),
-        )
-        for i, f in enumerate(sc.flows)
-    ]
+    # loss events: the model's own count (the classical model cuts once per lost packet,
+    # MGT; the hybrid model counts the events its laws reacted to)
+    events = getattr(r, "loss_events", None)
+    L = np.asarray(r.lost_pkts if events is None else events, dtype=np.float64)
+    hybrid = getattr(r, "hybrid", None)
+
+    def since(a: Any) -> float:
+        return float(a[-1] - np.interp(m_from, t, a))
+
+    recs = []
+    for i, f in enumerate(sc.flows):
+        if hybrid is not None:  # laws deciding at round boundaries: the packets' trace
+            rec = _round_record(f.name, hybrid.flows[i], since(D[i]), since(L[i]))
+        else:  # no slow start: settling judged on the sampled windows
+            rec = FlowRecord(
+                f.name, f.start_s, f.stop_s, t, w[i], None, w[i], since(D[i]), since(L[i])
+            )
+        recs.append(rec)
     keep: tuple[str, ...] = (
         "measure_from_s",
         "measure_to_s",
@@ -296,24 +298,29 @@ def _ode_result(sc: Scenario, r: Any) -> Result:
     return Result("ode", sc, summary.flow_names, t, w, q, thr, summary, r)
 
 
+def _round_record(name: str, fl: Any, delivered_pkts: float, loss_events: float) -> FlowRecord:
+    """A flow's record from its round trace (one sample per round boundary, the window the
+    law saw, its phase, the window it set): the packet simulator and the hybrid model."""
+    return FlowRecord(
+        name=name,
+        start_s=fl.start_s,
+        stop_s=fl.stop_s,
+        t_s=np.asarray(fl.round_t_s, dtype=np.float64),
+        window_pkts=np.asarray(fl.round_cwnd_pkts, dtype=np.float64),
+        in_slow_start=np.asarray(fl.round_phase) == _slow_start(),
+        settle_window_pkts=np.asarray(fl.round_next_cwnd_pkts, dtype=np.float64),
+        delivered_pkts=delivered_pkts,
+        loss_events=loss_events,
+        # boundary k ends round k + 1; the law leaves slow start at the end of the round
+        # that sent the exit window and keeps it one more round, which ends the exit round
+        # (the convention of tcpfluid.metrics.summarise)
+        exit_delay_samples=1,
+    )
+
+
 def _packet_result(sc: Scenario, res: Any) -> Result:
-    ss = _slow_start()
     recs = [
-        FlowRecord(
-            name=fl.name,
-            start_s=fl.start_s,
-            stop_s=fl.stop_s,
-            t_s=np.asarray(fl.round_t_s, dtype=np.float64),
-            window_pkts=np.asarray(fl.round_cwnd_pkts, dtype=np.float64),
-            in_slow_start=np.asarray(fl.round_phase) == ss,
-            settle_window_pkts=np.asarray(fl.round_next_cwnd_pkts, dtype=np.float64),
-            delivered_pkts=float(fl.delivered_pkts),
-            loss_events=int(fl.loss_t_s.size),
-            # boundary k ends round k + 1; the law leaves slow start at the end of the
-            # round that sent the exit window and keeps it one more round, which ends
-            # the exit round (the convention of tcpfluid.metrics.summarise)
-            exit_delay_samples=1,
-        )
+        _round_record(fl.name, fl, float(fl.delivered_pkts), int(fl.loss_t_s.size))
         for fl in res.flows
     ]
     name = _bottleneck_name(sc)

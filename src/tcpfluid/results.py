@@ -25,11 +25,13 @@ Changes
 Losses
     **Loss events** per flow: the congestion signals handed to the law, each a window cut,
     in every engine. The round model and the packet simulator count them (integers). The
-    ODE model is a fluid in which the window is cut at the rate packets are lost (the
-    Misra-Gong-Towsley form ``dw/dt = 1/RTT - w p r / 2``: every lost packet is one cut),
-    so its loss events are the expected number of cuts, the integral of the loss rate over
-    the measured time (a real number). Lost packets are a separate quantity (the ODE's
-    ``lost_pkts``; the packet simulator's drops per link).
+    ODE engine's hybrid model (its default) counts the events its laws reacted to (several
+    drops within a round are one event); its classical model is a fluid in which the window
+    is cut at the rate packets are lost (the Misra-Gong-Towsley form
+    ``dw/dt = 1/RTT - w p r / 2``: every lost packet is one cut), so there the loss events
+    are the expected number of cuts, the integral of the loss rate (a real number). Lost
+    packets are a separate quantity (the ODE's ``lost_pkts``; the packet simulator's drops
+    per link).
 Throughput
     Packets delivered by the flow over its active time inside the run, packets/s.
 Utilization
@@ -89,7 +91,8 @@ class FlowSummary:
     throughput_pps
         Delivered packets over the flow's active time, packets/s.
     losses
-        Loss events (module docstring): an int, or the expected number (a float) in the ODE.
+        Loss events (module docstring): a count, or an expected number (a float) in the
+        ODE's classical model.
     """
 
     name: str
