@@ -301,3 +301,22 @@ def test_predict_falls_back_to_the_ode_where_the_round_model_cannot_run(cache: R
     sc = build_scenario("thesis-two-flow", **sets).with_algorithm("vegas")
     ode = simulate(sc, "ode").summary
     assert [p.value for p in settled] == [f.settled_window_pkts for f in ode.flows]
+
+
+def test_a_scenario_object_is_accepted_and_its_sets_refused(cache: RunCache) -> None:
+    sc = build_scenario("qv-basic", **SMALL).with_algorithm("vegas")
+    by_object = compare(sc, "rounds", "settled_window", reference="closed-form", cache=cache)
+    by_name = compare(
+        "qv-basic",
+        "rounds",
+        "settled_window",
+        reference="closed-form",
+        algorithm="vegas",
+        sets=SMALL,
+        cache=cache,
+    )
+    assert by_object["value"].tolist() == by_name["value"].tolist()
+    with pytest.raises(ValueError, match="sets= applies to a scenario given by name"):
+        compare(sc, "rounds", sets={"rtt": "10ms"})
+    with pytest.raises(TypeError, match="scenario must be a Scenario or a scenario name"):
+        compare(42, "rounds")  # type: ignore[arg-type]
