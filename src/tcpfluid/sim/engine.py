@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import math
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,12 @@ DEFAULT_SAMPLE_INTERVAL = 0.1
 _YIELD_EVENTS = 1 << 20
 _PROGRESS_EVERY_S = 0.1
 _NEVER = 1 << 62
+#: what a progress callable with a ``note`` method (tcpfluid._progress.ProgressBar) is
+#: told when the first run of a process has not started after ``_COMPILE_NOTICE_S``
+#: (the kernels are being compiled: about 20 s, once per install and Numba version)
+COMPILE_NOTICE = "compiling the packet simulator (first run only) ..."
+_COMPILE_NOTICE_S = 1.0
+_kernels_ready = False
 #: defer round decisions into batches (exact; False takes each at once, for tests)
 _DEFER = True
 #: initial ring slots of a link and of a flow (rings double on demand)
@@ -747,7 +754,12 @@ class _Sim:
         self.link_rows += 2 * cap
 
     # ------------------------------------------------------------------ loop
-    def run(self, progress: Callable[[float], None] | None = None) -> None:
+    def run(
+        self,
+        progress: Callable[[float], None] | None = None,
+        notice: threading.Timer | None = None,
+    ) -> None:
+        global _kernels_ready
         gi = self.gi
         end = float(self.gf[C.G_END])
         last = time.perf_counter()
@@ -759,6 +771,10 @@ class _Sim:
                 self.gf, gi, self.rand, self.paths, self.fs, self.fq, self.cf, self.ci,
                 self.s_t, self.s_flow, self.s_link, self.pend, self.rec, self.has_red,
             )  # fmt: skip
+            if not _kernels_ready:
+                _kernels_ready = True
+                if notice is not None:
+                    notice.cancel()
             if code == C.DONE:
                 if progress is not None:
                     progress(1.0)
@@ -964,6 +980,18 @@ def _validate(scenario: Scenario) -> None:
             raise ValueError(f"CBR {c.name!r}: start_s must be >= 0, got {c.start_s!r}")
 
 
+def _compile_notice(progress: Any) -> threading.Timer | None:
+    """On the first run of a process, a timer that tells ``progress.note`` (if it has
+    one) that the kernels are compiling, should loading them take a while."""
+    note = getattr(progress, "note", None)
+    if _kernels_ready or not callable(note):
+        return None
+    timer = threading.Timer(_COMPILE_NOTICE_S, note, args=(COMPILE_NOTICE,))
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
 def simulate_packets(
     scenario: Scenario,
     *,
@@ -1072,14 +1100,17 @@ def simulate_packets(
         fine_retransmit=fine_retransmit,
         max_packets=cap_packets,
     )
+    notice = _compile_notice(progress)
     t0 = time.perf_counter()
     # the loop allocates few Python objects; a cyclic collection in the middle of it only
     # costs time (it scanned every round record before they were arrays)
     gc_was_on = gc.isenabled()
     gc.disable()
     try:
-        sim.run(progress)
+        sim.run(progress, notice)
     finally:
+        if notice is not None:
+            notice.cancel()
         if gc_was_on:
             gc.enable()
     wall = time.perf_counter() - t0

@@ -1,0 +1,57 @@
+"""Where the compiled kernels are cached, and the notice shown while they compile."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from _simkit import FixedWindow, two_link
+
+from tcpfluid.sim import engine, simulate_packets
+
+
+def _cache_path(env: dict[str, str]) -> str:
+    code = "from tcpfluid.sim import _core as C; print(C.run._cache._cache_path)"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return out.stdout.strip()
+
+
+def test_tcpfluid_cache_dir_is_numbas_cache_dir(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["TCPFLUID_CACHE_DIR"] = str(tmp_path)
+    assert _cache_path(env).startswith(str(tmp_path / "numba"))
+    # NUMBA_CACHE_DIR, when set, wins
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "n")
+    assert _cache_path(env).startswith(str(tmp_path / "n"))
+
+
+class _Bar:
+    def __init__(self) -> None:
+        self.notes: list[str] = []
+
+    def __call__(self, fraction: float) -> None:
+        pass
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+
+def test_compile_notice_goes_to_the_progress_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "_kernels_ready", False)
+    monkeypatch.setattr(engine, "_COMPILE_NOTICE_S", 0.0)
+    bar = _Bar()
+    timer = engine._compile_notice(bar)
+    assert timer is not None
+    timer.join(5.0)
+    assert bar.notes == ["compiling the packet simulator (first run only) ..."]
+    # a plain callable has nowhere to say it; nothing is started
+    assert engine._compile_notice(lambda x: None) is None
+    # after a run the kernels are loaded: no notice any more
+    simulate_packets(two_link(duration=0.02), laws={"f": FixedWindow(1)})
+    assert engine._kernels_ready
+    assert engine._compile_notice(_Bar()) is None
