@@ -157,3 +157,20 @@ def test_parse_sets() -> None:
     with pytest.raises(ValueError, match="KEY=VALUE"):
         parse_sets(["=3"])
     assert math.isclose(float(parse_sets(["x=0.5"])["x"]), 0.5)
+
+
+def test_the_table_shows_every_flow_and_quiet_is_accepted(capsys: Any) -> None:
+    argv = ["simulate", "qv-basic", "-a", "vegas", "--set", "flows=3", "--set", "duration=20s"]
+    assert main([*argv, "--quiet"]) == 0
+    text = capsys.readouterr().out
+    for name in ("S1-D1", "S2-D2", "S3-D3"):
+        assert name in text
+    assert "loss events" in text and "all flows settled at (s)" in text
+
+
+def test_json_per_flow_keys_beside_the_flow_0_keys(capsys: Any) -> None:
+    out = run_json(capsys, "qv-basic", "-a", "vegas", "--set", "flows=2", "--set", "duration=20s")
+    assert out["flow_names"] == ["S1-D1", "S2-D2"]
+    assert out["settled_window"] == out["settled_windows_pkts"][0]
+    assert out["ss_exit_window"] == out["ss_exit_windows_pkts"][0] == 64
+    assert out["losses_unit"] == "loss events" and out["notes"] == []
