@@ -429,7 +429,7 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
                 continue
             active = [g for g in flows if g.start_s <= t < g.stop_s]
             if len(active) != n or any(g.start_s != f.start_s for g in active):
-                lay.put(key, None, "other flows joined or left before the change", structural=True)
+                lay.put(key, None, "flows join or leave at or before the change", structural=True)
                 continue
             before, after = available(t - 1e-9), available(t)
             if alg == "tcp-ho" or after <= before:
