@@ -242,14 +242,13 @@ def _engine_layer(result: Any, scenario: Scenario, engine: str) -> _Layer:
     s = result.summary
     names = tuple(f.name for f in scenario.flows)
     lay = _Layer(engine, names, tuple(float(t) for t in s.change_times_s))
-    no_ss = "the ODE model has no slow start" if engine == "ode" else ""
     for fs in s.flows:
         name = fs.name
         for q, v in (
             ("ss_exit_window", fs.ss_exit_window_pkts),
             ("ss_exit_time_s", fs.ss_exit_time_s),
         ):
-            lay.put((q, name, -1), v, no_ss or "never left slow start", structural=bool(no_ss))
+            lay.put((q, name, -1), v, "no slow-start exit reported")
         why = "did not settle before the first change or the end"
         lay.put(("settled_window", name, -1), fs.settled_window_pkts, why)
         lay.put(("time_to_equilibrium_s", name, -1), fs.time_to_equilibrium_s, why)
@@ -930,8 +929,8 @@ def assert_layers_agree(
 
     A value judged is a number on both sides (within tolerance to pass), or missing on both
     sides because it did not happen (e.g. neither settled: passes); a value one side gives
-    and the other reports as not happening fails. Values a layer cannot give (the ODE's
-    slow start, a closed form that does not apply) are shown but not judged.
+    and the other reports as not happening fails. Values a layer cannot give (a closed form
+    that does not apply, a flow not active after a change) are shown but not judged.
 
     Returns
     -------
