@@ -88,34 +88,77 @@ def run_changes(
     return times, tuple("+".join(kinds[t]) for t in times)
 
 
-def _flow_summary(
-    fr: FlowRecord, changes: tuple[float, ...], end_s: float, measured: tuple[float, float]
-) -> Any:
+#: per flow: (exit window, exit time, exit round), (settled window, time to equilibrium),
+#: convergence times after each change
+_Values = tuple[tuple[Any, Any, Any], tuple[Any, Any], list[float | None]]
+
+
+def _flow_values(
+    frs: Sequence[FlowRecord], changes: tuple[float, ...], end_s: float
+) -> list[_Values]:
+    """Slow-start exit and settling of each flow; one vectorised pass over the flows when
+    they share one time axis (the round model, the classical ODE), else flow by flow."""
+    shared = len(frs) > 1 and all(
+        fr.t_s is frs[0].t_s
+        and fr.exit_delay_samples == frs[0].exit_delay_samples
+        and (fr.in_slow_start is None) == (frs[0].in_slow_start is None)
+        for fr in frs
+    )
+    groups: list[Sequence[FlowRecord]] = [frs] if shared else [[fr] for fr in frs]
+    out: list[_Values] = []
+    for g in groups:
+        out += _group_values(g, changes, end_s)
+    return out
+
+
+def _group_values(
+    g: Sequence[FlowRecord], changes: tuple[float, ...], end_s: float
+) -> list[_Values]:
+    t = np.asarray(g[0].t_s, dtype=np.float64)
+    n = len(g)
+    exits: list[tuple[Any, Any, Any]] = [(None, None, None)] * n
+    if t.size == 0:
+        return [(e, (None, None), [None] * len(changes)) for e in exits]
+    tt = t[:, None]
+    if g[0].in_slow_start is not None:
+        ev = slow_start_exit(
+            tt,
+            np.stack([fr.window_pkts for fr in g], axis=1),
+            np.stack([np.asarray(fr.in_slow_start) for fr in g], axis=1),
+        )
+        for i in range(n):
+            if not bool(ev.found[i]):
+                continue
+            j = int(ev.index[i]) + 1 + g[0].exit_delay_samples
+            # an exit stamped after the end of the trace or of the run did not happen in it
+            if j < t.size and t[j] <= end_s:
+                exits[i] = (float(ev.value[i]), float(t[j]), j + 1)
+    seg = settling_by_segment(
+        tt,
+        np.stack([fr.settle_window_pkts for fr in g], axis=1),
+        start_s=np.array([fr.start_s for fr in g]),
+        end_s=np.array([min(end_s, fr.stop_s) for fr in g]),
+        change_times_s=changes,
+    )
+    eq = seg.equilibrium
+    out: list[_Values] = []
+    for i in range(n):
+        settled = (
+            (_finite_or_none(eq.value[i]), _finite_or_none(eq.time_s[i]))
+            if bool(eq.settled[i])
+            else (None, None)
+        )
+        conv = [
+            _finite_or_none(c.time_s[i]) if bool(c.settled[i]) else None for c in seg.convergence
+        ]
+        out.append((exits[i], settled, conv))
+    return out
+
+
+def _flow_summary(fr: FlowRecord, values: _Values, measured: tuple[float, float]) -> Any:
     from ..results import FlowSummary
 
-    t = np.asarray(fr.t_s, dtype=np.float64)
-    ss_w = ss_t = None
-    ss_r: int | None = None
-    if fr.in_slow_start is not None and t.size:
-        ev = slow_start_exit(t, fr.window_pkts, fr.in_slow_start)
-        j = int(ev.index) + 1 + fr.exit_delay_samples if bool(ev.found) else t.size
-        # an exit stamped after the end of the trace or of the run did not happen in it
-        if j < t.size and t[j] <= end_s:
-            ss_w, ss_t, ss_r = float(ev.value), float(t[j]), j + 1
-    conv: list[float | None] = [None] * len(changes)
-    settled = t_eq = None
-    if t.size:
-        seg = settling_by_segment(
-            t,
-            fr.settle_window_pkts,
-            start_s=fr.start_s,
-            end_s=min(end_s, fr.stop_s),
-            change_times_s=changes,
-        )
-        if bool(seg.equilibrium.settled):
-            settled = _finite_or_none(seg.equilibrium.value)
-            t_eq = _finite_or_none(seg.equilibrium.time_s)
-        conv = [_finite_or_none(c.time_s) if bool(c.settled) else None for c in seg.convergence]
+    (ss_w, ss_t, ss_r), (settled, t_eq), conv = values
     active = min(fr.stop_s, measured[1]) - max(fr.start_s, measured[0])
     return FlowSummary(
         name=fr.name,
@@ -189,7 +232,8 @@ def summarise(
         [(f.start_s, f.stop_s) for f in flows],
         end_s,
     )
-    per = tuple(_flow_summary(fr, changes, end_s, measured) for fr in flows)
+    values = _flow_values(flows, changes, end_s)
+    per = tuple(_flow_summary(fr, v, measured) for fr, v in zip(flows, values, strict=True))
     first = changes[0] if changes else math.inf
     settled_at = [
         None if f.time_to_equilibrium_s is None else f.start_s + f.time_to_equilibrium_s
