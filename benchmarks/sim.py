@@ -1,86 +1,233 @@
-"""Speed of the packet simulator: simulated data packets and events per wall-clock second.
+"""Speed of the packet simulator, this tree and a reference tree side by side.
 
-Run: ``python benchmarks/sim.py [--quick] [--repeat N]``. Prints a human table, then one
-JSON line per measurement: ``{"name": ..., "value": ..., "unit": ...}``.
+Run: ``python benchmarks/sim.py [--quick] [--repeat N] [--reference SRC | --no-reference]
+[--only NAME]``. Prints a table (one row per case and tree, and the ratio), then one JSON
+line per measurement: ``{"name": ..., "tree": "new"|"reference", "value": ..., "unit": ...}``.
 
-Measurements (one core; Numba compilation is cached on disk and excluded by a warm-up run)
------------------------------------------------------------------------------------------
-* ``sim/qv-basic/<law>``: document 000 §5.1, one flow on 50 Mb/s x 100 ms for 240 s with
-  the 25 Mb/s CBR from 80 s to 160 s (about 1 million data packets): ``packets_per_s``
-  (data packets sent by the TCP senders, retransmissions included, per second of wall
-  time), ``events_per_s`` (events of the compiled loop: link departures, timers, CBR
-  emissions, trace samples) and ``wall_s``.
-* ``sim/qv-many-flows/vegas``: document 000 §5.3.1, 60 flows on 1 Gb/s x 100 ms with
+Every measurement runs in a fresh subprocess whose ``PYTHONPATH`` is the tree's ``src``
+(this repository's, and the reference's: by default ``/work/baseline/src``, the commit
+before the current speed work, when it exists), so both are timed in one run on the same
+machine state. The trees' Numba kernels are compiled or loaded by a warm-up run that is
+not timed.
+
+Cases
+-----
+* ``qv-basic/<law>``: document 000 §5.1, one flow on 50 Mb/s x 100 ms for 240 s with the
+  25 Mb/s CBR from 80 s to 160 s (about 1 million data packets): data packets sent per
+  second of wall time (``packets_per_s``, retransmissions included), events per second,
+  wall time of the event loop (``wall_s``: the compiled loop plus the calls into the laws;
+  building the arrays and the summary are not in it) and ``law_time_s``, its part in the
+  laws. Best of ``--repeat`` runs.
+* ``qv-many-flows/vegas``: document 000 §5.3.1, 60 flows on 1 Gb/s x 100 ms with
   1500-packet buffers, groups of 20 joining at 0, 100, 200 s, each for 300 s, 500 s in all
-  (about 58 million data packets): the same three figures. Skipped with ``--quick``.
+  (about 58 million data packets): the same figures, one run. Skipped with ``--quick``
+  (which runs it for 50 s with the groups 10 s apart, ``qv-many-flows-short/vegas``).
+* ``cli/qv-basic/vegas``: end to end through ``tcpfluid simulate qv-basic -a vegas -e
+  packet --set duration=T --json`` (a new process each time: imports, kernels loaded from
+  the cache, the run, the summary, the JSON), for a short and a long ``T``; the marginal
+  rate ``(packets(long) - packets(short)) / (wall(long) - wall(short))`` excludes the
+  start-up. Best of ``--repeat`` pairs.
 
-The wall time of a run is the time spent in :func:`tcpfluid.sim.simulate_packets`'s event
-loop, including every call into the control laws at round boundaries and losses; building
-the arrays and the summary are excluded (``total_s`` includes them); ``law_time_s`` is the
-part of ``wall_s`` spent in Python handling the laws' decisions. Each figure is the best of
-``--repeat`` runs.
+The machine's load matters: on a shared machine repeat, and read the figures as a ratio
+between the trees measured in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from tcpfluid.scenarios import build_scenario
-from tcpfluid.sim import PacketResult, simulate_packets
+HERE = Path(__file__).resolve().parent
+NEW_SRC = HERE.parent / "src"
+DEFAULT_REFERENCE = Path("/work/baseline/src")
+LAWS = ("vegas", "quick-vegas", "tcp-ho", "fast", "reno")
 
 
-def _best(scenario: Any, repeat: int) -> tuple[PacketResult, float]:
-    best: PacketResult | None = None
-    total = float("inf")
+# ----------------------------------------------------------------------------- worker
+def _scenario(case: str) -> Any:
+    from tcpfluid.scenarios import build_scenario
+
+    kind, _, law = case.partition("/")
+    if kind == "qv-basic":
+        return build_scenario("qv-basic", duration="240s").with_algorithm(law)
+    if kind == "qv-basic-60s":
+        return build_scenario("qv-basic", duration="60s").with_algorithm(law)
+    if kind == "qv-many-flows":
+        return build_scenario("qv-many-flows").with_algorithm(law)
+    if kind == "qv-many-flows-short":
+        return build_scenario(
+            "qv-many-flows", group_interval="10s", active="30s", duration="50s"
+        ).with_algorithm(law)
+    if kind.startswith("qv-basic-d"):  # packet count of the CLI's run of that duration
+        return build_scenario("qv-basic", duration=kind[len("qv-basic-d") :]).with_algorithm(law)
+    raise SystemExit(f"unknown case {case!r}")
+
+
+def _worker(case: str, repeat: int) -> None:
+    from tcpfluid.scenarios import build_scenario
+    from tcpfluid.sim import simulate_packets
+
+    # warm-up: load (or compile and cache) the kernels
+    simulate_packets(build_scenario("qv-basic", duration="2s", cbr="none").with_algorithm("vegas"))
+    sc = _scenario(case)
+    best: dict[str, Any] | None = None
     for _ in range(repeat):
         t0 = time.perf_counter()
-        res = simulate_packets(scenario)
-        elapsed = time.perf_counter() - t0
-        if best is None or res.wall_time_s < best.wall_time_s:
-            best, total = res, elapsed
-    assert best is not None
-    return best, total
+        res = simulate_packets(sc)
+        total = time.perf_counter() - t0
+        rec = {
+            "data_packets": res.data_packets,
+            "events": res.events,
+            "wall_s": res.wall_time_s,
+            "total_s": total,
+            "law_calls": res.law_calls,
+            "law_time_s": res.law_time_s,
+        }
+        if best is None or rec["wall_s"] < best["wall_s"]:
+            best = rec
+    print(json.dumps(best))
+
+
+# ----------------------------------------------------------------------------- driver
+def _env(src: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(src)
+    return env
+
+
+def _run_worker(src: Path, case: str, repeat: int) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--worker", case, "--repeat", str(repeat)],
+        env=_env(src),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"worker {case} on {src} failed:\n{out.stderr[-2000:]}")
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _cli_wall(src: Path, duration: str) -> float:
+    code = "import sys; from tcpfluid.cli import main; sys.exit(main())"
+    args = ["simulate", "qv-basic", "-a", "vegas", "-e", "packet", "--set"]
+    args += [f"duration={duration}", "--json"]
+    t0 = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        env=_env(src),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    wall = time.perf_counter() - t0
+    if out.returncode != 0:
+        raise SystemExit(f"tcpfluid simulate on {src} failed:\n{out.stderr[-2000:]}")
+    json.loads(out.stdout)  # the output is JSON
+    return wall
+
+
+def _cli_marginal(src: Path, short: str, long: str, repeat: int) -> dict[str, Any]:
+    n_short = _run_worker(src, f"qv-basic-d{short}/vegas", 1)["data_packets"]
+    n_long = _run_worker(src, f"qv-basic-d{long}/vegas", 1)["data_packets"]
+    _cli_wall(src, short)  # warm the file system and the kernel cache
+    pairs = []
+    for _ in range(repeat):
+        pairs.append((_cli_wall(src, short), _cli_wall(src, long)))
+    w_short = min(p[0] for p in pairs)
+    w_long = min(p[1] for p in pairs)
+    rate = (n_long - n_short) / (w_long - w_short) if w_long > w_short else float("inf")
+    return {
+        "short_s": w_short,
+        "long_s": w_long,
+        "packets_short": n_short,
+        "packets_long": n_long,
+        "marginal_packets_per_s": rate,
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (best kept)")
-    parser.add_argument("--quick", action="store_true", help="qv-basic only, shorter runs")
+    parser.add_argument("--quick", action="store_true", help="shorter runs, Vegas only")
+    parser.add_argument("--reference", type=Path, default=DEFAULT_REFERENCE,
+                        help="src directory of the tree to compare with")  # fmt: skip
+    parser.add_argument("--no-reference", action="store_true", help="time this tree only")
+    parser.add_argument("--only", help="run only the cases whose name contains this")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        _worker(args.worker, args.repeat)
+        return
 
-    # warm-up: load (or compile and cache) the Numba kernels
-    simulate_packets(build_scenario("qv-basic", duration="2s", cbr="none").with_algorithm("vegas"))
+    trees = [("new", NEW_SRC)]
+    if not args.no_reference:
+        if (args.reference / "tcpfluid").is_dir():
+            trees.append(("reference", args.reference))
+        else:
+            print(f"(no reference tree at {args.reference}: timing this tree only)")
+    laws = ("vegas",) if args.quick else LAWS
+    cases = [(f"qv-basic{'-60s' if args.quick else ''}/{law}", args.repeat) for law in laws]
+    cases.append(("qv-many-flows-short/vegas" if args.quick else "qv-many-flows/vegas", 1))
+    if args.only:
+        cases = [c for c in cases if args.only in c[0]]
 
-    cases: list[tuple[str, Any, int]] = []
-    laws = ("vegas",) if args.quick else ("vegas", "quick-vegas", "tcp-ho", "fast", "reno")
-    duration = "60s" if args.quick else "240s"
-    for law in laws:
-        sc = build_scenario("qv-basic", duration=duration).with_algorithm(law)
-        cases.append((f"sim/qv-basic/{law}", sc, args.repeat))
-    if not args.quick:
-        sc = build_scenario("qv-many-flows").with_algorithm("vegas")
-        cases.append(("sim/qv-many-flows/vegas", sc, 1))
-
+    print(f"load average before: {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} CPUs")
     records: list[dict[str, object]] = []
-    print(f"{'case':<28} {'data pkts':>11} {'events':>11} {'wall s':>8} "
-          f"{'pkts/s':>11} {'events/s':>11} {'law calls':>9} {'in laws s':>9}")  # fmt: skip
-    for name, sc, repeat in cases:
-        res, total = _best(sc, repeat)
-        print(
-            f"{name:<28} {res.data_packets:>11,} {res.events:>11,} {res.wall_time_s:>8.2f} "
-            f"{res.packets_per_s:>11,.0f} {res.events_per_s:>11,.0f} {res.law_calls:>9,} "
-            f"{res.law_time_s:>9.2f}"
-        )
-        records += [
-            {"name": f"{name}/packets_per_s", "value": res.packets_per_s, "unit": "packets/s"},
-            {"name": f"{name}/events_per_s", "value": res.events_per_s, "unit": "events/s"},
-            {"name": f"{name}/wall_s", "value": res.wall_time_s, "unit": "s"},
-            {"name": f"{name}/total_s", "value": total, "unit": "s"},
-            {"name": f"{name}/law_time_s", "value": res.law_time_s, "unit": "s"},
-        ]
+    head = (f"{'case':<28} {'tree':<9} {'data pkts':>11} {'wall s':>8} {'pkts/s':>11} "
+            f"{'events/s':>11} {'law calls':>9} {'in laws s':>9}")  # fmt: skip
+    print(head)
+    for name, repeat in cases:
+        walls: dict[str, float] = {}
+        for tree, src in trees:
+            r = _run_worker(src, name, repeat)
+            pps = r["data_packets"] / r["wall_s"]
+            eps = r["events"] / r["wall_s"]
+            walls[tree] = r["wall_s"]
+            print(
+                f"{name:<28} {tree:<9} {r['data_packets']:>11,} {r['wall_s']:>8.2f} "
+                f"{pps:>11,.0f} {eps:>11,.0f} {r['law_calls']:>9,} {r['law_time_s']:>9.2f}"
+            )
+            for key, value, unit in (
+                ("packets_per_s", pps, "packets/s"),
+                ("events_per_s", eps, "events/s"),
+                ("wall_s", r["wall_s"], "s"),
+                ("total_s", r["total_s"], "s"),
+                ("law_time_s", r["law_time_s"], "s"),
+                ("law_calls", r["law_calls"], "calls"),
+            ):
+                records.append(
+                    {"name": f"sim/{name}/{key}", "tree": tree, "value": value, "unit": unit}
+                )
+        if "reference" in walls:
+            print(f"{'':<28} {'speed-up':<9} {walls['reference'] / walls['new']:>32.2f}x")
+
+    if not args.only or "cli" in args.only:
+        short, long = ("2s", "60s") if args.quick else ("2s", "400s")
+        print(f"\nend to end: tcpfluid simulate qv-basic -a vegas -e packet --json, "
+              f"duration {short} and {long}")  # fmt: skip
+        rates: dict[str, float] = {}
+        for tree, src in trees:
+            m = _cli_marginal(src, short, long, args.repeat)
+            rates[tree] = m["marginal_packets_per_s"]
+            print(
+                f"{'cli/qv-basic/vegas':<28} {tree:<9} {m['short_s']:>7.2f} s / "
+                f"{m['long_s']:>7.2f} s for {m['packets_short']:,} / {m['packets_long']:,} "
+                f"packets: marginal {m['marginal_packets_per_s']:,.0f} packets/s"
+            )
+            name = "sim/cli/qv-basic/vegas/marginal_packets_per_s"
+            rate = m["marginal_packets_per_s"]
+            records.append({"name": name, "tree": tree, "value": rate, "unit": "packets/s"})
+        if "reference" in rates:
+            print(f"{'':<28} {'speed-up':<9} {rates['new'] / rates['reference']:>10.2f}x")
+    print(f"load average after: {os.getloadavg()[0]:.2f} (1 min)")
     for rec in records:
         print(json.dumps(rec))
 

@@ -552,6 +552,22 @@ class _Sim:
             self.group_states.append(state)
             self._write_action(self.group_members[g], law.initial_action(state))
         ff[:, C.F_SSTH] = math.inf
+        # one flow's decision (the common case): its sample as views into ``ff`` and its
+        # state as views into its group's arrays, made once
+        self.samples = [
+            RoundSample(
+                cwnd=ff[f : f + 1, C.F_S_CWND],
+                base_rtt=ff[f : f + 1, C.F_S_BASE],
+                rtt_mean=ff[f : f + 1, C.F_S_MEAN],
+                rtt_min=ff[f : f + 1, C.F_S_MIN],
+                rtt_max=ff[f : f + 1, C.F_S_MAX],
+                acks=ff[f : f + 1, C.F_S_ACKS],
+                fwd_delay_mean=ff[f : f + 1, C.F_S_FWD],
+                fwd_delay_base=ff[f : f + 1, C.F_S_FWD_BASE],
+            )
+            for f in range(nf)
+        ]
+        self.views: list[dict[str, FloatArray] | None] = [None] * nf
         # round records (written by the compiled loop): t, cwnd, next cwnd, rtt mean, min,
         # max, base, phase, ssthresh, flow
         self.rec = np.zeros((max(256, 4 * nf), 10))
@@ -609,9 +625,55 @@ class _Sim:
                 f"t={self.gf[C.G_NOW]:g} s"
             )
 
+    def _view(self, f: int) -> dict[str, FloatArray]:
+        """Flow ``f``'s state: views of length 1 into its group's state arrays."""
+        g = int(self.group_of[f])
+        state = self.group_states[g]
+        if self.group_members[g].shape[0] == 1:
+            return state
+        v = self.views[f]
+        if v is None or any(v[key].base is not arr for key, arr in state.items()):
+            p = int(self.pos[f])
+            v = {key: arr[p : p + 1] for key, arr in state.items()}
+            self.views[f] = v
+        return v
+
+    def _one_round(self, f: int) -> None:
+        """The round decision of one flow (no fancy indexing: the common case)."""
+        ff = self.ff
+        g = int(self.group_of[f])
+        view = self._view(f)
+        sub = dict(view) if view is not self.group_states[g] else view
+        action = self.group_laws[g].on_round(sub, self.samples[f])
+        self.law_calls += 1
+        if sub is not view:
+            p = int(self.pos[f])
+            for key, v in sub.items():
+                if v is not view[key]:  # the law replaced the array instead of updating it
+                    self.group_states[g][key][p : p + 1] = v
+        w = float(np.asarray(action.cwnd).reshape(-1)[0])
+        incr = float(np.asarray(action.incr).reshape(-1)[0])
+        cap = float(np.asarray(action.cap).reshape(-1)[0])
+        if not (math.isfinite(w) and math.isfinite(incr)) or math.isnan(cap) or w <= 0.0:
+            raise RuntimeError(
+                f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
+                f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at "
+                f"t={self.gf[C.G_NOW]:g} s"
+            )
+        ff[f, C.F_CWND] = w
+        ff[f, C.F_INCR] = incr
+        ff[f, C.F_CAP] = cap
+        ff[f, C.F_PHASE] = sub["phase"][0]
+        ss = sub.get("ssthresh")
+        ff[f, C.F_SSTH] = math.inf if ss is None else ss[0]
+        self.fi[f, C.I_PENDING] = C.P_ROUND_READY
+
     def _rounds(self, flows: NDArray[np.intp]) -> None:
         """The round decisions of ``flows`` (pending in the compiled loop): one call into
         each law for all its flows among them."""
+        if flows.shape[0] == 1:
+            self._one_round(int(flows[0]))
+            return
         if len(self.group_laws) == 1:
             self._group_round(0, flows)
         else:
