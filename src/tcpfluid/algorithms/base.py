@@ -33,6 +33,7 @@ use ``numpy.where``/masks, never Python branches on per-flow values.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -46,8 +47,10 @@ __all__ = [
     "LOSS_TIMEOUT",
     "SLOW_START",
     "ControlLaw",
+    "OdeForm",
     "RoundAction",
     "RoundSample",
+    "classical_ode_form",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -104,6 +107,39 @@ class RoundAction:
     cap: FloatArray
 
 
+@dataclass(frozen=True)
+class OdeForm:
+    """A law's classical fluid (ODE) form: the window's rate of change between losses.
+
+    Attributes
+    ----------
+    rate
+        ``rate(sign, delta, w, rtt, alpha, gamma) -> dw/dt`` (packets/s), array code:
+        ``delta`` Vegas's backlog estimate Δ (eq. 1 of document 000), ``w`` the window,
+        ``rtt`` the RTT, ``alpha``/``gamma`` the law's parameters as the ODE flow carries
+        them, ``sign`` the ramped sign of Vegas's rule (+1 below α, −1 above β; the ODE
+        engine computes it with its stated ramp width).
+    loss_cut
+        Fraction of the window removed per loss event (Vegas 1/4, Reno and FAST 1/2).
+    description
+        The formula, for documentation.
+    """
+
+    rate: Callable[..., Any]
+    loss_cut: float
+    description: str
+
+
+def classical_ode_form(cls: type[ControlLaw]) -> OdeForm | None:
+    """The classical ODE form a law class declares itself (``None`` if it has none).
+
+    Only a form declared on the class itself counts: a subclass that changes the law (Quick
+    Vegas, iTCP-Vegas, forward-path Vegas change Vegas's rule) does not inherit Vegas's.
+    """
+    form = cls.__dict__.get("ode_form")
+    return form if isinstance(form, OdeForm) else None
+
+
 class ControlLaw(ABC):
     """Base class of every congestion-control law.
 
@@ -115,6 +151,8 @@ class ControlLaw(ABC):
     name: ClassVar[str]
     #: window at the start of a connection, packets
     initial_window: float = 2.0
+    #: the law's classical ODE form (:func:`classical_ode_form`), if it has one
+    ode_form: ClassVar[OdeForm | None] = None
 
     @abstractmethod
     def init_state(self, n: int) -> State:

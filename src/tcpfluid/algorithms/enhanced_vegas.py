@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ._common import param_array, param_value
-from .vegas import Vegas
+from .base import OdeForm
+from .vegas import VEGAS_ODE_FORM, Vegas
 
 __all__ = ["EnhancedVegas"]
 
@@ -34,6 +35,8 @@ class EnhancedVegas(Vegas):
     """
 
     name: ClassVar[str] = "enhanced-vegas"
+    #: Vegas's form with α = β = δ (the ODE flow carries δ as both thresholds)
+    ode_form: ClassVar[OdeForm | None] = VEGAS_ODE_FORM
     _decrease_inclusive: ClassVar[bool] = True
 
     def __init__(self, *, delta: Any = 3.0, gamma: Any = 1.0) -> None:

@@ -49,6 +49,7 @@ from .base import (
     LOSS_TIMEOUT,
     SLOW_START,
     ControlLaw,
+    OdeForm,
     RoundAction,
     RoundSample,
 )
@@ -71,6 +72,7 @@ class Fast(ControlLaw):
     """
 
     name: ClassVar[str] = "fast"
+    ode_form: ClassVar[OdeForm | None] = None  # set below the class
 
     def __init__(self, *, alpha: Any = 100.0, gamma: Any = 0.5) -> None:
         self._alpha = param_array("alpha", alpha, positive=True)
@@ -113,3 +115,12 @@ class Fast(ControlLaw):
             return np.full(w.shape, MIN_WINDOW)
         state["phase"][idx] = CONGESTION_AVOIDANCE
         return np.maximum(w / 2.0, MIN_WINDOW)
+
+
+def _fast_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:
+    """FAST's per-RTT update as a rate: ``min(γ(α − Δ), w)/RTT`` (the update moves γ of the
+    way to the target ``w BaseRTT/RTT + α`` each RTT, at most doubling)."""
+    return np.minimum(gamma * (alpha - delta), w) / rtt
+
+
+Fast.ode_form = OdeForm(_fast_rate, 0.5, "dw/dt = min(γ(α − Δ), w)/RTT; a loss halves the window")

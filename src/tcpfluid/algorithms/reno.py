@@ -34,6 +34,7 @@ from .base import (
     LOSS_TIMEOUT,
     SLOW_START,
     ControlLaw,
+    OdeForm,
     RoundAction,
     RoundSample,
 )
@@ -56,6 +57,7 @@ class Reno(ControlLaw):
     """
 
     name: ClassVar[str] = "reno"
+    ode_form: ClassVar[OdeForm | None] = None  # set below the class
 
     def __init__(self) -> None:
         pass
@@ -98,3 +100,11 @@ class Reno(ControlLaw):
     def params(self) -> dict[str, Any]:
         """Reno has no parameters: ``{}``."""
         return {}
+
+
+def _reno_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:
+    """Reno's congestion avoidance as a rate: one packet per RTT (Misra-Gong-Towsley)."""
+    return 1.0 / rtt
+
+
+Reno.ode_form = OdeForm(_reno_rate, 0.5, "dw/dt = 1/RTT; a loss halves the window (MGT)")

@@ -51,6 +51,7 @@ from .base import (
     LOSS_TIMEOUT,
     SLOW_START,
     ControlLaw,
+    OdeForm,
     RoundAction,
     RoundSample,
 )
@@ -84,6 +85,7 @@ class Vegas(ControlLaw):
     """
 
     name: ClassVar[str] = "vegas"
+    ode_form: ClassVar[OdeForm | None] = None  # set below the class (it names _vegas_rate)
     #: Enhanced Vegas decreases when Δ >= δ (not only when Δ > β)
     _decrease_inclusive: ClassVar[bool] = False
 
@@ -161,3 +163,13 @@ class Vegas(ControlLaw):
         state["phase"][idx] = CONGESTION_AVOIDANCE
         state["ssthresh"][idx] = new
         return new
+
+
+def _vegas_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:
+    """Vegas's rule as a rate: ±1 packet per RTT (eq. 2 of document 000), ``sign/RTT``."""
+    return sign / rtt
+
+
+#: +1/RTT below α, −1/RTT above β (eq. 2 of document 000); Vegas's 3/4 rule on a loss
+VEGAS_ODE_FORM = OdeForm(_vegas_rate, 0.25, "dw/dt = s(Δ)/RTT, s the ramped sign of eq. (2)")
+Vegas.ode_form = VEGAS_ODE_FORM

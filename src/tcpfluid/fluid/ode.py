@@ -55,6 +55,8 @@ from .._validation import (
     check_range,
 )
 from ..algorithms._common import backlog
+from ..algorithms.base import OdeForm, classical_ode_form
+from ..algorithms.registry import ALGORITHMS, law_class
 from ..analytic import jain_index
 from ..metrics import _finite_or_none, bandwidth_changes, settling_by_segment
 from ..path import Path
@@ -75,13 +77,19 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 
-#: control laws the ODE model has right-hand sides for
-ODE_LAWS: tuple[str, ...] = ("vegas", "enhanced-vegas", "fast", "reno")
+#: control laws with a classical ODE right-hand side: the laws whose class declares an
+#: :class:`~tcpfluid.algorithms.base.OdeForm` (the rate and the loss cut live on the law)
+ODE_LAWS: tuple[str, ...] = tuple(
+    n for n in ALGORITHMS if classical_ode_form(law_class(n)) is not None
+)
 
-_KIND = {"vegas": 0, "enhanced-vegas": 0, "fast": 1, "reno": 2}
-#: fraction of the window removed per loss event: Vegas's 3/4 rule (document 000 §2),
-#: Reno's and FAST's halving
-_LOSS_CUT = {"vegas": 0.25, "enhanced-vegas": 0.25, "fast": 0.5, "reno": 0.5}
+
+def _form(law: str) -> OdeForm:
+    form = classical_ode_form(law_class(law))
+    assert form is not None  # simulate_ode checked the flows' laws against ODE_LAWS
+    return form
+
+
 _METHODS = ("LSODA", "BDF", "Radau", "RK45", "RK23", "DOP853")
 _MIN_WINDOW_PKTS = 1.0
 #: width of the Lipschitz ramps at the window floor and cap, packets
@@ -503,20 +511,14 @@ class _Model:
         self.gamma = col([f.fast_gamma for f in flows])
         self.wmax = col([f.max_window_pkts for f in flows])
         self.err = col([f.base_rtt_error_s for f in flows])
-        self.cut = col([_LOSS_CUT[f.law] for f in flows])
-        kind = np.array([_KIND[f.law] for f in flows]).reshape(n, 1)
-        self.is_vegas = kind == 0
-        self.is_fast = kind == 1
-        self.is_reno = kind == 2
-        self.only: Any = None
-        if bool(self.is_vegas.all()):
-            self.only = lambda s, delta, w, rtt: s / rtt
-        elif bool(self.is_fast.all()):
-            self.only = lambda s, delta, w, rtt: (
-                np.minimum(self.gamma * (self.alpha - delta), w) / rtt
-            )
-        elif bool(self.is_reno.all()):
-            self.only = lambda s, delta, w, rtt: 1.0 / rtt
+        forms = [_form(f.law) for f in flows]
+        self.cut = col([fm.loss_cut for fm in forms])
+        # the laws' own rate forms, each with the mask of its flows (only the forms present
+        # are evaluated: a sweep calls the right-hand side millions of times)
+        self.forms: list[tuple[OdeForm, NDArray[np.bool_]]] = []
+        for fm in dict.fromkeys(forms):
+            mask = np.array([g is fm for g in forms]).reshape(n, 1)
+            self.forms.append((fm, mask))
         self.C = capacity_pps
         self.B = buffer_pkts
         self.Cr = reverse_pps
@@ -609,14 +611,10 @@ class _Model:
         # Vegas / Enhanced Vegas: +1, 0, -1 per RTT, ramped over eps packets
         eps = self.eps
         s = _unit((self.alpha - delta) / eps) - _unit((delta - self.beta) / eps)
-        # only the laws present are evaluated (a sweep calls this millions of times)
-        if self.only is not None:
-            dw = self.only(s, delta, w, rtt)
-        else:
-            dw_vegas = s / rtt
-            dw_fast = np.minimum(self.gamma * (self.alpha - delta), w) / rtt
-            dw_reno = 1.0 / rtt
-            dw = np.where(self.is_vegas, dw_vegas, np.where(self.is_fast, dw_fast, dw_reno))
+        fm, mask = self.forms[0]
+        dw = fm.rate(s, delta, w, rtt, self.alpha, self.gamma)
+        for fm, mask in self.forms[1:]:
+            dw = np.where(mask, fm.rate(s, delta, w, rtt, self.alpha, self.gamma), dw)
         dw = dw - self.cut * w * loss_rate
         # floor and cap as Lipschitz ramps (an implicit solver's Newton iteration is fooled
         # by jumps in the right-hand side: see docs/ode-model.md)
