@@ -1,7 +1,7 @@
 """tcpfluid.testing: the comparison table, the assertions and their messages, predictions.
 
 Expected numbers come from another route than the code under test: μd + α computed here
-from the scenario's links (document 000 eq. 5), the round model against the closed forms,
+from the scenario's links (the Quick Vegas paper's eq. 5), the round model against the closed forms,
 a scenario's single-flow equivalent, and the report's own tolerance semantics.
 """
 
@@ -29,7 +29,7 @@ SMALL = {"bandwidth": "10Mbps", "rtt": "50ms", "cbr": "none", "duration": "30s"}
 
 
 def _mu_d(bandwidth_bps: float, rtt_s: float) -> tuple[float, float]:
-    """μ (pkt/s) and d (s) of the dumbbell, by hand (eq. 5 of document 000): the RTT's
+    """μ (pkt/s) and d (s) of the dumbbell, by hand (the Quick Vegas paper's eq. 5): the RTT's
     propagation, plus a 1000-byte packet's transmission on the bottleneck and two 1 Gb/s
     access links, plus a 40-byte ACK's on the same three links."""
     mu = bandwidth_bps / 8000.0

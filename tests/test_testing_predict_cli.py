@@ -1,7 +1,7 @@
 """``tcpfluid predict SCENARIO``: per-flow predictions, their sources, --check, errors.
 
 Expected values: μd/n + the law's target backlog computed here from the scenario's links
-(document 000 eq. 5), and the round model run separately through tcpfluid.simulate.
+(the Quick Vegas paper's eq. 5), and the round model run separately through tcpfluid.simulate.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def test_a_joining_group_comes_from_the_round_model(capsys) -> None:
 
 def test_convergence_after_an_increase_uses_eq_11(capsys) -> None:
     # qv-basic: CBR takes half the bottleneck from 80 s to 160 s; after it stops Vegas
-    # climbs one packet per round from mu d/2 + 2 to mu d + 2 (document 000 eq. 11)
+    # climbs one packet per round from mu d/2 + 2 to mu d + 2 (the Quick Vegas paper's eq. 11)
     out = _json(capsys, "qv-basic", "-a", "vegas")
     (flow,) = out["predictions"][0]["flows"]
     assert flow["sources"]["convergence_times_s"] == ["round model", "closed form"]

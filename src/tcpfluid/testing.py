@@ -287,7 +287,8 @@ def _law_thresholds(algorithm: str, params: Mapping[str, Any]) -> dict[str, floa
 
 
 def _closed_form_layer(scenario: Scenario) -> _Layer:
-    """The closed forms where they apply (document 000 §4, document 004 §4), per flow.
+    """The closed forms where they apply, per flow (the Quick Vegas paper (Chan, Lin, Ho
+    2008) §4 and the TCP-Ho paper (Ho, Chan, Chen 2007) §4).
 
     A flow has closed-form values when its algorithm has a closed form
     (:data:`tcpfluid.analytic.PREDICT_ALGORITHMS`), the flows share one bottleneck with one
@@ -295,7 +296,7 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
     the same start time and law) on a path no other flow is using. n flows starting together
     behave as one flow on a path of μ/n (each sees the queue they build together), so the
     single-flow forms apply with μ replaced by (μ − cross traffic)/n. Convergence after a
-    bandwidth change: eq. (11)/(12) of document 000 for an increase (Vegas, Enhanced Vegas,
+    bandwidth change: eq. (11)/(12) of the Quick Vegas paper for an increase (Vegas, Enhanced Vegas,
     Quick Vegas); decreases have no closed form. Times are rounds × d.
     """
     from .analytic import PREDICT_ALGORITHMS, predict, rounds_to_equilibrium
