@@ -96,46 +96,64 @@ _Values = tuple[tuple[Any, Any, Any], tuple[Any, Any], list[float | None]]
 def _flow_values(
     frs: Sequence[FlowRecord], changes: tuple[float, ...], end_s: float
 ) -> list[_Values]:
-    """Slow-start exit and settling of each flow; one vectorised pass over the flows when
-    they share one time axis (the round model, the classical ODE), else flow by flow."""
-    shared = len(frs) > 1 and all(
-        fr.t_s is frs[0].t_s
-        and fr.exit_delay_samples == frs[0].exit_delay_samples
-        and (fr.in_slow_start is None) == (frs[0].in_slow_start is None)
-        for fr in frs
-    )
-    groups: list[Sequence[FlowRecord]] = [frs] if shared else [[fr] for fr in frs]
-    out: list[_Values] = []
-    for g in groups:
-        out += _group_values(g, changes, end_s)
+    """Slow-start exit and settling of every flow in one vectorised pass per kind of
+    record (flows whose series have other lengths are padded past the run's end, where no
+    segment reaches)."""
+    out: list[_Values | None] = [None] * len(frs)
+    kinds: dict[tuple[int, bool], list[int]] = {}
+    for i, fr in enumerate(frs):
+        kinds.setdefault((fr.exit_delay_samples, fr.in_slow_start is None), []).append(i)
+    for idx in kinds.values():
+        for i, v in zip(idx, _group_values([frs[i] for i in idx], changes, end_s), strict=True):
+            out[i] = v
+    return [v for v in out if v is not None]
+
+
+def _padded(rows: list[Any], n: int, pad: Any) -> Any:
+    """Columns of ``rows`` (1-D arrays) padded to ``n`` samples, shape ``(n, len(rows))``."""
+    out = np.empty((n, len(rows)), dtype=np.result_type(*[np.asarray(r) for r in rows]))
+    for j, r in enumerate(rows):
+        r = np.asarray(r)
+        out[: r.size, j] = r
+        out[r.size :, j] = pad(r, j)
     return out
 
 
 def _group_values(
     g: Sequence[FlowRecord], changes: tuple[float, ...], end_s: float
 ) -> list[_Values]:
-    t = np.asarray(g[0].t_s, dtype=np.float64)
     n = len(g)
+    sizes = np.array([np.asarray(fr.t_s).size for fr in g])
+    R = int(sizes.max(initial=0))
+    none: list[float | None] = [None] * len(changes)
+    empty: _Values = ((None, None, None), (None, None), none)
+    if R == 0:
+        return [empty] * n
+    if all(fr.t_s is g[0].t_s for fr in g):
+        t = np.asarray(g[0].t_s, dtype=np.float64)[:, None]
+    else:  # samples past the end of a shorter series: after the run, outside every segment
+        far = max(end_s, *(float(np.max(fr.t_s, initial=0.0)) for fr in g)) + 1.0
+        t = _padded([np.asarray(fr.t_s, dtype=np.float64) for fr in g], R, lambda r, j: far)
+
+    def last(r: Any, j: int) -> Any:
+        return r[-1] if r.size else 0
+
     exits: list[tuple[Any, Any, Any]] = [(None, None, None)] * n
-    if t.size == 0:
-        return [(e, (None, None), [None] * len(changes)) for e in exits]
-    tt = t[:, None]
     if g[0].in_slow_start is not None:
         ev = slow_start_exit(
-            tt,
-            np.stack([fr.window_pkts for fr in g], axis=1),
-            np.stack([np.asarray(fr.in_slow_start) for fr in g], axis=1),
+            t,
+            _padded([fr.window_pkts for fr in g], R, last),
+            _padded([np.asarray(fr.in_slow_start) for fr in g], R, last),
         )
+        tt = np.broadcast_to(t, (R, n))
         for i in range(n):
-            if not bool(ev.found[i]):
-                continue
-            j = int(ev.index[i]) + 1 + g[0].exit_delay_samples
+            j = int(ev.index[i]) + 1 + g[0].exit_delay_samples if bool(ev.found[i]) else R
             # an exit stamped after the end of the trace or of the run did not happen in it
-            if j < t.size and t[j] <= end_s:
-                exits[i] = (float(ev.value[i]), float(t[j]), j + 1)
+            if j < sizes[i] and tt[j, i] <= end_s:
+                exits[i] = (float(ev.value[i]), float(tt[j, i]), j + 1)
     seg = settling_by_segment(
-        tt,
-        np.stack([fr.settle_window_pkts for fr in g], axis=1),
+        t,
+        _padded([fr.settle_window_pkts for fr in g], R, last),
         start_s=np.array([fr.start_s for fr in g]),
         end_s=np.array([min(end_s, fr.stop_s) for fr in g]),
         change_times_s=changes,
@@ -143,6 +161,9 @@ def _group_values(
     eq = seg.equilibrium
     out: list[_Values] = []
     for i in range(n):
+        if sizes[i] == 0:
+            out.append(empty)
+            continue
         settled = (
             (_finite_or_none(eq.value[i]), _finite_or_none(eq.time_s[i]))
             if bool(eq.settled[i])
