@@ -314,3 +314,39 @@ def test_a_buffer_reads_the_same_in_a_path_and_a_link() -> None:
             Path("10Mbps", "100ms", buffer=bad)
         with pytest.raises(ValueError, match="at least 1 packet"):
             Link("A", "10Mbps", "1ms", bad)
+
+
+def test_the_vectorised_summary_equals_each_flow_judged_alone() -> None:
+    """Flows of unequal trace lengths are summarised in one padded pass; each flow judged
+    alone by tcpfluid.metrics.settling_by_segment must give the same values."""
+    from tcpfluid import metrics
+
+    sc = build_scenario(
+        "qv-many-flows",
+        flows=6,
+        groups=3,
+        bandwidth="10Mbps",
+        buffer=200,
+        group_interval="20s",
+        active="40s",
+        duration="70s",
+    )
+    res = tcpfluid.simulate(sc, "packet", algorithm="vegas")
+    s = res.summary
+    assert s.change_times_s == (20.0, 40.0, 60.0)
+    for fs, fl in zip(s.flows, res.native.flows, strict=True):
+        seg = metrics.settling_by_segment(
+            fl.round_t_s,
+            fl.round_next_cwnd_pkts,
+            start_s=fl.start_s,
+            end_s=min(70.0, fl.stop_s),
+            change_times_s=s.change_times_s,
+        )
+        eq = seg.equilibrium
+        if bool(eq.settled):
+            assert fs.settled_window_pkts == pytest.approx(float(eq.value), rel=1e-12)
+            assert fs.time_to_equilibrium_s == pytest.approx(float(eq.time_s))
+        else:
+            assert fs.settled_window_pkts is None
+        for got, c in zip(fs.convergence_times_s, seg.convergence, strict=True):
+            assert got == (pytest.approx(float(c.time_s)) if bool(c.settled) else None)
