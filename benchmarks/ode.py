@@ -8,9 +8,13 @@ Measurements (one core; each figure is the best of ``--repeat`` runs)
 * ``ode/thesis-two-flow/<law>``: document 001's two flows on 1.5 Mb/s, x2 = 90 ms, RED,
   60 s (Enhanced Vegas δ = 2, Vegas 1/3, Reno): seconds per run, per solver method.
 * ``ode/qv-basic/vegas``: document 000 §5.1, one Vegas flow on 50 Mb/s x 100 ms for 240 s
-  with the CBR from 80 to 160 s.
+  with the CBR from 80 to 160 s (classical right-hand side, ``model="classical"``).
 * ``ode/sweep/x2``: the thesis x2 sweep of 13 values x 4 settings (52 runs), seconds.
-* ``ode/qv-many-flows/vegas``: 60 flows on 1 Gb/s for 500 s (skipped with ``--quick``).
+* ``ode/qv-many-flows/vegas``: 60 flows on 1 Gb/s for 500 s, classical (skipped with
+  ``--quick``).
+* ``hybrid/qv-basic/<law>``: the same §5.1 run on the hybrid model (the ode engine's
+  default), for Vegas, Quick Vegas and FAST; ``hybrid/qv-many-flows/vegas``: the 60 flows
+  (skipped with ``--quick``). The first call compiles the Numba kernel (cached on disk).
 """
 
 from __future__ import annotations
@@ -57,16 +61,22 @@ def main() -> None:
             rows.append((f"ode/thesis-two-flow/{law}/{method}/nfev", float(r.nfev), "evals"))
 
     sc = build_scenario("qv-basic").with_algorithm("vegas")
-    sec, r = _best(lambda: simulate_scenario_ode(sc), args.repeat)
+    sec, r = _best(lambda: simulate_scenario_ode(sc, model="classical"), args.repeat)
     rows.append(("ode/qv-basic/vegas", sec, "s"))
+    for law in ("vegas", "quick-vegas", "fast"):
+        sc = build_scenario("qv-basic").with_algorithm(law)
+        sec, r = _best(lambda sc=sc: simulate_scenario_ode(sc, model="hybrid"), args.repeat)
+        rows.append((f"hybrid/qv-basic/{law}", sec, "s"))
 
     sec, _ = _best(lambda: thesis_two_flow_study(x2_ms=tuple(THESIS_TABLE_3_16)), 1)
     rows.append(("ode/sweep/x2_52_runs", sec, "s"))
 
     if not args.quick:
         sc = build_scenario("qv-many-flows").with_algorithm("vegas")
-        sec, r = _best(lambda: simulate_scenario_ode(sc, n_points=2001), 1)
+        sec, r = _best(lambda: simulate_scenario_ode(sc, n_points=2001, model="classical"), 1)
         rows.append(("ode/qv-many-flows/vegas", sec, "s"))
+        sec, r = _best(lambda: simulate_scenario_ode(sc, n_points=2001, model="hybrid"), 1)
+        rows.append(("hybrid/qv-many-flows/vegas", sec, "s"))
 
     width = max(len(n) for n, _, _ in rows)
     for name, value, unit in rows:

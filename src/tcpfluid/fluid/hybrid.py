@@ -299,7 +299,9 @@ class _Laws:
                 continue
             keep = {k: v.copy() for k, v in st.items()} if not np.all(m) else None
             sub = RoundSample(
-                cwnd=sample.cwnd[ix],
+                # flows whose round did not end (some stopped, window 0) get a harmless
+                # window; their decisions are discarded below
+                cwnd=np.where(m, sample.cwnd[ix], 2.0),
                 base_rtt=sample.base_rtt[ix],
                 rtt_mean=sample.rtt_mean[ix],
                 rtt_min=sample.rtt_min[ix],
