@@ -237,8 +237,9 @@ class Summary:
             out.setdefault(k, v)
         return out
 
-    def table(self, *, max_flows: int = 20) -> str:
-        """A text table: the aggregates, then one row per flow (the first ``max_flows``)."""
+    def table(self, *, max_flows: int | None = None) -> str:
+        """A text table: the aggregates, then one row per flow (every flow, or the first
+        ``max_flows``)."""
         return _summary_table(self, max_flows)
 
 
@@ -252,7 +253,8 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
-def _summary_table(s: Summary, max_flows: int) -> str:
+def _summary_table(s: Summary, max_flows: int | None) -> str:
+    shown = s.flows if max_flows is None else s.flows[:max_flows]
     rows = [
         ("bandwidth changes at (s)", _fmt(list(s.change_times_s))),
         ("  kinds", _fmt(list(s.change_kinds))),
@@ -279,14 +281,14 @@ def _summary_table(s: Summary, max_flows: int) -> str:
             str(f.losses),
             _fmt(list(f.convergence_times_s)),
         )
-        for f in s.flows[:max_flows]
+        for f in shown
     ]
     widths = [max(len(r[i]) for r in (head, *body)) for i in range(len(head))]
     lines.append("")
     lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in body]
-    if len(s.flows) > max_flows:
-        lines.append(f"... {len(s.flows) - max_flows} more flows (--json lists every flow)")
+    if len(shown) < len(s.flows):
+        lines.append(f"... {len(s.flows) - len(shown)} more flows (to_dict() lists every flow)")
     lines += [f"note: {n}" for n in s.notes]
     return "\n".join(lines)
 
