@@ -40,6 +40,7 @@ __all__ = [
     "packets",
     "rate_pps",
     "seconds",
+    "share",
     "time_or_inf",
     "time_or_zero",
 ]
@@ -254,3 +255,23 @@ def buffer_pkts(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "b
     if b < 1.0:
         raise ValueError(f"{name} must be at least 1 packet (or 'inf'), got {value!r}")
     return b
+
+
+def share(value: Any, *, name: str = "share") -> float:
+    """A share strictly between 0 and 1 from ``"50%"`` or ``0.5``.
+
+    Examples
+    --------
+    >>> share("50%"), share("12.5 %"), share(0.25)
+    (0.5, 0.125, 0.25)
+    """
+    if isinstance(value, str) and value.strip().endswith("%"):
+        try:
+            x = float(value.strip()[:-1]) / 100.0
+        except ValueError:
+            raise ValueError(f"{name}: cannot parse the share {value!r}; use e.g. '50%'") from None
+    else:
+        x = check_positive(name, value)
+    if not 0.0 < x < 1.0:
+        raise ValueError(f"{name} share must be in (0%, 100%), got {value!r}")
+    return x

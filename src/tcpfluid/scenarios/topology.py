@@ -157,14 +157,9 @@ def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
     stop = _time("cbr_stop", p["cbr_stop"])
     check_nonnegative("cbr_start", start)
     if isinstance(spec, str) and spec.strip().endswith("%"):
-        try:
-            share = float(spec.strip()[:-1])
-        except ValueError:
-            raise ValueError(f"cbr: cannot parse the share {spec!r}; use e.g. '50%'") from None
-        if not 0.0 < share < 100.0:
-            raise ValueError(f"cbr share must be in (0%, 100%), got {spec!r}")
+        share = units.share(spec, name="cbr")
         bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
-        return [(bw * share / 100.0, start, stop)]
+        return [(bw * share, start, stop)]
     return [(spec, start, stop)]
 
 
