@@ -50,6 +50,18 @@ def invalid_metric(summary: Mapping[str, Any], metrics: Iterable[str]) -> str | 
     return None
 
 
+def _line_key(line: bytes) -> str | None:
+    """The key of a cache line, or ``None`` for a torn or foreign line."""
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(rec, dict):
+        return None
+    key, summary = rec.get("key"), rec.get("summary")
+    return key if isinstance(key, str) and isinstance(summary, dict) else None
+
+
 class _Cache:
     """Append-only JSON-lines cache: ``{"key": ..., "summary": ...}`` per computed point.
 
@@ -69,21 +81,25 @@ class _Cache:
         self.dir.mkdir(parents=True, exist_ok=True)
         self._lock_fh: Any = None
         self._lock()
-        self._data: dict[str, dict[str, Any]] = {}
+        # key -> (file, offset, length): the entries stay on disk and are parsed when a
+        # point asks for them (a 10^6-point cache costs an index, not 10^6 parsed dicts)
+        self._files: list[FsPath] = []
+        self._index: dict[str, tuple[int, int, int]] = {}
         try:
             for f in sorted(self.dir.glob("*.jsonl")):
-                with f.open(encoding="utf-8", errors="replace") as fh:
+                self._files.append(f)
+                fi = len(self._files) - 1
+                offset = 0
+                with f.open("rb") as fh:
                     for line in fh:
-                        try:
-                            rec = json.loads(line)
-                            key, summary = rec["key"], rec["summary"]
-                        except (ValueError, KeyError, TypeError):
-                            continue
-                        if isinstance(key, str) and isinstance(summary, dict):
-                            self._data[key] = summary
+                        key = _line_key(line)
+                        if key is not None:
+                            self._index[key] = (fi, offset, len(line))
+                        offset += len(line)
         except BaseException:
             self._unlock()
             raise
+        self._readers: dict[int, Any] = {}
         self._file = self.dir / f"part-{os.getpid()}-{uuid.uuid4().hex[:12]}.jsonl"
         self._fh: Any = None
         self.n_invalid = 0
@@ -114,7 +130,10 @@ class _Cache:
     def get(self, key: str, metrics: Iterable[str] = ()) -> dict[str, Any] | None:
         """The cached summary of ``key``, or ``None`` if absent or if one of ``metrics``
         is missing or not a valid value (then counted in :attr:`n_invalid`)."""
-        hit = self._data.get(key)
+        where = self._index.get(key)
+        if where is None:
+            return None
+        hit = self._read(*where)
         if hit is None:
             return None
         bad = invalid_metric(hit, metrics)
@@ -124,6 +143,17 @@ class _Cache:
                 self._first_invalid = bad
             return None
         return hit
+
+    def _read(self, fi: int, offset: int, length: int) -> dict[str, Any] | None:
+        fh = self._readers.get(fi)
+        if fh is None:
+            fh = self._readers[fi] = self._files[fi].open("rb")
+        fh.seek(offset)
+        try:
+            summary = json.loads(fh.read(length))["summary"]
+        except (ValueError, KeyError, TypeError):
+            return None
+        return summary if isinstance(summary, dict) else None
 
     def put(self, key: str, summary: Mapping[str, Any]) -> None:
         if self._fh is None:
@@ -144,4 +174,7 @@ class _Cache:
         if self._fh is not None:
             self._fh.close()
             self._fh = None
+        for fh in self._readers.values():
+            fh.close()
+        self._readers.clear()
         self._unlock()
