@@ -108,18 +108,20 @@ class Link:
     red: Mapping[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise ValueError(f"link name must be a non-empty string, got {self.name!r}")
-        object.__setattr__(
-            self, "rate_bps", units.bits_per_second(self.rate_bps, name=f"{self.name}.rate")
-        )
-        object.__setattr__(
-            self, "delay_s", units.time_or_zero(self.delay_s, name=f"{self.name}.delay")
-        )
-        object.__setattr__(
-            self, "buffer_pkts", _buffer(f"{self.name}.buffer", self.buffer_pkts, 1000.0)
-        )
-        check_discipline(f"{self.name}.discipline", self.discipline)
+        name = self.name
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"link name must be a non-empty string, got {name!r}")
+        # plain floats already in range are taken as they are (a many-flow scenario builds
+        # tens of thousands of links); anything else goes through tcpfluid.units
+        rate, delay, buf = self.rate_bps, self.delay_s, self.buffer_pkts
+        if not (type(rate) is float and 0.0 < rate < math.inf):
+            object.__setattr__(self, "rate_bps", units.bits_per_second(rate, name=f"{name}.rate"))
+        if not (type(delay) is float and 0.0 <= delay < math.inf):
+            object.__setattr__(self, "delay_s", units.time_or_zero(delay, name=f"{name}.delay"))
+        if not (type(buf) is float and buf >= 1.0):
+            object.__setattr__(self, "buffer_pkts", _buffer(f"{name}.buffer", buf, 1000.0))
+        if self.discipline != "drop-tail":
+            check_discipline(f"{name}.discipline", self.discipline)
         object.__setattr__(self, "red", dict(self.red))
 
     def red_parameters(self) -> dict[str, Any]:

@@ -53,11 +53,13 @@ def _host_pair(
     src_delay: float,
     dst_delay: float,
     p: Mapping[str, Any],
+    params: Mapping[str, Any] | None = None,
 ) -> tuple[list[Link], FlowSpec]:
     """Flow ``S{i}-D{i}`` across ``src_router``-``dst_router``: its four access links and spec.
 
     The source's access wire has one-way delay ``src_delay``, the destination's
-    ``dst_delay``; the flow takes the law and parameters of ``p``.
+    ``dst_delay``; the flow takes the law of ``p`` and its parameters (``params``, read
+    once by the caller for many flows, or :func:`law_params` of ``p``).
     """
     s, d, a, b = f"S{i}", f"D{i}", src_router, dst_router
     links = [
@@ -71,7 +73,7 @@ def _host_pair(
         forward=(f"{s}-{a}", f"{a}-{b}", f"{b}-{d}"),
         reverse=(f"{d}-{b}", f"{b}-{a}", f"{a}-{s}"),
         algorithm=p.get("algorithm"),
-        params=law_params(p),
+        params=law_params(p) if params is None else params,
     )
     return links, flow
 
@@ -128,8 +130,9 @@ def _access_topology(
         Link("R2-R1", bw, core_d, buf),
     ]
     flows: list[FlowSpec] = []
+    params = law_params(p)
     for i in range(1, n_flows + 1):
-        pair, flow = _host_pair(i, "R1", "R2", acc_bw, acc_d, acc_d, p)
+        pair, flow = _host_pair(i, "R1", "R2", acc_bw, acc_d, acc_d, p, params)
         links += pair
         flows.append(flow)
     sources: list[CbrSource] = []
