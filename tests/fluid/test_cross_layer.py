@@ -1,0 +1,182 @@
+"""The fluid engines against the packet simulator, law by law (the packet simulator is the
+referee of the fluid layers).
+
+Every test runs the same scenario, with the same control-law object class and defaults,
+on a fluid engine and on the packet simulator, and compares the summary the two engines
+give. Runs are shortened (the CBR halves the bandwidth for 15 s instead of 80 s) where the
+dynamics allow it, to keep the packet runs cheap.
+
+Tolerances (the validation report's): times ±25 % or 3 RTTs, whichever is larger (a
+packet run's convergence time moves by whole rounds and its 2 % settling band is crossed
+by packet-level noise); windows and queues ±5 % (the fluid window is a mean, the packet
+window an integer); utilization ±0.01 (both count the same carried packets).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tcpfluid.fluid import simulate_scenario_hybrid, simulate_scenario_rounds
+from tcpfluid.scenarios import build_scenario
+from tcpfluid.sim import simulate_packets
+
+#: one flow, 50 Mb/s x 100 ms (μd ≈ 626), CBR halving the bandwidth from 15 s to 30 s
+SHORT = {"cbr_start": "15s", "cbr_stop": "30s", "duration": "45s"}
+#: Vegas ramps +1 per round: a 10 Mb/s path (μd ≈ 125) keeps its runs short
+VEGAS_SHORT = {"bandwidth": "10Mbps", "cbr_start": "20s", "cbr_stop": "40s", "duration": "60s"}
+
+
+def _time_close(a: float | None, b: float | None, rtt_s: float) -> bool:
+    """Within ±25 % or 3 RTTs of the packet value ``b``."""
+    assert a is not None and b is not None, (a, b)
+    return abs(a - b) <= max(0.25 * abs(b), 3.0 * rtt_s)
+
+
+def _runs(algorithm: str, overrides: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    sc = build_scenario("qv-basic", **overrides).with_algorithm(algorithm)
+    return {
+        "hybrid": simulate_scenario_hybrid(sc).summary.to_dict(),
+        "rounds": simulate_scenario_rounds(sc).summary.scenario(0),
+        "packet": simulate_packets(sc).summary.to_dict(),
+    }
+
+
+@pytest.fixture(scope="module")
+def fast() -> dict[str, dict[str, Any]]:
+    return _runs("fast", SHORT)
+
+
+@pytest.fixture(scope="module")
+def vegas() -> dict[str, dict[str, Any]]:
+    return _runs("vegas", VEGAS_SHORT)
+
+
+# ----------------------------------------------------------------------------- Vegas
+@pytest.mark.parametrize("engine", ["hybrid", "rounds"])
+def test_vegas_fluid_engines_track_the_packet_simulator(
+    vegas: dict[str, dict[str, Any]], engine: str
+) -> None:
+    f, p = vegas[engine], vegas["packet"]
+    rtt = 0.1  # the base RTT; Vegas keeps only α..β packets queued
+    assert f["ss_exit_window"] == pytest.approx(p["ss_exit_window"], rel=1e-9)
+    assert f["settled_window"] == pytest.approx(p["settled_window"], rel=0.05)
+    assert _time_close(f["time_to_equilibrium_s"], p["time_to_equilibrium_s"], rtt)
+    for a, b in zip(f["convergence_times_s"], p["convergence_times_s"], strict=True):
+        assert _time_close(a, b, rtt)
+    assert f["utilization"] == pytest.approx(p["utilization"], abs=0.01)
+
+
+# ----------------------------------------------------------------------------- FAST
+def test_fast_hybrid_tracks_the_packet_simulator(fast: dict[str, dict[str, Any]]) -> None:
+    # FAST keeps α = 100 packets queued: RTT ≈ 0.1 + 100/6250 s before the halving,
+    # 0.1 + 200/3125 s during it
+    h, p = fast["hybrid"], fast["packet"]
+    assert h["settled_window"] == pytest.approx(p["settled_window"], rel=0.05)
+    assert _time_close(h["time_to_equilibrium_s"], p["time_to_equilibrium_s"], 0.116)
+    halved, doubled = h["convergence_times_s"]
+    assert _time_close(halved, p["convergence_times_s"][0], 0.116)
+    assert _time_close(doubled, p["convergence_times_s"][1], 0.116)
+    assert h["utilization"] == pytest.approx(p["utilization"], abs=0.01)
+
+
+def test_fast_round_model_tracks_the_packet_simulator_except_the_halving(
+    fast: dict[str, dict[str, Any]],
+) -> None:
+    r, p, h = fast["rounds"], fast["packet"], fast["hybrid"]
+    assert r["settled_window"] == pytest.approx(p["settled_window"], rel=0.05)
+    assert _time_close(r["time_to_equilibrium_s"], p["time_to_equilibrium_s"], 0.116)
+    assert _time_close(r["convergence_times_s"][1], p["convergence_times_s"][1], 0.116)
+    # After the halving the round model converges ~45 % early: its queue jumps to the new
+    # standing queue at the first round boundary, while in the packet network (and the
+    # hybrid model, whose queue integrates arrivals minus service) it builds over a round
+    # and FAST's first decrease is smaller. The hybrid model, with the same law and the
+    # same one-round feedback lag but a continuous queue, agrees with the packets: the
+    # queue jump is the mechanism.
+    assert not _time_close(r["convergence_times_s"][0], p["convergence_times_s"][0], 0.116)
+    assert _time_close(h["convergence_times_s"][0], p["convergence_times_s"][0], 0.116)
+
+
+# ----------------------------------------------------------------------------- Quick Vegas
+def test_quick_vegas_hybrid_tracks_the_packet_simulator() -> None:
+    # The default reading (a measurement round after each increase). The hybrid model's
+    # windows in the settled phases equal the packet simulator's within 5 %, and the
+    # convergence after the doubling within the time tolerance. During the recoveries the
+    # hybrid's window climbs 6-15 % faster and it settles ~25 % earlier after the halving
+    # (2.4 s vs 3.3 s on this run): not asserted here, and stated as open in
+    # docs/ode-model.md.
+    sc = build_scenario("qv-basic", **SHORT).with_algorithm("quick-vegas")
+    h = simulate_scenario_hybrid(sc)
+    p = simulate_packets(sc)
+    hf, pf = h.flows[0], p.flows[0]
+    grid = np.concatenate([np.arange(12.0, 15.0, 0.25), np.arange(25.0, 30.0, 0.25)])
+    wh = np.interp(grid, hf.round_t_s, hf.round_next_cwnd_pkts)
+    wp = np.interp(grid, pf.round_t_s, pf.round_next_cwnd_pkts)
+    np.testing.assert_allclose(wh, wp, rtol=0.05)
+    hs, ps = h.summary.to_dict(), p.summary.to_dict()
+    assert _time_close(hs["convergence_times_s"][1], ps["convergence_times_s"][1], 0.1)
+    assert hs["utilization"] == pytest.approx(ps["utilization"], abs=0.01)
+
+
+def _rounds_to_reach(t: Any, w: Any, after: float, target: float) -> int:
+    t, w = np.asarray(t), np.asarray(w)
+    i = int(np.argmax((t > after) & (w >= target)))
+    assert t[i] > after and w[i] >= target
+    return int(np.count_nonzero((t > after) & (t <= t[i])))
+
+
+@pytest.mark.parametrize("ack_train", [True, False])
+def test_quick_vegas_rounds_to_reach_nw_needs_the_ack_train(ack_train: bool) -> None:
+    # Document 000 Fig. 5's experiment: 10 Mb/s, then 20 Mb/s (n = 2), every-round reading.
+    # The round model with the ACK train (default) reaches 2W in as many rounds as the
+    # packet simulator (11); without it (every round's growth queued in full, the old
+    # model) the burst term inflates Δ near α and resets succ: ~3x as many rounds. This
+    # is the experiment behind the report's Quick Vegas "rounds to reach nW" rows.
+    o = {"bandwidth": "20Mbps", "cbr": "10Mbps", "cbr_start": "0s", "cbr_stop": "20s"}
+    sc = build_scenario("qv-basic", duration="35s", **o).with_algorithm(
+        "quick-vegas", sampling="every-round"
+    )
+    w_old = 10e6 / 8000 * sc.fluid_view().path.d
+    tr = simulate_scenario_rounds(sc, ack_train=ack_train)
+    p = simulate_packets(sc).flows[0]
+    k_model = _rounds_to_reach(tr.time_s[:, 0], tr.window_pkts[:, 0, 0], 20.0, 2 * w_old)
+    k_packet = _rounds_to_reach(p.round_t_s, p.round_cwnd_pkts, 20.0, 2 * w_old)
+    if ack_train:
+        assert abs(k_model - k_packet) <= max(3, 0.25 * k_packet), (k_model, k_packet)
+    else:
+        assert k_model >= 2 * k_packet, (k_model, k_packet)
+
+
+# ----------------------------------------------------------------------------- lag
+def test_round_model_needs_the_feedback_lag_to_follow_packets_round_by_round() -> None:
+    # Vegas's slow start and first congestion-avoidance rounds: with the one-round lag
+    # (default) the round model's per-round windows equal the packet simulator's; without
+    # it (the documents' model) the exit comes one round earlier.
+    sc = build_scenario("qv-basic", cbr="none", duration="3s").with_algorithm("vegas")
+    p = simulate_packets(sc).flows[0]
+    for lag, same in ((1, True), (0, False)):
+        tr = simulate_scenario_rounds(sc, feedback_rounds=lag)
+        t, w = tr.time_s[:, 0], tr.window_pkts[:, 0, 0]
+        m = t <= 1.5
+        wp = np.interp(t[m], p.round_t_s, p.round_cwnd_pkts)
+        assert bool(np.allclose(w[m], wp, atol=0.5)) is same, (lag, w[m], wp)
+
+
+# ----------------------------------------------------------------------------- per-flow RTTs
+def test_hybrid_runs_different_base_rtts_and_every_law() -> None:
+    # the scenarios the round model refuses (one RTT per scenario) run on the hybrid
+    # model; each flow measures its own base RTT
+    sc = build_scenario("thesis-two-flow", x2="50ms", duration="20s").with_algorithm("vegas")
+    h = simulate_scenario_hybrid(sc)
+    view = sc.fluid_view(engine="ode")
+    base = h.base_rtt_s[:, -1]
+    d = np.asarray(view.base_rtt_s)
+    # never below the propagation RTT; above it by the queue the other flow keeps (the
+    # thesis's BaseRTT over-estimation), the same for both flows on one queue
+    assert np.all(base >= d - 1e-9)
+    assert base[1] - base[0] == pytest.approx(d[1] - d[0], abs=1e-3)
+    for alg in ("quick-vegas", "tcp-ho", "itcp-vegas", "forward-vegas", "enhanced-vegas"):
+        s = simulate_scenario_hybrid(sc.with_algorithm(alg)).summary
+        assert np.all(s.throughput_pps > 0), alg
