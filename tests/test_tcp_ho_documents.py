@@ -36,8 +36,11 @@ def packet(scenario):
 
 @pytest.fixture(scope="module")
 def rounds(scenario):
-    # the document's round model: a decision sees its own round (no feedback lag)
-    return simulate_scenario_rounds(scenario, feedback_rounds=0)
+    # the document's round model: Tables 1–2 as written (decrease="table") and a decision
+    # that sees its own round (no feedback lag)
+    return simulate_scenario_rounds(
+        scenario.with_algorithm("tcp-ho", decrease="table"), feedback_rounds=0
+    )
 
 
 def test_path_bdp_is_the_hand_computation(scenario):
@@ -86,7 +89,7 @@ def test_throughput_addition_converges_within_seven_seconds_in_the_round_model(s
     # with the decrease="throughput" addition the round model (with the packets' feedback
     # lag) converges in both directions, and the window really moves: to about half
     # during the CBR (the available rate is half: μd/2 = 313 plus its standing queue).
-    tr = simulate_scenario_rounds(scenario.with_algorithm("tcp-ho", decrease="throughput"))
+    tr = simulate_scenario_rounds(scenario)  # the default: decrease="throughput"
     conv = np.asarray(tr.summary.convergence_times_s).ravel()
     assert np.all(conv < 7.0)
     t = np.asarray(tr.time_s).ravel()

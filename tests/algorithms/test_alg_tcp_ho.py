@@ -1,4 +1,8 @@
-"""TCP-Ho (document 004 §3.2, Tables 1, 2 and 4), unit-tested without an engine."""
+"""TCP-Ho (document 004 §3.2, Tables 1, 2 and 4), unit-tested without an engine.
+
+Tables 1–2 are tested on the literal law (``decrease="table"``); Table 4 and the addition
+(``decrease="throughput"``, the default) on both.
+"""
 
 from __future__ import annotations
 
@@ -21,10 +25,13 @@ TABLE4_W = [2, 2, 2, 3, 4, 6, 8, 11, 14, 18, 22]
 TABLE4_Z = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5]
 
 
-def test_table4_of_document_004():
+@pytest.mark.parametrize("decrease", ["table", "throughput"])
+def test_table4_of_document_004(decrease):
     # Hand-written samples in which throughput keeps rising: a constant RTT of 0.1 s, so
     # the throughput of a round is proportional to its (growing) window.
-    starts, actions = drive(TcpHo(), 11, lambda k, w: sample(w, 0.1, 0.1, 0.1, 0.1))
+    starts, actions = drive(
+        TcpHo(decrease=decrease), 11, lambda k, w: sample(w, 0.1, 0.1, 0.1, 0.1)
+    )
     assert [float(w[0]) for w in starts] == TABLE4_W
     # z_i: the amount added during round i = cap − cwnd of the action applied in round i
     z = [float(a.cap[0] - a.cwnd[0]) for a in actions[:11]]
@@ -34,7 +41,7 @@ def test_table4_of_document_004():
 
 def test_increase_is_spread_over_acks():
     # Round 12 of Table 4 (§4.2): W = 32, z = 6: 6/32 packet per ACK.
-    law = TcpHo()
+    law = TcpHo(decrease="table")
     state = law.init_state(1)
     state["k"][:] = 2.0  # an even call re-applies the current amount
     state["amount"][:] = 6.0
@@ -44,7 +51,7 @@ def test_increase_is_spread_over_acks():
 
 def _compare(status, incr, maxincr, pmat, pmit, rtt_min, rtt_max, cwnd=10.0):
     """One comparison call (odd k) from a hand-set state; returns (state, action)."""
-    law = TcpHo()
+    law = TcpHo(decrease="table")
     state = law.init_state(1)
     state["k"][:] = 3.0
     state["status"][:] = status
@@ -114,7 +121,7 @@ def test_decrease_floor_is_two_packets():
 
 
 def test_amount_is_applied_twice_then_recomputed():
-    law = TcpHo()
+    law = TcpHo(decrease="table")
     state = law.init_state(1)
     state["k"][:] = 3.0
     state["mat2"][:] = 500.0
@@ -128,7 +135,7 @@ def test_amount_is_applied_twice_then_recomputed():
 
 
 def test_phase_leaves_slow_start_at_first_non_rising_comparison():
-    law = TcpHo()
+    law = TcpHo(decrease="table")
     state = law.init_state(1)
     for w in (2.0, 2.0, 3.0, 4.0):
         law.on_round(state, sample(w, 0.1, 0.1, 0.1, 0.1))
@@ -144,7 +151,7 @@ def test_phase_leaves_slow_start_at_first_non_rising_comparison():
 
 
 def test_losses_reset_quick_shift_state():
-    law = TcpHo()
+    law = TcpHo(decrease="table")
     state = law.init_state(2)
     for key in ("k", "incr", "maxincr", "amount", "mat1", "mit1", "mat2", "mit2"):
         state[key][:] = 7.0
@@ -159,7 +166,8 @@ def test_losses_reset_quick_shift_state():
 
 def test_no_parameters():
     # the document's rules have no tunable parameter; "decrease" selects the addition
-    assert TcpHo().params() == {"decrease": "table"}
+    assert TcpHo().params() == {"decrease": "throughput"}
+    assert TcpHo(decrease="table").params() == {"decrease": "table"}
     with pytest.raises(ValueError, match="decrease must be one of"):
         TcpHo(decrease="halve")
     with pytest.raises(TypeError):
@@ -171,7 +179,7 @@ def test_decrease_chain_below_the_pipe_continues_one_packet_per_round():
     # status 2 with maxincr 1 a case-2 decrease removes 1 packet in each round of the pair,
     # so each comparison sees the throughput 2 packets per round lower and decreases again.
     # Hand-driven from call k = 3 at 100 packets (round k − 2 had 102): 40 rounds -> 60.
-    law = TcpHo()
+    law = TcpHo(decrease="table")
     state = law.init_state(1)
     state["k"][:] = 3.0
     state["status"][:] = 2.0
@@ -189,7 +197,7 @@ def test_restart_at_the_floor():
     # A window of 2 whose throughput no longer changes (status 5 at the floor): the
     # quick-shift state restarts as at the beginning of a connection, so Table 4's growth
     # follows: calls k = 0 (no change), 1 (case 1 against "nothing sent": +1), 2 (+1 again).
-    law = TcpHo()
+    law = TcpHo(decrease="table")
     state = law.init_state(1)
     state["k"][:] = 5.0
     state["mat2"][:] = state["mit2"][:] = 20.0  # 2 packets / 0.1 s
@@ -219,7 +227,7 @@ def test_restart_at_the_floor():
 )
 def test_batched_equals_single_over_several_rounds(flows, rounds):
     n = len(flows)
-    law = TcpHo()
+    law = TcpHo(decrease="table")
     state = law.init_state(n)
     singles = [law.init_state(1) for _ in range(n)]
     w = np.array([f[0] for f in flows])
@@ -238,7 +246,7 @@ def test_a_decrease_is_applied_in_both_rounds_of_the_pair():
     # §3.2: "the increase (or decrease) amounts in the i-th and (i+1)-th rounds will be the
     # same". Case 2 from status 1 with maxincr 3: −3 at the comparison (k = 3) and −3 again
     # at the next call (k = 4): 20 -> 17, then 17 -> 14.
-    law = TcpHo()
+    law = TcpHo(decrease="table")
     state = law.init_state(1)
     state["k"][:] = 3.0
     state["maxincr"][:] = 3.0
@@ -253,7 +261,7 @@ def test_a_decrease_is_applied_in_both_rounds_of_the_pair():
 
 def _steady_after_a_tie(w: float, rtt: float = 0.1):
     """A flow in a status-5 steady state, the next call a comparison (odd k)."""
-    law = TcpHo()
+    law = TcpHo(decrease="table")
     state = law.init_state(1)
     state["k"][:] = 41.0
     state["status"][:] = 5.0
@@ -311,5 +319,20 @@ def test_throughput_addition_cuts_to_the_measured_fall_once():
         state[key][:] = 3460.0  # 346 packets / 0.1 s
     for key in ("rmin1", "rmax1", "rmin2", "rmax2", "rsteady"):
         state[key][:] = 0.1
-    act = law.on_round(state, sample(345.0, 0.1, 0.1, 0.1, 0.1))
+    # (base RTT 0.09 s: a standing queue, so the empty-path probe does not apply)
+    act = law.on_round(state, sample(345.0, 0.09, 0.1, 0.1, 0.1))
     assert act.cwnd[0] == 345.0 and state["status"][0] == 5.0
+
+
+def test_throughput_addition_probes_an_empty_path():
+    # a tie with no backlog (RTT = BaseRTT) is room: status 3, +1 (Table 2's status-3 step)
+    law = TcpHo()
+    state = law.init_state(1)
+    state["k"][:] = 41.0
+    state["status"][:] = 5.0
+    for key in ("mat1", "mit1", "mat2", "mit2"):
+        state[key][:] = 3000.0
+    for key in ("rmin1", "rmax1", "rmin2", "rmax2", "rsteady"):
+        state[key][:] = 0.1
+    act = law.on_round(state, sample(300.0, 0.1, 0.1, 0.1, 0.1))
+    assert state["status"][0] == 3.0 and act.cap[0] - act.cwnd[0] == 1.0

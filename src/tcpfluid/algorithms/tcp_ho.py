@@ -1,5 +1,10 @@
 """TCP-Ho (Ho, Chan and Chen), document 004 §3.2: quick shift with a status machine.
 
+By default (``TcpHo(decrease="throughput")``) five rules of ours are added to Tables 1–2
+so that the flow converges after bandwidth changes as document 004 reports (see
+:class:`TcpHo` and "What the rules cannot do" below); ``decrease="table"`` is the
+document's status machine alone, described here.
+
 Quantities of one round n (document 004 §3.2): Maximal Throughput ``MaT = cwnd / Minimal
 RTT`` and Minimal Throughput ``MiT = cwnd / Maximal RTT``, with the Minimal and Maximal RTT
 of the round's own packets (``sample.rtt_min``, ``sample.rtt_max``). "Current" is round n,
@@ -144,24 +149,24 @@ class TcpHo(ControlLaw):
 
     Parameters
     ----------
-    decrease : {"table", "throughput"}, default "table"
+    decrease : {"throughput", "table"}, default "throughput"
         ``"table"``: Tables 1–2 as written (with the readings in the module docstring).
-        ``"throughput"`` (an *addition*, not in the document; experimental), four rules
-        on top of Tables 1–2: (1) throughputs closer than half a packet per round, or
-        than the smaller spread ``MaT − MiT`` of the two rounds, are a tie; (2) a fall
-        (statuses 2, 4) counts only if the RTTs rose too (a fall that the flow's own
-        decrease explains is a tie), and a fall of one end of the interval with a rise of
-        the maximal RTT is a status 4; likewise a rise of one end with a fall of the
-        minimal RTT is a status 3 (the standing queue drained: the path got faster);
-        (3) at a counted fall the window drops at least to ``CMiT × r``, ``r`` the
-        minimal RTT of the last calm comparison (the window that sends the measured
-        throughput with the RTT the flow had before the fall), once, at the comparison;
-        (4) for two comparisons after a decrease a rise is a tie (the flow's own queue
-        draining). Round model, §5.1.2 path: the ramp, the halving and the doubling
-        converge in 5.8, 0.6 and 4.4 s (document 004: < 7 s) with 26–42 packets queued
-        (document 004: at most 51). Packet engine: ramp 5.6 s and doubling 2.1 s, but
-        during the CBR the window creeps up from the cut (417 → 595 packets in 80 s):
-        not solved. docs/algorithms.md has the numbers.
+        ``"throughput"`` (default; an *addition*, not in the document: Table 2 alone
+        cannot converge as document 004 reports, see the module docstring), five rules on
+        top of Tables 1–2: (1) throughputs closer than half a packet per round are a tie;
+        (2) a fall (statuses 2, 4) counts only if the RTTs rose too (a fall that the
+        flow's own decrease explains is a tie), and a fall of one end of the interval
+        with a rise of the maximal RTT is a status 4; likewise a rise of one end with a
+        fall of the minimal RTT is a status 3 (the standing queue drained: the path got
+        faster); (3) at a counted fall the window drops at least to ``CMiT × r``, ``r``
+        the minimal RTT of the last calm comparison (the window that sends the measured
+        throughput with the RTT the flow had before the fall), in place of the pair's
+        decrease; (4) until the minimal RTT stops falling after a decrease a rise is a
+        tie (the flow's own queue draining), and when it stops, one more cut to
+        ``CMaT × r`` if the window is still above it; (5) a tie with less than one
+        packet of backlog (eq. 1 of the Quick Vegas paper with the round's maximal RTT)
+        is a status 3: an empty path is room. Table 4 and the conspicuous rounds are
+        unchanged. docs/algorithms.md has the measured numbers.
 
     Notes
     -----
@@ -173,7 +178,7 @@ class TcpHo(ControlLaw):
 
     name: ClassVar[str] = "tcp-ho"
 
-    def __init__(self, *, decrease: str = "table") -> None:
+    def __init__(self, *, decrease: str = "throughput") -> None:
         if decrease not in DECREASES:
             raise ValueError(
                 f"decrease must be one of {', '.join(map(repr, DECREASES))}; got {decrease!r}"
@@ -199,15 +204,14 @@ class TcpHo(ControlLaw):
         # copies: the history is shifted below, before the amounts are applied
         pmat = state["mat2"].copy()
         pmit = state["mit2"].copy()
+        prmin = state["rmin2"].copy()
 
         adjust = (k % 2.0) == 1.0
         if self._decrease == "throughput":
             rmin, rmax = sample.rtt_min, sample.rtt_max
 
-            # resolution: half a packet per round, or the spread of the two rounds' own
-            # throughputs (their RTT jitter; the smaller one, so that a round in which the
-            # RTT jumps does not hide the jump) if larger; closer throughputs are a tie
-            res = np.maximum(_RESOLUTION_PKTS / rmin, np.minimum(cmat - cmit, pmat - pmit))
+            # resolution: throughputs closer than half a packet per round are a tie
+            res = _RESOLUTION_PKTS / rmin
 
             def lt(a: FloatArray, b: FloatArray) -> NDArray[np.bool_]:
                 return (b - a) > res
@@ -229,8 +233,12 @@ class TcpHo(ControlLaw):
             # likewise a fall that a rise of the maximal RTT explains is a status-4 move
             slower = ~lt(pmit, cmit) & ~lt(pmat, cmat) & (lt(cmit, pmit) | lt(cmat, pmat))
             c4 = ~c1 & ~c2 & ~c3 & slower & (rmax > state["rmax2"])
-            # for two comparisons after a decrease, a rise is the flow's own queue
-            # draining: no news (a tie), not a reason to increase
+            # a tie with no queue at all on the path (less than one packet of backlog in
+            # the round's largest RTT, eq. 1 of the Quick Vegas paper) is room: status 3
+            empty = cwnd * (1.0 - sample.base_rtt / rmax) < 1.0
+            c3 = c3 | (~c1 & ~c2 & ~c3 & ~c4 & empty)
+            # while a decrease drains, a rise is the flow's own queue draining: no news
+            # (a tie), not a reason to increase
             recent = state["quiet"] > 0.0
             c1 = c1 & ~recent
             c3 = c3 & ~recent
@@ -292,13 +300,23 @@ class TcpHo(ControlLaw):
             # flow had before the fall); applied once, at the comparison
             fell = adjust & (c2 | c4) & (state["rsteady"] > 0.0)
             target = cmit * state["rsteady"]
-            down = np.minimum(down, np.where(fell, np.minimum(target - cwnd, 0.0), 0.0))
+            cut = fell & (target - cwnd < down)
+            down = np.where(cut, target - cwnd, down)
+            # the cut replaces the pair's decrease: the next round does not repeat it
+            state["amount"][cut] = 0.0
             # the minimal RTT of the last comparison that found no fall, away from a cut
             calm = adjust & ~(c2 | c4) & (state["quiet"] <= 0.0)
             np.copyto(state["rsteady"], sample.rtt_min, where=calm)
             quiet = state["quiet"]
+            # quiet from a decrease until the minimal RTT stops falling (the drain is over);
+            # then one more look: if the window is still above the measured throughput
+            # times the calm RTT, cut again to CMaT × r (and wait for that drain)
             dec = adjust & (c2 | c4)
-            np.copyto(quiet, np.where(dec, 2.0, np.where(adjust, quiet - 1.0, quiet)))
+            settled = adjust & ~dec & (quiet > 0.0) & (sample.rtt_min >= prmin)
+            target2 = cmat * state["rsteady"]
+            again = settled & (target2 < cwnd - _RESOLUTION_PKTS)
+            down = np.minimum(down, np.where(again, target2 - cwnd, 0.0))
+            np.copyto(quiet, np.where(dec | again, 1.0, np.where(settled, 0.0, quiet)))
         new = np.maximum(cwnd + down, MIN_WINDOW)
         return RoundAction(cwnd=new, incr=up / cwnd, cap=new + up)
 
