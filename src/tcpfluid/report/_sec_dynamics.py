@@ -110,9 +110,17 @@ def _basic_closed(a: str, bdp: float, d: float) -> dict[str, float | NA]:
     return out
 
 
-_FAST_ROUNDS = "the round model applies FAST's update in one step per round"
+_FAST_ROUNDS = (
+    "the round model's queue jumps to the new standing queue at the first boundary after "
+    "the change; with a queue that builds continuously (the hybrid ODE engine: same law, "
+    "same one-round lag) the time agrees with the packet simulator "
+    "(tests/fluid/test_cross_layer.py::"
+    "test_fast_round_model_tracks_the_packet_simulator_except_the_halving)"
+)
 _FAST_ODE = (
-    "the ODE integrates FAST's per-RTT update continuously, without the one-RTT feedback delay"
+    "the hybrid ODE engine agrees with our packet simulator here "
+    "(tests/fluid/test_cross_layer.py::test_fast_hybrid_tracks_the_packet_simulator): "
+    "the difference to ns-2 is the packet simulator's"
 )
 _QUEUE_JUMP = (
     "the fluid queue jumps at the change instant, before any law reacts (docs/round-model.md)"
@@ -130,8 +138,10 @@ _REASONS = {
     ("quick-vegas", "time_to_equilibrium_s", PACKET): "",
     ("quick-vegas", "halved", ROUNDS): "the fluid Δ is exact, so eq. (4) halves the excess "
     "every round; ns-2's noisy Δ does not (docs/round-model.md)",
-    ("quick-vegas", "doubled", ROUNDS): "per-ACK growth queues behind the ACK train in the "
-    "model and inflates Δ near α (docs/round-model.md)",
+    ("quick-vegas", "doubled", ROUNDS): "the default reading samples Δ in a measurement "
+    "round after each increase (docs/algorithms.md): the round model is within the "
+    "cross-layer tolerance of the packet simulator, which is as slow "
+    "(tests/fluid/test_cross_layer.py)",
     ("quick-vegas", "max_queue", ROUNDS): _QUEUE_JUMP,
     ("quick-vegas", "max_queue", PACKET): "ours keeps the whole window queued when the "
     "bandwidth halves; ns-2's 500 is not explained by the text",
