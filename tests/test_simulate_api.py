@@ -350,3 +350,21 @@ def test_the_vectorised_summary_equals_each_flow_judged_alone() -> None:
             assert fs.settled_window_pkts is None
         for got, c in zip(fs.convergence_times_s, seg.convergence, strict=True):
             assert got == (pytest.approx(float(c.time_s)) if bool(c.settled) else None)
+
+
+def test_every_fluid_engine_refuses_what_it_cannot_model_by_name() -> None:
+    from tcpfluid.scenarios import FlowSpec, Link, Scenario
+
+    links = (Link("A", "10Mbps", "5ms"), Link("B", "10Mbps", "7ms"))
+    flows = (FlowSpec("f", ("A",), (), algorithm="vegas"), FlowSpec("g", ("B",), ()))
+    sc = Scenario("x", links, flows).with_algorithm("vegas")
+    for engine in ("rounds", "ode"):
+        with pytest.raises(ValueError, match=rf"the {engine} engine cannot model flows that do"):
+            tcpfluid.simulate(sc, engine)
+    # unequal base RTTs on one shared bottleneck: the ODE models them, the round model not
+    links = (Link("A", "10Mbps", "5ms"), Link("B", "100Mbps", "7ms"), Link("C", "1Gbps", "1ms"))
+    flows = (FlowSpec("f", ("A", "C"), ()), FlowSpec("g", ("A", "B"), ()))
+    sc = Scenario("y", links, flows, duration_s=5.0).with_algorithm("vegas")
+    with pytest.raises(ValueError, match="rounds engine cannot model flows of unequal base RTT"):
+        tcpfluid.simulate(sc, "rounds")
+    assert len(tcpfluid.simulate(sc, "ode").summary.flows) == 2

@@ -51,7 +51,7 @@ from ._validation import check_choice, check_int
 from .algorithms.registry import law_class
 from .metrics import FlowRecord, summarise
 from .results import Result
-from .scenarios import Scenario, bottleneck, build_scenario, fluid_view
+from .scenarios import Scenario, bottleneck, build_scenario
 
 __all__ = [
     "ENGINES",
@@ -162,8 +162,8 @@ def _run_native(engine: str, scenario: Scenario, opts: dict[str, Any]) -> Any:
         opts["progress"] = progress
     elif progress is not None:
         progress(0.0)
-    if engine != "packet":
-        fluid_view(scenario, engine)  # refuse what the engine cannot model, by name
+    # each fluid engine reduces the scenario with scenarios.fluid_view(scenario, engine),
+    # which refuses what that engine cannot model (ENGINE_CAPABILITIES), by name
     native = fn(scenario, **opts)
     if progress is not None and not takes_progress:
         progress(1.0)
