@@ -135,12 +135,14 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
         )
     merged = {**dict(spec.defaults), **overrides}
     sc = spec.builder(merged).without_late_flows()
-    _check_carries_a_packet(sc)
+    _check_runnable(sc)
     return sc
 
 
-def _check_carries_a_packet(sc: Scenario) -> None:
-    """Refuse a run whose bottleneck cannot carry one packet in its whole duration."""
+def _check_runnable(sc: Scenario) -> None:
+    """Refuse a run in which no packet can be carried or acknowledged: a bottleneck that
+    carries less than one packet in the whole duration, or a duration shorter than every
+    flow's first round trip."""
     from .reduction import bottleneck
 
     link = bottleneck(sc)
@@ -152,6 +154,13 @@ def _check_carries_a_packet(sc: Scenario) -> None:
             f"carries {packets:.3g} packets of packet_size={sc.packet_size_bytes:g} bytes in "
             f"duration={sc.duration_s:g} s, less than one; give a larger bandwidth or "
             "duration, or a smaller packet_size"
+        )
+    first_ack = min(f.start_s + sc.base_rtt_s(f) for f in sc.flows)
+    if not first_ack < sc.duration_s:
+        raise ValueError(
+            f"scenario {sc.name!r}: duration={sc.duration_s:g} s ends before any flow's first "
+            f"round trip is over (the earliest at {first_ack:g} s: start + base RTT from rtt "
+            "and the links' delays); give a longer duration or a shorter rtt"
         )
 
 
