@@ -235,3 +235,12 @@ def test_equally_slow_shared_links_the_upstream_one_is_the_bottleneck_in_every_r
     ).with_algorithm("vegas")
     assert sc.fluid_view().path.buffer_pkts == 50.0
     assert ode_problem(sc).path.buffer_pkts == 50.0
+
+
+def test_a_run_in_which_nothing_can_happen_is_refused_naming_the_inputs() -> None:
+    # qv-basic's base RTT is 100.18 ms (eq. 5): a 50-ms run ends before the first ACK
+    with pytest.raises(ValueError, match=r"duration=0.05 s ends before .* 0.100183 s"):
+        build_scenario("qv-basic", duration="50ms")
+    assert build_scenario("qv-basic", duration="101ms").duration_s == 0.101
+    with pytest.raises(ValueError, match="packet_size=1e\\+300 bytes"):
+        build_scenario("qv-basic", packet_size="1e300B")
