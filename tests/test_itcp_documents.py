@@ -86,10 +86,11 @@ def test_table1_path_by_hand():
 
 def test_table1_slow_start_ends_near_4s(table1):
     # §4.2: "switch the phase from slow-start phase to congestion avoidance phase as
-    # t = 4 seconds". Tolerance 0.5 s, two rounds of 0.26 s (Vegas's slow start doubles
-    # every other round; ns-2 counts from the connection set-up, our engines from the
-    # first data packet).
-    assert table1["ss_exit_s"] == pytest.approx(4.0, abs=0.5)
+    # t = 4 seconds". Tolerance 0.8 s, three rounds of 0.26 s: Vegas's slow start doubles
+    # every other round (two rounds of granularity), and the exit time is the end of the
+    # round in which the exit window's own RTTs are read, one round after it was sent
+    # (the round numbering of docs/analytic.md; the document gives no such detail).
+    assert table1["ss_exit_s"] == pytest.approx(4.0, abs=0.8)
 
 
 def test_table1_average_throughput(table1):
