@@ -330,3 +330,41 @@ def test_cli_errors_do_not_leave_files(tmp_path: Path) -> None:
     assert res.returncode == 2
     _one_line_error(res.stderr, "nope.toml")
     assert os.listdir(tmp_path) == []
+
+
+_STUCK_POOL = textwrap.dedent(
+    """
+    import sys, time
+    import tcpfluid.sweep.execution as sm
+    from tcpfluid.cli import main
+
+    def stuck(task):
+        print("started", flush=True)
+        time.sleep(300)
+
+    sm._run_point = stuck
+    sys.exit(main(["sweep", sys.argv[1], "--out", sys.argv[2], "--no-progress", "--jobs", "2"]))
+    """
+)
+
+
+def test_ctrl_c_stops_the_pool_without_waiting_for_its_points(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(
+        'engine = "packet"\nalgorithm = "vegas"\nmetrics = ["utilization"]\n'
+        '[grid]\nbandwidth = ["1Mbps", "2Mbps", "3Mbps"]\ncbr = "none"\n'
+    )
+    script = tmp_path / "stuck.py"
+    script.write_text(_STUCK_POOL)
+    proc = subprocess.Popen(
+        [PY, str(script), str(cfg), str(tmp_path / "o.csv")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "started"  # a worker is inside a point
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)  # the points would take 300 s
+    assert proc.returncode == 130, err
+    _one_line_error(err, "interrupted")

@@ -350,6 +350,18 @@ def _worker_init(parent_pid: int) -> None:
         threading.Thread(target=_watch_parent, args=(parent_pid,), daemon=True).start()
 
 
+def _stop_pool(pool: cf.Executor) -> None:
+    """Stop our own pool at once (Ctrl-C, SIGTERM, an error): the points in flight are
+    abandoned (not cached, a re-run computes them) instead of waited for."""
+    procs = dict(getattr(pool, "_processes", None) or {})
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs.values():
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs.values():
+        proc.join(timeout=5)
+
+
 def _watch_parent(parent_pid: int, interval_s: float = 1.0) -> None:
     while os.getppid() == parent_pid:
         time.sleep(interval_s)
@@ -422,7 +434,7 @@ def _run_executor(
         for fut in pending:
             fut.cancel()
         if own:
-            pool[0].shutdown(wait=False, cancel_futures=True)
+            _stop_pool(pool[0])
         raise
     if own:
         pool[0].shutdown(wait=True)
