@@ -29,7 +29,7 @@ X2_TABLE = tuple(THESIS_TABLE_3_16)  # the 13 rows of Table 3.16, 110 ms down to
 
 
 def test_ode_matches_packet_simulator_on_thesis_two_flow_for_delta_2_and_3() -> None:
-    # Issue 5's acceptance check: Enhanced Vegas with α = β = 2 and 3 on the thesis's
+    # The fluid model's acceptance check: Enhanced Vegas with α = β = 2 and 3 on the thesis's
     # two-flow network (RED, 60 s, goodput after 10 s), over the whole x2 table, the
     # model's Jain index is within 0.02 of the packet simulator's. The model is run with
     # the BaseRTT errors the packet flows recorded (one packet's service time behind the
@@ -253,7 +253,7 @@ def test_delivered_and_period_jains_by_hand() -> None:
 
 
 def test_document_000_tables_2_and_3_as_printed() -> None:
-    """The studies' document columns, transcribed here from document 000 §5.3 (Table 2:
+    """The studies' document columns, transcribed here from the Quick Vegas paper §5.3 (Table 2:
     same RTT, 100-s periods; Table 3: different RTTs, 50-s periods; New Reno as reno)."""
     from tcpfluid.fairness import _QV_TABLE_2, _QV_TABLE_3
 

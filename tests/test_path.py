@@ -18,7 +18,7 @@ def test_basic_path():
 
 
 def test_eq5_quick_vegas_section5_topology():
-    # Document 000 §5: 1 Gb/s 1 ms access links and a 50 Mb/s 48 ms link: tau = 100 ms.
+    # The Quick Vegas paper §5: 1 Gb/s 1 ms access links and a 50 Mb/s 48 ms link: tau = 100 ms.
     # d = tau + (1 + a)(1/125000 + 1/6250 + 1/125000) with a = 40/1000 (eq. 5), by hand:
     d = 0.1 + 1.04 * (2 / 125000 + 1 / 6250)
     p = Path.from_links(["1Gbps", "50Mbps", "1Gbps"], "100ms")
@@ -33,7 +33,8 @@ def test_eq5_quick_vegas_section5_topology():
 
 
 def test_reverse_link_in_acks_per_second():
-    # document 003 example: 32 kb/s with 40-byte ACKs is 100 ACKs/s; 2.4 Mb/s forward is 300 pkt/s
+    # the asymmetric-network paper's example: 32 kb/s with 40-byte ACKs is 100 ACKs/s;
+    # 2.4 Mb/s forward is 300 pkt/s
     p = Path("2.4Mbps", "100ms", reverse_bandwidth="32kbps", reverse_buffer=10)
     assert p.reverse_mu == pytest.approx(100.0)
     assert p.asymmetry == pytest.approx(3.0)

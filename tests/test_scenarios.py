@@ -1,4 +1,4 @@
-"""Scenario data model and the qv-basic builder (document 000 §5, Fig. 6)."""
+"""Scenario data model and the qv-basic builder (the Quick Vegas paper §5, Fig. 6)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from tcpfluid.scenarios import (
 
 
 def test_qv_basic_fluid_view_matches_eq5_by_hand() -> None:
-    # Document 000 §5: access links 1 Gb/s, 1 ms; core 50 Mb/s, 48 ms; 1000-byte data,
+    # The Quick Vegas paper §5: access links 1 Gb/s, 1 ms; core 50 Mb/s, 48 ms; 1000-byte data,
     # 40-byte ACKs. Eq (5): d = tau + (1 + a) * sum(1/X_i), tau = 2 * (1 + 48 + 1) ms.
     view = build_scenario("qv-basic").fluid_view()
     x = [1e9 / 8000.0, 50e6 / 8000.0, 1e9 / 8000.0]  # packets/s
@@ -113,7 +113,8 @@ def test_fluid_view_accepts_alike_access_links() -> None:
 
 
 def test_reverse_bottleneck_is_seen_in_acks_per_second() -> None:
-    # document 003 §IV.A: 2.4 Mb/s forward (300 pkt/s), 32 kb/s reverse = 100 ACKs/s of 40 B
+    # the asymmetric-network paper §IV.A: 2.4 Mb/s forward (300 pkt/s), 32 kb/s reverse =
+    # 100 ACKs/s of 40 B
     links = (
         Link("F", "2.4Mbps", "50ms", 15),
         Link("R", "32kbps", "50ms", 10),
@@ -135,7 +136,7 @@ def test_to_dict_is_plain() -> None:
 
 
 def test_the_shared_link_is_the_bottleneck_among_equally_slow_links() -> None:
-    # 1 Gb/s everywhere (document 000 §5.3.1): the access links are as fast as R1-R2, and
+    # 1 Gb/s everywhere (the Quick Vegas paper §5.3.1): the access links are as fast as R1-R2, and
     # the bottleneck is the link the flows share
     sc = build_scenario("qv-basic", bandwidth="1Gbps", flows=2, cbr="none", buffer=1500)
     p = sc.fluid_view().path

@@ -1,7 +1,7 @@
 """tcpfluid.simulate: one Result and one Summary for every engine, and what they promise.
 
 Numbers checked here come from routes independent of the summary code: Vegas's equilibrium
-(each flow holds between α and β packets in the queue, document 000 eq. 2), the window
+(each flow holds between α and β packets in the queue, the Quick Vegas paper eq. 2), the window
 equation of the ODE's Reno (MGT: every lost packet cuts the window once), the window
 decreases visible in a Reno trace, and the packets the bottleneck dropped.
 """
@@ -156,7 +156,7 @@ def test_packet_loss_events_are_bounded_by_the_drops() -> None:
 def test_a_multi_flow_summary_describes_every_flow() -> None:
     """The ODE two-flow example printed flow 0's settled window only; each flow's settled
     window must satisfy Vegas's equilibrium on its own path: its packets in the queue,
-    w_i (q - x_i) / (d_i + q), lie in [alpha, beta] (document 000 eq. 2)."""
+    w_i (q - x_i) / (d_i + q), lie in [alpha, beta] (the Quick Vegas paper eq. 2)."""
     from tcpfluid.algorithms import get_law
 
     p = get_law("vegas").params()

@@ -1,6 +1,6 @@
 """The network path a flow sees: bottleneck rate, base RTT, buffers, ACK path.
 
-Symbols follow the Quick Vegas paper (document 000) §4.1: μ is the bottleneck rate in
+Symbols follow the Quick Vegas paper §4.1: μ is the bottleneck rate in
 packets per second, d the un-congested (base) round-trip time in seconds and μd the
 bandwidth-delay product in packets. Eq. (5) builds d from the round-trip propagation delay τ
 and the per-link transmission times: ``d = τ + (1 + a) Σ 1/X_i`` with ``a`` the ACK size
@@ -181,12 +181,14 @@ class Path:
 
     @property
     def asymmetry(self) -> float:
-        """k = μf/μr, the asymmetry factor (document 003); 0 without an ACK bottleneck."""
+        """k = μf/μr, the asymmetry factor (the asymmetric-network paper); 0 without an ACK
+        bottleneck."""
         return 0.0 if self.reverse_mu is None else self.mu / self.reverse_mu
 
     @property
     def effective_rate(self) -> float:
-        """min(μf, μr): the rate a window-based sender is ACK-clocked to (document 003)."""
+        """min(μf, μr): the rate a window-based sender is ACK-clocked to (the
+        asymmetric-network paper)."""
         return self.mu if self.reverse_mu is None else min(self.mu, self.reverse_mu)
 
     def with_bandwidth(self, bandwidth: Any) -> Path:

@@ -1,8 +1,8 @@
 """``tcpfluid simulate``: the public JSON keys, overrides, the human table and every error.
 
 Numbers asserted here come from hand computations (Vegas's equilibrium band mu d + [α, β]
-of document 000 eq 2 / document 003 eq 4; the CBR halving) or from the API layer the
-command wraps (same result through both doors).
+of the Quick Vegas paper eq 2 / the asymmetric-network paper eq 4; the CBR halving) or from
+the API layer the command wraps (same result through both doors).
 """
 
 from __future__ import annotations

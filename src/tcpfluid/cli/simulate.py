@@ -96,7 +96,7 @@ def add_parser(sub: Any) -> None:
         choices=("average", "last", "fluid"),
         default=None,
         help="rounds engine only: RTT the law sees in a growing round: the round's average "
-        "(default; doc 000 eqs 6, 10), its last packet's (eq 9) or no burst term (fluid)",
+        "(default; Quick Vegas paper eqs 6, 10), its last packet's (eq 9) or no burst term (fluid)",
     )
     p.add_argument(
         "--seed",

@@ -9,21 +9,21 @@ and the document's printed number (``doc_*`` columns), plus a matplotlib figure 
 Studies
 -------
 :func:`thesis_two_flow_study`
-    Tsang's thesis (document 001) ch. 3 §4.3, Table 3.16: two flows on 1.5 Mb/s behind a
+    Tsang's thesis ch. 3 §4.3, Table 3.16: two flows on 1.5 Mb/s behind a
     RED gateway, the long flow's access delay x2 from 1 to 110 ms, Vegas-1_3 (α = 1,
     β = 3) against Enhanced Vegas with δ = 1, 2, 3.
 :func:`qv_many_flows_study`
-    Quick Vegas paper (document 000) §5.3.1, Table 2: 60 flows on 1 Gb/s joining in three
+    Quick Vegas paper §5.3.1, Table 2: 60 flows on 1 Gb/s joining in three
     groups, Jain's index per 100-s period.
 :func:`qv_different_rtt_study`
-    Document 000 §5.3.2, Table 3: three groups of flows with different RTTs, Jain's index
+    The Quick Vegas paper §5.3.2, Table 3: three groups of flows with different RTTs, Jain's index
     per 50-s period (the paper's Fig. 15 is not in its text: the RTTs are the scenario's,
     ours).
 :func:`ho_different_rtt_study`
-    TCP-Ho paper (document 004) §5.2.1, Table 6: five flows with different RTTs (Fig. 13
+    TCP-Ho paper §5.2.1, Table 6: five flows with different RTTs (Fig. 13
     is not in the text: the caller gives the RTTs).
 :func:`ho_friendliness_study`
-    Document 004 §5.2.2, Table 7: 20 flows of two kinds on 10 Mb/s (Reno/Vegas,
+    The TCP-Ho paper §5.2.2, Table 7: 20 flows of two kinds on 10 Mb/s (Reno/Vegas,
     FAST/Vegas, FAST/Reno, TCP-Ho mixtures), fairness and mean throughput per kind.
 
 Laws without an ODE right-hand side (Quick Vegas, TCP-Ho) have no ``ode_*`` value: their
@@ -73,7 +73,7 @@ FloatArray = NDArray[np.float64]
 PacketEngine = Callable[[Scenario], Any]
 _NO_RHS = "no ODE right-hand side"
 
-#: Document 001 Table 3.16 (connection 1 starts first): Jain's index by x2 (ms) for
+#: Tsang's thesis Table 3.16 (connection 1 starts first): Jain's index by x2 (ms) for
 #: Vegas-1, Vegas-2, Vegas-3 (Enhanced Vegas δ = 1, 2, 3) and Vegas-1_3 (α = 1, β = 3).
 THESIS_TABLE_3_16: dict[int, dict[str, float]] = {
     110: {"vegas-1": 0.928, "vegas-2": 0.995, "vegas-3": 0.992, "vegas-1_3": 0.965},
@@ -101,7 +101,7 @@ _THESIS_SETTINGS: dict[str, tuple[str, dict[str, float]]] = {
 
 
 def _printed_periods(table: str, period_s: int, n_periods: int) -> dict[str, tuple[float, ...]]:
-    """Jain's index per period of document 000's ``table`` from :mod:`tcpfluid.published`
+    """Jain's index per period of the Quick Vegas paper's ``table`` from :mod:`tcpfluid.published`
     (the one copy of the printed numbers; New Reno is run as ``"reno"``)."""
     return {
         alg: tuple(
@@ -112,18 +112,18 @@ def _printed_periods(table: str, period_s: int, n_periods: int) -> dict[str, tup
     }
 
 
-#: Document 000 Table 2 (same RTT, Jain's index per 100-s period)
+#: The Quick Vegas paper Table 2 (same RTT, Jain's index per 100-s period)
 _QV_TABLE_2 = _printed_periods("table2", 100, 5)
-#: Document 000 Table 3 (different RTTs, Jain's index per 50-s period)
+#: The Quick Vegas paper Table 3 (different RTTs, Jain's index per 50-s period)
 _QV_TABLE_3 = _printed_periods("table3", 50, 4)
-#: Document 004 Table 6: fairness index and utilization, five flows, different RTTs
+#: The TCP-Ho paper Table 6: fairness index and utilization, five flows, different RTTs
 _HO_TABLE_6: dict[str, tuple[float, float]] = {
     "reno": (0.67, 0.96),
     "vegas": (0.75, 1.00),
     "fast": (0.99, 0.96),
     "tcp-ho": (0.82, 1.00),
 }
-#: Document 004 Table 7: (first kind, second kind) -> {(n_first, n_second):
+#: The TCP-Ho paper Table 7: (first kind, second kind) -> {(n_first, n_second):
 #: (fairness, mean throughput first kind kbps, mean throughput second kind kbps)}
 _HO_TABLE_7: dict[tuple[str, str], dict[tuple[int, int], tuple[float, float, float]]] = {
     ("reno", "vegas"): {

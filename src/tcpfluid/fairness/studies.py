@@ -61,7 +61,7 @@ def thesis_two_flow_study(
     measure_from_s: float = 10.0,
     packet_engine: PacketEngine | None = None,
 ) -> FairnessStudy:
-    """Document 001 Table 3.16: Jain's index of the two-flow network over x2.
+    """Tsang's thesis Table 3.16: Jain's index of the two-flow network over x2.
 
     Parameters
     ----------
@@ -225,13 +225,13 @@ def qv_many_flows_study(
     n_points: int = 2001,
     **overrides: Any,
 ) -> FairnessStudy:
-    """Document 000 Table 2: Jain's index per 100-s period, 60 flows on 1 Gb/s.
+    """The Quick Vegas paper Table 2: Jain's index per 100-s period, 60 flows on 1 Gb/s.
 
     Flows C1–C20, C21–C40, C41–C60 start at 0, 100, 200 s and stay 300 s (scenario
     ``qv-many-flows``); the index of a period is over the flows active during all of it.
     ``flows`` (a multiple of 3) and ``overrides`` (scenario parameters) allow smaller
     runs; the document's column is filled only for the defaults. Vegas and Quick
-    Vegas use α = 2, β = 4 and FAST α = 100 (document 000 §5); New Reno is modelled as
+    Vegas use α = 2, β = 4 and FAST α = 100 (the Quick Vegas paper §5); New Reno is modelled as
     Reno.
     """
     import pandas as pd
@@ -271,7 +271,7 @@ def qv_different_rtt_study(
     n_points: int = 2001,
     **overrides: Any,
 ) -> FairnessStudy:
-    """Document 000 Table 3: Jain's index per 50-s period, three RTT groups.
+    """The Quick Vegas paper Table 3: Jain's index per 50-s period, three RTT groups.
 
     Runs scenario ``qv-different-rtt``; the paper's Fig. 15 with the groups' delays is
     not in its text, so the RTTs (``rtt1``, ``rtt2``, ``rtt3`` overrides) are the
@@ -309,7 +309,7 @@ def ho_different_rtt_study(
     duration_s: float = 200.0,
     measure_from_s: float = 100.0,
 ) -> FairnessStudy:
-    """Document 004 Table 6: fairness and utilization of five flows with different RTTs.
+    """The TCP-Ho paper Table 6: fairness and utilization of five flows with different RTTs.
 
     Parameters
     ----------
@@ -373,7 +373,7 @@ def ho_friendliness_study(
     measure_from_s: float = 20.0,
     packet_engine: PacketEngine | None = None,
 ) -> FairnessStudy:
-    """Document 004 Table 7: two kinds of flows sharing 10 Mb/s, 1 ms trunk, 120 packets.
+    """The TCP-Ho paper Table 7: two kinds of flows sharing 10 Mb/s, 1 ms trunk, 120 packets.
 
     Each row is a pair of laws and a mix (number of flows of each, 20 in all): Jain's
     index over all 20 flows and the mean throughput of each kind (kbit/s), from the ODE

@@ -13,7 +13,7 @@ Slow-start exit (:func:`slow_start_exit`)
     the window of that sample (the window that triggered the exit, before any cut) and the
     exit time the time stamp of the following sample, the first one out of slow start:
     the moment the sender has measured the round that sent that window and decided to
-    leave (document 000 Fig. 1: "stops at 1.2 second with congestion window size 64").
+    leave (the Quick Vegas paper Fig. 1: "stops at 1.2 second with congestion window size 64").
     Only the first exit counts.
 Settled value and time to settle (:func:`settling`)
     Within a segment ``t_start < t <= t_end``, the *settled value* is the mean of the
@@ -27,12 +27,12 @@ Settled value and time to settle (:func:`settling`)
     packets at 59 s" and "within the band from 57.8 s on" describe the same event to
     within a few percent. Time to equilibrium of a new connection is the time to settle of
     the window from 0 to the first bandwidth change; the convergence time after a change is
-    the time to settle from that change to the next (document 000 §5.1-5.2 use the same
+    the time to settle from that change to the next (the Quick Vegas paper §5.1-5.2 use the same
     notion, in seconds or in BaseRTTs).
 Utilization (:func:`utilization`)
     The time average of the carried rate divided by the capacity.
 Jain's index (:func:`jain_index`)
-    Eq. (13) of document 000: ``(Σx)² / (n Σx²)``.
+    Eq. (13) of the Quick Vegas paper: ``(Σx)² / (n Σx²)``.
 
 Results that may not exist (no exit, never settled) are ``NaN`` in float arrays **and**
 flagged ``False`` in the result's boolean field; they are never silently NaN.
@@ -454,7 +454,7 @@ def utilization(
 
 
 def jain_index(throughput: ArrayLike, *, axis: int = -1) -> FloatArray:
-    """Jain's fairness index, eq. (13) of document 000: ``(Σx)² / (n Σx²)``, as an array.
+    """Jain's fairness index, eq. (13) of the Quick Vegas paper: ``(Σx)² / (n Σx²)``, as an array.
 
     The same function as :func:`tcpfluid.analytic.jain_index` (which it calls), always
     returning an array so that batched summaries keep their shape.

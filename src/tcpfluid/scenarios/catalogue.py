@@ -198,7 +198,7 @@ def _dumbbell_with_cbr(name: str) -> Builder:
     return build
 
 
-# Document 000 §5.1 (and 004 §5.1.2): one flow, 25 Mb/s CBR from 80 s to 160 s
+# The Quick Vegas paper §5.1 (and the TCP-Ho paper §5.1.2): one flow, 25 Mb/s CBR from 80 s to 160 s
 _qv_basic = register(
     "qv-basic",
     defaults=_DUMBBELL_CBR_DEFAULTS,
@@ -232,7 +232,8 @@ _qv_basic = register(
     ),
 )
 def _qv_many_flows(p: dict[str, Any]) -> Scenario:
-    """Document 000 §5.3.1: groups of flows joining a 1 Gb/s dumbbell, each active 300 s."""
+    """The Quick Vegas paper §5.3.1: groups of flows joining a 1 Gb/s dumbbell, each active
+    300 s."""
     n = _int("flows", p["flows"], minimum=1)
     groups = _int("groups", p["groups"], minimum=1)
     if groups > n:
@@ -273,7 +274,7 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
     ),
 )
 def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
-    """Document 000 §5.3.2: three groups of flows with different RTTs share R3-R4."""
+    """The Quick Vegas paper §5.3.2: three groups of flows with different RTTs share R3-R4."""
     per = _int("flows_per_group", p["flows_per_group"], minimum=1)
     bw, acc_bw, core_d, buf = _core_wire(p)
     links: list[Link] = [Link("R3-R4", bw, core_d, buf), Link("R4-R3", bw, core_d, buf)]
@@ -295,7 +296,7 @@ def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
     return _scenario("qv-different-rtt", p, links, flows)
 
 
-# Document 004 §5.1.2: 50 Mb/s x 48 ms trunk, 1000-packet buffer, 25 Mb/s CBR
+# The TCP-Ho paper §5.1.2: 50 Mb/s x 48 ms trunk, 1000-packet buffer, 25 Mb/s CBR
 _ho_basic = register(
     "ho-basic",
     defaults={**_DUMBBELL_CBR_DEFAULTS, "buffer": 1000},
@@ -335,7 +336,7 @@ _ho_basic = register(
     ),
 )
 def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
-    """Document 001 ch. 3 Fig. 3.1: S_i -x_i- R1 -1 ms, 1.5 Mb/s- R2 -1 ms- D_i."""
+    """Tsang's thesis ch. 3 Fig. 3.1: S_i -x_i- R1 -1 ms, 1.5 Mb/s- R2 -1 ms- D_i."""
     n = _int("flows", p["flows"], minimum=1)
     if n > 2:
         raise ValueError(f"flows must be 1 or 2 (the thesis's two connections), got {n}")
@@ -385,7 +386,7 @@ def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
     ),
 )
 def _asymmetric(p: dict[str, Any]) -> Scenario:
-    """Document 003 Fig. 1: forward link μf, reverse (ACK) link μr = μf / k."""
+    """The asymmetric-network paper Fig. 1: forward link μf, reverse (ACK) link μr = μf / k."""
     pkt = units.bytes_(p["packet_size"], name="packet_size")
     ack = units.bytes_(p["ack_size"], name="ack_size")
     k = float(p["k"])
@@ -449,7 +450,7 @@ def _asymmetric(p: dict[str, Any]) -> Scenario:
     ),
 )
 def _itcp_long_delay(p: dict[str, Any]) -> Scenario:
-    """Document 002 §4: one flow over a long-haul X Mb/s backbone between two LANs.
+    """The iTCP-Vegas paper §4: one flow over a long-haul X Mb/s backbone between two LANs.
 
     Checked against the text (§4.1–4.2, Tables 1–2): 622 Mb/s backbone with 110 ms link
     delay, host links "less than 10 ms" (10 ms gives the "large RTT of 260 ms" it quotes),

@@ -205,7 +205,7 @@ class FlowSpec:
 
 @dataclass(frozen=True)
 class CbrSource:
-    """Constant-bit-rate cross traffic (the UDP/CBR flow of document 000 §5.1).
+    """Constant-bit-rate cross traffic (the UDP/CBR flow of the Quick Vegas paper §5.1).
 
     Attributes
     ----------
@@ -307,7 +307,7 @@ class Scenario:
             raise ValueError(f"no link {name!r} in scenario {self.name!r}") from None
 
     def base_rtt_s(self, flow: FlowSpec) -> float:
-        """The base RTT d of ``flow``, s, from its own links (document 000 eq. 5).
+        """The base RTT d of ``flow``, s, from its own links (the Quick Vegas paper eq. 5).
 
         ``d = τ + Σ_fwd s/X_i + Σ_rev a/X_i``: the propagation delays of its forward and
         reverse links plus the transmission time of a data packet (``s`` bits) on each

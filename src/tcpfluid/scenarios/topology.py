@@ -107,7 +107,8 @@ def _access_topology(
     description: str,
     cbr: Sequence[tuple[Any, float, float]] = (),
 ) -> Scenario:
-    """Dumbbell of document 000 Fig. 6 / 004 Fig. 4: access links, one R1-R2 wire.
+    """Dumbbell of the Quick Vegas paper's Fig. 6 / the TCP-Ho paper's Fig. 4: access links,
+    one R1-R2 wire.
 
     Sources S_i - R1 - R2 - D_i; each access wire has ``access_bandwidth`` and
     ``access_delay``; R1-R2 has ``bandwidth`` and a one-way delay chosen so that the
@@ -150,8 +151,8 @@ def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
     """The ``cbr``/``cbr_start``/``cbr_stop`` parameters as one (rate, start, stop) entry.
 
     ``cbr`` is a bit rate (``"25Mbps"``), a share of the bottleneck (``"50%"``: the
-    documents' "halve the available bandwidth", document 000 §5.2 and 004 §5.1.2) or
-    ``"none"``.
+    documents' "halve the available bandwidth", the Quick Vegas paper §5.2 and the TCP-Ho
+    paper §5.1.2) or ``"none"``.
     """
     spec = p["cbr"]
     if isinstance(spec, str) and spec.strip().lower() in ("none", "off", "0"):

@@ -61,7 +61,7 @@ class PacketSummary:
     throughput_pps
         Each flow's in-order delivery rate over its active time, packets/s.
     jain_index
-        Jain's index of ``throughput_pps`` (document 000 eq 13).
+        Jain's index of ``throughput_pps`` (the Quick Vegas paper eq 13).
     losses, retransmissions, timeouts
         Per flow: loss events handed to the law, retransmitted packets, timeouts.
     packets_per_s, events_per_s
