@@ -1,0 +1,302 @@
+"""Scenarios on the continuous-time engine: the reduction (:func:`ode_problem`) and the
+choice between the hybrid and the classical model (:func:`simulate_scenario_ode`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .._validation import (
+    check_choice,
+    check_int,
+)
+from ..algorithms._common import backlog
+from ..analytic import jain_index
+from ..metrics import _finite_or_none
+from ..path import Path
+from ..scenarios import Scenario
+from ._ode_solve import _path_parts, simulate_ode
+from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time
+
+FloatArray = NDArray[np.float64]
+
+
+# ----------------------------------------------------------------------------- scenarios
+@dataclass(frozen=True)
+class OdeProblem:
+    """A :class:`tcpfluid.scenarios.Scenario` reduced to what the ODE model integrates.
+
+    Attributes
+    ----------
+    flows
+        One :class:`OdeFlow` per scenario flow, with its own propagation RTT (document 000
+        eq. 5 over its own links: propagation delays plus the transmission time of a data
+        packet on each forward link and of an ACK on each reverse link).
+    path
+        The shared bottleneck: the slowest forward link crossed by every flow (rate,
+        buffer), with an ACK-path bottleneck when a reverse link shared by every flow
+        carries fewer ACKs per second than the bottleneck carries packets.
+    red
+        :class:`RedQueue` when the bottleneck's discipline is ``"red"``.
+    cross_traffic
+        CBR sources crossing the bottleneck as ``(rate_pps, start_s, stop_s)``.
+    duration_s
+        The scenario's duration.
+    """
+
+    flows: tuple[OdeFlow, ...]
+    path: Path
+    red: RedQueue | None
+    cross_traffic: tuple[tuple[float, float, float], ...]
+    duration_s: float
+
+
+def _ode_law_params(algorithm: str, params: dict[str, Any]) -> dict[str, float]:
+    """Map registry parameters (``tcpfluid.algorithms``) to :class:`OdeFlow` fields."""
+    from ..algorithms import get_law
+
+    p = dict(params)
+    if algorithm == "enhanced-vegas" and "delta" not in p and ("alpha" in p or "beta" in p):
+        a, b = p.pop("alpha", None), p.pop("beta", None)
+        if a is not None and b is not None and float(a) != float(b):
+            raise ValueError(
+                f"enhanced-vegas needs alpha == beta (its δ), got alpha={a!r}, beta={b!r}"
+            )
+        p["delta"] = a if a is not None else b
+    law = get_law(algorithm, **p)  # validates names and values, supplies the defaults
+    lp = law.params()
+    if algorithm == "vegas":
+        return {"alpha_pkts": float(lp["alpha"]), "beta_pkts": float(lp["beta"])}
+    if algorithm == "enhanced-vegas":
+        return {"alpha_pkts": float(lp["delta"]), "beta_pkts": float(lp["delta"])}
+    if algorithm == "fast":
+        return {"alpha_pkts": float(lp["alpha"]), "fast_gamma": float(lp["gamma"])}
+    return {}
+
+
+def ode_problem(scenario: Any) -> OdeProblem:
+    """Reduce a scenario (:mod:`tcpfluid.scenarios`) to an :class:`OdeProblem`.
+
+    The reduction is :func:`tcpfluid.scenarios.reduction.fluid_view` (one bottleneck rule,
+    per-flow base RTTs by eq. 5, RED through :mod:`tcpfluid.queueing`, CBR crossing the
+    bottleneck), the one every fluid engine uses.
+
+    Raises
+    ------
+    ValueError
+        If a flow has no algorithm, or the scenario has a feature the ODE engine cannot
+        model (:func:`tcpfluid.scenarios.check_engine`).
+    """
+    from ..scenarios.reduction import fluid_view
+
+    if not isinstance(scenario, Scenario):
+        raise TypeError(
+            f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
+        )
+    view = fluid_view(scenario, engine="ode")
+    flows = []
+    for fl, d, start, stop in zip(
+        view.flows, view.base_rtt_s, view.start_s, view.stop_s, strict=True
+    ):
+        if fl.algorithm is None:
+            raise ValueError(f"flow {fl.name!r} has no algorithm; give one (--algorithm NAME)")
+        params = dict(fl.params)
+        classical = _ode_law_params(fl.algorithm, params) if fl.algorithm in ODE_LAWS else {}
+        flows.append(
+            OdeFlow(
+                fl.algorithm,
+                d,
+                start_s=start,
+                stop_s=stop,
+                law_params=tuple(sorted(params.items())),
+                **classical,
+            )
+        )
+    return OdeProblem(
+        flows=tuple(flows),
+        path=view.path,
+        red=None if view.red is None else RedQueue.from_parameters(view.red),
+        cross_traffic=tuple((c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic),
+        duration_s=float(view.duration_s),
+    )
+
+
+#: options of :func:`simulate_ode` that only the classical right-hand sides have
+_CLASSICAL_OPTIONS = (
+    "switch_width_pkts", "droptail_width_pkts", "method", "rtol", "atol", "max_step_s",
+    "max_rhs_evals",
+)  # fmt: skip
+#: the models :func:`simulate_scenario_ode` can run
+ODE_MODELS = ("auto", "hybrid", "classical")
+
+
+def simulate_scenario_ode(
+    scenario: Any, *, model: str = "auto", progress: Any = None, **options: Any
+) -> OdeResult:
+    """Run the continuous-time fluid model on a scenario.
+
+    Two models share this entry (both :class:`OdeResult`):
+
+    * ``"hybrid"``: :mod:`tcpfluid.fluid.hybrid`, the queue and windows in continuous time
+      and each flow's :class:`~tcpfluid.algorithms.base.ControlLaw` (every algorithm, the
+      same objects as the other engines) deciding at its own round boundaries;
+    * ``"classical"``: :func:`simulate_ode`'s right-hand sides (Vegas, Enhanced Vegas, FAST,
+      Reno; :data:`ODE_LAWS`), which also model an ACK-path bottleneck.
+
+    ``model="auto"`` (default) runs the hybrid model, except on a scenario with an ACK-path
+    bottleneck or when a classical-only option (``method``, ``rtol``, ``atol``,
+    ``switch_width_pkts``, ``droptail_width_pkts``, ``max_step_s``, ``max_rhs_evals``) is
+    given; then the classical one. ``options``: ``n_points`` (output samples),
+    ``measure_from_s`` (start of the averaging window; default 0: the whole run, as the
+    round engine reports), and the classical-only options. This is the ``ode`` engine of
+    ``tcpfluid simulate`` and of sweeps.
+
+    Raises
+    ------
+    ValueError
+        A feature no model here can represent, or a law without a classical form on a
+        scenario only the classical model can run.
+    RuntimeError
+        If the classical integration fails (``OdeResult.raise_for_status``).
+    """
+    check_choice("model", model, ODE_MODELS)
+    options.setdefault("measure_from_s", 0.0)
+    for bad in ("t_end_s", "red", "cross_traffic"):
+        if bad in options:
+            raise TypeError(
+                f"simulate_scenario_ode() takes {bad!r} from the scenario, not as an option"
+            )
+    prob = ode_problem(scenario)
+    classical_opts = [k for k in _CLASSICAL_OPTIONS if k in options]
+    if model == "auto":
+        need = math.isfinite(_path_parts(prob.path)[2]) or bool(classical_opts)
+        model = "classical" if need else "hybrid"
+    if model == "hybrid":
+        if classical_opts:
+            raise TypeError(
+                f"option {classical_opts[0]!r} applies to the classical model only "
+                "(model='classical')"
+            )
+        return _hybrid_as_ode(scenario, prob, progress=progress, **options)
+    return simulate_ode(
+        prob.flows,
+        prob.path,
+        t_end_s=prob.duration_s,
+        red=prob.red,
+        cross_traffic=prob.cross_traffic,
+        **options,
+    ).raise_for_status()
+
+
+def _hybrid_as_ode(
+    scenario: Any,
+    prob: OdeProblem,
+    *,
+    n_points: int = 1001,
+    measure_from_s: Any = 0.0,
+    progress: Any = None,
+) -> OdeResult:
+    """Run the hybrid model and present it as an :class:`OdeResult`."""
+    from .hybrid import simulate_scenario_hybrid
+
+    n_points = check_int("n_points", n_points, minimum=2)
+    t_end = prob.duration_s
+    m_from = _time("measure_from_s", measure_from_s)
+    if m_from >= t_end:
+        raise ValueError(f"measure_from_s must be < the duration {t_end!r} s, got {m_from!r}")
+    h = simulate_scenario_hybrid(scenario, record_every_s=t_end / (n_points - 1), progress=progress)
+    hs = h.summary
+    t = h.time_s
+    start = np.array([f.start_s for f in prob.flows])[:, None]
+    stop = np.array([f.stop_s for f in prob.flows])[:, None]
+    active = (t[None, :] >= start) & (t[None, :] < stop)
+    w = np.where(active, h.window_pkts, 0.0)
+    rtt = np.where(h.rtt_s > 0, h.rtt_s, np.array([f.rtt_s for f in prob.flows])[:, None])
+    base = np.where(h.base_rtt_s > 0, h.base_rtt_s, rtt)
+    red = prob.red
+    p = red.probability(h.avg_queue_pkts) if red is not None else np.zeros(t.size)
+
+    def at(rows: FloatArray, when: float) -> FloatArray:
+        return np.array([np.interp(when, t, r, left=0.0) for r in rows])
+
+    D0, D1 = at(h.delivered_pkts, m_from), h.delivered_pkts[:, -1]
+    L0, L1 = at(h.lost_pkts, m_from), h.lost_pkts[:, -1]
+    span = t_end - m_from
+    on = np.array([max(0.0, min(f.stop_s, t_end) - max(f.start_s, m_from)) for f in prob.flows])
+    thr = np.where(on > 0, (D1 - D0) / np.where(on > 0, on, 1.0), 0.0)
+    present = on > 0
+    delivered = float(np.sum(D1 - D0))
+    lost = float(np.sum(L1 - L0))
+    m = t >= m_from
+    util = (
+        hs.utilization
+        if m_from == 0.0
+        else (delivered + _cross_carried(prob.cross_traffic, m_from, t_end))
+        / (h.capacity_pps * span)
+    )
+    settled = [
+        _finite_or_none(v) if ok else None
+        for v, ok in zip(hs.settled_window_pkts, hs.reached_equilibrium, strict=True)
+    ]
+    summary = OdeSummary(
+        measure_from_s=m_from,
+        measure_to_s=t_end,
+        throughput_pps=tuple(float(v) for v in thr),
+        jain_index=float(jain_index(thr[present])) if present.any() else float("nan"),
+        utilization=float(util),
+        mean_queue_pkts=float(np.mean(h.queue_pkts[m])) if m.any() else 0.0,
+        final_queue_pkts=float(h.queue_pkts[-1]),
+        final_windows_pkts=tuple(float(v) for v in w[:, -1]),
+        base_rtt_overestimate_s=tuple(
+            float(max(b - f.rtt_s, 0.0)) for b, f in zip(base[:, -1], prob.flows, strict=True)
+        ),
+        lost_pkts=lost,
+        loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
+        losses_pkts=tuple(float(v) for v in L1 - L0),
+        change_times_s=h.change_times_s,
+        settled_window_pkts=tuple(settled),
+        time_to_equilibrium_s=tuple(
+            _finite_or_none(v) if ok else None
+            for v, ok in zip(hs.time_to_equilibrium_s, hs.reached_equilibrium, strict=True)
+        ),
+        convergence_times_s=tuple(hs.flow(0)["convergence_times_s"]),
+        ss_exit_window_pkts=_finite_or_none(hs.ss_exit_window_pkts[0]),
+        ss_exit_time_s=_finite_or_none(hs.ss_exit_time_s[0]),
+        model="hybrid",
+    )
+    return OdeResult(
+        t=t,
+        windows_pkts=w,
+        rates_pps=np.where(active, w / rtt, 0.0),
+        rtt_s=np.where(active, rtt, 0.0),
+        base_rtt_s=np.where(active, base, 0.0),
+        delta_pkts=np.where(active, backlog(w, base, rtt), 0.0),
+        delivered_pkts=h.delivered_pkts,
+        lost_pkts=h.lost_pkts,
+        active=active,
+        queue_pkts=h.queue_pkts,
+        avg_queue_pkts=h.avg_queue_pkts,
+        reverse_queue_pkts=np.zeros(t.size),
+        loss_probability=p,
+        status=0,
+        message="ok (hybrid model)",
+        nfev=0,
+        capacity_pps=h.capacity_pps,
+        flows=prob.flows,
+        summary=summary,
+        hybrid=h,
+        loss_events=np.array(
+            [np.searchsorted(np.sort(f.loss_t_s), t, side="right") for f in h.flows],
+            dtype=np.float64,
+        ).reshape(len(h.flows), t.size),
+    )
+
+
+def _cross_carried(cross: Sequence[tuple[float, float, float]], a: float, b: float) -> float:
+    """Packets the CBR sources send over ``[a, b]`` (the bottleneck carries them all)."""
+    return float(sum(r * max(0.0, min(b, hi) - max(a, lo)) for r, lo, hi in cross))

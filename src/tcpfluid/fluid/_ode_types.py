@@ -1,0 +1,421 @@
+"""Inputs and results of the continuous-time models: :class:`OdeFlow`, :class:`RedQueue`,
+:class:`OdeSummary`, :class:`OdeResult` (the problem side of :mod:`tcpfluid.fluid.ode`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .._validation import (
+    check_choice,
+    check_nonnegative,
+    check_positive,
+    check_range,
+)
+from ..algorithms.base import OdeForm, classical_ode_form
+from ..algorithms.registry import ALGORITHMS, law_class
+from ..queueing import RED_DEFAULTS, RedParameters, red_drop_probability
+
+FloatArray = NDArray[np.float64]
+
+#: control laws with a classical ODE right-hand side: the laws whose class declares an
+#: :class:`~tcpfluid.algorithms.base.OdeForm` (the rate and the loss cut live on the law)
+ODE_LAWS: tuple[str, ...] = tuple(
+    n for n in ALGORITHMS if classical_ode_form(law_class(n)) is not None
+)
+
+
+def _form(law: str) -> OdeForm:
+    form = classical_ode_form(law_class(law))
+    assert form is not None  # simulate_ode checked the flows' laws against ODE_LAWS
+    return form
+
+
+def _unit(v: Any) -> Any:
+    """Clip to [0, 1] (np.clip's dispatch costs more than the work on small arrays)."""
+    return np.minimum(np.maximum(v, 0.0), 1.0)
+
+
+def _time(name: str, value: Any, *, allow_inf: bool = False) -> float:
+    """Seconds from a number or a string such as ``"100ms"``."""
+    if isinstance(value, str):
+        from .. import units
+
+        return units.seconds(value, name=name)
+    if allow_inf and isinstance(value, int | float) and value == math.inf:
+        return math.inf
+    return check_nonnegative(name, value)
+
+
+@dataclass(frozen=True)
+class OdeFlow:
+    """One flow of the ODE model.
+
+    Parameters
+    ----------
+    law
+        A registered algorithm name. The classical right-hand sides of
+        :func:`simulate_ode` exist for ``"vegas"``, ``"enhanced-vegas"`` (α = β, Hasegawa's
+        δ, thesis ch. 2 §4), ``"fast"`` and ``"reno"`` (:data:`ODE_LAWS`); every law runs
+        on the hybrid model (:func:`simulate_scenario_ode`, :mod:`tcpfluid.fluid.hybrid`).
+    rtt_s
+        Propagation (base) round-trip time d_j, s (numbers or strings such as ``"184ms"``).
+    alpha_pkts, beta_pkts
+        Vegas thresholds α ≤ β in packets (eq. 2 of document 000); Enhanced Vegas needs
+        α = β; FAST uses ``alpha_pkts`` as its target backlog and ignores β.
+    fast_gamma
+        FAST's smoothing factor γ in (0, 1].
+    start_s, stop_s
+        When the flow joins and leaves (``stop_s = inf``: never).
+    initial_window_pkts
+        Window at ``start_s``, packets.
+    max_window_pkts
+        Receiver/advertised window cap (``inf``: none); the thesis uses 30.
+    law_params
+        The law's registry parameters (:func:`tcpfluid.algorithms.get_law`), used when the
+        flow runs on the hybrid model (:func:`simulate_scenario_ode`); the classical
+        right-hand sides read ``alpha_pkts``, ``beta_pkts`` and ``fast_gamma``.
+    base_rtt_error_s
+        A persistent floor on the flow's RTT samples above the fluid RTT, s: the recorded
+        BaseRTT tracks ``d_j + min(queueing delay) + base_rtt_error_s``. In a packet
+        network a flow's packets keep waiting behind other flows' packets, so its minimum
+        RTT over-estimates d_j by about one packet's service time (thesis Table 3.6:
+        5.3 ms = one 1000-byte packet at 1.5 Mb/s); 0 is the pure fluid view.
+    """
+
+    law: str
+    rtt_s: float
+    alpha_pkts: float = 1.0
+    beta_pkts: float = 3.0
+    fast_gamma: float = 0.5
+    start_s: float = 0.0
+    stop_s: float = math.inf
+    initial_window_pkts: float = 2.0
+    max_window_pkts: float = math.inf
+    base_rtt_error_s: float = 0.0
+    law_params: tuple[tuple[str, Any], ...] = ()
+
+    def __post_init__(self) -> None:
+        from ..algorithms.registry import ALGORITHMS
+
+        check_choice("law", self.law, tuple(ALGORITHMS))
+        if not isinstance(self.law_params, tuple):
+            object.__setattr__(self, "law_params", tuple(sorted(dict(self.law_params).items())))
+        d = _time("rtt_s", self.rtt_s)
+        if d <= 0:
+            raise ValueError(f"rtt_s must be > 0 s, got {self.rtt_s!r}")
+        object.__setattr__(self, "rtt_s", d)
+        a = check_positive("alpha_pkts", self.alpha_pkts)
+        b = check_positive("beta_pkts", self.beta_pkts)
+        if self.law == "enhanced-vegas" and a != b:
+            raise ValueError(
+                f"enhanced-vegas needs alpha_pkts == beta_pkts, got alpha_pkts={a!r}, "
+                f"beta_pkts={b!r}"
+            )
+        if self.law == "vegas" and b < a:
+            raise ValueError(f"beta_pkts must be >= alpha_pkts={a!r}, got {b!r}")
+        object.__setattr__(self, "alpha_pkts", a)
+        object.__setattr__(self, "beta_pkts", b)
+        object.__setattr__(
+            self, "fast_gamma", check_range("fast_gamma", self.fast_gamma, 0.0, 1.0, lo_open=True)
+        )
+        start = _time("start_s", self.start_s)
+        stop = _time("stop_s", self.stop_s, allow_inf=True)
+        if stop <= start:
+            raise ValueError(f"stop_s must be > start_s={start!r}, got {self.stop_s!r}")
+        object.__setattr__(self, "start_s", start)
+        object.__setattr__(self, "stop_s", stop)
+        w0 = check_range("initial_window_pkts", self.initial_window_pkts, 1.0, math.inf)
+        object.__setattr__(self, "initial_window_pkts", w0)
+        wmax = check_positive("max_window_pkts", self.max_window_pkts, allow_inf=True)
+        if wmax < w0:
+            raise ValueError(
+                f"max_window_pkts must be >= initial_window_pkts={w0!r}, "
+                f"got {self.max_window_pkts!r}"
+            )
+        object.__setattr__(self, "max_window_pkts", wmax)
+        object.__setattr__(
+            self, "base_rtt_error_s", check_nonnegative("base_rtt_error_s", self.base_rtt_error_s)
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-number description (``None`` for an infinite stop time or cap)."""
+        return {
+            "law": self.law,
+            "rtt_s": self.rtt_s,
+            "alpha_pkts": self.alpha_pkts,
+            "beta_pkts": self.beta_pkts,
+            "fast_gamma": self.fast_gamma,
+            "start_s": self.start_s,
+            "stop_s": None if math.isinf(self.stop_s) else self.stop_s,
+            "initial_window_pkts": self.initial_window_pkts,
+            "max_window_pkts": None if math.isinf(self.max_window_pkts) else self.max_window_pkts,
+            "base_rtt_error_s": self.base_rtt_error_s,
+        }
+
+
+@dataclass(frozen=True)
+class RedQueue:
+    """RED gateway parameters (Floyd and Jacobson; thesis ch. 2 §6), MGT fluid form.
+
+    Parameters
+    ----------
+    min_th_pkts, max_th_pkts
+        Thresholds on the averaged queue, packets (the thesis uses 15 and 45).
+    max_p
+        Marking probability at ``max_th`` (``1/linterm_``; default
+        :data:`tcpfluid.queueing.RED_DEFAULTS`, 0.1; the thesis uses 1/50).
+    weight
+        EWMA weight ``q_weight_`` per packet arrival (0.002 in ns and the thesis).
+
+    The drop probability is :func:`tcpfluid.queueing.red_drop_probability` (one RED for
+    every engine).
+    gentle
+        ``False``: every packet is dropped once the average exceeds ``max_th`` (classic RED,
+        ns's default at the time of the thesis; the model makes the jump a ramp from
+        ``max_p`` to 1 over one packet above ``max_th``); ``True``: the probability rises
+        linearly from ``max_p`` to 1 between ``max_th`` and ``2 max_th``.
+    """
+
+    min_th_pkts: float = 15.0
+    max_th_pkts: float = 45.0
+    max_p: float = RED_DEFAULTS["max_p"]
+    weight: float = RED_DEFAULTS["w_q"]
+    gentle: bool = RED_DEFAULTS["gentle"]
+
+    def __post_init__(self) -> None:
+        lo = check_nonnegative("min_th_pkts", self.min_th_pkts)
+        hi = check_positive("max_th_pkts", self.max_th_pkts)
+        if hi <= lo:
+            raise ValueError(f"max_th_pkts must be > min_th_pkts={lo!r}, got {self.max_th_pkts!r}")
+        object.__setattr__(self, "min_th_pkts", lo)
+        object.__setattr__(self, "max_th_pkts", hi)
+        object.__setattr__(self, "max_p", check_range("max_p", self.max_p, 0.0, 1.0, lo_open=True))
+        object.__setattr__(
+            self, "weight", check_range("weight", self.weight, 0.0, 1.0, lo_open=True, hi_open=True)
+        )
+        if not isinstance(self.gentle, bool):
+            raise TypeError(f"gentle must be a bool, got {self.gentle!r}")
+
+    def probability(self, avg_queue_pkts: Any) -> FloatArray:
+        """Drop probability at averaged queue ``avg_queue_pkts`` (array code)."""
+        return red_drop_probability(avg_queue_pkts, self.parameters())
+
+    def parameters(self) -> RedParameters:
+        """The same gateway as :class:`tcpfluid.queueing.RedParameters`."""
+        return RedParameters(
+            self.min_th_pkts, self.max_th_pkts, max_p=self.max_p, w_q=self.weight,
+            gentle=self.gentle,
+        )  # fmt: skip
+
+    @classmethod
+    def from_parameters(cls, red: RedParameters) -> RedQueue:
+        """The ODE's view of a link's RED parameters (:mod:`tcpfluid.queueing`)."""
+        return cls(red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, red.gentle)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-number description."""
+        return {
+            "min_th_pkts": self.min_th_pkts,
+            "max_th_pkts": self.max_th_pkts,
+            "max_p": self.max_p,
+            "weight": self.weight,
+            "gentle": self.gentle,
+        }
+
+
+@dataclass(frozen=True)
+class OdeSummary:
+    """Metrics of an ODE run (definitions of settling in :mod:`tcpfluid.metrics`).
+
+    Averages are over the measurement window ``[measure_from_s, measure_to_s]``:
+    throughputs are delivered packets per second of the flow's active time inside the
+    window, computed from the integrated delivery state (not from sampled rates);
+    utilization counts everything the bottleneck carried (flows and cross traffic).
+    Window metrics (settled window, time to equilibrium from the flow's start to the first
+    bandwidth change, convergence after each change) use
+    :func:`tcpfluid.metrics.settling` on the sampled windows; ``None`` in ``to_dict``
+    means "did not settle". The classical model has no slow start, so the slow-start keys
+    of the round model's summary are ``None``; the hybrid model (``model="hybrid"``) has
+    one and fills ``ss_exit_window_pkts``/``ss_exit_time_s`` (flow 0, the packet
+    simulator's definition) and its window metrics from the flows' round traces.
+    """
+
+    measure_from_s: float
+    measure_to_s: float
+    throughput_pps: tuple[float, ...]
+    jain_index: float
+    utilization: float
+    mean_queue_pkts: float
+    final_queue_pkts: float
+    final_windows_pkts: tuple[float, ...]
+    base_rtt_overestimate_s: tuple[float, ...]
+    lost_pkts: float
+    loss_fraction: float
+    losses_pkts: tuple[float, ...] = ()
+    change_times_s: tuple[float, ...] = ()
+    settled_window_pkts: tuple[float | None, ...] = ()
+    time_to_equilibrium_s: tuple[float | None, ...] = ()
+    convergence_times_s: tuple[float | None, ...] = ()
+    ss_exit_window_pkts: float | None = None
+    ss_exit_time_s: float | None = None
+    model: str = "classical"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain numbers and lists, JSON-ready.
+
+        The keys of the round model's summary are included (window metrics of flow 0):
+        ``ss_exit_window``, ``ss_exit_time_s`` (``None`` in the classical model: no slow
+        start), ``ss_exit_round`` (``None``), ``settled_window``, ``time_to_equilibrium_s``,
+        ``convergence_times_s``, ``change_times_s``, ``utilization``, ``throughput_pps``,
+        ``jain_index``, ``losses``.
+        """
+        return {
+            "ss_exit_window": self.ss_exit_window_pkts,
+            "ss_exit_time_s": self.ss_exit_time_s,
+            "ss_exit_round": None,
+            "settled_window": self.settled_window_pkts[0] if self.settled_window_pkts else None,
+            "time_to_equilibrium_s": (
+                self.time_to_equilibrium_s[0] if self.time_to_equilibrium_s else None
+            ),
+            "convergence_times_s": list(self.convergence_times_s),
+            "change_times_s": list(self.change_times_s),
+            "losses": list(self.losses_pkts),
+            "settled_windows_pkts": list(self.settled_window_pkts),
+            "times_to_equilibrium_s": list(self.time_to_equilibrium_s),
+            "measure_from_s": self.measure_from_s,
+            "measure_to_s": self.measure_to_s,
+            "throughput_pps": list(self.throughput_pps),
+            "jain_index": self.jain_index,
+            "utilization": self.utilization,
+            "mean_queue_pkts": self.mean_queue_pkts,
+            "final_queue_pkts": self.final_queue_pkts,
+            "final_windows_pkts": list(self.final_windows_pkts),
+            "base_rtt_overestimate_s": list(self.base_rtt_overestimate_s),
+            "lost_pkts": self.lost_pkts,
+            "loss_fraction": self.loss_fraction,
+        }
+
+
+@dataclass(frozen=True)
+class OdeResult:
+    """Trajectories of an ODE run; per-flow arrays are ``(n_flows, n_points)`` as in solve_ivp.
+
+    Attributes
+    ----------
+    t
+        Sample times, s, shape ``(n_points,)``.
+    windows_pkts, rates_pps, rtt_s, base_rtt_s, delta_pkts
+        Window, sending rate ``w/RTT``, RTT, recorded BaseRTT and Vegas's backlog estimate
+        Δ = w (1 − BaseRTT/RTT) (eq. 1 of document 000), per flow. Inactive flows (before
+        ``start_s`` or after ``stop_s``) show 0 and ``active`` is ``False`` there.
+    delivered_pkts, lost_pkts
+        Cumulative delivered and dropped packets per flow.
+    queue_pkts, avg_queue_pkts, reverse_queue_pkts, loss_probability
+        Bottleneck queue, RED's averaged queue (equal to 0 under drop-tail), ACK-path queue
+        and the drop probability p, shape ``(n_points,)``.
+    status, message
+        0 and ``"ok"`` when the whole horizon was integrated; −1 and the reason otherwise
+        (the arrays then stop at the last good point: check ``success``).
+    nfev
+        Right-hand-side evaluations used (0 for the hybrid model).
+    loss_events
+        Cumulative loss events per flow, ``(n_flows, n_points)``: the classical model cuts
+        the window once per lost packet (MGT), so it equals ``lost_pkts``; the hybrid model
+        counts the events its laws reacted to (several drops within an RTT are one event).
+    hybrid
+        The :class:`~tcpfluid.fluid.hybrid.HybridResult` when the hybrid model ran (its
+        per-flow round traces), else ``None``.
+    """
+
+    t: FloatArray
+    windows_pkts: FloatArray
+    rates_pps: FloatArray
+    rtt_s: FloatArray
+    base_rtt_s: FloatArray
+    delta_pkts: FloatArray
+    delivered_pkts: FloatArray
+    lost_pkts: FloatArray
+    active: NDArray[np.bool_]
+    queue_pkts: FloatArray
+    avg_queue_pkts: FloatArray
+    reverse_queue_pkts: FloatArray
+    loss_probability: FloatArray
+    status: int
+    message: str
+    nfev: int
+    capacity_pps: float
+    flows: tuple[OdeFlow, ...]
+    summary: OdeSummary | None = field(default=None)
+    hybrid: Any = field(default=None, repr=False, compare=False)
+    loss_events: FloatArray | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def success(self) -> bool:
+        """True when the horizon was integrated without failure."""
+        return self.status == 0
+
+    @property
+    def n_flows(self) -> int:
+        """Number of flows."""
+        return len(self.flows)
+
+    def raise_for_status(self) -> OdeResult:
+        """Raise :class:`RuntimeError` with ``message`` if the run failed; else return self."""
+        if self.status != 0:
+            raise RuntimeError(f"ODE integration failed (status {self.status}): {self.message}")
+        return self
+
+    def to_frame(self) -> Any:
+        """Long-format :class:`pandas.DataFrame`: one row per (time, flow)."""
+        import pandas as pd
+
+        n, k = self.windows_pkts.shape
+        return pd.DataFrame(
+            {
+                "t_s": np.tile(self.t, n),
+                "flow": np.repeat(np.arange(n), k),
+                "window_pkts": self.windows_pkts.ravel(),
+                "rate_pps": self.rates_pps.ravel(),
+                "rtt_s": self.rtt_s.ravel(),
+                "base_rtt_s": self.base_rtt_s.ravel(),
+                "delta_pkts": self.delta_pkts.ravel(),
+                "delivered_pkts": self.delivered_pkts.ravel(),
+                "lost_pkts": self.lost_pkts.ravel(),
+                "active": self.active.ravel(),
+                "queue_pkts": np.tile(self.queue_pkts, n),
+            }
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Status, flows and summary as plain numbers (JSON-ready; no trajectories)."""
+        return {
+            "engine": "ode",
+            "status": self.status,
+            "message": self.message,
+            "nfev": self.nfev,
+            "capacity_pps": self.capacity_pps,
+            "t_end_s": float(self.t[-1]) if self.t.size else 0.0,
+            "flows": [f.to_dict() for f in self.flows],
+            "summary": None if self.summary is None else self.summary.to_dict(),
+        }
+
+    def plot(self, ax: Any = None) -> list[Any]:
+        """Plot the windows (and the queue, dashed) against time; returns the artists."""
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots()
+        artists: list[Any] = []
+        for j in range(self.n_flows):
+            w = np.where(self.active[j], self.windows_pkts[j], np.nan)
+            artists += ax.plot(self.t, w, label=f"flow {j} ({self.flows[j].law}) window")
+        artists += ax.plot(self.t, self.queue_pkts, "k--", label="queue")
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("packets")
+        ax.legend(loc="best")
+        return artists
