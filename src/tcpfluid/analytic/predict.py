@@ -45,9 +45,12 @@ class Prediction:
     critical_window_pkts
         W* (None for TCP-Ho, which has no slow start).
     ss_exit_round, ss_exit_window_pkts, ss_exit_time_s
-        Round at whose end the flow leaves slow start, its window then (a value of the
-        slow-start table, before the cut: the documents' "slow start stops with window 64")
-        and the time, (round + 1)·d.
+        The exit round in the library's round numbering (docs/analytic.md: round 1 is
+        the first round; the exit round is the one at whose end the sender reads the
+        exit window's own RTTs, one round after it sent them), the window that exceeded
+        γ (a value of the slow-start table, before the cut: the documents' "slow start
+        stops with window 64") and the end of the exit round, ``exit_round · d``: 12,
+        64 and 1.2 s for Vegas on 50 Mb/s × 100 ms, as document 000 reports.
     ca_start_window_pkts
         The window congestion avoidance starts from, after the 1/8 cut.
     equilibrium_window_pkts
@@ -56,8 +59,8 @@ class Prediction:
     equilibrium_band_pkts
         ``(μd + α, μd + β)``: Vegas's band (document 003 eq. 4); None for TCP-Ho.
     rounds_to_equilibrium
-        Rounds from the start of the connection to the equilibrium window (TCP-Ho: the
-        conspicuous round).
+        Rounds from the start of the connection to the equilibrium window: the exit round
+        plus the congestion-avoidance rounds after it (TCP-Ho: the conspicuous round).
     time_to_equilibrium_s
         ``rounds_to_equilibrium × d``.
     """
@@ -205,16 +208,16 @@ def predict(
         target = bdp + a
         settled = max(target, start)
         ca_rounds = max(math.ceil(target - start - 1e-9), 0)
-    total = ex.round + 1 + ca_rounds
+    total = ex.exit_round + ca_rounds
     return Prediction(
         algorithm=algorithm,
         bdp_pkts=bdp,
         rtt_s=d,
         mu_pps=path.mu,
         critical_window_pkts=ex.critical_window_pkts,
-        ss_exit_round=ex.round,
+        ss_exit_round=ex.exit_round,
         ss_exit_window_pkts=ex.window_pkts,
-        ss_exit_time_s=ex.time_s,
+        ss_exit_time_s=ex.exit_time_s,
         ca_start_window_pkts=start,
         equilibrium_window_pkts=settled,
         equilibrium_band_pkts=band,
