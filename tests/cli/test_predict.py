@@ -25,13 +25,14 @@ def test_vegas_50mbps_100ms_by_hand(capsys):
     assert out["path"]["bdp_pkts"] == pytest.approx(bdp)
     # eq. 6: (1 + sqrt(1 + 16*625))/2
     assert p["critical_window_pkts"] == pytest.approx((1 + math.sqrt(1 + 16 * bdp)) / 2)
-    # Table 1: first doubled window >= 50.5 is 64, in round 10; exit at 11 d
-    assert p["ss_exit_round"] == 10 and p["ss_exit_window_pkts"] == 64
-    assert p["ss_exit_time_s"] == pytest.approx(1.1)
+    # Table 1: first doubled window >= 50.5 is 64, at index 10 (round 11); its RTTs are
+    # read in round 12, the exit round (docs/analytic.md), which ends at 12 d
+    assert p["ss_exit_round"] == 12 and p["ss_exit_window_pkts"] == 64
+    assert p["ss_exit_time_s"] == pytest.approx(1.2)
     assert p["ca_start_window_pkts"] == 56
-    # +1 per round from 56 to mu d + alpha = 627: 571 rounds, plus the 11 of slow start
-    assert p["rounds_to_equilibrium"] == 11 + 571
-    assert p["time_to_equilibrium_s"] == pytest.approx(58.2)
+    # +1 per round from 56 to mu d + alpha = 627: 571 rounds, after the 12 of slow start
+    assert p["rounds_to_equilibrium"] == 12 + 571
+    assert p["time_to_equilibrium_s"] == pytest.approx(58.3)
     assert p["equilibrium_band_pkts"] == pytest.approx([627.0, 629.0])
 
 
