@@ -234,10 +234,13 @@ Q_RCVD = 1
 #: argument, which took more than half of the run time (measured with perf: 5x slower).
 _JIT: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True, "_nrt": False}
 _jit: Any = njit(**_JIT)
+#: small helpers called on every event are inlined into their callers by Numba (at its IR
+#: level): as calls, each array argument is passed as a struct of about seven values
+_jit_inline: Any = njit(**_JIT, inline="always")
 
 
 # ============================================================================= heap
-@_jit
+@_jit_inline
 def set_key(hi, ht, gi, src, t):
     """Give source ``src`` the key (t, next tie-break number) and restore the heap order.
 
@@ -294,7 +297,7 @@ def set_key(hi, ht, gi, src, t):
 
 
 # ============================================================================= links
-@_jit
+@_jit_inline
 def occupancy(li, rf, lk, now):
     """Packets in the queue of link ``lk`` at ``now``, including the one in transmission."""
     off = li[lk, J_OFF]
@@ -307,13 +310,55 @@ def occupancy(li, rf, lk, now):
     return tail - svc
 
 
-@_jit
+@_jit_inline
 def link_free(li, lk):
     """Free slots in link ``lk``'s ring."""
     return li[lk, J_CAP] - (li[lk, J_TAIL] - li[lk, J_HEAD])
 
 
 @_jit
+def _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc):
+    """RED (Floyd and Jacobson 1993) on an arrival that finds ``q`` packets (``waiting``
+    of them waiting) at link ``lk``: update the average, return True to drop. Not inlined:
+    it is the larger part of ``enqueue`` and only RED links need it."""
+    wq = lf[lk, L_WQ]
+    avg = lf[lk, L_AVG]
+    if q == 0:
+        idle = now - lf[lk, L_BUSY]
+        if idle > 0.0:
+            avg = avg * (1.0 - wq) ** (idle * lf[lk, L_PTC])
+    avg = (1.0 - wq) * avg + wq * waiting
+    lf[lk, L_AVG] = avg
+    mn = lf[lk, L_MIN_TH]
+    mx = lf[lk, L_MAX_TH]
+    maxp = lf[lk, L_MAXP]
+    pb = 0.0
+    if avg >= mn:
+        if avg < mx:
+            pb = maxp * (avg - mn) / (mx - mn)
+        elif disc == 2 and avg < 2.0 * mx:
+            pb = maxp + (1.0 - maxp) * (avg - mx) / mx
+        else:
+            pb = 1.0
+    drop = False
+    if pb >= 1.0:
+        drop = True
+        li[lk, J_COUNT] = 0
+    elif pb > 0.0:
+        ri_ = gi[G_RAND_I]
+        gi[G_RAND_I] = ri_ + 1
+        li[lk, J_COUNT] += 1
+        denom = 1.0 - li[lk, J_COUNT] * pb
+        pa = 1.0 if denom <= 0.0 else pb / denom
+        if rand[ri_] < pa:
+            drop = True
+            li[lk, J_COUNT] = 0
+    else:
+        li[lk, J_COUNT] = -1
+    return drop
+
+
+@_jit_inline
 def enqueue(lf, li, rf, ri, hi, ht, gi, rand, lk, now, flow, seq, ts, fwd, kind, hop, size):
     """A packet arrives at link ``lk`` at ``now``: drop it or admit it (FIFO).
 
@@ -326,40 +371,7 @@ def enqueue(lf, li, rf, ri, hi, ht, gi, rand, lk, now, flow, seq, ts, fwd, kind,
     drop = waiting >= lf[lk, L_BUF]
     disc = li[lk, J_DISC]
     if disc > 0 and not drop:
-        # RED (Floyd and Jacobson 1993): EWMA of the waiting queue, updated on arrival
-        wq = lf[lk, L_WQ]
-        avg = lf[lk, L_AVG]
-        if q == 0:
-            idle = now - lf[lk, L_BUSY]
-            if idle > 0.0:
-                avg = avg * (1.0 - wq) ** (idle * lf[lk, L_PTC])
-        avg = (1.0 - wq) * avg + wq * waiting
-        lf[lk, L_AVG] = avg
-        mn = lf[lk, L_MIN_TH]
-        mx = lf[lk, L_MAX_TH]
-        maxp = lf[lk, L_MAXP]
-        pb = 0.0
-        if avg >= mn:
-            if avg < mx:
-                pb = maxp * (avg - mn) / (mx - mn)
-            elif disc == 2 and avg < 2.0 * mx:
-                pb = maxp + (1.0 - maxp) * (avg - mx) / mx
-            else:
-                pb = 1.0
-        if pb >= 1.0:
-            drop = True
-            li[lk, J_COUNT] = 0
-        elif pb > 0.0:
-            ri_ = gi[G_RAND_I]
-            gi[G_RAND_I] = ri_ + 1
-            li[lk, J_COUNT] += 1
-            denom = 1.0 - li[lk, J_COUNT] * pb
-            pa = 1.0 if denom <= 0.0 else pb / denom
-            if rand[ri_] < pa:
-                drop = True
-                li[lk, J_COUNT] = 0
-        else:
-            li[lk, J_COUNT] = -1
+        drop = _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc)
     if drop:
         li[lk, J_DROPS] += 1
         if kind == KIND_DATA:
@@ -395,7 +407,7 @@ def enqueue(lf, li, rf, ri, hi, ht, gi, rand, lk, now, flow, seq, ts, fwd, kind,
 
 
 # ============================================================================= flows
-@_jit
+@_jit_inline
 def _timer_key(ff, fi, f):
     t = ff[f, F_RTO_DL]
     if ff[f, F_DACK_DL] < t:
@@ -408,7 +420,7 @@ def _timer_key(ff, fi, f):
     return t
 
 
-@_jit
+@_jit_inline
 def _arm(ff, hi, ht, gi, nl, f, t):
     """Set flow ``f``'s retransmission deadline to ``t`` (its timer key stays <= deadlines)."""
     ff[f, F_RTO_DL] = t
@@ -416,7 +428,7 @@ def _arm(ff, hi, ht, gi, nl, f, t):
         set_key(hi, ht, gi, nl + f, t)
 
 
-@_jit
+@_jit_inline
 def _reset_round(ff, fi, f, seq):
     """Start a new round whose first packet is ``seq``; clear the round's measurements."""
     fi[f, I_ROUND_SEQ] = seq
@@ -428,7 +440,7 @@ def _reset_round(ff, fi, f, seq):
     ff[f, F_R_FWD] = 0.0
 
 
-@_jit
+@_jit_inline
 def _push(ff, fi, lf, li, gf, gi, paths, pend, f, p, now, block):
     """Put flow ``f`` on the pending list with state ``p``, its work due at ``now``.
 
@@ -450,7 +462,7 @@ def _push(ff, fi, lf, li, gf, gi, paths, pend, f, p, now, block):
             gf[G_DEADLINE] = t
 
 
-@_jit
+@_jit_inline
 def _apply_incr(ff, fi, f):
     """The per-ACK increment of the law's last action, bounded by its cap."""
     if fi[f, I_RECOV] == 1:
@@ -470,7 +482,7 @@ def _apply_incr(ff, fi, f):
     ff[f, F_CWND] = w
 
 
-@_jit
+@_jit_inline
 def _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now):
     """Transmit data packet ``seq`` of flow ``f`` into its first link (room checked by caller)."""
     enqueue(
@@ -506,7 +518,7 @@ def _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, n
         _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
 
 
-@_jit
+@_jit_inline
 def _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
     """Send while the window allows (``inflight < floor(cwnd)``). Returns 0 or a request."""
     if fi[f, I_STATE] != 1:
@@ -533,7 +545,7 @@ def _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
     return DONE
 
 
-@_jit
+@_jit_inline
 def _fine_expired(ff, fi, fs, f, now):
     """Vegas's fine-grained check: has the oldest unacknowledged packet waited too long?"""
     if ff[f, F_SRTT] <= 0.0:
@@ -665,7 +677,7 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, 
         _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, una, now)
 
 
-@_jit
+@_jit_inline
 def _send_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, f, ts, fwd, now):
     gi[N_ACK_SENT] += 1
     fi[f, I_ACKS_SENT] += 1
@@ -690,7 +702,7 @@ def _send_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, f, ts, fwd, now):
     )
 
 
-@_jit
+@_jit_inline
 def _on_data(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fq, nl, f, seq, ts, now):
     """A data packet reaches the receiver of flow ``f``: cumulative ACK, maybe delayed."""
     gi[N_DATA_RCVD] += 1
@@ -848,7 +860,7 @@ def _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, now):
     gi[G_NSAMP] = k + 1
 
 
-@_jit
+@_jit_inline
 def _blocked(li, lk):
     return lk >= 0 and li[lk, J_BLOCK] > 0
 
