@@ -13,6 +13,7 @@ Each case below once returned an inconsistent answer or an ``OverflowError``:
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -21,10 +22,13 @@ from tcpfluid import Path
 from tcpfluid.algorithms import get_law
 from tcpfluid.analytic import (
     conspicuous_round,
+    conspicuous_round_printed,
     critical_window,
     predict,
+    rounds_to_equilibrium,
     slow_start_exit,
     slow_start_windows,
+    tcp_ho_cubic,
 )
 from tcpfluid.analytic.slow_start import max_slow_start_rounds
 from tcpfluid.fluid import simulate_rounds
@@ -133,3 +137,25 @@ def test_rtt_model_is_the_name_and_rtt_the_alias():
     )
     with pytest.raises(ValueError, match="not both"):
         predict("vegas", QV_PATH, rtt_model="last", rtt="average")
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: rounds_to_equilibrium("vegas", 1e308, 10), "window=1e.308"),
+        (lambda: rounds_to_equilibrium("quick-vegas", 1e308, 10), "window=1e.308"),
+        (lambda: conspicuous_round("tcp-ho", 1e308), "bdp=1e.308"),
+        (lambda: conspicuous_round("tcp-ho", 1e308, queue="paper"), "bdp must be <= 1e100"),
+        (lambda: conspicuous_round_printed("tcp-ho", 1e308), "bdp=1e.308"),
+        (lambda: conspicuous_round_printed("vegas", 1e308), "bdp=1e.308"),
+        (lambda: tcp_ho_cubic(1e200, 1e200), "k=1e.200"),
+        (lambda: predict("vegas", Path(1e200, 1e100)), "bdp=1e.300"),
+    ],
+)
+def test_overflow_is_a_value_error_naming_the_input(call, match):
+    # near the float range the closed forms overflowed to an infinity with only a NumPy
+    # warning; now a ValueError names the input (warnings are errors here)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=match):
+            call()

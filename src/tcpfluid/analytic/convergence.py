@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import as_float_array, check_choice, check_positive, check_real
-from .slow_start import critical_window, resolve_rtt_model
+from .slow_start import _finite_result, critical_window, resolve_rtt_model
 
 __all__ = [
     "conspicuous_round",
@@ -77,16 +77,27 @@ def rounds_to_equilibrium(
     if dl < 0 or dl >= b:
         raise ValueError(f"delta must be in [0, beta) = [0, {b}), got {delta!r}")
     if algorithm in ("vegas", "enhanced-vegas"):
-        return np.asarray((nn - 1.0) * w, dtype=np.float64)
+        return _finite_result("rounds_to_equilibrium", lambda: (nn - 1.0) * w, window=window, n=n)
     step = b - dl
-    return np.asarray((-1.0 + np.sqrt(1.0 + 8.0 * w * (nn - 1.0) / step)) / 2.0)
+    return _finite_result(
+        "rounds_to_equilibrium",
+        lambda: (-1.0 + np.sqrt(1.0 + 8.0 * w * ((nn - 1.0) / step))) / 2.0,
+        window=window,
+        n=n,
+        beta=beta,
+    )
 
 
 def tcp_ho_cubic(k: ArrayLike, bdp: ArrayLike) -> NDArray[np.float64]:
     """Left side of eq. (5) of document 004: ``k³ − 10k² + (40 − 8μd)k + 16μd − 64``."""
     kk = np.asarray(k, dtype=np.float64)
     b = np.asarray(bdp, dtype=np.float64)
-    return np.asarray(kk**3 - 10.0 * kk**2 + (40.0 - 8.0 * b) * kk + (16.0 * b - 64.0))
+    return _finite_result(
+        "tcp_ho_cubic",
+        lambda: kk**3 - 10.0 * kk**2 + (40.0 - 8.0 * b) * kk + (16.0 * b - 64.0),
+        k=k,
+        bdp=bdp,
+    )
 
 
 def tcp_ho_cubic_root(bdp: ArrayLike) -> NDArray[np.float64]:
@@ -100,6 +111,11 @@ def tcp_ho_cubic_root(bdp: ArrayLike) -> NDArray[np.float64]:
     Cardano's formula gives the single real root.
     """
     b = np.atleast_1d(as_float_array("bdp", bdp, positive=True))
+    if np.any(b > 1e100):
+        # p³ below overflows long before: the root grows like sqrt(8 μd)
+        raise ValueError(
+            f"tcp_ho_cubic_root: bdp must be <= 1e100 packets, got {float(np.max(b)):g}"
+        )
     p = 20.0 / 3.0 - 8.0 * b
     q = -128.0 / 27.0 - 32.0 * b / 3.0
     t = np.empty_like(b)
@@ -184,20 +200,26 @@ def conspicuous_round(
     model = resolve_rtt_model(rtt_model, rtt)
     b = as_float_array("bdp", bdp, positive=True)
     if algorithm == "vegas":
-        return _vegas_conspicuous(b, gamma, model)
-    if queue == "paper":
-        root = tcp_ho_cubic_root(b)
-    elif queue == "table":
-        root = 3.0 + np.sqrt(np.maximum(8.0 * b - 7.0, 0.0))
-    else:
-        # the Table-4 (sender-queue) condition still applies while W_k - μd < z_{k-1};
-        # the bottleneck condition W_{k-2} >= μd takes over beyond (derive.py)
-        root = np.minimum(
-            3.0 + np.sqrt(np.maximum(4.0 * b - 7.0, 0.0)),
-            3.0 + np.sqrt(np.maximum(8.0 * b - 7.0, 0.0)),
+        return _finite_result(
+            "conspicuous_round", lambda: _vegas_conspicuous(b, gamma, model), bdp=bdp
         )
-    # Table 4's growth starts at round 2; k is at least 2
-    return np.asarray(np.maximum(_even_ceil(root), 2.0))
+
+    def tcp_ho_round() -> NDArray[np.float64]:
+        if queue == "paper":
+            root = tcp_ho_cubic_root(b)
+        elif queue == "table":
+            root = 3.0 + np.sqrt(np.maximum(8.0 * b - 7.0, 0.0))
+        else:
+            # the Table-4 (sender-queue) condition still applies while W_k - μd < z_{k-1};
+            # the bottleneck condition W_{k-2} >= μd takes over beyond (derive.py)
+            root = np.minimum(
+                3.0 + np.sqrt(np.maximum(4.0 * b - 7.0, 0.0)),
+                3.0 + np.sqrt(np.maximum(8.0 * b - 7.0, 0.0)),
+            )
+        # Table 4's growth starts at round 2; k is at least 2
+        return np.asarray(np.maximum(_even_ceil(root), 2.0))
+
+    return _finite_result("conspicuous_round", tcp_ho_round, bdp=bdp, queue=queue)
 
 
 def conspicuous_round_printed(algorithm: str, bdp: ArrayLike) -> NDArray[np.float64]:
@@ -216,11 +238,19 @@ def conspicuous_round_printed(algorithm: str, bdp: ArrayLike) -> NDArray[np.floa
     check_choice("algorithm", algorithm, ("vegas", "tcp-ho"))
     b = as_float_array("bdp", bdp, positive=True)
     if algorithm == "tcp-ho":
-        q = 18.0 * b + 8.0
-        p = 21.0 - 18.0 * b + 96.0 * b * b
-        s = 3.0 * np.sqrt(p)
-        return np.asarray(4.0 * (np.cbrt(q + s) + np.cbrt(q - s)))
-    l_bound = 2.0 * np.log2(1.0 + np.sqrt(1.0 + 16.0 * b)) - 1.0
-    l_round = _even_ceil(l_bound)
-    w_l = 2.0 ** (l_round / 2.0)
-    return np.asarray(l_round + np.maximum(np.ceil(b - 7.0 * w_l / 8.0 - 1e-9), 0.0))
+
+        def printed_ho() -> NDArray[np.float64]:
+            q = 18.0 * b + 8.0
+            p = 21.0 - 18.0 * b + 96.0 * b * b
+            s = 3.0 * np.sqrt(p)
+            return np.asarray(4.0 * (np.cbrt(q + s) + np.cbrt(q - s)))
+
+        return _finite_result("conspicuous_round_printed", printed_ho, bdp=bdp)
+
+    def printed_vegas() -> NDArray[np.float64]:
+        l_bound = 2.0 * np.log2(1.0 + np.sqrt(1.0 + 16.0 * b)) - 1.0
+        l_round = _even_ceil(l_bound)
+        w_l = 2.0 ** (l_round / 2.0)
+        return np.asarray(l_round + np.maximum(np.ceil(b - 7.0 * w_l / 8.0 - 1e-9), 0.0))
+
+    return _finite_result("conspicuous_round_printed", printed_vegas, bdp=bdp)

@@ -209,6 +209,11 @@ def predict(
         settled = max(target, start)
         ca_rounds = max(math.ceil(target - start - 1e-9), 0)
     total = ex.exit_round + ca_rounds
+    if not math.isfinite(total * d):
+        raise ValueError(
+            f"predict: the time to equilibrium overflows a float for bdp={bdp!r} packets and "
+            f"d={d!r} s; the path must be far below the float range"
+        )
     return Prediction(
         algorithm=algorithm,
         bdp_pkts=bdp,

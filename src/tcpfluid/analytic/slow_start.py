@@ -19,6 +19,7 @@ i.e. the coefficient of γμd under the root is 8 (Vegas, last), 16 (Vegas, aver
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -50,6 +51,23 @@ _EXTRA_FRACTION = {"vegas": 0.5, "quick-vegas": 1.0 / 3.0}
 
 RttKind = Literal["average", "last"]
 _RTT_MODELS = ("average", "last")
+
+
+def _finite_result(what: str, compute: Callable[[], Any], **inputs: Any) -> NDArray[np.float64]:
+    """``compute()`` as a float array, or ``ValueError`` naming the inputs if it overflows.
+
+    A closed form evaluated at inputs near the float range can overflow to an infinity
+    (with a NumPy warning only); this turns that into an error that names the inputs.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = np.asarray(compute(), dtype=np.float64)
+    if not np.all(np.isfinite(out)):
+        shown = ", ".join(f"{k}={v!r}" for k, v in inputs.items())
+        raise ValueError(
+            f"{what}: the result overflows a float for {shown}; the inputs must be far "
+            "below the float range (about 1e308)"
+        )
+    return out
 
 
 def resolve_rtt_model(rtt_model: str | None, rtt: str | None) -> str:
@@ -307,6 +325,7 @@ def slow_start_exit(
         )
     # enough rounds: windows grow at least x1.5 every two rounds
     n = int(4 * np.ceil(np.log(max(w_star, 2.0)) / np.log(1.5))) + 8
+    n = min(n, max_slow_start_rounds(kind, whole_acks=bool(whole_acks)))
     windows = slow_start_windows(kind, n, whole_acks=whole_acks)
     growth = np.ones(n, dtype=bool)
     if kind == "vegas":
@@ -314,7 +333,13 @@ def slow_start_exit(
     else:
         growth[0] = False
     candidates = np.nonzero(growth & (windows >= w_star))[0]
+    if candidates.size == 0:
+        raise ValueError(
+            f"slow_start_exit: bdp={bdp!r} is too large: the slow-start table reaches the "
+            f"float range before the critical window W* = {w_star:.6g}"
+        )
     r = int(candidates[0])
+    _finite_result("slow_start_exit", lambda: (r + 2) * d, bdp=bdp, rtt_s=rtt_s)
     w = float(windows[r])
     return SlowStartExit(
         round=r,
