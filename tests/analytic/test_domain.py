@@ -25,10 +25,12 @@ from tcpfluid.analytic import (
     conspicuous_round_printed,
     critical_window,
     predict,
+    reno_max_window_asymmetric,
     rounds_to_equilibrium,
     slow_start_exit,
     slow_start_windows,
     tcp_ho_cubic,
+    vegas_equilibrium_window,
 )
 from tcpfluid.analytic.slow_start import max_slow_start_rounds
 from tcpfluid.fluid import simulate_rounds
@@ -150,6 +152,8 @@ def test_rtt_model_is_the_name_and_rtt_the_alias():
         (lambda: conspicuous_round_printed("vegas", 1e308), "bdp=1e.308"),
         (lambda: tcp_ho_cubic(1e200, 1e200), "k=1e.200"),
         (lambda: predict("vegas", Path(1e200, 1e100)), "bdp=1e.300"),
+        (lambda: vegas_equilibrium_window(1e308, 1e308), "backlog=1e.308"),
+        (lambda: reno_max_window_asymmetric(1e308, 10.0, 1.0, 0.0, 0.0), "rtt_s=10.0"),
     ],
 )
 def test_overflow_is_a_value_error_naming_the_input(call, match):

@@ -24,6 +24,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import as_float_array, check_positive, check_real
+from .slow_start import _finite_result
 
 __all__ = [
     "BLBEquilibrium",
@@ -73,7 +74,7 @@ def vegas_equilibrium_window(bdp: ArrayLike, backlog: ArrayLike) -> NDArray[np.f
     """
     w = as_float_array("bdp", bdp, positive=True)
     n = as_float_array("backlog", backlog, nonnegative=True)
-    return np.asarray(w + n, dtype=np.float64)
+    return _finite_result("vegas_equilibrium_window", lambda: w + n, bdp=bdp, backlog=backlog)
 
 
 def vegas_window_band(
@@ -129,7 +130,15 @@ def reno_max_window_asymmetric(
     kk = as_float_array("k", k, positive=True)
     br = as_float_array("reverse_buffer_pkts", reverse_buffer_pkts, nonnegative=True)
     bf = as_float_array("forward_buffer_pkts", forward_buffer_pkts, nonnegative=True)
-    return np.asarray(mu * rtt + kk * br + bf, dtype=np.float64)
+    return _finite_result(
+        "reno_max_window_asymmetric",
+        lambda: mu * rtt + kk * br + bf,
+        mu_forward=mu_forward,
+        rtt_s=rtt_s,
+        k=k,
+        reverse_buffer_pkts=reverse_buffer_pkts,
+        forward_buffer_pkts=forward_buffer_pkts,
+    )
 
 
 @dataclass(frozen=True)
