@@ -245,3 +245,39 @@ def test_a_run_in_which_nothing_can_happen_is_refused_naming_the_inputs() -> Non
     assert build_scenario("qv-basic", duration="101ms").duration_s == 0.101
     with pytest.raises(ValueError, match="packet_size=1e\\+300 bytes"):
         build_scenario("qv-basic", packet_size="1e300B")
+
+
+def test_one_bottleneck_rule_with_its_tie_breaks() -> None:
+    """The slowest link of flow 0's path; among equally slow links the one most flows cross,
+    then the first on the path (the one that queues)."""
+    from tcpfluid.scenarios import bottleneck, fluid_view
+
+    # one flow, its access link as slow as the core: the first on the path queues
+    links = (
+        Link("S-R1", "10Mbps", "1ms"),
+        Link("R1-R2", "10Mbps", "5ms"),
+        Link("R2-D", "100Mbps", "1ms"),
+    )
+    one = Scenario("one", links, (FlowSpec("f", ("S-R1", "R1-R2", "R2-D"), ()),))
+    assert bottleneck(one).name == "S-R1" == fluid_view(one).bottleneck
+    # two flows with their own equally slow access links: the shared link wins the tie
+    links2 = (*links, Link("S2-R1", "10Mbps", "1ms"))
+    two = Scenario(
+        "two",
+        links2,
+        (
+            FlowSpec("f", ("S-R1", "R1-R2", "R2-D"), ()),
+            FlowSpec("g", ("S2-R1", "R1-R2", "R2-D"), ()),
+        ),
+    )
+    assert bottleneck(two).name == "R1-R2"
+    # a strictly slower link is the bottleneck whoever shares it
+    slow = (Link("S-R1", "5Mbps", "1ms"), *links[1:])
+    three = Scenario("three", slow, one.flows)
+    assert bottleneck(three).name == "S-R1"
+    # the documents' setups: the trunk between the two routers (R1-R2), and R3-R4 in the
+    # different-RTT topology (their figures); the asymmetric network's ACK path is R2-R1
+    for name in ("qv-basic", "ho-basic", "thesis-two-flow", "asymmetric", "itcp-long-delay"):
+        assert fluid_view(build_scenario(name)).bottleneck == "R1-R2"
+    assert bottleneck(build_scenario("qv-different-rtt", flows_per_group=2)).name == "R3-R4"
+    assert fluid_view(build_scenario("asymmetric")).reverse_bottleneck == "R2-R1"
