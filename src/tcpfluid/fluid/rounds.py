@@ -63,7 +63,6 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 import numpy as np
@@ -81,15 +80,24 @@ from ..algorithms._common import backlog
 from ..algorithms.base import (
     LOSS_FAST,
     LOSS_TIMEOUT,
-    SLOW_START,
     ControlLaw,
     RoundAction,
     RoundSample,
 )
 from ..algorithms.registry import get_law
-from ..metrics import _finite_or_none, _floats
 from ..path import Path
 from ..scenarios import Scenario
+from ._rounds_inputs import CrossTraffic, PathBatch, _flow_times, _max_concurrent
+from ._rounds_physics import (
+    Rtts,
+    _standing_rev,
+    buffer_overflow,
+    forward_queues,
+    lagged,
+    reverse_queues,
+    round_rtts,
+)
+from ._rounds_results import RECORDABLE, RoundSummary, RoundTrace
 
 __all__ = [
     "RECORDABLE",
@@ -107,391 +115,9 @@ RttModel = Literal["average", "last", "fluid"]
 #: the names of :data:`RttModel` (the one list; ``tcpfluid.engines.RTT_MODELS`` is it too)
 _RTT_MODELS: tuple[str, ...] = get_args(RttModel)
 
-#: optional per-round fields of a :class:`RoundTrace` (time, window and phase are always kept)
-RECORDABLE = ("delta_pkts", "rtt_s", "queue_pkts", "throughput_pps")
-
 #: default feedback lag of the round model, rounds: the RTT samples a law reads at the end
 #: of round k are those of the packets of round k - 1 (docs/round-model.md)
 FEEDBACK_ROUNDS = 1
-
-
-# ------------------------------------------------------------------------------ inputs
-@dataclass(frozen=True, init=False)
-class PathBatch:
-    """S bottleneck paths as arrays: the grid one :func:`simulate_rounds` call runs.
-
-    Parameters
-    ----------
-    mu_pps
-        Bottleneck rate μ, packets/s (> 0).
-    d_s
-        Base RTT d, s (> 0).
-    buffer_pkts
-        Bottleneck buffer, packets (>= 1; ``inf``: no loss).
-    reverse_mu_pps
-        ACK-path bottleneck, ACKs/s (> 0; ``inf``: none).
-    reverse_buffer_pkts
-        Reverse buffer, ACKs (>= 1; ``inf``: no ACK loss).
-
-    All are broadcast to one common shape ``(S,)``.
-    """
-
-    mu_pps: FloatArray
-    d_s: FloatArray
-    buffer_pkts: FloatArray
-    reverse_mu_pps: FloatArray
-    reverse_buffer_pkts: FloatArray
-
-    def __init__(
-        self,
-        mu_pps: ArrayLike,
-        d_s: ArrayLike,
-        *,
-        buffer_pkts: ArrayLike = math.inf,
-        reverse_mu_pps: ArrayLike = math.inf,
-        reverse_buffer_pkts: ArrayLike = math.inf,
-    ) -> None:
-        mu = as_float_array("mu_pps", mu_pps, positive=True)
-        d = as_float_array("d_s", d_s, positive=True)
-        buf = _inf_array("buffer_pkts", buffer_pkts, minimum=1.0)
-        rmu = _inf_array("reverse_mu_pps", reverse_mu_pps, minimum=None)
-        rbuf = _inf_array("reverse_buffer_pkts", reverse_buffer_pkts, minimum=1.0)
-        try:
-            arrs = np.broadcast_arrays(mu, d, buf, rmu, rbuf)
-        except ValueError as exc:
-            raise ValueError(
-                "mu_pps, d_s, buffer_pkts, reverse_mu_pps and reverse_buffer_pkts must "
-                f"broadcast to one shape, got {mu.shape}, {d.shape}, {buf.shape}, "
-                f"{rmu.shape}, {rbuf.shape}"
-            ) from exc
-        if arrs[0].ndim > 1:
-            raise ValueError(f"paths must be a 1-d batch, got shape {arrs[0].shape}")
-        names = ("mu_pps", "d_s", "buffer_pkts", "reverse_mu_pps", "reverse_buffer_pkts")
-        for name, a in zip(names, arrs, strict=True):
-            object.__setattr__(self, name, np.array(np.atleast_1d(a), dtype=np.float64))
-
-    @classmethod
-    def from_paths(cls, paths: Path | Sequence[Path]) -> PathBatch:
-        """A batch from one :class:`~tcpfluid.path.Path` or a sequence of them."""
-        seq = [paths] if isinstance(paths, Path) else list(paths)
-        if not seq:
-            raise ValueError("paths must contain at least one Path, got an empty sequence")
-        for i, p in enumerate(seq):
-            if not isinstance(p, Path):
-                raise TypeError(f"paths[{i}] must be a Path, got {type(p).__name__}")
-        return cls(
-            [p.mu for p in seq],
-            [p.d for p in seq],
-            buffer_pkts=[p.buffer_pkts for p in seq],
-            reverse_mu_pps=[math.inf if p.reverse_mu is None else p.reverse_mu for p in seq],
-            reverse_buffer_pkts=[
-                math.inf if p.reverse_buffer_pkts is None else p.reverse_buffer_pkts for p in seq
-            ],
-        )
-
-    @classmethod
-    def from_bdp(cls, bdp_pkts: ArrayLike, d_s: ArrayLike, **kwargs: Any) -> PathBatch:
-        """Paths with bandwidth-delay products ``bdp_pkts`` (μ = bdp/d)."""
-        b = as_float_array("bdp_pkts", bdp_pkts, positive=True)
-        d = as_float_array("d_s", d_s, positive=True)
-        return cls(b / d, d, **kwargs)
-
-    @property
-    def n_scenarios(self) -> int:
-        """S, the number of paths."""
-        return int(self.mu_pps.shape[0])
-
-    @property
-    def bdp_pkts(self) -> FloatArray:
-        """μd of each path, packets."""
-        return self.mu_pps * self.d_s
-
-    def to_dict(self) -> dict[str, Any]:
-        """Lists of plain numbers (``None`` for infinite)."""
-        return {
-            k: [None if math.isinf(x) else float(x) for x in getattr(self, k)]
-            for k in ("mu_pps", "d_s", "buffer_pkts", "reverse_mu_pps", "reverse_buffer_pkts")
-        }
-
-
-def _inf_array(name: str, value: ArrayLike, *, minimum: float | None) -> FloatArray:
-    arr = _floats(name, value)
-    if np.any(np.isnan(arr)) or np.any(arr == -np.inf):
-        raise ValueError(f"{name} must be a number or inf, got {value!r}")
-    finite = arr[np.isfinite(arr)]
-    if minimum is not None and np.any(finite < minimum):
-        raise ValueError(
-            f"{name} must be >= {minimum} (or inf), got {finite[finite < minimum][0]!r}"
-        )
-    if minimum is None and np.any(arr <= 0):
-        raise ValueError(f"{name} must be > 0 (or inf), got {arr[arr <= 0].ravel()[0]!r}")
-    return arr
-
-
-@dataclass(frozen=True)
-class CrossTraffic:
-    """Constant-bit-rate cross traffic at the bottleneck (document 000 §5.1).
-
-    Attributes
-    ----------
-    rate_pps
-        Rate taken from the bottleneck, packets/s: a scalar or one value per scenario.
-    start_s, stop_s
-        Active interval ``[start_s, stop_s)``, s.
-    """
-
-    rate_pps: ArrayLike
-    start_s: float
-    stop_s: float = math.inf
-
-    def __post_init__(self) -> None:
-        as_float_array("rate_pps", self.rate_pps, positive=True)
-        start = check_range("start_s", self.start_s, 0.0, math.inf, hi_open=True)
-        if not (isinstance(self.stop_s, int | float) and self.stop_s > start):
-            raise ValueError(f"stop_s must be > start_s={start!r}, got {self.stop_s!r}")
-
-
-# ------------------------------------------------------------------------------ results
-@dataclass(frozen=True)
-class RoundSummary:
-    """Summary metrics of a :class:`RoundTrace` (definitions in :mod:`tcpfluid.metrics`).
-
-    Arrays have shape ``(S,)`` (per scenario) or ``(S, F)`` (per flow). Per-flow window
-    metrics describe each flow; ``NaN`` in a time or window field means "did not happen"
-    (no slow-start exit, did not settle within the band); the matching boolean field says
-    so explicitly.
-
-    Attributes
-    ----------
-    ss_exit_round, ss_exit_time_s, ss_exit_window_pkts, ss_exited
-        Last slow-start round (0-based), the time it ended, its window
-        (:func:`tcpfluid.metrics.slow_start_exit`).
-    settled_window_pkts, time_to_equilibrium_s, reached_equilibrium
-        Settled window before the first bandwidth change and the time to reach it from the
-        flow's start (:func:`tcpfluid.metrics.settling`).
-    change_times_s
-        Times at which the available bandwidth changes.
-    convergence_times_s, converged
-        One column per change: time from the change until the window settles, shape
-        ``(S, F, K)``.
-    utilization
-        Traffic carried by the bottleneck (flows plus cross traffic) over capacity × time.
-    throughput_pps
-        Mean delivery rate of each flow over the run, packets/s.
-    jain_index
-        Jain's fairness index of the flows' throughputs (document 000 eq 13).
-    losses
-        Number of loss events per flow.
-    """
-
-    ss_exit_round: NDArray[np.float64]
-    ss_exit_time_s: FloatArray
-    ss_exit_window_pkts: FloatArray
-    ss_exited: NDArray[np.bool_]
-    settled_window_pkts: FloatArray
-    time_to_equilibrium_s: FloatArray
-    reached_equilibrium: NDArray[np.bool_]
-    change_times_s: tuple[float, ...]
-    convergence_times_s: FloatArray
-    converged: NDArray[np.bool_]
-    utilization: FloatArray
-    throughput_pps: FloatArray
-    jain_index: FloatArray
-    losses: NDArray[np.int64]
-
-    def scenario(self, s: int = 0, flow: int = 0) -> dict[str, Any]:
-        """The public summary keys for scenario ``s`` (window metrics of flow ``flow``).
-
-        Keys: ``ss_exit_window``, ``ss_exit_time_s``, ``ss_exit_round``,
-        ``settled_window`` (``None`` if the window did not settle before the first
-        bandwidth change), ``time_to_equilibrium_s``, ``convergence_times_s`` (one per
-        bandwidth change, in order; ``None`` where the window did not settle),
-        ``change_times_s``, ``utilization``, ``throughput_pps`` (list, per flow),
-        ``jain_index``, ``losses`` (per flow). ``None`` stands for "did not happen".
-        """
-        return {
-            "ss_exit_window": _finite_or_none(self.ss_exit_window_pkts[s, flow]),
-            "ss_exit_time_s": _finite_or_none(self.ss_exit_time_s[s, flow]),
-            "ss_exit_round": _int_or_none(self.ss_exit_round[s, flow]),
-            "settled_window": (
-                _finite_or_none(self.settled_window_pkts[s, flow])
-                if bool(self.reached_equilibrium[s, flow])
-                else None
-            ),
-            "time_to_equilibrium_s": _finite_or_none(self.time_to_equilibrium_s[s, flow]),
-            "convergence_times_s": [_finite_or_none(x) for x in self.convergence_times_s[s, flow]],
-            "change_times_s": list(self.change_times_s),
-            "utilization": _finite_or_none(self.utilization[s]),
-            "throughput_pps": [_finite_or_none(x) for x in self.throughput_pps[s]],
-            "jain_index": _finite_or_none(self.jain_index[s]),
-            "losses": [int(x) for x in self.losses[s]],
-        }
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the :meth:`scenario` dict of scenario 0 when there is one scenario,
-        else ``{"scenarios": [...]}`` with one per scenario."""
-        n = self.utilization.shape[0]
-        if n == 1:
-            return self.scenario(0)
-        return {"scenarios": [self.scenario(s) for s in range(n)]}
-
-
-def _int_or_none(x: Any) -> int | None:
-    v = float(x)
-    return None if not math.isfinite(v) else int(v)
-
-
-@dataclass(frozen=True)
-class RoundTrace:
-    """Per-round result of :func:`simulate_rounds`.
-
-    Row ``k`` describes round ``k``: ``time_s[k]`` is the time the round **ends** (its
-    first ACK returns and the law decides), ``window_pkts[k]`` the window at that moment
-    (the packets sent in the round), ``phase[k]`` the law's phase **during** the round,
-    ``delta_pkts[k]`` the backlog Δ the law computes from the round (eq 1 of document 000,
-    with the round's mean RTT), ``rtt_s[k]`` the round's mean RTT as the law sees it,
-    ``queue_pkts[k]`` the bottleneck queue at the end of the round in packets of the link
-    (flows and cross traffic), ``throughput_pps[k]`` each flow's delivery rate in the
-    round. With ``record_every = m`` only every m-th round is kept.
-
-    Shapes: ``(R, S)`` per scenario, ``(R, S, F)`` per flow. Fields not recorded
-    (``record=``) are ``None``.
-
-    Attributes
-    ----------
-    paths
-        The scenarios' paths.
-    algorithm, law_params
-        The law's registry name and parameters.
-    rtt_model
-        ``"fluid"``, ``"last"`` or ``"average"``.
-    change_times_s
-        Times at which the cross traffic (available bandwidth) changes.
-    duration_s
-        The run's duration (``None`` when run for a number of rounds).
-    elapsed_s
-        Per scenario, the time over which totals are counted.
-    delivered_pkts, carried_pkts
-        Totals: packets delivered per flow; packets carried by the bottleneck (flows and
-        cross traffic) per scenario.
-    losses
-        Loss events per flow.
-    flow_start_s, flow_stop_s
-        Each flow's active interval; the summary judges every flow over its own.
-    """
-
-    time_s: FloatArray
-    window_pkts: FloatArray
-    phase: NDArray[np.int8]
-    delta_pkts: FloatArray | None
-    rtt_s: FloatArray | None
-    queue_pkts: FloatArray | None
-    throughput_pps: FloatArray | None
-    paths: PathBatch
-    algorithm: str
-    law_params: dict[str, Any]
-    rtt_model: str
-    change_times_s: tuple[float, ...]
-    duration_s: float | None
-    elapsed_s: FloatArray
-    delivered_pkts: FloatArray
-    carried_pkts: FloatArray
-    losses: NDArray[np.int64]
-    flow_start_s: FloatArray
-    flow_stop_s: FloatArray
-    _summary: list[RoundSummary] = field(default_factory=list, repr=False, compare=False)
-
-    @property
-    def n_rounds(self) -> int:
-        """Recorded rows R."""
-        return int(self.time_s.shape[0])
-
-    @property
-    def n_scenarios(self) -> int:
-        """S."""
-        return int(self.time_s.shape[1])
-
-    @property
-    def n_flows(self) -> int:
-        """F."""
-        return int(self.window_pkts.shape[2])
-
-    @property
-    def summary(self) -> RoundSummary:
-        """Summary metrics (computed once, on first access)."""
-        if not self._summary:
-            self._summary.append(_summarise(self))
-        return self._summary[0]
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain lists: per-round series of scenario 0 when S = 1, else all as nested lists;
-        plus ``summary``."""
-        out: dict[str, Any] = {
-            "algorithm": self.algorithm,
-            "law_params": self.law_params,
-            "rtt_model": self.rtt_model,
-            "paths": self.paths.to_dict(),
-            "change_times_s": list(self.change_times_s),
-            "duration_s": self.duration_s,
-        }
-        for name in ("time_s", "window_pkts", "phase", *RECORDABLE):
-            arr = getattr(self, name)
-            if arr is None:
-                continue
-            if self.n_scenarios == 1:
-                arr = arr[:, 0]
-            out[name] = np.where(np.isfinite(arr), arr, np.nan).tolist()
-        out["summary"] = self.summary.to_dict()
-        return out
-
-    def plot(self, ax: Any = None, *, scenario: int = 0) -> list[Any]:
-        """Plot scenario ``scenario``'s windows (and its queue, dashed) against time.
-
-        Returns the artists; the library never calls ``plt.show()``.
-        """
-        check_int("scenario", scenario, minimum=0)
-        if scenario >= self.n_scenarios:
-            raise ValueError(
-                f"scenario must be < {self.n_scenarios} (the number of scenarios), got {scenario}"
-            )
-        if ax is None:
-            import matplotlib.pyplot as plt
-
-            _, ax = plt.subplots()
-        t = self.time_s[:, scenario]
-        artists: list[Any] = []
-        for f in range(self.n_flows):
-            label = f"flow {f} ({self.algorithm}) window"
-            artists += ax.plot(t, self.window_pkts[:, scenario, f], label=label)
-        if self.queue_pkts is not None:
-            artists += ax.plot(t, self.queue_pkts[:, scenario], "k--", label="queue (link)")
-        ax.set_xlabel("time (s)")
-        ax.set_ylabel("packets")
-        ax.legend(loc="best")
-        return artists
-
-    def to_frame(self) -> Any:
-        """A long :class:`pandas.DataFrame`: one row per (round, scenario, flow)."""
-        import pandas as pd
-
-        r, s, f = self.window_pkts.shape
-        cols: dict[str, Any] = {
-            "round": np.repeat(np.arange(r), s * f),
-            "scenario": np.tile(np.repeat(np.arange(s), f), r),
-            "flow": np.tile(np.arange(f), r * s),
-            "time_s": np.repeat(self.time_s.ravel(), f),
-            "window_pkts": self.window_pkts.ravel(),
-            "phase": self.phase.ravel(),
-        }
-        for name in ("delta_pkts", "throughput_pps"):
-            arr = getattr(self, name)
-            if arr is not None:
-                cols[name] = arr.ravel()
-        for name in ("rtt_s", "queue_pkts"):
-            arr = getattr(self, name)
-            if arr is not None:
-                cols[name] = np.repeat(arr.ravel(), f)
-        return pd.DataFrame(cols)
 
 
 # ------------------------------------------------------------------------------ engine
@@ -728,8 +354,9 @@ def simulate_rounds(
     # rate while the flows' packets travel in a train compressed by the queue; below it
     # once the available rate rises (docs/round-model.md, "ACK train")
     ack_rate = np.full(S, np.inf)
-    spread_train = ack_train and not reverse
-    history: deque[tuple[FloatArray, ...]] = deque()
+    # the train can only be slower than mu_a after mu_a rises: with cross traffic
+    spread_train = ack_train and not reverse and bool(cross)
+    history: deque[Rtts] = deque()
     k_rec = 0
     k = 0
     for k in range(n_steps):
@@ -780,81 +407,20 @@ def simulate_rounds(
         w1 = w0 + z
         z_s = per_scenario(z)
         w1_s = w0_s + z_s if F > 1 else w1
-        # ---------------- queues and RTTs
+        # ---------------- queues and RTTs (tcpfluid.fluid._rounds_physics)
         if reverse:
-            qr1, qf1 = _standing_rev(w1_s, mu_a, mu_r_eff, b_r, d)
-            if model == "fluid":
-                qf_min = qf_mean = qf_max = qf1
-                qr_min = qr_mean = qr_max = qr1
-            else:
-                burst_mean = z_s if model == "last" else 0.5 * z_s
-                qr_min = qr0
-                qr_max = np.where(rev_bott, np.minimum(qr0 + z_s, b_r), qr0)
-                qr_mean = np.where(rev_bott, np.minimum(qr0 + burst_mean, b_r), qr0)
-                qf_min = qf0
-                qf_max = np.where(rev_bott, qf0, qf0 + z_s)
-                qf_mean = np.where(rev_bott, qf0, qf0 + burst_mean)
+            qr, qf = reverse_queues(qr0, qf0, z_s, w1_s, mu_a, mu_r_eff, b_r, d, rev_bott, model)
         else:
-            qf1 = np.maximum(w1_s - mud, 0.0)
-            if model == "fluid":
-                qf_min = qf_mean = qf_max = qf1
-            else:
-                if spread_train:
-                    # ACKs return at ack_rate < mu_a: the growth queues only beyond the
-                    # spare capacity of the ACK train, w0 (mu_a / ack_rate - 1)
-                    with np.errstate(invalid="ignore"):
-                        spare = w0_s * (mu_a / ack_rate - 1.0)
-                    zq = np.maximum(z_s - np.where(spare > 0, spare, 0.0), 0.0)
-                    with np.errstate(divide="ignore", invalid="ignore"):
-                        grown = np.where(w0_s > 0, w1_s / w0_s, 1.0)
-                    ack_rate = np.minimum(ack_rate * grown, mu_a)
-                else:
-                    zq = z_s
-                qf_min = qf0
-                qf_max = qf0 + zq
-                qf_mean = qf_max if model == "last" else qf0 + 0.5 * zq
-        # ---------------- finite buffer: losses at the peak of the round
-        if finite_buf:
-            peak = np.maximum(qf_max, qf1)
-            lost_s = np.maximum(peak - b_tcp, 0.0)
-            qf_min = np.minimum(qf_min, b_tcp)
-            qf_mean = np.minimum(qf_mean, b_tcp)
-            qf_max = np.minimum(qf_max, b_tcp)
-            qf1 = np.minimum(qf1, b_tcp)
-        else:
-            lost_s = None
-        if reverse:
-            dr = d + qr1 / mu_r_eff + qf1 / mu_a
-            rtt_min = d + qr_min / mu_r_eff + qf_min / mu_a
-            rtt_mean = d + qr_mean / mu_r_eff + qf_mean / mu_a
-            rtt_max = d + qr_max / mu_r_eff + qf_max / mu_a
-        else:
-            dr = d + qf1 * inv_mu
-            rtt_min = d + qf_min * inv_mu
-            rtt_mean = rtt_min if qf_mean is qf_min else d + qf_mean * inv_mu
-            rtt_max = rtt_min if qf_max is qf_min else d + qf_max * inv_mu
-        # one-way forward delay (RFC 1323 timestamps): half the base RTT plus the
-        # forward queueing delay; only its changes matter to forward-path Vegas
-        if reverse:
-            fwd_mean = half_d + qf_mean * inv_mu
-            fwd_min = half_d + qf_min * inv_mu
-        else:  # the whole queueing delay is on the forward path
-            fwd_mean = rtt_mean - half_d
-            fwd_min = rtt_min - half_d
-        duration = dr
+            qr = None
+            qf, ack_rate = forward_queues(
+                qf0, z_s, w0_s, w1_s, mud, mu_a, ack_rate, model, spread_train
+            )
+        lost_s, qf = buffer_overflow(qf, b_tcp) if finite_buf else (None, qf)
+        duration, rtts = round_rtts(qf, qr, d, half_d, inv_mu, mu_a, mu_r_eff if reverse else None)
         # ---------------- feedback lag: the law sees the RTTs of an earlier round
         if lag:
-            history.append((rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean))
-            # the ACK that ends the round (of this round's first packet) is measured too:
-            # it carries the queue at the start of this round
-            cur_min, cur_fmin = rtt_min, fwd_min
-            if len(history) > lag:
-                rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = history.popleft()
-            else:  # before any packet of a past round returned: the first round's
-                rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = history[0]
-            rtt_max = np.maximum(rtt_max, cur_min)
-            rtt_min = np.minimum(rtt_min, cur_min)
-            fwd_min = np.minimum(fwd_min, cur_fmin)
+            rtts = lagged(history, rtts, lag)
+        rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = rtts
         # ---------------- per-flow views
         rtt_min_n = per_flow(rtt_min)
         rtt_mean_n = per_flow(rtt_mean)
@@ -914,7 +480,7 @@ def simulate_rounds(
             if rtt_rec is not None:
                 rtt_rec[k_rec] = rtt_mean
             if queue_rec is not None:
-                q_end = qf_max if model != "fluid" else qf1
+                q_end = qf[2] if model != "fluid" else qf[3]  # peak of the round
                 queue_rec[k_rec] = q_end * (mu_link * inv_mu) if cross else q_end
             if thr_rec is not None:
                 thr_rec[k_rec] = (got / per_flow(duration)).reshape(S, F)
@@ -1070,97 +636,3 @@ def _check_bounded(w: FloatArray, k: int) -> None:
             "without bound on this path (e.g. a loss-driven law such as Reno with an infinite "
             "buffer); give the path a finite buffer or run fewer rounds"
         )
-
-
-def _standing_rev(
-    w: FloatArray, mu_a: FloatArray, mu_r: FloatArray, b_r: FloatArray, d: FloatArray
-) -> tuple[FloatArray, FloatArray]:
-    """ACK backlog and forward backlog of a window ``w`` with an ACK-path bottleneck."""
-    with np.errstate(invalid="ignore"):
-        qr = np.clip(w - mu_r * d, 0.0, b_r)
-        qr = np.where(np.isfinite(mu_r), qr, 0.0)
-        delay_r = np.where(np.isfinite(mu_r), qr / mu_r, 0.0)
-    qf = np.maximum(w - mu_a * (d + delay_r), 0.0)
-    return qr, qf
-
-
-def _flow_times(name: str, value: ArrayLike | None, F: int, *, default: float) -> FloatArray:
-    if value is None:
-        return np.full(F, default)
-    arr = _floats(name, value)
-    if arr.ndim == 0:
-        arr = np.full(F, float(arr))
-    if arr.shape != (F,):
-        raise ValueError(
-            f"{name} must have one time per flow (shape ({F},)), got shape {arr.shape}"
-        )
-    if np.any(np.isnan(arr)) or np.any(arr < 0):
-        raise ValueError(f"{name} must be >= 0, got {arr}")
-    return arr
-
-
-def _max_concurrent(rates: FloatArray, start: FloatArray, stop: FloatArray) -> FloatArray:
-    """Largest total cross-traffic rate active at any instant, per scenario."""
-    times = np.unique(start)
-    worst = np.zeros(rates.shape[1])
-    for ti in times:
-        on = (start <= ti) & (stop > ti)
-        worst = np.maximum(worst, rates[on].sum(axis=0))
-    return worst
-
-
-# ------------------------------------------------------------------------------ summary
-def _summarise(tr: RoundTrace) -> RoundSummary:
-    S, F = tr.n_scenarios, tr.n_flows
-    t = tr.time_s[:, :, None]  # (R, S, 1)
-    t_end = tr.duration_s if tr.duration_s is not None else math.inf
-    last = tr.time_s[-1] if tr.n_rounds else np.zeros(S)
-    end = np.minimum(last, t_end)[:, None]  # (S, 1)
-    ss = metrics.slow_start_exit(t, tr.window_pkts, tr.phase == SLOW_START)
-    # rows after duration_s (a scenario that kept stepping for the rest of its batch) do
-    # not count: an exit decided after the end did not happen within the run
-    late = ~(ss.time_s <= end)
-    if np.any(late & ss.found):
-        ss = metrics.Event(
-            index=np.where(late, np.nan, ss.index),
-            time_s=np.where(late, np.nan, ss.time_s),
-            value=np.where(late, np.nan, ss.value),
-            found=ss.found & ~late,
-        )
-    changes = tr.change_times_s
-    # each flow is judged over its own active interval (S, F)
-    seg = metrics.settling_by_segment(
-        t,
-        tr.window_pkts,
-        start_s=np.broadcast_to(tr.flow_start_s[None, :], (S, F)),
-        end_s=np.minimum(end, tr.flow_stop_s[None, :]),
-        change_times_s=changes,
-    )
-    first = seg.equilibrium
-    conv = np.full((S, F, len(changes)), np.nan)
-    ok = np.zeros((S, F, len(changes)), dtype=bool)
-    for j, r in enumerate(seg.convergence):
-        conv[:, :, j] = r.time_s
-        ok[:, :, j] = r.settled
-    with np.errstate(invalid="ignore", divide="ignore"):
-        thr = np.where(tr.elapsed_s[:, None] > 0, tr.delivered_pkts / tr.elapsed_s[:, None], np.nan)
-        util = np.where(
-            tr.elapsed_s > 0, tr.carried_pkts / (tr.paths.mu_pps * tr.elapsed_s), np.nan
-        )
-    jain = metrics.jain_index(thr, axis=-1)
-    return RoundSummary(
-        ss_exit_round=ss.index,
-        ss_exit_time_s=ss.time_s,
-        ss_exit_window_pkts=ss.value,
-        ss_exited=ss.found,
-        settled_window_pkts=first.value,
-        time_to_equilibrium_s=first.time_s,
-        reached_equilibrium=first.settled,
-        change_times_s=changes,
-        convergence_times_s=conv,
-        converged=ok,
-        utilization=np.asarray(util, dtype=np.float64),
-        throughput_pps=np.asarray(thr, dtype=np.float64),
-        jain_index=np.asarray(jain, dtype=np.float64),
-        losses=tr.losses.copy(),
-    )

@@ -1,0 +1,155 @@
+"""The round model's physics: pure functions of one round (queues, RTTs, burst)."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+
+
+def _standing_rev(
+    w: FloatArray, mu_a: FloatArray, mu_r: FloatArray, b_r: FloatArray, d: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """ACK backlog and forward backlog of a window ``w`` with an ACK-path bottleneck."""
+    with np.errstate(invalid="ignore"):
+        qr = np.clip(w - mu_r * d, 0.0, b_r)
+        qr = np.where(np.isfinite(mu_r), qr, 0.0)
+        delay_r = np.where(np.isfinite(mu_r), qr / mu_r, 0.0)
+    qf = np.maximum(w - mu_a * (d + delay_r), 0.0)
+    return qr, qf
+
+
+#: a round's bottleneck backlog (link packets of the flows): at its first packet (min), on
+#: average over its packets (mean), at its last packet (max) and at its end (standing)
+Queues = tuple[FloatArray, FloatArray, FloatArray, FloatArray]
+#: the RTTs a law reads: minimum, mean, maximum; one-way forward delay: minimum, mean
+Rtts = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]
+
+
+def forward_queues(
+    qf0: FloatArray,
+    z_s: FloatArray,
+    w0_s: FloatArray,
+    w1_s: FloatArray,
+    mud: FloatArray,
+    mu_a: FloatArray,
+    ack_rate: FloatArray,
+    model: str,
+    spread_train: bool,
+) -> tuple[Queues, FloatArray]:
+    """The forward queue over a round whose window grows from ``w0_s`` to ``w1_s`` by ``z_s``
+    through per-ACK increments (the burst term, docs/round-model.md), and the ACK rate of
+    the next round.
+
+    ``model`` is the RTT model (``"average"``, ``"last"``, ``"fluid"``). With
+    ``spread_train`` the growth queues only beyond the spare capacity ``w0 (μa/a − 1)`` of
+    an ACK train of rate ``a = ack_rate`` slower than μa; ``a`` then grows with the window,
+    never beyond μa.
+    """
+    qf1 = np.maximum(w1_s - mud, 0.0)
+    if model == "fluid":
+        return (qf1, qf1, qf1, qf1), ack_rate
+    if spread_train and bool(np.any(ack_rate < mu_a)):
+        with np.errstate(invalid="ignore"):
+            spare = w0_s * (mu_a / ack_rate - 1.0)
+        zq = np.maximum(z_s - np.where(spare > 0, spare, 0.0), 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            grown = np.where(w0_s > 0, w1_s / w0_s, 1.0)
+        ack_rate = np.minimum(ack_rate * grown, mu_a)
+    else:
+        zq = z_s
+    qf_max = qf0 + zq
+    qf_mean = qf_max if model == "last" else qf0 + 0.5 * zq
+    return (qf0, qf_mean, qf_max, qf1), ack_rate
+
+
+def reverse_queues(
+    qr0: FloatArray,
+    qf0: FloatArray,
+    z_s: FloatArray,
+    w1_s: FloatArray,
+    mu_a: FloatArray,
+    mu_r: FloatArray,
+    b_r: FloatArray,
+    d: FloatArray,
+    rev_bott: NDArray[np.bool_],
+    model: str,
+) -> tuple[Queues, Queues]:
+    """ACK-path queue and forward queue over a round (ACK-path bottleneck, document 003):
+    the burst packets join the ACK queue (up to ``b_r``) where the reverse link is the
+    bottleneck, the forward queue elsewhere."""
+    qr1, qf1 = _standing_rev(w1_s, mu_a, mu_r, b_r, d)
+    if model == "fluid":
+        return (qr1, qr1, qr1, qr1), (qf1, qf1, qf1, qf1)
+    burst_mean = z_s if model == "last" else 0.5 * z_s
+    qr_max = np.where(rev_bott, np.minimum(qr0 + z_s, b_r), qr0)
+    qr_mean = np.where(rev_bott, np.minimum(qr0 + burst_mean, b_r), qr0)
+    qf_max = np.where(rev_bott, qf0, qf0 + z_s)
+    qf_mean = np.where(rev_bott, qf0, qf0 + burst_mean)
+    return (qr0, qr_mean, qr_max, qr1), (qf0, qf_mean, qf_max, qf1)
+
+
+def buffer_overflow(qf: Queues, b_tcp: FloatArray) -> tuple[FloatArray, Queues]:
+    """Packets lost at the peak of the round beyond the flows' share of the buffer
+    ``b_tcp``, and the queues capped at it."""
+    q_min, q_mean, q_max, q1 = qf
+    lost = np.maximum(np.maximum(q_max, q1) - b_tcp, 0.0)
+    capped = (
+        np.minimum(q_min, b_tcp),
+        np.minimum(q_mean, b_tcp),
+        np.minimum(q_max, b_tcp),
+        np.minimum(q1, b_tcp),
+    )
+    return lost, capped
+
+
+def round_rtts(
+    qf: Queues,
+    qr: Queues | None,
+    d: FloatArray,
+    half_d: FloatArray,
+    inv_mu: FloatArray,
+    mu_a: FloatArray,
+    mu_r: FloatArray | None,
+) -> tuple[FloatArray, Rtts]:
+    """The round's duration (``d`` plus the standing queue's delay at its end) and the RTTs
+    of its packets; the one-way forward delay is half the base RTT plus the forward
+    queueing delay (RFC 1323 timestamps; only its changes matter to forward-path Vegas)."""
+    qf_min, qf_mean, qf_max, qf1 = qf
+    if qr is not None:
+        assert mu_r is not None
+        qr_min, qr_mean, qr_max, qr1 = qr
+        duration = d + qr1 / mu_r + qf1 / mu_a
+        rtt_min = d + qr_min / mu_r + qf_min / mu_a
+        rtt_mean = d + qr_mean / mu_r + qf_mean / mu_a
+        rtt_max = d + qr_max / mu_r + qf_max / mu_a
+        return duration, (
+            rtt_min, rtt_mean, rtt_max, half_d + qf_min * inv_mu, half_d + qf_mean * inv_mu
+        )  # fmt: skip
+    duration = d + qf1 * inv_mu
+    rtt_min = d + qf_min * inv_mu
+    rtt_mean = rtt_min if qf_mean is qf_min else d + qf_mean * inv_mu
+    rtt_max = rtt_min if qf_max is qf_min else d + qf_max * inv_mu
+    # the whole queueing delay is on the forward path
+    return duration, (rtt_min, rtt_mean, rtt_max, rtt_min - half_d, rtt_mean - half_d)
+
+
+def lagged(history: deque[Rtts], now: Rtts, lag: int) -> Rtts:
+    """The RTTs a law reads with a feedback lag of ``lag`` rounds (``history`` holds the
+    past rounds' and is updated): those of ``lag`` rounds ago (the first round's before
+    any is that old), plus the round-ending ACK of this round's first packet, which
+    carries the queue at this round's start and enters the minimum and maximum."""
+    history.append(now)
+    cur_min, cur_fmin = now[0], now[3]
+    past = history.popleft() if len(history) > lag else history[0]
+    rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = past
+    return (
+        np.minimum(rtt_min, cur_min),
+        rtt_mean,
+        np.maximum(rtt_max, cur_min),
+        np.minimum(fwd_min, cur_fmin),
+        fwd_mean,
+    )

@@ -1,0 +1,326 @@
+"""Results of the round model: the per-round record (:class:`RoundTrace`) and its summary
+(:class:`RoundSummary`, definitions in :mod:`tcpfluid.metrics`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .. import metrics
+from .._validation import (
+    check_int,
+)
+from ..algorithms.base import (
+    SLOW_START,
+)
+from ..metrics import _finite_or_none
+from ._rounds_inputs import PathBatch
+
+FloatArray = NDArray[np.float64]
+
+#: optional per-round fields of a :class:`RoundTrace` (time, window and phase are always kept)
+RECORDABLE = ("delta_pkts", "rtt_s", "queue_pkts", "throughput_pps")
+
+
+# ------------------------------------------------------------------------------ results
+@dataclass(frozen=True)
+class RoundSummary:
+    """Summary metrics of a :class:`RoundTrace` (definitions in :mod:`tcpfluid.metrics`).
+
+    Arrays have shape ``(S,)`` (per scenario) or ``(S, F)`` (per flow). Per-flow window
+    metrics describe each flow; ``NaN`` in a time or window field means "did not happen"
+    (no slow-start exit, did not settle within the band); the matching boolean field says
+    so explicitly.
+
+    Attributes
+    ----------
+    ss_exit_round, ss_exit_time_s, ss_exit_window_pkts, ss_exited
+        Last slow-start round (0-based), the time it ended, its window
+        (:func:`tcpfluid.metrics.slow_start_exit`).
+    settled_window_pkts, time_to_equilibrium_s, reached_equilibrium
+        Settled window before the first bandwidth change and the time to reach it from the
+        flow's start (:func:`tcpfluid.metrics.settling`).
+    change_times_s
+        Times at which the available bandwidth changes.
+    convergence_times_s, converged
+        One column per change: time from the change until the window settles, shape
+        ``(S, F, K)``.
+    utilization
+        Traffic carried by the bottleneck (flows plus cross traffic) over capacity × time.
+    throughput_pps
+        Mean delivery rate of each flow over the run, packets/s.
+    jain_index
+        Jain's fairness index of the flows' throughputs (document 000 eq 13).
+    losses
+        Number of loss events per flow.
+    """
+
+    ss_exit_round: NDArray[np.float64]
+    ss_exit_time_s: FloatArray
+    ss_exit_window_pkts: FloatArray
+    ss_exited: NDArray[np.bool_]
+    settled_window_pkts: FloatArray
+    time_to_equilibrium_s: FloatArray
+    reached_equilibrium: NDArray[np.bool_]
+    change_times_s: tuple[float, ...]
+    convergence_times_s: FloatArray
+    converged: NDArray[np.bool_]
+    utilization: FloatArray
+    throughput_pps: FloatArray
+    jain_index: FloatArray
+    losses: NDArray[np.int64]
+
+    def scenario(self, s: int = 0, flow: int = 0) -> dict[str, Any]:
+        """The public summary keys for scenario ``s`` (window metrics of flow ``flow``).
+
+        Keys: ``ss_exit_window``, ``ss_exit_time_s``, ``ss_exit_round``,
+        ``settled_window`` (``None`` if the window did not settle before the first
+        bandwidth change), ``time_to_equilibrium_s``, ``convergence_times_s`` (one per
+        bandwidth change, in order; ``None`` where the window did not settle),
+        ``change_times_s``, ``utilization``, ``throughput_pps`` (list, per flow),
+        ``jain_index``, ``losses`` (per flow). ``None`` stands for "did not happen".
+        """
+        return {
+            "ss_exit_window": _finite_or_none(self.ss_exit_window_pkts[s, flow]),
+            "ss_exit_time_s": _finite_or_none(self.ss_exit_time_s[s, flow]),
+            "ss_exit_round": _int_or_none(self.ss_exit_round[s, flow]),
+            "settled_window": (
+                _finite_or_none(self.settled_window_pkts[s, flow])
+                if bool(self.reached_equilibrium[s, flow])
+                else None
+            ),
+            "time_to_equilibrium_s": _finite_or_none(self.time_to_equilibrium_s[s, flow]),
+            "convergence_times_s": [_finite_or_none(x) for x in self.convergence_times_s[s, flow]],
+            "change_times_s": list(self.change_times_s),
+            "utilization": _finite_or_none(self.utilization[s]),
+            "throughput_pps": [_finite_or_none(x) for x in self.throughput_pps[s]],
+            "jain_index": _finite_or_none(self.jain_index[s]),
+            "losses": [int(x) for x in self.losses[s]],
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: the :meth:`scenario` dict of scenario 0 when there is one scenario,
+        else ``{"scenarios": [...]}`` with one per scenario."""
+        n = self.utilization.shape[0]
+        if n == 1:
+            return self.scenario(0)
+        return {"scenarios": [self.scenario(s) for s in range(n)]}
+
+
+def _int_or_none(x: Any) -> int | None:
+    v = float(x)
+    return None if not math.isfinite(v) else int(v)
+
+
+@dataclass(frozen=True)
+class RoundTrace:
+    """Per-round result of :func:`simulate_rounds`.
+
+    Row ``k`` describes round ``k``: ``time_s[k]`` is the time the round **ends** (its
+    first ACK returns and the law decides), ``window_pkts[k]`` the window at that moment
+    (the packets sent in the round), ``phase[k]`` the law's phase **during** the round,
+    ``delta_pkts[k]`` the backlog Δ the law computes from the round (eq 1 of document 000,
+    with the round's mean RTT), ``rtt_s[k]`` the round's mean RTT as the law sees it,
+    ``queue_pkts[k]`` the bottleneck queue at the end of the round in packets of the link
+    (flows and cross traffic), ``throughput_pps[k]`` each flow's delivery rate in the
+    round. With ``record_every = m`` only every m-th round is kept.
+
+    Shapes: ``(R, S)`` per scenario, ``(R, S, F)`` per flow. Fields not recorded
+    (``record=``) are ``None``.
+
+    Attributes
+    ----------
+    paths
+        The scenarios' paths.
+    algorithm, law_params
+        The law's registry name and parameters.
+    rtt_model
+        ``"fluid"``, ``"last"`` or ``"average"``.
+    change_times_s
+        Times at which the cross traffic (available bandwidth) changes.
+    duration_s
+        The run's duration (``None`` when run for a number of rounds).
+    elapsed_s
+        Per scenario, the time over which totals are counted.
+    delivered_pkts, carried_pkts
+        Totals: packets delivered per flow; packets carried by the bottleneck (flows and
+        cross traffic) per scenario.
+    losses
+        Loss events per flow.
+    flow_start_s, flow_stop_s
+        Each flow's active interval; the summary judges every flow over its own.
+    """
+
+    time_s: FloatArray
+    window_pkts: FloatArray
+    phase: NDArray[np.int8]
+    delta_pkts: FloatArray | None
+    rtt_s: FloatArray | None
+    queue_pkts: FloatArray | None
+    throughput_pps: FloatArray | None
+    paths: PathBatch
+    algorithm: str
+    law_params: dict[str, Any]
+    rtt_model: str
+    change_times_s: tuple[float, ...]
+    duration_s: float | None
+    elapsed_s: FloatArray
+    delivered_pkts: FloatArray
+    carried_pkts: FloatArray
+    losses: NDArray[np.int64]
+    flow_start_s: FloatArray
+    flow_stop_s: FloatArray
+    _summary: list[RoundSummary] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def n_rounds(self) -> int:
+        """Recorded rows R."""
+        return int(self.time_s.shape[0])
+
+    @property
+    def n_scenarios(self) -> int:
+        """S."""
+        return int(self.time_s.shape[1])
+
+    @property
+    def n_flows(self) -> int:
+        """F."""
+        return int(self.window_pkts.shape[2])
+
+    @property
+    def summary(self) -> RoundSummary:
+        """Summary metrics (computed once, on first access)."""
+        if not self._summary:
+            self._summary.append(_summarise(self))
+        return self._summary[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain lists: per-round series of scenario 0 when S = 1, else all as nested lists;
+        plus ``summary``."""
+        out: dict[str, Any] = {
+            "algorithm": self.algorithm,
+            "law_params": self.law_params,
+            "rtt_model": self.rtt_model,
+            "paths": self.paths.to_dict(),
+            "change_times_s": list(self.change_times_s),
+            "duration_s": self.duration_s,
+        }
+        for name in ("time_s", "window_pkts", "phase", *RECORDABLE):
+            arr = getattr(self, name)
+            if arr is None:
+                continue
+            if self.n_scenarios == 1:
+                arr = arr[:, 0]
+            out[name] = np.where(np.isfinite(arr), arr, np.nan).tolist()
+        out["summary"] = self.summary.to_dict()
+        return out
+
+    def plot(self, ax: Any = None, *, scenario: int = 0) -> list[Any]:
+        """Plot scenario ``scenario``'s windows (and its queue, dashed) against time.
+
+        Returns the artists; the library never calls ``plt.show()``.
+        """
+        check_int("scenario", scenario, minimum=0)
+        if scenario >= self.n_scenarios:
+            raise ValueError(
+                f"scenario must be < {self.n_scenarios} (the number of scenarios), got {scenario}"
+            )
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots()
+        t = self.time_s[:, scenario]
+        artists: list[Any] = []
+        for f in range(self.n_flows):
+            label = f"flow {f} ({self.algorithm}) window"
+            artists += ax.plot(t, self.window_pkts[:, scenario, f], label=label)
+        if self.queue_pkts is not None:
+            artists += ax.plot(t, self.queue_pkts[:, scenario], "k--", label="queue (link)")
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("packets")
+        ax.legend(loc="best")
+        return artists
+
+    def to_frame(self) -> Any:
+        """A long :class:`pandas.DataFrame`: one row per (round, scenario, flow)."""
+        import pandas as pd
+
+        r, s, f = self.window_pkts.shape
+        cols: dict[str, Any] = {
+            "round": np.repeat(np.arange(r), s * f),
+            "scenario": np.tile(np.repeat(np.arange(s), f), r),
+            "flow": np.tile(np.arange(f), r * s),
+            "time_s": np.repeat(self.time_s.ravel(), f),
+            "window_pkts": self.window_pkts.ravel(),
+            "phase": self.phase.ravel(),
+        }
+        for name in ("delta_pkts", "throughput_pps"):
+            arr = getattr(self, name)
+            if arr is not None:
+                cols[name] = arr.ravel()
+        for name in ("rtt_s", "queue_pkts"):
+            arr = getattr(self, name)
+            if arr is not None:
+                cols[name] = np.repeat(arr.ravel(), f)
+        return pd.DataFrame(cols)
+
+
+# ------------------------------------------------------------------------------ summary
+def _summarise(tr: RoundTrace) -> RoundSummary:
+    S, F = tr.n_scenarios, tr.n_flows
+    t = tr.time_s[:, :, None]  # (R, S, 1)
+    t_end = tr.duration_s if tr.duration_s is not None else math.inf
+    last = tr.time_s[-1] if tr.n_rounds else np.zeros(S)
+    end = np.minimum(last, t_end)[:, None]  # (S, 1)
+    ss = metrics.slow_start_exit(t, tr.window_pkts, tr.phase == SLOW_START)
+    # rows after duration_s (a scenario that kept stepping for the rest of its batch) do
+    # not count: an exit decided after the end did not happen within the run
+    late = ~(ss.time_s <= end)
+    if np.any(late & ss.found):
+        ss = metrics.Event(
+            index=np.where(late, np.nan, ss.index),
+            time_s=np.where(late, np.nan, ss.time_s),
+            value=np.where(late, np.nan, ss.value),
+            found=ss.found & ~late,
+        )
+    changes = tr.change_times_s
+    # each flow is judged over its own active interval (S, F)
+    seg = metrics.settling_by_segment(
+        t,
+        tr.window_pkts,
+        start_s=np.broadcast_to(tr.flow_start_s[None, :], (S, F)),
+        end_s=np.minimum(end, tr.flow_stop_s[None, :]),
+        change_times_s=changes,
+    )
+    first = seg.equilibrium
+    conv = np.full((S, F, len(changes)), np.nan)
+    ok = np.zeros((S, F, len(changes)), dtype=bool)
+    for j, r in enumerate(seg.convergence):
+        conv[:, :, j] = r.time_s
+        ok[:, :, j] = r.settled
+    with np.errstate(invalid="ignore", divide="ignore"):
+        thr = np.where(tr.elapsed_s[:, None] > 0, tr.delivered_pkts / tr.elapsed_s[:, None], np.nan)
+        util = np.where(
+            tr.elapsed_s > 0, tr.carried_pkts / (tr.paths.mu_pps * tr.elapsed_s), np.nan
+        )
+    jain = metrics.jain_index(thr, axis=-1)
+    return RoundSummary(
+        ss_exit_round=ss.index,
+        ss_exit_time_s=ss.time_s,
+        ss_exit_window_pkts=ss.value,
+        ss_exited=ss.found,
+        settled_window_pkts=first.value,
+        time_to_equilibrium_s=first.time_s,
+        reached_equilibrium=first.settled,
+        change_times_s=changes,
+        convergence_times_s=conv,
+        converged=ok,
+        utilization=np.asarray(util, dtype=np.float64),
+        throughput_pps=np.asarray(thr, dtype=np.float64),
+        jain_index=np.asarray(jain, dtype=np.float64),
+        losses=tr.losses.copy(),
+    )
