@@ -22,7 +22,7 @@ import numpy as np
 from ..scenarios import LAW_PARAMETER_KEYS, build_scenario, law_params
 from .cache import _Cache, _cache_key, invalid_metric
 from .config import _Outcome, _point_seed, _Task
-from .tables import SweepResult, _table
+from .tables import SweepResult, _Results, _table
 
 if TYPE_CHECKING:
     from .config import Sweep
@@ -72,7 +72,7 @@ def run_sweep(
     cache = _Cache(cache_dir) if cache_dir is not None else None
     n = len(self.points)
     opts = self._options()
-    outcomes: list[_Outcome | None] = [None] * n
+    results = _Results(n, self.metrics)
     paths = np.full((n, 3), np.nan)
     structures = _Structures()
     keys: dict[int, str] = {}
@@ -88,7 +88,7 @@ def run_sweep(
         hit = cache.get(k, metrics)
         if hit is None:
             return False
-        outcomes[i] = _Outcome("ok", "", _kept(hit, metrics))
+        results.set(i, _Outcome("ok", "", hit))
         n_cached += 1
         return True
 
@@ -105,8 +105,7 @@ def run_sweep(
             if cache is not None:
                 key = keys.pop(i, None) or _cache_key(self.points[i], self.engine, opts)
                 cache.put(key, out.summary)
-            out = _Outcome("ok", "", _kept(out.summary, metrics))
-        outcomes[i] = out
+        results.set(i, out)
 
     def view_of(i: int) -> Any:
         view = structures.view_or_error(self.points[i])
@@ -139,8 +138,7 @@ def run_sweep(
         bar.close()
         if cache is not None:
             cache.close()
-    done = [o if o is not None else _Outcome("error", "not run", {}) for o in outcomes]
-    table = _table(self, done, paths)
+    table = _table(self, results, paths)
     return SweepResult(
         table=table,
         engine=self.engine,
@@ -149,12 +147,6 @@ def run_sweep(
         n_computed=n - n_cached,
         n_cached=n_cached,
     )
-
-
-def _kept(summary: Mapping[str, Any], metrics: tuple[str, ...]) -> dict[str, Any]:
-    """The requested metrics of a summary (what the table needs: a 10^6-point sweep
-    keeps a few numbers per point, not whole summaries)."""
-    return {m: summary[m] for m in metrics if m in summary}
 
 
 def _run_point(task: _Task) -> dict[str, Any]:

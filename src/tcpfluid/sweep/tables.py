@@ -172,16 +172,42 @@ _MISSING_REASONS = {
 }
 
 
-def _reason(metrics: tuple[str, ...], outcome: _Outcome) -> str:
-    """Why the point's empty metrics are empty (``""`` if none is, or the point failed)."""
-    if outcome.status != "ok":
-        return ""
-    parts = []
-    for m in metrics:
-        v = outcome.summary.get(m)
-        if v is None or (isinstance(v, list) and any(x is None for x in v)):
-            parts.append(f"{m}: {_MISSING_REASONS.get(m, 'did not happen during the run')}")
-    return "; ".join(parts)
+class _Results:
+    """The points' outcomes, held column by column (a few references per point, not an
+    object and a dict per point: a 10^6-point sweep keeps what its table needs)."""
+
+    NOT_RUN, OK, ERROR = 0, 1, 2
+
+    def __init__(self, n: int, metrics: tuple[str, ...]) -> None:
+        self.n = n
+        self.metrics = metrics
+        self.status = np.zeros(n, dtype=np.uint8)
+        self.messages: dict[int, str] = {}
+        self.values: dict[str, list[Any]] = {m: [None] * n for m in metrics}
+
+    def set(self, i: int, out: _Outcome) -> None:
+        """Record point ``i`` (an ``"ok"`` outcome must carry every metric)."""
+        if out.status == "ok":
+            self.status[i] = self.OK
+            self.messages.pop(i, None)
+            for m in self.metrics:
+                self.values[m][i] = out.summary[m]
+        else:
+            self.status[i] = self.ERROR
+            self.messages[i] = out.message
+            for m in self.metrics:
+                self.values[m][i] = None
+
+    def reason(self, i: int) -> str:
+        """Why the point's empty metrics are empty (``""`` if none is, or it failed)."""
+        if self.status[i] != self.OK:
+            return ""
+        parts = []
+        for m in self.metrics:
+            v = self.values[m][i]
+            if v is None or (isinstance(v, list) and any(x is None for x in v)):
+                parts.append(f"{m}: {_MISSING_REASONS.get(m, 'did not happen during the run')}")
+        return "; ".join(parts)
 
 
 def _param_column(sw: Sweep, name: str) -> list[Any]:
@@ -199,17 +225,10 @@ def _param_column(sw: Sweep, name: str) -> list[Any]:
     return [p.get(name) for p in g]
 
 
-def _table(sw: Sweep, outcomes: list[_Outcome], paths: np.ndarray) -> pd.DataFrame:
+def _table(sw: Sweep, results: _Results, paths: np.ndarray) -> pd.DataFrame:
     from .config import _point_seed
 
     n = len(sw.points)
-    outcomes = list(outcomes)
-    for i, o in enumerate(outcomes):
-        lacking = [m for m in sw.metrics if o.status == "ok" and m not in o.summary]
-        if lacking:
-            outcomes[i] = _Outcome(
-                "error", f"engine {sw.engine!r} did not report metric {lacking[0]!r}", {}
-            )
     cols: dict[str, Any] = {
         "point": np.arange(n),
         "scenario": _param_column(sw, "scenario"),
@@ -225,7 +244,7 @@ def _table(sw: Sweep, outcomes: list[_Outcome], paths: np.ndarray) -> pd.DataFra
     for j, name in enumerate(_PATH_COLUMNS):
         cols[name] = arr[:, j]
     for m in sw.metrics:
-        values = [o.summary.get(m) if o.status == "ok" else None for o in outcomes]
+        values = results.values[m]
         if any(isinstance(v, list) for v in values):
             width = max(len(v) for v in values if isinstance(v, list))
             for k in range(width):
@@ -234,9 +253,15 @@ def _table(sw: Sweep, outcomes: list[_Outcome], paths: np.ndarray) -> pd.DataFra
                 )
         else:
             cols[m] = _column(values)
-    cols["status"] = [o.status for o in outcomes]
-    cols["message"] = [o.message for o in outcomes]
-    cols["reason"] = [_reason(sw.metrics, o) for o in outcomes]
+    names = np.array(["error", "ok", "error"], dtype=object)
+    cols["status"] = names[results.status].tolist()
+    messages = [""] * n
+    for i, msg in results.messages.items():
+        messages[i] = msg
+    for j in np.flatnonzero(results.status == _Results.NOT_RUN).tolist():
+        messages[j] = "not run"
+    cols["message"] = messages
+    cols["reason"] = [results.reason(i) for i in range(n)]
     cols["seed"] = np.fromiter((_point_seed(p) for p in sw.points), dtype=np.int64, count=n)
     return pd.DataFrame(cols)
 
