@@ -554,7 +554,7 @@ def _fine_expired(ff, fi, fs, f, now):
     return now - fs[k] > ff[f, F_SRTT] + 4.0 * ff[f, F_RTTVAR]
 
 
-@_jit
+@_jit_inline
 def _on_ack(
     ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, ack, ts, fwd, now
 ):
