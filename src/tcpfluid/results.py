@@ -342,6 +342,14 @@ class Result:
             if arr.shape != shape:
                 raise ValueError(f"{name} must have shape {shape}, got {arr.shape}")
 
+    def __repr__(self) -> str:
+        s = self.summary
+        return (
+            f"Result(engine={self.engine!r}, scenario={self.scenario.name!r}, "
+            f"flows={len(self.flow_names)}, samples={self.time_s.shape[0]}, "
+            f"utilization={s.utilization!r}, jain_index={s.jain_index!r})"
+        )
+
     def to_frame(self) -> pd.DataFrame:
         """A tidy pandas frame: columns ``time_s``, ``flow``, ``quantity``, ``value``.
 
