@@ -18,7 +18,6 @@ from ..analytic import conspicuous_round, rounds_to_equilibrium, slow_start_exit
 from ._common import (
     NO_FIGURE_VALUES,
     NO_SLOW_START_ODE,
-    ODE_LAWS,
     doc,
     err_na,
     matched_overrides,
@@ -45,8 +44,7 @@ def _basic_tasks(cfg: ReportConfig) -> list[Task]:
         o: dict[str, Any] = {}
         tasks.append(run_task("packet", sc, a, o, f"basic: packet {a}", traces=True))
         tasks.append(run_task("rounds", sc, a, o, f"basic: round model {a}"))
-        if a in ODE_LAWS:
-            tasks.append(run_task("ode", sc, a, o, f"basic: ODE {a}"))
+        tasks.append(run_task("ode", sc, a, o, f"basic: ODE {a}"))  # every law (hybrid)
     return tasks
 
 
@@ -206,10 +204,8 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     for a, sc, figref in _BASIC:
         pr, rr = out[k], out[k + 1]
         k += 2
-        orr: dict[str, Any] | None = None
-        if a in ODE_LAWS:
-            orr = out[k]
-            k += 1
+        orr: dict[str, Any] | None = out[k]
+        k += 1
         bdp = pr.get("bdp_pkts", rr.get("bdp_pkts", 626.1))
         d = pr.get("d_s", D_S)
         closed = _basic_closed(a, bdp, d)
@@ -501,12 +497,9 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                             CLOSED_FORM: c,
                             ROUNDS: r_r,
                             ODE: NA(
-                                "the ODE model runs Vegas/FAST "
-                                "without slow start; this section compares the round "
-                                "model and packets"
-                            )
-                            if a in ODE_LAWS
-                            else ode_na(a),
+                                "not run in this section: it compares the round model "
+                                "and the packet simulator over the BDP grid"
+                            ),
                             PACKET: p_r,
                             DOCUMENT: NO_FIGURE_VALUES,
                         },
