@@ -906,45 +906,49 @@ class _Sim:
         dt = np.diff(t, prepend=t[:1]) if n else t
         safe_dt = np.where(dt > 0, dt, np.inf)
         flows = []
+        # every per-flow array is a row of one array computed for all flows at once
         rec = self.rec[: int(self.gi[C.G_NREC])]
-        rec_flow = rec[:, 9].astype(np.intp)
-        order = np.argsort(rec_flow, kind="stable")
-        bounds = np.searchsorted(rec_flow[order], np.arange(len(sc.flows) + 1))
+        order = np.argsort(rec[:, 9].astype(np.intp), kind="stable")
+        cols = np.ascontiguousarray(rec[order, :9].T)
+        delta = backlog(cols[1], cols[6], cols[3])
+        bounds = np.searchsorted(rec[order, 9], np.arange(len(sc.flows) + 1))
+        sf = np.ascontiguousarray(self.s_flow[:n].transpose(1, 2, 0))  # flow, column, time
+        good = sf[:, 1, :]
+        gp_all = np.diff(good, axis=1, prepend=good[:, :1]) / safe_dt
+        fi, ff = self.fi, self.ff
         for f, fl in enumerate(sc.flows):
-            rows = rec[order[bounds[f] : bounds[f + 1]]]
-            loss = np.asarray(self.losses[f], dtype=np.float64).reshape(-1, 4)
-            good = self.s_flow[:n, f, 1]
-            gp = np.diff(good, prepend=good[:1]) / safe_dt
+            a, b = int(bounds[f]), int(bounds[f + 1])
+            loss = np.asarray(self.losses[f], dtype=np.float64).reshape(-1, 4).T.copy()
             flows.append(
                 FlowTrace(
                     name=fl.name,
                     algorithm=self.laws[f].name,
                     start_s=fl.start_s,
                     stop_s=fl.stop_s,
-                    round_t_s=rows[:, 0].copy(),
-                    round_cwnd_pkts=rows[:, 1].copy(),
-                    round_next_cwnd_pkts=rows[:, 2].copy(),
-                    round_rtt_mean_s=rows[:, 3].copy(),
-                    round_rtt_min_s=rows[:, 4].copy(),
-                    round_rtt_max_s=rows[:, 5].copy(),
-                    round_base_rtt_s=rows[:, 6].copy(),
-                    round_delta_pkts=backlog(rows[:, 1], rows[:, 6], rows[:, 3]),
-                    round_phase=rows[:, 7].copy(),
-                    round_ssthresh_pkts=rows[:, 8].copy(),
-                    cwnd_pkts=self.s_flow[:n, f, 0].copy(),
-                    goodput_pps=gp,
-                    srtt_s=self.s_flow[:n, f, 3].copy(),
-                    loss_t_s=loss[:, 0].copy(),
-                    loss_kind=loss[:, 1].copy(),
-                    loss_cwnd_before_pkts=loss[:, 2].copy(),
-                    loss_cwnd_after_pkts=loss[:, 3].copy(),
-                    sent_pkts=int(self.fi[f, C.I_SENT]),
-                    delivered_pkts=int(self.fi[f, C.I_GOOD]),
-                    retransmissions=int(self.fi[f, C.I_RETX]),
-                    fast_retransmits=int(self.fi[f, C.I_FASTRETX]),
-                    timeouts=int(self.fi[f, C.I_TIMEOUTS]),
-                    acks_sent=int(self.fi[f, C.I_ACKS_SENT]),
-                    base_rtt_s=float(self.ff[f, C.F_BASE]),
+                    round_t_s=cols[0, a:b],
+                    round_cwnd_pkts=cols[1, a:b],
+                    round_next_cwnd_pkts=cols[2, a:b],
+                    round_rtt_mean_s=cols[3, a:b],
+                    round_rtt_min_s=cols[4, a:b],
+                    round_rtt_max_s=cols[5, a:b],
+                    round_base_rtt_s=cols[6, a:b],
+                    round_delta_pkts=delta[a:b],
+                    round_phase=cols[7, a:b],
+                    round_ssthresh_pkts=cols[8, a:b],
+                    cwnd_pkts=sf[f, 0],
+                    goodput_pps=gp_all[f],
+                    srtt_s=sf[f, 3],
+                    loss_t_s=loss[0],
+                    loss_kind=loss[1],
+                    loss_cwnd_before_pkts=loss[2],
+                    loss_cwnd_after_pkts=loss[3],
+                    sent_pkts=int(fi[f, C.I_SENT]),
+                    delivered_pkts=int(fi[f, C.I_GOOD]),
+                    retransmissions=int(fi[f, C.I_RETX]),
+                    fast_retransmits=int(fi[f, C.I_FASTRETX]),
+                    timeouts=int(fi[f, C.I_TIMEOUTS]),
+                    acks_sent=int(fi[f, C.I_ACKS_SENT]),
+                    base_rtt_s=float(ff[f, C.F_BASE]),
                 )
             )
         links = []
