@@ -123,6 +123,31 @@ def test_measurement_round_after_an_increase(sampling, expected):
     assert seen == expected
 
 
+def test_near_band_decides_every_round_far_from_the_band():
+    # the default: with Δ = 0 (below α/4) eq (11) holds round after round, as printed
+    law, state = _ca(alpha=2.0, beta=4.0)
+    w = np.array([100.0])
+    seen = []
+    for _ in range(4):
+        act = law.on_round(state, sample(w, 0.1, 0.1))
+        w = apply(act, w)
+        seen.append(float(w[0]))
+    assert seen == [104.0, 112.0, 124.0, 140.0]
+
+
+def test_near_band_measures_after_an_increase_near_the_band():
+    # Δ = W/8 = 1 >= α/4 = 0.5: the eq-(3) increase (β − Δ = 3, succ 1) is followed by a
+    # measurement round (no decision, succ kept), then succ = 2 (6 packets)
+    law, state = _ca(alpha=2.0, beta=4.0)
+    s = sample(8.0, 0.4375, 0.5)
+    a = law.on_round(state, s)
+    assert (a.cap[0] - a.cwnd[0], state["succ"][0]) == (3.0, 1.0)
+    a = law.on_round(state, s)
+    assert (a.incr[0], a.cap[0], state["succ"][0]) == (0.0, 8.0, 1.0)
+    a = law.on_round(state, s)
+    assert (a.cap[0] - a.cwnd[0], state["succ"][0]) == (6.0, 2.0)
+
+
 def test_after_increase_decides_decreases_every_round():
     # Δ = W/2 = 5 > β = 4 twice in a row: eq (4) acts in both rounds (no measurement
     # round after a decrease, unlike "every-other-round")
@@ -139,7 +164,7 @@ def test_after_increase_decides_decreases_every_round():
 def test_sampling_is_checked_and_reported():
     with pytest.raises(ValueError, match="sampling must be one of"):
         QuickVegas(sampling="sometimes")  # type: ignore[arg-type]
-    assert QuickVegas().params()["sampling"] == "after-increase"
+    assert QuickVegas().params()["sampling"] == "near-band"
 
 
 def test_losses_reset_succ():

@@ -30,14 +30,16 @@ Rules, each from document 000 unless marked *ours*:
   change made at round i "can be detected at the (i + 2)th round" (§3.2.2). Eq. (4) halves
   its decrease for that reason. Eq. (3) counts *successful* increases ("if the increment
   was successful, it might be the case that there is enough bandwidth"), and whether an
-  increase succeeded is only measurable two rounds later. Default ``"after-increase"``
-  (*our reading*): after an eq.-(3) increase the next round is a measurement round (no
-  decision, succ and the window kept), every other branch decides every round. With
-  ``"every-round"`` (the pseudo-code read literally) succ grows before its first increase
-  is seen and many flows fall into a limit cycle (queue 0–1297 packets with 60 flows on
-  1 Gb/s, where document 000 §5.3 reports a maximum queue similar to Vegas's);
-  ``"every-other-round"`` measures after every decision. The analysis is
-  :func:`tcpfluid.analytic.round_map_stability`; docs/algorithms.md gives the numbers.
+  increase succeeded is only measurable two rounds later. Default ``"near-band"`` (*our
+  reading*): a decision every round, except that an eq.-(3) increase taken with a backlog
+  Δ ≥ α/4 (the flow is near its band, where an unseen increase can overshoot β) is followed
+  by a measurement round (no decision; succ and the window kept). ``"every-round"`` is the
+  pseudo-code read literally: succ grows before its first increase is seen and many flows
+  fall into a limit cycle (queue 0–1297 packets with 60 flows on 1 Gb/s, where document
+  000 §5.3 reports a maximum queue similar to Vegas's). ``"after-increase"`` measures after
+  every eq.-(3) increase, ``"every-other-round"`` after every decision (both slow the
+  ramp-up). The analysis is :func:`tcpfluid.analytic.round_map_stability`;
+  docs/algorithms.md gives the numbers.
 * Losses: as Vegas (3/4, 1/2, timeout to 2 packets and slow start). *Ours*: a loss also
   resets ``succ`` (the run of consecutive increases is broken).
 * *Ours*: the window never goes below 2 packets.
@@ -57,7 +59,11 @@ from .vegas import Vegas
 __all__ = ["SAMPLINGS", "QuickVegas"]
 
 #: readings of when Δ is sampled in congestion avoidance (docs/algorithms.md)
-SAMPLINGS = ("every-round", "every-other-round", "after-increase")
+SAMPLINGS = ("near-band", "every-round", "after-increase", "every-other-round")
+
+#: "near-band": an eq-(3) increase is followed by a measurement round when it was taken
+#: with a backlog of at least this fraction of α (the flow is near its band)
+_NEAR_BAND = 0.25
 
 FloatArray = NDArray[np.float64]
 State = dict[str, FloatArray]
@@ -74,11 +80,12 @@ class QuickVegas(Vegas):
         Upper backlog threshold β, packets; ``>= alpha``.
     gamma : float or array_like, default 1
         Slow-start exit threshold γ, packets; ``> 0``.
-    sampling : {"after-increase", "every-round", "every-other-round"}
+    sampling : {"near-band", "every-round", "after-increase", "every-other-round"}
         When congestion avoidance samples Δ and decides (module docstring):
-        ``"after-increase"`` (default) skips the round after each eq.-(3) increase,
-        ``"every-round"`` decides every round (the printed pseudo-code literally),
-        ``"every-other-round"`` skips the round after every decision.
+        ``"near-band"`` (default) skips the round after an eq.-(3) increase taken with
+        Δ ≥ α/4, ``"every-round"`` decides every round (the printed pseudo-code
+        literally), ``"after-increase"`` skips the round after every eq.-(3) increase,
+        ``"every-other-round"`` the round after every decision.
 
     Defaults are document 000 §5's (γ = 1, α = 2, β = 4).
 
@@ -97,7 +104,9 @@ class QuickVegas(Vegas):
         alpha: Any = 2.0,
         beta: Any = 4.0,
         gamma: Any = 1.0,
-        sampling: Literal["every-round", "every-other-round", "after-increase"] = "after-increase",
+        sampling: Literal[
+            "near-band", "every-round", "after-increase", "every-other-round"
+        ] = "near-band",
     ) -> None:
         super().__init__(alpha=alpha, beta=beta, gamma=gamma)
         if sampling not in SAMPLINGS:
@@ -169,6 +178,8 @@ class QuickVegas(Vegas):
             decided = ca & ~hold
             if self._sampling == "after-increase":
                 decided &= below
+            elif self._sampling == "near-band":
+                decided &= below & (delta >= _NEAR_BAND * alpha)
             np.copyto(state["hold"], np.where(decided, 1.0, 0.0))
 
         np.putmask(phase, leave, CONGESTION_AVOIDANCE)

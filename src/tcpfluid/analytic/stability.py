@@ -41,9 +41,10 @@ Gains of the laws (per round, near their target)
   the first step is not seen by the next decision, succ becomes 2 and K = 2 > 1: the map
   cannot converge and settles into a limit cycle whose amplitude grows with N (the queue
   of 20, 40, 60 flows swings between 0 and about 430, 860, 1290 packets). With a
-  measurement round after each eq.-(3) increase (``sampling="after-increase"``) or after
-  every decision (``"every-other-round"``) each decision sees the previous one: the lag in
-  decisions is 1 and K = succ = 1 is inside the boundary 2.
+  measurement round after each eq.-(3) increase near the band (``sampling="near-band"``,
+  the default, or ``"after-increase"``) or after every decision (``"every-other-round"``)
+  each decision sees the previous one: the lag in decisions is 1 and K = succ = 1 is
+  inside the boundary 2.
 * FAST (document 000 §2): ``w ← (1 − γ)w + γ(w d/D + α)``: K = γ (0.5 by default): stable
   for L = 1 and 2, not beyond L = 3 once γ > 0.618.
 
@@ -73,7 +74,7 @@ __all__ = [
 ]
 
 STABILITY_ALGORITHMS = ("vegas", "enhanced-vegas", "quick-vegas", "fast")
-_QV_SAMPLINGS = ("every-round", "every-other-round", "after-increase")
+_QV_SAMPLINGS = ("every-round", "every-other-round", "after-increase", "near-band")
 
 
 def _check_lag(lag_rounds: Any) -> int:
@@ -205,9 +206,10 @@ def round_map_stability(
         FAST's γ in (0, 1] (ignored by the other laws).
     sampling
         Quick Vegas only: ``"every-round"`` (a decision every round, the printed
-        pseudo-code read literally), ``"every-other-round"`` or ``"after-increase"`` (a
-        measurement round after each decision or each eq.-3 increase; see
-        :class:`tcpfluid.algorithms.QuickVegas`).
+        pseudo-code read literally), ``"every-other-round"``, ``"after-increase"`` or
+        ``"near-band"`` (a measurement round after each decision, each eq.-3 increase, or
+        each eq.-3 increase near the band — the same as ``"after-increase"`` near the
+        equilibrium; see :class:`tcpfluid.algorithms.QuickVegas`).
 
     Returns
     -------
@@ -271,6 +273,8 @@ def round_map_stability(
             f"boundary {kc:.3f} at a lag of {lag} round(s)",
         )
     # Quick Vegas
+    # "near-band" measures after an eq.-(3) increase taken with Δ >= α/4, which holds
+    # near the equilibrium this analysis linearises around: there it is "after-increase"
     if sampling == "every-round":
         dlag = lag
     elif sampling == "every-other-round":
