@@ -13,7 +13,8 @@ not timed.
 Cases
 -----
 * ``qv-basic/<law>``: document 000 §5.1, one flow on 50 Mb/s x 100 ms for 240 s with the
-  25 Mb/s CBR from 80 s to 160 s (about 1 million data packets): data packets sent per
+  25 Mb/s CBR from 80 s to 160 s (about 1 million data packets; Reno with a 1000-packet
+  buffer, as its window never stops growing on the infinite one): data packets sent per
   second of wall time (``packets_per_s``, retransmissions included), events per second,
   wall time of the event loop (``wall_s``: the compiled loop plus the calls into the laws;
   building the arrays and the summary are not in it) and ``law_time_s``, its part in the
@@ -54,10 +55,13 @@ def _scenario(case: str) -> Any:
     from tcpfluid.scenarios import build_scenario
 
     kind, _, law = case.partition("/")
+    # Reno never backs off on qv-basic's infinite buffer (its window passes a million
+    # packets, past the simulator's max_packets ceiling): it runs with 1000 packets
+    extra = {"buffer": 1000} if law == "reno" else {}
     if kind == "qv-basic":
-        return build_scenario("qv-basic", duration="240s").with_algorithm(law)
+        return build_scenario("qv-basic", duration="240s", **extra).with_algorithm(law)
     if kind == "qv-basic-60s":
-        return build_scenario("qv-basic", duration="60s").with_algorithm(law)
+        return build_scenario("qv-basic", duration="60s", **extra).with_algorithm(law)
     if kind == "qv-many-flows":
         return build_scenario("qv-many-flows").with_algorithm(law)
     if kind == "qv-many-flows-short":
@@ -101,7 +105,7 @@ def _env(src: Path) -> dict[str, str]:
     return env
 
 
-def _run_worker(src: Path, case: str, repeat: int) -> dict[str, Any]:
+def _run_worker(src: Path, case: str, repeat: int) -> dict[str, Any] | None:
     out = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--worker", case, "--repeat", str(repeat)],
         env=_env(src),
@@ -110,7 +114,8 @@ def _run_worker(src: Path, case: str, repeat: int) -> dict[str, Any]:
         check=False,
     )
     if out.returncode != 0:
-        raise SystemExit(f"worker {case} on {src} failed:\n{out.stderr[-2000:]}")
+        print(f"worker {case} on {src} failed:\n{out.stderr[-1500:]}")
+        return None
     result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
     return result
 
@@ -135,8 +140,11 @@ def _cli_wall(src: Path, duration: str) -> float:
 
 
 def _cli_marginal(src: Path, short: str, long: str, repeat: int) -> dict[str, Any]:
-    n_short = _run_worker(src, f"qv-basic-d{short}/vegas", 1)["data_packets"]
-    n_long = _run_worker(src, f"qv-basic-d{long}/vegas", 1)["data_packets"]
+    r_short = _run_worker(src, f"qv-basic-d{short}/vegas", 1)
+    r_long = _run_worker(src, f"qv-basic-d{long}/vegas", 1)
+    if r_short is None or r_long is None:
+        raise SystemExit(f"the packet count runs failed on {src}")
+    n_short, n_long = r_short["data_packets"], r_long["data_packets"]
     _cli_wall(src, short)  # warm the file system and the kernel cache
     pairs = []
     for _ in range(repeat):
@@ -188,6 +196,8 @@ def main() -> None:
         walls: dict[str, float] = {}
         for tree, src in trees:
             r = _run_worker(src, name, repeat)
+            if r is None:
+                continue
             pps = r["data_packets"] / r["wall_s"]
             eps = r["events"] / r["wall_s"]
             walls[tree] = r["wall_s"]
@@ -206,7 +216,7 @@ def main() -> None:
                 records.append(
                     {"name": f"sim/{name}/{key}", "tree": tree, "value": value, "unit": unit}
                 )
-        if "reference" in walls:
+        if "reference" in walls and "new" in walls:
             print(f"{'':<28} {'speed-up':<9} {walls['reference'] / walls['new']:>32.2f}x")
 
     if not args.only or "cli" in args.only:
