@@ -45,7 +45,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -54,9 +53,9 @@ from numpy.typing import ArrayLike, NDArray
 from .. import metrics
 from .._validation import check_positive, check_range
 from ..algorithms.base import LOSS_FAST, LOSS_TIMEOUT, ControlLaw, RoundSample
-from ..metrics import _finite_or_none
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
+from ._hybrid_results import HybridFlowTrace, HybridResult
 
 __all__ = ["HybridFlowTrace", "HybridResult", "simulate_hybrid", "simulate_scenario_hybrid"]
 
@@ -64,176 +63,6 @@ FloatArray = NDArray[np.float64]
 
 #: default time step, as a fraction of the smallest base RTT
 STEPS_PER_RTT = 64
-
-
-@dataclass(frozen=True)
-class HybridFlowTrace:
-    """One flow's round trace (the packet simulator's fields and meanings).
-
-    Attributes
-    ----------
-    round_t_s
-        Round boundaries, s.
-    round_cwnd_pkts
-        The window the law saw at each boundary (the window of the round that ended).
-    round_next_cwnd_pkts
-        The window the law (and a loss reaction) set at the boundary.
-    round_phase
-        The law's phase chosen at the boundary.
-    start_s, stop_s
-        The flow's active interval.
-    delivered_pkts
-        Packets delivered (ACKed) by the end of the run.
-    loss_t_s
-        Times of the loss events the law reacted to.
-    """
-
-    round_t_s: FloatArray
-    round_cwnd_pkts: FloatArray
-    round_next_cwnd_pkts: FloatArray
-    round_phase: FloatArray
-    start_s: float
-    stop_s: float
-    delivered_pkts: float
-    loss_t_s: FloatArray
-
-
-@dataclass(frozen=True)
-class HybridResult:
-    """Result of :func:`simulate_hybrid`.
-
-    Attributes
-    ----------
-    time_s
-        Sample times, s, shape ``(T,)``.
-    window_pkts, throughput_pps, rtt_s
-        Per flow, shape ``(F, T)``: window, delivery rate over the sample interval,
-        last RTT sample (0 before the first ACK).
-    queue_pkts
-        Bottleneck queue (flows and cross traffic), packets, shape ``(T,)``.
-    flows
-        Each flow's :class:`HybridFlowTrace`.
-    algorithms
-        Each flow's law name.
-    capacity_pps, duration_s, dt_s
-        Bottleneck rate, simulated time, time step.
-    change_times_s
-        Times at which the cross traffic changes (inside the run).
-    carried_pkts
-        Packets the bottleneck carried (flows and cross traffic).
-    delivered_pkts, lost_pkts
-        Per flow, cumulative packets ACKed and dropped at each sample, ``(F, T)``.
-    base_rtt_s
-        Per flow, the BaseRTT its law last saw (0 before the flow's first round), ``(F, T)``.
-    avg_queue_pkts
-        RED's averaged queue (0 under drop-tail), ``(T,)``.
-    red
-        The RED parameters of the run (``None``: drop-tail).
-    """
-
-    time_s: FloatArray
-    window_pkts: FloatArray
-    throughput_pps: FloatArray
-    rtt_s: FloatArray
-    queue_pkts: FloatArray
-    flows: tuple[HybridFlowTrace, ...]
-    algorithms: tuple[str, ...]
-    capacity_pps: float
-    duration_s: float
-    dt_s: float
-    change_times_s: tuple[float, ...]
-    carried_pkts: float
-    delivered_pkts: FloatArray
-    lost_pkts: FloatArray
-    base_rtt_s: FloatArray
-    avg_queue_pkts: FloatArray
-    red: RedParameters | None
-    _summary: list[HybridSummary] = field(default_factory=list, repr=False, compare=False)
-
-    @property
-    def n_flows(self) -> int:
-        """F."""
-        return len(self.flows)
-
-    @property
-    def summary(self) -> HybridSummary:
-        """Summary metrics (packet simulator's definitions; computed once)."""
-        if not self._summary:
-            self._summary.append(_summarise(self))
-        return self._summary[0]
-
-    def to_dict(self) -> dict[str, Any]:
-        """Engine, algorithms and the summary, JSON-ready (no trajectories)."""
-        return {
-            "engine": "hybrid",
-            "algorithms": list(self.algorithms),
-            "capacity_pps": self.capacity_pps,
-            "duration_s": self.duration_s,
-            "dt_s": self.dt_s,
-            "summary": self.summary.to_dict(),
-        }
-
-    def plot(self, ax: Any = None) -> list[Any]:
-        """Plot the windows (and the queue, dashed) against time; returns the artists."""
-        if ax is None:
-            import matplotlib.pyplot as plt
-
-            _, ax = plt.subplots()
-        artists: list[Any] = []
-        for j in range(self.n_flows):
-            label = f"flow {j} ({self.algorithms[j]}) window"
-            artists += ax.plot(self.time_s, self.window_pkts[j], label=label)
-        artists += ax.plot(self.time_s, self.queue_pkts, "k--", label="queue")
-        ax.set_xlabel("time (s)")
-        ax.set_ylabel("packets")
-        ax.legend(loc="best")
-        return artists
-
-
-@dataclass(frozen=True)
-class HybridSummary:
-    """Per-flow summary (arrays over flows) with the round model's public keys."""
-
-    ss_exit_time_s: FloatArray
-    ss_exit_window_pkts: FloatArray
-    settled_window_pkts: FloatArray
-    time_to_equilibrium_s: FloatArray
-    reached_equilibrium: NDArray[np.bool_]
-    change_times_s: tuple[float, ...]
-    convergence_times_s: FloatArray
-    converged: NDArray[np.bool_]
-    utilization: float
-    throughput_pps: FloatArray
-    jain_index: float
-    losses: NDArray[np.int64]
-
-    def flow(self, flow: int = 0) -> dict[str, Any]:
-        """The public summary keys with the window metrics of flow ``flow``."""
-        conv = self.convergence_times_s[flow]
-        ok = self.converged[flow]
-        return {
-            "ss_exit_window": _finite_or_none(self.ss_exit_window_pkts[flow]),
-            "ss_exit_time_s": _finite_or_none(self.ss_exit_time_s[flow]),
-            "ss_exit_round": None,
-            "settled_window": (
-                _finite_or_none(self.settled_window_pkts[flow])
-                if bool(self.reached_equilibrium[flow])
-                else None
-            ),
-            "time_to_equilibrium_s": _finite_or_none(self.time_to_equilibrium_s[flow]),
-            "convergence_times_s": [
-                _finite_or_none(c) if o else None for c, o in zip(conv, ok, strict=True)
-            ],
-            "change_times_s": list(self.change_times_s),
-            "utilization": _finite_or_none(self.utilization),
-            "throughput_pps": [_finite_or_none(x) for x in self.throughput_pps],
-            "jain_index": _finite_or_none(self.jain_index),
-            "losses": [int(x) for x in self.losses],
-        }
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: :meth:`flow` of the first flow (throughputs and losses per flow)."""
-        return self.flow(0)
 
 
 # ------------------------------------------------------------------------------ engine
@@ -403,46 +232,16 @@ def simulate_hybrid(
     )
     every = max(1, round(rec_dt / dt))
     frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
-    start = (
-        np.zeros(F)
-        if flow_start_s is None
-        else np.broadcast_to(np.asarray(flow_start_s, float), (F,)).copy()
-    )
-    stop = (
-        np.full(F, math.inf)
-        if flow_stop_s is None
-        else np.broadcast_to(np.asarray(flow_stop_s, float), (F,)).copy()
-    )
+    start = _per_flow("flow_start_s", flow_start_s, F, 0.0)
+    stop = _per_flow("flow_stop_s", flow_stop_s, F, math.inf)
     if np.any(~np.isfinite(start)) or np.any(start < 0) or np.any(stop <= start):
         raise ValueError("flow_start_s must be >= 0 and flow_stop_s > flow_start_s for every flow")
-    cross = [(float(r), float(a), float(b)) for r, a, b in cross_traffic]
-    for i, (r, a, b) in enumerate(cross):
-        if not (r > 0 and math.isfinite(r) and a >= 0 and b > a):
-            raise ValueError(
-                f"cross_traffic[{i}] (a CBR source at the bottleneck: the scenario's cbr, "
-                "cbr_start, cbr_stop) needs rate_pps > 0 and 0 <= start_s < stop_s, got "
-                f"rate_pps={r!r}, start_s={a!r}, stop_s={b!r}"
-            )
-    if cross:
-        worst = max(sum(r for r, a, b in cross if a <= ti < b) for _, ti, _ in cross)
-        if worst >= mu:
-            raise ValueError(
-                f"cross traffic takes up to {worst:g} pkt/s of a {mu:g} pkt/s bottleneck"
-            )
+    cross = _check_cross(cross_traffic, mu)
     changes = metrics.bandwidth_changes([(a, b) for _, a, b in cross], t_end)
     laws = _Laws(law, F)
 
     # ------------------------------------------------------------------ state
-    ff = np.zeros((K.N_FLOW_ROWS, F))
-    ff[K.F_D] = d
-    ff[K.F_START] = start
-    ff[K.F_STOP] = stop
-    ff[K.F_R_MIN] = np.inf
-    ff[K.F_FIRST_DROP] = np.inf
-    ff[K.F_RECOVER] = -np.inf
-    # a packet sent in step k leaves the queue in step k at the earliest, is ACKed D steps
-    # later and refilled in the step after: the loop is (D + 1) dt = d
-    ff[K.F_DELAY_STEPS] = np.maximum(1, np.rint(d / dt) - 1)
+    ff = _flow_state(d, dt, start, stop)
     g = np.zeros(K.N_GLOBALS)
     H = int(ff[K.F_DELAY_STEPS].max()) + 1
     dep_hist = np.zeros((H, F))
@@ -485,10 +284,63 @@ def simulate_hybrid(
             progress(min(1.0, t / t_end))
     if progress is not None:
         progress(1.0)
-    acked_total = ff[K.F_ACKED]
-    carried = float(g[K.G_CARRIED])
+    return _collect(laws, ff, g, rec_f, rec_g, rounds, loss_times, mu, t_end, dt, changes, red)
+
+
+def _check_cross(
+    cross_traffic: Sequence[tuple[float, float, float]], mu: float
+) -> list[tuple[float, float, float]]:
+    """The CBR sources as floats, checked (each valid; together below μ at every instant)."""
+    cross = [(float(r), float(a), float(b)) for r, a, b in cross_traffic]
+    for i, (r, a, b) in enumerate(cross):
+        if not (r > 0 and math.isfinite(r) and a >= 0 and b > a):
+            raise ValueError(
+                f"cross_traffic[{i}] (a CBR source at the bottleneck: the scenario's cbr, "
+                "cbr_start, cbr_stop) needs rate_pps > 0 and 0 <= start_s < stop_s, got "
+                f"rate_pps={r!r}, start_s={a!r}, stop_s={b!r}"
+            )
+    if cross:
+        worst = max(sum(r for r, a, b in cross if a <= ti < b) for _, ti, _ in cross)
+        if worst >= mu:
+            raise ValueError(
+                f"cross traffic takes up to {worst:g} pkt/s of a {mu:g} pkt/s bottleneck; "
+                "it must stay below the bottleneck rate"
+            )
+    return cross
+
+
+def _flow_state(d: FloatArray, dt: float, start: FloatArray, stop: FloatArray) -> FloatArray:
+    """The kernel's per-flow state rows (:mod:`tcpfluid.fluid._hybrid_kernel`), fresh."""
+    ff = np.zeros((K.N_FLOW_ROWS, d.size))
+    ff[K.F_D] = d
+    ff[K.F_START] = start
+    ff[K.F_STOP] = stop
+    ff[K.F_R_MIN] = np.inf
+    ff[K.F_FIRST_DROP] = np.inf
+    ff[K.F_RECOVER] = -np.inf
+    # a packet sent in step k leaves the queue in step k at the earliest, is ACKed D steps
+    # later and refilled in the step after: the loop is (D + 1) dt = d
+    ff[K.F_DELAY_STEPS] = np.maximum(1, np.rint(d / dt) - 1)
+    return ff
+
+
+def _collect(
+    laws: _Laws,
+    ff: FloatArray,
+    g: FloatArray,
+    rec_f: FloatArray,
+    rec_g: FloatArray,
+    rounds: list[list[tuple[float, float, float, float]]],
+    loss_times: list[list[float]],
+    mu: float,
+    t_end: float,
+    dt: float,
+    changes: tuple[float, ...],
+    red: RedParameters | None,
+) -> HybridResult:
+    """The :class:`HybridResult` of a finished run."""
     traces = []
-    for j in range(F):
+    for j in range(ff.shape[1]):
         rt = np.array(rounds[j], dtype=np.float64).reshape(-1, 4)
         traces.append(
             HybridFlowTrace(
@@ -496,9 +348,9 @@ def simulate_hybrid(
                 round_cwnd_pkts=rt[:, 1],
                 round_next_cwnd_pkts=rt[:, 2],
                 round_phase=rt[:, 3],
-                start_s=float(start[j]),
-                stop_s=float(stop[j]),
-                delivered_pkts=float(acked_total[j]),
+                start_s=float(ff[K.F_START, j]),
+                stop_s=float(ff[K.F_STOP, j]),
+                delivered_pkts=float(ff[K.F_ACKED, j]),
                 loss_t_s=np.array(loss_times[j]),
             )
         )
@@ -515,7 +367,7 @@ def simulate_hybrid(
         duration_s=t_end,
         dt_s=dt,
         change_times_s=changes,
-        carried_pkts=carried,
+        carried_pkts=float(g[K.G_CARRIED]),
         delivered_pkts=rec_f[K.R_ACKED, :, :n].copy(),
         lost_pkts=rec_f[K.R_LOST, :, :n].copy(),
         base_rtt_s=rec_f[K.R_BASE, :, :n].copy(),
@@ -584,34 +436,6 @@ def _boundary(
     ff[K.F_ROUND_SEQ] = np.where(ends, ff[K.F_SENT], ff[K.F_ROUND_SEQ])
     for row, value in ((K.F_R_ACKS, 0.0), (K.F_R_SUM, 0.0), (K.F_R_MIN, np.inf), (K.F_R_MAX, 0.0)):
         ff[row, ends] = value
-
-
-def _summarise(res: HybridResult) -> HybridSummary:
-    from ..sim.summary import _flow_metrics  # the packet simulator's definitions
-
-    rows = [_flow_metrics(fl, res.change_times_s, res.duration_s) for fl in res.flows]
-    F, nk = len(rows), len(res.change_times_s)
-    thr = np.array(
-        [
-            fl.delivered_pkts / max(min(res.duration_s, fl.stop_s) - fl.start_s, 1e-300)
-            for fl in res.flows
-        ]
-    )
-    jain = float(metrics.jain_index(thr)) if np.any(thr > 0) else math.nan
-    return HybridSummary(
-        ss_exit_time_s=np.array([r[0] for r in rows]),
-        ss_exit_window_pkts=np.array([r[1] for r in rows]),
-        settled_window_pkts=np.array([r[3] for r in rows]),
-        time_to_equilibrium_s=np.array([r[4] for r in rows]),
-        reached_equilibrium=np.array([r[5] for r in rows]),
-        change_times_s=res.change_times_s,
-        convergence_times_s=np.array([r[6] for r in rows], dtype=np.float64).reshape(F, nk),
-        converged=np.array([r[7] for r in rows], dtype=bool).reshape(F, nk),
-        utilization=res.carried_pkts / (res.capacity_pps * res.duration_s),
-        throughput_pps=thr,
-        jain_index=jain,
-        losses=np.array([fl.loss_t_s.size for fl in res.flows], dtype=np.int64),
-    )
 
 
 def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:

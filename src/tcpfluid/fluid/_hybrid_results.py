@@ -1,0 +1,215 @@
+"""Results of the hybrid model: per-flow round traces, the sampled series and the summary
+(the packet simulator's definitions, :mod:`tcpfluid.sim.summary`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .. import metrics
+from ..metrics import _finite_or_none
+from ..queueing import RedParameters
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class HybridFlowTrace:
+    """One flow's round trace (the packet simulator's fields and meanings).
+
+    Attributes
+    ----------
+    round_t_s
+        Round boundaries, s.
+    round_cwnd_pkts
+        The window the law saw at each boundary (the window of the round that ended).
+    round_next_cwnd_pkts
+        The window the law (and a loss reaction) set at the boundary.
+    round_phase
+        The law's phase chosen at the boundary.
+    start_s, stop_s
+        The flow's active interval.
+    delivered_pkts
+        Packets delivered (ACKed) by the end of the run.
+    loss_t_s
+        Times of the loss events the law reacted to.
+    """
+
+    round_t_s: FloatArray
+    round_cwnd_pkts: FloatArray
+    round_next_cwnd_pkts: FloatArray
+    round_phase: FloatArray
+    start_s: float
+    stop_s: float
+    delivered_pkts: float
+    loss_t_s: FloatArray
+
+
+@dataclass(frozen=True)
+class HybridResult:
+    """Result of :func:`simulate_hybrid`.
+
+    Attributes
+    ----------
+    time_s
+        Sample times, s, shape ``(T,)``.
+    window_pkts, throughput_pps, rtt_s
+        Per flow, shape ``(F, T)``: window, delivery rate over the sample interval,
+        last RTT sample (0 before the first ACK).
+    queue_pkts
+        Bottleneck queue (flows and cross traffic), packets, shape ``(T,)``.
+    flows
+        Each flow's :class:`HybridFlowTrace`.
+    algorithms
+        Each flow's law name.
+    capacity_pps, duration_s, dt_s
+        Bottleneck rate, simulated time, time step.
+    change_times_s
+        Times at which the cross traffic changes (inside the run).
+    carried_pkts
+        Packets the bottleneck carried (flows and cross traffic).
+    delivered_pkts, lost_pkts
+        Per flow, cumulative packets ACKed and dropped at each sample, ``(F, T)``.
+    base_rtt_s
+        Per flow, the BaseRTT its law last saw (0 before the flow's first round), ``(F, T)``.
+    avg_queue_pkts
+        RED's averaged queue (0 under drop-tail), ``(T,)``.
+    red
+        The RED parameters of the run (``None``: drop-tail).
+    """
+
+    time_s: FloatArray
+    window_pkts: FloatArray
+    throughput_pps: FloatArray
+    rtt_s: FloatArray
+    queue_pkts: FloatArray
+    flows: tuple[HybridFlowTrace, ...]
+    algorithms: tuple[str, ...]
+    capacity_pps: float
+    duration_s: float
+    dt_s: float
+    change_times_s: tuple[float, ...]
+    carried_pkts: float
+    delivered_pkts: FloatArray
+    lost_pkts: FloatArray
+    base_rtt_s: FloatArray
+    avg_queue_pkts: FloatArray
+    red: RedParameters | None
+    _summary: list[HybridSummary] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def n_flows(self) -> int:
+        """F."""
+        return len(self.flows)
+
+    @property
+    def summary(self) -> HybridSummary:
+        """Summary metrics (packet simulator's definitions; computed once)."""
+        if not self._summary:
+            self._summary.append(_summarise(self))
+        return self._summary[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Engine, algorithms and the summary, JSON-ready (no trajectories)."""
+        return {
+            "engine": "hybrid",
+            "algorithms": list(self.algorithms),
+            "capacity_pps": self.capacity_pps,
+            "duration_s": self.duration_s,
+            "dt_s": self.dt_s,
+            "summary": self.summary.to_dict(),
+        }
+
+    def plot(self, ax: Any = None) -> list[Any]:
+        """Plot the windows (and the queue, dashed) against time; returns the artists."""
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots()
+        artists: list[Any] = []
+        for j in range(self.n_flows):
+            label = f"flow {j} ({self.algorithms[j]}) window"
+            artists += ax.plot(self.time_s, self.window_pkts[j], label=label)
+        artists += ax.plot(self.time_s, self.queue_pkts, "k--", label="queue")
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("packets")
+        ax.legend(loc="best")
+        return artists
+
+
+@dataclass(frozen=True)
+class HybridSummary:
+    """Per-flow summary (arrays over flows) with the round model's public keys."""
+
+    ss_exit_time_s: FloatArray
+    ss_exit_window_pkts: FloatArray
+    settled_window_pkts: FloatArray
+    time_to_equilibrium_s: FloatArray
+    reached_equilibrium: NDArray[np.bool_]
+    change_times_s: tuple[float, ...]
+    convergence_times_s: FloatArray
+    converged: NDArray[np.bool_]
+    utilization: float
+    throughput_pps: FloatArray
+    jain_index: float
+    losses: NDArray[np.int64]
+
+    def flow(self, flow: int = 0) -> dict[str, Any]:
+        """The public summary keys with the window metrics of flow ``flow``."""
+        conv = self.convergence_times_s[flow]
+        ok = self.converged[flow]
+        return {
+            "ss_exit_window": _finite_or_none(self.ss_exit_window_pkts[flow]),
+            "ss_exit_time_s": _finite_or_none(self.ss_exit_time_s[flow]),
+            "ss_exit_round": None,
+            "settled_window": (
+                _finite_or_none(self.settled_window_pkts[flow])
+                if bool(self.reached_equilibrium[flow])
+                else None
+            ),
+            "time_to_equilibrium_s": _finite_or_none(self.time_to_equilibrium_s[flow]),
+            "convergence_times_s": [
+                _finite_or_none(c) if o else None for c, o in zip(conv, ok, strict=True)
+            ],
+            "change_times_s": list(self.change_times_s),
+            "utilization": _finite_or_none(self.utilization),
+            "throughput_pps": [_finite_or_none(x) for x in self.throughput_pps],
+            "jain_index": _finite_or_none(self.jain_index),
+            "losses": [int(x) for x in self.losses],
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: :meth:`flow` of the first flow (throughputs and losses per flow)."""
+        return self.flow(0)
+
+
+def _summarise(res: HybridResult) -> HybridSummary:
+    from ..sim.summary import _flow_metrics  # the packet simulator's definitions
+
+    rows = [_flow_metrics(fl, res.change_times_s, res.duration_s) for fl in res.flows]
+    F, nk = len(rows), len(res.change_times_s)
+    thr = np.array(
+        [
+            fl.delivered_pkts / max(min(res.duration_s, fl.stop_s) - fl.start_s, 1e-300)
+            for fl in res.flows
+        ]
+    )
+    jain = float(metrics.jain_index(thr)) if np.any(thr > 0) else math.nan
+    return HybridSummary(
+        ss_exit_time_s=np.array([r[0] for r in rows]),
+        ss_exit_window_pkts=np.array([r[1] for r in rows]),
+        settled_window_pkts=np.array([r[3] for r in rows]),
+        time_to_equilibrium_s=np.array([r[4] for r in rows]),
+        reached_equilibrium=np.array([r[5] for r in rows]),
+        change_times_s=res.change_times_s,
+        convergence_times_s=np.array([r[6] for r in rows], dtype=np.float64).reshape(F, nk),
+        converged=np.array([r[7] for r in rows], dtype=bool).reshape(F, nk),
+        utilization=res.carried_pkts / (res.capacity_pps * res.duration_s),
+        throughput_pps=thr,
+        jain_index=jain,
+        losses=np.array([fl.loss_t_s.size for fl in res.flows], dtype=np.int64),
+    )
