@@ -368,3 +368,15 @@ def test_every_fluid_engine_refuses_what_it_cannot_model_by_name() -> None:
     with pytest.raises(ValueError, match="rounds engine cannot model flows of unequal base RTT"):
         tcpfluid.simulate(sc, "rounds")
     assert len(tcpfluid.simulate(sc, "ode").summary.flows) == 2
+
+
+def test_a_run_whose_capacity_underflows_reports_no_utilization() -> None:
+    """A hand-built scenario (build_scenario refuses it) whose bottleneck x duration
+    underflows to 0 bytes: the packet summary said ZeroDivisionError."""
+    from tcpfluid.scenarios import FlowSpec, Link, Scenario
+    from tcpfluid.sim import simulate_packets
+
+    links = (Link("A", 1e-300, 0.0), Link("B", 1e-300, 0.0))
+    flows = (FlowSpec("f", ("A",), ("B",), algorithm="vegas"),)
+    res = simulate_packets(Scenario("x", links, flows, duration_s=1e-300))
+    assert math.isnan(res.summary.utilization) and res.summary.to_dict()["utilization"] is None

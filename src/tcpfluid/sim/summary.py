@@ -172,7 +172,8 @@ def summarise(res: PacketResult) -> PacketSummary:
     bott = bottleneck(sc)  # the one rule of every engine (tcpfluid.scenarios.bottleneck)
     assert bott is not None
     lt = res.link(bott.name)
-    util = lt.bytes_out / (bott.rate_bps / 8.0 * t_end)
+    capacity_bytes = bott.rate_bps / 8.0 * t_end  # 0 when the product underflows
+    util = lt.bytes_out / capacity_bytes if capacity_bytes > 0 else math.nan
     thr = np.array(
         [fl.delivered_pkts / max(min(t_end, fl.stop_s) - fl.start_s, 1e-300) for fl in res.flows]
     )
