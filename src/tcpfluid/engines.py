@@ -31,8 +31,10 @@ Options (keywords of :func:`simulate`; :func:`engine_options` lists them per eng
   receiving the fraction done in [0, 1]);
 * ``rounds``: ``rtt_model`` (``"average"``, ``"last"``, ``"fluid"``; ``rtt`` is accepted as
   an alias) and the keywords of :func:`tcpfluid.fluid.simulate_scenario_rounds`;
-* ``ode``: the keywords of :func:`tcpfluid.fluid.simulate_ode` (``n_points``,
-  ``switch_width_pkts``, ``measure_from_s``, ``method``...) except those the scenario gives;
+* ``ode``: ``model`` (``"auto"``, ``"hybrid"``: every law on the hybrid fluid model,
+  ``"classical"``: the Vegas/FAST/Reno right-hand sides) and the keywords of
+  :func:`tcpfluid.fluid.simulate_ode` (``n_points``, ``measure_from_s``...) except those
+  the scenario gives (:func:`tcpfluid.fluid.simulate_scenario_ode`);
 * ``packet``: ``seed`` and the keywords of :func:`tcpfluid.sim.simulate_packets`
   (``sample_interval``, ``delayed_ack``...).
 
