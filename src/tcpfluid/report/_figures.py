@@ -166,11 +166,13 @@ def _zoom(
     window: float,
     at: float | None,
 ) -> None:
-    """An inset with the raw dense traces over about four periods of the first one."""
-    label, t0, q0, _ = dense[0]
-    osc = oscillation(t0, q0, window_s=t_end / 10.0)
+    """An inset with the raw dense traces over about four periods of the fastest one,
+    titled with each trace's period and swing."""
+    oscs = [oscillation(t, q, window_s=t_end / 10.0) for _, t, q, _ in dense]
+    periods = [o.period_s for o in oscs if np.isfinite(o.period_s)]
+    t0 = dense[0][1]
     step = float(np.median(np.diff(t0))) if t0.size > 1 else window
-    width = 4.0 * osc.period_s if np.isfinite(osc.period_s) else window
+    width = 4.0 * min(periods) if periods else window
     width = float(np.clip(width, 10.0 * step, t_end / 10.0))
     start = at if at is not None else 0.5 * t_end - width / 2.0
     ins = ax.inset_axes((1.04, 0.12, 0.3, 0.76))  # right of the panel: hides no data
@@ -180,7 +182,11 @@ def _zoom(
     ins.set_xlim(start, start + width)
     ins.tick_params(labelsize=5)
     ins.set_title(
-        f"zoom: {label} period ≈ {osc.period_s:.2g} s, swing ≈ {osc.amplitude:.0f} pkts",
+        "zoom\n"
+        + "\n".join(
+            f"{lab}: period ≈ {o.period_s:.2g} s, swing ≈ {o.amplitude:.0f} pkts"
+            for (lab, _, _, _), o in zip(dense, oscs, strict=True)
+        ),
         fontsize=5,
     )
     ins.set_facecolor("white")
