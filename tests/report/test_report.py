@@ -301,7 +301,10 @@ def test_tasks_start_longest_first() -> None:
     assert schedule([1.0, 5.0, 3.0, 5.0]) == [1, 3, 2, 0]
     # cold Numba cache: the first packet run is followed by ~WARMUP_S of other tasks, so
     # one worker compiles while the other runs fluid models (then longest first again)
-    costs = [60.0, 50.0, 8.0, 9.0, 1.0, 2.0]
+    from tcpfluid.report._core import WARMUP_S
+
+    w = WARMUP_S
+    costs = [4 * w, 3 * w, 0.55 * w, 0.6 * w, 0.05 * w, 0.1 * w]
     packet = [True, True, False, False, False, True]
     assert schedule(costs, packet) == [0, 3, 2, 1, 5, 4]
     assert schedule(costs, [False] * 6) == schedule(costs)

@@ -232,7 +232,7 @@ class Progress:
 #: functions of tasks that run the packet simulator (Numba-compiled, cached on disk)
 _COMPILING = ("packet_run", "thesis_run")
 #: seconds of other tasks started right after the first packet run (see :func:`schedule`)
-WARMUP_S = 15.0
+WARMUP_S = 30.0
 
 #: seconds per simulated packet slot of the bottleneck and per flow-round, one core
 #: (order of magnitude of the packet simulator; only the order of the tasks depends on it)
