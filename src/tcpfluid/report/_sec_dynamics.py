@@ -136,10 +136,9 @@ _REASONS = {
     ("quick-vegas", "time_to_equilibrium_s", PACKET): "",
     ("quick-vegas", "halved", ROUNDS): "the fluid Δ is exact, so eq. (4) halves the excess "
     "every round; ns-2's noisy Δ does not (docs/round-model.md)",
-    ("quick-vegas", "doubled", ROUNDS): "the default reading samples Δ in a measurement "
-    "round after each increase (docs/algorithms.md): the round model is within the "
-    "cross-layer tolerance of the packet simulator, which is as slow "
-    "(tests/fluid/test_cross_layer.py)",
+    ("quick-vegas", "doubled", ROUNDS): "the round model runs the same Quick Vegas reading "
+    "as the packet simulator (docs/algorithms.md); their cross-layer agreement is tested "
+    "in tests/fluid/test_cross_layer.py",
     ("quick-vegas", "max_queue", ROUNDS): _QUEUE_JUMP,
     ("quick-vegas", "max_queue", PACKET): "ours keeps the whole window queued when the "
     "bandwidth halves; ns-2's 500 is not explained by the text",
