@@ -90,7 +90,6 @@ def test_ode_refuses_a_meaningless_atol() -> None:
         simulate_scenario_ode(sc, atol=1e300)
 
 
-@pytest.mark.xfail(strict=True, reason="open: requested from the closed forms' owner (laws)")
 def test_rounds_to_equilibrium_overflow_is_an_error() -> None:
     try:
         out = rounds_to_equilibrium("vegas", 1e300, 1e300, beta=1e-300)
@@ -109,9 +108,14 @@ def test_ode_with_huge_duration_or_rtt_names_it() -> None:
             simulate_summary("qv-basic", "vegas", engine="ode", sets=sets)
 
 
-def test_predict_huge_path_names_the_path() -> None:
+def test_predict_huge_path_names_the_path_or_gives_finite_numbers() -> None:
     from tcpfluid.analytic import predict
 
     # 1e300 packets/s x 100 ms: the message named an internal "rounds" limit
-    with pytest.raises(ValueError, match=r"bdp|bandwidth|mu"):
-        predict("vegas", Path(1e300, 0.1))
+    try:
+        out = predict("vegas", Path(1e300, 0.1))
+    except ValueError as exc:
+        assert any(n in str(exc) for n in ("bdp", "bandwidth", "mu")), exc
+    else:
+        for value in (out.ss_exit_window_pkts, out.ss_exit_time_s, out.time_to_equilibrium_s):
+            assert value is not None and math.isfinite(value)
