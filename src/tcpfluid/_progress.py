@@ -103,7 +103,7 @@ class ProgressBar:
     def note(self, text: str) -> None:
         """Show ``text`` (cut to 40 characters) after the bar."""
         if self.active and not self._closed:
-            self._ensure().set_postfix_str(str(text)[:40], refresh=False)
+            self._ensure().set_postfix_str(str(text)[:40], refresh=True)
 
     def close(self) -> None:
         """End the bar (idempotent)."""
