@@ -46,7 +46,7 @@ _NEVER = 1 << 62
 #: what a progress callable with a ``note`` method (tcpfluid._progress.ProgressBar) is
 #: told when the first run of a process has not started after ``_COMPILE_NOTICE_S``
 #: (the kernels are being compiled: about 20 s, once per install and Numba version)
-COMPILE_NOTICE = "compiling the packet simulator (first run only) ..."
+COMPILE_NOTICE = "compiling the simulator (first run only)"  # ProgressBar.note: <= 40
 _COMPILE_NOTICE_S = 1.0
 _kernels_ready = False
 #: defer round decisions into batches (exact; False takes each at once, for tests)
