@@ -91,6 +91,10 @@ def test_differences_carry_the_sections_reasons() -> None:
     assert "round model vs document, 1 comparison (slow-start exit window): fluid burst" in md
     assert "**Enhanced Vegas.**" in md and "Nothing differs." in md
     assert "| Vegas | – | 0/1 · – | – | 1/1 · – |" in md
+    # per layer over all algorithms: the closed form is only a reference (Quick Vegas:
+    # rounds agree, packets differ); round model 0/1 (Vegas) + 1/1 (Enhanced Vegas) with
+    # the documents and 1/1 with the closed form; packets 1/1 with documents, 0/1 with CF
+    assert "| **all algorithms** | – · 1/2 | 1/2 · 1/1 | 1/1 · – | 1/1 · 0/1 |" in md
 
 
 def test_summary_follows_the_rows() -> None:

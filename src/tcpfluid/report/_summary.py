@@ -166,11 +166,12 @@ class ReportSummary:
                 seen.append(c.algorithm)
         return seen
 
-    def counts(self, algorithm: str, layer: str) -> tuple[_Count, _Count]:
-        """(vs the documents, vs the other layers) counts of ``layer`` for ``algorithm``."""
+    def counts(self, algorithm: str | None, layer: str) -> tuple[_Count, _Count]:
+        """(vs the documents, vs the other layers) counts of ``layer`` for ``algorithm``
+        (``None``: every algorithm)."""
         docs, layers = _Count(), _Count()
         for c in self.comparisons:
-            if c.algorithm != algorithm or layer not in c.layers:
+            if (algorithm is not None and c.algorithm != algorithm) or layer not in c.layers:
                 continue
             # a variant column of the same layer (round model, rtt=fluid) counts as a layer
             (docs if c.with_document else layers).add(c.agree)
@@ -252,6 +253,13 @@ class ReportSummary:
             }
         return {"overview": self.overview(), "algorithms": algs}
 
+    def _all_cells(self) -> list[str]:
+        cells = []
+        for layer in LAYERS:
+            d, o = self.counts(None, layer)
+            cells.append("–" if not (d.total or o.total) else f"{d.text()} · {o.text()}")
+        return cells
+
     def markdown(self) -> list[str]:
         """The summary as Markdown lines (a paragraph, a table, a list per algorithm)."""
         out = ["## Summary", "", self.overview(), ""]
@@ -268,6 +276,7 @@ class ReportSummary:
                 d, o = self.counts(a, layer)
                 cells.append("–" if not (d.total or o.total) else f"{d.text()} · {o.text()}")
             out.append(f"| {a} | " + " | ".join(cells) + " |")
+        out.append("| **all algorithms** | " + " | ".join(self._all_cells()) + " |")
         out.append("")
         for a in self.algorithms:
             diffs = self.differences(a)
@@ -301,6 +310,11 @@ class ReportSummary:
             out.append(
                 f"<tr><td>{e(a)}</td>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>"
             )
+        out.append(
+            "<tr><td><b>all algorithms</b></td>"
+            + "".join(f"<td>{e(c)}</td>" for c in self._all_cells())
+            + "</tr>"
+        )
         out.append("</table>")
         for a in self.algorithms:
             diffs = self.differences(a)
