@@ -26,8 +26,8 @@ import pytest
 import tcpfluid.fluid.rounds as rounds_mod
 import tcpfluid.sweep as sweep_mod
 import tcpfluid.sweep.cache as sweep_cache
-import tcpfluid.sweep.config as sweep_config
 import tcpfluid.sweep.execution as sweep_exec
+import tcpfluid.sweep.grids as sweep_grids
 from tcpfluid.cli.simulate import simulate_summary
 from tcpfluid.sweep import ENGINE_METRICS, Sweep, grid, read_table, sweep
 
@@ -522,7 +522,7 @@ def test_chunked_batches_give_the_same_table(monkeypatch: Any) -> None:
 def test_docstring_examples_run() -> None:
     import doctest
 
-    for module in (sweep_mod, sweep_config):
+    for module in (sweep_mod, sweep_grids):
         result = doctest.testmod(module)
         assert result.attempted >= 1 and result.failed == 0
 

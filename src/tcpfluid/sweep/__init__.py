@@ -63,9 +63,9 @@ from .config import (
     ENGINE_METRICS,
     SWEEP_ENGINES,
     Sweep,
-    grid,
     sweep,
 )
+from .grids import Grid, grid
 from .plotting import _parameter_columns as _parameter_columns
 from .plotting import plot_sweep
 from .tables import SweepResult, read_table
@@ -76,6 +76,7 @@ __all__ = [
     "DEFAULT_SCENARIO",
     "ENGINE_METRICS",
     "SWEEP_ENGINES",
+    "Grid",
     "Sweep",
     "SweepResult",
     "grid",

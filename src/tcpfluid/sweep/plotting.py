@@ -158,7 +158,7 @@ def plot_sweep(
         raise ValueError("no successful point to plot (every selected row has status != ok)")
     # failed points stay on the axes, as gaps (lines) or empty cells (heat map)
     df = df.assign(**{metric: df[metric].where(df["status"] == "ok")})
-    x_num, x_raw, x_label = _axis(df, x)
+    _, _, x_label = _axis(df, x)  # checks the column (a clear error before drawing)
     others = [
         c for c in _parameter_columns(df) if c not in (x, y) and df[c].astype(str).nunique() > 1
     ]
@@ -198,6 +198,13 @@ def plot_sweep(
             f"a heat map of {metric} over {x} x {y} needs the other parameters fixed; "
             f"{', '.join(others)} vary: pick values with where= (--where KEY=VALUE)"
         )
+    return _heat_map(ax, df, metric, x, y, x_label)
+
+
+def _heat_map(ax: Any, df: pd.DataFrame, metric: str, x: str, y: str, x_label: str) -> list[Any]:
+    """:func:`plot_sweep`'s heat map of ``metric`` over ``x`` × ``y`` (values in the cells
+    of small grids, "n/a" where a point failed or has no value)."""
+    x_num, x_raw, _ = _axis(df, x)
     y_num, _, y_label = _axis(df, y)
     xs_u = _unique_sorted(x_num, x_raw)
     ys_u = _unique_sorted(y_num, list(df[y]))

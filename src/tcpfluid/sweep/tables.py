@@ -212,7 +212,7 @@ class _Results:
 
 def _param_column(sw: Sweep, name: str) -> list[Any]:
     """The values of parameter ``name`` for every point (a grid: computed from its axes)."""
-    from .config import Grid
+    from .grids import Grid
 
     g = sw.points
     if isinstance(g, Grid) and name in g.axes:

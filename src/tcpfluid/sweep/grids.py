@@ -1,0 +1,150 @@
+"""Grids of sweep points: the lazy product of named parameter lists."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import operator
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, overload
+
+__all__ = ["Grid", "Point", "grid"]
+
+Point = dict[str, Any]
+
+
+class Grid(Sequence[Point]):
+    """The product of named parameter lists, generated lazily (what :func:`grid` returns).
+
+    A read-only sequence of points: ``len(g)``, ``g[i]`` (computed from ``i``, the last
+    axis varying fastest), iteration and slicing (a list). It holds only the axes, so a
+    grid of 10^6 points costs the memory of its axes, not of 10^6 dicts.
+
+    Attributes
+    ----------
+    axes
+        ``{name: (v1, v2, ...)}`` in the order given.
+    """
+
+    __slots__ = ("_axes", "_len", "_names", "_strides", "_values")
+
+    def __init__(self, axes: Mapping[str, Sequence[Any]]) -> None:
+        self._axes = {k: tuple(v) for k, v in axes.items()}
+        self._names = tuple(self._axes)
+        self._values = tuple(self._axes.values())
+        strides = []
+        n = 1
+        for vals in reversed(self._values):
+            strides.append(n)
+            n *= len(vals)
+        self._strides = tuple(reversed(strides))
+        self._len = n
+
+    @property
+    def axes(self) -> dict[str, tuple[Any, ...]]:
+        """The axes: ``{name: values}``."""
+        return dict(self._axes)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Point: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Point]: ...
+
+    def __getitem__(self, index: int | slice) -> Point | list[Point]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if isinstance(index, bool):
+            raise TypeError(f"grid index must be an integer, got {index!r}")
+        try:
+            i = operator.index(index)
+        except TypeError:
+            raise TypeError(f"grid index must be an integer, got {index!r}") from None
+        if i < 0:
+            i += self._len
+        if not 0 <= i < self._len:
+            raise IndexError(f"grid index {index} out of range for {self._len} points")
+        return {
+            name: vals[(i // stride) % len(vals)]
+            for name, vals, stride in zip(self._names, self._values, self._strides, strict=True)
+        }
+
+    def __iter__(self) -> Iterator[Point]:
+        names = self._names
+        for combo in itertools.product(*self._values):
+            yield dict(zip(names, combo, strict=True))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Grid):
+            return self._axes == other._axes
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(other) == self._len and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={list(v)!r}" for k, v in self._axes.items())
+        return f"grid({inner})  # {self._len} points"
+
+    def with_axis(self, name: str, value: Any) -> Grid:
+        """This grid with a fixed value ``name=value`` appended (if ``name`` is not an axis)."""
+        if name in self._axes:
+            return self
+        return Grid({**self._axes, name: (value,)})
+
+
+def _distinct_key(x: Any) -> Any:
+    """A hashable stand-in for ``x`` that equal values share (lists, dicts: their JSON)."""
+    try:
+        hash(x)
+    except TypeError:
+        return ("unhashable", json.dumps(x, sort_keys=True, default=repr))
+    return x
+
+
+def grid(**axes: Any) -> Grid:
+    """The product of named parameter lists, as a lazy sequence of points (:class:`Grid`).
+
+    Parameters
+    ----------
+    **axes
+        ``name=[v1, v2, ...]``; a scalar (or a string) is one fixed value. The last axis
+        varies fastest.
+
+    Returns
+    -------
+    Grid
+        A read-only sequence of dicts (index, iterate, ``len``); points are made on access,
+        so a grid of millions of points is built and checked in time linear in the sum of
+        its axes' lengths.
+
+    Raises
+    ------
+    ValueError
+        If no axis is given, an axis is an empty list, or an axis repeats a value (which
+        would give duplicate rows), naming the axis.
+
+    Examples
+    --------
+    >>> grid(algorithm=["vegas", "quick-vegas"], rtt=["50ms", "100ms"], cbr="none")[1]
+    {'algorithm': 'vegas', 'rtt': '100ms', 'cbr': 'none'}
+    """
+    if not axes:
+        raise ValueError("grid needs at least one axis, got none")
+    values: dict[str, tuple[Any, ...]] = {}
+    for name, v in axes.items():
+        vals = tuple(v) if isinstance(v, list | tuple) else (v,)
+        if not vals:
+            raise ValueError(f"grid axis {name!r} is empty; give it at least one value")
+        seen: set[Any] = set()
+        for x in vals:
+            key = _distinct_key(x)
+            if key in seen:
+                raise ValueError(f"grid axis {name!r} repeats the value {x!r}; list it once")
+            seen.add(key)
+        values[name] = vals
+    return Grid(values)
