@@ -8,7 +8,7 @@ loop); run it on an otherwise idle core for figures you can compare.
 
 Measurements
 ------------
-* ``sweep/rounds/grid100000``: the done-when of issue 7: 10^5 points of the round model,
+* ``sweep/rounds/grid100000``: 10^5 points of the round model,
   Vegas vs Quick Vegas × 100 bandwidths (5-50 Mb/s, BDP 31-313 packets at 50 ms) × 1 or 2
   flows × 250 values of β (2-12 packets), no CBR, 20 s (400 rounds of 50 ms: enough for
   every Vegas and 94 % of the Quick Vegas points to settle), metrics
