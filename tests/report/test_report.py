@@ -395,3 +395,16 @@ def test_no_run_is_done_twice(quick: bool) -> None:
     tasks = [t for s in SECTIONS.values() for t in s.tasks(ReportConfig(quick=quick))]
     keys = [(t.function, repr(sorted(t.kwargs.items()))) for t in tasks]
     assert len(set(keys)) == len(keys)
+
+
+def test_progress_shows_the_longest_task_while_it_runs() -> None:
+    from tcpfluid.report._core import Progress, Task, run_tasks
+
+    tasks = [Task("os:getpid", {}, f"t{k}", cost=float(k)) for k in range(3)]
+    stream = _Tty()
+    bar = Progress(tasks, stream=stream)
+    out = run_tasks(tasks, jobs=2, progress=bar)
+    bar.close()
+    assert len(out) == 3 and all(isinstance(pid, int) for pid, _ in out)
+    text = stream.getvalue()
+    assert "0/3 running t2" in text and "100%" in text

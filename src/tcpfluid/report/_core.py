@@ -217,6 +217,11 @@ class Progress:
         self._sum = 0.0
         self._bar = progress_bar(f"report ({self.total} tasks)", enabled=enabled, stream=stream)
 
+    def started(self, label: str) -> None:
+        """Show the bar at 0 % with the first (longest) task's label while it runs."""
+        self._bar.note(f"0/{self.total} running {label}")
+        self._bar(0.0)
+
     def update(self, label: str, cost: float = 1.0) -> None:
         """One more task finished (its label, its estimated cost)."""
         self.done += 1
@@ -322,6 +327,8 @@ def run_tasks(
         compiles = [t.function.rpartition(":")[2] in _COMPILING for t in tasks]
         order = schedule(costs, compiles)
         futs = {ex.submit(_run_task, tasks[i]): i for i in order}
+        if progress is not None and order:
+            progress.started(tasks[order[0]].label)
         for fut in as_completed(futs):
             i = futs[fut]
             results[i] = fut.result()
