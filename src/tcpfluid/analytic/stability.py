@@ -75,6 +75,13 @@ __all__ = [
 
 STABILITY_ALGORITHMS = ("vegas", "enhanced-vegas", "quick-vegas", "fast")
 _QV_SAMPLINGS = ("every-round", "every-other-round", "after-increase", "near-band")
+_QV_HOW = {
+    "every-round": "a decision every round (the printed pseudo-code): ",
+    "every-other-round": "a measurement round after every decision: ",
+    "after-increase": "a measurement round after every eq.-(3) increase: ",
+    "near-band": "a measurement round after an eq.-(3) increase near the band (Δ >= α/4, "
+    "which holds near the equilibrium): ",
+}
 
 
 def _check_lag(lag_rounds: Any) -> int:
@@ -300,7 +307,8 @@ def round_map_stability(
         differential_gain=diff(gain, 0.5 * (a + b)),
         converges=ok,
         reason=(
-            f"eq. (3) adds (β − Δ)·succ with succ = {succ} by the time its first increase "
+            _QV_HOW[sampling]
+            + f"eq. (3) adds (β − Δ)·succ with succ = {succ} by the time its first increase "
             f"is seen ({dlag} decision(s) later): gain {gain:g} against the boundary "
             f"{kc:.3f}; eq. (4)'s gain 1/2 is " + ("inside" if 0.5 < kc else "outside") + " it"
         ),
