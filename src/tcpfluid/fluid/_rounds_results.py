@@ -324,3 +324,62 @@ def _summarise(tr: RoundTrace) -> RoundSummary:
         jain_index=np.asarray(jain, dtype=np.float64),
         losses=tr.losses.copy(),
     )
+
+
+class _Recorder:
+    """The per-round series of a run (every m-th round): time, window and phase always,
+    the optional fields of :data:`RECORDABLE` when asked for (the others stay ``None``)."""
+
+    def __init__(self, n_rec: int, S: int, F: int, fields: set[str]) -> None:
+        self.n = 0
+        self.time = np.empty((n_rec, S))
+        self.window = np.empty((n_rec, S, F))
+        self.phase = np.empty((n_rec, S, F), dtype=np.int8)
+        self.delta = np.empty((n_rec, S, F)) if "delta_pkts" in fields else None
+        self.rtt = np.empty((n_rec, S)) if "rtt_s" in fields else None
+        self.queue = np.empty((n_rec, S)) if "queue_pkts" in fields else None
+        self.thr = np.empty((n_rec, S, F)) if "throughput_pps" in fields else None
+
+    def add(
+        self,
+        t: FloatArray,
+        w: FloatArray,
+        phase: FloatArray,
+        *,
+        delta: FloatArray | None,
+        rtt: FloatArray,
+        queue: FloatArray | None,
+        thr: FloatArray | None,
+    ) -> None:
+        """Record one round (per-flow arrays of shape ``(S × F,)``, per-scenario ``(S,)``)."""
+        k = self.n
+        S, F = self.window.shape[1:]
+        self.time[k] = t
+        self.window[k] = w.reshape(S, F)
+        self.phase[k] = phase.reshape(S, F)
+        if self.delta is not None and delta is not None:
+            self.delta[k] = delta.reshape(S, F)
+        if self.rtt is not None:
+            self.rtt[k] = rtt
+        if self.queue is not None and queue is not None:
+            self.queue[k] = queue
+        if self.thr is not None and thr is not None:
+            self.thr[k] = thr.reshape(S, F)
+        self.n = k + 1
+
+    def series(self) -> dict[str, Any]:
+        """The recorded rows as :class:`RoundTrace` fields."""
+        n = self.n
+
+        def cut(a: Any) -> Any:
+            return None if a is None else a[:n]
+
+        return {
+            "time_s": self.time[:n],
+            "window_pkts": self.window[:n],
+            "phase": self.phase[:n],
+            "delta_pkts": cut(self.delta),
+            "rtt_s": cut(self.rtt),
+            "queue_pkts": cut(self.queue),
+            "throughput_pps": cut(self.thr),
+        }

@@ -97,7 +97,7 @@ from ._rounds_physics import (
     reverse_queues,
     round_rtts,
 )
-from ._rounds_results import RECORDABLE, RoundSummary, RoundTrace
+from ._rounds_results import RECORDABLE, RoundSummary, RoundTrace, _Recorder
 
 __all__ = [
     "RECORDABLE",
@@ -241,16 +241,7 @@ def simulate_rounds(
     mu_r = batch.reverse_mu_pps
     b_r = batch.reverse_buffer_pkts
 
-    # --------------------------------------------------------------- recording
-    n_rec = (n_steps + every - 1) // every
-    time_rec = np.empty((n_rec, S))
-    win_rec = np.empty((n_rec, S, F))
-    phase_rec = np.empty((n_rec, S, F), dtype=np.int8)
-    delta_rec = np.empty((n_rec, S, F)) if "delta_pkts" in rec else None
-    rtt_rec = np.empty((n_rec, S)) if "rtt_s" in rec else None
-    queue_rec = np.empty((n_rec, S)) if "queue_pkts" in rec else None
-    thr_rec = np.empty((n_rec, S, F)) if "throughput_pps" in rec else None
-
+    recorder = _Recorder((n_steps + every - 1) // every, S, F, rec)
     t = np.zeros(S)
     base_rtt = np.full(n, np.inf)
     fwd_base = np.full(n, np.inf)
@@ -298,7 +289,6 @@ def simulate_rounds(
     # the train can only be slower than mu_a after mu_a rises: with cross traffic
     spread_train = ack_train and not reverse and bool(cross)
     history: deque[Rtts] = deque()
-    k_rec = 0
     k = 0
     for k in range(n_steps):
         # ---------------- available rate at the start of the round
@@ -413,19 +403,19 @@ def simulate_rounds(
         t = t + duration
         # ---------------- record
         if k % every == 0:
-            time_rec[k_rec] = t
-            win_rec[k_rec] = w1.reshape(S, F)
-            phase_rec[k_rec] = state["phase"].reshape(S, F)
-            if delta_rec is not None:
-                delta_rec[k_rec] = backlog(w1, base_for_law, rtt_mean_n).reshape(S, F)
-            if rtt_rec is not None:
-                rtt_rec[k_rec] = rtt_mean
-            if queue_rec is not None:
+            q_end = None
+            if recorder.queue is not None:
                 q_end = qf[2] if model != "fluid" else qf[3]  # peak of the round
-                queue_rec[k_rec] = q_end * (mu_link * inv_mu) if cross else q_end
-            if thr_rec is not None:
-                thr_rec[k_rec] = (got / per_flow(duration)).reshape(S, F)
-            k_rec += 1
+                q_end = q_end * (mu_link * inv_mu) if cross else q_end  # link packets
+            recorder.add(
+                t,
+                w1,
+                state["phase"],
+                delta=None if recorder.delta is None else backlog(w1, base_for_law, rtt_mean_n),
+                rtt=rtt_mean,
+                queue=q_end,
+                thr=None if recorder.thr is None else got / per_flow(duration),
+            )
         # ---------------- the law decides
         action: RoundAction = law.on_round(state, sample)
         cwnd0 = np.asarray(action.cwnd, dtype=np.float64)
@@ -434,17 +424,9 @@ def simulate_rounds(
         if lost is not None:
             hit = (lost > 1e-9) & active
             if np.any(hit):
-                cwnd0 = cwnd0.copy()
-                incr = incr.copy()
-                cap = cap.copy()
-                timeout = hit & (lost > frac * w1)
-                for kind, mask in ((LOSS_TIMEOUT, timeout), (LOSS_FAST, hit & ~timeout)):
-                    idx = np.flatnonzero(mask)
-                    if idx.size:
-                        new = np.asarray(law.on_loss(state, idx, kind, w1[idx]), dtype=np.float64)
-                        cwnd0[idx] = new
-                        incr[idx] = 0.0
-                        cap[idx] = new
+                cwnd0, incr, cap = _react_to_losses(
+                    law, state, hit, lost, w1, frac, cwnd0, incr, cap
+                )
                 # a scenario whose clock has passed duration_s keeps stepping while others
                 # of the batch finish; its losses after the end do not count
                 losses += hit & cn
@@ -459,18 +441,11 @@ def simulate_rounds(
             break
     if progress is not None:
         progress(1.0)
-    n_done = k_rec
     if t_end == math.inf:
         elapsed = t
     carried = delivered.reshape(S, F).sum(axis=1) + cross_carried
     return RoundTrace(
-        time_s=time_rec[:n_done],
-        window_pkts=win_rec[:n_done],
-        phase=phase_rec[:n_done],
-        delta_pkts=None if delta_rec is None else delta_rec[:n_done],
-        rtt_s=None if rtt_rec is None else rtt_rec[:n_done],
-        queue_pkts=None if queue_rec is None else queue_rec[:n_done],
-        throughput_pps=None if thr_rec is None else thr_rec[:n_done],
+        **recorder.series(),
         paths=batch,
         algorithm=getattr(law, "name", type(law).__name__),
         law_params=law.params(),
@@ -653,6 +628,32 @@ def _check_run(
         n_steps, t_end, every, frac, rec, start_f, stop_f, cross, c_rates, c_start, c_stop,
         change_times,
     )  # fmt: skip
+
+
+def _react_to_losses(
+    law: ControlLaw,
+    state: dict[str, FloatArray],
+    hit: NDArray[np.bool_],
+    lost: FloatArray,
+    w1: FloatArray,
+    frac: float,
+    cwnd0: FloatArray,
+    incr: FloatArray,
+    cap: FloatArray,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The loss reactions of the flows ``hit`` (after the law's round decision): a timeout
+    when a flow lost more than ``frac`` of its window, else a fast retransmit; the reaction
+    replaces the round's action (nothing added per ACK in the next round)."""
+    cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
+    timeout = hit & (lost > frac * w1)
+    for kind, mask in ((LOSS_TIMEOUT, timeout), (LOSS_FAST, hit & ~timeout)):
+        idx = np.flatnonzero(mask)
+        if idx.size:
+            new = np.asarray(law.on_loss(state, idx, kind, w1[idx]), dtype=np.float64)
+            cwnd0[idx] = new
+            incr[idx] = 0.0
+            cap[idx] = new
+    return cwnd0, incr, cap
 
 
 def _rtt_model(rtt_model: str | None, rtt: str | None) -> str:
