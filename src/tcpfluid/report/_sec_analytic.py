@@ -26,7 +26,6 @@ from ._common import (
     RUNS,
     doc,
     matched_overrides,
-    ode_na,
     run_task,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
@@ -346,7 +345,10 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                             "rate, not a count"
                         )
                         if a == "vegas"
-                        else ode_na("quick-vegas"),
+                        else NA(
+                            "this section counts rounds to nW in the round model and "
+                            "packets; it does not run the ODE engine"
+                        ),
                         PACKET: pk if pk is not None else NA("window never reached nW"),
                         DOCUMENT: NO_FIGURE_VALUES,
                         "round model, rtt=fluid": (
