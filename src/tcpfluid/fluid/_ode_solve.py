@@ -189,6 +189,32 @@ def simulate_ode(
             "choose measure_from_s (and the flows' start_s/stop_s) so that one is"
         )
     model = _Model(flows, capacity, buffer_pkts, reverse, red, eps, eps_b, budget)
+    t, Y, active, status, message = _integrate(
+        model, flows, cross, t_end, n_points, method, rtol, atol, max_step, budget
+    )
+    result_kw = _result_fields(model, flows, t, Y, active, red, capacity)
+    result_kw.update(status=status, message=message)
+    summary = None
+    if status == 0:
+        changes = bandwidth_changes([(c[1], c[2]) for c in cross], t_end)
+        summary = _summarise(flows, t, Y, model, m_from, t_end, capacity, result_kw, changes)
+    return OdeResult(**result_kw, summary=summary)
+
+
+def _integrate(
+    model: _Model,
+    flows: tuple[OdeFlow, ...],
+    cross: list[tuple[float, float, float]],
+    t_end: float,
+    n_points: int,
+    method: str,
+    rtol: float,
+    atol: float,
+    max_step: float,
+    budget: int,
+) -> tuple[FloatArray, FloatArray, NDArray[np.bool_], int, str]:
+    """Integrate segment by segment between joins, leaves and cross-traffic changes;
+    returns the samples, the states, the flows' activity, and the status and message."""
     n = model.n
     t_grid = np.linspace(0.0, t_end, n_points)
     cuts = sorted(
@@ -267,6 +293,20 @@ def simulate_ode(
     t = np.concatenate(ts) if ts else np.zeros(0)
     Y = np.concatenate(ys, axis=1) if ys else np.zeros((model.size, 0))
     active = np.concatenate(acts, axis=1) if acts else np.zeros((n, 0), dtype=bool)
+    return t, Y, active, status, message
+
+
+def _result_fields(
+    model: _Model,
+    flows: tuple[OdeFlow, ...],
+    t: FloatArray,
+    Y: FloatArray,
+    active: NDArray[np.bool_],
+    red: RedQueue | None,
+    capacity: float,
+) -> dict[str, Any]:
+    """The :class:`OdeResult` fields computed from the integrated states."""
+    n = model.n
     model.active = np.ones((n, 1), dtype=bool)
     a = model.algebra(Y)
 
@@ -288,17 +328,11 @@ def simulate_ode(
         "avg_queue_pkts": Y[model.i_qa] if red is not None else np.zeros(t.size),
         "reverse_queue_pkts": a["qr"],
         "loss_probability": a["p"],
-        "status": status,
-        "message": message,
         "nfev": model.nfev,
         "capacity_pps": capacity,
         "flows": flows,
     }
-    summary = None
-    if status == 0:
-        changes = bandwidth_changes([(c[1], c[2]) for c in cross], t_end)
-        summary = _summarise(flows, t, Y, model, m_from, t_end, capacity, result_kw, changes)
-    return OdeResult(**result_kw, summary=summary)
+    return result_kw
 
 
 def _summarise(
