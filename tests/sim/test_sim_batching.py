@@ -89,3 +89,31 @@ def test_progress_must_be_callable() -> None:
     sc = build_scenario("qv-basic", duration="1s", cbr="none").with_algorithm("vegas")
     with pytest.raises(TypeError, match="progress"):
         simulate_packets(sc, progress=0.5)  # type: ignore[arg-type]
+
+
+def test_batching_is_exact_when_flows_share_their_first_link(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # three flows enter the same RED link first (a deferred decision blocks it for the
+    # others), with delayed ACKs and a CBR source on it: the blocking rules are exercised
+    from tcpfluid.scenarios import CbrSource, FlowSpec, Link, Scenario
+
+    red = {"min_th": 5, "max_th": 15, "max_p": 0.1, "w_q": 0.02}
+    sc = Scenario(
+        name="shared-first-link",
+        links=(
+            Link("C", 20e6, 0.01, 40, discipline="red", red=red),
+            Link("R", 2e6, 0.01, 50),
+        ),
+        flows=tuple(
+            FlowSpec(f"f{i}", ("C",), ("R",), start_s=0.2 * i, algorithm=a)
+            for i, a in enumerate(("vegas", "vegas", "reno"))
+        ),
+        cbr=(CbrSource("x", 4e6, start_s=1.0, stop_s=3.0, links=("C",)),),
+        duration_s=5.0,
+    )
+    batched = simulate_packets(sc, delayed_ack=True, seed=3)
+    monkeypatch.setattr(engine, "_DEFER", False)
+    one_by_one = simulate_packets(sc, delayed_ack=True, seed=3)
+    _same(batched, one_by_one)
+    assert sum(lk.drops_total for lk in batched.links) > 0
