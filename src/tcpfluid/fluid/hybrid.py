@@ -222,9 +222,15 @@ def simulate_hybrid(
     dt = float(d.min()) / STEPS_PER_RTT if dt_s is None else check_positive("dt_s", dt_s)
     if dt > float(d.min()) / 4:
         raise ValueError(f"dt_s must be at most a quarter of the smallest base RTT, got {dt!r}")
-    n_steps = math.ceil(t_end / dt)
-    if n_steps > 20_000_000:
-        raise ValueError(f"duration_s / dt_s = {n_steps} steps; shorten the run or raise dt_s")
+    with np.errstate(divide="ignore", over="ignore"):
+        ratio = t_end / dt if dt > 0 else math.inf
+    if not ratio <= 20_000_000:
+        raise ValueError(
+            f"duration_s={duration_s!r} needs {ratio:.3g} time steps of dt_s={dt!r} s (the "
+            "smallest base RTT / 64 by default; at most 20,000,000): shorten the run, "
+            "lengthen the base RTT or give a larger dt_s"
+        )
+    n_steps = max(1, math.ceil(ratio))
     rec_dt = (
         float(d.min()) / 4
         if record_every_s is None

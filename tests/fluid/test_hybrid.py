@@ -1,0 +1,82 @@
+"""The hybrid fluid model on its own: equilibria from the laws' definitions, conservation,
+input checks. (Agreement with the packet simulator: tests/fluid/test_cross_layer.py.)"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from tcpfluid.algorithms import get_law
+from tcpfluid.fluid import simulate_hybrid
+from tcpfluid.queueing import red_parameters
+
+MU = 1000.0  # packets/s
+D = 0.1  # s: mu d = 100 packets
+
+
+def test_vegas_settles_with_alpha_to_beta_packets_queued() -> None:
+    # Vegas's equilibrium (document 000 eq 2, document 003 eqs 1-4): the window is the
+    # pipe mu d plus a backlog in [alpha, beta] = [2, 4] (one packet of slack each side for
+    # the +-1 steps of the last rounds)
+    r = simulate_hybrid(get_law("vegas"), mu_pps=MU, base_rtt_s=[D], duration_s=60.0)
+    w = r.window_pkts[0, -1]
+    assert MU * D + 2 - 1 <= w <= MU * D + 4 + 1
+    assert 1.0 <= r.queue_pkts[-1] <= 5.0
+
+
+def test_fast_keeps_alpha_packets_queued() -> None:
+    # FAST's fixed point w = w BaseRTT/RTT + alpha: alpha = 100 packets in the queue
+    r = simulate_hybrid(get_law("fast"), mu_pps=MU, base_rtt_s=[D], duration_s=30.0)
+    assert r.queue_pkts[-1] == pytest.approx(100.0, rel=0.05)
+
+
+def test_delivery_never_exceeds_the_bottleneck_and_two_equal_flows_share_it() -> None:
+    r = simulate_hybrid(get_law("vegas"), mu_pps=MU, base_rtt_s=[D, D], duration_s=60.0)
+    s = r.summary
+    assert r.carried_pkts <= MU * 60.0 + 1e-6
+    assert 0.0 < s.utilization <= 1.0
+    assert float(np.sum(s.throughput_pps)) <= MU + 1e-9
+    assert s.jain_index == pytest.approx(1.0, abs=1e-3)
+
+
+def test_drop_tail_losses_call_the_law_and_red_drops_early() -> None:
+    reno = get_law("reno")
+    dt = simulate_hybrid(reno, mu_pps=MU, base_rtt_s=[D], duration_s=30.0, buffer_pkts=20.0)
+    assert dt.flows[0].loss_t_s.size >= 1
+    # Reno's sawtooth never holds more than mu d + B in flight
+    assert dt.window_pkts[0, dt.time_s > 10.0].max() <= MU * D + 20.0 + 2.0
+    red = red_parameters({"min_th": 5, "max_th": 15})
+    rr = simulate_hybrid(
+        reno, mu_pps=MU, base_rtt_s=[D], duration_s=30.0, buffer_pkts=100.0, red=red
+    )
+    assert rr.flows[0].loss_t_s.size >= 1
+    assert rr.queue_pkts[rr.time_s > 10.0].max() < 100.0  # RED drops before the buffer fills
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"base_rtt_s": [5e-324]}, "time steps"),
+        ({"base_rtt_s": [0.0]}, "base_rtt_s"),
+        ({"base_rtt_s": [math.nan]}, "base_rtt_s"),
+        ({"mu_pps": -1.0}, "mu_pps"),
+        ({"duration_s": math.inf}, "duration_s"),
+        ({"buffer_pkts": 0.5}, "buffer_pkts"),
+        ({"dt_s": 0.05}, "dt_s"),
+        ({"cross_traffic": [(2000.0, 0.0, 10.0)]}, "cross traffic"),
+        ({"cross_traffic": [(0.0, 0.0, 10.0)]}, "cbr"),
+        ({"flow_start_s": [5.0], "flow_stop_s": [1.0]}, "flow_stop_s"),
+    ],
+)
+def test_bad_input_is_a_value_error_naming_it(kwargs: dict[str, object], match: str) -> None:
+    args: dict[str, object] = {"mu_pps": MU, "base_rtt_s": [D], "duration_s": 10.0}
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        simulate_hybrid(get_law("vegas"), **args)  # type: ignore[arg-type]
+
+
+def test_a_run_shorter_than_one_rtt_delivers_nothing() -> None:
+    r = simulate_hybrid(get_law("vegas"), mu_pps=MU, base_rtt_s=[D], duration_s=0.05)
+    assert r.summary.to_dict()["throughput_pps"] == [0.0]
