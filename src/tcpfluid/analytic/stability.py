@@ -319,8 +319,9 @@ def plot_stability(ax: Any = None, *, max_lag: int = 3) -> list[Any]:
     """Spectral radius of the round map against the gain, one curve per lag, and the laws.
 
     Curves: ``spectral_radius(K, L)`` for L = 1 .. ``max_lag``; the line ρ = 1 (above it
-    the map oscillates); markers: Quick Vegas's eq. (3) and eq. (4) gains and FAST's γ at
-    the lag each engine has (round model L = 1, packets L = 2).
+    the map oscillates); markers: Quick Vegas's eq. (3) gain read every round at the
+    packets' lag (K = 2, L = 2) and with the default "near-band" reading (K = 1 seen one
+    decision later), eq. (4)'s gain and FAST's γ.
 
     Parameters
     ----------
@@ -349,11 +350,12 @@ def plot_stability(ax: Any = None, *, max_lag: int = 3) -> list[Any]:
     artists.append(ax.axhline(1.0, color="black", lw=0.8))
     marks = [
         ("Quick Vegas eq. (3), every round, packets", 2.0, 2),
+        ("Quick Vegas eq. (3), near-band (default), packets", 1.0, 1),
         ("Quick Vegas eq. (3), round model", 1.0, 1),
         ("Quick Vegas eq. (4)", 0.5, 2),
         ("FAST γ = 0.5", 0.5, 1),
     ]
-    for (label, g, lag), marker in zip(marks, "oxs^", strict=True):
+    for (label, g, lag), marker in zip(marks, "oDxs^", strict=True):
         (pt,) = ax.plot([g], [spectral_radius(g, lag)], marker, color="black", label=label)
         artists.append(pt)
     ax.set_xlabel("gain K (packets of window per packet of backlog error, per round)")
