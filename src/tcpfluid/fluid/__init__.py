@@ -10,34 +10,50 @@
 
 from __future__ import annotations
 
-from .equilibrium import (
-    LowEquilibrium,
-    RenoEquilibrium,
-    low_utility_equilibrium,
-    reno_equilibrium,
-)
-from .hybrid import HybridResult, simulate_hybrid, simulate_scenario_hybrid
-from .ode import (
-    ODE_LAWS,
-    OdeFlow,
-    OdeProblem,
-    OdeResult,
-    OdeSummary,
-    RedQueue,
-    ode_problem,
-    simulate_ode,
-    simulate_scenario_ode,
-)
-from .rounds import (
-    RECORDABLE,
-    CrossTraffic,
-    PathBatch,
-    RoundSummary,
-    RoundTrace,
-    RttModel,
-    simulate_rounds,
-    simulate_scenario_rounds,
-)
+import importlib
+from typing import Any
+
+# names load their module on first use: the round engine's path imports neither Numba
+# (the hybrid model's kernel) nor SciPy (the classical ODE, the equilibria)
+_WHERE = {
+    "LowEquilibrium": "equilibrium",
+    "RenoEquilibrium": "equilibrium",
+    "low_utility_equilibrium": "equilibrium",
+    "reno_equilibrium": "equilibrium",
+    "HybridResult": "hybrid",
+    "simulate_hybrid": "hybrid",
+    "simulate_scenario_hybrid": "hybrid",
+    "ODE_LAWS": "ode",
+    "OdeFlow": "ode",
+    "OdeProblem": "ode",
+    "OdeResult": "ode",
+    "OdeSummary": "ode",
+    "RedQueue": "ode",
+    "ode_problem": "ode",
+    "simulate_ode": "ode",
+    "simulate_scenario_ode": "ode",
+    "RECORDABLE": "rounds",
+    "CrossTraffic": "rounds",
+    "PathBatch": "rounds",
+    "RoundSummary": "rounds",
+    "RoundTrace": "rounds",
+    "RttModel": "rounds",
+    "simulate_rounds": "rounds",
+    "simulate_scenario_rounds": "rounds",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        value = getattr(importlib.import_module(f"{__name__}.{_WHERE[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_WHERE})
+
 
 __all__ = [
     "ODE_LAWS",
