@@ -356,7 +356,16 @@ def plot_stability(ax: Any = None, *, max_lag: int = 3) -> list[Any]:
         ("FAST γ = 0.5", 0.5, 1),
     ]
     for (label, g, lag), marker in zip(marks, "oDxs^", strict=True):
-        (pt,) = ax.plot([g], [spectral_radius(g, lag)], marker, color="black", label=label)
+        hollow = marker == "D"  # drawn open: it shares its point with the round model's
+        (pt,) = ax.plot(
+            [g],
+            [spectral_radius(g, lag)],
+            marker,
+            color="black",
+            markerfacecolor="none" if hollow else "black",
+            markersize=10 if hollow else 6,
+            label=label,
+        )
         artists.append(pt)
     ax.set_xlabel("gain K (packets of window per packet of backlog error, per round)")
     ax.set_ylabel("spectral radius of the round map")
