@@ -545,6 +545,13 @@ def _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
     return DONE
 
 
+@_jit
+def _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
+    """``_send`` as a call, for the rare paths (timers, resuming after Python): one
+    compiled copy of it for them instead of one inlined into each."""
+    return _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
+
+
 @_jit_inline
 def _fine_expired(ff, fi, fs, f, now):
     """Vegas's fine-grained check: has the oldest unacknowledged packet waited too long?"""
@@ -786,7 +793,7 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl
             code = NEED_LOSS
     set_key(hi, ht, gi, nl + f, _timer_key(ff, fi, f))
     if code == DONE and start:
-        code = _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
+        code = _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
         if code != DONE:
             _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_SEND, now, False)
     return code
@@ -829,7 +836,7 @@ def _resume(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, r
         if fi[f, I_BLK] == 1:
             li[paths[fi[f, I_FWD_OFF]], J_BLOCK] -= 1
             fi[f, I_BLK] = 0
-        code = _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, t)
+        code = _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, t)
         if code != DONE:
             gi[G_PEND_I] = i
             return code
