@@ -408,3 +408,39 @@ def test_progress_shows_the_longest_task_while_it_runs() -> None:
     assert len(out) == 3 and all(isinstance(pid, int) for pid, _ in out)
     text = stream.getvalue()
     assert "0/3 running t2" in text and "100%" in text
+
+
+def _packet_task(label: str) -> object:
+    from tcpfluid.report._core import Task
+
+    return Task(
+        "tcpfluid.report._runs:packet_run",
+        {"scenario": "qv-basic", "algorithm": "vegas", "overrides": {"duration": "20s"}},
+        label,
+    )
+
+
+def test_a_long_task_moves_the_bar_while_it_runs() -> None:
+    from tcpfluid.report._core import Progress, run_tasks
+
+    calls: list[tuple[int, float]] = []
+
+    class Recording(Progress):
+        def partial(self, index: int, fraction: float) -> None:
+            calls.append((index, fraction))
+            super().partial(index, fraction)
+
+    tasks = [_packet_task("a"), _packet_task("b")]
+    bar = Recording(tasks, stream=_Tty())  # type: ignore[arg-type]
+    run_tasks(tasks, jobs=1, progress=bar)  # type: ignore[arg-type]
+    bar.close()
+    # the packet engine reported fractions of each task, ending at 1.0
+    assert {i for i, _ in calls} == {0, 1}
+    assert max(f for i, f in calls if i == 0) == 1.0
+    # in worker processes the fractions travel through a queue; the run completes the same
+    stream = _Tty()
+    bar2 = Progress(tasks, stream=stream)  # type: ignore[arg-type]
+    out = run_tasks(tasks, jobs=2, progress=bar2)  # type: ignore[arg-type]
+    bar2.close()
+    assert out[0][0]["data_packets"] == out[1][0]["data_packets"] > 0
+    assert "100%" in stream.getvalue()

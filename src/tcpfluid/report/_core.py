@@ -18,7 +18,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -83,9 +83,54 @@ class Task:
         return fn(**dict(self.kwargs))
 
 
-def _run_task(task: Task) -> tuple[Any, float]:
+#: in a report worker process with a progress bar: the queue its tasks report to
+_PROGRESS_QUEUE: Any = None
+#: the progress callable of the task running in this process (None: nobody draws)
+_CURRENT: Callable[[float], None] | None = None
+
+
+def current_progress() -> Callable[[float], None] | None:
+    """The ``progress`` callable of the report task running in this process (``None``
+    when no progress bar is drawn): a task function passes it to a long engine run."""
+    return _CURRENT
+
+
+def _init_worker(queue: Any) -> None:
+    global _PROGRESS_QUEUE
+    _PROGRESS_QUEUE = queue
+
+
+class _Forward:
+    """A task's progress in a worker: ``(index, fraction)`` to the parent, <= 2 a second."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self._last = -math.inf
+
+    def __call__(self, fraction: float) -> None:
+        now = time.monotonic()
+        if fraction < 1.0 and now - self._last < 0.5:
+            return
+        self._last = now
+        try:
+            _PROGRESS_QUEUE.put_nowait((self.index, float(fraction)))
+        except Exception:  # progress must never fail a run
+            pass
+
+
+def _run_task(
+    task: Task, index: int | None = None, local: Callable[[float], None] | None = None
+) -> tuple[Any, float]:
+    global _CURRENT
+    if local is not None:
+        _CURRENT = local
+    elif _PROGRESS_QUEUE is not None and index is not None:
+        _CURRENT = _Forward(index)
     t0 = time.perf_counter()
-    out = task.run()
+    try:
+        out = task.run()
+    finally:
+        _CURRENT = None
     return out, time.perf_counter() - t0
 
 
@@ -213,19 +258,38 @@ class Progress:
             tasks = [Task("", {}, cost=1.0) for _ in range(tasks)]
         self.total = len(tasks)
         self.done = 0
-        self._weight = sum(estimate_cost(t) for t in tasks) or 1.0
+        self._costs = [estimate_cost(t) for t in tasks]
+        self._weight = sum(self._costs) or 1.0
         self._sum = 0.0
+        self._running: dict[int, float] = {}
+        self._finished: set[int] = set()
         self._bar = progress_bar(f"report ({self.total} tasks)", enabled=enabled, stream=stream)
+
+    @property
+    def active(self) -> bool:
+        """True when the bar is drawn (enabled, on a terminal)."""
+        return bool(self._bar.active)
+
+    def partial(self, index: int, fraction: float) -> None:
+        """Task ``index`` (of the list given) is ``fraction`` done."""
+        if not 0 <= index < self.total or index in self._finished:
+            return  # a late message of a task already counted as done
+        self._running[index] = min(max(float(fraction), 0.0), 1.0)
+        running = sum(self._costs[i] * f for i, f in self._running.items())
+        self._bar(min((self._sum + running) / self._weight, 0.999))
 
     def started(self, label: str) -> None:
         """Show the bar at 0 % with the first (longest) task's label while it runs."""
         self._bar.note(f"0/{self.total} running {label}")
         self._bar(0.0)
 
-    def update(self, label: str, cost: float = 1.0) -> None:
-        """One more task finished (its label, its estimated cost)."""
+    def update(self, label: str, cost: float = 1.0, index: int | None = None) -> None:
+        """One more task finished (its label, its estimated cost, its index)."""
         self.done += 1
         self._sum += cost
+        if index is not None:
+            self._running.pop(index, None)
+            self._finished.add(index)
         self._bar.note(f"{self.done}/{self.total} {label}")
         self._bar(1.0 if self.done >= self.total else self._sum / self._weight)
 
@@ -312,34 +376,76 @@ def run_tasks(
     costs = [estimate_cost(t) for t in tasks]
     if jobs == 1 and executor is None:
         for i, t in enumerate(tasks):
-            results[i] = _run_task(t)
+            local = None
+            if progress is not None and progress.active:
+                local = _local_progress(progress, i)
+            results[i] = _run_task(t, i, local)
             if progress is not None:
-                progress.update(t.label, costs[i])
+                progress.update(t.label, costs[i], i)
             if on_result is not None:
                 on_result(i, results[i])
         return results
     own = executor is None
-    ex = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
+    queue: Any = None
+    if own and progress is not None and progress.active:
+        import multiprocessing
+
+        queue = multiprocessing.get_context().Queue()  # the workers' in-task progress
+        ex: Executor = ProcessPoolExecutor(
+            max_workers=jobs, initializer=_init_worker, initargs=(queue,)
+        )
+    else:
+        ex = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
     try:
         # the longest tasks first (longest-processing-time scheduling): the pool ends with
         # short tasks that fill the gaps; the order of submission does not change the
         # results, which are put back by task index
         compiles = [t.function.rpartition(":")[2] in _COMPILING for t in tasks]
         order = schedule(costs, compiles)
-        futs = {ex.submit(_run_task, tasks[i]): i for i in order}
+        futs = {ex.submit(_run_task, tasks[i], i): i for i in order}
         if progress is not None and order:
             progress.started(tasks[order[0]].label)
-        for fut in as_completed(futs):
-            i = futs[fut]
-            results[i] = fut.result()
-            if progress is not None:
-                progress.update(tasks[i].label, costs[i])
-            if on_result is not None:
-                on_result(i, results[i])
+        pending = set(futs)
+        while pending:
+            done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            if queue is not None and progress is not None:
+                _drain(queue, progress)
+            for fut in sorted(done, key=lambda f: futs[f]):
+                i = futs[fut]
+                results[i] = fut.result()
+                if progress is not None:
+                    progress.update(tasks[i].label, costs[i], i)
+                if on_result is not None:
+                    on_result(i, results[i])
     finally:
         if own:
             ex.shutdown(wait=True, cancel_futures=True)
+        if queue is not None:
+            queue.close()
+            queue.join_thread()
     return results
+
+
+def _local_progress(progress: Progress, index: int) -> Callable[[float], None]:
+    def report(fraction: float) -> None:
+        progress.partial(index, fraction)
+
+    return report
+
+
+def _drain(queue: Any, progress: Progress) -> None:
+    """Move the workers' ``(index, fraction)`` messages onto the bar."""
+    import queue as queue_module
+
+    latest: dict[int, float] = {}
+    while True:
+        try:
+            i, f = queue.get_nowait()
+        except queue_module.Empty:
+            break
+        latest[int(i)] = float(f)
+    for i, f in latest.items():
+        progress.partial(i, f)
 
 
 def schedule(costs: Sequence[float], compiles: Sequence[bool] | None = None) -> list[int]:

@@ -21,6 +21,7 @@ from ..engines import simulate
 from ..fluid.rounds import PathBatch, simulate_rounds
 from ..results import Result
 from ..scenarios import build_scenario
+from ._core import current_progress
 
 __all__ = ["ode_run", "packet_run", "rounds_bdp_batch", "rounds_run"]
 
@@ -35,6 +36,9 @@ def _run(
     ``{"error": message}``.
     """
     sc = build_scenario(scenario, **dict(overrides)).with_algorithm(algorithm)
+    progress = current_progress()  # the report's bar, when one is drawn
+    if progress is not None:
+        options.setdefault("progress", progress)
     try:
         res = simulate(sc, engine, **options)
     except ValueError as exc:
