@@ -123,11 +123,15 @@ class OdeForm:
         Fraction of the window removed per loss event (Vegas 1/4, Reno and FAST 1/2).
     description
         The formula, for documentation.
+    forward_delay
+        Δ from the forward queueing delay only, ``w q_f/(BaseRTT + q_f)`` with
+        ``q_f = q/C`` (forward-path Vegas, document 003 §V), instead of eq. (1) on the RTT.
     """
 
     rate: Callable[..., Any]
     loss_cut: float
     description: str
+    forward_delay: bool = False
 
 
 def classical_ode_form(cls: type[ControlLaw]) -> OdeForm | None:

@@ -31,8 +31,8 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .base import RoundAction, RoundSample
-from .vegas import Vegas
+from .base import OdeForm, RoundAction, RoundSample
+from .vegas import VEGAS_ODE_FORM, Vegas
 
 __all__ = ["ForwardVegas"]
 
@@ -57,6 +57,14 @@ class ForwardVegas(Vegas):
     """
 
     name: ClassVar[str] = "forward-vegas"
+    #: Vegas's rate form with Δ_f from the forward queueing delay (an ACK-path queue does
+    #: not enter it)
+    ode_form: ClassVar[OdeForm | None] = OdeForm(
+        VEGAS_ODE_FORM.rate,
+        VEGAS_ODE_FORM.loss_cut,
+        "dw/dt = s(Δ_f)/RTT with Δ_f = w q_f/(BaseRTT + q_f), q_f the forward queueing delay",
+        forward_delay=True,
+    )
 
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
         """Vegas's decision with Δ_f = cwnd × q_f / (BaseRTT + q_f)."""

@@ -52,6 +52,8 @@ class _Model:
         self.wmax = col([f.max_window_pkts for f in flows])
         self.err = col([f.base_rtt_error_s for f in flows])
         forms = [_form(f.law) for f in flows]
+        fwd = [fm.forward_delay for fm in forms]
+        self.forward = np.array(fwd).reshape(n, 1) if any(fwd) else None
         self.cut = col([fm.loss_cut for fm in forms])
         # the laws' own rate forms, each with the mask of its flows (only the forms present
         # are evaluated: a sweep calls the right-hand side millions of times)
@@ -127,6 +129,9 @@ class _Model:
         rate = np.where(act, w / rtt, 0.0)
         base = self.d + x
         delta = backlog(w, base, rtt)
+        if self.forward is not None:  # forward-path Vegas: Δ_f from the forward queue only
+            qf = q / self.C
+            delta = np.where(self.forward, w * qf / (base + qf), delta)
         total = rate.sum(axis=0) + self.cross_pps
         if math.isfinite(self.B):
             p = _unit((q - (self.B - self.eps_b)) / self.eps_b)

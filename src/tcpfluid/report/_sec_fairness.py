@@ -17,7 +17,7 @@ from ..fairness import THESIS_TABLE_3_16, _delivered_pkts, _period_jains
 from ..fluid.ode import ode_problem
 from ..scenarios import build_scenario
 from ..sim import simulate_packets
-from ._common import ODE_LAWS, doc, err_na, num, ode_na, run_task
+from ._common import doc, err_na, num, ode_na, run_task
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import queue_panel
 from ._sec_analytic import _NAMES
@@ -64,8 +64,7 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
             tasks.append(run_task("packet", sc, a, o, f"many flows: packet {a} {sc}"))
             if sc == "qv-many-flows":
                 tasks.append(run_task("rounds", sc, a, o, f"many flows: round model {a} {sc}"))
-            if a in ODE_LAWS:
-                tasks.append(run_task("ode", sc, a, o, f"many flows: ODE {a} {sc}"))
+            tasks.append(run_task("ode", sc, a, o, f"many flows: ODE {a} {sc}"))
     return tasks
 
 
@@ -105,10 +104,8 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             if sc == "qv-many-flows":
                 rr = out[k]
                 k += 1
-            orr = None
-            if a in ODE_LAWS:
-                orr = out[k]
-                k += 1
+            orr = out[k]
+            k += 1
             engines = (  # (legend, result, deliveries, queue line style)
                 (
                     "packet sim",
@@ -161,9 +158,8 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     rv = err_na(rr or {}, "no result")
                 else:
                     rv = num(rj[i], "no flow active over the whole period")
-                if a not in ODE_LAWS:
-                    ov: float | NA = ode_na(a)
-                elif oj is None:
+                ov: float | NA
+                if oj is None:
                     ov = err_na(orr or {}, "no result")
                 else:
                     ov = num(oj[i], "no flow active over the whole period")
@@ -513,8 +509,6 @@ def _as_tasks(cfg: ReportConfig) -> list[Task]:
     tasks = []
     for _tab, a, o, _ in _as_cases(cfg):
         for engine in ("packet", "rounds", "ode"):
-            if engine == "ode" and a not in ODE_LAWS:
-                continue
             label = f"asymmetric: {engine}_run {a} {o}"
             tasks.append(run_task(engine, "asymmetric", a, o, label))
     return tasks
@@ -524,12 +518,8 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     rows: dict[str, list[Row]] = {"I/III": [], "II": []}
     k = 0
     for tab, a, o, key in _as_cases(cfg):
-        pr, rr = out[k], out[k + 1]
-        k += 2
-        orr = None
-        if a in ODE_LAWS:
-            orr = out[k]
-            k += 1
+        pr, rr, orr = out[k], out[k + 1], out[k + 2]
+        k += 3
         mu_f = 200.0
         mu_r = mu_f / float(o["k"])
         if a == "vegas" and tab == "I/III":
@@ -567,6 +557,12 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             reasons[ODE] = (
                 "the ODE's ACK path is a rate limit without ACK loss, so Reno "
                 "cannot exceed μr there (document 003: cumulative ACKs let it)"
+            )
+        if a == "forward-vegas":
+            reasons[ODE] = (
+                "the classical ODE's ACK path carries one ACK per packet (no cumulative "
+                "ACKs), so the data rate cannot pass μr; the round model, which has "
+                "cumulative ACKs, reaches μf (document 003 §V)"
             )
         if a == "vegas" and tab == "II" and int(o["reverse_buffer"]) < 3:
             reasons.update(
