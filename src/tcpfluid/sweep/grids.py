@@ -5,20 +5,27 @@ from __future__ import annotations
 import itertools
 import json
 import operator
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
+
+import numpy as np
 
 __all__ = ["Grid", "Point", "grid"]
 
 Point = dict[str, Any]
+
+_BLOCK = 4096  # points made at once
+_BLOCKS_KEPT = 8  # blocks kept (a sweep's chunk of 16,384 points fits)
 
 
 class Grid(Sequence[Point]):
     """The product of named parameter lists, generated lazily (what :func:`grid` returns).
 
     A read-only sequence of points: ``len(g)``, ``g[i]`` (computed from ``i``, the last
-    axis varying fastest), iteration and slicing (a list). It holds only the axes, so a
-    grid of 10^6 points costs the memory of its axes, not of 10^6 dicts.
+    axis varying fastest), iteration and slicing (a list). It holds the axes and a few
+    recently made blocks of points, so a grid of 10^6 points costs the memory of its axes,
+    not of 10^6 dicts; treat the points as read-only (copy one before changing it).
 
     Attributes
     ----------
@@ -26,12 +33,15 @@ class Grid(Sequence[Point]):
         ``{name: (v1, v2, ...)}`` in the order given.
     """
 
-    __slots__ = ("_axes", "_len", "_names", "_strides", "_values")
+    __slots__ = ("_axes", "_blocks", "_len", "_names", "_strides", "_values")
 
     def __init__(self, axes: Mapping[str, Sequence[Any]]) -> None:
         self._axes = {k: tuple(v) for k, v in axes.items()}
         self._names = tuple(self._axes)
         self._values = tuple(self._axes.values())
+        # recently made blocks of points (a sweep reads each point several times, in
+        # chunks): block number -> its points, most recent last
+        self._blocks: OrderedDict[int, list[Point]] = OrderedDict()
         strides = []
         n = 1
         for vals in reversed(self._values):
@@ -67,10 +77,33 @@ class Grid(Sequence[Point]):
             i += self._len
         if not 0 <= i < self._len:
             raise IndexError(f"grid index {index} out of range for {self._len} points")
-        return {
-            name: vals[(i // stride) % len(vals)]
-            for name, vals, stride in zip(self._names, self._values, self._strides, strict=True)
-        }
+        block, offset = divmod(i, _BLOCK)
+        points = self._blocks.get(block)
+        if points is None:
+            points = self._blocks[block] = self._make(block * _BLOCK, (block + 1) * _BLOCK)
+            if len(self._blocks) > _BLOCKS_KEPT:
+                self._blocks.popitem(last=False)
+        else:
+            self._blocks.move_to_end(block)
+        return points[offset]
+
+    def _make(self, lo: int, hi: int) -> list[Point]:
+        """Points ``lo`` to ``hi - 1`` (vectorised: one index array per axis)."""
+        index = np.arange(lo, min(hi, self._len))
+        columns = []
+        for vals, stride in zip(self._values, self._strides, strict=True):
+            arr = np.empty(len(vals), dtype=object)
+            for j, v in enumerate(vals):  # element by element: a value may be a list
+                arr[j] = v
+            columns.append(arr[(index // stride) % len(vals)].tolist())
+        names = self._names
+        return [dict(zip(names, combo, strict=True)) for combo in zip(*columns, strict=True)]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"axes": self._axes}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        Grid.__init__(self, state["axes"])
 
     def __iter__(self) -> Iterator[Point]:
         names = self._names

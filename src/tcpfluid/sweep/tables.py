@@ -217,7 +217,8 @@ def _param_column(sw: Sweep, name: str) -> list[Any]:
     g = sw.points
     if isinstance(g, Grid) and name in g.axes:
         vals = np.empty(len(g.axes[name]), dtype=object)
-        vals[:] = list(g.axes[name])
+        for j, v in enumerate(g.axes[name]):  # element by element: a value may be a list
+            vals[j] = v
         stride = g._strides[list(g.axes).index(name)]
         idx = (np.arange(len(g)) // stride) % len(vals)
         out: list[Any] = vals[idx].tolist()
