@@ -66,15 +66,21 @@ class ProgressBar:
 
     def _ensure(self) -> Any:
         if self._bar is None:
+            import shutil
+
             from tqdm import tqdm
 
+            # a terminal that reports 0 columns or rows (a pty without a window size)
+            # would hide the bar: the terminal's size, 80 x 24 when it is not known
+            size = shutil.get_terminal_size((80, 24))
             self._bar = tqdm(
                 total=_TOTAL,
                 desc=self.label,
                 file=self.stream,
                 bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}]{postfix}",
                 leave=True,
-                dynamic_ncols=True,
+                ncols=size.columns or 80,
+                nrows=size.lines or 24,
             )
             self.drawn = True
         return self._bar
