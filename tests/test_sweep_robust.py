@@ -439,3 +439,18 @@ def test_sweep_command_says_why_values_are_empty(tmp_path: Path, capsys: Any) ->
         "time_to_equilibrium_s: no value at 1 point(s): the flow did not settle before the "
         "end of the run"
     ) in printed
+
+
+def test_a_scenario_the_round_model_refuses_still_has_its_path_columns() -> None:
+    # thesis-two-flow has two base RTTs: the closed forms refuse it in their own words,
+    # and the table still shows the bottleneck it reduces to (from the scenario, not the
+    # round model's check)
+    res = sweep(
+        grid(algorithm="vegas", scenario="thesis-two-flow", duration="2s"),
+        engine="closed-form",
+        metrics=METRIC,
+    )
+    row = res.table.iloc[0]
+    assert row["status"] == "error"
+    assert "closed forms model one drop-tail path" in row["message"]
+    assert np.isfinite(row["mu_pps"]) and np.isfinite(row["bdp_pkts"])

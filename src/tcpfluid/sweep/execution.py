@@ -74,7 +74,7 @@ def run_sweep(
     opts = self._options()
     results = _Results(n, self.metrics)
     paths = np.full((n, 3), np.nan)
-    structures = _Structures()
+    structures = _Structures(self.engine)
     keys: dict[int, str] = {}
     metrics = self.metrics
     n_cached = 0
@@ -182,7 +182,14 @@ def _closed_form(
     kw = {k: law[k] for k in ("alpha", "beta", "gamma") if k in law}
     if "delta" in law:  # Enhanced Vegas: α = β = δ (document 001)
         kw["alpha"] = kw["beta"] = law["delta"]
-    pr = predict(algorithm, sc.fluid_view().path, rtt=rtt_model, **kw)  # type: ignore[arg-type]
+    try:
+        path = sc.fluid_view("rounds").path  # one drop-tail path, one base RTT
+    except ValueError as exc:
+        raise ValueError(
+            f"the closed forms model one drop-tail path with one base RTT; this point's "
+            f"scenario does not reduce to one ({exc})"
+        ) from None
+    pr = predict(algorithm, path, rtt=rtt_model, **kw)  # type: ignore[arg-type]
     return {
         "ss_exit_window": pr.ss_exit_window_pkts,
         "ss_exit_time_s": pr.ss_exit_time_s,
@@ -208,7 +215,10 @@ class _Structures:
     recently used :data:`_STRUCTURES_KEPT` are kept (a grid's neighbouring points share
     theirs), so memory stays bounded whatever the number of points."""
 
-    def __init__(self) -> None:
+    def __init__(self, engine: str = "rounds") -> None:
+        # the round model's views are checked for what it cannot model (RED, unequal base
+        # RTTs...); the other engines only need the bottleneck path of the table's columns
+        self._check: str | None = "rounds" if engine == "rounds" else None
         self._built: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
     def _get(self, point: Mapping[str, Any]) -> Any:
@@ -221,7 +231,7 @@ class _Structures:
         got = self._built.get(key)
         if got is None:
             try:
-                got = build_scenario(point["scenario"], **params).fluid_view()
+                got = build_scenario(point["scenario"], **params).fluid_view(self._check)
             except (ValueError, TypeError, ArithmeticError) as exc:
                 got = exc if not isinstance(exc, ArithmeticError) else _arithmetic(exc)
             self._built[key] = got
