@@ -570,8 +570,9 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     (ROUNDS, ODE, PACKET),
                     (
                         "document 003 §IV.B attributes this to ACK drops at B_r < β; "
-                        "with α = 1 our "
-                        "Vegas settles with at most B_r ACKs queued, so (probably) no ACK is lost"
+                        "with α = 1 our Vegas drops no ACK after slow start at B_r = 2 and "
+                        "carries μr = 40 pkts/s (tests/test_report_reasons.py::"
+                        "test_vegas_loses_no_ack_at_small_reverse_buffer)"
                     ),
                 )
             )
