@@ -99,7 +99,6 @@ def test_rounds_to_equilibrium_overflow_is_an_error() -> None:
         assert math.isfinite(float(out))
 
 
-@pytest.mark.xfail(strict=True, reason="open: requested from the ODE model's owner (fluid)")
 def test_ode_with_huge_duration_or_rtt_names_it() -> None:
     for key, value in (("duration", "1.7976931348623157e+308"), ("rtt", "1e+300")):
         sets = {"bandwidth": "1Mbps", "rtt": "20ms", "duration": "0.5s", "cbr": "none"}
