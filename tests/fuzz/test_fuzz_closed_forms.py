@@ -62,13 +62,8 @@ def test_slow_start_windows(alg: str, rounds: Any, whole: bool) -> None:
         assert_finite(out)
 
 
-# window and n bounded: 1e300 packets approached in steps of 1e-300 overflows to inf
-# (test_regressions.py::test_rounds_to_equilibrium_overflow_is_an_error)
-SIZES = st.one_of(st.sampled_from([0.0, -1.0, 5e-324, 1.0, 1e12]), st.floats(-1e12, 1e12))
-
-
 @FUZZ
-@given(alg=ALGS, window=SIZES, n=SIZES, beta=NUMBERS)
+@given(alg=ALGS, window=NUMBERS, n=NUMBERS, beta=NUMBERS)
 def test_rounds_to_equilibrium(alg: str, window: Any, n: Any, beta: Any) -> None:
     ok, out = call_checked(
         rounds_to_equilibrium, ["algorithm", "window", "n", "beta"], alg, window, n, beta=beta
