@@ -173,8 +173,10 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     ROUNDS: "the round model's drop-tail losses are synchronised and shared "
                     "in proportion to windows; late joiners keep their BaseRTT error "
                     "exactly (probable cause, not verified)",
-                    ODE: "fluid flows have no slow-start overshoot or loss "
-                    "synchronisation; late joiners over-estimate BaseRTT",
+                    ODE: "the ode engine's hybrid model drops from every flow in "
+                    "proportion to its arrivals (docs/ode-model.md), so an overflow never "
+                    "singles out the flows whose packets arrive at that instant as in "
+                    "packets",
                     PACKET: "one run each, no confidence interval; ns-2's start-up jitter "
                     "and delayed ACKs are not modelled (reason not established)",
                 }
