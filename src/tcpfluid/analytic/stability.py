@@ -231,55 +231,73 @@ def round_map_stability(
     if a < 0 or b < a:
         raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
     check_choice("sampling", sampling, _QV_SAMPLINGS)
-
-    def diff(k: float, target: float) -> float:
-        return k * n * target / (bdp + n * target)
-
     if algorithm in ("vegas", "enhanced-vegas"):
-        width = b - a
-        ok = width >= lag
-        return StabilityVerdict(
-            algorithm=algorithm,
-            n_flows=n,
-            lag_rounds=lag,
-            sampling=None,
-            decision_lag=lag,
-            gain=0.0,
-            critical_gain=critical_gain(lag),
-            spectral_radius=None,
-            differential_gain=0.0,
-            converges=ok,
-            reason=(
-                f"±1 packet per round with a dead band of {width:g} packets: "
-                + (
-                    f"it holds the {lag} step(s) taken before a move is seen"
-                    if ok
-                    else f"narrower than the {lag} step(s) taken before a move is seen, "
-                    "so the window cycles by about one packet per flow"
-                )
-            ),
-        )
+        return _vegas_verdict(algorithm, n, lag, a, b)
     if algorithm == "fast":
-        g = check_real("gamma", gamma)
-        if not 0.0 < g <= 1.0:
-            raise ValueError(f"gamma must be in (0, 1] for fast, got {gamma!r}")
-        kc = critical_gain(lag)
-        rho = spectral_radius(g, lag)
-        return StabilityVerdict(
-            algorithm=algorithm,
-            n_flows=n,
-            lag_rounds=lag,
-            sampling=None,
-            decision_lag=lag,
-            gain=g,
-            critical_gain=kc,
-            spectral_radius=rho,
-            differential_gain=diff(g, 100.0),
-            converges=rho < 1.0,
-            reason=f"w moves γ = {g:g} of the way to its target per round; "
-            f"boundary {kc:.3f} at a lag of {lag} round(s)",
-        )
-    # Quick Vegas
+        return _fast_verdict(n, lag, bdp, gamma)
+    return _quick_vegas_verdict(n, lag, bdp, a, b, sampling)
+
+
+def _differential_gain(k: float, n: int, bdp: float, target: float) -> float:
+    """The gain of the differential modes: k scaled by N·target / (μd + N·target)."""
+    return k * n * target / (bdp + n * target)
+
+
+def _vegas_verdict(algorithm: str, n: int, lag: int, a: float, b: float) -> StabilityVerdict:
+    """Vegas and Enhanced Vegas: ±1 packet per round holds if the dead band β − α covers
+    the steps taken before a move is seen."""
+    width = b - a
+    ok = width >= lag
+    return StabilityVerdict(
+        algorithm=algorithm,
+        n_flows=n,
+        lag_rounds=lag,
+        sampling=None,
+        decision_lag=lag,
+        gain=0.0,
+        critical_gain=critical_gain(lag),
+        spectral_radius=None,
+        differential_gain=0.0,
+        converges=ok,
+        reason=(
+            f"±1 packet per round with a dead band of {width:g} packets: "
+            + (
+                f"it holds the {lag} step(s) taken before a move is seen"
+                if ok
+                else f"narrower than the {lag} step(s) taken before a move is seen, "
+                "so the window cycles by about one packet per flow"
+            )
+        ),
+    )
+
+
+def _fast_verdict(n: int, lag: int, bdp: float, gamma: float) -> StabilityVerdict:
+    """FAST: w moves γ of the way to its target per round (gain γ)."""
+    g = check_real("gamma", gamma)
+    if not 0.0 < g <= 1.0:
+        raise ValueError(f"gamma must be in (0, 1] for fast, got {gamma!r}")
+    kc = critical_gain(lag)
+    rho = spectral_radius(g, lag)
+    return StabilityVerdict(
+        algorithm="fast",
+        n_flows=n,
+        lag_rounds=lag,
+        sampling=None,
+        decision_lag=lag,
+        gain=g,
+        critical_gain=kc,
+        spectral_radius=rho,
+        differential_gain=_differential_gain(g, n, bdp, 100.0),
+        converges=rho < 1.0,
+        reason=f"w moves γ = {g:g} of the way to its target per round; "
+        f"boundary {kc:.3f} at a lag of {lag} round(s)",
+    )
+
+
+def _quick_vegas_verdict(
+    n: int, lag: int, bdp: float, a: float, b: float, sampling: str
+) -> StabilityVerdict:
+    """Quick Vegas: eq. (3)'s gain is succ, the decisions taken before an increase is seen."""
     # "near-band" measures after an eq.-(3) increase taken with Δ >= α/4, which holds
     # near the equilibrium this analysis linearises around: there it is "after-increase"
     if sampling == "every-round":
@@ -296,7 +314,7 @@ def round_map_stability(
     rho = spectral_radius(gain, dlag)
     ok = rho < 1.0
     return StabilityVerdict(
-        algorithm=algorithm,
+        algorithm="quick-vegas",
         n_flows=n,
         lag_rounds=lag,
         sampling=sampling,
@@ -304,7 +322,7 @@ def round_map_stability(
         gain=gain,
         critical_gain=kc,
         spectral_radius=rho,
-        differential_gain=diff(gain, 0.5 * (a + b)),
+        differential_gain=_differential_gain(gain, n, bdp, 0.5 * (a + b)),
         converges=ok,
         reason=(
             _QV_HOW[sampling]
