@@ -9,7 +9,7 @@ Measurements
   rounds: the per-round Python overhead dominates.
 * ``rounds/<law>/batch10000``: 10,000 scenarios (μd from 10 to 10,000 packets, same buffer
   rule) for 200 rounds, only time/window/phase recorded.
-* ``rounds/vegas/bdp_sweep_10000x1000``: the issue's target, a 10,000-scenario BDP sweep
+* ``rounds/vegas/bdp_sweep_10000x1000``: a 10,000-scenario BDP sweep
   of 1,000 rounds of Vegas, all per-round fields recorded; seconds, and seconds including
   the summary metrics.
 

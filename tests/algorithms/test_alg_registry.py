@@ -1,4 +1,4 @@
-"""The registry: names are a contract (issue 3), errors name what was wrong."""
+"""The registry: names are a public contract, errors name what was wrong."""
 
 from __future__ import annotations
 

@@ -74,7 +74,7 @@ def test_vegas_section_5_1_against_the_documents(runs: dict[tuple[str, str], Rou
         assert v["settled_window"] == pytest.approx(
             published("000/fig1/equilibrium_window").value, abs=2.0
         )
-        # 59 s, 47.9 s, 31.8 s within 10 % (the stated tolerance): the packet-level
+        # 59 s, 47.9 s, 31.8 s within 10 %: the packet-level
         # run adds slow-start burst effects and reads "reached" off a plot; our band (2 %)
         # makes the model's times ~1 s earlier than reaching the exact value.
         assert v["time_to_equilibrium_s"] == pytest.approx(

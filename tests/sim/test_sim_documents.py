@@ -3,7 +3,7 @@
 Document 000 §3.2 (Fig. 1) and §5.1 (ns-2, 50 Mb/s × 100 ms, 1 kB packets, 25 Mb/s CBR from
 80 s to 160 s): Vegas leaves slow start at 1.2 s with a window of 64 packets, reaches its
 equilibrium window of 630 packets at 59 s, and converges in 47.9 s after the halving and
-31.8 s after the doubling of the available bandwidth. Tolerances (issue 4): exit window in
+31.8 s after the doubling of the available bandwidth. Tolerances: exit window in
 [32, 128] between 1 and 2 s (the bursts of slow start make the exit depend on packet
 timing), equilibrium within 5 % of 630, times within 15 % (the times are read off a
 different simulator with its own queue and timer details, and depend on the settling
@@ -53,7 +53,7 @@ def test_vegas_queue_when_bandwidth_halves(vegas_qv_basic: PacketResult) -> None
 
 
 def test_packet_sim_agrees_with_round_model(vegas_qv_basic: PacketResult) -> None:
-    # issue 4: on a loss-free single-flow scenario, settled window and convergence times of
+    # on a loss-free single-flow scenario, settled window and convergence times of
     # the two engines agree within 10 %
     rounds = simulate_scenario_rounds(build_scenario("qv-basic").with_algorithm("vegas"))
     r = rounds.summary

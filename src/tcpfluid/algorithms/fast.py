@@ -1,7 +1,7 @@
 """FAST TCP (Jin, Wei and Low), the delay-based baseline of document 000 §2 and §5.
 
 Window update, once per round (document 000 §2 describes its behaviour; the formula is
-FAST TCP's published update, as issue 3 states it):
+FAST TCP's published update):
 
     w ← min(2w, (1 − γ) w + γ (BaseRTT / RTT · w + α))
 
