@@ -123,6 +123,22 @@ def _command(args: argparse.Namespace, jobs: int) -> str:
     return " ".join(parts)
 
 
+def _check_writable(option: str, path: str) -> None:
+    """Refuse an output folder that cannot be written (its nearest existing ancestor is probed).
+
+    The report creates missing folders, so only the deepest existing one must accept files.
+    """
+    from .._validation import check_output_dir
+
+    probe = os.path.abspath(path)
+    while not os.path.exists(probe) and os.path.dirname(probe) != probe:
+        probe = os.path.dirname(probe)
+    try:
+        check_output_dir(option, probe)
+    except ValueError as exc:
+        raise ValueError(f"{option} {path!r} cannot be written: {exc}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Validate the options, run the report, write it."""
     import matplotlib
@@ -148,6 +164,10 @@ def run(args: argparse.Namespace) -> int:
         and not os.path.isdir(args.figures)
     ):
         raise ValueError(f"--figures must be a directory, got {args.figures!r}, which is a file")
+    # unwritable outputs fail here, before minutes of runs, not when the report is written
+    _check_writable("--out", out)
+    if args.figures is not None:
+        _check_writable("--figures", args.figures)
     report = build_report(
         [s.name for s in names], quick=args.quick, jobs=jobs, progress=not args.quiet
     )
