@@ -14,6 +14,7 @@ from .. import metrics
 from .._validation import (
     check_int,
 )
+from ..algorithms._common import backlog
 from ..algorithms.base import (
     SLOW_START,
 )
@@ -340,31 +341,38 @@ class _Recorder:
         self.queue = np.empty((n_rec, S)) if "queue_pkts" in fields else None
         self.thr = np.empty((n_rec, S, F)) if "throughput_pps" in fields else None
 
-    def add(
+    def add_round(
         self,
         t: FloatArray,
-        w: FloatArray,
+        w1: FloatArray,
         phase: FloatArray,
-        *,
-        delta: FloatArray | None,
-        rtt: FloatArray,
-        queue: FloatArray | None,
-        thr: FloatArray | None,
+        qf: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+        model: str,
+        mu_link: FloatArray,
+        inv_mu_a: FloatArray | None,
+        base_rtt: FloatArray,
+        rtt_mean_n: FloatArray,
+        rtt_mean: FloatArray,
+        got: FloatArray,
+        duration: FloatArray,
     ) -> None:
-        """Record one round (per-flow arrays of shape ``(S × F,)``, per-scenario ``(S,)``)."""
+        """Record one round of the loop: the queue at the round's peak (``qf``; in link
+        packets, times μ/μa, when ``inv_mu_a`` = 1/μa is given: cross traffic), Δ from the
+        law's base RTT, the throughput ``got / duration``."""
         k = self.n
         S, F = self.window.shape[1:]
         self.time[k] = t
-        self.window[k] = w.reshape(S, F)
+        self.window[k] = w1.reshape(S, F)
         self.phase[k] = phase.reshape(S, F)
-        if self.delta is not None and delta is not None:
-            self.delta[k] = delta.reshape(S, F)
+        if self.delta is not None:
+            self.delta[k] = backlog(w1, base_rtt, rtt_mean_n).reshape(S, F)
         if self.rtt is not None:
-            self.rtt[k] = rtt
-        if self.queue is not None and queue is not None:
-            self.queue[k] = queue
-        if self.thr is not None and thr is not None:
-            self.thr[k] = thr.reshape(S, F)
+            self.rtt[k] = rtt_mean
+        if self.queue is not None:
+            q_end = qf[2] if model != "fluid" else qf[3]  # peak of the round
+            self.queue[k] = q_end * (mu_link * inv_mu_a) if inv_mu_a is not None else q_end
+        if self.thr is not None:
+            self.thr[k] = (got / (np.repeat(duration, F) if F > 1 else duration)).reshape(S, F)
         self.n = k + 1
 
     def series(self) -> dict[str, Any]:

@@ -63,31 +63,19 @@ import math
 import time
 from collections import deque
 from collections.abc import Callable, Collection, Sequence
-from typing import Any, Literal, NamedTuple, get_args
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .. import metrics
-from .._validation import (
-    as_float_array,
-    check_choice,
-    check_int,
-    check_positive,
-    check_range,
-)
-from ..algorithms._common import backlog
-from ..algorithms.base import (
-    LOSS_FAST,
-    LOSS_TIMEOUT,
-    ControlLaw,
-    RoundAction,
-    RoundSample,
-)
+from .._validation import check_int
+from ..algorithms.base import ControlLaw, RoundSample
 from ..algorithms.registry import get_law
 from ..path import Path
 from ..scenarios import Scenario
-from ._rounds_inputs import CrossTraffic, PathBatch, _flow_times, _max_concurrent
+from ._rounds_checks import RttModel, _check_run, _rtt_model, _Run
+from ._rounds_inputs import CrossTraffic, PathBatch
+from ._rounds_law import _check_bounded, decide, join_flows, start_law
 from ._rounds_physics import (
     Rtts,
     _standing_rev,
@@ -111,9 +99,6 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
-RttModel = Literal["average", "last", "fluid"]
-#: the names of :data:`RttModel` (the one list; ``tcpfluid.engines.RTT_MODELS`` is it too)
-_RTT_MODELS: tuple[str, ...] = get_args(RttModel)
 
 #: default feedback lag of the round model, rounds: the RTT samples a law reads at the end
 #: of round k are those of the packets of round k - 1 (docs/round-model.md)
@@ -200,9 +185,7 @@ def simulate_rounds(
     if not isinstance(law, ControlLaw):
         raise TypeError(f"law must be a ControlLaw (see tcpfluid.algorithms.get_law), got {law!r}")
     batch = paths if isinstance(paths, PathBatch) else PathBatch.from_paths(paths)
-    S = batch.n_scenarios
     F = check_int("n_flows", n_flows, minimum=1)
-    n = S * F
     model = _rtt_model(rtt_model, rtt)
     if not isinstance(ack_train, bool):
         raise TypeError(f"ack_train must be True or False, got {ack_train!r}")
@@ -210,78 +193,61 @@ def simulate_rounds(
         batch, F, rounds, duration_s, record, record_every, feedback_rounds,
         timeout_loss_fraction, flow_start_s, flow_stop_s, cross_traffic,
     )  # fmt: skip
-    n_steps, t_end, every, frac = run.n_steps, run.t_end, run.every, run.frac
-    start_f, stop_f, cross, change_times = run.start_f, run.stop_f, run.cross, run.change_times
-    c_rates, c_start, c_stop, rec = run.c_rates, run.c_start, run.c_stop, run.rec
-    mu = batch.mu_pps
-    d = batch.d_s
-
-    # --------------------------------------------------------------- law state
-    state = law.init_state(n)
-    if "phase" not in state:
-        raise TypeError(f"{type(law).__name__}.init_state must return a 'phase' array")
-    staggered = bool(np.any(start_f > 0.0) or np.any(np.isfinite(stop_f)))
-    fresh = {k: v.copy() for k, v in state.items()} if staggered else {}
-    act0 = law.initial_action(state)
-    cwnd0 = np.array(act0.cwnd, dtype=np.float64)
-    incr = np.array(act0.incr, dtype=np.float64)
-    cap = np.array(act0.cap, dtype=np.float64)
-    bad0 = ~(np.isfinite(cwnd0) & (cwnd0 > 0))
-    if np.any(bad0):
-        raise ValueError(
-            f"{type(law).__name__}.initial_action gave a window <= 0 or not finite: "
-            f"{cwnd0[bad0][0]!r}"
-        )
-    init_cwnd = cwnd0.copy()
-    init_incr = incr.copy()
-    init_cap = cap.copy()
-
-    reverse = bool(np.any(np.isfinite(batch.reverse_mu_pps)))
-    finite_buf = bool(np.any(np.isfinite(batch.buffer_pkts)))
-    mu_r = batch.reverse_mu_pps
-    b_r = batch.reverse_buffer_pkts
-
-    recorder = _Recorder((n_steps + every - 1) // every, S, F, rec)
-    t = np.zeros(S)
-    base_rtt = np.full(n, np.inf)
-    fwd_base = np.full(n, np.inf)
-    delivered = np.zeros(n)
-    elapsed = np.zeros(S)
-    losses = np.zeros(n, dtype=np.int64)
-    active = np.ones(n, dtype=bool)
-    started = np.zeros(n, dtype=bool) if staggered else np.ones(n, dtype=bool)
-    start_n = np.tile(start_f, S)
-    stop_n = np.tile(stop_f, S)
-    mu_link = mu
-    half_d = 0.5 * d
-    cross_carried = np.zeros(S)
-    # without cross traffic the available rate never changes: hoist mu d, 1/mu and the
-    # flows' share of the buffer
-    mu_a = mu
-    mud = mu * d
-    inv_mu = 1.0 / mu
-    b_tcp = batch.buffer_pkts
-
-    def reverse_bottleneck(mu_a: FloatArray) -> tuple[FloatArray, NDArray[np.bool_]]:
-        """The ACK-path rate where it is below the available rate (inf elsewhere)."""
-        mu_r_eff = np.where(mu_r < mu_a, mu_r, np.inf)
-        return mu_r_eff, np.isfinite(mu_r_eff)
-
-    if reverse:
-        mu_r_eff, rev_bott = reverse_bottleneck(mu_a)
-
-    def per_flow(x: Any) -> Any:
-        """A per-scenario array (S,) repeated over each scenario's flows (S × F,)."""
-        return np.repeat(x, F) if F > 1 else x
-
-    def per_scenario(x: FloatArray) -> FloatArray:
-        """The sum over each scenario's flows of a per-flow array (S × F,) -> (S,)."""
-        return x.reshape(S, F).sum(axis=1) if F > 1 else x
-
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be None or a callable, got {progress!r}")
-    next_report = time.monotonic()
-    lag = feedback_rounds
+    return _round_loop(law, batch, F, model, ack_train, feedback_rounds, run, progress)
+
+
+def _rates(
+    mu_a: FloatArray,
+    mu_link: FloatArray,
+    d: FloatArray,
+    buffer_pkts: FloatArray,
+    mu_r: FloatArray,
+    reverse: bool,
+) -> tuple[Any, ...]:
+    """What the available rate μa sets (per scenario): μa d, 1/μa, the flows' share of the
+    buffer, and (``reverse``) the ACK-path rate where it is below μa (inf elsewhere) and
+    where it is."""
+    mud, inv_mu, b_tcp = mu_a * d, 1.0 / mu_a, buffer_pkts * (mu_a / mu_link)
+    if not reverse:
+        return mud, inv_mu, b_tcp, None, None
+    mu_r_eff = np.where(mu_r < mu_a, mu_r, np.inf)
+    return mud, inv_mu, b_tcp, mu_r_eff, np.isfinite(mu_r_eff)
+
+
+def _round_loop(
+    law: ControlLaw,
+    batch: PathBatch,
+    F: int,
+    model: str,
+    ack_train: bool,
+    lag: int,
+    run: _Run,
+    progress: Callable[[float], None] | None,
+) -> RoundTrace:
+    """The round loop of :func:`simulate_rounds` (checked arguments): per round, the
+    available rate (CBR schedule), joins/leaves, the physics (:mod:`._rounds_physics`),
+    losses, totals, the record (:class:`._Recorder`) and the law's decision."""
+    S, n = batch.n_scenarios, batch.n_scenarios * F
+    n_steps, t_end, every, frac = run.n_steps, run.t_end, run.every, run.frac
+    start_f, stop_f, cross = run.start_f, run.stop_f, run.cross
+    c_rates, c_start, c_stop = run.c_rates, run.c_start, run.c_stop
+    mu, d, mu_r, b_r = batch.mu_pps, batch.d_s, batch.reverse_mu_pps, batch.reverse_buffer_pkts
+    staggered = bool(np.any(start_f > 0.0) or np.any(np.isfinite(stop_f)))
+    ls = start_law(law, n, staggered)
+    state, cwnd0, incr, cap = ls.state, ls.cwnd0, ls.incr, ls.cap
+    reverse = bool(np.any(np.isfinite(mu_r)))
+    finite_buf = bool(np.any(np.isfinite(batch.buffer_pkts)))
+    recorder = _Recorder((n_steps + every - 1) // every, S, F, run.rec)
+    t, elapsed, cross_carried, base_rtt, fwd_base, delivered, losses, active, started = (
+        _accumulators(S, n, staggered)
+    )
+    start_n, stop_n = np.tile(start_f, S), np.tile(stop_f, S)
+    # without cross traffic the available rate never changes: hoist mu d, 1/mu, the flows'
+    # share of the buffer and the ACK-path bottleneck
+    mu_link, mu_a, half_d, next_report = mu, mu, 0.5 * d, time.monotonic()
+    mud, inv_mu, b_tcp, mu_r_eff, rev_bott = _rates(mu, mu, d, batch.buffer_pkts, mu_r, reverse)
     # rate at which the ACKs of the previous round return (per scenario): the bottleneck
     # rate while the flows' packets travel in a train compressed by the queue; below it
     # once the available rate rises (docs/round-model.md, "ACK train")
@@ -289,44 +255,34 @@ def simulate_rounds(
     # the train can only be slower than mu_a after mu_a rises: with cross traffic
     spread_train = ack_train and not reverse and bool(cross)
     history: deque[Rtts] = deque()
-    k = 0
     for k in range(n_steps):
-        # ---------------- available rate at the start of the round
+        # ---------------- available rate at the start of the round (CBR schedule)
         if cross:
-            on = (t >= c_start) & (t < c_stop)
-            mu_a = mu - (c_rates * on).sum(axis=0)
-            mud = mu_a * d
-            inv_mu = 1.0 / mu_a
-            b_tcp = batch.buffer_pkts * (mu_a / mu_link)
-            if reverse:
-                mu_r_eff, rev_bott = reverse_bottleneck(mu_a)
+            mu_a = mu - (c_rates * ((t >= c_start) & (t < c_stop))).sum(axis=0)
+            mud, inv_mu, b_tcp, mu_r_eff, rev_bott = _rates(
+                mu_a, mu, d, batch.buffer_pkts, mu_r, reverse
+            )
             if spread_train:
                 np.minimum(ack_rate, mu_a, out=ack_rate)
         # ---------------- flows joining or leaving
         if staggered:
-            t_n = per_flow(t)
+            t_n = _per_flow(t, F)
             joining = ~started & (t_n >= start_n)
             if np.any(joining):
-                for key, arr in state.items():
-                    arr[joining] = fresh[key][joining]
-                cwnd0[joining] = init_cwnd[joining]
-                incr[joining] = init_incr[joining]
-                cap[joining] = init_cap[joining]
-                base_rtt[joining] = np.inf
-                fwd_base[joining] = np.inf
+                join_flows(ls, joining, cwnd0, incr, cap, base_rtt, fwd_base)
                 started |= joining
             active = started & (t_n < stop_n)
             w0 = np.where(active, cwnd0, 0.0)
         else:
             w0 = cwnd0
-        w0_s = per_scenario(w0)
+        w0_s = _per_scenario(w0, S, F)
         # ---------------- standing backlog at the start and ACKs of the round
         if reverse:
             qr0, qf0 = _standing_rev(w0_s, mu_a, mu_r_eff, b_r, d)
             t0 = d + qr0 / mu_r_eff + qf0 / mu_a
             with np.errstate(divide="ignore", invalid="ignore"):
                 ack_ratio = np.minimum(1.0, np.where(w0_s > 0, mu_r_eff * t0 / w0_s, 1.0))
-            acks = w0 * per_flow(ack_ratio)
+            acks = w0 * _per_flow(ack_ratio, F)
         else:
             qf0 = np.maximum(w0_s - mud, 0.0)
             acks = w0
@@ -336,7 +292,7 @@ def simulate_rounds(
         if staggered:
             z[~active] = 0.0
         w1 = w0 + z
-        z_s = per_scenario(z)
+        z_s = _per_scenario(z, S, F)
         w1_s = w0_s + z_s if F > 1 else w1
         # ---------------- queues and RTTs (tcpfluid.fluid._rounds_physics)
         if reverse:
@@ -351,114 +307,192 @@ def simulate_rounds(
         # ---------------- feedback lag: the law sees the RTTs of an earlier round
         if lag:
             rtts = lagged(history, rtts, lag)
-        rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = rtts
-        # ---------------- per-flow views
-        rtt_min_n = per_flow(rtt_min)
-        rtt_mean_n = per_flow(rtt_mean)
-        rtt_max_n = per_flow(rtt_max)
-        if staggered:
-            np.minimum(base_rtt, np.where(active, rtt_min_n, np.inf), out=base_rtt)
-            base_for_law = np.where(np.isfinite(base_rtt), base_rtt, rtt_min_n)
-        else:
-            np.minimum(base_rtt, rtt_min_n, out=base_rtt)
-            base_for_law = base_rtt
-        sample = RoundSample(
-            # a flow not (or no longer) sending reports the window it would send with
-            cwnd=np.where(active, w1, cwnd0) if staggered else w1,
-            base_rtt=base_for_law,
-            rtt_mean=rtt_mean_n,
-            rtt_min=rtt_min_n,
-            rtt_max=rtt_max_n,
-            acks=acks,
+        # ---------------- what the law measures (per flow)
+        sample, base_for_law = _law_sample(
+            rtts, F, staggered, active, w1, cwnd0, acks, base_rtt, fwd_base
         )
-        fmin = per_flow(fwd_min)
-        if staggered:
-            np.minimum(fwd_base, np.where(active, fmin, np.inf), out=fwd_base)
-            sample.fwd_delay_base = np.where(np.isfinite(fwd_base), fwd_base, fmin)
-        else:
-            np.minimum(fwd_base, fmin, out=fwd_base)
-            sample.fwd_delay_base = fwd_base
-        sample.fwd_delay_mean = per_flow(fwd_mean)
         # ---------------- totals (only rounds starting before the end)
-        if lost_s is not None:
-            w1_s_n = per_flow(w1_s)
-            share = np.divide(w1, w1_s_n, out=np.zeros(n), where=w1_s_n > 0)
-            lost = share * per_flow(lost_s)
-            got = w1 - lost
-        else:
-            lost = None
-            got = w1
-        cn: Any = True
-        if t_end == math.inf:
-            delivered += got
-            if cross:
-                cross_carried += (mu_link - mu_a) * duration
-        else:
-            counting = t < t_end
-            cn = per_flow(counting)
-            delivered += np.where(cn, got, 0.0)
-            if cross:
-                cross_carried += np.where(counting, (mu_link - mu_a) * duration, 0.0)
-            elapsed += np.where(counting, duration, 0.0)
+        lost, got, cn = _totals(
+            lost_s, w1, w1_s, duration, t, t_end, cross, mu_link, mu_a, F,
+            delivered, cross_carried, elapsed,
+        )  # fmt: skip
         t = t + duration
         # ---------------- record
         if k % every == 0:
-            q_end = None
-            if recorder.queue is not None:
-                q_end = qf[2] if model != "fluid" else qf[3]  # peak of the round
-                q_end = q_end * (mu_link * inv_mu) if cross else q_end  # link packets
-            recorder.add(
-                t,
-                w1,
-                state["phase"],
-                delta=None if recorder.delta is None else backlog(w1, base_for_law, rtt_mean_n),
-                rtt=rtt_mean,
-                queue=q_end,
-                thr=None if recorder.thr is None else got / per_flow(duration),
-            )
+            recorder.add_round(
+                t, w1, state["phase"], qf, model, mu_link, inv_mu if cross else None,
+                base_for_law, sample.rtt_mean, rtts[1], got, duration,
+            )  # fmt: skip
         # ---------------- the law decides
-        action: RoundAction = law.on_round(state, sample)
-        cwnd0 = np.asarray(action.cwnd, dtype=np.float64)
-        incr = np.asarray(action.incr, dtype=np.float64)
-        cap = np.asarray(action.cap, dtype=np.float64)
-        if lost is not None:
-            hit = (lost > 1e-9) & active
-            if np.any(hit):
-                cwnd0, incr, cap = _react_to_losses(
-                    law, state, hit, lost, w1, frac, cwnd0, incr, cap
-                )
-                # a scenario whose clock has passed duration_s keeps stepping while others
-                # of the batch finish; its losses after the end do not count
-                losses += hit & cn
+        cwnd0, incr, cap = decide(law, state, sample, lost, active, w1, frac, cn, losses)
         if (k & 31) == 31 or k == n_steps - 1:
-            _check_bounded(w1, k)
-            if progress is not None and (now := time.monotonic()) >= next_report:
-                next_report = now + 0.1
-                done = k / n_steps if t_end == math.inf else float(t.min()) / t_end
-                progress(min(1.0, max(0.0, done)))
+            next_report = _checkpoint(w1, k, n_steps, t, t_end, progress, next_report)
         if t_end != math.inf and bool(np.all(t >= t_end)):
             _check_bounded(w1, k)
             break
     if progress is not None:
         progress(1.0)
-    if t_end == math.inf:
-        elapsed = t
-    carried = delivered.reshape(S, F).sum(axis=1) + cross_carried
+    return _trace(
+        law, batch, F, model, run, recorder, t if t_end == math.inf else elapsed,
+        delivered, cross_carried, losses,
+    )  # fmt: skip
+
+
+def _per_flow(x: Any, F: int) -> Any:
+    """A per-scenario array (S,) repeated over each scenario's flows (S × F,)."""
+    return np.repeat(x, F) if F > 1 else x
+
+
+def _per_scenario(x: FloatArray, S: int, F: int) -> FloatArray:
+    """The sum over each scenario's flows of a per-flow array (S × F,) -> (S,)."""
+    return x.reshape(S, F).sum(axis=1) if F > 1 else x
+
+
+def _accumulators(S: int, n: int, staggered: bool) -> tuple[Any, ...]:
+    """The loop's running arrays: clock, elapsed time and carried cross traffic (per
+    scenario); minimum RTT and forward delay, delivered packets, loss events, active and
+    started flags (per flow)."""
+    return (
+        np.zeros(S), np.zeros(S), np.zeros(S), np.full(n, np.inf), np.full(n, np.inf),
+        np.zeros(n), np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool),
+        np.zeros(n, dtype=bool) if staggered else np.ones(n, dtype=bool),
+    )  # fmt: skip
+
+
+def _checkpoint(
+    w1: FloatArray,
+    k: int,
+    n_steps: int,
+    t: FloatArray,
+    t_end: float,
+    progress: Callable[[float], None] | None,
+    next_report: float,
+) -> float:
+    """Every 32 rounds: check the windows are bounded and report progress (at most ten
+    times a second); returns the next report's time."""
+    _check_bounded(w1, k)
+    if progress is not None and (now := time.monotonic()) >= next_report:
+        next_report = now + 0.1
+        done = k / n_steps if t_end == math.inf else float(t.min()) / t_end
+        progress(min(1.0, max(0.0, done)))
+    return next_report
+
+
+def _trace(
+    law: ControlLaw,
+    batch: PathBatch,
+    F: int,
+    model: str,
+    run: _Run,
+    recorder: _Recorder,
+    elapsed: FloatArray,
+    delivered: FloatArray,
+    cross_carried: FloatArray,
+    losses: NDArray[np.int64],
+) -> RoundTrace:
+    """The :class:`RoundTrace` of a finished loop."""
+    S = batch.n_scenarios
     return RoundTrace(
         **recorder.series(),
         paths=batch,
         algorithm=getattr(law, "name", type(law).__name__),
         law_params=law.params(),
         rtt_model=model,
-        change_times_s=change_times,
-        duration_s=None if t_end == math.inf else t_end,
+        change_times_s=run.change_times,
+        duration_s=None if run.t_end == math.inf else run.t_end,
         elapsed_s=elapsed,
         delivered_pkts=delivered.reshape(S, F),
-        carried_pkts=carried,
+        carried_pkts=delivered.reshape(S, F).sum(axis=1) + cross_carried,
         losses=losses.reshape(S, F),
-        flow_start_s=start_f,
-        flow_stop_s=stop_f,
+        flow_start_s=run.start_f,
+        flow_stop_s=run.stop_f,
     )
+
+
+def _law_sample(
+    rtts: Rtts,
+    F: int,
+    staggered: bool,
+    active: NDArray[np.bool_],
+    w1: FloatArray,
+    cwnd0: FloatArray,
+    acks: FloatArray,
+    base_rtt: FloatArray,
+    fwd_base: FloatArray,
+) -> tuple[RoundSample, FloatArray]:
+    """What each flow's law measures in the round (per flow), and the base RTT it reads;
+    updates the flows' minimum RTT and forward delay (``base_rtt``, ``fwd_base``) in place."""
+    rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = rtts
+    if F > 1:
+        rtt_min, rtt_mean, rtt_max = (
+            np.repeat(rtt_min, F),
+            np.repeat(rtt_mean, F),
+            np.repeat(rtt_max, F),
+        )
+        fwd_min, fwd_mean = np.repeat(fwd_min, F), np.repeat(fwd_mean, F)
+    if staggered:
+        np.minimum(base_rtt, np.where(active, rtt_min, np.inf), out=base_rtt)
+        base_for_law = np.where(np.isfinite(base_rtt), base_rtt, rtt_min)
+    else:
+        np.minimum(base_rtt, rtt_min, out=base_rtt)
+        base_for_law = base_rtt
+    sample = RoundSample(
+        # a flow not (or no longer) sending reports the window it would send with
+        cwnd=np.where(active, w1, cwnd0) if staggered else w1,
+        base_rtt=base_for_law,
+        rtt_mean=rtt_mean,
+        rtt_min=rtt_min,
+        rtt_max=rtt_max,
+        acks=acks,
+    )
+    if staggered:
+        np.minimum(fwd_base, np.where(active, fwd_min, np.inf), out=fwd_base)
+        sample.fwd_delay_base = np.where(np.isfinite(fwd_base), fwd_base, fwd_min)
+    else:
+        np.minimum(fwd_base, fwd_min, out=fwd_base)
+        sample.fwd_delay_base = fwd_base
+    sample.fwd_delay_mean = fwd_mean
+    return sample, base_for_law
+
+
+def _totals(
+    lost_s: FloatArray | None,
+    w1: FloatArray,
+    w1_s: FloatArray,
+    duration: FloatArray,
+    t: FloatArray,
+    t_end: float,
+    cross: list[CrossTraffic],
+    mu_link: FloatArray,
+    mu_a: FloatArray,
+    F: int,
+    delivered: FloatArray,
+    cross_carried: FloatArray,
+    elapsed: FloatArray,
+) -> tuple[FloatArray | None, FloatArray, Any]:
+    """Each flow's share of the round's losses, its delivered packets, and whether the round
+    counts (starts before ``t_end``); adds to the totals in place."""
+    if lost_s is not None:
+        w1_s_n = np.repeat(w1_s, F) if F > 1 else w1_s
+        share = np.divide(w1, w1_s_n, out=np.zeros(w1.size), where=w1_s_n > 0)
+        lost = share * (np.repeat(lost_s, F) if F > 1 else lost_s)
+        got = w1 - lost
+    else:
+        lost = None
+        got = w1
+    cn: Any = True
+    if t_end == math.inf:
+        delivered += got
+        if cross:
+            cross_carried += (mu_link - mu_a) * duration
+    else:
+        counting = t < t_end
+        cn = np.repeat(counting, F) if F > 1 else counting
+        delivered += np.where(cn, got, 0.0)
+        if cross:
+            cross_carried += np.where(counting, (mu_link - mu_a) * duration, 0.0)
+        elapsed += np.where(counting, duration, 0.0)
+    return lost, got, cn
 
 
 def simulate_scenario_rounds(
@@ -520,169 +554,3 @@ def simulate_scenario_rounds(
         ack_train=ack_train,
         progress=progress,
     )
-
-
-class _Run(NamedTuple):
-    """The checked run arguments of :func:`simulate_rounds`."""
-
-    n_steps: int
-    t_end: float
-    every: int
-    frac: float
-    rec: set[str]
-    start_f: FloatArray
-    stop_f: FloatArray
-    cross: list[CrossTraffic]
-    c_rates: FloatArray
-    c_start: FloatArray
-    c_stop: FloatArray
-    change_times: tuple[float, ...]
-
-
-def _check_run(
-    batch: PathBatch,
-    F: int,
-    rounds: int | None,
-    duration_s: float | None,
-    record: Collection[str],
-    record_every: int,
-    feedback_rounds: int,
-    timeout_loss_fraction: float,
-    flow_start_s: ArrayLike | None,
-    flow_stop_s: ArrayLike | None,
-    cross_traffic: Sequence[CrossTraffic],
-) -> _Run:
-    """Check :func:`simulate_rounds`'s arguments (a ValueError/TypeError names the bad one)."""
-    S = batch.n_scenarios
-    if (rounds is None) == (duration_s is None):
-        raise ValueError(
-            f"give exactly one of rounds or duration_s, got rounds={rounds!r}, "
-            f"duration_s={duration_s!r}"
-        )
-    if rounds is not None:
-        n_steps = check_int("rounds", rounds, minimum=1)
-        t_end = math.inf
-    else:
-        t_end = check_positive("duration_s", duration_s)
-        # every round lasts at least d, so this bound is never reached early
-        d_min = float(batch.d_s.min())
-        if t_end < d_min:
-            raise ValueError(
-                f"duration_s={duration_s!r} is shorter than one round (the base RTT "
-                f"d={d_min!r} s): no round ends within the run; give a duration of at "
-                "least one base RTT"
-            )
-        ratio = t_end / d_min
-        if not ratio <= 50_000_000:
-            raise ValueError(
-                f"duration_s={duration_s!r} needs up to {ratio:.3g} rounds of "
-                f"d={d_min!r} s (at most 50,000,000); shorten the run or lengthen d"
-            )
-        n_steps = math.ceil(ratio) + 1
-    every = check_int("record_every", record_every, minimum=1)
-    check_int("feedback_rounds", feedback_rounds, minimum=0)
-    if feedback_rounds > 8:
-        raise ValueError(f"feedback_rounds must be between 0 and 8, got {feedback_rounds!r}")
-    frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
-    if isinstance(record, str):
-        raise TypeError(
-            f"record must be a collection of field names, got the string {record!r}; "
-            f"write record=({record!r},)"
-        )
-    rec = set(record)
-    bad = sorted(rec - set(RECORDABLE))
-    if bad:
-        raise ValueError(f"record: unknown field {bad[0]!r}; recordable: {', '.join(RECORDABLE)}")
-    start_f = _flow_times("flow_start_s", flow_start_s, F, default=0.0)
-    stop_f = _flow_times("flow_stop_s", flow_stop_s, F, default=math.inf)
-    if np.any(stop_f <= start_f):
-        raise ValueError(
-            f"flow_stop_s must be > flow_start_s for every flow, got {stop_f} and {start_f}"
-        )
-    if isinstance(cross_traffic, CrossTraffic):
-        raise TypeError("cross_traffic must be a sequence of CrossTraffic, got one CrossTraffic")
-    cross = list(cross_traffic)
-    for j, c in enumerate(cross):
-        if not isinstance(c, CrossTraffic):
-            raise TypeError(f"cross_traffic[{j}] must be a CrossTraffic, got {c!r}")
-    mu = batch.mu_pps
-    if cross:
-        c_rates = np.stack(
-            [np.broadcast_to(as_float_array("rate_pps", c.rate_pps), (S,)) for c in cross]
-        )
-        c_start = np.array([c.start_s for c in cross])[:, None]
-        c_stop = np.array([c.stop_s for c in cross])[:, None]
-        worst = _max_concurrent(c_rates, c_start[:, 0], c_stop[:, 0])
-        if np.any(worst >= mu):
-            s = int(np.flatnonzero(worst >= mu)[0])
-            raise ValueError(
-                f"cross_traffic takes up to {worst[s]:g} pkt/s of a {mu[s]:g} pkt/s bottleneck "
-                f"(scenario {s}); it must stay below the bottleneck rate"
-            )
-    # bandwidth changes inside the run (a change at or after its end is not one)
-    change_times = metrics.bandwidth_changes([(c.start_s, c.stop_s) for c in cross], t_end)
-
-    if not cross:
-        c_rates, c_start, c_stop = np.zeros((0, S)), np.zeros((0, 1)), np.zeros((0, 1))
-    return _Run(
-        n_steps, t_end, every, frac, rec, start_f, stop_f, cross, c_rates, c_start, c_stop,
-        change_times,
-    )  # fmt: skip
-
-
-def _react_to_losses(
-    law: ControlLaw,
-    state: dict[str, FloatArray],
-    hit: NDArray[np.bool_],
-    lost: FloatArray,
-    w1: FloatArray,
-    frac: float,
-    cwnd0: FloatArray,
-    incr: FloatArray,
-    cap: FloatArray,
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """The loss reactions of the flows ``hit`` (after the law's round decision): a timeout
-    when a flow lost more than ``frac`` of its window, else a fast retransmit; the reaction
-    replaces the round's action (nothing added per ACK in the next round)."""
-    cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
-    timeout = hit & (lost > frac * w1)
-    for kind, mask in ((LOSS_TIMEOUT, timeout), (LOSS_FAST, hit & ~timeout)):
-        idx = np.flatnonzero(mask)
-        if idx.size:
-            new = np.asarray(law.on_loss(state, idx, kind, w1[idx]), dtype=np.float64)
-            cwnd0[idx] = new
-            incr[idx] = 0.0
-            cap[idx] = new
-    return cwnd0, incr, cap
-
-
-def _rtt_model(rtt_model: str | None, rtt: str | None) -> str:
-    """The RTT model from ``rtt_model`` or its alias ``rtt`` (not both)."""
-    if rtt_model is not None and rtt is not None and rtt_model != rtt:
-        raise ValueError(
-            f"give the RTT model once: rtt_model={rtt_model!r} and its alias rtt={rtt!r}"
-        )
-    value = rtt_model if rtt_model is not None else rtt if rtt is not None else "average"
-    check_choice("rtt_model" if rtt_model is not None else "rtt", value, _RTT_MODELS)
-    return value
-
-
-#: windows beyond this many packets mean a law grew without bound (no loss to stop it)
-_MAX_WINDOW_PKTS = 1e12
-
-
-def _check_bounded(w: FloatArray, k: int) -> None:
-    """Raise instead of letting an unbounded window overflow into inf/NaN."""
-    bad = ~(np.abs(w) < _MAX_WINDOW_PKTS)
-    if np.any(bad):
-        i = int(np.flatnonzero(bad)[0])
-        if np.isnan(w[i]):
-            raise ValueError(
-                f"the window of flow {i} is NaN by round {k}: the control law returned an "
-                "invalid action (a NaN window, increment or cap)"
-            )
-        raise ValueError(
-            f"the window of flow {i} reached {w[i]!r} packets by round {k}: the law grows "
-            "without bound on this path (e.g. a loss-driven law such as Reno with an infinite "
-            "buffer); give the path a finite buffer or run fewer rounds"
-        )

@@ -1,0 +1,142 @@
+"""The control law's side of the round model: its first action, flows joining, loss
+reactions, and the guard against windows growing without bound."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..algorithms.base import LOSS_FAST, LOSS_TIMEOUT, ControlLaw, RoundAction, RoundSample
+
+FloatArray = NDArray[np.float64]
+
+
+def _react_to_losses(
+    law: ControlLaw,
+    state: dict[str, FloatArray],
+    hit: NDArray[np.bool_],
+    lost: FloatArray,
+    w1: FloatArray,
+    frac: float,
+    cwnd0: FloatArray,
+    incr: FloatArray,
+    cap: FloatArray,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The loss reactions of the flows ``hit`` (after the law's round decision): a timeout
+    when a flow lost more than ``frac`` of its window, else a fast retransmit; the reaction
+    replaces the round's action (nothing added per ACK in the next round)."""
+    cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
+    timeout = hit & (lost > frac * w1)
+    for kind, mask in ((LOSS_TIMEOUT, timeout), (LOSS_FAST, hit & ~timeout)):
+        idx = np.flatnonzero(mask)
+        if idx.size:
+            new = np.asarray(law.on_loss(state, idx, kind, w1[idx]), dtype=np.float64)
+            cwnd0[idx] = new
+            incr[idx] = 0.0
+            cap[idx] = new
+    return cwnd0, incr, cap
+
+
+#: windows beyond this many packets mean a law grew without bound (no loss to stop it)
+_MAX_WINDOW_PKTS = 1e12
+
+
+def _check_bounded(w: FloatArray, k: int) -> None:
+    """Raise instead of letting an unbounded window overflow into inf/NaN."""
+    bad = ~(np.abs(w) < _MAX_WINDOW_PKTS)
+    if np.any(bad):
+        i = int(np.flatnonzero(bad)[0])
+        if np.isnan(w[i]):
+            raise ValueError(
+                f"the window of flow {i} is NaN by round {k}: the control law returned an "
+                "invalid action (a NaN window, increment or cap)"
+            )
+        raise ValueError(
+            f"the window of flow {i} reached {w[i]!r} packets by round {k}: the law grows "
+            "without bound on this path (e.g. a loss-driven law such as Reno with an infinite "
+            "buffer); give the path a finite buffer or run fewer rounds"
+        )
+
+
+class LawStart(NamedTuple):
+    """The law's state and first action (``init_*``: copies given to a flow that joins)."""
+
+    state: dict[str, FloatArray]
+    fresh: dict[str, FloatArray]
+    cwnd0: FloatArray
+    incr: FloatArray
+    cap: FloatArray
+    init_cwnd: FloatArray
+    init_incr: FloatArray
+    init_cap: FloatArray
+
+
+def start_law(law: ControlLaw, n: int, staggered: bool) -> LawStart:
+    """Initialise ``law`` for ``n`` flows and check its first action (``fresh``: a copy of
+    the initial state for flows that join later, when ``staggered``)."""
+    state = law.init_state(n)
+    if "phase" not in state:
+        raise TypeError(f"{type(law).__name__}.init_state must return a 'phase' array")
+    fresh = {k: v.copy() for k, v in state.items()} if staggered else {}
+    act0 = law.initial_action(state)
+    cwnd0 = np.array(act0.cwnd, dtype=np.float64)
+    incr = np.array(act0.incr, dtype=np.float64)
+    cap = np.array(act0.cap, dtype=np.float64)
+    bad0 = ~(np.isfinite(cwnd0) & (cwnd0 > 0))
+    if np.any(bad0):
+        raise ValueError(
+            f"{type(law).__name__}.initial_action gave a window <= 0 or not finite: "
+            f"{cwnd0[bad0][0]!r}"
+        )
+    return LawStart(state, fresh, cwnd0, incr, cap, cwnd0.copy(), incr.copy(), cap.copy())
+
+
+def join_flows(
+    ls: LawStart,
+    joining: NDArray[np.bool_],
+    cwnd0: FloatArray,
+    incr: FloatArray,
+    cap: FloatArray,
+    base_rtt: FloatArray,
+    fwd_base: FloatArray,
+) -> None:
+    """Give the flows ``joining`` the law's fresh state and first action, and forget their
+    base RTTs (in place; the caller's arrays)."""
+    for key, arr in ls.state.items():
+        arr[joining] = ls.fresh[key][joining]
+    cwnd0[joining] = ls.init_cwnd[joining]
+    incr[joining] = ls.init_incr[joining]
+    cap[joining] = ls.init_cap[joining]
+    base_rtt[joining] = np.inf
+    fwd_base[joining] = np.inf
+
+
+def decide(
+    law: ControlLaw,
+    state: dict[str, FloatArray],
+    sample: RoundSample,
+    lost: FloatArray | None,
+    active: NDArray[np.bool_],
+    w1: FloatArray,
+    frac: float,
+    counts: Any,
+    losses: NDArray[np.int64],
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The law's decision at the end of the round (window, per-ACK increment, cap of the
+    next round), replaced by the loss reaction for the flows that lost packets; counts
+    their loss events in ``losses`` (in place) where ``counts`` (the round started before
+    the run's end)."""
+    action: RoundAction = law.on_round(state, sample)
+    cwnd0 = np.asarray(action.cwnd, dtype=np.float64)
+    incr = np.asarray(action.incr, dtype=np.float64)
+    cap = np.asarray(action.cap, dtype=np.float64)
+    if lost is not None:
+        hit = (lost > 1e-9) & active
+        if np.any(hit):
+            cwnd0, incr, cap = _react_to_losses(law, state, hit, lost, w1, frac, cwnd0, incr, cap)
+            # a scenario whose clock has passed duration_s keeps stepping while others
+            # of the batch finish; its losses after the end do not count
+            losses += hit & counts
+    return cwnd0, incr, cap
