@@ -222,6 +222,20 @@ def test_cli_out_is_a_file(tmp_path: Path, capsys) -> None:
     assert not out.exists()  # refused before any section ran
 
 
+def test_cli_output_below_a_file_is_refused_before_any_run(tmp_path: Path, capsys) -> None:
+    # a folder that cannot be created (its parent is a file) fails at once, naming the option,
+    # instead of after minutes of runs when the report is written
+    f = tmp_path / "file"
+    f.write_text("x")
+    for option in ("--out", "--figures"):
+        other = ["--out", str(tmp_path / "rep")] if option == "--figures" else []
+        argv = ["report", *other, option, str(f / "sub"), "--sections", "conspicuous"]
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert option in err and "cannot be written" in err
+    assert not (tmp_path / "rep").exists()
+
+
 def test_cli_quick_subset(tmp_path: Path, capsys) -> None:
     out = tmp_path / "rep"
     figs = tmp_path / "figs"
@@ -350,7 +364,7 @@ def test_a_run_that_did_not_settle_is_marked_not_dropped() -> None:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from tcpfluid.report._sec_dynamics import _mark_not_settled, _not_settled
+    from tcpfluid.report._sec_convergence import _mark_not_settled, _not_settled
 
     assert _not_settled(NA("did not settle within max(1 pkt, 2 %) (tcpfluid.metrics)"))
     assert not _not_settled(NA("engine refused: bad"))
