@@ -197,92 +197,20 @@ class TcpHo(ControlLaw):
         cwnd = sample.cwnd
         cmat = cwnd / sample.rtt_min
         cmit = cwnd / sample.rtt_max
-        k = state["k"]
-        s = state["status"]
-        incr = state["incr"]
-        maxincr = state["maxincr"]
         # copies: the history is shifted below, before the amounts are applied
         pmat = state["mat2"].copy()
         pmit = state["mit2"].copy()
         prmin = state["rmin2"].copy()
 
-        adjust = (k % 2.0) == 1.0
+        adjust = (state["k"] % 2.0) == 1.0
         if self._decrease == "throughput":
-            rmin, rmax = sample.rtt_min, sample.rtt_max
-
-            # resolution: throughputs closer than half a packet per round are a tie
-            res = _RESOLUTION_PKTS / rmin
-
-            def lt(a: FloatArray, b: FloatArray) -> NDArray[np.bool_]:
-                return (b - a) > res
-
-            c1 = lt(pmat, cmit)
-            # a fall only counts if the RTTs rose too: a fall that the flow's own decrease
-            # explains (cwnd down, RTTs unchanged) is not congestion
-            c2 = ~c1 & lt(cmat, pmit) & (rmin > state["rmax2"])
-            # a rise that a fall of the minimal RTT explains (the standing queue drained:
-            # the path got faster) is a status-3 move even if one end of the throughput
-            # interval has not moved yet
-            faster = (
-                (rmin < state["rmin2"])
-                & ~lt(cmit, pmit)
-                & ~lt(cmat, pmat)
-                & (lt(pmit, cmit) | lt(pmat, cmat))
-            )
-            c3 = ~c1 & ~c2 & ((lt(pmit, cmit) & lt(pmat, cmat)) | faster)
-            # likewise a fall that a rise of the maximal RTT explains is a status-4 move
-            slower = ~lt(pmit, cmit) & ~lt(pmat, cmat) & (lt(cmit, pmit) | lt(cmat, pmat))
-            c4 = ~c1 & ~c2 & ~c3 & slower & (rmax > state["rmax2"])
-            # a tie with no queue at all on the path (less than one packet of backlog in
-            # the round's largest RTT, eq. 1 of the Quick Vegas paper) is room: status 3
-            empty = cwnd * (1.0 - sample.base_rtt / rmax) < 1.0
-            c3 = c3 | (~c1 & ~c2 & ~c3 & ~c4 & empty)
-            # while a decrease drains, a rise is the flow's own queue draining: no news
-            # (a tie), not a reason to increase
-            recent = state["quiet"] > 0.0
-            c1 = c1 & ~recent
-            c3 = c3 & ~recent
+            c1, c2, c3, c4 = _statuses_throughput(state, sample, cmat, cmit, pmat, pmit)
         else:
-            c1 = pmat < cmit
-            c2 = ~c1 & (cmat < pmit)
-            c3 = ~c1 & ~c2 & (pmit < cmit) & (pmat < cmat)
-            c4 = ~c1 & ~c2 & ~c3 & (cmit < pmit) & (cmat < pmat)
+            c1, c2, c3, c4 = _statuses_table(cmat, cmit, pmat, pmit)
         c5 = ~(c1 | c2 | c3 | c4)
-        up13 = (s == 1.0) | (s == 3.0)
-        dn24 = (s == 2.0) | (s == 4.0)
-
-        incr1 = np.where(up13, incr + 1.0, 1.0)
-        incr3 = np.where(up13, np.maximum(0.5 * incr, 1.0), 1.0)
-        new_incr = np.where(c1, incr1, np.where(c3, incr3, 0.0))
-        new_max = np.where(
-            c1,
-            np.where(up13, np.maximum(maxincr, incr1), 1.0),
-            np.where(
-                c2 & dn24,
-                np.maximum(maxincr - 1.0, 1.0),
-                np.where(c4 & dn24, np.maximum(0.5 * maxincr, 1.0), np.where(c5, 0.0, maxincr)),
-            ),
-        )
-        new_status = np.where(c1, 1.0, np.where(c2, 2.0, np.where(c3, 3.0, np.where(c4, 4.0, 5.0))))
-        chosen = np.where(c1 | c3, new_incr, np.where(c2 | c4, -new_max, 0.0))
-
-        amount = np.where(adjust, chosen, state["amount"])
-        np.copyto(incr, new_incr, where=adjust)
-        np.copyto(maxincr, new_max, where=adjust)
-        np.copyto(s, new_status, where=adjust)
-        np.copyto(state["amount"], amount)
-        np.putmask(state["phase"], adjust & ~c1, CONGESTION_AVOIDANCE)
-
-        # shift the throughput history: round k becomes "k − 1", k − 1 becomes "k − 2"
-        np.copyto(state["mat2"], state["mat1"])
-        np.copyto(state["mit2"], state["mit1"])
-        np.copyto(state["mat1"], cmat)
-        np.copyto(state["mit1"], cmit)
-        np.copyto(state["rmin2"], state["rmin1"])
-        np.copyto(state["rmax2"], state["rmax1"])
-        np.copyto(state["rmin1"], sample.rtt_min)
-        np.copyto(state["rmax1"], sample.rtt_max)
-        k += 1.0
+        amount = _apply_table2(state, adjust, c1, c2, c3, c4, c5)
+        _shift_history(state, sample, cmat, cmit)
+        state["k"] += 1.0
 
         # restart at the floor: a status-5 comparison with the window at 2 packets
         restart = adjust & c5 & (cwnd <= MIN_WINDOW)
@@ -294,29 +222,7 @@ class TcpHo(ControlLaw):
         up = np.maximum(amount, 0.0)
         down = np.minimum(amount, 0.0)
         if self._decrease == "throughput":
-            # the addition (docs/algorithms.md): at a comparison that counts a fall, the
-            # window drops at least to CMiT × r, r the minimal RTT of the last calm
-            # comparison (the window that sends the measured throughput with the RTT the
-            # flow had before the fall); applied once, at the comparison
-            fell = adjust & (c2 | c4) & (state["rsteady"] > 0.0)
-            target = cmit * state["rsteady"]
-            cut = fell & (target - cwnd < down)
-            down = np.where(cut, target - cwnd, down)
-            # the cut replaces the pair's decrease: the next round does not repeat it
-            state["amount"][cut] = 0.0
-            # the minimal RTT of the last comparison that found no fall, away from a cut
-            calm = adjust & ~(c2 | c4) & (state["quiet"] <= 0.0)
-            np.copyto(state["rsteady"], sample.rtt_min, where=calm)
-            quiet = state["quiet"]
-            # quiet from a decrease until the minimal RTT stops falling (the drain is over);
-            # then one more look: if the window is still above the measured throughput
-            # times the calm RTT, cut again to CMaT × r (and wait for that drain)
-            dec = adjust & (c2 | c4)
-            settled = adjust & ~dec & (quiet > 0.0) & (sample.rtt_min >= prmin)
-            target2 = cmat * state["rsteady"]
-            again = settled & (target2 < cwnd - _RESOLUTION_PKTS)
-            down = np.minimum(down, np.where(again, target2 - cwnd, 0.0))
-            np.copyto(quiet, np.where(dec | again, 1.0, np.where(settled, 0.0, quiet)))
+            down = _throughput_cut(state, sample, adjust, c2 | c4, cmat, cmit, prmin, down)
         new = np.maximum(cwnd + down, MIN_WINDOW)
         return RoundAction(cwnd=new, incr=up / cwnd, cap=new + up)
 
@@ -335,3 +241,158 @@ class TcpHo(ControlLaw):
     def params(self) -> dict[str, Any]:
         """``{"decrease": ...}`` (the document's rules have no tunable parameter)."""
         return {"decrease": self._decrease}
+
+
+Conditions = tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]
+
+
+def _statuses_table(
+    cmat: FloatArray, cmit: FloatArray, pmat: FloatArray, pmit: FloatArray
+) -> Conditions:
+    """Table 2's statuses 1-4 read literally: the throughput interval [CMiT, CMaT] of round k
+    against that of round k − 2 (status 5: none of them)."""
+    c1 = pmat < cmit
+    c2 = ~c1 & (cmat < pmit)
+    c3 = ~c1 & ~c2 & (pmit < cmit) & (pmat < cmat)
+    c4 = ~c1 & ~c2 & ~c3 & (cmit < pmit) & (cmat < pmat)
+    return c1, c2, c3, c4
+
+
+def _statuses_throughput(
+    state: State,
+    sample: RoundSample,
+    cmat: FloatArray,
+    cmit: FloatArray,
+    pmat: FloatArray,
+    pmit: FloatArray,
+) -> Conditions:
+    """Statuses 1-4 with the addition ``decrease="throughput"`` (docs/algorithms.md): a
+    resolution of half a packet per round, falls counted only with rising RTTs, and moves
+    the RTTs explain."""
+    cwnd = sample.cwnd
+    rmin, rmax = sample.rtt_min, sample.rtt_max
+
+    # resolution: throughputs closer than half a packet per round are a tie
+    res = _RESOLUTION_PKTS / rmin
+
+    def lt(a: FloatArray, b: FloatArray) -> NDArray[np.bool_]:
+        return (b - a) > res
+
+    c1 = lt(pmat, cmit)
+    # a fall only counts if the RTTs rose too: a fall that the flow's own decrease
+    # explains (cwnd down, RTTs unchanged) is not congestion
+    c2 = ~c1 & lt(cmat, pmit) & (rmin > state["rmax2"])
+    # a rise that a fall of the minimal RTT explains (the standing queue drained:
+    # the path got faster) is a status-3 move even if one end of the throughput
+    # interval has not moved yet
+    faster = (
+        (rmin < state["rmin2"])
+        & ~lt(cmit, pmit)
+        & ~lt(cmat, pmat)
+        & (lt(pmit, cmit) | lt(pmat, cmat))
+    )
+    c3 = ~c1 & ~c2 & ((lt(pmit, cmit) & lt(pmat, cmat)) | faster)
+    # likewise a fall that a rise of the maximal RTT explains is a status-4 move
+    slower = ~lt(pmit, cmit) & ~lt(pmat, cmat) & (lt(cmit, pmit) | lt(cmat, pmat))
+    c4 = ~c1 & ~c2 & ~c3 & slower & (rmax > state["rmax2"])
+    # a tie with no queue at all on the path (less than one packet of backlog in
+    # the round's largest RTT, eq. 1 of the Quick Vegas paper) is room: status 3
+    empty = cwnd * (1.0 - sample.base_rtt / rmax) < 1.0
+    c3 = c3 | (~c1 & ~c2 & ~c3 & ~c4 & empty)
+    # while a decrease drains, a rise is the flow's own queue draining: no news
+    # (a tie), not a reason to increase
+    recent = state["quiet"] > 0.0
+    c1 = c1 & ~recent
+    c3 = c3 & ~recent
+    return c1, c2, c3, c4
+
+
+def _apply_table2(
+    state: State,
+    adjust: NDArray[np.bool_],
+    c1: NDArray[np.bool_],
+    c2: NDArray[np.bool_],
+    c3: NDArray[np.bool_],
+    c4: NDArray[np.bool_],
+    c5: NDArray[np.bool_],
+) -> FloatArray:
+    """Table 2: the new incr, maxincr, status and amount of the flows that compare this
+    round (``adjust``); returns the amount every flow applies this round."""
+    s = state["status"]
+    incr = state["incr"]
+    maxincr = state["maxincr"]
+    up13 = (s == 1.0) | (s == 3.0)
+    dn24 = (s == 2.0) | (s == 4.0)
+
+    incr1 = np.where(up13, incr + 1.0, 1.0)
+    incr3 = np.where(up13, np.maximum(0.5 * incr, 1.0), 1.0)
+    new_incr = np.where(c1, incr1, np.where(c3, incr3, 0.0))
+    new_max = np.where(
+        c1,
+        np.where(up13, np.maximum(maxincr, incr1), 1.0),
+        np.where(
+            c2 & dn24,
+            np.maximum(maxincr - 1.0, 1.0),
+            np.where(c4 & dn24, np.maximum(0.5 * maxincr, 1.0), np.where(c5, 0.0, maxincr)),
+        ),
+    )
+    new_status = np.where(c1, 1.0, np.where(c2, 2.0, np.where(c3, 3.0, np.where(c4, 4.0, 5.0))))
+    chosen = np.where(c1 | c3, new_incr, np.where(c2 | c4, -new_max, 0.0))
+
+    amount = np.where(adjust, chosen, state["amount"])
+    np.copyto(incr, new_incr, where=adjust)
+    np.copyto(maxincr, new_max, where=adjust)
+    np.copyto(s, new_status, where=adjust)
+    np.copyto(state["amount"], amount)
+    np.putmask(state["phase"], adjust & ~c1, CONGESTION_AVOIDANCE)
+    return amount
+
+
+def _shift_history(state: State, sample: RoundSample, cmat: FloatArray, cmit: FloatArray) -> None:
+    """Shift the throughput and RTT history: round k becomes "k − 1", k − 1 becomes "k − 2"."""
+    np.copyto(state["mat2"], state["mat1"])
+    np.copyto(state["mit2"], state["mit1"])
+    np.copyto(state["mat1"], cmat)
+    np.copyto(state["mit1"], cmit)
+    np.copyto(state["rmin2"], state["rmin1"])
+    np.copyto(state["rmax2"], state["rmax1"])
+    np.copyto(state["rmin1"], sample.rtt_min)
+    np.copyto(state["rmax1"], sample.rtt_max)
+
+
+def _throughput_cut(
+    state: State,
+    sample: RoundSample,
+    adjust: NDArray[np.bool_],
+    fall: NDArray[np.bool_],
+    cmat: FloatArray,
+    cmit: FloatArray,
+    prmin: FloatArray,
+    down: FloatArray,
+) -> FloatArray:
+    """The addition ``decrease="throughput"`` (docs/algorithms.md): at a comparison that
+    counts a fall (``fall``: status 2 or 4), the window drops at least to CMiT × r, r the
+    minimal RTT of the last calm comparison (the window that sends the measured throughput
+    with the RTT the flow had before the fall); applied once, at the comparison. Returns
+    the decrease (<= 0) to apply."""
+    cwnd = sample.cwnd
+    fell = adjust & fall & (state["rsteady"] > 0.0)
+    target = cmit * state["rsteady"]
+    cut = fell & (target - cwnd < down)
+    down = np.where(cut, target - cwnd, down)
+    # the cut replaces the pair's decrease: the next round does not repeat it
+    state["amount"][cut] = 0.0
+    # the minimal RTT of the last comparison that found no fall, away from a cut
+    calm = adjust & ~fall & (state["quiet"] <= 0.0)
+    np.copyto(state["rsteady"], sample.rtt_min, where=calm)
+    quiet = state["quiet"]
+    # quiet from a decrease until the minimal RTT stops falling (the drain is over);
+    # then one more look: if the window is still above the measured throughput
+    # times the calm RTT, cut again to CMaT × r (and wait for that drain)
+    dec = adjust & fall
+    settled = adjust & ~dec & (quiet > 0.0) & (sample.rtt_min >= prmin)
+    target2 = cmat * state["rsteady"]
+    again = settled & (target2 < cwnd - _RESOLUTION_PKTS)
+    down = np.minimum(down, np.where(again, target2 - cwnd, 0.0))
+    np.copyto(quiet, np.where(dec | again, 1.0, np.where(settled, 0.0, quiet)))
+    return down
