@@ -1,8 +1,9 @@
 """Sections on the closed forms of slow start and convergence.
 
 * ``critical-window`` - document 000 Fig. 4, eqs. (6), (9), (10);
-* ``new-equilibrium`` - document 000 Fig. 5, eqs. (11), (12);
-* ``conspicuous`` - document 004 §4.3 Examples 1-3, eqs. (2)-(6) and errata E4-E8.
+* ``new-equilibrium`` - document 000 Fig. 5, eqs. (11), (12)
+
+(``conspicuous``, document 004 §4.3, is in :mod:`._sec_conspicuous`).
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ import numpy as np
 from .. import plot
 from ..algorithms import get_law
 from ..analytic import (
-    conspicuous_round,
-    conspicuous_round_printed,
     critical_window,
     rounds_to_equilibrium,
     slow_start_exit,
@@ -24,7 +23,6 @@ from ._common import (
     NO_FIGURE_VALUES,
     NO_SLOW_START_ODE,
     RUNS,
-    doc,
     matched_overrides,
     run_task,
 )
@@ -82,71 +80,55 @@ def _cw_tasks(cfg: ReportConfig) -> list[Task]:
     return tasks
 
 
-def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    kbs = _cw_grid(cfg)
-    bdps = np.array([kb_to_pkts(k) for k in kbs])
-    n = len(kbs)
-    rows: list[Row] = []
-    rounds = {a: out[i] for i, a in enumerate(_CW_ALGS)}
-    packets = {a: out[2 + i * n : 2 + (i + 1) * n] for i, a in enumerate(_CW_ALGS)}
-    series: dict[str, Any] = {}
-    for a in _CW_ALGS:
-        step = 2.0 if a == "vegas" else 1.5
-        eq = "(6)" if a == "vegas" else "(10)"
-        cf_exit, rm, pk, wstar = [], [], [], []
-        for j, (kb, b) in enumerate(zip(kbs, bdps, strict=True)):
-            ex = slow_start_exit(a, float(b), D_S, rtt="average")
-            w_star = float(critical_window(a, b, rtt="average"))
-            w_last = float(critical_window(a, b, rtt="last"))
-            r_w = float(rounds[a]["ss_exit_window_pkts"][j])
-            p = packets[a][j]
-            p_w = p["summary"]["ss_exit_window"] if "summary" in p else None
-            cf_exit.append(ex.window_pkts)
-            rm.append(r_w)
-            pk.append(np.nan if p_w is None else p_w)
-            wstar.append(w_star)
-            rows.append(
-                Row(
-                    setting=f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)",
-                    quantity="window of the round that leaves slow start",
-                    unit="pkts",
-                    values={
-                        CLOSED_FORM: ex.window_pkts,
-                        ROUNDS: r_w,
-                        ODE: NO_SLOW_START_ODE,
-                        PACKET: p_w if p_w is not None else NA("did not leave slow start"),
-                        DOCUMENT: NO_FIGURE_VALUES,
-                        f"W* eq. {eq}": w_star,
-                        "W* last-packet RTT": w_last,
-                    },
-                    reference=CLOSED_FORM,
-                    default_tolerance=Tolerance(
-                        abs_tol=0.5,
-                        reason=(
-                            "the round model uses the fluid assumptions of eqs. (6), (10) "
-                            "(docs/round-model.md): it must leave slow start in the same round"
-                        ),
-                    ),
-                    tolerances={
-                        PACKET: Tolerance(
-                            factor=step,
-                            reason=(
-                                "slow-start windows are discrete (doc 000 Table 1): "
-                                "packet bursts and "
-                                "ACK spacing may move the detection by one growth round "
-                                f"(×{step:g} for {_NAMES[a]})"
-                            ),
-                        )
-                    },
-                    informative=(f"W* eq. {eq}", "W* last-packet RTT"),
-                    reasons={
-                        PACKET: "burstiness of slow start (doc 000 §4.1: 'the experiment "
-                        "values do not exact match the fluid-based theoretical values')"
-                    },
-                )
+def _cw_row(a: str, kb: float, b: float, ex_window: float, r_w: float, p_w: Any) -> Row:
+    """The row of law ``a`` at one BDP (``b`` packets): closed-form, round-model and packet
+    exit windows, with W* (eq. (6) or (10)) and its last-packet form shown beside them."""
+    step = 2.0 if a == "vegas" else 1.5
+    eq = "(6)" if a == "vegas" else "(10)"
+    w_star = float(critical_window(a, b, rtt="average"))
+    w_last = float(critical_window(a, b, rtt="last"))
+    return Row(
+        setting=f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)",
+        quantity="window of the round that leaves slow start",
+        unit="pkts",
+        values={
+            CLOSED_FORM: ex_window,
+            ROUNDS: r_w,
+            ODE: NO_SLOW_START_ODE,
+            PACKET: p_w if p_w is not None else NA("did not leave slow start"),
+            DOCUMENT: NO_FIGURE_VALUES,
+            f"W* eq. {eq}": w_star,
+            "W* last-packet RTT": w_last,
+        },
+        reference=CLOSED_FORM,
+        default_tolerance=Tolerance(
+            abs_tol=0.5,
+            reason=(
+                "the round model uses the fluid assumptions of eqs. (6), (10) "
+                "(docs/round-model.md): it must leave slow start in the same round"
+            ),
+        ),
+        tolerances={
+            PACKET: Tolerance(
+                factor=step,
+                reason=(
+                    "slow-start windows are discrete (doc 000 Table 1): "
+                    "packet bursts and "
+                    "ACK spacing may move the detection by one growth round "
+                    f"(×{step:g} for {_NAMES[a]})"
+                ),
             )
-        series[a] = (np.array(cf_exit), np.array(rm), np.array(pk), np.array(wstar))
-    # figure
+        },
+        informative=(f"W* eq. {eq}", "W* last-packet RTT"),
+        reasons={
+            PACKET: "burstiness of slow start (doc 000 §4.1: 'the experiment "
+            "values do not exact match the fluid-based theoretical values')"
+        },
+    )
+
+
+def _cw_figure(kbs: list[float], series: dict[str, Any]) -> Figure:
+    """W* and the exit windows (closed form, round model, packet simulator) against the BDP."""
     fig, ax = plot.new_axes()
     x = np.linspace(min(kbs), max(kbs), 200)
     for a, color in (("vegas", "C0"), ("quick-vegas", "C3")):
@@ -199,7 +181,31 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "round that leaves slow start (closed form, round model, packet simulator) "
         "against the BDP, d = 100 ms; cf. document 000 Fig. 4."
     )
-    figs = (Figure.from_matplotlib(fig, "critical_window", cap),)
+    return Figure.from_matplotlib(fig, "critical_window", cap)
+
+
+def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    kbs = _cw_grid(cfg)
+    bdps = np.array([kb_to_pkts(k) for k in kbs])
+    n = len(kbs)
+    rows: list[Row] = []
+    # task results (see _cw_tasks): one round-model batch per law, then n packet runs per law
+    rounds = {a: out[i] for i, a in enumerate(_CW_ALGS)}
+    packets = {a: out[2 + i * n : 2 + (i + 1) * n] for i, a in enumerate(_CW_ALGS)}
+    series: dict[str, Any] = {}
+    for a in _CW_ALGS:
+        cf_exit, rm, pk, wstar = [], [], [], []
+        for j, (kb, b) in enumerate(zip(kbs, bdps, strict=True)):
+            ex = slow_start_exit(a, float(b), D_S, rtt="average")
+            r_w = float(rounds[a]["ss_exit_window_pkts"][j])
+            p = packets[a][j]
+            p_w = p["summary"]["ss_exit_window"] if "summary" in p else None
+            cf_exit.append(ex.window_pkts)
+            rm.append(r_w)
+            pk.append(np.nan if p_w is None else p_w)
+            wstar.append(float(critical_window(a, b, rtt="average")))
+            rows.append(_cw_row(a, kb, b, ex.window_pkts, r_w, p_w))
+        series[a] = (np.array(cf_exit), np.array(rm), np.array(pk), np.array(wstar))
     intro = (
         "Where Vegas and Quick Vegas leave slow start, for BDPs of 100–5000 kb at d = 100 ms. "
         "The closed form is the first slow-start window at or above the critical window W* "
@@ -210,7 +216,11 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
     table = Table("Slow-start exit window vs BDP (document 000 Fig. 4)", tuple(rows))
     return SectionResult(
-        "critical-window", "Critical window vs BDP (document 000 Fig. 4)", intro, (table,), figs
+        "critical-window",
+        "Critical window vs BDP (document 000 Fig. 4)",
+        intro,
+        (table,),
+        (_cw_figure(kbs, series),),
     )
 
 
@@ -270,97 +280,93 @@ def _rounds_to_reach(t: Any, w: Any, t_change: float, target: float) -> float | 
     return float(np.count_nonzero((t > t_change) & (t <= t[i])))
 
 
-def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows: list[Row] = []
-    k = 0
-    curves: dict[str, dict[str, list[float]]] = {}
-    for a in _NE_ALGS:
-        beta = float(get_law(a).params()["beta"])
-        c = curves.setdefault(a, {"n": [], "cf": [], "rm": [], "pk": [], "fl": []})
-        for n in _ne_grid(cfg):
-            s = _ne_setup(n, a)
-            rr, pr, fr = out[k], out[k + 1], out[k + 2]
-            k += 3
-            target = n * s["w"]
-            fl = (
-                None
-                if "error" in fr
-                else _rounds_to_reach(fr["time_s"], fr["window_pkts"][:, 0], s["t_change"], target)
-            )
-            cf = float(rounds_to_equilibrium(a, s["w"], n, beta=beta))
-            rm = (
-                None
-                if "error" in rr
-                else _rounds_to_reach(rr["time_s"], rr["window_pkts"][:, 0], s["t_change"], target)
-            )
-            pk = (
-                None
-                if "error" in pr
-                else _rounds_to_reach(
-                    pr["round_t_s"][0], pr["round_cwnd_pkts"][0], s["t_change"], target
-                )
-            )
-            c["n"].append(n)
-            c["cf"].append(cf)
-            c["rm"].append(np.nan if rm is None else rm)
-            c["pk"].append(np.nan if pk is None else pk)
-            c["fl"].append(np.nan if fl is None else fl)
-            if a == "vegas":
-                tol = Tolerance(
-                    rel=0.05,
-                    abs_tol=2.0,
-                    reason=(
-                        "Vegas adds exactly one packet per round in both engines; the start "
-                        "window is μd + α..β, not μd (a few rounds)"
-                    ),
-                )
-                reasons = {}
-            else:
-                tol = Tolerance(
-                    rel=0.35,
-                    reason=(
-                        "eq. (12) assumes Δ = 0 and an unbroken run of increases; the "
-                        "pseudo-code's at-most-double cap (erratum E3) and the decrease toward "
-                        "(α+β)/2 near the target add rounds"
-                    ),
-                )
-                reasons = {
-                    ROUNDS: "per-ACK increases queue behind the ACK train and inflate Δ, "
-                    "resetting succ (docs/round-model.md; doc 000 §4.2 notes the "
-                    "same burstiness)",
-                    PACKET: "burstiness of Quick Vegas's increases (doc 000 §4.2: 'the "
-                    "theoretical values and the experiment values of Quick Vegas "
-                    "are still with some deviations')",
-                }
-            rows.append(
-                Row(
-                    setting=f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {s['w']:g})",
-                    quantity="rounds from the change until the window reaches nW",
-                    unit="rounds",
-                    values={
-                        CLOSED_FORM: cf,
-                        ROUNDS: rm if rm is not None else NA("window never reached nW"),
-                        ODE: NA(
-                            "the ODE model has no rounds; Vegas's ±1/RTT rule there is a "
-                            "rate, not a count"
-                        )
-                        if a == "vegas"
-                        else NA(
-                            "this section counts rounds to nW in the round model and "
-                            "packets; it does not run the ODE engine"
-                        ),
-                        PACKET: pk if pk is not None else NA("window never reached nW"),
-                        DOCUMENT: NO_FIGURE_VALUES,
-                        "round model, rtt=fluid": (
-                            fl if fl is not None else NA("window never reached nW")
-                        ),
-                    },
-                    reference=CLOSED_FORM,
-                    default_tolerance=tol,
-                    informative=("round model, rtt=fluid",),
-                    reasons=reasons,
-                )
-            )
+def _ne_counts(
+    a: str, n: int, rr: dict[str, Any], pr: dict[str, Any], fr: dict[str, Any]
+) -> tuple[float, float | None, float | None, float | None]:
+    """Rounds from the change to nW: closed form, round model, packet simulator, round
+    model with rtt=fluid (None: never reached, or the run failed)."""
+    s = _ne_setup(n, a)
+    target = n * s["w"]
+    beta = float(get_law(a).params()["beta"])
+    fl = (
+        None
+        if "error" in fr
+        else _rounds_to_reach(fr["time_s"], fr["window_pkts"][:, 0], s["t_change"], target)
+    )
+    cf = float(rounds_to_equilibrium(a, s["w"], n, beta=beta))
+    rm = (
+        None
+        if "error" in rr
+        else _rounds_to_reach(rr["time_s"], rr["window_pkts"][:, 0], s["t_change"], target)
+    )
+    pk = (
+        None
+        if "error" in pr
+        else _rounds_to_reach(pr["round_t_s"][0], pr["round_cwnd_pkts"][0], s["t_change"], target)
+    )
+    return cf, rm, pk, fl
+
+
+def _ne_tolerance(a: str) -> tuple[Tolerance, dict[str, str]]:
+    """The tolerance against the closed form and the engines' reasons, for law ``a``."""
+    if a == "vegas":
+        tol = Tolerance(
+            rel=0.05,
+            abs_tol=2.0,
+            reason=(
+                "Vegas adds exactly one packet per round in both engines; the start "
+                "window is μd + α..β, not μd (a few rounds)"
+            ),
+        )
+        return tol, {}
+    tol = Tolerance(
+        rel=0.35,
+        reason=(
+            "eq. (12) assumes Δ = 0 and an unbroken run of increases; the "
+            "pseudo-code's at-most-double cap (erratum E3) and the decrease toward "
+            "(α+β)/2 near the target add rounds"
+        ),
+    )
+    reasons = {
+        ROUNDS: "per-ACK increases queue behind the ACK train and inflate Δ, "
+        "resetting succ (docs/round-model.md; doc 000 §4.2 notes the "
+        "same burstiness)",
+        PACKET: "burstiness of Quick Vegas's increases (doc 000 §4.2: 'the "
+        "theoretical values and the experiment values of Quick Vegas "
+        "are still with some deviations')",
+    }
+    return tol, reasons
+
+
+def _ne_row(a: str, n: int, cf: float, rm: float | None, pk: float | None, fl: float | None) -> Row:
+    """The row of law ``a`` at growth factor ``n``."""
+    tol, reasons = _ne_tolerance(a)
+    return Row(
+        setting=f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {_ne_setup(n, a)['w']:g})",
+        quantity="rounds from the change until the window reaches nW",
+        unit="rounds",
+        values={
+            CLOSED_FORM: cf,
+            ROUNDS: rm if rm is not None else NA("window never reached nW"),
+            ODE: NA("the ODE model has no rounds; Vegas's ±1/RTT rule there is a rate, not a count")
+            if a == "vegas"
+            else NA(
+                "this section counts rounds to nW in the round model and "
+                "packets; it does not run the ODE engine"
+            ),
+            PACKET: pk if pk is not None else NA("window never reached nW"),
+            DOCUMENT: NO_FIGURE_VALUES,
+            "round model, rtt=fluid": (fl if fl is not None else NA("window never reached nW")),
+        },
+        reference=CLOSED_FORM,
+        default_tolerance=tol,
+        informative=("round model, rtt=fluid",),
+        reasons=reasons,
+    )
+
+
+def _ne_figure(curves: dict[str, dict[str, list[float]]]) -> Figure:
+    """Rounds to nW against n: closed forms (lines), engines (markers)."""
     fig, ax = plot.new_axes()
     for a, color in (("vegas", "C0"), ("quick-vegas", "C3")):
         c = curves[a]
@@ -414,7 +420,26 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "when the available bandwidth grows from 10 Mb/s to n × 10 Mb/s (a CBR source "
         "stops at 30 s); cf. document 000 Fig. 5."
     )
-    figs = (Figure.from_matplotlib(fig, "new_equilibrium", cap),)
+    return Figure.from_matplotlib(fig, "new_equilibrium", cap)
+
+
+def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    rows: list[Row] = []
+    k = 0
+    curves: dict[str, dict[str, list[float]]] = {}
+    for a in _NE_ALGS:
+        c = curves.setdefault(a, {"n": [], "cf": [], "rm": [], "pk": [], "fl": []})
+        for n in _ne_grid(cfg):
+            # task results (see _ne_tasks): round model, packet, round model with rtt=fluid
+            rr, pr, fr = out[k], out[k + 1], out[k + 2]
+            k += 3
+            cf, rm, pk, fl = _ne_counts(a, n, rr, pr, fr)
+            c["n"].append(n)
+            c["cf"].append(cf)
+            c["rm"].append(np.nan if rm is None else rm)
+            c["pk"].append(np.nan if pk is None else pk)
+            c["fl"].append(np.nan if fl is None else fl)
+            rows.append(_ne_row(a, n, cf, rm, pk, fl))
     intro = (
         "A flow settled at W = μd = 125 packets (10 Mb/s × 100 ms available) sees the "
         "available bandwidth grow n-fold when a CBR source of (n−1) × 10 Mb/s stops. Counted "
@@ -429,203 +454,10 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "Rounds to a new equilibrium (document 000 Fig. 5)",
         intro,
         (Table("Rounds to reach nW (document 000 Fig. 5)", tuple(rows)),),
-        figs,
+        (_ne_figure(curves),),
     )
 
 
 NEW_EQUILIBRIUM = SectionSpec(
     "new-equilibrium", "Rounds to a new equilibrium", _ne_tasks, _ne_assemble
 )
-
-
-# ================================================ TCP-Ho conspicuous rounds (doc 004 §4.3)
-_EXAMPLES = ((1, 18.75), (2, 250.0), (3, 625.0))
-
-
-def _cr_tasks(cfg: ReportConfig) -> list[Task]:
-    tasks = []
-    for a in ("vegas", "tcp-ho"):
-        bdps = [b for _, b in _EXAMPLES]
-        tasks.append(
-            Task(
-                f"{RUNS}:rounds_bdp_batch",
-                {
-                    "algorithm": a,
-                    "params": {},
-                    "bdp_pkts": bdps,
-                    "d_s": D_S,
-                    "rounds": 800 if a == "vegas" else 200,
-                },
-                f"conspicuous: round model {a}",
-            )
-        )
-        for ex, b in _EXAMPLES:
-            dur = 1.3 * float(conspicuous_round(a, b)) * D_S + 3.0
-            o = matched_overrides(
-                "qv-basic", {"cbr": "none", "duration": f"{dur:.1f}s"}, bdp_pkts=b, d_s=D_S
-            )
-            tasks.append(
-                run_task("packet", "qv-basic", a, o, f"conspicuous: packet {a} example {ex}")
-            )
-    return tasks
-
-
-def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows: list[Row] = []
-    pts: dict[tuple[str, str], list[float]] = {}
-    k = 0
-    for a in ("vegas", "tcp-ho"):
-        rb = out[k]
-        k += 1
-        for j, (ex, b) in enumerate(_EXAMPLES):
-            pr = out[k]
-            k += 1
-            cf = float(conspicuous_round(a, b)) * D_S
-            printed = float(conspicuous_round_printed(a, b)) * D_S
-            w = rb["window_pkts"][:, j]
-            rm: float | None
-            p: float | None
-            if a == "tcp-ho":
-                # trace row r is Table 4's round r + 1; the ramp ends at the conspicuous round
-                rm = (float(rb["ss_exit_round"][j]) + 1.0) * D_S
-                p = pr["summary"]["ss_exit_time_s"] if "summary" in pr else None
-                p_na = "TCP-Ho never left its ramp"
-            else:
-                i = first_at_least(np.arange(w.size), w, b)
-                rm = None if i is None else (i + 1) * D_S
-                p = None
-                if "summary" in pr:
-                    ip = first_at_least(pr["round_t_s"][0], pr["round_cwnd_pkts"][0], b)
-                    p = None if ip is None else float(pr["round_t_s"][0][ip])
-                p_na = "window never reached μd"
-            key = f"004/ex{ex}/{a}"
-            pts.setdefault((a, "rm"), []).append(np.nan if rm is None else rm)
-            pts.setdefault((a, "pk"), []).append(np.nan if p is None else p)
-            pts.setdefault((a, "doc"), []).append(doc(f"{key}/simulation"))
-            extra: dict[str, Any] = {}
-            if a == "tcp-ho":
-                extra["eq. (5) root (E5)"] = float(conspicuous_round(a, b, queue="paper")) * D_S
-                extra["printed eq. (6) (E6)"] = printed
-            else:
-                extra["printed '−1' (E4)"] = printed
-            extra["document analysis"] = doc(f"{key}/analysis")
-            reasons = {
-                DOCUMENT: (
-                    "ns-2 counts the connection set-up and its first RTT sample; at "
-                    "μd = 18.75 one round is 7 % of the time"
-                ),
-            }
-            if a == "tcp-ho":
-                reasons[PACKET] = (
-                    "the packet sender's Table-4 ramp is clocked by ACKs that "
-                    "queue behind the bottleneck: its rounds stretch"
-                )
-            rows.append(
-                Row(
-                    setting=f"{_NAMES[a]}, Example {ex} (μd = {b:g} pkts, d = 0.1 s)",
-                    quantity="time to reach the available bandwidth (conspicuous round × d)",
-                    unit="s",
-                    values={
-                        CLOSED_FORM: cf,
-                        ROUNDS: rm if rm is not None else NA("did not happen"),
-                        ODE: NO_SLOW_START_ODE,
-                        PACKET: p if p is not None else NA(p_na),
-                        DOCUMENT: doc(f"{key}/simulation"),
-                        **extra,
-                    },
-                    reference=CLOSED_FORM,
-                    default_tolerance=Tolerance(
-                        rel=0.15,
-                        abs_tol=0.15,
-                        reason=(
-                            "ns-2 and our packet simulator against the fluid round "
-                            "count: one or two "
-                            "rounds (0.1–0.2 s) or 15 %"
-                        ),
-                    ),
-                    tolerances={
-                        ROUNDS: Tolerance(
-                            abs_tol=D_S / 2,
-                            reason=(
-                                "the round model applies the same per-round rules as "
-                                "the closed form "
-                                "(tests/fluid/test_rounds.py): the same round"
-                            ),
-                        )
-                    },
-                    informative=tuple(extra),
-                    reasons=reasons,
-                )
-            )
-    intro = (
-        "Document 004 §4.3: the round at which a new Vegas or TCP-Ho flow first uses the "
-        "available bandwidth, d = 0.1 s. The closed form column is the corrected one: for "
-        "Vegas eq. (2) with the '−2' of erratum E4, for TCP-Ho eq. (4) with the standing "
-        "bottleneck queue (erratum E8, k ≥ 3 + √(4μd − 7), k even). The printed forms "
-        "(Vegas '−1', TCP-Ho eq. (6)), the exact root of the printed cubic eq. (5) and the "
-        "paper's own analysis numbers are shown beside them, not judged. Round model and "
-        "packet simulator: Vegas, the first round whose window reaches μd; TCP-Ho, the end "
-        "of its Table-4 ramp."
-    )
-    fig, ax = plot.new_axes()
-    x = np.geomspace(10.0, 1000.0, 300)
-    ex_b = [b for _, b in _EXAMPLES]
-    curves = (  # (rounds, colour, line style, label)
-        (conspicuous_round("vegas", x), "C0", "-", "Vegas, eq. (2) with E4 (closed form)"),
-        (conspicuous_round_printed("vegas", x), "C0", ":", "Vegas, printed '−1' (E4)"),
-        (conspicuous_round("tcp-ho", x), "C3", "-", "TCP-Ho, bottleneck-aware (E8, closed form)"),
-        (
-            conspicuous_round("tcp-ho", x, queue="paper"),
-            "C3",
-            "--",
-            "TCP-Ho, root of printed eq. (5)",
-        ),
-        (conspicuous_round_printed("tcp-ho", x), "C3", ":", "TCP-Ho, printed eq. (6) (E6)"),
-    )
-    for rounds, col, ls, label in curves:
-        plot.versus(x, rounds * D_S, ax=ax, color=col, linestyle=ls, label=label)
-    markers = (  # (engine key, marker style, label)
-        ("rm", {"marker": "o", "fillstyle": "none"}, "round model"),
-        ("pk", {"marker": "x"}, "packet simulator"),
-        ("doc", {"marker": "s"}, "document 004 simulation"),
-    )
-    for a, col in (("vegas", "C0"), ("tcp-ho", "C3")):
-        for eng, style, what in markers:
-            plot.versus(
-                ex_b,
-                pts[(a, eng)],
-                ax=ax,
-                color=col,
-                linestyle="none",
-                label=f"{_NAMES[a]} {what}",
-                **style,
-            )
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    plot.finish(
-        ax,
-        xlabel="μd (packets), d = 0.1 s",
-        ylabel="time to reach the available bandwidth (s)",
-        title="Conspicuous rounds: corrected and printed forms",
-        fontsize=6,
-    )
-    cap = (
-        "Time for a new Vegas or TCP-Ho flow to reach the available bandwidth against μd "
-        "(d = 0.1 s): corrected closed forms (solid), the document's printed forms "
-        "(dotted, dashed; errata E4, E6, E8), and the round model, packet simulator and "
-        "document 004's ns-2 results at Examples 1–3; cf. document 004 §4.3 and Fig. 5."
-    )
-    return SectionResult(
-        "conspicuous",
-        "TCP-Ho conspicuous rounds (document 004 Examples 1–3)",
-        intro,
-        (
-            Table(
-                "Conspicuous rounds, corrected and printed forms (document 004 §4.3)", tuple(rows)
-            ),
-        ),
-        (Figure.from_matplotlib(fig, "conspicuous_rounds", cap),),
-    )
-
-
-CONSPICUOUS = SectionSpec("conspicuous", "TCP-Ho conspicuous rounds", _cr_tasks, _cr_assemble)

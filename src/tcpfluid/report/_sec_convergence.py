@@ -1,0 +1,280 @@
+"""Section ``convergence-bdp``: convergence time against the BDP (document 000 Figs. 10-12,
+document 004 Figs. 5, 11, 12), round model and packet simulator beside the closed forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import plot
+from ..algorithms import get_law
+from ..analytic import conspicuous_round, rounds_to_equilibrium
+from ._common import NO_FIGURE_VALUES, matched_overrides, run_task
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._sec_analytic import _NAMES, D_S, kb_to_pkts
+from ._sec_dynamics import _HO_TABLE2, _engine_values
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, Tolerance
+
+# ============================================================ convergence time vs BDP
+_CB_ALGS = ("vegas", "quick-vegas", "fast", "tcp-ho")
+
+
+def _cb_grid(cfg: ReportConfig) -> list[float]:
+    return [500.0, 2000.0] if cfg.quick else [150.0, 500.0, 1000.0, 2000.0, 3000.0, 4000.0, 5000.0]
+
+
+def _cb_overrides(kb: float) -> dict[str, Any]:
+    b = kb_to_pkts(kb)
+    bw = b / D_S * 8000.0
+    return matched_overrides("qv-basic", {"cbr": f"{bw / 2 / 1e6:g}Mbps"}, bdp_pkts=b, d_s=D_S)
+
+
+def _cb_tasks(cfg: ReportConfig) -> list[Task]:
+    tasks = []
+    for a in _CB_ALGS:
+        for kb in _cb_grid(cfg):
+            o = _cb_overrides(kb)
+            tasks.append(
+                run_task("rounds", "qv-basic", a, o, f"convergence: round model {a} {kb:g} kb")
+            )
+            tasks.append(run_task("packet", "qv-basic", a, o, f"convergence: packet {a} {kb:g} kb"))
+    return tasks
+
+
+def _cb_closed(a: str, b: float) -> dict[str, float | NA]:
+    none = NA("no closed form in the documents")
+    beta = get_law(a).params().get("beta", 4.0)
+    out: dict[str, float | NA] = {"new": none, "halved": none, "doubled": none}
+    if a in ("vegas", "tcp-ho"):
+        out["new"] = float(conspicuous_round(a, b))
+    if a in ("vegas", "quick-vegas"):
+        out["doubled"] = float(rounds_to_equilibrium(a, b / 2.0, 2.0, beta=beta))
+    return out
+
+
+def _not_settled(v: Any) -> bool:
+    """True for an ``n/a`` that says the run did not settle (not an engine error)."""
+    return isinstance(v, NA) and "did not settle" in v.reason
+
+
+def _mark_not_settled(ax: Any, x: list[float], flags: list[float], color: str, marker: str) -> None:
+    """Draw the BDPs whose run did not settle on a band at the top of ``ax`` (the curve
+    has no value there: it is marked, not silently dropped)."""
+    from matplotlib.patches import Rectangle
+
+    xs = [xv for xv, f in zip(x, flags, strict=True) if f]
+    if not xs:
+        return
+    if not any(p.get_gid() == "not-settled" for p in ax.patches):
+        band = Rectangle((0.0, 0.92), 1.0, 0.08, transform=ax.transAxes, color="0.92")
+        band.set_gid("not-settled")
+        band.set_zorder(0)
+        ax.add_patch(band)
+        ax.text(
+            1.005, 0.96, "did not\nsettle", transform=ax.transAxes, fontsize=6, va="center",
+            color="0.35",
+        )  # fmt: skip
+    style: dict[str, Any] = {"facecolors": "none"} if marker == "o" else {}
+    ax.scatter(
+        xs, [0.96] * len(xs), transform=ax.get_xaxis_transform(), color=color,
+        marker=marker, s=24, clip_on=False, zorder=5, **style,
+    )  # fmt: skip
+
+
+_CB_KINDS = (
+    ("new", "new connection"),
+    ("halved", "bandwidth halved"),
+    ("doubled", "bandwidth doubled"),
+)
+_CB_COLORS = {"vegas": "C0", "quick-vegas": "C3", "fast": "C2", "tcp-ho": "C4"}
+#: (law, kind, series) -> one value per BDP; series: "rm"/"pk" (round model/packet, RTTs),
+#: "rm_ns"/"pk_ns" (1.0 where the run did not settle), "cf" (closed form)
+Curves = dict[tuple[str, str, str], list[float]]
+
+
+def _cb_reasons(a: str) -> dict[str, str]:
+    """Why the round model and the packet simulator may differ for law ``a``."""
+    if a == "quick-vegas":
+        return {
+            ROUNDS: "burst term resets succ (docs/round-model.md)",
+            PACKET: "bursts reset succ (doc 000 §5.2: 'the succ may not "
+            "be consecutively accumulated')",
+        }
+    if a == "tcp-ho":
+        return {
+            ROUNDS: _HO_TABLE2,
+            PACKET: "Table 2 read literally: throughput noise starts a "
+            "decrease chain to the floor and a restart "
+            "(docs/algorithms.md)",
+        }
+    if a == "fast":
+        return {
+            ROUNDS: "FAST's update is applied once per round in the model",
+            PACKET: "FAST at small BDP oscillates (doc 000 §5.2: 'FAST becomes hard to be stable')",
+        }
+    return {}
+
+
+def _cb_row(
+    a: str, kb: float, b: float, label: str, c: float | NA, r_r: float | NA, p_r: float | NA
+) -> Row:
+    """The row of one law, BDP and kind of change (values in RTTs)."""
+    return Row(
+        f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)",
+        f"convergence, {label}",
+        "RTTs",
+        {
+            CLOSED_FORM: c,
+            ROUNDS: r_r,
+            ODE: NA(
+                "not run in this section: it compares the round model "
+                "and the packet simulator over the BDP grid"
+            ),
+            PACKET: p_r,
+            DOCUMENT: NO_FIGURE_VALUES,
+        },
+        CLOSED_FORM if not isinstance(c, NA) else PACKET,
+        Tolerance(
+            rel=0.25,
+            abs_tol=3.0,
+            reason=(
+                "25 % or 3 RTTs: the 2 % settling band and round boundaries make "
+                "a few RTTs of difference; BDP sweeps in the documents are read "
+                "from plots"
+            ),
+        ),
+        reasons=_cb_reasons(a),
+    )
+
+
+def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Curves]:
+    """The table's rows and the figure's curves from the task results (in the order of
+    :func:`_cb_tasks`: per law and BDP, the round model then the packet run)."""
+    rows: list[Row] = []
+    curves: Curves = {}
+    k = 0
+    for a in _CB_ALGS:
+        for kb in _cb_grid(cfg):
+            rr, pr = out[k], out[k + 1]
+            k += 2
+            b = kb_to_pkts(kb)
+            cf = _cb_closed(a, b)
+            vals = {}
+            for eng, res in ((ROUNDS, rr), (PACKET, pr)):
+                v = _engine_values(res, "rounds" if eng == ROUNDS else "packet")
+                vals[eng] = {
+                    "new": v["time_to_equilibrium_s"],
+                    "halved": v["halved"],
+                    "doubled": v["doubled"],
+                }
+            for key, label in _CB_KINDS:
+                r_v = vals[ROUNDS][key]
+                p_v = vals[PACKET][key]
+                r_r = r_v / D_S if not isinstance(r_v, NA) else r_v
+                p_r = p_v / D_S if not isinstance(p_v, NA) else p_v
+                curves.setdefault((a, key, "rm"), []).append(np.nan if isinstance(r_r, NA) else r_r)
+                curves.setdefault((a, key, "pk"), []).append(np.nan if isinstance(p_r, NA) else p_r)
+                # a run that did not settle is marked on the figure, not dropped
+                curves.setdefault((a, key, "rm_ns"), []).append(float(_not_settled(r_r)))
+                curves.setdefault((a, key, "pk_ns"), []).append(float(_not_settled(p_r)))
+                c = cf[key]
+                curves.setdefault((a, key, "cf"), []).append(np.nan if isinstance(c, NA) else c)
+                rows.append(_cb_row(a, kb, b, label, c, r_r, p_r))
+    return rows, curves
+
+
+def _cb_panel(ax: Any, kbs: list[float], curves: Curves, key: str, label: str) -> None:
+    """One panel (one kind of change): every law's curves against the BDP."""
+    for a in _CB_ALGS:
+        col = _CB_COLORS[a]
+        plot.versus(
+            kbs,
+            curves[(a, key, "rm")],
+            ax=ax,
+            label=f"{_NAMES[a]} round model",
+            color=col,
+            linestyle="--",
+            marker="o",
+            fillstyle="none",
+        )
+        plot.versus(
+            kbs,
+            curves[(a, key, "pk")],
+            ax=ax,
+            label=f"{_NAMES[a]} packet sim",
+            color=col,
+            linestyle="-",
+            marker="x",
+        )
+        for eng, marker in (("rm", "o"), ("pk", "x")):
+            _mark_not_settled(ax, kbs, curves[(a, key, f"{eng}_ns")], col, marker)
+        if np.isfinite(curves[(a, key, "cf")]).any():
+            plot.versus(
+                kbs,
+                curves[(a, key, "cf")],
+                ax=ax,
+                label=f"{_NAMES[a]} closed form",
+                color=col,
+                linestyle=":",
+            )
+    ax.set_yscale("log")
+    if any(p.get_gid() == "not-settled" for p in ax.patches):
+        lo, hi = ax.get_ylim()  # room above the data for the 'did not settle' band
+        ax.set_ylim(lo, hi * (hi / lo) ** 0.15)
+    plot.finish(
+        ax,
+        xlabel="bandwidth-delay product (kb)" if key == "doubled" else "",
+        ylabel="convergence time (RTTs)",
+        title=label,
+        legend=False,
+    )
+
+
+def _cb_figure(kbs: list[float], curves: Curves) -> Figure:
+    """Convergence time against the BDP: one panel per kind of change, one shared legend."""
+    fig, axes = plot.new_axes(3)
+    for ax, (key, label) in zip(axes, _CB_KINDS, strict=True):
+        _cb_panel(ax, kbs, curves, key, label)
+    handles: dict[str, Any] = {}
+    for ax in axes:
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            handles.setdefault(lab, h)
+    fig.legend(
+        list(handles.values()),
+        list(handles),
+        loc="center left",
+        bbox_to_anchor=(0.95, 0.5),
+        fontsize=7,
+    )
+    cap = (
+        "Convergence time in base RTTs against the BDP (d = 100 ms): a new connection, "
+        "after the available bandwidth halves, after it doubles; round model (dashed), "
+        "packet simulator (solid), closed forms (dotted) where the documents give one; "
+        "a run that did not settle within the run is marked by its symbol on the grey "
+        "'did not settle' band at the top of its panel; "
+        "cf. document 000 Figs. 10–12 and document 004 Figs. 5, 11, 12."
+    )
+    return Figure.from_matplotlib(fig, "convergence_vs_bdp", cap)
+
+
+def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    rows, curves = _cb_rows(cfg, out)
+    intro = (
+        "The §5.1 traffic (one flow, a CBR source of half the bottleneck rate from 80 s to "
+        "160 s) with the bottleneck rate varied so that μd spans 150–5000 kb at d = 100 ms. "
+        "Convergence times in base RTTs (time / d), by the settling definition of "
+        "tcpfluid.metrics for both engines. Closed forms: the conspicuous round (new Vegas "
+        "and TCP-Ho connections, document 004 eq. (2) and erratum E8), (n−1)W and eq. (12) "
+        "for the doubling (n = 2, W = μd/2)."
+    )
+    return SectionResult(
+        "convergence-bdp",
+        "Convergence time vs BDP (document 000 Figs. 10–12, document 004 Figs. 5, 11, 12)",
+        intro,
+        (Table("Convergence time vs BDP", tuple(rows)),),
+        (_cb_figure(_cb_grid(cfg), curves),),
+    )
+
+
+CONVERGENCE_BDP = SectionSpec("convergence-bdp", "Convergence time vs BDP", _cb_tasks, _cb_assemble)
