@@ -129,20 +129,7 @@ def simulate_ode(
     ValueError, TypeError
         On invalid input, before any integration.
     """
-    if isinstance(flows, OdeFlow):
-        flows = [flows]
-    flows = tuple(flows)
-    if len(flows) == 0:
-        raise ValueError("flows must hold at least one OdeFlow, got an empty sequence")
-    for i, f in enumerate(flows):
-        if not isinstance(f, OdeFlow):
-            raise TypeError(f"flows[{i}] must be an OdeFlow, got {f!r} ({type(f).__name__})")
-        if f.law not in ODE_LAWS:
-            raise ValueError(
-                f"flows[{i}] runs {f.law!r}, which has no classical ODE right-hand side "
-                f"({', '.join(ODE_LAWS)} have one); run it on the hybrid model "
-                "(tcpfluid.fluid.simulate_hybrid, or simulate_scenario_ode)"
-            )
+    flows = _check_flows(flows)
     capacity, buffer_pkts, reverse = _path_parts(path)
     t_end = _time("t_end_s", t_end_s)
     if t_end <= 0:
@@ -151,14 +138,7 @@ def simulate_ode(
     if red is not None and not isinstance(red, RedQueue):
         raise TypeError(f"red must be a RedQueue or None, got {red!r}")
     eps = check_positive("switch_width_pkts", switch_width_pkts)
-    for i, f in enumerate(flows):
-        if f.law in ("vegas", "enhanced-vegas", "fast") and f.alpha_pkts < eps:
-            raise ValueError(
-                f"flows[{i}].alpha_pkts={f.alpha_pkts!r} is below switch_width_pkts={eps!r}: "
-                "the ramped sign of the right-hand side cannot resolve a threshold narrower "
-                "than its width; give alpha_pkts >= switch_width_pkts or a smaller "
-                "switch_width_pkts"
-            )
+    _check_switch_width(flows, eps)
     eps_b = check_positive("droptail_width_pkts", droptail_width_pkts)
     if math.isfinite(buffer_pkts) and eps_b > buffer_pkts:
         raise ValueError(
@@ -177,17 +157,7 @@ def simulate_ode(
         raise ValueError(f"max_step_s must be > 0 s, got {max_step_s!r}")
     budget = check_int("max_rhs_evals", max_rhs_evals, minimum=1)
     cross = _cross_traffic(cross_traffic)
-    starts = [f.start_s for f in flows]
-    if min(starts) >= t_end:
-        raise ValueError(
-            f"no flow starts before t_end_s={t_end!r}; earliest start_s is {min(starts)!r}"
-        )
-
-    if not any(f.start_s < t_end and f.stop_s > m_from for f in flows):
-        raise ValueError(
-            f"no flow is active in the measurement window [{m_from!r}, {t_end!r}] s; "
-            "choose measure_from_s (and the flows' start_s/stop_s) so that one is"
-        )
+    _check_activity(flows, t_end, m_from)
     model = _Model(flows, capacity, buffer_pkts, reverse, red, eps, eps_b, budget)
     t, Y, active, status, message = _integrate(
         model, flows, cross, t_end, n_points, method, rtol, atol, max_step, budget
@@ -199,6 +169,52 @@ def simulate_ode(
         changes = bandwidth_changes([(c[1], c[2]) for c in cross], t_end)
         summary = _summarise(flows, t, Y, model, m_from, t_end, capacity, result_kw, changes)
     return OdeResult(**result_kw, summary=summary)
+
+
+def _check_flows(flows: OdeFlow | Sequence[OdeFlow]) -> tuple[OdeFlow, ...]:
+    """The flows of :func:`simulate_ode` as a tuple: at least one, each an
+    :class:`OdeFlow` whose law has a classical right-hand side."""
+    if isinstance(flows, OdeFlow):
+        flows = [flows]
+    flows = tuple(flows)
+    if len(flows) == 0:
+        raise ValueError("flows must hold at least one OdeFlow, got an empty sequence")
+    for i, f in enumerate(flows):
+        if not isinstance(f, OdeFlow):
+            raise TypeError(f"flows[{i}] must be an OdeFlow, got {f!r} ({type(f).__name__})")
+        if f.law not in ODE_LAWS:
+            raise ValueError(
+                f"flows[{i}] runs {f.law!r}, which has no classical ODE right-hand side "
+                f"({', '.join(ODE_LAWS)} have one); run it on the hybrid model "
+                "(tcpfluid.fluid.simulate_hybrid, or simulate_scenario_ode)"
+            )
+    return flows
+
+
+def _check_switch_width(flows: tuple[OdeFlow, ...], eps: float) -> None:
+    """The ramped sign of width ``eps`` must resolve every delay-based flow's alpha."""
+    for i, f in enumerate(flows):
+        if f.law in ("vegas", "enhanced-vegas", "fast") and f.alpha_pkts < eps:
+            raise ValueError(
+                f"flows[{i}].alpha_pkts={f.alpha_pkts!r} is below switch_width_pkts={eps!r}: "
+                "the ramped sign of the right-hand side cannot resolve a threshold narrower "
+                "than its width; give alpha_pkts >= switch_width_pkts or a smaller "
+                "switch_width_pkts"
+            )
+
+
+def _check_activity(flows: tuple[OdeFlow, ...], t_end: float, m_from: float) -> None:
+    """A flow must start before ``t_end`` and one must be active while measuring."""
+    starts = [f.start_s for f in flows]
+    if min(starts) >= t_end:
+        raise ValueError(
+            f"no flow starts before t_end_s={t_end!r}; earliest start_s is {min(starts)!r}"
+        )
+    if not any(f.start_s < t_end and f.stop_s > m_from for f in flows):
+        raise ValueError(
+            f"no flow is active in the measurement window [{m_from!r}, {t_end!r}] s; "
+            "choose measure_from_s (and the flows' start_s/stop_s) so that one is"
+        )
 
 
 def _integrate(

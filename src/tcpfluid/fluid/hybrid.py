@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -206,44 +206,11 @@ def simulate_hybrid(
     progress
         Called with the fraction of simulated time done, at most ~10 times a second.
     """
-    d = np.atleast_1d(np.asarray(base_rtt_s, dtype=np.float64))
-    if d.ndim != 1 or d.size == 0 or not np.all(np.isfinite(d)) or np.any(d <= 0):
-        raise ValueError(
-            f"base_rtt_s must be one finite base RTT > 0 s per flow, got {base_rtt_s!r}"
-        )
+    d, mu, t_end, buf, dt, n_steps, every, frac, start, stop, cross, changes = _check_run(
+        mu_pps, base_rtt_s, duration_s, buffer_pkts, cross_traffic, flow_start_s, flow_stop_s,
+        dt_s, record_every_s, timeout_loss_fraction,
+    )  # fmt: skip
     F = d.size
-    mu = check_positive("mu_pps", mu_pps)
-    t_end = check_positive("duration_s", duration_s)
-    if math.isinf(t_end):
-        raise ValueError("duration_s must be finite")
-    buf = float(buffer_pkts)
-    if not (buf >= 1.0):
-        raise ValueError(f"buffer_pkts must be >= 1 packet (or inf), got {buffer_pkts!r}")
-    dt = float(d.min()) / STEPS_PER_RTT if dt_s is None else check_positive("dt_s", dt_s)
-    if dt > float(d.min()) / 4:
-        raise ValueError(f"dt_s must be at most a quarter of the smallest base RTT, got {dt!r}")
-    with np.errstate(divide="ignore", over="ignore"):
-        ratio = t_end / dt if dt > 0 else math.inf
-    if not ratio <= 20_000_000:
-        raise ValueError(
-            f"duration_s={duration_s!r} needs {ratio:.3g} time steps of dt_s={dt!r} s (the "
-            "smallest base RTT / 64 by default; at most 20,000,000): shorten the run, "
-            "lengthen the base RTT or give a larger dt_s"
-        )
-    n_steps = max(1, math.ceil(ratio))
-    rec_dt = (
-        float(d.min()) / 4
-        if record_every_s is None
-        else check_positive("record_every_s", record_every_s)
-    )
-    every = max(1, round(rec_dt / dt))
-    frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
-    start = _per_flow("flow_start_s", flow_start_s, F, 0.0)
-    stop = _per_flow("flow_stop_s", flow_stop_s, F, math.inf)
-    if np.any(~np.isfinite(start)) or np.any(start < 0) or np.any(stop <= start):
-        raise ValueError("flow_start_s must be >= 0 and flow_stop_s > flow_start_s for every flow")
-    cross = _check_cross(cross_traffic, mu)
-    changes = metrics.bandwidth_changes([(a, b) for _, a, b in cross], t_end)
     laws = _Laws(law, F)
 
     # ------------------------------------------------------------------ state
@@ -291,6 +258,79 @@ def simulate_hybrid(
     if progress is not None:
         progress(1.0)
     return _collect(laws, ff, g, rec_f, rec_g, rounds, loss_times, mu, t_end, dt, changes, red)
+
+
+class _Run(NamedTuple):
+    """The checked arguments of :func:`simulate_hybrid` (``n_steps`` of ``dt`` seconds,
+    a record every ``every`` steps)."""
+
+    d: FloatArray
+    mu: float
+    t_end: float
+    buf: float
+    dt: float
+    n_steps: int
+    every: int
+    frac: float
+    start: FloatArray
+    stop: FloatArray
+    cross: list[tuple[float, float, float]]
+    changes: tuple[float, ...]
+
+
+def _check_run(
+    mu_pps: float,
+    base_rtt_s: ArrayLike,
+    duration_s: float,
+    buffer_pkts: float,
+    cross_traffic: Sequence[tuple[float, float, float]],
+    flow_start_s: ArrayLike | None,
+    flow_stop_s: ArrayLike | None,
+    dt_s: float | None,
+    record_every_s: float | None,
+    timeout_loss_fraction: float,
+) -> _Run:
+    """Check :func:`simulate_hybrid`'s arguments (a ValueError/TypeError names the bad one)
+    and derive the time step, step count and record interval."""
+    d = np.atleast_1d(np.asarray(base_rtt_s, dtype=np.float64))
+    if d.ndim != 1 or d.size == 0 or not np.all(np.isfinite(d)) or np.any(d <= 0):
+        raise ValueError(
+            f"base_rtt_s must be one finite base RTT > 0 s per flow, got {base_rtt_s!r}"
+        )
+    F = d.size
+    mu = check_positive("mu_pps", mu_pps)
+    t_end = check_positive("duration_s", duration_s)
+    if math.isinf(t_end):
+        raise ValueError("duration_s must be finite")
+    buf = float(buffer_pkts)
+    if not (buf >= 1.0):
+        raise ValueError(f"buffer_pkts must be >= 1 packet (or inf), got {buffer_pkts!r}")
+    dt = float(d.min()) / STEPS_PER_RTT if dt_s is None else check_positive("dt_s", dt_s)
+    if dt > float(d.min()) / 4:
+        raise ValueError(f"dt_s must be at most a quarter of the smallest base RTT, got {dt!r}")
+    with np.errstate(divide="ignore", over="ignore"):
+        ratio = t_end / dt if dt > 0 else math.inf
+    if not ratio <= 20_000_000:
+        raise ValueError(
+            f"duration_s={duration_s!r} needs {ratio:.3g} time steps of dt_s={dt!r} s (the "
+            "smallest base RTT / 64 by default; at most 20,000,000): shorten the run, "
+            "lengthen the base RTT or give a larger dt_s"
+        )
+    n_steps = max(1, math.ceil(ratio))
+    rec_dt = (
+        float(d.min()) / 4
+        if record_every_s is None
+        else check_positive("record_every_s", record_every_s)
+    )
+    every = max(1, round(rec_dt / dt))
+    frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
+    start = _per_flow("flow_start_s", flow_start_s, F, 0.0)
+    stop = _per_flow("flow_stop_s", flow_stop_s, F, math.inf)
+    if np.any(~np.isfinite(start)) or np.any(start < 0) or np.any(stop <= start):
+        raise ValueError("flow_start_s must be >= 0 and flow_stop_s > flow_start_s for every flow")
+    cross = _check_cross(cross_traffic, mu)
+    changes = metrics.bandwidth_changes([(a, b) for _, a, b in cross], t_end)
+    return _Run(d, mu, t_end, buf, dt, n_steps, every, frac, start, stop, cross, changes)
 
 
 def _check_cross(
