@@ -1,8 +1,8 @@
 """Speed of the packet simulator, this tree and a reference tree side by side.
 
 Run: ``python benchmarks/sim.py [--quick] [--repeat N] [--reference SRC | --no-reference]
-[--only NAME]``. Prints a table (one row per case and tree, and the ratio), then one JSON
-line per measurement: ``{"name": ..., "tree": "new"|"reference", "value": ..., "unit": ...}``.
+[--only NAME | --compile]``. Prints a table (one row per case and tree, and the ratio), then one
+JSON line per measurement: ``{"name": ..., "tree": "new"|"reference", "value": ..., "unit": ...}``.
 
 Every measurement runs in a fresh subprocess whose ``PYTHONPATH`` is the tree's ``src``
 (this repository's, and the reference's: by default ``/work/baseline/src``, the commit
@@ -29,6 +29,13 @@ Cases
   rate ``(packets(long) - packets(short)) / (wall(long) - wall(short))`` excludes the
   start-up. Best of ``--repeat`` pairs.
 
+* ``--compile`` (only this): the cold compile, what a fresh install pays once: ``tcpfluid
+  simulate qv-basic -a vegas -e packet --set duration=2s --json`` in a new process with an
+  empty ``NUMBA_CACHE_DIR`` (CPU time user + system of the process, and wall), then the same
+  command again with the cache it filled (kernels loaded). Best of ``--repeat`` (at most 2:
+  a cold compile costs tens of seconds). CPU time is the figure to compare on a loaded
+  machine.
+
 The machine's load matters: on a shared machine repeat, and read the figures as a ratio
 between the trees measured in the same run.
 """
@@ -38,8 +45,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -139,6 +148,58 @@ def _cli_wall(src: Path, duration: str) -> float:
     return wall
 
 
+def _cli_cpu(src: Path, cache: str) -> tuple[float, float]:
+    """CPU seconds (user + system) and wall seconds of one 2 s CLI run with ``cache``."""
+    code = "import sys; from tcpfluid.cli import main; sys.exit(main())"
+    args = ["simulate", "qv-basic", "-a", "vegas", "-e", "packet", "--set", "duration=2s"]
+    env = _env(src)
+    env["NUMBA_CACHE_DIR"] = cache
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args, "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if out.returncode != 0:
+        raise SystemExit(f"tcpfluid simulate on {src} failed:\n{out.stderr[-2000:]}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall
+
+
+def _compile_mode(trees: list[tuple[str, Path]], repeat: int) -> None:
+    """Cold compile (empty Numba cache) and warm load of each tree, side by side."""
+    print(f"load average before: {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} CPUs")
+    print("tcpfluid simulate qv-basic -a vegas -e packet --set duration=2s --json")
+    cols = ("cold CPU s", "cold wall s", "warm CPU s", "warm wall s")
+    print(f"{'tree':<10} " + " ".join(f"{c:>11}" for c in cols))
+    records = []
+    cold: dict[str, float] = {}
+    for tree, src in trees:
+        runs = []
+        for _ in range(max(1, min(repeat, 2))):
+            with tempfile.TemporaryDirectory(prefix="tcpfluid-numba-") as cache:
+                c_cpu, c_wall = _cli_cpu(src, cache)
+                w_cpu, w_wall = _cli_cpu(src, cache)
+            runs.append((c_cpu, c_wall, w_cpu, w_wall))
+        c_cpu, c_wall, w_cpu, w_wall = min(runs)
+        cold[tree] = c_cpu
+        print(f"{tree:<10} {c_cpu:>11.1f} {c_wall:>11.1f} {w_cpu:>11.2f} {w_wall:>11.2f}")
+        for key, value in (("cold_cpu_s", c_cpu), ("cold_wall_s", c_wall),
+                           ("warm_cpu_s", w_cpu), ("warm_wall_s", w_wall)):  # fmt: skip
+            records.append({"name": f"sim/compile/{key}", "tree": tree, "value": value,
+                            "unit": "s"})  # fmt: skip
+    if "reference" in cold and "new" in cold:
+        print(f"{'new/ref':<10} {cold['new'] / cold['reference']:>11.2f}x (cold CPU)")
+    print(f"load average after: {os.getloadavg()[0]:.2f} (1 min)")
+    for rec in records:
+        print(json.dumps(rec))
+
+
 def _cli_marginal(src: Path, short: str, long: str, repeat: int) -> dict[str, Any]:
     r_short = _run_worker(src, f"qv-basic-d{short}/vegas", 1)
     r_long = _run_worker(src, f"qv-basic-d{long}/vegas", 1)
@@ -169,6 +230,8 @@ def main() -> None:
                         help="src directory of the tree to compare with")  # fmt: skip
     parser.add_argument("--no-reference", action="store_true", help="time this tree only")
     parser.add_argument("--only", help="run only the cases whose name contains this")
+    parser.add_argument("--compile", action="store_true",
+                        help="only the cold compile (empty cache) and the warm load")  # fmt: skip
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -181,6 +244,9 @@ def main() -> None:
             trees.append(("reference", args.reference))
         else:
             print(f"(no reference tree at {args.reference}: timing this tree only)")
+    if args.compile:
+        _compile_mode(trees, args.repeat)
+        return
     laws = ("vegas",) if args.quick else LAWS
     cases = [(f"qv-basic{'-60s' if args.quick else ''}/{law}", args.repeat) for law in laws]
     cases.append(("qv-many-flows-short/vegas" if args.quick else "qv-many-flows/vegas", 1))
