@@ -41,6 +41,12 @@ _NAMES = {
     "enhanced-vegas": "Enhanced Vegas",
 }
 
+#: how the figures draw an engine's points: round model (open circles), packets (crosses)
+_ENGINE_MARKERS: dict[str, dict[str, Any]] = {
+    "rm": {"linestyle": "none", "marker": "o", "fillstyle": "none"},
+    "pk": {"linestyle": "none", "marker": "x"},
+}
+
 
 def kb_to_pkts(kb: float) -> float:
     """A BDP in kilobits to 1000-byte packets."""
@@ -142,34 +148,13 @@ def _cw_figure(kbs: list[float], series: dict[str, Any]) -> Figure:
             color=color,
             linestyle="-",
         )
-        plot.versus(
-            kbs,
-            cf,
-            ax=ax,
-            label=f"{_NAMES[a]} exit window (closed form)",
-            color=color,
-            linestyle=":",
-            marker=".",
-        )
-        plot.versus(
-            kbs,
-            rm,
-            ax=ax,
-            label=f"{_NAMES[a]} round model",
-            color=color,
-            linestyle="none",
-            marker="o",
-            fillstyle="none",
-        )
-        plot.versus(
-            kbs,
-            pk,
-            ax=ax,
-            label=f"{_NAMES[a]} packet simulator",
-            color=color,
-            linestyle="none",
-            marker="x",
-        )
+        closed: dict[str, Any] = {"linestyle": ":", "marker": "."}
+        for ys, what, style in (
+            (cf, "exit window (closed form)", closed),
+            (rm, "round model", _ENGINE_MARKERS["rm"]),
+            (pk, "packet simulator", _ENGINE_MARKERS["pk"]),
+        ):
+            plot.versus(kbs, ys, ax=ax, label=f"{_NAMES[a]} {what}", color=color, **style)
     plot.finish(
         ax,
         xlabel="bandwidth-delay product (kb)",
@@ -379,35 +364,12 @@ def _ne_figure(curves: dict[str, dict[str, list[float]]]) -> Figure:
             color=color,
             linestyle="-",
         )
-        plot.versus(
-            c["n"],
-            c["rm"],
-            ax=ax,
-            label=f"{_NAMES[a]} round model",
-            color=color,
-            linestyle="none",
-            marker="o",
-            fillstyle="none",
-        )
-        plot.versus(
-            c["n"],
-            c["pk"],
-            ax=ax,
-            label=f"{_NAMES[a]} packet simulator",
-            color=color,
-            linestyle="none",
-            marker="x",
-        )
+        engines = [("rm", "round model", _ENGINE_MARKERS["rm"])]
+        engines.append(("pk", "packet simulator", _ENGINE_MARKERS["pk"]))
         if a == "quick-vegas":
-            plot.versus(
-                c["n"],
-                c["fl"],
-                ax=ax,
-                label=f"{_NAMES[a]} round model, rtt=fluid",
-                color=color,
-                linestyle="none",
-                marker="+",
-            )
+            engines.append(("fl", "round model, rtt=fluid", {"linestyle": "none", "marker": "+"}))
+        for key, what, style in engines:
+            plot.versus(c["n"], c[key], ax=ax, label=f"{_NAMES[a]} {what}", color=color, **style)
     ax.set_yscale("log")
     plot.finish(
         ax,

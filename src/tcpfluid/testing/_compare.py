@@ -238,12 +238,7 @@ def _fmt(x: Any) -> str:
 def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """The comparison rows as a fixed-width text table (as failure messages print it)."""
     head = [
-        "quantity",
-        "flow",
-        "change",
-        "engine",
-        "value",
-        "reference",
+        *_COLUMNS[:6],  # quantity, flow, change, engine, value, reference
         "rel.err",
         "tolerance",
         "ok",
