@@ -88,6 +88,11 @@ _CB_KINDS = (
     ("doubled", "bandwidth doubled"),
 )
 _CB_COLORS = {"vegas": "C0", "quick-vegas": "C3", "fast": "C2", "tcp-ho": "C4"}
+#: (series, legend, line style) of the engines' curves: round model dashed, packets solid
+_CB_ENGINE_LINES: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("rm", "round model", {"linestyle": "--", "marker": "o", "fillstyle": "none"}),
+    ("pk", "packet sim", {"linestyle": "-", "marker": "x"}),
+)
 #: (law, kind, series) -> one value per BDP; series: "rm"/"pk" (round model/packet, RTTs),
 #: "rm_ns"/"pk_ns" (1.0 where the run did not settle), "cf" (closed form)
 Curves = dict[tuple[str, str, str], list[float]]
@@ -188,25 +193,9 @@ def _cb_panel(ax: Any, kbs: list[float], curves: Curves, key: str, label: str) -
     """One panel (one kind of change): every law's curves against the BDP."""
     for a in _CB_ALGS:
         col = _CB_COLORS[a]
-        plot.versus(
-            kbs,
-            curves[(a, key, "rm")],
-            ax=ax,
-            label=f"{_NAMES[a]} round model",
-            color=col,
-            linestyle="--",
-            marker="o",
-            fillstyle="none",
-        )
-        plot.versus(
-            kbs,
-            curves[(a, key, "pk")],
-            ax=ax,
-            label=f"{_NAMES[a]} packet sim",
-            color=col,
-            linestyle="-",
-            marker="x",
-        )
+        for eng, what, style in _CB_ENGINE_LINES:
+            ys = curves[(a, key, eng)]
+            plot.versus(kbs, ys, ax=ax, label=f"{_NAMES[a]} {what}", color=col, **style)
         for eng, marker in (("rm", "o"), ("pk", "x")):
             _mark_not_settled(ax, kbs, curves[(a, key, f"{eng}_ns")], col, marker)
         if np.isfinite(curves[(a, key, "cf")]).any():
