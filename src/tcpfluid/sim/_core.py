@@ -235,7 +235,10 @@ Q_RCVD = 1
 _JIT: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True, "_nrt": False}
 _jit: Any = njit(**_JIT)
 #: small helpers called on every event are inlined into their callers by Numba (at its IR
-#: level): as calls, each array argument is passed as a struct of about seven values
+#: level): as calls, each array argument is passed as a struct of about seven values. Each
+#: inlined copy is typed and optimised again (the cold compile grows with the copies), so the
+#: rare paths (retransmissions, the pending list, delayed ACKs sent by the timer) call one
+#: compiled copy (``*_rare``) instead; see docs/simulator.md, "Compile time"
 _jit_inline: Any = njit(**_JIT, inline="always")
 
 
@@ -440,7 +443,13 @@ def _reset_round(ff, fi, f, seq):
     ff[f, F_R_FWD] = 0.0
 
 
-@_jit_inline
+# one explicit signature: its call sites pass literal constants (P_ROUND/True, ...), which
+# would otherwise compile one specialisation per call site
+@njit(
+    "void(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1], f8[::1], i8[::1], i8[::1], i8[::1],"
+    " i8, i8, f8, b1)",
+    **_JIT,
+)
 def _push(ff, fi, lf, li, gf, gi, paths, pend, f, p, now, block):
     """Put flow ``f`` on the pending list with state ``p``, its work due at ``now``.
 
@@ -546,6 +555,18 @@ def _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
 
 
 @_jit
+def _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now):
+    """``_xmit`` as a call, for retransmissions (loss recovery)."""
+    _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now)
+
+
+@_jit
+def _send_ack_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, f, ts, fwd, now):
+    """``_send_ack`` as a call (delayed ACKs sent by the timer)."""
+    _send_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, f, ts, fwd, now)
+
+
+@_jit
 def _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
     """``_send`` as a call, for the rare paths (timers, resuming after Python): one
     compiled copy of it for them instead of one inlined into each."""
@@ -617,11 +638,11 @@ def _on_ack(
                 _reset_round(ff, fi, f, fi[f, I_NXT])
             elif fi[f, I_STATE] == 1:
                 # NewReno partial ACK: retransmit the next hole
-                _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack, now)
+                _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack, now)
         elif fi[f, I_CHECKS] > 0:
             fi[f, I_CHECKS] -= 1
             if fi[f, I_STATE] == 1 and ack < fi[f, I_NXT] and _fine_expired(ff, fi, fs, f, now):
-                _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack, now)
+                _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack, now)
         if fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ] and fi[f, I_STATE] == 1:
             n = fi[f, I_R_CNT]
             ff[f, F_S_CWND] = ff[f, F_CWND]
@@ -681,7 +702,7 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, 
         _reset_round(ff, fi, f, fi[f, I_NXT])
         una = fi[f, I_UNA]
         _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
-        _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, una, now)
+        _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, una, now)
 
 
 @_jit_inline
@@ -767,7 +788,7 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl
         ff[f, F_DACK_DL] = np.inf
         if fi[f, I_RCV_UNACK] > 0:
             fi[f, I_RCV_UNACK] = 0
-            _send_ack(
+            _send_ack_rare(
                 ff,
                 fi,
                 lf,
