@@ -1,6 +1,9 @@
 """tcpfluid: closed forms, fluid models and a packet simulator for delay-based TCP.
 
-Three layers describe the same congestion-control algorithms and check each other:
+Run any scenario on any engine with :func:`tcpfluid.simulate`
+(``tcpfluid.simulate(build_scenario("qv-basic").with_algorithm("vegas"), engine="packet")``),
+which returns one :class:`tcpfluid.Result` type with one :class:`tcpfluid.Summary` for every
+engine. Three layers describe the same congestion-control algorithms and check each other:
 
 * :mod:`tcpfluid.analytic` - closed forms (critical windows, rounds to equilibrium, the
   TCP-Ho conspicuous round, equilibria, Jain's index), each re-derived in SymPy;
@@ -41,7 +44,7 @@ _LAZY = (
 #: names loaded on first access: ``tcpfluid.simulate`` (the one way to run a scenario)
 _LAZY_NAMES = {"simulate": "engines", "Result": "results", "Summary": "results"}
 
-__all__ = ["Path", "__version__", "metrics", "scenarios", "units", *_LAZY, *_LAZY_NAMES]
+__all__ = [*_LAZY_NAMES, "Path", "__version__", "metrics", "scenarios", "units", *_LAZY]
 
 
 def __getattr__(name: str) -> Any:

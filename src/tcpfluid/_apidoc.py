@@ -15,6 +15,8 @@ from pathlib import Path as FsPath
 #: public modules, in the order of the reference
 MODULES = (
     "tcpfluid",
+    "tcpfluid.engines",
+    "tcpfluid.results",
     "tcpfluid.units",
     "tcpfluid.analytic",
     "tcpfluid.analytic.derive",
@@ -24,6 +26,8 @@ MODULES = (
     "tcpfluid.engines",
     "tcpfluid.metrics",
     "tcpfluid.scenarios",
+    "tcpfluid.queueing",
+    "tcpfluid.testing",
     "tcpfluid.fairness",
     "tcpfluid.sweep",
     "tcpfluid.report",
