@@ -31,6 +31,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 import tcpfluid.sweep.execution as sweep_exec
+import tcpfluid.sweep.tables as sweep_tables
 from tcpfluid._validation import atomic_output, remove_stale_temporaries
 from tcpfluid.sweep import Sweep, grid, plot_sweep, sweep
 from tcpfluid.sweep.config import Grid
@@ -136,7 +137,7 @@ def test_pool_workers_die_when_the_parent_is_killed(tmp_path: Path) -> None:
 def test_a_grid_whose_table_cannot_fit_in_memory_stops_before_any_point(monkeypatch: Any) -> None:
     # the table is held in memory until written: with a 1 MB ceiling, 10,000 points at
     # ~0.7 kB each do not fit, and the run must stop before computing anything
-    monkeypatch.setattr(sweep_exec, "_memory_budget_bytes", lambda: 10**6)
+    monkeypatch.setattr(sweep_tables, "_memory_budget_bytes", lambda: 10**6)
     ran: list[int] = []
     monkeypatch.setattr(sweep_exec, "_run_point", lambda *a, **k: ran.append(1))
     g = grid(algorithm="vegas", rtt=[f"{r}ms" for r in range(10, 110)], beta=list(range(3, 103)))
@@ -145,7 +146,7 @@ def test_a_grid_whose_table_cannot_fit_in_memory_stops_before_any_point(monkeypa
         sw.run()
     assert ran == []
     # a grid that fits runs as before (the check is only a ceiling)
-    sweep_exec.check_table_fits(1000, 1)
+    sweep_tables.check_table_fits(1000, 1)
 
 
 def test_grid_is_lazy_and_indexable() -> None:

@@ -22,7 +22,7 @@ import numpy as np
 from ..scenarios import LAW_PARAMETER_KEYS, build_scenario, law_params
 from .cache import _Cache, _cache_key, invalid_metric
 from .config import _Outcome, _point_seed, _Task
-from .tables import SweepResult, _Results, _table
+from .tables import SweepResult, _Results, _table, check_table_fits
 
 if TYPE_CHECKING:
     from .config import Sweep
@@ -48,39 +48,6 @@ def _arithmetic(exc: ArithmeticError) -> ValueError:
 # one batched round-model call holds at most this many recorded rounds × scenarios × flows
 # (memory) and this many flows (the per-round arrays stay in the CPU caches: measured 2x
 # faster at 8,192 flows per call than at 50,000, with the same results)
-#: memory a sweep's table takes per point, measured on a 10^6-point round-model grid
-#: (``benchmarks/grid.py``: ~0.7 kB per point with the default metrics) plus each metric's value
-_BYTES_PER_POINT = 700
-_BYTES_PER_METRIC = 16
-
-
-def _memory_budget_bytes() -> int:
-    """The ceiling for a sweep's table: half of this machine's physical memory (8 GB if unknown)."""
-    try:
-        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")) // 2
-    except (AttributeError, OSError, ValueError):
-        return 8 * 10**9
-
-
-def check_table_fits(n_points: int, n_metrics: int) -> None:
-    """Refuse, before any work, a grid whose table would not fit in memory.
-
-    The table of results is held in memory until it is written, at about
-    ``700 + 16 * n_metrics`` bytes per point; past half of the physical memory the run would
-    swap long before it ends, so it stops at once and says what to change.
-    """
-    need = n_points * (_BYTES_PER_POINT + _BYTES_PER_METRIC * n_metrics)
-    budget = _memory_budget_bytes()
-    if need > budget:
-        most = budget // (_BYTES_PER_POINT + _BYTES_PER_METRIC * n_metrics)
-        raise ValueError(
-            f"the grid has {n_points:,} points; its table would take about "
-            f"{need / 1e9:.1f} GB, more than the {budget / 1e9:.1f} GB ceiling (half of this "
-            f"machine's memory): split the grid into sweeps of at most {most:,} points "
-            "(one value of an axis each) or request fewer metrics"
-        )
-
-
 _ROUNDS_BUDGET = 1 << 24
 _ROUNDS_FLOWS_PER_CALL = 8192
 
