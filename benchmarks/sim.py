@@ -5,10 +5,11 @@ Run: ``python benchmarks/sim.py [--quick] [--repeat N] [--reference SRC | --no-r
 JSON line per measurement: ``{"name": ..., "tree": "new"|"reference", "value": ..., "unit": ...}``.
 
 Every measurement runs in a fresh subprocess whose ``PYTHONPATH`` is the tree's ``src``
-(this repository's, and the reference's: by default ``/work/baseline/src``, the commit
-before the current speed work, when it exists), so both are timed in one run on the same
-machine state. The trees' Numba kernels are compiled or loaded by a warm-up run that is
-not timed.
+(this repository's, and the reference's), so both are timed in one run on the same machine
+state. Make a reference tree of any commit with ``git worktree add /tmp/ref <commit>`` (or
+``git archive <commit> | tar -x -C /tmp/ref``) and pass ``--reference /tmp/ref/src``;
+``TCPFLUID_BENCH_REFERENCE`` sets the default. The trees' Numba kernels are compiled or
+loaded by a warm-up run that is not timed.
 
 Cases
 -----
@@ -55,7 +56,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 NEW_SRC = HERE.parent / "src"
-DEFAULT_REFERENCE = Path("/work/baseline/src")
+DEFAULT_REFERENCE = Path(os.environ.get("TCPFLUID_BENCH_REFERENCE", "/tmp/ref/src"))
 LAWS = ("vegas", "quick-vegas", "tcp-ho", "fast", "reno")
 
 
