@@ -20,6 +20,8 @@ import argparse
 import json
 from typing import Any
 
+from .predict import _columns
+
 __all__ = ["run_scenario_mode"]
 
 # the bare-path options and their defaults: refused in scenario mode when changed
@@ -74,16 +76,6 @@ def _algorithms(values: list[str] | None) -> list[str]:
 
 def _num(x: float | None, digits: int = 4) -> str:
     return "-" if x is None else f"{x:.{digits}g}"
-
-
-def _columns(head: list[str], body: list[list[str]]) -> str:
-    widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
-    lines = [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-        for row in [head, *body]
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
 
 
 def _flow_range(names: list[str]) -> str:

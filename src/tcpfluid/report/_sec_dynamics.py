@@ -225,7 +225,7 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     rel=0.10,
                     abs_tol=0.3,
                     reason=(
-                        "10 % (the issue's target for the §5.1 times) or 3 rounds of 0.1 s "
+                        "10 % (times read off ns-2 plots) or 3 rounds of 0.1 s "
                         "(round boundaries and ns-2's connection start-up)"
                     ),
                 )
