@@ -20,7 +20,7 @@ import argparse
 import json
 from typing import Any
 
-from .predict import _columns
+from .._text import columns as _columns
 
 __all__ = ["run_scenario_mode"]
 

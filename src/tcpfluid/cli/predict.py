@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from .. import units
+from .._text import columns as _columns
 from ..analytic import conspicuous_round, conspicuous_round_printed
 from ..analytic.predict import PREDICT_ALGORITHMS, Prediction, predict
 from ..path import Path
@@ -186,17 +187,6 @@ _ROWS = (
     ("rounds to equilibrium", "rounds_to_equilibrium"),
     ("time to equilibrium (s)", "time_to_equilibrium_s"),
 )
-
-
-def _columns(head: list[str], body: list[list[str]]) -> str:
-    """Left-aligned text columns two spaces apart, a rule of dashes under the header."""
-    widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
-    lines = [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-        for row in [head, *body]
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
 
 
 def _table(preds: list[Prediction]) -> str:

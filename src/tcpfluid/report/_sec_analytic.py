@@ -28,18 +28,21 @@ from ._common import (
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._runs import first_at_least
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, Tolerance
+from ._table import (
+    ALGORITHM_NAMES,
+    CLOSED_FORM,
+    DOCUMENT,
+    NA,
+    ODE,
+    PACKET,
+    ROUNDS,
+    Row,
+    Table,
+    Tolerance,
+)
 
 D_S = 0.1  # the documents' 100 ms paths
-_NAMES = {
-    "vegas": "Vegas",
-    "quick-vegas": "Quick Vegas",
-    "tcp-ho": "TCP-Ho",
-    "fast": "FAST",
-    "reno": "Reno",
-    "forward-vegas": "forward-path Vegas",
-    "enhanced-vegas": "Enhanced Vegas",
-}
+_NAMES = ALGORITHM_NAMES
 
 #: how the figures draw an engine's points: round model (open circles), packets (crosses)
 _ENGINE_MARKERS: dict[str, dict[str, Any]] = {

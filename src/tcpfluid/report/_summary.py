@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._core import Report
-from ._table import CLOSED_FORM, DOCUMENT, ODE, PACKET, ROUNDS, Row
+from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, ODE, PACKET, ROUNDS, Row
 
 __all__ = ["LAYERS", "Comparison", "ReportSummary", "algorithm_of", "layer_of", "summarize"]
 
@@ -37,16 +37,7 @@ _DISPLAY = (
     "Reno",
 )
 #: registry name -> display name
-_REGISTRY = {
-    "vegas": "Vegas",
-    "quick-vegas": "Quick Vegas",
-    "tcp-ho": "TCP-Ho",
-    "fast": "FAST",
-    "reno": "Reno",
-    "forward-vegas": "forward-path Vegas",
-    "enhanced-vegas": "Enhanced Vegas",
-    "itcp-vegas": "iTCP-Vegas",
-}
+_REGISTRY = ALGORITHM_NAMES
 
 
 def algorithm_of(setting: str) -> str:

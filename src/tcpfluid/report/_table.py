@@ -269,3 +269,16 @@ def fmt_value(v: Value | None, unit: str = "") -> str:
 def rows_from(items: Sequence[Row]) -> tuple[Row, ...]:
     """A tuple of rows (type helper)."""
     return tuple(items)
+
+
+#: registry name -> display name, for every table, figure and summary of the report
+ALGORITHM_NAMES = {
+    "vegas": "Vegas",
+    "quick-vegas": "Quick Vegas",
+    "tcp-ho": "TCP-Ho",
+    "fast": "FAST",
+    "reno": "Reno",
+    "forward-vegas": "forward-path Vegas",
+    "enhanced-vegas": "Enhanced Vegas",
+    "itcp-vegas": "iTCP-Vegas",
+}

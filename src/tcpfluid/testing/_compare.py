@@ -261,10 +261,6 @@ def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
                 str(r.get("note") or ""),
             ]
         )
-    widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
-    lines = [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-        for row in [head, *body]
-    ]
-    lines.insert(1, "  ".join("-" * w for w in widths))
-    return "\n".join(lines)
+    from .._text import columns
+
+    return columns(head, body)
