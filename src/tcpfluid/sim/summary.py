@@ -30,7 +30,7 @@ from ..metrics import _finite_or_none
 from ..scenarios import bottleneck
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .engine import PacketResult
+    from ._results import PacketResult
 
 __all__ = ["PacketSummary", "summarise"]
 

@@ -1,0 +1,130 @@
+"""Checks of a packet run's inputs, made before anything runs.
+
+:func:`check_scenario` (links, flows, CBR sources), :func:`trace_interval` (the trace
+interval within the trace bounds) and :func:`check_options` (the other keyword options of
+:func:`tcpfluid.sim.simulate_packets`). Each raises a ``ValueError`` or ``TypeError`` naming
+the parameter, the value and what is accepted.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from .._validation import check_int, check_positive
+from ..scenarios import Scenario
+from ._setup import red_params
+
+__all__ = ["DEFAULT_SAMPLE_INTERVAL", "check_options", "check_scenario", "trace_interval"]
+
+DEFAULT_SAMPLE_INTERVAL = 0.1
+
+
+def trace_interval(
+    scenario: Scenario, sample_interval: float | None, *, max_samples: int, max_values: int
+) -> float:
+    """The trace interval: ``sample_interval`` checked against the trace bounds (at most
+    ``max_samples`` samples and ``max_values`` values), or the default 0.1 s coarsened to
+    fit them (to a 1-2-5 multiple of 0.1 s)."""
+    per_sample = 4 * (len(scenario.flows) + len(scenario.links)) + 1
+    most = max(2, min(max_samples, max_values // per_sample))
+    dur = scenario.duration_s
+    if sample_interval is None:
+        dt = DEFAULT_SAMPLE_INTERVAL
+        k = 0
+        while dur / dt + 1 > most:
+            dt = DEFAULT_SAMPLE_INTERVAL * (1, 2, 5)[k % 3] * 10 ** (k // 3)
+            k += 1
+        return dt
+    dt = check_positive("sample_interval", sample_interval)
+    if dur / dt + 1 > most:
+        raise ValueError(
+            f"sample_interval={sample_interval!r} gives {dur / dt:.0f} samples over {dur} s; "
+            f"at most {most:,} are kept for {len(scenario.flows)} flows and "
+            f"{len(scenario.links)} links: give sample_interval >= {dur / (most - 1):g} "
+            "(or leave it out: the default coarsens itself)"
+        )
+    return dt
+
+
+def check_scenario(scenario: Scenario) -> None:
+    """Refuse a scenario the packet simulator cannot run (naming the link, flow or source)."""
+    if not isinstance(scenario, Scenario):
+        raise TypeError(
+            f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
+        )
+    for lk in scenario.links:
+        if not (lk.rate_bps > 0 and math.isfinite(lk.rate_bps)):
+            raise ValueError(f"link {lk.name!r}: rate must be > 0 and finite, got {lk.rate_bps!r}")
+        if lk.delay_s < 0 or not math.isfinite(lk.delay_s):
+            raise ValueError(f"link {lk.name!r}: delay must be >= 0 and finite, got {lk.delay_s!r}")
+        if not lk.buffer_pkts >= 1.0:
+            raise ValueError(
+                f"link {lk.name!r}: buffer must be at least 1 packet, got {lk.buffer_pkts!r}"
+            )
+        red_params(lk)
+    for fl in scenario.flows:
+        if not fl.forward:
+            raise ValueError(f"flow {fl.name!r} has no forward path (forward=())")
+        if not fl.reverse:
+            raise ValueError(
+                f"flow {fl.name!r} has no ACK path (reverse=()); the packet simulator needs "
+                "the links its ACKs cross"
+            )
+        if fl.start_s >= scenario.duration_s:
+            raise ValueError(
+                f"flow {fl.name!r} starts at start_s={fl.start_s!r}, not before the end of the "
+                f"run (duration {scenario.duration_s!r} s); give start_s < duration"
+            )
+        if fl.start_s < 0:
+            raise ValueError(f"flow {fl.name!r}: start_s must be >= 0, got {fl.start_s!r}")
+    for c in scenario.cbr:
+        if not (c.rate_bps > 0 and math.isfinite(c.rate_bps)):
+            raise ValueError(f"CBR {c.name!r}: rate must be > 0 and finite, got {c.rate_bps!r}")
+        if c.start_s < 0:
+            raise ValueError(f"CBR {c.name!r}: start_s must be >= 0, got {c.start_s!r}")
+
+
+def check_options(
+    scenario: Scenario,
+    *,
+    laws: Any,
+    delayed_ack: Any,
+    delack_timeout: Any,
+    min_rto: Any,
+    initial_rto: Any,
+    max_rto: Any,
+    fine_retransmit: Any,
+    progress: Any,
+    max_packets: Any,
+) -> tuple[int, float, float, float, float]:
+    """Check the options of :func:`~tcpfluid.sim.simulate_packets` but the scenario, seed
+    and sample interval; returns ``(max_packets, delack_timeout, min_rto, initial_rto,
+    max_rto)`` as checked numbers."""
+    cap_packets = check_int("max_packets", max_packets, minimum=1024)
+    dto = check_positive("delack_timeout", delack_timeout)
+    lo = check_positive("min_rto", min_rto)
+    ini = check_positive("initial_rto", initial_rto)
+    hi = check_positive("max_rto", max_rto)
+    if not lo <= hi:
+        raise ValueError(
+            f"min_rto must be <= max_rto, got min_rto={min_rto!r}, max_rto={max_rto!r}"
+        )
+    if not isinstance(delayed_ack, bool):
+        raise TypeError(f"delayed_ack must be True or False, got {delayed_ack!r}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be a callable taking a float or None, got {progress!r}")
+    if fine_retransmit is not None and not isinstance(fine_retransmit, bool):
+        raise TypeError(f"fine_retransmit must be True, False or None, got {fine_retransmit!r}")
+    if laws is not None:
+        if not isinstance(laws, Mapping):
+            raise TypeError(
+                f"laws must map flow names to ControlLaw objects ({{'S1-D1': law}}), got "
+                f"{type(laws).__name__} {laws!r}"
+            )
+        known = {f.name for f in scenario.flows}
+        extra = sorted(set(laws) - known)
+        if extra:
+            raise ValueError(f"laws names unknown flow(s) {extra}; flows: {sorted(known)}")
+    return cap_packets, dto, lo, ini, hi

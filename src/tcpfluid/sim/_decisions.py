@@ -1,0 +1,281 @@
+"""The control laws' side of a packet run: which law steps which flow, and the decisions.
+
+The compiled loop stops at round boundaries and losses and leaves the flows concerned in
+``pend``; :meth:`Decisions.decide` takes those decisions: the round decisions of the flows
+that share one law object in one call of its ``on_round`` (a *group*; one flow alone takes
+a path without fancy indexing), then each loss through ``on_loss``, and writes the new
+window, per-ACK increment and cap where the loop reads them.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..algorithms.base import ControlLaw, RoundSample
+from ..scenarios import Scenario
+from . import _core as C
+
+__all__ = ["Decisions", "law_for"]
+
+FloatArray = NDArray[np.float64]
+
+
+def law_for(
+    flow: Any,
+    laws: Mapping[str, ControlLaw] | None,
+    made: dict[tuple[str, str], ControlLaw] | None = None,
+) -> ControlLaw:
+    """The law of ``flow``: ``laws[flow.name]``, or one made from the flow's algorithm and
+    parameters (shared, through ``made``, by the flows that have the same ones: one law
+    object steps them all at once)."""
+    if laws is not None and flow.name in laws:
+        law = laws[flow.name]
+        if not isinstance(law, ControlLaw):
+            raise TypeError(f"laws[{flow.name!r}] must be a ControlLaw, got {type(law).__name__}")
+        return law
+    if flow.algorithm is None:
+        raise ValueError(
+            f"flow {flow.name!r} has no algorithm; use scenario.with_algorithm('vegas') or "
+            "pass laws={name: law}"
+        )
+    from ..algorithms.registry import get_law
+
+    if made is None:
+        return get_law(flow.algorithm, **dict(flow.params))
+    key = (str(flow.algorithm), repr(sorted(dict(flow.params).items())))
+    if key not in made:
+        made[key] = get_law(flow.algorithm, **dict(flow.params))
+    return made[key]
+
+
+class Decisions:
+    """The laws of a run's flows, grouped by law object, and their decisions (private).
+
+    ``ff``, ``fi``, ``gf``, ``gi`` are the compiled loop's flow and global arrays (shared,
+    never reallocated); the initial action of every law is written into ``ff`` here.
+    """
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        laws: Sequence[ControlLaw],
+        ff: FloatArray,
+        fi: NDArray[np.int64],
+        gf: FloatArray,
+        gi: NDArray[np.int64],
+    ) -> None:
+        self.scenario = scenario
+        self.laws = list(laws)
+        self.ff, self.fi, self.gf, self.gi = ff, fi, gf, gi
+        nf = len(scenario.flows)
+        self.nf = nf
+        # flows sharing a law object form a group, stepped in one call
+        self.group_laws: list[ControlLaw] = []
+        self.group_states: list[dict[str, FloatArray]] = []
+        self.group_of = np.zeros(nf, dtype=np.intp)
+        self.pos = np.zeros(nf, dtype=np.intp)
+        members: list[list[int]] = []
+        index: dict[int, int] = {}
+        for f, law in enumerate(self.laws):
+            g = index.setdefault(id(law), len(members))
+            if g == len(members):
+                members.append([])
+                self.group_laws.append(law)
+            self.group_of[f] = g
+            self.pos[f] = len(members[g])
+            members[g].append(f)
+        self.group_members = [np.asarray(m, dtype=np.intp) for m in members]
+        for g, law in enumerate(self.group_laws):
+            state = law.init_state(len(self.group_members[g]))
+            self.group_states.append(state)
+            self.write_action(self.group_members[g], law.initial_action(state))
+        ff[:, C.F_SSTH] = math.inf
+        # one flow's decision (the common case): its sample as views into ``ff`` and its
+        # state as views into its group's arrays, made once
+        self.samples = [
+            RoundSample(
+                cwnd=ff[f : f + 1, C.F_S_CWND],
+                base_rtt=ff[f : f + 1, C.F_S_BASE],
+                rtt_mean=ff[f : f + 1, C.F_S_MEAN],
+                rtt_min=ff[f : f + 1, C.F_S_MIN],
+                rtt_max=ff[f : f + 1, C.F_S_MAX],
+                acks=ff[f : f + 1, C.F_S_ACKS],
+                fwd_delay_mean=ff[f : f + 1, C.F_S_FWD],
+                fwd_delay_base=ff[f : f + 1, C.F_S_FWD_BASE],
+            )
+            for f in range(nf)
+        ]
+        self.views: list[dict[str, FloatArray] | None] = [None] * nf
+        #: per flow: (time, kind, window before, window after) of each loss handed to the law
+        self.losses: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
+        self.law_calls = 0
+        self.law_time_s = 0.0
+        #: the flows with a decision pending (written by the compiled loop)
+        self.pend = np.zeros(max(nf, 1), dtype=np.int64)
+
+    def write_action(self, flows: NDArray[np.intp] | slice, action: Any) -> None:
+        ff = self.ff
+        w = np.asarray(action.cwnd, dtype=np.float64)
+        incr = np.asarray(action.incr, dtype=np.float64)
+        cap = np.asarray(action.cap, dtype=np.float64)
+        ff[flows, C.F_CWND] = w
+        ff[flows, C.F_INCR] = incr
+        ff[flows, C.F_CAP] = cap
+        # cheap check first (sums are finite and the smallest window positive), then the
+        # precise one that names the flow
+        w_, i_, c_ = ff[flows, C.F_CWND], ff[flows, C.F_INCR], ff[flows, C.F_CAP]
+        total = float(np.add.reduce(w_)) + float(np.add.reduce(i_))
+        if math.isfinite(total) and float(w_.min()) > 0.0 and not math.isnan(float(c_.sum())):
+            return
+        bad = ~(np.isfinite(w_) & np.isfinite(i_)) | np.isnan(c_) | ~(w_ > 0.0)
+        if bad.any():
+            idx = np.arange(self.nf)[flows]
+            i = int(np.argmax(bad))
+            f = int(idx[i])
+            raise RuntimeError(
+                f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
+                f"an invalid action (cwnd={w_[i]}, incr={i_[i]}, cap={c_[i]}) at "
+                f"t={self.gf[C.G_NOW]:g} s"
+            )
+
+    def _view(self, f: int) -> dict[str, FloatArray]:
+        """Flow ``f``'s state: views of length 1 into its group's state arrays."""
+        g = int(self.group_of[f])
+        state = self.group_states[g]
+        if self.group_members[g].shape[0] == 1:
+            return state
+        v = self.views[f]
+        if v is None or any(v[key].base is not arr for key, arr in state.items()):
+            p = int(self.pos[f])
+            v = {key: arr[p : p + 1] for key, arr in state.items()}
+            self.views[f] = v
+        return v
+
+    def _one_round(self, f: int) -> None:
+        """The round decision of one flow (no fancy indexing: the common case)."""
+        ff = self.ff
+        g = int(self.group_of[f])
+        view = self._view(f)
+        sub = dict(view) if view is not self.group_states[g] else view
+        action = self.group_laws[g].on_round(sub, self.samples[f])
+        self.law_calls += 1
+        if sub is not view:
+            p = int(self.pos[f])
+            for key, v in sub.items():
+                if v is not view[key]:  # the law replaced the array instead of updating it
+                    self.group_states[g][key][p : p + 1] = v
+        w = float(np.asarray(action.cwnd).reshape(-1)[0])
+        incr = float(np.asarray(action.incr).reshape(-1)[0])
+        cap = float(np.asarray(action.cap).reshape(-1)[0])
+        if not (math.isfinite(w) and math.isfinite(incr)) or math.isnan(cap) or w <= 0.0:
+            raise RuntimeError(
+                f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
+                f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at "
+                f"t={self.gf[C.G_NOW]:g} s"
+            )
+        ff[f, C.F_CWND] = w
+        ff[f, C.F_INCR] = incr
+        ff[f, C.F_CAP] = cap
+        ff[f, C.F_PHASE] = sub["phase"][0]
+        ss = sub.get("ssthresh")
+        ff[f, C.F_SSTH] = math.inf if ss is None else ss[0]
+        self.fi[f, C.I_PENDING] = C.P_ROUND_READY
+
+    def _rounds(self, flows: NDArray[np.intp]) -> None:
+        """The round decisions of ``flows`` (pending in the compiled loop): one call into
+        each law for all its flows among them."""
+        if flows.shape[0] == 1:
+            self._one_round(int(flows[0]))
+            return
+        if len(self.group_laws) == 1:
+            self._group_round(0, flows)
+        else:
+            g_of = self.group_of[flows]
+            for g in np.unique(g_of):
+                self._group_round(int(g), flows[g_of == g])
+        self.fi[flows, C.I_PENDING] = C.P_ROUND_READY
+
+    def _group_round(self, g: int, flows: NDArray[np.intp]) -> None:
+        ff = self.ff
+        law = self.group_laws[g]
+        state = self.group_states[g]
+        k = flows.shape[0]
+        sel: NDArray[np.intp] | slice
+        if k == 1:
+            f = int(flows[0])
+            sel = slice(f, f + 1)
+            p = int(self.pos[f])
+            psel: NDArray[np.intp] | slice = slice(p, p + 1)
+        else:
+            pos = self.pos[flows]
+            order = np.argsort(pos, kind="stable")
+            sel, psel = flows[order], pos[order]
+        whole = k == self.group_members[g].shape[0]
+        sub = state if whole else {key: v[psel] for key, v in state.items()}
+        smp = ff[sel, C.F_S_CWND : C.F_S_FWD_BASE + 1]
+        sample = RoundSample(
+            cwnd=smp[:, 0],
+            base_rtt=smp[:, 1],
+            rtt_mean=smp[:, 2],
+            rtt_min=smp[:, 3],
+            rtt_max=smp[:, 4],
+            acks=smp[:, 5],
+            fwd_delay_mean=smp[:, 6],
+            fwd_delay_base=smp[:, 7],
+        )
+        action = law.on_round(sub, sample)
+        self.law_calls += 1
+        if not whole:
+            for key, v in sub.items():
+                state[key][psel] = v
+        self.write_action(sel, action)
+        ff[sel, C.F_PHASE] = sub["phase"]
+        ss = sub.get("ssthresh")
+        ff[sel, C.F_SSTH] = math.inf if ss is None else ss
+
+    def _loss(self, f: int) -> None:
+        kind = int(self.fi[f, C.I_KIND])
+        before = float(self.ff[f, C.F_CWND])
+        g = int(self.group_of[f])
+        new = self.group_laws[g].on_loss(
+            self.group_states[g], self.pos[f : f + 1].copy(), kind, np.array([before])
+        )
+        self.law_calls += 1
+        w = float(np.asarray(new).reshape(-1)[0])
+        if not math.isfinite(w) or w <= 0.0:
+            raise RuntimeError(
+                f"control law {self.laws[f]!r} returned window {w} after a loss of kind {kind}"
+            )
+        self.ff[f, C.F_NEWCWND] = w
+        self.losses[f].append((self.ff[f, C.F_LAST_T], float(kind), before, w))
+        self.fi[f, C.I_PENDING] = C.P_LOSS_READY
+
+    def decide(self) -> None:
+        """Take the decisions the compiled loop left pending (rounds batched, then losses)."""
+        gi = self.gi
+        i0, n = int(gi[C.G_PEND_I]), int(gi[C.G_NPEND])
+        if n == i0:
+            return
+        t0 = time.perf_counter()
+        if n - i0 == 1:
+            f = int(self.pend[i0])
+            p = self.fi[f, C.I_PENDING]
+            if p == C.P_ROUND:
+                self._rounds(self.pend[i0:n])
+            elif p == C.P_LOSS:
+                self._loss(f)
+        else:
+            flows = self.pend[i0:n]
+            st = self.fi[flows, C.I_PENDING]
+            rounds = flows[st == C.P_ROUND]
+            if rounds.shape[0]:
+                self._rounds(rounds)
+            for f in flows[st == C.P_LOSS]:
+                self._loss(int(f))
+        self.law_time_s += time.perf_counter() - t0

@@ -1,0 +1,214 @@
+"""Set-up of a packet run: the arrays the compiled loop of :mod:`tcpfluid.sim._core` works on.
+
+One function per part of the model, each returning fresh arrays laid out as the column
+constants of :mod:`tcpfluid.sim._core` say:
+
+* :func:`route_arrays`: the links each flow's data and ACKs cross, and the CBR sources;
+* :func:`link_arrays`: rate, delay, buffer and queue discipline of each link, and the link
+  rings (the packets a link holds);
+* :func:`flow_arrays`: each sender's and receiver's settings and the flow rings;
+* :func:`event_heap`: the run's globals and the heap of event sources (links, flow timers,
+  CBR sources, the sampler);
+* :func:`trace_arrays`: the fixed-interval samples and the round records.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..algorithms.base import ControlLaw
+from ..scenarios import Scenario
+from . import _core as C
+from ._rings import FLOW_RING0, LINK_RING0, pow2
+
+__all__ = [
+    "LAW_NAMES_WITHOUT_FINE_CHECK",
+    "NEVER",
+    "event_heap",
+    "flow_arrays",
+    "link_arrays",
+    "red_params",
+    "route_arrays",
+    "trace_arrays",
+]
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+#: laws whose senders do not use Vegas's fine-grained retransmission check by default
+LAW_NAMES_WITHOUT_FINE_CHECK = ("reno",)
+#: an event count never reached (no yield to Python)
+NEVER = 1 << 62
+
+
+def red_params(link: Any) -> tuple[int, float, float, float, float]:
+    """(discipline code, min_th, max_th, max_p, w_q) of a scenario link
+    (:meth:`tcpfluid.scenarios.Link.red_parameters`)."""
+    red = link.red_parameters()
+    if not red:
+        return 0, 0.0, 0.0, 0.0, 0.0
+    code = 2 if red["gentle"] else 1
+    return code, red["min_th"], red["max_th"], red["max_p"], red["w_q"]
+
+
+def route_arrays(sc: Scenario) -> tuple[IntArray, IntArray, FloatArray, IntArray]:
+    """``(paths, fi, cf, ci)``: the link indices of every path one after the other; the
+    flows' integer array with the offset and length of their forward and ACK paths; the
+    CBR sources' float (rate, start, stop, size) and integer (path) arrays."""
+    names = {lk.name: i for i, lk in enumerate(sc.links)}
+    nf, nc = len(sc.flows), len(sc.cbr)
+    pkt = sc.packet_size_bytes
+    paths: list[int] = []
+    fi = np.zeros((nf, C.NI), dtype=np.int64)
+    for f, fl in enumerate(sc.flows):
+        fi[f, C.I_FWD_OFF] = len(paths)
+        fi[f, C.I_FWD_LEN] = len(fl.forward)
+        paths += [names[n] for n in fl.forward]
+        fi[f, C.I_REV_OFF] = len(paths)
+        fi[f, C.I_REV_LEN] = len(fl.reverse)
+        paths += [names[n] for n in fl.reverse]
+    cf = np.zeros((nc, C.NCF), dtype=np.float64)
+    ci = np.zeros((nc, C.NCI), dtype=np.int64)
+    for c, src in enumerate(sc.cbr):
+        ci[c, C.D_OFF] = len(paths)
+        ci[c, C.D_LEN] = len(src.links)
+        paths += [names[n] for n in src.links]
+        cf[c, C.C_RATE] = src.rate_bps / (8.0 * pkt)
+        cf[c, C.C_START] = src.start_s
+        cf[c, C.C_STOP] = src.stop_s
+        cf[c, C.C_SIZE] = pkt
+    return np.asarray(paths, dtype=np.int64), fi, cf, ci
+
+
+def link_arrays(sc: Scenario) -> tuple[FloatArray, IntArray, FloatArray, IntArray, bool]:
+    """``(lf, li, rf, ri, has_red)``: the links' float and integer arrays (rate, delay,
+    buffer, discipline, ring offset and capacity), the link rings' float and integer rows,
+    and whether any link is RED."""
+    nl = len(sc.links)
+    pkt = sc.packet_size_bytes
+    lf = np.zeros((nl, C.NLF), dtype=np.float64)
+    li = np.zeros((nl, C.NLI), dtype=np.int64)
+    off = 0
+    has_red = False
+    for i, lk in enumerate(sc.links):
+        lf[i, C.L_RATE] = lk.rate_bps / 8.0
+        lf[i, C.L_DELAY] = lk.delay_s
+        lf[i, C.L_BUF] = lk.buffer_pkts
+        disc, mn, mx, maxp, wq = red_params(lk)
+        li[i, C.J_DISC] = disc
+        li[i, C.J_COUNT] = -1
+        lf[i, C.L_MIN_TH] = mn
+        lf[i, C.L_MAX_TH] = mx
+        lf[i, C.L_MAXP] = maxp
+        lf[i, C.L_WQ] = wq
+        lf[i, C.L_PTC] = lk.rate_bps / (8.0 * pkt)
+        has_red = has_red or disc > 0
+        # room for a full buffer plus what the propagation delay holds of data packets
+        room = (0.0 if math.isinf(lk.buffer_pkts) else lk.buffer_pkts) + 8.0
+        room += lk.delay_s * lk.rate_bps / (8.0 * pkt)
+        cap = pow2(min(room, LINK_RING0))
+        li[i, C.J_OFF] = off
+        li[i, C.J_CAP] = cap
+        off += cap
+    # packets held by the links: exit time, end of transmission, timestamp, forward
+    # delay (float); flow or CBR source, seq or cumulative ACK, kind, hop (int)
+    rf = np.zeros((off, 4), dtype=np.float64)
+    ri = np.zeros((off, 4), dtype=np.int64)
+    return lf, li, rf, ri, has_red
+
+
+def flow_arrays(
+    sc: Scenario,
+    fi: IntArray,
+    laws: Sequence[ControlLaw],
+    *,
+    delayed_ack: bool,
+    delack_timeout_s: float,
+    min_rto_s: float,
+    initial_rto_s: float,
+    max_rto_s: float,
+    fine_retransmit: bool | None,
+) -> tuple[FloatArray, FloatArray, IntArray]:
+    """``(ff, fs, fq)``: the flows' float array (times, timers, sizes), and the flow rings'
+    send times and (transmissions, received) rows; ``fi`` (from :func:`route_arrays`) gets
+    each flow's ring and receiver settings."""
+    pkt = sc.packet_size_bytes
+    ack = sc.ack_size_bytes
+    ff = np.zeros((len(sc.flows), C.NF), dtype=np.float64)
+    fring = 0
+    for f, fl in enumerate(sc.flows):
+        cap = FLOW_RING0
+        fi[f, C.I_RING_OFF] = fring
+        fi[f, C.I_RING_CAP] = cap
+        fring += cap
+        ff[f, C.F_BASE] = math.inf
+        ff[f, C.F_FWD_BASE] = math.inf
+        ff[f, C.F_RTO] = initial_rto_s
+        ff[f, C.F_RTO_DL] = math.inf
+        ff[f, C.F_DACK_DL] = math.inf
+        ff[f, C.F_START] = fl.start_s
+        ff[f, C.F_STOP] = fl.stop_s
+        ff[f, C.F_PKT] = pkt
+        ff[f, C.F_ACK] = ack
+        ff[f, C.F_DACK_TO] = delack_timeout_s
+        ff[f, C.F_MIN_RTO] = min_rto_s
+        ff[f, C.F_MAX_RTO] = max_rto_s
+        fi[f, C.I_DELACK] = 1 if delayed_ack else 0
+        fine = (
+            laws[f].name not in LAW_NAMES_WITHOUT_FINE_CHECK
+            if fine_retransmit is None
+            else fine_retransmit
+        )
+        fi[f, C.I_FINE] = 1 if fine else 0
+        # the round accumulators are cleared when the flow starts (_core._timer)
+    fs = np.zeros(fring, dtype=np.float64)  # send time of each sequence number
+    fq = np.zeros((fring, 2), dtype=np.int64)  # transmissions, received flag
+    return ff, fs, fq
+
+
+def event_heap(
+    sc: Scenario, *, sample_interval_s: float, defer: bool
+) -> tuple[FloatArray, IntArray, FloatArray, IntArray]:
+    """``(ht, hi, gf, gi)``: the heap of event sources (links, flow timers, CBR sources,
+    the sampler) with every flow's and source's start, and the run's global floats (now,
+    end, sample interval, deadline, whether decisions are deferred into batches) and
+    integers (counters)."""
+    nl, nf, nc = len(sc.links), len(sc.flows), len(sc.cbr)
+    nsrc = nl + nf + nc + 1
+    ht = np.full((2, nsrc), np.inf)
+    hi = np.zeros((3, nsrc), dtype=np.int64)
+    hi[C.H_HEAP] = np.arange(nsrc)
+    hi[C.H_POS] = np.arange(nsrc)
+    gf = np.zeros(C.NGF, dtype=np.float64)
+    gf[C.G_END] = sc.duration_s
+    gf[C.G_SAMPLE_DT] = sample_interval_s
+    gi = np.zeros(C.NGI, dtype=np.int64)
+    gi[C.G_YIELD_AT] = NEVER
+    gf[C.G_DEADLINE] = math.inf
+    gf[C.G_DEFER] = 1.0 if defer else 0.0
+    for f, fl in enumerate(sc.flows):
+        C.set_key(hi, ht, gi, nl + f, fl.start_s)
+    for c, src in enumerate(sc.cbr):
+        C.set_key(hi, ht, gi, nl + nf + c, src.start_s)
+    C.set_key(hi, ht, gi, nsrc - 1, 0.0)
+    return ht, hi, gf, gi
+
+
+def trace_arrays(
+    sc: Scenario, sample_interval_s: float
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """``(s_t, s_flow, s_link, rec)``: the fixed-interval samples (time; per flow and per
+    link, four columns each) and the round records (t, cwnd, next cwnd, RTT mean, min, max,
+    base, phase, ssthresh, flow; the compiled loop asks for more rows when it fills them)."""
+    nf, nl = len(sc.flows), len(sc.links)
+    nsamp = math.floor(sc.duration_s / sample_interval_s + 1e-9) + 1
+    s_t = np.zeros(nsamp)
+    s_flow = np.zeros((nsamp, nf, 4))
+    s_link = np.zeros((nsamp, nl, 4))
+    rec = np.zeros((max(256, 4 * nf), 10))
+    return s_t, s_flow, s_link, rec
