@@ -458,3 +458,35 @@ def test_a_long_task_moves_the_bar_while_it_runs() -> None:
     bar2.close()
     assert out[0][0]["data_packets"] == out[1][0]["data_packets"] > 0
     assert "100%" in stream.getvalue()
+
+
+def test_help_lists_the_sections_in_order() -> None:
+    from tcpfluid.cli.report import SECTION_TITLES
+
+    assert SECTION_TITLES == tuple((name, spec.title) for name, spec in SECTIONS.items())
+
+
+def test_report_help_imports_no_section() -> None:
+    # `tcpfluid report --help` lists the sections without importing them (SciPy, Numba,
+    # matplotlib: seconds of start-up); a fresh interpreter shows what it loaded
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import contextlib, io, json, sys\n"
+        "from tcpfluid.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        "    try:\n"
+        "        main(['report', '--help'])\n"
+        "    except SystemExit as exc:\n"
+        "        assert exc.code == 0\n"
+        "assert 'thesis-fairness: Two-flow fairness (thesis)' in out.getvalue()\n"
+        "heavy = ('scipy', 'numba', 'matplotlib', 'pandas', 'sympy', 'tcpfluid.report')\n"
+        "print(json.dumps([m for m in heavy if m in sys.modules]))\n"
+    )
+    res = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert json.loads(res.stdout.strip().splitlines()[-1]) == []
