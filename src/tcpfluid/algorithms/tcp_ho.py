@@ -200,7 +200,6 @@ class TcpHo(ControlLaw):
         # copies: the history is shifted below, before the amounts are applied
         pmat = state["mat2"].copy()
         pmit = state["mit2"].copy()
-        prmin = state["rmin2"].copy()
 
         adjust = (state["k"] % 2.0) == 1.0
         if self._decrease == "throughput":
@@ -222,7 +221,7 @@ class TcpHo(ControlLaw):
         up = np.maximum(amount, 0.0)
         down = np.minimum(amount, 0.0)
         if self._decrease == "throughput":
-            down = _throughput_cut(state, sample, adjust, c2 | c4, cmat, cmit, prmin, down)
+            down = _throughput_cut(state, sample, adjust, c2 | c4, cmat, cmit, down)
         new = np.maximum(cwnd + down, MIN_WINDOW)
         return RoundAction(cwnd=new, incr=up / cwnd, cap=new + up)
 
@@ -282,17 +281,17 @@ def _statuses_throughput(
     # a fall only counts if the RTTs rose too: a fall that the flow's own decrease
     # explains (cwnd down, RTTs unchanged) is not congestion
     c2 = ~c1 & lt(cmat, pmit) & (rmin > state["rmax2"])
-    # a rise that a fall of the minimal RTT explains (the standing queue drained:
-    # the path got faster) is a status-3 move even if one end of the throughput
-    # interval has not moved yet
-    faster = (
-        (rmin < state["rmin2"])
-        & ~lt(cmit, pmit)
-        & ~lt(cmat, pmat)
-        & (lt(pmit, cmit) | lt(pmat, cmat))
-    )
-    c3 = ~c1 & ~c2 & ((lt(pmit, cmit) & lt(pmat, cmat)) | faster)
-    # likewise a fall that a rise of the maximal RTT explains is a status-4 move
+    # a rise that the queue draining explains is no room: the minimal RTT fell by more
+    # than half a packet's delay since round k − 2 while the window did not grow (the
+    # flow's own cut draining, or the FIFO share settling after a change); only an empty
+    # path (below) is room then
+    rtol = _RESOLUTION_PKTS * rmin / cwnd
+    w_prior = pmat * state["rmin2"]
+    drain = (rmin < state["rmin2"] - rtol) & (cwnd <= w_prior + _RESOLUTION_PKTS)
+    c3 = ~c1 & ~c2 & lt(pmit, cmit) & lt(pmat, cmat) & ~drain
+    c1 = c1 & ~drain
+    # a fall of one end of the interval that a rise of the maximal RTT explains is a
+    # status-4 move
     slower = ~lt(pmit, cmit) & ~lt(pmat, cmat) & (lt(cmit, pmit) | lt(cmat, pmat))
     c4 = ~c1 & ~c2 & ~c3 & slower & (rmax > state["rmax2"])
     # a tie with no queue at all on the path (less than one packet of backlog in
@@ -367,7 +366,6 @@ def _throughput_cut(
     fall: NDArray[np.bool_],
     cmat: FloatArray,
     cmit: FloatArray,
-    prmin: FloatArray,
     down: FloatArray,
 ) -> FloatArray:
     """The addition ``decrease="throughput"`` (docs/algorithms.md): at a comparison that
@@ -386,11 +384,15 @@ def _throughput_cut(
     calm = adjust & ~fall & (state["quiet"] <= 0.0)
     np.copyto(state["rsteady"], sample.rtt_min, where=calm)
     quiet = state["quiet"]
-    # quiet from a decrease until the minimal RTT stops falling (the drain is over);
-    # then one more look: if the window is still above the measured throughput
-    # times the calm RTT, cut again to CMaT × r (and wait for that drain)
+    # quiet from a decrease until the drain is over: the minimal RTT moved by less than
+    # half a packet's delay since the previous round (after _shift_history, "rmin2" is
+    # the previous round's). Not against round k − 2: that may be the round that spans a
+    # change, whose RTTs had not risen yet. Then one more look: if the window is still
+    # above the measured throughput times the calm RTT, cut again to CMaT × r (and wait
+    # for that drain)
     dec = adjust & fall
-    settled = adjust & ~dec & (quiet > 0.0) & (sample.rtt_min >= prmin)
+    steady = np.abs(sample.rtt_min - state["rmin2"]) <= _RESOLUTION_PKTS * sample.rtt_min / cwnd
+    settled = adjust & ~dec & (quiet > 0.0) & steady
     target2 = cmat * state["rsteady"]
     again = settled & (target2 < cwnd - _RESOLUTION_PKTS)
     down = np.minimum(down, np.where(again, target2 - cwnd, 0.0))
