@@ -39,7 +39,11 @@ F_STARTED = 21  # 1.0 once the flow has started
 F_DELAY_STEPS = 22  # the ACK delay in steps (d_j / dt, rounded)
 F_LOST_TOTAL = 23  # cumulative packets dropped
 F_BASE = 24  # the BaseRTT the law last saw (0 before its first round)
-N_FLOW_ROWS = 25
+F_QA = 25  # the flow's ACKs in the ACK-path queue
+F_QD = 26  # the data those ACKs acknowledge (cumulative ACKs), packets
+F_R_FSUM = 27  # the current round's sum of forward queueing delays, ACK-weighted, s
+F_FMIN = 28  # the smallest forward queueing delay an ACK ever carried, s
+N_FLOW_ROWS = 29
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, F, samples)
 R_W = 0
@@ -53,7 +57,8 @@ N_REC_F = 6
 R_T = 0
 R_Q = 1
 R_AVG = 2
-N_REC_G = 3
+R_QR = 3
+N_REC_G = 4
 
 # global float scalars: entries of ``g``
 G_QC = 0  # cross traffic's backlog, packets
@@ -61,7 +66,8 @@ G_AVG = 1  # RED's averaged queue
 G_CARRIED = 2  # packets carried by the bottleneck
 G_K_REC = 3  # recorded samples so far
 G_Q = 4  # the queue after the last step
-N_GLOBALS = 5
+G_QR = 5  # the ACK-path queue after the last step, ACKs
+N_GLOBALS = 6
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -91,10 +97,14 @@ def advance(  # type: ignore[no-untyped-def]
     mu,
     buf,
     red,
+    rev,
     ff,
     g,
     dep_hist,
+    ack_hist,
     q_hist,
+    f_hist,
+    fq_ring,
     drops,
     ends,
     cross,
@@ -106,12 +116,26 @@ def advance(  # type: ignore[no-untyped-def]
     set and ``drops`` the step's drops), a flow joins (``(k, JOIN)``, before step ``k``) or
     the run ends (``(n_steps, DONE)``).
 
-    ``red`` is ``[has_red, min_th, max_th, max_p, w_q, gentle]``; ``cross`` rows are
+    ``red`` is ``[has_red, min_th, max_th, max_p, w_q, gentle]``; ``rev`` is
+    ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack]``; ``cross`` rows are
     ``(rate_pps, start_s, stop_s)``.
+
+    History rings (slot = step mod H): ``dep_hist`` the data the ACKs leaving the
+    bottleneck side at that step acknowledge, ``ack_hist`` their number (ACK-path
+    bottleneck only: with one ACK per packet and no ACK-path queue they equal
+    ``dep_hist``), ``q_hist`` their queueing delay (s, both directions), ``f_hist`` its
+    forward part; ``fq_ring`` (its own length) the forward queueing delay of each step,
+    read back over the ACK-path queue's delay.
     """
     F = ff.shape[1]
     H = q_hist.shape[0]
+    HF = fq_ring.shape[0]
     service = mu * dt
+    has_rev = rev[0] == 1.0
+    mu_r = rev[1]
+    b_r = rev[2]
+    ack_per_pkt = 1.0 / rev[3]
+    service_r = mu_r * dt
     send = np.zeros(F)
     while k < n_steps:
         t = k * dt
@@ -185,8 +209,47 @@ def advance(  # type: ignore[no-untyped-def]
             ff[F_QF, j] -= dep
             dep_hist[slot, j] = dep
             q_after += ff[F_QF, j]
-        q_hist[slot] = q_after
         g[G_Q] = q_after
+        fdel = q_after / mu
+        if has_rev:
+            # ---------------- ACK-path queue (document 003): one ACK per packets_per_ack
+            # packets, drop-tail in ACKs; a surviving ACK acknowledges all earlier data
+            # (cumulative ACKs), so the data of a dropped ACK leaves with the next one
+            fq_ring[k % HF] = fdel
+            qa_before = 0.0
+            arr_a = 0.0
+            for j in range(F):
+                qa_before += ff[F_QA, j]
+                arr_a += dep_hist[slot, j] * ack_per_pkt
+            keep = 1.0
+            total_r = qa_before + arr_a
+            if total_r - service_r > b_r and arr_a > 0.0:
+                keep = 1.0 - min(1.0, (total_r - service_r - b_r) / arr_a)
+                total_r = qa_before + arr_a * keep
+            scale_r = 1.0 if total_r <= service_r else service_r / total_r
+            qr_after = 0.0
+            for j in range(F):
+                ff[F_QA, j] += dep_hist[slot, j] * ack_per_pkt * keep
+                ff[F_QD, j] += dep_hist[slot, j]
+                da = ff[F_QA, j] * scale_r
+                dd = ff[F_QD, j] * scale_r
+                ff[F_QA, j] -= da
+                ff[F_QD, j] -= dd
+                ack_hist[slot, j] = da
+                dep_hist[slot, j] = dd
+                qr_after += ff[F_QA, j]
+            g[G_QR] = qr_after
+            wait_r = qr_after / mu_r
+            lag = int(wait_r / dt + 0.5)
+            if lag > HF - 1:
+                lag = HF - 1
+            if lag > k:
+                lag = k
+            fdel = fq_ring[(k - lag) % HF]
+            q_hist[slot] = fdel + wait_r
+        else:
+            q_hist[slot] = fdel
+        f_hist[slot] = fdel
         # ---------------- drops, ACKs, per-ACK growth, round ends
         any_end = False
         for j in range(F):
@@ -204,21 +267,27 @@ def advance(  # type: ignore[no-untyped-def]
             if k >= dsteps:
                 back = (k - dsteps) % H
                 a = dep_hist[back, j]
+                na = ack_hist[back, j] if has_rev else a
                 if a > 1e-12:
-                    rtt = ff[F_D, j] + q_hist[back] / mu
                     ff[F_INFLIGHT, j] -= a
                     ff[F_RESOLVED, j] += a
                     ff[F_ACKED, j] += a
                     ff[F_ACKED_SINCE, j] += a
-                    ff[F_R_ACKS, j] += a
-                    ff[F_R_SUM, j] += a * rtt
+                if na > 1e-12:
+                    rtt = ff[F_D, j] + q_hist[back]
+                    ff[F_R_ACKS, j] += na
+                    ff[F_R_SUM, j] += na * rtt
+                    ff[F_R_FSUM, j] += na * f_hist[back]
+                    if f_hist[back] < ff[F_FMIN, j]:
+                        ff[F_FMIN, j] = f_hist[back]
                     if rtt < ff[F_R_MIN, j]:
                         ff[F_R_MIN, j] = rtt
                     if rtt > ff[F_R_MAX, j]:
                         ff[F_R_MAX, j] = rtt
                     ff[F_LAST_RTT, j] = rtt
+                    # the law's per-ACK increment, once per ACK received
                     if ff[F_W, j] < ff[F_CAP, j]:
-                        ff[F_W, j] = min(ff[F_W, j] + ff[F_INCR, j] * a, ff[F_CAP, j])
+                        ff[F_W, j] = min(ff[F_W, j] + ff[F_INCR, j] * na, ff[F_CAP, j])
             if ff[F_STARTED, j] == 1.0:
                 if t >= ff[F_STOP, j]:
                     ff[F_W, j] = 0.0
@@ -231,6 +300,7 @@ def advance(  # type: ignore[no-untyped-def]
             rec_g[R_T, r] = t + dt
             rec_g[R_Q, r] = q_after
             rec_g[R_AVG, r] = g[G_AVG]
+            rec_g[R_QR, r] = g[G_QR]
             for j in range(F):
                 rec_f[R_W, j, r] = ff[F_W, j]
                 rec_f[R_THR, j, r] = ff[F_ACKED_SINCE, j] / (every * dt) if k > 0 else 0.0

@@ -3,7 +3,6 @@ choice between the hybrid and the classical model (:func:`simulate_scenario_ode`
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +19,7 @@ from ..analytic import jain_index
 from ..metrics import _finite_or_none
 from ..path import Path
 from ..scenarios import Scenario
-from ._ode_solve import _path_parts, simulate_ode
+from ._ode_solve import simulate_ode
 from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time
 
 FloatArray = NDArray[np.float64]
@@ -174,8 +173,7 @@ def simulate_scenario_ode(
     prob = ode_problem(scenario)
     classical_opts = [k for k in _CLASSICAL_OPTIONS if k in options]
     if model == "auto":
-        need = math.isfinite(_path_parts(prob.path)[2]) or bool(classical_opts)
-        model = "classical" if need else "hybrid"
+        model = "classical" if classical_opts else "hybrid"
     if model == "hybrid":
         if classical_opts:
             raise TypeError(

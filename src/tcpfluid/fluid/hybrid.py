@@ -166,6 +166,9 @@ def simulate_hybrid(
     duration_s: float,
     buffer_pkts: float = math.inf,
     red: RedParameters | None = None,
+    reverse_mu_pps: float = math.inf,
+    reverse_buffer_pkts: float = math.inf,
+    packets_per_ack: float = 1.0,
     cross_traffic: Sequence[tuple[float, float, float]] = (),
     flow_start_s: ArrayLike | None = None,
     flow_stop_s: ArrayLike | None = None,
@@ -192,6 +195,13 @@ def simulate_hybrid(
         the physical limit of the RED queue.
     red
         RED parameters (:func:`tcpfluid.queueing.red_parameters`), or ``None`` for drop-tail.
+    reverse_mu_pps
+        Rate μr of an ACK-path bottleneck, ACKs/s (``inf``: none; document 003's slow
+        reverse link).
+    reverse_buffer_pkts
+        Its drop-tail buffer, ACKs (>= 1; ``inf``: no ACK loss).
+    packets_per_ack
+        Data packets acknowledged by one ACK (1: an ACK per packet; 2: delayed ACKs), >= 1.
     cross_traffic
         ``(rate_pps, start_s, stop_s)`` constant-bit-rate sources at the bottleneck.
     flow_start_s, flow_stop_s
@@ -210,6 +220,7 @@ def simulate_hybrid(
         mu_pps, base_rtt_s, duration_s, buffer_pkts, cross_traffic, flow_start_s, flow_stop_s,
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
+    rev_arr, hf = _check_reverse(reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, dt, n_steps)
     F = d.size
     laws = _Laws(law, F)
 
@@ -218,7 +229,10 @@ def simulate_hybrid(
     g = np.zeros(K.N_GLOBALS)
     H = int(ff[K.F_DELAY_STEPS].max()) + 1
     dep_hist = np.zeros((H, F))
+    ack_hist = np.zeros((H, F)) if rev_arr[0] == 1.0 else np.zeros((1, 1))
     q_hist = np.zeros(H)
+    f_hist = np.zeros(H)
+    fq_ring = np.zeros(hf)
     drops = np.zeros(F)
     ends = np.zeros(F, dtype=np.bool_)
     cross_arr = np.array(cross, dtype=np.float64).reshape(-1, 3)
@@ -235,8 +249,8 @@ def simulate_hybrid(
     k = 0
     while True:
         k, code = K.advance(
-            k, n_steps, dt, mu, buf, red_arr, ff, g, dep_hist, q_hist, drops, ends,
-            cross_arr, every, rec_f, rec_g,
+            k, n_steps, dt, mu, buf, red_arr, rev_arr, ff, g, dep_hist, ack_hist, q_hist,
+            f_hist, fq_ring, drops, ends, cross_arr, every, rec_f, rec_g,
         )  # fmt: skip
         if code == K.DONE:
             break
@@ -249,9 +263,10 @@ def simulate_hybrid(
             ff[K.F_CAP, joining] = laws.init_cap[joining]
             ff[K.F_ROUND_SEQ, joining] = ff[K.F_SENT, joining]
             ff[K.F_STARTED, joining] = 1.0
+            ff[K.F_FMIN, joining] = np.inf
             base[joining] = np.inf
             continue
-        _boundary(laws, ff, ends, base, t, frac, rounds, loss_times)
+        _boundary(laws, ff, ends, base, t, frac, rounds, loss_times, rev_arr[0] == 1.0)
         if progress is not None and (now := time.monotonic()) >= next_report:
             next_report = now + 0.1
             progress(min(1.0, t / t_end))
@@ -333,6 +348,39 @@ def _check_run(
     return _Run(d, mu, t_end, buf, dt, n_steps, every, frac, start, stop, cross, changes)
 
 
+def _check_reverse(
+    reverse_mu_pps: float,
+    reverse_buffer_pkts: float,
+    packets_per_ack: float,
+    dt: float,
+    n_steps: int,
+) -> tuple[FloatArray, int]:
+    """The kernel's ``rev`` array (``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack]``)
+    and the length of its forward-delay ring (long enough for the ACK-path queue's
+    longest delay, ``b_r / mu_r``, capped by the run's steps)."""
+    try:
+        mu_r = float(reverse_mu_pps)
+        b_r = float(reverse_buffer_pkts)
+        m = float(packets_per_ack)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            "reverse_mu_pps, reverse_buffer_pkts and packets_per_ack must be numbers, got "
+            f"{reverse_mu_pps!r}, {reverse_buffer_pkts!r}, {packets_per_ack!r}"
+        ) from exc
+    if not mu_r > 0:
+        raise ValueError(f"reverse_mu_pps must be > 0 ACKs/s (or inf), got {reverse_mu_pps!r}")
+    if not b_r >= 1.0:
+        raise ValueError(
+            f"reverse_buffer_pkts must be >= 1 ACK (or inf), got {reverse_buffer_pkts!r}"
+        )
+    if not (math.isfinite(m) and m >= 1.0):
+        raise ValueError(f"packets_per_ack must be a finite number >= 1, got {packets_per_ack!r}")
+    if math.isinf(mu_r):
+        return np.array([0.0, math.inf, math.inf, m]), 1
+    longest = (b_r + 2.0) / mu_r / dt + 2.0
+    return np.array([1.0, mu_r, b_r, m]), int(min(longest, n_steps + 2.0, 4_000_000.0))
+
+
 def _check_cross(
     cross_traffic: Sequence[tuple[float, float, float]], mu: float
 ) -> list[tuple[float, float, float]]:
@@ -363,6 +411,7 @@ def _flow_state(d: FloatArray, dt: float, start: FloatArray, stop: FloatArray) -
     ff[K.F_STOP] = stop
     ff[K.F_R_MIN] = np.inf
     ff[K.F_FIRST_DROP] = np.inf
+    ff[K.F_FMIN] = np.inf
     ff[K.F_RECOVER] = -np.inf
     # a packet sent in step k leaves the queue in step k at the earliest, is ACKed D steps
     # later and refilled in the step after: the loop is (D + 1) dt = d
@@ -441,6 +490,7 @@ def _boundary(
     frac: float,
     rounds: list[list[tuple[float, float, float, float]]],
     loss_times: list[list[float]],
+    has_rev: bool = False,
 ) -> None:
     """The laws decide for the flows whose round ended at ``t`` (then loss reactions)."""
     d = ff[K.F_D]
@@ -458,8 +508,18 @@ def _boundary(
         acks=r_acks.copy(),
     )
     # one-way forward delay: half the base RTT plus the queueing delay
-    sample.fwd_delay_mean = sample.rtt_mean - 0.5 * d
-    sample.fwd_delay_base = sample.base_rtt - 0.5 * d
+    if has_rev:
+        # an ACK-path queue is in the RTT but not in the forward delay (timestamps)
+        f_min = ff[K.F_FMIN]
+        sample.fwd_delay_base = 0.5 * d + np.where(np.isfinite(f_min), f_min, 0.0)
+        sample.fwd_delay_mean = np.where(
+            r_acks > 0,
+            0.5 * d + ff[K.F_R_FSUM] / np.maximum(r_acks, 1e-300),
+            sample.fwd_delay_base,
+        )
+    else:
+        sample.fwd_delay_mean = sample.rtt_mean - 0.5 * d
+        sample.fwd_delay_base = sample.base_rtt - 0.5 * d
     cw, inc, cp = laws.decide(ends, sample)
     ff[K.F_W] = np.where(ends, cw, ff[K.F_W])
     ff[K.F_INCR] = np.where(ends, inc, ff[K.F_INCR])
@@ -480,7 +540,10 @@ def _boundary(
     for j in np.flatnonzero(ends):
         rounds[j].append((t, float(w[j]), float(ff[K.F_W, j]), float(phase[j])))
     ff[K.F_ROUND_SEQ] = np.where(ends, ff[K.F_SENT], ff[K.F_ROUND_SEQ])
-    for row, value in ((K.F_R_ACKS, 0.0), (K.F_R_SUM, 0.0), (K.F_R_MIN, np.inf), (K.F_R_MAX, 0.0)):
+    for row, value in (
+        (K.F_R_ACKS, 0.0), (K.F_R_SUM, 0.0), (K.F_R_MIN, np.inf), (K.F_R_MAX, 0.0),
+        (K.F_R_FSUM, 0.0),
+    ):  # fmt: skip
         ff[row, ends] = value
 
 
@@ -494,8 +557,8 @@ def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
     Raises
     ------
     ValueError
-        A flow without an algorithm, or a feature the hybrid model cannot model (an
-        ACK-path bottleneck, cross traffic that does not cross the bottleneck).
+        A flow without an algorithm, or a feature the hybrid model cannot model (cross
+        traffic that does not cross the bottleneck).
     """
     from ..algorithms.registry import get_law
     from ..scenarios import Scenario
@@ -504,11 +567,6 @@ def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
     if not isinstance(scenario, Scenario):
         raise TypeError(f"scenario must be a Scenario, got {type(scenario).__name__}")
     view = fluid_view(scenario, engine="ode")
-    if view.reverse_bottleneck is not None:
-        raise ValueError(
-            f"the hybrid engine cannot model an ACK-path bottleneck (link "
-            f"{view.reverse_bottleneck!r}); engines that can: rounds, ode, packet"
-        )
     if view.off_bottleneck_cbr:
         raise ValueError(
             "the hybrid engine cannot model cross traffic that does not cross the bottleneck "
@@ -534,6 +592,10 @@ def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
         duration_s=view.duration_s,
         buffer_pkts=view.path.buffer_pkts,
         red=view.red,
+        reverse_mu_pps=math.inf if view.path.reverse_mu is None else view.path.reverse_mu,
+        reverse_buffer_pkts=(
+            math.inf if view.path.reverse_buffer_pkts is None else view.path.reverse_buffer_pkts
+        ),
         cross_traffic=[(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic],
         flow_start_s=view.start_s,
         flow_stop_s=view.stop_s,
