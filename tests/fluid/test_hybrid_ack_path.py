@@ -122,7 +122,14 @@ class _NoOvershootReno(Reno):
 
 @pytest.mark.parametrize(
     "overrides",
-    [{"k": 3}, {"k": 5}, {"k": 7}, {"k": 5, "reverse_buffer": 20}, {"k": 5, "reverse_buffer": 100}],
+    [
+        {"k": 3},
+        {"k": 5},
+        {"k": 7},
+        {"k": 5, "reverse_buffer": 20},
+        {"k": 5, "reverse_buffer": 40},
+        {"k": 5, "reverse_buffer": 100},
+    ],
 )
 def test_reno_tracks_the_packet_simulator_without_the_slow_start_overshoot(
     overrides: dict[str, Any],
