@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tcpfluid import simulate
 from tcpfluid.analytic import conspicuous_round
 from tcpfluid.fluid import simulate_scenario_rounds
 from tcpfluid.scenarios import build_scenario
@@ -99,3 +100,53 @@ def test_throughput_addition_converges_within_seven_seconds_in_the_round_model(s
     assert np.all(np.abs(during - BDP / 2) <= 51)
     after = (t > 27.0) | ((t > 7.0) & (t < 10.0))
     assert np.all(np.abs(w[after] - BDP) <= 51) and np.all(q[after] <= 51)
+
+
+@pytest.fixture(scope="module")
+def ode(scenario):
+    return simulate(scenario, "ode")
+
+
+def test_halving_packets_and_ode_agree_without_undershoot(packet, ode):
+    # Document 004 §5.1.2: "less than 7 seconds" after the halving (CBR at 10 s here).
+    # The packet sender and the ODE engine (whose queue and FIFO shares evolve
+    # continuously, like packets) converge within the report's tolerance of each other
+    # (±25 % or 3 RTTs of d), and neither cuts below the new pipe μa × d: the trim after
+    # the first cut waits until the drain is over (no idle link, no climb back).
+    conv_p = float(np.ravel(packet.summary.convergence_times_s)[0])
+    conv_o = ode.summary.all_converged_times_s[0]
+    assert conv_p < 7.0 and conv_o < 7.0
+    assert abs(conv_p - conv_o) <= max(0.25 * conv_p, 3 * D)
+    ft = packet.flow("S1-D1")
+    t = np.asarray(ft.round_t_s)
+    w = np.asarray(ft.round_cwnd_pkts)
+    assert np.all(w[(t > 10.0) & (t < 20.0)] >= BDP / 2 - 1.0)
+    t_o = np.ravel(ode.time_s)
+    w_o = np.asarray(ode.window_pkts)[0].ravel()
+    assert np.all(w_o[(t_o > 10.0) & (t_o < 20.0)] >= BDP / 2 - 1.0)
+
+
+def test_round_model_queue_reaches_the_new_equilibrium_in_the_round_spanning_the_change(
+    scenario, packet
+):
+    # Why the round model converges faster after the halving than packets: its queue is
+    # W − μa d already in the round that spans the change, so that round's CMiT is the
+    # available rate μa and the first cut lands on μa × r (r the calm minimal RTT, 104.2
+    # ms). A packet sender's FIFO share of the bottleneck settles over several rounds
+    # (the CBR's packets join the queue behind the flow's): its first cut is sized from
+    # a CMiT well above μa, and the trim to μa × r follows when the drain is over.
+    mu_a = MU / 2
+    r = 0.1042
+    tr = simulate(scenario, "rounds")
+    t = np.ravel(tr.time_s)
+    w = np.asarray(tr.window_pkts)[0].ravel()
+    first_r = w[t > 10.0][np.flatnonzero(w[t > 10.0] < w[t > 10.0][0])[0]]
+    assert first_r == pytest.approx(mu_a * r, abs=2.0)
+    ft = packet.flow("S1-D1")
+    tp = np.asarray(ft.round_t_s)
+    wp = np.asarray(ft.round_cwnd_pkts)
+    after = wp[tp > 10.0]
+    first_p = after[np.flatnonzero(after < after[0])[0]]
+    assert first_p > 1.15 * mu_a * r
+    conv_p = float(np.ravel(packet.summary.convergence_times_s)[0])
+    assert tr.summary.all_converged_times_s[0] < 1.0 < conv_p

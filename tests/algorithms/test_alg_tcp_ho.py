@@ -336,3 +336,70 @@ def test_throughput_addition_probes_an_empty_path():
         state[key][:] = 0.1
     act = law.on_round(state, sample(300.0, 0.1, 0.1, 0.1, 0.1))
     assert state["status"][0] == 3.0 and act.cap[0] - act.cwnd[0] == 1.0
+
+
+def test_throughput_addition_trims_only_after_the_drain():
+    # The rounds a packet sender measured after the §5.1.2 halving (ho-basic, CBR at 10 s;
+    # RTTs in ms as the packet simulator recorded them): the first cut (round 99) took
+    # the window from 651.8 to 408.4; the queue then drains while TCP's share of the FIFO
+    # settles. Minimal RTT of the last calm comparison r = 104.16 ms, BaseRTT 100.18 ms.
+    law = TcpHo()
+    state = law.init_state(1)
+    r, base = 0.10416, 0.10018
+    state["k"][:] = 100.0
+    state["status"][:] = 2.0
+    state["quiet"][:] = 1.0
+    state["rsteady"][:] = r
+    state["mat2"][:], state["mit2"][:] = 651.8 / 0.10416, 651.8 / 0.12416  # round 98
+    state["rmin2"][:], state["rmax2"][:] = 0.10416, 0.12416
+    state["mat1"][:], state["mit1"][:] = 651.8 / 0.12416, 651.8 / 0.16624  # round 99
+    state["rmin1"][:], state["rmax1"][:] = 0.12416, 0.16624
+    rounds = [  # (rtt_min, rtt_max) of rounds 100-107, window 408.4
+        (0.15328, 0.18720),
+        (0.14192, 0.15888),
+        (0.13616, 0.14480),
+        (0.13344, 0.13760),
+        (0.13200, 0.13408),
+        (0.13120, 0.13232),
+        (0.13088, 0.13152),
+        (0.13072, 0.13104),
+    ]
+    windows = []
+    w = 408.4
+    for lo, hi in rounds:
+        act = law.on_round(state, sample(w, base, lo, lo, hi))
+        w = float(act.cwnd[0])
+        windows.append(w)
+    # no move while the minimal RTT still falls round to round by more than half a
+    # packet's delay (0.5 × r_min / W ≈ 0.16 ms) ...
+    assert windows[:-1] == [408.4] * 7
+    # ... then one trim to CMaT × r: the available rate μa = 3125 packets/s (half of
+    # 50 Mb/s in 1000-byte packets) times r, within one packet
+    mu_a = 50e6 / 8000 / 2
+    assert windows[-1] == pytest.approx(mu_a * r, abs=1.0)
+    # Ending the quiet against round k − 2 instead (the round spanning the change, whose
+    # minimal RTT of 124.16 ms had not risen yet) would have trimmed at round 101 to
+    # CMaT × r = 408.4 / 0.14192 × r: below the new pipe μa × BaseRTT, an idle link
+    # (the packet simulator's 300-packet undershoot, then a slow climb back).
+    assert 408.4 / 0.14192 * r < mu_a * base - 10.0
+
+
+def test_throughput_addition_a_draining_queue_is_not_room():
+    # window unchanged since round k − 2 and the minimal RTT fell (the queue drains): the
+    # rise of the throughput is a tie, not status 1 or 3, while a queue remains
+    law = TcpHo()
+    state = law.init_state(1)
+    state["k"][:] = 41.0
+    state["status"][:] = 5.0
+    state["mat2"][:], state["mit2"][:] = 35.0 / 0.1104, 35.0 / 0.1104
+    state["rmin2"][:], state["rmax2"][:] = 0.1104, 0.1104
+    act = law.on_round(state, sample(35.0, 0.1, 0.1088, 0.1088, 0.1088))
+    assert state["status"][0] == 5.0 and act.cap[0] == act.cwnd[0] == 35.0
+    # the same rise with the window grown is room (Table 2's status 1)
+    state = law.init_state(1)
+    state["k"][:] = 41.0
+    state["status"][:] = 5.0
+    state["mat2"][:], state["mit2"][:] = 33.0 / 0.1104, 33.0 / 0.1104
+    state["rmin2"][:], state["rmax2"][:] = 0.1104, 0.1104
+    law.on_round(state, sample(35.0, 0.1, 0.1088, 0.1088, 0.1088))
+    assert state["status"][0] == 1.0
