@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .. import metrics
-from ..metrics import _finite_or_none
+from .._engine_summary import EngineSummary, round_trace_fields
 from ..queueing import RedParameters
 
 FloatArray = NDArray[np.float64]
@@ -141,46 +139,15 @@ class HybridResult:
         return artists
 
 
-@dataclass(frozen=True)
-class HybridSummary:
-    """Per-flow summary (arrays over flows) with the round model's public keys."""
-
-    ss_exit_time_s: FloatArray
-    ss_exit_window_pkts: FloatArray
-    settled_window_pkts: FloatArray
-    time_to_equilibrium_s: FloatArray
-    reached_equilibrium: NDArray[np.bool_]
-    change_times_s: tuple[float, ...]
-    convergence_times_s: FloatArray
-    converged: NDArray[np.bool_]
-    utilization: float
-    throughput_pps: FloatArray
-    jain_index: float
-    losses: NDArray[np.int64]
+@dataclass(frozen=True, eq=False)
+class HybridSummary(EngineSummary):
+    """Per-flow summary (arrays over flows) with the round model's public keys: the fields
+    of :class:`~tcpfluid._engine_summary.EngineSummary`, computed from the flows' round
+    traces as the packet simulator computes them."""
 
     def flow(self, flow: int = 0) -> dict[str, Any]:
         """The public summary keys with the window metrics of flow ``flow``."""
-        conv = self.convergence_times_s[flow]
-        ok = self.converged[flow]
-        return {
-            "ss_exit_window": _finite_or_none(self.ss_exit_window_pkts[flow]),
-            "ss_exit_time_s": _finite_or_none(self.ss_exit_time_s[flow]),
-            "ss_exit_round": None,
-            "settled_window": (
-                _finite_or_none(self.settled_window_pkts[flow])
-                if bool(self.reached_equilibrium[flow])
-                else None
-            ),
-            "time_to_equilibrium_s": _finite_or_none(self.time_to_equilibrium_s[flow]),
-            "convergence_times_s": [
-                _finite_or_none(c) if o else None for c, o in zip(conv, ok, strict=True)
-            ],
-            "change_times_s": list(self.change_times_s),
-            "utilization": _finite_or_none(self.utilization),
-            "throughput_pps": [_finite_or_none(x) for x in self.throughput_pps],
-            "jain_index": _finite_or_none(self.jain_index),
-            "losses": [int(x) for x in self.losses],
-        }
+        return self._keys((flow,), ss_exit_round=None)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: :meth:`flow` of the first flow (throughputs and losses per flow)."""
@@ -188,28 +155,7 @@ class HybridSummary:
 
 
 def _summarise(res: HybridResult) -> HybridSummary:
-    from ..sim.summary import _flow_metrics  # the packet simulator's definitions
-
-    rows = [_flow_metrics(fl, res.change_times_s, res.duration_s) for fl in res.flows]
-    F, nk = len(rows), len(res.change_times_s)
-    thr = np.array(
-        [
-            fl.delivered_pkts / max(min(res.duration_s, fl.stop_s) - fl.start_s, 1e-300)
-            for fl in res.flows
-        ]
-    )
-    jain = float(metrics.jain_index(thr)) if np.any(thr > 0) else math.nan
     return HybridSummary(
-        ss_exit_time_s=np.array([r[0] for r in rows]),
-        ss_exit_window_pkts=np.array([r[1] for r in rows]),
-        settled_window_pkts=np.array([r[3] for r in rows]),
-        time_to_equilibrium_s=np.array([r[4] for r in rows]),
-        reached_equilibrium=np.array([r[5] for r in rows]),
-        change_times_s=res.change_times_s,
-        convergence_times_s=np.array([r[6] for r in rows], dtype=np.float64).reshape(F, nk),
-        converged=np.array([r[7] for r in rows], dtype=bool).reshape(F, nk),
+        **round_trace_fields(res.flows, res.change_times_s, res.duration_s),
         utilization=res.carried_pkts / (res.capacity_pps * res.duration_s),
-        throughput_pps=thr,
-        jain_index=jain,
-        losses=np.array([fl.loss_t_s.size for fl in res.flows], dtype=np.int64),
     )

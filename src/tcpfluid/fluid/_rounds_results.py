@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import metrics
+from .._engine_summary import EngineSummary
 from .._validation import (
     check_int,
 )
@@ -18,7 +19,6 @@ from ..algorithms._common import backlog
 from ..algorithms.base import (
     SLOW_START,
 )
-from ..metrics import _finite_or_none
 from ._rounds_inputs import PathBatch
 
 FloatArray = NDArray[np.float64]
@@ -28,52 +28,27 @@ RECORDABLE = ("delta_pkts", "rtt_s", "queue_pkts", "throughput_pps")
 
 
 # ------------------------------------------------------------------------------ results
-@dataclass(frozen=True)
-class RoundSummary:
-    """Summary metrics of a :class:`RoundTrace` (definitions in :mod:`tcpfluid.metrics`).
+@dataclass(frozen=True, eq=False)
+class RoundSummary(EngineSummary):
+    """Summary metrics of a :class:`RoundTrace`: the fields of
+    :class:`~tcpfluid._engine_summary.EngineSummary` (definitions in
+    :mod:`tcpfluid.metrics`) and the slow-start exit round.
 
-    Arrays have shape ``(S,)`` (per scenario) or ``(S, F)`` (per flow). Per-flow window
-    metrics describe each flow; ``NaN`` in a time or window field means "did not happen"
-    (no slow-start exit, did not settle within the band); the matching boolean field says
-    so explicitly.
+    Arrays have shape ``(S,)`` (per scenario: ``utilization``, ``jain_index``) or
+    ``(S, F)`` (per flow); ``convergence_times_s`` and ``converged`` are ``(S, F, K)``.
+    Per-flow window metrics describe each flow; ``NaN`` in a time or window field means
+    "did not happen" (no slow-start exit, did not settle within the band); the matching
+    boolean field says so explicitly. ``throughput_pps`` is each flow's mean delivery rate
+    over its active time; ``losses`` counts loss events per flow.
 
     Attributes
     ----------
-    ss_exit_round, ss_exit_time_s, ss_exit_window_pkts, ss_exited
-        Last slow-start round (0-based), the time it ended, its window
-        (:func:`tcpfluid.metrics.slow_start_exit`).
-    settled_window_pkts, time_to_equilibrium_s, reached_equilibrium
-        Settled window before the first bandwidth change and the time to reach it from the
-        flow's start (:func:`tcpfluid.metrics.settling`).
-    change_times_s
-        Times at which the available bandwidth changes.
-    convergence_times_s, converged
-        One column per change: time from the change until the window settles, shape
-        ``(S, F, K)``.
-    utilization
-        Traffic carried by the bottleneck (flows plus cross traffic) over capacity × time.
-    throughput_pps
-        Mean delivery rate of each flow over the run, packets/s.
-    jain_index
-        Jain's fairness index of the flows' throughputs (document 000 eq 13).
-    losses
-        Number of loss events per flow.
+    ss_exit_round
+        The round in which the law decided to leave slow start (round 1 = ``[0, d]``;
+        :func:`tcpfluid.metrics.slow_start_exit`).
     """
 
     ss_exit_round: NDArray[np.float64]
-    ss_exit_time_s: FloatArray
-    ss_exit_window_pkts: FloatArray
-    ss_exited: NDArray[np.bool_]
-    settled_window_pkts: FloatArray
-    time_to_equilibrium_s: FloatArray
-    reached_equilibrium: NDArray[np.bool_]
-    change_times_s: tuple[float, ...]
-    convergence_times_s: FloatArray
-    converged: NDArray[np.bool_]
-    utilization: FloatArray
-    throughput_pps: FloatArray
-    jain_index: FloatArray
-    losses: NDArray[np.int64]
 
     def scenario(self, s: int = 0, flow: int = 0) -> dict[str, Any]:
         """The public summary keys for scenario ``s`` (window metrics of flow ``flow``).
@@ -85,23 +60,7 @@ class RoundSummary:
         ``change_times_s``, ``utilization``, ``throughput_pps`` (list, per flow),
         ``jain_index``, ``losses`` (per flow). ``None`` stands for "did not happen".
         """
-        return {
-            "ss_exit_window": _finite_or_none(self.ss_exit_window_pkts[s, flow]),
-            "ss_exit_time_s": _finite_or_none(self.ss_exit_time_s[s, flow]),
-            "ss_exit_round": _int_or_none(self.ss_exit_round[s, flow]),
-            "settled_window": (
-                _finite_or_none(self.settled_window_pkts[s, flow])
-                if bool(self.reached_equilibrium[s, flow])
-                else None
-            ),
-            "time_to_equilibrium_s": _finite_or_none(self.time_to_equilibrium_s[s, flow]),
-            "convergence_times_s": [_finite_or_none(x) for x in self.convergence_times_s[s, flow]],
-            "change_times_s": list(self.change_times_s),
-            "utilization": _finite_or_none(self.utilization[s]),
-            "throughput_pps": [_finite_or_none(x) for x in self.throughput_pps[s]],
-            "jain_index": _finite_or_none(self.jain_index[s]),
-            "losses": [int(x) for x in self.losses[s]],
-        }
+        return self._keys((s, flow), (s,), ss_exit_round=_int_or_none(self.ss_exit_round[s, flow]))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the :meth:`scenario` dict of scenario 0 when there is one scenario,
