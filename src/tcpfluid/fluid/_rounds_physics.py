@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,6 +30,36 @@ Queues = tuple[FloatArray, FloatArray, FloatArray, FloatArray]
 Rtts = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]
 
 
+class QueueMemory(NamedTuple):
+    """The bottleneck backlog a round starts from when the FIFO is shared with cross
+    traffic (docs/round-model.md, "Queue memory"), per scenario.
+
+    ``keep`` is ``1 − μa/μ``: the fraction of the last round's backlog a round keeps
+    (0 without cross traffic: the backlog is the standing one of the window);
+    ``carried`` the backlog the last round left, in backlog units of the current rate
+    (link packets × μa/μ); ``dropped`` marks the scenarios whose available rate fell at
+    this round's start (the round starts from ``carried`` and builds over the round).
+    """
+
+    keep: FloatArray
+    carried: FloatArray
+    dropped: NDArray[np.bool_]
+
+
+def queue_memory(
+    mu_a: FloatArray, mu: FloatArray, carried: FloatArray, mu_prev: FloatArray
+) -> QueueMemory:
+    """The :class:`QueueMemory` of a round at available rate ``mu_a`` (link rate ``mu``)
+    after a round that ended with backlog ``carried`` at available rate ``mu_prev``.
+
+    Over a round of duration ``T = d + Q/μ`` the link queue (link packets) goes from Q to
+    ``Q + W − μa T``, so in backlog units ``x = Q μa/μ`` (delay ``x/μa``)
+    ``x' = (1 − μa/μ) x + (μa/μ)(W − μa d)``: it relaxes to the standing backlog
+    ``W − μa d`` by ``μa/μ`` per round, at once without cross traffic.
+    """
+    return QueueMemory(1.0 - mu_a / mu, carried * (mu_a / mu_prev), mu_a < mu_prev)
+
+
 def forward_queues(
     qf0: FloatArray,
     z_s: FloatArray,
@@ -39,6 +70,7 @@ def forward_queues(
     ack_rate: FloatArray,
     model: str,
     spread_train: bool,
+    memory: QueueMemory | None = None,
 ) -> tuple[Queues, FloatArray]:
     """The forward queue over a round whose window grows from ``w0_s`` to ``w1_s`` by ``z_s``
     through per-ACK increments (the burst term, docs/round-model.md), and the ACK rate of
@@ -47,9 +79,20 @@ def forward_queues(
     ``model`` is the RTT model (``"average"``, ``"last"``, ``"fluid"``). With
     ``spread_train`` the growth queues only beyond the spare capacity ``w0 (μa/a − 1)`` of
     an ACK train of rate ``a = ack_rate`` slower than μa; ``a`` then grows with the window,
-    never beyond μa.
+    never beyond μa. With ``memory`` (cross traffic) the backlog relaxes towards the
+    standing one by ``1 − keep`` per round (a FIFO shared with a constant-rate source
+    serves the flows' extra packets in proportion to their share of its arrivals);
+    in a round whose rate fell, it builds from the backlog the last round left.
     """
     qf1 = np.maximum(w1_s - mud, 0.0)
+    rising = None
+    if memory is not None:
+        keep, carried, dropped = memory
+        fresh = 1.0 - keep
+        qf1 = keep * carried + fresh * qf1
+        qf0 = np.where(dropped, carried, keep * carried + fresh * qf0)
+        if bool(np.any(dropped)):
+            rising = dropped
     if model == "fluid":
         return (qf1, qf1, qf1, qf1), ack_rate
     if spread_train and bool(np.any(ack_rate < mu_a)):
@@ -61,8 +104,16 @@ def forward_queues(
         ack_rate = np.minimum(ack_rate * grown, mu_a)
     else:
         zq = z_s
+    if memory is not None:
+        zq = (1.0 - memory.keep) * zq
     qf_max = qf0 + zq
     qf_mean = qf_max if model == "last" else qf0 + 0.5 * zq
+    if rising is not None:
+        # the round whose rate fell: its packets see the backlog build from the start
+        # of the round to its end
+        qf_max = np.where(rising, np.maximum(qf0, qf1) + zq, qf_max)
+        last = qf1 + zq if model == "last" else 0.5 * (qf0 + qf1) + 0.5 * zq
+        qf_mean = np.where(rising, last, qf_mean)
     return (qf0, qf_mean, qf_max, qf1), ack_rate
 
 
