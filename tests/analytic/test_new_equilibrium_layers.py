@@ -91,3 +91,48 @@ def test_train_queue_of_per_ack_increments_slows_the_packet_ramp(n: int) -> None
     n_off = _rounds_to(off.round_t_s, off.round_cwnd_pkts, target)
     assert abs(n_off - eq12) <= 0.35 * eq12
     assert abs(n_off - rounds_model) <= max(0.25 * rounds_model, 3.0)
+
+
+def _qv_basic_at(bdp_pkts: float) -> Any:
+    """qv-basic (CBR of half the bottleneck from 80 s to 160 s) at μd = ``bdp_pkts``, d = 0.1 s."""
+    bw = bdp_pkts / D_S * 8000.0
+    o: dict[str, Any] = {"cbr": f"{bw / 2 / 1e6:g}Mbps", "bandwidth": bw, "rtt": D_S}
+    o["rtt"] = D_S - (build_scenario("qv-basic", **o).fluid_view().path.d - D_S)
+    return build_scenario("qv-basic", **o).with_algorithm("quick-vegas")
+
+
+def test_doubling_reaches_nw_as_eq12_plus_the_detection_lag_and_overshoots_by_the_train() -> None:
+    """The bandwidth doubles at 160 s (n = 2, W = μd/2, μd = 625 packets = 5000 kb).
+
+    Eq. (12) counts rounds from the first estimation with Δ < α; an engine sees the change
+    two rounds after it (§3.2.2: "can be detected at the (i + 2)th round"), and eq. (12)'s
+    real-valued i is reached at the next whole round: both engines reach μd in
+    ceil(i) + 2 rounds, ±1. What they then report as convergence is the settling into the
+    2 % band after the overshoot above μd; the packet flow overshoots less because its
+    train queue lifts Δ to α/4 before μd (a measurement round, sampling="near-band") —
+    with Δ from the round's minimum RTT its peak is the round model's.
+    """
+    mud = 625.0
+    sc = _qv_basic_at(mud)
+    t_double = 160.0
+    predicted = float(np.ceil(float(rounds_to_equilibrium("quick-vegas", mud / 2, 2.0, beta=4.0))))
+    predicted += 2.0
+    r = simulate(sc, "rounds").native
+    on = simulate_packets(sc, laws={sc.flows[0].name: QuickVegas()}).flows[0]
+    off = simulate_packets(sc, laws={sc.flows[0].name: _DeltaFromMinimumRtt()}).flows[0]
+
+    def reach(t: Any, w: Any) -> int:
+        t, w = np.asarray(t), np.asarray(w)
+        after = t > t_double
+        hit = np.flatnonzero(after & (w >= mud))[0]
+        return int(np.count_nonzero(after & (t <= t[hit])))
+
+    def peak(t: Any, w: Any) -> float:
+        t, w = np.asarray(t), np.asarray(w)
+        return float(w[(t > t_double) & (t < t_double + 5.0)].max())
+
+    assert abs(reach(r.time_s, r.window_pkts[:, 0]) - predicted) <= 1
+    assert abs(reach(on.round_t_s, on.round_cwnd_pkts) - predicted) <= 1
+    p_rm = peak(r.time_s, r.window_pkts[:, 0])
+    assert peak(on.round_t_s, on.round_cwnd_pkts) < 0.95 * p_rm
+    assert abs(peak(off.round_t_s, off.round_cwnd_pkts) - p_rm) <= 0.03 * p_rm
