@@ -178,12 +178,21 @@ def test_a_multi_flow_summary_describes_every_flow() -> None:
     assert "S1-D1" in text and "S2-D2" in text and f"{w[1]:.4g}" in text
 
 
-def test_a_round_model_run_of_a_red_scenario_is_refused() -> None:
-    """It used to return exactly the drop-tail result."""
-    with pytest.raises(ValueError, match=r"rounds engine cannot model a RED queue.*ode, packet"):
-        simulate_summary(
-            "thesis-two-flow", "vegas", engine="rounds", sets={"queue": "red", "x2": "1ms"}
+def test_a_round_model_run_of_a_red_scenario_models_red() -> None:
+    """It used to return exactly the drop-tail result. Reno fills a 100-packet drop-tail
+    buffer; RED (thresholds 15/45) drops early, so its queue peaks far lower."""
+    runs = {
+        q: tcpfluid.simulate(
+            build_scenario("thesis-two-flow", queue=q, x2="1ms", duration="30s"),
+            "rounds",
+            algorithm="reno",
         )
+        for q in ("drop-tail", "red")
+    }
+    dt, red = runs["drop-tail"], runs["red"]
+    assert np.nanmax(dt.queue_pkts) > 90.0  # the drop-tail buffer is 100 packets
+    assert np.nanmax(red.queue_pkts[red.time_s > 10.0]) < 60.0
+    assert sum(red.summary.losses) > sum(dt.summary.losses) > 0
     sc = build_scenario("thesis-two-flow", queue="red", duration="5s").with_algorithm("vegas")
     assert tcpfluid.simulate(sc, "ode").summary.engine == "ode"
 
@@ -361,12 +370,46 @@ def test_every_fluid_engine_refuses_what_it_cannot_model_by_name() -> None:
     for engine in ("rounds", "ode"):
         with pytest.raises(ValueError, match=rf"the {engine} engine cannot model flows that do"):
             tcpfluid.simulate(sc, engine)
-    # unequal base RTTs on one shared bottleneck: the ODE models them, the round model not
+    # unequal base RTTs and an ACK-path bottleneck: the round model refuses that pair
+    links = (
+        Link("A", "10Mbps", "5ms"),
+        Link("B", "100Mbps", "7ms"),
+        Link("C", "1Gbps", "1ms"),
+        Link("R", "100kbps", "5ms"),
+    )
+    flows = (FlowSpec("f", ("A", "C"), ("R",)), FlowSpec("g", ("A", "B"), ("R",)))
+    sc = Scenario("z", links, flows, duration_s=5.0).with_algorithm("vegas")
+    with pytest.raises(ValueError, match=r"rounds engine cannot model an ACK-path bottleneck"):
+        tcpfluid.simulate(sc, "rounds")
+    # and the asynchronous round model itself, called directly
+    from tcpfluid.algorithms import get_law
+    from tcpfluid.fluid._rounds_async import simulate_rounds_async
+    from tcpfluid.path import Path
+
+    slow_acks = Path(1000.0, 0.05, reverse_bandwidth=500.0)
+    with pytest.raises(ValueError, match=r"per-flow base RTTs or RED cannot model an ACK-path"):
+        simulate_rounds_async(get_law("vegas"), slow_acks, [0.05, 0.1], duration_s=1.0)
+
+
+def test_every_fluid_engine_runs_flows_of_unequal_base_rtt() -> None:
+    """Unequal base RTTs on one shared bottleneck: the round model gives each flow its own
+    round clock and a per-flow summary."""
+    from tcpfluid.scenarios import FlowSpec, Link, Scenario
+
     links = (Link("A", "10Mbps", "5ms"), Link("B", "100Mbps", "7ms"), Link("C", "1Gbps", "1ms"))
     flows = (FlowSpec("f", ("A", "C"), ()), FlowSpec("g", ("A", "B"), ()))
     sc = Scenario("y", links, flows, duration_s=5.0).with_algorithm("vegas")
-    with pytest.raises(ValueError, match="rounds engine cannot model flows of unequal base RTT"):
-        tcpfluid.simulate(sc, "rounds")
+    d_f, d_g = (sc.base_rtt_s(f) for f in sc.flows)
+    assert d_g > 1.8 * d_f  # 6.8 ms and 12.9 ms
+    res = tcpfluid.simulate(sc, "rounds")
+    assert isinstance(res, Result) and res.engine == "rounds"
+    assert res.window_pkts.shape == (2, res.time_s.size)
+    assert [f.name for f in res.summary.flows] == ["f", "g"]
+    ends = res.native.round_end[:, 0, :].sum(axis=0)
+    # each flow's own rounds last its base RTT plus the shared queueing delay: the short
+    # flow has more of them, but fewer than d_g / d_f times as many
+    assert 1.2 < ends[0] / ends[1] < d_g / d_f
+    assert all(f.throughput_pps is not None and f.throughput_pps > 0 for f in res.summary.flows)
     assert len(tcpfluid.simulate(sc, "ode").summary.flows) == 2
 
 

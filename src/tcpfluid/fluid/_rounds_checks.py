@@ -25,6 +25,9 @@ FloatArray = NDArray[np.float64]
 RttModel = Literal["average", "last", "fluid"]
 #: the names of :data:`RttModel` (the one list; ``tcpfluid.engines.RTT_MODELS`` is it too)
 _RTT_MODELS: tuple[str, ...] = get_args(RttModel)
+#: default feedback lag of the round model, rounds: the RTT samples a law reads at the end
+#: of round k are those of the packets of round k - 1 (docs/round-model.md)
+FEEDBACK_ROUNDS = 1
 
 
 class _Run(NamedTuple):

@@ -73,7 +73,7 @@ from ..algorithms.base import ControlLaw, RoundSample
 from ..algorithms.registry import get_law
 from ..path import Path
 from ..scenarios import Scenario
-from ._rounds_checks import RttModel, _check_run, _rtt_model, _Run
+from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model, _Run
 from ._rounds_inputs import CrossTraffic, PathBatch
 from ._rounds_law import _check_bounded, decide, join_flows, start_law
 from ._rounds_physics import (
@@ -99,10 +99,6 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
-
-#: default feedback lag of the round model, rounds: the RTT samples a law reads at the end
-#: of round k are those of the packets of round k - 1 (docs/round-model.md)
-FEEDBACK_ROUNDS = 1
 
 
 # ------------------------------------------------------------------------------ engine
@@ -539,6 +535,28 @@ def simulate_scenario_rounds(
                 f"has {first.algorithm!r} {dict(first.params)}"
             )
     law = get_law(first.algorithm, **dict(first.params))
+    if not view.equal_rtt or view.red is not None:
+        # flows with their own round clocks (and RED): the asynchronous round model
+        from ._rounds_async import simulate_rounds_async
+
+        return simulate_rounds_async(
+            law,
+            view.path,
+            view.base_rtt_s,
+            duration_s=view.duration_s,
+            flow_start_s=[f.start_s for f in view.flows],
+            flow_stop_s=[f.stop_s for f in view.flows],
+            rtt_model=_rtt_model(rtt_model, rtt),  # type: ignore[arg-type]
+            cross_traffic=[
+                CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic
+            ],
+            red=view.red,
+            record=record,
+            record_every=record_every,
+            feedback_rounds=feedback_rounds,
+            ack_train=ack_train,
+            progress=progress,
+        )
     return simulate_rounds(
         law,
         view.path,

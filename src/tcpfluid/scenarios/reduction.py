@@ -19,9 +19,11 @@ The round model and the ODE model see a network as one bottleneck shared by thei
 
 The reduction itself never refuses a scenario; :func:`check_engine` does, per engine, from
 the table :data:`ENGINE_CAPABILITIES`: an engine that cannot model a feature of the
-scenario (RED in the round model, flows of unequal base RTT, a CBR source that does not
-cross the bottleneck, flows that do not share it) raises a ``ValueError`` that names the
-feature and the engines that can, instead of silently running something else.
+scenario (a CBR source that does not cross the bottleneck, flows that do not share it)
+raises a ``ValueError`` that names the feature and the engines that can, instead of
+silently running something else. Both fluid engines model RED and flows of unequal base
+RTT (the round model then gives each base RTT its own round clock,
+docs/round-model-unequal-rtt.md).
 
 Examples
 --------
@@ -30,10 +32,11 @@ Examples
 >>> view.bottleneck, round(view.path.bdp, 1), [(c.start_s, c.stop_s) for c in view.cross_traffic]
 ('R1-R2', 626.1, [(80.0, 160.0)])
 >>> sc = build_scenario("thesis-two-flow", queue="red").with_algorithm("vegas")
->>> check_engine(fluid_view(sc), "rounds")
-Traceback (most recent call last):
-...
-ValueError: the rounds engine cannot model a RED queue (link 'R1-R2'); engines that can: ode, packet
+>>> view = fluid_view(sc, "rounds")  # RED and two base RTTs: every engine models them
+>>> view.discipline, [round(d, 4) for d in view.base_rtt_s]
+('red', [0.0132, 0.0712])
+>>> [e for e, c in ENGINE_CAPABILITIES.items() if c.several_bottlenecks]
+['packet']
 """
 
 from __future__ import annotations
@@ -238,12 +241,18 @@ class Capabilities:
     unequal_rtt: bool
     several_bottlenecks: bool
     off_bottleneck_cbr: bool
+    #: an ACK-path bottleneck together with RED or flows of unequal base RTT
+    ack_path_with_red_or_unequal_rtt: bool = True
 
 
 #: engine name -> what it can model; :func:`check_engine` refuses the rest
 ENGINE_CAPABILITIES: dict[str, Capabilities] = {
     "rounds": Capabilities(
-        red=False, unequal_rtt=False, several_bottlenecks=False, off_bottleneck_cbr=False
+        red=True,
+        unequal_rtt=True,
+        several_bottlenecks=False,
+        off_bottleneck_cbr=False,
+        ack_path_with_red_or_unequal_rtt=False,
     ),
     "ode": Capabilities(
         red=True, unequal_rtt=True, several_bottlenecks=False, off_bottleneck_cbr=False
@@ -294,6 +303,18 @@ def check_engine(view: FluidView, engine: str) -> None:
                 "unequal_rtt",
                 f"flows of unequal base RTT ({view.flows[0].name!r}: "
                 f"{view.base_rtt_s[0]:g} s, {view.flows[i].name!r}: {view.base_rtt_s[i]:g} s)",
+            )
+        )
+    if (
+        view.reverse_bottleneck is not None
+        and (view.red is not None or not view.equal_rtt)
+        and not cap.ack_path_with_red_or_unequal_rtt
+    ):
+        problems.append(
+            (
+                "ack_path_with_red_or_unequal_rtt",
+                f"an ACK-path bottleneck ({view.reverse_bottleneck!r}) together with "
+                + ("a RED queue" if view.red is not None else "flows of unequal base RTT"),
             )
         )
     if view.off_bottleneck_cbr and not cap.off_bottleneck_cbr:

@@ -1,0 +1,492 @@
+"""The round model with per-flow base RTTs: asynchronous rounds sharing one bottleneck.
+
+The synchronous round model (:mod:`tcpfluid.fluid.rounds`) steps every flow of a scenario
+at the same round boundaries, which holds only when the flows have one base RTT. Here each
+**round-clock class** (the flows of one base RTT ``d_c``) has its own round clock; the
+classes' rounds interleave in time and share the bottleneck queue (docs/round-model-
+unequal-rtt.md).
+
+Events are processed in time order: the next event is the earliest round start among the
+classes still running (a class's round starts when its previous round ends). At the start
+of a round of class ``c`` (time ``t``):
+
+* **Available rate** ``μa = μ − c(t)`` (CBR at ``t``), joins and leaves of the class's
+  flows, its window ``W0`` and the per-ACK growth ``Z = min(incr × acks, cap − cwnd)``,
+  exactly as the synchronous model does.
+* **Shared standing backlog.** A window-limited flow keeps ``w_j`` packets in flight:
+  ``w_j = x_j (d_j + q/μa)`` with ``x_j`` its rate; while the queue is not empty the
+  rates fill the link, ``Σ x_j = μa``. So the standing backlog of windows ``W_k`` (class
+  ``k``, base RTT ``d_k``) is the root ``q ≥ 0`` of
+
+  .. math:: \\sum_k W_k / (μa d_k + q) = 1
+
+  (``q = 0`` when ``Σ W_k/(μa d_k) ≤ 1``). The other classes count with the window of
+  the round they are in (their ``W1``); class ``c`` with ``W0`` at the start of its
+  round (the round's first packet) and ``W1 = W0 + Z`` at its end. With one class this
+  is ``q = max(0, W − μa d)``, the synchronous model's backlog.
+* **Burst, RTTs, duration.** The class's growth queues on top of the standing backlog as in
+  the synchronous model (:func:`~tcpfluid.fluid._rounds_physics.forward_queues`, the RTT
+  model, the ACK train); its packets' RTTs are ``d_c`` plus the queueing delay, the
+  round lasts ``d_c + q(W1)/μa``; the law reads them with the feedback lag
+  (:func:`~tcpfluid.fluid._rounds_physics.lagged`, per class).
+* **Losses.** Drop-tail: the backlog beyond the flows' share of the buffer at the round's
+  peak is lost; each flow of the class loses its share of it in proportion to its window
+  over all windows in flight (one class: the synchronous rule). RED
+  (:mod:`tcpfluid.queueing`): the averaged queue ``avg`` follows the queue per arrival
+  (``μ`` arrivals per second, weight ``w_q``), the class's packets of the round are
+  dropped with probability ``p(avg)``; a flow's expected drops accumulate and each whole
+  packet is a loss event at the end of its round (deterministic, no random numbers).
+* **The law** of each flow (the same :class:`~tcpfluid.algorithms.base.ControlLaw` object
+  every engine steps) decides at the end of its class's round; other flows keep their
+  state and action.
+
+Totals count each round's packets pro rata of its part before ``duration_s``; the cross
+traffic carried is its schedule over ``[0, duration_s]``.
+
+With every flow in one class the events are the synchronous model's rounds and every
+operation is the synchronous model's (tests/fluid/test_rounds_async.py checks the traces
+are identical).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .._validation import as_float_array
+from ..algorithms._common import backlog
+from ..algorithms.base import ControlLaw, RoundSample
+from ..path import Path
+from ..queueing import RedParameters, red_drop_probability
+from ._rounds_async_trace import AsyncRecorder, AsyncRoundTrace
+from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model
+from ._rounds_inputs import CrossTraffic, PathBatch
+from ._rounds_law import _check_bounded, decide, join_flows, start_law
+from ._rounds_physics import Rtts, buffer_overflow, forward_queues, lagged, round_rtts
+from ._rounds_results import RECORDABLE
+
+__all__ = ["rtt_classes", "shared_backlog", "simulate_rounds_async"]
+
+FloatArray = NDArray[np.float64]
+
+
+def rtt_classes(base_rtt_s: FloatArray) -> list[NDArray[np.intp]]:
+    """The flows grouped by base RTT (equal to rounding, ``math.isclose``), in order of
+    their first flow: each group shares one round clock."""
+    groups: list[list[int]] = []
+    for j, d in enumerate(base_rtt_s.tolist()):
+        for g in groups:
+            if math.isclose(d, float(base_rtt_s[g[0]])):
+                g.append(j)
+                break
+        else:
+            groups.append([j])
+    return [np.array(g, dtype=np.intp) for g in groups]
+
+
+def shared_backlog(windows: FloatArray, pipes: FloatArray) -> float:
+    """The standing backlog ``q`` (packets) of window-limited flows sharing a FIFO queue.
+
+    Class ``k`` holds ``windows[k]`` packets in flight over a pipe of ``pipes[k] = μa d_k``
+    packets; ``q`` solves ``Σ W_k / (pipes_k + q) = 1`` (``0`` when the windows fit the
+    pipes), by Newton's method from ``max(0, ΣW − max pipe)`` (a point left of the root of
+    this convex decreasing function, so the iterates increase to it).
+
+    Examples
+    --------
+    >>> shared_backlog(np.array([30.0]), np.array([20.0]))  # one class: W - mu d
+    10.0
+    >>> round(shared_backlog(np.array([10.0, 20.0]), np.array([10.0, 30.0])), 9)
+    10.0
+    """
+    live = windows > 0.0
+    w, m = windows[live], pipes[live]
+    if w.size == 0 or float(np.sum(w / m)) <= 1.0:
+        return 0.0
+    q = max(0.0, float(w.sum() - m.max()))
+    for _ in range(200):
+        r = w / (m + q)
+        f = float(r.sum()) - 1.0
+        step = f / float(np.sum(r / (m + q)))
+        q += step
+        if step <= 1e-13 * (1.0 + q):
+            break
+    return q
+
+
+def simulate_rounds_async(
+    law: ControlLaw,
+    path: Path,
+    base_rtt_s: ArrayLike,
+    *,
+    duration_s: float,
+    flow_start_s: ArrayLike | None = None,
+    flow_stop_s: ArrayLike | None = None,
+    rtt_model: RttModel | None = None,
+    cross_traffic: Sequence[CrossTraffic] = (),
+    red: RedParameters | None = None,
+    record: Collection[str] = RECORDABLE,
+    record_every: int = 1,
+    timeout_loss_fraction: float = 0.5,
+    feedback_rounds: int = FEEDBACK_ROUNDS,
+    ack_train: bool = True,
+    progress: Callable[[float], None] | None = None,
+) -> AsyncRoundTrace:
+    """Step ``law`` for flows with their own base RTTs sharing ``path``'s bottleneck.
+
+    Parameters
+    ----------
+    law
+        The control law of every flow (array parameters: length F).
+    path
+        The bottleneck: rate μ (packets/s), buffer (packets); its ``d`` is not used (each
+        flow's base RTT is in ``base_rtt_s``). An ACK-path bottleneck is refused.
+    base_rtt_s
+        Each flow's base RTT, s, shape ``(F,)`` (F flows).
+    duration_s
+        Simulated time, s.
+    red
+        RED parameters of the bottleneck (``None``: drop-tail).
+    flow_start_s, flow_stop_s, rtt_model, cross_traffic, record, record_every,
+    timeout_loss_fraction, feedback_rounds, ack_train, progress
+        As in :func:`tcpfluid.fluid.rounds.simulate_rounds`.
+
+    Returns
+    -------
+    AsyncRoundTrace
+        One scenario (``S = 1``); rows at every flow's round ends.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad arguments (named), or an ACK-path bottleneck on ``path``.
+    """
+    if not isinstance(law, ControlLaw):
+        raise TypeError(f"law must be a ControlLaw (see tcpfluid.algorithms.get_law), got {law!r}")
+    if not isinstance(path, Path):
+        raise TypeError(f"path must be a Path, got {type(path).__name__}")
+    d = as_float_array("base_rtt_s", base_rtt_s, positive=True).ravel()
+    if d.size == 0:
+        raise ValueError("base_rtt_s must give one base RTT per flow, got none")
+    if path.reverse_mu is not None and path.reverse_mu < path.mu:
+        raise ValueError(
+            "the round model with per-flow base RTTs or RED cannot model an ACK-path "
+            f"bottleneck ({path.reverse_mu:g} ACKs/s < {path.mu:g} packets/s); engines "
+            "that can: packet"
+        )
+    if red is not None and not isinstance(red, RedParameters):
+        raise TypeError(f"red must be None or a RedParameters, got {red!r}")
+    if not isinstance(ack_train, bool):
+        raise TypeError(f"ack_train must be True or False, got {ack_train!r}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be None or a callable, got {progress!r}")
+    model = _rtt_model(rtt_model, None)
+    batch = PathBatch(path.mu, float(d.min()), buffer_pkts=path.buffer_pkts)
+    run = _check_run(
+        batch, d.size, None, duration_s, record, record_every, feedback_rounds,
+        timeout_loss_fraction, flow_start_s, flow_stop_s, cross_traffic,
+    )  # fmt: skip
+    loop = _AsyncLoop(law, path, d, model, ack_train, feedback_rounds, red, run)
+    return loop.run(progress)
+
+
+class _AsyncLoop:
+    """The event loop of :func:`simulate_rounds_async` (checked arguments)."""
+
+    def __init__(
+        self,
+        law: ControlLaw,
+        path: Path,
+        d: FloatArray,
+        model: str,
+        ack_train: bool,
+        lag: int,
+        red: RedParameters | None,
+        run: Any,
+    ) -> None:
+        F = d.size
+        self.law, self.path, self.d, self.model, self.lag, self.red, self.cfg = (
+            law, path, d, model, lag, red, run,
+        )  # fmt: skip
+        self.F = F
+        self.mu = np.array([path.mu])
+        self.buffer = np.array([path.buffer_pkts])
+        self.finite_buf = math.isfinite(path.buffer_pkts)
+        self.ix = rtt_classes(d)
+        self.K = len(self.ix)
+        self.dc = [np.array([d[ix[0]]]) for ix in self.ix]
+        self.staggered = bool(np.any(run.start_f > 0.0) or np.any(np.isfinite(run.stop_f)))
+        self.ls = start_law(law, F, self.staggered)
+        self.cwnd0, self.incr, self.cap = self.ls.cwnd0, self.ls.incr, self.ls.cap
+        self.cross = bool(run.cross)
+        self.spread_train = ack_train and self.cross
+        # per flow: the window of the round in progress (0 before a flow's first round and
+        # while it is inactive), the last RTTs its law read, totals
+        self.w_cur = np.zeros(F)
+        self.active = np.ones(F, dtype=bool)
+        self.started = np.zeros(F, dtype=bool) if self.staggered else np.ones(F, dtype=bool)
+        self.base_rtt, self.fwd_base = np.full(F, np.inf), np.full(F, np.inf)
+        self.last = [d.copy(), d.copy(), d.copy(), 0.5 * d, 0.5 * d]
+        self.delivered, self.losses = np.zeros(F), np.zeros(F, dtype=np.int64)
+        self.red_debt = np.zeros(F)
+        self.red_avg, self.red_t, self.red_q = 0.0, 0.0, 0.0
+        # per class: the start of its round in progress, the ACK-train rate, the RTT history
+        self.t = [np.zeros(1) for _ in self.ix]
+        self.ack_rate = [np.full(1, np.inf) for _ in self.ix]
+        self.history: list[deque[Rtts]] = [deque() for _ in self.ix]
+        self.count = [0] * self.K
+        self.recorder = AsyncRecorder(self.ix, F, run.rec)
+
+    # ----------------------------------------------------------------------- the loop
+    def run(self, progress: Callable[[float], None] | None) -> AsyncRoundTrace:
+        t_end = self.cfg.t_end
+        next_report, k = time.monotonic(), 0
+        while True:
+            starts = [float(tc[0]) for tc in self.t]
+            c = int(np.argmin(starts))
+            if starts[c] >= t_end:
+                break
+            w1 = self._round(c)
+            k += 1
+            if (k & 31) == 31:
+                _check_bounded(w1, k)
+                if progress is not None and (now := time.monotonic()) >= next_report:
+                    next_report = now + 0.1
+                    progress(min(1.0, max(0.0, min(starts) / t_end)))
+        if progress is not None:
+            progress(1.0)
+        return self._trace()
+
+    def _mu_a(self, t: float) -> FloatArray:
+        run = self.cfg
+        if not self.cross:
+            return self.mu
+        on = (t >= run.c_start) & (t < run.c_stop)
+        return np.asarray(self.mu - (run.c_rates * on).sum(axis=0), dtype=np.float64)
+
+    def _round(self, c: int) -> FloatArray:
+        """One round of class ``c``: physics at its start, the law's decision at its end."""
+        ix, d, t = self.ix[c], self.dc[c], self.t[c]
+        t0 = float(t[0])
+        mu_a = self._mu_a(t0)
+        mud, inv_mu, b_tcp = mu_a * d, 1.0 / mu_a, self.buffer * (mu_a / self.mu)
+        if self.spread_train:
+            np.minimum(self.ack_rate[c], mu_a, out=self.ack_rate[c])
+        # ---------------- flows joining or leaving (this class's)
+        if self.staggered:
+            joining = np.zeros(self.F, dtype=bool)
+            joining[ix] = ~self.started[ix] & (t0 >= self.cfg.start_f[ix])
+            if np.any(joining):
+                join_flows(
+                    self.ls, joining, self.cwnd0, self.incr, self.cap, self.base_rtt,
+                    self.fwd_base,
+                )  # fmt: skip
+                self.started |= joining
+            self.active[ix] = self.started[ix] & (t0 < self.cfg.stop_f[ix])
+            act = self.active[ix]
+            w0 = np.where(act, self.cwnd0[ix], 0.0)
+        else:
+            act = self.active[ix]
+            w0 = self.cwnd0[ix]
+        n = ix.size
+        w0_s = _sum(w0, n)
+        # ---------------- growth of the round through per-ACK increments
+        acks = w0
+        z = np.minimum(self.incr[ix] * acks, self.cap[ix] - w0)
+        np.maximum(z, 0.0, out=z)
+        if self.staggered:
+            z[~act] = 0.0
+        w1 = w0 + z
+        z_s = _sum(z, n)
+        w1_s = w0_s + z_s if n > 1 else w1
+        # ---------------- the shared queue (other classes at the window of their round)
+        others = self._others(c, mu_a)
+        if others is None:
+            qf0 = np.maximum(w0_s - mud, 0.0)
+        else:
+            qf0 = np.array([shared_backlog(*_with(others, w0_s, mud))])
+        qf, ack_rate = forward_queues(
+            qf0, z_s, w0_s, w1_s, mud, mu_a, self.ack_rate[c], self.model, self.spread_train
+        )
+        self.ack_rate[c] = ack_rate
+        if others is not None:
+            q1 = np.array([shared_backlog(*_with(others, w1_s, mud))])
+            qf = (q1, q1, q1, q1) if self.model == "fluid" else (qf[0], qf[1], qf[2], q1)
+        w_all = w1_s if others is None else w1_s + float(others[0].sum())
+        lost_s, qf = buffer_overflow(qf, b_tcp) if self.finite_buf else (None, qf)
+        duration, rtts = round_rtts(qf, None, d, 0.5 * d, inv_mu, mu_a, None)
+        if self.lag:
+            rtts = lagged(self.history[c], rtts, self.lag)
+        lost = self._losses(ix, lost_s, w1, w_all, t0, qf, mu_a)
+        # ---------------- what the laws measure, totals, record, decision
+        sample, base_for_law = self._sample(ix, act, rtts, w1, acks)
+        got = w1 if lost is None else w1 - lost[ix]
+        t_next = t + duration
+        counting = t0 < self.cfg.t_end
+        if counting:
+            share = min(1.0, (self.cfg.t_end - t0) / float(duration[0]))
+            self.delivered[ix] += got * share
+        self.w_cur[ix] = w1
+        if self.count[c] % self.cfg.every == 0:
+            peak = qf[2] if self.model != "fluid" else qf[3]
+            self.recorder.add(
+                c, float(t_next[0]), w1, self.ls.state["phase"][ix],
+                backlog(w1, base_for_law[ix], sample.rtt_mean[ix]),
+                float(rtts[1][0]), float((peak * (self.mu * inv_mu))[0]),
+                got / duration,
+            )  # fmt: skip
+        self.count[c] += 1
+        self._decide(ix, sample, lost, counting)
+        self.t[c] = t_next
+        return w1
+
+    def _others(self, c: int, mu_a: FloatArray) -> tuple[FloatArray, FloatArray] | None:
+        """The other classes' windows in flight and pipes ``μa d_k`` (``None``: none sends)."""
+        if self.K == 1:
+            return None
+        ks = [k for k in range(self.K) if k != c]
+        w = np.array([float(self.w_cur[self.ix[k]].sum()) for k in ks])
+        if not np.any(w > 0.0):
+            return None
+        return w, np.array([float((mu_a * self.dc[k])[0]) for k in ks])
+
+    def _losses(
+        self,
+        ix: NDArray[np.intp],
+        lost_s: FloatArray | None,
+        w1: FloatArray,
+        w_all: Any,
+        t0: float,
+        qf: tuple[FloatArray, ...],
+        mu_a: FloatArray,
+    ) -> FloatArray | None:
+        """Per-flow losses of the round (full length F, zero outside the class): the
+        class's share of a buffer overflow, and RED's whole dropped packets."""
+        lost: FloatArray | None = None
+        if lost_s is not None:
+            lost = np.zeros(self.F)
+            w_all_n = np.repeat(w_all, ix.size) if ix.size > 1 else w_all
+            share = np.divide(w1, w_all_n, out=np.zeros(w1.size), where=w_all_n > 0)
+            lost[ix] = share * (np.repeat(lost_s, ix.size) if ix.size > 1 else lost_s)
+        if self.red is not None:
+            # the averaged queue follows the queue held since the last event, mu arrivals/s
+            arrivals = float(self.mu[0]) * max(t0 - self.red_t, 0.0)
+            keep = (1.0 - self.red.w_q) ** arrivals
+            self.red_avg = self.red_q + (self.red_avg - self.red_q) * keep
+            self.red_t = t0
+            self.red_q = float((qf[1] * (self.mu / mu_a))[0])
+            p = float(red_drop_probability(self.red_avg, self.red))
+            if p > 0.0:
+                self.red_debt[ix] += p * w1
+                whole = np.floor(self.red_debt[ix])
+                self.red_debt[ix] -= whole
+                if lost is None:
+                    lost = np.zeros(self.F)
+                lost[ix] += whole
+        return lost
+
+    def _sample(
+        self,
+        ix: NDArray[np.intp],
+        act: NDArray[np.bool_],
+        rtts: Rtts,
+        w1: FloatArray,
+        acks: FloatArray,
+    ) -> tuple[RoundSample, FloatArray]:
+        """The sample of every flow: the class's round for its flows; the other flows get
+        their last values (their decisions are discarded)."""
+        for arr, v in zip(self.last, rtts, strict=True):
+            arr[ix] = v
+        rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = self.last
+        cand = np.where(act, rtt_min[ix], np.inf) if self.staggered else rtt_min[ix]
+        self.base_rtt[ix] = np.minimum(self.base_rtt[ix], cand)
+        base_for_law = np.where(np.isfinite(self.base_rtt), self.base_rtt, rtt_min)
+        fcand = np.where(act, fwd_min[ix], np.inf) if self.staggered else fwd_min[ix]
+        self.fwd_base[ix] = np.minimum(self.fwd_base[ix], fcand)
+        cwnd = self.cwnd0.copy()
+        cwnd[ix] = np.where(act, w1, self.cwnd0[ix]) if self.staggered else w1
+        acks_n = self.cwnd0.copy()
+        acks_n[ix] = acks
+        sample = RoundSample(
+            cwnd=cwnd,
+            base_rtt=base_for_law,
+            rtt_mean=rtt_mean.copy(),
+            rtt_min=rtt_min.copy(),
+            rtt_max=rtt_max.copy(),
+            acks=acks_n,
+        )
+        sample.fwd_delay_base = np.where(np.isfinite(self.fwd_base), self.fwd_base, fwd_min)
+        sample.fwd_delay_mean = fwd_mean.copy()
+        return sample, base_for_law
+
+    def _decide(
+        self,
+        ix: NDArray[np.intp],
+        sample: RoundSample,
+        lost: FloatArray | None,
+        counting: bool,
+    ) -> None:
+        """The law decides for the class's flows; the other flows keep state and action."""
+        whole = self.K == 1
+        state = self.ls.state
+        keep = None if whole else {k: v.copy() for k, v in state.items()}
+        mask = np.zeros(self.F, dtype=bool)
+        mask[ix] = self.active[ix]
+        cwnd0, incr, cap = decide(
+            self.law, state, sample, lost, mask, sample.cwnd, self.cfg.frac, counting,
+            self.losses,
+        )  # fmt: skip
+        if whole:
+            self.cwnd0, self.incr, self.cap = cwnd0, incr, cap
+            return
+        assert keep is not None
+        other = np.ones(self.F, dtype=bool)
+        other[ix] = False
+        for key, arr in state.items():
+            arr[other] = keep[key][other]
+        self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0[ix], incr[ix], cap[ix]
+
+    def _trace(self) -> AsyncRoundTrace:
+        run, F = self.cfg, self.F
+        t_end = run.t_end
+        carried = float(self.delivered.sum())
+        for cr in run.cross:
+            on = max(0.0, min(cr.stop_s, t_end) - max(cr.start_s, 0.0))
+            carried += float(np.asarray(cr.rate_pps, dtype=np.float64).ravel()[0]) * on
+        series = self.recorder.series()
+        return AsyncRoundTrace(
+            **series,
+            paths=PathBatch(self.path.mu, float(self.d[0]), buffer_pkts=self.path.buffer_pkts),
+            algorithm=getattr(self.law, "name", type(self.law).__name__),
+            law_params=self.law.params(),
+            rtt_model=self.model,
+            change_times_s=run.change_times,
+            duration_s=t_end,
+            elapsed_s=np.array([t_end]),
+            delivered_pkts=self.delivered.reshape(1, F),
+            carried_pkts=np.array([carried]),
+            losses=self.losses.reshape(1, F),
+            flow_start_s=run.start_f,
+            flow_stop_s=run.stop_f,
+            base_rtt_s=self.d.copy(),
+        )
+
+
+def _sum(x: FloatArray, n: int) -> FloatArray:
+    """The sum of a class's per-flow array, shape ``(1,)`` (the synchronous model's
+    per-scenario sum with S = 1)."""
+    return x.reshape(1, n).sum(axis=1) if n > 1 else x
+
+
+def _with(
+    others: tuple[FloatArray, FloatArray], w_s: FloatArray, mud: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """The windows and pipes of every class, this class's first."""
+    w, m = others
+    return np.concatenate([w_s, w]), np.concatenate([mud, m])

@@ -1,0 +1,164 @@
+"""Results of the round model with per-flow base RTTs: the flows' rounds on one time axis.
+
+Flows of different base RTTs end their rounds at different times. :class:`AsyncRoundTrace`
+is a :class:`~tcpfluid.fluid.rounds.RoundTrace` whose rows are the union of every flow's
+round ends (in time order); between two of its own round ends a flow's row repeats the
+round in progress (the window it sends, its rate), so a row ``k`` still describes, for
+every flow, the interval ``(time_s[k - 1], time_s[k]]``. :attr:`AsyncRoundTrace.round_end`
+says which rows close a round of which flow, and the summary judges each flow on its own
+rounds (its exit round is counted in its own rounds).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ._rounds_results import RoundSummary, RoundTrace, _summarise
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class AsyncRoundTrace(RoundTrace):
+    """A :class:`RoundTrace` of flows with their own round clocks (module docstring).
+
+    Attributes
+    ----------
+    round_end
+        Shape ``(R, 1, F)``: whether row ``k`` is the end of one of flow ``f``'s rounds
+        (a recorded one, with ``record_every``).
+    base_rtt_s
+        Each flow's base RTT (propagation), s, shape ``(F,)``.
+    """
+
+    round_end: NDArray[np.bool_] | None = None
+    base_rtt_s: FloatArray | None = None
+
+    @property
+    def summary(self) -> RoundSummary:
+        """Summary metrics: each flow's window metrics on its own rounds; throughputs,
+        utilization, Jain's index and losses from the run's totals."""
+        if not self._summary:
+            self._summary.append(_summarise_async(self))
+        return self._summary[0]
+
+    def flow_rows(self, flow: int) -> NDArray[np.bool_]:
+        """The rows that end a (recorded) round of flow ``flow``, shape ``(R,)``."""
+        assert self.round_end is not None
+        return self.round_end[:, 0, flow]
+
+
+def _plain(tr: AsyncRoundTrace, **changes: Any) -> RoundTrace:
+    """A plain :class:`RoundTrace` with the fields of ``tr`` and ``changes``."""
+    kw = {f.name: getattr(tr, f.name) for f in dataclasses.fields(RoundTrace) if f.init}
+    kw.pop("_summary", None)
+    kw.update(changes)
+    return RoundTrace(**kw)
+
+
+def _summarise_async(tr: AsyncRoundTrace) -> RoundSummary:
+    """The round summary with each flow's per-flow fields computed from its own rows."""
+    whole = _summarise(_plain(tr))
+    S, F = tr.n_scenarios, tr.n_flows
+    per: dict[str, Any] = {}
+    for f in range(F):
+        m = tr.flow_rows(f)
+
+        def rows(a: Any, m: Any = m, f: int = f) -> Any:
+            return None if a is None else a[m][:, :, f : f + 1]
+
+        one = _summarise(
+            _plain(
+                tr,
+                time_s=tr.time_s[m],
+                window_pkts=rows(tr.window_pkts),
+                phase=rows(tr.phase),
+                delta_pkts=rows(tr.delta_pkts),
+                throughput_pps=rows(tr.throughput_pps),
+                rtt_s=None if tr.rtt_s is None else tr.rtt_s[m],
+                queue_pkts=None if tr.queue_pkts is None else tr.queue_pkts[m],
+                delivered_pkts=tr.delivered_pkts[:, f : f + 1],
+                losses=tr.losses[:, f : f + 1],
+                flow_start_s=tr.flow_start_s[f : f + 1],
+                flow_stop_s=tr.flow_stop_s[f : f + 1],
+            )
+        )
+        for fld in dataclasses.fields(one):
+            v = getattr(one, fld.name)
+            if isinstance(v, np.ndarray) and v.ndim >= 2 and v.shape[:2] == (S, 1):
+                per.setdefault(fld.name, []).append(v)
+    merged: dict[str, Any] = {k: np.concatenate(v, axis=1) for k, v in per.items()}
+    return dataclasses.replace(whole, **merged)
+
+
+class AsyncRecorder:
+    """Each round-clock class's recorded rounds, merged onto one time axis at the end.
+
+    Per class ``c`` (flows ``ix[c]``) the rounds are kept in their own order (a class's
+    rounds end in increasing time); :meth:`series` interleaves them.
+    """
+
+    def __init__(self, ix: list[NDArray[np.intp]], F: int, fields: set[str]) -> None:
+        self.ix, self.F, self.fields = ix, F, fields
+        self.rows: list[list[tuple[Any, ...]]] = [[] for _ in ix]
+
+    def add(
+        self,
+        c: int,
+        t_end: float,
+        w1: FloatArray,
+        phase: FloatArray,
+        delta: FloatArray | None,
+        rtt_mean: float,
+        queue: float,
+        thr: FloatArray | None,
+    ) -> None:
+        """Record a round of class ``c`` ending at ``t_end`` (per-flow values of its flows)."""
+        self.rows[c].append((t_end, w1, phase, delta, rtt_mean, queue, thr))
+
+    def series(self, rtt_flow: int = 0) -> dict[str, Any]:
+        """The :class:`AsyncRoundTrace` series: rows at the union of the round ends; a
+        flow's values held over its round; the queue of the rounds ending at a row (their
+        maximum); ``rtt_s`` the mean RTT the law of flow ``rtt_flow`` read."""
+        times = [np.array([r[0] for r in rows]) for rows in self.rows]
+        t_all = np.unique(np.concatenate(times)) if times else np.zeros(0)
+        R, F = t_all.size, self.F
+        window = np.empty((R, 1, F))
+        phase = np.empty((R, 1, F), dtype=np.int8)
+        delta = np.empty((R, 1, F)) if "delta_pkts" in self.fields else None
+        thr = np.empty((R, 1, F)) if "throughput_pps" in self.fields else None
+        rtt = np.empty((R, 1)) if "rtt_s" in self.fields else None
+        queue = np.full((R, 1), -np.inf) if "queue_pkts" in self.fields else None
+        ended = np.zeros((R, 1, F), dtype=bool)
+        for ix, rows, tc in zip(self.ix, self.rows, times, strict=True):
+            if not rows:
+                continue
+            pos = np.minimum(np.searchsorted(tc, t_all, side="left"), tc.size - 1)
+            hit = tc[pos] == t_all
+            ended[:, 0, ix] = hit[:, None]
+            window[:, 0, ix] = np.stack([r[1] for r in rows])[pos]
+            phase[:, 0, ix] = np.stack([r[2] for r in rows])[pos]
+            if delta is not None:
+                delta[:, 0, ix] = np.stack([r[3] for r in rows])[pos]
+            if thr is not None:
+                thr[:, 0, ix] = np.stack([r[6] for r in rows])[pos]
+            if rtt is not None and rtt_flow in ix:
+                rtt[:, 0] = np.array([r[4] for r in rows])[pos]
+            if queue is not None:
+                q = np.array([r[5] for r in rows])[pos]
+                queue[:, 0] = np.maximum(queue[:, 0], np.where(hit, q, -np.inf))
+        return {
+            "time_s": t_all[:, None],
+            "window_pkts": window,
+            "phase": phase,
+            "delta_pkts": delta,
+            "rtt_s": rtt,
+            "queue_pkts": queue,
+            "throughput_pps": thr,
+            "round_end": ended,
+        }
