@@ -215,15 +215,18 @@ def _rounds_result(sc: Scenario, tr: Any) -> Result:
     t = np.asarray(tr.time_s[:, 0], dtype=np.float64)
     w = np.asarray(tr.window_pkts[:, 0, :], dtype=np.float64).T
     in_ss = tr.phase[:, 0, :] == _slow_start()
+    # flows of unequal base RTT: each flow's own round ends (AsyncRoundTrace.round_end)
+    ends = getattr(tr, "round_end", None)
+    rows = [slice(None) if ends is None else ends[:, 0, i] for i in range(len(sc.flows))]
     recs = [
         FlowRecord(
             name=f.name,
             start_s=f.start_s,
             stop_s=f.stop_s,
-            t_s=t,
-            window_pkts=w[i],
-            in_slow_start=in_ss[:, i],
-            settle_window_pkts=w[i],
+            t_s=t[rows[i]],
+            window_pkts=w[i][rows[i]],
+            in_slow_start=in_ss[rows[i], i],
+            settle_window_pkts=w[i][rows[i]],
             delivered_pkts=float(tr.delivered_pkts[0, i]),
             loss_events=int(tr.losses[0, i]),
         )
