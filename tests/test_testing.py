@@ -299,13 +299,22 @@ def test_a_progress_callback_reaches_the_engine_and_does_not_split_the_cache() -
 
 
 def test_predict_falls_back_to_the_ode_where_the_round_model_cannot_run(cache: RunCache) -> None:
-    # a RED bottleneck: no closed form, and the round model refuses RED
-    sets = {"queue": "red", "duration": "30s"}
-    preds = predict_scenario("thesis-two-flow", algorithm="vegas", sets=sets, cache=cache)
+    # unequal base RTTs behind an ACK-path bottleneck: no closed form, and the round
+    # model refuses that pair
+    from tcpfluid.scenarios import FlowSpec, Link, Scenario
+
+    links = (
+        Link("A", "10Mbps", "5ms", 100),
+        Link("B", "100Mbps", "7ms"),
+        Link("C", "1Gbps", "1ms"),
+        Link("R", "200kbps", "5ms", 50),
+    )
+    flows = (FlowSpec("f", ("A", "C"), ("R",)), FlowSpec("g", ("A", "B"), ("R",)))
+    sc = Scenario("z", links, flows, duration_s=20.0).with_algorithm("vegas")
+    preds = predict_scenario(sc, cache=cache)
     settled = [p for p in preds if p.quantity == "settled_window"]
     assert [p.source for p in settled] == ["ODE model", "ODE model"]
-    assert "RED" in settled[0].note and "the ODE model stands in" in settled[0].note
-    sc = build_scenario("thesis-two-flow", **sets).with_algorithm("vegas")
+    assert "ACK-path" in settled[0].note and "the ODE model stands in" in settled[0].note
     ode = simulate(sc, "ode").summary
     assert [p.value for p in settled] == [f.settled_window_pkts for f in ode.flows]
 

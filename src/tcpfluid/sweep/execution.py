@@ -184,7 +184,10 @@ def _closed_form(
     if "delta" in law:  # Enhanced Vegas: α = β = δ (document 001)
         kw["alpha"] = kw["beta"] = law["delta"]
     try:
-        path = sc.fluid_view("rounds").path  # one drop-tail path, one base RTT
+        view = sc.fluid_view("rounds")
+        if view.red is not None or not view.equal_rtt:  # one drop-tail path, one base RTT
+            raise ValueError("a RED queue or flows of unequal base RTT")
+        path = view.path
     except ValueError as exc:
         raise ValueError(
             f"the closed forms model one drop-tail path with one base RTT; this point's "

@@ -51,6 +51,11 @@ def _closed_form_layer(scenario: Scenario) -> _Layer:
     lay.put(("utilization", ALL_FLOWS, -1), None, "an average over the run", structural=True)
     try:
         view = scenario.fluid_view()
+        # the closed forms model one drop-tail path with one base RTT (the round model
+        # runs RED and unequal base RTTs, they do not)
+        if view.red is not None or not view.equal_rtt:
+            what = "a RED queue" if view.red is not None else "flows of unequal base RTT"
+            raise ValueError(f"the rounds engine cannot model {what}")
     except ValueError as exc:
         short = str(exc).split("; engines that can")[0]
         why = "outside the closed forms' model: " + short.replace(
