@@ -19,7 +19,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from tcpfluid.algorithms import get_law
 from tcpfluid.fluid import simulate_scenario_hybrid, simulate_scenario_rounds
+from tcpfluid.report._common import matched_overrides
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import simulate_packets
 
@@ -179,3 +181,74 @@ def test_hybrid_runs_different_base_rtts_and_every_law() -> None:
     for alg in ("quick-vegas", "tcp-ho", "itcp-vegas", "forward-vegas", "enhanced-vegas"):
         s = simulate_scenario_hybrid(sc.with_algorithm(alg)).summary
         assert np.all(s.throughput_pps > 0), alg
+
+
+# ----------------------------------------------------------------------------- slow-start exit
+#: the critical-window grid of the validation report (document 000 Fig. 4), kb at d = 100 ms
+_CW_KB = (100.0, 250.0, 500.0, 1000.0, 2000.0, 3000.0, 4000.0, 5000.0)
+
+
+def _packet_slow_start_windows(n: int) -> list[float]:
+    """Quick Vegas's slow-start windows as a packet sender grows them: it sends whole
+    packets (floor(W) per round), each ACK adds 1/2 (2, 3, 4.5, 6.5, 9.5, 14, ...)."""
+    w = [2.0]
+    for _ in range(n):
+        w.append(w[-1] + 0.5 * np.floor(w[-1]))
+    return w
+
+
+def _first_at_least(windows: list[float], threshold: float) -> float:
+    return next(w for w in windows[1:] if w >= threshold)
+
+
+def test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma() -> None:
+    # What a sender measures: at the end of round k its Δ multiplies the RTTs of round
+    # k − 1's packets by the window W_k already grown ×1.5 in round k, so Quick Vegas
+    # leaves slow start when the window W_{k−1} whose RTTs it reads has Δ(W_{k−1}) >
+    # γ W_{k−1}/W_k = 2γ/3: the critical window of eq. (10) with γ replaced by 2γ/3.
+    # Independent route for the packet simulator: that threshold (closed form) applied to
+    # the packet sender's own whole-packet windows; the report's packet value is the
+    # window whose RTTs the exit decision read. 250, 3000 and 4000 kb tell 2γ/3 from γ.
+    from tcpfluid.analytic import critical_window
+
+    kb = np.array([250.0, 3000.0, 4000.0, 100.0])
+    bdp = kb * 1000.0 / 8000.0
+    windows = _packet_slow_start_windows(16)
+    for k, b in zip(kb, bdp, strict=True):
+        o = matched_overrides("qv-basic", {"cbr": "none", "duration": "3s"}, bdp_pkts=b, d_s=0.1)
+        sc = build_scenario("qv-basic", **o).with_algorithm("quick-vegas")
+        got = simulate_packets(sc).summary.to_dict()["ss_exit_window"]
+        lagged = _first_at_least(windows, float(critical_window("quick-vegas", b, gamma=2 / 3)))
+        printed = _first_at_least(windows, float(critical_window("quick-vegas", b, gamma=1.0)))
+        assert got == pytest.approx(lagged), (k, got, lagged)
+        if k != 100.0:
+            assert got != pytest.approx(printed), (k, got, printed)
+
+
+def test_round_model_quick_vegas_exit_is_eq_10_with_two_thirds_gamma_under_the_lag() -> None:
+    # The round model with its default one-round lag decides in the growth round after
+    # the window whose RTTs it reads; that window is the first of Table 1's windows at or
+    # above eq. (10)'s critical window for 2γ/3 (analytic.slow_start_exit with gamma=2/3),
+    # at every BDP of the grid. Switched off (feedback_rounds=0, the documents' model: the
+    # law reads the RTTs of the window it sends) the exit window is eq. (10)'s for γ.
+    from tcpfluid.analytic import slow_start_exit
+    from tcpfluid.fluid.rounds import PathBatch, simulate_rounds
+
+    bdp = np.array(_CW_KB) * 1000.0 / 8000.0
+
+    def exits(lag: int) -> np.ndarray:
+        tr = simulate_rounds(
+            get_law("quick-vegas"), PathBatch.from_bdp(bdp, 0.1), rounds=40, record=(),
+            feedback_rounds=lag,
+        )  # fmt: skip
+        return np.asarray(tr.summary.ss_exit_window_pkts[:, 0], dtype=float)
+
+    def closed(gamma: float) -> np.ndarray:
+        return np.array(
+            [slow_start_exit("quick-vegas", b, 0.1, gamma=gamma).window_pkts for b in bdp]
+        )
+
+    # the summary names the decision round's window, one ×1.5 step after the one read
+    np.testing.assert_allclose(exits(1) / 1.5, closed(2 / 3), rtol=1e-9)
+    np.testing.assert_allclose(exits(0), closed(1.0), rtol=1e-9)
+    assert not np.allclose(closed(2 / 3), closed(1.0))
