@@ -25,7 +25,6 @@ _RUN_FUNCTIONS = {"packet": "packet_run", "rounds": "rounds_run", "ode": "ode_ru
 #: fluid model otherwise, docs/ode-model.md)
 ODE_LAWS: tuple[str, ...] = tuple(ALGORITHMS)
 
-NO_SLOW_START_ODE = NA("the ODE model has no slow start (docs/ode-model.md)")
 NO_FIGURE_VALUES = NA("the document gives this only as a plot, with no printed values")
 
 

@@ -134,7 +134,9 @@ def rounds_run(
 def ode_run(
     scenario: str, algorithm: str, overrides: Mapping[str, Any], *, n_points: int = 2001
 ) -> dict[str, Any]:
-    """Run the ODE model on a scenario; summary and trajectories."""
+    """Run the ODE model on a scenario; summary and trajectories (and, on the hybrid
+    model, each flow's round trace: ``round_t_s``, ``round_cwnd_pkts``, ``round_phase`` as the packet
+    simulator's)."""
     sc, res, out = _run("ode", scenario, algorithm, overrides, n_points=n_points)
     if res is None:
         return out
@@ -152,6 +154,11 @@ def ode_run(
             "stop_s": [float(f.stop_s) for f in sc.flows],
         }
     )
+    hybrid = getattr(r, "hybrid", None)
+    if hybrid is not None:  # laws deciding at round boundaries: the packets' round trace
+        out["round_t_s"] = [_f64(f.round_t_s) for f in hybrid.flows]
+        out["round_cwnd_pkts"] = [_f64(f.round_cwnd_pkts) for f in hybrid.flows]
+        out["round_phase"] = [_f64(f.round_phase) for f in hybrid.flows]
     return out
 
 

@@ -21,9 +21,10 @@ from ..analytic import (
 )
 from ._common import (
     NO_FIGURE_VALUES,
-    NO_SLOW_START_ODE,
     RUNS,
+    err_na,
     matched_overrides,
+    num,
     run_task,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
@@ -79,19 +80,23 @@ def _cw_tasks(cfg: ReportConfig) -> list[Task]:
         )
         for a in _CW_ALGS
     ]
-    for a in _CW_ALGS:
-        for kb, b in zip(kbs, bdps, strict=True):
-            o = matched_overrides(
-                "qv-basic", {"cbr": "none", "duration": "6s"}, bdp_pkts=b, d_s=D_S
-            )
-            label = f"critical window: packet {a} {kb:g} kb"
-            tasks.append(run_task("packet", "qv-basic", a, o, label))
+    for engine, name in (("packet", "packet"), ("ode", "ODE")):
+        for a in _CW_ALGS:
+            for kb, b in zip(kbs, bdps, strict=True):
+                o = matched_overrides(
+                    "qv-basic", {"cbr": "none", "duration": "6s"}, bdp_pkts=b, d_s=D_S
+                )
+                label = f"critical window: {name} {a} {kb:g} kb"
+                tasks.append(run_task(engine, "qv-basic", a, o, label))
     return tasks
 
 
-def _cw_row(a: str, kb: float, b: float, ex_window: float, r_w: float, p_w: Any) -> Row:
-    """The row of law ``a`` at one BDP (``b`` packets): closed-form, round-model and packet
-    exit windows, with W* (eq. (6) or (10)) and its last-packet form shown beside them."""
+def _cw_row(
+    a: str, kb: float, b: float, ex_window: float, r_w: float, p_w: Any, o_w: float | NA
+) -> Row:
+    """The row of law ``a`` at one BDP (``b`` packets): closed-form, round-model, ODE and
+    packet exit windows, with W* (eq. (6) or (10)) and its last-packet form shown beside
+    them."""
     step = 2.0 if a == "vegas" else 1.5
     eq = "(6)" if a == "vegas" else "(10)"
     w_star = float(critical_window(a, b, rtt="average"))
@@ -103,7 +108,7 @@ def _cw_row(a: str, kb: float, b: float, ex_window: float, r_w: float, p_w: Any)
         values={
             CLOSED_FORM: ex_window,
             ROUNDS: r_w,
-            ODE: NO_SLOW_START_ODE,
+            ODE: o_w,
             PACKET: p_w if p_w is not None else NA("did not leave slow start"),
             DOCUMENT: NO_FIGURE_VALUES,
             f"W* eq. {eq}": w_star,
@@ -126,7 +131,16 @@ def _cw_row(a: str, kb: float, b: float, ex_window: float, r_w: float, p_w: Any)
                     "ACK spacing may move the detection by one growth round "
                     f"(×{step:g} for {_NAMES[a]})"
                 ),
-            )
+            ),
+            ODE: Tolerance(
+                factor=step,
+                reason=(
+                    "the ODE engine's hybrid model grows the window per ACK in continuous "
+                    "time and decides at round boundaries with the packet sender's "
+                    "one-round feedback lag (docs/ode-model.md): as for packets, the "
+                    f"detection may move by one growth round (×{step:g} for {_NAMES[a]})"
+                ),
+            ),
         },
         informative=(f"W* eq. {eq}", "W* last-packet RTT"),
         reasons={
@@ -177,9 +191,12 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     bdps = np.array([kb_to_pkts(k) for k in kbs])
     n = len(kbs)
     rows: list[Row] = []
-    # task results (see _cw_tasks): one round-model batch per law, then n packet runs per law
+    # task results (see _cw_tasks): one round-model batch per law, then n packet runs per
+    # law, then n ODE runs per law
     rounds = {a: out[i] for i, a in enumerate(_CW_ALGS)}
     packets = {a: out[2 + i * n : 2 + (i + 1) * n] for i, a in enumerate(_CW_ALGS)}
+    k0 = 2 + len(_CW_ALGS) * n
+    odes = {a: out[k0 + i * n : k0 + (i + 1) * n] for i, a in enumerate(_CW_ALGS)}
     series: dict[str, Any] = {}
     for a in _CW_ALGS:
         cf_exit, rm, pk, wstar = [], [], [], []
@@ -192,15 +209,21 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             rm.append(r_w)
             pk.append(np.nan if p_w is None else p_w)
             wstar.append(float(critical_window(a, b, rtt="average")))
-            rows.append(_cw_row(a, kb, b, ex.window_pkts, r_w, p_w))
+            o = odes[a][j]
+            o_w = (
+                num(o["summary"]["ss_exit_window"], "did not leave slow start")
+                if "summary" in o
+                else err_na(o, "no result")
+            )
+            rows.append(_cw_row(a, kb, b, ex.window_pkts, r_w, p_w, o_w))
         series[a] = (np.array(cf_exit), np.array(rm), np.array(pk), np.array(wstar))
     intro = (
         "Where Vegas and Quick Vegas leave slow start, for BDPs of 100–5000 kb at d = 100 ms. "
         "The closed form is the first slow-start window at or above the critical window W* "
         "(eq. (6) for Vegas, eq. (10) for Quick Vegas: the smoothed-RTT forms, erratum E1); "
         "W* itself and the last-packet forms (coefficient 8, eq. (9)) are shown for "
-        "information. The packet simulator runs the §5.1 dumbbell with its rate chosen so "
-        "that μd and d (eq. 5) are exactly those of the row."
+        "information. The packet simulator and the ODE engine run the §5.1 dumbbell with "
+        "its rate chosen so that μd and d (eq. 5) are exactly those of the row."
     )
     table = Table("Slow-start exit window vs BDP (document 000 Fig. 4)", tuple(rows))
     return SectionResult(

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import plot
 from ..analytic import conspicuous_round, conspicuous_round_printed
-from ._common import NO_SLOW_START_ODE, RUNS, doc, matched_overrides, run_task
+from ._common import RUNS, doc, err_na, matched_overrides, run_task
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._runs import first_at_least
 from ._sec_analytic import _NAMES, D_S
@@ -41,35 +41,52 @@ def _cr_tasks(cfg: ReportConfig) -> list[Task]:
             o = matched_overrides(
                 "qv-basic", {"cbr": "none", "duration": f"{dur:.1f}s"}, bdp_pkts=b, d_s=D_S
             )
-            tasks.append(
-                run_task("packet", "qv-basic", a, o, f"conspicuous: packet {a} example {ex}")
-            )
+            for engine, name in (("packet", "packet"), ("ode", "ODE")):
+                label = f"conspicuous: {name} {a} example {ex}"
+                tasks.append(run_task(engine, "qv-basic", a, o, label))
     return tasks
+
+
+def _run_time(a: str, b: float, run: dict[str, Any]) -> float | None:
+    """Time a packet or ODE (hybrid) run took to reach the available bandwidth (None: did
+    not happen), as the closed form counts it: TCP-Ho, the end of the last round of its
+    Table-4 ramp (the first round boundary that leaves the ramp phase); Vegas, the end of
+    the first round whose window reaches μd (both engines keep the same per-round
+    trace)."""
+    if "summary" not in run or "round_t_s" not in run:
+        return None
+    t = np.asarray(run["round_t_s"][0])
+    if a == "tcp-ho":
+        left = np.flatnonzero(np.asarray(run["round_phase"][0]) != 0)
+        return float(t[left[0]]) if left.size else None
+    i = first_at_least(t, run["round_cwnd_pkts"][0], b)
+    return None if i is None else float(t[i])
 
 
 def _cr_engine_times(
     a: str, b: float, rb: dict[str, Any], j: int, pr: dict[str, Any]
 ) -> tuple[float | None, float | None, str]:
     """Round model and packet time to reach the available bandwidth at example ``j`` (None:
-    did not happen), and the packet cell's reason when it did not."""
+    did not happen), and the engine cells' reason when it did not."""
     w = rb["window_pkts"][:, j]
-    rm: float | None
-    p: float | None
     if a == "tcp-ho":
         # trace row r is Table 4's round r + 1; the ramp ends at the conspicuous round
-        rm = (float(rb["ss_exit_round"][j]) + 1.0) * D_S
-        p = pr["summary"]["ss_exit_time_s"] if "summary" in pr else None
-        return rm, p, "TCP-Ho never left its ramp"
+        rm: float | None = (float(rb["ss_exit_round"][j]) + 1.0) * D_S
+        return rm, _run_time(a, b, pr), "TCP-Ho never left its ramp"
     i = first_at_least(np.arange(w.size), w, b)
     rm = None if i is None else (i + 1) * D_S
-    p = None
-    if "summary" in pr:
-        ip = first_at_least(pr["round_t_s"][0], pr["round_cwnd_pkts"][0], b)
-        p = None if ip is None else float(pr["round_t_s"][0][ip])
-    return rm, p, "window never reached μd"
+    return rm, _run_time(a, b, pr), "window never reached μd"
 
 
-def _cr_row(a: str, ex: int, b: float, rm: float | None, p: float | None, p_na: str) -> Row:
+def _cr_row(
+    a: str,
+    ex: int,
+    b: float,
+    rm: float | None,
+    p: float | None,
+    p_na: str,
+    o: float | NA,
+) -> Row:
     """The row of law ``a`` at Example ``ex`` (μd = ``b`` packets)."""
     key = f"004/ex{ex}/{a}"
     cf = float(conspicuous_round(a, b)) * D_S
@@ -99,7 +116,7 @@ def _cr_row(a: str, ex: int, b: float, rm: float | None, p: float | None, p_na: 
         values={
             CLOSED_FORM: cf,
             ROUNDS: rm if rm is not None else NA("did not happen"),
-            ODE: NO_SLOW_START_ODE,
+            ODE: o,
             PACKET: p if p is not None else NA(p_na),
             DOCUMENT: doc(f"{key}/simulation"),
             **extra,
@@ -151,6 +168,7 @@ def _cr_figure(pts: dict[tuple[str, str], list[float]]) -> Figure:
         plot.versus(x, rounds * D_S, ax=ax, color=col, linestyle=ls, label=label)
     markers = (  # (engine key, marker style, label)
         ("rm", {"marker": "o", "fillstyle": "none"}, "round model"),
+        ("ode", {"marker": "+"}, "ODE"),
         ("pk", {"marker": "x"}, "packet simulator"),
         ("doc", {"marker": "s"}, "document 004 simulation"),
     )
@@ -177,7 +195,7 @@ def _cr_figure(pts: dict[tuple[str, str], list[float]]) -> Figure:
     cap = (
         "Time for a new Vegas or TCP-Ho flow to reach the available bandwidth against μd "
         "(d = 0.1 s): corrected closed forms (solid), the document's printed forms "
-        "(dotted, dashed; errata E4, E6, E8), and the round model, packet simulator and "
+        "(dotted, dashed; errata E4, E6, E8), and the round model, ODE, packet simulator and "
         "document 004's ns-2 results at Examples 1–3; cf. document 004 §4.3 and Fig. 5."
     )
     return Figure.from_matplotlib(fig, "conspicuous_rounds", cap)
@@ -188,25 +206,28 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     pts: dict[tuple[str, str], list[float]] = {}
     k = 0
     for a in _CR_ALGS:
-        rb = out[k]  # the round model's batch over the examples, then one packet run each
-        k += 1
+        rb = out[k]  # the round model's batch over the examples, then a packet and an
+        k += 1  # ODE run each
         for j, (ex, b) in enumerate(_EXAMPLES):
-            pr = out[k]
-            k += 1
+            pr, orr = out[k], out[k + 1]
+            k += 2
             rm, p, p_na = _cr_engine_times(a, b, rb, j, pr)
+            ot = _run_time(a, b, orr)
+            o: float | NA = err_na(orr, p_na) if ot is None else ot
             pts.setdefault((a, "rm"), []).append(np.nan if rm is None else rm)
+            pts.setdefault((a, "ode"), []).append(np.nan if ot is None else ot)
             pts.setdefault((a, "pk"), []).append(np.nan if p is None else p)
             pts.setdefault((a, "doc"), []).append(doc(f"004/ex{ex}/{a}/simulation"))
-            rows.append(_cr_row(a, ex, b, rm, p, p_na))
+            rows.append(_cr_row(a, ex, b, rm, p, p_na, o))
     intro = (
         "Document 004 §4.3: the round at which a new Vegas or TCP-Ho flow first uses the "
         "available bandwidth, d = 0.1 s. The closed form column is the corrected one: for "
         "Vegas eq. (2) with the '−2' of erratum E4, for TCP-Ho eq. (4) with the standing "
         "bottleneck queue (erratum E8, k ≥ 3 + √(4μd − 7), k even). The printed forms "
         "(Vegas '−1', TCP-Ho eq. (6)), the exact root of the printed cubic eq. (5) and the "
-        "paper's own analysis numbers are shown beside them, not judged. Round model and "
-        "packet simulator: Vegas, the first round whose window reaches μd; TCP-Ho, the end "
-        "of its Table-4 ramp."
+        "paper's own analysis numbers are shown beside them, not judged. Round model, ODE "
+        "(hybrid model) and packet simulator: Vegas, the first round whose window reaches "
+        "μd; TCP-Ho, the end of its Table-4 ramp."
     )
     return SectionResult(
         "conspicuous",

@@ -13,7 +13,6 @@ from .. import plot
 from ..algorithms import get_law
 from ..analytic import conspicuous_round, rounds_to_equilibrium, slow_start_exit
 from ._common import (
-    NO_SLOW_START_ODE,
     doc,
     err_na,
     num,
@@ -182,9 +181,6 @@ def _engine_values(res: dict[str, Any], kind: str) -> dict[str, float | NA]:
         "halved": num(conv[0], nd),
         "doubled": num(conv[1], nd),
     }
-    if kind == "ode":
-        out["ss_exit_window"] = NO_SLOW_START_ODE
-        out["ss_exit_time_s"] = NO_SLOW_START_ODE
     t = res["time_s" if kind == "rounds" else "t_s"]
     out["max_queue"] = num(_max_queue(t, res["queue_pkts"], 80.0, 160.0), "no samples")
     return out
