@@ -135,8 +135,8 @@ def ode_run(
     scenario: str, algorithm: str, overrides: Mapping[str, Any], *, n_points: int = 2001
 ) -> dict[str, Any]:
     """Run the ODE model on a scenario; summary and trajectories (and, on the hybrid
-    model, each flow's round trace: ``round_t_s``, ``round_cwnd_pkts``, ``round_phase`` as the packet
-    simulator's)."""
+    model, each flow's round trace ``round_t_s``, ``round_cwnd_pkts``, ``round_phase``,
+    as the packet simulator's)."""
     sc, res, out = _run("ode", scenario, algorithm, overrides, n_points=n_points)
     if res is None:
         return out
