@@ -148,7 +148,7 @@ def test_study_json_and_plot() -> None:
     matplotlib.use("Agg")
     st = thesis_two_flow_study(x2_ms=(10, 50), settings=("vegas-3",))
     d = json.loads(json.dumps(st.to_dict()))
-    assert d["source"] == "document 001 Table 3.16" and len(d["rows"]) == 2
+    assert d["source"] == "Tsang's thesis (2000), Table 3.16" and len(d["rows"]) == 2
     assert len(st.plot()) == 2  # ODE and document lines
     st2 = ho_different_rtt_study(
         [0.05, 0.1], algorithms=("vegas", "tcp-ho"), duration_s=20.0, measure_from_s=10.0

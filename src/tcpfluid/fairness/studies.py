@@ -92,8 +92,6 @@ def thesis_two_flow_study(
         given the measured over-estimation; ``doc_jain`` (Table 3.16; NaN for x2 values
         not in it).
     """
-    import pandas as pd
-
     engine = _check_engine(packet_engine)
     for s in settings:
         check_choice("settings", s, tuple(_THESIS_SETTINGS))
@@ -123,48 +121,64 @@ def thesis_two_flow_study(
                 "ode_overestimate_long_s": summ.base_rtt_overestimate_s[1],
             }
             if engine is not None:
-                pres = engine(sc)
-                pt = _packet_window_throughput(pres, m0, T)
-                pflows = _native(pres).flows
-                row["packet_jain"] = _jain_or_nan(pt)
-                row["packet_ratio"] = float(pt[0] / pt[1]) if pt[1] > 0 else math.nan
-                # the ODE again, given the BaseRTT errors the packets actually recorded
-                # (Boutremans-Le Boudec with measured x_j, as the thesis's Table 3.6)
-                prob = ode_problem(sc)
-                err = [
-                    max(0.0, float(f.round_base_rtt_s[-1]) - of.rtt_s)
-                    for f, of in zip(pflows, prob.flows, strict=True)
-                ]
-                flows_x = [
-                    replace(of, base_rtt_error_s=e) for of, e in zip(prob.flows, err, strict=True)
-                ]
-                sx = _summary(
-                    simulate_ode(
-                        flows_x,
-                        prob.path,
-                        t_end_s=T,
-                        red=prob.red,
-                        cross_traffic=prob.cross_traffic,
-                        measure_from_s=m0,
-                    )
-                )
-                row["packet_base_rtt_error_long_s"] = err[1]
-                row["packet_base_rtt_error_short_s"] = err[0]
-                row["ode_measured_x_jain"] = sx.jain_index
+                row.update(_thesis_packet_columns(sc, engine(sc), m0, T))
             doc = THESIS_TABLE_3_16.get(int(x2)) if float(x2).is_integer() else None
             row["doc_jain"] = doc[setting] if doc is not None else math.nan
             rows.append(row)
-    return FairnessStudy(
-        name="thesis-two-flow",
-        source="document 001 Table 3.16",
-        table=pd.DataFrame(rows),
-        notes=(
+    return _study(
+        "thesis-two-flow",
+        "Tsang's thesis (2000), Table 3.16",
+        rows,
+        (
             "Both connections start at 0 s in the model (the thesis starts connection 1 "
             "first, by an unstated amount), so neither over-estimates its BaseRTT unless the "
             "queue it first sees is non-empty; the ODE has no slow start and no packet "
             f"bursts. Throughputs averaged over [{m0:g}, {T:g}] s. Queue: {queue}."
         ),
     )
+
+
+def _thesis_packet_columns(sc: Scenario, pres: Any, m0: float, T: float) -> dict[str, Any]:
+    """The packet columns of a thesis row: Jain's index and throughput ratio over
+    ``[m0, T]`` s, the BaseRTT errors the packet flows recorded, and the ODE run again
+    given those errors (Boutremans-Le Boudec with measured x_j, as the thesis's Table 3.6)."""
+    pt = _packet_window_throughput(pres, m0, T)
+    pflows = _native(pres).flows
+    prob = ode_problem(sc)
+    err = [
+        max(0.0, float(f.round_base_rtt_s[-1]) - of.rtt_s)
+        for f, of in zip(pflows, prob.flows, strict=True)
+    ]
+    flows_x = [replace(of, base_rtt_error_s=e) for of, e in zip(prob.flows, err, strict=True)]
+    sx = _summary(
+        simulate_ode(
+            flows_x,
+            prob.path,
+            t_end_s=T,
+            red=prob.red,
+            cross_traffic=prob.cross_traffic,
+            measure_from_s=m0,
+        )
+    )
+    return {
+        "packet_jain": _jain_or_nan(pt),
+        "packet_ratio": float(pt[0] / pt[1]) if pt[1] > 0 else math.nan,
+        "packet_base_rtt_error_long_s": err[1],
+        "packet_base_rtt_error_short_s": err[0],
+        "ode_measured_x_jain": sx.jain_index,
+    }
+
+
+def _study(name: str, source: str, rows: list[dict[str, Any]], notes: str) -> FairnessStudy:
+    """A :class:`FairnessStudy` of ``rows`` (one dict a row)."""
+    import pandas as pd
+
+    return FairnessStudy(name=name, source=source, table=pd.DataFrame(rows), notes=notes)
+
+
+def _doc_columns(doc: Sequence[float] | None, names: Sequence[str]) -> dict[str, float]:
+    """The document's printed values as ``doc_<name>`` columns (NaN where it prints none)."""
+    return {f"doc_{n}": float(doc[i]) if doc else math.nan for i, n in enumerate(names)}
 
 
 def _packet_window_throughput(result: Any, t0: float, t1: float) -> FloatArray:
@@ -234,8 +248,6 @@ def qv_many_flows_study(
     Vegas use α = 2, β = 4 and FAST α = 100 (the Quick Vegas paper §5); New Reno is modelled as
     Reno.
     """
-    import pandas as pd
-
     n = check_int("flows", flows, minimum=3)
     algorithms = _check_algorithms("algorithms", algorithms)
     engine = _check_engine(packet_engine)
@@ -252,11 +264,11 @@ def qv_many_flows_study(
     rows = _period_study(
         "qv-many-flows", algorithms, edges, doc, engine, {"flows": n, **overrides}, n_points
     )
-    return FairnessStudy(
-        name="qv-many-flows",
-        source="document 000 Table 2",
-        table=pd.DataFrame(rows),
-        notes=(
+    return _study(
+        "qv-many-flows",
+        "Quick Vegas paper (Chan, Lin, Ho 2008), Table 2",
+        rows,
+        (
             "Late joiners record the queue they find in their BaseRTT (Boutremans-Le "
             "Boudec over-estimation), which the model keeps; the model has no slow start, "
             "so its transients differ from ns-2's."
@@ -277,8 +289,6 @@ def qv_different_rtt_study(
     not in its text, so the RTTs (``rtt1``, ``rtt2``, ``rtt3`` overrides) are the
     scenario's choice and the document column is a reference, not a target.
     """
-    import pandas as pd
-
     algorithms = _check_algorithms("algorithms", algorithms)
     engine = _check_engine(packet_engine)
     sc0 = build_scenario("qv-different-rtt", **overrides)
@@ -286,11 +296,11 @@ def qv_different_rtt_study(
     edges = list(np.linspace(0.0, T, 5))
     doc = _QV_TABLE_3 if not overrides else {}
     rows = _period_study("qv-different-rtt", algorithms, edges, doc, engine, overrides, n_points)
-    return FairnessStudy(
-        name="qv-different-rtt",
-        source="document 000 Table 3",
-        table=pd.DataFrame(rows),
-        notes=(
+    return _study(
+        "qv-different-rtt",
+        "Quick Vegas paper (Chan, Lin, Ho 2008), Table 3",
+        rows,
+        (
             "Group RTTs are the scenario's (the paper's Fig. 15 is missing from its text). "
             "Vegas flows with equal α and no over-estimation share equally whatever the "
             "RTT in the model (fluid equilibrium), so the model bounds what RTT alone "
@@ -331,8 +341,6 @@ def ho_different_rtt_study(
     No packet column: the topology is not a registered scenario. Vegas uses the
     registry's α = 2, β = 4 and FAST α = 100 (the paper's footnote).
     """
-    import pandas as pd
-
     d = [check_positive("rtts_s", v) for v in rtts_s]
     if len(d) < 2:
         raise ValueError(f"rtts_s must list at least 2 flows, got {rtts_s!r}")
@@ -353,15 +361,13 @@ def ho_different_rtt_study(
             row.update(ode_jain=summ.jain_index, ode_utilization=summ.utilization, note="")
         else:
             row.update(ode_jain=math.nan, ode_utilization=math.nan, note=_NO_RHS)
-        doc = _HO_TABLE_6.get(algo)
-        row["doc_jain"] = doc[0] if doc else math.nan
-        row["doc_utilization"] = doc[1] if doc else math.nan
+        row.update(_doc_columns(_HO_TABLE_6.get(algo), ("jain", "utilization")))
         rows.append(row)
-    return FairnessStudy(
-        name="ho-different-rtt",
-        source="document 004 Table 6",
-        table=pd.DataFrame(rows),
-        notes=f"RTTs (caller's choice, Fig. 13 missing): {d}; buffer {buffer_pkts:g} packets.",
+    return _study(
+        "ho-different-rtt",
+        "TCP-Ho paper (Ho, Chan, Chen 2007), Table 6",
+        rows,
+        f"RTTs (caller's choice, Fig. 13 missing): {d}; buffer {buffer_pkts:g} packets.",
     )
 
 
@@ -382,8 +388,6 @@ def ho_friendliness_study(
     parameters of §5.2.2 and no CBR; Vegas uses the registry's α = 2, β = 4 and FAST
     α = 100.
     """
-    import pandas as pd
-
     engine = _check_engine(packet_engine)
     T, m0 = _check_window(duration_s, measure_from_s)
     kinds: list[tuple[str, str]] = []
@@ -419,15 +423,13 @@ def ho_friendliness_study(
                 pt = _packet_window_throughput(engine(sc), m0, T)
                 row.update(_mix_columns("packet", pt, n1, pkt_bits))
             doc = _HO_TABLE_7.get((first, second), {}).get((n1, n2))
-            row["doc_jain"] = doc[0] if doc else math.nan
-            row["doc_mean_kbps_1"] = float(doc[1]) if doc else math.nan
-            row["doc_mean_kbps_2"] = float(doc[2]) if doc else math.nan
+            row.update(_doc_columns(doc, ("jain", "mean_kbps_1", "mean_kbps_2")))
             rows.append(row)
-    return FairnessStudy(
-        name="ho-friendliness",
-        source="document 004 Table 7",
-        table=pd.DataFrame(rows),
-        notes=(
+    return _study(
+        "ho-friendliness",
+        "TCP-Ho paper (Ho, Chan, Chen 2007), Table 7",
+        rows,
+        (
             "Mean throughput of the first and second kind in kbit/s (1000-byte packets). "
             "The fluid Reno halves once per lost packet-rate unit (MGT), which over a "
             "120-packet drop-tail buffer is an approximation of ns-2's bursty losses."
