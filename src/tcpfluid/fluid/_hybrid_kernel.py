@@ -67,7 +67,9 @@ G_CARRIED = 2  # packets carried by the bottleneck
 G_K_REC = 3  # recorded samples so far
 G_Q = 4  # the queue after the last step
 G_QR = 5  # the ACK-path queue after the last step, ACKs
-N_GLOBALS = 6
+G_APTR = 6  # the step whose arrivals leave the queue now (FIFO), for the RTT samples
+G_ARRIVED = 7  # cumulative arrivals at the bottleneck (after drops), packets
+N_GLOBALS = 8
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -105,6 +107,7 @@ def advance(  # type: ignore[no-untyped-def]
     q_hist,
     f_hist,
     fq_ring,
+    qa_ring,
     drops,
     ends,
     cross,
@@ -130,6 +133,8 @@ def advance(  # type: ignore[no-untyped-def]
     F = ff.shape[1]
     H = q_hist.shape[0]
     HF = fq_ring.shape[0]
+    HA = qa_ring.shape[0]
+    fifo_sample = HA > 1
     service = mu * dt
     has_rev = rev[0] == 1.0
     mu_r = rev[1]
@@ -210,7 +215,23 @@ def advance(  # type: ignore[no-untyped-def]
             dep_hist[slot, j] = dep
             q_after += ff[F_QF, j]
         g[G_Q] = q_after
-        fdel = q_after / mu
+        if fifo_sample:
+            # FIFO at rate mu: the fluid leaving in this step is the part of the
+            # cumulative arrivals that the cumulative departures just reached; it arrived
+            # in step a and its RTT sample carries the time it waited, (k - a) dt (the
+            # queue it found, not the one behind it)
+            g[G_ARRIVED] += arr + arr_c
+            qa_ring[k % HA] = g[G_ARRIVED]
+            a = int(g[G_APTR])
+            if a < k - HA + 1:
+                a = k - HA + 1
+            gone = g[G_CARRIED] - 1e-9
+            while a < k and qa_ring[a % HA] < gone:
+                a += 1
+            g[G_APTR] = a
+            fdel = (k - a) * dt
+        else:
+            fdel = q_after / mu
         if has_rev:
             # ---------------- ACK-path queue (document 003): one ACK per packets_per_ack
             # packets, drop-tail in ACKs; a surviving ACK acknowledges all earlier data

@@ -51,7 +51,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import metrics
-from .._validation import check_positive, check_range
+from .._validation import check_choice, check_positive, check_range
 from ..algorithms.base import LOSS_FAST, LOSS_TIMEOUT, ControlLaw, RoundSample
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
@@ -63,6 +63,8 @@ FloatArray = NDArray[np.float64]
 
 #: default time step, as a fraction of the smallest base RTT
 STEPS_PER_RTT = 64
+#: what an RTT sample carries (:func:`simulate_hybrid`'s ``rtt_sample``)
+RTT_SAMPLES = ("departure", "arrival")
 
 
 # ------------------------------------------------------------------------------ engine
@@ -175,6 +177,7 @@ def simulate_hybrid(
     dt_s: float | None = None,
     record_every_s: float | None = None,
     timeout_loss_fraction: float = 0.5,
+    rtt_sample: str = "departure",
     progress: Callable[[float], None] | None = None,
 ) -> HybridResult:
     """Run the hybrid fluid model (module docstring) on one bottleneck.
@@ -213,6 +216,13 @@ def simulate_hybrid(
     timeout_loss_fraction
         A flow losing more than this fraction of its window in one event suffers a
         timeout, otherwise a fast retransmit (``(0, 1]``).
+    rtt_sample
+        The queueing delay an RTT sample carries: ``"departure"`` (default) the queue at
+        the instant the fluid leaves the bottleneck (the queue behind it), ``"arrival"``
+        the time it waited in the FIFO (the queue it found, as a packet's RTT does). The
+        two differ only while the queue moves: after a step in the available bandwidth
+        ``"arrival"`` reacts later, and the peak queue of Quick Vegas and FAST then agrees
+        with the packet simulator (docs/ode-model.md).
     progress
         Called with the fraction of simulated time done, at most ~10 times a second.
     """
@@ -233,6 +243,7 @@ def simulate_hybrid(
     q_hist = np.zeros(H)
     f_hist = np.zeros(H)
     fq_ring = np.zeros(hf)
+    qa_ring = np.zeros(_arrival_ring(rtt_sample, buf, mu, dt, n_steps))
     drops = np.zeros(F)
     ends = np.zeros(F, dtype=np.bool_)
     cross_arr = np.array(cross, dtype=np.float64).reshape(-1, 3)
@@ -250,7 +261,7 @@ def simulate_hybrid(
     while True:
         k, code = K.advance(
             k, n_steps, dt, mu, buf, red_arr, rev_arr, ff, g, dep_hist, ack_hist, q_hist,
-            f_hist, fq_ring, drops, ends, cross_arr, every, rec_f, rec_g,
+            f_hist, fq_ring, qa_ring, drops, ends, cross_arr, every, rec_f, rec_g,
         )  # fmt: skip
         if code == K.DONE:
             break
@@ -346,6 +357,17 @@ def _check_run(
     cross = _check_cross(cross_traffic, mu)
     changes = metrics.bandwidth_changes([(a, b) for _, a, b in cross], t_end)
     return _Run(d, mu, t_end, buf, dt, n_steps, every, frac, start, stop, cross, changes)
+
+
+def _arrival_ring(rtt_sample: str, buf: float, mu: float, dt: float, n_steps: int) -> int:
+    """Length of the ring of cumulative arrivals behind ``rtt_sample="arrival"`` (1 for
+    ``"departure"``): the steps the longest queue takes to drain, at least 4096, capped by
+    the run's steps."""
+    check_choice("rtt_sample", rtt_sample, RTT_SAMPLES)
+    if rtt_sample == "departure":
+        return 1
+    longest = (buf + 2.0) / mu / dt + 2.0 if math.isfinite(buf) else 0.0
+    return int(min(max(longest, 4096.0), n_steps + 2.0, 4_000_000.0))
 
 
 def _check_reverse(

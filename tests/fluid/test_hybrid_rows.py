@@ -1,0 +1,75 @@
+"""The hybrid fluid model against the packet simulator on the report's §5.1 rows, each
+with the mechanism behind a difference switched off and on.
+
+The peak queue after the bandwidth halves lasts about one RTT, so it is measured on a fine
+grid (10 ms) in both engines, over four instants of the change spread across one round
+(the peak depends on where the change falls within the senders' round).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tcpfluid.fluid.hybrid import simulate_scenario_hybrid
+from tcpfluid.scenarios import build_scenario
+from tcpfluid.sim import simulate_packets
+
+GRID = 0.01  # s
+PHASES = (0.0, 0.03, 0.06, 0.09)  # s: the change instant within the ~116 ms round
+
+
+def _peak(t: Any, q: Any, start: float) -> float:
+    t, q = np.ravel(t), np.ravel(q)
+    return float(q[t >= start].max())
+
+
+def _peaks(scenario: str, algorithm: str, **hybrid: Any) -> tuple[float, float]:
+    """Mean over :data:`PHASES` of the peak queue after the halving: packet, hybrid."""
+    pk, hy = [], []
+    for ph in PHASES:
+        start = 80.0 + ph
+        sc = build_scenario(scenario, duration=f"{start + 2.0:g}s", cbr_start=f"{start:g}s")
+        sc = sc.with_algorithm(algorithm)
+        p = simulate_packets(sc, sample_interval=GRID)
+        pk.append(_peak(p.t_s, p.links[_bottleneck(p)].queue_pkts, start))
+        h = simulate_scenario_hybrid(sc, record_every_s=GRID, **hybrid)
+        hy.append(_peak(h.time_s, h.queue_pkts, start))
+    return float(np.mean(pk)), float(np.mean(hy))
+
+
+def _bottleneck(p: Any) -> int:
+    return next(i for i, lk in enumerate(p.links) if lk.name == "R1-R2")
+
+
+@pytest.mark.parametrize("algorithm", ["quick-vegas", "fast"])
+def test_peak_queue_after_the_halving_follows_the_rtt_sample_reading(algorithm: str) -> None:
+    # The hybrid's default RTT sample carries the queue at the instant the fluid leaves
+    # the bottleneck (the queue behind it); a packet's RTT carries the queue it found.
+    # While the queue grows after the halving the default therefore sees the growth one
+    # queueing delay early, and the laws cut before the queue has peaked: 5-7 % lower
+    # peak. With FIFO samples (the switch) the peak agrees within 3 %.
+    packet, departure = _peaks("qv-basic", algorithm)
+    _, arrival = _peaks("qv-basic", algorithm, rtt_sample="arrival")
+    assert departure < (1.0 - 0.045) * packet
+    assert arrival == pytest.approx(packet, rel=0.03)
+
+
+def test_tcp_ho_peak_queue_agrees_on_a_fine_grid() -> None:
+    # TCP-Ho's peak after the halving (ho-basic) agrees within 5 % when both engines are
+    # sampled every 10 ms; the report's ODE series (2001 points over 240 s: a 0.12 s
+    # grid) misses most of the ~0.2 s peak
+    packet, hybrid = _peaks("ho-basic", "tcp-ho")
+    assert hybrid == pytest.approx(packet, rel=0.05)
+    sc = build_scenario("ho-basic").with_algorithm("tcp-ho")
+    coarse = simulate_scenario_hybrid(sc, record_every_s=240.0 / 2000)
+    fine = simulate_scenario_hybrid(sc, record_every_s=GRID)
+    window = (80.0, 160.0)
+
+    def peak(h: Any) -> float:
+        m = (h.time_s >= window[0]) & (h.time_s <= window[1])
+        return float(h.queue_pkts[m].max())
+
+    assert peak(coarse) < 0.95 * peak(fine)
