@@ -90,30 +90,33 @@ def rtt_classes(base_rtt_s: FloatArray) -> list[NDArray[np.intp]]:
     return [np.array(g, dtype=np.intp) for g in groups]
 
 
-def shared_backlog(windows: FloatArray, pipes: FloatArray) -> float:
+def shared_backlog(windows: Sequence[float], pipes: Sequence[float]) -> float:
     """The standing backlog ``q`` (packets) of window-limited flows sharing a FIFO queue.
 
     Class ``k`` holds ``windows[k]`` packets in flight over a pipe of ``pipes[k] = μa d_k``
     packets; ``q`` solves ``Σ W_k / (pipes_k + q) = 1`` (``0`` when the windows fit the
     pipes), by Newton's method from ``max(0, ΣW − max pipe)`` (a point left of the root of
-    this convex decreasing function, so the iterates increase to it).
+    this convex decreasing function, so the iterates increase to it). Plain floats: the
+    round model calls it with a handful of classes at every event.
 
     Examples
     --------
-    >>> shared_backlog(np.array([30.0]), np.array([20.0]))  # one class: W - mu d
+    >>> shared_backlog([30.0], [20.0])  # one class: W - mu d
     10.0
-    >>> round(shared_backlog(np.array([10.0, 20.0]), np.array([10.0, 30.0])), 9)
+    >>> round(shared_backlog([10.0, 20.0], [10.0, 30.0]), 9)
     10.0
     """
-    live = windows > 0.0
-    w, m = windows[live], pipes[live]
-    if w.size == 0 or float(np.sum(w / m)) <= 1.0:
+    live = [(w, m) for w, m in zip(windows, pipes, strict=True) if w > 0.0]
+    if not live or sum(w / m for w, m in live) <= 1.0:
         return 0.0
-    q = max(0.0, float(w.sum() - m.max()))
+    q = max(0.0, sum(w for w, _ in live) - max(m for _, m in live))
     for _ in range(200):
-        r = w / (m + q)
-        f = float(r.sum()) - 1.0
-        step = f / float(np.sum(r / (m + q)))
+        f, df = -1.0, 0.0
+        for w, m in live:
+            r = w / (m + q)
+            f += r
+            df += r / (m + q)
+        step = f / df
         q += step
         if step <= 1e-13 * (1.0 + q):
             break
@@ -229,6 +232,7 @@ class _AsyncLoop:
         # per flow: the window of the round in progress (0 before a flow's first round and
         # while it is inactive), the last RTTs its law read, totals
         self.w_cur = np.zeros(F)
+        self.w_class = [0.0] * self.K  # each class's windows in flight (sum of w_cur)
         self.active = np.ones(F, dtype=bool)
         self.started = np.zeros(F, dtype=bool) if self.staggered else np.ones(F, dtype=bool)
         self.base_rtt, self.fwd_base = np.full(F, np.inf), np.full(F, np.inf)
@@ -318,7 +322,7 @@ class _AsyncLoop:
         if others is not None:
             q1 = np.array([shared_backlog(*_with(others, w1_s, mud))])
             qf = (q1, q1, q1, q1) if self.model == "fluid" else (qf[0], qf[1], qf[2], q1)
-        w_all = w1_s if others is None else w1_s + float(others[0].sum())
+        w_all = w1_s if others is None else w1_s + sum(others[0])
         lost_s, qf = buffer_overflow(qf, b_tcp) if self.finite_buf else (None, qf)
         duration, rtts = round_rtts(qf, None, d, 0.5 * d, inv_mu, mu_a, None)
         if self.lag:
@@ -333,6 +337,7 @@ class _AsyncLoop:
             share = min(1.0, (self.cfg.t_end - t0) / float(duration[0]))
             self.delivered[ix] += got * share
         self.w_cur[ix] = w1
+        self.w_class[c] = float(w1_s.sum()) if n > 1 else float(w1.sum())
         if self.count[c] % self.cfg.every == 0:
             peak = qf[2] if self.model != "fluid" else qf[3]
             self.recorder.add(
@@ -346,15 +351,15 @@ class _AsyncLoop:
         self.t[c] = t_next
         return w1
 
-    def _others(self, c: int, mu_a: FloatArray) -> tuple[FloatArray, FloatArray] | None:
+    def _others(self, c: int, mu_a: FloatArray) -> tuple[list[float], list[float]] | None:
         """The other classes' windows in flight and pipes ``μa d_k`` (``None``: none sends)."""
         if self.K == 1:
             return None
-        ks = [k for k in range(self.K) if k != c]
-        w = np.array([float(self.w_cur[self.ix[k]].sum()) for k in ks])
-        if not np.any(w > 0.0):
+        ks = [k for k in range(self.K) if k != c and self.w_class[k] > 0.0]
+        if not ks:
             return None
-        return w, np.array([float((mu_a * self.dc[k])[0]) for k in ks])
+        mua = float(mu_a[0])
+        return [self.w_class[k] for k in ks], [mua * float(self.dc[k][0]) for k in ks]
 
     def _losses(
         self,
@@ -381,7 +386,8 @@ class _AsyncLoop:
             self.red_avg = self.red_q + (self.red_avg - self.red_q) * keep
             self.red_t = t0
             self.red_q = float((qf[1] * (self.mu / mu_a))[0])
-            p = float(red_drop_probability(self.red_avg, self.red))
+            below = self.red_avg < self.red.min_th_pkts
+            p = 0.0 if below else float(red_drop_probability(self.red_avg, self.red))
             if p > 0.0:
                 self.red_debt[ix] += p * w1
                 whole = np.floor(self.red_debt[ix])
@@ -484,9 +490,7 @@ def _sum(x: FloatArray, n: int) -> FloatArray:
     return x.reshape(1, n).sum(axis=1) if n > 1 else x
 
 
-def _with(
-    others: tuple[FloatArray, FloatArray], w_s: FloatArray, mud: FloatArray
-) -> tuple[FloatArray, FloatArray]:
+def _with(others: tuple[list[float], list[float]], w_s: FloatArray, mud: FloatArray) -> Any:
     """The windows and pipes of every class, this class's first."""
     w, m = others
-    return np.concatenate([w_s, w]), np.concatenate([mud, m])
+    return [float(w_s[0]), *w], [float(mud[0]), *m]
