@@ -28,6 +28,40 @@ ODE_LAWS: tuple[str, ...] = tuple(ALGORITHMS)
 NO_FIGURE_VALUES = NA("the document gives this only as a plot, with no printed values")
 
 
+_QV_TEST = "tests/analytic/test_new_equilibrium_layers.py::"
+#: Quick Vegas after a rise of the available bandwidth, packet simulator: why it takes more
+#: rounds to reach nW than eq. (12) (verified by computing Δ from the round's minimum RTT)
+QV_TRAIN_QUEUE = (
+    "per-ACK increments queue behind the packet train and the round's mean RTT counts that "
+    "queue: Δ reaches α below nW and succ resets; with Δ from the round's minimum RTT the "
+    "packet simulator meets eq. (12) and the round model "
+    f"({_QV_TEST}test_train_queue_of_per_ack_increments_slows_the_packet_ramp; doc 000 §4.2 "
+    "notes the burstiness)"
+)
+#: Quick Vegas, rounds to nW in the round model: the detection lag eq. (12) does not count
+QV_DETECTION_LAG = (
+    "eq. (12) counts from the first estimation with Δ < α; an engine sees the change two "
+    "rounds late (§3.2.2) and reaches eq. (12)'s real-valued i at the next whole round: "
+    f"⌈i⌉ + 2 ± 1 ({_QV_TEST}"
+    "test_doubling_reaches_nw_as_eq12_plus_the_detection_lag_and_overshoots_by_the_train)"
+)
+#: Quick Vegas, convergence after the bandwidth doubles, against eq. (12)
+QV_SETTLING = (
+    "eq. (12) is the rounds to reach nW; the column is the settling into the 2 % band after "
+    "the overshoot above μd: both engines reach μd in ⌈i⌉ + 2 ± 1 rounds "
+    f"({_QV_TEST}"
+    "test_doubling_reaches_nw_as_eq12_plus_the_detection_lag_and_overshoots_by_the_train)"
+)
+#: Quick Vegas, convergence after the bandwidth doubles: round model against packets
+QV_OVERSHOOT = (
+    "the round model overshoots μd more (peak 736 vs 659 at μd = 625): the packet flow's "
+    "train queue lifts Δ to α/4 before μd and the near-band measurement round stops its "
+    "ramp; with Δ from the round's minimum RTT the packet peak is the round model's "
+    f"({_QV_TEST}"
+    "test_doubling_reaches_nw_as_eq12_plus_the_detection_lag_and_overshoots_by_the_train)"
+)
+
+
 def ode_na(algorithm: str) -> NA:
     """``n/a`` for a law the report does not run on the ODE engine (not in
     :data:`ODE_LAWS`)."""

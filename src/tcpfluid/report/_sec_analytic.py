@@ -21,6 +21,8 @@ from ..analytic import (
 )
 from ._common import (
     NO_FIGURE_VALUES,
+    QV_DETECTION_LAG,
+    QV_TRAIN_QUEUE,
     RUNS,
     err_na,
     matched_overrides,
@@ -338,15 +340,7 @@ def _ne_tolerance(a: str) -> tuple[Tolerance, dict[str, str]]:
             "(α+β)/2 near the target add rounds"
         ),
     )
-    reasons = {
-        ROUNDS: "per-ACK increases queue behind the ACK train and inflate Δ, "
-        "resetting succ (docs/round-model.md; doc 000 §4.2 notes the "
-        "same burstiness)",
-        PACKET: "burstiness of Quick Vegas's increases (doc 000 §4.2: 'the "
-        "theoretical values and the experiment values of Quick Vegas "
-        "are still with some deviations')",
-    }
-    return tol, reasons
+    return tol, {ROUNDS: QV_DETECTION_LAG, PACKET: QV_TRAIN_QUEUE}
 
 
 def _ne_row(a: str, n: int, cf: float, rm: float | None, pk: float | None, fl: float | None) -> Row:

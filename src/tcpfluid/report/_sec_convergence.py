@@ -10,7 +10,7 @@ import numpy as np
 from .. import plot
 from ..algorithms import get_law
 from ..analytic import conspicuous_round, rounds_to_equilibrium
-from ._common import NO_FIGURE_VALUES, matched_overrides, run_task
+from ._common import NO_FIGURE_VALUES, QV_OVERSHOOT, QV_SETTLING, matched_overrides, run_task
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES, D_S, kb_to_pkts
 from ._sec_dynamics import _HO_TABLE2, _engine_values
@@ -98,14 +98,14 @@ _CB_ENGINE_LINES: tuple[tuple[str, str, dict[str, Any]], ...] = (
 Curves = dict[tuple[str, str, str], list[float]]
 
 
-def _cb_reasons(a: str) -> dict[str, str]:
-    """Why the round model and the packet simulator may differ for law ``a``."""
+def _cb_reasons(a: str, kind: str) -> dict[str, str]:
+    """Why the round model and the packet simulator may differ for law ``a`` after the
+    change ``kind`` (``new``, ``halved``, ``doubled``)."""
     if a == "quick-vegas":
-        return {
-            ROUNDS: "burst term resets succ (docs/round-model.md)",
-            PACKET: "bursts reset succ (doc 000 §5.2: 'the succ may not "
-            "be consecutively accumulated')",
-        }
+        if kind != "doubled":
+            return {}
+        return {ROUNDS: f"{QV_SETTLING}; against the packet simulator: {QV_OVERSHOOT}",
+                PACKET: QV_SETTLING}  # fmt: skip
     if a == "tcp-ho":
         return {
             ROUNDS: _HO_TABLE2,
@@ -122,12 +122,18 @@ def _cb_reasons(a: str) -> dict[str, str]:
 
 
 def _cb_row(
-    a: str, kb: float, b: float, label: str, c: float | NA, r_r: float | NA, p_r: float | NA
+    a: str,
+    kb: float,
+    b: float,
+    kind: tuple[str, str],
+    c: float | NA,
+    r_r: float | NA,
+    p_r: float | NA,
 ) -> Row:
     """The row of one law, BDP and kind of change (values in RTTs)."""
     return Row(
         f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)",
-        f"convergence, {label}",
+        f"convergence, {kind[1]}",
         "RTTs",
         {
             CLOSED_FORM: c,
@@ -149,7 +155,7 @@ def _cb_row(
                 "from plots"
             ),
         ),
-        reasons=_cb_reasons(a),
+        reasons=_cb_reasons(a, kind[0]),
     )
 
 
@@ -185,7 +191,7 @@ def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Curves]:
                 curves.setdefault((a, key, "pk_ns"), []).append(float(_not_settled(p_r)))
                 c = cf[key]
                 curves.setdefault((a, key, "cf"), []).append(np.nan if isinstance(c, NA) else c)
-                rows.append(_cb_row(a, kb, b, label, c, r_r, p_r))
+                rows.append(_cb_row(a, kb, b, (key, label), c, r_r, p_r))
     return rows, curves
 
 
