@@ -14,7 +14,7 @@ from typing import Any
 
 from .._validation import check_int, check_positive
 from ..scenarios import Scenario
-from ._setup import red_params
+from ._setup import SenderSettings, red_params
 
 __all__ = ["DEFAULT_SAMPLE_INTERVAL", "check_options", "check_scenario", "trace_interval"]
 
@@ -98,10 +98,9 @@ def check_options(
     fine_retransmit: Any,
     progress: Any,
     max_packets: Any,
-) -> tuple[int, float, float, float, float]:
+) -> tuple[int, SenderSettings]:
     """Check the options of :func:`~tcpfluid.sim.simulate_packets` but the scenario, seed
-    and sample interval; returns ``(max_packets, delack_timeout, min_rto, initial_rto,
-    max_rto)`` as checked numbers."""
+    and sample interval; returns ``max_packets`` and the senders' settings, checked."""
     cap_packets = check_int("max_packets", max_packets, minimum=1024)
     dto = check_positive("delack_timeout", delack_timeout)
     lo = check_positive("min_rto", min_rto)
@@ -127,4 +126,11 @@ def check_options(
         extra = sorted(set(laws) - known)
         if extra:
             raise ValueError(f"laws names unknown flow(s) {extra}; flows: {sorted(known)}")
-    return cap_packets, dto, lo, ini, hi
+    return cap_packets, SenderSettings(
+        delayed_ack=delayed_ack,
+        delack_timeout_s=dto,
+        min_rto_s=lo,
+        initial_rto_s=ini,
+        max_rto_s=hi,
+        fine_retransmit=fine_retransmit,
+    )

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,7 @@ from ._rings import FLOW_RING0, LINK_RING0, pow2
 __all__ = [
     "LAW_NAMES_WITHOUT_FINE_CHECK",
     "NEVER",
+    "SenderSettings",
     "event_heap",
     "flow_arrays",
     "link_arrays",
@@ -44,6 +46,19 @@ IntArray = NDArray[np.int64]
 LAW_NAMES_WITHOUT_FINE_CHECK = ("reno",)
 #: an event count never reached (no yield to Python)
 NEVER = 1 << 62
+
+
+@dataclass(frozen=True)
+class SenderSettings:
+    """How every sender and receiver of a run behaves (the options of
+    :func:`~tcpfluid.sim.simulate_packets`, checked; times in s)."""
+
+    delayed_ack: bool
+    delack_timeout_s: float
+    min_rto_s: float
+    initial_rto_s: float
+    max_rto_s: float
+    fine_retransmit: bool | None
 
 
 def red_params(link: Any) -> tuple[int, float, float, float, float]:
@@ -123,16 +138,7 @@ def link_arrays(sc: Scenario) -> tuple[FloatArray, IntArray, FloatArray, IntArra
 
 
 def flow_arrays(
-    sc: Scenario,
-    fi: IntArray,
-    laws: Sequence[ControlLaw],
-    *,
-    delayed_ack: bool,
-    delack_timeout_s: float,
-    min_rto_s: float,
-    initial_rto_s: float,
-    max_rto_s: float,
-    fine_retransmit: bool | None,
+    sc: Scenario, fi: IntArray, laws: Sequence[ControlLaw], senders: SenderSettings
 ) -> tuple[FloatArray, FloatArray, IntArray]:
     """``(ff, fs, fq)``: the flows' float array (times, timers, sizes), and the flow rings'
     send times and (transmissions, received) rows; ``fi`` (from :func:`route_arrays`) gets
@@ -148,21 +154,21 @@ def flow_arrays(
         fring += cap
         ff[f, C.F_BASE] = math.inf
         ff[f, C.F_FWD_BASE] = math.inf
-        ff[f, C.F_RTO] = initial_rto_s
+        ff[f, C.F_RTO] = senders.initial_rto_s
         ff[f, C.F_RTO_DL] = math.inf
         ff[f, C.F_DACK_DL] = math.inf
         ff[f, C.F_START] = fl.start_s
         ff[f, C.F_STOP] = fl.stop_s
         ff[f, C.F_PKT] = pkt
         ff[f, C.F_ACK] = ack
-        ff[f, C.F_DACK_TO] = delack_timeout_s
-        ff[f, C.F_MIN_RTO] = min_rto_s
-        ff[f, C.F_MAX_RTO] = max_rto_s
-        fi[f, C.I_DELACK] = 1 if delayed_ack else 0
+        ff[f, C.F_DACK_TO] = senders.delack_timeout_s
+        ff[f, C.F_MIN_RTO] = senders.min_rto_s
+        ff[f, C.F_MAX_RTO] = senders.max_rto_s
+        fi[f, C.I_DELACK] = 1 if senders.delayed_ack else 0
         fine = (
             laws[f].name not in LAW_NAMES_WITHOUT_FINE_CHECK
-            if fine_retransmit is None
-            else fine_retransmit
+            if senders.fine_retransmit is None
+            else senders.fine_retransmit
         )
         fi[f, C.I_FINE] = 1 if fine else 0
         # the round accumulators are cleared when the flow starts (_core._timer)

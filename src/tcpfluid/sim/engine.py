@@ -40,7 +40,14 @@ from ._collect import collect
 from ._decisions import Decisions, law_for
 from ._results import FlowTrace, LinkTrace, PacketResult
 from ._rings import grow_ring
-from ._setup import event_heap, flow_arrays, link_arrays, route_arrays, trace_arrays
+from ._setup import (
+    SenderSettings,
+    event_heap,
+    flow_arrays,
+    link_arrays,
+    route_arrays,
+    trace_arrays,
+)
 
 __all__ = ["FlowTrace", "LinkTrace", "PacketResult", "simulate_packets"]
 
@@ -75,13 +82,8 @@ class _Sim:
         *,
         seed: int,
         sample_interval_s: float,
-        delayed_ack: bool,
-        delack_timeout_s: float,
-        min_rto_s: float,
-        initial_rto_s: float,
-        max_rto_s: float,
-        fine_retransmit: bool | None,
-        max_packets: int = 4_000_000,
+        senders: SenderSettings,
+        max_packets: int = MAX_PACKETS,
     ) -> None:
         sc = scenario
         self.scenario = sc
@@ -91,17 +93,7 @@ class _Sim:
         self.paths, fi, self.cf, self.ci = route_arrays(sc)
         self.lf, self.li, self.rf, self.ri, self.has_red = link_arrays(sc)
         self.link_rows = self.rf.shape[0]
-        self.ff, self.fs, self.fq = flow_arrays(
-            sc,
-            fi,
-            laws,
-            delayed_ack=delayed_ack,
-            delack_timeout_s=delack_timeout_s,
-            min_rto_s=min_rto_s,
-            initial_rto_s=initial_rto_s,
-            max_rto_s=max_rto_s,
-            fine_retransmit=fine_retransmit,
-        )
+        self.ff, self.fs, self.fq = flow_arrays(sc, fi, laws, senders)
         self.fi = fi
         self.flow_rows = self.fs.shape[0]
         self.room = self.link_rows + self.flow_rows  # packets the rings have room for
@@ -303,7 +295,7 @@ def simulate_packets(
     dt = trace_interval(
         scenario, sample_interval, max_samples=MAX_SAMPLES, max_values=MAX_TRACE_VALUES
     )
-    cap_packets, dto, lo, ini, hi = check_options(
+    cap_packets, senders = check_options(
         scenario,
         laws=laws,
         delayed_ack=delayed_ack,
@@ -322,12 +314,7 @@ def simulate_packets(
         law_objs,
         seed=int(seed),
         sample_interval_s=dt,
-        delayed_ack=delayed_ack,
-        delack_timeout_s=dto,
-        min_rto_s=lo,
-        initial_rto_s=ini,
-        max_rto_s=hi,
-        fine_retransmit=fine_retransmit,
+        senders=senders,
         max_packets=cap_packets,
     )
     notice = _compile_notice(progress)
