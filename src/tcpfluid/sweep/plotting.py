@@ -142,6 +142,33 @@ def plot_sweep(
 
     if y is not None and y == x:
         raise ValueError(f"y must differ from x (a heat map needs two axes), got x = y = {y!r}")
+    df = _select(table, metric, where)
+    _, _, x_label = _axis(df, x)  # checks the column (a clear error before drawing)
+    others = [
+        c for c in _parameter_columns(df) if c not in (x, y) and df[c].astype(str).nunique() > 1
+    ]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.4, 4.4))
+    if y is None:
+        if by is not None:
+            for c in by:
+                if c not in df.columns:
+                    raise ValueError(f"by: no column {c!r} in the sweep table")
+            others = list(by)
+        elif x not in _parameter_columns(df):
+            others = [c for c in others if c not in _PATH_PARAMETERS]
+        return _lines(ax, df, metric, x, others, x_label)
+    if others:
+        raise ValueError(
+            f"a heat map of {metric} over {x} x {y} needs the other parameters fixed; "
+            f"{', '.join(others)} vary: pick values with where= (--where KEY=VALUE)"
+        )
+    return _heat_map(ax, df, metric, x, y, x_label)
+
+
+def _select(table: pd.DataFrame, metric: str, where: Mapping[str, Any] | None) -> pd.DataFrame:
+    """The rows of ``table`` that ``where`` selects, ``metric`` emptied where a point failed
+    (failed points stay on the axes, as gaps in lines or empty cells of a heat map)."""
     if metric not in table.columns:
         raise ValueError(
             f"metric: no column {metric!r} in the sweep table; columns: "
@@ -156,49 +183,35 @@ def plot_sweep(
             raise ValueError(f"where: no row has {k} = {v!r}")
     if not (df["status"] == "ok").any():
         raise ValueError("no successful point to plot (every selected row has status != ok)")
-    # failed points stay on the axes, as gaps (lines) or empty cells (heat map)
-    df = df.assign(**{metric: df[metric].where(df["status"] == "ok")})
-    _, _, x_label = _axis(df, x)  # checks the column (a clear error before drawing)
-    others = [
-        c for c in _parameter_columns(df) if c not in (x, y) and df[c].astype(str).nunique() > 1
-    ]
-    if ax is None:
-        _, ax = plt.subplots(figsize=(6.4, 4.4))
+    return df.assign(**{metric: df[metric].where(df["status"] == "ok")})
+
+
+def _lines(
+    ax: Any, df: pd.DataFrame, metric: str, x: str, others: list[str], x_label: str
+) -> list[Any]:
+    """:func:`plot_sweep`'s lines: ``metric`` over ``x``, one line per combination of
+    ``others``."""
     artists: list[Any] = []
-    if y is None:
-        if by is not None:
-            for c in by:
-                if c not in df.columns:
-                    raise ValueError(f"by: no column {c!r} in the sweep table")
-            others = list(by)
-        elif x not in _parameter_columns(df):
-            others = [c for c in others if c not in _PATH_PARAMETERS]
-        groups = df.groupby(others, sort=False) if others else [((), df)]
-        for key, sub in groups:
-            xs, _, _ = _axis(sub, x)
-            order = np.argsort(xs) if xs is not None else np.arange(len(sub))
-            xv = xs[order] if xs is not None else np.arange(len(sub))
-            yv = np.asarray(sub[metric], dtype=np.float64)[order]
-            keys = key if isinstance(key, tuple) else (key,)
-            lab = ", ".join(f"{c}={_fmt(v)}" for c, v in zip(others, keys, strict=True))
-            # a categorical x: markers only (a line across categories means nothing)
-            style = "-" if xs is not None else "none"
-            artists += ax.plot(xv, yv, marker="o", linestyle=style, label=lab or None)
-            if xs is None:
-                ax.set_xticks(xv, [_fmt(v) for v in np.asarray(sub[x])[order]])
-        ax.set_xlabel(x_label)
-        ax.set_ylabel(_label(metric))
-        if others:
-            ax.legend(fontsize="small")
-        ax.grid(True, alpha=0.3)
-        _note_missing(ax, df, metric)
-        return artists
+    groups = df.groupby(others, sort=False) if others else [((), df)]
+    for key, sub in groups:
+        xs, _, _ = _axis(sub, x)
+        order = np.argsort(xs) if xs is not None else np.arange(len(sub))
+        xv = xs[order] if xs is not None else np.arange(len(sub))
+        yv = np.asarray(sub[metric], dtype=np.float64)[order]
+        keys = key if isinstance(key, tuple) else (key,)
+        lab = ", ".join(f"{c}={_fmt(v)}" for c, v in zip(others, keys, strict=True))
+        # a categorical x: markers only (a line across categories means nothing)
+        style = "-" if xs is not None else "none"
+        artists += ax.plot(xv, yv, marker="o", linestyle=style, label=lab or None)
+        if xs is None:
+            ax.set_xticks(xv, [_fmt(v) for v in np.asarray(sub[x])[order]])
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(_label(metric))
     if others:
-        raise ValueError(
-            f"a heat map of {metric} over {x} x {y} needs the other parameters fixed; "
-            f"{', '.join(others)} vary: pick values with where= (--where KEY=VALUE)"
-        )
-    return _heat_map(ax, df, metric, x, y, x_label)
+        ax.legend(fontsize="small")
+    ax.grid(True, alpha=0.3)
+    _note_missing(ax, df, metric)
+    return artists
 
 
 def _heat_map(ax: Any, df: pd.DataFrame, metric: str, x: str, y: str, x_label: str) -> list[Any]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
@@ -73,20 +72,12 @@ class SweepResult:
             "rows": rows,
         }
 
-    def plot(
-        self,
-        metric: str,
-        *,
-        x: str,
-        y: str | None = None,
-        where: Mapping[str, Any] | None = None,
-        by: Sequence[str] | None = None,
-        ax: Any = None,
-    ) -> list[Any]:
-        """Line plot or heat map of ``metric`` (:func:`plot_sweep`); returns the artists."""
+    def plot(self, metric: str, **options: Any) -> list[Any]:
+        """Line plot or heat map of ``metric``: :func:`plot_sweep` of this table, with its
+        keyword options (``x``, ``y``, ``where``, ``by``, ``ax``); returns the artists."""
         from .plotting import plot_sweep
 
-        return plot_sweep(self.table, metric, x=x, y=y, where=where, by=by, ax=ax)
+        return plot_sweep(self.table, metric, **options)
 
     def write(self, path: str | os.PathLike[str]) -> FsPath:
         """Write the table to ``.csv`` or ``.parquet`` (atomically: a complete file or none).
