@@ -15,6 +15,14 @@ Measurements (one core; each figure is the best of ``--repeat`` runs)
 * ``hybrid/qv-basic/<law>``: the same §5.1 run on the hybrid model (the ode engine's
   default), for Vegas, Quick Vegas and FAST; ``hybrid/qv-many-flows/vegas``: the 60 flows
   (skipped with ``--quick``). The first call compiles the Numba kernel (cached on disk).
+* ``hybrid/asymmetric/<law>``: the asymmetric-network paper's path at k = 5 (ACK-path
+  bottleneck, 100 s) on the hybrid model, Reno and forward-path Vegas (skipped on a tree
+  whose hybrid model has no ACK path).
+* ``hybrid/qv-basic/fast/arrival``: the FAST run with ``rtt_sample="arrival"``.
+
+``--hybrid-only`` measures the hybrid lines alone. To compare two trees in one run, run the
+script once per tree, e.g. ``for src in OLD/src src; do PYTHONPATH=$src python
+benchmarks/ode.py --hybrid-only; done`` (the first call on a tree compiles its kernel).
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import argparse
 import json
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from tcpfluid.fairness import THESIS_TABLE_3_16, thesis_two_flow_study
@@ -44,8 +53,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip the 60-flow run")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--hybrid-only", action="store_true", help="only the hybrid-model lines")
     args = ap.parse_args()
     rows: list[tuple[str, float, str]] = []
+    if args.hybrid_only:
+        _hybrid_rows(rows, args)
+        _print(rows)
+        return
 
     cases = {
         "enhanced-vegas": {"delta": 2.0},
@@ -63,10 +77,7 @@ def main() -> None:
     sc = build_scenario("qv-basic").with_algorithm("vegas")
     sec, r = _best(lambda: simulate_scenario_ode(sc, model="classical"), args.repeat)
     rows.append(("ode/qv-basic/vegas", sec, "s"))
-    for law in ("vegas", "quick-vegas", "fast"):
-        sc = build_scenario("qv-basic").with_algorithm(law)
-        sec, r = _best(lambda sc=sc: simulate_scenario_ode(sc, model="hybrid"), args.repeat)
-        rows.append((f"hybrid/qv-basic/{law}", sec, "s"))
+    _hybrid_rows(rows, args, many=False)
 
     sec, _ = _best(lambda: thesis_two_flow_study(x2_ms=tuple(THESIS_TABLE_3_16)), 1)
     rows.append(("ode/sweep/x2_52_runs", sec, "s"))
@@ -78,6 +89,40 @@ def main() -> None:
         sec, r = _best(lambda: simulate_scenario_ode(sc, n_points=2001, model="hybrid"), 1)
         rows.append(("hybrid/qv-many-flows/vegas", sec, "s"))
 
+    _print(rows)
+
+
+def _hybrid_rows(rows: list[tuple[str, float, str]], args: Any, *, many: bool = True) -> None:
+    """The ``hybrid/...`` measurements (the 60-flow one unless ``--quick`` or not ``many``)."""
+    from tcpfluid.fluid.hybrid import simulate_scenario_hybrid
+
+    for law in ("vegas", "quick-vegas", "fast"):
+        sc = build_scenario("qv-basic").with_algorithm(law)
+        sec, _ = _best(partial(simulate_scenario_ode, sc, model="hybrid"), args.repeat)
+        rows.append((f"hybrid/qv-basic/{law}", sec, "s"))
+    sc = build_scenario("qv-basic").with_algorithm("fast")
+    try:
+        sec, _ = _best(lambda: simulate_scenario_hybrid(sc, rtt_sample="arrival"), args.repeat)
+        rows.append(("hybrid/qv-basic/fast/arrival", sec, "s"))
+    except TypeError:  # a tree without the option
+        pass
+    for law in ("reno", "forward-vegas"):
+        p: dict[str, Any] = {"k": 5, "duration": "100s"}
+        if law != "reno":
+            p.update(alpha=1, beta=3)
+        sc = build_scenario("asymmetric", **p).with_algorithm(law)
+        try:
+            sec, _ = _best(partial(simulate_scenario_ode, sc, model="hybrid"), args.repeat)
+        except ValueError:  # a hybrid model without an ACK path
+            continue
+        rows.append((f"hybrid/asymmetric/{law}", sec, "s"))
+    if many and not args.quick:
+        sc = build_scenario("qv-many-flows").with_algorithm("vegas")
+        sec, _ = _best(lambda: simulate_scenario_ode(sc, n_points=2001, model="hybrid"), 1)
+        rows.append(("hybrid/qv-many-flows/vegas", sec, "s"))
+
+
+def _print(rows: list[tuple[str, float, str]]) -> None:
     width = max(len(n) for n, _, _ in rows)
     for name, value, unit in rows:
         print(f"{name.ljust(width)}  {value:10.4g} {unit}")
