@@ -236,9 +236,11 @@ _JIT: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True, "_
 _jit: Any = njit(**_JIT)
 #: small helpers called on every event are inlined into their callers by Numba (at its IR
 #: level): as calls, each array argument is passed as a struct of about seven values. Each
-#: inlined copy is typed and optimised again (the cold compile grows with the copies), so the
-#: rare paths (retransmissions, the pending list, delayed ACKs sent by the timer) call one
-#: compiled copy (``*_rare``) instead; see docs/simulator.md, "Compile time"
+#: inlined copy is typed and optimised again (the cold compile grows with the copies), so
+#: the loop admits packets at two places only (forwarding, and one admission loop for the
+#: rest) and the rare paths (timers, resuming after Python, a law's loss decision, a timer
+#: moved earlier) call one compiled copy (``_enqueue_call``, ``_set_key_call``, ``*_rare``);
+#: see docs/simulator.md, "Compile time"
 _jit_inline: Any = njit(**_JIT, inline="always")
 
 
@@ -297,6 +299,11 @@ def set_key(hi, ht, gi, src, t):
     hi[H_TIE, i] = tie
     ht[HT_HEAP, i] = t
     hi[H_POS, src] = i
+
+
+#: ``set_key`` as a call (one compiled copy), where a source is rarely re-keyed: a timer
+#: moved earlier (its key is lazily kept <= its deadlines)
+_set_key_call: Any = njit("void(i8[:, ::1], f8[:, ::1], i8[::1], i8, f8)", **_JIT)(set_key.py_func)
 
 
 # ============================================================================= links
@@ -428,7 +435,7 @@ def _arm(ff, hi, ht, gi, nl, f, t):
     """Set flow ``f``'s retransmission deadline to ``t`` (its timer key stays <= deadlines)."""
     ff[f, F_RTO_DL] = t
     if t < ht[HT_SRC, nl + f]:
-        set_key(hi, ht, gi, nl + f, t)
+        _set_key_call(hi, ht, gi, nl + f, t)
 
 
 @_jit_inline
@@ -491,28 +498,26 @@ def _apply_incr(ff, fi, f):
     ff[f, F_CWND] = w
 
 
+# ============================================================================= sending
+# Hot paths admit packets at two places in ``run``: forwarding, and the admission loop at
+# the end of an event (ACKs, CBR packets, data packets of the send loop, retransmissions).
+# The rare paths (timers, resuming after Python, loss recovery decided by a law) share one
+# compiled ``enqueue`` instead (``_enqueue_call``).
+_SIG_ENQUEUE = (
+    "i8(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1], i8[:, ::1], f8[:, ::1], i8[::1],"
+    " f8[::1], i8, f8, i8, i8, f8, f8, i8, i8, f8)"
+)
+
+
+@njit(_SIG_ENQUEUE, **_JIT)
+def _enqueue_call(lf, li, rf, ri, hi, ht, gi, rand, lk, now, flow, seq, ts, fwd, kind, hop, size):
+    """``enqueue`` as a call (one explicit signature: one compiled copy for every caller)."""
+    return enqueue(lf, li, rf, ri, hi, ht, gi, rand, lk, now, flow, seq, ts, fwd, kind, hop, size)
+
+
 @_jit_inline
-def _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now):
-    """Transmit data packet ``seq`` of flow ``f`` into its first link (room checked by caller)."""
-    enqueue(
-        lf,
-        li,
-        rf,
-        ri,
-        hi,
-        ht,
-        gi,
-        rand,
-        paths[fi[f, I_FWD_OFF]],
-        now,
-        f,
-        seq,
-        now,
-        0.0,
-        KIND_DATA,
-        0,
-        ff[f, F_PKT],
-    )
+def _sent(ff, fi, hi, ht, gi, fs, fq, nl, f, seq, now):
+    """Book-keeping of data packet ``seq`` of flow ``f``, just handed to its first link."""
     k = fi[f, I_RING_OFF] + (seq & (fi[f, I_RING_CAP] - 1))
     if seq >= fi[f, I_MAXSENT]:
         fq[k, Q_TXC] = 1
@@ -528,49 +533,55 @@ def _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, n
 
 
 @_jit_inline
-def _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
-    """Send while the window allows (``inflight < floor(cwnd)``). Returns 0 or a request."""
+def _send_limit(ff, fi, f):
+    """Packets flow ``f`` may have in flight: ``floor(cwnd)``, inflated by the duplicate
+    ACKs during fast recovery; -1 (nothing to send) when the flow is not sending."""
     if fi[f, I_STATE] != 1:
-        return DONE
+        return -1
     w = ff[f, F_CWND]
     if fi[f, I_RECOV] == 1:
         w += fi[f, I_DUP]
-    lim = math.floor(w)
-    lk = paths[fi[f, I_FWD_OFF]]
-    cap = fi[f, I_RING_CAP]
-    nrand = rand.shape[0]
-    while fi[f, I_NXT] - fi[f, I_UNA] < lim:
-        seq = fi[f, I_NXT]
-        if seq >= fi[f, I_MAXSENT] and seq + 1 - fi[f, I_UNA] >= cap:
-            gi[G_CODE_ARG] = f
-            return GROW_FLOW
-        if link_free(li, lk) < 4:
-            gi[G_CODE_ARG] = lk
-            return GROW_LINK
-        if li[lk, J_DISC] > 0 and gi[G_RAND_I] + 4 > nrand:
-            return NEED_RAND
-        _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now)
-        fi[f, I_NXT] = seq + 1
+    return math.floor(w)
+
+
+@_jit_inline
+def _send_check(fi, li, gi, rand, lk, f, seq):
+    """Can data packet ``seq`` of flow ``f`` go into its first link ``lk`` now? DONE, or
+    the request that must be served first (a ring to grow, random numbers for RED)."""
+    if seq >= fi[f, I_MAXSENT] and seq + 1 - fi[f, I_UNA] >= fi[f, I_RING_CAP]:
+        gi[G_CODE_ARG] = f
+        return GROW_FLOW
+    if link_free(li, lk) < 4:
+        gi[G_CODE_ARG] = lk
+        return GROW_LINK
+    if li[lk, J_DISC] > 0 and gi[G_RAND_I] + 4 > rand.shape[0]:
+        return NEED_RAND
     return DONE
 
 
 @_jit
 def _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now):
-    """``_xmit`` as a call, for retransmissions (loss recovery)."""
-    _xmit(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now)
-
-
-@_jit
-def _send_ack_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, f, ts, fwd, now):
-    """``_send_ack`` as a call (delayed ACKs sent by the timer)."""
-    _send_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, f, ts, fwd, now)
+    """Transmit data packet ``seq`` of flow ``f`` into its first link (room checked by the
+    caller), outside the event loop's admission."""
+    lk = paths[fi[f, I_FWD_OFF]]
+    _enqueue_call(lf, li, rf, ri, hi, ht, gi, rand, lk, now, f, seq, now, 0.0, 0, 0, ff[f, F_PKT])
+    _sent(ff, fi, hi, ht, gi, fs, fq, nl, f, seq, now)
 
 
 @_jit
 def _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
-    """``_send`` as a call, for the rare paths (timers, resuming after Python): one
-    compiled copy of it for them instead of one inlined into each."""
-    return _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
+    """Send while the window allows (``inflight < floor(cwnd)``), outside the event loop's
+    admission (a flow starting, resuming after Python). Returns DONE or a request."""
+    lim = _send_limit(ff, fi, f)
+    lk = paths[fi[f, I_FWD_OFF]]
+    while fi[f, I_NXT] - fi[f, I_UNA] < lim:
+        seq = fi[f, I_NXT]
+        code = _send_check(fi, li, gi, rand, lk, f, seq)
+        if code != DONE:
+            return code
+        _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now)
+        fi[f, I_NXT] = seq + 1
+    return DONE
 
 
 @_jit_inline
@@ -583,13 +594,17 @@ def _fine_expired(ff, fi, fs, f, now):
 
 
 @_jit_inline
-def _on_ack(
-    ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, ack, ts, fwd, now
-):
-    """An ACK reaches the sender of flow ``f`` (measurement part; may hand over to Python)."""
+def _on_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, ack, ts, fwd, now):
+    """An ACK reaches the sender of flow ``f``: measurements, recovery, round boundary.
+
+    Returns ``(code, rtx)``: ``rtx`` >= 0 is a packet to retransmit first; with ``code``
+    DONE the flow then sends while its window allows, with DEFERRED it waits for its round
+    decision, with NEED_LOSS for its loss decision (nothing is sent).
+    """
     gi[N_ACK_RCVD] += 1
+    rtx = -1
     if fi[f, I_STATE] == 0:
-        return DONE
+        return DONE, rtx
     una = fi[f, I_UNA]
     if ack > una:
         rtt = now - ts
@@ -637,12 +652,11 @@ def _on_ack(
                 fi[f, I_RECOV] = 0
                 _reset_round(ff, fi, f, fi[f, I_NXT])
             elif fi[f, I_STATE] == 1:
-                # NewReno partial ACK: retransmit the next hole
-                _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack, now)
+                rtx = ack  # NewReno partial ACK: retransmit the next hole
         elif fi[f, I_CHECKS] > 0:
             fi[f, I_CHECKS] -= 1
             if fi[f, I_STATE] == 1 and ack < fi[f, I_NXT] and _fine_expired(ff, fi, fs, f, now):
-                _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, ack, now)
+                rtx = ack
         if fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ] and fi[f, I_STATE] == 1:
             n = fi[f, I_R_CNT]
             ff[f, F_S_CWND] = ff[f, F_CWND]
@@ -656,7 +670,7 @@ def _on_ack(
             _reset_round(ff, fi, f, fi[f, I_NXT])
             # the decision is deferred (taken with those of other flows, in one batch)
             _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_ROUND, now, True)
-            return DEFERRED
+            return DEFERRED, rtx
         _apply_incr(ff, fi, f)
     elif ack == una and fi[f, I_MAXSENT] > una and fi[f, I_STATE] == 1:
         fi[f, I_DUP] += 1
@@ -668,8 +682,8 @@ def _on_ack(
                 fi[f, I_KIND] = K_FAST if fq[k, Q_TXC] <= 1 else K_RETX
                 _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
                 gi[G_CODE_ARG] = f
-                return NEED_LOSS
-    return _send(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
+                return NEED_LOSS, rtx
+    return DONE, rtx
 
 
 @_jit
@@ -706,33 +720,12 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, 
 
 
 @_jit_inline
-def _send_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, f, ts, fwd, now):
-    gi[N_ACK_SENT] += 1
-    fi[f, I_ACKS_SENT] += 1
-    enqueue(
-        lf,
-        li,
-        rf,
-        ri,
-        hi,
-        ht,
-        gi,
-        rand,
-        paths[fi[f, I_REV_OFF]],
-        now,
-        f,
-        fi[f, I_RCV_NXT],
-        ts,
-        fwd,
-        KIND_ACK,
-        0,
-        ff[f, F_ACK],
-    )
+def _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, now):
+    """A data packet reaches the receiver of flow ``f``: cumulative ACK, maybe delayed.
 
-
-@_jit_inline
-def _on_data(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fq, nl, f, seq, ts, now):
-    """A data packet reaches the receiver of flow ``f``: cumulative ACK, maybe delayed."""
+    Returns ``(ack, ts, fwd)``: whether an ACK goes out now, and the send time and
+    forward delay it echoes.
+    """
     gi[N_DATA_RCVD] += 1
     fwd = now - ts
     rn = fi[f, I_RCV_NXT]
@@ -758,7 +751,7 @@ def _on_data(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fq, nl, f, seq, ts
                 t = now + ff[f, F_DACK_TO]
                 ff[f, F_DACK_DL] = t
                 if t < ht[HT_SRC, nl + f]:
-                    set_key(hi, ht, gi, nl + f, t)
+                    _set_key_call(hi, ht, gi, nl + f, t)
                 ack_now = False
             else:
                 ets = ff[f, F_ECHO_TS]
@@ -768,7 +761,9 @@ def _on_data(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fq, nl, f, seq, ts
     if ack_now:
         fi[f, I_RCV_UNACK] = 0
         ff[f, F_DACK_DL] = np.inf
-        _send_ack(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, f, ets, efwd, now)
+        gi[N_ACK_SENT] += 1
+        fi[f, I_ACKS_SENT] += 1
+    return ack_now, ets, efwd
 
 
 @_jit
@@ -788,23 +783,12 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl
         ff[f, F_DACK_DL] = np.inf
         if fi[f, I_RCV_UNACK] > 0:
             fi[f, I_RCV_UNACK] = 0
-            _send_ack_rare(
-                ff,
-                fi,
-                lf,
-                li,
-                rf,
-                ri,
-                hi,
-                ht,
-                gi,
-                rand,
-                paths,
-                f,
-                ff[f, F_ECHO_TS],
-                ff[f, F_ECHO_FWD],
-                now,
-            )
+            gi[N_ACK_SENT] += 1
+            fi[f, I_ACKS_SENT] += 1
+            lk = paths[fi[f, I_REV_OFF]]
+            seq = fi[f, I_RCV_NXT]
+            ets, efwd, size = ff[f, F_ECHO_TS], ff[f, F_ECHO_FWD], ff[f, F_ACK]
+            _enqueue_call(lf, li, rf, ri, hi, ht, gi, rand, lk, now, f, seq, ets, efwd, 1, 0, size)
     if ff[f, F_RTO_DL] <= now:
         ff[f, F_RTO_DL] = np.inf
         if fi[f, I_STATE] == 1 and fi[f, I_UNA] < fi[f, I_MAXSENT]:
@@ -924,6 +908,12 @@ def run(
     pending list (``_push``) and the loop goes on with events that cannot depend on the
     decision (see ``docs/simulator.md``, "Batched decisions"); it returns NEED_ROUND
     before the first event that could.
+
+    A forwarded packet (the most frequent event) goes straight into its next link; every
+    other packet an event puts into a link (an ACK, a CBR packet, a retransmission, the
+    data packets a flow sends while its window allows) is admitted at one place, the
+    admission loop at the end of the event: two inlined copies of ``enqueue`` serve the
+    whole loop (see docs/simulator.md, "Compile time").
     """
     nl = lf.shape[0]
     nf = ff.shape[0]
@@ -950,6 +940,19 @@ def run(
             if npend > 0:
                 return NEED_ROUND
             return YIELD
+        # the packet the event admits (link ``a_lk`` >= 0), then the flow ``snd`` that
+        # sends while its window allows, then the source ``post`` whose key is set last
+        a_lk = -1
+        a_f = 0
+        a_seq = 0
+        a_ts = 0.0
+        a_fwd = 0.0
+        a_kind = KIND_DATA
+        a_hop = 0
+        a_size = 0.0
+        snd = -1
+        post = -1
+        post_t = 0.0
         if src < nl:
             lk = src
             off = li[lk, J_OFF]
@@ -990,62 +993,33 @@ def run(
             gi[G_EVENTS] += 1
             li[lk, J_HEAD] = head + 1
             lf[lk, L_BYTES_OUT] += size
-            if head + 1 < li[lk, J_TAIL]:
-                set_key(hi, ht, gi, lk, rf[off + ((head + 1) & mask), RF_EXIT])
-            else:
-                set_key(hi, ht, gi, lk, np.inf)
+            nxt = rf[off + ((head + 1) & mask), RF_EXIT] if head + 1 < li[lk, J_TAIL] else np.inf
+            set_key(hi, ht, gi, lk, nxt)
             seq = ri[k, RI_SEQ]
             ts = rf[k, RF_TS]
             if hop + 1 < plen:
+                # forwarding, the most frequent event: its own copy of ``enqueue``
+                fwd = rf[k, RF_FWD]
                 enqueue(
-                    lf,
-                    li,
-                    rf,
-                    ri,
-                    hi,
-                    ht,
-                    gi,
-                    rand,
-                    dest,
-                    t,
-                    f,
-                    seq,
-                    ts,
-                    rf[k, RF_FWD],
-                    kind,
-                    hop + 1,
-                    size,
+                    lf, li, rf, ri, hi, ht, gi, rand, dest, t, f, seq, ts, fwd, kind, hop + 1, size
                 )
+                continue
             elif kind == KIND_DATA:
-                _on_data(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fq, nl, f, seq, ts, t)
+                ack_now, ets, efwd = _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, t)
+                if ack_now:
+                    a_lk, a_f, a_seq, a_ts, a_fwd = dest, f, fi[f, I_RCV_NXT], ets, efwd
+                    a_kind, a_size = KIND_ACK, ff[f, F_ACK]
             elif kind == KIND_ACK:
-                code = _on_ack(
-                    ff,
-                    fi,
-                    lf,
-                    li,
-                    rf,
-                    ri,
-                    hi,
-                    ht,
-                    gf,
-                    gi,
-                    rand,
-                    paths,
-                    fs,
-                    fq,
-                    pend,
-                    nl,
-                    f,
-                    seq,
-                    ts,
-                    rf[k, RF_FWD],
-                    t,
+                fwd = rf[k, RF_FWD]
+                code, rtx = _on_ack(
+                    ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, seq, ts, fwd, t
                 )
-                if code != DONE and code != DEFERRED:
-                    if code == GROW_FLOW or code == GROW_LINK or code == NEED_RAND:
-                        _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_SEND, t, False)
+                if code == NEED_LOSS:
                     return code
+                if rtx >= 0:
+                    a_lk, a_f, a_seq, a_ts, a_size = dest, f, rtx, t, ff[f, F_PKT]
+                if code == DONE:
+                    snd = f
             else:
                 gi[N_CBR_RCVD] += 1
         elif src < nl + nf:
@@ -1078,15 +1052,11 @@ def run(
             gf[G_NOW] = t
             gi[G_EVENTS] += 1
             n = ci[c, D_SENT]
-            enqueue(
-                lf, li, rf, ri, hi, ht, gi, rand, l0, t, c, n, t, 0.0, KIND_CBR, 0, cf[c, C_SIZE]
-            )
+            a_lk, a_f, a_seq, a_ts, a_kind, a_size = l0, c, n, t, KIND_CBR, cf[c, C_SIZE]
             gi[N_CBR_SENT] += 1
             ci[c, D_SENT] = n + 1
             nxt = cf[c, C_START] + (n + 1) / cf[c, C_RATE]
-            if nxt >= cf[c, C_STOP]:
-                nxt = np.inf
-            set_key(hi, ht, gi, src, nxt)
+            post, post_t = src, (np.inf if nxt >= cf[c, C_STOP] else nxt)
         else:
             if npend > 0:
                 return NEED_ROUND  # the samples read the windows
@@ -1095,4 +1065,31 @@ def run(
             nxt = gi[G_NSAMP] * gf[G_SAMPLE_DT]
             if gi[G_NSAMP] >= s_t.shape[0]:
                 nxt = np.inf
-            set_key(hi, ht, gi, src, nxt)
+            post, post_t = src, nxt
+        # ---- the admission loop: the packet of the event, then the flow's sends
+        lim = -1
+        s_lk = -1
+        if snd >= 0:
+            lim = _send_limit(ff, fi, snd)
+            s_lk = paths[fi[snd, I_FWD_OFF]]
+        while True:
+            if a_lk >= 0:
+                enqueue(
+                    lf, li, rf, ri, hi, ht, gi, rand, a_lk, t, a_f, a_seq, a_ts, a_fwd, a_kind,
+                    a_hop, a_size,
+                )  # fmt: skip
+                if a_kind == KIND_DATA and a_hop == 0:
+                    _sent(ff, fi, hi, ht, gi, fs, fq, nl, a_f, a_seq, t)
+                a_lk = -1
+            if snd < 0 or fi[snd, I_NXT] - fi[snd, I_UNA] >= lim:
+                break
+            seq = fi[snd, I_NXT]
+            code = _send_check(fi, li, gi, rand, s_lk, snd, seq)
+            if code != DONE:
+                _push(ff, fi, lf, li, gf, gi, paths, pend, snd, P_SEND, t, False)
+                return code
+            a_lk, a_f, a_seq, a_ts, a_fwd = s_lk, snd, seq, t, 0.0
+            a_kind, a_hop, a_size = KIND_DATA, 0, ff[snd, F_PKT]
+            fi[snd, I_NXT] = seq + 1
+        if post >= 0:
+            set_key(hi, ht, gi, post, post_t)
