@@ -123,6 +123,8 @@ class Vegas(ControlLaw):
 
     def _decide(self, state: State, cwnd: FloatArray, delta: FloatArray) -> RoundAction:
         """Slow start and eq (2) from the window and the backlog estimate Δ."""
+        if cwnd.shape == (1,) and self._alpha.size == self._beta.size == self._gamma.size == 1:
+            return self._decide_one(state, float(cwnd[0]), float(delta[0]))
         phase = state["phase"]
         ss_grow = state["ss_grow"]
         ssthresh = state["ssthresh"]
@@ -147,6 +149,38 @@ class Vegas(ControlLaw):
         np.putmask(phase, leave, CONGESTION_AVOIDANCE)
         np.subtract(1.0, ss_grow, out=ss_grow, where=ss)
         return RoundAction(cwnd=new, incr=incr, cap=cap)
+
+    def _decide_one(self, state: State, cwnd: float, delta: float) -> RoundAction:
+        """:meth:`_decide` for one flow, on Python floats: the same IEEE operations in the
+        same order, so the same action and state, without NumPy's fixed cost per operation
+        on 1-element arrays (the packet simulator decides one flow at a time: this took
+        most of its time in the laws)."""
+        phase = state["phase"]
+        ss_grow = state["ss_grow"]
+        ss = bool(phase[0] == SLOW_START)
+        exit_gamma = ss and delta > self._gamma.item()
+        leave = exit_gamma or (ss and cwnd >= float(state["ssthresh"][0]))
+        grow = ss and float(ss_grow[0]) > 0.0 and not leave
+        inc = not ss and delta < self._alpha.item()
+        beta = self._beta.item()
+        dec = not ss and (delta >= beta if self._decrease_inclusive else delta > beta)
+
+        new = cwnd * 0.875 if exit_gamma else cwnd
+        if dec:
+            new -= 1.0
+        new = max(new, MIN_WINDOW)
+        if grow:
+            incr = 1.0
+            cap = min(2.0 * cwnd, float(state["ssthresh"][0]))
+        else:
+            incr = 1.0 / cwnd if inc else 0.0
+            cap = new + 1.0 if inc else new
+
+        if leave:
+            phase[0] = CONGESTION_AVOIDANCE
+        if ss:
+            ss_grow[0] = 1.0 - ss_grow[0]
+        return RoundAction(cwnd=np.array([new]), incr=np.array([incr]), cap=np.array([cap]))
 
     def on_loss(
         self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
