@@ -14,6 +14,7 @@ from ..analytic import conspicuous_round, conspicuous_round_printed
 from ..analytic.predict import PREDICT_ALGORITHMS, Prediction, predict
 from ..path import Path
 from ..published import published
+from ._sets import add_set_option, parse_sets
 
 __all__ = ["add_parser", "document_comparison", "run"]
 
@@ -91,14 +92,7 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="predict the documents' paths and compare with their printed numbers",
     )
-    p.add_argument(
-        "--set",
-        dest="sets",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="scenario mode: override a scenario parameter (repeatable), e.g. groups=1",
-    )
+    add_set_option(p, "scenario mode: override a scenario parameter (repeatable), e.g. groups=1")
     p.add_argument(
         "--check",
         choices=("rounds", "ode", "packet"),
@@ -274,7 +268,6 @@ def run(args: argparse.Namespace) -> int:
     """Run ``tcpfluid predict``."""
     if getattr(args, "scenario", None) is not None:
         from ._predict_scenario import run_scenario_mode
-        from .simulate import parse_sets
 
         return run_scenario_mode(args, parse_sets(args.sets))
     if getattr(args, "sets", None) or getattr(args, "check", None):

@@ -28,6 +28,7 @@ from ..algorithms.registry import ALGORITHMS
 from ..engines import ENGINES, run_named, simulate_summary
 from ..results import Summary
 from ..scenarios import SCENARIOS
+from ._sets import add_set_option, parse_sets
 
 __all__ = ["ENGINES", "PLANNED_ENGINES", "add_parser", "parse_sets", "run", "simulate_summary"]
 
@@ -82,13 +83,9 @@ def add_parser(sub: Any) -> None:
         metavar="ENGINE",
         help=f"engine: {', '.join(PLANNED_ENGINES)} (default rounds: the round-based fluid model)",
     )
-    p.add_argument(
-        "--set",
-        dest="sets",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="override a scenario parameter (repeatable), e.g. bandwidth=100Mbps, rtt=200ms, "
+    add_set_option(
+        p,
+        "override a scenario parameter (repeatable), e.g. bandwidth=100Mbps, rtt=200ms, "
         "buffer=1000, duration=100s, cbr=none, alpha=1, beta=3, gamma=1",
     )
     p.add_argument(
@@ -109,22 +106,6 @@ def add_parser(sub: Any) -> None:
         "-q", "--quiet", action="store_true", help="no progress bar on stderr (never with --json)"
     )
     p.set_defaults(run=run)
-
-
-def parse_sets(items: list[str]) -> dict[str, str]:
-    """``["k=v", ...]`` to a dict; raises ``ValueError`` naming a malformed item."""
-    out: dict[str, str] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or not key or not value.strip():
-            raise ValueError(f"--set expects KEY=VALUE, got {item!r}")
-        if key == "algorithm":
-            raise ValueError("--set algorithm=... is not accepted; use --algorithm")
-        if key in out:
-            raise ValueError(f"--set {key} is given twice ({out[key]!r}, {value.strip()!r})")
-        out[key] = value.strip()
-    return out
 
 
 def _table(out: dict[str, Any], summary: Summary) -> str:
