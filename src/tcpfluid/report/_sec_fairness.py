@@ -13,7 +13,8 @@ import numpy as np
 
 from .. import plot
 from ..analytic import blb_equilibrium, jain_index, reverse_path_throughput
-from ..fairness import THESIS_TABLE_3_16
+from ..engines import simulate
+from ..fairness import THESIS_TABLE_3_16, _delivered_pkts
 from ..fluid.ode import ode_problem
 from ..scenarios import build_scenario
 from ..sim import simulate_packets
@@ -36,8 +37,9 @@ def _th_grid(cfg: ReportConfig) -> list[int]:
 
 
 def thesis_run(x2_ms: int, setting: str) -> dict[str, Any]:
-    """Document 001 Table 3.16 point: packet and ODE Jain's index over 10–60 s, and the
-    Boutremans–Le Boudec prediction with the packet run's measured BaseRTT errors."""
+    """Document 001 Table 3.16 point: packet, round-model and ODE Jain's index over 10–60 s,
+    and the Boutremans–Le Boudec prediction with the packet run's measured BaseRTT
+    errors."""
     from ..fluid.ode import simulate_scenario_ode
 
     alg, params = _SETTINGS[setting]
@@ -60,6 +62,12 @@ def thesis_run(x2_ms: int, setting: str) -> dict[str, Any]:
     if alg == "enhanced-vegas":
         eq = blb_equilibrium([params["delta"]] * 2, x, mu, prop_delay_s=prop)
         out["blb_jain"] = eq.jain_index
+    try:
+        rm = simulate(sc, "rounds")
+    except ValueError as exc:  # the round model refuses the configuration
+        out["rounds_error"] = str(exc)
+    else:
+        out["rounds_jain"] = _goodput_jain(rm.time_s, rm.throughput_pps)
     r = simulate_scenario_ode(sc, n_points=601)
     if r.success:
         dl = r.delivered_pkts
@@ -68,6 +76,16 @@ def thesis_run(x2_ms: int, setting: str) -> dict[str, Any]:
     else:
         out["ode_error"] = r.message
     return out
+
+
+def _goodput_jain(t: Any, rates_pps: Any, start_s: float = 10.0) -> float:
+    """Jain's index of the flows' mean goodputs from ``start_s`` to the end of the run
+    (``rates_pps``: per flow, packets/s at the times ``t``)."""
+    t = np.asarray(t, dtype=float)
+    dl = _delivered_pkts(t, np.asarray(rates_pps, dtype=float))
+    span = float(t[-1]) - start_s
+    thr = (dl[:, -1] - np.array([np.interp(start_s, t, row) for row in dl])) / span
+    return float(jain_index(thr))
 
 
 def _th_tasks(cfg: ReportConfig) -> list[Task]:
@@ -88,7 +106,7 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     curves: dict[str, dict[str, list[float]]] = {}
     grid = _th_grid(cfg)
     for s in _SETTINGS:
-        c = curves.setdefault(s, {"pk": [], "ode": [], "doc": []})
+        c = curves.setdefault(s, {"pk": [], "rm": [], "ode": [], "doc": []})
         for x2 in grid:
             r = out[k]
             k += 1
@@ -101,9 +119,11 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 )
             )
             ov = num(r.get("ode_jain"), f"ODE failed: {r.get('ode_error')}")
+            rv = num(r.get("rounds_jain"), f"engine refused: {r.get('rounds_error')}")
             dv = THESIS_TABLE_3_16[x2][s]
             c["pk"].append(r["packet_jain"])
             c["ode"].append(np.nan if isinstance(ov, NA) else ov)
+            c["rm"].append(np.nan if isinstance(rv, NA) else rv)
             c["doc"].append(dv)
             rows.append(
                 Row(
@@ -112,7 +132,7 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     "",
                     {
                         CLOSED_FORM: cf,
-                        ROUNDS: NA("two base RTTs: the round model has one RTT per scenario"),
+                        ROUNDS: rv,
                         ODE: ov,
                         PACKET: r["packet_jain"],
                         DOCUMENT: dv,
@@ -153,6 +173,17 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         plot.versus(
             grid, curves[s]["ode"], ax=ax, label=f"{s} ODE", color=col, linestyle=":", marker="."
         )
+        plot.versus(
+            grid,
+            curves[s]["rm"],
+            ax=ax,
+            label=f"{s} round model",
+            color=col,
+            linestyle="--",
+            marker="o",
+            fillstyle="none",
+            markersize=3,
+        )
     plot.finish(
         ax,
         xlabel="access delay x2 of the long connection (ms)",
@@ -163,7 +194,7 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     cap = (
         "Jain's index of two flows (short RTT 13.2 ms, long by x2) on the thesis network "
         "against x2, for Vegas-1_3 and Enhanced Vegas δ = 1, 2, 3: thesis (document 001 "
-        "Table 3.16, squares), packet simulator (crosses), ODE (dotted)."
+        "Table 3.16, squares), packet simulator (crosses), ODE (dotted), round model (dashed)."
     )
     intro = (
         "Tsang's thesis (document 001) ch. 3 §4.3: two connections share a 1.5 Mb/s link "
