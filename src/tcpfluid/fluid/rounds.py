@@ -6,7 +6,10 @@ the first packet of the round returns (document 000 §4). A control law
 computes what the law measures: the queue, the RTT of the round's packets, the ACKs.
 
 Model (per scenario, all flows of a scenario share the bottleneck and have the same base
-RTT; ``W`` below is the sum of the flows' windows):
+RTT; ``W`` below is the sum of the flows' windows). Flows of unequal base RTT, and a RED
+bottleneck, run on the asynchronous round model (:mod:`._rounds_async`,
+docs/round-model-unequal-rtt.md): one round clock per base RTT, the same physics per
+round, one shared queue; :func:`simulate_scenario_rounds` chooses it.
 
 * **Available rate** ``μa = μ − c(t)``: the bottleneck rate μ minus the constant-bit-rate
   cross traffic active at the start of the round (document 000 §5.1). The FIFO queue holds
@@ -82,6 +85,7 @@ from ._rounds_physics import (
     buffer_overflow,
     forward_queues,
     lagged,
+    queue_memory,
     reverse_queues,
     round_rtts,
 )
@@ -251,6 +255,9 @@ def _round_loop(
     # the train can only be slower than mu_a after mu_a rises: with cross traffic
     spread_train = ack_train and not reverse and bool(cross)
     history: deque[Rtts] = deque()
+    # with cross traffic the FIFO keeps part of its backlog from round to round
+    # (docs/round-model.md, "Queue memory"): the last round's, and its available rate
+    carried, mu_prev = np.zeros(S), mu
     for k in range(n_steps):
         # ---------------- available rate at the start of the round (CBR schedule)
         if cross:
@@ -295,10 +302,17 @@ def _round_loop(
             qr, qf = reverse_queues(qr0, qf0, z_s, w1_s, mu_a, mu_r_eff, b_r, d, rev_bott, model)
         else:
             qr = None
+            memory = None
+            if cross:
+                # the backlog the last round left, relaxing to the standing one
+                memory = queue_memory(mu_a, mu, carried, mu_prev)
+                mu_prev = mu_a
             qf, ack_rate = forward_queues(
-                qf0, z_s, w0_s, w1_s, mud, mu_a, ack_rate, model, spread_train
+                qf0, z_s, w0_s, w1_s, mud, mu_a, ack_rate, model, spread_train, memory
             )
         lost_s, qf = buffer_overflow(qf, b_tcp) if finite_buf else (None, qf)
+        if cross:
+            carried = qf[3]
         duration, rtts = round_rtts(qf, qr, d, half_d, inv_mu, mu_a, mu_r_eff if reverse else None)
         # ---------------- feedback lag: the law sees the RTTs of an earlier round
         if lag:
@@ -508,15 +522,19 @@ def simulate_scenario_rounds(
     bottleneck, CBR sources as cross traffic); every flow must run the same algorithm
     with the same parameters (set with :meth:`~tcpfluid.scenarios.Scenario.with_algorithm`).
     This is the ``rounds`` engine of ``tcpfluid simulate``. The options are those of
-    :func:`simulate_rounds` (``rtt`` is an alias of ``rtt_model``).
+    :func:`simulate_rounds` (``rtt`` is an alias of ``rtt_model``). Flows of unequal base
+    RTT, or a RED bottleneck, run on the asynchronous round model
+    (:func:`tcpfluid.fluid._rounds_async.simulate_rounds_async`, one round clock per base
+    RTT) and return its :class:`~tcpfluid.fluid._rounds_async_trace.AsyncRoundTrace`.
 
     Raises
     ------
     ValueError
-        If a flow has no algorithm, flows differ in algorithm or parameters, the flows
-        do not share one path with one base RTT, or the scenario has a feature the round
-        model cannot model (a RED queue, cross traffic off the bottleneck): the round model
-        refuses it instead of running something else.
+        If a flow has no algorithm, flows differ in algorithm or parameters, or the
+        scenario has a feature the round model cannot model (flows that do not share the
+        bottleneck, cross traffic off the bottleneck, an ACK-path bottleneck together with
+        RED or unequal base RTTs): the round model refuses it instead of running
+        something else.
     """
     if not isinstance(scenario, Scenario):
         raise TypeError(f"scenario must be a Scenario, got {type(scenario).__name__}")
