@@ -12,3 +12,20 @@ def columns(head: list[str], body: list[list[str]]) -> str:
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def number(x: float) -> str:
+    """A number with 3-4 significant digits for a table cell: thousands separated above
+    1000, one decimal above 100, two above 1, three above 0.01, else 3 significant."""
+    if x == 0:
+        return "0"
+    a = abs(x)
+    if a >= 1000:
+        return f"{x:,.0f}"
+    if a >= 100:
+        return f"{x:.1f}"
+    if a >= 1:
+        return f"{x:.2f}"
+    if a >= 0.01:
+        return f"{x:.3f}"
+    return f"{x:.3g}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .._text import number
 from ._cache import RunCache, _check_layers, _check_quantities, _scenario
 from ._layers import (
     AGGREGATE,
@@ -221,18 +222,7 @@ _COLUMNS = (
 
 def _fmt(x: Any) -> str:
     v = _number(x)
-    if v is None:
-        return "n/a"
-    a = abs(v)
-    if v == 0:
-        return "0"
-    if a >= 1000:
-        return f"{v:,.0f}"
-    if a >= 100:
-        return f"{v:.1f}"
-    if a >= 1:
-        return f"{v:.2f}"
-    return f"{v:.3g}"
+    return "n/a" if v is None else number(v)
 
 
 def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
