@@ -219,3 +219,49 @@ def test_batched_equals_single_and_window_bounds(b):
         a1 = one.on_round(s1, sample([cw[i]], 0.1, [rtt[i]]))
         assert (a1.cwnd[0], a1.incr[0], a1.cap[0]) == (act.cwnd[i], act.incr[i], act.cap[i])
         assert s1["succ"][0] == state["succ"][i]
+
+
+def _ramp(law, state, w0, rounds):
+    """Windows after ``rounds`` rounds with Δ = 0 (RTT = BaseRTT)."""
+    w, seen = np.array([w0]), []
+    for _ in range(rounds):
+        w = apply(law.on_round(state, sample(w, 0.1, 0.1)), w)
+        seen.append(float(w[0]))
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("sampling", "expected"),
+    [
+        # the near-band rule alone: Δ = 0 is far from the band, a decision every round
+        ("near-band", [104.0, 112.0, 124.0, 140.0]),
+        # after the overshoot every eq-(3) increase is measured: 104, hold, 112, hold
+        ("near-band-after-overshoot", [104.0, 104.0, 112.0, 112.0]),
+    ],
+)
+def test_an_overshoot_makes_the_next_increases_measured(sampling, expected):
+    law, state = _ca(alpha=2.0, beta=4.0, sampling=sampling)
+    # Δ = W/2 = 10 > 2β = 8: an overshoot, eq (4) cuts (10 − 3)/2
+    a = law.on_round(state, sample(20.0, 0.5, 1.0))
+    assert a.cwnd[0] == 16.5
+    assert _ramp(law, state, 100.0, 4) == expected
+
+
+def test_the_overshoot_flag_clears_when_an_increase_is_seen_back_in_the_band():
+    law, state = _ca(alpha=2.0, beta=4.0, sampling="near-band-after-overshoot")
+    law.on_round(state, sample(20.0, 0.5, 1.0))  # overshoot: Δ = 10
+    assert state["wary"][0] == 1.0
+    law.on_round(state, sample(100.0, 0.1, 0.1))  # Δ = 0: increase, measured
+    law.on_round(state, sample(104.0, 0.1, 0.1))  # the measurement round
+    assert state["wary"][0] == 1.0
+    # the decision after the increase finds Δ = W/2 = 2.5 >= α: back in the band
+    law.on_round(state, sample(5.0, 0.5, 1.0))
+    assert state["wary"][0] == 0.0
+    # a band decision that does not follow an increase leaves the flag as it is
+    law.on_round(state, sample(20.0, 0.5, 1.0))
+    law.on_round(state, sample(5.0, 0.5, 1.0))
+    assert state["wary"][0] == 1.0
+    # Δ just above β (not an overshoot) does not set it: near-band decides every round
+    law, state = _ca(alpha=2.0, beta=4.0, sampling="near-band-after-overshoot")
+    law.on_round(state, sample(10.0, 0.5, 1.0))  # Δ = 5: eq (4), not an overshoot
+    assert _ramp(law, state, 100.0, 3) == [104.0, 112.0, 124.0]

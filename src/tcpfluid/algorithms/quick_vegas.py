@@ -38,8 +38,14 @@ Rules, each from document 000 unless marked *ours*:
   fall into a limit cycle (queue 0–1297 packets with 60 flows on 1 Gb/s, where document
   000 §5.3 reports a maximum queue similar to Vegas's). ``"after-increase"`` measures after
   every eq.-(3) increase, ``"every-other-round"`` after every decision (both slow the
-  ramp-up). The analysis is :func:`tcpfluid.analytic.round_map_stability`;
-  docs/algorithms.md gives the numbers.
+  ramp-up). ``"near-band-after-overshoot"`` (*ours*) is ``"near-band"`` plus: after a
+  decision that sees an overshoot (Δ > 2β) every eq.-(3) increase is measured, until a
+  decision following an increase finds Δ ≥ α again. Without it, flows that overshoot
+  together (a group joining in slow start) drain the queue to zero, where every flow is
+  "far from the band" and takes the literal increases again: a large cycle through the
+  empty queue that the near-band rule cannot leave (docs/algorithms.md, §5.3). The
+  analysis is :func:`tcpfluid.analytic.round_map_stability`; docs/algorithms.md gives the
+  numbers.
 * Losses: as Vegas (3/4, 1/2, timeout to 2 packets and slow start). *Ours*: a loss also
   resets ``succ`` (the run of consecutive increases is broken).
 * *Ours*: the window never goes below 2 packets.
@@ -59,11 +65,20 @@ from .vegas import Vegas
 __all__ = ["SAMPLINGS", "QuickVegas"]
 
 #: readings of when Δ is sampled in congestion avoidance (docs/algorithms.md)
-SAMPLINGS = ("near-band", "every-round", "after-increase", "every-other-round")
+SAMPLINGS = (
+    "near-band",
+    "every-round",
+    "after-increase",
+    "every-other-round",
+    "near-band-after-overshoot",
+)
 
 #: "near-band": an eq-(3) increase is followed by a measurement round when it was taken
 #: with a backlog of at least this fraction of α (the flow is near its band)
 _NEAR_BAND = 0.25
+#: "near-band-after-overshoot": a backlog above this multiple of β is an overshoot, after
+#: which every eq-(3) increase is measured until one is seen to reach the band
+_OVERSHOOT = 2.0
 
 FloatArray = NDArray[np.float64]
 State = dict[str, FloatArray]
@@ -80,20 +95,27 @@ class QuickVegas(Vegas):
         Upper backlog threshold β, packets; ``>= alpha``.
     gamma : float or array_like, default 1
         Slow-start exit threshold γ, packets; ``> 0``.
-    sampling : {"near-band", "every-round", "after-increase", "every-other-round"}
+    sampling : {"near-band", "every-round", "after-increase", "every-other-round", \
+"near-band-after-overshoot"}
         When congestion avoidance samples Δ and decides (module docstring):
         ``"near-band"`` (default) skips the round after an eq.-(3) increase taken with
         Δ ≥ α/4, ``"every-round"`` decides every round (the printed pseudo-code
         literally), ``"after-increase"`` skips the round after every eq.-(3) increase,
-        ``"every-other-round"`` the round after every decision.
+        ``"every-other-round"`` the round after every decision,
+        ``"near-band-after-overshoot"`` is ``"near-band"`` that also skips the round after
+        every eq.-(3) increase from an overshoot (Δ > 2β) until the flow is back in its
+        band.
 
     Defaults are document 000 §5's (γ = 1, α = 2, β = 4).
 
     Notes
     -----
     State: ``phase``, ``succ`` (consecutive eq-(3) increases), ``ssthresh`` (packets, ``inf``
-    until a timeout), ``hold`` (1 where the next congestion-avoidance round only measures)
-    and ``ss_grow`` (unused, kept for compatibility with Vegas's state).
+    until a timeout), ``hold`` (1 where the next congestion-avoidance round only measures),
+    ``wary`` (1 from an overshoot until the flow is back in its band) and ``last_inc`` (1
+    where the last decision was an eq-(3) increase), both used by
+    ``"near-band-after-overshoot"``, and ``ss_grow`` (unused, kept for compatibility with
+    Vegas's state).
     """
 
     name: ClassVar[str] = "quick-vegas"
@@ -105,7 +127,11 @@ class QuickVegas(Vegas):
         beta: Any = 4.0,
         gamma: Any = 1.0,
         sampling: Literal[
-            "near-band", "every-round", "after-increase", "every-other-round"
+            "near-band",
+            "every-round",
+            "after-increase",
+            "every-other-round",
+            "near-band-after-overshoot",
         ] = "near-band",
     ) -> None:
         super().__init__(alpha=alpha, beta=beta, gamma=gamma)
@@ -121,6 +147,8 @@ class QuickVegas(Vegas):
         state = super().init_state(n)
         state["succ"] = np.zeros(state["phase"].shape[0])
         state["hold"] = np.zeros(state["phase"].shape[0])
+        state["wary"] = np.zeros(state["phase"].shape[0])
+        state["last_inc"] = np.zeros(state["phase"].shape[0])
         return state
 
     def params(self) -> dict[str, Any]:
@@ -180,6 +208,16 @@ class QuickVegas(Vegas):
                 decided &= below
             elif self._sampling == "near-band":
                 decided &= below & (delta >= _NEAR_BAND * alpha)
+            elif self._sampling == "near-band-after-overshoot":
+                # after an overshoot (Δ > 2β) every eq-(3) increase is measured, until a
+                # decision that follows an increase finds Δ >= α (the flow is back in
+                # its band); the overshoot itself is a decision, so it sets the flag
+                wary, last_inc = state["wary"], state["last_inc"]
+                decided &= below & ((delta >= _NEAR_BAND * alpha) | (wary == 1.0))
+                moved = ca & ~hold
+                np.copyto(wary, np.where(moved & (delta > _OVERSHOOT * beta), 1.0, wary))
+                np.copyto(wary, np.where(moved & (last_inc == 1.0) & ~below, 0.0, wary))
+                np.copyto(last_inc, np.where(moved, np.where(below, 1.0, 0.0), last_inc))
             np.copyto(state["hold"], np.where(decided, 1.0, 0.0))
 
         np.putmask(phase, leave, CONGESTION_AVOIDANCE)
@@ -193,4 +231,5 @@ class QuickVegas(Vegas):
         new = super().on_loss(state, index, kind, cwnd)
         state["succ"][np.asarray(index, dtype=np.intp)] = 0.0
         state["hold"][np.asarray(index, dtype=np.intp)] = 0.0
+        state["last_inc"][np.asarray(index, dtype=np.intp)] = 0.0
         return new
