@@ -490,3 +490,25 @@ def test_report_help_imports_no_section() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert json.loads(res.stdout.strip().splitlines()[-1]) == []
+
+
+def test_packet_runs_wait_for_the_first_one_to_compile_the_kernels() -> None:
+    # a pool hands out tasks as workers become free; the packet-simulator tasks after the
+    # first wait until it is done (it writes the Numba cache the others then load), and
+    # the free worker runs fluid tasks meanwhile
+    from tcpfluid.report._core import _CompileGate
+
+    packet = [True, True, False, False, True]
+    gate = _CompileGate([0, 1, 2, 3, 4], packet, slots=2)
+    assert gate.next_tasks(in_flight=0) == [0, 2]
+    gate.finished(2)
+    assert gate.next_tasks(in_flight=1) == [3]
+    gate.finished(3)
+    assert gate.next_tasks(in_flight=1) == []  # 1 and 4 wait for 0: the worker idles
+    gate.finished(0)
+    assert gate.next_tasks(in_flight=0) == [1, 4]
+    assert gate.next_tasks(in_flight=0) == []
+    # no packet task: plain longest-first order, ``slots`` at a time
+    plain = _CompileGate([2, 0, 1], [False] * 3, slots=2)
+    assert plain.next_tasks(in_flight=0) == [2, 0]
+    assert plain.next_tasks(in_flight=1) == [1]

@@ -402,7 +402,10 @@ def run_tasks(
         # results, which are put back by task index
         compiles = [t.function.rpartition(":")[2] in _COMPILING for t in tasks]
         order = schedule(costs, compiles)
-        futs = {ex.submit(_run_task, tasks[i], i): i for i in order}
+        gate = _CompileGate(order, compiles, slots=jobs if own else len(tasks))
+        futs: dict[Any, int] = {}
+        for i in gate.next_tasks(in_flight=0):
+            futs[ex.submit(_run_task, tasks[i], i)] = i
         if progress is not None and order:
             progress.started(tasks[order[0]].label)
         pending = set(futs)
@@ -413,10 +416,15 @@ def run_tasks(
             for fut in sorted(done, key=lambda f: futs[f]):
                 i = futs[fut]
                 results[i] = fut.result()
+                gate.finished(i)
                 if progress is not None:
                     progress.update(tasks[i].label, costs[i], i)
                 if on_result is not None:
                     on_result(i, results[i])
+            for i in gate.next_tasks(in_flight=len(pending)):  # workers that became free
+                fut = ex.submit(_run_task, tasks[i], i)
+                futs[fut] = i
+                pending.add(fut)
     finally:
         if own:
             ex.shutdown(wait=True, cancel_futures=True)
@@ -424,6 +432,48 @@ def run_tasks(
             queue.close()
             queue.join_thread()
     return results
+
+
+class _CompileGate:
+    """Hands a pool its tasks in ``order`` as workers become free, holding back the tasks
+    that run the Numba-compiled packet simulator until the first of them has finished.
+
+    On a cold Numba cache that first task compiles the kernels and writes the cache; the
+    others then load it instead of compiling the same kernels in every worker at once
+    (about 36 s of CPU each). Meanwhile the free workers run the round-model and ODE
+    tasks. ``slots`` is the number of tasks kept in flight (the pool's workers).
+    """
+
+    def __init__(self, order: Sequence[int], compiles: Sequence[bool], *, slots: int) -> None:
+        self._waiting = list(order)
+        self._compiles = list(compiles)
+        self._slots = max(int(slots), 1)
+        first = [i for i in order if compiles[i]]
+        self._first: int | None = first[0] if first else None
+        self.open = self._first is None
+
+    def finished(self, index: int) -> None:
+        """Task ``index`` is done (the gate opens when it is the first compiling task)."""
+        if index == self._first:
+            self.open = True
+
+    def next_tasks(self, *, in_flight: int) -> list[int]:
+        """The tasks to submit now, in order, with ``in_flight`` tasks running."""
+        out: list[int] = []
+        while in_flight + len(out) < self._slots:
+            pick = next(
+                (
+                    i
+                    for i in self._waiting
+                    if self.open or not self._compiles[i] or i == self._first
+                ),
+                None,
+            )
+            if pick is None:
+                break
+            self._waiting.remove(pick)
+            out.append(pick)
+        return out
 
 
 def _local_progress(progress: Progress, index: int) -> Callable[[float], None]:
