@@ -470,6 +470,11 @@ def _run_rounds(
             record(i, _Outcome("error", f"{type(exc).__name__}: {exc}", {}))
             bar.update(1)
             continue
+        if view.red is not None or not view.equal_rtt:
+            # one round clock per base RTT (or RED): the asynchronous round model, alone
+            record(i, _evaluate(sw._task(i, _point_seed(p))))
+            bar.update(1)
+            continue
         key = (
             p["algorithm"],
             len(view.flows),
