@@ -180,3 +180,22 @@ def test_different_rtt_fast_jain_per_period_agrees_where_the_packet_run_is_stead
     events per flow in packets) and not compared here."""
     j = _different_rtt_jains("fast", 1500)
     np.testing.assert_allclose(j["rounds"][1:], j["packet"][1:], rtol=0, atol=0.05)
+
+
+# ------------------------------------------------------------------------------------ sweeps
+def test_a_round_model_sweep_runs_unequal_rtt_points_on_the_asynchronous_model() -> None:
+    """The batched sweep path steps one base RTT per scenario; points with unequal base RTTs
+    run alone through tcpfluid.simulate, so the table equals single runs."""
+    from tcpfluid.cli.simulate import simulate_summary
+    from tcpfluid.sweep import grid, sweep
+
+    pts = list(grid(scenario="thesis-two-flow", algorithm="vegas", x2=["5ms", "50ms"]))
+    pts = [{**p, "duration": "10s"} for p in pts]
+    table = sweep(pts, engine="rounds").table
+    for row, p in zip(table.to_dict("records"), pts, strict=True):
+        single = simulate_summary(
+            "thesis-two-flow", "vegas", sets={"x2": p["x2"], "duration": "10s"}, engine="rounds"
+        )
+        assert row["status"] == "ok", row["message"]
+        assert row["time_to_equilibrium_s"] == single["time_to_equilibrium_s"]
+        assert row["ss_exit_window"] == single["ss_exit_window"]
