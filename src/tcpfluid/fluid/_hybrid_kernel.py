@@ -268,9 +268,9 @@ def advance(  # type: ignore[no-untyped-def]
                 lag = k
             fdel = fq_ring[(k - lag) % HF]
             q_hist[slot] = fdel + wait_r
+            f_hist[slot] = fdel
         else:
             q_hist[slot] = fdel
-        f_hist[slot] = fdel
         # ---------------- drops, ACKs, per-ACK growth, round ends
         any_end = False
         for j in range(F):
@@ -298,9 +298,10 @@ def advance(  # type: ignore[no-untyped-def]
                     rtt = ff[F_D, j] + q_hist[back]
                     ff[F_R_ACKS, j] += na
                     ff[F_R_SUM, j] += na * rtt
-                    ff[F_R_FSUM, j] += na * f_hist[back]
-                    if f_hist[back] < ff[F_FMIN, j]:
-                        ff[F_FMIN, j] = f_hist[back]
+                    if has_rev:  # the forward part of the delay (forward-path Vegas)
+                        ff[F_R_FSUM, j] += na * f_hist[back]
+                        if f_hist[back] < ff[F_FMIN, j]:
+                            ff[F_FMIN, j] = f_hist[back]
                     if rtt < ff[F_R_MIN, j]:
                         ff[F_R_MIN, j] = rtt
                     if rtt > ff[F_R_MAX, j]:
