@@ -14,11 +14,21 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["FLOW_RING0", "LINK_RING0", "grow_ring", "pow2"]
+from . import _core as C
+
+__all__ = ["FLOW_RING", "FLOW_RING0", "LINK_RING", "LINK_RING0", "grow_ring", "pow2"]
+
+Arrays = tuple[NDArray[Any], NDArray[Any]]
 
 #: initial ring slots of a link and of a flow (rings double on demand)
 LINK_RING0 = 16
 FLOW_RING0 = 64
+#: where a flow's ring (send times and flags of its sequence numbers) is described in the
+#: flows' integer array: offset, capacity, oldest unacknowledged, highest sent
+FLOW_RING = (C.I_RING_OFF, C.I_RING_CAP, C.I_UNA, C.I_MAXSENT)
+#: where a link's ring (the packets it holds) is described in the links' integer array:
+#: offset, capacity, head, tail
+LINK_RING = (C.J_OFF, C.J_CAP, C.J_HEAD, C.J_TAIL)
 
 
 def pow2(n: float) -> int:
@@ -27,16 +37,20 @@ def pow2(n: float) -> int:
 
 
 def grow_ring(
-    arrays: tuple[NDArray[Any], NDArray[Any]], used: int, off: int, cap: int, lo: int, hi: int
-) -> tuple[tuple[NDArray[Any], NDArray[Any]], int, int]:
-    """Double a ring: the rows of the ring at ``off`` (``cap`` slots, a power of two) move
-    to ``2 cap`` rows starting at row ``used`` of each array of ``arrays`` (the arrays are
-    reallocated, to at least twice their rows, only when they are too short), keeping the
-    entries of the monotone counters ``lo <= c < hi`` at slot ``c mod capacity``.
+    arrays: Arrays, used: int, table: NDArray[np.int64], row: int, cols: tuple[int, int, int, int]
+) -> tuple[Arrays, int]:
+    """Double a ring: the ring of row ``row`` of ``table`` (its columns ``cols``: offset,
+    capacity (a power of two), lowest and highest live counter) moves to ``2 capacity``
+    rows starting at row ``used`` of each array of ``arrays`` (the arrays are reallocated,
+    to at least twice their rows, only when they are too short), keeping the entries of the
+    monotone counters ``lo <= c < hi`` at slot ``c mod capacity``.
 
-    Returns the arrays and the ring's new offset (= ``used``) and capacity; the old slots
-    are left unused, so the arrays hold at most about twice the live rings' slots.
+    Writes the ring's new offset (= ``used``) and capacity into ``table`` and returns the
+    arrays and the rows now used; the old slots are left unused, so the arrays hold at
+    most about twice the live rings' slots.
     """
+    c_off, c_cap, c_lo, c_hi = cols
+    off, cap = int(table[row, c_off]), int(table[row, c_cap])
     new_cap = 2 * cap
     rows = arrays[0].shape[0]
     if used + new_cap > rows:
@@ -45,9 +59,11 @@ def grow_ring(
             np.concatenate([arrays[0], np.zeros((extra, *arrays[0].shape[1:]), arrays[0].dtype)]),
             np.concatenate([arrays[1], np.zeros((extra, *arrays[1].shape[1:]), arrays[1].dtype)]),
         )
-    ctr = np.arange(lo, hi, dtype=np.int64)
+    ctr = np.arange(int(table[row, c_lo]), int(table[row, c_hi]), dtype=np.int64)
     old_idx = off + ctr % cap
     new_idx = used + ctr % new_cap
     for a in arrays:
         a[new_idx] = a[old_idx]
-    return arrays, used, new_cap
+    table[row, c_off] = used
+    table[row, c_cap] = new_cap
+    return arrays, used + new_cap

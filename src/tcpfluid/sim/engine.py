@@ -39,7 +39,7 @@ from ._checks import check_options, check_scenario, trace_interval
 from ._collect import collect
 from ._decisions import Decisions, law_for
 from ._results import FlowTrace, LinkTrace, PacketResult
-from ._rings import grow_ring
+from ._rings import FLOW_RING, LINK_RING, grow_ring
 from ._setup import (
     SenderSettings,
     event_heap,
@@ -138,32 +138,16 @@ class _Sim:
         )
 
     def _grow_flow(self, f: int) -> None:
-        fi = self.fi
-        cap = int(fi[f, C.I_RING_CAP])
-        self._check_room(cap)
-        (self.fs, self.fq), fi[f, C.I_RING_OFF], fi[f, C.I_RING_CAP] = grow_ring(
-            (self.fs, self.fq),
-            self.flow_rows,
-            int(fi[f, C.I_RING_OFF]),
-            cap,
-            int(fi[f, C.I_UNA]),
-            int(fi[f, C.I_MAXSENT]),
+        self._check_room(int(self.fi[f, C.I_RING_CAP]))
+        (self.fs, self.fq), self.flow_rows = grow_ring(
+            (self.fs, self.fq), self.flow_rows, self.fi, f, FLOW_RING
         )
-        self.flow_rows += 2 * cap
 
     def _grow_link(self, link: int) -> None:
-        li = self.li
-        cap = int(li[link, C.J_CAP])
-        self._check_room(cap)
-        (self.rf, self.ri), li[link, C.J_OFF], li[link, C.J_CAP] = grow_ring(
-            (self.rf, self.ri),
-            self.link_rows,
-            int(li[link, C.J_OFF]),
-            cap,
-            int(li[link, C.J_HEAD]),
-            int(li[link, C.J_TAIL]),
+        self._check_room(int(self.li[link, C.J_CAP]))
+        (self.rf, self.ri), self.link_rows = grow_ring(
+            (self.rf, self.ri), self.link_rows, self.li, link, LINK_RING
         )
-        self.link_rows += 2 * cap
 
     # ------------------------------------------------------------------ loop
     def run(
