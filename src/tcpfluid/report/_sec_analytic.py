@@ -281,6 +281,7 @@ def _ne_tasks(cfg: ReportConfig) -> list[Task]:
                 )
             label = f"new equilibrium: round model (fluid RTT) {a} n={n}"
             tasks.append(run_task("rounds", "qv-basic", a, o, label, rtt="fluid"))
+            tasks.append(run_task("ode", "qv-basic", a, o, f"new equilibrium: ODE {a} n={n}"))
     return tasks
 
 
@@ -320,6 +321,16 @@ def _ne_counts(
     return cf, rm, pk, fl
 
 
+def _ne_ode_count(a: str, n: int, orr: dict[str, Any]) -> float | NA:
+    """Rounds from the change to nW of the ODE run (the hybrid model's round trace)."""
+    if "round_t_s" not in orr:
+        return err_na(orr, "the ODE run kept no round trace")
+    s = _ne_setup(n, a)
+    target = n * s["w"]
+    r = _rounds_to_reach(orr["round_t_s"][0], orr["round_cwnd_pkts"][0], s["t_change"], target)
+    return NA("window never reached nW") if r is None else r
+
+
 def _ne_tolerance(a: str) -> tuple[Tolerance, dict[str, str]]:
     """The tolerance against the closed form and the engines' reasons, for law ``a``."""
     if a == "vegas":
@@ -343,8 +354,16 @@ def _ne_tolerance(a: str) -> tuple[Tolerance, dict[str, str]]:
     return tol, {ROUNDS: QV_DETECTION_LAG, PACKET: QV_TRAIN_QUEUE}
 
 
-def _ne_row(a: str, n: int, cf: float, rm: float | None, pk: float | None, fl: float | None) -> Row:
-    """The row of law ``a`` at growth factor ``n``."""
+def _ne_row(
+    a: str,
+    n: int,
+    cf: float,
+    rm: float | None,
+    pk: float | None,
+    fl: float | None,
+    od: float | NA,
+) -> Row:
+    """The row of law ``a`` at growth factor ``n`` (``od``: the ODE engine's count)."""
     tol, reasons = _ne_tolerance(a)
     return Row(
         setting=f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {_ne_setup(n, a)['w']:g})",
@@ -353,12 +372,7 @@ def _ne_row(a: str, n: int, cf: float, rm: float | None, pk: float | None, fl: f
         values={
             CLOSED_FORM: cf,
             ROUNDS: rm if rm is not None else NA("window never reached nW"),
-            ODE: NA("the ODE model has no rounds; Vegas's ±1/RTT rule there is a rate, not a count")
-            if a == "vegas"
-            else NA(
-                "this section counts rounds to nW in the round model and "
-                "packets; it does not run the ODE engine"
-            ),
+            ODE: od,
             PACKET: pk if pk is not None else NA("window never reached nW"),
             DOCUMENT: NO_FIGURE_VALUES,
             "round model, rtt=fluid": (fl if fl is not None else NA("window never reached nW")),
@@ -385,6 +399,7 @@ def _ne_figure(curves: dict[str, dict[str, list[float]]]) -> Figure:
             linestyle="-",
         )
         engines = [("rm", "round model", _ENGINE_MARKERS["rm"])]
+        engines.append(("ode", "ODE", {"linestyle": "none", "marker": "^", "fillstyle": "none"}))
         engines.append(("pk", "packet simulator", _ENGINE_MARKERS["pk"]))
         if a == "quick-vegas":
             engines.append(("fl", "round model, rtt=fluid", {"linestyle": "none", "marker": "+"}))
@@ -410,22 +425,26 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     k = 0
     curves: dict[str, dict[str, list[float]]] = {}
     for a in _NE_ALGS:
-        c = curves.setdefault(a, {"n": [], "cf": [], "rm": [], "pk": [], "fl": []})
+        c = curves.setdefault(a, {"n": [], "cf": [], "rm": [], "ode": [], "pk": [], "fl": []})
         for n in _ne_grid(cfg):
-            # task results (see _ne_tasks): round model, packet, round model with rtt=fluid
-            rr, pr, fr = out[k], out[k + 1], out[k + 2]
-            k += 3
+            # task results (see _ne_tasks): round model, packet, round model with rtt=fluid,
+            # ODE (its hybrid model keeps the packet simulator's round trace)
+            rr, pr, fr, orr = out[k], out[k + 1], out[k + 2], out[k + 3]
+            k += 4
             cf, rm, pk, fl = _ne_counts(a, n, rr, pr, fr)
+            od = _ne_ode_count(a, n, orr)
+            c["ode"].append(np.nan if isinstance(od, NA) else od)
             c["n"].append(n)
             c["cf"].append(cf)
             c["rm"].append(np.nan if rm is None else rm)
             c["pk"].append(np.nan if pk is None else pk)
             c["fl"].append(np.nan if fl is None else fl)
-            rows.append(_ne_row(a, n, cf, rm, pk, fl))
+            rows.append(_ne_row(a, n, cf, rm, pk, fl, od))
     intro = (
         "A flow settled at W = μd = 125 packets (10 Mb/s × 100 ms available) sees the "
         "available bandwidth grow n-fold when a CBR source of (n−1) × 10 Mb/s stops. Counted "
-        "in round boundaries (both engines) from the change until the window first reaches "
+        "in round boundaries (round model, ODE's hybrid model, packets) from the change until "
+        "the window first reaches "
         "n·W. Closed forms: (n−1)W for Vegas, eq. (12) (with the summation index corrected, "
         "erratum E2, and Quick Vegas's β) for Quick Vegas. The column 'round model, "
         "rtt=fluid' (shown, not judged) runs the round model without the intra-round burst "

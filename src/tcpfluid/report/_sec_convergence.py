@@ -39,6 +39,7 @@ def _cb_tasks(cfg: ReportConfig) -> list[Task]:
                 run_task("rounds", "qv-basic", a, o, f"convergence: round model {a} {kb:g} kb")
             )
             tasks.append(run_task("packet", "qv-basic", a, o, f"convergence: packet {a} {kb:g} kb"))
+            tasks.append(run_task("ode", "qv-basic", a, o, f"convergence: ODE {a} {kb:g} kb"))
     return tasks
 
 
@@ -91,10 +92,14 @@ _CB_COLORS = {"vegas": "C0", "quick-vegas": "C3", "fast": "C2", "tcp-ho": "C4"}
 #: (series, legend, line style) of the engines' curves: round model dashed, packets solid
 _CB_ENGINE_LINES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("rm", "round model", {"linestyle": "--", "marker": "o", "fillstyle": "none"}),
+    ("ode", "ODE", {"linestyle": ":", "marker": "+", "linewidth": 0.8}),
     ("pk", "packet sim", {"linestyle": "-", "marker": "x"}),
 )
-#: (law, kind, series) -> one value per BDP; series: "rm"/"pk" (round model/packet, RTTs),
-#: "rm_ns"/"pk_ns" (1.0 where the run did not settle), "cf" (closed form)
+#: engine column -> (curve key, marker on the 'did not settle' band)
+_CB_SERIES = {ROUNDS: ("rm", "o"), ODE: ("ode", "+"), PACKET: ("pk", "x")}
+#: (law, kind, series) -> one value per BDP; series: "rm"/"ode"/"pk" (round model, ODE,
+#: packet; RTTs), "rm_ns"/"ode_ns"/"pk_ns" (1.0 where the run did not settle), "cf" (closed
+#: form)
 Curves = dict[tuple[str, str, str], list[float]]
 
 
@@ -127,22 +132,18 @@ def _cb_row(
     b: float,
     kind: tuple[str, str],
     c: float | NA,
-    r_r: float | NA,
-    p_r: float | NA,
+    eng: dict[str, float | NA],
 ) -> Row:
-    """The row of one law, BDP and kind of change (values in RTTs)."""
+    """The row of one law, BDP and kind of change (``eng``: the engines' values in RTTs)."""
     return Row(
         f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)",
         f"convergence, {kind[1]}",
         "RTTs",
         {
             CLOSED_FORM: c,
-            ROUNDS: r_r,
-            ODE: NA(
-                "not run in this section: it compares the round model "
-                "and the packet simulator over the BDP grid"
-            ),
-            PACKET: p_r,
+            ROUNDS: eng[ROUNDS],
+            ODE: eng[ODE],
+            PACKET: eng[PACKET],
             DOCUMENT: NO_FIGURE_VALUES,
         },
         CLOSED_FORM if not isinstance(c, NA) else PACKET,
@@ -161,37 +162,39 @@ def _cb_row(
 
 def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Curves]:
     """The table's rows and the figure's curves from the task results (in the order of
-    :func:`_cb_tasks`: per law and BDP, the round model then the packet run)."""
+    :func:`_cb_tasks`: per law and BDP, the round model, the packet and the ODE run)."""
     rows: list[Row] = []
     curves: Curves = {}
     k = 0
     for a in _CB_ALGS:
         for kb in _cb_grid(cfg):
-            rr, pr = out[k], out[k + 1]
-            k += 2
+            runs = {ROUNDS: (out[k], "rounds"), PACKET: (out[k + 1], "packet")}
+            runs[ODE] = (out[k + 2], "ode")
+            k += 3
             b = kb_to_pkts(kb)
             cf = _cb_closed(a, b)
             vals = {}
-            for eng, res in ((ROUNDS, rr), (PACKET, pr)):
-                v = _engine_values(res, "rounds" if eng == ROUNDS else "packet")
+            for eng, (res, kind) in runs.items():
+                ev = _engine_values(res, kind)
                 vals[eng] = {
-                    "new": v["time_to_equilibrium_s"],
-                    "halved": v["halved"],
-                    "doubled": v["doubled"],
+                    "new": ev["time_to_equilibrium_s"],
+                    "halved": ev["halved"],
+                    "doubled": ev["doubled"],
                 }
             for key, label in _CB_KINDS:
-                r_v = vals[ROUNDS][key]
-                p_v = vals[PACKET][key]
-                r_r = r_v / D_S if not isinstance(r_v, NA) else r_v
-                p_r = p_v / D_S if not isinstance(p_v, NA) else p_v
-                curves.setdefault((a, key, "rm"), []).append(np.nan if isinstance(r_r, NA) else r_r)
-                curves.setdefault((a, key, "pk"), []).append(np.nan if isinstance(p_r, NA) else p_r)
-                # a run that did not settle is marked on the figure, not dropped
-                curves.setdefault((a, key, "rm_ns"), []).append(float(_not_settled(r_r)))
-                curves.setdefault((a, key, "pk_ns"), []).append(float(_not_settled(p_r)))
+                in_rtts: dict[str, float | NA] = {}
+                for eng, (series, _marker) in _CB_SERIES.items():
+                    x = vals[eng][key]
+                    r = x / D_S if not isinstance(x, NA) else x
+                    in_rtts[eng] = r
+                    curves.setdefault((a, key, series), []).append(
+                        np.nan if isinstance(r, NA) else r
+                    )
+                    # a run that did not settle is marked on the figure, not dropped
+                    curves.setdefault((a, key, f"{series}_ns"), []).append(float(_not_settled(r)))
                 c = cf[key]
                 curves.setdefault((a, key, "cf"), []).append(np.nan if isinstance(c, NA) else c)
-                rows.append(_cb_row(a, kb, b, (key, label), c, r_r, p_r))
+                rows.append(_cb_row(a, kb, b, (key, label), c, in_rtts))
     return rows, curves
 
 
@@ -202,8 +205,8 @@ def _cb_panel(ax: Any, kbs: list[float], curves: Curves, key: str, label: str) -
         for eng, what, style in _CB_ENGINE_LINES:
             ys = curves[(a, key, eng)]
             plot.versus(kbs, ys, ax=ax, label=f"{_NAMES[a]} {what}", color=col, **style)
-        for eng, marker in (("rm", "o"), ("pk", "x")):
-            _mark_not_settled(ax, kbs, curves[(a, key, f"{eng}_ns")], col, marker)
+        for series, marker in _CB_SERIES.values():
+            _mark_not_settled(ax, kbs, curves[(a, key, f"{series}_ns")], col, marker)
         if np.isfinite(curves[(a, key, "cf")]).any():
             plot.versus(
                 kbs,
@@ -244,8 +247,9 @@ def _cb_figure(kbs: list[float], curves: Curves) -> Figure:
     )
     cap = (
         "Convergence time in base RTTs against the BDP (d = 100 ms): a new connection, "
-        "after the available bandwidth halves, after it doubles; round model (dashed), "
-        "packet simulator (solid), closed forms (dotted) where the documents give one; "
+        "after the available bandwidth halves, after it doubles; round model (dashed), ODE "
+        "(fine dotted, +), packet simulator (solid), closed forms (dotted) where the "
+        "documents give one; "
         "a run that did not settle within the run is marked by its symbol on the grey "
         "'did not settle' band at the top of its panel; "
         "cf. document 000 Figs. 10–12 and document 004 Figs. 5, 11, 12."
@@ -259,7 +263,7 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "The §5.1 traffic (one flow, a CBR source of half the bottleneck rate from 80 s to "
         "160 s) with the bottleneck rate varied so that μd spans 150–5000 kb at d = 100 ms. "
         "Convergence times in base RTTs (time / d), by the settling definition of "
-        "tcpfluid.metrics for both engines. Closed forms: the conspicuous round (new Vegas "
+        "tcpfluid.metrics for every engine. Closed forms: the conspicuous round (new Vegas "
         "and TCP-Ho connections, document 004 eq. (2) and erratum E8), (n−1)W and eq. (12) "
         "for the doubling (n = 2, W = μd/2)."
     )
