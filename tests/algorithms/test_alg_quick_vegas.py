@@ -265,3 +265,13 @@ def test_the_overshoot_flag_clears_when_an_increase_is_seen_back_in_the_band():
     law, state = _ca(alpha=2.0, beta=4.0, sampling="near-band-after-overshoot")
     law.on_round(state, sample(10.0, 0.5, 1.0))  # Δ = 5: eq (4), not an overshoot
     assert _ramp(law, state, 100.0, 3) == [104.0, 112.0, 124.0]
+
+
+def test_the_overshoot_flag_clears_after_two_decisions_in_the_lower_half_of_the_band():
+    # settling from above: eq (4) decreases, then Δ = W/8 = 2.5 in [α, m) twice in a row
+    law, state = _ca(alpha=2.0, beta=4.0, sampling="near-band-after-overshoot")
+    law.on_round(state, sample(20.0, 0.5, 1.0))  # overshoot
+    law.on_round(state, sample(20.0, 0.4375, 0.5))  # Δ = 2.5 after a decrease: kept
+    assert state["wary"][0] == 1.0
+    law.on_round(state, sample(20.0, 0.4375, 0.5))  # and again: back in the band
+    assert state["wary"][0] == 0.0

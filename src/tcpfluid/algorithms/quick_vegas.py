@@ -112,8 +112,9 @@ class QuickVegas(Vegas):
     -----
     State: ``phase``, ``succ`` (consecutive eq-(3) increases), ``ssthresh`` (packets, ``inf``
     until a timeout), ``hold`` (1 where the next congestion-avoidance round only measures),
-    ``wary`` (1 from an overshoot until the flow is back in its band) and ``last_inc`` (1
-    where the last decision was an eq-(3) increase), both used by
+    ``wary`` (1 from an overshoot until the flow is back in its band) and ``last_inc`` (the
+    last decision: 1 an eq-(3) increase, −1 in the lower half of the band, 0 a decrease),
+    both used by
     ``"near-band-after-overshoot"``, and ``ss_grow`` (unused, kept for compatibility with
     Vegas's state).
     """
@@ -209,15 +210,21 @@ class QuickVegas(Vegas):
             elif self._sampling == "near-band":
                 decided &= below & (delta >= _NEAR_BAND * alpha)
             elif self._sampling == "near-band-after-overshoot":
-                # after an overshoot (Δ > 2β) every eq-(3) increase is measured, until a
-                # decision that follows an increase finds Δ >= α (the flow is back in
-                # its band); the overshoot itself is a decision, so it sets the flag
-                wary, last_inc = state["wary"], state["last_inc"]
+                # after an overshoot (Δ > 2β) every eq-(3) increase is measured until the
+                # flow is back in its band: a decision that follows an increase finds
+                # Δ >= α, or two decisions in a row find α <= Δ <= m (settled from above)
+                wary, last = state["wary"], state["last_inc"]
                 decided &= below & ((delta >= _NEAR_BAND * alpha) | (wary == 1.0))
                 moved = ca & ~hold
+                settled = ~below & ~above & ~upper
+                back = ((last == 1.0) & ~below) | ((last == -1.0) & settled)
                 np.copyto(wary, np.where(moved & (delta > _OVERSHOOT * beta), 1.0, wary))
-                np.copyto(wary, np.where(moved & (last_inc == 1.0) & ~below, 0.0, wary))
-                np.copyto(last_inc, np.where(moved, np.where(below, 1.0, 0.0), last_inc))
+                np.copyto(wary, np.where(moved & back, 0.0, wary))
+                # last decision: 1 an eq-(3) increase, -1 in the lower half of the band,
+                # 0 a decrease
+                np.copyto(
+                    last, np.where(moved, np.where(below, 1.0, np.where(settled, -1.0, 0.0)), last)
+                )
             np.copyto(state["hold"], np.where(decided, 1.0, 0.0))
 
         np.putmask(phase, leave, CONGESTION_AVOIDANCE)
