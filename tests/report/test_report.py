@@ -182,6 +182,14 @@ def test_jobs_do_not_change_the_report() -> None:
     a = build_report(["conspicuous"], quick=True, jobs=1)
     b = build_report(["conspicuous"], quick=True, jobs=2)
     assert a.sections[0].to_dict()["tables"] == b.sections[0].to_dict()["tables"]
+    # where the time went: one entry per task, wall and CPU seconds, in the JSON
+    n_tasks = len(SECTIONS["conspicuous"].tasks(ReportConfig(quick=True)))
+    for rep in (a, b):
+        tasks = rep.to_dict()["tasks"]
+        assert len(tasks) == n_tasks
+        assert {t["section"] for t in tasks} == {"conspicuous"}
+        assert all(t["wall_s"] >= 0 and t["cpu_s"] >= 0 and t["label"] for t in tasks)
+        assert max(t["ended_s"] for t in tasks) <= rep.elapsed_s
 
 
 # ------------------------------------------------------------------ options
@@ -419,7 +427,7 @@ def test_progress_shows_the_longest_task_while_it_runs() -> None:
     bar = Progress(tasks, stream=stream)
     out = run_tasks(tasks, jobs=2, progress=bar)
     bar.close()
-    assert len(out) == 3 and all(isinstance(pid, int) for pid, _ in out)
+    assert len(out) == 3 and all(isinstance(pid, int) for pid, *_ in out)
     text = stream.getvalue()
     assert "0/3 running t2" in text and "100%" in text
 

@@ -120,18 +120,19 @@ class _Forward:
 
 def _run_task(
     task: Task, index: int | None = None, local: Callable[[float], None] | None = None
-) -> tuple[Any, float]:
+) -> tuple[Any, float, float]:
+    """``(result, wall seconds, CPU seconds of this process)`` of ``task``."""
     global _CURRENT
     if local is not None:
         _CURRENT = local
     elif _PROGRESS_QUEUE is not None and index is not None:
         _CURRENT = _Forward(index)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         out = task.run()
     finally:
         _CURRENT = None
-    return out, time.perf_counter() - t0
+    return out, time.perf_counter() - t0, time.process_time() - c0
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,9 @@ class Report:
     sections: tuple[SectionResult, ...]
     elapsed_s: float
     versions: Mapping[str, str] = field(default_factory=dict)
+    #: one entry per task: section, label, wall and CPU seconds, when it ended (s after
+    #: the start of the report): where the report's time goes
+    tasks: tuple[Mapping[str, Any], ...] = ()
 
     @property
     def n_rows(self) -> int:
@@ -241,6 +245,7 @@ class Report:
             "elapsed_s": self.elapsed_s,
             "versions": dict(self.versions),
             "sections": [s.to_dict() for s in self.sections],
+            "tasks": [dict(t) for t in self.tasks],
         }
 
 
@@ -365,10 +370,10 @@ def run_tasks(
     executor: Executor | None = None,
     on_result: Callable[[int, Any], None] | None = None,
 ) -> list[Any]:
-    """Run ``tasks`` and return ``(result, seconds)`` pairs **in task order** (the results
-    do not depend on ``jobs``; the seconds are each task's own wall time).
+    """Run ``tasks`` and return ``(result, wall seconds, CPU seconds)`` **in task order**
+    (the results do not depend on ``jobs``; the seconds are each task's own).
 
-    ``on_result(index, pair)`` is called in this process as each task finishes (while the
+    ``on_result(index, triple)`` is called in this process as each task finishes (while the
     pool runs the others): :func:`run_sections` assembles a section there as soon as its
     last task is in.
     """
@@ -542,12 +547,13 @@ def run_sections(
     first = [sum(len(ts) for ts in per[:j]) for j in range(len(per))]
     remaining = [len(ts) for ts in per]
     pairs: list[Any] = [None] * len(flat)
+    timings: list[dict[str, Any]] = [{} for _ in flat]
     done: list[SectionResult | None] = [None] * len(specs)
 
     def assemble(j: int) -> None:
         s0 = time.perf_counter()
         chunk = pairs[first[j] : first[j] + len(per[j])]
-        res = specs[j].assemble(config, [r for r, _ in chunk])
+        res = specs[j].assemble(config, [r[0] for r in chunk])
         done[j] = SectionResult(
             res.name,
             res.title,
@@ -555,11 +561,19 @@ def run_sections(
             res.tables,
             res.figures,
             res.notes,
-            elapsed_s=sum(sec for _, sec in chunk) + time.perf_counter() - s0,
+            elapsed_s=sum(r[1] for r in chunk) + time.perf_counter() - s0,
         )
 
-    def on_result(i: int, pair: Any) -> None:
-        pairs[i] = pair
+    def on_result(i: int, triple: Any) -> None:
+        pairs[i] = triple
+        _, wall, cpu = triple
+        timings[i] = {
+            "section": specs[owner[i]].name,
+            "label": flat[i].label,
+            "wall_s": round(wall, 3),
+            "cpu_s": round(cpu, 3),
+            "ended_s": round(time.perf_counter() - t0, 3),
+        }
         j = owner[i]
         remaining[j] -= 1
         if remaining[j] == 0:
@@ -576,7 +590,7 @@ def run_sections(
     sections = tuple(d for d in done if d is not None)
     if len(sections) != len(specs):  # pragma: no cover - every task reports or raises
         raise RuntimeError("a report section was not assembled")
-    return Report(config, sections, time.perf_counter() - t0, _versions())
+    return Report(config, sections, time.perf_counter() - t0, _versions(), tuple(timings))
 
 
 def _versions() -> dict[str, str]:
