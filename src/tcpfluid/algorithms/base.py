@@ -55,6 +55,8 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 State = dict[str, FloatArray]
+#: indices of flows in a law's state arrays (``on_loss``)
+FlowIndex = NDArray[np.intp]
 
 #: phase codes stored in ``state["phase"]``
 SLOW_START = 0.0
@@ -167,9 +169,7 @@ class ControlLaw(ABC):
         """Decide the next round from the round just measured; update ``state`` in place."""
 
     @abstractmethod
-    def on_loss(
-        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
-    ) -> FloatArray:
+    def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """React to a loss of ``kind`` on flows ``index``; return their new windows.
 
         ``cwnd`` holds the current windows of those flows. State such as ssthresh and

@@ -33,7 +33,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ._common import (
     MIN_WINDOW,
@@ -49,15 +48,15 @@ from .base import (
     LOSS_TIMEOUT,
     SLOW_START,
     ControlLaw,
+    FloatArray,
+    FlowIndex,
     OdeForm,
     RoundAction,
     RoundSample,
+    State,
 )
 
 __all__ = ["Fast"]
-
-FloatArray = NDArray[np.float64]
-State = dict[str, FloatArray]
 
 
 class Fast(ControlLaw):
@@ -105,9 +104,7 @@ class Fast(ControlLaw):
         incr = np.where(up, (target - w) / w, 0.0)
         return RoundAction(cwnd=new, incr=incr, cap=target)
 
-    def on_loss(
-        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
-    ) -> FloatArray:
+    def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Halve the window (Reno-like); a timeout restarts from 2 packets."""
         kind, idx, w = loss_args(index, kind, cwnd)
         if kind == LOSS_TIMEOUT:

@@ -28,16 +28,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-import numpy as np
-from numpy.typing import NDArray
-
-from .base import OdeForm, RoundAction, RoundSample
+from .base import OdeForm, RoundAction, RoundSample, State
 from .vegas import VEGAS_ODE_FORM, Vegas
 
 __all__ = ["ForwardVegas"]
-
-FloatArray = NDArray[np.float64]
-State = dict[str, FloatArray]
 
 
 class ForwardVegas(Vegas):

@@ -74,7 +74,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ._common import (
     MIN_WINDOW,
@@ -85,13 +84,10 @@ from ._common import (
     param_array,
     param_value,
 )
-from .base import SLOW_START, RoundAction, RoundSample
+from .base import SLOW_START, FloatArray, FlowIndex, RoundAction, RoundSample, State
 from .vegas import Vegas
 
 __all__ = ["ITcpVegas"]
-
-FloatArray = NDArray[np.float64]
-State = dict[str, FloatArray]
 
 
 class ITcpVegas(Vegas):
@@ -244,9 +240,7 @@ class ITcpVegas(Vegas):
             cap=np.where(ss, ss_action.cap, new + amount),
         )
 
-    def on_loss(
-        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
-    ) -> FloatArray:
+    def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Vegas's loss reactions; P and the thresholds back to their initial values."""
         new = super().on_loss(state, index, kind, cwnd)
         idx = np.asarray(index, dtype=np.intp)

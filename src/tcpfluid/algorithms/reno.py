@@ -26,7 +26,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ._common import MIN_WINDOW, check_flows, loss_args
 from .base import (
@@ -34,15 +33,15 @@ from .base import (
     LOSS_TIMEOUT,
     SLOW_START,
     ControlLaw,
+    FloatArray,
+    FlowIndex,
     OdeForm,
     RoundAction,
     RoundSample,
+    State,
 )
 
 __all__ = ["Reno"]
-
-FloatArray = NDArray[np.float64]
-State = dict[str, FloatArray]
 
 
 class Reno(ControlLaw):
@@ -84,9 +83,7 @@ class Reno(ControlLaw):
         cap = np.where(ss, np.minimum(2.0 * cwnd, ssthresh), cwnd + 1.0)
         return RoundAction(cwnd=cwnd.copy(), incr=incr, cap=cap)
 
-    def on_loss(
-        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
-    ) -> FloatArray:
+    def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Halve on duplicate ACKs; one packet and slow start on a timeout."""
         kind, idx, w = loss_args(index, kind, cwnd)
         half = np.maximum(w / 2.0, MIN_WINDOW)

@@ -33,7 +33,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ._common import (
     MIN_WINDOW,
@@ -51,15 +50,15 @@ from .base import (
     LOSS_TIMEOUT,
     SLOW_START,
     ControlLaw,
+    FloatArray,
+    FlowIndex,
     OdeForm,
     RoundAction,
     RoundSample,
+    State,
 )
 
 __all__ = ["Vegas"]
-
-FloatArray = NDArray[np.float64]
-State = dict[str, FloatArray]
 
 
 class Vegas(ControlLaw):
@@ -182,9 +181,7 @@ class Vegas(ControlLaw):
             ss_grow[0] = 1.0 - ss_grow[0]
         return RoundAction(cwnd=np.array([new]), incr=np.array([incr]), cap=np.array([cap]))
 
-    def on_loss(
-        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
-    ) -> FloatArray:
+    def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Vegas loss reactions (document 000 §3.1): 3/4, 1/2, or timeout to 2 packets."""
         kind, idx, w = loss_args(index, kind, cwnd)
         if kind == LOSS_TIMEOUT:
