@@ -116,22 +116,28 @@ def test_doubling_round_by_hand(rtt: str) -> None:
 
 def test_cross_traffic_halves_the_rate_and_scales_the_queue() -> None:
     # mu = 1000, d = 0.1, CBR 500 pkt/s from t = 0: the flows see mu_a = 500, mu_a d = 50.
-    # A window of 64 (fluid) queues 14 of its packets; the FIFO holds as many CBR packets
-    # per TCP packet as the rates' ratio, so the link queue is 14 * 1000/500 = 28 packets.
-    law = Probe(grow=1.0)
+    # A constant window of 64 (fluid) queues 14 of its packets in the end; the FIFO holds
+    # as many CBR packets per TCP packet as the rates' ratio, so the link queue settles at
+    # 14 * 1000/500 = 28 packets. It gets there over rounds: a round of duration
+    # T = d + Q/mu takes in 64 flow and 500 T CBR packets and serves 1000 T, so
+    # Q' = Q + 64 - 500 (0.1 + Q/1000) = Q/2 + 14 from Q = 0: 14, 21, 24.5, ... -> 28.
+    law = Probe(grow=0.0, start=64.0)
     tr = simulate_rounds(
         law,
         Path(1000, 0.1),
-        rounds=5,
+        rounds=30,
         rtt="fluid",
         cross_traffic=[CrossTraffic(500, 0.0)],
         feedback_rounds=0,  # rtt_s is the RTT the law reads: the round's own here
     )
-    assert tr.window_pkts[4, 0, 0] == 64
-    assert tr.queue_pkts[4, 0] == pytest.approx(28.0)
-    assert tr.rtt_s[4, 0] == pytest.approx(0.1 + 14 / 500)
-    # delivery rate in that round: 64 packets over the round's duration 64/500 s
-    assert tr.throughput_pps[4, 0, 0] == pytest.approx(500.0)
+    q = np.zeros(30)
+    for k in range(30):
+        q[k] = (q[k - 1] if k else 0.0) / 2 + 14.0
+    np.testing.assert_allclose(tr.queue_pkts[:, 0], q, rtol=1e-12)
+    assert tr.queue_pkts[-1, 0] == pytest.approx(28.0)
+    assert tr.rtt_s[-1, 0] == pytest.approx(0.1 + 14 / 500)
+    # settled delivery rate: 64 packets over the round's duration 64/500 s
+    assert tr.throughput_pps[-1, 0, 0] == pytest.approx(500.0)
 
 
 def test_finite_buffer_drops_the_excess_and_calls_on_loss() -> None:

@@ -310,9 +310,19 @@ def _round_loop(
             qf, ack_rate = forward_queues(
                 qf0, z_s, w0_s, w1_s, mud, mu_a, ack_rate, model, spread_train, memory
             )
+        relaxed = None
+        if cross and qr is None:
+            # losses and the round's duration follow the standing backlog of W1 (the flows
+            # deliver at most μa per second); the backlog relaxing towards it is what the
+            # packets see and what the next round starts from
+            relaxed = qf[3]
+            qf = (qf[0], qf[1], qf[2], np.maximum(w1_s - mud, 0.0))
         lost_s, qf = buffer_overflow(qf, b_tcp) if finite_buf else (None, qf)
-        if cross:
-            carried = qf[3]
+        if relaxed is not None:
+            carried = np.minimum(relaxed, b_tcp) if finite_buf else relaxed
+            qf_seen = (qf[0], qf[1], qf[2], carried)
+        else:
+            qf_seen = qf
         duration, rtts = round_rtts(qf, qr, d, half_d, inv_mu, mu_a, mu_r_eff if reverse else None)
         # ---------------- feedback lag: the law sees the RTTs of an earlier round
         if lag:
@@ -330,7 +340,7 @@ def _round_loop(
         # ---------------- record
         if k % every == 0:
             recorder.add_round(
-                t, w1, state["phase"], qf, model, mu_link, inv_mu if cross else None,
+                t, w1, state["phase"], qf_seen, model, mu_link, inv_mu if cross else None,
                 base_for_law, sample.rtt_mean, rtts[1], got, duration,
             )  # fmt: skip
         # ---------------- the law decides
