@@ -45,26 +45,27 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .. import metrics
-from .._validation import check_choice, check_positive, check_range
 from ..algorithms.base import LOSS_FAST, LOSS_TIMEOUT, ControlLaw, RoundSample
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
+from ._hybrid_inputs import RTT_SAMPLES, STEPS_PER_RTT, check_reverse, check_run, kernel_state
 from ._hybrid_results import HybridFlowTrace, HybridResult
 
-__all__ = ["HybridFlowTrace", "HybridResult", "simulate_hybrid", "simulate_scenario_hybrid"]
+__all__ = [
+    "RTT_SAMPLES",
+    "STEPS_PER_RTT",
+    "HybridFlowTrace",
+    "HybridResult",
+    "simulate_hybrid",
+    "simulate_scenario_hybrid",
+]
 
 FloatArray = NDArray[np.float64]
-
-#: default time step, as a fraction of the smallest base RTT
-STEPS_PER_RTT = 64
-#: what an RTT sample carries (:func:`simulate_hybrid`'s ``rtt_sample``)
-RTT_SAMPLES = ("departure", "arrival")
 
 
 # ------------------------------------------------------------------------------ engine
@@ -226,43 +227,24 @@ def simulate_hybrid(
     progress
         Called with the fraction of simulated time done, at most ~10 times a second.
     """
-    d, mu, t_end, buf, dt, n_steps, every, frac, start, stop, cross, changes = _check_run(
+    run = check_run(
         mu_pps, base_rtt_s, duration_s, buffer_pkts, cross_traffic, flow_start_s, flow_stop_s,
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
-    rev_arr, hf = _check_reverse(reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, dt, n_steps)
+    d, mu, t_end, buf, dt, n_steps, every, frac, start, _, _, changes = run
+    rev_arr, hf = check_reverse(reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, dt, n_steps)
     F = d.size
     laws = _Laws(law, F)
 
-    # ------------------------------------------------------------------ state
-    ff = _flow_state(d, dt, start, stop)
-    g = np.zeros(K.N_GLOBALS)
-    H = int(ff[K.F_DELAY_STEPS].max()) + 1
-    dep_hist = np.zeros((H, F))
-    ack_hist = np.zeros((H, F)) if rev_arr[0] == 1.0 else np.zeros((1, 1))
-    q_hist = np.zeros(H)
-    f_hist = np.zeros(H)
-    fq_ring = np.zeros(hf)
-    qa_ring = np.zeros(_arrival_ring(rtt_sample, buf, mu, dt, n_steps))
-    drops = np.zeros(F)
-    ends = np.zeros(F, dtype=np.bool_)
-    cross_arr = np.array(cross, dtype=np.float64).reshape(-1, 3)
-    red_arr = np.zeros(6)
-    if red is not None:
-        red_arr[:] = (1.0, red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, float(red.gentle))
-    n_rec = n_steps // every + 2
-    rec_f = np.zeros((K.N_REC_F, F, n_rec))
-    rec_g = np.zeros((K.N_REC_G, n_rec))
+    st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
+    ff, g, ends, rec_f, rec_g = st.ff, st.g, st.ends, st.rec_f, st.rec_g
     base = np.full(F, np.inf)
     rounds: list[list[tuple[float, float, float, float]]] = [[] for _ in range(F)]
     loss_times: list[list[float]] = [[] for _ in range(F)]
     next_report = time.monotonic()
     k = 0
     while True:
-        k, code = K.advance(
-            k, n_steps, dt, mu, buf, red_arr, rev_arr, ff, g, dep_hist, ack_hist, q_hist,
-            f_hist, fq_ring, qa_ring, drops, ends, cross_arr, every, rec_f, rec_g,
-        )  # fmt: skip
+        k, code = K.advance(k, n_steps, dt, mu, buf, *st.before, every, *st.after)
         if code == K.DONE:
             break
         t = k * dt
@@ -284,161 +266,6 @@ def simulate_hybrid(
     if progress is not None:
         progress(1.0)
     return _collect(laws, ff, g, rec_f, rec_g, rounds, loss_times, mu, t_end, dt, changes, red)
-
-
-class _Run(NamedTuple):
-    """The checked arguments of :func:`simulate_hybrid` (``n_steps`` of ``dt`` seconds,
-    a record every ``every`` steps)."""
-
-    d: FloatArray
-    mu: float
-    t_end: float
-    buf: float
-    dt: float
-    n_steps: int
-    every: int
-    frac: float
-    start: FloatArray
-    stop: FloatArray
-    cross: list[tuple[float, float, float]]
-    changes: tuple[float, ...]
-
-
-def _check_run(
-    mu_pps: float,
-    base_rtt_s: ArrayLike,
-    duration_s: float,
-    buffer_pkts: float,
-    cross_traffic: Sequence[tuple[float, float, float]],
-    flow_start_s: ArrayLike | None,
-    flow_stop_s: ArrayLike | None,
-    dt_s: float | None,
-    record_every_s: float | None,
-    timeout_loss_fraction: float,
-) -> _Run:
-    """Check :func:`simulate_hybrid`'s arguments (a ValueError/TypeError names the bad one)
-    and derive the time step, step count and record interval."""
-    d = np.atleast_1d(np.asarray(base_rtt_s, dtype=np.float64))
-    if d.ndim != 1 or d.size == 0 or not np.all(np.isfinite(d)) or np.any(d <= 0):
-        raise ValueError(
-            f"base_rtt_s must be one finite base RTT > 0 s per flow, got {base_rtt_s!r}"
-        )
-    F = d.size
-    mu = check_positive("mu_pps", mu_pps)
-    t_end = check_positive("duration_s", duration_s)
-    if math.isinf(t_end):
-        raise ValueError("duration_s must be finite")
-    buf = float(buffer_pkts)
-    if not (buf >= 1.0):
-        raise ValueError(f"buffer_pkts must be >= 1 packet (or inf), got {buffer_pkts!r}")
-    dt = float(d.min()) / STEPS_PER_RTT if dt_s is None else check_positive("dt_s", dt_s)
-    if dt > float(d.min()) / 4:
-        raise ValueError(f"dt_s must be at most a quarter of the smallest base RTT, got {dt!r}")
-    with np.errstate(divide="ignore", over="ignore"):
-        ratio = t_end / dt if dt > 0 else math.inf
-    if not ratio <= 20_000_000:
-        raise ValueError(
-            f"duration_s={duration_s!r} needs {ratio:.3g} time steps of dt_s={dt!r} s (the "
-            "smallest base RTT / 64 by default; at most 20,000,000): shorten the run, "
-            "lengthen the base RTT or give a larger dt_s"
-        )
-    n_steps = max(1, math.ceil(ratio))
-    rec_dt = (
-        float(d.min()) / 4
-        if record_every_s is None
-        else check_positive("record_every_s", record_every_s)
-    )
-    every = max(1, round(rec_dt / dt))
-    frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
-    start = _per_flow("flow_start_s", flow_start_s, F, 0.0)
-    stop = _per_flow("flow_stop_s", flow_stop_s, F, math.inf)
-    if np.any(~np.isfinite(start)) or np.any(start < 0) or np.any(stop <= start):
-        raise ValueError("flow_start_s must be >= 0 and flow_stop_s > flow_start_s for every flow")
-    cross = _check_cross(cross_traffic, mu)
-    changes = metrics.bandwidth_changes([(a, b) for _, a, b in cross], t_end)
-    return _Run(d, mu, t_end, buf, dt, n_steps, every, frac, start, stop, cross, changes)
-
-
-def _arrival_ring(rtt_sample: str, buf: float, mu: float, dt: float, n_steps: int) -> int:
-    """Length of the ring of cumulative arrivals behind ``rtt_sample="arrival"`` (1 for
-    ``"departure"``): the steps the longest queue takes to drain, at least 4096, capped by
-    the run's steps."""
-    check_choice("rtt_sample", rtt_sample, RTT_SAMPLES)
-    if rtt_sample == "departure":
-        return 1
-    longest = (buf + 2.0) / mu / dt + 2.0 if math.isfinite(buf) else 0.0
-    return int(min(max(longest, 4096.0), n_steps + 2.0, 4_000_000.0))
-
-
-def _check_reverse(
-    reverse_mu_pps: float,
-    reverse_buffer_pkts: float,
-    packets_per_ack: float,
-    dt: float,
-    n_steps: int,
-) -> tuple[FloatArray, int]:
-    """The kernel's ``rev`` array (``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack]``)
-    and the length of its forward-delay ring (long enough for the ACK-path queue's
-    longest delay, ``b_r / mu_r``, capped by the run's steps)."""
-    try:
-        mu_r = float(reverse_mu_pps)
-        b_r = float(reverse_buffer_pkts)
-        m = float(packets_per_ack)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(
-            "reverse_mu_pps, reverse_buffer_pkts and packets_per_ack must be numbers, got "
-            f"{reverse_mu_pps!r}, {reverse_buffer_pkts!r}, {packets_per_ack!r}"
-        ) from exc
-    if not mu_r > 0:
-        raise ValueError(f"reverse_mu_pps must be > 0 ACKs/s (or inf), got {reverse_mu_pps!r}")
-    if not b_r >= 1.0:
-        raise ValueError(
-            f"reverse_buffer_pkts must be >= 1 ACK (or inf), got {reverse_buffer_pkts!r}"
-        )
-    if not (math.isfinite(m) and m >= 1.0):
-        raise ValueError(f"packets_per_ack must be a finite number >= 1, got {packets_per_ack!r}")
-    if math.isinf(mu_r):
-        return np.array([0.0, math.inf, math.inf, m]), 1
-    longest = (b_r + 2.0) / mu_r / dt + 2.0
-    return np.array([1.0, mu_r, b_r, m]), int(min(longest, n_steps + 2.0, 4_000_000.0))
-
-
-def _check_cross(
-    cross_traffic: Sequence[tuple[float, float, float]], mu: float
-) -> list[tuple[float, float, float]]:
-    """The CBR sources as floats, checked (each valid; together below μ at every instant)."""
-    cross = [(float(r), float(a), float(b)) for r, a, b in cross_traffic]
-    for i, (r, a, b) in enumerate(cross):
-        if not (r > 0 and math.isfinite(r) and a >= 0 and b > a):
-            raise ValueError(
-                f"cross_traffic[{i}] (a CBR source at the bottleneck: the scenario's cbr, "
-                "cbr_start, cbr_stop) needs rate_pps > 0 and 0 <= start_s < stop_s, got "
-                f"rate_pps={r!r}, start_s={a!r}, stop_s={b!r}"
-            )
-    if cross:
-        worst = max(sum(r for r, a, b in cross if a <= ti < b) for _, ti, _ in cross)
-        if worst >= mu:
-            raise ValueError(
-                f"cross traffic takes up to {worst:g} pkt/s of a {mu:g} pkt/s bottleneck; "
-                "it must stay below the bottleneck rate"
-            )
-    return cross
-
-
-def _flow_state(d: FloatArray, dt: float, start: FloatArray, stop: FloatArray) -> FloatArray:
-    """The kernel's per-flow state rows (:mod:`tcpfluid.fluid._hybrid_kernel`), fresh."""
-    ff = np.zeros((K.N_FLOW_ROWS, d.size))
-    ff[K.F_D] = d
-    ff[K.F_START] = start
-    ff[K.F_STOP] = stop
-    ff[K.F_R_MIN] = np.inf
-    ff[K.F_FIRST_DROP] = np.inf
-    ff[K.F_FMIN] = np.inf
-    ff[K.F_RECOVER] = -np.inf
-    # a packet sent in step k leaves the queue in step k at the earliest, is ACKed D steps
-    # later and refilled in the step after: the loop is (D + 1) dt = d
-    ff[K.F_DELAY_STEPS] = np.maximum(1, np.rint(d / dt) - 1)
-    return ff
 
 
 def _collect(
@@ -491,16 +318,6 @@ def _collect(
         avg_queue_pkts=rec_g[K.R_AVG, :n].copy(),
         red=red,
     )
-
-
-def _per_flow(name: str, value: ArrayLike | None, n: int, default: float) -> FloatArray:
-    if value is None:
-        return np.full(n, default)
-    try:
-        arr = np.broadcast_to(np.asarray(value, dtype=np.float64), (n,)).copy()
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"{name} must be one time per flow ({n}), got {value!r}") from exc
-    return arr
 
 
 def _boundary(
