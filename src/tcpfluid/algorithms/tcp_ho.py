@@ -156,14 +156,19 @@ class TcpHo(ControlLaw):
         top of Tables 1–2: (1) throughputs closer than half a packet per round are a tie;
         (2) a fall (statuses 2, 4) counts only if the RTTs rose too (a fall that the
         flow's own decrease explains is a tie), and a fall of one end of the interval
-        with a rise of the maximal RTT is a status 4; likewise a rise of one end with a
-        fall of the minimal RTT is a status 3 (the standing queue drained: the path got
-        faster); (3) at a counted fall the window drops at least to ``CMiT × r``, ``r``
+        with a rise of the maximal RTT is a status 4; a rise (statuses 1, 3) with the
+        window not grown since round n − 2 and the minimal RTT fallen by more than half
+        a packet's delay is a tie (the queue draining: no room until it is empty, rule
+        5); (3) at a counted fall the window drops at least to ``CMiT × r``, ``r``
         the minimal RTT of the last calm comparison (the window that sends the measured
         throughput with the RTT the flow had before the fall), in place of the pair's
-        decrease; (4) until the minimal RTT stops falling after a decrease a rise is a
-        tie (the flow's own queue draining), and when it stops, one more cut to
-        ``CMaT × r`` if the window is still above it; (5) a tie with less than one
+        decrease; (4) after a decrease a rise is a tie until the drain is over (the
+        minimal RTT moved by less than half a packet's delay since the previous round),
+        then one more cut to ``CMaT × r`` if the window is still above it. The drain is
+        judged round to round, not against round n − 2: after a bandwidth change the
+        flow's share of a FIFO shared with other traffic settles over several rounds,
+        and the round spanning the change may still show the old RTTs (a trim sized
+        from a draining round undershoots the new pipe); (5) a tie with less than one
         packet of backlog (eq. 1 of the Quick Vegas paper with the round's maximal RTT)
         is a status 3: an empty path is room. Table 4 and the conspicuous rounds are
         unchanged. docs/algorithms.md has the measured numbers.
@@ -266,8 +271,8 @@ def _statuses_throughput(
     pmit: FloatArray,
 ) -> Conditions:
     """Statuses 1-4 with the addition ``decrease="throughput"`` (docs/algorithms.md): a
-    resolution of half a packet per round, falls counted only with rising RTTs, and moves
-    the RTTs explain."""
+    resolution of half a packet per round, falls counted only with rising RTTs, a fall
+    that a rise of the maximal RTT explains, and no rise while the queue drains."""
     cwnd = sample.cwnd
     rmin, rmax = sample.rtt_min, sample.rtt_max
 
