@@ -102,7 +102,7 @@ def _halving(algorithm: str, memory: bool, monkeypatch: pytest.MonkeyPatch) -> t
         if not memory:
             m.setattr(rounds_module, "queue_memory", lambda *args: None)
         tr = simulate_scenario_rounds(build_scenario("qv-basic", **SHORT).with_algorithm(algorithm))
-    t, q = tr.time_s[:, 0], tr.queue_pkts[:, 0]  # type: ignore[index]
+    t, q = tr.time_s[:, 0], tr.queue_pkts[:, 0]
     return tr.summary.scenario(0)["convergence_times_s"][0], float(q[(t > 15) & (t < 30)].max())
 
 
