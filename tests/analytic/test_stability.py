@@ -214,3 +214,46 @@ def test_packet_runs_fall_on_the_predicted_side():
     # never empties, peak within about a packet and a half per flow of Nβ
     assert lo > 0.0 and hi <= N_FLOWS * 4.0 * 1.5
     assert jain >= 0.95
+
+
+def test_decrease_undershoot_by_hand():
+    # e_{k+1} = e_k − e_{k−1}/2 from 1, 1: 1/2, 0, −1/4, −1/4, −1/8, 0, 1/16, ... (min −1/4);
+    # with L = 1 the error halves each round and never crosses the target
+    from tcpfluid.analytic import decrease_undershoot
+
+    assert decrease_undershoot(0.5, 2) == 0.25
+    assert decrease_undershoot(0.5, 1) == 0.0
+    assert decrease_undershoot(0.5, 3) == 0.75
+
+
+@pytest.mark.parametrize(
+    ("sampling", "lag", "sustains"),
+    [
+        ("near-band", 2, True),  # 3 unseen increases: 24 per flow, undershoot 5.25 >= 3
+        ("every-round", 2, True),
+        ("near-band", 1, False),  # the round model: 2 unseen, eq. (4) never undershoots
+        ("after-increase", 2, False),  # one unseen increase: 4 per flow, undershoot 0.25
+        ("near-band-after-overshoot", 2, False),
+        ("near-band-after-overshoot", 3, False),
+    ],
+)
+def test_empty_queue_cycle_verdicts(sampling, lag, sustains):
+    from tcpfluid.analytic import empty_queue_cycle
+
+    v = empty_queue_cycle(n_flows=60, lag_rounds=lag, sampling=sampling)
+    assert v.sustains is sustains
+    u = v.unseen_increases
+    assert v.excess_per_flow == 4.0 * u * (u + 1) / 2
+    assert v.peak_queue_pkts == 60 * v.excess_per_flow
+    assert v.to_dict()["sampling"] == sampling
+
+
+def test_empty_queue_cycle_bad_input():
+    from tcpfluid.analytic import empty_queue_cycle
+
+    with pytest.raises(ValueError, match="sampling"):
+        empty_queue_cycle(sampling="never")
+    with pytest.raises(ValueError, match="alpha"):
+        empty_queue_cycle(alpha=5.0, beta=4.0)
+    with pytest.raises(ValueError, match="n_flows"):
+        empty_queue_cycle(n_flows=0)

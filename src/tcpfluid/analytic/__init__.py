@@ -16,7 +16,8 @@ where the documents' printed forms differ from their own derivations.
 
 Stability of the round map (:mod:`.stability`): :func:`round_map_stability` (will N flows
 of a law settle or oscillate at a given feedback lag?), :func:`spectral_radius`,
-:func:`critical_gain`, :func:`plot_stability`.
+:func:`critical_gain`, :func:`plot_stability`; :func:`empty_queue_cycle` (after a swing
+that drains the queue, does Quick Vegas swing again?), :func:`decrease_undershoot`.
 """
 
 from __future__ import annotations
@@ -47,8 +48,11 @@ from .slow_start import (
 )
 from .stability import (
     STABILITY_ALGORITHMS,
+    EmptyQueueCycle,
     StabilityVerdict,
     critical_gain,
+    decrease_undershoot,
+    empty_queue_cycle,
     plot_stability,
     round_map_stability,
     spectral_radius,
@@ -59,6 +63,7 @@ __all__ = [
     "SLOW_START_ALGORITHMS",
     "STABILITY_ALGORITHMS",
     "BLBEquilibrium",
+    "EmptyQueueCycle",
     "Prediction",
     "SlowStartExit",
     "StabilityVerdict",
@@ -67,6 +72,8 @@ __all__ = [
     "conspicuous_round_printed",
     "critical_gain",
     "critical_window",
+    "decrease_undershoot",
+    "empty_queue_cycle",
     "jain_index",
     "plot_stability",
     "predict",

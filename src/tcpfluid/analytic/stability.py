@@ -64,23 +64,34 @@ from .._validation import check_choice, check_int, check_nonnegative, check_posi
 
 __all__ = [
     "STABILITY_ALGORITHMS",
+    "EmptyQueueCycle",
     "StabilityVerdict",
     "characteristic_polynomial",
     "companion_matrix",
     "critical_gain",
+    "decrease_undershoot",
+    "empty_queue_cycle",
     "plot_stability",
     "round_map_stability",
     "spectral_radius",
 ]
 
 STABILITY_ALGORITHMS = ("vegas", "enhanced-vegas", "quick-vegas", "fast")
-_QV_SAMPLINGS = ("every-round", "every-other-round", "after-increase", "near-band")
+_QV_SAMPLINGS = (
+    "every-round",
+    "every-other-round",
+    "after-increase",
+    "near-band",
+    "near-band-after-overshoot",
+)
 _QV_HOW = {
     "every-round": "a decision every round (the printed pseudo-code): ",
     "every-other-round": "a measurement round after every decision: ",
     "after-increase": "a measurement round after every eq.-(3) increase: ",
     "near-band": "a measurement round after an eq.-(3) increase near the band (Δ >= α/4, "
     "which holds near the equilibrium): ",
+    "near-band-after-overshoot": "a measurement round after an eq.-(3) increase near the "
+    "band or after an overshoot (near the equilibrium: after every increase): ",
 }
 
 
@@ -329,6 +340,142 @@ def _quick_vegas_verdict(
             + f"eq. (3) adds (β − Δ)·succ with succ = {succ} by the time its first increase "
             f"is seen ({dlag} decision(s) later): gain {gain:g} against the boundary "
             f"{kc:.3f}; eq. (4)'s gain 1/2 is " + ("inside" if 0.5 < kc else "outside") + " it"
+        ),
+    )
+
+
+def decrease_undershoot(gain: float, lag_rounds: int, rounds: int = 400) -> float:
+    """Deepest undershoot of ``e_{k+1} = e_k − K e_{k+1−L}`` from a step error of 1.
+
+    The response of a decrease law of gain K (Quick Vegas eq. (4): K = 1/2) to an excess
+    built before the first decrease is seen: the error starts at 1 for L rounds and the
+    return value is ``−min_k e_k`` (0 when it never goes below the target; 1/4 for K = 1/2,
+    L = 2; 3/4 for L = 3).
+    """
+    k = check_real("gain", gain)
+    lag = _check_lag(lag_rounds)
+    e = [1.0] * lag
+    for _ in range(check_int("rounds", rounds, minimum=1)):
+        e.append(e[-1] - k * e[-lag])
+    return max(0.0, -min(e))
+
+
+@dataclass(frozen=True)
+class EmptyQueueCycle:
+    """What :func:`empty_queue_cycle` predicts for N Quick Vegas flows after a large swing.
+
+    Attributes
+    ----------
+    sampling, lag_rounds
+        The setting.
+    unseen_increases
+        Eq.-(3) decisions every flow takes from the empty queue before the first is seen.
+    excess_per_flow
+        The backlog they build, packets per flow: ``β (1 + 2 + ... + unseen)``.
+    undershoot_per_flow
+        How far eq. (4) (gain 1/2 at the lag) then drives the backlog below its target,
+        packets per flow (:func:`decrease_undershoot` × (excess − m)).
+    target_per_flow
+        Eq. (4)'s target ``m = (α + β)/2``, packets per flow.
+    sustains
+        True if the undershoot reaches the empty queue again (``undershoot >= m``): the
+        swing repeats whatever N.
+    peak_queue_pkts
+        ``N × excess_per_flow``, the queue at the top of the cycle (built from empty).
+    reason
+        One sentence.
+    """
+
+    sampling: str
+    lag_rounds: int
+    unseen_increases: int
+    excess_per_flow: float
+    undershoot_per_flow: float
+    target_per_flow: float
+    sustains: bool
+    peak_queue_pkts: float
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Fields as a JSON-ready dict."""
+        return asdict(self)
+
+
+def empty_queue_cycle(
+    *,
+    n_flows: int = 1,
+    lag_rounds: int = 2,
+    alpha: float = 2.0,
+    beta: float = 4.0,
+    sampling: str = "near-band",
+) -> EmptyQueueCycle:
+    """Will N Quick Vegas flows that have drained the queue to zero swing back and forth?
+
+    :func:`round_map_stability` linearises around the equilibrium: it answers for small
+    swings. A large swing (a group of flows joining in slow start, document 000 §5.3) can
+    drain the queue to zero; there every flow's Δ is 0, below α/4, so the ``"near-band"``
+    reading takes the printed eq.-(3) increases round after round. An increase decided at
+    boundary k is served per ACK in round k + 1 and measured by the RTTs of round k + 2
+    (half of it in that round's mean) — fully at decision k + L + 1: ``L + 1`` decisions
+    are taken before it is seen (succ = 1, 2, 3 at L = 2, as the packet simulator shows).
+    Readings with a measurement round after each increase there (``"after-increase"``,
+    ``"every-other-round"``, ``"near-band-after-overshoot"``: the drain follows an
+    overshoot) see each increase before the next: one unseen increase. The excess
+    ``β (1 + ... + u)`` per flow, ``excess − m`` above eq. (4)'s target ``m = (α + β)/2``,
+    is then cut by eq. (4) (gain 1/2, lag L), whose response undershoots the target by
+    :func:`decrease_undershoot` of that; if the undershoot reaches ``m``, the queue empties
+    again and the cycle repeats, for any N (N only scales the swing: peak ``N × excess``).
+    Assumes windows of at least β·u packets (eq. (3)'s "at most double" does not bind) and
+    a buffer that holds the peak.
+
+    Parameters
+    ----------
+    n_flows
+        N >= 1 (scales the peak only).
+    lag_rounds
+        L >= 1: rounds between a decision and the Δ that first sees it (2 at packet level).
+    alpha, beta
+        Quick Vegas's thresholds, packets (0 <= α <= β).
+    sampling
+        A :class:`tcpfluid.algorithms.QuickVegas` reading.
+
+    Returns
+    -------
+    EmptyQueueCycle
+    """
+    n = check_int("n_flows", n_flows, minimum=1)
+    lag = _check_lag(lag_rounds)
+    a = check_real("alpha", alpha)
+    b = check_real("beta", beta)
+    if a < 0 or b < a:
+        raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
+    check_choice("sampling", sampling, _QV_SAMPLINGS)
+    literal = sampling in ("every-round", "near-band")
+    unseen = lag + 1 if literal else 1
+    excess = b * unseen * (unseen + 1) / 2.0
+    m = 0.5 * (a + b)
+    under = decrease_undershoot(0.5, lag) * max(0.0, excess - m)
+    sustains = under >= m
+    how = (
+        "decisions every round at Δ = 0 (far from the band)"
+        if literal
+        else "a measurement round after each increase"
+    )
+    return EmptyQueueCycle(
+        sampling=sampling,
+        lag_rounds=lag,
+        unseen_increases=unseen,
+        excess_per_flow=excess,
+        undershoot_per_flow=under,
+        target_per_flow=m,
+        sustains=sustains,
+        peak_queue_pkts=n * excess,
+        reason=(
+            f"{how}: {unseen} increase(s) before the first is seen build {excess:g} packets "
+            f"per flow; eq. (4) undershoots by {under:g} "
+            + (">=" if sustains else "<")
+            + f" m = {m:g}: the queue "
+            + ("empties again and the swing repeats" if sustains else "stays above zero")
         ),
     )
 
