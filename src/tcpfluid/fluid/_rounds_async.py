@@ -68,7 +68,14 @@ from ._rounds_async_trace import AsyncRecorder, AsyncRoundTrace
 from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model
 from ._rounds_inputs import CrossTraffic, PathBatch
 from ._rounds_law import _check_bounded, decide, join_flows, start_law
-from ._rounds_physics import Rtts, buffer_overflow, forward_queues, lagged, round_rtts
+from ._rounds_physics import (
+    Rtts,
+    buffer_overflow,
+    forward_queues,
+    lagged,
+    queue_memory,
+    round_rtts,
+)
 from ._rounds_results import RECORDABLE
 
 __all__ = ["rtt_classes", "shared_backlog", "simulate_rounds_async"]
@@ -224,6 +231,11 @@ class _AsyncLoop:
         self.ix = rtt_classes(d)
         self.K = len(self.ix)
         self.dc = [np.array([d[ix[0]]]) for ix in self.ix]
+        # a class of consecutive flows is addressed by a slice (views, no copies)
+        self.sel: list[Any] = [
+            slice(int(ix[0]), int(ix[-1]) + 1) if ix[-1] - ix[0] + 1 == ix.size else ix
+            for ix in self.ix
+        ]
         self.staggered = bool(np.any(run.start_f > 0.0) or np.any(np.isfinite(run.stop_f)))
         self.ls = start_law(law, F, self.staggered)
         self.cwnd0, self.incr, self.cap = self.ls.cwnd0, self.ls.incr, self.ls.cap
@@ -244,6 +256,9 @@ class _AsyncLoop:
         self.t = [np.zeros(1) for _ in self.ix]
         self.ack_rate = [np.full(1, np.inf) for _ in self.ix]
         self.history: list[deque[Rtts]] = [deque() for _ in self.ix]
+        # per class, with cross traffic: the backlog its last round left, and its rate
+        self.carried = [np.zeros(1) for _ in self.ix]
+        self.mu_prev = [self.mu for _ in self.ix]
         self.count = [0] * self.K
         self.recorder = AsyncRecorder(self.ix, F, run.rec)
 
@@ -253,7 +268,7 @@ class _AsyncLoop:
         next_report, k = time.monotonic(), 0
         while True:
             starts = [float(tc[0]) for tc in self.t]
-            c = int(np.argmin(starts))
+            c = starts.index(min(starts))
             if starts[c] >= t_end:
                 break
             w1 = self._round(c)
@@ -276,7 +291,7 @@ class _AsyncLoop:
 
     def _round(self, c: int) -> FloatArray:
         """One round of class ``c``: physics at its start, the law's decision at its end."""
-        ix, d, t = self.ix[c], self.dc[c], self.t[c]
+        ix, d, t, n = self.sel[c], self.dc[c], self.t[c], self.ix[c].size
         t0 = float(t[0])
         mu_a = self._mu_a(t0)
         mud, inv_mu, b_tcp = mu_a * d, 1.0 / mu_a, self.buffer * (mu_a / self.mu)
@@ -298,7 +313,6 @@ class _AsyncLoop:
         else:
             act = self.active[ix]
             w0 = self.cwnd0[ix]
-        n = ix.size
         w0_s = _sum(w0, n)
         # ---------------- growth of the round through per-ACK increments
         acks = w0
@@ -312,18 +326,34 @@ class _AsyncLoop:
         # ---------------- the shared queue (other classes at the window of their round)
         others = self._others(c, mu_a)
         if others is None:
-            qf0 = np.maximum(w0_s - mud, 0.0)
+            qf0, pipe = np.maximum(w0_s - mud, 0.0), mud
         else:
             qf0 = np.array([shared_backlog(*_with(others, w0_s, mud))])
+            # the pipe that leaves the shared standing backlog of W1 beyond W1
+            pipe = w1_s - np.array([shared_backlog(*_with(others, w1_s, mud))])
+        memory = None
+        if self.cross:
+            # the FIFO shared with CBR keeps part of the class's last backlog (the
+            # synchronous model's queue memory, docs/round-model.md)
+            memory = queue_memory(mu_a, self.mu, self.carried[c], self.mu_prev[c])
+            self.mu_prev[c] = mu_a
         qf, ack_rate = forward_queues(
-            qf0, z_s, w0_s, w1_s, mud, mu_a, self.ack_rate[c], self.model, self.spread_train
-        )
+            qf0, z_s, w0_s, w1_s, pipe, mu_a, self.ack_rate[c], self.model, self.spread_train,
+            memory,
+        )  # fmt: skip
         self.ack_rate[c] = ack_rate
-        if others is not None:
-            q1 = np.array([shared_backlog(*_with(others, w1_s, mud))])
-            qf = (q1, q1, q1, q1) if self.model == "fluid" else (qf[0], qf[1], qf[2], q1)
+        relaxed = None
+        if self.cross:
+            # losses and duration from the standing backlog of W1; the relaxing backlog is
+            # what the packets see and what the class's next round starts from
+            relaxed = qf[3]
+            qf = (qf[0], qf[1], qf[2], np.maximum(w1_s - pipe, 0.0))
         w_all = w1_s if others is None else w1_s + sum(others[0])
         lost_s, qf = buffer_overflow(qf, b_tcp) if self.finite_buf else (None, qf)
+        qf_seen = qf
+        if relaxed is not None:
+            self.carried[c] = np.minimum(relaxed, b_tcp) if self.finite_buf else relaxed
+            qf_seen = (qf[0], qf[1], qf[2], self.carried[c])
         duration, rtts = round_rtts(qf, None, d, 0.5 * d, inv_mu, mu_a, None)
         if self.lag:
             rtts = lagged(self.history[c], rtts, self.lag)
@@ -339,9 +369,9 @@ class _AsyncLoop:
         self.w_cur[ix] = w1
         self.w_class[c] = float(w1_s.sum()) if n > 1 else float(w1.sum())
         if self.count[c] % self.cfg.every == 0:
-            peak = qf[2] if self.model != "fluid" else qf[3]
+            peak = qf_seen[2] if self.model != "fluid" else qf_seen[3]
             self.recorder.add(
-                c, float(t_next[0]), w1, self.ls.state["phase"][ix],
+                c, float(t_next[0]), w1, self.ls.state["phase"][ix].copy(),
                 backlog(w1, base_for_law[ix], sample.rtt_mean[ix]),
                 float(rtts[1][0]), float((peak * (self.mu * inv_mu))[0]),
                 got / duration,
@@ -363,7 +393,7 @@ class _AsyncLoop:
 
     def _losses(
         self,
-        ix: NDArray[np.intp],
+        ix: Any,
         lost_s: FloatArray | None,
         w1: FloatArray,
         w_all: Any,
@@ -376,9 +406,10 @@ class _AsyncLoop:
         lost: FloatArray | None = None
         if lost_s is not None:
             lost = np.zeros(self.F)
-            w_all_n = np.repeat(w_all, ix.size) if ix.size > 1 else w_all
-            share = np.divide(w1, w_all_n, out=np.zeros(w1.size), where=w_all_n > 0)
-            lost[ix] = share * (np.repeat(lost_s, ix.size) if ix.size > 1 else lost_s)
+            n = w1.size
+            w_all_n = np.repeat(w_all, n) if n > 1 else w_all
+            share = np.divide(w1, w_all_n, out=np.zeros(n), where=w_all_n > 0)
+            lost[ix] = share * (np.repeat(lost_s, n) if n > 1 else lost_s)
         if self.red is not None:
             # the averaged queue follows the queue held since the last event, mu arrivals/s
             arrivals = float(self.mu[0]) * max(t0 - self.red_t, 0.0)
@@ -399,7 +430,7 @@ class _AsyncLoop:
 
     def _sample(
         self,
-        ix: NDArray[np.intp],
+        ix: Any,
         act: NDArray[np.bool_],
         rtts: Rtts,
         w1: FloatArray,
@@ -433,7 +464,7 @@ class _AsyncLoop:
 
     def _decide(
         self,
-        ix: NDArray[np.intp],
+        ix: Any,
         sample: RoundSample,
         lost: FloatArray | None,
         counting: bool,
