@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._text import number
 from ..testing import Tolerance  # one tolerance type for the report and analysts' checks
 
 __all__ = [
@@ -248,22 +249,11 @@ class Table:
 
 
 def fmt_value(v: Value | None, unit: str = "") -> str:
-    """A cell: ``n/a``, or the number with 3–4 significant digits."""
+    """A cell: ``n/a``, or the number with 3–4 significant digits
+    (:func:`tcpfluid._text.number`)."""
     if v is None or isinstance(v, NA):
         return "n/a"
-    x = float(v)
-    if x == 0:
-        return "0"
-    a = abs(x)
-    if a >= 1000:
-        return f"{x:,.0f}"
-    if a >= 100:
-        return f"{x:.1f}"
-    if a >= 1:
-        return f"{x:.2f}"
-    if a >= 0.01:
-        return f"{x:.3f}"
-    return f"{x:.3g}"
+    return number(float(v))
 
 
 def rows_from(items: Sequence[Row]) -> tuple[Row, ...]:

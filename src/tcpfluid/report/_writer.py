@@ -49,6 +49,15 @@ def _cell(row: Row, col: str) -> str:
     return s
 
 
+#: the documents' short keys, as the tables and tcpfluid.published use them
+DOCUMENT_KEYS = (
+    "Documents: 000 the Quick Vegas paper (Chan, Lin, Ho 2008); 001 Tsang's thesis on the "
+    "fairness of TCP Vegas (2000); 002 the iTCP-Vegas paper (Pan, Horng, Shih, Su 2011); "
+    "003 the paper on Vegas in asymmetric networks (Fu, Chung, Liew); 004 the TCP-Ho paper "
+    "(Ho, Chan, Chen 2007)."
+)
+
+
 def _md_escape(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
@@ -70,6 +79,7 @@ def _header(report: Report, command: str | None) -> list[str]:
     ]
     if command:
         lines.insert(0, f"Command: `{command}`.")
+    lines.append(DOCUMENT_KEYS)
     lines.append(
         f"{report.n_rows} compared rows, {report.n_disagreements} flagged DIFFERS. Every "
         "number is computed by this run; the reference value of each row is in **bold**; "
