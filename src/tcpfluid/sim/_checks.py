@@ -16,17 +16,53 @@ from .._validation import check_int, check_positive
 from ..scenarios import Scenario
 from ._setup import SenderSettings, red_params
 
-__all__ = ["DEFAULT_SAMPLE_INTERVAL", "check_options", "check_scenario", "trace_interval"]
+__all__ = [
+    "DEFAULT_SAMPLE_INTERVAL",
+    "SECONDS_OPTIONS",
+    "check_options",
+    "check_scenario",
+    "seconds_options",
+    "trace_interval",
+]
 
 DEFAULT_SAMPLE_INTERVAL = 0.1
+#: the options in seconds: name (with its unit suffix) -> (the older name without the
+#: suffix, still accepted as an alias; the default)
+SECONDS_OPTIONS: dict[str, tuple[str, float | None]] = {
+    "sample_interval_s": ("sample_interval", None),
+    "delack_timeout_s": ("delack_timeout", 0.1),
+    "min_rto_s": ("min_rto", 0.2),
+    "initial_rto_s": ("initial_rto", 1.0),
+    "max_rto_s": ("max_rto", 60.0),
+}
+
+
+def seconds_options(given: Mapping[str, Any]) -> dict[str, tuple[str, Any]]:
+    """For each option of :data:`SECONDS_OPTIONS`: ``(the name the caller used, value)``
+    from ``given`` (both names, ``None`` = not given), or the default under the suffixed
+    name. Giving both names with different values is a ``ValueError``."""
+    out: dict[str, tuple[str, Any]] = {}
+    for name, (alias, default) in SECONDS_OPTIONS.items():
+        v, a = given.get(name), given.get(alias)
+        if v is not None and a is not None and v != a:
+            raise ValueError(
+                f"give {name} or its alias {alias}, not both: {name}={v!r}, {alias}={a!r}"
+            )
+        out[name] = (name, v) if v is not None else (alias, a) if a is not None else (name, default)
+    return out
 
 
 def trace_interval(
-    scenario: Scenario, sample_interval: float | None, *, max_samples: int, max_values: int
+    scenario: Scenario,
+    sample_interval: float | None,
+    *,
+    max_samples: int,
+    max_values: int,
+    name: str = "sample_interval_s",
 ) -> float:
     """The trace interval: ``sample_interval`` checked against the trace bounds (at most
     ``max_samples`` samples and ``max_values`` values), or the default 0.1 s coarsened to
-    fit them (to a 1-2-5 multiple of 0.1 s)."""
+    fit them (to a 1-2-5 multiple of 0.1 s). ``name``: the option's name in messages."""
     per_sample = 4 * (len(scenario.flows) + len(scenario.links)) + 1
     most = max(2, min(max_samples, max_values // per_sample))
     dur = scenario.duration_s
@@ -37,12 +73,12 @@ def trace_interval(
             dt = DEFAULT_SAMPLE_INTERVAL * (1, 2, 5)[k % 3] * 10 ** (k // 3)
             k += 1
         return dt
-    dt = check_positive("sample_interval", sample_interval)
+    dt = check_positive(name, sample_interval)
     if dur / dt + 1 > most:
         raise ValueError(
-            f"sample_interval={sample_interval!r} gives {dur / dt:.0f} samples over {dur} s; "
+            f"{name}={sample_interval!r} gives {dur / dt:.0f} samples over {dur} s; "
             f"at most {most:,} are kept for {len(scenario.flows)} flows and "
-            f"{len(scenario.links)} links: give sample_interval >= {dur / (most - 1):g} "
+            f"{len(scenario.links)} links: give {name} >= {dur / (most - 1):g} "
             "(or leave it out: the default coarsens itself)"
         )
     return dt
@@ -91,25 +127,22 @@ def check_options(
     *,
     laws: Any,
     delayed_ack: Any,
-    delack_timeout: Any,
-    min_rto: Any,
-    initial_rto: Any,
-    max_rto: Any,
+    seconds: Mapping[str, tuple[str, Any]],
     fine_retransmit: Any,
     progress: Any,
     max_packets: Any,
 ) -> tuple[int, SenderSettings]:
     """Check the options of :func:`~tcpfluid.sim.simulate_packets` but the scenario, seed
-    and sample interval; returns ``max_packets`` and the senders' settings, checked."""
+    and sample interval (``seconds``: :func:`seconds_options`); returns ``max_packets`` and
+    the senders' settings, checked."""
     cap_packets = check_int("max_packets", max_packets, minimum=1024)
-    dto = check_positive("delack_timeout", delack_timeout)
-    lo = check_positive("min_rto", min_rto)
-    ini = check_positive("initial_rto", initial_rto)
-    hi = check_positive("max_rto", max_rto)
+    dto = check_positive(*seconds["delack_timeout_s"])
+    lo = check_positive(*seconds["min_rto_s"])
+    ini = check_positive(*seconds["initial_rto_s"])
+    hi = check_positive(*seconds["max_rto_s"])
     if not lo <= hi:
-        raise ValueError(
-            f"min_rto must be <= max_rto, got min_rto={min_rto!r}, max_rto={max_rto!r}"
-        )
+        (n_lo, v_lo), (n_hi, v_hi) = seconds["min_rto_s"], seconds["max_rto_s"]
+        raise ValueError(f"{n_lo} must be <= {n_hi}, got {n_lo}={v_lo!r}, {n_hi}={v_hi!r}")
     if not isinstance(delayed_ack, bool):
         raise TypeError(f"delayed_ack must be True or False, got {delayed_ack!r}")
     if progress is not None and not callable(progress):

@@ -35,7 +35,7 @@ from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
 from . import _core as C
 from ._checks import DEFAULT_SAMPLE_INTERVAL as DEFAULT_SAMPLE_INTERVAL
-from ._checks import check_options, check_scenario, trace_interval
+from ._checks import check_options, check_scenario, seconds_options, trace_interval
 from ._collect import collect
 from ._decisions import Decisions, law_for
 from ._results import FlowTrace, LinkTrace, PacketResult
@@ -213,16 +213,21 @@ def simulate_packets(
     scenario: Scenario,
     *,
     seed: int = 0,
-    sample_interval: float | None = None,
+    sample_interval_s: float | None = None,
     laws: Mapping[str, ControlLaw] | None = None,
     delayed_ack: bool = False,
-    delack_timeout: float = 0.1,
-    min_rto: float = 0.2,
-    initial_rto: float = 1.0,
-    max_rto: float = 60.0,
+    delack_timeout_s: float | None = None,
+    min_rto_s: float | None = None,
+    initial_rto_s: float | None = None,
+    max_rto_s: float | None = None,
     fine_retransmit: bool | None = None,
     progress: Callable[[float], None] | None = None,
     max_packets: int = MAX_PACKETS,
+    sample_interval: float | None = None,
+    delack_timeout: float | None = None,
+    min_rto: float | None = None,
+    initial_rto: float | None = None,
+    max_rto: float | None = None,
 ) -> PacketResult:
     """Run ``scenario`` packet by packet.
 
@@ -234,7 +239,7 @@ def simulate_packets(
     seed
         Seed of the ``numpy.random.Generator`` that draws RED's random numbers (the only
         randomness). Same seed, same trace.
-    sample_interval
+    sample_interval_s
         Interval of the fixed-time traces (window, goodput, queues, drops), s. ``None``:
         0.1 s, or coarser for long runs or many flows and links, so that the traces hold
         at most :data:`MAX_SAMPLES` samples and :data:`MAX_TRACE_VALUES` values whatever
@@ -242,13 +247,13 @@ def simulate_packets(
     laws
         Control-law objects by flow name, overriding the flows' ``algorithm``/``params``.
     delayed_ack
-        Receivers acknowledge every second in-order packet, or after ``delack_timeout``
-        seconds (ns-2's ``DelAck`` sink; out-of-order and hole-filling packets are ACKed at
-        once).
-    min_rto, initial_rto, max_rto
+        Receivers acknowledge every second in-order packet, or after ``delack_timeout_s``
+        (default 0.1) seconds (ns-2's ``DelAck`` sink; out-of-order and hole-filling
+        packets are ACKed at once).
+    min_rto_s, initial_rto_s, max_rto_s
         Retransmission timer (RFC 6298: ``RTO = SRTT + 4 RTTVAR`` bounded to
-        ``[min_rto, max_rto]``, ``initial_rto`` before the first sample, doubled on each
-        timeout), s.
+        ``[min_rto_s, max_rto_s]``, ``initial_rto_s`` before the first sample, doubled on
+        each timeout), s; default 0.2, 1 and 60 s.
     fine_retransmit
         Vegas's fine-grained check (retransmit on the first or second duplicate ACK when
         the oldest unacknowledged packet has waited longer than ``SRTT + 4 RTTVAR``;
@@ -259,6 +264,9 @@ def simulate_packets(
         pass it stops with a ``ValueError`` naming the link or flow and the setting to
         change (typically: an infinite buffer under a law that never backs off). The
         default, 4,000,000, is about 1 GB at the peak (measured: 0.9 GB).
+    sample_interval, delack_timeout, min_rto, initial_rto, max_rto
+        The same options under their older names without the unit suffix (accepted as
+        aliases; giving both names with different values is a ``ValueError``).
     progress
         Called with the fraction of the simulated time done, in [0, 1], at most about ten
         times per second of wall time (and with 1.0 at the end); ``None``: no reporting.
@@ -274,19 +282,19 @@ def simulate_packets(
         For a bad configuration, before anything runs: a flow without a path, a link of zero
         rate, a buffer below one packet, a flow starting at or after the end, a bad option.
     """
+    given = dict(locals())  # the options as the caller gave them
     check_scenario(scenario)
     check_int("seed", seed, minimum=0)
+    seconds = seconds_options(given)  # each time option under its name or its alias
+    dt_name, dt_given = seconds["sample_interval_s"]
     dt = trace_interval(
-        scenario, sample_interval, max_samples=MAX_SAMPLES, max_values=MAX_TRACE_VALUES
+        scenario, dt_given, max_samples=MAX_SAMPLES, max_values=MAX_TRACE_VALUES, name=dt_name
     )
     cap_packets, senders = check_options(
         scenario,
         laws=laws,
         delayed_ack=delayed_ack,
-        delack_timeout=delack_timeout,
-        min_rto=min_rto,
-        initial_rto=initial_rto,
-        max_rto=max_rto,
+        seconds=seconds,
         fine_retransmit=fine_retransmit,
         progress=progress,
         max_packets=max_packets,
