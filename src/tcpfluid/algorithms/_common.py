@@ -11,8 +11,8 @@ from .._validation import as_float_array
 
 FloatArray = NDArray[np.float64]
 
-#: smallest window of the Vegas family, packets (TCP-Ho's "CWND >= 2", document 004 §3.2;
-#: the window a Vegas timeout restarts from, document 000 §3.1)
+#: smallest window of the Vegas family, packets (TCP-Ho's "CWND >= 2", the TCP-Ho paper §3.2;
+#: the window a Vegas timeout restarts from, the Quick Vegas paper §3.1)
 MIN_WINDOW = 2.0
 
 
@@ -110,7 +110,7 @@ def param_value(arr: FloatArray) -> float | list[float]:
 
 
 def backlog(cwnd: Any, base_rtt: Any, rtt_mean: Any) -> Any:
-    """Δ of eq (1), document 000: ``cwnd × (1 − BaseRTT / RTT)`` in packets.
+    """Δ of eq (1), the Quick Vegas paper: ``cwnd × (1 − BaseRTT / RTT)`` in packets.
 
     The one implementation of Vegas's backlog estimate: the Vegas-family laws decide on it
     and the engines record it in their traces (arrays or floats, elementwise).

@@ -86,8 +86,8 @@ class RoundSample:
         ACKs received during the round.
     fwd_delay_mean, fwd_delay_base
         Forward one-way delay of the round (mean) and its minimum ever, s, from RFC 1323
-        timestamps; used by forward-path Vegas (document 003 §V). ``None`` when the engine
-        does not measure it.
+        timestamps; used by forward-path Vegas (the asymmetric-networks paper, §V).
+        ``None`` when the engine does not measure it.
     """
 
     cwnd: FloatArray
@@ -117,7 +117,7 @@ class OdeForm:
     ----------
     rate
         ``rate(sign, delta, w, rtt, alpha, gamma) -> dw/dt`` (packets/s), array code:
-        ``delta`` Vegas's backlog estimate Δ (eq. 1 of document 000), ``w`` the window,
+        ``delta`` Vegas's backlog estimate Δ (eq. 1 of the Quick Vegas paper), ``w`` the window,
         ``rtt`` the RTT, ``alpha``/``gamma`` the law's parameters as the ODE flow carries
         them, ``sign`` the ramped sign of Vegas's rule (+1 below α, −1 above β; the ODE
         engine computes it with its stated ramp width).
@@ -127,7 +127,8 @@ class OdeForm:
         The formula, for documentation.
     forward_delay
         Δ from the forward queueing delay only, ``w q_f/(BaseRTT + q_f)`` with
-        ``q_f = q/C`` (forward-path Vegas, document 003 §V), instead of eq. (1) on the RTT.
+        ``q_f = q/C`` (forward-path Vegas, the asymmetric-networks paper §V), instead of
+        eq. (1) on the RTT.
     """
 
     rate: Callable[..., Any]
@@ -184,8 +185,9 @@ class ControlLaw(ABC):
         Engines call it once after :meth:`init_state` and apply it to round 0 exactly like
         an action returned by :meth:`on_round`. The default (window
         :attr:`initial_window`, no growth) suits Vegas and TCP-Ho, whose window stays put
-        in the first round (Table 1 of document 000, Table 4 of document 004); laws that
-        grow in round 0 (Quick Vegas slow start, Reno slow start) override it.
+        in the first round (Table 1 of the Quick Vegas paper, Table 4 of the TCP-Ho
+        paper); laws that grow in round 0 (Quick Vegas slow start, Reno slow start)
+        override it.
         """
         n = state["phase"].shape[0]
         w = np.full(n, float(self.initial_window))

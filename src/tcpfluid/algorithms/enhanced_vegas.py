@@ -1,6 +1,6 @@
-"""Enhanced TCP Vegas (Hasegawa, Murata and Miyahara), document 001 chapter 2 §4.
+"""Enhanced TCP Vegas (Hasegawa, Murata and Miyahara), Tsang's thesis chapter 2 §4.
 
-The thesis (document 001, chapter 2 §4, "Enhanced TCP Vegas") states the rule in rate
+Tsang's thesis (2000, chapter 2 §4, "Enhanced TCP Vegas") states the rule in rate
 units: ``cwnd + 1 if diff < δ / base_rtt``, ``cwnd − 1 if diff >= δ / base_rtt``, with
 ``diff = expected − actual``. Multiplying by BaseRTT gives the rule in packets of backlog
 used here: +1 per round if Δ < δ, −1 per round if Δ >= δ. There is no dead band, so the
@@ -8,7 +8,7 @@ window oscillates around the point where Δ = δ instead of settling (the behavi
 thesis reports in chapter 4 §4.1.2 after making ``v_delta_`` a double). Everything else
 (slow start with γ and the 1/8 cut, retransmission, loss reactions) is Vegas's: "Enhanced
 TCP Vegas uses the same aggressive retransmission strategy but conservative slow-start
-strategy as TCP Vegas" (document 001 chapter 2 §4); see :class:`tcpfluid.algorithms.vegas.Vegas`.
+strategy as TCP Vegas" (Tsang's thesis, chapter 2 §4); see :class:`tcpfluid.algorithms.vegas.Vegas`.
 """
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ __all__ = ["EnhancedVegas"]
 
 
 class EnhancedVegas(Vegas):
-    """Enhanced Vegas: α = β = δ, decrease when Δ >= δ (document 001 chapter 2 §4).
+    """Enhanced Vegas: α = β = δ, decrease when Δ >= δ (Tsang's thesis, chapter 2 §4).
 
     Parameters
     ----------
     delta : float or array_like, default 3
         The single threshold δ, packets of backlog; ``> 0``. 3 is the value of Hasegawa et
-        al.'s example and the one "most research uses" (document 001 chapter 1).
+        al.'s example and the one "most research uses" (Tsang's thesis, chapter 1).
     gamma : float or array_like, default 1
         Slow-start exit threshold γ, packets; ``> 0`` (as Vegas).
     """

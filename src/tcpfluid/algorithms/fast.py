@@ -1,13 +1,14 @@
-"""FAST TCP (Jin, Wei and Low), the delay-based baseline of document 000 §2 and §5.
+"""FAST TCP (Jin, Wei and Low), the delay-based baseline of the Quick Vegas paper
+(Chan, Lin, Ho 2008) §2 and §5.
 
-Window update, once per round (document 000 §2 describes its behaviour; the formula is
+Window update, once per round (the Quick Vegas paper's §2 describes its behaviour; the formula is
 FAST TCP's published update):
 
     w ← min(2w, (1 − γ) w + γ (BaseRTT / RTT · w + α))
 
-with RTT the round's mean RTT and α = 100 packets (document 000 §5: "the default parameter
+with RTT the round's mean RTT and α = 100 packets (the Quick Vegas paper, §5: "the default parameter
 setting of FAST is α = 100"). At equilibrium the flow keeps α packets queued
-(w − BaseRTT/RTT · w = α), which is why document 000 §5.1 sees 100, then 200 packets of
+(w − BaseRTT/RTT · w = α), which is why the Quick Vegas paper §5.1 sees 100, then 200 packets of
 queue.
 
 *Ours*, where the documents are silent:
@@ -20,7 +21,7 @@ queue.
 * An increase is spread over the next round's ACKs (``incr = (target − w)/w`` per ACK, cap
   at the target, so at most one packet per ACK); a decrease is applied at the boundary.
 * ``phase`` is :data:`SLOW_START` while the ×2 term is the smaller one (the multiplicative
-  increase document 000 §2 mentions) and :data:`CONGESTION_AVOIDANCE` from the first round
+  increase the Quick Vegas paper §2 mentions) and :data:`CONGESTION_AVOIDANCE` from the first round
   it is not; a timeout starts over.
 * Losses: FAST reacts to loss like Reno — the window is halved on a fast retransmit or a
   lost retransmission; a timeout sets it to 2 packets (the initial window) and restarts the
@@ -65,7 +66,7 @@ class Fast(ControlLaw):
     Parameters
     ----------
     alpha : float or array_like, default 100
-        Packets the flow aims to keep queued; ``> 0`` (document 000 §5).
+        Packets the flow aims to keep queued; ``> 0`` (the Quick Vegas paper, §5).
     gamma : float or array_like, default 0.5
         Step size of the update, in ``(0, 1]``.
     """

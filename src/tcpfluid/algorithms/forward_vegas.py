@@ -1,10 +1,12 @@
-"""Forward-path Vegas (Fu, Chung and Liew), document 003 §V.
+"""Forward-path Vegas, §V of the asymmetric-networks paper (Vegas in asymmetric
+networks, Fu, Chung and Liew).
 
 On a path whose ACK (reverse) link is the bottleneck, the RTT grows with the ACK queue and
-Vegas's Δ (eq 1 of document 000) then throttles the sender to the reverse-path rate
-(document 003 §IV). The remedy of §V measures the forward one-way delay with RFC 1323
-timestamps and computes the actual rate on the forward path, ``Actual_f``; the window rule
-is Vegas's with ``DIFF_f = Expected − Actual_f`` in place of ``DIFF``.
+Vegas's Δ (eq 1 of the Quick Vegas paper) then throttles the sender to the reverse-path
+rate (the asymmetric-networks paper, §IV). The remedy of §V measures the forward one-way
+delay with RFC 1323 timestamps and computes the actual rate on the forward path,
+``Actual_f``; the window rule is Vegas's with ``DIFF_f = Expected − Actual_f`` in place of
+``DIFF``.
 
 How Δ_f is computed here: the forward queueing delay of the round is
 ``q_f = fwd_delay_mean − fwd_delay_base`` (``sample.fwd_delay_mean`` and
@@ -15,13 +17,13 @@ How Δ_f is computed here: the forward queueing delay of the round is
 
 An ACK-path queue changes the RTT but not ``q_f``, so it does not throttle the window.
 
-*Ours*: document 003 only changes congestion avoidance; slow start here also tests Δ_f > γ
-(the same forward-path estimate), since with the plain Δ an ACK-path queue would end slow
-start early for the same reason it throttles congestion avoidance. Note that the printed
-pseudo-code of §V has a typo — its second test reads ``DIFF_f * BaseRTT < β`` where eq (2)
-and the text ("is able to converge to the optimal point") require ``> β``; the law uses
-``> β``. Everything else (slow start, 1/8 cut, losses, floor of 2) is
-:class:`tcpfluid.algorithms.vegas.Vegas`'s.
+*Ours*: the asymmetric-networks paper only changes congestion avoidance; slow start here
+also tests Δ_f > γ (the same forward-path estimate), since with the plain Δ an ACK-path
+queue would end slow start early for the same reason it throttles congestion avoidance.
+Note that the printed pseudo-code of §V has a typo — its second test reads ``DIFF_f *
+BaseRTT < β`` where eq (2) and the text ("is able to converge to the optimal point")
+require ``> β``; the law uses ``> β``. Everything else (slow start, 1/8 cut, losses, floor
+of 2) is :class:`tcpfluid.algorithms.vegas.Vegas`'s.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ __all__ = ["ForwardVegas"]
 
 
 class ForwardVegas(Vegas):
-    """Vegas driven by the forward-path backlog Δ_f (document 003 §V).
+    """Vegas driven by the forward-path backlog Δ_f (the asymmetric-networks paper, §V).
 
     Parameters
     ----------
@@ -65,8 +67,8 @@ class ForwardVegas(Vegas):
         if sample.fwd_delay_mean is None or sample.fwd_delay_base is None:
             raise ValueError(
                 "forward-vegas needs sample.fwd_delay_mean and sample.fwd_delay_base "
-                "(forward one-way delays from timestamps, document 003 §V); the engine "
-                "gave None — use an engine that measures forward delays"
+                "(forward one-way delays from timestamps, the asymmetric-networks paper §V); "
+                "the engine gave None — use an engine that measures forward delays"
             )
         cwnd = sample.cwnd
         queue_f = sample.fwd_delay_mean - sample.fwd_delay_base

@@ -1,8 +1,9 @@
-"""iTCP-Vegas (Pan, Horng, Shih and Su), document 002 §3 — an interpretation.
+"""iTCP-Vegas (Pan, Horng, Shih and Su), the iTCP-Vegas paper (Pan et al. 2011) §3 —
+an interpretation.
 
-What the document gives (document 002 §3, Figures 2–3 described in the text):
+What the document gives (the iTCP-Vegas paper, §3, Figures 2–3 described in the text):
 
-* Δ (``diff``) as Vegas's eq (4) of document 002 (= eq 1 of document 000).
+* Δ (``diff``) as Vegas's eq (4) of the iTCP-Vegas paper (= eq 1 of the Quick Vegas paper).
 * Four areas split at the points α, (α + β)/2, β: Area 1 (Δ < α) "the network bandwidth is
   highly available ... cwnd will be updated and increased rapidly"; Area 2 (between α and
   (α+β)/2) "the increment of cwnd will be slowed down"; Area 3 (between (α+β)/2 and β)
@@ -41,7 +42,7 @@ Increases are spread over the next round's ACKs (``incr = amount / cwnd``,
 Losses are Vegas's (3/4, 1/2, timeout); *ours*: a loss also resets ``P`` and the
 thresholds to the initial α, β.
 
-Why these amounts (document 002 §4.2, the 622 Mb/s × 110 ms run, and Table 2):
+Why these amounts (the iTCP-Vegas paper, §4.2, the 622 Mb/s × 110 ms run, and Table 2):
 
 * ``P`` grows by a constant per Area-1 round, so the window grows quadratically in rounds;
   the rounds the document takes to fill the link (≈ 54 s at RTT 260 ms; Table 2: 22, 57,
@@ -91,21 +92,21 @@ __all__ = ["ITcpVegas"]
 
 
 class ITcpVegas(Vegas):
-    """iTCP-Vegas: four areas, scaling variable P, dynamic α and β (document 002 §3).
+    """iTCP-Vegas: four areas, scaling variable P, dynamic α and β (the iTCP-Vegas paper, §3).
 
     Parameters
     ----------
     alpha, beta : float or array_like, default 2, 4
         Initial thresholds α <= β, packets (the document does not give values; these are
-        document 000's Vegas values).
+        the Quick Vegas paper's Vegas values).
     gamma : float or array_like, default 1
         Slow-start exit threshold, packets (Vegas's slow start).
     p_step : float or array_like, default 1.25
         *Ours*: growth of P per Area-1 round, packets per round per round; ``> 0``. Fitted
-        to the ramp times and average throughputs of document 002 (Table 1, Table 2).
+        to the ramp times and average throughputs of the iTCP-Vegas paper (Table 1, Table 2).
     threshold_gain : float or array_like, default 0.04
         *Ours*: Area 1 raises α and β by this share of the round's increment
-        ``min(P, cwnd)``; ``>= 0``. From the ≈ 10 ms RTT rise of document 002 §4.2.
+        ``min(P, cwnd)``; ``>= 0``. From the ≈ 10 ms RTT rise of the iTCP-Vegas paper §4.2.
     threshold_step : float or array_like, default 1
         *Ours*: how far β moves down per Area-2/3 round (narrowing), packets; ``>= 0``.
     threshold_max : float or array_like, optional

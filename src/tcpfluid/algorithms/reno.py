@@ -1,13 +1,14 @@
-"""TCP Reno, the loss-based baseline (documents 000 §1, 002 §2 eqs 1–2, 004 §1).
+"""TCP Reno, the loss-based baseline (the Quick Vegas paper §1, the iTCP-Vegas paper §2
+eqs 1–2, the TCP-Ho paper §1).
 
 Rules:
 
 * Slow start: one packet per ACK (``incr = 1``) up to ``ssthresh`` (``cap =
   min(2 × cwnd, ssthresh)``), from the first round; congestion avoidance once
   ``cwnd >= ssthresh``.
-* Congestion avoidance (AIMD, document 002 eq 1 with a = 1): ``1/cwnd`` per ACK, at most
+* Congestion avoidance (AIMD, the iTCP-Vegas paper eq 1 with a = 1): ``1/cwnd`` per ACK, at most
   one packet per round (``cap = cwnd + 1``).
-* Fast retransmit / fast recovery (document 002 §2 and eq 2 with b = 1/2): on three
+* Fast retransmit / fast recovery (the iTCP-Vegas paper, §2 and eq 2 with b = 1/2): on three
   duplicate ACKs (:data:`LOSS_FAST`), ``ssthresh = max(cwnd / 2, 2)`` and ``cwnd =
   ssthresh``, congestion avoidance.
 * Timeout (:data:`LOSS_TIMEOUT`): ``ssthresh = max(cwnd / 2, 2)``, ``cwnd = 1``, slow start.

@@ -1,6 +1,7 @@
-"""TCP Vegas (Brakmo and Peterson), as summarised in document 000 §3.1.
+"""TCP Vegas (Brakmo and Peterson), as summarised in the Quick Vegas paper (Chan, Lin,
+Ho 2008) §3.1.
 
-Rules, each from document 000 §3.1 unless marked *ours*:
+Rules, each from the Quick Vegas paper §3.1 unless marked *ours*:
 
 * Δ = (Expected − Actual) × BaseRTT = cwnd × (1 − BaseRTT / RTT)  (eq 1), with RTT the
   mean RTT of the round (``sample.rtt_mean``) and cwnd the sample's window.
@@ -62,7 +63,8 @@ __all__ = ["Vegas"]
 
 
 class Vegas(ControlLaw):
-    """TCP Vegas: slow start with γ, congestion avoidance with α and β (document 000 §3.1).
+    """TCP Vegas: slow start with γ, congestion avoidance with α and β (the Quick Vegas
+    paper, §3.1).
 
     Parameters
     ----------
@@ -74,7 +76,7 @@ class Vegas(ControlLaw):
         Slow-start exit threshold γ, packets; ``> 0``.
 
     Each parameter may be a scalar or an array with one value per flow (a batched sweep).
-    The defaults are those of document 000 §5 (γ = 1, α = 2, β = 4).
+    The defaults are those of the Quick Vegas paper §5 (γ = 1, α = 2, β = 4).
 
     Notes
     -----
@@ -116,7 +118,7 @@ class Vegas(ControlLaw):
         }
 
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """One Vegas decision per round (eqs 1–2 and slow start of document 000 §3.1)."""
+        """One Vegas decision per round (eqs 1–2 and slow start of the Quick Vegas paper §3.1)."""
         cwnd = sample.cwnd
         return self._decide(state, cwnd, backlog(cwnd, sample.base_rtt, sample.rtt_mean))
 
@@ -182,7 +184,7 @@ class Vegas(ControlLaw):
         return RoundAction(cwnd=np.array([new]), incr=np.array([incr]), cap=np.array([cap]))
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
-        """Vegas loss reactions (document 000 §3.1): 3/4, 1/2, or timeout to 2 packets."""
+        """Vegas loss reactions (the Quick Vegas paper, §3.1): 3/4, 1/2, or timeout to 2 packets."""
         kind, idx, w = loss_args(index, kind, cwnd)
         if kind == LOSS_TIMEOUT:
             state["ssthresh"][idx] = np.maximum(w / 2.0, MIN_WINDOW)
@@ -197,10 +199,10 @@ class Vegas(ControlLaw):
 
 
 def _vegas_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:
-    """Vegas's rule as a rate: ±1 packet per RTT (eq. 2 of document 000), ``sign/RTT``."""
+    """Vegas's rule as a rate: ±1 packet per RTT (eq. 2 of the Quick Vegas paper), ``sign/RTT``."""
     return sign / rtt
 
 
-#: +1/RTT below α, −1/RTT above β (eq. 2 of document 000); Vegas's 3/4 rule on a loss
+#: +1/RTT below α, −1/RTT above β (eq. 2 of the Quick Vegas paper); Vegas's 3/4 rule on a loss
 VEGAS_ODE_FORM = OdeForm(_vegas_rate, 0.25, "dw/dt = s(Δ)/RTT, s the ramped sign of eq. (2)")
 Vegas.ode_form = VEGAS_ODE_FORM

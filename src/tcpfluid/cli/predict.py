@@ -45,7 +45,8 @@ def add_parser(sub: Any) -> None:
         help="closed-form slow-start exit and time to equilibrium",
         description=(
             "Closed-form predictions: critical window, slow-start exit round and time, "
-            "equilibrium window, rounds and seconds to equilibrium (documents 000 §4, 004 §4)."
+            "equilibrium window, rounds and seconds to equilibrium (the Quick Vegas paper §4, "
+            "the TCP-Ho paper §4)."
         ),
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

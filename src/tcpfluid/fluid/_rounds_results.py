@@ -83,7 +83,7 @@ class RoundTrace:
     Row ``k`` describes round ``k``: ``time_s[k]`` is the time the round **ends** (its
     first ACK returns and the law decides), ``window_pkts[k]`` the window at that moment
     (the packets sent in the round), ``phase[k]`` the law's phase **during** the round,
-    ``delta_pkts[k]`` the backlog Δ the law computes from the round (eq 1 of document 000,
+    ``delta_pkts[k]`` the backlog Δ the law computes from the round (eq 1 of the Quick Vegas paper,
     with the round's mean RTT), ``rtt_s[k]`` the round's mean RTT as the law sees it,
     ``queue_pkts[k]`` the bottleneck queue at the end of the round in packets of the link
     (flows and cross traffic), ``throughput_pps[k]`` each flow's delivery rate in the

@@ -31,7 +31,7 @@ class FlowTrace:
     """What one flow did (all arrays are numpy float64 arrays).
 
     Round-boundary records (one per round, when the ACK of the round's first packet
-    arrives; document 000 §4 / 004 §4):
+    arrives; the Quick Vegas paper §4, the TCP-Ho paper §4):
 
     ``round_t_s``
         time of the boundary, s;
@@ -44,7 +44,7 @@ class FlowTrace:
     ``round_base_rtt_s``
         BaseRTT, the minimum RTT ever measured, s;
     ``round_delta_pkts``
-        Δ = cwnd (1 − BaseRTT/RTT) (document 000 eq 1), packets;
+        Δ = cwnd (1 − BaseRTT/RTT) (the Quick Vegas paper, eq 1), packets;
     ``round_phase``
         the law's phase after the decision (0 slow start, 1 congestion avoidance);
     ``round_ssthresh_pkts``

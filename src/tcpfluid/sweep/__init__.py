@@ -6,7 +6,7 @@ law (``"algorithm"``) and any parameters of that scenario (``bandwidth``, ``rtt`
 :data:`tcpfluid.scenarios.SCENARIOS`), values as numbers or strings with units. A sweep
 evaluates every point with one engine and returns a :class:`SweepResult` whose ``table``
 has one row per point: ``point`` (its index), the point's parameters as given, the
-bottleneck path it reduces to (``mu_pps``, ``d_s``, ``bdp_pkts``; document 000 eq 5), the
+bottleneck path it reduces to (``mu_pps``, ``d_s``, ``bdp_pkts``; the Quick Vegas paper eq 5), the
 requested metrics, ``status`` (``"ok"``/``"error"``), ``message`` (why a point failed),
 ``reason`` (why a metric of a successful point is empty, e.g. "the flow did not settle
 before the end of the run") and ``seed``.
@@ -14,10 +14,10 @@ before the end of the run") and ``seed``.
 Engines (:data:`SWEEP_ENGINES`)
 -------------------------------
 ``"closed-form"``
-    :func:`tcpfluid.analytic.predict` on the point's bottleneck path (document 000 eqs 6,
-    9-12, document 004 eq 5); evaluated in process (microseconds per point).
+    :func:`tcpfluid.analytic.predict` on the point's bottleneck path (the Quick Vegas paper's eqs 6,
+    9-12, the TCP-Ho paper's eq 5); evaluated in process (microseconds per point).
 ``"rounds"``
-    The round-based fluid model (document 000 §4). Points are grouped by what one
+    The round-based fluid model (the Quick Vegas paper, §4). Points are grouped by what one
     :func:`~tcpfluid.fluid.simulate_rounds` call cannot vary (algorithm, the set of law
     parameters given, number of flows, flow start/stop times, duration, CBR timing);
     each group runs as **one batched call** (in chunks bounded by memory, points sorted by

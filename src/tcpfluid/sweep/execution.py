@@ -181,7 +181,7 @@ def _closed_form(
     sc = build_scenario(scenario, **params)
     law = law_params(sc.params)
     kw = {k: law[k] for k in ("alpha", "beta", "gamma") if k in law}
-    if "delta" in law:  # Enhanced Vegas: α = β = δ (document 001)
+    if "delta" in law:  # Enhanced Vegas: α = β = δ (Tsang's thesis)
         kw["alpha"] = kw["beta"] = law["delta"]
     try:
         view = sc.fluid_view("rounds")

@@ -31,7 +31,8 @@ _METRIC_UNITS = {
 }
 
 
-# parameters of the registered scenarios that shape the bottleneck path (eq 5 of doc 000)
+# parameters of the registered scenarios that shape the bottleneck path (eq 5 of the Quick
+# Vegas paper)
 _PATH_PARAMETERS = frozenset(
     {"bandwidth", "rtt", "access_bandwidth", "access_delay", "packet_size", "ack_size"}
 )
