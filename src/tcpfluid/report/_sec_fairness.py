@@ -221,12 +221,10 @@ def _th_reasons(setting: str) -> dict[str, str]:
         PACKET: "ns-2's start-up order and RED random drops differ from ours",
     }
     if setting == "vegas-1":
-        q = (
-            "with δ = 1 each flow keeps one packet queued: integer windows (±1 per RTT, "
-            "5.3 ms per packet at 1.5 Mb/s) dominate and the fluid equilibrium does not hold"
-        )
-        out[CLOSED_FORM] = q
-        out[ODE] = q
+        # no verified reason: the former 'integer windows dominate' does not survive the
+        # experiment of a 10x faster link (0.53 ms per packet), where the packet index moves
+        # further from the Boutremans-Le Boudec equilibrium (x2 = 80 ms: 0.75 vs 0.86)
+        del out[CLOSED_FORM], out[ODE]
     if setting == "vegas-1_3":
         out[ODE] = (
             "α < β: each flow stops where its BaseRTT estimate puts it in [α, β]; the "
