@@ -13,7 +13,7 @@ from ..analytic import conspicuous_round, rounds_to_equilibrium
 from ._common import NO_FIGURE_VALUES, QV_OVERSHOOT, QV_SETTLING, matched_overrides, run_task
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES, D_S, kb_to_pkts
-from ._sec_dynamics import _HO_TABLE2, _engine_values
+from ._sec_dynamics import _engine_values
 from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, Tolerance
 
 # ============================================================ convergence time vs BDP
@@ -111,18 +111,6 @@ def _cb_reasons(a: str, kind: str) -> dict[str, str]:
             return {}
         return {ROUNDS: f"{QV_SETTLING}; against the packet simulator: {QV_OVERSHOOT}",
                 PACKET: QV_SETTLING}  # fmt: skip
-    if a == "tcp-ho":
-        return {
-            ROUNDS: _HO_TABLE2,
-            PACKET: "Table 2 read literally: throughput noise starts a "
-            "decrease chain to the floor and a restart "
-            "(docs/algorithms.md)",
-        }
-    if a == "fast":
-        return {
-            ROUNDS: "FAST's update is applied once per round in the model",
-            PACKET: "FAST at small BDP oscillates (doc 000 §5.2: 'FAST becomes hard to be stable')",
-        }
     return {}
 
 

@@ -145,7 +145,7 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                             "where one packet of queue is 5 ms of RTT"
                         ),
                     ),
-                    reasons=_th_reasons(s),
+                    reasons=_th_reasons(s, x2),
                 )
             )
     fig, ax = plot.new_axes()
@@ -213,7 +213,10 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
 
 
-def _th_reasons(setting: str) -> dict[str, str]:
+_ASYNC = "tests/fluid/test_rounds_async.py::"
+
+
+def _th_reasons(setting: str, x2_ms: int) -> dict[str, str]:
     out = {
         CLOSED_FORM: "the BLB model (thesis ch. 2 §5) with the packet run's BaseRTT errors "
         "has no window quantisation or RED noise",
@@ -225,6 +228,20 @@ def _th_reasons(setting: str) -> dict[str, str]:
         # experiment of a 10x faster link (0.53 ms per packet), where the packet index moves
         # further from the Boutremans-Le Boudec equilibrium (x2 = 80 ms: 0.75 vs 0.86)
         del out[CLOSED_FORM], out[ODE]
+    if setting == "vegas-1" and x2_ms == 50:
+        out[ROUNDS] = (
+            "the one-round feedback lag: the short flow's window (2–4 packets around a "
+            "2.5-packet pipe) swings a whole packet per round; with feedback_rounds=0 the "
+            "round model gives 0.987 (thesis 0.997, packet 0.982) "
+            f"({_ASYNC}test_thesis_vegas_1_at_x2_50ms_differs_by_the_feedback_lag)"
+        )
+    if setting == "vegas-1_3" and x2_ms == 10:
+        out[ROUNDS] = (
+            "α < β: each flow stops wherever its Δ lies in [1, 3], so the start-up order "
+            "sets the index: both flows together 0.950, the short flow 50 ms later 0.9995 = "
+            "the packet simulator's 1.000 "
+            f"({_ASYNC}test_thesis_vegas_1_3_at_x2_10ms_is_set_by_the_start_up_order)"
+        )
     if setting == "vegas-1_3":
         out[ODE] = (
             "α < β: each flow stops where its BaseRTT estimate puts it in [α, β]; the "
