@@ -403,3 +403,29 @@ def test_throughput_addition_a_draining_queue_is_not_room():
     state["rmin2"][:], state["rmax2"][:] = 0.1104, 0.1104
     law.on_round(state, sample(35.0, 0.1, 0.1088, 0.1088, 0.1088))
     assert state["status"][0] == 1.0
+
+
+def test_throughput_addition_sizes_a_fall_during_a_drain_from_cmat():
+    # Recorded by the packet simulator, ho-basic with the CBR from 10.05 s: the first cut
+    # (round 99, status 4) took the window from 651.8 to 449.0; round 101 still counts a
+    # fall (its maximal RTT 161.76 ms is above round 99's 151.20 ms). The round's window is
+    # the cut one while its RTTs carry the queue of 651.8 packets, so CMiT × r =
+    # 449.0 / 0.16176 × r = 289 would fall below the new pipe μa × BaseRTT = 313 (an idle
+    # link, then a slow climb back); the cut is sized from CMaT: 449.0 / 0.14816 × r.
+    law = TcpHo()
+    state = law.init_state(1)
+    r, base = 0.10416, 0.10018
+    state["k"][:] = 100.0
+    state["status"][:] = 4.0
+    state["quiet"][:] = 1.0
+    state["rsteady"][:] = r
+    state["mat2"][:], state["mit2"][:] = 651.8 / 0.10416, 651.8 / 0.10416  # round 98
+    state["rmin2"][:], state["rmax2"][:] = 0.10416, 0.10416
+    state["mat1"][:], state["mit1"][:] = 651.8 / 0.10416, 651.8 / 0.15120  # round 99
+    state["rmin1"][:], state["rmax1"][:] = 0.10416, 0.15120
+    law.on_round(state, sample(449.0, base, 0.1512, 0.1512, 0.17968))  # round 100
+    act = law.on_round(state, sample(449.0, base, 0.14816, 0.14816, 0.16176))  # round 101
+    assert state["status"][0] == 4.0
+    assert act.cwnd[0] == pytest.approx(449.0 / 0.14816 * r)
+    mu_a = 50e6 / 8000 / 2
+    assert act.cwnd[0] > mu_a * base > 449.0 / 0.16176 * r

@@ -162,7 +162,9 @@ class TcpHo(ControlLaw):
         5); (3) at a counted fall the window drops at least to ``CMiT × r``, ``r``
         the minimal RTT of the last calm comparison (the window that sends the measured
         throughput with the RTT the flow had before the fall), in place of the pair's
-        decrease; (4) after a decrease a rise is a tie until the drain is over (the
+        decrease (``CMaT × r`` for a further fall while an earlier cut drains: the
+        round's RTTs still carry the old window's queue); (4) after a decrease a rise is
+        a tie until the drain is over (the
         minimal RTT moved by less than half a packet's delay since the previous round),
         then one more cut to ``CMaT × r`` if the window is still above it. The drain is
         judged round to round, not against round n − 2: after a bandwidth change the
@@ -376,19 +378,22 @@ def _throughput_cut(
     """The addition ``decrease="throughput"`` (docs/algorithms.md): at a comparison that
     counts a fall (``fall``: status 2 or 4), the window drops at least to CMiT × r, r the
     minimal RTT of the last calm comparison (the window that sends the measured throughput
-    with the RTT the flow had before the fall); applied once, at the comparison. Returns
-    the decrease (<= 0) to apply."""
+    with the RTT the flow had before the fall; CMaT × r while an earlier cut drains);
+    applied once, at the comparison. Returns the decrease (<= 0) to apply."""
     cwnd = sample.cwnd
+    quiet = state["quiet"]
     fell = adjust & fall & (state["rsteady"] > 0.0)
-    target = cmit * state["rsteady"]
+    # a further fall while an earlier cut drains is sized from CMaT: the round's window is
+    # the cut one while its RTTs still carry the queue of the window before the cut, so
+    # CMiT understates the rate (a cut to it can fall below the new pipe)
+    target = np.where(quiet > 0.0, cmat, cmit) * state["rsteady"]
     cut = fell & (target - cwnd < down)
     down = np.where(cut, target - cwnd, down)
     # the cut replaces the pair's decrease: the next round does not repeat it
     state["amount"][cut] = 0.0
     # the minimal RTT of the last comparison that found no fall, away from a cut
-    calm = adjust & ~fall & (state["quiet"] <= 0.0)
+    calm = adjust & ~fall & (quiet <= 0.0)
     np.copyto(state["rsteady"], sample.rtt_min, where=calm)
-    quiet = state["quiet"]
     # quiet from a decrease until the drain is over: the minimal RTT moved by less than
     # half a packet's delay since the previous round (after _shift_history, "rmin2" is
     # the previous round's). Not against round k − 2: that may be the round that spans a
