@@ -283,3 +283,40 @@ def test_round_model_quick_vegas_exit_is_eq_10_with_two_thirds_gamma_under_the_l
     np.testing.assert_allclose(exits(1) / 1.5, closed(2 / 3), rtol=1e-9)
     np.testing.assert_allclose(exits(0), closed(1.0), rtol=1e-9)
     assert not np.allclose(closed(2 / 3), closed(1.0))
+
+
+# ----------------------------------------------------------------------------- FAST, small BDPs
+@pytest.mark.parametrize(("kb", "change"), [(150.0, None), (500.0, 1)])
+def test_fast_round_model_settles_within_one_round_of_the_packet_simulator(
+    kb: float, change: int | None
+) -> None:
+    # The convergence-bdp section's FAST rows at 150 kb (new connection) and 500 kb (after
+    # the doubling): the round model's window follows the packet simulator's round by round
+    # (within 5 %). At 150 kb it settles one round later (11 vs 10 rounds): a round lasts d
+    # plus the α = 100 packets FAST keeps queued, 6.7 base RTTs there, so one round is more
+    # than the report's "±25 % or 3 RTTs" (counted in base RTTs). At 500 kb the model's
+    # overshoot after the doubling peaks 4 % above the settled window and the packets' 2 %,
+    # on either side of the 2 % settling band: 9 vs 6 rounds (with a 5 % band 12.0 vs 13.6
+    # RTTs). Why the model's overshoot is larger is not established here.
+    from tcpfluid.report._sec_convergence import _cb_overrides
+
+    sc = build_scenario("qv-basic", **_cb_overrides(kb)).with_algorithm("fast")
+    r = simulate(sc, "rounds")
+    p = simulate(sc, "packet")
+    start = 0.0 if change is None else r.summary.to_dict()["change_times_s"][change]
+    tr, fl = r.native, p.native.flows[0]
+    t_r, w_r = tr.time_s[:, 0], tr.window_pkts[:, 0, 0]
+    t_p, w_p = np.asarray(fl.round_t_s), np.asarray(fl.round_next_cwnd_pkts)
+    a, b = w_r[t_r > start][:20], w_p[t_p > start][:20]
+    np.testing.assert_allclose(a, b, rtol=0.05)
+    s_r, s_p = r.summary.to_dict(), p.summary.to_dict()
+    key = "time_to_equilibrium_s" if change is None else "convergence_times_s"
+    c_r = s_r[key] if change is None else s_r[key][change]
+    c_p = s_p[key] if change is None else s_p[key][change]
+    # rounds from the start of the segment to the settling time, in each engine
+    k_r = int(np.count_nonzero((t_r > start) & (t_r <= start + c_r + 1e-9)))
+    k_p = int(np.count_nonzero((t_p > start) & (t_p <= start + c_p + 1e-9)))
+    assert abs(k_r - k_p) <= (1 if change is None else 3), (k_r, k_p)
+    d = sc.fluid_view().path.d
+    # ... which the report's criterion (±25 % or 3 base RTTs) does not allow
+    assert abs(c_r - c_p) > max(0.25 * c_p, 3 * d)
