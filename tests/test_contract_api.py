@@ -165,6 +165,25 @@ def test_every_summary_key_of_every_engine_is_declared_with_its_unit(lossy: Resu
     assert all(x > 0 for x in out["losses"]), (lossy.engine, out["losses"])
 
 
+def test_the_engines_own_summaries_share_one_definition(lossy: Result) -> None:
+    """Each engine's native summary is an EngineSummary: the same fields, and JSON keys that
+    are a subset of the common summary's (each declared above with its unit)."""
+    from tcpfluid._engine_summary import EngineSummary
+
+    # the ode engine runs the hybrid model by default; its OdeResult keeps the hybrid's own
+    # result (the classical model's OdeSummary is a table of its own, with tuples)
+    own = lossy.native.hybrid if lossy.engine == "ode" else lossy.native
+    native = own.summary
+    assert isinstance(native, EngineSummary), type(native)
+    keys = set(native.to_dict())
+    assert keys <= set(KEYS), sorted(keys - set(KEYS))
+    assert keys <= set(lossy.summary.to_dict()), sorted(keys - set(lossy.summary.to_dict()))
+    shared = [f for f in EngineSummary.__dataclass_fields__ if not f.startswith("_")]
+    for field in shared:
+        assert hasattr(native, field), (lossy.engine, field)
+    assert native.throughput_pps.shape[-1] == N_FLOWS == native.losses.shape[-1]
+
+
 def test_every_key_states_its_unit_by_suffix_or_by_a_stated_reason() -> None:
     for key, (unit, _, _) in KEYS.items():
         if key.endswith("_per_s"):  # a rate: packets or events per (wall-clock) second
