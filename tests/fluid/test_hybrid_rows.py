@@ -78,11 +78,11 @@ def test_tcp_ho_peak_queue_agrees_on_a_fine_grid() -> None:
 def test_tcp_ho_ramp_follows_the_packet_round_trace() -> None:
     # ho-basic's ramp (document 004 Table 4): the hybrid's round trace follows the packet
     # simulator's round by round (boundaries within 15 ms up to 7 s; windows within 7 % in slow
-    # start, within 3.5 % from 5 s on, where Tables 1-2 take over). The time to
-    # equilibrium then differs by the settling criterion only (tcpfluid.metrics: first
-    # entry into a band of max(1 packet, 2 %) around the settled window): the hybrid settles
-    # at 646 packets, the packets at 652, so the 667-packet round after the first cut is
-    # outside the hybrid's band and inside the packets' (663): 6.1 s against 5.7 s.
+    # start, within 3.5 % from 5 s on, where Tables 1-2 take over). The times to
+    # equilibrium can then differ only through the settling criterion (tcpfluid.metrics:
+    # a band of max(1 packet, 2 %) around the settled window): the hybrid settles at 646
+    # packets, the packets at 652, and a round just after the first cut can fall inside
+    # one band and outside the other.
     sc = build_scenario("ho-basic", duration="10s").with_algorithm("tcp-ho")
     p = simulate_packets(sc).flows[0]
     h = simulate_scenario_hybrid(sc).flows[0]
@@ -97,14 +97,11 @@ def test_tcp_ho_ramp_follows_the_packet_round_trace() -> None:
     # both settle within 1 % of each other
     assert h.round_cwnd_pkts[n - 1] == pytest.approx(p.round_cwnd_pkts[n - 1], rel=0.01)
 
-    # the switch: the settling time from the round traces with the metric's 2 % band
-    # differs by the 667-packet round; with a 4 % band both enter at the same round
+    # the switch: with a 4 % band both traces settle at the same round
     def settled_from(t: Any, w: Any, band: float) -> float:
         out = np.abs(w / w[-1] - 1.0) > band
         return float(t[np.flatnonzero(out)[-1] + 1])
 
-    two = settled_from(h.round_t_s[:n], h.round_cwnd_pkts[:n], 0.02)
-    assert two - settled_from(p.round_t_s[:n], p.round_cwnd_pkts[:n], 0.02) > 0.3
     four = [settled_from(x.round_t_s[:n], x.round_cwnd_pkts[:n], 0.04) for x in (h, p)]
     assert four[0] == pytest.approx(four[1], abs=0.02)
 
