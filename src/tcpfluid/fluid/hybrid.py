@@ -206,6 +206,8 @@ def simulate_hybrid(
         Its drop-tail buffer, ACKs (>= 1; ``inf``: no ACK loss).
     packets_per_ack
         Data packets acknowledged by one ACK (1: an ACK per packet; 2: delayed ACKs), >= 1.
+        The delayed-ACK timer is not modelled: a small window whose odd packet waits for
+        the timer gets fewer ACKs in packets (docs/ode-model.md).
     cross_traffic
         ``(rate_pps, start_s, stop_s)`` constant-bit-rate sources at the bottleneck.
     flow_start_s, flow_stop_s
