@@ -134,12 +134,13 @@ def test_queue_memory_makes_the_halving_track_the_packet_simulator(
 
 # ----------------------------------------------------------------------------- Quick Vegas
 def test_quick_vegas_hybrid_tracks_the_packet_simulator() -> None:
-    # The law's default reading. The hybrid model's windows in the settled phases equal
-    # the packet simulator's within 5 %, and the convergence after the doubling is within
+    # The "near-band" reading (the one this run was written for). The hybrid model's
+    # windows in the settled phases equal the packet simulator's within 5 %, and the
+    # convergence after the doubling is within
     # the time tolerance on this run. After the halving the hybrid settles earlier (2.3 s
     # vs 4.1 s here; 2.5 s vs 3.8 s on the full qv-basic): not asserted, stated as open in
     # docs/ode-model.md.
-    sc = build_scenario("qv-basic", **SHORT).with_algorithm("quick-vegas")
+    sc = build_scenario("qv-basic", **SHORT).with_algorithm("quick-vegas", sampling="near-band")
     h = simulate_scenario_hybrid(sc)
     p = simulate_packets(sc)
     hf, pf = h.flows[0], p.flows[0]
