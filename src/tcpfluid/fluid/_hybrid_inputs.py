@@ -21,6 +21,9 @@ FloatArray = NDArray[np.float64]
 STEPS_PER_RTT = 64
 #: what an RTT sample carries (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s ``rtt_sample``)
 RTT_SAMPLES = ("departure", "arrival")
+#: how a drop-tail overflow is shared (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s
+#: ``drop_share``)
+DROP_SHARES = ("proportional", "in-turn")
 
 
 class Run(NamedTuple):
@@ -135,9 +138,9 @@ def check_reverse(
     if not (math.isfinite(m) and m >= 1.0):
         raise ValueError(f"packets_per_ack must be a finite number >= 1, got {packets_per_ack!r}")
     if math.isinf(mu_r):
-        return np.array([0.0, math.inf, math.inf, m]), 1
+        return np.array([0.0, math.inf, math.inf, m, 0.0]), 1
     longest = (b_r + 2.0) / mu_r / dt + 2.0
-    return np.array([1.0, mu_r, b_r, m]), int(min(longest, n_steps + 2.0, 4_000_000.0))
+    return np.array([1.0, mu_r, b_r, m, 0.0]), int(min(longest, n_steps + 2.0, 4_000_000.0))
 
 
 def check_cross(

@@ -69,7 +69,8 @@ G_Q = 4  # the queue after the last step
 G_QR = 5  # the ACK-path queue after the last step, ACKs
 G_APTR = 6  # the step whose arrivals leave the queue now (FIFO), for the RTT samples
 G_ARRIVED = 7  # cumulative arrivals at the bottleneck (after drops), packets
-N_GLOBALS = 8
+G_DROP_PTR = 8  # the source the next drop-tail overflow falls on first (drops in turn)
+N_GLOBALS = 9
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -120,7 +121,7 @@ def advance(  # type: ignore[no-untyped-def]
     the run ends (``(n_steps, DONE)``).
 
     ``red`` is ``[has_red, min_th, max_th, max_p, w_q, gentle]``; ``rev`` is
-    ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack]``; ``cross`` rows are
+    ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack, drop_in_turn]``; ``cross`` rows are
     ``(rate_pps, start_s, stop_s)``.
 
     History rings (slot = step mod H): ``dep_hist`` the data the ACKs leaving the
@@ -140,6 +141,7 @@ def advance(  # type: ignore[no-untyped-def]
     mu_r = rev[1]
     b_r = rev[2]
     ack_per_pkt = 1.0 / rev[3]
+    rotate = rev[4] == 1.0
     service_r = mu_r * dt
     send = np.zeros(F)
     while k < n_steps:
@@ -182,7 +184,7 @@ def advance(  # type: ignore[no-untyped-def]
                 arr_c *= 1.0 - p
         # ---------------- drop-tail overflow
         total = q_before + arr + arr_c
-        if total - service > buf:
+        if total - service > buf and not rotate:
             over = total - service - buf
             arriving = arr + arr_c
             share = 1.0
@@ -196,6 +198,27 @@ def advance(  # type: ignore[no-untyped-def]
                 send[j] -= x
             arr *= 1.0 - share
             arr_c *= 1.0 - share
+            total = q_before + arr + arr_c
+        elif total - service > buf:
+            # the overflow falls on whole arrivals, source after source in turn (the
+            # cross traffic is source F), from where the last overflow stopped
+            rem = total - service - buf
+            i = int(g[G_DROP_PTR])
+            for _ in range(F + 1):
+                if rem <= 0.0:
+                    break
+                if i == F:
+                    x = min(arr_c, rem)
+                    arr_c -= x
+                else:
+                    x = min(send[i], rem)
+                    drops[i] += x
+                    send[i] -= x
+                    arr -= x
+                rem -= x
+                if rem > 0.0:
+                    i = (i + 1) % (F + 1)
+            g[G_DROP_PTR] = float((i + 1) % (F + 1))
             total = q_before + arr + arr_c
         # ---------------- service, shared in proportion to the backlogs
         slot = k % H

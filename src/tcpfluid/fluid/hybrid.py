@@ -50,13 +50,22 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .._validation import check_choice
 from ..algorithms.base import LOSS_FAST, LOSS_TIMEOUT, ControlLaw, RoundSample
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
-from ._hybrid_inputs import RTT_SAMPLES, STEPS_PER_RTT, check_reverse, check_run, kernel_state
+from ._hybrid_inputs import (
+    DROP_SHARES,
+    RTT_SAMPLES,
+    STEPS_PER_RTT,
+    check_reverse,
+    check_run,
+    kernel_state,
+)
 from ._hybrid_results import HybridFlowTrace, HybridResult
 
 __all__ = [
+    "DROP_SHARES",
     "RTT_SAMPLES",
     "STEPS_PER_RTT",
     "HybridFlowTrace",
@@ -179,6 +188,7 @@ def simulate_hybrid(
     record_every_s: float | None = None,
     timeout_loss_fraction: float = 0.5,
     rtt_sample: str = "departure",
+    drop_share: str = "proportional",
     progress: Callable[[float], None] | None = None,
 ) -> HybridResult:
     """Run the hybrid fluid model (module docstring) on one bottleneck.
@@ -226,15 +236,24 @@ def simulate_hybrid(
         two differ only while the queue moves: after a step in the available bandwidth
         ``"arrival"`` reacts later, and the peak queue of Quick Vegas and FAST then agrees
         with the packet simulator (docs/ode-model.md).
+    drop_share
+        How a drop-tail overflow is shared: ``"proportional"`` (default) every source
+        arriving in the step loses in proportion to its arrivals; ``"in-turn"`` the overflow
+        falls on whole arrivals of one source after another, in turn from where the last
+        overflow stopped (as packets arriving at a full queue: an overflow hits the few flows
+        arriving then). With many Reno flows the proportional share synchronises their
+        halvings (docs/ode-model.md).
     progress
         Called with the fraction of simulated time done, at most ~10 times a second.
     """
+    check_choice("drop_share", drop_share, DROP_SHARES)
     run = check_run(
         mu_pps, base_rtt_s, duration_s, buffer_pkts, cross_traffic, flow_start_s, flow_stop_s,
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
     d, mu, t_end, buf, dt, n_steps, every, frac, start, _, _, changes = run
     rev_arr, hf = check_reverse(reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, dt, n_steps)
+    rev_arr[4] = 1.0 if drop_share == "in-turn" else 0.0
     F = d.size
     laws = _Laws(law, F)
 
