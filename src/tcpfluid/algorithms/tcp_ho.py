@@ -398,13 +398,15 @@ def _throughput_cut(
     # half a packet's delay since the previous round (after _shift_history, "rmin2" is
     # the previous round's). Not against round k − 2: that may be the round that spans a
     # change, whose RTTs had not risen yet. Then one more look: if the window is still
-    # above the measured throughput times the calm RTT, cut again to CMaT × r (and wait
-    # for that drain)
+    # above the measured throughput times the calm RTT, cut again to CMaT × r, once per
+    # fall (quiet = 2 while that trim drains; no chain of trims: with several flows the
+    # shared queue keeps every flow's RTT above its own calm RTT, and a chain would walk
+    # one flow's window down)
     dec = adjust & fall
     steady = np.abs(sample.rtt_min - state["rmin2"]) <= _RESOLUTION_PKTS * sample.rtt_min / cwnd
     settled = adjust & ~dec & (quiet > 0.0) & steady
     target2 = cmat * state["rsteady"]
-    again = settled & (target2 < cwnd - _RESOLUTION_PKTS)
+    again = settled & (quiet == 1.0) & (target2 < cwnd - _RESOLUTION_PKTS)
     down = np.minimum(down, np.where(again, target2 - cwnd, 0.0))
-    np.copyto(quiet, np.where(dec | again, 1.0, np.where(settled, 0.0, quiet)))
+    np.copyto(quiet, np.where(dec, 1.0, np.where(again, 2.0, np.where(settled, 0.0, quiet))))
     return down
