@@ -193,6 +193,8 @@ def test_delayed_acks_double_the_data_each_ack_releases() -> None:
         ({"reverse_mu_pps": 10.0, "reverse_buffer_pkts": 0.5}, "reverse_buffer_pkts"),
         ({"packets_per_ack": 0.5}, "packets_per_ack"),
         ({"packets_per_ack": math.nan}, "packets_per_ack"),
+        ({"rtt_sample": "queue"}, "rtt_sample"),
+        ({"drop_share": "random"}, "drop_share"),
     ],
 )
 def test_bad_ack_path_input_is_a_value_error_naming_it(kwargs: dict[str, Any], match: str) -> None:
