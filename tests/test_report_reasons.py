@@ -31,15 +31,16 @@ def _round_model_exit_windows(algorithm: str, feedback_rounds: int) -> np.ndarra
     return np.asarray(trace.summary.ss_exit_window_pkts[:, 0], dtype=float)
 
 
-def test_quick_vegas_round_model_exit_window_late_by_the_feedback_lag() -> None:
+def test_quick_vegas_round_model_exit_window_early_by_the_feedback_lag() -> None:
     """Critical-window rows, Quick Vegas, round model vs the closed form eq. (10).
 
     Mechanism: the round model's feedback lag (``feedback_rounds=1``: the law reads the
-    RTTs of the previous round's packets). Switched off (``feedback_rounds=0``, the
-    documents' own-round model that eq. (10) assumes), the round model leaves slow start
-    with exactly the closed form's window at every BDP of the section. With the lag, every
-    window that differs is exactly one Quick Vegas slow-start step (×1.5) larger: the exit
-    decision is taken one round late.
+    RTTs of the previous round's packets, but multiplies them by the window already grown
+    ×1.5 in the decision round, as a packet sender does). Switched off
+    (``feedback_rounds=0``, the documents' own-round model that eq. (10) assumes), the
+    round model leaves slow start with exactly the closed form's window at every BDP of
+    the section. With the lag it leaves at eq. (10) with γ replaced by 2γ/3, and every
+    window that differs is exactly one Quick Vegas slow-start step (×1.5) smaller.
     """
     closed = np.array(
         [
@@ -51,8 +52,16 @@ def test_quick_vegas_round_model_exit_window_late_by_the_feedback_lag() -> None:
     np.testing.assert_allclose(no_lag, closed, atol=0.5)
 
     lagged = _round_model_exit_windows("quick-vegas", feedback_rounds=1)
+    two_thirds = np.array(
+        [
+            slow_start_exit("quick-vegas", b, _D_S, gamma=2 / 3, rtt_model="average").window_pkts
+            for b in _BDPS_PKTS
+        ]
+    )
+    np.testing.assert_allclose(lagged, two_thirds, atol=0.5)
     differs = np.abs(lagged - closed) > 0.5
-    np.testing.assert_allclose(lagged[differs] / closed[differs], 1.5, rtol=1e-3)
+    assert np.any(differs)
+    np.testing.assert_allclose(lagged[differs] / closed[differs], 1 / 1.5, rtol=1e-3)
 
 
 def test_vegas_round_model_exit_window_does_not_depend_on_the_feedback_lag() -> None:

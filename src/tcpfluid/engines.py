@@ -212,6 +212,8 @@ def simulate(scenario: Scenario, engine: str = "rounds", **options: Any) -> Resu
 
 # ------------------------------------------------------------------ engine results -> Result
 def _rounds_result(sc: Scenario, tr: Any) -> Result:
+    from .fluid._rounds_results import measured_windows
+
     t = np.asarray(tr.time_s[:, 0], dtype=np.float64)
     w = np.asarray(tr.window_pkts[:, 0, :], dtype=np.float64).T
     in_ss = tr.phase[:, 0, :] == _slow_start()
@@ -224,7 +226,8 @@ def _rounds_result(sc: Scenario, tr: Any) -> Result:
             start_s=f.start_s,
             stop_s=f.stop_s,
             t_s=t[rows[i]],
-            window_pkts=w[i][rows[i]],
+            # the slow-start exit names the window whose RTTs the decision read
+            window_pkts=measured_windows(w[i][rows[i]], getattr(tr, "exit_lag_rows", 0)),
             in_slow_start=in_ss[rows[i], i],
             settle_window_pkts=w[i][rows[i]],
             delivered_pkts=float(tr.delivered_pkts[0, i]),

@@ -259,10 +259,11 @@ def test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma() -> None:
 
 def test_round_model_quick_vegas_exit_is_eq_10_with_two_thirds_gamma_under_the_lag() -> None:
     # The round model with its default one-round lag decides in the growth round after
-    # the window whose RTTs it reads; that window is the first of Table 1's windows at or
-    # above eq. (10)'s critical window for 2γ/3 (analytic.slow_start_exit with gamma=2/3),
-    # at every BDP of the grid. Switched off (feedback_rounds=0, the documents' model: the
-    # law reads the RTTs of the window it sends) the exit window is eq. (10)'s for γ.
+    # the window whose RTTs it reads; its summary names that window (the window whose
+    # measurement made it leave), the first of Table 1's windows at or above eq. (10)'s
+    # critical window for 2γ/3 (analytic.slow_start_exit with gamma=2/3), at every BDP of
+    # the grid. Switched off (feedback_rounds=0, the documents' model: the law reads the
+    # RTTs of the window it sends) the exit window is eq. (10)'s for γ.
     from tcpfluid.analytic import slow_start_exit
     from tcpfluid.fluid.rounds import PathBatch, simulate_rounds
 
@@ -280,8 +281,7 @@ def test_round_model_quick_vegas_exit_is_eq_10_with_two_thirds_gamma_under_the_l
             [slow_start_exit("quick-vegas", b, 0.1, gamma=gamma).window_pkts for b in bdp]
         )
 
-    # the summary names the decision round's window, one ×1.5 step after the one read
-    np.testing.assert_allclose(exits(1) / 1.5, closed(2 / 3), rtol=1e-9)
+    np.testing.assert_allclose(exits(1), closed(2 / 3), rtol=1e-9)
     np.testing.assert_allclose(exits(0), closed(1.0), rtol=1e-9)
     assert not np.allclose(closed(2 / 3), closed(1.0))
 

@@ -113,6 +113,11 @@ class RoundTrace:
         Loss events per flow.
     flow_start_s, flow_stop_s
         Each flow's active interval; the summary judges every flow over its own.
+    exit_lag_rows
+        Rows between a round's decision and the round whose RTTs it read: the feedback lag
+        (``feedback_rounds``) when every round is recorded, else 0. The slow-start exit
+        window is the window of that earlier row, the window whose measurement made the
+        law leave (Quick Vegas grows ×1.5 in the decision round itself).
     """
 
     time_s: FloatArray
@@ -134,6 +139,7 @@ class RoundTrace:
     losses: NDArray[np.int64]
     flow_start_s: FloatArray
     flow_stop_s: FloatArray
+    exit_lag_rows: int = 0
     _summary: list[RoundSummary] = field(default_factory=list, repr=False, compare=False)
 
     @property
@@ -230,13 +236,24 @@ class RoundTrace:
 
 
 # ------------------------------------------------------------------------------ summary
+def measured_windows(window_pkts: Any, lag_rows: int) -> Any:
+    """The window whose RTTs the law read at each row: ``window_pkts`` shifted by
+    ``lag_rows`` rows along axis 0 (the first rows keep the first window)."""
+    if lag_rows <= 0 or window_pkts.shape[0] == 0:
+        return window_pkts
+    idx = np.maximum(np.arange(window_pkts.shape[0]) - lag_rows, 0)
+    return window_pkts[idx]
+
+
 def _summarise(tr: RoundTrace) -> RoundSummary:
     S, F = tr.n_scenarios, tr.n_flows
     t = tr.time_s[:, :, None]  # (R, S, 1)
     t_end = tr.duration_s if tr.duration_s is not None else math.inf
     last = tr.time_s[-1] if tr.n_rounds else np.zeros(S)
     end = np.minimum(last, t_end)[:, None]  # (S, 1)
-    ss = metrics.slow_start_exit(t, tr.window_pkts, tr.phase == SLOW_START)
+    ss = metrics.slow_start_exit(
+        t, measured_windows(tr.window_pkts, tr.exit_lag_rows), tr.phase == SLOW_START
+    )
     # rows after duration_s (a scenario that kept stepping for the rest of its batch) do
     # not count: an exit decided after the end did not happen within the run
     late = ~(ss.time_s <= end)

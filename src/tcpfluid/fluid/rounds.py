@@ -354,7 +354,7 @@ def _round_loop(
         progress(1.0)
     return _trace(
         law, batch, F, model, run, recorder, t if t_end == math.inf else elapsed,
-        delivered, cross_carried, losses,
+        delivered, cross_carried, losses, lag,
     )  # fmt: skip
 
 
@@ -409,8 +409,9 @@ def _trace(
     delivered: FloatArray,
     cross_carried: FloatArray,
     losses: NDArray[np.int64],
+    lag: int = 0,
 ) -> RoundTrace:
-    """The :class:`RoundTrace` of a finished loop."""
+    """The :class:`RoundTrace` of a finished loop (``lag``: the feedback lag, rounds)."""
     S = batch.n_scenarios
     return RoundTrace(
         **recorder.series(),
@@ -426,6 +427,7 @@ def _trace(
         losses=losses.reshape(S, F),
         flow_start_s=run.start_f,
         flow_stop_s=run.stop_f,
+        exit_lag_rows=lag if run.every == 1 else 0,
     )
 
 
