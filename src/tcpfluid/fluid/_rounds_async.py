@@ -512,6 +512,8 @@ class _AsyncLoop:
             flow_start_s=run.start_f,
             flow_stop_s=run.stop_f,
             base_rtt_s=self.d.copy(),
+            # the exit names the window whose RTTs the decision read (each flow's own rows)
+            exit_lag_rows=self.lag if run.every == 1 else 0,
         )
 
 
