@@ -315,3 +315,24 @@ def test_units_are_parsed_in_one_module() -> None:
     assert units.seconds("100ms") == pytest.approx(0.1)
     assert math.isinf(units.buffer_pkts("inf"))
     assert tcpfluid.Path("10Mbps", "50ms", buffer="inf").buffer_pkts == math.inf
+
+
+#: the documents' short keys and the titles code and docs use for them
+DOCUMENTS = {
+    "000": "Quick Vegas paper",
+    "001": "Tsang's thesis",
+    "002": "iTCP-Vegas paper",
+    "003": "asymmetric",
+    "004": "TCP-Ho paper",
+}
+
+
+def test_each_short_document_key_is_explained_once_in_the_readme_and_the_report() -> None:
+    from tcpfluid.report._writer import DOCUMENT_KEYS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for key, title in DOCUMENTS.items():
+        words = r"\s+".join(map(re.escape, title.split()))  # a line may break anywhere
+        explained = re.findall(rf"\b{key}\s+(?:the\s+)?{words}", readme)
+        assert len(explained) == 1, (key, explained)
+        assert re.search(rf"\b{key} [^;.]*{words}", DOCUMENT_KEYS), key
