@@ -43,7 +43,9 @@ Rules, each from document 000 unless marked *ours*:
   decision following an increase finds Δ ≥ α again. Without it, flows that overshoot
   together (a group joining in slow start) drain the queue to zero, where every flow is
   "far from the band" and takes the literal increases again: a large cycle through the
-  empty queue that the near-band rule cannot leave (docs/algorithms.md, §5.3). The
+  empty queue that the near-band rule cannot leave (docs/algorithms.md, §5.3). Not the
+  default: backlog noise also sets its flag (under a CBR of 5/6 of the link a packet flow
+  in its band reads Δ up to 12), after which the next ramp is measured round by round. The
   analysis is :func:`tcpfluid.analytic.round_map_stability`; docs/algorithms.md gives the
   numbers.
 * Losses: as Vegas (3/4, 1/2, timeout to 2 packets and slow start). *Ours*: a loss also
