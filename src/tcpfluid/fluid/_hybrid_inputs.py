@@ -249,7 +249,7 @@ def kernel_state(
         q_hist=np.zeros(H),
         f_hist=np.zeros(H),
         fq_ring=np.zeros(fq_len),
-        qa_ring=np.zeros(arrival_ring(rtt_sample, run.buf, run.mu, run.dt, run.n_steps)),
+        qa_ring=np.zeros((arrival_ring(rtt_sample, run.buf, run.mu, run.dt, run.n_steps), 2)),
         drops=np.zeros(F),
         ends=np.zeros(F, dtype=np.bool_),
         cross=np.array(run.cross, dtype=np.float64).reshape(-1, 3),

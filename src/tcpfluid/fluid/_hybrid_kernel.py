@@ -223,6 +223,7 @@ def advance(  # type: ignore[no-untyped-def]
         # ---------------- service, shared in proportion to the backlogs
         slot = k % H
         g[G_QC] += arr_c
+        carried0 = g[G_CARRIED]
         if total <= service:
             scale = 1.0
             g[G_CARRIED] += total
@@ -239,20 +240,26 @@ def advance(  # type: ignore[no-untyped-def]
             q_after += ff[F_QF, j]
         g[G_Q] = q_after
         if fifo_sample:
-            # FIFO at rate mu: the fluid leaving in this step is the part of the
-            # cumulative arrivals that the cumulative departures just reached; it arrived
-            # in step a and its RTT sample carries the time it waited, (k - a) dt (the
-            # queue it found, not the one behind it)
+            # FIFO at rate mu: the fluid leaving in this step (its middle at cumulative
+            # position x) arrived in step a, spread over that step; it waited for what
+            # was ahead of it then, less the part of the step it arrived late: the queue
+            # it found, not the one behind it
             g[G_ARRIVED] += arr + arr_c
-            qa_ring[k % HA] = g[G_ARRIVED]
+            qa_ring[k % HA, 0] = g[G_ARRIVED]
+            qa_ring[k % HA, 1] = carried0
+            x = 0.5 * (carried0 + g[G_CARRIED])
             a = int(g[G_APTR])
-            if a < k - HA + 1:
-                a = k - HA + 1
-            gone = g[G_CARRIED] - 1e-9
-            while a < k and qa_ring[a % HA] < gone:
+            if a < k - HA + 2:
+                a = k - HA + 2
+            while a < k and qa_ring[a % HA, 0] < x:
                 a += 1
             g[G_APTR] = a
-            fdel = (k - a) * dt
+            a0 = qa_ring[(a - 1) % HA, 0] if a > 0 else 0.0
+            batch = qa_ring[a % HA, 0] - a0
+            late = (x - a0) / batch * dt if batch > 0.0 else 0.0
+            fdel = (x - qa_ring[a % HA, 1]) / mu - late
+            if fdel < 0.0:
+                fdel = 0.0
         else:
             fdel = q_after / mu
         if has_rev:

@@ -235,7 +235,7 @@ def simulate_hybrid(
         the time it waited in the FIFO (the queue it found, as a packet's RTT does). The
         two differ only while the queue moves: after a step in the available bandwidth
         ``"arrival"`` reacts later, and the peak queue of Quick Vegas and FAST then agrees
-        with the packet simulator (docs/ode-model.md).
+        with the packet simulator within 4 % (docs/ode-model.md).
     drop_share
         How a drop-tail overflow is shared: ``"proportional"`` (default) every source
         arriving in the step loses in proportion to its arrivals; ``"in-turn"`` the overflow
