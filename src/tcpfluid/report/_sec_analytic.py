@@ -93,16 +93,33 @@ def _cw_tasks(cfg: ReportConfig) -> list[Task]:
     return tasks
 
 
+#: the slow-start threshold γ a sender effectively applies, as a fraction of the law's γ:
+#: its Δ at the end of round k reads the RTTs of round k − 1's packets with the window
+#: already grown in round k, ×1.5 for Quick Vegas, so Quick Vegas leaves slow start at
+#: eq. (10) with 2γ/3 (tests/fluid/test_cross_layer.py::
+#: test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma); Vegas decides in
+#: the fixed round after each doubling, whose RTTs carry the doubled window: γ itself
+_MEASURED_GAMMA = {"vegas": 1.0, "quick-vegas": 2.0 / 3.0}
+
+
 def _cw_row(
-    a: str, kb: float, b: float, ex_window: float, r_w: float, p_w: Any, o_w: float | NA
+    a: str,
+    kb: float,
+    b: float,
+    ex_window: float,
+    printed: float,
+    engines: tuple[float, Any, float | NA],
 ) -> Row:
-    """The row of law ``a`` at one BDP (``b`` packets): closed-form, round-model, ODE and
-    packet exit windows, with W* (eq. (6) or (10)) and its last-packet form shown beside
-    them."""
+    """The row of law ``a`` at one BDP (``b`` packets): the closed-form exit window with the
+    sender's measurement (the reference), the round-model, packet and ODE exit windows
+    (``engines``), with the documents' form without the lag (``printed``), W* (eq. (6) or
+    (10)) and its last-packet form shown beside them."""
+    r_w, p_w, o_w = engines
     step = 2.0 if a == "vegas" else 1.5
     eq = "(6)" if a == "vegas" else "(10)"
     w_star = float(critical_window(a, b, rtt="average"))
     w_last = float(critical_window(a, b, rtt="last"))
+    printed_col = f"exit window by eq. {eq} without the lag"
     return Row(
         setting=f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)",
         quantity="window of the round that leaves slow start",
@@ -113,6 +130,7 @@ def _cw_row(
             ODE: o_w,
             PACKET: p_w if p_w is not None else NA("did not leave slow start"),
             DOCUMENT: NO_FIGURE_VALUES,
+            printed_col: printed,
             f"W* eq. {eq}": w_star,
             "W* last-packet RTT": w_last,
         },
@@ -120,8 +138,9 @@ def _cw_row(
         default_tolerance=Tolerance(
             abs_tol=0.5,
             reason=(
-                "the round model uses the fluid assumptions of eqs. (6), (10) "
-                "(docs/round-model.md): it must leave slow start in the same round"
+                "the round model uses the fluid assumptions of eqs. (6), (10) with the "
+                "sender's one-round feedback lag (docs/round-model.md): it must leave slow "
+                "start in the same round"
             ),
         ),
         tolerances={
@@ -144,25 +163,19 @@ def _cw_row(
                 ),
             ),
         },
-        informative=(f"W* eq. {eq}", "W* last-packet RTT"),
+        informative=(printed_col, f"W* eq. {eq}", "W* last-packet RTT"),
         reasons=_CW_REASONS.get(a, {}),
     )
 
 
 _CROSS = "tests/fluid/test_cross_layer.py::"
-#: why an engine's Quick Vegas exit window differs from eq. (10) (verified: see the tests)
+#: why an engine's Quick Vegas exit window differs from the closed form (verified by tests)
 _CW_REASONS = {
     "quick-vegas": {
-        PACKET: "a packet sender's Δ reads the RTTs of the round before the one it sends, "
-        "whose window has grown ×1.5 since: it leaves slow start at eq. (10) with 2γ/3 on "
-        "its whole-packet windows (2, 3, 4.5, 6.5, 9.5, 14, ...), which the packet value "
-        f"meets at every BDP ({_CROSS}"
-        "test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma)",
-        ROUNDS: "with the packet sender's one-round feedback lag the round model leaves "
-        "slow start at eq. (10) with 2γ/3, and its summary names the decision round's "
-        "window, one ×1.5 step after the one whose RTTs were read; with feedback_rounds=0 "
-        f"(the documents' model) it is eq. (10) at every BDP ({_CROSS}"
-        "test_round_model_quick_vegas_exit_is_eq_10_with_two_thirds_gamma_under_the_lag)",
+        PACKET: "a packet sender sends whole packets: its slow-start windows are 2, 3, 4.5, "
+        "6.5, 9.5, 14, ... instead of Table 1's 2, 3, 4.5, 6.75, ...; with eq. (10)'s "
+        "2γ/3 threshold applied to them the packet value is met at every BDP "
+        f"({_CROSS}test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma)",
     }
 }
 
@@ -218,7 +231,8 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     for a in _CW_ALGS:
         cf_exit, rm, pk, wstar = [], [], [], []
         for j, (kb, b) in enumerate(zip(kbs, bdps, strict=True)):
-            ex = slow_start_exit(a, float(b), D_S, rtt="average")
+            ex = slow_start_exit(a, float(b), D_S, rtt="average", gamma=_MEASURED_GAMMA[a])
+            printed = slow_start_exit(a, float(b), D_S, rtt="average").window_pkts
             r_w = float(rounds[a]["ss_exit_window_pkts"][j])
             p = packets[a][j]
             p_w = p["summary"]["ss_exit_window"] if "summary" in p else None
@@ -232,15 +246,19 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 if "summary" in o
                 else err_na(o, "no result")
             )
-            rows.append(_cw_row(a, kb, b, ex.window_pkts, r_w, p_w, o_w))
+            rows.append(_cw_row(a, kb, b, ex.window_pkts, printed, (r_w, p_w, o_w)))
         series[a] = (np.array(cf_exit), np.array(rm), np.array(pk), np.array(wstar))
     intro = (
         "Where Vegas and Quick Vegas leave slow start, for BDPs of 100–5000 kb at d = 100 ms. "
         "The closed form is the first slow-start window at or above the critical window W* "
-        "(eq. (6) for Vegas, eq. (10) for Quick Vegas: the smoothed-RTT forms, erratum E1); "
-        "W* itself and the last-packet forms (coefficient 8, eq. (9)) are shown for "
-        "information. The packet simulator and the ODE engine run the §5.1 dumbbell with "
-        "its rate chosen so that μd and d (eq. 5) are exactly those of the row."
+        "(eq. (6) for Vegas, eq. (10) for Quick Vegas: the smoothed-RTT forms, erratum E1) "
+        "with the sender's measurement: a sender's Δ reads the previous round's RTTs with "
+        "the window already grown, so Quick Vegas leaves slow start at eq. (10) with 2γ/3 "
+        "(Vegas, deciding in the fixed round after each doubling, at γ). The documents' "
+        "form without that lag, W* itself and the last-packet forms (coefficient 8, "
+        "eq. (9)) are shown for information. The packet simulator and the ODE engine run "
+        "the §5.1 dumbbell with its rate chosen so that μd and d (eq. 5) are exactly those "
+        "of the row."
     )
     table = Table("Slow-start exit window vs BDP (document 000 Fig. 4)", tuple(rows))
     return SectionResult(
