@@ -131,6 +131,12 @@ _REASONS = {
     ("quick-vegas", "halved", ROUNDS): _TRACKS_PACKETS,
     ("quick-vegas", "doubled", ROUNDS): QV_OVERSHOOT,
     ("quick-vegas", "max_queue", ODE): _HYBRID_PEAK,
+    ("quick-vegas", "halved", ODE): "after the undershoot below the new pipe the fluid "
+    "queue is exactly empty (Δ = 0), so succ counts every round and eq.-(3) increases "
+    "compound (+4, +8, +12, +16 packets); in packets the flow's packets interleave with the "
+    "CBR at ~90 % load and a micro-queue of a few packets keeps Δ at 0.3–2.9, which resets "
+    "succ or adds a measurement round: the regrowth takes ~1 s longer, measured in both "
+    f"engines ({_HYB}test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue)",
     ("quick-vegas", "doubled", CLOSED_FORM): "eq. (12) is the rounds to reach nW; the "
     "document's 2.0 s is the settling after the overshoot: both engines reach μd at "
     "(⌈i⌉ + 2) d = 1.5 s (tests/analytic/test_new_equilibrium_layers.py::"
