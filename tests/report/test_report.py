@@ -323,7 +323,7 @@ def test_tasks_start_longest_first() -> None:
     assert schedule([1.0, 5.0, 3.0, 5.0]) == [1, 3, 2, 0]
     # cold Numba cache: the first packet run is followed by ~WARMUP_S of other tasks, so
     # one worker compiles while the other runs fluid models (then longest first again)
-    from tcpfluid.report._core import WARMUP_S
+    from tcpfluid.report._schedule import WARMUP_S
 
     w = WARMUP_S
     costs = [4 * w, 3 * w, 0.55 * w, 0.6 * w, 0.05 * w, 0.1 * w]
@@ -504,7 +504,7 @@ def test_packet_runs_wait_for_the_first_one_to_compile_the_kernels() -> None:
     # a pool hands out tasks as workers become free; the packet-simulator tasks after the
     # first wait until it is done (it writes the Numba cache the others then load), and
     # the free worker runs fluid tasks meanwhile
-    from tcpfluid.report._core import _CompileGate
+    from tcpfluid.report._schedule import _CompileGate
 
     packet = [True, True, False, False, True]
     gate = _CompileGate([0, 1, 2, 3, 4], packet, slots=2)

@@ -22,6 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, w
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from ._schedule import _COMPILING, _CompileGate, estimate_cost, schedule
 from ._table import Table
 
 __all__ = [
@@ -303,65 +304,6 @@ class Progress:
         self._bar.close()
 
 
-#: functions of tasks that run the packet simulator (Numba-compiled, cached on disk)
-_COMPILING = ("packet_run", "thesis_run")
-#: seconds of other tasks started right after the first packet run (see :func:`schedule`)
-WARMUP_S = 30.0
-
-#: seconds per simulated packet slot of the bottleneck and per flow-round, one core
-#: (order of magnitude of the packet simulator; only the order of the tasks depends on it)
-_S_PER_PACKET = 1.0e-6
-_S_PER_FLOW_ROUND = 5.0e-5
-_S_PER_ROUND_STEP = 5.0e-4
-
-
-def _scenario_size(kwargs: Mapping[str, Any]) -> tuple[float, float]:
-    """(packet slots of the slowest link over the run, flow-rounds) of a scenario task."""
-    from ..scenarios import build_scenario
-
-    sc = build_scenario(kwargs["scenario"], **dict(kwargs.get("overrides", {})))
-    rate_pps = min(lk.rate_bps for lk in sc.links) / (8.0 * sc.packet_size_bytes)
-    rounds = 0.0
-    for f in sc.flows:
-        active = max(min(f.stop_s, sc.duration_s) - f.start_s, 0.0)
-        rounds += active / max(sc.base_rtt_s(f), 1e-3)
-    return rate_pps * sc.duration_s, rounds
-
-
-def _scenario_steps(kwargs: Mapping[str, Any]) -> float:
-    """Rounds of the shortest-RTT flow over the run (steps of the batched round model)."""
-    from ..scenarios import build_scenario
-
-    sc = build_scenario(kwargs["scenario"], **dict(kwargs.get("overrides", {})))
-    rtt = min((sc.base_rtt_s(f) for f in sc.flows), default=0.1)
-    return sc.duration_s / max(rtt, 1e-3)
-
-
-def estimate_cost(task: Task) -> float:
-    """Estimated seconds of ``task`` on one core: its own ``cost`` when given; else, for
-    the report's engine runs, packet slots of the bottleneck and flow-rounds of the
-    scenario (packet runs), flow-rounds (round model, ODE); 1 s otherwise. Only the order
-    in which a pool starts the tasks (longest first) depends on it, never a result."""
-    if task.cost is not None:
-        return float(task.cost)
-    name = task.function.rpartition(":")[2]
-    try:
-        if name == "packet_run":
-            slots, rounds = _scenario_size(task.kwargs)
-            return 0.2 + slots * _S_PER_PACKET + rounds * _S_PER_FLOW_ROUND
-        if name == "rounds_run":  # flows are batched: one step per round of the run
-            steps = _scenario_steps(task.kwargs)
-            return 0.2 + steps * _S_PER_ROUND_STEP
-        if name == "ode_run":
-            _, rounds = _scenario_size(task.kwargs)
-            return 0.5 + rounds * _S_PER_FLOW_ROUND / 10.0
-        if name == "rounds_bdp_batch":
-            return 0.1
-    except (KeyError, TypeError, ValueError):
-        return 0.1  # the task will report its own error quickly
-    return 1.0
-
-
 def run_tasks(
     tasks: Sequence[Task],
     *,
@@ -439,48 +381,6 @@ def run_tasks(
     return results
 
 
-class _CompileGate:
-    """Hands a pool its tasks in ``order`` as workers become free, holding back the tasks
-    that run the Numba-compiled packet simulator until the first of them has finished.
-
-    On a cold Numba cache that first task compiles the kernels and writes the cache; the
-    others then load it instead of compiling the same kernels in every worker at once
-    (about 36 s of CPU each). Meanwhile the free workers run the round-model and ODE
-    tasks. ``slots`` is the number of tasks kept in flight (the pool's workers).
-    """
-
-    def __init__(self, order: Sequence[int], compiles: Sequence[bool], *, slots: int) -> None:
-        self._waiting = list(order)
-        self._compiles = list(compiles)
-        self._slots = max(int(slots), 1)
-        first = [i for i in order if compiles[i]]
-        self._first: int | None = first[0] if first else None
-        self.open = self._first is None
-
-    def finished(self, index: int) -> None:
-        """Task ``index`` is done (the gate opens when it is the first compiling task)."""
-        if index == self._first:
-            self.open = True
-
-    def next_tasks(self, *, in_flight: int) -> list[int]:
-        """The tasks to submit now, in order, with ``in_flight`` tasks running."""
-        out: list[int] = []
-        while in_flight + len(out) < self._slots:
-            pick = next(
-                (
-                    i
-                    for i in self._waiting
-                    if self.open or not self._compiles[i] or i == self._first
-                ),
-                None,
-            )
-            if pick is None:
-                break
-            self._waiting.remove(pick)
-            out.append(pick)
-        return out
-
-
 def _local_progress(progress: Progress, index: int) -> Callable[[float], None]:
     def report(fraction: float) -> None:
         progress.partial(index, fraction)
@@ -501,32 +401,6 @@ def _drain(queue: Any, progress: Progress) -> None:
         latest[int(i)] = float(f)
     for i, f in latest.items():
         progress.partial(i, f)
-
-
-def schedule(costs: Sequence[float], compiles: Sequence[bool] | None = None) -> list[int]:
-    """Task indices in the order a pool should start them: longest estimated cost first
-    (ties: task order).
-
-    With ``compiles`` (which tasks run the Numba-compiled packet simulator): the first
-    task is followed by enough tasks that do not (about :data:`WARMUP_S` seconds of them),
-    so that on a cold Numba cache one worker compiles the kernels and writes the cache
-    while the others run round-model and ODE tasks, instead of every worker compiling the
-    same kernels at once.
-    """
-    order = sorted(range(len(costs)), key=lambda i: (-costs[i], i))
-    if compiles is None or len(order) < 3 or not compiles[order[0]]:
-        return order
-    head, rest = order[:1], order[1:]
-    warm: list[int] = []
-    total = 0.0
-    for i in rest:
-        if total >= WARMUP_S:
-            break
-        if not compiles[i]:
-            warm.append(i)
-            total += costs[i]
-    chosen = set(warm)
-    return head + warm + [i for i in rest if i not in chosen]
 
 
 def run_sections(
