@@ -68,14 +68,8 @@ from ._rounds_async_trace import AsyncRecorder, AsyncRoundTrace
 from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model
 from ._rounds_inputs import CrossTraffic, PathBatch
 from ._rounds_law import _check_bounded, decide, join_flows, start_law
-from ._rounds_physics import (
-    Rtts,
-    buffer_overflow,
-    forward_queues,
-    lagged,
-    queue_memory,
-    round_rtts,
-)
+from ._rounds_loop_parts import forward_round
+from ._rounds_physics import Rtts, lagged, round_rtts
 from ._rounds_results import RECORDABLE
 
 __all__ = ["rtt_classes", "shared_backlog", "simulate_rounds_async"]
@@ -331,29 +325,14 @@ class _AsyncLoop:
             qf0 = np.array([shared_backlog(*_with(others, w0_s, mud))])
             # the pipe that leaves the shared standing backlog of W1 beyond W1
             pipe = w1_s - np.array([shared_backlog(*_with(others, w1_s, mud))])
-        memory = None
-        if self.cross:
-            # the FIFO shared with CBR keeps part of the class's last backlog (the
-            # synchronous model's queue memory, docs/round-model.md)
-            memory = queue_memory(mu_a, self.mu, self.carried[c], self.mu_prev[c])
-            self.mu_prev[c] = mu_a
-        qf, ack_rate = forward_queues(
-            qf0, z_s, w0_s, w1_s, pipe, mu_a, self.ack_rate[c], self.model, self.spread_train,
-            memory,
+        fw = forward_round(
+            qf0, z_s, w0_s, w1_s, pipe, mu_a, self.mu, self.ack_rate[c], self.model,
+            self.spread_train, self.cross, self.carried[c], self.mu_prev[c],
+            b_tcp if self.finite_buf else None,
         )  # fmt: skip
-        self.ack_rate[c] = ack_rate
-        relaxed = None
-        if self.cross:
-            # losses and duration from the standing backlog of W1; the relaxing backlog is
-            # what the packets see and what the class's next round starts from
-            relaxed = qf[3]
-            qf = (qf[0], qf[1], qf[2], np.maximum(w1_s - pipe, 0.0))
+        qf, qf_seen, lost_s = fw.qf, fw.seen, fw.lost
+        self.ack_rate[c], self.carried[c], self.mu_prev[c] = fw.ack_rate, fw.carried, fw.mu_prev
         w_all = w1_s if others is None else w1_s + sum(others[0])
-        lost_s, qf = buffer_overflow(qf, b_tcp) if self.finite_buf else (None, qf)
-        qf_seen = qf
-        if relaxed is not None:
-            self.carried[c] = np.minimum(relaxed, b_tcp) if self.finite_buf else relaxed
-            qf_seen = (qf[0], qf[1], qf[2], self.carried[c])
         duration, rtts = round_rtts(qf, None, d, 0.5 * d, inv_mu, mu_a, None)
         if self.lag:
             rtts = lagged(self.history[c], rtts, self.lag)

@@ -72,18 +72,26 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import check_int
-from ..algorithms.base import ControlLaw, RoundSample
+from ..algorithms.base import ControlLaw
 from ..algorithms.registry import get_law
 from ..path import Path
 from ..scenarios import Scenario
 from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model, _Run
 from ._rounds_inputs import CrossTraffic, PathBatch
 from ._rounds_law import _check_bounded, decide, join_flows, start_law
+from ._rounds_loop_parts import (
+    _accumulators,
+    _checkpoint,
+    _law_sample,
+    _per_flow,
+    _per_scenario,
+    _reverse_start,
+    _totals,
+    forward_round,
+)
 from ._rounds_physics import (
     Rtts,
-    _standing_rev,
     buffer_overflow,
-    forward_queues,
     lagged,
     queue_memory,
     reverse_queues,
@@ -281,11 +289,7 @@ def _round_loop(
         w0_s = _per_scenario(w0, S, F)
         # ---------------- standing backlog at the start and ACKs of the round
         if reverse:
-            qr0, qf0 = _standing_rev(w0_s, mu_a, mu_r_eff, b_r, d)
-            t0 = d + qr0 / mu_r_eff + qf0 / mu_a
-            with np.errstate(divide="ignore", invalid="ignore"):
-                ack_ratio = np.minimum(1.0, np.where(w0_s > 0, mu_r_eff * t0 / w0_s, 1.0))
-            acks = w0 * _per_flow(ack_ratio, F)
+            qr0, qf0, acks = _reverse_start(w0, w0_s, mu_a, mu_r_eff, b_r, d, F)
         else:
             qf0 = np.maximum(w0_s - mud, 0.0)
             acks = w0
@@ -300,29 +304,15 @@ def _round_loop(
         # ---------------- queues and RTTs (tcpfluid.fluid._rounds_physics)
         if reverse:
             qr, qf = reverse_queues(qr0, qf0, z_s, w1_s, mu_a, mu_r_eff, b_r, d, rev_bott, model)
+            lost_s, qf = buffer_overflow(qf, b_tcp) if finite_buf else (None, qf)
+            qf_seen = qf
         else:
             qr = None
-            memory = None
-            if cross:
-                # the backlog the last round left, relaxing to the standing one
-                memory = queue_memory(mu_a, mu, carried, mu_prev)
-                mu_prev = mu_a
-            qf, ack_rate = forward_queues(
-                qf0, z_s, w0_s, w1_s, mud, mu_a, ack_rate, model, spread_train, memory
-            )
-        relaxed = None
-        if cross and qr is None:
-            # losses and the round's duration follow the standing backlog of W1 (the flows
-            # deliver at most μa per second); the backlog relaxing towards it is what the
-            # packets see and what the next round starts from
-            relaxed = qf[3]
-            qf = (qf[0], qf[1], qf[2], np.maximum(w1_s - mud, 0.0))
-        lost_s, qf = buffer_overflow(qf, b_tcp) if finite_buf else (None, qf)
-        if relaxed is not None:
-            carried = np.minimum(relaxed, b_tcp) if finite_buf else relaxed
-            qf_seen = (qf[0], qf[1], qf[2], carried)
-        else:
-            qf_seen = qf
+            qf, qf_seen, lost_s, ack_rate, carried, mu_prev = forward_round(
+                qf0, z_s, w0_s, w1_s, mud, mu_a, mu, ack_rate, model, spread_train,
+                bool(cross), carried, mu_prev, b_tcp if finite_buf else None,
+                queue_memory,  # this module's name: tests switch the memory off here
+            )  # fmt: skip
         duration, rtts = round_rtts(qf, qr, d, half_d, inv_mu, mu_a, mu_r_eff if reverse else None)
         # ---------------- feedback lag: the law sees the RTTs of an earlier round
         if lag:
@@ -358,46 +348,6 @@ def _round_loop(
     )  # fmt: skip
 
 
-def _per_flow(x: Any, F: int) -> Any:
-    """A per-scenario array (S,) repeated over each scenario's flows (S × F,)."""
-    return np.repeat(x, F) if F > 1 else x
-
-
-def _per_scenario(x: FloatArray, S: int, F: int) -> FloatArray:
-    """The sum over each scenario's flows of a per-flow array (S × F,) -> (S,)."""
-    return x.reshape(S, F).sum(axis=1) if F > 1 else x
-
-
-def _accumulators(S: int, n: int, staggered: bool) -> tuple[Any, ...]:
-    """The loop's running arrays: clock, elapsed time and carried cross traffic (per
-    scenario); minimum RTT and forward delay, delivered packets, loss events, active and
-    started flags (per flow)."""
-    return (
-        np.zeros(S), np.zeros(S), np.zeros(S), np.full(n, np.inf), np.full(n, np.inf),
-        np.zeros(n), np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool),
-        np.zeros(n, dtype=bool) if staggered else np.ones(n, dtype=bool),
-    )  # fmt: skip
-
-
-def _checkpoint(
-    w1: FloatArray,
-    k: int,
-    n_steps: int,
-    t: FloatArray,
-    t_end: float,
-    progress: Callable[[float], None] | None,
-    next_report: float,
-) -> float:
-    """Every 32 rounds: check the windows are bounded and report progress (at most ten
-    times a second); returns the next report's time."""
-    _check_bounded(w1, k)
-    if progress is not None and (now := time.monotonic()) >= next_report:
-        next_report = now + 0.1
-        done = k / n_steps if t_end == math.inf else float(t.min()) / t_end
-        progress(min(1.0, max(0.0, done)))
-    return next_report
-
-
 def _trace(
     law: ControlLaw,
     batch: PathBatch,
@@ -429,92 +379,6 @@ def _trace(
         flow_stop_s=run.stop_f,
         exit_lag_rows=lag if run.every == 1 else 0,
     )
-
-
-def _law_sample(
-    rtts: Rtts,
-    F: int,
-    staggered: bool,
-    active: NDArray[np.bool_],
-    w1: FloatArray,
-    cwnd0: FloatArray,
-    acks: FloatArray,
-    base_rtt: FloatArray,
-    fwd_base: FloatArray,
-) -> tuple[RoundSample, FloatArray]:
-    """What each flow's law measures in the round (per flow), and the base RTT it reads;
-    updates the flows' minimum RTT and forward delay (``base_rtt``, ``fwd_base``) in place."""
-    rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = rtts
-    if F > 1:
-        rtt_min, rtt_mean, rtt_max = (
-            np.repeat(rtt_min, F),
-            np.repeat(rtt_mean, F),
-            np.repeat(rtt_max, F),
-        )
-        fwd_min, fwd_mean = np.repeat(fwd_min, F), np.repeat(fwd_mean, F)
-    if staggered:
-        np.minimum(base_rtt, np.where(active, rtt_min, np.inf), out=base_rtt)
-        base_for_law = np.where(np.isfinite(base_rtt), base_rtt, rtt_min)
-    else:
-        np.minimum(base_rtt, rtt_min, out=base_rtt)
-        base_for_law = base_rtt
-    sample = RoundSample(
-        # a flow not (or no longer) sending reports the window it would send with
-        cwnd=np.where(active, w1, cwnd0) if staggered else w1,
-        base_rtt=base_for_law,
-        rtt_mean=rtt_mean,
-        rtt_min=rtt_min,
-        rtt_max=rtt_max,
-        acks=acks,
-    )
-    if staggered:
-        np.minimum(fwd_base, np.where(active, fwd_min, np.inf), out=fwd_base)
-        sample.fwd_delay_base = np.where(np.isfinite(fwd_base), fwd_base, fwd_min)
-    else:
-        np.minimum(fwd_base, fwd_min, out=fwd_base)
-        sample.fwd_delay_base = fwd_base
-    sample.fwd_delay_mean = fwd_mean
-    return sample, base_for_law
-
-
-def _totals(
-    lost_s: FloatArray | None,
-    w1: FloatArray,
-    w1_s: FloatArray,
-    duration: FloatArray,
-    t: FloatArray,
-    t_end: float,
-    cross: list[CrossTraffic],
-    mu_link: FloatArray,
-    mu_a: FloatArray,
-    F: int,
-    delivered: FloatArray,
-    cross_carried: FloatArray,
-    elapsed: FloatArray,
-) -> tuple[FloatArray | None, FloatArray, Any]:
-    """Each flow's share of the round's losses, its delivered packets, and whether the round
-    counts (starts before ``t_end``); adds to the totals in place."""
-    if lost_s is not None:
-        w1_s_n = np.repeat(w1_s, F) if F > 1 else w1_s
-        share = np.divide(w1, w1_s_n, out=np.zeros(w1.size), where=w1_s_n > 0)
-        lost = share * (np.repeat(lost_s, F) if F > 1 else lost_s)
-        got = w1 - lost
-    else:
-        lost = None
-        got = w1
-    cn: Any = True
-    if t_end == math.inf:
-        delivered += got
-        if cross:
-            cross_carried += (mu_link - mu_a) * duration
-    else:
-        counting = t < t_end
-        cn = np.repeat(counting, F) if F > 1 else counting
-        delivered += np.where(cn, got, 0.0)
-        if cross:
-            cross_carried += np.where(counting, (mu_link - mu_a) * duration, 0.0)
-        elapsed += np.where(counting, duration, 0.0)
-    return lost, got, cn
 
 
 def simulate_scenario_rounds(
