@@ -385,22 +385,23 @@ def test_throughput_addition_trims_only_after_the_drain():
 
 
 def test_throughput_addition_a_draining_queue_is_not_room():
-    # window unchanged since round k − 2 and the minimal RTT fell (the queue drains): the
-    # rise of the throughput is a tie, not status 1 or 3, while a queue remains
+    # window unchanged since round k − 2 and the minimal RTT fell by more than one packet's
+    # delay (3.2 ms > 0.1088 s / 35): the queue drains; the rise of the throughput is a
+    # tie, not status 1 or 3, while a queue remains
     law = TcpHo()
     state = law.init_state(1)
     state["k"][:] = 41.0
     state["status"][:] = 5.0
-    state["mat2"][:], state["mit2"][:] = 35.0 / 0.1104, 35.0 / 0.1104
-    state["rmin2"][:], state["rmax2"][:] = 0.1104, 0.1104
+    state["mat2"][:], state["mit2"][:] = 35.0 / 0.1120, 35.0 / 0.1120
+    state["rmin2"][:], state["rmax2"][:] = 0.1120, 0.1120
     act = law.on_round(state, sample(35.0, 0.1, 0.1088, 0.1088, 0.1088))
     assert state["status"][0] == 5.0 and act.cap[0] == act.cwnd[0] == 35.0
     # the same rise with the window grown is room (Table 2's status 1)
     state = law.init_state(1)
     state["k"][:] = 41.0
     state["status"][:] = 5.0
-    state["mat2"][:], state["mit2"][:] = 33.0 / 0.1104, 33.0 / 0.1104
-    state["rmin2"][:], state["rmax2"][:] = 0.1104, 0.1104
+    state["mat2"][:], state["mit2"][:] = 33.0 / 0.1120, 33.0 / 0.1120
+    state["rmin2"][:], state["rmax2"][:] = 0.1120, 0.1120
     law.on_round(state, sample(35.0, 0.1, 0.1088, 0.1088, 0.1088))
     assert state["status"][0] == 1.0
 
