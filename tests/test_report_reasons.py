@@ -14,8 +14,8 @@ from tcpfluid.algorithms import get_law
 from tcpfluid.analytic import slow_start_exit
 from tcpfluid.fluid.rounds import PathBatch, simulate_rounds
 
-#: the critical-window section's grid (document 000 Fig. 3: 100 kb ... 5000 kb at d = 100 ms,
-#: 1000-byte packets), in packets
+#: the critical-window section's grid (the Quick Vegas paper's Fig. 3: 100 kb ... 5000 kb at
+#: d = 100 ms, 1000-byte packets), in packets
 _BDPS_PKTS = (12.5, 31.25, 62.5, 125.0, 250.0, 375.0, 500.0, 625.0)
 _D_S = 0.1
 
@@ -78,7 +78,8 @@ def test_vegas_round_model_exit_window_does_not_depend_on_the_feedback_lag() -> 
 
 @pytest.mark.parametrize("reverse_buffer", [2])
 def test_vegas_loses_no_ack_at_small_reverse_buffer(reverse_buffer: int) -> None:
-    """Asymmetric-network row 'Vegas, k = 5, B_r = 2 ACKs' (document 003 Table II).
+    """Asymmetric-network row 'Vegas, k = 5, B_r = 2 ACKs' (the asymmetric-networks paper's
+    Table II).
 
     The document's lower throughput is attributed (its §IV.B) to ACK drops when the
     reverse buffer B_r is below β. Measured in our packet simulator: with α = 1, β = 3,
@@ -153,7 +154,7 @@ def _period_jains_of(scenario: object, engine: str, edges: list[float]) -> tuple
 
 
 def test_fast_many_flows_fairness_is_lost_only_to_buffer_overflows() -> None:
-    """Many-flows rows, FAST, packet simulator vs the fluid engines and document 000.
+    """Many-flows rows, FAST, packet simulator vs the fluid engines and the Quick Vegas paper.
 
     Mechanism named by the report: FAST keeps α = 100 packets per flow queued, so a
     group of flows needs more queue than the buffer holds, and the packet simulator's

@@ -166,7 +166,7 @@ def test_report_numbers_against_independent_values(quick_report) -> None:
     assert r.values[CLOSED_FORM] == 32.0
     assert r.values[ROUNDS] == 32.0
     assert r.values[ODE] == 32.0  # the hybrid model has the law's slow start
-    # TCP-Ho Example 3: the paper's simulation printed 5.1 s (document 004 §4.3); erratum E8's
+    # TCP-Ho Example 3: the paper's simulation printed 5.1 s (the TCP-Ho paper's §4.3); erratum E8's
     # k >= 3 + sqrt(4*625 - 7) = 52.93 -> even 54 rounds -> 5.4 s
     ex3 = rows[
         (

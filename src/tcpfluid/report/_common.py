@@ -35,7 +35,8 @@ QV_TRAIN_QUEUE = (
     "per-ACK increments queue behind the packet train and the round's mean RTT counts that "
     "queue: Δ reaches α below nW and succ resets; with Δ from the round's minimum RTT the "
     "packet simulator meets eq. (12) and the round model "
-    f"({_QV_TEST}test_train_queue_of_per_ack_increments_slows_the_packet_ramp; doc 000 §4.2 "
+    f"({_QV_TEST}test_train_queue_of_per_ack_increments_slows_the_packet_ramp; "
+    "the Quick Vegas paper's §4.2 "
     "notes the burstiness)"
 )
 #: Quick Vegas, rounds to nW in the round model: the detection lag eq. (12) does not count
@@ -72,7 +73,7 @@ def matched_overrides(
     scenario: str, overrides: Mapping[str, Any], *, bdp_pkts: float, d_s: float
 ) -> dict[str, Any]:
     """Overrides of a dumbbell scenario (``rtt``/``bandwidth`` keys) such that its base RTT by
-    eq. (5) of document 000 (propagation plus transmission times) is exactly ``d_s`` and
+    eq. (5) of the Quick Vegas paper (propagation plus transmission times) is exactly ``d_s`` and
     its μd is ``bdp_pkts``: every layer then runs on the same μ and d."""
     bw = bdp_pkts / d_s * PACKET_BITS
     o = {**dict(overrides), "bandwidth": bw, "rtt": d_s}

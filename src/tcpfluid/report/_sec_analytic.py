@@ -1,9 +1,9 @@
 """Sections on the closed forms of slow start and convergence.
 
-* ``critical-window`` - document 000 Fig. 4, eqs. (6), (9), (10);
-* ``new-equilibrium`` - document 000 Fig. 5, eqs. (11), (12)
+* ``critical-window`` - the Quick Vegas paper's Fig. 4, eqs. (6), (9), (10);
+* ``new-equilibrium`` - the Quick Vegas paper's Fig. 5, eqs. (11), (12)
 
-(``conspicuous``, document 004 §4.3, is in :mod:`._sec_conspicuous`).
+(``conspicuous``, the TCP-Ho paper's §4.3, is in :mod:`._sec_conspicuous`).
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def _cw_row(
             PACKET: Tolerance(
                 factor=step,
                 reason=(
-                    "slow-start windows are discrete (doc 000 Table 1): "
+                    "slow-start windows are discrete (the Quick Vegas paper's Table 1): "
                     "packet bursts and "
                     "ACK spacing may move the detection by one growth round "
                     f"(×{step:g} for {_NAMES[a]})"
@@ -209,9 +209,9 @@ def _cw_figure(kbs: list[float], series: dict[str, Any]) -> Figure:
         title="Critical window vs BDP (d = 100 ms, γ = 1)",
     )
     cap = (
-        "Critical window (line: eqs. (6), (10) of document 000) and the window of the "
+        "Critical window (line: eqs. (6), (10) of the Quick Vegas paper) and the window of the "
         "round that leaves slow start (closed form, round model, packet simulator) "
-        "against the BDP, d = 100 ms; cf. document 000 Fig. 4."
+        "against the BDP, d = 100 ms; cf. the Quick Vegas paper's Fig. 4."
     )
     return Figure.from_matplotlib(fig, "critical_window", cap)
 
@@ -260,10 +260,10 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "the §5.1 dumbbell with its rate chosen so that μd and d (eq. 5) are exactly those "
         "of the row."
     )
-    table = Table("Slow-start exit window vs BDP (document 000 Fig. 4)", tuple(rows))
+    table = Table("Slow-start exit window vs BDP (the Quick Vegas paper's Fig. 4)", tuple(rows))
     return SectionResult(
         "critical-window",
-        "Critical window vs BDP (document 000 Fig. 4)",
+        "Critical window vs BDP (the Quick Vegas paper's Fig. 4)",
         intro,
         (table,),
         (_cw_figure(kbs, series),),
@@ -448,7 +448,7 @@ def _ne_figure(curves: dict[str, dict[str, list[float]]]) -> Figure:
     cap = (
         "Rounds for Vegas and Quick Vegas to reach n times their equilibrium window "
         "when the available bandwidth grows from 10 Mb/s to n × 10 Mb/s (a CBR source "
-        "stops at 30 s); cf. document 000 Fig. 5."
+        "stops at 30 s); cf. the Quick Vegas paper's Fig. 5."
     )
     return Figure.from_matplotlib(fig, "new_equilibrium", cap)
 
@@ -485,9 +485,9 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
     return SectionResult(
         "new-equilibrium",
-        "Rounds to a new equilibrium (document 000 Fig. 5)",
+        "Rounds to a new equilibrium (the Quick Vegas paper's Fig. 5)",
         intro,
-        (Table("Rounds to reach nW (document 000 Fig. 5)", tuple(rows)),),
+        (Table("Rounds to reach nW (the Quick Vegas paper's Fig. 5)", tuple(rows)),),
         (_ne_figure(curves),),
     )
 

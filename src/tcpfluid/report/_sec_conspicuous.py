@@ -1,4 +1,4 @@
-"""Section ``conspicuous``: document 004 §4.3 Examples 1-3 (the round at which a new Vegas or
+"""Section ``conspicuous``: the TCP-Ho paper's §4.3 Examples 1-3 (the round at which a new Vegas or
 TCP-Ho flow first uses the available bandwidth), eqs. (2)-(6) and errata E4-E8."""
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ def _cr_figure(pts: dict[tuple[str, str], list[float]]) -> Figure:
         ("rm", {"marker": "o", "fillstyle": "none"}, "round model"),
         ("ode", {"marker": "+"}, "ODE"),
         ("pk", {"marker": "x"}, "packet simulator"),
-        ("doc", {"marker": "s"}, "document 004 simulation"),
+        ("doc", {"marker": "s"}, "the TCP-Ho paper's simulation"),
     )
     for a, col in (("vegas", "C0"), ("tcp-ho", "C3")):
         for eng, style, what in markers:
@@ -196,7 +196,7 @@ def _cr_figure(pts: dict[tuple[str, str], list[float]]) -> Figure:
         "Time for a new Vegas or TCP-Ho flow to reach the available bandwidth against μd "
         "(d = 0.1 s): corrected closed forms (solid), the document's printed forms "
         "(dotted, dashed; errata E4, E6, E8), and the round model, ODE, packet simulator and "
-        "document 004's ns-2 results at Examples 1–3; cf. document 004 §4.3 and Fig. 5."
+        "the TCP-Ho paper's ns-2 results at Examples 1–3; cf. the TCP-Ho paper's §4.3 and Fig. 5."
     )
     return Figure.from_matplotlib(fig, "conspicuous_rounds", cap)
 
@@ -231,11 +231,12 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
     return SectionResult(
         "conspicuous",
-        "TCP-Ho conspicuous rounds (document 004 Examples 1–3)",
+        "TCP-Ho conspicuous rounds (the TCP-Ho paper's Examples 1–3)",
         intro,
         (
             Table(
-                "Conspicuous rounds, corrected and printed forms (document 004 §4.3)", tuple(rows)
+                "Conspicuous rounds, corrected and printed forms (the TCP-Ho paper's §4.3)",
+                tuple(rows),
             ),
         ),
         (_cr_figure(pts),),

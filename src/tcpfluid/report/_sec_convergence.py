@@ -1,5 +1,6 @@
-"""Section ``convergence-bdp``: convergence time against the BDP (document 000 Figs. 10-12,
-document 004 Figs. 5, 11, 12), round model and packet simulator beside the closed forms."""
+"""Section ``convergence-bdp``: convergence time against the BDP (the Quick Vegas paper's
+Figs. 10-12, the TCP-Ho paper's Figs. 5, 11, 12): round model, ODE and packet simulator
+beside the closed forms."""
 
 from __future__ import annotations
 
@@ -258,7 +259,7 @@ def _cb_figure(kbs: list[float], curves: Curves) -> Figure:
         "documents give one; "
         "a run that did not settle within the run is marked by its symbol on the grey "
         "'did not settle' band at the top of its panel; "
-        "cf. document 000 Figs. 10–12 and document 004 Figs. 5, 11, 12."
+        "cf. the Quick Vegas paper's Figs. 10–12 and the TCP-Ho paper's Figs. 5, 11, 12."
     )
     return Figure.from_matplotlib(fig, "convergence_vs_bdp", cap)
 
@@ -270,12 +271,13 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "160 s) with the bottleneck rate varied so that μd spans 150–5000 kb at d = 100 ms. "
         "Convergence times in base RTTs (time / d), by the settling definition of "
         "tcpfluid.metrics for every engine. Closed forms: the conspicuous round (new Vegas "
-        "and TCP-Ho connections, document 004 eq. (2) and erratum E8), (n−1)W and eq. (12) "
+        "and TCP-Ho connections, the TCP-Ho paper's eq. (2) and erratum E8), (n−1)W and eq. (12) "
         "for the doubling (n = 2, W = μd/2)."
     )
     return SectionResult(
         "convergence-bdp",
-        "Convergence time vs BDP (document 000 Figs. 10–12, document 004 Figs. 5, 11, 12)",
+        "Convergence time vs BDP (the Quick Vegas paper's Figs. 10–12, the TCP-Ho paper's "
+        "Figs. 5, 11, 12)",
         intro,
         (Table("Convergence time vs BDP", tuple(rows)),),
         (_cb_figure(_cb_grid(cfg), curves),),

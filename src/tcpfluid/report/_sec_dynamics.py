@@ -1,4 +1,5 @@
-"""Section ``basic``: the §5.1 single-flow scenario of documents 000 and 004 (Figs. 7-10):
+"""Section ``basic``: the §5.1 single-flow scenario of the Quick Vegas and TCP-Ho papers
+(Figs. 7-10):
 slow-start exit, ramp-up, convergence after the bandwidth halves and doubles, queues (the
 convergence time against the BDP is in :mod:`._sec_convergence`).
 """
@@ -26,10 +27,10 @@ from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, 
 
 # ================================================================== basic behaviour §5.1
 _BASIC = (
-    ("vegas", "qv-basic", "document 000 Fig. 7 (document 004 Fig. 8)"),
-    ("quick-vegas", "qv-basic", "document 000 Fig. 8"),
-    ("fast", "qv-basic", "document 000 Fig. 9"),
-    ("tcp-ho", "ho-basic", "document 004 Fig. 10"),
+    ("vegas", "qv-basic", "the Quick Vegas paper's Fig. 7 (the TCP-Ho paper's Fig. 8)"),
+    ("quick-vegas", "qv-basic", "the Quick Vegas paper's Fig. 8"),
+    ("fast", "qv-basic", "the Quick Vegas paper's Fig. 9"),
+    ("tcp-ho", "ho-basic", "the TCP-Ho paper's Fig. 10"),
 )
 
 
@@ -50,7 +51,7 @@ def _max_queue(t: Any, q: Any, lo: float, hi: float) -> float | None:
     return float(q[m].max()) if m.any() else None
 
 
-#: the printed §5.1 numbers (document 000 Fig. 1 and §5.1) by algorithm and metric
+#: the printed §5.1 numbers (the Quick Vegas paper's Fig. 1 and §5.1) by algorithm and metric
 _BASIC_PRINTED = {
     "vegas": {
         "ss_exit_window": "000/fig1/ss_exit_window",
@@ -80,7 +81,7 @@ def _basic_doc(a: str) -> dict[str, float | NA]:
     out.update({key: doc(ref) for key, ref in _BASIC_PRINTED.get(a, {}).items()})
     if a == "tcp-ho":
         out["time_to_equilibrium_s"] = NA(
-            "document 004 §5.1.2 prints only a bound: < "
+            "the TCP-Ho paper's §5.1.2 prints only a bound: < "
             f"{doc('004/5.1.2/tcp-ho/max_convergence'):g} s"
         )
     return out
@@ -248,7 +249,8 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "One flow on the §5.1 path: 50 Mb/s × 100 ms (μd = 626 packets by eq. 5), 1000-byte "
         "packets, a 25 Mb/s CBR source from 80 s to 160 s (the available bandwidth halves, "
         "then doubles), 240 s; infinite buffer (qv-basic) for Vegas, Quick Vegas and FAST as "
-        "in document 000, the 1000-packet buffer of document 004 (ho-basic) for TCP-Ho. "
+        "in the Quick Vegas paper, the 1000-packet buffer of the TCP-Ho paper (ho-basic) for "
+        "TCP-Ho. "
         "Times to equilibrium and convergence use one definition for every engine "
         "(tcpfluid.metrics: the window stays within max(1 packet, 2 %) of its settled value). "
         "The reference is the document's number where it prints one, else the closed form, "
@@ -256,7 +258,7 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
     return SectionResult(
         "basic",
-        "Basic behaviour, §5.1 (documents 000 Figs. 7–9, 004 Fig. 10)",
+        "Basic behaviour, §5.1 (the Quick Vegas paper's Figs. 7–9, the TCP-Ho paper's Fig. 10)",
         intro,
         (Table("§5.1 single-flow metrics", tuple(rows)),),
         tuple(figs),

@@ -1,8 +1,8 @@
 """Sections on sharing: the thesis's two-flow study and asymmetric paths (the many-flows
 section is in :mod:`._sec_many_flows`).
 
-* ``thesis-fairness`` - document 001 ch. 3 §4.3, Table 3.16 (two flows over x2);
-* ``asymmetric`` - document 003 Tables I-III (ACK-path bottleneck).
+* ``thesis-fairness`` - Tsang's thesis, ch. 3 §4.3, Table 3.16 (two flows over x2);
+* ``asymmetric`` - the asymmetric-networks paper's Tables I-III (ACK-path bottleneck).
 """
 
 from __future__ import annotations
@@ -193,11 +193,11 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
     cap = (
         "Jain's index of two flows (short RTT 13.2 ms, long by x2) on the thesis network "
-        "against x2, for Vegas-1_3 and Enhanced Vegas δ = 1, 2, 3: thesis (document 001 "
+        "against x2, for Vegas-1_3 and Enhanced Vegas δ = 1, 2, 3: Tsang's thesis ("
         "Table 3.16, squares), packet simulator (crosses), ODE (dotted), round model (dashed)."
     )
     intro = (
-        "Tsang's thesis (document 001) ch. 3 §4.3: two connections share a 1.5 Mb/s link "
+        "Tsang's thesis, ch. 3 §4.3: two connections share a 1.5 Mb/s link "
         "behind a RED gateway (15/45, buffer 100); connection 1 has x1 = 1 ms (minimum RTT "
         "13.2 ms), connection 2 an access delay x2. 60 s runs, goodputs averaged after 10 s. "
         "Closed form: the Boutremans–Le Boudec equilibrium (thesis ch. 2 §5) with α_j = δ and "
@@ -206,9 +206,9 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
     return SectionResult(
         "thesis-fairness",
-        "Two-flow fairness (document 001 Table 3.16)",
+        "Two-flow fairness (Tsang's thesis, Table 3.16)",
         intro,
-        (Table("Jain's index vs x2 (document 001 Table 3.16)", tuple(rows)),),
+        (Table("Jain's index vs x2 (Tsang's thesis, Table 3.16)", tuple(rows)),),
         (Figure.from_matplotlib(fig, "thesis_fairness", cap),),
     )
 
@@ -258,7 +258,7 @@ THESIS_FAIRNESS = SectionSpec(
 )
 
 
-# ============================================================ asymmetric (doc 003 I-III)
+# ======================================= asymmetric (the asymmetric-networks paper, Tables I-III)
 def _as_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any], str]]:
     """(table, algorithm, overrides, published key)."""
     ks = [3, 7] if cfg.quick else [0.5, 3, 5, 7]
@@ -318,7 +318,7 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         elif a == "forward-vegas":
             cf = mu_f
         else:
-            cf = NA("no closed form for this throughput in document 003")
+            cf = NA("no closed form for this throughput in the asymmetric-networks paper")
         pv = num(pr["throughput_pps"][0], "") if "error" not in pr else err_na(pr, "")
         rv = num(rr["throughput_pps"][0], "") if "error" not in rr else err_na(rr, "")
         if orr is None:
@@ -354,7 +354,8 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 dict.fromkeys(
                     (ROUNDS, ODE, PACKET),
                     (
-                        "document 003 §IV.B attributes this to ACK drops at B_r < β; "
+                        "the asymmetric-networks paper's §IV.B attributes this to ACK drops "
+                        "at B_r < β; "
                         "with α = 1 our Vegas drops no ACK after slow start at B_r = 2 and "
                         "carries μr = 40 pkts/s (tests/test_report_reasons.py::"
                         "test_vegas_loses_no_ack_at_small_reverse_buffer)"
@@ -389,14 +390,16 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
     return SectionResult(
         "asymmetric",
-        "Asymmetric networks (document 003 Tables I–III)",
+        "Asymmetric networks (the asymmetric-networks paper's Tables I–III)",
         intro,
         (
             Table(
-                "Throughput vs asymmetry k (document 003 Tables I and III)", tuple(rows["I/III"])
+                "Throughput vs asymmetry k (the asymmetric-networks paper's Tables I and III)",
+                tuple(rows["I/III"]),
             ),
             Table(
-                "Throughput vs reverse buffer at k = 5 (document 003 Table II)", tuple(rows["II"])
+                "Throughput vs reverse buffer at k = 5 (the asymmetric-networks paper's Table II)",
+                tuple(rows["II"]),
             ),
         ),
     )

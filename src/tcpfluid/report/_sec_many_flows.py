@@ -1,4 +1,4 @@
-"""Section ``many-flows``: document 000 §5.3, Tables 2 and 3 (Jain's index per period of
+"""Section ``many-flows``: the Quick Vegas paper's §5.3, Tables 2 and 3 (Jain's index per period of
 many flows joining in groups; queue figures per law) and the round map's stability figure."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ._sec_analytic import _NAMES
 from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, Tolerance
 
 _ALGS = ("vegas", "quick-vegas", "fast", "reno")
-#: scenarios whose network the document does not specify in its text (document 000
+#: scenarios whose network the document does not specify in its text (the Quick Vegas paper
 #: §5.3.2: "Latency and bandwidth of each access link and connection link are depicted in
 #: the figure", and Fig. 15 is not in the text): the document's indices are shown, not judged
 _UNSPECIFIED = ("qv-different-rtt",)
@@ -230,7 +230,7 @@ def _mf_caption(cfg: ReportConfig, sc: str, enveloped: list[str]) -> str:
     mode = ", quick mode" if cfg.quick else ""
     cap = (
         f"Bottleneck queue against time with many flows ({sc}{mode}) "
-        f"for Vegas, Quick Vegas, FAST and Reno; cf. document 000 §5.3 ({what})."
+        f"for Vegas, Quick Vegas, FAST and Reno; cf. the Quick Vegas paper's §5.3 ({what})."
     )
     if enveloped:
         cap += (
@@ -271,7 +271,7 @@ def _mf_scenario(
         fig, f"many_flows_{sc.replace('-', '_')}", _mf_caption(cfg, sc, enveloped)
     )
     caption = (
-        f"Jain's index per period, {sc} (document 000 "
+        f"Jain's index per period, {sc} (the Quick Vegas paper "
         f"{'Table 2' if sc == 'qv-many-flows' else 'Table 3'})"
     )
     if sc in _UNSPECIFIED:
@@ -311,7 +311,7 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     figs.append(_stability_figure())
     return SectionResult(
         "many-flows",
-        "Many flows: fairness and queues (document 000 §5.3)",
+        "Many flows: fairness and queues (the Quick Vegas paper's §5.3)",
         intro,
         tuple(tables),
         tuple(figs),
