@@ -248,18 +248,26 @@ def test_halving_convergence_depends_on_where_the_change_falls_in_the_round():
     # Table 2 compares every other round, and the first cut is sized from the first round
     # whose RTTs show the change: where the CBR's start falls in the flow's rounds decides
     # whether that cut lands inside the 2 % band (convergence at the cut) or a trim after
-    # the drain is needed (~1 s later). Moving the start by 0-125 ms moves the packet
-    # simulator's convergence by more than a second; the round model's times (its own
-    # round phase, with the queue memory) lie inside the packets' range. One start time
-    # compares one phase of each engine, not the law's convergence.
+    # the drain is needed (~1 s later), and how much queue builds before the cut. Moving
+    # the start by 0-125 ms moves the packet simulator's convergence by more than a second
+    # and its peak queue by more than 10 %; the round model's times (its own round phase,
+    # with the queue memory) lie inside the packets' range and its peaks overlap theirs.
+    # One start time compares one phase of each engine, not the law's convergence.
     conv: dict[str, list[float]] = {"rounds": [], "packet": []}
+    peak: dict[str, list[float]] = {"rounds": [], "packet": []}
     for start in ("10s", "10.05s", "10.1s", "10.125s"):
         sc = build_scenario(
             "ho-basic", algorithm="tcp-ho", duration="30s", cbr_start=start, cbr_stop="20s"
         )
         for engine, values in conv.items():
-            values.append(simulate(sc, engine).summary.all_converged_times_s[0])
+            r = simulate(sc, engine)
+            values.append(r.summary.all_converged_times_s[0])
+            t = np.ravel(r.time_s)
+            peak[engine].append(float(np.ravel(r.queue_pkts)[(t > 10.0) & (t < 20.0)].max()))
     p = conv["packet"]
     assert max(p) - min(p) > 1.0
     assert all(min(p) <= c <= max(p) for c in conv["rounds"])
     assert all(c < 7.0 for c in p + conv["rounds"])
+    qp, qr = peak["packet"], peak["rounds"]
+    assert max(qp) > 1.1 * min(qp)
+    assert min(qr) <= max(qp) and min(qp) <= max(qr)
