@@ -17,9 +17,9 @@ D = 0.1  # s: mu d = 100 packets
 
 
 def test_vegas_settles_with_alpha_to_beta_packets_queued() -> None:
-    # Vegas's equilibrium (document 000 eq 2, document 003 eqs 1-4): the window is the
-    # pipe mu d plus a backlog in [alpha, beta] = [2, 4] (one packet of slack each side for
-    # the +-1 steps of the last rounds)
+    # Vegas's equilibrium (the Quick Vegas paper eq 2, the asymmetric-networks paper eqs
+    # 1-4): the window is the pipe mu d plus a backlog in [alpha, beta] = [2, 4] (one
+    # packet of slack each side for the +-1 steps of the last rounds)
     r = simulate_hybrid(get_law("vegas"), mu_pps=MU, base_rtt_s=[D], duration_s=60.0)
     w = r.window_pkts[0, -1]
     assert MU * D + 2 - 1 <= w <= MU * D + 4 + 1

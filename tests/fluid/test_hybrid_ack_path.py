@@ -76,8 +76,8 @@ def test_the_ode_engine_runs_the_hybrid_on_an_ack_path_bottleneck() -> None:
 
 @pytest.mark.parametrize("k", [3, 5, 7])
 def test_vegas_carries_the_reverse_rate_like_the_packet_simulator(k: int) -> None:
-    # document 003 §IV: the ACK queue is in Vegas's RTT, so Vegas settles at min(μf, μr)
-    # and drops no ACK at B_r = 10 > β: every ACK acknowledges one packet
+    # the asymmetric-networks paper §IV: the ACK queue is in Vegas's RTT, so Vegas settles
+    # at min(μf, μr) and drops no ACK at B_r = 10 > β: every ACK acknowledges one packet
     sc = _scenario("vegas", k=k)
     hyb = _hybrid_throughput(sc)
     assert hyb == pytest.approx(_packet_throughput(sc), rel=REL)
@@ -88,8 +88,8 @@ def test_vegas_carries_the_reverse_rate_like_the_packet_simulator(k: int) -> Non
 def test_forward_vegas_reaches_the_forward_rate_through_cumulative_acks(
     k: int, printed: float
 ) -> None:
-    # document 003 §V, Table III: forward-path Vegas carries ~μf although the ACK link
-    # carries only μf/k ACKs/s: surviving ACKs acknowledge the data of the dropped ones
+    # the asymmetric-networks paper §V, Table III: forward-path Vegas carries ~μf although
+    # the ACK link carries only μf/k ACKs/s: surviving ACKs acknowledge the data of the dropped ones
     sc = _scenario("forward-vegas", k=k)
     hyb = _hybrid_throughput(sc)
     assert hyb == pytest.approx(printed, rel=REL)

@@ -82,7 +82,7 @@ def test_tcp_ho_peak_queue_agrees_on_a_fine_grid() -> None:
 
 
 def test_tcp_ho_ramp_follows_the_packet_round_trace() -> None:
-    # ho-basic's ramp (document 004 Table 4): the hybrid's round trace follows the packet
+    # ho-basic's ramp (the TCP-Ho paper Table 4): the hybrid's round trace follows the packet
     # simulator's round by round (boundaries within 15 ms up to 7 s; windows within 7 % in slow
     # start, within 3.5 % from 5 s on, where Tables 1-2 take over). The times to
     # equilibrium can then differ only through the settling criterion (tcpfluid.metrics:
@@ -138,8 +138,8 @@ def test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue() -> N
 
 
 def test_reno_many_flows_fairness_follows_how_an_overflow_is_shared() -> None:
-    # qv-many-flows (document 000 §5.3.1), Reno, Jain's index of 100-200 s (40 flows on a
-    # 1500-packet drop-tail buffer). Document 000 Table 3 prints 0.946; the packet
+    # qv-many-flows (the Quick Vegas paper §5.3.1), Reno, Jain's index of 100-200 s (40 flows on a
+    # 1500-packet drop-tail buffer). The Quick Vegas paper's Table 3 prints 0.946; the packet
     # simulator gives 0.942. The hybrid's default shares every overflow among all flows
     # arriving in the step, in proportion to their arrivals: the flows halve together and
     # stay equal (0.998). The switch: with the overflow falling on whole arrivals of one

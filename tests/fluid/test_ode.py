@@ -1,7 +1,7 @@
 """Tests of the ODE fluid model (tcpfluid.fluid.ode).
 
 Every expected number is computed independently in the test: by hand from the
-Boutremans–Le Boudec argument (thesis, document 001 ch. 2 §5: flow j keeps α_j packets
+Boutremans–Le Boudec argument (Tsang's thesis, ch. 2 §5: flow j keeps α_j packets
 queued, so with queueing delay δ its rate is α_j/(δ − x_j) and the rates fill the link),
 or by another layer (tcpfluid.analytic.blb_equilibrium, the fixed point in
 tcpfluid.fluid.equilibrium).
@@ -103,7 +103,7 @@ def test_switching_width_does_not_move_the_equilibrium(width: float) -> None:
 
 
 def test_vegas_with_alpha_below_beta_rests_inside_the_band() -> None:
-    # eq 2 of document 000: at rest α <= Δ_j <= β; FIFO shares follow the backlogs, so the
+    # eq 2 of the Quick Vegas paper: at rest α <= Δ_j <= β; FIFO shares follow the backlogs, so the
     # rate ratio is at most β/α = 3 (thesis ch. 3 §1)
     flows = [
         OdeFlow("vegas", D1, alpha_pkts=1, beta_pkts=3, initial_window_pkts=2),
@@ -197,7 +197,8 @@ def test_infinite_buffer_vegas_has_no_loss() -> None:
 
 # --------------------------------------------------------------------------- ACK path
 def test_ack_path_bottleneck_limits_throughput_to_reverse_rate() -> None:
-    # document 003 §IV.C: Vegas settles at min(μf, μr); here μr = 100 ACK/s < μf = 187.5
+    # the asymmetric-networks paper §IV.C: Vegas settles at min(μf, μr); here
+    # μr = 100 ACK/s < μf = 187.5
     path = Path(C, 0.05, reverse_bandwidth=100.0)
     r = simulate_ode([ev(0.05, 2)], path, t_end_s=60, measure_from_s=40)
     assert sum(r.summary.throughput_pps) == pytest.approx(100.0, rel=1e-2)

@@ -263,9 +263,10 @@ def advance(  # type: ignore[no-untyped-def]
         else:
             fdel = q_after / mu
         if has_rev:
-            # ---------------- ACK-path queue (document 003): one ACK per packets_per_ack
-            # packets, drop-tail in ACKs; a surviving ACK acknowledges all earlier data
-            # (cumulative ACKs), so the data of a dropped ACK leaves with the next one
+            # ---------------- ACK-path queue (the asymmetric-networks paper): one ACK per
+            # packets_per_ack packets, drop-tail in ACKs; a surviving ACK acknowledges all
+            # earlier data (cumulative ACKs), so the data of a dropped ACK leaves with the
+            # next one
             fq_ring[k % HF] = fdel
             qa_before = 0.0
             arr_a = 0.0

@@ -33,7 +33,7 @@ class OdeProblem:
     Attributes
     ----------
     flows
-        One :class:`OdeFlow` per scenario flow, with its own propagation RTT (document 000
+        One :class:`OdeFlow` per scenario flow, with its own propagation RTT (the Quick Vegas paper
         eq. 5 over its own links: propagation delays plus the transmission time of a data
         packet on each forward link and of an ACK on each reverse link).
     path

@@ -85,7 +85,7 @@ def simulate_ode(
     path
         The bottleneck: its rate μ (``path.mu``, packets/s), buffer (``path.buffer_pkts``;
         ``inf`` means no loss) and optional ACK-path rate (``path.reverse_mu``, ACKs/s,
-        document 003). ``path.d`` is not used: each flow carries its own ``rtt_s``.
+        the asymmetric-networks paper). ``path.d`` is not used: each flow carries its own ``rtt_s``.
     t_end_s
         Horizon, s.
     n_points
@@ -114,7 +114,7 @@ def simulate_ode(
         Budget of right-hand-side evaluations; exceeding it (a step-size collapse) ends the
         run with ``status = -1`` and a message saying so.
     cross_traffic
-        Unresponsive constant-rate sources crossing the bottleneck (the CBR of document 000
+        Unresponsive constant-rate sources crossing the bottleneck (the CBR of the Quick Vegas paper
         §5.1): ``(rate_pps, start_s, stop_s)`` tuples or objects with those attributes
         (:class:`tcpfluid.scenarios.CrossTrafficChange`). They queue and lose packets like
         the flows but do not react.

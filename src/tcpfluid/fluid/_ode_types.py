@@ -65,7 +65,7 @@ class OdeFlow:
     rtt_s
         Propagation (base) round-trip time d_j, s (numbers or strings such as ``"184ms"``).
     alpha_pkts, beta_pkts
-        Vegas thresholds α ≤ β in packets (eq. 2 of document 000); Enhanced Vegas needs
+        Vegas thresholds α ≤ β in packets (eq. 2 of the Quick Vegas paper); Enhanced Vegas needs
         α = β; FAST uses ``alpha_pkts`` as its target backlog and ignores β.
     fast_gamma
         FAST's smoothing factor γ in (0, 1].
@@ -311,7 +311,7 @@ class OdeResult:
         Sample times, s, shape ``(n_points,)``.
     windows_pkts, rates_pps, rtt_s, base_rtt_s, delta_pkts
         Window, sending rate ``w/RTT``, RTT, recorded BaseRTT and Vegas's backlog estimate
-        Δ = w (1 − BaseRTT/RTT) (eq. 1 of document 000), per flow. Inactive flows (before
+        Δ = w (1 − BaseRTT/RTT) (eq. 1 of the Quick Vegas paper), per flow. Inactive flows (before
         ``start_s`` or after ``stop_s``) show 0 and ``active`` is ``False`` there.
     delivered_pkts, lost_pkts
         Cumulative delivered and dropped packets per flow.

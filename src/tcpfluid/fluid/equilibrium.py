@@ -10,7 +10,7 @@
   utility at price δ, so ``U_j(r) = α_j log r + x_j r``. The maximiser is computed here
   by Newton's method on the primal problem — a different route from the
   Boutremans–Le Boudec root-finding of :func:`tcpfluid.analytic.blb_equilibrium`
-  (thesis, document 001 ch. 2 §5: ``rate_j = α_j / (δ − x_j)``), which it cross-checks.
+  (Tsang's thesis, ch. 2 §5: ``rate_j = α_j / (δ − x_j)``), which it cross-checks.
 * :func:`reno_equilibrium` — the fixed point of the ODE model's Reno right-hand side
   (Misra–Gong–Towsley without feedback delay): every flow holds the window
   ``W = sqrt(2/p)``, so rates are inversely proportional to the RTTs (Mo et al.'s

@@ -210,8 +210,8 @@ def simulate_hybrid(
     red
         RED parameters (:func:`tcpfluid.queueing.red_parameters`), or ``None`` for drop-tail.
     reverse_mu_pps
-        Rate μr of an ACK-path bottleneck, ACKs/s (``inf``: none; document 003's slow
-        reverse link).
+        Rate μr of an ACK-path bottleneck, ACKs/s (``inf``: none; the slow reverse link of
+        the asymmetric-networks paper).
     reverse_buffer_pkts
         Its drop-tail buffer, ACKs (>= 1; ``inf``: no ACK loss).
     packets_per_ack

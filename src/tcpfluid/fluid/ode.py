@@ -1,7 +1,7 @@
 """Continuous-time fluid model of N window-based flows on one bottleneck.
 
 The model follows the fluid arguments the documents lean on: Mo et al. and Boutremans–Le
-Boudec for Vegas (thesis, document 001 ch. 2 §5), Low's duality view of Vegas, and the
+Boudec for Vegas (Tsang's thesis, ch. 2 §5), Low's duality view of Vegas, and the
 Misra–Gong–Towsley (MGT) model of TCP Reno over RED. It is integrated with
 :func:`scipy.integrate.solve_ivp`. See ``docs/ode-model.md`` for the derivation, how the
 Vegas discontinuity is handled and the limits of the model.
@@ -16,14 +16,14 @@ State (``n`` flows):
 ``D_j``, ``L_j`` cumulative delivered and lost packets (exact averages);
 ``q``   bottleneck queue, packets, kept within ``[0, buffer]``;
 ``q̄``   RED's averaged queue (MGT eq.: dq̄/dt = C ln(1 − w_q)(q̄ − q));
-``q_r`` queue of the ACK path bottleneck (document 003), ACKs;
+``q_r`` queue of the ACK path bottleneck (the asymmetric-networks paper), ACKs;
 ``∫q``  integrated queue (for the mean queue length).
 
 Right-hand sides (rate ``r_j = w_j / RTT_j`` with ``RTT_j = d_j + q/C + q_r/C_r``, loss
 probability ``p`` from drop-tail or RED, Vegas's backlog ``Δ_j = w_j (1 − BaseRTT_j/RTT_j)``,
-eq. 1 of document 000):
+eq. 1 of the Quick Vegas paper):
 
-* Vegas / Enhanced Vegas (eq. 2 of document 000: ±1 per RTT):
+* Vegas / Enhanced Vegas (eq. 2 of the Quick Vegas paper: ±1 per RTT):
   ``dw_j/dt = s(Δ_j)/RTT_j − κ_j w_j p r_j`` with ``s`` a ramped sign of stated width ε;
 * FAST: ``dw_j/dt = min(γ (α_j − Δ_j), w_j) / RTT_j − w_j p r_j / 2``
   (per-RTT update ``w ← min(2w, (1−γ)w + γ(w BaseRTT/RTT + α))``);
