@@ -520,3 +520,18 @@ def test_packet_runs_wait_for_the_first_one_to_compile_the_kernels() -> None:
     plain = _CompileGate([2, 0, 1], [False] * 3, slots=2)
     assert plain.next_tasks(in_flight=0) == [2, 0]
     assert plain.next_tasks(in_flight=1) == [1]
+
+
+def test_a_fluid_column_beside_the_packet_simulator_says_so() -> None:
+    from tcpfluid.report._common import with_packet_agreement
+
+    values = {ROUNDS: 0.99, ODE: 0.80, PACKET: 0.97, DOCUMENT: 0.90}
+    out = with_packet_agreement(values, {PACKET: "why the packets differ"}, abs_tol=0.05)
+    assert out[PACKET] == "why the packets differ"  # a given reason is kept
+    assert "0.99 vs 0.97" in out[ROUNDS]  # within 0.05 of the packets: the row shows it
+    assert ODE not in out  # 0.17 away: no reason is made up
+    kept = with_packet_agreement(values, {ROUNDS: "own"}, abs_tol=0.05)
+    assert kept[ROUNDS] == "own"
+    from tcpfluid.report import NA
+
+    assert with_packet_agreement({ROUNDS: 1.0, PACKET: NA("x")}, {}, abs_tol=0.05) == {}

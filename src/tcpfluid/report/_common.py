@@ -63,6 +63,32 @@ QV_OVERSHOOT = (
 )
 
 
+def with_packet_agreement(
+    values: Mapping[str, Any], reasons: Mapping[str, str], *, abs_tol: float
+) -> dict[str, str]:
+    """``reasons`` completed for the fluid columns that lie within ``abs_tol`` of the packet
+    simulator in the same row: where such a column differs from the document, the row
+    itself shows that the layers agree and the document's value differs from the packet
+    simulator's too (the packet simulator is the referee of the fluid layers)."""
+    from ._table import ODE, PACKET, ROUNDS
+
+    out = dict(reasons)
+    pk = values.get(PACKET)
+    if not isinstance(pk, float | int) or isinstance(pk, bool):
+        return out
+    for col in (ROUNDS, ODE):
+        v = values.get(col)
+        if col in out or not isinstance(v, float | int) or isinstance(v, bool):
+            continue
+        if abs(float(v) - float(pk)) <= abs_tol:
+            out[col] = (
+                f"within ±{abs_tol:g} of the packet simulator in this row ({float(v):.3g} vs "
+                f"{float(pk):.3g}): the layers agree, and the document's value is off the "
+                "packet simulator's too"
+            )
+    return out
+
+
 def ode_na(algorithm: str) -> NA:
     """``n/a`` for a law the report does not run on the ODE engine (not in
     :data:`ODE_LAWS`)."""

@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import plot
 from ..fairness import _delivered_pkts, _period_jains
-from ._common import doc, err_na, num, run_task
+from ._common import doc, err_na, num, run_task, with_packet_agreement
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import queue_panel
 from ._sec_analytic import _NAMES
@@ -193,19 +193,18 @@ def _mf_row(
     # so its indices are context there, not a reference: the layers meet the packet sim
     context = sc in _UNSPECIFIED
     ref = DOCUMENT if not isinstance(dv, NA) and not context else PACKET
+    values: dict[str, float | NA] = {
+        CLOSED_FORM: NA("the documents give no closed form for Jain's index with joining flows"),
+        ROUNDS: rv,
+        ODE: ov,
+        PACKET: pv,
+        DOCUMENT: dv,
+    }
     return Row(
         f"{_NAMES[a]}, {sc}",
         f"Jain's index {a0:g}–{b0:g} s",
         "",
-        {
-            CLOSED_FORM: NA(
-                "the documents give no closed form for Jain's index with joining flows"
-            ),
-            ROUNDS: rv,
-            ODE: ov,
-            PACKET: pv,
-            DOCUMENT: dv,
-        },
+        values,
         ref,
         Tolerance(
             abs_tol=0.05,
@@ -216,7 +215,7 @@ def _mf_row(
             ),
         ),
         informative=(DOCUMENT,) if context else (),
-        reasons=_mf_reasons(sc, a),
+        reasons=with_packet_agreement(values, _mf_reasons(sc, a), abs_tol=0.05),
     )
 
 
