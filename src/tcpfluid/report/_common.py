@@ -63,6 +63,32 @@ QV_OVERSHOOT = (
 )
 
 
+_HO_DOC = "tests/test_tcp_ho_documents.py::"
+#: TCP-Ho after the available bandwidth halves: the phase of the change in the round
+HO_HALVING_PHASE = (
+    "the first cut is sized from the first round whose RTTs show the change and a trim "
+    "follows when the drain is over, so the time is the cut (it landed in the 2 % band) or "
+    "cut + drain + trim; where the CBR start falls in each engine's rounds decides: start "
+    "moved by 0-125 ms, packets 0.6-4.3 s, round model 1.7-1.9 s, inside the packets' range "
+    f"({_HO_DOC}test_halving_convergence_depends_on_where_the_change_falls_in_the_round)"
+)
+#: TCP-Ho, the peak queue after the halving
+HO_PEAK_PHASE = (
+    "the peak is the queue built before the first cut, which depends on where the change "
+    "falls in the round: packets' peak moves by >10 % with the CBR start moved by 0-125 ms "
+    "and the round model's peaks overlap the packets' range "
+    f"({_HO_DOC}test_halving_convergence_depends_on_where_the_change_falls_in_the_round)"
+)
+#: TCP-Ho, a new connection's settling against the conspicuous round
+HO_NEW_CONNECTION = (
+    "the closed form is the conspicuous round k (eq. 4 with E8: the window first reaches "
+    "μd); both engines reach μd within 3 rounds of k; the column is the settling within "
+    "2 %, which adds the removal of the ramp's last step above μd (W_k = 32, 92, 184 "
+    "packets for μd = 18.75, 62.5, 125) "
+    f"({_HO_DOC}test_new_connection_reaches_the_pipe_at_the_conspicuous_round)"
+)
+
+
 def with_packet_agreement(
     values: Mapping[str, Any], reasons: Mapping[str, str], *, abs_tol: float
 ) -> dict[str, str]:

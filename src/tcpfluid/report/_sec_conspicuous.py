@@ -106,8 +106,13 @@ def _cr_row(
     }
     if a == "tcp-ho":
         reasons[PACKET] = (
-            "the packet sender's Table-4 ramp is clocked by ACKs that "
-            "queue behind the bottleneck: its rounds stretch"
+            "at μd = 18.75 the comparison that ends the ramp at k = 12 is a near-tie (round "
+            "model CMiT 222.2 vs PMaT 220.0 packets/s, inside the half-packet resolution); "
+            "the packet sender's windows trail Table 4 by a fraction of a packet (per-ACK "
+            "increments whose last ACKs arrive in the next round), its comparison finds a "
+            "rise and the ramp runs one more pair in rounds stretched by the queue; at "
+            "Examples 2-3 both engines end the ramp in the same round "
+            "(tests/test_tcp_ho_documents.py::test_example1_packet_ramp_runs_one_more_pair)"
         )
     return Row(
         setting=f"{_NAMES[a]}, Example {ex} (μd = {b:g} pkts, d = 0.1 s)",

@@ -11,7 +11,15 @@ import numpy as np
 from .. import plot
 from ..algorithms import get_law
 from ..analytic import conspicuous_round, rounds_to_equilibrium
-from ._common import NO_FIGURE_VALUES, QV_OVERSHOOT, QV_SETTLING, matched_overrides, run_task
+from ._common import (
+    HO_HALVING_PHASE,
+    HO_NEW_CONNECTION,
+    NO_FIGURE_VALUES,
+    QV_OVERSHOOT,
+    QV_SETTLING,
+    matched_overrides,
+    run_task,
+)
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES, D_S, kb_to_pkts
 from ._sec_dynamics import _engine_values
@@ -123,6 +131,15 @@ _CB_ROUNDS = {
 def _cb_reasons(a: str, kind: str, kb: float) -> dict[str, str]:
     """Why the engines may differ for law ``a`` at ``kb`` after the change ``kind``
     (``new``, ``halved``, ``doubled``), where an experiment shows it."""
+    if a == "tcp-ho" and kind == "halved" and kb in (500.0, 1000.0):
+        return {
+            ROUNDS: f"{HO_HALVING_PHASE} (at 1000 kb: packets 5.8-18.1 RTTs over 0-150 ms "
+            "CBR-start offsets, round model 15.5-17.6 inside, tests/test_tcp_ho_documents.py"
+            "::test_halving_convergence_vs_bdp_depends_on_the_phase_too); all under the TCP-Ho "
+            "paper's 100 RTTs"
+        }
+    if a == "tcp-ho" and kind == "new":
+        return {ROUNDS: HO_NEW_CONNECTION, PACKET: HO_NEW_CONNECTION}
     if (a, kind, kb) == ("quick-vegas", "new", 1000.0):
         return {
             ROUNDS: "both engines follow the same ramp into Quick Vegas's in-band cycle of ±1 "
@@ -136,8 +153,14 @@ def _cb_reasons(a: str, kind: str, kb: float) -> dict[str, str]:
     if a == "quick-vegas":
         if kind != "doubled":
             return {}
+        ode = (
+            "the hybrid reaches the new μd in ⌈i⌉ + 2 ± 1 rounds (8/10/13/14/15 at 1000-5000 "
+            "kb vs eq. (12)'s 5.11/7.42/9.20/10.69/12.01; tests/fluid/test_hybrid_rows.py::"
+            "test_quick_vegas_reaches_the_doubled_pipe_in_eq_12_rounds); the column is the "
+            "later settling into the 2 % band after the overshoot"
+        )
         return {ROUNDS: f"{QV_SETTLING}; against the packet simulator: {QV_OVERSHOOT}",
-                PACKET: QV_SETTLING}  # fmt: skip
+                PACKET: QV_SETTLING, ODE: ode}  # fmt: skip
     return {}
 
 

@@ -14,6 +14,8 @@ from .. import plot
 from ..algorithms import get_law
 from ..analytic import conspicuous_round, rounds_to_equilibrium, slow_start_exit
 from ._common import (
+    HO_HALVING_PHASE,
+    HO_PEAK_PHASE,
     QV_OVERSHOOT,
     doc,
     err_na,
@@ -152,6 +154,9 @@ _REASONS = {
 }
 for _k in ("time_to_equilibrium_s", "halved", "doubled"):
     _REASONS[("fast", _k, ODE)] = _FAST_ODE
+for _c in (ROUNDS, ODE):
+    _REASONS[("tcp-ho", "halved", _c)] = HO_HALVING_PHASE
+    _REASONS[("tcp-ho", "max_queue", _c)] = HO_PEAK_PHASE
 _LABELS = {
     "ss_exit_window": ("slow-start exit window", "pkts"),
     "ss_exit_time_s": ("slow-start exit time", "s"),
