@@ -246,6 +246,16 @@ _jit_inline: Any = njit(**_JIT, inline="always")
 
 # ============================================================================= heap
 @_jit_inline
+def _heap_move(hi, ht, i, j, key):
+    """Move the source at heap slot ``j`` (its key ``key``) to slot ``i``."""
+    q = hi[H_HEAP, j]
+    hi[H_HEAP, i] = q
+    hi[H_TIE, i] = hi[H_TIE, j]
+    ht[HT_HEAP, i] = key
+    hi[H_POS, q] = i
+
+
+@_jit_inline
 def set_key(hi, ht, gi, src, t):
     """Give source ``src`` the key (t, next tie-break number) and restore the heap order.
 
@@ -267,11 +277,7 @@ def set_key(hi, ht, gi, src, t):
             p = (i - 1) >> 1
             tp = ht[HT_HEAP, p]
             if t < tp:
-                q = hi[H_HEAP, p]
-                hi[H_HEAP, i] = q
-                hi[H_TIE, i] = hi[H_TIE, p]
-                ht[HT_HEAP, i] = tp
-                hi[H_POS, q] = i
+                _heap_move(hi, ht, i, p, tp)
                 i = p
             else:
                 break
@@ -287,11 +293,7 @@ def set_key(hi, ht, gi, src, t):
                     c += 1
                     tc = tc1
             if tc < t or (tc == t and tc != np.inf):
-                q = hi[H_HEAP, c]
-                hi[H_HEAP, i] = q
-                hi[H_TIE, i] = hi[H_TIE, c]
-                ht[HT_HEAP, i] = tc
-                hi[H_POS, q] = i
+                _heap_move(hi, ht, i, c, tc)
                 i = c
             else:
                 break
@@ -962,24 +964,18 @@ def run(
             kind = ri[k, RI_KIND]
             f = ri[k, RI_FLOW]
             hop = ri[k, RI_HOP]
-            if kind == KIND_DATA:
-                plen = fi[f, I_FWD_LEN]
-                if hop + 1 < plen:
-                    dest = paths[fi[f, I_FWD_OFF] + hop + 1]
-                else:
-                    dest = paths[fi[f, I_REV_OFF]]
-                size = ff[f, F_PKT]
-            elif kind == KIND_ACK:
-                plen = fi[f, I_REV_LEN]
-                if hop + 1 < plen:
-                    dest = paths[fi[f, I_REV_OFF] + hop + 1]
-                else:
-                    dest = paths[fi[f, I_FWD_OFF]]
-                size = ff[f, F_ACK]
-            else:
+            if kind == KIND_CBR:
                 plen = ci[f, D_LEN]
                 dest = paths[ci[f, D_OFF] + hop + 1] if hop + 1 < plen else -1
                 size = cf[f, C_SIZE]
+            else:
+                # data go along the forward path, then into the reverse path's first link
+                # as an ACK; ACKs the other way round
+                data = kind == KIND_DATA
+                on, back = (I_FWD_OFF, I_REV_OFF) if data else (I_REV_OFF, I_FWD_OFF)
+                plen = fi[f, I_FWD_LEN] if data else fi[f, I_REV_LEN]
+                dest = paths[fi[f, on] + hop + 1] if hop + 1 < plen else paths[fi[f, back]]
+                size = ff[f, F_PKT] if data else ff[f, F_ACK]
             if npend > 0:
                 # would this event read or feed what a deferred decision changes?
                 if _blocked(li, dest) or (
