@@ -1,4 +1,4 @@
-"""iTCP-Vegas in both engines against document 002 §4.2 (Table 1, Fig. 6's text, Table 2).
+"""iTCP-Vegas in both engines against the iTCP-Vegas paper, §4.2 (Table 1, Fig. 6's text, Table 2).
 
 The law's amounts are our interpretation (``tcpfluid.algorithms.itcp_vegas``): ``p_step``
 is fitted to these five runs and ``threshold_gain`` to the RTT rise of Fig. 6's text, so
@@ -8,7 +8,8 @@ them. To keep the file to a few seconds the packet engine runs Table 1 and the t
 Table 2 (RTT 240 and 840 ms); the round model runs every row.
 
 "Reaching the bandwidth limitation" is read as the window reaching the path's
-bandwidth-delay product μd (the link is full from then on: document 000 §4's fluid model).
+bandwidth-delay product μd (the link is full from then on: the fluid model of the Quick Vegas
+paper's §4).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import simulate_packets
 
 PKT_BITS = 8 * 1000  # the scenario's 1000-byte packets
-# Table 2 of document 002: RTT (ms) -> (average throughput in 200 s, Mb/s; time to reach
+# Table 2 of the iTCP-Vegas paper: RTT (ms) -> (average throughput in 200 s, Mb/s; time to reach
 # the bandwidth limitation, s)
 TABLE2 = {240: (144.17, 22.13), 440: (127.48, 57.29), 640: (106.07, 102.52), 840: (80.35, 156.35)}
 
@@ -76,7 +77,7 @@ def table1(request):
 def test_table1_path_by_hand():
     # 622 Mb/s / 8000 bit = 77 750 packets/s; RTT 2 × (10 + 110 + 10) ms = 260 ms plus the
     # transmission of a 1000-byte packet (3 links: 1 Gb/s, 622 Mb/s, 1 Gb/s) and a 40-byte
-    # ACK on the way back (eq 5 of document 000)
+    # ACK on the way back (eq 5 of the Quick Vegas paper)
     sc = build_scenario("itcp-long-delay")
     d = 0.26 + 8000 / 1e9 * 2 + 8000 / 622e6 + 320 / 1e9 * 2 + 320 / 622e6
     path = sc.fluid_view().path

@@ -1,4 +1,4 @@
-"""TCP-Ho in both engines against document 004 §5.1 (50 Mb/s × 100 ms, Fig. 10).
+"""TCP-Ho in both engines against the TCP-Ho paper, §5.1 (50 Mb/s × 100 ms, Fig. 10).
 
 Short runs: the §5.1.2 CBR is moved to 10–20 s of a 30 s run (``--set``), which keeps
 the ramp-up (0–6 s) and the steady state before the CBR as in the paper.
@@ -17,7 +17,7 @@ from tcpfluid.sim import simulate_packets
 
 # μd of the §5.1 path by hand: 50 Mb/s / 8000 bit = 6250 packets/s; d = 2 × (1 + 48 + 1) ms
 # propagation + per-hop transmission of a 1000-byte packet and a 40-byte ACK (eq 1 of
-# document 004 with a = 0.04): 0.1 + 8000/1e9 × 2 + 8000/50e6 + 320/1e9 × 2 + 320/50e6.
+# the TCP-Ho paper with a = 0.04): 0.1 + 8000/1e9 × 2 + 8000/50e6 + 320/1e9 × 2 + 320/50e6.
 MU = 50e6 / 8000.0
 D = 0.1 + 2 * 8000 / 1e9 + 8000 / 50e6 + 2 * 320 / 1e9 + 320 / 50e6
 BDP = MU * D  # 626.1 packets
@@ -49,7 +49,7 @@ def test_path_bdp_is_the_hand_computation(scenario):
 
 
 def test_ramp_up_time_matches_section_5_1_1(packet, rounds):
-    # Document 004 §5.1.1: "The ramp up time of TCP-Ho to the maximum congestion window
+    # The TCP-Ho paper, §5.1.1: "The ramp up time of TCP-Ho to the maximum congestion window
     # size is 5.4 seconds". Tolerance 0.3 s = three rounds of d ≈ 0.1 s: ns-2 counts the
     # connection set-up and its rounds from the SYN, our engines from the first data packet.
     assert packet.summary.ss_exit_time_s[0] == pytest.approx(5.4, abs=0.3)
@@ -57,7 +57,7 @@ def test_ramp_up_time_matches_section_5_1_1(packet, rounds):
 
 
 def test_round_model_ramp_ends_at_the_table4_window_of_the_conspicuous_round(rounds):
-    # Table 4 of document 004: W_i = (i² − 2i + 8)/4 for even i; the ramp's last window is
+    # Table 4 of the TCP-Ho paper: W_i = (i² − 2i + 8)/4 for even i; the ramp's last window is
     # that of the conspicuous round (tcpfluid.analytic, erratum E8), k = 54 for μd = 626.1.
     k = int(conspicuous_round("tcp-ho", BDP))
     assert k == 54
@@ -70,7 +70,7 @@ def test_round_model_ramp_ends_at_the_table4_window_of_the_conspicuous_round(rou
 
 
 def test_packet_engine_queue_before_the_cbr_is_at_most_51(packet):
-    # Document 004 §5.1.2: "TCP-Ho's packets queued in the router (at most 51 packets)".
+    # The TCP-Ho paper, §5.1.2: "TCP-Ho's packets queued in the router (at most 51 packets)".
     # In the packet engine the ramp's overshoot is removed by case-2 decreases of maxincr
     # (26, 26, 25, 25 packets) before status 5; the queue is the window minus μd.
     ft = packet.flow("S1-D1")
@@ -83,7 +83,7 @@ def test_packet_engine_queue_before_the_cbr_is_at_most_51(packet):
 
 
 def test_throughput_addition_converges_within_seven_seconds_in_the_round_model(scenario):
-    # Document 004 §5.1.2: TCP-Ho "converges the congestion window size in a short time
+    # The TCP-Ho paper, §5.1.2: TCP-Ho "converges the congestion window size in a short time
     # (less than 7 seconds)" after the available bandwidth halves and doubles, and keeps
     # "at most 51 packets" queued in the steady state. Table 2 alone cannot shed the window
     # (tests/algorithms/test_alg_tcp_ho.py::test_table2_cannot_shed_a_window_after_a_tie);
@@ -108,7 +108,7 @@ def ode(scenario):
 
 
 def test_halving_packets_and_ode_agree_without_undershoot(packet, ode):
-    # Document 004 §5.1.2: "less than 7 seconds" after the halving (CBR at 10 s here).
+    # The TCP-Ho paper, §5.1.2: "less than 7 seconds" after the halving (CBR at 10 s here).
     # The packet sender and the ODE engine (whose queue and FIFO shares evolve
     # continuously, like packets) converge within the report's tolerance of each other
     # (±25 % or 3 RTTs of d), and neither cuts below the new pipe μa × d: the trim after
@@ -177,7 +177,7 @@ def _matched(kb: float, duration: str):
 
 @pytest.mark.parametrize(("kb", "k"), [(150.0, 12), (500.0, 20), (1000.0, 26)])
 def test_new_connection_reaches_the_pipe_at_the_conspicuous_round(kb, k):
-    # The closed form of a new connection is the conspicuous round k (document 004 eq. 4
+    # The closed form of a new connection is the conspicuous round k (the TCP-Ho paper, eq. 4
     # with erratum E8): the round whose window first reaches the available bandwidth. Both
     # engines' windows reach μd within the report's tolerance of k·d (±25 % or 3 rounds);
     # their "time to equilibrium" is a different event, the window settling within 2 %,
@@ -199,7 +199,7 @@ def test_new_connection_reaches_the_pipe_at_the_conspicuous_round(kb, k):
 
 
 def test_example1_packet_ramp_runs_one_more_pair():
-    # Document 004 Example 1 (μd = 18.75): the round model ends Table 4's ramp at
+    # The TCP-Ho paper, Example 1 (μd = 18.75): the round model ends Table 4's ramp at
     # W_12 = 32 packets (the closed form's k = 12; exit reported in the next round, 13):
     # its comparison of round 11 with round 9 (CMiT 222.2 vs PMaT 220.0 packets/s) is a
     # tie at the half-packet resolution. The packet sender's per-ACK increments trail
@@ -231,7 +231,7 @@ def test_example1_packet_ramp_runs_one_more_pair():
 
 
 def test_five_flows_share_fairly_without_loss():
-    # Document 004 §5.2.1, Table 5: five TCP-Ho flows on 100 Mb/s × 50 ms with a
+    # The TCP-Ho paper, §5.2.1, Table 5: five TCP-Ho flows on 100 Mb/s × 50 ms with a
     # 300-packet buffer reach Jain's index 0.999995 without loss. Tolerance 1e-4: the
     # packet flows' settled windows differ by fractions of a packet (a chain of trims
     # after the ramp's overshoot walked one flow down to 106 of ~140 packets: 0.990).
@@ -281,7 +281,7 @@ def test_halving_convergence_vs_bdp_depends_on_the_phase_too():
     # bottleneck): as on the §5.1 path, where the CBR's start falls in the rounds decides
     # whether the first cut lands in the 2 % band. Start moved by 0-150 ms: the packet
     # simulator's convergence spans more than 10 base RTTs; the round model's times lie
-    # inside the packets' range, all under document 004's 100 RTTs (Fig. 11).
+    # inside the packets' range, all under the TCP-Ho paper's 100 RTTs (Fig. 11).
     from tcpfluid.report._sec_convergence import _cb_overrides
 
     d = 0.1

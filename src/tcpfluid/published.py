@@ -63,7 +63,7 @@ def _v(
 
 
 PUBLISHED: tuple[PublishedValue, ...] = (
-    # ---- document 000, §3.2.1 Fig. 1 and §5.1 (50 Mb/s x 100 ms, 1000-byte packets)
+    # ---- the Quick Vegas paper, §3.2.1 Fig. 1 and §5.1 (50 Mb/s x 100 ms, 1000-byte packets)
     _v(
         "000/fig1/ss_exit_window",
         "§3.2.1 Fig. 1",
@@ -163,7 +163,7 @@ PUBLISHED: tuple[PublishedValue, ...] = (
         "simulation",
     ),
     _v("000/5.1/fast/queue", "§5.1 Fig. 9", "queue", "fast", 100, "pkts", "simulation"),
-    # ---- document 004, §4.3 Examples 1-3 (d = 0.1 s): analysis and simulation
+    # ---- the TCP-Ho paper, §4.3 Examples 1-3 (d = 0.1 s): analysis and simulation
     _v(
         "004/ex1/vegas/analysis",
         "§4.3 Example 1",
@@ -272,7 +272,7 @@ PUBLISHED: tuple[PublishedValue, ...] = (
         "s",
         "simulation",
     ),
-    # ---- document 004, §5.1.2 (50 Mb/s, 48 ms link, CBR 25 Mb/s from 80 s to 160 s)
+    # ---- the TCP-Ho paper, §5.1.2 (50 Mb/s, 48 ms link, CBR 25 Mb/s from 80 s to 160 s)
     _v("004/5.1.2/vegas/ss_exit_time", "§5.1.2", "ss_exit_time_s", "vegas", 1.3, "s", "simulation"),
     _v(
         "004/5.1.2/vegas/time_to_equilibrium",
@@ -318,13 +318,13 @@ def published(key: str) -> PublishedValue:
 
 
 def _tables() -> tuple[PublishedValue, ...]:
-    """Printed tables added for the validation report (documents 000 and 003)."""
+    """Printed tables added for the validation report (Quick Vegas, asymmetric networks)."""
     out: list[PublishedValue] = []
 
     def sim(key: str, where: str, quantity: str, algorithm: str, value: float, unit: str) -> None:
         out.append(_v(key, where, quantity, algorithm, value, unit, "simulation"))
 
-    # document 000 §5.3.1 Table 2 (same RTT, 100-s periods) and §5.3.2 Table 3 (different
+    # the Quick Vegas paper, §5.3.1 Table 2 (same RTT, 100-s periods) and §5.3.2 Table 3 (different
     # RTTs, 50-s periods): Jain's index per period, ns-2 (New Reno is run as "reno")
     t2: dict[str, tuple[float, ...]] = {
         "vegas": (0.969, 0.941, 0.972, 0.987, 0.999),
@@ -346,7 +346,8 @@ def _tables() -> tuple[PublishedValue, ...]:
             for i, v in enumerate(vals):
                 a, b = period * i, period * (i + 1)
                 sim(f"000/{name}/{alg}/{a}-{b}", where, "jain_index", alg, v, "")
-    # document 003 Table I (Vegas/Reno) and Table III (Vegas/modified = forward-path Vegas):
+    # the asymmetric-networks paper, Table I (Vegas/Reno) and Table III (Vegas/modified =
+    # forward-path Vegas):
     # throughput, packets/s, mu_f = 200 packets/s, mu_r = mu_f / k
     t1 = {0.5: (195.9, 185.0), 3: (65.8, 138.3), 5: (43.8, 109.4), 7: (26.8, 71.5)}
     for k, (veg, reno) in t1.items():

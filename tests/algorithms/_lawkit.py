@@ -54,7 +54,7 @@ def sample(
 
 
 def rtt_for_delta(cwnd: float, delta: float, base_rtt: float = 0.1) -> float:
-    """The mean RTT at which eq (1) of document 000 gives backlog ``delta``:
+    """The mean RTT at which eq (1) of the Quick Vegas paper gives backlog ``delta``:
     Δ = W (1 − d/D)  ⇔  D = d / (1 − Δ/W)."""
     return base_rtt / (1.0 - delta / cwnd)
 

@@ -1,4 +1,6 @@
-"""Forward-path Vegas (document 003 §V); iTCP-Vegas is tested in test_alg_itcp_vegas.py.
+"""Forward-path Vegas (the asymmetric-networks paper, §V).
+
+iTCP-Vegas is tested in test_alg_itcp_vegas.py.
 
 Δ is exact in floating point: BaseRTT 0.5 s and RTT 1 s give Δ = W/2.
 """

@@ -1,4 +1,4 @@
-"""iTCP-Vegas (document 002 §3, our interpretation: see the module docstring).
+"""iTCP-Vegas (the iTCP-Vegas paper, §3, our interpretation: see the module docstring).
 
 Every rule is checked on hand-made rounds. Δ is exact in floating point: BaseRTT 0.5 s and
 RTT 1 s give Δ = W/2.
@@ -22,8 +22,8 @@ def _ca(law, n=1):
 
 
 def test_slow_start_is_vegas():
-    # document 002 §4.2: "the slow-start algorithm of iTCP-Vegas is the same"; Vegas's
-    # doubling every other round (Table 1 of document 000: 2, 2, 4, 4, 8, ...)
+    # the iTCP-Vegas paper, §4.2: "the slow-start algorithm of iTCP-Vegas is the same"; Vegas's
+    # doubling every other round (Table 1 of the Quick Vegas paper: 2, 2, 4, 4, 8, ...)
     starts, _ = drive(ITcpVegas(), 9, lambda k, w: sample(w))
     assert [float(w[0]) for w in starts] == [2, 2, 4, 4, 8, 8, 16, 16, 32]
 

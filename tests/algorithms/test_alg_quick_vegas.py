@@ -1,4 +1,4 @@
-"""Quick Vegas (document 000 §3.2), unit-tested without an engine.
+"""Quick Vegas (the Quick Vegas paper, §3.2), unit-tested without an engine.
 
 Δ is made exact in floating point by choosing BaseRTT/RTT as a power-of-two fraction:
 BaseRTT 0.5 s with RTT 1 s gives Δ = W/2; 0.4375 s with 0.5 s gives Δ = W/8.
@@ -24,7 +24,7 @@ TABLE1_QUICK_VEGAS = [2, 3, 4.5, 6.75, 10.13, 15.19, 22.78, 34.17, 51.26]
 
 
 def test_slow_start_reproduces_table1_of_document_000():
-    # Document 000 Table 1 prints two decimals, hence the 0.005 tolerance.
+    # The Quick Vegas paper's Table 1 prints two decimals, hence the 0.005 tolerance.
     starts, _ = drive(QuickVegas(), 9, lambda k, w: sample(w))
     np.testing.assert_allclose([w[0] for w in starts], TABLE1_QUICK_VEGAS, atol=0.005)
 
@@ -90,7 +90,7 @@ def test_eq3_increase_grows_with_succ_and_at_most_doubles():
 
 
 def test_eq11_sum_with_zero_backlog():
-    # Document 000 eq (11) with Δ = 0: after i rounds W_i = W + β·i(i+1)/2.
+    # The Quick Vegas paper, eq (11) with Δ = 0: after i rounds W_i = W + β·i(i+1)/2.
     # β = 4, W = 100: 104, 112, 124, 140 (no doubling limit reached).
     law, state = _ca(alpha=2.0, beta=4.0, sampling="every-round")
     w = np.array([100.0])

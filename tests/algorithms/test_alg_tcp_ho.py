@@ -1,4 +1,4 @@
-"""TCP-Ho (document 004 §3.2, Tables 1, 2 and 4), unit-tested without an engine.
+"""TCP-Ho (the TCP-Ho paper, §3.2, Tables 1, 2 and 4), unit-tested without an engine.
 
 Tables 1–2 are tested on the literal law (``decrease="table"``); Table 4 and the addition
 (``decrease="throughput"``, the default) on both.
@@ -20,7 +20,7 @@ from tcpfluid.algorithms import (
     TcpHo,
 )
 
-# Document 004 Table 4 (window and increase amount per round while PMaT < CMiT).
+# The TCP-Ho paper, Table 4 (window and increase amount per round while PMaT < CMiT).
 TABLE4_W = [2, 2, 2, 3, 4, 6, 8, 11, 14, 18, 22]
 TABLE4_Z = [0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5]
 
@@ -275,7 +275,7 @@ def _steady_after_a_tie(w: float, rtt: float = 0.1):
 @given(st.lists(st.tuples(st.floats(0.8, 1.25), st.floats(1.0, 1.5)), min_size=35, max_size=35))
 def test_table2_cannot_shed_a_window_after_a_tie(rises):
     # The experiment behind "no reading of Table 2 converges in 7 s after a halving"
-    # (document 004 §5.1.2): from a status-5 steady state at the 50 Mb/s x 100 ms path's
+    # (the TCP-Ho paper, §5.1.2): from a status-5 steady state at the 50 Mb/s x 100 ms path's
     # window (690 packets: μd plus the ~51 packets the paper reports queued), 35 rounds
     # (7 s of the 200 ms rounds the halving brings) with arbitrary round RTTs (each round's
     # minimal RTT 20 % below to 25 % above the previous round's, its maximal RTT 0-50 %

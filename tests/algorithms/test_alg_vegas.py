@@ -1,7 +1,7 @@
 """Vegas and Enhanced Vegas, unit-tested without an engine.
 
-Expected numbers are computed by hand in each test from the rules of document 000 §3.1
-(eqs 1–2) and document 001 chapter 2 §4, or read from document 000 Table 1.
+Expected numbers are computed by hand in each test from the rules of the Quick Vegas paper, §3.1
+(eqs 1–2) and Tsang's thesis, chapter 2 §4, or read from the Quick Vegas paper, Table 1.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from tcpfluid.algorithms import (
 
 
 def test_slow_start_reproduces_table1_of_document_000():
-    # Document 000 Table 1, Vegas row, with Δ never above γ (RTT = BaseRTT).
+    # The Quick Vegas paper, Table 1, Vegas row, with Δ never above γ (RTT = BaseRTT).
     law = Vegas()
     starts, _ = drive(law, 9, lambda k, w: sample(w))
     assert [float(w[0]) for w in starts] == [2, 2, 4, 4, 8, 8, 16, 16, 32]
@@ -226,7 +226,7 @@ def test_properties_floor_and_at_most_one_per_ca_round(b):
 
 
 def test_enhanced_vegas_has_no_dead_band():
-    # Document 001 ch. 2 §4: +1 if Δ < δ, −1 if Δ >= δ.
+    # Tsang's thesis, ch. 2 §4: +1 if Δ < δ, −1 if Δ >= δ.
     ev = EnhancedVegas(delta=3.0)
     vg = Vegas(alpha=3.0, beta=3.0)
     # BaseRTT 0.5 s, RTT 1 s: Δ = W/2 exactly, so W = 4, 6, 8 give Δ = 2, 3 (= δ), 4
@@ -250,9 +250,9 @@ def test_enhanced_vegas_parameters():
 
 
 def test_slow_start_matches_table3_of_document_004_shifted_by_one_round():
-    # Document 004 Table 3 (Vegas): W = 2, 2, 2, 4, 4, 8, 8, 16, 16, 32, 32 and
+    # The TCP-Ho paper, Table 3 (Vegas): W = 2, 2, 2, 4, 4, 8, 8, 16, 16, 32, 32 and
     # z = 0, 0, 2, 0, 4, 0, 8, 0, 16, 0, 32. It counts one more initial round than
-    # document 000 Table 1 (2, 2, 4, 4, 8, ...), so its round i is our round i − 1.
+    # the Quick Vegas paper, Table 1 (2, 2, 4, 4, 8, ...), so its round i is our round i − 1.
     table3_w = [2, 2, 2, 4, 4, 8, 8, 16, 16, 32, 32]
     table3_z = [0, 0, 2, 0, 4, 0, 8, 0, 16, 0, 32]
     starts, actions = drive(Vegas(), 10, lambda k, w: sample(w))

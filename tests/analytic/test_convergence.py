@@ -35,7 +35,7 @@ def test_quick_vegas_rounds_match_sympy(beta, delta):
 def test_vegas_rounds_match_sympy_and_doc():
     f = derive.lambdify(derive.rounds_expr("vegas"), derive.W, derive.n)
     np.testing.assert_allclose(rounds_to_equilibrium("vegas", W, N), f(W, N))
-    # document 000 §4.2: "(n-1)W RTTs"
+    # the Quick Vegas paper, §4.2: "(n-1)W RTTs"
     assert rounds_to_equilibrium("vegas", 125.0, 3.0) == 250.0
 
 
@@ -70,7 +70,7 @@ def test_rounds_increase_with_window(w, n1):
     )
 
 
-# ---------------------------------------------------------------- TCP-Ho (document 004)
+# ------------------------------------------------------------ TCP-Ho (the TCP-Ho paper)
 def test_eq5_follows_from_eqs_3_and_4():
     # SymPy derives eq. (5) from eqs. (3), (4) and Table 4; compare coefficients on a grid
     f = derive.lambdify(derive.tcp_ho_cubic_expr(), derive.k, derive.B)
@@ -125,7 +125,7 @@ def test_bottleneck_form_matches_sympy():
 
 
 def test_bottleneck_form_against_the_papers_simulations():
-    # document 004 §4.3 simulations: 3.8 s and 5.1 s (Examples 2, 3). The bottleneck-aware
+    # the TCP-Ho paper, §4.3 simulations: 3.8 s and 5.1 s (Examples 2, 3). The bottleneck-aware
     # form (erratum E8) gives 3.6 s and 5.4 s: within 6 %, the spread one expects between a
     # fluid round model and ns-2 (one or two rounds of 0.1 s). The forms without the
     # bottleneck queue are 30-50 % high.
@@ -138,7 +138,7 @@ def test_bottleneck_form_against_the_papers_simulations():
 
 
 def test_tcp_ho_examples():
-    # document 004 §4.3, d = 0.1 s: Example 1 (mu = 187.5): k = 16, 1.6 s from eq. (5)
+    # the TCP-Ho paper, §4.3, d = 0.1 s: Example 1 (mu = 187.5): k = 16, 1.6 s from eq. (5)
     assert conspicuous_round("tcp-ho", 18.75, queue="paper") == 16
     # Examples 2 and 3 print 3.4 s and 4.7 s, which come from the printed eq. (6)
     # (k = 34.6 and 46.9), not from eq. (5) (erratum E6): eq. (6) reproduces them to the
@@ -152,7 +152,7 @@ def test_tcp_ho_examples():
 
 
 def test_vegas_examples():
-    # document 004 §4.3: Vegas reaches the bandwidth at 1.3 s, 20.7 s and 58.1 s (d = 0.1).
+    # the TCP-Ho paper, §4.3: Vegas reaches the bandwidth at 1.3 s, 20.7 s and 58.1 s (d = 0.1).
     assert conspicuous_round("vegas", 18.75) == 13
     assert conspicuous_round("vegas", 625.0) == 581
     # Example 2: l = 12, W_l = 64, ceil(250 - 56) = 194 -> 206 rounds = 20.6 s; the paper

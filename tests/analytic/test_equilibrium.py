@@ -41,7 +41,7 @@ def test_vegas_equilibrium_matches_sympy():
 
 
 def test_quick_vegas_paper_equilibrium_630():
-    # document 000 §3.2 / §5.1: on the 50 Mb/s x 100 ms path Vegas settles at 630 packets;
+    # the Quick Vegas paper, §3.2 / §5.1: on the 50 Mb/s x 100 ms path Vegas settles at 630 packets;
     # the band [mu d + alpha, mu d + beta] with alpha=2, beta=4 is [628.1, 630.1]
     path = Path.from_links(["1Gbps", "50Mbps", "1Gbps"], "100ms")
     lo, hi = vegas_window_band(path.bdp, alpha=2, beta=4)
@@ -49,7 +49,7 @@ def test_quick_vegas_paper_equilibrium_630():
 
 
 def test_reverse_path():
-    # document 003 Fig. 4: Vegas throughput is min(mu_f, mu_r)
+    # the asymmetric-networks paper, Fig. 4: Vegas throughput is min(mu_f, mu_r)
     np.testing.assert_allclose(reverse_path_throughput([20, 50, 200], 50), [20, 50, 50])
     # w_renomax = mu_f RTT + k B_r + B_f; mu_f = 200, RTT = 0.1, k = 3, B_r = 10, B_f = 20
     assert reno_max_window_asymmetric(200, 0.1, 3, 10, 20) == pytest.approx(20 + 30 + 20)

@@ -1,8 +1,8 @@
-"""Quick Vegas flows joining in groups: a cycle through the empty queue (document 000 §5.3).
+"""Quick Vegas flows joining in groups: a cycle through the empty queue (Quick Vegas paper, §5.3).
 
 Scaled-down §5.3 (packet engine): 20 flows in two groups of 10 (the second joins at 20 s)
 on 333 Mb/s × 100 ms, so that each flow's window (about 208 packets) is §5.3's
-(60 flows on 1 Gb/s). Document 000 (Fig. 14 text) reports that Quick Vegas keeps a maximum
+(60 flows on 1 Gb/s). The Quick Vegas paper (Fig. 14 text) reports that Quick Vegas keeps a maximum
 queue similar to Vegas's (whose band is N·α–N·β = 40–80 packets here).
 
 Mechanism: the joiners' slow start pushes every flow above β at once; eq. (4) cuts with

@@ -1,4 +1,4 @@
-"""Rounds to a new equilibrium (document 000 §4.2, eqs. (11)/(12), Fig. 5) across layers.
+"""Rounds to a new equilibrium (the Quick Vegas paper, §4.2, eqs. (11)/(12), Fig. 5) across layers.
 
 Setting: the qv-basic dumbbell at n × 10 Mb/s and d = 100 ms with a CBR of (n − 1) × 10 Mb/s
 that stops at 30 s; one Quick Vegas flow then climbs from W = 125 to nW packets.
@@ -31,7 +31,7 @@ from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import simulate_packets
 
 D_S = 0.1
-BASE_BPS = 10e6  # document 000 §4.2: "original used bandwidth (10 Mbps)"
+BASE_BPS = 10e6  # the Quick Vegas paper, §4.2: "original used bandwidth (10 Mbps)"
 W = BASE_BPS * D_S / 8000.0  # 125 packets of 1000 bytes
 T_CHANGE = 30.0
 
@@ -52,7 +52,7 @@ def _scenario(n: int) -> Any:
         "bandwidth": n * BASE_BPS,
         "rtt": D_S,
     }
-    # base RTT (propagation + transmission, document 000 eq. (5)) exactly d
+    # base RTT (propagation + transmission, the Quick Vegas paper, eq. (5)) exactly d
     o["rtt"] = D_S - (build_scenario("qv-basic", **o).fluid_view().path.d - D_S)
     return build_scenario("qv-basic", **o).with_algorithm("quick-vegas")
 

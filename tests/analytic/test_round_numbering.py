@@ -4,11 +4,11 @@ Round 1 is ``[0, d]`` and sends the initial window; the exit round is the round 
 end the sender decides from the RTTs of the exit window's own packets (one round after it
 sent them); the exit time is the end of the exit round. The documents' printed values:
 
-* document 000 (Quick Vegas paper) §5.1: Vegas on 50 Mb/s × 100 ms "stops its
+* the Quick Vegas paper (Chan, Lin, Ho 2008), §5.1: Vegas on 50 Mb/s × 100 ms "stops its
   exponentially-increasing slow-start phase at 1.2 second" with window 64 (Fig. 7 text,
   Fig. 1 table);
-* document 004 (TCP-Ho paper) Example 1 / §4.1: Vegas leaves slow start at round l = 12
-  for μd = 625 (its Table 3 counts one more initial round than document 000's Table 1).
+* the TCP-Ho paper (Ho, Chan, Chen 2007), Example 1 / §4.1: Vegas leaves slow start at round l = 12
+  for μd = 625 (its Table 3 counts one more initial round than the Quick Vegas paper's Table 1).
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ def test_document_000_exit_at_1_2_s_with_64_packets():
 
 def test_document_004_l_is_the_same_round():
     ex = slow_start_exit("vegas", 625.0, 0.1)
-    # document 004's Vegas table (one extra initial round) shows 64 first at its index 11
+    # the TCP-Ho paper's Vegas table (one extra initial round) shows 64 first at its index 11
     t004 = slow_start_windows("vegas", 14, indexing="tcp-ho")
     assert t004[11] == 64 and t004[10] == 32
-    # l = 12 in document 004 (Example 1: l = 12 for μd = 625) is our exit round
+    # l = 12 in the TCP-Ho paper (Example 1: l = 12 for μd = 625) is our exit round
     l_doc = 12
     assert ex.exit_round == l_doc
     # conspicuous_round adds ceil(μd − 7·64/8) rounds of +1 to that l

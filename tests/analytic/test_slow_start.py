@@ -24,7 +24,7 @@ def test_matches_sympy_derivation(algorithm, rtt, gamma):
 
 
 def test_printed_equations_6_9_10():
-    # document 000 eqs. (6), (9), (10), typed from the paper
+    # the Quick Vegas paper, eqs. (6), (9), (10), typed from the paper
     g, b = 1.0, BDP
     eq6 = (g + np.sqrt(g**2 + 16 * g * b)) / 2
     eq9 = (g + np.sqrt(g**2 + 12 * g * b)) / 2
@@ -32,7 +32,7 @@ def test_printed_equations_6_9_10():
     np.testing.assert_allclose(critical_window("vegas", b), eq6, rtol=1e-13)
     np.testing.assert_allclose(critical_window("quick-vegas", b, rtt="last"), eq9, rtol=1e-13)
     np.testing.assert_allclose(critical_window("quick-vegas", b), eq10, rtol=1e-13)
-    # the Vegas "last packet" form quoted in document 004 §4.1
+    # the Vegas "last packet" form quoted in the TCP-Ho paper, §4.1
     np.testing.assert_allclose(
         critical_window("vegas", b, rtt="last"), (1 + np.sqrt(1 + 8 * b)) / 2, rtol=1e-13
     )
@@ -68,7 +68,7 @@ def test_increases_with_bdp(bdp, factor, gamma, algorithm, rtt):
 
 
 def test_quick_vegas_table1():
-    # document 000 Table 1, printed to two decimals
+    # the Quick Vegas paper, Table 1, printed to two decimals
     printed_qv = [2, 3, 4.5, 6.75, 10.13, 15.19, 22.78, 34.17, 51.26]
     np.testing.assert_allclose(slow_start_windows("quick-vegas", 9), printed_qv, atol=0.006)
     np.testing.assert_array_equal(slow_start_windows("vegas", 9), [2, 2, 4, 4, 8, 8, 16, 16, 32])
@@ -78,7 +78,7 @@ def test_quick_vegas_table1():
 
 
 def test_tcp_ho_tables_3_and_4():
-    # document 004 Table 3 (Vegas, one more initial round) and Table 4 (TCP-Ho)
+    # the TCP-Ho paper, Table 3 (Vegas, one more initial round) and Table 4 (TCP-Ho)
     np.testing.assert_array_equal(
         slow_start_windows("vegas", 11, indexing="tcp-ho"), [2, 2, 2, 4, 4, 8, 8, 16, 16, 32, 32]
     )
@@ -100,7 +100,7 @@ def test_whole_acks_quick_vegas():
 
 
 def test_figure1_exit_window():
-    # document 000 Fig. 1 / §5.1: Vegas on 50 Mb/s x 100 ms leaves slow start with cwnd 64
+    # the Quick Vegas paper, Fig. 1 / §5.1: Vegas on 50 Mb/s x 100 ms leaves slow start with cwnd 64
     # at 1.2 s. The fluid model gives the same table window; its time (end of round 10,
     # 11 d = 1.10 s) omits connection set-up and queueing, so we allow 10 %.
     path = Path.from_links(["1Gbps", "50Mbps", "1Gbps"], "100ms")

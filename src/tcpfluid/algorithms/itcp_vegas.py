@@ -26,7 +26,7 @@ the flow's current thresholds ``a`` and ``b`` and ``m = (a + b)/2``:
 Area 1       ``P += p_step``; ``cwnd += min(P, cwnd)``; raise both thresholds by
              ``threshold_gain × min(P, cwnd)`` (``b`` at most ``threshold_max``, ``a`` at
              most ``b − min_gap``): P scales the parameter increments as well.
-Area 2       ``P = max(area2_factor × P, 1)`` (1: Vegas's +1 per round, 002 Fig. 1);
+Area 2       ``P = max(area2_factor × P, 1)`` (1: Vegas's +1 per round, iTCP-Vegas paper, Fig. 1);
              ``cwnd += min(P, cwnd)``; narrow the gap from above:
              ``b = max(b − threshold_step, a + min_gap)``.
 Area 3       ``cwnd`` unchanged; ``P = 0``; narrow the gap as in Area 2.
@@ -213,7 +213,8 @@ class ITcpVegas(Vegas):
         area3 = ca & (delta > m) & (delta < b)
         area4 = ca & (delta > b)
 
-        slowed = np.maximum(self._slow * p, 1.0)  # at least Vegas's +1 (002 Fig. 1)
+        # at least Vegas's +1 (the iTCP-Vegas paper, Fig. 1)
+        slowed = np.maximum(self._slow * p, 1.0)
         new_p = np.where(area1, p + self._p_step, np.where(area2, slowed, 0.0))
         amount = np.where(area1 | area2, np.minimum(new_p, cwnd), 0.0)
         cut = np.where(area4, delta - m, 0.0)

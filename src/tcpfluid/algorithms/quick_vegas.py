@@ -1,6 +1,6 @@
-"""Quick Vegas (Chan, Lin and Ho), document 000 §3.2.
+"""Quick Vegas, §3.2 of the Quick Vegas paper (Chan, Lin and Ho 2008).
 
-Rules, each from document 000 unless marked *ours*:
+Rules, each from the Quick Vegas paper unless marked *ours*:
 
 * Δ as Vegas, eq (1): ``cwnd × (1 − BaseRTT / RTT)`` with the round's mean RTT.
 * Slow start (§3.2.1): "a sender sends out an extra packet whenever it receives two ACKs"
@@ -35,9 +35,9 @@ Rules, each from document 000 unless marked *ours*:
   Δ ≥ α/4 (the flow is near its band, where an unseen increase can overshoot β) is followed
   by a measurement round (no decision; succ and the window kept). ``"every-round"`` is the
   pseudo-code read literally: succ grows before its first increase is seen and many flows
-  fall into a limit cycle (queue 0–1297 packets with 60 flows on 1 Gb/s, where document
-  000 §5.3 reports a maximum queue similar to Vegas's). ``"after-increase"`` measures after
-  every eq.-(3) increase, ``"every-other-round"`` after every decision (both slow the
+  fall into a limit cycle (queue 0–1297 packets with 60 flows on 1 Gb/s, where the Quick
+  Vegas paper's §5.3 reports a maximum queue similar to Vegas's). ``"after-increase"``
+  measures after every eq.-(3) increase, ``"every-other-round"`` after every decision (both slow the
   ramp-up). ``"near-band-after-overshoot"`` (*ours*) is ``"near-band"`` plus: after a
   decision that sees an overshoot (Δ > 2β) every eq.-(3) increase is measured, until a
   decision following an increase finds Δ ≥ α again. Without it, flows that overshoot
@@ -87,7 +87,7 @@ State = dict[str, FloatArray]
 
 
 class QuickVegas(Vegas):
-    """Quick Vegas: ×1.5 slow start and the succ/incr congestion avoidance (document 000 §3.2).
+    """Quick Vegas: ×1.5 slow start and succ/incr congestion avoidance (Quick Vegas paper, §3.2).
 
     Parameters
     ----------
@@ -108,7 +108,7 @@ class QuickVegas(Vegas):
         every eq.-(3) increase from an overshoot (Δ > 2β) until the flow is back in its
         band.
 
-    Defaults are document 000 §5's (γ = 1, α = 2, β = 4).
+    Defaults are those of §5 of the Quick Vegas paper (γ = 1, α = 2, β = 4).
 
     Notes
     -----
@@ -236,7 +236,7 @@ class QuickVegas(Vegas):
     def on_loss(
         self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
     ) -> FloatArray:
-        """Vegas's loss reactions (document 000 §3.1); ``succ`` is reset."""
+        """Vegas's loss reactions (the Quick Vegas paper, §3.1); ``succ`` is reset."""
         new = super().on_loss(state, index, kind, cwnd)
         state["succ"][np.asarray(index, dtype=np.intp)] = 0.0
         state["hold"][np.asarray(index, dtype=np.intp)] = 0.0

@@ -1,11 +1,11 @@
-"""TCP-Ho (Ho, Chan and Chen), document 004 §3.2: quick shift with a status machine.
+"""TCP-Ho, §3.2 of the TCP-Ho paper (Ho, Chan and Chen 2007): quick shift with a status machine.
 
 By default (``TcpHo(decrease="throughput")``) five rules of ours are added to Tables 1–2
-so that the flow converges after bandwidth changes as document 004 reports (see
+so that the flow converges after bandwidth changes as the TCP-Ho paper reports (see
 :class:`TcpHo` and "What the rules cannot do" below); ``decrease="table"`` is the
 document's status machine alone, described here.
 
-Quantities of one round n (document 004 §3.2): Maximal Throughput ``MaT = cwnd / Minimal
+Quantities of one round n (the TCP-Ho paper, §3.2): Maximal Throughput ``MaT = cwnd / Minimal
 RTT`` and Minimal Throughput ``MiT = cwnd / Maximal RTT``, with the Minimal and Maximal RTT
 of the round's own packets (``sample.rtt_min``, ``sample.rtt_max``). "Current" is round n,
 "Prior" round n − 2.
@@ -22,7 +22,7 @@ Status machine (Tables 1–2), checked in this order, ``s`` the previous status:
    ``cwnd = max(cwnd − maxincr, 2)``, ``incr = 0``, status 4.
 5. Otherwise: ``incr = maxincr = 0``, status 5.
 
-Timing (document 004 §3.2 and Table 4): no increase in the first round; "from the second
+Timing (the TCP-Ho paper, §3.2 and Table 4): no increase in the first round; "from the second
 round, we adjust the increase (or decrease) amount every other round ... the increase (or
 decrease) amounts in the i-th and (i+1)-th rounds will be the same". Counting on_round calls
 ``k = 0, 1, 2, ...`` from the start of the connection (or a loss), the law compares and
@@ -39,8 +39,8 @@ round i: W = 2, 2, 2, 3, 4, 6, 8, 11, 14, 18, 22 and z = 0, 0, 1, 1, 2, 2, 3, 3,
   gives status 5 (nothing changes any more), the quick-shift state is reset as at the
   start of a connection (the round count and throughput history too), so Table 4's growth
   restarts: the document's rules never increase after a tie, and a window of 2 that has
-  stopped adjusting has "no idea about the available bandwidth" (004 §3.2), the situation
-  the document resolves by starting afresh.
+  stopped adjusting has "no idea about the available bandwidth" (the TCP-Ho paper, §3.2),
+  the situation the document resolves by starting afresh.
 * Decreases use ``maxincr`` as Table 2 writes it: after status 5 (``maxincr = 0``) a first
   case-2/4 decrease removes 0 packets. We do not read "maxincr ≥ 1" as applying to that
   step: Table 2 attaches it to statuses 2 and 4 only, and a floor of 1 packet there would
@@ -63,14 +63,14 @@ What the rules cannot do (an experiment: ``tests/algorithms/test_alg_tcp_ho.py::
 test_table2_cannot_shed_a_window_after_a_tie``): after a status 5, ``maxincr = 0``; a
 decrease chain from there removes 0, then at most 1 packet per comparison (statuses 2 and 4
 floor ``maxincr`` at 1, and only increases raise it), each applied in two rounds. In 7 s of
-200 ms rounds (17 comparisons) that is at most 32 packets, where document 004 §5.1.2 needs
+200 ms rounds (17 comparisons) that is at most 32 packets, where the TCP-Ho paper's §5.1.2 needs
 about 310 (the window halves). No reading of Table 2 that keeps "otherwise: maxincr = 0" can
 converge in 7 s after a halving from a steady state. With a standing queue, cwnd / RTT
 equals the available rate μa whatever the window, so no comparison sees the queue. After the
 available rate halves from a status-5 steady state the first decrease is ``maxincr = 0`` and
 the throughputs are flat afterwards: the window keeps its size, the sender's throughput
 converges at once (the queue absorbs the excess) and the queue grows by the old window minus
-the new μa d. Moving the window by hundreds of packets within document 004's "less than 7
+the new μa d. Moving the window by hundreds of packets within the TCP-Ho paper's "less than 7
 seconds" would need decreases larger than any ``maxincr`` Table 2 allows after a status 5;
 we do not invent one.
 
@@ -82,7 +82,7 @@ from round to round (round boundaries fall between packets), enough to start suc
 (exact inequalities); in ns-2 coarser noise would likely break it. The restart at the
 floor bounds the damage: the window ramps back as in Table 4 (about 5 s at 50 Mb/s × 100
 ms). A comparison resolution (differences below one packet per round as ties) was tried:
-it stops the chain on document 004's §5.1.2 path but moves the conspicuous round for
+it stops the chain on the TCP-Ho paper's §5.1.2 path but moves the conspicuous round for
 μd = 5 and cannot separate Table 4's first +1 packet from a 1-packet decrease chain, so
 it is not shipped.
 """
@@ -142,7 +142,7 @@ def _restart(state: State, where: NDArray[np.bool_] | NDArray[np.intp]) -> None:
 
 
 class TcpHo(ControlLaw):
-    """TCP-Ho's quick-shift status machine (document 004 §3.2, Tables 1–2).
+    """TCP-Ho's quick-shift status machine (the TCP-Ho paper, §3.2, Tables 1–2).
 
     TCP-Ho has no tunable parameter: its increments are counted in packets and its
     decisions compare throughputs of rounds n and n − 2.
@@ -152,7 +152,7 @@ class TcpHo(ControlLaw):
     decrease : {"throughput", "table"}, default "throughput"
         ``"table"``: Tables 1–2 as written (with the readings in the module docstring).
         ``"throughput"`` (default; an *addition*, not in the document: Table 2 alone
-        cannot converge as document 004 reports, see the module docstring), five rules on
+        cannot converge as the TCP-Ho paper reports, see the module docstring), five rules on
         top of Tables 1–2: (1) throughputs closer than half a packet per round are a tie;
         (2) a fall (statuses 2, 4) counts only if the RTTs rose too (a fall that the
         flow's own decrease explains is a tie), and a fall of one end of the interval

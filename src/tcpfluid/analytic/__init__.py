@@ -1,13 +1,15 @@
 """Closed forms of delay-based TCP, each re-derived in SymPy (:mod:`.derive`).
 
-Stable public API (document 000 = Quick Vegas paper, 004 = TCP-Ho paper):
+Stable public API (equations and tables of the Quick Vegas paper, Chan, Lin, Ho 2008, and
+of the TCP-Ho paper, Ho, Chan, Chen 2007):
 
-* :func:`critical_window` - window on leaving slow start (000 eqs. 6, 9, 10);
-* :func:`rounds_to_equilibrium` - rounds from W to nW (000 eqs. 11, 12);
+* :func:`critical_window` - window on leaving slow start (Quick Vegas paper, eqs. 6, 9, 10);
+* :func:`rounds_to_equilibrium` - rounds from W to nW (Quick Vegas paper, eqs. 11, 12);
 * :func:`conspicuous_round` - round at which a new flow reaches the available
-  bandwidth (004 eqs. 2-5, corrected; the printed eq. 6 is :func:`conspicuous_round_printed`);
-* :func:`slow_start_windows` - the window of each slow-start round (000 Table 1,
-  004 Tables 3-4);
+  bandwidth (TCP-Ho paper, eqs. 2-5, corrected; the printed eq. 6 is
+  :func:`conspicuous_round_printed`);
+* :func:`slow_start_windows` - the window of each slow-start round (Quick Vegas
+  paper, Table 1; TCP-Ho paper, Tables 3-4);
 
 and equilibria and fairness: :func:`jain_index`, :func:`vegas_equilibrium_window`,
 :func:`vegas_window_band`, :func:`reverse_path_throughput`,

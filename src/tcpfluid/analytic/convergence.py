@@ -2,12 +2,12 @@
 
 Sources
 -------
-* Document 000 (Quick Vegas) §4.2, eqs. (11)–(12): rounds for a flow at equilibrium window
+* The Quick Vegas paper, §4.2, eqs. (11)–(12): rounds for a flow at equilibrium window
   W to reach nW. Vegas adds one packet per round: ``(n − 1) W`` rounds. Quick Vegas adds
   ``(β − Δ)·succ`` in its succ-th consecutive increase, so after i rounds
   ``nW = W + (β − Δ) i (i + 1)/2`` (eq. 11) and ``i = (−1 + sqrt((β + 8W(n−1))/β))/2``
   (eq. 12, Δ ≈ 0). ``delta`` keeps a constant Δ: β becomes β − Δ.
-* Document 004 (TCP-Ho) §4, eqs. (2)–(6): the round at which a new flow's steady throughput
+* The TCP-Ho paper, §4, eqs. (2)–(6): the round at which a new flow's steady throughput
   first reaches the available bandwidth. See ``docs/errata.md`` for the printing errors in
   eqs. (2), (3) and (6) and which of the paper's numbers each form reproduces.
 """
@@ -41,7 +41,7 @@ def rounds_to_equilibrium(
     beta: float = 4.0,
     delta: float = 0.0,
 ) -> NDArray[np.float64]:
-    """Rounds for a flow at equilibrium window W to reach nW (document 000 §4.2).
+    """Rounds for a flow at equilibrium window W to reach nW (the Quick Vegas paper, §4.2).
 
     Parameters
     ----------
@@ -89,7 +89,7 @@ def rounds_to_equilibrium(
 
 
 def tcp_ho_cubic(k: ArrayLike, bdp: ArrayLike) -> NDArray[np.float64]:
-    """Left side of eq. (5) of document 004: ``k³ − 10k² + (40 − 8μd)k + 16μd − 64``."""
+    """Left side of eq. (5) of the TCP-Ho paper: ``k³ − 10k² + (40 − 8μd)k + 16μd − 64``."""
     kk = np.asarray(k, dtype=np.float64)
     b = np.asarray(bdp, dtype=np.float64)
     return _finite_result(
@@ -101,7 +101,7 @@ def tcp_ho_cubic(k: ArrayLike, bdp: ArrayLike) -> NDArray[np.float64]:
 
 
 def tcp_ho_cubic_root(bdp: ArrayLike) -> NDArray[np.float64]:
-    """Largest real root of eq. (5) of document 004, rounds (not rounded to an integer).
+    """Largest real root of eq. (5) of the TCP-Ho paper, rounds (not rounded to an integer).
 
     With ``k = t + 10/3`` eq. (5), ``k³ − 10k² + (40 − 8μd)k + (16μd − 64) = 0``, becomes
     the depressed cubic ``t³ + p t + q = 0`` with ``p = 20/3 − 8μd`` and
@@ -137,7 +137,7 @@ def _even_ceil(x: NDArray[np.float64]) -> NDArray[np.float64]:
 def _vegas_conspicuous(
     bdp: NDArray[np.float64], gamma: float, rtt_model: str
 ) -> NDArray[np.float64]:
-    # eq. (2) of document 004 with the exponent corrected (docs/errata.md, E4):
+    # eq. (2) of the TCP-Ho paper with the exponent corrected (docs/errata.md, E4):
     # W_l = 2^(l/2) for even l, the first even l with W_l >= W* is
     # l = 2 ceil(log2 W*); then ceil(μd − 7 W_l / 8) more rounds at +1 per round.
     w_star = critical_window("vegas", bdp, gamma=gamma, rtt_model=rtt_model)  # type: ignore[arg-type]
@@ -156,7 +156,7 @@ def conspicuous_round(
     queue: Literal["bottleneck", "paper", "table"] = "bottleneck",
     rtt: Literal["average", "last"] | None = None,
 ) -> NDArray[np.float64]:
-    """The round at which a new flow first reaches the available bandwidth (document 004 §4).
+    """The round at which a new flow first reaches the available bandwidth (the TCP-Ho paper, §4).
 
     Parameters
     ----------
@@ -225,7 +225,7 @@ def conspicuous_round(
 def conspicuous_round_printed(algorithm: str, bdp: ArrayLike) -> NDArray[np.float64]:
     """The document's printed forms, kept for comparison (see ``docs/errata.md``).
 
-    ``"tcp-ho"``: eq. (6) of document 004 as printed,
+    ``"tcp-ho"``: eq. (6) of the TCP-Ho paper as printed,
     ``k = 4 (cbrt(Q + 3 sqrt(P)) + cbrt(Q − 3 sqrt(P)))`` with ``Q = 18μd + 8`` and
     ``P = 21 − 18μd + 96 μ²d²`` (real-valued, not rounded). It is not a root of eq. (5)
     (erratum E6) but it is what Examples 2 and 3 (3.4 s, 4.7 s) were computed from.

@@ -50,7 +50,7 @@ _FRACTION = {"vegas": sp.Rational(1, 2), "quick-vegas": sp.Rational(1, 3)}
 
 
 def critical_window_expr(algorithm: str, rtt: Literal["average", "last"] = "average") -> sp.Expr:
-    """W* from ``Δ = W (1 − d/D) = γ`` with the round's RTT D (document 000 §4.1).
+    """W* from ``Δ = W (1 − d/D) = γ`` with the round's RTT D (the Quick Vegas paper, §4.1).
 
     The extra packets f·W of a growth round queue in the sender while ACKs arrive every
     1/μ: the last packet waits f·W/μ, the packets on average half of that. Returns W* as a
@@ -74,7 +74,7 @@ def quick_vegas_slow_start_expr() -> sp.Expr:
 
 
 def vegas_slow_start_round_expr() -> sp.Expr:
-    """First even round l at which Vegas's window ``2^(l/2)`` (document 004 Table 3) equals W*.
+    """First even round l at which Vegas's window ``2^(l/2)`` (the TCP-Ho paper, Table 3) equals W*.
 
     Solving ``2^(l/2) = W*`` with the smoothed-RTT W* gives
     ``l = 2 log2((1 + sqrt(1 + 16μd))/2) = 2 log2(1 + sqrt(1 + 16μd)) − 2``; the paper
@@ -87,7 +87,7 @@ def vegas_slow_start_round_expr() -> sp.Expr:
 
 
 def rounds_expr(algorithm: str) -> sp.Expr:
-    """Rounds i from W to nW (document 000 §4.2).
+    """Rounds i from W to nW (the Quick Vegas paper, §4.2).
 
     Vegas: ``W + i = nW``. Quick Vegas: ``W + Σ_{j=1..i} (β − Δ) j = nW`` (eq. 11), solved
     for its positive root (eq. 12 when Δ = 0).
@@ -104,7 +104,7 @@ def rounds_expr(algorithm: str) -> sp.Expr:
 
 
 def tcp_ho_table_windows() -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
-    """Document 004 Table 4 from its growth rule: ``W_{i+1} = W_i + z_i``, W_2 = 2.
+    """The TCP-Ho paper's Table 4 from its growth rule: ``W_{i+1} = W_i + z_i``, W_2 = 2.
 
     While PMaT < CMiT holds, the increase grows by one every other round and is applied in
     two consecutive rounds: z_i = floor(i/2). Summing gives, for even and odd i,
@@ -123,7 +123,7 @@ def tcp_ho_table_windows() -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
 
 
 def tcp_ho_condition(queue: Literal["bottleneck", "paper", "table"] = "paper") -> sp.Expr:
-    """Eq. (4) of document 004 with eq. (3): ``W_{k−2} D − W_k d >= 0``, times 8μ, expanded.
+    """Eq. (4) of the TCP-Ho paper with eq. (3): ``W_{k−2} D − W_k d >= 0``, times 8μ, expanded.
 
     ``queue="paper"``: the last packet sees ``(k − 4)/2`` packets (eq. 3 as printed);
     ``"table"``: ``z_{k−1} = (k − 2)/2`` (Table 4); ``"bottleneck"``: the larger of
@@ -167,7 +167,7 @@ def tcp_ho_bottleneck_round_expr() -> sp.Expr:
 
 
 def tcp_ho_cubic_expr() -> sp.Expr:
-    """Eq. (5) of document 004 re-derived: ``k³ − 10k² + (40 − 8μd)k + 16μd − 64``."""
+    """Eq. (5) of the TCP-Ho paper re-derived: ``k³ − 10k² + (40 − 8μd)k + 16μd − 64``."""
     return tcp_ho_condition("paper")
 
 
@@ -184,8 +184,9 @@ def tcp_ho_depressed_cubic() -> tuple[sp.Expr, sp.Expr]:
 def vegas_equilibrium_expr() -> sp.Expr:
     """Vegas's window when it keeps N packets queued: solve Δ = N with RTT = d + q/μ.
 
-    At equilibrium the flow's rate W/RTT equals μ and Δ = W (1 − d/RTT) = N (document
-    003 eqs. 1–4); the solution is ``W = μd + N``, returned in terms of ``B`` and ``N``.
+    At equilibrium the flow's rate W/RTT equals μ and Δ = W (1 − d/RTT) = N (the
+    asymmetric-networks paper, eqs. 1–4); the solution is ``W = μd + N``, returned in terms of
+    ``B`` and ``N``.
     """
     q = sp.Symbol("q", positive=True)
     rtt = d + q / mu
@@ -197,8 +198,8 @@ def vegas_equilibrium_expr() -> sp.Expr:
 def blb_rate_expr() -> sp.Expr:
     """Boutremans–Le Boudec: rate of a flow with backlog α, over-estimate x, queueing δ.
 
-    ``cwnd − (BaseRTT/RTT) cwnd = α`` with BaseRTT = d_j + x and RTT = d_j + δ (document
-    001 ch. 2 §5), solved for cwnd; the rate is cwnd/RTT = ``α/(δ − x)``.
+    ``cwnd − (BaseRTT/RTT) cwnd = α`` with BaseRTT = d_j + x and RTT = d_j + δ (Tsang's
+    thesis, ch. 2 §5), solved for cwnd; the rate is cwnd/RTT = ``α/(δ − x)``.
     """
     (c_sol,) = sp.solve(sp.Eq(cwnd - (dj + x) / (dj + delta) * cwnd, alpha), cwnd)
     return sp.simplify(c_sol / (dj + delta))
@@ -207,7 +208,7 @@ def blb_rate_expr() -> sp.Expr:
 def symmetric_mode_gain_expr() -> sp.Expr:
     """``∂Δ_j/∂w`` when every one of N flows moves its window by the same amount.
 
-    Flow j measures ``Δ_j = w_j (1 − d/D)`` with ``D = d + (Σ w − μd)/μ`` (document 000
+    Flow j measures ``Δ_j = w_j (1 − d/D)`` with ``D = d + (Σ w − μd)/μ`` (the Quick Vegas paper,
     eq. 1 with a standing queue). With all N windows equal to w, ``Δ = w (1 − d/D(Nw))``;
     differentiated at the equilibrium ``N w = μD`` this is ``q/(μD) + d/D`` = 1: each flow's
     Δ moves one for one with its own window, whatever N (returned simplified: ``1``).

@@ -2,14 +2,14 @@
 
 Sources
 -------
-* Jain's fairness index: document 000 eq. (13), document 004 §5.2.
+* Jain's fairness index: the Quick Vegas paper, eq. (13), the TCP-Ho paper, §5.2.
 * Vegas's equilibrium window ``cwnd = w + N`` with ``w = μ·BaseRTT`` and N the backlog the
-  flow keeps queued, ``α <= N <= β``: document 003 §IV.B, eqs. (1)–(4). On a path whose
-  ACK link is the bottleneck (μr < μf) the same argument holds with μr: Vegas's throughput
-  is ``min(μf, μr)`` (document 003 §IV.C).
+  flow keeps queued, ``α <= N <= β``: the asymmetric-networks paper, §IV.B, eqs. (1)–(4).
+  On a path whose ACK link is the bottleneck (μr < μf) the same argument holds with μr:
+  Vegas's throughput is ``min(μf, μr)`` (the asymmetric-networks paper, §IV.C).
 * Reno's largest window on an asymmetric path, ``w_renomax = μf·RTT + k·B_r + B_f``
-  (document 003 §IV.C, after Lakshman et al.).
-* Boutremans–Le Boudec steady state (document 001, chapter 2 §5): flow j keeps α_j packets
+  (the asymmetric-networks paper, §IV.C, after Lakshman et al.).
+* Boutremans–Le Boudec steady state (Tsang's thesis, chapter 2 §5): flow j keeps α_j packets
   queued and over-estimates its propagation delay by x_j, so with the common FIFO queueing
   delay δ its rate is ``α_j / (δ − x_j)`` and its window ``α_j (d_j + δ)/(δ − x_j)``;
   δ solves ``Σ_j α_j / (δ − x_j) = c``.
@@ -38,7 +38,7 @@ __all__ = [
 
 
 def jain_index(x: ArrayLike, *, axis: int = -1) -> NDArray[np.float64] | float:
-    """Jain's fairness index ``(Σx)² / (n Σx²)`` (document 000 eq. 13).
+    """Jain's fairness index ``(Σx)² / (n Σx²)`` (the Quick Vegas paper, eq. 13).
 
     Parameters
     ----------
@@ -63,7 +63,9 @@ def jain_index(x: ArrayLike, *, axis: int = -1) -> NDArray[np.float64] | float:
 
 
 def vegas_equilibrium_window(bdp: ArrayLike, backlog: ArrayLike) -> NDArray[np.float64]:
-    """Vegas's window when it keeps ``backlog`` packets queued: ``w + N`` (document 003 eq. 4).
+    """Vegas's window when it keeps ``backlog`` packets queued: ``w + N``.
+
+    The asymmetric-networks paper, eq. 4.
 
     Parameters
     ----------
@@ -80,7 +82,9 @@ def vegas_equilibrium_window(bdp: ArrayLike, backlog: ArrayLike) -> NDArray[np.f
 def vegas_window_band(
     bdp: ArrayLike, *, alpha: float = 2.0, beta: float = 4.0
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """The band ``[w + α, w + β]`` in which Vegas's window settles (document 003 §IV.B).
+    """The band ``[w + α, w + β]`` in which Vegas's window settles.
+
+    The asymmetric-networks paper, §IV.B.
 
     Returns ``(low, high)`` arrays of the shape of ``bdp``.
     """
@@ -94,8 +98,8 @@ def vegas_window_band(
 def reverse_path_throughput(mu_forward: ArrayLike, mu_reverse: ArrayLike) -> NDArray[np.float64]:
     """Vegas's throughput on a path with an ACK-path bottleneck: ``min(μf, μr)`` pkt/s.
 
-    Document 003 §IV.C (Fig. 4): ACKs queue on the slow reverse link, Vegas reads that
-    queue as congestion and matches its rate to μr ACKs per second.
+    The asymmetric-networks paper, §IV.C (Fig. 4): ACKs queue on the slow reverse link, Vegas
+    reads that queue as congestion and matches its rate to μr ACKs per second.
     """
     f = as_float_array("mu_forward", mu_forward, positive=True)
     r = as_float_array("mu_reverse", mu_reverse, positive=True)
@@ -111,8 +115,9 @@ def reno_max_window_asymmetric(
 ) -> NDArray[np.float64]:
     """Upper end of Reno's window range on an asymmetric path, packets.
 
-    ``w_renomax = μf·RTT + k·B_r + B_f`` (document 003 §IV.C): the packets in flight, plus
-    the data that k ACK-buffers' worth of queued ACKs stand for, plus the forward buffer.
+    ``w_renomax = μf·RTT + k·B_r + B_f`` (the asymmetric-networks paper, §IV.C): the packets in
+    flight, plus the data that k ACK-buffers' worth of queued ACKs stand for, plus the forward
+    buffer.
 
     Parameters
     ----------

@@ -2,15 +2,15 @@
 
 For each algorithm it combines the closed forms of this package:
 
-* ``vegas`` / ``enhanced-vegas``: the critical window (document 000 eq. 6 or its
+* ``vegas`` / ``enhanced-vegas``: the critical window (the Quick Vegas paper, eq. 6 or its
   last-packet form), the slow-start table (Table 1) to find the round it leaves slow start,
   the 1/8 cut, then one packet per round up to the first window of the equilibrium band,
-  ``μd + α`` (Vegas stops increasing once Δ reaches α; document 003 eq. 4). This is
-  eq. (2) of document 004 with the band's lower edge as the target.
+  ``μd + α`` (Vegas stops increasing once Δ reaches α; the asymmetric-networks paper, eq. 4).
+  This is eq. (2) of the TCP-Ho paper with the band's lower edge as the target.
 * ``quick-vegas``: eqs. (9)/(10), Table 1 (×1.5 per round), then eq. (12) from the exit
   window to Quick Vegas's target ``μd + (α+β)/2`` (its pseudo-code moves Δ toward
   (α+β)/2).
-* ``tcp-ho``: no slow start; the conspicuous round (document 004 eq. 5, corrected).
+* ``tcp-ho``: no slow start; the conspicuous round (the TCP-Ho paper, eq. 5, corrected).
 
 Times are rounds × d: the fluid model's rounds last one base RTT while the queue is small,
 which holds before equilibrium (the windows stay below μd).
@@ -50,14 +50,14 @@ class Prediction:
         exit window's own RTTs, one round after it sent them), the window that exceeded
         γ (a value of the slow-start table, before the cut: the documents' "slow start
         stops with window 64") and the end of the exit round, ``exit_round · d``: 12,
-        64 and 1.2 s for Vegas on 50 Mb/s × 100 ms, as document 000 reports.
+        64 and 1.2 s for Vegas on 50 Mb/s × 100 ms, as the Quick Vegas paper reports.
     ca_start_window_pkts
         The window congestion avoidance starts from, after the 1/8 cut.
     equilibrium_window_pkts
         The window the flow settles at (None for TCP-Ho: its analysis gives a round, not
         a window).
     equilibrium_band_pkts
-        ``(μd + α, μd + β)``: Vegas's band (document 003 eq. 4); None for TCP-Ho.
+        ``(μd + α, μd + β)``: Vegas's band (the asymmetric-networks paper, eq. 4); None for TCP-Ho.
     rounds_to_equilibrium
         Rounds from the start of the connection to the equilibrium window: the exit round
         plus the congestion-avoidance rounds after it (TCP-Ho: the conspicuous round).
@@ -93,7 +93,7 @@ def _settle_from_above(
     """Window and rounds of congestion avoidance from a window above the band's target.
 
     The fluid model's own rule with a standing queue: Δ = W − μd once W > μd (the round's
-    RTT is W/μ). Vegas (eq. 2 of document 000) removes one packet per round while Δ > β.
+    RTT is W/μ). Vegas (eq. 2 of the Quick Vegas paper) removes one packet per round while Δ > β.
     Quick Vegas (§3.2.2 pseudo-code) removes (Δ − m)/2 (eq. 4) while Δ > β and one packet
     per round while m < Δ <= β, m = (α + β)/2.
     """

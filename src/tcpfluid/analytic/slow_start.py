@@ -1,8 +1,8 @@
 """Slow start in closed form: critical windows and the window of each round.
 
-Model (document 000 §4.1, after Vanichpun and Feng): a single flow fills an empty path whose
-bottleneck rate is μ and base RTT d. In a round where the window grows through per-ACK
-increments, the ACKs of the previous round arrive every 1/μ seconds and the extra packets
+Model (the Quick Vegas paper, §4.1, after Vanichpun and Feng): a single flow fills an empty
+path whose bottleneck rate is μ and base RTT d. In a round where the window grows through
+per-ACK increments, the ACKs of the previous round arrive every 1/μ seconds and the extra packets
 pile up in the sender queue. If the window of the round is W and a fraction ``f`` of it is
 extra packets (Vegas doubling: f = 1/2; Quick Vegas, one extra per two ACKs: f = 1/3), the
 last packet of the round waits fW/μ, the average packet fW/(2μ). Vegas leaves slow start
@@ -150,9 +150,9 @@ def critical_window(
         Vegas's slow-start threshold γ, packets (> 0; 1 in the documents).
     rtt_model
         ``"average"`` (default): D is the mean RTT of the round (the implementations'
-        smoothed RTT; eq. 6 for Vegas, eq. 10 for Quick Vegas, document 000). ``"last"``: D
+        smoothed RTT; eq. 6 for Vegas, eq. 10 for Quick Vegas, the Quick Vegas paper). ``"last"``: D
         is the RTT of the round's last packet (eq. 9 for Quick Vegas; for Vegas the form
-        ``(γ + sqrt(γ² + 8γμd))/2`` quoted in document 004 §4.1).
+        ``(γ + sqrt(γ² + 8γμd))/2`` quoted in the TCP-Ho paper, §4.1).
     rtt
         Accepted alias of ``rtt_model``.
 
@@ -195,18 +195,18 @@ def slow_start_windows(
     algorithm
         ``"vegas"`` (doubling every other round), ``"quick-vegas"`` (one extra packet per
         two ACKs, every round) or ``"tcp-ho"`` (quick shift with PMaT < CMiT throughout,
-        document 004 Table 4: ``W_i = (i² − 2i + 9)/4`` for odd i, ``(i² − 2i + 8)/4`` for
+        the TCP-Ho paper, Table 4: ``W_i = (i² − 2i + 9)/4`` for odd i, ``(i² − 2i + 8)/4`` for
         even i).
     rounds
         Number of rounds (>= 1); the result has one window per round, round 0 first.
     whole_acks
         Quick Vegas only: ``False`` gives the fluid ×1.5 per round of Table 1 of
-        document 000 (2, 3, 4.5, 6.75, ...); ``True`` counts whole ACKs as a sender does,
+        the Quick Vegas paper (2, 3, 4.5, 6.75, ...); ``True`` counts whole ACKs as a sender does,
         one extra packet per two whole ACKs (2, 3, 4, 6, 9, 13, ...). Vegas's and TCP-Ho's
         tables are already whole numbers.
     indexing
-        Vegas only: ``"quick-vegas"`` numbers rounds as Table 1 of document 000 (2, 2, 4,
-        4, 8, ...); ``"tcp-ho"`` as Table 3 of document 004, which counts one more initial
+        Vegas only: ``"quick-vegas"`` numbers rounds as Table 1 of the Quick Vegas paper (2, 2, 4,
+        4, 8, ...); ``"tcp-ho"`` as Table 3 of the TCP-Ho paper, which counts one more initial
         round (2, 2, 2, 4, 4, 8, ...).
     """
     check_choice("algorithm", algorithm, ("vegas", "quick-vegas", "tcp-ho"))
@@ -261,10 +261,10 @@ class SlowStartExit:
         is the first round, ``[0, d]``, which sends the initial window (Table 1's index
         0); the exit round is the round at whose end a sender decides from the RTTs of
         the exit window's own packets, the round after the one that sent it:
-        ``round + 2``. Document 004 numbers the same round ``l`` (its Table 3 has one
+        ``round + 2``. The TCP-Ho paper numbers the same round ``l`` (its Table 3 has one
         more initial round): l = 12 at μd = 625.
     exit_time_s
-        End of the exit round, ``exit_round · d``: document 000's "slow start stops at
+        End of the exit round, ``exit_round · d``: the Quick Vegas paper's "slow start stops at
         1.2 s with 64 packets" on the 50 Mb/s × 100 ms path.
     """
 
@@ -295,7 +295,7 @@ def slow_start_exit(
 
     Vegas checks Δ in the round that doubled its window; Quick Vegas grows every round.
     The flow leaves slow start at the end of the first growth round whose window W
-    satisfies ``W >= W*`` and cuts its window by 1/8 (document 000 §3.1).
+    satisfies ``W >= W*`` and cuts its window by 1/8 (the Quick Vegas paper, §3.1).
 
     Parameters
     ----------
@@ -319,9 +319,9 @@ def slow_start_exit(
         raise ValueError(
             f"slow_start_exit: with gamma={gamma!r} and bdp={bdp!r} the critical window "
             f"W* = {w_star:.6g} packets exceeds μd = {b:.6g}: the window would fill the path "
-            "before the slow-start burst alone makes Δ reach γ, and the closed form (document "
-            "000 §4.1, no bottleneck queue in slow start) does not apply; use a smaller gamma, "
-            "a larger path, or a simulation engine"
+            "before the slow-start burst alone makes Δ reach γ, and the closed form (the Quick "
+            "Vegas paper, §4.1, no bottleneck queue in slow start) does not apply; use a smaller "
+            "gamma, a larger path, or a simulation engine"
         )
     # enough rounds: windows grow at least x1.5 every two rounds
     n = int(4 * np.ceil(np.log(max(w_star, 2.0)) / np.log(1.5))) + 8

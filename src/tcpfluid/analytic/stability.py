@@ -3,13 +3,13 @@
 Model
 -----
 N flows share a bottleneck of rate μ (packets/s) and base RTT d; flow j holds window w_j and
-the queue is ``q = Σ w_j − μd``. Each flow measures its backlog (document 000 eq. 1)
+the queue is ``q = Σ w_j − μd``. Each flow measures its backlog (the Quick Vegas paper, eq. 1)
 ``Δ_j = w_j (1 − d/D)`` with ``D = d + q/μ`` and changes its window once per round by a
 law ``w_j ← w_j − K (Δ_j − Δ*)`` near its target backlog Δ* (the *gain* K of the law).
 A decision made at the boundary of round i is seen in the Δ measured ``L`` rounds later
 (the *feedback lag*): the round model has ``L = 1``; at packet level the window decided
 at boundary i is sent during round i + 1 and its RTTs are measured during round i + 2, so
-``L = 2`` (document 000 §3.2.2: "the influence to the network can be detected at the
+``L = 2`` (the Quick Vegas paper, §3.2.2: "the influence to the network can be detected at the
 (i + 2)th round").
 
 Linearised around the equilibrium (all windows equal, ``N w = μD``), the symmetric mode
@@ -30,11 +30,11 @@ their window by a packet-sized step move the queue by N times that).
 
 Gains of the laws (per round, near their target)
 ------------------------------------------------
-* Vegas (document 000 eq. 2), Enhanced Vegas: ±1 packet per round with a dead band
+* Vegas (the Quick Vegas paper, eq. 2), Enhanced Vegas: ±1 packet per round with a dead band
   [α, β]: a relay, gain 0 inside the band. It stops inside the band iff the band holds the
   steps taken before a move is seen: ``β − α >= L`` packets (one step per round of lag);
   otherwise it cycles by about a packet per flow (Enhanced Vegas, α = β: always).
-* Quick Vegas (document 000 §3.2.2): above β, eq. (4) ``w −= (Δ − m)/2``: K = 1/2 (the
+* Quick Vegas (the Quick Vegas paper, §3.2.2): above β, eq. (4) ``w −= (Δ − m)/2``: K = 1/2 (the
   paper's own reason for the half: the lag of two rounds). Below α, eq. (3)
   ``w += (β − Δ)·succ``: around the target β the gain is K = succ (1 at the first
   increase: the step lands exactly on Δ = β when it is seen one round later). With L = 2
@@ -45,7 +45,7 @@ Gains of the laws (per round, near their target)
   the default, or ``"after-increase"``) or after every decision (``"every-other-round"``)
   each decision sees the previous one: the lag in decisions is 1 and K = succ = 1 is
   inside the boundary 2.
-* FAST (document 000 §2): ``w ← (1 − γ)w + γ(w d/D + α)``: K = γ (0.5 by default): stable
+* FAST (the Quick Vegas paper, §2): ``w ← (1 − γ)w + γ(w d/D + α)``: K = γ (0.5 by default): stable
   for L = 1 and 2, not beyond L = 3 once γ > 0.618.
 
 The numeric functions here use NumPy only; the figure function imports matplotlib lazily.
@@ -412,7 +412,7 @@ def empty_queue_cycle(
     """Will N Quick Vegas flows that have drained the queue to zero swing back and forth?
 
     :func:`round_map_stability` linearises around the equilibrium: it answers for small
-    swings. A large swing (a group of flows joining in slow start, document 000 §5.3) can
+    swings. A large swing (a group of flows joining in slow start, the Quick Vegas paper, §5.3) can
     drain the queue to zero; there every flow's Δ is 0, below α/4, so the ``"near-band"``
     reading takes the printed eq.-(3) increases round after round. An increase decided at
     boundary k is served per ACK in round k + 1 and measured by the RTTs of round k + 2
