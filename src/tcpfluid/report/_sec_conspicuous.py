@@ -100,11 +100,18 @@ def _cr_row(
     extra["document analysis"] = doc(f"{key}/analysis")
     reasons = {
         DOCUMENT: (
-            "ns-2 counts the connection set-up and its first RTT sample; at "
-            "μd = 18.75 one round is 7 % of the time"
+            "the paper's own analysis of this example (column 'document analysis') gives "
+            f"{doc(f'{key}/analysis'):g} s, the value every layer here gives; its ns-2 run "
+            "is two rounds (0.2 s) later and the paper does not say why"
         ),
     }
     if a == "tcp-ho":
+        reasons[DOCUMENT] = (
+            "at μd = 18.75 the comparison that ends the ramp at k = 12 is a near-tie inside "
+            "the half-packet resolution, and a packet sender runs the ramp one more pair: "
+            "ours leaves it after round 14 (the packet column), ns-2 at 1.5 s "
+            "(tests/test_tcp_ho_documents.py::test_example1_packet_ramp_runs_one_more_pair)"
+        )
         reasons[PACKET] = (
             "at μd = 18.75 the comparison that ends the ramp at k = 12 is a near-tie (round "
             "model CMiT 222.2 vs PMaT 220.0 packets/s, inside the half-packet resolution); "
