@@ -879,6 +879,16 @@ def _blocked(li, lk):
     return lk >= 0 and li[lk, J_BLOCK] > 0
 
 
+@_jit_inline
+def _no_room(li, gi, lk):
+    """Has link ``lk`` (if any) fewer free slots than one event may fill? Then its ring
+    must grow first (the caller returns GROW_LINK for the link noted here)."""
+    if lk >= 0 and link_free(li, lk) < 4:
+        gi[G_CODE_ARG] = lk
+        return True
+    return False
+
+
 @_jit
 def run(
     ff,
@@ -971,19 +981,20 @@ def run(
             else:
                 # data go along the forward path, then into the reverse path's first link
                 # as an ACK; ACKs the other way round
-                data = kind == KIND_DATA
-                on, back = (I_FWD_OFF, I_REV_OFF) if data else (I_REV_OFF, I_FWD_OFF)
-                plen = fi[f, I_FWD_LEN] if data else fi[f, I_REV_LEN]
-                dest = paths[fi[f, on] + hop + 1] if hop + 1 < plen else paths[fi[f, back]]
-                size = ff[f, F_PKT] if data else ff[f, F_ACK]
+                if kind == KIND_DATA:
+                    on, back = fi[f, I_FWD_OFF], fi[f, I_REV_OFF]
+                    plen, size = fi[f, I_FWD_LEN], ff[f, F_PKT]
+                else:
+                    on, back = fi[f, I_REV_OFF], fi[f, I_FWD_OFF]
+                    plen, size = fi[f, I_REV_LEN], ff[f, F_ACK]
+                dest = paths[on + hop + 1] if hop + 1 < plen else paths[back]
             if npend > 0:
                 # would this event read or feed what a deferred decision changes?
                 if _blocked(li, dest) or (
                     kind == KIND_ACK and hop + 1 >= plen and fi[f, I_PENDING] != P_NONE
                 ):
                     return NEED_ROUND
-            if dest >= 0 and link_free(li, dest) < 4:
-                gi[G_CODE_ARG] = dest
+            if _no_room(li, gi, dest):
                 return GROW_LINK
             gf[G_NOW] = t
             gi[G_EVENTS] += 1
@@ -1027,8 +1038,7 @@ def run(
                 or _blocked(li, paths[fi[f, I_FWD_OFF]])
             ):
                 return NEED_ROUND
-            if link_free(li, l0) < 4:
-                gi[G_CODE_ARG] = l0
+            if _no_room(li, gi, l0):
                 return GROW_LINK
             gf[G_NOW] = t
             gi[G_EVENTS] += 1
@@ -1042,8 +1052,7 @@ def run(
             l0 = paths[ci[c, D_OFF]]
             if npend > 0 and _blocked(li, l0):
                 return NEED_ROUND
-            if link_free(li, l0) < 4:
-                gi[G_CODE_ARG] = l0
+            if _no_room(li, gi, l0):
                 return GROW_LINK
             gf[G_NOW] = t
             gi[G_EVENTS] += 1
