@@ -44,7 +44,7 @@ def test_readme_python_example_runs():
     namespace: dict[str, object] = {}
     exec(compile(block, "README.md", "exec"), namespace)
     results = namespace["results"]
-    # the numbers the README's comments quote (document 000 says 59 s), on every engine
+    # the numbers the README's comments quote (the Quick Vegas paper says 59 s), on every engine
     for res in results.values():  # type: ignore[attr-defined]
         assert abs(res.summary.to_dict()["time_to_equilibrium_s"] - 57.5) < 0.3
         assert abs(res.summary.to_dict()["settled_window"] - 629) < 1.5

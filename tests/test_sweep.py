@@ -5,9 +5,9 @@ Where the numbers come from:
 * per-point results are checked against :func:`tcpfluid.cli.simulate.simulate_summary`,
   the runner of ``tcpfluid simulate`` (one scenario per call: an independent route to the
   batched round-model call);
-* the path columns against the hand computation of document 000 eq (5) written out below;
+* the path columns against the hand computation of the Quick Vegas paper, eq (5) written out below;
 * the closed-form engine against the round model (another layer: Vegas leaves slow start
-  at a power-of-two window, the same in both, document 000 Table 1 and eq 6).
+  at a power-of-two window, the same in both, the Quick Vegas paper, Table 1 and eq 6).
 """
 
 from __future__ import annotations
@@ -174,12 +174,12 @@ def test_example_config_gives_12_rows_equal_to_single_runs() -> None:
         "seed",
     ]
     assert list(t["algorithm"]) == ["vegas"] * 6 + ["quick-vegas"] * 6
-    # qv-basic's CBR is half the bottleneck (document 000 §5.2: it halves the available
+    # qv-basic's CBR is half the bottleneck (the Quick Vegas paper, §5.2: it halves the available
     # bandwidth), so every point of the example runs
     assert (t["status"] == "ok").all()
     ok = t
     assert_rows_match_single_runs(ok, [dict(p) for p in sw.points])
-    # document 000 eq (5) by hand for 50 Mb/s, 100 ms: d = 0.1 s + data transmission on
+    # the Quick Vegas paper, eq (5) by hand for 50 Mb/s, 100 ms: d = 0.1 s + data transmission on
     # two 1 Gb/s access links and the 50 Mb/s core + ACK (40 B) transmission on the same
     row = t[(t["bandwidth"] == "50Mbps") & (t["rtt"] == "100ms")].iloc[0]
     d = 0.1 + 2 * 8000 / 1e9 + 8000 / 50e6 + 2 * 320 / 1e9 + 320 / 50e6
@@ -285,7 +285,7 @@ def test_closed_form_agrees_with_the_round_model_on_vegas_slow_start() -> None:
     rd = sweep(points, engine="rounds", metrics=["ss_exit_window"])
     a = cf.table["ss_exit_window"].to_numpy()
     np.testing.assert_array_equal(a, rd.table["ss_exit_window"].to_numpy())
-    # Table 1 of document 000: Vegas's slow-start windows are powers of two
+    # Table 1 of the Quick Vegas paper: Vegas's slow-start windows are powers of two
     assert np.all(np.log2(a) == np.round(np.log2(a)))
     assert cf.table["critical_window"].notna().all()
     # by hand from each row's μd: W* = (1 + sqrt(1 + 16 μd))/2 (eq. 6, γ = 1), and Vegas

@@ -48,7 +48,7 @@ def test_side_by_side_and_bdp_input(capsys):
     # TCP-Ho's conspicuous round for mu d = 625 (erratum E8): 3 + sqrt(4*625 - 7) = 52.93,
     # the next even round is 54
     assert ho["rounds_to_equilibrium"] == 54
-    # Quick Vegas reaches equilibrium in far fewer rounds than Vegas (document 000 §4.2)
+    # Quick Vegas reaches equilibrium in far fewer rounds than Vegas (the Quick Vegas paper, §4.2)
     assert qv["rounds_to_equilibrium"] < out["predictions"][0]["rounds_to_equilibrium"] / 5
 
 

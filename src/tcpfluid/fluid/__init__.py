@@ -1,6 +1,6 @@
 """Fluid models: the round-based model (batched over scenarios) and the ODE model.
 
-* :func:`simulate_rounds` - one step per RTT round (document 000 §4), any control law,
+* :func:`simulate_rounds` - one step per RTT round (the Quick Vegas paper, §4), any control law,
   thousands of scenarios per call (:mod:`tcpfluid.fluid.rounds`);
 * :func:`simulate_ode` - continuous-time model of many flows (:mod:`tcpfluid.fluid.ode`);
 * :func:`simulate_hybrid` - the hybrid fluid model: continuous queue and windows, every
