@@ -10,6 +10,7 @@ window, per-ACK increment and cap where the loop reads them.
 from __future__ import annotations
 
 import math
+import operator
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -24,6 +25,15 @@ from . import _core as C
 __all__ = ["Decisions", "law_for"]
 
 FloatArray = NDArray[np.float64]
+
+_F_CWND, _F_INCR, _F_CAP, _F_PHASE, _F_SSTH = C.F_CWND, C.F_INCR, C.F_CAP, C.F_PHASE, C.F_SSTH
+
+
+def _first(x: Any) -> float:
+    """The first value of an action's field as a float (an array of one value: its item)."""
+    if type(x) is np.ndarray and x.size == 1:
+        return float(x.item())
+    return float(np.asarray(x).reshape(-1)[0])
 
 
 def law_for(
@@ -112,6 +122,12 @@ class Decisions:
             for f in range(nf)
         ]
         self.views: list[dict[str, FloatArray] | None] = [None] * nf
+        #: per flow: the group's state arrays its view was made from
+        self.view_of: list[tuple[FloatArray, ...]] = [()] * nf
+        # the same as Python ints and rows of ``ff`` (cheaper per decision than NumPy's)
+        self.group_list: list[int] = [int(g) for g in self.group_of]
+        self.group_size: list[int] = [int(m.shape[0]) for m in self.group_members]
+        self.rows = [ff[f] for f in range(nf)]
         #: per flow: (time, kind, window before, window after) of each loss handed to the law
         self.losses: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
         self.law_calls = 0
@@ -144,47 +160,56 @@ class Decisions:
                 f"t={self.gf[C.G_NOW]:g} s"
             )
 
-    def _view(self, f: int) -> dict[str, FloatArray]:
-        """Flow ``f``'s state: views of length 1 into its group's state arrays."""
-        g = int(self.group_of[f])
-        state = self.group_states[g]
-        if self.group_members[g].shape[0] == 1:
-            return state
+    def _view(self, f: int, state: dict[str, FloatArray]) -> dict[str, FloatArray]:
+        """Flow ``f``'s state (its group has more than one flow): views of length 1 into
+        its group's state arrays, made once and made again only when the group's state no
+        longer holds the arrays they view (a law replaced one)."""
         v = self.views[f]
-        if v is None or any(v[key].base is not arr for key, arr in state.items()):
+        if (
+            v is None
+            or len(state) != len(v)
+            or not all(map(operator.is_, state.values(), self.view_of[f]))
+        ):
             p = int(self.pos[f])
             v = {key: arr[p : p + 1] for key, arr in state.items()}
             self.views[f] = v
+            self.view_of[f] = tuple(state.values())
         return v
 
     def _one_round(self, f: int) -> None:
         """The round decision of one flow (no fancy indexing: the common case)."""
-        ff = self.ff
-        g = int(self.group_of[f])
-        view = self._view(f)
-        sub = dict(view) if view is not self.group_states[g] else view
+        g = self.group_list[f]
+        state = self.group_states[g]
+        if self.group_size[g] == 1:
+            view = sub = state
+        else:
+            view = self._view(f, state)
+            sub = view.copy()  # to see an array the law replaces instead of updating it
         action = self.group_laws[g].on_round(sub, self.samples[f])
         self.law_calls += 1
-        if sub is not view:
+        if sub is not view and (
+            len(sub) != len(view) or not all(map(operator.is_, sub.values(), view.values()))
+        ):
             p = int(self.pos[f])
             for key, v in sub.items():
                 if v is not view[key]:  # the law replaced the array instead of updating it
-                    self.group_states[g][key][p : p + 1] = v
-        w = float(np.asarray(action.cwnd).reshape(-1)[0])
-        incr = float(np.asarray(action.incr).reshape(-1)[0])
-        cap = float(np.asarray(action.cap).reshape(-1)[0])
+                    state[key][p : p + 1] = v
+        w = _first(action.cwnd)
+        incr = _first(action.incr)
+        cap = _first(action.cap)
         if not (math.isfinite(w) and math.isfinite(incr)) or math.isnan(cap) or w <= 0.0:
             raise RuntimeError(
                 f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
                 f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at "
                 f"t={self.gf[C.G_NOW]:g} s"
             )
-        ff[f, C.F_CWND] = w
-        ff[f, C.F_INCR] = incr
-        ff[f, C.F_CAP] = cap
-        ff[f, C.F_PHASE] = sub["phase"][0]
+        row = self.rows[f]
+        row[_F_CWND] = w
+        row[_F_INCR] = incr
+        row[_F_CAP] = cap
+        row[_F_PHASE] = sub["phase"][0]
         ss = sub.get("ssthresh")
-        ff[f, C.F_SSTH] = math.inf if ss is None else ss[0]
+        row[_F_SSTH] = math.inf if ss is None else ss[0]
         self.fi[f, C.I_PENDING] = C.P_ROUND_READY
 
     def _rounds(self, flows: NDArray[np.intp]) -> None:
@@ -267,7 +292,7 @@ class Decisions:
             f = int(self.pend[i0])
             p = self.fi[f, C.I_PENDING]
             if p == C.P_ROUND:
-                self._rounds(self.pend[i0:n])
+                self._one_round(f)
             elif p == C.P_LOSS:
                 self._loss(f)
         else:

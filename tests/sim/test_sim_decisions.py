@@ -1,0 +1,88 @@
+"""The per-flow decision wrapper of the packet simulator and laws that replace state arrays.
+
+A law may update its state arrays in place or put new arrays in the state dict. When the
+flows of one law object are decided one at a time, each sees views of length 1 into the
+group's arrays: an array the law replaces must reach the group's state, and a flow's views
+must be made again once the group's state holds other arrays (after a loss, or a decision
+of the whole group). The reference is the same law with one object per flow: each flow is
+its own group and is handed the group's state itself, no views.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tcpfluid.algorithms.base import RoundAction, RoundSample, State
+from tcpfluid.algorithms.reno import Reno
+from tcpfluid.algorithms.vegas import Vegas
+from tcpfluid.scenarios import build_scenario
+from tcpfluid.sim import PacketResult, simulate_packets
+
+
+def _scenario(algorithm: str) -> Any:
+    # 12 flows in 3 groups on a 100 Mb/s dumbbell with a 60-packet buffer: slow start,
+    # congestion avoidance and losses in 8 s
+    return build_scenario(
+        "qv-many-flows",
+        bandwidth="100Mbps",
+        flows=12,
+        groups=3,
+        group_interval="2s",
+        active="5s",
+        duration="8s",
+        buffer=60,
+    ).with_algorithm(algorithm)
+
+
+def _replacing(base: type) -> type:
+    """``base`` deciding on new copies of its state arrays (put in the state dict), with a
+    round count in its state that takes one packet off every fifth round's window: a run
+    depends on every state update reaching the next decision."""
+
+    class Replacing(base):
+        def init_state(self, n: int) -> State:
+            state = super().init_state(n)
+            state["rounds"] = np.zeros(n)
+            return state
+
+        def on_round(self, state: State, sample: RoundSample) -> RoundAction:
+            for key in list(state):
+                state[key] = state[key].copy()
+            action = super().on_round(state, sample)
+            rounds = state["rounds"]
+            rounds += 1.0
+            cwnd = np.maximum(action.cwnd - (rounds % 5.0 == 0.0), 2.0)
+            return RoundAction(cwnd=cwnd, incr=action.incr, cap=action.cap)
+
+        def on_loss(self, state: State, index: Any, kind: int, cwnd: Any) -> Any:
+            for key in list(state):
+                state[key] = state[key].copy()
+            return super().on_loss(state, index, kind, cwnd)
+
+    return Replacing
+
+
+def _same(a: PacketResult, b: PacketResult) -> None:
+    assert a.events == b.events
+    for fa, fb in zip(a.flows, b.flows, strict=True):
+        for name in ("round_t_s", "round_cwnd_pkts", "round_next_cwnd_pkts", "round_phase",
+                     "round_ssthresh_pkts", "cwnd_pkts", "loss_t_s",
+                     "loss_cwnd_after_pkts"):  # fmt: skip
+            np.testing.assert_array_equal(getattr(fa, name), getattr(fb, name), err_msg=name)
+
+
+@pytest.mark.parametrize(("algorithm", "base"), [("vegas", Vegas), ("reno", Reno)])
+def test_a_law_that_replaces_its_state_arrays_decides_shared_as_alone(
+    algorithm: str, base: type
+) -> None:
+    sc = _scenario(algorithm)
+    law = _replacing(base)
+    alone = simulate_packets(sc, laws={f.name: law() for f in sc.flows})
+    shared_law = law()  # one object: the flows form one group, decided one at a time
+    shared = simulate_packets(sc, laws={f.name: shared_law for f in sc.flows})
+    _same(alone, shared)
+    assert sum(f.loss_t_s.size for f in alone.flows) > 0  # on_loss replaced arrays too
+    assert shared.law_calls < sum(f.round_t_s.size + f.loss_t_s.size for f in shared.flows)
