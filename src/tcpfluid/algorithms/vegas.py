@@ -120,7 +120,18 @@ class Vegas(ControlLaw):
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
         """One Vegas decision per round (eqs 1–2 and slow start of the Quick Vegas paper §3.1)."""
         cwnd = sample.cwnd
-        return self._decide(state, cwnd, backlog(cwnd, sample.base_rtt, sample.rtt_mean))
+        base, rtt = sample.base_rtt, sample.rtt_mean
+        if (
+            cwnd.shape == base.shape == rtt.shape == (1,)
+            and self._alpha.size == self._beta.size == self._gamma.size == 1
+        ):
+            # one flow: Δ of eq (1) on Python floats, the same IEEE operations as
+            # :func:`backlog` on arrays (an RTT of 0 takes the array path and its inf/nan)
+            r = float(rtt[0])
+            if r != 0.0:
+                w = float(cwnd[0])
+                return self._decide_one(state, w, w * (1.0 - float(base[0]) / r))
+        return self._decide(state, cwnd, backlog(cwnd, base, rtt))
 
     def _decide(self, state: State, cwnd: FloatArray, delta: FloatArray) -> RoundAction:
         """Slow start and eq (2) from the window and the backlog estimate Δ."""
