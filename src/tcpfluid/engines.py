@@ -212,7 +212,9 @@ def simulate(scenario: Scenario, engine: str = "rounds", **options: Any) -> Resu
 
 # ------------------------------------------------------------------ engine results -> Result
 def _rounds_result(sc: Scenario, tr: Any) -> Result:
-    from .fluid._rounds_results import measured_windows
+    from .fluid._rounds_results import measured_windows, next_windows
+
+    every = bool(getattr(tr, "all_rounds_recorded", False))
 
     t = np.asarray(tr.time_s[:, 0], dtype=np.float64)
     w = np.asarray(tr.window_pkts[:, 0, :], dtype=np.float64).T
@@ -229,7 +231,8 @@ def _rounds_result(sc: Scenario, tr: Any) -> Result:
             # the slow-start exit names the window whose RTTs the decision read
             window_pkts=measured_windows(w[i][rows[i]], getattr(tr, "exit_lag_rows", 0)),
             in_slow_start=in_ss[rows[i], i],
-            settle_window_pkts=w[i][rows[i]],
+            # each round's window stamped at the start of its round (as the packet summary)
+            settle_window_pkts=next_windows(w[i][rows[i]]) if every else w[i][rows[i]],
             delivered_pkts=float(tr.delivered_pkts[0, i]),
             loss_events=int(tr.losses[0, i]),
         )

@@ -493,6 +493,7 @@ class _AsyncLoop:
             base_rtt_s=self.d.copy(),
             # the exit names the window whose RTTs the decision read (each flow's own rows)
             exit_lag_rows=self.lag if run.every == 1 else 0,
+            all_rounds_recorded=run.every == 1,
         )
 
 

@@ -118,6 +118,12 @@ class RoundTrace:
         (``feedback_rounds``) when every round is recorded, else 0. The slow-start exit
         window is the window of that earlier row, the window whose measurement made the
         law leave (Quick Vegas grows ×1.5 in the decision round itself).
+    all_rounds_recorded
+        Whether every round has a row (``record_every = 1``). Then the summary stamps a
+        round's window at the round's **start** (the previous row's time), where the
+        window takes effect, as the packet simulator's summary does: settling and
+        convergence times count from there (:func:`next_windows`). Otherwise (the start
+        of a recorded round is not kept) at the row's time, the round's end.
     """
 
     time_s: FloatArray
@@ -140,6 +146,7 @@ class RoundTrace:
     flow_start_s: FloatArray
     flow_stop_s: FloatArray
     exit_lag_rows: int = 0
+    all_rounds_recorded: bool = False
     _summary: list[RoundSummary] = field(default_factory=list, repr=False, compare=False)
 
     @property
@@ -245,6 +252,17 @@ def measured_windows(window_pkts: Any, lag_rows: int) -> Any:
     return window_pkts[idx]
 
 
+def next_windows(window_pkts: Any) -> Any:
+    """The window in effect after each row's time (a round's end) when every round is
+    recorded: the next row's window, the window of the round that starts there (the last
+    row's is repeated), along axis 0. Settling on ``(time_s, next_windows(window_pkts))``
+    stamps the window of round k at the start of round k, where it takes effect."""
+    w = np.asarray(window_pkts)
+    if w.shape[0] == 0:
+        return w
+    return np.concatenate([w[1:], w[-1:]], axis=0)
+
+
 def _summarise(tr: RoundTrace) -> RoundSummary:
     S, F = tr.n_scenarios, tr.n_flows
     t = tr.time_s[:, :, None]  # (R, S, 1)
@@ -265,10 +283,11 @@ def _summarise(tr: RoundTrace) -> RoundSummary:
             found=ss.found & ~late,
         )
     changes = tr.change_times_s
-    # each flow is judged over its own active interval (S, F)
+    # each flow is judged over its own active interval (S, F); a round's window is
+    # stamped where it takes effect, at the round's start (as in the packet simulator)
     seg = metrics.settling_by_segment(
         t,
-        tr.window_pkts,
+        next_windows(tr.window_pkts) if tr.all_rounds_recorded else tr.window_pkts,
         start_s=np.broadcast_to(tr.flow_start_s[None, :], (S, F)),
         end_s=np.minimum(end, tr.flow_stop_s[None, :]),
         change_times_s=changes,

@@ -378,6 +378,7 @@ def _trace(
         flow_start_s=run.start_f,
         flow_stop_s=run.stop_f,
         exit_lag_rows=lag if run.every == 1 else 0,
+        all_rounds_recorded=run.every == 1,
     )
 
 

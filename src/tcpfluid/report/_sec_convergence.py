@@ -113,27 +113,17 @@ Curves = dict[tuple[str, str, str], list[float]]
 
 
 _XL = "tests/fluid/test_cross_layer.py::"
-_STAMP_TEST = f"{_XL}test_fast_round_model_settling_is_one_round_late_by_where_it_stamps_the_window"
 #: (law, kind, BDP in kb) -> the round-model column's verified reason
 _CB_ROUNDS = {
-    ("fast", "new", 150.0): "the windows agree round by round (5 %); the round model's "
-    "summary stamps a round's window at the round's end, the packet summary at the boundary "
-    "that opens it, so it settles one round later (11 vs 10 rounds; stamped at the round's "
-    "start 34.4 vs 28.8 base RTTs), and a round here is 6.7 base RTTs (α = 100 packets "
-    f"queued on μd = 18.75), more than the ±3-RTT allowance ({_STAMP_TEST})",
-    ("fast", "doubled", 1000.0): "the round model's summary stamps a round's window at the "
-    "round's end, the packet summary at the boundary that opens it, so its settling time is "
-    "one round later; stamped at the round's start it settles in 15.7 vs 13.6 base RTTs "
-    f"({_STAMP_TEST})",
     ("fast", "halved", 150.0): "the windows agree round by round within 2 %; the settled "
     "window is 109.4 and the model's fifth window after the halving (111.7) lies 0.1 packet "
     "outside the 2 % band where the packets' (111.4) lies inside, so it settles one round "
-    "later, plus one round by where its summary stamps a window; a round here is 11.7 base "
-    f"RTTs (α = 100 packets at half the rate) ({_XL}"
+    "later (6 vs 5 rounds, each window stamped at the start of its round); a round here is "
+    f"11.7 base RTTs (α = 100 packets at half the rate) ({_XL}"
     "test_fast_round_model_halving_at_150_kb_follows_the_packets_and_settles_a_round_late)",
     ("fast", "doubled", 500.0): "the windows agree round by round (5 %); the round model's "
     "overshoot after the doubling peaks 4 % above the settled window, the packets' 2 %, on "
-    "either side of the 2 % settling band (9 vs 6 rounds; with a 5 % band 12.0 vs 13.6 "
+    "either side of the 2 % settling band (8 vs 6 rounds; with a 5 % band 12.0 vs 13.6 "
     f"RTTs) ({_XL}test_fast_round_model_settles_within_one_round_of_the_packet_simulator)",
     ("quick-vegas", "halved", 3000.0): "the round model's window keeps a 187.3-196.0-packet "
     "cycle while the CBR is on, wider than the 2 % settling band (the packets' stays in "
