@@ -231,6 +231,16 @@ def _slow_config(tmp_path: Path, n: int) -> Path:
     return cfg
 
 
+def _default_sigint() -> None:
+    """In the child, before exec: SIGINT back to its default disposition.
+
+    A test runner started in the background of a non-interactive shell inherits SIGINT as
+    ignored, and Python then installs no KeyboardInterrupt handler; the child must see
+    Ctrl-C as a user's terminal would deliver it.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _wait_for_lines(path: Path, n: int, timeout: float = 60.0) -> None:
     t0 = time.monotonic()
     while time.monotonic() - t0 < timeout:
@@ -257,6 +267,7 @@ def test_ctrl_c_or_sigterm_exits_with_one_line_and_keeps_the_cache(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_default_sigint,
     )
     _wait_for_lines(log, 5)
     proc.send_signal(sig)
@@ -362,6 +373,7 @@ def test_ctrl_c_stops_the_pool_without_waiting_for_its_points(tmp_path: Path) ->
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_default_sigint,
     )
     assert proc.stdout is not None
     assert proc.stdout.readline().startswith("started")  # a worker is inside a point
