@@ -63,3 +63,37 @@ def two_link(
         flows=(FlowSpec("f", ("F",), ("B",), start_s=start, algorithm=None),),
         duration_s=duration,
     )
+
+
+def joining_groups(algorithm: str) -> Any:
+    """12 flows joining in 3 groups on a 100 Mb/s dumbbell with a 60-packet buffer: slow start,
+    congestion avoidance, joins and (for Reno) losses and recoveries in 8 s."""
+    from tcpfluid.scenarios import build_scenario
+
+    return build_scenario(
+        "qv-many-flows",
+        bandwidth="100Mbps",
+        flows=12,
+        groups=3,
+        group_interval="2s",
+        active="5s",
+        duration="8s",
+        buffer=60,
+    ).with_algorithm(algorithm)
+
+
+def assert_same_run(a: Any, b: Any) -> None:
+    """Two packet runs are the same: events, conservation, every round and trace array."""
+    assert a.events == b.events
+    assert a.conservation == b.conservation
+    np.testing.assert_array_equal(a.t_s, b.t_s)
+    for fa, fb in zip(a.flows, b.flows, strict=True):
+        for name in ("round_t_s", "round_cwnd_pkts", "round_next_cwnd_pkts",
+                     "round_rtt_mean_s", "round_delta_pkts", "round_phase",
+                     "round_ssthresh_pkts", "cwnd_pkts", "goodput_pps", "loss_t_s",
+                     "loss_cwnd_after_pkts"):  # fmt: skip
+            np.testing.assert_array_equal(getattr(fa, name), getattr(fb, name), err_msg=name)
+        assert fa.sent_pkts == fb.sent_pkts and fa.retransmissions == fb.retransmissions
+    for la, lb in zip(a.links, b.links, strict=True):
+        np.testing.assert_array_equal(la.queue_pkts, lb.queue_pkts)
+        assert la.drops_total == lb.drops_total

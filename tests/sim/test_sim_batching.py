@@ -10,52 +10,21 @@ batching) and, independently, with one law object per flow (no grouping).
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from _simkit import assert_same_run, joining_groups
 
 from tcpfluid.algorithms import get_law
 from tcpfluid.scenarios import build_scenario
-from tcpfluid.sim import PacketResult, engine, simulate_packets
-
-
-def _scenario(algorithm: str) -> object:
-    # 12 flows joining in 3 groups on a 100 Mb/s dumbbell: slow start, congestion
-    # avoidance, joins, and (for Reno) losses and recoveries in 8 s
-    return build_scenario(
-        "qv-many-flows",
-        bandwidth="100Mbps",
-        flows=12,
-        groups=3,
-        group_interval="2s",
-        active="5s",
-        duration="8s",
-        buffer=60,
-    ).with_algorithm(algorithm)
-
-
-def _same(a: PacketResult, b: PacketResult) -> None:
-    assert a.events == b.events
-    assert a.conservation == b.conservation
-    np.testing.assert_array_equal(a.t_s, b.t_s)
-    for fa, fb in zip(a.flows, b.flows, strict=True):
-        for name in ("round_t_s", "round_cwnd_pkts", "round_next_cwnd_pkts",
-                     "round_rtt_mean_s", "round_delta_pkts", "round_phase",
-                     "round_ssthresh_pkts", "cwnd_pkts", "goodput_pps", "loss_t_s",
-                     "loss_cwnd_after_pkts"):  # fmt: skip
-            np.testing.assert_array_equal(getattr(fa, name), getattr(fb, name), err_msg=name)
-        assert fa.sent_pkts == fb.sent_pkts and fa.retransmissions == fb.retransmissions
-    for la, lb in zip(a.links, b.links, strict=True):
-        np.testing.assert_array_equal(la.queue_pkts, lb.queue_pkts)
-        assert la.drops_total == lb.drops_total
+from tcpfluid.sim import engine, simulate_packets
 
 
 @pytest.mark.parametrize("algorithm", ["vegas", "reno", "fast"])
 def test_batched_decisions_change_no_event(algorithm: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    sc = _scenario(algorithm)
+    sc = joining_groups(algorithm)
     batched = simulate_packets(sc)
     monkeypatch.setattr(engine, "_DEFER", False)
     one_by_one = simulate_packets(sc)
-    _same(batched, one_by_one)
+    assert_same_run(batched, one_by_one)
     rounds = sum(f.round_t_s.size for f in batched.flows)
     losses = sum(f.loss_t_s.size for f in batched.flows)
     # without deferral every decision is its own call; with it some are shared
@@ -66,10 +35,10 @@ def test_batched_decisions_change_no_event(algorithm: str, monkeypatch: pytest.M
 
 
 def test_grouped_laws_equal_one_law_per_flow() -> None:
-    sc = _scenario("vegas")
+    sc = joining_groups("vegas")
     grouped = simulate_packets(sc)
     own = simulate_packets(sc, laws={f.name: get_law("vegas") for f in sc.flows})
-    _same(grouped, own)
+    assert_same_run(grouped, own)
 
 
 def test_progress_reports_fractions_up_to_one(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -82,7 +51,7 @@ def test_progress_reports_fractions_up_to_one(monkeypatch: pytest.MonkeyPatch) -
     assert all(0.0 <= x <= 1.0 for x in seen)
     assert seen == sorted(seen) and seen[-1] == 1.0
     # reporting changes nothing
-    _same(res, simulate_packets(sc))
+    assert_same_run(res, simulate_packets(sc))
 
 
 def test_progress_must_be_callable() -> None:
@@ -115,5 +84,5 @@ def test_batching_is_exact_when_flows_share_their_first_link(
     batched = simulate_packets(sc, delayed_ack=True, seed=3)
     monkeypatch.setattr(engine, "_DEFER", False)
     one_by_one = simulate_packets(sc, delayed_ack=True, seed=3)
-    _same(batched, one_by_one)
+    assert_same_run(batched, one_by_one)
     assert sum(lk.drops_total for lk in batched.links) > 0

@@ -14,27 +14,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _simkit import assert_same_run, joining_groups
 
 from tcpfluid.algorithms.base import RoundAction, RoundSample, State
 from tcpfluid.algorithms.reno import Reno
 from tcpfluid.algorithms.vegas import Vegas
-from tcpfluid.scenarios import build_scenario
-from tcpfluid.sim import PacketResult, simulate_packets
-
-
-def _scenario(algorithm: str) -> Any:
-    # 12 flows in 3 groups on a 100 Mb/s dumbbell with a 60-packet buffer: slow start,
-    # congestion avoidance and losses in 8 s
-    return build_scenario(
-        "qv-many-flows",
-        bandwidth="100Mbps",
-        flows=12,
-        groups=3,
-        group_interval="2s",
-        active="5s",
-        duration="8s",
-        buffer=60,
-    ).with_algorithm(algorithm)
+from tcpfluid.sim import simulate_packets
 
 
 def _replacing(base: type) -> type:
@@ -65,24 +50,15 @@ def _replacing(base: type) -> type:
     return Replacing
 
 
-def _same(a: PacketResult, b: PacketResult) -> None:
-    assert a.events == b.events
-    for fa, fb in zip(a.flows, b.flows, strict=True):
-        for name in ("round_t_s", "round_cwnd_pkts", "round_next_cwnd_pkts", "round_phase",
-                     "round_ssthresh_pkts", "cwnd_pkts", "loss_t_s",
-                     "loss_cwnd_after_pkts"):  # fmt: skip
-            np.testing.assert_array_equal(getattr(fa, name), getattr(fb, name), err_msg=name)
-
-
 @pytest.mark.parametrize(("algorithm", "base"), [("vegas", Vegas), ("reno", Reno)])
 def test_a_law_that_replaces_its_state_arrays_decides_shared_as_alone(
     algorithm: str, base: type
 ) -> None:
-    sc = _scenario(algorithm)
+    sc = joining_groups(algorithm)
     law = _replacing(base)
     alone = simulate_packets(sc, laws={f.name: law() for f in sc.flows})
     shared_law = law()  # one object: the flows form one group, decided one at a time
     shared = simulate_packets(sc, laws={f.name: shared_law for f in sc.flows})
-    _same(alone, shared)
+    assert_same_run(alone, shared)
     assert sum(f.loss_t_s.size for f in alone.flows) > 0  # on_loss replaced arrays too
     assert shared.law_calls < sum(f.round_t_s.size + f.loss_t_s.size for f in shared.flows)
