@@ -134,16 +134,20 @@ def _run_worker(src: Path, case: str, repeat: int) -> dict[str, Any] | None:
     return result
 
 
-def _cli_wall(src: Path, duration: str) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (user + system) of one CLI run."""
+def _cli_wall(src: Path, duration: str, cache: str | None = None) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system) of one ``tcpfluid simulate --json`` run
+    of ``duration``, with the Numba cache in ``cache`` when given."""
     code = "import sys; from tcpfluid.cli import main; sys.exit(main())"
     args = ["simulate", "qv-basic", "-a", "vegas", "-e", "packet", "--set"]
     args += [f"duration={duration}", "--json"]
+    env = _env(src)
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     out = subprocess.run(
         [sys.executable, "-c", code, *args],
-        env=_env(src),
+        env=env,
         capture_output=True,
         text=True,
         check=False,
@@ -155,29 +159,6 @@ def _cli_wall(src: Path, duration: str) -> tuple[float, float]:
     json.loads(out.stdout)  # the output is JSON
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu
-
-
-def _cli_cpu(src: Path, cache: str) -> tuple[float, float]:
-    """CPU seconds (user + system) and wall seconds of one 2 s CLI run with ``cache``."""
-    code = "import sys; from tcpfluid.cli import main; sys.exit(main())"
-    args = ["simulate", "qv-basic", "-a", "vegas", "-e", "packet", "--set", "duration=2s"]
-    env = _env(src)
-    env["NUMBA_CACHE_DIR"] = cache
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    out = subprocess.run(
-        [sys.executable, "-c", code, *args, "--json"],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if out.returncode != 0:
-        raise SystemExit(f"tcpfluid simulate on {src} failed:\n{out.stderr[-2000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, wall
 
 
 def _compile_mode(trees: list[tuple[str, Path]], repeat: int) -> None:
@@ -192,8 +173,8 @@ def _compile_mode(trees: list[tuple[str, Path]], repeat: int) -> None:
         runs = []
         for _ in range(max(1, min(repeat, 2))):
             with tempfile.TemporaryDirectory(prefix="tcpfluid-numba-") as cache:
-                c_cpu, c_wall = _cli_cpu(src, cache)
-                w_cpu, w_wall = _cli_cpu(src, cache)
+                c_wall, c_cpu = _cli_wall(src, "2s", cache)
+                w_wall, w_cpu = _cli_wall(src, "2s", cache)
             runs.append((c_cpu, c_wall, w_cpu, w_wall))
         c_cpu, c_wall, w_cpu, w_wall = min(runs)
         cold[tree] = c_cpu
