@@ -66,3 +66,31 @@ def test_queue_panel_envelopes_only_the_dense_trace_and_adds_a_zoom() -> None:
     labels = ax.get_legend_handles_labels()[1]
     assert labels[0].startswith("packet sim (mean; band: min–max per 4 s)") and "ODE" in labels
     plt.close(fig)
+
+
+def test_a_rendered_figure_is_the_tight_savefig_image() -> None:
+    # Figure.from_matplotlib finds the tight bounding box once for the PNG and the SVG;
+    # the PNG must be the one matplotlib's own savefig(bbox_inches="tight") writes
+    import io
+
+    from PIL import Image
+
+    from tcpfluid.report._core import Figure
+
+    def draw() -> plt.Figure:
+        fig, ax = plt.subplots()
+        ax.plot(T, np.sin(T), label="a long legend entry outside the axes")
+        ax.set_title("title")
+        fig.legend(loc="center left", bbox_to_anchor=(0.95, 0.5))
+        return fig
+
+    ref = io.BytesIO()
+    fig = draw()
+    fig.savefig(ref, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    got = Figure.from_matplotlib(draw(), "f", "caption")
+    a = np.asarray(Image.open(io.BytesIO(ref.getvalue())))
+    b = np.asarray(Image.open(io.BytesIO(got.png)))
+    assert a.shape == b.shape
+    assert np.array_equal(a, b)
+    assert got.svg.lstrip().startswith(b"<?xml")
