@@ -166,7 +166,9 @@ J_DROPS = 8
 J_DROPS_DATA = 9
 J_MAXQ = 10
 J_BLOCK = 11  # flows with a deferred decision whose first link this is
-NLI = 12
+J_EAGER = 12  # 1: hands each packet to its next link when admitted (no exit events)
+J_FED = 13  # 1: fed by an eager link only (its ring may hold packets not yet arrived)
+NLI = 14
 
 # ----------------------------------------------------------------------------- CBR
 C_RATE = 0  # packets per second
@@ -214,6 +216,9 @@ RF_EXIT = 0
 RF_FIN = 1
 RF_TS = 2
 RF_FWD = 3
+RF_ARR = 4  # arrival time at the link
+RF_SIZE = 5  # bytes
+NRF = 6
 RI_FLOW = 0
 RI_SEQ = 1
 RI_KIND = 2
@@ -328,6 +333,55 @@ def link_free(li, lk):
     return li[lk, J_CAP] - (li[lk, J_TAIL] - li[lk, J_HEAD])
 
 
+@_jit_inline
+def _pop_exited(lf, li, rf, lk, now):
+    """An eager link has no exit events: drop the packets that left it by ``now`` from its
+    ring (in order, counting their bytes as the exit events of other links do)."""
+    off = li[lk, J_OFF]
+    mask = li[lk, J_CAP] - 1
+    head = li[lk, J_HEAD]
+    tail = li[lk, J_TAIL]
+    while head < tail and rf[off + (head & mask), RF_EXIT] <= now:
+        lf[lk, L_BYTES_OUT] += rf[off + (head & mask), RF_SIZE]
+        head += 1
+    li[lk, J_HEAD] = head
+
+
+@_jit
+def _fed_occupancy(li, rf, lk, now):
+    """Packets in the queue of a fed link at ``now`` (its ring may already hold packets
+    that arrive later): those arrived by ``now`` and not finished transmitting."""
+    off = li[lk, J_OFF]
+    mask = li[lk, J_CAP] - 1
+    q = 0
+    for c in range(li[lk, J_HEAD], li[lk, J_TAIL]):
+        k = off + (c & mask)
+        if rf[k, RF_ARR] > now:
+            break
+        if rf[k, RF_FIN] > now:
+            q += 1
+    return q
+
+
+@_jit_inline
+def _no_room(lf, li, rf, gf, gi, paths, lk, poff, hop):
+    """Has link ``lk`` (if any; hop ``hop`` of the path at ``poff``), or a link an eager
+    link hands the packet on to, fewer free slots than one event may fill? Then its ring
+    must grow first (the caller returns GROW_LINK for the link noted here)."""
+    while lk >= 0:
+        eager = li[lk, J_EAGER] == 1
+        if eager:
+            _pop_exited(lf, li, rf, lk, gf[G_NOW])
+        if link_free(li, lk) < 4:
+            gi[G_CODE_ARG] = lk
+            return True
+        if not eager:
+            return False
+        hop += 1
+        lk = paths[poff + hop]
+    return False
+
+
 @_jit
 def _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc):
     """RED (Floyd and Jacobson 1993) on an arrival that finds ``q`` packets (``waiting``
@@ -371,51 +425,72 @@ def _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc):
 
 
 @_jit_inline
-def enqueue(lf, li, rf, ri, hi, ht, gi, rand, lk, now, flow, seq, ts, fwd, kind, hop, size):
-    """A packet arrives at link ``lk`` at ``now``: drop it or admit it (FIFO).
+def enqueue(
+    lf, li, rf, ri, hi, ht, gf, gi, rand, paths, lk, now, flow, seq, ts, fwd, kind, hop, size, poff
+):
+    """A packet arrives at link ``lk`` (hop ``hop`` of the path at ``paths[poff:]``) at
+    ``now``: drop it or admit it (FIFO).
 
-    Returns 1 when admitted, 0 when dropped. The caller has checked that the ring has room
-    and, for RED, that a random number is available.
+    An eager link (``J_EAGER``: each link it feeds has it as its only input, a drop-tail
+    queue without limit, and is no path's first or last hop) hands the packet on at once:
+    the next link's arrival is its exit time, and that link's state then depends only on
+    the packets this link admitted before, in the same order. Packets reaching a link
+    after the end time stay where they are.
+
+    Returns 1 when admitted, 0 when dropped. The caller has checked that the rings have
+    room and, for RED, that a random number is available.
     """
-    q = occupancy(li, rf, lk, now)
-    waiting = q - 1 if q > 0 else 0
-    li[lk, J_ARR] += 1
-    drop = waiting >= lf[lk, L_BUF]
-    disc = li[lk, J_DISC]
-    if disc > 0 and not drop:
-        drop = _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc)
-    if drop:
-        li[lk, J_DROPS] += 1
-        if kind == KIND_DATA:
-            li[lk, J_DROPS_DATA] += 1
-            gi[N_DATA_DROP] += 1
-        elif kind == KIND_ACK:
-            gi[N_ACK_DROP] += 1
-        else:
-            gi[N_CBR_DROP] += 1
-        return 0
-    start = lf[lk, L_BUSY]
-    if now > start:
-        start = now
-    fin = start + size / lf[lk, L_RATE]
-    lf[lk, L_BUSY] = fin
-    ex = fin + lf[lk, L_DELAY]
-    tail = li[lk, J_TAIL]
-    k = li[lk, J_OFF] + (tail & (li[lk, J_CAP] - 1))
-    rf[k, RF_EXIT] = ex
-    rf[k, RF_FIN] = fin
-    rf[k, RF_TS] = ts
-    rf[k, RF_FWD] = fwd
-    ri[k, RI_FLOW] = flow
-    ri[k, RI_SEQ] = seq
-    ri[k, RI_KIND] = kind
-    ri[k, RI_HOP] = hop
-    li[lk, J_TAIL] = tail + 1
-    if q + 1 > li[lk, J_MAXQ]:
-        li[lk, J_MAXQ] = q + 1
-    if tail == li[lk, J_HEAD]:
-        set_key(hi, ht, gi, lk, ex)
-    return 1
+    while True:
+        eager = li[lk, J_EAGER] == 1
+        if eager:
+            _pop_exited(lf, li, rf, lk, gf[G_NOW])
+        q = occupancy(li, rf, lk, now)
+        waiting = q - 1 if q > 0 else 0
+        li[lk, J_ARR] += 1
+        drop = waiting >= lf[lk, L_BUF]
+        disc = li[lk, J_DISC]
+        if disc > 0 and not drop:
+            drop = _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc)
+        if drop:
+            li[lk, J_DROPS] += 1
+            if kind == KIND_DATA:
+                li[lk, J_DROPS_DATA] += 1
+                gi[N_DATA_DROP] += 1
+            elif kind == KIND_ACK:
+                gi[N_ACK_DROP] += 1
+            else:
+                gi[N_CBR_DROP] += 1
+            return 0
+        start = lf[lk, L_BUSY]
+        if now > start:
+            start = now
+        fin = start + size / lf[lk, L_RATE]
+        lf[lk, L_BUSY] = fin
+        ex = fin + lf[lk, L_DELAY]
+        tail = li[lk, J_TAIL]
+        k = li[lk, J_OFF] + (tail & (li[lk, J_CAP] - 1))
+        rf[k, RF_EXIT] = ex
+        rf[k, RF_FIN] = fin
+        rf[k, RF_TS] = ts
+        rf[k, RF_FWD] = fwd
+        rf[k, RF_ARR] = now
+        rf[k, RF_SIZE] = size
+        ri[k, RI_FLOW] = flow
+        ri[k, RI_SEQ] = seq
+        ri[k, RI_KIND] = kind
+        ri[k, RI_HOP] = hop
+        li[lk, J_TAIL] = tail + 1
+        if q + 1 > li[lk, J_MAXQ]:
+            li[lk, J_MAXQ] = q + 1
+        if not eager:
+            if tail == li[lk, J_HEAD]:
+                set_key(hi, ht, gi, lk, ex)
+            return 1
+        if ex > gf[G_END]:
+            return 1
+        hop += 1
+        lk = paths[poff + hop]
+        now = ex
 
 
 # ============================================================================= flows
@@ -506,15 +581,20 @@ def _apply_incr(ff, fi, f):
 # The rare paths (timers, resuming after Python, loss recovery decided by a law) share one
 # compiled ``enqueue`` instead (``_enqueue_call``).
 _SIG_ENQUEUE = (
-    "i8(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1], i8[:, ::1], f8[:, ::1], i8[::1],"
-    " f8[::1], i8, f8, i8, i8, f8, f8, i8, i8, f8)"
+    "i8(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1], i8[:, ::1], f8[:, ::1], f8[::1],"
+    " i8[::1], f8[::1], i8[::1], i8, f8, i8, i8, f8, f8, i8, i8, f8, i8)"
 )
 
 
 @njit(_SIG_ENQUEUE, **_JIT)
-def _enqueue_call(lf, li, rf, ri, hi, ht, gi, rand, lk, now, flow, seq, ts, fwd, kind, hop, size):
+def _enqueue_call(
+    lf, li, rf, ri, hi, ht, gf, gi, rand, paths, lk, now, flow, seq, ts, fwd, kind, hop, size, poff
+):
     """``enqueue`` as a call (one explicit signature: one compiled copy for every caller)."""
-    return enqueue(lf, li, rf, ri, hi, ht, gi, rand, lk, now, flow, seq, ts, fwd, kind, hop, size)
+    return enqueue(
+        lf, li, rf, ri, hi, ht, gf, gi, rand, paths, lk, now, flow, seq, ts, fwd, kind, hop, size,
+        poff,
+    )  # fmt: skip
 
 
 @_jit_inline
@@ -547,14 +627,13 @@ def _send_limit(ff, fi, f):
 
 
 @_jit_inline
-def _send_check(fi, li, gi, rand, lk, f, seq):
+def _send_check(fi, lf, li, rf, gf, gi, rand, paths, lk, f, seq):
     """Can data packet ``seq`` of flow ``f`` go into its first link ``lk`` now? DONE, or
     the request that must be served first (a ring to grow, random numbers for RED)."""
     if seq >= fi[f, I_MAXSENT] and seq + 1 - fi[f, I_UNA] >= fi[f, I_RING_CAP]:
         gi[G_CODE_ARG] = f
         return GROW_FLOW
-    if link_free(li, lk) < 4:
-        gi[G_CODE_ARG] = lk
+    if _no_room(lf, li, rf, gf, gi, paths, lk, fi[f, I_FWD_OFF], 0):
         return GROW_LINK
     if li[lk, J_DISC] > 0 and gi[G_RAND_I] + 4 > rand.shape[0]:
         return NEED_RAND
@@ -562,26 +641,30 @@ def _send_check(fi, li, gi, rand, lk, f, seq):
 
 
 @_jit
-def _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now):
+def _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, seq, now):
     """Transmit data packet ``seq`` of flow ``f`` into its first link (room checked by the
     caller), outside the event loop's admission."""
-    lk = paths[fi[f, I_FWD_OFF]]
-    _enqueue_call(lf, li, rf, ri, hi, ht, gi, rand, lk, now, f, seq, now, 0.0, 0, 0, ff[f, F_PKT])
+    p0 = fi[f, I_FWD_OFF]
+    size = ff[f, F_PKT]
+    _enqueue_call(
+        lf, li, rf, ri, hi, ht, gf, gi, rand, paths, paths[p0], now, f, seq, now, 0.0, 0, 0,
+        size, p0,
+    )  # fmt: skip
     _sent(ff, fi, hi, ht, gi, fs, fq, nl, f, seq, now)
 
 
 @_jit
-def _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
+def _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
     """Send while the window allows (``inflight < floor(cwnd)``), outside the event loop's
     admission (a flow starting, resuming after Python). Returns DONE or a request."""
     lim = _send_limit(ff, fi, f)
     lk = paths[fi[f, I_FWD_OFF]]
     while fi[f, I_NXT] - fi[f, I_UNA] < lim:
         seq = fi[f, I_NXT]
-        code = _send_check(fi, li, gi, rand, lk, f, seq)
+        code = _send_check(fi, lf, li, rf, gf, gi, rand, paths, lk, f, seq)
         if code != DONE:
             return code
-        _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, seq, now)
+        _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, seq, now)
         fi[f, I_NXT] = seq + 1
     return DONE
 
@@ -689,7 +772,7 @@ def _on_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, ack, ts,
 
 
 @_jit
-def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now):
+def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
     """Carry out a loss decision: the law's new window, then retransmit or go back."""
     w = ff[f, F_NEWCWND]
     if w < 1.0:
@@ -718,7 +801,7 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, 
         _reset_round(ff, fi, f, fi[f, I_NXT])
         una = fi[f, I_UNA]
         _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
-        _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, una, now)
+        _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, una, now)
 
 
 @_jit_inline
@@ -787,10 +870,13 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl
             fi[f, I_RCV_UNACK] = 0
             gi[N_ACK_SENT] += 1
             fi[f, I_ACKS_SENT] += 1
-            lk = paths[fi[f, I_REV_OFF]]
+            p0 = fi[f, I_REV_OFF]
             seq = fi[f, I_RCV_NXT]
             ets, efwd, size = ff[f, F_ECHO_TS], ff[f, F_ECHO_FWD], ff[f, F_ACK]
-            _enqueue_call(lf, li, rf, ri, hi, ht, gi, rand, lk, now, f, seq, ets, efwd, 1, 0, size)
+            _enqueue_call(
+                lf, li, rf, ri, hi, ht, gf, gi, rand, paths, paths[p0], now, f, seq, ets, efwd,
+                1, 0, size, p0,
+            )  # fmt: skip
     if ff[f, F_RTO_DL] <= now:
         ff[f, F_RTO_DL] = np.inf
         if fi[f, I_STATE] == 1 and fi[f, I_UNA] < fi[f, I_MAXSENT]:
@@ -800,7 +886,7 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl
             code = NEED_LOSS
     set_key(hi, ht, gi, nl + f, _timer_key(ff, fi, f))
     if code == DONE and start:
-        code = _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, now)
+        code = _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
         if code != DONE:
             _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_SEND, now, False)
     return code
@@ -839,11 +925,11 @@ def _resume(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, r
             fi[f, I_PENDING] = P_SEND
         elif p == P_LOSS_READY:
             fi[f, I_PENDING] = P_SEND
-            _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, t)
+            _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
         if fi[f, I_BLK] == 1:
             li[paths[fi[f, I_FWD_OFF]], J_BLOCK] -= 1
             fi[f, I_BLK] = 0
-        code = _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gi, rand, paths, fs, fq, nl, f, t)
+        code = _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
         if code != DONE:
             gi[G_PEND_I] = i
             return code
@@ -867,7 +953,12 @@ def _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, now):
         s_flow[k, f, 2] = fi[f, I_SENT]
         s_flow[k, f, 3] = ff[f, F_SRTT]
     for lk in range(lf.shape[0]):
-        s_link[k, lk, 0] = occupancy(li, rf, lk, now)
+        if li[lk, J_EAGER] == 1:
+            _pop_exited(lf, li, rf, lk, now)
+        if li[lk, J_FED] == 1:
+            s_link[k, lk, 0] = _fed_occupancy(li, rf, lk, now)
+        else:
+            s_link[k, lk, 0] = occupancy(li, rf, lk, now)
         s_link[k, lk, 1] = li[lk, J_DROPS]
         s_link[k, lk, 2] = lf[lk, L_BYTES_OUT]
         s_link[k, lk, 3] = lf[lk, L_AVG]
@@ -877,16 +968,6 @@ def _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, now):
 @_jit_inline
 def _blocked(li, lk):
     return lk >= 0 and li[lk, J_BLOCK] > 0
-
-
-@_jit_inline
-def _no_room(li, gi, lk):
-    """Has link ``lk`` (if any) fewer free slots than one event may fill? Then its ring
-    must grow first (the caller returns GROW_LINK for the link noted here)."""
-    if lk >= 0 and link_free(li, lk) < 4:
-        gi[G_CODE_ARG] = lk
-        return True
-    return False
 
 
 @_jit
@@ -943,6 +1024,9 @@ def run(
             if npend > 0:
                 return NEED_ROUND
             gf[G_NOW] = t_end
+            for lk in range(nl):
+                if li[lk, J_EAGER] == 1:
+                    _pop_exited(lf, li, rf, lk, t_end)
             return DONE
         if npend > 0 and t >= gf[G_DEADLINE]:
             return NEED_ROUND
@@ -955,6 +1039,7 @@ def run(
         # the packet the event admits (link ``a_lk`` >= 0), then the flow ``snd`` that
         # sends while its window allows, then the source ``post`` whose key is set last
         a_lk = -1
+        a_poff = 0
         a_f = 0
         a_seq = 0
         a_ts = 0.0
@@ -974,27 +1059,33 @@ def run(
             kind = ri[k, RI_KIND]
             f = ri[k, RI_FLOW]
             hop = ri[k, RI_HOP]
+            # the link the packet goes to (``dest``, -1 if none): hop ``d_hop`` of the
+            # path at ``paths[d_off:]``
+            d_hop = hop + 1
             if kind == KIND_CBR:
                 plen = ci[f, D_LEN]
-                dest = paths[ci[f, D_OFF] + hop + 1] if hop + 1 < plen else -1
+                d_off = ci[f, D_OFF]
+                dest = paths[d_off + d_hop] if d_hop < plen else -1
                 size = cf[f, C_SIZE]
             else:
                 # data go along the forward path, then into the reverse path's first link
                 # as an ACK; ACKs the other way round
                 if kind == KIND_DATA:
-                    on, back = fi[f, I_FWD_OFF], fi[f, I_REV_OFF]
+                    d_off, back = fi[f, I_FWD_OFF], fi[f, I_REV_OFF]
                     plen, size = fi[f, I_FWD_LEN], ff[f, F_PKT]
                 else:
-                    on, back = fi[f, I_REV_OFF], fi[f, I_FWD_OFF]
+                    d_off, back = fi[f, I_REV_OFF], fi[f, I_FWD_OFF]
                     plen, size = fi[f, I_REV_LEN], ff[f, F_ACK]
-                dest = paths[on + hop + 1] if hop + 1 < plen else paths[back]
+                if d_hop >= plen:
+                    d_off, d_hop = back, 0
+                dest = paths[d_off + d_hop]
             if npend > 0:
                 # would this event read or feed what a deferred decision changes?
                 if _blocked(li, dest) or (
                     kind == KIND_ACK and hop + 1 >= plen and fi[f, I_PENDING] != P_NONE
                 ):
                     return NEED_ROUND
-            if _no_room(li, gi, dest):
+            if _no_room(lf, li, rf, gf, gi, paths, dest, d_off, d_hop):
                 return GROW_LINK
             gf[G_NOW] = t
             gi[G_EVENTS] += 1
@@ -1008,14 +1099,15 @@ def run(
                 # forwarding, the most frequent event: its own copy of ``enqueue``
                 fwd = rf[k, RF_FWD]
                 enqueue(
-                    lf, li, rf, ri, hi, ht, gi, rand, dest, t, f, seq, ts, fwd, kind, hop + 1, size
-                )
+                    lf, li, rf, ri, hi, ht, gf, gi, rand, paths, dest, t, f, seq, ts, fwd, kind,
+                    d_hop, size, d_off,
+                )  # fmt: skip
                 continue
             elif kind == KIND_DATA:
                 ack_now, ets, efwd = _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, t)
                 if ack_now:
                     a_lk, a_f, a_seq, a_ts, a_fwd = dest, f, fi[f, I_RCV_NXT], ets, efwd
-                    a_kind, a_size = KIND_ACK, ff[f, F_ACK]
+                    a_kind, a_size, a_poff = KIND_ACK, ff[f, F_ACK], d_off
             elif kind == KIND_ACK:
                 fwd = rf[k, RF_FWD]
                 code, rtx = _on_ack(
@@ -1025,20 +1117,22 @@ def run(
                     return code
                 if rtx >= 0:
                     a_lk, a_f, a_seq, a_ts, a_size = dest, f, rtx, t, ff[f, F_PKT]
+                    a_poff = d_off
                 if code == DONE:
                     snd = f
             else:
                 gi[N_CBR_RCVD] += 1
         elif src < nl + nf:
             f = src - nl
-            l0 = paths[fi[f, I_REV_OFF]]
+            p0 = fi[f, I_REV_OFF]
+            l0 = paths[p0]
             if npend > 0 and (
                 fi[f, I_PENDING] != P_NONE
                 or _blocked(li, l0)
                 or _blocked(li, paths[fi[f, I_FWD_OFF]])
             ):
                 return NEED_ROUND
-            if _no_room(li, gi, l0):
+            if _no_room(lf, li, rf, gf, gi, paths, l0, p0, 0):
                 return GROW_LINK
             gf[G_NOW] = t
             gi[G_EVENTS] += 1
@@ -1049,15 +1143,17 @@ def run(
                 return code
         elif src < nl + nf + nc:
             c = src - nl - nf
-            l0 = paths[ci[c, D_OFF]]
+            p0 = ci[c, D_OFF]
+            l0 = paths[p0]
             if npend > 0 and _blocked(li, l0):
                 return NEED_ROUND
-            if _no_room(li, gi, l0):
+            if _no_room(lf, li, rf, gf, gi, paths, l0, p0, 0):
                 return GROW_LINK
             gf[G_NOW] = t
             gi[G_EVENTS] += 1
             n = ci[c, D_SENT]
             a_lk, a_f, a_seq, a_ts, a_kind, a_size = l0, c, n, t, KIND_CBR, cf[c, C_SIZE]
+            a_poff = p0
             gi[N_CBR_SENT] += 1
             ci[c, D_SENT] = n + 1
             nxt = cf[c, C_START] + (n + 1) / cf[c, C_RATE]
@@ -1074,14 +1170,16 @@ def run(
         # ---- the admission loop: the packet of the event, then the flow's sends
         lim = -1
         s_lk = -1
+        s_off = 0
         if snd >= 0:
             lim = _send_limit(ff, fi, snd)
-            s_lk = paths[fi[snd, I_FWD_OFF]]
+            s_off = fi[snd, I_FWD_OFF]
+            s_lk = paths[s_off]
         while True:
             if a_lk >= 0:
                 enqueue(
-                    lf, li, rf, ri, hi, ht, gi, rand, a_lk, t, a_f, a_seq, a_ts, a_fwd, a_kind,
-                    a_hop, a_size,
+                    lf, li, rf, ri, hi, ht, gf, gi, rand, paths, a_lk, t, a_f, a_seq, a_ts, a_fwd,
+                    a_kind, a_hop, a_size, a_poff,
                 )  # fmt: skip
                 if a_kind == KIND_DATA and a_hop == 0:
                     _sent(ff, fi, hi, ht, gi, fs, fq, nl, a_f, a_seq, t)
@@ -1089,12 +1187,12 @@ def run(
             if snd < 0 or fi[snd, I_NXT] - fi[snd, I_UNA] >= lim:
                 break
             seq = fi[snd, I_NXT]
-            code = _send_check(fi, li, gi, rand, s_lk, snd, seq)
+            code = _send_check(fi, lf, li, rf, gf, gi, rand, paths, s_lk, snd, seq)
             if code != DONE:
                 _push(ff, fi, lf, li, gf, gi, paths, pend, snd, P_SEND, t, False)
                 return code
             a_lk, a_f, a_seq, a_ts, a_fwd = s_lk, snd, seq, t, 0.0
-            a_kind, a_hop, a_size = KIND_DATA, 0, ff[snd, F_PKT]
+            a_kind, a_hop, a_size, a_poff = KIND_DATA, 0, ff[snd, F_PKT], s_off
             fi[snd, I_NXT] = seq + 1
         if post >= 0:
             set_key(hi, ht, gi, post, post_t)
