@@ -535,3 +535,24 @@ def test_a_fluid_column_beside_the_packet_simulator_says_so() -> None:
     from tcpfluid.report import NA
 
     assert with_packet_agreement({ROUNDS: 1.0, PACKET: NA("x")}, {}, abs_tol=0.05) == {}
+
+
+def test_the_report_records_the_cpu_of_its_tasks_and_of_its_own_process() -> None:
+    from tcpfluid.report._core import SectionSpec, Task, run_sections
+    from tcpfluid.report._writer import render_markdown
+
+    def tasks(cfg: ReportConfig) -> list[Task]:
+        kwargs = {"algorithm": "vegas", "params": {}, "bdp_pkts": [625.0] * 50, "d_s": 0.1}
+        return [Task("tcpfluid.report._runs:rounds_bdp_batch", {**kwargs, "rounds": 6000})]
+
+    def assemble(cfg: ReportConfig, results: list) -> SectionResult:
+        row = Row("s", "q", "", {CLOSED_FORM: 1.0, PACKET: 1.0}, CLOSED_FORM, Tolerance(rel=0.1))
+        return SectionResult("x", "X", "intro", (Table("cap", (row,)),))
+
+    rep = run_sections([SectionSpec("x", "X", tasks, assemble)], ReportConfig(jobs=1))
+    d = rep.to_dict()
+    assert d["tasks_cpu_s"] == pytest.approx(sum(t["cpu_s"] for t in d["tasks"]), abs=1e-3)
+    assert d["tasks_cpu_s"] > 0.0
+    # with one job the task ran in this process: the report's own CPU excludes it
+    assert 0.0 <= d["main_cpu_s"] < d["tasks_cpu_s"]
+    assert f"{rep.tasks_cpu_s:.1f} s CPU in 1 tasks" in render_markdown(rep)

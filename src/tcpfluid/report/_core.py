@@ -236,6 +236,13 @@ class Report:
     #: one entry per task: section, label, wall and CPU seconds, when it ended (s after
     #: the start of the report): where the report's time goes
     tasks: tuple[Mapping[str, Any], ...] = ()
+    #: CPU seconds of this process (the report's own work: scheduling, tables, figures)
+    main_cpu_s: float = 0.0
+
+    @property
+    def tasks_cpu_s(self) -> float:
+        """CPU seconds of all tasks (summed over the workers)."""
+        return float(sum(float(t.get("cpu_s", 0.0)) for t in self.tasks))
 
     @property
     def n_rows(self) -> int:
@@ -255,6 +262,8 @@ class Report:
             "versions": dict(self.versions),
             "sections": [s.to_dict() for s in self.sections],
             "tasks": [dict(t) for t in self.tasks],
+            "tasks_cpu_s": round(self.tasks_cpu_s, 3),
+            "main_cpu_s": round(self.main_cpu_s, 3),
         }
 
 
@@ -424,7 +433,7 @@ def run_sections(
     its last task is in (in this process, while the pool runs the other sections' tasks:
     the figures of the short sections are drawn during the long runs). The report does
     not depend on the order in which tasks finish."""
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     per: list[list[Task]] = [s.tasks(config) for s in specs]
     flat = [t for ts in per for t in ts]
     owner = [j for j, ts in enumerate(per) for _ in ts]
@@ -474,7 +483,22 @@ def run_sections(
     sections = tuple(d for d in done if d is not None)
     if len(sections) != len(specs):  # pragma: no cover - every task reports or raises
         raise RuntimeError("a report section was not assembled")
-    return Report(config, sections, time.perf_counter() - t0, _versions(), tuple(timings))
+    return Report(
+        config,
+        sections,
+        time.perf_counter() - t0,
+        _versions(),
+        tuple(timings),
+        main_cpu_s=_own_cpu(time.process_time() - c0, timings, config.jobs),
+    )
+
+
+def _own_cpu(cpu_s: float, timings: Sequence[Mapping[str, Any]], jobs: int) -> float:
+    """CPU seconds of the report's own work in this process (with ``jobs == 1`` the tasks
+    ran here too and are subtracted)."""
+    if jobs == 1:
+        cpu_s -= sum(float(t.get("cpu_s", 0.0)) for t in timings)
+    return max(cpu_s, 0.0)
 
 
 def _versions() -> dict[str, str]:

@@ -74,7 +74,10 @@ def _header(report: Report, command: str | None) -> list[str]:
     )
     v = ", ".join(f"{k} {val}" for k, val in report.versions.items())
     lines = [
-        f"Mode: {mode}; {report.config.jobs} job(s); {report.elapsed_s:.1f} s.",
+        f"Mode: {mode}; {report.config.jobs} job(s); {report.elapsed_s:.1f} s wall, "
+        f"{report.tasks_cpu_s:.1f} s CPU in {len(report.tasks)} tasks and "
+        f"{report.main_cpu_s:.1f} s CPU in the report's own process (tables, figures); on a "
+        "shared machine the CPU time is the fairer measure.",
         f"Versions: {v}.",
     ]
     if command:
