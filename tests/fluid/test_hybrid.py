@@ -77,6 +77,33 @@ def test_bad_input_is_a_value_error_naming_it(kwargs: dict[str, object], match: 
         simulate_hybrid(get_law("vegas"), **args)  # type: ignore[arg-type]
 
 
+def test_whole_packets_takes_a_bool_and_only_the_hybrid_model_reads_it() -> None:
+    with pytest.raises(TypeError, match="whole_packets"):
+        simulate_hybrid(
+            get_law("vegas"), mu_pps=MU, base_rtt_s=[D], duration_s=1.0, whole_packets=1
+        )
+    from tcpfluid.fluid import simulate_scenario_ode
+    from tcpfluid.scenarios import build_scenario
+
+    sc = build_scenario("qv-basic", duration="2s").with_algorithm("vegas")
+    with pytest.raises(TypeError, match=r"whole_packets.*hybrid"):
+        simulate_scenario_ode(sc, model="classical", whole_packets=True)
+
+
+def test_whole_packets_keeps_the_floor_of_the_window_in_flight() -> None:
+    # One Vegas flow alone (α = 2, β = 4 packets of queue): in equilibrium the queue is what
+    # the flight holds beyond the pipe μd. With whole packets the flight is ⌊w⌋, so the
+    # standing queue is ⌊w⌋ − μd, a whole number of packets above a whole-number pipe,
+    # while the fluid's is w − μd.
+    args: dict[str, object] = {"mu_pps": MU, "base_rtt_s": [D], "duration_s": 30.0}
+    h = simulate_hybrid(get_law("vegas"), whole_packets=True, **args)  # type: ignore[arg-type]
+    w = h.window_pkts[0, -1]
+    pipe = MU * D
+    assert h.queue_pkts[-1] == pytest.approx(math.floor(w) - pipe, abs=0.01)
+    f = simulate_hybrid(get_law("vegas"), **args)  # type: ignore[arg-type]
+    assert f.queue_pkts[-1] == pytest.approx(f.window_pkts[0, -1] - pipe, abs=0.01)
+
+
 def test_a_run_shorter_than_one_rtt_delivers_nothing() -> None:
     r = simulate_hybrid(get_law("vegas"), mu_pps=MU, base_rtt_s=[D], duration_s=0.05)
     assert r.summary.to_dict()["throughput_pps"] == [0.0]

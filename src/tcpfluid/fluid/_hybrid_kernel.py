@@ -8,6 +8,7 @@ lives in the arrays passed in (updated in place); the layout is given by the ``F
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -121,7 +122,8 @@ def advance(  # type: ignore[no-untyped-def]
     the run ends (``(n_steps, DONE)``).
 
     ``red`` is ``[has_red, min_th, max_th, max_p, w_q, gentle]``; ``rev`` is
-    ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack, drop_in_turn]``; ``cross`` rows are
+    ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack, drop_in_turn, whole_packets]``
+    (``whole_packets``: a sender keeps ⌊w⌋ packets in flight, not w); ``cross`` rows are
     ``(rate_pps, start_s, stop_s)``.
 
     History rings (slot = step mod H): ``dep_hist`` the data the ACKs leaving the
@@ -142,6 +144,7 @@ def advance(  # type: ignore[no-untyped-def]
     b_r = rev[2]
     ack_per_pkt = 1.0 / rev[3]
     rotate = rev[4] == 1.0
+    whole = rev[5] == 1.0
     service_r = mu_r * dt
     send = np.zeros(F)
     while k < n_steps:
@@ -154,7 +157,10 @@ def advance(  # type: ignore[no-untyped-def]
         for j in range(F):
             s = 0.0
             if ff[F_STARTED, j] == 1.0 and t < ff[F_STOP, j]:
-                s = ff[F_W, j] - ff[F_INFLIGHT, j]
+                w_send = ff[F_W, j]
+                if whole:  # a packet sender has whole packets in flight
+                    w_send = math.floor(w_send + 1e-9)
+                s = w_send - ff[F_INFLIGHT, j]
                 if s < 0.0:
                     s = 0.0
             send[j] = s

@@ -135,7 +135,14 @@ ODE_MODELS = ("auto", "hybrid", "classical")
 
 
 def simulate_scenario_ode(
-    scenario: Any, *, model: str = "auto", progress: Any = None, **options: Any
+    scenario: Any,
+    *,
+    model: str = "auto",
+    progress: Any = None,
+    rtt_sample: str | None = None,
+    drop_share: str | None = None,
+    whole_packets: bool | None = None,
+    **options: Any,
 ) -> OdeResult:
     """Run the continuous-time fluid model on a scenario.
 
@@ -152,8 +159,10 @@ def simulate_scenario_ode(
     ``switch_width_pkts``, ``droptail_width_pkts``, ``max_step_s``, ``max_rhs_evals``) is
     given; then the classical one. ``options``: ``n_points`` (output samples),
     ``measure_from_s`` (start of the averaging window; default 0: the whole run, as the
-    round engine reports), and the classical-only options. This is the ``ode`` engine of
-    ``tcpfluid simulate`` and of sweeps.
+    round engine reports), and the classical-only options. ``rtt_sample``, ``drop_share``
+    and ``whole_packets`` are the hybrid model's readings
+    (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`; ``None``: its default). This is the
+    ``ode`` engine of ``tcpfluid simulate`` and of sweeps.
 
     Raises
     ------
@@ -174,13 +183,24 @@ def simulate_scenario_ode(
     classical_opts = [k for k in _CLASSICAL_OPTIONS if k in options]
     if model == "auto":
         model = "classical" if classical_opts else "hybrid"
+    readings = {
+        k: v
+        for k, v in (
+            ("rtt_sample", rtt_sample), ("drop_share", drop_share), ("whole_packets", whole_packets)
+        )
+        if v is not None
+    }  # fmt: skip
     if model == "hybrid":
         if classical_opts:
             raise TypeError(
                 f"option {classical_opts[0]!r} applies to the classical model only "
                 "(model='classical')"
             )
-        return _hybrid_as_ode(scenario, prob, progress=progress, **options)
+        return _hybrid_as_ode(scenario, prob, progress=progress, readings=readings, **options)
+    if readings:
+        raise TypeError(
+            f"option {next(iter(readings))!r} applies to the hybrid model only (model='hybrid')"
+        )
     return simulate_ode(
         prob.flows,
         prob.path,
@@ -198,8 +218,10 @@ def _hybrid_as_ode(
     n_points: int = 1001,
     measure_from_s: Any = 0.0,
     progress: Any = None,
+    readings: dict[str, Any] | None = None,
 ) -> OdeResult:
-    """Run the hybrid model and present it as an :class:`OdeResult`."""
+    """Run the hybrid model (``readings``: its ``rtt_sample``, ``drop_share``,
+    ``whole_packets``) and present it as an :class:`OdeResult`."""
     from .hybrid import simulate_scenario_hybrid
 
     n_points = check_int("n_points", n_points, minimum=2)
@@ -207,7 +229,9 @@ def _hybrid_as_ode(
     m_from = _time("measure_from_s", measure_from_s)
     if m_from >= t_end:
         raise ValueError(f"measure_from_s must be < the duration {t_end!r} s, got {m_from!r}")
-    h = simulate_scenario_hybrid(scenario, record_every_s=t_end / (n_points - 1), progress=progress)
+    h = simulate_scenario_hybrid(
+        scenario, record_every_s=t_end / (n_points - 1), progress=progress, **(readings or {})
+    )
     hs = h.summary
     t = h.time_s
     start = np.array([f.start_s for f in prob.flows])[:, None]

@@ -189,6 +189,7 @@ def simulate_hybrid(
     timeout_loss_fraction: float = 0.5,
     rtt_sample: str = "departure",
     drop_share: str = "proportional",
+    whole_packets: bool = False,
     progress: Callable[[float], None] | None = None,
 ) -> HybridResult:
     """Run the hybrid fluid model (module docstring) on one bottleneck.
@@ -243,6 +244,10 @@ def simulate_hybrid(
         overflow stopped (as packets arriving at a full queue: an overflow hits the few flows
         arriving then). With many Reno flows the proportional share synchronises their
         halvings (docs/ode-model.md).
+    whole_packets
+        ``True``: a sender keeps ⌊w⌋ packets in flight (a packet sender cannot send part of
+        a packet), so a round carries ⌊w⌋ ACKs and the queue a fractional window builds
+        is whole packets; ``False``: w packets of fluid (docs/ode-model.md).
     progress
         Called with the fraction of simulated time done, at most ~10 times a second.
     """
@@ -254,6 +259,9 @@ def simulate_hybrid(
     d, mu, t_end, buf, dt, n_steps, every, frac, start, _, _, changes = run
     rev_arr, hf = check_reverse(reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, dt, n_steps)
     rev_arr[4] = 1.0 if drop_share == "in-turn" else 0.0
+    if not isinstance(whole_packets, (bool, np.bool_)):
+        raise TypeError(f"whole_packets must be True or False, got {whole_packets!r}")
+    rev_arr[5] = 1.0 if whole_packets else 0.0
     F = d.size
     laws = _Laws(law, F)
 
