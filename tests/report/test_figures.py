@@ -94,3 +94,20 @@ def test_a_rendered_figure_is_the_tight_savefig_image() -> None:
     assert a.shape == b.shape
     assert np.array_equal(a, b)
     assert got.svg.lstrip().startswith(b"<?xml")
+
+
+def test_the_zoom_shows_whole_cycles_of_the_slowest_dense_trace() -> None:
+    # FAST-like: the packet run cycles every 2.7 s, the round model every 0.3 s; the zoom
+    # must show the slow cycle whole (three periods), not a fraction of it
+    fig, ax = plt.subplots()
+    slow = _triangle(2.7, 0.0, 1500.0)
+    fast = _triangle(0.3, 0.0, 1500.0)
+    queue_panel(
+        ax,
+        [("packet sim", T, slow, {"color": "C0"}), ("round model", T, fast, {"color": "C1"})],
+        t_end=500.0,
+    )
+    (inset,) = ax.child_axes
+    lo, hi = inset.get_xlim()
+    assert hi - lo == pytest.approx(3 * 2.7, rel=0.1)
+    plt.close(fig)

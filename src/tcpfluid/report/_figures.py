@@ -166,13 +166,13 @@ def _zoom(
     window: float,
     at: float | None,
 ) -> None:
-    """An inset with the raw dense traces over about four periods of the fastest one,
-    titled with each trace's period and swing."""
+    """An inset with the raw dense traces over about three periods of the slowest one
+    (every trace shows a whole cycle), titled with each trace's period and swing."""
     oscs = [oscillation(t, q, window_s=t_end / 10.0) for _, t, q, _ in dense]
     periods = [o.period_s for o in oscs if np.isfinite(o.period_s)]
     t0 = dense[0][1]
     step = float(np.median(np.diff(t0))) if t0.size > 1 else window
-    width = 4.0 * min(periods) if periods else window
+    width = 3.0 * max(periods) if periods else window
     width = float(np.clip(width, 10.0 * step, t_end / 10.0))
     start = at if at is not None else 0.5 * t_end - width / 2.0
     ins = ax.inset_axes((1.04, 0.12, 0.3, 0.76))  # right of the panel: hides no data
