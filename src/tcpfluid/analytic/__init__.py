@@ -13,8 +13,9 @@ of the TCP-Ho paper, Ho, Chan, Chen 2007):
 
 and equilibria and fairness: :func:`jain_index`, :func:`vegas_equilibrium_window`,
 :func:`vegas_window_band`, :func:`reverse_path_throughput`,
-:func:`reno_max_window_asymmetric`, :func:`blb_equilibrium`. ``docs/errata.md`` lists
-where the documents' printed forms differ from their own derivations.
+:func:`reno_max_window_asymmetric`, :func:`blb_equilibrium`, :func:`blb_train_equilibrium`.
+``docs/errata.md`` lists where the documents' printed forms differ from their own
+derivations.
 
 Stability of the round map (:mod:`.stability`): :func:`round_map_stability` (will N flows
 of a law settle or oscillate at a given feedback lag?), :func:`spectral_radius`,
@@ -33,7 +34,9 @@ from .convergence import (
 )
 from .equilibrium import (
     BLBEquilibrium,
+    TrainEquilibrium,
     blb_equilibrium,
+    blb_train_equilibrium,
     jain_index,
     reno_max_window_asymmetric,
     reverse_path_throughput,
@@ -69,7 +72,9 @@ __all__ = [
     "Prediction",
     "SlowStartExit",
     "StabilityVerdict",
+    "TrainEquilibrium",
     "blb_equilibrium",
+    "blb_train_equilibrium",
     "conspicuous_round",
     "conspicuous_round_printed",
     "critical_gain",

@@ -13,6 +13,9 @@ Sources
   queued and over-estimates its propagation delay by x_j, so with the common FIFO queueing
   delay δ its rate is ``α_j / (δ − x_j)`` and its window ``α_j (d_j + δ)/(δ − x_j)``;
   δ solves ``Σ_j α_j / (δ − x_j) = c``.
+* The same model when one flow's packets arrive as a train occupying a fraction f of its
+  round (ours, after the thesis's chapter 3 §4.3 observation that the short connection's
+  rate swings while the long one's stays low): :func:`blb_train_equilibrium`.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ from .slow_start import _finite_result
 
 __all__ = [
     "BLBEquilibrium",
+    "TrainEquilibrium",
     "blb_equilibrium",
+    "blb_train_equilibrium",
     "jain_index",
     "reno_max_window_asymmetric",
     "reverse_path_throughput",
@@ -250,4 +255,128 @@ def blb_equilibrium(
         windows_pkts=np.asarray(windows, dtype=np.float64),
         queue_pkts=float(c * delta),
         jain_index=float(ji),
+    )
+
+
+@dataclass(frozen=True)
+class TrainEquilibrium:
+    """Steady state of Vegas flows on one FIFO when one flow's packets arrive as a train.
+
+    Attributes
+    ----------
+    train_fraction
+        f, the share of the train flow's round during which its packets are at the
+        bottleneck (1: spread over the round, the Boutremans–Le Boudec case).
+    queueing_delay_train_s
+        δ_t, the queueing delay while the train passes (the delay the train flow measures), s.
+    queueing_delay_gap_s
+        δ_g, the queueing delay between trains, s (NaN when no other flow is left to fill
+        the gap).
+    rates_pps
+        Each flow's mean throughput over the train flow's round, packets/s.
+    jain_index
+        Jain's index of ``rates_pps``.
+    """
+
+    train_fraction: float
+    queueing_delay_train_s: float
+    queueing_delay_gap_s: float
+    rates_pps: NDArray[np.float64]
+    jain_index: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain lists and floats for JSON."""
+        return {
+            "train_fraction": self.train_fraction,
+            "queueing_delay_train_s": self.queueing_delay_train_s,
+            "queueing_delay_gap_s": self.queueing_delay_gap_s,
+            "rates_pps": self.rates_pps.tolist(),
+            "jain_index": self.jain_index,
+        }
+
+
+def _blb_delay(a: NDArray[np.float64], x: NDArray[np.float64], c: float) -> float:
+    """The δ > max x that solves ``Σ a_j/(δ − x_j) = c`` (Brent's method; see
+    :func:`blb_equilibrium`)."""
+    return blb_equilibrium(a, x, c).queueing_delay_s
+
+
+def blb_train_equilibrium(
+    alpha: ArrayLike,
+    overestimate_s: ArrayLike,
+    capacity_pps: float,
+    *,
+    train_fraction: float,
+    train_flow: int = -1,
+) -> TrainEquilibrium:
+    """Boutremans–Le Boudec steady state when one flow's packets reach the bottleneck as a
+    train that occupies a fraction f of its round.
+
+    The Boutremans–Le Boudec model (Tsang's thesis, chapter 2 §5; :func:`blb_equilibrium`)
+    assumes every flow's packets see the same queueing delay δ. A flow with a long round
+    whose packets arrive as one ACK-clocked train (one burst of its window per round,
+    the shape its slow start leaves) breaks that: its packets are at the bottleneck only a
+    fraction f of its round, and a short-round flow re-adjusts within each phase. With every
+    flow keeping its Vegas backlog α_j in the delay it measures (Δ_j = α_j):
+
+    * while the train passes, the other flows send at ``α_j/(δ_t − x_j)`` and the train
+      flow at ``α_k/(f (δ_t − x_k))``: its whole window in a fraction f of its round;
+      together they fill the link, ``Σ_{j≠k} α_j/(δ_t − x_j) + α_k/(f (δ_t − x_k)) = c``;
+    * between trains the other flows fill the link alone:
+      ``Σ_{j≠k} α_j/(δ_g − x_j) = c``;
+    * mean rates: the train flow ``α_k/(δ_t − x_k)``, each other flow
+      ``f α_j/(δ_t − x_j) + (1 − f) α_j/(δ_g − x_j)``.
+
+    The train phase is the Boutremans–Le Boudec equation with the train flow's α_k replaced
+    by α_k/f, so f = 1 gives :func:`blb_equilibrium`. Every f in (0, 1] is a steady state
+    (nothing in the conditions above moves f), so f is what the start-up left: two equal
+    α flows get ``c f/(1 + f)`` (train) and ``c/(1 + f)`` (other) when no delay is
+    over-estimated, a Jain's index of ``(1 + f)²/(2 (1 + f²))``.
+
+    Parameters
+    ----------
+    alpha
+        α_j, packets of backlog each flow keeps (> 0), one per flow, at least two flows.
+    overestimate_s
+        x_j, each flow's BaseRTT over-estimate of its propagation delay, s (>= 0).
+    capacity_pps
+        c, the bottleneck rate, packets/s (> 0).
+    train_fraction
+        f in (0, 1].
+    train_flow
+        Index of the flow whose packets arrive as a train (default the last).
+
+    Returns
+    -------
+    TrainEquilibrium
+    """
+    a = np.atleast_1d(as_float_array("alpha", alpha, positive=True))
+    if a.ndim != 1 or a.size < 2:
+        raise ValueError(f"alpha must list at least two flows' backlogs, got {alpha!r}")
+    x = np.broadcast_to(
+        np.atleast_1d(as_float_array("overestimate_s", overestimate_s, nonnegative=True)), a.shape
+    ).astype(np.float64)
+    c = check_positive("capacity_pps", capacity_pps)
+    f = check_real("train_fraction", train_fraction)
+    if not 0.0 < f <= 1.0:
+        raise ValueError(f"train_fraction must be in (0, 1], got {train_fraction!r}")
+    if isinstance(train_flow, bool) or not isinstance(train_flow, (int, np.integer)):
+        raise TypeError(f"train_flow must be an int, got {train_flow!r}")
+    if not -a.size <= train_flow < a.size:
+        raise ValueError(f"train_flow must index one of the {a.size} flows, got {train_flow!r}")
+    k = int(train_flow) % a.size
+    a_t = a.copy()
+    a_t[k] = a[k] / f
+    d_t = _blb_delay(a_t, x, c)
+    others = np.arange(a.size) != k
+    d_g = _blb_delay(a[others], x[others], c)
+    rates = np.empty(a.size)
+    rates[k] = a[k] / (d_t - x[k])
+    rates[others] = f * a[others] / (d_t - x[others]) + (1.0 - f) * a[others] / (d_g - x[others])
+    return TrainEquilibrium(
+        train_fraction=f,
+        queueing_delay_train_s=float(d_t),
+        queueing_delay_gap_s=float(d_g),
+        rates_pps=np.asarray(rates, dtype=np.float64),
+        jain_index=float(jain_index(rates)),
     )

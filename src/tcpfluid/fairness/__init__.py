@@ -57,6 +57,7 @@ from ..fluid.ode import OdeResult, OdeSummary
 from ..published import published
 from ..results import Result
 from ..scenarios import Scenario
+from .trains import train_fraction
 
 __all__ = [
     "THESIS_TABLE_3_16",
@@ -67,6 +68,7 @@ __all__ = [
     "qv_different_rtt_study",
     "qv_many_flows_study",
     "thesis_two_flow_study",
+    "train_fraction",
 ]
 
 FloatArray = NDArray[np.float64]

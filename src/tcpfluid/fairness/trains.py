@@ -1,0 +1,85 @@
+"""How much of its round a flow's packets occupy the bottleneck: the train fraction.
+
+A flow with a long round whose window reaches the bottleneck as one ACK-clocked train
+(the shape its slow start leaves) is present there only a fraction f of its round; the
+steady state that follows is :func:`tcpfluid.analytic.blb_train_equilibrium`. This module
+measures f on a packet run's goodput trace.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._validation import as_float_array, check_positive, check_real
+
+__all__ = ["train_fraction"]
+
+
+def train_fraction(
+    t_s: Any,
+    goodput_pps: Any,
+    capacity_pps: float,
+    *,
+    start_s: float,
+    end_s: float,
+) -> float:
+    """Share of ``[start_s, end_s)`` in which one flow's packets leave the bottleneck.
+
+    The interval is cut into windows of two packet service times, ``2/c``, and f is the
+    share of windows in which the flow delivered at least half a packet. Two service
+    times is the window the train model itself sets: while its train passes, the train
+    flow is served at ``c/(1 + f) >= c/2`` (:func:`tcpfluid.analytic.blb_train_equilibrium`
+    with equal backlogs), so a window inside the train holds at least one of its packets
+    and a window between trains holds none. A flow spread over its whole round gives f
+    near 1.
+
+    Parameters
+    ----------
+    t_s
+        Sample times, s, increasing; sample ``j`` of ``goodput_pps`` covers
+        ``(t_{j-1}, t_j]`` (the packet simulator's traces; ``t_{-1} = 0``).
+    goodput_pps
+        The flow's delivery rate per sample, packets/s.
+    capacity_pps
+        c, the bottleneck rate, packets/s (> 0).
+    start_s, end_s
+        The measurement interval, s, inside the trace.
+
+    Returns
+    -------
+    float
+        f in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If the trace is sampled coarser than a quarter of a window (``0.5/c``): the windows
+        could not be told apart.
+    """
+    t = np.asarray(as_float_array("t_s", t_s), dtype=np.float64)
+    g = np.asarray(as_float_array("goodput_pps", goodput_pps, nonnegative=True), dtype=np.float64)
+    if t.ndim != 1 or g.shape != t.shape or t.size < 2:
+        raise ValueError(
+            f"t_s and goodput_pps must be 1-D of one length >= 2, got {t.shape} and {g.shape}"
+        )
+    c = check_positive("capacity_pps", capacity_pps)
+    a = check_real("start_s", start_s)
+    b = check_real("end_s", end_s)
+    width = 2.0 / c
+    if not (t[0] <= a < b <= t[-1]) or b - a < width:
+        raise ValueError(
+            f"need t_s[0] <= start_s < end_s <= t_s[-1] with at least one window of {width} s, "
+            f"got start_s={start_s!r}, end_s={end_s!r} on [{t[0]}, {t[-1]}]"
+        )
+    step = float(np.max(np.diff(t)))
+    if step > width / 4.0:
+        raise ValueError(
+            f"the trace is sampled every {step} s; the train fraction needs samples of at most "
+            f"{width / 4.0} s (a quarter of two service times at capacity_pps={c})"
+        )
+    delivered = np.cumsum(g * np.diff(t, prepend=0.0))
+    edges = a + width * np.arange(int((b - a) / width) + 1)
+    per_window = np.diff(np.interp(edges, t, delivered))
+    return float(np.mean(per_window > 0.5))

@@ -1,0 +1,114 @@
+"""Two Enhanced Vegas flows (α = β = δ) whose long flow arrives as a train.
+
+Tsang's thesis (chapter 3 §4.3, Table 3.16) measures Jain's index 0.86-0.93 for Vegas-1
+(δ = 1) at x2 = 80-110 ms, where the Boutremans–Le Boudec equilibrium (all packets see
+one queueing delay) gives 1.00. The packet simulator shows the mechanism: the long flow's
+window reaches the bottleneck as one ACK-clocked train covering about half its round
+(the shape its slow start leaves), the short flow fills the gaps between trains, and
+:func:`tcpfluid.analytic.blb_train_equilibrium` with the measured train fraction predicts
+the index. Changing only the start-up (γ) switches the train off and the index returns to
+one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from tcpfluid.analytic import blb_equilibrium, jain_index
+from tcpfluid.analytic.equilibrium import blb_train_equilibrium
+from tcpfluid.fairness import THESIS_TABLE_3_16
+from tcpfluid.fairness.trains import train_fraction
+from tcpfluid.fluid.ode import ode_problem
+from tcpfluid.scenarios import build_scenario
+from tcpfluid.sim import simulate_packets
+
+C = 187.5  # 1.5 Mb/s in 1000-byte packets
+
+
+def test_train_equilibrium_is_the_phase_conditions_solved_in_sympy() -> None:
+    a1, a2, f, c, dt, dg = sp.symbols("a1 a2 f c d_t d_g", positive=True)
+    # train phase: the other flow sends at a1/δt, the train flow its whole window in a
+    # fraction f of its round; gap: the other flow alone fills the link
+    d_t = sp.solve(sp.Eq(a1 / dt + a2 / (f * dt), c), dt)[0]
+    d_g = sp.solve(sp.Eq(a1 / dg, c), dg)[0]
+    r_train = a2 / d_t
+    r_other = f * a1 / d_t + (1 - f) * a1 / d_g
+    assert sp.simplify(r_train + r_other - c) == 0  # the link stays full
+    jain = sp.simplify((r_train + r_other) ** 2 / (2 * (r_train**2 + r_other**2)))
+    assert sp.simplify(jain.subs(a1, a2) - (1 + f) ** 2 / (2 * (1 + f**2))) == 0
+    for av1, av2, fv in ((1.0, 1.0, 0.5), (1.0, 2.0, 0.3), (3.0, 1.0, 0.8), (2.0, 2.0, 1.0)):
+        sub = {a1: av1, a2: av2, f: fv, c: C}
+        eq = blb_train_equilibrium([av1, av2], 0.0, C, train_fraction=fv)
+        assert eq.rates_pps == pytest.approx(
+            [float(r_other.subs(sub)), float(r_train.subs(sub))], rel=1e-10
+        )
+        assert eq.queueing_delay_train_s == pytest.approx(float(d_t.subs(sub)), rel=1e-10)
+        assert eq.jain_index == pytest.approx(float(jain.subs(sub)), rel=1e-10)
+
+
+def test_a_train_spread_over_the_round_is_the_boutremans_le_boudec_equilibrium() -> None:
+    for x in ([0.0, 0.005], [0.002, 0.0], [0.001, 0.003, 0.0]):
+        a = [1.0, 2.0, 1.5][: len(x)]
+        eq = blb_train_equilibrium(a, x, C, train_fraction=1.0)
+        ref = blb_equilibrium(a, x, C)
+        assert eq.rates_pps == pytest.approx(ref.rates_pps, rel=1e-9)
+        assert eq.queueing_delay_train_s == pytest.approx(ref.queueing_delay_s, rel=1e-9)
+
+
+def test_train_equilibrium_rejects_bad_input() -> None:
+    with pytest.raises(ValueError, match="train_fraction"):
+        blb_train_equilibrium([1, 1], 0.0, C, train_fraction=0.0)
+    with pytest.raises(ValueError, match="train_fraction"):
+        blb_train_equilibrium([1, 1], 0.0, C, train_fraction=1.5)
+    with pytest.raises(ValueError, match="at least two"):
+        blb_train_equilibrium([1], 0.0, C, train_fraction=0.5)
+    with pytest.raises(ValueError, match="train_flow"):
+        blb_train_equilibrium([1, 1], 0.0, C, train_fraction=0.5, train_flow=2)
+    with pytest.raises(ValueError, match="sampled every"):
+        t = np.arange(1, 601) * 0.1
+        train_fraction(t, np.ones_like(t), C, start_s=10.0, end_s=60.0)
+
+
+def _thesis_vegas_1(x2_ms: int, gamma: float = 1.0) -> tuple[float, float, float]:
+    """Packet Jain's index (10-60 s), the long flow's train fraction and the closed form
+    with that fraction and the BaseRTT over-estimates the run measured."""
+    sc = build_scenario(
+        "thesis-two-flow", x2=f"{x2_ms}ms", queue="red", duration="60s", delta=1.0, gamma=gamma
+    ).with_algorithm("enhanced-vegas")
+    prop = np.array([f.rtt_s for f in ode_problem(sc).flows])
+    res = simulate_packets(sc, sample_interval_s=0.001)
+    m = (res.t_s > 10.0) & (res.t_s <= 60.0)
+    packet = float(jain_index([f.goodput_pps[m].mean() for f in res.flows]))
+    x = np.maximum(np.array([f.base_rtt_s for f in res.flows]) - prop, 0.0)
+    f = train_fraction(res.t_s, res.flows[1].goodput_pps, C, start_s=10.0, end_s=60.0)
+    closed = blb_train_equilibrium([1.0, 1.0], x, C, train_fraction=f).jain_index
+    return packet, f, closed
+
+
+@pytest.mark.parametrize("x2_ms", [80, 90, 100, 110])
+def test_long_flow_train_sets_the_thesis_vegas_1_index(x2_ms: int) -> None:
+    packet, f, closed = _thesis_vegas_1(x2_ms)
+    doc = THESIS_TABLE_3_16[x2_ms]["vegas-1"]
+    assert f < 0.65  # the long flow is at the bottleneck about half its round
+    assert abs(closed - packet) <= 0.05
+    assert abs(closed - doc) <= 0.05
+    assert packet < 0.95  # the one-delay equilibrium (1.00 here) is off
+
+
+@pytest.mark.parametrize("x2_ms", [1, 50, 70])
+def test_a_spread_long_flow_keeps_the_thesis_vegas_1_index_near_one(x2_ms: int) -> None:
+    packet, f, closed = _thesis_vegas_1(x2_ms)
+    assert f > 0.7
+    assert abs(closed - packet) <= 0.05
+    assert abs(closed - THESIS_TABLE_3_16[x2_ms]["vegas-1"]) <= 0.05
+
+
+def test_a_start_up_without_the_train_makes_vegas_1_fair_at_x2_80ms() -> None:
+    """Switch: γ = 8 changes only the slow-start exit; the long flow's train spreads over its
+    round and the index returns to one, as the closed form says."""
+    packet, f, closed = _thesis_vegas_1(80, gamma=8.0)
+    assert f > 0.75
+    assert packet > 0.95
+    assert abs(closed - packet) <= 0.05
