@@ -39,6 +39,34 @@ QV_TRAIN_QUEUE = (
     "the Quick Vegas paper's §4.2 "
     "notes the burstiness)"
 )
+_HYB_ROWS = "tests/fluid/test_hybrid_rows.py::"
+#: Quick Vegas after the bandwidth halves, ODE column: the packet micro-queue below the pipe
+QV_MICRO_QUEUE = (
+    "after the undershoot below the new pipe the fluid queue is exactly empty (Δ = 0), so "
+    "succ counts every round and eq.-(3) increases compound (+4, +8, +12, +16 packets); in "
+    "packets the flow's packets interleave with the CBR at ~90 % load and a micro-queue of "
+    "a few packets keeps Δ at 0.3–2.9, which resets succ or adds a measurement round: the "
+    "regrowth takes ~1 s longer, measured in both engines at 3000 and 5000 kb "
+    f"({_HYB_ROWS}test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue)"
+)
+#: FAST, ODE column: the hybrid's default RTT sample (the queue behind the departing fluid)
+FAST_FIFO_SAMPLE = (
+    "the hybrid's default RTT sample carries the queue behind the departing fluid, so the "
+    "law sees the queue's growth one queueing delay early and undershoots less; with FIFO "
+    "samples (rtt_sample='arrival') the hybrid settles with the packets (150 kb new "
+    "connection 28.2 vs 28.8 RTTs, 4000 kb halving 25.7 vs 25.8) "
+    f"({_HYB_ROWS}test_fast_settles_with_the_packets_given_fifo_rtt_samples)"
+)
+#: Vegas at 150 kb, ODE column: whole-packet windows and FIFO samples
+VEGAS_WHOLE_PACKETS = (
+    "a packet sender keeps ⌊w⌋ packets in flight, so a round adds ⌊w⌋/w < 1 and its ramp "
+    "stops at 22.6 packets where the fluid passes to 23 and returns to 22; after the "
+    "halving the decision at 12.6 packets is a near-tie at β that the FIFO RTT sample puts "
+    "on the packets' side; with whole_packets=True and rtt_sample='arrival' the hybrid "
+    "gives 16.2 / 28.2 / 15.7 RTTs (new / halved / doubled) against the packets' 16.2 / "
+    f"28.0 / 15.3 ({_HYB_ROWS}"
+    "test_vegas_at_150_kb_follows_the_packets_with_whole_packet_windows_and_fifo_samples)"
+)
 #: rounds after a rise of the available bandwidth before a Quick Vegas sender's estimation
 #: first shows it (the Quick Vegas paper's §3.2.2: the change "can be detected at the
 #: (i + 2)th round"): eq. (12) counts from that estimation, an engine from the change, so

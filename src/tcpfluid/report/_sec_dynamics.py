@@ -16,6 +16,7 @@ from ..analytic import conspicuous_round, rounds_to_equilibrium, slow_start_exit
 from ._common import (
     HO_HALVING_PHASE,
     HO_PEAK_PHASE,
+    QV_MICRO_QUEUE,
     QV_OVERSHOOT,
     QV_REACH_NOT_SETTLING,
     doc,
@@ -138,12 +139,7 @@ _REASONS = {
     ("quick-vegas", "halved", ROUNDS): _TRACKS_PACKETS,
     ("quick-vegas", "doubled", ROUNDS): QV_OVERSHOOT,
     ("quick-vegas", "max_queue", ODE): _HYBRID_PEAK,
-    ("quick-vegas", "halved", ODE): "after the undershoot below the new pipe the fluid "
-    "queue is exactly empty (Δ = 0), so succ counts every round and eq.-(3) increases "
-    "compound (+4, +8, +12, +16 packets); in packets the flow's packets interleave with the "
-    "CBR at ~90 % load and a micro-queue of a few packets keeps Δ at 0.3–2.9, which resets "
-    "succ or adds a measurement round: the regrowth takes ~1 s longer, measured in both "
-    f"engines ({_HYB}test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue)",
+    ("quick-vegas", "halved", ODE): QV_MICRO_QUEUE,
     ("fast", "halved", ROUNDS): _TRACKS_PACKETS,
     ("fast", "max_queue", ODE): _HYBRID_PEAK,
     ("tcp-ho", "time_to_equilibrium_s", ODE): "the hybrid follows the packet round trace "
