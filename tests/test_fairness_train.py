@@ -21,7 +21,7 @@ from tcpfluid.analytic.equilibrium import blb_train_equilibrium
 from tcpfluid.fairness import THESIS_TABLE_3_16
 from tcpfluid.fairness.trains import train_fraction
 from tcpfluid.fluid.ode import ode_problem
-from tcpfluid.scenarios import build_scenario
+from tcpfluid.scenarios import Scenario, build_scenario
 from tcpfluid.sim import simulate_packets
 
 C = 187.5  # 1.5 Mb/s in 1000-byte packets
@@ -112,3 +112,29 @@ def test_a_start_up_without_the_train_makes_vegas_1_fair_at_x2_80ms() -> None:
     assert f > 0.75
     assert packet > 0.95
     assert abs(closed - packet) <= 0.05
+
+
+def test_the_round_model_has_no_train_and_agrees_with_a_packet_run_without_one() -> None:
+    """The round model spreads each window over its round (f = 1: no train). At x2 = 80 ms
+    it is more than 0.05 above the packet run that carries the train, and within 0.05 of
+    the packet run whose start-up (γ = 8) leaves none."""
+    import tcpfluid
+    from tcpfluid.fairness import _delivered_pkts
+
+    def jain_10_60(r: tcpfluid.Result) -> float:
+        t = np.asarray(r.time_s)
+        dl = _delivered_pkts(t, np.asarray(r.throughput_pps))
+        thr = dl[:, -1] - np.array([np.interp(10.0, t, row) for row in dl])
+        return float(jain_index(thr))
+
+    def scenario(gamma: float) -> Scenario:
+        return build_scenario(
+            "thesis-two-flow", x2="80ms", queue="red", duration="60s", delta=1.0, gamma=gamma
+        ).with_algorithm("enhanced-vegas")
+
+    rounds = jain_10_60(tcpfluid.simulate(scenario(1.0), "rounds"))
+    train, _, _ = _thesis_vegas_1(80)
+    no_train, _, _ = _thesis_vegas_1(80, gamma=8.0)
+    assert rounds - train > 0.05
+    assert abs(rounds - no_train) <= 0.05
+    assert abs(jain_10_60(tcpfluid.simulate(scenario(8.0), "rounds")) - no_train) <= 0.05
