@@ -336,7 +336,9 @@ def link_free(li, lk):
 @_jit_inline
 def _pop_exited(lf, li, rf, lk, now):
     """An eager link has no exit events: drop the packets that left it by ``now`` from its
-    ring (in order, counting their bytes as the exit events of other links do)."""
+    ring (in order, counting their bytes as the exit events of other links do). Done when
+    its ring is short of room, before a trace sample and at the end (the bytes sent are
+    the same sum, in the same order, as with an exit event per packet)."""
     off = li[lk, J_OFF]
     mask = li[lk, J_CAP] - 1
     head = li[lk, J_HEAD]
@@ -370,11 +372,12 @@ def _no_room(lf, li, rf, gf, gi, paths, lk, poff, hop):
     must grow first (the caller returns GROW_LINK for the link noted here)."""
     while lk >= 0:
         eager = li[lk, J_EAGER] == 1
-        if eager:
-            _pop_exited(lf, li, rf, lk, gf[G_NOW])
         if link_free(li, lk) < 4:
-            gi[G_CODE_ARG] = lk
-            return True
+            if eager:
+                _pop_exited(lf, li, rf, lk, gf[G_NOW])
+            if link_free(li, lk) < 4:
+                gi[G_CODE_ARG] = lk
+                return True
         if not eager:
             return False
         hop += 1
@@ -442,8 +445,6 @@ def enqueue(
     """
     while True:
         eager = li[lk, J_EAGER] == 1
-        if eager:
-            _pop_exited(lf, li, rf, lk, gf[G_NOW])
         q = occupancy(li, rf, lk, now)
         waiting = q - 1 if q > 0 else 0
         li[lk, J_ARR] += 1
