@@ -74,6 +74,14 @@ def test_train_equilibrium_rejects_bad_input() -> None:
 def _thesis_vegas_1(x2_ms: int, gamma: float = 1.0) -> tuple[float, float, float]:
     """Packet Jain's index (10-60 s), the long flow's train fraction and the closed form
     with that fraction and the BaseRTT over-estimates the run measured."""
+    packet, f, closed, _, _ = _thesis_vegas_1_run(x2_ms, gamma)
+    return packet, f, closed
+
+
+def _thesis_vegas_1_run(x2_ms: int, gamma: float) -> tuple[float, float, float, float, float]:
+    """As :func:`_thesis_vegas_1`, plus the closed form's queueing delay while the train
+    passes and the mean queueing delay of the long flow's rounds (its mean RTT minus its
+    propagation delay), s."""
     sc = build_scenario(
         "thesis-two-flow", x2=f"{x2_ms}ms", queue="red", duration="60s", delta=1.0, gamma=gamma
     ).with_algorithm("enhanced-vegas")
@@ -83,8 +91,11 @@ def _thesis_vegas_1(x2_ms: int, gamma: float = 1.0) -> tuple[float, float, float
     packet = float(jain_index([f.goodput_pps[m].mean() for f in res.flows]))
     x = np.maximum(np.array([f.base_rtt_s for f in res.flows]) - prop, 0.0)
     f = train_fraction(res.t_s, res.flows[1].goodput_pps, C, start_s=10.0, end_s=60.0)
-    closed = blb_train_equilibrium([1.0, 1.0], x, C, train_fraction=f).jain_index
-    return packet, f, closed
+    eq = blb_train_equilibrium([1.0, 1.0], x, C, train_fraction=f)
+    long_flow = res.flows[1]
+    r = (long_flow.round_t_s > 10.0) & (long_flow.round_t_s <= 60.0)
+    seen = float(np.mean(long_flow.round_rtt_mean_s[r]) - prop[1])
+    return packet, f, eq.jain_index, eq.queueing_delay_train_s, seen
 
 
 @pytest.mark.parametrize("x2_ms", [80, 90, 100, 110])
@@ -95,6 +106,15 @@ def test_long_flow_train_sets_the_thesis_vegas_1_index(x2_ms: int) -> None:
     assert abs(closed - packet) <= 0.05
     assert abs(closed - doc) <= 0.05
     assert packet < 0.95  # the one-delay equilibrium (1.00 here) is off
+
+
+@pytest.mark.parametrize("x2_ms", [80, 110])
+def test_the_long_flow_measures_the_train_queue_the_closed_form_predicts(x2_ms: int) -> None:
+    """An independent check: f comes from when the long flow's packets leave the bottleneck;
+    the queueing delay its RTT samples carry is the closed form's δ_t within 10 %."""
+    _, f, _, delta_train, seen = _thesis_vegas_1_run(x2_ms, 1.0)
+    assert f < 0.65
+    assert seen == pytest.approx(delta_train, rel=0.10)
 
 
 @pytest.mark.parametrize("x2_ms", [1, 50, 70])
