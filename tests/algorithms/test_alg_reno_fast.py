@@ -48,8 +48,8 @@ def test_reno_losses():
     assert (a.incr[2], a.cap[2]) == (1.0, 2.0)
 
 
-def test_reno_has_no_parameters():
-    assert Reno().params() == {}
+def test_reno_params_report_its_loss_recovery():
+    assert Reno().params() == {"recovery": "halving"}
 
 
 @pytest.mark.parametrize(

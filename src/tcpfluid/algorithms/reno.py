@@ -13,6 +13,20 @@ Rules:
   ssthresh``, congestion avoidance.
 * Timeout (:data:`LOSS_TIMEOUT`): ``ssthresh = max(cwnd / 2, 2)``, ``cwnd = 1``, slow start.
 
+Loss recovery (``recovery``, ours): ``"halving"`` (default) is the rule above, one
+halving per loss event. ``"collapse"`` ends every duplicate-ACK loss event at the 2-packet
+floor, in congestion avoidance with ``ssthresh`` at the floor (a timeout: one packet, slow
+start up to the floor). That is what the packet simulator's NewReno sender does when one
+window loses more packets than fast recovery repairs before its retransmission timer
+fires: measured behind the asymmetric-networks paper's ACK-path bottleneck, where each
+surviving cumulative ACK releases a burst into the 15-packet forward buffer (92 -> 46 ->
+23 packets, a timeout, lost retransmissions, 2 packets; the paper's §IV.C describes
+Reno's window there as oscillating over ``[1, w_renomax]`` through "a succession of
+window cutback"). The fluid engines count loss events, not the holes a window's recovery
+must repair one per round trip, so the choice is the law's. The default stays
+``"halving"``: a forward-path bottleneck without ACK bursts has not been measured to
+collapse.
+
 *Ours*: a retransmission lost again (:data:`LOSS_RETX`) is treated as another fast
 retransmit (halving): Reno has no separate rule for it (Vegas's 1/2 is a Vegas rule). The
 2-packet floor of ``ssthresh`` follows RFC 5681. The round in which a loss is reported keeps
@@ -58,9 +72,15 @@ class Reno(ControlLaw):
 
     name: ClassVar[str] = "reno"
     ode_form: ClassVar[OdeForm | None] = None  # set below the class
+    #: the accepted values of ``recovery``
+    RECOVERIES: ClassVar[tuple[str, ...]] = ("halving", "collapse")
 
-    def __init__(self) -> None:
-        pass
+    def __init__(self, *, recovery: str = "halving") -> None:
+        if recovery not in self.RECOVERIES:
+            raise ValueError(
+                f"recovery must be one of {', '.join(self.RECOVERIES)}, got {recovery!r}"
+            )
+        self.recovery = recovery
 
     def init_state(self, n: int) -> State:
         """Fresh state: slow start, ``ssthresh = inf``."""
@@ -85,9 +105,12 @@ class Reno(ControlLaw):
         return RoundAction(cwnd=cwnd.copy(), incr=incr, cap=cap)
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
-        """Halve on duplicate ACKs; one packet and slow start on a timeout."""
+        """Halve on duplicate ACKs, one packet and slow start up to half the window on a
+        timeout (``recovery="collapse"``: the 2-packet floor in place of the half)."""
         kind, idx, w = loss_args(index, kind, cwnd)
         half = np.maximum(w / 2.0, MIN_WINDOW)
+        if self.recovery == "collapse":
+            half = np.full(w.shape, MIN_WINDOW)
         state["ssthresh"][idx] = half
         if kind == LOSS_TIMEOUT:
             state["phase"][idx] = SLOW_START
@@ -96,8 +119,8 @@ class Reno(ControlLaw):
         return half
 
     def params(self) -> dict[str, Any]:
-        """Reno has no parameters: ``{}``."""
-        return {}
+        """Reno's one option: ``{"recovery": ...}``."""
+        return {"recovery": self.recovery}
 
 
 def _reno_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

@@ -1,0 +1,84 @@
+"""Reno behind the asymmetric-networks paper's ACK-path bottleneck (Fu, Chung, Liew,
+"Performance Degradation of TCP Vegas in Asymmetric Networks and Its Remedies", Fig. 1,
+Tables I-II): how the packet simulator's NewReno sender recovers from a loss event there,
+and the fluid engines' ``Reno(recovery="collapse")`` reading that follows it.
+
+Every expected value comes from the packet simulator (the referee of the fluid layers);
+the tolerance is the report's for this section (15 %).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tcpfluid
+from tcpfluid.algorithms.base import LOSS_FAST, LOSS_RETX, LOSS_TIMEOUT
+from tcpfluid.algorithms.reno import Reno
+from tcpfluid.scenarios.catalogue import build_scenario
+
+#: (k, reverse buffer in ACKs) of the paper's Tables I and II that the report runs for Reno
+CASES = [(3, 10), (5, 10), (7, 10), (5, 2), (5, 6), (5, 20), (5, 40), (5, 100)]
+
+
+def _asym(k: float, br: int, duration: str, **law: str) -> tcpfluid.scenarios.Scenario:
+    sc = build_scenario("asymmetric", algorithm="reno", k=k, reverse_buffer=br, duration=duration)
+    return sc.with_algorithm("reno", **law) if law else sc
+
+
+def _window(r: tcpfluid.Result) -> tuple[np.ndarray, np.ndarray]:
+    w = np.asarray(r.window_pkts)
+    return np.asarray(r.time_s), (w[0] if w.shape[0] == 1 else w[:, 0])
+
+
+def test_recovery_option_is_checked_and_reported() -> None:
+    with pytest.raises(ValueError, match="recovery must be one of halving, collapse"):
+        Reno(recovery="newreno")
+    assert Reno(recovery="collapse").params() == {"recovery": "collapse"}
+    law = Reno(recovery="collapse")
+    st = law.init_state(2)
+    assert law.on_loss(st, np.array([0]), LOSS_FAST, np.array([92.0])).tolist() == [2.0]
+    assert law.on_loss(st, np.array([1]), LOSS_RETX, np.array([10.0])).tolist() == [2.0]
+    assert st["ssthresh"].tolist() == [2.0, 2.0]
+    # a timeout: one packet, slow start up to the floor (the default: up to half)
+    assert law.on_loss(st, np.array([0]), LOSS_TIMEOUT, np.array([40.0])).tolist() == [1.0]
+    assert st["ssthresh"][0] == 2.0
+    st0 = Reno().init_state(1)
+    assert Reno().on_loss(st0, np.array([0]), LOSS_TIMEOUT, np.array([40.0])).tolist() == [1.0]
+    assert st0["ssthresh"][0] == 20.0
+    # the default halves
+    half = Reno().on_loss(Reno().init_state(1), np.array([0]), LOSS_FAST, np.array([92.0]))
+    assert half.tolist() == [46.0]
+
+
+def test_packet_reno_collapses_to_the_floor_where_the_round_model_halves() -> None:
+    """Steady state at k = 5, B_r = 10: every packet loss event is a cascade (halving, a lost
+    retransmission halves again, a timeout, lost retransmissions) ending at the 2-packet
+    floor; the round model's default Reno takes one halving from the same peak window."""
+    sc = _asym(5, 10, "400s")
+    pk = tcpfluid.simulate(sc, engine="packet")
+    rm = tcpfluid.simulate(sc, engine="rounds")
+    tp, wp = _window(pk)
+    tr, wr = _window(rm)
+    late_p, late_r = wp[tp > 200.0], wr[tr > 200.0]
+    # the same peak window (a forward-buffer overflow at the same load) ...
+    assert late_r.max() == pytest.approx(late_p.max(), rel=0.05)
+    # ... but the packet window falls to the floor, the round model's to half the peak
+    assert late_p.min() <= 2.0
+    assert late_r.min() == pytest.approx(late_r.max() / 2.0, rel=0.05)
+    assert pk.summary.to_dict()["timeouts"][0] >= 3
+
+
+@pytest.mark.parametrize(("k", "br"), CASES)
+def test_fluid_reno_with_collapse_tracks_the_packet_simulator(k: float, br: int) -> None:
+    """The report's 100 s runs: with ``recovery="collapse"`` the round model and the hybrid
+    ODE are within 15 % of the packet simulator's (default) NewReno on every Reno row of
+    Tables I and II; with the default one halving per loss event they are not."""
+    pk = tcpfluid.simulate(_asym(k, br, "100s"), engine="packet").summary.throughput_pps[0]
+    for engine in ("rounds", "ode"):
+        on = tcpfluid.simulate(_asym(k, br, "100s", recovery="collapse"), engine=engine)
+        assert on.summary.throughput_pps[0] == pytest.approx(pk, rel=0.15), engine
+        off = tcpfluid.simulate(_asym(k, br, "100s"), engine=engine)
+        # switch-off: one halving per loss event carries more than the packets at 100 s
+        assert off.summary.throughput_pps[0] > pk
+        assert abs(on.summary.throughput_pps[0] - pk) < abs(off.summary.throughput_pps[0] - pk)
