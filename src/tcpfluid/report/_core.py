@@ -191,6 +191,10 @@ class SectionResult:
     notes: tuple[str, ...] = ()
     #: wall time of the section's tasks (summed over workers) and of its assembly, s
     elapsed_s: float = 0.0
+    #: why a row compares what it compares where that is not the obvious reading (a closed
+    #: form moved to a row of its own quantity, a reference counted like the engines); the
+    #: report's header repeats these
+    comparisons: tuple[str, ...] = ()
 
     @property
     def n_rows(self) -> int:
@@ -211,6 +215,7 @@ class SectionResult:
             "tables": [t.to_dict() for t in self.tables],
             "figures": [f.to_dict() for f in self.figures],
             "notes": list(self.notes),
+            "comparisons": list(self.comparisons),
             "elapsed_s": self.elapsed_s,
         }
 
@@ -455,6 +460,7 @@ def run_sections(
             res.figures,
             res.notes,
             elapsed_s=sum(r[1] for r in chunk) + time.perf_counter() - s0,
+            comparisons=res.comparisons,
         )
 
     def on_result(i: int, triple: Any) -> None:

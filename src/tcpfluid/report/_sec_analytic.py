@@ -520,11 +520,12 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         intro,
         (Table("Rounds to reach nW (the Quick Vegas paper's Fig. 5)", tuple(rows)),),
         (_ne_figure(curves),),
-        (
-            "Why Quick Vegas's reference moved: eq. (12)'s i (now the column 'eq. (12) i') "
-            "counts from the first estimation that shows the change, the engines from the "
-            "change itself; the sender makes that estimation two rounds after the change "
-            "(§3.2.2), so the reference counted like the engines is ⌈i⌉ + 2 (verified in "
+        comparisons=(
+            "Rounds to a new equilibrium: Quick Vegas's reference is eq. (12) counted from "
+            "the change, like the engines' count. Eq. (12)'s own i (the column 'eq. (12) i', "
+            "not judged) counts from the first estimation that shows the change, which the "
+            "sender makes two rounds after the change (§3.2.2), so the reference is "
+            "⌈i⌉ + 2 (verified in "
             "every engine by tests/analytic/test_new_equilibrium_layers.py::"
             "test_doubling_reaches_nw_as_eq12_plus_the_detection_lag_and_overshoots_by_the_"
             "train).",

@@ -462,10 +462,10 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "doubling until the window reaches nW (n = 2, W = μd/2)."
     )
     notes = (
-        "Why cells moved: the settling rows ('convergence, new connection', 'convergence, "
-        "bandwidth doubled') used to hold the conspicuous round and eq. (12) as their "
-        "reference, which count the rounds until the window first reaches μd or nW, not the "
-        "settling into the 2 % band after the overshoot. Those closed forms are now compared "
+        "Convergence vs BDP: the closed forms (the conspicuous round, (n − 1)W, eq. (12)) "
+        "count the rounds until the window first reaches μd or nW, not the settling into the "
+        "2 % band after the overshoot, so they are not the reference of the settling rows "
+        "('convergence, new connection', 'convergence, bandwidth doubled'); they are compared "
         "in the rows 'new connection: round the window first reaches μd' and 'bandwidth "
         "doubled: rounds until the window reaches nW', with every engine counting that same "
         "event; the settling rows compare the engines with the packet simulator. Eq. (12)'s "
@@ -480,7 +480,7 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         intro,
         (Table("Convergence time vs BDP", tuple(rows)),),
         (_cb_figure(_cb_grid(cfg), curves),),
-        notes,
+        comparisons=notes,
     )
 
 

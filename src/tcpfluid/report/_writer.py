@@ -92,12 +92,23 @@ def _header(report: Report, command: str | None) -> list[str]:
     return lines
 
 
+_COMPARISONS_TITLE = "What some rows compare, and why (the sections say it again):"
+
+
+def _comparisons(report: Report) -> list[str]:
+    """The sections' statements of what their rows compare where a cell moved."""
+    return [c for s in report.sections for c in s.comparisons]
+
+
 def render_markdown(
     report: Report, *, command: str | None = None, figures_rel: str = "figures"
 ) -> str:
     """The report as Markdown (figures linked as ``<figures_rel>/<name>.png``)."""
     out = ["# tcpfluid validation report", ""]
     out += [*_header(report, command), ""]
+    comparisons = _comparisons(report)
+    if comparisons:
+        out += [_COMPARISONS_TITLE, "", *[f"- {c}" for c in comparisons], ""]
     out += summarize(report).markdown()
     out += ["## Sections", ""]
     out += ["| section | rows | DIFFERS | compute time (s) |", "|---|---|---|---|"]
@@ -154,7 +165,7 @@ def _md_section(s: SectionResult, figures_rel: str) -> list[str]:
             f"*Figure `{f.name}`: {f.caption}*",
             "",
         ]
-    for n in s.notes:
+    for n in (*s.comparisons, *s.notes):
         out += [f"> {n}", ""]
     return out
 
@@ -183,6 +194,11 @@ def render_html(report: Report, *, command: str | None = None) -> str:
     ]
     for line in _header(report, command):
         out.append(f"<p>{_inline(line)}</p>")
+    comparisons = _comparisons(report)
+    if comparisons:
+        out.append(f"<p>{e(_COMPARISONS_TITLE)}</p><ul>")
+        out += [f"<li>{e(c)}</li>" for c in comparisons]
+        out.append("</ul>")
     out += summarize(report).html()
     out.append("<h2>Sections</h2>")
     out.append(
@@ -205,7 +221,7 @@ def render_html(report: Report, *, command: str | None = None) -> str:
                 f"<figcaption>Figure <code>{e(f.name)}</code>: {e(f.caption)}"
                 "</figcaption></figure>"
             )
-        for note in s.notes:
+        for note in (*s.comparisons, *s.notes):
             out.append(f"<blockquote>{e(note)}</blockquote>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
