@@ -82,3 +82,49 @@ def test_fluid_reno_with_collapse_tracks_the_packet_simulator(k: float, br: int)
         # switch-off: one halving per loss event carries more than the packets at 100 s
         assert off.summary.throughput_pps[0] > pk
         assert abs(on.summary.throughput_pps[0] - pk) < abs(off.summary.throughput_pps[0] - pk)
+
+
+def _drops_per_overflow(k: float, br: int) -> list[float]:
+    """Forward-buffer drops of each overflow episode after 100 s of a 300 s packet run
+    (drops less than 2 s apart belong to one episode)."""
+    r = tcpfluid.simulate(_asym(k, br, "300s"), engine="packet")
+    n = r.native
+    (fwd,) = [lk for lk in n.links if lk.name == "R1-R2"]
+    t = np.asarray(n.t_s)
+    new = np.diff(np.asarray(fwd.drops), prepend=0.0)  # the trace is cumulative
+    episodes: list[list[float]] = []
+    for ti, v in zip(t[new > 0], new[new > 0], strict=True):
+        if episodes and ti - episodes[-1][0] < 2.0:
+            episodes[-1][0] = ti
+            episodes[-1][1] += v
+        else:
+            episodes.append([ti, v])
+    return [v for ti, v in episodes if ti > 100.0]
+
+
+def test_an_overflow_behind_the_ack_path_drops_many_packets_of_one_window() -> None:
+    """Why the packet NewReno collapses there: surviving cumulative ACKs release bursts, so
+    one forward-buffer overflow drops tens of packets of one window (k = 5: 24); with the
+    forward link the bottleneck (k = 0.5) an overflow drops one packet and Reno halves."""
+    ack_path = _drops_per_overflow(5, 10)
+    forward = _drops_per_overflow(0.5, 10)
+    assert ack_path and forward
+    assert min(ack_path) >= 10
+    assert max(forward) <= 2
+
+
+def test_with_the_forward_link_the_bottleneck_the_default_halving_tracks_the_packets() -> None:
+    """Why ``"halving"`` stays the default: at k = 0.5 (Table I's non-asymmetric column) the
+    packet sender halves (its window never falls below ~19 packets after 50 s) and the
+    round model agrees with the default halving, not with the collapse."""
+    sc = _asym(0.5, 10, "100s")
+    pk = tcpfluid.simulate(sc, engine="packet")
+    t, w = _window(pk)
+    assert w[t > 50.0].min() > 10.0
+    v = pk.summary.throughput_pps[0]
+    halving = tcpfluid.simulate(sc, engine="rounds").summary.throughput_pps[0]
+    collapse = tcpfluid.simulate(
+        _asym(0.5, 10, "100s", recovery="collapse"), engine="rounds"
+    ).summary.throughput_pps[0]
+    assert halving == pytest.approx(v, rel=0.15)
+    assert collapse < 0.85 * v
