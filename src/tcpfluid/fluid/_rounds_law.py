@@ -113,6 +113,14 @@ def join_flows(
     fwd_base[joining] = np.inf
 
 
+def loss_events(lost: FloatArray, w1: FloatArray, active: NDArray[np.bool_]) -> NDArray[np.bool_]:
+    """The flows that take a loss event at the end of a round: every active flow with a
+    share of the round's losses (the losses are shared in proportion to the windows, so
+    one overflow reaches every flow). A module-level rule so that an experiment can
+    replace it (tests/test_fairness_many_flows.py)."""
+    return (lost > 1e-9) & active
+
+
 def decide(
     law: ControlLaw,
     state: dict[str, FloatArray],
@@ -133,7 +141,7 @@ def decide(
     incr = np.asarray(action.incr, dtype=np.float64)
     cap = np.asarray(action.cap, dtype=np.float64)
     if lost is not None:
-        hit = (lost > 1e-9) & active
+        hit = loss_events(lost, w1, active)
         if np.any(hit):
             cwnd0, incr, cap = _react_to_losses(law, state, hit, lost, w1, frac, cwnd0, incr, cap)
             # a scenario whose clock has passed duration_s keeps stepping while others
