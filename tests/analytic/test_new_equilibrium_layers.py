@@ -168,3 +168,29 @@ def test_new_connection_at_1000_kb_differs_only_by_the_settling_band() -> None:
         t_settle(p.round_t_s, p.round_cwnd_pkts, 4.0),
     )
     assert abs(rm_b - pk_b) <= max(0.25 * pk_b, 3.0)
+
+
+@pytest.mark.parametrize("kb", [3000.0, 4000.0, 5000.0])
+def test_doubling_settles_with_the_round_model_once_the_train_queue_is_switched_off(
+    kb: float,
+) -> None:
+    """Settling after the doubling (convergence vs BDP, μd = kb/8 packets), in RTTs.
+
+    The packet flow settles sooner than the round model: its train queue stops the ramp
+    before μd (a measurement round, ``sampling="near-band"``), so it overshoots less. With
+    Δ from the round's minimum RTT (the train's queue switched off) the packet settling
+    time is the round model's within the fluid-vs-packet criterion (±25 % or 3 RTTs).
+    """
+    sc = _qv_basic_at(kb / 8.0)
+    rounds = simulate(sc, "rounds").summary.flows[0].convergence_times_s[1]
+    on = simulate_packets(sc).summary.convergence_times_s[0][1]
+    off = simulate_packets(sc, laws={sc.flows[0].name: _DeltaFromMinimumRtt()})
+    off_s = off.summary.convergence_times_s[0][1]
+    assert rounds is not None
+    rm, pk, pk_off = rounds / D_S, float(on) / D_S, float(off_s) / D_S
+
+    def agree(x: float, ref: float) -> bool:
+        return abs(x - ref) <= max(0.25 * ref, 3.0)
+
+    assert pk < rm and not agree(rm, pk)
+    assert agree(rm, pk_off)
