@@ -201,6 +201,13 @@ def simulate_scenario_ode(
         raise TypeError(
             f"option {next(iter(readings))!r} applies to the hybrid model only (model='hybrid')"
         )
+    for fl in scenario.flows:  # the classical Reno right-hand side halves once per loss
+        rec = dict(fl.params).get("recovery", "halving")
+        if fl.algorithm == "reno" and rec != "halving":
+            raise ValueError(
+                f"flow {fl.name!r}: Reno recovery={rec!r} needs model='hybrid' (the classical "
+                "Reno right-hand side halves once per loss)"
+            )
     return simulate_ode(
         prob.flows,
         prob.path,
