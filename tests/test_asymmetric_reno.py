@@ -128,3 +128,10 @@ def test_with_the_forward_link_the_bottleneck_the_default_halving_tracks_the_pac
     ).summary.throughput_pps[0]
     assert halving == pytest.approx(v, rel=0.15)
     assert collapse < 0.85 * v
+
+
+def test_the_classical_ode_refuses_a_recovery_it_cannot_model() -> None:
+    sc = _asym(5, 10, "5s", recovery="collapse")
+    with pytest.raises(ValueError, match="recovery='collapse' needs model='hybrid'"):
+        tcpfluid.simulate(sc, engine="ode", model="classical")
+    assert tcpfluid.simulate(_asym(5, 10, "5s"), engine="ode", model="classical").summary
