@@ -194,3 +194,31 @@ def test_doubling_settles_with_the_round_model_once_the_train_queue_is_switched_
 
     assert pk < rm and not agree(rm, pk)
     assert agree(rm, pk_off)
+
+
+def test_qv_basic_doubling_settles_as_the_document_reports_once_the_train_queue_is_off() -> None:
+    """qv-basic (§5.1): convergence after the bandwidth doubles at 160 s, packet simulator.
+
+    The document's ns-2 run settles 2.0 s after the doubling. Our packet flow settles
+    sooner because its train queue stops the ramp before μd (smaller overshoot); with
+    Δ from the round's minimum RTT (the train's queue switched off) it settles in the
+    document's time within the row's tolerance (±10 % or 0.3 s). The same switch is not a
+    better reading overall: it also removes the slow-start burst from Δ (the ramp ends
+    at about 3 s instead of the document's 13 s) and slows the settling after the halving.
+    """
+    from tcpfluid.published import published
+
+    document = float(published("000/5.1/qv/doubled").value)
+    sc = build_scenario("qv-basic").with_algorithm("quick-vegas")
+    on = simulate_packets(sc).summary.convergence_times_s[0][1]
+    off = simulate_packets(sc, laws={sc.flows[0].name: _DeltaFromMinimumRtt()})
+    off_s = float(off.summary.convergence_times_s[0][1])
+
+    def agree(x: float) -> bool:
+        return abs(x - document) <= max(0.1 * document, 0.3)
+
+    assert float(on) < document and not agree(float(on))
+    assert agree(off_s)
+    # and what the switch costs elsewhere (why it is not the default)
+    ramp = float(published("000/5.1/qv/ramp_up").value)
+    assert float(off.summary.time_to_equilibrium_s[0]) < 0.5 * ramp
