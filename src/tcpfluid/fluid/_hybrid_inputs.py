@@ -17,8 +17,9 @@ from . import _hybrid_kernel as K
 
 FloatArray = NDArray[np.float64]
 
-#: default time step, as a fraction of the smallest base RTT
-STEPS_PER_RTT = 64
+#: default time step, as a fraction of the smallest base RTT: fine enough to resolve the
+#: ACK-clocked trains of slow start and per-ACK growth (docs/ode-model.md, "Time step")
+STEPS_PER_RTT = 256
 #: what an RTT sample carries (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s ``rtt_sample``)
 RTT_SAMPLES = ("departure", "arrival")
 #: how a drop-tail overflow is shared (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s
@@ -79,7 +80,7 @@ def check_run(
     if not ratio <= 20_000_000:
         raise ValueError(
             f"duration_s={duration_s!r} needs {ratio:.3g} time steps of dt_s={dt!r} s (the "
-            "smallest base RTT / 64 by default; at most 20,000,000): shorten the run, "
+            "smallest base RTT / 256 by default; at most 20,000,000): shorten the run, "
             "lengthen the base RTT or give a larger dt_s"
         )
     n_steps = max(1, math.ceil(ratio))
@@ -101,13 +102,13 @@ def check_run(
 
 def arrival_ring(rtt_sample: str, buf: float, mu: float, dt: float, n_steps: int) -> int:
     """Length of the ring of cumulative arrivals behind ``rtt_sample="arrival"`` (1 for
-    ``"departure"``): the steps the longest queue takes to drain, at least 4096, capped by
-    the run's steps."""
+    ``"departure"``): the steps the longest queue takes to drain, at least 64 base RTTs of
+    the default step (``64 * STEPS_PER_RTT``), capped by the run's steps."""
     check_choice("rtt_sample", rtt_sample, RTT_SAMPLES)
     if rtt_sample == "departure":
         return 1
     longest = (buf + 2.0) / mu / dt + 2.0 if math.isfinite(buf) else 0.0
-    return int(min(max(longest, 4096.0), n_steps + 2.0, 4_000_000.0))
+    return int(min(max(longest, 64.0 * STEPS_PER_RTT), n_steps + 2.0, 4_000_000.0))
 
 
 def check_reverse(

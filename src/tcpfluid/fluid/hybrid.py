@@ -17,7 +17,8 @@ Model (time step ``dt_s``; one bottleneck of rate μ packets/s; flow j has base 
   (:mod:`tcpfluid.queueing`): a fraction p(avg) of the arrivals is dropped, ``avg`` the
   per-arrival exponentially weighted average of the queue.
 * **ACKs and RTT samples.** A packet that leaves the queue at time u is ACKed at
-  ``u + d_j`` and its RTT sample is ``d_j + q(u)/μ`` (the queue it waited behind). The
+  ``u + d_j`` and its RTT sample is ``d_j`` plus the time it waited in the FIFO (the queue
+  it found on arrival; ``rtt_sample="departure"``: ``q(u)/μ``, the queue behind it). The
   sender's round ``k`` starts with the next packet to send and ends when that packet is
   ACKed (or resolved as lost); the law then receives the round's
   :class:`~tcpfluid.algorithms.base.RoundSample`: the window, BaseRTT (minimum RTT ever),
@@ -187,7 +188,7 @@ def simulate_hybrid(
     dt_s: float | None = None,
     record_every_s: float | None = None,
     timeout_loss_fraction: float = 0.5,
-    rtt_sample: str = "departure",
+    rtt_sample: str = "arrival",
     drop_share: str = "proportional",
     whole_packets: bool = False,
     progress: Callable[[float], None] | None = None,
@@ -224,19 +225,19 @@ def simulate_hybrid(
     flow_start_s, flow_stop_s
         Per-flow active interval (defaults: 0 and never).
     dt_s
-        Time step, s (default: the smallest base RTT / 64).
+        Time step, s (default: the smallest base RTT / 256, :data:`STEPS_PER_RTT`).
     record_every_s
         Sampling interval of the recorded series, s (default: the smallest base RTT / 4).
     timeout_loss_fraction
         A flow losing more than this fraction of its window in one event suffers a
         timeout, otherwise a fast retransmit (``(0, 1]``).
     rtt_sample
-        The queueing delay an RTT sample carries: ``"departure"`` (default) the queue at
-        the instant the fluid leaves the bottleneck (the queue behind it), ``"arrival"``
-        the time it waited in the FIFO (the queue it found, as a packet's RTT does). The
-        two differ only while the queue moves: after a step in the available bandwidth
-        ``"arrival"`` reacts later, and the peak queue of Quick Vegas and FAST then agrees
-        with the packet simulator within 4 % (docs/ode-model.md).
+        The queueing delay an RTT sample carries: ``"arrival"`` (default) the time the
+        fluid waited in the FIFO (the queue it found, as a packet's RTT does),
+        ``"departure"`` the queue at the instant the fluid leaves the bottleneck (the
+        queue behind it). The two differ only while the queue moves: after a step in the
+        available bandwidth ``"departure"`` sees the queue's growth one queueing delay
+        early; ``"arrival"`` agrees better with the packet simulator (docs/ode-model.md).
     drop_share
         How a drop-tail overflow is shared: ``"proportional"`` (default) every source
         arriving in the step loses in proportion to its arrivals; ``"in-turn"`` the overflow
