@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from tcpfluid import Path
+from tcpfluid import Path, simulate
 from tcpfluid.algorithms import get_law
 from tcpfluid.analytic import rounds_to_equilibrium, slow_start_windows
 from tcpfluid.engines import simulate_summary
@@ -79,9 +79,14 @@ def test_ode_with_alpha_below_the_classical_switch_width() -> None:
     sc = build_scenario("qv-basic", algorithm="vegas", **sets)
     with pytest.raises(ValueError, match=r"alpha_pkts.*switch_width_pkts"):
         simulate_scenario_ode(sc, model="classical")
-    ode = simulate_summary("qv-basic", "vegas", engine="ode", sets=sets)["settled_window"]
+    assert simulate_summary("qv-basic", "vegas", engine="ode", sets=sets)["settled_window"] > 2
+    # the two fluid engines step the same law; 5 %: the hybrid's continuous queue vs rounds.
+    # With α = β ≈ 0 every decision turns on whether the transient queue of the last
+    # increase is seen: the round model reads the queue at the round's end, as the hybrid's
+    # departure sample does (the default FIFO sample sees the wait and drifts lower; the
+    # packet simulator does not settle here at all)
+    ode = simulate(sc, "ode", rtt_sample="departure").summary.flows[0].settled_window_pkts
     rounds = simulate_summary("qv-basic", "vegas", engine="rounds", sets=sets)["settled_window"]
-    # the two fluid engines step the same law; 5 %: the hybrid's continuous queue vs rounds
     assert ode == pytest.approx(rounds, rel=0.05)
 
 
