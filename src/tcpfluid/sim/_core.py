@@ -428,70 +428,65 @@ def _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc):
 
 
 @_jit_inline
-def enqueue(
-    lf, li, rf, ri, hi, ht, gf, gi, rand, paths, lk, now, flow, seq, ts, fwd, kind, hop, size, poff
-):
-    """A packet arrives at link ``lk`` (hop ``hop`` of the path at ``paths[poff:]``) at
-    ``now``: drop it or admit it (FIFO).
+def enqueue(lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, kind, hop, size):
+    """A packet arrives at link ``lk`` (hop ``hop`` of its path) at ``now``: drop it or
+    admit it (FIFO).
 
     An eager link (``J_EAGER``: each link it feeds has it as its only input, a drop-tail
     queue without limit, and is no path's first or last hop) hands the packet on at once:
     the next link's arrival is its exit time, and that link's state then depends only on
-    the packets this link admitted before, in the same order. Packets reaching a link
-    after the end time stay where they are.
-
-    Returns 1 when admitted, 0 when dropped. The caller has checked that the rings have
+    the packets this link admitted before, in the same order. The caller does it: the
+    return value is that exit time when the packet is to be handed on to the next hop, -1
+    otherwise (dropped, admitted by a link that is not eager, or reaching the next link
+    after the end time: it stays where it is). The caller has checked that the rings have
     room and, for RED, that a random number is available.
     """
-    while True:
-        eager = li[lk, J_EAGER] == 1
-        q = occupancy(li, rf, lk, now)
-        waiting = q - 1 if q > 0 else 0
-        li[lk, J_ARR] += 1
-        drop = waiting >= lf[lk, L_BUF]
-        disc = li[lk, J_DISC]
-        if disc > 0 and not drop:
-            drop = _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc)
-        if drop:
-            li[lk, J_DROPS] += 1
-            if kind == KIND_DATA:
-                li[lk, J_DROPS_DATA] += 1
-                gi[N_DATA_DROP] += 1
-            elif kind == KIND_ACK:
-                gi[N_ACK_DROP] += 1
-            else:
-                gi[N_CBR_DROP] += 1
-            return 0
-        start = lf[lk, L_BUSY]
-        if now > start:
-            start = now
-        fin = start + size / lf[lk, L_RATE]
-        lf[lk, L_BUSY] = fin
-        ex = fin + lf[lk, L_DELAY]
-        tail = li[lk, J_TAIL]
-        k = li[lk, J_OFF] + (tail & (li[lk, J_CAP] - 1))
-        rf[k, RF_EXIT] = ex
-        rf[k, RF_FIN] = fin
-        rf[k, RF_TS] = ts
-        rf[k, RF_FWD] = fwd
-        rf[k, RF_ARR] = now
-        rf[k, RF_SIZE] = size
-        ri[k, RI_FLOW] = flow
-        ri[k, RI_SEQ] = seq
-        ri[k, RI_KIND] = kind
-        ri[k, RI_HOP] = hop
-        li[lk, J_TAIL] = tail + 1
-        if q + 1 > li[lk, J_MAXQ]:
-            li[lk, J_MAXQ] = q + 1
-        if not eager:
-            if tail == li[lk, J_HEAD]:
-                set_key(hi, ht, gi, lk, ex)
-            return 1
-        if ex > gf[G_END]:
-            return 1
-        hop += 1
-        lk = paths[poff + hop]
-        now = ex
+    eager = li[lk, J_EAGER] == 1
+    q = occupancy(li, rf, lk, now)
+    waiting = q - 1 if q > 0 else 0
+    li[lk, J_ARR] += 1
+    drop = waiting >= lf[lk, L_BUF]
+    disc = li[lk, J_DISC]
+    if disc > 0 and not drop:
+        drop = _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc)
+    if drop:
+        li[lk, J_DROPS] += 1
+        if kind == KIND_DATA:
+            li[lk, J_DROPS_DATA] += 1
+            gi[N_DATA_DROP] += 1
+        elif kind == KIND_ACK:
+            gi[N_ACK_DROP] += 1
+        else:
+            gi[N_CBR_DROP] += 1
+        return -1.0
+    start = lf[lk, L_BUSY]
+    if now > start:
+        start = now
+    fin = start + size / lf[lk, L_RATE]
+    lf[lk, L_BUSY] = fin
+    ex = fin + lf[lk, L_DELAY]
+    tail = li[lk, J_TAIL]
+    k = li[lk, J_OFF] + (tail & (li[lk, J_CAP] - 1))
+    rf[k, RF_EXIT] = ex
+    rf[k, RF_FIN] = fin
+    rf[k, RF_TS] = ts
+    rf[k, RF_FWD] = fwd
+    rf[k, RF_ARR] = now
+    rf[k, RF_SIZE] = size
+    ri[k, RI_FLOW] = flow
+    ri[k, RI_SEQ] = seq
+    ri[k, RI_KIND] = kind
+    ri[k, RI_HOP] = hop
+    li[lk, J_TAIL] = tail + 1
+    if q + 1 > li[lk, J_MAXQ]:
+        li[lk, J_MAXQ] = q + 1
+    if not eager:
+        if tail == li[lk, J_HEAD]:
+            set_key(hi, ht, gi, lk, ex)
+        return -1.0
+    if ex > gf[G_END]:
+        return -1.0
+    return ex
 
 
 # ============================================================================= flows
@@ -582,7 +577,7 @@ def _apply_incr(ff, fi, f):
 # The rare paths (timers, resuming after Python, loss recovery decided by a law) share one
 # compiled ``enqueue`` instead (``_enqueue_call``).
 _SIG_ENQUEUE = (
-    "i8(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1], i8[:, ::1], f8[:, ::1], f8[::1],"
+    "void(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1], i8[:, ::1], f8[:, ::1], f8[::1],"
     " i8[::1], f8[::1], i8[::1], i8, f8, i8, i8, f8, f8, i8, i8, f8, i8)"
 )
 
@@ -591,11 +586,17 @@ _SIG_ENQUEUE = (
 def _enqueue_call(
     lf, li, rf, ri, hi, ht, gf, gi, rand, paths, lk, now, flow, seq, ts, fwd, kind, hop, size, poff
 ):
-    """``enqueue`` as a call (one explicit signature: one compiled copy for every caller)."""
-    return enqueue(
-        lf, li, rf, ri, hi, ht, gf, gi, rand, paths, lk, now, flow, seq, ts, fwd, kind, hop, size,
-        poff,
-    )  # fmt: skip
+    """``enqueue`` as a call (one explicit signature: one compiled copy for every caller),
+    the packet handed on by eager links (hop ``hop`` of the path at ``paths[poff:]``)."""
+    while True:
+        h = enqueue(
+            lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, kind, hop, size
+        )
+        if h < 0.0:
+            return
+        hop += 1
+        lk = paths[poff + hop]
+        now = h
 
 
 @_jit_inline
@@ -1040,6 +1041,7 @@ def run(
         # the packet the event admits (link ``a_lk`` >= 0), then the flow ``snd`` that
         # sends while its window allows, then the source ``post`` whose key is set last
         a_lk = -1
+        a_now = t
         a_poff = 0
         a_f = 0
         a_seq = 0
@@ -1099,11 +1101,15 @@ def run(
             if hop + 1 < plen:
                 # forwarding, the most frequent event: its own copy of ``enqueue``
                 fwd = rf[k, RF_FWD]
-                enqueue(
-                    lf, li, rf, ri, hi, ht, gf, gi, rand, paths, dest, t, f, seq, ts, fwd, kind,
-                    d_hop, size, d_off,
+                h = enqueue(
+                    lf, li, rf, ri, hi, ht, gf, gi, rand, dest, t, f, seq, ts, fwd, kind, d_hop,
+                    size,
                 )  # fmt: skip
-                continue
+                if h < 0.0:
+                    continue
+                # an eager link hands it on: through the admission loop
+                a_lk, a_now, a_f, a_seq, a_ts, a_fwd = paths[d_off + d_hop + 1], h, f, seq, ts, fwd
+                a_kind, a_hop, a_size, a_poff = kind, d_hop + 1, size, d_off
             elif kind == KIND_DATA:
                 ack_now, ets, efwd = _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, t)
                 if ack_now:
@@ -1178,12 +1184,18 @@ def run(
             s_lk = paths[s_off]
         while True:
             if a_lk >= 0:
-                enqueue(
-                    lf, li, rf, ri, hi, ht, gf, gi, rand, paths, a_lk, t, a_f, a_seq, a_ts, a_fwd,
-                    a_kind, a_hop, a_size, a_poff,
+                h = enqueue(
+                    lf, li, rf, ri, hi, ht, gf, gi, rand, a_lk, a_now, a_f, a_seq, a_ts, a_fwd,
+                    a_kind, a_hop, a_size,
                 )  # fmt: skip
                 if a_kind == KIND_DATA and a_hop == 0:
                     _sent(ff, fi, hi, ht, gi, fs, fq, nl, a_f, a_seq, t)
+                if h >= 0.0:
+                    # handed on by an eager link: admitted at the next hop at its exit time
+                    a_hop += 1
+                    a_lk = paths[a_poff + a_hop]
+                    a_now = h
+                    continue
                 a_lk = -1
             if snd < 0 or fi[snd, I_NXT] - fi[snd, I_UNA] >= lim:
                 break
@@ -1192,7 +1204,7 @@ def run(
             if code != DONE:
                 _push(ff, fi, lf, li, gf, gi, paths, pend, snd, P_SEND, t, False)
                 return code
-            a_lk, a_f, a_seq, a_ts, a_fwd = s_lk, snd, seq, t, 0.0
+            a_lk, a_now, a_f, a_seq, a_ts, a_fwd = s_lk, t, snd, seq, t, 0.0
             a_kind, a_hop, a_size, a_poff = KIND_DATA, 0, ff[snd, F_PKT], s_off
             fi[snd, I_NXT] = seq + 1
         if post >= 0:
