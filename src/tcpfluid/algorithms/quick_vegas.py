@@ -47,7 +47,10 @@ Rules, each from the Quick Vegas paper unless marked *ours*:
   default: backlog noise also sets its flag (under a CBR of 5/6 of the link a packet flow
   in its band reads Δ up to 12), after which the next ramp is measured round by round. The
   analysis is :func:`tcpfluid.analytic.round_map_stability`; docs/algorithms.md gives the
-  numbers.
+  numbers. ns-2's Vegas, on which the paper's ns-2 runs were built, decides every round
+  from the round's mean RTT (Δ rounded to a whole packet, ``incr`` per ACK): that is
+  ``"every-round"``, which cycles with many flows; the measurement round near the band
+  is what keeps §5.3's queue near Vegas's (docs/algorithms.md, "What ns-2's Vegas reads").
 * Losses: as Vegas (3/4, 1/2, timeout to 2 packets and slow start). *Ours*: a loss also
   resets ``succ`` (the run of consecutive increases is broken).
 * *Ours*: the window never goes below 2 packets.
