@@ -320,13 +320,13 @@ def _fast_time(kb: float, which: int, **readings: Any) -> float:
 
 @pytest.mark.parametrize(("kb", "which"), [(150.0, 0), (4000.0, 1)])
 def test_fast_settles_with_the_packets_given_fifo_rtt_samples(kb: float, which: int) -> None:
-    # The convergence-bdp rows FAST 150 kb new connection (ODE 21.0 against the packets'
-    # 28.8 base RTTs) and 4000 kb after the halving (18.5 against 25.8). FAST's update
-    # reads the round's mean RTT; while the queue moves (the slow-start exit, the halving)
-    # the default sample carries the queue behind the departing fluid, so the law sees the
-    # queue's growth one queueing delay early, undershoots less and settles sooner. With
-    # FIFO samples (rtt_sample="arrival": the queue the packet found, the switch) the
-    # hybrid settles with the packets (28.2 and 25.7).
+    # The convergence-bdp rows FAST 150 kb new connection (packets: 28.8 base RTTs) and
+    # 4000 kb after the halving (25.8). FAST's update reads the round's mean RTT; while the
+    # queue moves (the slow-start exit, the halving) the departure sample (the switch)
+    # carries the queue behind the departing fluid, so the law sees the queue's growth one
+    # queueing delay early, undershoots less and settles sooner (21.0 and 18.5 under the
+    # former reading). With FIFO samples (rtt_sample="arrival", the default: the queue the
+    # packet found) the hybrid settles with the packets (28.7 and 24.9).
     packet = _fast_time(kb, which)
     assert _agree(_fast_time(kb, which, rtt_sample="arrival"), packet)
     assert not _agree(_fast_time(kb, which, rtt_sample="departure"), packet)
@@ -338,7 +338,7 @@ def test_fast_halving_at_1000_kb_differs_by_the_settling_band_edge() -> None:
     # packets' round by round within 2.5 %, and both undershoot the settled window
     # (~162.7 packets) by ~3 packets: the packets' deepest window lies a fraction of a
     # packet below the 2 % band's lower edge, the hybrid's a fraction above, so the
-    # packets settle after the regrowth (2.7 s) and the hybrid at the undershoot (1.6 s).
+    # packets settle after the regrowth (2.7 s) and the hybrid at the undershoot (1.7 s).
     from tcpfluid.report._sec_convergence import _cb_overrides
 
     grid = {**_cb_overrides(1000.0), "duration": "90s"}
