@@ -57,7 +57,7 @@ def train_fraction(
     The measure depends on the window: on the thesis's two-flow network (Vegas-1, x2 =
     80-110 ms) windows of 1.5/c give f lower by about 0.1 and 3/c higher by about 0.08
     than 2/c, which moves the Jain's index of :func:`tcpfluid.analytic.blb_train_equilibrium`
-    by 0.03-0.06.
+    by 0.02-0.06.
 
     Raises
     ------
