@@ -37,7 +37,8 @@ QV_TRAIN_QUEUE = (
     "packet simulator meets eq. (12) and the round model "
     f"({_QV_TEST}test_train_queue_of_per_ack_increments_slows_the_packet_ramp; "
     "the Quick Vegas paper's §4.2 "
-    "notes the burstiness)"
+    "notes the burstiness; ns-2's Vegas also takes Δ from the round's mean RTT with "
+    "per-ACK increments: docs/algorithms.md)"
 )
 _HYB_ROWS = "tests/fluid/test_hybrid_rows.py::"
 #: Quick Vegas after the bandwidth halves, ODE column: the packet micro-queue below the pipe
@@ -49,23 +50,33 @@ QV_MICRO_QUEUE = (
     "regrowth takes ~1 s longer, measured in both engines at 3000 and 5000 kb "
     f"({_HYB_ROWS}test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue)"
 )
-#: FAST, ODE column: the hybrid's default RTT sample (the queue behind the departing fluid)
-FAST_FIFO_SAMPLE = (
-    "the hybrid's default RTT sample carries the queue behind the departing fluid, so the "
-    "law sees the queue's growth one queueing delay early and undershoots less; with FIFO "
-    "samples (rtt_sample='arrival') the hybrid settles with the packets (150 kb new "
-    "connection 28.2 vs 28.8 RTTs, 4000 kb halving 25.7 vs 25.8) "
-    f"({_HYB_ROWS}test_fast_settles_with_the_packets_given_fifo_rtt_samples)"
-)
-#: Vegas at 150 kb, ODE column: whole-packet windows and FIFO samples
+#: Vegas at 150 kb, ODE column: whole-packet windows
 VEGAS_WHOLE_PACKETS = (
     "a packet sender keeps ⌊w⌋ packets in flight, so a round adds ⌊w⌋/w < 1 and its ramp "
     "stops at 22.6 packets where the fluid passes to 23 and returns to 22; after the "
-    "halving the decision at 12.6 packets is a near-tie at β that the FIFO RTT sample puts "
-    "on the packets' side; with whole_packets=True and rtt_sample='arrival' the hybrid "
-    "gives 16.2 / 28.2 / 15.7 RTTs (new / halved / doubled) against the packets' 16.2 / "
-    f"28.0 / 15.3 ({_HYB_ROWS}"
+    "halving the decision at 12.6 packets is a near-tie at β; with whole-packet windows "
+    "(whole_packets=True) the hybrid gives 16.2 / 28.3 / 17.2 RTTs (new / halved / "
+    f"doubled) against the packets' 16.2 / 28.0 / 15.3 ({_HYB_ROWS}"
     "test_vegas_at_150_kb_follows_the_packets_with_whole_packet_windows_and_fifo_samples)"
+)
+#: Quick Vegas after the doubling, round model against packets at 3000-5000 kb
+QV_DOUBLING_TRAIN = (
+    "the packet flow's per-ACK increments queue inside its train and the round's mean RTT "
+    "counts that queue: Δ reaches α/4 before μd, the near-band measurement round stops the "
+    "ramp and the packet flow overshoots less and settles sooner; with Δ from the round's "
+    "minimum RTT (the train's queue switched off) the packets settle in 18.9 / 18.9 / 19.8 "
+    "RTTs at 3000 / 4000 / 5000 kb, within ±25 % of the round model "
+    f"({_QV_TEST}test_doubling_settles_with_the_round_model_once_the_train_queue_is_"
+    "switched_off)"
+)
+#: Quick Vegas on qv-basic after the doubling, packet simulator against the document
+QV_DOUBLING_PACKET_VS_NS2 = (
+    "the packet flow's train queue of per-ACK increments stops the ramp before μd (a "
+    "smaller overshoot), so it settles sooner; with Δ from the round's minimum RTT it "
+    "settles in 2.05 s, the document's 2.0 s "
+    f"({_QV_TEST}test_qv_basic_doubling_settles_as_the_document_reports_once_the_train_"
+    "queue_is_off); not the default: the same switch ends the ramp at ~3 s against the "
+    "document's 13 s"
 )
 #: rounds after a rise of the available bandwidth before a Quick Vegas sender's estimation
 #: first shows it (the Quick Vegas paper's §3.2.2: the change "can be detected at the

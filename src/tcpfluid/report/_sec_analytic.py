@@ -378,7 +378,8 @@ _QV_ODE_TRAIN = (
     "eq. (3)'s increases served per ACK send up to twice the ACK rate inside a round; the "
     "queue of that train is in the round's mean RTT and inflates Δ, and the near-band "
     "measurement rounds and succ resets it causes make the count erratic; with Δ from the "
-    "round's minimum RTT (the switch) the hybrid reaches nW in ⌈i⌉ + 2 ± 4 rounds "
+    "round's minimum RTT (the switch) the hybrid reaches nW in ⌈i⌉ + 2 ± 4 rounds, shown "
+    "with the hybrid's former step of d/64 that lumps the train into a few steps "
     "(tests/fluid/test_hybrid_rows.py::"
     "test_quick_vegas_rounds_to_nw_follow_eq_12_without_the_train_queue)"
 )

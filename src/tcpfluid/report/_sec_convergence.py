@@ -14,12 +14,11 @@ from ..algorithms import get_law
 from ..analytic import conspicuous_round, rounds_to_equilibrium
 from ..scenarios import build_scenario
 from ._common import (
-    FAST_FIFO_SAMPLE,
     HO_HALVING_PHASE,
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
+    QV_DOUBLING_TRAIN,
     QV_MICRO_QUEUE,
-    QV_OVERSHOOT,
     QV_TRAIN_QUEUE,
     VEGAS_WHOLE_PACKETS,
     err_na,
@@ -167,8 +166,6 @@ _CB_ODE = {
     ("vegas", "new", 150.0): VEGAS_WHOLE_PACKETS,
     ("vegas", "halved", 150.0): VEGAS_WHOLE_PACKETS,
     ("vegas", "doubled", 150.0): VEGAS_WHOLE_PACKETS,
-    ("fast", "new", 150.0): FAST_FIFO_SAMPLE,
-    ("fast", "halved", 4000.0): FAST_FIFO_SAMPLE,
     ("fast", "halved", 1000.0): "with FIFO RTT samples the hybrid's windows after the "
     "halving follow the packets within 2.5 % round by round; the packets' deepest window "
     "lies a fraction of a packet below the 2 % settling band's lower edge, the hybrid's a "
@@ -208,8 +205,8 @@ def _cb_rounds_reasons(a: str, kind: str, kb: float) -> dict[str, str]:
         }
     if (a, kind, kb) in _CB_ROUNDS:
         return {ROUNDS: _CB_ROUNDS[(a, kind, kb)]}
-    if a == "quick-vegas" and kind == "doubled":
-        return {ROUNDS: QV_OVERSHOOT}
+    if a == "quick-vegas" and kind == "doubled" and kb >= 3000.0:
+        return {ROUNDS: QV_DOUBLING_TRAIN}
     return {}
 
 
