@@ -12,6 +12,8 @@ one.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 import sympy as sp
@@ -78,6 +80,7 @@ def _thesis_vegas_1(x2_ms: int, gamma: float = 1.0) -> tuple[float, float, float
     return packet, f, closed
 
 
+@functools.cache
 def _thesis_vegas_1_run(x2_ms: int, gamma: float) -> tuple[float, float, float, float, float]:
     """As :func:`_thesis_vegas_1`, plus the closed form's queueing delay while the train
     passes and the mean queueing delay of the long flow's rounds (its mean RTT minus its
