@@ -161,3 +161,24 @@ def test_the_round_model_has_no_train_and_agrees_with_a_packet_run_without_one()
     assert rounds - train > 0.05
     assert abs(rounds - no_train) <= 0.05
     assert abs(jain_10_60(tcpfluid.simulate(scenario(8.0), "rounds")) - no_train) <= 0.05
+
+
+def test_train_equilibrium_with_over_estimates_solves_the_phase_conditions() -> None:
+    """With BaseRTT over-estimates the train phase has no closed root: SymPy's nsolve of the
+    phase conditions (bisection above the largest over-estimate) against the library's
+    bracketed root, for three flows, the last one the train."""
+    d = sp.symbols("d", positive=True)
+    others = [(1.0, 0.0), (2.0, 0.0008)]  # (α_j, x_j) of the spread flows
+    a_k, x_k, f = 1.5, 0.003, 0.45
+    spread = sum(a / (d - x) for a, x in others)
+    d_t = float(
+        sp.nsolve(spread + a_k / (f * (d - x_k)) - C, d, (x_k + 1e-9, 1.0), solver="bisect")
+    )
+    d_g = float(sp.nsolve(spread - C, d, (0.0008 + 1e-9, 1.0), solver="bisect"))
+    eq = blb_train_equilibrium([1.0, 2.0, a_k], [0.0, 0.0008, x_k], C, train_fraction=f)
+    assert eq.queueing_delay_train_s == pytest.approx(d_t, rel=1e-9)
+    assert eq.queueing_delay_gap_s == pytest.approx(d_g, rel=1e-9)
+    expect = [f * a / (d_t - x) + (1 - f) * a / (d_g - x) for a, x in others]
+    expect.append(a_k / (d_t - x_k))
+    assert eq.rates_pps == pytest.approx(expect, rel=1e-9)
+    assert float(np.sum(eq.rates_pps)) == pytest.approx(C, rel=1e-9)
