@@ -222,3 +222,48 @@ def test_qv_basic_doubling_settles_as_the_document_reports_once_the_train_queue_
     # and what the switch costs elsewhere (why it is not the default)
     ramp = float(published("000/5.1/qv/ramp_up").value)
     assert float(off.summary.time_to_equilibrium_s[0]) < 0.5 * ramp
+
+
+def test_doubling_at_1000_kb_round_model_swings_back_from_its_undershoot() -> None:
+    """Settling after the doubling at μd = 125 packets (1000 kb), in RTTs.
+
+    The round model overshoots to ~176 packets (the packets to ~141: their train queue
+    stops the ramp before μd), eq. (4) cuts it below the pipe (~121 < μd) where the packets
+    stay above it (~126), and from there ``"near-band"`` takes eq.-(3) increases far from
+    the band, unseen for two decisions: a second swing above the band before it settles.
+    With the increases after an overshoot measured (``"near-band-after-overshoot"``, the
+    switch) the round model makes the same undershoot, regrows without the second swing,
+    and settles with the packets within ±25 % / 3 RTTs.
+    """
+    mud = 125.0
+    sc = _qv_basic_at(mud)
+    t_double = float(sc.cbr[0].stop_s)
+    pk = simulate_packets(sc)
+    pk_s = float(pk.summary.convergence_times_s[0][1]) / D_S
+
+    def after_peak(t: Any, w: Any) -> tuple[float, float, float]:
+        t, w = np.ravel(np.asarray(t)), np.ravel(np.asarray(w))
+        on = (t > t_double) & (t < t_double + 5.0)
+        i = int(np.flatnonzero(on)[np.argmax(w[on])])
+        low = i + int(np.argmin(w[i : int(np.flatnonzero(on)[-1]) + 1]))
+        return float(w[i]), float(w[low]), float(w[low : int(np.flatnonzero(on)[-1]) + 1].max())
+
+    def agree(x: float, ref: float) -> bool:
+        return abs(x - ref) <= max(0.25 * ref, 3.0)
+
+    f = pk.flows[0]
+    pk_peak, pk_low, _ = after_peak(f.round_t_s, f.round_cwnd_pkts)
+    runs = {}
+    for sampling in ("near-band", "near-band-after-overshoot"):
+        r = simulate(sc.with_algorithm("quick-vegas", sampling=sampling), "rounds")
+        settle = r.summary.flows[0].convergence_times_s[1]
+        assert settle is not None
+        runs[sampling] = (after_peak(r.native.time_s, r.native.window_pkts[:, 0]), settle / D_S)
+    (peak, low, back), rm_s = runs["near-band"]
+    (peak_m, low_m, back_m), rm_m = runs["near-band-after-overshoot"]
+    assert peak > 1.1 * pk_peak and peak_m == pytest.approx(peak, rel=0.02)
+    assert low < mud <= pk_low
+    assert low_m == pytest.approx(low, rel=0.02)
+    assert back > back_m  # the second swing, gone when the increases are measured
+    assert not agree(rm_s, pk_s)
+    assert agree(rm_m, pk_s)
