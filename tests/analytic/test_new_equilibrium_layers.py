@@ -267,3 +267,29 @@ def test_doubling_at_1000_kb_round_model_swings_back_from_its_undershoot() -> No
     assert back > back_m  # the second swing, gone when the increases are measured
     assert not agree(rm_s, pk_s)
     assert agree(rm_m, pk_s)
+
+
+def test_qv_basic_settling_times_over_where_the_halving_falls_in_the_round() -> None:
+    """qv-basic (§5.1), packet simulator, with the CBR start (the halving) moved by 0-100 ms.
+
+    Where the change falls in the flow's round sets the state the doubling at 160 s
+    meets: the doubling's settling time spans the document's 2.0 s (1.57 s at the
+    scenario's own phase). The settling after the halving stays above the document's
+    3.3 s at every phase (not a phase effect).
+    """
+    from tcpfluid.published import published
+
+    doubled = float(published("000/5.1/qv/doubled").value)
+    halved = float(published("000/5.1/qv/halved").value)
+
+    def agree(x: float, ref: float) -> bool:
+        return abs(x - ref) <= max(0.1 * ref, 0.3)
+
+    times = []
+    for offset in (0.0, 0.04, 0.06, 0.1):
+        sc = build_scenario("qv-basic", cbr_start=f"{80.0 + offset:g}s")
+        conv = simulate_packets(sc.with_algorithm("quick-vegas")).summary.convergence_times_s
+        times.append((float(conv[0][0]), float(conv[0][1])))
+    assert not agree(times[0][1], doubled)
+    assert any(agree(d, doubled) for _, d in times)
+    assert all(h > halved and not agree(h, halved) for h, _ in times)
