@@ -430,3 +430,63 @@ def test_throughput_addition_sizes_a_fall_during_a_drain_from_cmat():
     assert act.cwnd[0] == pytest.approx(449.0 / 0.14816 * r)
     mu_a = 50e6 / 8000 / 2
     assert act.cwnd[0] > mu_a * base > 449.0 / 0.16176 * r
+
+
+def _tail_rounds(clear_tail_before: int | None) -> tuple[list[float], list[float], list[float]]:
+    # Recorded by the packet simulator on the convergence-vs-BDP path at 500 kb (μd = 62.5
+    # packets, a CBR of half the bottleneck from 80 s; RTTs in ms): after the halving the
+    # first cut and the trim (round 695) left 36.55 packets; the calm minimal RTT r was
+    # 116.8 ms. The FIFO share settles geometrically and the RTTs move in steps of one
+    # packet's service time (1.6 ms at 5 Mb/s), so the drain is judged over at round 697
+    # (the minimal RTT did not move for a round) and the next step down follows.
+    law = TcpHo()
+    state = law.init_state(1)
+    base = 0.1  # BaseRTT: any value leaving more than one packet of backlog (rule 5 silent)
+    state["k"][:] = 696.0
+    state["status"][:] = 5.0
+    state["quiet"][:] = 2.0
+    state["rsteady"][:] = 0.1168
+    state["mat2"][:], state["mit2"][:] = 37.55 / 0.1200, 37.55 / 0.1216  # round 694
+    state["rmin2"][:], state["rmax2"][:] = 0.1200, 0.1216
+    state["mat1"][:], state["mit1"][:] = 37.55 / 0.1200, 37.55 / 0.1200  # round 695
+    state["rmin1"][:], state["rmax1"][:] = 0.1200, 0.1200
+    state["rtail"][:] = 0.1200
+    rounds = [  # (rtt_min, rtt_max) of rounds 696-703, window 36.55
+        (0.1168, 0.1200),
+        (0.1168, 0.1168),
+        (0.1152, 0.1168),
+        (0.1152, 0.1152),
+        (0.1152, 0.1152),
+        (0.1152, 0.1152),
+        (0.1152, 0.1152),
+        (0.1152, 0.1152),
+    ]
+    windows, caps, statuses = [], [], []
+    w = 36.55
+    for i, (lo, hi) in enumerate(rounds):
+        if clear_tail_before is not None and i == clear_tail_before:
+            state["tail"][:] = 0.0
+        act = law.on_round(state, sample(w, base, lo, lo, hi))
+        w = float(act.cwnd[0])
+        windows.append(w)
+        caps.append(float(act.cap[0]))
+        statuses.append(float(state["status"][0]))
+    return windows, caps, statuses
+
+
+def test_throughput_addition_the_tail_of_a_drain_is_not_room():
+    # round 699 against round 697: CMiT − PMaT = 36.55 / 0.1152 − 36.55 / 0.1168 is more
+    # than half a packet per round, with the window unchanged and the minimal RTT fallen by
+    # one service time (1.6 ms, less than one packet's delay 0.1152 / 36.55 = 3.2 ms)
+    assert 36.55 / 0.1152 - 36.55 / 0.1168 > 0.5 / 0.1152
+    windows, caps, statuses = _tail_rounds(None)
+    # the tail of the drain: no move at all, the window stays where the trim put it
+    assert windows == [36.55] * 8 and caps == [36.55] * 8
+    assert statuses[3] == 5.0
+    # switch: the same rounds without the tail (cleared before round 699) read the step
+    # as room: status 1, the first step of Table 1's ramp from a window already at its
+    # pipe (the packet run then overshot by 15 packets and needed a second cut, drain and
+    # trim: 64 RTTs)
+    windows, caps, statuses = _tail_rounds(3)
+    assert statuses[3] == 1.0
+    assert caps[3] == pytest.approx(36.55 + 1.0)

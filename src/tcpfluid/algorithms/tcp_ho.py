@@ -132,6 +132,8 @@ _STATE_DEFAULTS = {
     "rmax2": 0.0,
     "rsteady": 0.0,
     "quiet": 0.0,
+    "tail": 0.0,
+    "rtail": 0.0,
 }
 
 
@@ -166,7 +168,10 @@ class TcpHo(ControlLaw):
         round's RTTs still carry the old window's queue); (4) after a decrease a rise is
         a tie until the drain is over (the
         minimal RTT moved by less than half a packet's delay since the previous round),
-        then one more cut to ``CMaT × r`` if the window is still above it. The drain is
+        then one more cut to ``CMaT × r`` if the window is still above it, and until a
+        comparison finds the minimal RTT no lower than the previous comparison's, a
+        further fall with the window not grown is still the drain (its tail: the RTTs
+        move in steps of one packet's service time). The drain is
         judged round to round, not against round n − 2: after a bandwidth change the
         flow's share of a FIFO shared with other traffic settles over several rounds,
         and the round spanning the change may still show the old RTTs (a trim sized
@@ -180,7 +185,8 @@ class TcpHo(ControlLaw):
     State (arrays over flows): ``phase``, ``k`` (on_round calls since the start or the last
     loss), ``incr``, ``maxincr``, ``status`` (1–5, Table 1), ``amount`` (the signed window
     change applied in the current pair of rounds), ``mat1``/``mit1`` and ``mat2``/``mit2``
-    (maximal/minimal throughputs of the previous two rounds, packets/s).
+    (maximal/minimal throughputs of the previous two rounds, packets/s), ``quiet``
+    (a cut or trim draining), ``tail`` and ``rtail`` (the drain's tail after the quiet).
     """
 
     name: ClassVar[str] = "tcp-ho"
@@ -294,7 +300,12 @@ def _statuses_throughput(
     # path (below) is room then. (Half a packet's delay also held back the TCP-Ho flows
     # that competitors' queue swings had cut: Jain 0.56 with 10 Vegas flows, Table 7 0.86.)
     w_prior = pmat * state["rmin2"]
-    drain = (rmin < state["rmin2"] - rmin / cwnd) & (cwnd <= w_prior + _RESOLUTION_PKTS)
+    not_grown = cwnd <= w_prior + _RESOLUTION_PKTS
+    drain = (rmin < state["rmin2"] - rmin / cwnd) & not_grown
+    # the tail of a drain just judged over: any further fall of the minimal RTT is still
+    # that queue draining (the FIFO share settles geometrically and the RTTs move in steps
+    # of one packet's service time, which can stall for a round), not room
+    drain |= (state["tail"] > 0.0) & (rmin < state["rmin2"]) & not_grown
     c3 = ~c1 & ~c2 & lt(pmit, cmit) & lt(pmat, cmat) & ~drain
     c1 = c1 & ~drain
     # a fall of one end of the interval that a rise of the maximal RTT explains is a
@@ -405,6 +416,13 @@ def _throughput_cut(
     dec = adjust & fall
     steady = np.abs(sample.rtt_min - state["rmin2"]) <= _RESOLUTION_PKTS * sample.rtt_min / cwnd
     settled = adjust & ~dec & (quiet > 0.0) & steady
+    # the drain's tail: from the comparison that ends the quiet until one whose minimal RTT
+    # is no lower than the previous comparison's ("rtail"), a fall is still the drain
+    tail = state["tail"]
+    tail_over = adjust & (quiet <= 0.0) & (sample.rtt_min >= state["rtail"])
+    tail[tail_over | dec] = 0.0
+    tail[settled] = 1.0
+    np.copyto(state["rtail"], sample.rtt_min, where=adjust)
     target2 = cmat * state["rsteady"]
     again = settled & (quiet == 1.0) & (target2 < cwnd - _RESOLUTION_PKTS)
     down = np.minimum(down, np.where(again, target2 - cwnd, 0.0))
