@@ -200,3 +200,16 @@ def test_delayed_acks_double_the_data_each_ack_releases() -> None:
 def test_bad_ack_path_input_is_a_value_error_naming_it(kwargs: dict[str, Any], match: str) -> None:
     with pytest.raises(ValueError, match=match):
         simulate_hybrid(get_law("vegas"), mu_pps=100.0, base_rtt_s=[0.1], duration_s=1.0, **kwargs)
+
+
+def test_the_ode_engine_reports_the_hybrid_ack_path_queue() -> None:
+    # Reno at k = 5 fills the 10-ACK reverse buffer (its ACKs arrive faster than μr): the
+    # ode engine's reverse_queue_pkts is the hybrid's ACK-path queue, within the buffer
+    # (it was reported as zeros); without an ACK-path bottleneck it stays zero.
+    r = simulate_scenario_ode(_scenario("reno", k=5, duration="20s"))
+    b_r = fluid_view(_scenario("reno", k=5)).path.reverse_buffer_pkts
+    assert b_r is not None
+    q = r.reverse_queue_pkts
+    assert 0.5 * b_r < float(q.max()) <= b_r + 1e-6
+    plain = simulate_scenario_ode(build_scenario("qv-basic", duration="5s").with_algorithm("vegas"))
+    assert float(np.max(plain.reverse_queue_pkts)) == 0.0

@@ -78,6 +78,8 @@ class HybridResult:
         RED's averaged queue (0 under drop-tail), ``(T,)``.
     red
         The RED parameters of the run (``None``: drop-tail).
+    reverse_queue_pkts
+        The ACK-path bottleneck's queue, ACKs, ``(T,)`` (zeros without one).
     """
 
     time_s: FloatArray
@@ -97,6 +99,7 @@ class HybridResult:
     base_rtt_s: FloatArray
     avg_queue_pkts: FloatArray
     red: RedParameters | None
+    reverse_queue_pkts: FloatArray | None = None
     _summary: list[HybridSummary] = field(default_factory=list, repr=False, compare=False)
 
     @property

@@ -310,7 +310,9 @@ def _hybrid_as_ode(
         active=active,
         queue_pkts=h.queue_pkts,
         avg_queue_pkts=h.avg_queue_pkts,
-        reverse_queue_pkts=np.zeros(t.size),
+        reverse_queue_pkts=(
+            np.zeros(t.size) if h.reverse_queue_pkts is None else h.reverse_queue_pkts
+        ),
         loss_probability=p,
         status=0,
         message="ok (hybrid model)",

@@ -347,6 +347,7 @@ def _collect(
         base_rtt_s=rec_f[K.R_BASE, :, :n].copy(),
         avg_queue_pkts=rec_g[K.R_AVG, :n].copy(),
         red=red,
+        reverse_queue_pkts=rec_g[K.R_QR, :n].copy(),
     )
 
 
