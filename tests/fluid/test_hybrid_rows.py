@@ -382,3 +382,34 @@ def test_thesis_vegas_1_at_x2_70ms_follows_the_packets_with_whole_packet_windows
 
     assert hybrid(True) == pytest.approx(packet, abs=0.05)
     assert abs(hybrid(False) - packet) > 0.05
+
+
+def test_quick_vegas_at_1000_kb_leaves_slow_start_in_the_packets_round() -> None:
+    # The critical-window row at 1000 kb (μd = 125): the window of the round whose RTTs made
+    # Quick Vegas leave slow start. The decision is a near-tie at γ: with the default FIFO
+    # sample the hybrid's BaseRTT carries a step's mean wait of the initial burst (0.1 ms
+    # above d: 100.1 ms), which lowers Δ at the deciding round by ~3 % (34.4 packets at
+    # 103.0 ms: 0.97 against 1.00 with BaseRTT = d), and the flow leaves one round later,
+    # in the same round as the packets (both decide at 0.9 s on the round before); the
+    # departure sample (the switch) reads BaseRTT = d and leaves a round earlier
+    # (reporting 23.0). The value differs from the packets' 31.5 by the hybrid's
+    # slow-start windows, which run ~9 % above the packets' (7.0, 10.4, 15.4, 23.0, 34.4
+    # against 6.5, 9.5, 14.0, 21.0, 31.5).
+    from tcpfluid.report._sec_convergence import _cb_overrides
+
+    sc = build_scenario("qv-basic", **{**_cb_overrides(1000.0), "duration": "2s"})
+    sc = sc.with_algorithm("quick-vegas")
+
+    def exit_round(t: Any, w: Any, phase: Any) -> tuple[float, float]:
+        i = int(np.flatnonzero(np.asarray(phase) > 0)[0])
+        return float(np.asarray(t)[i]), float(np.asarray(w)[i - 1])
+
+    p = simulate_packets(sc).flows[0]
+    t_p, w_p = exit_round(p.round_t_s, p.round_cwnd_pkts, p.round_phase)
+    h = simulate_scenario_hybrid(sc).flows[0]
+    t_h, w_h = exit_round(h.round_t_s, h.round_cwnd_pkts, h.round_phase)
+    assert t_h == pytest.approx(t_p, abs=0.01)
+    assert 1.05 < w_h / w_p < 1.15
+    f = simulate_scenario_hybrid(sc, rtt_sample="departure").flows[0]
+    t_f, w_f = exit_round(f.round_t_s, f.round_cwnd_pkts, f.round_phase)
+    assert t_f < t_h - 0.05 and w_f < w_h / 1.3
