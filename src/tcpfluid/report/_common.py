@@ -76,7 +76,9 @@ QV_DOUBLING_PACKET_VS_NS2 = (
     "settles in 2.05 s, the document's 2.0 s "
     f"({_QV_TEST}test_qv_basic_doubling_settles_as_the_document_reports_once_the_train_"
     "queue_is_off); not the default: the same switch ends the ramp at ~3 s against the "
-    "document's 13 s"
+    "document's 13 s; it also depends on where the halving fell in the round: 1.57-2.20 s "
+    f"over CBR-start offsets of 0-100 ms ({_QV_TEST}test_qv_basic_settling_times_over_where_"
+    "the_halving_falls_in_the_round)"
 )
 #: rounds after a rise of the available bandwidth before a Quick Vegas sender's estimation
 #: first shows it (the Quick Vegas paper's §3.2.2: the change "can be detected at the
