@@ -406,16 +406,19 @@ def test_throughput_addition_a_draining_queue_is_not_room():
     assert state["status"][0] == 1.0
 
 
-def test_throughput_addition_sizes_a_fall_during_a_drain_from_cmat():
+def test_throughput_addition_a_fall_during_a_drain_waits_for_the_trim():
     # Recorded by the packet simulator, ho-basic with the CBR from 10.05 s: the first cut
     # (round 99, status 4) took the window from 651.8 to 449.0; round 101 still counts a
     # fall (its maximal RTT 161.76 ms is above round 99's 151.20 ms). The round's window is
-    # the cut one while its RTTs carry the queue of 651.8 packets, so CMiT × r =
-    # 449.0 / 0.16176 × r = 289 would fall below the new pipe μa × BaseRTT = 313 (an idle
-    # link, then a slow climb back); the cut is sized from CMaT: 449.0 / 0.14816 × r.
+    # the cut one while its RTTs carry the queue of 651.8 packets, so its throughputs
+    # understate the new rate: CMiT × r = 449.0 / 0.16176 × r = 289 is below the new pipe
+    # μa × BaseRTT = 313. The law makes no cut there and waits for the drain; the trim of
+    # the drain's end sizes the window from settled RTTs.
     law = TcpHo()
     state = law.init_state(1)
     r, base = 0.10416, 0.10018
+    mu_a = 50e6 / 8000 / 2
+    assert 449.0 / 0.16176 * r < mu_a * base - 10.0
     state["k"][:] = 100.0
     state["status"][:] = 4.0
     state["quiet"][:] = 1.0
@@ -426,10 +429,27 @@ def test_throughput_addition_sizes_a_fall_during_a_drain_from_cmat():
     state["rmin1"][:], state["rmax1"][:] = 0.10416, 0.15120
     law.on_round(state, sample(449.0, base, 0.1512, 0.1512, 0.17968))  # round 100
     act = law.on_round(state, sample(449.0, base, 0.14816, 0.14816, 0.16176))  # round 101
+    assert state["status"][0] == 4.0  # the fall is counted ...
+    assert act.cwnd[0] == act.cap[0] == 449.0  # ... and no cut while the drain goes on
+    assert state["quiet"][0] == 1.0
+    # The hybrid ODE on the convergence-vs-BDP path at 5000 kb (CBR from 80 s; μa = 3125
+    # packets/s, BaseRTT 100 ms): first cut 648.6 -> 436.4, the next comparison a further
+    # fall with the minimal RTT 148.6 ms of a draining round. Sized from it even CMaT × r =
+    # 436.42 / 0.1486 × 0.1038 = 304.8 undershoots the pipe of 312.5: the queue emptied,
+    # rule 5 probed and Table 1's ramp needed a second cut (27 base RTTs; with the wait
+    # 17.3, packets 14.8).
+    state = law.init_state(1)
+    state["k"][:] = 101.0
+    state["status"][:] = 4.0
+    state["quiet"][:] = 1.0
+    state["rsteady"][:] = 0.1038
+    state["mat2"][:], state["mit2"][:] = 648.58 / 0.10377, 648.58 / 0.15422
+    state["rmin2"][:], state["rmax2"][:] = 0.10377, 0.15422
+    state["mat1"][:], state["mit1"][:] = 436.42 / 0.15433, 436.42 / 0.17898
+    state["rmin1"][:], state["rmax1"][:] = 0.15433, 0.17898
+    act = law.on_round(state, sample(436.42, 0.1, 0.1486, 0.1486, 0.15705))
     assert state["status"][0] == 4.0
-    assert act.cwnd[0] == pytest.approx(449.0 / 0.14816 * r)
-    mu_a = 50e6 / 8000 / 2
-    assert act.cwnd[0] > mu_a * base > 449.0 / 0.16176 * r
+    assert act.cwnd[0] == act.cap[0] == 436.42
 
 
 def _tail_rounds(clear_tail_before: int | None) -> tuple[list[float], list[float], list[float]]:

@@ -164,10 +164,11 @@ class TcpHo(ControlLaw):
         5); (3) at a counted fall the window drops at least to ``CMiT × r``, ``r``
         the minimal RTT of the last calm comparison (the window that sends the measured
         throughput with the RTT the flow had before the fall), in place of the pair's
-        decrease (``CMaT × r`` for a further fall while an earlier cut drains: the
-        round's RTTs still carry the old window's queue); (4) after a decrease a rise is
-        a tie until the drain is over (the
-        minimal RTT moved by less than half a packet's delay since the previous round),
+        decrease (a further fall while an earlier cut drains makes no cut: the round's
+        RTTs still carry the old window's queue, so its throughput understates the new
+        rate; the trim of rule 4 sizes the window once the drain is over); (4) after a
+        decrease a rise is a tie until the drain is over (the minimal RTT moved by less
+        than half a packet's delay since the previous round),
         then one more cut to ``CMaT × r`` if the window is still above it, and until a
         comparison finds the minimal RTT no lower than the previous comparison's, a
         further fall with the window not grown is still the drain (its tail: the RTTs
@@ -389,19 +390,21 @@ def _throughput_cut(
     """The addition ``decrease="throughput"`` (docs/algorithms.md): at a comparison that
     counts a fall (``fall``: status 2 or 4), the window drops at least to CMiT × r, r the
     minimal RTT of the last calm comparison (the window that sends the measured throughput
-    with the RTT the flow had before the fall; CMaT × r while an earlier cut drains);
+    with the RTT the flow had before the fall; no cut while an earlier cut drains);
     applied once, at the comparison. Returns the decrease (<= 0) to apply."""
     cwnd = sample.cwnd
     quiet = state["quiet"]
-    fell = adjust & fall & (state["rsteady"] > 0.0)
-    # a further fall while an earlier cut drains is sized from CMaT: the round's window is
-    # the cut one while its RTTs still carry the queue of the window before the cut, so
-    # CMiT understates the rate (a cut to it can fall below the new pipe)
-    target = np.where(quiet > 0.0, cmat, cmit) * state["rsteady"]
+    # a further fall while an earlier cut drains makes no cut: the round's window is the
+    # cut one while its RTTs still carry the queue of the window before the cut, so any
+    # throughput it shows understates the rate (a cut sized from it can fall below the
+    # new pipe); the trim after the drain sizes the window from settled RTTs
+    hold = adjust & fall & (quiet > 0.0)
+    fell = adjust & fall & (state["rsteady"] > 0.0) & ~hold
+    target = cmit * state["rsteady"]
     cut = fell & (target - cwnd < down)
-    down = np.where(cut, target - cwnd, down)
+    down = np.where(cut, target - cwnd, np.where(hold, 0.0, down))
     # the cut replaces the pair's decrease: the next round does not repeat it
-    state["amount"][cut] = 0.0
+    state["amount"][cut | hold] = 0.0
     # the minimal RTT of the last comparison that found no fall, away from a cut
     calm = adjust & ~fall & (quiet <= 0.0)
     np.copyto(state["rsteady"], sample.rtt_min, where=calm)
