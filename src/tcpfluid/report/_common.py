@@ -111,8 +111,9 @@ HO_HALVING_PHASE = (
     "the first cut is sized from the first round whose RTTs show the change and a trim "
     "follows when the drain is over, so the time is the cut (it landed in the 2 % band) or "
     "cut + drain + trim; where the CBR start falls in each engine's rounds decides: start "
-    "moved by 0-125 ms, packets 1.49-2.36 s, round model 1.61-1.79 s, inside the packets' "
-    f"range ({_HO_DOC}test_halving_convergence_depends_on_where_the_change_falls_in_the_round)"
+    "moved by 0-125 ms, packets 1.49-2.36 s, round model 1.61-1.79 s inside the packets' "
+    "range, ODE 1.46-2.76 s overlapping it "
+    f"({_HO_DOC}test_halving_convergence_depends_on_where_the_change_falls_in_the_round)"
 )
 #: TCP-Ho, the peak queue after the halving
 HO_PEAK_PHASE = (
