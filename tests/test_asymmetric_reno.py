@@ -1,7 +1,9 @@
 """Reno behind the asymmetric-networks paper's ACK-path bottleneck (Fu, Chung, Liew,
 "Performance Degradation of TCP Vegas in Asymmetric Networks and Its Remedies", Fig. 1,
 Tables I-II): how the packet simulator's NewReno sender recovers from a loss event there,
-and the fluid engines' ``Reno(recovery="collapse")`` reading that follows it.
+and the fluid engines' default ``Reno(recovery="newreno")`` that follows it: the engines
+report a loss taken while the flow's ACKs are dropped on the ACK path as ``LOSS_BURST``
+(``LOSS_BURST_TIMEOUT``), and Reno ends such a loss event at the 2-packet floor.
 
 Every expected value comes from the packet simulator (the referee of the fluid layers);
 the tolerance is the report's for this section (15 %).
@@ -13,8 +15,15 @@ import numpy as np
 import pytest
 
 import tcpfluid
-from tcpfluid.algorithms.base import LOSS_FAST, LOSS_RETX, LOSS_TIMEOUT
+from tcpfluid.algorithms.base import (
+    LOSS_BURST,
+    LOSS_BURST_TIMEOUT,
+    LOSS_FAST,
+    LOSS_RETX,
+    LOSS_TIMEOUT,
+)
 from tcpfluid.algorithms.reno import Reno
+from tcpfluid.algorithms.vegas import Vegas
 from tcpfluid.scenarios.catalogue import build_scenario
 
 #: (k, reverse buffer in ACKs) of the paper's Tables I and II that the report runs for Reno
@@ -32,32 +41,77 @@ def _window(r: tcpfluid.Result) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_recovery_option_is_checked_and_reported() -> None:
-    with pytest.raises(ValueError, match="recovery must be one of halving, collapse"):
-        Reno(recovery="newreno")
+    with pytest.raises(ValueError, match="recovery must be one of halving, collapse, newreno"):
+        Reno(recovery="nope")
     assert Reno(recovery="collapse").params() == {"recovery": "collapse"}
+    assert Reno().params() == {"recovery": "newreno"}
     law = Reno(recovery="collapse")
     st = law.init_state(2)
     assert law.on_loss(st, np.array([0]), LOSS_FAST, np.array([92.0])).tolist() == [2.0]
     assert law.on_loss(st, np.array([1]), LOSS_RETX, np.array([10.0])).tolist() == [2.0]
     assert st["ssthresh"].tolist() == [2.0, 2.0]
-    # a timeout: one packet, slow start up to the floor (the default: up to half)
+    # a timeout: one packet, slow start up to the floor (halving: up to half)
     assert law.on_loss(st, np.array([0]), LOSS_TIMEOUT, np.array([40.0])).tolist() == [1.0]
     assert st["ssthresh"][0] == 2.0
-    st0 = Reno().init_state(1)
-    assert Reno().on_loss(st0, np.array([0]), LOSS_TIMEOUT, np.array([40.0])).tolist() == [1.0]
+    halving = Reno(recovery="halving")
+    st0 = halving.init_state(1)
+    assert halving.on_loss(st0, np.array([0]), LOSS_TIMEOUT, np.array([40.0])).tolist() == [1.0]
     assert st0["ssthresh"][0] == 20.0
-    # the default halves
-    half = Reno().on_loss(Reno().init_state(1), np.array([0]), LOSS_FAST, np.array([92.0]))
-    assert half.tolist() == [46.0]
+    st0 = halving.init_state(1)
+    assert halving.on_loss(st0, np.array([0]), LOSS_BURST, np.array([92.0])).tolist() == [46.0]
+    # the default: the floor on the burst kinds, the half otherwise
+    law = Reno()
+    st = law.init_state(4)
+    assert law.on_loss(st, np.array([0]), LOSS_FAST, np.array([92.0])).tolist() == [46.0]
+    assert law.on_loss(st, np.array([1]), LOSS_BURST, np.array([92.0])).tolist() == [2.0]
+    assert law.on_loss(st, np.array([2]), LOSS_TIMEOUT, np.array([40.0])).tolist() == [1.0]
+    assert law.on_loss(st, np.array([3]), LOSS_BURST_TIMEOUT, np.array([40.0])).tolist() == [1.0]
+    assert st["ssthresh"].tolist() == [46.0, 2.0, 20.0, 2.0]
+    assert st["phase"].tolist() == [1.0, 1.0, 0.0, 0.0]
+
+
+def test_every_other_law_takes_the_burst_kinds_as_fast_retransmit_and_timeout() -> None:
+    for burst, plain in ((LOSS_BURST, LOSS_FAST), (LOSS_BURST_TIMEOUT, LOSS_TIMEOUT)):
+        a, b = Vegas(), Vegas()
+        sa, sb = a.init_state(1), b.init_state(1)
+        wa = a.on_loss(sa, np.array([0]), burst, np.array([40.0]))
+        wb = b.on_loss(sb, np.array([0]), plain, np.array([40.0]))
+        assert wa.tolist() == wb.tolist()
+        assert all(np.array_equal(sa[key], sb[key]) for key in sa)
+    with pytest.raises(ValueError, match="LOSS_BURST_TIMEOUT"):
+        Vegas().on_loss(Vegas().init_state(1), np.array([0]), 6, np.array([40.0]))
+
+
+@pytest.mark.parametrize("engine", ["rounds", "ode"])
+def test_the_fluid_engines_report_losses_behind_a_dropping_ack_path_as_bursts(
+    engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At k = 5 the flow's ACKs overflow the 10-ACK reverse buffer (the packet simulator
+    drops ~10^5 of them in 1000 s) and every loss event is reported as a burst; at k = 0.5
+    (no ACK dropped) none is."""
+    kinds: list[int] = []
+    on_loss = Reno.on_loss
+
+    def record(self: Reno, state: dict, index: np.ndarray, kind: int, cwnd: np.ndarray):  # type: ignore[no-untyped-def]
+        kinds.append(int(kind))
+        return on_loss(self, state, index, kind, cwnd)
+
+    monkeypatch.setattr(Reno, "on_loss", record)
+    tcpfluid.simulate(_asym(5, 10, "100s"), engine=engine)
+    assert kinds and set(kinds) <= {LOSS_BURST, LOSS_BURST_TIMEOUT}
+    kinds.clear()
+    tcpfluid.simulate(_asym(0.5, 10, "100s"), engine=engine)
+    assert kinds and not set(kinds) & {LOSS_BURST, LOSS_BURST_TIMEOUT}
 
 
 def test_packet_reno_collapses_to_the_floor_where_the_round_model_halves() -> None:
     """Steady state at k = 5, B_r = 10: every packet loss event is a cascade (halving, a lost
     retransmission halves again, a timeout, lost retransmissions) ending at the 2-packet
-    floor; the round model's default Reno takes one halving from the same peak window."""
+    floor; the round model's Reno with ``recovery="halving"`` takes one halving from the
+    same peak window."""
     sc = _asym(5, 10, "400s")
     pk = tcpfluid.simulate(sc, engine="packet")
-    rm = tcpfluid.simulate(sc, engine="rounds")
+    rm = tcpfluid.simulate(_asym(5, 10, "400s", recovery="halving"), engine="rounds")
     tp, wp = _window(pk)
     tr, wr = _window(rm)
     late_p, late_r = wp[tp > 200.0], wr[tr > 200.0]
@@ -70,15 +124,15 @@ def test_packet_reno_collapses_to_the_floor_where_the_round_model_halves() -> No
 
 
 @pytest.mark.parametrize(("k", "br"), CASES)
-def test_fluid_reno_with_collapse_tracks_the_packet_simulator(k: float, br: int) -> None:
-    """The report's 100 s runs: with ``recovery="collapse"`` the round model and the hybrid
-    ODE are within 15 % of the packet simulator's (default) NewReno on every Reno row of
-    Tables I and II; with the default one halving per loss event they are not."""
+def test_fluid_reno_default_recovery_tracks_the_packet_simulator(k: float, br: int) -> None:
+    """The report's 100 s runs: with the default ``recovery="newreno"`` the round model and
+    the hybrid ODE are within 15 % of the packet simulator's NewReno on every Reno row of
+    Tables I and II; switched to one halving per loss event they are not."""
     pk = tcpfluid.simulate(_asym(k, br, "100s"), engine="packet").summary.throughput_pps[0]
     for engine in ("rounds", "ode"):
-        on = tcpfluid.simulate(_asym(k, br, "100s", recovery="collapse"), engine=engine)
+        on = tcpfluid.simulate(_asym(k, br, "100s"), engine=engine)
         assert on.summary.throughput_pps[0] == pytest.approx(pk, rel=0.15), engine
-        off = tcpfluid.simulate(_asym(k, br, "100s"), engine=engine)
+        off = tcpfluid.simulate(_asym(k, br, "100s", recovery="halving"), engine=engine)
         # switch-off: one halving per loss event carries more than the packets at 100 s
         assert off.summary.throughput_pps[0] > pk
         assert abs(on.summary.throughput_pps[0] - pk) < abs(off.summary.throughput_pps[0] - pk)
@@ -113,20 +167,23 @@ def test_an_overflow_behind_the_ack_path_drops_many_packets_of_one_window() -> N
     assert max(forward) <= 2
 
 
-def test_with_the_forward_link_the_bottleneck_the_default_halving_tracks_the_packets() -> None:
-    """Why ``"halving"`` stays the default: at k = 0.5 (Table I's non-asymmetric column) the
-    packet sender halves (its window never falls below ~19 packets after 50 s) and the
-    round model agrees with the default halving, not with the collapse."""
+def test_with_the_forward_link_the_bottleneck_the_default_halves_with_the_packets() -> None:
+    """At k = 0.5 (Table I's non-asymmetric column, no ACK dropped) the packet sender halves
+    (its window never falls below ~19 packets after 50 s); the default recovery halves
+    there in both fluid engines and agrees, the collapse at every loss would not."""
     sc = _asym(0.5, 10, "100s")
     pk = tcpfluid.simulate(sc, engine="packet")
     t, w = _window(pk)
     assert w[t > 50.0].min() > 10.0
     v = pk.summary.throughput_pps[0]
-    halving = tcpfluid.simulate(sc, engine="rounds").summary.throughput_pps[0]
+    for engine in ("rounds", "ode"):
+        default = tcpfluid.simulate(sc, engine=engine).summary.throughput_pps[0]
+        halving = tcpfluid.simulate(_asym(0.5, 10, "100s", recovery="halving"), engine=engine)
+        assert default == pytest.approx(v, rel=0.15), engine
+        assert default == halving.summary.throughput_pps[0], engine
     collapse = tcpfluid.simulate(
         _asym(0.5, 10, "100s", recovery="collapse"), engine="rounds"
     ).summary.throughput_pps[0]
-    assert halving == pytest.approx(v, rel=0.15)
     assert collapse < 0.85 * v
 
 
@@ -134,4 +191,10 @@ def test_the_classical_ode_refuses_a_recovery_it_cannot_model() -> None:
     sc = _asym(5, 10, "5s", recovery="collapse")
     with pytest.raises(ValueError, match="recovery='collapse' needs model='hybrid'"):
         tcpfluid.simulate(sc, engine="ode", model="classical")
-    assert tcpfluid.simulate(_asym(5, 10, "5s"), engine="ode", model="classical").summary
+    # its Reno halves at every loss: the default's rule only where no ACK is dropped
+    with pytest.raises(ValueError, match="recovery='newreno' behind an ACK-path bottleneck"):
+        tcpfluid.simulate(_asym(5, 10, "5s"), engine="ode", model="classical")
+    halving = _asym(5, 10, "5s", recovery="halving")
+    assert tcpfluid.simulate(halving, engine="ode", model="classical").summary
+    forward = _asym(0.5, 10, "5s")
+    assert tcpfluid.simulate(forward, engine="ode", model="classical").summary

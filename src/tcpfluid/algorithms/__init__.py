@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from .base import (
     CONGESTION_AVOIDANCE,
+    LOSS_BURST,
+    LOSS_BURST_TIMEOUT,
     LOSS_FAST,
     LOSS_RETX,
     LOSS_TIMEOUT,
@@ -25,6 +27,8 @@ from .vegas import Vegas
 __all__ = [
     "ALGORITHMS",
     "CONGESTION_AVOIDANCE",
+    "LOSS_BURST",
+    "LOSS_BURST_TIMEOUT",
     "LOSS_FAST",
     "LOSS_RETX",
     "LOSS_TIMEOUT",

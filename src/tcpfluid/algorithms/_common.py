@@ -119,11 +119,13 @@ def backlog(cwnd: Any, base_rtt: Any, rtt_mean: Any) -> Any:
 
 
 def check_kind(kind: Any) -> int:
-    """A loss kind: 1 (fast), 2 (retransmission lost), 3 (timeout)."""
+    """A loss kind: 1 (fast), 2 (retransmission lost), 3 (timeout), 4 and 5 (fast and
+    timeout while the flow's ACKs are dropped on the ACK path)."""
     valid = isinstance(kind, int | np.integer) and not isinstance(kind, bool)
-    if not valid or int(kind) not in (1, 2, 3):
+    if not valid or int(kind) not in (1, 2, 3, 4, 5):
         raise ValueError(
-            f"kind must be LOSS_FAST (1), LOSS_RETX (2) or LOSS_TIMEOUT (3), got {kind!r}"
+            "kind must be LOSS_FAST (1), LOSS_RETX (2), LOSS_TIMEOUT (3), LOSS_BURST (4) or "
+            f"LOSS_BURST_TIMEOUT (5), got {kind!r}"
         )
     return int(kind)
 
@@ -131,12 +133,18 @@ def check_kind(kind: Any) -> int:
 def loss_args(index: Any, kind: Any, cwnd: Any) -> tuple[int, NDArray[np.intp], FloatArray]:
     """The checked arguments of :meth:`ControlLaw.on_loss`: ``(kind, index, cwnd)``.
 
+    ``LOSS_BURST`` comes back as ``LOSS_FAST`` and ``LOSS_BURST_TIMEOUT`` as
+    ``LOSS_TIMEOUT``: a law that does not read the ACK path's state (every law but Reno)
+    reacts to them as to any duplicate-ACK loss or timeout.
+
     Raises
     ------
     ValueError
         If ``kind`` is not a loss kind, or ``cwnd`` does not hold one window per index.
     """
     k = check_kind(kind)
+    if k >= 4:
+        k = 1 if k == 4 else 3
     idx = np.asarray(index, dtype=np.intp)
     w = np.asarray(cwnd, dtype=np.float64)
     if w.shape != idx.shape:

@@ -23,7 +23,8 @@ the packet simulator sets ``cwnd`` at the boundary and adds ``incr`` per ACK up 
 So the law is written once and both engines use it.
 
 Losses are reported between rounds through :meth:`ControlLaw.on_loss` with a kind
-(:data:`LOSS_FAST`, :data:`LOSS_RETX`, :data:`LOSS_TIMEOUT`).
+(:data:`LOSS_FAST`, :data:`LOSS_RETX`, :data:`LOSS_TIMEOUT`, :data:`LOSS_BURST`,
+:data:`LOSS_BURST_TIMEOUT`).
 
 Every method works on arrays of shape ``(n,)``: ``n`` flows or scenarios at once. Laws
 keep their state in a ``dict`` of float64 arrays (``init_state``) updated in place; they
@@ -42,6 +43,8 @@ from numpy.typing import NDArray
 
 __all__ = [
     "CONGESTION_AVOIDANCE",
+    "LOSS_BURST",
+    "LOSS_BURST_TIMEOUT",
     "LOSS_FAST",
     "LOSS_RETX",
     "LOSS_TIMEOUT",
@@ -66,6 +69,11 @@ CONGESTION_AVOIDANCE = 1.0
 LOSS_FAST = 1  # detected by duplicate ACKs / Vegas's fine-grained check; first transmission
 LOSS_RETX = 2  # a retransmitted packet was lost again
 LOSS_TIMEOUT = 3  # coarse-grained retransmission timeout
+#: a duplicate-ACK loss while the flow's ACKs are being dropped on an ACK-path bottleneck
+#: (the fluid engines report it; every law but Reno treats it exactly as LOSS_FAST)
+LOSS_BURST = 4
+#: a timeout while the flow's ACKs are being dropped (every law but Reno: LOSS_TIMEOUT)
+LOSS_BURST_TIMEOUT = 5
 
 
 @dataclass

@@ -13,19 +13,23 @@ Rules:
   ssthresh``, congestion avoidance.
 * Timeout (:data:`LOSS_TIMEOUT`): ``ssthresh = max(cwnd / 2, 2)``, ``cwnd = 1``, slow start.
 
-Loss recovery (``recovery``, ours): ``"halving"`` (default) is the rule above, one
-halving per loss event. ``"collapse"`` ends every duplicate-ACK loss event at the 2-packet
-floor, in congestion avoidance with ``ssthresh`` at the floor (a timeout: one packet, slow
-start up to the floor). That is what the packet simulator's NewReno sender does when one
-window loses more packets than fast recovery repairs before its retransmission timer
-fires: measured behind the asymmetric-networks paper's ACK-path bottleneck, where each
-surviving cumulative ACK releases a burst into the 15-packet forward buffer (92 -> 46 ->
-23 packets, a timeout, lost retransmissions, 2 packets; the paper's §IV.C describes
-Reno's window there as oscillating over ``[1, w_renomax]`` through "a succession of
-window cutback"). The fluid engines count loss events, not the holes a window's recovery
-must repair one per round trip, so the choice is the law's. The default stays
-``"halving"``: a forward-path bottleneck without ACK bursts has not been measured to
-collapse.
+Loss recovery (``recovery``, ours): ``"newreno"`` (default) ends a loss event at the
+2-packet floor when the engine reports it as :data:`LOSS_BURST` or
+:data:`LOSS_BURST_TIMEOUT` (the flow's ACKs were being dropped on an ACK-path bottleneck
+in the round of the loss: in congestion avoidance with ``ssthresh`` at the floor; a
+timeout: one packet, slow start up to the floor) and follows the rules above otherwise.
+``"halving"`` is the rules above for every kind (one halving per loss event);
+``"collapse"`` ends every loss event at the floor. The floor is what the packet
+simulator's NewReno sender reaches behind the asymmetric-networks paper's ACK-path
+bottleneck: each surviving cumulative ACK releases a burst into the 15-packet forward
+buffer, one overflow drops tens of packets of one window and the duplicate ACKs are
+themselves dropped in the full ACK queue (92 -> 46 -> 23 packets, a timeout, lost
+retransmissions, 2 packets; the paper's §IV.C describes Reno's window there as
+oscillating over ``[1, w_renomax]`` through "a succession of window cutback"); with the
+forward link the bottleneck (no ACK dropped) an overflow drops one packet and the sender
+halves. The fluid engines count loss events, not the holes a window's recovery must
+repair one per round trip, so they report which case a loss falls in and the law chooses.
+The packet simulator never reports the burst kinds: its sender's recovery is simulated.
 
 *Ours*: a retransmission lost again (:data:`LOSS_RETX`) is treated as another fast
 retransmit (halving): Reno has no separate rule for it (Vegas's 1/2 is a Vegas rule). The
@@ -45,6 +49,8 @@ import numpy as np
 from ._common import MIN_WINDOW, check_flows, loss_args
 from .base import (
     CONGESTION_AVOIDANCE,
+    LOSS_BURST,
+    LOSS_BURST_TIMEOUT,
     LOSS_TIMEOUT,
     SLOW_START,
     ControlLaw,
@@ -62,8 +68,13 @@ __all__ = ["Reno"]
 class Reno(ControlLaw):
     """TCP Reno: slow start, AIMD, fast retransmit/recovery, timeout.
 
-    Reno has no parameter; it starts from :attr:`initial_window` (2 packets) with an
-    infinite ``ssthresh``.
+    It starts from :attr:`initial_window` (2 packets) with an infinite ``ssthresh``.
+
+    Parameters
+    ----------
+    recovery
+        ``"newreno"`` (default), ``"halving"`` or ``"collapse"``: the window after a loss
+        event (module docstring, "Loss recovery").
 
     Notes
     -----
@@ -73,9 +84,9 @@ class Reno(ControlLaw):
     name: ClassVar[str] = "reno"
     ode_form: ClassVar[OdeForm | None] = None  # set below the class
     #: the accepted values of ``recovery``
-    RECOVERIES: ClassVar[tuple[str, ...]] = ("halving", "collapse")
+    RECOVERIES: ClassVar[tuple[str, ...]] = ("halving", "collapse", "newreno")
 
-    def __init__(self, *, recovery: str = "halving") -> None:
+    def __init__(self, *, recovery: str = "newreno") -> None:
         if recovery not in self.RECOVERIES:
             raise ValueError(
                 f"recovery must be one of {', '.join(self.RECOVERIES)}, got {recovery!r}"
@@ -106,10 +117,13 @@ class Reno(ControlLaw):
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Halve on duplicate ACKs, one packet and slow start up to half the window on a
-        timeout (``recovery="collapse"``: the 2-packet floor in place of the half)."""
+        timeout (``recovery="collapse"``: the 2-packet floor in place of the half;
+        ``recovery="newreno"``: the floor on :data:`LOSS_BURST` and
+        :data:`LOSS_BURST_TIMEOUT`, the half otherwise)."""
+        burst = kind in (LOSS_BURST, LOSS_BURST_TIMEOUT)
         kind, idx, w = loss_args(index, kind, cwnd)
         half = np.maximum(w / 2.0, MIN_WINDOW)
-        if self.recovery == "collapse":
+        if self.recovery == "collapse" or (self.recovery == "newreno" and burst):
             half = np.full(w.shape, MIN_WINDOW)
         state["ssthresh"][idx] = half
         if kind == LOSS_TIMEOUT:

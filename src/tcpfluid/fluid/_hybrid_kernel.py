@@ -44,7 +44,10 @@ F_QA = 25  # the flow's ACKs in the ACK-path queue
 F_QD = 26  # the data those ACKs acknowledge (cumulative ACKs), packets
 F_R_FSUM = 27  # the current round's sum of forward queueing delays, ACK-weighted, s
 F_FMIN = 28  # the smallest forward queueing delay an ACK ever carried, s
-N_FLOW_ROWS = 29
+F_ACKD = 29  # cumulative ACKs of the flow dropped by the ACK-path buffer
+F_ACKD_ROUND = 30  # F_ACKD when the current round began
+F_ACKD_PREV = 31  # F_ACKD when the previous round began
+N_FLOW_ROWS = 32
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, F, samples)
 R_W = 0
@@ -288,6 +291,7 @@ def advance(  # type: ignore[no-untyped-def]
             qr_after = 0.0
             for j in range(F):
                 ff[F_QA, j] += dep_hist[slot, j] * ack_per_pkt * keep
+                ff[F_ACKD, j] += dep_hist[slot, j] * ack_per_pkt * (1.0 - keep)
                 ff[F_QD, j] += dep_hist[slot, j]
                 da = ff[F_QA, j] * scale_r
                 dd = ff[F_QD, j] * scale_r

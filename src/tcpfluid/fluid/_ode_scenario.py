@@ -201,12 +201,17 @@ def simulate_scenario_ode(
         raise TypeError(
             f"option {next(iter(readings))!r} applies to the hybrid model only (model='hybrid')"
         )
-    for fl in scenario.flows:  # the classical Reno right-hand side halves once per loss
-        rec = dict(fl.params).get("recovery", "halving")
-        if fl.algorithm == "reno" and rec != "halving":
+    # the classical Reno right-hand side halves once per loss: that is "halving", and
+    # "newreno" (the default) where no ACK-path bottleneck drops the flows' ACKs
+    ack_path = prob.path.reverse_mu is not None and prob.path.reverse_mu < prob.path.mu
+    for fl in scenario.flows:
+        rec = dict(fl.params).get("recovery", "newreno")
+        if fl.algorithm == "reno" and not (rec == "halving" or (rec == "newreno" and not ack_path)):
+            where = " behind an ACK-path bottleneck" if rec == "newreno" else ""
             raise ValueError(
-                f"flow {fl.name!r}: Reno recovery={rec!r} needs model='hybrid' (the classical "
-                "Reno right-hand side halves once per loss)"
+                f"flow {fl.name!r}: Reno recovery={rec!r}{where} needs model='hybrid' (the "
+                "classical Reno right-hand side halves once per loss; recovery='halving' "
+                "is its rule)"
             )
     return simulate_ode(
         prob.flows,

@@ -8,7 +8,15 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ..algorithms.base import LOSS_FAST, LOSS_TIMEOUT, ControlLaw, RoundAction, RoundSample
+from ..algorithms.base import (
+    LOSS_BURST,
+    LOSS_BURST_TIMEOUT,
+    LOSS_FAST,
+    LOSS_TIMEOUT,
+    ControlLaw,
+    RoundAction,
+    RoundSample,
+)
 
 FloatArray = NDArray[np.float64]
 
@@ -23,13 +31,21 @@ def _react_to_losses(
     cwnd0: FloatArray,
     incr: FloatArray,
     cap: FloatArray,
+    burst: NDArray[np.bool_] | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The loss reactions of the flows ``hit`` (after the law's round decision): a timeout
-    when a flow lost more than ``frac`` of its window, else a fast retransmit; the reaction
-    replaces the round's action (nothing added per ACK in the next round)."""
+    when a flow lost more than ``frac`` of its window, else a fast retransmit
+    (``LOSS_BURST_TIMEOUT`` / ``LOSS_BURST`` of :mod:`tcpfluid.algorithms.base` for the
+    flows ``burst`` whose ACKs the ACK path dropped in the round); the reaction replaces
+    the round's action (nothing added per ACK in the next round)."""
     cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
     timeout = hit & (lost > frac * w1)
-    for kind, mask in ((LOSS_TIMEOUT, timeout), (LOSS_FAST, hit & ~timeout)):
+    fast = hit & ~timeout
+    b = burst if burst is not None else np.zeros_like(hit)
+    for kind, mask in (
+        (LOSS_TIMEOUT, timeout & ~b), (LOSS_BURST_TIMEOUT, timeout & b),
+        (LOSS_FAST, fast & ~b), (LOSS_BURST, fast & b),
+    ):  # fmt: skip
         idx = np.flatnonzero(mask)
         if idx.size:
             new = np.asarray(law.on_loss(state, idx, kind, w1[idx]), dtype=np.float64)
@@ -131,11 +147,13 @@ def decide(
     frac: float,
     counts: Any,
     losses: NDArray[np.int64],
+    burst: NDArray[np.bool_] | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The law's decision at the end of the round (window, per-ACK increment, cap of the
     next round), replaced by the loss reaction for the flows that lost packets; counts
     their loss events in ``losses`` (in place) where ``counts`` (the round started before
-    the run's end)."""
+    the run's end). ``burst``: the flows whose ACKs the ACK path dropped in the round
+    (their duplicate-ACK losses are reported as ``LOSS_BURST``)."""
     action: RoundAction = law.on_round(state, sample)
     cwnd0 = np.asarray(action.cwnd, dtype=np.float64)
     incr = np.asarray(action.incr, dtype=np.float64)
@@ -143,7 +161,9 @@ def decide(
     if lost is not None:
         hit = loss_events(lost, w1, active)
         if np.any(hit):
-            cwnd0, incr, cap = _react_to_losses(law, state, hit, lost, w1, frac, cwnd0, incr, cap)
+            cwnd0, incr, cap = _react_to_losses(
+                law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst
+            )
             # a scenario whose clock has passed duration_s keeps stepping while others
             # of the batch finish; its losses after the end do not count
             losses += hit & counts

@@ -235,3 +235,24 @@ def _reverse_start(
     with np.errstate(divide="ignore", invalid="ignore"):
         ack_ratio = np.minimum(1.0, np.where(w0_s > 0, mu_r * t0 / w0_s, 1.0))
     return qr0, qf0, w0 * _per_flow(ack_ratio, F)
+
+
+def ack_path_drops(
+    w0: FloatArray,
+    acks: FloatArray,
+    w1: FloatArray,
+    w1_s: FloatArray,
+    qr0: FloatArray,
+    z_s: FloatArray,
+    b_r: FloatArray,
+    rev_bott: NDArray[np.bool_],
+    F: int,
+) -> FloatArray:
+    """The ACKs of each flow the ACK-path bottleneck dropped in the round: those missing
+    from the round's standing window (``w0 - acks``, the ACKs beyond ``μr T``) plus the
+    flow's share (by window) of the growth burst beyond the ACK buffer ``b_r``
+    (``qr0 + z_s - b_r`` where the reverse link is the bottleneck)."""
+    over = np.where(rev_bott, np.maximum(qr0 + z_s - b_r, 0.0), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(_per_flow(w1_s, F) > 0, w1 / _per_flow(w1_s, F), 0.0)
+    return np.maximum(w0 - acks, 0.0) + share * _per_flow(over, F)

@@ -52,7 +52,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import check_choice
-from ..algorithms.base import LOSS_FAST, LOSS_TIMEOUT, ControlLaw, RoundSample
+from ..algorithms.base import (
+    LOSS_BURST,
+    LOSS_BURST_TIMEOUT,
+    LOSS_FAST,
+    LOSS_TIMEOUT,
+    ControlLaw,
+    RoundSample,
+)
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
 from ._hybrid_inputs import (
@@ -396,8 +403,13 @@ def _boundary(
     ff[K.F_CAP] = np.where(ends, cp, ff[K.F_CAP])
     lost = ff[K.F_LOST]
     detect = ends & (lost >= 1.0) & (t >= ff[K.F_FIRST_DROP] + d)
+    # the flow's ACKs dropped on the ACK path in this round and the one before (the first
+    # drop of the loss event falls in one of them): a duplicate-ACK loss is LOSS_BURST
+    ack_drops = ff[K.F_ACKD] - ff[K.F_ACKD_PREV]
     for j in np.flatnonzero(detect):
         kind = LOSS_TIMEOUT if lost[j] > frac * w[j] else LOSS_FAST
+        if ack_drops[j] >= 1.0:
+            kind = LOSS_BURST_TIMEOUT if kind == LOSS_TIMEOUT else LOSS_BURST
         new = laws.lose(int(j), kind, float(w[j]))
         ff[K.F_W, j] = new
         ff[K.F_INCR, j] = 0.0
@@ -410,6 +422,8 @@ def _boundary(
     for j in np.flatnonzero(ends):
         rounds[j].append((t, float(w[j]), float(ff[K.F_W, j]), float(phase[j])))
     ff[K.F_ROUND_SEQ] = np.where(ends, ff[K.F_SENT], ff[K.F_ROUND_SEQ])
+    ff[K.F_ACKD_PREV] = np.where(ends, ff[K.F_ACKD_ROUND], ff[K.F_ACKD_PREV])
+    ff[K.F_ACKD_ROUND] = np.where(ends, ff[K.F_ACKD], ff[K.F_ACKD_ROUND])
     for row, value in (
         (K.F_R_ACKS, 0.0), (K.F_R_SUM, 0.0), (K.F_R_MIN, np.inf), (K.F_R_MAX, 0.0),
         (K.F_R_FSUM, 0.0),

@@ -87,6 +87,7 @@ from ._rounds_loop_parts import (
     _per_scenario,
     _reverse_start,
     _totals,
+    ack_path_drops,
     forward_round,
 )
 from ._rounds_physics import (
@@ -306,8 +307,9 @@ def _round_loop(
             qr, qf = reverse_queues(qr0, qf0, z_s, w1_s, mu_a, mu_r_eff, b_r, d, rev_bott, model)
             lost_s, qf = buffer_overflow(qf, b_tcp) if finite_buf else (None, qf)
             qf_seen = qf
+            burst = ack_path_drops(w0, acks, w1, w1_s, qr0, z_s, b_r, rev_bott, F) >= 1.0
         else:
-            qr = None
+            qr, burst = None, None
             qf, qf_seen, lost_s, ack_rate, carried, mu_prev = forward_round(
                 qf0, z_s, w0_s, w1_s, mud, mu_a, mu, ack_rate, model, spread_train,
                 bool(cross), carried, mu_prev, b_tcp if finite_buf else None,
@@ -334,7 +336,7 @@ def _round_loop(
                 base_for_law, sample.rtt_mean, rtts[1], got, duration,
             )  # fmt: skip
         # ---------------- the law decides
-        cwnd0, incr, cap = decide(law, state, sample, lost, active, w1, frac, cn, losses)
+        cwnd0, incr, cap = decide(law, state, sample, lost, active, w1, frac, cn, losses, burst)
         if (k & 31) == 31 or k == n_steps - 1:
             next_report = _checkpoint(w1, k, n_steps, t, t_end, progress, next_report)
         if t_end != math.inf and bool(np.all(t >= t_end)):
