@@ -320,18 +320,21 @@ def _as_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any], str]]:
     return cases
 
 
-#: why the fluid engines' Reno carries more than the packet simulator's behind an ACK-path
-#: bottleneck (verified by switching the fluid Reno's loss recovery)
+#: how the fluid engines' Reno follows the packet simulator's behind an ACK-path bottleneck
+#: (verified by switching the fluid Reno's loss recovery)
 _RENO_OVERSHOOT = (
     "behind the ACK-path bottleneck surviving cumulative ACKs release bursts, so one "
     "forward-buffer overflow drops many packets of one window (24 at k = 5; 1 at k = 0.5); "
     "the packet NewReno repairs one hole per round trip, its timer fires and lost "
     "retransmissions follow (92 → 46 → 23 → 1 → 2 packets, at the slow-start overshoot and "
-    "at every overflow after it), where the fluid engines count one loss event and halve. "
-    "With every fluid Reno loss event ending at the 2-packet floor (Reno recovery='collapse') "
-    "the round model and the ODE are within 15 % of the packet simulator on every Reno row "
-    "of Tables I–II (tests/test_asymmetric_reno.py::"
-    "test_fluid_reno_with_collapse_tracks_the_packet_simulator, "
+    "at every overflow after it). The fluid engines report a loss taken while the flow's "
+    "ACKs are dropped on the ACK path as a burst loss and Reno's default recovery "
+    "('newreno') ends it at the 2-packet floor: within 15 % of the packet simulator on "
+    "every Reno row of Tables I–II, halving at k = 0.5 as the packets do; with one halving "
+    "per loss event (recovery='halving') they carry 20–115 % more "
+    "(tests/test_asymmetric_reno.py::"
+    "test_fluid_reno_default_recovery_tracks_the_packet_simulator, "
+    "::test_the_fluid_engines_report_losses_behind_a_dropping_ack_path_as_bursts, "
     "::test_an_overflow_behind_the_ack_path_drops_many_packets_of_one_window, "
     "::test_packet_reno_collapses_to_the_floor_where_the_round_model_halves)"
 )
