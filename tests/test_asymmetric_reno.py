@@ -198,3 +198,14 @@ def test_the_classical_ode_refuses_a_recovery_it_cannot_model() -> None:
     assert tcpfluid.simulate(halving, engine="ode", model="classical").summary
     forward = _asym(0.5, 10, "5s")
     assert tcpfluid.simulate(forward, engine="ode", model="classical").summary
+
+
+@pytest.mark.parametrize("engine", ["rounds", "ode"])
+def test_without_an_ack_path_bottleneck_the_default_is_one_halving_per_loss(engine: str) -> None:
+    """No ACK is dropped on a path without an ACK-path bottleneck, so the default recovery
+    is the halving rule there: many-flows and single-bottleneck Reno runs do not move."""
+    sc = build_scenario("qv-different-rtt", duration="20s").with_algorithm("reno")
+    a = tcpfluid.simulate(sc, engine=engine)
+    b = tcpfluid.simulate(sc.with_algorithm("reno", recovery="halving"), engine=engine)
+    assert sum(a.summary.to_dict()["losses"]) > 0
+    np.testing.assert_array_equal(np.asarray(a.window_pkts), np.asarray(b.window_pkts))
