@@ -154,10 +154,10 @@ def simulate_scenario_ode(
     * ``"classical"``: :func:`simulate_ode`'s right-hand sides (Vegas, Enhanced Vegas, FAST,
       Reno; :data:`ODE_LAWS`), which also model an ACK-path bottleneck.
 
-    ``model="auto"`` (default) runs the hybrid model, except on a scenario with an ACK-path
-    bottleneck or when a classical-only option (``method``, ``rtol``, ``atol``,
-    ``switch_width_pkts``, ``droptail_width_pkts``, ``max_step_s``, ``max_rhs_evals``) is
-    given; then the classical one. ``options``: ``n_points`` (output samples),
+    ``model="auto"`` (default) runs the hybrid model, except when a classical-only option
+    (``method``, ``rtol``, ``atol``, ``switch_width_pkts``, ``droptail_width_pkts``,
+    ``max_step_s``, ``max_rhs_evals``) is given; then the classical one.
+    ``options``: ``n_points`` (output samples),
     ``measure_from_s`` (start of the averaging window; default 0: the whole run, as the
     round engine reports), and the classical-only options. ``rtt_sample``, ``drop_share``
     and ``whole_packets`` are the hybrid model's readings
@@ -167,8 +167,10 @@ def simulate_scenario_ode(
     Raises
     ------
     ValueError
-        A feature no model here can represent, or a law without a classical form on a
-        scenario only the classical model can run.
+        A feature no model here can represent, a law without a classical form on a
+        scenario only the classical model can run, or (classical model) a Reno loss
+        recovery other than one halving per loss (``"halving"``; the default ``"newreno"``
+        where no ACK-path bottleneck drops ACKs).
     RuntimeError
         If the classical integration fails (``OdeResult.raise_for_status``).
     """
