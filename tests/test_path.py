@@ -15,6 +15,7 @@ def test_basic_path():
     assert math.isinf(p.buffer_pkts)
     assert p.reverse_mu is None
     assert p.effective_rate == p.mu
+    assert not p.ack_path_limits
 
 
 def test_eq5_quick_vegas_section5_topology():
@@ -40,6 +41,10 @@ def test_reverse_link_in_acks_per_second():
     assert p.asymmetry == pytest.approx(3.0)
     assert p.effective_rate == pytest.approx(100.0)
     assert p.reverse_buffer_pkts == 10
+    # 100 ACKs/s < 300 packets/s: the ACK path clocks the sender
+    assert p.ack_path_limits
+    # 128 kb/s of 40-byte ACKs is 400 ACKs/s, above the forward 300 packets/s
+    assert not Path("2.4Mbps", "100ms", reverse_bandwidth="128kbps").ack_path_limits
 
 
 def test_from_bdp():

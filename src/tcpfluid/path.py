@@ -186,6 +186,12 @@ class Path:
         return 0.0 if self.reverse_mu is None else self.mu / self.reverse_mu
 
     @property
+    def ack_path_limits(self) -> bool:
+        """Is the ACK path the bottleneck (μr < μf: an ACK-path bottleneck that clocks the
+        sender below the forward rate, the asymmetric-network paper's k > 1)?"""
+        return self.asymmetry > 1.0
+
+    @property
     def effective_rate(self) -> float:
         """min(μf, μr): the rate a window-based sender is ACK-clocked to (the
         asymmetric-network paper)."""

@@ -54,6 +54,7 @@ __all__ = [
     "RoundAction",
     "RoundSample",
     "classical_ode_form",
+    "loss_kind",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -74,6 +75,15 @@ LOSS_TIMEOUT = 3  # coarse-grained retransmission timeout
 LOSS_BURST = 4
 #: a timeout while the flow's ACKs are being dropped (every law but Reno: LOSS_TIMEOUT)
 LOSS_BURST_TIMEOUT = 5
+
+
+def loss_kind(timeout: bool, burst: bool) -> int:
+    """The kind a fluid engine reports for a loss event: :data:`LOSS_TIMEOUT` or
+    :data:`LOSS_FAST`, their burst variants when the flow's ACKs were being dropped on the
+    ACK path (``burst``)."""
+    if timeout:
+        return LOSS_BURST_TIMEOUT if burst else LOSS_TIMEOUT
+    return LOSS_BURST if burst else LOSS_FAST
 
 
 @dataclass

@@ -205,7 +205,7 @@ def simulate_scenario_ode(
         )
     # the classical Reno right-hand side halves once per loss: that is "halving", and
     # "newreno" (the default) where no ACK-path bottleneck drops the flows' ACKs
-    ack_path = prob.path.reverse_mu is not None and prob.path.reverse_mu < prob.path.mu
+    ack_path = prob.path.ack_path_limits
     for fl in scenario.flows:
         rec = dict(fl.params).get("recovery", "newreno")
         if fl.algorithm == "reno" and not (rec == "halving" or (rec == "newreno" and not ack_path)):

@@ -178,7 +178,7 @@ def simulate_rounds_async(
     d = as_float_array("base_rtt_s", base_rtt_s, positive=True).ravel()
     if d.size == 0:
         raise ValueError("base_rtt_s must give one base RTT per flow, got none")
-    if path.reverse_mu is not None and path.reverse_mu < path.mu:
+    if path.ack_path_limits:
         raise ValueError(
             "the round model with per-flow base RTTs or RED cannot model an ACK-path "
             f"bottleneck ({path.reverse_mu:g} ACKs/s < {path.mu:g} packets/s); engines "

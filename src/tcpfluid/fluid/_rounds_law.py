@@ -3,20 +3,13 @@ reactions, and the guard against windows growing without bound."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..algorithms.base import (
-    LOSS_BURST,
-    LOSS_BURST_TIMEOUT,
-    LOSS_FAST,
-    LOSS_TIMEOUT,
-    ControlLaw,
-    RoundAction,
-    RoundSample,
-)
+from ..algorithms.base import ControlLaw, RoundAction, RoundSample, loss_kind
 
 FloatArray = NDArray[np.float64]
 
@@ -39,14 +32,11 @@ def _react_to_losses(
     flows ``burst`` whose ACKs the ACK path dropped in the round); the reaction replaces
     the round's action (nothing added per ACK in the next round)."""
     cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
-    timeout = hit & (lost > frac * w1)
-    fast = hit & ~timeout
+    timeout = lost > frac * w1
     b = burst if burst is not None else np.zeros_like(hit)
-    for kind, mask in (
-        (LOSS_TIMEOUT, timeout & ~b), (LOSS_BURST_TIMEOUT, timeout & b),
-        (LOSS_FAST, fast & ~b), (LOSS_BURST, fast & b),
-    ):  # fmt: skip
-        idx = np.flatnonzero(mask)
+    for to, bu in itertools.product((True, False), (False, True)):
+        kind = loss_kind(to, bu)
+        idx = np.flatnonzero(hit & (timeout == to) & (b == bu))
         if idx.size:
             new = np.asarray(law.on_loss(state, idx, kind, w1[idx]), dtype=np.float64)
             cwnd0[idx] = new

@@ -52,14 +52,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import check_choice
-from ..algorithms.base import (
-    LOSS_BURST,
-    LOSS_BURST_TIMEOUT,
-    LOSS_FAST,
-    LOSS_TIMEOUT,
-    ControlLaw,
-    RoundSample,
-)
+from ..algorithms.base import ControlLaw, RoundSample, loss_kind
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
 from ._hybrid_inputs import (
@@ -407,9 +400,7 @@ def _boundary(
     # drop of the loss event falls in one of them): a duplicate-ACK loss is LOSS_BURST
     ack_drops = ff[K.F_ACKD] - ff[K.F_ACKD_PREV]
     for j in np.flatnonzero(detect):
-        kind = LOSS_TIMEOUT if lost[j] > frac * w[j] else LOSS_FAST
-        if ack_drops[j] >= 1.0:
-            kind = LOSS_BURST_TIMEOUT if kind == LOSS_TIMEOUT else LOSS_BURST
+        kind = loss_kind(bool(lost[j] > frac * w[j]), bool(ack_drops[j] >= 1.0))
         new = laws.lose(int(j), kind, float(w[j]))
         ff[K.F_W, j] = new
         ff[K.F_INCR, j] = 0.0
