@@ -51,6 +51,6 @@ def test_unknown_parameter_for_a_law_with_one_option():
 
 def test_parameters_reach_the_law():
     law = get_law("vegas", alpha=1, beta=3, gamma=2)
-    assert law.params() == {"alpha": 1.0, "beta": 3.0, "gamma": 2.0}
+    assert law.params() == {"alpha": 1.0, "beta": 3.0, "gamma": 2.0, "initial_window": 2.0}
     with pytest.raises(ValueError, match="alpha must be <= beta"):
         get_law("vegas", alpha=4, beta=3)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import as_float_array
+from .._validation import as_float_array, check_range
 
 FloatArray = NDArray[np.float64]
 
@@ -73,6 +73,11 @@ def check_le(lo_name: str, lo: FloatArray, hi_name: str, hi: FloatArray) -> None
         a = float(np.atleast_1d(lo_b)[i])
         b = float(np.atleast_1d(hi_b)[i])
         raise ValueError(f"{lo_name} must be <= {hi_name}, got {lo_name}={a!r} > {hi_name}={b!r}")
+
+
+def check_initial_window(value: Any) -> float:
+    """The window of a connection's first round, packets: a finite number ``>= 1``."""
+    return check_range("initial_window", value, 1.0, float("inf"), hi_open=True)
 
 
 def check_broadcast(params: dict[str, FloatArray]) -> None:

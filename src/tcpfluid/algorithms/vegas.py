@@ -40,6 +40,7 @@ from ._common import (
     backlog,
     check_broadcast,
     check_flows,
+    check_initial_window,
     check_le,
     loss_args,
     param_array,
@@ -74,9 +75,15 @@ class Vegas(ControlLaw):
         Upper backlog threshold β of eq (2), packets; ``>= alpha``.
     gamma : float or array_like, default 1
         Slow-start exit threshold γ, packets; ``> 0``.
+    initial_window : float, default 2
+        Window of the first round, packets; ``>= 1``. The analyses start at 2 (Table 3 of the
+        TCP-Ho paper, Table 1 of the Quick Vegas paper); ns-2's TCP agents start at 1
+        (``windowInit_``), which makes a Vegas slow start two rounds longer (its window doubles
+        every other round).
 
-    Each parameter may be a scalar or an array with one value per flow (a batched sweep).
-    The defaults are those of the Quick Vegas paper §5 (γ = 1, α = 2, β = 4).
+    Each parameter except ``initial_window`` may be a scalar or an array with one value per
+    flow (a batched sweep). The defaults are those of the Quick Vegas paper §5 (γ = 1, α = 2,
+    β = 4).
 
     Notes
     -----
@@ -90,7 +97,15 @@ class Vegas(ControlLaw):
     #: Enhanced Vegas decreases when Δ >= δ (not only when Δ > β)
     _decrease_inclusive: ClassVar[bool] = False
 
-    def __init__(self, *, alpha: Any = 2.0, beta: Any = 4.0, gamma: Any = 1.0) -> None:
+    def __init__(
+        self,
+        *,
+        alpha: Any = 2.0,
+        beta: Any = 4.0,
+        gamma: Any = 1.0,
+        initial_window: float = 2.0,
+    ) -> None:
+        self.initial_window = check_initial_window(initial_window)
         self._alpha = param_array("alpha", alpha, nonnegative=True)
         self._beta = param_array("beta", beta, nonnegative=True)
         self._gamma = param_array("gamma", gamma, positive=True)
@@ -98,12 +113,16 @@ class Vegas(ControlLaw):
         check_broadcast(Vegas._param_arrays(self))  # subclasses check their own in full
 
     def params(self) -> dict[str, Any]:
-        """``{"alpha": ..., "beta": ..., "gamma": ...}`` as floats or lists."""
-        return {
+        """``{"alpha": ..., "beta": ..., "gamma": ..., "initial_window": ...}`` as floats or
+        lists (a subclass with its own constructor lists the parameters it accepts)."""
+        out: dict[str, Any] = {
             "alpha": param_value(self._alpha),
             "beta": param_value(self._beta),
             "gamma": param_value(self._gamma),
         }
+        if type(self).__init__ is Vegas.__init__:  # the constructor that accepts it
+            out["initial_window"] = self.initial_window
+        return out
 
     def _param_arrays(self) -> dict[str, FloatArray]:
         return {"alpha": self._alpha, "beta": self._beta, "gamma": self._gamma}

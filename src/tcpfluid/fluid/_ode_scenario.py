@@ -70,7 +70,11 @@ def _ode_law_params(algorithm: str, params: dict[str, Any]) -> dict[str, float]:
     law = get_law(algorithm, **p)  # validates names and values, supplies the defaults
     lp = law.params()
     if algorithm == "vegas":
-        return {"alpha_pkts": float(lp["alpha"]), "beta_pkts": float(lp["beta"])}
+        return {
+            "alpha_pkts": float(lp["alpha"]),
+            "beta_pkts": float(lp["beta"]),
+            "initial_window_pkts": float(law.initial_window),
+        }
     if algorithm == "enhanced-vegas":
         return {"alpha_pkts": float(lp["delta"]), "beta_pkts": float(lp["delta"])}
     if algorithm == "fast":
