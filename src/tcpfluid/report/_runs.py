@@ -27,15 +27,21 @@ __all__ = ["ode_run", "packet_run", "rounds_bdp_batch", "rounds_run"]
 
 
 def _run(
-    engine: str, scenario: str, algorithm: str, overrides: Mapping[str, Any], **options: Any
+    engine: str,
+    scenario: str,
+    algorithm: str,
+    overrides: Mapping[str, Any],
+    params: Mapping[str, Any] | None = None,
+    **options: Any,
 ) -> tuple[Any, Result | None, dict[str, Any]]:
-    """Build the scenario and run it through :func:`tcpfluid.simulate`.
+    """Build the scenario (every flow running ``algorithm`` with ``params`` over the
+    builder's) and run it through :func:`tcpfluid.simulate`.
 
     Returns the scenario, the result (``None`` when the engine refused the configuration)
     and the fields every task result starts with: the fluid view's μ, d and BDP, or
     ``{"error": message}``.
     """
-    sc = build_scenario(scenario, **dict(overrides)).with_algorithm(algorithm)
+    sc = build_scenario(scenario, **dict(overrides)).with_algorithm(algorithm, **dict(params or {}))
     progress = current_progress()  # the report's bar, when one is drawn
     if progress is not None:
         options.setdefault("progress", progress)
@@ -65,10 +71,18 @@ def packet_run(
     traces: bool = False,
     sample_interval: float = 0.1,
     seed: int = 0,
+    params: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Run the packet simulator; summary per flow, and optionally traces."""
+    """Run the packet simulator; summary per flow, and optionally traces. ``params``: the
+    law's parameters over the scenario's."""
     _, res, out = _run(
-        "packet", scenario, algorithm, overrides, seed=seed, sample_interval=sample_interval
+        "packet",
+        scenario,
+        algorithm,
+        overrides,
+        params,
+        seed=seed,
+        sample_interval=sample_interval,
     )
     if res is None:
         return out
