@@ -113,10 +113,12 @@ def _cr_row(
     reasons = {
         DOCUMENT: (
             "the paper's analysis (Table 3, eq. 2) starts the window at 2 packets, ns-2's TCP "
-            "agents at 1 (windowInit_); a Vegas slow start doubles every other round, so "
-            "from one packet μd is reached two rounds (0.2 s) later: the packet simulator "
-            "from one packet (column '" + _NS2_COLUMN + "') gives the paper's ns-2 times "
-            "at Examples 1-3, from two packets eq. (2)'s "
+            "agents at 1 by default (windowInit_; the paper does not state its own); a Vegas "
+            "slow start doubles every other round, so from one packet μd is reached two "
+            "rounds (0.2 s) later: the packet simulator from one packet (column '"
+            + _NS2_COLUMN
+            + "') gives the paper's ns-2 times at Examples 1-3, from two packets eq. (2)'s "
+            "(errata N11) "
             "(tests/test_vegas_initial_window.py::"
             "test_packet_vegas_from_one_packet_reaches_the_bandwidth_when_ns2_does, "
             "::test_one_packet_start_costs_vegas_two_rounds_in_every_engine)"
