@@ -114,6 +114,20 @@ __all__ = [
 FloatArray = NDArray[np.float64]
 
 
+def round_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
+    """ACKs a flow receives in a round (its per-ACK growth is ``incr × acks``): the fluid
+    reading, one ACK per packet of the round's window ``w0`` (``w_prev``: the previous
+    round's window).
+
+    A packet sender receives in round k the ACKs of round k − 1's packets, ⌊w_{k−1}⌋ of
+    them, so Vegas's per-ACK 1/w adds ⌊w_{k−1}⌋/w_k < 1 packet a round and its windows
+    are fractional (15, 15.93, 16.87, ...). Tests switch to that reading by replacing this
+    module's ``round_acks`` (tests/test_conv_rows.py); the documents' analyses (one packet
+    a round) use the fluid reading.
+    """
+    return w0
+
+
 # ------------------------------------------------------------------------------ engine
 def simulate_rounds(
     law: ControlLaw,
@@ -267,6 +281,7 @@ def _round_loop(
     # with cross traffic the FIFO keeps part of its backlog from round to round
     # (docs/round-model.md, "Queue memory"): the last round's, and its available rate
     carried, mu_prev = np.zeros(S), mu
+    w_prev = cwnd0
     for k in range(n_steps):
         # ---------------- available rate at the start of the round (CBR schedule)
         if cross:
@@ -293,7 +308,8 @@ def _round_loop(
             qr0, qf0, acks = _reverse_start(w0, w0_s, mu_a, mu_r_eff, b_r, d, F)
         else:
             qf0 = np.maximum(w0_s - mud, 0.0)
-            acks = w0
+            acks = round_acks(w0, w_prev)  # this module's name: tests switch the reading here
+        w_prev = w0
         # ---------------- growth of the round through per-ACK increments
         z = np.minimum(incr * acks, cap - w0)
         np.maximum(z, 0.0, out=z)

@@ -1,0 +1,110 @@
+"""Single-flow convergence rows of the validation report (sections basic and convergence-bdp),
+Vegas, Quick Vegas and FAST: the mechanism behind a row that differs, switched off and on.
+
+Tolerances are the report's: the basic section judges a time against the Quick Vegas paper
+(Chan, Lin, Ho 2008) within 10 % or 0.3 s (times read off its ns-2 plots); the
+convergence-bdp section judges a fluid engine against the packet simulator within 25 % or
+3 base RTTs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tcpfluid import simulate
+from tcpfluid.fluid import rounds as rounds_module
+from tcpfluid.metrics import settling
+from tcpfluid.published import published
+from tcpfluid.report._sec_convergence import _cb_overrides
+from tcpfluid.scenarios import build_scenario
+from tcpfluid.scenarios.reduction import fluid_view
+
+
+# ------------------------------------------------------------- convergence-bdp, Vegas 150 kb
+def _vegas_150_kb(engine: str) -> tuple[float, float, float]:
+    """Vegas on the convergence-bdp grid at 150 kb (μd = 18.75 packets): time to
+    equilibrium of the new connection, settling after the halving and after the doubling,
+    in base RTTs."""
+    sc = build_scenario("qv-basic", **_cb_overrides(150.0)).with_algorithm("vegas")
+    d = float(fluid_view(sc, engine="ode").base_rtt_s[0])
+    f = simulate(sc, engine).summary.flows[0]
+    halved, doubled = f.convergence_times_s
+    assert f.time_to_equilibrium_s is not None and halved is not None and doubled is not None
+    return f.time_to_equilibrium_s / d, halved / d, doubled / d
+
+
+def _agree(a: float, b: float) -> bool:
+    """The convergence-bdp criterion: ±25 % or 3 base RTTs of the packet value ``b``."""
+    return abs(a - b) <= max(0.25 * abs(b), 3.0)
+
+
+def _packet_acks(w0: Any, w_prev: Any) -> Any:
+    """A packet sender's ACKs in a round: those of the previous round's whole packets."""
+    return np.floor(np.asarray(w_prev) + 1e-9)
+
+
+def test_vegas_150_kb_round_model_follows_the_packets_with_a_packet_senders_ack_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A packet sender's round carries the ACKs of the previous round's packets, ⌊w_{k-1}⌋
+    # of them, and Vegas's per-ACK 1/w adds ⌊w_{k-1}⌋/w_k < 1 packet a round: the packets'
+    # ramp runs 14, 15, 15.93, 16.87, ... and stops at 22.63; after the halving it falls
+    # to 11.63 (11 packets in flight, Δ below α) and regrows to 13.53. The round model
+    # adds exactly one packet a round (integer windows: 21 before the halving, 12 after,
+    # Δ in the band at once), so it settles ~10 base RTTs sooner. With the packet sender's
+    # ACK count (the switch: tcpfluid.fluid.rounds.round_acks) the round model follows the
+    # packets' descent to 11.3 and regrowth to 13.2, and all three times agree.
+    packet = _vegas_150_kb("packet")
+    fluid = _vegas_150_kb("rounds")
+    assert _agree(fluid[0], packet[0]) and _agree(fluid[2], packet[2])
+    assert not _agree(fluid[1], packet[1])  # the report's row: 17.9 vs 28.0 base RTTs
+    monkeypatch.setattr(rounds_module, "round_acks", _packet_acks)
+    acks = _vegas_150_kb("rounds")
+    assert all(_agree(r, p) for r, p in zip(acks, packet, strict=True)), (acks, packet)
+    assert acks[1] - fluid[1] > 3.0  # the halving moved towards the packets
+
+
+# ------------------------------------------------------------------- basic, after the halving
+def _halving_settling(algorithm: str, rel_tol: float) -> float:
+    """Packet simulator on qv-basic: settling after the bandwidth halves (80 s), s, of the
+    window sampled every 10 ms (the basic section's grid) with a band of
+    ``max(1 packet, rel_tol)``."""
+    sc = build_scenario("qv-basic", cbr_stop="120s", duration="120s").with_algorithm(algorithm)
+    res = simulate(sc, "packet", sample_interval=0.01)
+    t = np.asarray(res.time_s)
+    w = np.asarray(res.window_pkts).reshape(len(t), -1)[:, 0]
+    s = settling(t, w, t_start=80.0, t_end=120.0, rel_tol=rel_tol, abs_tol=1.0)
+    return float(s.time_s)
+
+
+def _doc_agrees(value: float, printed: float) -> bool:
+    """The basic section's criterion: 10 % or 0.3 s of the document's value."""
+    return abs(value - printed) <= max(0.10 * printed, 0.3)
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "key", "band"),
+    [("fast", "000/5.1/fast/halved", 0.01), ("quick-vegas", "000/5.1/qv/halved", 0.05)],
+)
+def test_packet_halving_against_the_paper_depends_on_the_settling_band(
+    algorithm: str, key: str, band: float
+) -> None:
+    # The Quick Vegas paper gives 3.0 s (FAST) and 3.3 s (Quick Vegas) for the convergence
+    # after the halving, read off its Figs. 8-9, without saying how close to the new window
+    # "converged" is. Our packet windows approach slowly: FAST rings (undershoot to 362,
+    # overshoot to 435, settled 413 packets; γ = 0.5 once a round), Quick Vegas regrows
+    # from its undershoot (238) to 317 in steps of 1-9 packets. So the time moves by
+    # 0.4-0.7 s with the band: the report's 2 % band gives 2.5 s (FAST) and 3.7 s (Quick
+    # Vegas), outside the paper's 10 %; the paper's value is inside the span of the bands
+    # from 1 % to 5 %: FAST at 1 % (3.15 s), Quick Vegas at 5 % (3.3 s). No one band
+    # makes both agree, which is why the report keeps its 2 % band and this reason.
+    printed = float(published(key).value)
+    two = _halving_settling(algorithm, 0.02)
+    other = _halving_settling(algorithm, band)
+    assert not _doc_agrees(two, printed), two
+    assert _doc_agrees(other, printed), other
+    lo, hi = sorted((two, other))
+    assert hi - lo > 0.3  # the band alone moves the time by more than the tolerance
