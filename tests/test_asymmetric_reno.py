@@ -209,3 +209,94 @@ def test_without_an_ack_path_bottleneck_the_default_is_one_halving_per_loss(engi
     b = tcpfluid.simulate(sc.with_algorithm("reno", recovery="halving"), engine=engine)
     assert sum(a.summary.to_dict()["losses"]) > 0
     np.testing.assert_array_equal(np.asarray(a.window_pkts), np.asarray(b.window_pkts))
+
+
+#: Reno throughput of the asymmetric-networks paper, packets/s: Table I (forward buffer 15
+#: packets, reverse buffer 10 ACKs) by k, and Table II (k = 5, forward buffer 10 packets, the
+#: caption's fixed "B_r = 10" read as B_f: docs/errata.md N12) by the reverse buffer
+PAPER_RENO = [
+    (0.5, 10, 15, 185.0),
+    (3, 10, 15, 138.3),
+    (5, 10, 15, 109.4),
+    (7, 10, 15, 71.5),
+    (5, 2, 10, 134.5),
+    (5, 6, 10, 128.2),
+    (5, 10, 10, 109.1),
+    (5, 20, 10, 66.8),
+    (5, 40, 10, 46.2),
+    (5, 100, 10, 46.6),
+]
+
+
+def _within(value: float, paper: float) -> bool:
+    """The report's tolerance for this section: 15 % or 3 packets/s."""
+    return abs(value / paper - 1.0) <= 0.15 or abs(value - paper) <= 3.0
+
+
+def _packet_reno_scenario(k: float, br: int, bf: int, duration: str) -> tcpfluid.scenarios.Scenario:
+    return build_scenario(
+        "asymmetric", algorithm="reno", k=k, reverse_buffer=br, forward_buffer=bf, duration=duration
+    )
+
+
+def _packet_reno(k: float, br: int, bf: int, duration: str) -> tcpfluid.Result:
+    return tcpfluid.simulate(_packet_reno_scenario(k, br, bf, duration), engine="packet")
+
+
+def test_the_papers_reno_throughputs_are_whole_run_averages_of_a_one_minute_run() -> None:
+    """Tables I-II are averages over whole runs whose length the paper does not give. Behind
+    the ACK-path bottleneck Reno is far from a steady state for the first ~100 s: the
+    slow-start overshoot drops a burst of packets, the window collapses to 1-2 packets and
+    climbs back one packet per round trip, so the run-average rises with the run length
+    (k = 5: 109 pkts/s over 60 s, 141 over 100 s). Averaged over 60 s the packet simulator
+    is within the report's 15 % of the paper on every Reno row but B_r = 100 (the ten rows
+    agree on 44-73 s, which is how the report's 60 s was chosen); over 100 s five of them
+    are 20-33 % above."""
+    at60, at100 = [], []
+    for k, br, bf, paper in PAPER_RENO:
+        v60 = _packet_reno(k, br, bf, "60s").summary.throughput_pps[0]
+        v100 = _packet_reno(k, br, bf, "100s").summary.throughput_pps[0]
+        at60.append(_within(v60, paper) or br == 100)
+        at100.append(_within(v100, paper))
+        if k == 5 and br == 10:
+            assert v100 > 1.2 * v60  # the average is still rising between 60 s and 100 s
+    assert all(at60), at60
+    # switch: the same rows as 100 s averages; k = 5, 7 and B_r = 10, 20, 40 are off
+    assert sum(at100) <= 5, at100
+
+
+def test_reno_at_a_100_ack_reverse_buffer_carries_its_excess_in_the_slow_start() -> None:
+    """B_r = 100 is the row a 60 s average leaves above the paper (58 vs 46.6 pkts/s): behind a
+    2.5 s ACK queue the forward buffer overflows only when the slow-start window has reached
+    hundreds of packets, and that first ~16 s carries more than 120 pkts/s; from the first
+    loss on the run carries the paper's 46.6 within 15 %. Why the paper's slow start carried
+    less is not known: the retransmission-timer settings (minimum 0.5 or 1 s, initial 3 s)
+    change nothing here (one timeout in the run either way)."""
+    r = _packet_reno(5, 100, 10, "60s")
+    fl = r.native.flows[0]
+    t = np.asarray(r.native.t_s)
+    good = np.asarray(fl.goodput_pps)
+    first_loss = float(np.asarray(fl.loss_t_s)[0])
+    assert 10.0 < first_loss < 25.0
+    assert float(np.asarray(fl.cwnd_pkts)[t < first_loss].max()) > 300.0
+    assert good[(t > 5.0) & (t < first_loss)].mean() > 120.0
+    assert not _within(r.summary.throughput_pps[0], 46.6)
+    assert _within(float(good[t >= first_loss].mean()), 46.6)
+    sc = _packet_reno_scenario(5, 100, 10, "60s")
+    for opts in ({"min_rto_s": 0.5}, {"min_rto_s": 1.0}, {"initial_rto_s": 3.0}):
+        other = tcpfluid.simulate(sc, engine="packet", **opts)
+        assert other.summary.throughput_pps[0] == pytest.approx(
+            r.summary.throughput_pps[0], rel=0.02
+        ), opts
+
+
+@pytest.mark.parametrize("engine", ["rounds", "ode"])
+def test_fluid_reno_tracks_the_packets_over_the_reports_one_minute_runs(engine: str) -> None:
+    """The report's runs (60 s; Table II with a 10-packet forward buffer): the round model
+    and the hybrid ODE follow the packet simulator's run-average within 15 % on every Reno
+    row of Tables I-II, the slow-start overshoot and its collapse included."""
+    for k, br, bf, _paper in PAPER_RENO:
+        sc = _packet_reno_scenario(k, br, bf, "60s")
+        pk = tcpfluid.simulate(sc, engine="packet").summary.throughput_pps[0]
+        fl = tcpfluid.simulate(sc, engine=engine).summary.throughput_pps[0]
+        assert fl == pytest.approx(pk, rel=0.15), (k, br)
