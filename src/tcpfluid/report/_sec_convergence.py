@@ -141,6 +141,15 @@ Curves = dict[tuple[str, str, str], list[float]]
 _XL = "tests/fluid/test_cross_layer.py::"
 #: (law, kind, BDP in kb) -> the round-model column's verified reason
 _CB_ROUNDS = {
+    ("vegas", "halved", 150.0): "a packet sender's round carries the ACKs of the previous "
+    "round's ⌊w⌋ packets, so Vegas's per-ACK 1/w adds ⌊w_{k-1}⌋/w_k < 1 packet a round: the "
+    "packets' ramp stops at 22.63, and after the halving their window falls to 11.63 (11 "
+    "in flight, Δ below α) and regrows to 13.53; the round model adds exactly one packet a "
+    "round (21, then 12 with Δ in the band at once); with a packet sender's ACK count "
+    "(tcpfluid.fluid.rounds.round_acks switched) it falls to 11.3 and regrows, and gives "
+    "15.1 / 22.2 / 12.1 RTTs (new / halved / doubled) against the packets' 16.2 / 28.0 / "
+    "15.3 (tests/test_conv_rows.py::"
+    "test_vegas_150_kb_round_model_follows_the_packets_with_a_packet_senders_ack_count)",
     ("fast", "halved", 150.0): "the windows agree round by round within 2 %; the settled "
     "window is 109.4 and the model's fifth window after the halving (111.7) lies 0.1 packet "
     "outside the 2 % band where the packets' (111.4) lies inside, so it settles one round "

@@ -145,7 +145,19 @@ _HYBRID_PEAK = (
     f"departing fluid (rtt_sample='departure') ({_HYB}test_peak_queue_after_the_halving_"
     "follows_the_rtt_sample_reading)"
 )
+#: the packet simulator's halving against the Quick Vegas paper: the settling band
+_HALVING_BAND = (
+    "the paper reads its times off Figs. 8-9 without saying how close to the new window "
+    "'converged' is, and the packet window approaches it slowly (FAST rings: undershoot "
+    "362, overshoot 435, settled 413; Quick Vegas regrows from 238 to 317 in steps of 1-9 "
+    "packets), so the time moves with the band: FAST 2.47 s at 2 %, 3.15 s at 1 % (paper "
+    "3.0 s); Quick Vegas 3.73 s at 2 %, 3.34 s at 5 % (paper 3.3 s); no one band fits both, "
+    "so the report keeps its 2 % (tests/test_conv_rows.py::"
+    "test_packet_halving_against_the_paper_depends_on_the_settling_band)"
+)
 _REASONS = {
+    ("quick-vegas", "halved", PACKET): _HALVING_BAND,
+    ("fast", "halved", PACKET): _HALVING_BAND,
     ("quick-vegas", "halved", ROUNDS): _TRACKS_PACKETS,
     ("quick-vegas", "doubled", ROUNDS): QV_OVERSHOOT,
     ("quick-vegas", "doubled", PACKET): QV_DOUBLING_PACKET_VS_NS2,
