@@ -296,6 +296,18 @@ THESIS_FAIRNESS = SectionSpec(
 
 
 # ======================================= asymmetric (the asymmetric-networks paper, Tables I-III)
+#: run length of every asymmetric case. The paper's tables are whole-run averages and it does
+#: not give the run length; behind the ACK-path bottleneck Reno's average still rises past
+#: 100 s (its slow-start overshoot collapses the window to 1-2 packets), and the packet
+#: simulator's Reno is within 15 % of Tables I-II on 9 of 10 rows for runs of 44-73 s (5 of
+#: 10 at 100 s): 60 s, the whole ten seconds in that range nearest the best fit (64-65 s)
+#: (tests/test_asymmetric_reno.py::
+#: test_the_papers_reno_throughputs_are_whole_run_averages_of_a_one_minute_run)
+_AS_DURATION = "60s"
+#: Table II's forward buffer: its caption's fixed "B_r = 10" is B_f = 10 (docs/errata.md N12)
+_AS_TABLE2_FORWARD_BUFFER = 10
+
+
 def _as_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any], str]]:
     """(table, algorithm, overrides, published key)."""
     ks = [3, 7] if cfg.quick else [0.5, 3, 5, 7]
@@ -307,13 +319,18 @@ def _as_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any], str]]:
             ("reno", f"003/table1/reno/k{k:g}"),
             ("forward-vegas", f"003/table3/forward-vegas/k{k:g}"),
         ):
-            p: dict[str, Any] = {"k": k, "duration": "100s"}
+            p: dict[str, Any] = {"k": k, "duration": _AS_DURATION}
             if a != "reno":
                 p.update(alpha=1, beta=3)
             cases.append(("I/III", a, p, key))
     for br in brs:
         for a in ("reno", "vegas"):
-            p = {"k": 5, "reverse_buffer": br, "duration": "100s"}
+            p = {
+                "k": 5,
+                "reverse_buffer": br,
+                "forward_buffer": _AS_TABLE2_FORWARD_BUFFER,
+                "duration": _AS_DURATION,
+            }
             if a != "reno":
                 p.update(alpha=1, beta=3)
             cases.append(("II", a, p, f"003/table2/{a}/br{br}"))
@@ -339,6 +356,18 @@ _RENO_OVERSHOOT = (
     "::test_the_fluid_engines_report_losses_behind_a_dropping_ack_path_as_bursts, "
     "::test_an_overflow_behind_the_ack_path_drops_many_packets_of_one_window, "
     "::test_packet_reno_collapses_to_the_floor_where_the_round_model_halves)"
+)
+
+
+#: why a packet Reno cell of Tables I-II is above the paper's (the one at B_r = 100)
+_RENO_SLOW_START = (
+    "behind a 100-ACK reverse buffer (2.5 s of ACK queue) the forward buffer overflows only "
+    "when the slow-start window has passed 300 packets, and that first ~16 s carries more "
+    "than 120 pkts/s; from the first loss on the run carries the paper's 46.6 pkts/s within "
+    "15 %. Not the retransmission timer's settings (minimum 0.5 or 1 s, initial 3 s: no "
+    "change); why the paper's slow start carried less is not known "
+    "(tests/test_asymmetric_reno.py::"
+    "test_reno_at_a_100_ack_reverse_buffer_carries_its_excess_in_the_slow_start)"
 )
 
 
@@ -386,6 +415,7 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         reasons: dict[str, str] = {}
         if a == "reno":
             reasons[ROUNDS] = reasons[ODE] = _RENO_OVERSHOOT
+            reasons[PACKET] = _RENO_SLOW_START
         if a == "forward-vegas":
             reasons[ODE] = (
                 "the packet simulator's forward-path Vegas is burstier (dropped ACKs release "
@@ -429,8 +459,8 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     abs_tol=3.0,
                     reason=(
                         "15 % or 3 packets/s: one ns-2 run per cell; the paper's host "
-                        "links and run "
-                        "length are not given"
+                        "links and run length are not given (60 s runs: the length at "
+                        "which the packet simulator's Reno agrees, see the intro)"
                     ),
                 ),
                 reasons=reasons,
@@ -439,9 +469,16 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     intro = (
         "Document 003: a forward link of μf = 200 packets/s (1.6 Mb/s) and a reverse (ACK) "
         "link of μr = μf/k ACKs/s, 50 ms each way, buffers 15 packets forward and 10 ACKs "
-        "back (Table II varies the reverse buffer B_r at k = 5); Vegas and forward-path Vegas "
-        "with α = 1, β = 3; 100 s runs. Closed forms: Vegas's throughput min(μf, μr) (§IV), "
-        "forward-path Vegas μf (§V)."
+        "back (Table II varies the reverse buffer B_r at k = 5 with a forward buffer of 10 "
+        "packets: its caption's fixed 'B_r = 10' read as B_f, errata N12); Vegas and "
+        "forward-path Vegas with α = 1, β = 3. Throughputs are averages over whole 60 s runs: "
+        "the paper does not give its run length, and behind the ACK-path bottleneck Reno's "
+        "run-average keeps rising past 100 s (its slow-start overshoot collapses the window "
+        "to 1–2 packets); the packet simulator's Reno agrees with Tables I–II on 9 of 10 "
+        "rows for runs of 44–73 s and on 5 of 10 at 100 s "
+        "(tests/test_asymmetric_reno.py::"
+        "test_the_papers_reno_throughputs_are_whole_run_averages_of_a_one_minute_run). "
+        "Closed forms: Vegas's throughput min(μf, μr) (§IV), forward-path Vegas μf (§V)."
     )
     return SectionResult(
         "asymmetric",
