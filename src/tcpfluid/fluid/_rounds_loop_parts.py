@@ -59,6 +59,7 @@ def forward_round(
     mu_prev: FloatArray,
     b_tcp: FloatArray | None,
     memory_of: Callable[..., QueueMemory | None] = queue_memory,
+    clumps: FloatArray | None = None,
 ) -> ForwardRound:
     """The forward queue of a round without an ACK-path bottleneck (the round model's and
     the asynchronous round model's): the burst over the standing backlog
@@ -68,14 +69,15 @@ def forward_round(
     standing one), and the losses beyond the flows' share ``b_tcp`` of the buffer
     (``None``: infinite). ``memory_of`` builds the queue memory
     (:func:`~._rounds_physics.queue_memory`; a function returning ``None`` switches it
-    off)."""
+    off). ``clumps``: the runs of an ACK train slower than μa
+    (:func:`~._rounds_physics.train_clump_queue`; ``None``: the train is spread evenly)."""
     memory = None
     if cross:
         # the backlog the last round left, relaxing to the standing one
         memory = memory_of(mu_a, mu, carried, mu_prev)
         mu_prev = mu_a
     qf, ack_rate = forward_queues(
-        qf0, z_s, w0_s, w1_s, pipe, mu_a, ack_rate, model, spread_train, memory
+        qf0, z_s, w0_s, w1_s, pipe, mu_a, ack_rate, model, spread_train, memory, clumps
     )
     relaxed = None
     if cross:

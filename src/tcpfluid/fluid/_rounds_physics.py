@@ -71,6 +71,7 @@ def forward_queues(
     model: str,
     spread_train: bool,
     memory: QueueMemory | None = None,
+    clumps: FloatArray | None = None,
 ) -> tuple[Queues, FloatArray]:
     """The forward queue over a round whose window grows from ``w0_s`` to ``w1_s`` by ``z_s``
     through per-ACK increments (the burst term, docs/round-model.md), and the ACK rate of
@@ -83,6 +84,12 @@ def forward_queues(
     standing one by ``1 − keep`` per round (a FIFO shared with a constant-rate source
     serves the flows' extra packets in proportion to their share of its arrivals);
     in a round whose rate fell, it builds from the backlog the last round left.
+
+    With ``clumps`` (and ``spread_train``) a train slower than μa is not spread evenly: it
+    is made of runs of packets that the bottleneck served back to back (``clumps`` of
+    them when the rate rose, one packet each), so inside a run the ACKs return at μa and
+    the per-ACK growth queues there (:func:`train_clump_queue`); the mean backlog is the
+    larger of that and the spare-capacity one.
     """
     qf1 = np.maximum(w1_s - mud, 0.0)
     rising = None
@@ -95,10 +102,13 @@ def forward_queues(
             rising = dropped
     if model == "fluid":
         return (qf1, qf1, qf1, qf1), ack_rate
+    clumped = None
     if spread_train and bool(np.any(ack_rate < mu_a)):
         with np.errstate(invalid="ignore"):
             spare = w0_s * (mu_a / ack_rate - 1.0)
         zq = np.maximum(z_s - np.where(spare > 0, spare, 0.0), 0.0)
+        if clumps is not None:
+            clumped = np.where(ack_rate < mu_a, train_clump_queue(z_s, w1_s, mud, clumps), 0.0)
         with np.errstate(divide="ignore", invalid="ignore"):
             grown = np.where(w0_s > 0, w1_s / w0_s, 1.0)
         ack_rate = np.minimum(ack_rate * grown, mu_a)
@@ -106,8 +116,14 @@ def forward_queues(
         zq = z_s
     if memory is not None:
         zq = (1.0 - memory.keep) * zq
+        if clumped is not None:
+            clumped = (1.0 - memory.keep) * clumped
     qf_max = qf0 + zq
     qf_mean = qf_max if model == "last" else qf0 + 0.5 * zq
+    if clumped is not None:
+        # the runs' queue: mean over their packets; a run's last packet sees twice that
+        qf_mean = np.maximum(qf_mean, qf0 + (2.0 * clumped if model == "last" else clumped))
+        qf_max = np.maximum(qf_max, qf0 + 2.0 * clumped)
     if rising is not None:
         # the round whose rate fell: its packets see the backlog build from the start
         # of the round to its end
@@ -115,6 +131,32 @@ def forward_queues(
         last = qf1 + zq if model == "last" else 0.5 * (qf0 + qf1) + 0.5 * zq
         qf_mean = np.where(rising, last, qf_mean)
     return (qf0, qf_mean, qf_max, qf1), ack_rate
+
+
+def train_clump_queue(
+    z: FloatArray, w1: FloatArray, pipe: FloatArray, clumps: FloatArray
+) -> FloatArray:
+    """Mean backlog (packets) that a round's per-ACK growth ``z`` builds inside an ACK
+    train made of runs, after the available rate rose (docs/round-model.md, "ACK train").
+
+    When the rate rises, the window's ``clumps`` packets travel apart (one per run). Each
+    ACK releases ``1 + z/W`` packets, so a run grows with the window and, served back to
+    back at μa, returns its ACKs at μa: a run of L ACKs builds a backlog of ``L z/W`` by
+    its end and its packets see ``L z/(2W)`` on average. Runs merge as the gaps between
+    them close. With the gaps independent and exponential at the rise, the gaps left are
+    still exponential with the same mean, so the number of runs falls as the idle share
+    of the round, ``N = clumps (1 − ρ)/(1 − ρ0)`` (``ρ = W1/pipe``, ``ρ0 = clumps/pipe``),
+    and a run holds K of the original ones, K geometric with mean ``m = clumps/N``. A
+    packet lies in a run of size-biased length ``(W/clumps)(2m − 1)``, so the mean backlog
+    is ``z (2m − 1)/(2 clumps)`` (derived in SymPy in
+    ``tests/analytic/test_train_clumps.py``), at most ``z/2``: the whole train one run.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rho0 = np.minimum(clumps / pipe, 1.0)
+        idle = 1.0 - np.minimum(w1 / pipe, 1.0)
+        m = np.where(idle > 0.0, (1.0 - rho0) / idle, np.inf)
+        q = z * (2.0 * np.maximum(m, 1.0) - 1.0) / (2.0 * clumps)
+    return np.where(clumps > 0.0, np.minimum(q, 0.5 * z), 0.5 * z)
 
 
 def reverse_queues(
