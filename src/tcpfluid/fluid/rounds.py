@@ -114,18 +114,15 @@ __all__ = [
 FloatArray = NDArray[np.float64]
 
 
-def round_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
-    """ACKs a flow receives in a round (its per-ACK growth is ``incr × acks``): the fluid
-    reading, one ACK per packet of the round's window ``w0`` (``w_prev``: the previous
-    round's window).
-
-    A packet sender receives in round k the ACKs of round k − 1's packets, ⌊w_{k−1}⌋ of
-    them, so Vegas's per-ACK 1/w adds ⌊w_{k−1}⌋/w_k < 1 packet a round and its windows
-    are fractional (15, 15.93, 16.87, ...). Tests switch to that reading by replacing this
-    module's ``round_acks`` (tests/test_conv_rows.py); the documents' analyses (one packet
-    a round) use the fluid reading.
-    """
+def _window_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
+    """A round's ACKs, fluid reading: one per packet of the round's window ``w0``."""
     return w0
+
+
+def _packet_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
+    """A round's ACKs as a packet sender receives them: those of the previous round's
+    whole packets, ⌊w_{k−1}⌋ (``w_prev``)."""
+    return np.floor(w_prev + 1e-9)
 
 
 # ------------------------------------------------------------------------------ engine
@@ -147,6 +144,7 @@ def simulate_rounds(
     ack_train: bool = True,
     rtt: RttModel | None = None,
     progress: Callable[[float], None] | None = None,
+    packet_acks: bool = False,
 ) -> RoundTrace:
     """Step ``law`` round by round on one path or a batch of paths.
 
@@ -195,6 +193,13 @@ def simulate_rounds(
     progress
         Called with the fraction done in [0, 1] (simulated time over ``duration_s``, or
         rounds over ``rounds``) at most about ten times a second of wall time.
+    packet_acks
+        Count a round's ACKs as a packet sender receives them (default ``False``: one ACK
+        per packet of the round's window, the documents' fluid reading, in which Vegas adds
+        exactly one packet a round). ``True``: the ACKs of the previous round's whole
+        packets, ⌊w_{k−1}⌋, so a per-ACK increment of 1/w adds ⌊w_{k−1}⌋/w_k < 1 packet
+        a round and the windows are fractional, as a packet sender's (15, 15.93, 16.87,
+        ...). Not modelled with an ACK-path bottleneck (refused).
 
     Returns
     -------
@@ -212,13 +217,21 @@ def simulate_rounds(
     model = _rtt_model(rtt_model, rtt)
     if not isinstance(ack_train, bool):
         raise TypeError(f"ack_train must be True or False, got {ack_train!r}")
+    if not isinstance(packet_acks, (bool, np.bool_)):
+        raise TypeError(f"packet_acks must be True or False, got {packet_acks!r}")
+    if packet_acks and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
+        raise ValueError(
+            "packet_acks=True is not modelled with an ACK-path bottleneck (the round's ACKs "
+            "then come from the ACK-path queue); use packet_acks=False"
+        )
     run = _check_run(
         batch, F, rounds, duration_s, record, record_every, feedback_rounds,
         timeout_loss_fraction, flow_start_s, flow_stop_s, cross_traffic,
     )  # fmt: skip
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be None or a callable, got {progress!r}")
-    return _round_loop(law, batch, F, model, ack_train, feedback_rounds, run, progress)
+    acks_of = _packet_acks if packet_acks else _window_acks
+    return _round_loop(law, batch, F, model, ack_train, feedback_rounds, run, progress, acks_of)
 
 
 def _rates(
@@ -248,6 +261,7 @@ def _round_loop(
     lag: int,
     run: _Run,
     progress: Callable[[float], None] | None,
+    acks_of: Callable[[FloatArray, FloatArray], FloatArray] = _window_acks,
 ) -> RoundTrace:
     """The round loop of :func:`simulate_rounds` (checked arguments): per round, the
     available rate (CBR schedule), joins/leaves, the physics (:mod:`._rounds_physics`),
@@ -308,7 +322,7 @@ def _round_loop(
             qr0, qf0, acks = _reverse_start(w0, w0_s, mu_a, mu_r_eff, b_r, d, F)
         else:
             qf0 = np.maximum(w0_s - mud, 0.0)
-            acks = round_acks(w0, w_prev)  # this module's name: tests switch the reading here
+            acks = acks_of(w0, w_prev)
         w_prev = w0
         # ---------------- growth of the round through per-ACK increments
         z = np.minimum(incr * acks, cap - w0)
@@ -410,6 +424,7 @@ def simulate_scenario_rounds(
     ack_train: bool = True,
     rtt: RttModel | None = None,
     progress: Callable[[float], None] | None = None,
+    packet_acks: bool = False,
 ) -> RoundTrace:
     """Run a :class:`~tcpfluid.scenarios.Scenario` with the round model.
 
@@ -420,7 +435,8 @@ def simulate_scenario_rounds(
     :func:`simulate_rounds` (``rtt`` is an alias of ``rtt_model``). Flows of unequal base
     RTT, or a RED bottleneck, run on the asynchronous round model
     (:func:`tcpfluid.fluid._rounds_async.simulate_rounds_async`, one round clock per base
-    RTT) and return its :class:`~tcpfluid.fluid._rounds_async_trace.AsyncRoundTrace`.
+    RTT) and return its :class:`~tcpfluid.fluid._rounds_async_trace.AsyncRoundTrace`
+    (``packet_acks=True`` is not modelled there and is refused).
 
     Raises
     ------
@@ -451,6 +467,13 @@ def simulate_scenario_rounds(
     if not view.equal_rtt or view.red is not None:
         # flows with their own round clocks (and RED): the asynchronous round model
         from ._rounds_async import simulate_rounds_async
+
+        if packet_acks:
+            raise ValueError(
+                f"scenario {scenario.name!r}: packet_acks=True is modelled by the synchronous "
+                "round model only (one base RTT, drop-tail); this scenario runs on the "
+                "asynchronous round model; use packet_acks=False"
+            )
 
         return simulate_rounds_async(
             law,
@@ -484,4 +507,5 @@ def simulate_scenario_rounds(
         feedback_rounds=feedback_rounds,
         ack_train=ack_train,
         progress=progress,
+        packet_acks=packet_acks,
     )
