@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import io
+import itertools
 import json
 import re
 from html.parser import HTMLParser
@@ -190,6 +191,19 @@ def test_jobs_do_not_change_the_report() -> None:
         assert {t["section"] for t in tasks} == {"conspicuous"}
         assert all(t["wall_s"] >= 0 and t["cpu_s"] >= 0 and t["label"] for t in tasks)
         assert max(t["ended_s"] for t in tasks) <= rep.elapsed_s
+        # each task on its worker's time line: started before it ended, by its own wall
+        # time; one worker with one job, at most two with two
+        for t in tasks:
+            assert 0.0 <= t["started_s"] <= t["ended_s"]
+            assert t["ended_s"] - t["started_s"] == pytest.approx(t["wall_s"], abs=2e-3)
+        assert {t["worker"] for t in tasks} <= set(range(rep.config.jobs))
+        assert {t["worker"] for t in tasks} == {0} or rep.config.jobs > 1
+    # tasks of one worker do not overlap in time
+    for w in {t["worker"] for t in b.to_dict()["tasks"]}:
+        line = sorted(
+            (t["started_s"], t["ended_s"]) for t in b.to_dict()["tasks"] if t["worker"] == w
+        )
+        assert all(e0 <= s1 + 2e-3 for (_, e0), (s1, _) in itertools.pairwise(line))
 
 
 # ------------------------------------------------------------------ options

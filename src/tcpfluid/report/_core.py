@@ -121,19 +121,22 @@ class _Forward:
 
 def _run_task(
     task: Task, index: int | None = None, local: Callable[[float], None] | None = None
-) -> tuple[Any, float, float]:
-    """``(result, wall seconds, CPU seconds of this process)`` of ``task``."""
+) -> tuple[Any, float, float, float, int]:
+    """``(result, wall seconds, CPU seconds of this process, start, process id)`` of
+    ``task``; ``start`` is :func:`time.monotonic` when it started (one clock for all the
+    processes of the machine, so the report can place each task on its worker's line)."""
     global _CURRENT
     if local is not None:
         _CURRENT = local
     elif _PROGRESS_QUEUE is not None and index is not None:
         _CURRENT = _Forward(index)
+    start = time.monotonic()
     t0, c0 = time.perf_counter(), time.process_time()
     try:
         out = task.run()
     finally:
         _CURRENT = None
-    return out, time.perf_counter() - t0, time.process_time() - c0
+    return out, time.perf_counter() - t0, time.process_time() - c0, start, os.getpid()
 
 
 @dataclass(frozen=True)
@@ -238,8 +241,9 @@ class Report:
     sections: tuple[SectionResult, ...]
     elapsed_s: float
     versions: Mapping[str, str] = field(default_factory=dict)
-    #: one entry per task: section, label, wall and CPU seconds, when it ended (s after
-    #: the start of the report): where the report's time goes
+    #: one entry per task: section, label, wall and CPU seconds, when it started and
+    #: ended (s after the start of the report) and on which worker (0, 1, ... in order of
+    #: their first task): where the report's time goes (``benchmarks/report.py``)
     tasks: tuple[Mapping[str, Any], ...] = ()
     #: CPU seconds of this process (the report's own work: scheduling, tables, figures)
     main_cpu_s: float = 0.0
@@ -334,10 +338,11 @@ def run_tasks(
     executor: Executor | None = None,
     on_result: Callable[[int, Any], None] | None = None,
 ) -> list[Any]:
-    """Run ``tasks`` and return ``(result, wall seconds, CPU seconds)`` **in task order**
-    (the results do not depend on ``jobs``; the seconds are each task's own).
+    """Run ``tasks`` and return ``(result, wall seconds, CPU seconds, start, process id)``
+    **in task order** (the results do not depend on ``jobs``; the seconds are each task's
+    own; ``start`` is :func:`time.monotonic` when the task started in its process).
 
-    ``on_result(index, triple)`` is called in this process as each task finishes (while the
+    ``on_result(index, item)`` is called in this process as each task finishes (while the
     pool runs the others): :func:`run_sections` assembles a section there as soon as its
     last task is in.
     """
@@ -438,7 +443,7 @@ def run_sections(
     its last task is in (in this process, while the pool runs the other sections' tasks:
     the figures of the short sections are drawn during the long runs). The report does
     not depend on the order in which tasks finish."""
-    t0, c0 = time.perf_counter(), time.process_time()
+    t0, c0, m0 = time.perf_counter(), time.process_time(), time.monotonic()
     per: list[list[Task]] = [s.tasks(config) for s in specs]
     flat = [t for ts in per for t in ts]
     owner = [j for j, ts in enumerate(per) for _ in ts]
@@ -463,15 +468,20 @@ def run_sections(
             comparisons=res.comparisons,
         )
 
-    def on_result(i: int, triple: Any) -> None:
-        pairs[i] = triple
-        _, wall, cpu = triple
+    workers: dict[int, int] = {}  # process id -> worker number, in order of first task
+
+    def on_result(i: int, item: Any) -> None:
+        pairs[i] = item
+        _, wall, cpu, start, pid = item
+        started = max(start - m0, 0.0)
         timings[i] = {
             "section": specs[owner[i]].name,
             "label": flat[i].label,
             "wall_s": round(wall, 3),
             "cpu_s": round(cpu, 3),
-            "ended_s": round(time.perf_counter() - t0, 3),
+            "started_s": round(started, 3),
+            "ended_s": round(min(started + wall, time.perf_counter() - t0), 3),
+            "worker": workers.setdefault(int(pid), len(workers)),
         }
         j = owner[i]
         remaining[j] -= 1
