@@ -9,12 +9,15 @@ convergence-bdp section judges a fluid engine against the packet simulator withi
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
 
 from tcpfluid import simulate
+from tcpfluid.algorithms.base import RoundAction, RoundSample, State
+from tcpfluid.algorithms.fast import Fast
 from tcpfluid.metrics import settling
 from tcpfluid.published import published
 from tcpfluid.report._sec_convergence import _cb_overrides
@@ -119,3 +122,76 @@ def test_packet_halving_against_the_paper_depends_on_the_settling_band(
     assert _doc_agrees(other, printed), other
     lo, hi = sorted((two, other))
     assert hi - lo > 0.3  # the band alone moves the time by more than the tolerance
+
+
+# ---------------------------------------------- basic: ns-2's setup, tested and ruled out
+class _Ns2Fast(Fast):
+    """FAST as the ns-2 FAST TCP module (University of Melbourne / Caltech, 1.1.x) runs it,
+    at the round level: the window update of every other round (its
+    UPDATE_CWND_EVERY_OTHER_RTT, the default since 1.1.3, as in Linux), not during the
+    multiplicative increase, with the RTT its per-ACK average (weight 1/256 an ACK) gives
+    over a round of ``acks`` ACKs of mean RTT r: ``avg ← r + (avg − r)(255/256)^acks``."""
+
+    def init_state(self, n: int) -> State:
+        state = super().init_state(n)
+        state["rounds"] = np.zeros(n)
+        state["avg_rtt"] = np.zeros(n)
+        return state
+
+    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
+        state["rounds"] += 1.0
+        avg, r = state["avg_rtt"], sample.rtt_mean
+        keep = (255.0 / 256.0) ** np.asarray(sample.acks, dtype=np.float64)
+        avg[:] = np.where(avg > 0.0, r + (avg - r) * keep, r)
+        act = super().on_round(state, replace(sample, rtt_mean=avg.copy()))
+        multiplicative = act.cap >= 2.0 * sample.cwnd - 1e-9
+        frozen = (state["rounds"] % 2.0 == 1.0) & ~multiplicative
+        return RoundAction(
+            cwnd=np.where(frozen, sample.cwnd, act.cwnd),
+            incr=np.where(frozen, 0.0, act.incr),
+            cap=np.where(frozen, sample.cwnd, act.cap),
+        )
+
+
+def _cbr_packets_of(size_bytes: float) -> Any:
+    """``route_arrays`` of the packet simulator with the CBR sent in ``size_bytes`` packets
+    at the same bit rate (ns-2's Application/Traffic/CBR sends 210-byte packets by
+    default)."""
+    from tcpfluid.sim import _core
+    from tcpfluid.sim._setup import route_arrays
+
+    def arrays(sc: Any) -> Any:
+        paths, fi, cf, ci = route_arrays(sc)
+        cf[:, _core.C_RATE] *= cf[:, _core.C_SIZE] / size_bytes
+        cf[:, _core.C_SIZE] = size_bytes
+        return paths, fi, cf, ci
+
+    return arrays
+
+
+def test_ns2_fast_update_and_cbr_packets_do_not_explain_the_halving_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # What ns-2's setup has that ours does not, tried one at a time on the packet
+    # simulator (2 % band, the report's): FAST updated every other round with ns-2's
+    # per-ACK RTT average gives 2.53 s after the halving (ours 2.47 s; the paper 3.0 s);
+    # a CBR of 210-byte packets leaves FAST's time unchanged and moves Quick Vegas's from
+    # 3.80 s to 4.10 s, away from the paper's 3.3 s. Neither reaches the paper: the
+    # remaining difference is the settling band (the test above).
+    sc = build_scenario("qv-basic", cbr_stop="120s", duration="120s").with_algorithm("fast")
+    ns2 = simulate(sc, "packet", laws={"S1-D1": _Ns2Fast()}).summary.flows[0]
+    assert ns2.convergence_times_s[0] is not None
+    assert not _doc_agrees(ns2.convergence_times_s[0], 3.0), ns2.convergence_times_s
+    ours = simulate(sc, "packet").summary.flows[0].convergence_times_s[0]
+    assert ours is not None and abs(ns2.convergence_times_s[0] - ours) < 0.3
+    qv = build_scenario("qv-basic", cbr_stop="120s", duration="120s").with_algorithm("quick-vegas")
+    qv_ours = simulate(qv, "packet").summary.flows[0].convergence_times_s[0]
+    from tcpfluid.sim import engine as sim_engine
+
+    monkeypatch.setattr(sim_engine, "route_arrays", _cbr_packets_of(210.0))
+    small = simulate(sc, "packet").summary.flows[0].convergence_times_s[0]
+    assert small is not None and abs(small - ours) < 0.3
+    qv_small = simulate(qv, "packet").summary.flows[0].convergence_times_s[0]
+    assert qv_ours is not None and qv_small is not None
+    assert qv_small > qv_ours + 0.2  # away from the paper's 3.3 s (3.80 -> 4.10 s)
+    assert not _doc_agrees(qv_small, 3.3), qv_small
