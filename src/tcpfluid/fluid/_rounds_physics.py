@@ -154,9 +154,10 @@ def train_clump_queue(
     with np.errstate(divide="ignore", invalid="ignore"):
         rho0 = np.minimum(clumps / pipe, 1.0)
         idle = 1.0 - np.minimum(w1 / pipe, 1.0)
-        m = np.where(idle > 0.0, (1.0 - rho0) / idle, np.inf)
-        q = z * (2.0 * np.maximum(m, 1.0) - 1.0) / (2.0 * clumps)
-    return np.where(clumps > 0.0, np.minimum(q, 0.5 * z), 0.5 * z)
+        # mean number of original runs per run (>= 1; a full round is one run)
+        m = np.maximum((1.0 - rho0) / idle, 1.0)
+        q = z * (2.0 * m - 1.0) / (2.0 * clumps)
+    return np.where((clumps > 0.0) & (idle > 0.0), np.minimum(q, 0.5 * z), 0.5 * z)
 
 
 def reverse_queues(
