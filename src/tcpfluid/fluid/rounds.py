@@ -113,6 +113,9 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 
+#: default of ``train_runs`` (docs/round-model.md, "ACK train")
+TRAIN_RUNS = False
+
 
 def _window_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
     """A round's ACKs, fluid reading: one per packet of the round's window ``w0``."""
@@ -145,6 +148,7 @@ def simulate_rounds(
     rtt: RttModel | None = None,
     progress: Callable[[float], None] | None = None,
     packet_acks: bool = False,
+    train_runs: bool = TRAIN_RUNS,
 ) -> RoundTrace:
     """Step ``law`` round by round on one path or a batch of paths.
 
@@ -200,6 +204,15 @@ def simulate_rounds(
         packets, ⌊w_{k−1}⌋, so a per-ACK increment of 1/w adds ⌊w_{k−1}⌋/w_k < 1 packet
         a round and the windows are fractional, as a packet sender's (15, 15.93, 16.87,
         ...). Not modelled with an ACK-path bottleneck (refused).
+    train_runs
+        With ``ack_train``, after the available rate rises: the ACK train slower than the
+        available rate is made of runs of packets served back to back (the window's
+        packets, apart when the rate rose, are the first runs; they grow with the window
+        and merge), and each run's per-ACK growth queues inside it, where its ACKs return
+        at the available rate: the mean backlog
+        :func:`~tcpfluid.fluid._rounds_physics.train_clump_queue` (docs/round-model.md,
+        "ACK train"). ``False``: the train is spread evenly over the round and the growth
+        queues only beyond its spare capacity.
 
     Returns
     -------
@@ -219,6 +232,8 @@ def simulate_rounds(
         raise TypeError(f"ack_train must be True or False, got {ack_train!r}")
     if not isinstance(packet_acks, (bool, np.bool_)):
         raise TypeError(f"packet_acks must be True or False, got {packet_acks!r}")
+    if not isinstance(train_runs, (bool, np.bool_)):
+        raise TypeError(f"train_runs must be True or False, got {train_runs!r}")
     if packet_acks and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
         raise ValueError(
             "packet_acks=True is not modelled with an ACK-path bottleneck (the round's ACKs "
@@ -231,7 +246,10 @@ def simulate_rounds(
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be None or a callable, got {progress!r}")
     acks_of = _packet_acks if packet_acks else _window_acks
-    return _round_loop(law, batch, F, model, ack_train, feedback_rounds, run, progress, acks_of)
+    return _round_loop(
+        law, batch, F, model, ack_train, feedback_rounds, run, progress, acks_of,
+        bool(train_runs),
+    )  # fmt: skip
 
 
 def _rates(
@@ -262,6 +280,7 @@ def _round_loop(
     run: _Run,
     progress: Callable[[float], None] | None,
     acks_of: Callable[[FloatArray, FloatArray], FloatArray] = _window_acks,
+    train_runs: bool = False,
 ) -> RoundTrace:
     """The round loop of :func:`simulate_rounds` (checked arguments): per round, the
     available rate (CBR schedule), joins/leaves, the physics (:mod:`._rounds_physics`),
@@ -291,6 +310,9 @@ def _round_loop(
     ack_rate = np.full(S, np.inf)
     # the train can only be slower than mu_a after mu_a rises: with cross traffic
     spread_train = ack_train and not reverse and bool(cross)
+    # the train's runs (docs/round-model.md, "ACK train"): the window while the train is
+    # compressed by the queue, kept from the round its rate falls below mu_a
+    runs = np.zeros(S) if spread_train and train_runs else None
     history: deque[Rtts] = deque()
     # with cross traffic the FIFO keeps part of its backlog from round to round
     # (docs/round-model.md, "Queue memory"): the last round's, and its available rate
@@ -340,10 +362,13 @@ def _round_loop(
             burst = ack_path_drops(w0, acks, w1, w1_s, qr0, z_s, b_r, rev_bott, F) >= 1.0
         else:
             qr, burst = None, None
+            if runs is not None:
+                runs = np.where(ack_rate < mu_a, runs, w0_s)
             qf, qf_seen, lost_s, ack_rate, carried, mu_prev = forward_round(
                 qf0, z_s, w0_s, w1_s, mud, mu_a, mu, ack_rate, model, spread_train,
                 bool(cross), carried, mu_prev, b_tcp if finite_buf else None,
                 queue_memory,  # this module's name: tests switch the memory off here
+                runs,
             )  # fmt: skip
         duration, rtts = round_rtts(qf, qr, d, half_d, inv_mu, mu_a, mu_r_eff if reverse else None)
         # ---------------- feedback lag: the law sees the RTTs of an earlier round
@@ -425,6 +450,7 @@ def simulate_scenario_rounds(
     rtt: RttModel | None = None,
     progress: Callable[[float], None] | None = None,
     packet_acks: bool = False,
+    train_runs: bool = TRAIN_RUNS,
 ) -> RoundTrace:
     """Run a :class:`~tcpfluid.scenarios.Scenario` with the round model.
 
@@ -436,7 +462,8 @@ def simulate_scenario_rounds(
     RTT, or a RED bottleneck, run on the asynchronous round model
     (:func:`tcpfluid.fluid._rounds_async.simulate_rounds_async`, one round clock per base
     RTT) and return its :class:`~tcpfluid.fluid._rounds_async_trace.AsyncRoundTrace`
-    (``packet_acks=True`` is not modelled there and is refused).
+    (``packet_acks=True`` is not modelled there and is refused; its ACK train is spread
+    evenly, whatever ``train_runs``).
 
     Raises
     ------
@@ -508,4 +535,5 @@ def simulate_scenario_rounds(
         ack_train=ack_train,
         progress=progress,
         packet_acks=packet_acks,
+        train_runs=train_runs,
     )
