@@ -21,6 +21,7 @@ from tcpfluid.algorithms.base import (
     LOSS_FAST,
     LOSS_RETX,
     LOSS_TIMEOUT,
+    RoundAction,
 )
 from tcpfluid.algorithms.reno import Reno
 from tcpfluid.algorithms.vegas import Vegas
@@ -288,6 +289,68 @@ def test_reno_at_a_100_ack_reverse_buffer_carries_its_excess_in_the_slow_start()
         assert other.summary.throughput_pps[0] == pytest.approx(
             r.summary.throughput_pps[0], rel=0.02
         ), opts
+
+
+class _AdvertisedWindowReno(Reno):
+    """Reno under a receiver's advertised window of ``w`` packets as ns-2's TCP agents have
+    it (``window_``: the sent window is min(cwnd, window_), the first ssthresh is window_)."""
+
+    def __init__(self, w: float) -> None:
+        super().__init__()
+        self.w = w
+
+    def init_state(self, n: int) -> dict[str, np.ndarray]:
+        state = super().init_state(n)
+        state["ssthresh"][:] = self.w
+        return state
+
+    def initial_action(self, state: dict[str, np.ndarray]) -> RoundAction:
+        a = super().initial_action(state)
+        return RoundAction(np.minimum(a.cwnd, self.w), a.incr, np.minimum(a.cap, self.w))
+
+    def on_round(self, state: dict[str, np.ndarray], sample: object) -> RoundAction:
+        a = super().on_round(state, sample)  # type: ignore[arg-type]
+        return RoundAction(np.minimum(a.cwnd, self.w), a.incr, np.minimum(a.cap, self.w))
+
+    def on_loss(
+        self, state: dict[str, np.ndarray], index: object, kind: int, cwnd: np.ndarray
+    ) -> np.ndarray:
+        w = super().on_loss(state, index, kind, np.minimum(cwnd, self.w))  # type: ignore[arg-type]
+        return np.minimum(w, self.w)
+
+
+def test_the_br_100_excess_is_not_a_buffer_count_header_bytes_or_a_window_cap() -> None:
+    """What the B_r = 100 row's excess over the paper (60 s runs) is not, each tried on the
+    packet simulator: (1) ns-2's drop-tail limit counting the packet in transmission (both
+    buffers one less): still > 15 % above; (2) ns-2's 40 header bytes on each 1000-byte
+    packet (1040 bytes on the wire, the ACK link unchanged): still > 15 % above, and the
+    paper's own Vegas at k = 0.5 (195.9 pkts/s) carries more than 1040-byte packets can
+    (192.3); (3) an advertised window (ns-2's ``window_``): every cap that brings B_r = 100
+    to the paper's 46.6 stops the forward-buffer overflow at B_r = 40, which then carries
+    about twice the paper's 46.2."""
+    from tcpfluid.sim import simulate_packets
+
+    one_less = tcpfluid.simulate(_packet_reno_scenario(5, 99, 9, "60s"), engine="packet")
+    assert not _within(one_less.summary.throughput_pps[0], 46.6)
+    mu_1040 = 1.6e6 / 8.0 / 1040.0
+    assert mu_1040 < 195.9
+    header = build_scenario(
+        "asymmetric",
+        algorithm="reno",
+        k=5 * mu_1040 / 200.0,  # the same 40 ACKs/s on the reverse link
+        packet_size="1040B",
+        reverse_buffer=100,
+        forward_buffer=10,
+        duration="60s",
+    )
+    assert not _within(tcpfluid.simulate(header, engine="packet").summary.throughput_pps[0], 46.6)
+    for cap in (64.0, 100.0, 128.0, 200.0, 300.0):
+        got = {}
+        for br in (40, 100):
+            sc = _packet_reno_scenario(5, br, 10, "60s")
+            res = simulate_packets(sc, laws={sc.flows[0].name: _AdvertisedWindowReno(cap)})
+            got[br] = float(res.flows[0].goodput_pps.mean())
+        assert not (_within(got[100], 46.6) and _within(got[40], 46.2)), (cap, got)
 
 
 @pytest.mark.parametrize("engine", ["rounds", "ode"])
