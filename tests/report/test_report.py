@@ -536,6 +536,25 @@ def test_packet_runs_wait_for_the_first_one_to_compile_the_kernels() -> None:
     assert plain.next_tasks(in_flight=1) == [1]
 
 
+def test_the_pool_keeps_enough_short_tasks_queued_to_outlast_an_assembly() -> None:
+    # while the submitting process draws a section's figures it submits nothing: the tasks
+    # queued behind the running ones must last that long, not just ``slots`` short tasks
+    from tcpfluid.report._schedule import _CompileGate
+
+    costs = [20.0, 20.0] + [0.5] * 30
+    gate = _CompileGate(
+        list(range(32)), [False] * 32, slots=4, costs=costs, queued_s=3.0, workers=2
+    )
+    first = gate.next_tasks(in_flight=0)
+    # the two long tasks run; 6 x 0.5 s = 3 s wait behind them
+    assert first == list(range(8))
+    gate.finished(2)
+    assert gate.next_tasks(in_flight=7) == [8]  # back to 3 s queued
+    # without costs: ``slots`` tasks, as before
+    plain = _CompileGate(list(range(32)), [False] * 32, slots=4, queued_s=3.0, workers=2)
+    assert plain.next_tasks(in_flight=0) == [0, 1, 2, 3]
+
+
 def test_a_fluid_column_beside_the_packet_simulator_says_so() -> None:
     from tcpfluid.report._common import with_packet_agreement
 

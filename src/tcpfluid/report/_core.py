@@ -22,7 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, w
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from ._schedule import _COMPILING, _CompileGate, estimate_cost, schedule
+from ._schedule import _COMPILING, QUEUED_S, _CompileGate, estimate_cost, schedule
 from ._table import Table
 
 __all__ = [
@@ -376,9 +376,17 @@ def run_tasks(
         # results, which are put back by task index
         compiles = [t.function.rpartition(":")[2] in _COMPILING for t in tasks]
         order = schedule(costs, compiles)
-        # twice the workers in flight: while this process assembles a finished section
+        # twice the workers in flight, and at least QUEUED_S estimated seconds queued
+        # behind the running tasks: while this process assembles a finished section
         # (figures), the workers take the next queued tasks instead of waiting for it
-        gate = _CompileGate(order, compiles, slots=2 * jobs if own else len(tasks))
+        gate = _CompileGate(
+            order,
+            compiles,
+            slots=2 * jobs if own else len(tasks),
+            costs=costs,
+            queued_s=QUEUED_S if own else 0.0,
+            workers=jobs,
+        )
         futs: dict[Any, int] = {}
         for i in gate.next_tasks(in_flight=0):
             futs[ex.submit(_run_task, tasks[i], i)] = i

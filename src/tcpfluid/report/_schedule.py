@@ -10,13 +10,17 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ._core import Task
 
-__all__ = ["WARMUP_S", "estimate_cost", "schedule"]
+__all__ = ["QUEUED_S", "WARMUP_S", "estimate_cost", "schedule"]
 
 
 #: functions of tasks that run the packet simulator (Numba-compiled, cached on disk)
 _COMPILING = ("packet_run", "thesis_run")
 #: seconds of other tasks started right after the first packet run (see :func:`schedule`)
 WARMUP_S = 30.0
+#: estimated seconds of tasks kept queued in the pool behind the running ones (see
+#: :class:`_CompileGate`): longer than the longest section assembly (a few seconds of
+#: figures) times the workers
+QUEUED_S = 10.0
 
 #: seconds per simulated packet slot of the bottleneck and per flow-round, one core
 #: (order of magnitude of the packet simulator; only the order of the tasks depends on it)
@@ -104,27 +108,53 @@ class _CompileGate:
 
     On a cold Numba cache that first task compiles the kernels and writes the cache; the
     others then load it instead of compiling the same kernels in every worker at once
-    (about 36 s of CPU each). Meanwhile the free workers run the round-model and ODE
+    (about 20 s of CPU each). Meanwhile the free workers run the round-model and ODE
     tasks. ``slots`` is the number of tasks kept in flight (the pool's workers).
+
+    With ``costs`` (estimated seconds per task; without them ``queued_s`` is not used),
+    more tasks are kept in flight when needed so that the tasks waiting behind the
+    ``workers`` running ones add up to at least ``queued_s`` seconds: the workers then
+    keep busy while the process that submits them is occupied (it draws a finished
+    section's figures, seconds long) instead of idling after a few short tasks.
     """
 
-    def __init__(self, order: Sequence[int], compiles: Sequence[bool], *, slots: int) -> None:
+    def __init__(
+        self,
+        order: Sequence[int],
+        compiles: Sequence[bool],
+        *,
+        slots: int,
+        costs: Sequence[float] | None = None,
+        queued_s: float = 0.0,
+        workers: int = 1,
+    ) -> None:
         self._waiting = list(order)
         self._compiles = list(compiles)
         self._slots = max(int(slots), 1)
+        self._costs = list(costs) if costs is not None else [0.0] * len(self._compiles)
+        self._queued_s = float(queued_s) if costs is not None else 0.0
+        self._workers = max(int(workers), 1)
+        self._flight: list[int] = []  # submitted, not finished, in order of submission
         first = [i for i in order if compiles[i]]
         self._first: int | None = first[0] if first else None
         self.open = self._first is None
 
     def finished(self, index: int) -> None:
         """Task ``index`` is done (the gate opens when it is the first compiling task)."""
+        if index in self._flight:
+            self._flight.remove(index)
         if index == self._first:
             self.open = True
+
+    def _queued(self) -> float:
+        """Estimated seconds of the submitted tasks behind the first ``workers`` (the
+        pool starts tasks in the order they were submitted)."""
+        return sum(self._costs[i] for i in self._flight[self._workers :])
 
     def next_tasks(self, *, in_flight: int) -> list[int]:
         """The tasks to submit now, in order, with ``in_flight`` tasks running."""
         out: list[int] = []
-        while in_flight + len(out) < self._slots:
+        while in_flight + len(out) < self._slots or self._queued() < self._queued_s:
             pick = next(
                 (
                     i
@@ -136,5 +166,6 @@ class _CompileGate:
             if pick is None:
                 break
             self._waiting.remove(pick)
+            self._flight.append(pick)
             out.append(pick)
         return out
