@@ -392,3 +392,48 @@ def test_qv_basic_doubling_round_model_settles_as_the_document_with_the_trains_r
     assert abs(t[True] - pk) <= max(0.25 * pk, 0.3)
     assert abs(t[False] - document) > max(0.1 * document, 0.3)
     assert abs(t[False] - pk) > max(0.25 * pk, 0.3)
+
+
+def test_round_model_with_the_trains_runs_holds_early_near_the_pipe() -> None:
+    """Where the train's runs take the round model away from the packets: near the pipe
+    its runs merge faster than the packets' (tests/analytic/test_train_clumps.py::
+    test_near_the_pipe_the_models_runs_merge_faster_than_the_packets), so Δ reaches α/4
+    about a round early.
+
+    * n-fold rise at n = 3, 4: the round model with the runs needs more rounds to reach nW
+      than the packets (18 / 22 against 17 / 17); with the train spread evenly it gives
+      eq. (12)'s count (14 / 17), which is also the packets'.
+    * doubling at 2000 kb (μd = 250): with the runs the ramp stops at ~270 packets, below
+      the packets' ~291 (spread evenly ~313), and it settles sooner (13.2 against 18.3
+      RTTs; spread evenly 18.8).
+    """
+    for n in (3, 4):
+        target = n * W
+        sc = _scenario(n)
+        f = _packet(n, QuickVegas())
+        pk = _rounds_to(f.round_t_s, f.round_cwnd_pkts, target)
+        on = simulate(sc, "rounds", train_runs=True).native
+        off = simulate(sc, "rounds", train_runs=False).native
+        n_on = _rounds_to(on.time_s, on.window_pkts[:, 0], target)
+        n_off = _rounds_to(off.time_s, off.window_pkts[:, 0], target)
+        eq12 = float(rounds_to_equilibrium("quick-vegas", W, n, beta=4.0))
+        assert n_on > pk and n_on > n_off
+        assert _agree(n_off, pk) and abs(n_off - (np.ceil(eq12) + 2)) <= 0.35 * eq12
+
+    mud = 250.0
+    sc = _qv_basic_at(mud)
+    t_double = float(sc.cbr[0].stop_s)
+    p = simulate_packets(sc)
+    f = p.flows[0]
+
+    def peak(t: Any, w: Any) -> float:
+        t, w = np.ravel(np.asarray(t)), np.ravel(np.asarray(w))
+        return float(w[(t > t_double) & (t < t_double + 5.0)].max())
+
+    pk_peak = peak(f.round_t_s, f.round_cwnd_pkts)
+    pk_s = float(p.summary.convergence_times_s[0][1]) / D_S
+    res = {runs: simulate(sc, "rounds", train_runs=runs) for runs in (True, False)}
+    peaks = {k: peak(r.native.time_s, r.native.window_pkts[:, 0]) for k, r in res.items()}
+    assert peaks[True] < pk_peak < peaks[False]
+    settle = res[True].summary.flows[0].convergence_times_s[1]
+    assert settle is not None and settle / D_S < pk_s and not _agree(settle / D_S, pk_s)
