@@ -437,3 +437,66 @@ def test_round_model_with_the_trains_runs_holds_early_near_the_pipe() -> None:
     assert peaks[True] < pk_peak < peaks[False]
     settle = res[True].summary.flows[0].convergence_times_s[1]
     assert settle is not None and settle / D_S < pk_s and not _agree(settle / D_S, pk_s)
+
+
+def test_doubling_at_3000_kb_round_model_with_runs_differs_by_the_settling_band_edge() -> None:
+    """Settling after the doubling at μd = 375 packets (3000 kb), round model with the
+    train's runs against the packets.
+
+    The windows agree within 2.5 % round by round over the 30 rounds after the doubling
+    (peak 399 vs 397); in the swing back one of the round model's windows lies 0.4 packet
+    outside the 2 % band (386 against 370.8-385.8), so it settles 6 RTTs later
+    (21.7 vs 15.6 RTTs, measured from the doubling); with a 2.5 % band they settle together
+    (15.6 / 15.6).
+    """
+    from tcpfluid.metrics import settling
+
+    sc = _qv_basic_at(375.0)
+    t_double = float(sc.cbr[0].stop_s)
+    r = simulate(sc, "rounds", train_runs=True).native
+    f = simulate_packets(sc).flows[0]
+    t, w = np.ravel(r.time_s), np.ravel(r.window_pkts)
+    a, b = w[t > t_double][:30], f.round_cwnd_pkts[f.round_t_s > t_double][:30]
+    assert np.max(np.abs(a / b - 1.0)) < 0.025
+
+    def settle(rel: float) -> tuple[float, float]:
+        s_rm = settling(t, w, t_start=t_double, rel_tol=rel)
+        s_pk = settling(f.round_t_s, f.round_cwnd_pkts, t_start=t_double, rel_tol=rel)
+        return float(s_rm.time_s) / D_S, float(s_pk.time_s) / D_S
+
+    rm, pk = settle(0.02)
+    assert not _agree(rm, pk)
+    rm, pk = settle(0.025)
+    assert _agree(rm, pk)
+
+
+def test_doubling_at_4000_kb_round_model_with_runs_is_a_near_tie_at_the_near_band_rule(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Settling after the doubling at μd = 500 packets (4000 kb), round model with the
+    train's runs against the packets.
+
+    In the round that decides whether the ramp pauses (window ~470, 0.94 of μd) the round
+    model's Δ is 0.42 packets and the packets' 0.6, either side of the near-band rule's
+    α/4 = 0.5 (a near-tie; the runs model is 30 % low there): the packets measure a round
+    and stop at ~505, the round model takes one more increase to ~544 and settles later
+    (17.1 vs 13.0 RTTs). With the rule at α/5 (the switch) the round model pauses in
+    that round too and settles in 12.8 RTTs, while the packets, whose Δ was above both,
+    keep their 13.0.
+    """
+    import tcpfluid.algorithms.quick_vegas as qv_module
+
+    sc = _qv_basic_at(500.0)
+
+    def times() -> tuple[float, float]:
+        c = simulate(sc, "rounds", train_runs=True).summary.flows[0].convergence_times_s[1]
+        pk = simulate_packets(sc).summary.convergence_times_s[0][1]
+        assert c is not None
+        return c / D_S, float(pk) / D_S
+
+    rm, pk = times()
+    assert not _agree(rm, pk) and rm > pk
+    monkeypatch.setattr(qv_module, "_NEAR_BAND", 0.2)
+    rm_s, pk_s = times()
+    assert abs(pk_s - pk) < 0.5
+    assert _agree(rm_s, pk_s)
