@@ -72,11 +72,13 @@ def _packet(n: int, law: QuickVegas) -> Any:
 
 @pytest.mark.parametrize("n", [6, 8])
 def test_train_queue_of_per_ack_increments_slows_the_packet_ramp(n: int) -> None:
+    """The packets' ramp after an n-fold rise, with and without the train's queue in Δ;
+    the round model with its ACK train spread evenly (``train_runs=False``) has none."""
     eq12 = float(rounds_to_equilibrium("quick-vegas", W, n, beta=4.0))
     target = n * W
     on = _packet(n, QuickVegas())
     off = _packet(n, _DeltaFromMinimumRtt())
-    r = simulate(_scenario(n), "rounds").native
+    r = simulate(_scenario(n), "rounds", train_runs=False).native
     rounds_model = _rounds_to(r.time_s, r.window_pkts[:, 0], target)
 
     # mechanism on: Δ reaches α (2) while the window is still below μd = nW (no standing
@@ -110,14 +112,15 @@ def test_doubling_reaches_nw_as_eq12_plus_the_detection_lag_and_overshoots_by_th
     ceil(i) + 2 rounds, ±1. What they then report as convergence is the settling into the
     2 % band after the overshoot above μd; the packet flow overshoots less because its
     train queue lifts Δ to α/4 before μd (a measurement round, sampling="near-band") —
-    with Δ from the round's minimum RTT its peak is the round model's.
+    with Δ from the round's minimum RTT its peak is that of the round model with its ACK
+    train spread evenly (``train_runs=False``, no train queue).
     """
     mud = 625.0
     sc = _qv_basic_at(mud)
     t_double = 160.0
     predicted = float(np.ceil(float(rounds_to_equilibrium("quick-vegas", mud / 2, 2.0, beta=4.0))))
     predicted += 2.0
-    r = simulate(sc, "rounds").native
+    r = simulate(sc, "rounds", train_runs=False).native
     on = simulate_packets(sc, laws={sc.flows[0].name: QuickVegas()}).flows[0]
     off = simulate_packets(sc, laws={sc.flows[0].name: _DeltaFromMinimumRtt()}).flows[0]
 
@@ -176,7 +179,8 @@ def test_doubling_settles_with_the_round_model_once_the_train_queue_is_switched_
 ) -> None:
     """Settling after the doubling (convergence vs BDP, μd = kb/8 packets), in RTTs.
 
-    The packet flow settles sooner than the round model: its train queue stops the ramp
+    The packet flow settles sooner than the round model with its ACK train spread evenly
+    (``train_runs=False``, no train queue): its train queue stops the ramp
     before μd (a measurement round, ``sampling="near-band"``), so it overshoots less. With
     Δ from the round's minimum RTT (the train's queue switched off) the packet settling
     time is the round model's within the fluid-vs-packet criterion (±25 % or 3 RTTs).
@@ -255,8 +259,11 @@ def test_qv_basic_doubling_settles_as_the_document_reports_once_the_train_queue_
 def test_doubling_at_1000_kb_round_model_swings_back_from_its_undershoot() -> None:
     """Settling after the doubling at μd = 125 packets (1000 kb), in RTTs.
 
-    The round model overshoots to ~176 packets (the packets to ~141: their train queue
-    stops the ramp before μd), eq. (4) cuts it below the pipe (~121 < μd) where the packets
+    The round model with its ACK train spread evenly (``train_runs=False``; with the
+    train's runs it settles with the packets:
+    :func:`test_round_model_doubling_settles_with_the_packets_with_the_trains_runs`)
+    overshoots to ~176 packets (the packets to ~141: their train queue stops the ramp
+    before μd), eq. (4) cuts it below the pipe (~121 < μd) where the packets
     stay above it (~126), and from there ``"near-band"`` takes eq.-(3) increases far from
     the band, unseen for two decisions: a second swing above the band before it settles.
     With the increases after an overshoot measured (``"near-band-after-overshoot"``, the
@@ -283,7 +290,8 @@ def test_doubling_at_1000_kb_round_model_swings_back_from_its_undershoot() -> No
     pk_peak, pk_low, _ = after_peak(f.round_t_s, f.round_cwnd_pkts)
     runs = {}
     for sampling in ("near-band", "near-band-after-overshoot"):
-        r = simulate(sc.with_algorithm("quick-vegas", sampling=sampling), "rounds")
+        law = sc.with_algorithm("quick-vegas", sampling=sampling)
+        r = simulate(law, "rounds", train_runs=False)
         settle = r.summary.flows[0].convergence_times_s[1]
         assert settle is not None
         runs[sampling] = (after_peak(r.native.time_s, r.native.window_pkts[:, 0]), settle / D_S)
