@@ -58,6 +58,7 @@ Rules, each from the Quick Vegas paper unless marked *ours*:
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -170,6 +171,19 @@ class QuickVegas(Vegas):
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
         """One Quick Vegas decision per round (§3.2.1 slow start, §3.2.2 pseudo-code)."""
         cwnd = sample.cwnd
+        if (
+            cwnd.shape == sample.base_rtt.shape == sample.rtt_mean.shape == (1,)
+            and self._alpha.size == self._beta.size == self._gamma.size == 1
+        ):
+            # one flow (the packet simulator decides one flow at a time): Δ of eq (1) and
+            # the decision on Python floats, the same IEEE operations as the array path
+            # below; an RTT of 0 or a value that is not finite takes the array path
+            r = float(sample.rtt_mean[0])
+            w = float(cwnd[0])
+            if r != 0.0 and math.isfinite(r) and math.isfinite(w):
+                d = w * (1.0 - float(sample.base_rtt[0]) / r)
+                if math.isfinite(d):
+                    return self._decide_one(state, w, d)
         delta = backlog(cwnd, sample.base_rtt, sample.rtt_mean)
         phase = state["phase"]
         succ = state["succ"]
@@ -235,6 +249,72 @@ class QuickVegas(Vegas):
         np.putmask(phase, leave, CONGESTION_AVOIDANCE)
         np.copyto(succ, np.where(ss, 0.0, new_succ))
         return RoundAction(cwnd=new, incr=incr, cap=cap)
+
+    def _decide_one(self, state: State, cwnd: float, delta: float) -> RoundAction:
+        """:meth:`on_round` for one flow on Python floats: the same IEEE operations in the
+        same order, so the same action and state, without NumPy's fixed cost per
+        operation on 1-element arrays (finite ``cwnd`` and ``delta``)."""
+        phase = state["phase"]
+        succ_a = state["succ"]
+        ssthresh = float(state["ssthresh"][0])
+        alpha, beta = self._alpha.item(), self._beta.item()
+        mid = self._mid.item()
+        succ = float(succ_a[0])
+
+        ss = bool(phase[0] == SLOW_START)
+        exit_gamma = ss and delta > self._gamma.item()
+        leave = exit_gamma or (ss and cwnd >= ssthresh)
+        grow = ss and not leave
+        ca = not ss
+        above = ca and delta > beta
+        below = ca and delta < alpha
+        upper = ca and not above and delta > mid
+        lower = ca and not below and delta < mid
+
+        # eq (3): (β − Δ) × succ, at most doubling
+        new_succ = succ + 1.0 if below else 0.0
+        amount = min((beta - delta) * new_succ, cwnd)
+        # decreases at the boundary: eq (4) above β, −1 between m and β
+        drop = 0.5 * (delta - mid) if above else (1.0 if upper else 0.0)
+        new = 0.875 * cwnd if exit_gamma else cwnd - drop
+        new = max(new, MIN_WINDOW)
+
+        if grow:
+            incr = 0.5
+            cap = min(1.5 * cwnd, ssthresh)
+        else:
+            incr = amount / cwnd if below else (1.0 / cwnd if lower else 0.0)
+            cap = new + (amount if below else (1.0 if lower else 0.0))
+
+        if self._sampling != "every-round":
+            hold_a = state["hold"]
+            hold = ca and float(hold_a[0]) == 1.0
+            if hold:  # a measurement round: nothing changes, nothing is added per ACK
+                new, incr, cap, new_succ = cwnd, 0.0, cwnd, succ
+            decided = ca and not hold
+            if self._sampling == "after-increase":
+                decided = decided and below
+            elif self._sampling == "near-band":
+                decided = decided and below and delta >= _NEAR_BAND * alpha
+            elif self._sampling == "near-band-after-overshoot":
+                wary_a, last_a = state["wary"], state["last_inc"]
+                wary, last = float(wary_a[0]), float(last_a[0])
+                decided = decided and below and (delta >= _NEAR_BAND * alpha or wary == 1.0)
+                moved = ca and not hold
+                settled = not below and not above and not upper
+                back = (last == 1.0 and not below) or (last == -1.0 and settled)
+                if moved and delta > _OVERSHOOT * beta:
+                    wary_a[0] = 1.0
+                if moved and back:
+                    wary_a[0] = 0.0
+                if moved:
+                    last_a[0] = 1.0 if below else (-1.0 if settled else 0.0)
+            hold_a[0] = 1.0 if decided else 0.0
+
+        if leave:
+            phase[0] = CONGESTION_AVOIDANCE
+        succ_a[0] = 0.0 if ss else new_succ
+        return RoundAction(cwnd=np.array([new]), incr=np.array([incr]), cap=np.array([cap]))
 
     def on_loss(
         self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
