@@ -30,8 +30,11 @@ of a round of class ``c`` (time ``t``):
   round lasts ``d_c + q(W1)/μa``; the law reads them with the feedback lag
   (:func:`~tcpfluid.fluid._rounds_physics.lagged`, per class).
 * **Losses.** Drop-tail: the backlog beyond the flows' share of the buffer at the round's
-  peak is lost; each flow of the class loses its share of it in proportion to its window
-  over all windows in flight (one class: the synchronous rule). RED
+  peak is lost, by every flow in flight in proportion to its window (one class: the
+  synchronous rule; the hybrid's rule, in proportion to its arrivals). The flows of the
+  class take theirs at the end of the round; the other classes' flows at the end of their
+  own next round, and until then what they lost is not in flight (it leaves their
+  windows in the shared backlog). RED
   (:mod:`tcpfluid.queueing`): the averaged queue ``avg`` follows the queue per arrival
   (``μ`` arrivals per second, weight ``w_q``), the class's packets of the round are
   dropped with probability ``p(avg)``; a flow's expected drops accumulate and each whole
@@ -59,7 +62,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import as_float_array
+from .._validation import as_float_array, check_choice
 from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
 from ..path import Path
@@ -67,7 +70,15 @@ from ..queueing import RedParameters, red_drop_probability
 from ._rounds_async_trace import AsyncRecorder, AsyncRoundTrace
 from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model
 from ._rounds_inputs import CrossTraffic, PathBatch
-from ._rounds_law import _check_bounded, decide, join_flows, start_law
+from ._rounds_law import (
+    DROP_SHARE,
+    DROP_SHARES,
+    OverflowShare,
+    _check_bounded,
+    decide,
+    join_flows,
+    start_law,
+)
 from ._rounds_loop_parts import forward_round
 from ._rounds_physics import Rtts, lagged, round_rtts
 from ._rounds_results import RECORDABLE
@@ -141,6 +152,7 @@ def simulate_rounds_async(
     feedback_rounds: int = FEEDBACK_ROUNDS,
     ack_train: bool = True,
     progress: Callable[[float], None] | None = None,
+    drop_share: str = DROP_SHARE,
 ) -> AsyncRoundTrace:
     """Step ``law`` for flows with their own base RTTs sharing ``path``'s bottleneck.
 
@@ -158,8 +170,9 @@ def simulate_rounds_async(
     red
         RED parameters of the bottleneck (``None``: drop-tail).
     flow_start_s, flow_stop_s, rtt_model, cross_traffic, record, record_every,
-    timeout_loss_fraction, feedback_rounds, ack_train, progress
-        As in :func:`tcpfluid.fluid.rounds.simulate_rounds`.
+    timeout_loss_fraction, feedback_rounds, ack_train, progress, drop_share
+        As in :func:`tcpfluid.fluid.rounds.simulate_rounds` (``drop_share``: one turn
+        over the flows of every class).
 
     Returns
     -------
@@ -191,12 +204,13 @@ def simulate_rounds_async(
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be None or a callable, got {progress!r}")
     model = _rtt_model(rtt_model, None)
+    check_choice("drop_share", drop_share, DROP_SHARES)
     batch = PathBatch(path.mu, float(d.min()), buffer_pkts=path.buffer_pkts)
     run = _check_run(
         batch, d.size, None, duration_s, record, record_every, feedback_rounds,
         timeout_loss_fraction, flow_start_s, flow_stop_s, cross_traffic,
     )  # fmt: skip
-    loop = _AsyncLoop(law, path, d, model, ack_train, feedback_rounds, red, run)
+    loop = _AsyncLoop(law, path, d, model, ack_train, feedback_rounds, red, run, drop_share)
     return loop.run(progress)
 
 
@@ -213,6 +227,7 @@ class _AsyncLoop:
         lag: int,
         red: RedParameters | None,
         run: Any,
+        drop_share: str = DROP_SHARE,
     ) -> None:
         F = d.size
         self.law, self.path, self.d, self.model, self.lag, self.red, self.cfg = (
@@ -245,6 +260,10 @@ class _AsyncLoop:
         self.last = [d.copy(), d.copy(), d.copy(), 0.5 * d, 0.5 * d]
         self.delivered, self.losses = np.zeros(F), np.zeros(F, dtype=np.int64)
         self.red_debt = np.zeros(F)
+        # per flow: its share of overflows at other classes' rounds, taken at the end of
+        # its own next round (packets lost, no longer in flight)
+        self.pending = np.zeros(F)
+        self.share = OverflowShare(1) if drop_share == "in-turn" else None
         self.red_avg, self.red_t, self.red_q = 0.0, 0.0, 0.0
         # per class: the start of its round in progress, the ACK-train rate, the RTT history
         self.t = [np.zeros(1) for _ in self.ix]
@@ -364,11 +383,13 @@ class _AsyncLoop:
         """The other classes' windows in flight and pipes ``μa d_k`` (``None``: none sends)."""
         if self.K == 1:
             return None
-        ks = [k for k in range(self.K) if k != c and self.w_class[k] > 0.0]
+        # in flight: the windows of their rounds less what an overflow already dropped
+        w = [self.w_class[k] - float(self.pending[self.sel[k]].sum()) for k in range(self.K)]
+        ks = [k for k in range(self.K) if k != c and w[k] > 0.0]
         if not ks:
             return None
         mua = float(mu_a[0])
-        return [self.w_class[k] for k in ks], [mua * float(self.dc[k][0]) for k in ks]
+        return [w[k] for k in ks], [mua * float(self.dc[k][0]) for k in ks]
 
     def _losses(
         self,
@@ -381,14 +402,27 @@ class _AsyncLoop:
         mu_a: FloatArray,
     ) -> FloatArray | None:
         """Per-flow losses of the round (full length F, zero outside the class): the
-        class's share of a buffer overflow, and RED's whole dropped packets."""
+        class's share of a buffer overflow and of the overflows at other classes' rounds
+        since its last round, and RED's whole dropped packets.
+
+        A drop-tail overflow at the peak of this round falls on every flow in flight in
+        proportion to its window (the hybrid's rule: in proportion to its arrivals), not
+        only on this class: the other classes' flows take their share at the end of their
+        own next round. ``w_all``: the windows in flight of every class (the shares'
+        denominator)."""
         lost: FloatArray | None = None
         if lost_s is not None:
+            w = np.where(self.active, self.w_cur - self.pending, 0.0)
+            np.maximum(w, 0.0, out=w)
+            w[ix] = w1
+            total = float(np.asarray(w_all).ravel()[0])
+            if total > 0.0:
+                mine = (w / total) * float(lost_s[0])
+                self.pending += mine if self.share is None else self.share(mine, w)
+        if np.any(self.pending[ix] > 0.0):
             lost = np.zeros(self.F)
-            n = w1.size
-            w_all_n = np.repeat(w_all, n) if n > 1 else w_all
-            share = np.divide(w1, w_all_n, out=np.zeros(n), where=w_all_n > 0)
-            lost[ix] = share * (np.repeat(lost_s, n) if n > 1 else lost_s)
+            lost[ix] = self.pending[ix]
+            self.pending[ix] = 0.0
         if self.red is not None:
             # the averaged queue follows the queue held since the last event, mu arrivals/s
             arrivals = float(self.mu[0]) * max(t0 - self.red_t, 0.0)

@@ -4,6 +4,7 @@ reactions, and the guard against windows growing without bound."""
 from __future__ import annotations
 
 import itertools
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -119,11 +120,59 @@ def join_flows(
     fwd_base[joining] = np.inf
 
 
+#: how a round's drop-tail overflow is shared among the flows (option ``drop_share``):
+#: ``"proportional"`` every flow in flight loses in proportion to its window;
+#: ``"in-turn"`` the overflow's whole packets fall one per flow, flow after flow in turn
+DROP_SHARES = ("proportional", "in-turn")
+#: the round model's default ``drop_share``
+DROP_SHARE = "proportional"
+
+
+class OverflowShare:
+    """The ``"in-turn"`` rule of the round model: a drop-tail overflow falls one whole
+    packet per flow, flow after flow, from the flow after the last one it hit, as packets
+    of many flows interleaved at a full queue are dropped (with ``L`` packets over ``m``
+    flows in flight each loses ``⌊L/m⌋`` and the next ``L mod m`` in turn one more; a
+    part of a packet is carried to the group's next overflow). Each group of flows
+    (scenario of a batch) keeps its own turn and carry.
+
+    Parameters
+    ----------
+    groups
+        Number of groups (independent turns).
+    """
+
+    def __init__(self, groups: int) -> None:
+        self.next = [0] * groups
+        self.carry = [0.0] * groups
+
+    def __call__(self, lost: FloatArray, w: FloatArray, group: int = 0) -> FloatArray:
+        """The losses of one group's flows: ``lost`` their shares in proportion to the
+        windows ``w`` (packets in flight; 0: not sending); returns whole packets in turn,
+        at most each flow's window."""
+        total = self.carry[group] + float(np.sum(lost))
+        out = np.zeros(lost.size)
+        el = np.flatnonzero(w >= 1.0)
+        whole = math.floor(total + 1e-9)
+        if whole <= 0 or el.size == 0:
+            self.carry[group] = total
+            return out
+        self.carry[group] = max(total - whole, 0.0)
+        m = el.size
+        each, extra = divmod(whole, m)
+        out[el] = float(each)
+        start = int(np.searchsorted(el, self.next[group])) % m
+        turn = el[(start + np.arange(extra)) % m]
+        out[turn] += 1.0
+        self.next[group] = int(el[(start + extra) % m])
+        return np.minimum(out, w)
+
+
 def loss_events(lost: FloatArray, w1: FloatArray, active: NDArray[np.bool_]) -> NDArray[np.bool_]:
     """The flows that take a loss event at the end of a round: every active flow with a
-    share of the round's losses (the losses are shared in proportion to the windows, so
-    one overflow reaches every flow). A module-level rule so that an experiment can
-    replace it (tests/test_fairness_many_flows.py)."""
+    share of the round's losses (with ``drop_share="proportional"`` one overflow reaches
+    every flow; ``"in-turn"``: the flows its whole packets fall on). A module-level rule
+    so that an experiment can replace it (tests/test_fairness_many_flows.py)."""
     return (lost > 1e-9) & active
 
 

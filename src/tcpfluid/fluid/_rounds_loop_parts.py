@@ -194,13 +194,21 @@ def _totals(
     delivered: FloatArray,
     cross_carried: FloatArray,
     elapsed: FloatArray,
+    in_turn: Callable[[FloatArray, FloatArray, int], FloatArray] | None = None,
 ) -> tuple[FloatArray | None, FloatArray, Any]:
     """Each flow's share of the round's losses, its delivered packets, and whether the round
-    counts (starts before ``t_end``); adds to the totals in place."""
+    counts (starts before ``t_end``); adds to the totals in place. The shares are in
+    proportion to the windows; ``in_turn`` (``drop_share="in-turn"``,
+    :class:`~tcpfluid.fluid._rounds_law.OverflowShare`) re-deals each scenario's."""
     if lost_s is not None:
         w1_s_n = np.repeat(w1_s, F) if F > 1 else w1_s
         share = np.divide(w1, w1_s_n, out=np.zeros(w1.size), where=w1_s_n > 0)
         lost = share * (np.repeat(lost_s, F) if F > 1 else lost_s)
+        if in_turn is not None:
+            for s in range(w1.size // F):
+                lost[s * F : (s + 1) * F] = in_turn(
+                    lost[s * F : (s + 1) * F], w1[s * F : (s + 1) * F], s
+                )
         got = w1 - lost
     else:
         lost = None

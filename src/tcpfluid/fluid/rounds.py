@@ -71,14 +71,22 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_int
+from .._validation import check_choice, check_int
 from ..algorithms.base import ControlLaw
 from ..algorithms.registry import get_law
 from ..path import Path
 from ..scenarios import Scenario
 from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model, _Run
 from ._rounds_inputs import CrossTraffic, PathBatch
-from ._rounds_law import _check_bounded, decide, join_flows, start_law
+from ._rounds_law import (
+    DROP_SHARE,
+    DROP_SHARES,
+    OverflowShare,
+    _check_bounded,
+    decide,
+    join_flows,
+    start_law,
+)
 from ._rounds_loop_parts import (
     _accumulators,
     _checkpoint,
@@ -149,6 +157,7 @@ def simulate_rounds(
     progress: Callable[[float], None] | None = None,
     packet_acks: bool = False,
     train_runs: bool = TRAIN_RUNS,
+    drop_share: str = DROP_SHARE,
 ) -> RoundTrace:
     """Step ``law`` round by round on one path or a batch of paths.
 
@@ -213,6 +222,14 @@ def simulate_rounds(
         :func:`~tcpfluid.fluid._rounds_physics.train_clump_queue` (docs/round-model.md,
         "ACK train"). ``False``: the train is spread evenly over the round and the growth
         queues only beyond its spare capacity.
+    drop_share
+        How a round's drop-tail overflow is shared among the flows:
+        ``"proportional"`` (default) every flow in flight loses in proportion to its
+        window, so one overflow gives every flow a loss event; ``"in-turn"`` its whole
+        packets fall one per flow, flow after flow in turn from where the last overflow
+        stopped (a part of a packet waits for the next overflow), as packets of many
+        flows interleaved at a full queue are dropped
+        (:class:`~tcpfluid.fluid._rounds_law.OverflowShare`).
 
     Returns
     -------
@@ -246,9 +263,10 @@ def simulate_rounds(
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be None or a callable, got {progress!r}")
     acks_of = _packet_acks if packet_acks else _window_acks
+    check_choice("drop_share", drop_share, DROP_SHARES)
     return _round_loop(
         law, batch, F, model, ack_train, feedback_rounds, run, progress, acks_of,
-        bool(train_runs),
+        bool(train_runs), drop_share,
     )  # fmt: skip
 
 
@@ -281,6 +299,7 @@ def _round_loop(
     progress: Callable[[float], None] | None,
     acks_of: Callable[[FloatArray, FloatArray], FloatArray] = _window_acks,
     train_runs: bool = False,
+    drop_share: str = DROP_SHARE,
 ) -> RoundTrace:
     """The round loop of :func:`simulate_rounds` (checked arguments): per round, the
     available rate (CBR schedule), joins/leaves, the physics (:mod:`._rounds_physics`),
@@ -313,6 +332,8 @@ def _round_loop(
     # the train's runs (docs/round-model.md, "ACK train"): the window while the train is
     # compressed by the queue, kept from the round its rate falls below mu_a
     runs = np.zeros(S) if spread_train and train_runs else None
+    # drop_share="in-turn": each scenario's turn over its flows
+    in_turn = OverflowShare(S) if drop_share == "in-turn" else None
     history: deque[Rtts] = deque()
     # with cross traffic the FIFO keeps part of its backlog from round to round
     # (docs/round-model.md, "Queue memory"): the last round's, and its available rate
@@ -381,7 +402,7 @@ def _round_loop(
         # ---------------- totals (only rounds starting before the end)
         lost, got, cn = _totals(
             lost_s, w1, w1_s, duration, t, t_end, cross, mu_link, mu_a, F,
-            delivered, cross_carried, elapsed,
+            delivered, cross_carried, elapsed, in_turn,
         )  # fmt: skip
         t = t + duration
         # ---------------- record
@@ -451,6 +472,7 @@ def simulate_scenario_rounds(
     progress: Callable[[float], None] | None = None,
     packet_acks: bool = False,
     train_runs: bool = TRAIN_RUNS,
+    drop_share: str = DROP_SHARE,
 ) -> RoundTrace:
     """Run a :class:`~tcpfluid.scenarios.Scenario` with the round model.
 
@@ -519,6 +541,7 @@ def simulate_scenario_rounds(
             feedback_rounds=feedback_rounds,
             ack_train=ack_train,
             progress=progress,
+            drop_share=drop_share,
         )
     return simulate_rounds(
         law,
@@ -536,4 +559,5 @@ def simulate_scenario_rounds(
         progress=progress,
         packet_acks=packet_acks,
         train_runs=train_runs,
+        drop_share=drop_share,
     )

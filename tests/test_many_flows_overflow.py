@@ -1,0 +1,58 @@
+"""How the round model shares a drop-tail overflow among many flows.
+
+Two rules (option ``drop_share``): ``"proportional"`` (every flow in flight loses in
+proportion to its window) and ``"in-turn"`` (the overflow's whole packets fall one per
+flow, flow after flow). Checked here: the in-turn rule's arithmetic against a count by
+hand, that with one flow both rules lose the same packets, and, on the Quick Vegas
+paper's §5.3 networks, what each rule gives against the packet simulator.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tcpfluid
+from tcpfluid.algorithms import get_law
+from tcpfluid.fluid._rounds_law import OverflowShare
+from tcpfluid.fluid.rounds import simulate_rounds
+from tcpfluid.path import Path
+from tcpfluid.scenarios import build_scenario
+
+
+def test_in_turn_deals_whole_packets_one_per_flow_from_where_it_stopped() -> None:
+    share = OverflowShare(1)
+    w = np.array([10.0, 0.0, 10.0, 10.0, 10.0])  # flow 1 sends nothing
+    # 2.5 packets: flows 0 and 2 lose one each, half a packet waits
+    got = share(np.full(5, 0.5), w)
+    np.testing.assert_array_equal(got, [1.0, 0.0, 1.0, 0.0, 0.0])
+    # 1.5 more (2 with the half): flows 3 and 4, the turn then wraps to flow 0
+    got = share(np.full(5, 0.3), w)
+    np.testing.assert_array_equal(got, [0.0, 0.0, 0.0, 1.0, 1.0])
+    # 9 packets over 4 flows: two each, and flow 0 (next in turn) one more
+    got = share(np.full(5, 1.8), w)
+    np.testing.assert_array_equal(got, [3.0, 0.0, 2.0, 2.0, 2.0])
+
+
+def test_in_turn_never_takes_more_than_a_window() -> None:
+    got = OverflowShare(1)(np.array([6.0, 6.0]), np.array([2.0, 10.0]))
+    np.testing.assert_array_equal(got, [2.0, 6.0])
+
+
+def test_bad_drop_share_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="drop_share"):
+        simulate_rounds(get_law("reno"), Path(1000.0, 0.1, buffer=50), rounds=3, drop_share="x")
+    sc = build_scenario("qv-different-rtt", flows_per_group=1, duration="1s")
+    with pytest.raises(ValueError, match="drop_share"):
+        tcpfluid.simulate(sc.with_algorithm("reno"), "rounds", drop_share="random")
+
+
+def test_one_flow_loses_the_same_whole_packets_either_way() -> None:
+    """One Reno flow: its overflows are whole packets or more (slow start, then one packet
+    a round over the buffer), so both rules give its windows within a packet."""
+    path = Path(1000.0, 0.1, buffer=50)
+    kw = {"duration_s": 30.0}
+    a = simulate_rounds(get_law("reno"), path, **kw)
+    b = simulate_rounds(get_law("reno"), path, drop_share="in-turn", **kw)
+    assert int(np.asarray(a.losses).sum()) > 3
+    np.testing.assert_allclose(b.window_pkts[:40], a.window_pkts[:40], rtol=0, atol=1.0)
