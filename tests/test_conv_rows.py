@@ -50,35 +50,35 @@ def test_vegas_150_kb_round_model_follows_the_packets_with_a_packet_senders_ack_
     # to 11.63 (11 packets in flight, Δ below α) and regrows to 13.53. The round model
     # adds exactly one packet a round (integer windows: 21 before the halving, 12 after,
     # Δ in the band at once), so it settles ~10 base RTTs sooner. With the packet sender's
-    # ACK count (the switch: packet_acks=True) the round model follows the packets' descent
+    # ACK count (the switch: whole_packets=True) the round model follows the packets' descent
     # to 11.3 and regrowth to 13.2, and all three times agree.
     packet = _vegas_times("packet")
     fluid = _vegas_times("rounds")
     assert _agree(fluid[0], packet[0]) and _agree(fluid[2], packet[2])
     assert not _agree(fluid[1], packet[1])  # the report's row: 17.9 vs 28.0 base RTTs
-    acks = _vegas_times("rounds", packet_acks=True)
+    acks = _vegas_times("rounds", whole_packets=True)
     assert all(_agree(r, p) for r, p in zip(acks, packet, strict=True)), (acks, packet)
     assert acks[1] - fluid[1] > 3.0  # the halving moved towards the packets
 
 
 @pytest.mark.parametrize("kb", [500.0, 2000.0])
-def test_packet_acks_keeps_the_larger_bdps_with_the_packets(kb: float) -> None:
+def test_whole_packets_in_the_round_model_keep_the_larger_bdps_with_the_packets(kb: float) -> None:
     # Where a window is tens to hundreds of packets the shortfall ⌊w_{k-1}⌋/w_k < 1 is a
     # few per cent of a packet a round: both readings stay within the criterion of the
     # packets (500 kb: 52.3 / 61.4 / 38.7 against 48.1 / 60.1 / 36.9 base RTTs).
     packet = _vegas_times("packet", kb)
-    for opts in ({}, {"packet_acks": True}):
+    for opts in ({}, {"whole_packets": True}):
         got = _vegas_times("rounds", kb, **opts)
         assert all(_agree(r, p) for r, p in zip(got, packet, strict=True)), (opts, got, packet)
 
 
-def test_packet_acks_is_refused_where_the_round_model_does_not_model_it() -> None:
+def test_whole_packets_are_refused_where_the_round_model_does_not_model_them() -> None:
     sc = build_scenario("qv-basic", duration="5s").with_algorithm("vegas")
-    with pytest.raises(TypeError, match="packet_acks must be True or False, got 'yes'"):
-        simulate(sc, "rounds", packet_acks="yes")
+    with pytest.raises(TypeError, match="whole_packets must be True or False, got 'yes'"):
+        simulate(sc, "rounds", whole_packets="yes")
     diff = build_scenario("qv-different-rtt", duration="5s").with_algorithm("vegas")
-    with pytest.raises(ValueError, match="packet_acks=True is modelled by the synchronous"):
-        simulate(diff, "rounds", packet_acks=True)
+    with pytest.raises(ValueError, match="whole_packets=True is modelled by the synchronous"):
+        simulate(diff, "rounds", whole_packets=True)
 
 
 # ------------------------------------------------------------------- basic, after the halving

@@ -155,7 +155,7 @@ def simulate_rounds(
     ack_train: bool = True,
     rtt: RttModel | None = None,
     progress: Callable[[float], None] | None = None,
-    packet_acks: bool = False,
+    whole_packets: bool = False,
     train_runs: bool = TRAIN_RUNS,
     drop_share: str = DROP_SHARE,
 ) -> RoundTrace:
@@ -206,13 +206,15 @@ def simulate_rounds(
     progress
         Called with the fraction done in [0, 1] (simulated time over ``duration_s``, or
         rounds over ``rounds``) at most about ten times a second of wall time.
-    packet_acks
-        Count a round's ACKs as a packet sender receives them (default ``False``: one ACK
-        per packet of the round's window, the documents' fluid reading, in which Vegas adds
-        exactly one packet a round). ``True``: the ACKs of the previous round's whole
-        packets, ⌊w_{k−1}⌋, so a per-ACK increment of 1/w adds ⌊w_{k−1}⌋/w_k < 1 packet
-        a round and the windows are fractional, as a packet sender's (15, 15.93, 16.87,
-        ...). Not modelled with an ACK-path bottleneck (refused).
+    whole_packets
+        A sender sends whole packets (the hybrid ODE model's option of the same name;
+        default ``False``: one ACK per packet of the round's window, the documents' fluid
+        reading, in which Vegas adds exactly one packet a round). ``True``: a round's ACKs
+        are those of the previous round's whole packets, ⌊w_{k−1}⌋, so a per-ACK
+        increment of 1/w adds ⌊w_{k−1}⌋/w_k < 1 packet a round and the windows are
+        fractional, as a packet sender's (15, 15.93, 16.87, ...); the round's queue stays
+        that of the fluid window (docs/round-model.md). Not modelled with an ACK-path
+        bottleneck (refused).
     train_runs
         With ``ack_train``, after the available rate rises: the ACK train slower than the
         available rate is made of runs of packets served back to back (the window's
@@ -247,14 +249,14 @@ def simulate_rounds(
     model = _rtt_model(rtt_model, rtt)
     if not isinstance(ack_train, bool):
         raise TypeError(f"ack_train must be True or False, got {ack_train!r}")
-    if not isinstance(packet_acks, (bool, np.bool_)):
-        raise TypeError(f"packet_acks must be True or False, got {packet_acks!r}")
+    if not isinstance(whole_packets, (bool, np.bool_)):
+        raise TypeError(f"whole_packets must be True or False, got {whole_packets!r}")
     if not isinstance(train_runs, (bool, np.bool_)):
         raise TypeError(f"train_runs must be True or False, got {train_runs!r}")
-    if packet_acks and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
+    if whole_packets and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
         raise ValueError(
-            "packet_acks=True is not modelled with an ACK-path bottleneck (the round's ACKs "
-            "then come from the ACK-path queue); use packet_acks=False"
+            "whole_packets=True is not modelled with an ACK-path bottleneck (the round's "
+            "ACKs then come from the ACK-path queue); use whole_packets=False"
         )
     run = _check_run(
         batch, F, rounds, duration_s, record, record_every, feedback_rounds,
@@ -262,7 +264,7 @@ def simulate_rounds(
     )  # fmt: skip
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be None or a callable, got {progress!r}")
-    acks_of = _packet_acks if packet_acks else _window_acks
+    acks_of = _packet_acks if whole_packets else _window_acks
     check_choice("drop_share", drop_share, DROP_SHARES)
     return _round_loop(
         law, batch, F, model, ack_train, feedback_rounds, run, progress, acks_of,
@@ -470,7 +472,7 @@ def simulate_scenario_rounds(
     ack_train: bool = True,
     rtt: RttModel | None = None,
     progress: Callable[[float], None] | None = None,
-    packet_acks: bool = False,
+    whole_packets: bool = False,
     train_runs: bool = TRAIN_RUNS,
     drop_share: str = DROP_SHARE,
 ) -> RoundTrace:
@@ -484,7 +486,7 @@ def simulate_scenario_rounds(
     RTT, or a RED bottleneck, run on the asynchronous round model
     (:func:`tcpfluid.fluid._rounds_async.simulate_rounds_async`, one round clock per base
     RTT) and return its :class:`~tcpfluid.fluid._rounds_async_trace.AsyncRoundTrace`
-    (``packet_acks=True`` is not modelled there and is refused; its ACK train is spread
+    (``whole_packets=True`` is not modelled there and is refused; its ACK train is spread
     evenly, whatever ``train_runs``).
 
     Raises
@@ -517,11 +519,11 @@ def simulate_scenario_rounds(
         # flows with their own round clocks (and RED): the asynchronous round model
         from ._rounds_async import simulate_rounds_async
 
-        if packet_acks:
+        if whole_packets:
             raise ValueError(
-                f"scenario {scenario.name!r}: packet_acks=True is modelled by the synchronous "
+                f"scenario {scenario.name!r}: whole_packets=True is modelled by the synchronous "
                 "round model only (one base RTT, drop-tail); this scenario runs on the "
-                "asynchronous round model; use packet_acks=False"
+                "asynchronous round model; use whole_packets=False"
             )
 
         return simulate_rounds_async(
@@ -557,7 +559,7 @@ def simulate_scenario_rounds(
         feedback_rounds=feedback_rounds,
         ack_train=ack_train,
         progress=progress,
-        packet_acks=packet_acks,
+        whole_packets=whole_packets,
         train_runs=train_runs,
         drop_share=drop_share,
     )

@@ -146,7 +146,7 @@ _CB_ROUNDS = {
     "packets' ramp stops at 22.63, and after the halving their window falls to 11.63 (11 "
     "in flight, Δ below α) and regrows to 13.53; the round model adds exactly one packet a "
     "round (21, then 12 with Δ in the band at once); with a packet sender's ACK count "
-    "(packet_acks=True) it falls to 11.3 and regrows, and gives "
+    "(whole_packets=True) it falls to 11.3 and regrows, and gives "
     "15.1 / 22.2 / 12.1 RTTs (new / halved / doubled) against the packets' 16.2 / 28.0 / "
     "15.3 (tests/test_conv_rows.py::"
     "test_vegas_150_kb_round_model_follows_the_packets_with_a_packet_senders_ack_count)",
