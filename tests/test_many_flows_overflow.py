@@ -91,8 +91,7 @@ def test_reno_different_rtt_packet_shares_swing_between_50s_periods(
     reno_different_rtt: dict[str, tcpfluid.Result],
 ) -> None:
     """The packet run moves the link between the RTT groups from one 50-s period to the
-    next (its 100 and 200 ms flows time out together for a stretch of the run, then grow
-    back): its index swings by more than 0.3 between periods, while over 100-s periods it
+    next: its index swings by more than 0.3 between periods, while over 100-s periods it
     is steady (within 0.05) and both fluid engines agree with it within 0.05 there."""
     r = reno_different_rtt
     p50 = _jains(r["packet"], _EDGES_50, packet=True)
