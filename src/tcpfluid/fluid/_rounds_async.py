@@ -80,7 +80,7 @@ from ._rounds_law import (
     start_law,
 )
 from ._rounds_loop_parts import forward_round
-from ._rounds_physics import Rtts, lagged, round_rtts
+from ._rounds_physics import TRAIN_RUNS, Rtts, lagged, round_rtts
 from ._rounds_results import RECORDABLE
 
 __all__ = ["rtt_classes", "shared_backlog", "simulate_rounds_async"]
@@ -153,6 +153,7 @@ def simulate_rounds_async(
     ack_train: bool = True,
     progress: Callable[[float], None] | None = None,
     drop_share: str = DROP_SHARE,
+    train_runs: bool = TRAIN_RUNS,
 ) -> AsyncRoundTrace:
     """Step ``law`` for flows with their own base RTTs sharing ``path``'s bottleneck.
 
@@ -170,9 +171,10 @@ def simulate_rounds_async(
     red
         RED parameters of the bottleneck (``None``: drop-tail).
     flow_start_s, flow_stop_s, rtt_model, cross_traffic, record, record_every,
-    timeout_loss_fraction, feedback_rounds, ack_train, progress, drop_share
+    timeout_loss_fraction, feedback_rounds, ack_train, progress, drop_share, train_runs
         As in :func:`tcpfluid.fluid.rounds.simulate_rounds` (``drop_share``: one turn
-        over the flows of every class).
+        over the flows of every class; ``train_runs``: the runs of each class's ACK
+        train).
 
     Returns
     -------
@@ -210,7 +212,9 @@ def simulate_rounds_async(
         batch, d.size, None, duration_s, record, record_every, feedback_rounds,
         timeout_loss_fraction, flow_start_s, flow_stop_s, cross_traffic,
     )  # fmt: skip
-    loop = _AsyncLoop(law, path, d, model, ack_train, feedback_rounds, red, run, drop_share)
+    loop = _AsyncLoop(
+        law, path, d, model, ack_train, feedback_rounds, red, run, drop_share, bool(train_runs)
+    )
     return loop.run(progress)
 
 
@@ -228,6 +232,7 @@ class _AsyncLoop:
         red: RedParameters | None,
         run: Any,
         drop_share: str = DROP_SHARE,
+        train_runs: bool = False,
     ) -> None:
         F = d.size
         self.law, self.path, self.d, self.model, self.lag, self.red, self.cfg = (
@@ -268,6 +273,8 @@ class _AsyncLoop:
         # per class: the start of its round in progress, the ACK-train rate, the RTT history
         self.t = [np.zeros(1) for _ in self.ix]
         self.ack_rate = [np.full(1, np.inf) for _ in self.ix]
+        # per class: the runs of its ACK train (the window while the train is compressed)
+        self.runs = [np.zeros(1) for _ in self.ix] if self.spread_train and train_runs else None
         self.history: list[deque[Rtts]] = [deque() for _ in self.ix]
         # per class, with cross traffic: the backlog its last round left, and its rate
         self.carried = [np.zeros(1) for _ in self.ix]
@@ -344,10 +351,13 @@ class _AsyncLoop:
             qf0 = np.array([shared_backlog(*_with(others, w0_s, mud))])
             # the pipe that leaves the shared standing backlog of W1 beyond W1
             pipe = w1_s - np.array([shared_backlog(*_with(others, w1_s, mud))])
+        runs = None
+        if self.runs is not None:
+            runs = self.runs[c] = np.where(self.ack_rate[c] < mu_a, self.runs[c], w0_s)
         fw = forward_round(
             qf0, z_s, w0_s, w1_s, pipe, mu_a, self.mu, self.ack_rate[c], self.model,
             self.spread_train, self.cross, self.carried[c], self.mu_prev[c],
-            b_tcp if self.finite_buf else None,
+            b_tcp if self.finite_buf else None, clumps=runs,
         )  # fmt: skip
         qf, qf_seen, lost_s = fw.qf, fw.seen, fw.lost
         self.ack_rate[c], self.carried[c], self.mu_prev[c] = fw.ack_rate, fw.carried, fw.mu_prev

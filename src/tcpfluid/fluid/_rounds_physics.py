@@ -23,6 +23,10 @@ def _standing_rev(
     return qr, qf
 
 
+#: default of the round models' ``train_runs`` (:func:`train_clump_queue`; chosen by
+#: agreement with the packet simulator, docs/round-model.md, "Runs of the ACK train")
+TRAIN_RUNS = True
+
 #: a round's bottleneck backlog (link packets of the flows): at its first packet (min), on
 #: average over its packets (mean), at its last packet (max) and at its end (standing)
 Queues = tuple[FloatArray, FloatArray, FloatArray, FloatArray]

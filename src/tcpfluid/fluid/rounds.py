@@ -99,6 +99,7 @@ from ._rounds_loop_parts import (
     forward_round,
 )
 from ._rounds_physics import (
+    TRAIN_RUNS,
     Rtts,
     buffer_overflow,
     lagged,
@@ -120,9 +121,6 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
-
-#: default of ``train_runs`` (docs/round-model.md, "ACK train")
-TRAIN_RUNS = False
 
 
 def _window_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
@@ -222,8 +220,9 @@ def simulate_rounds(
         and merge), and each run's per-ACK growth queues inside it, where its ACKs return
         at the available rate: the mean backlog
         :func:`~tcpfluid.fluid._rounds_physics.train_clump_queue` (docs/round-model.md,
-        "ACK train"). ``False``: the train is spread evenly over the round and the growth
-        queues only beyond its spare capacity.
+        "Runs of the ACK train"; default ``True``, chosen by agreement with the packet
+        simulator on Quick Vegas's rows). ``False``: the train is spread evenly over the
+        round and the growth queues only beyond its spare capacity.
     drop_share
         How a round's drop-tail overflow is shared among the flows:
         ``"proportional"`` (default) every flow in flight loses in proportion to its
@@ -486,8 +485,7 @@ def simulate_scenario_rounds(
     RTT, or a RED bottleneck, run on the asynchronous round model
     (:func:`tcpfluid.fluid._rounds_async.simulate_rounds_async`, one round clock per base
     RTT) and return its :class:`~tcpfluid.fluid._rounds_async_trace.AsyncRoundTrace`
-    (``whole_packets=True`` is not modelled there and is refused; its ACK train is spread
-    evenly, whatever ``train_runs``).
+    (``whole_packets=True`` is not modelled there and is refused).
 
     Raises
     ------
@@ -544,6 +542,7 @@ def simulate_scenario_rounds(
             ack_train=ack_train,
             progress=progress,
             drop_share=drop_share,
+            train_runs=train_runs,
         )
     return simulate_rounds(
         law,

@@ -398,6 +398,22 @@ _QV_ODE_TRAIN = (
 )
 
 
+#: Quick Vegas rounds to nW, round-model column: the queue inside the ACK train's runs
+_QV_ROUNDS_RUNS = (
+    "the round model counts the queue that per-ACK increments build inside the ACK train's "
+    "runs (train_runs, the default), as the packets' mean RTT does: Δ reaches α/4 below "
+    "nW and the near-band measurement rounds slow the ramp (n = 5 / 7 / 10: 31 / 42 / 58 "
+    "rounds, packets 31 / 46 / 56); with the train spread evenly (train_runs=False) it "
+    "gives eq. (12)'s count (tests/analytic/test_new_equilibrium_layers.py::"
+    "test_round_model_ramp_follows_the_packets_with_the_trains_runs); near the pipe its "
+    "runs merge faster than the packets' (n = 3 / 4: 18 / 22 rounds, packets 17 / 17; "
+    "test_round_model_with_the_trains_runs_holds_early_near_the_pipe), mid-ramp its "
+    "backlog is up to 2.5 times below the packets' (n = 6, 8, 9: 38 / 49 / 54 against "
+    "55 / 70 / 77; tests/analytic/test_train_clumps.py::"
+    "test_the_packet_ramp_queues_inside_the_runs_as_the_model_says)"
+)
+
+
 def _ne_tolerance(a: str, n: int = 2) -> tuple[Tolerance, dict[str, str]]:
     """The tolerance against the closed form and the engines' reasons, for law ``a`` at
     growth factor ``n``."""
@@ -419,7 +435,7 @@ def _ne_tolerance(a: str, n: int = 2) -> tuple[Tolerance, dict[str, str]]:
             "(α+β)/2 near the target add rounds"
         ),
     )
-    return tol, {PACKET: QV_TRAIN_QUEUE, ODE: _QV_ODE_TRAIN}
+    return tol, {PACKET: QV_TRAIN_QUEUE, ODE: _QV_ODE_TRAIN, ROUNDS: _QV_ROUNDS_RUNS}
 
 
 def _ne_row(

@@ -16,7 +16,6 @@ from ..scenarios import build_scenario
 from ._common import (
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
-    QV_DOUBLING_TRAIN,
     QV_MICRO_QUEUE,
     QV_TRAIN_QUEUE,
     VEGAS_WHOLE_PACKETS,
@@ -238,9 +237,34 @@ def _cb_rounds_reasons(a: str, kind: str, kb: float) -> dict[str, str]:
         }
     if (a, kind, kb) in _CB_ROUNDS:
         return {ROUNDS: _CB_ROUNDS[(a, kind, kb)]}
-    if a == "quick-vegas" and kind == "doubled" and kb >= 3000.0:
-        return {ROUNDS: QV_DOUBLING_TRAIN}
+    if a == "quick-vegas" and kind == "doubled" and kb in _QV_RUNS_DOUBLED:
+        return {ROUNDS: _QV_RUNS_DOUBLED[kb]}
     return {}
+
+
+_NE_TEST = "tests/analytic/test_new_equilibrium_layers.py::"
+#: Quick Vegas after the doubling, round model (the ACK train's runs) against packets
+_QV_RUNS_DOUBLED = {
+    2000.0: "near the pipe the round model's train runs merge faster than the packets' "
+    "(its backlog 1.25-4 times theirs in the last ramp rounds), Δ reaches α/4 a round "
+    "early and the near-band measurement round stops the ramp at ~270 packets, below the "
+    "packets' ~291 (train spread evenly: ~313), so it settles sooner "
+    f"({_NE_TEST}test_round_model_with_the_trains_runs_holds_early_near_the_pipe; "
+    "tests/analytic/test_train_clumps.py::"
+    "test_near_the_pipe_the_models_runs_merge_faster_than_the_packets)",
+    3000.0: "the windows follow the packets within 2.5 % round by round for 30 rounds "
+    "after the doubling (peak 399 vs 397); one window of the swing back lies 0.4 packet "
+    "outside the 2 % band, so it settles later; with a 2.5 % band both settle in 15.6 RTTs "
+    f"({_NE_TEST}test_doubling_at_3000_kb_round_model_with_runs_differs_by_the_settling_"
+    "band_edge)",
+    4000.0: "the round that decides whether the ramp pauses (window ~470, 0.94 μd) is a "
+    "near-tie at the near-band rule's α/4 = 0.5: the round model's Δ is 0.42, the "
+    "packets' 0.6, so the packets pause at ~505 and the round model one increase later "
+    "(~544); with the rule at α/5 the round model pauses there too and settles in 12.8 "
+    "RTTs, the packets keep 13.0 "
+    f"({_NE_TEST}test_doubling_at_4000_kb_round_model_with_runs_is_a_near_tie_at_the_near_"
+    "band_rule)",
+}
 
 
 _CB_TOLERANCE = Tolerance(
