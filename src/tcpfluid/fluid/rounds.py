@@ -226,11 +226,15 @@ def simulate_rounds(
     drop_share
         How a round's drop-tail overflow is shared among the flows:
         ``"proportional"`` (default) every flow in flight loses in proportion to its
-        window, so one overflow gives every flow a loss event; ``"in-turn"`` its whole
-        packets fall one per flow, flow after flow in turn from where the last overflow
-        stopped (a part of a packet waits for the next overflow), as packets of many
-        flows interleaved at a full queue are dropped
-        (:class:`~tcpfluid.fluid._rounds_law.OverflowShare`).
+        window, so one overflow gives every flow a loss event and many flows of one base
+        RTT halve together; ``"in-turn"`` its whole packets fall one per flow, flow after
+        flow in turn from where the last overflow stopped (a part of a packet waits for
+        the next overflow), as packets of many flows interleaved at a full queue are
+        dropped (:class:`~tcpfluid.fluid._rounds_law.OverflowShare`). ``"in-turn"`` puts
+        Reno's many-flows index on the packet simulator's (the Quick Vegas paper's §5.3,
+        tests/test_fairness_many_flows.py); it is not the default because a single flow
+        then overflows a round later (a part of a packet is not a loss), so Reno's
+        sawtooth peaks about one packet above the fluid μd + B.
 
     Returns
     -------
