@@ -164,6 +164,16 @@ def _mf_reasons(sc: str, a: str) -> dict[str, str]:
                 "(tests/fluid/test_rounds_async.py::"
                 "test_different_rtt_fast_jain_per_period_agrees_where_the_packet_run_is_steady)"
             )
+    if a == "reno" and sc == "qv-different-rtt":
+        swing = (
+            "the packet run moves the link between the RTT groups from one 50-s period to "
+            "the next (its index swings by more than 0.3 between periods); over 100-s "
+            "periods it is steady within 0.05 and the round model and the hybrid agree with "
+            "it within 0.05 (tests/test_many_flows_overflow.py::"
+            "test_reno_different_rtt_packet_shares_swing_between_50s_periods)"
+        )
+        reasons[ROUNDS] = swing
+        reasons[ODE] = swing
     if a == "reno" and sc == "qv-many-flows":
         reasons[ROUNDS] = _RM_SYNCHRONISED
         reasons[ODE] = (
