@@ -100,3 +100,29 @@ def test_reno_different_rtt_packet_shares_swing_between_50s_periods(
     assert abs(p100[0] - p100[1]) < 0.05
     np.testing.assert_allclose(_jains(r["rounds"], _EDGES_100), p100, rtol=0, atol=0.05)
     np.testing.assert_allclose(_jains(r["ode"], _EDGES_100), p100, rtol=0, atol=0.05)
+
+
+@pytest.mark.slow
+def test_fast_different_rtt_long_flows_lose_as_often_as_the_packets_but_do_not_regrow() -> None:
+    """FAST on qv-different-rtt (α = 100 packets per flow: 60 flows need 6000 against a
+    1500-packet buffer, so the queue overflows every round). The round model's 200-ms
+    flows take about as many loss events as the packet simulator's (within 25 %: their
+    share of every group's overflows), but FAST halves on each and doubles at most once a
+    round, so they sit at a few packets where the packet flows keep windows of tens: their
+    mean window is under a third of the packets' and the round model's index is below
+    the packet run's in every 50-s period."""
+    sc = build_scenario("qv-different-rtt").with_algorithm("fast")
+    pk = tcpfluid.simulate(sc, "packet")
+    rm = tcpfluid.simulate(sc, "rounds")
+    long_flows = list(range(40, 60))  # the third group: 200 ms
+    ev_pk = np.mean([pk.summary.flows[i].losses for i in long_flows])
+    ev_rm = np.mean([rm.summary.flows[i].losses for i in long_flows])
+    assert ev_rm == pytest.approx(ev_pk, rel=0.25)
+    late_pk = pk.time_s >= 50.0
+    late_rm = rm.time_s >= 50.0
+    w_pk = float(np.mean(np.asarray(pk.window_pkts)[long_flows][:, late_pk]))
+    w_rm = float(np.mean(np.asarray(rm.window_pkts)[long_flows][:, late_rm]))
+    assert w_rm < w_pk / 3.0
+    j_pk = _jains(pk, _EDGES_50, packet=True)
+    j_rm = _jains(rm, _EDGES_50)
+    assert all(r < p for r, p in zip(j_rm, j_pk, strict=True))
