@@ -59,16 +59,6 @@ VEGAS_WHOLE_PACKETS = (
     f"doubled) against the packets' 16.2 / 28.0 / 15.3 ({_HYB_ROWS}"
     "test_vegas_at_150_kb_follows_the_packets_with_whole_packet_windows_and_fifo_samples)"
 )
-#: Quick Vegas after the doubling, round model against packets at 3000-5000 kb
-QV_DOUBLING_TRAIN = (
-    "the packet flow's per-ACK increments queue inside its train and the round's mean RTT "
-    "counts that queue: Δ reaches α/4 before μd, the near-band measurement round stops the "
-    "ramp and the packet flow overshoots less and settles sooner; with Δ from the round's "
-    "minimum RTT (the train's queue switched off) the packets settle in 18.9 / 18.9 / 19.8 "
-    "RTTs at 3000 / 4000 / 5000 kb, within ±25 % of the round model "
-    f"({_QV_TEST}test_doubling_settles_with_the_round_model_once_the_train_queue_is_"
-    "switched_off)"
-)
 #: Quick Vegas on qv-basic after the doubling, packet simulator against the document
 QV_DOUBLING_PACKET_VS_NS2 = (
     "the packet flow's train queue of per-ACK increments stops the ramp before μd (a "
