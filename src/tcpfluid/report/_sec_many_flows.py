@@ -149,7 +149,12 @@ def _mf_reasons(sc: str, a: str) -> dict[str, str]:
             "arrivals; with the buffer out of play (≥ N·α) no packet is lost and packets "
             "and ODE agree within 0.05 in every period (scaled-down scenario, "
             "tests/test_report_reasons.py::"
-            "test_fast_many_flows_fairness_is_lost_only_to_buffer_overflows)"
+            "test_fast_many_flows_fairness_is_lost_only_to_buffer_overflows); how a packet "
+            "flow reacts to the losses sets the rest: FAST cuts once per loss episode as "
+            "ns-2's FAST module does, and with a second cut for each retransmission lost "
+            "again (lost_retransmit='halve') the 0–100 s packet index falls from 0.948 to "
+            "0.639 (tests/test_fairness_fast_loss.py::"
+            "test_one_cut_per_loss_episode_brings_the_packet_index_to_the_paper)"
         )
         if sc == "qv-many-flows":  # the experiment runs this scenario (scaled down)
             reasons[PACKET] = overflow
