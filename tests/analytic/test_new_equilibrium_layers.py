@@ -336,6 +336,21 @@ def _agree(x: float, ref: float) -> bool:
     return abs(x - ref) <= max(0.25 * ref, 3.0)
 
 
+def _rounds_to_nw_with_and_without_runs(n: int) -> tuple[int, int, int]:
+    """Rounds from an n-fold rise to nW: packets, round model with the train's runs, round
+    model with the train spread evenly."""
+    target = n * W
+    sc = _scenario(n)
+    f = _packet(n, QuickVegas())
+    on = simulate(sc, "rounds", train_runs=True).native
+    off = simulate(sc, "rounds", train_runs=False).native
+    return (
+        _rounds_to(f.round_t_s, f.round_cwnd_pkts, target),
+        _rounds_to(on.time_s, on.window_pkts[:, 0], target),
+        _rounds_to(off.time_s, off.window_pkts[:, 0], target),
+    )
+
+
 @pytest.mark.parametrize("n", [5, 7, 10])
 def test_round_model_ramp_follows_the_packets_with_the_trains_runs(n: int) -> None:
     """Rounds from the n-fold rise until the window reaches nW, round model vs packets.
@@ -346,14 +361,7 @@ def test_round_model_ramp_follows_the_packets_with_the_trains_runs(n: int) -> No
     packets' 31 / 46 / 56). With the train spread evenly (``False``) it meets eq. (12)
     instead (18 / 22 / 27 rounds).
     """
-    target = n * W
-    sc = _scenario(n)
-    f = _packet(n, QuickVegas())
-    pk = _rounds_to(f.round_t_s, f.round_cwnd_pkts, target)
-    on = simulate(sc, "rounds", train_runs=True).native
-    off = simulate(sc, "rounds", train_runs=False).native
-    n_on = _rounds_to(on.time_s, on.window_pkts[:, 0], target)
-    n_off = _rounds_to(off.time_s, off.window_pkts[:, 0], target)
+    pk, n_on, n_off = _rounds_to_nw_with_and_without_runs(n)
     assert _agree(n_on, pk)
     assert not _agree(n_off, pk)
     eq12 = float(rounds_to_equilibrium("quick-vegas", W, n, beta=4.0))
@@ -416,14 +424,7 @@ def test_round_model_with_the_trains_runs_holds_early_near_the_pipe() -> None:
       RTTs; spread evenly 18.8).
     """
     for n in (3, 4):
-        target = n * W
-        sc = _scenario(n)
-        f = _packet(n, QuickVegas())
-        pk = _rounds_to(f.round_t_s, f.round_cwnd_pkts, target)
-        on = simulate(sc, "rounds", train_runs=True).native
-        off = simulate(sc, "rounds", train_runs=False).native
-        n_on = _rounds_to(on.time_s, on.window_pkts[:, 0], target)
-        n_off = _rounds_to(off.time_s, off.window_pkts[:, 0], target)
+        pk, n_on, n_off = _rounds_to_nw_with_and_without_runs(n)
         eq12 = float(rounds_to_equilibrium("quick-vegas", W, n, beta=4.0))
         assert n_on > pk and n_on > n_off
         assert _agree(n_off, pk) and abs(n_off - (np.ceil(eq12) + 2)) <= 0.35 * eq12
