@@ -94,7 +94,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import MIN_WINDOW, check_flows, loss_args
+from ._common import MIN_WINDOW, check_flows, check_initial_window, loss_args
 from .base import (
     CONGESTION_AVOIDANCE,
     LOSS_FAST,
@@ -180,6 +180,10 @@ class TcpHo(ControlLaw):
         packet of backlog (eq. 1 of the Quick Vegas paper with the round's maximal RTT)
         is a status 3: an empty path is room. Table 4 and the conspicuous rounds are
         unchanged. docs/algorithms.md has the measured numbers.
+    initial_window : float, default 2
+        Window of the first round, packets; ``>= 1``. Table 4 of the TCP-Ho paper starts at
+        2; ns-2's TCP agents, which ran the paper's simulations, start at 1
+        (``windowInit_``).
 
     Notes
     -----
@@ -192,7 +196,8 @@ class TcpHo(ControlLaw):
 
     name: ClassVar[str] = "tcp-ho"
 
-    def __init__(self, *, decrease: str = "throughput") -> None:
+    def __init__(self, *, decrease: str = "throughput", initial_window: float = 2.0) -> None:
+        self.initial_window = check_initial_window(initial_window)
         if decrease not in DECREASES:
             raise ValueError(
                 f"decrease must be one of {', '.join(map(repr, DECREASES))}; got {decrease!r}"
@@ -252,8 +257,12 @@ class TcpHo(ControlLaw):
         return np.maximum(w * (0.75 if kind == LOSS_FAST else 0.5), MIN_WINDOW)
 
     def params(self) -> dict[str, Any]:
-        """``{"decrease": ...}`` (the document's rules have no tunable parameter)."""
-        return {"decrease": self._decrease}
+        """``{"decrease": ...}`` (the document's rules have no tunable parameter), with
+        ``"initial_window"`` when it is not Table 4's 2 packets."""
+        out: dict[str, Any] = {"decrease": self._decrease}
+        if self.initial_window != 2.0:
+            out["initial_window"] = self.initial_window
+        return out
 
 
 Conditions = tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]
