@@ -19,7 +19,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import as_float_array, check_choice, check_positive, check_real
+from .._validation import as_float_array, check_choice, check_positive, check_range, check_real
 from .slow_start import _finite_result, critical_window, resolve_rtt_model
 
 __all__ = [
@@ -135,15 +135,16 @@ def _even_ceil(x: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def _vegas_conspicuous(
-    bdp: NDArray[np.float64], gamma: float, rtt_model: str
+    bdp: NDArray[np.float64], gamma: float, rtt_model: str, initial_window: float = 2.0
 ) -> NDArray[np.float64]:
     # eq. (2) of the TCP-Ho paper with the exponent corrected (docs/errata.md, E4):
-    # W_l = 2^(l/2) for even l, the first even l with W_l >= W* is
-    # l = 2 ceil(log2 W*); then ceil(μd − 7 W_l / 8) more rounds at +1 per round.
+    # from W_0 = 2, W_l = 2^(l/2) for even l, the first even l with W_l >= W* is
+    # l = 2 ceil(log2 W*); then ceil(μd − 7 W_l / 8) more rounds at +1 per round. From a
+    # first window w0 the doubling every other round gives W_l = w0 2^(l/2 − 1).
     w_star = critical_window("vegas", bdp, gamma=gamma, rtt_model=rtt_model)  # type: ignore[arg-type]
-    half_l = np.maximum(np.ceil(np.log2(w_star) - 1e-12), 1.0)
+    half_l = np.maximum(np.ceil(np.log2(w_star / initial_window) - 1e-12) + 1.0, 1.0)
     l_round = 2.0 * half_l
-    w_l = 2.0**half_l
+    w_l = initial_window * 2.0 ** (half_l - 1.0)
     return np.asarray(l_round + np.maximum(np.ceil(bdp - 7.0 * w_l / 8.0 - 1e-9), 0.0))
 
 
@@ -155,6 +156,7 @@ def conspicuous_round(
     rtt_model: Literal["average", "last"] | None = None,
     queue: Literal["bottleneck", "paper", "table"] = "bottleneck",
     rtt: Literal["average", "last"] | None = None,
+    initial_window: float = 2.0,
 ) -> NDArray[np.float64]:
     """The round at which a new flow first reaches the available bandwidth (the TCP-Ho paper, §4).
 
@@ -175,6 +177,11 @@ def conspicuous_round(
     queue
         TCP-Ho only: the backlog the round's last packet waits behind, which sets the RTT D
         of eqs. (3)-(4).
+    initial_window
+        Vegas only: the window of the first round, packets (``>= 1``). Table 3 of the
+        TCP-Ho paper starts at 2 (the default); ns-2's TCP agents, which ran the paper's
+        simulations, start at 1 (``windowInit_``). The slow start doubles every other
+        round, ``W_l = w0 · 2^(l/2 − 1)``, so one packet costs two rounds.
 
         * ``"bottleneck"`` (default): the larger of the sender's extra packets z_{k-1} and
           the standing bottleneck queue ``W_k - μd`` once the window exceeds μd (erratum
@@ -198,10 +205,11 @@ def conspicuous_round(
     # Vegas's options are checked for TCP-Ho too: a bad value is a caller's error either way
     check_positive("gamma", gamma)
     model = resolve_rtt_model(rtt_model, rtt)
+    w0 = check_range("initial_window", initial_window, 1.0, float("inf"), hi_open=True)
     b = as_float_array("bdp", bdp, positive=True)
     if algorithm == "vegas":
         return _finite_result(
-            "conspicuous_round", lambda: _vegas_conspicuous(b, gamma, model), bdp=bdp
+            "conspicuous_round", lambda: _vegas_conspicuous(b, gamma, model, w0), bdp=bdp
         )
 
     def tcp_ho_round() -> NDArray[np.float64]:
