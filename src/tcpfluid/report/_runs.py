@@ -146,12 +146,17 @@ def rounds_run(
 
 
 def ode_run(
-    scenario: str, algorithm: str, overrides: Mapping[str, Any], *, n_points: int = 2001
+    scenario: str,
+    algorithm: str,
+    overrides: Mapping[str, Any],
+    *,
+    n_points: int = 2001,
+    params: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run the ODE model on a scenario; summary and trajectories (and, on the hybrid
     model, each flow's round trace ``round_t_s``, ``round_cwnd_pkts``, ``round_phase``,
-    as the packet simulator's)."""
-    sc, res, out = _run("ode", scenario, algorithm, overrides, n_points=n_points)
+    as the packet simulator's). ``params``: the law's parameters over the scenario's."""
+    sc, res, out = _run("ode", scenario, algorithm, overrides, params, n_points=n_points)
     if res is None:
         return out
     r = res.native
