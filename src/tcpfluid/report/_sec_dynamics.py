@@ -120,7 +120,14 @@ def _basic_closed(a: str, bdp: float, d: float) -> dict[str, float | NA]:
     if a == "fast":
         out["settled_window"] = bdp + p["alpha"]
     if a == "tcp-ho":
-        out["time_to_equilibrium_s"] = float(conspicuous_round("tcp-ho", bdp)) * d
+        # eq. (4) counts the round at which the Table-4 ramp (TCP-Ho's slow start) ends,
+        # not the settling into the 2 % band: each engine's ramp end is its exit time
+        out["ss_exit_time_s"] = float(conspicuous_round("tcp-ho", bdp)) * d
+        out["time_to_equilibrium_s"] = NA(
+            "the conspicuous round counts the end of TCP-Ho's Table-4 ramp, not the settling "
+            "into the 2 % band: see the row 'slow-start exit time' "
+            "(tests/test_tcp_ho_ramp_end.py)"
+        )
     return out
 
 
@@ -290,7 +297,10 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "Times to equilibrium and convergence use one definition for every engine "
         "(tcpfluid.metrics: the window stays within max(1 packet, 2 %) of its settled value). "
         "The reference is the document's number where it prints one, else the closed form, "
-        "else the packet simulator."
+        "else the packet simulator. TCP-Ho's slow start is its Table-4 ramp: the closed form "
+        "of its end (the TCP-Ho paper's eq. 4 with the bottleneck queue, erratum E8) is "
+        "judged on the exit time, its settling time against the packet simulator "
+        "(tests/test_tcp_ho_ramp_end.py)."
     )
     return SectionResult(
         "basic",
