@@ -77,6 +77,10 @@ __all__ = [
 
 FloatArray = NDArray[np.float64]
 
+#: decide a boundary where one flow's round ended on Python floats (:func:`_boundary_one`);
+#: ``False``: every boundary through the array path (the reference that path must equal)
+ONE_FLOW_PATH = True
+
 
 # ------------------------------------------------------------------------------ engine
 class _Laws:
@@ -103,9 +107,12 @@ class _Laws:
                 raise TypeError(f"{type(lw).__name__}.init_state must return a 'phase' array")
         self.fresh = [{k: v.copy() for k, v in st.items()} for st in self.states]
         self.names = [""] * n
-        for lw, ix in self.groups:
-            for j in ix.tolist():
+        #: flow -> (its group, its position in the group's state arrays)
+        self.slot: list[tuple[int, int]] = [(0, 0)] * n
+        for g, (lw, ix) in enumerate(self.groups):
+            for p, j in enumerate(ix.tolist()):
                 self.names[j] = getattr(lw, "name", type(lw).__name__)
+                self.slot[j] = (g, p)
         act = [lw.initial_action(st) for (lw, _), st in zip(self.groups, self.states, strict=True)]
         self.init_cwnd = np.empty(n)
         self.init_incr = np.empty(n)
@@ -156,10 +163,34 @@ class _Laws:
             if keep is not None:
                 for k, v in st.items():
                     v[~m] = keep[k][~m]
-            cwnd[ix] = np.broadcast_to(a.cwnd, ix.shape)
-            incr[ix] = np.broadcast_to(a.incr, ix.shape)
-            cap[ix] = np.broadcast_to(a.cap, ix.shape)
+            cwnd[ix] = a.cwnd
+            incr[ix] = a.incr
+            cap[ix] = a.cap
         return cwnd, incr, cap
+
+    def decide_one(self, j: int, sample: RoundSample) -> tuple[float, float, float]:
+        """:meth:`decide` when only flow ``j``'s round ended (``sample``: its values, arrays
+        of one element): the law decides for that flow alone, on views of its state, so a
+        law's one-flow path (Python floats) applies. A law decides each flow from that
+        flow's own state and sample, so this is the same decision as :meth:`decide`'s."""
+        g, p = self.slot[j]
+        lw, ix = self.groups[g]
+        st = self.states[g]
+        if ix.size == 1:
+            a = lw.on_round(st, sample)
+        else:
+            view = {k: v[p : p + 1] for k, v in st.items()}
+            sub = dict(view)
+            a = lw.on_round(sub, sample)
+            for k, v in sub.items():
+                if v is not view[k]:  # the law replaced the array instead of updating it
+                    st[k][p : p + 1] = v
+        return _first(a.cwnd), _first(a.incr), _first(a.cap)
+
+    def phase_of(self, j: int) -> float:
+        """Flow ``j``'s phase."""
+        g, p = self.slot[j]
+        return float(self.states[g]["phase"][p])
 
     def lose(self, j: int, kind: int, w: float) -> float:
         """The loss reaction of flow ``j``; returns its new window."""
@@ -169,6 +200,13 @@ class _Laws:
                 new = lw.on_loss(st, pos.astype(np.intp), kind, np.array([w]))
                 return float(np.asarray(new, dtype=np.float64).ravel()[0])
         raise IndexError(j)  # pragma: no cover - every flow belongs to a group
+
+
+def _first(x: Any) -> float:
+    """The first value of an action's field as a float."""
+    if type(x) is np.ndarray and x.size == 1:
+        return float(x.item())
+    return float(np.asarray(x, dtype=np.float64).reshape(-1)[0])
 
 
 def simulate_hybrid(
@@ -363,6 +401,10 @@ def _boundary(
     has_rev: bool = False,
 ) -> None:
     """The laws decide for the flows whose round ended at ``t`` (then loss reactions)."""
+    which = np.flatnonzero(ends)
+    if which.size == 1 and ONE_FLOW_PATH:
+        _boundary_one(laws, ff, int(which[0]), base, t, frac, rounds, loss_times, has_rev)
+        return
     d = ff[K.F_D]
     r_acks = ff[K.F_R_ACKS]
     r_min = ff[K.F_R_MIN]
@@ -410,8 +452,11 @@ def _boundary(
         ff[K.F_FIRST_DROP, j] = np.inf
         ff[K.F_RECOVER, j] = t + float(ff[K.F_LAST_RTT, j] or d[j])
     phase = laws.phase(ends.size)
-    for j in np.flatnonzero(ends):
-        rounds[j].append((t, float(w[j]), float(ff[K.F_W, j]), float(phase[j])))
+    for i, wj, nj, pj in zip(
+        which.tolist(), w[which].tolist(), ff[K.F_W, which].tolist(), phase[which].tolist(),
+        strict=True,
+    ):  # fmt: skip
+        rounds[i].append((t, wj, nj, pj))
     ff[K.F_ROUND_SEQ] = np.where(ends, ff[K.F_SENT], ff[K.F_ROUND_SEQ])
     ff[K.F_ACKD_PREV] = np.where(ends, ff[K.F_ACKD_ROUND], ff[K.F_ACKD_PREV])
     ff[K.F_ACKD_ROUND] = np.where(ends, ff[K.F_ACKD], ff[K.F_ACKD_ROUND])
@@ -420,6 +465,72 @@ def _boundary(
         (K.F_R_FSUM, 0.0),
     ):  # fmt: skip
         ff[row, ends] = value
+
+
+def _boundary_one(
+    laws: _Laws,
+    ff: FloatArray,
+    j: int,
+    base: FloatArray,
+    t: float,
+    frac: float,
+    rounds: list[list[tuple[float, float, float, float]]],
+    loss_times: list[list[float]],
+    has_rev: bool,
+) -> None:
+    """:func:`_boundary` when only flow ``j``'s round ended (the common case with few
+    flows): the same operations on Python floats (IEEE double, as NumPy's), without
+    NumPy's fixed cost per call on whole rows. Other flows' state is untouched, as there."""
+    col = ff[:, j].tolist()
+    d = col[K.F_D]
+    r_acks = col[K.F_R_ACKS]
+    r_min = col[K.F_R_MIN]
+    b = min(float(base[j]), r_min)
+    base[j] = b
+    finite_b = math.isfinite(b)
+    ff[K.F_BASE, j] = b if finite_b else 0.0
+    w = col[K.F_W]
+    base_rtt = b if finite_b else d
+    rtt_mean = col[K.F_R_SUM] / max(r_acks, 1e-300) if r_acks > 0 else d
+    if has_rev:
+        f_min = col[K.F_FMIN]
+        fwd_base = 0.5 * d + (f_min if math.isfinite(f_min) else 0.0)
+        fwd_mean = 0.5 * d + col[K.F_R_FSUM] / max(r_acks, 1e-300) if r_acks > 0 else fwd_base
+    else:
+        fwd_mean = rtt_mean - 0.5 * d
+        fwd_base = base_rtt - 0.5 * d
+    sample = RoundSample(
+        cwnd=np.array([w]),
+        base_rtt=np.array([base_rtt]),
+        rtt_mean=np.array([rtt_mean]),
+        rtt_min=np.array([r_min if math.isfinite(r_min) else d]),
+        rtt_max=np.array([col[K.F_R_MAX] if col[K.F_R_MAX] > 0 else d]),
+        acks=np.array([r_acks]),
+        fwd_delay_mean=np.array([fwd_mean]),
+        fwd_delay_base=np.array([fwd_base]),
+    )
+    new_w, ff[K.F_INCR, j], ff[K.F_CAP, j] = laws.decide_one(j, sample)
+    lost = col[K.F_LOST]
+    if lost >= 1.0 and t >= col[K.F_FIRST_DROP] + d:
+        # the flow's ACKs dropped on the ACK path in this round and the one before
+        kind = loss_kind(lost > frac * w, col[K.F_ACKD] - col[K.F_ACKD_PREV] >= 1.0)
+        new_w = laws.lose(j, kind, w)
+        ff[K.F_INCR, j] = 0.0
+        ff[K.F_CAP, j] = new_w
+        loss_times[j].append(t)
+        ff[K.F_LOST, j] = 0.0
+        ff[K.F_FIRST_DROP, j] = np.inf
+        ff[K.F_RECOVER, j] = t + (col[K.F_LAST_RTT] or d)
+    ff[K.F_W, j] = new_w
+    rounds[j].append((t, w, new_w, laws.phase_of(j)))
+    ff[K.F_ROUND_SEQ, j] = col[K.F_SENT]
+    ff[K.F_ACKD_PREV, j] = col[K.F_ACKD_ROUND]
+    ff[K.F_ACKD_ROUND, j] = col[K.F_ACKD]
+    ff[K.F_R_ACKS, j] = 0.0
+    ff[K.F_R_SUM, j] = 0.0
+    ff[K.F_R_MIN, j] = np.inf
+    ff[K.F_R_MAX, j] = 0.0
+    ff[K.F_R_FSUM, j] = 0.0
 
 
 def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
