@@ -323,11 +323,15 @@ def test_reverse_bottleneck_vegas_at_mu_r_forward_vegas_at_mu_f(lag: int) -> Non
     assert fwd.summary.losses[0, 0] == lag
 
 
-def test_reno_sawtooth_peaks_at_pipe_plus_buffer() -> None:
+@pytest.mark.parametrize("drop_share", ["proportional", "in-turn"])
+def test_reno_sawtooth_peaks_at_pipe_plus_buffer(drop_share: str) -> None:
     # document 003 §IV.C: Reno's window peaks at w_max = mu RTT_base + B (fluid, forward
     # bottleneck), then halves on the loss. mu d = 100, B = 50: peaks at 150 (+1: the round
-    # that overflows adds one packet before the loss is seen).
-    tr = simulate_rounds(get_law("reno"), Path(1000, 0.1, buffer=50), duration_s=120.0)
+    # that overflows adds one packet before the loss is seen). Under either overflow rule:
+    # a round that overflows loses at least one whole packet.
+    tr = simulate_rounds(
+        get_law("reno"), Path(1000, 0.1, buffer=50), duration_s=120.0, drop_share=drop_share
+    )
     w = tr.window_pkts[:, 0, 0]
     ca = tr.phase[:, 0, 0] == CONGESTION_AVOIDANCE
     assert tr.summary.losses[0, 0] >= 3

@@ -269,6 +269,8 @@ class _AsyncLoop:
         # its own next round (packets lost, no longer in flight)
         self.pending = np.zeros(F)
         self.share = OverflowShare(1) if drop_share == "in-turn" else None
+        # per flow: the rounds left of its loss episode (_rounds_law.RECOVERY_ROUNDS)
+        self.recovering = np.zeros(F, dtype=np.int64)
         self.red_avg, self.red_t, self.red_q = 0.0, 0.0, 0.0
         # per class: the start of its round in progress, the ACK-train rate, the RTT history
         self.t = [np.zeros(1) for _ in self.ix]
@@ -500,7 +502,7 @@ class _AsyncLoop:
         mask[ix] = self.active[ix]
         cwnd0, incr, cap = decide(
             self.law, state, sample, lost, mask, sample.cwnd, self.cfg.frac, counting,
-            self.losses,
+            self.losses, None, self.recovering,
         )  # fmt: skip
         if whole:
             self.cwnd0, self.incr, self.cap = cwnd0, incr, cap

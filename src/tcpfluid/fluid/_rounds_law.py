@@ -133,14 +133,21 @@ class OverflowShare:
     packet per flow, flow after flow, from the flow after the last one it hit, as packets
     of many flows interleaved at a full queue are dropped (with ``L`` packets over ``m``
     flows in flight each loses ``⌊L/m⌋`` and the next ``L mod m`` in turn one more; a
-    part of a packet is carried to the group's next overflow). Each group of flows
-    (scenario of a batch) keeps its own turn and carry.
+    part of a packet is carried to the group's next overflow). A round that overflows
+    drops at least one whole packet (the packet that did not fit: a packet sender's
+    window is a whole number of packets), so one flow loses a packet in every round
+    its queue overflows, as with ``"proportional"`` and in the packet simulator. Each
+    group of flows (scenario of a batch) keeps its own turn and carry.
 
     Parameters
     ----------
     groups
         Number of groups (independent turns).
     """
+
+    #: a round that overflows drops at least one whole packet (``False``: only the whole
+    #: packets of the carried total; an experiment's switch, tests/test_many_flows_overflow.py)
+    at_least_one: bool = True
 
     def __init__(self, groups: int) -> None:
         self.next = [0] * groups
@@ -150,10 +157,14 @@ class OverflowShare:
         """The losses of one group's flows: ``lost`` their shares in proportion to the
         windows ``w`` (packets in flight; 0: not sending); returns whole packets in turn,
         at most each flow's window."""
-        total = self.carry[group] + float(np.sum(lost))
+        now = float(np.sum(lost))
+        total = self.carry[group] + now
         out = np.zeros(lost.size)
         el = np.flatnonzero(w >= 1.0)
         whole = math.floor(total + 1e-9)
+        if now > 1e-9 and self.at_least_one:
+            # a queue that overflows drops at least the packet that did not fit
+            whole = max(whole, 1)
         if whole <= 0 or el.size == 0:
             self.carry[group] = total
             return out
@@ -166,6 +177,16 @@ class OverflowShare:
         out[turn] += 1.0
         self.next[group] = int(el[(start + extra) % m])
         return np.minimum(out, w)
+
+
+#: rounds after a loss reaction whose losses belong to the same loss episode (no new loss
+#: event): the packets a flow sends in the round after its cut were mostly sent before a
+#: packet sender detects the loss (duplicate ACKs arrive a round after the drop), and a
+#: packet sender cuts once per episode (NewReno's recovery point; ns-2's FAST module halves
+#: again only once the ACKs pass the highest packet sent at the last cut). The hybrid ODE
+#: engine's rule: drops within one RTT after the reaction belong to the same event.
+#: Module-level so that an experiment can switch it off (0; tests/test_many_flows_overflow.py).
+RECOVERY_ROUNDS = 1
 
 
 def loss_events(lost: FloatArray, w1: FloatArray, active: NDArray[np.bool_]) -> NDArray[np.bool_]:
@@ -187,18 +208,31 @@ def decide(
     counts: Any,
     losses: NDArray[np.int64],
     burst: NDArray[np.bool_] | None = None,
+    recovering: NDArray[np.int64] | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The law's decision at the end of the round (window, per-ACK increment, cap of the
     next round), replaced by the loss reaction for the flows that lost packets; counts
     their loss events in ``losses`` (in place) where ``counts`` (the round started before
     the run's end). ``burst``: the flows whose ACKs the ACK path dropped in the round
-    (their duplicate-ACK losses are reported as ``LOSS_BURST``)."""
+    (their duplicate-ACK losses are reported as ``LOSS_BURST``). ``recovering`` (per
+    flow, updated in place for the ``active`` flows): the rounds left of each flow's loss
+    episode; a flow still in one loses packets without a new loss event
+    (:data:`RECOVERY_ROUNDS`)."""
     action: RoundAction = law.on_round(state, sample)
     cwnd0 = np.asarray(action.cwnd, dtype=np.float64)
     incr = np.asarray(action.incr, dtype=np.float64)
     cap = np.asarray(action.cap, dtype=np.float64)
+    hit = None
     if lost is not None:
         hit = loss_events(lost, w1, active)
+        if recovering is not None:
+            hit &= recovering <= 0
+    if recovering is not None:
+        np.subtract(recovering, 1, out=recovering, where=active & (recovering > 0))
+        if hit is not None:
+            recovering[hit] = RECOVERY_ROUNDS
+    if lost is not None:
+        assert hit is not None
         if np.any(hit):
             cwnd0, incr, cap = _react_to_losses(
                 law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst

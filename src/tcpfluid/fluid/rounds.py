@@ -40,8 +40,11 @@ round, one shared queue; :func:`simulate_scenario_rounds` chooses it.
   :meth:`~tcpfluid.algorithms.base.ControlLaw.on_loss` is called after ``on_round``
   (kind :data:`~tcpfluid.algorithms.base.LOSS_TIMEOUT` when a flow loses more than
   ``timeout_loss_fraction`` of its window in the round, else
-  :data:`~tcpfluid.algorithms.base.LOSS_FAST`). The idle time of a retransmission
-  timeout is not modelled.
+  :data:`~tcpfluid.algorithms.base.LOSS_FAST`). A flow's losses in the round after its
+  loss reaction belong to the same loss episode and start no new loss event (a packet
+  sender learns of a drop a round later and cuts once per episode:
+  ``_rounds_law.RECOVERY_ROUNDS``). The idle time of a retransmission timeout is not
+  modelled.
 * **ACK-path bottleneck** (document 003): with ``μr < μa`` ACKs per second on the reverse
   link and a reverse buffer of ``Br`` ACKs, the ACK backlog is
   ``qr = clip(W − μr d, 0, Br)`` and the RTT ``d + qr/μr``: Vegas settles at rate μr.
@@ -229,12 +232,13 @@ def simulate_rounds(
         window, so one overflow gives every flow a loss event and many flows of one base
         RTT halve together; ``"in-turn"`` its whole packets fall one per flow, flow after
         flow in turn from where the last overflow stopped (a part of a packet waits for
-        the next overflow), as packets of many flows interleaved at a full queue are
-        dropped (:class:`~tcpfluid.fluid._rounds_law.OverflowShare`). ``"in-turn"`` puts
+        the next overflow, but a round that overflows drops at least one whole packet),
+        as packets of many flows interleaved at a full queue are dropped
+        (:class:`~tcpfluid.fluid._rounds_law.OverflowShare`). ``"in-turn"`` puts
         Reno's many-flows index on the packet simulator's (the Quick Vegas paper's §5.3,
-        tests/test_fairness_many_flows.py); it is not the default because a single flow
-        then overflows a round later (a part of a packet is not a loss), so Reno's
-        sawtooth peaks about one packet above the fluid μd + B.
+        tests/test_fairness_many_flows.py); one flow loses a packet in every round that
+        overflows under both rules, as in the packet simulator. Not the default: over
+        the report's sections it moves no row (docs/round-model.md, "Finite buffer").
 
     Returns
     -------
@@ -339,6 +343,8 @@ def _round_loop(
     runs = np.zeros(S) if spread_train and train_runs else None
     # drop_share="in-turn": each scenario's turn over its flows
     in_turn = OverflowShare(S) if drop_share == "in-turn" else None
+    # per flow: the rounds left of its loss episode (_rounds_law.RECOVERY_ROUNDS)
+    recovering = np.zeros(n, dtype=np.int64)
     history: deque[Rtts] = deque()
     # with cross traffic the FIFO keeps part of its backlog from round to round
     # (docs/round-model.md, "Queue memory"): the last round's, and its available rate
@@ -417,7 +423,9 @@ def _round_loop(
                 base_for_law, sample.rtt_mean, rtts[1], got, duration,
             )  # fmt: skip
         # ---------------- the law decides
-        cwnd0, incr, cap = decide(law, state, sample, lost, active, w1, frac, cn, losses, burst)
+        cwnd0, incr, cap = decide(
+            law, state, sample, lost, active, w1, frac, cn, losses, burst, recovering
+        )
         if (k & 31) == 31 or k == n_steps - 1:
             next_report = _checkpoint(w1, k, n_steps, t, t_end, progress, next_report)
         if t_end != math.inf and bool(np.all(t >= t_end)):
