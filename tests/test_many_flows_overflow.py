@@ -13,6 +13,8 @@ simulator.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -157,6 +159,18 @@ def test_reno_different_rtt_packet_shares_swing_between_50s_periods(
     np.testing.assert_allclose(_jains(r["ode"], _EDGES_100), p100, rtol=0, atol=0.05)
 
 
+def _group_rates(res: tcpfluid.Result, packet: bool = False) -> np.ndarray:
+    """Mean delivered packets/s of a flow of each RTT group (20 flows each), per 50-s
+    period: shape (periods, groups)."""
+    if packet:
+        t, dl = _packet_delivered(res)
+    else:
+        t, dl = res.time_s, _delivered_pkts(res.time_s, res.throughput_pps)
+    periods = itertools.pairwise(_EDGES_50)
+    got = np.array([[np.interp(b, t, x) - np.interp(a, t, x) for x in dl] for a, b in periods])
+    return got.reshape(len(_EDGES_50) - 1, 3, -1).mean(axis=2) / 50.0
+
+
 def _long_flow_window(res: tcpfluid.Result) -> float:
     """Mean window (packets) of the 200-ms group (flows 40-59) after 50 s."""
     late = np.asarray(res.time_s) >= 50.0
@@ -179,7 +193,11 @@ def test_fast_different_rtt_round_model_follows_the_packets_with_one_cut_per_los
     """Losses in the round after a flow's cut belong to its loss episode (a packet sender
     learns of a drop a round later and cuts once per episode). The round model then
     follows the packets: utilisation within 0.03 (0.90 against 0.90), the 50-150 s
-    indices within 0.05, and the 200-ms flows keep windows of tens of packets. Switched
+    indices within 0.05, and the 200-ms flows keep windows of tens of packets. In 0-50 and
+    150-200 s the packet index is higher: the packet run moves the link between the 50-ms
+    and 100-ms groups from one 50-s period to the next (a 100-ms flow gets 1144-1971
+    packets/s), where the round model holds the 100-ms group at its 50-150 s level (~965
+    packets/s, within 10 % over the periods). Switched
     off (every round's share a new loss event), the 200-ms flows, charged a share of the
     short flows' overflows every round, halve every round and sit at a few packets, the
     link idles (utilisation 0.80) and every 50-s index is more than 0.05 below the
@@ -191,6 +209,10 @@ def test_fast_different_rtt_round_model_follows_the_packets_with_one_cut_per_los
     assert float(rm.summary.utilization) == pytest.approx(u_pk, abs=0.03)
     np.testing.assert_allclose(_jains(rm, _EDGES_50)[1:3], j_pk[1:3], rtol=0, atol=0.05)
     assert _long_flow_window(rm) > 0.5 * _long_flow_window(pk)
+    mid_pk, mid_rm = _group_rates(pk, packet=True)[:, 1], _group_rates(rm)[:, 1]
+    assert mid_pk.max() > 1.4 * mid_pk.min()
+    assert mid_rm.max() < 1.1 * mid_rm.min()
+    assert mid_rm.mean() == pytest.approx(mid_pk[1:3].mean(), rel=0.25)
 
     monkeypatch.setattr(_rounds_law, "RECOVERY_ROUNDS", 0)
     off = tcpfluid.simulate(sc, "rounds")
