@@ -381,3 +381,86 @@ def test_ctrl_c_stops_the_pool_without_waiting_for_its_points(tmp_path: Path) ->
     _, err = proc.communicate(timeout=60)  # the points would take 300 s
     assert proc.returncode == 130, err
     _one_line_error(err, "interrupted")
+
+
+_SLOW_WORKER_SET_UP = textwrap.dedent(
+    """
+    import os, sys, time
+    import tcpfluid.sweep.execution as sm
+    from tcpfluid.cli import main
+
+    real_init = sm._worker_init
+
+    def slow_init(parent_pid):
+        # a loaded machine: the worker is forked but has not run its set-up yet
+        os.write(1, b"forked\\n")
+        time.sleep(1.5)
+        real_init(parent_pid)
+
+    def stuck(task):
+        time.sleep(300)
+
+    sm._worker_init = slow_init
+    sm._run_point = stuck
+    sys.exit(main(["sweep", sys.argv[1], "--out", sys.argv[2], "--no-progress", "--jobs", "2"]))
+    """
+)
+
+
+def _own_group_default_sigint() -> None:
+    """Before exec: a process group of its own (a terminal's Ctrl-C reaches the whole
+    group: the command and its pool's workers) and SIGINT at its default disposition."""
+    os.setpgid(0, 0)
+    _default_sigint()
+
+
+@pytest.mark.parametrize("target", ["group", "command"])
+def test_ctrl_c_while_the_workers_are_being_set_up_is_one_line(tmp_path: Path, target: str) -> None:
+    """A signal that reaches a worker forked but not yet set up (its parent's handlers
+    still in place) must not run those handlers there (a traceback per worker, a worker
+    that survives its pool), and the command exits at once with one line."""
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(
+        'engine = "packet"\nalgorithm = "vegas"\nmetrics = ["utilization"]\n'
+        '[grid]\nbandwidth = ["1Mbps", "2Mbps", "3Mbps"]\ncbr = "none"\n'
+    )
+    script = tmp_path / "slow_set_up.py"
+    script.write_text(_SLOW_WORKER_SET_UP)
+    proc = subprocess.Popen(
+        [PY, str(script), str(cfg), str(tmp_path / "o.csv")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_own_group_default_sigint,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "forked\n"  # a worker is inside its set-up
+    if target == "group":
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    _one_line_error(err, "interrupted")
+
+
+def test_a_signal_while_the_sweep_waits_on_its_pool_is_raised_by_the_waiting_loop() -> None:
+    """Ctrl-C during a pool's run is noted, not raised where it lands (inside
+    ``concurrent.futures``' bookkeeping it could leave a future's lock held and the
+    process hanging at exit): the waiting loop raises it, and the handler is restored."""
+    import queue
+
+    wake: queue.SimpleQueue[object] = queue.SimpleQueue()
+    before = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with sweep_exec._DeferredSignals(wake) as deferred:
+            signal.raise_signal(signal.SIGINT)  # would raise KeyboardInterrupt here
+            assert wake.get(timeout=5) is sweep_exec._WAKE_SIGNAL
+            with pytest.raises(KeyboardInterrupt):
+                deferred.deliver()
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        with pytest.raises(KeyboardInterrupt):
+            signal.raise_signal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, before)
