@@ -7,7 +7,8 @@ of the TCP-Ho paper, Ho, Chan, Chen 2007):
 * :func:`rounds_to_equilibrium` - rounds from W to nW (Quick Vegas paper, eqs. 11, 12);
 * :func:`conspicuous_round` - round at which a new flow reaches the available
   bandwidth (TCP-Ho paper, eqs. 2-5, corrected; the printed eq. 6 is
-  :func:`conspicuous_round_printed`);
+  :func:`conspicuous_round_printed`); :func:`tcp_ho_reach_round` - the round TCP-Ho's
+  Table-4 window first reaches μd (two or three rounds before its ramp ends);
 * :func:`slow_start_windows` - the window of each slow-start round (Quick Vegas
   paper, Table 1; TCP-Ho paper, Tables 3-4);
 
@@ -31,6 +32,7 @@ from .convergence import (
     rounds_to_equilibrium,
     tcp_ho_cubic,
     tcp_ho_cubic_root,
+    tcp_ho_reach_round,
 )
 from .equilibrium import (
     BLBEquilibrium,
@@ -93,6 +95,7 @@ __all__ = [
     "spectral_radius",
     "tcp_ho_cubic",
     "tcp_ho_cubic_root",
+    "tcp_ho_reach_round",
     "vegas_equilibrium_window",
     "vegas_window_band",
 ]

@@ -134,6 +134,38 @@ def _even_ceil(x: NDArray[np.float64]) -> NDArray[np.float64]:
     return c + np.mod(c, 2.0)
 
 
+def tcp_ho_reach_round(bdp: ArrayLike) -> NDArray[np.float64]:
+    """The first round whose window in the TCP-Ho paper's Table 4 reaches μd.
+
+    Table 4 (re-derived in :func:`tcpfluid.analytic.derive.tcp_ho_table_windows`) has
+    ``W_i = (i² − 2i + 8)/4`` at even and ``(i² − 2i + 9)/4`` at odd rounds i (W_1 = W_2
+    = 2), so ``W_i >= μd`` from the first even ``i >= 1 + sqrt(4μd − 7)`` or odd
+    ``i >= 1 + sqrt(4μd − 8)``, whichever comes first. This is the round a new flow's
+    window first reaches the available bandwidth; the ramp ends later, at
+    :func:`conspicuous_round` (eq. 4 compares rounds k and k − 2, so it stops two or three
+    rounds after this one).
+
+    Parameters
+    ----------
+    bdp
+        μd, packets (> 0; scalar or array).
+
+    Returns
+    -------
+    numpy.ndarray
+        Rounds (whole numbers as floats, round 1 = the first round), shape of ``bdp``.
+    """
+    b = as_float_array("bdp", bdp, positive=True)
+
+    def reach() -> NDArray[np.float64]:
+        even = _even_ceil(1.0 + np.sqrt(np.maximum(4.0 * b - 7.0, 0.0)))
+        c = np.ceil(1.0 + np.sqrt(np.maximum(4.0 * b - 8.0, 0.0)) - 1e-9)
+        odd = c + 1.0 - np.mod(c, 2.0)
+        return np.asarray(np.where(b <= 2.0, 1.0, np.minimum(even, odd)))
+
+    return _finite_result("tcp_ho_reach_round", reach, bdp=bdp)
+
+
 def _vegas_conspicuous(
     bdp: NDArray[np.float64], gamma: float, rtt_model: str, initial_window: float = 2.0
 ) -> NDArray[np.float64]:

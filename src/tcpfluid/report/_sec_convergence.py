@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import plot
 from ..algorithms import get_law
-from ..analytic import conspicuous_round, rounds_to_equilibrium
+from ..analytic import conspicuous_round, rounds_to_equilibrium, tcp_ho_reach_round
 from ..scenarios import build_scenario
 from ._common import (
     NO_FIGURE_VALUES,
@@ -57,15 +57,19 @@ def _cb_tasks(cfg: ReportConfig) -> list[Task]:
 
 def _cb_closed(a: str, b: float) -> dict[str, float | NA]:
     """The closed forms of law ``a`` at μd = ``b`` packets, each of its own quantity: the
-    conspicuous round (``new``: the round a new connection's window first reaches μd) and
+    round a new connection's window first reaches μd (``new``: Vegas's conspicuous round,
+    eq. (2); for TCP-Ho the first Table-4 window at or above μd, two or three rounds
+    before its ramp ends at the conspicuous round) and
     the rounds from the doubling until the window reaches nW (``doubled``, n = 2, W =
     μd/2: (n − 1)W for Vegas; eq. (12) seen two rounds late, ⌈i⌉ + 2, for Quick Vegas;
     ``doubled_i``: eq. (12)'s raw i)."""
     none = NA("no closed form in the documents")
     beta = get_law(a).params().get("beta", 4.0)
     out: dict[str, float | NA] = {"new": none, "doubled": none, "doubled_i": none}
-    if a in ("vegas", "tcp-ho"):
+    if a == "vegas":
         out["new"] = float(conspicuous_round(a, b))
+    if a == "tcp-ho":
+        out["new"] = float(tcp_ho_reach_round(b))
     if a in ("vegas", "quick-vegas"):
         i = float(rounds_to_equilibrium(a, b / 2.0, 2.0, beta=beta))
         out["doubled_i"] = i
@@ -76,7 +80,7 @@ def _cb_closed(a: str, b: float) -> dict[str, float | NA]:
 #: the settling rows' closed-form cell: the closed forms count another quantity
 _CF_OTHER = {
     "new": NA(
-        "the conspicuous round counts the rounds until the window first reaches μd, not the "
+        "the closed form counts the rounds until the window first reaches μd, not the "
         "settling into the 2 % band: see the row 'new connection: round the window first "
         "reaches μd'"
     ),
@@ -515,13 +519,17 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "tcpfluid.metrics for every engine, judged against the packet simulator. The closed "
         "forms count another quantity and have rows of their own, in rounds, where every "
         "engine counts the same quantity on its own round trace (round 1 = [0, d]): the "
-        "conspicuous round (new Vegas and TCP-Ho connections, the TCP-Ho paper's eq. (2) and "
-        "erratum E8) against the round the window first reaches μd; (n−1)W (Vegas) and eq. "
+        "round the window first reaches μd (a new Vegas connection: the conspicuous round, "
+        "the TCP-Ho paper's eq. (2); a new TCP-Ho connection: the first window of the TCP-Ho "
+        "paper's Table 4 at or above μd, tcpfluid.analytic.tcp_ho_reach_round, two or three "
+        "rounds before eq. (4) ends its ramp) against the same round in every engine; "
+        "(n−1)W (Vegas) and eq. "
         "(12) counted from the change, ⌈i⌉ + 2 (Quick Vegas), against the rounds from the "
         "doubling until the window reaches nW (n = 2, W = μd/2)."
     )
     notes = (
-        "Convergence vs BDP: the closed forms (the conspicuous round, (n − 1)W, eq. (12)) "
+        "Convergence vs BDP: the closed forms (the round the window reaches μd, (n − 1)W, "
+        "eq. (12)) "
         "count the rounds until the window first reaches μd or nW, not the settling into the "
         "2 % band after the overshoot, so they are not the reference of the settling rows "
         "('convergence, new connection', 'convergence, bandwidth doubled'); they are compared "
