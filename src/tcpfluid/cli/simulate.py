@@ -103,7 +103,12 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument(
-        "-q", "--quiet", action="store_true", help="no progress bar on stderr (never with --json)"
+        "-q",
+        "--quiet",
+        "--no-progress",
+        dest="quiet",
+        action="store_true",
+        help="no progress bar on stderr (never with --json)",
     )
     p.set_defaults(run=run)
 

@@ -83,7 +83,14 @@ def add_parser(sub: Any) -> None:
         "--cache", metavar="DIR", default=None, help="result cache directory (default FILE.cache)"
     )
     cache.add_argument("--no-cache", action="store_true", help="do not read or write a cache")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument(
+        "-q",
+        "--quiet",
+        "--no-progress",
+        dest="no_progress",
+        action="store_true",
+        help="no progress bar (there is none either when stderr is not a terminal)",
+    )
     p.add_argument(
         "--allow-failed",
         action="store_true",

@@ -1,0 +1,77 @@
+"""The README's shell examples, as a user copies them after the two commands.
+
+Each line must name a scenario, an algorithm and ``--set`` parameters the command accepts
+(checked without running the long ones: the scenario is built and its law constructed,
+where a wrong parameter is refused), and the short ones are run for real through the
+installed console script.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tcpfluid.algorithms.registry import get_law
+from tcpfluid.cli import build_parser
+from tcpfluid.cli._sets import parse_sets
+from tcpfluid.scenarios import build_scenario, law_params
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SCRIPT = Path(sys.executable).parent / "tcpfluid"
+
+
+def _examples() -> list[list[str]]:
+    """The commands of the README's bash blocks after the two commands (split at ``&&``,
+    comments dropped)."""
+    blocks = re.findall(r"```bash\n(.*?)```", README, flags=re.S)[2:]
+    out: list[list[str]] = []
+    for block in blocks:
+        for line in block.splitlines():
+            cmd: list[str] = []
+            for word in [*shlex.split(line, comments=True), "&&"]:
+                if word == "&&":
+                    if cmd:
+                        out.append(cmd)
+                    cmd = []
+                else:
+                    cmd.append(word)
+    return out
+
+
+EXAMPLES = _examples()
+
+
+def test_the_readme_has_simulate_and_predict_examples() -> None:
+    names = [c[1] for c in EXAMPLES]
+    assert "simulate" in names and "predict" in names
+
+
+@pytest.mark.parametrize("cmd", [c for c in EXAMPLES if c[1] == "simulate"], ids=" ".join)
+def test_simulate_examples_name_parameters_their_law_and_scenario_accept(cmd: list[str]) -> None:
+    args = build_parser().parse_args(cmd[1:])
+    scenario = build_scenario(args.scenario, **parse_sets(args.sets)).with_algorithm(args.algorithm)
+    get_law(args.algorithm, **law_params(scenario.params))  # a wrong --set key raises here
+
+
+def _quick(cmd: list[str]) -> bool:
+    """Lines that run in a few seconds: the closed forms and fluid (non-packet) runs."""
+    if cmd[1] == "predict":
+        return True
+    return cmd[1] == "simulate" and "packet" not in cmd
+
+
+@pytest.mark.parametrize("cmd", [c for c in EXAMPLES if _quick(c)], ids=" ".join)
+def test_short_examples_run_through_the_console_script(cmd: list[str]) -> None:
+    assert cmd[0] == ".venv/bin/tcpfluid"
+    assert SCRIPT.is_file(), f"console script {SCRIPT} not installed (pip install -e .)"
+    res = subprocess.run(
+        [str(SCRIPT), *cmd[1:]], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() and "Traceback" not in res.stderr
