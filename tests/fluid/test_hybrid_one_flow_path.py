@@ -1,10 +1,13 @@
-"""The hybrid model's boundary where one flow's round ended, decided on Python floats.
+"""The hybrid model's round boundaries: Python floats for one flow, compiled bookkeeping
+for several.
 
 With few flows almost every round boundary ends one flow's round; ``hybrid._boundary_one``
 decides it on Python floats and lets the law decide that flow alone (its one-flow path).
-That must not change a single result: the reference is the same run with every boundary
-through the array path (``hybrid.ONE_FLOW_PATH = False``, the model's behaviour before the
-one-flow path).
+Where several rounds end at once, the sample and the bookkeeping are compiled
+(``_hybrid_kernel.boundary_sample``, ``boundary_act``, ``boundary_reset``). Neither may
+change a single result: the reference is the same run with every boundary in NumPy array
+operations (``hybrid.ONE_FLOW_PATH = False``, ``hybrid.COMPILED_BOUNDARY = False``, the
+model's behaviour before both).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import numpy as np
 import pytest
 
 from tcpfluid.algorithms import get_law
-from tcpfluid.fluid import hybrid
+from tcpfluid.fluid import _hybrid_kernel, hybrid
 from tcpfluid.fluid.hybrid import HybridResult, simulate_hybrid, simulate_scenario_hybrid
 from tcpfluid.scenarios import build_scenario
 
@@ -40,21 +43,35 @@ def _assert_same(a: Any, b: Any, where: str = "result") -> None:
         assert a == b, where
 
 
-def _both(run: Callable[[], HybridResult], monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = {"one": 0}
-    one = hybrid._boundary_one
+def _both(
+    run: Callable[[], HybridResult],
+    monkeypatch: pytest.MonkeyPatch,
+    *,
+    one: int = 20,
+    several: int = 0,
+) -> None:
+    """``run`` with the fast paths (each taken at least ``one`` / ``several`` times) and
+    with the array path: the same result bit for bit."""
+    calls = {"one": 0, "several": 0}
+    one_flow, sample = hybrid._boundary_one, _hybrid_kernel.boundary_sample
 
-    def counting(*args: Any) -> None:
+    def counting_one(*args: Any) -> None:
         calls["one"] += 1
-        one(*args)
+        one_flow(*args)
 
-    monkeypatch.setattr(hybrid, "_boundary_one", counting)
+    def counting_sample(*args: Any) -> None:
+        calls["several"] += 1
+        sample(*args)
+
+    monkeypatch.setattr(hybrid, "_boundary_one", counting_one)
+    monkeypatch.setattr(_hybrid_kernel, "boundary_sample", counting_sample)
     fast = run()
-    assert calls["one"] > 20  # the one-flow path decided boundaries
+    assert calls["one"] >= one and calls["several"] >= several
     monkeypatch.setattr(hybrid, "ONE_FLOW_PATH", False)
-    calls["one"] = 0
+    monkeypatch.setattr(hybrid, "COMPILED_BOUNDARY", False)
+    calls.update(one=0, several=0)
     reference = run()
-    assert calls["one"] == 0
+    assert calls == {"one": 0, "several": 0}
     _assert_same(fast, reference)
 
 
@@ -101,4 +118,46 @@ def test_one_flow_boundaries_with_laws_per_flow_and_joining_flows(
             flow_stop_s=[np.inf, 25.0, np.inf],
         ),
         monkeypatch,
+    )
+
+
+def test_several_rounds_ending_together_change_no_result(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # twelve flows of one law in three RTT groups, joining in groups: the rounds of a
+    # group end in the same step; a finite buffer overflows (losses learnt together)
+    vegas = get_law("vegas")
+    _both(
+        lambda: simulate_hybrid(
+            vegas,
+            mu_pps=2000.0,
+            base_rtt_s=[0.05] * 4 + [0.08] * 4 + [0.12] * 4,
+            duration_s=30.0,
+            buffer_pkts=50.0,
+            flow_start_s=[0.0] * 4 + [5.0] * 4 + [10.0] * 4,
+        ),
+        monkeypatch,
+        one=0,
+        several=100,
+    )
+
+
+def test_several_rounds_ending_together_behind_an_ack_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # forward delays measured by timestamps (the ACK-path queue), ACK drops
+    fpv = get_law("forward-vegas")
+    _both(
+        lambda: simulate_hybrid(
+            fpv,
+            mu_pps=1000.0,
+            base_rtt_s=[0.06] * 3,
+            duration_s=20.0,
+            buffer_pkts=30.0,
+            reverse_mu_pps=400.0,
+            reverse_buffer_pkts=5.0,
+        ),
+        monkeypatch,
+        one=0,
+        several=50,
     )

@@ -377,3 +377,83 @@ def advance(  # type: ignore[no-untyped-def]
         if any_end:
             return k, ROUND_END
     return k, DONE
+
+
+# rows of the round sample :func:`boundary_sample` fills, shape (N_SAMPLE, F)
+S_CWND = 0
+S_BASE = 1
+S_MEAN = 2
+S_MIN = 3
+S_MAX = 4
+S_ACKS = 5
+S_FWD_MEAN = 6
+S_FWD_BASE = 7
+N_SAMPLE = 8
+
+
+@njit(**_JIT)
+def boundary_sample(ff, ends, base, has_rev, out):  # type: ignore[no-untyped-def]
+    """The round sample of every flow at a boundary (rows ``S_*`` of ``out``): the flows
+    whose round ended (``ends``) first lower their BaseRTT ``base`` (inf: none yet) to the
+    round's minimum RTT; ``ff[F_BASE]`` gets it (0 while none). Flows whose round did not
+    end get the same fields from their running round (their decisions are discarded)."""
+    F = ff.shape[1]
+    for j in range(F):
+        d = ff[F_D, j]
+        r_min = ff[F_R_MIN, j]
+        if ends[j] and r_min < base[j]:
+            base[j] = r_min
+        b = base[j]
+        finite_b = math.isfinite(b)
+        ff[F_BASE, j] = b if finite_b else 0.0
+        r_acks = ff[F_R_ACKS, j]
+        out[S_CWND, j] = ff[F_W, j]
+        out[S_BASE, j] = b if finite_b else d
+        mean = ff[F_R_SUM, j] / max(r_acks, 1e-300) if r_acks > 0 else d
+        out[S_MEAN, j] = mean
+        out[S_MIN, j] = r_min if math.isfinite(r_min) else d
+        out[S_MAX, j] = ff[F_R_MAX, j] if ff[F_R_MAX, j] > 0 else d
+        out[S_ACKS, j] = r_acks
+        if has_rev:
+            # an ACK-path queue is in the RTT but not in the forward delay (timestamps)
+            f_min = ff[F_FMIN, j]
+            fb = 0.5 * d + (f_min if math.isfinite(f_min) else 0.0)
+            out[S_FWD_BASE, j] = fb
+            out[S_FWD_MEAN, j] = (
+                0.5 * d + ff[F_R_FSUM, j] / max(r_acks, 1e-300) if r_acks > 0 else fb
+            )
+        else:
+            out[S_FWD_MEAN, j] = mean - 0.5 * d
+            out[S_FWD_BASE, j] = out[S_BASE, j] - 0.5 * d
+
+
+@njit(**_JIT)
+def boundary_act(ff, ends, cwnd, incr, cap, t, detect):  # type: ignore[no-untyped-def]
+    """The laws' actions for the flows whose round ended; ``detect`` gets, in order, the
+    flows among them that learn of a loss now (returns their number)."""
+    n = 0
+    for j in range(ff.shape[1]):
+        if not ends[j]:
+            continue
+        ff[F_W, j] = cwnd[j]
+        ff[F_INCR, j] = incr[j]
+        ff[F_CAP, j] = cap[j]
+        if ff[F_LOST, j] >= 1.0 and t >= ff[F_FIRST_DROP, j] + ff[F_D, j]:
+            detect[n] = j
+            n += 1
+    return n
+
+
+@njit(**_JIT)
+def boundary_reset(ff, ends):  # type: ignore[no-untyped-def]
+    """A new round begins for the flows whose round ended."""
+    for j in range(ff.shape[1]):
+        if ends[j]:
+            ff[F_ROUND_SEQ, j] = ff[F_SENT, j]
+            ff[F_ACKD_PREV, j] = ff[F_ACKD_ROUND, j]
+            ff[F_ACKD_ROUND, j] = ff[F_ACKD, j]
+            ff[F_R_ACKS, j] = 0.0
+            ff[F_R_SUM, j] = 0.0
+            ff[F_R_MIN, j] = np.inf
+            ff[F_R_MAX, j] = 0.0
+            ff[F_R_FSUM, j] = 0.0

@@ -80,6 +80,9 @@ FloatArray = NDArray[np.float64]
 #: decide a boundary where one flow's round ended on Python floats (:func:`_boundary_one`);
 #: ``False``: every boundary through the array path (the reference that path must equal)
 ONE_FLOW_PATH = True
+#: the bookkeeping of a boundary where several rounds ended in compiled code;
+#: ``False``: in NumPy array operations (the reference the compiled code must equal)
+COMPILED_BOUNDARY = True
 
 
 # ------------------------------------------------------------------------------ engine
@@ -405,6 +408,75 @@ def _boundary(
     if which.size == 1 and ONE_FLOW_PATH:
         _boundary_one(laws, ff, int(which[0]), base, t, frac, rounds, loss_times, has_rev)
         return
+    if not COMPILED_BOUNDARY:
+        _boundary_arrays(laws, ff, ends, which, base, t, frac, rounds, loss_times, has_rev)
+        return
+    F = ends.size
+    s = np.empty((K.N_SAMPLE, F))
+    K.boundary_sample(ff, ends, base, has_rev, s)
+    w = s[K.S_CWND].copy()
+    sample = RoundSample(
+        cwnd=s[K.S_CWND],
+        base_rtt=s[K.S_BASE],
+        rtt_mean=s[K.S_MEAN],
+        rtt_min=s[K.S_MIN],
+        rtt_max=s[K.S_MAX],
+        acks=s[K.S_ACKS],
+        fwd_delay_mean=s[K.S_FWD_MEAN],
+        fwd_delay_base=s[K.S_FWD_BASE],
+    )
+    cw, inc, cp = laws.decide(ends, sample)
+    detect = np.empty(F, dtype=np.intp)
+    n = K.boundary_act(ff, ends, cw, inc, cp, t, detect)
+    for j in detect[:n].tolist():
+        _lose(laws, ff, j, float(w[j]), t, frac, loss_times)
+    phase = laws.phase(F)
+    for i, wj, nj, pj in zip(
+        which.tolist(), w[which].tolist(), ff[K.F_W, which].tolist(), phase[which].tolist(),
+        strict=True,
+    ):  # fmt: skip
+        rounds[i].append((t, wj, nj, pj))
+    K.boundary_reset(ff, ends)
+
+
+def _lose(
+    laws: _Laws,
+    ff: FloatArray,
+    j: int,
+    w: float,
+    t: float,
+    frac: float,
+    loss_times: list[list[float]],
+) -> None:
+    """Flow ``j`` (window ``w`` before its decision) learns of its losses at ``t``."""
+    # the flow's ACKs dropped on the ACK path in this round and the one before (the first
+    # drop of the loss event falls in one of them): a duplicate-ACK loss is LOSS_BURST
+    burst = ff[K.F_ACKD, j] - ff[K.F_ACKD_PREV, j] >= 1.0
+    kind = loss_kind(bool(ff[K.F_LOST, j] > frac * w), bool(burst))
+    new = laws.lose(j, kind, w)
+    ff[K.F_W, j] = new
+    ff[K.F_INCR, j] = 0.0
+    ff[K.F_CAP, j] = new
+    loss_times[j].append(t)
+    ff[K.F_LOST, j] = 0.0
+    ff[K.F_FIRST_DROP, j] = np.inf
+    ff[K.F_RECOVER, j] = t + float(ff[K.F_LAST_RTT, j] or ff[K.F_D, j])
+
+
+def _boundary_arrays(
+    laws: _Laws,
+    ff: FloatArray,
+    ends: NDArray[np.bool_],
+    which: NDArray[np.intp],
+    base: FloatArray,
+    t: float,
+    frac: float,
+    rounds: list[list[tuple[float, float, float, float]]],
+    loss_times: list[list[float]],
+    has_rev: bool,
+) -> None:
+    """:func:`_boundary` in NumPy array operations (the reference the compiled
+    bookkeeping, :func:`tcpfluid.fluid._hybrid_kernel.boundary_sample`, must equal)."""
     d = ff[K.F_D]
     r_acks = ff[K.F_R_ACKS]
     r_min = ff[K.F_R_MIN]
