@@ -303,7 +303,15 @@ def _progress(
         return _NoBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, initial=initial, desc=desc, unit="pt", dynamic_ncols=True)
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except (OSError, ValueError, AttributeError):  # not a terminal, or no real stderr
+        size = os.terminal_size((0, 0))
+    if size.columns > 0 and size.lines > 0:
+        return tqdm(total=total, initial=initial, desc=desc, unit="pt", dynamic_ncols=True)
+    # a terminal that reports no size (a pseudo-terminal without a window) would hide a
+    # bar sized to it: draw it 80 columns wide
+    return tqdm(total=total, initial=initial, desc=desc, unit="pt", ncols=80, nrows=24)
 
 
 def usable_cpus() -> int:
