@@ -75,3 +75,20 @@ def test_short_examples_run_through_the_console_script(cmd: list[str]) -> None:
     )
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() and "Traceback" not in res.stderr
+
+
+def test_the_files_the_examples_write_are_ignored_by_git() -> None:
+    """After the examples a checkout stays clean: every file they write (``--out``, the
+    plot's default image next to its table) is in ``.gitignore``."""
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    parser = build_parser()
+    written = []
+    for cmd in EXAMPLES:
+        args = parser.parse_args(cmd[1:])
+        if cmd[1] == "sweep":
+            written.append(Path(args.out))
+        elif cmd[1] == "plot":
+            written.append(Path(args.out) if args.out else Path(args.table).with_suffix(".png"))
+    assert written
+    for path in written:
+        assert f"/{path.as_posix()}" in ignored, f"{path} is written by a README example"
