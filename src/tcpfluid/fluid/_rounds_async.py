@@ -34,7 +34,11 @@ of a round of class ``c`` (time ``t``):
   synchronous rule; the hybrid's rule, in proportion to its arrivals). The flows of the
   class take theirs at the end of the round; the other classes' flows at the end of their
   own next round, and until then what they lost is not in flight (it leaves their
-  windows in the shared backlog). RED
+  windows in the shared backlog). A flow's losses taken at the end of the round after
+  its loss reaction belong to the same loss episode and start no new loss event
+  (``_rounds_law.RECOVERY_ROUNDS``): without that rule the long-RTT flows, charged a
+  share of the short-RTT classes' overflows at every one of their rounds, halve every
+  round. RED
   (:mod:`tcpfluid.queueing`): the averaged queue ``avg`` follows the queue per arrival
   (``μ`` arrivals per second, weight ``w_q``), the class's packets of the round are
   dropped with probability ``p(avg)``; a flow's expected drops accumulate and each whole
