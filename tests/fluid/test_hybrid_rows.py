@@ -413,3 +413,27 @@ def test_quick_vegas_at_1000_kb_leaves_slow_start_in_the_packets_round() -> None
     f = simulate_scenario_hybrid(sc, rtt_sample="departure").flows[0]
     t_f, w_f = exit_round(f.round_t_s, f.round_cwnd_pkts, f.round_phase)
     assert t_f < t_h - 0.05 and w_f < w_h / 1.3
+
+
+def test_quick_vegas_hybrid_slow_start_is_table_1_plus_a_first_round_offset() -> None:
+    # The same run: the hybrid's slow-start windows are Table 1 of the Quick Vegas paper
+    # (2, 3, 4.5, ..., 22.78, 34.17) plus one constant, gained in its first round (2.24 at
+    # the end of round 1): it does not grow by 1.5 per round, so it is not in the law's
+    # growth, which the hybrid follows exactly from round 2 on. One
+    # growth round after the closed form's exit window (22.78) the hybrid reads Table 1's
+    # 34.17, which is exactly the row's ×1.5 bound, plus that offset.
+    from tcpfluid.analytic import slow_start_windows
+    from tcpfluid.report._sec_convergence import _cb_overrides
+
+    sc = build_scenario("qv-basic", **{**_cb_overrides(1000.0), "duration": "2s"})
+    h = simulate_scenario_hybrid(sc.with_algorithm("quick-vegas")).flows[0]
+    n = int(np.flatnonzero(np.asarray(h.round_phase) > 0)[0])  # slow-start rounds
+    w = np.asarray(h.round_cwnd_pkts)[:n]
+    table = slow_start_windows("quick-vegas", n)
+    offset = w - table
+    assert n == 8
+    assert np.ptp(offset) < 1e-3  # constant over the slow start
+    assert 0.1 < offset[0] < 0.5  # under half a packet
+    assert table[-1] == pytest.approx(1.5 * table[-2])  # 34.17 = 1.5 x 22.78
+    assert w[-1] > 1.5 * table[-2]  # the exit window is above the bound by the offset only
+    assert w[-1] - 1.5 * table[-2] == pytest.approx(offset[0], abs=1e-3)
