@@ -111,3 +111,22 @@ def test_a_sweep_draws_its_bar_unless_quiet(tmp_path: Path, flag: str | None, si
         assert "sweep (closed-form)" in term and "4/4" in term
     else:
         assert term.strip() == ""
+
+
+@pytest.mark.parametrize("command", ["predict", "simulate", "sweep", "report"])
+def test_every_long_running_command_takes_quiet_and_no_progress(command: str) -> None:
+    """The one switch the README names, in both spellings, on every command that draws a
+    progress bar."""
+    from tcpfluid.cli import build_parser
+
+    parser = build_parser(command)
+    positional = {
+        "predict": ["qv-basic"],
+        "simulate": ["qv-basic", "-a", "vegas"],
+        "sweep": ["c.toml", "--out", "o.csv"],
+        "report": [],
+    }[command]
+    dest = "no_progress" if command == "sweep" else "quiet"
+    assert getattr(parser.parse_args([command, *positional]), dest) is False
+    for flag in ("-q", "--quiet", "--no-progress"):
+        assert getattr(parser.parse_args([command, *positional, flag]), dest) is True, flag

@@ -103,6 +103,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "-q",
         "--quiet",
+        "--no-progress",
+        dest="quiet",
         action="store_true",
         help="scenario mode: no progress bar on stderr during --check (never with --json)",
     )
