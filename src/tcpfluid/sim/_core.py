@@ -344,7 +344,9 @@ def link_free(li, lk):
     return li[lk, J_CAP] - (li[lk, J_TAIL] - li[lk, J_HEAD])
 
 
-@_jit_inline
+# a call (one compiled copy, explicit signature): it is rare, and its copies inlined into
+# the loop only lengthened the compile
+@njit("void(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8, f8)", **_JIT)
 def _pop_exited(lf, li, rf, lk, now):
     """An eager link has no exit events: drop the packets that left it by ``now`` from its
     ring (in order, counting their bytes as the exit events of other links do). Done when
@@ -746,43 +748,70 @@ def _on_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, ack, ts,
                 fi[f, I_PARTIALS] += 1
         else:
             ff[f, F_RTO_DL] = np.inf
-        if fi[f, I_RECOV] == 1:
-            if ack >= fi[f, I_RECOVER]:
-                fi[f, I_RECOV] = 0
-                _reset_round(ff, fi, f, fi[f, I_NXT])
-            elif fi[f, I_STATE] == 1:
-                rtx = ack  # NewReno partial ACK: retransmit the next hole
-        elif fi[f, I_CHECKS] > 0:
-            fi[f, I_CHECKS] -= 1
-            if fi[f, I_STATE] == 1 and ack < fi[f, I_NXT] and _fine_expired(ff, fi, fs, f, now):
-                rtx = ack
+        if fi[f, I_RECOV] == 1 or fi[f, I_CHECKS] > 0:
+            rtx = _ack_recovering(ff, fi, fs, f, ack, now)
         if fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ] and fi[f, I_STATE] == 1:
-            n = fi[f, I_R_CNT]
-            ff[f, F_S_CWND] = ff[f, F_CWND]
-            ff[f, F_S_BASE] = ff[f, F_BASE]
-            ff[f, F_S_MEAN] = ff[f, F_R_SUM] / n
-            ff[f, F_S_MIN] = ff[f, F_R_MIN]
-            ff[f, F_S_MAX] = ff[f, F_R_MAX]
-            ff[f, F_S_ACKS] = fi[f, I_R_ACKS]
-            ff[f, F_S_FWD] = ff[f, F_R_FWD] / n
-            ff[f, F_S_FWD_BASE] = ff[f, F_FWD_BASE]
-            _reset_round(ff, fi, f, fi[f, I_NXT])
-            # the decision is deferred (taken with those of other flows, in one batch)
-            _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_ROUND, now, True)
+            _round_end(ff, fi, lf, li, gf, gi, paths, pend, f, now)
             return DEFERRED, rtx
         _apply_incr(ff, fi, f)
     elif ack == una and fi[f, I_MAXSENT] > una and fi[f, I_STATE] == 1:
-        fi[f, I_DUP] += 1
-        if fi[f, I_RECOV] == 0:
-            d = fi[f, I_DUP]
-            trig = d == 3 or (fi[f, I_FINE] == 1 and d < 3 and _fine_expired(ff, fi, fs, f, now))
-            if trig:
-                k = fi[f, I_RING_OFF] + (una & (fi[f, I_RING_CAP] - 1))
-                fi[f, I_KIND] = K_FAST if fq[k, Q_TXC] <= 1 else K_RETX
-                _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
-                gi[G_CODE_ARG] = f
-                return NEED_LOSS, rtx
+        if _dup_ack(ff, fi, lf, li, gf, gi, paths, fs, fq, pend, f, una, now):
+            return NEED_LOSS, rtx
     return DONE, rtx
+
+
+# The ACK handler's rarer branches, as calls (one compiled copy each): they run at most
+# once a round or during loss recovery, and inlined into the loop they only lengthened its
+# compile (see docs/simulator.md, "Compile time")
+@_jit
+def _ack_recovering(ff, fi, fs, f, ack, now):
+    """A new ACK during fast recovery or Vegas's fine-grained checks after a
+    retransmission: returns the packet to retransmit first (-1: none)."""
+    if fi[f, I_RECOV] == 1:
+        if ack >= fi[f, I_RECOVER]:
+            fi[f, I_RECOV] = 0
+            _reset_round(ff, fi, f, fi[f, I_NXT])
+        elif fi[f, I_STATE] == 1:
+            return ack  # NewReno partial ACK: retransmit the next hole
+    else:
+        fi[f, I_CHECKS] -= 1
+        if fi[f, I_STATE] == 1 and ack < fi[f, I_NXT] and _fine_expired(ff, fi, fs, f, now):
+            return ack
+    return -1
+
+
+@_jit
+def _round_end(ff, fi, lf, li, gf, gi, paths, pend, f, now):
+    """A round of flow ``f`` ended: close its sample and defer the law's decision (taken
+    with those of other flows, in one batch)."""
+    n = fi[f, I_R_CNT]
+    ff[f, F_S_CWND] = ff[f, F_CWND]
+    ff[f, F_S_BASE] = ff[f, F_BASE]
+    ff[f, F_S_MEAN] = ff[f, F_R_SUM] / n
+    ff[f, F_S_MIN] = ff[f, F_R_MIN]
+    ff[f, F_S_MAX] = ff[f, F_R_MAX]
+    ff[f, F_S_ACKS] = fi[f, I_R_ACKS]
+    ff[f, F_S_FWD] = ff[f, F_R_FWD] / n
+    ff[f, F_S_FWD_BASE] = ff[f, F_FWD_BASE]
+    _reset_round(ff, fi, f, fi[f, I_NXT])
+    _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_ROUND, now, True)
+
+
+@_jit
+def _dup_ack(ff, fi, lf, li, gf, gi, paths, fs, fq, pend, f, una, now):
+    """A duplicate ACK: True when it starts a loss event (the flow waits for its law's
+    loss decision)."""
+    fi[f, I_DUP] += 1
+    if fi[f, I_RECOV] == 0:
+        d = fi[f, I_DUP]
+        trig = d == 3 or (fi[f, I_FINE] == 1 and d < 3 and _fine_expired(ff, fi, fs, f, now))
+        if trig:
+            k = fi[f, I_RING_OFF] + (una & (fi[f, I_RING_CAP] - 1))
+            fi[f, I_KIND] = K_FAST if fq[k, Q_TXC] <= 1 else K_RETX
+            _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
+            gi[G_CODE_ARG] = f
+            return True
+    return False
 
 
 @_jit
