@@ -91,6 +91,10 @@ __all__ = ["rtt_classes", "shared_backlog", "simulate_rounds_async"]
 
 FloatArray = NDArray[np.float64]
 
+#: a class of one flow decides through :meth:`_AsyncLoop._decide_one` (the law's one-flow
+#: path); ``False``: through the class's whole arrays (the reference it must equal)
+ONE_FLOW_CLASS = True
+
 
 def rtt_classes(base_rtt_s: FloatArray) -> list[NDArray[np.intp]]:
     """The flows grouped by base RTT (equal to rounding, ``math.isclose``), in order of
@@ -500,6 +504,9 @@ class _AsyncLoop:
     ) -> None:
         """The law decides for the class's flows; the other flows keep state and action."""
         whole = self.K == 1
+        if not whole and ONE_FLOW_CLASS and isinstance(ix, slice) and ix.stop - ix.start == 1:
+            self._decide_one(ix, sample, lost, counting)
+            return
         state = self.ls.state
         keep = None if whole else {k: v.copy() for k, v in state.items()}
         mask = np.zeros(self.F, dtype=bool)
@@ -517,6 +524,40 @@ class _AsyncLoop:
         for key, arr in state.items():
             arr[other] = keep[key][other]
         self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0[ix], incr[ix], cap[ix]
+
+    def _decide_one(
+        self,
+        ix: slice,
+        sample: RoundSample,
+        lost: FloatArray | None,
+        counting: bool,
+    ) -> None:
+        """:meth:`_decide` for a class of one flow: the law decides that flow alone, on
+        views of its state (so a law's one-flow path, on Python floats, applies). A law
+        decides each flow from that flow's own state and sample, so this is the same
+        decision; the other flows' state and action are untouched, as there."""
+        state = self.ls.state
+        view = {k: v[ix] for k, v in state.items()}
+        sub = dict(view)
+        fm, fb = sample.fwd_delay_mean, sample.fwd_delay_base
+        one = RoundSample(
+            cwnd=sample.cwnd[ix],
+            base_rtt=sample.base_rtt[ix],
+            rtt_mean=sample.rtt_mean[ix],
+            rtt_min=sample.rtt_min[ix],
+            rtt_max=sample.rtt_max[ix],
+            acks=sample.acks[ix],
+            fwd_delay_mean=None if fm is None else fm[ix],
+            fwd_delay_base=None if fb is None else fb[ix],
+        )
+        cwnd0, incr, cap = decide(
+            self.law, sub, one, None if lost is None else lost[ix], self.active[ix].copy(),
+            one.cwnd, self.cfg.frac, counting, self.losses[ix], None, self.recovering[ix],
+        )  # fmt: skip
+        for key, arr in sub.items():
+            if arr is not view[key]:  # the law replaced the array instead of updating it
+                state[key][ix] = arr
+        self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0, incr, cap
 
     def _trace(self) -> AsyncRoundTrace:
         run, F = self.cfg, self.F
