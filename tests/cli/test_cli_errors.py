@@ -462,5 +462,9 @@ def test_a_signal_while_the_sweep_waits_on_its_pool_is_raised_by_the_waiting_loo
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
         with pytest.raises(KeyboardInterrupt):
             signal.raise_signal(signal.SIGINT)
+        # noted as the loop ends (the last points came in): raised on leaving, not lost
+        with pytest.raises(KeyboardInterrupt), sweep_exec._DeferredSignals(wake):
+            signal.raise_signal(signal.SIGINT)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGINT, before)

@@ -403,10 +403,11 @@ class _DeferredSignals:
             signum = self._received.pop(0)
             self._previous[signum](signum, None)
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
         for sig, handler in self._previous.items():
             signal.signal(sig, handler)
-        self._previous.clear()
+        if exc_type is None:  # a signal noted as the last points came in is not lost
+            self.deliver()
 
 
 _WAKE_SIGNAL = object()  # put in the waiting loop's queue by a noted signal
