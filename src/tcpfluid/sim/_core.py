@@ -238,7 +238,11 @@ Q_RCVD = 1
 #: without it every call between kernels paid atomic increments/decrements of each array
 #: argument, which took more than half of the run time (measured with perf: 5x slower).
 _JIT: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True, "_nrt": False}
-_jit: Any = njit(**_JIT)
+#: the kernels only the compiled code calls (all but ``run`` and ``_set_key_call``) have no
+#: Python or C entry point: Numba would build, optimise and cache a wrapper for each
+#: (part of the cold compile; see docs/simulator.md, "Compile time")
+_JIT_IN: dict[str, Any] = {**_JIT, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+_jit: Any = njit(**_JIT_IN)
 #: small helpers called on every event are inlined into their callers by Numba (at its IR
 #: level): as calls, each array argument is passed as a struct of about seven values. Each
 #: inlined copy is typed and optimised again (the cold compile grows with the copies), so
@@ -346,7 +350,7 @@ def link_free(li, lk):
 
 # a call (one compiled copy, explicit signature): it is rare, and its copies inlined into
 # the loop only lengthened the compile
-@njit("void(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8, f8)", **_JIT)
+@njit("void(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8, f8)", **_JIT_IN)
 def _pop_exited(lf, li, rf, lk, now):
     """An eager link has no exit events: drop the packets that left it by ``now`` from its
     ring (in order, counting their bytes as the exit events of other links do). Done when
@@ -396,6 +400,12 @@ def _no_room(lf, li, rf, gf, gi, paths, lk, poff, hop):
         hop += 1
         lk = paths[poff + hop]
     return False
+
+
+#: ``_no_room`` as a call (one compiled copy) for a flow's timer, a rare event
+_no_room_call: Any = njit(
+    "b1(f8[:, ::1], i8[:, ::1], f8[:, ::1], f8[::1], i8[::1], i8[::1], i8, i8, i8)", **_JIT_IN
+)(_no_room.py_func)
 
 
 @_jit
@@ -542,7 +552,7 @@ def _reset_round(ff, fi, f, seq):
 @njit(
     "void(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1], f8[::1], i8[::1], i8[::1], i8[::1],"
     " i8, i8, f8, b1)",
-    **_JIT,
+    **_JIT_IN,
 )
 def _push(ff, fi, lf, li, gf, gi, paths, pend, f, p, now, block):
     """Put flow ``f`` on the pending list with state ``p``, its work due at ``now``.
@@ -596,7 +606,7 @@ _SIG_ENQUEUE = (
 )
 
 
-@njit(_SIG_ENQUEUE, **_JIT)
+@njit(_SIG_ENQUEUE, **_JIT_IN)
 def _enqueue_call(
     lf, li, rf, ri, hi, ht, gf, gi, rand, paths, lk, now, flow, seq, ts, fwd, kind, hop, size, poff
 ):
@@ -927,7 +937,7 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl
             _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
             gi[G_CODE_ARG] = f
             code = NEED_LOSS
-    set_key(hi, ht, gi, nl + f, _timer_key(ff, fi, f))
+    _set_key_call(hi, ht, gi, nl + f, _timer_key(ff, fi, f))
     if code == DONE and start:
         code = _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
         if code != DONE:
@@ -1013,7 +1023,7 @@ def _blocked(li, lk):
     return lk >= 0 and li[lk, J_BLOCK] > 0
 
 
-@_jit
+@njit(**_JIT)  # called from Python: with its entry point
 def run(
     ff,
     fi,
@@ -1184,7 +1194,7 @@ def run(
                 or _blocked(li, paths[fi[f, I_FWD_OFF]])
             ):
                 return NEED_ROUND
-            if _no_room(lf, li, rf, gf, gi, paths, l0, p0, 0):
+            if _no_room_call(lf, li, rf, gf, gi, paths, l0, p0, 0):
                 return GROW_LINK
             gf[G_NOW] = t
             gi[G_EVENTS] += 1

@@ -257,11 +257,13 @@ def event_heap(
     gi[C.G_YIELD_AT] = NEVER
     gf[C.G_DEADLINE] = math.inf
     gf[C.G_DEFER] = 1.0 if defer else 0.0
+    # the loop's one compiled copy (calling the inlined ``set_key`` from Python would
+    # compile it once more)
     for f, fl in enumerate(sc.flows):
-        C.set_key(hi, ht, gi, nl + f, fl.start_s)
+        C._set_key_call(hi, ht, gi, nl + f, float(fl.start_s))
     for c, src in enumerate(sc.cbr):
-        C.set_key(hi, ht, gi, nl + nf + c, src.start_s)
-    C.set_key(hi, ht, gi, nsrc - 1, 0.0)
+        C._set_key_call(hi, ht, gi, nl + nf + c, float(src.start_s))
+    C._set_key_call(hi, ht, gi, nsrc - 1, 0.0)
     return ht, hi, gf, gi
 
 
