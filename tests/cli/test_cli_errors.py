@@ -468,3 +468,45 @@ def test_a_signal_while_the_sweep_waits_on_its_pool_is_raised_by_the_waiting_loo
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+_STUCK_REPORT = textwrap.dedent(
+    """
+    import os, sys, time
+    import tcpfluid.report._core as core
+    from tcpfluid.cli import main
+
+    def stuck(task, index, progress=None):
+        os.write(1, b"started\\n")
+        time.sleep(300)
+
+    core._run_task = stuck
+    sys.exit(main(["report", "--quick", "--sections", "basic", "--jobs", "2", "--quiet",
+                   "--out", sys.argv[1]]))
+    """
+)
+
+
+@pytest.mark.parametrize("target", ["group", "command"])
+def test_ctrl_c_stops_the_report_pool_at_once_with_one_line(tmp_path: Path, target: str) -> None:
+    """Ctrl-C during ``tcpfluid report --jobs 2``: the workers leave the signal to the
+    command (no traceback per worker when a terminal sends it to the whole group), which
+    abandons the running tasks instead of waiting for them."""
+    script = tmp_path / "stuck_report.py"
+    script.write_text(_STUCK_REPORT)
+    proc = subprocess.Popen(
+        [PY, str(script), str(tmp_path / "r")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_own_group_default_sigint,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "started\n"  # a worker is inside a task
+    if target == "group":
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)  # the tasks would take 300 s
+    assert proc.returncode == 130, err
+    _one_line_error(err, "interrupted")

@@ -96,9 +96,14 @@ def current_progress() -> Callable[[float], None] | None:
     return _CURRENT
 
 
-def _init_worker(queue: Any) -> None:
+def _init_worker(queue: Any, parent_pid: int) -> None:
+    """Pool worker set-up: the progress queue, and the sweep pool's signal rules (Ctrl-C
+    and SIGTERM are the parent's to handle; the worker dies with its parent)."""
+    from ..sweep.execution import _worker_init
+
     global _PROGRESS_QUEUE
     _PROGRESS_QUEUE = queue
+    _worker_init(parent_pid)
 
 
 class _Forward:
@@ -365,11 +370,17 @@ def run_tasks(
         import multiprocessing
 
         queue = multiprocessing.get_context().Queue()  # the workers' in-task progress
+    if own:
+        # Ctrl-C and SIGTERM: the workers leave them to this process, which stops the
+        # pool at once (the sweep's rules: sweep/execution.py)
         ex: Executor = ProcessPoolExecutor(
-            max_workers=jobs, initializer=_init_worker, initargs=(queue,)
+            max_workers=jobs, initializer=_init_worker, initargs=(queue, os.getpid())
         )
     else:
-        ex = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
+        ex = executor  # type: ignore[assignment]
+    from ..sweep.execution import _stop_pool, _stop_signals_held
+
+    stopped = False
     try:
         # the longest tasks first (longest-processing-time scheduling): the pool ends with
         # short tasks that fill the gaps; the order of submission does not change the
@@ -389,7 +400,8 @@ def run_tasks(
         )
         futs: dict[Any, int] = {}
         for i in gate.next_tasks(in_flight=0):
-            futs[ex.submit(_run_task, tasks[i], i)] = i
+            with _stop_signals_held():  # the first submit forks the workers
+                futs[ex.submit(_run_task, tasks[i], i)] = i
         if progress is not None and order:
             progress.started(tasks[order[0]].label)
         pending = set(futs)
@@ -409,8 +421,13 @@ def run_tasks(
                 fut = ex.submit(_run_task, tasks[i], i)
                 futs[fut] = i
                 pending.add(fut)
+    except BaseException:
+        if own:  # an error, Ctrl-C or SIGTERM: the running tasks are abandoned
+            _stop_pool(ex)
+            stopped = True
+        raise
     finally:
-        if own:
+        if own and not stopped:
             ex.shutdown(wait=True, cancel_futures=True)
         if queue is not None:
             queue.close()
