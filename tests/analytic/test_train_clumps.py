@@ -100,9 +100,10 @@ def _ramp_backlogs(n: int, lo: float = 0.3, hi: float = 0.6) -> tuple[Any, Any]:
     measured = (f.round_rtt_mean_s - f.round_base_rtt_s) * mud / 0.1
     got, model = [], []
     for i in idx:
-        # round i's RTT samples are the ACKs of round i − 1's packets, which grew the
-        # window from cwnd[i − 1] to cwnd[i]
-        w0, w1 = float(f.round_cwnd_pkts[i - 1]), float(f.round_cwnd_pkts[i])
+        # round i's RTT samples are the ACKs of the packets sent during round i − 1,
+        # while those ACKs grew the window from cwnd[i − 2] to cwnd[i − 1] (a record's
+        # window is the one at the end of its round)
+        w0, w1 = float(f.round_cwnd_pkts[i - 2]), float(f.round_cwnd_pkts[i - 1])
         if w1 / mud > hi:
             break
         if w1 / mud < lo or w1 <= w0:
@@ -116,25 +117,38 @@ def _ramp_backlogs(n: int, lo: float = 0.3, hi: float = 0.6) -> tuple[Any, Any]:
 def test_the_packet_ramp_queues_inside_the_runs_as_the_model_says(n: int) -> None:
     """The packets' mean backlog during the ramp (0.3-0.6 of μd, where the evenly spread
     train queues nothing) against the model, round by round: the same order and growth,
-    within a factor 2.5 (the gaps at the rise are not exactly exponential: the model is
-    1.4-2.1 times low at n = 6 and 8, 0.7-1.1 times at n = 5 and 10)."""
+    within a factor 3 (the gaps at the rise are not exactly exponential: the packets'
+    backlog is 0.9-1.3 times the model's at n = 5 and 10, 1.4-1.7 at n = 6, 2.0-2.7 at
+    n = 8)."""
     got, model = _ramp_backlogs(n)
     assert got.size >= 4
     assert np.all(got > 0.05)  # a queue the evenly spread train does not have
     ratio = got / model
-    assert np.all((ratio > 0.4) & (ratio < 2.5)), ratio
+    assert np.all((ratio > 0.6) & (ratio < 3.0)), ratio
     # both grow along the ramp
     assert got[-1] > 1.5 * got[0] and model[-1] > 1.5 * model[0]
 
 
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_near_the_pipe_the_models_runs_merge_faster_than_the_packets(n: int) -> None:
-    """The model's limit: in the last rounds of the ramp (0.75-1 of μd) the exponential
-    gaps of the model close faster than the packets' (their gaps at the rise are more
-    even), so its backlog exceeds the packets' (1.3-4 times at n = 2-4) and Δ reaches
-    α/4 (the near-band measurement round) about a round earlier: at n = 3-4 the round
-    model's ramp takes longer than the packets', at the 2000 kb doubling (n = 2) its
-    overshoot stops lower (tests/analytic/test_new_equilibrium_layers.py)."""
+@pytest.mark.parametrize("n", [2, 3])
+def test_near_the_pipe_the_model_keeps_the_packets_backlog(n: int) -> None:
+    """In the last rounds of the ramp (0.75-0.99 of μd) the model's backlog is the
+    packets' within 35 % at n = 2 and 3 (0.66-1.08 times): the exponential gaps' merging
+    holds up to the pipe there."""
     got, model = _ramp_backlogs(n, 0.75, 0.99)
-    assert got.size >= 1
-    assert model[-1] > 1.25 * got[-1]
+    assert got.size >= 2
+    ratio = model / got
+    assert np.all((ratio > 0.65) & (ratio < 1.35)), ratio
+
+
+def test_near_the_pipe_the_models_runs_merge_faster_than_the_packets_at_n4() -> None:
+    """The model's limit at n = 4: there the gaps at the rise are more even than
+    exponential, the packets' runs merge more slowly near the pipe and the model's backlog
+    is 1.3-2.3 times theirs at 0.75-0.99 of μd, growing towards the pipe; after the last
+    increase round Δ exceeds β (a decrease and succ reset) where the packets' stays below
+    α, and the round model's ramp takes 22 rounds against the packets' 17
+    (tests/analytic/test_new_equilibrium_layers.py::
+    test_n4_round_model_reaches_nw_with_the_packets_once_its_runs_merge_as_theirs)."""
+    got, model = _ramp_backlogs(4, 0.75, 0.99)
+    assert got.size >= 2
+    ratio = model / got
+    assert np.all(ratio > 1.25) and ratio[-1] > 2.0 and ratio[-1] > ratio[0], ratio
