@@ -411,14 +411,16 @@ def test_qv_basic_doubling_round_model_settles_as_the_document_with_the_trains_r
 
 
 def test_round_model_with_the_trains_runs_holds_early_near_the_pipe() -> None:
-    """Where the train's runs take the round model away from the packets: near the pipe
-    its runs merge faster than the packets' (tests/analytic/test_train_clumps.py::
-    test_near_the_pipe_the_models_runs_merge_faster_than_the_packets), so Δ reaches α/4
-    about a round early.
+    """Where the train's runs take the round model away from the packets.
 
     * n-fold rise at n = 3, 4: the round model with the runs needs more rounds to reach nW
       than the packets (18 / 22 against 17 / 17); with the train spread evenly it gives
-      eq. (12)'s count (14 / 17), which is also the packets'.
+      eq. (12)'s count (14 / 17), which is also the packets'. At n = 4 its runs merge
+      faster than the packets' near the pipe (tests/analytic/test_train_clumps.py::
+      test_near_the_pipe_the_models_runs_merge_faster_than_the_packets_at_n4; the switch:
+      test_n4_round_model_reaches_nw_with_the_packets_once_its_runs_merge_as_theirs); at
+      n = 3 the ramps agree and the extra round is where the rounds start
+      (test_n3_round_model_reaches_nw_at_the_packets_time_one_round_boundary_earlier).
     * doubling at 2000 kb (μd = 250): with the runs the ramp stops at ~270 packets, below
       the packets' ~291 (spread evenly ~313), and it settles sooner (13.2 against 18.3
       RTTs; spread evenly 18.8).
