@@ -116,7 +116,11 @@ def test_summary_follows_the_rows() -> None:
 def test_summary_opens_the_rendered_report() -> None:
     rep = _report(*_rows())
     md = render_markdown(rep)
-    assert md.index("## Summary") < md.index("## Sections") < md.index("## Section\n")
+    # the summary comes first: straight after the title, before the run's details
+    assert md.index("## Summary") < md.index("## This run") < md.index("## Sections")
+    assert md.index("## Sections") < md.index("## Section\n")
+    assert md.split("\n")[2] == "## Summary"
     html = render_html(rep)
-    assert html.index('id="summary"') < html.index('id="sec"')
+    assert html.index('id="summary"') < html.index('id="this-run"') < html.index('id="sec"')
+    assert html.index('id="summary"') < html.index("Mode:")
     assert "fluid burst" in html

@@ -105,11 +105,11 @@ def render_markdown(
 ) -> str:
     """The report as Markdown (figures linked as ``<figures_rel>/<name>.png``)."""
     out = ["# tcpfluid validation report", ""]
-    out += [*_header(report, command), ""]
+    out += summarize(report).markdown()  # the summary in words opens the report
+    out += ["## This run", "", *_header(report, command), ""]
     comparisons = _comparisons(report)
     if comparisons:
         out += [_COMPARISONS_TITLE, "", *[f"- {c}" for c in comparisons], ""]
-    out += summarize(report).markdown()
     out += ["## Sections", ""]
     out += ["| section | rows | DIFFERS | compute time (s) |", "|---|---|---|---|"]
     for name, title, n, bad, el in _summary_rows(report):
@@ -192,6 +192,8 @@ def render_html(report: Report, *, command: str | None = None) -> str:
         f"<style>{_CSS}</style></head><body>",
         "<h1>tcpfluid validation report</h1>",
     ]
+    out += summarize(report).html()  # the summary in words opens the report
+    out.append('<h2 id="this-run">This run</h2>')
     for line in _header(report, command):
         out.append(f"<p>{_inline(line)}</p>")
     comparisons = _comparisons(report)
@@ -199,7 +201,6 @@ def render_html(report: Report, *, command: str | None = None) -> str:
         out.append(f"<p>{e(_COMPARISONS_TITLE)}</p><ul>")
         out += [f"<li>{e(c)}</li>" for c in comparisons]
         out.append("</ul>")
-    out += summarize(report).html()
     out.append("<h2>Sections</h2>")
     out.append(
         "<table><tr><th>section</th><th>rows</th><th>DIFFERS</th><th>compute time (s)</th></tr>"
