@@ -119,7 +119,8 @@ def check_reverse(
     n_steps: int,
 ) -> tuple[FloatArray, int]:
     """The kernel's ``rev`` array (``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack,
-    drop_in_turn, whole_packets]``; the last two are set by the caller)
+    drop_in_turn, whole_packets, boundary_ack_next_round]``; the last three are set by the
+    caller)
     and the length of its forward-delay ring (long enough for the ACK-path queue's
     longest delay, ``b_r / mu_r``, capped by the run's steps)."""
     try:
@@ -140,9 +141,10 @@ def check_reverse(
     if not (math.isfinite(m) and m >= 1.0):
         raise ValueError(f"packets_per_ack must be a finite number >= 1, got {packets_per_ack!r}")
     if math.isinf(mu_r):
-        return np.array([0.0, math.inf, math.inf, m, 0.0, 0.0]), 1
+        return np.array([0.0, math.inf, math.inf, m, 0.0, 0.0, 0.0]), 1
     longest = (b_r + 2.0) / mu_r / dt + 2.0
-    return np.array([1.0, mu_r, b_r, m, 0.0, 0.0]), int(min(longest, n_steps + 2.0, 4_000_000.0))
+    arr = np.array([1.0, mu_r, b_r, m, 0.0, 0.0, 0.0])
+    return arr, int(min(longest, n_steps + 2.0, 4_000_000.0))
 
 
 def check_cross(

@@ -47,7 +47,9 @@ F_FMIN = 28  # the smallest forward queueing delay an ACK ever carried, s
 F_ACKD = 29  # cumulative ACKs of the flow dropped by the ACK-path buffer
 F_ACKD_ROUND = 30  # F_ACKD when the current round began
 F_ACKD_PREV = 31  # F_ACKD when the previous round began
-N_FLOW_ROWS = 32
+F_CARRY = 32  # ACKs of the step that ended the round beyond its first packet: they grow
+#               the window with the law's next increment (applied when ``advance`` resumes)
+N_FLOW_ROWS = 33
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, F, samples)
 R_W = 0
@@ -125,9 +127,11 @@ def advance(  # type: ignore[no-untyped-def]
     the run ends (``(n_steps, DONE)``).
 
     ``red`` is ``[has_red, min_th, max_th, max_p, w_q, gentle]``; ``rev`` is
-    ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack, drop_in_turn, whole_packets]``
-    (``whole_packets``: a sender keeps ⌊w⌋ packets in flight, not w); ``cross`` rows are
-    ``(rate_pps, start_s, stop_s)``.
+    ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack, drop_in_turn, whole_packets,
+    boundary_ack_next_round]`` (``whole_packets``: a sender keeps ⌊w⌋ packets in flight, not
+    w; ``boundary_ack_next_round``: the ACKs of the step that ends a round, beyond the
+    round's first packet, grow the window with the law's next increment, as a packet
+    sender's boundary ACK does); ``cross`` rows are ``(rate_pps, start_s, stop_s)``.
 
     History rings (slot = step mod H): ``dep_hist`` the data the ACKs leaving the
     bottleneck side at that step acknowledge, ``ack_hist`` their number (ACK-path
@@ -148,8 +152,17 @@ def advance(  # type: ignore[no-untyped-def]
     ack_per_pkt = 1.0 / rev[3]
     rotate = rev[4] == 1.0
     whole = rev[5] == 1.0
+    split = rev[6] == 1.0
     service_r = mu_r * dt
     send = np.zeros(F)
+    # the boundary ACKs of the round that ended when this call's caller decided: they grow
+    # the window with the increment the law has just set
+    for j in range(F):
+        c = ff[F_CARRY, j]
+        if c > 0.0:
+            if ff[F_W, j] < ff[F_CAP, j]:
+                ff[F_W, j] = min(ff[F_W, j] + ff[F_INCR, j] * c, ff[F_CAP, j])
+            ff[F_CARRY, j] = 0.0
     while k < n_steps:
         t = k * dt
         for j in range(F):
@@ -326,6 +339,7 @@ def advance(  # type: ignore[no-untyped-def]
                         ff[F_FIRST_DROP, j] = t
             dsteps = int(ff[F_DELAY_STEPS, j])
             ends[j] = False
+            live = ff[F_STARTED, j] == 1.0 and t < ff[F_STOP, j]
             if k >= dsteps:
                 back = (k - dsteps) % H
                 a = dep_hist[back, j]
@@ -348,13 +362,29 @@ def advance(  # type: ignore[no-untyped-def]
                     if rtt > ff[F_R_MAX, j]:
                         ff[F_R_MAX, j] = rtt
                     ff[F_LAST_RTT, j] = rtt
+                    grow = na
+                    if (
+                        split
+                        and live
+                        and a > 1e-12
+                        and ff[F_RESOLVED, j] > ff[F_ROUND_SEQ, j] + 1e-9
+                        and ff[F_R_ACKS, j] > 1e-9
+                    ):
+                        # this step ends the round (its first packet is ACKed): the ACKs
+                        # beyond that packet's start are the boundary ACK of a packet
+                        # sender, sampled in the ending round, grown by the next increment
+                        over = ff[F_RESOLVED, j] - ff[F_ROUND_SEQ, j]
+                        carry = na * (min(over, a) / a)
+                        ff[F_CARRY, j] = carry
+                        grow = na - carry
                     # the law's per-ACK increment, once per ACK received
                     if ff[F_W, j] < ff[F_CAP, j]:
-                        ff[F_W, j] = min(ff[F_W, j] + ff[F_INCR, j] * na, ff[F_CAP, j])
+                        ff[F_W, j] = min(ff[F_W, j] + ff[F_INCR, j] * grow, ff[F_CAP, j])
             if ff[F_STARTED, j] == 1.0:
                 if t >= ff[F_STOP, j]:
                     ff[F_W, j] = 0.0
                 elif ff[F_RESOLVED, j] > ff[F_ROUND_SEQ, j] + 1e-9 and ff[F_R_ACKS, j] > 1e-9:
+                    # (the same test as the boundary ACKs' above)
                     ends[j] = True
                     any_end = True
         # ---------------- record

@@ -83,6 +83,14 @@ ONE_FLOW_PATH = True
 #: the bookkeeping of a boundary where several rounds ended in compiled code;
 #: ``False``: in NumPy array operations (the reference the compiled code must equal)
 COMPILED_BOUNDARY = True
+#: ``True``: the ACK fluid of the time step that ends a round, beyond the round's first
+#: packet, grows the window with the law's next increment, as a packet sender's boundary
+#: ACK does (its RTT stays in the ending round's sample, as the packet's does); the slow-
+#: start windows are then the documents' tables exactly. ``False`` (the default, kept until
+#: the report's verified reasons are re-checked under the rule): that step's ACKs all grow
+#: the window before the decision, so each window a law sees carries the growth of up to
+#: one step's ACKs, μ·dt packets (docs/ode-model.md, "The round-ending step's ACKs")
+BOUNDARY_ACK_NEXT_ROUND = False
 
 
 # ------------------------------------------------------------------------------ engine
@@ -304,6 +312,7 @@ def simulate_hybrid(
     if not isinstance(whole_packets, (bool, np.bool_)):
         raise TypeError(f"whole_packets must be True or False, got {whole_packets!r}")
     rev_arr[5] = 1.0 if whole_packets else 0.0
+    rev_arr[6] = 1.0 if BOUNDARY_ACK_NEXT_ROUND else 0.0
     F = d.size
     laws = _Laws(law, F)
 
