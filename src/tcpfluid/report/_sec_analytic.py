@@ -189,10 +189,12 @@ _CW_ODE = {
         "leaves a round earlier (23.0) (tests/fluid/test_hybrid_rows.py::"
         "test_quick_vegas_at_1000_kb_leaves_slow_start_in_the_packets_round); one growth "
         "round after the closed form Table 1 reads 34.17, exactly the ×1.5 bound, and the "
-        "hybrid's slow-start windows are Table 1's plus a constant 0.24 packet gained in its "
-        "first round (2.24, 3.24, 4.74, ..., 23.02, 34.42), the whole excess "
+        "hybrid's slow-start windows are Table 1's plus the growth of the round-ending time "
+        "step's ACKs before each decision (2.24, 3.24, 4.74, ..., 23.02, 34.42), the whole "
+        "excess: with those ACKs grown after the decision, as a packet sender's boundary ACK "
+        "(hybrid.BOUNDARY_ACK_NEXT_ROUND), the hybrid reads Table 1 exactly and 34.17 "
         "(tests/fluid/test_hybrid_rows.py::"
-        "test_quick_vegas_hybrid_slow_start_is_table_1_plus_a_first_round_offset)"
+        "test_quick_vegas_1000_kb_exit_window_is_the_rows_bound_plus_the_boundary_ack_growth)"
     }
 }
 
