@@ -4,10 +4,10 @@ asynchronous round model against the packet simulator.
 
 With one RTT class the two engines leave slow start in the same round (the critical-window
 section). Here the packets' 100-ms and 200-ms flows leave it one round earlier than the
-round model's classes: their packets cross the FIFO while the 50-ms flows' per-ACK
-increments queue there (the bottleneck's queue reaches ~50 packets inside a 100-ms flow's
-slow-start train), whereas a class of the round model reads the shared standing backlog of
-all classes plus the queue of its own class's growth only. Switching the 50-ms flows off
+round model's classes: their slow-start trains reach the bottleneck on top of a 50-ms
+flows' run (the queue climbs to ~50 packets inside a 100-ms flow's train), whereas a class
+of the round model reads the shared standing backlog of all classes plus the queue of its
+own class's growth only. Switching the 50-ms flows off
 during the others' slow start (they start at 4 s) moves the packets' exits to the round
 model's round, and the round model's exits do not move.
 """
