@@ -254,13 +254,11 @@ def _cb_rounds_reasons(a: str, kind: str, kb: float) -> dict[str, str]:
 _NE_TEST = "tests/analytic/test_new_equilibrium_layers.py::"
 #: Quick Vegas after the doubling, round model (the ACK train's runs) against packets
 _QV_RUNS_DOUBLED = {
-    2000.0: "near the pipe the round model's train runs merge faster than the packets' "
-    "(its backlog 1.25-4 times theirs in the last ramp rounds), Δ reaches α/4 a round "
-    "early and the near-band measurement round stops the ramp at ~270 packets, below the "
-    "packets' ~291 (train spread evenly: ~313), so it settles sooner "
-    f"({_NE_TEST}test_round_model_with_the_trains_runs_holds_early_near_the_pipe; "
-    "tests/analytic/test_train_clumps.py::"
-    "test_near_the_pipe_the_models_runs_merge_faster_than_the_packets)",
+    2000.0: "near the pipe the round model's train runs put more queue into Δ than the "
+    "packets' train on this ramp: Δ reaches α/4 a round early and the near-band "
+    "measurement round stops the ramp at ~270 packets, below the packets' ~291, where the "
+    "train spread evenly (train_runs=False) overshoots to ~313; so it settles sooner "
+    f"({_NE_TEST}test_round_model_with_the_trains_runs_holds_early_near_the_pipe)",
     3000.0: "the windows follow the packets within 2.5 % round by round for 30 rounds "
     "after the doubling (peak 399 vs 397); one window of the swing back lies 0.4 packet "
     "outside the 2 % band, so it settles later; with a 2.5 % band both settle in 15.6 RTTs "
