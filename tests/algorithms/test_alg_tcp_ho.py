@@ -166,8 +166,9 @@ def test_losses_reset_quick_shift_state():
 
 def test_no_parameters():
     # the document's rules have no tunable parameter; "decrease" selects the addition
-    assert TcpHo().params() == {"decrease": "throughput"}
-    assert TcpHo(decrease="table").params() == {"decrease": "table"}
+    # besides the first window (Table 4 starts at 2 packets)
+    assert TcpHo().params() == {"decrease": "throughput", "initial_window": 2.0}
+    assert TcpHo(decrease="table").params() == {"decrease": "table", "initial_window": 2.0}
     with pytest.raises(ValueError, match="decrease must be one of"):
         TcpHo(decrease="halve")
     with pytest.raises(TypeError):

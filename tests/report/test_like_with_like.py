@@ -114,7 +114,7 @@ def test_the_header_says_what_moved_rows_compare() -> None:
     sec = SectionResult("x", "X", "intro", (Table("cap", (row,)),), comparisons=(why,))
     rep = Report(ReportConfig(), (sec,), 1.0)
     md = render_markdown(rep)
-    assert md.index(why) < md.index("## Summary")  # in the header
+    assert md.index("## This run") < md.index(why) < md.index("## Sections")  # in the header
     assert md.count(why) == 2  # and again in its section
     assert why in render_html(rep)
     assert rep.to_dict()["sections"][0]["comparisons"] == [why]

@@ -257,12 +257,9 @@ class TcpHo(ControlLaw):
         return np.maximum(w * (0.75 if kind == LOSS_FAST else 0.5), MIN_WINDOW)
 
     def params(self) -> dict[str, Any]:
-        """``{"decrease": ...}`` (the document's rules have no tunable parameter), with
-        ``"initial_window"`` when it is not Table 4's 2 packets."""
-        out: dict[str, Any] = {"decrease": self._decrease}
-        if self.initial_window != 2.0:
-            out["initial_window"] = self.initial_window
-        return out
+        """``{"decrease": ..., "initial_window": ...}`` (the document's rules have no other
+        tunable parameter); every parameter the constructor takes, as for the other laws."""
+        return {"decrease": self._decrease, "initial_window": self.initial_window}
 
 
 Conditions = tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]
