@@ -519,19 +519,8 @@ def _boundary_arrays(
     ff[K.F_CAP] = np.where(ends, cp, ff[K.F_CAP])
     lost = ff[K.F_LOST]
     detect = ends & (lost >= 1.0) & (t >= ff[K.F_FIRST_DROP] + d)
-    # the flow's ACKs dropped on the ACK path in this round and the one before (the first
-    # drop of the loss event falls in one of them): a duplicate-ACK loss is LOSS_BURST
-    ack_drops = ff[K.F_ACKD] - ff[K.F_ACKD_PREV]
-    for j in np.flatnonzero(detect):
-        kind = loss_kind(bool(lost[j] > frac * w[j]), bool(ack_drops[j] >= 1.0))
-        new = laws.lose(int(j), kind, float(w[j]))
-        ff[K.F_W, j] = new
-        ff[K.F_INCR, j] = 0.0
-        ff[K.F_CAP, j] = new
-        loss_times[j].append(t)
-        ff[K.F_LOST, j] = 0.0
-        ff[K.F_FIRST_DROP, j] = np.inf
-        ff[K.F_RECOVER, j] = t + float(ff[K.F_LAST_RTT, j] or d[j])
+    for j in np.flatnonzero(detect).tolist():
+        _lose(laws, ff, j, float(w[j]), t, frac, loss_times)
     phase = laws.phase(ends.size)
     for i, wj, nj, pj in zip(
         which.tolist(), w[which].tolist(), ff[K.F_W, which].tolist(), phase[which].tolist(),
@@ -591,18 +580,10 @@ def _boundary_one(
         fwd_delay_base=np.array([fwd_base]),
     )
     new_w, ff[K.F_INCR, j], ff[K.F_CAP, j] = laws.decide_one(j, sample)
-    lost = col[K.F_LOST]
-    if lost >= 1.0 and t >= col[K.F_FIRST_DROP] + d:
-        # the flow's ACKs dropped on the ACK path in this round and the one before
-        kind = loss_kind(lost > frac * w, col[K.F_ACKD] - col[K.F_ACKD_PREV] >= 1.0)
-        new_w = laws.lose(j, kind, w)
-        ff[K.F_INCR, j] = 0.0
-        ff[K.F_CAP, j] = new_w
-        loss_times[j].append(t)
-        ff[K.F_LOST, j] = 0.0
-        ff[K.F_FIRST_DROP, j] = np.inf
-        ff[K.F_RECOVER, j] = t + (col[K.F_LAST_RTT] or d)
     ff[K.F_W, j] = new_w
+    if col[K.F_LOST] >= 1.0 and t >= col[K.F_FIRST_DROP] + d:
+        _lose(laws, ff, j, w, t, frac, loss_times)
+        new_w = float(ff[K.F_W, j])
     rounds[j].append((t, w, new_w, laws.phase_of(j)))
     ff[K.F_ROUND_SEQ, j] = col[K.F_SENT]
     ff[K.F_ACKD_PREV, j] = col[K.F_ACKD_ROUND]
