@@ -222,22 +222,19 @@ def decide(
     cwnd0 = np.asarray(action.cwnd, dtype=np.float64)
     incr = np.asarray(action.incr, dtype=np.float64)
     cap = np.asarray(action.cap, dtype=np.float64)
-    hit = None
-    if lost is not None:
-        hit = loss_events(lost, w1, active)
-        if recovering is not None:
-            hit &= recovering <= 0
+    hit = None if lost is None else loss_events(lost, w1, active)
     if recovering is not None:
+        if hit is not None:
+            hit &= recovering <= 0  # still in the episode of the last cut
         np.subtract(recovering, 1, out=recovering, where=active & (recovering > 0))
         if hit is not None:
             recovering[hit] = RECOVERY_ROUNDS
-    if lost is not None:
-        assert hit is not None
-        if np.any(hit):
-            cwnd0, incr, cap = _react_to_losses(
-                law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst
-            )
-            # a scenario whose clock has passed duration_s keeps stepping while others
-            # of the batch finish; its losses after the end do not count
-            losses += hit & counts
+    if hit is not None and np.any(hit):
+        assert lost is not None
+        cwnd0, incr, cap = _react_to_losses(
+            law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst
+        )
+        # a scenario whose clock has passed duration_s keeps stepping while others
+        # of the batch finish; its losses after the end do not count
+        losses += hit & counts
     return cwnd0, incr, cap
