@@ -10,25 +10,32 @@ import pytest
 
 from tcpfluid import simulate
 from tcpfluid.analytic import conspicuous_round
-from tcpfluid.scenarios import build_scenario
+from tcpfluid.scenarios import Scenario, build_scenario
 
 D_S = 0.1
 PACKET_BITS = 8000.0
 
 
-def _round_model_rounds(bdp: float, initial_window: float) -> int:
-    """Rounds until the round model's Vegas window first reaches μd on an empty path with a
-    base RTT of exactly 0.1 s (round 1 = the first round)."""
+def _vegas_on_an_exact_path(bdp: float, initial_window: float, margin_s: float) -> Scenario:
+    """Vegas on qv-basic without CBR on a path whose base RTT (eq. 5 of the Quick Vegas
+    paper) is exactly 0.1 s and whose μd is ``bdp`` packets, run ``margin_s`` past 1.3 times
+    the two-packet conspicuous round."""
     k = float(conspicuous_round("vegas", bdp))
     over = {
         "cbr": "none",
         "bandwidth": bdp / D_S * PACKET_BITS,
         "rtt": D_S,
-        "duration": f"{1.3 * k * D_S + 3.0:.1f}s",
+        "duration": f"{1.3 * k * D_S + margin_s:.1f}s",
     }
     d = build_scenario("qv-basic", **over).fluid_view().path.d
     over["rtt"] = D_S - (d - D_S)
-    sc = build_scenario("qv-basic", **over).with_algorithm("vegas", initial_window=initial_window)
+    return build_scenario("qv-basic", **over).with_algorithm("vegas", initial_window=initial_window)
+
+
+def _round_model_rounds(bdp: float, initial_window: float) -> int:
+    """Rounds until the round model's Vegas window first reaches μd on an empty path with a
+    base RTT of exactly 0.1 s (round 1 = the first round)."""
+    sc = _vegas_on_an_exact_path(bdp, initial_window, 3.0)
     w = np.asarray(simulate(sc, "rounds").window_pkts)[0]
     return int(np.flatnonzero(w >= bdp - 1e-9)[0]) + 1
 
@@ -66,16 +73,7 @@ def test_a_first_window_below_one_packet_is_refused():
 @pytest.mark.parametrize("bdp", [18.75, 250.0])
 def test_the_hybrid_ode_from_one_packet_reaches_mu_d_at_eq_2_from_one_packet(bdp):
     # the ODE engine's hybrid model keeps each flow's round trace as the packets do
-    k = float(conspicuous_round("vegas", bdp))
-    over = {
-        "cbr": "none",
-        "bandwidth": bdp / D_S * PACKET_BITS,
-        "rtt": D_S,
-        "duration": f"{1.3 * k * D_S + 3.2:.1f}s",
-    }
-    d = build_scenario("qv-basic", **over).fluid_view().path.d
-    over["rtt"] = D_S - (d - D_S)
-    sc = build_scenario("qv-basic", **over).with_algorithm("vegas", initial_window=1.0)
+    sc = _vegas_on_an_exact_path(bdp, 1.0, 3.2)
     f = simulate(sc, "ode").native.hybrid.flows[0]
     t, w = np.asarray(f.round_t_s), np.asarray(f.round_cwnd_pkts)
     reached = float(t[int(np.flatnonzero(w >= bdp - 1e-9)[0])])
