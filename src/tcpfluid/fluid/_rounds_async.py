@@ -94,6 +94,10 @@ FloatArray = NDArray[np.float64]
 #: a class of one flow decides through :meth:`_AsyncLoop._decide_one` (the law's one-flow
 #: path); ``False``: through the class's whole arrays (the reference it must equal)
 ONE_FLOW_CLASS = True
+#: ``True``: a round skips work whose result it already has (the shared backlog of a
+#: window the round did not grow; the all-zero shares of a round without overflow);
+#: ``False``: every round does that work (the reference it must equal)
+SKIP_UNCHANGED = True
 
 
 def rtt_classes(base_rtt_s: FloatArray) -> list[NDArray[np.intp]]:
@@ -331,7 +335,7 @@ class _AsyncLoop:
         if self.staggered:
             joining = np.zeros(self.F, dtype=bool)
             joining[ix] = ~self.started[ix] & (t0 >= self.cfg.start_f[ix])
-            if np.any(joining):
+            if joining.any():
                 join_flows(
                     self.ls, joining, self.cwnd0, self.incr, self.cap, self.base_rtt,
                     self.fwd_base,
@@ -353,14 +357,19 @@ class _AsyncLoop:
         w1 = w0 + z
         z_s = _sum(z, n)
         w1_s = w0_s + z_s if n > 1 else w1
+        z_s_f = float(z_s[0])
         # ---------------- the shared queue (other classes at the window of their round)
         others = self._others(c, mu_a)
         if others is None:
             qf0, pipe = np.maximum(w0_s - mud, 0.0), mud
         else:
-            qf0 = np.array([shared_backlog(*_with(others, w0_s, mud))])
-            # the pipe that leaves the shared standing backlog of W1 beyond W1
-            pipe = w1_s - np.array([shared_backlog(*_with(others, w1_s, mud))])
+            q0 = shared_backlog(*_with(others, w0_s, mud))
+            qf0 = np.array([q0])
+            # the pipe that leaves the shared standing backlog of W1 beyond W1 (the same
+            # backlog when the round did not grow the class's window: the same inputs)
+            same = SKIP_UNCHANGED and z_s_f == 0.0
+            q1 = q0 if same else shared_backlog(*_with(others, w1_s, mud))
+            pipe = w1_s - np.array([q1])
         runs = None
         if self.runs is not None:
             runs = self.runs[c] = np.where(self.ack_rate[c] < mu_a, self.runs[c], w0_s)
@@ -404,8 +413,9 @@ class _AsyncLoop:
         if self.K == 1:
             return None
         # in flight: the windows of their rounds less what an overflow already dropped
-        w = [self.w_class[k] - float(self.pending[self.sel[k]].sum()) for k in range(self.K)]
-        ks = [k for k in range(self.K) if k != c and w[k] > 0.0]
+        pending, sel, w_class = self.pending, self.sel, self.w_class
+        w = {k: w_class[k] - float(pending[sel[k]].sum()) for k in range(self.K) if k != c}
+        ks = [k for k, wk in w.items() if wk > 0.0]
         if not ks:
             return None
         mua = float(mu_a[0])
@@ -431,15 +441,18 @@ class _AsyncLoop:
         own next round. ``w_all``: the windows in flight of every class (the shares'
         denominator)."""
         lost: FloatArray | None = None
-        if lost_s is not None:
+        lost_f = 0.0 if lost_s is None else float(lost_s[0])
+        # no overflow: the proportional shares are all zero (adding them changes nothing)
+        skip = SKIP_UNCHANGED and lost_f == 0.0 and self.share is None
+        if lost_s is not None and not skip:
             w = np.where(self.active, self.w_cur - self.pending, 0.0)
             np.maximum(w, 0.0, out=w)
             w[ix] = w1
             total = float(np.asarray(w_all).ravel()[0])
             if total > 0.0:
-                mine = (w / total) * float(lost_s[0])
+                mine = (w / total) * lost_f
                 self.pending += mine if self.share is None else self.share(mine, w)
-        if np.any(self.pending[ix] > 0.0):
+        if (self.pending[ix] > 0.0).any():
             lost = np.zeros(self.F)
             lost[ix] = self.pending[ix]
             self.pending[ix] = 0.0
@@ -449,7 +462,8 @@ class _AsyncLoop:
             keep = (1.0 - self.red.w_q) ** arrivals
             self.red_avg = self.red_q + (self.red_avg - self.red_q) * keep
             self.red_t = t0
-            self.red_q = float((qf[1] * (self.mu / mu_a))[0])
+            # float arithmetic in the same order as the arrays' (IEEE double, as NumPy's)
+            self.red_q = float(qf[1][0]) * (float(self.mu[0]) / float(mu_a[0]))
             below = self.red_avg < self.red.min_th_pkts
             p = 0.0 if below else float(red_drop_probability(self.red_avg, self.red))
             if p > 0.0:
