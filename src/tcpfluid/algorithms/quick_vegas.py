@@ -59,6 +59,7 @@ Rules, each from the Quick Vegas paper unless marked *ours*:
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -250,10 +251,41 @@ class QuickVegas(Vegas):
         np.copyto(succ, np.where(ss, 0.0, new_succ))
         return RoundAction(cwnd=new, incr=incr, cap=cap)
 
-    def _decide_one(self, state: State, cwnd: float, delta: float) -> RoundAction:
-        """:meth:`on_round` for one flow on Python floats: the same IEEE operations in the
-        same order, so the same action and state, without NumPy's fixed cost per
-        operation on 1-element arrays (finite ``cwnd`` and ``delta``)."""
+    def _round_floats(
+        self, state: State, cwnd: float, base_rtt: float, rtt_mean: float
+    ) -> tuple[float, float, float] | None:
+        """:meth:`on_round` for one flow whose sample is given as Python floats: the
+        action's (cwnd, incr, cap), or ``None`` where :meth:`on_round` takes its array
+        path (an RTT of 0, a value that is not finite)."""
+        if rtt_mean != 0.0 and math.isfinite(rtt_mean) and math.isfinite(cwnd):
+            d = cwnd * (1.0 - base_rtt / rtt_mean)
+            if math.isfinite(d):
+                return self._decide_floats(state, cwnd, d)
+        return None
+
+    def _one_flow_path(
+        self,
+    ) -> Callable[[State, float, float, float], tuple[float, float, float] | None] | None:
+        """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
+        for one flow (scalar parameters, and a class that keeps this class's round
+        decision), else ``None``."""
+        cls = type(self)
+        if not (self._alpha.size == self._beta.size == self._gamma.size == 1):
+            return None
+        if (
+            cls.on_round is QuickVegas.on_round
+            and cls._decide_one is Vegas._decide_one
+            and cls._decide_floats is QuickVegas._decide_floats
+            and cls._round_floats is QuickVegas._round_floats
+        ):
+            return self._round_floats
+        return None
+
+    def _decide_floats(self, state: State, cwnd: float, delta: float) -> tuple[float, float, float]:
+        """:meth:`on_round` for one flow on Python floats (cwnd, incr, cap): the same IEEE
+        operations in the same order, so the same action and state, without NumPy's fixed
+        cost per operation on 1-element arrays (finite ``cwnd`` and ``delta``); wrapped in
+        a :class:`RoundAction` by :meth:`Vegas._decide_one`."""
         phase = state["phase"]
         succ_a = state["succ"]
         ssthresh = float(state["ssthresh"][0])
@@ -314,7 +346,7 @@ class QuickVegas(Vegas):
         if leave:
             phase[0] = CONGESTION_AVOIDANCE
         succ_a[0] = 0.0 if ss else new_succ
-        return RoundAction(cwnd=np.array([new]), incr=np.array([incr]), cap=np.array([cap]))
+        return new, incr, cap
 
     def on_loss(
         self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray

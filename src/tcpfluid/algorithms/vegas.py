@@ -31,6 +31,7 @@ increase is about 1/2 packet per round; the cap still bounds the round's growth.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -186,6 +187,40 @@ class Vegas(ControlLaw):
         same order, so the same action and state, without NumPy's fixed cost per operation
         on 1-element arrays (the packet simulator decides one flow at a time: this took
         most of its time in the laws)."""
+        new, incr, cap = self._decide_floats(state, cwnd, delta)
+        return RoundAction(cwnd=np.array([new]), incr=np.array([incr]), cap=np.array([cap]))
+
+    def _round_floats(
+        self, state: State, cwnd: float, base_rtt: float, rtt_mean: float
+    ) -> tuple[float, float, float] | None:
+        """:meth:`on_round` for one flow whose sample is given as Python floats: the
+        action's (cwnd, incr, cap), or ``None`` where :meth:`on_round` takes its array
+        path (an RTT of 0). Used through :meth:`_one_flow_path` only."""
+        if rtt_mean == 0.0:
+            return None
+        return self._decide_floats(state, cwnd, cwnd * (1.0 - base_rtt / rtt_mean))
+
+    def _one_flow_path(
+        self,
+    ) -> Callable[[State, float, float, float], tuple[float, float, float] | None] | None:
+        """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
+        for one flow (scalar parameters, and a class that keeps this class's round
+        decision), else ``None``. The packet simulator calls it per one-flow decision to
+        skip the arrays of :class:`RoundSample` and :class:`RoundAction`."""
+        cls = type(self)
+        if not (self._alpha.size == self._beta.size == self._gamma.size == 1):
+            return None
+        if (
+            cls.on_round is Vegas.on_round
+            and cls._decide_one is Vegas._decide_one
+            and cls._decide_floats is Vegas._decide_floats
+            and cls._round_floats is Vegas._round_floats
+        ):
+            return self._round_floats
+        return None
+
+    def _decide_floats(self, state: State, cwnd: float, delta: float) -> tuple[float, float, float]:
+        """:meth:`_decide_one`'s decision as Python floats (cwnd, incr, cap)."""
         phase = state["phase"]
         ss_grow = state["ss_grow"]
         ss = bool(phase[0] == SLOW_START)
@@ -211,7 +246,7 @@ class Vegas(ControlLaw):
             phase[0] = CONGESTION_AVOIDANCE
         if ss:
             ss_grow[0] = 1.0 - ss_grow[0]
-        return RoundAction(cwnd=np.array([new]), incr=np.array([incr]), cap=np.array([cap]))
+        return new, incr, cap
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Vegas loss reactions (the Quick Vegas paper, §3.1): 3/4, 1/2, or timeout to 2 packets."""

@@ -27,6 +27,12 @@ __all__ = ["Decisions", "law_for"]
 FloatArray = NDArray[np.float64]
 
 _F_CWND, _F_INCR, _F_CAP, _F_PHASE, _F_SSTH = C.F_CWND, C.F_INCR, C.F_CAP, C.F_PHASE, C.F_SSTH
+_F_S_CWND, _F_S_BASE, _F_S_MEAN = C.F_S_CWND, C.F_S_BASE, C.F_S_MEAN
+
+
+def _no_path() -> None:
+    """A law without a one-flow path on Python floats."""
+    return None
 
 
 def _first(x: Any) -> float:
@@ -128,6 +134,11 @@ class Decisions:
         self.group_list: list[int] = [int(g) for g in self.group_of]
         self.group_size: list[int] = [int(m.shape[0]) for m in self.group_members]
         self.rows = [ff[f] for f in range(nf)]
+        #: per group: the law's one-flow decision on Python floats (``None``: the law has
+        #: none, and its ``on_round`` takes every decision); see :meth:`_one_round`
+        self.group_floats: list[Any] = [
+            getattr(law, "_one_flow_path", _no_path)() for law in self.group_laws
+        ]
         #: per flow: (time, kind, window before, window after) of each loss handed to the law
         self.losses: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
         self.law_calls = 0
@@ -177,9 +188,25 @@ class Decisions:
         return v
 
     def _one_round(self, f: int) -> None:
-        """The round decision of one flow (no fancy indexing: the common case)."""
+        """The round decision of one flow (no fancy indexing: the common case).
+
+        A law with a one-flow path on Python floats (Vegas, Quick Vegas: the same IEEE
+        operations as their ``on_round``, which they use for one flow too) is given the
+        sample's values read from the flow's row, and updates its state in place: no
+        :class:`RoundSample` or :class:`RoundAction` arrays, no state copy.
+        """
         g = self.group_list[f]
         state = self.group_states[g]
+        floats = self.group_floats[g]
+        if floats is not None:
+            row = self.rows[f]
+            view = state if self.group_size[g] == 1 else self._view(f, state)
+            out = floats(view, float(row[_F_S_CWND]), float(row[_F_S_BASE]), float(row[_F_S_MEAN]))
+            if out is not None:
+                self.law_calls += 1
+                w, incr, cap = out
+                self._write_one(f, row, view, w, incr, cap)
+                return
         if self.group_size[g] == 1:
             view = sub = state
         else:
@@ -194,21 +221,32 @@ class Decisions:
             for key, v in sub.items():
                 if v is not view[key]:  # the law replaced the array instead of updating it
                     state[key][p : p + 1] = v
-        w = _first(action.cwnd)
-        incr = _first(action.incr)
-        cap = _first(action.cap)
+        self._write_one(
+            f, self.rows[f], sub, _first(action.cwnd), _first(action.incr), _first(action.cap)
+        )
+
+    def _write_one(
+        self,
+        f: int,
+        row: FloatArray,
+        state: Mapping[str, FloatArray],
+        w: float,
+        incr: float,
+        cap: float,
+    ) -> None:
+        """Check one flow's action and write it, with the law's phase and ssthresh from its
+        state (arrays of one value), where the compiled loop reads them."""
         if not (math.isfinite(w) and math.isfinite(incr)) or math.isnan(cap) or w <= 0.0:
             raise RuntimeError(
                 f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
                 f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at "
                 f"t={self.gf[C.G_NOW]:g} s"
             )
-        row = self.rows[f]
         row[_F_CWND] = w
         row[_F_INCR] = incr
         row[_F_CAP] = cap
-        row[_F_PHASE] = sub["phase"][0]
-        ss = sub.get("ssthresh")
+        row[_F_PHASE] = state["phase"][0]
+        ss = state.get("ssthresh")
         row[_F_SSTH] = math.inf if ss is None else ss[0]
         self.fi[f, C.I_PENDING] = C.P_ROUND_READY
 
