@@ -155,9 +155,9 @@ class _Laws:
         cwnd, incr, cap = np.zeros(n), np.zeros(n), np.zeros(n)
         for (lw, ix), st in zip(self.groups, self.states, strict=True):
             m = ends[ix]
-            if not np.any(m):
+            if not m.any():
                 continue
-            keep = {k: v.copy() for k, v in st.items()} if not np.all(m) else None
+            keep = {k: v.copy() for k, v in st.items()} if not m.all() else None
             sub = RoundSample(
                 # flows whose round did not end (some stopped, window 0) get a harmless
                 # window; their decisions are discarded below
@@ -172,8 +172,9 @@ class _Laws:
             )
             a = lw.on_round(st, sub)
             if keep is not None:
+                rest = ~m
                 for k, v in st.items():
-                    v[~m] = keep[k][~m]
+                    v[rest] = keep[k][rest]
             cwnd[ix] = a.cwnd
             incr[ix] = a.incr
             cap[ix] = a.cap
@@ -413,7 +414,7 @@ def _boundary(
     has_rev: bool = False,
 ) -> None:
     """The laws decide for the flows whose round ended at ``t`` (then loss reactions)."""
-    which = np.flatnonzero(ends)
+    which = ends.nonzero()[0]  # np.flatnonzero without its fixed cost (ends is 1-D)
     if which.size == 1 and ONE_FLOW_PATH:
         _boundary_one(laws, ff, int(which[0]), base, t, frac, rounds, loss_times, has_rev)
         return
