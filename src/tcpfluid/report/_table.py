@@ -28,6 +28,8 @@ __all__ = [
     "NA",
     "ODE",
     "PACKET",
+    "PHASE_MAX",
+    "PHASE_MIN",
     "ROUNDS",
     "Row",
     "Table",
@@ -39,6 +41,12 @@ ROUNDS = "round model"
 ODE = "ODE"
 PACKET = "packet sim"
 DOCUMENT = "document"
+#: the packet simulator's range over the phase of the change (extra packet runs with the
+#: change moved by fractions of the flow's round): informative columns of a row whose
+#: reference is the packet simulator; a fluid cell outside the nominal tolerance but
+#: inside [min, max] agrees within the packets' phase spread
+PHASE_MIN = "packet sim over the phase, min"
+PHASE_MAX = "packet sim over the phase, max"
 #: the five standard columns, in display order
 ENGINE_COLUMNS: tuple[str, ...] = (CLOSED_FORM, ROUNDS, ODE, PACKET, DOCUMENT)
 
@@ -110,6 +118,19 @@ class Row:
                     f"row {self.setting!r}/{self.quantity!r}: column {col!r} must be a finite "
                     f"number or NA(reason), got {v!r}"
                 )
+        has = [c in self.values for c in (PHASE_MIN, PHASE_MAX)]
+        if any(has):
+            informative = PHASE_MIN in self.informative and PHASE_MAX in self.informative
+            if not all(has) or not informative:
+                raise ValueError(
+                    f"row {self.setting!r}/{self.quantity!r}: the phase columns {PHASE_MIN!r} "
+                    f"and {PHASE_MAX!r} come together and are informative"
+                )
+            lo, hi = self.values[PHASE_MIN], self.values[PHASE_MAX]
+            if _is_num(lo) and _is_num(hi) and float(lo) > float(hi):  # type: ignore[arg-type]
+                raise ValueError(
+                    f"row {self.setting!r}/{self.quantity!r}: phase range min {lo!r} > max {hi!r}"
+                )
 
     def tolerance(self, column: str) -> Tolerance:
         """The tolerance applied to ``column``."""
@@ -132,15 +153,55 @@ class Row:
         return (float(v) - float(r)) / abs(float(r))  # type: ignore[arg-type]
 
     @property
-    def failures(self) -> tuple[str, ...]:
-        """Compared columns outside their tolerance."""
+    def phase_range(self) -> tuple[float, float] | None:
+        """The packet simulator's [min, max] over the phase of the change, when the row
+        holds one (both ends numbers) and is judged against the packet simulator."""
+        if self.reference != PACKET:
+            return None
+        lo, hi = self.values.get(PHASE_MIN), self.values.get(PHASE_MAX)
+        if not (_is_num(lo) and _is_num(hi)):
+            return None
+        return float(lo), float(hi)  # type: ignore[arg-type]
+
+    @property
+    def within_phase_spread(self) -> tuple[str, ...]:
+        """Fluid columns outside their tolerance of the nominal packet value but inside
+        the packets' range over the phase (the plain range, not widened by the
+        tolerance): they agree within the packets' phase spread."""
+        rng = self.phase_range
         ref = self.values[self.reference]
-        if not _is_num(ref):
+        if rng is None or not _is_num(ref):
             return ()
         return tuple(
             c
             for c in self.compared
-            if not self.tolerance(c).passes(float(self.values[c]), float(ref))  # type: ignore[arg-type]
+            if c in (ROUNDS, ODE)
+            and not self.tolerance(c).passes(float(self.values[c]), float(ref))  # type: ignore[arg-type]
+            and rng[0] <= float(self.values[c]) <= rng[1]  # type: ignore[arg-type]
+        )
+
+    @property
+    def failures(self) -> tuple[str, ...]:
+        """Compared columns outside their tolerance (and, for a fluid column of a row with
+        the packets' phase range, outside that range)."""
+        ref = self.values[self.reference]
+        if not _is_num(ref):
+            return ()
+        spread = self.within_phase_spread
+        return tuple(
+            c
+            for c in self.compared
+            if c not in spread and not self.tolerance(c).passes(float(self.values[c]), float(ref))  # type: ignore[arg-type]
+        )
+
+    def _phase_note(self) -> str:
+        spread = self.within_phase_spread
+        rng = self.phase_range
+        if not spread or rng is None:
+            return ""
+        return (
+            f"{' and '.join(spread)} within the packets' phase spread "
+            f"[{number(rng[0])}, {number(rng[1])}]"
         )
 
     @property
@@ -152,14 +213,15 @@ class Row:
         if not self.compared:
             return "no comparison (one value only)"
         bad = self.failures
+        note = self._phase_note()
         if not bad:
-            return "agree"
+            return f"agree ({note})" if note else "agree"
         items = []
         for c in bad:
             err = self.relative_error(c)
             e = f" {err * 100:+.0f} %" if err is not None else ""
             items.append(f"{c}{e} ({self.reasons.get(c, 'reason unknown')})")
-        return "DIFFERS: " + "; ".join(items)
+        return "DIFFERS: " + "; ".join(items) + (f"; {note}" if note else "")
 
     @property
     def ok(self) -> bool:
@@ -180,6 +242,8 @@ class Row:
             "tolerances": {c: self.tolerance(c).to_dict() for c in self.compared},
             "verdict": self.verdict,
             "ok": self.ok,
+            "packet_phase_range": list(self.phase_range) if self.phase_range else None,
+            "within_phase_spread": list(self.within_phase_spread),
         }
 
 

@@ -1,0 +1,60 @@
+"""A row judged against the packet simulator with the packets' range over the phase of
+the change: a fluid cell outside the nominal tolerance but inside the measured range
+agrees within the phase spread; one outside the range is still flagged."""
+
+from __future__ import annotations
+
+import pytest
+
+from tcpfluid.report._table import NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Tolerance
+
+TOL = Tolerance(rel=0.25, abs_tol=3.0, reason="settling band and round boundaries")
+
+
+def _row(rounds: float, ode: float, lo: float | NA, hi: float | NA) -> Row:
+    return Row(
+        "TCP-Ho, BDP 1000 kb",
+        "convergence, bandwidth halved",
+        "RTTs",
+        {ROUNDS: rounds, ODE: ode, PACKET: 8.93, PHASE_MIN: lo, PHASE_MAX: hi},
+        PACKET,
+        TOL,
+        informative=(PHASE_MIN, PHASE_MAX),
+        reasons={ODE: "outside the spread"},
+    )
+
+
+def test_a_fluid_cell_inside_the_packets_phase_range_agrees_and_one_outside_is_flagged():
+    # nominal tolerance of 8.93: 25 % = 2.23, 3 RTTs -> [5.93, 11.93]; 15.85 and 30 fail it
+    row = _row(15.85, 30.0, 8.9, 19.7)
+    assert row.within_phase_spread == (ROUNDS,)
+    assert row.failures == (ODE,)
+    assert row.verdict.startswith("DIFFERS: ODE")
+    assert "round model within the packets' phase spread [8.9" in row.verdict
+    assert not row.ok
+    inside = _row(15.85, 19.36, 8.9, 19.7)
+    assert inside.ok
+    assert inside.verdict.startswith("agree (round model and ODE within the packets' phase")
+    d = inside.to_dict()
+    assert d["packet_phase_range"] == [8.9, 19.7]
+    assert d["within_phase_spread"] == [ROUNDS, ODE]
+
+
+def test_the_plain_range_is_not_widened_by_the_tolerance():
+    # 20.0 is within 25 % of the range's max 19.7 but outside the range itself
+    row = _row(20.0, 9.0, 8.9, 19.7)
+    assert row.failures == (ROUNDS,)
+
+
+def test_without_a_measured_range_the_nominal_tolerance_decides():
+    row = _row(15.85, 9.0, NA("no phase runs"), NA("no phase runs"))
+    assert row.phase_range is None
+    assert row.failures == (ROUNDS,)
+
+
+def test_phase_columns_must_come_together_informative_and_ordered():
+    with pytest.raises(ValueError, match="phase range min"):
+        _row(9.0, 9.0, 20.0, 10.0)
+    with pytest.raises(ValueError, match="come together"):
+        Row("s", "q", "RTTs", {PACKET: 1.0, ROUNDS: 1.0, PHASE_MIN: 1.0}, PACKET, TOL,
+            informative=(PHASE_MIN,))  # fmt: skip
