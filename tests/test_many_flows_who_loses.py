@@ -1,0 +1,137 @@
+"""Who loses at a drop-tail overflow in the packet simulator, against the fluid engines' rule.
+
+The fluid engines share a round's (round model) or a time step's (hybrid ODE) drop-tail
+overflow among all arriving flows in proportion to their arrivals (``drop_share=
+"proportional"``), and every flow with a share takes a loss event. These tests measure
+what the packet simulator's drop-tail queue does on a scaled-down copy of the Quick Vegas
+paper's many-flows scenario (Reno, 100 Mb/s, 12 flows joining in three groups of four,
+150-packet buffer): a packet flow's loss events are grouped into overflow episodes (events
+less than 0.25 s, about two base RTTs, after the episode's first).
+
+- Once every flow has left slow start, each overflow reaches every active flow: Reno's
+  flows each add a packet per round, the overflow lasts about a round, so each flow has
+  about one packet arriving at the full queue. The proportional rule's "every flow
+  loses" is what the packets do there.
+- A group that joins in slow start overflows the queue with its doubling windows: every
+  joining flow suffers a retransmission timeout (and some lose retransmissions again),
+  while each flow already there takes fast retransmits. The round model cuts every flow
+  at that overflow too, but the joining flows only to half their slow-start window.
+
+So the proportional rule picks the same flows as the packets' drop-tail queue does in
+congestion avoidance; where the engines part is how a flow joining in slow start comes
+out of its first overflow.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tcpfluid
+from tcpfluid.scenarios import build_scenario
+
+#: loss kinds of the packet simulator's flow traces (tcpfluid.sim._results.FlowTrace)
+DUP_ACKS, TIMEOUT = 1, 3
+
+
+def _scenario() -> tcpfluid.Scenario:
+    o = {
+        "bandwidth": "100Mbps",
+        "flows": 12,
+        "group_interval": "20s",
+        "active": "60s",
+        "duration": "60s",
+    }
+    return build_scenario("qv-many-flows", buffer=150, **o).with_algorithm("reno")
+
+
+#: a packet flow's loss event: time (s), flow, kind
+Event = tuple[float, int, int]
+
+
+def _episodes(events: list[Event], gap: float = 0.25) -> list[list[Event]]:
+    """Loss events (time s, flow, kind), sorted, grouped into overflow episodes."""
+    out: list[list[Event]] = []
+    for e in events:
+        if out and e[0] - out[-1][0][0] <= gap:
+            out[-1].append(e)
+        else:
+            out.append([e])
+    return out
+
+
+@pytest.fixture(scope="module")
+def packet_losses() -> tuple[tcpfluid.Scenario, list[list[Event]]]:
+    sc = _scenario()
+    res = tcpfluid.simulate(sc, "packet")
+    ev = sorted(
+        (float(t), i, int(k))
+        for i, f in enumerate(res.native.flows)
+        for t, k in zip(f.loss_t_s, f.loss_kind, strict=True)
+    )
+    return sc, _episodes(ev)
+
+
+def _active(sc: tcpfluid.Scenario, t: float) -> set[int]:
+    return {i for i, f in enumerate(sc.flows) if f.start_s <= t < f.stop_s}
+
+
+def test_a_steady_overflow_reaches_every_flow_in_packets(
+    packet_losses: tuple[tcpfluid.Scenario, list[list[Event]]],
+) -> None:
+    """Overflows more than 5 s after the last join (every flow in congestion avoidance):
+    each one gives every active flow exactly one fast retransmit, as the proportional
+    rule gives every flow a loss event."""
+    sc, eps = packet_losses
+    joins = sorted({f.start_s for f in sc.flows})
+    steady = [c for c in eps if min(c[0][0] - j for j in joins if j <= c[0][0]) > 5.0]
+    assert len(steady) >= 3
+    for c in steady:
+        hit = [e[1] for e in c]
+        assert sorted(hit) == sorted(_active(sc, c[0][0])), c[0][0]
+        assert all(e[2] == DUP_ACKS for e in c)
+
+
+def test_a_joining_group_times_out_while_the_others_take_one_cut(
+    packet_losses: tuple[tcpfluid.Scenario, list[list[Event]]],
+) -> None:
+    """At each group's join (20 s, 40 s): within 5 s every joining flow suffers a
+    retransmission timeout, and no flow already there does (their losses are fast
+    retransmits, at most one per overflow episode)."""
+    sc, eps = packet_losses
+    for join in (20.0, 40.0):
+        new = {i for i, f in enumerate(sc.flows) if f.start_s == join}
+        old = _active(sc, join) - new
+        ev = [e for c in eps for e in c if join <= e[0] < join + 5.0]
+        timed_out = {e[1] for e in ev if e[2] == TIMEOUT}
+        assert timed_out == new, join
+        # the flows already there: fast retransmits only, at most one per episode
+        assert all(e[2] == DUP_ACKS for e in ev if e[1] in old), join
+        for c in eps:
+            if join <= c[0][0] < join + 5.0:
+                hits = [e[1] for e in c if e[1] in old]
+                assert len(hits) == len(set(hits)), join
+
+
+def test_the_round_model_gives_every_flow_a_loss_event_at_a_steady_overflow() -> None:
+    """The fluid rule on the same scenario (``drop_share="proportional"``): every round
+    that overflows after the last join cuts every active flow's window in the same round
+    (a cut: the window falls by more than 30 % in one round), as each steady overflow of
+    the packets reaches every flow; and it cuts the joining group once, where the
+    packets' joining flows time out."""
+    sc = _scenario()
+    res = tcpfluid.simulate(sc, "rounds", drop_share="proportional")
+    w = np.asarray(res.native.window_pkts)[:, 0, :]
+    t = np.asarray(res.native.time_s)[:, 0]
+    cut = w[1:] < 0.7 * w[:-1]
+    rounds_with_cuts = np.flatnonzero(cut.any(axis=1))
+    steady = [k for k in rounds_with_cuts if 45.0 < t[k] < 60.0]
+    assert len(steady) >= 2
+    for k in steady:
+        assert set(np.flatnonzero(cut[k]).tolist()) == _active(sc, float(t[k]))
+    # the group joining at 40 s: one cut each, to half its slow-start window (no timeout)
+    new = sorted(i for i, f in enumerate(sc.flows) if f.start_s == 40.0)
+    near = [k for k in rounds_with_cuts if 40.0 <= t[k] < 45.0]
+    assert len(near) == 1
+    k = near[0]
+    np.testing.assert_allclose(w[k + 1, new], 0.5 * w[k, new], rtol=0.05)
