@@ -135,3 +135,27 @@ def test_the_round_model_gives_every_flow_a_loss_event_at_a_steady_overflow() ->
     assert len(near) == 1
     k = near[0]
     np.testing.assert_allclose(w[k + 1, new], 0.5 * w[k, new], rtol=0.05)
+
+
+@pytest.mark.slow
+def test_full_scale_reno_join_times_out_and_steady_overflows_reach_every_flow() -> None:
+    """The Quick Vegas paper's many-flows scenario itself (Reno, 1 Gb/s, 1500-packet
+    buffer, the first 200 s: 20 flows, 20 more joining at 100 s): every steady overflow
+    in 110-200 s reaches at least 38 of the 40 flows, and at the join all 20 joining
+    flows time out within 2 s while no flow of the first group does."""
+    sc = build_scenario("qv-many-flows", duration="200s").with_algorithm("reno")
+    res = tcpfluid.simulate(sc, "packet")
+    ev = sorted(
+        (float(t), i, int(k))
+        for i, f in enumerate(res.native.flows)
+        for t, k in zip(f.loss_t_s, f.loss_kind, strict=True)
+    )
+    eps = _episodes(ev)
+    steady = [c for c in eps if 110.0 <= c[0][0] < 199.0]
+    assert len(steady) >= 4
+    for c in steady:
+        assert len({e[1] for e in c}) >= 38, c[0][0]
+    new = {i for i, f in enumerate(sc.flows) if f.start_s == 100.0}
+    assert len(new) == 20
+    at_join = [e for e in ev if 100.0 <= e[0] < 102.0]
+    assert {e[1] for e in at_join if e[2] == TIMEOUT} == new
