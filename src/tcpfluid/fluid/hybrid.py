@@ -214,6 +214,48 @@ class _Laws:
         raise IndexError(j)  # pragma: no cover - every flow belongs to a group
 
 
+class _RoundLog:
+    """Every flow's round trace ``(t, window, next window, phase)``, in the order the
+    rounds ended: single rows (:meth:`add`) and whole boundaries of several flows
+    (:meth:`add_block`, one set of arrays, not a Python tuple per flow);
+    :meth:`per_flow` splits them by flow, each flow's rows in order."""
+
+    def __init__(self) -> None:
+        self._flows: list[NDArray[np.intp]] = []
+        self._rows: list[FloatArray] = []
+        self._one_flow: list[int] = []
+        self._one_row: list[tuple[float, float, float, float]] = []
+
+    def add(self, j: int, row: tuple[float, float, float, float]) -> None:
+        """Flow ``j``'s round ended: ``row = (t, window, next window, phase)``."""
+        self._one_flow.append(j)
+        self._one_row.append(row)
+
+    def add_block(
+        self, which: NDArray[np.intp], t: float, w: FloatArray, new: FloatArray, phase: FloatArray
+    ) -> None:
+        """The rounds of flows ``which`` ended at ``t`` (windows, next windows, phases)."""
+        self._flush()
+        self._flows.append(which)
+        self._rows.append(np.column_stack((np.full(which.size, t), w, new, phase)))
+
+    def _flush(self) -> None:
+        if self._one_flow:
+            self._flows.append(np.array(self._one_flow, dtype=np.intp))
+            self._rows.append(np.array(self._one_row, dtype=np.float64).reshape(-1, 4))
+            self._one_flow, self._one_row = [], []
+
+    def per_flow(self, n: int) -> list[FloatArray]:
+        """Each of the ``n`` flows' rows, shape ``(rounds, 4)``, in the order they ended."""
+        self._flush()
+        if not self._flows:
+            return [np.empty((0, 4)) for _ in range(n)]
+        flows = np.concatenate(self._flows)
+        rows = np.concatenate(self._rows)[np.argsort(flows, kind="stable")]
+        ends = np.cumsum(np.bincount(flows, minlength=n)).tolist()
+        return [rows[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+
+
 def _first(x: Any) -> float:
     """The first value of an action's field as a float."""
     if type(x) is np.ndarray and x.size == 1:
@@ -320,7 +362,7 @@ def simulate_hybrid(
     st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
     ff, g, ends, rec_f, rec_g = st.ff, st.g, st.ends, st.rec_f, st.rec_g
     base = np.full(F, np.inf)
-    rounds: list[list[tuple[float, float, float, float]]] = [[] for _ in range(F)]
+    rounds = _RoundLog()
     loss_times: list[list[float]] = [[] for _ in range(F)]
     next_report = time.monotonic()
     k = 0
@@ -355,7 +397,7 @@ def _collect(
     g: FloatArray,
     rec_f: FloatArray,
     rec_g: FloatArray,
-    rounds: list[list[tuple[float, float, float, float]]],
+    rounds: _RoundLog,
     loss_times: list[list[float]],
     mu: float,
     t_end: float,
@@ -365,8 +407,7 @@ def _collect(
 ) -> HybridResult:
     """The :class:`HybridResult` of a finished run."""
     traces = []
-    for j in range(ff.shape[1]):
-        rt = np.array(rounds[j], dtype=np.float64).reshape(-1, 4)
+    for j, rt in enumerate(rounds.per_flow(ff.shape[1])):
         traces.append(
             HybridFlowTrace(
                 round_t_s=rt[:, 0],
@@ -409,7 +450,7 @@ def _boundary(
     base: FloatArray,
     t: float,
     frac: float,
-    rounds: list[list[tuple[float, float, float, float]]],
+    rounds: _RoundLog,
     loss_times: list[list[float]],
     has_rev: bool = False,
 ) -> None:
@@ -440,12 +481,7 @@ def _boundary(
     n = K.boundary_act(ff, ends, cw, inc, cp, t, detect)
     for j in detect[:n].tolist():
         _lose(laws, ff, j, float(w[j]), t, frac, loss_times)
-    phase = laws.phase(F)
-    for i, wj, nj, pj in zip(
-        which.tolist(), w[which].tolist(), ff[K.F_W, which].tolist(), phase[which].tolist(),
-        strict=True,
-    ):  # fmt: skip
-        rounds[i].append((t, wj, nj, pj))
+    rounds.add_block(which, t, w[which], ff[K.F_W, which], laws.phase(F)[which])
     K.boundary_reset(ff, ends)
 
 
@@ -481,7 +517,7 @@ def _boundary_arrays(
     base: FloatArray,
     t: float,
     frac: float,
-    rounds: list[list[tuple[float, float, float, float]]],
+    rounds: _RoundLog,
     loss_times: list[list[float]],
     has_rev: bool,
 ) -> None:
@@ -527,7 +563,7 @@ def _boundary_arrays(
         which.tolist(), w[which].tolist(), ff[K.F_W, which].tolist(), phase[which].tolist(),
         strict=True,
     ):  # fmt: skip
-        rounds[i].append((t, wj, nj, pj))
+        rounds.add(i, (t, wj, nj, pj))
     ff[K.F_ROUND_SEQ] = np.where(ends, ff[K.F_SENT], ff[K.F_ROUND_SEQ])
     ff[K.F_ACKD_PREV] = np.where(ends, ff[K.F_ACKD_ROUND], ff[K.F_ACKD_PREV])
     ff[K.F_ACKD_ROUND] = np.where(ends, ff[K.F_ACKD], ff[K.F_ACKD_ROUND])
@@ -545,7 +581,7 @@ def _boundary_one(
     base: FloatArray,
     t: float,
     frac: float,
-    rounds: list[list[tuple[float, float, float, float]]],
+    rounds: _RoundLog,
     loss_times: list[list[float]],
     has_rev: bool,
 ) -> None:
@@ -585,7 +621,7 @@ def _boundary_one(
     if col[K.F_LOST] >= 1.0 and t >= col[K.F_FIRST_DROP] + d:
         _lose(laws, ff, j, w, t, frac, loss_times)
         new_w = float(ff[K.F_W, j])
-    rounds[j].append((t, w, new_w, laws.phase_of(j)))
+    rounds.add(j, (t, w, new_w, laws.phase_of(j)))
     ff[K.F_ROUND_SEQ, j] = col[K.F_SENT]
     ff[K.F_ACKD_PREV, j] = col[K.F_ACKD_ROUND]
     ff[K.F_ACKD_ROUND, j] = col[K.F_ACKD]
