@@ -41,6 +41,8 @@ queue.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -138,6 +140,41 @@ class Fast(ControlLaw):
         new = np.where(up, w, target)
         incr = np.where(up, (target - w) / w, 0.0)
         return RoundAction(cwnd=new, incr=incr, cap=target)
+
+    def _round_floats(
+        self, state: State, cwnd: float, base_rtt: float, rtt_mean: float
+    ) -> tuple[float, float, float] | None:
+        """:meth:`on_round` for one flow on Python floats: the same IEEE operations in the
+        same order, so the same (cwnd, incr, cap) and phase; ``None`` (the array path
+        decides) for an RTT of 0 or a value that is not finite, where NumPy's inf/nan
+        rules and Python's differ (a window of 0 too)."""
+        if rtt_mean == 0.0 or cwnd == 0.0 or not (math.isfinite(cwnd) and math.isfinite(base_rtt)):
+            return None
+        g = self._gamma.item()
+        w = cwnd
+        fixed = (1.0 - g) * w + g * (base_rtt / rtt_mean * w + self._alpha.item())
+        if not math.isfinite(fixed):
+            return None
+        double = 2.0 * w
+        target = max(min(double, fixed), MIN_WINDOW)
+        if fixed < double:
+            state["phase"][0] = CONGESTION_AVOIDANCE
+        if target > w:
+            return w, (target - w) / w, target
+        return target, 0.0, target
+
+    def _one_flow_path(
+        self,
+    ) -> Callable[[State, float, float, float], tuple[float, float, float] | None] | None:
+        """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
+        for one flow (scalar parameters, and a class that keeps this class's round
+        decision), else ``None``. The packet simulator calls it per one-flow decision."""
+        cls = type(self)
+        if self._alpha.size == self._gamma.size == 1 and (
+            cls.on_round is Fast.on_round and cls._round_floats is Fast._round_floats
+        ):
+            return self._round_floats
+        return None
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Halve the window (Reno-like); a timeout restarts from 2 packets; a retransmission

@@ -42,6 +42,8 @@ ns-2 without ACK counting.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -114,6 +116,32 @@ class Reno(ControlLaw):
         incr = np.where(ss, 1.0, 1.0 / cwnd)
         cap = np.where(ss, np.minimum(2.0 * cwnd, ssthresh), cwnd + 1.0)
         return RoundAction(cwnd=cwnd.copy(), incr=incr, cap=cap)
+
+    def _round_floats(
+        self, state: State, cwnd: float, base_rtt: float, rtt_mean: float
+    ) -> tuple[float, float, float] | None:
+        """:meth:`on_round` for one flow on Python floats: the same IEEE operations, so the
+        same (cwnd, incr, cap) and phase; ``None`` (the array path decides) for a window
+        or ssthresh that is NaN, or a window of 0, where NumPy's rules and Python's differ."""
+        phase = state["phase"]
+        ssthresh = float(state["ssthresh"][0])
+        if cwnd == 0.0 or math.isnan(cwnd) or math.isnan(ssthresh):
+            return None
+        if phase[0] == SLOW_START and cwnd < ssthresh:
+            return cwnd, 1.0, min(2.0 * cwnd, ssthresh)
+        phase[0] = CONGESTION_AVOIDANCE
+        return cwnd, 1.0 / cwnd, cwnd + 1.0
+
+    def _one_flow_path(
+        self,
+    ) -> Callable[[State, float, float, float], tuple[float, float, float] | None] | None:
+        """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
+        (a class that keeps this class's round decision), else ``None``. The packet
+        simulator calls it per one-flow decision."""
+        cls = type(self)
+        if cls.on_round is Reno.on_round and cls._round_floats is Reno._round_floats:
+            return self._round_floats
+        return None
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Halve on duplicate ACKs, one packet and slow start up to half the window on a
