@@ -24,10 +24,13 @@ out of its first overflow.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 import tcpfluid
+from tcpfluid.fluid import _rounds_law
 from tcpfluid.scenarios import build_scenario
 
 #: loss kinds of the packet simulator's flow traces (tcpfluid.sim._results.FlowTrace)
@@ -159,3 +162,45 @@ def test_full_scale_reno_join_times_out_and_steady_overflows_reach_every_flow() 
     assert len(new) == 20
     at_join = [e for e in ev if 100.0 <= e[0] < 102.0]
     assert {e[1] for e in at_join if e[2] == TIMEOUT} == new
+
+
+def _round_model_jain(law: str, a: float, b: float) -> float:
+    """Round-model Jain's index of the flows active over [a, b) s on qv-many-flows."""
+    from tcpfluid.analytic import jain_index
+    from tcpfluid.fairness import _delivered_pkts
+
+    sc = build_scenario("qv-many-flows").with_algorithm(law)
+    res = tcpfluid.simulate(sc, "rounds")
+    t = np.asarray(res.time_s)
+    dl = _delivered_pkts(t, np.asarray(res.throughput_pps))
+    act = [i for i, f in enumerate(sc.flows) if f.start_s <= a and f.stop_s >= b]
+    return float(jain_index([np.interp(b, t, dl[i]) - np.interp(a, t, dl[i]) for i in act]))
+
+
+def test_a_timeout_at_each_flows_first_loss_leaves_the_round_models_reno_index(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Switch: each flow's first loss event in the round model (its slow-start overflow,
+    where the packet flows of a joining group time out) is a timeout. The round model's
+    Reno index in 100-200 s stays where it was (0.996 against the packets' 0.942): a
+    timeout that restarts slow start at once, without a timeout's idle time or
+    retransmissions lost again, does not keep the joining group behind."""
+    before = _round_model_jain("reno", 100.0, 200.0)
+    orig = _rounds_law._react_to_losses
+    seen: set[int] = set()
+
+    def first_loss_times_out(
+        law: Any, state: Any, hit: np.ndarray, lost: np.ndarray, w1: np.ndarray, *a: Any
+    ) -> Any:
+        lost = lost.copy()
+        for i in np.flatnonzero(hit):
+            if int(i) not in seen:
+                seen.add(int(i))
+                lost[i] = w1[i]  # more than any timeout_loss_fraction of the window
+        return orig(law, state, hit, lost, w1, *a)
+
+    monkeypatch.setattr(_rounds_law, "_react_to_losses", first_loss_times_out)
+    after = _round_model_jain("reno", 100.0, 200.0)
+    assert len(seen) == 60  # every flow's first loss was switched
+    assert before > 0.99
+    assert after == pytest.approx(before, abs=0.01)
