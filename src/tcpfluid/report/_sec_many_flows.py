@@ -209,7 +209,10 @@ def _mf_reasons(sc: str, a: str) -> dict[str, str]:
             "one packet) while the first group takes fast retransmits, where the round "
             "model halves the joining flows once (tests/test_many_flows_who_loses.py::"
             "test_full_scale_reno_join_times_out_and_steady_overflows_reach_every_flow, "
-            "::test_the_round_model_gives_every_flow_a_loss_event_at_a_steady_overflow)"
+            "::test_the_round_model_gives_every_flow_a_loss_event_at_a_steady_overflow); "
+            "a timeout at each round-model flow's first loss, without a timeout's idle "
+            "time or retransmissions lost again, leaves its index at 0.996 "
+            "(::test_a_timeout_at_each_flows_first_loss_leaves_the_round_models_reno_index)"
         )
         reasons[ROUNDS] = (
             who + "; with the overflow's whole packets one per flow in turn "
