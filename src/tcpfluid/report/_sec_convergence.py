@@ -5,6 +5,7 @@ beside the closed forms."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -26,7 +27,19 @@ from ._common import (
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES, D_S, _rounds_to_reach, kb_to_pkts
 from ._sec_dynamics import _engine_values
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, Tolerance
+from ._table import (
+    CLOSED_FORM,
+    DOCUMENT,
+    NA,
+    ODE,
+    PACKET,
+    PHASE_MAX,
+    PHASE_MIN,
+    ROUNDS,
+    Row,
+    Table,
+    Tolerance,
+)
 
 # ============================================================ convergence time vs BDP
 _CB_ALGS = ("vegas", "quick-vegas", "fast", "tcp-ho")
@@ -52,7 +65,115 @@ def _cb_tasks(cfg: ReportConfig) -> list[Task]:
             )
             tasks.append(run_task("packet", "qv-basic", a, o, f"convergence: packet {a} {kb:g} kb"))
             tasks.append(run_task("ode", "qv-basic", a, o, f"convergence: ODE {a} {kb:g} kb"))
-    return tasks
+    return tasks + _phase_tasks(cfg)
+
+
+#: the settling times after a change whose packet value moves with where the change falls
+#: in the flow's round (the packet column is judged over the phase there): (law, BDP in
+#: kb) -> the changes ("halved": the CBR start, "doubled": its stop)
+_PHASE_ROWS: dict[tuple[str, float], tuple[str, ...]] = {
+    ("vegas", 150.0): ("halved",),
+    ("quick-vegas", 1000.0): ("doubled",),
+    ("quick-vegas", 2000.0): ("doubled",),
+    ("quick-vegas", 3000.0): ("halved", "doubled"),
+    ("quick-vegas", 4000.0): ("doubled",),
+    ("quick-vegas", 5000.0): ("halved",),
+    ("fast", 150.0): ("halved",),
+    ("fast", 500.0): ("doubled",),
+    ("fast", 1000.0): ("halved",),
+    ("tcp-ho", 1000.0): ("halved",),
+    ("tcp-ho", 2000.0): ("halved",),
+}
+#: the change moved by these fractions of the flow's round at the change; with the nominal
+#: run (fraction 0) three evenly spaced phases
+_PHASE_FRACTIONS = (1.0 / 3.0, 2.0 / 3.0)
+#: seconds a phase run goes on after its last change (the slowest row settles in ~6 s)
+_PHASE_TAIL_S = 40.0
+
+
+def _round_at_change(a: str, b: float, kind: str) -> float:
+    """The flow's round (s) just before the change, from the law's equilibrium backlog q*
+    at the rate before it: d + q*/μ_before (FAST: α packets; Vegas and Quick Vegas: (α +
+    β)/2; TCP-Ho, with no backlog target, d). Before the halving (CBR start) the flow has
+    the whole rate μ = b/d, before the doubling (CBR stop) half of it."""
+    p = get_law(a).params()
+    q = p["alpha"] if a == "fast" else (p["alpha"] + p["beta"]) / 2.0 if "beta" in p else 0.0
+    rate = b / D_S if kind == "halved" else b / D_S / 2.0
+    return D_S + float(q) / rate
+
+
+def _phase_overrides(a: str, kb: float, frac: float) -> dict[str, Any]:
+    """Overrides of one phase run of (law ``a``, ``kb``): the CBR's start (and stop, when
+    the doubling is judged) moved by ``frac`` of the round at that change; the run ends
+    ``_PHASE_TAIL_S`` after the last change it measures."""
+    kinds = _PHASE_ROWS[(a, kb)]
+    b = kb_to_pkts(kb)
+    sc = build_scenario("qv-basic", **_cb_overrides(kb))
+    start, stop = float(sc.cbr[0].start_s), float(sc.cbr[0].stop_s)
+    o = _cb_overrides(kb)
+    t_on = start + frac * _round_at_change(a, b, "halved")
+    if "doubled" in kinds:
+        t_off = stop + frac * _round_at_change(a, b, "doubled")
+        end = t_off + _PHASE_TAIL_S
+    else:
+        end = t_on + _PHASE_TAIL_S + 1.0
+        t_off = end - 1.0
+    o.update(duration=f"{end:.6f}s", cbr_start=f"{t_on:.6f}s", cbr_stop=f"{t_off:.6f}s")
+    return o
+
+
+def _phase_keys(cfg: ReportConfig) -> list[tuple[str, float, float]]:
+    grid = _cb_grid(cfg)
+    return [
+        (a, kb, f)
+        for a in _CB_ALGS
+        for kb in grid
+        if (a, kb) in _PHASE_ROWS
+        for f in _PHASE_FRACTIONS
+    ]
+
+
+def _phase_tasks(cfg: ReportConfig) -> list[Task]:
+    """The extra packet runs over the phase of the change (only the rows in
+    ``_PHASE_ROWS``), after the section's nominal runs."""
+    return [
+        run_task(
+            "packet",
+            "qv-basic",
+            a,
+            _phase_overrides(a, kb, f),
+            f"convergence: packet {a} {kb:g} kb, change moved by {f:.2f} round",
+        )
+        for a, kb, f in _phase_keys(cfg)
+    ]
+
+
+def _in_rtts(v: float | NA) -> float | NA:
+    return v if isinstance(v, NA) else v / D_S
+
+
+def _phase_ranges(
+    cfg: ReportConfig, out: list[Any], nominal: dict[tuple[str, float, str], float | NA]
+) -> dict[tuple[str, float, str], tuple[float | NA, float | NA]]:
+    """(law, kb, kind) -> the packet column's [min, max] in RTTs over the nominal run and
+    the phase runs (``out`` holds the phase runs' results in :func:`_phase_keys` order);
+    ``n/a`` when one of them did not settle."""
+    vals: dict[tuple[str, float, str], list[float | NA]] = {}
+    for (a, kb, _f), res in zip(_phase_keys(cfg), out, strict=True):
+        ev = _engine_values(res, "packet")
+        for kind in _PHASE_ROWS[(a, kb)]:
+            key = (a, kb, kind)
+            vals.setdefault(key, [nominal[key]]).append(_in_rtts(ev[kind]))
+    ranges: dict[tuple[str, float, str], tuple[float | NA, float | NA]] = {}
+    for key, vs in vals.items():
+        bad = [v for v in vs if isinstance(v, NA)]
+        if bad:
+            na = NA(f"a run over the phase has no value: {bad[0].reason}")
+            ranges[key] = (na, na)
+        else:
+            nums = [float(v) for v in vs]  # type: ignore[arg-type]
+            ranges[key] = (min(nums), max(nums))
+    return ranges
 
 
 def _cb_closed(a: str, b: float) -> dict[str, float | NA]:
@@ -283,6 +404,55 @@ _CB_TOLERANCE = Tolerance(
         "from plots"
     ),
 )
+#: settling times are resolved to within a round of the flow: the tolerance counts 3 of its
+#: rounds (in base RTTs), never fewer than 3 base RTTs
+_CB_TOL_ROUNDS = 3.0
+
+
+@dataclass(frozen=True)
+class RoundsTolerance(Tolerance):
+    """The convergence tolerance with its absolute part in rounds of the flow (``rounds``
+    rounds of ``round_d`` base RTTs each, measured on the reference run), shown as
+    ``±25 % or ±3 rounds = 35.1 RTTs``."""
+
+    rounds: float = _CB_TOL_ROUNDS
+    round_d: float = 1.0
+
+    def describe(self) -> str:
+        """``±25 % or ±3 rounds = 35.1 RTTs``."""
+        return f"±{self.rel * 100:g} % or ±{self.rounds:g} rounds = {self.abs_tol:.1f} RTTs"
+
+
+def _cb_tolerance(round_d: float) -> Tolerance:
+    """±25 % or 3 of the flow's rounds (``round_d`` base RTTs each, at least one)."""
+    r = max(1.0, round_d)
+    return RoundsTolerance(
+        rel=_CB_TOLERANCE.rel,
+        abs_tol=_CB_TOL_ROUNDS * r,
+        reason=(
+            "25 % or 3 of the flow's rounds (its round in the settled state after the "
+            "change, measured on the packet run, at least one base RTT): a settling time "
+            "is resolved to within a round (each window enters the 2 % band at a round "
+            "boundary) and BDP sweeps in the documents are read from plots"
+        ),
+        rounds=_CB_TOL_ROUNDS,
+        round_d=r,
+    )
+
+
+def _settled_round_d(res: dict[str, Any], t0: float, t1: float) -> float | None:
+    """The packet flow's median round (in base RTTs) over the second half of [t0, t1]
+    (its settled state after the change at ``t0``; ``t1``: the next change or the run's
+    end); ``None`` without a round trace there."""
+    if "error" in res or "round_t_s" not in res:
+        return None
+    t = np.asarray(res["round_t_s"][0], dtype=float)
+    sel = t[(t >= (t0 + t1) / 2.0) & (t <= t1)]
+    if sel.size < 3:
+        return None
+    return float(np.median(np.diff(sel))) / D_S
+
+
 _REACH_TOLERANCE = Tolerance(
     rel=0.25,
     abs_tol=3.0,
@@ -305,6 +475,8 @@ def _cb_row(
     b: float,
     kind: tuple[str, str],
     eng: dict[str, float | NA],
+    phase: tuple[float | NA, float | NA] | None = None,
+    round_d: float | None = None,
 ) -> Row:
     """The settling row of one law, BDP and kind of change (``eng``: the engines' values
     in RTTs), judged against the packet simulator (the closed forms count another
@@ -324,9 +496,11 @@ def _cb_row(
             ODE: eng[ODE],
             PACKET: eng[PACKET],
             DOCUMENT: NO_FIGURE_VALUES,
+            **({PHASE_MIN: phase[0], PHASE_MAX: phase[1]} if phase else {}),
         },
         PACKET,
-        _CB_TOLERANCE,
+        _CB_TOLERANCE if round_d is None else _cb_tolerance(round_d),
+        informative=(PHASE_MIN, PHASE_MAX) if phase else (),
         reasons=_cb_reasons(a, kind[0], kb),
     )
 
@@ -404,6 +578,13 @@ def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Curves]:
     rows: list[Row] = []
     curves: Curves = {}
     k = 0
+    n_nominal = 3 * len(_CB_ALGS) * len(_cb_grid(cfg))
+    nominal: dict[tuple[str, float, str], float | NA] = {}
+    for i, (a, kb) in enumerate((a, kb) for a in _CB_ALGS for kb in _cb_grid(cfg)):
+        pv = _engine_values(out[3 * i + 1], "packet")
+        for kind in _PHASE_ROWS.get((a, kb), ()):
+            nominal[(a, kb, kind)] = _in_rtts(pv[kind])
+    phase = _phase_ranges(cfg, out[n_nominal:], nominal)
     for a in _CB_ALGS:
         for kb in _cb_grid(cfg):
             runs = {ROUNDS: (out[k], "rounds"), PACKET: (out[k + 1], "packet")}
@@ -411,6 +592,12 @@ def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Curves]:
             k += 3
             b = kb_to_pkts(kb)
             t_double = _cb_doubling_time(kb)
+            t_half, t_end = _cb_halving_time_and_end(kb)
+            spans = {
+                "new": (0.0, t_half),
+                "halved": (t_half, t_double),
+                "doubled": (t_double, t_end),
+            }
             cf = _cb_closed(a, b)
             vals = {}
             reach: dict[str, dict[str, float | NA]] = {}
@@ -435,11 +622,17 @@ def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Curves]:
                     curves.setdefault((a, key, f"{series}_ns"), []).append(float(_not_settled(r)))
                 c = cf.get(key, NA("no closed form in the documents"))
                 curves.setdefault((a, key, "cf"), []).append(np.nan if isinstance(c, NA) else c)
-                rows.append(_cb_row(a, kb, b, (key, label), in_rtts))
+                rd = _settled_round_d(runs[PACKET][0], *spans[key])
+                rows.append(_cb_row(a, kb, b, (key, label), in_rtts, phase.get((a, kb, key)), rd))
                 if key in ("new", "doubled") and not isinstance(c, NA):
                     counts = {eng: reach[eng][key] for eng in runs}
                     rows.append(_reach_row(a, kb, b, key, cf, counts))
     return rows, curves
+
+
+def _cb_halving_time_and_end(kb: float) -> tuple[float, float]:
+    sc = build_scenario("qv-basic", **_cb_overrides(kb))
+    return float(sc.cbr[0].start_s), float(sc.duration_s)
 
 
 def _cb_doubling_time(kb: float) -> float:

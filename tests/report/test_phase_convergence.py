@@ -1,0 +1,85 @@
+"""The convergence-vs-BDP section's packet column over the phase of the change, and its
+tolerance counted in the flow's rounds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tcpfluid.report import _sec_convergence as cb
+from tcpfluid.report._core import ReportConfig
+from tcpfluid.report._table import NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS
+from tcpfluid.scenarios import build_scenario
+
+
+def _cfg() -> ReportConfig:
+    return ReportConfig(quick=False)
+
+
+def test_phase_runs_move_the_change_by_fractions_of_the_round_at_the_change():
+    # FAST at 150 kb keeps α = 100 packets queued: before the halving (whole rate, 187.5
+    # packets/s) its round is 0.1 + 100/187.5 s, a third of it moves the CBR start
+    o = cb._phase_overrides("fast", 150.0, 1.0 / 3.0)
+    sc = build_scenario("qv-basic", **o)
+    assert sc.cbr[0].start_s == pytest.approx(80.0 + (0.1 + 100.0 / 187.5) / 3.0, abs=1e-5)
+    # only the halving is judged there: the run ends 40 s after the change, not at 240 s
+    assert sc.duration_s < 125.0
+    # the doubling judged (FAST 500 kb): its stop moves by a third of the half-rate round
+    o = cb._phase_overrides("fast", 500.0, 1.0 / 3.0)
+    sc = build_scenario("qv-basic", **o)
+    assert sc.cbr[0].stop_s == pytest.approx(160.0 + (0.1 + 100.0 / 312.5) / 3.0, abs=1e-5)
+    keys = cb._phase_keys(_cfg())
+    assert len(keys) == 2 * len(cb._PHASE_ROWS)
+    assert len(cb._phase_tasks(_cfg())) == len(keys)
+
+
+def test_the_phase_range_is_measured_from_the_packet_runs():
+    # every phase run of the section is run here for one row (Vegas at 150 kb, the halving):
+    # the range is the min and max of the nominal and the moved runs' own settling times
+    cfg = _cfg()
+    keys = cb._phase_keys(cfg)
+    tasks = cb._phase_tasks(cfg)
+    sel = [i for i, k in enumerate(keys) if k[:2] == ("vegas", 150.0)]
+    nominal_task = [t for t in cb._cb_tasks(cfg) if t.label == "convergence: packet vegas 150 kb"]
+    nom = nominal_task[0].run()["summary"]["convergence_times_s"][0] / 0.1
+    runs = [tasks[i].run() for i in sel]
+    moved = [r["summary"]["convergence_times_s"][0] / 0.1 for r in runs]
+    only = {k: v for k, v in cb._PHASE_ROWS.items() if k == ("vegas", 150.0)}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cb, "_PHASE_ROWS", only)
+        ranges = cb._phase_ranges(cfg, runs, {("vegas", 150.0, "halved"): nom})
+    lo, hi = ranges[("vegas", 150.0, "halved")]
+    assert (lo, hi) == (pytest.approx(min([nom, *moved])), pytest.approx(max([nom, *moved])))
+    # the section's row carries it; a run without a value leaves the range n/a
+    row = cb._cb_row(
+        "vegas", 150.0, 18.75, ("halved", "bandwidth halved"),
+        {ROUNDS: hi, ODE: 1000.0, PACKET: nom}, (lo, hi),
+    )  # fmt: skip
+    assert row.values[PHASE_MIN] == lo and row.values[PHASE_MAX] == hi
+    assert ROUNDS not in row.failures and ODE in row.failures
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(cb, "_PHASE_ROWS", only)
+        bad = cb._phase_ranges(cfg, [{"error": "boom"}, runs[1]], {("vegas", 150.0, "halved"): nom})
+    assert isinstance(bad[("vegas", 150.0, "halved")][0], NA)
+
+
+def test_the_convergence_tolerance_counts_three_of_the_flows_rounds():
+    # FAST at 150 kb after the halving: α = 100 packets queued at half the rate make a
+    # round of 0.1 + 100/93.75 s = 11.7 base RTTs; measured on the packet run's rounds
+    o = cb._cb_overrides(150.0)
+    o.update(duration="100s", cbr_stop="99s")
+    from tcpfluid.report._runs import packet_run
+
+    res = packet_run("qv-basic", "fast", o)
+    rd = cb._settled_round_d(res, 80.0, 99.0)
+    assert rd == pytest.approx((0.1 + 100.0 / 93.75) / 0.1, rel=0.05)
+    tol = cb._cb_tolerance(rd)
+    assert tol.abs_tol == pytest.approx(3.0 * rd)
+    assert tol.describe().startswith("±25 % or ±3 rounds = ")
+    # the fluid time one round later than the packets' (the row's stated mechanism) passes
+    assert tol.passes(45.0 + rd, 45.0)
+    assert not cb._CB_TOLERANCE.passes(45.0 + rd, 45.0)
+    # where the round is a base RTT the tolerance stays 3 RTTs
+    assert cb._cb_tolerance(0.5).abs_tol == 3.0
+    assert cb._settled_round_d({"error": "x"}, 0.0, 1.0) is None
+    assert np.isfinite(rd)
