@@ -13,6 +13,7 @@ import numpy as np
 from .. import plot
 from ..algorithms import get_law
 from ..analytic import conspicuous_round, rounds_to_equilibrium, slow_start_exit
+from ..scenarios import build_scenario
 from ._common import (
     HO_HALVING_PHASE,
     HO_PEAK_PHASE,
@@ -28,7 +29,19 @@ from ._common import (
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES, D_S
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, Tolerance
+from ._table import (
+    CLOSED_FORM,
+    DOCUMENT,
+    NA,
+    ODE,
+    PACKET,
+    PHASE_MAX,
+    PHASE_MIN,
+    ROUNDS,
+    Row,
+    Table,
+    Tolerance,
+)
 
 # ================================================================== basic behaviour §5.1
 _BASIC = (
@@ -58,7 +71,55 @@ def _basic_tasks(cfg: ReportConfig) -> list[Task]:
         tasks.append(run_task("rounds", sc, a, o, f"basic: round model {a}"))
         # every law (hybrid)
         tasks.append(run_task("ode", sc, a, o, f"basic: ODE {a}", n_points=24001))
+    for a, sc, f in _basic_phase_keys():
+        tasks.append(
+            run_task(
+                "packet", sc, a, _basic_phase_overrides(sc, f),
+                f"basic: packet {a}, CBR start moved by {f:.2f} round",
+            )
+        )  # fmt: skip
     return tasks
+
+
+#: the basic rows whose packet time after the CBR start moves with where the start falls in
+#: the flow's round (judged over that phase): (law, scenario); TCP-Ho has no backlog target,
+#: so its round at the change is taken as the base RTT d
+_BASIC_PHASE = (("tcp-ho", "ho-basic"),)
+#: the CBR start moved by these fractions of the round (with the nominal run: three phases)
+_BASIC_PHASE_FRACTIONS = (1.0 / 3.0, 2.0 / 3.0)
+
+
+def _basic_phase_keys() -> list[tuple[str, str, float]]:
+    return [(a, sc, f) for a, sc in _BASIC_PHASE for f in _BASIC_PHASE_FRACTIONS]
+
+
+def _basic_phase_overrides(sc: str, frac: float) -> dict[str, Any]:
+    """The CBR start moved by ``frac`` of a base RTT; the run ends 40 s later (only the
+    halving is measured)."""
+    s = build_scenario(sc)
+    t_on = float(s.cbr[0].start_s) + frac * float(s.fluid_view().path.d)
+    end = t_on + 41.0
+    return {"duration": f"{end:.6f}s", "cbr_start": f"{t_on:.6f}s", "cbr_stop": f"{end - 1:.6f}s"}
+
+
+def _basic_phase_range(
+    a: str, nominal: float | NA, out: list[Any]
+) -> tuple[float | NA, float | NA] | None:
+    """The packet time after the halving (s) over the nominal run and the phase runs of
+    law ``a`` (``out``: the phase runs' results in :func:`_basic_phase_keys` order)."""
+    vs = [nominal] + [
+        _engine_values(res, "packet")["halved"]
+        for (la, _sc, _f), res in zip(_basic_phase_keys(), out, strict=True)
+        if la == a
+    ]
+    if len(vs) == 1:
+        return None
+    bad = [v for v in vs if isinstance(v, NA)]
+    if bad:
+        na = NA(f"a run over the phase has no value: {bad[0].reason}")
+        return na, na
+    nums = [float(v) for v in vs]  # type: ignore[arg-type]
+    return min(nums), max(nums)
 
 
 def _max_queue(t: Any, q: Any, lo: float, hi: float) -> float | None:
@@ -285,7 +346,18 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 for c in (CLOSED_FORM, ROUNDS, PACKET, ODE)
                 if _REASONS.get((a, key, c))
             }
-            rows.append(Row(f"{_NAMES[a]} on {sc}", label, unit, values, ref, tol, reasons=reasons))
+            informative: tuple[str, ...] = ()
+            if key == "halved" and ref == PACKET:
+                rng = _basic_phase_range(a, pv[key], out[3 * len(_BASIC) :])
+                if rng is not None:
+                    values[PHASE_MIN], values[PHASE_MAX] = rng
+                    informative = (PHASE_MIN, PHASE_MAX)
+            rows.append(
+                Row(
+                    f"{_NAMES[a]} on {sc}", label, unit, values, ref, tol,
+                    informative=informative, reasons=reasons,
+                )
+            )  # fmt: skip
         figs.append(_basic_figure(a, sc, figref, pr, rr, orr))
         notes.extend(_collapse_note(a, sc, pr))
     intro = (
