@@ -48,6 +48,10 @@ def _scenario() -> tcpfluid.Scenario:
     return build_scenario("qv-many-flows", buffer=150, **o).with_algorithm("reno")
 
 
+#: the packet simulator's median window (packets) of the Reno flows joining qv-many-flows at
+#: 100 s, 4 s after their first overflow (asserted in the full-scale test below)
+JOINING_WINDOW_PKTS = 53.0
+
 #: a packet flow's loss event: time (s), flow, kind
 Event = tuple[float, int, int]
 
@@ -162,6 +166,13 @@ def test_full_scale_reno_join_times_out_and_steady_overflows_reach_every_flow() 
     assert len(new) == 20
     at_join = [e for e in ev if 100.0 <= e[0] < 102.0]
     assert {e[1] for e in at_join if e[2] == TIMEOUT} == new
+    # how the groups come out of the join: windows at 104 s (first group ~335 packets,
+    # joining group 6-68, median 53; the round model: 240 and 160)
+    k = int(np.searchsorted(np.asarray(res.native.t_s), 104.0))
+    w = np.array([f.cwnd_pkts[k] for f in res.native.flows])
+    assert np.min(w[:20]) > 300.0
+    assert np.median(w[20:40]) == pytest.approx(JOINING_WINDOW_PKTS, abs=3.0)
+    assert np.max(w[20:40]) < 70.0
 
 
 def _round_model_jain(law: str, a: float, b: float) -> float:
@@ -204,3 +215,38 @@ def test_a_timeout_at_each_flows_first_loss_leaves_the_round_models_reno_index(
     assert len(seen) == 60  # every flow's first loss was switched
     assert before > 0.99
     assert after == pytest.approx(before, abs=0.01)
+
+
+def test_joining_flows_leaving_their_first_overflow_at_the_packets_window_bring_the_index(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Switch: each round-model flow of the groups joining at 100 s and later leaves its
+    first loss with window and ssthresh at most the packets' median joining window (53
+    packets: the packet flows time out and lose retransmissions again, and come out in
+    congestion avoidance at 6-68 packets; the round model halves them to ~160). The Reno
+    100-200 s index falls from 0.996 to within 0.05 of the packets' 0.942 and the Quick
+    Vegas paper's 0.946: what keeps the packets' groups apart is how the joining group
+    comes out of its slow-start overflow."""
+    orig = _rounds_law._react_to_losses
+    sc = build_scenario("qv-many-flows").with_algorithm("reno")
+    late = {i for i, f in enumerate(sc.flows) if f.start_s >= 100.0}
+    seen: set[int] = set()
+
+    def joining_flows_come_out_low(
+        law: Any, state: Any, hit: np.ndarray, lost: np.ndarray, w1: np.ndarray, *a: Any
+    ) -> Any:
+        cw, inc, cap = orig(law, state, hit, lost, w1, *a)
+        for i in np.flatnonzero(hit):
+            if int(i) not in seen:
+                seen.add(int(i))
+                if int(i) in late:
+                    cw[i] = cap[i] = min(cw[i], JOINING_WINDOW_PKTS)
+                    state["ssthresh"][i] = min(state["ssthresh"][i], JOINING_WINDOW_PKTS)
+        return cw, inc, cap
+
+    monkeypatch.setattr(_rounds_law, "_react_to_losses", joining_flows_come_out_low)
+    got = _round_model_jain("reno", 100.0, 200.0)
+    assert seen >= late
+    assert got < 0.99
+    assert got == pytest.approx(0.942, abs=0.05)  # the packet simulator's (the report's)
+    assert got == pytest.approx(0.946, abs=0.05)  # the Quick Vegas paper's Table 2
