@@ -34,7 +34,7 @@ from tcpfluid.fluid import _rounds_law
 from tcpfluid.scenarios import build_scenario
 
 #: loss kinds of the packet simulator's flow traces (tcpfluid.sim._results.FlowTrace)
-DUP_ACKS, TIMEOUT = 1, 3
+DUP_ACKS, RETX_LOST, TIMEOUT = 1, 2, 3
 
 
 def _scenario() -> tcpfluid.Scenario:
@@ -166,6 +166,8 @@ def test_full_scale_reno_join_times_out_and_steady_overflows_reach_every_flow() 
     assert len(new) == 20
     at_join = [e for e in ev if 100.0 <= e[0] < 102.0]
     assert {e[1] for e in at_join if e[2] == TIMEOUT} == new
+    # and some of them lose retransmissions again in the next seconds
+    assert any(e[2] == RETX_LOST and e[1] in new for e in ev if 100.0 <= e[0] < 105.0)
     # how the groups come out of the join: windows at 104 s (first group ~335 packets,
     # joining group 6-68, median 53; the round model: 240 and 160)
     k = int(np.searchsorted(np.asarray(res.native.t_s), 104.0))
@@ -250,3 +252,17 @@ def test_joining_flows_leaving_their_first_overflow_at_the_packets_window_bring_
     assert got < 0.99
     assert got == pytest.approx(0.942, abs=0.05)  # the packet simulator's (the report's)
     assert got == pytest.approx(0.946, abs=0.05)  # the Quick Vegas paper's Table 2
+
+
+def test_round_model_joining_flows_come_out_of_the_join_high() -> None:
+    """The round model on the same scenario: 4 s after the join at 100 s the joining Reno
+    flows are at ~160 packets (halved once from their slow-start window) and the first
+    group at ~240, where the packets' are at 6-68 and ~335."""
+    sc = build_scenario("qv-many-flows").with_algorithm("reno")
+    nat = tcpfluid.simulate(sc, "rounds").native
+    w = np.asarray(nat.window_pkts)[:, 0, :]
+    k = int(np.searchsorted(np.asarray(nat.time_s)[:, 0], 104.0))
+    # against the packets' (the full-scale test): joining flows far above their 6-68
+    # packets, the first group below their > 300
+    assert np.min(w[k, 20:40]) > 2.0 * JOINING_WINDOW_PKTS
+    assert np.max(w[k, :20]) < 300.0
