@@ -217,7 +217,8 @@ def _mf_reasons(sc: str, a: str) -> dict[str, str]:
             "of the packets' and the document's (::test_joining_flows_leaving_their_first_"
             "overflow_at_the_packets_window_bring_the_index), while a plain timeout there "
             "(slow start again at once) leaves it at 0.996 (::test_a_timeout_at_each_"
-            "flows_first_loss_leaves_the_round_models_reno_index)"
+            "flows_first_loss_leaves_the_round_models_reno_index, ::test_round_model_"
+            "joining_flows_come_out_of_the_join_high)"
         )
         reasons[ROUNDS] = (
             who + "; with the overflow's whole packets one per flow in turn "
