@@ -266,3 +266,15 @@ def test_round_model_joining_flows_come_out_of_the_join_high() -> None:
     # packets, the first group below their > 300
     assert np.min(w[k, 20:40]) > 2.0 * JOINING_WINDOW_PKTS
     assert np.max(w[k, :20]) < 300.0
+
+
+def test_hybrid_groups_come_out_of_the_join_equal() -> None:
+    """The hybrid ODE engine on the same scenario: 4 s after the join at 100 s its two Reno
+    groups are at about the same window (ratio below 1.2), where the packets' first group
+    holds more than five times the joining group's median (> 300 against 53 packets)."""
+    sc = build_scenario("qv-many-flows", duration="200s").with_algorithm("reno")
+    res = tcpfluid.simulate(sc, "ode")
+    w = np.asarray(res.window_pkts)
+    k = int(np.searchsorted(np.asarray(res.time_s), 104.0))
+    ratio = float(np.median(w[:20, k]) / np.median(w[20:40, k]))
+    assert ratio < 1.2
