@@ -227,7 +227,10 @@ def _mf_reasons(sc: str, a: str) -> dict[str, str]:
             "paper_and_the_packets_with_overflows_in_turn)"
         )
         reasons[ODE] = (
-            who + "; with the hybrid's overflow falling on whole arrivals of one flow after "
+            who + "; the hybrid's two groups come out of the join with about the same "
+            "window (ratio < 1.2 at 104 s, the packets' > 5: tests/test_many_flows_who_"
+            "loses.py::test_hybrid_groups_come_out_of_the_join_equal)"
+            "; with the hybrid's overflow falling on whole arrivals of one flow after "
             "another (drop_share='in-turn') the 100–200 s index is 0.987, within 0.05 of "
             "the document's and the packet simulator's (tests/fluid/test_hybrid_rows.py::"
             "test_reno_many_flows_fairness_follows_how_an_overflow_is_shared)"
