@@ -83,6 +83,19 @@ def test_the_convergence_tolerance_counts_three_of_the_flows_rounds():
     assert cb._cb_tolerance(0.5).abs_tol == 3.0
     assert cb._settled_round_d({"error": "x"}, 0.0, 1.0) is None
     assert np.isfinite(rd)
+    # the table states the rule once, not once per measured size
+    from tcpfluid.report._table import Table
+
+    rows = tuple(
+        cb._cb_row(
+            "fast", 150.0, 18.75, ("halved", "bandwidth halved"),
+            {ROUNDS: 20.0, ODE: 20.0, PACKET: 10.0}, None, r,
+        )
+        for r in (rd, 2.0)
+    )  # fmt: skip
+    assert rows[0].ok and not rows[1].ok  # 10 RTTs: inside 3 rounds of 11.7, not of 2
+    notes = Table("t", rows).tolerance_notes()
+    assert len(notes) == 1 and "±3 of the flow's rounds" in notes[0]
 
 
 def test_basic_tcp_ho_halving_range_is_measured_from_its_phase_runs():

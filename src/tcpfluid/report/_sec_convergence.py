@@ -422,6 +422,10 @@ class RoundsTolerance(Tolerance):
         """``±25 % or ±3 rounds = 35.1 RTTs``."""
         return f"±{self.rel * 100:g} % or ±{self.rounds:g} rounds = {self.abs_tol:.1f} RTTs"
 
+    def rule(self) -> str:
+        """``±25 % or ±3 rounds`` (the table's note, without the row's measured size)."""
+        return f"±{self.rel * 100:g} % or ±{self.rounds:g} of the flow's rounds"
+
 
 def _cb_tolerance(round_d: float) -> Tolerance:
     """±25 % or 3 of the flow's rounds (``round_d`` base RTTs each, at least one)."""

@@ -286,7 +286,10 @@ class Table:
         for r in self.rows:
             for c in r.compared:
                 t = r.tolerance(c)
-                key = (t.describe(), t.reason)
+                # a tolerance that differs per row only by a measured size (a number of
+                # the flow's rounds) is stated once, by its rule (``rule()``)
+                rule = getattr(t, "rule", None)
+                key = (rule() if callable(rule) else t.describe(), t.reason)
                 cols = seen.setdefault(key, [])
                 if c not in cols:
                     cols.append(c)
