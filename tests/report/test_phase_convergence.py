@@ -99,20 +99,20 @@ def test_the_convergence_tolerance_counts_three_of_the_flows_rounds():
 
 
 def test_basic_tcp_ho_halving_range_is_measured_from_its_phase_runs():
-    # the basic section's TCP-Ho halving row (reference: the packet simulator): two runs
-    # with the CBR start moved by 1/3 and 2/3 of a round; the range is their times' and
+    # the basic section's TCP-Ho halving row (reference: the packet simulator): seven
+    # runs with the CBR start moved by eighths of a round; the range is their times' and
     # the nominal's min and max, and a missing time leaves it n/a
     from tcpfluid.report import _sec_dynamics as dyn
 
     keys = dyn._basic_phase_keys()
-    assert [k[0] for k in keys] == ["tcp-ho", "tcp-ho"]
+    assert [k[0] for k in keys] == ["tcp-ho"] * 7
     o = dyn._basic_phase_overrides("ho-basic", 2.0 / 3.0)
     sc = build_scenario("ho-basic", **o)
     d = float(build_scenario("ho-basic").fluid_view().path.d)
     assert sc.cbr[0].start_s == pytest.approx(80.0 + 2.0 / 3.0 * d, abs=1e-5)
     fake = [
         {"summary": {"convergence_times_s": [t, None]}, "t_s": [80.0], "queue_pkts": [1.0]}
-        for t in (2.0, 1.2)
+        for t in (2.0, 1.2, 1.5, 1.6, 1.7, 1.8, 1.9)
     ]
     assert dyn._basic_phase_range("tcp-ho", 1.5, fake) == (1.2, 2.0)
     assert dyn._basic_phase_range("vegas", 1.5, fake) is None
