@@ -10,7 +10,9 @@ compiles and is not timed), the fluid runs that take most of the report's fluid 
   round model (the section runs 52 such points);
 * ``60-flow hybrid``: the many-flows section's hybrid run of Vegas on ``qv-many-flows``
   (eight such runs);
-* ``one-flow hybrid``: a convergence-bdp point (TCP-Ho, qv-basic; 28 such runs).
+* ``one-flow hybrid``: a convergence-bdp point (TCP-Ho, qv-basic; 28 such runs);
+* ``3-RTT rounds``: the many-flows section's round-model run of Vegas on
+  ``qv-different-rtt`` (three RTT classes of 20 flows joining in groups; four such runs).
 
 Printed: CPU seconds per run (the best of ``--repeat``) per tree and the ratio; then one
 JSON line per measurement ``{"name", "tree", "value", "unit"}``. Make a reference tree of
@@ -40,11 +42,13 @@ repeat = int(sys.argv[1])
 thesis = build_scenario(
     "thesis-two-flow", x2="10ms", queue="red", duration="60s", delta=1.0
 ).with_algorithm("enhanced-vegas", delta=1.0)
+three_rtt = build_scenario("qv-different-rtt").with_algorithm("vegas")
 runs = {
     "thesis hybrid": lambda: simulate_scenario_ode(thesis, n_points=601),
     "thesis rounds": lambda: simulate(thesis, "rounds"),
     "60-flow hybrid": lambda: ode_run("qv-many-flows", "vegas", {}),
     "one-flow hybrid": lambda: ode_run("qv-basic", "tcp-ho", {"cbr": "0.75Mbps"}),
+    "3-RTT rounds": lambda: simulate(three_rtt, "rounds"),
 }
 out = {}
 for name, run in runs.items():
