@@ -1,6 +1,7 @@
 """A row judged against the packet simulator with the packets' range over the phase of
 the change: a fluid cell outside the nominal tolerance but inside the measured range
-agrees within the phase spread; one outside the range is still flagged."""
+agrees within the phase spread (inside the range, or within the row's tolerance of its
+nearer end: each end is a run's value); one beyond that is still flagged."""
 
 from __future__ import annotations
 
@@ -40,10 +41,16 @@ def test_a_fluid_cell_inside_the_packets_phase_range_agrees_and_one_outside_is_f
     assert d["within_phase_spread"] == [ROUNDS, ODE]
 
 
-def test_the_plain_range_is_not_widened_by_the_tolerance():
-    # 20.0 is within 25 % of the range's max 19.7 but outside the range itself
-    row = _row(20.0, 9.0, 8.9, 19.7)
-    assert row.failures == (ROUNDS,)
+def test_each_run_over_the_phase_is_judged_with_the_rows_tolerance():
+    # the range's ends are runs' values: 20.0 is within 25 % of the max 19.7 (a run) and
+    # agrees as the nominal run would; 25.0 is beyond 19.7's 25 % (24.6) and 3 RTTs (22.7)
+    assert _row(20.0, 9.0, 8.9, 19.7).failures == ()
+    assert _row(25.0, 9.0, 8.9, 19.7).failures == (ROUNDS,)
+    # below the range: 3.0 is 5.9 under the min 8.9 (25 % = 2.2, 3 RTTs): still flagged
+    assert _row(15.85, 3.0, 12.0, 19.7).failures == (ODE,)
+    # a cell within the tolerance of the nominal run (9.2 against 8.93) is not one the
+    # phase runs rescue: only the round model is listed in the spread
+    assert _row(15.85, 9.2, 12.0, 19.7).within_phase_spread == (ROUNDS,)
 
 
 def test_without_a_measured_range_the_nominal_tolerance_decides():

@@ -732,8 +732,9 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "it, q* the law's equilibrium backlog: α for FAST, (α + β)/2 for Vegas and Quick "
         "Vegas, none for TCP-Ho); with the nominal run they give the packets' [min, max] "
         "over three evenly spaced phases, and a fluid cell outside the tolerance of the "
-        "nominal packet value but inside that plain range (not widened by the tolerance) "
-        "agrees within the packets' phase spread."
+        "nominal packet value but inside that range, or within the row's tolerance of its "
+        "nearer end (each end is a run's value, judged as the nominal run is), agrees "
+        "within the packets' phase spread."
     )
     notes = (
         "Convergence vs BDP: the closed forms (the round the window reaches μd, (n − 1)W, "

@@ -44,7 +44,8 @@ DOCUMENT = "document"
 #: the packet simulator's range over the phase of the change (extra packet runs with the
 #: change moved by fractions of the flow's round): informative columns of a row whose
 #: reference is the packet simulator; a fluid cell outside the nominal tolerance but
-#: inside [min, max] agrees within the packets' phase spread
+#: inside [min, max], or within the row's tolerance of its nearer end (each end is a run's
+#: value), agrees within the packets' phase spread
 PHASE_MIN = "packet sim over the phase, min"
 PHASE_MAX = "packet sim over the phase, max"
 #: the five standard columns, in display order
@@ -165,25 +166,31 @@ class Row:
 
     @property
     def within_phase_spread(self) -> tuple[str, ...]:
-        """Fluid columns outside their tolerance of the nominal packet value but inside
-        the packets' range over the phase (the plain range, not widened by the
-        tolerance): they agree within the packets' phase spread."""
+        """Fluid columns outside their tolerance of the nominal packet value that agree
+        with the packets' runs over the phase: inside their range, or within the row's
+        tolerance of its nearer end. The nominal run is one phase of the change, judged
+        with the tolerance; each run over the phase is another, judged the same way (the
+        range's ends are runs' values)."""
         rng = self.phase_range
         ref = self.values[self.reference]
         if rng is None or not _is_num(ref):
             return ()
-        return tuple(
-            c
-            for c in self.compared
-            if c in (ROUNDS, ODE)
-            and not self.tolerance(c).passes(float(self.values[c]), float(ref))  # type: ignore[arg-type]
-            and rng[0] <= float(self.values[c]) <= rng[1]  # type: ignore[arg-type]
-        )
+        out = []
+        for c in self.compared:
+            if c not in (ROUNDS, ODE):
+                continue
+            v, tol = float(self.values[c]), self.tolerance(c)  # type: ignore[arg-type]
+            if tol.passes(v, float(ref)):  # type: ignore[arg-type]
+                continue
+            nearer = min(max(v, rng[0]), rng[1])
+            if nearer == v or tol.passes(v, nearer):
+                out.append(c)
+        return tuple(out)
 
     @property
     def failures(self) -> tuple[str, ...]:
         """Compared columns outside their tolerance (and, for a fluid column of a row with
-        the packets' phase range, outside that range)."""
+        the packets' phase range, outside that range and its ends' tolerance)."""
         ref = self.values[self.reference]
         if not _is_num(ref):
             return ()
