@@ -111,11 +111,16 @@ def test_basic_tcp_ho_halving_range_is_measured_from_its_phase_runs():
     d = float(build_scenario("ho-basic").fluid_view().path.d)
     assert sc.cbr[0].start_s == pytest.approx(80.0 + 2.0 / 3.0 * d, abs=1e-5)
     fake = [
-        {"summary": {"convergence_times_s": [t, None]}, "t_s": [80.0], "queue_pkts": [1.0]}
+        {
+            "summary": {"convergence_times_s": [t, None]},
+            "t_s": [79.0, 80.0 + t, 125.0],
+            "queue_pkts": [900.0, 400.0 + 100.0 * t, 5.0],  # the peak: after 80 s only
+        }
         for t in (2.0, 1.2, 1.5, 1.6, 1.7, 1.8, 1.9)
     ]
-    assert dyn._basic_phase_range("tcp-ho", 1.5, fake) == (1.2, 2.0)
-    assert dyn._basic_phase_range("vegas", 1.5, fake) is None
+    assert dyn._basic_phase_range("tcp-ho", "halved", 1.5, fake) == (1.2, 2.0)
+    assert dyn._basic_phase_range("tcp-ho", "max_queue", 500.0, fake) == (500.0, 600.0)
+    assert dyn._basic_phase_range("vegas", "halved", 1.5, fake) is None
     fake[0]["summary"]["convergence_times_s"] = [None, None]
-    lo, _hi = dyn._basic_phase_range("tcp-ho", 1.5, fake)
+    lo, _hi = dyn._basic_phase_range("tcp-ho", "halved", 1.5, fake)
     assert isinstance(lo, NA)

@@ -106,12 +106,14 @@ def _basic_phase_overrides(sc: str, frac: float) -> dict[str, Any]:
 
 
 def _basic_phase_range(
-    a: str, nominal: float | NA, out: list[Any]
+    a: str, key: str, nominal: float | NA, out: list[Any]
 ) -> tuple[float | NA, float | NA] | None:
-    """The packet time after the halving (s) over the nominal run and the phase runs of
-    law ``a`` (``out``: the phase runs' results in :func:`_basic_phase_keys` order)."""
+    """The packet value of ``key`` (the time after the halving, s, or the peak queue from
+    80 s on, pkts: built before the first cut, inside the phase runs' 40 s) over the
+    nominal run and the phase runs of law ``a`` (``out``: the phase runs' results in
+    :func:`_basic_phase_keys` order)."""
     vs = [nominal] + [
-        _engine_values(res, "packet")["halved"]
+        _engine_values(res, "packet")[key]
         for (la, _sc, _f), res in zip(_basic_phase_keys(), out, strict=True)
         if la == a
     ]
@@ -350,8 +352,8 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 if _REASONS.get((a, key, c))
             }
             informative: tuple[str, ...] = ()
-            if key == "halved" and ref == PACKET:
-                rng = _basic_phase_range(a, pv[key], out[3 * len(_BASIC) :])
+            if key in ("halved", "max_queue") and ref == PACKET:
+                rng = _basic_phase_range(a, key, pv[key], out[3 * len(_BASIC) :])
                 if rng is not None:
                     values[PHASE_MIN], values[PHASE_MAX] = rng
                     informative = (PHASE_MIN, PHASE_MAX)
