@@ -28,11 +28,20 @@ FloatArray = NDArray[np.float64]
 
 _F_CWND, _F_INCR, _F_CAP, _F_PHASE, _F_SSTH = C.F_CWND, C.F_INCR, C.F_CAP, C.F_PHASE, C.F_SSTH
 _F_S_CWND, _F_S_BASE, _F_S_MEAN = C.F_S_CWND, C.F_S_BASE, C.F_S_MEAN
+_I_PENDING, _G_PEND_I, _G_NPEND = C.I_PENDING, C.G_PEND_I, C.G_NPEND
+_P_ROUND, _P_LOSS, _P_ROUND_READY = C.P_ROUND, C.P_LOSS, C.P_ROUND_READY
+_perf_counter = time.perf_counter
 
 
 def _no_path() -> None:
     """A law without a one-flow path on Python floats."""
     return None
+
+
+def _items(a: NDArray[Any]) -> Any:
+    """``a`` (C-contiguous) as a memoryview, whose items read as Python floats or ints."""
+    buffer: Any = a
+    return memoryview(buffer)
 
 
 def _first(x: Any) -> float:
@@ -133,7 +142,12 @@ class Decisions:
         # the same as Python ints and rows of ``ff`` (cheaper per decision than NumPy's)
         self.group_list: list[int] = [int(g) for g in self.group_of]
         self.group_size: list[int] = [int(m.shape[0]) for m in self.group_members]
-        self.rows = [ff[f] for f in range(nf)]
+        # each flow's rows of ``ff`` and ``fi``, and ``gi`` and ``pend``, as memoryviews: an
+        # item read or written through one is a Python float or int, at about half the cost
+        # of NumPy's scalar indexing (the arrays are never reallocated during a run)
+        self.rows = [_items(ff[f]) for f in range(nf)]
+        self.int_rows = [_items(fi[f]) for f in range(nf)]
+        self._gi = _items(gi)
         #: per group: the law's one-flow decision on Python floats (``None``: the law has
         #: none, and its ``on_round`` takes every decision); see :meth:`_one_round`
         self.group_floats: list[Any] = [
@@ -145,6 +159,7 @@ class Decisions:
         self.law_time_s = 0.0
         #: the flows with a decision pending (written by the compiled loop)
         self.pend = np.zeros(max(nf, 1), dtype=np.int64)
+        self._pend = _items(self.pend)
 
     def write_action(self, flows: NDArray[np.intp] | slice, action: Any) -> None:
         ff = self.ff
@@ -201,7 +216,7 @@ class Decisions:
         if floats is not None:
             row = self.rows[f]
             view = state if self.group_size[g] == 1 else self._view(f, state)
-            out = floats(view, float(row[_F_S_CWND]), float(row[_F_S_BASE]), float(row[_F_S_MEAN]))
+            out = floats(view, row[_F_S_CWND], row[_F_S_BASE], row[_F_S_MEAN])
             if out is not None:
                 self.law_calls += 1
                 w, incr, cap = out
@@ -228,7 +243,7 @@ class Decisions:
     def _write_one(
         self,
         f: int,
-        row: FloatArray,
+        row: Any,
         state: Mapping[str, FloatArray],
         w: float,
         incr: float,
@@ -248,7 +263,7 @@ class Decisions:
         row[_F_PHASE] = state["phase"][0]
         ss = state.get("ssthresh")
         row[_F_SSTH] = math.inf if ss is None else ss[0]
-        self.fi[f, C.I_PENDING] = C.P_ROUND_READY
+        self.int_rows[f][_I_PENDING] = _P_ROUND_READY
 
     def _rounds(self, flows: NDArray[np.intp]) -> None:
         """The round decisions of ``flows`` (pending in the compiled loop): one call into
@@ -321,17 +336,17 @@ class Decisions:
 
     def decide(self) -> None:
         """Take the decisions the compiled loop left pending (rounds batched, then losses)."""
-        gi = self.gi
-        i0, n = int(gi[C.G_PEND_I]), int(gi[C.G_NPEND])
+        gi = self._gi
+        i0, n = gi[_G_PEND_I], gi[_G_NPEND]
         if n == i0:
             return
-        t0 = time.perf_counter()
+        t0 = _perf_counter()
         if n - i0 == 1:
-            f = int(self.pend[i0])
-            p = self.fi[f, C.I_PENDING]
-            if p == C.P_ROUND:
+            f = self._pend[i0]
+            p = self.int_rows[f][_I_PENDING]
+            if p == _P_ROUND:
                 self._one_round(f)
-            elif p == C.P_LOSS:
+            elif p == _P_LOSS:
                 self._loss(f)
         else:
             flows = self.pend[i0:n]
@@ -341,4 +356,4 @@ class Decisions:
                 self._rounds(rounds)
             for f in flows[st == C.P_LOSS]:
                 self._loss(int(f))
-        self.law_time_s += time.perf_counter() - t0
+        self.law_time_s += _perf_counter() - t0

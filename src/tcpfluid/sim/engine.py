@@ -150,11 +150,26 @@ class _Sim:
         )
 
     # ------------------------------------------------------------------ loop
+    def _args(self) -> tuple[Any, ...]:
+        """The compiled loop's arguments, in its order (made again after an array grew)."""
+        return (
+            self.ff, self.fi, self.lf, self.li, self.rf, self.ri, self.hi, self.ht, self.gf,
+            self.gi, self.rand, self.paths, self.fs, self.fq, self.cf, self.ci, self.s_t,
+            self.s_flow, self.s_link, self.pend, self.rec, self.has_red,
+        )  # fmt: skip
+
     def run(
         self,
         progress: Callable[[float], None] | None = None,
         notice: threading.Timer | None = None,
     ) -> None:
+        """Run the compiled loop to the end, taking the decisions it asks for.
+
+        The loop returns to Python at every round decision (thousands of times a run, some
+        hundred thousand with many flows), so this side binds everything once: the
+        arguments as one tuple (made again only when an array is replaced) and the
+        compiled loop's entry point for their types (:func:`_entry`).
+        """
         global _kernels_ready
         gi = self.gi
         decide = self.decisions.decide
@@ -162,39 +177,66 @@ class _Sim:
         last = time.perf_counter()
         if progress is not None:
             gi[C.G_YIELD_AT] = _YIELD_EVENTS
-        while True:
-            code = C.run(
-                self.ff, self.fi, self.lf, self.li, self.rf, self.ri, self.hi, self.ht,
-                self.gf, gi, self.rand, self.paths, self.fs, self.fq, self.cf, self.ci,
-                self.s_t, self.s_flow, self.s_link, self.pend, self.rec, self.has_red,
-            )  # fmt: skip
-            if not _kernels_ready:
-                _kernels_ready = True
-                if notice is not None:
-                    notice.cancel()
-            if code == C.DONE:
-                if progress is not None:
-                    progress(1.0)
-                return
+        done, need_round, need_loss = C.DONE, C.NEED_ROUND, C.NEED_LOSS
+        args = self._args()
+        code = C.run(*args)  # through Numba's dispatcher: loads (or compiles) the kernels
+        if not _kernels_ready:
+            _kernels_ready = True
+            if notice is not None:
+                notice.cancel()
+        kernel = _entry(args)
+        while code != done:
             decide()
-            if code == C.GROW_FLOW:
-                self._grow_flow(int(gi[C.G_CODE_ARG]))
-            elif code == C.GROW_LINK:
-                self._grow_link(int(gi[C.G_CODE_ARG]))
-            elif code == C.NEED_RAND:
-                self.rand = self.rng.random(_RAND_BLOCK)
-                gi[C.G_RAND_I] = 0
-            elif code == C.GROW_REC:
-                self.rec = np.concatenate([self.rec, np.zeros_like(self.rec)])
-            elif code == C.YIELD:
-                gi[C.G_YIELD_AT] = gi[C.G_EVENTS] + _YIELD_EVENTS
-            elif code not in (C.NEED_ROUND, C.NEED_LOSS):  # pragma: no cover - defensive
-                raise RuntimeError(f"packet simulator core returned unknown code {code}")
+            if code != need_round and code != need_loss:
+                self._serve(code)
+                args = self._args()
+                kernel = _entry(args)
             if progress is not None:
                 now = time.perf_counter()
                 if now - last >= _PROGRESS_EVERY_S:
                     last = now
                     progress(min(1.0, float(self.gf[C.G_NOW]) / end) if end > 0 else 1.0)
+            code = kernel(*args)
+        if progress is not None:
+            progress(1.0)
+
+    def _serve(self, code: int) -> None:
+        """What the compiled loop returned ``code`` for, other than a decision: a ring or
+        the round records to grow, random numbers, or a progress report (nothing to do)."""
+        gi = self.gi
+        if code == C.GROW_FLOW:
+            self._grow_flow(int(gi[C.G_CODE_ARG]))
+        elif code == C.GROW_LINK:
+            self._grow_link(int(gi[C.G_CODE_ARG]))
+        elif code == C.NEED_RAND:
+            self.rand = self.rng.random(_RAND_BLOCK)
+            gi[C.G_RAND_I] = 0
+        elif code == C.GROW_REC:
+            self.rec = np.concatenate([self.rec, np.zeros_like(self.rec)])
+        elif code == C.YIELD:
+            gi[C.G_YIELD_AT] = gi[C.G_EVENTS] + _YIELD_EVENTS
+        else:  # pragma: no cover - defensive
+            raise RuntimeError(f"packet simulator core returned unknown code {code}")
+
+
+def _entry(args: tuple[Any, ...]) -> Callable[..., int]:
+    """The compiled loop's entry point for the types of ``args`` (already compiled or
+    loaded by a call through the dispatcher), else the dispatcher itself.
+
+    Numba's dispatcher works out the type of each of the loop's 22 arguments on every
+    call to pick the compiled version; the arguments' types do not change during a run
+    (an array that grows is replaced by one of the same kind, and the types are looked up
+    again then), so the loop is re-entered through the entry point of its version
+    directly: about half the cost of a call.
+    """
+    dispatcher = C.run
+    overloads = getattr(dispatcher, "overloads", None)
+    if overloads is None:  # not a dispatcher (NUMBA_DISABLE_JIT, or replaced by a test)
+        return dispatcher
+    overload = overloads.get(tuple(dispatcher.typeof_pyval(a) for a in args))
+    if overload is None:  # pragma: no cover - the types came from a call just made
+        return dispatcher
+    return overload.entry_point
 
 
 def _compile_notice(progress: Any) -> threading.Timer | None:
