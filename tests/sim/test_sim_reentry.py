@@ -5,7 +5,8 @@ re-enters it through the entry point of the loop's compiled version for the argu
 types (``engine._entry``), not through Numba's dispatcher, which works the types out again
 on every call. The reference here is the same run re-entered through the dispatcher every
 time: every event, trace and counter must be the same, including runs whose rings grow
-(the arguments are made again) and a RED run that draws new random numbers.
+(the arguments are made again) and a RED run that draws new random numbers (in blocks
+made small here, so that it does).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def test_entry_point_gives_the_dispatchers_run(
     scenario: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     sc = scenario()
+    monkeypatch.setattr(engine, "_RAND_BLOCK", 256)
     kernels: list[Any] = []
     entry = engine._entry
 
