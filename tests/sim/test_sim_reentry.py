@@ -35,9 +35,9 @@ def _through_dispatcher(args: tuple[Any, ...]) -> Any:
         ),
         pytest.param(
             lambda: build_scenario(
-                "thesis-two-flow", x2="90ms", queue="red", duration="30s", alpha=1, beta=3
-            ).with_algorithm("vegas"),
-            id="thesis-red",
+                "thesis-two-flow", x2="90ms", queue="red", duration="30s"
+            ).with_algorithm("reno"),
+            id="thesis-red-reno",
         ),
     ],
 )
