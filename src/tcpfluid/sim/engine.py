@@ -219,6 +219,19 @@ class _Sim:
             raise RuntimeError(f"packet simulator core returned unknown code {code}")
 
 
+def _kind(a: Any) -> Any:
+    """What Numba's type of a compiled loop's argument depends on: an array's dtype,
+    dimensions, layout, alignment and whether it is writeable; another value's type."""
+    if type(a) is np.ndarray:
+        fl = a.flags
+        return (a.dtype, a.ndim, fl.c_contiguous, fl.f_contiguous, fl.aligned, fl.writeable)
+    return type(a)
+
+
+#: the compiled loop's entry point by (dispatcher, kinds of the arguments)
+_entries: dict[Any, Callable[..., int]] = {}
+
+
 def _entry(args: tuple[Any, ...]) -> Callable[..., int]:
     """The compiled loop's entry point for the types of ``args`` (already compiled or
     loaded by a call through the dispatcher), else the dispatcher itself.
@@ -227,16 +240,21 @@ def _entry(args: tuple[Any, ...]) -> Callable[..., int]:
     call to pick the compiled version; the arguments' types do not change during a run
     (an array that grows is replaced by one of the same kind, and the types are looked up
     again then), so the loop is re-entered through the entry point of its version
-    directly: about half the cost of a call.
+    directly: about half the cost of a call. Numba's own lookup of the version (about
+    10 µs per argument) is done once per kind of arguments and kept in :data:`_entries`.
     """
     dispatcher = C.run
     overloads = getattr(dispatcher, "overloads", None)
     if overloads is None:  # not a dispatcher (NUMBA_DISABLE_JIT, or replaced by a test)
         return dispatcher
-    overload = overloads.get(tuple(dispatcher.typeof_pyval(a) for a in args))
-    if overload is None:  # pragma: no cover - the types came from a call just made
-        return dispatcher
-    return overload.entry_point
+    key = (dispatcher, tuple(map(_kind, args)))
+    kernel = _entries.get(key)
+    if kernel is None:
+        overload = overloads.get(tuple(dispatcher.typeof_pyval(a) for a in args))
+        if overload is None:  # pragma: no cover - the types came from a call just made
+            return dispatcher
+        kernel = _entries[key] = overload.entry_point
+    return kernel
 
 
 def _compile_notice(progress: Any) -> threading.Timer | None:
