@@ -220,7 +220,18 @@ class Decisions:
             if out is not None:
                 self.law_calls += 1
                 w, incr, cap = out
-                self._write_one(f, row, view, w, incr, cap)
+                # _write_one inlined (the most frequent decision): a positive finite
+                # window, a finite increment and a cap that is not NaN
+                if 0.0 < w < math.inf and -math.inf < incr < math.inf and cap == cap:
+                    row[_F_CWND] = w
+                    row[_F_INCR] = incr
+                    row[_F_CAP] = cap
+                    row[_F_PHASE] = view["phase"][0]
+                    ss = view.get("ssthresh")
+                    row[_F_SSTH] = math.inf if ss is None else ss[0]
+                    self.int_rows[f][_I_PENDING] = _P_ROUND_READY
+                else:
+                    self._write_one(f, row, view, w, incr, cap)  # raises
                 return
         if self.group_size[g] == 1:
             view = sub = state
