@@ -83,6 +83,10 @@ ONE_FLOW_PATH = True
 #: the bookkeeping of a boundary where several rounds ended in compiled code;
 #: ``False``: in NumPy array operations (the reference the compiled code must equal)
 COMPILED_BOUNDARY = True
+#: with one law for every flow, a boundary of several flows hands the law the sample's
+#: rows as they are (no gather of the group's rows, no scatter of its actions); tests set
+#: False to compare with the general route
+WHOLE_GROUP_PATH = True
 #: ``True``: the ACK fluid of the time step that ends a round, beyond the round's first
 #: packet, grows the window with the law's next increment, as a packet sender's boundary
 #: ACK does (its RTT stays in the ending round's sample, as the packet's does); the slow-
@@ -117,6 +121,13 @@ class _Laws:
             if "phase" not in st:
                 raise TypeError(f"{type(lw).__name__}.init_state must return a 'phase' array")
         self.fresh = [{k: v.copy() for k, v in st.items()} for st in self.states]
+        #: one law for every flow, in flow order: its state arrays are the flows' own, so
+        #: a boundary passes the sample's rows as they are instead of gathering them
+        self.whole = (
+            WHOLE_GROUP_PATH
+            and len(self.groups) == 1
+            and bool(np.array_equal(self.groups[0][1], np.arange(n)))
+        )
         self.names = [""] * n
         #: flow -> (its group, its position in the group's state arrays)
         self.slot: list[tuple[int, int]] = [(0, 0)] * n
@@ -134,6 +145,8 @@ class _Laws:
             self.init_cap[ix] = a.cap
 
     def phase(self, n: int) -> FloatArray:
+        if self.whole:  # the one law's phase array is already in flow order
+            return np.asarray(self.states[0]["phase"], dtype=np.float64)
         out = np.empty(n)
         for (_, ix), st in zip(self.groups, self.states, strict=True):
             out[ix] = st["phase"]
@@ -152,6 +165,8 @@ class _Laws:
     ) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Call each law for its flows whose round ended; other flows keep their state."""
         n = ends.size
+        if self.whole:
+            return self._decide_whole(ends, sample)
         cwnd, incr, cap = np.zeros(n), np.zeros(n), np.zeros(n)
         for (lw, ix), st in zip(self.groups, self.states, strict=True):
             m = ends[ix]
@@ -178,6 +193,38 @@ class _Laws:
             cwnd[ix] = a.cwnd
             incr[ix] = a.incr
             cap[ix] = a.cap
+        return cwnd, incr, cap
+
+    def _decide_whole(
+        self, ends: NDArray[np.bool_], sample: RoundSample
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """:meth:`decide` with one law for every flow in flow order (``whole``): the same
+        operations without gathering the sample's rows (the group's index is every flow,
+        in order) and without scattering the actions back."""
+        lw, st = self.groups[0][0], self.states[0]
+        n = ends.size
+        if not ends.any():
+            return np.zeros(n), np.zeros(n), np.zeros(n)
+        keep = {k: v.copy() for k, v in st.items()} if not ends.all() else None
+        sub = RoundSample(
+            cwnd=np.where(ends, sample.cwnd, 2.0),
+            base_rtt=sample.base_rtt,
+            rtt_mean=sample.rtt_mean,
+            rtt_min=sample.rtt_min,
+            rtt_max=sample.rtt_max,
+            acks=sample.acks,
+            fwd_delay_mean=sample.fwd_delay_mean,
+            fwd_delay_base=sample.fwd_delay_base,
+        )
+        a = lw.on_round(st, sub)
+        if keep is not None:
+            rest = ~ends
+            for k, v in st.items():
+                v[rest] = keep[k][rest]
+        cwnd, incr, cap = np.empty(n), np.empty(n), np.empty(n)
+        cwnd[:] = a.cwnd
+        incr[:] = a.incr
+        cap[:] = a.cap
         return cwnd, incr, cap
 
     def decide_one(self, j: int, sample: RoundSample) -> tuple[float, float, float]:
@@ -222,7 +269,11 @@ class _RoundLog:
 
     def __init__(self) -> None:
         self._flows: list[NDArray[np.intp]] = []
-        self._rows: list[FloatArray] = []
+        #: per block: the time of each row, windows, next windows, phases (the columns are
+        #: put side by side once, in :meth:`per_flow`)
+        self._times: list[FloatArray] = []
+        self._cols: tuple[list[FloatArray], list[FloatArray], list[FloatArray]] = ([], [], [])
+        self._block_t: list[float] = []
         self._one_flow: list[int] = []
         self._one_row: list[tuple[float, float, float, float]] = []
 
@@ -235,14 +286,24 @@ class _RoundLog:
         self, which: NDArray[np.intp], t: float, w: FloatArray, new: FloatArray, phase: FloatArray
     ) -> None:
         """The rounds of flows ``which`` ended at ``t`` (windows, next windows, phases)."""
-        self._flush()
+        if self._one_flow:  # single rows first, in the order the rounds ended
+            self._flush()
         self._flows.append(which)
-        self._rows.append(np.column_stack((np.full(which.size, t), w, new, phase)))
+        self._block_t.append(t)
+        for col, x in zip(self._cols, (w, new, phase), strict=True):
+            col.append(np.asarray(x, dtype=np.float64))
 
     def _flush(self) -> None:
+        if self._block_t:  # the blocks since the last flush: their times, one per row
+            sizes = [f.size for f in self._flows[-len(self._block_t) :]]
+            self._times.append(np.repeat(np.array(self._block_t, dtype=np.float64), sizes))
+            self._block_t = []
         if self._one_flow:
             self._flows.append(np.array(self._one_flow, dtype=np.intp))
-            self._rows.append(np.array(self._one_row, dtype=np.float64).reshape(-1, 4))
+            rows = np.array(self._one_row, dtype=np.float64).reshape(-1, 4)
+            self._times.append(rows[:, 0])
+            for i, col in enumerate(self._cols, start=1):
+                col.append(rows[:, i])
             self._one_flow, self._one_row = [], []
 
     def per_flow(self, n: int) -> list[FloatArray]:
@@ -251,7 +312,8 @@ class _RoundLog:
         if not self._flows:
             return [np.empty((0, 4)) for _ in range(n)]
         flows = np.concatenate(self._flows)
-        rows = np.concatenate(self._rows)[np.argsort(flows, kind="stable")]
+        cols = [np.concatenate(self._times), *(np.concatenate(c) for c in self._cols)]
+        rows = np.column_stack(cols)[np.argsort(flows, kind="stable")]
         ends = np.cumsum(np.bincount(flows, minlength=n)).tolist()
         return [rows[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
 
