@@ -12,14 +12,16 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
 from numpy.typing import NDArray
 
 from ..scenarios import Scenario
 from .summary import PacketSummary, summarise
+
+if TYPE_CHECKING:  # pandas (about 0.25 s to import) only when a frame is asked for
+    import pandas as pd
 
 __all__ = ["FlowTrace", "LinkTrace", "PacketResult"]
 
@@ -104,6 +106,8 @@ class FlowTrace:
 
     def to_frame(self) -> pd.DataFrame:
         """The round records as a :class:`pandas.DataFrame`, one row per round boundary."""
+        import pandas as pd
+
         return pd.DataFrame(
             {
                 "t_s": self.round_t_s,
@@ -157,6 +161,8 @@ class LinkTrace:
     def to_frame(self, t_s: FloatArray) -> pd.DataFrame:
         """The fixed-interval samples as a :class:`pandas.DataFrame` (``t_s``: the
         result's sample times)."""
+        import pandas as pd
+
         return pd.DataFrame(
             {
                 "t_s": t_s,
@@ -279,6 +285,8 @@ class PacketResult:
         for lk in self.links:
             cols[f"{lk.name}/queue_pkts"] = lk.queue_pkts
             cols[f"{lk.name}/drops"] = lk.drops
+        import pandas as pd
+
         return pd.DataFrame(cols)
 
     def to_dict(self) -> dict[str, Any]:
