@@ -229,7 +229,7 @@ def decide(
         np.subtract(recovering, 1, out=recovering, where=active & (recovering > 0))
         if hit is not None:
             recovering[hit] = RECOVERY_ROUNDS
-    if hit is not None and np.any(hit):
+    if hit is not None and hit.any():
         assert lost is not None
         cwnd0, incr, cap = _react_to_losses(
             law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst

@@ -102,12 +102,12 @@ def forward_queues(
         fresh = 1.0 - keep
         qf1 = keep * carried + fresh * qf1
         qf0 = np.where(dropped, carried, keep * carried + fresh * qf0)
-        if bool(np.any(dropped)):
+        if bool(dropped.any()):
             rising = dropped
     if model == "fluid":
         return (qf1, qf1, qf1, qf1), ack_rate
     clumped = None
-    if spread_train and bool(np.any(ack_rate < mu_a)):
+    if spread_train and bool((ack_rate < mu_a).any()):
         with np.errstate(invalid="ignore"):
             spare = w0_s * (mu_a / ack_rate - 1.0)
         zq = np.maximum(z_s - np.where(spare > 0, spare, 0.0), 0.0)

@@ -668,15 +668,28 @@ def _boundary_one(
     else:
         fwd_mean = rtt_mean - 0.5 * d
         fwd_base = base_rtt - 0.5 * d
+    # the sample's eight one-element arrays: views of one fresh array (one allocation)
+    v = np.array(
+        [
+            w,
+            base_rtt,
+            rtt_mean,
+            r_min if math.isfinite(r_min) else d,
+            col[K.F_R_MAX] if col[K.F_R_MAX] > 0 else d,
+            r_acks,
+            fwd_mean,
+            fwd_base,
+        ]
+    )
     sample = RoundSample(
-        cwnd=np.array([w]),
-        base_rtt=np.array([base_rtt]),
-        rtt_mean=np.array([rtt_mean]),
-        rtt_min=np.array([r_min if math.isfinite(r_min) else d]),
-        rtt_max=np.array([col[K.F_R_MAX] if col[K.F_R_MAX] > 0 else d]),
-        acks=np.array([r_acks]),
-        fwd_delay_mean=np.array([fwd_mean]),
-        fwd_delay_base=np.array([fwd_base]),
+        cwnd=v[0:1],
+        base_rtt=v[1:2],
+        rtt_mean=v[2:3],
+        rtt_min=v[3:4],
+        rtt_max=v[4:5],
+        acks=v[5:6],
+        fwd_delay_mean=v[6:7],
+        fwd_delay_base=v[7:8],
     )
     new_w, ff[K.F_INCR, j], ff[K.F_CAP, j] = laws.decide_one(j, sample)
     ff[K.F_W, j] = new_w

@@ -363,7 +363,7 @@ def _round_loop(
         if staggered:
             t_n = _per_flow(t, F)
             joining = ~started & (t_n >= start_n)
-            if np.any(joining):
+            if joining.any():
                 join_flows(ls, joining, cwnd0, incr, cap, base_rtt, fwd_base)
                 started |= joining
             active = started & (t_n < stop_n)
@@ -428,7 +428,7 @@ def _round_loop(
         )
         if (k & 31) == 31 or k == n_steps - 1:
             next_report = _checkpoint(w1, k, n_steps, t, t_end, progress, next_report)
-        if t_end != math.inf and bool(np.all(t >= t_end)):
+        if t_end != math.inf and bool((t >= t_end).all()):
             _check_bounded(w1, k)
             break
     if progress is not None:
