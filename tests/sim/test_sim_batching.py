@@ -5,7 +5,9 @@ reaches the flow, its first link or the trace sampler, and nothing it would send
 left its first link yet), so several flows' decisions are taken in one call into their
 law. That must not change a single event: the reference here is the same run with every
 decision taken at its own boundary (``engine._DEFER = False``, the loop's behaviour before
-batching) and, independently, with one law object per flow (no grouping).
+batching) and, independently, with one law object per flow (no grouping). A small batch
+of flows whose laws decide one flow on Python floats is split into one such decision per
+flow (``_decisions.SPLIT_MAX``): that too must change nothing but the count of calls.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from _simkit import assert_same_run, joining_groups
 
 from tcpfluid.algorithms import get_law
 from tcpfluid.scenarios import build_scenario
-from tcpfluid.sim import engine, simulate_packets
+from tcpfluid.sim import _decisions, engine, simulate_packets
 
 
 @pytest.mark.parametrize("algorithm", ["vegas", "reno", "fast"])
 def test_batched_decisions_change_no_event(algorithm: str, monkeypatch: pytest.MonkeyPatch) -> None:
     sc = joining_groups(algorithm)
+    monkeypatch.setattr(_decisions, "SPLIT_MAX", 0)  # a batch is one call per law
     batched = simulate_packets(sc)
     monkeypatch.setattr(engine, "_DEFER", False)
     one_by_one = simulate_packets(sc)
@@ -32,6 +35,22 @@ def test_batched_decisions_change_no_event(algorithm: str, monkeypatch: pytest.M
     assert batched.law_calls < one_by_one.law_calls
     if algorithm == "reno":
         assert losses > 0  # the losses path is exercised too
+
+
+@pytest.mark.parametrize("algorithm", ["vegas", "quick-vegas", "reno", "fast"])
+def test_small_batches_split_into_one_flow_decisions_change_no_event(
+    algorithm: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sc = joining_groups(algorithm)
+    split = simulate_packets(sc)
+    monkeypatch.setattr(_decisions, "SPLIT_MAX", 0)
+    whole = simulate_packets(sc)
+    assert_same_run(split, whole)
+    # every batch here (at most 12 flows) was split: one call per decision
+    rounds = sum(f.round_t_s.size for f in split.flows)
+    losses = sum(f.loss_t_s.size for f in split.flows)
+    assert split.law_calls == rounds + losses
+    assert whole.law_calls < split.law_calls
 
 
 def test_grouped_laws_equal_one_law_per_flow() -> None:
