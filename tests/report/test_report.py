@@ -589,3 +589,37 @@ def test_the_report_records_the_cpu_of_its_tasks_and_of_its_own_process() -> Non
     # with one job the task ran in this process: the report's own CPU excludes it
     assert 0.0 <= d["main_cpu_s"] < d["tasks_cpu_s"]
     assert f"{rep.tasks_cpu_s:.1f} s CPU in 1 tasks" in render_markdown(rep)
+
+
+def test_once_the_packet_runs_may_start_every_remaining_task_is_queued() -> None:
+    # the estimates of short tasks are rough: a queue of a few estimated seconds ran dry
+    # while the submitting process drew a section's figures. Once the first packet run has
+    # compiled, every remaining task is submitted, in the same order
+    import math
+
+    from tcpfluid.report._schedule import _CompileGate
+
+    costs = [30.0, 20.0, 20.0] + [0.5] * 40
+    packet = [True, True] + [False] * 41
+    gate = _CompileGate(
+        list(range(43)),
+        packet,
+        slots=4,
+        costs=costs,
+        queued_s=3.0,
+        workers=2,
+        open_queued_s=math.inf,
+    )
+    first = gate.next_tasks(in_flight=0)
+    # closed: the first packet run, then fluid tasks up to 3 s queued behind two running
+    assert first == [0, 2, 3, 4, 5, 6, 7, 8]
+    gate.finished(2)
+    assert gate.next_tasks(in_flight=7) == [9]
+    gate.finished(0)  # the kernels are compiled: everything else, in order
+    assert gate.next_tasks(in_flight=7) == [1, *range(10, 43)]
+    assert gate.next_tasks(in_flight=40) == []
+    # without open_queued_s the open gate keeps queued_s
+    same = _CompileGate(list(range(43)), packet, slots=4, costs=costs, queued_s=3.0, workers=2)
+    same.next_tasks(in_flight=0)
+    same.finished(0)
+    assert len(same.next_tasks(in_flight=7)) < 10

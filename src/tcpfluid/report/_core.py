@@ -22,7 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, w
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from ._schedule import _COMPILING, QUEUED_S, _CompileGate, estimate_cost, schedule
+from ._schedule import _COMPILING, QUEUED_OPEN_S, QUEUED_S, _CompileGate, estimate_cost, schedule
 from ._table import Table
 
 __all__ = [
@@ -397,6 +397,9 @@ def run_tasks(
             costs=costs,
             queued_s=QUEUED_S if own else 0.0,
             workers=jobs,
+            # once the packet tasks may start: every remaining task, so that the workers
+            # never wait for this process while it draws a section's figures
+            open_queued_s=QUEUED_OPEN_S if own else None,
         )
         futs: dict[Any, int] = {}
         for i in gate.next_tasks(in_flight=0):

@@ -4,23 +4,31 @@ Only the order depends on anything here, never a result."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ._core import Task
 
-__all__ = ["QUEUED_S", "WARMUP_S", "estimate_cost", "schedule"]
+__all__ = ["QUEUED_OPEN_S", "QUEUED_S", "WARMUP_S", "estimate_cost", "schedule"]
 
 
 #: functions of tasks that run the packet simulator (Numba-compiled, cached on disk)
 _COMPILING = ("packet_run", "thesis_run")
 #: seconds of other tasks started right after the first packet run (see :func:`schedule`)
 WARMUP_S = 30.0
-#: estimated seconds of tasks kept queued in the pool behind the running ones (see
-#: :class:`_CompileGate`): longer than the longest section assembly (a few seconds of
-#: figures) times the workers
+#: estimated seconds of tasks kept queued in the pool behind the running ones while the
+#: packet tasks wait for the first one to compile (see :class:`_CompileGate`): longer than
+#: the longest section assembly (a few seconds of figures) times the workers. Once that
+#: first task is done every remaining task is queued (:data:`QUEUED_OPEN_S`)
 QUEUED_S = 10.0
+#: the same once the gate is open: every remaining task. The estimates are rough (the
+#: short tasks' run 2 to 50 times shorter than estimated), and a pool whose queue runs dry
+#: while this process draws a section's figures leaves every worker idle (seen: both
+#: workers idle 1.9 s during a 2.3 s assembly with 10 estimated seconds queued); the pool
+#: starts the tasks in the order they were submitted, so the order stays the same
+QUEUED_OPEN_S = math.inf
 
 #: seconds per simulated packet slot of the bottleneck and per flow-round, one core
 #: (order of magnitude of the packet simulator; only the order of the tasks depends on it)
@@ -116,6 +124,8 @@ class _CompileGate:
     ``workers`` running ones add up to at least ``queued_s`` seconds: the workers then
     keep busy while the process that submits them is occupied (it draws a finished
     section's figures, seconds long) instead of idling after a few short tasks.
+    ``open_queued_s`` (default ``queued_s``) replaces ``queued_s`` once the gate is open
+    (``math.inf``: every remaining task is submitted then).
     """
 
     def __init__(
@@ -127,12 +137,18 @@ class _CompileGate:
         costs: Sequence[float] | None = None,
         queued_s: float = 0.0,
         workers: int = 1,
+        open_queued_s: float | None = None,
     ) -> None:
         self._waiting = list(order)
         self._compiles = list(compiles)
         self._slots = max(int(slots), 1)
         self._costs = list(costs) if costs is not None else [0.0] * len(self._compiles)
         self._queued_s = float(queued_s) if costs is not None else 0.0
+        self._open_queued_s = (
+            self._queued_s
+            if open_queued_s is None or costs is None
+            else max(float(open_queued_s), self._queued_s)
+        )
         self._workers = max(int(workers), 1)
         self._flight: list[int] = []  # submitted, not finished, in order of submission
         first = [i for i in order if compiles[i]]
@@ -154,7 +170,10 @@ class _CompileGate:
     def next_tasks(self, *, in_flight: int) -> list[int]:
         """The tasks to submit now, in order, with ``in_flight`` tasks running."""
         out: list[int] = []
-        while in_flight + len(out) < self._slots or self._queued() < self._queued_s:
+        target = self._open_queued_s if self.open else self._queued_s
+        while self._waiting and (
+            in_flight + len(out) < self._slots or target == math.inf or self._queued() < target
+        ):
             pick = next(
                 (
                     i
