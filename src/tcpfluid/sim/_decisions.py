@@ -30,6 +30,7 @@ _F_CWND, _F_INCR, _F_CAP, _F_PHASE, _F_SSTH = C.F_CWND, C.F_INCR, C.F_CAP, C.F_P
 _F_S_CWND, _F_S_BASE, _F_S_MEAN = C.F_S_CWND, C.F_S_BASE, C.F_S_MEAN
 _I_PENDING, _G_PEND_I, _G_NPEND = C.I_PENDING, C.G_PEND_I, C.G_NPEND
 _P_ROUND, _P_LOSS, _P_ROUND_READY = C.P_ROUND, C.P_LOSS, C.P_ROUND_READY
+_I_KIND, _F_NEWCWND, _F_LAST_T, _P_LOSS_READY = C.I_KIND, C.F_NEWCWND, C.F_LAST_T, C.P_LOSS_READY
 _perf_counter = time.perf_counter
 #: a batch of at most this many round decisions, all of laws with a one-flow path on
 #: Python floats, is decided one flow at a time on that path: about 5 µs a flow against
@@ -149,6 +150,7 @@ class Decisions:
         # the same as Python ints and rows of ``ff`` (cheaper per decision than NumPy's)
         self.group_list: list[int] = [int(g) for g in self.group_of]
         self.group_size: list[int] = [int(m.shape[0]) for m in self.group_members]
+        self.pos_list: list[int] = [int(p) for p in self.pos]
         # each flow's rows of ``ff`` and ``fi``, and ``gi`` and ``pend``, as memoryviews: an
         # item read or written through one is a Python float or int, at about half the cost
         # of NumPy's scalar indexing (the arrays are never reallocated during a run)
@@ -344,21 +346,27 @@ class Decisions:
         ff[sel, C.F_SSTH] = math.inf if ss is None else ss
 
     def _loss(self, f: int) -> None:
-        kind = int(self.fi[f, C.I_KIND])
-        before = float(self.ff[f, C.F_CWND])
-        g = int(self.group_of[f])
+        """Flow ``f``'s loss decision: the law's ``on_loss`` (arrays of one flow), its new
+        window checked and written where the compiled loop reads it."""
+        row, irow = self.rows[f], self.int_rows[f]
+        kind = irow[_I_KIND]
+        before = row[_F_CWND]
+        g = self.group_list[f]
         new = self.group_laws[g].on_loss(
-            self.group_states[g], self.pos[f : f + 1].copy(), kind, np.array([before])
+            self.group_states[g],
+            np.array((self.pos_list[f],), dtype=np.intp),
+            kind,
+            np.array((before,)),
         )
         self.law_calls += 1
-        w = float(np.asarray(new).reshape(-1)[0])
+        w = _first(new)
         if not math.isfinite(w) or w <= 0.0:
             raise RuntimeError(
                 f"control law {self.laws[f]!r} returned window {w} after a loss of kind {kind}"
             )
-        self.ff[f, C.F_NEWCWND] = w
-        self.losses[f].append((self.ff[f, C.F_LAST_T], float(kind), before, w))
-        self.fi[f, C.I_PENDING] = C.P_LOSS_READY
+        row[_F_NEWCWND] = w
+        self.losses[f].append((row[_F_LAST_T], float(kind), before, w))
+        irow[_I_PENDING] = _P_LOSS_READY
 
     def decide(self) -> None:
         """Take the decisions the compiled loop left pending (rounds batched, then losses)."""
