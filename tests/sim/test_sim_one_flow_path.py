@@ -5,7 +5,8 @@ three floats and returns the action as floats (no :class:`RoundSample` or
 :class:`RoundAction` arrays). It must be exactly the law's ``on_round``: the reference
 here is the array path of ``on_round`` (two flows in one call), state and action compared
 bit for bit over many rounds; a class that changes the decision, or parameters given per
-flow, get no such path.
+flow, get no such path. FAST's loss reaction has such a path too (its many-flow runs take
+about as many loss decisions as round decisions), compared with ``on_loss`` the same way.
 """
 
 from __future__ import annotations
@@ -98,3 +99,50 @@ def test_no_float_path_for_changed_decisions_or_per_flow_parameters() -> None:
     assert Slower()._one_flow_path() is None
     for cls, kw in itertools.product((Vegas, QuickVegas, Fast), ({"alpha": [1.0, 2.0]},)):
         assert cls(**kw)._one_flow_path() is None
+
+
+@pytest.mark.parametrize("lost_retransmit", ["keep", "halve"])
+def test_fast_one_flow_loss_on_floats_equals_on_loss(lost_retransmit: str) -> None:
+    # every loss kind (the ACK-path kinds 4 and 5 included), windows on both sides of the
+    # floor of 2 packets, each flow of a three-flow state: the same window bit for bit and
+    # the same state as on_loss on arrays
+    law = Fast(lost_retransmit=lost_retransmit)  # type: ignore[arg-type]
+    floats = law._one_flow_loss()
+    assert floats is not None
+    windows = [1.0, 2.0, 3.0, 3.999, 4.0, 4.000001, 7.3, 1234.5678, 1e6 / 3.0]
+    for kind, w, pos in itertools.product((1, 2, 3, 4, 5), windows, (0, 1, 2)):
+        ref_state = law.init_state(3)
+        ref_state["phase"][:] = [0.0, 1.0, 0.0]
+        got_state = {k: v.copy() for k, v in ref_state.items()}
+        ref = law.on_loss(ref_state, np.array([pos]), kind, np.array([w]))
+        got = floats(got_state, pos, kind, w)
+        assert type(got) is float
+        assert np.array_equal(np.array([got]), ref), (kind, w, pos)
+        for key in ref_state:
+            assert np.array_equal(got_state[key], ref_state[key]), (key, kind, w, pos)
+    with pytest.raises(ValueError, match="kind"):
+        floats(law.init_state(1), 0, 6, 10.0)
+
+
+def test_no_float_loss_path_for_a_changed_loss_reaction() -> None:
+    class Gentler(Fast):
+        def on_loss(self, state: Any, index: Any, kind: int, cwnd: Any) -> Any:
+            return np.maximum(np.asarray(cwnd) * 0.75, 2.0)
+
+    assert Gentler()._one_flow_loss() is None
+    assert Fast()._one_flow_loss() is not None
+
+
+def test_fast_run_with_the_float_loss_path_is_the_run_with_on_loss(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from _simkit import assert_same_run, joining_groups
+
+    from tcpfluid.sim import simulate_packets
+
+    sc = joining_groups("fast")
+    fast_path = simulate_packets(sc)
+    assert sum(f.loss_t_s.size for f in fast_path.flows) > 0
+    monkeypatch.setattr(Fast, "_one_flow_loss", lambda self: None)
+    arrays = simulate_packets(sc)
+    assert_same_run(fast_path, arrays)

@@ -52,6 +52,7 @@ from ._common import (
     check_below,
     check_broadcast,
     check_flows,
+    check_kind,
     loss_args,
     param_array,
     param_value,
@@ -187,6 +188,31 @@ class Fast(ControlLaw):
             return np.full(w.shape, MIN_WINDOW)
         state["phase"][idx] = CONGESTION_AVOIDANCE
         return np.maximum(w / 2.0, MIN_WINDOW)
+
+    def _loss_floats(self, state: State, pos: int, kind: int, cwnd: float) -> float:
+        """:meth:`on_loss` for the one flow at position ``pos`` of ``state``, its window
+        ``cwnd`` (positive, finite) a Python float: the same rules and operations, the new
+        window as a float. Used through :meth:`_one_flow_loss` only."""
+        k = check_kind(kind)
+        if k >= 4:
+            k = 1 if k == 4 else 3
+        if k == LOSS_RETX and self._lost_retransmit == "keep":
+            return cwnd
+        if k == LOSS_TIMEOUT:
+            state["phase"][pos] = SLOW_START
+            return MIN_WINDOW
+        state["phase"][pos] = CONGESTION_AVOIDANCE
+        return max(cwnd / 2.0, MIN_WINDOW)
+
+    def _one_flow_loss(self) -> Callable[[State, int, int, float], float] | None:
+        """The bound :meth:`_loss_floats` when it is exactly what :meth:`on_loss` does for
+        one flow (a class that keeps this class's loss reaction), else ``None``. The packet
+        simulator calls it per loss (FAST's many-flow runs take a loss decision about as
+        often as a round decision)."""
+        cls = type(self)
+        if cls.on_loss is Fast.on_loss and cls._loss_floats is Fast._loss_floats:
+            return self._loss_floats
+        return None
 
 
 def _fast_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

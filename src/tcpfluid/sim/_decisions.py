@@ -162,6 +162,11 @@ class Decisions:
         self.group_floats: list[Any] = [
             getattr(law, "_one_flow_path", _no_path)() for law in self.group_laws
         ]
+        #: per group: the law's loss decision for one flow on Python floats, or ``None``
+        #: (its ``on_loss`` on arrays of one flow decides)
+        self.group_loss_floats: list[Any] = [
+            getattr(law, "_one_flow_loss", _no_path)() for law in self.group_laws
+        ]
         #: every group's law has a one-flow path (small batches are split: SPLIT_MAX)
         self.all_floats = all(fl is not None for fl in self.group_floats)
         #: per flow: (time, kind, window before, window after) of each loss handed to the law
@@ -352,14 +357,18 @@ class Decisions:
         kind = irow[_I_KIND]
         before = row[_F_CWND]
         g = self.group_list[f]
-        new = self.group_laws[g].on_loss(
-            self.group_states[g],
-            np.array((self.pos_list[f],), dtype=np.intp),
-            kind,
-            np.array((before,)),
-        )
+        floats = self.group_loss_floats[g]
+        if floats is not None:
+            w = floats(self.group_states[g], self.pos_list[f], kind, before)
+        else:
+            new = self.group_laws[g].on_loss(
+                self.group_states[g],
+                np.array((self.pos_list[f],), dtype=np.intp),
+                kind,
+                np.array((before,)),
+            )
+            w = _first(new)
         self.law_calls += 1
-        w = _first(new)
         if not math.isfinite(w) or w <= 0.0:
             raise RuntimeError(
                 f"control law {self.laws[f]!r} returned window {w} after a loss of kind {kind}"
