@@ -10,37 +10,14 @@ that work (``_rounds_async.SKIP_UNCHANGED = False``, the model's behaviour befor
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
-import numpy as np
 import pytest
+from _hashkit import assert_same
 
 from tcpfluid.fluid import _rounds_async
 from tcpfluid.fluid.rounds import simulate_scenario_rounds
 from tcpfluid.scenarios import build_scenario
-
-
-def _assert_same(a: Any, b: Any, where: str = "trace") -> None:
-    """Every field of two traces (dataclasses, arrays, tuples, numbers) bit for bit."""
-    if dataclasses.is_dataclass(a) and not isinstance(a, type):
-        for f in dataclasses.fields(a):
-            _assert_same(getattr(a, f.name), getattr(b, f.name), f"{where}.{f.name}")
-    elif isinstance(a, np.ndarray):
-        assert a.dtype == b.dtype and a.shape == b.shape, where
-        assert a.tobytes() == b.tobytes(), where
-    elif isinstance(a, (tuple, list)):
-        assert len(a) == len(b), where
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            _assert_same(x, y, f"{where}[{i}]")
-    elif hasattr(a, "__dict__") and not isinstance(a, type):
-        _assert_same(vars(a), vars(b), where)
-    elif isinstance(a, dict):
-        assert a.keys() == b.keys(), where
-        for k in a:
-            _assert_same(a[k], b[k], f"{where}.{k}")
-    else:
-        assert repr(a) == repr(b), where
 
 
 @pytest.mark.parametrize(
@@ -86,4 +63,4 @@ def test_skipped_work_changes_no_result(
     ref = simulate_scenario_rounds(sc, **options)
     # the shortcut was taken (fewer backlog solutions), and nothing changed
     assert 0 < n_fast < calls["backlog"]
-    _assert_same(fast, ref)
+    assert_same(fast, ref)

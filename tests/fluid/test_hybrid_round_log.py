@@ -7,20 +7,32 @@ The reference is the plain route the model used before: one Python list of
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
+import pytest
 
 from tcpfluid.fluid import hybrid
 
 
-def test_round_log_equals_one_list_per_flow() -> None:
-    rng = np.random.default_rng(7)
-    n = 6
+@pytest.mark.parametrize(
+    ("seed", "n", "block"),
+    [
+        (7, 6, lambda step: step % 3 == 0),  # single rows between boundaries of several
+        # the many-flows runs: long runs of boundaries of several flows, few single rows
+        (11, 8, lambda step: step % 37 != 5),
+    ],
+)
+def test_round_log_equals_one_list_per_flow(
+    seed: int, n: int, block: Callable[[int], bool]
+) -> None:
+    rng = np.random.default_rng(seed)
     log = hybrid._RoundLog()
     plain: list[list[tuple[float, float, float, float]]] = [[] for _ in range(n)]
     t = 0.0
     for step in range(400):
         t += float(rng.uniform(0.001, 0.01))
-        if step % 3 == 0:  # several flows' rounds end together
+        if block(step):  # several flows' rounds end together
             which = np.flatnonzero(rng.random(n) < 0.5).astype(np.intp)
             w, new, ph = rng.random((3, which.size)) * 100.0
             log.add_block(which, t, w, new, ph)
@@ -48,29 +60,3 @@ def test_round_log_without_rounds_has_empty_traces() -> None:
     got = log.per_flow(3)
     assert [g.shape for g in got] == [(0, 4), (1, 4), (0, 4)]
     assert got[1].tolist() == [[0.5, 2.0, 3.0, 0.0]]
-
-
-def test_round_log_with_runs_of_whole_boundaries_equals_one_list_per_flow() -> None:
-    # the many-flows runs: long runs of boundaries of several flows, few single rows
-    rng = np.random.default_rng(11)
-    n = 8
-    log = hybrid._RoundLog()
-    plain: list[list[tuple[float, float, float, float]]] = [[] for _ in range(n)]
-    t = 0.0
-    for step in range(300):
-        t += float(rng.uniform(0.001, 0.01))
-        if step % 37 == 5:
-            j = int(rng.integers(n))
-            row = (t, *(float(x) for x in rng.random(3)))
-            log.add(j, row)  # type: ignore[arg-type]
-            plain[j].append(row)  # type: ignore[arg-type]
-            continue
-        which = np.flatnonzero(rng.random(n) < 0.6).astype(np.intp)
-        w, new, ph = rng.random((3, which.size)) * 50.0
-        log.add_block(which, t, w, new, ph)
-        for i, a, b, c in zip(which.tolist(), w.tolist(), new.tolist(), ph.tolist(), strict=True):
-            plain[i].append((t, a, b, c))
-    got = log.per_flow(n)
-    for j in range(n):
-        ref = np.array(plain[j], dtype=np.float64).reshape(-1, 4)
-        assert got[j].tobytes() == ref.tobytes() and got[j].shape == ref.shape

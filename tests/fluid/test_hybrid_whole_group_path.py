@@ -10,35 +10,17 @@ grouping of flows by law.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import pytest
+from _hashkit import assert_same
 
 from tcpfluid.algorithms import get_law
 from tcpfluid.fluid import hybrid
 from tcpfluid.fluid.hybrid import HybridResult, simulate_hybrid, simulate_scenario_hybrid
 from tcpfluid.scenarios import build_scenario
-
-
-def _assert_same(a: Any, b: Any, where: str = "result") -> None:
-    """Every field of two results (dataclasses, arrays, tuples, numbers) bit for bit."""
-    if dataclasses.is_dataclass(a) and not isinstance(a, type):
-        for f in dataclasses.fields(a):
-            _assert_same(getattr(a, f.name), getattr(b, f.name), f"{where}.{f.name}")
-    elif isinstance(a, np.ndarray):
-        assert a.dtype == b.dtype and a.shape == b.shape, where
-        assert a.tobytes() == b.tobytes(), where
-    elif isinstance(a, (tuple, list)):
-        assert len(a) == len(b), where
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            _assert_same(x, y, f"{where}[{i}]")
-    elif isinstance(a, float) and np.isnan(a):
-        assert isinstance(b, float) and np.isnan(b), where
-    else:
-        assert a == b, where
 
 
 def _both(
@@ -66,7 +48,7 @@ def _both(
     calls["whole"] = 0
     ref = run()
     assert calls["whole"] == 0  # the reference took the general route
-    _assert_same(fast, ref)
+    assert_same(fast, ref)
 
 
 @pytest.mark.parametrize(

@@ -43,6 +43,7 @@ packet simulator's definitions to it (:mod:`tcpfluid.sim.summary`).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -206,16 +207,8 @@ class _Laws:
         if not ends.any():
             return np.zeros(n), np.zeros(n), np.zeros(n)
         keep = {k: v.copy() for k, v in st.items()} if not ends.all() else None
-        sub = RoundSample(
-            cwnd=np.where(ends, sample.cwnd, 2.0),
-            base_rtt=sample.base_rtt,
-            rtt_mean=sample.rtt_mean,
-            rtt_min=sample.rtt_min,
-            rtt_max=sample.rtt_max,
-            acks=sample.acks,
-            fwd_delay_mean=sample.fwd_delay_mean,
-            fwd_delay_base=sample.fwd_delay_base,
-        )
+        # the other fields are the sample's rows as they are (:meth:`decide`: its rows)
+        sub = dataclasses.replace(sample, cwnd=np.where(ends, sample.cwnd, 2.0))
         a = lw.on_round(st, sub)
         if keep is not None:
             rest = ~ends
