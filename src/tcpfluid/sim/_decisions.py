@@ -236,18 +236,7 @@ class Decisions:
             if out is not None:
                 self.law_calls += 1
                 w, incr, cap = out
-                # _write_one inlined (the most frequent decision): a positive finite
-                # window, a finite increment and a cap that is not NaN
-                if 0.0 < w < math.inf and -math.inf < incr < math.inf and cap == cap:
-                    row[_F_CWND] = w
-                    row[_F_INCR] = incr
-                    row[_F_CAP] = cap
-                    row[_F_PHASE] = view["phase"][0]
-                    ss = view.get("ssthresh")
-                    row[_F_SSTH] = math.inf if ss is None else ss[0]
-                    self.int_rows[f][_I_PENDING] = _P_ROUND_READY
-                else:
-                    self._write_one(f, row, view, w, incr, cap)  # raises
+                self._write_one(f, row, view, w, incr, cap)
                 return
         if self.group_size[g] == 1:
             view = sub = state
@@ -278,7 +267,9 @@ class Decisions:
     ) -> None:
         """Check one flow's action and write it, with the law's phase and ssthresh from its
         state (arrays of one value), where the compiled loop reads them."""
-        if not (math.isfinite(w) and math.isfinite(incr)) or math.isnan(cap) or w <= 0.0:
+        # a positive finite window, a finite increment, a cap that is not NaN (comparisons
+        # only: cheaper than math.isfinite on this path, taken at every round decision)
+        if not (0.0 < w < math.inf and -math.inf < incr < math.inf and cap == cap):
             raise RuntimeError(
                 f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
                 f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at "
