@@ -281,6 +281,8 @@ class _AsyncLoop:
             slice(int(ix[0]), int(ix[-1]) + 1) if ix[-1] - ix[0] + 1 == ix.size else ix
             for ix in self.ix
         ]
+        #: per class: its flow when it has one (else -1)
+        self.single = [int(ix[0]) if ix.size == 1 else -1 for ix in self.ix]
         self.staggered = bool(np.any(run.start_f > 0.0) or np.any(np.isfinite(run.stop_f)))
         self.ls = start_law(law, F, self.staggered)
         self.cwnd0, self.incr, self.cap = self.ls.cwnd0, self.ls.incr, self.ls.cap
@@ -432,8 +434,14 @@ class _AsyncLoop:
         if self.K == 1:
             return None
         # in flight: the windows of their rounds less what an overflow already dropped
-        pending, sel, w_class = self.pending, self.sel, self.w_class
-        w = {k: w_class[k] - float(pending[sel[k]].sum()) for k in range(self.K) if k != c}
+        pending, sel, w_class, single = self.pending, self.sel, self.w_class, self.single
+        w = {
+            # a one-flow class: NumPy's sum of one element, 0.0 + x, without its call
+            k: w_class[k]
+            - (0.0 + float(pending[single[k]]) if single[k] >= 0 else float(pending[sel[k]].sum()))
+            for k in range(self.K)
+            if k != c
+        }
         ks = [k for k, wk in w.items() if wk > 0.0]
         if not ks:
             return None
