@@ -1,6 +1,7 @@
 """CPU of the validation report's fluid runs, this tree and a reference tree side by side.
 
-Run: ``python benchmarks/report_fluid.py [--reference SRC | --no-reference] [--repeat N]``.
+Run: ``python benchmarks/report_fluid.py [--reference SRC | --no-reference] [--repeat N]
+[--alternate K]``.
 
 Times, in a child process per tree (each importing its own ``tcpfluid``; a first run
 compiles and is not timed), the fluid runs that take most of the report's fluid CPU:
@@ -14,8 +15,11 @@ compiles and is not timed), the fluid runs that take most of the report's fluid 
 * ``3-RTT rounds``: the many-flows section's round-model run of Vegas on
   ``qv-different-rtt`` (three RTT classes of 20 flows joining in groups; four such runs).
 
-Printed: CPU seconds per run (the best of ``--repeat``) per tree and the ratio; then one
-JSON line per measurement ``{"name", "tree", "value", "unit"}``. Make a reference tree of
+The trees' child processes alternate (this tree, the reference, this tree, ...) ``--alternate``
+times (default 2), so that a change of the machine's load during the measurement falls on
+both trees alike. Printed: CPU seconds per run (the best of ``--repeat`` runs in each of the
+``--alternate`` children) per tree and the ratio; then one JSON line per measurement
+``{"name", "tree", "value", "unit"}``. Make a reference tree of
 any commit with ``git archive <commit> | tar -x -C /tmp/ref`` and pass
 ``--reference /tmp/ref/src``. On a shared machine CPU time is the fairer measure.
 """
@@ -79,17 +83,28 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reference", type=Path, default=Path("/work/baseline/src"))
     parser.add_argument("--no-reference", action="store_true", help="time this tree only")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per measurement")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs per child process")
+    parser.add_argument(
+        "--alternate", type=int, default=2, help="child processes per tree, the trees alternating"
+    )
     args = parser.parse_args(argv)
     if args.repeat < 1:
         raise SystemExit(f"--repeat must be >= 1, got {args.repeat}")
+    if args.alternate < 1:
+        raise SystemExit(f"--alternate must be >= 1, got {args.alternate}")
     trees = [("new", HERE)]
     if not args.no_reference:
         if (args.reference / "tcpfluid").is_dir():
             trees.append(("reference", args.reference))
         else:
             print(f"(no reference tree at {args.reference}: timing this tree only)")
-    times = {tree: _time_tree(src, args.repeat) for tree, src in trees}
+    times: dict[str, dict[str, float]] = {}
+    for _ in range(args.alternate):  # the trees alternate: a load change hits both alike
+        for tree, src in trees:
+            got = _time_tree(src, args.repeat)
+            best = times.setdefault(tree, got)
+            for name, value in got.items():
+                best[name] = min(best[name], value)
     print(f"{'run':<18} " + " ".join(f"{t + ' CPU s':>16}" for t, _ in trees) + "   ratio")
     for name in times["new"]:
         cells = " ".join(f"{times[t][name]:>16.3f}" for t, _ in trees)
