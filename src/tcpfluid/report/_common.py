@@ -108,8 +108,9 @@ HO_HALVING_PHASE = (
 #: TCP-Ho, the peak queue after the halving
 HO_PEAK_PHASE = (
     "the peak is the queue built before the first cut, which depends on where the change "
-    "falls in the round: packets' peak moves by >10 % with the CBR start moved by 0-125 ms "
-    "and the round model's peaks overlap the packets' range "
+    "falls in the round: the packets' peak moves by >10 % over the phase of the CBR start "
+    "(the row's phase columns), and the round model's peak moves with its own rounds' "
+    "phase: over CBR starts moved by 0-125 ms its peaks overlap the packets' "
     f"({_HO_DOC}test_halving_convergence_depends_on_where_the_change_falls_in_the_round)"
 )
 
