@@ -94,7 +94,13 @@ def test_no_float_path_for_changed_decisions_or_per_flow_parameters() -> None:
         def on_round(self, state: Any, sample: RoundSample) -> RoundAction:
             return super().on_round(state, sample)
 
+    class Quieter(QuickVegas):  # Quick Vegas's own float path mirrors its on_round
+        def on_round(self, state: Any, sample: RoundSample) -> RoundAction:
+            return super().on_round(state, sample)
+
     assert Louder()._one_flow_path() is None
+    assert Quieter()._one_flow_path() is None
+    assert QuickVegas()._one_flow_path() is not None
     assert Other()._one_flow_path() is None
     assert Slower()._one_flow_path() is None
     for cls, kw in itertools.product((Vegas, QuickVegas, Fast), ({"alpha": [1.0, 2.0]},)):

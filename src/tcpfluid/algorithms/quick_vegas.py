@@ -59,7 +59,6 @@ Rules, each from the Quick Vegas paper unless marked *ours*:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -261,24 +260,6 @@ class QuickVegas(Vegas):
             d = cwnd * (1.0 - base_rtt / rtt_mean)
             if math.isfinite(d):
                 return self._decide_floats(state, cwnd, d)
-        return None
-
-    def _one_flow_path(
-        self,
-    ) -> Callable[[State, float, float, float], tuple[float, float, float] | None] | None:
-        """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
-        for one flow (scalar parameters, and a class that keeps this class's round
-        decision), else ``None``."""
-        cls = type(self)
-        if not (self._alpha.size == self._beta.size == self._gamma.size == 1):
-            return None
-        if (
-            cls.on_round is QuickVegas.on_round
-            and cls._decide_one is Vegas._decide_one
-            and cls._decide_floats is QuickVegas._decide_floats
-            and cls._round_floats is QuickVegas._round_floats
-        ):
-            return self._round_floats
         return None
 
     def _decide_floats(self, state: State, cwnd: float, delta: float) -> tuple[float, float, float]:

@@ -206,16 +206,17 @@ class Vegas(ControlLaw):
         """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
         for one flow (scalar parameters, and a class that keeps this class's round
         decision), else ``None``. The packet simulator calls it per one-flow decision to
-        skip the arrays of :class:`RoundSample` and :class:`RoundAction`."""
+        skip the arrays of :class:`RoundSample` and :class:`RoundAction`.
+
+        The float path mirrors the round decision of the class that writes it (the first
+        in the MRO to define ``_round_floats``: Vegas, or Quick Vegas with its own): a
+        subclass that changes any of the mirrored methods gets none."""
         cls = type(self)
         if not (self._alpha.size == self._beta.size == self._gamma.size == 1):
             return None
-        if (
-            cls.on_round is Vegas.on_round
-            and cls._decide_one is Vegas._decide_one
-            and cls._decide_floats is Vegas._decide_floats
-            and cls._round_floats is Vegas._round_floats
-        ):
+        owner = next(c for c in cls.__mro__ if "_round_floats" in vars(c))
+        mirrored = ("on_round", "_decide_one", "_decide_floats", "_round_floats")
+        if all(getattr(cls, n) is getattr(owner, n) for n in mirrored):
             return self._round_floats
         return None
 
