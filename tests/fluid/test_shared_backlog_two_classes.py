@@ -1,11 +1,11 @@
 """The asynchronous round model's shared backlog of two classes (the thesis's two flows).
 
 ``shared_backlog`` solves ``Σ W_k / (μa d_k + q) = 1`` by Newton's method at every round of
-every class. With two classes that both send it takes a path without the general case's
-lists and generators; that path must give the same float, bit for bit. The reference is
-the general case itself, reached with a third class that sends nothing (it is left out of
-the sum, so the equation is the same). The other classes' windows in flight read a
-one-flow class's pending loss without NumPy's sum; that too may not change a result.
+every class, in one pass with plain sums (the thesis's two-class runs call it at every
+round). A class that sends nothing is left out of the sum, so a third, silent class must
+give the same float bit for bit; and the root must solve the equation. The other classes'
+windows in flight read a one-flow class's pending loss without NumPy's sum; that too may
+not change a result.
 """
 
 from __future__ import annotations
@@ -34,6 +34,10 @@ def test_two_classes_equal_the_general_case_bit_for_bit() -> None:
         ref = _general(w, m)
         assert math.copysign(1.0, got) == math.copysign(1.0, ref)
         assert got.hex() == ref.hex(), (w, m)
+        if got > 0.0:  # the root of Σ W_k / (m_k + q) = 1
+            assert math.fsum(wk / (mk + got) for wk, mk in zip(w, m, strict=True)) == (
+                pytest.approx(1.0, rel=1e-12)
+            )
         queued += got > 0.0
     assert 1000 < queued < 5000  # both outcomes: windows that fit the pipes and a backlog
 
@@ -56,7 +60,7 @@ def test_a_class_that_sends_nothing_takes_the_general_case() -> None:
     # a zero window is left out of the sum: one class's backlog W - mu d
     assert shared_backlog([0.0, 30.0], [5.0, 20.0]) == 10.0
     assert shared_backlog([30.0, 0.0], [20.0, 5.0]) == 10.0
-    assert _rounds_async._shared_backlog_two(30.0, 1e-300, 20.0, 5.0) > 0.0
+    assert shared_backlog([30.0, 1e-300], [20.0, 5.0]) > 0.0
 
 
 def test_one_flow_classes_read_their_pending_loss_without_a_sum(

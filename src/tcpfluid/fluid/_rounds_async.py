@@ -130,12 +130,20 @@ def shared_backlog(windows: Sequence[float], pipes: Sequence[float]) -> float:
     >>> round(shared_backlog([10.0, 20.0], [10.0, 30.0]), 9)
     10.0
     """
-    if len(windows) == 2 and len(pipes) == 2 and windows[0] > 0.0 and windows[1] > 0.0:
-        return _shared_backlog_two(windows[0], windows[1], pipes[0], pipes[1])
-    live = [(w, m) for w, m in zip(windows, pipes, strict=True) if w > 0.0]
-    if not live or sum(w / m for w, m in live) <= 1.0:
+    # one pass over the classes that send, with plain sums in their order (no generators:
+    # the thesis's two-class runs call this at every round)
+    live: list[tuple[float, float]] = []
+    fill, total, top = 0.0, 0.0, -math.inf
+    for w, m in zip(windows, pipes, strict=True):
+        if w > 0.0:
+            live.append((w, m))
+            fill += w / m
+            total += w
+            if m > top:
+                top = m
+    if not live or fill <= 1.0:
         return 0.0
-    q = max(0.0, sum(w for w, _ in live) - max(m for _, m in live))
+    q = max(0.0, total - top)
     for _ in range(200):
         f, df = -1.0, 0.0
         for w, m in live:
@@ -143,23 +151,6 @@ def shared_backlog(windows: Sequence[float], pipes: Sequence[float]) -> float:
             f += r
             df += r / (m + q)
         step = f / df
-        q += step
-        if step <= 1e-13 * (1.0 + q):
-            break
-    return q
-
-
-def _shared_backlog_two(w1: float, w2: float, m1: float, m2: float) -> float:
-    """:func:`shared_backlog` of two classes that both send (the thesis's two flows): the
-    same floating-point operations in the same order, without the general case's lists
-    and generators (``sum`` of two terms is ``0 + a + b``, and ``0 + a`` is ``a``)."""
-    if w1 / m1 + w2 / m2 <= 1.0:
-        return 0.0
-    q = max(0.0, w1 + w2 - max(m1, m2))
-    for _ in range(200):
-        a, b = m1 + q, m2 + q
-        r1, r2 = w1 / a, w2 / b
-        step = (-1.0 + r1 + r2) / (r1 / a + r2 / b)
         q += step
         if step <= 1e-13 * (1.0 + q):
             break
