@@ -135,6 +135,15 @@ def check_kind(kind: Any) -> int:
     return int(kind)
 
 
+def base_kind(kind: Any) -> int:
+    """A checked loss kind, ``LOSS_BURST`` read as ``LOSS_FAST`` and ``LOSS_BURST_TIMEOUT``
+    as ``LOSS_TIMEOUT`` (how every law but Reno reacts to them)."""
+    k = check_kind(kind)
+    if k >= 4:
+        k = 1 if k == 4 else 3
+    return k
+
+
 def loss_args(index: Any, kind: Any, cwnd: Any) -> tuple[int, NDArray[np.intp], FloatArray]:
     """The checked arguments of :meth:`ControlLaw.on_loss`: ``(kind, index, cwnd)``.
 
@@ -147,9 +156,7 @@ def loss_args(index: Any, kind: Any, cwnd: Any) -> tuple[int, NDArray[np.intp], 
     ValueError
         If ``kind`` is not a loss kind, or ``cwnd`` does not hold one window per index.
     """
-    k = check_kind(kind)
-    if k >= 4:
-        k = 1 if k == 4 else 3
+    k = base_kind(kind)
     idx = np.asarray(index, dtype=np.intp)
     w = np.asarray(cwnd, dtype=np.float64)
     if w.shape != idx.shape:

@@ -49,10 +49,10 @@ import numpy as np
 
 from ._common import (
     MIN_WINDOW,
+    base_kind,
     check_below,
     check_broadcast,
     check_flows,
-    check_kind,
     loss_args,
     param_array,
     param_value,
@@ -193,9 +193,7 @@ class Fast(ControlLaw):
         """:meth:`on_loss` for the one flow at position ``pos`` of ``state``, its window
         ``cwnd`` (positive, finite) a Python float: the same rules and operations, the new
         window as a float. Used through :meth:`_one_flow_loss` only."""
-        k = check_kind(kind)
-        if k >= 4:
-            k = 1 if k == 4 else 3
+        k = base_kind(kind)
         if k == LOSS_RETX and self._lost_retransmit == "keep":
             return cwnd
         if k == LOSS_TIMEOUT:
