@@ -135,6 +135,16 @@ def check_kind(kind: Any) -> int:
     return int(kind)
 
 
+def keeps_float_path(law: Any, *names: str) -> bool:
+    """Whether ``law``'s class uses, for every method in ``names``, the version of the
+    class that writes the float path ``names[-1]`` (the first in its MRO to define it).
+    A one-flow path on Python floats mirrors those methods operation for operation, so a
+    subclass that changes one of them must not be given the path."""
+    cls = type(law)
+    owner = next(c for c in cls.__mro__ if names[-1] in vars(c))
+    return all(getattr(cls, n) is getattr(owner, n) for n in names)
+
+
 def base_kind(kind: Any) -> int:
     """A checked loss kind, ``LOSS_BURST`` read as ``LOSS_FAST`` and ``LOSS_BURST_TIMEOUT``
     as ``LOSS_TIMEOUT`` (how every law but Reno reacts to them)."""

@@ -53,6 +53,7 @@ from ._common import (
     check_below,
     check_broadcast,
     check_flows,
+    keeps_float_path,
     loss_args,
     param_array,
     param_value,
@@ -170,12 +171,9 @@ class Fast(ControlLaw):
         """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
         for one flow (scalar parameters, and a class that keeps this class's round
         decision), else ``None``. The packet simulator calls it per one-flow decision."""
-        cls = type(self)
-        if self._alpha.size == self._gamma.size == 1 and (
-            cls.on_round is Fast.on_round and cls._round_floats is Fast._round_floats
-        ):
-            return self._round_floats
-        return None
+        scalar = self._alpha.size == self._gamma.size == 1
+        kept = keeps_float_path(self, "on_round", "_round_floats")
+        return self._round_floats if scalar and kept else None
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Halve the window (Reno-like); a timeout restarts from 2 packets; a retransmission
@@ -207,10 +205,7 @@ class Fast(ControlLaw):
         one flow (a class that keeps this class's loss reaction), else ``None``. The packet
         simulator calls it per loss (FAST's many-flow runs take a loss decision about as
         often as a round decision)."""
-        cls = type(self)
-        if cls.on_loss is Fast.on_loss and cls._loss_floats is Fast._loss_floats:
-            return self._loss_floats
-        return None
+        return self._loss_floats if keeps_float_path(self, "on_loss", "_loss_floats") else None
 
 
 def _fast_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

@@ -48,7 +48,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ._common import MIN_WINDOW, check_flows, loss_args
+from ._common import MIN_WINDOW, check_flows, keeps_float_path, loss_args
 from .base import (
     CONGESTION_AVOIDANCE,
     LOSS_BURST,
@@ -138,10 +138,7 @@ class Reno(ControlLaw):
         """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
         (a class that keeps this class's round decision), else ``None``. The packet
         simulator calls it per one-flow decision."""
-        cls = type(self)
-        if cls.on_round is Reno.on_round and cls._round_floats is Reno._round_floats:
-            return self._round_floats
-        return None
+        return self._round_floats if keeps_float_path(self, "on_round", "_round_floats") else None
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Halve on duplicate ACKs, one packet and slow start up to half the window on a

@@ -43,6 +43,7 @@ from ._common import (
     check_flows,
     check_initial_window,
     check_le,
+    keeps_float_path,
     loss_args,
     param_array,
     param_value,
@@ -211,14 +212,9 @@ class Vegas(ControlLaw):
         The float path mirrors the round decision of the class that writes it (the first
         in the MRO to define ``_round_floats``: Vegas, or Quick Vegas with its own): a
         subclass that changes any of the mirrored methods gets none."""
-        cls = type(self)
-        if not (self._alpha.size == self._beta.size == self._gamma.size == 1):
-            return None
-        owner = next(c for c in cls.__mro__ if "_round_floats" in vars(c))
+        scalar = self._alpha.size == self._beta.size == self._gamma.size == 1
         mirrored = ("on_round", "_decide_one", "_decide_floats", "_round_floats")
-        if all(getattr(cls, n) is getattr(owner, n) for n in mirrored):
-            return self._round_floats
-        return None
+        return self._round_floats if scalar and keeps_float_path(self, *mirrored) else None
 
     def _decide_floats(self, state: State, cwnd: float, delta: float) -> tuple[float, float, float]:
         """:meth:`_decide_one`'s decision as Python floats (cwnd, incr, cap)."""
