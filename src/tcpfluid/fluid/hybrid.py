@@ -43,7 +43,6 @@ packet simulator's definitions to it (:mod:`tcpfluid.sim.summary`).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -166,10 +165,11 @@ class _Laws:
     ) -> tuple[FloatArray, FloatArray, FloatArray]:
         """Call each law for its flows whose round ended; other flows keep their state."""
         n = ends.size
-        if self.whole:
-            return self._decide_whole(ends, sample)
         cwnd, incr, cap = np.zeros(n), np.zeros(n), np.zeros(n)
-        for (lw, ix), st in zip(self.groups, self.states, strict=True):
+        for (lw, flows), st in zip(self.groups, self.states, strict=True):
+            # one law for every flow in flow order (``whole``): the sample's rows as they
+            # are (views), no gather of the group's rows
+            ix = slice(None) if self.whole else flows
             m = ends[ix]
             if not m.any():
                 continue
@@ -194,30 +194,6 @@ class _Laws:
             cwnd[ix] = a.cwnd
             incr[ix] = a.incr
             cap[ix] = a.cap
-        return cwnd, incr, cap
-
-    def _decide_whole(
-        self, ends: NDArray[np.bool_], sample: RoundSample
-    ) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """:meth:`decide` with one law for every flow in flow order (``whole``): the same
-        operations without gathering the sample's rows (the group's index is every flow,
-        in order) and without scattering the actions back."""
-        lw, st = self.groups[0][0], self.states[0]
-        n = ends.size
-        if not ends.any():
-            return np.zeros(n), np.zeros(n), np.zeros(n)
-        keep = {k: v.copy() for k, v in st.items()} if not ends.all() else None
-        # the other fields are the sample's rows as they are (:meth:`decide`: its rows)
-        sub = dataclasses.replace(sample, cwnd=np.where(ends, sample.cwnd, 2.0))
-        a = lw.on_round(st, sub)
-        if keep is not None:
-            rest = ~ends
-            for k, v in st.items():
-                v[rest] = keep[k][rest]
-        cwnd, incr, cap = np.empty(n), np.empty(n), np.empty(n)
-        cwnd[:] = a.cwnd
-        incr[:] = a.incr
-        cap[:] = a.cap
         return cwnd, incr, cap
 
     def decide_one(self, j: int, sample: RoundSample) -> tuple[float, float, float]:
