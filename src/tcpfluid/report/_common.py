@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..algorithms.registry import ALGORITHMS
@@ -174,6 +174,17 @@ def num(x: Any, reason: str) -> float | NA:
     except (TypeError, ValueError):
         return NA(reason)
     return v if math.isfinite(v) else NA(reason)
+
+
+def phase_range(values: Sequence[float | NA]) -> tuple[float | NA, float | NA]:
+    """The packet column's [min, max] over the runs across the change's phase (the nominal
+    run and the phase runs); ``n/a`` when one of them has no value."""
+    bad = [v for v in values if isinstance(v, NA)]
+    if bad:
+        na = NA(f"a run over the phase has no value: {bad[0].reason}")
+        return na, na
+    nums = [float(v) for v in values]  # type: ignore[arg-type]
+    return min(nums), max(nums)
 
 
 def err_na(result: Mapping[str, Any], fallback: str) -> NA:

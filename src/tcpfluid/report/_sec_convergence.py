@@ -22,6 +22,7 @@ from ._common import (
     VEGAS_WHOLE_PACKETS,
     err_na,
     matched_overrides,
+    phase_range,
     run_task,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
@@ -164,16 +165,7 @@ def _phase_ranges(
         for kind in _PHASE_ROWS[(a, kb)]:
             key = (a, kb, kind)
             vals.setdefault(key, [nominal[key]]).append(_in_rtts(ev[kind]))
-    ranges: dict[tuple[str, float, str], tuple[float | NA, float | NA]] = {}
-    for key, vs in vals.items():
-        bad = [v for v in vs if isinstance(v, NA)]
-        if bad:
-            na = NA(f"a run over the phase has no value: {bad[0].reason}")
-            ranges[key] = (na, na)
-        else:
-            nums = [float(v) for v in vs]  # type: ignore[arg-type]
-            ranges[key] = (min(nums), max(nums))
-    return ranges
+    return {key: phase_range(vs) for key, vs in vals.items()}
 
 
 def _cb_closed(a: str, b: float) -> dict[str, float | NA]:

@@ -25,6 +25,7 @@ from ._common import (
     err_na,
     num,
     ode_na,
+    phase_range,
     run_task,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
@@ -117,14 +118,7 @@ def _basic_phase_range(
         for (la, _sc, _f), res in zip(_basic_phase_keys(), out, strict=True)
         if la == a
     ]
-    if len(vs) == 1:
-        return None
-    bad = [v for v in vs if isinstance(v, NA)]
-    if bad:
-        na = NA(f"a run over the phase has no value: {bad[0].reason}")
-        return na, na
-    nums = [float(v) for v in vs]  # type: ignore[arg-type]
-    return min(nums), max(nums)
+    return None if len(vs) == 1 else phase_range(vs)
 
 
 def _max_queue(t: Any, q: Any, lo: float, hi: float) -> float | None:
