@@ -182,8 +182,7 @@ class Row:
             v, tol = float(self.values[c]), self.tolerance(c)  # type: ignore[arg-type]
             if tol.passes(v, float(ref)):  # type: ignore[arg-type]
                 continue
-            nearer = min(max(v, rng[0]), rng[1])
-            if nearer == v or tol.passes(v, nearer):
+            if tol.passes(v, min(max(v, rng[0]), rng[1])):  # the range's nearer point
                 out.append(c)
         return tuple(out)
 
