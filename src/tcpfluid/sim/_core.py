@@ -304,12 +304,16 @@ def set_key(hi, ht, gi, src, t):
                 break
             tc = ht[HT_HEAP, np.uint64(c)]
             if c + 1 < n:
+                # the smaller child without a branch (bitwise operators on both sides,
+                # then selects): which child is smaller is a coin toss when the keys
+                # are well mixed, and a mispredicted branch per level cost more than
+                # the two tie-break loads
                 tc1 = ht[HT_HEAP, np.uint64(c + 1)]
-                if tc1 < tc or (
-                    tc1 == tc and hi[H_TIE, np.uint64(c + 1)] < hi[H_TIE, np.uint64(c)]
-                ):
-                    c += 1
-                    tc = tc1
+                right = (tc1 < tc) | (
+                    (tc1 == tc) & (hi[H_TIE, np.uint64(c + 1)] < hi[H_TIE, np.uint64(c)])
+                )
+                c += 1 if right else 0
+                tc = tc1 if right else tc
             if tc < t or (tc == t and tc != np.inf):
                 _heap_move(hi, ht, i, c, tc)
                 i = c
