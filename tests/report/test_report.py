@@ -363,6 +363,31 @@ def test_tasks_start_longest_first() -> None:
     assert estimate_cost(bad) == pytest.approx(0.1)  # the task reports its own error
 
 
+def test_short_tasks_end_the_order_grouped_by_section_longest_assembly_first() -> None:
+    """The tasks estimated below SMALL_S run last, one section after another, the section
+    whose figures take longest first: each section's figures are then drawn while the
+    workers run the next section's tasks, and the last section to finish draws none."""
+    from tcpfluid.report._schedule import SMALL_S, WARMUP_S, schedule
+
+    s = SMALL_S
+    costs = [50.0 * s, 0.5 * s, 0.2 * s, 0.4 * s, 0.3 * s, 0.9 * s, 2.0 * s]
+    groups = [0, 1, 2, 1, 2, 0, 0]
+    finish = {0: 5.0, 1: 0.0, 2: 1.0}
+    # longest first: 0, 6, 5, 1, 3, 4, 2; the short ones by section: 0 (5 s of figures),
+    # 2 (1 s), 1 (none), each longest first
+    assert schedule(costs, groups=groups, finish_s=finish) == [0, 6, 5, 4, 2, 1, 3]
+    # without the sections' assembly times the order is longest first
+    assert schedule(costs, groups=groups) == schedule(costs) == [0, 6, 5, 1, 3, 4, 2]
+    # the tasks that run while the first packet run compiles stay there, short or not
+    w = WARMUP_S
+    costs = [4.0 * w, 0.5 * s, 0.2 * s, 3.0 * w]
+    compiles = [True, False, True, True]
+    assert schedule(costs, compiles) == [0, 1, 3, 2]
+    assert schedule(costs, compiles, groups=[0, 1, 0, 0], finish_s={0: 9.0, 1: 0.0}) == [
+        0, 1, 3, 2,
+    ]  # fmt: skip
+
+
 def test_quick_report_has_its_own_default_folder(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(["report", "--quick", "--sections", "conspicuous", "--quiet"]) == 0

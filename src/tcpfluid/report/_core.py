@@ -236,6 +236,10 @@ class SectionSpec:
     title: str
     tasks: Callable[[ReportConfig], list[Task]]
     assemble: Callable[[ReportConfig, list[Any]], SectionResult]
+    #: estimated CPU seconds of ``assemble`` (tables and figures, in the report's process):
+    #: only the order in which the pool starts the tasks depends on it (the sections with
+    #: the longest assembly finish first, see :func:`~tcpfluid.report._schedule.schedule`)
+    assembly_s: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -342,6 +346,8 @@ def run_tasks(
     progress: Progress | None = None,
     executor: Executor | None = None,
     on_result: Callable[[int, Any], None] | None = None,
+    groups: Sequence[int] | None = None,
+    finish_s: Mapping[int, float] | None = None,
 ) -> list[Any]:
     """Run ``tasks`` and return ``(result, wall seconds, CPU seconds, start, process id)``
     **in task order** (the results do not depend on ``jobs``; the seconds are each task's
@@ -349,7 +355,8 @@ def run_tasks(
 
     ``on_result(index, item)`` is called in this process as each task finishes (while the
     pool runs the others): :func:`run_sections` assembles a section there as soon as its
-    last task is in.
+    last task is in. ``groups`` (the section of each task) and ``finish_s`` (per section,
+    the seconds that assembly takes) order the short tasks (:func:`schedule`).
     """
     results: list[Any] = [None] * len(tasks)
     costs = [estimate_cost(t) for t in tasks]
@@ -386,7 +393,7 @@ def run_tasks(
         # short tasks that fill the gaps; the order of submission does not change the
         # results, which are put back by task index
         compiles = [t.function.rpartition(":")[2] in _COMPILING for t in tasks]
-        order = schedule(costs, compiles)
+        order = schedule(costs, compiles, groups=groups, finish_s=finish_s)
         # twice the workers in flight, and at least QUEUED_S estimated seconds queued
         # behind the running tasks: while this process assembles a finished section
         # (figures), the workers take the next queued tasks instead of waiting for it
@@ -521,7 +528,14 @@ def run_sections(
         for j, n in enumerate(remaining):
             if n == 0:  # a section without tasks
                 assemble(j)
-        run_tasks(flat, jobs=config.jobs, progress=bar, on_result=on_result)
+        run_tasks(
+            flat,
+            jobs=config.jobs,
+            progress=bar,
+            on_result=on_result,
+            groups=owner,
+            finish_s={j: s.assembly_s for j, s in enumerate(specs)},
+        )
     finally:
         bar.close()
     sections = tuple(d for d in done if d is not None)

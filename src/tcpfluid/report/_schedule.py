@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ._core import Task
 
-__all__ = ["QUEUED_OPEN_S", "QUEUED_S", "WARMUP_S", "estimate_cost", "schedule"]
+__all__ = ["QUEUED_OPEN_S", "QUEUED_S", "SMALL_S", "WARMUP_S", "estimate_cost", "schedule"]
 
 
 #: functions of tasks that run the packet simulator (Numba-compiled, cached on disk)
@@ -29,6 +29,10 @@ QUEUED_S = 10.0
 #: workers idle 1.9 s during a 2.3 s assembly with 10 estimated seconds queued); the pool
 #: starts the tasks in the order they were submitted, so the order stays the same
 QUEUED_OPEN_S = math.inf
+
+#: tasks estimated below this many seconds are the end of the order, grouped by section (see
+#: :func:`schedule`)
+SMALL_S = 1.0
 
 #: seconds per simulated packet slot of the bottleneck and per flow-round, one core
 #: (order of magnitude of the packet simulator; only the order of the tasks depends on it)
@@ -84,7 +88,13 @@ def estimate_cost(task: Task) -> float:
     return 1.0
 
 
-def schedule(costs: Sequence[float], compiles: Sequence[bool] | None = None) -> list[int]:
+def schedule(
+    costs: Sequence[float],
+    compiles: Sequence[bool] | None = None,
+    *,
+    groups: Sequence[int] | None = None,
+    finish_s: Mapping[int, float] | None = None,
+) -> list[int]:
     """Task indices in the order a pool should start them: longest estimated cost first
     (ties: task order).
 
@@ -93,21 +103,37 @@ def schedule(costs: Sequence[float], compiles: Sequence[bool] | None = None) -> 
     so that on a cold Numba cache one worker compiles the kernels and writes the cache
     while the others run round-model and ODE tasks, instead of every worker compiling the
     same kernels at once.
+
+    With ``groups`` (the section of each task) and ``finish_s`` (per section, the seconds
+    the caller spends on it once its last task is in: the report draws its figures): the
+    tasks estimated below :data:`SMALL_S` end the order grouped by section, the sections
+    with the largest ``finish_s`` first (ties: section number), each in longest-first
+    order. Sections then complete one after another and each one's figures are drawn while
+    the workers run the next one's tasks; in longest-first order the short tasks of
+    every section end together and all their figures are drawn after the last task, with
+    the workers idle.
     """
     order = sorted(range(len(costs)), key=lambda i: (-costs[i], i))
-    if compiles is None or len(order) < 3 or not compiles[order[0]]:
+    keep: set[int] = set(order[:1])  # the first task and the warm-up stay where they are
+    if compiles is not None and len(order) >= 3 and compiles[order[0]]:
+        head, rest = order[:1], order[1:]
+        warm: list[int] = []
+        total = 0.0
+        for i in rest:
+            if total >= WARMUP_S:
+                break
+            if not compiles[i]:
+                warm.append(i)
+                total += costs[i]
+        chosen = set(warm)
+        order = head + warm + [i for i in rest if i not in chosen]
+        keep |= chosen
+    if groups is None or finish_s is None:
         return order
-    head, rest = order[:1], order[1:]
-    warm: list[int] = []
-    total = 0.0
-    for i in rest:
-        if total >= WARMUP_S:
-            break
-        if not compiles[i]:
-            warm.append(i)
-            total += costs[i]
-    chosen = set(warm)
-    return head + warm + [i for i in rest if i not in chosen]
+    small = [i for i in order if costs[i] < SMALL_S and i not in keep]
+    moved = set(small)
+    rank = sorted(set(groups[i] for i in small), key=lambda g: (-finish_s.get(g, 0.0), g))
+    return [i for i in order if i not in moved] + [i for g in rank for i in small if groups[i] == g]
 
 
 class _CompileGate:

@@ -323,4 +323,6 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
 
 
-CONSPICUOUS = SectionSpec("conspicuous", "TCP-Ho conspicuous rounds", _cr_tasks, _cr_assemble)
+CONSPICUOUS = SectionSpec(
+    "conspicuous", "TCP-Ho conspicuous rounds", _cr_tasks, _cr_assemble, assembly_s=0.6
+)

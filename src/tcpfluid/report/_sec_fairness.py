@@ -291,7 +291,7 @@ def _th_reasons(setting: str, x2_ms: int) -> dict[str, str]:
 
 
 THESIS_FAIRNESS = SectionSpec(
-    "thesis-fairness", "Two-flow fairness (thesis)", _th_tasks, _th_assemble
+    "thesis-fairness", "Two-flow fairness (thesis)", _th_tasks, _th_assemble, assembly_s=0.4
 )
 
 
@@ -500,4 +500,6 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
 
 
-ASYMMETRIC = SectionSpec("asymmetric", "Asymmetric networks", _as_tasks, _as_assemble)
+ASYMMETRIC = SectionSpec(
+    "asymmetric", "Asymmetric networks", _as_tasks, _as_assemble, assembly_s=0.0
+)
