@@ -24,7 +24,7 @@ STEPS_PER_RTT = 256
 RTT_SAMPLES = ("departure", "arrival")
 #: how a drop-tail overflow is shared (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s
 #: ``drop_share``)
-DROP_SHARES = ("proportional", "in-turn")
+DROP_SHARES = ("proportional", "in-turn", "growth")
 
 
 class Run(NamedTuple):
@@ -119,8 +119,8 @@ def check_reverse(
     n_steps: int,
 ) -> tuple[FloatArray, int]:
     """The kernel's ``rev`` array (``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack,
-    drop_in_turn, whole_packets, boundary_ack_next_round]``; the last three are set by the
-    caller)
+    drop_share, whole_packets, boundary_ack_next_round, hold_drops]``; the last four are set
+    by the caller)
     and the length of its forward-delay ring (long enough for the ACK-path queue's
     longest delay, ``b_r / mu_r``, capped by the run's steps)."""
     try:
@@ -141,9 +141,9 @@ def check_reverse(
     if not (math.isfinite(m) and m >= 1.0):
         raise ValueError(f"packets_per_ack must be a finite number >= 1, got {packets_per_ack!r}")
     if math.isinf(mu_r):
-        return np.array([0.0, math.inf, math.inf, m, 0.0, 0.0, 0.0]), 1
+        return np.array([0.0, math.inf, math.inf, m, 0.0, 0.0, 0.0, 0.0]), 1
     longest = (b_r + 2.0) / mu_r / dt + 2.0
-    arr = np.array([1.0, mu_r, b_r, m, 0.0, 0.0, 0.0])
+    arr = np.array([1.0, mu_r, b_r, m, 0.0, 0.0, 0.0, 0.0])
     return arr, int(min(longest, n_steps + 2.0, 4_000_000.0))
 
 
@@ -204,6 +204,7 @@ class KernelState(NamedTuple):
     g: FloatArray
     dep_hist: FloatArray
     ack_hist: FloatArray
+    drop_hist: FloatArray
     q_hist: FloatArray
     f_hist: FloatArray
     fq_ring: FloatArray
@@ -217,7 +218,7 @@ class KernelState(NamedTuple):
     @property
     def before(self) -> tuple[Any, ...]:
         """The arguments of ``advance`` between ``buf`` and ``every``."""
-        return tuple(self)[:13]
+        return tuple(self)[:14]
 
     @property
     def after(self) -> tuple[FloatArray, ...]:
@@ -250,6 +251,7 @@ def kernel_state(
         g=np.zeros(K.N_GLOBALS),
         dep_hist=np.zeros((H, F)),
         ack_hist=np.zeros((H, F)) if rev[0] == 1.0 else np.zeros((1, 1)),
+        drop_hist=np.zeros((H, F)) if rev[7] == 1.0 else np.zeros((1, 1)),
         q_hist=np.zeros(H),
         f_hist=np.zeros(H),
         fq_ring=np.zeros(fq_len),

@@ -49,7 +49,8 @@ F_ACKD_ROUND = 30  # F_ACKD when the current round began
 F_ACKD_PREV = 31  # F_ACKD when the previous round began
 F_CARRY = 32  # ACKs of the step that ended the round beyond its first packet: they grow
 #               the window with the law's next increment (applied when ``advance`` resumes)
-N_FLOW_ROWS = 33
+F_FREED = 33  # window freed (ACKed or dropped) since the flow last sent: its ACK clock
+N_FLOW_ROWS = 34
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, F, samples)
 R_W = 0
@@ -111,6 +112,7 @@ def advance(  # type: ignore[no-untyped-def]
     g,
     dep_hist,
     ack_hist,
+    drop_hist,
     q_hist,
     f_hist,
     fq_ring,
@@ -127,17 +129,22 @@ def advance(  # type: ignore[no-untyped-def]
     the run ends (``(n_steps, DONE)``).
 
     ``red`` is ``[has_red, min_th, max_th, max_p, w_q, gentle]``; ``rev`` is
-    ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack, drop_in_turn, whole_packets,
-    boundary_ack_next_round]`` (``whole_packets``: a sender keeps ⌊w⌋ packets in flight, not
+    ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack, drop_share, whole_packets,
+    boundary_ack_next_round, hold_drops]`` (``drop_share``: 0 in proportion to the
+    arrivals, 1 in turn, 2 first on the packets beyond each flow's ACK clock;
+    ``whole_packets``: a sender keeps ⌊w⌋ packets in flight, not
     w; ``boundary_ack_next_round``: the ACKs of the step that ends a round, beyond the
     round's first packet, grow the window with the law's next increment, as a packet
-    sender's boundary ACK does); ``cross`` rows are ``(rate_pps, start_s, stop_s)``.
+    sender's boundary ACK does; ``hold_drops``: a dropped packet keeps its place in the
+    window until ``drop_hist`` releases it one base RTT later); ``cross`` rows are
+    ``(rate_pps, start_s, stop_s)``.
 
     History rings (slot = step mod H): ``dep_hist`` the data the ACKs leaving the
     bottleneck side at that step acknowledge, ``ack_hist`` their number (ACK-path
     bottleneck only: with one ACK per packet and no ACK-path queue they equal
-    ``dep_hist``), ``q_hist`` their queueing delay (s, both directions), ``f_hist`` its
-    forward part; ``fq_ring`` (its own length) the forward queueing delay of each step,
+    ``dep_hist``), ``drop_hist`` each flow's drops of that step (held drops only),
+    ``q_hist`` their queueing delay (s, both directions), ``f_hist`` its forward part;
+    ``fq_ring`` (its own length) the forward queueing delay of each step,
     read back over the ACK-path queue's delay.
     """
     F = ff.shape[1]
@@ -151,10 +158,13 @@ def advance(  # type: ignore[no-untyped-def]
     b_r = rev[2]
     ack_per_pkt = 1.0 / rev[3]
     rotate = rev[4] == 1.0
+    on_growth = rev[4] == 2.0
     whole = rev[5] == 1.0
     split = rev[6] == 1.0
+    hold = rev[7] == 1.0
     service_r = mu_r * dt
     send = np.zeros(F)
+    gro = np.zeros(F)  # each flow's packets of the step beyond its ACK clock
     # the boundary ACKs of the round that ended when this call's caller decided: they grow
     # the window with the increment the law has just set
     for j in range(F):
@@ -180,6 +190,8 @@ def advance(  # type: ignore[no-untyped-def]
                 if s < 0.0:
                     s = 0.0
             send[j] = s
+            gro[j] = s - ff[F_FREED, j] if s > ff[F_FREED, j] else 0.0
+            ff[F_FREED, j] = 0.0
             ff[F_SENT, j] += s
             ff[F_INFLIGHT, j] += s
             drops[j] = 0.0
@@ -206,7 +218,33 @@ def advance(  # type: ignore[no-untyped-def]
                 arr_c *= 1.0 - p
         # ---------------- drop-tail overflow
         total = q_before + arr + arr_c
-        if total - service > buf and not rotate:
+        if total - service > buf and on_growth:
+            # the packets beyond each flow's ACK clock find the queue full first (a sender
+            # sends them back to back after the packet its ACK clocks out), then the rest
+            # in proportion to the arrivals
+            over = total - service - buf
+            g_tot = 0.0
+            for j in range(F):
+                g_tot += gro[j]
+            take = min(over, g_tot)
+            for j in range(F):
+                if g_tot > 0.0 and gro[j] > 0.0:
+                    x = gro[j] * (take / g_tot)
+                    drops[j] += x
+                    send[j] -= x
+                    arr -= x
+            rest = over - take
+            arriving = arr + arr_c
+            if rest > 1e-15 and arriving > 0.0:
+                share = min(rest / arriving, 1.0)
+                for j in range(F):
+                    x = send[j] * share
+                    drops[j] += x
+                    send[j] -= x
+                arr *= 1.0 - share
+                arr_c *= 1.0 - share
+            total = q_before + arr + arr_c
+        elif total - service > buf and not rotate:
             over = total - service - buf
             arriving = arr + arr_c
             share = 1.0
@@ -329,8 +367,14 @@ def advance(  # type: ignore[no-untyped-def]
         any_end = False
         for j in range(F):
             x = drops[j]
+            if hold:
+                # a dropped packet keeps its place in the window until the ACKs of the
+                # packets behind it tell the sender, one base RTT later
+                drop_hist[slot, j] = x
             if x > 0.0:
-                ff[F_INFLIGHT, j] -= x
+                if not hold:
+                    ff[F_FREED, j] += x
+                    ff[F_INFLIGHT, j] -= x
                 ff[F_RESOLVED, j] += x
                 ff[F_LOST_TOTAL, j] += x
                 if t >= ff[F_RECOVER, j]:
@@ -342,9 +386,15 @@ def advance(  # type: ignore[no-untyped-def]
             live = ff[F_STARTED, j] == 1.0 and t < ff[F_STOP, j]
             if k >= dsteps:
                 back = (k - dsteps) % H
+                if hold:
+                    xd = drop_hist[back, j]
+                    if xd > 0.0:
+                        ff[F_FREED, j] += xd
+                        ff[F_INFLIGHT, j] -= xd
                 a = dep_hist[back, j]
                 na = ack_hist[back, j] if has_rev else a
                 if a > 1e-12:
+                    ff[F_FREED, j] += a
                     ff[F_INFLIGHT, j] -= a
                     ff[F_RESOLVED, j] += a
                     ff[F_ACKED, j] += a

@@ -95,6 +95,11 @@ WHOLE_GROUP_PATH = True
 #: the window before the decision, so each window a law sees carries the growth of up to
 #: one step's ACKs, μ·dt packets (docs/ode-model.md, "The round-ending step's ACKs")
 BOUNDARY_ACK_NEXT_ROUND = False
+#: ``True``: a dropped packet keeps its place in the sender's window until the ACKs of the
+#: packets behind it tell the sender, one base RTT after the drop (a packet sender's window
+#: is freed only by ACKs); ``False``: the drop frees its place at once, so the flow sends
+#: it again in the next step while the queue is still full
+HOLD_DROPS = False
 
 
 # ------------------------------------------------------------------------------ engine
@@ -366,8 +371,13 @@ def simulate_hybrid(
         arriving in the step loses in proportion to its arrivals; ``"in-turn"`` the overflow
         falls on whole arrivals of one source after another, in turn from where the last
         overflow stopped (as packets arriving at a full queue: an overflow hits the few flows
-        arriving then). With many Reno flows the proportional share synchronises their
-        halvings (docs/ode-model.md).
+        arriving then); ``"growth"`` the overflow falls first on the packets each flow sends
+        beyond its ACK clock (sent back to back after the packet an ACK clocks out, they
+        meet the full queue: at a slow-start join, the joining flows' packets), the rest in
+        proportion to the arrivals. With many Reno flows the proportional share
+        synchronises their halvings (docs/ode-model.md). One flow loses the same under
+        every rule. Whether a dropped packet keeps its place in the window until the
+        sender learns of it: :data:`HOLD_DROPS`.
     whole_packets
         ``True``: a sender keeps ⌊w⌋ packets in flight (a packet sender cannot send part of
         a packet), so a round carries ⌊w⌋ ACKs and the queue a fractional window builds
@@ -382,11 +392,12 @@ def simulate_hybrid(
     )  # fmt: skip
     d, mu, t_end, buf, dt, n_steps, every, frac, start, _, _, changes = run
     rev_arr, hf = check_reverse(reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, dt, n_steps)
-    rev_arr[4] = 1.0 if drop_share == "in-turn" else 0.0
+    rev_arr[4] = {"proportional": 0.0, "in-turn": 1.0, "growth": 2.0}[drop_share]
     if not isinstance(whole_packets, (bool, np.bool_)):
         raise TypeError(f"whole_packets must be True or False, got {whole_packets!r}")
     rev_arr[5] = 1.0 if whole_packets else 0.0
     rev_arr[6] = 1.0 if BOUNDARY_ACK_NEXT_ROUND else 0.0
+    rev_arr[7] = 1.0 if HOLD_DROPS else 0.0
     F = d.size
     laws = _Laws(law, F)
 

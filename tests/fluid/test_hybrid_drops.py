@@ -1,0 +1,112 @@
+"""Who loses at a drop-tail overflow in the hybrid model, against the packet simulator.
+
+Measured on a scaled-down copy of the Quick Vegas paper's many-flows scenario (Reno,
+100 Mb/s, 12 flows joining in groups of four at 0, 20 and 40 s, a 150-packet buffer):
+when the second group joins in slow start and overflows the queue, the packet
+simulator's drops fall on the joining flows (each retransmits dozens of packets in the
+next 5 s) and hardly on the four flows already there (at most a couple each). Two
+readings of the hybrid decide how close it comes:
+
+- a dropped packet keeps its place in the sender's window until the ACKs of the packets
+  behind it tell the sender, one base RTT later (``hybrid.HOLD_DROPS``); with the place
+  freed at the drop, the flow sends the dropped fluid again in the next step while the
+  queue is still full, and each flow already there "loses" thousands of packets, dozens
+  of windows, in one overflow episode;
+- ``drop_share="growth"``: the overflow falls first on the packets each flow sends beyond
+  its ACK clock (a sender sends them back to back after the packet an ACK clocks out, so
+  they meet the full queue), which at a slow-start join are the joining flows' packets.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tcpfluid
+from tcpfluid.algorithms import get_law
+from tcpfluid.fluid import hybrid
+from tcpfluid.fluid.hybrid import simulate_hybrid
+from tcpfluid.scenarios import build_scenario
+
+_SCALED = {"bandwidth": "100Mbps", "flows": 12, "group_interval": "20s", "active": "60s"}
+OLD, NEW = slice(0, 4), slice(4, 8)  # the first group, and the group joining at 20 s
+JOIN_S, AFTER_S = 20.0, 25.0
+
+
+def _scenario(duration: str) -> tcpfluid.Scenario:
+    return build_scenario("qv-many-flows", buffer=150, duration=duration, **_SCALED).with_algorithm(
+        "reno"
+    )
+
+
+@pytest.fixture(scope="module")
+def packet_drops() -> np.ndarray:
+    """The packet simulator's retransmissions of flows 0-7 from just before the join at
+    20 s to 25 s (two runs of the same deterministic scenario, differenced)."""
+    before = tcpfluid.simulate(_scenario("19.9s"), "packet").native.flows
+    after = tcpfluid.simulate(_scenario("25s"), "packet").native.flows
+    got = np.array([f.retransmissions for f in after], dtype=float)
+    got[OLD] -= [f.retransmissions for f in before[:4]]
+    return got
+
+
+def _hybrid_drops(monkeypatch: pytest.MonkeyPatch, hold: bool, drop_share: str) -> np.ndarray:
+    """The hybrid's dropped packets of flows 0-7 from just before the join to 25 s."""
+    monkeypatch.setattr(hybrid, "HOLD_DROPS", hold)
+    h = tcpfluid.simulate(_scenario("30s"), "ode", drop_share=drop_share).native.hybrid
+    t, lost = np.asarray(h.time_s), np.asarray(h.lost_pkts)
+    a, b = np.searchsorted(t, JOIN_S - 0.1), np.searchsorted(t, AFTER_S)
+    return (lost[:, b] - lost[:, a])[:8]
+
+
+def test_packet_drops_at_a_slow_start_join_fall_on_the_joining_flows(
+    packet_drops: np.ndarray,
+) -> None:
+    assert np.all(packet_drops[NEW] >= 50.0)
+    assert np.all(packet_drops[OLD] <= 2.0)
+
+
+def test_a_drop_that_frees_its_place_at_once_is_lost_again_and_again(
+    packet_drops: np.ndarray, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Freed at the drop, the flows already there each lose more than ten windows (their
+    windows are below 300 packets) in the join's overflow, where a packet flow loses at
+    most two packets; held until the ACKs tell, less than a window."""
+    freed = _hybrid_drops(monkeypatch, hold=False, drop_share="proportional")
+    assert np.all(freed[OLD] > 3000.0)
+    held = _hybrid_drops(monkeypatch, hold=True, drop_share="proportional")
+    assert np.all(held[OLD] < 300.0)
+    assert np.all(held[OLD] > 10.0 * packet_drops[OLD].max())
+
+
+def test_the_overflow_beyond_the_ack_clock_falls_on_the_joining_flows(
+    packet_drops: np.ndarray, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With held drops and the overflow on the packets beyond each flow's ACK clock the
+    flows already there lose a few packets each, as in the packet simulator, and the
+    joining flows more than ten times as many; shared in proportion to the arrivals the
+    flows already there lose more than a third as many as the joining flows."""
+    grown = _hybrid_drops(monkeypatch, hold=True, drop_share="growth")
+    assert np.all(grown[OLD] <= packet_drops[OLD].max() + 3.0)
+    assert grown[NEW].min() > 10.0 * grown[OLD].max()
+    prop = _hybrid_drops(monkeypatch, hold=True, drop_share="proportional")
+    assert prop[OLD].min() > prop[NEW].max() / 3.0
+
+
+@pytest.mark.parametrize("hold", [False, True])
+def test_one_flow_loses_the_same_under_every_sharing_rule(
+    hold: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A single flow takes the whole overflow whatever the rule: the growth rule and the
+    proportional one give the same run (to rounding), a Reno sawtooth with losses."""
+    monkeypatch.setattr(hybrid, "HOLD_DROPS", hold)
+    law = get_law("reno")
+    runs = [
+        simulate_hybrid(
+            law, mu_pps=1000.0, base_rtt_s=[0.1], duration_s=60.0, buffer_pkts=50.0, drop_share=s
+        )
+        for s in ("proportional", "growth")
+    ]
+    assert runs[0].summary.losses[0] >= 3
+    np.testing.assert_allclose(runs[1].window_pkts, runs[0].window_pkts, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(runs[1].lost_pkts, runs[0].lost_pkts, rtol=1e-9, atol=1e-9)
