@@ -21,7 +21,7 @@ import pytest
 import tcpfluid
 from tcpfluid.algorithms import get_law
 from tcpfluid.fairness import _delivered_pkts, _packet_delivered, _period_jains
-from tcpfluid.fluid import _rounds_law
+from tcpfluid.fluid import _rounds_law, hybrid
 from tcpfluid.fluid._rounds_law import DROP_SHARES, OverflowShare
 from tcpfluid.fluid.rounds import simulate_rounds
 from tcpfluid.path import Path
@@ -241,3 +241,28 @@ def test_fast_different_rtt_engines_agree_once_the_buffer_holds_every_flows_alph
         res = tcpfluid.simulate(big, engine)
         assert float(np.sum(res.summary.losses)) == 0.0, engine
         np.testing.assert_allclose(_jains(res, _EDGES_50), j_pk, rtol=0, atol=0.05)
+
+
+@pytest.mark.slow
+def test_fast_different_rtt_hybrid_link_idles_because_a_drop_frees_its_place_at_once(
+    fast_different_rtt: tuple[tcpfluid.Scenario, tcpfluid.Result],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hybrid's idle link (utilisation under 0.6, the packets' 0.9): a dropped packet
+    frees its place in the window at the drop, so the flow sends it again in the next step
+    while the queue is still full, and its losses pile up until it learns of them. The
+    switch (``hybrid.HOLD_DROPS``: the place is held until the ACKs tell the sender, one
+    base RTT later) brings the utilisation above 0.75 and holds the index steady (within
+    0.02 over the four periods): it then agrees with the packets' in 0-50 and 150-200 s,
+    and not in 50-150 s, where the packet run moves the link to the 100-ms group."""
+    sc, pk = fast_different_rtt
+    j_pk = _jains(pk, _EDGES_50, packet=True)
+    monkeypatch.setattr(hybrid, "HOLD_DROPS", True)
+    od = tcpfluid.simulate(sc, "ode")
+    assert float(od.summary.utilization) > 0.75
+    j_od = _jains(od, _EDGES_50)
+    assert max(j_od) - min(j_od) < 0.02
+    for i in (0, 3):
+        assert j_od[i] == pytest.approx(j_pk[i], abs=0.05), i
+    for i in (1, 2):
+        assert abs(j_od[i] - j_pk[i]) > 0.05, i
