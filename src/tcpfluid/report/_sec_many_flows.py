@@ -178,12 +178,17 @@ def _mf_reasons(sc: str, a: str) -> dict[str, str]:
             )
             reasons[ROUNDS] = swing
             reasons[ODE] = (
-                "the hybrid charges each step's drop-tail overflow to every flow arriving "
-                "in it, in proportion to its arrivals, so its flows halve in step and its "
-                "link idles (utilisation 0.46 against the packets' 0.90; a 50-ms flow gets "
-                "~2000 packets/s against 3258-4216); its index stays 0.52-0.55 while the "
-                "packet run moves the link between the 50-ms and 100-ms groups from one "
-                "50-s period to the next (index 0.51-0.64), so they agree in 50-150 s only; "
+                "the hybrid's link idles (utilisation 0.46 against the packets' 0.90; a "
+                "50-ms flow gets ~2000 packets/s against 3258-4216) because a dropped "
+                "packet frees its place in the window at the drop, so the flow sends it "
+                "again in the next step while the queue is still full; its index stays "
+                "0.52-0.55 while the packet run moves the link between the 50-ms and "
+                "100-ms groups from one 50-s period to the next (index 0.51-0.64), so they "
+                "agree in 50-150 s only; with the place held until the ACKs tell the "
+                "sender (hybrid.HOLD_DROPS) the utilisation is above 0.75 and the index, "
+                "steady at ~0.60, agrees with the packets' in 0-50 and 150-200 s and not "
+                "in 50-150 s (tests/test_many_flows_overflow.py::test_fast_different_rtt_"
+                "hybrid_link_idles_because_a_drop_frees_its_place_at_once); "
                 "with a buffer that holds every flow's α (8000 packets) no fluid packet is "
                 "lost and all three engines agree within 0.05 in every period "
                 "(tests/test_many_flows_overflow.py::test_fast_different_rtt_engines_agree_"
@@ -233,7 +238,15 @@ def _mf_reasons(sc: str, a: str) -> dict[str, str]:
             "; with the hybrid's overflow falling on whole arrivals of one flow after "
             "another (drop_share='in-turn') the 100–200 s index is 0.987, within 0.05 of "
             "the document's and the packet simulator's (tests/fluid/test_hybrid_rows.py::"
-            "test_reno_many_flows_fairness_follows_how_an_overflow_is_shared)"
+            "test_reno_many_flows_fairness_follows_how_an_overflow_is_shared); at a "
+            "slow-start join the packets' drops fall on the joining flows (tests/fluid/"
+            "test_hybrid_drops.py::test_packet_drops_at_a_slow_start_join_fall_on_the_"
+            "joining_flows): with the hybrid's overflow on the packets beyond each flow's "
+            "ACK clock (drop_share='growth') and a dropped packet holding its place in the "
+            "window until the sender learns of it (hybrid.HOLD_DROPS) the groups come out "
+            "of the join apart and the 100–200 s index is 0.985, within 0.05 of both "
+            "(tests/test_many_flows_who_loses.py::test_hybrid_groups_come_out_of_the_join_"
+            "apart_when_its_drops_fall_on_the_joiners)"
         )
     return reasons
 
