@@ -52,3 +52,29 @@ def test_grow_within_the_arrays_keeps_them() -> None:
     assert f2 is f and i2 is i and used == 16
     for c in range(3):
         assert tuple(f2[8 + c]) == (100 + c, 0.5)
+
+
+def test_a_link_ring_row_is_one_aligned_cache_line_and_grows_bit_for_bit() -> None:
+    from tcpfluid.sim import _core as C
+    from tcpfluid.sim._rings import ALIGN, link_ring_views
+
+    rf, ri = link_ring_views(8)
+    assert rf.shape == (8, C.NRF) and rf.strides[0] == ALIGN == 64
+    assert rf.ctypes.data % ALIGN == 0 and np.shares_memory(rf, ri)
+    table = np.array([[0, 4, 2, 6]], dtype=np.int64)  # one ring of 4 slots, counters 2..5
+    tags = {}
+    for c in range(2, 6):
+        rf[c % 4, C.RF_EXIT] = 0.1 * c
+        ri[c % 4, C.RI_SEQ] = -c  # negative: as a float, a NaN bit pattern
+        tags[c] = (c << C.TAG_FLOW) | (3 << C.TAG_HOP) | C.KIND_ACK  # a subnormal as a float
+        ri[c % 4, C.RI_TAG] = tags[c]
+    (rf2,), used = grow_ring((rf,), 4, table, 0, COLS)
+    ri2 = rf2.view(np.int64)
+    assert used == 12 and rf2.ctypes.data % ALIGN == 0
+    for c in range(2, 6):
+        k = 4 + c % 8
+        assert rf2[k, C.RF_EXIT] == 0.1 * c
+        assert ri2[k, C.RI_SEQ] == -c and ri2[k, C.RI_TAG] == tags[c]
+        assert ri2[k, C.RI_TAG] >> C.TAG_FLOW == c
+        assert (ri2[k, C.RI_TAG] >> C.TAG_HOP) & C.HOP_MASK == 3
+        assert ri2[k, C.RI_TAG] & C.KIND_MASK == C.KIND_ACK

@@ -29,7 +29,7 @@ def _in_flight(sim: _Sim) -> dict[int, int]:
     """Packets of each kind (data, ACK, CBR) still held by a link."""
     kinds = {C.KIND_DATA: 0, C.KIND_ACK: 0, C.KIND_CBR: 0}
     li = sim.li
-    rkind = sim.ri[:, C.RI_KIND]
+    rkind = sim.ri[:, C.RI_TAG] & C.KIND_MASK
     for link in range(sim.nl):
         off, cap = int(li[link, C.J_OFF]), int(li[link, C.J_CAP])
         head, tail = int(li[link, C.J_HEAD]), int(li[link, C.J_TAIL])

@@ -211,18 +211,28 @@ G_YIELD_AT = 16  # event count at which the loop returns YIELD
 G_NREC = 17  # rows written in the round records ``rec``
 NGI = 18
 
-# ring columns: ``rf`` (float) and ``ri`` (int)
+# ring columns. A link's packet is one 64-byte row (one cache line: the ring's array
+# starts on a 64-byte boundary) seen through two views of the same memory, ``rf``
+# (float64) and ``ri`` (int64): the float columns first, then the integer ones. An exit
+# event reads the head packet's row and the next packet's exit time: with the float and
+# integer fields in separate arrays that was three cache lines, mostly cold (the slots were
+# written one link delay earlier), and the loads of the head packet's integers were the
+# most costly instructions of the loop (see docs/simulator.md, "How it is fast")
 RF_EXIT = 0
 RF_FIN = 1
 RF_TS = 2
 RF_FWD = 3
 RF_ARR = 4  # arrival time at the link
 RF_SIZE = 5  # bytes
-NRF = 6
-RI_FLOW = 0
-RI_SEQ = 1
-RI_KIND = 2
-RI_HOP = 3
+RI_SEQ = 6
+RI_TAG = 7  # flow (or CBR source) << TAG_FLOW | hop << TAG_HOP | kind
+NRF = 8  # columns of a ring row (both views)
+TAG_HOP = 2  # the kind takes the two lowest bits
+TAG_FLOW = 32  # the hop the next 30 bits, the flow the rest
+KIND_MASK = (1 << TAG_HOP) - 1
+HOP_MASK = (1 << (TAG_FLOW - TAG_HOP)) - 1
+#: hops a path may have (the hop is packed into a ring row's tag)
+MAX_HOPS = HOP_MASK + 1
 # heap rows ``hi`` (H_HEAP, H_TIE by heap slot; H_POS by source) and ``ht``
 H_HEAP = 0
 H_POS = 1
@@ -501,10 +511,8 @@ def enqueue(lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, k
     rf[k, RF_FWD] = fwd
     rf[k, RF_ARR] = now
     rf[k, RF_SIZE] = size
-    ri[k, RI_FLOW] = flow
     ri[k, RI_SEQ] = seq
-    ri[k, RI_KIND] = kind
-    ri[k, RI_HOP] = hop
+    ri[k, RI_TAG] = (flow << TAG_FLOW) | (hop << TAG_HOP) | kind
     li[u, J_TAIL] = tail + 1
     if q + 1 > li[u, J_MAXQ]:
         li[u, J_MAXQ] = q + 1
@@ -1114,9 +1122,10 @@ def run(
             mask = li[lk, J_CAP] - 1
             head = li[lk, J_HEAD]
             k = np.uint64(off + (head & mask))
-            kind = ri[k, RI_KIND]
-            f = ri[k, RI_FLOW]
-            hop = ri[k, RI_HOP]
+            tag = ri[k, RI_TAG]
+            kind = tag & KIND_MASK
+            f = tag >> TAG_FLOW
+            hop = (tag >> TAG_HOP) & HOP_MASK
             # the link the packet goes to (``dest``, -1 if none): hop ``d_hop`` of the
             # path at ``paths[d_off:]``
             d_hop = hop + 1

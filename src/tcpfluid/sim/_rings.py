@@ -16,9 +16,22 @@ from numpy.typing import NDArray
 
 from . import _core as C
 
-__all__ = ["FLOW_RING", "FLOW_RING0", "LINK_RING", "LINK_RING0", "grow_ring", "pow2"]
+__all__ = [
+    "FLOW_RING",
+    "FLOW_RING0",
+    "LINK_RING",
+    "LINK_RING0",
+    "grow_ring",
+    "link_ring_views",
+    "pow2",
+    "zeros_aligned",
+]
 
-Arrays = tuple[NDArray[Any], NDArray[Any]]
+Arrays = tuple[NDArray[Any], ...]
+
+#: bytes a ring's array is aligned to: a link ring's row (``_core.NRF`` columns of eight
+#: bytes) is then exactly one cache line
+ALIGN = 64
 
 #: initial ring slots of a link and of a flow (rings double on demand)
 LINK_RING0 = 16
@@ -55,12 +68,13 @@ def grow_ring(
     rows = arrays[0].shape[0]
     if used + new_cap > rows:
         extra = max(rows, used + new_cap - rows)
-        arrays = (_longer(arrays[0], used, rows + extra), _longer(arrays[1], used, rows + extra))
+        arrays = tuple(_longer(a, used, rows + extra) for a in arrays)
     ctr = np.arange(int(table[row, c_lo]), int(table[row, c_hi]), dtype=np.int64)
     old_idx = off + ctr % cap
     new_idx = used + ctr % new_cap
     for a in arrays:
-        a[new_idx] = a[old_idx]
+        b = _bits(a)  # moved as integers: a link ring's float view also holds integers
+        b[new_idx] = b[old_idx]
     table[row, c_off] = used
     table[row, c_cap] = new_cap
     return arrays, used + new_cap
@@ -75,6 +89,32 @@ def _longer(a: NDArray[Any], used: int, rows: int) -> NDArray[Any]:
     writes every row of both, this took a 60-flow run's seven link-ring reallocations from
     22 ms each to a few (the rings' arrays hold about a million rows there).
     """
-    out = np.zeros((rows, *a.shape[1:]), a.dtype)
-    out[:used] = a[:used]
+    out = zeros_aligned((rows, *a.shape[1:]), a.dtype)
+    _bits(out)[:used] = _bits(a)[:used]
     return out
+
+
+def _bits(a: NDArray[Any]) -> NDArray[Any]:
+    """``a`` seen as integers of its item size (a float array's bits copied unchanged)."""
+    return a.view(np.int64) if a.dtype == np.float64 else a
+
+
+def zeros_aligned(shape: tuple[int, ...], dtype: Any) -> NDArray[Any]:
+    """A C-contiguous array of zeros starting on an :data:`ALIGN`-byte boundary.
+
+    NumPy aligns its arrays to their item size (or 16 bytes) only; the array here is a
+    view into a slightly longer zeroed buffer (which it keeps alive).
+    """
+    dt = np.dtype(dtype)
+    nbytes = math.prod(shape) * dt.itemsize
+    buf = np.zeros(nbytes + ALIGN, dtype=np.uint8)
+    start = -buf.ctypes.data % ALIGN
+    return buf[start : start + nbytes].view(dt).reshape(shape)
+
+
+def link_ring_views(rows: int) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """The link rings' array of ``rows`` rows as ``(rf, ri)``: the same aligned memory,
+    one row a packet, seen as floats and as integers (columns in ``_core``: ``RF_*``
+    float, ``RI_*`` integer)."""
+    rf = zeros_aligned((rows, C.NRF), np.float64)
+    return rf, rf.view(np.int64)

@@ -26,7 +26,7 @@ from numpy.typing import NDArray
 from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
 from . import _core as C
-from ._rings import FLOW_RING0, LINK_RING0, pow2
+from ._rings import FLOW_RING0, LINK_RING0, link_ring_views, pow2
 
 __all__ = [
     "LAW_NAMES_WITHOUT_FINE_CHECK",
@@ -139,11 +139,19 @@ def link_arrays(sc: Scenario) -> tuple[FloatArray, IntArray, FloatArray, IntArra
         eager, fed = eager_links(sc)
         li[:, C.J_EAGER] = eager
         li[:, C.J_FED] = fed
-    # packets held by the links: exit time, end of transmission, timestamp, forward
-    # delay, arrival time, size (float); flow or CBR source, seq or cumulative ACK, kind,
-    # hop (int)
-    rf = np.zeros((off, C.NRF), dtype=np.float64)
-    ri = np.zeros((off, 4), dtype=np.int64)
+    longest = max(
+        [0, *(max(len(fl.forward), len(fl.reverse)) for fl in sc.flows)]
+        + [len(src.links) for src in sc.cbr]
+    )
+    if longest >= C.MAX_HOPS:
+        raise ValueError(
+            f"a path of {longest} links is longer than the packet simulator's limit of "
+            f"{C.MAX_HOPS - 1} hops"
+        )
+    # packets held by the links, one row each: exit time, end of transmission, timestamp,
+    # forward delay, arrival time, size (float view); seq or cumulative ACK, and the flow
+    # or CBR source, hop and kind packed in one tag (integer view of the same memory)
+    rf, ri = link_ring_views(off)
     return lf, li, rf, ri, has_red
 
 

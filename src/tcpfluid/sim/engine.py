@@ -145,9 +145,9 @@ class _Sim:
 
     def _grow_link(self, link: int) -> None:
         self._check_room(int(self.li[link, C.J_CAP]))
-        (self.rf, self.ri), self.link_rows = grow_ring(
-            (self.rf, self.ri), self.link_rows, self.li, link, LINK_RING
-        )
+        # the integer view is of the same memory: grow the float one, view it again
+        (self.rf,), self.link_rows = grow_ring((self.rf,), self.link_rows, self.li, link, LINK_RING)
+        self.ri = self.rf.view(np.int64)
 
     # ------------------------------------------------------------------ loop
     def _args(self) -> tuple[Any, ...]:
