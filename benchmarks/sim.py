@@ -26,6 +26,11 @@ Cases
   1500-packet buffers, groups of 20 joining at 0, 100, 200 s, each for 300 s, 500 s in all
   (about 58 million data packets): the same figures, one run. Skipped with ``--quick``
   (which runs it for 50 s with the groups 10 s apart, ``qv-many-flows-short/vegas``).
+* ``qv-different-rtt/vegas``: document 000 §5.3.2, 60 flows in three RTT groups (50, 100
+  and 200 ms) on the 1 Gb/s bottleneck for 200 s (about 22 million data packets; the
+  report's run), one run; ``--only different-rtt`` selects it. With mixed RTTs an event
+  costs more than with equal ones (docs/simulator.md, "How it is fast"). ``--quick`` runs
+  it for 50 s (``qv-different-rtt-short/vegas``).
 * ``cli/qv-basic/vegas``: end to end through ``tcpfluid simulate qv-basic -a vegas -e
   packet --set duration=T --json`` (a new process each time: imports, kernels loaded from
   the cache, the run, the summary, the JSON), for a short and a long ``T``; the marginal
@@ -84,6 +89,10 @@ def _scenario(case: str) -> Any:
         return build_scenario(
             "qv-many-flows", group_interval="10s", active="30s", duration="50s"
         ).with_algorithm(law)
+    if kind == "qv-different-rtt":
+        return build_scenario("qv-different-rtt").with_algorithm(law)
+    if kind == "qv-different-rtt-short":
+        return build_scenario("qv-different-rtt", duration="50s").with_algorithm(law)
     if kind.startswith("qv-basic-d"):  # packet count of the CLI's run of that duration
         return build_scenario("qv-basic", duration=kind[len("qv-basic-d") :]).with_algorithm(law)
     raise SystemExit(f"unknown case {case!r}")
@@ -270,6 +279,7 @@ def main() -> None:
     laws = ("vegas",) if args.quick else LAWS
     cases = [(f"qv-basic{'-60s' if args.quick else ''}/{law}", args.repeat) for law in laws]
     cases.append(("qv-many-flows-short/vegas" if args.quick else "qv-many-flows/vegas", 1))
+    cases.append(("qv-different-rtt-short/vegas" if args.quick else "qv-different-rtt/vegas", 1))
     if args.only:
         cases = [c for c in cases if args.only in c[0]]
 
