@@ -218,34 +218,23 @@ def advance(  # type: ignore[no-untyped-def]
                 arr_c *= 1.0 - p
         # ---------------- drop-tail overflow
         total = q_before + arr + arr_c
-        if total - service > buf and on_growth:
-            # the packets beyond each flow's ACK clock find the queue full first (a sender
-            # sends them back to back after the packet its ACK clocks out), then the rest
-            # in proportion to the arrivals
+        if total - service > buf and not rotate:
             over = total - service - buf
-            g_tot = 0.0
-            for j in range(F):
-                g_tot += gro[j]
-            take = min(over, g_tot)
-            for j in range(F):
-                if g_tot > 0.0 and gro[j] > 0.0:
-                    x = gro[j] * (take / g_tot)
-                    drops[j] += x
-                    send[j] -= x
-                    arr -= x
-            rest = over - take
-            arriving = arr + arr_c
-            if rest > 1e-15 and arriving > 0.0:
-                share = min(rest / arriving, 1.0)
+            if on_growth:
+                # the packets beyond each flow's ACK clock find the queue full first (a
+                # sender sends them back to back after the packet its ACK clocks out); the
+                # rest of the overflow in proportion to the arrivals
+                g_tot = 0.0
                 for j in range(F):
-                    x = send[j] * share
-                    drops[j] += x
-                    send[j] -= x
-                arr *= 1.0 - share
-                arr_c *= 1.0 - share
-            total = q_before + arr + arr_c
-        elif total - service > buf and not rotate:
-            over = total - service - buf
+                    g_tot += gro[j]
+                take = min(over, g_tot)
+                if take > 0.0:
+                    for j in range(F):
+                        x = gro[j] * (take / g_tot)
+                        drops[j] += x
+                        send[j] -= x
+                        arr -= x
+                over -= take
             arriving = arr + arr_c
             share = 1.0
             if arriving > over:
