@@ -236,10 +236,17 @@ KIND_MASK = (1 << TAG_HOP) - 1
 HOP_MASK = (1 << (TAG_FLOW - TAG_HOP)) - 1
 #: hops a path may have (the hop is packed into a ring row's tag)
 MAX_HOPS = HOP_MASK + 1
-# heap rows ``hi`` (H_HEAP, H_TIE by heap slot; H_POS by source) and ``ht``
+# heap rows ``hi`` (H_HEAP by heap slot: the source and its key's tie-break number,
+# packed; H_POS by source) and ``ht``
 H_HEAP = 0
 H_POS = 1
-H_TIE = 2
+NH = 2
+#: a heap slot's integer is ``tie << SRC_BITS | src``: the tie-break numbers are distinct,
+#: so the packed integers order as the tie-break numbers do
+SRC_BITS = 24
+SRC_MASK = (1 << SRC_BITS) - 1
+#: sources a run may have (links, flows, CBR sources and the sampler)
+MAX_SOURCES = 1 << SRC_BITS
 HT_SRC = 0  # key of each source
 HT_HEAP = 1  # key at each heap slot
 # per-sequence-number rings of the flows: ``fs`` (send time) and ``fq`` (int) columns
@@ -309,27 +316,28 @@ def _heap_move(hi, ht, i, j, key):
     q = hi[H_HEAP, np.uint64(j)]
     ui = np.uint64(i)
     hi[H_HEAP, ui] = q
-    hi[H_TIE, ui] = hi[H_TIE, np.uint64(j)]
     ht[HT_HEAP, ui] = key
-    hi[H_POS, np.uint64(q)] = i
+    hi[H_POS, np.uint64(q & SRC_MASK)] = i
 
 
 @_jit_inline
 def set_key(hi, ht, gi, src, t):
     """Give source ``src`` the key (t, next tie-break number) and restore the heap order.
 
-    ``ht[HT_SRC, src]`` is the key of a source, ``ht[HT_HEAP, i]`` and ``hi[H_TIE, i]`` the
-    key and tie-break number at heap slot ``i`` (kept in heap order so that a sift reads
-    its children's keys side by side). The new key's tie-break number is larger than any
-    in the heap, so against it only the times need comparing. An infinite key (an idle
-    source) stops sinking at the first infinite child: idle sources are never popped, so
-    their order among themselves does not matter.
+    ``ht[HT_SRC, src]`` is the key of a source, ``ht[HT_HEAP, i]`` the time of the key at
+    heap slot ``i`` and ``hi[H_HEAP, i]`` its tie-break number and source packed in one
+    integer (kept in heap order so that a sift reads its children's keys side by side, and
+    one load gives both the tie-break and the source to move). The new key's tie-break
+    number is larger than any in the heap, so against it only the times need comparing. An
+    infinite key (an idle source) stops sinking at the first infinite child: idle sources
+    are never popped, so their order among themselves does not matter.
     """
     us = np.uint64(src)
     old = ht[HT_SRC, us]
     ht[HT_SRC, us] = t
     tie = gi[G_SEQ]
     gi[G_SEQ] = tie + 1
+    packed = (tie << SRC_BITS) | src
     i = hi[H_POS, us]
     n = ht.shape[1]
     if t < old:
@@ -347,25 +355,28 @@ def set_key(hi, ht, gi, src, t):
             if c >= n:
                 break
             tc = ht[HT_HEAP, np.uint64(c)]
+            qc = hi[H_HEAP, np.uint64(c)]
             if c + 1 < n:
                 # the smaller child without a branch (bitwise operators on both sides,
                 # then selects): which child is smaller is a coin toss when the keys
                 # are well mixed, and a mispredicted branch per level cost more than
-                # the two tie-break loads
+                # reading both children's integers
                 tc1 = ht[HT_HEAP, np.uint64(c + 1)]
-                right = (tc1 < tc) | (
-                    (tc1 == tc) & (hi[H_TIE, np.uint64(c + 1)] < hi[H_TIE, np.uint64(c)])
-                )
+                qc1 = hi[H_HEAP, np.uint64(c + 1)]
+                right = (tc1 < tc) | ((tc1 == tc) & (qc1 < qc))
                 c += 1 if right else 0
                 tc = tc1 if right else tc
+                qc = qc1 if right else qc
             if tc < t or (tc == t and tc != np.inf):
-                _heap_move(hi, ht, i, c, tc)
+                ui = np.uint64(i)
+                hi[H_HEAP, ui] = qc
+                ht[HT_HEAP, ui] = tc
+                hi[H_POS, np.uint64(qc & SRC_MASK)] = i
                 i = c
             else:
                 break
     ui = np.uint64(i)
-    hi[H_HEAP, ui] = src
-    hi[H_TIE, ui] = tie
+    hi[H_HEAP, ui] = packed
     ht[HT_HEAP, ui] = t
     hi[H_POS, us] = i
 
@@ -1116,7 +1127,7 @@ def run(
     t_end = gf[G_END]
     nrand = rand.shape[0]
     while True:
-        src = hi[H_HEAP, 0]
+        src = hi[H_HEAP, 0] & SRC_MASK
         t = ht[HT_SRC, src]
         npend = gi[G_NPEND]
         if t > t_end:

@@ -254,8 +254,13 @@ def event_heap(
     integers (counters)."""
     nl, nf, nc = len(sc.links), len(sc.flows), len(sc.cbr)
     nsrc = nl + nf + nc + 1
+    if nsrc > C.MAX_SOURCES:
+        raise ValueError(
+            f"{nl} links, {nf} flows and {nc} CBR sources are more event sources than the "
+            f"packet simulator's limit of {C.MAX_SOURCES - 1:,} (links + flows + CBR sources)"
+        )
     ht = np.full((2, nsrc), np.inf)
-    hi = np.zeros((3, nsrc), dtype=np.int64)
+    hi = np.zeros((C.NH, nsrc), dtype=np.int64)
     hi[C.H_HEAP] = np.arange(nsrc)
     hi[C.H_POS] = np.arange(nsrc)
     gf = np.zeros(C.NGF, dtype=np.float64)

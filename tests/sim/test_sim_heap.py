@@ -1,0 +1,44 @@
+"""The event heap of the compiled loop (``_core.set_key``): after any sequence of key
+changes, its top is the source with the smallest key (time, then the tie-break number
+given when the key was set), checked against a plain Python model of the keys, and every
+slot keeps the heap order. Several times are equal on purpose (ties) and some keys are
+infinite (idle sources)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tcpfluid.sim import _core as C
+
+
+def _heap(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    ht = np.full((2, n), np.inf)
+    hi = np.zeros((C.NH, n), dtype=np.int64)
+    hi[C.H_HEAP] = np.arange(n)
+    hi[C.H_POS] = np.arange(n)
+    return hi, ht, np.zeros(C.NGI, dtype=np.int64)
+
+
+def test_the_top_is_the_smallest_time_then_the_oldest_tie_break() -> None:
+    rng = np.random.default_rng(3)
+    for n in (1, 2, 7, 64, 301):
+        hi, ht, gi = _heap(n)
+        model: dict[int, tuple[float, int]] = {s: (math.inf, -1) for s in range(n)}
+        for _ in range(3000):
+            src = int(rng.integers(n))
+            u = rng.random()
+            t = math.inf if u < 0.1 else float(rng.integers(20)) * 0.5  # many equal times
+            model[src] = (t, int(gi[C.G_SEQ]))
+            C._set_key_call(hi, ht, gi, src, t)
+            finite = [(key, s) for s, key in model.items() if key[0] < math.inf]
+            if finite:
+                assert int(hi[C.H_HEAP, 0]) & C.SRC_MASK == min(finite)[1]
+            for s, (key_t, _tie) in model.items():  # each source's key and its slot
+                assert ht[C.HT_SRC, s] == key_t
+                assert int(hi[C.H_HEAP, hi[C.H_POS, s]]) & C.SRC_MASK == s
+            for i in range(1, n):  # heap order between finite keys
+                p = (i - 1) // 2
+                if ht[C.HT_HEAP, i] < math.inf:
+                    assert (ht[C.HT_HEAP, p], hi[C.H_HEAP, p]) < (ht[C.HT_HEAP, i], hi[C.H_HEAP, i])
