@@ -1,4 +1,4 @@
-"""Who loses at a drop-tail overflow in the hybrid model, against the packet simulator.
+"""Who loses at a drop-tail overflow in the fluid engines, against the packet simulator.
 
 Measured on a scaled-down copy of the Quick Vegas paper's many-flows scenario (Reno,
 100 Mb/s, 12 flows joining in groups of four at 0, 20 and 40 s, a 150-packet buffer):
@@ -15,6 +15,10 @@ readings of the hybrid decide how close it comes:
 - ``drop_share="growth"``: the overflow falls first on the packets each flow sends beyond
   its ACK clock (a sender sends them back to back after the packet an ACK clocks out, so
   they meet the full queue), which at a slow-start join are the joining flows' packets.
+
+The round model's ``drop_share="growth"`` deals a round's overflow the same way (first on
+each flow's per-ACK growth of the round) and gives a flow a loss event once its losses
+reach a whole packet.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import pytest
 
 import tcpfluid
 from tcpfluid.algorithms import get_law
-from tcpfluid.fluid import hybrid
+from tcpfluid.fluid import hybrid, rounds
 from tcpfluid.fluid.hybrid import simulate_hybrid
 from tcpfluid.scenarios import build_scenario
 
@@ -110,3 +114,48 @@ def test_one_flow_loses_the_same_under_every_sharing_rule(
     assert runs[0].summary.losses[0] >= 3
     np.testing.assert_allclose(runs[1].window_pkts, runs[0].window_pkts, rtol=1e-9, atol=1e-9)
     np.testing.assert_allclose(runs[1].lost_pkts, runs[0].lost_pkts, rtol=1e-9, atol=1e-9)
+
+
+def _round_model_drops(monkeypatch: pytest.MonkeyPatch, drop_share: str) -> np.ndarray:
+    """The round model's losses of flows 0-7 in the rounds starting from just before the
+    join to 25 s (each round's shares, observed as the loop computes them)."""
+    got = np.zeros(12)
+    totals = rounds._totals
+
+    def observe(*args: object, **kwargs: object) -> object:
+        out = totals(*args, **kwargs)  # type: ignore[arg-type]
+        t = float(np.ravel(args[4])[0])  # type: ignore[arg-type]
+        if out[0] is not None and JOIN_S - 0.1 <= t < AFTER_S:
+            got[: out[0].size] += out[0]
+        return out
+
+    monkeypatch.setattr(rounds, "_totals", observe)
+    tcpfluid.simulate(_scenario("30s"), "rounds", drop_share=drop_share)
+    return got[:8]
+
+
+def test_the_round_models_growth_share_puts_a_join_overflow_on_the_joining_flows(
+    packet_drops: np.ndarray, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Shared in proportion to the windows, each flow already there loses more at the join
+    than each joining flow (their windows are larger); on the growth first, a few packets
+    each, as in the packet simulator, and the joining flows more than ten times as many."""
+    prop = _round_model_drops(monkeypatch, "proportional")
+    assert prop[OLD].min() > prop[NEW].max()
+    grown = _round_model_drops(monkeypatch, "growth")
+    assert np.all(grown[OLD] <= packet_drops[OLD].max() + 3.0)
+    assert grown[NEW].min() > 10.0 * grown[OLD].max()
+
+
+def test_one_flow_loses_the_same_under_the_round_models_growth_share() -> None:
+    """One flow: the growth share and the proportional one give the same run (to
+    rounding), a Reno sawtooth whose every overflow is a loss event."""
+    law = get_law("reno")
+    path = tcpfluid.Path(1000.0, 0.1, buffer=50)
+    a, b = (
+        rounds.simulate_rounds(law, path, duration_s=120.0, drop_share=s)
+        for s in ("proportional", "growth")
+    )
+    assert a.summary.losses[0, 0] >= 3
+    np.testing.assert_array_equal(b.summary.losses, a.summary.losses)
+    np.testing.assert_allclose(b.window_pkts, a.window_pkts, rtol=1e-9, atol=1e-9)

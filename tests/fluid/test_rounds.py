@@ -323,7 +323,7 @@ def test_reverse_bottleneck_vegas_at_mu_r_forward_vegas_at_mu_f(lag: int) -> Non
     assert fwd.summary.losses[0, 0] == lag
 
 
-@pytest.mark.parametrize("drop_share", ["proportional", "in-turn"])
+@pytest.mark.parametrize("drop_share", ["proportional", "in-turn", "growth"])
 def test_reno_sawtooth_peaks_at_pipe_plus_buffer(drop_share: str) -> None:
     # document 003 §IV.C: Reno's window peaks at w_max = mu RTT_base + B (fluid, forward
     # bottleneck), then halves on the loss. mu d = 100, B = 50: peaks at 150 (+1: the round

@@ -78,8 +78,10 @@ from ._rounds_law import (
     DROP_SHARE,
     DROP_SHARES,
     OverflowShare,
+    WholeLosses,
     _check_bounded,
     decide,
+    growth_shares,
     join_flows,
     start_law,
 )
@@ -195,8 +197,8 @@ def simulate_rounds_async(
     flow_start_s, flow_stop_s, rtt_model, cross_traffic, record, record_every,
     timeout_loss_fraction, feedback_rounds, ack_train, progress, drop_share, train_runs
         As in :func:`tcpfluid.fluid.rounds.simulate_rounds` (``drop_share``: one turn
-        over the flows of every class; ``train_runs``: the runs of each class's ACK
-        train).
+        over the flows of every class; ``"growth"``: each flow's growth in its last
+        round; ``train_runs``: the runs of each class's ACK train).
 
     Returns
     -------
@@ -293,6 +295,10 @@ class _AsyncLoop:
         # its own next round (packets lost, no longer in flight)
         self.pending = np.zeros(F)
         self.share = OverflowShare(1) if drop_share == "in-turn" else None
+        # drop_share="growth": each flow's per-ACK growth in its last round, and its losses
+        # waiting for a whole packet before a loss event
+        self.growth = np.zeros(F) if drop_share == "growth" else None
+        self.whole = WholeLosses(F) if drop_share == "growth" else None
         # per flow: the rounds left of its loss episode (_rounds_law.RECOVERY_ROUNDS)
         self.recovering = np.zeros(F, dtype=np.int64)
         self.red_avg, self.red_t, self.red_q = 0.0, 0.0, 0.0
@@ -367,6 +373,8 @@ class _AsyncLoop:
         if self.staggered:
             z[~act] = 0.0
         w1 = w0 + z
+        if self.growth is not None:
+            self.growth[ix] = z
         z_s = _sum(z, n)
         w1_s = w0_s + z_s if n > 1 else w1
         z_s_f = float(z_s[0])
@@ -467,7 +475,10 @@ class _AsyncLoop:
             np.maximum(w, 0.0, out=w)
             w[ix] = w1
             total = float(np.asarray(w_all).ravel()[0])
-            if total > 0.0:
+            if self.growth is not None:
+                g = np.where(self.active, self.growth, 0.0)
+                self.pending += growth_shares(lost_f, g, w)
+            elif total > 0.0:
                 mine = (w / total) * lost_f
                 self.pending += mine if self.share is None else self.share(mine, w)
         if (self.pending[ix] > 0.0).any():
@@ -535,6 +546,11 @@ class _AsyncLoop:
         counting: bool,
     ) -> None:
         """The law decides for the class's flows; the other flows keep state and action."""
+        if self.whole is not None and lost is not None:
+            on = np.zeros(self.F, dtype=bool)
+            on[ix] = self.active[ix]
+            alone = np.full(self.F, int(np.count_nonzero(self.active)) == 1)
+            lost = self.whole(lost, on, alone)
         whole = self.K == 1
         if not whole and ONE_FLOW_CLASS and isinstance(ix, slice) and ix.stop - ix.start == 1:
             self._decide_one(ix, sample, lost, counting)

@@ -122,8 +122,11 @@ def join_flows(
 
 #: how a round's drop-tail overflow is shared among the flows (option ``drop_share``):
 #: ``"proportional"`` every flow in flight loses in proportion to its window;
-#: ``"in-turn"`` the overflow's whole packets fall one per flow, flow after flow in turn
-DROP_SHARES = ("proportional", "in-turn")
+#: ``"in-turn"`` the overflow's whole packets fall one per flow, flow after flow in turn;
+#: ``"growth"`` first on the packets each flow sent beyond its ACK clock (its per-ACK
+#: growth of the round), the rest in proportion to the windows, a loss event once a flow's
+#: losses reach a whole packet (:class:`WholeLosses`)
+DROP_SHARES = ("proportional", "in-turn", "growth")
 #: the round model's default ``drop_share``
 DROP_SHARE = "proportional"
 
@@ -177,6 +180,48 @@ class OverflowShare:
         out[turn] += 1.0
         self.next[group] = int(el[(start + extra) % m])
         return np.minimum(out, w)
+
+
+def growth_shares(lost: float, z: FloatArray, w: FloatArray) -> FloatArray:
+    """``drop_share="growth"``: one group's overflow of ``lost`` packets shared among its
+    flows, first in proportion to their growth ``z`` (packets sent beyond the ACK clock,
+    back to back after the packet an ACK clocks out, so they meet the full queue) up to
+    its total, the rest in proportion to the windows in flight ``w``."""
+    z_tot = float(np.sum(z))
+    w_tot = float(np.sum(w))
+    take = min(lost, z_tot)
+    out = z * (take / z_tot) if take > 0.0 else np.zeros(z.size)
+    if lost > take and w_tot > 0.0:
+        out = out + w * ((lost - take) / w_tot)
+    return out
+
+
+class WholeLosses:
+    """The loss events of ``drop_share="growth"``: a flow takes a loss event once the
+    losses charged to it since its last event reach a whole packet (a packet flow learns
+    of a loss only when one of its packets is dropped; the hybrid model's rule), and a
+    flow alone in flight at any overflow (the packet that did not fit is its own). A part
+    of a packet is carried to the flow's next round.
+
+    Parameters
+    ----------
+    n
+        Number of flows.
+    """
+
+    def __init__(self, n: int) -> None:
+        self.owed = np.zeros(n)
+
+    def __call__(
+        self, lost: FloatArray, active: NDArray[np.bool_], alone: NDArray[np.bool_]
+    ) -> FloatArray:
+        """The losses that start a loss event (0: none yet) of the flows ``active``, given
+        the round's ``lost``; ``alone``: the flows alone in flight in their group."""
+        self.owed += np.where(active, lost, 0.0)
+        ready = active & ((self.owed >= 1.0 - 1e-9) | (alone & (self.owed > 1e-9)))
+        out = np.where(ready, self.owed, 0.0)
+        self.owed[ready] = 0.0
+        return out
 
 
 #: rounds after a loss reaction whose losses belong to the same loss episode (no new loss

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from ..algorithms.base import RoundSample
 from ._rounds_inputs import CrossTraffic
-from ._rounds_law import _check_bounded
+from ._rounds_law import _check_bounded, growth_shares
 from ._rounds_physics import (
     QueueMemory,
     Queues,
@@ -195,12 +195,21 @@ def _totals(
     cross_carried: FloatArray,
     elapsed: FloatArray,
     in_turn: Callable[[FloatArray, FloatArray, int], FloatArray] | None = None,
+    growth: FloatArray | None = None,
 ) -> tuple[FloatArray | None, FloatArray, Any]:
     """Each flow's share of the round's losses, its delivered packets, and whether the round
     counts (starts before ``t_end``); adds to the totals in place. The shares are in
     proportion to the windows; ``in_turn`` (``drop_share="in-turn"``,
-    :class:`~tcpfluid.fluid._rounds_law.OverflowShare`) re-deals each scenario's."""
-    if lost_s is not None:
+    :class:`~tcpfluid.fluid._rounds_law.OverflowShare`) re-deals each scenario's;
+    ``growth`` (``drop_share="growth"``: the flows' per-ACK growth of the round) deals
+    each scenario's first on that growth (:func:`~tcpfluid.fluid._rounds_law.growth_shares`)."""
+    if lost_s is not None and growth is not None:
+        lost = np.zeros(w1.size)
+        for s in range(w1.size // F):
+            g = slice(s * F, (s + 1) * F)
+            lost[g] = growth_shares(float(np.asarray(lost_s).ravel()[s]), growth[g], w1[g])
+        got = w1 - lost
+    elif lost_s is not None:
         w1_s_n = np.repeat(w1_s, F) if F > 1 else w1_s
         share = np.divide(w1, w1_s_n, out=np.zeros(w1.size), where=w1_s_n > 0)
         lost = share * (np.repeat(lost_s, F) if F > 1 else lost_s)

@@ -85,6 +85,7 @@ from ._rounds_law import (
     DROP_SHARE,
     DROP_SHARES,
     OverflowShare,
+    WholeLosses,
     _check_bounded,
     decide,
     join_flows,
@@ -237,8 +238,13 @@ def simulate_rounds(
         (:class:`~tcpfluid.fluid._rounds_law.OverflowShare`). ``"in-turn"`` puts
         Reno's many-flows index on the packet simulator's (the Quick Vegas paper's §5.3,
         tests/test_fairness_many_flows.py); one flow loses a packet in every round that
-        overflows under both rules, as in the packet simulator. Not the default: over
-        the report's sections it moves no row (docs/round-model.md, "Finite buffer").
+        overflows under both rules, as in the packet simulator. ``"growth"``: first on
+        each flow's per-ACK growth of the round (the packets beyond its ACK clock meet
+        the full queue: at a slow-start join, the joining flows'), the rest in
+        proportion to the windows, and a loss event once a flow's losses reach a whole
+        packet (:class:`~tcpfluid.fluid._rounds_law.WholeLosses`; one flow loses the
+        same as with ``"proportional"``). Neither is the default: over the report's
+        sections they move no row (docs/round-model.md, "Finite buffer").
 
     Returns
     -------
@@ -343,6 +349,8 @@ def _round_loop(
     runs = np.zeros(S) if spread_train and train_runs else None
     # drop_share="in-turn": each scenario's turn over its flows
     in_turn = OverflowShare(S) if drop_share == "in-turn" else None
+    # drop_share="growth": each flow's losses wait for a whole packet before a loss event
+    whole = WholeLosses(n) if drop_share == "growth" else None
     # per flow: the rounds left of its loss episode (_rounds_law.RECOVERY_ROUNDS)
     recovering = np.zeros(n, dtype=np.int64)
     history: deque[Rtts] = deque()
@@ -413,8 +421,12 @@ def _round_loop(
         # ---------------- totals (only rounds starting before the end)
         lost, got, cn = _totals(
             lost_s, w1, w1_s, duration, t, t_end, cross, mu_link, mu_a, F,
-            delivered, cross_carried, elapsed, in_turn,
+            delivered, cross_carried, elapsed, in_turn, z if whole is not None else None,
         )  # fmt: skip
+        if whole is not None and lost is not None:
+            on = active if staggered else np.ones(n, dtype=bool)
+            n_on = on.reshape(-1, F).sum(axis=1)
+            lost = whole(lost, on, np.repeat(n_on == 1, F))
         t = t + duration
         # ---------------- record
         if k % every == 0:
