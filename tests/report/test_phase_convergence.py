@@ -101,25 +101,36 @@ def test_the_convergence_tolerance_counts_three_of_the_flows_rounds():
 def test_basic_tcp_ho_halving_range_is_measured_from_its_phase_runs():
     # the basic section's TCP-Ho halving row (reference: the packet simulator): seven
     # runs with the CBR start moved by eighths of a round; the range is their times' and
-    # the nominal's min and max, and a missing time leaves it n/a
+    # the nominal's min and max, and a missing time leaves it n/a. Quick Vegas's halving and
+    # doubling rows (reference: the document) get seven runs of their own
     from tcpfluid.report import _sec_dynamics as dyn
 
     keys = dyn._basic_phase_keys()
-    assert [k[0] for k in keys] == ["tcp-ho"] * 7
-    o = dyn._basic_phase_overrides("ho-basic", 2.0 / 3.0)
+    assert [k[0] for k in keys] == ["tcp-ho"] * 7 + ["quick-vegas"] * 7
+    o = dyn._basic_phase_overrides("tcp-ho", "ho-basic", 2.0 / 3.0)
     sc = build_scenario("ho-basic", **o)
     d = float(build_scenario("ho-basic").fluid_view().path.d)
     assert sc.cbr[0].start_s == pytest.approx(80.0 + 2.0 / 3.0 * d, abs=1e-5)
+    assert sc.duration_s == pytest.approx(sc.cbr[0].start_s + 41.0, abs=1e-5)
+    # Quick Vegas: the doubling is measured, so the CBR stops at its own 160 s and the run
+    # goes on 15 s after it
+    q = build_scenario("qv-basic", **dyn._basic_phase_overrides("quick-vegas", "qv-basic", 0.5))
+    dq = float(build_scenario("qv-basic").fluid_view().path.d)
+    assert q.cbr[0].start_s == pytest.approx(80.0 + 0.5 * dq, abs=1e-5)
+    assert q.cbr[0].stop_s == pytest.approx(160.0, abs=1e-5)
+    assert q.duration_s == pytest.approx(175.0, abs=1e-5)
     fake = [
         {
-            "summary": {"convergence_times_s": [t, None]},
+            "summary": {"convergence_times_s": [t, t / 2.0]},
             "t_s": [79.0, 80.0 + t, 125.0],
             "queue_pkts": [900.0, 400.0 + 100.0 * t, 5.0],  # the peak: after 80 s only
         }
-        for t in (2.0, 1.2, 1.5, 1.6, 1.7, 1.8, 1.9)
+        for t in (2.0, 1.2, 1.5, 1.6, 1.7, 1.8, 1.9, 4.0, 3.6, 3.9, 4.5, 3.7, 5.8, 3.8)
     ]
     assert dyn._basic_phase_range("tcp-ho", "halved", 1.5, fake) == (1.2, 2.0)
     assert dyn._basic_phase_range("tcp-ho", "max_queue", 500.0, fake) == (500.0, 600.0)
+    assert dyn._basic_phase_range("quick-vegas", "halved", 3.8, fake) == (3.6, 5.8)
+    assert dyn._basic_phase_range("quick-vegas", "doubled", 1.9, fake) == (1.8, 2.9)
     assert dyn._basic_phase_range("vegas", "halved", 1.5, fake) is None
     fake[0]["summary"]["convergence_times_s"] = [None, None]
     lo, _hi = dyn._basic_phase_range("tcp-ho", "halved", 1.5, fake)

@@ -1,13 +1,25 @@
 """A row judged against the packet simulator with the packets' range over the phase of
 the change: a fluid cell outside the nominal tolerance but inside the measured range
 agrees within the phase spread (inside the range, or within the row's tolerance of its
-nearer end: each end is a run's value); one beyond that is still flagged."""
+nearer end: each end is a run's value); one beyond that is still flagged. Against the
+document (one ns-2 run, at a phase it does not give), the packet cell agrees when the
+document's value is inside the range or within the tolerance of its nearer end."""
 
 from __future__ import annotations
 
 import pytest
 
-from tcpfluid.report._table import NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Tolerance
+from tcpfluid.report._table import (
+    DOCUMENT,
+    NA,
+    ODE,
+    PACKET,
+    PHASE_MAX,
+    PHASE_MIN,
+    ROUNDS,
+    Row,
+    Tolerance,
+)
 
 TOL = Tolerance(rel=0.25, abs_tol=3.0, reason="settling band and round boundaries")
 
@@ -65,3 +77,33 @@ def test_phase_columns_must_come_together_informative_and_ordered():
     with pytest.raises(ValueError, match="come together"):
         Row("s", "q", "RTTs", {PACKET: 1.0, ROUNDS: 1.0, PHASE_MIN: 1.0}, PACKET, TOL,
             informative=(PHASE_MIN,))  # fmt: skip
+
+
+def _doc_row(packet: float, rounds: float, lo: float | NA, hi: float | NA) -> Row:
+    # a row judged against the document (one ns-2 run at a phase it does not give)
+    return Row(
+        "Quick Vegas on qv-basic",
+        "convergence after the bandwidth doubles (160 s)",
+        "s",
+        {ROUNDS: rounds, PACKET: packet, DOCUMENT: 2.0, PHASE_MIN: lo, PHASE_MAX: hi},
+        DOCUMENT,
+        Tolerance(rel=0.10, abs_tol=0.3, reason="times read off ns-2 plots"),
+        informative=(PHASE_MIN, PHASE_MAX),
+        reasons={PACKET: "phase", ROUNDS: "differs"},
+    )
+
+
+def test_against_the_document_the_packet_cell_agrees_when_a_phase_of_its_runs_does():
+    # 1.57 is 0.43 from the document's 2.0 (tolerance max(0.2, 0.3) = 0.3); the runs over
+    # the phase reach 1.77, 0.23 from it: the packet cell agrees within the phase spread
+    row = _doc_row(1.57, 1.79, 1.57, 1.77)
+    assert row.phase_range == (1.57, 1.77)
+    assert row.within_phase_spread == (PACKET,)
+    assert row.ok
+    assert row.verdict == "agree (packet sim within the packets' phase spread [1.57, 1.77])"
+    # a range that ends 0.35 below the document's value does not rescue it
+    assert _doc_row(1.57, 1.79, 1.50, 1.65).failures == (PACKET,)
+    # a document value inside the range agrees
+    assert _doc_row(1.57, 1.79, 1.50, 2.10).ok
+    # the range judges only the packet cell: a fluid cell is judged against the document
+    assert _doc_row(1.57, 1.5, 1.57, 1.77).failures == (ROUNDS,)

@@ -75,43 +75,63 @@ def _basic_tasks(cfg: ReportConfig) -> list[Task]:
     for a, sc, f in _basic_phase_keys():
         tasks.append(
             run_task(
-                "packet", sc, a, _basic_phase_overrides(sc, f),
+                "packet", sc, a, _basic_phase_overrides(a, sc, f),
                 f"basic: packet {a}, CBR start moved by {f:.2f} round",
             )
         )  # fmt: skip
     return tasks
 
 
-#: the basic rows whose packet time after the CBR start moves with where the start falls in
-#: the flow's round (judged over that phase): (law, scenario); TCP-Ho has no backlog target,
-#: so its round at the change is taken as the base RTT d
-_BASIC_PHASE = (("tcp-ho", "ho-basic"),)
+#: the basic rows whose packet value moves with where the CBR start falls in the flow's
+#: round (judged over that phase): law, scenario, the rows. TCP-Ho has no backlog target, so
+#: its round at the change is taken as the base RTT d. Quick Vegas's times after the
+#: halving and after the doubling move with it too (the halving's phase sets the state the
+#: doubling meets: 1.57-1.77 s over eighths of a round); its rows are judged against the
+#: document, whose ns-2 run is one phase it does not give
+_BASIC_PHASE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("tcp-ho", "ho-basic", ("halved", "max_queue")),
+    ("quick-vegas", "qv-basic", ("halved", "doubled")),
+)
 #: the CBR start moved by these fractions of the round (with the nominal run: eight evenly
 #: spaced phases): TCP-Ho's time jumps between the first cut alone and cut + drain + trim
 #: from one phase to the next (1.46-2.19 s over eighths of a round), so three phases
-#: (1/3, 2/3: 0.87-1.48 s) do not find its spread; a phase run costs ~0.4 s CPU
+#: (1/3, 2/3: 0.87-1.48 s) do not find its spread; a phase run costs ~0.3-0.4 s CPU
 _BASIC_PHASE_FRACTIONS = tuple(k / 8.0 for k in range(1, 8))
+#: seconds a phase run goes on after the last change it measures
+_BASIC_PHASE_TAIL_S = 15.0
 
 
 def _basic_phase_keys() -> list[tuple[str, str, float]]:
-    return [(a, sc, f) for a, sc in _BASIC_PHASE for f in _BASIC_PHASE_FRACTIONS]
+    return [(a, sc, f) for a, sc, _ in _BASIC_PHASE for f in _BASIC_PHASE_FRACTIONS]
 
 
-def _basic_phase_overrides(sc: str, frac: float) -> dict[str, Any]:
-    """The CBR start moved by ``frac`` of a base RTT; the run ends 40 s later (only the
-    halving is measured)."""
+def _basic_phase_rows(a: str) -> tuple[str, ...]:
+    """The rows of law ``a`` judged over the phase of the CBR start (none: no phase runs)."""
+    return next((keys for la, _sc, keys in _BASIC_PHASE if la == a), ())
+
+
+def _basic_phase_overrides(a: str, sc: str, frac: float) -> dict[str, Any]:
+    """The CBR start moved by ``frac`` of a base RTT; the CBR stops at its own time when the
+    doubling is measured, else 40 s after the start; the run ends
+    :data:`_BASIC_PHASE_TAIL_S` after the last change it measures (TCP-Ho's halving settles
+    within ~3 s; Quick Vegas's doubling within ~2 s)."""
     s = build_scenario(sc)
     t_on = float(s.cbr[0].start_s) + frac * float(s.fluid_view().path.d)
-    end = t_on + 41.0
-    return {"duration": f"{end:.6f}s", "cbr_start": f"{t_on:.6f}s", "cbr_stop": f"{end - 1:.6f}s"}
+    if "doubled" in _basic_phase_rows(a):
+        t_off = float(s.cbr[0].stop_s)
+        end = t_off + _BASIC_PHASE_TAIL_S
+    else:
+        end = t_on + 41.0
+        t_off = end - 1.0
+    return {"duration": f"{end:.6f}s", "cbr_start": f"{t_on:.6f}s", "cbr_stop": f"{t_off:.6f}s"}
 
 
 def _basic_phase_range(
     a: str, key: str, nominal: float | NA, out: list[Any]
 ) -> tuple[float | NA, float | NA] | None:
-    """The packet value of ``key`` (the time after the halving, s, or the peak queue from
-    80 s on, pkts: built before the first cut, inside the phase runs' 40 s) over the
-    nominal run and the phase runs of law ``a`` (``out``: the phase runs' results in
+    """The packet value of ``key`` (a time after a change, s, or the peak queue from 80 s
+    on, pkts: built before the first cut, inside the phase runs) over the nominal run and
+    the phase runs of law ``a`` (``out``: the phase runs' results in
     :func:`_basic_phase_keys` order)."""
     vs = [nominal] + [
         _engine_values(res, "packet")[key]
@@ -229,10 +249,18 @@ _HALVING_BAND = (
     "(FAST 2.47 s, Quick Vegas 4.10 s) do not bring it there (tests/test_conv_rows.py::"
     "test_ns2_fast_update_and_cbr_packets_do_not_explain_the_halving_time)"
 )
+#: Quick Vegas's round model after the halving: with the packets' nominal run, one phase
+_QV_HALVING_ROUNDS = (
+    "the round model agrees with our packet simulator's nominal run "
+    f"({_CROSS}test_queue_memory_makes_the_halving_track_the_packet_simulator), one phase "
+    "of the CBR start, as the round model's is; over eighths of a round the packet times "
+    "span the phase columns' range, and the paper's 3.3 s is within the tolerance of its "
+    "lower end (the packet cell agrees over the phase)"
+)
 _REASONS = {
     ("quick-vegas", "halved", PACKET): _HALVING_BAND,
     ("fast", "halved", PACKET): _HALVING_BAND,
-    ("quick-vegas", "halved", ROUNDS): _TRACKS_PACKETS,
+    ("quick-vegas", "halved", ROUNDS): _QV_HALVING_ROUNDS,
     ("quick-vegas", "doubled", ROUNDS): QV_OVERSHOOT,
     ("quick-vegas", "doubled", PACKET): QV_DOUBLING_PACKET_VS_NS2,
     ("quick-vegas", "max_queue", ODE): _HYBRID_PEAK,
@@ -346,7 +374,7 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 if _REASONS.get((a, key, c))
             }
             informative: tuple[str, ...] = ()
-            if key in ("halved", "max_queue") and ref == PACKET:
+            if key in _basic_phase_rows(a) and ref in (PACKET, DOCUMENT):
                 rng = _basic_phase_range(a, key, pv[key], out[3 * len(_BASIC) :])
                 if rng is not None:
                     values[PHASE_MIN], values[PHASE_MAX] = rng

@@ -43,9 +43,12 @@ PACKET = "packet sim"
 DOCUMENT = "document"
 #: the packet simulator's range over the phase of the change (extra packet runs with the
 #: change moved by fractions of the flow's round): informative columns of a row whose
-#: reference is the packet simulator; a fluid cell outside the nominal tolerance but
-#: inside [min, max], or within the row's tolerance of its nearer end (each end is a run's
-#: value), agrees within the packets' phase spread
+#: reference is the packet simulator or the document. Against the packet simulator, a
+#: fluid cell outside the nominal tolerance but inside [min, max], or within the row's
+#: tolerance of its nearer end (each end is a run's value), agrees within the packets'
+#: phase spread; against the document (one ns-2 run, at a phase it does not give), the
+#: packet cell does when the document's value is inside [min, max] or within the row's
+#: tolerance of the nearer end
 PHASE_MIN = "packet sim over the phase, min"
 PHASE_MAX = "packet sim over the phase, max"
 #: the five standard columns, in display order
@@ -156,8 +159,9 @@ class Row:
     @property
     def phase_range(self) -> tuple[float, float] | None:
         """The packet simulator's [min, max] over the phase of the change, when the row
-        holds one (both ends numbers) and is judged against the packet simulator."""
-        if self.reference != PACKET:
+        holds one (both ends numbers) and is judged against the packet simulator or the
+        document."""
+        if self.reference not in (PACKET, DOCUMENT):
             return None
         lo, hi = self.values.get(PHASE_MIN), self.values.get(PHASE_MAX)
         if not (_is_num(lo) and _is_num(hi)):
@@ -166,30 +170,38 @@ class Row:
 
     @property
     def within_phase_spread(self) -> tuple[str, ...]:
-        """Fluid columns outside their tolerance of the nominal packet value that agree
-        with the packets' runs over the phase: inside their range, or within the row's
-        tolerance of its nearer end. The nominal run is one phase of the change, judged
-        with the tolerance; each run over the phase is another, judged the same way (the
-        range's ends are runs' values)."""
+        """Columns outside their tolerance of the reference that agree over the phase of
+        the change. Against the packet simulator: a fluid column inside the packets' range
+        over the phase, or within the row's tolerance of its nearer end (the nominal run is
+        one phase of the change, judged with the tolerance; each run over the phase is
+        another, judged the same way: the range's ends are runs' values). Against the
+        document: the packet column, when the document's value is inside that range or
+        within the tolerance of its nearer end (the document's run is one phase too, at a
+        phase it does not give)."""
         rng = self.phase_range
         ref = self.values[self.reference]
         if rng is None or not _is_num(ref):
             return ()
+        r = float(ref)  # type: ignore[arg-type]
         out = []
         for c in self.compared:
-            if c not in (ROUNDS, ODE):
-                continue
             v, tol = float(self.values[c]), self.tolerance(c)  # type: ignore[arg-type]
-            if tol.passes(v, float(ref)):  # type: ignore[arg-type]
+            if tol.passes(v, r):
                 continue
-            if tol.passes(v, min(max(v, rng[0]), rng[1])):  # the range's nearer point
-                out.append(c)
+            if self.reference == PACKET and c in (ROUNDS, ODE):
+                near = min(max(v, rng[0]), rng[1])  # the range's point nearest the cell
+                if tol.passes(v, near):
+                    out.append(c)
+            elif self.reference == DOCUMENT and c == PACKET:
+                near = min(max(r, rng[0]), rng[1])  # the range's point nearest the document
+                if tol.passes(near, r):
+                    out.append(c)
         return tuple(out)
 
     @property
     def failures(self) -> tuple[str, ...]:
-        """Compared columns outside their tolerance (and, for a fluid column of a row with
-        the packets' phase range, outside that range and its ends' tolerance)."""
+        """Compared columns outside their tolerance (and, for a column that the packets'
+        phase range judges, outside that range and its ends' tolerance)."""
         ref = self.values[self.reference]
         if not _is_num(ref):
             return ()
