@@ -1174,20 +1174,23 @@ def run(
             # the link the packet goes to (``dest``, -1 if none): hop ``d_hop`` of the
             # path at ``paths[d_off:]``
             d_hop = hop + 1
+            # the packet's size from its own row (the flow's or source's size when it
+            # was sent: a constant), not from the flow's row, which a forwarding event
+            # does not otherwise read
+            size = rf[k, RF_SIZE]
             if kind == KIND_CBR:
                 plen = ci[f, D_LEN]
                 d_off = ci[f, D_OFF]
                 dest = paths[d_off + d_hop] if d_hop < plen else -1
-                size = cf[f, C_SIZE]
             else:
                 # data go along the forward path, then into the reverse path's first link
                 # as an ACK; ACKs the other way round
                 if kind == KIND_DATA:
                     d_off, back = fi[f, I_FWD_OFF], fi[f, I_REV_OFF]
-                    plen, size = fi[f, I_FWD_LEN], ff[f, F_PKT]
+                    plen = fi[f, I_FWD_LEN]
                 else:
                     d_off, back = fi[f, I_REV_OFF], fi[f, I_FWD_OFF]
-                    plen, size = fi[f, I_REV_LEN], ff[f, F_ACK]
+                    plen = fi[f, I_REV_LEN]
                 if d_hop >= plen:
                     d_off, d_hop = back, 0
                 dest = paths[d_off + d_hop]
