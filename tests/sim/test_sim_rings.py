@@ -66,7 +66,7 @@ def test_a_link_ring_row_is_one_aligned_cache_line_and_grows_bit_for_bit() -> No
     for c in range(2, 6):
         rf[c % 4, C.RF_EXIT] = 0.1 * c
         ri[c % 4, C.RI_SEQ] = -c  # negative: as a float, a NaN bit pattern
-        tags[c] = (c << C.TAG_FLOW) | (3 << C.TAG_HOP) | C.KIND_ACK  # a subnormal as a float
+        tags[c] = (c << C.TAG_FLOW) | (3 << C.TAG_POS) | C.KIND_ACK  # a subnormal as a float
         ri[c % 4, C.RI_TAG] = tags[c]
     (rf2,), used = grow_ring((rf,), 4, table, 0, COLS)
     ri2 = rf2.view(np.int64)
@@ -76,5 +76,5 @@ def test_a_link_ring_row_is_one_aligned_cache_line_and_grows_bit_for_bit() -> No
         assert rf2[k, C.RF_EXIT] == 0.1 * c
         assert ri2[k, C.RI_SEQ] == -c and ri2[k, C.RI_TAG] == tags[c]
         assert ri2[k, C.RI_TAG] >> C.TAG_FLOW == c
-        assert (ri2[k, C.RI_TAG] >> C.TAG_HOP) & C.HOP_MASK == 3
+        assert (ri2[k, C.RI_TAG] >> C.TAG_POS) & C.POS_MASK == 3
         assert ri2[k, C.RI_TAG] & C.KIND_MASK == C.KIND_ACK

@@ -228,14 +228,14 @@ RF_FWD = 3
 RF_ARR = 4  # arrival time at the link
 RF_SIZE = 5  # bytes
 RI_SEQ = 6
-RI_TAG = 7  # flow (or CBR source) << TAG_FLOW | hop << TAG_HOP | kind
+RI_TAG = 7  # flow (or CBR source) << TAG_FLOW | pos << TAG_POS | kind
 NRF = 8  # columns of a ring row (both views)
-TAG_HOP = 2  # the kind takes the two lowest bits
-TAG_FLOW = 32  # the hop the next 30 bits, the flow the rest
-KIND_MASK = (1 << TAG_HOP) - 1
-HOP_MASK = (1 << (TAG_FLOW - TAG_HOP)) - 1
-#: hops a path may have (the hop is packed into a ring row's tag)
-MAX_HOPS = HOP_MASK + 1
+TAG_POS = 2  # the kind takes the two lowest bits
+TAG_FLOW = 32  # the link's entry in ``paths`` the next 30 bits, the flow the rest
+KIND_MASK = (1 << TAG_POS) - 1
+POS_MASK = (1 << (TAG_FLOW - TAG_POS)) - 1
+#: entries ``paths`` may have (a link's entry is packed into a ring row's tag)
+MAX_PATH_ENTRIES = POS_MASK + 1
 # heap rows ``hi`` (H_HEAP by heap slot: the source and its key's tie-break number,
 # packed; H_POS by source) and ``ht``
 H_HEAP = 0
@@ -510,9 +510,9 @@ def _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc):
 
 
 @_jit_inline
-def enqueue(lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, kind, hop, size):
-    """A packet arrives at link ``lk`` (hop ``hop`` of its path) at ``now``: drop it or
-    admit it (FIFO).
+def enqueue(lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, kind, pos, size):
+    """A packet arrives at link ``lk`` (entry ``pos`` of ``paths``: the link's place on
+    the packet's path) at ``now``: drop it or admit it (FIFO).
 
     An eager link (``J_EAGER``: each link it feeds has it as its only input, a drop-tail
     queue without limit, and is no path's first or last hop) hands the packet on at once:
@@ -557,7 +557,7 @@ def enqueue(lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, k
     rf[k, RF_ARR] = now
     rf[k, RF_SIZE] = size
     ri[k, RI_SEQ] = seq
-    ri[k, RI_TAG] = (flow << TAG_FLOW) | (hop << TAG_HOP) | kind
+    ri[k, RI_TAG] = (flow << TAG_FLOW) | (pos << TAG_POS) | kind
     li[u, J_TAIL] = tail + 1
     if q + 1 > li[u, J_MAXQ]:
         li[u, J_MAXQ] = q + 1
@@ -670,8 +670,9 @@ def _enqueue_call(
     """``enqueue`` as a call (one explicit signature: one compiled copy for every caller),
     the packet handed on by eager links (hop ``hop`` of the path at ``paths[poff:]``)."""
     while True:
+        pos = poff + hop
         h = enqueue(
-            lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, kind, hop, size
+            lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, kind, pos, size
         )
         if h < 0.0:
             return
@@ -1170,37 +1171,30 @@ def run(
             tag = ri[k, RI_TAG]
             kind = tag & KIND_MASK
             f = tag >> TAG_FLOW
-            hop = (tag >> TAG_HOP) & HOP_MASK
-            # the link the packet goes to (``dest``, -1 if none): hop ``d_hop`` of the
-            # path at ``paths[d_off:]``
-            d_hop = hop + 1
+            pos = (tag >> TAG_POS) & POS_MASK
+            # the link the packet goes to (``dest``, -1 if none), at ``paths[d_off]``. The
+            # link after this one on the packet's path is the next entry of ``paths`` (-1
+            # after a path's last link): forwarding needs neither the flow's row nor its
+            # path's length
+            d_off = pos + 1
+            dest = paths[d_off]
+            forward = dest >= 0
+            if not forward and kind != KIND_CBR:
+                # data reach the receiver and go back as an ACK along the reverse path;
+                # ACKs reach the sender, whose sends take the forward path
+                d_off = fi[f, I_REV_OFF] if kind == KIND_DATA else fi[f, I_FWD_OFF]
+                dest = paths[d_off]
             # the packet's size from its own row (the flow's or source's size when it
             # was sent: a constant), not from the flow's row, which a forwarding event
             # does not otherwise read
             size = rf[k, RF_SIZE]
-            if kind == KIND_CBR:
-                plen = ci[f, D_LEN]
-                d_off = ci[f, D_OFF]
-                dest = paths[d_off + d_hop] if d_hop < plen else -1
-            else:
-                # data go along the forward path, then into the reverse path's first link
-                # as an ACK; ACKs the other way round
-                if kind == KIND_DATA:
-                    d_off, back = fi[f, I_FWD_OFF], fi[f, I_REV_OFF]
-                    plen = fi[f, I_FWD_LEN]
-                else:
-                    d_off, back = fi[f, I_REV_OFF], fi[f, I_FWD_OFF]
-                    plen = fi[f, I_REV_LEN]
-                if d_hop >= plen:
-                    d_off, d_hop = back, 0
-                dest = paths[d_off + d_hop]
             if npend > 0:
                 # would this event read or feed what a deferred decision changes?
                 if _blocked(li, dest) or (
-                    kind == KIND_ACK and hop + 1 >= plen and fi[f, I_PENDING] != P_NONE
+                    kind == KIND_ACK and not forward and fi[f, I_PENDING] != P_NONE
                 ):
                     return NEED_ROUND
-            if _no_room(lf, li, rf, gf, gi, paths, dest, d_off, d_hop):
+            if _no_room(lf, li, rf, gf, gi, paths, dest, d_off, 0):
                 return GROW_LINK
             gf[G_NOW] = t
             gi[G_EVENTS] += 1
@@ -1215,18 +1209,18 @@ def run(
             set_key(hi, ht, gi, lk, nxt)
             seq = ri[k, RI_SEQ]
             ts = rf[k, RF_TS]
-            if hop + 1 < plen:
+            if forward:
                 # forwarding, the most frequent event: its own copy of ``enqueue``
                 fwd = rf[k, RF_FWD]
                 h = enqueue(
-                    lf, li, rf, ri, hi, ht, gf, gi, rand, dest, t, f, seq, ts, fwd, kind, d_hop,
+                    lf, li, rf, ri, hi, ht, gf, gi, rand, dest, t, f, seq, ts, fwd, kind, d_off,
                     size,
                 )  # fmt: skip
                 if h < 0.0:
                     continue
                 # an eager link hands it on: through the admission loop
-                a_lk, a_now, a_f, a_seq, a_ts, a_fwd = paths[d_off + d_hop + 1], h, f, seq, ts, fwd
-                a_kind, a_hop, a_size, a_poff = kind, d_hop + 1, size, d_off
+                a_lk, a_now, a_f, a_seq, a_ts, a_fwd = paths[d_off + 1], h, f, seq, ts, fwd
+                a_kind, a_hop, a_size, a_poff = kind, 1, size, d_off
             elif kind == KIND_DATA:
                 ack_now, ets, efwd = _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, t)
                 if ack_now:
@@ -1303,7 +1297,7 @@ def run(
             if a_lk >= 0:
                 h = enqueue(
                     lf, li, rf, ri, hi, ht, gf, gi, rand, a_lk, a_now, a_f, a_seq, a_ts, a_fwd,
-                    a_kind, a_hop, a_size,
+                    a_kind, a_poff + a_hop, a_size,
                 )  # fmt: skip
                 if a_kind == KIND_DATA and a_hop == 0:
                     _sent(ff, fi, hi, ht, gi, fs, fq, nl, a_f, a_seq, t)

@@ -85,23 +85,31 @@ def route_arrays(sc: Scenario) -> tuple[IntArray, IntArray, FloatArray, IntArray
     pkt = sc.packet_size_bytes
     paths: list[int] = []
     fi = np.zeros((nf, C.NI), dtype=np.int64)
+    # each path is followed by -1: the entry after a link is the next link of the path,
+    # or -1 after its last link (the compiled loop forwards a packet without its path's
+    # length)
     for f, fl in enumerate(sc.flows):
         fi[f, C.I_FWD_OFF] = len(paths)
         fi[f, C.I_FWD_LEN] = len(fl.forward)
-        paths += [names[n] for n in fl.forward]
+        paths += [names[n] for n in fl.forward] + [-1]
         fi[f, C.I_REV_OFF] = len(paths)
         fi[f, C.I_REV_LEN] = len(fl.reverse)
-        paths += [names[n] for n in fl.reverse]
+        paths += [names[n] for n in fl.reverse] + [-1]
     cf = np.zeros((nc, C.NCF), dtype=np.float64)
     ci = np.zeros((nc, C.NCI), dtype=np.int64)
     for c, src in enumerate(sc.cbr):
         ci[c, C.D_OFF] = len(paths)
         ci[c, C.D_LEN] = len(src.links)
-        paths += [names[n] for n in src.links]
+        paths += [names[n] for n in src.links] + [-1]
         cf[c, C.C_RATE] = src.rate_bps / (8.0 * pkt)
         cf[c, C.C_START] = src.start_s
         cf[c, C.C_STOP] = src.stop_s
         cf[c, C.C_SIZE] = pkt
+    if len(paths) > C.MAX_PATH_ENTRIES:
+        raise ValueError(
+            f"the flows' and CBR sources' paths hold {len(paths) - nf * 2 - nc:,} links in "
+            f"all, more than the packet simulator's limit of about {C.MAX_PATH_ENTRIES:,}"
+        )
     return np.asarray(paths, dtype=np.int64), fi, cf, ci
 
 
@@ -139,18 +147,10 @@ def link_arrays(sc: Scenario) -> tuple[FloatArray, IntArray, FloatArray, IntArra
         eager, fed = eager_links(sc)
         li[:, C.J_EAGER] = eager
         li[:, C.J_FED] = fed
-    longest = max(
-        [0, *(max(len(fl.forward), len(fl.reverse)) for fl in sc.flows)]
-        + [len(src.links) for src in sc.cbr]
-    )
-    if longest >= C.MAX_HOPS:
-        raise ValueError(
-            f"a path of {longest} links is longer than the packet simulator's limit of "
-            f"{C.MAX_HOPS - 1} hops"
-        )
     # packets held by the links, one row each: exit time, end of transmission, timestamp,
     # forward delay, arrival time, size (float view); seq or cumulative ACK, and the flow
-    # or CBR source, hop and kind packed in one tag (integer view of the same memory)
+    # or CBR source, the link's entry in the paths array and the kind packed in one tag
+    # (integer view of the same memory)
     rf, ri = link_ring_views(off)
     return lf, li, rf, ri, has_red
 
