@@ -42,12 +42,23 @@ def test_forward_queue_does_throttle_forward_vegas():
 
 
 def test_forward_backlog_formula_inside_the_band():
-    # q_f = 0.5 s, BaseRTT 0.5 s, W = 6: Δ_f = 6 × 0.5/(0.5 + 0.5) = 3, inside [2, 4]:
-    # unchanged (Actual_f = W/(BaseRTT + q_f); dividing by BaseRTT alone would give 6 > β)
+    # q_f = 0.5 s, BaseRTT 0.5 s, RTT 1.0 s (no ACK-path queue), W = 6: Δ_f = 6 × 0.5/1.0
+    # = 3, inside [2, 4]: unchanged (dividing by BaseRTT alone would give 6 > β)
     fv = ForwardVegas()
     s = sample(6.0, 0.5, 1.0, fwd_delay_mean=0.75, fwd_delay_base=0.25)
     a = fv.on_round(_ca(fv), s)
     assert (a.cwnd[0], a.incr[0], a.cap[0]) == (6.0, 0.0, 6.0)
+
+
+def test_forward_backlog_is_read_at_the_measured_rate_behind_an_ack_queue():
+    # BaseRTT 0.1 s, forward queueing 0.02 s, an ACK-path queue of 0.18 s: RTT 0.3 s, W = 20.
+    # The forward backlog by Little's law is the rate W/RTT times q_f: 20 × 0.02/0.3 = 1.33
+    # packets < α = 2 -> +1. Read at the forward-path RTT's rate, W q_f/(BaseRTT + q_f) =
+    # 20 × 0.02/0.12 = 3.33 would be inside [2, 4] and hold the window.
+    fv = ForwardVegas()
+    s = sample(20.0, 0.1, 0.3, fwd_delay_mean=0.07, fwd_delay_base=0.05)
+    a = fv.on_round(_ca(fv), s)
+    assert (a.cwnd[0], a.cap[0]) == (20.0, 21.0) and a.incr[0] == pytest.approx(1 / 20)
 
 
 def test_forward_vegas_slow_start_uses_forward_backlog():

@@ -131,7 +131,7 @@ class _Model:
         delta = backlog(w, base, rtt)
         if self.forward is not None:  # forward-path Vegas: Δ_f from the forward queue only
             qf = q / self.C
-            delta = np.where(self.forward, w * qf / (base + qf), delta)
+            delta = np.where(self.forward, w * qf / rtt, delta)
         total = rate.sum(axis=0) + self.cross_pps
         if math.isfinite(self.B):
             p = _unit((q - (self.B - self.eps_b)) / self.eps_b)

@@ -429,13 +429,14 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             reasons[PACKET] = (
                 "each surviving cumulative ACK releases a burst of about k packets that queue "
                 "behind each other in the forward buffer while the link idles between bursts; "
-                "the law's Δ_f = cwnd·q_f/(BaseRTT + q_f) multiplies that delay by a window "
-                "the ACK queue inflates (RTT ≈ 3 BaseRTT), so a forward backlog under one "
-                "packet reads as Δ_f in [α, β] and the window holds at 66 packets; with Δ_f "
-                "at the measured rate (cwnd·q_f/RTT) the packet run is within 15 % of the "
-                "paper (tests/test_asymmetric_forward_vegas.py::"
-                "test_packet_forward_vegas_holds_on_the_bursts_own_queue_at_k5, "
-                "::test_forward_vegas_at_the_measured_rate_reaches_the_papers_throughput_at_k5)"
+                "the law reads the flow's forward backlog by Little's law (Δ_f = "
+                "cwnd·q_f/RTT) and comes within 15 % of the paper at k = 5; read at the "
+                "forward-path RTT's rate (cwnd·q_f/(BaseRTT + q_f)), a rate the ACK queue "
+                "inflates (RTT ≈ 3 BaseRTT), the bursts' own queue reads as Δ_f in [α, β] "
+                "and holds the window below 85 % of the paper (tests/"
+                "test_asymmetric_forward_vegas.py::test_read_at_the_forward_rtts_rate_packet_"
+                "forward_vegas_holds_on_the_bursts_queue, ::test_forward_vegas_reads_its_"
+                "forward_backlog_and_reaches_the_papers_throughput_at_k5)"
             )
         if a == "vegas" and tab == "II" and int(o["reverse_buffer"]) < 3:
             reasons.update(
