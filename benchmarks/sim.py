@@ -31,6 +31,10 @@ Cases
   report's run), one run; ``--only different-rtt`` selects it. With mixed RTTs an event
   costs more than with equal ones (docs/simulator.md, "How it is fast"). ``--quick`` runs
   it for 50 s (``qv-different-rtt-short/vegas``).
+* ``--report-runs`` (only these): the report's eight 60-flow packet runs, ``qv-many-flows``
+  (500 s) and ``qv-different-rtt`` (200 s) with Vegas, Quick Vegas, Reno and FAST, one run
+  each, and the CPU time of the eight in all for each tree (the part of the report's CPU
+  that the packet loop sets).
 * ``cli/qv-basic/vegas``: end to end through ``tcpfluid simulate qv-basic -a vegas -e
   packet --set duration=T --json`` (a new process each time: imports, kernels loaded from
   the cache, the run, the summary, the JSON), for a short and a long ``T``; the marginal
@@ -261,6 +265,9 @@ def main() -> None:
     parser.add_argument(
         "--cli-long", default=None, help="the end-to-end case's long run (default 400s)"
     )
+    parser.add_argument(
+        "--report-runs", action="store_true", help="only the report's eight 60-flow runs"
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -280,6 +287,12 @@ def main() -> None:
     cases = [(f"qv-basic{'-60s' if args.quick else ''}/{law}", args.repeat) for law in laws]
     cases.append(("qv-many-flows-short/vegas" if args.quick else "qv-many-flows/vegas", 1))
     cases.append(("qv-different-rtt-short/vegas" if args.quick else "qv-different-rtt/vegas", 1))
+    if args.report_runs:
+        cases = [
+            (f"{kind}/{law}", 1)
+            for kind in ("qv-many-flows", "qv-different-rtt")
+            for law in ("vegas", "quick-vegas", "reno", "fast")
+        ]
     if args.only:
         cases = [c for c in cases if args.only in c[0]]
 
@@ -288,6 +301,7 @@ def main() -> None:
     head = (f"{'case':<28} {'tree':<9} {'data pkts':>11} {'wall s':>8} {'pkts/s':>11} "
             f"{'events/s':>11} {'law calls':>9} {'in laws s':>9} {'CPU s':>8}")  # fmt: skip
     print(head)
+    total_cpu: dict[str, float] = {}
     for name, repeat in cases:
         walls: dict[str, float] = {}
         cpus: dict[str, float] = {}
@@ -299,6 +313,7 @@ def main() -> None:
             eps = r["events"] / r["wall_s"]
             walls[tree] = r["wall_s"]
             cpus[tree] = r["cpu_s"]
+            total_cpu[tree] = total_cpu.get(tree, 0.0) + r["cpu_s"]
             print(
                 f"{name:<28} {tree:<9} {r['data_packets']:>11,} {r['wall_s']:>8.2f} "
                 f"{pps:>11,.0f} {eps:>11,.0f} {r['law_calls']:>9,} {r['law_time_s']:>9.2f} "
@@ -322,7 +337,16 @@ def main() -> None:
                 f"{cpus['reference'] / cpus['new']:.2f}x CPU"
             )
 
-    if not args.only or "cli" in args.only:
+    if args.report_runs:
+        for tree, cpu in total_cpu.items():
+            print(f"{f'{len(cases)} runs in all':<28} {tree:<9} {cpu:>8.2f} s CPU")
+            records.append(
+                {"name": "sim/report-runs/cpu_s", "tree": tree, "value": cpu, "unit": "s"}
+            )
+        if "reference" in total_cpu and "new" in total_cpu:
+            ratio = total_cpu["reference"] / total_cpu["new"]
+            print(f"{'':<28} {'speed-up':<9} {ratio:.2f}x CPU")
+    if not args.report_runs and (not args.only or "cli" in args.only):
         short, long = ("2s", "60s") if args.quick else ("2s", "400s")
         long = args.cli_long or long
         print(f"\nend to end: tcpfluid simulate qv-basic -a vegas -e packet --json, "
