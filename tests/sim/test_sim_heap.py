@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from tcpfluid.sim import _core as C
 
@@ -42,3 +43,19 @@ def test_the_top_is_the_smallest_time_then_the_oldest_tie_break() -> None:
                 p = (i - 1) // 2
                 if ht[C.HT_HEAP, i] < math.inf:
                     assert (ht[C.HT_HEAP, p], hi[C.H_HEAP, p]) < (ht[C.HT_HEAP, i], hi[C.H_HEAP, i])
+
+
+def test_a_run_that_would_exhaust_the_tie_break_numbers_stops_with_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a heap slot packs the tie-break number above SRC_BITS source bits of an int64: the
+    # numbers run out after 2**(63 - SRC_BITS) key updates, and the run must stop before,
+    # not order events wrongly. With the limit lowered, a short run reaches it.
+    from tcpfluid.scenarios import build_scenario
+    from tcpfluid.sim import engine
+
+    assert engine._MAX_KEY_UPDATES < 1 << (63 - C.SRC_BITS)
+    monkeypatch.setattr(engine, "_MAX_KEY_UPDATES", 1000)
+    sc = build_scenario("qv-basic", cbr="none", duration="5s").with_algorithm("vegas")
+    with pytest.raises(RuntimeError, match=r"ran out of tie-break numbers.*limit of 1,000"):
+        engine.simulate_packets(sc)

@@ -59,6 +59,10 @@ MAX_TRACE_VALUES = 20_000_000
 #: events between two returns of the compiled loop when progress is reported
 _YIELD_EVENTS = 1 << 20
 _PROGRESS_EVERY_S = 0.1
+#: heap key updates a run may make: a heap slot packs the key's tie-break number (one per
+#: update) above the source's SRC_BITS bits of an int64. The loop returns to Python at least
+#: once a round, far more often than the margin of 2**30 updates below the limit
+_MAX_KEY_UPDATES = (1 << (63 - C.SRC_BITS)) - (1 << 30)
 #: what a progress callable with a ``note`` method (tcpfluid._progress.ProgressBar) is
 #: told when the first run of a process has not started after ``_COMPILE_NOTICE_S``
 #: (the kernels are being compiled: about 20 s, once per install and Numba version)
@@ -196,6 +200,12 @@ class _Sim:
                 if now - last >= _PROGRESS_EVERY_S:
                     last = now
                     progress(min(1.0, float(self.gf[C.G_NOW]) / end) if end > 0 else 1.0)
+            if gi[C.G_SEQ] > _MAX_KEY_UPDATES:
+                raise RuntimeError(
+                    "the packet simulator's event heap ran out of tie-break numbers: "
+                    f"{int(gi[C.G_SEQ]):,} key updates, more than its limit of "
+                    f"{_MAX_KEY_UPDATES:,}; shorten the run (duration) or split it"
+                )
             code = kernel(*args)
         if progress is not None:
             progress(1.0)
