@@ -301,7 +301,9 @@ def prefetch_row(typingctx, arr, row):
         i8p = _ir.IntType(8).as_pointer()
         i32 = _ir.IntType(32)
         fnty = _ir.FunctionType(_ir.VoidType(), [i8p, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        # the unsuffixed name: LLVM's IR upgrade gives it the mangling of the pointer type
+        # of the LLVM it runs on ("p0" with opaque pointers, "p0i8" with typed ones)
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch")
         # read access, high temporal locality (all cache levels), data cache
         builder.call(fn, [builder.inttoptr(addr, i8p), i32(0), i32(3), i32(1)])
         return context.get_dummy_value()
