@@ -8,7 +8,7 @@ import math
 from typing import Any, NamedTuple
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from ..algorithms.base import ControlLaw, RoundAction, RoundSample, loss_kind
 
@@ -182,18 +182,25 @@ class OverflowShare:
         return np.minimum(out, w)
 
 
-def growth_shares(lost: float, z: FloatArray, w: FloatArray) -> FloatArray:
-    """``drop_share="growth"``: one group's overflow of ``lost`` packets shared among its
+def growth_shares(lost: ArrayLike, z: FloatArray, w: FloatArray) -> FloatArray:
+    """``drop_share="growth"``: each group's overflow of ``lost`` packets shared among its
     flows, first in proportion to their growth ``z`` (packets sent beyond the ACK clock,
     back to back after the packet an ACK clocks out, so they meet the full queue) up to
-    its total, the rest in proportion to the windows in flight ``w``."""
-    z_tot = float(np.sum(z))
-    w_tot = float(np.sum(w))
-    take = min(lost, z_tot)
-    out = z * (take / z_tot) if take > 0.0 else np.zeros(z.size)
-    if lost > take and w_tot > 0.0:
-        out = out + w * ((lost - take) / w_tot)
-    return out
+    its total, the rest in proportion to the windows in flight ``w``. ``lost`` holds one
+    value per group and ``z``, ``w`` the groups' flows one group after another (one
+    group: a scalar ``lost``)."""
+    lost_g = np.asarray(lost, dtype=np.float64).reshape(-1, 1)
+    z_g = z.reshape(lost_g.shape[0], -1)
+    w_g = w.reshape(z_g.shape)
+    z_tot = z_g.sum(axis=1, keepdims=True)
+    w_tot = w_g.sum(axis=1, keepdims=True)
+    take = np.minimum(lost_g, z_tot)
+    on_z = take > 0.0
+    out = z_g * np.divide(take, z_tot, out=np.zeros_like(take), where=on_z)
+    rest = lost_g - take
+    on_w = (rest > 0.0) & (w_tot > 0.0)
+    out = out + w_g * np.divide(rest, w_tot, out=np.zeros_like(rest), where=on_w)
+    return out.reshape(z.shape)
 
 
 class WholeLosses:

@@ -204,10 +204,7 @@ def _totals(
     ``growth`` (``drop_share="growth"``: the flows' per-ACK growth of the round) deals
     each scenario's first on that growth (:func:`~tcpfluid.fluid._rounds_law.growth_shares`)."""
     if lost_s is not None and growth is not None:
-        lost = np.zeros(w1.size)
-        for s in range(w1.size // F):
-            g = slice(s * F, (s + 1) * F)
-            lost[g] = growth_shares(float(np.asarray(lost_s).ravel()[s]), growth[g], w1[g])
+        lost = growth_shares(lost_s, growth, w1)  # each scenario's F flows in turn
         got = w1 - lost
     elif lost_s is not None:
         w1_s_n = np.repeat(w1_s, F) if F > 1 else w1_s
