@@ -190,8 +190,9 @@ def advance(  # type: ignore[no-untyped-def]
                 if s < 0.0:
                     s = 0.0
             send[j] = s
-            gro[j] = s - ff[F_FREED, j] if s > ff[F_FREED, j] else 0.0
-            ff[F_FREED, j] = 0.0
+            if on_growth:  # the ACK clock is kept for the growth share only
+                gro[j] = s - ff[F_FREED, j] if s > ff[F_FREED, j] else 0.0
+                ff[F_FREED, j] = 0.0
             ff[F_SENT, j] += s
             ff[F_INFLIGHT, j] += s
             drops[j] = 0.0
@@ -362,7 +363,8 @@ def advance(  # type: ignore[no-untyped-def]
                 drop_hist[slot, j] = x
             if x > 0.0:
                 if not hold:
-                    ff[F_FREED, j] += x
+                    if on_growth:
+                        ff[F_FREED, j] += x
                     ff[F_INFLIGHT, j] -= x
                 ff[F_RESOLVED, j] += x
                 ff[F_LOST_TOTAL, j] += x
@@ -378,12 +380,14 @@ def advance(  # type: ignore[no-untyped-def]
                 if hold:
                     xd = drop_hist[back, j]
                     if xd > 0.0:
-                        ff[F_FREED, j] += xd
+                        if on_growth:
+                            ff[F_FREED, j] += xd
                         ff[F_INFLIGHT, j] -= xd
                 a = dep_hist[back, j]
                 na = ack_hist[back, j] if has_rev else a
                 if a > 1e-12:
-                    ff[F_FREED, j] += a
+                    if on_growth:
+                        ff[F_FREED, j] += a
                     ff[F_INFLIGHT, j] -= a
                     ff[F_RESOLVED, j] += a
                     ff[F_ACKED, j] += a
