@@ -90,5 +90,9 @@ def test_against_the_document_the_packet_cell_agrees_when_a_phase_of_its_runs_do
     assert _doc_row(1.57, 1.79, 1.50, 1.65).failures == (PACKET,)
     # a document value inside the range agrees
     assert _doc_row(1.57, 1.79, 1.50, 2.10).ok
-    # the range judges only the packet cell: a fluid cell is judged against the document
-    assert _doc_row(1.57, 1.5, 1.57, 1.77).failures == (ROUNDS,)
+    # a fluid cell is judged against the document, and where it misses it, against its
+    # referee, the packet simulator over the range: 1.5 is 0.5 from 2.0 but 0.07 from 1.57
+    assert _doc_row(1.57, 1.5, 1.57, 1.77).agree_with_packets == (ROUNDS,)
+    assert _doc_row(1.57, 1.5, 1.57, 1.77).ok
+    # 1.1 is 0.9 from the document and 0.47 from the range's nearer end 1.57: flagged
+    assert _doc_row(1.57, 1.1, 1.57, 1.77).failures == (ROUNDS,)

@@ -4,7 +4,11 @@ A :class:`Row` holds one quantity measured or predicted by several *columns* (th
 form, the round model, the ODE model, the packet simulator, the document), each either a
 number or :class:`NA` with the reason it is missing. One column is the row's
 *reference*; every other numeric column that is compared gets its relative error against
-the reference and is judged by a :class:`Tolerance` (with its stated reason). The verdict
+the reference and is judged by a :class:`Tolerance` (with its stated reason). The packet
+simulator referees the fluid layers and the documents referee the packet simulator: in a row
+judged against a document or a closed form, a fluid cell outside its tolerance of that
+reference agrees when it is within it of the packet cell (:attr:`Row.agree_with_packets`),
+while the packet cell is still judged against the reference. The verdict
 says ``agree`` or ``DIFFERS`` and names every column outside its tolerance, with the
 reason where one is known (a slow-start burst, an erratum of ``docs/errata.md``, an
 unspecified rule, a model limit) or ``reason unknown`` otherwise. Nothing here computes
@@ -199,13 +203,44 @@ class Row:
         return tuple(out)
 
     @property
-    def failures(self) -> tuple[str, ...]:
-        """Compared columns outside their tolerance (and, for a column that the packets'
-        phase range judges, outside that range and its ends' tolerance)."""
+    def agree_with_packets(self) -> tuple[str, ...]:
+        """Fluid columns of a row judged against a document or a closed form that fall
+        outside their tolerance of that reference (and of its phase spread) but within it of
+        the packet simulator's cell, or of the nearest point of the packets' range over the
+        phase when the row holds one. The packet simulator is the fluid layers' referee and
+        the reference is the packet simulator's: such a fluid cell agrees with its referee,
+        and the packet cell is judged against the reference as before (a row whose packet
+        cell differs from the reference still DIFFERS)."""
+        if self.reference not in (DOCUMENT, CLOSED_FORM) or PACKET not in self.compared:
+            return ()
         ref = self.values[self.reference]
         if not _is_num(ref):
             return ()
+        p = float(self.values[PACKET])  # type: ignore[arg-type]
+        rng = self.phase_range
         spread = self.within_phase_spread
+        out = []
+        for c in (ROUNDS, ODE):
+            if c not in self.compared or c in spread:
+                continue
+            v, tol = float(self.values[c]), self.tolerance(c)  # type: ignore[arg-type]
+            if tol.passes(v, float(ref)):  # type: ignore[arg-type]
+                continue
+            near = p if rng is None else min(max(v, min(rng[0], p)), max(rng[1], p))
+            if tol.passes(v, near):
+                out.append(c)
+        return tuple(out)
+
+    @property
+    def failures(self) -> tuple[str, ...]:
+        """Compared columns outside their tolerance (and, for a column that the packets'
+        phase range judges, outside that range and its ends' tolerance; for a fluid column of
+        a document- or closed-form-referenced row, also outside its tolerance of the packet
+        simulator: :attr:`agree_with_packets`)."""
+        ref = self.values[self.reference]
+        if not _is_num(ref):
+            return ()
+        spread = self.within_phase_spread + self.agree_with_packets
         return tuple(
             c
             for c in self.compared
@@ -215,12 +250,19 @@ class Row:
     def _phase_note(self) -> str:
         spread = self.within_phase_spread
         rng = self.phase_range
-        if not spread or rng is None:
-            return ""
-        return (
-            f"{' and '.join(spread)} within the packets' phase spread "
-            f"[{number(rng[0])}, {number(rng[1])}]"
-        )
+        notes = []
+        if spread and rng is not None:
+            notes.append(
+                f"{' and '.join(spread)} within the packets' phase spread "
+                f"[{number(rng[0])}, {number(rng[1])}]"
+            )
+        referee = self.agree_with_packets
+        if referee:
+            notes.append(
+                f"{' and '.join(referee)} within tolerance of the packet simulator, "
+                "the fluid layers' referee"
+            )
+        return "; ".join(notes)
 
     @property
     def verdict(self) -> str:
@@ -262,6 +304,7 @@ class Row:
             "ok": self.ok,
             "packet_phase_range": list(self.phase_range) if self.phase_range else None,
             "within_phase_spread": list(self.within_phase_spread),
+            "agree_with_packets": list(self.agree_with_packets),
         }
 
 

@@ -87,7 +87,11 @@ def _header(report: Report, command: str | None) -> list[str]:
         f"{report.n_rows} compared rows, {report.n_disagreements} flagged DIFFERS. Every "
         "number is computed by this run; the reference value of each row is in **bold**; "
         "relative errors are against it; each verdict uses the tolerance stated under its "
-        "table; `n/a` cells give their reason under the table."
+        "table; `n/a` cells give their reason under the table. The packet simulator "
+        "referees the fluid layers and the documents referee the packet simulator: where "
+        "a row's reference is a document or a closed form, a fluid cell outside its "
+        "tolerance of it agrees when it is within that tolerance of the packet cell, and "
+        "the packet cell is judged against the reference (docs/report.md)."
     )
     return lines
 
