@@ -1,0 +1,135 @@
+"""The thesis-fairness rows with the packet simulator's range over connection 2's start.
+
+Tsang's thesis starts both connections "simultaneously", connection 1 scheduled first, and
+gives no time; every row runs the packet simulator also with connection 2 later by 1/8 to
+7/8 of connection 1's minimum round trip. The row builder puts the range of those runs and
+the nominal one in the phase columns; the packet cell agrees with the thesis when its value
+is inside that range or within ±0.05 of its nearer end, a fluid cell when it is within
+±0.05 of the document, the packet cell or that range. The rows' numbers below are written
+by hand; the verdicts are worked from the ±0.05 tolerance.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tcpfluid.fairness import THESIS_TABLE_3_16
+from tcpfluid.fluid.ode import ode_problem
+from tcpfluid.report._sec_fairness import (
+    THESIS_RTT1_S,
+    THESIS_START_OFFSETS_S,
+    _packet_jain,
+    _th_row,
+    thesis_offset_scenario,
+    thesis_run,
+)
+from tcpfluid.report._table import DOCUMENT, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS
+from tcpfluid.scenarios import build_scenario
+from tcpfluid.sim import simulate_packets
+
+
+def _result(packet: float, offsets: list[float] | None, rounds: float, ode: float) -> dict:
+    r: dict = {"packet_jain": packet, "rounds_jain": rounds, "ode_jain": ode}
+    if offsets is not None:
+        r["packet_offset_jain"] = offsets
+    return r
+
+
+# ------------------------------------------------------------------------ the row builder
+def test_the_phase_columns_are_the_range_of_the_nominal_and_the_offset_runs() -> None:
+    row = _th_row("vegas-1_3", 10, _result(1.0, [0.99, 0.941, 0.995], 0.95, 0.95))
+    assert row.values[PHASE_MIN] == 0.941
+    assert row.values[PHASE_MAX] == 1.0  # the nominal run is one end
+    assert row.values[DOCUMENT] == 0.900  # Table 3.16, Vegas-1_3 at x2 = 10 ms
+    assert set(row.informative) >= {PHASE_MIN, PHASE_MAX}
+    assert row.phase_range == (0.941, 1.0)
+
+
+def test_the_packet_cell_agrees_when_the_thesis_is_within_0_05_of_the_range() -> None:
+    # thesis 0.900; packet 1.000 (+0.100). Range down to 0.941: 0.041 from the thesis, agrees
+    row = _th_row("vegas-1_3", 10, _result(1.0, [0.99, 0.941], 0.95, 0.95))
+    assert row.ok, row.verdict
+    assert PACKET in row.within_phase_spread
+    # range down to 0.96 only: 0.060 from the thesis, the packet cell differs with its reason
+    far = _th_row("vegas-1_3", 10, _result(1.0, [0.99, 0.96], 0.95, 0.95))
+    assert far.failures == (PACKET,)
+    assert "start-up sets the index" in far.verdict
+    # no offset runs: no phase columns, the nominal packet cell alone is judged
+    alone = _th_row("vegas-1_3", 10, _result(1.0, None, 0.95, 0.95))
+    assert PHASE_MIN not in alone.values and alone.failures == (PACKET,)
+
+
+def test_a_fluid_cell_agrees_within_0_05_of_the_packets_range_and_not_beyond() -> None:
+    # Vegas-1 at x2 = 50 ms, thesis 0.997; round model 0.928 (0.069 from the thesis)
+    # range [0.981, 0.982]: 0.053 from the round model -> the round model differs
+    row = _th_row("vegas-1", 50, _result(0.982, [0.981, 0.981], 0.928, 0.996))
+    assert row.failures == (ROUNDS,)
+    assert "feedback lag" in row.verdict  # the verified reason of that row
+    # range down to 0.970: 0.042 from the round model -> it agrees with its referee
+    near = _th_row("vegas-1", 50, _result(0.982, [0.970, 0.981], 0.928, 0.996))
+    assert near.ok, near.verdict
+    assert ROUNDS in near.agree_with_packets
+
+
+def test_the_closed_form_and_the_one_delay_column_are_kept_beside_the_phase_columns() -> None:
+    r = _result(0.86, [0.86, 0.889], 0.958, 0.861)
+    r.update(train_jain=0.87, blb_jain=0.95)
+    row = _th_row("vegas-1", 80, r)
+    assert row.values["closed form"] == 0.87
+    assert row.values["one queueing delay (f = 1)"] == 0.95
+    assert set(row.informative) == {"one queueing delay (f = 1)", PHASE_MIN, PHASE_MAX}
+    assert row.failures == (ROUNDS,)  # 0.958: 0.100 from the thesis, 0.069 from 0.889
+    assert row.values[ODE] == 0.861
+
+
+# ----------------------------------------------------------------------- the offsets' rule
+def test_the_offsets_are_the_eighths_of_connection_1s_round_before_its_first_ack() -> None:
+    sc = build_scenario("thesis-two-flow", x2="10ms", queue="red", duration="60s")
+    # the scenario's connection 1 round trip (propagation and transmission) is the thesis's
+    rtt1 = ode_problem(sc.with_algorithm("vegas")).flows[0].rtt_s
+    assert rtt1 == pytest.approx(0.013211, abs=2e-6)
+    assert THESIS_RTT1_S == pytest.approx(rtt1, abs=2e-6)
+    offs = np.array(THESIS_START_OFFSETS_S)
+    assert len(offs) == 7  # with the nominal run: eight phases of connection 1's round
+    np.testing.assert_allclose(np.diff(np.r_[0.0, offs, rtt1]), rtt1 / 8, rtol=1e-3)
+    assert offs.min() > 0.0 and offs.max() < rtt1
+
+
+def test_thesis_run_refuses_offsets_outside_the_start_up() -> None:
+    for bad in (-0.001, 10.0, float("nan")):
+        with pytest.raises(ValueError, match="start_offsets_s"):
+            thesis_run(10, "vegas-1_3", start_offsets_s=(bad,))
+
+
+def test_an_offset_run_is_reproducible_and_starts_connection_2_later() -> None:
+    sc = build_scenario(
+        "thesis-two-flow", x2="10ms", queue="red", duration="60s", alpha=1.0, beta=3.0
+    ).with_algorithm("vegas")
+    late = thesis_offset_scenario(sc, THESIS_START_OFFSETS_S[3])
+    assert late.flows[0] == sc.flows[0]
+    assert late.flows[1].start_s == THESIS_START_OFFSETS_S[3]
+    a = _packet_jain(simulate_packets(late))
+    b = _packet_jain(simulate_packets(late))
+    assert a == b
+
+
+# ------------------------------------------------- why the start is one phase among others
+def test_our_start_up_over_estimates_connection_2s_base_rtt_unlike_the_thesiss_ns2_run() -> None:
+    """The thesis's Table 3.6 (Vegas-1_3, connection 1 first): connection 2's BaseRTT
+    over-estimate by x2. It is set by where its first packets fall among connection 1's in
+    the queue. Our nominal runs differ from it by more than 1 ms (a fifth of a packet's
+    5.33 ms) at most x2: ns-2's start-up and ours do not share that timing, so our nominal
+    start is one phase of it, not the thesis's."""
+    table_3_6_ms = {5: 2.666, 10: 0.544, 20: 5.333, 30: 5.333, 40: 4.298, 50: 5.333,
+                    60: 5.333, 70: 3.456, 80: 4.789, 90: 5.333, 100: 5.333, 110: 5.333}  # fmt: skip
+    off = 0
+    for x2, thesis in table_3_6_ms.items():
+        sc = build_scenario(
+            "thesis-two-flow", x2=f"{x2}ms", queue="red", duration="20s", alpha=1.0, beta=3.0
+        ).with_algorithm("vegas")
+        prop = ode_problem(sc).flows[1].rtt_s
+        ours_ms = (simulate_packets(sc).flows[1].base_rtt_s - prop) * 1e3
+        off += abs(ours_ms - thesis) > 1.0
+    assert off >= 9  # of 12
+    assert sorted(THESIS_TABLE_3_16) == [1, *table_3_6_ms]
