@@ -3,7 +3,8 @@ the change: a fluid cell outside the nominal tolerance but inside the measured r
 agrees within the phase spread (inside the range, or within the row's tolerance of its
 nearer end: each end is a run's value); one beyond that is still flagged. Against the
 document (one ns-2 run, at a phase it does not give), the packet cell agrees when the
-document's value is inside the range or within the tolerance of its nearer end."""
+document's value is inside the range or within the tolerance of its nearer end. Where a row
+also holds a fluid engine's own range over the same phases, the two ranges are compared."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import pytest
 from tcpfluid.report._table import DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Tolerance
 from tcpfluid.report._table import PHASE_MAX as HI
 from tcpfluid.report._table import PHASE_MIN as LO
+from tcpfluid.report._table import ROUNDS_PHASE_MAX as ROUNDS_HI
+from tcpfluid.report._table import ROUNDS_PHASE_MIN as ROUNDS_LO
 
 TOL = Tolerance(rel=0.25, abs_tol=3.0, reason="settling band and round boundaries")
 
@@ -96,3 +99,38 @@ def test_against_the_document_the_packet_cell_agrees_when_a_phase_of_its_runs_do
     assert _doc_row(1.57, 1.5, 1.57, 1.77).ok
     # 1.1 is 0.9 from the document and 0.47 from the range's nearer end 1.57: flagged
     assert _doc_row(1.57, 1.1, 1.57, 1.77).failures == (ROUNDS,)
+
+
+def _fluid_row(rounds: float, r_lo: float | NA, r_hi: float | NA) -> Row:
+    # TCP-Ho on ho-basic, peak queue after the halving (pkts), judged against the packets,
+    # with the round model's own range over the same phases of the CBR start
+    tol = Tolerance(rel=0.05, abs_tol=2.0, reason="windows and queues")
+    values = {ROUNDS: rounds, ODE: 540.0, PACKET: 540.0, LO: 390.0, HI: 540.0,
+              ROUNDS_LO: r_lo, ROUNDS_HI: r_hi}  # fmt: skip
+    return Row("setting", "quantity", "pkts", values, PACKET, tol,
+               informative=(LO, HI, ROUNDS_LO, ROUNDS_HI), reasons={ROUNDS: "differs"})  # fmt: skip
+
+
+def test_a_fluid_engines_own_range_over_the_phase_is_compared_with_the_packets_range():
+    # 596 is 10 % above the packets' max 540 (5 % = 27): alone it differs; its own runs over
+    # the phase reach 515, inside the packets' [390, 540]: the ranges overlap
+    assert _fluid_row(596.0, NA("no runs"), NA("no runs")).failures == (ROUNDS,)
+    row = _fluid_row(596.0, 515.0, 596.0)
+    assert row.fluid_phase_range(ROUNDS) == (515.0, 596.0)
+    assert row.within_phase_spread == (ROUNDS,)
+    assert row.ok
+    assert "round model over the phase [515.0, 596.0]" in row.verdict
+    assert row.to_dict()["fluid_phase_ranges"] == {ROUNDS: [515.0, 596.0]}
+    # nearer ends 570 and 540: 30 > 27 (5 %) and > 2: still flagged; 566 is within 27
+    assert _fluid_row(596.0, 570.0, 600.0).failures == (ROUNDS,)
+    assert _fluid_row(596.0, 566.0, 600.0).ok
+    # the nominal value belongs to the engine's range even when its runs lie elsewhere
+    assert _fluid_row(596.0, 600.0, 620.0).fluid_phase_range(ROUNDS) == (596.0, 620.0)
+
+
+def test_fluid_phase_columns_come_together_informative_and_ordered():
+    with pytest.raises(ValueError, match="phase range min"):
+        _fluid_row(596.0, 600.0, 500.0)
+    with pytest.raises(ValueError, match="come together"):
+        Row("s", "q", "pkts", {PACKET: 1.0, ROUNDS: 1.0, ROUNDS_LO: 1.0}, PACKET, TOL,
+            informative=(ROUNDS_LO,))  # fmt: skip

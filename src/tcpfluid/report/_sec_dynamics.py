@@ -33,6 +33,7 @@ from ._sec_analytic import _NAMES, D_S
 from ._table import (
     CLOSED_FORM,
     DOCUMENT,
+    FLUID_PHASE,
     NA,
     ODE,
     PACKET,
@@ -78,6 +79,19 @@ def _basic_tasks(cfg: ReportConfig) -> list[Task]:
                 "packet", sc, a, _basic_phase_overrides(a, sc, f),
                 f"basic: packet {a}, CBR start moved by {f:.2f} round",
             )
+        )  # fmt: skip
+    # the fluid engines at the same phases: their rounds fall against the CBR start too
+    for a, sc, f in _basic_phase_keys():
+        o = _basic_phase_overrides(a, sc, f)
+        n_points = round(float(o["duration"].rstrip("s")) / BASIC_GRID_S) + 1
+        tasks.append(
+            run_task(
+                "rounds", sc, a, o, f"basic: round model {a}, CBR start moved by {f:.2f} round"
+            )
+        )
+        tasks.append(
+            run_task("ode", sc, a, o, f"basic: ODE {a}, CBR start moved by {f:.2f} round",
+                     n_points=n_points)
         )  # fmt: skip
     return tasks
 
@@ -127,15 +141,22 @@ def _basic_phase_overrides(a: str, sc: str, frac: float) -> dict[str, Any]:
 
 
 def _basic_phase_range(
-    a: str, key: str, nominal: float | NA, out: list[Any]
+    a: str, key: str, nominal: float | NA, out: list[Any], kind: str = "packet"
 ) -> tuple[float | NA, float | NA] | None:
-    """The packet value of ``key`` (a time after a change, s, or the peak queue from 80 s
-    on, pkts: built before the first cut, inside the phase runs) over the nominal run and
-    the phase runs of law ``a`` (``out``: the phase runs' results in
-    :func:`_basic_phase_keys` order)."""
+    """The value of ``key`` (a time after a change, s, or the peak queue from 80 s on,
+    pkts: built before the first cut, inside the phase runs) on engine ``kind`` over the
+    nominal run and the phase runs of law ``a`` (``out``: the phase runs' results, the
+    packet runs in :func:`_basic_phase_keys` order, then for each key a round-model and an
+    ODE run)."""
+    keys = _basic_phase_keys()
+    if kind == "packet":
+        runs = out[: len(keys)]
+    else:
+        fluid = out[len(keys) :]
+        runs = fluid[0::2] if kind == "rounds" else fluid[1::2]
     vs = [nominal] + [
-        _engine_values(res, "packet")[key]
-        for (la, _sc, _f), res in zip(_basic_phase_keys(), out, strict=True)
+        _engine_values(res, kind)[key]
+        for (la, _sc, _f), res in zip(keys, runs, strict=True)
         if la == a
     ]
     return None if len(vs) == 1 else phase_range(vs)
@@ -375,10 +396,16 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             }
             informative: tuple[str, ...] = ()
             if key in _basic_phase_rows(a) and ref in (PACKET, DOCUMENT):
-                rng = _basic_phase_range(a, key, pv[key], out[3 * len(_BASIC) :])
+                phase_out = out[3 * len(_BASIC) :]
+                rng = _basic_phase_range(a, key, pv[key], phase_out)
                 if rng is not None:
                     values[PHASE_MIN], values[PHASE_MAX] = rng
                     informative = (PHASE_MIN, PHASE_MAX)
+                for col, kind, nominal in ((ROUNDS, "rounds", rv[key]), (ODE, "ode", values[ODE])):
+                    frng = _basic_phase_range(a, key, nominal, phase_out, kind)
+                    if frng is not None:
+                        values[FLUID_PHASE[col][0]], values[FLUID_PHASE[col][1]] = frng
+                        informative += FLUID_PHASE[col]
             rows.append(
                 Row(
                     f"{_NAMES[a]} on {sc}", label, unit, values, ref, tol,

@@ -29,12 +29,17 @@ __all__ = [
     "CLOSED_FORM",
     "DOCUMENT",
     "ENGINE_COLUMNS",
+    "FLUID_PHASE",
     "NA",
     "ODE",
+    "ODE_PHASE_MAX",
+    "ODE_PHASE_MIN",
     "PACKET",
     "PHASE_MAX",
     "PHASE_MIN",
     "ROUNDS",
+    "ROUNDS_PHASE_MAX",
+    "ROUNDS_PHASE_MIN",
     "Row",
     "Table",
     "Tolerance",
@@ -55,6 +60,20 @@ DOCUMENT = "document"
 #: tolerance of the nearer end
 PHASE_MIN = "packet sim over the phase, min"
 PHASE_MAX = "packet sim over the phase, max"
+#: a fluid engine's range over the same phases of the change (the same extra runs, on that
+#: engine): its rounds have a phase against the change too. Informative columns of a row
+#: judged against the packet simulator: the fluid cell agrees within the phase spread when
+#: its range (with its nominal value) and the packets' range (with theirs) overlap, or when
+#: their nearer ends are within the row's tolerance of each other (each end is a run)
+ROUNDS_PHASE_MIN = "round model over the phase, min"
+ROUNDS_PHASE_MAX = "round model over the phase, max"
+ODE_PHASE_MIN = "ODE over the phase, min"
+ODE_PHASE_MAX = "ODE over the phase, max"
+#: fluid column -> its (min, max) columns over the phase
+FLUID_PHASE: dict[str, tuple[str, str]] = {
+    "round model": (ROUNDS_PHASE_MIN, ROUNDS_PHASE_MAX),
+    "ODE": (ODE_PHASE_MIN, ODE_PHASE_MAX),
+}
 #: the five standard columns, in display order
 ENGINE_COLUMNS: tuple[str, ...] = (CLOSED_FORM, ROUNDS, ODE, PACKET, DOCUMENT)
 
@@ -75,6 +94,17 @@ Value = float | NA
 
 def _is_num(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _ranges_meet(tol: Tolerance, fluid: tuple[float, float], packets: tuple[float, float]) -> bool:
+    """True when a fluid engine's values (one, or its range over the phase) and the packet
+    simulator's (one, or its range) overlap, or their nearer ends are within ``tol`` (each
+    end is one run's value, judged as a single run would be)."""
+    if fluid[1] < packets[0]:
+        return tol.passes(fluid[1], packets[0])
+    if fluid[0] > packets[1]:
+        return tol.passes(fluid[0], packets[1])
+    return True
 
 
 @dataclass(frozen=True)
@@ -126,15 +156,17 @@ class Row:
                     f"row {self.setting!r}/{self.quantity!r}: column {col!r} must be a finite "
                     f"number or NA(reason), got {v!r}"
                 )
-        has = [c in self.values for c in (PHASE_MIN, PHASE_MAX)]
-        if any(has):
-            informative = PHASE_MIN in self.informative and PHASE_MAX in self.informative
+        for cmin, cmax in ((PHASE_MIN, PHASE_MAX), *FLUID_PHASE.values()):
+            has = [c in self.values for c in (cmin, cmax)]
+            if not any(has):
+                continue
+            informative = cmin in self.informative and cmax in self.informative
             if not all(has) or not informative:
                 raise ValueError(
-                    f"row {self.setting!r}/{self.quantity!r}: the phase columns {PHASE_MIN!r} "
-                    f"and {PHASE_MAX!r} come together and are informative"
+                    f"row {self.setting!r}/{self.quantity!r}: the phase columns {cmin!r} "
+                    f"and {cmax!r} come together and are informative"
                 )
-            lo, hi = self.values[PHASE_MIN], self.values[PHASE_MAX]
+            lo, hi = self.values[cmin], self.values[cmax]
             if _is_num(lo) and _is_num(hi) and float(lo) > float(hi):  # type: ignore[arg-type]
                 raise ValueError(
                     f"row {self.setting!r}/{self.quantity!r}: phase range min {lo!r} > max {hi!r}"
@@ -172,19 +204,38 @@ class Row:
             return None
         return float(lo), float(hi)  # type: ignore[arg-type]
 
+    def fluid_phase_range(self, column: str) -> tuple[float, float] | None:
+        """A fluid column's [min, max] over the phase of the change (its nominal value
+        included), when the row holds one (both ends numbers): judged against the packets'
+        range when the row is judged against the packet simulator or, through
+        :attr:`agree_with_packets`, against the packet cell."""
+        cols = FLUID_PHASE.get(column)
+        v = self.values.get(column)
+        if cols is None or not _is_num(v):
+            return None
+        lo, hi = self.values.get(cols[0]), self.values.get(cols[1])
+        if not (_is_num(lo) and _is_num(hi)):
+            return None
+        return min(float(lo), float(v)), max(float(hi), float(v))  # type: ignore[arg-type]
+
     @property
     def within_phase_spread(self) -> tuple[str, ...]:
         """Columns outside their tolerance of the reference that agree over the phase of
         the change. Against the packet simulator: a fluid column inside the packets' range
         over the phase, or within the row's tolerance of its nearer end (the nominal run is
         one phase of the change, judged with the tolerance; each run over the phase is
-        another, judged the same way: the range's ends are runs' values). Against the
+        another, judged the same way: the range's ends are runs' values); where the row
+        also holds the fluid engine's own range over the same phases
+        (:data:`FLUID_PHASE`), the two ranges overlap or their nearer ends are within the
+        tolerance (the engines' rounds fall differently against the change, so a phase of
+        one is not the same phase of the other: their ranges are compared). Against the
         document: the packet column, when the document's value is inside that range or
         within the tolerance of its nearer end (the document's run is one phase too, at a
         phase it does not give)."""
         rng = self.phase_range
         ref = self.values[self.reference]
-        if rng is None or not _is_num(ref):
+        fluid = {c: self.fluid_phase_range(c) for c in FLUID_PHASE}
+        if not _is_num(ref) or (rng is None and not any(fluid.values())):
             return ()
         r = float(ref)  # type: ignore[arg-type]
         out = []
@@ -193,10 +244,9 @@ class Row:
             if tol.passes(v, r):
                 continue
             if self.reference == PACKET and c in (ROUNDS, ODE):
-                near = min(max(v, rng[0]), rng[1])  # the range's point nearest the cell
-                if tol.passes(v, near):
+                if _ranges_meet(tol, fluid[c] or (v, v), self._packet_range()):
                     out.append(c)
-            elif self.reference == DOCUMENT and c == PACKET:
+            elif self.reference == DOCUMENT and c == PACKET and rng is not None:
                 near = min(max(r, rng[0]), rng[1])  # the range's point nearest the document
                 if tol.passes(near, r):
                     out.append(c)
@@ -216,8 +266,6 @@ class Row:
         ref = self.values[self.reference]
         if not _is_num(ref):
             return ()
-        p = float(self.values[PACKET])  # type: ignore[arg-type]
-        rng = self.phase_range
         spread = self.within_phase_spread
         out = []
         for c in (ROUNDS, ODE):
@@ -226,10 +274,18 @@ class Row:
             v, tol = float(self.values[c]), self.tolerance(c)  # type: ignore[arg-type]
             if tol.passes(v, float(ref)):  # type: ignore[arg-type]
                 continue
-            near = p if rng is None else min(max(v, min(rng[0], p)), max(rng[1], p))
-            if tol.passes(v, near):
+            if _ranges_meet(tol, self.fluid_phase_range(c) or (v, v), self._packet_range()):
                 out.append(c)
         return tuple(out)
+
+    def _packet_range(self) -> tuple[float, float]:
+        """The packet cell's value, widened to the packets' range over the phase when the
+        row holds one."""
+        p = float(self.values[PACKET])  # type: ignore[arg-type]
+        lo, hi = self.values.get(PHASE_MIN), self.values.get(PHASE_MAX)
+        if _is_num(lo) and _is_num(hi):
+            return min(float(lo), p), max(float(hi), p)  # type: ignore[arg-type]
+        return p, p
 
     @property
     def failures(self) -> tuple[str, ...]:
@@ -251,10 +307,17 @@ class Row:
         spread = self.within_phase_spread
         rng = self.phase_range
         notes = []
-        if spread and rng is not None:
+        if spread:
+            r = self.values[self.reference]
+            lo, hi = rng if rng is not None else (r, r)
+            ranges = "".join(
+                f"; {c} over the phase [{number(f[0])}, {number(f[1])}]"
+                for c in spread
+                if (f := self.fluid_phase_range(c)) is not None
+            )
             notes.append(
                 f"{' and '.join(spread)} within the packets' phase spread "
-                f"[{number(rng[0])}, {number(rng[1])}]"
+                f"[{number(float(lo))}, {number(float(hi))}]{ranges}"  # type: ignore[arg-type]
             )
         referee = self.agree_with_packets
         if referee:
@@ -305,6 +368,9 @@ class Row:
             "packet_phase_range": list(self.phase_range) if self.phase_range else None,
             "within_phase_spread": list(self.within_phase_spread),
             "agree_with_packets": list(self.agree_with_packets),
+            "fluid_phase_ranges": {
+                c: list(f) for c in FLUID_PHASE if (f := self.fluid_phase_range(c)) is not None
+            },
         }
 
 
