@@ -13,6 +13,9 @@ values may be strings with units or numbers) and register it with the decorator:
     def _my_case(p: dict[str, Any]) -> Scenario:
         return _access_topology(p, n_flows=1, scenario="my-case", description="...")
 
+Every scenario also takes the keys of :data:`START_SPREAD_DEFAULTS` (``start_spread``,
+``start_seed``: each flow starts a seeded random offset later; off by default).
+
 Every key of ``defaults`` can then be overridden with ``build_scenario("my-case", key=v)``
 or ``tcpfluid simulate my-case --set key=v``; unknown keys are rejected with the list of
 valid ones. Keys that are parameters of the control law (``alpha``, ``beta``, ``gamma``,
@@ -26,6 +29,7 @@ flows that would start at or after the run's end and says so in the scenario's `
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -47,6 +51,7 @@ __all__ = [
     "COMMON_DEFAULTS",
     "LAW_PARAMETER_KEYS",
     "SCENARIOS",
+    "START_SPREAD_DEFAULTS",
     "ScenarioSpec",
     "build_scenario",
     "law_params",
@@ -82,6 +87,17 @@ COMMON_DEFAULTS: dict[str, Any] = {
 }
 
 
+#: the keys every scenario takes besides its own: ``start_spread`` (a time, default 0: off)
+#: moves each flow's start, and its stop, by an offset drawn uniformly from
+#: ``[0, start_spread)``; ``start_seed`` (an integer >= 0) seeds the draws (one per flow, in
+#: the order of the scenario's flows), so the same seed gives the same starts. A document
+#: that starts its flows "at the same time" leaves the order in which their first packets
+#: meet at a shared link unspecified: a spread below one packet's transmission time at that
+#: link keeps the starts simultaneous at the link's resolution and varies that order. CBR
+#: sources are not moved.
+START_SPREAD_DEFAULTS: dict[str, Any] = {"start_spread": 0, "start_seed": 0}
+
+
 def register(
     name: str, *, defaults: Mapping[str, Any], description: str
 ) -> Callable[[Builder], Builder]:
@@ -96,7 +112,9 @@ def register(
     def deco(builder: Builder) -> Builder:
         if name in SCENARIOS:
             raise ValueError(f"scenario {name!r} is already registered")
-        SCENARIOS[name] = ScenarioSpec(builder, dict(defaults), description)
+        SCENARIOS[name] = ScenarioSpec(
+            builder, {**dict(defaults), **START_SPREAD_DEFAULTS}, description
+        )
         return builder
 
     return deco
@@ -134,9 +152,40 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
             f"{', '.join(spec.defaults)}"
         )
     merged = {**dict(spec.defaults), **overrides}
-    sc = spec.builder(merged).without_late_flows()
+    sc = _spread_starts(spec.builder(merged), merged).without_late_flows()
     _check_runnable(sc)
     return sc
+
+
+def _spread_starts(sc: Scenario, p: Mapping[str, Any]) -> Scenario:
+    """``sc`` with each flow's start and stop moved by its seeded offset in
+    ``[0, start_spread)`` (:data:`START_SPREAD_DEFAULTS`); ``sc`` itself when the spread is 0.
+
+    Raises
+    ------
+    ValueError
+        If ``start_spread`` is not a finite time >= 0 or ``start_seed`` not an integer >= 0.
+    """
+    raw = p["start_spread"]
+    try:
+        width = units.time_or_zero(raw, name="start_spread")
+    except ValueError:
+        raise ValueError(
+            f"start_spread must be a finite time >= 0 such as '8us' (0: off), got {raw!r}"
+        ) from None
+    seed = _int("start_seed", p["start_seed"], minimum=0)
+    if width == 0.0:
+        return sc
+    draw = random.Random(seed).random  # stable across Python versions for a given seed
+    flows = []
+    for f in sc.flows:
+        off = width * draw()
+        flows.append(replace(f, start_s=f.start_s + off, stop_s=f.stop_s + off))
+    note = (
+        f"each flow starts (and stops) a seeded offset in [0, {width:g} s) later "
+        f"(start_spread={width:g} s, start_seed={seed})"
+    )
+    return replace(sc, flows=tuple(flows), notes=(*sc.notes, note))
 
 
 def _check_runnable(sc: Scenario) -> None:
