@@ -123,13 +123,15 @@ def test_our_start_up_over_estimates_connection_2s_base_rtt_unlike_the_thesiss_n
     start is one phase of it, not the thesis's."""
     table_3_6_ms = {5: 2.666, 10: 0.544, 20: 5.333, 30: 5.333, 40: 4.298, 50: 5.333,
                     60: 5.333, 70: 3.456, 80: 4.789, 90: 5.333, 100: 5.333, 110: 5.333}  # fmt: skip
-    off = 0
-    for x2, thesis in table_3_6_ms.items():
+    ours_ms = []
+    for x2 in table_3_6_ms:
         sc = build_scenario(
             "thesis-two-flow", x2=f"{x2}ms", queue="red", duration="20s", alpha=1.0, beta=3.0
         ).with_algorithm("vegas")
         prop = ode_problem(sc).flows[1].rtt_s
-        ours_ms = (simulate_packets(sc).flows[1].base_rtt_s - prop) * 1e3
-        off += abs(ours_ms - thesis) > 1.0
-    assert off >= 9  # of 12
+        ours_ms.append((simulate_packets(sc).flows[1].base_rtt_s - prop) * 1e3)
+    thesis_ms = np.array(list(table_3_6_ms.values()))
+    assert np.sum(np.abs(np.array(ours_ms) - thesis_ms) > 1.0) >= 9  # of 12
+    # the thesis's never exceed one packet's 5.33 ms behind connection 1; ours do
+    assert thesis_ms.max() <= 5.334 < max(ours_ms) - 1.0
     assert sorted(THESIS_TABLE_3_16) == [1, *table_3_6_ms]
