@@ -264,8 +264,10 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         )
         lo, hi = np.asarray(curves[s]["lo"]), np.asarray(curves[s]["hi"])
         ok = np.isfinite(lo) & np.isfinite(hi)
-        if ok.any():  # the packet runs' range over connection 2's start offset
-            ax.vlines(np.asarray(grid, dtype=float)[ok], lo[ok], hi[ok], color=col, lw=0.8)
+        if ok.any():  # the packet runs' range over connection 2's start offset, each
+            # setting's bars moved by a fraction of a millisecond so that they do not overlap
+            xs = np.asarray(grid, dtype=float)[ok] + 0.6 * (i - (len(_SETTINGS) - 1) / 2.0)
+            ax.vlines(xs, lo[ok], hi[ok], color=col, lw=0.8)
         plot.versus(
             grid, curves[s]["ode"], ax=ax, label=f"{s} ODE", color=col, linestyle=":", marker="."
         )
@@ -290,8 +292,9 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     cap = (
         "Jain's index of two flows (short RTT 13.2 ms, long by x2) on the thesis network "
         "against x2, for Vegas-1_3 and Enhanced Vegas δ = 1, 2, 3: Tsang's thesis ("
-        "Table 3.16, squares), packet simulator (crosses; the vertical bar is its range over "
-        "connection 2's start offset, 0 to 7/8 of connection 1's 13.2 ms round trip), ODE "
+        "Table 3.16, squares), packet simulator (crosses; the vertical bar beside each is "
+        "its range over connection 2's start offset, 0 to 7/8 of connection 1's 13.2 ms "
+        "round trip), ODE "
         "(dotted), round model (dashed)."
     )
     intro = (
