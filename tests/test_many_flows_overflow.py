@@ -312,8 +312,17 @@ def test_reno_different_rtt_swing_is_timeouts_locking_groups_out_in_turn_in_ever
     fluid engines take one halving per loss event and no timeout here: their 50-ms flow
     carries 2.5 to 5 times a 100-ms flow in every 25-s window after 50 s (measured
     3.5-4.1, near Reno's (RTT ratio)^2 = 4 with losses reaching every flow), so their
-    index is steady where the packets' swings around it."""
+    index is steady where the packets' swings around it. In 0-50 s (slow start and its
+    overshoot) every packet group times out (at least 20 timeouts each; measured 30-92) and
+    a 50-ms flow carries less than 2.5 times a 100-ms flow (measured 2.0), where the round
+    model's carries more than 3.5 times (measured 4.3: index 0.52 against the packets'
+    0.63)."""
+    rm_start = _group_rate(reno_different_rtt["rounds"], 0.0, 50.0)
+    assert rm_start[0] > 3.5 * rm_start[1]
     for pk in (reno_different_rtt["packet"], reno_different_rtt_spread):
+        start = _group_rate(pk, 0.0, 50.0, packet=True)
+        assert start[0] < 2.5 * start[1]
+        assert min(_group_timeouts(pk, 0.0, 50.0)) >= 20
         locked = _group_rate(pk, 75.0, 125.0, packet=True)
         assert locked[0] > 10.0 * locked[1]
         to = _group_timeouts(pk, 75.0, 125.0)
