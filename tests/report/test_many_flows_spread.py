@@ -66,11 +66,12 @@ def test_the_spread_runs_are_extra_packet_tasks_of_the_overflowing_laws() -> Non
     tasks = mf._mf_tasks(cfg)
     labels = [t.label for t in tasks]
     spread = [t for t in tasks if " spread " in t.label]
+    # one spread run a law (seed 1), for the laws that overflow the buffer
     assert [t.label for t in spread] == [
-        f"many flows: packet {a} {SC} spread {k}" for a in ("fast", "reno") for k in (1, 2)
+        f"many flows: packet {a} {SC} spread 1" for a in ("fast", "reno")
     ]
     # quick mode: 100 Mb/s, 1000-byte packets, so one packet's time is 80 us
-    for t, seed in zip(spread, (1, 2, 1, 2), strict=True):
+    for t, seed in zip(spread, (1, 1), strict=True):
         o = t.kwargs["overrides"]
         assert o["start_spread"] == pytest.approx(8 * 1000 / 100e6)
         assert o["start_seed"] == seed
@@ -80,8 +81,8 @@ def test_the_spread_runs_are_extra_packet_tasks_of_the_overflowing_laws() -> Non
     # and the results are dealt back to their laws
     out = list(range(len(tasks)))
     res = mf._mf_results(cfg, out)
-    assert res[(SC, "fast")]["spread"] == [24, 25]
-    assert res[(SC, "reno")]["spread"] == [26, 27]
+    assert res[(SC, "fast")]["spread"] == [24]
+    assert res[(SC, "reno")]["spread"] == [25]
     assert res[(SC, "vegas")]["spread"] == []
     assert res[("qv-many-flows", "fast")]["spread"] == []
 
