@@ -28,8 +28,10 @@ def test_phase_runs_move_the_change_by_fractions_of_the_round_at_the_change():
     o = cb._phase_overrides("fast", 500.0, 1.0 / 3.0)
     sc = build_scenario("qv-basic", **o)
     assert sc.cbr[0].stop_s == pytest.approx(160.0 + (0.1 + 100.0 / 312.5) / 3.0, abs=1e-5)
+    # with the nominal run, eight evenly spaced phases of the round at the change
     keys = cb._phase_keys(_cfg())
-    assert len(keys) == 2 * len(cb._PHASE_ROWS)
+    assert len(keys) == 7 * len(cb._PHASE_ROWS)
+    assert sorted({k[2] for k in keys}) == pytest.approx([k / 8.0 for k in range(1, 8)])
     assert len(cb._phase_tasks(_cfg())) == len(keys)
 
 
@@ -59,7 +61,9 @@ def test_the_phase_range_is_measured_from_the_packet_runs():
     assert ROUNDS not in row.failures and ODE in row.failures
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(cb, "_PHASE_ROWS", only)
-        bad = cb._phase_ranges(cfg, [{"error": "boom"}, runs[1]], {("vegas", 150.0, "halved"): nom})
+        bad = cb._phase_ranges(
+            cfg, [{"error": "boom"}, *runs[1:]], {("vegas", 150.0, "halved"): nom}
+        )
     assert isinstance(bad[("vegas", 150.0, "halved")][0], NA)
 
 

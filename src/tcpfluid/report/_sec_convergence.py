@@ -86,8 +86,11 @@ _PHASE_ROWS: dict[tuple[str, float], tuple[str, ...]] = {
     ("tcp-ho", 2000.0): ("halved",),
 }
 #: the change moved by these fractions of the flow's round at the change; with the nominal
-#: run (fraction 0) three evenly spaced phases
-_PHASE_FRACTIONS = (1.0 / 3.0, 2.0 / 3.0)
+#: run (fraction 0) eight evenly spaced phases, as in the basic section: a near-tie that
+#: decides a pause of Quick Vegas's ramp falls either way from one eighth of a round to the
+#: next (at 2000 kb after the doubling 12.3-21.9 RTTs over eighths, 18.3-21.9 over thirds),
+#: so three phases do not find the spread; a phase run costs ~0.01-0.3 s CPU
+_PHASE_FRACTIONS = tuple(k / 8.0 for k in range(1, 8))
 #: seconds a phase run goes on after its last change (the slowest row settles in ~6 s)
 _PHASE_TAIL_S = 40.0
 
@@ -719,11 +722,11 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "a settling time is resolved to within a round, and FAST with α = 100 packets "
         "queued at half the rate has rounds of 11.7 base RTTs at 150 kb. Where a time "
         "after a change moves with where the change falls in the flow's round (the rows "
-        "with the columns 'packet sim over the phase'), two more packet runs move the CBR "
-        "start (or stop) by 1/3 and 2/3 of the flow's round at the change (d + q*/μ before "
-        "it, q* the law's equilibrium backlog: α for FAST, (α + β)/2 for Vegas and Quick "
-        "Vegas, none for TCP-Ho); with the nominal run they give the packets' [min, max] "
-        "over three evenly spaced phases, and a fluid cell outside the tolerance of the "
+        "with the columns 'packet sim over the phase'), seven more packet runs move the CBR "
+        "start (or stop) by 1/8, 2/8, ..., 7/8 of the flow's round at the change (d + q*/μ "
+        "before it, q* the law's equilibrium backlog: α for FAST, (α + β)/2 for Vegas and "
+        "Quick Vegas, none for TCP-Ho); with the nominal run they give the packets' [min, "
+        "max] over eight evenly spaced phases, and a fluid cell outside the tolerance of the "
         "nominal packet value but inside that range, or within the row's tolerance of its "
         "nearer end (each end is a run's value, judged as the nominal run is), agrees "
         "within the packets' phase spread."
