@@ -96,6 +96,10 @@ FloatArray = NDArray[np.float64]
 #: a class of one flow decides through :meth:`_AsyncLoop._decide_one` (the law's one-flow
 #: path); ``False``: through the class's whole arrays (the reference it must equal)
 ONE_FLOW_CLASS = True
+#: a class of several consecutive flows decides on views of their state and a sample of
+#: the class's flows only (:meth:`_AsyncLoop._decide_one`); ``False``: through the
+#: whole arrays (the reference it must equal)
+CLASS_VIEWS = True
 #: ``True``: a round skips work whose result it already has (the shared backlog of a
 #: window the round did not grow; the all-zero shares of a round without overflow);
 #: ``False``: every round does that work (the reference it must equal)
@@ -276,10 +280,25 @@ class _AsyncLoop:
         ]
         #: per class: its flow when it has one (else -1)
         self.single = [int(ix[0]) if ix.size == 1 else -1 for ix in self.ix]
+        #: per class: it decides on views of its flows' state (:meth:`_decide_one`)
+        self.views = [
+            self.K > 1
+            and isinstance(sel, slice)
+            and (ONE_FLOW_CLASS if ix.size == 1 else CLASS_VIEWS)
+            and _uniform_law(law, ix.size)
+            for ix, sel in zip(self.ix, self.sel, strict=True)
+        ]
+        self.dc_f = [float(dc[0]) for dc in self.dc]
+        self.half_d = [0.5 * dc for dc in self.dc]
         self.staggered = bool(np.any(run.start_f > 0.0) or np.any(np.isfinite(run.stop_f)))
         self.ls = start_law(law, F, self.staggered)
         self.cwnd0, self.incr, self.cap = self.ls.cwnd0, self.ls.incr, self.ls.cap
         self.cross = bool(run.cross)
+        # without cross traffic the available rate is μ at every round: each class's pipe
+        # μa d, 1/μa and the flows' share of the buffer are the same at every round
+        mu, buf = self.mu, self.buffer
+        fixed = [(mu * dc, 1.0 / mu, buf * (mu / mu)) for dc in self.dc]
+        self.fixed = None if self.cross else fixed
         self.spread_train = ack_train and self.cross
         # per flow: the window of the round in progress (0 before a flow's first round and
         # while it is inactive), the last RTTs its law read, totals
@@ -304,6 +323,7 @@ class _AsyncLoop:
         self.red_avg, self.red_t, self.red_q = 0.0, 0.0, 0.0
         # per class: the start of its round in progress, the ACK-train rate, the RTT history
         self.t = [np.zeros(1) for _ in self.ix]
+        self.t_f = [0.0] * self.K  # the same as floats
         self.ack_rate = [np.full(1, np.inf) for _ in self.ix]
         # per class: the runs of its ACK train (the window while the train is compressed)
         self.runs = [np.zeros(1) for _ in self.ix] if self.spread_train and train_runs else None
@@ -319,7 +339,7 @@ class _AsyncLoop:
         t_end = self.cfg.t_end
         next_report, k = time.monotonic(), 0
         while True:
-            starts = [float(tc[0]) for tc in self.t]
+            starts = self.t_f
             c = starts.index(min(starts))
             if starts[c] >= t_end:
                 break
@@ -344,9 +364,13 @@ class _AsyncLoop:
     def _round(self, c: int) -> FloatArray:
         """One round of class ``c``: physics at its start, the law's decision at its end."""
         ix, d, t, n = self.sel[c], self.dc[c], self.t[c], self.ix[c].size
-        t0 = float(t[0])
-        mu_a = self._mu_a(t0)
-        mud, inv_mu, b_tcp = mu_a * d, 1.0 / mu_a, self.buffer * (mu_a / self.mu)
+        t0 = self.t_f[c]
+        if self.fixed is None:
+            mu_a = self._mu_a(t0)
+            mud, inv_mu, b_tcp = mu_a * d, 1.0 / mu_a, self.buffer * (mu_a / self.mu)
+        else:
+            mu_a = self.mu
+            mud, inv_mu, b_tcp = self.fixed[c]
         if self.spread_train:
             np.minimum(self.ack_rate[c], mu_a, out=self.ack_rate[c])
         # ---------------- flows joining or leaving (this class's)
@@ -401,12 +425,15 @@ class _AsyncLoop:
         qf, qf_seen, lost_s = fw.qf, fw.seen, fw.lost
         self.ack_rate[c], self.carried[c], self.mu_prev[c] = fw.ack_rate, fw.carried, fw.mu_prev
         w_all = w1_s if others is None else w1_s + sum(others[0])
-        duration, rtts = round_rtts(qf, None, d, 0.5 * d, inv_mu, mu_a, None)
+        duration, rtts = round_rtts(qf, None, d, self.half_d[c], inv_mu, mu_a, None)
         if self.lag:
             rtts = lagged(self.history[c], rtts, self.lag)
         lost = self._losses(ix, lost_s, w1, w_all, t0, qf, mu_a)
         # ---------------- what the laws measure, totals, record, decision
-        sample, base_for_law = self._sample(ix, act, rtts, w1, acks)
+        views = self.views[c]
+        sample, base_c, mean_c = (self._sample_class if views else self._sample)(
+            ix, act, rtts, w1, acks
+        )
         got = w1 if lost is None else w1 - lost[ix]
         t_next = t + duration
         counting = t0 < self.cfg.t_end
@@ -419,13 +446,14 @@ class _AsyncLoop:
             peak = qf_seen[2] if self.model != "fluid" else qf_seen[3]
             self.recorder.add(
                 c, float(t_next[0]), w1, self.ls.state["phase"][ix].copy(),
-                backlog(w1, base_for_law[ix], sample.rtt_mean[ix]),
+                backlog(w1, base_c, mean_c),
                 float(rtts[1][0]), float((peak * (self.mu * inv_mu))[0]),
                 got / duration,
             )  # fmt: skip
         self.count[c] += 1
-        self._decide(ix, sample, lost, counting)
+        self._decide(ix, sample, lost, counting, views)
         self.t[c] = t_next
+        self.t_f[c] = float(t_next[0])
         return w1
 
     def _others(self, c: int, mu_a: FloatArray) -> tuple[list[float], list[float]] | None:
@@ -434,18 +462,20 @@ class _AsyncLoop:
             return None
         # in flight: the windows of their rounds less what an overflow already dropped
         pending, sel, w_class, single = self.pending, self.sel, self.w_class, self.single
-        w = {
-            # a one-flow class: NumPy's sum of one element, 0.0 + x, without its call
-            k: w_class[k]
-            - (0.0 + float(pending[single[k]]) if single[k] >= 0 else float(pending[sel[k]].sum()))
-            for k in range(self.K)
-            if k != c
-        }
-        ks = [k for k, wk in w.items() if wk > 0.0]
-        if not ks:
-            return None
+        dc = self.dc_f
         mua = float(mu_a[0])
-        return [w[k] for k in ks], [mua * float(self.dc[k][0]) for k in ks]
+        ws: list[float] = []
+        pipes: list[float] = []
+        for k in range(self.K):
+            if k == c:
+                continue
+            f = single[k]
+            # a one-flow class: NumPy's sum of one element, 0.0 + x, without its call
+            wk = w_class[k] - (0.0 + float(pending[f]) if f >= 0 else float(pending[sel[k]].sum()))
+            if wk > 0.0:
+                ws.append(wk)
+                pipes.append(mua * dc[k])
+        return (ws, pipes) if ws else None
 
     def _losses(
         self,
@@ -511,9 +541,10 @@ class _AsyncLoop:
         rtts: Rtts,
         w1: FloatArray,
         acks: FloatArray,
-    ) -> tuple[RoundSample, FloatArray]:
+    ) -> tuple[RoundSample, FloatArray, FloatArray]:
         """The sample of every flow: the class's round for its flows; the other flows get
-        their last values (their decisions are discarded)."""
+        their last values (their decisions are discarded). Also the base RTT and the mean
+        RTT the class's flows read."""
         for arr, v in zip(self.last, rtts, strict=True):
             arr[ix] = v
         rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = self.last
@@ -536,7 +567,39 @@ class _AsyncLoop:
         )
         sample.fwd_delay_base = np.where(np.isfinite(self.fwd_base), self.fwd_base, fwd_min)
         sample.fwd_delay_mean = fwd_mean.copy()
-        return sample, base_for_law
+        return sample, base_for_law[ix], sample.rtt_mean[ix]
+
+    def _sample_class(
+        self,
+        ix: Any,
+        act: NDArray[np.bool_],
+        rtts: Rtts,
+        w1: FloatArray,
+        acks: FloatArray,
+    ) -> tuple[RoundSample, FloatArray, FloatArray]:
+        """:meth:`_sample` for the class's flows only (a class that decides on views of its
+        flows' state, :meth:`_decide_one`): the same values, element for element."""
+        for arr, v in zip(self.last, rtts, strict=True):
+            arr[ix] = v
+        rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = (a[ix] for a in self.last)
+        cand = np.where(act, rtt_min, np.inf) if self.staggered else rtt_min
+        self.base_rtt[ix] = np.minimum(self.base_rtt[ix], cand)
+        base = self.base_rtt[ix]
+        base_for_law = np.where(np.isfinite(base), base, rtt_min)
+        fcand = np.where(act, fwd_min, np.inf) if self.staggered else fwd_min
+        self.fwd_base[ix] = np.minimum(self.fwd_base[ix], fcand)
+        fwd_base = self.fwd_base[ix]
+        sample = RoundSample(
+            cwnd=np.where(act, w1, self.cwnd0[ix]) if self.staggered else w1.copy(),
+            base_rtt=base_for_law,
+            rtt_mean=rtt_mean.copy(),
+            rtt_min=rtt_min.copy(),
+            rtt_max=rtt_max.copy(),
+            acks=acks.copy(),
+            fwd_delay_mean=fwd_mean.copy(),
+            fwd_delay_base=np.where(np.isfinite(fwd_base), fwd_base, fwd_min),
+        )
+        return sample, base_for_law, sample.rtt_mean
 
     def _decide(
         self,
@@ -544,17 +607,20 @@ class _AsyncLoop:
         sample: RoundSample,
         lost: FloatArray | None,
         counting: bool,
+        views: bool = False,
     ) -> None:
-        """The law decides for the class's flows; the other flows keep state and action."""
+        """The law decides for the class's flows; the other flows keep state and action.
+        ``views``: the class decides on views (:meth:`_decide_one`; ``sample`` is the
+        class's flows' only)."""
         if self.whole is not None and lost is not None:
             on = np.zeros(self.F, dtype=bool)
             on[ix] = self.active[ix]
             alone = np.full(self.F, int(np.count_nonzero(self.active)) == 1)
             lost = self.whole(lost, on, alone)
-        whole = self.K == 1
-        if not whole and ONE_FLOW_CLASS and isinstance(ix, slice) and ix.stop - ix.start == 1:
+        if views:
             self._decide_one(ix, sample, lost, counting)
             return
+        whole = self.K == 1
         state = self.ls.state
         keep = None if whole else {k: v.copy() for k, v in state.items()}
         mask = np.zeros(self.F, dtype=bool)
@@ -576,28 +642,19 @@ class _AsyncLoop:
     def _decide_one(
         self,
         ix: slice,
-        sample: RoundSample,
+        one: RoundSample,
         lost: FloatArray | None,
         counting: bool,
     ) -> None:
-        """:meth:`_decide` for a class of one flow: the law decides that flow alone, on
-        views of its state (so a law's one-flow path, on Python floats, applies). A law
-        decides each flow from that flow's own state and sample, so this is the same
-        decision; the other flows' state and action are untouched, as there."""
+        """:meth:`_decide` for a class of consecutive flows (``one``: their sample,
+        :meth:`_sample_class`): the law decides those flows alone, on views of their state
+        (so a law's one-flow path, on Python floats, applies to a class of one flow). A law
+        decides each flow from that flow's own state and sample (with the same parameters
+        for every flow: :func:`_uniform_law`), so this is the same decision; the other
+        flows' state and action are untouched, as there."""
         state = self.ls.state
         view = {k: v[ix] for k, v in state.items()}
         sub = dict(view)
-        fm, fb = sample.fwd_delay_mean, sample.fwd_delay_base
-        one = RoundSample(
-            cwnd=sample.cwnd[ix],
-            base_rtt=sample.base_rtt[ix],
-            rtt_mean=sample.rtt_mean[ix],
-            rtt_min=sample.rtt_min[ix],
-            rtt_max=sample.rtt_max[ix],
-            acks=sample.acks[ix],
-            fwd_delay_mean=None if fm is None else fm[ix],
-            fwd_delay_base=None if fb is None else fb[ix],
-        )
         cwnd0, incr, cap = decide(
             self.law, sub, one, None if lost is None else lost[ix], self.active[ix].copy(),
             one.cwnd, self.cfg.frac, counting, self.losses[ix], None, self.recovering[ix],
@@ -634,6 +691,18 @@ class _AsyncLoop:
             exit_lag_rows=self.lag if run.every == 1 else 0,
             all_rounds_recorded=run.every == 1,
         )
+
+
+def _uniform_law(law: ControlLaw, n: int) -> bool:
+    """Whether ``law`` can decide ``n`` of its flows alone: its parameters are the same for
+    every flow (no per-flow arrays, which belong to all the flows)."""
+    if any(isinstance(v, list | tuple | np.ndarray) for v in law.params().values()):
+        return False
+    try:
+        law.init_state(n)
+    except (ValueError, TypeError):
+        return False
+    return True
 
 
 def _sum(x: FloatArray, n: int) -> FloatArray:
