@@ -71,6 +71,7 @@ from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
 from ..path import Path
 from ..queueing import RedParameters, red_drop_probability
+from . import _rounds_law
 from ._rounds_async_trace import AsyncRecorder, AsyncRoundTrace
 from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model
 from ._rounds_inputs import CrossTraffic, PathBatch
@@ -92,6 +93,8 @@ from ._rounds_results import RECORDABLE
 __all__ = ["rtt_classes", "shared_backlog", "simulate_rounds_async"]
 
 FloatArray = NDArray[np.float64]
+#: the RTTs of :data:`~._rounds_physics.Rtts` for a class of one flow, as floats
+_Floats = tuple[float, float, float, float, float]
 
 #: a class of one flow decides through :meth:`_AsyncLoop._decide_one` (the law's one-flow
 #: path); ``False``: through the class's whole arrays (the reference it must equal)
@@ -100,6 +103,10 @@ ONE_FLOW_CLASS = True
 #: the class's flows only (:meth:`_AsyncLoop._decide_one`); ``False``: through the
 #: whole arrays (the reference it must equal)
 CLASS_VIEWS = True
+#: a class of one flow without cross traffic, joins or leaves (and ``drop_share`` not
+#: ``"growth"``) steps its rounds on Python floats (:meth:`_AsyncLoop._round_one`);
+#: ``False``: on arrays (the reference it must equal)
+FLOAT_ROUNDS = True
 #: ``True``: a round skips work whose result it already has (the shared backlog of a
 #: window the round did not grow; the all-zero shares of a round without overflow);
 #: ``False``: every round does that work (the reference it must equal)
@@ -327,12 +334,30 @@ class _AsyncLoop:
         self.ack_rate = [np.full(1, np.inf) for _ in self.ix]
         # per class: the runs of its ACK train (the window while the train is compressed)
         self.runs = [np.zeros(1) for _ in self.ix] if self.spread_train and train_runs else None
-        self.history: list[deque[Rtts]] = [deque() for _ in self.ix]
+        # (of floats for a class stepped on floats, :meth:`_round_one`)
+        self.history: list[deque[Any]] = [deque() for _ in self.ix]
         # per class, with cross traffic: the backlog its last round left, and its rate
         self.carried = [np.zeros(1) for _ in self.ix]
         self.mu_prev = [self.mu for _ in self.ix]
         self.count = [0] * self.K
         self.recorder = AsyncRecorder(self.ix, F, run.rec)
+        # per class: its rounds on Python floats (_round_one), and what they use
+        self.floats = [
+            FLOAT_ROUNDS
+            and views
+            and ix.size == 1
+            and self.fixed is not None
+            and not self.staggered
+            and self.growth is None
+            for ix, views in zip(self.ix, self.views, strict=True)
+        ]
+        self.flow = [int(ix[0]) for ix in self.ix]  # (its flow, for a class of one)
+        self.mu_f = float(self.mu[0])
+        self.fixed_f = [tuple(float(x[0]) for x in fx) for fx in fixed]
+        self.half_f = [float(h[0]) for h in self.half_d]
+        one_flow_path = getattr(law, "_one_flow_path", None)
+        #: the law's decision for one flow on Python floats (``None``: it has none)
+        self.law_floats = one_flow_path() if one_flow_path is not None else None
 
     # ----------------------------------------------------------------------- the loop
     def run(self, progress: Callable[[float], None] | None) -> AsyncRoundTrace:
@@ -343,7 +368,7 @@ class _AsyncLoop:
             c = starts.index(min(starts))
             if starts[c] >= t_end:
                 break
-            w1 = self._round(c)
+            w1 = self._round_one(c) if self.floats[c] else self._round(c)
             k += 1
             if (k & 31) == 31:
                 _check_bounded(w1, k)
@@ -456,6 +481,142 @@ class _AsyncLoop:
         self.t_f[c] = float(t_next[0])
         return w1
 
+    def _round_one(self, c: int) -> FloatArray:
+        """:meth:`_round` for a class of one flow (:attr:`floats`: no cross traffic, no
+        joins or leaves, ``drop_share`` not ``"growth"``) on Python floats. Every value is
+        the one :meth:`_round` computes: the same IEEE operations in the same order on the
+        one element of its arrays (NumPy's ``maximum`` and ``minimum`` as :func:`_np_max`
+        and :func:`_np_min`; a sum of one element as ``0.0 + x``), without NumPy's fixed
+        cost per operation; only the law's decision after a loss takes the arrays."""
+        f, ix, model = self.flow[c], self.sel[c], self.model
+        t0 = self.t_f[c]
+        d, half_d = self.dc_f[c], self.half_f[c]
+        mud, inv_mu, b_tcp = self.fixed_f[c]
+        # ---------------- growth of the round through per-ACK increments (acks = w0)
+        w0 = float(self.cwnd0[f])
+        z = _np_max(_np_min(float(self.incr[f]) * w0, float(self.cap[f]) - w0), 0.0)
+        w1 = w0 + z
+        # ---------------- the shared queue (forward_round without cross traffic)
+        others = self._others(c, self.mu)
+        if others is None:
+            qf0, pipe, w_all = _np_max(w0 - mud, 0.0), mud, w1
+        else:
+            ws, pipes = others
+            qf0 = shared_backlog([w0, *ws], [mud, *pipes])
+            same = SKIP_UNCHANGED and z == 0.0
+            pipe = w1 - (qf0 if same else shared_backlog([w1, *ws], [mud, *pipes]))
+            w_all = w1 + sum(ws)
+        qf1 = _np_max(w1 - pipe, 0.0)
+        if model == "fluid":
+            q_min = q_mean = q_max = qf1
+        else:
+            q_min, q_max = qf0, qf0 + z
+            q_mean = q_max if model == "last" else qf0 + 0.5 * z
+        lost_s = None
+        if self.finite_buf:
+            lost_s = _np_max(_np_max(q_max, qf1) - b_tcp, 0.0)
+            q_min, q_mean = _np_min(q_min, b_tcp), _np_min(q_mean, b_tcp)
+            q_max, qf1 = _np_min(q_max, b_tcp), _np_min(qf1, b_tcp)
+        # ---------------- the round's duration and RTTs (round_rtts, lagged)
+        duration = d + qf1 * inv_mu
+        r_min = d + q_min * inv_mu
+        r_mean = d + q_mean * inv_mu
+        rtts = (r_min, r_mean, d + q_max * inv_mu, r_min - half_d, r_mean - half_d)
+        if self.lag:
+            rtts = _lagged_floats(self.history[c], rtts, self.lag)
+        lost = self._losses_one(f, lost_s, w1, w_all, t0, q_mean)
+        # ---------------- what the law measures (_sample_class), totals, record
+        for arr, v in zip(self.last, rtts, strict=True):
+            arr[f] = v
+        r_min, r_mean, r_max, fwd_min, fwd_mean = rtts
+        base = _np_min(float(self.base_rtt[f]), r_min)
+        self.base_rtt[f] = base
+        base_for_law = base if math.isfinite(base) else r_min
+        fwd_base = _np_min(float(self.fwd_base[f]), fwd_min)
+        self.fwd_base[f] = fwd_base
+        fwd_base_for_law = fwd_base if math.isfinite(fwd_base) else fwd_min
+        got = w1 if lost is None else w1 - float(lost[f])
+        t_next = t0 + duration
+        counting = t0 < self.cfg.t_end
+        if counting:
+            share = min(1.0, (self.cfg.t_end - t0) / duration)
+            self.delivered[f] += got * share
+        self.w_cur[f] = w1
+        self.w_class[c] = 0.0 + w1
+        w1_a = np.array([w1])
+        if self.count[c] % self.cfg.every == 0:
+            peak = q_max if model != "fluid" else qf1
+            delta = backlog(w1, base_for_law, r_mean) if r_mean != 0.0 else math.nan
+            self.recorder.add(
+                c, t_next, w1_a, self.ls.state["phase"][ix].copy(), np.array([delta]), r_mean,
+                peak * (self.mu_f * inv_mu), np.array([got / duration]),
+            )  # fmt: skip
+        self.count[c] += 1
+        # ---------------- the law's decision
+        fl = self.law_floats
+        quiet = lost is None or (
+            _rounds_law.loss_events is _LOSS_EVENTS and not float(lost[f]) > 1e-9
+        )
+        out = None
+        if fl is not None and quiet:
+            # decide() without a loss event: the law's round decision on floats
+            state = self.ls.state
+            view = {k: v[ix] for k, v in state.items()}
+            sub = dict(view)
+            out = fl(sub, w1, base_for_law, r_mean)
+            for key, arr in sub.items():
+                if arr is not view[key]:  # the law replaced the array instead of updating it
+                    state[key][ix] = arr
+        if out is not None:
+            if self.active[f] and self.recovering[f] > 0:
+                self.recovering[f] -= 1
+            self.cwnd0[f], self.incr[f], self.cap[f] = out
+        else:
+            one = RoundSample(
+                cwnd=w1_a.copy(),
+                base_rtt=np.array([base_for_law]),
+                rtt_mean=np.array([r_mean]),
+                rtt_min=np.array([r_min]),
+                rtt_max=np.array([r_max]),
+                acks=np.array([w0]),
+                fwd_delay_mean=np.array([fwd_mean]),
+                fwd_delay_base=np.array([fwd_base_for_law]),
+            )
+            self._decide_one(ix, one, lost, counting)
+        self.t_f[c] = t_next
+        return w1_a
+
+    def _losses_one(
+        self, f: int, lost_s: float | None, w1: float, w_all: float, t0: float, q_mean: float
+    ) -> FloatArray | None:
+        """:meth:`_losses` for a class of one flow ``f`` on floats (:meth:`_round_one`)."""
+        lost: FloatArray | None = None
+        lost_f = 0.0 if lost_s is None else lost_s
+        # no overflow: the proportional shares are all zero (adding them changes nothing)
+        skip = SKIP_UNCHANGED and lost_f == 0.0 and self.share is None
+        if lost_s is not None and not skip:
+            w = np.where(self.active, self.w_cur - self.pending, 0.0)
+            np.maximum(w, 0.0, out=w)
+            w[f] = w1
+            if w_all > 0.0:
+                mine = (w / w_all) * lost_f
+                self.pending += mine if self.share is None else self.share(mine, w)
+        pending = float(self.pending[f])
+        if pending > 0.0:
+            lost = np.zeros(self.F)
+            lost[f] = pending
+            self.pending[f] = 0.0
+        if self.red is not None:
+            p = self._red_probability(self.red, t0, q_mean, self.mu_f)
+            if p > 0.0:
+                debt = float(self.red_debt[f]) + p * w1
+                whole = float(math.floor(debt)) if math.isfinite(debt) else float(np.floor(debt))
+                self.red_debt[f] = debt - whole
+                if lost is None:
+                    lost = np.zeros(self.F)
+                lost[f] += whole
+        return lost
+
     def _others(self, c: int, mu_a: FloatArray) -> tuple[list[float], list[float]] | None:
         """The other classes' windows in flight and pipes ``μa d_k`` (``None``: none sends)."""
         if self.K == 1:
@@ -516,15 +677,7 @@ class _AsyncLoop:
             lost[ix] = self.pending[ix]
             self.pending[ix] = 0.0
         if self.red is not None:
-            # the averaged queue follows the queue held since the last event, mu arrivals/s
-            arrivals = float(self.mu[0]) * max(t0 - self.red_t, 0.0)
-            keep = (1.0 - self.red.w_q) ** arrivals
-            self.red_avg = self.red_q + (self.red_avg - self.red_q) * keep
-            self.red_t = t0
-            # float arithmetic in the same order as the arrays' (IEEE double, as NumPy's)
-            self.red_q = float(qf[1][0]) * (float(self.mu[0]) / float(mu_a[0]))
-            below = self.red_avg < self.red.min_th_pkts
-            p = 0.0 if below else float(red_drop_probability(self.red_avg, self.red))
+            p = self._red_probability(self.red, t0, float(qf[1][0]), float(mu_a[0]))
             if p > 0.0:
                 self.red_debt[ix] += p * w1
                 whole = np.floor(self.red_debt[ix])
@@ -533,6 +686,20 @@ class _AsyncLoop:
                     lost = np.zeros(self.F)
                 lost[ix] += whole
         return lost
+
+    def _red_probability(self, red: RedParameters, t0: float, q_mean: float, mu_a: float) -> float:
+        """RED's drop probability for a round starting at ``t0`` (the averaged queue
+        updated to ``t0``); ``q_mean`` (the round's mean backlog at rate ``mu_a``) is the
+        queue held until the next event."""
+        # the averaged queue follows the queue held since the last event, mu arrivals/s
+        arrivals = self.mu_f * max(t0 - self.red_t, 0.0)
+        keep = (1.0 - red.w_q) ** arrivals
+        self.red_avg = self.red_q + (self.red_avg - self.red_q) * keep
+        self.red_t = t0
+        # float arithmetic in the same order as the arrays' (IEEE double, as NumPy's)
+        self.red_q = q_mean * (self.mu_f / mu_a)
+        below = self.red_avg < red.min_th_pkts
+        return 0.0 if below else float(red_drop_probability(self.red_avg, red))
 
     def _sample(
         self,
@@ -691,6 +858,37 @@ class _AsyncLoop:
             exit_lag_rows=self.lag if run.every == 1 else 0,
             all_rounds_recorded=run.every == 1,
         )
+
+
+#: the loss-event rule at import (an experiment may replace it: the float path then
+#: decides every lossy round through :func:`~._rounds_law.decide`)
+_LOSS_EVENTS = _rounds_law.loss_events
+
+
+def _np_max(a: float, b: float) -> float:
+    """``np.maximum`` of two floats as NumPy computes it on arrays of one element: NaN if
+    either is; of two equal values (``0.0`` and ``-0.0``) the second."""
+    return a if a > b or a != a else b
+
+
+def _np_min(a: float, b: float) -> float:
+    """``np.minimum`` of two floats as NumPy computes it on arrays of one element."""
+    return a if a < b or a != a else b
+
+
+def _lagged_floats(history: deque[Any], now: _Floats, lag: int) -> _Floats:
+    """:func:`~._rounds_physics.lagged` on the floats of a class of one flow."""
+    history.append(now)
+    cur_min, cur_fmin = now[0], now[3]
+    past = history.popleft() if len(history) > lag else history[0]
+    rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = past
+    return (
+        _np_min(rtt_min, cur_min),
+        rtt_mean,
+        _np_max(rtt_max, cur_min),
+        _np_min(fwd_min, cur_fmin),
+        fwd_mean,
+    )
 
 
 def _uniform_law(law: ControlLaw, n: int) -> bool:
