@@ -50,6 +50,9 @@ def test_one_flow_classes_change_no_result(
 ) -> None:
     law, kw, params = case
     sc = build_scenario("thesis-two-flow", **kw).with_algorithm(law, **params)
+    # the rounds on arrays (a class of one flow otherwise steps on floats and decides
+    # through _decide_one only after a loss: tests/fluid/test_rounds_async_speed.py)
+    monkeypatch.setattr(_rounds_async, "FLOAT_ROUNDS", False)
     calls = {"one": 0}
     one = _rounds_async._AsyncLoop._decide_one
 
