@@ -4,7 +4,8 @@ Two paths save most of a round's time in the report's runs of flows with differe
 RTTs: a class of one flow (the thesis's two-flow runs) steps its rounds on Python floats
 (``_AsyncLoop._round_one``), and a class of several consecutive flows (the many-flows
 section's RTT classes of 20) decides on views of its flows' state with a sample of its
-flows only. The reference for each is the same run through the arrays
+flows only, its queue and RTTs on floats (``_AsyncLoop._round_class``). The reference for
+each is the same run through the arrays
 (``_rounds_async.FLOAT_ROUNDS = False``, ``_rounds_async.CLASS_VIEWS = False``); every
 field of the result must be the same bit for bit.
 """
@@ -92,13 +93,20 @@ def test_classes_of_many_flows_decide_on_views_without_changing_a_result(
     # three RTT classes of 20 flows (the many-flows section's qv-different-rtt)
     sc = build_scenario("qv-different-rtt", duration="40s").with_algorithm(law)
     calls = _counting(monkeypatch, "_decide_one")
+    on_floats = _counting(monkeypatch, "_round_class")
     fast = simulate_scenario_rounds(sc)
-    assert calls["n"] > 100
+    assert calls["n"] > 100 and on_floats["n"] == calls["n"]
+    # the views with the class's queue on arrays, then the whole arrays
+    monkeypatch.setattr(_rounds_async, "FLOAT_ROUNDS", False)
+    calls["n"] = on_floats["n"] = 0
+    views = simulate_scenario_rounds(sc)
+    assert calls["n"] > 100 and on_floats["n"] == 0
     monkeypatch.setattr(_rounds_async, "CLASS_VIEWS", False)
     calls["n"] = 0
     reference = simulate_scenario_rounds(sc)
     assert calls["n"] == 0
     assert_same(fast, reference)
+    assert_same(views, reference)
 
 
 def test_per_flow_law_parameters_take_the_arrays_and_equal_the_scalar_run() -> None:

@@ -345,13 +345,13 @@ class _AsyncLoop:
         self.floats = [
             FLOAT_ROUNDS
             and views
-            and ix.size == 1
             and self.fixed is not None
             and not self.staggered
             and self.growth is None
             for ix, views in zip(self.ix, self.views, strict=True)
         ]
         self.flow = [int(ix[0]) for ix in self.ix]  # (its flow, for a class of one)
+        self.flow_of = [int(ix[0]) if ix.size == 1 else -1 for ix in self.ix]
         self.mu_f = float(self.mu[0])
         self.fixed_f = [tuple(float(x[0]) for x in fx) for fx in fixed]
         self.half_f = [float(h[0]) for h in self.half_d]
@@ -368,7 +368,10 @@ class _AsyncLoop:
             c = starts.index(min(starts))
             if starts[c] >= t_end:
                 break
-            w1 = self._round_one(c) if self.floats[c] else self._round(c)
+            if not self.floats[c]:
+                w1 = self._round(c)
+            else:
+                w1 = self._round_one(c) if self.flow_of[c] >= 0 else self._round_class(c)
             k += 1
             if (k & 31) == 31:
                 _check_bounded(w1, k)
@@ -453,7 +456,10 @@ class _AsyncLoop:
         duration, rtts = round_rtts(qf, None, d, self.half_d[c], inv_mu, mu_a, None)
         if self.lag:
             rtts = lagged(self.history[c], rtts, self.lag)
-        lost = self._losses(ix, lost_s, w1, w_all, t0, qf, mu_a)
+        lost = self._losses(
+            ix, None if lost_s is None else float(lost_s[0]), w1,
+            float(np.asarray(w_all).ravel()[0]), t0, float(qf[1][0]), float(mu_a[0]),
+        )  # fmt: skip
         # ---------------- what the laws measure, totals, record, decision
         views = self.views[c]
         sample, base_c, mean_c = (self._sample_class if views else self._sample)(
@@ -488,42 +494,14 @@ class _AsyncLoop:
         one element of its arrays (NumPy's ``maximum`` and ``minimum`` as :func:`_np_max`
         and :func:`_np_min`; a sum of one element as ``0.0 + x``), without NumPy's fixed
         cost per operation; only the law's decision after a loss takes the arrays."""
-        f, ix, model = self.flow[c], self.sel[c], self.model
+        f, ix = self.flow[c], self.sel[c]
         t0 = self.t_f[c]
-        d, half_d = self.dc_f[c], self.half_f[c]
-        mud, inv_mu, b_tcp = self.fixed_f[c]
+        inv_mu = self.fixed_f[c][1]
         # ---------------- growth of the round through per-ACK increments (acks = w0)
         w0 = float(self.cwnd0[f])
         z = _np_max(_np_min(float(self.incr[f]) * w0, float(self.cap[f]) - w0), 0.0)
         w1 = w0 + z
-        # ---------------- the shared queue (forward_round without cross traffic)
-        others = self._others(c, self.mu)
-        if others is None:
-            qf0, pipe, w_all = _np_max(w0 - mud, 0.0), mud, w1
-        else:
-            ws, pipes = others
-            qf0 = shared_backlog([w0, *ws], [mud, *pipes])
-            same = SKIP_UNCHANGED and z == 0.0
-            pipe = w1 - (qf0 if same else shared_backlog([w1, *ws], [mud, *pipes]))
-            w_all = w1 + sum(ws)
-        qf1 = _np_max(w1 - pipe, 0.0)
-        if model == "fluid":
-            q_min = q_mean = q_max = qf1
-        else:
-            q_min, q_max = qf0, qf0 + z
-            q_mean = q_max if model == "last" else qf0 + 0.5 * z
-        lost_s = None
-        if self.finite_buf:
-            lost_s = _np_max(_np_max(q_max, qf1) - b_tcp, 0.0)
-            q_min, q_mean = _np_min(q_min, b_tcp), _np_min(q_mean, b_tcp)
-            q_max, qf1 = _np_min(q_max, b_tcp), _np_min(qf1, b_tcp)
-        # ---------------- the round's duration and RTTs (round_rtts, lagged)
-        duration = d + qf1 * inv_mu
-        r_min = d + q_min * inv_mu
-        r_mean = d + q_mean * inv_mu
-        rtts = (r_min, r_mean, d + q_max * inv_mu, r_min - half_d, r_mean - half_d)
-        if self.lag:
-            rtts = _lagged_floats(self.history[c], rtts, self.lag)
+        lost_s, w_all, q_mean, peak, duration, rtts = self._queue_floats(c, w0, z, w1)
         lost = self._losses_one(f, lost_s, w1, w_all, t0, q_mean)
         # ---------------- what the law measures (_sample_class), totals, record
         for arr, v in zip(self.last, rtts, strict=True):
@@ -545,7 +523,6 @@ class _AsyncLoop:
         self.w_class[c] = 0.0 + w1
         w1_a = np.array([w1])
         if self.count[c] % self.cfg.every == 0:
-            peak = q_max if model != "fluid" else qf1
             delta = backlog(w1, base_for_law, r_mean) if r_mean != 0.0 else math.nan
             self.recorder.add(
                 c, t_next, w1_a, self.ls.state["phase"][ix].copy(), np.array([delta]), r_mean,
@@ -585,6 +562,86 @@ class _AsyncLoop:
             self._decide_one(ix, one, lost, counting)
         self.t_f[c] = t_next
         return w1_a
+
+    def _queue_floats(
+        self, c: int, w0_s: float, z_s: float, w1_s: float
+    ) -> tuple[float | None, float, float, float, float, _Floats]:
+        """The shared queue of a round of class ``c`` on floats (:attr:`floats`), the
+        class's windows ``w0_s`` at its start, ``w1_s = w0_s + z_s`` at its end: what
+        :meth:`_round` computes through :func:`~._rounds_loop_parts.forward_round` without
+        cross traffic, :func:`~._rounds_physics.round_rtts` and
+        :func:`~._rounds_physics.lagged`, the same operations in the same order.
+
+        Returns the overflow beyond the buffer (``None``: infinite buffer), the windows in
+        flight of every class, the mean and the recorded peak backlog, the round's duration
+        and the RTTs the law reads."""
+        model = self.model
+        d, half_d = self.dc_f[c], self.half_f[c]
+        mud, inv_mu, b_tcp = self.fixed_f[c]
+        others = self._others(c, self.mu)
+        if others is None:
+            qf0, pipe, w_all = _np_max(w0_s - mud, 0.0), mud, w1_s
+        else:
+            ws, pipes = others
+            qf0 = shared_backlog([w0_s, *ws], [mud, *pipes])
+            same = SKIP_UNCHANGED and z_s == 0.0
+            pipe = w1_s - (qf0 if same else shared_backlog([w1_s, *ws], [mud, *pipes]))
+            w_all = w1_s + sum(ws)
+        qf1 = _np_max(w1_s - pipe, 0.0)
+        if model == "fluid":
+            q_min = q_mean = q_max = qf1
+        else:
+            q_min, q_max = qf0, qf0 + z_s
+            q_mean = q_max if model == "last" else qf0 + 0.5 * z_s
+        lost_s = None
+        if self.finite_buf:
+            lost_s = _np_max(_np_max(q_max, qf1) - b_tcp, 0.0)
+            q_min, q_mean = _np_min(q_min, b_tcp), _np_min(q_mean, b_tcp)
+            q_max, qf1 = _np_min(q_max, b_tcp), _np_min(qf1, b_tcp)
+        duration = d + qf1 * inv_mu
+        r_min = d + q_min * inv_mu
+        r_mean = d + q_mean * inv_mu
+        rtts = (r_min, r_mean, d + q_max * inv_mu, r_min - half_d, r_mean - half_d)
+        if self.lag:
+            rtts = _lagged_floats(self.history[c], rtts, self.lag)
+        peak = q_max if model != "fluid" else qf1
+        return lost_s, w_all, q_mean, peak, duration, rtts
+
+    def _round_class(self, c: int) -> FloatArray:
+        """:meth:`_round` for a class of several consecutive flows (:attr:`floats`): the
+        flows' windows on arrays, the class's queue and RTTs on floats
+        (:meth:`_queue_floats`); the same values."""
+        ix, n = self.sel[c], self.ix[c].size
+        t0 = self.t_f[c]
+        act = self.active[ix]
+        # ---------------- growth of the round through per-ACK increments
+        w0 = acks = self.cwnd0[ix]
+        z = np.minimum(self.incr[ix] * acks, self.cap[ix] - w0)
+        np.maximum(z, 0.0, out=z)
+        w1 = w0 + z
+        w0_s, z_s = float(_sum(w0, n)[0]), float(_sum(z, n)[0])
+        w1_s = w0_s + z_s
+        lost_s, w_all, q_mean, peak, duration, rtts = self._queue_floats(c, w0_s, z_s, w1_s)
+        lost = self._losses(ix, lost_s, w1, w_all, t0, q_mean, self.mu_f)
+        # ---------------- what the laws measure, totals, record, decision
+        sample, base_c, mean_c = self._sample_class(ix, act, rtts, w1, acks)
+        got = w1 if lost is None else w1 - lost[ix]
+        t_next = t0 + duration
+        counting = t0 < self.cfg.t_end
+        if counting:
+            share = min(1.0, (self.cfg.t_end - t0) / duration)
+            self.delivered[ix] += got * share
+        self.w_cur[ix] = w1
+        self.w_class[c] = 0.0 + w1_s  # (NumPy's sum of one element)
+        if self.count[c] % self.cfg.every == 0:
+            self.recorder.add(
+                c, t_next, w1, self.ls.state["phase"][ix].copy(), backlog(w1, base_c, mean_c),
+                rtts[1], peak * (self.mu_f * self.fixed_f[c][1]), got / duration,
+            )  # fmt: skip
+        self.count[c] += 1
+        self._decide(ix, sample, lost, counting, True)
+        self.t_f[c] = t_next
+        return w1
 
     def _losses_one(
         self, f: int, lost_s: float | None, w1: float, w_all: float, t0: float, q_mean: float
@@ -641,12 +698,12 @@ class _AsyncLoop:
     def _losses(
         self,
         ix: Any,
-        lost_s: FloatArray | None,
+        lost_s: float | None,
         w1: FloatArray,
-        w_all: Any,
+        total: float,
         t0: float,
-        qf: tuple[FloatArray, ...],
-        mu_a: FloatArray,
+        q_mean: float,
+        mu_a: float,
     ) -> FloatArray | None:
         """Per-flow losses of the round (full length F, zero outside the class): the
         class's share of a buffer overflow and of the overflows at other classes' rounds
@@ -655,17 +712,17 @@ class _AsyncLoop:
         A drop-tail overflow at the peak of this round falls on every flow in flight in
         proportion to its window (the hybrid's rule: in proportion to its arrivals), not
         only on this class: the other classes' flows take their share at the end of their
-        own next round. ``w_all``: the windows in flight of every class (the shares'
-        denominator)."""
+        own next round. ``lost_s``: the class's overflow (``None``: infinite buffer);
+        ``total``: the windows in flight of every class (the shares' denominator);
+        ``q_mean``: the round's mean backlog at available rate ``mu_a`` (RED)."""
         lost: FloatArray | None = None
-        lost_f = 0.0 if lost_s is None else float(lost_s[0])
+        lost_f = 0.0 if lost_s is None else lost_s
         # no overflow: the proportional shares are all zero (adding them changes nothing)
         skip = SKIP_UNCHANGED and lost_f == 0.0 and self.share is None
         if lost_s is not None and not skip:
             w = np.where(self.active, self.w_cur - self.pending, 0.0)
             np.maximum(w, 0.0, out=w)
             w[ix] = w1
-            total = float(np.asarray(w_all).ravel()[0])
             if self.growth is not None:
                 g = np.where(self.active, self.growth, 0.0)
                 self.pending += growth_shares(lost_f, g, w)
@@ -677,7 +734,7 @@ class _AsyncLoop:
             lost[ix] = self.pending[ix]
             self.pending[ix] = 0.0
         if self.red is not None:
-            p = self._red_probability(self.red, t0, float(qf[1][0]), float(mu_a[0]))
+            p = self._red_probability(self.red, t0, q_mean, mu_a)
             if p > 0.0:
                 self.red_debt[ix] += p * w1
                 whole = np.floor(self.red_debt[ix])
@@ -740,13 +797,15 @@ class _AsyncLoop:
         self,
         ix: Any,
         act: NDArray[np.bool_],
-        rtts: Rtts,
+        rtts: Rtts | _Floats,
         w1: FloatArray,
         acks: FloatArray,
     ) -> tuple[RoundSample, FloatArray, FloatArray]:
         """:meth:`_sample` for the class's flows only (a class that decides on views of its
-        flows' state, :meth:`_decide_one`): the same values, element for element."""
-        for arr, v in zip(self.last, rtts, strict=True):
+        flows' state, :meth:`_decide_one`): the same values, element for element.
+        ``rtts``: the class's (arrays of one element, or floats: :meth:`_round_class`)."""
+        values: Sequence[Any] = rtts
+        for arr, v in zip(self.last, values, strict=True):
             arr[ix] = v
         rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = (a[ix] for a in self.last)
         cand = np.where(act, rtt_min, np.inf) if self.staggered else rtt_min
