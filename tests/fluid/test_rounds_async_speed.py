@@ -47,6 +47,8 @@ def _counting(monkeypatch: pytest.MonkeyPatch, name: str) -> dict[str, int]:
         ("enhanced-vegas", {"delta": 1.0}, {"queue": "red", "x2": "10ms"}, {}),
         ("vegas", {"alpha": 1.0, "beta": 3.0}, {"queue": "red", "x2": "110ms"}, {}),
         ("tcp-ho", {}, {"queue": "red", "x2": "30ms"}, {}),
+        # RED's whole dropped packets: loss events through the arrays
+        ("reno", {}, {"queue": "red", "x2": "30ms"}, {}),
         # a law without a decision on floats: every decision through the arrays
         ("itcp-vegas", {}, {"queue": "red", "x2": "30ms"}, {}),
         # drop-tail overflows shared between the classes, loss episodes
@@ -58,10 +60,12 @@ def _counting(monkeypatch: pytest.MonkeyPatch, name: str) -> dict[str, int]:
         ("vegas", {}, {"queue": "red", "x2": "50ms"}, {"rtt_model": "fluid"}),
         ("vegas", {}, {"queue": "red", "x2": "50ms"}, {"rtt_model": "last"}),
         ("fast", {}, {"x2": "30ms"}, {"feedback_rounds": 0, "record_every": 3}),
+        # an infinite buffer (no overflow)
+        ("vegas", {}, {"x2": "30ms", "buffer": "inf"}, {}),
     ],
     ids=[
-        "evegas-red", "vegas13-red", "tcp-ho-red", "itcp-red", "reno", "fast", "quick-vegas",
-        "reno-in-turn", "vegas-fluid", "vegas-last", "fast-lag0",
+        "evegas-red", "vegas13-red", "tcp-ho-red", "reno-red", "itcp-red", "reno", "fast",
+        "quick-vegas", "reno-in-turn", "vegas-fluid", "vegas-last", "fast-lag0", "vegas-inf",
     ],
 )  # fmt: skip
 def test_one_flow_classes_on_floats_change_no_result(
