@@ -53,6 +53,13 @@ traffic carried is its schedule over ``[0, duration_s]``.
 With every flow in one class the events are the synchronous model's rounds and every
 operation is the synchronous model's (tests/fluid/test_rounds_async.py checks the traces
 are identical).
+
+Without cross traffic, joins or leaves, a class's round is computed on Python floats where
+its arrays would hold one value: the whole round of a class of one flow (the law deciding
+through its one-flow path on floats when the round has no loss event), the shared queue
+and RTTs of a class of several consecutive flows (whose law decides on views of their
+state). The operations and their order are the arrays', so the results are the same bit
+for bit (tests/fluid/test_rounds_async_speed.py compares them with the array path).
 """
 
 from __future__ import annotations
