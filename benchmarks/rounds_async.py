@@ -146,7 +146,7 @@ def main() -> None:
             print(f"(no reference tree at {args.reference}: timing this tree only)")
     cases = args.only or list(CASES)
     print(f"load average before: {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} CPUs")
-    print(f"{'case':<26} {'tree':<10} {'rounds':>7} {'CPU s':>7} {'wall s':>7} {'rounds/s':>9}")
+    print(f"{'case':<30} {'tree':<10} {'rounds':>7} {'CPU s':>7} {'wall s':>7} {'rounds/s':>9}")
     records = []
     for case in cases:
         cpus: dict[str, float] = {}
@@ -157,7 +157,7 @@ def main() -> None:
             rate = rec["rounds"] / rec["cpu_s"]
             cpus[tree] = rec["cpu_s"]
             print(
-                f"{case:<26} {tree:<10} {rec['rounds']:>7d} {rec['cpu_s']:>7.3f} "
+                f"{case:<30} {tree:<10} {rec['rounds']:>7d} {rec['cpu_s']:>7.3f} "
                 f"{rec['wall_s']:>7.3f} {rate:>9.0f}"
             )
             records.append(
@@ -169,7 +169,7 @@ def main() -> None:
                  "unit": "s"}
             )  # fmt: skip
         if "reference" in cpus and "new" in cpus:
-            print(f"{'':<26} {'speed-up':<10} {cpus['reference'] / cpus['new']:>15.2f}x CPU")
+            print(f"{'':<30} {'speed-up':<10} {cpus['reference'] / cpus['new']:>15.2f}x CPU")
     for r in records:
         print(json.dumps(r))
 
