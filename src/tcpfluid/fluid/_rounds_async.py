@@ -110,9 +110,10 @@ ONE_FLOW_CLASS = True
 #: the class's flows only (:meth:`_AsyncLoop._decide_one`); ``False``: through the
 #: whole arrays (the reference it must equal)
 CLASS_VIEWS = True
-#: a class of one flow without cross traffic, joins or leaves (and ``drop_share`` not
-#: ``"growth"``) steps its rounds on Python floats (:meth:`_AsyncLoop._round_one`);
-#: ``False``: on arrays (the reference it must equal)
+#: without cross traffic, joins or leaves (and ``drop_share`` not ``"growth"``) a class
+#: that decides on views steps its rounds on Python floats: all of a one-flow class's
+#: (:meth:`_AsyncLoop._round_one`), the queue and RTTs of a class of several flows
+#: (:meth:`_AsyncLoop._round_class`); ``False``: on arrays (the reference it must equal)
 FLOAT_ROUNDS = True
 #: ``True``: a round skips work whose result it already has (the shared backlog of a
 #: window the round did not grow; the all-zero shares of a round without overflow);
@@ -348,17 +349,19 @@ class _AsyncLoop:
         self.mu_prev = [self.mu for _ in self.ix]
         self.count = [0] * self.K
         self.recorder = AsyncRecorder(self.ix, F, run.rec)
-        # per class: its rounds on Python floats (_round_one), and what they use
-        self.floats = [
-            FLOAT_ROUNDS
-            and views
-            and self.fixed is not None
-            and not self.staggered
-            and self.growth is None
+        # per class: the step of its rounds, on Python floats where it can (_round_one for
+        # one flow, _round_class for several), and what they use
+        floats = FLOAT_ROUNDS and self.fixed is not None and not self.staggered
+        floats = floats and self.growth is None
+        self.step: list[Callable[[int], FloatArray]] = [
+            self._round
+            if not (floats and views)
+            else self._round_one
+            if ix.size == 1
+            else self._round_class
             for ix, views in zip(self.ix, self.views, strict=True)
         ]
         self.flow = [int(ix[0]) for ix in self.ix]  # (its flow, for a class of one)
-        self.flow_of = [int(ix[0]) if ix.size == 1 else -1 for ix in self.ix]
         self.mu_f = float(self.mu[0])
         self.fixed_f = [tuple(float(x[0]) for x in fx) for fx in fixed]
         self.half_f = [float(h[0]) for h in self.half_d]
@@ -375,10 +378,7 @@ class _AsyncLoop:
             c = starts.index(min(starts))
             if starts[c] >= t_end:
                 break
-            if not self.floats[c]:
-                w1 = self._round(c)
-            else:
-                w1 = self._round_one(c) if self.flow_of[c] >= 0 else self._round_class(c)
+            w1 = self.step[c](c)
             k += 1
             if (k & 31) == 31:
                 _check_bounded(w1, k)
@@ -495,7 +495,7 @@ class _AsyncLoop:
         return w1
 
     def _round_one(self, c: int) -> FloatArray:
-        """:meth:`_round` for a class of one flow (:attr:`floats`: no cross traffic, no
+        """:meth:`_round` for a class of one flow (:attr:`step`: no cross traffic, no
         joins or leaves, ``drop_share`` not ``"growth"``) on Python floats. Every value is
         the one :meth:`_round` computes: the same IEEE operations in the same order on the
         one element of its arrays (NumPy's ``maximum`` and ``minimum`` as :func:`_np_max`
@@ -573,7 +573,7 @@ class _AsyncLoop:
     def _queue_floats(
         self, c: int, w0_s: float, z_s: float, w1_s: float
     ) -> tuple[float | None, float, float, float, float, _Floats]:
-        """The shared queue of a round of class ``c`` on floats (:attr:`floats`), the
+        """The shared queue of a round of class ``c`` on floats (:attr:`step`), the
         class's windows ``w0_s`` at its start, ``w1_s = w0_s + z_s`` at its end: what
         :meth:`_round` computes through :func:`~._rounds_loop_parts.forward_round` without
         cross traffic, :func:`~._rounds_physics.round_rtts` and
@@ -615,7 +615,7 @@ class _AsyncLoop:
         return lost_s, w_all, q_mean, peak, duration, rtts
 
     def _round_class(self, c: int) -> FloatArray:
-        """:meth:`_round` for a class of several consecutive flows (:attr:`floats`): the
+        """:meth:`_round` for a class of several consecutive flows (:attr:`step`): the
         flows' windows on arrays, the class's queue and RTTs on floats
         (:meth:`_queue_floats`); the same values."""
         ix, n = self.sel[c], self.ix[c].size
