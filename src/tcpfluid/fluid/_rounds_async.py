@@ -530,9 +530,14 @@ class _AsyncLoop:
         self.w_class[c] = 0.0 + w1
         w1_a = np.array([w1])
         if self.count[c] % self.cfg.every == 0:
-            delta = backlog(w1, base_for_law, r_mean) if r_mean != 0.0 else math.nan
+            # (an RTT of 0, which a positive base RTT rules out, through NumPy's inf/nan)
+            delta = (
+                np.array([backlog(w1, base_for_law, r_mean)])
+                if r_mean != 0.0
+                else backlog(w1_a, np.array([base_for_law]), np.array([r_mean]))
+            )
             self.recorder.add(
-                c, t_next, w1_a, self.ls.state["phase"][ix].copy(), np.array([delta]), r_mean,
+                c, t_next, w1_a, self.ls.state["phase"][ix].copy(), delta, r_mean,
                 peak * (self.mu_f * inv_mu), np.array([got / duration]),
             )  # fmt: skip
         self.count[c] += 1
