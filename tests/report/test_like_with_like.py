@@ -87,7 +87,7 @@ def test_settling_rows_are_judged_against_the_packets_and_closed_forms_get_their
         for kb in kbs:
             fake = _fake_run(_cb_doubling_time(kb), kb_to_pkts(kb))
             out += [fake, fake, na]  # round model, packet, ODE (refused)
-    out += [fake] * len(cb._phase_tasks(cfg))  # the runs of every engine over the change's phase
+    out += [fake] * len(cb._phase_keys(cfg))  # the packet runs over the change's phase
     monkeypatch.setattr(cb, "_engine_values", lambda res, kind: dict.fromkeys(
         ("time_to_equilibrium_s", "halved", "doubled"), 1.0))  # fmt: skip
     rows, _ = _cb_rows(cfg, out)

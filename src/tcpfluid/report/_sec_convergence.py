@@ -31,7 +31,6 @@ from ._sec_dynamics import _engine_values
 from ._table import (
     CLOSED_FORM,
     DOCUMENT,
-    FLUID_PHASE,
     NA,
     ODE,
     PACKET,
@@ -139,24 +138,18 @@ def _phase_keys(cfg: ReportConfig) -> list[tuple[str, float, float]]:
 
 
 def _phase_tasks(cfg: ReportConfig) -> list[Task]:
-    """The extra runs over the phase of the change (only the rows in ``_PHASE_ROWS``),
-    after the section's nominal runs: the packet runs, then the round model's and the
-    ODE's runs of the same scenarios (their rounds fall against the change too)."""
+    """The extra packet runs over the phase of the change (only the rows in
+    ``_PHASE_ROWS``), after the section's nominal runs."""
     return [
         run_task(
-            engine,
+            "packet",
             "qv-basic",
             a,
             _phase_overrides(a, kb, f),
-            f"convergence: {name} {a} {kb:g} kb, change moved by {f:.2f} round",
+            f"convergence: packet {a} {kb:g} kb, change moved by {f:.2f} round",
         )
-        for engine, name in _PHASE_ENGINES
         for a, kb, f in _phase_keys(cfg)
     ]
-
-
-#: the engines run over the phase, in task order: (engine, label)
-_PHASE_ENGINES = (("packet", "packet"), ("rounds", "round model"), ("ode", "ODE"))
 
 
 def _in_rtts(v: float | NA) -> float | NA:
@@ -164,17 +157,14 @@ def _in_rtts(v: float | NA) -> float | NA:
 
 
 def _phase_ranges(
-    cfg: ReportConfig,
-    out: list[Any],
-    nominal: dict[tuple[str, float, str], float | NA],
-    engine: str = "packet",
+    cfg: ReportConfig, out: list[Any], nominal: dict[tuple[str, float, str], float | NA]
 ) -> dict[tuple[str, float, str], tuple[float | NA, float | NA]]:
-    """(law, kb, kind) -> the column's [min, max] in RTTs over the nominal run and the
-    phase runs of ``engine`` (``out`` holds one engine's phase runs in :func:`_phase_keys`
-    order); ``n/a`` when one of them did not settle."""
+    """(law, kb, kind) -> the packet column's [min, max] in RTTs over the nominal run and
+    the phase runs (``out`` holds the phase runs' results in :func:`_phase_keys` order);
+    ``n/a`` when one of them did not settle."""
     vals: dict[tuple[str, float, str], list[float | NA]] = {}
     for (a, kb, _f), res in zip(_phase_keys(cfg), out, strict=True):
-        ev = _engine_values(res, engine)
+        ev = _engine_values(res, "packet")
         for kind in _PHASE_ROWS[(a, kb)]:
             key = (a, kb, kind)
             vals.setdefault(key, [nominal[key]]).append(_in_rtts(ev[kind]))
@@ -486,7 +476,6 @@ def _cb_row(
     eng: dict[str, float | NA],
     phase: tuple[float | NA, float | NA] | None = None,
     round_d: float | None = None,
-    fluid_phase: dict[str, tuple[float | NA, float | NA] | None] | None = None,
 ) -> Row:
     """The settling row of one law, BDP and kind of change (``eng``: the engines' values
     in RTTs), judged against the packet simulator (the closed forms count another
@@ -496,11 +485,6 @@ def _cb_row(
         cf = NA("no closed form in the documents")
     if kind[0] == "doubled" and a not in ("vegas", "quick-vegas"):
         cf = NA("no closed form in the documents")
-    fluid_cols: dict[str, float | NA] = {}
-    for col, engine in ((ROUNDS, "rounds"), (ODE, "ode")):
-        rng = (fluid_phase or {}).get(engine)
-        if rng is not None:
-            fluid_cols[FLUID_PHASE[col][0]], fluid_cols[FLUID_PHASE[col][1]] = rng
     return Row(
         _cb_setting(a, kb, b),
         f"convergence, {kind[1]}",
@@ -512,11 +496,10 @@ def _cb_row(
             PACKET: eng[PACKET],
             DOCUMENT: NO_FIGURE_VALUES,
             **({PHASE_MIN: phase[0], PHASE_MAX: phase[1]} if phase else {}),
-            **fluid_cols,
         },
         PACKET,
         _CB_TOLERANCE if round_d is None else _cb_tolerance(round_d),
-        informative=((PHASE_MIN, PHASE_MAX) if phase else ()) + tuple(fluid_cols),
+        informative=(PHASE_MIN, PHASE_MAX) if phase else (),
         reasons=_cb_reasons(a, kind[0], kb),
     )
 
@@ -595,17 +578,12 @@ def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Curves]:
     curves: Curves = {}
     k = 0
     n_nominal = 3 * len(_CB_ALGS) * len(_cb_grid(cfg))
-    n_phase = len(_phase_keys(cfg))
-    phases = {}
-    for j, (engine, _name) in enumerate(_PHASE_ENGINES):
-        nominal: dict[tuple[str, float, str], float | NA] = {}
-        offset = {"rounds": 0, "packet": 1, "ode": 2}[engine]
-        for i, (a, kb) in enumerate((a, kb) for a in _CB_ALGS for kb in _cb_grid(cfg)):
-            ev = _engine_values(out[3 * i + offset], engine)
-            for kind in _PHASE_ROWS.get((a, kb), ()):
-                nominal[(a, kb, kind)] = _in_rtts(ev[kind])
-        phase_runs = out[n_nominal + j * n_phase : n_nominal + (j + 1) * n_phase]
-        phases[engine] = _phase_ranges(cfg, phase_runs, nominal, engine)
+    nominal: dict[tuple[str, float, str], float | NA] = {}
+    for i, (a, kb) in enumerate((a, kb) for a in _CB_ALGS for kb in _cb_grid(cfg)):
+        pv = _engine_values(out[3 * i + 1], "packet")
+        for kind in _PHASE_ROWS.get((a, kb), ()):
+            nominal[(a, kb, kind)] = _in_rtts(pv[kind])
+    phase = _phase_ranges(cfg, out[n_nominal:], nominal)
     for a in _CB_ALGS:
         for kb in _cb_grid(cfg):
             runs = {ROUNDS: (out[k], "rounds"), PACKET: (out[k + 1], "packet")}
@@ -644,8 +622,7 @@ def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Curves]:
                 c = cf.get(key, NA("no closed form in the documents"))
                 curves.setdefault((a, key, "cf"), []).append(np.nan if isinstance(c, NA) else c)
                 rd = _settled_round_d(runs[PACKET][0], *spans[key])
-                ranges = {e: phases[e].get((a, kb, key)) for e in phases}
-                rows.append(_cb_row(a, kb, b, (key, label), in_rtts, ranges["packet"], rd, ranges))
+                rows.append(_cb_row(a, kb, b, (key, label), in_rtts, phase.get((a, kb, key)), rd))
                 if key in ("new", "doubled") and not isinstance(c, NA):
                     counts = {eng: reach[eng][key] for eng in runs}
                     rows.append(_reach_row(a, kb, b, key, cf, counts))
@@ -752,9 +729,7 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "max] over eight evenly spaced phases, and a fluid cell outside the tolerance of the "
         "nominal packet value but inside that range, or within the row's tolerance of its "
         "nearer end (each end is a run's value, judged as the nominal run is), agrees "
-        "within the packets' phase spread. The round model and the ODE run at the same "
-        "phases (their rounds fall against the change too): a fluid cell also agrees when "
-        "its engine's range over the phase meets the packets' range within the tolerance."
+        "within the packets' phase spread."
     )
     notes = (
         "Convergence vs BDP: the closed forms (the round the window reaches μd, (n − 1)W, "
