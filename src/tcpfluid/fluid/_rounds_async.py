@@ -660,16 +660,7 @@ class _AsyncLoop:
     ) -> FloatArray | None:
         """:meth:`_losses` for a class of one flow ``f`` on floats (:meth:`_round_one`)."""
         lost: FloatArray | None = None
-        lost_f = 0.0 if lost_s is None else lost_s
-        # no overflow: the proportional shares are all zero (adding them changes nothing)
-        skip = SKIP_UNCHANGED and lost_f == 0.0 and self.share is None
-        if lost_s is not None and not skip:
-            w = np.where(self.active, self.w_cur - self.pending, 0.0)
-            np.maximum(w, 0.0, out=w)
-            w[f] = w1
-            if w_all > 0.0:
-                mine = (w / w_all) * lost_f
-                self.pending += mine if self.share is None else self.share(mine, w)
+        self._share_overflow(f, lost_s, w1, w_all)
         pending = float(self.pending[f])
         if pending > 0.0:
             lost = np.zeros(self.F)
@@ -728,19 +719,7 @@ class _AsyncLoop:
         ``total``: the windows in flight of every class (the shares' denominator);
         ``q_mean``: the round's mean backlog at available rate ``mu_a`` (RED)."""
         lost: FloatArray | None = None
-        lost_f = 0.0 if lost_s is None else lost_s
-        # no overflow: the proportional shares are all zero (adding them changes nothing)
-        skip = SKIP_UNCHANGED and lost_f == 0.0 and self.share is None
-        if lost_s is not None and not skip:
-            w = np.where(self.active, self.w_cur - self.pending, 0.0)
-            np.maximum(w, 0.0, out=w)
-            w[ix] = w1
-            if self.growth is not None:
-                g = np.where(self.active, self.growth, 0.0)
-                self.pending += growth_shares(lost_f, g, w)
-            elif total > 0.0:
-                mine = (w / total) * lost_f
-                self.pending += mine if self.share is None else self.share(mine, w)
+        self._share_overflow(ix, lost_s, w1, total)
         if (self.pending[ix] > 0.0).any():
             lost = np.zeros(self.F)
             lost[ix] = self.pending[ix]
@@ -755,6 +734,26 @@ class _AsyncLoop:
                     lost = np.zeros(self.F)
                 lost[ix] += whole
         return lost
+
+    def _share_overflow(self, ix: Any, lost_s: float | None, w1: Any, total: float) -> None:
+        """Add every flow's share of the overflow ``lost_s`` at the peak of class flows
+        ``ix``'s round (``None``: infinite buffer) to its pending losses: in proportion to
+        the windows in flight (``total`` their sum; the class's own at ``w1``), through the
+        drop-share rule where one is set."""
+        lost_f = 0.0 if lost_s is None else lost_s
+        # no overflow: the proportional shares are all zero (adding them changes nothing)
+        skip = SKIP_UNCHANGED and lost_f == 0.0 and self.share is None
+        if lost_s is None or skip:
+            return
+        w = np.where(self.active, self.w_cur - self.pending, 0.0)
+        np.maximum(w, 0.0, out=w)
+        w[ix] = w1
+        if self.growth is not None:
+            g = np.where(self.active, self.growth, 0.0)
+            self.pending += growth_shares(lost_f, g, w)
+        elif total > 0.0:
+            mine = (w / total) * lost_f
+            self.pending += mine if self.share is None else self.share(mine, w)
 
     def _red_probability(self, red: RedParameters, t0: float, q_mean: float, mu_a: float) -> float:
         """RED's drop probability for a round starting at ``t0`` (the averaged queue
