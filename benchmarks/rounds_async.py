@@ -33,11 +33,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from _worker import run_worker
 
 HERE = Path(__file__).resolve().parent
 NEW_SRC = HERE.parent / "src"
@@ -105,20 +105,7 @@ def _worker(case: str, repeat: int) -> None:
 
 # ----------------------------------------------------------------------------- driver
 def _run_worker(src: Path, case: str, repeat: int) -> dict[str, Any] | None:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(src)
-    out = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", case, "--repeat", str(repeat)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if out.returncode != 0:
-        print(f"worker {case} on {src} failed:\n{out.stderr[-1500:]}")
-        return None
-    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return result
+    return run_worker(__file__, src, case, repeat)
 
 
 def main() -> None:

@@ -69,6 +69,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from _worker import env_for, run_worker
+
 HERE = Path(__file__).resolve().parent
 NEW_SRC = HERE.parent / "src"
 DEFAULT_REFERENCE = Path(os.environ.get("TCPFLUID_BENCH_REFERENCE", "/tmp/ref/src"))
@@ -129,25 +131,8 @@ def _worker(case: str, repeat: int) -> None:
 
 
 # ----------------------------------------------------------------------------- driver
-def _env(src: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(src)
-    return env
-
-
 def _run_worker(src: Path, case: str, repeat: int) -> dict[str, Any] | None:
-    out = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", case, "--repeat", str(repeat)],
-        env=_env(src),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if out.returncode != 0:
-        print(f"worker {case} on {src} failed:\n{out.stderr[-1500:]}")
-        return None
-    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
-    return result
+    return run_worker(__file__, src, case, repeat)
 
 
 def _cli_wall(src: Path, duration: str, cache: str | None = None) -> tuple[float, float]:
@@ -156,7 +141,7 @@ def _cli_wall(src: Path, duration: str, cache: str | None = None) -> tuple[float
     code = "import sys; from tcpfluid.cli import main; sys.exit(main())"
     args = ["simulate", "qv-basic", "-a", "vegas", "-e", "packet", "--set"]
     args += [f"duration={duration}", "--json"]
-    env = _env(src)
+    env = env_for(src)
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = cache
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
