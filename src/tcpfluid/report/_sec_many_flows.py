@@ -95,7 +95,8 @@ def _spread_width_s(sc: str, overrides: dict[str, Any]) -> float:
     of the spread runs' start offsets."""
     built = build_scenario(sc, **overrides)
     link = bottleneck(built)
-    assert link is not None
+    if link is None:
+        raise ValueError(f"scenario {sc!r} has no bottleneck link to time a packet on")
     return 8.0 * built.packet_size_bytes / link.rate_bps
 
 
