@@ -1,0 +1,411 @@
+"""Run a scenario on an engine: :func:`simulate`, the one documented way.
+
+>>> import tcpfluid
+>>> from tcpfluid.scenarios import build_scenario
+>>> sc = build_scenario("qv-basic", duration="30s", cbr="none").with_algorithm("vegas")
+>>> res = tcpfluid.simulate(sc, engine="rounds")
+>>> res.window_pkts.shape[0], round(res.summary.flows[0].ss_exit_window_pkts)
+(1, 64)
+>>> from tcpfluid.engines import Rounds
+>>> tcpfluid.simulate(sc, Rounds(feedback_rounds=0)).summary.flows[0].ss_exit_round
+12
+
+Engines are objects, as the solvers of diffrax are (module section of the API reference
+:data:`API_SECTION`): each is a frozen, validated dataclass of its options with
+:meth:`~Engine.run`, the features it can model (:attr:`Engine.capabilities`) and what it
+records. :func:`simulate` takes one, or an engine's name and its options as keywords.
+
+``"rounds"`` — :class:`Rounds`
+    the round-based fluid model, :func:`tcpfluid.fluid.simulate_scenario_rounds`;
+``"hybrid"`` — :class:`Hybrid`
+    the hybrid fluid model (continuous queue, each law deciding at its own round
+    boundaries), :mod:`tcpfluid.fluid.hybrid`;
+``"ode"``
+    the continuous-time engine under its older name: the hybrid model, or the classical
+    model (:class:`Ode`) when ``model="classical"`` or a classical-only option is given
+    (:func:`ode_by_name`); its results say ``"ode"``;
+``"packet"`` — :class:`Packet`
+    the packet simulator, :func:`tcpfluid.sim.simulate_packets`.
+
+:func:`simulate` returns a :class:`tcpfluid.results.Result` for every engine, with one
+:class:`tcpfluid.results.Summary` computed by :func:`tcpfluid.metrics.summarise` from the
+whole run: what is recorded (``record_interval_s``, ``record``, the one recording
+vocabulary of every engine) never changes it. An engine that cannot model a feature of the
+scenario refuses it with a ``ValueError`` (:func:`tcpfluid.scenarios.check_engine`).
+
+Options given as keywords (:func:`engine_options` lists them per engine): every engine
+takes ``algorithm`` (run every flow with this law) and ``progress`` (a callable receiving
+the fraction done in [0, 1]), then the fields of its options class. The older names
+(``rtt``, ``record_every``, ``n_points``, ``record_every_s``, ``sample_interval``,
+``sample_interval_s``, ``delack_timeout``, ``min_rto``, ``initial_rto``, ``max_rto``) still
+work and emit a ``DeprecationWarning`` (:func:`tcpfluid._deprecation.renamed_keywords`). An
+unknown option is a ``TypeError`` naming it and listing the engine's options; a bad value
+a ``ValueError`` naming the option, the value and the accepted range.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from .._deprecation import renamed_keywords
+from .._validation import check_choice, check_int
+from ..algorithms.registry import law_class
+from ..results import Result
+from ..scenarios import Scenario, build_scenario
+from ._base import RECORD_FIELDS, Engine
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._ode import Hybrid, Ode
+    from ._packet import Packet
+    from ._rounds import Rounds
+
+__all__ = [
+    "API_SECTION",
+    "ENGINES",
+    "RECORD_FIELDS",
+    "RTT_MODELS",
+    "Engine",
+    "Hybrid",
+    "Ode",
+    "Packet",
+    "Rounds",
+    "engine_options",
+    "get_engine",
+    "ode_by_name",
+    "run_named",
+    "run_scenario",
+    "simulate",
+    "simulate_summary",
+]
+
+#: engine class name -> its module (loaded on first use: the engines load Numba/SciPy)
+_CLASSES = {"Rounds": "._rounds", "Hybrid": "._ode", "Ode": "._ode", "Packet": "._packet"}
+#: engine name -> its class name
+_NAMES = {"rounds": "Rounds", "packet": "Packet", "ode": "Ode", "hybrid": "Hybrid"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _CLASSES:
+        return getattr(importlib.import_module(_CLASSES[name], __name__), name)
+    if name == "ode_by_name":
+        from ._ode import ode_by_name
+
+        return ode_by_name
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _EngineTable(Mapping[str, type[Engine]]):
+    """Engine name -> engine class, each class imported on first access."""
+
+    def __getitem__(self, name: str) -> type[Engine]:
+        if name not in _NAMES:
+            raise KeyError(name)
+        cls: type[Engine] = __getattr__(_NAMES[name])
+        return cls
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_NAMES)
+
+    def __len__(self) -> int:
+        return len(_NAMES)
+
+    def __repr__(self) -> str:
+        return f"ENGINES({', '.join(_NAMES)})"
+
+
+#: engine name -> engine class (:class:`Rounds`, :class:`Packet`, :class:`Ode`,
+#: :class:`Hybrid`); the name ``"ode"`` in :func:`simulate` chooses between :class:`Hybrid`
+#: and :class:`Ode` (:func:`ode_by_name`)
+ENGINES: Mapping[str, type[Engine]] = _EngineTable()
+#: RTT models of the round engine (the burst term of the Quick Vegas paper §4.1; the
+#: values of ``tcpfluid.fluid.rounds.RttModel``)
+RTT_MODELS: tuple[str, ...] = ("average", "last", "fluid")
+
+_COMMON = ("algorithm", "progress")
+
+
+def _min_base_rtt_s(sc: Scenario) -> float:
+    return min(sc.base_rtt_s(f) for f in sc.flows)
+
+
+def _renamed(name: str, scenario: Scenario | None) -> dict[str, Any]:
+    """The older option names of engine ``name`` (for the one deprecation helper)."""
+    T = math.nan if scenario is None else scenario.duration_s
+
+    def every_rounds(m: Any) -> float:
+        m = check_int("record_every", m, minimum=1)
+        d = math.nan if scenario is None else _min_base_rtt_s(scenario)
+        return m * d
+
+    def points(n: Any) -> float:
+        n = check_int("n_points", n, minimum=2)
+        return T / (n - 1)
+
+    if name == "rounds":
+        return {
+            "rtt": "rtt_model",
+            "record_every": (
+                "record_interval_s", every_rounds, "record_every=m is taken as m base RTTs"
+            ),
+        }
+    if name == "packet":
+        out: dict[str, Any] = {"sample_interval": "record_interval_s"}
+        out["sample_interval_s"] = "record_interval_s"
+        for old in ("delack_timeout", "min_rto", "initial_rto", "max_rto"):
+            out[old] = f"{old}_s"
+        return out
+    out = {"n_points": ("record_interval_s", points, "n_points=n is duration / (n - 1)")}
+    out["record_every_s"] = "record_interval_s"
+    return out
+
+
+def engine_options(engine: str) -> tuple[str, ...]:
+    """The keyword options :func:`simulate` accepts for ``engine`` (its options class's
+    fields, the older names still accepted, ``algorithm`` and ``progress``), sorted."""
+    check_choice("engine", engine, tuple(ENGINES))
+    names = set(ENGINES[engine].option_names())
+    if engine == "ode":  # the older name: either model's options and the choice
+        names |= set(ENGINES["hybrid"].option_names()) | {"model"}
+    return tuple(sorted({*_COMMON, *names, *_renamed(engine, None)}))
+
+
+def get_engine(engine: str, scenario: Scenario | None = None, **options: Any) -> Engine:
+    """The engine object of name ``engine`` with ``options`` (older names mapped, with a
+    ``DeprecationWarning``; ``scenario`` converts the ones counted in rounds or points).
+
+    Raises
+    ------
+    ValueError
+        Unknown engine or a bad option value.
+    TypeError
+        An option the engine does not take (naming it and listing the accepted ones).
+    """
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+    accepted = engine_options(engine)
+    for name in options:
+        if name not in accepted or name in _COMMON:
+            raise TypeError(
+                f"simulate() got an unknown option {name!r} for the {engine} engine; "
+                f"its options: {', '.join(accepted)}"
+            )
+    opts = renamed_keywords(f"the {engine} engine", options, _renamed(engine, scenario), stacklevel=4)
+    if engine == "ode":
+        from ._ode import ode_by_name
+
+        return ode_by_name(opts)
+    return ENGINES[engine](**opts)
+
+
+def simulate(
+    scenario: Scenario,
+    engine: str | Engine = "rounds",
+    *,
+    algorithm: str | None = None,
+    progress: Callable[[float], None] | None = None,
+    **options: Any,
+) -> Result:
+    """Run ``scenario`` on ``engine`` and return the common :class:`~tcpfluid.results.Result`.
+
+    Parameters
+    ----------
+    scenario
+        A :class:`~tcpfluid.scenarios.Scenario` (:func:`~tcpfluid.scenarios.build_scenario`);
+        its flows need an algorithm (:meth:`~tcpfluid.scenarios.Scenario.with_algorithm`,
+        or ``algorithm``).
+    engine
+        An engine object (``Rounds(feedback_rounds=0)``, ``Packet(seed=1)``...) or a name:
+        ``"rounds"``, ``"hybrid"``, ``"ode"`` or ``"packet"``.
+    algorithm
+        Run every flow with this law (a name of :data:`tcpfluid.algorithms.ALGORITHMS`).
+    progress
+        ``None`` or a callable receiving the fraction done in [0, 1].
+    **options
+        With a name: the engine's options (module docstring; :func:`engine_options`).
+
+    Raises
+    ------
+    TypeError
+        ``scenario`` is not a Scenario, or an option the engine does not take (naming it
+        and listing the accepted ones), or options beside an engine object.
+    ValueError
+        Unknown engine, bad option value, or a scenario the engine cannot model (naming
+        the feature and the engines that can).
+    """
+    if not isinstance(scenario, Scenario):
+        raise TypeError(
+            f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
+        )
+    label = None
+    if isinstance(engine, Engine):
+        if options:
+            raise TypeError(
+                f"simulate() got options {', '.join(map(repr, options))} beside the engine "
+                f"object {type(engine).__name__}; give them to it instead"
+            )
+        eng = engine
+    else:
+        eng = get_engine(engine, scenario, **options)  # type: ignore[arg-type]
+        label = engine  # "ode" names its results "ode" whichever model ran
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be None or a callable taking a fraction, got {progress!r}")
+    if algorithm is not None:
+        law_class(algorithm)
+        scenario = scenario.with_algorithm(algorithm)
+    if progress is not None and not eng.reports_progress:
+        progress(0.0)
+    # each fluid engine reduces the scenario with scenarios.fluid_view(scenario, engine),
+    # which refuses what that engine cannot model (its capabilities), by name
+    result = eng.run(scenario, progress=progress if eng.reports_progress else None, label=label)
+    if progress is not None and not eng.reports_progress:
+        progress(1.0)
+    return result
+
+
+# ------------------------------------------------------------------ the older entry points
+def run_scenario(
+    scenario: Scenario, engine: str = "rounds", *, rtt_model: str = "average", seed: int = 0
+) -> Any:
+    """Run ``scenario`` (with its algorithm set) on ``engine``; returns the engine's
+    intermediate result (:attr:`tcpfluid.results.Result.native` of :func:`simulate`).
+
+    Parameters
+    ----------
+    scenario
+        A scenario whose flows have an algorithm (:meth:`Scenario.with_algorithm`).
+    engine
+        ``"rounds"``, ``"hybrid"``, ``"ode"`` or ``"packet"``.
+    rtt_model
+        Engines with an RTT model (the round model): ``"average"``, ``"last"`` or ``"fluid"``.
+    seed
+        Engines that draw random numbers (the packet simulator: RED drops): the seed of
+        its ``numpy.random.Generator``. The fluid engines are deterministic.
+    """
+    check_choice("engine", engine, tuple(ENGINES))
+    return simulate(scenario, engine, **_legacy_options(engine, rtt_model, seed)).native
+
+
+def _legacy_options(engine: str, rtt_model: str, seed: int) -> dict[str, Any]:
+    """The options of the older entry points, for the engines that take them: checked."""
+    check_choice("rtt_model", rtt_model, RTT_MODELS)
+    check_int("seed", seed, minimum=0)
+    names = ENGINES[engine].option_names()
+    out: dict[str, Any] = {}
+    if "rtt_model" in names:
+        out["rtt_model"] = rtt_model
+    if ENGINES[engine].stochastic:
+        out["seed"] = seed
+    return out
+
+
+def simulate_summary(
+    scenario_name: str,
+    algorithm: str,
+    *,
+    engine: str = "rounds",
+    sets: Mapping[str, Any] | None = None,
+    rtt_model: str = "average",
+    seed: int = 0,
+    progress: Callable[[float], None] | None = None,
+) -> dict[str, Any]:
+    """Build a named scenario, run it and return the JSON summary (``tcpfluid simulate --json``).
+
+    Parameters
+    ----------
+    scenario_name
+        A name of :data:`tcpfluid.scenarios.SCENARIOS`.
+    algorithm
+        A name of :data:`tcpfluid.algorithms.ALGORITHMS`.
+    engine, rtt_model, seed
+        As :func:`run_scenario`.
+    sets
+        Scenario parameter overrides (``{"bandwidth": "100Mbps", "alpha": 1}``).
+    progress
+        ``None`` or a callable receiving the fraction done.
+
+    Returns
+    -------
+    dict
+        ``scenario``, ``algorithm``, ``engine``, ``params``, ``status``, ``message`` and the
+        keys of :meth:`tcpfluid.results.Summary.to_dict`.
+    """
+    return run_named(
+        scenario_name,
+        algorithm,
+        engine=engine,
+        sets=sets,
+        rtt_model=rtt_model,
+        seed=seed,
+        progress=progress,
+    )[0]
+
+
+def run_named(
+    scenario_name: str,
+    algorithm: str,
+    *,
+    engine: str = "rounds",
+    sets: Mapping[str, Any] | None = None,
+    rtt_model: str = "average",
+    seed: int = 0,
+    progress: Callable[[float], None] | None = None,
+) -> tuple[dict[str, Any], Result]:
+    """:func:`simulate_summary`'s JSON dict and the :class:`~tcpfluid.results.Result` it
+    summarises (``tcpfluid simulate`` prints the one and tabulates the other)."""
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+    law_class(algorithm)  # an unknown name fails here, listing the valid ones
+    opts = _legacy_options(engine, rtt_model, seed)
+    scenario = build_scenario(scenario_name, **dict(sets or {})).with_algorithm(algorithm)
+    result = simulate(scenario, engine, progress=progress, **opts)
+    plain = scenario.to_dict()["params"]  # JSON-ready (an infinite buffer is None)
+    out = {
+        "scenario": scenario_name,
+        "algorithm": algorithm,
+        "engine": engine,
+        "params": {k: plain[k] for k, v in scenario.params.items() if v is not None},
+        **result.summary.to_dict(),
+    }
+    out.setdefault("status", result.status)
+    out.setdefault("message", result.message)
+    return out, result
+
+
+#: the engines section of the API reference (docs/api.md)
+API_SECTION = """\
+### Engines
+
+| name | options class | what it is | capabilities |
+|---|---|---|---|
+| `"rounds"` | `Rounds(rtt_model="average", feedback_rounds=1, ack_train=True, train_runs=True, whole_packets=False, drop_share="proportional")` | round-based fluid model (one step = one RTT round) | RED, unequal base RTTs; one shared bottleneck; no ACK-path bottleneck with RED or unequal RTTs |
+| `"hybrid"` | `Hybrid(rtt_sample="arrival", drop_share="proportional", whole_packets=False, dt_s=None, measure_from_s=0.0)` | continuous queue and windows, each law deciding at its own round boundaries | RED, unequal base RTTs, ACK-path bottleneck; one shared bottleneck |
+| `"ode"` | `Hybrid` or `Ode` (see below) | the continuous-time engine under its older name | as `Hybrid` |
+| `"packet"` | `Packet(seed=0, delayed_ack=False, ...)` | packet simulator (FIFO links, ACK clocking) | everything a scenario describes |
+
+`Ode(measure_from_s=0.0, method="BDF", rtol=1e-6, atol=1e-8, ...)` is the classical model
+(Vegas, Enhanced Vegas, FAST and Reno right-hand sides; no slow start).
+
+**"ode" and "hybrid".** `simulate(sc, "ode")` runs the hybrid model, as it always has; it
+runs the classical model with `model="classical"` or when a classical-only option
+(`method`, `rtol`, `atol`, `switch_width_pkts`, `droptail_width_pkts`, `max_step_s`,
+`max_rhs_evals`) is given. Its results say `"ode"` either way. `simulate(sc, "hybrid")`,
+`simulate(sc, Hybrid())` and `simulate(sc, Ode())` name the model they run.
+
+**Recording.** Every engine takes `record_interval_s` (about how far apart the series'
+samples are; `None`: every round / `duration / 1000` / 0.1 s) and `record` (which
+per-sample quantities to keep beside the windows, of `RECORD_FIELDS`). The summary is
+computed from the whole run (each flow's round log kept in full; totals counted to the
+end), so what is recorded never changes it. Older names: `record_every` (rounds; taken as
+that many base RTTs), `n_points`, `record_every_s`, `sample_interval`, `sample_interval_s`
+(all emit a `DeprecationWarning`).
+
+**Capabilities.** `Rounds().capabilities` (a `tcpfluid.scenarios.Capabilities`) says what
+an engine can model; `tcpfluid.scenarios.check_engine` refuses the rest by name.
+
+**Options.** Frozen dataclasses with units in their names; a bad value raises a
+`ValueError` naming the option, the value and the accepted range. `simulate(sc, name,
+**options)` builds the same object (`get_engine`).
+"""
