@@ -60,7 +60,8 @@ def renamed_keywords(
         value = out.pop(old)
         out[new] = value if convert is None else convert(value)
         warnings.warn(
-            f"{where}: the option {old!r} is deprecated; use {new!r}" + (f" ({note})" if note else ""),
+            f"{where}: the option {old!r} is deprecated; use {new!r}"
+            + (f" ({note})" if note else ""),
             DeprecationWarning,
             stacklevel=stacklevel,
         )

@@ -10,8 +10,8 @@
 >>> tcpfluid.simulate(sc, Rounds(feedback_rounds=0)).summary.flows[0].ss_exit_round
 12
 
-Engines are objects, as the solvers of diffrax are (module section of the API reference
-:data:`API_SECTION`): each is a frozen, validated dataclass of its options with
+Engines are objects, as the solvers of diffrax are (the engines section of docs/api.md):
+each is a frozen, validated dataclass of its options with
 :meth:`~Engine.run`, the features it can model (:attr:`Engine.capabilities`) and what it
 records. :func:`simulate` takes one, or an engine's name and its options as keywords.
 
@@ -63,7 +63,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from ._rounds import Rounds
 
 __all__ = [
-    "API_SECTION",
     "ENGINES",
     "RECORD_FIELDS",
     "RTT_MODELS",
@@ -148,7 +147,9 @@ def _renamed(name: str, scenario: Scenario | None) -> dict[str, Any]:
         return {
             "rtt": "rtt_model",
             "record_every": (
-                "record_interval_s", every_rounds, "record_every=m is taken as m base RTTs"
+                "record_interval_s",
+                every_rounds,
+                "record_every=m is taken as m base RTTs",
             ),
         }
     if name == "packet":
@@ -192,7 +193,9 @@ def get_engine(engine: str, scenario: Scenario | None = None, **options: Any) ->
                 f"simulate() got an unknown option {name!r} for the {engine} engine; "
                 f"its options: {', '.join(accepted)}"
             )
-    opts = renamed_keywords(f"the {engine} engine", options, _renamed(engine, scenario), stacklevel=4)
+    opts = renamed_keywords(
+        f"the {engine} engine", options, _renamed(engine, scenario), stacklevel=4
+    )
     if engine == "ode":
         from ._ode import ode_by_name
 
@@ -248,7 +251,7 @@ def simulate(
             )
         eng = engine
     else:
-        eng = get_engine(engine, scenario, **options)  # type: ignore[arg-type]
+        eng = get_engine(engine, scenario, **options)
         label = engine  # "ode" names its results "ode" whichever model ran
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be None or a callable taking a fraction, got {progress!r}")
@@ -374,38 +377,52 @@ def run_named(
     return out, result
 
 
-#: the engines section of the API reference (docs/api.md)
-API_SECTION = """\
-### Engines
+def _api_section() -> str:
+    """The engines section of the API reference (docs/api.md), written from the engine
+    classes themselves: their names, options with defaults, and capabilities."""
+    import inspect
+    from dataclasses import fields as dc_fields
 
-| name | options class | what it is | capabilities |
-|---|---|---|---|
-| `"rounds"` | `Rounds(rtt_model="average", feedback_rounds=1, ack_train=True, train_runs=True, whole_packets=False, drop_share="proportional")` | round-based fluid model (one step = one RTT round) | RED, unequal base RTTs; one shared bottleneck; no ACK-path bottleneck with RED or unequal RTTs |
-| `"hybrid"` | `Hybrid(rtt_sample="arrival", drop_share="proportional", whole_packets=False, dt_s=None, measure_from_s=0.0)` | continuous queue and windows, each law deciding at its own round boundaries | RED, unequal base RTTs, ACK-path bottleneck; one shared bottleneck |
-| `"ode"` | `Hybrid` or `Ode` (see below) | the continuous-time engine under its older name | as `Hybrid` |
-| `"packet"` | `Packet(seed=0, delayed_ack=False, ...)` | packet simulator (FIFO links, ACK clocking) | everything a scenario describes |
-
-`Ode(measure_from_s=0.0, method="BDF", rtol=1e-6, atol=1e-8, ...)` is the classical model
-(Vegas, Enhanced Vegas, FAST and Reno right-hand sides; no slow start).
-
-**"ode" and "hybrid".** `simulate(sc, "ode")` runs the hybrid model, as it always has; it
-runs the classical model with `model="classical"` or when a classical-only option
-(`method`, `rtol`, `atol`, `switch_width_pkts`, `droptail_width_pkts`, `max_step_s`,
-`max_rhs_evals`) is given. Its results say `"ode"` either way. `simulate(sc, "hybrid")`,
-`simulate(sc, Hybrid())` and `simulate(sc, Ode())` name the model they run.
-
-**Recording.** Every engine takes `record_interval_s` (about how far apart the series'
-samples are; `None`: every round / `duration / 1000` / 0.1 s) and `record` (which
-per-sample quantities to keep beside the windows, of `RECORD_FIELDS`). The summary is
-computed from the whole run (each flow's round log kept in full; totals counted to the
-end), so what is recorded never changes it. Older names: `record_every` (rounds; taken as
-that many base RTTs), `n_points`, `record_every_s`, `sample_interval`, `sample_interval_s`
-(all emit a `DeprecationWarning`).
-
-**Capabilities.** `Rounds().capabilities` (a `tcpfluid.scenarios.Capabilities`) says what
-an engine can model; `tcpfluid.scenarios.check_engine` refuses the rest by name.
-
-**Options.** Frozen dataclasses with units in their names; a bad value raises a
-`ValueError` naming the option, the value and the accepted range. `simulate(sc, name,
-**options)` builds the same object (`get_engine`).
-"""
+    what = {
+        "rounds": "the round-based fluid model (one step = one RTT round)",
+        "packet": "the packet simulator (FIFO links, ACK clocking, the same law objects)",
+        "ode": "the classical continuous-time model (Vegas, Enhanced Vegas, FAST, Reno "
+        'right-hand sides; no slow start); the name `"ode"` runs `Hybrid` unless asked '
+        "for this model (below)",
+        "hybrid": "the hybrid fluid model: continuous queue and windows, each law deciding "
+        "at its own round boundaries",
+    }
+    lines = ["### Engines", ""]
+    for name, cls in ENGINES.items():
+        caps = cls().capabilities
+        can = [f.name for f in dc_fields(caps) if getattr(caps, f.name)]
+        cannot = [f.name for f in dc_fields(caps) if not getattr(caps, f.name)]
+        lines += [
+            f"- `{name}`: class `{cls.__name__}{inspect.signature(cls)}`: {what[name]}.",
+            f"  Models: {', '.join(can) or '-'}; refuses: {', '.join(cannot) or '-'}."
+            f" Records: {', '.join(cls.recordable)}.",
+        ]
+    lines += [
+        "",
+        '**"ode" and "hybrid".** `simulate(sc, "ode")` runs the hybrid model, as it always',
+        'has; it runs the classical model (`Ode`) with `model="classical"` or when a',
+        "classical-only option (`method`, `rtol`, `atol`, `switch_width_pkts`,",
+        "`droptail_width_pkts`, `max_step_s`, `max_rhs_evals`) is given. Its results say",
+        '`"ode"` either way. `simulate(sc, "hybrid")`, `simulate(sc, Hybrid())` and',
+        "`simulate(sc, Ode())` name the model they run.",
+        "",
+        "**Recording.** Every engine takes `record_interval_s` (about how far apart the",
+        "series' samples are; `None`: every round in the round model, `duration / 1000` in",
+        "the fluid models, 0.1 s or coarser in the packet simulator) and `record` (which",
+        "per-sample quantities to keep beside the windows, of `RECORD_FIELDS`). The summary",
+        "is computed from the whole run (each flow's round log kept in full, totals counted",
+        "to the end), so what is recorded never changes it. Older names, accepted with a",
+        "`DeprecationWarning`: `record_every` (rounds; taken as that many base RTTs),",
+        "`n_points`, `record_every_s`, `sample_interval`, `sample_interval_s`; `rtt`",
+        "(`rtt_model`), `delack_timeout`, `min_rto`, `initial_rto`, `max_rto` (with `_s`).",
+        "",
+        "**Options.** Frozen dataclasses with units in their names; a bad value raises a",
+        "`ValueError` naming the option, the value and the accepted range.",
+        "`simulate(sc, name, **options)` builds the same object (`get_engine`).",
+    ]
+    return "\n".join(lines)

@@ -15,7 +15,8 @@ from .._validation import check_positive
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Result, RoundLog
-    from ..scenarios import Capabilities, Scenario
+    from ..scenarios import Scenario
+    from ..scenarios.reduction import Capabilities
 
 FloatArray = NDArray[np.float64]
 
@@ -47,7 +48,7 @@ def check_record(record: Any, recordable: tuple[str, ...]) -> tuple[str, ...]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Engine:
     """An engine and its options (a frozen, validated dataclass; subclasses add fields).
 
@@ -127,9 +128,7 @@ def sample_rows(t: FloatArray, interval_s: float | None) -> NDArray[np.intp] | s
     return idx[idx < t.size]
 
 
-def round_log(
-    t: Any, window: Any, next_window: Any, phase: Any
-) -> RoundLog:
+def round_log(t: Any, window: Any, next_window: Any, phase: Any) -> RoundLog:
     """A :class:`~tcpfluid.results.RoundLog` of plain float/int8 arrays."""
     from ..results import RoundLog
 

@@ -236,7 +236,9 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
     for i, f in enumerate(sc.flows):
         if hybrid is not None:  # laws deciding at round boundaries: each flow's round log
             fl = hybrid.flows[i]
-            log = round_log(fl.round_t_s, fl.round_cwnd_pkts, fl.round_next_cwnd_pkts, fl.round_phase)
+            log = round_log(
+                fl.round_t_s, fl.round_cwnd_pkts, fl.round_next_cwnd_pkts, fl.round_phase
+            )
             logs.append(log)
             # totals counted to the end of the run (not to the last recorded sample)
             events = int(np.count_nonzero(np.asarray(fl.loss_t_s) >= m_from))
@@ -293,7 +295,10 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
     }
     base = np.asarray(r.base_rtt_s, dtype=np.float64)
     base_end = np.array(
-        [base[i, -1] if base.shape[1] and base[i, -1] > 0 else f.rtt_s for i, f in enumerate(r.flows)]
+        [
+            base[i, -1] if base.shape[1] and base[i, -1] > 0 else f.rtt_s
+            for i, f in enumerate(r.flows)
+        ]
     )
     return Result(
         label,

@@ -157,7 +157,9 @@ def _result(sc: Scenario, res: Any, opts: Packet, label: str) -> Result:
         summary,
         res,
         status=0 if res.conserved else -1,
-        message="ok" if res.conserved else "packets not conserved (sent != delivered + dropped + in flight)",
+        message="ok"
+        if res.conserved
+        else "packets not conserved (sent != delivered + dropped + in flight)",
         rounds=logs,
         base_rtt_s=np.array([fl.base_rtt_s for fl in res.flows], dtype=np.float64),
         series=series,

@@ -75,7 +75,8 @@ class Rounds(Engine):
         lag = check_int("feedback_rounds", self.feedback_rounds, minimum=0)
         if lag > MAX_FEEDBACK_ROUNDS:
             raise ValueError(
-                f"feedback_rounds must be in [0, {MAX_FEEDBACK_ROUNDS}], got {self.feedback_rounds!r}"
+                f"feedback_rounds must be in [0, {MAX_FEEDBACK_ROUNDS}], "
+                f"got {self.feedback_rounds!r}"
             )
         for name in ("ack_train", "train_runs", "whole_packets"):
             object.__setattr__(self, name, _check_bool(name, getattr(self, name)))
