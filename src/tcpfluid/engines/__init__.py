@@ -46,7 +46,6 @@ a ``ValueError`` naming the option, the value and the accepted range.
 from __future__ import annotations
 
 import importlib
-import math
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -126,43 +125,6 @@ RTT_MODELS: tuple[str, ...] = ("average", "last", "fluid")
 _COMMON = ("algorithm", "progress")
 
 
-def _min_base_rtt_s(sc: Scenario) -> float:
-    return min(sc.base_rtt_s(f) for f in sc.flows)
-
-
-def _renamed(name: str, scenario: Scenario | None) -> dict[str, Any]:
-    """The older option names of engine ``name`` (for the one deprecation helper)."""
-    T = math.nan if scenario is None else scenario.duration_s
-
-    def every_rounds(m: Any) -> float:
-        m = check_int("record_every", m, minimum=1)
-        d = math.nan if scenario is None else _min_base_rtt_s(scenario)
-        return m * d
-
-    def points(n: Any) -> float:
-        n = check_int("n_points", n, minimum=2)
-        return T / (n - 1)
-
-    if name == "rounds":
-        return {
-            "rtt": "rtt_model",
-            "record_every": (
-                "record_interval_s",
-                every_rounds,
-                "record_every=m is taken as m base RTTs",
-            ),
-        }
-    if name == "packet":
-        out: dict[str, Any] = {"sample_interval": "record_interval_s"}
-        out["sample_interval_s"] = "record_interval_s"
-        for old in ("delack_timeout", "min_rto", "initial_rto", "max_rto"):
-            out[old] = f"{old}_s"
-        return out
-    out = {"n_points": ("record_interval_s", points, "n_points=n is duration / (n - 1)")}
-    out["record_every_s"] = "record_interval_s"
-    return out
-
-
 def engine_options(engine: str) -> tuple[str, ...]:
     """The keyword options :func:`simulate` accepts for ``engine`` (its options class's
     fields, the older names still accepted, ``algorithm`` and ``progress``), sorted."""
@@ -170,7 +132,7 @@ def engine_options(engine: str) -> tuple[str, ...]:
     names = set(ENGINES[engine].option_names())
     if engine == "ode":  # the older name: either model's options and the choice
         names |= set(ENGINES["hybrid"].option_names()) | {"model"}
-    return tuple(sorted({*_COMMON, *names, *_renamed(engine, None)}))
+    return tuple(sorted({*_COMMON, *names, *ENGINES[engine].renamed_options(None)}))
 
 
 def get_engine(engine: str, scenario: Scenario | None = None, **options: Any) -> Engine:
@@ -194,7 +156,7 @@ def get_engine(engine: str, scenario: Scenario | None = None, **options: Any) ->
                 f"its options: {', '.join(accepted)}"
             )
     opts = renamed_keywords(
-        f"the {engine} engine", options, _renamed(engine, scenario), stacklevel=4
+        f"the {engine} engine", options, ENGINES[engine].renamed_options(scenario), stacklevel=4
     )
     if engine == "ode":
         from ._ode import ode_by_name

@@ -96,6 +96,13 @@ class Engine:
         return ENGINE_CAPABILITIES[self.capability_key or self.name]
 
     @classmethod
+    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
+        """The engine's older option names (for :func:`tcpfluid._deprecation.renamed_keywords`):
+        old name -> new name, or ``(new name, conversion, note)``; ``scenario`` gives the
+        conversions counted in the run's own units (rounds, points)."""
+        return {}
+
+    @classmethod
     def option_names(cls) -> tuple[str, ...]:
         """The options (the dataclass fields), in order."""
         return tuple(f.name for f in fields(cls))

@@ -48,6 +48,21 @@ def _points(interval_s: float | None, duration_s: float) -> int:
     return max(2, round(duration_s / interval_s) + 1)
 
 
+def _renamed_points(scenario: Scenario | None) -> dict[str, Any]:
+    """The fluid models' older recording names: ``n_points`` (samples over the run) and
+    ``record_every_s``."""
+
+    def points_to_s(n: Any) -> float:
+        n = check_int("n_points", n, minimum=2)
+        return (math.nan if scenario is None else scenario.duration_s) / (n - 1)
+
+    note = "n_points=n is duration / (n - 1)"
+    return {
+        "n_points": ("record_interval_s", points_to_s, note),
+        "record_every_s": "record_interval_s",
+    }
+
+
 @dataclass(frozen=True, kw_only=True)
 class Hybrid(Engine):
     """The hybrid fluid model (:mod:`tcpfluid.fluid.hybrid`): queue and windows in
@@ -85,6 +100,10 @@ class Hybrid(Engine):
     whole_packets: bool = _HYBRID["whole_packets"]
     dt_s: float | None = _HYBRID["dt_s"]
     measure_from_s: float = _MEASURE_FROM_S
+
+    @classmethod
+    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
+        return _renamed_points(scenario)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -148,6 +167,10 @@ class Ode(Engine):
     atol: float = _ODE["atol"]
     max_step_s: float = _ODE["max_step_s"]
     max_rhs_evals: int = _ODE["max_rhs_evals"]
+
+    @classmethod
+    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
+        return _renamed_points(scenario)
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -59,6 +59,17 @@ class Packet(Engine):
     max_packets: int = _PACKET["max_packets"]
     laws: Mapping[str, Any] | None = field(default=None, compare=False)
 
+    @classmethod
+    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "sample_interval": "record_interval_s",
+            "sample_interval_s": "record_interval_s",
+        }
+        out.update(
+            {old: f"{old}_s" for old in ("delack_timeout", "min_rto", "initial_rto", "max_rto")}
+        )
+        return out
+
     def __post_init__(self) -> None:
         super().__post_init__()
         check_int("seed", self.seed, minimum=0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -68,6 +69,20 @@ class Rounds(Engine):
     train_runs: bool = TRAIN_RUNS
     whole_packets: bool = False
     drop_share: str = DROP_SHARE
+
+    @classmethod
+    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
+        def rounds_to_s(m: Any) -> float:
+            m = check_int("record_every", m, minimum=1)
+            d = (
+                math.nan
+                if scenario is None
+                else min(scenario.base_rtt_s(f) for f in scenario.flows)
+            )
+            return m * d
+
+        note = "record_every=m is taken as m base RTTs"
+        return {"rtt": "rtt_model", "record_every": ("record_interval_s", rounds_to_s, note)}
 
     def __post_init__(self) -> None:
         super().__post_init__()
