@@ -195,3 +195,18 @@ def test_every_engine_declares_what_it_can_model():
     # the packet simulator is the one engine that models flows not sharing a bottleneck
     assert [n for n, c in ENGINES.items() if c().capabilities.several_bottlenecks] == ["packet"]
     assert fluid_view(sc, "hybrid").bottleneck == "R1-R2"
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_every_engine_result_plots_and_tabulates(engine):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import tcpfluid
+
+    sc = build_scenario("qv-basic", **{**SMALL, "duration": "4s"}).with_algorithm("vegas")
+    res = tcpfluid.simulate(sc, engine)
+    assert len(res.plot()) == 1 and len(res.plot(quantity="queue_pkts")) == 1
+    frame = res.to_frame()
+    assert set(frame["quantity"]) == {"window_pkts", "throughput_pps", "queue_pkts"}
+    assert res.to_dict()["status"] == 0
