@@ -117,12 +117,9 @@ def rounds_run(
     overrides: Mapping[str, Any],
     *,
     rtt_model: str = "average",
-    rtt: str | None = None,
 ) -> dict[str, Any]:
-    """Run the round model on a scenario; summary and per-round traces (``rtt`` is an
-    alias of ``rtt_model``)."""
-    model = rtt_model if rtt is None else rtt
-    sc, res, out = _run("rounds", scenario, algorithm, overrides, rtt_model=model)
+    """Run the round model on a scenario; summary and per-round traces."""
+    sc, res, out = _run("rounds", scenario, algorithm, overrides, rtt_model=rtt_model)
     if res is None:
         return out
     s = res.summary
