@@ -131,11 +131,13 @@ def rounds_run(
             ],
             "throughput_pps": [float(x) if x is not None else math.nan for x in s.throughput_pps],
             "time_s": res.time_s,
+            "t_s": res.time_s,  # every run function's name for the sample times
             "window_pkts": res.window_pkts.T,
             "queue_pkts": res.queue_pkts,
             "flow_throughput_pps": res.throughput_pps.T,
             "start_s": np.array([f.start_s for f in sc.flows], dtype=np.float64),
             "stop_s": np.array([f.stop_s for f in sc.flows], dtype=np.float64),
+            **_round_logs(res),
         }
     )
     return out
