@@ -54,7 +54,12 @@ def _renamed_points(scenario: Scenario | None) -> dict[str, Any]:
 
     def points_to_s(n: Any) -> float:
         n = check_int("n_points", n, minimum=2)
-        return (math.nan if scenario is None else scenario.duration_s) / (n - 1)
+        if scenario is None:
+            raise TypeError(
+                "n_points counts samples over the run, which needs its duration: give "
+                "record_interval_s (seconds), or the scenario to get_engine"
+            )
+        return scenario.duration_s / (n - 1)
 
     note = "n_points=n is duration / (n - 1)"
     return {

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -74,12 +73,12 @@ class Rounds(Engine):
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
         def rounds_to_s(m: Any) -> float:
             m = check_int("record_every", m, minimum=1)
-            d = (
-                math.nan
-                if scenario is None
-                else min(scenario.base_rtt_s(f) for f in scenario.flows)
-            )
-            return m * d
+            if scenario is None:
+                raise TypeError(
+                    "record_every counts rounds, which need the scenario's base RTT: give "
+                    "record_interval_s (seconds), or the scenario to get_engine"
+                )
+            return m * min(scenario.base_rtt_s(f) for f in scenario.flows)
 
         note = "record_every=m is taken as m base RTTs"
         return {"rtt": "rtt_model", "record_every": ("record_interval_s", rounds_to_s, note)}
