@@ -1,5 +1,6 @@
 """The engine runner: same keys from every engine, seeds reach the packet engine, bad input."""
 
+import numpy as np
 import pytest
 
 from tcpfluid.engines import ENGINES, run_scenario, simulate_summary
@@ -68,3 +69,144 @@ def test_bad_options(kwargs, match):
 def test_unknown_algorithm():
     with pytest.raises(ValueError, match="unknown algorithm 'cubic'"):
         simulate_summary("qv-basic", "cubic")
+
+
+# ------------------------------------------------------------------ engines as objects
+def _vegas_basic() -> object:
+    return build_scenario("qv-basic").with_algorithm("vegas")
+
+
+@pytest.fixture(scope="module")
+def full_recording() -> dict:
+    import tcpfluid
+
+    return tcpfluid.simulate(_vegas_basic(), "rounds").summary.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("every", "what"),
+    [
+        # a coarse record once read the exit window off a recorded row (2.0 at 5.1 s)
+        (50, "ss_exit_window"),
+        # ... lost the settled window (None)
+        (200, "settled_window"),
+        # ... and every convergence time (None)
+        (1000, "convergence_times_s"),
+    ],
+)
+def test_what_is_recorded_never_changes_the_summary(every, what, full_recording):
+    """The round model's summary is judged on every round whatever is recorded: the Vegas
+    run of the Quick Vegas paper's §5.1 path reads the same with a coarse record as with
+    every round (the paper's Table 1: exit at window 64 in round 12, 1.2 s)."""
+    import tcpfluid
+
+    with pytest.warns(DeprecationWarning, match="record_every"):
+        coarse = tcpfluid.simulate(_vegas_basic(), "rounds", record_every=every)
+    assert coarse.time_s.size < 300 / every + 50  # fewer samples were kept
+    assert coarse.summary.to_dict() == full_recording
+    assert full_recording["ss_exit_window"] == 64.0  # the paper's Table 1
+    assert full_recording["ss_exit_time_s"] == pytest.approx(1.2, abs=0.05)
+    assert full_recording[what] is not None and full_recording[what] != []
+    # the record_interval_s of every engine gives the same
+    again = tcpfluid.simulate(_vegas_basic(), "rounds", record_interval_s=every * 0.2)
+    assert again.summary.to_dict() == full_recording
+
+
+@pytest.mark.parametrize("engine", ["hybrid", "packet"])
+def test_recording_never_changes_the_other_engines_summaries(engine):
+    import tcpfluid
+    from tcpfluid.engines import get_engine
+
+    sc = build_scenario("qv-basic", **SMALL).with_algorithm("vegas")
+    drop = {"packets_per_s", "events_per_s", "mean_queue_pkts", "final_queue_pkts"}
+    drop |= {"final_windows_pkts", "base_rtt_overestimate_s", "lost_pkts", "loss_fraction"}
+    drop |= {"lost_pkts_per_flow"}
+    out = []
+    for interval in (0.05, 1.3):
+        res = tcpfluid.simulate(sc, get_engine(engine, record_interval_s=interval))
+        out.append({k: v for k, v in res.summary.to_dict().items() if k not in drop})
+        assert res.time_s.size < 20 / interval + 3
+    assert out[0] == out[1]
+
+
+def test_the_classical_model_is_judged_on_one_grid_whatever_is_recorded():
+    import tcpfluid
+    from tcpfluid.engines import Ode
+
+    sc = build_scenario("qv-basic", **SMALL).with_algorithm("vegas")
+    coarse = tcpfluid.simulate(sc, Ode(record_interval_s=2.0))
+    fine = tcpfluid.simulate(sc, Ode(record_interval_s=0.005))
+    assert coarse.time_s.size == 11 and fine.time_s.size == 4001
+    assert coarse.summary.to_dict() == fine.summary.to_dict()
+    # the samples the fine record keeps at the coarse times are the coarse ones
+    idx = np.searchsorted(fine.time_s, coarse.time_s)
+    np.testing.assert_allclose(fine.window_pkts[:, idx], coarse.window_pkts, rtol=1e-6)
+
+
+def test_an_engine_object_and_its_name_run_the_same():
+    import tcpfluid
+    from tcpfluid.engines import Hybrid, Packet, Rounds
+
+    sc = build_scenario("qv-basic", **SMALL).with_algorithm("vegas")
+    a = tcpfluid.simulate(sc, Rounds(feedback_rounds=0, rtt_model="last"))
+    b = tcpfluid.simulate(sc, "rounds", feedback_rounds=0, rtt_model="last")
+    assert a.summary == b.summary and a.engine == "rounds"
+    # "ode" is the hybrid model under its older name; its results say "ode"
+    h = tcpfluid.simulate(sc, Hybrid())
+    o = tcpfluid.simulate(sc, "ode")
+    assert (h.engine, o.engine) == ("hybrid", "ode")
+    assert h.summary.flows == o.summary.flows and np.array_equal(h.window_pkts, o.window_pkts)
+    assert tcpfluid.simulate(sc, "ode", model="classical").rounds == ()  # no rounds
+    p = tcpfluid.simulate(sc, Packet(seed=3))
+    assert p.status == 0 and p.success and len(p.rounds) == 1
+    with pytest.raises(TypeError, match="beside the engine object"):
+        tcpfluid.simulate(sc, Rounds(), rtt_model="last")
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        (lambda E: E.Rounds(rtt_model="median"), r"rtt_model must be one of .*'median'"),
+        (lambda E: E.Rounds(feedback_rounds=9), r"feedback_rounds must be in \[0, 8\], got 9"),
+        (lambda E: E.Rounds(drop_share="all"), r"drop_share must be one of .*'all'"),
+        (lambda E: E.Hybrid(rtt_sample="x"), r"rtt_sample must be one of .*'x'"),
+        (lambda E: E.Hybrid(dt_s=-1.0), r"dt_s must be > 0, got -1.0"),
+        (lambda E: E.Ode(rtol=0.0), r"rtol must be > 0, got 0.0"),
+        (lambda E: E.Ode(method="Euler"), r"method must be one of .*'Euler'"),
+        (lambda E: E.Packet(seed=-1), r"seed must be >= 0, got -1"),
+        (lambda E: E.Packet(record_interval_s=0.0), r"record_interval_s must be > 0, got 0.0"),
+        (lambda E: E.Packet(record=("rtt_s",)), r"record: 'rtt_s' is not a field.*queue_pkts"),
+    ],
+)
+def test_bad_option_values_name_the_option_the_value_and_the_range(make, match):
+    import tcpfluid.engines as E
+
+    with pytest.raises(ValueError, match=match):
+        make(E)
+
+
+def test_every_engine_declares_what_it_can_model():
+    from tcpfluid.engines import ENGINES
+    from tcpfluid.scenarios import ENGINE_CAPABILITIES, fluid_view
+
+    sc = build_scenario("qv-basic", **SMALL).with_algorithm("vegas")
+    for name, cls in ENGINES.items():
+        assert cls().capabilities is ENGINE_CAPABILITIES[name]
+    # the packet simulator is the one engine that models flows not sharing a bottleneck
+    assert [n for n, c in ENGINES.items() if c().capabilities.several_bottlenecks] == ["packet"]
+    assert fluid_view(sc, "hybrid").bottleneck == "R1-R2"
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_every_engine_result_plots_and_tabulates(engine):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import tcpfluid
+
+    sc = build_scenario("qv-basic", **{**SMALL, "duration": "4s"}).with_algorithm("vegas")
+    res = tcpfluid.simulate(sc, engine)
+    assert len(res.plot()) == 1 and len(res.plot(quantity="queue_pkts")) == 1
+    frame = res.to_frame()
+    assert set(frame["quantity"]) == {"window_pkts", "throughput_pps", "queue_pkts"}
+    assert res.to_dict()["status"] == 0

@@ -62,6 +62,9 @@ def render() -> str:
         mod = importlib.import_module(modname)
         names = list(getattr(mod, "__all__", []))
         out += [f"## `{modname}`", "", _summary(mod), ""]
+        section = getattr(mod, "_api_section", None)  # a module's own section, if it has one
+        if callable(section):
+            out += [section(), ""]
         for name in names:
             obj = getattr(mod, name)
             if inspect.ismodule(obj):

@@ -95,7 +95,7 @@ def versus(x: ArrayLike, y: ArrayLike, ax: Any = None, *, label: str, **style: A
     return list(ax.plot(xa[ok], ya[ok], label=label, **style))
 
 
-_PREFIXES = {"rounds": "round model", "ode": "ODE", "packet": "packet sim"}
+_PREFIXES = {"rounds": "round model", "ode": "ODE", "hybrid": "hybrid", "packet": "packet sim"}
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .scenarios import Scenario
 
-__all__ = ["FlowSummary", "Result", "Summary"]
+__all__ = ["FlowSummary", "Result", "RoundLog", "Summary"]
 
 FloatArray = NDArray[np.float64]
 
@@ -294,6 +294,38 @@ def _summary_table(s: Summary, max_flows: int | None) -> str:
 
 
 @dataclass(frozen=True, eq=False)
+class RoundLog:
+    """One flow's round log, kept in full whatever is recorded: one row per round boundary.
+
+    Attributes
+    ----------
+    time_s
+        Round boundaries, s (the end of each round, where the law decides).
+    window_pkts
+        The window of the round that ended (the window whose packets the law measured).
+    next_window_pkts
+        The window the law (and a loss reaction) set at the boundary.
+    phase
+        The law's phase at each boundary (:data:`tcpfluid.algorithms.base.SLOW_START`...;
+        the round model gives the phase during the round that ended).
+    """
+
+    time_s: FloatArray
+    window_pkts: FloatArray
+    next_window_pkts: FloatArray
+    phase: NDArray[np.int8]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain lists."""
+        return {
+            "time_s": self.time_s.tolist(),
+            "window_pkts": self.window_pkts.tolist(),
+            "next_window_pkts": self.next_window_pkts.tolist(),
+            "phase": self.phase.tolist(),
+        }
+
+
+@dataclass(frozen=True, eq=False)
 class Result:
     """The result of :func:`tcpfluid.simulate`, the same type for every engine.
 
@@ -316,9 +348,29 @@ class Result:
         Delivery rate of each flow, packets/s, shape ``(F, T)`` (the round's rate, the ODE's
         w/RTT, the packets delivered in each sample interval).
     summary
-        The :class:`Summary`.
+        The :class:`Summary`, computed from the whole run: what is recorded
+        (``record_interval_s``, ``record``) never changes it.
     native
-        The engine's own result object (``RoundTrace``, ``OdeResult``, ``PacketResult``).
+        The engine's intermediate result object (``RoundTrace``, ``OdeResult``,
+        ``PacketResult``): kept for its own fields, but every consumer of the library reads
+        the fields below instead.
+    status, message
+        0 and ``"ok"`` when the whole run was computed; otherwise a negative status and the
+        reason (:meth:`raise_for_status`).
+    rounds
+        Each flow's :class:`RoundLog`, every round (empty for the classical ODE, which has
+        no rounds).
+    base_rtt_s
+        The BaseRTT each flow's law held at the end of the run, s, shape ``(F,)`` (its
+        propagation RTT where the engine keeps no BaseRTT).
+    series
+        The other recorded quantities, by name, on the samples ``time_s``: per flow
+        ``(F, T)`` (``"rtt_s"``, ``"delta_pkts"``, ``"delivered_pkts"``, ``"lost_pkts"``,
+        ``"base_rtt_s"``) or per run ``(T,)`` (``"utilization"``: the bottleneck's, per
+        sample interval).
+    stats
+        Facts about the run itself: ``"wall_time_s"``, ``"data_packets"``, ``"events"``,
+        ``"nfev"``... (whichever the engine has).
     """
 
     engine: str
@@ -330,6 +382,23 @@ class Result:
     throughput_pps: FloatArray
     summary: Summary
     native: Any = field(repr=False)
+    status: int = 0
+    message: str = "ok"
+    rounds: tuple[RoundLog, ...] = ()
+    base_rtt_s: FloatArray | None = field(default=None, repr=False)
+    series: Mapping[str, FloatArray] = field(default_factory=dict, repr=False)
+    stats: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def success(self) -> bool:
+        """True when the whole run was computed (``status == 0``)."""
+        return self.status == 0
+
+    def raise_for_status(self) -> Result:
+        """Raise :class:`RuntimeError` with :attr:`message` if the run failed; else return self."""
+        if self.status != 0:
+            raise RuntimeError(f"{self.engine} run failed (status {self.status}): {self.message}")
+        return self
 
     def __post_init__(self) -> None:
         T = self.time_s.shape[0]
@@ -389,6 +458,8 @@ class Result:
         """JSON-ready: engine, scenario name, flow names, the arrays as lists, the summary."""
         return {
             "engine": self.engine,
+            "status": self.status,
+            "message": self.message,
             "scenario": self.scenario.name,
             "flow_names": list(self.flow_names),
             "time_s": self.time_s.tolist(),

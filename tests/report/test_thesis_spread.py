@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tcpfluid import simulate
 from tcpfluid.fairness import THESIS_TABLE_3_16
 from tcpfluid.fluid.ode import ode_problem
 from tcpfluid.report._sec_fairness import (
@@ -109,8 +110,8 @@ def test_an_offset_run_is_reproducible_and_starts_connection_2_later() -> None:
     late = thesis_offset_scenario(sc, THESIS_START_OFFSETS_S[3])
     assert late.flows[0] == sc.flows[0]
     assert late.flows[1].start_s == THESIS_START_OFFSETS_S[3]
-    a = _packet_jain(simulate_packets(late))
-    b = _packet_jain(simulate_packets(late))
+    a = _packet_jain(simulate(late, "packet"))
+    b = _packet_jain(simulate(late, "packet"))
     assert a == b
 
 
@@ -148,7 +149,7 @@ def test_the_hybrid_at_vegas_1_x2_70ms_moves_with_connection_2s_start_too() -> N
     sc = build_scenario(
         "thesis-two-flow", x2="70ms", queue="red", duration="60s", delta=1.0
     ).with_algorithm("enhanced-vegas")
-    packet = _packet_jain(simulate_packets(sc))
+    packet = _packet_jain(simulate(sc, "packet"))
 
     def hybrid(offset_s: float) -> float:
         r = simulate_scenario_ode(thesis_offset_scenario(sc, offset_s), n_points=601)

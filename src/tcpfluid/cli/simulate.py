@@ -1,14 +1,15 @@
 """``tcpfluid simulate``: run a named scenario with one algorithm on one engine.
 
-Engines are looked up in :data:`ENGINES` (name → function taking a
-:class:`~tcpfluid.scenarios.Scenario` and returning a result with a ``summary`` whose
-``to_dict()`` has the public keys below). Adding an engine is one line in that table;
-names in :data:`PLANNED_ENGINES` that are not in the table yet give a clear error.
+Engines are looked up by name in :data:`tcpfluid.engines.ENGINES` (name → engine class,
+:mod:`tcpfluid.engines`): ``rounds``, ``packet``, ``ode`` (the hybrid model under its older
+name) and ``hybrid``. Every run gives a :class:`~tcpfluid.results.Result` whose summary has
+the public keys below.
 
 Public JSON keys (``--json``): ``ss_exit_window``, ``ss_exit_time_s``, ``settled_window``,
 ``time_to_equilibrium_s``, ``convergence_times_s`` (one per bandwidth change, in order),
 ``utilization``, ``throughput_pps`` (per flow), ``jain_index``; plus ``scenario``,
-``algorithm``, ``engine`` and ``params``. ``null`` means "did not happen" (no slow-start
+``algorithm``, ``engine``, ``params``, ``status`` and ``message`` (0 and ``"ok"`` for a
+complete run). ``null`` means "did not happen" (no slow-start
 exit, did not settle). The window keys above describe flow 0; beside them every flow's
 values (``settled_windows_pkts``, ``times_to_equilibrium_s``, ...) and the aggregates
 (``all_settled_time_s``, ``all_converged_times_s``, ``losses_unit``, ``notes``): see
@@ -121,11 +122,14 @@ def _table(out: dict[str, Any], summary: Summary) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns 0 (errors are raised as ``ValueError``/``TypeError``)."""
-    if args.rtt_model is not None and args.engine != "rounds":
-        raise ValueError(
-            f"--rtt-model applies to the rounds engine only (the {args.engine!r} engine "
-            "measures its RTTs itself); drop it or use --engine rounds"
-        )
+    if args.rtt_model is not None and args.engine in ENGINES:
+        takes = [e for e, cls in ENGINES.items() if "rtt_model" in cls.option_names()]
+        if args.engine not in takes:
+            raise ValueError(
+                f"--rtt-model applies to the {', '.join(takes)} engine only (the "
+                f"{args.engine!r} engine measures its RTTs itself); drop it or use "
+                f"--engine {takes[0]}"
+            )
     from .._progress import progress_bar
 
     with progress_bar(f"{args.engine} run", enabled=not (args.quiet or args.json)) as bar:

@@ -55,7 +55,7 @@ from ..analytic import jain_index
 from ..engines import simulate
 from ..fluid.ode import OdeResult, OdeSummary
 from ..published import published
-from ..results import Result
+from ..results import Result, Summary
 from ..scenarios import Scenario
 from .trains import train_fraction
 
@@ -282,17 +282,33 @@ def _packet_delivered(result: Any) -> tuple[FloatArray, FloatArray]:
     return t, _delivered_pkts(t, np.vstack([f.goodput_pps for f in result.flows]))
 
 
-def _native(result: Any) -> Any:
-    """The engine's own result of a :class:`~tcpfluid.results.Result` (or ``result``)."""
-    return result.native if isinstance(result, Result) else result
+def _packet_base_rtts(result: Any) -> list[float]:
+    """The BaseRTT each flow's law held at the end of a packet run, s (a
+    :class:`~tcpfluid.results.Result`, or the simulator's own result from a callable)."""
+    if isinstance(result, Result):
+        assert result.base_rtt_s is not None
+        return [float(x) for x in result.base_rtt_s]
+    return [float(f.round_base_rtt_s[-1]) for f in result.flows]
 
 
-def _ode(scenario: Scenario, **options: Any) -> OdeResult:
-    """The classical ODE run of ``scenario`` through :func:`tcpfluid.simulate` (its own
-    result): the studies compare the fluid equilibria (Mo et al., Boutremans-Le Boudec)."""
-    options.setdefault("model", "classical")
-    res: OdeResult = simulate(scenario, "ode", **options).native
-    return res
+def _ode(scenario: Scenario, *, measure_from_s: float = 0.0, n_points: int = 1001) -> Result:
+    """The classical ODE run of ``scenario`` through :func:`tcpfluid.simulate`: the studies
+    compare the fluid equilibria (Mo et al., Boutremans-Le Boudec). ``n_points``: samples
+    over the run."""
+    from ..engines import Ode
+
+    interval = scenario.duration_s / (n_points - 1)
+    return simulate(scenario, Ode(measure_from_s=measure_from_s, record_interval_s=interval))
+
+
+def _ode_summary(res: Result) -> Summary:
+    """The run's summary; a failed integration raises (never a silently wrong row)."""
+    return res.raise_for_status().summary
+
+
+def _throughputs(summary: Summary) -> FloatArray:
+    """Per-flow throughputs over the measured time, packets/s (0 for a flow not active in it)."""
+    return np.array([0.0 if x is None else x for x in summary.throughput_pps], dtype=np.float64)
 
 
 def _packet(scenario: Scenario) -> Result:

@@ -34,10 +34,12 @@ from . import (
     _check_engine,
     _check_window,
     _jain_or_nan,
-    _native,
     _ode,
+    _ode_summary,
+    _packet_base_rtts,
     _packet_delivered,
     _summary,
+    _throughputs,
     period_throughputs,
 )
 
@@ -110,15 +112,15 @@ def thesis_two_flow_study(
                 "thesis-two-flow", x2=f"{x2}ms", queue=queue, duration=f"{T}s"
             ).with_algorithm(algo, **params)
             r = _ode(sc, measure_from_s=m0)
-            summ = _summary(r)
-            thr = np.array(summ.throughput_pps)
+            summ = _ode_summary(r)
+            thr = _throughputs(summ)
             row: dict[str, Any] = {
                 "x2_ms": x2,
                 "setting": setting,
-                "min_rtt_long_s": r.flows[1].rtt_s,
+                "min_rtt_long_s": sc.base_rtt_s(sc.flows[1]),
                 "ode_jain": summ.jain_index,
                 "ode_ratio": float(thr[0] / thr[1]),
-                "ode_overestimate_long_s": summ.base_rtt_overestimate_s[1],
+                "ode_overestimate_long_s": summ.extras["base_rtt_overestimate_s"][1],
             }
             if engine is not None:
                 row.update(_thesis_packet_columns(sc, engine(sc), m0, T))
@@ -143,11 +145,9 @@ def _thesis_packet_columns(sc: Scenario, pres: Any, m0: float, T: float) -> dict
     ``[m0, T]`` s, the BaseRTT errors the packet flows recorded, and the ODE run again
     given those errors (Boutremans-Le Boudec with measured x_j, as the thesis's Table 3.6)."""
     pt = _packet_window_throughput(pres, m0, T)
-    pflows = _native(pres).flows
     prob = ode_problem(sc)
     err = [
-        max(0.0, float(f.round_base_rtt_s[-1]) - of.rtt_s)
-        for f, of in zip(pflows, prob.flows, strict=True)
+        max(0.0, b - of.rtt_s) for b, of in zip(_packet_base_rtts(pres), prob.flows, strict=True)
     ]
     flows_x = [replace(of, base_rtt_error_s=e) for of, e in zip(prob.flows, err, strict=True)]
     sx = _summary(
@@ -205,8 +205,9 @@ def _period_study(
         note = ""
         if algo in ODE_LAWS:
             r = _ode(sc, n_points=n_points)
-            _summary(r)
-            ode_periods = period_throughputs(r.t, r.delivered_pkts, starts, stops, edges)
+            _ode_summary(r)
+            delivered = r.series["delivered_pkts"]
+            ode_periods = period_throughputs(r.time_s, delivered, starts, stops, edges)
         else:
             note = _NO_RHS
         pkt_periods = None
@@ -413,7 +414,7 @@ def ho_friendliness_study(
             pkt_bits = 8.0 * sc.packet_size_bytes
             row: dict[str, Any] = {"pair": f"{first}-{second}", "mix": f"{n1:02d}-{n2:02d}"}
             if first in ODE_LAWS and second in ODE_LAWS:
-                thr = np.array(_summary(_ode(sc, measure_from_s=m0)).throughput_pps)
+                thr = _throughputs(_ode_summary(_ode(sc, measure_from_s=m0)))
                 row.update(_mix_columns("ode", thr, n1, pkt_bits))
                 row["note"] = ""
             else:

@@ -203,6 +203,6 @@ def run_task(
 ) -> Task:
     """A task running ``scenario`` with ``algorithm`` on ``engine`` (``"packet"``,
     ``"rounds"`` or ``"ode"``) through :mod:`tcpfluid.report._runs`; ``options`` are the
-    run function's other keywords (``traces=``, ``rtt=``)."""
+    run function's other keywords (``traces=``, ``rtt_model=``)."""
     kwargs = {"scenario": scenario, "algorithm": algorithm, "overrides": overrides, **options}
     return Task(f"{RUNS}:{_RUN_FUNCTIONS[engine]}", kwargs, label)

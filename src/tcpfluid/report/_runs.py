@@ -42,6 +42,9 @@ def _run(
     ``{"error": message}``.
     """
     sc = build_scenario(scenario, **dict(overrides)).with_algorithm(algorithm, **dict(params or {}))
+    points = options.pop("record_points", None)
+    if points is not None:  # samples over the run, as many as asked (one every T / (n - 1))
+        options["record_interval_s"] = sc.duration_s / (int(points) - 1)
     progress = current_progress()  # the report's bar, when one is drawn
     if progress is not None:
         options.setdefault("progress", progress)
@@ -82,28 +85,25 @@ def packet_run(
         overrides,
         params,
         seed=seed,
-        sample_interval=sample_interval,
+        record_interval_s=sample_interval,
     )
     if res is None:
         return out
-    nat = res.native
     out.update(
         {
             "summary": res.summary.to_dict(),
             "throughput_pps": [float(x or 0.0) for x in res.summary.throughput_pps],
             "bottleneck": res.summary.bottleneck,
-            "base_rtt_s": [float(f.base_rtt_s) for f in nat.flows],
-            "start_s": [float(f.start_s) for f in nat.flows],
-            "stop_s": [float(f.stop_s) for f in nat.flows],
-            "round_t_s": [_f64(f.round_t_s) for f in nat.flows],
-            "round_cwnd_pkts": [_f64(f.round_cwnd_pkts) for f in nat.flows],
-            "round_phase": [_f64(f.round_phase) for f in nat.flows],
-            "wall_time_s": float(nat.wall_time_s),
-            "data_packets": int(nat.data_packets),
+            "base_rtt_s": [float(x) for x in _f64(res.base_rtt_s)],
+            "start_s": [float(f.start_s) for f in res.summary.flows],
+            "stop_s": [float(f.stop_s) for f in res.summary.flows],
+            **_round_logs(res),
+            "wall_time_s": float(res.stats["wall_time_s"]),
+            "data_packets": int(res.stats["data_packets"]),
             "t_s": res.time_s,
             "goodput_pps": res.throughput_pps,
             "queue_pkts": res.queue_pkts,
-            "utilization": _f64(nat.link(res.summary.bottleneck).utilization),
+            "utilization": _f64(res.series["utilization"]),
         }
     )
     if traces:
@@ -117,16 +117,12 @@ def rounds_run(
     overrides: Mapping[str, Any],
     *,
     rtt_model: str = "average",
-    rtt: str | None = None,
 ) -> dict[str, Any]:
-    """Run the round model on a scenario; summary and per-round traces (``rtt`` is an
-    alias of ``rtt_model``)."""
-    model = rtt_model if rtt is None else rtt
-    sc, res, out = _run("rounds", scenario, algorithm, overrides, rtt_model=model)
+    """Run the round model on a scenario; summary and per-round traces."""
+    sc, res, out = _run("rounds", scenario, algorithm, overrides, rtt_model=rtt_model)
     if res is None:
         return out
     s = res.summary
-    tr = res.native
     out.update(
         {
             "summary": s.to_dict(),
@@ -135,11 +131,13 @@ def rounds_run(
             ],
             "throughput_pps": [float(x) if x is not None else math.nan for x in s.throughput_pps],
             "time_s": res.time_s,
+            "t_s": res.time_s,  # every run function's name for the sample times
             "window_pkts": res.window_pkts.T,
-            "queue_pkts": None if tr.queue_pkts is None else res.queue_pkts,
-            "flow_throughput_pps": None if tr.throughput_pps is None else res.throughput_pps.T,
+            "queue_pkts": res.queue_pkts,
+            "flow_throughput_pps": res.throughput_pps.T,
             "start_s": np.array([f.start_s for f in sc.flows], dtype=np.float64),
             "stop_s": np.array([f.stop_s for f in sc.flows], dtype=np.float64),
+            **_round_logs(res),
         }
     )
     return out
@@ -156,29 +154,34 @@ def ode_run(
     """Run the ODE model on a scenario; summary and trajectories (and, on the hybrid
     model, each flow's round trace ``round_t_s``, ``round_cwnd_pkts``, ``round_phase``,
     as the packet simulator's). ``params``: the law's parameters over the scenario's."""
-    sc, res, out = _run("ode", scenario, algorithm, overrides, params, n_points=n_points)
+    sc, res, out = _run("ode", scenario, algorithm, overrides, params, record_points=n_points)
     if res is None:
         return out
-    r = res.native
     out.update(
         {
             "summary": res.summary.to_dict(),
             "t_s": res.time_s,
             "windows_pkts": res.window_pkts,
             "queue_pkts": res.queue_pkts,
-            "delivered_pkts": _f64(r.delivered_pkts),
+            "delivered_pkts": _f64(res.series["delivered_pkts"]),
             "rates_pps": res.throughput_pps,
-            "base_rtt_s": _f64(r.base_rtt_s)[:, -1],
+            "base_rtt_s": _f64(res.series["base_rtt_s"])[:, -1],
             "start_s": [float(f.start_s) for f in sc.flows],
             "stop_s": [float(f.stop_s) for f in sc.flows],
         }
     )
-    hybrid = getattr(r, "hybrid", None)
-    if hybrid is not None:  # laws deciding at round boundaries: the packets' round trace
-        out["round_t_s"] = [_f64(f.round_t_s) for f in hybrid.flows]
-        out["round_cwnd_pkts"] = [_f64(f.round_cwnd_pkts) for f in hybrid.flows]
-        out["round_phase"] = [_f64(f.round_phase) for f in hybrid.flows]
+    if res.rounds:  # laws deciding at round boundaries: the packets' round trace
+        out.update(_round_logs(res))
     return out
+
+
+def _round_logs(res: Result) -> dict[str, Any]:
+    """Each flow's round log: boundary times, the window the law saw, its phase."""
+    return {
+        "round_t_s": [_f64(r.time_s) for r in res.rounds],
+        "round_cwnd_pkts": [_f64(r.window_pkts) for r in res.rounds],
+        "round_phase": [_f64(r.phase) for r in res.rounds],
+    }
 
 
 def rounds_bdp_batch(

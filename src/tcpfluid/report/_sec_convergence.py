@@ -545,8 +545,6 @@ def _trace_of(res: dict[str, Any], kind: str) -> tuple[Any, Any] | NA:
     ``n/a`` with the reason."""
     if "error" in res:
         return err_na(res, "")
-    if kind == "rounds":
-        return np.asarray(res["time_s"]), np.asarray(res["window_pkts"])[:, 0]
     if "round_t_s" not in res:
         return NA("the ODE run integrates a classical right-hand side: no rounds to count")
     return np.asarray(res["round_t_s"][0]), np.asarray(res["round_cwnd_pkts"][0])

@@ -331,7 +331,7 @@ def _engine_values(res: dict[str, Any], kind: str) -> dict[str, float | NA]:
         "halved": num(conv[0], nd),
         "doubled": num(conv[1], nd),
     }
-    t = res["time_s" if kind == "rounds" else "t_s"]
+    t = res["t_s"]
     out["max_queue"] = num(_max_queue(t, res["queue_pkts"], 80.0, 160.0), "no samples")
     return out
 

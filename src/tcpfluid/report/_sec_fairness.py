@@ -24,8 +24,8 @@ from ..analytic import (
 from ..engines import simulate
 from ..fairness import THESIS_TABLE_3_16, _delivered_pkts, train_fraction
 from ..fluid.ode import ode_problem
+from ..results import Result
 from ..scenarios import Scenario, build_scenario
-from ..sim import simulate_packets
 from ._common import doc, err_na, num, ode_na, run_task, with_packet_agreement
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES
@@ -88,7 +88,7 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     seconds after connection 1 (each in [0, 10) s, before the measurement window);
     their indices are ``"packet_offset_jain"``, in that order.
     """
-    from ..fluid.ode import simulate_scenario_ode
+    from ..engines import Hybrid, Packet
 
     offsets = [float(o) for o in start_offsets_s]
     for o in offsets:
@@ -102,9 +102,9 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
         "thesis-two-flow", x2=f"{x2_ms}ms", queue="red", duration="60s", **params
     ).with_algorithm(alg)
     prop = np.array([f.rtt_s for f in ode_problem(sc).flows])
-    res = simulate_packets(sc, sample_interval_s=0.001)  # fine enough for the train
-    t = res.t_s
-    base = np.array([f.base_rtt_s for f in res.flows])
+    res = simulate(sc, Packet(record_interval_s=0.001))  # fine enough for the train
+    t = res.time_s
+    base = np.asarray(res.base_rtt_s, dtype=np.float64)
     x = np.maximum(base - prop, 0.0)
     out: dict[str, Any] = {
         "packet_jain": _packet_jain(res),
@@ -113,13 +113,13 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     }
     if offsets:
         out["packet_offset_jain"] = [
-            _packet_jain(simulate_packets(thesis_offset_scenario(sc, o))) for o in offsets
+            _packet_jain(simulate(thesis_offset_scenario(sc, o), "packet")) for o in offsets
         ]
     mu = sc.link("R1-R2").rate_bps / (8.0 * sc.packet_size_bytes)
     if alg == "enhanced-vegas":
         eq = blb_equilibrium([params["delta"]] * 2, x, mu, prop_delay_s=prop)
         out["blb_jain"] = eq.jain_index
-        f = train_fraction(t, res.flows[1].goodput_pps, mu, start_s=10.0, end_s=60.0)
+        f = train_fraction(t, res.throughput_pps[1], mu, start_s=10.0, end_s=60.0)
         out["train_fraction"] = f
         out["train_jain"] = blb_train_equilibrium(
             [params["delta"]] * 2, x, mu, train_fraction=f
@@ -130,10 +130,10 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
         out["rounds_error"] = str(exc)
     else:
         out["rounds_jain"] = _goodput_jain(rm.time_s, rm.throughput_pps)
-    r = simulate_scenario_ode(sc, n_points=601)
+    r = simulate(sc, Hybrid(record_interval_s=sc.duration_s / 600))
     if r.success:
-        dl = r.delivered_pkts
-        thr_o = (dl[:, -1] - np.array([np.interp(10.0, r.t, row) for row in dl])) / 50.0
+        dl = r.series["delivered_pkts"]
+        thr_o = (dl[:, -1] - np.array([np.interp(10.0, r.time_s, row) for row in dl])) / 50.0
         out["ode_jain"] = float(jain_index(thr_o))
     else:
         out["ode_error"] = r.message
@@ -147,10 +147,10 @@ def thesis_offset_scenario(sc: Scenario, offset_s: float) -> Scenario:
     return replace(sc, flows=(short, replace(long_, start_s=float(offset_s))))
 
 
-def _packet_jain(res: Any) -> float:
+def _packet_jain(res: Result) -> float:
     """Jain's index of a packet run's two mean goodputs over 10–60 s."""
-    m = (res.t_s > 10.0) & (res.t_s <= 60.0)
-    return float(jain_index([f.goodput_pps[m].mean() for f in res.flows]))
+    m = (res.time_s > 10.0) & (res.time_s <= 60.0)
+    return float(jain_index([row[m].mean() for row in res.throughput_pps]))
 
 
 def _goodput_jain(t: Any, rates_pps: Any, start_s: float = 10.0) -> float:

@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..path import Path
 from ..queueing import RedParameters, red_parameters
@@ -245,7 +245,8 @@ class Capabilities:
     ack_path_with_red_or_unequal_rtt: bool = True
 
 
-#: engine name -> what it can model; :func:`check_engine` refuses the rest
+#: engine name -> what it can model (each engine object's ``capabilities``,
+#: :mod:`tcpfluid.engines`); :func:`check_engine` refuses the rest
 ENGINE_CAPABILITIES: dict[str, Capabilities] = {
     "rounds": Capabilities(
         red=True,
@@ -255,6 +256,9 @@ ENGINE_CAPABILITIES: dict[str, Capabilities] = {
         ack_path_with_red_or_unequal_rtt=False,
     ),
     "ode": Capabilities(
+        red=True, unequal_rtt=True, several_bottlenecks=False, off_bottleneck_cbr=False
+    ),
+    "hybrid": Capabilities(
         red=True, unequal_rtt=True, several_bottlenecks=False, off_bottleneck_cbr=False
     ),
     "packet": Capabilities(
@@ -334,8 +338,9 @@ def check_engine(view: FluidView, engine: str) -> None:
 
 def engine_problem(scenario: Scenario, engine: str) -> str | None:
     """The message :func:`check_engine` would raise for ``engine``, or ``None`` (any engine)."""
-    if engine == "packet":
-        return None
+    cap = ENGINE_CAPABILITIES.get(engine)
+    if cap is not None and all(getattr(cap, f.name) for f in fields(cap)):
+        return None  # an engine that models every feature needs no fluid view
     try:
         check_engine(fluid_view(scenario), engine)
     except ValueError as exc:

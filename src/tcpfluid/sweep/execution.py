@@ -163,13 +163,10 @@ def _run_point(task: _Task) -> dict[str, Any]:
     params = dict(task.params)
     if task.engine == "closed-form":
         return _closed_form(task.scenario, task.algorithm, params, task.rtt_model)
-    from ..engines import simulate
+    from ..engines import _legacy_options, simulate
 
-    options: dict[str, Any] = {}
-    if task.engine == "rounds":
-        options["rtt_model"] = task.rtt_model
-    elif task.engine == "packet":
-        options["seed"] = task.seed
+    # the engine's RTT model and seed, when it has them
+    options = _legacy_options(task.engine, task.rtt_model, task.seed)
     scenario = build_scenario(task.scenario, **params).with_algorithm(task.algorithm)
     summary: dict[str, Any] = simulate(scenario, task.engine, **options).summary.to_dict()
     return summary

@@ -1,0 +1,390 @@
+"""Run a scenario on an engine: :func:`simulate`, the one documented way.
+
+>>> import tcpfluid
+>>> from tcpfluid.scenarios import build_scenario
+>>> sc = build_scenario("qv-basic", duration="30s", cbr="none").with_algorithm("vegas")
+>>> res = tcpfluid.simulate(sc, engine="rounds")
+>>> res.window_pkts.shape[0], round(res.summary.flows[0].ss_exit_window_pkts)
+(1, 64)
+>>> from tcpfluid.engines import Rounds
+>>> tcpfluid.simulate(sc, Rounds(feedback_rounds=0)).summary.flows[0].ss_exit_round
+12
+
+Engines are objects, as the solvers of diffrax are (the engines section of docs/api.md):
+each is a frozen, validated dataclass of its options with
+:meth:`~Engine.run`, the features it can model (:attr:`Engine.capabilities`) and what it
+records. :func:`simulate` takes one, or an engine's name and its options as keywords.
+
+``"rounds"`` — :class:`Rounds`
+    the round-based fluid model, :func:`tcpfluid.fluid.simulate_scenario_rounds`;
+``"hybrid"`` — :class:`Hybrid`
+    the hybrid fluid model (continuous queue, each law deciding at its own round
+    boundaries), :mod:`tcpfluid.fluid.hybrid`;
+``"ode"``
+    the continuous-time engine under its older name: the hybrid model, or the classical
+    model (:class:`Ode`) when ``model="classical"`` or a classical-only option is given
+    (:func:`ode_by_name`); its results say ``"ode"``;
+``"packet"`` — :class:`Packet`
+    the packet simulator, :func:`tcpfluid.sim.simulate_packets`.
+
+:func:`simulate` returns a :class:`tcpfluid.results.Result` for every engine, with one
+:class:`tcpfluid.results.Summary` computed by :func:`tcpfluid.metrics.summarise` from the
+whole run: what is recorded (``record_interval_s``, ``record``, the one recording
+vocabulary of every engine) never changes it. An engine that cannot model a feature of the
+scenario refuses it with a ``ValueError`` (:func:`tcpfluid.scenarios.check_engine`).
+
+Options given as keywords (:func:`engine_options` lists them per engine): every engine
+takes ``algorithm`` (run every flow with this law) and ``progress`` (a callable receiving
+the fraction done in [0, 1]), then the fields of its options class. The older names
+(``rtt``, ``record_every``, ``n_points``, ``record_every_s``, ``sample_interval``,
+``sample_interval_s``, ``delack_timeout``, ``min_rto``, ``initial_rto``, ``max_rto``) still
+work and emit a ``DeprecationWarning`` (:func:`tcpfluid._deprecation.renamed_keywords`). An
+unknown option is a ``TypeError`` naming it and listing the engine's options; a bad value
+a ``ValueError`` naming the option, the value and the accepted range.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from .._deprecation import renamed_keywords
+from .._validation import check_choice, check_int
+from ..algorithms.registry import law_class
+from ..results import Result
+from ..scenarios import Scenario, build_scenario
+from ._base import RECORD_FIELDS, Engine
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._ode import Hybrid, Ode
+    from ._packet import Packet
+    from ._rounds import Rounds
+
+__all__ = [
+    "ENGINES",
+    "RECORD_FIELDS",
+    "RTT_MODELS",
+    "Engine",
+    "Hybrid",
+    "Ode",
+    "Packet",
+    "Rounds",
+    "engine_options",
+    "get_engine",
+    "ode_by_name",
+    "run_named",
+    "run_scenario",
+    "simulate",
+    "simulate_summary",
+]
+
+#: engine class name -> its module (loaded on first use: the engines load Numba/SciPy)
+_CLASSES = {"Rounds": "._rounds", "Hybrid": "._ode", "Ode": "._ode", "Packet": "._packet"}
+#: engine name -> its class name
+_NAMES = {"rounds": "Rounds", "packet": "Packet", "ode": "Ode", "hybrid": "Hybrid"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _CLASSES:
+        return getattr(importlib.import_module(_CLASSES[name], __name__), name)
+    if name == "ode_by_name":
+        from ._ode import ode_by_name
+
+        return ode_by_name
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _EngineTable(Mapping[str, type[Engine]]):
+    """Engine name -> engine class, each class imported on first access."""
+
+    def __getitem__(self, name: str) -> type[Engine]:
+        if name not in _NAMES:
+            raise KeyError(name)
+        cls: type[Engine] = __getattr__(_NAMES[name])
+        return cls
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_NAMES)
+
+    def __len__(self) -> int:
+        return len(_NAMES)
+
+    def __repr__(self) -> str:
+        return f"ENGINES({', '.join(_NAMES)})"
+
+
+#: engine name -> engine class (:class:`Rounds`, :class:`Packet`, :class:`Ode`,
+#: :class:`Hybrid`); the name ``"ode"`` in :func:`simulate` chooses between :class:`Hybrid`
+#: and :class:`Ode` (:func:`ode_by_name`)
+ENGINES: Mapping[str, type[Engine]] = _EngineTable()
+#: RTT models of the round engine (the burst term of the Quick Vegas paper §4.1; the
+#: values of ``tcpfluid.fluid.rounds.RttModel``)
+RTT_MODELS: tuple[str, ...] = ("average", "last", "fluid")
+
+_COMMON = ("algorithm", "progress")
+
+
+def engine_options(engine: str) -> tuple[str, ...]:
+    """The keyword options :func:`simulate` accepts for ``engine`` (its options class's
+    fields, the older names still accepted, ``algorithm`` and ``progress``), sorted."""
+    check_choice("engine", engine, tuple(ENGINES))
+    names = set(ENGINES[engine].option_names())
+    if engine == "ode":  # the older name: either model's options and the choice
+        names |= set(ENGINES["hybrid"].option_names()) | {"model"}
+    return tuple(sorted({*_COMMON, *names, *ENGINES[engine].renamed_options(None)}))
+
+
+def get_engine(engine: str, scenario: Scenario | None = None, **options: Any) -> Engine:
+    """The engine object of name ``engine`` with ``options`` (older names mapped, with a
+    ``DeprecationWarning``; ``scenario`` converts the ones counted in rounds or points).
+
+    Raises
+    ------
+    ValueError
+        Unknown engine or a bad option value.
+    TypeError
+        An option the engine does not take (naming it and listing the accepted ones).
+    """
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+    accepted = engine_options(engine)
+    for name in options:
+        if name not in accepted or name in _COMMON:
+            raise TypeError(
+                f"simulate() got an unknown option {name!r} for the {engine} engine; "
+                f"its options: {', '.join(accepted)}"
+            )
+    opts = renamed_keywords(
+        f"the {engine} engine", options, ENGINES[engine].renamed_options(scenario), stacklevel=4
+    )
+    if engine == "ode":
+        from ._ode import ode_by_name
+
+        return ode_by_name(opts)
+    return ENGINES[engine](**opts)
+
+
+def simulate(
+    scenario: Scenario,
+    engine: str | Engine = "rounds",
+    *,
+    algorithm: str | None = None,
+    progress: Callable[[float], None] | None = None,
+    **options: Any,
+) -> Result:
+    """Run ``scenario`` on ``engine`` and return the common :class:`~tcpfluid.results.Result`.
+
+    Parameters
+    ----------
+    scenario
+        A :class:`~tcpfluid.scenarios.Scenario` (:func:`~tcpfluid.scenarios.build_scenario`);
+        its flows need an algorithm (:meth:`~tcpfluid.scenarios.Scenario.with_algorithm`,
+        or ``algorithm``).
+    engine
+        An engine object (``Rounds(feedback_rounds=0)``, ``Packet(seed=1)``...) or a name:
+        ``"rounds"``, ``"hybrid"``, ``"ode"`` or ``"packet"``.
+    algorithm
+        Run every flow with this law (a name of :data:`tcpfluid.algorithms.ALGORITHMS`).
+    progress
+        ``None`` or a callable receiving the fraction done in [0, 1].
+    **options
+        With a name: the engine's options (module docstring; :func:`engine_options`).
+
+    Raises
+    ------
+    TypeError
+        ``scenario`` is not a Scenario, or an option the engine does not take (naming it
+        and listing the accepted ones), or options beside an engine object.
+    ValueError
+        Unknown engine, bad option value, or a scenario the engine cannot model (naming
+        the feature and the engines that can).
+    """
+    if not isinstance(scenario, Scenario):
+        raise TypeError(
+            f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
+        )
+    label = None
+    if isinstance(engine, Engine):
+        if options:
+            raise TypeError(
+                f"simulate() got options {', '.join(map(repr, options))} beside the engine "
+                f"object {type(engine).__name__}; give them to it instead"
+            )
+        eng = engine
+    else:
+        eng = get_engine(engine, scenario, **options)
+        label = engine  # "ode" names its results "ode" whichever model ran
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be None or a callable taking a fraction, got {progress!r}")
+    if algorithm is not None:
+        law_class(algorithm)
+        scenario = scenario.with_algorithm(algorithm)
+    if progress is not None and not eng.reports_progress:
+        progress(0.0)
+    # each fluid engine reduces the scenario with scenarios.fluid_view(scenario, engine),
+    # which refuses what that engine cannot model (its capabilities), by name
+    result = eng.run(scenario, progress=progress if eng.reports_progress else None, label=label)
+    if progress is not None and not eng.reports_progress:
+        progress(1.0)
+    return result
+
+
+# ------------------------------------------------------------------ the older entry points
+def run_scenario(
+    scenario: Scenario, engine: str = "rounds", *, rtt_model: str = "average", seed: int = 0
+) -> Any:
+    """Run ``scenario`` (with its algorithm set) on ``engine``; returns the engine's
+    intermediate result (:attr:`tcpfluid.results.Result.native` of :func:`simulate`).
+
+    Parameters
+    ----------
+    scenario
+        A scenario whose flows have an algorithm (:meth:`Scenario.with_algorithm`).
+    engine
+        ``"rounds"``, ``"hybrid"``, ``"ode"`` or ``"packet"``.
+    rtt_model
+        Engines with an RTT model (the round model): ``"average"``, ``"last"`` or ``"fluid"``.
+    seed
+        Engines that draw random numbers (the packet simulator: RED drops): the seed of
+        its ``numpy.random.Generator``. The fluid engines are deterministic.
+    """
+    check_choice("engine", engine, tuple(ENGINES))
+    return simulate(scenario, engine, **_legacy_options(engine, rtt_model, seed)).native
+
+
+def _legacy_options(engine: str, rtt_model: str, seed: int) -> dict[str, Any]:
+    """The options of the older entry points, for the engines that take them: checked."""
+    check_choice("rtt_model", rtt_model, RTT_MODELS)
+    check_int("seed", seed, minimum=0)
+    names = ENGINES[engine].option_names()
+    out: dict[str, Any] = {}
+    if "rtt_model" in names:
+        out["rtt_model"] = rtt_model
+    if ENGINES[engine].stochastic:
+        out["seed"] = seed
+    return out
+
+
+def simulate_summary(
+    scenario_name: str,
+    algorithm: str,
+    *,
+    engine: str = "rounds",
+    sets: Mapping[str, Any] | None = None,
+    rtt_model: str = "average",
+    seed: int = 0,
+    progress: Callable[[float], None] | None = None,
+) -> dict[str, Any]:
+    """Build a named scenario, run it and return the JSON summary (``tcpfluid simulate --json``).
+
+    Parameters
+    ----------
+    scenario_name
+        A name of :data:`tcpfluid.scenarios.SCENARIOS`.
+    algorithm
+        A name of :data:`tcpfluid.algorithms.ALGORITHMS`.
+    engine, rtt_model, seed
+        As :func:`run_scenario`.
+    sets
+        Scenario parameter overrides (``{"bandwidth": "100Mbps", "alpha": 1}``).
+    progress
+        ``None`` or a callable receiving the fraction done.
+
+    Returns
+    -------
+    dict
+        ``scenario``, ``algorithm``, ``engine``, ``params``, ``status``, ``message`` and the
+        keys of :meth:`tcpfluid.results.Summary.to_dict`.
+    """
+    return run_named(
+        scenario_name,
+        algorithm,
+        engine=engine,
+        sets=sets,
+        rtt_model=rtt_model,
+        seed=seed,
+        progress=progress,
+    )[0]
+
+
+def run_named(
+    scenario_name: str,
+    algorithm: str,
+    *,
+    engine: str = "rounds",
+    sets: Mapping[str, Any] | None = None,
+    rtt_model: str = "average",
+    seed: int = 0,
+    progress: Callable[[float], None] | None = None,
+) -> tuple[dict[str, Any], Result]:
+    """:func:`simulate_summary`'s JSON dict and the :class:`~tcpfluid.results.Result` it
+    summarises (``tcpfluid simulate`` prints the one and tabulates the other)."""
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+    law_class(algorithm)  # an unknown name fails here, listing the valid ones
+    opts = _legacy_options(engine, rtt_model, seed)
+    scenario = build_scenario(scenario_name, **dict(sets or {})).with_algorithm(algorithm)
+    result = simulate(scenario, engine, progress=progress, **opts)
+    plain = scenario.to_dict()["params"]  # JSON-ready (an infinite buffer is None)
+    out = {
+        "scenario": scenario_name,
+        "algorithm": algorithm,
+        "engine": engine,
+        "params": {k: plain[k] for k, v in scenario.params.items() if v is not None},
+        **result.summary.to_dict(),
+    }
+    out.setdefault("status", result.status)
+    out.setdefault("message", result.message)
+    return out, result
+
+
+def _api_section() -> str:
+    """The engines section of the API reference (docs/api.md), written from the engine
+    classes themselves: their names, options with defaults, and capabilities."""
+    import inspect
+    from dataclasses import fields as dc_fields
+
+    what = {
+        "rounds": "the round-based fluid model (one step = one RTT round)",
+        "packet": "the packet simulator (FIFO links, ACK clocking, the same law objects)",
+        "ode": "the classical continuous-time model (Vegas, Enhanced Vegas, FAST, Reno "
+        'right-hand sides; no slow start); the name `"ode"` runs `Hybrid` unless asked '
+        "for this model (below)",
+        "hybrid": "the hybrid fluid model: continuous queue and windows, each law deciding "
+        "at its own round boundaries",
+    }
+    lines = ["### Engines", ""]
+    for name, cls in ENGINES.items():
+        caps = cls().capabilities
+        can = [f.name for f in dc_fields(caps) if getattr(caps, f.name)]
+        cannot = [f.name for f in dc_fields(caps) if not getattr(caps, f.name)]
+        lines += [
+            f"- `{name}`: class `{cls.__name__}{inspect.signature(cls)}`: {what[name]}.",
+            f"  Models: {', '.join(can) or '-'}; refuses: {', '.join(cannot) or '-'}."
+            f" Records: {', '.join(cls.recordable)}.",
+        ]
+    lines += [
+        "",
+        '**"ode" and "hybrid".** `simulate(sc, "ode")` runs the hybrid model, as it always',
+        'has; it runs the classical model (`Ode`) with `model="classical"` or when a',
+        "classical-only option (`method`, `rtol`, `atol`, `switch_width_pkts`,",
+        "`droptail_width_pkts`, `max_step_s`, `max_rhs_evals`) is given. Its results say",
+        '`"ode"` either way. `simulate(sc, "hybrid")`, `simulate(sc, Hybrid())` and',
+        "`simulate(sc, Ode())` name the model they run.",
+        "",
+        "**Recording.** Every engine takes `record_interval_s` (about how far apart the",
+        "series' samples are; `None`: every round in the round model, `duration / 1000` in",
+        "the fluid models, 0.1 s or coarser in the packet simulator) and `record` (which",
+        "per-sample quantities to keep beside the windows, of `RECORD_FIELDS`). The summary",
+        "is computed from the whole run (each flow's round log kept in full, totals counted",
+        "to the end), so what is recorded never changes it. Older names, accepted with a",
+        "`DeprecationWarning`: `record_every` (rounds; taken as that many base RTTs),",
+        "`n_points`, `record_every_s`, `sample_interval`, `sample_interval_s`; `rtt`",
+        "(`rtt_model`), `delack_timeout`, `min_rto`, `initial_rto`, `max_rto` (with `_s`).",
+        "",
+        "**Options.** Frozen dataclasses with units in their names; a bad value raises a",
+        "`ValueError` naming the option, the value and the accepted range.",
+        "`simulate(sc, name, **options)` builds the same object (`get_engine`).",
+    ]
+    return "\n".join(lines)

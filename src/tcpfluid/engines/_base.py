@@ -1,0 +1,170 @@
+"""What every engine shares: the options base class (the recording vocabulary), the
+capabilities lookup, the round-log and sample helpers."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .._validation import check_positive
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..results import Result, RoundLog
+    from ..scenarios import Scenario
+    from ..scenarios.reduction import Capabilities
+
+FloatArray = NDArray[np.float64]
+
+#: the per-sample quantities an engine can record beside the windows (``record=``); each
+#: engine records the subset of :attr:`Engine.recordable` asked for
+RECORD_FIELDS: tuple[str, ...] = (
+    "queue_pkts",
+    "throughput_pps",
+    "rtt_s",
+    "delta_pkts",
+    "delivered_pkts",
+    "lost_pkts",
+    "base_rtt_s",
+    "utilization",
+)
+
+
+def check_record(record: Any, recordable: tuple[str, ...]) -> tuple[str, ...]:
+    """``record`` as a tuple of names of ``recordable`` (a string is one name)."""
+    names = (record,) if isinstance(record, str) else record
+    if not isinstance(names, Collection):
+        raise TypeError(f"record must be a collection of field names, got {record!r}")
+    out = tuple(names)
+    for n in out:
+        if n not in recordable:
+            raise ValueError(
+                f"record: {n!r} is not a field this engine records; fields: {', '.join(recordable)}"
+            )
+    return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class Engine:
+    """An engine and its options (a frozen, validated dataclass; subclasses add fields).
+
+    ``simulate(scenario, Rounds(feedback_rounds=0))`` runs the scenario on that engine with
+    those options; :meth:`run` does the same. Every engine takes the one recording
+    vocabulary:
+
+    Attributes
+    ----------
+    record_interval_s
+        About how far apart the samples of :class:`~tcpfluid.results.Result`'s series are,
+        s (``None``: the engine's default: every round in the round model, ``duration /
+        1000`` in the fluid ODE and hybrid models, 0.1 s or coarser in the packet
+        simulator). What is recorded never changes the summary.
+    record
+        The per-sample quantities to keep beside the windows (names of
+        :attr:`recordable`; ``None``: all of them).
+    """
+
+    #: the engine's name (``simulate(sc, name)``)
+    name: ClassVar[str] = ""
+    #: the per-sample quantities it can record (names of :data:`RECORD_FIELDS`)
+    recordable: ClassVar[tuple[str, ...]] = ()
+    #: whether a run draws random numbers (then it takes a ``seed``)
+    stochastic: ClassVar[bool] = False
+    #: whether the run reports its progress itself (else 0 and 1 are reported around it)
+    reports_progress: ClassVar[bool] = True
+    #: what the scenario gives and the options may not
+    capability_key: ClassVar[str] = ""
+
+    record_interval_s: float | None = None
+    record: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.record_interval_s is not None:
+            check_positive("record_interval_s", self.record_interval_s)
+        rec = self.recordable if self.record is None else check_record(self.record, self.recordable)
+        object.__setattr__(self, "record", rec)
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """What the engine can model (:data:`tcpfluid.scenarios.ENGINE_CAPABILITIES`)."""
+        from ..scenarios import ENGINE_CAPABILITIES
+
+        return ENGINE_CAPABILITIES[self.capability_key or self.name]
+
+    @classmethod
+    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
+        """The engine's older option names (for :func:`tcpfluid._deprecation.renamed_keywords`):
+        old name -> new name, or ``(new name, conversion, note)``; ``scenario`` gives the
+        conversions counted in the run's own units (rounds, points)."""
+        return {}
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        """The options (the dataclass fields), in order."""
+        return tuple(f.name for f in fields(cls))
+
+    def run(
+        self,
+        scenario: Scenario,
+        *,
+        progress: Callable[[float], None] | None = None,
+        label: str | None = None,
+    ) -> Result:
+        """Run ``scenario`` (its flows have an algorithm) and return the common
+        :class:`~tcpfluid.results.Result` (``label``: the engine name it carries; default
+        :attr:`name`)."""
+        raise NotImplementedError  # pragma: no cover
+
+    def records(self, quantity: str) -> bool:
+        """Whether ``quantity`` is recorded."""
+        return quantity in (self.record or ())
+
+
+# ------------------------------------------------------------------ helpers of the engines
+def sample_rows(t: FloatArray, interval_s: float | None) -> NDArray[np.intp] | slice:
+    """The rows of a sample grid ``t`` kept for samples about ``interval_s`` apart: the first
+    row at or after each multiple of the interval (every row when ``None``)."""
+    if interval_s is None or t.size == 0:
+        return slice(None)
+    grid = np.arange(float(t[0]), float(t[-1]) + interval_s, interval_s)
+    idx = np.unique(np.searchsorted(t, grid - 1e-12 * max(1.0, float(t[-1]))))
+    return idx[idx < t.size]
+
+
+def round_log(t: Any, window: Any, next_window: Any, phase: Any) -> RoundLog:
+    """A :class:`~tcpfluid.results.RoundLog` of plain float/int8 arrays."""
+    from ..results import RoundLog
+
+    return RoundLog(
+        time_s=np.asarray(t, dtype=np.float64),
+        window_pkts=np.asarray(window, dtype=np.float64),
+        next_window_pkts=np.asarray(next_window, dtype=np.float64),
+        phase=np.asarray(phase).astype(np.int8),
+    )
+
+
+def slow_start() -> int:
+    """The law phase of slow start."""
+    from ..algorithms.base import SLOW_START
+
+    return int(SLOW_START)
+
+
+def bottleneck_name(sc: Scenario) -> str:
+    """The scenario's bottleneck link (:func:`tcpfluid.scenarios.bottleneck`)."""
+    from ..scenarios import bottleneck
+
+    link = bottleneck(sc)
+    if link is None:
+        raise ValueError(f"scenario {sc.name!r} has no bottleneck link")
+    return link.name
+
+
+def plain(x: Any) -> float | None:
+    """A finite float, or ``None``."""
+    v = float(x)
+    return v if math.isfinite(v) else None

@@ -1,0 +1,347 @@
+"""The continuous-time fluid models as engines: :class:`Hybrid` (every law deciding at its
+own round boundaries) and :class:`Ode` (the classical right-hand sides), and the older
+engine name ``"ode"``, which chooses between them as it always has (:func:`ode_by_name`)."""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from .._validation import check_choice, check_int, check_nonnegative, check_positive
+from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES
+from ..fluid.hybrid import simulate_hybrid
+from ..fluid.ode import ODE_MODELS, simulate_ode
+from ..metrics import FlowRecord, summarise
+from ._base import Engine, bottleneck_name, round_log, sample_rows, slow_start
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..results import Result
+    from ..scenarios import Scenario
+
+#: samples of the fluid models' series when no ``record_interval_s`` is given (the
+#: ``n_points`` the ``"ode"`` engine always had)
+DEFAULT_POINTS = 1001
+
+
+def _defaults(fn: Callable[..., Any]) -> dict[str, Any]:
+    """The keyword defaults of an engine function (the one place they are written)."""
+    return {
+        n: p.default
+        for n, p in inspect.signature(fn).parameters.items()
+        if p.default is not inspect.Parameter.empty
+    }
+
+
+_HYBRID = _defaults(simulate_hybrid)
+_ODE = _defaults(simulate_ode)
+_MEASURE_FROM_S = 0.0  # the whole run, as the round model reports
+
+
+def _points(interval_s: float | None, duration_s: float) -> int:
+    if interval_s is None:
+        return DEFAULT_POINTS
+    return max(2, round(duration_s / interval_s) + 1)
+
+
+def _renamed_points(scenario: Scenario | None) -> dict[str, Any]:
+    """The fluid models' older recording names: ``n_points`` (samples over the run) and
+    ``record_every_s``."""
+
+    def points_to_s(n: Any) -> float:
+        n = check_int("n_points", n, minimum=2)
+        if scenario is None:
+            raise TypeError(
+                "n_points counts samples over the run, which needs its duration: give "
+                "record_interval_s (seconds), or the scenario to get_engine"
+            )
+        return scenario.duration_s / (n - 1)
+
+    note = "n_points=n is duration / (n - 1)"
+    return {
+        "n_points": ("record_interval_s", points_to_s, note),
+        "record_every_s": "record_interval_s",
+    }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Hybrid(Engine):
+    """The hybrid fluid model (:mod:`tcpfluid.fluid.hybrid`): queue and windows in
+    continuous time, each flow's law deciding at its own round boundaries (every law).
+
+    The engine called ``"ode"`` runs this model unless a classical-only option is given
+    (:func:`ode_by_name`).
+
+    Attributes
+    ----------
+    rtt_sample, drop_share, whole_packets, dt_s
+        The readings and the time step of :func:`tcpfluid.fluid.hybrid.simulate_hybrid`
+        (``dt_s=None``: the smallest base RTT / 256).
+    measure_from_s
+        Start of the time over which throughputs and utilization are averaged, s.
+    record_interval_s, record
+        The recording (:class:`Engine`; ``None``: ``duration / 1000``); ``record`` picks
+        among ``queue_pkts``, ``throughput_pps``, ``rtt_s``, ``delta_pkts``,
+        ``delivered_pkts``, ``lost_pkts``, ``base_rtt_s``.
+
+    Examples
+    --------
+    >>> Hybrid(rtt_sample="departure").rtt_sample
+    'departure'
+    """
+
+    name: ClassVar[str] = "hybrid"
+    recordable: ClassVar[tuple[str, ...]] = (
+        "queue_pkts", "throughput_pps", "rtt_s", "delta_pkts", "delivered_pkts", "lost_pkts",
+        "base_rtt_s",
+    )  # fmt: skip
+
+    rtt_sample: str = _HYBRID["rtt_sample"]
+    drop_share: str = _HYBRID["drop_share"]
+    whole_packets: bool = _HYBRID["whole_packets"]
+    dt_s: float | None = _HYBRID["dt_s"]
+    measure_from_s: float = _MEASURE_FROM_S
+
+    @classmethod
+    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
+        return _renamed_points(scenario)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_choice("rtt_sample", self.rtt_sample, RTT_SAMPLES)
+        check_choice("drop_share", self.drop_share, DROP_SHARES)
+        if not isinstance(self.whole_packets, bool | np.bool_):
+            raise TypeError(f"whole_packets must be True or False, got {self.whole_packets!r}")
+        if self.dt_s is not None:
+            check_positive("dt_s", self.dt_s)
+        check_nonnegative("measure_from_s", self.measure_from_s)
+
+    def run(
+        self,
+        scenario: Scenario,
+        *,
+        progress: Callable[[float], None] | None = None,
+        label: str | None = None,
+    ) -> Result:
+        from ..fluid.ode import simulate_scenario_ode
+
+        r = simulate_scenario_ode(
+            scenario,
+            model="hybrid",
+            n_points=_points(self.record_interval_s, scenario.duration_s),
+            measure_from_s=self.measure_from_s,
+            progress=progress,
+            rtt_sample=self.rtt_sample,
+            drop_share=self.drop_share,
+            whole_packets=bool(self.whole_packets),
+            dt_s=self.dt_s,
+        )
+        return _result(scenario, r, self, label or self.name, slice(None))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Ode(Engine):
+    """The classical continuous-time fluid model (:func:`tcpfluid.fluid.simulate_ode`):
+    Vegas, Enhanced Vegas, FAST and Reno right-hand sides (Mo et al., Low, Misra-Gong-
+    Towsley) integrated by :func:`scipy.integrate.solve_ivp`; no slow start, no rounds.
+
+    Attributes
+    ----------
+    measure_from_s
+        Start of the time over which throughputs and utilization are averaged, s.
+    switch_width_pkts, droptail_width_pkts, method, rtol, atol, max_step_s, max_rhs_evals
+        The integration's options (:func:`tcpfluid.fluid.simulate_ode`).
+    record_interval_s, record
+        The recording (:class:`Engine`; ``None``: ``duration / 1000``). The summary is
+        judged on the same 1001 points of the run whatever is recorded.
+    """
+
+    name: ClassVar[str] = "ode"
+    recordable: ClassVar[tuple[str, ...]] = Hybrid.recordable
+    reports_progress: ClassVar[bool] = False
+
+    measure_from_s: float = _MEASURE_FROM_S
+    switch_width_pkts: float = _ODE["switch_width_pkts"]
+    droptail_width_pkts: float = _ODE["droptail_width_pkts"]
+    method: str = _ODE["method"]
+    rtol: float = _ODE["rtol"]
+    atol: float = _ODE["atol"]
+    max_step_s: float = _ODE["max_step_s"]
+    max_rhs_evals: int = _ODE["max_rhs_evals"]
+
+    @classmethod
+    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
+        return _renamed_points(scenario)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_nonnegative("measure_from_s", self.measure_from_s)
+        check_positive("switch_width_pkts", self.switch_width_pkts)
+        check_positive("droptail_width_pkts", self.droptail_width_pkts)
+        check_choice("method", self.method, ("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA"))
+        check_positive("rtol", self.rtol)
+        check_positive("atol", self.atol)
+        check_positive("max_step_s", self.max_step_s, allow_inf=True)
+        check_int("max_rhs_evals", self.max_rhs_evals, minimum=1)
+
+    def run(
+        self,
+        scenario: Scenario,
+        *,
+        progress: Callable[[float], None] | None = None,
+        label: str | None = None,
+    ) -> Result:
+        from ..fluid.ode import simulate_scenario_ode
+
+        # the summary is judged on DEFAULT_POINTS points; a finer recording refines that
+        # grid by a whole factor k, so those points stay among the samples
+        n = _points(self.record_interval_s, scenario.duration_s)
+        k = max(1, math.ceil((n - 1) / (DEFAULT_POINTS - 1)))
+        r = simulate_scenario_ode(
+            scenario,
+            model="classical",
+            n_points=(DEFAULT_POINTS - 1) * k + 1,
+            measure_from_s=self.measure_from_s,
+            switch_width_pkts=self.switch_width_pkts,
+            droptail_width_pkts=self.droptail_width_pkts,
+            method=self.method,
+            rtol=self.rtol,
+            atol=self.atol,
+            max_step_s=self.max_step_s,
+            max_rhs_evals=self.max_rhs_evals,
+        )
+        return _result(scenario, r, self, label or self.name, slice(None, None, k))
+
+
+#: options only the classical model has (the ``"ode"`` name then runs it)
+CLASSICAL_ONLY = tuple(n for n in Ode.option_names() if n not in Hybrid.option_names())
+#: options only the hybrid model has
+HYBRID_ONLY = tuple(n for n in Hybrid.option_names() if n not in Ode.option_names())
+
+
+def ode_by_name(options: Mapping[str, Any]) -> Engine:
+    """The engine the name ``"ode"`` runs with ``options``: ``model="auto"`` (default) the
+    hybrid model unless a classical-only option is given, ``"hybrid"`` or ``"classical"``
+    (:data:`tcpfluid.fluid.ode.ODE_MODELS`)."""
+    opts = dict(options)
+    model = check_choice("model", opts.pop("model", "auto"), ODE_MODELS)
+    classical = [k for k in CLASSICAL_ONLY if k in opts]
+    hybrid = [k for k in HYBRID_ONLY if k in opts]
+    if model == "auto":
+        model = "classical" if classical else "hybrid"
+    if model == "hybrid" and classical:
+        raise TypeError(
+            f"option {classical[0]!r} applies to the classical model only (model='classical')"
+        )
+    if model == "classical" and hybrid:
+        raise TypeError(f"option {hybrid[0]!r} applies to the hybrid model only (model='hybrid')")
+    return Hybrid(**opts) if model == "hybrid" else Ode(**opts)
+
+
+def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Result:
+    """The :class:`~tcpfluid.results.Result` of an :class:`~tcpfluid.fluid.OdeResult`
+    (``judged``: the samples the classical model's window metrics are judged on)."""
+    from ..results import Result
+
+    t = np.asarray(r.t, dtype=np.float64)
+    w = np.asarray(r.windows_pkts, dtype=np.float64)
+    native = r.summary
+    m_from = float(native.measure_from_s)
+    span = float(native.measure_to_s) - m_from
+    D = np.asarray(r.delivered_pkts, dtype=np.float64)
+    hybrid = getattr(r, "hybrid", None)
+    tj = t[judged]
+
+    def at_start(a: Any) -> float:
+        return float(np.interp(m_from, tj, a[judged])) if m_from > 0.0 else 0.0
+
+    recs = []
+    logs = []
+    for i, f in enumerate(sc.flows):
+        if hybrid is not None:  # laws deciding at round boundaries: each flow's round log
+            fl = hybrid.flows[i]
+            log = round_log(
+                fl.round_t_s, fl.round_cwnd_pkts, fl.round_next_cwnd_pkts, fl.round_phase
+            )
+            logs.append(log)
+            # totals counted to the end of the run (not to the last recorded sample)
+            events = int(np.count_nonzero(np.asarray(fl.loss_t_s) >= m_from))
+            rec = FlowRecord(
+                name=f.name,
+                start_s=fl.start_s,
+                stop_s=fl.stop_s,
+                t_s=log.time_s,
+                window_pkts=log.window_pkts,
+                in_slow_start=log.phase == slow_start(),
+                settle_window_pkts=log.next_window_pkts,
+                delivered_pkts=float(fl.delivered_pkts) - at_start(D[i]),
+                loss_events=events,
+                # boundary k ends round k + 1; the law leaves slow start at the end of the
+                # round that sent the exit window and keeps it one more round, which ends
+                # the exit round (the convention of tcpfluid.metrics.summarise)
+                exit_delay_samples=1,
+            )
+        else:  # no slow start: settling judged on the fixed grid of the run
+            # loss events of the classical model: the expected number of cuts (MGT)
+            L = np.asarray(r.lost_pkts if r.loss_events is None else r.loss_events)
+            rec = FlowRecord(
+                f.name, f.start_s, f.stop_s, tj, w[i][judged], None, w[i][judged],
+                float(D[i][-1]) - at_start(D[i]), float(L[i][-1]) - at_start(L[i]),
+            )  # fmt: skip
+        recs.append(rec)
+    keep: tuple[str, ...] = ("measure_from_s", "measure_to_s", "mean_queue_pkts")
+    keep += ("final_queue_pkts", "final_windows_pkts", "base_rtt_overestimate_s")
+    keep += ("lost_pkts", "loss_fraction")
+    extras = {k: v for k, v in native.to_dict().items() if k in keep}
+    extras["lost_pkts_per_flow"] = [float(x) for x in native.losses_pkts]
+    summary = summarise(
+        label,
+        sc,
+        recs,
+        end_s=sc.duration_s,
+        carried_pkts=float(native.utilization) * float(r.capacity_pps) * span,
+        capacity_pps=float(r.capacity_pps),
+        measured_s=(m_from, float(native.measure_to_s)),
+        bottleneck=bottleneck_name(sc),
+        extras=extras,
+    )
+    # the hybrid model samples at the interval itself; the classical run's grid is thinned
+    rows = sample_rows(t, opts.record_interval_s) if isinstance(opts, Ode) else slice(None)
+    ts = t[rows]
+    q = np.asarray(r.queue_pkts, dtype=np.float64)[rows]
+    thr = np.asarray(r.rates_pps, dtype=np.float64)[:, rows]
+    nan_q = np.full_like(ts, np.nan)
+    nan_f = np.full((len(sc.flows), ts.size), np.nan)
+    series: dict[str, Any] = {
+        name: np.asarray(getattr(r, name), dtype=np.float64)[:, rows]
+        for name in ("rtt_s", "delta_pkts", "delivered_pkts", "lost_pkts", "base_rtt_s")
+        if opts.records(name)
+    }
+    base = np.asarray(r.base_rtt_s, dtype=np.float64)
+    base_end = np.array(
+        [
+            base[i, -1] if base.shape[1] and base[i, -1] > 0 else f.rtt_s
+            for i, f in enumerate(r.flows)
+        ]
+    )
+    return Result(
+        label,
+        sc,
+        summary.flow_names,
+        ts,
+        w[:, rows],
+        q if opts.records("queue_pkts") else nan_q,
+        thr if opts.records("throughput_pps") else nan_f,
+        summary,
+        r,
+        status=int(r.status),
+        message=str(r.message),
+        rounds=tuple(logs),
+        base_rtt_s=base_end,
+        series=series,
+        stats={"nfev": int(r.nfev)},
+    )

@@ -1,0 +1,206 @@
+"""The round-based fluid model as an engine: :class:`Rounds`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from .._validation import check_choice, check_int
+from ..fluid._rounds_checks import _RTT_MODELS, FEEDBACK_ROUNDS
+from ..fluid._rounds_law import DROP_SHARE, DROP_SHARES
+from ..fluid._rounds_physics import TRAIN_RUNS
+from ..metrics import FlowRecord, summarise
+from ._base import Engine, bottleneck_name, round_log, sample_rows, slow_start
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..results import Result
+    from ..scenarios import Scenario
+
+#: the most feedback lag the round model takes, rounds
+MAX_FEEDBACK_ROUNDS = 8
+
+
+def _check_bool(name: str, value: Any) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rounds(Engine):
+    """The round-based fluid model (:func:`tcpfluid.fluid.simulate_scenario_rounds`): one
+    step is one RTT round, the model of the Quick Vegas paper's §4.
+
+    Attributes
+    ----------
+    rtt_model
+        The RTT a law sees in a growing round: ``"average"`` (the round's mean, eqs. 6 and
+        10 of the Quick Vegas paper), ``"last"`` (its last packet's, eq. 9) or ``"fluid"``
+        (no burst term).
+    feedback_rounds
+        Feedback lag, rounds, 0 to 8 (0: the documents' model; 1: a packet sender's).
+    ack_train, train_runs, whole_packets, drop_share
+        The readings of :func:`tcpfluid.fluid.simulate_rounds` of the same names.
+    record_interval_s, record
+        The recording (:class:`Engine`): ``None`` keeps every round; ``record`` picks
+        among ``queue_pkts``, ``throughput_pps``, ``rtt_s``, ``delta_pkts``.
+
+    Examples
+    --------
+    >>> Rounds(feedback_rounds=0).feedback_rounds
+    0
+    >>> Rounds(rtt_model="median")
+    Traceback (most recent call last):
+    ...
+    ValueError: rtt_model must be one of 'average', 'last', 'fluid'; got 'median'
+    """
+
+    name: ClassVar[str] = "rounds"
+    recordable: ClassVar[tuple[str, ...]] = ("queue_pkts", "throughput_pps", "rtt_s", "delta_pkts")
+    reports_progress: ClassVar[bool] = True
+
+    rtt_model: str = "average"
+    feedback_rounds: int = FEEDBACK_ROUNDS
+    ack_train: bool = True
+    train_runs: bool = TRAIN_RUNS
+    whole_packets: bool = False
+    drop_share: str = DROP_SHARE
+
+    @classmethod
+    def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
+        def rounds_to_s(m: Any) -> float:
+            m = check_int("record_every", m, minimum=1)
+            if scenario is None:
+                raise TypeError(
+                    "record_every counts rounds, which need the scenario's base RTT: give "
+                    "record_interval_s (seconds), or the scenario to get_engine"
+                )
+            return m * min(scenario.base_rtt_s(f) for f in scenario.flows)
+
+        note = "record_every=m is taken as m base RTTs"
+        return {"rtt": "rtt_model", "record_every": ("record_interval_s", rounds_to_s, note)}
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_choice("rtt_model", self.rtt_model, _RTT_MODELS)
+        lag = check_int("feedback_rounds", self.feedback_rounds, minimum=0)
+        if lag > MAX_FEEDBACK_ROUNDS:
+            raise ValueError(
+                f"feedback_rounds must be in [0, {MAX_FEEDBACK_ROUNDS}], "
+                f"got {self.feedback_rounds!r}"
+            )
+        for name in ("ack_train", "train_runs", "whole_packets"):
+            object.__setattr__(self, name, _check_bool(name, getattr(self, name)))
+        check_choice("drop_share", self.drop_share, DROP_SHARES)
+
+    def run(
+        self,
+        scenario: Scenario,
+        *,
+        progress: Callable[[float], None] | None = None,
+        label: str | None = None,
+    ) -> Result:
+        from ..fluid.rounds import simulate_scenario_rounds
+
+        # every round is kept for the summary (it is judged on the whole run); the Result's
+        # series are then thinned to record_interval_s
+        tr = simulate_scenario_rounds(
+            scenario,
+            rtt_model=self.rtt_model,  # type: ignore[arg-type]
+            record=self.record or (),
+            record_every=1,
+            feedback_rounds=self.feedback_rounds,
+            ack_train=self.ack_train,
+            progress=progress,
+            whole_packets=self.whole_packets,
+            train_runs=self.train_runs,
+            drop_share=self.drop_share,
+        )
+        return _result(scenario, tr, self, label or self.name)
+
+
+def _result(sc: Scenario, tr: Any, opts: Rounds, label: str) -> Result:
+    from ..fluid._rounds_results import measured_windows, next_windows
+    from ..results import Result
+
+    t = np.asarray(tr.time_s[:, 0], dtype=np.float64)
+    w = np.asarray(tr.window_pkts[:, 0, :], dtype=np.float64).T
+    phase = np.asarray(tr.phase[:, 0, :]).T
+    in_ss = phase == slow_start()
+    # flows of unequal base RTT: each flow's own round ends (AsyncRoundTrace.round_end)
+    ends = getattr(tr, "round_end", None)
+    rows = [slice(None) if ends is None else ends[:, 0, i] for i in range(len(sc.flows))]
+    lag = int(getattr(tr, "exit_lag_rows", 0))
+    logs = tuple(
+        round_log(t[rows[i]], w[i][rows[i]], next_windows(w[i][rows[i]]), phase[i][rows[i]])
+        for i in range(len(sc.flows))
+    )
+    recs = [
+        FlowRecord(
+            name=f.name,
+            start_s=f.start_s,
+            stop_s=f.stop_s,
+            t_s=logs[i].time_s,
+            # the slow-start exit names the window whose RTTs the decision read
+            window_pkts=measured_windows(logs[i].window_pkts, lag),
+            in_slow_start=in_ss[i][rows[i]],
+            # each round's window stamped at the start of its round (as the packet summary)
+            settle_window_pkts=logs[i].next_window_pkts,
+            delivered_pkts=float(tr.delivered_pkts[0, i]),
+            loss_events=int(tr.losses[0, i]),
+        )
+        for i, f in enumerate(sc.flows)
+    ]
+    elapsed = float(tr.elapsed_s[0])
+    summary = summarise(
+        label,
+        sc,
+        recs,
+        end_s=sc.duration_s,
+        carried_pkts=float(tr.carried_pkts[0]),
+        capacity_pps=float(tr.paths.mu_pps[0]),
+        measured_s=(0.0, elapsed),
+        bottleneck=bottleneck_name(sc),
+    )
+    keep = sample_rows(t, opts.record_interval_s)
+    ts = t[keep]
+    nan = np.full_like(ts, np.nan)
+    q = nan if tr.queue_pkts is None else np.asarray(tr.queue_pkts[keep, 0], dtype=np.float64)
+    thr = (
+        np.full((len(sc.flows), ts.size), np.nan)
+        if tr.throughput_pps is None
+        else np.asarray(tr.throughput_pps[keep, 0, :], dtype=np.float64).T
+    )
+    series: dict[str, Any] = {}
+    if tr.rtt_s is not None:  # one RTT per scenario clock: every flow of a clock sees it
+        rtt = np.asarray(tr.rtt_s, dtype=np.float64)
+        series["rtt_s"] = (
+            np.repeat(rtt[keep, 0][None, :], len(sc.flows), axis=0)
+            if rtt.ndim == 2
+            else rtt[keep, 0, :].T
+        )
+    if tr.delta_pkts is not None:
+        series["delta_pkts"] = np.asarray(tr.delta_pkts[keep, 0, :], dtype=np.float64).T
+    base = getattr(tr, "base_rtt_s", None)
+    base_rtt = (
+        np.array([sc.base_rtt_s(f) for f in sc.flows], dtype=np.float64)
+        if base is None
+        else np.asarray(base, dtype=np.float64).reshape(-1)[: len(sc.flows)]
+    )
+    return Result(
+        label,
+        sc,
+        summary.flow_names,
+        ts,
+        w[:, keep],
+        q,
+        thr,
+        summary,
+        tr,
+        rounds=logs,
+        base_rtt_s=base_rtt,
+        series=series,
+    )
