@@ -14,6 +14,7 @@ from ..analytic import conspicuous_round, conspicuous_round_printed
 from ..analytic.predict import PREDICT_ALGORITHMS, Prediction, predict
 from ..path import Path
 from ..published import published
+from ._scenario_args import add_param_option
 from ._sets import add_set_option, parse_sets
 
 __all__ = ["add_parser", "document_comparison", "run"]
@@ -55,7 +56,8 @@ def add_parser(sub: Any) -> None:
         "scenario",
         nargs="?",
         metavar="SCENARIO",
-        help="a named scenario (as tcpfluid simulate): per-flow predictions for it",
+        help="a named scenario or a scenario file (as tcpfluid simulate): per-flow "
+        "predictions for it",
     )
     p.add_argument(
         "-a",
@@ -64,7 +66,8 @@ def add_parser(sub: Any) -> None:
         metavar="NAME[,NAME...]",
         help=(
             f"algorithm(s): {', '.join(PREDICT_ALGORITHMS)}; repeat or comma-separate "
-            "(default: vegas,quick-vegas,tcp-ho); with a SCENARIO any law of tcpfluid simulate"
+            "(default: vegas,quick-vegas,tcp-ho); with a SCENARIO any law of tcpfluid simulate, "
+            "or a mix given to the flows in order (vegas:8,reno:2; default: a file's own)"
         ),
     )
     p.add_argument("--bandwidth", help="bottleneck rate, e.g. 50Mbps or 6250 (packets/s)")
@@ -94,6 +97,7 @@ def add_parser(sub: Any) -> None:
         help="predict the documents' paths and compare with their printed numbers",
     )
     add_set_option(p, "scenario mode: override a scenario parameter (repeatable), e.g. groups=1")
+    add_param_option(p)
     p.add_argument(
         "--check",
         choices=("rounds", "ode", "packet"),
@@ -273,8 +277,10 @@ def run(args: argparse.Namespace) -> int:
         from ._predict_scenario import run_scenario_mode
 
         return run_scenario_mode(args, parse_sets(args.sets))
-    if getattr(args, "sets", None) or getattr(args, "check", None):
-        raise ValueError("--set and --check need a SCENARIO (e.g. tcpfluid predict qv-basic ...)")
+    if getattr(args, "sets", None) or getattr(args, "check", None) or getattr(args, "params", None):
+        raise ValueError(
+            "--set, --param and --check need a SCENARIO (e.g. tcpfluid predict qv-basic ...)"
+        )
     if args.documents:
         rows = document_comparison()
         if args.json:
