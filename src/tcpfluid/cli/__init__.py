@@ -19,7 +19,7 @@ from .. import __version__
 
 __all__ = ["build_parser", "main"]
 
-_COMMANDS = ("predict", "simulate", "sweep", "plot", "report")
+_COMMANDS = ("predict", "simulate", "scenario", "sweep", "plot", "report")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

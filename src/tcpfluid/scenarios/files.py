@@ -742,7 +742,12 @@ def scenario_to_toml(scenario: Scenario) -> str:
         lines.append(f"notes = {_toml_value(list(scenario.notes))}")
     plain = {k: v for k, v in scenario.params.items() if v is not None}
     if plain:
-        lines += ["", "[params]"]
+        lines += [
+            "",
+            "# the parameters the scenario was built with: a record, editing it changes",
+            "# nothing (edit the links and flows below)",
+            "[params]",
+        ]
         lines += [f"{_key(k)} = {_toml_value(v)}" for k, v in plain.items()]
     for lk in scenario.links:
         lines += [

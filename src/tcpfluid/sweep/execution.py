@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..scenarios import LAW_PARAMETER_KEYS, build_scenario, law_params
+from ..scenarios.mix import with_mix
 from .cache import _Cache, _cache_key, invalid_metric
 from .config import _Outcome, _point_seed, _Task
 from .tables import SweepResult, _Results, _table, check_table_fits
@@ -170,7 +171,7 @@ def _run_point(task: _Task) -> dict[str, Any]:
         options["rtt_model"] = task.rtt_model
     elif task.engine == "packet":
         options["seed"] = task.seed
-    scenario = build_scenario(task.scenario, **params).with_algorithm(task.algorithm)
+    scenario = with_mix(build_scenario(task.scenario, **params), task.algorithm)
     summary: dict[str, Any] = simulate(scenario, task.engine, **options).summary.to_dict()
     return summary
 
