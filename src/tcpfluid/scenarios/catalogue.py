@@ -181,9 +181,43 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
             f"{', '.join(spec.defaults)}"
         )
     merged = {**dict(spec.defaults), **overrides}
+    note = _keep_access_faster(name, merged, overrides)
     sc = _spread_starts(spec.builder(merged), merged).without_late_flows()
+    if note:
+        sc = replace(sc, notes=(*sc.notes, note))
     _check_runnable(sc)
     return sc
+
+
+#: access links are raised to this many times the bottleneck's rate when a user's
+#: ``bandwidth`` would reach theirs (:func:`_keep_access_faster`)
+ACCESS_FACTOR = 10.0
+
+
+def _keep_access_faster(name: str, p: dict[str, Any], overrides: Mapping[str, Any]) -> str:
+    """Keep a scenario's access links faster than the bottleneck a user sets.
+
+    When ``bandwidth`` is overridden to a rate at or above the scenario's
+    ``access_bandwidth`` and ``access_bandwidth`` is not overridden, the access links
+    would become the bottleneck (the documents' access rates were chosen above their
+    bottlenecks): ``p["access_bandwidth"]`` is raised to :data:`ACCESS_FACTOR` times
+    ``bandwidth``, and the returned note says so (``""`` when nothing changed).
+    """
+    if "bandwidth" not in overrides or "access_bandwidth" in overrides:
+        return ""
+    if "access_bandwidth" not in p:
+        return ""
+    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
+    acc = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
+    if acc > bw:
+        return ""
+    raised = ACCESS_FACTOR * bw
+    p["access_bandwidth"] = raised
+    return (
+        f"access links raised from {acc / 1e6:g} to {raised / 1e6:g} Mb/s so that the "
+        f"bottleneck stays the {name} core link at bandwidth={overrides['bandwidth']} "
+        "(--set access_bandwidth=... chooses them)"
+    )
 
 
 def _spread_starts(sc: Scenario, p: Mapping[str, Any]) -> Scenario:
