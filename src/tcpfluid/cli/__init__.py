@@ -36,9 +36,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--version", action="version", version=f"tcpfluid {__version__}")
-    sub = parser.add_subparsers(
-        dest="command", metavar="COMMAND", parser_class=_JsonArgumentParser
-    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_JsonArgumentParser)
     sub.required = True
     for name in _COMMANDS:
         if only is not None and name != only:

@@ -108,8 +108,7 @@ def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
         base.duration_s,
     )
     scenarios = [
-        scenario_from_args(args.scenario, a, sets, getattr(args, "params", []) or [])
-        for a in specs
+        scenario_from_args(args.scenario, a, sets, getattr(args, "params", []) or []) for a in specs
     ]
     algorithms = [mix_label(sc) for sc in scenarios]
     per_alg = [_predict_one(args, sc, len(changes)) for sc in scenarios]

@@ -51,7 +51,9 @@ def parse_params(items: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
         try:
             number = int(text) if text.lstrip("+-").isdigit() else float(text)
         except ValueError:
-            raise ValueError(f"--param {item!r}: the value must be a number, got {text!r}") from None
+            raise ValueError(
+                f"--param {item!r}: the value must be a number, got {text!r}"
+            ) from None
         out.append((sel.strip() if colon else None, {key: number}))
     return out
 

@@ -141,7 +141,9 @@ def run(args: argparse.Namespace) -> int:
 
     engine = args.engine
     if engine not in engines.ENGINES:
-        raise ValueError(f"--engine: unknown engine {engine!r}; engines: {', '.join(engines.ENGINES)}")
+        raise ValueError(
+            f"--engine: unknown engine {engine!r}; engines: {', '.join(engines.ENGINES)}"
+        )
     accepted = engine_options(engine)
     if args.rtt_model is not None and "rtt_model" not in accepted:
         raise ValueError(
@@ -150,9 +152,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.seed < 0:
         raise ValueError(f"--seed must be an integer >= 0, got {args.seed}")
-    scenario = scenario_from_args(
-        args.scenario, args.algorithm, parse_sets(args.sets), args.params
-    )
+    scenario = scenario_from_args(args.scenario, args.algorithm, parse_sets(args.sets), args.params)
     opts: dict[str, Any] = {}
     if "rtt_model" in accepted:
         opts["rtt_model"] = args.rtt_model or "average"

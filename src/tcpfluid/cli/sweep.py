@@ -19,7 +19,6 @@ from typing import Any
 from .._validation import check_output_file
 from ..sweep import CONFIG_KEYS, ENGINE_METRICS, Sweep, _table_format
 from ..sweep.plotting import missing_reasons
-
 from ._jobs import add_jobs_option, parse_jobs
 
 __all__ = ["add_parser", "run"]

@@ -273,7 +273,7 @@ def _finish(built: tuple[Scenario, dict[str, Any]]) -> Scenario:
 
 def file_parameters(path: str | os.PathLike[str]) -> tuple[str, ...]:
     """The override keys scenario file ``path`` accepts (module docstring), in order."""
-    data, src = _read(path)
+    data, _ = _read(path)
     return _parameters(data)
 
 
@@ -373,13 +373,17 @@ def _set_by_place(data: dict[str, Any], key: str, value: Any, where: _Where, tab
     if found is None:
         names = [str(t.get("name", i)) for i, t in enumerate(tables, start=1)]
         raise where.fail(
-            table, None, f"no [[{kind}]] {sel!r}; give its position (1..{len(tables)}) or name "
-            f"({', '.join(names) or 'none'})"
+            table,
+            None,
+            f"no [[{kind}]] {sel!r}; give its position (1..{len(tables)}) or name "
+            f"({', '.join(names) or 'none'})",
         )
     allowed = {"link": LINK_KEYS, "flow": FLOW_KEYS, "cbr": CBR_KEYS}[kind]
     head, _, sub = rest.partition(".")
     if head not in allowed or (sub and head not in ("params", "red", "reverse")):
-        raise where.fail(table, None, f"unknown key {rest!r} of [[{kind}]]; keys: {', '.join(allowed)}")
+        raise where.fail(
+            table, None, f"unknown key {rest!r} of [[{kind}]]; keys: {', '.join(allowed)}"
+        )
     if sub:
         found.setdefault(head, {})[sub] = _number_or_text(value)
         return
@@ -420,8 +424,9 @@ def _per_flow(where: _Where, table: str, key: str, value: Any, n: int) -> list[A
     if isinstance(value, list):
         if len(value) != n:
             raise where.fail(
-                table, key, f"lists {len(value)} values for count = {n} flows; give one value "
-                f"or {n}"
+                table,
+                key,
+                f"lists {len(value)} values for count = {n} flows; give one value or {n}",
             )
         return list(value)
     return [value] * n
@@ -519,8 +524,9 @@ def _build(
             for k in law:
                 if k not in accepted:
                     raise where.fail(
-                        table, f"params.{k}", f"not a parameter of {alg!r}; it accepts "
-                        f"{', '.join(accepted) or 'none'}"
+                        table,
+                        f"params.{k}",
+                        f"not a parameter of {alg!r}; it accepts {', '.join(accepted) or 'none'}",
                     )
         path = _names(where, table, "path", g["path"]) if "path" in g else list(declared)
         if not path:
@@ -529,7 +535,8 @@ def _build(
             if ln not in by_name:
                 raise where.fail(table, "path", f"unknown link {ln!r}; links: {', '.join(by_name)}")
         if "reverse_path" in g:
-            rpath = _names(where, table, "reverse_path", g["reverse_path"]) if g["reverse_path"] else []
+            given_r = g["reverse_path"]
+            rpath = _names(where, table, "reverse_path", given_r) if given_r else []
             for ln in rpath:
                 if ln not in by_name and not (ln.endswith("-rev") and ln[:-4] in by_name):
                     raise where.fail(
@@ -556,7 +563,9 @@ def _build(
                 counters[prefix] = counters.get(prefix, 0) + 1
                 fname = f"{prefix}-{counters[prefix]}"
             if fname in taken:
-                raise where.fail(table, "name", f"flow name {fname!r} is already used; give another name")
+                raise where.fail(
+                    table, "name", f"flow name {fname!r} is already used; give another name"
+                )
             taken.add(fname)
             fwd, rev = list(path), list(rpath)
             if rtts[k] is not None:
@@ -567,9 +576,11 @@ def _build(
                 x = (rtt - core) / 4.0
                 if x < -1e-12 * max(rtt, 1.0):
                     raise where.fail(
-                        table, key, f"{rtts[k]!r} (flow {fname!r}) is shorter than the round trip "
+                        table,
+                        key,
+                        f"{rtts[k]!r} (flow {fname!r}) is shorter than the round trip "
                         f"of its links ({core:g} s: the delays of {', '.join([*fwd, *rev])}); "
-                        f"give rtt >= {core:g} s"
+                        f"give rtt >= {core:g} s",
                     )
                 x = max(x, 0.0)
                 assert access is not None
@@ -674,7 +685,9 @@ def _declared_links(
             raise where.fail(table, "reverse", f"must be a table ({', '.join(REVERSE_KEYS)})")
         for k in rev:
             if k not in REVERSE_KEYS:
-                raise where.fail(table, f"reverse.{k}", f"unknown key; keys: {', '.join(REVERSE_KEYS)}")
+                raise where.fail(
+                    table, f"reverse.{k}", f"unknown key; keys: {', '.join(REVERSE_KEYS)}"
+                )
         conv: dict[str, Any] = {}
         with where.at(table, "reverse"):
             if "rate" in rev:
@@ -786,4 +799,3 @@ def scenario_to_toml(scenario: Scenario) -> str:
             f"path = {_toml_value(list(c.links))}",
         ]
     return "\n".join(lines) + "\n"
-

@@ -41,7 +41,9 @@ def parse_mix(text: str) -> list[tuple[str, int | None]]:
     from ..algorithms.registry import law_class
 
     if not isinstance(text, str):
-        raise TypeError(f"algorithm must be a string such as 'vegas' or 'vegas:8,reno:2', got {text!r}")
+        raise TypeError(
+            f"algorithm must be a string such as 'vegas' or 'vegas:8,reno:2', got {text!r}"
+        )
     items = [x.strip() for x in text.split(",")]
     if not text.strip() or any(not x for x in items):
         raise ValueError(
@@ -157,7 +159,9 @@ def select_flows(scenario: Scenario, selector: str) -> list[int]:
     )
 
 
-def with_flow_params(scenario: Scenario, selector: str | None, params: Mapping[str, Any]) -> Scenario:
+def with_flow_params(
+    scenario: Scenario, selector: str | None, params: Mapping[str, Any]
+) -> Scenario:
     """``scenario`` with law ``params`` merged into the parameters of the flows ``selector``
     names (every flow when ``None``).
 
