@@ -344,6 +344,7 @@ def _round_map_settling(
     links = (Link("forward", rate, delay), Link("reverse", rate, delay))
     flow = FlowSpec("flow", ("forward",), ("reverse",), algorithm=algorithm, params=law)
     duration = max(4.0 * reach_s, 50.0 * path.d)
+    swing: float | None = None
     while True:
         sc = Scenario(
             "predict",
@@ -365,4 +366,21 @@ def _round_map_settling(
                 f"the round map does not settle within {MAX_SETTLING_ROUNDS} rounds "
                 f"({duration:.4g} s): the window keeps moving by more than max(1 packet, 2 %)",
             )
+        # a window that swings over the last quarter of the run by more than the settling
+        # band, as widely as over the last quarter of a run half as long, is in a cycle
+        # that does not decay: it does not settle however long the run
+        late = res.window_pkts[0][res.time_s > 0.75 * duration]
+        late = late[np.isfinite(late)]
+        if late.size:
+            lo, hi = float(late.min()), float(late.max())
+            band = max(1.0, 0.02 * abs(float(late.mean())))
+            if swing is not None and hi - lo > 2.0 * band and hi - lo >= 0.9 * swing:
+                return (
+                    None,
+                    None,
+                    f"the round map's window keeps swinging between {lo:.4g} and {hi:.4g} "
+                    f"packets (measured to {duration:.4g} s) by more than the settling band "
+                    "max(1 packet, 2 %), without decaying: it does not settle",
+                )
+            swing = hi - lo
         duration *= 2.0
