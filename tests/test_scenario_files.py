@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import tcpfluid
-from tcpfluid.scenarios import build_scenario, bottleneck, scenario_names, scenario_to_toml
+from tcpfluid.scenarios import bottleneck, build_scenario, scenario_names, scenario_to_toml
 from tcpfluid.scenarios.files import file_parameters, load_scenario, scenario_from_toml
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "scenarios"
