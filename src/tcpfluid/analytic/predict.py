@@ -344,7 +344,7 @@ def _round_map_settling(
     links = (Link("forward", rate, delay), Link("reverse", rate, delay))
     flow = FlowSpec("flow", ("forward",), ("reverse",), algorithm=algorithm, params=law)
     duration = max(4.0 * reach_s, 50.0 * path.d)
-    swing: float | None = None
+    previous: tuple[float, float] | None = None  # the last quarter's swing and mean
     while True:
         sc = Scenario(
             "predict",
@@ -367,14 +367,20 @@ def _round_map_settling(
                 f"({duration:.4g} s): the window keeps moving by more than max(1 packet, 2 %)",
             )
         # a window that swings over the last quarter of the run by more than the settling
-        # band, as widely as over the last quarter of a run half as long, is in a cycle
-        # that does not decay: it does not settle however long the run
+        # band around the same mean, as widely as over the last quarter of a run half as
+        # long, is in a cycle that does not decay (not a slow approach, whose mean moves):
+        # it does not settle however long the run
         late = res.window_pkts[0][res.time_s > 0.75 * duration]
         late = late[np.isfinite(late)]
         if late.size:
-            lo, hi = float(late.min()), float(late.max())
-            band = max(1.0, 0.02 * abs(float(late.mean())))
-            if swing is not None and hi - lo > 2.0 * band and hi - lo >= 0.9 * swing:
+            lo, hi, mean = float(late.min()), float(late.max()), float(late.mean())
+            band = max(1.0, 0.02 * abs(mean))
+            if (
+                previous is not None
+                and hi - lo > 2.0 * band
+                and hi - lo >= 0.9 * previous[0]
+                and abs(mean - previous[1]) <= band
+            ):
                 return (
                     None,
                     None,
@@ -382,5 +388,5 @@ def _round_map_settling(
                     f"packets (measured to {duration:.4g} s) by more than the settling band "
                     "max(1 packet, 2 %), without decaying: it does not settle",
                 )
-            swing = hi - lo
+            previous = (hi - lo, mean)
         duration *= 2.0
