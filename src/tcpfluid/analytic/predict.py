@@ -51,6 +51,8 @@ PREDICT_ALGORITHMS = ("vegas", "enhanced-vegas", "quick-vegas", "tcp-ho")
 SETTLING_ROUTES = ("closed form", "round model")
 #: the round map stops looking for settling after this many rounds of the path
 MAX_SETTLING_ROUNDS = 200_000
+#: the round map's first run lasts this many times the closed forms' first reach
+_FIRST_RUN_FACTOR = {"quick-vegas": 10.0, "tcp-ho": 2.5}
 
 
 @dataclass(frozen=True)
@@ -343,7 +345,10 @@ def _round_map_settling(
     delay = max(0.5 * (path.d - 8.0 * (path.packet_size_bytes + path.ack_size_bytes) / rate), 0.0)
     links = (Link("forward", rate, delay), Link("reverse", rate, delay))
     flow = FlowSpec("flow", ("forward",), ("reverse",), algorithm=algorithm, params=law)
-    duration = max(4.0 * reach_s, 50.0 * path.d)
+    # the first run's length is a guess (the doubling makes the answer independent of it):
+    # Quick Vegas settles several times later than it first reaches its target, TCP-Ho
+    # within a few rounds of its conspicuous round
+    duration = max(_FIRST_RUN_FACTOR.get(algorithm, 10.0) * reach_s, 100.0 * path.d)
     previous: tuple[float, float] | None = None  # the last quarter's swing and mean
     while True:
         sc = Scenario(
