@@ -154,6 +154,21 @@ def test_json_errors_are_json_on_stdout(capsys: Any) -> None:
     assert captured.out == "" and captured.err.startswith("tcpfluid simulate: error: buffer")
 
 
+def test_predict_and_simulate_share_their_key_names(capsys: Any) -> None:
+    sim = _json(capsys, "simulate", "qv-basic", "-a", "vegas", "--set", "cbr=none",
+                "--set", "duration=80s")  # fmt: skip
+    (pred,) = _json(capsys, "predict", "-a", "vegas", "--bandwidth", "50Mbps", "--rtt",
+                    "100ms")["predictions"]  # fmt: skip
+    shared = {"ss_exit_window", "ss_exit_window_pkts", "ss_exit_time_s", "ss_exit_round",
+              "settled_window", "settled_window_pkts", "equilibrium_window_pkts",
+              "time_to_equilibrium_s"}  # fmt: skip
+    assert shared <= set(sim) and shared <= set(pred)
+    # the same meaning: settled within 2 % of each other (the predicted path's d is
+    # 100 ms, the scenario's 100.17 ms with transmission times)
+    assert pred["time_to_equilibrium_s"] == pytest.approx(sim["time_to_equilibrium_s"], rel=0.02)
+    assert sim["ss_exit_window_pkts"] == sim["ss_exit_window"] == pred["ss_exit_window"] == 64
+
+
 def test_python_dash_m_tcpfluid() -> None:
     res = subprocess.run(
         [sys.executable, "-m", "tcpfluid", "predict", "-a", "vegas", "--bdp", "625", "--rtt",

@@ -14,10 +14,12 @@ names in :data:`PLANNED_ENGINES` that are not in the table yet give a clear erro
 Public JSON keys (``--json``): ``ss_exit_window``, ``ss_exit_time_s``, ``settled_window``,
 ``time_to_equilibrium_s``, ``convergence_times_s`` (one per bandwidth change, in order),
 ``utilization``, ``throughput_pps`` (per flow), ``jain_index``; plus ``scenario``,
-``algorithm``, ``engine`` and ``params``. ``null`` means "did not happen" (no slow-start
-exit, did not settle). The window keys above describe flow 0; beside them every flow's
-values (``settled_windows_pkts``, ``times_to_equilibrium_s``, ...) and the aggregates
-(``all_settled_time_s``, ``all_converged_times_s``, ``losses_unit``, ``notes``): see
+``algorithm``, ``engine`` and ``params``; and, as ``tcpfluid predict --json`` spells them,
+``ss_exit_window_pkts``, ``settled_window_pkts`` and ``equilibrium_window_pkts``. ``null``
+means "did not happen" (no slow-start exit, did not settle). The window keys above
+describe flow 0; beside them every flow's values (``settled_windows_pkts``,
+``times_to_equilibrium_s``, ...) and the aggregates (``all_settled_time_s``,
+``all_converged_times_s``, ``losses_unit``, ``notes``): see
 :meth:`tcpfluid.results.Summary.to_dict`. The text table shows every flow.
 
 The run goes through :func:`tcpfluid.simulate`; a progress bar is drawn on stderr when it
@@ -170,6 +172,10 @@ def run(args: argparse.Namespace) -> int:
         "params": {k: plain[k] for k, v in scenario.params.items() if v is not None},
         **result.summary.to_dict(),
     }
+    # the spellings of ``tcpfluid predict --json`` beside these (flow 0, as the keys above)
+    out.setdefault("ss_exit_window_pkts", out.get("ss_exit_window"))
+    out.setdefault("settled_window_pkts", out.get("settled_window"))
+    out.setdefault("equilibrium_window_pkts", out.get("settled_window"))
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))
     else:
