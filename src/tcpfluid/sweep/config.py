@@ -48,6 +48,8 @@ ENGINE_METRICS: dict[str, tuple[str, ...]] = {
         "time_to_equilibrium_s",
         "critical_window",
         "rounds_to_equilibrium",
+        "time_to_target_s",
+        "rounds_to_target",
     ),
     "rounds": (*_RUN_METRICS, "ss_exit_round", "losses"),
     "packet": (*_RUN_METRICS, "losses", "retransmissions", "timeouts", "conserved"),

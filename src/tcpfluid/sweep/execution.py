@@ -205,6 +205,9 @@ def _closed_form(
         "time_to_equilibrium_s": pr.time_to_equilibrium_s,
         "critical_window": pr.critical_window_pkts,
         "rounds_to_equilibrium": pr.rounds_to_equilibrium,
+        # the closed forms' first reach of the target (time_to_equilibrium_s: settling)
+        "time_to_target_s": pr.time_to_target_s,
+        "rounds_to_target": pr.rounds_to_target,
     }
 
 
