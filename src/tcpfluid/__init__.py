@@ -10,6 +10,9 @@ engine. Three layers describe the same congestion-control algorithms and check e
 * :mod:`tcpfluid.fluid` - a round-based model batched over scenarios, and an ODE model;
 * :mod:`tcpfluid.sim` - a compiled packet-level simulator.
 
+Your own experiment: write it as a scenario file (TOML: links, flows, cross traffic) and
+load it with :func:`tcpfluid.load_scenario` (docs/your-own-scenario.md).
+
 Internally every quantity is in packets, seconds and packets per second
 (:mod:`tcpfluid.units` parses strings such as ``"50Mbps"`` or ``"100ms"``).
 """
@@ -21,6 +24,7 @@ from typing import Any
 
 from . import metrics, scenarios, units
 from .path import Path
+from .scenarios import load_scenario
 
 __version__ = "0.1.0"
 
@@ -44,7 +48,16 @@ _LAZY = (
 #: names loaded on first access: ``tcpfluid.simulate`` (the one way to run a scenario)
 _LAZY_NAMES = {"simulate": "engines", "Result": "results", "Summary": "results"}
 
-__all__ = [*_LAZY_NAMES, "Path", "__version__", "metrics", "scenarios", "units", *_LAZY]
+__all__ = [
+    *_LAZY_NAMES,
+    "Path",
+    "__version__",
+    "load_scenario",
+    "metrics",
+    "scenarios",
+    "units",
+    *_LAZY,
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -31,8 +31,16 @@ def test_vegas_50mbps_100ms_by_hand(capsys):
     assert p["ss_exit_time_s"] == pytest.approx(1.2)
     assert p["ca_start_window_pkts"] == 56
     # +1 per round from 56 to mu d + alpha = 627: 571 rounds, after the 12 of slow start
-    assert p["rounds_to_equilibrium"] == 12 + 571
-    assert p["time_to_equilibrium_s"] == pytest.approx(58.3)
+    assert p["rounds_to_target"] == 12 + 571
+    assert p["time_to_target_s"] == pytest.approx(58.3)
+    # settled (tcpfluid.metrics.settling): within max(1, 0.02 * 627) = 12.54 packets of 627
+    # once the window reaches 627 - 12.54, after ceil(571 - 12.54) = 559 of those rounds
+    assert p["rounds_to_equilibrium"] == 12 + 559
+    assert p["time_to_equilibrium_s"] == pytest.approx(57.1)
+    assert p["time_to_equilibrium_route"] == "closed form"
+    # the spellings of tcpfluid simulate --json beside predict's own
+    assert p["ss_exit_window"] == p["ss_exit_window_pkts"] == 64
+    assert p["settled_window"] == p["equilibrium_window_pkts"] == 627
     assert p["equilibrium_band_pkts"] == pytest.approx([627.0, 629.0])
 
 
@@ -47,9 +55,12 @@ def test_side_by_side_and_bdp_input(capsys):
     assert ho["critical_window_pkts"] is None
     # TCP-Ho's conspicuous round for mu d = 625 (erratum E8): 3 + sqrt(4*625 - 7) = 52.93,
     # the next even round is 54
-    assert ho["rounds_to_equilibrium"] == 54
-    # Quick Vegas reaches equilibrium in far fewer rounds than Vegas (the Quick Vegas paper, §4.2)
-    assert qv["rounds_to_equilibrium"] < out["predictions"][0]["rounds_to_equilibrium"] / 5
+    assert ho["rounds_to_target"] == 54
+    # Quick Vegas reaches its target in far fewer rounds than Vegas (the Quick Vegas paper,
+    # §4.2)
+    assert qv["rounds_to_target"] < out["predictions"][0]["rounds_to_target"] / 5
+    # their settling times come from the round map, and say so
+    assert qv["time_to_equilibrium_route"] == ho["time_to_equilibrium_route"] == "round model"
 
 
 def test_bandwidth_and_bdp_give_the_rtt(capsys):

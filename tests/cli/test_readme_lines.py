@@ -18,8 +18,9 @@ import pytest
 
 from tcpfluid.algorithms.registry import get_law
 from tcpfluid.cli import build_parser
+from tcpfluid.cli._scenario_args import scenario_from_args
 from tcpfluid.cli._sets import parse_sets
-from tcpfluid.scenarios import build_scenario, law_params
+from tcpfluid.scenarios import law_params
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -55,8 +56,10 @@ def test_the_readme_has_simulate_and_predict_examples() -> None:
 @pytest.mark.parametrize("cmd", [c for c in EXAMPLES if c[1] == "simulate"], ids=" ".join)
 def test_simulate_examples_name_parameters_their_law_and_scenario_accept(cmd: list[str]) -> None:
     args = build_parser().parse_args(cmd[1:])
-    scenario = build_scenario(args.scenario, **parse_sets(args.sets)).with_algorithm(args.algorithm)
-    get_law(args.algorithm, **law_params(scenario.params))  # a wrong --set key raises here
+    # a named scenario or a scenario file; one law or a mix (vegas:8,reno:2)
+    scenario = scenario_from_args(args.scenario, args.algorithm, parse_sets(args.sets), args.params)
+    for flow in scenario.flows:  # a wrong --set key raises here
+        get_law(flow.algorithm or "", **{**law_params(scenario.params), **dict(flow.params)})
 
 
 def _quick(cmd: list[str]) -> bool:

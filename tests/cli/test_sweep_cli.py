@@ -80,7 +80,7 @@ def test_bad_output_and_options_fail_before_work(tmp_path: Path, capsys: Any) ->
     assert ".csv or .parquet" in capsys.readouterr().err
     assert main(["sweep", str(EXAMPLE), "--out", str(tmp_path / "no" / "s.csv")]) == 2
     assert "does not exist" in capsys.readouterr().err
-    assert main(["sweep", str(EXAMPLE), "--out", str(tmp_path / "s.csv"), "--jobs", "0"]) == 2
+    assert main(["sweep", str(EXAMPLE), "--out", str(tmp_path / "s.csv"), "--jobs", "-1"]) == 2
     assert "--jobs" in capsys.readouterr().err
     assert main(["sweep", str(tmp_path / "none.toml"), "--out", str(tmp_path / "s.csv")]) == 2
     assert "no such file" in capsys.readouterr().err

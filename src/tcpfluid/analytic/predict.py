@@ -14,6 +14,21 @@ For each algorithm it combines the closed forms of this package:
 
 Times are rounds × d: the fluid model's rounds last one base RTT while the queue is small,
 which holds before equilibrium (the windows stay below μd).
+
+Two times, two meanings
+-----------------------
+``time_to_target_s`` (``rounds_to_target``)
+    The round the window **first reaches** the target above: the closed forms' own count
+    (eq. 12 of the Quick Vegas paper, eq. 2/5 of the TCP-Ho paper).
+``time_to_equilibrium_s`` (``rounds_to_equilibrium``)
+    The **settling time**, with the definition of ``tcpfluid simulate``
+    (:func:`tcpfluid.metrics.settling`: the first round after which the window stays
+    within max(1 packet, 2 %) of the value it settles at). Vegas and Enhanced Vegas
+    approach their target one packet per round, so settling is the target reached less
+    that band: a closed form. Quick Vegas overshoots and approaches its band in steps,
+    TCP-Ho's analysis gives a round, not a settling: for them the settling time comes
+    from the round map (the round engine on this path, one flow, an unlimited buffer,
+    run until the window has settled). ``time_to_equilibrium_route`` says which.
 """
 
 from __future__ import annotations
@@ -22,14 +37,22 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
+import numpy as np
+
 from .._validation import check_choice, check_positive, check_real
 from ..path import Path
 from .convergence import conspicuous_round, rounds_to_equilibrium
 from .slow_start import resolve_rtt_model, slow_start_exit
 
-__all__ = ["PREDICT_ALGORITHMS", "Prediction", "predict"]
+__all__ = ["PREDICT_ALGORITHMS", "SETTLING_ROUTES", "Prediction", "predict"]
 
 PREDICT_ALGORITHMS = ("vegas", "enhanced-vegas", "quick-vegas", "tcp-ho")
+#: how :attr:`Prediction.time_to_equilibrium_s` was computed
+SETTLING_ROUTES = ("closed form", "round model")
+#: the round map stops looking for settling after this many rounds of the path
+MAX_SETTLING_ROUNDS = 200_000
+#: the round map's first run lasts this many times the closed forms' first reach
+_FIRST_RUN_FACTOR = {"quick-vegas": 10.0, "tcp-ho": 2.5}
 
 
 @dataclass(frozen=True)
@@ -59,10 +82,21 @@ class Prediction:
     equilibrium_band_pkts
         ``(μd + α, μd + β)``: Vegas's band (the asymmetric-networks paper, eq. 4); None for TCP-Ho.
     rounds_to_equilibrium
-        Rounds from the start of the connection to the equilibrium window: the exit round
-        plus the congestion-avoidance rounds after it (TCP-Ho: the conspicuous round).
+        The round after which the window stays settled (module docstring: the same
+        definition as ``tcpfluid simulate``); ``None`` when it does not settle.
     time_to_equilibrium_s
-        ``rounds_to_equilibrium × d``.
+        The settling time, s (module docstring); ``None`` when the window does not
+        settle within :data:`MAX_SETTLING_ROUNDS` rounds of the round map.
+    rounds_to_target, time_to_target_s
+        The round the window first reaches the target (``μd + α`` for Vegas, ``μd +
+        (α+β)/2`` for Quick Vegas, TCP-Ho's conspicuous round), counted from the start
+        of the connection: the exit round plus the congestion-avoidance rounds after it;
+        ``rounds_to_target × d``. (Before settling times were predicted, these were the
+        values of ``rounds_to_equilibrium`` and ``time_to_equilibrium_s``.)
+    time_to_equilibrium_route
+        ``"closed form"`` or ``"round model"`` (:data:`SETTLING_ROUTES`).
+    note
+        Why the settling time comes from the round map, or why it is missing.
     """
 
     algorithm: str
@@ -76,14 +110,33 @@ class Prediction:
     ca_start_window_pkts: float | None
     equilibrium_window_pkts: float | None
     equilibrium_band_pkts: tuple[float, float] | None
-    rounds_to_equilibrium: int
-    time_to_equilibrium_s: float
+    rounds_to_equilibrium: int | None
+    time_to_equilibrium_s: float | None
+    rounds_to_target: int = 0
+    time_to_target_s: float = 0.0
+    time_to_equilibrium_route: str = "closed form"
+    note: str = ""
+
+    @property
+    def ss_exit_window(self) -> float | None:
+        """:attr:`ss_exit_window_pkts` under the name ``tcpfluid simulate`` uses."""
+        return self.ss_exit_window_pkts
+
+    @property
+    def settled_window(self) -> float | None:
+        """:attr:`equilibrium_window_pkts` under the name ``tcpfluid simulate`` uses."""
+        return self.equilibrium_window_pkts
 
     def to_dict(self) -> dict[str, Any]:
-        """Fields as a JSON-ready dict (the ``tcpfluid predict --json`` keys)."""
+        """Fields as a JSON-ready dict (the ``tcpfluid predict --json`` keys), with the
+        spellings of ``tcpfluid simulate --json`` beside them (``ss_exit_window``,
+        ``settled_window``, ``settled_window_pkts``)."""
         out = asdict(self)
         if self.equilibrium_band_pkts is not None:
             out["equilibrium_band_pkts"] = list(self.equilibrium_band_pkts)
+        out["ss_exit_window"] = self.ss_exit_window_pkts
+        out["settled_window"] = self.equilibrium_window_pkts
+        out["settled_window_pkts"] = self.equilibrium_window_pkts
         return out
 
 
@@ -119,6 +172,7 @@ def predict(
     rtt_model: Literal["average", "last"] | None = None,
     whole_acks: bool = False,
     rtt: Literal["average", "last"] | None = None,
+    round_map: bool = True,
 ) -> Prediction:
     """Closed-form slow-start exit and time to equilibrium of one flow on ``path``.
 
@@ -139,6 +193,10 @@ def predict(
         Quick Vegas: count whole ACKs in slow start (:func:`slow_start_windows`).
     rtt
         Accepted alias of ``rtt_model``.
+    round_map
+        Whether to compute the settling time from the round map where no closed form
+        gives it (Quick Vegas, TCP-Ho; module docstring). ``False``: closed forms only,
+        and ``time_to_equilibrium_s`` is ``None`` for those laws, with a note.
 
     Raises
     ------
@@ -172,9 +230,14 @@ def predict(
     model = resolve_rtt_model(rtt_model, rtt)
     if not isinstance(whole_acks, bool):
         raise TypeError(f"whole_acks must be True or False, got {whole_acks!r}")
+    if not isinstance(round_map, bool):
+        raise TypeError(f"round_map must be True or False, got {round_map!r}")
     bdp, d = path.bdp, path.d
     if algorithm == "tcp-ho":
         k = int(conspicuous_round("tcp-ho", bdp))
+        settle_rounds, settle_s, why = _round_map_settling(
+            algorithm, path, {}, model, k * d, round_map
+        )
         return Prediction(
             algorithm=algorithm,
             bdp_pkts=bdp,
@@ -187,8 +250,12 @@ def predict(
             ca_start_window_pkts=None,
             equilibrium_window_pkts=None,
             equilibrium_band_pkts=None,
-            rounds_to_equilibrium=k,
-            time_to_equilibrium_s=k * d,
+            rounds_to_equilibrium=settle_rounds,
+            time_to_equilibrium_s=settle_s,
+            rounds_to_target=k,
+            time_to_target_s=k * d,
+            time_to_equilibrium_route="round model",
+            note="TCP-Ho's analysis gives the conspicuous round, not a settling time: " + why,
         )
     ex = slow_start_exit(algorithm, bdp, d, gamma=g, rtt_model=model, whole_acks=whole_acks)  # type: ignore[arg-type]
     band = (bdp + a, bdp + b)
@@ -214,6 +281,23 @@ def predict(
             f"predict: the time to equilibrium overflows a float for bdp={bdp!r} packets and "
             f"d={d!r} s; the path must be far below the float range"
         )
+    route, note = "closed form", ""
+    if algorithm == "quick-vegas":
+        law = {"alpha": a, "beta": b, "gamma": g}
+        settle, settle_s, why = _round_map_settling(
+            algorithm, path, law, model, total * d, round_map
+        )
+        route = "round model"
+        note = (
+            "Quick Vegas overshoots its target and approaches its band in steps: no closed "
+            "form gives settling; " + why
+        )
+    else:
+        # one packet per round toward the settled window: settled within the band
+        # max(1, 2 %) (tcpfluid.metrics.settling) that many rounds before reaching it
+        tol = max(1.0, 0.02 * abs(settled))
+        settle = ex.exit_round + max(math.ceil(abs(settled - start) - tol - 1e-9), 0)
+        settle_s = settle * d
     return Prediction(
         algorithm=algorithm,
         bdp_pkts=bdp,
@@ -226,6 +310,88 @@ def predict(
         ca_start_window_pkts=start,
         equilibrium_window_pkts=settled,
         equilibrium_band_pkts=band,
-        rounds_to_equilibrium=total,
-        time_to_equilibrium_s=total * d,
+        rounds_to_equilibrium=settle,
+        time_to_equilibrium_s=settle_s,
+        rounds_to_target=total,
+        time_to_target_s=total * d,
+        time_to_equilibrium_route=route,
+        note=note,
     )
+
+
+def _round_map_settling(
+    algorithm: str,
+    path: Path,
+    law: dict[str, float],
+    rtt_model: str,
+    reach_s: float,
+    enabled: bool = True,
+) -> tuple[int | None, float | None, str]:
+    """Settling round and time of one flow on ``path`` from the round map: the round
+    engine (``tcpfluid.simulate(..., "rounds")``) on a one-link scenario with the path's μ
+    and d and an unlimited buffer, judged by the summary every engine shares; the run is
+    doubled until the window has settled in its first half (the settling time then does
+    not depend on the run's length), up to :data:`MAX_SETTLING_ROUNDS` rounds.
+
+    Returns the round count, the time (both ``None`` if it does not settle) and a note.
+    """
+    if not enabled:
+        return None, None, "not computed (round_map=False)"
+    from ..engines import simulate
+    from ..scenarios import FlowSpec, Link, Scenario
+
+    rate = path.mu * 8.0 * path.packet_size_bytes
+    # d = 2 delay + s/X + a/X (the Quick Vegas paper eq. 5) on one link each way
+    delay = max(0.5 * (path.d - 8.0 * (path.packet_size_bytes + path.ack_size_bytes) / rate), 0.0)
+    links = (Link("forward", rate, delay), Link("reverse", rate, delay))
+    flow = FlowSpec("flow", ("forward",), ("reverse",), algorithm=algorithm, params=law)
+    # the first run's length is a guess (the doubling makes the answer independent of it):
+    # Quick Vegas settles several times later than it first reaches its target, TCP-Ho
+    # within a few rounds of its conspicuous round
+    duration = max(_FIRST_RUN_FACTOR.get(algorithm, 10.0) * reach_s, 100.0 * path.d)
+    previous: tuple[float, float] | None = None  # the last quarter's swing and mean
+    while True:
+        sc = Scenario(
+            "predict",
+            links,
+            (flow,),
+            duration_s=duration,
+            packet_size_bytes=path.packet_size_bytes,
+            ack_size_bytes=path.ack_size_bytes,
+        )
+        res = simulate(sc, "rounds", rtt_model=rtt_model)
+        t_settle = res.summary.flows[0].time_to_equilibrium_s
+        if t_settle is not None and t_settle <= 0.5 * duration:
+            rounds = int(np.searchsorted(res.time_s, t_settle + 1e-12, side="right"))
+            return rounds, float(t_settle), "settling from the round map (the round engine)"
+        if duration / path.d >= MAX_SETTLING_ROUNDS:
+            return (
+                None,
+                None,
+                f"the round map does not settle within {MAX_SETTLING_ROUNDS} rounds "
+                f"({duration:.4g} s): the window keeps moving by more than max(1 packet, 2 %)",
+            )
+        # a window that swings over the last quarter of the run by more than the settling
+        # band around the same mean, as widely as over the last quarter of a run half as
+        # long, is in a cycle that does not decay (not a slow approach, whose mean moves):
+        # it does not settle however long the run
+        late = res.window_pkts[0][res.time_s > 0.75 * duration]
+        late = late[np.isfinite(late)]
+        if late.size:
+            lo, hi, mean = float(late.min()), float(late.max()), float(late.mean())
+            band = max(1.0, 0.02 * abs(mean))
+            if (
+                previous is not None
+                and hi - lo > 2.0 * band
+                and hi - lo >= 0.9 * previous[0]
+                and abs(mean - previous[1]) <= band
+            ):
+                return (
+                    None,
+                    None,
+                    f"the round map's window keeps swinging between {lo:.4g} and {hi:.4g} "
+                    f"packets (measured to {duration:.4g} s) by more than the settling band "
+                    "max(1 packet, 2 %), without decaying: it does not settle",
+                )
+            previous = (hi - lo, mean)
+        duration *= 2.0

@@ -9,23 +9,26 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import os
+import re
 import signal
 import sys
 import threading
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .. import __version__
 
 __all__ = ["build_parser", "main"]
 
-_COMMANDS = ("predict", "simulate", "sweep", "plot", "report")
+_COMMANDS = ("predict", "simulate", "scenario", "sweep", "plot", "report")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser of the ``tcpfluid`` command (with ``only``: just that
     sub-command, so that ``tcpfluid predict`` does not import the simulators)."""
-    parser = argparse.ArgumentParser(
+    parser = _JsonArgumentParser(
         prog="tcpfluid",
         description=(
             "Closed forms, fluid models and a packet simulator for delay-based TCP "
@@ -33,7 +36,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         ),
     )
     parser.add_argument("--version", action="version", version=f"tcpfluid {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_JsonArgumentParser)
     sub.required = True
     for name in _COMMANDS:
         if only is not None and name != only:
@@ -76,6 +79,58 @@ def _describe_os_error(exc: OSError) -> str:
     return reason
 
 
+_PARAMETER_PATTERNS = (
+    re.compile(r"^(--[\w-]+)"),  # "--jobs must be ..."
+    re.compile(r"^argument (?:-\w/)?(--[\w-]+)"),  # argparse: "argument -a/--algorithm: ..."
+    re.compile(r"^unrecognized arguments: (\S+)"),
+    re.compile(r"unknown (?:parameter|key|option) '([^']+)'"),
+    re.compile(r"unknown (metric|engine|scenario|algorithm) '"),
+    re.compile(r"key '([^']+)'"),  # a scenario file's "[[link]] 1, key 'rate': ..."
+    re.compile(r"^([A-Za-z_][\w.\[\]-]*)(?: must| should|: )"),  # "buffer must be ..."
+)
+
+
+def _parameter(message: str) -> str | None:
+    """The parameter an error message names first (``None`` when it names none)."""
+    for pattern in _PARAMETER_PATTERNS:
+        m = pattern.search(message)
+        if m:
+            return m.group(1)
+    return None
+
+
+def _report(name: str, message: str, status: int, kind: str, as_json: bool) -> int:
+    """Print an error: one line on stderr, or with ``--json`` a JSON object on stdout
+    (``{"error", "parameter", "type", "command", "exit_status"}``)."""
+    if as_json:
+        out = {
+            "error": message,
+            "parameter": _parameter(message) if kind == "error" else None,
+            "type": kind,
+            "command": name,
+            "exit_status": status,
+        }
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"{name}: {kind}: {message}", file=sys.stderr)
+    return status
+
+
+class _JsonArgumentParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors become a JSON object with ``--json``."""
+
+    json_errors = False
+
+    def error(self, message: str) -> NoReturn:
+        if self.json_errors:
+            raise _UsageError(message)
+        super().error(message)
+
+
+class _UsageError(Exception):
+    """A command-line usage error under ``--json`` (printed as JSON, exit status 2)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point: parse ``argv`` and run the sub-command; returns the exit status.
 
@@ -86,15 +141,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     and SIGTERM with 143 after cleaning up (a sweep keeps its cache); a closed output
     pipe (``tcpfluid ... --json | head``) ends quietly with 141, like other Unix tools.
     Set ``TCPFLUID_DEBUG=1`` to get the traceback of an unexpected error.
+
+    With ``--json`` every error is a JSON object on stdout, ``{"error": message,
+    "parameter": the option or key it names (or null), "type": "error" | "failed" |
+    "internal error", "command", "exit_status"}``, with the same exit status.
     """
     name = "tcpfluid"
     debug = os.environ.get("TCPFLUID_DEBUG", "") not in ("", "0")
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in argv
+    _JsonArgumentParser.json_errors = as_json
     try:
-        argv = list(sys.argv[1:] if argv is None else argv)
         # the first argument names the sub-command: import only its module (fast start-up)
+        if argv and argv[0] in _COMMANDS:
+            name = f"tcpfluid {argv[0]}"
         parser = build_parser(argv[0] if argv and argv[0] in _COMMANDS else None)
         args = parser.parse_args(argv)
         name = f"tcpfluid {args.command}"
@@ -108,31 +171,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _Terminated:
         print(f"{name}: terminated", file=sys.stderr)
         return 143
+    except _UsageError as exc:
+        return _report(name, str(exc), 2, "error", as_json)
     except (ValueError, TypeError) as exc:
         if debug:
             raise
-        print(f"{name}: error: {exc}", file=sys.stderr)
-        return 2
+        return _report(name, str(exc), 2, "error", as_json)
     except OSError as exc:
         if debug:
             raise
-        print(f"{name}: error: {_describe_os_error(exc)}", file=sys.stderr)
-        return 1
+        return _report(name, _describe_os_error(exc), 1, "error", as_json)
     except (RuntimeError, ArithmeticError, MemoryError, RecursionError) as exc:
         if debug:
             raise
-        print(f"{name}: failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 1
+        return _report(name, f"{type(exc).__name__}: {exc}", 1, "failed", as_json)
     except Exception as exc:  # anything else: still one line, never a traceback
         if debug:
             raise
-        print(
-            f"{name}: internal error: {type(exc).__name__}: {exc} (set TCPFLUID_DEBUG=1 for "
-            "the traceback and please report it)",
-            file=sys.stderr,
+        message = (
+            f"{type(exc).__name__}: {exc} (set TCPFLUID_DEBUG=1 for the traceback and please "
+            "report it)"
         )
-        return 1
+        return _report(name, message, 1, "internal error", as_json)
     finally:
+        _JsonArgumentParser.json_errors = False
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 

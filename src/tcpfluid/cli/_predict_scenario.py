@@ -62,16 +62,26 @@ def _check_options(args: argparse.Namespace) -> None:
             )
 
 
-def _algorithms(values: list[str] | None) -> list[str]:
-    """The ``--algorithm`` names (any law; default: the closed forms' three, as without a
-    scenario)."""
-    from ..algorithms.registry import law_class
+def _algorithms(values: list[str] | None, base: Any) -> list[str | None]:
+    """The ``--algorithm`` values, one prediction each: a value with a ``:`` is one mix
+    (``vegas:8,reno:2``), any other is a comma-separated list of laws compared side by side.
+    Without ``--algorithm``: the scenario's own laws when every flow has one (a scenario
+    file), else the closed forms' three (as without a scenario). ``None``: as written."""
+    from ..scenarios.mix import parse_mix
 
-    names = [x.strip() for v in values or ["vegas,quick-vegas,tcp-ho"] for x in v.split(",")]
-    names = [n for n in dict.fromkeys(names) if n]
-    for n in names:
-        law_class(n)  # an unknown name fails here, listing the valid ones
-    return names
+    if not values and all(f.algorithm for f in base.flows):
+        return [None]
+    out: list[str | None] = []
+    for v in values or ["vegas,quick-vegas,tcp-ho"]:
+        if ":" in v:
+            parse_mix(v)
+            out.append(v.strip())
+            continue
+        for x in v.split(","):
+            if x.strip():
+                parse_mix(x.strip())  # an unknown name fails here, listing the valid ones
+                out.append(x.strip())
+    return list(dict.fromkeys(out))
 
 
 def _num(x: float | None, digits: int = 4) -> str:
@@ -86,16 +96,22 @@ def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
     """Print the per-flow predictions of ``args.scenario`` (text or ``--json``)."""
     from ..metrics import run_changes
     from ..scenarios import build_scenario
+    from ..scenarios.mix import mix_label
+    from ._scenario_args import scenario_from_args
 
     _check_options(args)
-    algorithms = _algorithms(args.algorithm)
     base = build_scenario(args.scenario, **sets)
+    specs = _algorithms(args.algorithm, base)
     changes, kinds = run_changes(
         [(c.start_s, c.stop_s) for c in base.cbr],
         [(f.start_s, f.stop_s) for f in base.flows],
         base.duration_s,
     )
-    per_alg = [_predict_one(args, base.with_algorithm(a), len(changes)) for a in algorithms]
+    scenarios = [
+        scenario_from_args(args.scenario, a, sets, getattr(args, "params", []) or []) for a in specs
+    ]
+    algorithms = [mix_label(sc) for sc in scenarios]
+    per_alg = [_predict_one(args, sc, len(changes)) for sc in scenarios]
     if args.json:
         plain = base.to_dict()["params"]
         out: dict[str, Any] = {

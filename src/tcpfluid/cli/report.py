@@ -15,6 +15,9 @@ import argparse
 import os
 from typing import Any
 
+from ._jobs import add_jobs_option
+from ._jobs import parse_jobs as _parse_jobs
+
 __all__ = ["DEFAULT_OUT", "DEFAULT_OUT_QUICK", "SECTION_TITLES", "add_parser", "run"]
 
 #: default output folders of a full and of a quick report
@@ -73,9 +76,7 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="CI settings: smaller grids and scaled-down many-flow runs",
     )
-    p.add_argument(
-        "--jobs", default="1", metavar="N", help="worker processes (default 1; 0 = all CPUs)"
-    )
+    add_jobs_option(p)
     p.add_argument(
         "--sections",
         default=None,
@@ -99,15 +100,15 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def parse_jobs(value: str) -> int:
-    """``--jobs``: an integer >= 0 (0: all CPUs); ValueError naming the value otherwise."""
-    try:
-        n = int(str(value).strip())
-    except ValueError:
-        raise ValueError(f"--jobs must be an integer >= 0 (0: all CPUs), got {value!r}") from None
-    if n < 0:
-        raise ValueError(f"--jobs must be an integer >= 0 (0: all CPUs), got {value!r}")
-    return n if n > 0 else (os.cpu_count() or 1)
+def parse_jobs(value: str | None) -> int:
+    """``--jobs`` (:mod:`tcpfluid.cli._jobs`): an integer >= 0; default and 0: the usable
+    CPUs. ValueError naming the value otherwise."""
+    n = _parse_jobs(value)
+    if n is not None:
+        return n
+    from ..sweep.execution import usable_cpus
+
+    return usable_cpus()
 
 
 def _holds_full_report(out: str) -> bool:

@@ -1,4 +1,10 @@
-"""``tcpfluid simulate``: run a named scenario with one algorithm on one engine.
+"""``tcpfluid simulate``: run a named scenario or a scenario file on one engine.
+
+The scenario is a registered name or the path of a scenario file
+(:mod:`tcpfluid.scenarios.files`); ``--algorithm`` gives every flow one law (``vegas``) or
+runs of flows their own (``vegas:8,reno:2``, :mod:`tcpfluid.scenarios.mix`); a file's own
+algorithms are used when it is left out. ``--param [SELECTOR:]KEY=VALUE`` sets a law
+parameter of some flows.
 
 Engines are looked up by name in :data:`tcpfluid.engines.ENGINES` (name → engine class,
 :mod:`tcpfluid.engines`): ``rounds``, ``packet``, ``ode`` (the hybrid model under its older
@@ -9,9 +15,10 @@ Public JSON keys (``--json``): ``ss_exit_window``, ``ss_exit_time_s``, ``settled
 ``time_to_equilibrium_s``, ``convergence_times_s`` (one per bandwidth change, in order),
 ``utilization``, ``throughput_pps`` (per flow), ``jain_index``; plus ``scenario``,
 ``algorithm``, ``engine``, ``params``, ``status`` and ``message`` (0 and ``"ok"`` for a
-complete run). ``null`` means "did not happen" (no slow-start
-exit, did not settle). The window keys above describe flow 0; beside them every flow's
-values (``settled_windows_pkts``, ``times_to_equilibrium_s``, ...) and the aggregates
+complete run); and, as ``tcpfluid predict --json`` spells them, ``ss_exit_window_pkts``,
+``settled_window_pkts`` and ``equilibrium_window_pkts``. ``null`` means "did not happen" (no
+slow-start exit, did not settle). The window keys above describe flow 0; beside them every
+flow's values (``settled_windows_pkts``, ``times_to_equilibrium_s``, ...) and the aggregates
 (``all_settled_time_s``, ``all_converged_times_s``, ``losses_unit``, ``notes``): see
 :meth:`tcpfluid.results.Summary.to_dict`. The text table shows every flow.
 
@@ -26,9 +33,10 @@ import json
 from typing import Any
 
 from ..algorithms.registry import ALGORITHMS
-from ..engines import ENGINES, run_named, simulate_summary
+from ..engines import ENGINES, engine_options, simulate_summary
 from ..results import Summary
 from ..scenarios import SCENARIOS
+from ._scenario_args import add_param_option, scenario_from_args
 from ._sets import add_set_option, parse_sets
 
 __all__ = ["ENGINES", "PLANNED_ENGINES", "add_parser", "parse_sets", "run", "simulate_summary"]
@@ -41,6 +49,8 @@ examples:
   tcpfluid simulate qv-basic --algorithm vegas
   tcpfluid simulate qv-basic --algorithm quick-vegas --set cbr=none --json
   tcpfluid simulate qv-basic -a vegas --set bandwidth=100Mbps --set rtt=200ms --set alpha=1
+  tcpfluid simulate qv-basic -a vegas:8,reno:2 --set flows=10 -e packet --param vegas:alpha=1
+  tcpfluid simulate examples/scenarios/eight-vegas-two-reno.toml -e packet   # your own file
 
 Time to equilibrium / convergence: the first time after which the window stays within
 max(1 packet, 2 %) of the value it settles at (the mean over the last 10 % of the segment
@@ -69,26 +79,32 @@ def add_parser(sub: Any) -> None:
         epilog=_EPILOG.format(scenarios=listing),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("scenario", metavar="SCENARIO", help=f"one of: {', '.join(SCENARIOS)}")
+    p.add_argument(
+        "scenario",
+        metavar="SCENARIO",
+        help=f"one of: {', '.join(SCENARIOS)}; or a scenario file (FILE.toml)",
+    )
     p.add_argument(
         "-a",
         "--algorithm",
-        required=True,
+        default=None,
         metavar="ALGO",
-        help=f"control law: {', '.join(ALGORITHMS)}",
+        help=f"control law of every flow: {', '.join(ALGORITHMS)}; or a mix NAME:COUNT,... "
+        "given to the flows in order (vegas:8,reno:2); default: a scenario file's own",
     )
     p.add_argument(
         "-e",
         "--engine",
         default="rounds",
         metavar="ENGINE",
-        help=f"engine: {', '.join(PLANNED_ENGINES)} (default rounds: the round-based fluid model)",
+        help=f"engine: {', '.join(ENGINES)} (default rounds: the round-based fluid model)",
     )
     add_set_option(
         p,
         "override a scenario parameter (repeatable), e.g. bandwidth=100Mbps, rtt=200ms, "
         "buffer=1000, duration=100s, cbr=none, alpha=1, beta=3, gamma=1",
     )
+    add_param_option(p)
     p.add_argument(
         "--rtt-model",
         choices=("average", "last", "fluid"),
@@ -122,26 +138,46 @@ def _table(out: dict[str, Any], summary: Summary) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns 0 (errors are raised as ``ValueError``/``TypeError``)."""
-    if args.rtt_model is not None and args.engine in ENGINES:
-        takes = [e for e, cls in ENGINES.items() if "rtt_model" in cls.option_names()]
-        if args.engine not in takes:
-            raise ValueError(
-                f"--rtt-model applies to the {', '.join(takes)} engine only (the "
-                f"{args.engine!r} engine measures its RTTs itself); drop it or use "
-                f"--engine {takes[0]}"
-            )
+    from .. import engines
+    from ..scenarios.mix import mix_label
+
+    engine = args.engine
+    if engine not in engines.ENGINES:
+        raise ValueError(
+            f"--engine: unknown engine {engine!r}; engines: {', '.join(engines.ENGINES)}"
+        )
+    accepted = engine_options(engine)
+    if args.rtt_model is not None and "rtt_model" not in accepted:
+        raise ValueError(
+            f"--rtt-model applies to the rounds engine only (the {engine!r} engine "
+            "measures its RTTs itself); drop it or use --engine rounds"
+        )
+    if args.seed < 0:
+        raise ValueError(f"--seed must be an integer >= 0, got {args.seed}")
+    scenario = scenario_from_args(args.scenario, args.algorithm, parse_sets(args.sets), args.params)
+    opts: dict[str, Any] = {}
+    if "rtt_model" in accepted:
+        opts["rtt_model"] = args.rtt_model or "average"
+    if "seed" in accepted:
+        opts["seed"] = args.seed
     from .._progress import progress_bar
 
-    with progress_bar(f"{args.engine} run", enabled=not (args.quiet or args.json)) as bar:
-        out, result = run_named(
-            args.scenario,
-            args.algorithm,
-            engine=args.engine,
-            sets=parse_sets(args.sets),
-            rtt_model=args.rtt_model or "average",
-            seed=args.seed,
-            progress=bar,
-        )
+    with progress_bar(f"{engine} run", enabled=not (args.quiet or args.json)) as bar:
+        result = engines.simulate(scenario, engine, progress=bar, **opts)
+    plain = scenario.to_dict()["params"]  # JSON-ready (an infinite buffer is None)
+    out = {
+        "scenario": args.scenario,
+        "algorithm": mix_label(scenario),
+        "engine": engine,
+        "params": {k: plain[k] for k, v in scenario.params.items() if v is not None},
+        **result.summary.to_dict(),
+        "status": result.status,
+        "message": result.message,
+    }
+    # the spellings of ``tcpfluid predict --json`` beside these (flow 0, as the keys above)
+    out.setdefault("ss_exit_window_pkts", out.get("ss_exit_window"))
+    out.setdefault("settled_window_pkts", out.get("settled_window"))
+    out.setdefault("equilibrium_window_pkts", out.get("settled_window"))
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))
     else:

@@ -19,6 +19,7 @@ from typing import Any
 from .._validation import check_output_file
 from ..sweep import CONFIG_KEYS, ENGINE_METRICS, Sweep, _table_format
 from ..sweep.plotting import missing_reasons
+from ._jobs import add_jobs_option, parse_jobs
 
 __all__ = ["add_parser", "run"]
 
@@ -62,14 +63,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "-o", "--out", required=True, metavar="FILE", help="output table: FILE.csv or FILE.parquet"
     )
-    p.add_argument(
-        "-j",
-        "--jobs",
-        type=int,
-        default=None,
-        metavar="N",
-        help="worker processes for the packet/ode engines (default: all CPUs; 1: in this "
-        "process); with --scheduler local, the number of Dask workers",
+    add_jobs_option(
+        p, "for the packet/ode engines; with --scheduler local, the number of Dask workers"
     )
     p.add_argument(
         "--scheduler",
@@ -131,8 +126,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     _table_format(out)  # a bad extension or missing pyarrow fails before any work
     check_output_file("--out", out)  # an unwritable --out fails before any work too
-    if args.jobs is not None and args.jobs < 1:
-        raise ValueError(f"--jobs must be >= 1, got {args.jobs}")
+    args.jobs = parse_jobs(args.jobs)
     sw = Sweep.from_toml(args.config)
     cache_dir = None if args.no_cache else (args.cache or str(out) + ".cache")
     client = None

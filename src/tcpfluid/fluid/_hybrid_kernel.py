@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from .. import _numba_cache
+
 # per-flow float state: rows of the (N_FLOW_ROWS, F) array ``ff``
 F_D = 0  # base RTT d_j, s
 F_START = 1
@@ -84,6 +86,7 @@ DONE = 0
 ROUND_END = 1
 JOIN = 2
 
+_numba_cache.configure()  # the cache directory rule every compiled part follows
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 

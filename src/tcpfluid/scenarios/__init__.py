@@ -37,7 +37,9 @@ from .catalogue import (
     law_params,
     register,
     scenario_names,
+    scenario_parameters,
 )
+from .files import load_scenario, scenario_to_toml
 from .model import DISCIPLINES, CbrSource, FlowSpec, Link, Scenario
 from .reduction import (
     ENGINE_CAPABILITIES,
@@ -66,6 +68,9 @@ __all__ = [
     "check_engine",
     "fluid_view",
     "law_params",
+    "load_scenario",
     "register",
     "scenario_names",
+    "scenario_parameters",
+    "scenario_to_toml",
 ]

@@ -57,6 +57,7 @@ __all__ = [
     "law_params",
     "register",
     "scenario_names",
+    "scenario_parameters",
 ]
 
 
@@ -125,13 +126,34 @@ def scenario_names() -> tuple[str, ...]:
     return tuple(SCENARIOS)
 
 
+def scenario_parameters(name: str) -> tuple[str, ...]:
+    """The parameters (override keys) of the named scenario or scenario file ``name``.
+
+    Raises
+    ------
+    ValueError
+        ``name`` is neither a registered scenario nor a scenario file.
+    """
+    if isinstance(name, str) and name in SCENARIOS:
+        return tuple(SCENARIOS[name].defaults)
+    from .files import file_parameters, is_scenario_file
+
+    if is_scenario_file(name):
+        return file_parameters(name)
+    raise ValueError(
+        f"unknown scenario {name!r}; valid scenarios: {', '.join(SCENARIOS)}, or the path of "
+        "a scenario file (NAME.toml)"
+    )
+
+
 def build_scenario(name: str, /, **overrides: Any) -> Scenario:
     """Build the scenario registered as ``name`` with some parameters overridden.
 
     Parameters
     ----------
     name
-        One of :func:`scenario_names`.
+        One of :func:`scenario_names`, or the path of a scenario file (ending in
+        ``.toml``: :func:`tcpfluid.scenarios.files.load_scenario`).
     **overrides
         Parameter values (numbers or strings with units, as ``--set key=value`` gives).
 
@@ -143,7 +165,14 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
         starts (flows starting after the end are left out, with a note).
     """
     if not isinstance(name, str) or name not in SCENARIOS:
-        raise ValueError(f"unknown scenario {name!r}; valid scenarios: {', '.join(SCENARIOS)}")
+        from .files import is_scenario_file, load_scenario
+
+        if is_scenario_file(name):
+            return load_scenario(name, **overrides)
+        raise ValueError(
+            f"unknown scenario {name!r}; valid scenarios: {', '.join(SCENARIOS)}, or the "
+            "path of a scenario file (NAME.toml; docs/your-own-scenario.md)"
+        )
     spec = SCENARIOS[name]
     unknown = sorted(k for k in overrides if k not in spec.defaults)
     if unknown:
@@ -152,9 +181,43 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
             f"{', '.join(spec.defaults)}"
         )
     merged = {**dict(spec.defaults), **overrides}
+    note = _keep_access_faster(name, merged, overrides)
     sc = _spread_starts(spec.builder(merged), merged).without_late_flows()
+    if note:
+        sc = replace(sc, notes=(*sc.notes, note))
     _check_runnable(sc)
     return sc
+
+
+#: access links are raised to this many times the bottleneck's rate when a user's
+#: ``bandwidth`` would reach theirs (:func:`_keep_access_faster`)
+ACCESS_FACTOR = 10.0
+
+
+def _keep_access_faster(name: str, p: dict[str, Any], overrides: Mapping[str, Any]) -> str:
+    """Keep a scenario's access links faster than the bottleneck a user sets.
+
+    When ``bandwidth`` is overridden to a rate at or above the scenario's
+    ``access_bandwidth`` and ``access_bandwidth`` is not overridden, the access links
+    would become the bottleneck (the documents' access rates were chosen above their
+    bottlenecks): ``p["access_bandwidth"]`` is raised to :data:`ACCESS_FACTOR` times
+    ``bandwidth``, and the returned note says so (``""`` when nothing changed).
+    """
+    if "bandwidth" not in overrides or "access_bandwidth" in overrides:
+        return ""
+    if "access_bandwidth" not in p:
+        return ""
+    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
+    acc = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
+    if acc > bw:
+        return ""
+    raised = ACCESS_FACTOR * bw
+    p["access_bandwidth"] = raised
+    return (
+        f"access links raised from {acc / 1e6:g} to {raised / 1e6:g} Mb/s so that the "
+        f"bottleneck stays the {name} core link at bandwidth={overrides['bandwidth']} "
+        "(--set access_bandwidth=... chooses them)"
+    )
 
 
 def _spread_starts(sc: Scenario, p: Mapping[str, Any]) -> Scenario:
@@ -474,7 +537,7 @@ def _asymmetric(p: dict[str, Any]) -> Scenario:
         duration_s=units.seconds(p["duration"], name="duration"),
         packet_size_bytes=pkt,
         ack_size_bytes=ack,
-        params=dict(p),
+        params={k: v for k, v in p.items() if v is not None},
         description=SCENARIOS["asymmetric"].description,
     )
 

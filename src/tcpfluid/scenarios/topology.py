@@ -94,7 +94,7 @@ def _scenario(
         duration_s=units.seconds(p["duration"], name="duration"),
         packet_size_bytes=units.bytes_(p["packet_size"], name="packet_size"),
         ack_size_bytes=units.bytes_(p["ack_size"], name="ack_size"),
-        params=dict(p),
+        params={k: v for k, v in p.items() if v is not None},
         description=_description(name),
     )
 

@@ -21,23 +21,19 @@ deterministic.
 from __future__ import annotations
 
 import math
-import os
 from typing import Any
 
 import numpy as np
 from llvmlite import ir as _ir
 from numba import njit, types
 from numba.core import cgutils
-from numba.core import config as _numba_config
 from numba.extending import intrinsic
 
-#: where the compiled kernels are cached: ``NUMBA_CACHE_DIR`` if set, else
-#: ``$TCPFLUID_CACHE_DIR/numba`` if that is set, else Numba's default (the package's
-#: ``__pycache__`` when writable, otherwise ``~/.cache/numba``); see docs/simulator.md
-if os.environ.get("TCPFLUID_CACHE_DIR") and not os.environ.get("NUMBA_CACHE_DIR"):
-    _numba_config.CACHE_DIR = os.path.join(  # type: ignore[attr-defined]
-        os.environ["TCPFLUID_CACHE_DIR"], "numba"
-    )
+from .. import _numba_cache
+
+#: where the compiled kernels are cached: the one rule of tcpfluid._numba_cache
+#: (``NUMBA_CACHE_DIR``, else ``$TCPFLUID_CACHE_DIR/numba``, else Numba's default)
+_numba_cache.configure()
 
 # ----------------------------------------------------------------------------- codes
 DONE = 0

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
 
-from ..scenarios import LAW_PARAMETER_KEYS, SCENARIOS
+from ..scenarios import LAW_PARAMETER_KEYS, SCENARIOS, scenario_parameters
+from ..scenarios.files import is_scenario_file
+from ..scenarios.mix import parse_mix
 from .grids import Grid, Point, grid
 
 if TYPE_CHECKING:
@@ -46,6 +48,8 @@ ENGINE_METRICS: dict[str, tuple[str, ...]] = {
         "time_to_equilibrium_s",
         "critical_window",
         "rounds_to_equilibrium",
+        "time_to_target_s",
+        "rounds_to_target",
     ),
     "rounds": (*_RUN_METRICS, "ss_exit_round", "losses"),
     "packet": (*_RUN_METRICS, "losses", "retransmissions", "timeouts", "conserved"),
@@ -268,7 +272,7 @@ class Sweep:
             ) from None
         except OSError as exc:
             raise ValueError(f"config {str(p)!r} cannot be read ({exc.strerror})") from None
-        return cls.from_dict(data)
+        return cls.from_dict(_files_beside(data, p.parent))
 
     # -------------------------------------------------------------- running
     @property
@@ -349,6 +353,28 @@ def sweep(
     ).run(executor=executor, jobs=jobs, cache_dir=cache_dir, progress=progress)
 
 
+def _files_beside(data: dict[str, Any], folder: FsPath) -> dict[str, Any]:
+    """``data`` with each relative scenario-file path (``scenario = "my.toml"``) read from
+    the configuration's folder when the file is there."""
+
+    def fix(v: Any) -> Any:
+        if isinstance(v, str) and v.endswith(".toml") and not os.path.isabs(v):
+            beside = folder / v
+            return str(beside) if beside.is_file() else v
+        return v
+
+    out = dict(data)
+    if "scenario" in out:
+        v = out["scenario"]
+        out["scenario"] = [fix(x) for x in v] if isinstance(v, list) else fix(v)
+    if isinstance(out.get("points"), list):
+        out["points"] = [
+            {**p, "scenario": fix(p["scenario"])} if isinstance(p, dict) and "scenario" in p else p
+            for p in out["points"]
+        ]
+    return out
+
+
 def _as_points(points: Any) -> Any:
     """A grid as it is (lazy); another sequence of mappings as a tuple of dicts."""
     if isinstance(points, Grid) or not _is_seq(points):
@@ -386,9 +412,10 @@ def _check_point(
         raise TypeError(f"points[{i}] must be a dict of parameters, got {point!r}")
     p = dict(point)
     scen = p.setdefault("scenario", DEFAULT_SCENARIO)
-    if not isinstance(scen, str) or scen not in SCENARIOS:
+    if not isinstance(scen, str) or not (scen in SCENARIOS or is_scenario_file(scen)):
         raise ValueError(
             f"scenario: unknown scenario {scen!r} (point {i}); scenarios: {', '.join(SCENARIOS)}"
+            ", or a scenario file (FILE.toml)"
         )
     if "algorithm" not in p:
         raise ValueError(
@@ -396,9 +423,13 @@ def _check_point(
         )
     alg = p["algorithm"]
     if not isinstance(alg, str) or alg not in ALGORITHMS:
-        raise ValueError(
-            f"algorithm: unknown algorithm {alg!r} (point {i}); algorithms: {', '.join(ALGORITHMS)}"
-        )
+        if isinstance(alg, str) and ":" in alg and engine != "closed-form":
+            parse_mix(alg)  # a mix of laws (vegas:8,reno:2): each name checked
+        else:
+            raise ValueError(
+                f"algorithm: unknown algorithm {alg!r} (point {i}); algorithms: "
+                f"{', '.join(ALGORITHMS)}, or a mix such as vegas:8,reno:2"
+            )
     shape = (engine, scen, alg, *((k, type(v)) for k, v in p.items()))
     if checked is not None and shape in checked:
         return p
@@ -410,14 +441,14 @@ def _check_point(
                 f"algorithm: {alg!r} has no closed form (point {i}); engine 'closed-form' "
                 f"covers {', '.join(PREDICT_ALGORITHMS)}"
             )
-    accepted = _law_keys(alg)
+    accepted = _law_keys(alg) if alg in ALGORITHMS else tuple(LAW_PARAMETER_KEYS)
     for k in LAW_PARAMETER_KEYS:
         if p.get(k) is not None and k not in accepted:
             raise ValueError(
                 f"{k}: not a parameter of algorithm {alg!r} (point {i}); it accepts "
                 f"{', '.join(accepted) or 'none'}"
             )
-    valid = SCENARIOS[scen].defaults
+    valid = scenario_parameters(scen)
     for k, v in p.items():
         if not isinstance(k, str):
             raise TypeError(f"points[{i}]: parameter names must be strings, got {k!r}")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..scenarios import LAW_PARAMETER_KEYS, build_scenario, law_params
+from ..scenarios.mix import with_mix
 from .cache import _Cache, _cache_key, invalid_metric
 from .config import _Outcome, _point_seed, _Task
 from .tables import SweepResult, _Results, _table, check_table_fits
@@ -167,7 +168,7 @@ def _run_point(task: _Task) -> dict[str, Any]:
 
     # the engine's RTT model and seed, when it has them
     options = _legacy_options(task.engine, task.rtt_model, task.seed)
-    scenario = build_scenario(task.scenario, **params).with_algorithm(task.algorithm)
+    scenario = with_mix(build_scenario(task.scenario, **params), task.algorithm)
     summary: dict[str, Any] = simulate(scenario, task.engine, **options).summary.to_dict()
     return summary
 
@@ -201,6 +202,9 @@ def _closed_form(
         "time_to_equilibrium_s": pr.time_to_equilibrium_s,
         "critical_window": pr.critical_window_pkts,
         "rounds_to_equilibrium": pr.rounds_to_equilibrium,
+        # the closed forms' first reach of the target (time_to_equilibrium_s: settling)
+        "time_to_target_s": pr.time_to_target_s,
+        "rounds_to_target": pr.rounds_to_target,
     }
 
 

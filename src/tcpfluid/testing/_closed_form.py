@@ -149,7 +149,12 @@ def _put_flow_forms(
     from ..path import Path
 
     changes = lay.change_times_s
-    pr = predict(f.algorithm or "", Path(mu_a / n, view.path.d), **th)  # type: ignore[arg-type]
+    pr = predict(
+        f.algorithm or "",
+        Path(mu_a / n, view.path.d),
+        round_map=False,  # the round model is a layer of its own: closed forms only here
+        **th,  # type: ignore[arg-type]
+    )
     later = [t for t in changes if t > f.start_s]
     first_change = min([*later, f.stop_s, scenario.duration_s])
     bound = (
@@ -178,7 +183,17 @@ def _put_flow_forms(
         )
     else:
         lay.put(("settled_window", f.name, -1), pr.equilibrium_window_pkts)
-    if f.start_s + pr.time_to_equilibrium_s < first_change:
+    if pr.time_to_equilibrium_s is None:
+        # the closed forms count the round the window first reaches its target; that is
+        # not the settling time every engine reports (tcpfluid.metrics.settling)
+        lay.put(
+            ("time_to_equilibrium_s", f.name, -1),
+            None,
+            f"no closed form of the settling time ({pr.note.split(':')[0]}); the closed "
+            f"forms' first reach of the target: {pr.time_to_target_s:.4g} s",
+            structural=True,
+        )
+    elif f.start_s + pr.time_to_equilibrium_s < first_change:
         lay.put(("time_to_equilibrium_s", f.name, -1), pr.time_to_equilibrium_s)
     else:
         lay.put(
@@ -202,8 +217,12 @@ def _put_convergence(
     n: int,
     th: dict[str, float],
 ) -> None:
-    """FlowSpec ``f``'s convergence time after each bandwidth change: eq. (11)/(12) of the
-    Quick Vegas paper for an increase of the available rate, rounds × d."""
+    """FlowSpec ``f``'s convergence time after each bandwidth change, as a settling time
+    (:func:`tcpfluid.metrics.settling`): Vegas and Enhanced Vegas grow one packet per
+    round after an increase of the available rate (eq. (11) of the Quick Vegas paper), so
+    they settle within max(1, 2 %) of the new window that many rounds before reaching it;
+    rounds × d. Quick Vegas overshoots (eq. (12) counts the first reach only): no closed
+    form."""
     from ..analytic import rounds_to_equilibrium
 
     alg = f.algorithm or ""
@@ -220,15 +239,16 @@ def _put_convergence(
             lay.put(key, None, "flows join or leave at or before the change", structural=True)
             continue
         before, after = _available(view, t - 1e-9), _available(view, t)
-        if alg == "tcp-ho" or after <= before:
-            why = (
-                "TCP-Ho's analysis covers a flow's start only"
-                if alg == "tcp-ho"
-                else "a decrease of the available bandwidth (closed forms: increases only)"
-            )
+        if alg in ("tcp-ho", "quick-vegas") or after <= before:
+            why = {
+                "tcp-ho": "TCP-Ho's analysis covers a flow's start only",
+                "quick-vegas": "no closed form of the settling time (Quick Vegas overshoots; "
+                "eq. (12) counts the first reach of the new target)",
+            }.get(alg, "a decrease of the available bandwidth (closed forms: increases only)")
             lay.put(key, None, why, structural=True)
             continue
         w_old = before * d / n + target
         w_new = after * d / n + target
         rounds = float(rounds_to_equilibrium(alg, w_old, w_new / w_old, beta=b))
-        lay.put(key, math.ceil(rounds - 1e-9) * d, "")
+        tol = max(1.0, 0.02 * w_new)  # the settling band of tcpfluid.metrics.settling
+        lay.put(key, max(math.ceil(rounds - tol - 1e-9), 0) * d, "")

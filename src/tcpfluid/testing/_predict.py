@@ -64,14 +64,12 @@ class Predicted:
 def _fluid_fallback(sc: Scenario, rtt_model: str, cache: RunCache) -> tuple[_Layer, str, str]:
     """The round model's values, or the ODE model's when the round model cannot run ``sc``
     (returns the layer, its label and a note saying why the ODE stands in)."""
-    from ..scenarios import fluid_view
-
     try:
-        fluid_view(sc, engine="rounds")
-    except ValueError:
-        why = "the round model cannot run this scenario: the ODE model stands in"
+        return cache.layer(sc, "rounds", {"rtt_model": rtt_model}), LAYER_LABELS["rounds"], ""
+    except ValueError as exc:
+        reason = str(exc).split("; engines that can")[0]
+        why = f"the round model cannot run this scenario ({reason}): the ODE model stands in"
         return cache.layer(sc, "ode"), LAYER_LABELS["ode"], why
-    return cache.layer(sc, "rounds", {"rtt_model": rtt_model}), LAYER_LABELS["rounds"], ""
 
 
 def predict_scenario(

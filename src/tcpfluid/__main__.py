@@ -1,0 +1,7 @@
+"""``python -m tcpfluid``: the ``tcpfluid`` command (:func:`tcpfluid.cli.main`)."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,101 @@
+"""``tcpfluid scenario``: list the named scenarios, show one (or a scenario file) as text,
+JSON or a scenario file (``--toml``) to start your own experiment from."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+from ._sets import add_set_option, parse_sets
+
+__all__ = ["add_parser", "run"]
+
+_EPILOG = """\
+examples:
+  tcpfluid scenario list
+  tcpfluid scenario show qv-basic
+  tcpfluid scenario show qv-basic --set flows=3 --toml > my.toml   # edit, then:
+  tcpfluid simulate my.toml -a vegas -e packet
+
+A file written by --toml lists every link and path; loading it back
+(tcpfluid.load_scenario) gives the same scenario. See docs/your-own-scenario.md for the
+shorter form in which tcpfluid derives access links and reverse paths.
+"""
+
+
+def add_parser(sub: Any) -> None:
+    """Register the ``scenario`` sub-command."""
+    p = sub.add_parser(
+        "scenario",
+        help="list the named scenarios; show one as text, JSON or a scenario file",
+        description="List the named scenarios, or show one (or a scenario file).",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("action", choices=("list", "show"), help="list, or show SCENARIO")
+    p.add_argument("scenario", nargs="?", metavar="SCENARIO", help="a name or a FILE.toml")
+    add_set_option(p, "override a scenario parameter (repeatable)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--toml", action="store_true", help="write it as a scenario file")
+    fmt.add_argument("--json", action="store_true", help="print it as JSON")
+    p.set_defaults(run=run)
+
+
+def _describe(sc: Any) -> str:
+    from ..scenarios import bottleneck
+
+    bott = bottleneck(sc)
+    lines = [f"{sc.name}: {sc.description}" if sc.description else sc.name]
+    lines.append(
+        f"duration {sc.duration_s:g} s, packets {sc.packet_size_bytes:g} B, ACKs "
+        f"{sc.ack_size_bytes:g} B; bottleneck {bott.name if bott else '-'}"
+    )
+    lines.append(f"links ({len(sc.links)}):")
+    for lk in sc.links:
+        buf = "inf" if math.isinf(lk.buffer_pkts) else f"{lk.buffer_pkts:g}"
+        lines.append(
+            f"  {lk.name}: {lk.rate_bps / 1e6:g} Mb/s, {1e3 * lk.delay_s:g} ms, buffer {buf} "
+            f"pkts, {lk.discipline}"
+        )
+    lines.append(f"flows ({len(sc.flows)}):")
+    for f in sc.flows:
+        stop = "" if math.isinf(f.stop_s) else f" to {f.stop_s:g} s"
+        lines.append(
+            f"  {f.name}: {f.algorithm or '(algorithm not set)'} {dict(f.params) or ''} from "
+            f"{f.start_s:g} s{stop}, base RTT {1e3 * sc.base_rtt_s(f):.4g} ms, "
+            f"path {' > '.join(f.forward)}"
+        )
+    for c in sc.cbr:
+        lines.append(
+            f"cbr {c.name}: {c.rate_bps / 1e6:g} Mb/s from {c.start_s:g} to {c.stop_s:g} s "
+            f"over {' > '.join(c.links)}"
+        )
+    lines += [f"note: {n}" for n in sc.notes]
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``tcpfluid scenario``."""
+    from ..scenarios import SCENARIOS, build_scenario, scenario_to_toml
+
+    if args.action == "list":
+        if args.scenario is not None or args.sets:
+            raise ValueError("scenario list takes no SCENARIO or --set")
+        if args.json:
+            print(json.dumps({n: s.description for n, s in SCENARIOS.items()}, indent=2))
+        else:
+            for name, spec in SCENARIOS.items():
+                print(f"{name}: {spec.description}")
+        return 0
+    if args.scenario is None:
+        raise ValueError("scenario show needs SCENARIO (a name or a FILE.toml)")
+    sc = build_scenario(args.scenario, **parse_sets(args.sets))
+    if args.toml:
+        print(scenario_to_toml(sc), end="")
+    elif args.json:
+        print(json.dumps(sc.to_dict(), indent=2, allow_nan=False))
+    else:
+        print(_describe(sc))
+    return 0

@@ -1,0 +1,195 @@
+"""Several algorithms in one scenario: ``"vegas:8,reno:2"`` and per-flow law parameters.
+
+An **algorithm mix** is a comma-separated list of ``NAME:COUNT`` entries given to the
+flows in their order: ``"vegas:8,reno:2"`` runs the first eight flows with Vegas and the
+next two with Reno. The last entry may leave out its count (``"vegas:8,reno"``: every
+flow after the eighth runs Reno); a single name without a count (``"vegas"``) runs every
+flow with it. The counts must cover the scenario's flows exactly.
+
+A **flow selector** (:func:`select_flows`) names some of a scenario's flows: an algorithm
+name (``"vegas"``: the flows running it), a flow's name, a position ``"3"`` or a range
+``"1-8"`` (from 1, in the scenario's order).
+
+Examples
+--------
+>>> parse_mix("vegas:8,reno:2")
+[('vegas', 8), ('reno', 2)]
+>>> parse_mix("vegas")
+[('vegas', None)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from .model import FlowSpec, Scenario
+
+__all__ = ["mix_label", "parse_mix", "select_flows", "with_flow_params", "with_mix"]
+
+
+def parse_mix(text: str) -> list[tuple[str, int | None]]:
+    """``"vegas:8,reno:2"`` as ``[("vegas", 8), ("reno", 2)]`` (module docstring).
+
+    Raises
+    ------
+    ValueError
+        Naming the entry: an unknown algorithm, a count that is not an integer >= 1, a
+        count missing before the last entry, or an empty text.
+    """
+    from ..algorithms.registry import law_class
+
+    if not isinstance(text, str):
+        raise TypeError(
+            f"algorithm must be a string such as 'vegas' or 'vegas:8,reno:2', got {text!r}"
+        )
+    items = [x.strip() for x in text.split(",")]
+    if not text.strip() or any(not x for x in items):
+        raise ValueError(
+            f"algorithm {text!r}: give a name, or NAME:COUNT entries separated by commas "
+            "(e.g. 'vegas:8,reno:2')"
+        )
+    out: list[tuple[str, int | None]] = []
+    for i, item in enumerate(items):
+        name, sep, count = item.partition(":")
+        name = name.strip()
+        law_class(name)  # an unknown name fails here, listing the valid ones
+        n: int | None = None
+        if sep:
+            try:
+                n = int(count.strip())
+            except ValueError:
+                n = 0
+            if n < 1:
+                raise ValueError(
+                    f"algorithm {text!r}: the count of {item!r} must be an integer >= 1"
+                )
+        elif i < len(items) - 1:
+            raise ValueError(
+                f"algorithm {text!r}: {item!r} needs a count (NAME:COUNT); only the last "
+                "entry may leave it out (it then takes the remaining flows)"
+            )
+        out.append((name, n))
+    return out
+
+
+def _check_law_params(flow: FlowSpec, algorithm: str, where: str) -> None:
+    from ..algorithms.registry import law_parameters
+
+    accepted = law_parameters(algorithm)
+    for k in flow.params:
+        if k not in accepted:
+            raise ValueError(
+                f"flow {flow.name!r} runs {algorithm!r}, which takes no parameter {k!r} "
+                f"({where}); {algorithm!r} accepts {', '.join(accepted) or 'none'}. Give a "
+                f"parameter to some flows with --param SELECTOR:{k}=VALUE (e.g. "
+                f"--param vegas:{k}=...)"
+            )
+
+
+def with_mix(scenario: Scenario, text: str) -> Scenario:
+    """``scenario`` with its flows' algorithms set by the mix ``text`` (module docstring).
+
+    A single name without a count sets every flow (as
+    :meth:`~tcpfluid.scenarios.Scenario.with_algorithm`). The flows keep their law
+    parameters; a flow whose new law does not take one of them is an error naming both.
+
+    Raises
+    ------
+    ValueError
+        The mix does not parse (:func:`parse_mix`) or its counts do not add up to the
+        scenario's number of flows.
+    """
+    entries = parse_mix(text)
+    n = len(scenario.flows)
+    if len(entries) == 1 and entries[0][1] is None:
+        algs = [entries[0][0]] * n
+    else:
+        given = sum(c for _, c in entries if c is not None)
+        last_open = entries[-1][1] is None
+        if given > n or (not last_open and given != n) or (last_open and given >= n):
+            hint = ""
+            if "flows" in scenario.params:
+                total = given if not last_open else given + 1
+                hint = f" (e.g. --set flows={total})"
+            raise ValueError(
+                f"algorithm {text!r} names {given}{'+' if last_open else ''} flows; scenario "
+                f"{scenario.name!r} has {n}: make the counts add up to {n} or change the "
+                f"number of flows{hint}"
+            )
+        algs = []
+        for name, c in entries:
+            algs += [name] * (c if c is not None else n - given)
+    flows = []
+    for f, a in zip(scenario.flows, algs, strict=True):
+        if len(set(algs)) > 1:
+            _check_law_params(f, a, "the scenario's law parameters apply to every flow")
+        flows.append(replace(f, algorithm=a))
+    return replace(scenario, flows=tuple(flows))
+
+
+def select_flows(scenario: Scenario, selector: str) -> list[int]:
+    """Indices of the flows ``selector`` names (module docstring).
+
+    Raises
+    ------
+    ValueError
+        A selector that names no flow (listing what would be accepted).
+    """
+    sel = selector.strip()
+    n = len(scenario.flows)
+    by_alg = [i for i, f in enumerate(scenario.flows) if f.algorithm == sel]
+    if by_alg:
+        return by_alg
+    by_name = [i for i, f in enumerate(scenario.flows) if f.name == sel]
+    if by_name:
+        return by_name
+    lo, dash, hi = sel.partition("-")
+    if lo.strip().isdigit() and (not dash or hi.strip().isdigit()):
+        a = int(lo)
+        b = int(hi) if dash else a
+        if 1 <= a <= b <= n:
+            return list(range(a - 1, b))
+    algs = sorted({f.algorithm for f in scenario.flows if f.algorithm})
+    raise ValueError(
+        f"flow selector {selector!r} names no flow of scenario {scenario.name!r}; give an "
+        f"algorithm it runs ({', '.join(algs) or 'none yet'}), a flow's name (e.g. "
+        f"{scenario.flows[0].name!r}) or positions 1..{n} (e.g. '1-{n}')"
+    )
+
+
+def with_flow_params(
+    scenario: Scenario, selector: str | None, params: Mapping[str, Any]
+) -> Scenario:
+    """``scenario`` with law ``params`` merged into the parameters of the flows ``selector``
+    names (every flow when ``None``).
+
+    Raises
+    ------
+    ValueError
+        The selector names no flow, or a selected flow's law does not take a parameter.
+    """
+    idx = range(len(scenario.flows)) if selector is None else select_flows(scenario, selector)
+    flows = list(scenario.flows)
+    for i in idx:
+        f = replace(flows[i], params={**dict(flows[i].params), **dict(params)})
+        if f.algorithm:
+            _check_law_params(f, f.algorithm, f"--param {selector or ''}")
+        flows[i] = f
+    return replace(scenario, flows=tuple(flows))
+
+
+def mix_label(scenario: Scenario) -> str:
+    """The scenario's algorithms as a mix: ``"vegas"`` when every flow runs Vegas,
+    ``"vegas:8,reno:2"`` for runs of flows; ``"-"`` for flows without an algorithm."""
+    runs: list[list[Any]] = []
+    for f in scenario.flows:
+        a = f.algorithm or "-"
+        if runs and runs[-1][0] == a:
+            runs[-1][1] += 1
+        else:
+            runs.append([a, 1])
+    if len(runs) == 1:
+        return str(runs[0][0])
+    return ",".join(f"{a}:{c}" for a, c in runs)
