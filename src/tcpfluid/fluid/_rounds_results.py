@@ -336,6 +336,26 @@ class _Recorder:
         self.queue = np.empty((n_rec, S)) if "queue_pkts" in fields else None
         self.thr = np.empty((n_rec, S, F)) if "throughput_pps" in fields else None
 
+    def add(
+        self,
+        eng: Any,
+        c: int,
+        t: FloatArray,
+        w1: FloatArray,
+        base_rtt: FloatArray,
+        rtt_mean_n: FloatArray,
+        rtt_mean: FloatArray,
+        qf: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+        inv_mu: FloatArray,
+        got: FloatArray,
+        duration: FloatArray,
+    ) -> None:
+        """Record a round of the round engine (:class:`~._rounds_engine.RoundEngine`)."""
+        self.add_round(
+            t, w1, eng.ls.state["phase"], qf, eng.model, eng.mu, inv_mu if eng.cross else None,
+            base_rtt, rtt_mean_n, rtt_mean, got, duration,
+        )  # fmt: skip
+
     def add_round(
         self,
         t: FloatArray,
