@@ -151,7 +151,12 @@ class RoundEngine:
             self.sel = [slice(None)]
         self.size = [ix.size for ix in classes]
         self.d = [np.ascontiguousarray(d[:, c]) for c in range(K)]
-        self.d_flow = np.repeat(d, [ix.size for ix in classes], axis=1).ravel() if K > 1 else None
+        #: each flow's base RTT (several classes, one scenario)
+        self.d_flow: FloatArray | None = None
+        if K > 1:
+            self.d_flow = np.empty(F)
+            for c, ix in enumerate(classes):
+                self.d_flow[ix] = d[0, c]
         self.mu, self.b_r = batch.mu_pps, batch.reverse_buffer_pkts
         self.reverse = bool(np.any(np.isfinite(batch.reverse_mu_pps)))
         self.finite_buf = bool(np.any(np.isfinite(batch.buffer_pkts)))
@@ -188,6 +193,8 @@ class RoundEngine:
         self.mu_prev = [self.mu for _ in range(K)]
         self.history: list[deque[Rtts]] = [deque() for _ in range(K)]
         self.count = [0] * K
+        self.fixed: list[tuple[Any, ...] | None] = [None] * K
+        self.half_d = [0.5 * dc for dc in self.d]
         # totals: the bottleneck's output integrated between events (module docstring)
         self.t_ev, self.rate, self.rate_cross = np.zeros(S), np.zeros(n), np.zeros(S)
         self.inflight = np.zeros(n)
@@ -213,7 +220,9 @@ class RoundEngine:
                     now_t = min(float(x.min()) for x in self.t)
                     done = k / run.n_steps if t_end == math.inf else now_t / t_end
                     progress(min(1.0, max(0.0, done)))
-            if self.K == 1 and (k == run.n_steps or bool((self.t[0] >= t_end).all())):
+            if self.K == 1 and (
+                k == run.n_steps or (t_end != math.inf and bool((self.t[0] >= t_end).all()))
+            ):
                 _check_bounded(w1, k - 1)
                 break
         end = self.t[0] if t_end == math.inf else np.full(self.S, t_end)
@@ -225,18 +234,22 @@ class RoundEngine:
         """What the available rate μa at the round's start sets: μa, μa d, 1/μa, the flows'
         share of the buffer, the ACK-path rate where it is below μa (inf elsewhere) and
         where it is."""
+        fixed = self.fixed[c]
+        if fixed is not None:
+            return fixed  # without cross traffic the available rate never changes
         run, mu = self.run, self.mu
-        mu_a = (
-            mu - (run.c_rates * ((t0 >= run.c_start) & (t0 < run.c_stop))).sum(axis=0)
-            if self.cross
-            else mu
-        )
+        mu_a = mu
+        if self.cross:
+            mu_a = mu - (run.c_rates * ((t0 >= run.c_start) & (t0 < run.c_stop))).sum(axis=0)
         mud, inv_mu, b_tcp = mu_a * self.d[c], 1.0 / mu_a, self.batch.buffer_pkts * (mu_a / mu)
-        if not self.reverse:
-            return mu_a, mud, inv_mu, b_tcp, None, None
-        mu_r = self.batch.reverse_mu_pps
-        mu_r_eff = np.where(mu_r < mu_a, mu_r, np.inf)
-        return mu_a, mud, inv_mu, b_tcp, mu_r_eff, np.isfinite(mu_r_eff)
+        out: tuple[Any, ...] = (mu_a, mud, inv_mu, b_tcp, None, None)
+        if self.reverse:
+            mu_r = self.batch.reverse_mu_pps
+            mu_r_eff = np.where(mu_r < mu_a, mu_r, np.inf)
+            out = (mu_a, mud, inv_mu, b_tcp, mu_r_eff, np.isfinite(mu_r_eff))
+        if not self.cross:
+            self.fixed[c] = out
+        return out
 
     def _windows(self, c: int, t0: FloatArray) -> tuple[Any, FloatArray]:
         """Joins and leaves of class ``c``'s flows at its round's start; their windows."""
@@ -334,18 +347,21 @@ class RoundEngine:
             )  # fmt: skip
             qf, qf_seen, lost_s = fw.qf, fw.seen, fw.lost
             self.ack_rate[c], self.carried[c], self.mu_prev[c] = fw.ack_rate, fw.carried, fw.mu_prev
-        duration, rtts = round_rtts(qf, qr, d, 0.5 * d, inv_mu, mu_a, mu_r_eff)
+        duration, rtts = round_rtts(qf, qr, d, self.half_d[c], inv_mu, mu_a, mu_r_eff)
         if self.lag:
             rtts = lagged(self.history[c], rtts, self.lag)
         total = w1_s if others is None else w1_s + sum(others[0])
         lost = self._losses(c, lost_s, w1, z, total, t0, qf[1], mu_a)
         got = w1 if lost is None else w1 - lost[ix]
         # ---------------- totals, what the law measures, record, decision
-        self.w_cur[ix] = w1
-        self._account(c, t0, got, mu_a, mu_r_eff)
-        sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks)
-        counting = per_flow(t0 < self.run.t_end, m)
         t_next = t0 + duration
+        if self.K > 1:
+            self.w_cur[ix] = w1
+            self._account(c, t0, got, mu_a)
+        else:
+            self._account_one(t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
+        sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks)
+        counting: Any = True if self.run.t_end == math.inf else per_flow(t0 < self.run.t_end, m)
         if self.count[c] % self.run.every == 0:
             recorder.add(
                 self, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration
@@ -390,6 +406,9 @@ class RoundEngine:
                     for s in range(S):
                         part = slice(s * F, (s + 1) * F)
                         mine[part] = self.share(mine[part], w[part], s)
+                if self.K == 1 and self.red is None:
+                    # one class: every flow takes its share now (nothing is pending)
+                    return mine
                 self.pending += mine
         lost: FloatArray | None = None
         if (self.pending[ix] > 0.0).any():
@@ -425,7 +444,10 @@ class RoundEngine:
         """Add the flows' and the cross traffic's output since the last event up to ``t``
         (per scenario; nothing after the run's end)."""
         t_end = self.run.t_end
-        dt = np.minimum(t, t_end) - np.minimum(self.t_ev, t_end)
+        if t_end == math.inf:
+            dt = t - self.t_ev
+        else:
+            dt = np.minimum(t, t_end) - np.minimum(self.t_ev, t_end)
         self.t_ev = t
         if self.F > 1:
             self.delivered += self.rate * np.repeat(dt, self.F)
@@ -434,37 +456,47 @@ class RoundEngine:
         self.cross_carried += self.rate_cross * dt
         self.elapsed += dt
 
-    def _account(
-        self, c: int, t0: FloatArray, got: FloatArray, mu_a: FloatArray, mu_r: Any
-    ) -> None:
-        """A new event at ``t0``: integrate up to it, then the rates from now on (class
-        ``c``'s flows send ``got`` packets not lost; module docstring)."""
+    def _account(self, c: int, t0: FloatArray, got: FloatArray, mu_a: FloatArray) -> None:
+        """A new event at ``t0`` (several classes): integrate up to it, then the rates from
+        now on (class ``c``'s flows send ``got`` packets not lost; module docstring)."""
         self._integrate(t0)
-        ix, S, F = self.sel[c], self.S, self.F
         g = self.inflight
-        if self.K > 1:
-            np.subtract(self.w_cur, self.pending, out=g)
-            np.maximum(g, 0.0, out=g)
-            g[~self.active] = 0.0
-        g[ix] = got
-        d = self.d[c]
-        if self.K > 1:
-            cls = [float(g[s].sum()) for s in self.sel]
-            pipes = [float(mu_a[0]) * float(dk[0]) for dk in self.d]
-            q = shared_backlog(cls, pipes)
-            assert self.d_flow is not None
-            rtt = self.d_flow + q / mu_a
-        else:
-            g_s = per_scenario(g, S, F)
-            if self.reverse:
-                qr, qf = _standing_rev(g_s, mu_a, mu_r, self.b_r, d)
-                with np.errstate(invalid="ignore"):
-                    rtt = d + np.where(np.isfinite(mu_r), qr / mu_r, 0.0) + qf / mu_a
-            else:
-                rtt = d + np.maximum(g_s - mu_a * d, 0.0) * (1.0 / mu_a)
-            rtt = per_flow(rtt, F)
-        np.divide(g, rtt, out=self.rate)
+        np.subtract(self.w_cur, self.pending, out=g)
+        np.maximum(g, 0.0, out=g)
+        g[~self.active] = 0.0
+        g[self.sel[c]] = got
+        cls = [float(g[s].sum()) for s in self.sel]
+        pipes = [float(mu_a[0]) * float(dk[0]) for dk in self.d]
+        q = shared_backlog(cls, pipes)
+        assert self.d_flow is not None
+        np.divide(g, self.d_flow + q / mu_a, out=self.rate)
         self.rate_cross = self.mu - mu_a
+
+    def _account_one(
+        self, t0: FloatArray, t1: FloatArray, duration: FloatArray, got: FloatArray,
+        whole: bool, mu_a: FloatArray, mud: FloatArray, inv_mu: FloatArray, mu_r: Any,
+    ) -> None:  # fmt: skip
+        """:meth:`_account` for one class: the next event is the end of this round, ``t1``,
+        so the round's part before the run's end is added at once (``got`` at the rate its
+        standing backlog allows). ``whole``: no packet of the round was lost, so (without
+        an ACK-path bottleneck) that backlog is the round's and its RTT the duration."""
+        S, F, d = self.S, self.F, self.d[0]
+        t_end = self.run.t_end
+        dt = duration if t_end == math.inf else np.minimum(t1, t_end) - np.minimum(t0, t_end)
+        if self.cross:
+            self.cross_carried += (self.mu - mu_a) * dt
+        self.elapsed += dt
+        if whole and not self.reverse:
+            self.delivered += got if t_end == math.inf else got * per_flow(dt / duration, F)
+            return
+        g_s = per_scenario(got, S, F)
+        if self.reverse:
+            qr, qf = _standing_rev(g_s, mu_a, mu_r, self.b_r, d)
+            with np.errstate(invalid="ignore"):
+                rtt = d + np.where(np.isfinite(mu_r), qr / mu_r, 0.0) + qf / mu_a
+        else:
+            rtt = d + np.maximum(g_s - mud, 0.0) * inv_mu
+        self.delivered += got * per_flow(dt / rtt, F)
 
     # ------------------------------------------------------------------ the law
     def _sample(
@@ -474,14 +506,25 @@ class RoundEngine:
         their last values; their decisions are discarded). Also the base RTT and mean RTT
         the class's flows read."""
         ix, m = self.sel[c], self.size[c]
-        r_min, r_mean, r_max, f_min, f_mean = (per_flow(r, m) for r in rtts)
+        if m > 1:
+            r_min, r_mean, r_max, f_min, f_mean = [np.repeat(r, m) for r in rtts]
+        else:
+            r_min, r_mean, r_max, f_min, f_mean = rtts
         cand = np.where(act, r_min, np.inf) if self.staggered else r_min
-        base = np.minimum(self.base_rtt[ix], cand)
-        self.base_rtt[ix] = base
+        if isinstance(ix, slice):  # a view: updated in place
+            base = self.base_rtt[ix]
+            np.minimum(base, cand, out=base)
+        else:
+            base = np.minimum(self.base_rtt[ix], cand)
+            self.base_rtt[ix] = base
         base_law = np.where(np.isfinite(base), base, r_min) if self.staggered else base
         fcand = np.where(act, f_min, np.inf) if self.staggered else f_min
-        fbase = np.minimum(self.fwd_base[ix], fcand)
-        self.fwd_base[ix] = fbase
+        if isinstance(ix, slice):
+            fbase = self.fwd_base[ix]
+            np.minimum(fbase, fcand, out=fbase)
+        else:
+            fbase = np.minimum(self.fwd_base[ix], fcand)
+            self.fwd_base[ix] = fbase
         fbase_law = np.where(np.isfinite(fbase), fbase, f_min) if self.staggered else fbase
         cwnd = np.where(act, w1, self.cwnd0[ix]) if self.staggered else w1
         if self.K == 1:
