@@ -150,6 +150,8 @@ class RoundEngine:
         if K == 1:
             self.sel = [slice(None)]
         self.size = [ix.size for ix in classes]
+        #: per class: its flows among all (several classes)
+        self.in_class = [np.isin(np.arange(F), ix) for ix in classes]
         self.d = [np.ascontiguousarray(d[:, c]) for c in range(K)]
         #: each flow's base RTT (several classes, one scenario)
         self.d_flow: FloatArray | None = None
@@ -225,8 +227,8 @@ class RoundEngine:
             ):
                 _check_bounded(w1, k - 1)
                 break
-        end = self.t[0] if t_end == math.inf else np.full(self.S, t_end)
-        self._integrate(end)
+        if self.K > 1:  # the rounds in progress, up to the end (one class: added already)
+            self._integrate(np.full(self.S, t_end))
         if progress is not None:
             progress(1.0)
 
@@ -361,7 +363,10 @@ class RoundEngine:
         else:
             self._account_one(t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
         sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks)
-        counting: Any = True if self.run.t_end == math.inf else per_flow(t0 < self.run.t_end, m)
+        t_end = self.run.t_end
+        counting: Any = True if t_end == math.inf else per_flow(t0 < t_end, m)
+        if self.K > 1:
+            counting = bool(t0[0] < t_end)
         if self.count[c] % self.run.every == 0:
             recorder.add(
                 self, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration
@@ -562,18 +567,15 @@ class RoundEngine:
                 self.losses, burst, self.recovering,
             )  # fmt: skip
             return
+        mine = self.in_class[c]
         keep = {k: v.copy() for k, v in state.items()}
-        mask = np.zeros(self.n, dtype=bool)
-        mask[ix] = self.active[ix]
-        counts = np.zeros(self.n, dtype=bool)
-        counts[ix] = counting
+        counts = mine if counting else np.zeros(self.n, dtype=bool)
         cwnd0, incr, cap = decide(
-            self.law, state, sample, lost, mask, sample.cwnd, run.frac, counts,
+            self.law, state, sample, lost, mine & self.active, sample.cwnd, run.frac, counts,
             self.losses, None, self.recovering,
         )  # fmt: skip
-        other = np.ones(self.n, dtype=bool)
-        other[ix] = False
+        other = ~mine
         for key, arr in state.items():
             if key in keep:
-                arr[other] = keep[key][other]
+                np.copyto(arr, keep[key], where=other)
         self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0[ix], incr[ix], cap[ix]
