@@ -198,7 +198,7 @@ class RoundEngine:
         self.fixed: list[tuple[Any, ...] | None] = [None] * K
         self.half_d = [0.5 * dc for dc in self.d]
         # totals: the bottleneck's output integrated between events (module docstring)
-        self.t_ev, self.rate, self.rate_cross = np.zeros(S), np.zeros(n), np.zeros(S)
+        self.t_ev, self.rate, self.rate_cross = 0.0, np.zeros(n), np.zeros(S)
         self.inflight = np.zeros(n)
         self.delivered, self.cross_carried, self.elapsed = np.zeros(n), np.zeros(S), np.zeros(S)
         self.losses = np.zeros(n, dtype=np.int64)
@@ -228,7 +228,7 @@ class RoundEngine:
                 _check_bounded(w1, k - 1)
                 break
         if self.K > 1:  # the rounds in progress, up to the end (one class: added already)
-            self._integrate(np.full(self.S, t_end))
+            self._integrate(t_end)
         if progress is not None:
             progress(1.0)
 
@@ -445,26 +445,21 @@ class RoundEngine:
         return float(red_drop_probability(self.red_avg, red))
 
     # ------------------------------------------------------------------ totals
-    def _integrate(self, t: FloatArray) -> None:
+    def _integrate(self, t: float) -> None:
         """Add the flows' and the cross traffic's output since the last event up to ``t``
-        (per scenario; nothing after the run's end)."""
+        (several classes, one scenario; nothing after the run's end)."""
         t_end = self.run.t_end
-        if t_end == math.inf:
-            dt = t - self.t_ev
-        else:
-            dt = np.minimum(t, t_end) - np.minimum(self.t_ev, t_end)
+        dt = min(t, t_end) - min(self.t_ev, t_end)
         self.t_ev = t
-        if self.F > 1:
-            self.delivered += self.rate * np.repeat(dt, self.F)
-        else:
+        if dt > 0.0:
             self.delivered += self.rate * dt
-        self.cross_carried += self.rate_cross * dt
-        self.elapsed += dt
+            self.cross_carried += self.rate_cross * dt
+            self.elapsed += dt
 
     def _account(self, c: int, t0: FloatArray, got: FloatArray, mu_a: FloatArray) -> None:
         """A new event at ``t0`` (several classes): integrate up to it, then the rates from
         now on (class ``c``'s flows send ``got`` packets not lost; module docstring)."""
-        self._integrate(t0)
+        self._integrate(float(t0[0]))
         g = self.inflight
         np.subtract(self.w_cur, self.pending, out=g)
         np.maximum(g, 0.0, out=g)
@@ -511,7 +506,7 @@ class RoundEngine:
         their last values; their decisions are discarded). Also the base RTT and mean RTT
         the class's flows read."""
         ix, m = self.sel[c], self.size[c]
-        if m > 1:
+        if m > 1 and self.K == 1:  # (one scenario's class: its values broadcast)
             r_min, r_mean, r_max, f_min, f_mean = [np.repeat(r, m) for r in rtts]
         else:
             r_min, r_mean, r_max, f_min, f_mean = rtts
