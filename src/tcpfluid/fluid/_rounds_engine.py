@@ -180,6 +180,7 @@ class RoundEngine:
         #: overflows at other classes' rounds (taken at the end of its next round), RED's
         #: expected drops not yet a whole packet, the rounds left of its loss episode
         self.w_cur, self.pending, self.red_debt = np.zeros(n), np.zeros(n), np.zeros(n)
+        self.w_class = [0.0] * K  # (several classes: each class's windows, w_cur summed)
         self.recovering = np.zeros(n, dtype=np.int64)
         self.share = OverflowShare(S) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
@@ -269,8 +270,8 @@ class RoundEngine:
         act = self.active[ix]
         return act, np.where(act, self.cwnd0[ix], 0.0)
 
-    def _others(self, c: int, mu_a: FloatArray, g: FloatArray | None = None) -> Any:
-        """The other classes' windows in flight (``g``, default: their windows less what an
+    def _others(self, c: int, mu_a: FloatArray) -> Any:
+        """The other classes' windows in flight (the windows of their rounds less what an
         overflow already dropped) and pipes ``μa d_k``; ``None`` when none sends."""
         if self.K == 1:
             return None
@@ -279,11 +280,7 @@ class RoundEngine:
         for k, ix in enumerate(self.sel):
             if k == c:
                 continue
-            wk = (
-                float(self.w_cur[ix].sum() - self.pending[ix].sum())
-                if g is None
-                else float(g[ix].sum())
-            )
+            wk = self.w_class[k] - float(self.pending[ix].sum())
             if wk > 0.0:
                 ws.append(wk)
                 pipes.append(mua * float(self.d[k][0]))
@@ -359,6 +356,7 @@ class RoundEngine:
         t_next = t0 + duration
         if self.K > 1:
             self.w_cur[ix] = w1
+            self.w_class[c] = float(w1_s[0])
             self._account(c, t0, got, mu_a)
         else:
             self._account_one(t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
