@@ -200,7 +200,7 @@ class RoundEngine:
         self.half_d = [0.5 * dc for dc in self.d]
         # totals: the bottleneck's output integrated between events (module docstring)
         self.t_ev, self.rate, self.rate_cross = 0.0, np.zeros(n), np.zeros(S)
-        self.inflight = np.zeros(n)
+        self.inflight, self.buf_s = np.zeros(n), np.zeros(S)
         self.delivered, self.cross_carried, self.elapsed = np.zeros(n), np.zeros(S), np.zeros(S)
         self.losses = np.zeros(n, dtype=np.int64)
 
@@ -313,7 +313,7 @@ class RoundEngine:
         z_s = per_scenario(z, S, m)
         w1_s = w0_s + z_s if m > 1 else w1
         # ---------------- the bottleneck over the round (other classes at their windows)
-        burst = None
+        burst, q_end = None, 0.0
         others = self._others(c, mu_a)
         if self.reverse:
             qr, qf = reverse_queues(
@@ -326,6 +326,7 @@ class RoundEngine:
             qr = None
             if others is None:
                 qf0, pipe = np.maximum(w0_s - mud, 0.0), mud
+                q_end = max(float(w1_s[0]) - float(mud[0]), 0.0)
             else:
                 ws, pipes = others
                 q0 = shared_backlog([float(w0_s[0]), *ws], [float(mud[0]), *pipes])
@@ -336,6 +337,7 @@ class RoundEngine:
                     else shared_backlog([float(w1_s[0]), *ws], [float(mud[0]), *pipes])
                 )
                 pipe = w1_s - q1
+                q_end = q1
             runs = None
             if self.runs is not None:
                 runs = self.runs[c] = np.where(self.ack_rate[c] < mu_a, self.runs[c], w0_s)
@@ -357,7 +359,8 @@ class RoundEngine:
         if self.K > 1:
             self.w_cur[ix] = w1
             self.w_class[c] = float(w1_s[0])
-            self._account(c, t0, got, mu_a)
+            known = lost is None and not self.pending.any()
+            self._account(c, t0, got, mu_a, q_end if known else None)
         else:
             self._account_one(t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
         sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks)
@@ -401,9 +404,8 @@ class RoundEngine:
                 self.pending += growth_shares(lost_s, g, w)
             else:
                 tot = per_flow(total, self.F)
-                mine = np.divide(w, tot, out=np.zeros(self.n), where=tot > 0) * per_flow(
-                    lost_s, self.F
-                )
+                mine = np.divide(w, tot, out=np.zeros(self.n), where=tot > 0)
+                mine *= per_flow(lost_s, self.F)
                 if self.share is not None:
                     F = self.F
                     for s in range(S):
@@ -454,18 +456,25 @@ class RoundEngine:
             self.cross_carried += self.rate_cross * dt
             self.elapsed += dt
 
-    def _account(self, c: int, t0: FloatArray, got: FloatArray, mu_a: FloatArray) -> None:
+    def _account(
+        self, c: int, t0: FloatArray, got: FloatArray, mu_a: FloatArray, q: float | None
+    ) -> None:
         """A new event at ``t0`` (several classes): integrate up to it, then the rates from
-        now on (class ``c``'s flows send ``got`` packets not lost; module docstring)."""
+        now on (class ``c``'s flows send ``got`` packets not lost; module docstring). ``q``:
+        the standing backlog of the windows in flight when the round computed it (nothing
+        lost, nothing pending: they are the windows of the rounds in progress)."""
         self._integrate(float(t0[0]))
         g = self.inflight
-        np.subtract(self.w_cur, self.pending, out=g)
-        np.maximum(g, 0.0, out=g)
-        g[~self.active] = 0.0
-        g[self.sel[c]] = got
-        cls = [float(g[s].sum()) for s in self.sel]
-        pipes = [float(mu_a[0]) * float(dk[0]) for dk in self.d]
-        q = shared_backlog(cls, pipes)
+        if q is None:
+            np.subtract(self.w_cur, self.pending, out=g)
+            np.maximum(g, 0.0, out=g)
+            g[~self.active] = 0.0
+            g[self.sel[c]] = got
+            cls = [float(g[s].sum()) for s in self.sel]
+            pipes = [float(mu_a[0]) * float(dk[0]) for dk in self.d]
+            q = shared_backlog(cls, pipes)
+        else:
+            g = self.w_cur
         assert self.d_flow is not None
         np.divide(g, self.d_flow + q / mu_a, out=self.rate)
         self.rate_cross = self.mu - mu_a
@@ -492,9 +501,13 @@ class RoundEngine:
             qr, qf = _standing_rev(g_s, mu_a, mu_r, self.b_r, d)
             with np.errstate(invalid="ignore"):
                 rtt = d + np.where(np.isfinite(mu_r), qr / mu_r, 0.0) + qf / mu_a
-        else:
-            rtt = d + np.maximum(g_s - mud, 0.0) * inv_mu
-        self.delivered += got * per_flow(dt / rtt, F)
+        else:  # (in place: one buffer per scenario)
+            rtt = np.subtract(g_s, mud, out=self.buf_s)
+            np.maximum(rtt, 0.0, out=rtt)
+            rtt *= inv_mu
+            rtt += d
+        share = np.divide(dt, rtt, out=self.buf_s)
+        self.delivered += got * per_flow(share, F)
 
     # ------------------------------------------------------------------ the law
     def _sample(
