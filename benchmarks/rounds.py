@@ -1,99 +1,134 @@
-"""Speed of the round model: flow-round updates per second, per law, one and 10,000 scenarios.
+"""Speed of the round model (one base RTT, batched over scenarios), this tree and a reference
+tree side by side: flow-round updates per second, per law, one and 10,000 scenarios.
 
-Run: ``python benchmarks/rounds.py [--quick]``. Prints a human table, then one JSON line per
-measurement: ``{"name": ..., "value": ..., "unit": ...}``.
+Run: ``python benchmarks/rounds.py [--quick] [--repeat N] [--reference SRC | --no-reference]
+[--only NAME]``. Prints a table (one row per case and tree, and the ratio), then one JSON
+line per measurement: ``{"name": ..., "tree": "new"|"reference", "value": ..., "unit": ...}``.
 
-Measurements
-------------
-* ``rounds/<law>/single``: one scenario (μd = 626 packets, 1000-packet buffer) for 2,000
-  rounds: the per-round Python overhead dominates.
-* ``rounds/<law>/batch10000``: 10,000 scenarios (μd from 10 to 10,000 packets, same buffer
-  rule) for 200 rounds, only time/window/phase recorded.
-* ``rounds/vegas/bdp_sweep_10000x1000``: a 10,000-scenario BDP sweep
-  of 1,000 rounds of Vegas, all per-round fields recorded; seconds, and seconds including
-  the summary metrics.
+Every measurement runs in a fresh subprocess whose ``PYTHONPATH`` is the tree's ``src``
+(this repository's, and the reference's), so both are timed in one run on the same machine
+state. Make a reference tree of any commit with ``git archive <commit> src | tar -x -C
+/tmp/ref`` and pass ``--reference /tmp/ref/src``; ``TCPFLUID_BENCH_REFERENCE`` sets the
+default. The figure is the best CPU time (user + system of the process) of ``--repeat``
+runs after one untimed run.
 
-Each figure is the best of ``--repeat`` runs (default 3) to reduce the noise of a shared
-machine. Uses one thread (NumPy element-wise operations do not use more).
+Cases
+-----
+* ``<law>/single``: one scenario (μd = 626 packets, 1000-packet buffer) for 2,000 rounds:
+  the per-round Python overhead dominates.
+* ``<law>/batch10000``: 10,000 scenarios (μd from 10 to 10,000 packets, a buffer as large
+  as the pipe) for 200 rounds, only time/window/phase recorded.
+* ``vegas/bdp_sweep``: a 10,000-scenario BDP sweep of 1,000 rounds of Vegas, all per-round
+  fields recorded.
+
+``--quick`` divides the rounds and scenarios by ten (a smoke test).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
-from collections.abc import Callable
-from functools import partial
+from pathlib import Path
+from typing import Any
 
-import numpy as np
+from _worker import run_worker
 
-from tcpfluid.algorithms import get_law
-from tcpfluid.algorithms.registry import ALGORITHMS
-from tcpfluid.fluid import PathBatch, simulate_rounds
+HERE = Path(__file__).resolve().parent
+NEW_SRC = HERE.parent / "src"
+DEFAULT_REFERENCE = Path(os.environ.get("TCPFLUID_BENCH_REFERENCE", "/tmp/ref/src"))
+LAWS = ("vegas", "quick-vegas", "tcp-ho", "itcp-vegas", "enhanced-vegas", "reno", "fast")
 
 
-def _best(fn: Callable[[], object], repeat: int) -> float:
-    best = float("inf")
+def _cases(quick: bool) -> list[str]:
+    q = "q:" if quick else ""
+    out = [f"{q}{law}/{kind}" for law in LAWS for kind in ("single", "batch10000")]
+    return [*out, f"{q}vegas/bdp_sweep"]
+
+
+# ----------------------------------------------------------------------------- worker
+def _worker(case: str, repeat: int) -> None:
+    import numpy as np
+
+    from tcpfluid.algorithms import get_law
+    from tcpfluid.fluid import PathBatch, simulate_rounds
+
+    quick = case.startswith("q:")
+    law_name, _, kind = case.removeprefix("q:").partition("/")
+    scale = 10 if quick else 1
+    if kind == "single":
+        paths = PathBatch.from_bdp(np.array([626.0]), 0.1, buffer_pkts=1000.0)
+        n, kw = 1, {"rounds": 2000 // scale}
+    elif kind == "batch10000":
+        bdp = np.geomspace(10.0, 10_000.0, 10_000 // scale)
+        paths = PathBatch.from_bdp(bdp, 0.1, buffer_pkts=np.maximum(bdp, 20.0))
+        n, kw = bdp.size, {"rounds": 200 // scale, "record": ()}
+    elif kind == "bdp_sweep":
+        paths = PathBatch.from_bdp(np.linspace(10.0, 10_000.0, 10_000 // scale), 0.1)
+        n, kw = 10_000 // scale, {"rounds": 1000 // scale}
+    else:
+        raise SystemExit(f"unknown case {case!r}")
+    law = get_law(law_name)
+    simulate_rounds(law, paths, **kw)  # untimed: imports, first calls
+    best_cpu, best_wall = float("inf"), float("inf")
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+        t0, c0 = time.perf_counter(), time.process_time()
+        simulate_rounds(law, paths, **kw)
+        best_wall = min(best_wall, time.perf_counter() - t0)
+        best_cpu = min(best_cpu, time.process_time() - c0)
+    updates = n * int(kw["rounds"])  # type: ignore[call-overload]
+    print(json.dumps({"updates": updates, "cpu_s": best_cpu, "wall_s": best_wall}))
 
 
-def _paths(n: int) -> PathBatch:
-    bdp = np.geomspace(10.0, 10_000.0, n) if n > 1 else np.array([626.0])
-    # a finite buffer (as large as the pipe) so that loss-driven laws (Reno) stay bounded
-    return PathBatch.from_bdp(bdp, 0.1, buffer_pkts=np.maximum(bdp, 20.0))
-
-
+# ----------------------------------------------------------------------------- driver
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3, help="runs per figure (best kept)")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs per case (best kept)")
     parser.add_argument("--quick", action="store_true", help="smaller sizes (smoke test)")
-    args = parser.parse_args()
-    single_rounds = 200 if args.quick else 2000
-    batch_n = 1000 if args.quick else 10_000
-    batch_rounds = 50 if args.quick else 200
-    sweep_rounds = 100 if args.quick else 1000
-    records: list[dict[str, object]] = []
-
-    def record(name: str, value: float, unit: str) -> None:
-        records.append({"name": name, "value": value, "unit": unit})
-
-    print(f"{'law':16s} {'1 scenario':>18s} {f'{batch_n} scenarios':>20s}")
-    one = _paths(1)
-    many = _paths(batch_n)
-    for name in ALGORITHMS:
-        run_one = partial(simulate_rounds, get_law(name), one, rounds=single_rounds)
-        run_many = partial(simulate_rounds, get_law(name), many, rounds=batch_rounds, record=())
-        t1 = _best(run_one, args.repeat)
-        tb = _best(run_many, args.repeat)
-        r1 = single_rounds / t1
-        rb = batch_n * batch_rounds / tb
-        print(f"{name:16s} {r1:14.3g} fr/s {rb:16.3g} fr/s")
-        record(f"rounds/{name}/single", r1, "flow-round updates/s")
-        record(f"rounds/{name}/batch{batch_n}", rb, "flow-round updates/s")
-
-    sweep = PathBatch.from_bdp(np.linspace(10.0, 10_000.0, batch_n), 0.1)
-    run_sweep = partial(simulate_rounds, get_law("vegas"), sweep, rounds=sweep_rounds)
-    t_sim = _best(run_sweep, args.repeat)
-
-    def with_summary() -> None:
-        _ = simulate_rounds(get_law("vegas"), sweep, rounds=sweep_rounds).summary
-
-    t_all = _best(with_summary, args.repeat)
-    label = f"bdp_sweep_{batch_n}x{sweep_rounds}"
-    print(
-        f"\nVegas BDP sweep, {batch_n} scenarios x {sweep_rounds} rounds: {t_sim:.2f} s "
-        f"({batch_n * sweep_rounds / t_sim:.3g} flow-round updates/s), {t_all:.2f} s with "
-        "the summary metrics"
+    parser.add_argument(
+        "--reference", type=Path, default=DEFAULT_REFERENCE, help="the reference tree's src"
     )
-    record(f"rounds/vegas/{label}", t_sim, "s")
-    record(f"rounds/vegas/{label}_with_summary", t_all, "s")
-    record(f"rounds/vegas/{label}_rate", batch_n * sweep_rounds / t_sim, "flow-round updates/s")
-    for rec in records:
-        print(json.dumps(rec))
+    parser.add_argument("--no-reference", action="store_true", help="time this tree only")
+    parser.add_argument(
+        "--only", action="append", help="a case to run (repeatable), e.g. reno/single"
+    )
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.repeat < 1:
+        raise SystemExit(f"--repeat must be >= 1, got {args.repeat}")
+    if args.worker:
+        _worker(args.worker, args.repeat)
+        return
+    trees = [("new", NEW_SRC)]
+    if not args.no_reference:
+        if (args.reference / "tcpfluid").is_dir():
+            trees.append(("reference", args.reference))
+        else:
+            print(f"(no reference tree at {args.reference}: timing this tree only)")
+    cases = (
+        [("q:" if args.quick else "") + c for c in args.only] if args.only else _cases(args.quick)
+    )
+    print(f"load average before: {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} CPUs")
+    print(f"{'case':<28} {'tree':<10} {'CPU s':>8} {'flow-round updates/s':>22}")
+    records: list[dict[str, Any]] = []
+    for case in cases:
+        rates: dict[str, float] = {}
+        for tree, src in trees:
+            rec = run_worker(__file__, src, case, args.repeat)
+            if rec is None:
+                continue
+            rate = rec["updates"] / rec["cpu_s"]
+            rates[tree] = rate
+            print(f"{case:<28} {tree:<10} {rec['cpu_s']:>8.3f} {rate:>22.4g}")
+            records.append(
+                {"name": f"rounds/{case}/rate", "tree": tree, "value": rate,
+                 "unit": "flow-round updates/s (CPU)"}
+            )  # fmt: skip
+        if "reference" in rates and "new" in rates:
+            print(f"{'':<28} {'new/ref':<10} {rates['new'] / rates['reference']:>31.2f}x")
+    for r in records:
+        print(json.dumps(r))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ reach a whole packet.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -119,17 +121,20 @@ def test_one_flow_loses_the_same_under_every_sharing_rule(
 def _round_model_drops(monkeypatch: pytest.MonkeyPatch, drop_share: str) -> np.ndarray:
     """The round model's losses of flows 0-7 in the rounds starting from just before the
     join to 25 s (each round's shares, observed as the loop computes them)."""
-    got = np.zeros(12)
-    totals = rounds._totals
+    from tcpfluid.fluid._rounds_engine import RoundEngine
 
-    def observe(*args: object, **kwargs: object) -> object:
-        out = totals(*args, **kwargs)  # type: ignore[arg-type]
-        t = float(np.ravel(args[4])[0])  # type: ignore[arg-type]
-        if out[0] is not None and JOIN_S - 0.1 <= t < AFTER_S:
-            got[: out[0].size] += out[0]
+    got = np.zeros(12)
+    losses = RoundEngine._losses
+
+    def observe(self: RoundEngine, c: int, lost_s: Any, w1: Any, z: Any, total: Any,
+                t0: Any, *rest: Any) -> Any:  # fmt: skip
+        out = losses(self, c, lost_s, w1, z, total, t0, *rest)
+        t = float(np.ravel(t0)[0])
+        if out is not None and JOIN_S - 0.1 <= t < AFTER_S:
+            got[: out.size] += out
         return out
 
-    monkeypatch.setattr(rounds, "_totals", observe)
+    monkeypatch.setattr(RoundEngine, "_losses", observe)
     tcpfluid.simulate(_scenario("30s"), "rounds", drop_share=drop_share)
     return got[:8]
 

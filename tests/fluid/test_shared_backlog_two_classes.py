@@ -3,20 +3,16 @@
 ``shared_backlog`` solves ``Σ W_k / (μa d_k + q) = 1`` by Newton's method at every round of
 every class, in one pass with plain sums (the thesis's two-class runs call it at every
 round). A class that sends nothing is left out of the sum, so a third, silent class must
-give the same float bit for bit; and the root must solve the equation. The other classes'
-windows in flight read a one-flow class's pending loss without NumPy's sum; that too may
-not change a result.
+give the same float bit for bit; and the root must solve the equation.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 import pytest
 
-from tcpfluid.fluid import _rounds_async
 from tcpfluid.fluid._rounds_async import shared_backlog
 
 
@@ -61,30 +57,3 @@ def test_a_class_that_sends_nothing_takes_the_general_case() -> None:
     assert shared_backlog([0.0, 30.0], [5.0, 20.0]) == 10.0
     assert shared_backlog([30.0, 0.0], [20.0, 5.0]) == 10.0
     assert shared_backlog([30.0, 1e-300], [20.0, 5.0]) > 0.0
-
-
-def test_one_flow_classes_read_their_pending_loss_without_a_sum(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # the other classes' windows in flight: a one-flow class's pending loss is read as
-    # 0.0 + x (NumPy's sum of one element) instead of through a sum; the reference run
-    # marks every class as several flows, so every class goes through the sum
-    from _hashkit import assert_same
-
-    from tcpfluid.fluid.rounds import simulate_scenario_rounds
-    from tcpfluid.scenarios import build_scenario
-
-    # FAST on drop-tail: overflows at one flow's rounds leave the other flow losses pending
-    sc = build_scenario("thesis-two-flow", x2="30ms", duration="60s").with_algorithm("fast")
-    fast = simulate_scenario_rounds(sc)
-    init = _rounds_async._AsyncLoop.__init__
-
-    def every_class_summed(self: Any, *args: Any, **kwargs: Any) -> None:
-        init(self, *args, **kwargs)
-        assert self.single == [0, 1]  # the fast route was the one taken above
-        self.single = [-1] * self.K
-
-    monkeypatch.setattr(_rounds_async._AsyncLoop, "__init__", every_class_summed)
-    ref = simulate_scenario_rounds(sc)
-    assert float(np.asarray(fast.losses).sum()) > 0  # overflows left losses pending
-    assert_same(fast, ref)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..algorithms._common import backlog
 from ._rounds_results import RoundSummary, RoundTrace, _summarise
 
 FloatArray = NDArray[np.float64]
@@ -108,6 +109,29 @@ class AsyncRecorder:
         self.rows: list[list[tuple[Any, ...]]] = [[] for _ in ix]
 
     def add(
+        self,
+        eng: Any,
+        c: int,
+        t: FloatArray,
+        w1: FloatArray,
+        base_rtt: FloatArray,
+        rtt_mean_n: FloatArray,
+        rtt_mean: FloatArray,
+        qf: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+        inv_mu: FloatArray,
+        got: FloatArray,
+        duration: FloatArray,
+    ) -> None:
+        """Record a round of class ``c`` of the round engine
+        (:class:`~._rounds_engine.RoundEngine`): the queue at its peak in link packets."""
+        peak = qf[2] if eng.model != "fluid" else qf[3]
+        self.add_row(
+            c, float(t[0]), w1, eng.ls.state["phase"][eng.sel[c]].copy(),
+            backlog(w1, base_rtt, rtt_mean_n), float(rtt_mean[0]),
+            float((peak * (eng.mu * inv_mu))[0]), got / duration,
+        )  # fmt: skip
+
+    def add_row(
         self,
         c: int,
         t_end: float,

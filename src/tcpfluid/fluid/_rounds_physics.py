@@ -1,9 +1,11 @@
-"""The round model's physics: pure functions of one round (queues, RTTs, burst)."""
+"""The round model's physics: pure functions of one round (queues, RTTs, burst, losses
+at the bottleneck, the ACK path)."""
 
 from __future__ import annotations
 
 from collections import deque
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,10 +24,6 @@ def _standing_rev(
     qf = np.maximum(w - mu_a * (d + delay_r), 0.0)
     return qr, qf
 
-
-#: default of the round models' ``train_runs`` (:func:`train_clump_queue`; chosen by
-#: agreement with the packet simulator, docs/round-model.md, "Runs of the ACK train")
-TRAIN_RUNS = True
 
 #: a round's bottleneck backlog (link packets of the flows): at its first packet (min), on
 #: average over its packets (mean), at its last packet (max) and at its end (standing)
@@ -251,3 +249,119 @@ def lagged(history: deque[Rtts], now: Rtts, lag: int) -> Rtts:
         np.minimum(fwd_min, cur_fmin),
         fwd_mean,
     )
+
+
+class ForwardRound(NamedTuple):
+    """The forward queue of a round (:func:`forward_round`)."""
+
+    #: backlog at the first packet, mean, last packet, and the standing backlog of W1
+    qf: Queues
+    #: the same as the packets see it (with cross traffic, the backlog relaxing to it)
+    seen: Queues
+    #: backlog lost beyond the buffer (``None``: infinite buffer)
+    lost: FloatArray | None
+    ack_rate: FloatArray
+    #: with cross traffic: the backlog the round leaves, and its available rate
+    carried: FloatArray
+    mu_prev: FloatArray
+
+
+def forward_round(
+    qf0: FloatArray,
+    z_s: FloatArray,
+    w0_s: FloatArray,
+    w1_s: FloatArray,
+    pipe: FloatArray,
+    mu_a: FloatArray,
+    mu: FloatArray,
+    ack_rate: FloatArray,
+    model: str,
+    spread_train: bool,
+    cross: bool,
+    carried: FloatArray,
+    mu_prev: FloatArray,
+    b_tcp: FloatArray | None,
+    memory_of: Callable[..., QueueMemory | None] = queue_memory,
+    clumps: FloatArray | None = None,
+) -> ForwardRound:
+    """The forward queue of a round without an ACK-path bottleneck (the round model's and
+    the asynchronous round model's): the burst over the standing backlog
+    (:func:`~._rounds_physics.forward_queues`; ``pipe`` is the window that queues
+    nothing, ``μa d`` for one base RTT), with cross traffic the FIFO's queue memory
+    (the backlog ``carried`` from the last round at rate ``mu_prev`` relaxes to the
+    standing one), and the losses beyond the flows' share ``b_tcp`` of the buffer
+    (``None``: infinite). ``memory_of`` builds the queue memory
+    (:func:`~._rounds_physics.queue_memory`; a function returning ``None`` switches it
+    off). ``clumps``: the runs of an ACK train slower than μa
+    (:func:`~._rounds_physics.train_clump_queue`; ``None``: the train is spread evenly)."""
+    memory = None
+    if cross:
+        # the backlog the last round left, relaxing to the standing one
+        memory = memory_of(mu_a, mu, carried, mu_prev)
+        mu_prev = mu_a
+    qf, ack_rate = forward_queues(
+        qf0, z_s, w0_s, w1_s, pipe, mu_a, ack_rate, model, spread_train, memory, clumps
+    )
+    relaxed = None
+    if cross:
+        # losses and the round's duration follow the standing backlog of W1 (the flows
+        # deliver at most μa per second); the backlog relaxing towards it is what the
+        # packets see and what the next round starts from
+        relaxed = qf[3]
+        qf = (qf[0], qf[1], qf[2], np.maximum(w1_s - pipe, 0.0))
+    lost_s, qf = buffer_overflow(qf, b_tcp) if b_tcp is not None else (None, qf)
+    seen = qf
+    if relaxed is not None:
+        carried = np.minimum(relaxed, b_tcp) if b_tcp is not None else relaxed
+        seen = (qf[0], qf[1], qf[2], carried)
+    return ForwardRound(qf, seen, lost_s, ack_rate, carried, mu_prev)
+
+
+def _reverse_start(
+    w0: FloatArray,
+    w0_s: FloatArray,
+    mu_a: FloatArray,
+    mu_r: FloatArray,
+    b_r: FloatArray,
+    d: FloatArray,
+    F: int,
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """With an ACK-path bottleneck (rate ``mu_r``, buffer ``b_r``): the ACK and forward
+    backlogs at the start of a round of windows ``w0`` (sum ``w0_s``) and the ACKs each
+    flow receives (``min(1, μr T/W)`` per packet, T the round's base duration)."""
+    qr0, qf0 = _standing_rev(w0_s, mu_a, mu_r, b_r, d)
+    t0 = d + qr0 / mu_r + qf0 / mu_a
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ack_ratio = np.minimum(1.0, np.where(w0_s > 0, mu_r * t0 / w0_s, 1.0))
+    return qr0, qf0, w0 * per_flow(ack_ratio, F)
+
+
+def ack_path_drops(
+    w0: FloatArray,
+    acks: FloatArray,
+    w1: FloatArray,
+    w1_s: FloatArray,
+    qr0: FloatArray,
+    z_s: FloatArray,
+    b_r: FloatArray,
+    rev_bott: NDArray[np.bool_],
+    F: int,
+) -> FloatArray:
+    """The ACKs of each flow the ACK-path bottleneck dropped in the round: those missing
+    from the round's standing window (``w0 - acks``, the ACKs beyond ``μr T``) plus the
+    flow's share (by window) of the growth burst beyond the ACK buffer ``b_r``
+    (``qr0 + z_s - b_r`` where the reverse link is the bottleneck)."""
+    over = np.where(rev_bott, np.maximum(qr0 + z_s - b_r, 0.0), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        share = np.where(per_flow(w1_s, F) > 0, w1 / per_flow(w1_s, F), 0.0)
+    return np.maximum(w0 - acks, 0.0) + share * per_flow(over, F)
+
+
+def per_flow(x: Any, m: int) -> Any:
+    """A per-scenario array (S,) repeated over each scenario's ``m`` flows (S × m,)."""
+    return np.repeat(x, m) if m > 1 else x
+
+
+def per_scenario(x: FloatArray, S: int, m: int) -> FloatArray:
+    """The sum over each scenario's ``m`` flows of a per-flow array (S × m,) -> (S,)."""
+    return x.reshape(S, m).sum(axis=1) if m > 1 else x

@@ -336,36 +336,35 @@ class _Recorder:
         self.queue = np.empty((n_rec, S)) if "queue_pkts" in fields else None
         self.thr = np.empty((n_rec, S, F)) if "throughput_pps" in fields else None
 
-    def add_round(
+    def add(
         self,
+        eng: Any,
+        c: int,
         t: FloatArray,
         w1: FloatArray,
-        phase: FloatArray,
-        qf: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
-        model: str,
-        mu_link: FloatArray,
-        inv_mu_a: FloatArray | None,
         base_rtt: FloatArray,
         rtt_mean_n: FloatArray,
         rtt_mean: FloatArray,
+        qf: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+        inv_mu: FloatArray,
         got: FloatArray,
         duration: FloatArray,
     ) -> None:
-        """Record one round of the loop: the queue at the round's peak (``qf``; in link
-        packets, times μ/μa, when ``inv_mu_a`` = 1/μa is given: cross traffic), Δ from the
-        law's base RTT, the throughput ``got / duration``."""
+        """Record a round of the round engine (:class:`~._rounds_engine.RoundEngine`): the
+        queue at the round's peak (``qf``; in link packets, times μ/μa, with cross
+        traffic), Δ from the law's base RTT, the throughput ``got / duration``."""
         k = self.n
         S, F = self.window.shape[1:]
         self.time[k] = t
         self.window[k] = w1.reshape(S, F)
-        self.phase[k] = phase.reshape(S, F)
+        self.phase[k] = eng.ls.state["phase"].reshape(S, F)
         if self.delta is not None:
             self.delta[k] = backlog(w1, base_rtt, rtt_mean_n).reshape(S, F)
         if self.rtt is not None:
             self.rtt[k] = rtt_mean
         if self.queue is not None:
-            q_end = qf[2] if model != "fluid" else qf[3]  # peak of the round
-            self.queue[k] = q_end * (mu_link * inv_mu_a) if inv_mu_a is not None else q_end
+            q_end = qf[2] if eng.model != "fluid" else qf[3]  # peak of the round
+            self.queue[k] = q_end * (eng.mu * inv_mu) if eng.cross else q_end
         if self.thr is not None:
             self.thr[k] = (got / (np.repeat(duration, F) if F > 1 else duration)).reshape(S, F)
         self.n = k + 1

@@ -66,8 +66,6 @@ fastest); the law's array parameters must have length ``S × F`` (or be scalars)
 from __future__ import annotations
 
 import math
-import time
-from collections import deque
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
@@ -76,41 +74,15 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._validation import check_choice, check_int
 from ..algorithms.base import ControlLaw
+from ..algorithms.mixed import MixedLaw
 from ..algorithms.registry import get_law
 from ..path import Path
 from ..scenarios import Scenario
 from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model, _Run
+from ._rounds_engine import RoundEngine
 from ._rounds_inputs import CrossTraffic, PathBatch
-from ._rounds_law import (
-    DROP_SHARE,
-    DROP_SHARES,
-    OverflowShare,
-    WholeLosses,
-    _check_bounded,
-    decide,
-    join_flows,
-    start_law,
-)
-from ._rounds_loop_parts import (
-    _accumulators,
-    _checkpoint,
-    _law_sample,
-    _per_flow,
-    _per_scenario,
-    _reverse_start,
-    _totals,
-    ack_path_drops,
-    forward_round,
-)
-from ._rounds_physics import (
-    TRAIN_RUNS,
-    Rtts,
-    buffer_overflow,
-    lagged,
-    queue_memory,
-    reverse_queues,
-    round_rtts,
-)
+from ._rounds_law import DROP_SHARE, DROP_SHARES
+from ._rounds_physics import queue_memory
 from ._rounds_results import RECORDABLE, RoundSummary, RoundTrace, _Recorder
 
 __all__ = [
@@ -125,17 +97,6 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
-
-
-def _window_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
-    """A round's ACKs, fluid reading: one per packet of the round's window ``w0``."""
-    return w0
-
-
-def _packet_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
-    """A round's ACKs as a packet sender receives them: those of the previous round's
-    whole packets, ⌊w_{k−1}⌋ (``w_prev``)."""
-    return np.floor(w_prev + 1e-9)
 
 
 # ------------------------------------------------------------------------------ engine
@@ -158,7 +119,7 @@ def simulate_rounds(
     rtt: RttModel | None = None,
     progress: Callable[[float], None] | None = None,
     whole_packets: bool = False,
-    train_runs: bool = TRAIN_RUNS,
+    train_runs: bool = True,
     drop_share: str = DROP_SHARE,
 ) -> RoundTrace:
     """Step ``law`` round by round on one path or a batch of paths.
@@ -277,177 +238,18 @@ def simulate_rounds(
     )  # fmt: skip
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be None or a callable, got {progress!r}")
-    acks_of = _packet_acks if whole_packets else _window_acks
     check_choice("drop_share", drop_share, DROP_SHARES)
-    return _round_loop(
-        law, batch, F, model, ack_train, feedback_rounds, run, progress, acks_of,
-        bool(train_runs), drop_share,
+    eng = RoundEngine(
+        law, batch, [np.arange(F)], batch.d_s[:, None], run, model=model, ack_train=ack_train,
+        lag=feedback_rounds, whole_packets=bool(whole_packets), train_runs=bool(train_runs),
+        drop_share=drop_share, red=None,
+        memory_of=queue_memory,  # this module's name: tests switch the memory off here
     )  # fmt: skip
-
-
-def _rates(
-    mu_a: FloatArray,
-    mu_link: FloatArray,
-    d: FloatArray,
-    buffer_pkts: FloatArray,
-    mu_r: FloatArray,
-    reverse: bool,
-) -> tuple[Any, ...]:
-    """What the available rate μa sets (per scenario): μa d, 1/μa, the flows' share of the
-    buffer, and (``reverse``) the ACK-path rate where it is below μa (inf elsewhere) and
-    where it is."""
-    mud, inv_mu, b_tcp = mu_a * d, 1.0 / mu_a, buffer_pkts * (mu_a / mu_link)
-    if not reverse:
-        return mud, inv_mu, b_tcp, None, None
-    mu_r_eff = np.where(mu_r < mu_a, mu_r, np.inf)
-    return mud, inv_mu, b_tcp, mu_r_eff, np.isfinite(mu_r_eff)
-
-
-def _round_loop(
-    law: ControlLaw,
-    batch: PathBatch,
-    F: int,
-    model: str,
-    ack_train: bool,
-    lag: int,
-    run: _Run,
-    progress: Callable[[float], None] | None,
-    acks_of: Callable[[FloatArray, FloatArray], FloatArray] = _window_acks,
-    train_runs: bool = False,
-    drop_share: str = DROP_SHARE,
-) -> RoundTrace:
-    """The round loop of :func:`simulate_rounds` (checked arguments): per round, the
-    available rate (CBR schedule), joins/leaves, the physics (:mod:`._rounds_physics`),
-    losses, totals, the record (:class:`._Recorder`) and the law's decision."""
-    S, n = batch.n_scenarios, batch.n_scenarios * F
-    n_steps, t_end, every, frac = run.n_steps, run.t_end, run.every, run.frac
-    start_f, stop_f, cross = run.start_f, run.stop_f, run.cross
-    c_rates, c_start, c_stop = run.c_rates, run.c_start, run.c_stop
-    mu, d, mu_r, b_r = batch.mu_pps, batch.d_s, batch.reverse_mu_pps, batch.reverse_buffer_pkts
-    staggered = bool(np.any(start_f > 0.0) or np.any(np.isfinite(stop_f)))
-    ls = start_law(law, n, staggered)
-    state, cwnd0, incr, cap = ls.state, ls.cwnd0, ls.incr, ls.cap
-    reverse = bool(np.any(np.isfinite(mu_r)))
-    finite_buf = bool(np.any(np.isfinite(batch.buffer_pkts)))
-    recorder = _Recorder((n_steps + every - 1) // every, S, F, run.rec)
-    t, elapsed, cross_carried, base_rtt, fwd_base, delivered, losses, active, started = (
-        _accumulators(S, n, staggered)
-    )
-    start_n, stop_n = np.tile(start_f, S), np.tile(stop_f, S)
-    # without cross traffic the available rate never changes: hoist mu d, 1/mu, the flows'
-    # share of the buffer and the ACK-path bottleneck
-    mu_link, mu_a, half_d, next_report = mu, mu, 0.5 * d, time.monotonic()
-    mud, inv_mu, b_tcp, mu_r_eff, rev_bott = _rates(mu, mu, d, batch.buffer_pkts, mu_r, reverse)
-    # rate at which the ACKs of the previous round return (per scenario): the bottleneck
-    # rate while the flows' packets travel in a train compressed by the queue; below it
-    # once the available rate rises (docs/round-model.md, "ACK train")
-    ack_rate = np.full(S, np.inf)
-    # the train can only be slower than mu_a after mu_a rises: with cross traffic
-    spread_train = ack_train and not reverse and bool(cross)
-    # the train's runs (docs/round-model.md, "ACK train"): the window while the train is
-    # compressed by the queue, kept from the round its rate falls below mu_a
-    runs = np.zeros(S) if spread_train and train_runs else None
-    # drop_share="in-turn": each scenario's turn over its flows
-    in_turn = OverflowShare(S) if drop_share == "in-turn" else None
-    # drop_share="growth": each flow's losses wait for a whole packet before a loss event
-    whole = WholeLosses(n) if drop_share == "growth" else None
-    # per flow: the rounds left of its loss episode (_rounds_law.RECOVERY_ROUNDS)
-    recovering = np.zeros(n, dtype=np.int64)
-    history: deque[Rtts] = deque()
-    # with cross traffic the FIFO keeps part of its backlog from round to round
-    # (docs/round-model.md, "Queue memory"): the last round's, and its available rate
-    carried, mu_prev = np.zeros(S), mu
-    w_prev = cwnd0
-    for k in range(n_steps):
-        # ---------------- available rate at the start of the round (CBR schedule)
-        if cross:
-            mu_a = mu - (c_rates * ((t >= c_start) & (t < c_stop))).sum(axis=0)
-            mud, inv_mu, b_tcp, mu_r_eff, rev_bott = _rates(
-                mu_a, mu, d, batch.buffer_pkts, mu_r, reverse
-            )
-            if spread_train:
-                np.minimum(ack_rate, mu_a, out=ack_rate)
-        # ---------------- flows joining or leaving
-        if staggered:
-            t_n = _per_flow(t, F)
-            joining = ~started & (t_n >= start_n)
-            if joining.any():
-                join_flows(ls, joining, cwnd0, incr, cap, base_rtt, fwd_base)
-                started |= joining
-            active = started & (t_n < stop_n)
-            w0 = np.where(active, cwnd0, 0.0)
-        else:
-            w0 = cwnd0
-        w0_s = _per_scenario(w0, S, F)
-        # ---------------- standing backlog at the start and ACKs of the round
-        if reverse:
-            qr0, qf0, acks = _reverse_start(w0, w0_s, mu_a, mu_r_eff, b_r, d, F)
-        else:
-            qf0 = np.maximum(w0_s - mud, 0.0)
-            acks = acks_of(w0, w_prev)
-        w_prev = w0
-        # ---------------- growth of the round through per-ACK increments
-        z = np.minimum(incr * acks, cap - w0)
-        np.maximum(z, 0.0, out=z)
-        if staggered:
-            z[~active] = 0.0
-        w1 = w0 + z
-        z_s = _per_scenario(z, S, F)
-        w1_s = w0_s + z_s if F > 1 else w1
-        # ---------------- queues and RTTs (tcpfluid.fluid._rounds_physics)
-        if reverse:
-            qr, qf = reverse_queues(qr0, qf0, z_s, w1_s, mu_a, mu_r_eff, b_r, d, rev_bott, model)
-            lost_s, qf = buffer_overflow(qf, b_tcp) if finite_buf else (None, qf)
-            qf_seen = qf
-            burst = ack_path_drops(w0, acks, w1, w1_s, qr0, z_s, b_r, rev_bott, F) >= 1.0
-        else:
-            qr, burst = None, None
-            if runs is not None:
-                runs = np.where(ack_rate < mu_a, runs, w0_s)
-            qf, qf_seen, lost_s, ack_rate, carried, mu_prev = forward_round(
-                qf0, z_s, w0_s, w1_s, mud, mu_a, mu, ack_rate, model, spread_train,
-                bool(cross), carried, mu_prev, b_tcp if finite_buf else None,
-                queue_memory,  # this module's name: tests switch the memory off here
-                runs,
-            )  # fmt: skip
-        duration, rtts = round_rtts(qf, qr, d, half_d, inv_mu, mu_a, mu_r_eff if reverse else None)
-        # ---------------- feedback lag: the law sees the RTTs of an earlier round
-        if lag:
-            rtts = lagged(history, rtts, lag)
-        # ---------------- what the law measures (per flow)
-        sample, base_for_law = _law_sample(
-            rtts, F, staggered, active, w1, cwnd0, acks, base_rtt, fwd_base
-        )
-        # ---------------- totals (only rounds starting before the end)
-        lost, got, cn = _totals(
-            lost_s, w1, w1_s, duration, t, t_end, cross, mu_link, mu_a, F,
-            delivered, cross_carried, elapsed, in_turn, z if whole is not None else None,
-        )  # fmt: skip
-        if whole is not None and lost is not None:
-            on = active if staggered else np.ones(n, dtype=bool)
-            n_on = on.reshape(-1, F).sum(axis=1)
-            lost = whole(lost, on, np.repeat(n_on == 1, F))
-        t = t + duration
-        # ---------------- record
-        if k % every == 0:
-            recorder.add_round(
-                t, w1, state["phase"], qf_seen, model, mu_link, inv_mu if cross else None,
-                base_for_law, sample.rtt_mean, rtts[1], got, duration,
-            )  # fmt: skip
-        # ---------------- the law decides
-        cwnd0, incr, cap = decide(
-            law, state, sample, lost, active, w1, frac, cn, losses, burst, recovering
-        )
-        if (k & 31) == 31 or k == n_steps - 1:
-            next_report = _checkpoint(w1, k, n_steps, t, t_end, progress, next_report)
-        if t_end != math.inf and bool((t >= t_end).all()):
-            _check_bounded(w1, k)
-            break
-    if progress is not None:
-        progress(1.0)
+    recorder = _Recorder((run.n_steps + run.every - 1) // run.every, batch.n_scenarios, F, run.rec)
+    eng.loop(recorder, progress)
     return _trace(
-        law, batch, F, model, run, recorder, t if t_end == math.inf else elapsed,
-        delivered, cross_carried, losses, lag,
+        law, batch, F, model, run, recorder, eng.elapsed, eng.delivered, eng.cross_carried,
+        eng.losses, feedback_rounds,
     )  # fmt: skip
 
 
@@ -496,7 +298,7 @@ def simulate_scenario_rounds(
     rtt: RttModel | None = None,
     progress: Callable[[float], None] | None = None,
     whole_packets: bool = False,
-    train_runs: bool = TRAIN_RUNS,
+    train_runs: bool = True,
     drop_share: str = DROP_SHARE,
 ) -> RoundTrace:
     """Run a :class:`~tcpfluid.scenarios.Scenario` with the round model.
@@ -504,7 +306,9 @@ def simulate_scenario_rounds(
     The scenario is reduced by :meth:`~tcpfluid.scenarios.Scenario.fluid_view` (one
     bottleneck, CBR sources as cross traffic); every flow must run the same algorithm
     with the same parameters (set with :meth:`~tcpfluid.scenarios.Scenario.with_algorithm`).
-    This is the ``rounds`` engine of ``tcpfluid simulate``. The options are those of
+    This is the ``rounds`` engine of ``tcpfluid simulate``. Flows may run different
+    algorithms or parameters: they are stepped as one :class:`~tcpfluid.algorithms.mixed.
+    MixedLaw` (:func:`scenario_law`). The options are those of
     :func:`simulate_rounds` (``rtt`` is an alias of ``rtt_model``). Flows of unequal base
     RTT, or a RED bottleneck, run on the asynchronous round model
     (:func:`tcpfluid.fluid._rounds_async.simulate_rounds_async`, one round clock per base
@@ -514,7 +318,7 @@ def simulate_scenario_rounds(
     Raises
     ------
     ValueError
-        If a flow has no algorithm, flows differ in algorithm or parameters, or the
+        If a flow has no algorithm, or the
         scenario has a feature the round model cannot model (flows that do not share the
         bottleneck, cross traffic off the bottleneck, an ACK-path bottleneck together with
         RED or unequal base RTTs): the round model refuses it instead of running
@@ -523,20 +327,7 @@ def simulate_scenario_rounds(
     if not isinstance(scenario, Scenario):
         raise TypeError(f"scenario must be a Scenario, got {type(scenario).__name__}")
     view = scenario.fluid_view()
-    first = view.flows[0]
-    if first.algorithm is None:
-        raise ValueError(
-            f"scenario {scenario.name!r}: its flows have no algorithm; choose one with "
-            "Scenario.with_algorithm(name) (tcpfluid simulate --algorithm NAME)"
-        )
-    for fl in view.flows[1:]:
-        if fl.algorithm != first.algorithm or dict(fl.params) != dict(first.params):
-            raise ValueError(
-                "the round model runs one algorithm with one parameter set for all flows; "
-                f"flow {fl.name!r} has {fl.algorithm!r} {dict(fl.params)} but {first.name!r} "
-                f"has {first.algorithm!r} {dict(first.params)}"
-            )
-    law = get_law(first.algorithm, **dict(first.params))
+    law = scenario_law(scenario.name, view.flows)
     if not view.equal_rtt or view.red is not None:
         # flows with their own round clocks (and RED): the asynchronous round model
         from ._rounds_async import simulate_rounds_async
@@ -586,3 +377,31 @@ def simulate_scenario_rounds(
         train_runs=train_runs,
         drop_share=drop_share,
     )
+
+
+def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
+    """The one law object that steps a scenario's flows: the flows' common law, or a
+    :class:`~tcpfluid.algorithms.mixed.MixedLaw` of one law per distinct (algorithm,
+    parameters), each on its flows (in order of first appearance).
+
+    Raises
+    ------
+    ValueError
+        If a flow has no algorithm (named, with how to give one).
+    """
+    keys: list[tuple[str, dict[str, Any]]] = []
+    groups: list[list[int]] = []
+    for j, fl in enumerate(flows):
+        if fl.algorithm is None:
+            raise ValueError(
+                f"scenario {name!r}: flow {fl.name!r} has no algorithm; choose one with "
+                "Scenario.with_algorithm(name) (tcpfluid simulate --algorithm NAME)"
+            )
+        key = (fl.algorithm, dict(fl.params))
+        if key in keys:
+            groups[keys.index(key)].append(j)
+        else:
+            keys.append(key)
+            groups.append([j])
+    laws = [get_law(alg, **params) for alg, params in keys]
+    return laws[0] if len(laws) == 1 else MixedLaw(laws, groups)

@@ -1,0 +1,587 @@
+"""The one round engine: round clocks shaped (scenarios × round-clock classes).
+
+A **round-clock class** is a set of flows of one base RTT: they start and end their rounds
+together. :func:`tcpfluid.fluid.simulate_rounds` runs S scenarios of one class each (all
+S clocks step together, one round of every scenario per step: the synchronous model);
+:func:`tcpfluid.fluid.simulate_rounds_async` runs one scenario of K classes (each step is
+the round of the class whose clock is earliest). The physics of a round, the losses, what
+the law measures and its decision are the same code in both cases (docs/round-model.md,
+docs/round-model-unequal-rtt.md); with one class the shared standing backlog is the
+closed form ``max(0, W − μa d)``.
+
+**Delivered packets** are the bottleneck's output, integrated between events (the rounds'
+starts): over an interval every flow sends the packets of its round in progress that were
+not lost, ``g_j``, at the rate its window allows through the FIFO, ``x_j = g_j/(d_j +
+q/μa)``, with ``q`` the standing backlog of those windows (the root of ``Σ g_k/(μa d_k +
+q) = 1``, 0 when they fit the pipes); so ``Σ x_j = μa`` while a queue stands and the
+flows and the cross traffic (``μ − μa``) never carry more than the link. With one class
+and no loss this is the round's window over the round's duration.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..algorithms.base import ControlLaw, RoundSample
+from ..queueing import RedParameters, red_drop_probability
+from ._rounds_checks import _Run
+from ._rounds_inputs import PathBatch
+from ._rounds_law import (
+    OverflowShare,
+    WholeLosses,
+    _check_bounded,
+    decide,
+    growth_shares,
+    join_flows,
+    start_law,
+)
+from ._rounds_physics import (
+    QueueMemory,
+    Rtts,
+    _reverse_start,
+    _standing_rev,
+    ack_path_drops,
+    buffer_overflow,
+    forward_round,
+    lagged,
+    per_flow,
+    per_scenario,
+    reverse_queues,
+    round_rtts,
+)
+
+FloatArray = NDArray[np.float64]
+
+
+def shared_backlog(windows: Any, pipes: Any) -> float:
+    """The standing backlog ``q`` (packets) of window-limited flows sharing a FIFO queue.
+
+    Class ``k`` holds ``windows[k]`` packets in flight over a pipe of ``pipes[k] = μa d_k``
+    packets; ``q`` solves ``Σ W_k / (pipes_k + q) = 1`` (``0`` when the windows fit the
+    pipes), by Newton's method from ``max(0, ΣW − max pipe)`` (a point left of the root of
+    this convex decreasing function, so the iterates increase to it).
+
+    Examples
+    --------
+    >>> shared_backlog([30.0], [20.0])  # one class: W - mu d
+    10.0
+    >>> round(shared_backlog([10.0, 20.0], [10.0, 30.0]), 9)
+    10.0
+    """
+    live = [(float(w), float(m)) for w, m in zip(windows, pipes, strict=True) if w > 0.0]
+    if not live or sum(w / m for w, m in live) <= 1.0:
+        return 0.0
+    q = max(0.0, sum(w for w, _ in live) - max(m for _, m in live))
+    for _ in range(200):
+        f, df = -1.0, 0.0
+        for w, m in live:
+            r = w / (m + q)
+            f += r
+            df += r / (m + q)
+        step = f / df
+        q += step
+        if step <= 1e-13 * (1.0 + q):
+            break
+    return q
+
+
+def _window_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
+    """A round's ACKs, fluid reading: one per packet of the round's window ``w0``."""
+    return w0
+
+
+def _packet_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
+    """A round's ACKs as a packet sender receives them: those of the previous round's
+    whole packets, ⌊w_{k−1}⌋ (``w_prev``)."""
+    return np.floor(w_prev + 1e-9)
+
+
+class RoundEngine:
+    """The round loop (checked arguments; module docstring).
+
+    ``classes`` are the round-clock classes (flow indices within a scenario) and ``d``
+    their base RTTs, shape ``(S, K)``; several classes need one scenario (``S = 1``).
+    ``recorder`` receives each recorded round (``add(engine, c, ...)``).
+    """
+
+    def __init__(
+        self,
+        law: ControlLaw,
+        batch: PathBatch,
+        classes: list[NDArray[np.intp]],
+        d: FloatArray,
+        run: _Run,
+        *,
+        model: str,
+        ack_train: bool,
+        lag: int,
+        whole_packets: bool,
+        train_runs: bool,
+        drop_share: str,
+        red: RedParameters | None,
+        memory_of: Callable[..., QueueMemory | None],
+    ) -> None:
+        S, K = batch.n_scenarios, len(classes)
+        F = sum(ix.size for ix in classes)
+        assert K == 1 or S == 1, "several round-clock classes run one scenario at a time"
+        self.law, self.batch, self.run, self.model, self.lag, self.red = (
+            law,
+            batch,
+            run,
+            model,
+            lag,
+            red,
+        )
+        self.S, self.K, self.F, self.n = S, K, F, S * F
+        self.memory_of = memory_of
+        self.acks_of = _packet_acks if whole_packets else _window_acks
+        # a class of consecutive flows is addressed by a slice (views); one class: all
+        self.sel: list[Any] = [
+            slice(int(ix[0]), int(ix[-1]) + 1) if ix[-1] - ix[0] + 1 == ix.size else ix
+            for ix in classes
+        ]
+        if K == 1:
+            self.sel = [slice(None)]
+        self.size = [ix.size for ix in classes]
+        #: per class: its flows among all (several classes)
+        self.in_class = [np.isin(np.arange(F), ix) for ix in classes]
+        self.d = [np.ascontiguousarray(d[:, c]) for c in range(K)]
+        #: each flow's base RTT (several classes, one scenario)
+        self.d_flow: FloatArray | None = None
+        if K > 1:
+            self.d_flow = np.empty(F)
+            for c, ix in enumerate(classes):
+                self.d_flow[ix] = d[0, c]
+        self.mu, self.b_r = batch.mu_pps, batch.reverse_buffer_pkts
+        self.reverse = bool(np.any(np.isfinite(batch.reverse_mu_pps)))
+        self.finite_buf = bool(np.any(np.isfinite(batch.buffer_pkts)))
+        self.cross = bool(run.cross)
+        self.spread_train = ack_train and not self.reverse and self.cross
+        self.staggered = bool(np.any(run.start_f > 0.0) or np.any(np.isfinite(run.stop_f)))
+        self.start_n, self.stop_n = np.tile(run.start_f, S), np.tile(run.stop_f, S)
+        n = self.n
+        self.ls = start_law(law, n, self.staggered)
+        self.cwnd0, self.incr, self.cap = self.ls.cwnd0, self.ls.incr, self.ls.cap
+        self.w_prev = self.cwnd0.copy()
+        self.active = np.ones(n, dtype=bool)
+        self.started = np.zeros(n, dtype=bool) if self.staggered else np.ones(n, dtype=bool)
+        self.base_rtt, self.fwd_base = np.full(n, np.inf), np.full(n, np.inf)
+        dn = self.d_flow if self.d_flow is not None else np.repeat(batch.d_s, F)
+        #: per flow: the RTTs its law read last (a class's decision sees the others')
+        self.last = [dn.copy(), dn.copy(), dn.copy(), 0.5 * dn, 0.5 * dn]
+        #: per flow: the window of its round in progress (0 when inactive), its share of
+        #: overflows at other classes' rounds (taken at the end of its next round), RED's
+        #: expected drops not yet a whole packet, the rounds left of its loss episode
+        self.w_cur, self.pending, self.red_debt = np.zeros(n), np.zeros(n), np.zeros(n)
+        self.w_class = [0.0] * K  # (several classes: each class's windows, w_cur summed)
+        self.recovering = np.zeros(n, dtype=np.int64)
+        self.share = OverflowShare(S) if drop_share == "in-turn" else None
+        self.growth = np.zeros(n) if drop_share == "growth" else None
+        self.whole = WholeLosses(n) if drop_share == "growth" else None
+        self.red_avg, self.red_t, self.red_q = 0.0, 0.0, 0.0
+        # per class, per scenario: clock, ACK-train rate, the train's runs, the backlog its
+        # last round left and that round's available rate (cross traffic), RTT history
+        self.t = [np.zeros(S) for _ in range(K)]
+        self.t_f = [0.0] * K
+        self.ack_rate = [np.full(S, np.inf) for _ in range(K)]
+        self.runs = [np.zeros(S) for _ in range(K)] if self.spread_train and train_runs else None
+        self.carried = [np.zeros(S) for _ in range(K)]
+        self.mu_prev = [self.mu for _ in range(K)]
+        self.history: list[deque[Rtts]] = [deque() for _ in range(K)]
+        self.count = [0] * K
+        self.fixed: list[tuple[Any, ...] | None] = [None] * K
+        self.half_d = [0.5 * dc for dc in self.d]
+        # totals: the bottleneck's output integrated between events (module docstring)
+        self.t_ev, self.rate, self.rate_cross = 0.0, np.zeros(n), np.zeros(S)
+        self.inflight, self.buf_s = np.zeros(n), np.zeros(S)
+        self.delivered, self.cross_carried, self.elapsed = np.zeros(n), np.zeros(S), np.zeros(S)
+        self.losses = np.zeros(n, dtype=np.int64)
+
+    # ------------------------------------------------------------------ the loop
+    def loop(self, recorder: Any, progress: Callable[[float], None] | None) -> None:
+        """Step rounds until every clock passes the run's end (or its number of rounds)."""
+        run, t_end = self.run, self.run.t_end
+        next_report, k = time.monotonic(), 0
+        w1 = self.cwnd0
+        while True:
+            c = 0 if self.K == 1 else self.t_f.index(min(self.t_f))
+            if self.K > 1 and self.t_f[c] >= t_end:
+                break
+            w1 = self.step(c, k, recorder)
+            k += 1
+            if (k & 31) == 0 or k == run.n_steps:
+                _check_bounded(w1, k - 1)
+                if progress is not None and (now := time.monotonic()) >= next_report:
+                    next_report = now + 0.1
+                    now_t = min(float(x.min()) for x in self.t)
+                    done = k / run.n_steps if t_end == math.inf else now_t / t_end
+                    progress(min(1.0, max(0.0, done)))
+            if self.K == 1 and (
+                k == run.n_steps or (t_end != math.inf and bool((self.t[0] >= t_end).all()))
+            ):
+                _check_bounded(w1, k - 1)
+                break
+        if self.K > 1:  # the rounds in progress, up to the end (one class: added already)
+            self._integrate(t_end)
+        if progress is not None:
+            progress(1.0)
+
+    def _rates(self, c: int, t0: FloatArray) -> tuple[Any, ...]:
+        """What the available rate μa at the round's start sets: μa, μa d, 1/μa, the flows'
+        share of the buffer, the ACK-path rate where it is below μa (inf elsewhere) and
+        where it is."""
+        fixed = self.fixed[c]
+        if fixed is not None:
+            return fixed  # without cross traffic the available rate never changes
+        run, mu = self.run, self.mu
+        mu_a = mu
+        if self.cross:
+            mu_a = mu - (run.c_rates * ((t0 >= run.c_start) & (t0 < run.c_stop))).sum(axis=0)
+        mud, inv_mu, b_tcp = mu_a * self.d[c], 1.0 / mu_a, self.batch.buffer_pkts * (mu_a / mu)
+        out: tuple[Any, ...] = (mu_a, mud, inv_mu, b_tcp, None, None)
+        if self.reverse:
+            mu_r = self.batch.reverse_mu_pps
+            mu_r_eff = np.where(mu_r < mu_a, mu_r, np.inf)
+            out = (mu_a, mud, inv_mu, b_tcp, mu_r_eff, np.isfinite(mu_r_eff))
+        if not self.cross:
+            self.fixed[c] = out
+        return out
+
+    def _windows(self, c: int, t0: FloatArray) -> tuple[Any, FloatArray]:
+        """Joins and leaves of class ``c``'s flows at its round's start; their windows."""
+        ix, m = self.sel[c], self.size[c]
+        if not self.staggered:
+            return self.active[ix], self.cwnd0[ix]
+        t_n = per_flow(t0, m)
+        joining = np.zeros(self.n, dtype=bool)
+        joining[ix] = ~self.started[ix] & (t_n >= self.start_n[ix])
+        if joining.any():
+            ls = self.ls
+            join_flows(ls, joining, self.cwnd0, self.incr, self.cap, self.base_rtt, self.fwd_base)
+            self.started |= joining
+        self.active[ix] = self.started[ix] & (t_n < self.stop_n[ix])
+        act = self.active[ix]
+        return act, np.where(act, self.cwnd0[ix], 0.0)
+
+    def _others(self, c: int, mu_a: FloatArray) -> Any:
+        """The other classes' windows in flight (the windows of their rounds less what an
+        overflow already dropped) and pipes ``μa d_k``; ``None`` when none sends."""
+        if self.K == 1:
+            return None
+        ws, pipes = [], []
+        mua = float(mu_a[0])
+        for k, ix in enumerate(self.sel):
+            if k == c:
+                continue
+            wk = self.w_class[k] - float(self.pending[ix].sum())
+            if wk > 0.0:
+                ws.append(wk)
+                pipes.append(mua * float(self.d[k][0]))
+        return (ws, pipes) if ws else None
+
+    def step(self, c: int, k: int, recorder: Any) -> FloatArray:
+        """One round of class ``c`` (in every scenario): physics at its start, losses,
+        totals, record, the law's decision at its end. Returns the class's windows."""
+        ix, m, S, d = self.sel[c], self.size[c], self.S, self.d[c]
+        t0 = self.t[c]
+        mu_a, mud, inv_mu, b_tcp, mu_r_eff, rev_bott = self._rates(c, t0)
+        if self.spread_train:
+            np.minimum(self.ack_rate[c], mu_a, out=self.ack_rate[c])
+        act, w0 = self._windows(c, t0)
+        w0_s = per_scenario(w0, S, m)
+        if self.reverse:
+            qr0, qf0, acks = _reverse_start(w0, w0_s, mu_a, mu_r_eff, self.b_r, d, m)
+        else:
+            acks = self.acks_of(w0, self.w_prev[ix])
+        if self.acks_of is _packet_acks:
+            self.w_prev[ix] = w0
+        # ---------------- growth of the round through per-ACK increments
+        z = np.minimum(self.incr[ix] * acks, self.cap[ix] - w0)
+        np.maximum(z, 0.0, out=z)
+        if self.staggered:
+            z[~act] = 0.0
+        w1 = w0 + z
+        if self.growth is not None:
+            self.growth[ix] = z
+        z_s = per_scenario(z, S, m)
+        w1_s = w0_s + z_s if m > 1 else w1
+        # ---------------- the bottleneck over the round (other classes at their windows)
+        burst, q_end = None, 0.0
+        others = self._others(c, mu_a)
+        if self.reverse:
+            qr, qf = reverse_queues(
+                qr0, qf0, z_s, w1_s, mu_a, mu_r_eff, self.b_r, d, rev_bott, self.model
+            )
+            lost_s, qf = buffer_overflow(qf, b_tcp) if self.finite_buf else (None, qf)
+            qf_seen = qf
+            burst = ack_path_drops(w0, acks, w1, w1_s, qr0, z_s, self.b_r, rev_bott, m) >= 1.0
+        else:
+            qr = None
+            if others is None:
+                qf0, pipe = np.maximum(w0_s - mud, 0.0), mud
+                q_end = max(float(w1_s[0]) - float(mud[0]), 0.0)
+            else:
+                ws, pipes = others
+                q0 = shared_backlog([float(w0_s[0]), *ws], [float(mud[0]), *pipes])
+                qf0 = np.array([q0])
+                q1 = (
+                    q0
+                    if z_s[0] == 0.0
+                    else shared_backlog([float(w1_s[0]), *ws], [float(mud[0]), *pipes])
+                )
+                pipe = w1_s - q1
+                q_end = q1
+            runs = None
+            if self.runs is not None:
+                runs = self.runs[c] = np.where(self.ack_rate[c] < mu_a, self.runs[c], w0_s)
+            fw = forward_round(
+                qf0, z_s, w0_s, w1_s, pipe, mu_a, self.mu, self.ack_rate[c], self.model,
+                self.spread_train, self.cross, self.carried[c], self.mu_prev[c],
+                b_tcp if self.finite_buf else None, self.memory_of, runs,
+            )  # fmt: skip
+            qf, qf_seen, lost_s = fw.qf, fw.seen, fw.lost
+            self.ack_rate[c], self.carried[c], self.mu_prev[c] = fw.ack_rate, fw.carried, fw.mu_prev
+        duration, rtts = round_rtts(qf, qr, d, self.half_d[c], inv_mu, mu_a, mu_r_eff)
+        if self.lag:
+            rtts = lagged(self.history[c], rtts, self.lag)
+        total = w1_s if others is None else w1_s + sum(others[0])
+        lost = self._losses(c, lost_s, w1, z, total, t0, qf[1], mu_a)
+        got = w1 if lost is None else w1 - lost[ix]
+        # ---------------- totals, what the law measures, record, decision
+        t_next = t0 + duration
+        if self.K > 1:
+            self.w_cur[ix] = w1
+            self.w_class[c] = float(w1_s[0])
+            known = lost is None and not self.pending.any()
+            self._account(c, t0, got, mu_a, q_end if known else None)
+        else:
+            self._account_one(t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
+        sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks)
+        t_end = self.run.t_end
+        counting: Any = True if t_end == math.inf else per_flow(t0 < t_end, m)
+        if self.K > 1:
+            counting = bool(t0[0] < t_end)
+        if self.count[c] % self.run.every == 0:
+            recorder.add(
+                self, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration
+            )
+        self.count[c] += 1
+        self._decide(c, sample, lost, counting, burst)
+        self.t[c] = t_next
+        if self.K > 1:
+            self.t_f[c] = float(t_next[0])
+        return w1
+
+    # ------------------------------------------------------------------ losses
+    def _losses(
+        self, c: int, lost_s: FloatArray | None, w1: FloatArray, z: FloatArray,
+        total: FloatArray, t0: FloatArray, q_mean: FloatArray, mu_a: FloatArray,
+    ) -> FloatArray | None:  # fmt: skip
+        """Per-flow losses of the round (full length, zero outside the class): its share of
+        the overflow ``lost_s`` at the round's peak and of the overflows at the other
+        classes' rounds since its last round (drop-share rule), and RED's whole packets.
+
+        The overflow falls on every flow in flight in proportion to its window (``total``
+        the windows in flight, per scenario); the other classes' flows take theirs at the
+        end of their own next round and until then it is not in flight."""
+        ix, S = self.sel[c], self.S
+        if lost_s is not None and (self.share is not None or bool(lost_s.any())):
+            if self.K == 1:
+                w = w1
+            else:
+                w = np.where(self.active, self.w_cur - self.pending, 0.0)
+                np.maximum(w, 0.0, out=w)
+                w[ix] = w1
+            if self.growth is not None:
+                g = z if self.K == 1 else np.where(self.active, self.growth, 0.0)
+                self.pending += growth_shares(lost_s, g, w)
+            else:
+                tot = per_flow(total, self.F)
+                mine = np.divide(w, tot, out=np.zeros(self.n), where=tot > 0)
+                mine *= per_flow(lost_s, self.F)
+                if self.share is not None:
+                    F = self.F
+                    for s in range(S):
+                        part = slice(s * F, (s + 1) * F)
+                        mine[part] = self.share(mine[part], w[part], s)
+                if self.K == 1 and self.red is None:
+                    # one class: every flow takes its share now (nothing is pending)
+                    return mine
+                self.pending += mine
+        lost: FloatArray | None = None
+        if (self.pending[ix] > 0.0).any():
+            lost = np.zeros(self.n)
+            lost[ix] = self.pending[ix]
+            self.pending[ix] = 0.0
+        if self.red is not None:
+            p = self._red_probability(self.red, float(t0[0]), float(q_mean[0]), float(mu_a[0]))
+            if p > 0.0:
+                self.red_debt[ix] += p * w1
+                whole = np.floor(self.red_debt[ix])
+                self.red_debt[ix] -= whole
+                if lost is None:
+                    lost = np.zeros(self.n)
+                lost[ix] += whole
+        return lost
+
+    def _red_probability(self, red: RedParameters, t0: float, q_mean: float, mu_a: float) -> float:
+        """RED's drop probability for a round starting at ``t0`` (the averaged queue
+        updated to ``t0``, ``μ`` arrivals per second); ``q_mean`` (the round's mean backlog
+        at rate ``mu_a``) is the queue held until the next event."""
+        mu = float(self.mu[0])
+        arrivals = mu * max(t0 - self.red_t, 0.0)
+        self.red_avg = self.red_q + (self.red_avg - self.red_q) * (1.0 - red.w_q) ** arrivals
+        self.red_t = t0
+        self.red_q = q_mean * (mu / mu_a)
+        if self.red_avg < red.min_th_pkts:
+            return 0.0
+        return float(red_drop_probability(self.red_avg, red))
+
+    # ------------------------------------------------------------------ totals
+    def _integrate(self, t: float) -> None:
+        """Add the flows' and the cross traffic's output since the last event up to ``t``
+        (several classes, one scenario; nothing after the run's end)."""
+        t_end = self.run.t_end
+        dt = min(t, t_end) - min(self.t_ev, t_end)
+        self.t_ev = t
+        if dt > 0.0:
+            self.delivered += self.rate * dt
+            self.cross_carried += self.rate_cross * dt
+            self.elapsed += dt
+
+    def _account(
+        self, c: int, t0: FloatArray, got: FloatArray, mu_a: FloatArray, q: float | None
+    ) -> None:
+        """A new event at ``t0`` (several classes): integrate up to it, then the rates from
+        now on (class ``c``'s flows send ``got`` packets not lost; module docstring). ``q``:
+        the standing backlog of the windows in flight when the round computed it (nothing
+        lost, nothing pending: they are the windows of the rounds in progress)."""
+        self._integrate(float(t0[0]))
+        g = self.inflight
+        if q is None:
+            np.subtract(self.w_cur, self.pending, out=g)
+            np.maximum(g, 0.0, out=g)
+            g[~self.active] = 0.0
+            g[self.sel[c]] = got
+            cls = [float(g[s].sum()) for s in self.sel]
+            pipes = [float(mu_a[0]) * float(dk[0]) for dk in self.d]
+            q = shared_backlog(cls, pipes)
+        else:
+            g = self.w_cur
+        assert self.d_flow is not None
+        np.divide(g, self.d_flow + q / mu_a, out=self.rate)
+        self.rate_cross = self.mu - mu_a
+
+    def _account_one(
+        self, t0: FloatArray, t1: FloatArray, duration: FloatArray, got: FloatArray,
+        whole: bool, mu_a: FloatArray, mud: FloatArray, inv_mu: FloatArray, mu_r: Any,
+    ) -> None:  # fmt: skip
+        """:meth:`_account` for one class: the next event is the end of this round, ``t1``,
+        so the round's part before the run's end is added at once (``got`` at the rate its
+        standing backlog allows). ``whole``: no packet of the round was lost, so (without
+        an ACK-path bottleneck) that backlog is the round's and its RTT the duration."""
+        S, F, d = self.S, self.F, self.d[0]
+        t_end = self.run.t_end
+        dt = duration if t_end == math.inf else np.minimum(t1, t_end) - np.minimum(t0, t_end)
+        if self.cross:
+            self.cross_carried += (self.mu - mu_a) * dt
+        self.elapsed += dt
+        if whole and not self.reverse:
+            self.delivered += got if t_end == math.inf else got * per_flow(dt / duration, F)
+            return
+        g_s = per_scenario(got, S, F)
+        if self.reverse:
+            qr, qf = _standing_rev(g_s, mu_a, mu_r, self.b_r, d)
+            with np.errstate(invalid="ignore"):
+                rtt = d + np.where(np.isfinite(mu_r), qr / mu_r, 0.0) + qf / mu_a
+        else:  # (in place: one buffer per scenario)
+            rtt = np.subtract(g_s, mud, out=self.buf_s)
+            np.maximum(rtt, 0.0, out=rtt)
+            rtt *= inv_mu
+            rtt += d
+        share = np.divide(dt, rtt, out=self.buf_s)
+        self.delivered += got * per_flow(share, F)
+
+    # ------------------------------------------------------------------ the law
+    def _sample(
+        self, c: int, act: Any, rtts: Rtts, w1: FloatArray, acks: FloatArray
+    ) -> tuple[RoundSample, FloatArray, FloatArray]:
+        """What every flow's law measures: the class's round for its flows (the others get
+        their last values; their decisions are discarded). Also the base RTT and mean RTT
+        the class's flows read."""
+        ix, m = self.sel[c], self.size[c]
+        if m > 1 and self.K == 1:  # (one scenario's class: its values broadcast)
+            r_min, r_mean, r_max, f_min, f_mean = [np.repeat(r, m) for r in rtts]
+        else:
+            r_min, r_mean, r_max, f_min, f_mean = rtts
+        cand = np.where(act, r_min, np.inf) if self.staggered else r_min
+        if isinstance(ix, slice):  # a view: updated in place
+            base = self.base_rtt[ix]
+            np.minimum(base, cand, out=base)
+        else:
+            base = np.minimum(self.base_rtt[ix], cand)
+            self.base_rtt[ix] = base
+        base_law = np.where(np.isfinite(base), base, r_min) if self.staggered else base
+        fcand = np.where(act, f_min, np.inf) if self.staggered else f_min
+        if isinstance(ix, slice):
+            fbase = self.fwd_base[ix]
+            np.minimum(fbase, fcand, out=fbase)
+        else:
+            fbase = np.minimum(self.fwd_base[ix], fcand)
+            self.fwd_base[ix] = fbase
+        fbase_law = np.where(np.isfinite(fbase), fbase, f_min) if self.staggered else fbase
+        cwnd = np.where(act, w1, self.cwnd0[ix]) if self.staggered else w1
+        if self.K == 1:
+            sample = RoundSample(cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
+            return sample, base_law, r_mean
+        for arr, v in zip(self.last, (r_min, r_mean, r_max, f_min, f_mean), strict=True):
+            arr[ix] = v
+        full = []
+        for part, whole in ((cwnd, self.cwnd0), (base_law, self.base_rtt), (acks, self.cwnd0)):
+            x = whole.copy()
+            x[ix] = part
+            full.append(x)
+        full[1] = np.where(np.isfinite(full[1]), full[1], self.last[0])
+        fb = np.where(np.isfinite(self.fwd_base), self.fwd_base, self.last[3])
+        fb[ix] = fbase_law
+        lr = [a.copy() for a in self.last]
+        sample = RoundSample(full[0], full[1], lr[1], lr[0], lr[2], full[2], lr[4], fb)
+        return sample, base_law, r_mean
+
+    def _decide(
+        self, c: int, sample: RoundSample, lost: FloatArray | None, counting: Any, burst: Any
+    ) -> None:
+        """The law decides for class ``c``'s flows; the other flows keep state and action."""
+        state, run = self.ls.state, self.run
+        ix = self.sel[c]
+        if self.whole is not None and lost is not None:
+            # drop_share="growth": a loss event once a flow's losses reach a whole packet
+            on = np.zeros(self.n, dtype=bool)
+            on[ix] = self.active[ix]
+            n_on = self.active.reshape(self.S, self.F).sum(axis=1)
+            lost = self.whole(lost, on, np.repeat(n_on == 1, self.F))
+        if self.K == 1:
+            self.cwnd0, self.incr, self.cap = decide(
+                self.law, state, sample, lost, self.active, sample.cwnd, run.frac, counting,
+                self.losses, burst, self.recovering,
+            )  # fmt: skip
+            return
+        mine = self.in_class[c]
+        keep = {k: v.copy() for k, v in state.items()}
+        counts = mine if counting else np.zeros(self.n, dtype=bool)
+        cwnd0, incr, cap = decide(
+            self.law, state, sample, lost, mine & self.active, sample.cwnd, run.frac, counts,
+            self.losses, None, self.recovering,
+        )  # fmt: skip
+        other = ~mine
+        for key, arr in state.items():
+            if key in keep:
+                np.copyto(arr, keep[key], where=other)
+        self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0[ix], incr[ix], cap[ix]
