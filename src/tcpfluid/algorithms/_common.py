@@ -135,14 +135,11 @@ def check_kind(kind: Any) -> int:
     return int(kind)
 
 
-def keeps_float_path(law: Any, *names: str) -> bool:
-    """Whether ``law``'s class uses, for every method in ``names``, the version of the
-    class that writes the float path ``names[-1]`` (the first in its MRO to define it).
-    A one-flow path on Python floats mirrors those methods operation for operation, so a
-    subclass that changes one of them must not be given the path."""
-    cls = type(law)
-    owner = next(c for c in cls.__mro__ if names[-1] in vars(c))
-    return all(getattr(cls, n) is getattr(owner, n) for n in names)
+def rule_params(*arrays: FloatArray) -> FloatArray:
+    """Parameters as the rows of one float64 array for a compiled rule: shape ``(k, 1)``
+    when every parameter is a scalar, ``(k, n)`` when one has a value per flow."""
+    rows = np.broadcast_arrays(*(np.atleast_1d(a) for a in arrays))
+    return np.ascontiguousarray(np.array(rows, dtype=np.float64))
 
 
 def base_kind(kind: Any) -> int:

@@ -41,23 +41,21 @@ queue.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
 from typing import Any, ClassVar, Literal
 
 import numpy as np
 
 from ._common import (
     MIN_WINDOW,
-    base_kind,
     check_below,
     check_broadcast,
     check_flows,
-    keeps_float_path,
     loss_args,
     param_array,
     param_value,
+    rule_params,
 )
+from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
     LOSS_RETX,
@@ -113,6 +111,8 @@ class Fast(ControlLaw):
                 f"{', '.join(map(repr, LOST_RETRANSMIT))}; got {lost_retransmit!r}"
             )
         self._lost_retransmit = lost_retransmit
+        #: α, γ as the rows of one array (:func:`_fast_rule`)
+        self._rule_params = rule_params(self._alpha, self._gamma)
 
     def params(self) -> dict[str, Any]:
         """``{"alpha": ..., "gamma": ..., "lost_retransmit": ...}``."""
@@ -131,49 +131,20 @@ class Fast(ControlLaw):
         return {"phase": np.full(n, SLOW_START)}
 
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """``w ← min(2w, (1 − γ)w + γ(BaseRTT/RTT · w + α))``."""
-        w = sample.cwnd
-        g = self._gamma
-        fixed = (1.0 - g) * w + g * (sample.base_rtt / sample.rtt_mean * w + self._alpha)
-        double = 2.0 * w
-        target = np.maximum(np.minimum(double, fixed), MIN_WINDOW)
-        np.putmask(state["phase"], fixed < double, CONGESTION_AVOIDANCE)
-        up = target > w
-        new = np.where(up, w, target)
-        incr = np.where(up, (target - w) / w, 0.0)
-        return RoundAction(cwnd=new, incr=incr, cap=target)
-
-    def _round_floats(
-        self, state: State, cwnd: float, base_rtt: float, rtt_mean: float
-    ) -> tuple[float, float, float] | None:
-        """:meth:`on_round` for one flow on Python floats: the same IEEE operations in the
-        same order, so the same (cwnd, incr, cap) and phase; ``None`` (the array path
-        decides) for an RTT of 0 or a value that is not finite, where NumPy's inf/nan
-        rules and Python's differ (a window of 0 too)."""
-        if rtt_mean == 0.0 or cwnd == 0.0 or not (math.isfinite(cwnd) and math.isfinite(base_rtt)):
-            return None
-        g = self._gamma.item()
-        w = cwnd
-        fixed = (1.0 - g) * w + g * (base_rtt / rtt_mean * w + self._alpha.item())
-        if not math.isfinite(fixed):
-            return None
-        double = 2.0 * w
-        target = max(min(double, fixed), MIN_WINDOW)
-        if fixed < double:
-            state["phase"][0] = CONGESTION_AVOIDANCE
-        if target > w:
-            return w, (target - w) / w, target
-        return target, 0.0, target
-
-    def _one_flow_path(
-        self,
-    ) -> Callable[[State, float, float, float], tuple[float, float, float] | None] | None:
-        """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
-        for one flow (scalar parameters, and a class that keeps this class's round
-        decision), else ``None``. The packet simulator calls it per one-flow decision."""
-        scalar = self._alpha.size == self._gamma.size == 1
-        kept = keeps_float_path(self, "on_round", "_round_floats")
-        return self._round_floats if scalar and kept else None
+        """``w ← min(2w, (1 − γ)w + γ(BaseRTT/RTT · w + α))`` (:func:`_fast_rule`, compiled)."""
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        out = np.empty((3, cwnd.shape[0]))
+        (_FAST.fn or _FAST.get())(
+            state["phase"],
+            cwnd,
+            np.asarray(sample.base_rtt, dtype=np.float64),
+            np.asarray(sample.rtt_mean, dtype=np.float64),
+            self._rule_params,
+            out[0],
+            out[1],
+            out[2],
+        )
+        return RoundAction(cwnd=out[0], incr=out[1], cap=out[2])
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Halve the window (Reno-like); a timeout restarts from 2 packets; a retransmission
@@ -187,25 +158,47 @@ class Fast(ControlLaw):
         state["phase"][idx] = CONGESTION_AVOIDANCE
         return np.maximum(w / 2.0, MIN_WINDOW)
 
-    def _loss_floats(self, state: State, pos: int, kind: int, cwnd: float) -> float:
-        """:meth:`on_loss` for the one flow at position ``pos`` of ``state``, its window
-        ``cwnd`` (positive, finite) a Python float: the same rules and operations, the new
-        window as a float. Used through :meth:`_one_flow_loss` only."""
-        k = base_kind(kind)
-        if k == LOSS_RETX and self._lost_retransmit == "keep":
-            return cwnd
-        if k == LOSS_TIMEOUT:
-            state["phase"][pos] = SLOW_START
-            return MIN_WINDOW
-        state["phase"][pos] = CONGESTION_AVOIDANCE
-        return max(cwnd / 2.0, MIN_WINDOW)
 
-    def _one_flow_loss(self) -> Callable[[State, int, int, float], float] | None:
-        """The bound :meth:`_loss_floats` when it is exactly what :meth:`on_loss` does for
-        one flow (a class that keeps this class's loss reaction), else ``None``. The packet
-        simulator calls it per loss (FAST's many-flow runs take a loss decision about as
-        often as a round decision)."""
-        return self._loss_floats if keeps_float_path(self, "on_loss", "_loss_floats") else None
+def _fast_rule(
+    phase: Any,
+    cwnd: Any,
+    base_rtt: Any,
+    rtt_mean: Any,
+    params: Any,
+    new: Any,
+    incr: Any,
+    cap: Any,
+) -> None:
+    """FAST's update for each flow ``i``: the target ``min(2w, (1 − γ)w + γ(BaseRTT/RTT · w
+    + α))``, at least 2 packets; an increase spread over the next round's ACKs, a decrease
+    at the boundary (module docstring).
+
+    ``params`` holds the rows α, γ (one column, or one per flow). Writes the action into
+    ``new``, ``incr``, ``cap`` and the phase in place. Compiled once
+    (:mod:`tcpfluid.algorithms._jit`).
+    """
+    s = 1 if params.shape[1] > 1 else 0
+    if s and params.shape[1] != cwnd.shape[0]:
+        raise ValueError("the law has per-flow parameters for another number of flows")
+    for i in range(cwnd.shape[0]):
+        w = cwnd[i]
+        g = params[1, i * s]
+        fixed = (1.0 - g) * w + g * (base_rtt[i] / rtt_mean[i] * w + params[0, i * s])
+        double = 2.0 * w
+        target = double if (double <= fixed or double != double) else fixed  # numpy.minimum
+        target = target if (target >= MIN_WINDOW or target != target) else MIN_WINDOW
+        if fixed < double:
+            phase[i] = CONGESTION_AVOIDANCE
+        cap[i] = target
+        if target > w:
+            new[i] = w
+            incr[i] = (target - w) / w
+        else:
+            new[i] = target
+            incr[i] = 0.0
+
+
+_FAST = Kernel(_fast_rule, "wrrrRwww")
 
 
 def _fast_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

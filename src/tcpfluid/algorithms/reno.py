@@ -42,13 +42,12 @@ ns-2 without ACK counting.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ._common import MIN_WINDOW, check_flows, keeps_float_path, loss_args
+from ._common import MIN_WINDOW, check_flows, loss_args
+from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
     LOSS_BURST,
@@ -107,38 +106,12 @@ class Reno(ControlLaw):
         return RoundAction(cwnd=w, incr=np.ones(n), cap=np.minimum(2.0 * w, state["ssthresh"]))
 
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """Slow start below ``ssthresh``, additive increase above it."""
-        cwnd = sample.cwnd
-        phase = state["phase"]
-        ssthresh = state["ssthresh"]
-        ss = (phase == SLOW_START) & (cwnd < ssthresh)
-        np.putmask(phase, ~ss, CONGESTION_AVOIDANCE)
-        incr = np.where(ss, 1.0, 1.0 / cwnd)
-        cap = np.where(ss, np.minimum(2.0 * cwnd, ssthresh), cwnd + 1.0)
-        return RoundAction(cwnd=cwnd.copy(), incr=incr, cap=cap)
-
-    def _round_floats(
-        self, state: State, cwnd: float, base_rtt: float, rtt_mean: float
-    ) -> tuple[float, float, float] | None:
-        """:meth:`on_round` for one flow on Python floats: the same IEEE operations, so the
-        same (cwnd, incr, cap) and phase; ``None`` (the array path decides) for a window
-        or ssthresh that is NaN, or a window of 0, where NumPy's rules and Python's differ."""
-        phase = state["phase"]
-        ssthresh = float(state["ssthresh"][0])
-        if cwnd == 0.0 or math.isnan(cwnd) or math.isnan(ssthresh):
-            return None
-        if phase[0] == SLOW_START and cwnd < ssthresh:
-            return cwnd, 1.0, min(2.0 * cwnd, ssthresh)
-        phase[0] = CONGESTION_AVOIDANCE
-        return cwnd, 1.0 / cwnd, cwnd + 1.0
-
-    def _one_flow_path(
-        self,
-    ) -> Callable[[State, float, float, float], tuple[float, float, float] | None] | None:
-        """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
-        (a class that keeps this class's round decision), else ``None``. The packet
-        simulator calls it per one-flow decision."""
-        return self._round_floats if keeps_float_path(self, "on_round", "_round_floats") else None
+        """Slow start below ``ssthresh``, additive increase above it (:func:`_reno_rule`,
+        compiled)."""
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        out = np.empty((3, cwnd.shape[0]))
+        (_RENO.fn or _RENO.get())(state["phase"], state["ssthresh"], cwnd, out[0], out[1], out[2])
+        return RoundAction(cwnd=out[0], incr=out[1], cap=out[2])
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Halve on duplicate ACKs, one packet and slow start up to half the window on a
@@ -160,6 +133,29 @@ class Reno(ControlLaw):
     def params(self) -> dict[str, Any]:
         """Reno's one option: ``{"recovery": ...}``."""
         return {"recovery": self.recovery}
+
+
+def _reno_rule(phase: Any, ssthresh: Any, cwnd: Any, new: Any, incr: Any, cap: Any) -> None:
+    """Reno's round for each flow ``i``: slow start (one packet per ACK, at most doubling,
+    not past ``ssthresh``) while ``cwnd[i] < ssthresh[i]``, else congestion avoidance
+    (``1/cwnd`` per ACK, at most one packet per round). Writes the action into ``new``,
+    ``incr``, ``cap`` and the phase in place. Compiled once (:mod:`tcpfluid.algorithms._jit`).
+    """
+    for i in range(cwnd.shape[0]):
+        w = cwnd[i]
+        th = ssthresh[i]
+        new[i] = w
+        if phase[i] == SLOW_START and w < th:
+            c = 2.0 * w
+            incr[i] = 1.0
+            cap[i] = c if (c <= th or c != c) else th  # numpy.minimum
+        else:
+            phase[i] = CONGESTION_AVOIDANCE
+            incr[i] = 1.0 / w
+            cap[i] = w + 1.0
+
+
+_RENO = Kernel(_reno_rule, "wwrwww")
 
 
 def _reno_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

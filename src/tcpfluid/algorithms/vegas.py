@@ -31,7 +31,6 @@ increase is about 1/2 packet per round; the cap still bounds the round's growth.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -43,11 +42,12 @@ from ._common import (
     check_flows,
     check_initial_window,
     check_le,
-    keeps_float_path,
     loss_args,
     param_array,
     param_value,
+    rule_params,
 )
+from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
     LOSS_FAST,
@@ -113,6 +113,8 @@ class Vegas(ControlLaw):
         self._gamma = param_array("gamma", gamma, positive=True)
         check_le("alpha", self._alpha, "beta", self._beta)
         check_broadcast(Vegas._param_arrays(self))  # subclasses check their own in full
+        #: α, β, γ as the rows of one array (:func:`_vegas_rule`)
+        self._rule_params = rule_params(self._alpha, self._beta, self._gamma)
 
     def params(self) -> dict[str, Any]:
         """``{"alpha": ..., "beta": ..., "gamma": ..., "initial_window": ...}`` as floats or
@@ -141,109 +143,26 @@ class Vegas(ControlLaw):
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
         """One Vegas decision per round (eqs 1–2 and slow start of the Quick Vegas paper §3.1)."""
         cwnd = sample.cwnd
-        base, rtt = sample.base_rtt, sample.rtt_mean
-        if (
-            cwnd.shape == base.shape == rtt.shape == (1,)
-            and self._alpha.size == self._beta.size == self._gamma.size == 1
-        ):
-            # one flow: Δ of eq (1) on Python floats, the same IEEE operations as
-            # :func:`backlog` on arrays (an RTT of 0 takes the array path and its inf/nan)
-            r = float(rtt[0])
-            if r != 0.0:
-                w = float(cwnd[0])
-                return self._decide_one(state, w, w * (1.0 - float(base[0]) / r))
-        return self._decide(state, cwnd, backlog(cwnd, base, rtt))
+        return self._decide(state, cwnd, backlog(cwnd, sample.base_rtt, sample.rtt_mean))
 
     def _decide(self, state: State, cwnd: FloatArray, delta: FloatArray) -> RoundAction:
-        """Slow start and eq (2) from the window and the backlog estimate Δ."""
-        if cwnd.shape == (1,) and self._alpha.size == self._beta.size == self._gamma.size == 1:
-            return self._decide_one(state, float(cwnd[0]), float(delta[0]))
-        phase = state["phase"]
-        ss_grow = state["ss_grow"]
-        ssthresh = state["ssthresh"]
-
-        ss = phase == SLOW_START
-        exit_gamma = ss & (delta > self._gamma)
-        leave = exit_gamma | (ss & (cwnd >= ssthresh))
-        grow = ss & (ss_grow > 0.0) & ~leave
-        ca = ~ss
-        inc = ca & (delta < self._alpha)
-        if self._decrease_inclusive:
-            dec = ca & (delta >= self._beta)
-        else:
-            dec = ca & (delta > self._beta)
-
-        new = np.where(exit_gamma, cwnd * 0.875, cwnd)
-        new -= dec
-        np.maximum(new, MIN_WINDOW, out=new)
-        incr = np.where(grow, 1.0, np.where(inc, 1.0 / cwnd, 0.0))
-        cap = np.where(grow, np.minimum(2.0 * cwnd, ssthresh), new + inc)
-
-        np.putmask(phase, leave, CONGESTION_AVOIDANCE)
-        np.subtract(1.0, ss_grow, out=ss_grow, where=ss)
-        return RoundAction(cwnd=new, incr=incr, cap=cap)
-
-    def _decide_one(self, state: State, cwnd: float, delta: float) -> RoundAction:
-        """:meth:`_decide` for one flow, on Python floats: the same IEEE operations in the
-        same order, so the same action and state, without NumPy's fixed cost per operation
-        on 1-element arrays (the packet simulator decides one flow at a time: this took
-        most of its time in the laws)."""
-        new, incr, cap = self._decide_floats(state, cwnd, delta)
-        return RoundAction(cwnd=np.array([new]), incr=np.array([incr]), cap=np.array([cap]))
-
-    def _round_floats(
-        self, state: State, cwnd: float, base_rtt: float, rtt_mean: float
-    ) -> tuple[float, float, float] | None:
-        """:meth:`on_round` for one flow whose sample is given as Python floats: the
-        action's (cwnd, incr, cap), or ``None`` where :meth:`on_round` takes its array
-        path (an RTT of 0). Used through :meth:`_one_flow_path` only."""
-        if rtt_mean == 0.0:
-            return None
-        return self._decide_floats(state, cwnd, cwnd * (1.0 - base_rtt / rtt_mean))
-
-    def _one_flow_path(
-        self,
-    ) -> Callable[[State, float, float, float], tuple[float, float, float] | None] | None:
-        """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
-        for one flow (scalar parameters, and a class that keeps this class's round
-        decision), else ``None``. The packet simulator calls it per one-flow decision to
-        skip the arrays of :class:`RoundSample` and :class:`RoundAction`.
-
-        The float path mirrors the round decision of the class that writes it (the first
-        in the MRO to define ``_round_floats``: Vegas, or Quick Vegas with its own): a
-        subclass that changes any of the mirrored methods gets none."""
-        scalar = self._alpha.size == self._beta.size == self._gamma.size == 1
-        mirrored = ("on_round", "_decide_one", "_decide_floats", "_round_floats")
-        return self._round_floats if scalar and keeps_float_path(self, *mirrored) else None
-
-    def _decide_floats(self, state: State, cwnd: float, delta: float) -> tuple[float, float, float]:
-        """:meth:`_decide_one`'s decision as Python floats (cwnd, incr, cap)."""
-        phase = state["phase"]
-        ss_grow = state["ss_grow"]
-        ss = bool(phase[0] == SLOW_START)
-        exit_gamma = ss and delta > self._gamma.item()
-        leave = exit_gamma or (ss and cwnd >= float(state["ssthresh"][0]))
-        grow = ss and float(ss_grow[0]) > 0.0 and not leave
-        inc = not ss and delta < self._alpha.item()
-        beta = self._beta.item()
-        dec = not ss and (delta >= beta if self._decrease_inclusive else delta > beta)
-
-        new = cwnd * 0.875 if exit_gamma else cwnd
-        if dec:
-            new -= 1.0
-        new = max(new, MIN_WINDOW)
-        if grow:
-            incr = 1.0
-            cap = min(2.0 * cwnd, float(state["ssthresh"][0]))
-        else:
-            incr = 1.0 / cwnd if inc else 0.0
-            cap = new + 1.0 if inc else new
-
-        if leave:
-            phase[0] = CONGESTION_AVOIDANCE
-        if ss:
-            ss_grow[0] = 1.0 - ss_grow[0]
-        return new, incr, cap
+        """Slow start and eq (2) from the window and the backlog estimate Δ
+        (:func:`_vegas_rule`, compiled)."""
+        w = np.asarray(cwnd, dtype=np.float64)
+        out = np.empty((3, w.shape[0]))
+        (_VEGAS.fn or _VEGAS.get())(
+            state["phase"],
+            state["ss_grow"],
+            state["ssthresh"],
+            w,
+            np.asarray(delta, dtype=np.float64),
+            self._rule_params,
+            self._decrease_inclusive,
+            out[0],
+            out[1],
+            out[2],
+        )
+        return RoundAction(cwnd=out[0], incr=out[1], cap=out[2])
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Vegas loss reactions (the Quick Vegas paper, §3.1): 3/4, 1/2, or timeout to 2 packets."""
@@ -258,6 +177,62 @@ class Vegas(ControlLaw):
         state["phase"][idx] = CONGESTION_AVOIDANCE
         state["ssthresh"][idx] = new
         return new
+
+
+def _vegas_rule(
+    phase: Any,
+    ss_grow: Any,
+    ssthresh: Any,
+    cwnd: Any,
+    delta: Any,
+    params: Any,
+    inclusive: bool,
+    new: Any,
+    incr: Any,
+    cap: Any,
+) -> None:
+    """Vegas's decision for each flow ``i`` (the Quick Vegas paper §3.1): slow start, its
+    exit on Δ > γ, and eq (2), from the window ``cwnd[i]`` and Δ ``delta[i]``.
+
+    ``params`` holds the rows α, β, γ (one column, or one per flow); ``inclusive``
+    decreases at Δ >= β (Enhanced Vegas). Writes the action into ``new``, ``incr``, ``cap``
+    and the state in place. Compiled once (:mod:`tcpfluid.algorithms._jit`).
+    """
+    s = 1 if params.shape[1] > 1 else 0
+    if s and params.shape[1] != cwnd.shape[0]:
+        raise ValueError("the law has per-flow parameters for another number of flows")
+    for i in range(cwnd.shape[0]):
+        w = cwnd[i]
+        d = delta[i]
+        th = ssthresh[i]
+        ss = phase[i] == SLOW_START
+        exit_gamma = ss and d > params[2, i * s]
+        leave = exit_gamma or (ss and w >= th)
+        grow = ss and ss_grow[i] > 0.0 and not leave
+        inc = not ss and d < params[0, i * s]
+        beta = params[1, i * s]
+        dec = not ss and (d >= beta if inclusive else d > beta)
+
+        x = w * 0.875 if exit_gamma else w
+        if dec:
+            x -= 1.0
+        x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+        new[i] = x
+        if grow:  # one packet per ACK, at most doubling (and not past ssthresh)
+            c = 2.0 * w
+            incr[i] = 1.0
+            cap[i] = c if (c <= th or c != c) else th  # numpy.minimum
+        else:
+            incr[i] = 1.0 / w if inc else 0.0
+            cap[i] = x + 1.0 if inc else x
+
+        if leave:
+            phase[i] = CONGESTION_AVOIDANCE
+        if ss:
+            ss_grow[i] = 1.0 - ss_grow[i]
+
+
+_VEGAS = Kernel(_vegas_rule, "wwwrrRbwww")
 
 
 def _vegas_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

@@ -1,10 +1,11 @@
 """The control laws' side of a packet run: which law steps which flow, and the decisions.
 
 The compiled loop stops at round boundaries and losses and leaves the flows concerned in
-``pend``; :meth:`Decisions.decide` takes those decisions: the round decisions of the flows
-that share one law object in one call of its ``on_round`` (a *group*; one flow alone takes
-a path without fancy indexing), then each loss through ``on_loss``, and writes the new
-window, per-ACK increment and cap where the loop reads them.
+``pend``; :meth:`Decisions.decide` takes those decisions: each pending flow's round decision
+through its law's ``on_round`` (the flows that share one law object, a *group*, keep their
+state in one set of arrays; each flow decides on views of its own element), then each loss
+through ``on_loss``, and writes the new window, per-ACK increment and cap where the loop
+reads them.
 """
 
 from __future__ import annotations
@@ -32,18 +33,6 @@ _I_PENDING, _G_PEND_I, _G_NPEND = C.I_PENDING, C.G_PEND_I, C.G_NPEND
 _P_ROUND, _P_LOSS, _P_ROUND_READY = C.P_ROUND, C.P_LOSS, C.P_ROUND_READY
 _I_KIND, _F_NEWCWND, _F_LAST_T, _P_LOSS_READY = C.I_KIND, C.F_NEWCWND, C.F_LAST_T, C.P_LOSS_READY
 _perf_counter = time.perf_counter
-#: a batch of at most this many round decisions, all of laws with a one-flow path on
-#: Python floats, is decided one flow at a time on that path: about 5 µs a flow against
-#: 90-150 µs for one ``on_round`` call on arrays of a few flows (measured on 60-flow runs,
-#: where nearly every batch holds two flows); larger batches (flows starting together)
-#: take one call per law. The results are the same either way (the laws decide each flow
-#: on its own, with the same operations); only ``law_calls`` counts the calls made.
-SPLIT_MAX = 16
-
-
-def _no_path() -> None:
-    """A law without a one-flow path on Python floats."""
-    return None
 
 
 def _items(a: NDArray[Any]) -> Any:
@@ -157,18 +146,6 @@ class Decisions:
         self.rows = [_items(ff[f]) for f in range(nf)]
         self.int_rows = [_items(fi[f]) for f in range(nf)]
         self._gi = _items(gi)
-        #: per group: the law's one-flow decision on Python floats (``None``: the law has
-        #: none, and its ``on_round`` takes every decision); see :meth:`_one_round`
-        self.group_floats: list[Any] = [
-            getattr(law, "_one_flow_path", _no_path)() for law in self.group_laws
-        ]
-        #: per group: the law's loss decision for one flow on Python floats, or ``None``
-        #: (its ``on_loss`` on arrays of one flow decides)
-        self.group_loss_floats: list[Any] = [
-            getattr(law, "_one_flow_loss", _no_path)() for law in self.group_laws
-        ]
-        #: every group's law has a one-flow path (small batches are split: SPLIT_MAX)
-        self.all_floats = all(fl is not None for fl in self.group_floats)
         #: per flow: (time, kind, window before, window after) of each loss handed to the law
         self.losses: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
         self.law_calls = 0
@@ -219,25 +196,11 @@ class Decisions:
         return v
 
     def _one_round(self, f: int) -> None:
-        """The round decision of one flow (no fancy indexing: the common case).
-
-        A law with a one-flow path on Python floats (Vegas, Quick Vegas: the same IEEE
-        operations as their ``on_round``, which they use for one flow too) is given the
-        sample's values read from the flow's row, and updates its state in place: no
-        :class:`RoundSample` or :class:`RoundAction` arrays, no state copy.
-        """
+        """The round decision of flow ``f``: its law's ``on_round`` on the flow's sample
+        (views of its row of ``ff``, made once) and its state (its group's arrays, or views
+        of their element for the flow when the group has several flows)."""
         g = self.group_list[f]
         state = self.group_states[g]
-        floats = self.group_floats[g]
-        if floats is not None:
-            row = self.rows[f]
-            view = state if self.group_size[g] == 1 else self._view(f, state)
-            out = floats(view, row[_F_S_CWND], row[_F_S_BASE], row[_F_S_MEAN])
-            if out is not None:
-                self.law_calls += 1
-                w, incr, cap = out
-                self._write_one(f, row, view, w, incr, cap)
-                return
         if self.group_size[g] == 1:
             view = sub = state
         else:
@@ -248,7 +211,7 @@ class Decisions:
         if sub is not view and (
             len(sub) != len(view) or not all(map(operator.is_, sub.values(), view.values()))
         ):
-            p = int(self.pos[f])
+            p = self.pos_list[f]
             for key, v in sub.items():
                 if v is not view[key]:  # the law replaced the array instead of updating it
                     state[key][p : p + 1] = v
@@ -283,64 +246,6 @@ class Decisions:
         row[_F_SSTH] = math.inf if ss is None else ss[0]
         self.int_rows[f][_I_PENDING] = _P_ROUND_READY
 
-    def _rounds(self, flows: NDArray[np.intp]) -> None:
-        """The round decisions of ``flows`` (pending in the compiled loop): one call into
-        each law for all its flows among them, or (at most :data:`SPLIT_MAX` flows whose
-        laws all have a one-flow path) one flow at a time on that path."""
-        k = flows.shape[0]
-        if k == 1:
-            self._one_round(int(flows[0]))
-            return
-        if k <= SPLIT_MAX and self.all_floats:
-            for f in flows.tolist():
-                self._one_round(f)
-            return
-        if len(self.group_laws) == 1:
-            self._group_round(0, flows)
-        else:
-            g_of = self.group_of[flows]
-            for g in np.unique(g_of):
-                self._group_round(int(g), flows[g_of == g])
-        self.fi[flows, C.I_PENDING] = C.P_ROUND_READY
-
-    def _group_round(self, g: int, flows: NDArray[np.intp]) -> None:
-        ff = self.ff
-        law = self.group_laws[g]
-        state = self.group_states[g]
-        k = flows.shape[0]
-        sel: NDArray[np.intp] | slice
-        if k == 1:
-            f = int(flows[0])
-            sel = slice(f, f + 1)
-            p = int(self.pos[f])
-            psel: NDArray[np.intp] | slice = slice(p, p + 1)
-        else:
-            pos = self.pos[flows]
-            order = np.argsort(pos, kind="stable")
-            sel, psel = flows[order], pos[order]
-        whole = k == self.group_members[g].shape[0]
-        sub = state if whole else {key: v[psel] for key, v in state.items()}
-        smp = ff[sel, C.F_S_CWND : C.F_S_FWD_BASE + 1]
-        sample = RoundSample(
-            cwnd=smp[:, 0],
-            base_rtt=smp[:, 1],
-            rtt_mean=smp[:, 2],
-            rtt_min=smp[:, 3],
-            rtt_max=smp[:, 4],
-            acks=smp[:, 5],
-            fwd_delay_mean=smp[:, 6],
-            fwd_delay_base=smp[:, 7],
-        )
-        action = law.on_round(sub, sample)
-        self.law_calls += 1
-        if not whole:
-            for key, v in sub.items():
-                state[key][psel] = v
-        self.write_action(sel, action)
-        ff[sel, C.F_PHASE] = sub["phase"]
-        ss = sub.get("ssthresh")
-        ff[sel, C.F_SSTH] = math.inf if ss is None else ss
-
     def _loss(self, f: int) -> None:
         """Flow ``f``'s loss decision: the law's ``on_loss`` (arrays of one flow), its new
         window checked and written where the compiled loop reads it."""
@@ -348,17 +253,13 @@ class Decisions:
         kind = irow[_I_KIND]
         before = row[_F_CWND]
         g = self.group_list[f]
-        floats = self.group_loss_floats[g]
-        if floats is not None:
-            w = floats(self.group_states[g], self.pos_list[f], kind, before)
-        else:
-            new = self.group_laws[g].on_loss(
-                self.group_states[g],
-                np.array((self.pos_list[f],), dtype=np.intp),
-                kind,
-                np.array((before,)),
-            )
-            w = _first(new)
+        new = self.group_laws[g].on_loss(
+            self.group_states[g],
+            np.array((self.pos_list[f],), dtype=np.intp),
+            kind,
+            np.array((before,)),
+        )
+        w = _first(new)
         self.law_calls += 1
         if not math.isfinite(w) or w <= 0.0:
             raise RuntimeError(
@@ -369,7 +270,7 @@ class Decisions:
         irow[_I_PENDING] = _P_LOSS_READY
 
     def decide(self) -> None:
-        """Take the decisions the compiled loop left pending (rounds batched, then losses)."""
+        """Take the decisions the compiled loop left pending (rounds, then losses)."""
         gi = self._gi
         i0, n = gi[_G_PEND_I], gi[_G_NPEND]
         if n == i0:
@@ -385,9 +286,8 @@ class Decisions:
         else:
             flows = self.pend[i0:n]
             st = self.fi[flows, C.I_PENDING]
-            rounds = flows[st == C.P_ROUND]
-            if rounds.shape[0]:
-                self._rounds(rounds)
-            for f in flows[st == C.P_LOSS]:
-                self._loss(int(f))
+            for f in flows[st == C.P_ROUND].tolist():
+                self._one_round(f)
+            for f in flows[st == C.P_LOSS].tolist():
+                self._loss(f)
         self.law_time_s += _perf_counter() - t0

@@ -48,9 +48,6 @@ IntArray = NDArray[np.int64]
 LAW_NAMES_WITHOUT_FINE_CHECK = ("reno",)
 #: an event count never reached (no yield to Python)
 NEVER = 1 << 62
-#: whether links that only feed links of their own hand packets on when they admit them
-#: (:func:`eager_links`); off, every link has exit events (same results, more events)
-FOLD_LINKS = True
 
 
 @dataclass(frozen=True)
@@ -143,10 +140,10 @@ def link_arrays(sc: Scenario) -> tuple[FloatArray, IntArray, FloatArray, IntArra
         li[i, C.J_OFF] = off
         li[i, C.J_CAP] = cap
         off += cap
-    if FOLD_LINKS:
-        eager, fed = eager_links(sc)
-        li[:, C.J_EAGER] = eager
-        li[:, C.J_FED] = fed
+    # links that only feed links of their own hand packets on when they admit them
+    eager, fed = eager_links(sc)
+    li[:, C.J_EAGER] = eager
+    li[:, C.J_FED] = fed
     # packets held by the links, one row each: exit time, end of transmission, timestamp,
     # forward delay, arrival time, size (float view); seq or cumulative ACK, and the flow
     # or CBR source, the link's entry in the paths array and the kind packed in one tag
@@ -246,12 +243,12 @@ def flow_arrays(
 
 
 def event_heap(
-    sc: Scenario, *, sample_interval_s: float, defer: bool
+    sc: Scenario, *, sample_interval_s: float
 ) -> tuple[FloatArray, IntArray, FloatArray, IntArray]:
     """``(ht, hi, gf, gi)``: the heap of event sources (links, flow timers, CBR sources,
     the sampler) with every flow's and source's start, and the run's global floats (now,
-    end, sample interval, deadline, whether decisions are deferred into batches) and
-    integers (counters)."""
+    end, sample interval, deadline of the open batch of deferred decisions) and integers
+    (counters)."""
     nl, nf, nc = len(sc.links), len(sc.flows), len(sc.cbr)
     nsrc = nl + nf + nc + 1
     if nsrc > C.MAX_SOURCES:
@@ -269,7 +266,6 @@ def event_heap(
     gi = np.zeros(C.NGI, dtype=np.int64)
     gi[C.G_YIELD_AT] = NEVER
     gf[C.G_DEADLINE] = math.inf
-    gf[C.G_DEFER] = 1.0 if defer else 0.0
     # the loop's one compiled copy (calling the inlined ``set_key`` from Python would
     # compile it once more)
     for f, fl in enumerate(sc.flows):
