@@ -3,9 +3,8 @@
 The compiled loop defers a flow's round decision while no event can depend on it (nothing
 reaches the flow, its first link or the trace sampler, and nothing it would send could have
 left its first link yet), so the decisions of several flows are taken in one return to
-Python. Flows that share one law object keep their state in one set of arrays and each
-decides on views of its own element: that must not change a single event, the reference
-being the same run with one law object per flow.
+Python. Flows that share one law object each decide on their own state: that must not
+change a single event, the reference being the same run with one law object per flow.
 """
 
 from __future__ import annotations

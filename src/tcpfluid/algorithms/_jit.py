@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from types import FunctionType
 from typing import Any
 
 __all__ = ["JIT_OPTIONS", "Kernel", "configure_cache"]
@@ -57,13 +58,20 @@ class Kernel:
     (state, action), ``"r"`` one it only reads (the sample; any layout, read-only views
     too), ``"R"``/``"W"`` the same of two dimensions, ``"b"`` a bool, ``"i"`` an int64.
     Arrays of any layout are accepted (one compiled version for all).
+
+    ``uses`` are the plain Python functions the rule calls (such as
+    :func:`~tcpfluid.algorithms._common.backlog`, the one definition of Vegas's Δ): they are
+    compiled with it, inlined, and stay plain Python functions for every other caller.
     """
 
-    __slots__ = ("args", "fn", "py_func")
+    __slots__ = ("args", "fn", "py_func", "uses")
 
-    def __init__(self, py_func: Callable[..., Any], args: str) -> None:
+    def __init__(
+        self, py_func: Callable[..., Any], args: str, uses: tuple[Callable[..., Any], ...] = ()
+    ) -> None:
         self.py_func = py_func
         self.args = args
+        self.uses = uses
         #: the compiled rule once :meth:`get` has made it, else ``None``
         self.fn: Callable[..., Any] | None = None
 
@@ -74,5 +82,16 @@ class Kernel:
 
             configure_cache()
             signature = types.void(*(_numba_type(c) for c in self.args))
-            self.fn = njit(signature, **JIT_OPTIONS)(self.py_func)
+            rule = self.py_func
+            if self.uses:
+                # the rule as written, its helpers resolved to their compiled versions
+                names = dict(rule.__globals__)
+                for helper in self.uses:
+                    names[helper.__name__] = njit(inline="always", **JIT_OPTIONS)(helper)
+                rule = FunctionType(
+                    rule.__code__, names, rule.__name__, rule.__defaults__, rule.__closure__
+                )
+                rule.__qualname__ = self.py_func.__qualname__
+                rule.__module__ = self.py_func.__module__
+            self.fn = njit(signature, **JIT_OPTIONS)(rule)
         return self.fn

@@ -41,18 +41,16 @@ queue.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ._common import (
     MIN_WINDOW,
-    check_below,
     check_broadcast,
     check_flows,
     loss_args,
-    param_array,
-    param_value,
     rule_params,
 )
 from ._jit import Kernel
@@ -65,6 +63,7 @@ from .base import (
     FloatArray,
     FlowIndex,
     OdeForm,
+    Parameter,
     RoundAction,
     RoundSample,
     State,
@@ -94,33 +93,40 @@ class Fast(ControlLaw):
     name: ClassVar[str] = "fast"
     ode_form: ClassVar[OdeForm | None] = None  # set below the class
 
-    def __init__(
-        self,
-        *,
-        alpha: Any = 100.0,
-        gamma: Any = 0.5,
-        lost_retransmit: Literal["keep", "halve"] = "keep",
-    ) -> None:
-        self._alpha = param_array("alpha", alpha, positive=True)
-        self._gamma = param_array("gamma", gamma, positive=True)
-        check_below("gamma", self._gamma, 1.0, accepted="(0, 1]", inclusive=True)
+    parameters: ClassVar[tuple[Parameter, ...]] = (
+        Parameter(
+            "alpha",
+            100.0,
+            "packets the flow aims to keep queued (the Quick Vegas paper, §5)",
+            lower=0.0,
+            lower_open=True,
+            scenario_key=True,
+        ),
+        Parameter(
+            "gamma",
+            0.5,
+            "step size of the update",
+            lower=0.0,
+            lower_open=True,
+            upper=1.0,
+            scenario_key=True,
+        ),
+        Parameter(
+            "lost_retransmit",
+            "keep",
+            "what a retransmission lost again does to the window (module docstring)",
+            choices=LOST_RETRANSMIT,
+        ),
+    )
+
+    def _configure(self, values: Mapping[str, Any]) -> None:
+        """The per-flow arrays of the same length."""
+        self._alpha = values["alpha"]
+        self._gamma = values["gamma"]
         check_broadcast(self._param_arrays())
-        if not isinstance(lost_retransmit, str) or lost_retransmit not in LOST_RETRANSMIT:
-            raise ValueError(
-                "lost_retransmit must be one of "
-                f"{', '.join(map(repr, LOST_RETRANSMIT))}; got {lost_retransmit!r}"
-            )
-        self._lost_retransmit = lost_retransmit
+        self._lost_retransmit = values["lost_retransmit"]
         #: α, γ as the rows of one array (:func:`_fast_rule`)
         self._rule_params = rule_params(self._alpha, self._gamma)
-
-    def params(self) -> dict[str, Any]:
-        """``{"alpha": ..., "gamma": ..., "lost_retransmit": ...}``."""
-        return {
-            "alpha": param_value(self._alpha),
-            "gamma": param_value(self._gamma),
-            "lost_retransmit": self._lost_retransmit,
-        }
 
     def _param_arrays(self) -> dict[str, FloatArray]:
         return {"alpha": self._alpha, "gamma": self._gamma}
@@ -130,21 +136,24 @@ class Fast(ControlLaw):
         n = check_flows(self._param_arrays(), n)
         return {"phase": np.full(n, SLOW_START)}
 
-    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """``w ← min(2w, (1 − γ)w + γ(BaseRTT/RTT · w + α))`` (:func:`_fast_rule`, compiled)."""
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
+        """``w ← min(2w, (1 − γ)w + γ(BaseRTT/RTT · w + α))`` (:func:`_fast_rule`,
+        compiled), written into ``out`` if given."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        out = np.empty((3, cwnd.shape[0]))
+        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
         (_FAST.fn or _FAST.get())(
             state["phase"],
             cwnd,
             np.asarray(sample.base_rtt, dtype=np.float64),
             np.asarray(sample.rtt_mean, dtype=np.float64),
             self._rule_params,
-            out[0],
-            out[1],
-            out[2],
+            act.cwnd,
+            act.incr,
+            act.cap,
         )
-        return RoundAction(cwnd=out[0], incr=out[1], cap=out[2])
+        return act
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Halve the window (Reno-like); a timeout restarts from 2 packets; a retransmission

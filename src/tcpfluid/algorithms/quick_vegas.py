@@ -58,15 +58,16 @@ Rules, each from the Quick Vegas paper unless marked *ours*:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ._common import MIN_WINDOW, backlog, rule_params
 from ._jit import Kernel
-from .base import CONGESTION_AVOIDANCE, SLOW_START, RoundAction, RoundSample
-from .vegas import Vegas
+from .base import CONGESTION_AVOIDANCE, SLOW_START, Parameter, RoundAction, RoundSample
+from .vegas import ALPHA, BETA, GAMMA, Vegas
 
 __all__ = ["SAMPLINGS", "QuickVegas"]
 
@@ -130,25 +131,21 @@ class QuickVegas(Vegas):
 
     name: ClassVar[str] = "quick-vegas"
 
-    def __init__(
-        self,
-        *,
-        alpha: Any = 2.0,
-        beta: Any = 4.0,
-        gamma: Any = 1.0,
-        sampling: Literal[
+    parameters: ClassVar[tuple[Parameter, ...]] = (
+        ALPHA,
+        BETA,
+        GAMMA,
+        Parameter(
+            "sampling",
             "near-band",
-            "every-round",
-            "after-increase",
-            "every-other-round",
-            "near-band-after-overshoot",
-        ] = "near-band",
-    ) -> None:
-        super().__init__(alpha=alpha, beta=beta, gamma=gamma)
-        if sampling not in SAMPLINGS:
-            raise ValueError(
-                f"sampling must be one of {', '.join(map(repr, SAMPLINGS))}; got {sampling!r}"
-            )
+            "when congestion avoidance samples Δ and decides (module docstring)",
+            choices=SAMPLINGS,
+        ),
+    )
+
+    def _configure(self, values: Mapping[str, Any]) -> None:
+        super()._configure(values)
+        sampling = values["sampling"]
         self._sampling = sampling
         self._sampling_code = SAMPLINGS.index(sampling)
         self._mid = 0.5 * (self._alpha + self._beta)
@@ -164,22 +161,19 @@ class QuickVegas(Vegas):
         state["last_inc"] = np.zeros(state["phase"].shape[0])
         return state
 
-    def params(self) -> dict[str, Any]:
-        """α, β, γ and the sampling reading."""
-        return {**super().params(), "sampling": self._sampling}
-
     def initial_action(self, state: State) -> RoundAction:
         """Round 0 already grows by one packet per two ACKs (Table 1: 2 → 3)."""
         n = state["phase"].shape[0]
         w = np.full(n, float(self.initial_window))
         return RoundAction(cwnd=w, incr=np.full(n, 0.5), cap=np.minimum(1.5 * w, state["ssthresh"]))
 
-    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
         """One Quick Vegas decision per round (§3.2.1 slow start, §3.2.2 pseudo-code;
-        :func:`_quick_vegas_rule`, compiled)."""
+        :func:`_quick_vegas_rule`, compiled), written into ``out`` if given."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        delta = backlog(cwnd, sample.base_rtt, sample.rtt_mean)
-        out = np.empty((3, cwnd.shape[0]))
+        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
         (_QUICK_VEGAS.fn or _QUICK_VEGAS.get())(
             state["phase"],
             state["succ"],
@@ -188,14 +182,15 @@ class QuickVegas(Vegas):
             state["wary"],
             state["last_inc"],
             cwnd,
-            np.asarray(delta, dtype=np.float64),
+            np.asarray(sample.base_rtt, dtype=np.float64),
+            np.asarray(sample.rtt_mean, dtype=np.float64),
             self._rule_params,
             self._sampling_code,
-            out[0],
-            out[1],
-            out[2],
+            act.cwnd,
+            act.incr,
+            act.cap,
         )
-        return RoundAction(cwnd=out[0], incr=out[1], cap=out[2])
+        return act
 
     def on_loss(
         self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
@@ -216,17 +211,18 @@ def _quick_vegas_rule(
     wary: Any,
     last_inc: Any,
     cwnd: Any,
-    delta: Any,
+    base_rtt: Any,
+    rtt_mean: Any,
     params: Any,
     sampling: int,
     new: Any,
     incr: Any,
     cap: Any,
 ) -> None:
-    """Quick Vegas's decision for each flow ``i`` from its window ``cwnd[i]`` and Δ
-    ``delta[i]``: the slow start of §3.2.1 and the pseudo-code of §3.2.2 (module
-    docstring), with the measurement rounds of ``sampling`` (the index of the reading in
-    :data:`SAMPLINGS`).
+    """Quick Vegas's decision for each flow ``i`` from its window ``cwnd[i]`` and Δ of eq
+    (1) (``backlog`` of the window, ``base_rtt[i]`` and ``rtt_mean[i]``): the slow start of
+    §3.2.1 and the pseudo-code of §3.2.2 (module docstring), with the measurement rounds of
+    ``sampling`` (the index of the reading in :data:`SAMPLINGS`).
 
     ``params`` holds the rows α, β, γ, m = (α + β)/2 (one column, or one per flow). Writes
     the action into ``new``, ``incr``, ``cap`` and the state in place. Compiled once
@@ -237,7 +233,7 @@ def _quick_vegas_rule(
         raise ValueError("the law has per-flow parameters for another number of flows")
     for i in range(cwnd.shape[0]):
         w = cwnd[i]
-        d = delta[i]
+        d = backlog(w, base_rtt[i], rtt_mean[i])
         th = ssthresh[i]
         alpha = params[0, i * s]
         beta = params[1, i * s]
@@ -308,4 +304,4 @@ def _quick_vegas_rule(
         succ[i] = 0.0 if ss else new_succ
 
 
-_QUICK_VEGAS = Kernel(_quick_vegas_rule, "wwwwwwrrRiwww")
+_QUICK_VEGAS = Kernel(_quick_vegas_rule, "wwwwwwrrrRiwww", uses=(backlog,))

@@ -42,6 +42,7 @@ ns-2 without ACK counting.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -58,8 +59,10 @@ from .base import (
     FloatArray,
     FlowIndex,
     OdeForm,
+    Parameter,
     RoundAction,
     RoundSample,
+    SenderTraits,
     State,
 )
 
@@ -86,13 +89,19 @@ class Reno(ControlLaw):
     ode_form: ClassVar[OdeForm | None] = None  # set below the class
     #: the accepted values of ``recovery``
     RECOVERIES: ClassVar[tuple[str, ...]] = ("halving", "collapse", "newreno")
+    parameters: ClassVar[tuple[Parameter, ...]] = (
+        Parameter(
+            "recovery",
+            "newreno",
+            'the window after a loss event (module docstring, "Loss recovery")',
+            choices=RECOVERIES,
+        ),
+    )
+    #: a Reno sender retransmits on three duplicate ACKs or a timeout only
+    sender: ClassVar[SenderTraits] = SenderTraits(fine_retransmit=False)
 
-    def __init__(self, *, recovery: str = "newreno") -> None:
-        if recovery not in self.RECOVERIES:
-            raise ValueError(
-                f"recovery must be one of {', '.join(self.RECOVERIES)}, got {recovery!r}"
-            )
-        self.recovery = recovery
+    def _configure(self, values: Mapping[str, Any]) -> None:
+        self.recovery = values["recovery"]
 
     def init_state(self, n: int) -> State:
         """Fresh state: slow start, ``ssthresh = inf``."""
@@ -105,13 +114,17 @@ class Reno(ControlLaw):
         w = np.full(n, float(self.initial_window))
         return RoundAction(cwnd=w, incr=np.ones(n), cap=np.minimum(2.0 * w, state["ssthresh"]))
 
-    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
         """Slow start below ``ssthresh``, additive increase above it (:func:`_reno_rule`,
-        compiled)."""
+        compiled), written into ``out`` if given."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        out = np.empty((3, cwnd.shape[0]))
-        (_RENO.fn or _RENO.get())(state["phase"], state["ssthresh"], cwnd, out[0], out[1], out[2])
-        return RoundAction(cwnd=out[0], incr=out[1], cap=out[2])
+        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
+        (_RENO.fn or _RENO.get())(
+            state["phase"], state["ssthresh"], cwnd, act.cwnd, act.incr, act.cap
+        )
+        return act
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Halve on duplicate ACKs, one packet and slow start up to half the window on a
@@ -129,10 +142,6 @@ class Reno(ControlLaw):
             return np.ones(w.shape)
         state["phase"][idx] = CONGESTION_AVOIDANCE
         return half
-
-    def params(self) -> dict[str, Any]:
-        """Reno's one option: ``{"recovery": ...}``."""
-        return {"recovery": self.recovery}
 
 
 def _reno_rule(phase: Any, ssthresh: Any, cwnd: Any, new: Any, incr: Any, cap: Any) -> None:

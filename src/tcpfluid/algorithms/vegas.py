@@ -31,6 +31,7 @@ increase is about 1/2 packet per round; the cap still bounds the round's growth.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -40,11 +41,8 @@ from ._common import (
     backlog,
     check_broadcast,
     check_flows,
-    check_initial_window,
     check_le,
     loss_args,
-    param_array,
-    param_value,
     rule_params,
 )
 from ._jit import Kernel
@@ -57,12 +55,39 @@ from .base import (
     FloatArray,
     FlowIndex,
     OdeForm,
+    Parameter,
     RoundAction,
     RoundSample,
     State,
 )
 
-__all__ = ["Vegas"]
+__all__ = ["ALPHA", "BETA", "GAMMA", "INITIAL_WINDOW", "Vegas"]
+
+#: α of eq (2) of the Quick Vegas paper (Vegas, Quick Vegas, iTCP-Vegas, forward-path Vegas)
+ALPHA = Parameter(
+    "alpha", 2.0, "lower backlog threshold α of eq (2), packets", lower=0.0, scenario_key=True
+)
+#: β of eq (2)
+BETA = Parameter(
+    "beta",
+    4.0,
+    "upper backlog threshold β of eq (2), packets; >= alpha",
+    lower=0.0,
+    scenario_key=True,
+)
+#: γ, the slow-start exit threshold
+GAMMA = Parameter(
+    "gamma",
+    1.0,
+    "slow-start exit threshold γ, packets",
+    lower=0.0,
+    lower_open=True,
+    scenario_key=True,
+)
+#: the window of a connection's first round
+INITIAL_WINDOW = Parameter(
+    "initial_window", 2.0, "window of the first round, packets", lower=1.0, per_flow=False
+)
 
 
 class Vegas(ControlLaw):
@@ -99,34 +124,18 @@ class Vegas(ControlLaw):
     #: Enhanced Vegas decreases when Δ >= δ (not only when Δ > β)
     _decrease_inclusive: ClassVar[bool] = False
 
-    def __init__(
-        self,
-        *,
-        alpha: Any = 2.0,
-        beta: Any = 4.0,
-        gamma: Any = 1.0,
-        initial_window: float = 2.0,
-    ) -> None:
-        self.initial_window = check_initial_window(initial_window)
-        self._alpha = param_array("alpha", alpha, nonnegative=True)
-        self._beta = param_array("beta", beta, nonnegative=True)
-        self._gamma = param_array("gamma", gamma, positive=True)
+    parameters: ClassVar[tuple[Parameter, ...]] = (ALPHA, BETA, GAMMA, INITIAL_WINDOW)
+
+    def _configure(self, values: Mapping[str, Any]) -> None:
+        """α <= β, and the per-flow arrays of the same length."""
+        self.initial_window = values.get("initial_window", INITIAL_WINDOW.default)
+        self._alpha = values["alpha"]
+        self._beta = values["beta"]
+        self._gamma = values["gamma"]
         check_le("alpha", self._alpha, "beta", self._beta)
         check_broadcast(Vegas._param_arrays(self))  # subclasses check their own in full
         #: α, β, γ as the rows of one array (:func:`_vegas_rule`)
         self._rule_params = rule_params(self._alpha, self._beta, self._gamma)
-
-    def params(self) -> dict[str, Any]:
-        """``{"alpha": ..., "beta": ..., "gamma": ..., "initial_window": ...}`` as floats or
-        lists (a subclass with its own constructor lists the parameters it accepts)."""
-        out: dict[str, Any] = {
-            "alpha": param_value(self._alpha),
-            "beta": param_value(self._beta),
-            "gamma": param_value(self._gamma),
-        }
-        if type(self).__init__ is Vegas.__init__:  # the constructor that accepts it
-            out["initial_window"] = self.initial_window
-        return out
 
     def _param_arrays(self) -> dict[str, FloatArray]:
         return {"alpha": self._alpha, "beta": self._beta, "gamma": self._gamma}
@@ -140,29 +149,51 @@ class Vegas(ControlLaw):
             "ssthresh": np.full(n, np.inf),
         }
 
-    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """One Vegas decision per round (eqs 1–2 and slow start of the Quick Vegas paper §3.1)."""
-        cwnd = sample.cwnd
-        return self._decide(state, cwnd, backlog(cwnd, sample.base_rtt, sample.rtt_mean))
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
+        """One Vegas decision per round (eqs 1–2 and slow start of the Quick Vegas paper
+        §3.1; :func:`_vegas_rule`, compiled), written into ``out`` if given."""
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
+        (_VEGAS.fn or _VEGAS.get())(
+            state["phase"],
+            state["ss_grow"],
+            state["ssthresh"],
+            cwnd,
+            np.asarray(sample.base_rtt, dtype=np.float64),
+            np.asarray(sample.rtt_mean, dtype=np.float64),
+            _NO_DELTA,
+            self._rule_params,
+            self._decrease_inclusive,
+            act.cwnd,
+            act.incr,
+            act.cap,
+        )
+        return act
 
-    def _decide(self, state: State, cwnd: FloatArray, delta: FloatArray) -> RoundAction:
-        """Slow start and eq (2) from the window and the backlog estimate Δ
-        (:func:`_vegas_rule`, compiled)."""
+    def _decide(
+        self, state: State, cwnd: FloatArray, delta: FloatArray, out: RoundAction | None = None
+    ) -> RoundAction:
+        """Slow start and eq (2) from the window and a backlog estimate ``delta`` in place
+        of Δ of eq (1) (forward-path Vegas's Δ_f; :func:`_vegas_rule`, compiled)."""
         w = np.asarray(cwnd, dtype=np.float64)
-        out = np.empty((3, w.shape[0]))
+        act = RoundAction.empty(w.shape[0]) if out is None else out
         (_VEGAS.fn or _VEGAS.get())(
             state["phase"],
             state["ss_grow"],
             state["ssthresh"],
             w,
+            _NO_DELTA,
+            _NO_DELTA,
             np.asarray(delta, dtype=np.float64),
             self._rule_params,
             self._decrease_inclusive,
-            out[0],
-            out[1],
-            out[2],
+            act.cwnd,
+            act.incr,
+            act.cap,
         )
-        return RoundAction(cwnd=out[0], incr=out[1], cap=out[2])
+        return act
 
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
         """Vegas loss reactions (the Quick Vegas paper, §3.1): 3/4, 1/2, or timeout to 2 packets."""
@@ -184,6 +215,8 @@ def _vegas_rule(
     ss_grow: Any,
     ssthresh: Any,
     cwnd: Any,
+    base_rtt: Any,
+    rtt_mean: Any,
     delta: Any,
     params: Any,
     inclusive: bool,
@@ -192,7 +225,9 @@ def _vegas_rule(
     cap: Any,
 ) -> None:
     """Vegas's decision for each flow ``i`` (the Quick Vegas paper §3.1): slow start, its
-    exit on Δ > γ, and eq (2), from the window ``cwnd[i]`` and Δ ``delta[i]``.
+    exit on Δ > γ, and eq (2), from the window ``cwnd[i]`` and Δ of eq (1) (``backlog``
+    of the window, ``base_rtt[i]`` and ``rtt_mean[i]``), or ``delta[i]`` when ``delta`` is
+    not empty.
 
     ``params`` holds the rows α, β, γ (one column, or one per flow); ``inclusive``
     decreases at Δ >= β (Enhanced Vegas). Writes the action into ``new``, ``incr``, ``cap``
@@ -201,9 +236,10 @@ def _vegas_rule(
     s = 1 if params.shape[1] > 1 else 0
     if s and params.shape[1] != cwnd.shape[0]:
         raise ValueError("the law has per-flow parameters for another number of flows")
+    given = delta.shape[0] > 0
     for i in range(cwnd.shape[0]):
         w = cwnd[i]
-        d = delta[i]
+        d = delta[i] if given else backlog(w, base_rtt[i], rtt_mean[i])
         th = ssthresh[i]
         ss = phase[i] == SLOW_START
         exit_gamma = ss and d > params[2, i * s]
@@ -232,7 +268,9 @@ def _vegas_rule(
             ss_grow[i] = 1.0 - ss_grow[i]
 
 
-_VEGAS = Kernel(_vegas_rule, "wwwrrRbwww")
+_VEGAS = Kernel(_vegas_rule, "wwwrrrrRbwww", uses=(backlog,))
+#: no Δ given (the rule computes eq (1)), or no sample RTTs (Δ given)
+_NO_DELTA = np.empty(0)
 
 
 def _vegas_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

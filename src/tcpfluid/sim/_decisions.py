@@ -2,16 +2,15 @@
 
 The compiled loop stops at round boundaries and losses and leaves the flows concerned in
 ``pend``; :meth:`Decisions.decide` takes those decisions: each pending flow's round decision
-through its law's ``on_round`` (the flows that share one law object, a *group*, keep their
-state in one set of arrays; each flow decides on views of its own element), then each loss
-through ``on_loss``, and writes the new window, per-ACK increment and cap where the loop
-reads them.
+through its law's ``on_round`` (each flow has its own state, also when flows share one law
+object), then each loss through ``on_loss``, and writes the new window, per-ACK increment
+and cap where the loop reads them.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
-import operator
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..algorithms.base import ControlLaw, RoundSample
+from ..algorithms.base import ControlLaw, RoundAction, RoundSample
 from ..scenarios import Scenario
 from . import _core as C
 
@@ -33,6 +32,9 @@ _I_PENDING, _G_PEND_I, _G_NPEND = C.I_PENDING, C.G_PEND_I, C.G_NPEND
 _P_ROUND, _P_LOSS, _P_ROUND_READY = C.P_ROUND, C.P_LOSS, C.P_ROUND_READY
 _I_KIND, _F_NEWCWND, _F_LAST_T, _P_LOSS_READY = C.I_KIND, C.F_NEWCWND, C.F_LAST_T, C.P_LOSS_READY
 _perf_counter = time.perf_counter
+#: the index of a flow in its own state (``on_loss``)
+_FIRST = np.zeros(1, dtype=np.intp)
+_FIRST.flags.writeable = False
 
 
 def _items(a: NDArray[Any]) -> Any:
@@ -46,6 +48,15 @@ def _first(x: Any) -> float:
     if type(x) is np.ndarray and x.size == 1:
         return float(x.item())
     return float(np.asarray(x).reshape(-1)[0])
+
+
+def _takes_out(law: ControlLaw) -> bool:
+    """Whether ``law.on_round`` accepts the keyword ``out`` (:meth:`ControlLaw.on_round`)."""
+    try:
+        params = inspect.signature(law.on_round).parameters
+    except (TypeError, ValueError):  # pragma: no cover - not introspectable
+        return False
+    return "out" in params
 
 
 def law_for(
@@ -77,8 +88,10 @@ def law_for(
 
 
 class Decisions:
-    """The laws of a run's flows, grouped by law object, and their decisions (private).
+    """The laws of a run's flows and their decisions (private).
 
+    Each flow has its own state (its law's ``init_state(1)``), sample and action: flows
+    that share one law object are decided by it one at a time, each on its own arrays.
     ``ff``, ``fi``, ``gf``, ``gi`` are the compiled loop's flow and global arrays (shared,
     never reallocated); the initial action of every law is written into ``ff`` here.
     """
@@ -97,29 +110,13 @@ class Decisions:
         self.ff, self.fi, self.gf, self.gi = ff, fi, gf, gi
         nf = len(scenario.flows)
         self.nf = nf
-        # flows sharing a law object form a group, stepped in one call
-        self.group_laws: list[ControlLaw] = []
-        self.group_states: list[dict[str, FloatArray]] = []
-        self.group_of = np.zeros(nf, dtype=np.intp)
-        self.pos = np.zeros(nf, dtype=np.intp)
-        members: list[list[int]] = []
-        index: dict[int, int] = {}
+        self.states: list[dict[str, FloatArray]] = []
         for f, law in enumerate(self.laws):
-            g = index.setdefault(id(law), len(members))
-            if g == len(members):
-                members.append([])
-                self.group_laws.append(law)
-            self.group_of[f] = g
-            self.pos[f] = len(members[g])
-            members[g].append(f)
-        self.group_members = [np.asarray(m, dtype=np.intp) for m in members]
-        for g, law in enumerate(self.group_laws):
-            state = law.init_state(len(self.group_members[g]))
-            self.group_states.append(state)
-            self.write_action(self.group_members[g], law.initial_action(state))
+            state = law.init_state(1)
+            self.states.append(state)
+            self.write_action(slice(f, f + 1), law.initial_action(state))
         ff[:, C.F_SSTH] = math.inf
-        # one flow's decision (the common case): its sample as views into ``ff`` and its
-        # state as views into its group's arrays, made once
+        # each flow's sample as views into ``ff``, made once
         self.samples = [
             RoundSample(
                 cwnd=ff[f : f + 1, C.F_S_CWND],
@@ -133,13 +130,21 @@ class Decisions:
             )
             for f in range(nf)
         ]
-        self.views: list[dict[str, FloatArray] | None] = [None] * nf
-        #: per flow: the group's state arrays its view was made from
-        self.view_of: list[tuple[FloatArray, ...]] = [()] * nf
-        # the same as Python ints and rows of ``ff`` (cheaper per decision than NumPy's)
-        self.group_list: list[int] = [int(g) for g in self.group_of]
-        self.group_size: list[int] = [int(m.shape[0]) for m in self.group_members]
-        self.pos_list: list[int] = [int(p) for p in self.pos]
+        # and its action as views of its row of ``ff`` where the compiled loop reads it,
+        # for a law whose on_round writes into ``out`` (ControlLaw.on_round)
+        self.actions = [
+            RoundAction(
+                cwnd=ff[f : f + 1, C.F_CWND],
+                incr=ff[f : f + 1, C.F_INCR],
+                cap=ff[f : f + 1, C.F_CAP],
+            )
+            for f in range(nf)
+        ]
+        #: per flow: its law's on_round takes ``out``
+        takes = {id(law): _takes_out(law) for law in self.laws}
+        self.takes_out = [takes[id(law)] for law in self.laws]
+        #: per flow: its law's on_round (bound once)
+        self.on_round: list[Any] = [law.on_round for law in self.laws]
         # each flow's rows of ``ff`` and ``fi``, and ``gi`` and ``pend``, as memoryviews: an
         # item read or written through one is a Python float or int, at about half the cost
         # of NumPy's scalar indexing (the arrays are never reallocated during a run)
@@ -179,45 +184,19 @@ class Decisions:
                 f"t={self.gf[C.G_NOW]:g} s"
             )
 
-    def _view(self, f: int, state: dict[str, FloatArray]) -> dict[str, FloatArray]:
-        """Flow ``f``'s state (its group has more than one flow): views of length 1 into
-        its group's state arrays, made once and made again only when the group's state no
-        longer holds the arrays they view (a law replaced one)."""
-        v = self.views[f]
-        if (
-            v is None
-            or len(state) != len(v)
-            or not all(map(operator.is_, state.values(), self.view_of[f]))
-        ):
-            p = int(self.pos[f])
-            v = {key: arr[p : p + 1] for key, arr in state.items()}
-            self.views[f] = v
-            self.view_of[f] = tuple(state.values())
-        return v
-
     def _one_round(self, f: int) -> None:
-        """The round decision of flow ``f``: its law's ``on_round`` on the flow's sample
-        (views of its row of ``ff``, made once) and its state (its group's arrays, or views
-        of their element for the flow when the group has several flows)."""
-        g = self.group_list[f]
-        state = self.group_states[g]
-        if self.group_size[g] == 1:
-            view = sub = state
+        """The round decision of flow ``f``: its law's ``on_round`` on the flow's state and
+        sample (views of its row of ``ff``, made once), the action written into its row
+        (``out=``) or copied there."""
+        state, row = self.states[f], self.rows[f]
+        if self.takes_out[f]:  # the action is written where the loop reads it
+            self.on_round[f](state, self.samples[f], out=self.actions[f])
+            w, incr, cap = row[_F_CWND], row[_F_INCR], row[_F_CAP]
         else:
-            view = self._view(f, state)
-            sub = view.copy()  # to see an array the law replaces instead of updating it
-        action = self.group_laws[g].on_round(sub, self.samples[f])
+            action = self.on_round[f](state, self.samples[f])
+            w, incr, cap = _first(action.cwnd), _first(action.incr), _first(action.cap)
         self.law_calls += 1
-        if sub is not view and (
-            len(sub) != len(view) or not all(map(operator.is_, sub.values(), view.values()))
-        ):
-            p = self.pos_list[f]
-            for key, v in sub.items():
-                if v is not view[key]:  # the law replaced the array instead of updating it
-                    state[key][p : p + 1] = v
-        self._write_one(
-            f, self.rows[f], sub, _first(action.cwnd), _first(action.incr), _first(action.cap)
-        )
+        self._write_one(f, row, state, w, incr, cap)
 
     def _write_one(
         self,
@@ -252,13 +231,7 @@ class Decisions:
         row, irow = self.rows[f], self.int_rows[f]
         kind = irow[_I_KIND]
         before = row[_F_CWND]
-        g = self.group_list[f]
-        new = self.group_laws[g].on_loss(
-            self.group_states[g],
-            np.array((self.pos_list[f],), dtype=np.intp),
-            kind,
-            np.array((before,)),
-        )
+        new = self.laws[f].on_loss(self.states[f], _FIRST, kind, np.array((before,)))
         w = _first(new)
         self.law_calls += 1
         if not math.isfinite(w) or w <= 0.0:
@@ -284,10 +257,12 @@ class Decisions:
             elif p == _P_LOSS:
                 self._loss(f)
         else:
-            flows = self.pend[i0:n]
-            st = self.fi[flows, C.I_PENDING]
-            for f in flows[st == C.P_ROUND].tolist():
-                self._one_round(f)
-            for f in flows[st == C.P_LOSS].tolist():
-                self._loss(f)
+            pend, int_rows = self._pend, self.int_rows
+            todo = [(f, int_rows[f][_I_PENDING]) for f in pend[i0:n]]
+            for f, p in todo:
+                if p == _P_ROUND:
+                    self._one_round(f)
+            for f, p in todo:
+                if p == _P_LOSS:
+                    self._loss(f)
         self.law_time_s += _perf_counter() - t0

@@ -29,7 +29,6 @@ from . import _core as C
 from ._rings import FLOW_RING0, LINK_RING0, link_ring_views, pow2
 
 __all__ = [
-    "LAW_NAMES_WITHOUT_FINE_CHECK",
     "NEVER",
     "SenderSettings",
     "eager_links",
@@ -44,8 +43,6 @@ __all__ = [
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-#: laws whose senders do not use Vegas's fine-grained retransmission check by default
-LAW_NAMES_WITHOUT_FINE_CHECK = ("reno",)
 #: an event count never reached (no yield to Python)
 NEVER = 1 << 62
 
@@ -230,8 +227,10 @@ def flow_arrays(
         ff[f, C.F_MIN_RTO] = senders.min_rto_s
         ff[f, C.F_MAX_RTO] = senders.max_rto_s
         fi[f, C.I_DELACK] = 1 if senders.delayed_ack else 0
+        # Vegas's fine-grained retransmission check: as the run says, else as the law's
+        # sender traits declare
         fine = (
-            laws[f].name not in LAW_NAMES_WITHOUT_FINE_CHECK
+            laws[f].sender.fine_retransmit
             if senders.fine_retransmit is None
             else senders.fine_retransmit
         )
