@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import as_float_array, check_range
+from .._validation import as_float_array
 
 FloatArray = NDArray[np.float64]
 
@@ -75,11 +75,6 @@ def check_le(lo_name: str, lo: FloatArray, hi_name: str, hi: FloatArray) -> None
         raise ValueError(f"{lo_name} must be <= {hi_name}, got {lo_name}={a!r} > {hi_name}={b!r}")
 
 
-def check_initial_window(value: Any) -> float:
-    """The window of a connection's first round, packets: a finite number ``>= 1``."""
-    return check_range("initial_window", value, 1.0, float("inf"), hi_open=True)
-
-
 def check_broadcast(params: dict[str, FloatArray]) -> None:
     """Raise ``ValueError`` unless all parameter arrays have compatible lengths."""
     lengths = {name: arr.shape[0] for name, arr in params.items() if arr.ndim == 1}
@@ -105,13 +100,6 @@ def check_flows(params: dict[str, FloatArray], n: Any) -> int:
                 f"give a scalar or an array of length {n}"
             )
     return n
-
-
-def param_value(arr: FloatArray) -> float | list[float]:
-    """A parameter array as a plain float (0-d) or list (for ``params()`` and JSON)."""
-    if arr.ndim == 0:
-        return float(arr)
-    return [float(x) for x in arr]
 
 
 def backlog(cwnd: Any, base_rtt: Any, rtt_mean: Any) -> Any:

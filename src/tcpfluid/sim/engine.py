@@ -323,7 +323,8 @@ def simulate_packets(
     fine_retransmit
         Vegas's fine-grained check (retransmit on the first or second duplicate ACK when
         the oldest unacknowledged packet has waited longer than ``SRTT + 4 RTTVAR``;
-        the Quick Vegas paper §3.1). ``None``: on for every law but Reno.
+        the Quick Vegas paper §3.1). ``None``: as the flow's law declares
+        (``law.sender.fine_retransmit``: on for every law but Reno).
     max_packets
         Ceiling on the packets the simulator holds (queued, propagating, or sent and not
         acknowledged: the slots of its rings, which double on demand). A run that would
