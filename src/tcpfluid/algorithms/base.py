@@ -334,9 +334,15 @@ class ControlLaw(ABC):
             # the constructor's signature, for help() and documentation: the declarations
             cls.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
                 [
-                    inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=p.default)
+                    inspect.Parameter(
+                        p.name,
+                        inspect.Parameter.KEYWORD_ONLY,
+                        default=p.default,
+                        annotation="str" if p.choices else "Any" if p.per_flow else "float",
+                    )
                     for p in cls.parameters
-                ]
+                ],
+                return_annotation="None",
             )
 
     def __init__(self, **params: Any) -> None:
