@@ -59,3 +59,19 @@ def test_a_law_that_replaces_its_state_arrays_decides_shared_as_alone(
     shared = simulate_packets(sc, laws={f.name: shared_law for f in sc.flows})
     assert_same_run(alone, shared)
     assert sum(f.loss_t_s.size for f in alone.flows) > 0  # on_loss replaced arrays too
+
+
+class _IgnoresOut(Vegas):
+    """Takes ``out`` but returns a new action (the simulator must not read stale rows)."""
+
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
+        return super().on_round(state, sample)
+
+
+def test_a_law_that_takes_out_but_returns_a_new_action_is_read_from_it() -> None:
+    sc = joining_groups("vegas")
+    plain = simulate_packets(sc)
+    ignoring = simulate_packets(sc, laws={f.name: _IgnoresOut() for f in sc.flows})
+    assert_same_run(plain, ignoring)

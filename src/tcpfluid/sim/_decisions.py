@@ -190,10 +190,14 @@ class Decisions:
         (``out=``) or copied there."""
         state, row = self.states[f], self.rows[f]
         if self.takes_out[f]:  # the action is written where the loop reads it
-            self.on_round[f](state, self.samples[f], out=self.actions[f])
-            w, incr, cap = row[_F_CWND], row[_F_INCR], row[_F_CAP]
+            out = self.actions[f]
+            action = self.on_round[f](state, self.samples[f], out=out)
         else:
+            out = None
             action = self.on_round[f](state, self.samples[f])
+        if action is out:
+            w, incr, cap = row[_F_CWND], row[_F_INCR], row[_F_CAP]
+        else:  # a new action (a law without ``out``, or one that did not use it)
             w, incr, cap = _first(action.cwnd), _first(action.incr), _first(action.cap)
         self.law_calls += 1
         self._write_one(f, row, state, w, incr, cap)
