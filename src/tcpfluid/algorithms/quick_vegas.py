@@ -149,8 +149,16 @@ class QuickVegas(Vegas):
         self._sampling = sampling
         self._sampling_code = SAMPLINGS.index(sampling)
         self._mid = 0.5 * (self._alpha + self._beta)
-        #: α, β, γ, m as the rows of one array (:func:`_quick_vegas_rule`)
-        self._rule_params = rule_params(self._alpha, self._beta, self._gamma, self._mid)
+        #: α, β, γ, m and the near-band and overshoot thresholds of Δ (:data:`_NEAR_BAND`
+        #: of α, :data:`_OVERSHOOT` of β) as the rows of one array (:func:`_quick_vegas_rule`)
+        self._rule_params = rule_params(
+            self._alpha,
+            self._beta,
+            self._gamma,
+            self._mid,
+            _NEAR_BAND * self._alpha,
+            _OVERSHOOT * self._beta,
+        )
 
     def init_state(self, n: int) -> State:
         """Fresh state: slow start, ``succ = 0``, next congestion-avoidance round decides."""
@@ -224,9 +232,10 @@ def _quick_vegas_rule(
     §3.2.1 and the pseudo-code of §3.2.2 (module docstring), with the measurement rounds of
     ``sampling`` (the index of the reading in :data:`SAMPLINGS`).
 
-    ``params`` holds the rows α, β, γ, m = (α + β)/2 (one column, or one per flow). Writes
-    the action into ``new``, ``incr``, ``cap`` and the state in place. Compiled once
-    (:mod:`tcpfluid.algorithms._jit`).
+    ``params`` holds the rows α, β, γ, m = (α + β)/2, the near-band threshold
+    ``_NEAR_BAND × α`` and the overshoot threshold ``_OVERSHOOT × β`` (one column, or one
+    per flow). Writes the action into ``new``, ``incr``, ``cap`` and the state in place.
+    Compiled once (:mod:`tcpfluid.algorithms._jit`).
     """
     s = 1 if params.shape[1] > 1 else 0
     if s and params.shape[1] != cwnd.shape[0]:
@@ -276,17 +285,17 @@ def _quick_vegas_rule(
             if sampling == _AFTER_INCREASE:
                 decided = decided and below
             elif sampling == _NEAR_BAND_CODE:
-                decided = decided and below and d >= _NEAR_BAND * alpha
+                decided = decided and below and d >= params[4, i * s]
             elif sampling == _AFTER_OVERSHOOT:
                 # after an overshoot (Δ > 2β) every eq-(3) increase is measured until the
                 # flow is back in its band: a decision that follows an increase finds
                 # Δ >= α, or two decisions in a row find α <= Δ <= m (settled from above)
                 last = last_inc[i]
-                decided = decided and below and (d >= _NEAR_BAND * alpha or wary[i] == 1.0)
+                decided = decided and below and (d >= params[4, i * s] or wary[i] == 1.0)
                 moved = ca and not held
                 settled = not below and not above and not upper
                 back = (last == 1.0 and not below) or (last == -1.0 and settled)
-                if moved and d > _OVERSHOOT * beta:
+                if moved and d > params[5, i * s]:
                     wary[i] = 1.0
                 if moved and back:
                     wary[i] = 0.0
