@@ -130,9 +130,24 @@ def rule_params(*arrays: FloatArray) -> FloatArray:
     return np.ascontiguousarray(np.array(rows, dtype=np.float64))
 
 
+def check_index(i: Any, n: Any) -> Any:
+    """Flow index ``i`` of state arrays of length ``n``, a negative one counted from the end
+    (as NumPy's indexing; plain Python for the compiled loss rules, which call it)."""
+    if i < -n or i >= n:
+        raise IndexError("a flow index is out of range of the law's state")
+    return i + n if i < 0 else i
+
+
+#: each loss kind read as a base kind (LOSS_BURST as LOSS_FAST, LOSS_BURST_TIMEOUT as
+#: LOSS_TIMEOUT)
+_BASE_KIND = {1: 1, 2: 2, 3: 3, 4: 1, 5: 3}
+
+
 def base_kind(kind: Any) -> int:
     """A checked loss kind, ``LOSS_BURST`` read as ``LOSS_FAST`` and ``LOSS_BURST_TIMEOUT``
     as ``LOSS_TIMEOUT`` (how every law but Reno reacts to them)."""
+    if type(kind) is int and kind in _BASE_KIND:  # the common case, checked at once
+        return _BASE_KIND[kind]
     k = check_kind(kind)
     if k >= 4:
         k = 1 if k == 4 else 3

@@ -46,6 +46,8 @@ def _numba_type(code: str) -> Any:
         return types.boolean
     if code == "i":
         return types.int64
+    if code == "I":
+        return types.Array(types.intp, 1, "A", readonly=True)
     ndim = 2 if code in ("R", "W") else 1
     return types.Array(types.float64, ndim, "A", readonly=code in ("r", "R"))
 
@@ -56,7 +58,8 @@ class Kernel:
 
     ``args`` gives the type of each argument: ``"w"`` a float64 array the rule writes
     (state, action), ``"r"`` one it only reads (the sample; any layout, read-only views
-    too), ``"R"``/``"W"`` the same of two dimensions, ``"b"`` a bool, ``"i"`` an int64.
+    too), ``"R"``/``"W"`` the same of two dimensions, ``"b"`` a bool, ``"i"`` an int64,
+    ``"I"`` a read-only array of flow indices (``numpy.intp``).
     Arrays of any layout are accepted (one compiled version for all).
 
     ``uses`` are the plain Python functions the rule calls (such as

@@ -406,6 +406,9 @@ class ControlLaw(ABC):
         phase is updated in place for the flows in ``index``. The loss reaction replaces
         the current round's action for those flows: until the next :meth:`on_round` the
         engine adds nothing per ACK (``incr = 0``, ``cap`` = the returned window).
+
+        As :meth:`on_round`, a law may accept a keyword ``out``: a float64 array of one
+        element per index into which it writes the new windows, and which it returns.
         """
 
     def initial_action(self, state: State) -> RoundAction:

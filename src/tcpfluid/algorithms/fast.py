@@ -50,6 +50,7 @@ from ._common import (
     MIN_WINDOW,
     check_broadcast,
     check_flows,
+    check_index,
     loss_args,
     rule_params,
 )
@@ -155,17 +156,27 @@ class Fast(ControlLaw):
         )
         return act
 
-    def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
+    def on_loss(
+        self,
+        state: State,
+        index: FlowIndex,
+        kind: int,
+        cwnd: FloatArray,
+        out: FloatArray | None = None,
+    ) -> FloatArray:
         """Halve the window (Reno-like); a timeout restarts from 2 packets; a retransmission
         lost again keeps the window unless ``lost_retransmit="halve"``."""
         kind, idx, w = loss_args(index, kind, cwnd)
-        if kind == LOSS_RETX and self._lost_retransmit == "keep":
-            return w.copy()
-        if kind == LOSS_TIMEOUT:
-            state["phase"][idx] = SLOW_START
-            return np.full(w.shape, MIN_WINDOW)
-        state["phase"][idx] = CONGESTION_AVOIDANCE
-        return np.maximum(w / 2.0, MIN_WINDOW)
+        new = np.empty(w.size) if out is None else out
+        (_FAST_LOSS.fn or _FAST_LOSS.get())(
+            state["phase"],
+            idx if idx.ndim == 1 else idx.reshape(-1),
+            kind,
+            self._lost_retransmit == "keep",
+            w if w.ndim == 1 else w.reshape(-1),
+            new,
+        )
+        return new if w.ndim == 1 or out is not None else new.reshape(w.shape)
 
 
 def _fast_rule(
@@ -208,6 +219,29 @@ def _fast_rule(
 
 
 _FAST = Kernel(_fast_rule, "wrrrRwww")
+
+
+def _fast_loss(phase: Any, index: Any, kind: int, keep: bool, cwnd: Any, new: Any) -> None:
+    """FAST's loss reactions for flows ``index[j]`` whose windows are ``cwnd[j]`` (module
+    docstring): half the window (at least 2 packets) and congestion avoidance; a timeout 2
+    packets and the ramp again; a retransmission lost again keeps the window when ``keep``.
+    ``kind`` is a checked base kind. Writes the new windows into ``new``. Compiled once."""
+    n = phase.shape[0]
+    for j in range(index.shape[0]):
+        i = check_index(index[j], n)
+        w = cwnd[j]
+        if kind == LOSS_RETX and keep:
+            new[j] = w
+        elif kind == LOSS_TIMEOUT:
+            phase[i] = SLOW_START
+            new[j] = MIN_WINDOW
+        else:
+            phase[i] = CONGESTION_AVOIDANCE
+            h = w / 2.0
+            new[j] = h if (h >= MIN_WINDOW or h != h) else MIN_WINDOW  # numpy.maximum
+
+
+_FAST_LOSS = Kernel(_fast_loss, "wIibrw", uses=(check_index,))
 
 
 def _fast_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

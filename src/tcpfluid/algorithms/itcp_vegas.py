@@ -246,9 +246,17 @@ class ITcpVegas(Vegas):
         act.cap[...] = np.where(ss, ss_action.cap, new + amount)
         return act
 
-    def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
-        """Vegas's loss reactions; P and the thresholds back to their initial values."""
-        new = super().on_loss(state, index, kind, cwnd)
+    def on_loss(
+        self,
+        state: State,
+        index: FlowIndex,
+        kind: int,
+        cwnd: FloatArray,
+        out: FloatArray | None = None,
+    ) -> FloatArray:
+        """Vegas's loss reactions; P and the thresholds back to their initial values
+        (written into ``out`` if given)."""
+        new = super().on_loss(state, index, kind, cwnd, out)
         idx = np.asarray(index, dtype=np.intp)
         n = state["p"].shape[0]
         state["p"][idx] = 0.0

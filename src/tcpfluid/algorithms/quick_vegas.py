@@ -201,13 +201,20 @@ class QuickVegas(Vegas):
         return act
 
     def on_loss(
-        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
+        self,
+        state: State,
+        index: NDArray[np.intp],
+        kind: int,
+        cwnd: FloatArray,
+        out: FloatArray | None = None,
     ) -> FloatArray:
-        """Vegas's loss reactions (the Quick Vegas paper, §3.1); ``succ`` is reset."""
-        new = super().on_loss(state, index, kind, cwnd)
-        state["succ"][np.asarray(index, dtype=np.intp)] = 0.0
-        state["hold"][np.asarray(index, dtype=np.intp)] = 0.0
-        state["last_inc"][np.asarray(index, dtype=np.intp)] = 0.0
+        """Vegas's loss reactions (the Quick Vegas paper, §3.1); ``succ`` is reset (written
+        into ``out`` if given)."""
+        new = super().on_loss(state, index, kind, cwnd, out)
+        idx = np.asarray(index, dtype=np.intp)
+        state["succ"][idx] = 0.0
+        state["hold"][idx] = 0.0
+        state["last_inc"][idx] = 0.0
         return new
 
 

@@ -47,7 +47,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ._common import MIN_WINDOW, check_flows, loss_args
+from ._common import MIN_WINDOW, check_flows, check_index, loss_args
 from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
@@ -126,22 +126,32 @@ class Reno(ControlLaw):
         )
         return act
 
-    def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
+    def on_loss(
+        self,
+        state: State,
+        index: FlowIndex,
+        kind: int,
+        cwnd: FloatArray,
+        out: FloatArray | None = None,
+    ) -> FloatArray:
         """Halve on duplicate ACKs, one packet and slow start up to half the window on a
         timeout (``recovery="collapse"``: the 2-packet floor in place of the half;
         ``recovery="newreno"``: the floor on :data:`LOSS_BURST` and
         :data:`LOSS_BURST_TIMEOUT`, the half otherwise)."""
         burst = kind in (LOSS_BURST, LOSS_BURST_TIMEOUT)
         kind, idx, w = loss_args(index, kind, cwnd)
-        half = np.maximum(w / 2.0, MIN_WINDOW)
-        if self.recovery == "collapse" or (self.recovery == "newreno" and burst):
-            half = np.full(w.shape, MIN_WINDOW)
-        state["ssthresh"][idx] = half
-        if kind == LOSS_TIMEOUT:
-            state["phase"][idx] = SLOW_START
-            return np.ones(w.shape)
-        state["phase"][idx] = CONGESTION_AVOIDANCE
-        return half
+        floor = self.recovery == "collapse" or (self.recovery == "newreno" and burst)
+        new = np.empty(w.size) if out is None else out
+        (_RENO_LOSS.fn or _RENO_LOSS.get())(
+            state["phase"],
+            state["ssthresh"],
+            idx if idx.ndim == 1 else idx.reshape(-1),
+            kind,
+            floor,
+            w if w.ndim == 1 else w.reshape(-1),
+            new,
+        )
+        return new if w.ndim == 1 or out is not None else new.reshape(w.shape)
 
 
 def _reno_rule(phase: Any, ssthresh: Any, cwnd: Any, new: Any, incr: Any, cap: Any) -> None:
@@ -165,6 +175,33 @@ def _reno_rule(phase: Any, ssthresh: Any, cwnd: Any, new: Any, incr: Any, cap: A
 
 
 _RENO = Kernel(_reno_rule, "wwrwww")
+
+
+def _reno_loss(
+    phase: Any, ssthresh: Any, index: Any, kind: int, floor: bool, cwnd: Any, new: Any
+) -> None:
+    """Reno's loss reactions for flows ``index[j]`` whose windows are ``cwnd[j]``:
+    ``ssthresh`` half the window (at least 2 packets; the 2-packet floor itself when
+    ``floor``), then a timeout one packet and slow start, any other loss ``ssthresh`` and
+    congestion avoidance. ``kind`` is a checked base kind. Writes the new windows into
+    ``new``. Compiled once (:mod:`tcpfluid.algorithms._jit`)."""
+    n = phase.shape[0]
+    for j in range(index.shape[0]):
+        i = check_index(index[j], n)
+        h = cwnd[j] / 2.0
+        h = h if (h >= MIN_WINDOW or h != h) else MIN_WINDOW  # numpy.maximum
+        if floor:
+            h = MIN_WINDOW
+        ssthresh[i] = h
+        if kind == LOSS_TIMEOUT:
+            phase[i] = SLOW_START
+            new[j] = 1.0
+        else:
+            phase[i] = CONGESTION_AVOIDANCE
+            new[j] = h
+
+
+_RENO_LOSS = Kernel(_reno_loss, "wwIibrw", uses=(check_index,))
 
 
 def _reno_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

@@ -41,6 +41,7 @@ from ._common import (
     backlog,
     check_broadcast,
     check_flows,
+    check_index,
     check_le,
     loss_args,
     rule_params,
@@ -195,19 +196,28 @@ class Vegas(ControlLaw):
         )
         return act
 
-    def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
-        """Vegas loss reactions (the Quick Vegas paper, §3.1): 3/4, 1/2, or timeout to 2 packets."""
+    def on_loss(
+        self,
+        state: State,
+        index: FlowIndex,
+        kind: int,
+        cwnd: FloatArray,
+        out: FloatArray | None = None,
+    ) -> FloatArray:
+        """Vegas loss reactions (the Quick Vegas paper, §3.1): 3/4, 1/2, or timeout to 2
+        packets (:func:`_vegas_loss`, compiled; written into ``out`` if given)."""
         kind, idx, w = loss_args(index, kind, cwnd)
-        if kind == LOSS_TIMEOUT:
-            state["ssthresh"][idx] = np.maximum(w / 2.0, MIN_WINDOW)
-            state["phase"][idx] = SLOW_START
-            state["ss_grow"][idx] = 1.0
-            return np.full(w.shape, MIN_WINDOW)
-        factor = 0.75 if kind == LOSS_FAST else 0.5
-        new = np.maximum(w * factor, MIN_WINDOW)
-        state["phase"][idx] = CONGESTION_AVOIDANCE
-        state["ssthresh"][idx] = new
-        return new
+        new = np.empty(w.size) if out is None else out
+        (_VEGAS_LOSS.fn or _VEGAS_LOSS.get())(
+            state["phase"],
+            state["ss_grow"],
+            state["ssthresh"],
+            idx if idx.ndim == 1 else idx.reshape(-1),
+            kind,
+            w if w.ndim == 1 else w.reshape(-1),
+            new,
+        )
+        return new if w.ndim == 1 or out is not None else new.reshape(w.shape)
 
 
 def _vegas_rule(
@@ -269,6 +279,35 @@ def _vegas_rule(
 
 
 _VEGAS = Kernel(_vegas_rule, "wwwrrrrRbwww", uses=(backlog,))
+
+
+def _vegas_loss(
+    phase: Any, ss_grow: Any, ssthresh: Any, index: Any, kind: int, cwnd: Any, new: Any
+) -> None:
+    """Vegas's loss reactions (the Quick Vegas paper, §3.1) for flows ``index[j]`` whose
+    windows are ``cwnd[j]``: ``LOSS_FAST`` 3/4 and ``LOSS_RETX`` 1/2 of the window (at least
+    2 packets, congestion avoidance, ``ssthresh`` the new window), ``LOSS_TIMEOUT`` 2
+    packets, ``ssthresh`` half the window and slow start. ``kind`` is a checked base kind
+    (:func:`~._common.loss_args`). Writes the new windows into ``new``. Compiled once."""
+    n = phase.shape[0]
+    for j in range(index.shape[0]):
+        i = check_index(index[j], n)
+        w = cwnd[j]
+        if kind == LOSS_TIMEOUT:
+            h = w / 2.0
+            ssthresh[i] = h if (h >= MIN_WINDOW or h != h) else MIN_WINDOW  # numpy.maximum
+            phase[i] = SLOW_START
+            ss_grow[i] = 1.0
+            new[j] = MIN_WINDOW
+        else:
+            x = w * (0.75 if kind == LOSS_FAST else 0.5)
+            x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+            phase[i] = CONGESTION_AVOIDANCE
+            ssthresh[i] = x
+            new[j] = x
+
+
+_VEGAS_LOSS = Kernel(_vegas_loss, "wwwIirw", uses=(check_index,))
 #: no Δ given (the rule computes eq (1)), or no sample RTTs (Δ given)
 _NO_DELTA = np.empty(0)
 

@@ -50,10 +50,11 @@ def _first(x: Any) -> float:
     return float(np.asarray(x).reshape(-1)[0])
 
 
-def _takes_out(law: ControlLaw) -> bool:
-    """Whether ``law.on_round`` accepts the keyword ``out`` (:meth:`ControlLaw.on_round`)."""
+def _takes_out(method: Any) -> bool:
+    """Whether a law's ``on_round`` or ``on_loss`` accepts the keyword ``out``
+    (:meth:`ControlLaw.on_round`)."""
     try:
-        params = inspect.signature(law.on_round).parameters
+        params = inspect.signature(method).parameters
     except (TypeError, ValueError):  # pragma: no cover - not introspectable
         return False
     return "out" in params
@@ -141,7 +142,7 @@ class Decisions:
             for f in range(nf)
         ]
         #: per flow: its law's on_round takes ``out``
-        takes = {id(law): _takes_out(law) for law in self.laws}
+        takes = {id(law): _takes_out(law.on_round) for law in self.laws}
         self.takes_out = [takes[id(law)] for law in self.laws]
         #: per flow: its law's on_round (bound once)
         self.on_round: list[Any] = [law.on_round for law in self.laws]
@@ -151,6 +152,14 @@ class Decisions:
         self.rows = [_items(ff[f]) for f in range(nf)]
         self.int_rows = [_items(fi[f]) for f in range(nf)]
         self._gi = _items(gi)
+        #: per flow: the array of one window handed to its law's on_loss (made once), and
+        #: (for a law whose on_loss takes ``out``) the view of its row's new window
+        self.loss_cwnd = [np.zeros(1) for _ in range(nf)]
+        self.loss_out = [ff[f : f + 1, C.F_NEWCWND] for f in range(nf)]
+        takes_loss = {id(law): _takes_out(law.on_loss) for law in self.laws}
+        self.loss_takes_out = [takes_loss[id(law)] for law in self.laws]
+        #: per flow: its law's on_loss (bound once)
+        self.on_loss: list[Any] = [law.on_loss for law in self.laws]
         #: per flow: (time, kind, window before, window after) of each loss handed to the law
         self.losses: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
         self.law_calls = 0
@@ -235,8 +244,15 @@ class Decisions:
         row, irow = self.rows[f], self.int_rows[f]
         kind = irow[_I_KIND]
         before = row[_F_CWND]
-        new = self.laws[f].on_loss(self.states[f], _FIRST, kind, np.array((before,)))
-        w = _first(new)
+        w_in = self.loss_cwnd[f]
+        w_in[0] = before
+        if self.loss_takes_out[f]:  # the new window is written where the loop reads it
+            out = self.loss_out[f]
+            new = self.on_loss[f](self.states[f], _FIRST, kind, w_in, out=out)
+        else:
+            out = None
+            new = self.on_loss[f](self.states[f], _FIRST, kind, w_in)
+        w = row[_F_NEWCWND] if new is out else _first(new)
         self.law_calls += 1
         if not math.isfinite(w) or w <= 0.0:
             raise RuntimeError(
