@@ -42,7 +42,7 @@ def _window(r: tcpfluid.Result) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_recovery_option_is_checked_and_reported() -> None:
-    with pytest.raises(ValueError, match="recovery must be one of halving, collapse, newreno"):
+    with pytest.raises(ValueError, match="recovery must be one of 'halving', 'collapse'"):
         Reno(recovery="nope")
     assert Reno(recovery="collapse").params() == {"recovery": "collapse"}
     assert Reno().params() == {"recovery": "newreno"}

@@ -2,12 +2,9 @@
 
 The compiled loop defers a flow's round decision while no event can depend on it (nothing
 reaches the flow, its first link or the trace sampler, and nothing it would send could have
-left its first link yet), so several flows' decisions are taken in one call into their
-law. That must not change a single event: the reference here is the same run with every
-decision taken at its own boundary (``engine._DEFER = False``, the loop's behaviour before
-batching) and, independently, with one law object per flow (no grouping). A small batch
-of flows whose laws decide one flow on Python floats is split into one such decision per
-flow (``_decisions.SPLIT_MAX``): that too must change nothing but the count of calls.
+left its first link yet), so the decisions of several flows are taken in one return to
+Python. Flows that share one law object each decide on their own state: that must not
+change a single event, the reference being the same run with one law object per flow.
 """
 
 from __future__ import annotations
@@ -19,7 +16,7 @@ from _simkit import assert_same_run, joining_groups
 
 from tcpfluid.algorithms import get_law
 from tcpfluid.scenarios import build_scenario
-from tcpfluid.sim import _decisions, engine, simulate_packets
+from tcpfluid.sim import engine, simulate_packets
 
 
 def _decisions_taken(res: Any) -> tuple[int, int]:
@@ -27,40 +24,14 @@ def _decisions_taken(res: Any) -> tuple[int, int]:
     return (sum(f.round_t_s.size for f in res.flows), sum(f.loss_t_s.size for f in res.flows))
 
 
-@pytest.mark.parametrize("algorithm", ["vegas", "reno", "fast"])
-def test_batched_decisions_change_no_event(algorithm: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    sc = joining_groups(algorithm)
-    monkeypatch.setattr(_decisions, "SPLIT_MAX", 0)  # a batch is one call per law
-    batched = simulate_packets(sc)
-    monkeypatch.setattr(engine, "_DEFER", False)
-    one_by_one = simulate_packets(sc)
-    assert_same_run(batched, one_by_one)
-    rounds, losses = _decisions_taken(batched)
-    # without deferral every decision is its own call; with it some are shared
-    assert one_by_one.law_calls == rounds + losses
-    assert batched.law_calls < one_by_one.law_calls
-    if algorithm == "reno":
-        assert losses > 0  # the losses path is exercised too
-
-
 @pytest.mark.parametrize("algorithm", ["vegas", "quick-vegas", "reno", "fast"])
-def test_small_batches_split_into_one_flow_decisions_change_no_event(
-    algorithm: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_grouped_laws_equal_one_law_per_flow(algorithm: str) -> None:
     sc = joining_groups(algorithm)
-    split = simulate_packets(sc)
-    monkeypatch.setattr(_decisions, "SPLIT_MAX", 0)
-    whole = simulate_packets(sc)
-    assert_same_run(split, whole)
-    # every batch here (at most 12 flows) was split: one call per decision
-    assert split.law_calls == sum(_decisions_taken(split)) > whole.law_calls
-
-
-def test_grouped_laws_equal_one_law_per_flow() -> None:
-    sc = joining_groups("vegas")
     grouped = simulate_packets(sc)
-    own = simulate_packets(sc, laws={f.name: get_law("vegas") for f in sc.flows})
+    own = simulate_packets(sc, laws={f.name: get_law(algorithm) for f in sc.flows})
     assert_same_run(grouped, own)
+    if algorithm == "reno":
+        assert _decisions_taken(grouped)[1] > 0  # the losses path is exercised too
 
 
 def test_progress_reports_fractions_up_to_one(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -82,9 +53,7 @@ def test_progress_must_be_callable() -> None:
         simulate_packets(sc, progress=0.5)  # type: ignore[arg-type]
 
 
-def test_batching_is_exact_when_flows_share_their_first_link(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_grouped_laws_when_flows_share_their_first_link() -> None:
     # three flows enter the same RED link first (a deferred decision blocks it for the
     # others), with delayed ACKs and a CBR source on it: the blocking rules are exercised
     from tcpfluid.scenarios import CbrSource, FlowSpec, Link, Scenario
@@ -103,8 +72,7 @@ def test_batching_is_exact_when_flows_share_their_first_link(
         cbr=(CbrSource("x", 4e6, start_s=1.0, stop_s=3.0, links=("C",)),),
         duration_s=5.0,
     )
-    batched = simulate_packets(sc, delayed_ack=True, seed=3)
-    monkeypatch.setattr(engine, "_DEFER", False)
-    one_by_one = simulate_packets(sc, delayed_ack=True, seed=3)
-    assert_same_run(batched, one_by_one)
-    assert sum(lk.drops_total for lk in batched.links) > 0
+    grouped = simulate_packets(sc, delayed_ack=True, seed=3)
+    own = {f.name: get_law(str(f.algorithm)) for f in sc.flows}
+    assert_same_run(grouped, simulate_packets(sc, delayed_ack=True, seed=3, laws=own))
+    assert sum(lk.drops_total for lk in grouped.links) > 0

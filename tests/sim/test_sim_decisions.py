@@ -1,11 +1,9 @@
 """The per-flow decision wrapper of the packet simulator and laws that replace state arrays.
 
-A law may update its state arrays in place or put new arrays in the state dict. When the
-flows of one law object are decided one at a time, each sees views of length 1 into the
-group's arrays: an array the law replaces must reach the group's state, and a flow's views
-must be made again once the group's state holds other arrays (after a loss, or a decision
-of the whole group). The reference is the same law with one object per flow: each flow is
-its own group and is handed the group's state itself, no views.
+A law may update its state arrays in place or put new arrays in the state dict. The flows
+of one law object are decided one at a time, each on its own state: an array the law
+replaces must reach that flow's next decision, and no other flow's. The reference is the
+same law with one object per flow.
 """
 
 from __future__ import annotations
@@ -57,8 +55,23 @@ def test_a_law_that_replaces_its_state_arrays_decides_shared_as_alone(
     sc = joining_groups(algorithm)
     law = _replacing(base)
     alone = simulate_packets(sc, laws={f.name: law() for f in sc.flows})
-    shared_law = law()  # one object: the flows form one group, decided one at a time
+    shared_law = law()  # one object for every flow, each with its own state
     shared = simulate_packets(sc, laws={f.name: shared_law for f in sc.flows})
     assert_same_run(alone, shared)
     assert sum(f.loss_t_s.size for f in alone.flows) > 0  # on_loss replaced arrays too
-    assert shared.law_calls < sum(f.round_t_s.size + f.loss_t_s.size for f in shared.flows)
+
+
+class _IgnoresOut(Vegas):
+    """Takes ``out`` but returns a new action (the simulator must not read stale rows)."""
+
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
+        return super().on_round(state, sample)
+
+
+def test_a_law_that_takes_out_but_returns_a_new_action_is_read_from_it() -> None:
+    sc = joining_groups("vegas")
+    plain = simulate_packets(sc)
+    ignoring = simulate_packets(sc, laws={f.name: _IgnoresOut() for f in sc.flows})
+    assert_same_run(plain, ignoring)

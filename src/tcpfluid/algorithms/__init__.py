@@ -11,15 +11,25 @@ from .base import (
     LOSS_TIMEOUT,
     SLOW_START,
     ControlLaw,
+    Parameter,
     RoundAction,
     RoundSample,
+    SenderTraits,
 )
 from .enhanced_vegas import EnhancedVegas
 from .fast import Fast
 from .forward_vegas import ForwardVegas
 from .itcp_vegas import ITcpVegas
 from .quick_vegas import QuickVegas
-from .registry import ALGORITHMS, get_law, law_class, law_parameters
+from .registry import (
+    ALGORITHMS,
+    expand_aliases,
+    get_law,
+    law_class,
+    law_parameters,
+    parameter_declarations,
+    scenario_parameter_keys,
+)
 from .reno import Reno
 from .tcp_ho import TcpHo
 from .vegas import Vegas
@@ -38,13 +48,18 @@ __all__ = [
     "Fast",
     "ForwardVegas",
     "ITcpVegas",
+    "Parameter",
     "QuickVegas",
     "Reno",
     "RoundAction",
     "RoundSample",
+    "SenderTraits",
     "TcpHo",
     "Vegas",
+    "expand_aliases",
     "get_law",
     "law_class",
     "law_parameters",
+    "parameter_declarations",
+    "scenario_parameter_keys",
 ]

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import as_float_array, check_range
+from .._validation import as_float_array
 
 FloatArray = NDArray[np.float64]
 
@@ -75,11 +75,6 @@ def check_le(lo_name: str, lo: FloatArray, hi_name: str, hi: FloatArray) -> None
         raise ValueError(f"{lo_name} must be <= {hi_name}, got {lo_name}={a!r} > {hi_name}={b!r}")
 
 
-def check_initial_window(value: Any) -> float:
-    """The window of a connection's first round, packets: a finite number ``>= 1``."""
-    return check_range("initial_window", value, 1.0, float("inf"), hi_open=True)
-
-
 def check_broadcast(params: dict[str, FloatArray]) -> None:
     """Raise ``ValueError`` unless all parameter arrays have compatible lengths."""
     lengths = {name: arr.shape[0] for name, arr in params.items() if arr.ndim == 1}
@@ -107,13 +102,6 @@ def check_flows(params: dict[str, FloatArray], n: Any) -> int:
     return n
 
 
-def param_value(arr: FloatArray) -> float | list[float]:
-    """A parameter array as a plain float (0-d) or list (for ``params()`` and JSON)."""
-    if arr.ndim == 0:
-        return float(arr)
-    return [float(x) for x in arr]
-
-
 def backlog(cwnd: Any, base_rtt: Any, rtt_mean: Any) -> Any:
     """Δ of eq (1), the Quick Vegas paper: ``cwnd × (1 − BaseRTT / RTT)`` in packets.
 
@@ -135,19 +123,31 @@ def check_kind(kind: Any) -> int:
     return int(kind)
 
 
-def keeps_float_path(law: Any, *names: str) -> bool:
-    """Whether ``law``'s class uses, for every method in ``names``, the version of the
-    class that writes the float path ``names[-1]`` (the first in its MRO to define it).
-    A one-flow path on Python floats mirrors those methods operation for operation, so a
-    subclass that changes one of them must not be given the path."""
-    cls = type(law)
-    owner = next(c for c in cls.__mro__ if names[-1] in vars(c))
-    return all(getattr(cls, n) is getattr(owner, n) for n in names)
+def rule_params(*arrays: FloatArray) -> FloatArray:
+    """Parameters as the rows of one float64 array for a compiled rule: shape ``(k, 1)``
+    when every parameter is a scalar, ``(k, n)`` when one has a value per flow."""
+    rows = np.broadcast_arrays(*(np.atleast_1d(a) for a in arrays))
+    return np.ascontiguousarray(np.array(rows, dtype=np.float64))
+
+
+def check_index(i: Any, n: Any) -> Any:
+    """Flow index ``i`` of state arrays of length ``n``, a negative one counted from the end
+    (as NumPy's indexing; plain Python for the compiled loss rules, which call it)."""
+    if i < -n or i >= n:
+        raise IndexError("a flow index is out of range of the law's state")
+    return i + n if i < 0 else i
+
+
+#: each loss kind read as a base kind (LOSS_BURST as LOSS_FAST, LOSS_BURST_TIMEOUT as
+#: LOSS_TIMEOUT)
+_BASE_KIND = {1: 1, 2: 2, 3: 3, 4: 1, 5: 3}
 
 
 def base_kind(kind: Any) -> int:
     """A checked loss kind, ``LOSS_BURST`` read as ``LOSS_FAST`` and ``LOSS_BURST_TIMEOUT``
     as ``LOSS_TIMEOUT`` (how every law but Reno reacts to them)."""
+    if type(kind) is int and kind in _BASE_KIND:  # the common case, checked at once
+        return _BASE_KIND[kind]
     k = check_kind(kind)
     if k >= 4:
         k = 1 if k == 4 else 3

@@ -33,8 +33,10 @@ use ``numpy.where``/masks, never Python branches on per-flow values.
 
 from __future__ import annotations
 
+import inspect
+import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -48,11 +50,14 @@ __all__ = [
     "LOSS_FAST",
     "LOSS_RETX",
     "LOSS_TIMEOUT",
+    "SENDER_DEFAULTS",
     "SLOW_START",
     "ControlLaw",
     "OdeForm",
+    "Parameter",
     "RoundAction",
     "RoundSample",
+    "SenderTraits",
     "classical_ode_form",
     "loss_kind",
 ]
@@ -126,6 +131,12 @@ class RoundAction:
     incr: FloatArray
     cap: FloatArray
 
+    @classmethod
+    def empty(cls, n: int) -> RoundAction:
+        """An action of ``n`` flows whose arrays are not yet written (for ``out=``)."""
+        cwnd, incr, cap = np.empty((3, n))
+        return cls(cwnd=cwnd, incr=incr, cap=cap)
+
 
 @dataclass(frozen=True)
 class OdeForm:
@@ -155,6 +166,137 @@ class OdeForm:
     forward_delay: bool = False
 
 
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a control law, declared on its class (:attr:`ControlLaw.parameters`):
+    the law's constructor, :func:`~tcpfluid.algorithms.registry.law_parameters`,
+    :meth:`ControlLaw.params` and the scenario keys
+    (:data:`tcpfluid.scenarios.LAW_PARAMETER_KEYS`) all read it.
+
+    Attributes
+    ----------
+    name
+        The keyword.
+    default
+        Its value when not given.
+    description
+        What it is, with its unit and source (for documentation).
+    lower, upper
+        Bounds of a number (``None``: unbounded); ``lower_open``/``upper_open`` exclude
+        the bound itself.
+    choices
+        The accepted strings of a parameter that is a choice (empty: a number).
+    per_flow
+        A number may be an array with one value per flow (a batched sweep); otherwise a
+        single finite number.
+    optional
+        ``None`` is accepted (no value; ``default`` is then usually ``None``).
+    scenario_key
+        A scenario parameter too: ``build_scenario(..., name=value)`` and ``tcpfluid
+        simulate --set name=value`` hand it to the flows' law.
+    sets
+        An alias: the parameters of the law's rule this one sets to its value (Enhanced
+        Vegas's δ sets α = β = δ).
+    """
+
+    name: str
+    default: Any
+    description: str
+    lower: float | None = None
+    upper: float | None = None
+    lower_open: bool = False
+    upper_open: bool = False
+    choices: tuple[str, ...] = ()
+    per_flow: bool = True
+    optional: bool = False
+    scenario_key: bool = False
+    sets: tuple[str, ...] = ()
+
+    @property
+    def accepted(self) -> str:
+        """The accepted values in words: ``"(0, 1]"``, ``"[0, inf)"``, ``"one of 'a', 'b'"``."""
+        if self.choices:
+            return "one of " + ", ".join(map(repr, self.choices))
+        lo = "-inf" if self.lower is None else f"{self.lower:g}"
+        hi = "inf" if self.upper is None else f"{self.upper:g}"
+        left = "(" if self.lower is None or self.lower_open else "["
+        right = ")" if self.upper is None or self.upper_open else "]"
+        text = f"{left}{lo}, {hi}{right}"
+        return text + (" or None" if self.optional else "")
+
+    def check(self, value: Any) -> Any:
+        """``value`` checked: a float64 array (a number given per flow), a float, a
+        string (a choice) or ``None`` (an optional parameter not given).
+
+        Raises
+        ------
+        TypeError
+            A value of the wrong type (naming the parameter).
+        ValueError
+            A value outside :attr:`accepted` (naming the parameter, the value and the
+            accepted range).
+        """
+        from .._validation import check_range
+        from ._common import check_below, param_array
+
+        name = self.name
+        if value is None and self.optional:
+            return None
+        if self.choices:
+            if not isinstance(value, str) or value not in self.choices:
+                raise ValueError(f"{name} must be {self.accepted}; got {value!r}")
+            return value
+        if not self.per_flow:
+            lo = -math.inf if self.lower is None else self.lower
+            hi = math.inf if self.upper is None else self.upper
+            return check_range(
+                name,
+                value,
+                lo,
+                hi,
+                lo_open=self.lower_open,
+                hi_open=self.upper is None or self.upper_open,
+            )
+        zero = self.lower == 0.0
+        arr = param_array(
+            name,
+            value,
+            positive=zero and self.lower_open,
+            nonnegative=zero and not self.lower_open,
+            minimum=None if zero else self.lower,
+        )
+        if self.lower is not None and not zero and self.lower_open:
+            bad = arr <= self.lower
+            if bad.any():
+                raise ValueError(f"{name} must be in {self.accepted}, got {arr[bad].flat[0]!r}")
+        if self.upper is not None:
+            check_below(
+                name, arr, self.upper, accepted=self.accepted, inclusive=not self.upper_open
+            )
+        return arr
+
+
+@dataclass(frozen=True)
+class SenderTraits:
+    """How a packet sender that runs a law behaves, declared on the law's class
+    (:attr:`ControlLaw.sender`).
+
+    Attributes
+    ----------
+    fine_retransmit
+        The sender retransmits on the first or second duplicate ACK when the oldest
+        unacknowledged packet has waited longer than ``SRTT + 4 RTTVAR`` (Vegas's
+        fine-grained check, the Quick Vegas paper §3.1) unless the run says otherwise;
+        ``False``: only on three duplicate ACKs or a timeout (Reno).
+    """
+
+    fine_retransmit: bool = True
+
+
+#: the sender of a law that declares nothing else: Vegas's fine-grained retransmission
+SENDER_DEFAULTS = SenderTraits()
+
+
 def classical_ode_form(cls: type[ControlLaw]) -> OdeForm | None:
     """The classical ODE form a law class declares itself (``None`` if it has none).
 
@@ -168,16 +310,76 @@ def classical_ode_form(cls: type[ControlLaw]) -> OdeForm | None:
 class ControlLaw(ABC):
     """Base class of every congestion-control law.
 
-    Subclasses set :attr:`name` (the registry name), validate their parameters in
-    ``__init__`` (each may be a scalar or an array broadcastable to the flows), and
-    implement :meth:`init_state`, :meth:`on_round` and :meth:`on_loss`.
+    Subclasses set :attr:`name` (the registry name), declare their keyword parameters in
+    :attr:`parameters` (each checked by its :class:`Parameter` when the law is made; the
+    checked values reach :meth:`_configure`, where a law keeps them and checks how they
+    relate), and implement :meth:`init_state`, :meth:`on_round` and :meth:`on_loss`.
     """
 
     name: ClassVar[str]
+    #: the law's keyword parameters, in the order the documentation lists them
+    parameters: ClassVar[tuple[Parameter, ...]] = ()
+    #: how a packet sender running the law behaves
+    sender: ClassVar[SenderTraits] = SENDER_DEFAULTS
     #: window at the start of a connection, packets
     initial_window: float = 2.0
     #: the law's classical ODE form (:func:`classical_ode_form`), if it has one
     ode_form: ClassVar[OdeForm | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__init__" in cls.__dict__:  # a constructor of its own: its own signature
+            cls.__signature__ = None  # type: ignore[attr-defined]
+        elif "parameters" in cls.__dict__:
+            # the constructor's signature, for help() and documentation: the declarations
+            cls.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+                [
+                    inspect.Parameter(
+                        p.name,
+                        inspect.Parameter.KEYWORD_ONLY,
+                        default=p.default,
+                        annotation="str" if p.choices else "Any" if p.per_flow else "float",
+                    )
+                    for p in cls.parameters
+                ],
+                return_annotation="None",
+            )
+
+    def __init__(self, **params: Any) -> None:
+        self._values = self.check_parameters(params)
+        self._configure(self._values)
+
+    @classmethod
+    def check_parameters(cls, params: Mapping[str, Any]) -> dict[str, Any]:
+        """Every declared parameter's checked value (:meth:`Parameter.check`), the
+        default where ``params`` has none, then each alias's value under the names it
+        sets (:attr:`Parameter.sets`).
+
+        Raises
+        ------
+        TypeError
+            A keyword the law does not declare (naming it and listing the accepted ones),
+            or a value of the wrong type.
+        ValueError
+            A value outside its accepted range.
+        """
+        declared = {p.name: p for p in cls.parameters}
+        for key in params:
+            if key not in declared:
+                listing = ", ".join(declared) if declared else "none"
+                law = getattr(cls, "name", cls.__name__)
+                raise TypeError(
+                    f"unknown parameter {key!r} for algorithm {law!r}; accepted: {listing}"
+                )
+        out = {p.name: p.check(params.get(p.name, p.default)) for p in cls.parameters}
+        for p in cls.parameters:
+            for target in p.sets:
+                out[target] = out[p.name]
+        return out
+
+    def _configure(self, values: Mapping[str, Any]) -> None:  # noqa: B027 - optional hook
+        """Keep the checked parameter ``values`` (:meth:`check_parameters`) and check how
+        they relate (α <= β, ...). The default keeps nothing."""
 
     @abstractmethod
     def init_state(self, n: int) -> State:
@@ -185,7 +387,16 @@ class ControlLaw(ABC):
 
     @abstractmethod
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """Decide the next round from the round just measured; update ``state`` in place."""
+        """Decide the next round from the round just measured; update ``state`` in place.
+
+        A law may also accept a keyword ``out``: a :class:`RoundAction` of float64 arrays
+        of the flows' shape into which it writes its action, and which it returns (as
+        NumPy's ``out=``). An engine that decides one flow at a time passes one made once
+        per flow (the packet simulator: views of its own rows), saving the allocations of
+        every decision; it looks for the keyword in the signature of the law's
+        ``on_round``, so a subclass that overrides ``on_round`` without it is called
+        without it.
+        """
 
     @abstractmethod
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
@@ -195,6 +406,9 @@ class ControlLaw(ABC):
         phase is updated in place for the flows in ``index``. The loss reaction replaces
         the current round's action for those flows: until the next :meth:`on_round` the
         engine adds nothing per ACK (``incr = 0``, ``cap`` = the returned window).
+
+        As :meth:`on_round`, a law may accept a keyword ``out``: a float64 array of one
+        element per index into which it writes the new windows, and which it returns.
         """
 
     def initial_action(self, state: State) -> RoundAction:
@@ -212,8 +426,16 @@ class ControlLaw(ABC):
         return RoundAction(cwnd=w, incr=np.zeros(n), cap=w.copy())
 
     def params(self) -> dict[str, Any]:
-        """The law's parameters (for summaries and JSON)."""
-        return {}
+        """The law's declared parameters and their values: floats, lists (one value per
+        flow), strings or ``None`` (for summaries and JSON)."""
+        values = getattr(self, "_values", {})
+        out: dict[str, Any] = {}
+        for p in type(self).parameters:
+            v = values.get(p.name, p.default)
+            if isinstance(v, np.ndarray):
+                v = float(v) if v.ndim == 0 else [float(x) for x in v]
+            out[p.name] = v
+        return out
 
     def __repr__(self) -> str:
         inner = ", ".join(f"{k}={v!r}" for k, v in self.params().items())

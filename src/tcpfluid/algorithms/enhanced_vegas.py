@@ -13,13 +13,23 @@ strategy as TCP Vegas" (Tsang's thesis, chapter 2 §4); see :class:`tcpfluid.alg
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from ._common import param_array, param_value
-from .base import OdeForm
-from .vegas import VEGAS_ODE_FORM, Vegas
+from .base import OdeForm, Parameter
+from .vegas import GAMMA, VEGAS_ODE_FORM, Vegas
 
-__all__ = ["EnhancedVegas"]
+__all__ = ["DELTA", "EnhancedVegas"]
+
+#: δ, Enhanced Vegas's one threshold: the rule is Vegas's with α = β = δ
+DELTA = Parameter(
+    "delta",
+    3.0,
+    "the single backlog threshold δ, packets (α = β = δ)",
+    lower=0.0,
+    lower_open=True,
+    scenario_key=True,
+    sets=("alpha", "beta"),
+)
 
 
 class EnhancedVegas(Vegas):
@@ -39,11 +49,4 @@ class EnhancedVegas(Vegas):
     ode_form: ClassVar[OdeForm | None] = VEGAS_ODE_FORM
     _decrease_inclusive: ClassVar[bool] = True
 
-    def __init__(self, *, delta: Any = 3.0, gamma: Any = 1.0) -> None:
-        d = param_array("delta", delta, positive=True)
-        super().__init__(alpha=d, beta=d, gamma=gamma)
-        self._delta = d
-
-    def params(self) -> dict[str, Any]:
-        """``{"delta": ..., "gamma": ...}`` as floats or lists."""
-        return {"delta": param_value(self._delta), "gamma": param_value(self._gamma)}
+    parameters: ClassVar[tuple[Parameter, ...]] = (DELTA, GAMMA)

@@ -41,23 +41,20 @@ queue.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from typing import Any, ClassVar, Literal
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ._common import (
     MIN_WINDOW,
-    base_kind,
-    check_below,
     check_broadcast,
     check_flows,
-    keeps_float_path,
+    check_index,
     loss_args,
-    param_array,
-    param_value,
+    rule_params,
 )
+from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
     LOSS_RETX,
@@ -67,6 +64,7 @@ from .base import (
     FloatArray,
     FlowIndex,
     OdeForm,
+    Parameter,
     RoundAction,
     RoundSample,
     State,
@@ -96,31 +94,40 @@ class Fast(ControlLaw):
     name: ClassVar[str] = "fast"
     ode_form: ClassVar[OdeForm | None] = None  # set below the class
 
-    def __init__(
-        self,
-        *,
-        alpha: Any = 100.0,
-        gamma: Any = 0.5,
-        lost_retransmit: Literal["keep", "halve"] = "keep",
-    ) -> None:
-        self._alpha = param_array("alpha", alpha, positive=True)
-        self._gamma = param_array("gamma", gamma, positive=True)
-        check_below("gamma", self._gamma, 1.0, accepted="(0, 1]", inclusive=True)
-        check_broadcast(self._param_arrays())
-        if not isinstance(lost_retransmit, str) or lost_retransmit not in LOST_RETRANSMIT:
-            raise ValueError(
-                "lost_retransmit must be one of "
-                f"{', '.join(map(repr, LOST_RETRANSMIT))}; got {lost_retransmit!r}"
-            )
-        self._lost_retransmit = lost_retransmit
+    parameters: ClassVar[tuple[Parameter, ...]] = (
+        Parameter(
+            "alpha",
+            100.0,
+            "packets the flow aims to keep queued (the Quick Vegas paper, §5)",
+            lower=0.0,
+            lower_open=True,
+            scenario_key=True,
+        ),
+        Parameter(
+            "gamma",
+            0.5,
+            "step size of the update",
+            lower=0.0,
+            lower_open=True,
+            upper=1.0,
+            scenario_key=True,
+        ),
+        Parameter(
+            "lost_retransmit",
+            "keep",
+            "what a retransmission lost again does to the window (module docstring)",
+            choices=LOST_RETRANSMIT,
+        ),
+    )
 
-    def params(self) -> dict[str, Any]:
-        """``{"alpha": ..., "gamma": ..., "lost_retransmit": ...}``."""
-        return {
-            "alpha": param_value(self._alpha),
-            "gamma": param_value(self._gamma),
-            "lost_retransmit": self._lost_retransmit,
-        }
+    def _configure(self, values: Mapping[str, Any]) -> None:
+        """The per-flow arrays of the same length."""
+        self._alpha = values["alpha"]
+        self._gamma = values["gamma"]
+        check_broadcast(self._param_arrays())
+        self._lost_retransmit = values["lost_retransmit"]
+        #: α, γ as the rows of one array (:func:`_fast_rule`)
+        self._rule_params = rule_params(self._alpha, self._gamma)
 
     def _param_arrays(self) -> dict[str, FloatArray]:
         return {"alpha": self._alpha, "gamma": self._gamma}
@@ -130,82 +137,111 @@ class Fast(ControlLaw):
         n = check_flows(self._param_arrays(), n)
         return {"phase": np.full(n, SLOW_START)}
 
-    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """``w ← min(2w, (1 − γ)w + γ(BaseRTT/RTT · w + α))``."""
-        w = sample.cwnd
-        g = self._gamma
-        fixed = (1.0 - g) * w + g * (sample.base_rtt / sample.rtt_mean * w + self._alpha)
-        double = 2.0 * w
-        target = np.maximum(np.minimum(double, fixed), MIN_WINDOW)
-        np.putmask(state["phase"], fixed < double, CONGESTION_AVOIDANCE)
-        up = target > w
-        new = np.where(up, w, target)
-        incr = np.where(up, (target - w) / w, 0.0)
-        return RoundAction(cwnd=new, incr=incr, cap=target)
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
+        """``w ← min(2w, (1 − γ)w + γ(BaseRTT/RTT · w + α))`` (:func:`_fast_rule`,
+        compiled), written into ``out`` if given."""
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
+        (_FAST.fn or _FAST.get())(
+            state["phase"],
+            cwnd,
+            np.asarray(sample.base_rtt, dtype=np.float64),
+            np.asarray(sample.rtt_mean, dtype=np.float64),
+            self._rule_params,
+            act.cwnd,
+            act.incr,
+            act.cap,
+        )
+        return act
 
-    def _round_floats(
-        self, state: State, cwnd: float, base_rtt: float, rtt_mean: float
-    ) -> tuple[float, float, float] | None:
-        """:meth:`on_round` for one flow on Python floats: the same IEEE operations in the
-        same order, so the same (cwnd, incr, cap) and phase; ``None`` (the array path
-        decides) for an RTT of 0 or a value that is not finite, where NumPy's inf/nan
-        rules and Python's differ (a window of 0 too)."""
-        if rtt_mean == 0.0 or cwnd == 0.0 or not (math.isfinite(cwnd) and math.isfinite(base_rtt)):
-            return None
-        g = self._gamma.item()
-        w = cwnd
-        fixed = (1.0 - g) * w + g * (base_rtt / rtt_mean * w + self._alpha.item())
-        if not math.isfinite(fixed):
-            return None
-        double = 2.0 * w
-        target = max(min(double, fixed), MIN_WINDOW)
-        if fixed < double:
-            state["phase"][0] = CONGESTION_AVOIDANCE
-        if target > w:
-            return w, (target - w) / w, target
-        return target, 0.0, target
-
-    def _one_flow_path(
+    def on_loss(
         self,
-    ) -> Callable[[State, float, float, float], tuple[float, float, float] | None] | None:
-        """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
-        for one flow (scalar parameters, and a class that keeps this class's round
-        decision), else ``None``. The packet simulator calls it per one-flow decision."""
-        scalar = self._alpha.size == self._gamma.size == 1
-        kept = keeps_float_path(self, "on_round", "_round_floats")
-        return self._round_floats if scalar and kept else None
-
-    def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
+        state: State,
+        index: FlowIndex,
+        kind: int,
+        cwnd: FloatArray,
+        out: FloatArray | None = None,
+    ) -> FloatArray:
         """Halve the window (Reno-like); a timeout restarts from 2 packets; a retransmission
         lost again keeps the window unless ``lost_retransmit="halve"``."""
         kind, idx, w = loss_args(index, kind, cwnd)
-        if kind == LOSS_RETX and self._lost_retransmit == "keep":
-            return w.copy()
-        if kind == LOSS_TIMEOUT:
-            state["phase"][idx] = SLOW_START
-            return np.full(w.shape, MIN_WINDOW)
-        state["phase"][idx] = CONGESTION_AVOIDANCE
-        return np.maximum(w / 2.0, MIN_WINDOW)
+        new = np.empty(w.size) if out is None else out
+        (_FAST_LOSS.fn or _FAST_LOSS.get())(
+            state["phase"],
+            idx if idx.ndim == 1 else idx.reshape(-1),
+            kind,
+            self._lost_retransmit == "keep",
+            w if w.ndim == 1 else w.reshape(-1),
+            new,
+        )
+        return new if w.ndim == 1 or out is not None else new.reshape(w.shape)
 
-    def _loss_floats(self, state: State, pos: int, kind: int, cwnd: float) -> float:
-        """:meth:`on_loss` for the one flow at position ``pos`` of ``state``, its window
-        ``cwnd`` (positive, finite) a Python float: the same rules and operations, the new
-        window as a float. Used through :meth:`_one_flow_loss` only."""
-        k = base_kind(kind)
-        if k == LOSS_RETX and self._lost_retransmit == "keep":
-            return cwnd
-        if k == LOSS_TIMEOUT:
-            state["phase"][pos] = SLOW_START
-            return MIN_WINDOW
-        state["phase"][pos] = CONGESTION_AVOIDANCE
-        return max(cwnd / 2.0, MIN_WINDOW)
 
-    def _one_flow_loss(self) -> Callable[[State, int, int, float], float] | None:
-        """The bound :meth:`_loss_floats` when it is exactly what :meth:`on_loss` does for
-        one flow (a class that keeps this class's loss reaction), else ``None``. The packet
-        simulator calls it per loss (FAST's many-flow runs take a loss decision about as
-        often as a round decision)."""
-        return self._loss_floats if keeps_float_path(self, "on_loss", "_loss_floats") else None
+def _fast_rule(
+    phase: Any,
+    cwnd: Any,
+    base_rtt: Any,
+    rtt_mean: Any,
+    params: Any,
+    new: Any,
+    incr: Any,
+    cap: Any,
+) -> None:
+    """FAST's update for each flow ``i``: the target ``min(2w, (1 − γ)w + γ(BaseRTT/RTT · w
+    + α))``, at least 2 packets; an increase spread over the next round's ACKs, a decrease
+    at the boundary (module docstring).
+
+    ``params`` holds the rows α, γ (one column, or one per flow). Writes the action into
+    ``new``, ``incr``, ``cap`` and the phase in place. Compiled once
+    (:mod:`tcpfluid.algorithms._jit`).
+    """
+    s = 1 if params.shape[1] > 1 else 0
+    if s and params.shape[1] != cwnd.shape[0]:
+        raise ValueError("the law has per-flow parameters for another number of flows")
+    for i in range(cwnd.shape[0]):
+        w = cwnd[i]
+        g = params[1, i * s]
+        fixed = (1.0 - g) * w + g * (base_rtt[i] / rtt_mean[i] * w + params[0, i * s])
+        double = 2.0 * w
+        target = double if (double <= fixed or double != double) else fixed  # numpy.minimum
+        target = target if (target >= MIN_WINDOW or target != target) else MIN_WINDOW
+        if fixed < double:
+            phase[i] = CONGESTION_AVOIDANCE
+        cap[i] = target
+        if target > w:
+            new[i] = w
+            incr[i] = (target - w) / w
+        else:
+            new[i] = target
+            incr[i] = 0.0
+
+
+_FAST = Kernel(_fast_rule, "wrrrRwww")
+
+
+def _fast_loss(phase: Any, index: Any, kind: int, keep: bool, cwnd: Any, new: Any) -> None:
+    """FAST's loss reactions for flows ``index[j]`` whose windows are ``cwnd[j]`` (module
+    docstring): half the window (at least 2 packets) and congestion avoidance; a timeout 2
+    packets and the ramp again; a retransmission lost again keeps the window when ``keep``.
+    ``kind`` is a checked base kind. Writes the new windows into ``new``. Compiled once."""
+    n = phase.shape[0]
+    for j in range(index.shape[0]):
+        i = check_index(index[j], n)
+        w = cwnd[j]
+        if kind == LOSS_RETX and keep:
+            new[j] = w
+        elif kind == LOSS_TIMEOUT:
+            phase[i] = SLOW_START
+            new[j] = MIN_WINDOW
+        else:
+            phase[i] = CONGESTION_AVOIDANCE
+            h = w / 2.0
+            new[j] = h if (h >= MIN_WINDOW or h != h) else MIN_WINDOW  # numpy.maximum
+
+
+_FAST_LOSS = Kernel(_fast_loss, "wIibrw", uses=(check_index,))
 
 
 def _fast_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

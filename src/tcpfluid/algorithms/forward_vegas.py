@@ -51,6 +51,8 @@ class ForwardVegas(Vegas):
     ----------
     alpha, beta, gamma : float or array_like
         As :class:`~tcpfluid.algorithms.vegas.Vegas` (defaults 2, 4, 1), applied to Δ_f.
+    initial_window : float, default 2
+        Window of the first round, packets; ``>= 1`` (as Vegas).
 
     Raises
     ------
@@ -70,8 +72,11 @@ class ForwardVegas(Vegas):
         forward_delay=True,
     )
 
-    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """Vegas's decision with Δ_f = cwnd × q_f / RTT (the forward backlog)."""
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
+        """Vegas's decision with Δ_f = cwnd × q_f / RTT (the forward backlog), written into
+        ``out`` if given."""
         if sample.fwd_delay_mean is None or sample.fwd_delay_base is None:
             raise ValueError(
                 "forward-vegas needs sample.fwd_delay_mean and sample.fwd_delay_base "
@@ -81,4 +86,4 @@ class ForwardVegas(Vegas):
         cwnd = sample.cwnd
         queue_f = sample.fwd_delay_mean - sample.fwd_delay_base
         delta_f = cwnd * queue_f / sample.rtt_mean
-        return self._decide(state, cwnd, delta_f)
+        return self._decide(state, cwnd, delta_f, out)

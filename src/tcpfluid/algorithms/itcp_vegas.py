@@ -72,21 +72,14 @@ Why these amounts (the iTCP-Vegas paper, §4.2, the 622 Mb/s × 110 ms run, and 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ._common import (
-    MIN_WINDOW,
-    backlog,
-    check_below,
-    check_broadcast,
-    check_le,
-    param_array,
-    param_value,
-)
-from .base import SLOW_START, FloatArray, FlowIndex, RoundAction, RoundSample, State
-from .vegas import Vegas
+from ._common import MIN_WINDOW, backlog, check_broadcast, check_le
+from .base import SLOW_START, FloatArray, FlowIndex, Parameter, RoundAction, RoundSample, State
+from .vegas import ALPHA, BETA, GAMMA, Vegas
 
 __all__ = ["ITcpVegas"]
 
@@ -127,38 +120,59 @@ class ITcpVegas(Vegas):
 
     name: ClassVar[str] = "itcp-vegas"
 
-    def __init__(
-        self,
-        *,
-        alpha: Any = 2.0,
-        beta: Any = 4.0,
-        gamma: Any = 1.0,
-        p_step: Any = 1.25,
-        threshold_gain: Any = 0.04,
-        threshold_step: Any = 1.0,
-        threshold_max: Any = None,
-        min_gap: Any = 1.0,
-        area2_factor: Any = 0.5,
-    ) -> None:
-        super().__init__(alpha=alpha, beta=beta, gamma=gamma)
-        self._p_step = param_array("p_step", p_step, positive=True)
-        self._gain = param_array("threshold_gain", threshold_gain, nonnegative=True)
-        self._step = param_array("threshold_step", threshold_step, nonnegative=True)
-        self._tmax_given = threshold_max is not None
-        self._tmax = (
-            param_array("threshold_max", threshold_max, positive=True)
-            if threshold_max is not None
-            else np.array(np.inf)
-        )
-        self._gap = param_array("min_gap", min_gap, positive=True)
-        self._slow = param_array("area2_factor", area2_factor, nonnegative=True)
-        check_below(
-            "area2_factor",
-            self._slow,
+    parameters: ClassVar[tuple[Parameter, ...]] = (
+        ALPHA,
+        BETA,
+        GAMMA,
+        Parameter(
+            "p_step",
+            1.25,
+            "growth of P per Area-1 round, packets per round per round",
+            lower=0.0,
+            lower_open=True,
+        ),
+        Parameter(
+            "threshold_gain", 0.04, "share of an Area-1 increment added to α and β", lower=0.0
+        ),
+        Parameter(
+            "threshold_step", 1.0, "how far β moves down per Area-2/3 round, packets", lower=0.0
+        ),
+        Parameter(
+            "threshold_max",
+            None,
+            "ceiling of β when Area 1 raises the thresholds, packets; >= beta",
+            lower=0.0,
+            lower_open=True,
+            optional=True,
+        ),
+        Parameter(
+            "min_gap",
             1.0,
-            accepted="[0, 1) (Area 2 slows the increment)",
-            inclusive=False,
+            "smallest β − α left by the narrowing, packets; <= beta - alpha",
+            lower=0.0,
+            lower_open=True,
+        ),
+        Parameter(
+            "area2_factor",
+            0.5,
+            "Area 2 multiplies P by this (Area 2 slows the increment)",
+            lower=0.0,
+            upper=1.0,
+            upper_open=True,
+        ),
+    )
+
+    def _configure(self, values: Mapping[str, Any]) -> None:
+        """Vegas's checks, β <= threshold_max, min_gap <= β − α, arrays of one length."""
+        super()._configure(values)
+        self._p_step = values["p_step"]
+        self._gain = values["threshold_gain"]
+        self._step = values["threshold_step"]
+        self._tmax = (
+            np.array(np.inf) if values["threshold_max"] is None else values["threshold_max"]
         )
+        self._gap = values["min_gap"]
+        self._slow = values["area2_factor"]
         check_broadcast(self._param_arrays())
         check_le("beta", self._beta, "threshold_max", self._tmax)
         check_le("min_gap", self._gap, "beta - alpha", self._beta - self._alpha)
@@ -175,19 +189,6 @@ class ITcpVegas(Vegas):
         )
         return out
 
-    def params(self) -> dict[str, Any]:
-        """Every parameter, as floats or lists."""
-        out = super().params()
-        out.update(
-            p_step=param_value(self._p_step),
-            threshold_gain=param_value(self._gain),
-            threshold_step=param_value(self._step),
-            threshold_max=param_value(self._tmax) if self._tmax_given else None,
-            min_gap=param_value(self._gap),
-            area2_factor=param_value(self._slow),
-        )
-        return out
-
     def init_state(self, n: int) -> State:
         """Fresh state: Vegas's slow start, ``P = 0``, thresholds at α and β."""
         state = super().init_state(n)
@@ -197,8 +198,11 @@ class ITcpVegas(Vegas):
         state["b"] = np.broadcast_to(self._beta, (n,)).astype(np.float64)
         return state
 
-    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """Vegas's slow start, then the four-area rule in congestion avoidance."""
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
+        """Vegas's slow start, then the four-area rule in congestion avoidance (written into
+        ``out`` if given)."""
         cwnd = sample.cwnd
         delta = backlog(cwnd, sample.base_rtt, sample.rtt_mean)
         ss = state["phase"] == SLOW_START
@@ -236,15 +240,23 @@ class ITcpVegas(Vegas):
         np.copyto(p, np.where(ca, new_p, p))
         np.copyto(a, new_a)
         np.copyto(b, new_b)
-        return RoundAction(
-            cwnd=np.where(ss, ss_action.cwnd, new),
-            incr=np.where(ss, ss_action.incr, amount / cwnd),
-            cap=np.where(ss, ss_action.cap, new + amount),
-        )
+        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
+        act.cwnd[...] = np.where(ss, ss_action.cwnd, new)
+        act.incr[...] = np.where(ss, ss_action.incr, amount / cwnd)
+        act.cap[...] = np.where(ss, ss_action.cap, new + amount)
+        return act
 
-    def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
-        """Vegas's loss reactions; P and the thresholds back to their initial values."""
-        new = super().on_loss(state, index, kind, cwnd)
+    def on_loss(
+        self,
+        state: State,
+        index: FlowIndex,
+        kind: int,
+        cwnd: FloatArray,
+        out: FloatArray | None = None,
+    ) -> FloatArray:
+        """Vegas's loss reactions; P and the thresholds back to their initial values
+        (written into ``out`` if given)."""
+        new = super().on_loss(state, index, kind, cwnd, out)
         idx = np.asarray(index, dtype=np.intp)
         n = state["p"].shape[0]
         state["p"][idx] = 0.0

@@ -58,15 +58,16 @@ Rules, each from the Quick Vegas paper unless marked *ours*:
 
 from __future__ import annotations
 
-import math
-from typing import Any, ClassVar, Literal
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import MIN_WINDOW, backlog
-from .base import CONGESTION_AVOIDANCE, SLOW_START, RoundAction, RoundSample
-from .vegas import Vegas
+from ._common import MIN_WINDOW, backlog, rule_params
+from ._jit import Kernel
+from .base import CONGESTION_AVOIDANCE, SLOW_START, Parameter, RoundAction, RoundSample
+from .vegas import ALPHA, BETA, GAMMA, Vegas
 
 __all__ = ["SAMPLINGS", "QuickVegas"]
 
@@ -85,6 +86,9 @@ _NEAR_BAND = 0.25
 #: "near-band-after-overshoot": a backlog above this multiple of β is an overshoot, after
 #: which every eq-(3) increase is measured until one is seen to reach the band
 _OVERSHOOT = 2.0
+
+#: codes of the readings in the compiled rule (their index in SAMPLINGS)
+_NEAR_BAND_CODE, _EVERY_ROUND, _AFTER_INCREASE, _EVERY_OTHER_ROUND, _AFTER_OVERSHOOT = range(5)
 
 FloatArray = NDArray[np.float64]
 State = dict[str, FloatArray]
@@ -127,27 +131,34 @@ class QuickVegas(Vegas):
 
     name: ClassVar[str] = "quick-vegas"
 
-    def __init__(
-        self,
-        *,
-        alpha: Any = 2.0,
-        beta: Any = 4.0,
-        gamma: Any = 1.0,
-        sampling: Literal[
+    parameters: ClassVar[tuple[Parameter, ...]] = (
+        ALPHA,
+        BETA,
+        GAMMA,
+        Parameter(
+            "sampling",
             "near-band",
-            "every-round",
-            "after-increase",
-            "every-other-round",
-            "near-band-after-overshoot",
-        ] = "near-band",
-    ) -> None:
-        super().__init__(alpha=alpha, beta=beta, gamma=gamma)
-        if sampling not in SAMPLINGS:
-            raise ValueError(
-                f"sampling must be one of {', '.join(map(repr, SAMPLINGS))}; got {sampling!r}"
-            )
+            "when congestion avoidance samples Δ and decides (module docstring)",
+            choices=SAMPLINGS,
+        ),
+    )
+
+    def _configure(self, values: Mapping[str, Any]) -> None:
+        super()._configure(values)
+        sampling = values["sampling"]
         self._sampling = sampling
+        self._sampling_code = SAMPLINGS.index(sampling)
         self._mid = 0.5 * (self._alpha + self._beta)
+        #: α, β, γ, m and the near-band and overshoot thresholds of Δ (:data:`_NEAR_BAND`
+        #: of α, :data:`_OVERSHOOT` of β) as the rows of one array (:func:`_quick_vegas_rule`)
+        self._rule_params = rule_params(
+            self._alpha,
+            self._beta,
+            self._gamma,
+            self._mid,
+            _NEAR_BAND * self._alpha,
+            _OVERSHOOT * self._beta,
+        )
 
     def init_state(self, n: int) -> State:
         """Fresh state: slow start, ``succ = 0``, next congestion-avoidance round decides."""
@@ -158,183 +169,155 @@ class QuickVegas(Vegas):
         state["last_inc"] = np.zeros(state["phase"].shape[0])
         return state
 
-    def params(self) -> dict[str, Any]:
-        """α, β, γ and the sampling reading."""
-        return {**super().params(), "sampling": self._sampling}
-
     def initial_action(self, state: State) -> RoundAction:
         """Round 0 already grows by one packet per two ACKs (Table 1: 2 → 3)."""
         n = state["phase"].shape[0]
         w = np.full(n, float(self.initial_window))
         return RoundAction(cwnd=w, incr=np.full(n, 0.5), cap=np.minimum(1.5 * w, state["ssthresh"]))
 
-    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """One Quick Vegas decision per round (§3.2.1 slow start, §3.2.2 pseudo-code)."""
-        cwnd = sample.cwnd
-        if (
-            cwnd.shape == sample.base_rtt.shape == sample.rtt_mean.shape == (1,)
-            and self._alpha.size == self._beta.size == self._gamma.size == 1
-        ):
-            # one flow (the packet simulator decides one flow at a time): Δ of eq (1) and
-            # the decision on Python floats, the same IEEE operations as the array path
-            # below; an RTT of 0 or a value that is not finite takes the array path
-            r = float(sample.rtt_mean[0])
-            w = float(cwnd[0])
-            if r != 0.0 and math.isfinite(r) and math.isfinite(w):
-                d = w * (1.0 - float(sample.base_rtt[0]) / r)
-                if math.isfinite(d):
-                    return self._decide_one(state, w, d)
-        delta = backlog(cwnd, sample.base_rtt, sample.rtt_mean)
-        phase = state["phase"]
-        succ = state["succ"]
-        ssthresh = state["ssthresh"]
-        alpha, beta, mid = self._alpha, self._beta, self._mid
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
+        """One Quick Vegas decision per round (§3.2.1 slow start, §3.2.2 pseudo-code;
+        :func:`_quick_vegas_rule`, compiled), written into ``out`` if given."""
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
+        (_QUICK_VEGAS.fn or _QUICK_VEGAS.get())(
+            state["phase"],
+            state["succ"],
+            state["ssthresh"],
+            state["hold"],
+            state["wary"],
+            state["last_inc"],
+            cwnd,
+            np.asarray(sample.base_rtt, dtype=np.float64),
+            np.asarray(sample.rtt_mean, dtype=np.float64),
+            self._rule_params,
+            self._sampling_code,
+            act.cwnd,
+            act.incr,
+            act.cap,
+        )
+        return act
 
-        ss = phase == SLOW_START
-        exit_gamma = ss & (delta > self._gamma)
-        leave = exit_gamma | (ss & (cwnd >= ssthresh))
-        grow = ss & ~leave
-        ca = ~ss
-        above = ca & (delta > beta)
-        below = ca & (delta < alpha)
-        upper = ca & ~above & (delta > mid)
-        lower = ca & ~below & (delta < mid)
+    def on_loss(
+        self,
+        state: State,
+        index: NDArray[np.intp],
+        kind: int,
+        cwnd: FloatArray,
+        out: FloatArray | None = None,
+    ) -> FloatArray:
+        """Vegas's loss reactions (the Quick Vegas paper, §3.1); ``succ`` is reset (written
+        into ``out`` if given)."""
+        new = super().on_loss(state, index, kind, cwnd, out)
+        idx = np.asarray(index, dtype=np.intp)
+        state["succ"][idx] = 0.0
+        state["hold"][idx] = 0.0
+        state["last_inc"][idx] = 0.0
+        return new
+
+
+def _quick_vegas_rule(
+    phase: Any,
+    succ: Any,
+    ssthresh: Any,
+    hold: Any,
+    wary: Any,
+    last_inc: Any,
+    cwnd: Any,
+    base_rtt: Any,
+    rtt_mean: Any,
+    params: Any,
+    sampling: int,
+    new: Any,
+    incr: Any,
+    cap: Any,
+) -> None:
+    """Quick Vegas's decision for each flow ``i`` from its window ``cwnd[i]`` and Δ of eq
+    (1) (``backlog`` of the window, ``base_rtt[i]`` and ``rtt_mean[i]``): the slow start of
+    §3.2.1 and the pseudo-code of §3.2.2 (module docstring), with the measurement rounds of
+    ``sampling`` (the index of the reading in :data:`SAMPLINGS`).
+
+    ``params`` holds the rows α, β, γ, m = (α + β)/2, the near-band threshold
+    ``_NEAR_BAND × α`` and the overshoot threshold ``_OVERSHOOT × β`` (one column, or one
+    per flow). Writes the action into ``new``, ``incr``, ``cap`` and the state in place.
+    Compiled once (:mod:`tcpfluid.algorithms._jit`).
+    """
+    s = 1 if params.shape[1] > 1 else 0
+    if s and params.shape[1] != cwnd.shape[0]:
+        raise ValueError("the law has per-flow parameters for another number of flows")
+    for i in range(cwnd.shape[0]):
+        w = cwnd[i]
+        d = backlog(w, base_rtt[i], rtt_mean[i])
+        th = ssthresh[i]
+        alpha = params[0, i * s]
+        beta = params[1, i * s]
+        mid = params[3, i * s]
+        old_succ = succ[i]
+
+        ss = phase[i] == SLOW_START
+        exit_gamma = ss and d > params[2, i * s]
+        leave = exit_gamma or (ss and w >= th)
+        grow = ss and not leave
+        ca = not ss
+        above = ca and d > beta
+        below = ca and d < alpha
+        upper = ca and not above and d > mid
+        lower = ca and not below and d < mid
 
         # eq (3): (β − Δ) × succ, at most doubling
-        new_succ = np.where(below, succ + 1.0, 0.0)
-        amount = np.minimum((beta - delta) * new_succ, cwnd)
+        new_succ = old_succ + 1.0 if below else 0.0
+        amount = (beta - d) * new_succ
+        amount = amount if (amount <= w or amount != amount) else w  # numpy.minimum
         # decreases at the boundary: eq (4) above β, −1 between m and β
-        drop = np.where(above, 0.5 * (delta - mid), np.where(upper, 1.0, 0.0))
-        new = np.where(exit_gamma, 0.875 * cwnd, cwnd - drop)
-        np.maximum(new, MIN_WINDOW, out=new)
+        drop = 0.5 * (d - mid) if above else (1.0 if upper else 0.0)
+        x = 0.875 * w if exit_gamma else w - drop
+        x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+        if grow:
+            c = 1.5 * w
+            up = 0.5
+            top = c if (c <= th or c != c) else th  # numpy.minimum
+        else:
+            up = amount / w if below else (1.0 / w if lower else 0.0)
+            top = x + (amount if below else (1.0 if lower else 0.0))
 
-        incr = np.where(grow, 0.5, np.where(below, amount / cwnd, np.where(lower, 1.0 / cwnd, 0.0)))
-        cap = np.where(
-            grow,
-            np.minimum(1.5 * cwnd, ssthresh),
-            new + np.where(below, amount, np.where(lower, 1.0, 0.0)),
-        )
-
-        if self._sampling != "every-round":
+        if sampling != _EVERY_ROUND:
             # a measurement round after a congestion-avoidance decision: the window,
             # succ and incr are left as they are (nothing added per ACK)
-            hold = ca & (state["hold"] == 1.0)
-            new = np.where(hold, cwnd, new)
-            incr = np.where(hold, 0.0, incr)
-            cap = np.where(hold, cwnd, cap)
-            new_succ = np.where(hold, succ, new_succ)
-            decided = ca & ~hold
-            if self._sampling == "after-increase":
-                decided &= below
-            elif self._sampling == "near-band":
-                decided &= below & (delta >= _NEAR_BAND * alpha)
-            elif self._sampling == "near-band-after-overshoot":
+            held = ca and hold[i] == 1.0
+            if held:
+                x, up, top, new_succ = w, 0.0, w, old_succ
+            decided = ca and not held
+            if sampling == _AFTER_INCREASE:
+                decided = decided and below
+            elif sampling == _NEAR_BAND_CODE:
+                decided = decided and below and d >= params[4, i * s]
+            elif sampling == _AFTER_OVERSHOOT:
                 # after an overshoot (Δ > 2β) every eq-(3) increase is measured until the
                 # flow is back in its band: a decision that follows an increase finds
                 # Δ >= α, or two decisions in a row find α <= Δ <= m (settled from above)
-                wary, last = state["wary"], state["last_inc"]
-                decided &= below & ((delta >= _NEAR_BAND * alpha) | (wary == 1.0))
-                moved = ca & ~hold
-                settled = ~below & ~above & ~upper
-                back = ((last == 1.0) & ~below) | ((last == -1.0) & settled)
-                np.copyto(wary, np.where(moved & (delta > _OVERSHOOT * beta), 1.0, wary))
-                np.copyto(wary, np.where(moved & back, 0.0, wary))
-                # last decision: 1 an eq-(3) increase, -1 in the lower half of the band,
-                # 0 a decrease
-                np.copyto(
-                    last, np.where(moved, np.where(below, 1.0, np.where(settled, -1.0, 0.0)), last)
-                )
-            np.copyto(state["hold"], np.where(decided, 1.0, 0.0))
-
-        np.putmask(phase, leave, CONGESTION_AVOIDANCE)
-        np.copyto(succ, np.where(ss, 0.0, new_succ))
-        return RoundAction(cwnd=new, incr=incr, cap=cap)
-
-    def _round_floats(
-        self, state: State, cwnd: float, base_rtt: float, rtt_mean: float
-    ) -> tuple[float, float, float] | None:
-        """:meth:`on_round` for one flow whose sample is given as Python floats: the
-        action's (cwnd, incr, cap), or ``None`` where :meth:`on_round` takes its array
-        path (an RTT of 0, a value that is not finite)."""
-        if rtt_mean != 0.0 and math.isfinite(rtt_mean) and math.isfinite(cwnd):
-            d = cwnd * (1.0 - base_rtt / rtt_mean)
-            if math.isfinite(d):
-                return self._decide_floats(state, cwnd, d)
-        return None
-
-    def _decide_floats(self, state: State, cwnd: float, delta: float) -> tuple[float, float, float]:
-        """:meth:`on_round` for one flow on Python floats (cwnd, incr, cap): the same IEEE
-        operations in the same order, so the same action and state, without NumPy's fixed
-        cost per operation on 1-element arrays (finite ``cwnd`` and ``delta``); wrapped in
-        a :class:`RoundAction` by :meth:`Vegas._decide_one`."""
-        phase = state["phase"]
-        succ_a = state["succ"]
-        ssthresh = float(state["ssthresh"][0])
-        alpha, beta = self._alpha.item(), self._beta.item()
-        mid = self._mid.item()
-        succ = float(succ_a[0])
-
-        ss = bool(phase[0] == SLOW_START)
-        exit_gamma = ss and delta > self._gamma.item()
-        leave = exit_gamma or (ss and cwnd >= ssthresh)
-        grow = ss and not leave
-        ca = not ss
-        above = ca and delta > beta
-        below = ca and delta < alpha
-        upper = ca and not above and delta > mid
-        lower = ca and not below and delta < mid
-
-        # eq (3): (β − Δ) × succ, at most doubling
-        new_succ = succ + 1.0 if below else 0.0
-        amount = min((beta - delta) * new_succ, cwnd)
-        # decreases at the boundary: eq (4) above β, −1 between m and β
-        drop = 0.5 * (delta - mid) if above else (1.0 if upper else 0.0)
-        new = 0.875 * cwnd if exit_gamma else cwnd - drop
-        new = max(new, MIN_WINDOW)
-
-        if grow:
-            incr = 0.5
-            cap = min(1.5 * cwnd, ssthresh)
-        else:
-            incr = amount / cwnd if below else (1.0 / cwnd if lower else 0.0)
-            cap = new + (amount if below else (1.0 if lower else 0.0))
-
-        if self._sampling != "every-round":
-            hold_a = state["hold"]
-            hold = ca and float(hold_a[0]) == 1.0
-            if hold:  # a measurement round: nothing changes, nothing is added per ACK
-                new, incr, cap, new_succ = cwnd, 0.0, cwnd, succ
-            decided = ca and not hold
-            if self._sampling == "after-increase":
-                decided = decided and below
-            elif self._sampling == "near-band":
-                decided = decided and below and delta >= _NEAR_BAND * alpha
-            elif self._sampling == "near-band-after-overshoot":
-                wary_a, last_a = state["wary"], state["last_inc"]
-                wary, last = float(wary_a[0]), float(last_a[0])
-                decided = decided and below and (delta >= _NEAR_BAND * alpha or wary == 1.0)
-                moved = ca and not hold
+                last = last_inc[i]
+                decided = decided and below and (d >= params[4, i * s] or wary[i] == 1.0)
+                moved = ca and not held
                 settled = not below and not above and not upper
                 back = (last == 1.0 and not below) or (last == -1.0 and settled)
-                if moved and delta > _OVERSHOOT * beta:
-                    wary_a[0] = 1.0
+                if moved and d > params[5, i * s]:
+                    wary[i] = 1.0
                 if moved and back:
-                    wary_a[0] = 0.0
+                    wary[i] = 0.0
+                # last decision: 1 an eq-(3) increase, -1 in the lower half of the band,
+                # 0 a decrease
                 if moved:
-                    last_a[0] = 1.0 if below else (-1.0 if settled else 0.0)
-            hold_a[0] = 1.0 if decided else 0.0
+                    last_inc[i] = 1.0 if below else (-1.0 if settled else 0.0)
+            hold[i] = 1.0 if decided else 0.0
 
+        new[i] = x
+        incr[i] = up
+        cap[i] = top
         if leave:
-            phase[0] = CONGESTION_AVOIDANCE
-        succ_a[0] = 0.0 if ss else new_succ
-        return new, incr, cap
+            phase[i] = CONGESTION_AVOIDANCE
+        succ[i] = 0.0 if ss else new_succ
 
-    def on_loss(
-        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
-    ) -> FloatArray:
-        """Vegas's loss reactions (the Quick Vegas paper, §3.1); ``succ`` is reset."""
-        new = super().on_loss(state, index, kind, cwnd)
-        state["succ"][np.asarray(index, dtype=np.intp)] = 0.0
-        state["hold"][np.asarray(index, dtype=np.intp)] = 0.0
-        state["last_inc"][np.asarray(index, dtype=np.intp)] = 0.0
-        return new
+
+_QUICK_VEGAS = Kernel(_quick_vegas_rule, "wwwwwwrrrRiwww", uses=(backlog,))

@@ -2,18 +2,29 @@
 
 >>> from tcpfluid.algorithms import get_law
 >>> get_law("vegas", alpha=1, beta=3)
-Vegas(alpha=1.0, beta=3.0, gamma=1.0)
+Vegas(alpha=1.0, beta=3.0, gamma=1.0, initial_window=2.0)
+
+Each law declares its parameters on its class (:attr:`ControlLaw.parameters`); what this
+module reports about them is read from those declarations.
 """
 
 from __future__ import annotations
 
 import importlib
-import inspect
+from collections.abc import Mapping
 from typing import Any
 
-from .base import ControlLaw
+from .base import ControlLaw, Parameter
 
-__all__ = ["ALGORITHMS", "get_law", "law_class", "law_parameters"]
+__all__ = [
+    "ALGORITHMS",
+    "expand_aliases",
+    "get_law",
+    "law_class",
+    "law_parameters",
+    "parameter_declarations",
+    "scenario_parameter_keys",
+]
 
 #: registry names of every law, in the order the documents introduce them
 ALGORITHMS: tuple[str, ...] = (
@@ -55,14 +66,38 @@ def law_class(name: str) -> type[ControlLaw]:
     return cls
 
 
+def parameter_declarations(name: str) -> tuple[Parameter, ...]:
+    """The parameters law ``name`` declares (:class:`~tcpfluid.algorithms.base.Parameter`:
+    default, accepted range, alias), in their documented order."""
+    return law_class(name).parameters
+
+
 def law_parameters(name: str) -> dict[str, Any]:
-    """The keyword parameters of law ``name`` and their defaults."""
-    sig = inspect.signature(law_class(name).__init__)
-    return {
-        p.name: p.default
-        for p in sig.parameters.values()
-        if p.kind is inspect.Parameter.KEYWORD_ONLY
-    }
+    """The keyword parameters of law ``name`` and their defaults (its declarations)."""
+    return {p.name: p.default for p in parameter_declarations(name)}
+
+
+def scenario_parameter_keys() -> tuple[str, ...]:
+    """The law parameters that are scenario parameters too (declared with
+    ``scenario_key``), over every law in :data:`ALGORITHMS` order, each once."""
+    keys: dict[str, None] = {}
+    for name in ALGORITHMS:
+        for p in parameter_declarations(name):
+            if p.scenario_key:
+                keys.setdefault(p.name)
+    return tuple(keys)
+
+
+def expand_aliases(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """``params`` of law ``name`` with each alias's value also under the parameters it
+    sets (:attr:`Parameter.sets`): ``{"delta": 2}`` of ``"enhanced-vegas"`` gives
+    ``{"delta": 2, "alpha": 2, "beta": 2}``; other laws' parameters come back as given."""
+    out = dict(params)
+    for p in parameter_declarations(name):
+        if p.sets and p.name in params:
+            for target in p.sets:
+                out[target] = params[p.name]
+    return out
 
 
 def get_law(name: str, **params: Any) -> ControlLaw:
@@ -84,12 +119,4 @@ def get_law(name: str, **params: Any) -> ControlLaw:
         A parameter the law does not accept (naming it and listing the accepted ones), or
         a parameter of the wrong type.
     """
-    cls = law_class(name)
-    accepted = law_parameters(name)
-    unknown = [k for k in params if k not in accepted]
-    if unknown:
-        listing = ", ".join(accepted) if accepted else "none"
-        raise TypeError(
-            f"unknown parameter {unknown[0]!r} for algorithm {name!r}; accepted: {listing}"
-        )
-    return cls(**params)
+    return law_class(name)(**params)

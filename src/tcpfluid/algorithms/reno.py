@@ -42,13 +42,13 @@ ns-2 without ACK counting.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ._common import MIN_WINDOW, check_flows, keeps_float_path, loss_args
+from ._common import MIN_WINDOW, check_flows, check_index, loss_args
+from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
     LOSS_BURST,
@@ -59,8 +59,10 @@ from .base import (
     FloatArray,
     FlowIndex,
     OdeForm,
+    Parameter,
     RoundAction,
     RoundSample,
+    SenderTraits,
     State,
 )
 
@@ -87,13 +89,19 @@ class Reno(ControlLaw):
     ode_form: ClassVar[OdeForm | None] = None  # set below the class
     #: the accepted values of ``recovery``
     RECOVERIES: ClassVar[tuple[str, ...]] = ("halving", "collapse", "newreno")
+    parameters: ClassVar[tuple[Parameter, ...]] = (
+        Parameter(
+            "recovery",
+            "newreno",
+            'the window after a loss event (module docstring, "Loss recovery")',
+            choices=RECOVERIES,
+        ),
+    )
+    #: a Reno sender retransmits on three duplicate ACKs or a timeout only
+    sender: ClassVar[SenderTraits] = SenderTraits(fine_retransmit=False)
 
-    def __init__(self, *, recovery: str = "newreno") -> None:
-        if recovery not in self.RECOVERIES:
-            raise ValueError(
-                f"recovery must be one of {', '.join(self.RECOVERIES)}, got {recovery!r}"
-            )
-        self.recovery = recovery
+    def _configure(self, values: Mapping[str, Any]) -> None:
+        self.recovery = values["recovery"]
 
     def init_state(self, n: int) -> State:
         """Fresh state: slow start, ``ssthresh = inf``."""
@@ -106,60 +114,94 @@ class Reno(ControlLaw):
         w = np.full(n, float(self.initial_window))
         return RoundAction(cwnd=w, incr=np.ones(n), cap=np.minimum(2.0 * w, state["ssthresh"]))
 
-    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """Slow start below ``ssthresh``, additive increase above it."""
-        cwnd = sample.cwnd
-        phase = state["phase"]
-        ssthresh = state["ssthresh"]
-        ss = (phase == SLOW_START) & (cwnd < ssthresh)
-        np.putmask(phase, ~ss, CONGESTION_AVOIDANCE)
-        incr = np.where(ss, 1.0, 1.0 / cwnd)
-        cap = np.where(ss, np.minimum(2.0 * cwnd, ssthresh), cwnd + 1.0)
-        return RoundAction(cwnd=cwnd.copy(), incr=incr, cap=cap)
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
+        """Slow start below ``ssthresh``, additive increase above it (:func:`_reno_rule`,
+        compiled), written into ``out`` if given."""
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
+        (_RENO.fn or _RENO.get())(
+            state["phase"], state["ssthresh"], cwnd, act.cwnd, act.incr, act.cap
+        )
+        return act
 
-    def _round_floats(
-        self, state: State, cwnd: float, base_rtt: float, rtt_mean: float
-    ) -> tuple[float, float, float] | None:
-        """:meth:`on_round` for one flow on Python floats: the same IEEE operations, so the
-        same (cwnd, incr, cap) and phase; ``None`` (the array path decides) for a window
-        or ssthresh that is NaN, or a window of 0, where NumPy's rules and Python's differ."""
-        phase = state["phase"]
-        ssthresh = float(state["ssthresh"][0])
-        if cwnd == 0.0 or math.isnan(cwnd) or math.isnan(ssthresh):
-            return None
-        if phase[0] == SLOW_START and cwnd < ssthresh:
-            return cwnd, 1.0, min(2.0 * cwnd, ssthresh)
-        phase[0] = CONGESTION_AVOIDANCE
-        return cwnd, 1.0 / cwnd, cwnd + 1.0
-
-    def _one_flow_path(
+    def on_loss(
         self,
-    ) -> Callable[[State, float, float, float], tuple[float, float, float] | None] | None:
-        """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
-        (a class that keeps this class's round decision), else ``None``. The packet
-        simulator calls it per one-flow decision."""
-        return self._round_floats if keeps_float_path(self, "on_round", "_round_floats") else None
-
-    def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
+        state: State,
+        index: FlowIndex,
+        kind: int,
+        cwnd: FloatArray,
+        out: FloatArray | None = None,
+    ) -> FloatArray:
         """Halve on duplicate ACKs, one packet and slow start up to half the window on a
         timeout (``recovery="collapse"``: the 2-packet floor in place of the half;
         ``recovery="newreno"``: the floor on :data:`LOSS_BURST` and
         :data:`LOSS_BURST_TIMEOUT`, the half otherwise)."""
         burst = kind in (LOSS_BURST, LOSS_BURST_TIMEOUT)
         kind, idx, w = loss_args(index, kind, cwnd)
-        half = np.maximum(w / 2.0, MIN_WINDOW)
-        if self.recovery == "collapse" or (self.recovery == "newreno" and burst):
-            half = np.full(w.shape, MIN_WINDOW)
-        state["ssthresh"][idx] = half
-        if kind == LOSS_TIMEOUT:
-            state["phase"][idx] = SLOW_START
-            return np.ones(w.shape)
-        state["phase"][idx] = CONGESTION_AVOIDANCE
-        return half
+        floor = self.recovery == "collapse" or (self.recovery == "newreno" and burst)
+        new = np.empty(w.size) if out is None else out
+        (_RENO_LOSS.fn or _RENO_LOSS.get())(
+            state["phase"],
+            state["ssthresh"],
+            idx if idx.ndim == 1 else idx.reshape(-1),
+            kind,
+            floor,
+            w if w.ndim == 1 else w.reshape(-1),
+            new,
+        )
+        return new if w.ndim == 1 or out is not None else new.reshape(w.shape)
 
-    def params(self) -> dict[str, Any]:
-        """Reno's one option: ``{"recovery": ...}``."""
-        return {"recovery": self.recovery}
+
+def _reno_rule(phase: Any, ssthresh: Any, cwnd: Any, new: Any, incr: Any, cap: Any) -> None:
+    """Reno's round for each flow ``i``: slow start (one packet per ACK, at most doubling,
+    not past ``ssthresh``) while ``cwnd[i] < ssthresh[i]``, else congestion avoidance
+    (``1/cwnd`` per ACK, at most one packet per round). Writes the action into ``new``,
+    ``incr``, ``cap`` and the phase in place. Compiled once (:mod:`tcpfluid.algorithms._jit`).
+    """
+    for i in range(cwnd.shape[0]):
+        w = cwnd[i]
+        th = ssthresh[i]
+        new[i] = w
+        if phase[i] == SLOW_START and w < th:
+            c = 2.0 * w
+            incr[i] = 1.0
+            cap[i] = c if (c <= th or c != c) else th  # numpy.minimum
+        else:
+            phase[i] = CONGESTION_AVOIDANCE
+            incr[i] = 1.0 / w
+            cap[i] = w + 1.0
+
+
+_RENO = Kernel(_reno_rule, "wwrwww")
+
+
+def _reno_loss(
+    phase: Any, ssthresh: Any, index: Any, kind: int, floor: bool, cwnd: Any, new: Any
+) -> None:
+    """Reno's loss reactions for flows ``index[j]`` whose windows are ``cwnd[j]``:
+    ``ssthresh`` half the window (at least 2 packets; the 2-packet floor itself when
+    ``floor``), then a timeout one packet and slow start, any other loss ``ssthresh`` and
+    congestion avoidance. ``kind`` is a checked base kind. Writes the new windows into
+    ``new``. Compiled once (:mod:`tcpfluid.algorithms._jit`)."""
+    n = phase.shape[0]
+    for j in range(index.shape[0]):
+        i = check_index(index[j], n)
+        h = cwnd[j] / 2.0
+        h = h if (h >= MIN_WINDOW or h != h) else MIN_WINDOW  # numpy.maximum
+        if floor:
+            h = MIN_WINDOW
+        ssthresh[i] = h
+        if kind == LOSS_TIMEOUT:
+            phase[i] = SLOW_START
+            new[j] = 1.0
+        else:
+            phase[i] = CONGESTION_AVOIDANCE
+            new[j] = h
+
+
+_RENO_LOSS = Kernel(_reno_loss, "wwIibrw", uses=(check_index,))
 
 
 def _reno_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

@@ -89,21 +89,24 @@ it is not shipped.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import MIN_WINDOW, check_flows, check_initial_window, loss_args
+from ._common import MIN_WINDOW, check_flows, loss_args
 from .base import (
     CONGESTION_AVOIDANCE,
     LOSS_FAST,
     LOSS_TIMEOUT,
     SLOW_START,
     ControlLaw,
+    Parameter,
     RoundAction,
     RoundSample,
 )
+from .vegas import INITIAL_WINDOW
 
 __all__ = ["DECREASES", "TcpHo"]
 
@@ -196,13 +199,19 @@ class TcpHo(ControlLaw):
 
     name: ClassVar[str] = "tcp-ho"
 
-    def __init__(self, *, decrease: str = "throughput", initial_window: float = 2.0) -> None:
-        self.initial_window = check_initial_window(initial_window)
-        if decrease not in DECREASES:
-            raise ValueError(
-                f"decrease must be one of {', '.join(map(repr, DECREASES))}; got {decrease!r}"
-            )
-        self._decrease = decrease
+    parameters: ClassVar[tuple[Parameter, ...]] = (
+        Parameter(
+            "decrease",
+            "throughput",
+            "how a comparison that finds the throughput fallen sizes the decrease",
+            choices=DECREASES,
+        ),
+        INITIAL_WINDOW,
+    )
+
+    def _configure(self, values: Mapping[str, Any]) -> None:
+        self.initial_window = values["initial_window"]
+        self._decrease = values["decrease"]
 
     def init_state(self, n: int) -> State:
         """Fresh state: ``status = 1``, ``incr = maxincr = 0``, round count 0."""
@@ -255,11 +264,6 @@ class TcpHo(ControlLaw):
             return np.full(w.shape, MIN_WINDOW)
         state["phase"][idx] = CONGESTION_AVOIDANCE
         return np.maximum(w * (0.75 if kind == LOSS_FAST else 0.5), MIN_WINDOW)
-
-    def params(self) -> dict[str, Any]:
-        """``{"decrease": ..., "initial_window": ...}`` (the document's rules have no other
-        tunable parameter); every parameter the constructor takes, as for the other laws."""
-        return {"decrease": self._decrease, "initial_window": self.initial_window}
 
 
 Conditions = tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]

@@ -31,7 +31,7 @@ increase is about 1/2 packet per round; the cap still bounds the round's growth.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -41,13 +41,12 @@ from ._common import (
     backlog,
     check_broadcast,
     check_flows,
-    check_initial_window,
+    check_index,
     check_le,
-    keeps_float_path,
     loss_args,
-    param_array,
-    param_value,
+    rule_params,
 )
+from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
     LOSS_FAST,
@@ -57,12 +56,39 @@ from .base import (
     FloatArray,
     FlowIndex,
     OdeForm,
+    Parameter,
     RoundAction,
     RoundSample,
     State,
 )
 
-__all__ = ["Vegas"]
+__all__ = ["ALPHA", "BETA", "GAMMA", "INITIAL_WINDOW", "Vegas"]
+
+#: α of eq (2) of the Quick Vegas paper (Vegas, Quick Vegas, iTCP-Vegas, forward-path Vegas)
+ALPHA = Parameter(
+    "alpha", 2.0, "lower backlog threshold α of eq (2), packets", lower=0.0, scenario_key=True
+)
+#: β of eq (2)
+BETA = Parameter(
+    "beta",
+    4.0,
+    "upper backlog threshold β of eq (2), packets; >= alpha",
+    lower=0.0,
+    scenario_key=True,
+)
+#: γ, the slow-start exit threshold
+GAMMA = Parameter(
+    "gamma",
+    1.0,
+    "slow-start exit threshold γ, packets",
+    lower=0.0,
+    lower_open=True,
+    scenario_key=True,
+)
+#: the window of a connection's first round
+INITIAL_WINDOW = Parameter(
+    "initial_window", 2.0, "window of the first round, packets", lower=1.0, per_flow=False
+)
 
 
 class Vegas(ControlLaw):
@@ -99,32 +125,18 @@ class Vegas(ControlLaw):
     #: Enhanced Vegas decreases when Δ >= δ (not only when Δ > β)
     _decrease_inclusive: ClassVar[bool] = False
 
-    def __init__(
-        self,
-        *,
-        alpha: Any = 2.0,
-        beta: Any = 4.0,
-        gamma: Any = 1.0,
-        initial_window: float = 2.0,
-    ) -> None:
-        self.initial_window = check_initial_window(initial_window)
-        self._alpha = param_array("alpha", alpha, nonnegative=True)
-        self._beta = param_array("beta", beta, nonnegative=True)
-        self._gamma = param_array("gamma", gamma, positive=True)
+    parameters: ClassVar[tuple[Parameter, ...]] = (ALPHA, BETA, GAMMA, INITIAL_WINDOW)
+
+    def _configure(self, values: Mapping[str, Any]) -> None:
+        """α <= β, and the per-flow arrays of the same length."""
+        self.initial_window = values.get("initial_window", INITIAL_WINDOW.default)
+        self._alpha = values["alpha"]
+        self._beta = values["beta"]
+        self._gamma = values["gamma"]
         check_le("alpha", self._alpha, "beta", self._beta)
         check_broadcast(Vegas._param_arrays(self))  # subclasses check their own in full
-
-    def params(self) -> dict[str, Any]:
-        """``{"alpha": ..., "beta": ..., "gamma": ..., "initial_window": ...}`` as floats or
-        lists (a subclass with its own constructor lists the parameters it accepts)."""
-        out: dict[str, Any] = {
-            "alpha": param_value(self._alpha),
-            "beta": param_value(self._beta),
-            "gamma": param_value(self._gamma),
-        }
-        if type(self).__init__ is Vegas.__init__:  # the constructor that accepts it
-            out["initial_window"] = self.initial_window
-        return out
+        #: α, β, γ as the rows of one array (:func:`_vegas_rule`)
+        self._rule_params = rule_params(self._alpha, self._beta, self._gamma)
 
     def _param_arrays(self) -> dict[str, FloatArray]:
         return {"alpha": self._alpha, "beta": self._beta, "gamma": self._gamma}
@@ -138,126 +150,166 @@ class Vegas(ControlLaw):
             "ssthresh": np.full(n, np.inf),
         }
 
-    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """One Vegas decision per round (eqs 1–2 and slow start of the Quick Vegas paper §3.1)."""
-        cwnd = sample.cwnd
-        base, rtt = sample.base_rtt, sample.rtt_mean
-        if (
-            cwnd.shape == base.shape == rtt.shape == (1,)
-            and self._alpha.size == self._beta.size == self._gamma.size == 1
-        ):
-            # one flow: Δ of eq (1) on Python floats, the same IEEE operations as
-            # :func:`backlog` on arrays (an RTT of 0 takes the array path and its inf/nan)
-            r = float(rtt[0])
-            if r != 0.0:
-                w = float(cwnd[0])
-                return self._decide_one(state, w, w * (1.0 - float(base[0]) / r))
-        return self._decide(state, cwnd, backlog(cwnd, base, rtt))
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
+        """One Vegas decision per round (eqs 1–2 and slow start of the Quick Vegas paper
+        §3.1; :func:`_vegas_rule`, compiled), written into ``out`` if given."""
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
+        (_VEGAS.fn or _VEGAS.get())(
+            state["phase"],
+            state["ss_grow"],
+            state["ssthresh"],
+            cwnd,
+            np.asarray(sample.base_rtt, dtype=np.float64),
+            np.asarray(sample.rtt_mean, dtype=np.float64),
+            _NO_DELTA,
+            self._rule_params,
+            self._decrease_inclusive,
+            act.cwnd,
+            act.incr,
+            act.cap,
+        )
+        return act
 
-    def _decide(self, state: State, cwnd: FloatArray, delta: FloatArray) -> RoundAction:
-        """Slow start and eq (2) from the window and the backlog estimate Δ."""
-        if cwnd.shape == (1,) and self._alpha.size == self._beta.size == self._gamma.size == 1:
-            return self._decide_one(state, float(cwnd[0]), float(delta[0]))
-        phase = state["phase"]
-        ss_grow = state["ss_grow"]
-        ssthresh = state["ssthresh"]
+    def _decide(
+        self, state: State, cwnd: FloatArray, delta: FloatArray, out: RoundAction | None = None
+    ) -> RoundAction:
+        """Slow start and eq (2) from the window and a backlog estimate ``delta`` in place
+        of Δ of eq (1) (forward-path Vegas's Δ_f; :func:`_vegas_rule`, compiled)."""
+        w = np.asarray(cwnd, dtype=np.float64)
+        act = RoundAction.empty(w.shape[0]) if out is None else out
+        (_VEGAS.fn or _VEGAS.get())(
+            state["phase"],
+            state["ss_grow"],
+            state["ssthresh"],
+            w,
+            _NO_DELTA,
+            _NO_DELTA,
+            np.asarray(delta, dtype=np.float64),
+            self._rule_params,
+            self._decrease_inclusive,
+            act.cwnd,
+            act.incr,
+            act.cap,
+        )
+        return act
 
-        ss = phase == SLOW_START
-        exit_gamma = ss & (delta > self._gamma)
-        leave = exit_gamma | (ss & (cwnd >= ssthresh))
-        grow = ss & (ss_grow > 0.0) & ~leave
-        ca = ~ss
-        inc = ca & (delta < self._alpha)
-        if self._decrease_inclusive:
-            dec = ca & (delta >= self._beta)
-        else:
-            dec = ca & (delta > self._beta)
-
-        new = np.where(exit_gamma, cwnd * 0.875, cwnd)
-        new -= dec
-        np.maximum(new, MIN_WINDOW, out=new)
-        incr = np.where(grow, 1.0, np.where(inc, 1.0 / cwnd, 0.0))
-        cap = np.where(grow, np.minimum(2.0 * cwnd, ssthresh), new + inc)
-
-        np.putmask(phase, leave, CONGESTION_AVOIDANCE)
-        np.subtract(1.0, ss_grow, out=ss_grow, where=ss)
-        return RoundAction(cwnd=new, incr=incr, cap=cap)
-
-    def _decide_one(self, state: State, cwnd: float, delta: float) -> RoundAction:
-        """:meth:`_decide` for one flow, on Python floats: the same IEEE operations in the
-        same order, so the same action and state, without NumPy's fixed cost per operation
-        on 1-element arrays (the packet simulator decides one flow at a time: this took
-        most of its time in the laws)."""
-        new, incr, cap = self._decide_floats(state, cwnd, delta)
-        return RoundAction(cwnd=np.array([new]), incr=np.array([incr]), cap=np.array([cap]))
-
-    def _round_floats(
-        self, state: State, cwnd: float, base_rtt: float, rtt_mean: float
-    ) -> tuple[float, float, float] | None:
-        """:meth:`on_round` for one flow whose sample is given as Python floats: the
-        action's (cwnd, incr, cap), or ``None`` where :meth:`on_round` takes its array
-        path (an RTT of 0). Used through :meth:`_one_flow_path` only."""
-        if rtt_mean == 0.0:
-            return None
-        return self._decide_floats(state, cwnd, cwnd * (1.0 - base_rtt / rtt_mean))
-
-    def _one_flow_path(
+    def on_loss(
         self,
-    ) -> Callable[[State, float, float, float], tuple[float, float, float] | None] | None:
-        """The bound :meth:`_round_floats` when it is exactly what :meth:`on_round` does
-        for one flow (scalar parameters, and a class that keeps this class's round
-        decision), else ``None``. The packet simulator calls it per one-flow decision to
-        skip the arrays of :class:`RoundSample` and :class:`RoundAction`.
+        state: State,
+        index: FlowIndex,
+        kind: int,
+        cwnd: FloatArray,
+        out: FloatArray | None = None,
+    ) -> FloatArray:
+        """Vegas loss reactions (the Quick Vegas paper, §3.1): 3/4, 1/2, or timeout to 2
+        packets (:func:`_vegas_loss`, compiled; written into ``out`` if given)."""
+        kind, idx, w = loss_args(index, kind, cwnd)
+        new = np.empty(w.size) if out is None else out
+        (_VEGAS_LOSS.fn or _VEGAS_LOSS.get())(
+            state["phase"],
+            state["ss_grow"],
+            state["ssthresh"],
+            idx if idx.ndim == 1 else idx.reshape(-1),
+            kind,
+            w if w.ndim == 1 else w.reshape(-1),
+            new,
+        )
+        return new if w.ndim == 1 or out is not None else new.reshape(w.shape)
 
-        The float path mirrors the round decision of the class that writes it (the first
-        in the MRO to define ``_round_floats``: Vegas, or Quick Vegas with its own): a
-        subclass that changes any of the mirrored methods gets none."""
-        scalar = self._alpha.size == self._beta.size == self._gamma.size == 1
-        mirrored = ("on_round", "_decide_one", "_decide_floats", "_round_floats")
-        return self._round_floats if scalar and keeps_float_path(self, *mirrored) else None
 
-    def _decide_floats(self, state: State, cwnd: float, delta: float) -> tuple[float, float, float]:
-        """:meth:`_decide_one`'s decision as Python floats (cwnd, incr, cap)."""
-        phase = state["phase"]
-        ss_grow = state["ss_grow"]
-        ss = bool(phase[0] == SLOW_START)
-        exit_gamma = ss and delta > self._gamma.item()
-        leave = exit_gamma or (ss and cwnd >= float(state["ssthresh"][0]))
-        grow = ss and float(ss_grow[0]) > 0.0 and not leave
-        inc = not ss and delta < self._alpha.item()
-        beta = self._beta.item()
-        dec = not ss and (delta >= beta if self._decrease_inclusive else delta > beta)
+def _vegas_rule(
+    phase: Any,
+    ss_grow: Any,
+    ssthresh: Any,
+    cwnd: Any,
+    base_rtt: Any,
+    rtt_mean: Any,
+    delta: Any,
+    params: Any,
+    inclusive: bool,
+    new: Any,
+    incr: Any,
+    cap: Any,
+) -> None:
+    """Vegas's decision for each flow ``i`` (the Quick Vegas paper §3.1): slow start, its
+    exit on Δ > γ, and eq (2), from the window ``cwnd[i]`` and Δ of eq (1) (``backlog``
+    of the window, ``base_rtt[i]`` and ``rtt_mean[i]``), or ``delta[i]`` when ``delta`` is
+    not empty.
 
-        new = cwnd * 0.875 if exit_gamma else cwnd
+    ``params`` holds the rows α, β, γ (one column, or one per flow); ``inclusive``
+    decreases at Δ >= β (Enhanced Vegas). Writes the action into ``new``, ``incr``, ``cap``
+    and the state in place. Compiled once (:mod:`tcpfluid.algorithms._jit`).
+    """
+    s = 1 if params.shape[1] > 1 else 0
+    if s and params.shape[1] != cwnd.shape[0]:
+        raise ValueError("the law has per-flow parameters for another number of flows")
+    given = delta.shape[0] > 0
+    for i in range(cwnd.shape[0]):
+        w = cwnd[i]
+        d = delta[i] if given else backlog(w, base_rtt[i], rtt_mean[i])
+        th = ssthresh[i]
+        ss = phase[i] == SLOW_START
+        exit_gamma = ss and d > params[2, i * s]
+        leave = exit_gamma or (ss and w >= th)
+        grow = ss and ss_grow[i] > 0.0 and not leave
+        inc = not ss and d < params[0, i * s]
+        beta = params[1, i * s]
+        dec = not ss and (d >= beta if inclusive else d > beta)
+
+        x = w * 0.875 if exit_gamma else w
         if dec:
-            new -= 1.0
-        new = max(new, MIN_WINDOW)
-        if grow:
-            incr = 1.0
-            cap = min(2.0 * cwnd, float(state["ssthresh"][0]))
+            x -= 1.0
+        x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+        new[i] = x
+        if grow:  # one packet per ACK, at most doubling (and not past ssthresh)
+            c = 2.0 * w
+            incr[i] = 1.0
+            cap[i] = c if (c <= th or c != c) else th  # numpy.minimum
         else:
-            incr = 1.0 / cwnd if inc else 0.0
-            cap = new + 1.0 if inc else new
+            incr[i] = 1.0 / w if inc else 0.0
+            cap[i] = x + 1.0 if inc else x
 
         if leave:
-            phase[0] = CONGESTION_AVOIDANCE
+            phase[i] = CONGESTION_AVOIDANCE
         if ss:
-            ss_grow[0] = 1.0 - ss_grow[0]
-        return new, incr, cap
+            ss_grow[i] = 1.0 - ss_grow[i]
 
-    def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
-        """Vegas loss reactions (the Quick Vegas paper, §3.1): 3/4, 1/2, or timeout to 2 packets."""
-        kind, idx, w = loss_args(index, kind, cwnd)
+
+_VEGAS = Kernel(_vegas_rule, "wwwrrrrRbwww", uses=(backlog,))
+
+
+def _vegas_loss(
+    phase: Any, ss_grow: Any, ssthresh: Any, index: Any, kind: int, cwnd: Any, new: Any
+) -> None:
+    """Vegas's loss reactions (the Quick Vegas paper, §3.1) for flows ``index[j]`` whose
+    windows are ``cwnd[j]``: ``LOSS_FAST`` 3/4 and ``LOSS_RETX`` 1/2 of the window (at least
+    2 packets, congestion avoidance, ``ssthresh`` the new window), ``LOSS_TIMEOUT`` 2
+    packets, ``ssthresh`` half the window and slow start. ``kind`` is a checked base kind
+    (:func:`~._common.loss_args`). Writes the new windows into ``new``. Compiled once."""
+    n = phase.shape[0]
+    for j in range(index.shape[0]):
+        i = check_index(index[j], n)
+        w = cwnd[j]
         if kind == LOSS_TIMEOUT:
-            state["ssthresh"][idx] = np.maximum(w / 2.0, MIN_WINDOW)
-            state["phase"][idx] = SLOW_START
-            state["ss_grow"][idx] = 1.0
-            return np.full(w.shape, MIN_WINDOW)
-        factor = 0.75 if kind == LOSS_FAST else 0.5
-        new = np.maximum(w * factor, MIN_WINDOW)
-        state["phase"][idx] = CONGESTION_AVOIDANCE
-        state["ssthresh"][idx] = new
-        return new
+            h = w / 2.0
+            ssthresh[i] = h if (h >= MIN_WINDOW or h != h) else MIN_WINDOW  # numpy.maximum
+            phase[i] = SLOW_START
+            ss_grow[i] = 1.0
+            new[j] = MIN_WINDOW
+        else:
+            x = w * (0.75 if kind == LOSS_FAST else 0.5)
+            x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+            phase[i] = CONGESTION_AVOIDANCE
+            ssthresh[i] = x
+            new[j] = x
+
+
+_VEGAS_LOSS = Kernel(_vegas_loss, "wwwIirw", uses=(check_index,))
+#: no Δ given (the rule computes eq (1)), or no sample RTTs (Δ given)
+_NO_DELTA = np.empty(0)
 
 
 def _vegas_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

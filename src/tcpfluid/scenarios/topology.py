@@ -12,12 +12,14 @@ from typing import Any
 
 from .. import units
 from .._validation import check_nonnegative
+from ..algorithms.registry import scenario_parameter_keys
 from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _time
 
 __all__ = ["LAW_PARAMETER_KEYS", "law_params"]
 
-#: the builder parameters that are parameters of the control law
-LAW_PARAMETER_KEYS = ("alpha", "beta", "gamma", "delta")
+#: the builder parameters that are parameters of the control law: those the laws declare
+#: as scenario keys (:func:`tcpfluid.algorithms.registry.scenario_parameter_keys`)
+LAW_PARAMETER_KEYS: tuple[str, ...] = scenario_parameter_keys()
 
 
 def _description(name: str) -> str:

@@ -187,8 +187,7 @@ G_NOW = 0
 G_END = 1
 G_SAMPLE_DT = 2
 G_DEADLINE = 3  # the open batch of deferred decisions must close before this time
-G_DEFER = 4  # 1.0: defer round decisions while it is exact; 0.0: take each at once
-NGF = 5
+NGF = 4
 # int globals ``gi`` (tie-break counter, statistics, conservation counters)
 G_SEQ = 0
 G_EVENTS = 1
@@ -625,7 +624,7 @@ def _push(ff, fi, lf, li, gf, gi, paths, pend, f, p, now, block):
         lk = paths[fi[f, I_FWD_OFF]]
         li[lk, J_BLOCK] += 1
         fi[f, I_BLK] = 1
-        t = now + gf[G_DEFER] * (ff[f, F_PKT] / lf[lk, L_RATE] + lf[lk, L_DELAY])
+        t = now + (ff[f, F_PKT] / lf[lk, L_RATE] + lf[lk, L_DELAY])
         if t < gf[G_DEADLINE]:
             gf[G_DEADLINE] = t
 

@@ -1,16 +1,16 @@
 """The control laws' side of a packet run: which law steps which flow, and the decisions.
 
 The compiled loop stops at round boundaries and losses and leaves the flows concerned in
-``pend``; :meth:`Decisions.decide` takes those decisions: the round decisions of the flows
-that share one law object in one call of its ``on_round`` (a *group*; one flow alone takes
-a path without fancy indexing), then each loss through ``on_loss``, and writes the new
-window, per-ACK increment and cap where the loop reads them.
+``pend``; :meth:`Decisions.decide` takes those decisions: each pending flow's round decision
+through its law's ``on_round`` (each flow has its own state, also when flows share one law
+object), then each loss through ``on_loss``, and writes the new window, per-ACK increment
+and cap where the loop reads them.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
-import operator
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..algorithms.base import ControlLaw, RoundSample
+from ..algorithms.base import ControlLaw, RoundAction, RoundSample
 from ..scenarios import Scenario
 from . import _core as C
 
@@ -32,18 +32,9 @@ _I_PENDING, _G_PEND_I, _G_NPEND = C.I_PENDING, C.G_PEND_I, C.G_NPEND
 _P_ROUND, _P_LOSS, _P_ROUND_READY = C.P_ROUND, C.P_LOSS, C.P_ROUND_READY
 _I_KIND, _F_NEWCWND, _F_LAST_T, _P_LOSS_READY = C.I_KIND, C.F_NEWCWND, C.F_LAST_T, C.P_LOSS_READY
 _perf_counter = time.perf_counter
-#: a batch of at most this many round decisions, all of laws with a one-flow path on
-#: Python floats, is decided one flow at a time on that path: about 5 µs a flow against
-#: 90-150 µs for one ``on_round`` call on arrays of a few flows (measured on 60-flow runs,
-#: where nearly every batch holds two flows); larger batches (flows starting together)
-#: take one call per law. The results are the same either way (the laws decide each flow
-#: on its own, with the same operations); only ``law_calls`` counts the calls made.
-SPLIT_MAX = 16
-
-
-def _no_path() -> None:
-    """A law without a one-flow path on Python floats."""
-    return None
+#: the index of a flow in its own state (``on_loss``)
+_FIRST = np.zeros(1, dtype=np.intp)
+_FIRST.flags.writeable = False
 
 
 def _items(a: NDArray[Any]) -> Any:
@@ -57,6 +48,16 @@ def _first(x: Any) -> float:
     if type(x) is np.ndarray and x.size == 1:
         return float(x.item())
     return float(np.asarray(x).reshape(-1)[0])
+
+
+def _takes_out(method: Any) -> bool:
+    """Whether a law's ``on_round`` or ``on_loss`` accepts the keyword ``out``
+    (:meth:`ControlLaw.on_round`)."""
+    try:
+        params = inspect.signature(method).parameters
+    except (TypeError, ValueError):  # pragma: no cover - not introspectable
+        return False
+    return "out" in params
 
 
 def law_for(
@@ -88,8 +89,10 @@ def law_for(
 
 
 class Decisions:
-    """The laws of a run's flows, grouped by law object, and their decisions (private).
+    """The laws of a run's flows and their decisions (private).
 
+    Each flow has its own state (its law's ``init_state(1)``), sample and action: flows
+    that share one law object are decided by it one at a time, each on its own arrays.
     ``ff``, ``fi``, ``gf``, ``gi`` are the compiled loop's flow and global arrays (shared,
     never reallocated); the initial action of every law is written into ``ff`` here.
     """
@@ -108,29 +111,13 @@ class Decisions:
         self.ff, self.fi, self.gf, self.gi = ff, fi, gf, gi
         nf = len(scenario.flows)
         self.nf = nf
-        # flows sharing a law object form a group, stepped in one call
-        self.group_laws: list[ControlLaw] = []
-        self.group_states: list[dict[str, FloatArray]] = []
-        self.group_of = np.zeros(nf, dtype=np.intp)
-        self.pos = np.zeros(nf, dtype=np.intp)
-        members: list[list[int]] = []
-        index: dict[int, int] = {}
+        self.states: list[dict[str, FloatArray]] = []
         for f, law in enumerate(self.laws):
-            g = index.setdefault(id(law), len(members))
-            if g == len(members):
-                members.append([])
-                self.group_laws.append(law)
-            self.group_of[f] = g
-            self.pos[f] = len(members[g])
-            members[g].append(f)
-        self.group_members = [np.asarray(m, dtype=np.intp) for m in members]
-        for g, law in enumerate(self.group_laws):
-            state = law.init_state(len(self.group_members[g]))
-            self.group_states.append(state)
-            self.write_action(self.group_members[g], law.initial_action(state))
+            state = law.init_state(1)
+            self.states.append(state)
+            self.write_action(slice(f, f + 1), law.initial_action(state))
         ff[:, C.F_SSTH] = math.inf
-        # one flow's decision (the common case): its sample as views into ``ff`` and its
-        # state as views into its group's arrays, made once
+        # each flow's sample as views into ``ff``, made once
         self.samples = [
             RoundSample(
                 cwnd=ff[f : f + 1, C.F_S_CWND],
@@ -144,31 +131,35 @@ class Decisions:
             )
             for f in range(nf)
         ]
-        self.views: list[dict[str, FloatArray] | None] = [None] * nf
-        #: per flow: the group's state arrays its view was made from
-        self.view_of: list[tuple[FloatArray, ...]] = [()] * nf
-        # the same as Python ints and rows of ``ff`` (cheaper per decision than NumPy's)
-        self.group_list: list[int] = [int(g) for g in self.group_of]
-        self.group_size: list[int] = [int(m.shape[0]) for m in self.group_members]
-        self.pos_list: list[int] = [int(p) for p in self.pos]
+        # and its action as views of its row of ``ff`` where the compiled loop reads it,
+        # for a law whose on_round writes into ``out`` (ControlLaw.on_round)
+        self.actions = [
+            RoundAction(
+                cwnd=ff[f : f + 1, C.F_CWND],
+                incr=ff[f : f + 1, C.F_INCR],
+                cap=ff[f : f + 1, C.F_CAP],
+            )
+            for f in range(nf)
+        ]
+        #: per flow: its law's on_round takes ``out``
+        takes = {id(law): _takes_out(law.on_round) for law in self.laws}
+        self.takes_out = [takes[id(law)] for law in self.laws]
+        #: per flow: its law's on_round (bound once)
+        self.on_round: list[Any] = [law.on_round for law in self.laws]
         # each flow's rows of ``ff`` and ``fi``, and ``gi`` and ``pend``, as memoryviews: an
         # item read or written through one is a Python float or int, at about half the cost
         # of NumPy's scalar indexing (the arrays are never reallocated during a run)
         self.rows = [_items(ff[f]) for f in range(nf)]
         self.int_rows = [_items(fi[f]) for f in range(nf)]
         self._gi = _items(gi)
-        #: per group: the law's one-flow decision on Python floats (``None``: the law has
-        #: none, and its ``on_round`` takes every decision); see :meth:`_one_round`
-        self.group_floats: list[Any] = [
-            getattr(law, "_one_flow_path", _no_path)() for law in self.group_laws
-        ]
-        #: per group: the law's loss decision for one flow on Python floats, or ``None``
-        #: (its ``on_loss`` on arrays of one flow decides)
-        self.group_loss_floats: list[Any] = [
-            getattr(law, "_one_flow_loss", _no_path)() for law in self.group_laws
-        ]
-        #: every group's law has a one-flow path (small batches are split: SPLIT_MAX)
-        self.all_floats = all(fl is not None for fl in self.group_floats)
+        #: per flow: the array of one window handed to its law's on_loss (made once), and
+        #: (for a law whose on_loss takes ``out``) the view of its row's new window
+        self.loss_cwnd = [np.zeros(1) for _ in range(nf)]
+        self.loss_out = [ff[f : f + 1, C.F_NEWCWND] for f in range(nf)]
+        takes_loss = {id(law): _takes_out(law.on_loss) for law in self.laws}
+        self.loss_takes_out = [takes_loss[id(law)] for law in self.laws]
+        #: per flow: its law's on_loss (bound once)
+        self.on_loss: list[Any] = [law.on_loss for law in self.laws]
         #: per flow: (time, kind, window before, window after) of each loss handed to the law
         self.losses: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
         self.law_calls = 0
@@ -202,59 +193,23 @@ class Decisions:
                 f"t={self.gf[C.G_NOW]:g} s"
             )
 
-    def _view(self, f: int, state: dict[str, FloatArray]) -> dict[str, FloatArray]:
-        """Flow ``f``'s state (its group has more than one flow): views of length 1 into
-        its group's state arrays, made once and made again only when the group's state no
-        longer holds the arrays they view (a law replaced one)."""
-        v = self.views[f]
-        if (
-            v is None
-            or len(state) != len(v)
-            or not all(map(operator.is_, state.values(), self.view_of[f]))
-        ):
-            p = int(self.pos[f])
-            v = {key: arr[p : p + 1] for key, arr in state.items()}
-            self.views[f] = v
-            self.view_of[f] = tuple(state.values())
-        return v
-
     def _one_round(self, f: int) -> None:
-        """The round decision of one flow (no fancy indexing: the common case).
-
-        A law with a one-flow path on Python floats (Vegas, Quick Vegas: the same IEEE
-        operations as their ``on_round``, which they use for one flow too) is given the
-        sample's values read from the flow's row, and updates its state in place: no
-        :class:`RoundSample` or :class:`RoundAction` arrays, no state copy.
-        """
-        g = self.group_list[f]
-        state = self.group_states[g]
-        floats = self.group_floats[g]
-        if floats is not None:
-            row = self.rows[f]
-            view = state if self.group_size[g] == 1 else self._view(f, state)
-            out = floats(view, row[_F_S_CWND], row[_F_S_BASE], row[_F_S_MEAN])
-            if out is not None:
-                self.law_calls += 1
-                w, incr, cap = out
-                self._write_one(f, row, view, w, incr, cap)
-                return
-        if self.group_size[g] == 1:
-            view = sub = state
+        """The round decision of flow ``f``: its law's ``on_round`` on the flow's state and
+        sample (views of its row of ``ff``, made once), the action written into its row
+        (``out=``) or copied there."""
+        state, row = self.states[f], self.rows[f]
+        if self.takes_out[f]:  # the action is written where the loop reads it
+            out = self.actions[f]
+            action = self.on_round[f](state, self.samples[f], out=out)
         else:
-            view = self._view(f, state)
-            sub = view.copy()  # to see an array the law replaces instead of updating it
-        action = self.group_laws[g].on_round(sub, self.samples[f])
+            out = None
+            action = self.on_round[f](state, self.samples[f])
+        if action is out:
+            w, incr, cap = row[_F_CWND], row[_F_INCR], row[_F_CAP]
+        else:  # a new action (a law without ``out``, or one that did not use it)
+            w, incr, cap = _first(action.cwnd), _first(action.incr), _first(action.cap)
         self.law_calls += 1
-        if sub is not view and (
-            len(sub) != len(view) or not all(map(operator.is_, sub.values(), view.values()))
-        ):
-            p = int(self.pos[f])
-            for key, v in sub.items():
-                if v is not view[key]:  # the law replaced the array instead of updating it
-                    state[key][p : p + 1] = v
-        self._write_one(
-            f, self.rows[f], sub, _first(action.cwnd), _first(action.incr), _first(action.cap)
-        )
+        self._write_one(f, row, state, w, incr, cap)
 
     def _write_one(
         self,
@@ -283,82 +238,21 @@ class Decisions:
         row[_F_SSTH] = math.inf if ss is None else ss[0]
         self.int_rows[f][_I_PENDING] = _P_ROUND_READY
 
-    def _rounds(self, flows: NDArray[np.intp]) -> None:
-        """The round decisions of ``flows`` (pending in the compiled loop): one call into
-        each law for all its flows among them, or (at most :data:`SPLIT_MAX` flows whose
-        laws all have a one-flow path) one flow at a time on that path."""
-        k = flows.shape[0]
-        if k == 1:
-            self._one_round(int(flows[0]))
-            return
-        if k <= SPLIT_MAX and self.all_floats:
-            for f in flows.tolist():
-                self._one_round(f)
-            return
-        if len(self.group_laws) == 1:
-            self._group_round(0, flows)
-        else:
-            g_of = self.group_of[flows]
-            for g in np.unique(g_of):
-                self._group_round(int(g), flows[g_of == g])
-        self.fi[flows, C.I_PENDING] = C.P_ROUND_READY
-
-    def _group_round(self, g: int, flows: NDArray[np.intp]) -> None:
-        ff = self.ff
-        law = self.group_laws[g]
-        state = self.group_states[g]
-        k = flows.shape[0]
-        sel: NDArray[np.intp] | slice
-        if k == 1:
-            f = int(flows[0])
-            sel = slice(f, f + 1)
-            p = int(self.pos[f])
-            psel: NDArray[np.intp] | slice = slice(p, p + 1)
-        else:
-            pos = self.pos[flows]
-            order = np.argsort(pos, kind="stable")
-            sel, psel = flows[order], pos[order]
-        whole = k == self.group_members[g].shape[0]
-        sub = state if whole else {key: v[psel] for key, v in state.items()}
-        smp = ff[sel, C.F_S_CWND : C.F_S_FWD_BASE + 1]
-        sample = RoundSample(
-            cwnd=smp[:, 0],
-            base_rtt=smp[:, 1],
-            rtt_mean=smp[:, 2],
-            rtt_min=smp[:, 3],
-            rtt_max=smp[:, 4],
-            acks=smp[:, 5],
-            fwd_delay_mean=smp[:, 6],
-            fwd_delay_base=smp[:, 7],
-        )
-        action = law.on_round(sub, sample)
-        self.law_calls += 1
-        if not whole:
-            for key, v in sub.items():
-                state[key][psel] = v
-        self.write_action(sel, action)
-        ff[sel, C.F_PHASE] = sub["phase"]
-        ss = sub.get("ssthresh")
-        ff[sel, C.F_SSTH] = math.inf if ss is None else ss
-
     def _loss(self, f: int) -> None:
         """Flow ``f``'s loss decision: the law's ``on_loss`` (arrays of one flow), its new
         window checked and written where the compiled loop reads it."""
         row, irow = self.rows[f], self.int_rows[f]
         kind = irow[_I_KIND]
         before = row[_F_CWND]
-        g = self.group_list[f]
-        floats = self.group_loss_floats[g]
-        if floats is not None:
-            w = floats(self.group_states[g], self.pos_list[f], kind, before)
+        w_in = self.loss_cwnd[f]
+        w_in[0] = before
+        if self.loss_takes_out[f]:  # the new window is written where the loop reads it
+            out = self.loss_out[f]
+            new = self.on_loss[f](self.states[f], _FIRST, kind, w_in, out=out)
         else:
-            new = self.group_laws[g].on_loss(
-                self.group_states[g],
-                np.array((self.pos_list[f],), dtype=np.intp),
-                kind,
-                np.array((before,)),
-            )
-            w = _first(new)
+            out = None
+            new = self.on_loss[f](self.states[f], _FIRST, kind, w_in)
+        w = row[_F_NEWCWND] if new is out else _first(new)
         self.law_calls += 1
         if not math.isfinite(w) or w <= 0.0:
             raise RuntimeError(
@@ -369,7 +263,7 @@ class Decisions:
         irow[_I_PENDING] = _P_LOSS_READY
 
     def decide(self) -> None:
-        """Take the decisions the compiled loop left pending (rounds batched, then losses)."""
+        """Take the decisions the compiled loop left pending (rounds, then losses)."""
         gi = self._gi
         i0, n = gi[_G_PEND_I], gi[_G_NPEND]
         if n == i0:
@@ -383,11 +277,12 @@ class Decisions:
             elif p == _P_LOSS:
                 self._loss(f)
         else:
-            flows = self.pend[i0:n]
-            st = self.fi[flows, C.I_PENDING]
-            rounds = flows[st == C.P_ROUND]
-            if rounds.shape[0]:
-                self._rounds(rounds)
-            for f in flows[st == C.P_LOSS]:
-                self._loss(int(f))
+            pend, int_rows = self._pend, self.int_rows
+            todo = [(f, int_rows[f][_I_PENDING]) for f in pend[i0:n]]
+            for f, p in todo:
+                if p == _P_ROUND:
+                    self._one_round(f)
+            for f, p in todo:
+                if p == _P_LOSS:
+                    self._loss(f)
         self.law_time_s += _perf_counter() - t0

@@ -29,7 +29,6 @@ from . import _core as C
 from ._rings import FLOW_RING0, LINK_RING0, link_ring_views, pow2
 
 __all__ = [
-    "LAW_NAMES_WITHOUT_FINE_CHECK",
     "NEVER",
     "SenderSettings",
     "eager_links",
@@ -44,13 +43,8 @@ __all__ = [
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
 
-#: laws whose senders do not use Vegas's fine-grained retransmission check by default
-LAW_NAMES_WITHOUT_FINE_CHECK = ("reno",)
 #: an event count never reached (no yield to Python)
 NEVER = 1 << 62
-#: whether links that only feed links of their own hand packets on when they admit them
-#: (:func:`eager_links`); off, every link has exit events (same results, more events)
-FOLD_LINKS = True
 
 
 @dataclass(frozen=True)
@@ -143,10 +137,10 @@ def link_arrays(sc: Scenario) -> tuple[FloatArray, IntArray, FloatArray, IntArra
         li[i, C.J_OFF] = off
         li[i, C.J_CAP] = cap
         off += cap
-    if FOLD_LINKS:
-        eager, fed = eager_links(sc)
-        li[:, C.J_EAGER] = eager
-        li[:, C.J_FED] = fed
+    # links that only feed links of their own hand packets on when they admit them
+    eager, fed = eager_links(sc)
+    li[:, C.J_EAGER] = eager
+    li[:, C.J_FED] = fed
     # packets held by the links, one row each: exit time, end of transmission, timestamp,
     # forward delay, arrival time, size (float view); seq or cumulative ACK, and the flow
     # or CBR source, the link's entry in the paths array and the kind packed in one tag
@@ -233,8 +227,10 @@ def flow_arrays(
         ff[f, C.F_MIN_RTO] = senders.min_rto_s
         ff[f, C.F_MAX_RTO] = senders.max_rto_s
         fi[f, C.I_DELACK] = 1 if senders.delayed_ack else 0
+        # Vegas's fine-grained retransmission check: as the run says, else as the law's
+        # sender traits declare
         fine = (
-            laws[f].name not in LAW_NAMES_WITHOUT_FINE_CHECK
+            laws[f].sender.fine_retransmit
             if senders.fine_retransmit is None
             else senders.fine_retransmit
         )
@@ -246,12 +242,12 @@ def flow_arrays(
 
 
 def event_heap(
-    sc: Scenario, *, sample_interval_s: float, defer: bool
+    sc: Scenario, *, sample_interval_s: float
 ) -> tuple[FloatArray, IntArray, FloatArray, IntArray]:
     """``(ht, hi, gf, gi)``: the heap of event sources (links, flow timers, CBR sources,
     the sampler) with every flow's and source's start, and the run's global floats (now,
-    end, sample interval, deadline, whether decisions are deferred into batches) and
-    integers (counters)."""
+    end, sample interval, deadline of the open batch of deferred decisions) and integers
+    (counters)."""
     nl, nf, nc = len(sc.links), len(sc.flows), len(sc.cbr)
     nsrc = nl + nf + nc + 1
     if nsrc > C.MAX_SOURCES:
@@ -269,7 +265,6 @@ def event_heap(
     gi = np.zeros(C.NGI, dtype=np.int64)
     gi[C.G_YIELD_AT] = NEVER
     gf[C.G_DEADLINE] = math.inf
-    gf[C.G_DEFER] = 1.0 if defer else 0.0
     # the loop's one compiled copy (calling the inlined ``set_key`` from Python would
     # compile it once more)
     for f, fl in enumerate(sc.flows):

@@ -69,8 +69,6 @@ _MAX_KEY_UPDATES = (1 << (63 - C.SRC_BITS)) - (1 << 30)
 COMPILE_NOTICE = "compiling the simulator (first run only)"  # ProgressBar.note: <= 40
 _COMPILE_NOTICE_S = 1.0
 _kernels_ready = False
-#: defer round decisions into batches (exact; False takes each at once, for tests)
-_DEFER = True
 #: default ceiling on the packets the simulator's rings may hold (``max_packets``)
 MAX_PACKETS = 4_000_000
 _RAND_BLOCK = 1 << 16
@@ -107,9 +105,7 @@ class _Sim:
                 f"max_packets={max_packets:,} is below the {self.room:,} packets the "
                 f"simulator's rings start with for {nl} links and {nf} flows; raise it"
             )
-        self.ht, self.hi, self.gf, self.gi = event_heap(
-            sc, sample_interval_s=sample_interval_s, defer=_DEFER
-        )
+        self.ht, self.hi, self.gf, self.gi = event_heap(sc, sample_interval_s=sample_interval_s)
         self.decisions = Decisions(sc, laws, self.ff, self.fi, self.gf, self.gi)
         self.pend = self.decisions.pend
         self.rand = self.rng.random(_RAND_BLOCK) if self.has_red else np.zeros(0)
@@ -327,7 +323,8 @@ def simulate_packets(
     fine_retransmit
         Vegas's fine-grained check (retransmit on the first or second duplicate ACK when
         the oldest unacknowledged packet has waited longer than ``SRTT + 4 RTTVAR``;
-        the Quick Vegas paper §3.1). ``None``: on for every law but Reno.
+        the Quick Vegas paper §3.1). ``None``: as the flow's law declares
+        (``law.sender.fine_retransmit``: on for every law but Reno).
     max_packets
         Ceiling on the packets the simulator holds (queued, propagating, or sent and not
         acknowledged: the slots of its rings, which double on demand). A run that would

@@ -1,0 +1,100 @@
+"""The control laws' compiled rules: each law's per-round rule is one Python function,
+compiled with Numba on first use and called by the law's ``on_round`` for any number of
+flows (the round model's thousands of scenarios, the packet simulator's one flow at its
+round boundary).
+
+A rule loops over the flows with scalar code; its IEEE operations are those of the rule
+written with NumPy's ``where``: ``error_model="numpy"`` (a division by zero gives ``inf`` or
+``nan``, as in NumPy), and a rule writes ``numpy.maximum(x, y)`` as
+``x if (x >= y or x != x) else y`` (NaN if either is NaN; ``numpy.minimum`` with ``<=``). No
+``fastmath``: the compiled rule rounds exactly as the operations it is written with. A
+parameter is an array of one value (every flow's) or one per flow: a rule reads element
+``i * s`` with ``s = 1 if p.shape[0] > 1 else 0``.
+
+Compiled kernels are cached on disk: ``NUMBA_CACHE_DIR`` if set, else
+``$TCPFLUID_CACHE_DIR/numba`` if that is set, else Numba's default (see docs/simulator.md).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from types import FunctionType
+from typing import Any
+
+__all__ = ["JIT_OPTIONS", "Kernel", "configure_cache"]
+
+#: Numba options of every law's rule (the packet simulator's kernels use the same cache)
+JIT_OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True}
+
+
+def configure_cache() -> None:
+    """Point Numba's cache at ``$TCPFLUID_CACHE_DIR/numba`` when that is set and
+    ``NUMBA_CACHE_DIR`` is not (call before compiling)."""
+    if os.environ.get("TCPFLUID_CACHE_DIR") and not os.environ.get("NUMBA_CACHE_DIR"):
+        from numba.core import config
+
+        config.CACHE_DIR = os.path.join(  # type: ignore[attr-defined]
+            os.environ["TCPFLUID_CACHE_DIR"], "numba"
+        )
+
+
+def _numba_type(code: str) -> Any:
+    from numba import types
+
+    if code == "b":
+        return types.boolean
+    if code == "i":
+        return types.int64
+    if code == "I":
+        return types.Array(types.intp, 1, "A", readonly=True)
+    ndim = 2 if code in ("R", "W") else 1
+    return types.Array(types.float64, ndim, "A", readonly=code in ("r", "R"))
+
+
+class Kernel:
+    """A law's rule, compiled on first use (:attr:`fn`, then :meth:`get`): importing a
+    law does not import Numba or compile anything.
+
+    ``args`` gives the type of each argument: ``"w"`` a float64 array the rule writes
+    (state, action), ``"r"`` one it only reads (the sample; any layout, read-only views
+    too), ``"R"``/``"W"`` the same of two dimensions, ``"b"`` a bool, ``"i"`` an int64,
+    ``"I"`` a read-only array of flow indices (``numpy.intp``).
+    Arrays of any layout are accepted (one compiled version for all).
+
+    ``uses`` are the plain Python functions the rule calls (such as
+    :func:`~tcpfluid.algorithms._common.backlog`, the one definition of Vegas's Δ): they are
+    compiled with it, inlined, and stay plain Python functions for every other caller.
+    """
+
+    __slots__ = ("args", "fn", "py_func", "uses")
+
+    def __init__(
+        self, py_func: Callable[..., Any], args: str, uses: tuple[Callable[..., Any], ...] = ()
+    ) -> None:
+        self.py_func = py_func
+        self.args = args
+        self.uses = uses
+        #: the compiled rule once :meth:`get` has made it, else ``None``
+        self.fn: Callable[..., Any] | None = None
+
+    def get(self) -> Callable[..., Any]:
+        """The compiled rule (compiled, or loaded from the cache, on the first call)."""
+        if self.fn is None:
+            from numba import njit, types
+
+            configure_cache()
+            signature = types.void(*(_numba_type(c) for c in self.args))
+            rule = self.py_func
+            if self.uses:
+                # the rule as written, its helpers resolved to their compiled versions
+                names = dict(rule.__globals__)
+                for helper in self.uses:
+                    names[helper.__name__] = njit(inline="always", **JIT_OPTIONS)(helper)
+                rule = FunctionType(
+                    rule.__code__, names, rule.__name__, rule.__defaults__, rule.__closure__
+                )
+                rule.__qualname__ = self.py_func.__qualname__
+                rule.__module__ = self.py_func.__module__
+            self.fn = njit(signature, **JIT_OPTIONS)(rule)
+        return self.fn
