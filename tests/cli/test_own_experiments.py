@@ -66,7 +66,6 @@ def test_a_file_with_its_own_mix_runs_as_written(capsys: Any, mixed: Path, engin
     assert thr[2] > max(thr[0], thr[1])
 
 
-@pytest.mark.xfail(strict=True, reason="the round engine refuses mixed algorithms")
 def test_a_file_with_a_mix_runs_on_the_round_engine(capsys: Any, mixed: Path) -> None:
     out = _json(capsys, "simulate", str(mixed), "-e", "rounds")
     assert out["algorithm"] == "vegas:2,reno:1"

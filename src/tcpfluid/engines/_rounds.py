@@ -11,7 +11,6 @@ import numpy as np
 from .._validation import check_choice, check_int
 from ..fluid._rounds_checks import _RTT_MODELS, FEEDBACK_ROUNDS
 from ..fluid._rounds_law import DROP_SHARE, DROP_SHARES
-from ..fluid._rounds_physics import TRAIN_RUNS
 from ..metrics import FlowRecord, summarise
 from ._base import Engine, bottleneck_name, round_log, sample_rows, slow_start
 
@@ -65,7 +64,7 @@ class Rounds(Engine):
     rtt_model: str = "average"
     feedback_rounds: int = FEEDBACK_ROUNDS
     ack_train: bool = True
-    train_runs: bool = TRAIN_RUNS
+    train_runs: bool = True
     whole_packets: bool = False
     drop_share: str = DROP_SHARE
 
