@@ -8,8 +8,9 @@ Every measurement runs in a fresh subprocess whose ``PYTHONPATH`` is the tree's 
 (this repository's, and the reference's), so both are timed in one run on the same machine
 state. Make a reference tree of any commit with ``git worktree add /tmp/ref <commit>`` (or
 ``git archive <commit> | tar -x -C /tmp/ref``) and pass ``--reference /tmp/ref/src``;
-``TCPFLUID_BENCH_REFERENCE`` sets the default. The trees' Numba kernels are compiled or
-loaded by a warm-up run that is not timed.
+``TCPFLUID_BENCH_REFERENCE`` sets the default. The trees' Numba kernels (the simulator's
+and the case's law's) are compiled or loaded by a warm-up run of that law that is not
+timed.
 
 Cases
 -----
@@ -108,8 +109,9 @@ def _worker(case: str, repeat: int) -> None:
     from tcpfluid.scenarios import build_scenario
     from tcpfluid.sim import simulate_packets
 
-    # warm-up: load (or compile and cache) the kernels
-    simulate_packets(build_scenario("qv-basic", duration="2s", cbr="none").with_algorithm("vegas"))
+    # warm-up: load (or compile and cache) the kernels, the simulator's and the case's law's
+    law = case.partition("/")[2] or "vegas"
+    simulate_packets(build_scenario("qv-basic", duration="2s", cbr="none").with_algorithm(law))
     sc = _scenario(case)
     best: dict[str, Any] | None = None
     for _ in range(repeat):
