@@ -21,7 +21,7 @@ import pytest
 import tcpfluid
 from tcpfluid.algorithms import get_law
 from tcpfluid.fairness import _delivered_pkts, _packet_delivered, _period_jains
-from tcpfluid.fluid import _rounds_law, hybrid
+from tcpfluid.fluid import _rounds_law
 from tcpfluid.fluid._rounds_law import DROP_SHARES, OverflowShare
 from tcpfluid.fluid.rounds import simulate_rounds
 from tcpfluid.path import Path
@@ -251,14 +251,13 @@ def test_fast_different_rtt_hybrid_link_idles_because_a_drop_frees_its_place_at_
     """The hybrid's idle link (utilisation under 0.6, the packets' 0.9): a dropped packet
     frees its place in the window at the drop, so the flow sends it again in the next step
     while the queue is still full, and its losses pile up until it learns of them. The
-    switch (``hybrid.HOLD_DROPS``: the place is held until the ACKs tell the sender, one
+    option (``hold_drops=True``: the place is held until the ACKs tell the sender, one
     base RTT later) brings the utilisation above 0.75 and holds the index steady (within
     0.02 over the four periods): it then agrees with the packets' in 0-50 and 150-200 s,
     and not in 50-150 s, where the packet run moves the link to the 100-ms group."""
     sc, pk = fast_different_rtt
     j_pk = _jains(pk, _EDGES_50, packet=True)
-    monkeypatch.setattr(hybrid, "HOLD_DROPS", True)
-    od = tcpfluid.simulate(sc, "ode")
+    od = tcpfluid.simulate(sc, "ode", hold_drops=True)
     assert float(od.summary.utilization) > 0.75
     j_od = _jains(od, _EDGES_50)
     assert max(j_od) - min(j_od) < 0.02

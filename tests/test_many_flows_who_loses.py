@@ -31,7 +31,7 @@ import pytest
 
 import tcpfluid
 from tcpfluid.fairness import _period_jains
-from tcpfluid.fluid import _rounds_law, hybrid
+from tcpfluid.fluid import _rounds_law
 from tcpfluid.published import published
 from tcpfluid.scenarios import build_scenario
 
@@ -287,9 +287,8 @@ def _hybrid_join(
 ) -> tuple[float, float]:
     """The hybrid's Reno run of the first 200 s: the ratio of the first group's median
     window to the joining group's 4 s after the join, and Jain's index of 100-200 s."""
-    monkeypatch.setattr(hybrid, "HOLD_DROPS", hold)
     sc = build_scenario("qv-many-flows", duration="200s").with_algorithm("reno")
-    h = tcpfluid.simulate(sc, "ode", drop_share=drop_share).native.hybrid
+    h = tcpfluid.simulate(sc, "ode", drop_share=drop_share, hold_drops=hold).native.hybrid
     w = np.asarray(h.window_pkts)
     k = int(np.searchsorted(np.asarray(h.time_s), 104.0))
     start = [f.start_s for f in h.flows]
@@ -303,7 +302,7 @@ def test_hybrid_groups_come_out_of_the_join_apart_when_its_drops_fall_on_the_joi
 ) -> None:
     """The hybrid with both packet readings of a drop-tail overflow (tests/fluid/
     test_hybrid_drops.py: a dropped packet keeps its place in the window until the sender
-    learns of it, ``hybrid.HOLD_DROPS``, and the overflow falls on the packets beyond each
+    learns of it, ``hold_drops=True``, and the overflow falls on the packets beyond each
     flow's ACK clock, ``drop_share="growth"``): 4 s after the join the first group holds
     more than twice the joining group's median window (the packets' more than five times)
     and the 100-200 s index is within 0.05 of the paper's 0.946 and of the packet

@@ -518,10 +518,18 @@ def boundary_act(ff, ends, cwnd, incr, cap, t, detect):  # type: ignore[no-untyp
 
 
 @njit(**_JIT)
-def boundary_reset(ff, ends):  # type: ignore[no-untyped-def]
-    """A new round begins for the flows whose round ended."""
+def boundary_end(ff, ends, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
+    """Log the round of each flow whose round ended (``(t, w, the window now, phase)`` at
+    row ``n`` on of ``log_rows``, the flow in ``log_flow``) and begin its next round;
+    returns the rows logged in all."""
     for j in range(ff.shape[1]):
         if ends[j]:
+            log_flow[n] = j
+            log_rows[n, 0] = t
+            log_rows[n, 1] = w[j]
+            log_rows[n, 2] = ff[F_W, j]
+            log_rows[n, 3] = phase[j]
+            n += 1
             ff[F_ROUND_SEQ, j] = ff[F_SENT, j]
             ff[F_ACKD_PREV, j] = ff[F_ACKD_ROUND, j]
             ff[F_ACKD_ROUND, j] = ff[F_ACKD, j]
@@ -530,3 +538,4 @@ def boundary_reset(ff, ends):  # type: ignore[no-untyped-def]
             ff[F_R_MIN, j] = np.inf
             ff[F_R_MAX, j] = 0.0
             ff[F_R_FSUM, j] = 0.0
+    return n
