@@ -27,12 +27,21 @@ Model (time step ``dt_s``; one bottleneck of rate μ packets/s; flow j has base 
   packet sender is part of the model, not an option.
 * **Actions.** The law's ``cwnd`` is set at the boundary; ``incr`` is added per ACK during
   the next round (a rate of window change ``incr × ACK rate``) up to ``cap``.
-* **Losses.** Dropped packets leave the flight at once (the sender retransmits them as new
-  data). A flow that has lost at least one whole packet learns it one base RTT after the
-  first drop: the law's :meth:`~tcpfluid.algorithms.base.ControlLaw.on_loss` is called at
-  the next boundary (kind ``LOSS_TIMEOUT`` when more than ``timeout_loss_fraction`` of the
-  window was lost, else ``LOSS_FAST``); further drops within one RTT belong to the same
-  event. The idle time of a timeout is not modelled.
+* **Losses, as a sender sees them.** A drop-tail overflow falls first on the packets each
+  flow sends beyond its ACK clock (``drop_share``). A dropped packet keeps its place in the
+  sender's window until the ACKs of the packets behind it tell the sender (``hold_drops``),
+  so the sender goes on sending at its ACK clock, growing its window as its law says, and
+  is not refilling the queue with the dropped fluid. A flow that has lost at least one
+  whole packet learns it when the duplicate ACKs of the packets behind its first drop
+  arrive, the drop time plus its base RTT plus the queueing delay then (not at a round
+  boundary): the law's :meth:`~tcpfluid.algorithms.base.ControlLaw.on_loss` is called and
+  the flow's round starts anew; further drops within one RTT belong to the same event.
+  As the packet simulator's NewReno sender decides it, the event is a retransmission
+  timeout (``LOSS_TIMEOUT``; the sender is silent for one RTO) when fewer than three
+  packets of the window follow the holes (too few duplicate ACKs) or when the holes are
+  more than NewReno repairs, one per RTT, before its timer fires; else a fast retransmit
+  (``LOSS_FAST``). The holes are the event's lost packets; the RTO is
+  ``max(min_rto_s, SRTT + 4 RTTVAR)`` with the last RTT and half the round's RTT range.
 * **Flows** start and stop at given times; a starting flow gets the law's fresh state and
   measures its own BaseRTT.
 
@@ -51,7 +60,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_choice
+from .._validation import check_choice, check_positive
 from ..algorithms.base import ControlLaw, RoundSample, loss_kind
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
@@ -238,12 +247,13 @@ def simulate_hybrid(
     flow_stop_s: ArrayLike | None = None,
     dt_s: float | None = None,
     record_every_s: float | None = None,
-    timeout_loss_fraction: float = 0.5,
+    timeout_loss_fraction: float | None = None,
     rtt_sample: str = "arrival",
-    drop_share: str = "proportional",
+    drop_share: str = "growth",
     whole_packets: bool = False,
     boundary_ack_next_round: bool = False,
-    hold_drops: bool = False,
+    hold_drops: bool = True,
+    min_rto_s: float = 0.2,
     progress: Callable[[float], None] | None = None,
 ) -> HybridResult:
     """Run the hybrid fluid model (module docstring) on one bottleneck.
@@ -282,8 +292,12 @@ def simulate_hybrid(
     record_every_s
         Sampling interval of the recorded series, s (default: the smallest base RTT / 4).
     timeout_loss_fraction
-        A flow losing more than this fraction of its window in one event suffers a
-        timeout, otherwise a fast retransmit (``(0, 1]``).
+        ``None`` (default): a loss event is a timeout or a fast retransmit as a packet
+        sender decides it (fewer than three duplicate ACKs behind the holes, or more holes
+        than NewReno repairs before its timer fires; module docstring). A number in
+        ``(0, 1]``: a flow losing more than this fraction of its window in one event
+        suffers a timeout, otherwise a fast retransmit, and a timeout costs no idle time
+        (the rule before the sender's was modelled).
     rtt_sample
         The queueing delay an RTT sample carries: ``"arrival"`` (default) the time the
         fluid waited in the FIFO (the queue it found, as a packet's RTT does),
@@ -292,15 +306,16 @@ def simulate_hybrid(
         available bandwidth ``"departure"`` sees the queue's growth one queueing delay
         early; ``"arrival"`` agrees better with the packet simulator (docs/ode-model.md).
     drop_share
-        How a drop-tail overflow is shared: ``"proportional"`` (default) every source
+        How a drop-tail overflow is shared: ``"growth"`` (default) the overflow falls
+        first on the packets each flow sends beyond its ACK clock (sent back to back after
+        the packet an ACK clocks out, they meet the full queue: at a slow-start join, the
+        joining flows' packets; beside a Reno flow growing by one packet a round, that
+        packet), the rest in proportion to the arrivals; ``"proportional"`` every source
         arriving in the step loses in proportion to its arrivals; ``"in-turn"`` the overflow
         falls on whole arrivals of one source after another, in turn from where the last
         overflow stopped (as packets arriving at a full queue: an overflow hits the few flows
-        arriving then); ``"growth"`` the overflow falls first on the packets each flow sends
-        beyond its ACK clock (sent back to back after the packet an ACK clocks out, they
-        meet the full queue: at a slow-start join, the joining flows' packets), the rest in
-        proportion to the arrivals. With many Reno flows the proportional share
-        synchronises their halvings (docs/ode-model.md). One flow loses the same under
+        arriving then). With many Reno flows the proportional share synchronises their
+        halvings (docs/ode-model.md). One flow loses the same under
         every rule. Whether a dropped packet keeps its place in the window until the
         sender learns of it: ``hold_drops``.
     whole_packets
@@ -316,11 +331,15 @@ def simulate_hybrid(
         each window a law sees carries the growth of up to one step's ACKs, μ·dt packets
         (docs/ode-model.md, "The round-ending step's ACKs").
     hold_drops
-        ``True``: a dropped packet keeps its place in the sender's window until the ACKs
-        of the packets behind it tell the sender, one base RTT after the drop (a packet
-        sender's window is freed only by ACKs); ``False`` (default): the drop frees its
-        place at once, so the flow sends it again in the next step while the queue is
-        still full.
+        ``True`` (default): a dropped packet keeps its place in the sender's window until
+        the ACKs of the packets behind it tell the sender, one base RTT after the drop (a
+        packet sender's window is freed only by ACKs); ``False``: the drop frees its place
+        at once, so the flow sends it again in the next step while the queue is still
+        full and loses it again, ten or a hundred times what a packet sender loses in one
+        event (docs/ode-model.md, "Losses as a sender sees them").
+    min_rto_s
+        Floor of the retransmission timer (RFC 6298; the packet simulator's default,
+        0.2 s): a timeout leaves the sender silent for ``max(min_rto_s, SRTT + 4 RTTVAR)``.
     progress
         Called with the fraction of simulated time done, at most ~10 times a second.
     """
@@ -345,12 +364,16 @@ def simulate_hybrid(
     F = d.size
     laws = _Laws(law, F)
     has_rev = bool(rev_arr[0] == 1.0)
+    fine = np.array([name not in LAWS_WITHOUT_FINE_CHECK for name in laws.names])
+    rule = _LossRule(
+        frac, check_positive("min_rto_s", min_rto_s), np.where(fine, 1.0, DUPACK_THRESHOLD)
+    )
 
     st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
     ff, g, ends, rec_f, rec_g = st.ff, st.g, st.ends, st.rec_f, st.rec_g
     base = np.full(F, np.inf)
     rounds = _RoundLog()
-    scratch = _Scratch(np.empty((K.N_SAMPLE, F)), np.empty((3, F)), np.empty(F, dtype=np.intp))
+    scratch = _Scratch(np.empty((K.N_SAMPLE, F)), np.empty((3, F)))
     loss_times: list[list[float]] = [[] for _ in range(F)]
     next_report = time.monotonic()
     k = 0
@@ -370,7 +393,7 @@ def simulate_hybrid(
             ff[K.F_FMIN, joining] = np.inf
             base[joining] = np.inf
             continue
-        _boundary(laws, ff, ends, base, t, frac, rounds, loss_times, has_rev, scratch)
+        _boundary(laws, ff, ends, base, t, rule, rounds, loss_times, has_rev, scratch)
         if progress is not None and (now := time.monotonic()) >= next_report:
             next_report = now + 0.1
             progress(min(1.0, t / t_end))
@@ -410,11 +433,11 @@ def _collect(
         )
     n = int(g[K.G_K_REC])
     return HybridResult(
-        time_s=rec_g[K.R_T, :n].copy(),
-        window_pkts=rec_f[K.R_W, :, :n].copy(),
-        throughput_pps=rec_f[K.R_THR, :, :n].copy(),
-        rtt_s=rec_f[K.R_RTT, :, :n].copy(),
-        queue_pkts=rec_g[K.R_Q, :n].copy(),
+        time_s=rec_g[K.R_T, :n],
+        window_pkts=rec_f[K.R_W, :, :n],
+        throughput_pps=rec_f[K.R_THR, :, :n],
+        rtt_s=rec_f[K.R_RTT, :, :n],
+        queue_pkts=rec_g[K.R_Q, :n],
         flows=tuple(traces),
         algorithms=tuple(laws.names),
         capacity_pps=mu,
@@ -422,12 +445,12 @@ def _collect(
         dt_s=dt,
         change_times_s=changes,
         carried_pkts=float(g[K.G_CARRIED]),
-        delivered_pkts=rec_f[K.R_ACKED, :, :n].copy(),
-        lost_pkts=rec_f[K.R_LOST, :, :n].copy(),
-        base_rtt_s=rec_f[K.R_BASE, :, :n].copy(),
-        avg_queue_pkts=rec_g[K.R_AVG, :n].copy(),
+        delivered_pkts=rec_f[K.R_ACKED, :, :n],
+        lost_pkts=rec_f[K.R_LOST, :, :n],
+        base_rtt_s=rec_f[K.R_BASE, :, :n],
+        avg_queue_pkts=rec_g[K.R_AVG, :n],
         red=red,
-        reverse_queue_pkts=rec_g[K.R_QR, :n].copy(),
+        reverse_queue_pkts=rec_g[K.R_QR, :n],
     )
 
 
@@ -436,7 +459,6 @@ class _Scratch(NamedTuple):
 
     sample: FloatArray  # (N_SAMPLE, F): the round sample of every flow
     action: FloatArray  # (3, F): cwnd, incr, cap the laws set
-    detect: NDArray[np.intp]  # the flows that learn of a loss
 
 
 def _boundary(
@@ -445,25 +467,47 @@ def _boundary(
     ends: NDArray[np.bool_],
     base: FloatArray,
     t: float,
-    frac: float,
+    rule: _LossRule,
     rounds: _RoundLog,
     loss_times: list[list[float]],
     has_rev: bool,
     scratch: _Scratch,
 ) -> None:
-    """The laws decide for the flows whose round ended at ``t`` (then loss reactions)."""
+    """The flows that learnt of their losses at ``t`` react (each starts a new round), then
+    the laws decide for the flows whose round ended."""
+    for j in np.flatnonzero(ff[K.F_LEARN]).tolist():
+        ff[K.F_LEARN, j] = 0.0
+        _lose(laws, ff, j, float(ff[K.F_W, j]), t, rule, loss_times)
+        K.round_restart(ff, j)
     which = ends.nonzero()[0]  # np.flatnonzero without its fixed cost (ends is 1-D)
-    s, act, detect = scratch
+    if which.size == 0:
+        return
+    s, act = scratch
     K.boundary_sample(ff, ends, base, has_rev, s)
     laws.decide(which, s, act)
-    w = s[K.S_CWND]  # the windows the laws saw (``s`` is not written again until then)
-    n = K.boundary_act(ff, ends, act[0], act[1], act[2], t, detect)
-    for j in detect[:n].tolist():
-        _lose(laws, ff, j, float(w[j]), t, frac, loss_times)
+    K.boundary_act(ff, ends, act[0], act[1], act[2])
     rounds.reserve(which.size)
-    rounds.n = K.boundary_end(
-        ff, ends, t, w, laws.phase(ends.size), rounds.flow, rounds.rows, rounds.n
-    )
+    phase = laws.phase(ends.size)
+    rounds.n = K.boundary_end(ff, ends, t, s[K.S_CWND], phase, rounds.flow, rounds.rows, rounds.n)
+
+
+class _LossRule(NamedTuple):
+    """How a flow that learns of its losses reacts (:func:`_lose`)."""
+
+    #: ``timeout_loss_fraction``; NaN: the packet sender's rule
+    frac: float
+    #: the retransmission timer's floor, s
+    min_rto: float
+    #: each flow's duplicate ACKs that start a retransmission
+    dupacks: FloatArray
+
+
+#: duplicate ACKs that trigger a fast retransmit (RFC 5681), as the packet simulator counts
+DUPACK_THRESHOLD = 3
+#: laws whose senders have no Vegas fine-grained check (the packet simulator's
+#: ``LAW_NAMES_WITHOUT_FINE_CHECK``): the others retransmit on the first duplicate ACK once
+#: the lost packet has waited longer than the RTO estimate (the Quick Vegas paper §3.1)
+LAWS_WITHOUT_FINE_CHECK = ("reno",)
 
 
 def _lose(
@@ -472,14 +516,35 @@ def _lose(
     j: int,
     w: float,
     t: float,
-    frac: float,
+    rule: _LossRule,
     loss_times: list[list[float]],
 ) -> None:
-    """Flow ``j`` (window ``w`` before its decision) learns of its losses at ``t``."""
+    """Flow ``j`` (window ``w`` before its decision) learns of its losses at ``t``.
+
+    The packet sender's rule (``rule.frac`` NaN): the ``L`` packets the flow lost in the
+    event are holes in a window of ``w``; the ``w - L`` packets after them bring
+    duplicate ACKs. Fewer than :data:`DUPACK_THRESHOLD` of them (one for a law with
+    Vegas's fine-grained check, all but :data:`LAWS_WITHOUT_FINE_CHECK`), or holes that NewReno
+    (one hole per RTT, the timer restarted at the first partial ACK only) cannot repair
+    before its timer fires, ``(L - 1) RTT > RTO``, make a retransmission timeout: the law's
+    ``LOSS_TIMEOUT`` reaction, and the sender sends nothing for one RTO
+    (``max(min_rto_s, SRTT + 4 RTTVAR)``, SRTT the last RTT, RTTVAR half the last
+    round's RTT range). Otherwise a fast retransmit (``LOSS_FAST``)."""
     # the flow's ACKs dropped on the ACK path in this round and the one before (the first
     # drop of the loss event falls in one of them): a duplicate-ACK loss is LOSS_BURST
     burst = ff[K.F_ACKD, j] - ff[K.F_ACKD_PREV, j] >= 1.0
-    kind = loss_kind(bool(ff[K.F_LOST, j] > frac * w), bool(burst))
+    lost = float(ff[K.F_LOST, j])
+    srtt = float(ff[K.F_LAST_RTT, j] or ff[K.F_D, j])
+    silent = 0.0
+    if math.isnan(rule.frac):
+        spread = float(ff[K.F_R_MAX, j] - ff[K.F_R_MIN, j]) if ff[K.F_R_ACKS, j] > 0 else 0.0
+        rto = max(rule.min_rto, srtt + 2.0 * spread)
+        timeout = w - lost < rule.dupacks[j] or (lost - 1.0) * srtt > rto
+        if timeout:
+            silent = rto
+    else:
+        timeout = lost > rule.frac * w
+    kind = loss_kind(timeout, bool(burst))
     new = laws.lose(j, kind, w)
     ff[K.F_W, j] = new
     ff[K.F_INCR, j] = 0.0
@@ -487,7 +552,8 @@ def _lose(
     loss_times[j].append(t)
     ff[K.F_LOST, j] = 0.0
     ff[K.F_FIRST_DROP, j] = np.inf
-    ff[K.F_RECOVER, j] = t + float(ff[K.F_LAST_RTT, j] or ff[K.F_D, j])
+    ff[K.F_SILENT, j] = t + silent
+    ff[K.F_RECOVER, j] = t + max(srtt, silent)
 
 
 def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
