@@ -10,9 +10,9 @@ JSON line per case and tree: ``{"name": ..., "tree": ..., "value": ..., "unit": 
 Cases
 -----
 * ``qv-basic/vegas``: one Vegas flow on 50 Mb/s x 100 ms with the CBR step (240 s).
-* ``thesis-two-flow/vegas`` and ``thesis-two-flow/reno``: document 001's two flows (RED).
+* ``thesis-two-flow/vegas`` and ``thesis-two-flow/reno``: document 001's two flows, 400 s.
 * ``qv-many-flows/vegas``: 60 flows joining in groups on 1 Gb/s (60 s).
-* ``reno-25/reno``: one Reno flow, 10 Mb/s x 100 ms, 25-packet buffer (60 s): losses.
+* ``reno-25/reno``: one Reno flow, 10 Mb/s x 100 ms, 25-packet buffer (600 s): losses.
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 CASES: dict[str, tuple[str, str, dict[str, object]]] = {
     "qv-basic/vegas": ("qv-basic", "vegas", {}),
-    "thesis-two-flow/vegas": ("thesis-two-flow", "vegas", {}),
-    "thesis-two-flow/reno": ("thesis-two-flow", "reno", {}),
+    "thesis-two-flow/vegas": ("thesis-two-flow", "vegas", {"duration": "400s"}),
+    "thesis-two-flow/reno": ("thesis-two-flow", "reno", {"duration": "400s"}),
     "qv-many-flows/vegas": ("qv-many-flows", "vegas", {"duration": "60s"}),
     "reno-25/reno": (
         "qv-basic",
         "reno",
-        {"bandwidth": "10Mbps", "buffer": 25, "cbr": "none", "duration": "60s"},
+        {"bandwidth": "10Mbps", "buffer": 25, "cbr": "none", "duration": "600s"},
     ),
 }
 

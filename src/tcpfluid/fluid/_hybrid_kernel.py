@@ -163,10 +163,13 @@ def advance(  # type: ignore[no-untyped-def]
     b_r = rev[2]
     ack_per_pkt = 1.0 / rev[3]
     rotate = rev[4] == 1.0
-    on_growth = rev[4] == 2.0
+    # without a finite buffer or RED nothing is dropped: the growth share and the held
+    # drops' ring are not kept (the same run, less work a step)
+    can_drop = buf < np.inf or red[0] == 1.0
+    on_growth = rev[4] == 2.0 and buf < np.inf
     whole = rev[5] == 1.0
     split = rev[6] == 1.0
-    hold = rev[7] == 1.0
+    hold = rev[7] == 1.0 and can_drop
     service_r = mu_r * dt
     send = np.zeros(F)
     gro = np.zeros(F)  # each flow's packets of the step beyond its ACK clock
