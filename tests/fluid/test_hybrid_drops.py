@@ -8,7 +8,7 @@ next 5 s) and hardly on the four flows already there (at most a couple each). Tw
 readings of the hybrid decide how close it comes:
 
 - a dropped packet keeps its place in the sender's window until the ACKs of the packets
-  behind it tell the sender, one base RTT later (``hybrid.HOLD_DROPS``); with the place
+  behind it tell the sender, one base RTT later (``hold_drops=True``); with the place
   freed at the drop, the flow sends the dropped fluid again in the next step while the
   queue is still full, and each flow already there "loses" thousands of packets, dozens
   of windows, in one overflow episode;
@@ -30,7 +30,7 @@ import pytest
 
 import tcpfluid
 from tcpfluid.algorithms import get_law
-from tcpfluid.fluid import hybrid, rounds
+from tcpfluid.fluid import rounds
 from tcpfluid.fluid.hybrid import simulate_hybrid
 from tcpfluid.scenarios import build_scenario
 
@@ -58,8 +58,9 @@ def packet_drops() -> np.ndarray:
 
 def _hybrid_drops(monkeypatch: pytest.MonkeyPatch, hold: bool, drop_share: str) -> np.ndarray:
     """The hybrid's dropped packets of flows 0-7 from just before the join to 25 s."""
-    monkeypatch.setattr(hybrid, "HOLD_DROPS", hold)
-    h = tcpfluid.simulate(_scenario("30s"), "ode", drop_share=drop_share).native.hybrid
+    h = tcpfluid.simulate(
+        _scenario("30s"), "ode", drop_share=drop_share, hold_drops=hold
+    ).native.hybrid
     t, lost = np.asarray(h.time_s), np.asarray(h.lost_pkts)
     a, b = np.searchsorted(t, JOIN_S - 0.1), np.searchsorted(t, AFTER_S)
     return (lost[:, b] - lost[:, a])[:8]
@@ -105,11 +106,16 @@ def test_one_flow_loses_the_same_under_every_sharing_rule(
 ) -> None:
     """A single flow takes the whole overflow whatever the rule: the growth rule and the
     proportional one give the same run (to rounding), a Reno sawtooth with losses."""
-    monkeypatch.setattr(hybrid, "HOLD_DROPS", hold)
     law = get_law("reno")
     runs = [
         simulate_hybrid(
-            law, mu_pps=1000.0, base_rtt_s=[0.1], duration_s=60.0, buffer_pkts=50.0, drop_share=s
+            law,
+            mu_pps=1000.0,
+            base_rtt_s=[0.1],
+            duration_s=60.0,
+            buffer_pkts=50.0,
+            drop_share=s,
+            hold_drops=hold,
         )
         for s in ("proportional", "growth")
     ]

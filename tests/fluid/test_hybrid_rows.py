@@ -429,13 +429,12 @@ def test_hybrid_slow_start_windows_are_the_tables_when_the_boundary_ack_grows_th
     # one step's ACKs (μ·dt packets): Quick Vegas reads Table 1 of the Quick Vegas paper
     # plus a constant (2.24, 3.24, 4.74, ... at 1000 kb), TCP-Ho falls below Table 4 of the
     # TCP-Ho paper by a growing fraction. That error shrinks with the step: the tables are
-    # the continuous-time limit. With hybrid.BOUNDARY_ACK_NEXT_ROUND the part of that
+    # the continuous-time limit. With ``boundary_ack_next_round=True`` the part of that
     # step's ACKs beyond the round's first packet grows the window with the next
     # increment, as the packet sender's boundary ACK, and the windows are the tables
     # exactly at the default step (Table 4 whole numbers; the hybrid counts one more
     # initial round, as the packet simulator does).
     from tcpfluid.analytic import slow_start_windows
-    from tcpfluid.fluid import hybrid
     from tcpfluid.report._sec_convergence import _cb_overrides
 
     sc = build_scenario("qv-basic", **{**_cb_overrides(kb), "duration": "2s"})
@@ -444,8 +443,8 @@ def test_hybrid_slow_start_windows_are_the_tables_when_the_boundary_ack_grows_th
     d = float(view.path.d)
     mu_dt = float(view.path.mu) * d / 256  # packets the bottleneck serves in a default step
 
-    def slow_start(dt_s: float | None = None) -> Any:
-        h = simulate_scenario_hybrid(sc, dt_s=dt_s).flows[0]
+    def slow_start(dt_s: float | None = None, next_round: bool = False) -> Any:
+        h = simulate_scenario_hybrid(sc, dt_s=dt_s, boundary_ack_next_round=next_round).flows[0]
         ramp = np.asarray(h.round_phase) == 0  # slow start (TCP-Ho: the Table-4 ramp)
         n = min(16, int(np.argmin(ramp)) if not ramp.all() else ramp.size)
         w = np.asarray(h.round_cwnd_pkts)[:n]
@@ -457,8 +456,7 @@ def test_hybrid_slow_start_windows_are_the_tables_when_the_boundary_ack_grows_th
     assert 0.2 * mu_dt < np.max(np.abs(default)) < 2.0 * mu_dt
     finer = slow_start(dt_s=d / 2048)  # a step 8 times shorter
     assert np.max(np.abs(finer)) < np.max(np.abs(default)) / 4
-    monkeypatch.setattr(hybrid, "BOUNDARY_ACK_NEXT_ROUND", True)
-    assert np.max(np.abs(slow_start())) < 1e-9
+    assert np.max(np.abs(slow_start(next_round=True))) < 1e-9
 
 
 def test_quick_vegas_1000_kb_exit_window_is_the_rows_bound_plus_the_boundary_ack_growth(
@@ -468,17 +466,16 @@ def test_quick_vegas_1000_kb_exit_window_is_the_rows_bound_plus_the_boundary_ack
     # Table 1's 22.78; the hybrid (like the packets) leaves slow start one growth round
     # later, at 34.42: Table 1's next window 34.17 = 1.5 x 22.78 (exactly the row's ×1.5
     # bound) plus the 0.24 packet that the round-ending step's ACKs add before each
-    # decision (test above). With hybrid.BOUNDARY_ACK_NEXT_ROUND the hybrid reads 34.17
+    # decision (test above). With ``boundary_ack_next_round=True`` the hybrid reads 34.17
     # and the row agrees.
     from tcpfluid.analytic import slow_start_windows
-    from tcpfluid.fluid import hybrid
     from tcpfluid.report._sec_convergence import _cb_overrides
 
     sc = build_scenario("qv-basic", **{**_cb_overrides(1000.0), "duration": "2s"})
     sc = sc.with_algorithm("quick-vegas")
 
-    def exit_window() -> float:
-        h = simulate_scenario_hybrid(sc).flows[0]
+    def exit_window(next_round: bool = False) -> float:
+        h = simulate_scenario_hybrid(sc, boundary_ack_next_round=next_round).flows[0]
         n = int(np.flatnonzero(np.asarray(h.round_phase) > 0)[0])
         assert n == 8
         return float(h.round_cwnd_pkts[n - 1])
@@ -487,5 +484,4 @@ def test_quick_vegas_1000_kb_exit_window_is_the_rows_bound_plus_the_boundary_ack
     bound = 1.5 * table[-2]
     assert table[-1] == pytest.approx(bound)
     assert 0.1 < exit_window() - bound < 0.5
-    monkeypatch.setattr(hybrid, "BOUNDARY_ACK_NEXT_ROUND", True)
-    assert exit_window() == pytest.approx(bound, abs=1e-9)
+    assert exit_window(next_round=True) == pytest.approx(bound, abs=1e-9)

@@ -55,7 +55,7 @@ def check_run(
     flow_stop_s: ArrayLike | None,
     dt_s: float | None,
     record_every_s: float | None,
-    timeout_loss_fraction: float,
+    timeout_loss_fraction: float | None,
 ) -> Run:
     """Check :func:`simulate_hybrid`'s arguments (a ValueError/TypeError names the bad one)
     and derive the time step, step count and record interval."""
@@ -90,7 +90,11 @@ def check_run(
         else check_positive("record_every_s", record_every_s)
     )
     every = max(1, round(rec_dt / dt))
-    frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
+    frac = (
+        math.nan
+        if timeout_loss_fraction is None
+        else check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
+    )
     start = per_flow("flow_start_s", flow_start_s, F, 0.0)
     stop = per_flow("flow_stop_s", flow_stop_s, F, math.inf)
     if np.any(~np.isfinite(start)) or np.any(start < 0) or np.any(stop <= start):
@@ -195,6 +199,40 @@ def per_flow(name: str, value: ArrayLike | None, n: int, default: float) -> Floa
     return arr
 
 
+#: the memory a run may take, bytes (:func:`check_memory`): a quarter of a 16-GiB machine
+MEMORY_BUDGET_BYTES = 4 * 2**30
+#: float arrays of flows x recorded samples a run holds at its peak: the kernel's recorded
+#: series (``N_REC_F``) and what the results and the ODE engine's presentation derive from
+#: them (windows, rates, RTTs, BaseRTTs, backlogs, activity, loss events, delivered and lost
+#: packets, throughputs; measured peak ~16 per flow and sample with 10,000 flows)
+ARRAYS_PER_FLOW_SAMPLE = K.N_REC_F + 14
+
+
+def memory_estimate(run: Run, hist_rows: int, ring_len: int) -> int:
+    """Bytes a checked run takes at its peak: linear in flows x recorded samples (the
+    recorded series and their presentation), flows x history steps (the ACK rings) and
+    the arrival ring."""
+    F = run.d.size
+    n_rec = run.n_steps // run.every + 2
+    per_flow = 8 * (ARRAYS_PER_FLOW_SAMPLE * n_rec + 3 * hist_rows + K.N_FLOW_ROWS + 16)
+    return int(F * per_flow + 16 * ring_len + 8 * K.N_REC_G * n_rec)
+
+
+def check_memory(run: Run, hist_rows: int, ring_len: int) -> None:
+    """Refuse a run whose :func:`memory_estimate` exceeds :data:`MEMORY_BUDGET_BYTES`, with
+    a ValueError naming the settings that set it, before anything is allocated."""
+    need = memory_estimate(run, hist_rows, ring_len)
+    if need > MEMORY_BUDGET_BYTES:
+        F = run.d.size
+        n_rec = run.n_steps // run.every + 2
+        raise ValueError(
+            f"the hybrid model would need about {need / 2**30:.1f} GiB for {F} flows x "
+            f"{n_rec} recorded samples (budget {MEMORY_BUDGET_BYTES / 2**30:.0f} GiB): "
+            "record fewer samples (a longer record_every_s; the ode engine's n_points), "
+            "or run fewer flows"
+        )
+
+
 class KernelState(NamedTuple):
     """The arrays :func:`tcpfluid.fluid._hybrid_kernel.advance` updates in place."""
 
@@ -240,6 +278,8 @@ def kernel_state(
     F = law_count
     ff = flow_state(run.d, run.dt, run.start, run.stop)
     H = int(ff[K.F_DELAY_STEPS].max()) + 1
+    ring = arrival_ring(rtt_sample, run.buf, run.mu, run.dt, run.n_steps)
+    check_memory(run, H, ring)
     red_arr = np.zeros(6)
     if red is not None:
         red_arr[:] = (1.0, red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, float(red.gentle))
@@ -255,7 +295,7 @@ def kernel_state(
         q_hist=np.zeros(H),
         f_hist=np.zeros(H),
         fq_ring=np.zeros(fq_len),
-        qa_ring=np.zeros((arrival_ring(rtt_sample, run.buf, run.mu, run.dt, run.n_steps), 2)),
+        qa_ring=np.zeros((ring, 2)),
         drops=np.zeros(F),
         ends=np.zeros(F, dtype=np.bool_),
         cross=np.array(run.cross, dtype=np.float64).reshape(-1, 3),

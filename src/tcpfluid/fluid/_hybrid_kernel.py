@@ -35,7 +35,8 @@ F_R_MIN = 14
 F_R_MAX = 15
 F_LAST_RTT = 16
 F_LOST = 17  # lost packets not yet reacted to
-F_FIRST_DROP = 18  # time of the first of them
+F_FIRST_DROP = 18  # when the sender learns of them: the duplicate ACKs of the packets
+#                   behind the first drop arrive (drop time + base RTT + queueing delay)
 F_RECOVER = 19  # drops before this time belong to the last loss event
 F_ACKED_SINCE = 20  # ACKs since the last recorded sample
 F_STARTED = 21  # 1.0 once the flow has started
@@ -52,7 +53,9 @@ F_ACKD_PREV = 31  # F_ACKD when the previous round began
 F_CARRY = 32  # ACKs of the step that ended the round beyond its first packet: they grow
 #               the window with the law's next increment (applied when ``advance`` resumes)
 F_FREED = 33  # window freed (ACKed or dropped) since the flow last sent: its ACK clock
-N_FLOW_ROWS = 34
+F_SILENT = 34  # the sender sends nothing before this time (a retransmission timeout), s
+F_LEARN = 35  # 1.0: the flow has just learnt of its losses (set by ``advance``)
+N_FLOW_ROWS = 36
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, F, samples)
 R_W = 0
@@ -79,7 +82,8 @@ G_QR = 5  # the ACK-path queue after the last step, ACKs
 G_APTR = 6  # the step whose arrivals leave the queue now (FIFO), for the RTT samples
 G_ARRIVED = 7  # cumulative arrivals at the bottleneck (after drops), packets
 G_DROP_PTR = 8  # the source the next drop-tail overflow falls on first (drops in turn)
-N_GLOBALS = 9
+G_GROW_PTR = 9  # the flow whose growth the next drop-tail overflow falls on first
+N_GLOBALS = 10
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -127,8 +131,9 @@ def advance(  # type: ignore[no-untyped-def]
     rec_f,
     rec_g,
 ):
-    """Step from step ``k`` until a round ends (returns ``(k, ROUND_END)`` with ``ends``
-    set and ``drops`` the step's drops), a flow joins (``(k, JOIN)``, before step ``k``) or
+    """Step from step ``k`` until a round ends or a flow learns of its losses (returns
+    ``(k, ROUND_END)`` with ``ends`` set, ``ff[F_LEARN]`` 1.0 for the flows that learnt,
+    and ``drops`` the step's drops), a flow joins (``(k, JOIN)``, before step ``k``) or
     the run ends (``(n_steps, DONE)``).
 
     ``red`` is ``[has_red, min_th, max_th, max_p, w_q, gentle]``; ``rev`` is
@@ -161,10 +166,13 @@ def advance(  # type: ignore[no-untyped-def]
     b_r = rev[2]
     ack_per_pkt = 1.0 / rev[3]
     rotate = rev[4] == 1.0
-    on_growth = rev[4] == 2.0
+    # without a finite buffer or RED nothing is dropped: the growth share and the held
+    # drops' ring are not kept (the same run, less work a step)
+    can_drop = buf < np.inf or red[0] == 1.0
+    on_growth = rev[4] == 2.0 and buf < np.inf
     whole = rev[5] == 1.0
     split = rev[6] == 1.0
-    hold = rev[7] == 1.0
+    hold = rev[7] == 1.0 and can_drop
     service_r = mu_r * dt
     send = np.zeros(F)
     gro = np.zeros(F)  # each flow's packets of the step beyond its ACK clock
@@ -185,7 +193,7 @@ def advance(  # type: ignore[no-untyped-def]
         arr = 0.0
         for j in range(F):
             s = 0.0
-            if ff[F_STARTED, j] == 1.0 and t < ff[F_STOP, j]:
+            if ff[F_STARTED, j] == 1.0 and ff[F_SILENT, j] <= t < ff[F_STOP, j]:
                 w_send = ff[F_W, j]
                 if whole:  # a packet sender has whole packets in flight
                     w_send = math.floor(w_send + 1e-9)
@@ -226,19 +234,24 @@ def advance(  # type: ignore[no-untyped-def]
             over = total - service - buf
             if on_growth:
                 # the packets beyond each flow's ACK clock find the queue full first (a
-                # sender sends them back to back after the packet its ACK clocks out); the
-                # rest of the overflow in proportion to the arrivals
-                g_tot = 0.0
-                for j in range(F):
-                    g_tot += gro[j]
-                take = min(over, g_tot)
-                if take > 0.0:
-                    for j in range(F):
-                        x = gro[j] * (take / g_tot)
-                        drops[j] += x
-                        send[j] -= x
+                # sender sends them back to back after the packet its ACK clocks out):
+                # whole bursts of one flow after another, in turn from where the last
+                # overflow stopped (the packets of a burst arrive together; which flows'
+                # bursts meet the full queue is the order they arrive in, not a share of
+                # every burst); the rest of the overflow in proportion to the arrivals
+                i = int(g[G_GROW_PTR])
+                for _ in range(F):
+                    if over <= 0.0:
+                        break
+                    x = min(gro[i], over)
+                    if x > 0.0:
+                        drops[i] += x
+                        send[i] -= x
                         arr -= x
-                over -= take
+                        over -= x
+                    if over > 0.0:
+                        i = (i + 1) % F
+                g[G_GROW_PTR] = float((i + 1) % F)
             arriving = arr + arr_c
             share = 1.0
             if arriving > over:
@@ -374,18 +387,18 @@ def advance(  # type: ignore[no-untyped-def]
                 if t >= ff[F_RECOVER, j]:
                     ff[F_LOST, j] += x
                     if ff[F_FIRST_DROP, j] == np.inf:
-                        ff[F_FIRST_DROP, j] = t
+                        # the packets behind the drop wait the queue, cross the path and
+                        # their duplicate ACKs tell the sender
+                        ff[F_FIRST_DROP, j] = t + ff[F_D, j] + q_hist[slot]
             dsteps = int(ff[F_DELAY_STEPS, j])
             ends[j] = False
             live = ff[F_STARTED, j] == 1.0 and t < ff[F_STOP, j]
             if k >= dsteps:
                 back = (k - dsteps) % H
                 if hold:
-                    xd = drop_hist[back, j]
-                    if xd > 0.0:
-                        if on_growth:
-                            ff[F_FREED, j] += xd
-                        ff[F_INFLIGHT, j] -= xd
+                    # the sender learns the place is free and sends the packet again:
+                    # not clocked out by an ACK, so beyond the ACK clock (``F_FREED``)
+                    ff[F_INFLIGHT, j] -= drop_hist[back, j]
                 a = dep_hist[back, j]
                 na = ack_hist[back, j] if has_rev else a
                 if a > 1e-12:
@@ -429,6 +442,10 @@ def advance(  # type: ignore[no-untyped-def]
             if ff[F_STARTED, j] == 1.0:
                 if t >= ff[F_STOP, j]:
                     ff[F_W, j] = 0.0
+                elif ff[F_LOST, j] >= 1.0 and t >= ff[F_FIRST_DROP, j]:
+                    # the sender learns of its losses (its round starts anew)
+                    ff[F_LEARN, j] = 1.0
+                    any_end = True
                 elif ff[F_RESOLVED, j] > ff[F_ROUND_SEQ, j] + 1e-9 and ff[F_R_ACKS, j] > 1e-9:
                     # (the same test as the boundary ACKs' above)
                     ends[j] = True
@@ -504,32 +521,41 @@ def boundary_sample(ff, ends, base, has_rev, out):  # type: ignore[no-untyped-de
 
 
 @njit(**_JIT)
-def boundary_act(ff, ends, cwnd, incr, cap, t, detect):  # type: ignore[no-untyped-def]
-    """The laws' actions for the flows whose round ended; ``detect`` gets, in order, the
-    flows among them that learn of a loss now (returns their number)."""
-    n = 0
+def boundary_act(ff, ends, cwnd, incr, cap):  # type: ignore[no-untyped-def]
+    """The laws' actions for the flows whose round ended."""
     for j in range(ff.shape[1]):
-        if not ends[j]:
-            continue
-        ff[F_W, j] = cwnd[j]
-        ff[F_INCR, j] = incr[j]
-        ff[F_CAP, j] = cap[j]
-        if ff[F_LOST, j] >= 1.0 and t >= ff[F_FIRST_DROP, j] + ff[F_D, j]:
-            detect[n] = j
-            n += 1
-    return n
+        if ends[j]:
+            ff[F_W, j] = cwnd[j]
+            ff[F_INCR, j] = incr[j]
+            ff[F_CAP, j] = cap[j]
 
 
 @njit(**_JIT)
-def boundary_reset(ff, ends):  # type: ignore[no-untyped-def]
-    """A new round begins for the flows whose round ended."""
+def round_restart(ff, j):  # type: ignore[no-untyped-def]
+    """Flow ``j`` begins a new round with the next packet it sends (after a loss reaction,
+    as a packet sender's recovery starts its round anew)."""
+    ff[F_ROUND_SEQ, j] = ff[F_SENT, j]
+    ff[F_ACKD_PREV, j] = ff[F_ACKD_ROUND, j]
+    ff[F_ACKD_ROUND, j] = ff[F_ACKD, j]
+    ff[F_R_ACKS, j] = 0.0
+    ff[F_R_SUM, j] = 0.0
+    ff[F_R_MIN, j] = np.inf
+    ff[F_R_MAX, j] = 0.0
+    ff[F_R_FSUM, j] = 0.0
+
+
+@njit(**_JIT)
+def boundary_end(ff, ends, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
+    """Log the round of each flow whose round ended (``(t, w, the window now, phase)`` at
+    row ``n`` on of ``log_rows``, the flow in ``log_flow``) and begin its next round;
+    returns the rows logged in all."""
     for j in range(ff.shape[1]):
         if ends[j]:
-            ff[F_ROUND_SEQ, j] = ff[F_SENT, j]
-            ff[F_ACKD_PREV, j] = ff[F_ACKD_ROUND, j]
-            ff[F_ACKD_ROUND, j] = ff[F_ACKD, j]
-            ff[F_R_ACKS, j] = 0.0
-            ff[F_R_SUM, j] = 0.0
-            ff[F_R_MIN, j] = np.inf
-            ff[F_R_MAX, j] = 0.0
-            ff[F_R_FSUM, j] = 0.0
+            log_flow[n] = j
+            log_rows[n, 0] = t
+            log_rows[n, 1] = w[j]
+            log_rows[n, 2] = ff[F_W, j]
+            log_rows[n, 3] = phase[j]
+            n += 1
+            round_restart(ff, j)
+    return n

@@ -147,6 +147,10 @@ def simulate_scenario_ode(
     drop_share: str | None = None,
     whole_packets: bool | None = None,
     dt_s: float | None = None,
+    boundary_ack_next_round: bool | None = None,
+    hold_drops: bool | None = None,
+    min_rto_s: float | None = None,
+    timeout_loss_fraction: float | None = None,
     **options: Any,
 ) -> OdeResult:
     """Run the continuous-time fluid model on a scenario.
@@ -164,8 +168,9 @@ def simulate_scenario_ode(
     ``max_step_s``, ``max_rhs_evals``) is given; then the classical one.
     ``options``: ``n_points`` (output samples),
     ``measure_from_s`` (start of the averaging window; default 0: the whole run, as the
-    round engine reports), and the classical-only options. ``rtt_sample``, ``drop_share``
-    and ``whole_packets`` are the hybrid model's readings and ``dt_s`` its time step
+    round engine reports), and the classical-only options. ``rtt_sample``, ``drop_share``,
+    ``whole_packets``, ``boundary_ack_next_round``, ``hold_drops``, ``min_rto_s`` and
+    ``timeout_loss_fraction`` are the hybrid model's readings and ``dt_s`` its time step
     (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`; ``None``: its default). This is the
     ``ode`` engine of ``tcpfluid simulate`` and of sweeps.
 
@@ -195,6 +200,8 @@ def simulate_scenario_ode(
         for k, v in (
             ("rtt_sample", rtt_sample), ("drop_share", drop_share),
             ("whole_packets", whole_packets), ("dt_s", dt_s),
+            ("boundary_ack_next_round", boundary_ack_next_round), ("hold_drops", hold_drops),
+            ("min_rto_s", min_rto_s), ("timeout_loss_fraction", timeout_loss_fraction),
         )
         if v is not None
     }  # fmt: skip
@@ -241,7 +248,8 @@ def _hybrid_as_ode(
     readings: dict[str, Any] | None = None,
 ) -> OdeResult:
     """Run the hybrid model (``readings``: its ``rtt_sample``, ``drop_share``,
-    ``whole_packets``, ``dt_s``) and present it as an :class:`OdeResult`."""
+    ``whole_packets``, ``dt_s``, ``boundary_ack_next_round``, ``hold_drops``, ``min_rto_s``,
+    ``timeout_loss_fraction``) and present it as an :class:`OdeResult`."""
     from .hybrid import simulate_scenario_hybrid
 
     n_points = check_int("n_points", n_points, minimum=2)

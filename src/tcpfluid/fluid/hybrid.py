@@ -27,12 +27,21 @@ Model (time step ``dt_s``; one bottleneck of rate μ packets/s; flow j has base 
   packet sender is part of the model, not an option.
 * **Actions.** The law's ``cwnd`` is set at the boundary; ``incr`` is added per ACK during
   the next round (a rate of window change ``incr × ACK rate``) up to ``cap``.
-* **Losses.** Dropped packets leave the flight at once (the sender retransmits them as new
-  data). A flow that has lost at least one whole packet learns it one base RTT after the
-  first drop: the law's :meth:`~tcpfluid.algorithms.base.ControlLaw.on_loss` is called at
-  the next boundary (kind ``LOSS_TIMEOUT`` when more than ``timeout_loss_fraction`` of the
-  window was lost, else ``LOSS_FAST``); further drops within one RTT belong to the same
-  event. The idle time of a timeout is not modelled.
+* **Losses, as a sender sees them.** A drop-tail overflow falls first on the packets each
+  flow sends beyond its ACK clock (``drop_share``). A dropped packet keeps its place in the
+  sender's window until the ACKs of the packets behind it tell the sender (``hold_drops``),
+  so the sender goes on sending at its ACK clock, growing its window as its law says, and
+  is not refilling the queue with the dropped fluid. A flow that has lost at least one
+  whole packet learns it when the duplicate ACKs of the packets behind its first drop
+  arrive, the drop time plus its base RTT plus the queueing delay then (not at a round
+  boundary): the law's :meth:`~tcpfluid.algorithms.base.ControlLaw.on_loss` is called and
+  the flow's round starts anew; further drops within one RTT belong to the same event.
+  As the packet simulator's NewReno sender decides it, the event is a retransmission
+  timeout (``LOSS_TIMEOUT``; the sender is silent for one RTO) when fewer than three
+  packets of the window follow the holes (too few duplicate ACKs) or when the holes are
+  more than NewReno repairs, one per RTT, before its timer fires; else a fast retransmit
+  (``LOSS_FAST``). The holes are the event's lost packets; the RTO is
+  ``max(min_rto_s, SRTT + 4 RTTVAR)`` with the last RTT and half the round's RTT range.
 * **Flows** start and stop at given times; a starting flow gets the law's fresh state and
   measures its own BaseRTT.
 
@@ -46,12 +55,12 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_choice
+from .._validation import check_choice, check_positive
 from ..algorithms.base import ControlLaw, RoundSample, loss_kind
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
@@ -76,30 +85,6 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
-
-#: decide a boundary where one flow's round ended on Python floats (:func:`_boundary_one`);
-#: ``False``: every boundary through the array path (the reference that path must equal)
-ONE_FLOW_PATH = True
-#: the bookkeeping of a boundary where several rounds ended in compiled code;
-#: ``False``: in NumPy array operations (the reference the compiled code must equal)
-COMPILED_BOUNDARY = True
-#: with one law for every flow, a boundary of several flows hands the law the sample's
-#: rows as they are (no gather of the group's rows, no scatter of its actions); tests set
-#: False to compare with the general route
-WHOLE_GROUP_PATH = True
-#: ``True``: the ACK fluid of the time step that ends a round, beyond the round's first
-#: packet, grows the window with the law's next increment, as a packet sender's boundary
-#: ACK does (its RTT stays in the ending round's sample, as the packet's does); the slow-
-#: start windows are then the documents' tables exactly. ``False`` (the default, kept until
-#: the report's verified reasons are re-checked under the rule): that step's ACKs all grow
-#: the window before the decision, so each window a law sees carries the growth of up to
-#: one step's ACKs, μ·dt packets (docs/ode-model.md, "The round-ending step's ACKs")
-BOUNDARY_ACK_NEXT_ROUND = False
-#: ``True``: a dropped packet keeps its place in the sender's window until the ACKs of the
-#: packets behind it tell the sender, one base RTT after the drop (a packet sender's window
-#: is freed only by ACKs); ``False``: the drop frees its place at once, so the flow sends
-#: it again in the next step while the queue is still full
-HOLD_DROPS = False
 
 
 # ------------------------------------------------------------------------------ engine
@@ -127,19 +112,18 @@ class _Laws:
                 raise TypeError(f"{type(lw).__name__}.init_state must return a 'phase' array")
         self.fresh = [{k: v.copy() for k, v in st.items()} for st in self.states]
         #: one law for every flow, in flow order: its state arrays are the flows' own, so
-        #: a boundary passes the sample's rows as they are instead of gathering them
-        self.whole = (
-            WHOLE_GROUP_PATH
-            and len(self.groups) == 1
-            and bool(np.array_equal(self.groups[0][1], np.arange(n)))
-        )
+        #: a boundary indexes the sample's rows with a slice (views, no gather)
+        self.whole = len(self.groups) == 1 and bool(np.array_equal(self.groups[0][1], np.arange(n)))
         self.names = [""] * n
-        #: flow -> (its group, its position in the group's state arrays)
-        self.slot: list[tuple[int, int]] = [(0, 0)] * n
+        #: each flow's group and its position in the group's state arrays (the groups'
+        #: flows in increasing order, so the positions of flows in order are in order)
+        self.group_of = np.zeros(n, dtype=np.intp)
+        self.pos_of = np.zeros(n, dtype=np.intp)
         for g, (lw, ix) in enumerate(self.groups):
-            for p, j in enumerate(ix.tolist()):
+            self.group_of[ix] = g
+            self.pos_of[ix] = np.arange(ix.size)
+            for j in ix.tolist():
                 self.names[j] = getattr(lw, "name", type(lw).__name__)
-                self.slot[j] = (g, p)
         act = [lw.initial_action(st) for (lw, _), st in zip(self.groups, self.states, strict=True)]
         self.init_cwnd = np.empty(n)
         self.init_incr = np.empty(n)
@@ -165,138 +149,86 @@ class _Laws:
                 for k, v in st.items():
                     v[m] = fr[k][m]
 
-    def decide(
-        self, ends: NDArray[np.bool_], sample: RoundSample
-    ) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """Call each law for its flows whose round ended; other flows keep their state."""
-        n = ends.size
-        cwnd, incr, cap = np.zeros(n), np.zeros(n), np.zeros(n)
-        for (lw, flows), st in zip(self.groups, self.states, strict=True):
-            # one law for every flow in flow order (``whole``): the sample's rows as they
-            # are (views), no gather of the group's rows
-            ix = slice(None) if self.whole else flows
-            m = ends[ix]
-            if not m.any():
+    def decide(self, which: NDArray[np.intp], s: FloatArray, out: FloatArray) -> None:
+        """Call each law for the flows ``which`` (in increasing order) whose round ended,
+        with their rows of the round sample ``s`` (rows ``S_*`` of
+        :func:`~tcpfluid.fluid._hybrid_kernel.boundary_sample`); their actions go to
+        ``out``'s rows (cwnd, incr, cap). Other flows' state is untouched.
+
+        A law decides each flow from that flow's own state and sample, so it is handed the
+        ending flows alone: a run of consecutive positions in its state arrays as views (a
+        slice; the whole arrays when every flow ends), other sets gathered and written
+        back."""
+        for g, ((lw, flows), st) in enumerate(zip(self.groups, self.states, strict=True)):
+            if self.whole:
+                pos = which
+                rows: slice | NDArray[np.intp] = which
+            else:
+                rows = which[self.group_of[which] == g]
+                pos = self.pos_of[rows]
+            m = pos.size
+            if m == 0:
                 continue
-            keep = {k: v.copy() for k, v in st.items()} if not m.all() else None
-            sub = RoundSample(
-                # flows whose round did not end (some stopped, window 0) get a harmless
-                # window; their decisions are discarded below
-                cwnd=np.where(m, sample.cwnd[ix], 2.0),
-                base_rtt=sample.base_rtt[ix],
-                rtt_mean=sample.rtt_mean[ix],
-                rtt_min=sample.rtt_min[ix],
-                rtt_max=sample.rtt_max[ix],
-                acks=sample.acks[ix],
-                fwd_delay_mean=None if sample.fwd_delay_mean is None else sample.fwd_delay_mean[ix],
-                fwd_delay_base=None if sample.fwd_delay_base is None else sample.fwd_delay_base[ix],
-            )
-            a = lw.on_round(st, sub)
-            if keep is not None:
-                rest = ~m
-                for k, v in st.items():
-                    v[rest] = keep[k][rest]
-            cwnd[ix] = a.cwnd
-            incr[ix] = a.incr
-            cap[ix] = a.cap
-        return cwnd, incr, cap
-
-    def decide_one(self, j: int, sample: RoundSample) -> tuple[float, float, float]:
-        """:meth:`decide` when only flow ``j``'s round ended (``sample``: its values, arrays
-        of one element): the law decides for that flow alone, on views of its state, so a
-        law's one-flow path (Python floats) applies. A law decides each flow from that
-        flow's own state and sample, so this is the same decision as :meth:`decide`'s."""
-        g, p = self.slot[j]
-        lw, ix = self.groups[g]
-        st = self.states[g]
-        if ix.size == 1:
-            a = lw.on_round(st, sample)
-        else:
-            view = {k: v[p : p + 1] for k, v in st.items()}
-            sub = dict(view)
-            a = lw.on_round(sub, sample)
-            for k, v in sub.items():
-                if v is not view[k]:  # the law replaced the array instead of updating it
-                    st[k][p : p + 1] = v
-        return _first(a.cwnd), _first(a.incr), _first(a.cap)
-
-    def phase_of(self, j: int) -> float:
-        """Flow ``j``'s phase."""
-        g, p = self.slot[j]
-        return float(self.states[g]["phase"][p])
+            first, last = int(pos[0]), int(pos[-1])
+            sel: slice | NDArray[np.intp] = pos
+            if last - first + 1 == m:  # consecutive positions: views, not copies
+                sel = slice(first, last + 1)
+                if self.whole:
+                    rows = sel
+            sub = st if m == flows.size else {k: v[sel] for k, v in st.items()}
+            views = dict(sub) if sub is not st else None
+            x = s[:, rows]
+            a = lw.on_round(
+                sub,
+                RoundSample(
+                    cwnd=x[K.S_CWND], base_rtt=x[K.S_BASE], rtt_mean=x[K.S_MEAN],
+                    rtt_min=x[K.S_MIN], rtt_max=x[K.S_MAX], acks=x[K.S_ACKS],
+                    fwd_delay_mean=x[K.S_FWD_MEAN], fwd_delay_base=x[K.S_FWD_BASE],
+                ),
+            )  # fmt: skip
+            if views is not None:
+                for k, v in sub.items():
+                    # a gathered copy, or an array the law put in place of its view
+                    if not isinstance(sel, slice) or v is not views[k]:
+                        st[k][sel] = v
+            out[0, rows] = a.cwnd
+            out[1, rows] = a.incr
+            out[2, rows] = a.cap
 
     def lose(self, j: int, kind: int, w: float) -> float:
         """The loss reaction of flow ``j``; returns its new window."""
-        for (lw, ix), st in zip(self.groups, self.states, strict=True):
-            pos = np.flatnonzero(ix == j)
-            if pos.size:
-                new = lw.on_loss(st, pos.astype(np.intp), kind, np.array([w]))
-                return float(np.asarray(new, dtype=np.float64).ravel()[0])
-        raise IndexError(j)  # pragma: no cover - every flow belongs to a group
+        g = int(self.group_of[j])
+        pos = np.array([self.pos_of[j]], dtype=np.intp)
+        new = self.groups[g][0].on_loss(self.states[g], pos, kind, np.array([w]))
+        return float(np.asarray(new, dtype=np.float64).ravel()[0])
 
 
 class _RoundLog:
     """Every flow's round trace ``(t, window, next window, phase)``, in the order the
-    rounds ended: single rows (:meth:`add`) and whole boundaries of several flows
-    (:meth:`add_block`, one set of arrays, not a Python tuple per flow);
-    :meth:`per_flow` splits them by flow, each flow's rows in order."""
+    rounds ended: a growing array the kernel fills
+    (:func:`~tcpfluid.fluid._hybrid_kernel.boundary_end`); :meth:`per_flow` splits it by
+    flow, each flow's rows in order."""
 
-    def __init__(self) -> None:
-        self._flows: list[NDArray[np.intp]] = []
-        #: per block: the time of each row, windows, next windows, phases (the columns are
-        #: put side by side once, in :meth:`per_flow`)
-        self._times: list[FloatArray] = []
-        self._cols: tuple[list[FloatArray], list[FloatArray], list[FloatArray]] = ([], [], [])
-        self._block_t: list[float] = []
-        self._one_flow: list[int] = []
-        self._one_row: list[tuple[float, float, float, float]] = []
+    def __init__(self, capacity: int = 1024) -> None:
+        self.flow = np.empty(capacity, dtype=np.intp)
+        self.rows = np.empty((capacity, 4))
+        self.n = 0
 
-    def add(self, j: int, row: tuple[float, float, float, float]) -> None:
-        """Flow ``j``'s round ended: ``row = (t, window, next window, phase)``."""
-        self._one_flow.append(j)
-        self._one_row.append(row)
-
-    def add_block(
-        self, which: NDArray[np.intp], t: float, w: FloatArray, new: FloatArray, phase: FloatArray
-    ) -> None:
-        """The rounds of flows ``which`` ended at ``t`` (windows, next windows, phases)."""
-        if self._one_flow:  # single rows first, in the order the rounds ended
-            self._flush()
-        self._flows.append(which)
-        self._block_t.append(t)
-        for col, x in zip(self._cols, (w, new, phase), strict=True):
-            col.append(np.asarray(x, dtype=np.float64))
-
-    def _flush(self) -> None:
-        if self._block_t:  # the blocks since the last flush: their times, one per row
-            sizes = [f.size for f in self._flows[-len(self._block_t) :]]
-            self._times.append(np.repeat(np.array(self._block_t, dtype=np.float64), sizes))
-            self._block_t = []
-        if self._one_flow:
-            self._flows.append(np.array(self._one_flow, dtype=np.intp))
-            rows = np.array(self._one_row, dtype=np.float64).reshape(-1, 4)
-            self._times.append(rows[:, 0])
-            for i, col in enumerate(self._cols, start=1):
-                col.append(rows[:, i])
-            self._one_flow, self._one_row = [], []
+    def reserve(self, more: int) -> None:
+        """Room for ``more`` rows (the array doubles when full)."""
+        if self.n + more > self.flow.size:
+            cap = max(2 * self.flow.size, self.n + more)
+            flow, rows = np.empty(cap, dtype=np.intp), np.empty((cap, 4))
+            flow[: self.n] = self.flow[: self.n]
+            rows[: self.n] = self.rows[: self.n]
+            self.flow, self.rows = flow, rows
 
     def per_flow(self, n: int) -> list[FloatArray]:
         """Each of the ``n`` flows' rows, shape ``(rounds, 4)``, in the order they ended."""
-        self._flush()
-        if not self._flows:
-            return [np.empty((0, 4)) for _ in range(n)]
-        flows = np.concatenate(self._flows)
-        cols = [np.concatenate(self._times), *(np.concatenate(c) for c in self._cols)]
-        rows = np.column_stack(cols)[np.argsort(flows, kind="stable")]
+        flows = self.flow[: self.n]
+        rows = self.rows[: self.n][np.argsort(flows, kind="stable")]
         ends = np.cumsum(np.bincount(flows, minlength=n)).tolist()
         return [rows[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
-
-
-def _first(x: Any) -> float:
-    """The first value of an action's field as a float."""
-    if type(x) is np.ndarray and x.size == 1:
-        return float(x.item())
-    return float(np.asarray(x, dtype=np.float64).reshape(-1)[0])
 
 
 def simulate_hybrid(
@@ -315,10 +247,13 @@ def simulate_hybrid(
     flow_stop_s: ArrayLike | None = None,
     dt_s: float | None = None,
     record_every_s: float | None = None,
-    timeout_loss_fraction: float = 0.5,
+    timeout_loss_fraction: float | None = None,
     rtt_sample: str = "arrival",
-    drop_share: str = "proportional",
+    drop_share: str = "growth",
     whole_packets: bool = False,
+    boundary_ack_next_round: bool = False,
+    hold_drops: bool = True,
+    min_rto_s: float = 0.2,
     progress: Callable[[float], None] | None = None,
 ) -> HybridResult:
     """Run the hybrid fluid model (module docstring) on one bottleneck.
@@ -357,8 +292,12 @@ def simulate_hybrid(
     record_every_s
         Sampling interval of the recorded series, s (default: the smallest base RTT / 4).
     timeout_loss_fraction
-        A flow losing more than this fraction of its window in one event suffers a
-        timeout, otherwise a fast retransmit (``(0, 1]``).
+        ``None`` (default): a loss event is a timeout or a fast retransmit as a packet
+        sender decides it (fewer than three duplicate ACKs behind the holes, or more holes
+        than NewReno repairs before its timer fires; module docstring). A number in
+        ``(0, 1]``: a flow losing more than this fraction of its window in one event
+        suffers a timeout, otherwise a fast retransmit, and a timeout costs no idle time
+        (the rule before the sender's was modelled).
     rtt_sample
         The queueing delay an RTT sample carries: ``"arrival"`` (default) the time the
         fluid waited in the FIFO (the queue it found, as a packet's RTT does),
@@ -367,21 +306,40 @@ def simulate_hybrid(
         available bandwidth ``"departure"`` sees the queue's growth one queueing delay
         early; ``"arrival"`` agrees better with the packet simulator (docs/ode-model.md).
     drop_share
-        How a drop-tail overflow is shared: ``"proportional"`` (default) every source
+        How a drop-tail overflow is shared: ``"growth"`` (default) the overflow falls
+        first on the packets each flow sends beyond its ACK clock (sent back to back after
+        the packet an ACK clocks out, they meet the full queue: at a slow-start join, the
+        joining flows' packets; beside a Reno flow growing by one packet a round, that
+        packet), the rest in proportion to the arrivals; ``"proportional"`` every source
         arriving in the step loses in proportion to its arrivals; ``"in-turn"`` the overflow
         falls on whole arrivals of one source after another, in turn from where the last
         overflow stopped (as packets arriving at a full queue: an overflow hits the few flows
-        arriving then); ``"growth"`` the overflow falls first on the packets each flow sends
-        beyond its ACK clock (sent back to back after the packet an ACK clocks out, they
-        meet the full queue: at a slow-start join, the joining flows' packets), the rest in
-        proportion to the arrivals. With many Reno flows the proportional share
-        synchronises their halvings (docs/ode-model.md). One flow loses the same under
+        arriving then). With many Reno flows the proportional share synchronises their
+        halvings (docs/ode-model.md). One flow loses the same under
         every rule. Whether a dropped packet keeps its place in the window until the
-        sender learns of it: :data:`HOLD_DROPS`.
+        sender learns of it: ``hold_drops``.
     whole_packets
         ``True``: a sender keeps ⌊w⌋ packets in flight (a packet sender cannot send part of
         a packet), so a round carries ⌊w⌋ ACKs and the queue a fractional window builds
         is whole packets; ``False``: w packets of fluid (docs/ode-model.md).
+    boundary_ack_next_round
+        ``True``: the ACK fluid of the time step that ends a round, beyond the round's
+        first packet, grows the window with the law's next increment, as a packet
+        sender's boundary ACK does (its RTT stays in the ending round's sample, as the
+        packet's does); the slow-start windows are then the documents' tables exactly.
+        ``False`` (default): that step's ACKs all grow the window before the decision, so
+        each window a law sees carries the growth of up to one step's ACKs, μ·dt packets
+        (docs/ode-model.md, "The round-ending step's ACKs").
+    hold_drops
+        ``True`` (default): a dropped packet keeps its place in the sender's window until
+        the ACKs of the packets behind it tell the sender, one base RTT after the drop (a
+        packet sender's window is freed only by ACKs); ``False``: the drop frees its place
+        at once, so the flow sends it again in the next step while the queue is still
+        full and loses it again, ten or a hundred times what a packet sender loses in one
+        event (docs/ode-model.md, "Losses as a sender sees them").
+    min_rto_s
+        Floor of the retransmission timer (RFC 6298; the packet simulator's default,
+        0.2 s): a timeout leaves the sender silent for ``max(min_rto_s, SRTT + 4 RTTVAR)``.
     progress
         Called with the fraction of simulated time done, at most ~10 times a second.
     """
@@ -396,15 +354,26 @@ def simulate_hybrid(
     if not isinstance(whole_packets, (bool, np.bool_)):
         raise TypeError(f"whole_packets must be True or False, got {whole_packets!r}")
     rev_arr[5] = 1.0 if whole_packets else 0.0
-    rev_arr[6] = 1.0 if BOUNDARY_ACK_NEXT_ROUND else 0.0
-    rev_arr[7] = 1.0 if HOLD_DROPS else 0.0
+    for name, value in (
+        ("boundary_ack_next_round", boundary_ack_next_round), ("hold_drops", hold_drops)
+    ):  # fmt: skip
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {value!r}")
+    rev_arr[6] = 1.0 if boundary_ack_next_round else 0.0
+    rev_arr[7] = 1.0 if hold_drops else 0.0
     F = d.size
     laws = _Laws(law, F)
+    has_rev = bool(rev_arr[0] == 1.0)
+    fine = np.array([name not in LAWS_WITHOUT_FINE_CHECK for name in laws.names])
+    rule = _LossRule(
+        frac, check_positive("min_rto_s", min_rto_s), np.where(fine, 1.0, DUPACK_THRESHOLD)
+    )
 
     st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
     ff, g, ends, rec_f, rec_g = st.ff, st.g, st.ends, st.rec_f, st.rec_g
     base = np.full(F, np.inf)
     rounds = _RoundLog()
+    scratch = _Scratch(np.empty((K.N_SAMPLE, F)), np.empty((3, F)))
     loss_times: list[list[float]] = [[] for _ in range(F)]
     next_report = time.monotonic()
     k = 0
@@ -424,7 +393,7 @@ def simulate_hybrid(
             ff[K.F_FMIN, joining] = np.inf
             base[joining] = np.inf
             continue
-        _boundary(laws, ff, ends, base, t, frac, rounds, loss_times, rev_arr[0] == 1.0)
+        _boundary(laws, ff, ends, base, t, rule, rounds, loss_times, has_rev, scratch)
         if progress is not None and (now := time.monotonic()) >= next_report:
             next_report = now + 0.1
             progress(min(1.0, t / t_end))
@@ -464,11 +433,11 @@ def _collect(
         )
     n = int(g[K.G_K_REC])
     return HybridResult(
-        time_s=rec_g[K.R_T, :n].copy(),
-        window_pkts=rec_f[K.R_W, :, :n].copy(),
-        throughput_pps=rec_f[K.R_THR, :, :n].copy(),
-        rtt_s=rec_f[K.R_RTT, :, :n].copy(),
-        queue_pkts=rec_g[K.R_Q, :n].copy(),
+        time_s=rec_g[K.R_T, :n],
+        window_pkts=rec_f[K.R_W, :, :n],
+        throughput_pps=rec_f[K.R_THR, :, :n],
+        rtt_s=rec_f[K.R_RTT, :, :n],
+        queue_pkts=rec_g[K.R_Q, :n],
         flows=tuple(traces),
         algorithms=tuple(laws.names),
         capacity_pps=mu,
@@ -476,13 +445,20 @@ def _collect(
         dt_s=dt,
         change_times_s=changes,
         carried_pkts=float(g[K.G_CARRIED]),
-        delivered_pkts=rec_f[K.R_ACKED, :, :n].copy(),
-        lost_pkts=rec_f[K.R_LOST, :, :n].copy(),
-        base_rtt_s=rec_f[K.R_BASE, :, :n].copy(),
-        avg_queue_pkts=rec_g[K.R_AVG, :n].copy(),
+        delivered_pkts=rec_f[K.R_ACKED, :, :n],
+        lost_pkts=rec_f[K.R_LOST, :, :n],
+        base_rtt_s=rec_f[K.R_BASE, :, :n],
+        avg_queue_pkts=rec_g[K.R_AVG, :n],
         red=red,
-        reverse_queue_pkts=rec_g[K.R_QR, :n].copy(),
+        reverse_queue_pkts=rec_g[K.R_QR, :n],
     )
+
+
+class _Scratch(NamedTuple):
+    """The arrays a round boundary fills, allocated once per run."""
+
+    sample: FloatArray  # (N_SAMPLE, F): the round sample of every flow
+    action: FloatArray  # (3, F): cwnd, incr, cap the laws set
 
 
 def _boundary(
@@ -491,40 +467,47 @@ def _boundary(
     ends: NDArray[np.bool_],
     base: FloatArray,
     t: float,
-    frac: float,
+    rule: _LossRule,
     rounds: _RoundLog,
     loss_times: list[list[float]],
-    has_rev: bool = False,
+    has_rev: bool,
+    scratch: _Scratch,
 ) -> None:
-    """The laws decide for the flows whose round ended at ``t`` (then loss reactions)."""
+    """The flows that learnt of their losses at ``t`` react (each starts a new round), then
+    the laws decide for the flows whose round ended."""
+    for j in np.flatnonzero(ff[K.F_LEARN]).tolist():
+        ff[K.F_LEARN, j] = 0.0
+        _lose(laws, ff, j, float(ff[K.F_W, j]), t, rule, loss_times)
+        K.round_restart(ff, j)
     which = ends.nonzero()[0]  # np.flatnonzero without its fixed cost (ends is 1-D)
-    if which.size == 1 and ONE_FLOW_PATH:
-        _boundary_one(laws, ff, int(which[0]), base, t, frac, rounds, loss_times, has_rev)
+    if which.size == 0:
         return
-    if not COMPILED_BOUNDARY:
-        _boundary_arrays(laws, ff, ends, which, base, t, frac, rounds, loss_times, has_rev)
-        return
-    F = ends.size
-    s = np.empty((K.N_SAMPLE, F))
+    s, act = scratch
     K.boundary_sample(ff, ends, base, has_rev, s)
-    w = s[K.S_CWND].copy()
-    sample = RoundSample(
-        cwnd=s[K.S_CWND],
-        base_rtt=s[K.S_BASE],
-        rtt_mean=s[K.S_MEAN],
-        rtt_min=s[K.S_MIN],
-        rtt_max=s[K.S_MAX],
-        acks=s[K.S_ACKS],
-        fwd_delay_mean=s[K.S_FWD_MEAN],
-        fwd_delay_base=s[K.S_FWD_BASE],
-    )
-    cw, inc, cp = laws.decide(ends, sample)
-    detect = np.empty(F, dtype=np.intp)
-    n = K.boundary_act(ff, ends, cw, inc, cp, t, detect)
-    for j in detect[:n].tolist():
-        _lose(laws, ff, j, float(w[j]), t, frac, loss_times)
-    rounds.add_block(which, t, w[which], ff[K.F_W, which], laws.phase(F)[which])
-    K.boundary_reset(ff, ends)
+    laws.decide(which, s, act)
+    K.boundary_act(ff, ends, act[0], act[1], act[2])
+    rounds.reserve(which.size)
+    phase = laws.phase(ends.size)
+    rounds.n = K.boundary_end(ff, ends, t, s[K.S_CWND], phase, rounds.flow, rounds.rows, rounds.n)
+
+
+class _LossRule(NamedTuple):
+    """How a flow that learns of its losses reacts (:func:`_lose`)."""
+
+    #: ``timeout_loss_fraction``; NaN: the packet sender's rule
+    frac: float
+    #: the retransmission timer's floor, s
+    min_rto: float
+    #: each flow's duplicate ACKs that start a retransmission
+    dupacks: FloatArray
+
+
+#: duplicate ACKs that trigger a fast retransmit (RFC 5681), as the packet simulator counts
+DUPACK_THRESHOLD = 3
+#: laws whose senders have no Vegas fine-grained check (the packet simulator's
+#: ``LAW_NAMES_WITHOUT_FINE_CHECK``): the others retransmit on the first duplicate ACK once
+#: the lost packet has waited longer than the RTO estimate (the Quick Vegas paper §3.1)
+LAWS_WITHOUT_FINE_CHECK = ("reno",)
 
 
 def _lose(
@@ -533,14 +516,35 @@ def _lose(
     j: int,
     w: float,
     t: float,
-    frac: float,
+    rule: _LossRule,
     loss_times: list[list[float]],
 ) -> None:
-    """Flow ``j`` (window ``w`` before its decision) learns of its losses at ``t``."""
+    """Flow ``j`` (window ``w`` before its decision) learns of its losses at ``t``.
+
+    The packet sender's rule (``rule.frac`` NaN): the ``L`` packets the flow lost in the
+    event are holes in a window of ``w``; the ``w - L`` packets after them bring
+    duplicate ACKs. Fewer than :data:`DUPACK_THRESHOLD` of them (one for a law with
+    Vegas's fine-grained check, all but :data:`LAWS_WITHOUT_FINE_CHECK`), or holes that NewReno
+    (one hole per RTT, the timer restarted at the first partial ACK only) cannot repair
+    before its timer fires, ``(L - 1) RTT > RTO``, make a retransmission timeout: the law's
+    ``LOSS_TIMEOUT`` reaction, and the sender sends nothing for one RTO
+    (``max(min_rto_s, SRTT + 4 RTTVAR)``, SRTT the last RTT, RTTVAR half the last
+    round's RTT range). Otherwise a fast retransmit (``LOSS_FAST``)."""
     # the flow's ACKs dropped on the ACK path in this round and the one before (the first
     # drop of the loss event falls in one of them): a duplicate-ACK loss is LOSS_BURST
     burst = ff[K.F_ACKD, j] - ff[K.F_ACKD_PREV, j] >= 1.0
-    kind = loss_kind(bool(ff[K.F_LOST, j] > frac * w), bool(burst))
+    lost = float(ff[K.F_LOST, j])
+    srtt = float(ff[K.F_LAST_RTT, j] or ff[K.F_D, j])
+    silent = 0.0
+    if math.isnan(rule.frac):
+        spread = float(ff[K.F_R_MAX, j] - ff[K.F_R_MIN, j]) if ff[K.F_R_ACKS, j] > 0 else 0.0
+        rto = max(rule.min_rto, srtt + 2.0 * spread)
+        timeout = w - lost < rule.dupacks[j] or (lost - 1.0) * srtt > rto
+        if timeout:
+            silent = rto
+    else:
+        timeout = lost > rule.frac * w
+    kind = loss_kind(timeout, bool(burst))
     new = laws.lose(j, kind, w)
     ff[K.F_W, j] = new
     ff[K.F_INCR, j] = 0.0
@@ -548,143 +552,8 @@ def _lose(
     loss_times[j].append(t)
     ff[K.F_LOST, j] = 0.0
     ff[K.F_FIRST_DROP, j] = np.inf
-    ff[K.F_RECOVER, j] = t + float(ff[K.F_LAST_RTT, j] or ff[K.F_D, j])
-
-
-def _boundary_arrays(
-    laws: _Laws,
-    ff: FloatArray,
-    ends: NDArray[np.bool_],
-    which: NDArray[np.intp],
-    base: FloatArray,
-    t: float,
-    frac: float,
-    rounds: _RoundLog,
-    loss_times: list[list[float]],
-    has_rev: bool,
-) -> None:
-    """:func:`_boundary` in NumPy array operations (the reference the compiled
-    bookkeeping, :func:`tcpfluid.fluid._hybrid_kernel.boundary_sample`, must equal)."""
-    d = ff[K.F_D]
-    r_acks = ff[K.F_R_ACKS]
-    r_min = ff[K.F_R_MIN]
-    np.minimum(base, np.where(ends, r_min, np.inf), out=base)
-    ff[K.F_BASE] = np.where(np.isfinite(base), base, 0.0)
-    w = ff[K.F_W].copy()
-    sample = RoundSample(
-        cwnd=w,
-        base_rtt=np.where(np.isfinite(base), base, d),
-        rtt_mean=np.where(r_acks > 0, ff[K.F_R_SUM] / np.maximum(r_acks, 1e-300), d),
-        rtt_min=np.where(np.isfinite(r_min), r_min, d),
-        rtt_max=np.where(ff[K.F_R_MAX] > 0, ff[K.F_R_MAX], d),
-        acks=r_acks.copy(),
-    )
-    # one-way forward delay: half the base RTT plus the queueing delay
-    if has_rev:
-        # an ACK-path queue is in the RTT but not in the forward delay (timestamps)
-        f_min = ff[K.F_FMIN]
-        sample.fwd_delay_base = 0.5 * d + np.where(np.isfinite(f_min), f_min, 0.0)
-        sample.fwd_delay_mean = np.where(
-            r_acks > 0,
-            0.5 * d + ff[K.F_R_FSUM] / np.maximum(r_acks, 1e-300),
-            sample.fwd_delay_base,
-        )
-    else:
-        sample.fwd_delay_mean = sample.rtt_mean - 0.5 * d
-        sample.fwd_delay_base = sample.base_rtt - 0.5 * d
-    cw, inc, cp = laws.decide(ends, sample)
-    ff[K.F_W] = np.where(ends, cw, ff[K.F_W])
-    ff[K.F_INCR] = np.where(ends, inc, ff[K.F_INCR])
-    ff[K.F_CAP] = np.where(ends, cp, ff[K.F_CAP])
-    lost = ff[K.F_LOST]
-    detect = ends & (lost >= 1.0) & (t >= ff[K.F_FIRST_DROP] + d)
-    for j in np.flatnonzero(detect).tolist():
-        _lose(laws, ff, j, float(w[j]), t, frac, loss_times)
-    phase = laws.phase(ends.size)
-    for i, wj, nj, pj in zip(
-        which.tolist(), w[which].tolist(), ff[K.F_W, which].tolist(), phase[which].tolist(),
-        strict=True,
-    ):  # fmt: skip
-        rounds.add(i, (t, wj, nj, pj))
-    ff[K.F_ROUND_SEQ] = np.where(ends, ff[K.F_SENT], ff[K.F_ROUND_SEQ])
-    ff[K.F_ACKD_PREV] = np.where(ends, ff[K.F_ACKD_ROUND], ff[K.F_ACKD_PREV])
-    ff[K.F_ACKD_ROUND] = np.where(ends, ff[K.F_ACKD], ff[K.F_ACKD_ROUND])
-    for row, value in (
-        (K.F_R_ACKS, 0.0), (K.F_R_SUM, 0.0), (K.F_R_MIN, np.inf), (K.F_R_MAX, 0.0),
-        (K.F_R_FSUM, 0.0),
-    ):  # fmt: skip
-        ff[row, ends] = value
-
-
-def _boundary_one(
-    laws: _Laws,
-    ff: FloatArray,
-    j: int,
-    base: FloatArray,
-    t: float,
-    frac: float,
-    rounds: _RoundLog,
-    loss_times: list[list[float]],
-    has_rev: bool,
-) -> None:
-    """:func:`_boundary` when only flow ``j``'s round ended (the common case with few
-    flows): the same operations on Python floats (IEEE double, as NumPy's), without
-    NumPy's fixed cost per call on whole rows. Other flows' state is untouched, as there."""
-    col = ff[:, j].tolist()
-    d = col[K.F_D]
-    r_acks = col[K.F_R_ACKS]
-    r_min = col[K.F_R_MIN]
-    b = min(float(base[j]), r_min)
-    base[j] = b
-    finite_b = math.isfinite(b)
-    ff[K.F_BASE, j] = b if finite_b else 0.0
-    w = col[K.F_W]
-    base_rtt = b if finite_b else d
-    rtt_mean = col[K.F_R_SUM] / max(r_acks, 1e-300) if r_acks > 0 else d
-    if has_rev:
-        f_min = col[K.F_FMIN]
-        fwd_base = 0.5 * d + (f_min if math.isfinite(f_min) else 0.0)
-        fwd_mean = 0.5 * d + col[K.F_R_FSUM] / max(r_acks, 1e-300) if r_acks > 0 else fwd_base
-    else:
-        fwd_mean = rtt_mean - 0.5 * d
-        fwd_base = base_rtt - 0.5 * d
-    # the sample's eight one-element arrays: views of one fresh array (one allocation)
-    v = np.array(
-        [
-            w,
-            base_rtt,
-            rtt_mean,
-            r_min if math.isfinite(r_min) else d,
-            col[K.F_R_MAX] if col[K.F_R_MAX] > 0 else d,
-            r_acks,
-            fwd_mean,
-            fwd_base,
-        ]
-    )
-    sample = RoundSample(
-        cwnd=v[0:1],
-        base_rtt=v[1:2],
-        rtt_mean=v[2:3],
-        rtt_min=v[3:4],
-        rtt_max=v[4:5],
-        acks=v[5:6],
-        fwd_delay_mean=v[6:7],
-        fwd_delay_base=v[7:8],
-    )
-    new_w, ff[K.F_INCR, j], ff[K.F_CAP, j] = laws.decide_one(j, sample)
-    ff[K.F_W, j] = new_w
-    if col[K.F_LOST] >= 1.0 and t >= col[K.F_FIRST_DROP] + d:
-        _lose(laws, ff, j, w, t, frac, loss_times)
-        new_w = float(ff[K.F_W, j])
-    rounds.add(j, (t, w, new_w, laws.phase_of(j)))
-    ff[K.F_ROUND_SEQ, j] = col[K.F_SENT]
-    ff[K.F_ACKD_PREV, j] = col[K.F_ACKD_ROUND]
-    ff[K.F_ACKD_ROUND, j] = col[K.F_ACKD]
-    ff[K.F_R_ACKS, j] = 0.0
-    ff[K.F_R_SUM, j] = 0.0
-    ff[K.F_R_MIN, j] = np.inf
-    ff[K.F_R_MAX, j] = 0.0
-    ff[K.F_R_FSUM, j] = 0.0
+    ff[K.F_SILENT, j] = t + silent
+    ff[K.F_RECOVER, j] = t + max(srtt, silent)
 
 
 def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:

@@ -192,7 +192,8 @@ _CW_ODE = {
         "hybrid's slow-start windows are Table 1's plus the growth of the round-ending time "
         "step's ACKs before each decision (2.24, 3.24, 4.74, ..., 23.02, 34.42), the whole "
         "excess: with those ACKs grown after the decision, as a packet sender's boundary ACK "
-        "(hybrid.BOUNDARY_ACK_NEXT_ROUND), the hybrid reads Table 1 exactly and 34.17 "
+        "(the hybrid option boundary_ack_next_round=True), the hybrid reads Table 1 "
+        "exactly and 34.17 "
         "(tests/fluid/test_hybrid_rows.py::"
         "test_quick_vegas_1000_kb_exit_window_is_the_rows_bound_plus_the_boundary_ack_growth)"
     }

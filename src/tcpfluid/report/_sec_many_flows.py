@@ -268,7 +268,13 @@ def _mf_reasons(sc: str, a: str) -> dict[str, str]:
         )
         if sc == "qv-many-flows":  # the experiment runs this scenario (scaled down)
             reasons[PACKET] = overflow
-            reasons[ODE] = overflow
+            reasons[ODE] = overflow + (
+                "; on the scaled-down scenario the hybrid's joining pair, losing a few "
+                "packets each at its slow-start overflow, times out as NewReno senders "
+                "with that many holes and falls silent for an RTO together (20-40 s index "
+                "0.755 against the packets' 0.99; by lost fraction without the RTO's idle "
+                "time, timeout_loss_fraction=0.5: 0.988)"
+            )
             reasons[ROUNDS] = _RM_SYNCHRONISED
         if sc == "qv-different-rtt":
             swing = (
@@ -289,17 +295,17 @@ def _mf_reasons(sc: str, a: str) -> dict[str, str]:
             swing += _EVERY_ORDER
             reasons[ROUNDS] = swing
             reasons[ODE] = (
-                "the hybrid's link idles (utilisation 0.46 against the packets' 0.90; a "
-                "50-ms flow gets ~2000 packets/s against 3258-4216) because a dropped "
-                "packet frees its place in the window at the drop, so the flow sends it "
-                "again in the next step while the queue is still full; its index stays "
-                "0.52-0.55 while the packet run moves the link between the 50-ms and "
-                "100-ms groups from one 50-s period to the next (index 0.51-0.64), so they "
-                "agree in 50-150 s only; with the place held until the ACKs tell the "
-                "sender (hybrid.HOLD_DROPS) the utilisation is above 0.75 and the index, "
-                "steady at ~0.60, agrees with the packets' in 0-50 and 150-200 s and not "
-                "in 50-150 s (tests/test_many_flows_overflow.py::test_fast_different_rtt_"
-                "hybrid_link_idles_because_a_drop_frees_its_place_at_once); "
+                "the hybrid's link idles (utilisation 0.47 against the packets' 0.90): a "
+                "dropped packet holds its place until the sender learns of it, and the 60 "
+                "fluid flows each lose a few packets at every overflow and, as NewReno "
+                "senders with that many holes, time out together and fall silent for an "
+                "RTO, where the packets' timeouts fall on some flows while the others "
+                "carry the link; timeouts by lost fraction without the RTO's idle time "
+                "(timeout_loss_fraction=0.5) give 0.93, and with the place freed at the "
+                "drop (hold_drops=False) the flow sends the dropped fluid again into the "
+                "full queue (utilisation under 0.6) (tests/test_many_flows_overflow.py::"
+                "test_fast_different_rtt_hybrid_link_idles_when_its_flows_time_out_"
+                "together); "
                 "with a buffer that holds every flow's α (8000 packets) no fluid packet is "
                 "lost and all three engines agree within 0.05 in every period "
                 "(tests/test_many_flows_overflow.py::test_fast_different_rtt_engines_agree_"
@@ -353,19 +359,21 @@ def _mf_reasons(sc: str, a: str) -> dict[str, str]:
             "paper_and_the_packets_with_overflows_in_turn)"
         )
         reasons[ODE] = (
-            who + "; the hybrid's two groups come out of the join with about the same "
-            "window (ratio < 1.2 at 104 s, the packets' > 5: tests/test_many_flows_who_"
-            "loses.py::test_hybrid_groups_come_out_of_the_join_equal)"
+            who + "; with a dropped packet's place freed at the drop (hold_drops=False) "
+            "the hybrid's two groups come out of the join with about the same window "
+            "(ratio < 1.2 at 104 s, the packets' > 5: tests/test_many_flows_who_loses.py"
+            "::test_hybrid_groups_come_out_of_the_join_equal_when_a_drop_frees_its_place)"
             "; with the hybrid's overflow falling on whole arrivals of one flow after "
             "another (drop_share='in-turn') the 100–200 s index is 0.987, within 0.05 of "
             "the document's and the packet simulator's (tests/fluid/test_hybrid_rows.py::"
             "test_reno_many_flows_fairness_follows_how_an_overflow_is_shared); at a "
             "slow-start join the packets' drops fall on the joining flows (tests/fluid/"
             "test_hybrid_drops.py::test_packet_drops_at_a_slow_start_join_fall_on_the_"
-            "joining_flows): with the hybrid's overflow on the packets beyond each flow's "
-            "ACK clock (drop_share='growth') and a dropped packet holding its place in the "
-            "window until the sender learns of it (hybrid.HOLD_DROPS) the groups come out "
-            "of the join apart and the 100–200 s index is 0.985, within 0.05 of both "
+            "joining_flows): with the hybrid's defaults, the overflow on the packets "
+            "beyond each flow's ACK clock (drop_share='growth') and a dropped packet "
+            "holding its place in the window until the sender learns of it "
+            "(hold_drops=True), the groups come out "
+            "of the join apart and the 100–200 s index is 0.988, within 0.05 of both "
             "(tests/test_many_flows_who_loses.py::test_hybrid_groups_come_out_of_the_join_"
             "apart_when_its_drops_fall_on_the_joiners)"
         )

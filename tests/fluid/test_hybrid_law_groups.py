@@ -1,0 +1,72 @@
+"""The hybrid model's flows grouped by law object.
+
+A law decides each flow from that flow's own state and round sample, so how the flows
+are grouped into law objects cannot change a result: one law object for every flow (its
+state arrays are the flows' own; a boundary hands it views of the sample's rows) and one
+law object per flow (each boundary gathers a flow's row and scatters its action back)
+must give the same run bit for bit, including boundaries where only some flows' rounds
+ended, joining and leaving flows, losses and an ACK-path queue.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from _hashkit import assert_same
+
+from tcpfluid.algorithms import get_law
+from tcpfluid.fluid.hybrid import simulate_hybrid
+
+_CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    # three RTT groups joining at different times, drop-tail losses
+    (
+        "vegas",
+        {},
+        {
+            "mu_pps": 2000.0,
+            "base_rtt_s": [0.05] * 3 + [0.08] * 3 + [0.12] * 3,
+            "duration_s": 30.0,
+            "buffer_pkts": 40.0,
+            "flow_start_s": [0.0] * 3 + [5.0] * 3 + [10.0] * 3,
+        },
+    ),
+    ("reno", {}, {"mu_pps": 1000.0, "base_rtt_s": [0.04, 0.06, 0.1], "duration_s": 30.0,
+                  "buffer_pkts": 30.0, "flow_stop_s": [np.inf, 20.0, np.inf]}),
+    ("tcp-ho", {}, {"mu_pps": 1500.0, "base_rtt_s": [0.05, 0.1], "duration_s": 20.0,
+                    "cross_traffic": [(500.0, 5.0, 15.0)]}),
+    ("forward-vegas", {}, {"mu_pps": 1000.0, "base_rtt_s": [0.06] * 3, "duration_s": 20.0,
+                           "buffer_pkts": 30.0, "reverse_mu_pps": 400.0,
+                           "reverse_buffer_pkts": 5.0}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", _CASES, ids=lambda c: c[0])
+def test_one_law_object_for_all_flows_equals_one_per_flow(
+    case: tuple[str, dict[str, Any], dict[str, Any]],
+) -> None:
+    name, params, kw = case
+    n = len(kw["base_rtt_s"])
+    shared = simulate_hybrid(get_law(name, **params), **kw)
+    apart = simulate_hybrid([get_law(name, **params) for _ in range(n)], **kw)
+    assert sum(len(f.round_t_s) for f in shared.flows) > 100
+    assert_same(shared, apart)
+
+
+def test_two_laws_with_a_flow_each_and_a_shared_object() -> None:
+    """Vegas flows 0 and 2 share one object, Reno flow 1 runs alone: each flow's rounds
+    are those of the same flows with one object each."""
+    kw: dict[str, Any] = {
+        "mu_pps": 1000.0,
+        "base_rtt_s": [0.04, 0.06, 0.1],
+        "duration_s": 30.0,
+        "buffer_pkts": 40.0,
+        "flow_start_s": [0.0, 3.0, 7.0],
+        "flow_stop_s": [np.inf, 25.0, np.inf],
+    }
+    vegas = get_law("vegas")
+    shared = simulate_hybrid([vegas, get_law("reno"), vegas], **kw)
+    apart = simulate_hybrid([get_law("vegas"), get_law("reno"), get_law("vegas")], **kw)
+    assert shared.algorithms == ("vegas", "reno", "vegas")
+    assert_same(shared, apart)
