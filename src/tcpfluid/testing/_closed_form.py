@@ -17,10 +17,9 @@ if TYPE_CHECKING:  # pragma: no cover
 def _law_thresholds(algorithm: str, params: Mapping[str, Any]) -> dict[str, float]:
     """α, β, γ of the flow's law with the law's own defaults (Enhanced Vegas: α = β = δ)."""
     from ..algorithms import get_law
+    from ..algorithms.registry import expand_aliases
 
-    p = get_law(algorithm, **dict(params)).params()
-    if "delta" in p and "alpha" not in p:
-        p = {**p, "alpha": p["delta"], "beta": p["delta"]}
+    p = expand_aliases(algorithm, get_law(algorithm, **dict(params)).params())
     out: dict[str, float] = {}
     for key in ("alpha", "beta", "gamma"):
         v = p.get(key)
