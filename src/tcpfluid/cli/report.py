@@ -186,9 +186,11 @@ def run(args: argparse.Namespace) -> int:
     )
     cmd = _command(args, jobs)
     written = write_report(report, out, figures_dir=args.figures, command=cmd)
+    from ..report._summary import summarize
+
     print(
         f"wrote {os.path.join(out, 'index.html')} and {os.path.join(out, 'index.md')} "
-        f"({len(written['files'])} files); {report.n_rows} rows, "
-        f"{report.n_disagreements} flagged DIFFERS; {report.elapsed_s:.1f} s"
+        f"({len(written['files'])} files); {summarize(report).overview()} "
+        f"{report.elapsed_s:.1f} s"
     )
     return 0
