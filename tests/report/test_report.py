@@ -276,7 +276,11 @@ def test_cli_quick_subset(tmp_path: Path, capsys) -> None:
     captured = capsys.readouterr()
     assert captured.err == ""  # stderr is not a terminal here: no progress bar
     assert (figs / "critical_window.png").exists()
-    assert re.search(r"\d+ rows, \d+ flagged DIFFERS", captured.out)
+    m = re.search(r"(\d+) rows, (\d+) flagged DIFFERS", captured.out)
+    assert m
+    md = (out / "index.md").read_text(encoding="utf-8")
+    # the printed count is the summary's
+    assert f"{m.group(2)} of {m.group(1)} rows DIFFER" in md
 
 
 def test_sections_listed_in_order() -> None:
@@ -328,63 +332,6 @@ def test_progress_bar_on_a_terminal_counts_tasks_and_names_the_last() -> None:
     bar.update("x")
     bar.close()
     assert quiet.getvalue() == ""
-
-
-def test_tasks_start_longest_first() -> None:
-    from tcpfluid.report._core import Task, estimate_cost, schedule
-
-    assert schedule([1.0, 5.0, 3.0, 5.0]) == [1, 3, 2, 0]
-    # cold Numba cache: the first packet run is followed by ~WARMUP_S of other tasks, so
-    # one worker compiles while the other runs fluid models (then longest first again)
-    from tcpfluid.report._schedule import WARMUP_S
-
-    w = WARMUP_S
-    costs = [4 * w, 3 * w, 0.55 * w, 0.6 * w, 0.05 * w, 0.1 * w]
-    packet = [True, True, False, False, False, True]
-    assert schedule(costs, packet) == [0, 3, 2, 1, 5, 4]
-    assert schedule(costs, [False] * 6) == schedule(costs)
-    many = Task(
-        "tcpfluid.report._runs:packet_run",
-        {"scenario": "qv-many-flows", "algorithm": "vegas", "overrides": {}},
-    )
-    short = Task(
-        "tcpfluid.report._runs:packet_run",
-        {"scenario": "qv-basic", "algorithm": "vegas", "overrides": {"duration": "6s"}},
-    )
-    rounds = Task(
-        "tcpfluid.report._runs:rounds_run",
-        {"scenario": "qv-many-flows", "algorithm": "vegas", "overrides": {}},
-    )
-    # 60 flows x 500 s at 1 Gb/s is the longest run of the report; a 6 s run is short
-    assert estimate_cost(many) > estimate_cost(rounds) > estimate_cost(short) > 0
-    assert estimate_cost(Task("m:f", {}, cost=7.5)) == 7.5
-    bad = Task("tcpfluid.report._runs:packet_run", {"scenario": "no-such", "overrides": {}})
-    assert estimate_cost(bad) == pytest.approx(0.1)  # the task reports its own error
-
-
-def test_short_tasks_end_the_order_grouped_by_section_longest_assembly_first() -> None:
-    """The tasks estimated below SMALL_S run last, one section after another, the section
-    whose figures take longest first: each section's figures are then drawn while the
-    workers run the next section's tasks, and the last section to finish draws none."""
-    from tcpfluid.report._schedule import SMALL_S, WARMUP_S, schedule
-
-    s = SMALL_S
-    costs = [50.0 * s, 0.5 * s, 0.2 * s, 0.4 * s, 0.3 * s, 0.9 * s, 2.0 * s]
-    groups = [0, 1, 2, 1, 2, 0, 0]
-    finish = {0: 5.0, 1: 0.0, 2: 1.0}
-    # longest first: 0, 6, 5, 1, 3, 4, 2; the short ones by section: 0 (5 s of figures),
-    # 2 (1 s), 1 (none), each longest first
-    assert schedule(costs, groups=groups, finish_s=finish) == [0, 6, 5, 4, 2, 1, 3]
-    # without the sections' assembly times the order is longest first
-    assert schedule(costs, groups=groups) == schedule(costs) == [0, 6, 5, 1, 3, 4, 2]
-    # the tasks that run while the first packet run compiles stay there, short or not
-    w = WARMUP_S
-    costs = [4.0 * w, 0.5 * s, 0.2 * s, 3.0 * w]
-    compiles = [True, False, True, True]
-    assert schedule(costs, compiles) == [0, 1, 3, 2]
-    assert schedule(costs, compiles, groups=[0, 1, 0, 0], finish_s={0: 9.0, 1: 0.0}) == [
-        0, 1, 3, 2,
-    ]  # fmt: skip
 
 
 def test_quick_report_has_its_own_default_folder(tmp_path: Path, monkeypatch) -> None:
@@ -538,62 +485,6 @@ def test_report_help_imports_no_section() -> None:
     assert json.loads(res.stdout.strip().splitlines()[-1]) == []
 
 
-def test_packet_runs_wait_for_the_first_one_to_compile_the_kernels() -> None:
-    # a pool hands out tasks as workers become free; the packet-simulator tasks after the
-    # first wait until it is done (it writes the Numba cache the others then load), and
-    # the free worker runs fluid tasks meanwhile
-    from tcpfluid.report._schedule import _CompileGate
-
-    packet = [True, True, False, False, True]
-    gate = _CompileGate([0, 1, 2, 3, 4], packet, slots=2)
-    assert gate.next_tasks(in_flight=0) == [0, 2]
-    gate.finished(2)
-    assert gate.next_tasks(in_flight=1) == [3]
-    gate.finished(3)
-    assert gate.next_tasks(in_flight=1) == []  # 1 and 4 wait for 0: the worker idles
-    gate.finished(0)
-    assert gate.next_tasks(in_flight=0) == [1, 4]
-    assert gate.next_tasks(in_flight=0) == []
-    # no packet task: plain longest-first order, ``slots`` at a time
-    plain = _CompileGate([2, 0, 1], [False] * 3, slots=2)
-    assert plain.next_tasks(in_flight=0) == [2, 0]
-    assert plain.next_tasks(in_flight=1) == [1]
-
-
-def test_the_pool_keeps_enough_short_tasks_queued_to_outlast_an_assembly() -> None:
-    # while the submitting process draws a section's figures it submits nothing: the tasks
-    # queued behind the running ones must last that long, not just ``slots`` short tasks
-    from tcpfluid.report._schedule import _CompileGate
-
-    costs = [20.0, 20.0] + [0.5] * 30
-    gate = _CompileGate(
-        list(range(32)), [False] * 32, slots=4, costs=costs, queued_s=3.0, workers=2
-    )
-    first = gate.next_tasks(in_flight=0)
-    # the two long tasks run; 6 x 0.5 s = 3 s wait behind them
-    assert first == list(range(8))
-    gate.finished(2)
-    assert gate.next_tasks(in_flight=7) == [8]  # back to 3 s queued
-    # without costs: ``slots`` tasks, as before
-    plain = _CompileGate(list(range(32)), [False] * 32, slots=4, queued_s=3.0, workers=2)
-    assert plain.next_tasks(in_flight=0) == [0, 1, 2, 3]
-
-
-def test_a_fluid_column_beside_the_packet_simulator_says_so() -> None:
-    from tcpfluid.report._common import with_packet_agreement
-
-    values = {ROUNDS: 0.99, ODE: 0.80, PACKET: 0.97, DOCUMENT: 0.90}
-    out = with_packet_agreement(values, {PACKET: "why the packets differ"}, abs_tol=0.05)
-    assert out[PACKET] == "why the packets differ"  # a given reason is kept
-    assert "0.99 vs 0.97" in out[ROUNDS]  # within 0.05 of the packets: the row shows it
-    assert ODE not in out  # 0.17 away: no reason is made up
-    kept = with_packet_agreement(values, {ROUNDS: "own"}, abs_tol=0.05)
-    assert kept[ROUNDS] == "own"
-    from tcpfluid.report import NA
-
-    assert with_packet_agreement({ROUNDS: 1.0, PACKET: NA("x")}, {}, abs_tol=0.05) == {}
-
-
 def test_the_report_records_the_cpu_of_its_tasks_and_of_its_own_process() -> None:
     from tcpfluid.report._core import SectionSpec, Task, run_sections
     from tcpfluid.report._writer import render_markdown
@@ -615,35 +506,30 @@ def test_the_report_records_the_cpu_of_its_tasks_and_of_its_own_process() -> Non
     assert f"{rep.tasks_cpu_s:.1f} s CPU in 1 tasks" in render_markdown(rep)
 
 
-def test_once_the_packet_runs_may_start_every_remaining_task_is_queued() -> None:
-    # the estimates of short tasks are rough: a queue of a few estimated seconds ran dry
-    # while the submitting process drew a section's figures. Once the first packet run has
-    # compiled, every remaining task is submitted, in the same order
-    import math
+def test_tasks_are_estimated_longest_first_and_the_workers_capped() -> None:
+    from tcpfluid.report._core import Task, estimate_cost
+    from tcpfluid.report._schedule import worker_count
 
-    from tcpfluid.report._schedule import _CompileGate
-
-    costs = [30.0, 20.0, 20.0] + [0.5] * 40
-    packet = [True, True] + [False] * 41
-    gate = _CompileGate(
-        list(range(43)),
-        packet,
-        slots=4,
-        costs=costs,
-        queued_s=3.0,
-        workers=2,
-        open_queued_s=math.inf,
+    many = Task(
+        "tcpfluid.report._runs:packet_run",
+        {"scenario": "qv-many-flows", "algorithm": "vegas", "overrides": {}},
     )
-    first = gate.next_tasks(in_flight=0)
-    # closed: the first packet run, then fluid tasks up to 3 s queued behind two running
-    assert first == [0, 2, 3, 4, 5, 6, 7, 8]
-    gate.finished(2)
-    assert gate.next_tasks(in_flight=7) == [9]
-    gate.finished(0)  # the kernels are compiled: everything else, in order
-    assert gate.next_tasks(in_flight=7) == [1, *range(10, 43)]
-    assert gate.next_tasks(in_flight=40) == []
-    # without open_queued_s the open gate keeps queued_s
-    same = _CompileGate(list(range(43)), packet, slots=4, costs=costs, queued_s=3.0, workers=2)
-    same.next_tasks(in_flight=0)
-    same.finished(0)
-    assert len(same.next_tasks(in_flight=7)) < 10
+    short = Task(
+        "tcpfluid.report._runs:packet_run",
+        {"scenario": "qv-basic", "algorithm": "vegas", "overrides": {"duration": "6s"}},
+    )
+    rounds = Task(
+        "tcpfluid.report._runs:rounds_run",
+        {"scenario": "qv-many-flows", "algorithm": "vegas", "overrides": {}},
+    )
+    # 60 flows x 500 s at 1 Gb/s is the longest run of the report; a 6 s run is short
+    assert estimate_cost(many) > estimate_cost(rounds) > estimate_cost(short) > 0
+    assert estimate_cost(Task("m:f", {}, cost=7.5)) == 7.5
+    bad = Task("tcpfluid.report._runs:packet_run", {"scenario": "no-such", "overrides": {}})
+    assert estimate_cost(bad) == pytest.approx(0.1)  # the task reports its own error
+    # workers: capped at the tasks and the CPUs, at least one
+    import os
+
+    assert worker_count(8, 3) == min(3, os.cpu_count() or 1)
+    assert worker_count(1, 100) == 1 and worker_count(4, 0) == 1
+    assert worker_count(10**6, 10**6) == (os.cpu_count() or 1)

@@ -235,9 +235,7 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
 
 
-CRITICAL_WINDOW = SectionSpec(
-    "critical-window", "Critical window vs BDP", _cw_tasks, _cw_assemble, assembly_s=0.3
-)
+CRITICAL_WINDOW = SectionSpec("critical-window", "Critical window vs BDP", _cw_tasks, _cw_assemble)
 
 
 # ========================================================== new equilibrium (Fig. 5)
@@ -459,5 +457,5 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
 
 
 NEW_EQUILIBRIUM = SectionSpec(
-    "new-equilibrium", "Rounds to a new equilibrium", _ne_tasks, _ne_assemble, assembly_s=0.5
+    "new-equilibrium", "Rounds to a new equilibrium", _ne_tasks, _ne_assemble
 )

@@ -296,6 +296,4 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
 
 
-CONSPICUOUS = SectionSpec(
-    "conspicuous", "TCP-Ho conspicuous rounds", _cr_tasks, _cr_assemble, assembly_s=0.6
-)
+CONSPICUOUS = SectionSpec("conspicuous", "TCP-Ho conspicuous rounds", _cr_tasks, _cr_assemble)

@@ -518,6 +518,4 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
 
 
-CONVERGENCE_BDP = SectionSpec(
-    "convergence-bdp", "Convergence time vs BDP", _cb_tasks, _cb_assemble, assembly_s=1.0
-)
+CONVERGENCE_BDP = SectionSpec("convergence-bdp", "Convergence time vs BDP", _cb_tasks, _cb_assemble)

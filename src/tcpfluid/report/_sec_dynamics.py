@@ -435,6 +435,4 @@ def _basic_figure(
     return Figure.from_matplotlib(fig, f"basic_{a.replace('-', '_')}", cap)
 
 
-BASIC = SectionSpec(
-    "basic", "Basic behaviour (§5.1)", _basic_tasks, _basic_assemble, assembly_s=2.2
-)
+BASIC = SectionSpec("basic", "Basic behaviour (§5.1)", _basic_tasks, _basic_assemble)

@@ -333,7 +333,7 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
 
 
 THESIS_FAIRNESS = SectionSpec(
-    "thesis-fairness", "Two-flow fairness (thesis)", _th_tasks, _th_assemble, assembly_s=0.4
+    "thesis-fairness", "Two-flow fairness (thesis)", _th_tasks, _th_assemble
 )
 
 
@@ -457,6 +457,4 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
 
 
-ASYMMETRIC = SectionSpec(
-    "asymmetric", "Asymmetric networks", _as_tasks, _as_assemble, assembly_s=0.0
-)
+ASYMMETRIC = SectionSpec("asymmetric", "Asymmetric networks", _as_tasks, _as_assemble)

@@ -420,4 +420,4 @@ def _stability_figure() -> Figure:
     return Figure.from_matplotlib(fig, "stability_round_map", cap)
 
 
-MANY_FLOWS = SectionSpec("many-flows", "Many flows", _mf_tasks, _mf_assemble, assembly_s=5.0)
+MANY_FLOWS = SectionSpec("many-flows", "Many flows", _mf_tasks, _mf_assemble)
