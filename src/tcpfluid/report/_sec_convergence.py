@@ -512,7 +512,10 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "Convergence time vs BDP (the Quick Vegas paper's Figs. 10–12, the TCP-Ho paper's "
         "Figs. 5, 11, 12)",
         intro,
-        (Table("Convergence time vs BDP", tuple(rows)),),
+        tuple(
+            Table(f"Convergence time vs BDP: {q}", tuple(r for r in rows if r.quantity == q))
+            for q in dict.fromkeys(r.quantity for r in rows)
+        ),
         (_cb_figure(_cb_grid(cfg), curves),),
         comparisons=notes,
     )

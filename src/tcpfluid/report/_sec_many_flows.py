@@ -278,8 +278,8 @@ def _mf_row(
         informative += (PHASE_MIN, PHASE_MAX)
     shares, informative = shares_from_jain(values, informative, two_flows=False)
     return Row(
-        f"{_NAMES[a]}, {sc}",
-        f"spread of the flows' shares (std/mean) {a0:g}–{b0:g} s",
+        f"{_NAMES[a]}, {sc}, {a0:g}–{b0:g} s",
+        "spread of the flows' shares (std/mean)",
         "",
         "share spread",
         shares,

@@ -168,11 +168,25 @@ def render_markdown(
 
 
 def _md_table(section: str, t: Table) -> list[str]:
-    cols = [c for c in _MD_COLUMNS if any(c in r.values for r in t.rows)]
-    head = ["setting", "quantity", *cols, "packet min–max", "verdict", "fluid vs packets"]
-    head.append("explained by")
+    """A section's table in index.md: the five standard columns that hold a number in some
+    row (the others are in index.html and report.json), the packets' min–max, the verdict,
+    the fluid cells against the packets and the mechanisms; a quantity shared by every row
+    is stated once, in the caption."""
+    cols = [
+        c
+        for c in _MD_COLUMNS
+        if any(c in r.values and not isinstance(r.values[c], NA) for r in t.rows)
+    ]
+    quantities = {(r.quantity, r.unit) for r in t.rows}
+    shared = len(quantities) == 1
+    caption = t.caption
+    if shared:
+        q, unit = next(iter(quantities))
+        caption += f" — {q}" + (f" ({unit})" if unit else "")
+    head = ["setting", *([] if shared else ["quantity"]), *cols, "packet min–max"]
+    head += ["verdict", "fluid vs packets", "explained by"]
     out = [
-        f"**{_md_escape(t.caption)}** (tolerance: {_table_kinds(t)})",
+        f"**{_md_escape(caption)}** (tolerance: {_table_kinds(t)})",
         "",
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),
@@ -180,7 +194,7 @@ def _md_table(section: str, t: Table) -> list[str]:
     for r in t.rows:
         cells = [
             r.setting,
-            f"{r.quantity} ({r.unit})" if r.unit else r.quantity,
+            *([] if shared else [f"{r.quantity} ({r.unit})" if r.unit else r.quantity]),
             *[_cell(r, c) for c in cols],
             _spread(r),
             r.verdict,
@@ -191,8 +205,15 @@ def _md_table(section: str, t: Table) -> list[str]:
     return [*out, ""]
 
 
+def _first_sentence(text: str, limit: int = 240) -> str:
+    """The intro's first sentence (index.html has the whole text)."""
+    head = text.split(". ", 1)[0].rstrip(".") + "."
+    return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
+
+
 def _md_section(s: SectionResult, figures_rel: str) -> list[str]:
-    out = [f'<a id="{s.name}"></a>', f"## {s.title}", "", s.intro, ""]
+    out = [f'<a id="{s.name}"></a>', f"## {s.title}", "", _first_sentence(s.intro)]
+    out += ["(The section's full text, its n/a reasons and every column: index.html.)", ""]
     for t in s.tables:
         out += _md_table(s.name, t)
     for f in s.figures:
