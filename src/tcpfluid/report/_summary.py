@@ -233,14 +233,20 @@ class ReportSummary:
         """The summary as Markdown lines."""
         out = ["## Summary", "", self.overview(), ""]
         out += [
-            "Agreeing cells per algorithm and layer, *with the documents · with the packet "
-            "simulator* (agree/compared; – none):",
+            "Agreeing cells per algorithm and layer, *with the documents (their printed "
+            "numbers or closed forms of their equations) · with the packet simulator* "
+            "(agree/compared; – none):",
             "",
             "| algorithm | " + " | ".join(LAYERS) + " |",
             "|---|" + "---|" * len(LAYERS),
         ]
         out += [f"| {a} | " + " | ".join(cells) + " |" for a, cells in self.table_rows()]
-        out += ["", "Differing cells by the mechanism that explains them:", ""]
+        out += [
+            "",
+            "Differing cells (verdicts and fluid vs packets) by the mechanism whose "
+            "switch-off experiment covers them (docs/mechanisms.md):",
+            "",
+        ]
         for mid, n in self.mechanism_counts():
             link = f"[{mid}](../docs/mechanisms.md#{mid})" if mid != "unexplained" else mid
             out.append(f"- {link}: {n}")

@@ -98,14 +98,26 @@ def _header(
     lines.append(
         "One rule (docs/report.md): a compared cell agrees when it is within its "
         "quantity's tolerance of the row's reference (in **bold**: a document's printed "
-        "number, a closed form of the documents' equations with the row's stated "
-        "parameters, or the packet simulator in rows that compare the layers). Ranges over "
+        "number, a closed form of the documents' equations with the documents' parameters "
+        f"({_params_text()}), or the packet simulator in rows that compare the layers). "
+        "Ranges over "
         "the phase of a change or the start order are shown (packet min–max), never used "
         "to pass. 'fluid vs packets' judges the fluid cells against the packet cell with "
         "the same tolerance, beside the verdict. Tolerances:"
     )
     lines += [f"- {k}: {t.describe()} ({t.reason})" for k, t in TOLERANCES.items()]
     return lines
+
+
+def _params_text() -> str:
+    from ._common import DOCUMENT_PARAMS
+    from ._table import ALGORITHM_NAMES
+
+    return "; ".join(
+        f"{ALGORITHM_NAMES[a]} " + ", ".join(f"{k} = {v:g}" for k, v in p.items())
+        for a, p in DOCUMENT_PARAMS.items()
+        if p
+    )
 
 
 def mutation_line(mutations: Mapping[str, Any] | None) -> str:
