@@ -156,7 +156,10 @@ FAULTS: dict[str, tuple[Callable[[], None], tuple[str, ...]]] = {
     "vegas-alpha": (_vegas_alpha, ("new-equilibrium", "convergence-bdp", "basic")),
     "rounds-queue": (_rounds_queue, ("new-equilibrium", "convergence-bdp", "asymmetric")),
     "packet-delay": (_packet_delay, ("critical-window", "conspicuous", "asymmetric")),
-    "feedback-lag": (_feedback_lag, ("critical-window", "new-equilibrium", "conspicuous")),
+    "feedback-lag": (
+        _feedback_lag,
+        ("critical-window", "new-equilibrium", "conspicuous", "convergence-bdp", "thesis-fairness"),
+    ),
     "ack-size": (_ack_size, ("asymmetric",)),
     "red-max-p": (_red_max_p, ("thesis-fairness",)),
     "tcp-ho-table2": (_tcp_ho_table2, ("conspicuous", "convergence-bdp")),
@@ -229,12 +232,15 @@ def measure(
     out = []
     for res in results[1:]:
         flipped = sorted(k for k, ok in res["rows"].items() if base.get(k) and not ok)
+        # shown, not counted: rows the fault turned from DIFFERS to agree
+        healed = sorted(k for k, ok in res["rows"].items() if base.get(k) is False and ok)
         out.append(
             {
                 "name": res["fault"],
                 "sections": list(chosen(res["fault"])),
                 "caught": bool(flipped),
                 "flipped": flipped,
+                "to_agree": healed,
                 "seconds": round(res["seconds"], 1),
             }
         )
@@ -262,6 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     score = measure(faults, quick=args.quick, workers=args.workers)
     for f in score["faults"]:
         what = f"caught ({len(f['flipped'])} rows flip)" if f["caught"] else "MISSED"
+        what += f"; {len(f['to_agree'])} rows turn to agree"
         print(f"{f['name']:>14}: {what}; {f['seconds']:.0f} s")
         for k in f["flipped"][:3]:
             print(f"{'':>16}{k}")
