@@ -37,15 +37,19 @@ def test_each_experiment_exists_and_is_the_one_the_entry_names() -> None:
 def test_a_cell_is_matched_by_scope_not_by_text() -> None:
     m = next(m for m in MECHANISMS if m.id == "micro-queue")
     q = "convergence, bandwidth halved"
-    assert m in explain("convergence-bdp", ODE, q, "Quick Vegas")
-    assert m not in explain("convergence-bdp", ROUNDS, q, "Quick Vegas")  # other column
-    assert m not in explain("convergence-bdp", ODE, q, "Vegas")  # other algorithm
-    assert m not in explain("new-equilibrium", ODE, q, "Quick Vegas")  # other section
+    case = {"bdp_kb": 3000.0}
+    assert m in explain("convergence-bdp", ODE, q, "Quick Vegas", case)
+    assert m not in explain("convergence-bdp", ROUNDS, q, "Quick Vegas", case)  # column
+    assert m not in explain("convergence-bdp", ODE, q, "Vegas", case)  # other algorithm
+    assert m not in explain("new-equilibrium", ODE, q, "Quick Vegas", case)  # other section
+    # only the cases its experiment ran: 3000 and 5000 kb, not 1000 kb nor an unstated case
+    assert m not in explain("convergence-bdp", ODE, q, "Quick Vegas", {"bdp_kb": 1000.0})
+    assert m not in explain("convergence-bdp", ODE, q, "Quick Vegas")
     # a row's setting text does not matter; an agreeing row has no mechanism
     values = {PACKET: 10.0, ROUNDS: 10.0, ODE: 20.0, DOCUMENT: 10.0}
-    row = Row("Quick Vegas, anything at all", q, "RTTs", "rounds", values, PACKET)
+    row = Row("Quick Vegas, anything at all", q, "RTTs", "rounds", values, PACKET, case=case)
     assert "micro-queue" in row_mechanisms("convergence-bdp", row)
-    ok = Row("Quick Vegas", q, "RTTs", "rounds", {**values, ODE: 10.0}, PACKET)
+    ok = Row("Quick Vegas", q, "RTTs", "rounds", {**values, ODE: 10.0}, PACKET, case=case)
     assert row_mechanisms("convergence-bdp", ok) == ()
 
 

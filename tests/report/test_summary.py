@@ -91,6 +91,7 @@ def test_differences_are_grouped_by_mechanism_or_unexplained() -> None:
         "rounds",
         {PACKET: 20.0, ODE: 30.0, ROUNDS: 20.0},
         PACKET,
+        case={"bdp_kb": 3000.0},
     )
     s = summarize(_report(row, section="convergence-bdp"))
     assert s.mechanism_counts() == [("micro-queue", 1), ("unexplained", 0)]

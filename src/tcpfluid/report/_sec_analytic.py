@@ -136,6 +136,7 @@ def _cw_row(
         },
         reference=CLOSED_FORM,
         informative=(lag_col, f"W* eq. {eq}", "W* last-packet RTT"),
+        case={"bdp_kb": kb},
     )
 
 
@@ -367,6 +368,7 @@ def _ne_row(
         },
         reference=CLOSED_FORM,
         informative=("round model, rtt=fluid", *extra),
+        case={"n": n},
     )
 
 

@@ -151,6 +151,7 @@ def _cr_row(
         values={**values, **extra},
         reference=CLOSED_FORM,
         informative=tuple(extra),
+        case={"example": ex, "initial_window": 2},
     )
 
 
@@ -182,6 +183,7 @@ def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: float | None, o: 
         },
         reference=CLOSED_FORM,
         informative=("closed form from two packets (Table 3)",),
+        case={"example": ex, "initial_window": 1},
     )
 
 

@@ -292,6 +292,7 @@ def _cb_row(
         },
         PACKET,
         informative=(PHASE_MIN, PHASE_MAX) if phase else (),
+        case={"bdp_kb": kb},
     )
 
 
@@ -320,6 +321,7 @@ def _reach_row(
         },
         CLOSED_FORM,
         informative=tuple(extra),
+        case={"bdp_kb": kb},
     )
 
 

@@ -313,7 +313,7 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             rows.append(
                 Row(
                     f"{_NAMES[a]} on {sc}", label, unit, _KINDS[key], values, ref,
-                    informative=informative,
+                    informative=informative, case={"scenario": sc},
                 )
             )  # fmt: skip
         figs.append(_basic_figure(a, sc, figref, pr, rr, orr))

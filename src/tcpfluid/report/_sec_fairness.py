@@ -214,6 +214,7 @@ def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
         shares,
         DOCUMENT,
         informative=informative,
+        case={"setting": setting, "x2_ms": x2_ms},
     )
 
 
@@ -425,6 +426,7 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 "throughput",
                 {CLOSED_FORM: cf, ROUNDS: rv, ODE: ov, PACKET: pv, DOCUMENT: doc(key)},
                 DOCUMENT,
+                case={"table": tab, **{x: o[x] for x in ("k", "reverse_buffer") if x in o}},
             )
         )
     intro = (

@@ -285,6 +285,7 @@ def _mf_row(
         shares,
         ref,
         informative=informative,
+        case={"scenario": sc, "period_s": (a0, b0)},
     )
 
 

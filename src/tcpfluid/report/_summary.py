@@ -13,8 +13,8 @@ unexplained ones. Nothing is typed in: a new row changes the summary.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from ._core import Report
@@ -79,6 +79,8 @@ class Comparison:
     reference: str
     agree: bool
     layers: bool = False
+    #: the row's declared case (:attr:`~._table.Row.case`)
+    case: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def with_document(self) -> bool:
@@ -91,9 +93,8 @@ class Comparison:
         """Ids of the mechanisms that cover this cell when it differs."""
         if self.agree:
             return ()
-        return tuple(
-            m.id for m in explain(self.section, self.column, self.quantity, self.algorithm)
-        )
+        found = explain(self.section, self.column, self.quantity, self.algorithm, self.case)
+        return tuple(m.id for m in found)
 
 
 def row_comparisons(section: str, r: Row) -> Iterable[Comparison]:
@@ -103,10 +104,12 @@ def row_comparisons(section: str, r: Row) -> Iterable[Comparison]:
     alg = algorithm_of(r.setting)
     bad = set(r.failures)
     for c in r.compared:
-        yield Comparison(section, alg, r.quantity, c, r.reference, c not in bad)
+        yield Comparison(section, alg, r.quantity, c, r.reference, c not in bad, case=r.case)
     lbad = set(r.layers_failures)
     for c in r.layers_compared:
-        yield Comparison(section, alg, r.quantity, c, PACKET, c not in lbad, layers=True)
+        yield Comparison(
+            section, alg, r.quantity, c, PACKET, c not in lbad, layers=True, case=r.case
+        )
 
 
 def comparisons(report: Report) -> list[Comparison]:

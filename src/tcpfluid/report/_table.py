@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .._text import number
@@ -153,6 +153,10 @@ class Row:
         The column the others are compared against (must hold a number for a verdict).
     informative
         Columns shown but not judged (a printed form, a range over the phase, ...).
+    case
+        The row's case as declared parameters (``{"bdp_kb": 150.0}``, ``{"x2_ms": 50,
+        "setting": "vegas-1"}``): what a mechanism's scope may name
+        (:mod:`._mechanisms`), never parsed from the setting's text.
     """
 
     setting: str
@@ -162,6 +166,7 @@ class Row:
     values: Mapping[str, Value]
     reference: str
     informative: tuple[str, ...] = ()
+    case: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.kind not in TOLERANCES:
@@ -292,6 +297,7 @@ class Row:
             },
             "reference": self.reference,
             "informative": list(self.informative),
+            "case": dict(self.case),
             "relative_errors": {c: self.relative_error(c) for c in self.compared},
             "tolerance": self.tolerance.to_dict(),
             "verdict": self.verdict,
