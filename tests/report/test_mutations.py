@@ -3,21 +3,22 @@ injected by monkeypatching in a spawned worker must flip a row to DIFFERS."""
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "mutations.py"
+_DIR = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def _module() -> Any:
-    spec = importlib.util.spec_from_file_location("benchmark_mutations", _PATH)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    # imported by its name from benchmarks/ on sys.path: the spawned workers (which get the
+    # parent's sys.path) import it the same way to run its functions
+    if str(_DIR) not in sys.path:
+        sys.path.insert(0, str(_DIR))
+    return importlib.import_module("mutations")
 
 
 @pytest.mark.mutation
