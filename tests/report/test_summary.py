@@ -1,53 +1,53 @@
-"""The report's summary in words: counted from the rows, grouped by stated reason."""
+"""The report's summary: counted from the rows by the one rule; differing cells grouped by
+the mechanism whose declared scope covers them, or unexplained."""
 
 from __future__ import annotations
 
-from tcpfluid.report import NA, Report, ReportConfig, Row, SectionResult, Table, Tolerance
+from tcpfluid.report import NA, Report, ReportConfig, Row, SectionResult, Table
 from tcpfluid.report._summary import algorithm_of, layer_of, summarize
 from tcpfluid.report._table import CLOSED_FORM, DOCUMENT, ODE, PACKET, ROUNDS
 from tcpfluid.report._writer import render_html, render_markdown
 
-TEN = Tolerance(rel=0.10, reason="ten per cent")
 
-
-def _report(*rows: Row) -> Report:
+def _report(*rows: Row, section: str = "sec") -> Report:
     table = Table("t", rows)
-    sec = SectionResult("sec", "Section", "intro", (table,))
+    sec = SectionResult(section, "Section", "intro", (table,))
     return Report(ReportConfig(), (sec,), 1.0)
 
 
 def _rows() -> tuple[Row, ...]:
     return (
-        # Vegas: packet agrees with the document (+5 %), rounds differs (+30 %, a reason)
+        # Vegas: packet agrees with the document (+5 %), rounds differs (+30 %); beside it
+        # the round model against the packets: 130 vs 105, +24 %: differs too
         Row(
             "Vegas, BDP 1000 kb",
             "slow-start exit window",
             "pkts",
+            "window",
             {DOCUMENT: 100.0, PACKET: 105.0, ROUNDS: 130.0, ODE: NA("no slow start")},
             DOCUMENT,
-            TEN,
-            reasons={ROUNDS: "fluid burst"},
         ),
-        # Quick Vegas: rounds vs closed form agrees; packet differs with no reason given
+        # Quick Vegas: rounds vs closed form agrees (10.5 vs 10), packet differs (20 vs
+        # 10: 10 rounds); round model vs packets: 10.5 vs 20, differs
         Row(
             "Quick Vegas, BDP 1000 kb",
             "rounds to nW",
             "rounds",
+            "rounds",
             {CLOSED_FORM: 10.0, ROUNDS: 10.5, PACKET: 20.0},
             CLOSED_FORM,
-            TEN,
         ),
         # a thesis setting: Enhanced Vegas; a variant column of the round model
         Row(
             "vegas-2, x2 = 10 ms",
-            "Jain's index",
+            "smaller share",
             "",
-            {DOCUMENT: 1.0, ODE: 0.99, "round model, rtt=fluid": 0.98},
+            "share",
+            {DOCUMENT: 0.5, ODE: 0.49, "round model, rtt=fluid": 0.48},
             DOCUMENT,
-            TEN,
         ),
         # no comparison: the reference is missing
-        Row("FAST on qv-basic", "q", "", {DOCUMENT: NA("none"), PACKET: 3.0}, DOCUMENT, TEN),
+        Row("FAST on qv-basic", "q", "", "window", {DOCUMENT: NA("none"), PACKET: 3.0}, DOCUMENT),
     )
 
 
@@ -60,57 +60,50 @@ def test_algorithm_and_layer_are_read_from_settings_and_columns() -> None:
     assert algorithm_of("something else") == "other"
     assert layer_of("round model, rtt=fluid") == ROUNDS
     assert layer_of("W* eq. (10)") == CLOSED_FORM
-    assert layer_of("document analysis") == DOCUMENT
 
 
 def test_counts_by_hand() -> None:
     s = summarize(_report(*_rows()))
-    assert s.n_rows == 4 and s.n_no_comparison == 1
-    assert len(s.comparisons) == 2 + 2 + 2  # judged cells of the first three rows
-    docs, layers = s.counts("Vegas", PACKET)
-    assert (docs.agree, docs.total, layers.total) == (1, 1, 0)
-    docs, layers = s.counts("Vegas", ROUNDS)
-    assert (docs.agree, docs.total) == (0, 1)
-    docs, layers = s.counts("Quick Vegas", ROUNDS)
-    assert (layers.agree, layers.total, docs.total) == (1, 1, 0)
+    assert s.n_rows == 4 and s.n_no_comparison == 1 and s.n_differs == 2
+    assert len(s.verdict_cells) == 2 + 2 + 2  # the compared cells of the first three rows
+    assert len(s.comparisons) == 6 + 1 + 1  # and the round model against the packets twice
+    docs, packets = s.counts("Vegas", PACKET)
+    assert (docs.agree, docs.total, packets.total) == (1, 1, 0)
+    docs, packets = s.counts("Vegas", ROUNDS)
+    assert (docs.agree, docs.total, packets.agree, packets.total) == (0, 1, 0, 1)
+    docs, packets = s.counts("Quick Vegas", ROUNDS)
+    assert (docs.agree, docs.total, packets.agree, packets.total) == (1, 1, 0, 1)
     docs, _ = s.counts("Enhanced Vegas", ROUNDS)  # the variant column counts for its layer
     assert (docs.agree, docs.total) == (1, 1)
-    assert "6 comparisons" in s.overview() and "4 agree" in s.overview()
-    assert "2 differ (1 with a stated reason, 1 with reason unknown)" in s.overview()
-    assert "1 rows have no comparison" in s.overview()
+    text = s.overview()
+    assert text.startswith("2 of 4 rows DIFFER: 2 of 6 compared cells")
+    assert "2 of 2 fluid cells" in text
 
 
-def test_differences_carry_the_sections_reasons() -> None:
+def test_differences_are_grouped_by_mechanism_or_unexplained() -> None:
     s = summarize(_report(*_rows()))
-    (vd,) = s.differences("Vegas")
-    assert vd.pair == (ROUNDS, DOCUMENT) and vd.reason == "fluid burst" and vd.n == 1
-    (qd,) = s.differences("Quick Vegas")
-    assert qd.reason == "reason unknown" and qd.quantities == ["rounds to nW"]
-    assert s.differences("Enhanced Vegas") == []
-    md = "\n".join(s.markdown())
-    assert "round model vs document, 1 comparison (slow-start exit window): fluid burst" in md
-    assert "**Enhanced Vegas.**" in md and "Nothing differs." in md
-    assert "| Vegas | – | 0/1 · – | – | 1/1 · – |" in md
-    # per layer over all algorithms: the closed form is only a reference (Quick Vegas:
-    # rounds agree, packets differ); round model 0/1 (Vegas) + 1/1 (Enhanced Vegas) with
-    # the documents and 1/1 with the closed form; packets 1/1 with documents, 0/1 with CF
-    assert "| **all algorithms** | – · 1/2 | 1/2 · 1/1 | 1/1 · – | 1/1 · 0/1 |" in md
-
-
-def test_summary_follows_the_rows() -> None:
-    rows = list(_rows())
-    r0 = rows[0]
-    rows[0] = Row(
-        r0.setting,
-        r0.quantity,
-        r0.unit,
-        r0.values,
-        r0.reference,
-        r0.default_tolerance,
-        reasons={ROUNDS: "another mechanism"},
+    assert s.mechanism_counts() == [("unexplained", 4)]
+    # a Quick Vegas ODE cell of convergence-bdp after the halving: the micro-queue's scope
+    row = Row(
+        "Quick Vegas, BDP 3000 kb",
+        "convergence, bandwidth halved",
+        "RTTs",
+        "rounds",
+        {PACKET: 20.0, ODE: 30.0, ROUNDS: 20.0},
+        PACKET,
+        case={"bdp_kb": 3000.0},
     )
-    md = "\n".join(summarize(_report(*rows)).markdown())
-    assert "another mechanism" in md and "fluid burst" not in md
+    s = summarize(_report(row, section="convergence-bdp"))
+    assert s.mechanism_counts() == [("micro-queue", 1), ("unexplained", 0)]
+    md = "\n".join(s.markdown())
+    assert "[micro-queue](../docs/mechanisms.md#micro-queue): 1" in md
+
+
+def test_the_printed_count_is_the_summarys() -> None:
+    rep = _report(*_rows())
+    s = summarize(rep)
+    assert s.n_differs == rep.n_disagreements == 2
+    assert s.to_dict()["differs"] == 2 and s.to_dict()["compared_cells"] == 6
 
 
 def test_summary_opens_the_rendered_report() -> None:
@@ -123,4 +116,3 @@ def test_summary_opens_the_rendered_report() -> None:
     html = render_html(rep)
     assert html.index('id="summary"') < html.index('id="this-run"') < html.index('id="sec"')
     assert html.index('id="summary"') < html.index("Mode:")
-    assert "fluid burst" in html

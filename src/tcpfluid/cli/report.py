@@ -187,9 +187,14 @@ def run(args: argparse.Namespace) -> int:
     )
     cmd = _command(args, jobs)
     written = write_report(report, out, figures_dir=args.figures, command=cmd)
+    from ..report._summary import summarize
+
+    summary = summarize(report)  # the count the report's summary states
+    cells = summary.verdict_cells
     print(
         f"wrote {os.path.join(out, 'index.html')} and {os.path.join(out, 'index.md')} "
-        f"({len(written['files'])} files); {report.n_rows} rows, "
-        f"{report.n_disagreements} flagged DIFFERS; {report.elapsed_s:.1f} s"
+        f"({len(written['files'])} files); {report.n_rows} rows, {summary.n_differs} "
+        f"flagged DIFFERS ({sum(not c.agree for c in cells)} of {len(cells)} compared cells "
+        f"outside their tolerance); {report.elapsed_s:.1f} s"
     )
     return 0

@@ -28,55 +28,11 @@ ODE_LAWS: tuple[str, ...] = tuple(ALGORITHMS)
 NO_FIGURE_VALUES = NA("the document gives this only as a plot, with no printed values")
 
 
-_QV_TEST = "tests/analytic/test_new_equilibrium_layers.py::"
-#: Quick Vegas after a rise of the available bandwidth, packet simulator: why it takes more
-#: rounds to reach nW than eq. (12) (verified by computing Δ from the round's minimum RTT)
-QV_TRAIN_QUEUE = (
-    "per-ACK increments queue behind the packet train and the round's mean RTT counts that "
-    "queue: Δ reaches α below nW and succ resets; with Δ from the round's minimum RTT the "
-    "packet simulator meets eq. (12) and the round model "
-    f"({_QV_TEST}test_train_queue_of_per_ack_increments_slows_the_packet_ramp; "
-    "the Quick Vegas paper's §4.2 "
-    "notes the burstiness; ns-2's Vegas also takes Δ from the round's mean RTT with "
-    "per-ACK increments: docs/algorithms.md)"
-)
-_HYB_ROWS = "tests/fluid/test_hybrid_rows.py::"
-#: Quick Vegas after the bandwidth halves, ODE column: the packet micro-queue below the pipe
-QV_MICRO_QUEUE = (
-    "after the undershoot below the new pipe the fluid queue is exactly empty (Δ = 0), so "
-    "succ counts every round and eq.-(3) increases compound (+4, +8, +12, +16 packets); in "
-    "packets the flow's packets interleave with the CBR at ~90 % load and a micro-queue of "
-    "a few packets keeps Δ at 0.3–2.9, which resets succ or adds a measurement round: the "
-    "regrowth takes ~1 s longer, measured in both engines at 3000 and 5000 kb "
-    f"({_HYB_ROWS}test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue)"
-)
-#: Vegas at 150 kb, ODE column: whole-packet windows
-VEGAS_WHOLE_PACKETS = (
-    "a packet sender keeps ⌊w⌋ packets in flight, so a round adds ⌊w⌋/w < 1 and its ramp "
-    "stops at 22.6 packets where the fluid passes to 23 and returns to 22; after the "
-    "halving the decision at 12.6 packets is a near-tie at β; with whole-packet windows "
-    "(whole_packets=True) the hybrid gives 16.2 / 28.3 / 17.2 RTTs (new / halved / "
-    f"doubled) against the packets' 16.2 / 28.0 / 15.3 ({_HYB_ROWS}"
-    "test_vegas_at_150_kb_follows_the_packets_with_whole_packet_windows_and_fifo_samples)"
-)
-#: Quick Vegas on qv-basic after the doubling, packet simulator against the document
-QV_DOUBLING_PACKET_VS_NS2 = (
-    "the packet flow's train queue of per-ACK increments stops the ramp before μd (a "
-    "smaller overshoot), so it settles sooner; with Δ from the round's minimum RTT it "
-    "settles in 2.05 s, the document's 2.0 s "
-    f"({_QV_TEST}test_qv_basic_doubling_settles_as_the_document_reports_once_the_train_"
-    "queue_is_off); not the default: the same switch ends the ramp at ~3 s against the "
-    "document's 13 s; it also depends on where the halving fell in the round: 1.57-2.20 s "
-    f"over CBR-start offsets of 0-100 ms ({_QV_TEST}test_qv_basic_settling_times_over_where_"
-    "the_halving_falls_in_the_round)"
-)
 #: rounds after a rise of the available bandwidth before a Quick Vegas sender's estimation
 #: first shows it (the Quick Vegas paper's §3.2.2: the change "can be detected at the
 #: (i + 2)th round"): eq. (12) counts from that estimation, an engine from the change, so
 #: the report's closed form of the engines' count is ⌈i⌉ + 2 (eq. (12)'s real-valued i is
-#: reached at the next whole round); verified in every engine by
-#: tests/analytic/test_new_equilibrium_layers.py::
-#: test_doubling_reaches_nw_as_eq12_plus_the_detection_lag_and_overshoots_by_the_train
+#: reached at the next whole round)
 QV_DETECTION_LAG_ROUNDS = 2
 #: a settling row's closed-form cell where eq. (12) counts another quantity
 QV_REACH_NOT_SETTLING = NA(
@@ -85,60 +41,29 @@ QV_REACH_NOT_SETTLING = NA(
     "its row 'bandwidth doubled: rounds until the window reaches nW' (5000 kb is this "
     "scenario)"
 )
-#: Quick Vegas, convergence after the bandwidth doubles: round model against packets
-QV_OVERSHOOT = (
-    "the round model overshoots μd more (peak 736 vs 659 at μd = 625): the packet flow's "
-    "train queue lifts Δ to α/4 before μd and the near-band measurement round stops its "
-    "ramp; with Δ from the round's minimum RTT the packet peak is the round model's "
-    f"({_QV_TEST}"
-    "test_doubling_reaches_nw_as_eq12_plus_the_detection_lag_and_overshoots_by_the_train)"
-)
+
+#: the documents' parameters of each law, as the rows state their setting (the Quick Vegas
+#: paper §5: "γ = 1, α = 2, and β = 4" for Vegas and Quick Vegas, "α = 100" for FAST, as
+#: in the TCP-Ho paper's §5 footnote). A closed form in a reference cell
+#: takes its parameters from here, never from a law's default, which the engines under
+#: test read too: a changed default then shows as a difference.
+DOCUMENT_PARAMS: dict[str, dict[str, float]] = {
+    "vegas": {"alpha": 2.0, "beta": 4.0, "gamma": 1.0},
+    "quick-vegas": {"alpha": 2.0, "beta": 4.0, "gamma": 1.0},
+    "fast": {"alpha": 100.0},
+    "tcp-ho": {},
+}
 
 
-_HO_DOC = "tests/test_tcp_ho_documents.py::"
-#: TCP-Ho after the available bandwidth halves: the phase of the change in the round
-HO_HALVING_PHASE = (
-    "the first cut is sized from the first round whose RTTs show the change and a trim "
-    "follows when the drain is over, so the time is the cut (it landed in the 2 % band) or "
-    "cut + drain + trim; where the CBR start falls in each engine's rounds decides: start "
-    "moved by 0-125 ms, packets 1.49-2.36 s, round model 1.61-1.79 s inside the packets' "
-    "range, ODE 1.46-2.76 s overlapping it "
-    f"({_HO_DOC}test_halving_convergence_depends_on_where_the_change_falls_in_the_round)"
-)
-#: TCP-Ho, the peak queue after the halving
-HO_PEAK_PHASE = (
-    "the peak is the queue built before the first cut, which depends on where the change "
-    "falls in the round: the packets' peak moves by >10 % over the phase of the CBR start "
-    "(the row's phase columns), and the round model's peak moves with its own rounds' "
-    "phase: over CBR starts moved by 0-125 ms its peaks overlap the packets' "
-    f"({_HO_DOC}test_halving_convergence_depends_on_where_the_change_falls_in_the_round)"
-)
-
-
-def with_packet_agreement(
-    values: Mapping[str, Any], reasons: Mapping[str, str], *, abs_tol: float
-) -> dict[str, str]:
-    """``reasons`` completed for the fluid columns that lie within ``abs_tol`` of the packet
-    simulator in the same row: where such a column differs from the document, the row
-    itself shows that the layers agree and the document's value differs from the packet
-    simulator's too (the packet simulator is the referee of the fluid layers)."""
-    from ._table import ODE, PACKET, ROUNDS
-
-    out = dict(reasons)
-    pk = values.get(PACKET)
-    if not isinstance(pk, float | int) or isinstance(pk, bool):
-        return out
-    for col in (ROUNDS, ODE):
-        v = values.get(col)
-        if col in out or not isinstance(v, float | int) or isinstance(v, bool):
-            continue
-        if abs(float(v) - float(pk)) <= abs_tol:
-            out[col] = (
-                f"within ±{abs_tol:g} of the packet simulator in this row ({float(v):.3g} vs "
-                f"{float(pk):.3g}): the layers agree, and the document's value is off the "
-                "packet simulator's too"
-            )
-    return out
+def setting_params(algorithm: str) -> dict[str, float]:
+    """The documents' parameters of ``algorithm`` (:data:`DOCUMENT_PARAMS`); raises
+    ValueError naming a law without stated parameters."""
+    if algorithm not in DOCUMENT_PARAMS:
+        raise ValueError(
+            f"algorithm {algorithm!r} has no stated document parameters; known: "
+            f"{', '.join(DOCUMENT_PARAMS)}"
+        )
+    return dict(DOCUMENT_PARAMS[algorithm])
 
 
 def ode_na(algorithm: str) -> NA:
@@ -206,3 +131,48 @@ def run_task(
     run function's other keywords (``traces=``, ``rtt_model=``)."""
     kwargs = {"scenario": scenario, "algorithm": algorithm, "overrides": overrides, **options}
     return Task(f"{RUNS}:{_RUN_FUNCTIONS[engine]}", kwargs, label)
+
+
+def smaller_share(jain: float) -> float:
+    """The smaller of two flows' shares of their summed throughput, from their Jain's
+    index J (eq. (13) of the Quick Vegas paper): with shares s and 1 − s,
+    J = 1/(2(s² + (1 − s)²)), so s = (1 − √(1/J − 1))/2 for s ≤ 1/2 (derived in SymPy by
+    tests/report/test_shares.py). Raises ValueError outside J in [1/2, 1]."""
+    j = float(jain)
+    if not 0.5 - 1e-12 <= j <= 1.0 + 1e-12:
+        raise ValueError(f"jain must be in [0.5, 1] for two flows, got {jain!r}")
+    return (1.0 - math.sqrt(max(1.0 / j - 1.0, 0.0))) / 2.0
+
+
+def share_spread(jain: float) -> float:
+    """The coefficient of variation (std/mean) of n flows' throughputs from their Jain's
+    index: J = 1/(1 + CV²), so CV = √(1/J − 1) (derived in SymPy by
+    tests/report/test_shares.py). Raises ValueError outside J in (0, 1]."""
+    j = float(jain)
+    if not 0.0 < j <= 1.0 + 1e-12:
+        raise ValueError(f"jain must be in (0, 1], got {jain!r}")
+    return math.sqrt(max(1.0 / j - 1.0, 0.0))
+
+
+def shares_from_jain(
+    values: Mapping[str, Any], informative: Sequence[str], *, two_flows: bool
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """A fairness row's cells as per-flow shares: every numeric cell holding a Jain's index
+    becomes the smaller flow's share (two flows, :func:`smaller_share`) or the flows'
+    share spread (:func:`share_spread`); the indices are kept beside as informative
+    columns ``"Jain's index, <column>"``. A phase range stays a [min, max] range."""
+    from ._table import NA, PHASE_MAX, PHASE_MIN
+
+    fn = smaller_share if two_flows else share_spread
+    out: dict[str, Any] = {}
+    jains: dict[str, Any] = {}
+    for c, v in values.items():
+        if isinstance(v, NA):
+            out[c] = v
+            continue
+        out[c] = fn(float(v))
+        jains[f"Jain's index, {c}"] = float(v)
+    lo, hi = out.get(PHASE_MIN), out.get(PHASE_MAX)
+    if isinstance(lo, float) and isinstance(hi, float) and lo > hi:
+        out[PHASE_MIN], out[PHASE_MAX] = hi, lo
+    return {**out, **jains}, (*informative, *jains)

@@ -22,7 +22,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, w
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from ._schedule import _COMPILING, QUEUED_OPEN_S, QUEUED_S, _CompileGate, estimate_cost, schedule
+from ._schedule import estimate_cost, worker_count
 from ._table import Table
 
 __all__ = [
@@ -34,7 +34,6 @@ __all__ = [
     "Task",
     "estimate_cost",
     "run_tasks",
-    "schedule",
 ]
 
 
@@ -236,10 +235,6 @@ class SectionSpec:
     title: str
     tasks: Callable[[ReportConfig], list[Task]]
     assemble: Callable[[ReportConfig, list[Any]], SectionResult]
-    #: estimated CPU seconds of ``assemble`` (tables and figures, in the report's process):
-    #: only the order in which the pool starts the tasks depends on it (the sections with
-    #: the longest assembly finish first, see :func:`~tcpfluid.report._schedule.schedule`)
-    assembly_s: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -346,21 +341,23 @@ def run_tasks(
     progress: Progress | None = None,
     executor: Executor | None = None,
     on_result: Callable[[int, Any], None] | None = None,
-    groups: Sequence[int] | None = None,
-    finish_s: Mapping[int, float] | None = None,
 ) -> list[Any]:
     """Run ``tasks`` and return ``(result, wall seconds, CPU seconds, start, process id)``
     **in task order** (the results do not depend on ``jobs``; the seconds are each task's
     own; ``start`` is :func:`time.monotonic` when the task started in its process).
 
+    One executor: ``executor`` when given, else a
+    :class:`~concurrent.futures.ProcessPoolExecutor` of :func:`worker_count` processes
+    (``jobs`` capped at the tasks and the CPUs; one: in this process). Every task is
+    submitted at once, longest estimated first (:func:`estimate_cost`).
     ``on_result(index, item)`` is called in this process as each task finishes (while the
     pool runs the others): :func:`run_sections` assembles a section there as soon as its
-    last task is in. ``groups`` (the section of each task) and ``finish_s`` (per section,
-    the seconds that assembly takes) order the short tasks (:func:`schedule`).
+    last task is in.
     """
     results: list[Any] = [None] * len(tasks)
     costs = [estimate_cost(t) for t in tasks]
-    if jobs == 1 and executor is None:
+    n = worker_count(jobs, len(tasks)) if tasks else 1
+    if n == 1 and executor is None:
         for i, t in enumerate(tasks):
             local = None
             if progress is not None and progress.active:
@@ -381,7 +378,7 @@ def run_tasks(
         # Ctrl-C and SIGTERM: the workers leave them to this process, which stops the
         # pool at once (the sweep's rules: sweep/execution.py)
         ex: Executor = ProcessPoolExecutor(
-            max_workers=jobs, initializer=_init_worker, initargs=(queue, os.getpid())
+            max_workers=n, initializer=_init_worker, initargs=(queue, os.getpid())
         )
     else:
         ex = executor  # type: ignore[assignment]
@@ -389,28 +386,10 @@ def run_tasks(
 
     stopped = False
     try:
-        # the longest tasks first (longest-processing-time scheduling): the pool ends with
-        # short tasks that fill the gaps; the order of submission does not change the
-        # results, which are put back by task index
-        compiles = [t.function.rpartition(":")[2] in _COMPILING for t in tasks]
-        order = schedule(costs, compiles, groups=groups, finish_s=finish_s)
-        # twice the workers in flight, and at least QUEUED_S estimated seconds queued
-        # behind the running tasks: while this process assembles a finished section
-        # (figures), the workers take the next queued tasks instead of waiting for it
-        gate = _CompileGate(
-            order,
-            compiles,
-            slots=2 * jobs if own else len(tasks),
-            costs=costs,
-            queued_s=QUEUED_S if own else 0.0,
-            workers=jobs,
-            # once the packet tasks may start: every remaining task, so that the workers
-            # never wait for this process while it draws a section's figures
-            open_queued_s=QUEUED_OPEN_S if own else None,
-        )
+        order = sorted(range(len(tasks)), key=lambda i: -costs[i])
         futs: dict[Any, int] = {}
-        for i in gate.next_tasks(in_flight=0):
-            with _stop_signals_held():  # the first submit forks the workers
+        with _stop_signals_held():  # the first submit forks the workers
+            for i in order:
                 futs[ex.submit(_run_task, tasks[i], i)] = i
         if progress is not None and order:
             progress.started(tasks[order[0]].label)
@@ -422,15 +401,10 @@ def run_tasks(
             for fut in sorted(done, key=lambda f: futs[f]):
                 i = futs[fut]
                 results[i] = fut.result()
-                gate.finished(i)
                 if progress is not None:
                     progress.update(tasks[i].label, costs[i], i)
                 if on_result is not None:
                     on_result(i, results[i])
-            for i in gate.next_tasks(in_flight=len(pending)):  # workers that became free
-                fut = ex.submit(_run_task, tasks[i], i)
-                futs[fut] = i
-                pending.add(fut)
     except BaseException:
         if own:  # an error, Ctrl-C or SIGTERM: the running tasks are abandoned
             _stop_pool(ex)
@@ -528,14 +502,7 @@ def run_sections(
         for j, n in enumerate(remaining):
             if n == 0:  # a section without tasks
                 assemble(j)
-        run_tasks(
-            flat,
-            jobs=config.jobs,
-            progress=bar,
-            on_result=on_result,
-            groups=owner,
-            finish_s={j: s.assembly_s for j, s in enumerate(specs)},
-        )
+        run_tasks(flat, jobs=config.jobs, progress=bar, on_result=on_result)
     finally:
         bar.close()
     sections = tuple(d for d in done if d is not None)

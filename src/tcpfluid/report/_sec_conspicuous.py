@@ -12,8 +12,8 @@ from ..analytic import conspicuous_round, conspicuous_round_printed
 from ._common import RUNS, doc, err_na, matched_overrides, run_task
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._runs import first_at_least
-from ._sec_analytic import _NAMES, D_S
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, Tolerance
+from ._sec_analytic import _NAMES, D_S, _gamma
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
 
 _EXAMPLES = ((1, 18.75), (2, 250.0), (3, 625.0))
 #: ns-2's TCP agents start with windowInit_ = 1 packet; the analysis's Table 3 with 2
@@ -105,6 +105,12 @@ def _cr_engine_times(
     return rm, _run_time(a, b, pr), "window never reached μd"
 
 
+def _cr_gamma(a: str) -> float:
+    """The documents' γ of Vegas's slow start (TCP-Ho's ramp has none: the argument is
+    unused, 1.0)."""
+    return _gamma(a) if a == "vegas" else 1.0
+
+
 def _cr_row(
     a: str,
     ex: int,
@@ -117,7 +123,7 @@ def _cr_row(
     """The row of law ``a`` at Example ``ex`` (μd = ``b`` packets), every engine from
     Table 3's / Table 4's first window of 2 packets."""
     key = f"004/ex{ex}/{a}"
-    cf = float(conspicuous_round(a, b)) * D_S
+    cf = float(conspicuous_round(a, b, gamma=_cr_gamma(a))) * D_S
     printed = float(conspicuous_round_printed(a, b)) * D_S
     extra: dict[str, Any] = {}
     if a == "tcp-ho":
@@ -135,34 +141,17 @@ def _cr_row(
         ODE: o,
         PACKET: p if p is not None else NA(p_na),
     }
-    reasons: dict[str, str] = {}
     if a == "tcp-ho":
         values[DOCUMENT] = doc(f"{key}/simulation")
-        reasons[DOCUMENT] = (
-            "at μd = 18.75 the comparison that ends the ramp at k = 12 is a near-tie inside "
-            "the half-packet resolution, and a packet sender runs the ramp one more pair: "
-            "ours leaves it after round 14 (the packet column), ns-2 at 1.5 s "
-            "(tests/test_tcp_ho_documents.py::test_example1_packet_ramp_runs_one_more_pair)"
-        )
-        reasons[PACKET] = (
-            "at μd = 18.75 the comparison that ends the ramp at k = 12 is a near-tie (round "
-            "model CMiT 222.2 vs PMaT 220.0 packets/s, inside the half-packet resolution); "
-            "the packet sender's windows trail Table 4 by a fraction of a packet (per-ACK "
-            "increments whose last ACKs arrive in the next round), its comparison finds a "
-            "rise and the ramp runs one more pair in rounds stretched by the queue; at "
-            "Examples 2-3 both engines end the ramp in the same round "
-            "(tests/test_tcp_ho_documents.py::test_example1_packet_ramp_runs_one_more_pair)"
-        )
     return Row(
         setting=f"{_NAMES[a]}, Example {ex} (μd = {b:g} pkts, d = 0.1 s)",
         quantity="time to reach the available bandwidth (conspicuous round × d)",
         unit="s",
+        kind="time",
         values={**values, **extra},
         reference=CLOSED_FORM,
-        default_tolerance=_CR_TOLERANCE,
-        tolerances=_CR_ROUNDS_TOLERANCE,
         informative=tuple(extra),
-        reasons=reasons,
+        case={"example": ex, "initial_window": 2},
     )
 
 
@@ -177,38 +166,25 @@ def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: float | None, o: 
         ),
         quantity="time to reach the available bandwidth (conspicuous round × d)",
         unit="s",
+        kind="time",
         values={
-            CLOSED_FORM: float(conspicuous_round("vegas", b, initial_window=1.0)) * D_S,
+            CLOSED_FORM: float(
+                conspicuous_round("vegas", b, initial_window=1.0, gamma=_gamma("vegas"))
+            )
+            * D_S,
             ROUNDS: rm if rm is not None else NA(never),
             ODE: o,
             PACKET: p if p is not None else NA(never),
             DOCUMENT: doc(f"{key}/simulation"),
-            "closed form from two packets (Table 3)": float(conspicuous_round("vegas", b)) * D_S,
+            "closed form from two packets (Table 3)": float(
+                conspicuous_round("vegas", b, gamma=_gamma("vegas"))
+            )
+            * D_S,
         },
         reference=CLOSED_FORM,
-        default_tolerance=_CR_TOLERANCE,
-        tolerances=_CR_ROUNDS_TOLERANCE,
         informative=("closed form from two packets (Table 3)",),
+        case={"example": ex, "initial_window": 1},
     )
-
-
-_CR_TOLERANCE = Tolerance(
-    rel=0.15,
-    abs_tol=0.15,
-    reason=(
-        "ns-2 and our packet simulator against the fluid round count: one or two rounds "
-        "(0.1–0.2 s) or 15 %"
-    ),
-)
-_CR_ROUNDS_TOLERANCE = {
-    ROUNDS: Tolerance(
-        abs_tol=D_S / 2,
-        reason=(
-            "the round model applies the same per-round rules as the closed form "
-            "(tests/fluid/test_rounds.py): the same round"
-        ),
-    )
-}
 
 
 def _cr_figure(pts: dict[tuple[str, str], list[float]]) -> Figure:
@@ -306,8 +282,7 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "so every engine and eq. (2) start there from one packet (two rounds later: "
         "tests/analytic/test_conspicuous_initial_window.py). TCP-Ho from one packet joins "
         "Table 4 at its second round, so its rows keep Table 4's start "
-        "(tests/test_tcp_ho_initial_window.py::"
-        "test_tcp_ho_from_one_packet_joins_table_4_at_the_second_round)."
+        "(tests/test_tcp_ho_initial_window.py)."
     )
     return SectionResult(
         "conspicuous",
@@ -323,6 +298,4 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
 
 
-CONSPICUOUS = SectionSpec(
-    "conspicuous", "TCP-Ho conspicuous rounds", _cr_tasks, _cr_assemble, assembly_s=0.6
-)
+CONSPICUOUS = SectionSpec("conspicuous", "TCP-Ho conspicuous rounds", _cr_tasks, _cr_assemble)

@@ -11,15 +11,9 @@ from typing import Any
 import numpy as np
 
 from .. import plot
-from ..algorithms import get_law
 from ..analytic import conspicuous_round, rounds_to_equilibrium, slow_start_exit
 from ..scenarios import build_scenario
 from ._common import (
-    HO_HALVING_PHASE,
-    HO_PEAK_PHASE,
-    QV_DOUBLING_PACKET_VS_NS2,
-    QV_MICRO_QUEUE,
-    QV_OVERSHOOT,
     QV_REACH_NOT_SETTLING,
     doc,
     err_na,
@@ -27,6 +21,7 @@ from ._common import (
     ode_na,
     phase_range,
     run_task,
+    setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES, D_S
@@ -42,7 +37,6 @@ from ._table import (
     ROUNDS,
     Row,
     Table,
-    Tolerance,
 )
 
 # ================================================================== basic behaviour §5.1
@@ -206,9 +200,9 @@ def _basic_doc(a: str) -> dict[str, float | NA]:
 
 def _basic_closed(a: str, bdp: float, d: float) -> dict[str, float | NA]:
     out: dict[str, float | NA] = dict.fromkeys(_LABELS, NA("no closed form in the documents"))
-    p = get_law(a).params()
+    p = setting_params(a)
     if a in ("vegas", "quick-vegas"):
-        ex = slow_start_exit(a, bdp, d)
+        ex = slow_start_exit(a, bdp, d, gamma=p["gamma"])
         out["ss_exit_window"] = ex.window_pkts
         out["ss_exit_time_s"] = ex.time_s
         out["settled_window"] = bdp + (p["alpha"] + p["beta"]) / 2.0
@@ -217,7 +211,7 @@ def _basic_closed(a: str, bdp: float, d: float) -> dict[str, float | NA]:
         else:
             out["doubled"] = QV_REACH_NOT_SETTLING
     if a == "vegas":
-        out["time_to_equilibrium_s"] = float(conspicuous_round("vegas", bdp)) * d
+        out["time_to_equilibrium_s"] = float(conspicuous_round("vegas", bdp, gamma=p["gamma"])) * d
     if a == "fast":
         out["settled_window"] = bdp + p["alpha"]
     if a == "tcp-ho":
@@ -232,78 +226,16 @@ def _basic_closed(a: str, bdp: float, d: float) -> dict[str, float | NA]:
     return out
 
 
-_CROSS = "tests/fluid/test_cross_layer.py::"
-_HYB = "tests/fluid/test_hybrid_rows.py::"
-#: the round model's halving against ns-2 where it tracks our packet simulator
-_TRACKS_PACKETS = (
-    "the round model agrees with our packet simulator here "
-    f"({_CROSS}test_queue_memory_makes_the_halving_track_the_packet_simulator): the "
-    "difference to ns-2 is the packet simulator's"
-)
-_FAST_ODE = (
-    "the hybrid ODE engine agrees with our packet simulator here "
-    f"({_CROSS}test_fast_hybrid_tracks_the_packet_simulator): "
-    "the difference to ns-2 is the packet simulator's"
-)
-#: the hybrid's peak queue after the halving (Quick Vegas, FAST)
-_HYBRID_PEAK = (
-    "the hybrid's RTT sample is the FIFO wait the departing fluid found, as a packet's; "
-    "on a 10 ms grid its peak after the halving is within 4.5 % of the packet simulator's "
-    "(Quick Vegas 481 vs 496, FAST 648 vs 669), and 6 % low with the queue behind the "
-    f"departing fluid (rtt_sample='departure') ({_HYB}test_peak_queue_after_the_halving_"
-    "follows_the_rtt_sample_reading)"
-)
-#: the packet simulator's halving against the Quick Vegas paper: the settling band
-_HALVING_BAND = (
-    "the paper reads its times off Figs. 8-9 without saying how close to the new window "
-    "'converged' is, and the packet window approaches it slowly (FAST rings: undershoot "
-    "362, overshoot 435, settled 413; Quick Vegas regrows from 238 to 317 in steps of 1-9 "
-    "packets), so the time moves with the band (window sampled every 10 ms): FAST 2.47 s at "
-    "2 %, 3.15 s at 1 % (paper 3.0 s); Quick Vegas 3.73 s at 2 %, 3.34 s at 5 % (paper "
-    "3.3 s; 3.58 s at 3 %); with a 1 % band all three of FAST's times agree with the paper "
-    "(ramp-up / halving / doubling 2.60 / 3.15 / 1.35 s against 2.6 / 3.0 / 1.6 s: "
-    "tests/test_conv_rows.py::test_fast_packet_times_all_follow_the_paper_with_a_one_"
-    "percent_band), but Quick Vegas never settles in 1 %; no one band fits both, "
-    "so the report keeps its 2 % (tests/test_conv_rows.py::"
-    "test_packet_halving_against_the_paper_depends_on_the_settling_band); ns-2's FAST module "
-    "(an update every other RTT on its per-ACK RTT average: 2.53 s) and 210-byte CBR packets "
-    "(FAST 2.47 s, Quick Vegas 4.10 s) do not bring it there (tests/test_conv_rows.py::"
-    "test_ns2_fast_update_and_cbr_packets_do_not_explain_the_halving_time)"
-)
-#: Quick Vegas's round model after the halving: with the packets' nominal run, one phase
-_QV_HALVING_ROUNDS = (
-    "the round model agrees with our packet simulator's nominal run "
-    f"({_CROSS}test_queue_memory_makes_the_halving_track_the_packet_simulator), one phase "
-    "of the CBR start, as the round model's is; over eighths of a round the packet times "
-    "span the phase columns' range, and the paper's 3.3 s is within the tolerance of its "
-    "lower end (the packet cell agrees over the phase)"
-)
-_REASONS = {
-    ("quick-vegas", "halved", PACKET): _HALVING_BAND,
-    ("fast", "halved", PACKET): _HALVING_BAND,
-    ("quick-vegas", "halved", ROUNDS): _QV_HALVING_ROUNDS,
-    ("quick-vegas", "doubled", ROUNDS): QV_OVERSHOOT,
-    ("quick-vegas", "doubled", PACKET): QV_DOUBLING_PACKET_VS_NS2,
-    ("quick-vegas", "max_queue", ODE): _HYBRID_PEAK,
-    ("quick-vegas", "halved", ODE): QV_MICRO_QUEUE,
-    ("fast", "halved", ROUNDS): _TRACKS_PACKETS,
-    ("fast", "max_queue", ODE): _HYBRID_PEAK,
-    ("tcp-ho", "time_to_equilibrium_s", ODE): "with the hybrid's former reading (the queue "
-    "behind the departing fluid, rtt_sample='departure', a step of d/64) its round trace "
-    "follows the packets' round by round (windows within 3.5 % from 5 s on) and the ramp "
-    "ends with them; the default FIFO sample keeps the slow-start windows within 7.2 % and "
-    "ends the ramp later: the switch is verified, which part of the FIFO sample moves "
-    f"TCP-Ho's ramp is not identified ({_HYB}test_tcp_ho_ramp_follows_the_packet_round_"
-    "trace)",
-    ("tcp-ho", "max_queue", ODE): f"{HO_PEAK_PHASE}; averaged over those start offsets "
-    "(10 ms samples) the hybrid's peak is 523 against the packets' 489 (+7 %), within 5 % "
-    f"with its former reading ({_HYB}test_tcp_ho_peak_queue_agrees_on_a_fine_grid)",
+#: the kind (tolerance) of each metric
+_KINDS = {
+    "ss_exit_window": "window",
+    "ss_exit_time_s": "time",
+    "settled_window": "window",
+    "time_to_equilibrium_s": "time",
+    "halved": "time",
+    "doubled": "time",
+    "max_queue": "queue",
 }
-for _k in ("time_to_equilibrium_s", "halved", "doubled"):
-    _REASONS[("fast", _k, ODE)] = _FAST_ODE
-for _c in (ROUNDS, ODE):
-    _REASONS[("tcp-ho", "halved", _c)] = HO_HALVING_PHASE
-_REASONS[("tcp-ho", "max_queue", ROUNDS)] = HO_PEAK_PHASE
 _LABELS = {
     "ss_exit_window": ("slow-start exit window", "pkts"),
     "ss_exit_time_s": ("slow-start exit time", "s"),
@@ -366,34 +298,6 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 if not isinstance(docs[key], NA)
                 else (CLOSED_FORM if not isinstance(closed[key], NA) else PACKET)
             )
-            if unit == "s":
-                tol = Tolerance(
-                    rel=0.10,
-                    abs_tol=0.3,
-                    reason=(
-                        "10 % (times read off ns-2 plots) or 3 rounds of 0.1 s "
-                        "(round boundaries and ns-2's connection start-up)"
-                    ),
-                )
-            else:
-                tol = Tolerance(
-                    rel=0.05,
-                    abs_tol=2.0,
-                    reason=(
-                        "windows and queues: 5 % or 2 packets (α..β band, one packet of "
-                        "transmission)"
-                    ),
-                )
-            if key == "ss_exit_window":
-                tol = Tolerance(
-                    factor=2.0 if a != "quick-vegas" else 1.5,
-                    reason=("one slow-start growth round (×2 Vegas, ×1.5 Quick Vegas)"),
-                )
-            reasons = {
-                c: _REASONS[(a, key, c)]
-                for c in (CLOSED_FORM, ROUNDS, PACKET, ODE)
-                if _REASONS.get((a, key, c))
-            }
             informative: tuple[str, ...] = ()
             if key in _basic_phase_rows(a) and ref in (PACKET, DOCUMENT):
                 phase_out = out[3 * len(_BASIC) :]
@@ -408,8 +312,8 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                         informative += FLUID_PHASE[col]
             rows.append(
                 Row(
-                    f"{_NAMES[a]} on {sc}", label, unit, values, ref, tol,
-                    informative=informative, reasons=reasons,
+                    f"{_NAMES[a]} on {sc}", label, unit, _KINDS[key], values, ref,
+                    informative=informative, case={"scenario": sc},
                 )
             )  # fmt: skip
         figs.append(_basic_figure(a, sc, figref, pr, rr, orr))
@@ -531,6 +435,4 @@ def _basic_figure(
     return Figure.from_matplotlib(fig, f"basic_{a.replace('-', '_')}", cap)
 
 
-BASIC = SectionSpec(
-    "basic", "Basic behaviour (§5.1)", _basic_tasks, _basic_assemble, assembly_s=2.2
-)
+BASIC = SectionSpec("basic", "Basic behaviour (§5.1)", _basic_tasks, _basic_assemble)

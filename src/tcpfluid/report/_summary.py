@@ -1,24 +1,25 @@
-"""The summary in words at the top of the report, generated from the rows.
+"""The summary that opens the report, counted from the rows.
 
-Every judged cell of a row is one **comparison**: a column against the row's reference
-column. Columns are grouped into the four layers (closed form, round model, ODE, packet
-simulator; a variant column such as ``round model, rtt=fluid`` or ``W* eq. (10)`` counts
-for its layer) and the documents. For each algorithm (read from the row's setting) and
-layer the summary counts the comparisons with the documents and with the other layers
-that agree within their stated tolerance, and lists the ones that differ, grouped by the
-reason the section gives (``reason unknown`` where it gives none). Nothing is typed in:
-a new row or a changed reason changes the summary.
+Every compared cell of a row is one **comparison** against the row's reference (a
+document's printed number, a closed form of the documents' equations, or the packet
+simulator); where the reference is a document or a closed form, each fluid cell is also
+compared with the packet cell (the layers' comparison, its own verdict). The summary counts
+per algorithm and layer the comparisons with the documents (reference a document or a
+closed form) and with the packet simulator, and lists the mechanisms
+(:mod:`._mechanisms`) that cover the differing cells, with their counts, and the
+unexplained ones. Nothing is typed in: a new row changes the summary.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ._core import Report
-from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, ODE, PACKET, ROUNDS, Row
+from ._mechanisms import MECHANISMS, explain
+from ._table import ALGORITHM_NAMES, CLOSED_FORM, ODE, PACKET, ROUNDS, Row
 
 __all__ = ["LAYERS", "Comparison", "ReportSummary", "algorithm_of", "layer_of", "summarize"]
 
@@ -36,8 +37,6 @@ _DISPLAY = (
     "FAST",
     "Reno",
 )
-#: registry name -> display name
-_REGISTRY = ALGORITHM_NAMES
 
 
 def algorithm_of(setting: str) -> str:
@@ -48,9 +47,9 @@ def algorithm_of(setting: str) -> str:
     from ._sec_fairness import _SETTINGS  # the thesis settings' (law, parameters)
 
     if head in _SETTINGS:
-        return _REGISTRY.get(_SETTINGS[head][0], _SETTINGS[head][0])
-    if head in _REGISTRY:
-        return _REGISTRY[head]
+        return ALGORITHM_NAMES.get(_SETTINGS[head][0], _SETTINGS[head][0])
+    if head in ALGORITHM_NAMES:
+        return ALGORITHM_NAMES[head]
     for name in _DISPLAY:
         if head == name or head.startswith(name + " "):
             return name
@@ -58,65 +57,77 @@ def algorithm_of(setting: str) -> str:
 
 
 def layer_of(column: str) -> str:
-    """The layer (or ``document``) a column belongs to."""
-    if column in (*LAYERS, DOCUMENT):
+    """The layer a compared column belongs to (a variant column such as ``round model,
+    rtt=fluid`` counts for its layer)."""
+    if column in LAYERS:
         return column
-    for prefix in (ROUNDS, PACKET, ODE, DOCUMENT):
+    for prefix in (ROUNDS, PACKET, ODE):
         if column.startswith(prefix):
             return prefix
-    return CLOSED_FORM  # variants of a closed form: W* eq. (6), printed '−1' (E4), ...
+    return CLOSED_FORM
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """One judged cell: ``column`` against the row's ``reference``."""
+    """One judged cell: ``column`` against ``reference`` (``layers``: the fluid cell
+    against the packet cell in a row whose reference is a document or a closed form)."""
 
     section: str
     algorithm: str
-    setting: str
     quantity: str
     column: str
     reference: str
     agree: bool
-    reason: str
-
-    @property
-    def layers(self) -> tuple[str, str]:
-        """(layer of the column, layer of the reference)."""
-        return layer_of(self.column), layer_of(self.reference)
+    layers: bool = False
+    #: the row's declared case (:attr:`~._table.Row.case`)
+    case: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def with_document(self) -> bool:
-        """True when one side is a document's printed value."""
-        return DOCUMENT in self.layers
+        """True when the reference is a document's number or a closed form of its
+        equations."""
+        return self.reference != PACKET
+
+    @property
+    def mechanisms(self) -> tuple[str, ...]:
+        """Ids of the mechanisms that cover this cell when it differs."""
+        if self.agree:
+            return ()
+        found = explain(self.section, self.column, self.quantity, self.algorithm, self.case)
+        return tuple(m.id for m in found)
+
+
+def row_comparisons(section: str, r: Row) -> Iterable[Comparison]:
+    """The comparisons of one row: its compared cells, then its layers' cells."""
+    if not r.judged:
+        return
+    alg = algorithm_of(r.setting)
+    bad = set(r.failures)
+    for c in r.compared:
+        yield Comparison(section, alg, r.quantity, c, r.reference, c not in bad, case=r.case)
+    lbad = set(r.layers_failures)
+    for c in r.layers_compared:
+        yield Comparison(
+            section, alg, r.quantity, c, PACKET, c not in lbad, layers=True, case=r.case
+        )
 
 
 def comparisons(report: Report) -> list[Comparison]:
     """Every judged cell of the report, in report order."""
-    out: list[Comparison] = []
-    for s in report.sections:
-        for t in s.tables:
-            for r in t.rows:
-                out += _row_comparisons(s.name, r)
-    return out
+    return [
+        c
+        for s in report.sections
+        for t in s.tables
+        for r in t.rows
+        for c in row_comparisons(s.name, r)
+    ]
 
 
-def _row_comparisons(section: str, r: Row) -> Iterable[Comparison]:
-    if r.verdict.startswith("no comparison"):  # reference n/a: nothing was judged
-        return
-    bad = set(r.failures)
-    alg = algorithm_of(r.setting)
-    for c in r.compared:
-        yield Comparison(
-            section,
-            alg,
-            r.setting,
-            r.quantity,
-            c,
-            r.reference,
-            c not in bad,
-            r.reasons.get(c, "reason unknown") if c in bad else "",
-        )
+def row_mechanisms(section: str, r: Row) -> tuple[str, ...]:
+    """Ids of the mechanisms that cover a row's differing cells (its verdict's and its
+    layers' verdict's), in :data:`~._mechanisms.MECHANISMS` order."""
+    ids = {m for c in row_comparisons(section, r) for m in c.mechanisms}
+    return tuple(m.id for m in MECHANISMS if m.id in ids)
 
 
 @dataclass
@@ -132,21 +143,19 @@ class _Count:
         return f"{self.agree}/{self.total}" if self.total else "–"
 
 
-@dataclass
-class _Difference:
-    pair: tuple[str, str]
-    reason: str
-    quantities: list[str] = field(default_factory=list)
-    n: int = 0
-
-
 @dataclass(frozen=True)
 class ReportSummary:
-    """Counts and grouped differences of a report (see the module docstring)."""
+    """Counts of a report (see the module docstring)."""
 
     comparisons: tuple[Comparison, ...]
     n_rows: int
+    n_differs: int
     n_no_comparison: int
+
+    @property
+    def verdict_cells(self) -> list[Comparison]:
+        """The compared cells of the rows' verdicts (not the layers' comparisons)."""
+        return [c for c in self.comparisons if not c.layers]
 
     @property
     def algorithms(self) -> list[str]:
@@ -158,127 +167,93 @@ class ReportSummary:
         return seen
 
     def counts(self, algorithm: str | None, layer: str) -> tuple[_Count, _Count]:
-        """(vs the documents, vs the other layers) counts of ``layer`` for ``algorithm``
-        (``None``: every algorithm)."""
-        docs, layers = _Count(), _Count()
+        """(with the documents, with the packet simulator) counts of ``layer`` for
+        ``algorithm`` (``None``: every algorithm)."""
+        docs, packets = _Count(), _Count()
         for c in self.comparisons:
-            if (algorithm is not None and c.algorithm != algorithm) or layer not in c.layers:
+            if (algorithm is not None and c.algorithm != algorithm) or layer_of(c.column) != layer:
                 continue
-            # a variant column of the same layer (round model, rtt=fluid) counts as a layer
-            (docs if c.with_document else layers).add(c.agree)
-        return docs, layers
-
-    def differences(self, algorithm: str) -> list[_Difference]:
-        """The comparisons of ``algorithm`` that differ, grouped by (columns, reason)."""
-        groups: dict[tuple[tuple[str, str], str], _Difference] = {}
-        for c in self.comparisons:
-            if c.algorithm != algorithm or c.agree:
-                continue
-            key = ((c.column, c.reference), c.reason)
-            d = groups.setdefault(key, _Difference((c.column, c.reference), c.reason))
-            d.n += 1
-            if c.quantity not in d.quantities:
-                d.quantities.append(c.quantity)
-        return sorted(groups.values(), key=lambda d: -d.n)
+            (docs if c.with_document else packets).add(c.agree)
+        return docs, packets
 
     def overview(self) -> str:
-        """One sentence: comparisons, agreements, differences with and without a reason."""
-        n = len(self.comparisons)
-        ok = sum(c.agree for c in self.comparisons)
-        bad = [c for c in self.comparisons if not c.agree]
-        unknown = sum(c.reason == "reason unknown" for c in bad)
-        docs = [c for c in self.comparisons if c.with_document]
-        docs_ok = sum(c.agree for c in docs)
+        """The counts in one paragraph: rows, cells, the layers' comparisons."""
+        cells = self.verdict_cells
+        bad = sum(not c.agree for c in cells)
+        lay = [c for c in self.comparisons if c.layers]
         return (
-            f"{self.n_rows} rows hold {n} comparisons of a value with its row's reference: "
-            f"{ok} agree within their stated tolerance and {len(bad)} differ "
-            f"({len(bad) - unknown} with a stated reason, {unknown} with reason unknown). "
-            f"Against the documents' printed values: {docs_ok} of {len(docs)} agree; "
-            f"between the layers: {ok - docs_ok} of {n - len(docs)}."
-            + (
-                f" {self.n_no_comparison} rows have no comparison (reference n/a or one "
-                "value only)."
-                if self.n_no_comparison
-                else ""
-            )
+            f"{self.n_differs} of {self.n_rows} rows DIFFER: {bad} of {len(cells)} compared "
+            "cells are outside their quantity's tolerance of the row's reference (one rule, "
+            f"docs/report.md). {self.n_no_comparison} rows have no comparison (reference n/a "
+            f"or one value only). Fluid vs packets, beside the verdicts: "
+            f"{sum(not c.agree for c in lay)} of {len(lay)} fluid cells of the rows judged "
+            "against a document or a closed form are outside the tolerance of the packet cell."
         )
 
-    def algorithm_sentence(self, algorithm: str) -> str:
-        """What agrees for ``algorithm``, per layer, in words."""
-        parts = []
-        for layer in LAYERS:
-            docs, other = self.counts(algorithm, layer)
-            if not (docs.total or other.total):
-                continue
-            bits = []
-            if docs.total:
-                bits.append(f"{docs.agree} of {docs.total} with the documents")
-            if other.total:
-                bits.append(f"{other.agree} of {other.total} with the other layers")
-            parts.append(f"{layer}: " + " and ".join(bits))
-        return "Agreeing comparisons — " + "; ".join(parts) + "." if parts else ""
+    def mechanism_counts(self) -> list[tuple[str, int]]:
+        """(mechanism id, differing cells it covers) for every mechanism that covers one,
+        then ``("unexplained", n)``."""
+        bad = [c for c in self.comparisons if not c.agree]
+        out = [(m.id, sum(m.id in c.mechanisms for c in bad)) for m in MECHANISMS]
+        out = [(i, n) for i, n in out if n]
+        out.append(("unexplained", sum(not c.mechanisms for c in bad)))
+        return out
+
+    def table_rows(self) -> list[tuple[str, list[str]]]:
+        """(algorithm, cells) of the per-algorithm × layer table, then all algorithms."""
+        rows = []
+        for a in [*self.algorithms, None]:
+            cells = []
+            for layer in LAYERS:
+                d, p = self.counts(a, layer)
+                cells.append(f"{d.text()} · {p.text()}")
+            rows.append((a or "all algorithms", cells))
+        return rows
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the overview, the per-algorithm per-layer counts and differences."""
-        algs = {}
-        for a in self.algorithms:
-            algs[a] = {
-                "layers": {
+        """JSON-ready: the overview, the per-algorithm per-layer counts, the mechanisms."""
+        return {
+            "overview": self.overview(),
+            "rows": self.n_rows,
+            "differs": self.n_differs,
+            "compared_cells": len(self.verdict_cells),
+            "differing_cells": sum(not c.agree for c in self.verdict_cells),
+            "algorithms": {
+                a: {
                     layer: {
                         "documents": {"agree": d.agree, "compared": d.total},
-                        "layers": {"agree": o.agree, "compared": o.total},
+                        "packets": {"agree": p.agree, "compared": p.total},
                     }
                     for layer in LAYERS
-                    for d, o in [self.counts(a, layer)]
-                },
-                "differences": [
-                    {
-                        "column": d.pair[0],
-                        "reference": d.pair[1],
-                        "n": d.n,
-                        "quantities": d.quantities,
-                        "reason": d.reason,
-                    }
-                    for d in self.differences(a)
-                ],
-            }
-        return {"overview": self.overview(), "algorithms": algs}
-
-    def _all_cells(self) -> list[str]:
-        cells = []
-        for layer in LAYERS:
-            d, o = self.counts(None, layer)
-            cells.append("–" if not (d.total or o.total) else f"{d.text()} · {o.text()}")
-        return cells
+                    for d, p in [self.counts(a, layer)]
+                }
+                for a in self.algorithms
+            },
+            "mechanisms": dict(self.mechanism_counts()),
+        }
 
     def markdown(self) -> list[str]:
-        """The summary as Markdown lines (a paragraph, a table, a list per algorithm)."""
+        """The summary as Markdown lines."""
         out = ["## Summary", "", self.overview(), ""]
         out += [
-            "Agreeing comparisons per algorithm and layer, as *with the documents · with "
-            "the other layers* (agree/compared; – none):",
+            "Agreeing cells per algorithm and layer, *with the documents (their printed "
+            "numbers or closed forms of their equations) · with the packet simulator* "
+            "(agree/compared; – none):",
             "",
             "| algorithm | " + " | ".join(LAYERS) + " |",
             "|---|" + "---|" * len(LAYERS),
         ]
-        for a in self.algorithms:
-            cells = []
-            for layer in LAYERS:
-                d, o = self.counts(a, layer)
-                cells.append("–" if not (d.total or o.total) else f"{d.text()} · {o.text()}")
-            out.append(f"| {a} | " + " | ".join(cells) + " |")
-        out.append("| **all algorithms** | " + " | ".join(self._all_cells()) + " |")
-        out.append("")
-        for a in self.algorithms:
-            diffs = self.differences(a)
-            head = f"**{a}.** {self.algorithm_sentence(a)}"
-            if not diffs:
-                out += [head + " Nothing differs.", ""]
-                continue
-            out += [head + " What differs, and why:", ""]
-            out += [f"- {_difference_text(diff)}" for diff in diffs]
-            out.append("")
-        return out
+        out += [f"| {a} | " + " | ".join(cells) + " |" for a, cells in self.table_rows()]
+        out += [
+            "",
+            "Differing cells (verdicts and fluid vs packets) by the mechanism whose "
+            "switch-off experiment covers them (docs/mechanisms.md):",
+            "",
+        ]
+        for mid, n in self.mechanism_counts():
+            link = f"[{mid}](../docs/mechanisms.md#{mid})" if mid != "unexplained" else mid
+            out.append(f"- {link}: {n}")
+        return [*out, ""]
 
     def html(self) -> list[str]:
         """The same summary as HTML fragments."""
@@ -287,48 +262,24 @@ class ReportSummary:
         e = html.escape
         out = ['<h2 id="summary">Summary</h2>', f"<p>{e(self.overview())}</p>"]
         out.append(
-            "<p>Agreeing comparisons per algorithm and layer, as <i>with the documents · "
-            "with the other layers</i> (agree/compared; – none):</p>"
+            "<p>Agreeing cells per algorithm and layer, <i>with the documents · with the "
+            "packet simulator</i> (agree/compared; – none):</p>"
         )
         out.append(
             "<table><tr><th>algorithm</th>" + "".join(f"<th>{e(x)}</th>" for x in LAYERS) + "</tr>"
         )
-        for a in self.algorithms:
-            cells = []
-            for layer in LAYERS:
-                d, o = self.counts(a, layer)
-                cells.append("–" if not (d.total or o.total) else f"{d.text()} · {o.text()}")
+        for a, cells in self.table_rows():
             out.append(
                 f"<tr><td>{e(a)}</td>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>"
             )
-        out.append(
-            "<tr><td><b>all algorithms</b></td>"
-            + "".join(f"<td>{e(c)}</td>" for c in self._all_cells())
-            + "</tr>"
-        )
-        out.append("</table>")
-        for a in self.algorithms:
-            diffs = self.differences(a)
-            tail = " Nothing differs." if not diffs else " What differs, and why:"
-            out.append(f"<p><b>{e(a)}.</b> {e(self.algorithm_sentence(a))}{tail}</p>")
-            if diffs:
-                out.append(
-                    "<ul>"
-                    + "".join(f"<li>{e(_difference_text(diff))}</li>" for diff in diffs)
-                    + "</ul>"
-                )
+        out.append("</table><p>Differing cells by the mechanism that explains them:</p><ul>")
+        out += [f"<li>{e(mid)}: {n}</li>" for mid, n in self.mechanism_counts()]
+        out.append("</ul>")
         return out
-
-
-def _difference_text(d: _Difference) -> str:
-    qs = d.quantities[:3]
-    more = f" and {len(d.quantities) - 3} more" if len(d.quantities) > 3 else ""
-    rows = "1 comparison" if d.n == 1 else f"{d.n} comparisons"
-    return f"{d.pair[0]} vs {d.pair[1]}, {rows} ({'; '.join(qs)}{more}): {d.reason}"
 
 
 def summarize(report: Report) -> ReportSummary:
     """The :class:`ReportSummary` of ``report``."""
     rows = [r for s in report.sections for t in s.tables for r in t.rows]
-    none = sum(1 for r in rows if r.verdict.startswith("no comparison"))
-    return ReportSummary(tuple(comparisons(report)), len(rows), none)
+    none = sum(1 for r in rows if not r.judged)
+    return ReportSummary(tuple(comparisons(report)), len(rows), report.n_disagreements, none)

@@ -12,31 +12,15 @@ import html
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path as FsPath
 from typing import Any
 
 from ._core import Report, SectionResult
-from ._summary import summarize
-from ._table import NA, Row, Table, fmt_value
+from ._summary import row_mechanisms, summarize
+from ._table import ENGINE_COLUMNS, NA, PHASE_MAX, PHASE_MIN, TOLERANCES, Row, Table, fmt_value
 
 __all__ = ["render_html", "render_markdown", "write_report"]
-
-
-def _errors(row: Row) -> str:
-    parts = []
-    for c in row.compared:
-        e = row.relative_error(c)
-        parts.append(f"{c} {e * 100:+.1f} %" if e is not None else f"{c} –")
-    return "; ".join(parts)
-
-
-def _tolerances(row: Row) -> str:
-    seen: list[str] = []
-    for c in row.compared:
-        s = f"{c} {row.tolerance(c).describe()}"
-        seen.append(s)
-    return "; ".join(seen)
 
 
 def _cell(row: Row, col: str) -> str:
@@ -47,6 +31,32 @@ def _cell(row: Row, col: str) -> str:
     if col == row.reference and not isinstance(v, NA):
         s = f"**{s}**"
     return s
+
+
+#: the value columns a table shows in index.md (the others are in index.html and
+#: report.json): the five standard columns
+_MD_COLUMNS = ENGINE_COLUMNS
+
+
+def _spread(row: Row) -> str:
+    """The packet simulator's [min, max] over the phase or start order, ``–`` without."""
+    lo, hi = row.values.get(PHASE_MIN), row.values.get(PHASE_MAX)
+    if lo is None or hi is None:
+        return "–"
+    return f"{fmt_value(lo)}–{fmt_value(hi)}"
+
+
+def _explained(section: str, row: Row) -> str:
+    """The mechanisms covering a differing row, ``unexplained``, or empty."""
+    if row.ok and not row.layers_failures:
+        return ""
+    ids = row_mechanisms(section, row)
+    return ", ".join(ids) if ids else "unexplained"
+
+
+def _table_kinds(t: Table) -> str:
+    kinds = dict.fromkeys(r.kind for r in t.rows)
+    return "; ".join(f"{k} {TOLERANCES[k].describe()}" for k in kinds)
 
 
 #: the documents' short keys, as the tables and tcpfluid.published use them
@@ -66,7 +76,9 @@ def _summary_rows(report: Report) -> list[tuple[str, str, int, int, float]]:
     return [(s.name, s.title, s.n_rows, s.n_disagreements, s.elapsed_s) for s in report.sections]
 
 
-def _header(report: Report, command: str | None) -> list[str]:
+def _header(
+    report: Report, command: str | None, mutations: Mapping[str, Any] | None = None
+) -> list[str]:
     mode = (
         "quick (CI settings: smaller grids, scaled-down many-flow runs)"
         if report.config.quick
@@ -76,24 +88,65 @@ def _header(report: Report, command: str | None) -> list[str]:
     lines = [
         f"Mode: {mode}; {report.config.jobs} job(s); {report.elapsed_s:.1f} s wall, "
         f"{report.tasks_cpu_s:.1f} s CPU in {len(report.tasks)} tasks and "
-        f"{report.main_cpu_s:.1f} s CPU in the report's own process (tables, figures); on a "
-        "shared machine the CPU time is the fairer measure.",
+        f"{report.main_cpu_s:.1f} s CPU in the report's own process.",
         f"Versions: {v}.",
+        mutation_line(mutations),
     ]
     if command:
         lines.insert(0, f"Command: `{command}`.")
     lines.append(DOCUMENT_KEYS)
     lines.append(
-        f"{report.n_rows} compared rows, {report.n_disagreements} flagged DIFFERS. Every "
-        "number is computed by this run; the reference value of each row is in **bold**; "
-        "relative errors are against it; each verdict uses the tolerance stated under its "
-        "table; `n/a` cells give their reason under the table. The packet simulator "
-        "referees the fluid layers and the documents referee the packet simulator: where "
-        "a row's reference is a document or a closed form, a fluid cell outside its "
-        "tolerance of it agrees when it is within that tolerance of the packet cell, and "
-        "the packet cell is judged against the reference (docs/report.md)."
+        "One rule (docs/report.md): a compared cell agrees when it is within its "
+        "quantity's tolerance of the row's reference (in **bold**: a document's printed "
+        "number, a closed form of the documents' equations with the documents' parameters "
+        f"({_params_text()}), or the packet simulator in rows that compare the layers). "
+        "Ranges over "
+        "the phase of a change or the start order are shown (packet min–max), never used "
+        "to pass. 'fluid vs packets' judges the fluid cells against the packet cell with "
+        "the same tolerance, beside the verdict. Tolerances:"
     )
+    lines += [f"- {k}: {t.describe()} ({t.reason})" for k, t in TOLERANCES.items()]
     return lines
+
+
+def _params_text() -> str:
+    from ._common import DOCUMENT_PARAMS
+    from ._table import ALGORITHM_NAMES
+
+    return "; ".join(
+        f"{ALGORITHM_NAMES[a]} " + ", ".join(f"{k} = {v:g}" for k, v in p.items())
+        for a, p in DOCUMENT_PARAMS.items()
+        if p
+    )
+
+
+def mutation_line(mutations: Mapping[str, Any] | None) -> str:
+    """The header's mutation-score sentence from ``mutations.json`` of the output
+    directory (written by ``benchmarks/mutations.py``), or that none was measured."""
+    if not mutations:
+        return (
+            "Mutation score: not measured for this output directory (benchmarks/mutations.py "
+            "--out DIR writes DIR/mutations.json, which the report then states)."
+        )
+    faults = list(mutations.get("faults", []))
+    caught = sum(1 for f in faults if f.get("caught"))
+    names = ", ".join(f"{f['name']} {'caught' if f.get('caught') else 'MISSED'}" for f in faults)
+    return (
+        f"Mutation score: {caught} of {len(faults)} deliberate faults caught (a fault is "
+        "caught when a row flips to DIFFERS), measured by benchmarks/mutations.py at "
+        f"{mutations.get('measured_at', '?')} on commit {mutations.get('commit', '?')} in "
+        f"{mutations.get('mode', '?')} mode: {names}."
+    )
+
+
+def read_mutations(out_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """``mutations.json`` of ``out_dir`` when present and readable, else ``None``."""
+    p = FsPath(out_dir) / "mutations.json"
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
 
 
 _COMPARISONS_TITLE = "What some rows compare, and why (the sections say it again):"
@@ -105,15 +158,17 @@ def _comparisons(report: Report) -> list[str]:
 
 
 def render_markdown(
-    report: Report, *, command: str | None = None, figures_rel: str = "figures"
+    report: Report,
+    *,
+    command: str | None = None,
+    figures_rel: str = "figures",
+    mutations: Mapping[str, Any] | None = None,
 ) -> str:
-    """The report as Markdown (figures linked as ``<figures_rel>/<name>.png``)."""
+    """The report as Markdown (figures linked as ``<figures_rel>/<name>.png``; the
+    mutation score from ``mutations``, :func:`read_mutations`)."""
     out = ["# tcpfluid validation report", ""]
-    out += summarize(report).markdown()  # the summary in words opens the report
-    out += ["## This run", "", *_header(report, command), ""]
-    comparisons = _comparisons(report)
-    if comparisons:
-        out += [_COMPARISONS_TITLE, "", *[f"- {c}" for c in comparisons], ""]
+    out += summarize(report).markdown()  # the summary opens the report
+    out += ["## This run", "", *_header(report, command, mutations), ""]
     out += ["## Sections", ""]
     out += ["| section | rows | DIFFERS | compute time (s) |", "|---|---|---|---|"]
     for name, title, n, bad, el in _summary_rows(report):
@@ -124,11 +179,26 @@ def render_markdown(
     return "\n".join(out) + "\n"
 
 
-def _md_table(t: Table) -> list[str]:
-    cols = list(t.columns)
-    head = ["setting", "quantity", "unit", *cols, "relative error", "tolerance", "verdict"]
+def _md_table(section: str, t: Table) -> list[str]:
+    """A section's table in index.md: the five standard columns that hold a number in some
+    row (the others are in index.html and report.json), the packets' min–max, the verdict,
+    the fluid cells against the packets and the mechanisms; a quantity shared by every row
+    is stated once, in the caption."""
+    cols = [
+        c
+        for c in _MD_COLUMNS
+        if any(c in r.values and not isinstance(r.values[c], NA) for r in t.rows)
+    ]
+    quantities = {(r.quantity, r.unit) for r in t.rows}
+    shared = len(quantities) == 1
+    caption = t.caption
+    if shared:
+        q, unit = next(iter(quantities))
+        caption += f" — {q}" + (f" ({unit})" if unit else "")
+    head = ["setting", *([] if shared else ["quantity"]), *cols, "packet min–max"]
+    head += ["verdict", "fluid vs packets", "explained by"]
     out = [
-        f"**{_md_escape(t.caption)}**",
+        f"**{_md_escape(caption)}** (tolerance: {_table_kinds(t)})",
         "",
         "| " + " | ".join(head) + " |",
         "|" + "---|" * len(head),
@@ -136,41 +206,30 @@ def _md_table(t: Table) -> list[str]:
     for r in t.rows:
         cells = [
             r.setting,
-            r.quantity,
-            r.unit,
+            *([] if shared else [f"{r.quantity} ({r.unit})" if r.unit else r.quantity]),
             *[_cell(r, c) for c in cols],
-            _errors(r),
-            _tolerances(r),
+            _spread(r),
             r.verdict,
+            r.layers_verdict,
+            _explained(section, r),
         ]
         out.append("| " + " | ".join(_md_escape(c) for c in cells) + " |")
-    out.append("")
-    notes = t.tolerance_notes()
-    if notes:
-        out.append("Tolerances:")
-        out += [f"- {n}" for n in notes]
-        out.append("")
-    na = t.na_notes()
-    if na:
-        out.append("Not available (n/a):")
-        out += [f"- {n}" for n in na]
-        out.append("")
-    return out
+    return [*out, ""]
+
+
+def _first_sentence(text: str, limit: int = 240) -> str:
+    """The intro's first sentence (index.html has the whole text)."""
+    head = text.split(". ", 1)[0].rstrip(".") + "."
+    return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
 
 
 def _md_section(s: SectionResult, figures_rel: str) -> list[str]:
-    out = [f'<a id="{s.name}"></a>', f"## {s.title}", "", s.intro, ""]
+    out = [f'<a id="{s.name}"></a>', f"## {s.title}", "", _first_sentence(s.intro)]
+    out += ["(The section's full text, its n/a reasons and every column: index.html.)", ""]
     for t in s.tables:
-        out += _md_table(t)
+        out += _md_table(s.name, t)
     for f in s.figures:
-        out += [
-            f"![{_md_escape(f.caption)}]({figures_rel}/{f.name}.png)",
-            "",
-            f"*Figure `{f.name}`: {f.caption}*",
-            "",
-        ]
-    for n in (*s.comparisons, *s.notes):
-        out += [f"> {n}", ""]
+        out += [f"![{_md_escape(f.caption)}]({figures_rel}/{f.name}.png)", ""]
     return out
 
 
@@ -186,7 +245,9 @@ img{max-width:900px;border:1px solid #eee}
 """
 
 
-def render_html(report: Report, *, command: str | None = None) -> str:
+def render_html(
+    report: Report, *, command: str | None = None, mutations: Mapping[str, Any] | None = None
+) -> str:
     """The report as one self-contained HTML page (figures embedded as base64 PNG)."""
     e = html.escape
     out = [
@@ -198,7 +259,7 @@ def render_html(report: Report, *, command: str | None = None) -> str:
     ]
     out += summarize(report).html()  # the summary in words opens the report
     out.append('<h2 id="this-run">This run</h2>')
-    for line in _header(report, command):
+    for line in _header(report, command, mutations):
         out.append(f"<p>{_inline(line)}</p>")
     comparisons = _comparisons(report)
     if comparisons:
@@ -218,7 +279,7 @@ def render_html(report: Report, *, command: str | None = None) -> str:
     for s in report.sections:
         out.append(f'<h2 id="{e(s.name)}">{e(s.title)}</h2><p>{e(s.intro)}</p>')
         for t in s.tables:
-            out += _html_table(t)
+            out += _html_table(s.name, t)
         for f in s.figures:
             b64 = base64.b64encode(f.png).decode("ascii")
             out.append(
@@ -241,12 +302,12 @@ def _inline(s: str) -> str:
     return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", t)
 
 
-def _html_table(t: Table) -> list[str]:
+def _html_table(section: str, t: Table) -> list[str]:
     e = html.escape
     cols = list(t.columns)
-    head = ["setting", "quantity", "unit", *cols, "relative error", "tolerance", "verdict"]
+    head = ["setting", "quantity", "unit", *cols, "verdict", "fluid vs packets", "explained by"]
     out = [
-        f"<p><b>{e(t.caption)}</b></p><table><tr>"
+        f"<p><b>{e(t.caption)}</b> (tolerance: {e(_table_kinds(t))})</p><table><tr>"
         + "".join(f"<th>{e(h)}</th>" for h in head)
         + "</tr>"
     ]
@@ -258,18 +319,21 @@ def _html_table(t: Table) -> list[str]:
                 cells.append(f'<span class="na" title="{e(v.reason)}">n/a</span>')
             else:
                 cells.append(_inline(_cell(r, c)))
-        cells += [e(_errors(r)), e(_tolerances(r))]
         row_html = "".join(f"<td>{c}</td>" for c in cells)
         cls = "ok" if r.ok else "bad"
-        out.append(f'<tr>{row_html}<td class="{cls}">{e(r.verdict)}</td></tr>')
+        lcls = "bad" if r.layers_failures else "ok"
+        out.append(
+            f'<tr>{row_html}<td class="{cls}">{e(r.verdict)}</td>'
+            f'<td class="{lcls}">{e(r.layers_verdict)}</td>'
+            f"<td>{e(_explained(section, r))}</td></tr>"
+        )
     out.append("</table>")
-    notes = t.tolerance_notes()
-    if notes:
-        out.append("<p>Tolerances:</p><ul>" + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>")
     na = t.na_notes()
     if na:
         out.append(
-            "<p>Not available (n/a):</p><ul>" + "".join(f"<li>{e(n)}</li>" for n in na) + "</ul>"
+            "<details><summary>Not available (n/a)</summary><ul>"
+            + "".join(f"<li>{e(n)}</li>" for n in na)
+            + "</ul></details>"
         )
     return out
 
@@ -316,9 +380,10 @@ def write_report(
                     p = d / f"{f.name}.{ext}"
                     _atomic_write(p, data)
                     written.append(str(p))
+    mutations = read_mutations(out)
     for name, text in (
-        ("index.md", render_markdown(report, command=command)),
-        ("index.html", render_html(report, command=command)),
+        ("index.md", render_markdown(report, command=command, mutations=mutations)),
+        ("index.html", render_html(report, command=command, mutations=mutations)),
         (
             "report.json",
             json.dumps(

@@ -1,0 +1,242 @@
+"""Mechanisms that explain differences, each with the experiment that switches it off.
+
+A :class:`Mechanism` is an identifier (its entry in ``docs/mechanisms.md``, which says
+what it is and what its experiment shows), the experiment (a test that switches the
+mechanism off and asserts that the rows then agree) and its declared **scope**: the
+sections, engine columns, quantities and algorithms it moves. A differing cell is linked
+to the mechanisms whose scope covers its (section, column, quantity, algorithm), never by
+a row's text; a cell that no scope covers is ``unexplained``. This module holds no prose:
+the documentation file does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._table import ODE, PACKET, ROUNDS
+
+__all__ = ["DOC", "MECHANISMS", "Mechanism", "Scope", "explain"]
+
+#: where the entries are, relative to the repository's root
+DOC = "docs/mechanisms.md"
+
+_NE = "tests/analytic/test_new_equilibrium_layers.py::"
+_HYB = "tests/fluid/test_hybrid_rows.py::"
+_REACH_NW = "rounds from the change until the window reaches nW"
+_DOUBLED_REACH = "bandwidth doubled: rounds until the window reaches nW (n = 2, W = μd/2)"
+_CONV = ("convergence, new connection", "convergence, bandwidth halved")
+_CONV_ALL = (*_CONV, "convergence, bandwidth doubled")
+_HALVES = "convergence after the bandwidth halves (80 s)"
+_DOUBLES = "convergence after the bandwidth doubles (160 s)"
+_RAMP = "ramp-up: time to equilibrium"
+_THESIS = "smaller flow's share of the two goodputs, 10–60 s"
+
+
+def _thesis(column: str, setting: str, x2_ms: tuple[int, ...]) -> Scope:
+    """A thesis-fairness scope: one column, one thesis setting, the x2 values tested."""
+    algorithm = "Vegas" if setting == "vegas-1_3" else "Enhanced Vegas"
+    return Scope(
+        ("thesis-fairness",),
+        (column,),
+        (_THESIS,),
+        (algorithm,),
+        {"setting": (setting,), "x2_ms": x2_ms},
+    )
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The cells a mechanism moves (``None``: any quantity).
+
+    Attributes
+    ----------
+    sections, columns, quantities, algorithms
+        Report sections, engine columns, row quantities and algorithms (display names).
+    case
+        Declared case parameters of the rows (:attr:`~._table.Row.case`) the experiment
+        covers: each key's value must be one of the given ones (empty: every case).
+    """
+
+    sections: tuple[str, ...]
+    columns: tuple[str, ...]
+    quantities: tuple[str, ...] | None
+    algorithms: tuple[str, ...]
+    case: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+
+    def covers(
+        self,
+        section: str,
+        column: str,
+        quantity: str,
+        algorithm: str,
+        case: Mapping[str, Any] | None = None,
+    ) -> bool:
+        """True when the cell is in the scope."""
+        case = case or {}
+        return (
+            section in self.sections
+            and column in self.columns
+            and (self.quantities is None or quantity in self.quantities)
+            and algorithm in self.algorithms
+            and all(k in case and case[k] in v for k, v in self.case.items())
+        )
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """A mechanism, its experiment and its scope.
+
+    Attributes
+    ----------
+    id
+        The entry's anchor in ``docs/mechanisms.md``.
+    experiment
+        The pytest node id of the test that switches the mechanism off and asserts that
+        the rows of its scope then agree.
+    scopes
+        The cells it moves: those of any of its scopes (:class:`Scope`), which name only
+        the cases the experiment covers.
+    """
+
+    id: str
+    experiment: str
+    scopes: tuple[Scope, ...]
+
+    def covers(
+        self,
+        section: str,
+        column: str,
+        quantity: str,
+        algorithm: str,
+        case: Mapping[str, Any] | None = None,
+    ) -> bool:
+        """True when one of the scopes covers the cell."""
+        return any(sc.covers(section, column, quantity, algorithm, case) for sc in self.scopes)
+
+    @property
+    def link(self) -> str:
+        """``docs/mechanisms.md#<id>``."""
+        return f"{DOC}#{self.id}"
+
+
+_QV = ("Quick Vegas",)
+MECHANISMS: tuple[Mechanism, ...] = (
+    Mechanism(
+        "train-queue",
+        f"{_NE}test_train_queue_of_per_ack_increments_slows_the_packet_ramp",
+        (Scope(("new-equilibrium",), (PACKET,), (_REACH_NW,), _QV, {"n": (6, 8)}),),
+    ),
+    Mechanism(
+        "train-queue-vs-document",
+        f"{_NE}test_qv_basic_doubling_settles_as_the_document_reports_once_the_train_queue_is_off",
+        (Scope(("basic",), (PACKET,), (_DOUBLES,), _QV, {"scenario": ("qv-basic",)}),),
+    ),
+    Mechanism(
+        "train-runs",
+        f"{_NE}test_round_model_ramp_follows_the_packets_with_the_trains_runs",
+        (Scope(("new-equilibrium",), (ROUNDS,), (_REACH_NW,), _QV, {"n": (5, 7, 10)}),),
+    ),
+    Mechanism(
+        "hybrid-train-increments",
+        f"{_HYB}test_quick_vegas_rounds_to_nw_follow_eq_12_without_the_train_queue",
+        (Scope(("new-equilibrium",), (ODE,), (_REACH_NW,), _QV, {"n": (6, 8, 9, 10)}),),
+    ),
+    Mechanism(
+        "packet-train-switched-off-in-hybrid",
+        f"{_NE}test_hybrid_doubling_settles_with_the_packets_once_their_train_queue_is_switched_off",
+        (
+            Scope(
+                ("convergence-bdp",),
+                (ODE,),
+                ("convergence, bandwidth doubled",),
+                _QV,
+                {"bdp_kb": (3000.0, 4000.0, 5000.0)},
+            ),
+        ),
+    ),
+    Mechanism(
+        "whole-packet-windows",
+        f"{_HYB}test_vegas_at_150_kb_follows_the_packets_with_whole_packet_windows_and_fifo_samples",
+        (Scope(("convergence-bdp",), (ODE,), _CONV_ALL, ("Vegas",), {"bdp_kb": (150.0,)}),),
+    ),
+    Mechanism(
+        "micro-queue",
+        f"{_HYB}test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue",
+        (
+            Scope(
+                ("convergence-bdp",),
+                (ODE,),
+                ("convergence, bandwidth halved",),
+                _QV,
+                {"bdp_kb": (3000.0, 5000.0)},
+            ),
+            Scope(("basic",), (ODE,), (_HALVES,), _QV, {"scenario": ("qv-basic",)}),
+        ),
+    ),
+    Mechanism(
+        "queue-memory-cycle",
+        "tests/fluid/test_cross_layer.py::"
+        "test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_queue_memory",
+        (
+            Scope(
+                ("convergence-bdp",),
+                (ROUNDS,),
+                ("convergence, bandwidth halved",),
+                _QV,
+                {"bdp_kb": (3000.0,)},
+            ),
+        ),
+    ),
+    Mechanism(
+        "settling-band",
+        "tests/test_conv_rows.py::test_fast_packet_times_all_follow_the_paper_with_a_one_percent_band",
+        (Scope(("basic",), (PACKET,), (_RAMP, _HALVES, _DOUBLES), ("FAST",)),),
+    ),
+    Mechanism(
+        "feedback-lag",
+        "tests/fluid/test_rounds_async.py::test_thesis_vegas_1_at_x2_50ms_differs_by_the_feedback_lag",
+        (_thesis(ROUNDS, "vegas-1", (50,)),),
+    ),
+    Mechanism(
+        "long-flow-train",
+        "tests/test_fairness_train.py::"
+        "test_the_round_model_has_no_train_and_agrees_with_a_packet_run_without_one",
+        (_thesis(ROUNDS, "vegas-1", (80,)),),
+    ),
+    Mechanism(
+        "whole-packet-pipes",
+        f"{_HYB}test_thesis_vegas_1_at_x2_70ms_follows_the_packets_with_whole_packet_windows",
+        (_thesis(ODE, "vegas-1", (70,)),),
+    ),
+    Mechanism(
+        "base-rtt-error",
+        "tests/test_report_reasons.py::"
+        "test_thesis_vegas_1_3_ode_agrees_given_the_packet_base_rtt_error",
+        (_thesis(ODE, "vegas-1_3", (40, 100)),),
+    ),
+    Mechanism(
+        "unequal-overflow-drops",
+        "tests/test_report_reasons.py::"
+        "test_fast_many_flows_fairness_is_lost_only_to_buffer_overflows",
+        (Scope(("many-flows",), (PACKET, ODE), None, ("FAST",), {"scenario": ("qv-many-flows",)}),),
+    ),
+    Mechanism(
+        "overflow-hits-every-flow",
+        "tests/test_fairness_many_flows.py::"
+        "test_fast_many_flows_index_follows_the_paper_when_an_overflow_hits_few_flows",
+        (Scope(("many-flows",), (ROUNDS,), None, ("FAST",), {"scenario": ("qv-many-flows",)}),),
+    ),
+)
+
+
+def explain(
+    section: str,
+    column: str,
+    quantity: str,
+    algorithm: str,
+    case: Mapping[str, Any] | None = None,
+) -> tuple[Mechanism, ...]:
+    """The mechanisms whose scope covers a differing cell (empty: unexplained)."""
+    return tuple(m for m in MECHANISMS if m.covers(section, column, quantity, algorithm, case))
