@@ -45,6 +45,7 @@ from .topology import (
     _host_pair,
     _scenario,
     law_params,
+    rates_with_units,
 )
 
 __all__ = [
@@ -151,7 +152,7 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
             f"unknown parameter {unknown[0]!r} for scenario {name!r}; valid parameters: "
             f"{', '.join(spec.defaults)}"
         )
-    merged = {**dict(spec.defaults), **overrides}
+    merged = rates_with_units({**dict(spec.defaults), **overrides})
     sc = _spread_starts(spec.builder(merged), merged).without_late_flows()
     _check_runnable(sc)
     return sc
