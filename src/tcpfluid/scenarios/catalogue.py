@@ -36,7 +36,7 @@ from typing import Any
 
 from .. import units
 from ..queueing import check_discipline
-from .model import FlowSpec, Link, Scenario, _buffer, _int, _time
+from .model import MAX_FLOWS, FlowSpec, Link, Scenario, _buffer, _int, _time, paused_gc
 from .topology import (
     LAW_PARAMETER_KEYS,
     _access_topology,
@@ -153,7 +153,8 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
             f"{', '.join(spec.defaults)}"
         )
     merged = rates_with_units({**dict(spec.defaults), **overrides})
-    sc = _spread_starts(spec.builder(merged), merged).without_late_flows()
+    with paused_gc():
+        sc = _spread_starts(spec.builder(merged), merged).without_late_flows()
     _check_runnable(sc)
     return sc
 
@@ -325,7 +326,7 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
 )
 def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
     """The Quick Vegas paper §5.3.2: three groups of flows with different RTTs share R3-R4."""
-    per = _int("flows_per_group", p["flows_per_group"], minimum=1)
+    per = _int("flows_per_group", p["flows_per_group"], minimum=1, maximum=MAX_FLOWS // 3)
     bw, acc_bw, core_d, buf = _core_wire(p)
     links: list[Link] = [Link("R3-R4", bw, core_d, buf), Link("R4-R3", bw, core_d, buf)]
     flows: list[FlowSpec] = []

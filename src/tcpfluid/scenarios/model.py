@@ -23,8 +23,10 @@ looked up in a dictionary), so a 10,000-flow scenario builds in well under a sec
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -56,14 +58,58 @@ def _set_interval(owner: Any, kind: str) -> None:
     object.__setattr__(owner, "stop_s", stop)
 
 
-def _int(name: str, value: Any, *, minimum: int) -> int:
-    """An integer from a number or a string such as ``"3"``."""
+#: the most flows a builder makes from one count parameter (``flows``, ``flows_per_group``).
+#: Building costs about :data:`_BYTES_PER_FLOW` bytes and :data:`_SECONDS_PER_FLOW` s per flow
+#: (four access links and a FlowSpec: ``benchmarks/scenarios.py`` for the time, tracemalloc
+#: on ``qv-many-flows`` for the memory), so this many take
+#: about 0.5 GB and 10 s before any engine starts; the documents' largest setup has 60.
+MAX_FLOWS = 200_000
+_BYTES_PER_FLOW = 2_400
+_SECONDS_PER_FLOW = 50e-6
+#: the count parameters bounded by :data:`MAX_FLOWS`
+FLOW_COUNT_KEYS = ("flows", "flows_per_group")
+
+
+def _int(name: str, value: Any, *, minimum: int, maximum: int | None = None) -> int:
+    """An integer from a number or a string such as ``"3"``.
+
+    A flow count (:data:`FLOW_COUNT_KEYS`) is at most :data:`MAX_FLOWS` unless ``maximum``
+    says otherwise; the message gives the memory and time the count would take.
+    """
     if isinstance(value, str):
         try:
             value = int(value.strip())
         except ValueError:
             raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}") from None
-    return check_int(name, value, minimum=minimum)
+    n = check_int(name, value, minimum=minimum)
+    if maximum is None and name in FLOW_COUNT_KEYS:
+        maximum = MAX_FLOWS
+    if maximum is not None and n > maximum:
+        extra = ""
+        if name in FLOW_COUNT_KEYS:
+            extra = (
+                f" (building them alone would take about {n * _BYTES_PER_FLOW / 1e9:.3g} GB "
+                f"and {n * _SECONDS_PER_FLOW:.3g} s)"
+            )
+        raise ValueError(f"{name} must be an integer in [{minimum}, {maximum:,}], got {n:,}{extra}")
+    return n
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a scenario is built.
+
+    Each collection walks every object alive, and building allocates a few objects per flow
+    without freeing any: collections triggered during the build make it quadratic in the
+    number of flows (10k, 20k, 40k flows: 2.0, 5.7, 17 s). Paused, it is linear.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _buffer(name: str, value: Any, packet_size_bytes: float) -> float:
