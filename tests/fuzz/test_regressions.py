@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from tcpfluid import Path, simulate
@@ -125,3 +126,88 @@ def test_predict_huge_path_names_the_path_or_gives_finite_numbers() -> None:
     else:
         for value in (out.ss_exit_window_pkts, out.ss_exit_time_s, out.time_to_equilibrium_s):
             assert value is not None and math.isfinite(value)
+
+
+# ---------------------------------------------------------------- one reading of a rate
+def test_a_scenario_rate_without_a_unit_is_refused_naming_the_key() -> None:
+    # Path reads a bare 6250 as packets/s; a scenario read it as bits/s (0.66 pkt/s followed)
+    for key in ("bandwidth", "access_bandwidth", "cbr"):
+        for value in (6250, 6250.0, "6250"):
+            with pytest.raises(ValueError, match=rf"{key}=.*no unit.*pps.*Mbps"):
+                build_scenario("qv-basic", **{key: value})
+
+
+def test_a_packet_rate_is_accepted_wherever_a_scenario_takes_a_rate() -> None:
+    # 6250 packets/s of 1000 bytes is 50 Mb/s; of 500 bytes, 25 Mb/s
+    sc = build_scenario("qv-basic", bandwidth="6250pps")
+    assert (
+        sc.link("R1-R2").rate_bps
+        == build_scenario("qv-basic", bandwidth="50Mbps").link("R1-R2").rate_bps
+    )
+    half = build_scenario("qv-basic", bandwidth="6250 pkt/s", packet_size="500B")
+    assert half.link("R1-R2").rate_bps == 25e6
+    assert sc.fluid_view().path.mu == pytest.approx(Path("6250pps", 0.1).mu)
+
+
+# ---------------------------------------------------------------- sizes before allocation
+def test_a_flow_count_past_the_bound_is_refused_with_its_cost() -> None:
+    for n in (2**63 - 1, 10**6):
+        with pytest.raises(ValueError, match=r"flows must be an integer in \[1, 200,000\].*GB"):
+            build_scenario("qv-many-flows", flows=n, duration="1s")
+    with pytest.raises(ValueError, match="flows_per_group"):
+        build_scenario("qv-different-rtt", flows_per_group=10**6)
+
+
+def test_a_packet_run_without_end_is_refused_naming_duration() -> None:
+    sc = build_scenario("qv-basic", duration="1e300s").with_algorithm("vegas")
+    with pytest.raises(ValueError, match=r"duration=1e\+300 s.*give duration <="):
+        simulate(sc, "packet")
+
+
+def test_spectral_radius_of_a_long_lag_without_the_matrix() -> None:
+    from tcpfluid.analytic.stability import companion_matrix, critical_gain, spectral_radius
+
+    # the L x L matrix of 10^5 rounds is 74.5 GiB: refused by name; the radius is not
+    with pytest.raises(ValueError, match=r"lag_rounds=100,000.*GiB"):
+        companion_matrix(0.5, 10**5)
+    for lag in (10**4, 10**5):
+        kc = critical_gain(lag)  # the boundary in closed form (derived in SymPy)
+        assert spectral_radius(0.5, lag) > 1.0 > spectral_radius(0.5 * kc, lag)
+    # against the eigenvalues of the companion matrix where the matrix is small
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        lag = int(rng.integers(1, 90))
+        gain = float(10 ** rng.uniform(-6, 3))
+        ev = float(np.max(np.abs(np.linalg.eigvals(companion_matrix(gain, lag)))))
+        assert spectral_radius(gain, lag) == pytest.approx(ev, rel=1e-9, abs=1e-12)
+
+
+def _undershoot_by_recurrence(gain: float, lag: int, rounds: int) -> float:
+    e = [1.0] * lag
+    for _ in range(rounds):
+        e.append(e[-1] - gain * e[-lag])
+    return max(0.0, -min(e))
+
+
+def test_decrease_undershoot_of_many_rounds_in_bounded_memory() -> None:
+    from tcpfluid.analytic.stability import decrease_undershoot
+
+    # 10^8 rounds was a list of 10^8 floats (MemoryError); K = 1/2, L = 2 undershoots by
+    # 1/4 (the recurrence by hand: 1, 1, 1/2, 0, -1/4, -1/4, -1/8, 0, ...)
+    assert decrease_undershoot(0.5, 2, rounds=10**8) == 0.25
+    for gain, lag, rounds in ((0.5, 3, 5000), (0.61, 3, 9000), (0.2, 7, 3000), (1.5, 1, 300)):
+        got = decrease_undershoot(gain, lag, rounds=rounds)
+        assert got == pytest.approx(_undershoot_by_recurrence(gain, lag, rounds), rel=1e-9)
+    with pytest.raises(ValueError, match=r"gain=3.0.*diverges"):
+        decrease_undershoot(3.0, 2, rounds=10**8)
+    with pytest.raises(ValueError, match="rounds"):
+        decrease_undershoot(0.5, 2, rounds=10**12)
+
+
+def test_blb_equilibrium_outside_the_floats_is_refused() -> None:
+    from tcpfluid.analytic import blb_equilibrium
+
+    with pytest.raises(ValueError, match=r"alpha.*capacity_pps"):
+        blb_equilibrium([1e300], [0], 1e-10)
+    # all x_j = 0: δ = Σα/c (the closed form of the model)
+    assert blb_equilibrium([1.0, 3.0], [0.0], 100.0).queueing_delay_s == pytest.approx(0.04)

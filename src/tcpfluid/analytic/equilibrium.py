@@ -20,6 +20,7 @@ Sources
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -232,11 +233,21 @@ def blb_equilibrium(
 
     # at δ = max x + 2Σα/c every term is at most α_j c/(2Σα), so f <= -c/2 < 0 there
     # (not at max x + Σα/c: with equal x_j that is the root itself); just above max x, f > 0
-    hi = lo + 2.0 * total / c
     span = total / c
+    hi = lo + 2.0 * span
     lo_b = lo + span * 1e-12
-    while excess(lo_b) <= 0.0:  # pragma: no cover - only if Σα/c underflows
+    if not (math.isfinite(hi) and lo_b > lo):
+        raise ValueError(
+            f"sum(alpha)/capacity_pps = {total!r}/{c!r} s is outside the range of floats "
+            "(the queueing delay it sets cannot be represented); give alpha and capacity_pps "
+            "whose ratio is between 1e-290 and 1e290 s"
+        )
+    for _ in range(64):  # f > 0 just above max x; 64 tenths reach below any spacing of floats
+        if excess(lo_b) > 0.0:
+            break
         lo_b = lo + (lo_b - lo) / 10.0
+    else:  # pragma: no cover - the bracket is sound for finite Σα/c above
+        raise ValueError(f"blb_equilibrium: no root above max(overestimate_s) = {lo!r}")
     from scipy.optimize import brentq  # imported here: `import tcpfluid` stays SciPy-free
 
     delta = brentq(excess, lo_b, hi, xtol=1e-15 * max(hi, 1e-12), rtol=1e-14, maxiter=500)
