@@ -211,3 +211,37 @@ def test_blb_equilibrium_outside_the_floats_is_refused() -> None:
         blb_equilibrium([1e300], [0], 1e-10)
     # all x_j = 0: δ = Σα/c (the closed form of the model)
     assert blb_equilibrium([1.0, 3.0], [0.0], 100.0).queueing_delay_s == pytest.approx(0.04)
+
+
+# ---------------------------------------------------------------- closed forms in their domain
+def test_predict_refuses_a_band_below_the_minimum_window() -> None:
+    from tcpfluid.analytic import predict
+
+    # returned an equilibrium window of -0.5 beside the band [0.31, 0.31]
+    with pytest.raises(ValueError, match=r"band.*minimum window of 2 packets.*bdp \+ beta >= 2"):
+        predict("vegas", Path.from_bdp(0.3, 1.0), gamma=0.01, alpha=0.01, beta=0.01)
+
+
+def test_predict_refuses_an_ack_path_that_limits_the_sender() -> None:
+    from tcpfluid.analytic import predict
+
+    # 10 ACKs/s still predicted 6250 pkt/s; the round model, which models the ACK link,
+    # delivers at most the ACK rate (one ACK per packet)
+    slow = Path(6250, 0.1, reverse_bandwidth=10)
+    for algorithm in ("vegas", "quick-vegas", "tcp-ho"):
+        with pytest.raises(ValueError, match=r"reverse_bandwidth=10 ACKs/s.*below"):
+            predict(algorithm, slow)
+    tr = simulate_rounds(get_law("vegas"), slow, duration_s=20.0)
+    assert float(np.ravel(tr.summary.throughput_pps)[0]) <= 10.0 * 1.05
+    # a reverse link faster than the data does not limit: the same prediction as without it
+    fast = predict("vegas", Path(6250, 0.1, reverse_bandwidth=7000))
+    assert fast.equilibrium_window_pkts == predict("vegas", Path(6250, 0.1)).equilibrium_window_pkts
+
+
+def test_predict_refuses_a_buffer_that_drops_its_own_burst() -> None:
+    from tcpfluid.analytic import predict
+
+    with pytest.raises(ValueError, match=r"buffer=3 packets.*give buffer >= 32"):
+        predict("vegas", Path(6250, 0.1, buffer=3))
+    # a buffer holding the 64-packet exit window's burst (32) changes nothing
+    assert predict("vegas", Path(6250, 0.1, buffer=32)) == predict("vegas", Path(6250, 0.1))
