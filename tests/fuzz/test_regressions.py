@@ -245,3 +245,23 @@ def test_predict_refuses_a_buffer_that_drops_its_own_burst() -> None:
         predict("vegas", Path(6250, 0.1, buffer=3))
     # a buffer holding the 64-packet exit window's burst (32) changes nothing
     assert predict("vegas", Path(6250, 0.1, buffer=32)) == predict("vegas", Path(6250, 0.1))
+
+
+def test_jain_index_is_scale_free_at_the_ends_of_the_floats() -> None:
+    from tcpfluid.metrics import jain_index
+
+    # Σx² of two 1e308s overflowed: the index was NaN. Equal throughputs give 1, one of two
+    # flows idle gives 1/2 (eq. 13 of the Quick Vegas paper by hand), at any scale
+    for scale in (1e308, 1.0, 1e-200, 5e-324):
+        assert float(jain_index([scale, scale])) == 1.0
+        assert float(jain_index([scale, 0.0])) == 0.5
+
+
+def test_a_packet_smaller_than_a_byte_is_refused() -> None:
+    # 1e-300-byte packets reported a utilization of 0.0 beside 3,510 packets/s
+    with pytest.raises(ValueError, match=r"packet_size must be at least 1 byte"):
+        simulate_summary("qv-basic", "vegas", engine="rounds", sets={"packet_size": "1e-300"})
+    with pytest.raises(ValueError, match=r"packet_size must be at least 1 byte"):
+        Path("50Mbps", 0.1, packet_size=1e-300)
+    with pytest.raises(ValueError, match=r"ack_size must be at least 1 byte"):
+        Path("50Mbps", 0.1, ack_size="0.5B")

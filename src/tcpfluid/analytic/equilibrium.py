@@ -59,10 +59,14 @@ def jain_index(x: ArrayLike, *, axis: int = -1) -> NDArray[np.float64] | float:
     a = as_float_array("x", x, nonnegative=True)
     if a.ndim == 0 or a.shape[axis] == 0:
         raise ValueError(f"x must hold at least one throughput along axis {axis}, got {x!r}")
-    s = a.sum(axis=axis)
-    s2 = (a * a).sum(axis=axis)
-    if np.any(s2 == 0):
+    # scaled by the largest throughput along the axis (the index is scale-free): Σx² of
+    # 1e308s overflowed to inf (index NaN) and of 1e-200s underflowed to 0
+    top = a.max(axis=axis, keepdims=True)
+    if np.any(top == 0):
         raise ValueError("x must not be all zeros: Jain's index is undefined without throughput")
+    u = a / top
+    s = u.sum(axis=axis)
+    s2 = (u * u).sum(axis=axis)
     n = a.shape[axis]
     out = s * s / (n * s2)
     return float(out) if np.ndim(out) == 0 else np.asarray(out)
