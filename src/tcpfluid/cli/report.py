@@ -107,7 +107,11 @@ def parse_jobs(value: str) -> int:
         raise ValueError(f"--jobs must be an integer >= 0 (0: all CPUs), got {value!r}") from None
     if n < 0:
         raise ValueError(f"--jobs must be an integer >= 0 (0: all CPUs), got {value!r}")
-    return n if n > 0 else (os.cpu_count() or 1)
+    from ..sweep.execution import usable_cpus
+
+    # the one policy of every command: never more workers than CPUs (and than tasks, where
+    # the pool starts: tcpfluid.sweep.execution.pool_size)
+    return min(n, usable_cpus()) if n > 0 else usable_cpus()
 
 
 def _holds_full_report(out: str) -> bool:
@@ -164,6 +168,11 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         args.out = DEFAULT_OUT_QUICK if args.quick else DEFAULT_OUT
     out = args.out
+    if not out.strip():
+        raise ValueError(
+            f"--out must name a directory, got {out!r} (an empty name would write into the "
+            "current directory); give e.g. --out report"
+        )
     if os.path.exists(out) and not os.path.isdir(out):
         raise ValueError(f"--out must be a directory, got {out!r}, which is a file")
     if args.quick and _holds_full_report(out):

@@ -360,6 +360,10 @@ def run_tasks(
     """
     results: list[Any] = [None] * len(tasks)
     costs = [estimate_cost(t) for t in tasks]
+    if executor is None:  # the sweep's policy: capped at the tasks and the CPUs
+        from ..sweep.execution import pool_size
+
+        jobs = pool_size(jobs, len(tasks))
     if jobs == 1 and executor is None:
         for i, t in enumerate(tasks):
             local = None

@@ -77,7 +77,7 @@ def _in_domain(name: str, v: Any) -> bool:
     dom = METRIC_DOMAINS.get(name)
     if dom is None or v is None:
         return True
-    if dom == _FLAG:
+    if isinstance(dom, str):  # _FLAG
         return isinstance(v, bool)
     lo, hi = dom
     hi = hi * (1.0 + _SHARE_SLACK) if math.isfinite(hi) else hi
@@ -101,9 +101,12 @@ def invalid_metric(summary: Mapping[str, Any], metrics: Iterable[str]) -> str | 
             return f"{m} is missing"
         if not _in_domain(m, summary[m]):
             dom = METRIC_DOMAINS.get(m)
-            where = "" if dom is None or dom == _FLAG else f" (outside [{dom[0]:g}, {dom[1]:g}])"
-            if dom == _FLAG:
+            if dom is None:
+                where = ""
+            elif isinstance(dom, str):
                 where = " (not True/False)"
+            else:
+                where = f" (outside [{dom[0]:g}, {dom[1]:g}])"
             return f"{m} = {summary[m]!r}{where}"
     return None
 
