@@ -31,6 +31,8 @@ from numba.core import cgutils
 from numba.core import config as _numba_config
 from numba.extending import intrinsic
 
+from ._kernel_cache import guard_kernel_cache
+
 #: where the compiled kernels are cached: ``NUMBA_CACHE_DIR`` if set, else
 #: ``$TCPFLUID_CACHE_DIR/numba`` if that is set, else Numba's default (the package's
 #: ``__pycache__`` when writable, otherwise ``~/.cache/numba``); see docs/simulator.md
@@ -38,6 +40,8 @@ if os.environ.get("TCPFLUID_CACHE_DIR") and not os.environ.get("NUMBA_CACHE_DIR"
     _numba_config.CACHE_DIR = os.path.join(  # type: ignore[attr-defined]
         os.environ["TCPFLUID_CACHE_DIR"], "numba"
     )
+# a damaged cache file of these kernels is removed and rebuilt, with a warning naming it
+guard_kernel_cache()
 
 # ----------------------------------------------------------------------------- codes
 DONE = 0
