@@ -131,8 +131,12 @@ def time_or_zero(value: Any, *, name: str = "time") -> float:
     if isinstance(value, int | float) and not isinstance(value, bool) and value == 0:
         return 0.0
     if isinstance(value, str):
-        number, _ = _split(name, value)
+        number, unit = _split(name, value)
         if number == 0:
+            if unit not in ("", *_TIME_UNITS):  # "0 parsecs" is not a time
+                raise ValueError(
+                    f"{name}: unknown time unit {unit!r} in {value!r}; use s, ms, us, ns, min or h"
+                )
             return 0.0
     return seconds(value, name=name)
 
@@ -297,6 +301,12 @@ def buffer_pkts(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "b
     """
     if _is_infinite(value):
         return math.inf
+    least = f"{name} must be at least 1 packet (or 'inf'), got {value!r}"
+    if isinstance(value, str):
+        if _PATTERN.match(value) is not None and _split(name, value)[0] <= 0:
+            raise ValueError(least)
+    elif isinstance(value, int | float) and not isinstance(value, bool) and value <= 0:
+        raise ValueError(least)
     b = packets(value, packet_size_bytes=packet_size_bytes, name=name)
     if b < 1.0:
         raise ValueError(f"{name} must be at least 1 packet (or 'inf'), got {value!r}")

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Sequence
 
 from .. import __version__
+from ._once import refuse_repeated_options
 
 __all__ = ["build_parser", "main"]
 
@@ -45,7 +46,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                 continue
             raise
         module.add_parser(sub)
-    return parser
+    return refuse_repeated_options(parser)
 
 
 class _Terminated(BaseException):
@@ -68,6 +69,19 @@ def _silence_stdout() -> None:
         pass
 
 
+def _tolerant_output() -> None:
+    """Let text that the terminal's encoding cannot show (γ, §, – under ``LC_ALL=C`` or
+    ``PYTHONIOENCODING=ascii``) come out escaped (``\\u03b3``) instead of failing."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        try:
+            "γ§–".encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
+
+
 def _describe_os_error(exc: OSError) -> str:
     """One line naming the file, e.g. ``cannot write 'x.csv': Permission denied``."""
     reason = exc.strerror or str(exc)
@@ -88,6 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     Set ``TCPFLUID_DEBUG=1`` to get the traceback of an unexpected error.
     """
     name = "tcpfluid"
+    _tolerant_output()
     debug = os.environ.get("TCPFLUID_DEBUG", "") not in ("", "0")
     previous = None
     if threading.current_thread() is threading.main_thread():

@@ -28,7 +28,6 @@ flows that would start at or after the run's end and says so in the scenario's `
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -36,7 +35,17 @@ from typing import Any
 
 from .. import units
 from ..queueing import check_discipline
-from .model import MAX_FLOWS, FlowSpec, Link, Scenario, _buffer, _int, _time, paused_gc
+from .model import (
+    MAX_FLOWS,
+    FlowSpec,
+    Link,
+    Scenario,
+    _buffer,
+    _int,
+    _real,
+    _time,
+    paused_gc,
+)
 from .topology import (
     LAW_PARAMETER_KEYS,
     _access_topology,
@@ -397,10 +406,10 @@ def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
     red: dict[str, float] = {}
     if queue == "red":
         red = {
-            "min_th": float(p["red_min"]),
-            "max_th": float(p["red_max"]),
-            "max_p": float(p["red_max_p"]),
-            "w_q": float(p["red_w_q"]),
+            "min_th": _real("red_min", p["red_min"], "a number of packets such as 15"),
+            "max_th": _real("red_max", p["red_max"], "a number of packets such as 45"),
+            "max_p": _real("red_max_p", p["red_max_p"], "a probability in (0, 1] such as 0.02"),
+            "w_q": _real("red_w_q", p["red_w_q"], "a weight in (0, 1] such as 0.002"),
         }
     links: list[Link] = [
         Link("R1-R2", bw, core_d, buf, discipline=queue, red=red),
@@ -440,8 +449,8 @@ def _asymmetric(p: dict[str, Any]) -> Scenario:
     """The asymmetric-network paper Fig. 1: forward link μf, reverse (ACK) link μr = μf / k."""
     pkt = units.bytes_(p["packet_size"], name="packet_size")
     ack = units.bytes_(p["ack_size"], name="ack_size")
-    k = float(p["k"])
-    if not (math.isfinite(k) and k > 0):
+    k = _real("k", p["k"], "a number > 0 (mu_f / mu_r) such as 3")
+    if not k > 0:
         raise ValueError(f"k must be a number > 0 (mu_f / mu_r), got {p['k']!r}")
     fwd_bps = units.bits_per_second(p["bandwidth"], name="bandwidth")
     mu_f = fwd_bps / (8.0 * pkt)

@@ -107,6 +107,18 @@ def _int(name: str, value: Any, *, minimum: int, maximum: int | None = None) -> 
     return n
 
 
+def _real(name: str, value: Any, accepted: str = "a number") -> float:
+    """A finite number from a number or a string such as ``"15"`` (``--set``), or a
+    ValueError naming ``name``, the value and ``accepted``."""
+    try:
+        x = float(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError):
+        x = math.nan
+    if isinstance(value, bool) or not math.isfinite(x):
+        raise ValueError(f"{name} must be {accepted}, got {value!r}")
+    return x
+
+
 @contextlib.contextmanager
 def paused_gc() -> Iterator[None]:
     """Pause Python's cyclic garbage collector while a scenario is built.
