@@ -265,3 +265,70 @@ def test_a_packet_smaller_than_a_byte_is_refused() -> None:
         Path("50Mbps", 0.1, packet_size=1e-300)
     with pytest.raises(ValueError, match=r"ack_size must be at least 1 byte"):
         Path("50Mbps", 0.1, ack_size="0.5B")
+
+
+# ---------------------------------------------------------------- messages
+def _cli_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    from tcpfluid.cli import main
+
+    assert main(list(argv)) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (
+            ["thesis-two-flow", "--set", "queue=red", "--set", "red_min=abc"],
+            "red_min must be a number of packets such as 15, got 'abc'",
+        ),
+        (["asymmetric", "--set", "k=abc"], "k must be a number > 0 (mu_f / mu_r) such as 3"),
+        (["qv-basic", "--set", "buffer=0"], "buffer must be at least 1 packet"),
+        (["qv-basic", "--set", "cbr_start=0 parsecs"], "cbr_start: unknown time unit 'parsecs'"),
+        (["qv-basic", "--set", "bandwidth=6250"], "bandwidth='6250' has no unit"),
+        (["qv-basic", "--engine", "rounds", "--engine", "ode"], "--engine is given more than once"),
+        (["qv-basic", "--set", "gamma=3", "-a", "tcp-ho"], "unknown parameter 'gamma'"),
+    ],
+)
+def test_simulate_messages_name_the_input(
+    capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    argv = [*argv, "-a", "vegas"] if "-a" not in argv else argv
+    assert expected in _cli_error(capsys, "simulate", *argv, "--set", "duration=1s")
+
+
+def test_predict_refuses_repeats_and_unused_law_options(capsys: pytest.CaptureFixture[str]) -> None:
+    path = ["--bandwidth", "50Mbps", "--rtt", "100ms"]
+    err = _cli_error(capsys, "predict", *path, "--rtt", "10ms")
+    assert "--rtt is given more than once (--rtt 10ms)" in err
+    # as simulate -a tcp-ho --set gamma=3 does, predict refuses what TCP-Ho's law lacks
+    err = _cli_error(capsys, "predict", "-a", "tcp-ho", *path, "--gamma", "3")
+    assert "--gamma does not apply to tcp-ho" in err
+    err = _cli_error(capsys, "predict", *path, "--alpha", "1")
+    assert "-a vegas,quick-vegas" in err
+
+
+def test_ode_accepts_alpha_zero_as_the_round_model_does() -> None:
+    sets = {"alpha": 0, "cbr": "none", "duration": "5s"}
+    for engine in ("rounds", "ode"):
+        out = simulate_summary("qv-basic", "vegas", engine=engine, sets=sets)
+        assert 0.0 < float(out["throughput_pps"][0]) <= 6250.0
+
+
+def test_help_prints_on_an_ascii_only_terminal() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "LC_ALL": "C"}
+    done = subprocess.run(
+        [sys.executable, "-m", "tcpfluid.cli", "predict", "--help"],
+        env=env,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"--gamma" in done.stdout and b"\\u03b3" in done.stdout  # γ escaped, not lost
