@@ -152,7 +152,8 @@ def spectral_radius(gain: float, lag_rounds: int) -> float:
     every root has ``|z|^(L−1) |z − 1| = K``, so the root of largest modulus is the one
     nearest to ``z = 1``: the real root in ``[(L−1)/L, 1)`` when there is one, else the
     first complex roots near 1, solved by Newton's method on
-    ``(L−1) log z + log(z − 1) = log K + iπ(2m + 1)``, m = 0, 1, ... (one root each).
+    ``(L−1) log z + log(z − 1) = log K + iπ(2m + 1)``, m = 0, 1, ... (one root each), in
+    the variable ``w = log z``.
     """
     k = check_nonnegative("gain", gain)
     lag = _check_lag(lag_rounds)
@@ -160,36 +161,56 @@ def spectral_radius(gain: float, lag_rounds: int) -> float:
         return abs(1.0 - k)
     if k == 0.0:
         return 1.0  # z = 1 and z = 0 (L − 1 times)
+    # in logarithms, z = e^w: n w + log(e^w − 1) = log K + iπ(2m + 1), with e^w − 1 from
+    # expm1 (z lies within ~1/n of 1 for long lags: z − 1 itself would lose the digits)
     n = float(lag - 1)
-    best = 0.0
+    best = -math.inf  # the largest Re w found
     log_k = math.log(k)
     for m in range(_NEAR_ONE_ROOTS):
         target = complex(log_k, (2 * m + 1) * math.pi)
-        z = cmath.rect(1.0, ((2 * m + 1) * math.pi - 0.5 * math.pi) / n)
+        w = complex(0.0, ((2 * m + 1) * math.pi - 0.5 * math.pi) / n)
         for _ in range(200):
-            if z == 0.0 or z == 1.0 or abs(n / z + 1.0 / (z - 1.0)) < 1e-12 * n:
-                z *= cmath.rect(1.001, 1e-3)  # off a pole or the critical point z = n/(n+1)
-                continue
-            step = (n * cmath.log(z) + cmath.log(z - 1.0) - target) / (n / z + 1.0 / (z - 1.0))
-            z -= step
-            if abs(step) <= 1e-15 * abs(z):
+            if not abs(w.real) < 700.0:  # Newton left the range of e^w: no root this way
                 break
-        residual = n * cmath.log(z) + cmath.log(z - 1.0) - target
-        if abs(residual) < 1e-9 and z.imag >= 0.0:
-            best = max(best, abs(z))
-    peak = n / (n + 1.0)  # z^(L−1) (1 − z) is largest there: two real roots in (0, 1) or none
-    if peak**n * (1.0 - peak) >= k:
-        lo, hi = peak, 1.0
+            em1 = _expm1(w)
+            slope = n + (em1 + 1.0) / em1 if em1 != 0 else 0.0
+            if em1 == 0 or abs(slope) < 1e-12 * n:
+                w += complex(1e-3 / n, 1e-3 / n)  # off the pole or the critical point
+                continue
+            step = (n * w + cmath.log(em1) - target) / slope
+            w -= step
+            if abs(step) <= 1e-15 * max(abs(w), 1.0 / n):
+                break
+        em1 = _expm1(w) if abs(w.real) < 700.0 else 0
+        if em1 != 0 and abs(n * w + cmath.log(em1) - target) < 1e-9 and w.imag >= 0.0:
+            best = max(best, w.real)
+
+    # real roots z = e^(−s) in (0, 1): n(−s) + log(1 − e^(−s)) = log K has two roots or
+    # none; the larger z is in s ∈ (0, log(1 + 1/n)], where the left side peaks
+    def real_side(t: float) -> float:
+        return -n * t + math.log(-math.expm1(-t))
+
+    peak = math.log1p(1.0 / n)
+    if real_side(peak) >= log_k:
+        lo, hi = 0.0, peak  # real_side(hi) >= log K > real_side(lo → 0) = −inf
         for _ in range(200):
             mid = 0.5 * (lo + hi)
             if mid in (lo, hi):
                 break
-            if mid**n * (1.0 - mid) >= k:
-                lo = mid
-            else:
+            if real_side(mid) >= log_k:
                 hi = mid
-        best = max(best, lo)
-    return best
+            else:
+                lo = mid
+        best = max(best, -hi)
+    return math.exp(best)
+
+
+def _expm1(w: complex) -> complex:
+    """``e^w − 1`` without cancellation for small ``w``."""
+    a, b = w.real, w.imag
+    return complex(
+        math.expm1(a) * math.cos(b) - 2.0 * math.sin(0.5 * b) ** 2, math.exp(a) * math.sin(b)
+    )
 
 
 #: complex roots near z = 1 examined by :func:`spectral_radius` (the largest is among the
