@@ -144,12 +144,14 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
         One of :func:`scenario_names`.
     **overrides
         Parameter values (numbers or strings with units, as ``--set key=value`` gives).
+        Rates (``bandwidth``, ``access_bandwidth``, ``cbr``) need a unit: ``"50Mbps"`` or
+        ``"6250pps"`` (:func:`tcpfluid.units.link_rate_bps`).
 
     Raises
     ------
     ValueError
         Unknown scenario (listing the valid names), unknown parameter (listing the valid
-        ones), a parameter value out of range, or a duration that ends before any flow
+        ones), a parameter value out of range, a rate without a unit, or a duration that ends before any flow
         starts (flows starting after the end are left out, with a note).
     """
     if not isinstance(name, str) or name not in SCENARIOS:
