@@ -94,3 +94,8 @@ def test_cache_equal_to_out_is_refused_before_any_work(
         err = capsys.readouterr().err
         assert f"--cache {cache!r} is the output file or holds it" in err
         assert not Path("X.csv").exists()
+
+
+def test_a_rate_without_a_unit_in_a_grid_is_refused_before_any_point() -> None:
+    with pytest.raises(ValueError, match=r"bandwidth=6250 \(point 0\) has no unit"):
+        Sweep(grid(algorithm="vegas", bandwidth=[6250, 12500]), engine="rounds", metrics=METRICS)

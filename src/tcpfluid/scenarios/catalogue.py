@@ -151,8 +151,9 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
     ------
     ValueError
         Unknown scenario (listing the valid names), unknown parameter (listing the valid
-        ones), a parameter value out of range, a rate without a unit, or a duration that ends before any flow
-        starts (flows starting after the end are left out, with a note).
+        ones), a parameter value out of range, a rate without a unit, or a duration that
+        ends before any flow starts (flows starting after the end are left out, with a
+        note).
     """
     if not isinstance(name, str) or name not in SCENARIOS:
         raise ValueError(f"unknown scenario {name!r}; valid scenarios: {', '.join(SCENARIOS)}")
