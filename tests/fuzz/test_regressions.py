@@ -332,3 +332,11 @@ def test_help_prints_on_an_ascii_only_terminal() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert b"--gamma" in done.stdout and b"\\u03b3" in done.stdout  # γ escaped, not lost
+
+
+def test_blb_equilibrium_fills_the_link_at_tiny_scales() -> None:
+    from tcpfluid.analytic import blb_equilibrium
+
+    # Σα/c = 1e-300 s: an absolute root tolerance of 1e-27 s returned half the link
+    eq = blb_equilibrium([1e-300], [0.0], 1.0)
+    assert float(eq.rates_pps[0]) == pytest.approx(1.0, rel=1e-9)  # one flow fills c

@@ -230,10 +230,12 @@ def blb_equilibrium(
     ).astype(np.float64)
     c = check_positive("capacity_pps", capacity_pps)
     lo = float(x.max())
-    total = float(a.sum())
+    with np.errstate(over="ignore"):  # a sum past the floats is refused below
+        total = float(a.sum())
 
     def excess(delta: float) -> float:
-        return float(np.sum(a / (delta - x))) - c
+        with np.errstate(over="ignore", divide="ignore"):  # +inf just above max x: a sign
+            return float(np.sum(a / (delta - x))) - c
 
     # at δ = max x + 2Σα/c every term is at most α_j c/(2Σα), so f <= -c/2 < 0 there
     # (not at max x + Σα/c: with equal x_j that is the root itself); just above max x, f > 0
@@ -254,8 +256,18 @@ def blb_equilibrium(
         raise ValueError(f"blb_equilibrium: no root above max(overestimate_s) = {lo!r}")
     from scipy.optimize import brentq  # imported here: `import tcpfluid` stays SciPy-free
 
-    delta = brentq(excess, lo_b, hi, xtol=1e-15 * max(hi, 1e-12), rtol=1e-14, maxiter=500)
+    # the tolerance follows the scale of the root (an absolute 1e-27 s swallowed a Σα/c of
+    # 1e-300 s: the rates came out half the link)
+    tol = max(1e-15 * span, 5e-324)
+    delta = brentq(excess, lo_b, hi, xtol=tol, rtol=1e-14, maxiter=500)
     rates = a / (delta - x)
+    filled = float(np.sum(rates))
+    if not (math.isfinite(filled) and abs(filled - c) <= 1e-6 * c):
+        raise ValueError(
+            f"blb_equilibrium: the rates found fill {filled!r} of capacity_pps={c!r}: alpha, "
+            "overestimate_s and capacity_pps are too far apart in scale for floats; rescale "
+            "them (e.g. time in other units)"
+        )
     if prop_delay_s is None:
         windows = np.full(a.shape, np.nan)
     else:
