@@ -138,6 +138,10 @@ def time_or_zero(value: Any, *, name: str = "time") -> float:
                     f"{name}: unknown time unit {unit!r} in {value!r}; use s, ms, us, ns, min or h"
                 )
             return 0.0
+        if number < 0:
+            raise ValueError(f"{name} must be >= 0, got {value!r}")
+    elif isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value!r}")
     return seconds(value, name=name)
 
 

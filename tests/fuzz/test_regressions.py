@@ -287,6 +287,7 @@ def _cli_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
         (["asymmetric", "--set", "k=abc"], "k must be a number > 0 (mu_f / mu_r) such as 3"),
         (["qv-basic", "--set", "buffer=0"], "buffer must be at least 1 packet"),
         (["qv-basic", "--set", "cbr_start=0 parsecs"], "cbr_start: unknown time unit 'parsecs'"),
+        (["qv-basic", "--set", "access_delay=-1ms"], "access_delay must be >= 0, got '-1ms'"),
         (["qv-basic", "--set", "bandwidth=6250"], "bandwidth='6250' has no unit"),
         (["qv-basic", "--engine", "rounds", "--engine", "ode"], "--engine is given more than once"),
         (["qv-basic", "--set", "gamma=3", "-a", "tcp-ho"], "unknown parameter 'gamma'"),
