@@ -28,7 +28,7 @@ def _scenario(bdp: float, initial_window: float):
     exactly 0.1 s and whose μd is ``bdp`` packets."""
     over = {
         "cbr": "none",
-        "bandwidth": bdp / D_S * PACKET_BITS,
+        "bandwidth": f"{float(bdp / D_S * PACKET_BITS)!r}bps",
         "rtt": D_S,
         "duration": f"{1.3 * float(conspicuous_round('vegas', bdp)) * D_S + 3.0:.1f}s",
     }

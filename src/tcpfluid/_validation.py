@@ -114,6 +114,43 @@ def as_float_array(
     return arr
 
 
+# ------------------------------------------------------------------------------ resources
+def memory_budget_bytes() -> int:
+    """The most memory one computation may ask for: half of this machine's physical memory
+    (8 GB if it cannot be read). Past it a run swaps long before it ends."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")) // 2
+    except (AttributeError, OSError, ValueError):
+        return 8 * 10**9
+
+
+def check_memory(what: str, need_bytes: float, setting: str) -> None:
+    """Refuse, before allocating, a computation that needs more than
+    :func:`memory_budget_bytes`.
+
+    Parameters
+    ----------
+    what
+        The function or step (``"companion_matrix"``).
+    need_bytes
+        Its estimate of the memory it needs.
+    setting
+        The input that sets the size, as ``name=value`` (``"lag_rounds=100,000"``).
+
+    Raises
+    ------
+    ValueError
+        Naming ``what``, ``setting``, the estimate and the budget.
+    """
+    budget = memory_budget_bytes()
+    if not need_bytes <= budget:
+        raise ValueError(
+            f"{what}: {setting} needs about {need_bytes / 2**30:.3g} GiB, more than the "
+            f"{budget / 2**30:.3g} GiB budget (half of this machine's memory); give a "
+            "smaller value"
+        )
+
+
 # ------------------------------------------------------------------------------ outputs
 def _probe_directory(option: str, directory: FsPath, target: FsPath) -> None:
     """Create and remove a hidden file in ``directory``: the only check that holds for

@@ -19,6 +19,14 @@ from . import units
 __all__ = ["Path"]
 
 
+def _size(name: str, value: Any) -> float:
+    """A packet or ACK size in bytes, at least one byte (as a scenario's)."""
+    size = units.bytes_(value, name=name)
+    if not size >= 1.0:
+        raise ValueError(f"{name} must be at least 1 byte, got {value!r}")
+    return size
+
+
 def _buffer(name: str, value: Any, packet_size_bytes: float) -> float:
     return units.buffer_pkts(value, packet_size_bytes=packet_size_bytes, name=name)
 
@@ -78,8 +86,8 @@ class Path:
         reverse_bandwidth: Any = None,
         reverse_buffer: Any = None,
     ) -> None:
-        pkt = units.bytes_(packet_size, name="packet_size")
-        ack = units.bytes_(ack_size, name="ack_size")
+        pkt = _size("packet_size", packet_size)
+        ack = _size("ack_size", ack_size)
         mu = units.rate_pps(bandwidth, packet_size_bytes=pkt, name="bandwidth")
         d = units.seconds(rtt, name="rtt")
         buf = _buffer("buffer", buffer, pkt)
@@ -133,8 +141,8 @@ class Path:
         """
         if isinstance(rates, str) or len(rates) == 0:
             raise ValueError(f"rates must be a non-empty list of link rates, got {rates!r}")
-        pkt = units.bytes_(packet_size, name="packet_size")
-        ack = units.bytes_(ack_size, name="ack_size")
+        pkt = _size("packet_size", packet_size)
+        ack = _size("ack_size", ack_size)
         xs = tuple(
             units.rate_pps(r, packet_size_bytes=pkt, name=f"rates[{i}]")
             for i, r in enumerate(rates)
@@ -158,7 +166,7 @@ class Path:
     @classmethod
     def from_bdp(cls, bdp: Any, rtt: Any, **kwargs: Any) -> Path:
         """A path with bandwidth-delay product ``bdp`` (packets or ``"5000Kb"``) and RTT ``rtt``."""
-        pkt = units.bytes_(kwargs.get("packet_size", 1000), name="packet_size")
+        pkt = _size("packet_size", kwargs.get("packet_size", 1000))
         b = units.packets(bdp, packet_size_bytes=pkt, name="bdp")
         d = units.seconds(rtt, name="rtt")
         return cls(b / d, d, **kwargs)

@@ -37,6 +37,7 @@ __all__ = [
     "bits_per_second",
     "buffer_pkts",
     "bytes_",
+    "link_rate_bps",
     "packets",
     "rate_pps",
     "seconds",
@@ -130,9 +131,17 @@ def time_or_zero(value: Any, *, name: str = "time") -> float:
     if isinstance(value, int | float) and not isinstance(value, bool) and value == 0:
         return 0.0
     if isinstance(value, str):
-        number, _ = _split(name, value)
+        number, unit = _split(name, value)
         if number == 0:
+            if unit not in ("", *_TIME_UNITS):  # "0 parsecs" is not a time
+                raise ValueError(
+                    f"{name}: unknown time unit {unit!r} in {value!r}; use s, ms, us, ns, min or h"
+                )
             return 0.0
+        if number < 0:
+            raise ValueError(f"{name} must be >= 0, got {value!r}")
+    elif isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value!r}")
     return seconds(value, name=name)
 
 
@@ -172,9 +181,54 @@ def rate_pps(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "band
     if num is not None:
         return num
     number, unit = _split(name, value)
-    if unit in ("pps", "pkt/s", "pkts/s", "packets/s", "packet/s", "acks/s", "ack/s"):
+    if unit in _PKT_RATE_UNITS:
         return _positive(name, number, value)
     return bits_per_second(value, name=name) / (8.0 * size)
+
+
+_PKT_RATE_UNITS = ("pps", "pkt/s", "pkts/s", "packets/s", "packet/s", "acks/s", "ack/s")
+
+
+def link_rate_bps(
+    value: Any, *, packet_size_bytes: float = 1000.0, name: str = "bandwidth"
+) -> float:
+    """A rate in bits per second from a string **with a unit**; a bare number is refused.
+
+    The reading of the rates among scenario parameters (``build_scenario(bandwidth=...)``,
+    ``--set bandwidth=...``, sweep grids): a bit rate (``"50Mbps"``, ``"1.5 Mb/s"``) or a
+    packet rate (``"6250pps"``, ``"6250 pkt/s"``, times ``8 * packet_size_bytes``). A bare
+    number (``6250`` or ``"6250"``) is refused because :class:`tcpfluid.Path` reads one as
+    packets per second and a scenario's links keep bits per second: one number, two
+    readings, so neither is guessed.
+
+    Examples
+    --------
+    >>> link_rate_bps("6250pps", packet_size_bytes=1000)
+    50000000.0
+    >>> link_rate_bps("50Mbps")
+    50000000.0
+    """
+    size = check_positive("packet_size_bytes", packet_size_bytes)
+    if isinstance(value, str) and _PATTERN.match(value) is None:
+        raise ValueError(
+            f"{name}: cannot parse {value!r}; use a packet rate such as '6250pps' or a bit "
+            "rate such as '50Mbps'"
+        )
+    if not isinstance(value, str) or _split(name, value)[1] == "":
+        raise ValueError(
+            f"{name}={value!r} has no unit; give a packet rate such as '6250pps' or a bit "
+            "rate such as '50Mbps'"
+        )
+    number, unit = _split(name, value)
+    if unit in _PKT_RATE_UNITS:
+        return _positive(name, number, value) * 8.0 * size
+    try:
+        return bits_per_second(value, name=name)
+    except ValueError:
+        raise ValueError(
+            f"{name}: {value!r} is not a rate; use a packet rate such as '6250pps' or a bit "
+            "rate such as '50Mbps', '1.5 Mb/s', '32kbps'"
+        ) from None
 
 
 def bytes_(value: Any, *, name: str = "packet_size") -> float:
@@ -251,6 +305,12 @@ def buffer_pkts(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "b
     """
     if _is_infinite(value):
         return math.inf
+    least = f"{name} must be at least 1 packet (or 'inf'), got {value!r}"
+    if isinstance(value, str):
+        if _PATTERN.match(value) is not None and _split(name, value)[0] <= 0:
+            raise ValueError(least)
+    elif isinstance(value, int | float) and not isinstance(value, bool) and value <= 0:
+        raise ValueError(least)
     b = packets(value, packet_size_bytes=packet_size_bytes, name=name)
     if b < 1.0:
         raise ValueError(f"{name} must be at least 1 packet (or 'inf'), got {value!r}")

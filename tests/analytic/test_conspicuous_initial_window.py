@@ -23,7 +23,7 @@ def _vegas_on_an_exact_path(bdp: float, initial_window: float, margin_s: float) 
     k = float(conspicuous_round("vegas", bdp))
     over = {
         "cbr": "none",
-        "bandwidth": bdp / D_S * PACKET_BITS,
+        "bandwidth": f"{float(bdp / D_S * PACKET_BITS)!r}bps",
         "rtt": D_S,
         "duration": f"{1.3 * k * D_S + margin_s:.1f}s",
     }

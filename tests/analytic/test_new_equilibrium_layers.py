@@ -49,7 +49,7 @@ def _scenario(n: int) -> Any:
         "cbr_start": "0s",
         "cbr_stop": f"{T_CHANGE:g}s",
         "duration": f"{T_CHANGE + 40.0:g}s",
-        "bandwidth": n * BASE_BPS,
+        "bandwidth": f"{float(n * BASE_BPS)!r}bps",
         "rtt": D_S,
     }
     # base RTT (propagation + transmission, the Quick Vegas paper, eq. (5)) exactly d
@@ -98,7 +98,11 @@ def test_train_queue_of_per_ack_increments_slows_the_packet_ramp(n: int) -> None
 def _qv_basic_at(bdp_pkts: float) -> Any:
     """qv-basic (CBR of half the bottleneck from 80 s to 160 s) at μd = ``bdp_pkts``, d = 0.1 s."""
     bw = bdp_pkts / D_S * 8000.0
-    o: dict[str, Any] = {"cbr": f"{bw / 2 / 1e6:g}Mbps", "bandwidth": bw, "rtt": D_S}
+    o: dict[str, Any] = {
+        "cbr": f"{bw / 2 / 1e6:g}Mbps",
+        "bandwidth": f"{float(bw)!r}bps",
+        "rtt": D_S,
+    }
     o["rtt"] = D_S - (build_scenario("qv-basic", **o).fluid_view().path.d - D_S)
     return build_scenario("qv-basic", **o).with_algorithm("quick-vegas")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from tcpfluid import Path, simulate
@@ -125,3 +126,218 @@ def test_predict_huge_path_names_the_path_or_gives_finite_numbers() -> None:
     else:
         for value in (out.ss_exit_window_pkts, out.ss_exit_time_s, out.time_to_equilibrium_s):
             assert value is not None and math.isfinite(value)
+
+
+# ---------------------------------------------------------------- one reading of a rate
+def test_a_scenario_rate_without_a_unit_is_refused_naming_the_key() -> None:
+    # Path reads a bare 6250 as packets/s; a scenario read it as bits/s (0.66 pkt/s followed)
+    for key in ("bandwidth", "access_bandwidth", "cbr"):
+        for value in (6250, 6250.0, "6250"):
+            with pytest.raises(ValueError, match=rf"{key}=.*no unit.*pps.*Mbps"):
+                build_scenario("qv-basic", **{key: value})
+
+
+def test_a_packet_rate_is_accepted_wherever_a_scenario_takes_a_rate() -> None:
+    # 6250 packets/s of 1000 bytes is 50 Mb/s; of 500 bytes, 25 Mb/s
+    sc = build_scenario("qv-basic", bandwidth="6250pps")
+    assert (
+        sc.link("R1-R2").rate_bps
+        == build_scenario("qv-basic", bandwidth="50Mbps").link("R1-R2").rate_bps
+    )
+    half = build_scenario("qv-basic", bandwidth="6250 pkt/s", packet_size="500B")
+    assert half.link("R1-R2").rate_bps == 25e6
+    assert sc.fluid_view().path.mu == pytest.approx(Path("6250pps", 0.1).mu)
+
+
+# ---------------------------------------------------------------- sizes before allocation
+def test_a_flow_count_past_the_bound_is_refused_with_its_cost() -> None:
+    for n in (2**63 - 1, 10**6):
+        with pytest.raises(ValueError, match=r"flows must be an integer in \[1, 200,000\].*GB"):
+            build_scenario("qv-many-flows", flows=n, duration="1s")
+    with pytest.raises(ValueError, match="flows_per_group"):
+        build_scenario("qv-different-rtt", flows_per_group=10**6)
+
+
+def test_a_packet_run_without_end_is_refused_naming_duration() -> None:
+    sc = build_scenario("qv-basic", duration="1e300s").with_algorithm("vegas")
+    with pytest.raises(ValueError, match=r"duration=1e\+300 s.*give duration <="):
+        simulate(sc, "packet")
+
+
+def test_spectral_radius_of_a_long_lag_without_the_matrix() -> None:
+    from tcpfluid.analytic.stability import companion_matrix, critical_gain, spectral_radius
+
+    # the L x L matrix of 10^5 rounds is 74.5 GiB: refused by name; the radius is not
+    with pytest.raises(ValueError, match=r"lag_rounds=100,000.*GiB"):
+        companion_matrix(0.5, 10**5)
+    for lag in (10**4, 10**5):
+        kc = critical_gain(lag)  # the boundary in closed form (derived in SymPy)
+        assert spectral_radius(0.5, lag) > 1.0 > spectral_radius(0.5 * kc, lag)
+    # against the eigenvalues of the companion matrix where the matrix is small
+    rng = np.random.default_rng(7)
+    for _ in range(40):
+        lag = int(rng.integers(1, 90))
+        gain = float(10 ** rng.uniform(-6, 3))
+        ev = float(np.max(np.abs(np.linalg.eigvals(companion_matrix(gain, lag)))))
+        assert spectral_radius(gain, lag) == pytest.approx(ev, rel=1e-9, abs=1e-12)
+
+
+def _undershoot_by_recurrence(gain: float, lag: int, rounds: int) -> float:
+    e = [1.0] * lag
+    for _ in range(rounds):
+        e.append(e[-1] - gain * e[-lag])
+    return max(0.0, -min(e))
+
+
+def test_decrease_undershoot_of_many_rounds_in_bounded_memory() -> None:
+    from tcpfluid.analytic.stability import decrease_undershoot
+
+    # 10^8 rounds was a list of 10^8 floats (MemoryError); K = 1/2, L = 2 undershoots by
+    # 1/4 (the recurrence by hand: 1, 1, 1/2, 0, -1/4, -1/4, -1/8, 0, ...)
+    assert decrease_undershoot(0.5, 2, rounds=10**8) == 0.25
+    for gain, lag, rounds in ((0.5, 3, 5000), (0.61, 3, 9000), (0.2, 7, 3000), (1.5, 1, 300)):
+        got = decrease_undershoot(gain, lag, rounds=rounds)
+        assert got == pytest.approx(_undershoot_by_recurrence(gain, lag, rounds), rel=1e-9)
+    with pytest.raises(ValueError, match=r"gain=3.0.*diverges"):
+        decrease_undershoot(3.0, 2, rounds=10**8)
+    with pytest.raises(ValueError, match="rounds"):
+        decrease_undershoot(0.5, 2, rounds=10**12)
+
+
+def test_blb_equilibrium_outside_the_floats_is_refused() -> None:
+    from tcpfluid.analytic import blb_equilibrium
+
+    with pytest.raises(ValueError, match=r"alpha.*capacity_pps"):
+        blb_equilibrium([1e300], [0], 1e-10)
+    # all x_j = 0: δ = Σα/c (the closed form of the model)
+    assert blb_equilibrium([1.0, 3.0], [0.0], 100.0).queueing_delay_s == pytest.approx(0.04)
+
+
+# ---------------------------------------------------------------- closed forms in their domain
+def test_predict_refuses_a_band_below_the_minimum_window() -> None:
+    from tcpfluid.analytic import predict
+
+    # returned an equilibrium window of -0.5 beside the band [0.31, 0.31]
+    with pytest.raises(ValueError, match=r"band.*minimum window of 2 packets.*bdp \+ beta >= 2"):
+        predict("vegas", Path.from_bdp(0.3, 1.0), gamma=0.01, alpha=0.01, beta=0.01)
+
+
+def test_predict_refuses_an_ack_path_that_limits_the_sender() -> None:
+    from tcpfluid.analytic import predict
+
+    # 10 ACKs/s still predicted 6250 pkt/s; the round model, which models the ACK link,
+    # delivers at most the ACK rate (one ACK per packet)
+    slow = Path(6250, 0.1, reverse_bandwidth=10)
+    for algorithm in ("vegas", "quick-vegas", "tcp-ho"):
+        with pytest.raises(ValueError, match=r"reverse_bandwidth=10 ACKs/s.*below"):
+            predict(algorithm, slow)
+    tr = simulate_rounds(get_law("vegas"), slow, duration_s=20.0)
+    assert float(np.ravel(tr.summary.throughput_pps)[0]) <= 10.0 * 1.05
+    # a reverse link faster than the data does not limit: the same prediction as without it
+    fast = predict("vegas", Path(6250, 0.1, reverse_bandwidth=7000))
+    assert fast.equilibrium_window_pkts == predict("vegas", Path(6250, 0.1)).equilibrium_window_pkts
+
+
+def test_predict_refuses_a_buffer_that_drops_its_own_burst() -> None:
+    from tcpfluid.analytic import predict
+
+    with pytest.raises(ValueError, match=r"buffer=3 packets.*give buffer >= 32"):
+        predict("vegas", Path(6250, 0.1, buffer=3))
+    # a buffer holding the 64-packet exit window's burst (32) changes nothing
+    assert predict("vegas", Path(6250, 0.1, buffer=32)) == predict("vegas", Path(6250, 0.1))
+
+
+def test_jain_index_is_scale_free_at_the_ends_of_the_floats() -> None:
+    from tcpfluid.metrics import jain_index
+
+    # Σx² of two 1e308s overflowed: the index was NaN. Equal throughputs give 1, one of two
+    # flows idle gives 1/2 (eq. 13 of the Quick Vegas paper by hand), at any scale
+    for scale in (1e308, 1.0, 1e-200, 5e-324):
+        assert float(jain_index([scale, scale])) == 1.0
+        assert float(jain_index([scale, 0.0])) == 0.5
+
+
+def test_a_packet_smaller_than_a_byte_is_refused() -> None:
+    # 1e-300-byte packets reported a utilization of 0.0 beside 3,510 packets/s
+    with pytest.raises(ValueError, match=r"packet_size must be at least 1 byte"):
+        simulate_summary("qv-basic", "vegas", engine="rounds", sets={"packet_size": "1e-300"})
+    with pytest.raises(ValueError, match=r"packet_size must be at least 1 byte"):
+        Path("50Mbps", 0.1, packet_size=1e-300)
+    with pytest.raises(ValueError, match=r"ack_size must be at least 1 byte"):
+        Path("50Mbps", 0.1, ack_size="0.5B")
+
+
+# ---------------------------------------------------------------- messages
+def _cli_error(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    from tcpfluid.cli import main
+
+    assert main(list(argv)) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    return err
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (
+            ["thesis-two-flow", "--set", "queue=red", "--set", "red_min=abc"],
+            "red_min must be a number of packets such as 15, got 'abc'",
+        ),
+        (["asymmetric", "--set", "k=abc"], "k must be a number > 0 (mu_f / mu_r) such as 3"),
+        (["qv-basic", "--set", "buffer=0"], "buffer must be at least 1 packet"),
+        (["qv-basic", "--set", "cbr_start=0 parsecs"], "cbr_start: unknown time unit 'parsecs'"),
+        (["qv-basic", "--set", "access_delay=-1ms"], "access_delay must be >= 0, got '-1ms'"),
+        (["qv-basic", "--set", "bandwidth=6250"], "bandwidth='6250' has no unit"),
+        (["qv-basic", "--engine", "rounds", "--engine", "ode"], "--engine is given more than once"),
+        (["qv-basic", "--set", "gamma=3", "-a", "tcp-ho"], "unknown parameter 'gamma'"),
+    ],
+)
+def test_simulate_messages_name_the_input(
+    capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    argv = [*argv, "-a", "vegas"] if "-a" not in argv else argv
+    assert expected in _cli_error(capsys, "simulate", *argv, "--set", "duration=1s")
+
+
+def test_predict_refuses_repeats_and_unused_law_options(capsys: pytest.CaptureFixture[str]) -> None:
+    path = ["--bandwidth", "50Mbps", "--rtt", "100ms"]
+    err = _cli_error(capsys, "predict", *path, "--rtt", "10ms")
+    assert "--rtt is given more than once (--rtt 10ms)" in err
+    # as simulate -a tcp-ho --set gamma=3 does, predict refuses what TCP-Ho's law lacks
+    err = _cli_error(capsys, "predict", "-a", "tcp-ho", *path, "--gamma", "3")
+    assert "--gamma does not apply to tcp-ho" in err
+    err = _cli_error(capsys, "predict", *path, "--alpha", "1")
+    assert "-a vegas,quick-vegas" in err
+
+
+def test_ode_accepts_alpha_zero_as_the_round_model_does() -> None:
+    sets = {"alpha": 0, "cbr": "none", "duration": "5s"}
+    for engine in ("rounds", "ode"):
+        out = simulate_summary("qv-basic", "vegas", engine=engine, sets=sets)
+        assert 0.0 < float(out["throughput_pps"][0]) <= 6250.0
+
+
+def test_help_prints_on_an_ascii_only_terminal() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "LC_ALL": "C"}
+    done = subprocess.run(
+        [sys.executable, "-m", "tcpfluid.cli", "predict", "--help"],
+        env=env,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"--gamma" in done.stdout and b"\\u03b3" in done.stdout  # γ escaped, not lost
+
+
+def test_blb_equilibrium_fills_the_link_at_tiny_scales() -> None:
+    from tcpfluid.analytic import blb_equilibrium
+
+    # Σα/c = 1e-300 s: an absolute root tolerance of 1e-27 s returned half the link
+    eq = blb_equilibrium([1e-300], [0.0], 1.0)
+    assert float(eq.rates_pps[0]) == pytest.approx(1.0, rel=1e-9)  # one flow fills c

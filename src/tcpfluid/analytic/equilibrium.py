@@ -20,6 +20,7 @@ Sources
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,10 +59,14 @@ def jain_index(x: ArrayLike, *, axis: int = -1) -> NDArray[np.float64] | float:
     a = as_float_array("x", x, nonnegative=True)
     if a.ndim == 0 or a.shape[axis] == 0:
         raise ValueError(f"x must hold at least one throughput along axis {axis}, got {x!r}")
-    s = a.sum(axis=axis)
-    s2 = (a * a).sum(axis=axis)
-    if np.any(s2 == 0):
+    # scaled by the largest throughput along the axis (the index is scale-free): Σx² of
+    # 1e308s overflowed to inf (index NaN) and of 1e-200s underflowed to 0
+    top = a.max(axis=axis, keepdims=True)
+    if np.any(top == 0):
         raise ValueError("x must not be all zeros: Jain's index is undefined without throughput")
+    u = a / top
+    s = u.sum(axis=axis)
+    s2 = (u * u).sum(axis=axis)
     n = a.shape[axis]
     out = s * s / (n * s2)
     return float(out) if np.ndim(out) == 0 else np.asarray(out)
@@ -225,22 +230,44 @@ def blb_equilibrium(
     ).astype(np.float64)
     c = check_positive("capacity_pps", capacity_pps)
     lo = float(x.max())
-    total = float(a.sum())
+    with np.errstate(over="ignore"):  # a sum past the floats is refused below
+        total = float(a.sum())
 
     def excess(delta: float) -> float:
-        return float(np.sum(a / (delta - x))) - c
+        with np.errstate(over="ignore", divide="ignore"):  # +inf just above max x: a sign
+            return float(np.sum(a / (delta - x))) - c
 
     # at δ = max x + 2Σα/c every term is at most α_j c/(2Σα), so f <= -c/2 < 0 there
     # (not at max x + Σα/c: with equal x_j that is the root itself); just above max x, f > 0
-    hi = lo + 2.0 * total / c
     span = total / c
+    hi = lo + 2.0 * span
     lo_b = lo + span * 1e-12
-    while excess(lo_b) <= 0.0:  # pragma: no cover - only if Σα/c underflows
+    if not (math.isfinite(hi) and lo_b > lo):
+        raise ValueError(
+            f"sum(alpha)/capacity_pps = {total!r}/{c!r} s is outside the range of floats "
+            "(the queueing delay it sets cannot be represented); give alpha and capacity_pps "
+            "whose ratio is between 1e-290 and 1e290 s"
+        )
+    for _ in range(64):  # f > 0 just above max x; 64 tenths reach below any spacing of floats
+        if excess(lo_b) > 0.0:
+            break
         lo_b = lo + (lo_b - lo) / 10.0
+    else:  # pragma: no cover - the bracket is sound for finite Σα/c above
+        raise ValueError(f"blb_equilibrium: no root above max(overestimate_s) = {lo!r}")
     from scipy.optimize import brentq  # imported here: `import tcpfluid` stays SciPy-free
 
-    delta = brentq(excess, lo_b, hi, xtol=1e-15 * max(hi, 1e-12), rtol=1e-14, maxiter=500)
+    # the tolerance follows the scale of the root (an absolute 1e-27 s swallowed a Σα/c of
+    # 1e-300 s: the rates came out half the link)
+    tol = max(1e-15 * span, 5e-324)
+    delta = brentq(excess, lo_b, hi, xtol=tol, rtol=1e-14, maxiter=500)
     rates = a / (delta - x)
+    filled = float(np.sum(rates))
+    if not (math.isfinite(filled) and abs(filled - c) <= 1e-6 * c):
+        raise ValueError(
+            f"blb_equilibrium: the rates found fill {filled!r} of capacity_pps={c!r}: alpha, "
+            "overestimate_s and capacity_pps are too far apart in scale for floats; rescale "
+            "them (e.g. time in other units)"
+        )
     if prop_delay_s is None:
         windows = np.full(a.shape, np.nan)
     else:

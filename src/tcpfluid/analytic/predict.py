@@ -41,6 +41,7 @@ import numpy as np
 
 from .._validation import check_choice, check_positive, check_real
 from ..path import Path
+from ._domain import check_in_band, check_modelled_path, equilibrium_band
 from .convergence import conspicuous_round, rounds_to_equilibrium
 from .slow_start import resolve_rtt_model, slow_start_exit
 
@@ -233,6 +234,7 @@ def predict(
     if not isinstance(round_map, bool):
         raise TypeError(f"round_map must be True or False, got {round_map!r}")
     bdp, d = path.bdp, path.d
+    check_modelled_path(path, what="predict")
     if algorithm == "tcp-ho":
         k = int(conspicuous_round("tcp-ho", bdp))
         settle_rounds, settle_s, why = _round_map_settling(
@@ -258,7 +260,8 @@ def predict(
             note="TCP-Ho's analysis gives the conspicuous round, not a settling time: " + why,
         )
     ex = slow_start_exit(algorithm, bdp, d, gamma=g, rtt_model=model, whole_acks=whole_acks)  # type: ignore[arg-type]
-    band = (bdp + a, bdp + b)
+    band = equilibrium_band(bdp, a, b, what="predict")
+    check_modelled_path(path, what="predict", queue_pkts=max(b, ex.window_pkts / 2.0))
     start = ex.exit_window_pkts
     if algorithm == "quick-vegas":
         target = bdp + (a + b) / 2.0
@@ -275,6 +278,7 @@ def predict(
         target = bdp + a
         settled = max(target, start)
         ca_rounds = max(math.ceil(target - start - 1e-9), 0)
+    check_in_band(settled, band, what="predict")
     total = ex.exit_round + ca_rounds
     if not math.isfinite(total * d):
         raise ValueError(

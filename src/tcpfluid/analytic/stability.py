@@ -53,6 +53,7 @@ The numeric functions here use NumPy only; the figure function imports matplotli
 
 from __future__ import annotations
 
+import cmath
 import math
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -60,7 +61,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import check_choice, check_int, check_nonnegative, check_positive, check_real
+from .._validation import (
+    check_choice,
+    check_int,
+    check_memory,
+    check_nonnegative,
+    check_positive,
+    check_real,
+)
 
 __all__ = [
     "STABILITY_ALGORITHMS",
@@ -111,6 +119,7 @@ def characteristic_polynomial(gain: float, lag_rounds: int) -> NDArray[np.float6
     """
     k = check_nonnegative("gain", gain)
     lag = _check_lag(lag_rounds)
+    check_memory("characteristic_polynomial", 8.0 * (lag + 1), f"lag_rounds={lag:,}")
     coeffs = np.zeros(lag + 1)
     coeffs[0] = 1.0
     coeffs[1] = -1.0
@@ -126,6 +135,7 @@ def companion_matrix(gain: float, lag_rounds: int) -> NDArray[np.float64]:
     """
     k = check_nonnegative("gain", gain)
     lag = _check_lag(lag_rounds)
+    check_memory("companion_matrix", 8.0 * lag * lag, f"lag_rounds={lag:,}")
     m = np.zeros((lag, lag))
     m[0, 0] = 1.0
     m[0, lag - 1] -= k
@@ -135,8 +145,77 @@ def companion_matrix(gain: float, lag_rounds: int) -> NDArray[np.float64]:
 
 
 def spectral_radius(gain: float, lag_rounds: int) -> float:
-    """Largest modulus of the eigenvalues of :func:`companion_matrix` (< 1: converges)."""
-    return float(np.max(np.abs(np.linalg.eigvals(companion_matrix(gain, lag_rounds)))))
+    """Largest modulus of the eigenvalues of :func:`companion_matrix` (< 1: converges).
+
+    The eigenvalues are the roots of ``z^L − z^(L−1) + K`` (:func:`characteristic_polynomial`),
+    found from the polynomial's structure in time independent of L (no L × L matrix):
+    every root has ``|z|^(L−1) |z − 1| = K``, so the root of largest modulus is the one
+    nearest to ``z = 1``: the real root in ``[(L−1)/L, 1)`` when there is one, else the
+    first complex roots near 1, solved by Newton's method on
+    ``(L−1) log z + log(z − 1) = log K + iπ(2m + 1)``, m = 0, 1, ... (one root each), in
+    the variable ``w = log z``.
+    """
+    k = check_nonnegative("gain", gain)
+    lag = _check_lag(lag_rounds)
+    if lag == 1:
+        return abs(1.0 - k)
+    if k == 0.0:
+        return 1.0  # z = 1 and z = 0 (L − 1 times)
+    # in logarithms, z = e^w: n w + log(e^w − 1) = log K + iπ(2m + 1), with e^w − 1 from
+    # expm1 (z lies within ~1/n of 1 for long lags: z − 1 itself would lose the digits)
+    n = float(lag - 1)
+    best = -math.inf  # the largest Re w found
+    log_k = math.log(k)
+    for m in range(_NEAR_ONE_ROOTS):
+        target = complex(log_k, (2 * m + 1) * math.pi)
+        w = complex(0.0, ((2 * m + 1) * math.pi - 0.5 * math.pi) / n)
+        for _ in range(200):
+            if not abs(w.real) < 700.0:  # Newton left the range of e^w: no root this way
+                break
+            em1 = _expm1(w)
+            slope = n + (em1 + 1.0) / em1 if em1 != 0 else 0.0
+            if em1 == 0 or abs(slope) < 1e-12 * n:
+                w += complex(1e-3 / n, 1e-3 / n)  # off the pole or the critical point
+                continue
+            step = (n * w + cmath.log(em1) - target) / slope
+            w -= step
+            if abs(step) <= 1e-15 * max(abs(w), 1.0 / n):
+                break
+        em1 = _expm1(w) if abs(w.real) < 700.0 else 0
+        if em1 != 0 and abs(n * w + cmath.log(em1) - target) < 1e-9 and w.imag >= 0.0:
+            best = max(best, w.real)
+
+    # real roots z = e^(−s) in (0, 1): n(−s) + log(1 − e^(−s)) = log K has two roots or
+    # none; the larger z is in s ∈ (0, log(1 + 1/n)], where the left side peaks
+    def real_side(t: float) -> float:
+        return -n * t + math.log(-math.expm1(-t))
+
+    peak = math.log1p(1.0 / n)
+    if real_side(peak) >= log_k:
+        lo, hi = 0.0, peak  # real_side(hi) >= log K > real_side(lo → 0) = −inf
+        for _ in range(200):
+            mid = 0.5 * (lo + hi)
+            if mid in (lo, hi):
+                break
+            if real_side(mid) >= log_k:
+                hi = mid
+            else:
+                lo = mid
+        best = max(best, -hi)
+    return math.exp(best)
+
+
+def _expm1(w: complex) -> complex:
+    """``e^w − 1`` without cancellation for small ``w``."""
+    a, b = w.real, w.imag
+    return complex(
+        math.expm1(a) * math.cos(b) - 2.0 * math.sin(0.5 * b) ** 2, math.exp(a) * math.sin(b)
+    )
+
+
+#: complex roots near z = 1 examined by :func:`spectral_radius` (the largest is among the
+#: first; checked against the eigenvalues of :func:`companion_matrix` in the tests)
+_NEAR_ONE_ROOTS = 6
 
 
 def critical_gain(lag_rounds: int) -> float:
@@ -354,10 +433,53 @@ def decrease_undershoot(gain: float, lag_rounds: int, rounds: int = 400) -> floa
     """
     k = check_real("gain", gain)
     lag = _check_lag(lag_rounds)
-    e = [1.0] * lag
-    for _ in range(check_int("rounds", rounds, minimum=1)):
-        e.append(e[-1] - k * e[-lag])
-    return max(0.0, -min(e))
+    total = check_int("rounds", rounds, minimum=1)
+    if total > _MAX_UNDERSHOOT_ROUNDS:
+        raise ValueError(
+            f"rounds must be an integer in [1, {_MAX_UNDERSHOOT_ROUNDS:,}], got {total:,}"
+        )
+    if lag > _MAX_UNDERSHOOT_LAG or total * lag > _MAX_UNDERSHOOT_WORK:
+        raise ValueError(
+            f"decrease_undershoot: rounds × lag_rounds = {total:,} × {lag:,} is more than "
+            f"{_MAX_UNDERSHOOT_WORK:.0e} steps (lag_rounds at most {_MAX_UNDERSHOOT_LAG:,}); "
+            "give fewer rounds or a shorter lag"
+        )
+    # the response e_{t+1..t+B} to a state (e_t, ..., e_{t-L+1}) is T @ state: T (B × L) is
+    # the recurrence run once on the L unit states, then each block is one product
+    block = max(_UNDERSHOOT_BLOCK, lag)
+    with np.errstate(over="ignore", invalid="ignore"):
+        hist = np.zeros((block + lag, lag))
+        hist[:lag] = np.eye(lag)[::-1]
+        for i in range(lag, block + lag):
+            hist[i] = hist[i - 1] - k * hist[i - lag]
+        resp = hist[lag:]
+        state = np.ones(lag)
+        lowest, done = 1.0, 0
+        while done < total:
+            step = min(total - done, block)
+            e = resp[:step] @ state
+            done += step
+            if not np.all(np.isfinite(e)):
+                raise ValueError(
+                    f"decrease_undershoot: the error grows past the largest float within "
+                    f"rounds={total:,} (gain={k!r} at lag_rounds={lag} diverges: spectral "
+                    "radius >= 1); give fewer rounds or a gain below critical_gain(lag_rounds)"
+                )
+            lowest = min(lowest, float(e.min()))
+            if step < lag:
+                break
+            new = e[-lag:][::-1].copy()
+            if not np.any(new) or np.array_equal(new, state):  # at rest: nothing new follows
+                break
+            state = new
+    return max(0.0, -lowest)
+
+
+#: bounds of :func:`decrease_undershoot` (its work is rounds × lag_rounds)
+_MAX_UNDERSHOOT_ROUNDS = 10**9
+_UNDERSHOOT_BLOCK = 4096
+_MAX_UNDERSHOOT_LAG = 4_096
+_MAX_UNDERSHOOT_WORK = 2 * 10**9
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from .. import __version__
+from ._once import refuse_repeated_options
 
 __all__ = ["build_parser", "main"]
 
@@ -48,7 +49,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                 continue
             raise
         module.add_parser(sub)
-    return parser
+    return refuse_repeated_options(parser)
 
 
 class _Terminated(BaseException):
@@ -69,6 +70,19 @@ def _silence_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):  # no real stdout (captured, closed)
         pass
+
+
+def _tolerant_output() -> None:
+    """Let text that the terminal's encoding cannot show (γ, §, – under ``LC_ALL=C`` or
+    ``PYTHONIOENCODING=ascii``) come out escaped (``\\u03b3``) instead of failing."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        try:
+            "γ§–".encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            reconfigure = getattr(stream, "reconfigure", None)
+            if reconfigure is not None:
+                reconfigure(errors="backslashreplace")
 
 
 def _describe_os_error(exc: OSError) -> str:
@@ -147,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     "internal error", "command", "exit_status"}``, with the same exit status.
     """
     name = "tcpfluid"
+    _tolerant_output()
     debug = os.environ.get("TCPFLUID_DEBUG", "") not in ("", "0")
     previous = None
     if threading.current_thread() is threading.main_thread():

@@ -83,9 +83,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--packet-size", default="1000B", help="data packet size (default 1000B, as the documents)"
     )
-    p.add_argument("--gamma", type=float, default=1.0, help="slow-start threshold γ, packets (1)")
-    p.add_argument("--alpha", type=float, default=2.0, help="Vegas α, packets (2)")
-    p.add_argument("--beta", type=float, default=4.0, help="Vegas β, packets (4)")
+    p.add_argument(
+        "--gamma", type=float, default=_Default(1.0), help="slow-start threshold γ, packets (1)"
+    )
+    p.add_argument("--alpha", type=float, default=_Default(2.0), help="Vegas α, packets (2)")
+    p.add_argument("--beta", type=float, default=_Default(4.0), help="Vegas β, packets (4)")
     p.add_argument(
         "--rtt-kind",
         choices=("average", "last"),
@@ -121,6 +123,23 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(run=run)
+
+
+class _Default(float):
+    """A default of ``--gamma``/``--alpha``/``--beta``: tells "not given" from the same
+    value given."""
+
+
+def _refuse_unused_law_options(args: argparse.Namespace, names: list[str]) -> None:
+    """TCP-Ho's law has no γ, α, β: given with it they are refused (as ``tcpfluid simulate
+    -a tcp-ho --set gamma=...`` refuses them), not ignored."""
+    given = [k for k in ("gamma", "alpha", "beta") if not isinstance(getattr(args, k), _Default)]
+    if "tcp-ho" in names and given:
+        others = ",".join(n for n in names if n != "tcp-ho") or "vegas"
+        raise ValueError(
+            f"--{given[0]} does not apply to tcp-ho (its law has no gamma, alpha or beta); "
+            f"leave tcp-ho out, e.g. -a {others}"
+        )
 
 
 def _algorithms(values: list[str] | None) -> list[str]:
@@ -321,6 +340,7 @@ def run(args: argparse.Namespace) -> int:
         )
         for n in names
     ]
+    _refuse_unused_law_options(args, names)
     if args.json:
         out = {
             "path": {"mu_pps": path.mu, "rtt_s": path.d, "bdp_pkts": path.bdp},

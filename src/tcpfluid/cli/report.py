@@ -102,13 +102,12 @@ def add_parser(sub: Any) -> None:
 
 def parse_jobs(value: str | None) -> int:
     """``--jobs`` (:mod:`tcpfluid.cli._jobs`): an integer >= 0; default and 0: the usable
-    CPUs. ValueError naming the value otherwise."""
-    n = _parse_jobs(value)
-    if n is not None:
-        return n
+    CPUs; never more workers than CPUs (and than tasks, where the pool starts:
+    :func:`tcpfluid.sweep.execution.pool_size`). ValueError naming the value otherwise."""
     from ..sweep.execution import usable_cpus
 
-    return usable_cpus()
+    n = _parse_jobs(value)
+    return usable_cpus() if not n else min(n, usable_cpus())
 
 
 def _holds_full_report(out: str) -> bool:
@@ -165,6 +164,11 @@ def run(args: argparse.Namespace) -> int:
     if args.out is None:
         args.out = DEFAULT_OUT_QUICK if args.quick else DEFAULT_OUT
     out = args.out
+    if not out.strip():
+        raise ValueError(
+            f"--out must name a directory, got {out!r} (an empty name would write into the "
+            "current directory); give e.g. --out report"
+        )
     if os.path.exists(out) and not os.path.isdir(out):
         raise ValueError(f"--out must be a directory, got {out!r}, which is a file")
     if args.quick and _holds_full_report(out):

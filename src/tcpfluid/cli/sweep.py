@@ -120,6 +120,20 @@ def _dask_client(address: str, jobs: int | None, n_points: int) -> Any:
         ) from None
 
 
+def _check_cache_option(cache_dir: str, out: Path) -> None:
+    """Refuse, before any work, a cache directory that is the output file, holds it, or is
+    an existing file (the cache is a directory of its own)."""
+    cache, table = Path(cache_dir).resolve(), out.resolve()
+    if cache_dir == "" or cache == table or cache in table.parents:
+        raise ValueError(
+            f"--cache {cache_dir!r} is the output file or holds it (--out {str(out)!r}); the "
+            "cache is a directory of its own: give another --cache or leave it out "
+            f"(default {out!s}.cache)"
+        )
+    if cache.exists() and not cache.is_dir():
+        raise ValueError(f"--cache {cache_dir!r} is an existing file; give a directory")
+
+
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns 0, or 1 if points failed (unless ``--allow-failed``); bad
     input raises ``ValueError``/``TypeError`` before any work."""
@@ -129,6 +143,8 @@ def run(args: argparse.Namespace) -> int:
     args.jobs = parse_jobs(args.jobs)
     sw = Sweep.from_toml(args.config)
     cache_dir = None if args.no_cache else (args.cache or str(out) + ".cache")
+    if cache_dir is not None:
+        _check_cache_option(cache_dir, out)
     client = None
     executor = None
     if args.scheduler is not None:

@@ -109,7 +109,7 @@ class OdeFlow:
         if d <= 0:
             raise ValueError(f"rtt_s must be > 0 s, got {self.rtt_s!r}")
         object.__setattr__(self, "rtt_s", d)
-        a = check_positive("alpha_pkts", self.alpha_pkts)
+        a = check_nonnegative("alpha_pkts", self.alpha_pkts)  # alpha = 0: a band [0, beta]
         b = check_positive("beta_pkts", self.beta_pkts)
         if self.law == "enhanced-vegas" and a != b:
             raise ValueError(

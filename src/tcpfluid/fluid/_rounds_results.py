@@ -14,6 +14,7 @@ from .. import metrics
 from .._engine_summary import EngineSummary
 from .._validation import (
     check_int,
+    check_memory,
 )
 from ..algorithms._common import backlog
 from ..algorithms.base import (
@@ -327,6 +328,13 @@ class _Recorder:
     the optional fields of :data:`RECORDABLE` when asked for (the others stay ``None``)."""
 
     def __init__(self, n_rec: int, S: int, F: int, fields: set[str]) -> None:
+        per_flow = 9 + 8 * len(fields & {"delta_pkts", "throughput_pps"})  # bytes a round
+        check_memory(
+            "the round model's record",
+            float(n_rec) * S * (8 + 8 * len(fields & {"rtt_s", "queue_pkts"}) + F * per_flow),
+            f"{n_rec:,} recorded rounds x {S:,} scenario(s) x {F:,} flows (record_every, "
+            "duration_s or the flows)",
+        )
         self.n = 0
         self.time = np.empty((n_rec, S))
         self.window = np.empty((n_rec, S, F))

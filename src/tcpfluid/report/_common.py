@@ -79,7 +79,7 @@ def matched_overrides(
     eq. (5) of the Quick Vegas paper (propagation plus transmission times) is exactly ``d_s`` and
     its μd is ``bdp_pkts``: every layer then runs on the same μ and d."""
     bw = bdp_pkts / d_s * PACKET_BITS
-    o = {**dict(overrides), "bandwidth": bw, "rtt": d_s}
+    o = {**dict(overrides), "bandwidth": f"{float(bw)!r}bps", "rtt": d_s}
     v = build_scenario(scenario, **o).fluid_view()
     o["rtt"] = d_s - (v.path.d - d_s)
     return o

@@ -1,21 +1,25 @@
 """Markdown and self-contained HTML renderings of a :class:`~tcpfluid.report.Report`.
 
 ``index.md`` links the figures in ``figures/`` beside it; ``index.html`` embeds them as
-base64 PNG, so it can be mailed or archived alone. Files are written to a temporary name
-and renamed, so an interrupted run never leaves a half-written file.
+base64 PNG, so it can be mailed or archived alone. The whole folder is written beside its
+place and renamed into it (:func:`write_report`), so an interrupted run leaves the previous
+report or the new one, never a mix.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
 import html
 import json
 import os
-import tempfile
+import shutil
+import uuid
 from collections.abc import Iterable, Mapping
 from pathlib import Path as FsPath
 from typing import Any
 
+from .._validation import _pid_alive, atomic_output
 from ._core import Report, SectionResult
 from ._summary import row_mechanisms, summarize
 from ._table import ENGINE_COLUMNS, NA, PHASE_MAX, PHASE_MIN, TOLERANCES, Row, Table, fmt_value
@@ -339,17 +343,79 @@ def _html_table(section: str, t: Table) -> list[str]:
 
 
 def _atomic_write(path: FsPath, data: bytes) -> None:
+    """Write one file atomically (a hidden ``.NAME.<pid>.<random>.tmp`` renamed over it; a
+    temporary of a killed writer is removed by the next write of the same file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with atomic_output(path) as tmp:
+        try:
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+            os.chmod(tmp, 0o644)
+        except OSError as exc:
+            raise _disk_error(exc, path) from None
+
+
+def _disk_error(exc: OSError, path: FsPath, unchanged: FsPath | None = None) -> OSError:
+    """``exc`` restated naming ``path`` (and the report left as it was)."""
+    why = exc.strerror or str(exc)
+    if unchanged is not None:
+        why += f"; the report in {str(unchanged)!r} is left as it was"
+    return OSError(exc.errno, why, str(path))
+
+
+#: suffixes of the hidden siblings of a report folder while it is replaced: the new report
+#: being written (``.OUT.<pid>.<random>.tmp``) and the previous one (``.OUT.<pid>.<random>.old``)
+_STAGE, _OLD = ".tmp", ".old"
+
+
+def _sibling(out: FsPath, suffix: str) -> FsPath:
+    return out.with_name(f".{out.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}{suffix}")
+
+
+def _remove_stale_siblings(out: FsPath) -> None:
+    """Clean up after a writer killed while replacing ``out``: its staged new report is
+    removed; its previous report is put back if ``out`` is missing (killed between the two
+    renames), else removed. Siblings of a live writer are left alone."""
+    prefix = f".{out.name}."
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600; these are ordinary output files
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        entries = sorted(out.parent.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        if not name.startswith(prefix) or not name.endswith((_STAGE, _OLD)):
+            continue
+        pid = name[len(prefix) :].split(".")[0]
+        if not pid.isdigit() or _pid_alive(int(pid)) or not entry.is_dir():
+            continue
+        if name.endswith(_OLD) and not out.exists():
+            with contextlib.suppress(OSError):
+                os.rename(entry, out)
+                continue
+        shutil.rmtree(entry, ignore_errors=True)
+
+
+def _check_report_only(out: FsPath, names: set[str]) -> None:
+    """Refuse to replace a folder that holds more than a report (its files would go)."""
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise ValueError(f"out must be a directory, got {str(out)!r}, which is a file")
+    for entry in out.iterdir():
+        hidden_tmp = entry.name.startswith(".") and entry.name.endswith(_STAGE)
+        if entry.name in names or hidden_tmp:
+            if entry.name == "figures" and entry.is_dir():
+                for f in entry.iterdir():
+                    if not (f.suffix in (".png", ".svg") or f.name.endswith(_STAGE)):
+                        raise ValueError(
+                            f"out {str(out)!r}: {str(f)!r} is not a report figure; the report "
+                            "replaces its whole folder: give a new directory or move it away"
+                        )
+            continue
+        raise ValueError(
+            f"out {str(out)!r} holds {entry.name!r}, which is not part of a report; the "
+            "report replaces its whole folder: give a new or report-only directory"
+        )
 
 
 def write_report(
@@ -361,42 +427,83 @@ def write_report(
 ) -> dict[str, Any]:
     """Write ``index.md``, ``index.html``, ``report.json`` and ``figures/*.png|svg`` into
     ``out_dir``; with ``figures_dir``, also write the PNG figures there (the README's
-    ``figures/``, committed). Returns the written paths."""
-    out = FsPath(out_dir)
-    if out.exists() and not out.is_dir():
-        raise ValueError(f"out must be a directory, got {str(out)!r}, which is a file")
-    written: list[str] = []
-    fig_dirs = [out / "figures"]
+    ``figures/``, committed). Returns the written paths.
+
+    The report appears whole or not at all: every file is written into a hidden folder
+    beside ``out_dir`` (``.OUT.<pid>.<random>.tmp``), which then replaces ``out_dir`` by
+    renaming (the previous report is removed after). A run killed on the way leaves hidden
+    siblings that the next run removes (or puts back, if it was killed between the two
+    renames). A file that cannot be written (a full disk) raises ``OSError`` naming it,
+    with the previous report unchanged.
+
+    Raises
+    ------
+    ValueError
+        ``out_dir`` is empty, a file, or a folder holding files that are not a report's.
+    OSError
+        A file could not be written (its path in the message).
+    """
+    if str(out_dir).strip() == "":
+        raise ValueError("out must name a directory, got '' (the current directory)")
+    out = FsPath(out_dir).absolute()
+    fd: FsPath | None = None
     if figures_dir is not None:
         fd = FsPath(figures_dir)
+        if str(figures_dir).strip() == "":
+            raise ValueError("figures must name a directory, got ''")
         if fd.exists() and not fd.is_dir():
             raise ValueError(f"figures must be a directory, got {str(fd)!r}, which is a file")
-        fig_dirs.append(fd)
-    for s in report.sections:
-        for f in s.figures:
-            for i, d in enumerate(fig_dirs):
-                kinds = (("png", f.png), ("svg", f.svg)) if i == 0 else (("png", f.png),)
-                for ext, data in kinds:
-                    p = d / f"{f.name}.{ext}"
-                    _atomic_write(p, data)
-                    written.append(str(p))
+    # everything is rendered before anything is written; mutations.json (written into the
+    # output folder by benchmarks/mutations.py) is read and carried into the new folder
     mutations = read_mutations(out)
-    for name, text in (
-        ("index.md", render_markdown(report, command=command, mutations=mutations)),
-        ("index.html", render_html(report, command=command, mutations=mutations)),
-        (
-            "report.json",
-            json.dumps(
-                {**report.to_dict(), "summary": summarize(report).to_dict()},
-                indent=1,
-                default=str,
-            ),
+    texts = {
+        "index.md": render_markdown(report, command=command, mutations=mutations),
+        "index.html": render_html(report, command=command, mutations=mutations),
+        "report.json": json.dumps(
+            {**report.to_dict(), "summary": summarize(report).to_dict()}, indent=1, default=str
         ),
-    ):
-        p = out / name
-        _atomic_write(p, text.encode("utf-8"))
-        written.append(str(p))
-    return {"files": written, "out": str(out)}
+    }
+    if mutations is not None:
+        texts["mutations.json"] = json.dumps(mutations, indent=1)
+    _check_report_only(out, {*texts, "mutations.json", "figures"})
+    out.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_siblings(out)
+    stage = _sibling(out, _STAGE)
+    written: list[str] = []
+    try:
+        try:
+            (stage / "figures").mkdir(parents=True)
+            for s in report.sections:
+                for f in s.figures:
+                    for ext, data in (("png", f.png), ("svg", f.svg)):
+                        (stage / "figures" / f"{f.name}.{ext}").write_bytes(data)
+                        written.append(str(out / "figures" / f"{f.name}.{ext}"))
+            for name, text in texts.items():
+                (stage / name).write_text(text, encoding="utf-8")
+                written.append(str(out / name))
+        except OSError as exc:
+            where = FsPath(exc.filename) if exc.filename else stage
+            raise _disk_error(exc, where, unchanged=out) from None
+        old = _sibling(out, _OLD)
+        if out.exists():
+            os.rename(out, old)
+        try:
+            os.rename(stage, out)
+        except BaseException:
+            if old.exists() and not out.exists():
+                os.rename(old, out)  # the previous report back in its place
+            raise
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+    if fd is not None:
+        for s in report.sections:
+            for f in s.figures:
+                p = fd / f"{f.name}.png"
+                _atomic_write(p, f.png)
+                written.append(str(p))
+    return {"files": written, "out": str(FsPath(out_dir))}
 
 
 def _figure_names(report: Report) -> Iterable[str]:

@@ -28,7 +28,6 @@ flows that would start at or after the run's end and says so in the scenario's `
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -36,7 +35,17 @@ from typing import Any
 
 from .. import units
 from ..queueing import check_discipline
-from .model import FlowSpec, Link, Scenario, _buffer, _int, _time
+from .model import (
+    MAX_FLOWS,
+    FlowSpec,
+    Link,
+    Scenario,
+    _buffer,
+    _int,
+    _real,
+    _time,
+    paused_gc,
+)
 from .topology import (
     LAW_PARAMETER_KEYS,
     _access_topology,
@@ -45,6 +54,7 @@ from .topology import (
     _host_pair,
     _scenario,
     law_params,
+    rates_with_units,
 )
 
 __all__ = [
@@ -156,13 +166,16 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
         ``.toml``: :func:`tcpfluid.scenarios.files.load_scenario`).
     **overrides
         Parameter values (numbers or strings with units, as ``--set key=value`` gives).
+        Rates (``bandwidth``, ``access_bandwidth``, ``cbr``) need a unit: ``"50Mbps"`` or
+        ``"6250pps"`` (:func:`tcpfluid.units.link_rate_bps`).
 
     Raises
     ------
     ValueError
         Unknown scenario (listing the valid names), unknown parameter (listing the valid
-        ones), a parameter value out of range, or a duration that ends before any flow
-        starts (flows starting after the end are left out, with a note).
+        ones), a parameter value out of range, a rate without a unit, or a duration that
+        ends before any flow starts (flows starting after the end are left out, with a
+        note).
     """
     if not isinstance(name, str) or name not in SCENARIOS:
         from .files import is_scenario_file, load_scenario
@@ -180,9 +193,10 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
             f"unknown parameter {unknown[0]!r} for scenario {name!r}; valid parameters: "
             f"{', '.join(spec.defaults)}"
         )
-    merged = {**dict(spec.defaults), **overrides}
+    merged = rates_with_units({**dict(spec.defaults), **overrides})
     note = _keep_access_faster(name, merged, overrides)
-    sc = _spread_starts(spec.builder(merged), merged).without_late_flows()
+    with paused_gc():
+        sc = _spread_starts(spec.builder(merged), merged).without_late_flows()
     if note:
         sc = replace(sc, notes=(*sc.notes, note))
     _check_runnable(sc)
@@ -212,7 +226,7 @@ def _keep_access_faster(name: str, p: dict[str, Any], overrides: Mapping[str, An
     if acc > bw:
         return ""
     raised = ACCESS_FACTOR * bw
-    p["access_bandwidth"] = raised
+    p["access_bandwidth"] = f"{raised!r}bps"
     return (
         f"access links raised from {acc / 1e6:g} to {raised / 1e6:g} Mb/s so that the "
         f"bottleneck stays the {name} core link at bandwidth={overrides['bandwidth']} "
@@ -387,7 +401,7 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
 )
 def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
     """The Quick Vegas paper §5.3.2: three groups of flows with different RTTs share R3-R4."""
-    per = _int("flows_per_group", p["flows_per_group"], minimum=1)
+    per = _int("flows_per_group", p["flows_per_group"], minimum=1, maximum=MAX_FLOWS // 3)
     bw, acc_bw, core_d, buf = _core_wire(p)
     links: list[Link] = [Link("R3-R4", bw, core_d, buf), Link("R4-R3", bw, core_d, buf)]
     flows: list[FlowSpec] = []
@@ -458,10 +472,10 @@ def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
     red: dict[str, float] = {}
     if queue == "red":
         red = {
-            "min_th": float(p["red_min"]),
-            "max_th": float(p["red_max"]),
-            "max_p": float(p["red_max_p"]),
-            "w_q": float(p["red_w_q"]),
+            "min_th": _real("red_min", p["red_min"], "a number of packets such as 15"),
+            "max_th": _real("red_max", p["red_max"], "a number of packets such as 45"),
+            "max_p": _real("red_max_p", p["red_max_p"], "a probability in (0, 1] such as 0.02"),
+            "w_q": _real("red_w_q", p["red_w_q"], "a weight in (0, 1] such as 0.002"),
         }
     links: list[Link] = [
         Link("R1-R2", bw, core_d, buf, discipline=queue, red=red),
@@ -501,8 +515,8 @@ def _asymmetric(p: dict[str, Any]) -> Scenario:
     """The asymmetric-network paper Fig. 1: forward link μf, reverse (ACK) link μr = μf / k."""
     pkt = units.bytes_(p["packet_size"], name="packet_size")
     ack = units.bytes_(p["ack_size"], name="ack_size")
-    k = float(p["k"])
-    if not (math.isfinite(k) and k > 0):
+    k = _real("k", p["k"], "a number > 0 (mu_f / mu_r) such as 3")
+    if not k > 0:
         raise ValueError(f"k must be a number > 0 (mu_f / mu_r), got {p['k']!r}")
     fwd_bps = units.bits_per_second(p["bandwidth"], name="bandwidth")
     mu_f = fwd_bps / (8.0 * pkt)

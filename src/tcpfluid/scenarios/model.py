@@ -23,8 +23,10 @@ looked up in a dictionary), so a 10,000-flow scenario builds in well under a sec
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +38,18 @@ if TYPE_CHECKING:  # pragma: no cover
     from .reduction import FluidView
 
 __all__ = ["DISCIPLINES", "CbrSource", "FlowSpec", "Link", "Scenario"]
+
+
+#: the smallest packet or ACK, bytes: below one byte a link's rate in packets leaves the
+#: range the engines and closed forms are built for (1e-300 bytes: 6e306 packets/s at 50 Mb/s)
+MIN_SIZE_BYTES = 1.0
+
+
+def check_size_bytes(name: str, size: float) -> float:
+    """``size`` (bytes, already parsed) if it is at least :data:`MIN_SIZE_BYTES`."""
+    if not size >= MIN_SIZE_BYTES:
+        raise ValueError(f"{name} must be at least {MIN_SIZE_BYTES:g} byte, got {size!r} bytes")
+    return size
 
 
 def _time(name: str, value: Any) -> float:
@@ -56,14 +70,70 @@ def _set_interval(owner: Any, kind: str) -> None:
     object.__setattr__(owner, "stop_s", stop)
 
 
-def _int(name: str, value: Any, *, minimum: int) -> int:
-    """An integer from a number or a string such as ``"3"``."""
+#: the most flows a builder makes from one count parameter (``flows``, ``flows_per_group``).
+#: Building costs about :data:`_BYTES_PER_FLOW` bytes and :data:`_SECONDS_PER_FLOW` s per flow
+#: (four access links and a FlowSpec: ``benchmarks/scenarios.py`` for the time, tracemalloc
+#: on ``qv-many-flows`` for the memory), so this many take
+#: about 0.5 GB and 10 s before any engine starts; the documents' largest setup has 60.
+MAX_FLOWS = 200_000
+_BYTES_PER_FLOW = 2_400
+_SECONDS_PER_FLOW = 50e-6
+#: the count parameters bounded by :data:`MAX_FLOWS`
+FLOW_COUNT_KEYS = ("flows", "flows_per_group")
+
+
+def _int(name: str, value: Any, *, minimum: int, maximum: int | None = None) -> int:
+    """An integer from a number or a string such as ``"3"``.
+
+    A flow count (:data:`FLOW_COUNT_KEYS`) is at most :data:`MAX_FLOWS` unless ``maximum``
+    says otherwise; the message gives the memory and time the count would take.
+    """
     if isinstance(value, str):
         try:
             value = int(value.strip())
         except ValueError:
             raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}") from None
-    return check_int(name, value, minimum=minimum)
+    n = check_int(name, value, minimum=minimum)
+    if maximum is None and name in FLOW_COUNT_KEYS:
+        maximum = MAX_FLOWS
+    if maximum is not None and n > maximum:
+        extra = ""
+        if name in FLOW_COUNT_KEYS:
+            extra = (
+                f" (building them alone would take about {n * _BYTES_PER_FLOW / 1e9:.3g} GB "
+                f"and {n * _SECONDS_PER_FLOW:.3g} s)"
+            )
+        raise ValueError(f"{name} must be an integer in [{minimum}, {maximum:,}], got {n:,}{extra}")
+    return n
+
+
+def _real(name: str, value: Any, accepted: str = "a number") -> float:
+    """A finite number from a number or a string such as ``"15"`` (``--set``), or a
+    ValueError naming ``name``, the value and ``accepted``."""
+    try:
+        x = float(value.strip() if isinstance(value, str) else value)
+    except (TypeError, ValueError):
+        x = math.nan
+    if isinstance(value, bool) or not math.isfinite(x):
+        raise ValueError(f"{name} must be {accepted}, got {value!r}")
+    return x
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a scenario is built.
+
+    Each collection walks every object alive, and building allocates a few objects per flow
+    without freeing any: collections triggered during the build make it quadratic in the
+    number of flows (10k, 20k, 40k flows: 2.0, 5.7, 17 s). Paused, it is linear.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _buffer(name: str, value: Any, packet_size_bytes: float) -> float:
@@ -273,6 +343,8 @@ class Scenario:
         object.__setattr__(
             self, "ack_size_bytes", units.bytes_(self.ack_size_bytes, name="ack_size")
         )
+        check_size_bytes("packet_size", self.packet_size_bytes)
+        check_size_bytes("ack_size", self.ack_size_bytes)
         object.__setattr__(self, "params", dict(self.params))
         by_name: dict[str, Link] = {}
         dup: set[str] = set()
@@ -285,12 +357,14 @@ class Scenario:
         object.__setattr__(self, "_by_name", by_name)
         if not self.flows:
             raise ValueError(f"scenario {self.name!r} has no flows")
-        for fl in self.flows:
-            for ln in (*fl.forward, *fl.reverse):
-                if ln not in by_name:
-                    raise ValueError(
-                        f"flow {fl.name!r} uses unknown link {ln!r}; links: {sorted(by_name)}"
-                    )
+        used = {ln for fl in self.flows for part in (fl.forward, fl.reverse) for ln in part}
+        if not used <= by_name.keys():  # one set difference; the loop below only names it
+            for fl in self.flows:
+                for ln in (*fl.forward, *fl.reverse):
+                    if ln not in by_name:
+                        raise ValueError(
+                            f"flow {fl.name!r} uses unknown link {ln!r}; links: {sorted(by_name)}"
+                        )
         for c in self.cbr:
             for ln in c.links:
                 if ln not in by_name:

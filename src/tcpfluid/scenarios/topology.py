@@ -15,11 +15,53 @@ from .._validation import check_nonnegative
 from ..algorithms.registry import scenario_parameter_keys
 from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _time
 
-__all__ = ["LAW_PARAMETER_KEYS", "law_params"]
+__all__ = ["LAW_PARAMETER_KEYS", "RATE_KEYS", "law_params", "rates_with_units"]
 
 #: the builder parameters that are parameters of the control law: those the laws declare
 #: as scenario keys (:func:`tcpfluid.algorithms.registry.scenario_parameter_keys`)
 LAW_PARAMETER_KEYS: tuple[str, ...] = scenario_parameter_keys()
+
+#: the builder parameters that are link or source rates: each needs a unit
+#: (:func:`tcpfluid.units.link_rate_bps`); ``cbr`` also takes a share (``"50%"``) or ``"none"``
+RATE_KEYS = ("bandwidth", "access_bandwidth", "cbr")
+
+_NO_CBR = ("none", "off", "0")
+
+
+def rates_with_units(p: Mapping[str, Any]) -> dict[str, Any]:
+    """``p`` with each rate of :data:`RATE_KEYS` checked for a unit; a packet rate
+    (``"6250pps"``) becomes the bit rate of ``packet_size`` bytes per packet.
+
+    Raises
+    ------
+    ValueError
+        A rate given as a bare number (``6250``, ``"6250"``): :class:`tcpfluid.Path` reads
+        one as packets/s, a link's rate is bits/s, so the message asks for a unit.
+    """
+    out = dict(p)
+    pkt: float | None = None
+    for key in RATE_KEYS:
+        v = out.get(key)
+        if key not in out or v is None:
+            continue
+        if key == "cbr" and isinstance(v, str):
+            text = v.strip().lower()
+            if text in _NO_CBR or text.endswith("%"):
+                continue
+        if pkt is None:
+            pkt = units.bytes_(out.get("packet_size", 1000.0), name="packet_size")
+        bps = units.link_rate_bps(v, packet_size_bytes=pkt, name=key)
+        if not _is_bit_rate(v):  # a packet rate: the builders read bit rates
+            out[key] = f"{bps!r}bps"
+    return out
+
+
+def _is_bit_rate(text: Any) -> bool:
+    try:
+        units.bits_per_second(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _description(name: str) -> str:

@@ -120,6 +120,63 @@ def check_scenario(scenario: Scenario) -> None:
             raise ValueError(f"CBR {c.name!r}: rate must be > 0 and finite, got {c.rate_bps!r}")
         if c.start_s < 0:
             raise ValueError(f"CBR {c.name!r}: start_s must be >= 0, got {c.start_s!r}")
+    check_work(scenario)
+
+
+#: the most transmissions a packet run may need (:func:`check_work`): at about 62 ns per
+#: event and a few events per transmission (docs/simulator.md, "Inside the loop"), a few hours
+MAX_TRANSMISSIONS = 5e10
+_NS_PER_TRANSMISSION = 2 * 62
+
+
+def transmissions_bound(scenario: Scenario) -> float:
+    """An estimate from above of the packet transmissions of a run of ``scenario``.
+
+    A flow sends at most the rate of the slowest link of its forward path over its active
+    time; where the flows and CBR sources crossing a link would together send more than the
+    link carries over the run, each of them is scaled down to its share. Each packet and ACK
+    is transmitted once per link it crosses.
+    """
+    dur = scenario.duration_s
+    pkt_bits = 8.0 * scenario.packet_size_bytes
+    cap = {lk.name: lk.rate_bps / pkt_bits * dur for lk in scenario.links}
+    demand: list[tuple[float, tuple[str, ...], tuple[str, ...]]] = []
+    for fl in scenario.flows:
+        active = max(0.0, min(fl.stop_s, dur) - fl.start_s)
+        rate = min(scenario.link(n).rate_bps for n in fl.forward) / pkt_bits
+        demand.append((rate * active, fl.forward, fl.reverse))
+    for c in scenario.cbr:
+        active = max(0.0, min(c.stop_s, dur) - c.start_s)
+        demand.append((c.rate_bps / pkt_bits * active, c.links, ()))
+    offered: dict[str, float] = {}
+    for sent, fwd, _ in demand:
+        for n in fwd:
+            offered[n] = offered.get(n, 0.0) + sent
+    total = 0.0
+    for sent, fwd, rev in demand:
+        share = min([1.0] + [cap[n] / offered[n] for n in fwd if offered[n] > cap[n]])
+        total += sent * share * (len(fwd) + len(rev))
+    return total
+
+
+def check_work(scenario: Scenario) -> None:
+    """Refuse, before anything is allocated, a run that would not end in a few hours.
+
+    Raises
+    ------
+    ValueError
+        Naming ``duration`` (and the rates) when :func:`transmissions_bound` exceeds
+        :data:`MAX_TRANSMISSIONS`, with the estimated time.
+    """
+    bound = transmissions_bound(scenario)
+    if bound > MAX_TRANSMISSIONS:
+        hours = bound * _NS_PER_TRANSMISSION * 1e-9 / 3600.0
+        most = scenario.duration_s * (MAX_TRANSMISSIONS / bound)
+        raise ValueError(
+            f"duration={scenario.duration_s:g} s: the packet run may need up to {bound:.3g} "
+            f"packet transmissions (about {hours:.3g} hours), more than {MAX_TRANSMISSIONS:.0e}; "
+            f"give duration <= {most:.3g} s, lower rates, or use a fluid engine"
+        )
 
 
 def check_options(

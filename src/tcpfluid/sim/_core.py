@@ -30,10 +30,13 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .. import _numba_cache
+from ._kernel_cache import guard_kernel_cache
 
 #: where the compiled kernels are cached: the one rule of tcpfluid._numba_cache
 #: (``NUMBA_CACHE_DIR``, else ``$TCPFLUID_CACHE_DIR/numba``, else Numba's default)
 _numba_cache.configure()
+# a damaged cache file of these kernels is removed and rebuilt, with a warning naming it
+guard_kernel_cache()
 
 # ----------------------------------------------------------------------------- codes
 DONE = 0

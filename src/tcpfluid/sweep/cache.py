@@ -3,6 +3,7 @@ and tcpfluid version."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -39,14 +40,74 @@ def _valid_value(v: Any) -> bool:
     return False
 
 
+#: the range each metric can take (inclusive; ``None`` entries and empty lists allowed):
+#: a share in [0, 1], a count or duration >= 0, a window > 0, a flag True/False
+_SHARE, _AT_LEAST_0, _POSITIVE, _FLAG = (0.0, 1.0), (0.0, math.inf), (0.0, math.inf), "flag"
+METRIC_DOMAINS: dict[str, tuple[float, float] | str] = {
+    "utilization": _SHARE,
+    "jain_index": _SHARE,
+    "loss_fraction": _SHARE,
+    "ss_exit_window": _POSITIVE,
+    "settled_window": _POSITIVE,
+    "critical_window": _POSITIVE,
+    "final_windows_pkts": _AT_LEAST_0,
+    "ss_exit_time_s": _AT_LEAST_0,
+    "time_to_equilibrium_s": _AT_LEAST_0,
+    "convergence_times_s": _AT_LEAST_0,
+    "throughput_pps": _AT_LEAST_0,
+    "ss_exit_round": _AT_LEAST_0,
+    "rounds_to_equilibrium": _AT_LEAST_0,
+    "losses": _AT_LEAST_0,
+    "retransmissions": _AT_LEAST_0,
+    "timeouts": _AT_LEAST_0,
+    "lost_pkts": _AT_LEAST_0,
+    "mean_queue_pkts": _AT_LEAST_0,
+    "final_queue_pkts": _AT_LEAST_0,
+    "conserved": _FLAG,
+}
+#: relative slack at a share's upper end (a ratio of two sums may round above 1)
+_SHARE_SLACK = 1e-9
+
+
+def _in_domain(name: str, v: Any) -> bool:
+    """``v`` is a valid value (:func:`_valid_value`) inside :data:`METRIC_DOMAINS` of
+    ``name`` (a metric without a listed domain: any valid value)."""
+    if not _valid_value(v):
+        return False
+    dom = METRIC_DOMAINS.get(name)
+    if dom is None or v is None:
+        return True
+    if isinstance(dom, str):  # _FLAG
+        return isinstance(v, bool)
+    lo, hi = dom
+    hi = hi * (1.0 + _SHARE_SLACK) if math.isfinite(hi) else hi
+    values = v if isinstance(v, list) else [v]
+    for x in values:
+        if x is None:
+            continue
+        if isinstance(x, bool) or not lo <= x <= hi:
+            return False
+        if name in ("ss_exit_window", "settled_window", "critical_window") and x <= 0:
+            return False
+    return True
+
+
 def invalid_metric(summary: Mapping[str, Any], metrics: Iterable[str]) -> str | None:
-    """The first requested metric of ``summary`` that is missing or not a valid value
-    (NaN, infinity, text...), described; ``None`` if all are valid."""
+    """The first requested metric of ``summary`` that is missing, not a valid value (NaN,
+    infinity, text...) or outside its range (:data:`METRIC_DOMAINS`: a utilization of 7.57),
+    described; ``None`` if all are valid."""
     for m in metrics:
         if m not in summary:
             return f"{m} is missing"
-        if not _valid_value(summary[m]):
-            return f"{m} = {summary[m]!r}"
+        if not _in_domain(m, summary[m]):
+            dom = METRIC_DOMAINS.get(m)
+            if dom is None:
+                where = ""
+            elif isinstance(dom, str):
+                where = " (not True/False)"
+            else:
+                where = f" (outside [{dom[0]:g}, {dom[1]:g}])"
+            return f"{m} = {summary[m]!r}{where}"
     return None
 
 
@@ -85,20 +146,34 @@ class _Cache:
         # point asks for them (a 10^6-point cache costs an index, not 10^6 parsed dicts)
         self._files: list[FsPath] = []
         self._index: dict[str, tuple[int, int, int]] = {}
+        n_malformed, first_malformed = 0, ""
         try:
             for f in sorted(self.dir.glob("*.jsonl")):
                 self._files.append(f)
                 fi = len(self._files) - 1
                 offset = 0
                 with f.open("rb") as fh:
-                    for line in fh:
+                    for lineno, line in enumerate(fh, start=1):
                         key = _line_key(line)
                         if key is not None:
                             self._index[key] = (fi, offset, len(line))
+                        elif line.strip():
+                            n_malformed += 1
+                            first_malformed = first_malformed or f"{f}:{lineno}"
                         offset += len(line)
         except BaseException:
             self._unlock()
             raise
+        if n_malformed:
+            _log.warning(
+                "sweep cache %s: %d malformed line%s skipped (first: %s; a run killed while "
+                "writing leaves a torn last line); their points are recomputed",
+                self.dir,
+                n_malformed,
+                "" if n_malformed == 1 else "s",
+                first_malformed,
+            )
+        self._write_failed = False
         self._readers: dict[int, Any] = {}
         self._file = self.dir / f"part-{os.getpid()}-{uuid.uuid4().hex[:12]}.jsonl"
         self._fh: Any = None
@@ -152,14 +227,34 @@ class _Cache:
         try:
             summary = json.loads(fh.read(length))["summary"]
         except (ValueError, KeyError, TypeError):
+            summary = None
+        if not isinstance(summary, dict):  # changed on disk since it was indexed
+            self.n_invalid += 1
+            self._first_invalid = self._first_invalid or f"unreadable entry in {self._files[fi]}"
             return None
-        return summary if isinstance(summary, dict) else None
+        return summary
 
     def put(self, key: str, summary: Mapping[str, Any]) -> None:
-        if self._fh is None:
-            self._fh = self._file.open("a", encoding="utf-8")
-        self._fh.write(json.dumps({"key": key, "summary": dict(summary)}) + "\n")
-        self._fh.flush()
+        """Append one entry. A write that fails (a full disk, a read-only directory) is
+        warned about once, naming the file, and the run goes on without the cache."""
+        if self._write_failed:
+            return
+        try:
+            if self._fh is None:
+                self._fh = self._file.open("a", encoding="utf-8")
+            self._fh.write(json.dumps({"key": key, "summary": dict(summary)}) + "\n")
+            self._fh.flush()
+        except OSError as exc:
+            self._write_failed = True
+            _log.warning(
+                "sweep cache: cannot write %s (%s); the sweep goes on without caching its points",
+                self._file,
+                exc.strerror or exc,
+            )
+            if self._fh is not None:
+                with contextlib.suppress(OSError):
+                    self._fh.close()
+                self._fh = None
 
     def close(self) -> None:
         if self.n_invalid:
@@ -172,7 +267,10 @@ class _Cache:
             )
             self.n_invalid = 0
         if self._fh is not None:
-            self._fh.close()
+            try:
+                self._fh.close()
+            except OSError as exc:  # the last buffered line could not be written
+                _log.warning("sweep cache: cannot write %s (%s)", self._file, exc.strerror or exc)
             self._fh = None
         for fh in self._readers.values():
             fh.close()

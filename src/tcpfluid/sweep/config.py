@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..scenarios import LAW_PARAMETER_KEYS, SCENARIOS, scenario_parameters
 from ..scenarios.files import is_scenario_file
 from ..scenarios.mix import parse_mix
+from ..scenarios.topology import RATE_KEYS
 from .grids import Grid, Point, grid
 
 if TYPE_CHECKING:
@@ -462,6 +463,11 @@ def _check_point(
         if isinstance(v, bool) or not isinstance(v, str | int | float):
             raise TypeError(
                 f"{k}: value {v!r} (point {i}) must be a number or a string with a unit"
+            )
+        if k in RATE_KEYS and not isinstance(v, str):  # the scenarios' rule, before any work
+            raise ValueError(
+                f"{k}={v!r} (point {i}) has no unit; give a packet rate such as '6250pps' or "
+                "a bit rate such as '50Mbps'"
             )
     if checked is not None:
         checked.add(shape)

@@ -55,6 +55,23 @@ _ROUNDS_BUDGET = 1 << 24
 _ROUNDS_FLOWS_PER_CALL = 8192
 
 
+def _open_cache(cache_dir: str | os.PathLike[str] | None) -> _Cache | None:
+    """The cache in ``cache_dir``, or ``None`` (with a warning naming it) when the directory
+    cannot be created or locked: a full or read-only cache disk costs the cache, not the
+    sweep."""
+    if cache_dir is None:
+        return None
+    try:
+        return _Cache(cache_dir)
+    except OSError as exc:
+        _log.warning(
+            "sweep cache %s cannot be used (%s); the sweep runs without it",
+            os.fspath(cache_dir),
+            exc.strerror or exc,
+        )
+        return None
+
+
 def run_sweep(
     self: Sweep,
     *,
@@ -74,7 +91,7 @@ def run_sweep(
         raise ValueError(f"jobs must be an integer >= 1 (or None: all CPUs), got {jobs!r}")
     n = len(self.points)
     check_table_fits(n, len(self.metrics))
-    cache = _Cache(cache_dir) if cache_dir is not None else None
+    cache = _open_cache(cache_dir)
     opts = self._options()
     results = _Results(n, self.metrics)
     paths = np.full((n, 3), np.nan)

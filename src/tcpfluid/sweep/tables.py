@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .._validation import atomic_output
+from .._validation import atomic_output, memory_budget_bytes
 from .config import _PATH_COLUMNS, _Outcome
 
 if TYPE_CHECKING:
@@ -272,11 +272,8 @@ _BYTES_PER_METRIC = 16
 
 
 def _memory_budget_bytes() -> int:
-    """The ceiling for a sweep's table: half of this machine's physical memory (8 GB if unknown)."""
-    try:
-        return int(os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")) // 2
-    except (AttributeError, OSError, ValueError):
-        return 8 * 10**9
+    """The ceiling for a sweep's table (:func:`tcpfluid._validation.memory_budget_bytes`)."""
+    return memory_budget_bytes()
 
 
 def check_table_fits(n_points: int, n_metrics: int) -> None:

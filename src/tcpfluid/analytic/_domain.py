@@ -1,0 +1,96 @@
+"""The domain of the closed forms: the path features they model, checked at the door.
+
+The closed forms of :mod:`tcpfluid.analytic` (slow-start exit, time to equilibrium, the
+equilibrium band; the Quick Vegas paper §4.1, the TCP-Ho paper §4) describe one flow on a
+path of rate μ and base RTT d with **no loss** and an **ACK path that never limits** the
+sender. A :class:`tcpfluid.Path` can carry more than that: a finite buffer and a slow
+reverse link. Where those change the answer the closed forms refuse by name instead of
+returning the answer of another path.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..algorithms._common import MIN_WINDOW
+from ..path import Path
+
+__all__ = ["check_in_band", "check_modelled_path", "equilibrium_band"]
+
+
+def equilibrium_band(bdp: float, alpha: float, beta: float, *, what: str) -> tuple[float, float]:
+    """Vegas's equilibrium band ``(μd + α, μd + β)`` (the asymmetric-networks paper, eq. 4),
+    refused where the laws cannot reach it.
+
+    Raises
+    ------
+    ValueError
+        If ``μd + β`` is below the laws' minimum window (2 packets): the window stops at
+        the minimum with a standing queue above β, outside the band, which the closed
+        forms do not model.
+    """
+    lo, hi = bdp + alpha, bdp + beta
+    if not hi >= MIN_WINDOW:
+        raise ValueError(
+            f"{what}: the equilibrium band [bdp + alpha, bdp + beta] = [{lo:.4g}, {hi:.4g}] "
+            f"packets lies below the laws' minimum window of {MIN_WINDOW:g} packets "
+            f"(bdp={bdp:.4g}, alpha={alpha:g}, beta={beta:g}): the window would stop at "
+            f"{MIN_WINDOW:g} with a standing queue above beta; give bdp + beta >= "
+            f"{MIN_WINDOW:g} or use a simulation engine"
+        )
+    return lo, hi
+
+
+def check_in_band(window: float, band: tuple[float, float], *, what: str) -> float:
+    """``window`` if it is a positive window inside ``band``; else a ValueError.
+
+    A closed form's equilibrium window outside its own band is not an equilibrium: the
+    one-packet steps of the law jump over a band narrower than a step, and the window
+    cycles instead of settling.
+    """
+    lo, hi = band
+    if not (window > 0.0 and lo - 1e-9 <= window <= hi + 1e-9):
+        raise ValueError(
+            f"{what}: the law's steps from above end at a window of {window:.4g} packets, "
+            f"outside its band [{lo:.4g}, {hi:.4g}] (narrower than a step of the law): the "
+            "window cycles around the band instead of settling, which the closed form does "
+            "not model; widen the band (beta - alpha) or use a simulation engine"
+        )
+    return window
+
+
+def check_modelled_path(path: Path, *, what: str, queue_pkts: float | None = None) -> None:
+    """Refuse a ``path`` whose buffer or ACK path the closed forms do not model.
+
+    Parameters
+    ----------
+    path
+        The path given to the closed form.
+    what
+        The calling function, for the message (``"predict"``).
+    queue_pkts
+        The largest bottleneck queue the closed form's own trajectory builds (the
+        slow-start burst of the exit round, the equilibrium backlog β), packets; the buffer
+        must hold it for the no-loss assumption to hold. ``None``: the buffer is not checked.
+
+    Raises
+    ------
+    ValueError
+        ``reverse_bandwidth`` below the data rate μ (the flow would be ACK-clocked at the
+        reverse link's rate: the asymmetric-networks paper's regime), or ``buffer`` smaller
+        than ``queue_pkts`` (the closed form would drop packets it does not model).
+    """
+    if path.reverse_mu is not None and path.reverse_mu < path.mu:
+        raise ValueError(
+            f"{what}: reverse_bandwidth={path.reverse_mu:g} ACKs/s is below the bottleneck "
+            f"rate μ={path.mu:g} packets/s: the ACK path limits the sender, which the closed "
+            "forms do not model (they assume an ACK path that never limits); use a simulation "
+            "engine (the asymmetric scenario) or a path without reverse_bandwidth"
+        )
+    if queue_pkts is not None and math.isfinite(path.buffer_pkts) and path.buffer_pkts < queue_pkts:
+        raise ValueError(
+            f"{what}: buffer={path.buffer_pkts:g} packets is smaller than the {queue_pkts:.4g}-"
+            "packet queue the closed form's own trajectory builds (slow-start burst or "
+            "equilibrium backlog): packets would be lost, which the closed forms do not model; "
+            f"give buffer >= {math.ceil(queue_pkts)} packets (or None) or use a simulation engine"
+        )

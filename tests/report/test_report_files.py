@@ -1,0 +1,109 @@
+"""The report's folder appears whole or not at all, its temporaries are removed by the next
+run, a disk error names the file, and its worker pool follows the one resource policy."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tcpfluid.report._core as report_core
+import tcpfluid.sweep.execution as sweep_exec
+from tcpfluid.cli import main
+from tcpfluid.report import build_report, write_report
+from tcpfluid.report._core import Task, run_tasks
+
+
+@pytest.fixture(scope="module")
+def small_report() -> Any:
+    return build_report(["critical-window"], quick=True, jobs=1)
+
+
+def _dead_pid() -> int:
+    pid = 2**22 - 7  # above the usual pid_max; checked
+    while True:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return pid
+        pid -= 1
+
+
+def test_a_failed_write_leaves_the_previous_report_and_names_the_file(
+    small_report: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "r"
+    write_report(small_report, out, command="first")
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    real = Path.write_text
+
+    def full_disk(self: Path, data: str, *args: Any, **kwargs: Any) -> int:
+        if self.name == "index.html":
+            raise OSError(errno.ENOSPC, "No space left on device", str(self))
+        return real(self, data, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", full_disk)
+    with pytest.raises(OSError, match="left as it was") as info:
+        write_report(small_report, out, command="second")
+    assert str(info.value.filename).endswith("index.html")
+    # the old set, unchanged, and nothing hidden left beside it
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]
+
+
+def test_a_killed_writer_leaves_siblings_the_next_run_cleans(
+    small_report: Any, tmp_path: Path
+) -> None:
+    out = tmp_path / "r"
+    pid = _dead_pid()
+    stage = tmp_path / f".r.{pid}.0123456789ab.tmp"
+    (stage / "figures").mkdir(parents=True)
+    (stage / "index.md").write_text("half")
+    write_report(small_report, out)
+    assert not stage.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]
+    # killed between its two renames: the previous report is put back, then replaced
+    old = tmp_path / f".r.{pid}.ba9876543210.old"
+    os.rename(out, old)
+    write_report(small_report, out)
+    assert (out / "index.md").exists() and not old.exists()
+
+
+def test_a_folder_holding_other_files_is_not_replaced(small_report: Any, tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(ValueError, match=r"holds 'notes.txt'"):
+        write_report(small_report, tmp_path)
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_report_out_empty_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "--quick", "--sections", "critical-window", "--out", ""]) == 2
+    assert "--out must name a directory, got ''" in capsys.readouterr().err
+
+
+class _PoolSeen(Exception):
+    pass
+
+
+def test_report_workers_are_capped_at_the_tasks_and_the_cpus(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[int] = []
+
+    def fake_pool(*, max_workers: int, **_: Any) -> Any:
+        seen.append(max_workers)
+        raise _PoolSeen
+
+    monkeypatch.setattr(report_core, "ProcessPoolExecutor", fake_pool)
+    monkeypatch.setattr(sweep_exec, "usable_cpus", lambda: 4)
+    tasks = [Task("builtins:dict", {"a": i}, label=f"t{i}", cost=1.0) for i in range(6)]
+    for jobs, expected in ((10**9, 4), (100, 4), (3, 3)):
+        with pytest.raises(_PoolSeen):
+            run_tasks(tasks, jobs=jobs)
+        assert seen.pop() == expected
+    # one task: no pool at all, whatever jobs asks
+    assert run_tasks(tasks[:1], jobs=100)[0][0] == {"a": 0}
+    assert seen == []

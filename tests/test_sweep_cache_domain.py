@@ -1,0 +1,101 @@
+"""The sweep cache trusts nothing it reads and never costs the table: entries outside a
+metric's range and malformed lines are recomputed with a warning; a cache that cannot be
+written is warned about and the table is still written; ``--cache`` equal to ``--out`` is
+refused before any work."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tcpfluid.cli import main
+from tcpfluid.sweep import Sweep, grid
+from tcpfluid.sweep.cache import _Cache, invalid_metric
+
+METRICS = ("utilization", "jain_index", "throughput_pps")
+
+
+def _sweep() -> Sweep:
+    points = grid(algorithm="vegas", bandwidth=["10Mbps", "20Mbps"], cbr="none", duration="3s")
+    return Sweep(points, engine="rounds", metrics=METRICS)
+
+
+@pytest.mark.parametrize(
+    ("metric", "value"),
+    [
+        ("utilization", 7.57),
+        ("utilization", -0.1),
+        ("jain_index", 1.5),
+        ("throughput_pps", [10.0, -3.0]),
+        ("settled_window", 0.0),
+        ("time_to_equilibrium_s", -1.0),
+        ("conserved", 1),
+        ("losses", True),
+    ],
+)
+def test_values_outside_a_metric_range_are_invalid(metric: str, value: Any) -> None:
+    assert invalid_metric({metric: value}, [metric]) is not None
+    assert invalid_metric({metric: None}, [metric]) is None
+
+
+def test_an_edited_cached_value_is_recomputed_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    first = _sweep().run(cache_dir=tmp_path)
+    (part,) = tmp_path.glob("*.jsonl")
+    lines = part.read_text().splitlines()
+    rec = json.loads(lines[0])
+    rec["summary"]["utilization"] = 7.57
+    lines[0] = json.dumps(rec)
+    part.write_text("\n".join([*lines, '{"key": "torn']) + "\n")
+    with caplog.at_level(logging.WARNING, logger="tcpfluid.sweep"):
+        again = _sweep().run(cache_dir=tmp_path)
+    assert again.n_cached == 1 and again.n_computed == 1
+    assert "utilization = 7.57 (outside [0, 1])" in caplog.text
+    assert "1 malformed line" in caplog.text and f"{part}:3" in caplog.text
+    # the recomputed point is the first run's (same seed, same result)
+    assert list(again.table["utilization"]) == list(first.table["utilization"])
+    assert set(again.table["status"]) == {"ok"}
+
+
+def test_a_cache_that_cannot_be_written_costs_the_cache_not_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    real_init = _Cache.__init__
+
+    def full_disk(self: _Cache, directory: Any) -> None:
+        real_init(self, directory)
+        self._file = Path("/dev/full")  # every write: ENOSPC, no space left on device
+
+    monkeypatch.setattr(_Cache, "__init__", full_disk)
+    with caplog.at_level(logging.WARNING, logger="tcpfluid.sweep"):
+        res = _sweep().run(cache_dir=tmp_path / "cache")
+    assert res.n_computed == 2 and set(res.table["status"]) == {"ok"}
+    assert "cannot write /dev/full" in caplog.text
+    out = tmp_path / "t.csv"
+    res.write(out)
+    assert out.read_text().count("\n") == 3
+
+
+def test_cache_equal_to_out_is_refused_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("s.toml").write_text(
+        'engine = "closed-form"\nalgorithm = "vegas"\nmetrics = ["ss_exit_window"]\n'
+        '[grid]\nbandwidth = ["10Mbps"]\n'
+    )
+    for cache in ("X.csv", "."):
+        assert main(["sweep", "s.toml", "--out", "X.csv", "--cache", cache]) == 2
+        err = capsys.readouterr().err
+        assert f"--cache {cache!r} is the output file or holds it" in err
+        assert not Path("X.csv").exists()
+
+
+def test_a_rate_without_a_unit_in_a_grid_is_refused_before_any_point() -> None:
+    with pytest.raises(ValueError, match=r"bandwidth=6250 \(point 0\) has no unit"):
+        Sweep(grid(algorithm="vegas", bandwidth=[6250, 12500]), engine="rounds", metrics=METRICS)
