@@ -279,7 +279,7 @@ def _ne_tasks(cfg: ReportConfig) -> list[Task]:
                     run_task(engine, "qv-basic", a, o, f"new equilibrium: {name} {a} n={n}")
                 )
             label = f"new equilibrium: round model (fluid RTT) {a} n={n}"
-            tasks.append(run_task("rounds", "qv-basic", a, o, label, rtt="fluid"))
+            tasks.append(run_task("rounds", "qv-basic", a, o, label, rtt_model="fluid"))
             tasks.append(run_task("ode", "qv-basic", a, o, f"new equilibrium: ODE {a} n={n}"))
     return tasks
 
