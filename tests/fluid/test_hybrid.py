@@ -1,5 +1,5 @@
 """The hybrid fluid model on its own: equilibria from the laws' definitions, conservation,
-input checks. (Agreement with the packet simulator: tests/fluid/test_cross_layer.py.)"""
+input checks. (Agreement with the packet simulator: validation/test_cross_layer.py.)"""
 
 from __future__ import annotations
 

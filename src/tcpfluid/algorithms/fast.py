@@ -35,7 +35,7 @@ queue.
   overflows are frequent: on the Quick Vegas paper's 60-flow scenario (§5.3.1) halving
   again gives the packet simulator's first-period Jain's index 0.64 against the paper's
   0.998, one cut per loss episode 0.95
-  (``tests/test_fairness_fast_loss.py``).
+  (``validation/test_fairness_fast_loss.py``).
 * The first round does not grow (no RTT measured yet).
 """
 

@@ -23,7 +23,7 @@ forward-path RTT. With one, that reading, ``Δ_f = cwnd q_f / (BaseRTT + q_f)``,
 the forward delay at a rate the ACK queue inflates (RTT ≈ 3 BaseRTT at k = 5): packet
 bursts released by cumulative ACKs (a few ms of forward queue while the link idles between
 them) then read as Δ_f in [α, β], and the window holds at ~80 % of the forward rate where
-the paper's Table III has 96 % (docs/algorithms.md, tests/test_asymmetric_forward_vegas.py).
+the paper's Table III has 96 % (docs/algorithms.md, validation/test_asymmetric_forward_vegas.py).
 
 *Ours*: the asymmetric-networks paper only changes congestion avoidance; slow start here
 also tests Δ_f > γ (the same forward-path estimate), since with the plain Δ an ACK-path

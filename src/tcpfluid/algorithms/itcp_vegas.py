@@ -50,7 +50,7 @@ Why these amounts (the iTCP-Vegas paper, §4.2, the 622 Mb/s × 110 ms run, and 
   root of the bandwidth-delay product, as a quadratic ramp's do. ``p_step = 1.25`` is
   fitted to these five runs (average throughputs within 5 %, times within 9 % in both
   engines; ``p_step = 1`` gives averages up to 14 % low, times up to 18 % late; see
-  ``tests/test_itcp_documents.py``).
+  ``validation/test_itcp_documents.py``).
 * The thresholds must grow during the ramp: each round's increment of P packets queues
   for part of the round, Δ ≈ P·W/BDP, so fixed thresholds end Area 1 long before the link
   fills (the earlier reading, ceiling 16, gave 235 Mb/s). Raising them by a share of the

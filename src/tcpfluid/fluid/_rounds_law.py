@@ -149,7 +149,7 @@ class OverflowShare:
     """
 
     #: a round that overflows drops at least one whole packet (``False``: only the whole
-    #: packets of the carried total; an experiment's switch, tests/test_many_flows_overflow.py)
+    #: packets of the carried total; an experiment's switch, validation/test_many_flows_overflow.py)
     at_least_one: bool = True
 
     def __init__(self, groups: int) -> None:
@@ -237,7 +237,7 @@ class WholeLosses:
 #: packet sender cuts once per episode (NewReno's recovery point; ns-2's FAST module halves
 #: again only once the ACKs pass the highest packet sent at the last cut). The hybrid ODE
 #: engine's rule: drops within one RTT after the reaction belong to the same event.
-#: Module-level so that an experiment can switch it off (0; tests/test_many_flows_overflow.py).
+#: Module-level so that an experiment can switch it off (0; validation/test_many_flows_overflow.py).
 RECOVERY_ROUNDS = 1
 
 
@@ -245,7 +245,7 @@ def loss_events(lost: FloatArray, w1: FloatArray, active: NDArray[np.bool_]) -> 
     """The flows that take a loss event at the end of a round: every active flow with a
     share of the round's losses (with ``drop_share="proportional"`` one overflow reaches
     every flow; ``"in-turn"``: the flows its whole packets fall on). A module-level rule
-    so that an experiment can replace it (tests/test_fairness_many_flows.py)."""
+    so that an experiment can replace it (validation/test_fairness_many_flows.py)."""
     return (lost > 1e-9) & active
 
 

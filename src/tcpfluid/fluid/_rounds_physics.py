@@ -151,7 +151,7 @@ def train_clump_queue(
     and a run holds K of the original ones, K geometric with mean ``m = clumps/N``. A
     packet lies in a run of size-biased length ``(W/clumps)(2m − 1)``, so the mean backlog
     is ``z (2m − 1)/(2 clumps)`` (derived in SymPy in
-    ``tests/analytic/test_train_clumps.py``), at most ``z/2``: the whole train one run.
+    ``validation/test_train_clumps.py``), at most ``z/2``: the whole train one run.
     """
     with np.errstate(divide="ignore", invalid="ignore"):
         rho0 = np.minimum(clumps / pipe, 1.0)

@@ -198,7 +198,7 @@ def simulate_rounds(
         as packets of many flows interleaved at a full queue are dropped
         (:class:`~tcpfluid.fluid._rounds_law.OverflowShare`). ``"in-turn"`` puts
         Reno's many-flows index on the packet simulator's (the Quick Vegas paper's §5.3,
-        tests/test_fairness_many_flows.py); one flow loses a packet in every round that
+        validation/test_fairness_many_flows.py); one flow loses a packet in every round that
         overflows under both rules, as in the packet simulator. ``"growth"``: first on
         each flow's per-ACK growth of the round (the packets beyond its ACK clock meet
         the full queue: at a slow-start join, the joining flows'), the rest in

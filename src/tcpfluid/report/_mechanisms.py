@@ -22,8 +22,8 @@ __all__ = ["DOC", "MECHANISMS", "Mechanism", "Scope", "explain"]
 #: where the entries are, relative to the repository's root
 DOC = "docs/mechanisms.md"
 
-_NE = "tests/analytic/test_new_equilibrium_layers.py::"
-_HYB = "tests/fluid/test_hybrid_rows.py::"
+_NE = "validation/test_new_equilibrium_layers.py::"
+_HYB = "validation/test_hybrid_rows.py::"
 _REACH_NW = "rounds from the change until the window reaches nW"
 _DOUBLED_REACH = "bandwidth doubled: rounds until the window reaches nW (n = 2, W = μd/2)"
 _CONV = ("convergence, new connection", "convergence, bandwidth halved")
@@ -177,7 +177,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
     ),
     Mechanism(
         "queue-memory-cycle",
-        "tests/fluid/test_cross_layer.py::"
+        "validation/test_cross_layer.py::"
         "test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_queue_memory",
         (
             Scope(
@@ -191,7 +191,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
     ),
     Mechanism(
         "settling-band",
-        "tests/test_conv_rows.py::test_fast_packet_times_all_follow_the_paper_with_a_one_percent_band",
+        "validation/test_conv_rows.py::test_fast_packet_times_all_follow_the_paper_with_a_one_percent_band",
         (Scope(("basic",), (PACKET,), (_RAMP, _HALVES, _DOUBLES), ("FAST",)),),
     ),
     Mechanism(
@@ -201,7 +201,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
     ),
     Mechanism(
         "long-flow-train",
-        "tests/test_fairness_train.py::"
+        "validation/test_fairness_train.py::"
         "test_the_round_model_has_no_train_and_agrees_with_a_packet_run_without_one",
         (_thesis(ROUNDS, "vegas-1", (80,)),),
     ),
@@ -212,19 +212,19 @@ MECHANISMS: tuple[Mechanism, ...] = (
     ),
     Mechanism(
         "base-rtt-error",
-        "tests/test_report_reasons.py::"
+        "validation/test_report_reasons.py::"
         "test_thesis_vegas_1_3_ode_agrees_given_the_packet_base_rtt_error",
         (_thesis(ODE, "vegas-1_3", (40, 100)),),
     ),
     Mechanism(
         "unequal-overflow-drops",
-        "tests/test_report_reasons.py::"
+        "validation/test_report_reasons.py::"
         "test_fast_many_flows_fairness_is_lost_only_to_buffer_overflows",
         (Scope(("many-flows",), (PACKET, ODE), None, ("FAST",), {"scenario": ("qv-many-flows",)}),),
     ),
     Mechanism(
         "overflow-hits-every-flow",
-        "tests/test_fairness_many_flows.py::"
+        "validation/test_fairness_many_flows.py::"
         "test_fast_many_flows_index_follows_the_paper_when_an_overflow_hits_few_flows",
         (Scope(("many-flows",), (ROUNDS,), None, ("FAST",), {"scenario": ("qv-many-flows",)}),),
     ),

@@ -95,7 +95,7 @@ def _cw_tasks(cfg: ReportConfig) -> list[Task]:
 #: the slow-start threshold γ a sender effectively applies, as a fraction of the law's γ:
 #: its Δ at the end of round k reads the RTTs of round k − 1's packets with the window
 #: already grown in round k, ×1.5 for Quick Vegas, so Quick Vegas leaves slow start at
-#: eq. (10) with 2γ/3 (tests/fluid/test_cross_layer.py::
+#: eq. (10) with 2γ/3 (validation/test_cross_layer.py::
 #: test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma); Vegas decides in
 #: the fixed round after each doubling, whose RTTs carry the doubled window: γ itself
 _MEASURED_GAMMA = {"vegas": 1.0, "quick-vegas": 2.0 / 3.0}
@@ -453,7 +453,7 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             "not judged) counts from the first estimation that shows the change, which the "
             "sender makes two rounds after the change (§3.2.2), so the reference is "
             "⌈i⌉ + 2 (verified in "
-            "every engine by tests/analytic/test_new_equilibrium_layers.py).",
+            "every engine by validation/test_new_equilibrium_layers.py).",
         ),
     )
 

@@ -282,7 +282,7 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "so every engine and eq. (2) start there from one packet (two rounds later: "
         "tests/analytic/test_conspicuous_initial_window.py). TCP-Ho from one packet joins "
         "Table 4 at its second round, so its rows keep Table 4's start "
-        "(tests/test_tcp_ho_initial_window.py)."
+        "(validation/test_tcp_ho_initial_window.py)."
     )
     return SectionResult(
         "conspicuous",

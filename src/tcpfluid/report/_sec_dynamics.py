@@ -221,7 +221,7 @@ def _basic_closed(a: str, bdp: float, d: float) -> dict[str, float | NA]:
         out["time_to_equilibrium_s"] = NA(
             "the conspicuous round counts the end of TCP-Ho's Table-4 ramp, not the settling "
             "into the 2 % band: see the row 'slow-start exit time' "
-            "(tests/test_tcp_ho_ramp_end.py)"
+            "(validation/test_tcp_ho_ramp_end.py)"
         )
     return out
 
@@ -330,7 +330,7 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "else the packet simulator. TCP-Ho's slow start is its Table-4 ramp: the closed form "
         "of its end (the TCP-Ho paper's eq. 4 with the bottleneck queue, erratum E8) is "
         "judged on the exit time, its settling time against the packet simulator "
-        "(tests/test_tcp_ho_ramp_end.py)."
+        "(validation/test_tcp_ho_ramp_end.py)."
     )
     return SectionResult(
         "basic",

@@ -344,7 +344,7 @@ THESIS_FAIRNESS = SectionSpec(
 #: 100 s (its slow-start overshoot collapses the window to 1-2 packets), and the packet
 #: simulator's Reno is within 15 % of Tables I-II on 9 of 10 rows for runs of 44-73 s (5 of
 #: 10 at 100 s): 60 s, the whole ten seconds in that range nearest the best fit (64-65 s)
-#: (tests/test_asymmetric_reno.py::
+#: (validation/test_asymmetric_reno.py::
 #: test_the_papers_reno_throughputs_are_whole_run_averages_of_a_one_minute_run)
 _AS_DURATION = "60s"
 #: Table II's forward buffer: its caption's fixed "B_r = 10" is B_f = 10 (docs/errata.md N12)
@@ -438,7 +438,7 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "The paper does not give its run length; behind the ACK-path bottleneck Reno's "
         "run-average keeps rising past 100 s, and 60 s is the length at which the packet "
         "simulator's Reno fits Tables I–II best (9 of 10 rows for runs of 44–73 s, 5 of 10 "
-        "at 100 s; tests/test_asymmetric_reno.py): a run length chosen against the "
+        "at 100 s; validation/test_asymmetric_reno.py): a run length chosen against the "
         "document, stated as such. "
         "Closed forms: Vegas's throughput min(μf, μr) (§IV), forward-path Vegas μf (§V)."
     )

@@ -146,7 +146,7 @@ def test_near_the_pipe_the_models_runs_merge_faster_than_the_packets_at_n4() -> 
     is 1.3-2.3 times theirs at 0.75-0.99 of μd, growing towards the pipe; after the last
     increase round Δ exceeds β (a decrease and succ reset) where the packets' stays below
     α, and the round model's ramp takes 22 rounds against the packets' 17
-    (tests/analytic/test_new_equilibrium_layers.py::
+    (validation/test_new_equilibrium_layers.py::
     test_n4_round_model_reaches_nw_with_the_packets_once_its_runs_merge_as_theirs)."""
     got, model = _ramp_backlogs(4, 0.75, 0.99)
     assert got.size >= 2

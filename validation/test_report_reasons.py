@@ -166,7 +166,7 @@ def test_fast_many_flows_fairness_is_lost_only_to_buffer_overflows() -> None:
     period. The lossy run cuts again for every retransmission lost again
     (``lost_retransmit="halve"``), where the losses show most; with one cut per loss
     episode (the default) its periods come within 0.07 of the ODE's
-    (tests/test_fairness_fast_loss.py), but for 20-40 s, where the hybrid's joining pair
+    (validation/test_fairness_fast_loss.py), but for 20-40 s, where the hybrid's joining pair
     times out together (NewReno's rule for its holes) and the ODE's index falls to 0.755.
     """
     from tcpfluid.scenarios import build_scenario

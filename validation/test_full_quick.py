@@ -12,7 +12,7 @@ import pytest
 from tcpfluid.cli import main
 from tcpfluid.report import SECTIONS
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _git(*args: str, cwd: Path) -> str:

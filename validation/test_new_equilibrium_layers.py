@@ -420,7 +420,7 @@ def test_round_model_with_the_trains_runs_holds_early_near_the_pipe() -> None:
     * n-fold rise at n = 3, 4: the round model with the runs needs more rounds to reach nW
       than the packets (18 / 22 against 17 / 17); with the train spread evenly it gives
       eq. (12)'s count (14 / 17), which is also the packets'. At n = 4 its runs merge
-      faster than the packets' near the pipe (tests/analytic/test_train_clumps.py::
+      faster than the packets' near the pipe (validation/test_train_clumps.py::
       test_near_the_pipe_the_models_runs_merge_faster_than_the_packets_at_n4; the switch:
       test_n4_round_model_reaches_nw_with_the_packets_once_its_runs_merge_as_theirs); at
       n = 3 the ramps agree and the extra round is where the rounds start

@@ -20,7 +20,7 @@ from tcpfluid.scenarios import build_scenario
 
 ALGORITHMS = ("vegas", "quick-vegas", "tcp-ho", "fast")
 RTT_MODELS = ("average", "last", "fluid")
-DOC = FsPath(__file__).resolve().parents[2] / "docs" / "round-model.md"
+DOC = FsPath(__file__).resolve().parents[1] / "docs" / "round-model.md"
 # mu d of the §5.1 path by eq (5) of document 000, computed by hand:
 # mu = 6250 pkt/s, d = 0.100 + 1.04 * (8000/1e9 + 8000/50e6 + 8000/1e9) s
 BDP = 6250 * (0.1 + 1.04 * (2 * 8e-6 + 1.6e-4))
