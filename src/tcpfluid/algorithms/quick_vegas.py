@@ -126,6 +126,8 @@ class QuickVegas(Vegas):
     """
 
     name: ClassVar[str] = "quick-vegas"
+    #: its steady state is a limit cycle (±1 moves around the band; Δ = m is the only rest)
+    cycle_amplitude_pkts: ClassVar[float] = float("inf")
 
     def __init__(
         self,

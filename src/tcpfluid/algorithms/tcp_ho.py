@@ -195,6 +195,8 @@ class TcpHo(ControlLaw):
     """
 
     name: ClassVar[str] = "tcp-ho"
+    #: its steady state is a limit cycle (holds and one-packet steps of the status machine)
+    cycle_amplitude_pkts: ClassVar[float] = float("inf")
 
     def __init__(self, *, decrease: str = "throughput", initial_window: float = 2.0) -> None:
         self.initial_window = check_initial_window(initial_window)
