@@ -1,7 +1,7 @@
 """Hold-out benchmark: the fluid engines against the packet simulator on seeded scenarios
 nobody tuned for.
 
-Run: ``python benchmarks/holdout.py [--seed 1] [--n 40] [--jobs N] [--json OUT]``.
+Run: ``python benchmarks/holdout.py [--seed 1] [--n 64] [--jobs N] [--json OUT]``.
 
 Each scenario is drawn from ``--seed`` (same seed, same scenarios, same figures): every
 law of :data:`tcpfluid.algorithms.registry.ALGORITHMS` in turn as the scenario's law (a
@@ -258,6 +258,9 @@ def draw_case(index: int, seed: int) -> Case:
         "leaves": len(leavers),
         "duration_s": duration,
         "capped": capped,
+        "bdp_per_flow_pkts": bdp / n,
+        "buffer_bdp": buf_bdp,
+        "unequal_rtt": unequal,
     }
     return Case(index, seed, sc, law, laws, rtt_max, capped, spec)
 
@@ -391,6 +394,55 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
+#: the regimes agreement is broken down by (a scenario may be in several)
+REGIMES: tuple[str, ...] = (
+    "BDP/flow < 4 pkts",
+    "BDP/flow 4-20 pkts",
+    "BDP/flow 20-100 pkts",
+    "BDP/flow >= 100 pkts",
+    "buffer < 0.5 BDP",
+    "buffer 0.5-2 BDP",
+    "buffer > 2 BDP",
+    "no buffer limit",
+    "RED",
+    "unequal RTTs",
+    "CBR step",
+    "joins or leaves",
+    "one flow",
+    "mixed laws",
+)
+
+
+def regimes(spec: dict[str, Any], mixed: bool) -> list[str]:
+    """The regimes of :data:`REGIMES` a scenario is in."""
+    w, b = spec["bdp_per_flow_pkts"], spec["buffer_bdp"]
+    out = [
+        "BDP/flow < 4 pkts"
+        if w < 4
+        else "BDP/flow 4-20 pkts"
+        if w < 20
+        else "BDP/flow 20-100 pkts"
+        if w < 100
+        else "BDP/flow >= 100 pkts",
+        "no buffer limit"
+        if math.isinf(b)
+        else "buffer < 0.5 BDP"
+        if b < 0.5
+        else "buffer 0.5-2 BDP"
+        if b <= 2
+        else "buffer > 2 BDP",
+    ]
+    flags = (
+        (spec["red"], "RED"),
+        (spec["unequal_rtt"], "unequal RTTs"),
+        (spec["cbr_share"] > 0, "CBR step"),
+        (spec["joins"] or spec["leaves"], "joins or leaves"),
+        (spec["flows"] == 1, "one flow"),
+        (mixed, "mixed laws"),
+    )
+    return out + [name for flag, name in flags if flag]
+
+
 def summarise_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Agreement counts per engine, quantity and law; refused/failed runs; worst cases."""
     counts: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
@@ -408,7 +460,9 @@ def summarise_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
             run.setdefault("comparisons", {})[eng] = cmps
             for c in cmps:
                 k = {"agree": 0, "differ": 1, "neither": 2, "capped": 3}[c["verdict"]]
-                for key in ((eng, c["quantity"], "*"), (eng, "*", label), (eng, "*", "*")):
+                keys = [(eng, c["quantity"], "*"), (eng, "*", label), (eng, "*", "*")]
+                keys += [(eng, "*", f"regime:{r}") for r in regimes(run["spec"], run["mixed"])]
+                for key in keys:
                     counts[key][k] += 1
                 if c["verdict"] == "differ":
                     worst.append((c["score"], run["describe"], eng, c))
@@ -459,6 +513,19 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
     labels = [a for a in (*ALGORITHMS, "mixed") if any((e, "*", a) in c for e in FLUID_ENGINES)]
     out.append(_table(eng_head, [[a, *(cell((e, "*", a)) for e in FLUID_ENGINES)] for a in labels]))
     out.append("")
+    out.append("Agreement per regime (all quantities; a scenario counts in each of its regimes):")
+    n_in = {r: sum(r in regimes(run["spec"], run["mixed"]) for run in runs) for r in REGIMES}
+    out.append(
+        _table(
+            ["", "scenarios", *FLUID_ENGINES],
+            [
+                [r, str(n_in[r]), *(cell((e, "*", f"regime:{r}")) for e in FLUID_ENGINES)]
+                for r in REGIMES
+                if n_in[r]
+            ],
+        )
+    )
+    out.append("")
     out.append(f"Refused runs ({len(s['refused'])}):")
     for d, e, m in s["refused"]:
         out.append(f"  {e}: {d}: {m[:160]}")
@@ -466,15 +533,24 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
     for d, e, m in s["failed"]:
         out.append(f"  {e}: {d}: {m[:200]}")
     out.append("")
-    n_diff = len(s["worst"])
-    out.append(f"Worst comparisons ({min(n_worst, n_diff)} of {n_diff} differing):")
-    for _, d, e, cmp in s["worst"][:n_worst]:
-        item = "change" if cmp["quantity"] == "convergence time" else "flow"
-        flow = f" {item} {cmp['flow']}" if cmp["quantity"] in _PER_ITEM else ""
-        out.append(
-            f"  {e:6s} {cmp['quantity']}{flow}: packet {_fmt(cmp['packet'])}, "
-            f"fluid {_fmt(cmp['fluid'])}  [{d}]"
-        )
+    numeric = [w for w in s["worst"] if math.isfinite(w[0])]
+    one_only = [w for w in s["worst"] if not math.isfinite(w[0])]
+    for title, rows in (
+        (f"Worst differing values ({min(n_worst, len(numeric))} of {len(numeric)})", numeric),
+        (
+            f"Settled in one engine only ({min(n_worst, len(one_only))} of {len(one_only)})",
+            one_only,
+        ),
+    ):
+        out.append(f"{title}:")
+        for score, d, e, cmp in rows[:n_worst]:
+            item = "change" if cmp["quantity"] == "convergence time" else "flow"
+            flow = f" {item} {cmp['flow']}" if cmp["quantity"] in _PER_ITEM else ""
+            ratio = f" ({score:.2g}x tolerance)" if math.isfinite(score) else ""
+            out.append(
+                f"  {e:6s} {cmp['quantity']}{flow}: packet {_fmt(cmp['packet'])}, "
+                f"fluid {_fmt(cmp['fluid'])}{ratio}  [{d}]"
+            )
     jain = []
     for run in runs:
         vals = {e: r.get("values", {}).get("jain index") for e, r in run["engines"].items()}
@@ -490,7 +566,7 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1, help="seed of the scenario draw (default 1)")
-    ap.add_argument("--n", type=int, default=40, help="number of scenarios (default 40)")
+    ap.add_argument("--n", type=int, default=64, help="number of scenarios (default 64)")
     ap.add_argument(
         "--jobs",
         type=int,

@@ -22,8 +22,9 @@ Settled value and time to settle (:func:`settling`)
     ``|v − settled| <= max(abs_tol, rel_tol × |settled|)`` and the series stays in it for
     at least twice the tail's length (a segment cut short in a slow transient is not
     settled). A law whose own moves never stop (Quick Vegas's ±1 moves around its band,
-    TCP-Ho's holds and one-packet steps, Reno's sawtooth) keeps a **limit cycle**
-    instead: over the *hold window* (the last two tail lengths) the series swings around
+    TCP-Ho's holds and one-packet steps, Reno's sawtooth; Vegas's window in packets
+    dithering by one move at its band's edge) keeps a **limit cycle** instead: over the
+    *hold window* (the last two tail lengths) the series swings around
     the midpoint of its range (the cycle's *centre*) by half that range (its
     *amplitude*); it has settled in that cycle if the amplitude is at most
     ``settle_band``, the tail's mean lies within the base band of the mean of the window
@@ -484,8 +485,8 @@ def law_settle_band(algorithm: str | None) -> float:
 
     Examples
     --------
-    >>> law_settle_band("vegas"), law_settle_band("quick-vegas")
-    (0.0, inf)
+    >>> law_settle_band("fast"), law_settle_band("vegas"), law_settle_band("quick-vegas")
+    (0.0, 1.0, inf)
     """
     if algorithm is None:
         return 0.0
