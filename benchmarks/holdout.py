@@ -7,10 +7,10 @@ Each scenario is drawn from ``--seed`` (same seed, same scenarios, same figures)
 law of :data:`tcpfluid.algorithms.registry.ALGORITHMS` in turn as the scenario's law (a
 quarter of the scenarios mix it with a second law, flow by flow), 1-50 flows, a bottleneck
 of 1 Mb/s-1 Gb/s, base RTTs of 5-400 ms (a third of the scenarios give every flow its own,
-up to 4 times the shortest), a buffer of 0.1-10 bandwidth-delay products or none (a
-quarter, except with Reno, whose window grows without bound when nothing is lost), RED on
-a fifth, and at most two changes: a constant-bit-rate step (20-60 % of
-the bottleneck from a third to two thirds of the run), flows joining at a third, flows
+up to 4 times the first flow's and at most 400 ms), a buffer of 0.1-10 bandwidth-delay
+products or none (a quarter, except with Reno, whose window grows without bound when
+nothing is lost), RED on a fifth, and at most two changes: a constant-bit-rate step (20-60 %
+of the bottleneck from a third to two thirds of the run), flows joining at a third, flows
 leaving at two thirds. Every engine of :data:`tcpfluid.engines.ENGINES` runs it (the
 packet simulator with the scenario's seed); an engine that refuses it (a ``ValueError``:
 a feature it does not model) is *refused*, listed apart, never counted as agreeing.
@@ -154,7 +154,9 @@ def draw_case(index: int, seed: int) -> Case:
     rate_bps = _log_uniform(rng, 1e6, 1e9)
     rtt0 = _log_uniform(rng, 0.005, 0.4)
     unequal = n >= 2 and rng.random() < 1.0 / 3.0
-    rtts = [rtt0 * (_log_uniform(rng, 1.0, 4.0) if unequal and i > 0 else 1.0) for i in range(n)]
+    # unequal RTTs: up to 4 times the first flow's, inside 5-400 ms
+    rtt_hi = min(4.0 * rtt0, 0.4)
+    rtts = [_log_uniform(rng, rtt0, rtt_hi) if unequal and i > 0 else rtt0 for i in range(n)]
     mu_pps = rate_bps / (8.0 * PACKET_BYTES)
     bdp = mu_pps * rtt0
     # without losses Reno's window grows without bound: a Reno flow gets a finite buffer
