@@ -53,7 +53,7 @@ import time
 import traceback
 from collections import defaultdict
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -597,6 +597,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = [pool.submit(run_case, i, args.seed) for i in range(args.n)]
+            for k, fut in enumerate(as_completed(futures), start=1):
+                done = fut.result()
+                print(f"  [{k}/{args.n}] scenario #{done['index']} done", file=sys.stderr)
             runs = [f.result() for f in futures]
     for run in runs:
         cpu = ", ".join(f"{e} {r['cpu_s']:.1f}" for e, r in run["engines"].items())
