@@ -13,7 +13,8 @@ nothing is lost), RED on a fifth, and at most two changes: a constant-bit-rate s
 of the bottleneck from a third to two thirds of the run), flows joining at a third, flows
 leaving at two thirds. Every engine of :data:`tcpfluid.engines.ENGINES` runs it (the
 packet simulator with the scenario's seed); an engine that refuses it (a ``ValueError``:
-a feature it does not model) is *refused*, listed apart, never counted as agreeing.
+a feature it does not model) is *refused*, listed apart, never counted as agreeing; one
+that raises anything else, or a ``ValueError`` while its output is summarised, *failed*.
 
 Durations
 ---------
@@ -324,7 +325,16 @@ def run_case(index: int, seed: int) -> dict[str, Any]:
         try:
             res = tcpfluid.simulate(case.scenario, eng, **opts)
         except ValueError as exc:
-            out["engines"][eng] = {"status": "refused", "message": str(exc)}
+            # refused: the engine declined the scenario before running it; a ValueError
+            # from the summary of what it computed (a negative throughput...) is a failure
+            after_run = any(
+                "tcpfluid/metrics" in f.filename or "tcpfluid/results" in f.filename
+                for f in traceback.extract_tb(exc.__traceback__)
+            )
+            out["engines"][eng] = {
+                "status": "failed" if after_run else "refused",
+                "message": str(exc),
+            }
         except Exception as exc:  # a failure is reported, not hidden
             out["engines"][eng] = {
                 "status": "failed",
