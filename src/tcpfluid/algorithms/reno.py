@@ -84,8 +84,6 @@ class Reno(ControlLaw):
     """
 
     name: ClassVar[str] = "reno"
-    #: its steady state is a limit cycle (AIMD's sawtooth)
-    cycle_amplitude_pkts: ClassVar[float] = float("inf")
     ode_form: ClassVar[OdeForm | None] = None  # set below the class
     #: the accepted values of ``recovery``
     RECOVERIES: ClassVar[tuple[str, ...]] = ("halving", "collapse", "newreno")

@@ -22,7 +22,7 @@ Settled value and time to settle (:func:`settling`)
     ``|v − settled| <= max(abs_tol, rel_tol × |settled|)`` and the series stays in it for
     at least twice the tail's length (a segment cut short in a slow transient is not
     settled). A law whose own moves never stop (Quick Vegas's ±1 moves around its band,
-    TCP-Ho's holds and one-packet steps, Reno's sawtooth; Vegas's window in packets
+    TCP-Ho's holds and one-packet steps, iTCP-Vegas's resets; Vegas's window in packets
     dithering by one move at its band's edge) keeps a **limit cycle** instead: over the
     *hold window* (the last two tail lengths) the series swings around
     the midpoint of its range (the cycle's *centre*) by half that range (its
