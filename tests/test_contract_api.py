@@ -95,6 +95,10 @@ KEYS: dict[str, tuple[str, bool, Any]] = {
     "settled_windows_pkts": ("pkts", True, _window),
     "times_to_equilibrium_s": ("s", True, _time),
     "convergence_times_per_flow_s": ("s", True, _list_of(_time)),
+    "cycle_centres_pkts": ("pkts", True, _window),
+    # a cycle's half-range is at most half the largest window
+    "cycle_amplitudes_pkts": ("pkts", True, lambda v: v is None or _window(2.0 * v + 1.0)),
+    "not_settled_reasons": ("label", True, lambda v: v is None or (isinstance(v, str) and v)),
     "change_kinds": ("label", False, _list_of(lambda v: isinstance(v, str))),
     "all_settled_time_s": ("s", False, _time),
     "all_converged_times_s": ("s", False, _list_of(_time)),
@@ -137,6 +141,7 @@ NO_SUFFIX = {
     "losses_unit": "a unit name",
     "bottleneck": "a link name",
     "notes": "text",
+    "not_settled_reasons": "text",
     "conserved": "a flag",
 }
 

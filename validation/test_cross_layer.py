@@ -445,8 +445,8 @@ def test_fast_round_model_halving_at_150_kb_follows_the_packets_and_settles_a_ro
 def test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_queue_memory(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Quick Vegas at 3000 kb after the halving (the convergence-bdp row: the round model
-    # does not settle, the packets settle in 27.3 base RTTs): the round model's window
+    # Quick Vegas at 3000 kb after the halving (the convergence-bdp row: the packets settle
+    # in 27.3 base RTTs): the round model's window
     # keeps a cycle of 187.3-196.0 packets while the CBR is on, wider than the 2 % band
     # around its mean (±3.8), where the packets' window stays in 189-192. The cycle comes
     # from the queue memory (the shared FIFO's backlog relaxing by μa/μ per round, so the
@@ -472,7 +472,10 @@ def test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_qu
         return float(w.max() - w.min()) / float(w.mean())
 
     c_on, tail_on = run()
-    assert c_on is None
+    # a cycle that neither drifts nor grows is Quick Vegas's own kind of steady state
+    # (tcpfluid.metrics.settling): the round model settles in it, after the packets, whose
+    # window stays in the 2 % band
+    assert c_on is not None and c_on > c_p
     assert cycle(tail_on) > 2 * 0.02 and cycle(tail_p) < 2 * 0.02
     with monkeypatch.context() as m:
         m.setattr(rounds_module, "queue_memory", lambda *args: None)

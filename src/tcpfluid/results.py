@@ -93,6 +93,12 @@ class FlowSummary:
     losses
         Loss events (module docstring): a count, or an expected number (a float) in the
         ODE's classical model.
+    cycle_centre_pkts, cycle_amplitude_pkts
+        Centre and amplitude (half-range) of the window over the settled state's tail
+        (:func:`tcpfluid.metrics.settling`: a law's limit cycle, or ≈ 0 amplitude on a
+        fixed point); ``None`` when it did not settle.
+    not_settled_reason
+        Why the window did not settle before the first change, as text (``None`` if it did).
     """
 
     name: str
@@ -106,6 +112,9 @@ class FlowSummary:
     convergence_times_s: tuple[float | None, ...]
     throughput_pps: float | None
     losses: int | float
+    cycle_centre_pkts: float | None = None
+    cycle_amplitude_pkts: float | None = None
+    not_settled_reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (``stop_s`` ``None`` when the flow runs to the end)."""
@@ -121,6 +130,9 @@ class FlowSummary:
             "convergence_times_s": list(self.convergence_times_s),
             "throughput_pps": self.throughput_pps,
             "losses": self.losses,
+            "cycle_centre_pkts": self.cycle_centre_pkts,
+            "cycle_amplitude_pkts": self.cycle_amplitude_pkts,
+            "not_settled_reason": self.not_settled_reason,
         }
 
 
@@ -198,7 +210,8 @@ class Summary:
         ``jain_index`` and ``losses`` (per flow, loss events) the run. Beside them, per
         flow: ``flow_names``, ``ss_exit_windows_pkts``, ``ss_exit_times_s``,
         ``ss_exit_rounds``, ``settled_windows_pkts``, ``times_to_equilibrium_s``,
-        ``convergence_times_per_flow_s`` (flows × changes), ``flow_start_s``,
+        ``convergence_times_per_flow_s`` (flows × changes), ``cycle_centres_pkts``,
+        ``cycle_amplitudes_pkts``, ``not_settled_reasons``, ``flow_start_s``,
         ``flow_stop_s``; aggregates: ``change_kinds``, ``all_settled_time_s``,
         ``all_converged_times_s``, ``losses_unit``, ``bottleneck``, ``notes``; then the
         engine's own keys (:attr:`extras`).
@@ -226,6 +239,9 @@ class Summary:
             "settled_windows_pkts": [f.settled_window_pkts for f in fl],
             "times_to_equilibrium_s": [f.time_to_equilibrium_s for f in fl],
             "convergence_times_per_flow_s": [list(f.convergence_times_s) for f in fl],
+            "cycle_centres_pkts": [f.cycle_centre_pkts for f in fl],
+            "cycle_amplitudes_pkts": [f.cycle_amplitude_pkts for f in fl],
+            "not_settled_reasons": [f.not_settled_reason for f in fl],
             "change_kinds": list(self.change_kinds),
             "all_settled_time_s": self.all_settled_time_s,
             "all_converged_times_s": list(self.all_converged_times_s),

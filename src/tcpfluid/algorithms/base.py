@@ -325,6 +325,10 @@ class ControlLaw(ABC):
     initial_window: float = 2.0
     #: the law's classical ODE form (:func:`classical_ode_form`), if it has one
     ode_form: ClassVar[OdeForm | None] = None
+    #: the largest amplitude (packets) of a limit cycle the law's own moves keep at steady
+    #: state, accepted as settled by :func:`tcpfluid.metrics.settling` (0: the law stops on
+    #: a fixed point; ``inf``: any cycle that neither drifts nor grows)
+    cycle_amplitude_pkts: ClassVar[float] = 0.0
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

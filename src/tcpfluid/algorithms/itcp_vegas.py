@@ -119,6 +119,8 @@ class ITcpVegas(Vegas):
     """
 
     name: ClassVar[str] = "itcp-vegas"
+    #: its steady state is a limit cycle (Area-1 increases and Area-4 resets around the band)
+    cycle_amplitude_pkts: ClassVar[float] = float("inf")
 
     parameters: ClassVar[tuple[Parameter, ...]] = (
         ALPHA,

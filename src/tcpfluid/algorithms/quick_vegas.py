@@ -130,6 +130,8 @@ class QuickVegas(Vegas):
     """
 
     name: ClassVar[str] = "quick-vegas"
+    #: its steady state is a limit cycle (±1 moves around the band; Δ = m is the only rest)
+    cycle_amplitude_pkts: ClassVar[float] = float("inf")
 
     parameters: ClassVar[tuple[Parameter, ...]] = (
         ALPHA,

@@ -198,6 +198,8 @@ class TcpHo(ControlLaw):
     """
 
     name: ClassVar[str] = "tcp-ho"
+    #: its steady state is a limit cycle (holds and one-packet steps of the status machine)
+    cycle_amplitude_pkts: ClassVar[float] = float("inf")
 
     parameters: ClassVar[tuple[Parameter, ...]] = (
         Parameter(

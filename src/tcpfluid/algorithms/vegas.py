@@ -121,6 +121,9 @@ class Vegas(ControlLaw):
     """
 
     name: ClassVar[str] = "vegas"
+    #: a steady window may dither by one move of its ±1-packet-per-round rule (packets
+    #: quantise Δ at the band's edges)
+    cycle_amplitude_pkts: ClassVar[float] = 1.0
     ode_form: ClassVar[OdeForm | None] = None  # set below the class (it names _vegas_rate)
     #: Enhanced Vegas decreases when Δ >= δ (not only when Δ > β)
     _decrease_inclusive: ClassVar[bool] = False

@@ -17,7 +17,7 @@ from .._validation import (
     check_range,
 )
 from ..analytic import jain_index
-from ..metrics import _finite_or_none, bandwidth_changes, settling_by_segment
+from ..metrics import _finite_or_none, bandwidth_changes, law_settle_band, settling_by_segment
 from ..path import Path
 from ._ode_rhs import _BudgetExceeded, _Model
 from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time
@@ -369,7 +369,12 @@ def _summarise(
     conv: list[float | None] = []
     for j, f in enumerate(flows):
         seg = settling_by_segment(
-            t, win[j], start_s=f.start_s, end_s=min(t_end, f.stop_s), change_times_s=changes
+            t,
+            win[j],
+            start_s=f.start_s,
+            end_s=min(t_end, f.stop_s),
+            change_times_s=changes,
+            settle_band=law_settle_band(f.law),  # the law's own limit cycle
         )
         st = seg.equilibrium
         settled_w.append(_finite_or_none(st.value) if bool(st.settled) else None)

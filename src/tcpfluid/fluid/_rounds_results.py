@@ -292,6 +292,7 @@ def _summarise(tr: RoundTrace) -> RoundSummary:
         start_s=np.broadcast_to(tr.flow_start_s[None, :], (S, F)),
         end_s=np.minimum(end, tr.flow_stop_s[None, :]),
         change_times_s=changes,
+        settle_band=metrics.law_settle_band(tr.algorithm),  # the law's own limit cycle
     )
     first = seg.equilibrium
     conv = np.full((S, F, len(changes)), np.nan)

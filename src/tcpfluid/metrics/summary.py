@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from . import _finite_or_none, jain_index, settling_by_segment, slow_start_exit
+from . import _finite_or_none, jain_index, law_settle_band, settling_by_segment, slow_start_exit
 
 __all__ = ["FlowRecord", "run_changes", "summarise"]
 
@@ -89,12 +89,15 @@ def run_changes(
 
 
 #: per flow: (exit window, exit time, exit round), (settled window, time to equilibrium),
-#: convergence times after each change
-_Values = tuple[tuple[Any, Any, Any], tuple[Any, Any], list[float | None]]
+#: convergence times after each change, the equilibrium's limit cycle (centre, amplitude,
+#: why it did not settle)
+_Values = tuple[
+    tuple[Any, Any, Any], tuple[Any, Any], list[float | None], tuple[Any, Any, str | None]
+]
 
 
 def _flow_values(
-    frs: Sequence[FlowRecord], changes: tuple[float, ...], end_s: float
+    frs: Sequence[FlowRecord], changes: tuple[float, ...], end_s: float, bands: Sequence[float]
 ) -> list[_Values]:
     """Slow-start exit and settling of every flow in one vectorised pass per kind of
     record (flows whose series have other lengths are padded past the run's end, where no
@@ -104,7 +107,8 @@ def _flow_values(
     for i, fr in enumerate(frs):
         kinds.setdefault((fr.exit_delay_samples, fr.in_slow_start is None), []).append(i)
     for idx in kinds.values():
-        for i, v in zip(idx, _group_values([frs[i] for i in idx], changes, end_s), strict=True):
+        vals = _group_values([frs[i] for i in idx], changes, end_s, [bands[i] for i in idx])
+        for i, v in zip(idx, vals, strict=True):
             out[i] = v
     return [v for v in out if v is not None]
 
@@ -120,13 +124,13 @@ def _padded(rows: list[Any], n: int, pad: Any) -> Any:
 
 
 def _group_values(
-    g: Sequence[FlowRecord], changes: tuple[float, ...], end_s: float
+    g: Sequence[FlowRecord], changes: tuple[float, ...], end_s: float, bands: Sequence[float]
 ) -> list[_Values]:
     n = len(g)
     sizes = np.array([np.asarray(fr.t_s).size for fr in g])
     R = int(sizes.max(initial=0))
     none: list[float | None] = [None] * len(changes)
-    empty: _Values = ((None, None, None), (None, None), none)
+    empty: _Values = ((None, None, None), (None, None), none, (None, None, "no samples"))
     if R == 0:
         return [empty] * n
     if all(fr.t_s is g[0].t_s for fr in g):
@@ -157,8 +161,10 @@ def _group_values(
         start_s=np.array([fr.start_s for fr in g]),
         end_s=np.array([min(end_s, fr.stop_s) for fr in g]),
         change_times_s=changes,
+        settle_band=np.asarray(bands, dtype=np.float64),
     )
     eq = seg.equilibrium
+    centres, amplitudes = np.asarray(eq.centre), np.asarray(eq.amplitude)
     out: list[_Values] = []
     for i in range(n):
         if sizes[i] == 0:
@@ -172,14 +178,19 @@ def _group_values(
         conv = [
             _finite_or_none(c.time_s[i]) if bool(c.settled[i]) else None for c in seg.convergence
         ]
-        out.append((exits[i], settled, conv))
+        cycle = (
+            (_finite_or_none(centres[i]), _finite_or_none(amplitudes[i]), None)
+            if bool(eq.settled[i])
+            else (None, None, eq.reason(i))
+        )
+        out.append((exits[i], settled, conv, cycle))
     return out
 
 
 def _flow_summary(fr: FlowRecord, values: _Values, measured: tuple[float, float]) -> Any:
     from ..results import FlowSummary
 
-    (ss_w, ss_t, ss_r), (settled, t_eq), conv = values
+    (ss_w, ss_t, ss_r), (settled, t_eq), conv, (centre, amplitude, reason) = values
     active = min(fr.stop_s, measured[1]) - max(fr.start_s, measured[0])
     return FlowSummary(
         name=fr.name,
@@ -193,6 +204,9 @@ def _flow_summary(fr: FlowRecord, values: _Values, measured: tuple[float, float]
         convergence_times_s=tuple(conv),
         throughput_pps=_finite_or_none(fr.delivered_pkts / active) if active > 0 else None,
         losses=fr.loss_events,
+        cycle_centre_pkts=centre,
+        cycle_amplitude_pkts=amplitude,
+        not_settled_reason=reason,
     )
 
 
@@ -253,7 +267,10 @@ def summarise(
         [(f.start_s, f.stop_s) for f in flows],
         end_s,
     )
-    values = _flow_values(flows, changes, end_s)
+    # each flow's law-aware settling band: its law's own limit cycle (metrics.settling)
+    laws = {f.name: f.algorithm for f in getattr(scenario, "flows", ())}
+    bands = [law_settle_band(laws.get(fr.name)) for fr in flows]
+    values = _flow_values(flows, changes, end_s, bands)
     per = tuple(_flow_summary(fr, v, measured) for fr, v in zip(flows, values, strict=True))
     first = changes[0] if changes else math.inf
     settled_at = [

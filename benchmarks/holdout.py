@@ -1,0 +1,658 @@
+"""Hold-out benchmark: the fluid engines against the packet simulator on seeded scenarios
+nobody tuned for.
+
+Run: ``python benchmarks/holdout.py [--seed 1] [--n 64] [--jobs N] [--json OUT]``.
+
+Each scenario is drawn from ``--seed`` (same seed, same scenarios, same figures): every
+law of :data:`tcpfluid.algorithms.registry.ALGORITHMS` in turn as the scenario's law (a
+quarter of the scenarios mix it with a second law, flow by flow), 1-50 flows, a bottleneck
+of 1 Mb/s-1 Gb/s, base RTTs of 5-400 ms (a third of the scenarios give every flow its own,
+up to 4 times the first flow's and at most 400 ms), a buffer of 0.1-10 bandwidth-delay
+products or none (a quarter, except with Reno, whose window grows without bound when
+nothing is lost), RED on a fifth, and at most two changes: a constant-bit-rate step (20-60 %
+of the bottleneck from a third to two thirds of the run), flows joining at a third, flows
+leaving at two thirds. Every engine of :data:`tcpfluid.engines.ENGINES` runs it (the
+packet simulator with the scenario's seed); an engine that refuses it (a ``ValueError``:
+a feature it does not model) is *refused*, listed apart, never counted as agreeing; one
+that raises anything else, or a ``ValueError`` while its output is summarised, *failed*.
+
+Durations
+---------
+Each segment (start to the first change, between changes, last change to the end) lasts
+twice the time the slowest law of the scenario needs to settle from a standing start,
+from the law's growth on a path of that scenario's per-flow window ``w`` (bandwidth-delay
+product over the active flows, plus the buffer's share for Reno, whose losses set its
+cycle): slow start ``2 log2 w`` rounds, then one packet a round for the Vegas family
+and Reno (``w`` rounds; Reno three sawtooth periods, ``1.5 w``), ``4 sqrt w`` rounds
+for the laws that grow faster than linearly (Quick Vegas, TCP-Ho, iTCP-Vegas, FAST),
+plus 40 rounds of the longest RTT with a full buffer; at least 5 s. A run whose packet
+count would pass ``PACKET_BUDGET`` is shortened to it and marked *capped*: its settling
+comparisons (settled window, times) are not made, since the run is shorter than the
+law needs; its throughput shares and utilization still are.
+
+Quantities and tolerances (``TOLERANCES``; the fluid value against the packet value)
+---------------------------------------------------------------------------------
+See the table printed by the script (``TOLERANCES`` below, with the reasons). One
+comparison per (scenario, engine, quantity): for per-flow quantities, the worst flow.
+Jain's index is shown, not judged (judged: the per-flow shares, which it summarises and
+which can fail where it does not). A settled value or time that exists in one engine
+and not the other differs; one that exists in neither is counted apart ("neither").
+
+Output: the tolerance table; agreement per engine, per quantity × engine, per law ×
+engine; the refused and failed runs; the worst comparisons (scenario, quantity, values).
+``--json`` writes every scenario, value and comparison.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+import traceback
+from collections import defaultdict
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+import tcpfluid
+from tcpfluid.algorithms.registry import ALGORITHMS
+from tcpfluid.engines import ENGINES
+from tcpfluid.scenarios import CbrSource, FlowSpec, Link, Scenario
+
+PACKET = "packet"
+#: the fluid engines judged against the packet simulator, in the order shown
+FLUID_ENGINES: tuple[str, ...] = tuple(e for e in ("rounds", "ode", "hybrid") if e in ENGINES)
+#: at most this many packets carried by the bottleneck in a run (its capacity × duration)
+PACKET_BUDGET = 25e6
+PACKET_BYTES = 1000.0
+
+#: quantity -> (relative tolerance, absolute part, reason); the absolute part of a time is
+#: in RTTs of the scenario's longest base RTT
+TOLERANCES: dict[str, tuple[float, float, str]] = {
+    "throughput share": (
+        0.10,
+        0.0,
+        "each flow's share of the flows' delivered packets (worst flow): the split of the "
+        "link is what a fluid model is used to predict; 10 % of the packet share",
+    ),
+    "settled window": (
+        0.10,
+        0.0,
+        "each flow's window settled before the first change (tail mean; worst flow): 10 % "
+        "covers a law's cycle (±1-2 packets) and packet ACK-clock noise at windows > 20",
+    ),
+    "utilization": (
+        0.10,
+        0.0,
+        "bottleneck carried/capacity over the run (all traffic): 10 % of the packet value",
+    ),
+    "time to equilibrium": (
+        0.25,
+        3.0,
+        "time until every flow present from the start has settled (all_settled_time_s): "
+        "25 %, or 3 RTTs (settling is resolved to a round; round boundaries and the band "
+        "edge move it by a round or two)",
+    ),
+    "convergence time": (
+        0.25,
+        3.0,
+        "time after each change until every active flow has settled again (the worst "
+        "change): as the time to equilibrium",
+    ),
+}
+#: shown, not judged
+SHOWN = ("jain index",)
+#: the quantities with one value per flow (per change: the convergence time)
+_PER_ITEM = ("throughput share", "settled window", "convergence time")
+
+_SLOW_LAWS = ("vegas", "enhanced-vegas", "forward-vegas")
+
+
+@dataclass
+class Case:
+    """One drawn scenario and what the draw chose."""
+
+    index: int
+    seed: int
+    scenario: Scenario
+    law: str
+    laws: tuple[str, ...]
+    rtt_max_s: float
+    capped: bool
+    spec: dict[str, Any] = field(default_factory=dict)
+
+
+def _log_uniform(rng: np.random.Generator, lo: float, hi: float) -> float:
+    return float(math.exp(rng.uniform(math.log(lo), math.log(hi))))
+
+
+def _settle_rounds(law: str, w: float) -> float:
+    """Rounds a flow of ``law`` needs to settle from a standing start with a target window
+    of ``w`` packets (module docstring: a sizing rule, not a prediction)."""
+    w = max(w, 2.0)
+    ss = 2.0 * math.log2(w + 2.0)
+    if law in _SLOW_LAWS:
+        return ss + w + 40.0
+    if law == "reno":
+        return ss + 1.5 * w + 40.0
+    return ss + 4.0 * math.sqrt(w) + 40.0
+
+
+def draw_case(index: int, seed: int) -> Case:
+    """Scenario ``index`` of the hold-out set of ``seed`` (module docstring)."""
+    rng = np.random.default_rng([seed, index])
+    law = ALGORITHMS[index % len(ALGORITHMS)]
+    n = round(_log_uniform(rng, 1.0, 50.0))
+    mixed = n >= 2 and rng.random() < 0.25
+    other = str(rng.choice([a for a in ALGORITHMS if a != law])) if mixed else law
+    laws = tuple(law if i % 2 == 0 else other for i in range(n))
+    rate_bps = _log_uniform(rng, 1e6, 1e9)
+    rtt0 = _log_uniform(rng, 0.005, 0.4)
+    unequal = n >= 2 and rng.random() < 1.0 / 3.0
+    # unequal RTTs: up to 4 times the first flow's, inside 5-400 ms
+    rtt_hi = min(4.0 * rtt0, 0.4)
+    rtts = [_log_uniform(rng, rtt0, rtt_hi) if unequal and i > 0 else rtt0 for i in range(n)]
+    mu_pps = rate_bps / (8.0 * PACKET_BYTES)
+    bdp = mu_pps * rtt0
+    # without losses Reno's window grows without bound: a Reno flow gets a finite buffer
+    infinite = rng.random() < 0.25 and "reno" not in laws
+    buf_bdp = math.inf if infinite else _log_uniform(rng, 0.1, 10.0)
+    buffer_pkts = math.inf if infinite else max(2.0, round(buf_bdp * bdp))
+    red = (not infinite) and buffer_pkts >= 8 and rng.random() < 0.2
+    cbr = rng.random() < 0.3
+    joins = n >= 2 and rng.random() < 0.3
+    leaves = n >= 2 and rng.random() < 0.3
+    cbr_share = float(rng.uniform(0.2, 0.6)) if cbr else 0.0
+    joiners = set(rng.choice(n, size=max(1, n // 3), replace=False).tolist()) if joins else set()
+    leavers = (
+        set(rng.choice(n, size=max(1, n // 3), replace=False).tolist()) - joiners
+        if leaves
+        else set()
+    )
+    if leaves and not leavers:
+        leaves = False
+    # durations: every segment twice the slowest law's settling time (module docstring)
+    n_active = max(1, n - len(joiners))
+    extra = 0.0 if math.isinf(buffer_pkts) else buffer_pkts
+    q_s = (extra if math.isfinite(extra) else 0.0) / mu_pps
+    rtt_max = max(rtts)
+    need = 0.0
+    for a in set(laws):
+        w = (mu_pps * rtt_max + (extra if a == "reno" else 0.0)) / n_active
+        need = max(need, _settle_rounds(a, w) * (rtt_max + q_s))
+    segment = max(5.0, 2.0 * need)
+    n_segments = 3 if (cbr or joins or leaves) else 1
+    duration = segment * n_segments
+    capped = mu_pps * duration > PACKET_BUDGET
+    if capped:
+        duration = PACKET_BUDGET / mu_pps
+        segment = duration / n_segments
+    t_change1, t_change2 = segment, 2.0 * segment
+    # the dumbbell: R1-R2 the bottleneck, access links 10x faster carry each flow's RTT
+    core = 0.25 * rtt0
+    acc_bps = 10.0 * rate_bps
+    red_params = (
+        {"min_th": 0.25 * buffer_pkts, "max_th": 0.75 * buffer_pkts, "max_p": 0.1, "w_q": 0.002}
+        if red
+        else {}
+    )
+    links = [
+        Link(
+            "R1-R2",
+            rate_bps,
+            core,
+            float(buffer_pkts),
+            "red" if red else "drop-tail",
+            red_params,
+        ),
+        Link("R2-R1", rate_bps, core),
+    ]
+    flows = []
+    for i in range(n):
+        acc = max(0.0, (rtts[i] - 2.0 * core) / 4.0)
+        s, d = f"S{i + 1}", f"D{i + 1}"
+        links += [
+            Link(f"{s}-R1", acc_bps, acc),
+            Link(f"R1-{s}", acc_bps, acc),
+            Link(f"R2-{d}", acc_bps, acc),
+            Link(f"{d}-R2", acc_bps, acc),
+        ]
+        flows.append(
+            FlowSpec(
+                name=f"{s}-{d}",
+                forward=(f"{s}-R1", "R1-R2", f"R2-{d}"),
+                reverse=(f"{d}-R2", "R2-R1", f"R1-{s}"),
+                start_s=t_change1 if i in joiners else 0.0,
+                stop_s=t_change2 if i in leavers else math.inf,
+                algorithm=laws[i],
+            )
+        )
+    sources = []
+    if cbr:
+        links += [Link("C-R1", acc_bps, 0.0005), Link("R2-C", acc_bps, 0.0005)]
+        sources.append(
+            CbrSource("CBR", cbr_share * rate_bps, t_change1, t_change2, ("C-R1", "R1-R2", "R2-C"))
+        )
+    sc = Scenario(
+        name=f"holdout-{seed}-{index}",
+        links=tuple(links),
+        flows=tuple(flows),
+        cbr=tuple(sources),
+        duration_s=duration,
+        packet_size_bytes=PACKET_BYTES,
+    )
+    spec = {
+        "flows": n,
+        "laws": sorted(set(laws)),
+        "rate_Mbps": rate_bps / 1e6,
+        "rtt_ms": [round(r * 1e3, 3) for r in sorted(set(rtts))][:4],
+        "rtt_max_ms": rtt_max * 1e3,
+        "bdp_pkts": bdp,
+        "buffer": "inf" if math.isinf(buffer_pkts) else f"{buffer_pkts:g} pkts ({buf_bdp:.2g} BDP)",
+        "red": red,
+        "cbr_share": cbr_share,
+        "joins": len(joiners),
+        "leaves": len(leavers),
+        "duration_s": duration,
+        "capped": capped,
+        "bdp_per_flow_pkts": bdp / n,
+        "buffer_bdp": buf_bdp,
+        "unequal_rtt": unequal,
+    }
+    return Case(index, seed, sc, law, laws, rtt_max, capped, spec)
+
+
+def describe(c: Case) -> str:
+    """One line naming the scenario."""
+    s = c.spec
+    parts = [
+        f"#{c.index} {'+'.join(s['laws'])} x{s['flows']}",
+        f"{s['rate_Mbps']:.3g} Mb/s",
+        f"RTT {'/'.join(f'{r:.3g}' for r in s['rtt_ms'])} ms",
+        f"buf {s['buffer']}",
+    ]
+    if s["red"]:
+        parts.append("RED")
+    if s["cbr_share"]:
+        parts.append(f"CBR {s['cbr_share']:.0%}")
+    if s["joins"]:
+        parts.append(f"{s['joins']} join")
+    if s["leaves"]:
+        parts.append(f"{s['leaves']} leave")
+    parts.append(f"{s['duration_s']:.3g} s" + (" (capped)" if s["capped"] else ""))
+    return ", ".join(parts)
+
+
+# ------------------------------------------------------------------ running and comparing
+def _values(res: Any) -> dict[str, Any]:
+    """The compared quantities of one engine's result."""
+    s = res.summary
+    thr = [f.throughput_pps or 0.0 for f in s.flows]
+    total = sum(thr)
+    return {
+        "throughput share": [x / total if total > 0 else None for x in thr],
+        "settled window": [f.settled_window_pkts for f in s.flows],
+        "utilization": s.utilization,
+        "time to equilibrium": s.all_settled_time_s,
+        "convergence time": list(s.all_converged_times_s),
+        "jain index": s.jain_index,
+        "amplitude": [f.cycle_amplitude_pkts for f in s.flows],
+        "not settled": [f.not_settled_reason for f in s.flows],
+    }
+
+
+def run_case(index: int, seed: int) -> dict[str, Any]:
+    """Draw scenario ``index`` and run it on every engine (one task of the pool)."""
+    case = draw_case(index, seed)
+    out: dict[str, Any] = {
+        "index": index,
+        "law": case.law,
+        "mixed": len(set(case.laws)) > 1,
+        "describe": describe(case),
+        "spec": case.spec,
+        "rtt_max_s": case.rtt_max_s,
+        "engines": {},
+    }
+    for eng in (PACKET, *FLUID_ENGINES):
+        t0 = time.process_time()
+        opts = {"seed": seed} if eng == PACKET else {}
+        try:
+            res = tcpfluid.simulate(case.scenario, eng, **opts)
+        except ValueError as exc:
+            # refused: the engine declined the scenario before running it; a ValueError
+            # from the summary of what it computed (a negative throughput...) is a failure
+            after_run = any(
+                "tcpfluid/metrics" in f.filename or "tcpfluid/results" in f.filename
+                for f in traceback.extract_tb(exc.__traceback__)
+            )
+            out["engines"][eng] = {
+                "status": "failed" if after_run else "refused",
+                "message": str(exc),
+            }
+        except Exception as exc:  # a failure is reported, not hidden
+            out["engines"][eng] = {
+                "status": "failed",
+                "message": f"{type(exc).__name__}: {exc}",
+                "traceback": traceback.format_exc(limit=4),
+            }
+        else:
+            out["engines"][eng] = {"status": "ok", "values": _values(res)}
+        out["engines"][eng]["cpu_s"] = time.process_time() - t0
+    return out
+
+
+def _rel(a: float, b: float) -> float:
+    return abs(a - b) / abs(b) if b != 0 else (0.0 if a == b else math.inf)
+
+
+def compare(run: dict[str, Any], eng: str) -> list[dict[str, Any]]:
+    """The comparisons of engine ``eng`` against the packets on one scenario."""
+    pk, fl = run["engines"][PACKET], run["engines"][eng]
+    if pk["status"] != "ok" or fl["status"] != "ok":
+        return []
+    p, f = pk["values"], fl["values"]
+    capped = run["spec"]["capped"]
+    rtt = run["rtt_max_s"]
+    out = []
+    for q, (rel, abs_rtts, _) in TOLERANCES.items():
+        settling = q in ("settled window", "time to equilibrium", "convergence time")
+        if capped and settling:
+            out.append({"quantity": q, "verdict": "capped"})
+            continue
+        pv, fv = p[q], f[q]
+        pairs = list(zip(pv, fv, strict=True)) if isinstance(pv, list) else [(pv, fv)]
+        abs_tol = abs_rtts * rtt
+        worst: dict[str, Any] | None = None
+        verdict = "neither"
+        for j, (a, b) in enumerate(pairs):
+            if a is None and b is None:
+                continue
+            if a is None or b is None:
+                cmp = {"score": math.inf, "packet": a, "fluid": b, "flow": j}
+            else:
+                tol = max(rel * abs(a), abs_tol)
+                err = abs(b - a)
+                cmp = {
+                    "score": err / tol if tol > 0 else (0.0 if err == 0 else math.inf),
+                    "packet": a,
+                    "fluid": b,
+                    "flow": j,
+                    "rel_error": _rel(b, a),
+                }
+            if worst is None or cmp["score"] > worst["score"]:
+                worst = cmp
+        if worst is not None:
+            verdict = "agree" if worst["score"] <= 1.0 else "differ"
+        out.append({"quantity": q, "verdict": verdict, **(worst or {})})
+    return out
+
+
+# ------------------------------------------------------------------ tables
+def _pct(a: int, n: int) -> str:
+    return f"{a}/{n} ({100.0 * a / n:.0f} %)" if n else "-"
+
+
+def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(str(r[i])) for r in (head, *rows)) for i in range(len(head))]
+    lines = ["  ".join(str(h).ljust(w) for h, w in zip(head, widths, strict=True))]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    return "\n".join(lines)
+
+
+#: the regimes agreement is broken down by (a scenario may be in several)
+REGIMES: tuple[str, ...] = (
+    "BDP/flow < 4 pkts",
+    "BDP/flow 4-20 pkts",
+    "BDP/flow 20-100 pkts",
+    "BDP/flow >= 100 pkts",
+    "buffer < 0.5 BDP",
+    "buffer 0.5-2 BDP",
+    "buffer > 2 BDP",
+    "no buffer limit",
+    "RED",
+    "unequal RTTs",
+    "CBR step",
+    "joins or leaves",
+    "one flow",
+    "mixed laws",
+)
+
+
+def regimes(spec: dict[str, Any], mixed: bool) -> list[str]:
+    """The regimes of :data:`REGIMES` a scenario is in."""
+    w, b = spec["bdp_per_flow_pkts"], spec["buffer_bdp"]
+    out = [
+        "BDP/flow < 4 pkts"
+        if w < 4
+        else "BDP/flow 4-20 pkts"
+        if w < 20
+        else "BDP/flow 20-100 pkts"
+        if w < 100
+        else "BDP/flow >= 100 pkts",
+        "no buffer limit"
+        if math.isinf(b)
+        else "buffer < 0.5 BDP"
+        if b < 0.5
+        else "buffer 0.5-2 BDP"
+        if b <= 2
+        else "buffer > 2 BDP",
+    ]
+    flags = (
+        (spec["red"], "RED"),
+        (spec["unequal_rtt"], "unequal RTTs"),
+        (spec["cbr_share"] > 0, "CBR step"),
+        (spec["joins"] or spec["leaves"], "joins or leaves"),
+        (spec["flows"] == 1, "one flow"),
+        (mixed, "mixed laws"),
+    )
+    return out + [name for flag, name in flags if flag]
+
+
+def summarise_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Agreement counts per engine, quantity and law; refused/failed runs; worst cases."""
+    counts: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    worst = []
+    refused, failed = [], []
+    for run in runs:
+        label = "mixed" if run["mixed"] else run["law"]
+        for eng, r in run["engines"].items():
+            if r["status"] == "refused":
+                refused.append((run["describe"], eng, r["message"]))
+            elif r["status"] == "failed":
+                failed.append((run["describe"], eng, r["message"]))
+        for eng in FLUID_ENGINES:
+            cmps = compare(run, eng)
+            run.setdefault("comparisons", {})[eng] = cmps
+            for c in cmps:
+                k = {"agree": 0, "differ": 1, "neither": 2, "capped": 3}[c["verdict"]]
+                keys = [(eng, c["quantity"], "*"), (eng, "*", label), (eng, "*", "*")]
+                keys += [(eng, "*", f"regime:{r}") for r in regimes(run["spec"], run["mixed"])]
+                for key in keys:
+                    counts[key][k] += 1
+                if c["verdict"] == "differ":
+                    worst.append((c["score"], run["describe"], eng, c))
+    worst.sort(key=lambda x: -x[0])
+    return {"counts": counts, "worst": worst, "refused": refused, "failed": failed}
+
+
+def _fmt(x: Any) -> str:
+    if x is None:
+        return "none"
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    return str(x)
+
+
+def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> str:
+    """The printed tables."""
+    c = s["counts"]
+    eng_head = ["", *FLUID_ENGINES]
+
+    def cell(key: tuple[str, str, str]) -> str:
+        a, d, n0, cap = c.get(key, [0, 0, 0, 0])
+        extra = f"; {n0} neither" if n0 else ""
+        extra += f"; {cap} capped" if cap else ""
+        return _pct(a, a + d) + extra
+
+    out = ["Tolerances (fluid value against the packet value):"]
+    out.append(
+        _table(
+            ["quantity", "relative", "absolute", "reason"],
+            [
+                (q, f"{r:.0%}", f"{a:g} RTTs" if a else "-", why)
+                for q, (r, a, why) in TOLERANCES.items()
+            ],
+        )
+    )
+    out.append(f"shown, not judged: {', '.join(SHOWN)}")
+    out.append("")
+    out.append("Agreement per engine (agree/compared):")
+    out.append(_table(eng_head, [["all", *(cell((e, "*", "*")) for e in FLUID_ENGINES)]]))
+    out.append("")
+    out.append("Agreement per quantity:")
+    out.append(
+        _table(eng_head, [[q, *(cell((e, q, "*")) for e in FLUID_ENGINES)] for q in TOLERANCES])
+    )
+    out.append("")
+    out.append("Agreement per law (the scenario's law; 'mixed': two laws):")
+    labels = [a for a in (*ALGORITHMS, "mixed") if any((e, "*", a) in c for e in FLUID_ENGINES)]
+    out.append(_table(eng_head, [[a, *(cell((e, "*", a)) for e in FLUID_ENGINES)] for a in labels]))
+    out.append("")
+    out.append("Agreement per regime (all quantities; a scenario counts in each of its regimes):")
+    n_in = {r: sum(r in regimes(run["spec"], run["mixed"]) for run in runs) for r in REGIMES}
+    out.append(
+        _table(
+            ["", "scenarios", *FLUID_ENGINES],
+            [
+                [r, str(n_in[r]), *(cell((e, "*", f"regime:{r}")) for e in FLUID_ENGINES)]
+                for r in REGIMES
+                if n_in[r]
+            ],
+        )
+    )
+    out.append("")
+    out.append(f"Refused runs ({len(s['refused'])}):")
+    for d, e, m in s["refused"]:
+        out.append(f"  {e}: {d}: {m[:160]}")
+    out.append(f"Failed runs ({len(s['failed'])}):")
+    for d, e, m in s["failed"]:
+        out.append(f"  {e}: {d}: {m[:200]}")
+    out.append("")
+    numeric = [w for w in s["worst"] if math.isfinite(w[0])]
+    one_only = [w for w in s["worst"] if not math.isfinite(w[0])]
+    for title, rows in (
+        (f"Worst differing values ({min(n_worst, len(numeric))} of {len(numeric)})", numeric),
+        (
+            f"Settled in one engine only ({min(n_worst, len(one_only))} of {len(one_only)})",
+            one_only,
+        ),
+    ):
+        out.append(f"{title}:")
+        for score, d, e, cmp in rows[:n_worst]:
+            item = "change" if cmp["quantity"] == "convergence time" else "flow"
+            flow = f" {item} {cmp['flow']}" if cmp["quantity"] in _PER_ITEM else ""
+            ratio = f" ({score:.2g}x tolerance)" if math.isfinite(score) else ""
+            out.append(
+                f"  {e:6s} {cmp['quantity']}{flow}: packet {_fmt(cmp['packet'])}, "
+                f"fluid {_fmt(cmp['fluid'])}{ratio}  [{d}]"
+            )
+    jain = []
+    for run in runs:
+        vals = {e: r.get("values", {}).get("jain index") for e, r in run["engines"].items()}
+        jain.append((run["index"], vals))
+    out.append("")
+    engines = ", ".join(("packet", *FLUID_ENGINES))
+    out.append(f"Jain's index (shown, not judged): scenario: {engines}")
+    for i, vals in jain:
+        out.append(f"  #{i}: " + ", ".join(_fmt(vals.get(e)) for e in ("packet", *FLUID_ENGINES)))
+    return "\n".join(out)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=1, help="seed of the scenario draw (default 1)")
+    ap.add_argument("--n", type=int, default=64, help="number of scenarios (default 64)")
+    ap.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        help="worker processes (default: the CPUs, at most --n)",
+    )
+    ap.add_argument("--json", metavar="OUT", help="write every scenario and comparison here")
+    args = ap.parse_args(argv)
+    if args.n < 1:
+        ap.error(f"--n must be >= 1, got {args.n}")
+    if args.seed < 0:
+        ap.error(f"--seed must be >= 0, got {args.seed}")
+    cpus = os.cpu_count() or 1
+    jobs = min(cpus, args.n) if args.jobs is None else args.jobs
+    if jobs < 1:
+        ap.error(f"--jobs must be >= 1, got {jobs}")
+    jobs = min(jobs, cpus, args.n)
+    t0 = time.perf_counter()
+    print(
+        f"hold-out: seed {args.seed}, {args.n} scenarios, engines packet + "
+        f"{', '.join(FLUID_ENGINES)}, {jobs} worker(s)",
+        flush=True,
+    )
+    if jobs == 1:
+        runs = [run_case(i, args.seed) for i in range(args.n)]
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = [pool.submit(run_case, i, args.seed) for i in range(args.n)]
+            for k, fut in enumerate(as_completed(futures), start=1):
+                done = fut.result()
+                print(f"  [{k}/{args.n}] scenario #{done['index']} done", file=sys.stderr)
+            runs = [f.result() for f in futures]
+    for run in runs:
+        cpu = ", ".join(f"{e} {r['cpu_s']:.1f}" for e, r in run["engines"].items())
+        print(f"  {run['describe']}  [CPU s: {cpu}]")
+    s = summarise_runs(runs)
+    print()
+    print(report(runs, s))
+    wall = time.perf_counter() - t0
+    cpu_total = sum(r["cpu_s"] for run in runs for r in run["engines"].values())
+    print(f"\n{args.n} scenarios in {wall:.0f} s wall, {cpu_total:.0f} s CPU in the engines")
+    if args.json:
+        payload = {
+            "seed": args.seed,
+            "n": args.n,
+            "engines": [PACKET, *FLUID_ENGINES],
+            "tolerances": {
+                q: {"rel": r, "abs_rtts": a, "reason": w} for q, (r, a, w) in TOLERANCES.items()
+            },
+            "counts": {"|".join(k): v for k, v in s["counts"].items()},
+            "runs": runs,
+            "wall_s": wall,
+        }
+        with open(args.json, "w") as fh:
+            json.dump(_finite(payload), fh, indent=1, default=_json_default)
+    return 0
+
+
+def _finite(x: Any) -> Any:
+    """``x`` with every non-finite float replaced by ``None`` (strict JSON)."""
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_finite(v) for v in x]
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+
+def _json_default(x: Any) -> Any:
+    if isinstance(x, np.generic):
+        return x.item()
+    raise TypeError(f"not JSON: {type(x).__name__}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

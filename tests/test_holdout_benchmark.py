@@ -1,0 +1,105 @@
+"""``benchmarks/holdout.py``: the seeded scenario draw and the comparison rule, on values
+worked out by hand (the engines' runs are the benchmark's business, not this test's)."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tcpfluid.algorithms.registry import ALGORITHMS
+
+_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "holdout.py"
+
+
+@pytest.fixture(scope="module")
+def holdout() -> Any:
+    spec = importlib.util.spec_from_file_location("benchmark_holdout", _PATH)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["benchmark_holdout"] = mod  # dataclasses look their module up
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_same_seed_same_scenarios_and_another_seed_others(holdout: Any) -> None:
+    a = [holdout.draw_case(i, 1).scenario.to_dict() for i in range(8)]
+    b = [holdout.draw_case(i, 1).scenario.to_dict() for i in range(8)]
+    c = [holdout.draw_case(i, 2).scenario.to_dict() for i in range(8)]
+    assert a == b
+    assert all(x["links"] != y["links"] for x, y in zip(a, c, strict=True))
+
+
+def test_the_draw_covers_every_law_and_stays_in_its_ranges(holdout: Any) -> None:
+    cases = [holdout.draw_case(i, 7) for i in range(48)]
+    assert {c.law for c in cases} == set(ALGORITHMS)
+    for c in cases:
+        sc = c.scenario
+        assert 1 <= len(sc.flows) <= 50
+        assert 1e6 <= sc.link("R1-R2").rate_bps <= 1e9
+        for f in sc.flows:
+            rtt = sc.base_rtt_s(f)
+            # propagation 5-400 ms plus the transmission of one packet and one ACK
+            assert 0.005 <= rtt <= 0.4 + 2 * 8000.0 / 1e6 + 1e-9
+            assert f.algorithm in ALGORITHMS
+        if any(f.algorithm == "reno" for f in sc.flows):
+            assert math.isfinite(sc.link("R1-R2").buffer_pkts)
+        assert sc.link("R1-R2").rate_bps * sc.duration_s / 8000.0 <= holdout.PACKET_BUDGET + 1
+
+
+def _run(packet: dict[str, Any], fluid: dict[str, Any], capped: bool = False) -> dict[str, Any]:
+    base = {
+        "throughput share": [0.5, 0.5],
+        "settled window": [100.0, 100.0],
+        "utilization": 0.9,
+        "time to equilibrium": 10.0,
+        "convergence time": [],
+    }
+    return {
+        "spec": {"capped": capped},
+        "rtt_max_s": 0.1,
+        "engines": {
+            "packet": {"status": "ok", "values": {**base, **packet}},
+            "rounds": {"status": "ok", "values": {**base, **fluid}},
+        },
+    }
+
+
+def _verdicts(holdout: Any, run: dict[str, Any]) -> dict[str, str]:
+    return {c["quantity"]: c["verdict"] for c in holdout.compare(run, "rounds")}
+
+
+def test_comparison_rule_on_hand_made_values(holdout: Any) -> None:
+    # shares 0.54/0.46 against 0.5/0.5: the worst flow is 8 % off (agrees); 0.56 is 12 %
+    v = _verdicts(holdout, _run({}, {"throughput share": [0.54, 0.46]}))
+    assert v["throughput share"] == "agree"
+    v = _verdicts(holdout, _run({}, {"throughput share": [0.56, 0.44]}))
+    assert v["throughput share"] == "differ"
+    # a time of 10 s: 25 % (2.5 s) beats 3 RTTs of 0.1 s; 12.4 agrees, 12.6 differs
+    assert _verdicts(holdout, _run({}, {"time to equilibrium": 12.4}))["time to equilibrium"] == (
+        "agree"
+    )
+    assert _verdicts(holdout, _run({}, {"time to equilibrium": 12.6}))["time to equilibrium"] == (
+        "differ"
+    )
+    # a short time: the absolute part, 3 RTTs = 0.3 s, decides (0.2 vs 0.45 agrees)
+    v = _verdicts(holdout, _run({"time to equilibrium": 0.2}, {"time to equilibrium": 0.45}))
+    assert v["time to equilibrium"] == "agree"
+    # settled in one engine only differs; in neither is counted apart
+    v = _verdicts(holdout, _run({}, {"settled window": [100.0, None]}))
+    assert v["settled window"] == "differ"
+    v = _verdicts(holdout, _run({"settled window": [None, None]}, {"settled window": [None, None]}))
+    assert v["settled window"] == "neither"
+    # a run shorter than its laws need: no settling comparison, shares still judged
+    v = _verdicts(holdout, _run({}, {"throughput share": [0.56, 0.44]}, capped=True))
+    assert v["settled window"] == "capped" and v["throughput share"] == "differ"
+
+
+def test_a_refused_run_gives_no_comparison(holdout: Any) -> None:
+    run = _run({}, {})
+    run["engines"]["rounds"] = {"status": "refused", "message": "mixed algorithms"}
+    assert holdout.compare(run, "rounds") == []
