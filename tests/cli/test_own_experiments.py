@@ -202,12 +202,12 @@ def test_access_links_stay_faster_than_the_bottleneck_a_user_sets(name: str) -> 
 
     acc = build_scenario(name).params["access_bandwidth"]
     fast = 2 * units.bits_per_second(acc)
-    sc = build_scenario(name, bandwidth=fast)
+    sc = build_scenario(name, bandwidth=f"{fast!r}bps")  # a bare number has no unit
     link = bottleneck(sc)
     assert link is not None and link.rate_bps == fast
     assert any("access_bandwidth" in n for n in sc.notes)
     # the user's own access rate is kept
-    sc = build_scenario(name, bandwidth=fast, access_bandwidth=acc)
+    sc = build_scenario(name, bandwidth=f"{fast!r}bps", access_bandwidth=acc)
     assert not any("access_bandwidth" in n for n in sc.notes)
 
 

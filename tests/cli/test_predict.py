@@ -163,3 +163,20 @@ def test_console_script():
         capture_output=True, text=True, check=True, timeout=120,
     )  # fmt: skip
     assert json.loads(res.stdout)["predictions"][0]["ss_exit_window_pkts"] == 64
+
+
+def test_the_round_map_route_is_bounded_before_it_runs() -> None:
+    """A path whose settling would take more rounds than the round map's bound gets no
+    settling time and a note naming the bound, instead of a run that does not end
+    (μd = 1e15 packets: slow start alone is ~85 rounds, its approach far longer)."""
+    import time
+
+    from tcpfluid import Path
+    from tcpfluid.analytic import predict
+    from tcpfluid.analytic.predict import MAX_SETTLING_ROUNDS
+
+    t0 = time.perf_counter()
+    pr = predict("quick-vegas", Path(1e12, 1e3))
+    assert time.perf_counter() - t0 < 60.0  # a guard against a hang, not a speed check
+    assert pr.time_to_equilibrium_s is None and pr.rounds_to_equilibrium is None
+    assert f"more than {MAX_SETTLING_ROUNDS} rounds" in pr.note

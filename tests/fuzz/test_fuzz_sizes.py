@@ -124,11 +124,16 @@ def test_predict_answers_inside_its_domain(
     beta = alpha if alg == "enhanced-vegas" else alpha + width
     kw = {} if alg == "tcp-ho" else {"alpha": alpha, "beta": beta, "gamma": gamma}
     names = ["bdp", "gamma", "alpha", "beta", "buffer", "reverse_bandwidth", "mu", "window"]
-    ok, pr = call_checked(predict, names, alg, path, **kw)
+    # the closed forms' domain at the floats' ends; the round map's own bound (at most
+    # MAX_SETTLING_ROUNDS rounds, checked before each run) is tested with the predictions
+    ok, pr = call_checked(predict, names, alg, path, round_map=False, **kw)
     if not ok:
         return
     assert_finite(pr)
-    assert pr.rounds_to_equilibrium >= 0 and pr.time_to_equilibrium_s >= 0
+    # without the round map, Quick Vegas and TCP-Ho have no settling time (None, with a note)
+    assert pr.rounds_to_equilibrium is None or pr.rounds_to_equilibrium >= 0
+    assert pr.time_to_equilibrium_s is None or pr.time_to_equilibrium_s >= 0
+    assert pr.rounds_to_target >= 0 and pr.time_to_target_s >= 0
     if pr.equilibrium_band_pkts is not None:
         lo, hi = pr.equilibrium_band_pkts
         assert pr.equilibrium_window_pkts is not None

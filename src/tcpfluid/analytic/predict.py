@@ -51,7 +51,7 @@ PREDICT_ALGORITHMS = ("vegas", "enhanced-vegas", "quick-vegas", "tcp-ho")
 #: how :attr:`Prediction.time_to_equilibrium_s` was computed
 SETTLING_ROUTES = ("closed form", "round model")
 #: the round map stops looking for settling after this many rounds of the path
-MAX_SETTLING_ROUNDS = 200_000
+MAX_SETTLING_ROUNDS = 50_000
 #: the round map's first run lasts this many times the closed forms' first reach
 _FIRST_RUN_FACTOR = {"quick-vegas": 10.0, "tcp-ho": 2.5}
 
@@ -355,6 +355,13 @@ def _round_map_settling(
     duration = max(_FIRST_RUN_FACTOR.get(algorithm, 10.0) * reach_s, 100.0 * path.d)
     previous: tuple[float, float] | None = None  # the last quarter's swing and mean
     while True:
+        if duration / path.d > MAX_SETTLING_ROUNDS:  # bounded work: checked before each run
+            return (
+                None,
+                None,
+                f"not computed: the round map would need more than {MAX_SETTLING_ROUNDS} "
+                f"rounds of d = {path.d:.4g} s ({duration:.4g} s) on this path",
+            )
         sc = Scenario(
             "predict",
             links,
@@ -368,7 +375,7 @@ def _round_map_settling(
         if t_settle is not None and t_settle <= 0.5 * duration:
             rounds = int(np.searchsorted(res.time_s, t_settle + 1e-12, side="right"))
             return rounds, float(t_settle), "settling from the round map (the round engine)"
-        if duration / path.d >= MAX_SETTLING_ROUNDS:
+        if 2.0 * duration / path.d > MAX_SETTLING_ROUNDS:
             return (
                 None,
                 None,
