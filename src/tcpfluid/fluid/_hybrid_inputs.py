@@ -228,7 +228,8 @@ def check_memory(run: Run, hist_rows: int, ring_len: int) -> None:
         raise ValueError(
             f"the hybrid model would need about {need / 2**30:.1f} GiB for {F} flows x "
             f"{n_rec} recorded samples (budget {MEMORY_BUDGET_BYTES / 2**30:.0f} GiB): "
-            "record fewer samples (a longer record_every_s; the ode engine's n_points), "
+            "record fewer samples (a longer record_interval_s; record_every_s of "
+            "simulate_hybrid), "
             "or run fewer flows"
         )
 
