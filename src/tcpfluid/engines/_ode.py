@@ -81,6 +81,11 @@ class Hybrid(Engine):
     rtt_sample, drop_share, whole_packets, dt_s
         The readings and the time step of :func:`tcpfluid.fluid.hybrid.simulate_hybrid`
         (``dt_s=None``: the smallest base RTT / 256).
+    hold_drops, boundary_ack_next_round, min_rto_s, timeout_loss_fraction
+        How a loss costs the sender (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`): a
+        dropped packet holds its place until the sender learns of it, the ACK of a round's
+        boundary, the retransmission timer's floor, s, and the timeout rule (``None``: the
+        packet sender's; a number: a timeout when more than that fraction is lost).
     measure_from_s
         Start of the time over which throughputs and utilization are averaged, s.
     record_interval_s, record
@@ -104,6 +109,10 @@ class Hybrid(Engine):
     drop_share: str = _HYBRID["drop_share"]
     whole_packets: bool = _HYBRID["whole_packets"]
     dt_s: float | None = _HYBRID["dt_s"]
+    hold_drops: bool = _HYBRID["hold_drops"]
+    boundary_ack_next_round: bool = _HYBRID["boundary_ack_next_round"]
+    min_rto_s: float = _HYBRID["min_rto_s"]
+    timeout_loss_fraction: float | None = _HYBRID["timeout_loss_fraction"]
     measure_from_s: float = _MEASURE_FROM_S
 
     @classmethod
@@ -114,8 +123,15 @@ class Hybrid(Engine):
         super().__post_init__()
         check_choice("rtt_sample", self.rtt_sample, RTT_SAMPLES)
         check_choice("drop_share", self.drop_share, DROP_SHARES)
-        if not isinstance(self.whole_packets, bool | np.bool_):
-            raise TypeError(f"whole_packets must be True or False, got {self.whole_packets!r}")
+        for name in ("whole_packets", "hold_drops", "boundary_ack_next_round"):
+            if not isinstance(getattr(self, name), bool | np.bool_):
+                raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        check_positive("min_rto_s", self.min_rto_s)
+        if self.timeout_loss_fraction is not None and not 0.0 < self.timeout_loss_fraction <= 1.0:
+            raise ValueError(
+                "timeout_loss_fraction must be None (the packet sender's rule) or in (0, 1], "
+                f"got {self.timeout_loss_fraction!r}"
+            )
         if self.dt_s is not None:
             check_positive("dt_s", self.dt_s)
         check_nonnegative("measure_from_s", self.measure_from_s)
@@ -139,6 +155,10 @@ class Hybrid(Engine):
             drop_share=self.drop_share,
             whole_packets=bool(self.whole_packets),
             dt_s=self.dt_s,
+            hold_drops=bool(self.hold_drops),
+            boundary_ack_next_round=bool(self.boundary_ack_next_round),
+            min_rto_s=self.min_rto_s,
+            timeout_loss_fraction=self.timeout_loss_fraction,
         )
         return _result(scenario, r, self, label or self.name, slice(None))
 

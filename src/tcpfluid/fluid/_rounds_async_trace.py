@@ -62,6 +62,21 @@ def _plain(tr: AsyncRoundTrace, **changes: Any) -> RoundTrace:
     return RoundTrace(**kw)
 
 
+def _flow_law(tr: AsyncRoundTrace, f: int) -> dict[str, Any]:
+    """Flow ``f``'s own law (``algorithm`` and ``law_params``) where the trace's law is a
+    mix (:class:`~tcpfluid.algorithms.mixed.MixedLaw`, whose parameters list each law and
+    its flows); nothing to change otherwise."""
+    p = tr.law_params if isinstance(tr.law_params, dict) else {}
+    laws, groups = p.get("laws"), p.get("groups")
+    if not (isinstance(laws, list) and isinstance(groups, list)):
+        return {}
+    for spec, flows in zip(laws, groups, strict=True):
+        if f in flows:
+            own = {k: v for k, v in spec.items() if k != "algorithm"}
+            return {"algorithm": spec["algorithm"], "law_params": own}
+    return {}
+
+
 def _summarise_async(tr: AsyncRoundTrace) -> RoundSummary:
     """The round summary with each flow's per-flow fields computed from its own rows."""
     whole = _summarise(_plain(tr))
@@ -87,6 +102,7 @@ def _summarise_async(tr: AsyncRoundTrace) -> RoundSummary:
                 losses=tr.losses[:, f : f + 1],
                 flow_start_s=tr.flow_start_s[f : f + 1],
                 flow_stop_s=tr.flow_stop_s[f : f + 1],
+                **_flow_law(tr, f),
             )
         )
         for fld in dataclasses.fields(one):

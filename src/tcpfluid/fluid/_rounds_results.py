@@ -264,6 +264,21 @@ def next_windows(window_pkts: Any) -> Any:
     return np.concatenate([w[1:], w[-1:]], axis=0)
 
 
+
+def _settle_bands(tr: RoundTrace, n_scenarios: int, n_flows: int) -> Any:
+    """Each flow's ``settle_band`` (:func:`tcpfluid.metrics.law_settle_band`): one for all
+    flows of one law, per flow for a mix (:class:`~tcpfluid.algorithms.mixed.MixedLaw`,
+    whose parameters list each law and its flows)."""
+    laws = tr.law_params.get("laws") if isinstance(tr.law_params, dict) else None
+    groups = tr.law_params.get("groups") if isinstance(tr.law_params, dict) else None
+    if not (isinstance(laws, list) and isinstance(groups, list)):
+        return metrics.law_settle_band(tr.algorithm)
+    # the law steps the flows of every scenario as one array, scenario by scenario
+    bands = np.zeros(n_scenarios * n_flows)
+    for spec, flows in zip(laws, groups, strict=True):
+        bands[np.asarray(flows, dtype=np.intp)] = metrics.law_settle_band(spec["algorithm"])
+    return bands.reshape(n_scenarios, n_flows)
+
 def _summarise(tr: RoundTrace) -> RoundSummary:
     S, F = tr.n_scenarios, tr.n_flows
     t = tr.time_s[:, :, None]  # (R, S, 1)
@@ -292,7 +307,7 @@ def _summarise(tr: RoundTrace) -> RoundSummary:
         start_s=np.broadcast_to(tr.flow_start_s[None, :], (S, F)),
         end_s=np.minimum(end, tr.flow_stop_s[None, :]),
         change_times_s=changes,
-        settle_band=metrics.law_settle_band(tr.algorithm),  # the law's own limit cycle
+        settle_band=_settle_bands(tr, S, F),  # each flow's law's own limit cycle
     )
     first = seg.equilibrium
     conv = np.full((S, F, len(changes)), np.nan)

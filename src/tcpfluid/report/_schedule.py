@@ -4,7 +4,6 @@ workers depend on anything here, never a result."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -70,5 +69,8 @@ def estimate_cost(task: Task) -> float:
 
 def worker_count(jobs: int, n_tasks: int) -> int:
     """Worker processes for ``n_tasks`` tasks asked to run on ``jobs``: capped at the work
-    and at the machine's CPUs (at least one)."""
-    return max(1, min(int(jobs), int(n_tasks), os.cpu_count() or 1))
+    and at the CPUs this process may use (the one policy of every command,
+    :func:`tcpfluid.sweep.execution.usable_cpus`; at least one)."""
+    from ..sweep.execution import usable_cpus
+
+    return max(1, min(int(jobs), int(n_tasks), usable_cpus()))
