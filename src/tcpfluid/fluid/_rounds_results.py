@@ -264,7 +264,6 @@ def next_windows(window_pkts: Any) -> Any:
     return np.concatenate([w[1:], w[-1:]], axis=0)
 
 
-
 def _settle_bands(tr: RoundTrace, n_scenarios: int, n_flows: int) -> Any:
     """Each flow's ``settle_band`` (:func:`tcpfluid.metrics.law_settle_band`): one for all
     flows of one law, per flow for a mix (:class:`~tcpfluid.algorithms.mixed.MixedLaw`,
@@ -278,6 +277,7 @@ def _settle_bands(tr: RoundTrace, n_scenarios: int, n_flows: int) -> Any:
     for spec, flows in zip(laws, groups, strict=True):
         bands[np.asarray(flows, dtype=np.intp)] = metrics.law_settle_band(spec["algorithm"])
     return bands.reshape(n_scenarios, n_flows)
+
 
 def _summarise(tr: RoundTrace) -> RoundSummary:
     S, F = tr.n_scenarios, tr.n_flows
