@@ -147,6 +147,11 @@ def test_json_errors_are_json_on_stdout(capsys: Any) -> None:
     assert main(["predict", "--bandwidth", "10Mbps", "--jobs", "3", "--json"]) == 2
     out = json.loads(capsys.readouterr().out)
     assert out["parameter"] == "--jobs" and "unrecognized" in out["error"]
+    # a run too long for the packet simulator names the duration
+    sets = ["--set", "duration=1e300s", "-e", "packet", "--json"]
+    assert main(["simulate", "qv-basic", "-a", "vegas", *sets]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert out["parameter"] == "duration" and "duration" in out["error"]
     # without --json: one line on stderr, as before
     assert main(["simulate", "qv-basic", "-a", "vegas", "--set", "buffer=-3"]) == 2
     captured = capsys.readouterr()
