@@ -281,3 +281,16 @@ def test_one_bottleneck_rule_with_its_tie_breaks() -> None:
         assert fluid_view(build_scenario(name)).bottleneck == "R1-R2"
     assert bottleneck(build_scenario("qv-different-rtt", flows_per_group=2)).name == "R3-R4"
     assert fluid_view(build_scenario("asymmetric")).reverse_bottleneck == "R2-R1"
+
+
+def test_build_scenario_takes_a_mix_of_laws_as_the_command_line_does() -> None:
+    """``algorithm="vegas:8,reno:2"`` gives the flows the laws ``-a vegas:8,reno:2`` gives
+    them (eight Vegas flows, then two Reno flows), and an unknown name in a mix is refused
+    with the valid names listed."""
+    from tcpfluid.scenarios.mix import with_mix
+
+    sc = build_scenario("qv-many-flows", algorithm="vegas:8,reno:2", flows=10, groups=1)
+    assert [f.algorithm for f in sc.flows] == ["vegas"] * 8 + ["reno"] * 2
+    assert sc == with_mix(build_scenario("qv-many-flows", flows=10, groups=1), "vegas:8,reno:2")
+    with pytest.raises(ValueError, match=r"unknown algorithm 'warp'.*vegas"):
+        build_scenario("qv-basic", algorithm="vegas:1,warp:1")

@@ -167,7 +167,9 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
     **overrides
         Parameter values (numbers or strings with units, as ``--set key=value`` gives).
         Rates (``bandwidth``, ``access_bandwidth``, ``cbr``) need a unit: ``"50Mbps"`` or
-        ``"6250pps"`` (:func:`tcpfluid.units.link_rate_bps`).
+        ``"6250pps"`` (:func:`tcpfluid.units.link_rate_bps`). ``algorithm`` takes a
+        law's name or a mix of laws such as ``"vegas:8,reno:2"``
+        (:func:`tcpfluid.scenarios.mix.with_mix`).
 
     Raises
     ------
@@ -193,6 +195,13 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
             f"unknown parameter {unknown[0]!r} for scenario {name!r}; valid parameters: "
             f"{', '.join(spec.defaults)}"
         )
+    mix = overrides.get("algorithm")
+    if isinstance(mix, str) and (":" in mix or "," in mix):
+        # a mix of laws (``"vegas:8,reno:2"``, as ``-a`` takes it): built with no
+        # algorithm, then each flow given its law by :func:`tcpfluid.scenarios.mix.with_mix`
+        from .mix import with_mix
+
+        return with_mix(build_scenario(name, **{**overrides, "algorithm": None}), mix)
     merged = rates_with_units({**dict(spec.defaults), **overrides})
     note = _keep_access_faster(name, merged, overrides)
     with paused_gc():
