@@ -293,6 +293,8 @@ def test_sections_listed_in_order() -> None:
         "many-flows",
         "thesis-fairness",
         "asymmetric",
+        "ho-fairness",
+        "ho-friendliness",
     ]
 
 
