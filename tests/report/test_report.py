@@ -295,6 +295,7 @@ def test_sections_listed_in_order() -> None:
         "asymmetric",
         "ho-fairness",
         "ho-friendliness",
+        "itcp-tables",
     ]
 
 

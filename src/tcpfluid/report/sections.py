@@ -11,6 +11,7 @@ from ._sec_conspicuous import CONSPICUOUS
 from ._sec_convergence import CONVERGENCE_BDP
 from ._sec_dynamics import BASIC
 from ._sec_fairness import ASYMMETRIC, THESIS_FAIRNESS
+from ._sec_itcp_tables import ITCP_TABLES
 from ._sec_many_flows import MANY_FLOWS
 from ._sec_tcp_ho_tables import HO_FAIRNESS, HO_FRIENDLINESS
 
@@ -30,6 +31,7 @@ SECTIONS: dict[str, SectionSpec] = {
         ASYMMETRIC,
         HO_FAIRNESS,
         HO_FRIENDLINESS,
+        ITCP_TABLES,
     )
 }
 
