@@ -124,3 +124,29 @@ def test_quick_sections_hold_judged_rows(quick_report):
     assert len(friend.rows) == 3 and all(r.judged for r in friend.rows)
     assert {r.values["document"] for r in friend.rows[1:]} == {564.0, 438.0}
     assert fair.figures and by_name["ho-friendliness"].figures
+
+
+def test_itcp_quick_section_says_its_reading_and_is_judged():
+    rep = build_report(["itcp-tables"], quick=True)
+    (sec,) = rep.sections
+    # the flow chart is missing: the section names the documented reading and that its
+    # amounts were fitted to these tables
+    assert "flow chart" in sec.intro and "interpretation" in sec.intro
+    assert "fitted to Table 1, Table 2" in sec.intro
+    t1, t2 = sec.tables[:2]
+    assert [r.values["document"] for r in t1.rows] == [412.32, 15.33]
+    assert len(t2.rows) == 4 and all(r.judged for r in (*t1.rows, *t2.rows))
+    # the averages are whole-run means: a 155 Mb/s path carries at most 155 Mb/s
+    for r in t2.rows[::2]:
+        assert 0.0 < r.values["packet sim"] <= 155.0
+
+
+def test_published_values_of_the_sections_exist():
+    # every key the sections read (a missing one raises ValueError naming it)
+    for alg in ("reno", "vegas", "fast", "tcp-ho"):
+        published(f"004/table5/{alg}/jain_index")
+        published(f"004/table6/{alg}/jain_index")
+        published(f"004/table6/{alg}/utilization")
+    for rtt in (240, 440, 640, 840):
+        assert published(f"002/table2/rtt{rtt}/throughput").method == "simulation"
+        assert published(f"002/table2/rtt{rtt}/time_to_limit").unit == "s"
