@@ -235,6 +235,12 @@ def _assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         intro,
         tuple(tables),
         (_figure(res),),
+        comparisons=(
+            "The iTCP-Vegas paper's Tables 1–2: iTCP-Vegas runs the library's documented "
+            "reading of the paper's missing flow chart, whose p_step and threshold_gain "
+            "were fitted to these tables: its agreeing rows reproduce that fit. Quick Vegas "
+            "(Fig. 7, plotted only) is judged between the layers.",
+        ),
     )
 
 

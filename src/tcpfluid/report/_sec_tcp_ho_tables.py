@@ -313,6 +313,15 @@ def _fair_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         intro,
         tuple(tables),
         (_fair_figure(cfg, fig6),),
+        comparisons=(
+            "The TCP-Ho paper's Table 5: utilization has no tolerance kind of its own and is "
+            "judged as a throughput (±10 %); Reno's printed range 80–96 % is judged at its "
+            "middle, 88 %, the ends shown beside. The time to balance is read as the time "
+            "until every flow has settled.",
+            "The TCP-Ho paper's Table 6: its topology (Fig. 13) is not in its text, so the "
+            "RTTs are ours and the document's values are shown, not judged; the fluid "
+            "engines are judged against the packet simulator.",
+        ),
     )
 
 
