@@ -374,3 +374,88 @@ def _tables() -> tuple[PublishedValue, ...]:
 
 
 PUBLISHED = PUBLISHED + _tables()
+
+
+def _paper_tables() -> tuple[PublishedValue, ...]:
+    """The TCP-Ho paper's §5.2 tables (5, 6, 7) and the iTCP-Vegas paper's Tables 1-2, ns-2."""
+    out: list[PublishedValue] = []
+
+    def sim(key: str, where: str, quantity: str, algorithm: str, value: float, unit: str) -> None:
+        out.append(_v(key, where, quantity, algorithm, value, unit, "simulation"))
+
+    # the TCP-Ho paper, §5.2.1 Table 5 (five flows of one scheme, 100 Mb/s x 23 ms, 300-packet
+    # buffer): Jain's index as the text prints it (the table rounds to 99.97 %, 97.32 %,
+    # 99.99 %, 99.99 %), utilization (Reno's as the printed range 80-96 %), time to balance
+    # (Reno: "at least 6 seconds"; FAST: "never converges", no number)
+    t5_jain = {"reno": 0.999663, "vegas": 0.973188, "fast": 0.999979, "tcp-ho": 0.999995}
+    t5_util = {"vegas": 100.0, "fast": 18.19, "tcp-ho": 100.0}
+    t5_time = {"reno": 6.0, "vegas": 6.5, "tcp-ho": 2.0}
+    w5 = "§5.2.1 Table 5"
+    for alg, v in t5_jain.items():
+        sim(f"004/table5/{alg}/jain_index", w5, "jain_index", alg, v, "")
+    for alg, v in t5_util.items():
+        sim(f"004/table5/{alg}/utilization", w5, "utilization_percent", alg, v, "%")
+    sim("004/table5/reno/utilization_low", w5, "utilization_percent", "reno", 80.0, "%")
+    sim("004/table5/reno/utilization_high", w5, "utilization_percent", "reno", 96.0, "%")
+    for alg, v in t5_time.items():
+        sim(f"004/table5/{alg}/time_to_balance", "§5.2.1 text", "time_to_balance_s", alg, v, "s")
+    # Table 6 (different RTTs, the topology of Fig. 13): Jain's index and utilization, percent
+    t6 = {"reno": (67, 96), "vegas": (75, 100), "fast": (99, 96), "tcp-ho": (82, 100)}
+    for alg, (jain_pct, util) in t6.items():
+        w6 = "§5.2.1 Table 6"
+        sim(f"004/table6/{alg}/jain_index", w6, "jain_index", alg, jain_pct / 100.0, "")
+        sim(f"004/table6/{alg}/utilization", w6, "utilization_percent", alg, float(util), "%")
+    # Table 7 (20 connections, 10 Mb/s x 1 ms, 120-packet buffer): for "A-B" and a proportion
+    # "nA - nB", Jain's index over the 20 connections and the mean throughput of each scheme,
+    # kb/s. The table's second block is headed "FAST-Vegas, FAST-Reno" with "FAST-TCP-Ho"
+    # printed above it: its third column is FAST with TCP-Ho (the text's six pairings)
+    t7: dict[tuple[str, str], tuple[tuple[float, float, float], ...]] = {
+        ("reno", "vegas"): ((80, 608, 89), (59, 840, 120), (39, 1526, 138)),
+        ("tcp-ho", "vegas"): ((95, 533, 403), (86, 564, 438), (89, 592, 471)),
+        ("tcp-ho", "reno"): ((85, 474, 570), (89, 453, 557), (96, 435, 524)),
+        ("fast", "vegas"): ((80, 376, 158), (54, 665, 222), (39, 1139, 251)),
+        ("fast", "reno"): ((72, 504, 118), (52, 731, 148), (27, 1380, 166)),
+        ("fast", "tcp-ho"): ((88, 395, 154), (79, 554, 317), (76, 591, 250)),
+    }
+    for (a, b), rows in t7.items():
+        for (na, nb), (jain7, thr_a, thr_b) in zip(((15, 5), (10, 10), (5, 15)), rows, strict=True):
+            base = f"004/table7/{a}-{b}/{na}-{nb}"
+            w7 = "§5.2.2 Table 7"
+            sim(f"{base}/jain_index", w7, "jain_index", f"{a}:{na},{b}:{nb}", jain7 / 100.0, "")
+            sim(f"{base}/{a}", w7, "mean_throughput_kbps", a, float(thr_a), "kb/s")
+            sim(f"{base}/{b}", w7, "mean_throughput_kbps", b, float(thr_b), "kb/s")
+    # the iTCP-Vegas paper, Table 1 (622 Mb/s x 110 ms, average throughput in 100 s, Mb/s) and
+    # Table 2 (155 Mb/s, RTT 240-840 ms: average throughput in 200 s, Mb/s; time to reach the
+    # bandwidth limitation, s)
+    sim("002/table1/vegas", "§4.2 Table 1", "average_throughput_mbps", "vegas", 15.33, "Mb/s")
+    sim(
+        "002/table1/itcp-vegas",
+        "§4.2 Table 1",
+        "average_throughput_mbps",
+        "itcp-vegas",
+        412.32,
+        "Mb/s",
+    )
+    t2i = {240: (144.17, 22.13), 440: (127.48, 57.29), 640: (106.07, 102.52), 840: (80.35, 156.35)}
+    for rtt, (mbps, reach) in t2i.items():
+        w2 = "§4.2 Table 2"
+        sim(
+            f"002/table2/rtt{rtt}/throughput",
+            w2,
+            "average_throughput_mbps",
+            "itcp-vegas",
+            mbps,
+            "Mb/s",
+        )
+        sim(
+            f"002/table2/rtt{rtt}/time_to_limit",
+            w2,
+            "time_to_bandwidth_limit_s",
+            "itcp-vegas",
+            reach,
+            "s",
+        )
+    return tuple(out)
+
+
+PUBLISHED = PUBLISHED + _paper_tables()

@@ -293,6 +293,9 @@ def test_sections_listed_in_order() -> None:
         "many-flows",
         "thesis-fairness",
         "asymmetric",
+        "ho-fairness",
+        "ho-friendliness",
+        "itcp-tables",
     ]
 
 

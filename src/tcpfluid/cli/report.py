@@ -48,6 +48,9 @@ SECTION_TITLES: tuple[tuple[str, str], ...] = (
     ("many-flows", "Many flows"),
     ("thesis-fairness", "Two-flow fairness (thesis)"),
     ("asymmetric", "Asymmetric networks"),
+    ("ho-fairness", "TCP-Ho paper Tables 5-6"),
+    ("ho-friendliness", "TCP-Ho paper Table 7"),
+    ("itcp-tables", "iTCP-Vegas paper Tables 1-2"),
 )
 
 

@@ -11,7 +11,9 @@ from ._sec_conspicuous import CONSPICUOUS
 from ._sec_convergence import CONVERGENCE_BDP
 from ._sec_dynamics import BASIC
 from ._sec_fairness import ASYMMETRIC, THESIS_FAIRNESS
+from ._sec_itcp_tables import ITCP_TABLES
 from ._sec_many_flows import MANY_FLOWS
+from ._sec_tcp_ho_tables import HO_FAIRNESS, HO_FRIENDLINESS
 
 __all__ = ["SECTIONS", "build_report", "resolve_sections"]
 
@@ -27,6 +29,9 @@ SECTIONS: dict[str, SectionSpec] = {
         MANY_FLOWS,
         THESIS_FAIRNESS,
         ASYMMETRIC,
+        HO_FAIRNESS,
+        HO_FRIENDLINESS,
+        ITCP_TABLES,
     )
 }
 

@@ -1,0 +1,503 @@
+"""Sections on the TCP-Ho paper's §5.2 tables (fairness and friendliness).
+
+* ``ho-fairness`` - Table 5 (five flows of one scheme, scenario ``ho-fairness``) and Table 6
+  (the same with different RTTs, scenario ``ho-different-rtt``; the paper's Fig. 13 is not
+  in its text, so the RTTs are ours and its numbers are context, not a reference);
+* ``ho-friendliness`` - Table 7 (20 connections of two schemes in three proportions,
+  scenario ``ho-friendliness``).
+
+The paper gives neither run length nor measurement window: every run is the scenarios' 60 s
+and every throughput is the mean from :data:`~tcpfluid.scenarios._paper_tables.
+HO_MEASURE_FROM_S` (10 s) to the end, a reading fixed before any row was compared.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .. import plot
+from ..engines import simulate
+from ..fairness import _delivered_pkts
+from ..metrics import jain_index
+from ..scenarios import build_scenario
+from ..scenarios._paper_tables import HO_DIFFERENT_RTTS_MS, HO_MEASURE_FROM_S
+from ..scenarios.reduction import bottleneck
+from ._common import doc, err_na, num, share_spread
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
+
+_ENGINES = ("packet", "rounds", "ode")
+_COLUMN = {"packet": PACKET, "rounds": ROUNDS, "ode": ODE}
+_LAWS = ("reno", "vegas", "fast", "tcp-ho")
+_NO_CLOSED_FORM = NA("the TCP-Ho paper gives no closed form for this quantity")
+#: Table 7's pairings (first scheme, second scheme), in the paper's order
+_PAIRS: tuple[tuple[str, str], ...] = (
+    ("reno", "vegas"),
+    ("tcp-ho", "vegas"),
+    ("tcp-ho", "reno"),
+    ("fast", "vegas"),
+    ("fast", "reno"),
+    ("fast", "tcp-ho"),
+)
+_RTTS_TEXT = ", ".join(f"{r:g}" for r in HO_DIFFERENT_RTTS_MS)
+_PROPORTIONS: tuple[tuple[int, int], ...] = ((15, 5), (10, 10), (5, 15))
+
+
+def ho_table_run(
+    scenario: str, algorithm: str, engine: str, overrides: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """One run of a §5.2 scenario (``algorithm``: one law or a mix such as
+    ``"reno:15,vegas:5"``) on ``engine``: each flow's mean goodput from
+    :data:`HO_MEASURE_FROM_S` to the end (packets/s), the bottleneck's utilization by the
+    flows' goodput over that window, the time until every flow has settled
+    (:attr:`tcpfluid.results.Summary.all_settled_time_s`), the loss events, and each flow's
+    goodput in 1-s bins for the figures. ``{"error": message}`` when the engine refuses."""
+    sc = build_scenario(scenario, algorithm=algorithm, **dict(overrides or {}))
+    try:
+        res = simulate(sc, engine)
+    except (ValueError, RuntimeError) as exc:
+        return {"error": str(exc)}
+    t = np.asarray(res.time_s, dtype=np.float64)
+    if "delivered_pkts" in res.series:  # the ODE's rates count lost packets too
+        dl = np.asarray(res.series["delivered_pkts"], dtype=np.float64)
+    else:
+        dl = _delivered_pkts(t, res.throughput_pps)
+    t0, t1 = HO_MEASURE_FROM_S, float(t[-1])
+    at0 = np.array([np.interp(t0, t, row) for row in dl])
+    thr = (dl[:, -1] - at0) / (t1 - t0)
+    link = bottleneck(sc)
+    assert link is not None
+    mu = link.rate_bps / (8.0 * sc.packet_size_bytes)
+    edges = np.arange(0.0, math.floor(t1) + 1.0)
+    binned = np.array([np.diff(np.interp(edges, t, row)) for row in dl])
+    s = res.summary
+    return {
+        "algorithms": [f.algorithm for f in sc.flows],
+        "base_rtt_s": [float(sc.base_rtt_s(f)) for f in sc.flows],
+        "throughput_pps": thr.tolist(),
+        "utilization": float(thr.sum() / mu),
+        "jain": float(jain_index(thr)),
+        "settled_s": s.all_settled_time_s,
+        "losses": [float(x) for x in s.losses],
+        "bin_s": edges[1:].tolist(),
+        "binned_pps": binned,
+    }
+
+
+def _task(scenario: str, algorithm: str, engine: str, label: str) -> Task:
+    return Task(
+        "tcpfluid.report._sec_tcp_ho_tables:ho_table_run",
+        {"scenario": scenario, "algorithm": algorithm, "engine": engine},
+        label,
+    )
+
+
+def _cell(r: Mapping[str, Any], key: str, reason: str) -> float | NA:
+    if "error" in r:
+        return err_na(r, reason)
+    return num(r.get(key), reason)
+
+
+def _name(alg: str) -> str:
+    return ALGORITHM_NAMES.get(alg, alg)
+
+
+# ====================================================================== Tables 5 and 6
+def _fair_laws(cfg: ReportConfig, table: str) -> tuple[str, ...]:
+    if cfg.quick:  # fewer cases, the documents' settings
+        return ("vegas", "tcp-ho") if table == "5" else ("tcp-ho",)
+    return _LAWS
+
+
+def _fair_cases(cfg: ReportConfig) -> list[tuple[str, str, str]]:
+    """(table, scenario, law) of each case, in task order."""
+    out = [("5", "ho-fairness", a) for a in _fair_laws(cfg, "5")]
+    out += [("6", "ho-different-rtt", a) for a in _fair_laws(cfg, "6")]
+    return out
+
+
+def _fair_tasks(cfg: ReportConfig) -> list[Task]:
+    return [
+        _task(sc, a, e, f"TCP-Ho paper Table {tab}: {e} {a}")
+        for tab, sc, a in _fair_cases(cfg)
+        for e in _ENGINES
+    ]
+
+
+def _spread_or_na(j: float | NA) -> float | NA:
+    return j if isinstance(j, NA) else share_spread(float(j))
+
+
+def _jain_values(
+    runs: Mapping[str, Mapping[str, Any]], document: float | NA
+) -> tuple[dict[str, float | NA], tuple[str, ...]]:
+    """A fairness row's cells: the flows' share spread CV = √(1/J − 1) per column, and the
+    indices beside (informative)."""
+    values: dict[str, float | NA] = {CLOSED_FORM: _NO_CLOSED_FORM}
+    jains: dict[str, float | NA] = {}
+    for e in _ENGINES:
+        j = _cell(runs[e], "jain", "no result")
+        jains[f"Jain's index, {_COLUMN[e]}"] = j
+        values[_COLUMN[e]] = _spread_or_na(j)
+    values[DOCUMENT] = _spread_or_na(document)
+    jains[f"Jain's index, {DOCUMENT}"] = document
+    return {**values, **jains}, tuple(jains)
+
+
+def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Row]:
+    """The rows of one law of Table 5 (judged against the document) or Table 6 (the
+    document shown for context, the layers judged against the packet simulator)."""
+    context = table == "6"
+    ref = PACKET if context else DOCUMENT
+    case = {"table": table, "algorithm": law}
+    name = _name(law)
+    where = "different RTTs" if context else "same RTT"
+    rows: list[Row] = []
+    # fairness
+    jv, jinf = _jain_values(runs, doc(f"004/table{table}/{law}/jain_index"))
+    inf = (*jinf, DOCUMENT) if context else jinf
+    rows.append(
+        Row(
+            f"{name}, five flows, {where}",
+            "spread of the flows' shares (std/mean), 10–60 s",
+            "",
+            "share spread",
+            jv,
+            ref,
+            informative=inf,
+            case={**case, "quantity": "fairness"},
+        )
+    )
+    # utilization
+    uv: dict[str, float | NA] = {CLOSED_FORM: _NO_CLOSED_FORM}
+    for e in _ENGINES:
+        u = _cell(runs[e], "utilization", "no result")
+        uv[_COLUMN[e]] = u if isinstance(u, NA) else 100.0 * float(u)
+    extra: tuple[str, ...] = ()
+    if table == "5" and law == "reno":
+        lo, hi = doc("004/table5/reno/utilization_low"), doc("004/table5/reno/utilization_high")
+        uv[DOCUMENT] = (lo + hi) / 2.0
+        uv["document, low end"], uv["document, high end"] = lo, hi
+        extra = ("document, low end", "document, high end")
+    else:
+        uv[DOCUMENT] = doc(f"004/table{table}/{law}/utilization")
+    rows.append(
+        Row(
+            f"{name}, five flows, {where}"
+            + (" (document: the middle of its printed 80–96 %)" if extra else ""),
+            "bottleneck utilization by the flows' goodput, 10–60 s",
+            "%",
+            "throughput",
+            uv,
+            ref,
+            informative=extra + ((DOCUMENT,) if context else ()),
+            case={**case, "quantity": "utilization"},
+        )
+    )
+    if table == "5":  # the time to balance is in the text of Table 5's setting only
+        tv: dict[str, float | NA] = {CLOSED_FORM: _NO_CLOSED_FORM}
+        never = NA(
+            "no time: a flow's window never settles in the run (a limit cycle wider than "
+            "the law's settling band, or losses to the end)"
+        )
+        for e in _ENGINES:
+            r = runs[e]
+            tv[_COLUMN[e]] = (
+                err_na(r, "") if "error" in r else num(r.get("settled_s"), never.reason)
+            )
+        tv[DOCUMENT] = (
+            NA("the document: FAST 'never converges'")
+            if law == "fast"
+            else doc(f"004/table5/{law}/time_to_balance")
+        )
+        rows.append(
+            Row(
+                f"{name}, five flows, same RTT"
+                + (" (document: 'at least 6 seconds')" if law == "reno" else ""),
+                "time to balance: every flow settled",
+                "s",
+                "time",
+                tv,
+                DOCUMENT,
+                case={**case, "quantity": "time to balance"},
+            )
+        )
+    return rows
+
+
+def _fair_figure(cfg: ReportConfig, res: Mapping[tuple[str, str], Mapping[str, Any]]) -> Figure:
+    """Each flow's mean goodput against its RTT on the different-RTT network (Table 6)."""
+    laws = _fair_laws(cfg, "6")
+    fig, axes = plot.new_axes(len(laws))
+    axes = np.atleast_1d(axes)
+    styles = {"packet": ("x", "-"), "rounds": ("o", "--"), "ode": (".", ":")}
+    for ax, law in zip(axes, laws, strict=True):
+        for e in _ENGINES:
+            r = res[(law, e)]
+            if "error" in r:
+                continue
+            rtt = np.asarray(r["base_rtt_s"]) * 1e3
+            mbps = np.asarray(r["throughput_pps"]) * 8000.0 / 1e6
+            marker, ls = styles[e]
+            plot.versus(rtt, mbps, ax=ax, label=_COLUMN[e], marker=marker, linestyle=ls)
+        plot.finish(
+            ax,
+            xlabel="base RTT (ms)" if law == laws[-1] else "",
+            ylabel="goodput (Mb/s)",
+            title=f"{_name(law)}: Jain's index, document {doc(f'004/table6/{law}/jain_index'):.2f}",
+            fontsize=6,
+        )
+    cap = (
+        "Each of five flows' mean goodput over 10–60 s against its base RTT on the "
+        "ho-different-rtt network (100 Mb/s × 23 ms trunk, 300-packet buffer), per law and "
+        "engine; cf. the TCP-Ho paper's Table 6. The paper's Fig. 13 (the topology with "
+        f"the flows' RTTs) is not in its text: the RTTs {_RTTS_TEXT} ms "
+        "are ours, so the document's indices (in the titles) are context, not a reference."
+    )
+    return Figure.from_matplotlib(fig, "ho_different_rtt", cap)
+
+
+def _fair_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    cases = _fair_cases(cfg)
+    res: dict[tuple[str, str, str], Mapping[str, Any]] = {}
+    k = 0
+    for tab, _sc, a in cases:
+        for e in _ENGINES:
+            res[(tab, a, e)] = out[k]
+            k += 1
+    tables = []
+    for tab in ("5", "6"):
+        rows: list[Row] = []
+        for t, _sc, a in cases:
+            if t == tab:
+                rows += _fair_rows(tab, a, {e: res[(tab, a, e)] for e in _ENGINES})
+        caption = (
+            "Five flows of one scheme, 100 Mb/s × 23 ms, 300-packet buffer (the TCP-Ho "
+            "paper's Table 5 and its text's times to balance)"
+            if tab == "5"
+            else "Five flows with different RTTs (the TCP-Ho paper's Table 6): the "
+            "document's values are context, not a reference (its Fig. 13, the topology, "
+            "is not in its text; the RTTs here are ours); the layers are judged against "
+            "the packet simulator"
+        )
+        tables.append(Table(caption, tuple(rows)))
+    fig6 = {(a, e): res[("6", a, e)] for _t, _sc, a in cases if _t == "6" for e in _ENGINES}
+    intro = (
+        "The TCP-Ho paper §5.2.1: five sources of one scheme (Reno, Vegas with α = 2, "
+        "β = 4, FAST with α = 100, TCP-Ho) start at 0 s on the Fig. 4 dumbbell, 100 Mb/s × "
+        "23 ms trunk, 1 Gb/s × 1 ms access links (RTT 50 ms), 300-packet drop-tail buffer "
+        "(scenario ho-fairness); Table 6 gives the sources different RTTs (scenario "
+        "ho-different-rtt). The paper gives no run length or measurement window: the runs "
+        "last 60 s and the goodputs are means over 10–60 s (after the longest time to "
+        "balance it reports, 6.5 s), a reading fixed before comparing. Fairness is judged "
+        "as the flows' share spread CV = √(1/J − 1) from Jain's index J (the indices "
+        "beside; the text's 99.9663 %, 97.3188 %, 99.9979 %, 99.9995 % for Table 5). "
+        "Utilization has no kind of its own in the tolerance table: it is judged as a "
+        "throughput (±10 %). Reno's printed utilization is a range, 80–96 %: its row's "
+        "reference is the range's middle, 88 % (±10 % spans 79–97 %), with the ends "
+        "beside. The time to balance is read as the time until every flow has settled "
+        "(the library's law-aware settling band, metrics.settling); the paper gives Reno "
+        "'at least 6 seconds to approach the available bandwidth' and FAST 'never "
+        "converges'. Table 6's network is ours (the paper's Fig. 13 is missing): source i "
+        f"has RTT {_RTTS_TEXT} ms by its access "
+        "delay, the trunk and the other links as in the text."
+        + (" Quick mode: fewer laws, the same settings." if cfg.quick else "")
+    )
+    return SectionResult(
+        "ho-fairness",
+        "Fairness of five flows (the TCP-Ho paper's Tables 5 and 6)",
+        intro,
+        tuple(tables),
+        (_fair_figure(cfg, fig6),),
+        comparisons=(
+            "The TCP-Ho paper's Table 5: utilization has no tolerance kind of its own and is "
+            "judged as a throughput (±10 %); Reno's printed range 80–96 % is judged at its "
+            "middle, 88 %, the ends shown beside. The time to balance is read as the time "
+            "until every flow has settled.",
+            "The TCP-Ho paper's Table 6: its topology (Fig. 13) is not in its text, so the "
+            "RTTs are ours and the document's values are shown, not judged; the fluid "
+            "engines are judged against the packet simulator.",
+        ),
+    )
+
+
+HO_FAIRNESS = SectionSpec("ho-fairness", "TCP-Ho paper Tables 5-6", _fair_tasks, _fair_assemble)
+
+
+# ============================================================================= Table 7
+def _friend_cases(cfg: ReportConfig) -> list[tuple[str, str, int, int, tuple[str, ...]]]:
+    """(first, second, n_first, n_second, engines) of each mix, in task order. The ODE runs
+    the even split of the pairings with TCP-Ho only (the report's CPU budget: an ODE run of
+    these 20 flows on 6-ms rounds costs 1-3 s); quick mode runs one pairing."""
+    pairs = (("tcp-ho", "vegas"),) if cfg.quick else _PAIRS
+    props = ((10, 10),) if cfg.quick else _PROPORTIONS
+    out: list[tuple[str, str, int, int, tuple[str, ...]]] = []
+    for a, b in pairs:
+        for na, nb in props:
+            ode = (na, nb) == (10, 10) and "tcp-ho" in (a, b)
+            engines: tuple[str, ...] = _ENGINES if ode else ("packet", "rounds")
+            out.append((a, b, na, nb, engines))
+    return out
+
+
+def _mix(a: str, b: str, na: int, nb: int) -> str:
+    return f"{a}:{na},{b}:{nb}"
+
+
+def _friend_tasks(cfg: ReportConfig) -> list[Task]:
+    return [
+        _task(
+            "ho-friendliness", _mix(a, b, na, nb), e, f"TCP-Ho paper Table 7: {e} {a}-{b} {na}-{nb}"
+        )
+        for a, b, na, nb, engines in _friend_cases(cfg)
+        for e in engines
+    ]
+
+
+_ODE_SKIPPED = NA(
+    "the ODE runs the 10–10 split of the pairings with TCP-Ho only (the report's CPU "
+    "budget; the round model and the packet simulator run every mix)"
+)
+
+
+def _scheme_mean_kbps(r: Mapping[str, Any], alg: str) -> float | NA:
+    if "error" in r:
+        return err_na(r, "no result")
+    thr = [x for x, g in zip(r["throughput_pps"], r["algorithms"], strict=True) if g == alg]
+    return float(np.mean(thr)) * 8.0 if thr else NA(f"no {alg} flow")
+
+
+def _friend_rows(
+    a: str, b: str, na: int, nb: int, runs: Mapping[str, Mapping[str, Any] | None]
+) -> list[Row]:
+    base = f"004/table7/{a}-{b}/{na}-{nb}"
+    setting = f"{_name(a)} ×{na} with {_name(b)} ×{nb}"
+    case = {"pair": f"{a}-{b}", "proportion": f"{na}-{nb}"}
+    values: dict[str, float | NA] = {CLOSED_FORM: _NO_CLOSED_FORM}
+    jains: dict[str, float | NA] = {}
+    for e in _ENGINES:
+        r = runs.get(e)
+        j = _ODE_SKIPPED if r is None else _cell(r, "jain", "no result")
+        values[_COLUMN[e]] = _spread_or_na(j)
+        jains[f"Jain's index, {_COLUMN[e]}"] = j
+    dj = doc(f"{base}/jain_index")
+    values[DOCUMENT] = share_spread(dj)
+    jains[f"Jain's index, {DOCUMENT}"] = dj
+    rows = [
+        Row(
+            setting,
+            "spread of the 20 flows' shares (std/mean), 10–60 s",
+            "",
+            "share spread",
+            {**values, **jains},
+            DOCUMENT,
+            informative=tuple(jains),
+            case={**case, "quantity": "fairness"},
+        )
+    ]
+    for alg in (a, b):
+        tv: dict[str, float | NA] = {CLOSED_FORM: _NO_CLOSED_FORM}
+        for e in _ENGINES:
+            r = runs.get(e)
+            tv[_COLUMN[e]] = _ODE_SKIPPED if r is None else _scheme_mean_kbps(r, alg)
+        tv[DOCUMENT] = doc(f"{base}/{alg}")
+        rows.append(
+            Row(
+                setting,
+                f"mean throughput of a {_name(alg)} flow, 10–60 s",
+                "kb/s",
+                "throughput",
+                tv,
+                DOCUMENT,
+                case={**case, "quantity": "mean throughput", "scheme": alg},
+            )
+        )
+    return rows
+
+
+def _friend_figure(
+    cfg: ReportConfig, results: list[tuple[tuple[str, str, int, int], dict[str, Any]]]
+) -> Figure:
+    """Mean throughput per scheme against the first scheme's count, per pairing."""
+    pairs = list(dict.fromkeys((a, b) for (a, b, _na, _nb), _r in results))
+    fig, axes = plot.new_axes(len(pairs))
+    axes = np.atleast_1d(axes)
+    for ax, (a, b) in zip(axes, pairs, strict=True):
+        items = [(k, r) for k, r in results if k[:2] == (a, b)]
+        xs = [k[2] for k, _r in items]
+        for j, alg in enumerate((a, b)):
+            col = f"C{j}"
+            dv = [doc(f"004/table7/{a}-{b}/{k[2]}-{k[3]}/{alg}") for k, _r in items]
+            plot.versus(xs, dv, ax=ax, label=f"{_name(alg)} document", color=col, marker="s")
+            for e, (m, ls) in (("packet", ("x", "none")), ("rounds", ("o", "--"))):
+                ys = [
+                    np.nan if isinstance(v := _scheme_mean_kbps(r[e], alg), NA) else v
+                    for _k, r in items
+                ]
+                plot.versus(
+                    xs, ys, ax=ax, label=f"{_name(alg)} {_COLUMN[e]}", color=col,
+                    marker=m, linestyle=ls, fillstyle="none",
+                )  # fmt: skip
+        plot.finish(
+            ax,
+            xlabel=f"{_name(a)} flows of 20" if (a, b) == pairs[-1] else "",
+            ylabel="kb/s per flow",
+            title=f"{_name(a)} with {_name(b)}",
+            fontsize=5,
+        )
+    cap = (
+        "Mean throughput of one flow of each scheme (kb/s, 10–60 s) against the number of "
+        "flows of the first scheme among 20, 10 Mb/s × 1 ms, 120-packet buffer: the TCP-Ho "
+        "paper's Table 7 (squares), packet simulator (crosses), round model (dashed)."
+    )
+    return Figure.from_matplotlib(fig, "ho_friendliness", cap)
+
+
+def _friend_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    rows: list[Row] = []
+    results: list[tuple[tuple[str, str, int, int], dict[str, Any]]] = []
+    k = 0
+    for a, b, na, nb, engines in _friend_cases(cfg):
+        runs: dict[str, Any] = {}
+        for e in engines:
+            runs[e] = out[k]
+            k += 1
+        rows += _friend_rows(a, b, na, nb, runs)
+        results.append(((a, b, na, nb), runs))
+    intro = (
+        "The TCP-Ho paper §5.2.2: 20 connections on the Fig. 4 dumbbell, 10 Mb/s × 1 ms "
+        "connection link, 1 Gb/s × 1 ms access links (RTT 6 ms: a bandwidth-delay product of "
+        "8.6 packets), 120-packet drop-tail buffer; two schemes in the proportions 15–5, "
+        "10–10 and 5–15 (scenario ho-friendliness, algorithm a mix such as reno:15,vegas:5; "
+        "Vegas α = 2, β = 4, FAST α = 100). The paper's mean throughput of a scheme is the "
+        "average over its flows 'under the steady state', with no run length: the runs last "
+        "60 s and the means are over 10–60 s (the reading of the fairness section). Judged: "
+        "each scheme's mean throughput per flow (kb/s, ±10 %) and the 20 flows' share "
+        "spread CV = √(1/J − 1) from the table's Jain's index J. Every pairing of the text "
+        "is run on the packet simulator and the round model in every proportion; the ODE "
+        "(hybrid) model runs the even split of the three pairings with TCP-Ho only, for "
+        "the report's CPU budget. All three engines run mixed laws (one law per group of flows)."
+        + (" Quick mode: one pairing, the even split." if cfg.quick else "")
+    )
+    return SectionResult(
+        "ho-friendliness",
+        "Friendliness of mixed schemes (the TCP-Ho paper's Table 7)",
+        intro,
+        (
+            Table(
+                "Twenty connections of two schemes on 10 Mb/s × 1 ms, 120-packet buffer (the "
+                "TCP-Ho paper's Table 7)",
+                tuple(rows),
+            ),
+        ),
+        (_friend_figure(cfg, results),),
+    )
+
+
+HO_FRIENDLINESS = SectionSpec(
+    "ho-friendliness", "TCP-Ho paper Table 7", _friend_tasks, _friend_assemble
+)

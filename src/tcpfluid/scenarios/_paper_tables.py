@@ -1,0 +1,168 @@
+"""The TCP-Ho paper's fairness and friendliness setups (§5.2, Tables 5-7), as named scenarios.
+
+* ``ho-fairness`` - §5.2.1, Table 5: five sources of one scheme on the Fig. 4 dumbbell,
+  100 Mb/s × 23 ms trunk, 1 Gb/s × 1 ms access links, 300-packet buffer, all starting at 0 s.
+* ``ho-different-rtt`` - §5.2.1, Table 6: the same five sources with different RTTs. The
+  paper's Fig. 13 (the topology) is not in its text, which gives only the links' rates and
+  delays (1 Gb/s × 1 ms access, 100 Mb/s × 23 ms trunk); the RTTs here are **ours**
+  (:data:`HO_DIFFERENT_RTTS_MS`).
+* ``ho-friendliness`` - §5.2.2, Table 7: 20 connections on the Fig. 4 dumbbell, 10 Mb/s ×
+  1 ms connection link, 120-packet buffer, two schemes in a proportion (``algorithm`` takes a
+  mix such as ``"reno:15,vegas:5"``, :mod:`tcpfluid.scenarios.mix`).
+
+The paper gives no run length and no measurement window for §5.2: the scenarios run 60 s
+(*ours*), and the report measures from 10 s on (after the longest time to balance the paper
+gives, 6.5 s for Vegas). The iTCP-Vegas paper's Tables 1-2 are the ``itcp-long-delay``
+scenario with overrides (its description).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from .. import units
+from .catalogue import COMMON_DEFAULTS, SCENARIOS, register
+from .mix import with_mix
+from .model import Link, Scenario, _buffer, _int
+from .topology import _access_topology, _host_pair, _scenario
+
+__all__ = ["HO_DIFFERENT_RTTS_MS", "HO_MEASURE_FROM_S"]
+
+#: the RTTs of the five ``ho-different-rtt`` sources, ms (*ours*: the paper's Fig. 13 is not
+#: in its text). Source i's RTT is i times the §5.2.1 path's 50 ms (2 × (1 + 23 + 1) ms),
+#: its access link's one-way delay raised to match; the trunk and the destinations' access
+#: links are the text's
+HO_DIFFERENT_RTTS_MS: tuple[float, ...] = (50.0, 100.0, 150.0, 200.0, 250.0)
+
+#: start of the measurement window of the §5.2 tables, s (*ours*: the paper says "under the
+#: steady state" and gives times to balance up to 6.5 s)
+HO_MEASURE_FROM_S = 10.0
+
+_HO_DEFAULTS: dict[str, Any] = {
+    "access_bandwidth": "1Gbps",
+    "access_delay": "1ms",
+    **COMMON_DEFAULTS,
+}
+
+
+def _mixed(sc: Scenario, p: dict[str, Any]) -> Scenario:
+    """``sc`` with the mix of ``p["algorithm"]`` (``"reno:15,vegas:5"`` or one name)."""
+    alg = p.get("algorithm")
+    return sc if alg is None else with_mix(sc, str(alg))
+
+
+@register(
+    "ho-fairness",
+    defaults={
+        **_HO_DEFAULTS,
+        "bandwidth": "100Mbps",
+        "rtt": "50ms",
+        "buffer": 300,
+        "flows": 5,
+        "duration": "60s",
+    },
+    description=(
+        "TCP-Ho paper §5.2.1 Table 5: five sources of one scheme on a 100 Mb/s x 23 ms "
+        "trunk (1 Gb/s 1 ms access links: RTT 50 ms), 300-packet buffer, all starting at "
+        "0 s; 60 s (the run length is ours)"
+    ),
+)
+def _ho_fairness(p: dict[str, Any]) -> Scenario:
+    """The TCP-Ho paper §5.2.1, Table 5: ``flows`` sources of one scheme on the Fig. 4
+    dumbbell (module docstring)."""
+    n = _int("flows", p["flows"], minimum=1)
+    sc = _access_topology(
+        p, n_flows=n, scenario="ho-fairness", description=SCENARIOS["ho-fairness"].description
+    )
+    return _mixed(sc, p)
+
+
+@register(
+    "ho-different-rtt",
+    defaults={
+        **_HO_DEFAULTS,
+        "bandwidth": "100Mbps",
+        "core_delay": "23ms",
+        "rtts": ",".join(f"{r:g}ms" for r in HO_DIFFERENT_RTTS_MS),
+        "buffer": 300,
+        "duration": "60s",
+    },
+    description=(
+        "TCP-Ho paper §5.2.1 Table 6: five sources with different RTTs on a 100 Mb/s x "
+        "23 ms trunk, 1 Gb/s access links, 300-packet buffer; the paper's Fig. 13 is not "
+        "in its text: the RTTs (rtts=50ms,...,250ms, one source each; the source's access "
+        "delay sets it) and the 60 s run are ours"
+    ),
+)
+def _ho_different_rtt(p: dict[str, Any]) -> Scenario:
+    """The TCP-Ho paper §5.2.1, Table 6: one source per RTT of ``rtts`` (module docstring).
+
+    Source i's round trip is ``2 × (x_i + core_delay + access_delay)`` (propagation), with
+    ``x_i`` its own access link's one-way delay and ``access_delay`` the destination's.
+
+    Raises
+    ------
+    ValueError
+        An RTT shorter than the trunk's and the destination's round trip plus the text's
+        1 ms source access delay, or ``rtts`` not a comma-separated list of times.
+    """
+    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
+    acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
+    acc_d = units.time_or_zero(p["access_delay"], name="access_delay")
+    core_d = units.time_or_zero(p["core_delay"], name="core_delay")
+    pkt = units.bytes_(p["packet_size"], name="packet_size")
+    buf = _buffer("buffer", p["buffer"], pkt)
+    raw = p["rtts"]
+    items = [x.strip() for x in raw.split(",")] if isinstance(raw, str) else list(raw)
+    if not items or any(x == "" for x in items):
+        raise ValueError(
+            f"rtts must be a comma-separated list of times such as '50ms,100ms', got {raw!r}"
+        )
+    links: list[Link] = [Link("R1-R2", bw, core_d, buf), Link("R2-R1", bw, core_d, buf)]
+    flows = []
+    shortest = 2.0 * (2.0 * acc_d + core_d)
+    for i, item in enumerate(items, start=1):
+        rtt = units.seconds(item, name="rtts")
+        x = rtt / 2.0 - core_d - acc_d
+        if rtt < shortest - 1e-12:
+            raise ValueError(
+                f"rtts: {item!r} is shorter than {shortest * 1e3:g} ms, the round trip of "
+                "the trunk and 1 ms access links at both ends (2 x (2 x access_delay + "
+                "core_delay))"
+            )
+        pair, flow = _host_pair(i, "R1", "R2", acc_bw, x, acc_d, p)
+        links += pair
+        flows.append(flow)
+    sc = _scenario("ho-different-rtt", p, links, flows)
+    sc = replace(sc, description=SCENARIOS["ho-different-rtt"].description)
+    return _mixed(sc, p)
+
+
+@register(
+    "ho-friendliness",
+    defaults={
+        **_HO_DEFAULTS,
+        "bandwidth": "10Mbps",
+        "rtt": "6ms",
+        "buffer": 120,
+        "flows": 20,
+        "duration": "60s",
+    },
+    description=(
+        "TCP-Ho paper §5.2.2 Table 7: 20 connections on a 10 Mb/s x 1 ms connection link "
+        "(1 Gb/s 1 ms access links: RTT 6 ms), 120-packet buffer; algorithm takes a mix "
+        "such as reno:15,vegas:5; 60 s (the run length is ours)"
+    ),
+)
+def _ho_friendliness(p: dict[str, Any]) -> Scenario:
+    """The TCP-Ho paper §5.2.2, Table 7: 20 connections of two schemes on the Fig. 4
+    dumbbell (module docstring)."""
+    n = _int("flows", p["flows"], minimum=1)
+    sc = _access_topology(
+        p,
+        n_flows=n,
+        scenario="ho-friendliness",
+        description=SCENARIOS["ho-friendliness"].description,
+    )
+    return _mixed(sc, p)
