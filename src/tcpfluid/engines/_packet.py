@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_int, check_positive
+from .._validation import check_int, check_nonnegative, check_positive
 from ..metrics import FlowRecord, summarise
 from ..sim import simulate_packets
 from ._base import Engine, bottleneck_name, plain, round_log, slow_start
@@ -29,9 +29,10 @@ class Packet(Engine):
     Attributes
     ----------
     seed
-        Seed of the random generator (RED's drops), an integer >= 0. Same seed, same run.
+        Seed of the random generator (RED's drops, the send overheads), an integer
+        >= 0. Same seed, same run.
     delayed_ack, delack_timeout_s, min_rto_s, initial_rto_s, max_rto_s, fine_retransmit,
-    max_packets, laws
+    send_overhead_s, max_packets, laws
         The simulator's options of the same names (``None``: its defaults).
     record_interval_s, record
         The recording (:class:`Engine`; ``None``: 0.1 s, or coarser for long runs);
@@ -56,6 +57,7 @@ class Packet(Engine):
     initial_rto_s: float | None = _PACKET["initial_rto_s"]
     max_rto_s: float | None = _PACKET["max_rto_s"]
     fine_retransmit: bool | None = _PACKET["fine_retransmit"]
+    send_overhead_s: float = _PACKET["send_overhead_s"]
     max_packets: int = _PACKET["max_packets"]
     laws: Mapping[str, Any] | None = field(default=None, compare=False)
 
@@ -78,6 +80,7 @@ class Packet(Engine):
         for name in ("delack_timeout_s", "min_rto_s", "initial_rto_s", "max_rto_s"):
             if getattr(self, name) is not None:
                 check_positive(name, getattr(self, name))
+        check_nonnegative("send_overhead_s", self.send_overhead_s)
         check_int("max_packets", self.max_packets, minimum=1)
 
     def run(
@@ -98,6 +101,7 @@ class Packet(Engine):
             initial_rto_s=self.initial_rto_s,
             max_rto_s=self.max_rto_s,
             fine_retransmit=self.fine_retransmit,
+            send_overhead_s=self.send_overhead_s,
             progress=progress,
             max_packets=self.max_packets,
         )

@@ -153,7 +153,8 @@ L_WQ = 7
 L_AVG = 8
 L_PTC = 9  # RED: packets per second of a mean-size packet (idle-time decay)
 L_BYTES_OUT = 10  # bytes that finished transmission (utilization)
-NLF = 11
+L_OVH = 11  # a flow's first link: a data packet's extra transmission time is U[0, L_OVH] s
+NLF = 12
 
 # ----------------------------------------------------------------------------- link ints
 J_OFF = 0
@@ -521,7 +522,7 @@ def enqueue(lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, k
     return value is that exit time when the packet is to be handed on to the next hop, -1
     otherwise (dropped, admitted by a link that is not eager, or reaching the next link
     after the end time: it stays where it is). The caller has checked that the rings have
-    room and, for RED, that a random number is available.
+    room and, for RED or a send overhead (``L_OVH``), that a random number is available.
     """
     u = np.uint64(lk)
     eager = li[u, J_EAGER] == 1
@@ -546,6 +547,13 @@ def enqueue(lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, k
     if now > start:
         start = now
     fin = start + size / lf[u, L_RATE]
+    ovh = lf[u, L_OVH]
+    if ovh > 0.0 and kind == KIND_DATA:
+        # ns-2's Agent/TCP ``overhead_``: the sender waits a uniform random time in
+        # [0, overhead] before each data packet goes out (serially, as its send timer)
+        ri_ = gi[G_RAND_I]
+        gi[G_RAND_I] = ri_ + 1
+        fin += ovh * rand[ri_]
     lf[u, L_BUSY] = fin
     ex = fin + lf[u, L_DELAY]
     tail = li[u, J_TAIL]
@@ -719,7 +727,7 @@ def _send_check(fi, lf, li, rf, gf, gi, rand, paths, lk, f, seq):
         return GROW_FLOW
     if _no_room(lf, li, rf, gf, gi, paths, lk, fi[f, I_FWD_OFF], 0):
         return GROW_LINK
-    if li[lk, J_DISC] > 0 and gi[G_RAND_I] + 4 > rand.shape[0]:
+    if (li[lk, J_DISC] > 0 or lf[lk, L_OVH] > 0.0) and gi[G_RAND_I] + 4 > rand.shape[0]:
         return NEED_RAND
     return DONE
 

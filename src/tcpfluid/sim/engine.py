@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int
+from .._validation import check_int, check_nonnegative
 from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
 from . import _core as C
@@ -86,6 +86,7 @@ class _Sim:
         sample_interval_s: float,
         senders: SenderSettings,
         max_packets: int = MAX_PACKETS,
+        send_overhead_s: float = 0.0,
     ) -> None:
         sc = scenario
         self.scenario = sc
@@ -94,6 +95,11 @@ class _Sim:
         self.nl, self.nf, self.nc = nl, nf, len(sc.cbr)
         self.paths, fi, self.cf, self.ci = route_arrays(sc)
         self.lf, self.li, self.rf, self.ri, self.has_red = link_arrays(sc)
+        if send_overhead_s > 0.0:
+            # each flow's first link draws its data packets' send overhead
+            for f in range(nf):
+                self.lf[self.paths[fi[f, C.I_FWD_OFF]], C.L_OVH] = send_overhead_s
+            self.has_red = True  # the random numbers are needed (the kernel's flag)
         self.link_rows = self.rf.shape[0]
         self.ff, self.fs, self.fq = flow_arrays(sc, fi, laws, senders)
         self.fi = fi
@@ -287,6 +293,7 @@ def simulate_packets(
     initial_rto_s: float | None = None,
     max_rto_s: float | None = None,
     fine_retransmit: bool | None = None,
+    send_overhead_s: float = 0.0,
     progress: Callable[[float], None] | None = None,
     max_packets: int = MAX_PACKETS,
     sample_interval: float | None = None,
@@ -303,8 +310,8 @@ def simulate_packets(
         Links, flows (with their algorithm), CBR sources and duration
         (:mod:`tcpfluid.scenarios`).
     seed
-        Seed of the ``numpy.random.Generator`` that draws RED's random numbers (the only
-        randomness). Same seed, same trace.
+        Seed of the ``numpy.random.Generator`` that draws RED's random numbers and the
+        send overheads (the only randomness). Same seed, same trace.
     sample_interval_s
         Interval of the fixed-time traces (window, goodput, queues, drops), s. ``None``:
         0.1 s, or coarser for long runs or many flows and links, so that the traces hold
@@ -325,6 +332,17 @@ def simulate_packets(
         the oldest unacknowledged packet has waited longer than ``SRTT + 4 RTTVAR``;
         the Quick Vegas paper §3.1). ``None``: as the flow's law declares
         (``law.sender.fine_retransmit``: on for every law but Reno).
+    send_overhead_s
+        ns-2's ``Agent/TCP`` ``overhead_``: a sender waits a uniform random time in
+        ``[0, send_overhead_s]`` before each data packet goes out, one packet after the
+        other (ns-2's delayed-send timer). Modelled as an extra transmission time drawn
+        for each data packet on its flow's first link (exact for a first link of its own,
+        the access link of a dumbbell; a first link shared by several flows serves their
+        overheads one after the other). 0 (the default, as in ns-2): none, and the
+        simulator is deterministic. Without it, drop-tail overflows under ACK clocking
+        fall on the packets that a window increase adds (Floyd and Jacobson 1991's phase
+        effects); ns-2's manual gives ``overhead_`` to "insert random delays at the source
+        in order to avoid phase effects, when desired" (Floyd and Jacobson 1991).
     max_packets
         Ceiling on the packets the simulator holds (queued, propagating, or sent and not
         acknowledged: the slots of its rings, which double on demand). A run that would
@@ -352,6 +370,7 @@ def simulate_packets(
     given = dict(locals())  # the options as the caller gave them
     check_scenario(scenario)
     check_int("seed", seed, minimum=0)
+    overhead = check_nonnegative("send_overhead_s", send_overhead_s)  # finite, >= 0
     seconds = seconds_options(given)  # each time option under its name or its alias
     dt_name, dt_given = seconds["sample_interval_s"]
     dt = trace_interval(
@@ -375,6 +394,7 @@ def simulate_packets(
         sample_interval_s=dt,
         senders=senders,
         max_packets=cap_packets,
+        send_overhead_s=overhead,
     )
     notice = _compile_notice(progress)
     t0 = time.perf_counter()
