@@ -3,7 +3,6 @@ capabilities lookup, the round-log and sample helpers."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -234,9 +233,3 @@ def bottleneck_name(sc: Scenario) -> str:
     if link is None:
         raise ValueError(f"scenario {sc.name!r} has no bottleneck link")
     return link.name
-
-
-def plain(x: Any) -> float | None:
-    """A finite float, or ``None``."""
-    v = float(x)
-    return v if math.isfinite(v) else None

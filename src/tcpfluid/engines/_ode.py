@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_nonnegative, check_positive
+from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import ODE_MODELS, simulate_ode
@@ -124,8 +124,7 @@ class Hybrid(Engine):
         check_choice("rtt_sample", self.rtt_sample, RTT_SAMPLES)
         check_choice("drop_share", self.drop_share, DROP_SHARES)
         for name in ("whole_packets", "hold_drops", "boundary_ack_next_round"):
-            if not isinstance(getattr(self, name), bool | np.bool_):
-                raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
+            object.__setattr__(self, name, check_bool(name, getattr(self, name)))
         check_positive("min_rto_s", self.min_rto_s)
         if self.timeout_loss_fraction is not None and not 0.0 < self.timeout_loss_fraction <= 1.0:
             raise ValueError(

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_int, check_positive
+from .._validation import check_bool, check_int, check_positive
+from ..metrics import _finite_or_none
 from ..sim import simulate_packets
-from ._base import Engine, bottleneck_name, plain, summary_of, traced_log, traced_record
+from ._base import Engine, bottleneck_name, summary_of, traced_log, traced_record
 from ._ode import _defaults
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,8 +73,7 @@ class Packet(Engine):
     def __post_init__(self) -> None:
         super().__post_init__()
         check_int("seed", self.seed, minimum=0)
-        if not isinstance(self.delayed_ack, bool | np.bool_):
-            raise TypeError(f"delayed_ack must be True or False, got {self.delayed_ack!r}")
+        object.__setattr__(self, "delayed_ack", check_bool("delayed_ack", self.delayed_ack))
         for name in ("delack_timeout_s", "min_rto_s", "initial_rto_s", "max_rto_s"):
             if getattr(self, name) is not None:
                 check_positive(name, getattr(self, name))
@@ -107,8 +107,8 @@ class Packet(Engine):
         extras = {
             "retransmissions": [int(fl.retransmissions) for fl in res.flows],
             "timeouts": [int(fl.timeouts) for fl in res.flows],
-            "packets_per_s": plain(res.packets_per_s),
-            "events_per_s": plain(res.events_per_s),
+            "packets_per_s": _finite_or_none(res.packets_per_s),
+            "events_per_s": _finite_or_none(res.events_per_s),
             "conserved": bool(res.conserved),
         }
         summary = summary_of(

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_choice, check_int
+from .._validation import check_bool, check_choice, check_int
 from ..fluid._rounds_checks import _RTT_MODELS, FEEDBACK_ROUNDS
 from ..fluid._rounds_law import DROP_SHARE, DROP_SHARES
 from ..metrics import FlowRecord
@@ -20,12 +20,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: the most feedback lag the round model takes, rounds
 MAX_FEEDBACK_ROUNDS = 8
-
-
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -92,7 +86,7 @@ class Rounds(Engine):
                 f"got {self.feedback_rounds!r}"
             )
         for name in ("ack_train", "train_runs", "whole_packets"):
-            object.__setattr__(self, name, _check_bool(name, getattr(self, name)))
+            object.__setattr__(self, name, check_bool(name, getattr(self, name)))
         check_choice("drop_share", self.drop_share, DROP_SHARES)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
