@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import check_positive
+from .._validation import check_int, check_positive
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics import FlowRecord
@@ -157,6 +157,29 @@ class Engine:
 
 
 # ------------------------------------------------------------------ helpers of the engines
+def counted_option(
+    name: str,
+    minimum: int,
+    counts: str,
+    scenario: Scenario | None,
+    to_s: Callable[[Scenario, int], float],
+) -> Callable[[Any], float]:
+    """The conversion to seconds of an older option counted in the run's own units
+    (rounds, points; at least ``minimum``): ``to_s(scenario, count)``, a ``TypeError``
+    saying what it ``counts`` without the scenario."""
+
+    def convert(value: Any) -> float:
+        n = check_int(name, value, minimum=minimum)
+        if scenario is None:
+            raise TypeError(
+                f"{name} counts {counts}: give record_interval_s (seconds), or the scenario "
+                "to get_engine"
+            )
+        return to_s(scenario, n)
+
+    return convert
+
+
 def sample_rows(t: FloatArray, interval_s: float | None) -> NDArray[np.intp] | slice:
     """The rows of a sample grid ``t`` kept for samples about ``interval_s`` apart: the first
     row at or after each multiple of the interval (every row when ``None``)."""

@@ -17,7 +17,7 @@ from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import ODE_MODELS, simulate_ode
 from ..metrics import FlowRecord
-from ._base import Engine, sample_rows, summary_of, traced_log, traced_record
+from ._base import Engine, counted_option, sample_rows, summary_of, traced_log, traced_record
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Result
@@ -51,16 +51,13 @@ def _points(interval_s: float | None, duration_s: float) -> int:
 def _renamed_points(scenario: Scenario | None) -> dict[str, Any]:
     """The fluid models' older recording names: ``n_points`` (samples over the run) and
     ``record_every_s``."""
-
-    def points_to_s(n: Any) -> float:
-        n = check_int("n_points", n, minimum=2)
-        if scenario is None:
-            raise TypeError(
-                "n_points counts samples over the run, which needs its duration: give "
-                "record_interval_s (seconds), or the scenario to get_engine"
-            )
-        return scenario.duration_s / (n - 1)
-
+    points_to_s = counted_option(
+        "n_points",
+        2,
+        "samples over the run, which needs its duration",
+        scenario,
+        lambda sc, n: sc.duration_s / (n - 1),
+    )
     note = "n_points=n is duration / (n - 1)"
     return {
         "n_points": ("record_interval_s", points_to_s, note),

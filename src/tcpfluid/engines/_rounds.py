@@ -12,7 +12,7 @@ from .._validation import check_bool, check_choice, check_int
 from ..fluid._rounds_checks import _RTT_MODELS, FEEDBACK_ROUNDS
 from ..fluid._rounds_law import DROP_SHARE, DROP_SHARES
 from ..metrics import FlowRecord
-from ._base import Engine, round_log, sample_rows, slow_start, summary_of
+from ._base import Engine, counted_option, round_log, sample_rows, slow_start, summary_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Result
@@ -64,15 +64,13 @@ class Rounds(Engine):
 
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
-        def rounds_to_s(m: Any) -> float:
-            m = check_int("record_every", m, minimum=1)
-            if scenario is None:
-                raise TypeError(
-                    "record_every counts rounds, which need the scenario's base RTT: give "
-                    "record_interval_s (seconds), or the scenario to get_engine"
-                )
-            return m * min(scenario.base_rtt_s(f) for f in scenario.flows)
-
+        rounds_to_s = counted_option(
+            "record_every",
+            1,
+            "rounds, which need the scenario's base RTT",
+            scenario,
+            lambda sc, m: m * min(sc.base_rtt_s(f) for f in sc.flows),
+        )
         note = "record_every=m is taken as m base RTTs"
         return {"rtt": "rtt_model", "record_every": ("record_interval_s", rounds_to_s, note)}
 

@@ -53,16 +53,9 @@ _PER_FLOW = ("rtt", "start", "stop")
 _LIST_KEYS = ("path", "reverse_path", "notes")
 #: the control-law parameters an override may set for every flow
 _LAW_KEYS = ("alpha", "beta", "gamma", "delta")
-#: top-level keys an override may set directly
-_TOP_OVERRIDES = (
-    "duration",
-    "packet_size",
-    "ack_size",
-    "access_rate",
-    "start_spread",
-    "start_seed",
-    "description",
-)
+#: top-level keys an override may set directly: the run's values (``duration`` to
+#: ``start_seed``), then the description
+_TOP_OVERRIDES = (*TOP_KEYS[TOP_KEYS.index("duration") : TOP_KEYS.index("notes")], "description")
 #: access links are this many times faster than the fastest declared link by default
 ACCESS_RATE_FACTOR = 10.0
 
