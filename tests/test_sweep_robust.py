@@ -137,7 +137,7 @@ def test_pool_workers_die_when_the_parent_is_killed(tmp_path: Path) -> None:
 def test_a_grid_whose_table_cannot_fit_in_memory_stops_before_any_point(monkeypatch: Any) -> None:
     # the table is held in memory until written: with a 1 MB ceiling, 10,000 points at
     # ~0.7 kB each do not fit, and the run must stop before computing anything
-    monkeypatch.setattr(sweep_tables, "_memory_budget_bytes", lambda: 10**6)
+    monkeypatch.setattr(sweep_tables, "memory_budget_bytes", lambda: 10**6)
     ran: list[int] = []
     monkeypatch.setattr(sweep_exec, "_run_point", lambda *a, **k: ran.append(1))
     g = grid(algorithm="vegas", rtt=[f"{r}ms" for r in range(10, 110)], beta=list(range(3, 103)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def columns(head: list[str], body: list[list[str]]) -> str:
     """Left-aligned text columns two spaces apart, a rule of dashes under the header."""
@@ -12,6 +14,18 @@ def columns(head: list[str], body: list[list[str]]) -> str:
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+def cell(x: Any, digits: int = 4) -> str:
+    """A value for a table cell: ``-`` for ``None``, a float to ``digits`` significant
+    digits, a list or tuple in brackets."""
+    if x is None:
+        return "-"
+    if isinstance(x, tuple | list):
+        return "[" + ", ".join(cell(v, digits) for v in x) + "]"
+    if isinstance(x, float):
+        return f"{x:.{digits}g}"
+    return str(x)
 
 
 def number(x: float) -> str:

@@ -73,6 +73,13 @@ def check_int(name: str, value: Any, *, minimum: int | None = None) -> int:
     return i
 
 
+def check_bool(name: str, value: Any) -> bool:
+    """``True`` or ``False`` (a NumPy bool too), as a plain bool."""
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:
     """One of a fixed set of strings."""
     options = tuple(choices)

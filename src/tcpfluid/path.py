@@ -27,10 +27,6 @@ def _size(name: str, value: Any) -> float:
     return size
 
 
-def _buffer(name: str, value: Any, packet_size_bytes: float) -> float:
-    return units.buffer_pkts(value, packet_size_bytes=packet_size_bytes, name=name)
-
-
 @dataclass(frozen=True, init=False)
 class Path:
     """A path with one bottleneck, optionally with a slow reverse (ACK) link.
@@ -90,7 +86,7 @@ class Path:
         ack = _size("ack_size", ack_size)
         mu = units.rate_pps(bandwidth, packet_size_bytes=pkt, name="bandwidth")
         d = units.seconds(rtt, name="rtt")
-        buf = _buffer("buffer", buffer, pkt)
+        buf = units.buffer_pkts(buffer, packet_size_bytes=pkt, name="buffer")
         if reverse_bandwidth is None:
             if reverse_buffer is not None:
                 raise ValueError(
@@ -101,7 +97,7 @@ class Path:
             rbuf: float | None = None
         else:
             rmu = units.rate_pps(reverse_bandwidth, packet_size_bytes=ack, name="reverse_bandwidth")
-            rbuf = _buffer("reverse_buffer", reverse_buffer, ack)
+            rbuf = units.buffer_pkts(reverse_buffer, packet_size_bytes=ack, name="reverse_buffer")
         object.__setattr__(self, "mu", mu)
         object.__setattr__(self, "d", d)
         object.__setattr__(self, "packet_size_bytes", pkt)

@@ -259,17 +259,9 @@ class Summary:
         return _summary_table(self, max_flows)
 
 
-def _fmt(x: Any) -> str:
-    if x is None:
-        return "-"
-    if isinstance(x, list | tuple):
-        return "[" + ", ".join(_fmt(v) for v in x) + "]"
-    if isinstance(x, float):
-        return f"{x:.4g}"
-    return str(x)
-
-
 def _summary_table(s: Summary, max_flows: int | None) -> str:
+    from ._text import cell as _fmt
+
     shown = s.flows if max_flows is None else s.flows[:max_flows]
     rows = [
         ("bandwidth changes at (s)", _fmt(list(s.change_times_s))),

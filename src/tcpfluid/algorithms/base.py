@@ -43,6 +43,8 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from ._common import loss_args
+
 __all__ = [
     "CONGESTION_AVOIDANCE",
     "LOSS_BURST",
@@ -414,6 +416,41 @@ class ControlLaw(ABC):
         As :meth:`on_round`, a law may accept a keyword ``out``: a float64 array of one
         element per index into which it writes the new windows, and which it returns.
         """
+
+    @staticmethod
+    def _run_rule(rule: Any, n: int, out: RoundAction | None, *args: Any) -> RoundAction:
+        """Run a law's compiled round ``rule`` (:class:`~tcpfluid.algorithms._jit.Kernel`)
+        on ``args`` and the arrays of the action of ``n`` flows it writes: ``out`` if
+        given (:meth:`on_round`), else a new one; return the action."""
+        act = RoundAction.empty(n) if out is None else out
+        (rule.fn or rule.get())(*args, act.cwnd, act.incr, act.cap)
+        return act
+
+    @staticmethod
+    def _run_loss_rule(
+        rule: Any,
+        state: tuple[FloatArray, ...],
+        index: FlowIndex,
+        kind: int,
+        cwnd: FloatArray,
+        out: FloatArray | None,
+        *options: Any,
+    ) -> FloatArray:
+        """Run a law's compiled loss ``rule`` on its ``state`` arrays, the checked flow
+        indices and base kind (:func:`~tcpfluid.algorithms._common.loss_args`), its
+        ``options``, the windows and the new windows it writes: ``out`` if given
+        (:meth:`on_loss`), else a new array of the windows' shape."""
+        kind, idx, w = loss_args(index, kind, cwnd)
+        new = np.empty(w.size) if out is None else out
+        (rule.fn or rule.get())(
+            *state,
+            idx if idx.ndim == 1 else idx.reshape(-1),
+            kind,
+            *options,
+            w if w.ndim == 1 else w.reshape(-1),
+            new,
+        )
+        return new if w.ndim == 1 or out is not None else new.reshape(w.shape)
 
     def initial_action(self, state: State) -> RoundAction:
         """The action for the very first round, before any measurement exists.

@@ -51,7 +51,6 @@ from ._common import (
     check_broadcast,
     check_flows,
     check_index,
-    loss_args,
     rule_params,
 )
 from ._jit import Kernel
@@ -143,18 +142,16 @@ class Fast(ControlLaw):
         """``w ← min(2w, (1 − γ)w + γ(BaseRTT/RTT · w + α))`` (:func:`_fast_rule`,
         compiled), written into ``out`` if given."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
-        (_FAST.fn or _FAST.get())(
+        return self._run_rule(
+            _FAST,
+            cwnd.shape[0],
+            out,
             state["phase"],
             cwnd,
             np.asarray(sample.base_rtt, dtype=np.float64),
             np.asarray(sample.rtt_mean, dtype=np.float64),
             self._rule_params,
-            act.cwnd,
-            act.incr,
-            act.cap,
         )
-        return act
 
     def on_loss(
         self,
@@ -166,17 +163,8 @@ class Fast(ControlLaw):
     ) -> FloatArray:
         """Halve the window (Reno-like); a timeout restarts from 2 packets; a retransmission
         lost again keeps the window unless ``lost_retransmit="halve"``."""
-        kind, idx, w = loss_args(index, kind, cwnd)
-        new = np.empty(w.size) if out is None else out
-        (_FAST_LOSS.fn or _FAST_LOSS.get())(
-            state["phase"],
-            idx if idx.ndim == 1 else idx.reshape(-1),
-            kind,
-            self._lost_retransmit == "keep",
-            w if w.ndim == 1 else w.reshape(-1),
-            new,
-        )
-        return new if w.ndim == 1 or out is not None else new.reshape(w.shape)
+        keep = self._lost_retransmit == "keep"
+        return self._run_loss_rule(_FAST_LOSS, (state["phase"],), index, kind, cwnd, out, keep)
 
 
 def _fast_rule(

@@ -183,8 +183,10 @@ class QuickVegas(Vegas):
         """One Quick Vegas decision per round (§3.2.1 slow start, §3.2.2 pseudo-code;
         :func:`_quick_vegas_rule`, compiled), written into ``out`` if given."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
-        (_QUICK_VEGAS.fn or _QUICK_VEGAS.get())(
+        return self._run_rule(
+            _QUICK_VEGAS,
+            cwnd.shape[0],
+            out,
             state["phase"],
             state["succ"],
             state["ssthresh"],
@@ -196,11 +198,7 @@ class QuickVegas(Vegas):
             np.asarray(sample.rtt_mean, dtype=np.float64),
             self._rule_params,
             self._sampling_code,
-            act.cwnd,
-            act.incr,
-            act.cap,
         )
-        return act
 
     def on_loss(
         self,

@@ -47,7 +47,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ._common import MIN_WINDOW, check_flows, check_index, loss_args
+from ._common import MIN_WINDOW, check_flows, check_index
 from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
@@ -120,11 +120,7 @@ class Reno(ControlLaw):
         """Slow start below ``ssthresh``, additive increase above it (:func:`_reno_rule`,
         compiled), written into ``out`` if given."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
-        (_RENO.fn or _RENO.get())(
-            state["phase"], state["ssthresh"], cwnd, act.cwnd, act.incr, act.cap
-        )
-        return act
+        return self._run_rule(_RENO, cwnd.shape[0], out, state["phase"], state["ssthresh"], cwnd)
 
     def on_loss(
         self,
@@ -139,19 +135,10 @@ class Reno(ControlLaw):
         ``recovery="newreno"``: the floor on :data:`LOSS_BURST` and
         :data:`LOSS_BURST_TIMEOUT`, the half otherwise)."""
         burst = kind in (LOSS_BURST, LOSS_BURST_TIMEOUT)
-        kind, idx, w = loss_args(index, kind, cwnd)
         floor = self.recovery == "collapse" or (self.recovery == "newreno" and burst)
-        new = np.empty(w.size) if out is None else out
-        (_RENO_LOSS.fn or _RENO_LOSS.get())(
-            state["phase"],
-            state["ssthresh"],
-            idx if idx.ndim == 1 else idx.reshape(-1),
-            kind,
-            floor,
-            w if w.ndim == 1 else w.reshape(-1),
-            new,
+        return self._run_loss_rule(
+            _RENO_LOSS, (state["phase"], state["ssthresh"]), index, kind, cwnd, out, floor
         )
-        return new if w.ndim == 1 or out is not None else new.reshape(w.shape)
 
 
 def _reno_rule(phase: Any, ssthresh: Any, cwnd: Any, new: Any, incr: Any, cap: Any) -> None:

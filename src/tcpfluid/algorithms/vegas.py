@@ -43,7 +43,6 @@ from ._common import (
     check_flows,
     check_index,
     check_le,
-    loss_args,
     rule_params,
 )
 from ._jit import Kernel
@@ -159,22 +158,8 @@ class Vegas(ControlLaw):
         """One Vegas decision per round (eqs 1–2 and slow start of the Quick Vegas paper
         §3.1; :func:`_vegas_rule`, compiled), written into ``out`` if given."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
-        (_VEGAS.fn or _VEGAS.get())(
-            state["phase"],
-            state["ss_grow"],
-            state["ssthresh"],
-            cwnd,
-            np.asarray(sample.base_rtt, dtype=np.float64),
-            np.asarray(sample.rtt_mean, dtype=np.float64),
-            _NO_DELTA,
-            self._rule_params,
-            self._decrease_inclusive,
-            act.cwnd,
-            act.incr,
-            act.cap,
-        )
-        return act
+        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        return self._vegas(state, cwnd, base_rtt, sample.rtt_mean, _NO_DELTA, out)
 
     def _decide(
         self, state: State, cwnd: FloatArray, delta: FloatArray, out: RoundAction | None = None
@@ -182,22 +167,32 @@ class Vegas(ControlLaw):
         """Slow start and eq (2) from the window and a backlog estimate ``delta`` in place
         of Δ of eq (1) (forward-path Vegas's Δ_f; :func:`_vegas_rule`, compiled)."""
         w = np.asarray(cwnd, dtype=np.float64)
-        act = RoundAction.empty(w.shape[0]) if out is None else out
-        (_VEGAS.fn or _VEGAS.get())(
+        return self._vegas(state, w, _NO_DELTA, _NO_DELTA, delta, out)
+
+    def _vegas(
+        self,
+        state: State,
+        cwnd: FloatArray,
+        base_rtt: FloatArray,
+        rtt_mean: Any,
+        delta: Any,
+        out: RoundAction | None,
+    ) -> RoundAction:
+        """:func:`_vegas_rule` on the law's state and parameters."""
+        return self._run_rule(
+            _VEGAS,
+            cwnd.shape[0],
+            out,
             state["phase"],
             state["ss_grow"],
             state["ssthresh"],
-            w,
-            _NO_DELTA,
-            _NO_DELTA,
+            cwnd,
+            base_rtt,
+            np.asarray(rtt_mean, dtype=np.float64),
             np.asarray(delta, dtype=np.float64),
             self._rule_params,
             self._decrease_inclusive,
-            act.cwnd,
-            act.incr,
-            act.cap,
         )
-        return act
 
     def on_loss(
         self,
@@ -209,18 +204,8 @@ class Vegas(ControlLaw):
     ) -> FloatArray:
         """Vegas loss reactions (the Quick Vegas paper, §3.1): 3/4, 1/2, or timeout to 2
         packets (:func:`_vegas_loss`, compiled; written into ``out`` if given)."""
-        kind, idx, w = loss_args(index, kind, cwnd)
-        new = np.empty(w.size) if out is None else out
-        (_VEGAS_LOSS.fn or _VEGAS_LOSS.get())(
-            state["phase"],
-            state["ss_grow"],
-            state["ssthresh"],
-            idx if idx.ndim == 1 else idx.reshape(-1),
-            kind,
-            w if w.ndim == 1 else w.reshape(-1),
-            new,
-        )
-        return new if w.ndim == 1 or out is not None else new.reshape(w.shape)
+        vegas_state = (state["phase"], state["ss_grow"], state["ssthresh"])
+        return self._run_loss_rule(_VEGAS_LOSS, vegas_state, index, kind, cwnd, out)
 
 
 def _vegas_rule(

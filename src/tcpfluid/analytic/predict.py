@@ -39,7 +39,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._validation import check_choice, check_positive, check_real
+from .._validation import check_bool, check_choice, check_positive, check_real
 from ..path import Path
 from ._domain import check_in_band, check_modelled_path, equilibrium_band
 from .convergence import conspicuous_round, rounds_to_equilibrium
@@ -213,52 +213,13 @@ def predict(
     round down to ``μd + β``; Quick Vegas eq. (4) then −1 down to ``μd + (α + β)/2``. The
     equilibrium window is then inside the band ``[μd + α, μd + β]``.
     """
-    check_choice("algorithm", algorithm, PREDICT_ALGORITHMS)
-    if not isinstance(path, Path):
-        raise TypeError(f"path must be a tcpfluid.Path, got {type(path).__name__}")
-    g = check_positive("gamma", gamma)
-    a = check_real("alpha", alpha)
-    b = check_real("beta", beta)
-    if a < 0 or b < a:
-        raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
-    if algorithm == "enhanced-vegas" and a != b:
-        raise ValueError(
-            f"enhanced-vegas uses alpha = beta = delta; got alpha={alpha!r}, beta={beta!r}"
-        )
-    if algorithm == "quick-vegas" and b <= 0:
-        raise ValueError(f"quick-vegas needs beta > 0 (eq. 3 adds beta - Delta), got {beta!r}")
-    # checked here for every algorithm: TCP-Ho's branch never reaches slow_start_exit
-    model = resolve_rtt_model(rtt_model, rtt)
-    if not isinstance(whole_acks, bool):
-        raise TypeError(f"whole_acks must be True or False, got {whole_acks!r}")
-    if not isinstance(round_map, bool):
-        raise TypeError(f"round_map must be True or False, got {round_map!r}")
+    g, a, b, model = _checked(
+        algorithm, path, gamma, alpha, beta, rtt_model, rtt, whole_acks, round_map
+    )
     bdp, d = path.bdp, path.d
     check_modelled_path(path, what="predict")
     if algorithm == "tcp-ho":
-        k = int(conspicuous_round("tcp-ho", bdp))
-        settle_rounds, settle_s, why = _round_map_settling(
-            algorithm, path, {}, model, k * d, round_map
-        )
-        return Prediction(
-            algorithm=algorithm,
-            bdp_pkts=bdp,
-            rtt_s=d,
-            mu_pps=path.mu,
-            critical_window_pkts=None,
-            ss_exit_round=None,
-            ss_exit_window_pkts=None,
-            ss_exit_time_s=None,
-            ca_start_window_pkts=None,
-            equilibrium_window_pkts=None,
-            equilibrium_band_pkts=None,
-            rounds_to_equilibrium=settle_rounds,
-            time_to_equilibrium_s=settle_s,
-            rounds_to_target=k,
-            time_to_target_s=k * d,
-            time_to_equilibrium_route="round model",
-            note="TCP-Ho's analysis gives the conspicuous round, not a settling time: " + why,
-        )
+        return _tcp_ho_prediction(path, model, round_map)
     ex = slow_start_exit(algorithm, bdp, d, gamma=g, rtt_model=model, whole_acks=whole_acks)  # type: ignore[arg-type]
     band = equilibrium_band(bdp, a, b, what="predict")
     check_modelled_path(path, what="predict", queue_pkts=max(b, ex.window_pkts / 2.0))
@@ -320,6 +281,65 @@ def predict(
         time_to_target_s=total * d,
         time_to_equilibrium_route=route,
         note=note,
+    )
+
+
+def _checked(
+    algorithm: str,
+    path: Any,
+    gamma: Any,
+    alpha: Any,
+    beta: Any,
+    rtt_model: Any,
+    rtt: Any,
+    whole_acks: Any,
+    round_map: Any,
+) -> tuple[float, float, float, str]:
+    """:func:`predict`'s arguments checked: γ, α, β and the RTT model."""
+    check_choice("algorithm", algorithm, PREDICT_ALGORITHMS)
+    if not isinstance(path, Path):
+        raise TypeError(f"path must be a tcpfluid.Path, got {type(path).__name__}")
+    g = check_positive("gamma", gamma)
+    a = check_real("alpha", alpha)
+    b = check_real("beta", beta)
+    if a < 0 or b < a:
+        raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
+    if algorithm == "enhanced-vegas" and a != b:
+        raise ValueError(
+            f"enhanced-vegas uses alpha = beta = delta; got alpha={alpha!r}, beta={beta!r}"
+        )
+    if algorithm == "quick-vegas" and b <= 0:
+        raise ValueError(f"quick-vegas needs beta > 0 (eq. 3 adds beta - Delta), got {beta!r}")
+    # checked here for every algorithm: TCP-Ho's branch never reaches slow_start_exit
+    model = resolve_rtt_model(rtt_model, rtt)
+    check_bool("whole_acks", whole_acks)
+    check_bool("round_map", round_map)
+    return g, a, b, model
+
+
+def _tcp_ho_prediction(path: Path, model: str, round_map: bool) -> Prediction:
+    """TCP-Ho's prediction: its conspicuous round, and settling from the round map."""
+    bdp, d = path.bdp, path.d
+    k = int(conspicuous_round("tcp-ho", bdp))
+    settle_rounds, settle_s, why = _round_map_settling("tcp-ho", path, {}, model, k * d, round_map)
+    return Prediction(
+        algorithm="tcp-ho",
+        bdp_pkts=bdp,
+        rtt_s=d,
+        mu_pps=path.mu,
+        critical_window_pkts=None,
+        ss_exit_round=None,
+        ss_exit_window_pkts=None,
+        ss_exit_time_s=None,
+        ca_start_window_pkts=None,
+        equilibrium_window_pkts=None,
+        equilibrium_band_pkts=None,
+        rounds_to_equilibrium=settle_rounds,
+        time_to_equilibrium_s=settle_s,
+        rounds_to_target=k,
+        time_to_target_s=k * d,
+        time_to_equilibrium_route="round model",
+        note="TCP-Ho's analysis gives the conspicuous round, not a settling time: " + why,
     )
 
 

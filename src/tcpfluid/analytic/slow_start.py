@@ -26,7 +26,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import as_float_array, check_choice, check_int, check_positive
+from .._validation import as_float_array, check_bool, check_choice, check_int, check_positive
 
 __all__ = [
     "SLOW_START_ALGORITHMS",
@@ -212,8 +212,7 @@ def slow_start_windows(
     check_choice("algorithm", algorithm, ("vegas", "quick-vegas", "tcp-ho"))
     n = check_int("rounds", rounds, minimum=1)
     check_choice("indexing", indexing, ("quick-vegas", "tcp-ho"))
-    if not isinstance(whole_acks, bool):
-        raise TypeError(f"whole_acks must be True or False, got {whole_acks!r}")
+    whole_acks = check_bool("whole_acks", whole_acks)
     top = max_slow_start_rounds(algorithm, whole_acks=whole_acks)
     if n > top:
         raise ValueError(

@@ -1,11 +1,12 @@
 """The ``--set KEY=VALUE`` option (scenario parameter overrides) of ``simulate`` and
-``predict``: one definition of the option and of its parsing (imports nothing heavy)."""
+``predict`` and the ``-q/--quiet/--no-progress`` option of the commands that show a
+progress bar: one definition of each (imports nothing heavy)."""
 
 from __future__ import annotations
 
 import argparse
 
-__all__ = ["add_set_option", "parse_sets"]
+__all__ = ["add_quiet_option", "add_set_option", "parse_sets"]
 
 
 def add_set_option(p: argparse.ArgumentParser, help: str) -> None:
@@ -13,6 +14,11 @@ def add_set_option(p: argparse.ArgumentParser, help: str) -> None:
     p.add_argument(
         "--set", dest="sets", action="append", default=[], metavar="KEY=VALUE", help=help
     )
+
+
+def add_quiet_option(p: argparse.ArgumentParser, help: str, dest: str = "quiet") -> None:
+    """Add ``-q/--quiet/--no-progress`` (no progress bar) to ``p``, read into ``args.dest``."""
+    p.add_argument("-q", "--quiet", "--no-progress", dest=dest, action="store_true", help=help)
 
 
 def parse_sets(items: list[str]) -> dict[str, str]:

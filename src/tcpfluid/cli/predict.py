@@ -9,13 +9,14 @@ import re
 from typing import Any
 
 from .. import units
+from .._text import cell as _fmt
 from .._text import columns as _columns
 from ..analytic import conspicuous_round, conspicuous_round_printed
 from ..analytic.predict import PREDICT_ALGORITHMS, Prediction, predict
 from ..path import Path
 from ..published import published
 from ._scenario_args import add_param_option
-from ._sets import add_set_option, parse_sets
+from ._sets import add_quiet_option, add_set_option, parse_sets
 
 __all__ = ["add_parser", "document_comparison", "run"]
 
@@ -113,13 +114,8 @@ def add_parser(sub: Any) -> None:
         default=None,
         help="scenario mode: also run this engine and print its values and the differences",
     )
-    p.add_argument(
-        "-q",
-        "--quiet",
-        "--no-progress",
-        dest="quiet",
-        action="store_true",
-        help="scenario mode: no progress bar on stderr during --check (never with --json)",
+    add_quiet_option(
+        p, "scenario mode: no progress bar on stderr during --check (never with --json)"
     )
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.set_defaults(run=run)
@@ -191,16 +187,6 @@ def _path(args: argparse.Namespace) -> Path:
     mu = units.rate_pps(args.bandwidth, packet_size_bytes=pkt, name="--bandwidth")
     b = units.packets(args.bdp, packet_size_bytes=pkt, name="--bdp")
     return Path(mu, b / mu, packet_size=pkt)
-
-
-def _fmt(x: Any, digits: int = 4) -> str:
-    if x is None:
-        return "-"
-    if isinstance(x, tuple | list):
-        return "[" + ", ".join(_fmt(v, digits) for v in x) + "]"
-    if isinstance(x, float):
-        return f"{x:.{digits}g}"
-    return str(x)
 
 
 _ROWS = (

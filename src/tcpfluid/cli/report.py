@@ -17,6 +17,7 @@ from typing import Any
 
 from ._jobs import add_jobs_option
 from ._jobs import parse_jobs as _parse_jobs
+from ._sets import add_quiet_option
 
 __all__ = ["DEFAULT_OUT", "DEFAULT_OUT_QUICK", "SECTION_TITLES", "add_parser", "run"]
 
@@ -92,14 +93,7 @@ def add_parser(sub: Any) -> None:
         metavar="DIR",
         help="also write the PNG figures into DIR, e.g. figures (the README's)",
     )
-    p.add_argument(
-        "-q",
-        "--quiet",
-        "--no-progress",
-        dest="quiet",
-        action="store_true",
-        help="no progress bar (there is none either when stderr is not a terminal)",
-    )
+    add_quiet_option(p, "no progress bar (there is none either when stderr is not a terminal)")
     p.set_defaults(run=run)
 
 

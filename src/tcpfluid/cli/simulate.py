@@ -37,7 +37,7 @@ from ..engines import ENGINES, engine_options, simulate_summary
 from ..results import Summary
 from ..scenarios import SCENARIOS
 from ._scenario_args import add_param_option, scenario_from_args
-from ._sets import add_set_option, parse_sets
+from ._sets import add_quiet_option, add_set_option, parse_sets
 
 __all__ = ["ENGINES", "PLANNED_ENGINES", "add_parser", "parse_sets", "run", "simulate_summary"]
 
@@ -119,14 +119,7 @@ def add_parser(sub: Any) -> None:
         help="packet engine: seed of its random generator (RED drops); default 0",
     )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
-    p.add_argument(
-        "-q",
-        "--quiet",
-        "--no-progress",
-        dest="quiet",
-        action="store_true",
-        help="no progress bar on stderr (never with --json)",
-    )
+    add_quiet_option(p, "no progress bar on stderr (never with --json)")
     p.set_defaults(run=run)
 
 

@@ -20,6 +20,7 @@ from .._validation import check_output_file
 from ..sweep import CONFIG_KEYS, ENGINE_METRICS, Sweep, _table_format
 from ..sweep.plotting import missing_reasons
 from ._jobs import add_jobs_option, parse_jobs
+from ._sets import add_quiet_option
 
 __all__ = ["add_parser", "run"]
 
@@ -78,13 +79,10 @@ def add_parser(sub: Any) -> None:
         "--cache", metavar="DIR", default=None, help="result cache directory (default FILE.cache)"
     )
     cache.add_argument("--no-cache", action="store_true", help="do not read or write a cache")
-    p.add_argument(
-        "-q",
-        "--quiet",
-        "--no-progress",
+    add_quiet_option(
+        p,
+        "no progress bar (there is none either when stderr is not a terminal)",
         dest="no_progress",
-        action="store_true",
-        help="no progress bar (there is none either when stderr is not a terminal)",
     )
     p.add_argument(
         "--allow-failed",

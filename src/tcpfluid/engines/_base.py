@@ -3,7 +3,6 @@ capabilities lookup, the round-log and sample helpers."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -11,10 +10,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import check_positive
+from .._validation import check_int, check_positive
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..results import Result, RoundLog
+    from ..metrics import FlowRecord
+    from ..results import Result, RoundLog, Summary
     from ..scenarios import Scenario
     from ..scenarios.reduction import Capabilities
 
@@ -117,7 +117,39 @@ class Engine:
         """Run ``scenario`` (its flows have an algorithm) and return the common
         :class:`~tcpfluid.results.Result` (``label``: the engine name it carries; default
         :attr:`name`)."""
+        return self._result(scenario, self._native(scenario, progress), label or self.name)
+
+    def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
+        """The engine's own result of ``scenario`` (:attr:`Result.native`)."""
         raise NotImplementedError  # pragma: no cover
+
+    def _result(self, sc: Scenario, native: Any, label: str) -> Result:
+        """The :class:`~tcpfluid.results.Result` of the engine's own result ``native``."""
+        raise NotImplementedError  # pragma: no cover
+
+    def _wrap(
+        self,
+        label: str,
+        sc: Scenario,
+        summary: Summary,
+        native: Any,
+        t: FloatArray,
+        w: FloatArray,
+        queue: FloatArray | None,
+        throughput: FloatArray | None,
+        **more: Any,
+    ) -> Result:
+        """The :class:`~tcpfluid.results.Result` of sample times ``t`` and windows ``w``
+        (flows x samples); the queue and the throughputs NaN where not recorded."""
+        from ..results import Result
+
+        if queue is None or not self.records("queue_pkts"):
+            queue = np.full_like(t, np.nan)
+        if throughput is None or not self.records("throughput_pps"):
+            throughput = np.full(w.shape, np.nan)
+        return Result(
+            label, sc, summary.flow_names, t, w, queue, throughput, summary, native, **more
+        )
 
     def records(self, quantity: str) -> bool:
         """Whether ``quantity`` is recorded."""
@@ -125,6 +157,29 @@ class Engine:
 
 
 # ------------------------------------------------------------------ helpers of the engines
+def counted_option(
+    name: str,
+    minimum: int,
+    counts: str,
+    scenario: Scenario | None,
+    to_s: Callable[[Scenario, int], float],
+) -> Callable[[Any], float]:
+    """The conversion to seconds of an older option counted in the run's own units
+    (rounds, points; at least ``minimum``): ``to_s(scenario, count)``, a ``TypeError``
+    saying what it ``counts`` without the scenario."""
+
+    def convert(value: Any) -> float:
+        n = check_int(name, value, minimum=minimum)
+        if scenario is None:
+            raise TypeError(
+                f"{name} counts {counts}: give record_interval_s (seconds), or the scenario "
+                "to get_engine"
+            )
+        return to_s(scenario, n)
+
+    return convert
+
+
 def sample_rows(t: FloatArray, interval_s: float | None) -> NDArray[np.intp] | slice:
     """The rows of a sample grid ``t`` kept for samples about ``interval_s`` apart: the first
     row at or after each multiple of the interval (every row when ``None``)."""
@@ -147,6 +202,45 @@ def round_log(t: Any, window: Any, next_window: Any, phase: Any) -> RoundLog:
     )
 
 
+def traced_record(
+    name: str, fl: Any, log: RoundLog, delivered_pkts: float, loss_events: int
+) -> FlowRecord:
+    """The :class:`~tcpfluid.metrics.FlowRecord` of a flow ``fl`` that decided at its own
+    round boundaries (the packet simulator, the hybrid model), ``log`` its round log."""
+    from ..metrics import FlowRecord
+
+    return FlowRecord(
+        name=name,
+        start_s=fl.start_s,
+        stop_s=fl.stop_s,
+        t_s=log.time_s,
+        window_pkts=log.window_pkts,
+        in_slow_start=log.phase == slow_start(),
+        settle_window_pkts=log.next_window_pkts,
+        delivered_pkts=delivered_pkts,
+        loss_events=loss_events,
+        # boundary k ends round k + 1; the law leaves slow start at the end of the round
+        # that sent the exit window and keeps it one more round, which ends the exit
+        # round (the convention of tcpfluid.metrics.summarise)
+        exit_delay_samples=1,
+    )
+
+
+def traced_log(fl: Any) -> RoundLog:
+    """The round log of a flow traced round by round (``round_t_s``, ``round_cwnd_pkts``,
+    ``round_next_cwnd_pkts``, ``round_phase``)."""
+    return round_log(fl.round_t_s, fl.round_cwnd_pkts, fl.round_next_cwnd_pkts, fl.round_phase)
+
+
+def summary_of(label: str, sc: Scenario, recs: list[FlowRecord], **kw: Any) -> Summary:
+    """:func:`tcpfluid.metrics.summarise` of the run of ``sc`` to its end, on its
+    bottleneck (``kw``: the carried packets, capacity, ...)."""
+    from ..metrics import summarise
+
+    kw.setdefault("bottleneck", bottleneck_name(sc))
+    return summarise(label, sc, recs, end_s=sc.duration_s, **kw)
+
+
 def slow_start() -> int:
     """The law phase of slow start."""
     from ..algorithms.base import SLOW_START
@@ -162,9 +256,3 @@ def bottleneck_name(sc: Scenario) -> str:
     if link is None:
         raise ValueError(f"scenario {sc.name!r} has no bottleneck link")
     return link.name
-
-
-def plain(x: Any) -> float | None:
-    """A finite float, or ``None``."""
-    v = float(x)
-    return v if math.isfinite(v) else None

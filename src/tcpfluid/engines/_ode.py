@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_choice, check_int, check_nonnegative, check_positive
+from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import ODE_MODELS, simulate_ode
-from ..metrics import FlowRecord, summarise
-from ._base import Engine, bottleneck_name, round_log, sample_rows, slow_start
+from ..metrics import FlowRecord
+from ._base import Engine, counted_option, sample_rows, summary_of, traced_log, traced_record
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Result
@@ -51,16 +51,13 @@ def _points(interval_s: float | None, duration_s: float) -> int:
 def _renamed_points(scenario: Scenario | None) -> dict[str, Any]:
     """The fluid models' older recording names: ``n_points`` (samples over the run) and
     ``record_every_s``."""
-
-    def points_to_s(n: Any) -> float:
-        n = check_int("n_points", n, minimum=2)
-        if scenario is None:
-            raise TypeError(
-                "n_points counts samples over the run, which needs its duration: give "
-                "record_interval_s (seconds), or the scenario to get_engine"
-            )
-        return scenario.duration_s / (n - 1)
-
+    points_to_s = counted_option(
+        "n_points",
+        2,
+        "samples over the run, which needs its duration",
+        scenario,
+        lambda sc, n: sc.duration_s / (n - 1),
+    )
     note = "n_points=n is duration / (n - 1)"
     return {
         "n_points": ("record_interval_s", points_to_s, note),
@@ -124,8 +121,7 @@ class Hybrid(Engine):
         check_choice("rtt_sample", self.rtt_sample, RTT_SAMPLES)
         check_choice("drop_share", self.drop_share, DROP_SHARES)
         for name in ("whole_packets", "hold_drops", "boundary_ack_next_round"):
-            if not isinstance(getattr(self, name), bool | np.bool_):
-                raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
+            object.__setattr__(self, name, check_bool(name, getattr(self, name)))
         check_positive("min_rto_s", self.min_rto_s)
         if self.timeout_loss_fraction is not None and not 0.0 < self.timeout_loss_fraction <= 1.0:
             raise ValueError(
@@ -136,16 +132,10 @@ class Hybrid(Engine):
             check_positive("dt_s", self.dt_s)
         check_nonnegative("measure_from_s", self.measure_from_s)
 
-    def run(
-        self,
-        scenario: Scenario,
-        *,
-        progress: Callable[[float], None] | None = None,
-        label: str | None = None,
-    ) -> Result:
+    def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         from ..fluid.ode import simulate_scenario_ode
 
-        r = simulate_scenario_ode(
+        return simulate_scenario_ode(
             scenario,
             model="hybrid",
             n_points=_points(self.record_interval_s, scenario.duration_s),
@@ -160,7 +150,9 @@ class Hybrid(Engine):
             min_rto_s=self.min_rto_s,
             timeout_loss_fraction=self.timeout_loss_fraction,
         )
-        return _result(scenario, r, self, label or self.name, slice(None))
+
+    def _result(self, sc: Scenario, native: Any, label: str) -> Result:
+        return _result(sc, native, self, label, slice(None))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -208,23 +200,19 @@ class Ode(Engine):
         check_positive("max_step_s", self.max_step_s, allow_inf=True)
         check_int("max_rhs_evals", self.max_rhs_evals, minimum=1)
 
-    def run(
-        self,
-        scenario: Scenario,
-        *,
-        progress: Callable[[float], None] | None = None,
-        label: str | None = None,
-    ) -> Result:
+    def _judged(self, sc: Scenario) -> int:
+        """The summary is judged on DEFAULT_POINTS points; a finer recording refines that
+        grid by this whole factor, so those points stay among the samples."""
+        n = _points(self.record_interval_s, sc.duration_s)
+        return max(1, math.ceil((n - 1) / (DEFAULT_POINTS - 1)))
+
+    def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         from ..fluid.ode import simulate_scenario_ode
 
-        # the summary is judged on DEFAULT_POINTS points; a finer recording refines that
-        # grid by a whole factor k, so those points stay among the samples
-        n = _points(self.record_interval_s, scenario.duration_s)
-        k = max(1, math.ceil((n - 1) / (DEFAULT_POINTS - 1)))
-        r = simulate_scenario_ode(
+        return simulate_scenario_ode(
             scenario,
             model="classical",
-            n_points=(DEFAULT_POINTS - 1) * k + 1,
+            n_points=(DEFAULT_POINTS - 1) * self._judged(scenario) + 1,
             measure_from_s=self.measure_from_s,
             switch_width_pkts=self.switch_width_pkts,
             droptail_width_pkts=self.droptail_width_pkts,
@@ -234,7 +222,9 @@ class Ode(Engine):
             max_step_s=self.max_step_s,
             max_rhs_evals=self.max_rhs_evals,
         )
-        return _result(scenario, r, self, label or self.name, slice(None, None, k))
+
+    def _result(self, sc: Scenario, native: Any, label: str) -> Result:
+        return _result(sc, native, self, label, slice(None, None, self._judged(sc)))
 
 
 #: options only the classical model has (the ``"ode"`` name then runs it)
@@ -265,8 +255,6 @@ def ode_by_name(options: Mapping[str, Any]) -> Engine:
 def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Result:
     """The :class:`~tcpfluid.results.Result` of an :class:`~tcpfluid.fluid.OdeResult`
     (``judged``: the samples the classical model's window metrics are judged on)."""
-    from ..results import Result
-
     t = np.asarray(r.t, dtype=np.float64)
     w = np.asarray(r.windows_pkts, dtype=np.float64)
     native = r.summary
@@ -279,63 +267,38 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
     def at_start(a: Any) -> float:
         return float(np.interp(m_from, tj, a[judged])) if m_from > 0.0 else 0.0
 
+    logs = tuple(traced_log(fl) for fl in hybrid.flows) if hybrid is not None else ()
     recs = []
-    logs = []
     for i, f in enumerate(sc.flows):
         if hybrid is not None:  # laws deciding at round boundaries: each flow's round log
             fl = hybrid.flows[i]
-            log = round_log(
-                fl.round_t_s, fl.round_cwnd_pkts, fl.round_next_cwnd_pkts, fl.round_phase
-            )
-            logs.append(log)
             # totals counted to the end of the run (not to the last recorded sample)
             events = int(np.count_nonzero(np.asarray(fl.loss_t_s) >= m_from))
-            rec = FlowRecord(
-                name=f.name,
-                start_s=fl.start_s,
-                stop_s=fl.stop_s,
-                t_s=log.time_s,
-                window_pkts=log.window_pkts,
-                in_slow_start=log.phase == slow_start(),
-                settle_window_pkts=log.next_window_pkts,
-                delivered_pkts=float(fl.delivered_pkts) - at_start(D[i]),
-                loss_events=events,
-                # boundary k ends round k + 1; the law leaves slow start at the end of the
-                # round that sent the exit window and keeps it one more round, which ends
-                # the exit round (the convention of tcpfluid.metrics.summarise)
-                exit_delay_samples=1,
-            )
+            delivered = float(fl.delivered_pkts) - at_start(D[i])
+            recs.append(traced_record(f.name, fl, logs[i], delivered, events))
         else:  # no slow start: settling judged on the fixed grid of the run
             # loss events of the classical model: the expected number of cuts (MGT)
             L = np.asarray(r.lost_pkts if r.loss_events is None else r.loss_events)
-            rec = FlowRecord(
+            recs.append(FlowRecord(
                 f.name, f.start_s, f.stop_s, tj, w[i][judged], None, w[i][judged],
                 float(D[i][-1]) - at_start(D[i]), float(L[i][-1]) - at_start(L[i]),
-            )  # fmt: skip
-        recs.append(rec)
+            ))  # fmt: skip
     keep: tuple[str, ...] = ("measure_from_s", "measure_to_s", "mean_queue_pkts")
     keep += ("final_queue_pkts", "final_windows_pkts", "base_rtt_overestimate_s")
     keep += ("lost_pkts", "loss_fraction")
     extras = {k: v for k, v in native.to_dict().items() if k in keep}
     extras["lost_pkts_per_flow"] = [float(x) for x in native.losses_pkts]
-    summary = summarise(
+    summary = summary_of(
         label,
         sc,
         recs,
-        end_s=sc.duration_s,
         carried_pkts=float(native.utilization) * float(r.capacity_pps) * span,
         capacity_pps=float(r.capacity_pps),
         measured_s=(m_from, float(native.measure_to_s)),
-        bottleneck=bottleneck_name(sc),
         extras=extras,
     )
     # the hybrid model samples at the interval itself; the classical run's grid is thinned
     rows = sample_rows(t, opts.record_interval_s) if isinstance(opts, Ode) else slice(None)
-    ts = t[rows]
-    q = np.asarray(r.queue_pkts, dtype=np.float64)[rows]
-    thr = np.asarray(r.rates_pps, dtype=np.float64)[:, rows]
-    nan_q = np.full_like(ts, np.nan)
-    nan_f = np.full((len(sc.flows), ts.size), np.nan)
     series: dict[str, Any] = {
         name: np.asarray(getattr(r, name), dtype=np.float64)[:, rows]
         for name in ("rtt_s", "delta_pkts", "delivered_pkts", "lost_pkts", "base_rtt_s")
@@ -348,19 +311,18 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
             for i, f in enumerate(r.flows)
         ]
     )
-    return Result(
+    return opts._wrap(
         label,
         sc,
-        summary.flow_names,
-        ts,
-        w[:, rows],
-        q if opts.records("queue_pkts") else nan_q,
-        thr if opts.records("throughput_pps") else nan_f,
         summary,
         r,
+        t[rows],
+        w[:, rows],
+        np.asarray(r.queue_pkts, dtype=np.float64)[rows],
+        np.asarray(r.rates_pps, dtype=np.float64)[:, rows],
         status=int(r.status),
         message=str(r.message),
-        rounds=tuple(logs),
+        rounds=logs,
         base_rtt_s=base_end,
         series=series,
         stats={"nfev": int(r.nfev)},

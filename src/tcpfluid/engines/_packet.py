@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_int, check_nonnegative, check_positive
-from ..metrics import FlowRecord, summarise
+from .._validation import check_bool, check_int, check_nonnegative, check_positive
+from ..metrics import _finite_or_none
 from ..sim import simulate_packets
-from ._base import Engine, bottleneck_name, plain, round_log, slow_start
+from ._base import Engine, bottleneck_name, summary_of, traced_log, traced_record
 from ._ode import _defaults
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,22 +75,15 @@ class Packet(Engine):
     def __post_init__(self) -> None:
         super().__post_init__()
         check_int("seed", self.seed, minimum=0)
-        if not isinstance(self.delayed_ack, bool | np.bool_):
-            raise TypeError(f"delayed_ack must be True or False, got {self.delayed_ack!r}")
+        object.__setattr__(self, "delayed_ack", check_bool("delayed_ack", self.delayed_ack))
         for name in ("delack_timeout_s", "min_rto_s", "initial_rto_s", "max_rto_s"):
             if getattr(self, name) is not None:
                 check_positive(name, getattr(self, name))
         check_nonnegative("send_overhead_s", self.send_overhead_s)
         check_int("max_packets", self.max_packets, minimum=1)
 
-    def run(
-        self,
-        scenario: Scenario,
-        *,
-        progress: Callable[[float], None] | None = None,
-        label: str | None = None,
-    ) -> Result:
-        res = simulate_packets(
+    def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
+        return simulate_packets(
             scenario,
             seed=self.seed,
             sample_interval_s=self.record_interval_s,
@@ -105,82 +98,56 @@ class Packet(Engine):
             progress=progress,
             max_packets=self.max_packets,
         )
-        return _result(scenario, res, self, label or self.name)
 
-
-def _result(sc: Scenario, res: Any, opts: Packet, label: str) -> Result:
-    from ..results import Result
-
-    logs = tuple(
-        round_log(fl.round_t_s, fl.round_cwnd_pkts, fl.round_next_cwnd_pkts, fl.round_phase)
-        for fl in res.flows
-    )
-    recs = [
-        FlowRecord(
-            name=fl.name,
-            start_s=fl.start_s,
-            stop_s=fl.stop_s,
-            t_s=log.time_s,
-            window_pkts=log.window_pkts,
-            in_slow_start=log.phase == slow_start(),
-            settle_window_pkts=log.next_window_pkts,
-            delivered_pkts=float(fl.delivered_pkts),
-            loss_events=int(fl.loss_t_s.size),
-            # boundary k ends round k + 1; the law leaves slow start at the end of the round
-            # that sent the exit window and keeps it one more round, which ends the exit
-            # round (the convention of tcpfluid.metrics.summarise)
-            exit_delay_samples=1,
+    def _result(self, sc: Scenario, res: Any, label: str) -> Result:
+        logs = tuple(traced_log(fl) for fl in res.flows)
+        recs = [
+            traced_record(fl.name, fl, log, float(fl.delivered_pkts), int(fl.loss_t_s.size))
+            for fl, log in zip(res.flows, logs, strict=True)
+        ]
+        name = bottleneck_name(sc)
+        lk = res.link(name)
+        pkt_bytes = sc.packet_size_bytes
+        extras = {
+            "retransmissions": [int(fl.retransmissions) for fl in res.flows],
+            "timeouts": [int(fl.timeouts) for fl in res.flows],
+            "packets_per_s": _finite_or_none(res.packets_per_s),
+            "events_per_s": _finite_or_none(res.events_per_s),
+            "conserved": bool(res.conserved),
+        }
+        summary = summary_of(
+            label,
+            sc,
+            recs,
+            carried_pkts=float(lk.bytes_out) / pkt_bytes,
+            capacity_pps=float(lk.rate_bps) / (8.0 * pkt_bytes),
+            bottleneck=name,
+            extras=extras,
         )
-        for fl, log in zip(res.flows, logs, strict=True)
-    ]
-    name = bottleneck_name(sc)
-    lk = res.link(name)
-    pkt_bytes = sc.packet_size_bytes
-    extras = {
-        "retransmissions": [int(fl.retransmissions) for fl in res.flows],
-        "timeouts": [int(fl.timeouts) for fl in res.flows],
-        "packets_per_s": plain(res.packets_per_s),
-        "events_per_s": plain(res.events_per_s),
-        "conserved": bool(res.conserved),
-    }
-    summary = summarise(
-        label,
-        sc,
-        recs,
-        end_s=sc.duration_s,
-        carried_pkts=float(lk.bytes_out) / pkt_bytes,
-        capacity_pps=float(lk.rate_bps) / (8.0 * pkt_bytes),
-        bottleneck=name,
-        extras=extras,
-    )
-    t = np.asarray(res.t_s, dtype=np.float64)
-    F = len(recs)
-    w = np.array([fl.cwnd_pkts for fl in res.flows], dtype=np.float64).reshape(F, t.size)
-    thr = np.array([fl.goodput_pps for fl in res.flows], dtype=np.float64).reshape(w.shape)
-    q = np.asarray(lk.queue_pkts, dtype=np.float64)
-    series: dict[str, Any] = {}
-    if opts.records("utilization"):
-        series["utilization"] = np.asarray(lk.utilization, dtype=np.float64)
-    return Result(
-        label,
-        sc,
-        summary.flow_names,
-        t,
-        w,
-        q if opts.records("queue_pkts") else np.full_like(t, np.nan),
-        thr if opts.records("throughput_pps") else np.full_like(w, np.nan),
-        summary,
-        res,
-        status=0 if res.conserved else -1,
-        message="ok"
-        if res.conserved
-        else "packets not conserved (sent != delivered + dropped + in flight)",
-        rounds=logs,
-        base_rtt_s=np.array([fl.base_rtt_s for fl in res.flows], dtype=np.float64),
-        series=series,
-        stats={
-            "wall_time_s": float(res.wall_time_s),
-            "data_packets": int(res.data_packets),
-            "events": int(res.events),
-        },
-    )
+        t = np.asarray(res.t_s, dtype=np.float64)
+        w = np.array([fl.cwnd_pkts for fl in res.flows], dtype=np.float64).reshape(len(recs), -1)
+        thr = np.array([fl.goodput_pps for fl in res.flows], dtype=np.float64).reshape(w.shape)
+        series: dict[str, Any] = {}
+        if self.records("utilization"):
+            series["utilization"] = np.asarray(lk.utilization, dtype=np.float64)
+        lost = "packets not conserved (sent != delivered + dropped + in flight)"
+        return self._wrap(
+            label,
+            sc,
+            summary,
+            res,
+            t,
+            w,
+            np.asarray(lk.queue_pkts, dtype=np.float64),
+            thr,
+            status=0 if res.conserved else -1,
+            message="ok" if res.conserved else lost,
+            rounds=logs,
+            base_rtt_s=np.array([fl.base_rtt_s for fl in res.flows], dtype=np.float64),
+            series=series,
+            stats={
+                "wall_time_s": float(res.wall_time_s),
+                "data_packets": int(res.data_packets),
+                "events": int(res.events),
+            },
+        )

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_choice, check_int
+from .._validation import check_bool, check_choice, check_int
 from ..fluid._rounds_checks import _RTT_MODELS, FEEDBACK_ROUNDS
 from ..fluid._rounds_law import DROP_SHARE, DROP_SHARES
-from ..metrics import FlowRecord, summarise
-from ._base import Engine, bottleneck_name, round_log, sample_rows, slow_start
+from ..metrics import FlowRecord
+from ._base import Engine, counted_option, round_log, sample_rows, slow_start, summary_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Result
@@ -20,12 +20,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: the most feedback lag the round model takes, rounds
 MAX_FEEDBACK_ROUNDS = 8
-
-
-def _check_bool(name: str, value: Any) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -70,15 +64,13 @@ class Rounds(Engine):
 
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
-        def rounds_to_s(m: Any) -> float:
-            m = check_int("record_every", m, minimum=1)
-            if scenario is None:
-                raise TypeError(
-                    "record_every counts rounds, which need the scenario's base RTT: give "
-                    "record_interval_s (seconds), or the scenario to get_engine"
-                )
-            return m * min(scenario.base_rtt_s(f) for f in scenario.flows)
-
+        rounds_to_s = counted_option(
+            "record_every",
+            1,
+            "rounds, which need the scenario's base RTT",
+            scenario,
+            lambda sc, m: m * min(sc.base_rtt_s(f) for f in sc.flows),
+        )
         note = "record_every=m is taken as m base RTTs"
         return {"rtt": "rtt_model", "record_every": ("record_interval_s", rounds_to_s, note)}
 
@@ -92,21 +84,15 @@ class Rounds(Engine):
                 f"got {self.feedback_rounds!r}"
             )
         for name in ("ack_train", "train_runs", "whole_packets"):
-            object.__setattr__(self, name, _check_bool(name, getattr(self, name)))
+            object.__setattr__(self, name, check_bool(name, getattr(self, name)))
         check_choice("drop_share", self.drop_share, DROP_SHARES)
 
-    def run(
-        self,
-        scenario: Scenario,
-        *,
-        progress: Callable[[float], None] | None = None,
-        label: str | None = None,
-    ) -> Result:
+    def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         from ..fluid.rounds import simulate_scenario_rounds
 
         # every round is kept for the summary (it is judged on the whole run); the Result's
         # series are then thinned to record_interval_s
-        tr = simulate_scenario_rounds(
+        return simulate_scenario_rounds(
             scenario,
             rtt_model=self.rtt_model,  # type: ignore[arg-type]
             record=self.record or (),
@@ -118,88 +104,73 @@ class Rounds(Engine):
             train_runs=self.train_runs,
             drop_share=self.drop_share,
         )
-        return _result(scenario, tr, self, label or self.name)
 
+    def _result(self, sc: Scenario, tr: Any, label: str) -> Result:
+        from ..fluid._rounds_results import measured_windows, next_windows
 
-def _result(sc: Scenario, tr: Any, opts: Rounds, label: str) -> Result:
-    from ..fluid._rounds_results import measured_windows, next_windows
-    from ..results import Result
-
-    t = np.asarray(tr.time_s[:, 0], dtype=np.float64)
-    w = np.asarray(tr.window_pkts[:, 0, :], dtype=np.float64).T
-    phase = np.asarray(tr.phase[:, 0, :]).T
-    in_ss = phase == slow_start()
-    # flows of unequal base RTT: each flow's own round ends (AsyncRoundTrace.round_end)
-    ends = getattr(tr, "round_end", None)
-    rows = [slice(None) if ends is None else ends[:, 0, i] for i in range(len(sc.flows))]
-    lag = int(getattr(tr, "exit_lag_rows", 0))
-    logs = tuple(
-        round_log(t[rows[i]], w[i][rows[i]], next_windows(w[i][rows[i]]), phase[i][rows[i]])
-        for i in range(len(sc.flows))
-    )
-    recs = [
-        FlowRecord(
-            name=f.name,
-            start_s=f.start_s,
-            stop_s=f.stop_s,
-            t_s=logs[i].time_s,
-            # the slow-start exit names the window whose RTTs the decision read
-            window_pkts=measured_windows(logs[i].window_pkts, lag),
-            in_slow_start=in_ss[i][rows[i]],
-            # each round's window stamped at the start of its round (as the packet summary)
-            settle_window_pkts=logs[i].next_window_pkts,
-            delivered_pkts=float(tr.delivered_pkts[0, i]),
-            loss_events=int(tr.losses[0, i]),
+        F = len(sc.flows)
+        t = np.asarray(tr.time_s[:, 0], dtype=np.float64)
+        w = np.asarray(tr.window_pkts[:, 0, :], dtype=np.float64).T
+        phase = np.asarray(tr.phase[:, 0, :]).T
+        # flows of unequal base RTT: each flow's own round ends (AsyncRoundTrace.round_end)
+        ends = getattr(tr, "round_end", None)
+        rows = [slice(None) if ends is None else ends[:, 0, i] for i in range(F)]
+        lag = int(getattr(tr, "exit_lag_rows", 0))
+        logs = tuple(
+            round_log(t[rows[i]], w[i][rows[i]], next_windows(w[i][rows[i]]), phase[i][rows[i]])
+            for i in range(F)
         )
-        for i, f in enumerate(sc.flows)
-    ]
-    elapsed = float(tr.elapsed_s[0])
-    summary = summarise(
-        label,
-        sc,
-        recs,
-        end_s=sc.duration_s,
-        carried_pkts=float(tr.carried_pkts[0]),
-        capacity_pps=float(tr.paths.mu_pps[0]),
-        measured_s=(0.0, elapsed),
-        bottleneck=bottleneck_name(sc),
-    )
-    keep = sample_rows(t, opts.record_interval_s)
-    ts = t[keep]
-    nan = np.full_like(ts, np.nan)
-    q = nan if tr.queue_pkts is None else np.asarray(tr.queue_pkts[keep, 0], dtype=np.float64)
-    thr = (
-        np.full((len(sc.flows), ts.size), np.nan)
-        if tr.throughput_pps is None
-        else np.asarray(tr.throughput_pps[keep, 0, :], dtype=np.float64).T
-    )
-    series: dict[str, Any] = {}
-    if tr.rtt_s is not None:  # one RTT per scenario clock: every flow of a clock sees it
-        rtt = np.asarray(tr.rtt_s, dtype=np.float64)
-        series["rtt_s"] = (
-            np.repeat(rtt[keep, 0][None, :], len(sc.flows), axis=0)
-            if rtt.ndim == 2
-            else rtt[keep, 0, :].T
+        recs = [
+            FlowRecord(
+                name=f.name,
+                start_s=f.start_s,
+                stop_s=f.stop_s,
+                t_s=logs[i].time_s,
+                # the slow-start exit names the window whose RTTs the decision read
+                window_pkts=measured_windows(logs[i].window_pkts, lag),
+                in_slow_start=logs[i].phase == slow_start(),
+                # each round's window stamped at the start of its round (as the packet summary)
+                settle_window_pkts=logs[i].next_window_pkts,
+                delivered_pkts=float(tr.delivered_pkts[0, i]),
+                loss_events=int(tr.losses[0, i]),
+            )
+            for i, f in enumerate(sc.flows)
+        ]
+        summary = summary_of(
+            label,
+            sc,
+            recs,
+            carried_pkts=float(tr.carried_pkts[0]),
+            capacity_pps=float(tr.paths.mu_pps[0]),
+            measured_s=(0.0, float(tr.elapsed_s[0])),
         )
-    if tr.delta_pkts is not None:
-        series["delta_pkts"] = np.asarray(tr.delta_pkts[keep, 0, :], dtype=np.float64).T
-    base = getattr(tr, "base_rtt_s", None)
-    base_rtt = (
-        np.array([sc.base_rtt_s(f) for f in sc.flows], dtype=np.float64)
-        if base is None
-        else np.asarray(base, dtype=np.float64).reshape(-1)[: len(sc.flows)]
-    )
-    return Result(
-        label,
-        sc,
-        summary.flow_names,
-        ts,
-        w[:, keep],
-        q,
-        thr,
-        summary,
-        tr,
-        rounds=logs,
-        base_rtt_s=base_rtt,
-        series=series,
-    )
+        keep = sample_rows(t, self.record_interval_s)
+        q = None if tr.queue_pkts is None else np.asarray(tr.queue_pkts[keep, 0], dtype=np.float64)
+        thr = tr.throughput_pps
+        series: dict[str, Any] = {}
+        if tr.rtt_s is not None:  # one RTT per scenario clock: every flow of a clock sees it
+            rtt = np.asarray(tr.rtt_s, dtype=np.float64)
+            series["rtt_s"] = (
+                np.repeat(rtt[keep, 0][None, :], F, axis=0) if rtt.ndim == 2 else rtt[keep, 0, :].T
+            )
+        if tr.delta_pkts is not None:
+            series["delta_pkts"] = np.asarray(tr.delta_pkts[keep, 0, :], dtype=np.float64).T
+        base = getattr(tr, "base_rtt_s", None)
+        base_rtt = (
+            np.array([sc.base_rtt_s(f) for f in sc.flows], dtype=np.float64)
+            if base is None
+            else np.asarray(base, dtype=np.float64).reshape(-1)[:F]
+        )
+        return self._wrap(
+            label,
+            sc,
+            summary,
+            tr,
+            t[keep],
+            w[:, keep],
+            q,
+            None if thr is None else np.asarray(thr[keep, 0, :], dtype=np.float64).T,
+            rounds=logs,
+            base_rtt_s=base_rtt,
+            series=series,
+        )

@@ -53,7 +53,6 @@ from .._validation import check_choice, check_positive
 from ..algorithms.registry import ALGORITHMS
 from ..analytic import jain_index
 from ..engines import simulate
-from ..fluid.ode import OdeResult, OdeSummary
 from ..published import published
 from ..results import Result, Summary
 from ..scenarios import Scenario
@@ -301,8 +300,10 @@ def _ode(scenario: Scenario, *, measure_from_s: float = 0.0, n_points: int = 100
     return simulate(scenario, Ode(measure_from_s=measure_from_s, record_interval_s=interval))
 
 
-def _ode_summary(res: Result) -> Summary:
-    """The run's summary; a failed integration raises (never a silently wrong row)."""
+def _summary(res: Any) -> Any:
+    """The summary of a run (a :class:`~tcpfluid.results.Result` or an
+    :class:`~tcpfluid.fluid.OdeResult`); a failed integration raises (never a silently
+    wrong row)."""
     return res.raise_for_status().summary
 
 
@@ -336,14 +337,6 @@ def _period_jains(
         np.asarray(t_s), np.asarray(delivered_pkts), start_s, stop_s, edges_s
     )
     return [_jain_or_nan(thr) for _idx, thr in periods]
-
-
-def _summary(r: OdeResult) -> OdeSummary:
-    """The run's summary; a failed integration raises (never a silently wrong row)."""
-    r.raise_for_status()
-    if r.summary is None:  # pragma: no cover - status 0 always has a summary
-        raise RuntimeError(f"ODE run returned no summary: {r.message}")
-    return r.summary
 
 
 def _check_window(duration_s: float, measure_from_s: float) -> tuple[float, float]:

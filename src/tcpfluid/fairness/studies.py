@@ -35,7 +35,6 @@ from . import (
     _check_window,
     _jain_or_nan,
     _ode,
-    _ode_summary,
     _packet_base_rtts,
     _packet_delivered,
     _summary,
@@ -112,7 +111,7 @@ def thesis_two_flow_study(
                 "thesis-two-flow", x2=f"{x2}ms", queue=queue, duration=f"{T}s"
             ).with_algorithm(algo, **params)
             r = _ode(sc, measure_from_s=m0)
-            summ = _ode_summary(r)
+            summ = _summary(r)
             thr = _throughputs(summ)
             row: dict[str, Any] = {
                 "x2_ms": x2,
@@ -205,7 +204,7 @@ def _period_study(
         note = ""
         if algo in ODE_LAWS:
             r = _ode(sc, n_points=n_points)
-            _ode_summary(r)
+            _summary(r)
             delivered = r.series["delivered_pkts"]
             ode_periods = period_throughputs(r.time_s, delivered, starts, stops, edges)
         else:
@@ -414,7 +413,7 @@ def ho_friendliness_study(
             pkt_bits = 8.0 * sc.packet_size_bytes
             row: dict[str, Any] = {"pair": f"{first}-{second}", "mix": f"{n1:02d}-{n2:02d}"}
             if first in ODE_LAWS and second in ODE_LAWS:
-                thr = _throughputs(_ode_summary(_ode(sc, measure_from_s=m0)))
+                thr = _throughputs(_summary(_ode(sc, measure_from_s=m0)))
                 row.update(_mix_columns("ode", thr, n1, pkt_bits))
                 row["note"] = ""
             else:

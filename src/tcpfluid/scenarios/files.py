@@ -96,13 +96,12 @@ from __future__ import annotations
 import math
 import os
 import tomllib
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path as FsPath
 from typing import Any
 
 from .. import units
-from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _int
+from .model import Scenario, _int
 
 __all__ = [
     "CBR_KEYS",
@@ -116,84 +115,19 @@ __all__ = [
     "scenario_to_toml",
 ]
 
-#: keys of the file's top level
-TOP_KEYS = (
-    "name",
-    "description",
-    "duration",
-    "packet_size",
-    "ack_size",
-    "access_rate",
-    "start_spread",
-    "start_seed",
-    "notes",
-    "params",
-    "link",
-    "flow",
-    "cbr",
+from ._file_build import (
+    _LAW_KEYS,
+    _LIST_KEYS,
+    _PER_FLOW,
+    _TOP_OVERRIDES,
+    CBR_KEYS,
+    FLOW_KEYS,
+    LINK_KEYS,
+    TOP_KEYS,
+    _build,
+    _number_or_text,
+    _Where,
 )
-#: keys of a ``[[link]]`` table
-LINK_KEYS = ("name", "rate", "delay", "buffer", "queue", "red", "reverse")
-#: keys of a link's ``reverse`` table
-REVERSE_KEYS = ("rate", "delay", "buffer")
-#: keys of a ``[[flow]]`` table
-FLOW_KEYS = (
-    "name",
-    "algorithm",
-    "params",
-    "count",
-    "rtt",
-    "start",
-    "stop",
-    "path",
-    "reverse_path",
-    "access_rate",
-)
-#: keys of a ``[[cbr]]`` table
-CBR_KEYS = ("name", "rate", "start", "stop", "path")
-#: keys of a ``[[flow]]`` table that take one value per flow of the group
-_PER_FLOW = ("rtt", "start", "stop")
-#: keys that hold lists of link names
-_LIST_KEYS = ("path", "reverse_path", "notes")
-#: the control-law parameters an override may set for every flow
-_LAW_KEYS = ("alpha", "beta", "gamma", "delta")
-#: top-level keys an override may set directly
-_TOP_OVERRIDES = (
-    "duration",
-    "packet_size",
-    "ack_size",
-    "access_rate",
-    "start_spread",
-    "start_seed",
-    "description",
-)
-#: access links are this many times faster than the fastest declared link by default
-ACCESS_RATE_FACTOR = 10.0
-
-
-class _Where:
-    """Where in the file a value is: names the file, the table and the key in messages."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    @contextmanager
-    def at(self, table: str, key: str | None = None) -> Iterator[None]:
-        try:
-            yield
-        except (ValueError, TypeError) as exc:
-            if isinstance(exc, _FileError):
-                raise
-            where = table if key is None else f"{table}, key {key!r}"
-            raise _FileError(f"{self.source}: {where}: {exc}") from None
-
-    def fail(self, table: str, key: str | None, message: str) -> _FileError:
-        where = table if key is None else f"{table}, key {key!r}"
-        return _FileError(f"{self.source}: {where}: {message}")
-
-
-class _FileError(ValueError):
-    """A scenario file's error, already naming the file, the table and the key."""
 
 
 def is_scenario_file(name: Any) -> bool:
@@ -340,15 +274,6 @@ def _apply_overrides(
     return out
 
 
-def _number_or_text(value: Any) -> Any:
-    if isinstance(value, str):
-        try:
-            return float(value) if not value.strip().isdigit() else int(value)
-        except ValueError:
-            return value
-    return value
-
-
 def _slowest_declared(data: dict[str, Any], where: _Where, table: str) -> dict[str, Any]:
     links = _tables(data, "link")
     if not links:
@@ -392,312 +317,6 @@ def _set_by_place(data: dict[str, Any], key: str, value: Any, where: _Where, tab
     if head == "count":
         value = _int(key, value, minimum=1)
     found[head] = value
-
-
-# ------------------------------------------------------------------------------ building
-def _check_keys(where: _Where, table: str, t: Mapping[str, Any], allowed: Sequence[str]) -> None:
-    if not isinstance(t, Mapping):
-        raise where.fail(table, None, f"must be a table, got {t!r}")
-    for k in t:
-        if k not in allowed:
-            raise where.fail(table, k, f"unknown key; accepted keys: {', '.join(allowed)}")
-
-
-def _list_of_tables(data: Mapping[str, Any], kind: str, where: _Where) -> list[dict[str, Any]]:
-    raw = data.get(kind, [])
-    if isinstance(raw, Mapping):
-        raw = [raw]
-    if not isinstance(raw, list) or not all(isinstance(t, Mapping) for t in raw):
-        raise where.fail(f"[[{kind}]]", None, f"write each {kind} as a [[{kind}]] table")
-    return [dict(t) for t in raw]
-
-
-def _names(where: _Where, table: str, key: str, value: Any) -> list[str]:
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-        raise where.fail(table, key, f"must be a list of link names, got {value!r}")
-    return list(value)
-
-
-def _per_flow(where: _Where, table: str, key: str, value: Any, n: int) -> list[Any]:
-    if isinstance(value, list):
-        if len(value) != n:
-            raise where.fail(
-                table,
-                key,
-                f"lists {len(value)} values for count = {n} flows; give one value or {n}",
-            )
-        return list(value)
-    return [value] * n
-
-
-def _build(
-    data: Mapping[str, Any], source: str, stem: str, overrides: Mapping[str, Any]
-) -> tuple[Scenario, dict[str, Any]]:
-    """The file's scenario and its ``start_spread``/``start_seed`` (applied by :func:`_finish`)."""
-    where = _Where(source)
-    if not isinstance(data, Mapping):
-        raise where.fail("top level", None, "must be a table")
-    _check_keys(where, "top level", data, TOP_KEYS)
-    data = _apply_overrides(dict(data), overrides, where)
-    top = "top level"
-    if "duration" not in data:
-        raise where.fail(top, "duration", 'missing; give the run\'s length, e.g. duration = "60s"')
-    with where.at(top, "duration"):
-        duration = units.seconds(data["duration"], name="duration")
-    with where.at(top, "packet_size"):
-        pkt = units.bytes_(data.get("packet_size", "1000B"), name="packet_size")
-    with where.at(top, "ack_size"):
-        ack = units.bytes_(data.get("ack_size", "40B"), name="ack_size")
-    name = data.get("name", stem)
-    if not isinstance(name, str) or not name:
-        raise where.fail(top, "name", f"must be a non-empty string, got {name!r}")
-    description = data.get("description", "")
-    if not isinstance(description, str):
-        raise where.fail(top, "description", f"must be a string, got {description!r}")
-    notes = data.get("notes", [])
-    if not isinstance(notes, list) or not all(isinstance(x, str) for x in notes):
-        raise where.fail(top, "notes", f"must be a list of strings, got {notes!r}")
-    params = data.get("params", {})
-    if not isinstance(params, Mapping):
-        raise where.fail("[params]", None, f"must be a table, got {params!r}")
-    params = {**dict(params), **dict(overrides)}
-    spread = {k: data.get(k, 0) for k in ("start_spread", "start_seed")}
-
-    links, reverse_of = _declared_links(data, where, pkt)
-    declared = [lk.name for lk in links]
-    by_name = {lk.name: lk for lk in links}
-    fastest = max((lk.rate_bps for lk in links), default=math.nan)
-    default_access: float | None = None
-    if "access_rate" in data:
-        with where.at(top, "access_rate"):
-            default_access = units.bits_per_second(data["access_rate"], name="access_rate")
-    elif links:
-        default_access = ACCESS_RATE_FACTOR * fastest
-
-    flows: list[FlowSpec] = []
-    extra: list[Link] = []
-    counters: dict[str, int] = {}
-    groups = _list_of_tables(data, "flow", where)
-    if not groups:
-        raise where.fail("[[flow]]", None, "the file has no [[flow]]; give at least one")
-    taken = set(by_name)
-
-    def derived_reverse(ln: str, table: str) -> str:
-        rname = f"{ln}-rev"
-        if rname not in by_name:
-            fwd = by_name[ln]
-            tweak = reverse_of.get(ln, {})
-            with where.at(f"[[link]] {ln!r}", "reverse"):
-                rev = Link(
-                    rname,
-                    tweak.get("rate", fwd.rate_bps),
-                    tweak.get("delay", fwd.delay_s),
-                    _buffer(f"{ln}.reverse.buffer", tweak["buffer"], pkt)
-                    if "buffer" in tweak
-                    else fwd.buffer_pkts,
-                )
-            by_name[rname] = rev
-            extra.append(rev)
-        return rname
-
-    for gi, g in enumerate(groups, start=1):
-        table = f"[[flow]] {gi}" + (f" ({g['name']!r})" if "name" in g else "")
-        _check_keys(where, table, g, FLOW_KEYS)
-        with where.at(table, "count"):
-            n = _int("count", g.get("count", 1), minimum=1)
-        alg = g.get("algorithm")
-        if alg is not None:
-            from ..algorithms.registry import law_class
-
-            with where.at(table, "algorithm"):
-                law_class(alg)
-        law = g.get("params", {})
-        if not isinstance(law, Mapping):
-            raise where.fail(table, "params", f"must be a table of law parameters, got {law!r}")
-        law = {k: _number_or_text(v) for k, v in law.items()}
-        if alg is not None and law:
-            from ..algorithms.registry import law_parameters
-
-            accepted = law_parameters(alg)
-            for k in law:
-                if k not in accepted:
-                    raise where.fail(
-                        table,
-                        f"params.{k}",
-                        f"not a parameter of {alg!r}; it accepts {', '.join(accepted) or 'none'}",
-                    )
-        path = _names(where, table, "path", g["path"]) if "path" in g else list(declared)
-        if not path:
-            raise where.fail(table, "path", "no link: declare a [[link]] or give path")
-        for ln in path:
-            if ln not in by_name:
-                raise where.fail(table, "path", f"unknown link {ln!r}; links: {', '.join(by_name)}")
-        if "reverse_path" in g:
-            given_r = g["reverse_path"]
-            rpath = _names(where, table, "reverse_path", given_r) if given_r else []
-            for ln in rpath:
-                if ln not in by_name and not (ln.endswith("-rev") and ln[:-4] in by_name):
-                    raise where.fail(
-                        table, "reverse_path", f"unknown link {ln!r}; links: {', '.join(by_name)}"
-                    )
-            rpath = [ln if ln in by_name else derived_reverse(ln[:-4], table) for ln in rpath]
-        else:
-            rpath = [derived_reverse(ln, table) for ln in reversed(path)]
-        rtts = _per_flow(where, table, "rtt", g["rtt"], n) if "rtt" in g else [None] * n
-        starts = _per_flow(where, table, "start", g.get("start", 0), n)
-        stops = _per_flow(where, table, "stop", g.get("stop", "never"), n)
-        access = default_access
-        if "access_rate" in g:
-            with where.at(table, "access_rate"):
-                access = units.bits_per_second(g["access_rate"], name="access_rate")
-        given = g.get("name")
-        if given is not None and (not isinstance(given, str) or not given):
-            raise where.fail(table, "name", f"must be a non-empty string, got {given!r}")
-        prefix = given or alg or "flow"
-        for k in range(n):
-            if n == 1 and given is not None:
-                fname = given
-            else:
-                counters[prefix] = counters.get(prefix, 0) + 1
-                fname = f"{prefix}-{counters[prefix]}"
-            if fname in taken:
-                raise where.fail(
-                    table, "name", f"flow name {fname!r} is already used; give another name"
-                )
-            taken.add(fname)
-            fwd, rev = list(path), list(rpath)
-            if rtts[k] is not None:
-                key = "rtt"
-                with where.at(table, key):
-                    rtt = units.time_or_zero(rtts[k], name="rtt")
-                core = sum(by_name[x].delay_s for x in (*fwd, *rev))
-                x = (rtt - core) / 4.0
-                if x < -1e-12 * max(rtt, 1.0):
-                    raise where.fail(
-                        table,
-                        key,
-                        f"{rtts[k]!r} (flow {fname!r}) is shorter than the round trip "
-                        f"of its links ({core:g} s: the delays of {', '.join([*fwd, *rev])}); "
-                        f"give rtt >= {core:g} s",
-                    )
-                x = max(x, 0.0)
-                assert access is not None
-                names = (f"{fname}-in", f"{fname}-out", f"{fname}-out-ack", f"{fname}-in-ack")
-                for an in names:
-                    if an in by_name:
-                        raise where.fail(table, "name", f"derived link {an!r} clashes with a link")
-                    lk = Link(an, access, x)
-                    by_name[an] = lk
-                    extra.append(lk)
-                fwd = [names[0], *fwd, names[1]]
-                rev = [names[2], *rev, names[3]]
-            with where.at(table, "start/stop"):
-                spec = FlowSpec(
-                    name=fname,
-                    forward=tuple(fwd),
-                    reverse=tuple(rev),
-                    start_s=units.time_or_zero(starts[k], name="start"),
-                    stop_s=units.time_or_inf(stops[k], name="stop"),
-                    algorithm=alg,
-                    params=dict(law),
-                )
-            flows.append(spec)
-
-    sources: list[CbrSource] = []
-    for ci, c in enumerate(_list_of_tables(data, "cbr", where), start=1):
-        table = f"[[cbr]] {ci}" + (f" ({c['name']!r})" if "name" in c else "")
-        _check_keys(where, table, c, CBR_KEYS)
-        cpath = _names(where, table, "path", c["path"]) if "path" in c else list(declared)
-        for ln in cpath:
-            if ln not in by_name:
-                raise where.fail(table, "path", f"unknown link {ln!r}; links: {', '.join(by_name)}")
-        if "rate" not in c:
-            raise where.fail(table, "rate", 'missing; e.g. rate = "25Mbps" or "50%"')
-        rate = c["rate"]
-        with where.at(table, "rate"):
-            if isinstance(rate, str) and rate.strip().endswith("%"):
-                rate = units.share(rate, name="rate") * min(by_name[x].rate_bps for x in cpath)
-            rate = units.bits_per_second(rate, name="rate")
-        with where.at(table, "start/stop"):
-            src = CbrSource(
-                str(c.get("name", f"cbr-{ci}")),
-                rate,
-                units.time_or_zero(c.get("start", 0), name="start"),
-                units.time_or_inf(c.get("stop", "never"), name="stop"),
-                tuple(cpath),
-            )
-        sources.append(src)
-
-    with where.at(top):
-        sc = Scenario(
-            name=name,
-            links=(*links, *extra),
-            flows=tuple(flows),
-            cbr=tuple(sources),
-            duration_s=duration,
-            packet_size_bytes=pkt,
-            ack_size_bytes=ack,
-            params=params,
-            description=description,
-            notes=tuple(notes),
-        )
-    return sc, spread
-
-
-def _declared_links(
-    data: Mapping[str, Any], where: _Where, pkt: float
-) -> tuple[list[Link], dict[str, dict[str, Any]]]:
-    links: list[Link] = []
-    reverse_of: dict[str, dict[str, Any]] = {}
-    seen: set[str] = set()
-    for i, t in enumerate(_list_of_tables(data, "link", where), start=1):
-        table = f"[[link]] {i}" + (f" ({t['name']!r})" if "name" in t else "")
-        _check_keys(where, table, t, LINK_KEYS)
-        name = t.get("name")
-        if not isinstance(name, str) or not name:
-            raise where.fail(table, "name", f"missing or empty; give the link a name, got {name!r}")
-        if name in seen:
-            raise where.fail(table, "name", f"{name!r} is declared twice")
-        seen.add(name)
-        for key in ("rate", "delay"):
-            if key not in t:
-                raise where.fail(table, key, "missing")
-        with where.at(table, "rate"):
-            rate = units.bits_per_second(t["rate"], name="rate")
-        with where.at(table, "delay"):
-            delay = units.time_or_zero(t["delay"], name="delay")
-        with where.at(table, "buffer"):
-            buf = _buffer("buffer", t.get("buffer", "inf"), pkt)
-        queue = t.get("queue", "drop-tail")
-        red = t.get("red", {})
-        if not isinstance(red, Mapping):
-            raise where.fail(table, "red", f"must be a table of RED parameters, got {red!r}")
-        if red and queue != "red":
-            raise where.fail(table, "red", 'RED parameters on a drop-tail link; add queue = "red"')
-        with where.at(table, "queue"):
-            lk = Link(name, rate, delay, buf, discipline=queue, red=dict(red))
-            lk.red_parameters()
-        links.append(lk)
-        rev = t.get("reverse", {})
-        if not isinstance(rev, Mapping):
-            raise where.fail(table, "reverse", f"must be a table ({', '.join(REVERSE_KEYS)})")
-        for k in rev:
-            if k not in REVERSE_KEYS:
-                raise where.fail(
-                    table, f"reverse.{k}", f"unknown key; keys: {', '.join(REVERSE_KEYS)}"
-                )
-        conv: dict[str, Any] = {}
-        with where.at(table, "reverse"):
-            if "rate" in rev:
-                conv["rate"] = units.bits_per_second(rev["rate"], name="reverse.rate")
-            if "delay" in rev:
-                conv["delay"] = units.time_or_zero(rev["delay"], name="reverse.delay")
-            if "buffer" in rev:
-                conv["buffer"] = rev["buffer"]
-        reverse_of[name] = conv
-    return links, reverse_of
 
 
 # ------------------------------------------------------------------------------ writing

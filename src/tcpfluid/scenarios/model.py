@@ -27,7 +27,7 @@ import contextlib
 import gc
 import math
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import units
@@ -146,6 +146,22 @@ def _plain(v: Any) -> Any:
     return v
 
 
+def _fields_dict(obj: Any) -> dict[str, Any]:
+    """A dataclass's fields as plain values, in order: tuples as lists, mappings as dicts,
+    an infinite number (no buffer limit, no stop) as ``None``."""
+    out: dict[str, Any] = {}
+    for f in fields(obj):
+        v = getattr(obj, f.name)
+        if isinstance(v, tuple):
+            v = list(v)
+        elif isinstance(v, Mapping):
+            v = dict(v)
+        elif isinstance(v, float) and math.isinf(v):
+            v = None
+        out[f.name] = v
+    return out
+
+
 @dataclass(frozen=True)
 class Link:
     """One direction of a wire.
@@ -214,15 +230,8 @@ class Link:
         return red_parameters(self.red, link=self.name).to_dict()
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain-number description."""
-        return {
-            "name": self.name,
-            "rate_bps": self.rate_bps,
-            "delay_s": self.delay_s,
-            "buffer_pkts": None if math.isinf(self.buffer_pkts) else self.buffer_pkts,
-            "discipline": self.discipline,
-            "red": dict(self.red),
-        }
+        """Plain description: its fields, an infinite buffer or stop time ``None``."""
+        return _fields_dict(self)
 
 
 @dataclass(frozen=True)
@@ -261,16 +270,8 @@ class FlowSpec:
         object.__setattr__(self, "params", dict(self.params))
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain description."""
-        return {
-            "name": self.name,
-            "forward": list(self.forward),
-            "reverse": list(self.reverse),
-            "start_s": self.start_s,
-            "stop_s": None if math.isinf(self.stop_s) else self.stop_s,
-            "algorithm": self.algorithm,
-            "params": dict(self.params),
-        }
+        """Plain description: its fields, an infinite buffer or stop time ``None``."""
+        return _fields_dict(self)
 
 
 @dataclass(frozen=True)
@@ -305,14 +306,8 @@ class CbrSource:
             raise ValueError(f"CBR {self.name!r}: links must list at least one link")
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain description."""
-        return {
-            "name": self.name,
-            "rate_bps": self.rate_bps,
-            "start_s": self.start_s,
-            "stop_s": None if math.isinf(self.stop_s) else self.stop_s,
-            "links": list(self.links),
-        }
+        """Plain description: its fields, an infinite buffer or stop time ``None``."""
+        return _fields_dict(self)
 
 
 @dataclass(frozen=True)

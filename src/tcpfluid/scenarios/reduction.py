@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from ..path import Path
 from ..queueing import RedParameters, red_parameters
@@ -334,15 +334,3 @@ def check_engine(view: FluidView, engine: str) -> None:
         raise ValueError(
             f"the {engine} engine cannot model {what}; engines that can: {_able(feature)}"
         )
-
-
-def engine_problem(scenario: Scenario, engine: str) -> str | None:
-    """The message :func:`check_engine` would raise for ``engine``, or ``None`` (any engine)."""
-    cap = ENGINE_CAPABILITIES.get(engine)
-    if cap is not None and all(getattr(cap, f.name) for f in fields(cap)):
-        return None  # an engine that models every feature needs no fluid view
-    try:
-        check_engine(fluid_view(scenario), engine)
-    except ValueError as exc:
-        return str(exc)
-    return None

@@ -271,11 +271,6 @@ _BYTES_PER_POINT = 700
 _BYTES_PER_METRIC = 16
 
 
-def _memory_budget_bytes() -> int:
-    """The ceiling for a sweep's table (:func:`tcpfluid._validation.memory_budget_bytes`)."""
-    return memory_budget_bytes()
-
-
 def check_table_fits(n_points: int, n_metrics: int) -> None:
     """Refuse, before any work, a grid whose table would not fit in memory.
 
@@ -284,7 +279,7 @@ def check_table_fits(n_points: int, n_metrics: int) -> None:
     swap long before it ends, so it stops at once and says what to change.
     """
     need = n_points * (_BYTES_PER_POINT + _BYTES_PER_METRIC * n_metrics)
-    budget = _memory_budget_bytes()
+    budget = memory_budget_bytes()
     if need > budget:
         most = budget // (_BYTES_PER_POINT + _BYTES_PER_METRIC * n_metrics)
         raise ValueError(

@@ -1,0 +1,71 @@
+"""The metrics' array helpers: a checked ``(time, values)`` series, plain JSON values."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+FloatArray = NDArray[np.float64]
+
+
+def _plain(a: NDArray[Any]) -> Any:
+    arr = np.asarray(a)
+    if arr.dtype == bool:
+        return arr.tolist()
+    out = arr.astype(float).tolist()
+    return _none_nan(out)
+
+
+def _none_nan(x: Any) -> Any:
+    if isinstance(x, list):
+        return [_none_nan(v) for v in x]
+    return _finite_or_none(x) if isinstance(x, float) else x
+
+
+def _finite_or_none(x: Any) -> float | None:
+    """A number as a plain float, ``None`` for NaN or ±inf ("did not happen" in the JSON
+    summaries of every engine)."""
+    v = float(x)
+    return v if math.isfinite(v) else None
+
+
+def _series(time_s: ArrayLike, values: ArrayLike, name: str) -> tuple[FloatArray, FloatArray]:
+    t = _floats("time_s", time_s)
+    v = _floats(name, values)
+    if t.ndim == 0 or v.ndim == 0:
+        raise ValueError(f"time_s and {name} must have a time axis (axis 0)")
+    if t.ndim < v.ndim:  # a time axis shared by every column: (R,) -> (R, 1, ...)
+        t = t.reshape(t.shape + (1,) * (v.ndim - t.ndim))
+    if t.shape[0] != v.shape[0]:
+        raise ValueError(
+            f"time_s and {name} must have the same number of samples on axis 0, got "
+            f"{t.shape[0]} and {v.shape[0]}"
+        )
+    try:
+        np.broadcast_shapes(t.shape, v.shape)
+    except ValueError as exc:
+        raise ValueError(
+            f"time_s (shape {t.shape}) must broadcast against {name} (shape {v.shape})"
+        ) from exc
+    if t.shape[0] == 0:
+        raise ValueError(f"{name} has no samples")
+    if np.any(np.isnan(t)):
+        raise ValueError("time_s must not contain NaN")
+    if np.any(np.isnan(v)):
+        i = int(np.flatnonzero(np.isnan(v).reshape(v.shape[0], -1).any(axis=1))[0])
+        raise ValueError(f"{name} must not contain NaN, got NaN at sample {i}")
+    return t, v
+
+
+def _floats(name: str, value: Any) -> FloatArray:
+    """``value`` as a float64 array (NaN and ``inf`` kept for the caller to judge), or a
+    ``TypeError`` naming ``name`` (also used by :mod:`tcpfluid.fluid.rounds`)."""
+    if isinstance(value, str | bytes):
+        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
+    try:
+        return np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from exc

@@ -1,0 +1,409 @@
+"""Where a series settles (:func:`settling`, definitions in :mod:`tcpfluid.metrics`):
+on a fixed point or in a limit cycle, per segment between bandwidth changes."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from .._validation import check_nonnegative, check_positive, check_range, check_real
+from ._arrays import FloatArray, _floats, _plain, _series
+
+#: :attr:`Settling.status` codes: how the segment settled, or why it did not
+SETTLED_FIXED = 0
+SETTLED_CYCLE = 1
+NO_SAMPLES = 2
+BEYOND_BAND = 3
+GROWING = 4
+DRIFTING = 5
+
+
+@dataclass(frozen=True)
+class Settling:
+    """Where a series settles within a segment (arrays over the trailing axes).
+
+    Attributes
+    ----------
+    value
+        The settled value (mean over the segment's tail).
+    time_s
+        Time from ``t_start`` to the first sample after which the series stays in the band
+        (NaN when not settled).
+    settled
+        Whether the series settled (on a fixed point or in a limit cycle).
+    tolerance
+        Half-width of the band used (the cycle's amplitude plus the base band for a
+        limit cycle).
+    centre
+        Centre of the band: the settled value for a fixed point, the midpoint of the
+        tail's range for a limit cycle.
+    amplitude
+        Half of the range (max − min)/2 of the hold window (the last two tail lengths) for
+        a limit cycle, of the tail otherwise (≈ 0 on a fixed point).
+    status
+        How it settled or why not: 0 fixed point, 1 limit cycle, 2 no samples in the
+        segment, 3 the oscillation is wider than ``settle_band``, 4 the oscillation is
+        still growing, 5 still drifting (the tail's mean moved by more than the base band
+        from the window before it, or the series left its band less than two tail lengths
+        before the segment's end).
+    last_out_s
+        Time of the last sample outside the band (NaN if none), s.
+    """
+
+    value: FloatArray
+    time_s: FloatArray
+    settled: NDArray[np.bool_]
+    tolerance: FloatArray
+    centre: FloatArray | None = None
+    amplitude: FloatArray | None = None
+    status: NDArray[np.int8] | None = None
+    last_out_s: FloatArray | None = None
+    settle_band: FloatArray | None = None
+    hold_needed_s: FloatArray | None = None
+    drift: FloatArray | None = None
+
+    @property
+    def cycling(self) -> NDArray[np.bool_]:
+        """Whether the series settled in a limit cycle (wider than the base band)."""
+        return np.asarray(self.status == SETTLED_CYCLE)
+
+    def reasons(self) -> NDArray[np.str_]:
+        """Why each series did not settle, as text (``""`` where it settled)."""
+        st = np.asarray(self.status)
+        out = np.empty(st.shape, dtype=object)
+        for idx in np.ndindex(st.shape):
+            out[idx] = self.reason(idx)
+        return np.asarray(out, dtype=str)
+
+    def reason(self, index: int | tuple[int, ...] = ()) -> str:
+        """Why the series at ``index`` (of the trailing axes) did not settle, as text
+        (``""`` if it settled)."""
+        idx = (index,) if isinstance(index, int) else tuple(index)
+        shape = np.asarray(self.status).shape
+
+        def at(a: Any) -> float:
+            return float(np.broadcast_to(np.asarray(a), shape)[idx])
+
+        code = int(np.asarray(self.status)[idx])
+        amp, centre, tol = at(self.amplitude), at(self.centre), at(self.tolerance)
+        if code in (SETTLED_FIXED, SETTLED_CYCLE):
+            return ""
+        if code == NO_SAMPLES:
+            return "no samples in the segment"
+        if code == BEYOND_BAND:
+            return (
+                f"the tail oscillates ±{amp:.3g} around {centre:.6g}, wider than the band "
+                f"(±{max(tol, at(self.settle_band)):.3g}: the base band or settle_band)"
+            )
+        if code == GROWING:
+            return f"the oscillation (±{amp:.3g} around {centre:.6g}) is still growing"
+        drift = at(self.drift)
+        if abs(drift) > tol:
+            return (
+                f"still drifting: the tail's mean ({centre:.6g}) moved by {drift:+.3g} from "
+                f"the tail-long window before it, more than the band ±{tol:.3g}"
+            )
+        return (
+            f"still drifting: last outside the band ±{tol:.3g} around {centre:.6g} at "
+            f"{at(self.last_out_s):.6g} s, less than {at(self.hold_needed_s):.3g} s (two tail "
+            "lengths) before the segment's end"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Lists (or scalars) with ``None`` for NaN; ``reason`` is ``""`` where settled."""
+        out = {k: _plain(getattr(self, k)) for k in ("value", "time_s", "settled", "tolerance")}
+        for k in ("centre", "amplitude"):
+            out[k] = _plain(np.where(self.settled, getattr(self, k), np.nan))
+        out["reason"] = self.reasons().tolist()
+        return out
+
+
+def settling(
+    time_s: ArrayLike,
+    values: ArrayLike,
+    *,
+    t_start: ArrayLike = 0.0,
+    t_end: ArrayLike = math.inf,
+    rel_tol: float = 0.02,
+    abs_tol: float = 1.0,
+    tail_fraction: float = 0.1,
+    settle_band: ArrayLike = 0.0,
+) -> Settling:
+    """Settled value and time to settle within ``t_start < t <= t_end`` (module docstring).
+
+    Parameters
+    ----------
+    time_s, values
+        The series (time along axis 0).
+    t_start, t_end
+        Segment bounds, s (scalars or arrays broadcasting against the trailing axes).
+    rel_tol, abs_tol
+        Half-width of the base band: ``max(abs_tol, rel_tol × |settled value|)``.
+    tail_fraction
+        Fraction of the segment's time span, at its end, that defines the settled value
+        (``(0, 1]``).
+    settle_band
+        The largest amplitude (half-range, in the values' unit) of a limit cycle accepted
+        as steady, ``>= 0`` (``inf``: any cycle that neither drifts nor grows); a scalar or
+        an array broadcasting against the trailing axes (one per flow). 0 (the default)
+        accepts fixed points only; :func:`law_settle_band` gives a law's own.
+
+    Examples
+    --------
+    >>> t = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+    >>> v = [0, 50, 90, 99, 100, 100, 100, 100, 100, 100]
+    >>> r = settling(t, v, rel_tol=0.02, abs_tol=0.0, tail_fraction=0.3)
+    >>> float(r.value), float(r.time_s), bool(r.settled)
+    (100.0, 4.0, True)
+
+    A steady ±1 cycle settles when ``settle_band`` admits it:
+
+    >>> t = list(range(1, 41))
+    >>> v = [10.0 * min(k, 5) + [0, 1, 0, -1][k % 4] for k in t]
+    >>> r = settling(t, v, abs_tol=0.5, rel_tol=0.0, tail_fraction=0.2, settle_band=2.0)
+    >>> float(r.centre), float(r.amplitude), float(r.time_s)
+    (50.0, 1.0, 5.0)
+    >>> bool(settling(t, v, abs_tol=0.5, rel_tol=0.0, tail_fraction=0.2).settled)
+    False
+    """
+    t, v = _series(time_s, values, "values")
+    rt = check_nonnegative("rel_tol", rel_tol)
+    at = check_nonnegative("abs_tol", abs_tol)
+    tf = check_range("tail_fraction", tail_fraction, 0.0, 1.0, lo_open=True)
+    cap = _floats("settle_band", settle_band)
+    if np.any(np.isnan(cap)) or np.any(cap < 0):
+        raise ValueError(f"settle_band must be >= 0 (or inf), got {settle_band!r}")
+    shape = np.broadcast_shapes(t.shape, v.shape)
+    tb = np.broadcast_to(t, shape)
+    vb = np.broadcast_to(v, shape)
+    t0 = _floats("t_start", t_start)
+    t1 = _floats("t_end", t_end)
+    for bound, arr in (("t_start", t0), ("t_end", t1)):
+        if np.any(np.isnan(arr)):
+            raise ValueError(f"{bound} must be a time in s (or ±inf), got NaN")
+    return _settle(tb, vb, t0, t1, tf, rt, at, cap)
+
+
+def _settle(
+    tb: FloatArray,
+    vb: FloatArray,
+    t0: FloatArray,
+    t1: FloatArray,
+    tf: float,
+    rt: float,
+    at: float,
+    cap: FloatArray,
+) -> Settling:
+    """:func:`settling` of the checked series ``vb`` at times ``tb`` (same shape), the
+    segment ``t0 < t <= t1``, tail fraction ``tf``, base band ``max(at, rt |v|)`` and the
+    largest cycle amplitude ``cap``."""
+    seg = (tb > t0) & (tb <= t1)
+    with np.errstate(invalid="ignore"):
+        t_last = np.max(np.where(seg, tb, -np.inf), axis=0)
+        t_first = np.min(np.where(seg, tb, np.inf), axis=0)
+        span = t_last - np.broadcast_to(t0, t_last.shape)
+        tail = seg & (tb >= t_last - tf * span)
+        n_tail = tail.sum(axis=0)
+        settled_val = np.where(tail, vb, 0.0).sum(axis=0) / np.where(n_tail > 0, n_tail, 1)
+        base = np.maximum(at, rt * np.abs(settled_val))
+        in_base = np.abs(vb - settled_val) <= base
+        tail_fits = np.all(in_base | ~tail, axis=0) & (n_tail > 0)
+        # the hold window: the last two tail lengths; its earlier half and the tail
+        need = 2.0 * tf * span
+        hold_w = seg & (tb >= t_last - need)
+        before = hold_w & ~tail
+        hi = np.max(np.where(hold_w, vb, -np.inf), axis=0)
+        lo = np.min(np.where(hold_w, vb, np.inf), axis=0)
+        has = n_tail > 0
+        amp_h = np.where(has, 0.5 * (hi - lo), np.nan)
+        mid_h = np.where(has, 0.5 * (hi + lo), np.nan)
+        n_before = before.sum(axis=0)
+        mean_before = np.where(before, vb, 0.0).sum(axis=0) / np.maximum(n_before, 1)
+        t_hi = np.max(np.where(tail, vb, -np.inf), axis=0)
+        t_lo = np.min(np.where(tail, vb, np.inf), axis=0)
+        b_hi = np.max(np.where(before, vb, -np.inf), axis=0)
+        b_lo = np.min(np.where(before, vb, np.inf), axis=0)
+        amp_tail = np.where(has, 0.5 * (t_hi - t_lo), np.nan)
+        amp_before = np.where(n_before > 0, 0.5 * (b_hi - b_lo), 0.0)
+    cap_b = np.broadcast_to(cap, settled_val.shape)
+    # a fixed point: the tail in the base band around its mean, held for two tail lengths
+    t_fix, out_fix = _entered(tb, seg & ~in_base, t_first)
+    fixed = tail_fits & np.isfinite(t_fix) & (t_last - t_fix >= need - 1e-12)
+    # a limit cycle: the hold window's range (centre ± amplitude, widened by the base band),
+    # neither drifting (the tail's mean within the base band of the window before it) nor
+    # growing (the tail's swing at most the base band wider than the window before it)
+    drifting = has & (n_before > 0) & (np.abs(settled_val - mean_before) > base)
+    growing = has & (n_before > 0) & (amp_tail > amp_before + base)
+    with np.errstate(invalid="ignore"):
+        in_cycle = np.abs(vb - mid_h) <= amp_h + base
+    t_cyc, out_cyc = _entered(tb, seg & ~in_cycle, t_first)
+    try_cycle = has & ~fixed
+    cycle = try_cycle & (amp_h <= cap_b) & ~drifting & ~growing
+    settled = fixed | cycle
+    t_settle = np.where(cycle, t_cyc, t_fix)
+    t_out = np.where(cycle, out_cyc, out_fix)
+    status = np.select(
+        [~has, fixed, cycle, drifting, growing, ~tail_fits & (amp_h > cap_b)],
+        [NO_SAMPLES, SETTLED_FIXED, SETTLED_CYCLE, DRIFTING, GROWING, BEYOND_BAND],
+        DRIFTING,
+    ).astype(np.int8)
+    centre = np.where(cycle, mid_h, settled_val)
+    tol = np.where(cycle, amp_h + base, base)
+    amp = np.where(cycle, amp_h, amp_tail)
+    time_to = np.where(settled, t_settle - np.broadcast_to(t0, t_settle.shape), np.nan)
+    return Settling(
+        value=np.where(n_tail > 0, settled_val, np.nan),
+        time_s=np.asarray(time_to, dtype=np.float64),
+        settled=np.asarray(settled),
+        tolerance=np.asarray(tol, dtype=np.float64),
+        centre=np.asarray(centre, dtype=np.float64),
+        amplitude=np.asarray(amp, dtype=np.float64),
+        status=np.asarray(status),
+        last_out_s=np.asarray(t_out, dtype=np.float64),
+        settle_band=np.asarray(cap_b, dtype=np.float64),
+        hold_needed_s=np.asarray(need, dtype=np.float64),
+        drift=np.asarray(np.where(n_before > 0, settled_val - mean_before, 0.0)),
+    )
+
+
+def _entered(t: FloatArray, out: NDArray[np.bool_], t_first: FloatArray) -> tuple[Any, Any]:
+    """The time of the first sample after the last one flagged ``out`` (``t_first`` when
+    none is) and the time of that last one (NaN when none), along axis 0."""
+    n = out.shape[0]
+    any_out = np.any(out, axis=0)
+    last = n - 1 - np.argmax(out[::-1], axis=0)
+    nxt = np.minimum(last + 1, n - 1)
+    t_next = np.take_along_axis(t, nxt[None, ...], axis=0)[0]
+    t_last_out = np.take_along_axis(t, last[None, ...], axis=0)[0]
+    # a series out of the band at its very last sample never entered it
+    never = any_out & (last == n - 1)
+    entered = np.where(any_out, np.where(never, np.inf, t_next), t_first)
+    return entered, np.where(any_out, t_last_out, np.nan)
+
+
+def law_settle_band(algorithm: str | None) -> float:
+    """The ``settle_band`` of :func:`settling` for a flow running ``algorithm``: the law's
+    own limit-cycle amplitude, packets (the class attribute ``cycle_amplitude_pkts`` of
+    :class:`~tcpfluid.algorithms.base.ControlLaw`; 0 for ``None`` or a law that stops on
+    a fixed point).
+
+    Examples
+    --------
+    >>> law_settle_band("fast"), law_settle_band("vegas"), law_settle_band("quick-vegas")
+    (0.0, 1.0, inf)
+    """
+    if algorithm is None:
+        return 0.0
+    from ..algorithms.registry import law_class
+
+    return float(law_class(algorithm).cycle_amplitude_pkts)
+
+
+def bandwidth_changes(intervals: Iterable[tuple[float, float]], end_s: float) -> tuple[float, ...]:
+    """The bandwidth changes of a run: the times at which a cross-traffic source active over
+    ``[start, stop)`` starts or stops, inside ``(0, end_s)``, increasing.
+
+    A source starting with the run, or stopping at or after its end, changes nothing the
+    run can see. These are the segment boundaries of :func:`settling_by_segment`.
+
+    Examples
+    --------
+    >>> bandwidth_changes([(80.0, 160.0), (0.0, 300.0)], 240.0)
+    (80.0, 160.0)
+    """
+    end = check_positive("end_s", end_s, allow_inf=True)
+    edges = {float(t) for interval in intervals for t in interval}
+    return tuple(sorted(t for t in edges if 0.0 < t < end))
+
+
+@dataclass(frozen=True)
+class SegmentSettling:
+    """Time to equilibrium and convergence times of a window series (module docstring).
+
+    Attributes
+    ----------
+    equilibrium
+        :func:`settling` from the flow's start to the first bandwidth change after it (or
+        the flow's end): settled window and time to equilibrium.
+    convergence
+        One :func:`settling` per bandwidth change, from the change (or the flow's start,
+        if later) to the next change (or the flow's end): convergence times.
+    """
+
+    equilibrium: Settling
+    convergence: tuple[Settling, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"equilibrium": {...}, "convergence": [{...}, ...]}`` (``None`` for NaN)."""
+        return {
+            "equilibrium": self.equilibrium.to_dict(),
+            "convergence": [c.to_dict() for c in self.convergence],
+        }
+
+
+def settling_by_segment(
+    time_s: ArrayLike,
+    window_pkts: ArrayLike,
+    *,
+    start_s: ArrayLike = 0.0,
+    end_s: ArrayLike = math.inf,
+    change_times_s: Sequence[float] = (),
+    settle_band: ArrayLike = 0.0,
+) -> SegmentSettling:
+    """Time to equilibrium and the convergence time after each bandwidth change.
+
+    The one definition every engine's summary uses (module docstring): the series is cut
+    at the bandwidth changes; the first segment runs from the flow's start to the first
+    change after it, segment ``j`` from change ``j`` (or the flow's start, if later) to
+    change ``j + 1``; every segment ends at the latest at ``end_s``; each is judged by
+    :func:`settling` with its default band.
+
+    Parameters
+    ----------
+    time_s, window_pkts
+        The window series (time along axis 0), as :func:`settling`.
+    start_s, end_s
+        The flow's active interval, s (scalars or arrays over the trailing axes).
+    change_times_s
+        Times of the bandwidth changes, s, increasing.
+    settle_band
+        The largest limit-cycle amplitude accepted as steady (:func:`settling`), per
+        series (an array over the trailing axes) or one for all.
+
+    Examples
+    --------
+    >>> t = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
+    >>> w = [2, 4, 8, 10, 10, 10, 10, 10, 10, 10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5]
+    >>> r = settling_by_segment(t, w, change_times_s=[10.0], end_s=20.0)
+    >>> float(r.equilibrium.value), float(r.equilibrium.time_s)
+    (10.0, 4.0)
+    >>> float(r.convergence[0].value), float(r.convergence[0].time_s)
+    (5.0, 1.0)
+    """
+    changes = [check_real(f"change_times_s[{j}]", c) for j, c in enumerate(change_times_s)]
+    if any(b <= a for a, b in itertools.pairwise(changes)):
+        raise ValueError(f"change_times_s must be increasing, got {changes}")
+    start = np.asarray(start_s, dtype=np.float64)
+    end = np.asarray(end_s, dtype=np.float64)
+    first_end = end
+    for c in changes:
+        first_end = np.where(c > start, np.minimum(first_end, c), first_end)
+    first = settling(time_s, window_pkts, t_start=start, t_end=first_end, settle_band=settle_band)
+    bounds = [*changes, math.inf]
+    conv = tuple(
+        settling(
+            time_s,
+            window_pkts,
+            t_start=np.maximum(start, tc),
+            t_end=np.minimum(end, bounds[j + 1]),
+            settle_band=settle_band,
+        )
+        for j, tc in enumerate(changes)
+    )
+    return SegmentSettling(equilibrium=first, convergence=conv)
