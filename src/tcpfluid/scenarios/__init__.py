@@ -28,6 +28,7 @@ Examples
 (40, '20 of 60 flows (S41-D41 ... S60-D60) wou')
 """
 
+from . import _thesis_tables  # noqa: F401  (registers Tsang's thesis's many-flow network)
 from .catalogue import (
     COMMON_DEFAULTS,
     LAW_PARAMETER_KEYS,
