@@ -12,6 +12,7 @@ from ._sec_convergence import CONVERGENCE_BDP
 from ._sec_dynamics import BASIC
 from ._sec_fairness import ASYMMETRIC, THESIS_FAIRNESS
 from ._sec_many_flows import MANY_FLOWS
+from ._sec_thesis_many import THESIS_DELAYED_ACK, THESIS_MANY_FLOWS
 from ._sec_thesis_tables import THESIS_RENO, THESIS_VEGAS_DELTA
 
 __all__ = ["SECTIONS", "build_report", "resolve_sections"]
@@ -29,6 +30,8 @@ SECTIONS: dict[str, SectionSpec] = {
         THESIS_FAIRNESS,
         THESIS_VEGAS_DELTA,
         THESIS_RENO,
+        THESIS_MANY_FLOWS,
+        THESIS_DELAYED_ACK,
         ASYMMETRIC,
     )
 }
