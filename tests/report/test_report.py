@@ -292,6 +292,10 @@ def test_sections_listed_in_order() -> None:
         "convergence-bdp",
         "many-flows",
         "thesis-fairness",
+        "thesis-vegas-delta",
+        "thesis-reno",
+        "thesis-many-flows",
+        "thesis-delayed-ack",
         "asymmetric",
     ]
 

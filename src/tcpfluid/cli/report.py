@@ -47,6 +47,10 @@ SECTION_TITLES: tuple[tuple[str, str], ...] = (
     ("convergence-bdp", "Convergence time vs BDP"),
     ("many-flows", "Many flows"),
     ("thesis-fairness", "Two-flow fairness (thesis)"),
+    ("thesis-vegas-delta", "One Vegas-δ flow (thesis)"),
+    ("thesis-reno", "Two Reno flows (thesis)"),
+    ("thesis-many-flows", "Many flows behind RED (thesis)"),
+    ("thesis-delayed-ack", "Delayed ACKs (thesis)"),
     ("asymmetric", "Asymmetric networks"),
 )
 
