@@ -79,6 +79,14 @@ def test_the_sections_are_registered() -> None:
     assert {"thesis-vegas-delta", "thesis-reno"} <= set(SECTIONS)
 
 
+def test_every_row_names_its_algorithm(quick: dict) -> None:
+    # the report's summary reads a row's algorithm from the head of its setting
+    from tcpfluid.report._summary import algorithm_of
+
+    algs = {algorithm_of(r.setting) for s in quick.values() for t in s.tables for r in t.rows}
+    assert algs == {"Enhanced Vegas", "Reno"}
+
+
 def test_the_vegas_delta_rows_compare_every_engine_with_the_thesis(quick: dict) -> None:
     sec = quick["thesis-vegas-delta"]
     assert [len(t.rows) for t in sec.tables] == [3 * 4, 3 * 2, 3 * 3]  # δ = 1, 3, 10
@@ -89,7 +97,9 @@ def test_the_vegas_delta_rows_compare_every_engine_with_the_thesis(quick: dict) 
             assert isinstance(row.values[PACKET], float)
     # Table 3.3: Vegas-3's window cycles between 15 and 18 packets in the packet simulator
     w = {
-        r.quantity.split(",")[0]: r.values[PACKET] for r in sec.tables[1].rows if "-3 " in r.setting
+        r.quantity.split(",")[0]: r.values[PACKET]
+        for r in sec.tables[1].rows
+        if r.case["delta"] == 3
     }
     assert w["minimum window"] == pytest.approx(15.0, abs=1e-3)
     assert w["maximum window"] == pytest.approx(18.0, abs=1e-3)

@@ -66,6 +66,15 @@ _NAMES = {
     "vegas-3": "Vegas-3",
     "vegas-1_3": "Vegas-1_3",
 }
+#: a row's setting starts with the algorithm (the thesis's setting names, as in the
+#: thesis-fairness section: the report's summary reads the algorithm from them)
+_HEAD = {
+    "reno": "Reno",
+    "vegas-1": "vegas-1",
+    "vegas-2": "vegas-2",
+    "vegas-3": "vegas-3",
+    "vegas-1_3": "vegas-1_3",
+}
 _NO_ROUNDS = NA(
     "the round model is not run on the many-flow network: its round clocks, one per "
     "distinct base RTT, cost 5 s of CPU a 60-s run at 30 flows and about 115 s at 200"
@@ -283,7 +292,7 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     info = {"thesis before its ns-2 fix": doc(f"{base}/before")}
                 t21.append(
                     _spread_row(
-                        f"{_NAMES[law]} only, {n} flows, {router.upper()}",
+                        f"{_HEAD[law]}, {n} flows, {router.upper()}",
                         "spread of the flows' goodputs (std/mean), 20–60 s",
                         pk,
                         ode,
@@ -297,7 +306,7 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 ode = runs.get((router, n, law, pct, "ode"))
                 t22.append(
                     _spread_row(
-                        f"{pct} % {_NAMES[law]} + Reno, {n} flows, {router.upper()}",
+                        f"{law} + Reno ({pct} % {_NAMES[law]}), {n} flows, {router.upper()}",
                         "spread of the flows' goodputs (std/mean), 20–60 s",
                         pk,
                         ode,
@@ -325,7 +334,13 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     }
                     t25.append(
                         Row(
-                            f"{pct} % {_NAMES[law]} + Reno, {n} flows, {router.upper()}",
+                            (
+                                f"{law}, flows of a {pct} % mix with Reno, {n} flows, "
+                                f"{router.upper()}"
+                                if kind == "vegas"
+                                else f"Reno, flows of a mix with {pct} % {_NAMES[law]}, {n} "
+                                f"flows, {router.upper()}"
+                            ),
                             f"mean goodput of the {label} flows, 20–60 s",
                             "kb/s",
                             "throughput",
@@ -526,7 +541,7 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             DOCUMENT: doc(f"001/table{tab}/{router}/n{n}/vegas{pct}/delayed_ack"),
         }
         shares, informative = shares_from_jain(values, (), two_flows=False)
-        who = "Vegas-3 only" if pct == 100 else f"{pct} % Vegas-3 + Reno"
+        who = "vegas-3" if pct == 100 else f"vegas-3 + Reno ({pct} % Vegas-3)"
         t26.append(
             Row(
                 f"{who}, delayed ACKs, {n} flows, {router.upper()}",
@@ -560,7 +575,7 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         ):
             t27.append(
                 Row(
-                    "50 % Vegas-3 + Reno, delayed ACKs, 30 flows, RED-5-15",
+                    "vegas-3, flows of a 50 % mix with Reno, delayed ACKs, 30 flows, RED-5-15",
                     q,
                     "s",
                     "time",
@@ -582,7 +597,7 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         for i in (0, 1):
             t28.append(
                 Row(
-                    f"Vegas-1_3, x1 = x2 = 1 ms, {label}",
+                    f"vegas-1_3, x1 = x2 = 1 ms, {label}",
                     f"goodput of connection {i + 1}, 10–60 s",
                     "kb/s",
                     "throughput",
@@ -603,7 +618,7 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         ):
             t28.append(
                 Row(
-                    "Vegas-1_3, x1 = x2 = 1 ms, both receivers delay their ACKs (DA, DA)",
+                    "vegas-1_3, x1 = x2 = 1 ms, both receivers delay their ACKs (DA, DA)",
                     f"{q} BaseRTT of connection {i + 1}",
                     "s",
                     "time",
@@ -621,7 +636,7 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             )
     t28.append(
         Row(
-            "Vegas-1_3, x1 = x2 = 1 ms, both receivers acknowledge at once (IA, IA)",
+            "vegas-1_3, x1 = x2 = 1 ms, both receivers acknowledge at once (IA, IA)",
             "final BaseRTT of connection 1",
             "s",
             "time",

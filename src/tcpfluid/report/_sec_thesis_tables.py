@@ -186,7 +186,7 @@ def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             values[DOCUMENT] = doc("001/" + pkey.format(d=d))
             tables[pkey.split("/", 1)[0][5:]].append(
                 Row(
-                    f"Vegas-{d} (Enhanced Vegas, δ = {d})",
+                    f"Enhanced Vegas δ = {d} (Vegas-{d}), one flow at 64 ms",
                     quantity + f", after {VD_FROM_S:g} s",
                     unit,
                     kind,
