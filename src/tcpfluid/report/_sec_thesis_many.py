@@ -13,8 +13,8 @@ CV = √(1/J − 1) (as in the many-flows section); the indices are shown beside
 
 Engines. The packet simulator runs every row (0.2-1 s of CPU a 60-s run: the link carries
 2170 packets/s whatever the number of flows). The ODE engine (hybrid model) runs the
-30-flow rows of Reno, Vegas-3 and the mixes; at 100 and 200 flows its 2-4 s a run is
-beyond the report's budget. Both fluid engines model one bottleneck and refuse flows
+30-flow rows of Reno, Vegas-3 and the 50 % mixes; at 100 and 200 flows its 2-4 s a run
+is beyond the report's budget. Both fluid engines model one bottleneck and refuse flows
 with a slower link of their own: the thesis's access links (10 Mb/s × 10 / N) are slower
 than the 10 Mb/s bottleneck, so the fluid engines run the same network with access links
 at the bottleneck's rate (each flow's share of the bottleneck is a tenth of its access
@@ -81,6 +81,8 @@ _NO_ROUNDS = NA(
     "distinct base RTT, cost 5 s of CPU a 60-s run at 30 flows and about 115 s at 200"
 )
 _NO_CF = NA("the thesis gives no closed form for many flows' fairness")
+#: informative column of the mixes' rows: the index of Table 3.25's one run
+_ONE_RUN = "thesis, one run (Table 3.25)"
 
 
 def thesis_mix_scenario(
@@ -171,9 +173,11 @@ def many_flows_run(
 
 
 # ============================================================ thesis-many-flows
-#: the mixes of Tables 3.22 and 3.25 run here (Vegas share, %): the middle column of Table
-#: 3.25; 0 % (Reno only) and 100 % (Vegas-3 only) are Table 3.21's runs
-MIX_PERCENTS = (50,)
+#: the mixes of Tables 3.22 and 3.25 run here (Vegas share, %): Table 3.25's columns; 0 %
+#: (Reno only) and 100 % (Vegas-3 only) are Table 3.21's runs
+MIX_PERCENTS = (30, 50, 70)
+#: the mixes the ODE engine runs (at 30 flows; the report's budget)
+ODE_MIX_PERCENTS = (50,)
 
 
 #: the laws of Table 3.21 the ODE engine runs (at 30 flows): Reno and Vegas-3, which the
@@ -200,7 +204,8 @@ def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, str, int, str]]:
                         cases.append((router, n, law, 100, e))
                 for law in mixes:
                     for pct in MIX_PERCENTS:
-                        cases.append((router, n, law, pct, e))
+                        if e == "packet" or pct in ODE_MIX_PERCENTS:
+                            cases.append((router, n, law, pct, e))
     return cases
 
 
@@ -237,8 +242,8 @@ def _spread_row(
         ROUNDS: _NO_ROUNDS,
         ODE: _jain_cell(
             ode,
-            "the ODE engine runs the 30-flow rows of Reno, Vegas-3 and the mixes only (the "
-            "report's budget)",
+            "the ODE engine runs the 30-flow rows of Reno, Vegas-3 and the 50 % mixes only "
+            "(the report's budget)",
         ),
         PACKET: _jain_cell(pk, "no result"),
         DOCUMENT: ref,
@@ -304,17 +309,6 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             for law, pct in [(m, p) for m in ("vegas-3", "vegas-1_3") for p in MIX_PERCENTS]:
                 pk = runs[(router, n, law, pct, "packet")]
                 ode = runs.get((router, n, law, pct, "ode"))
-                t22.append(
-                    _spread_row(
-                        f"{law} + Reno ({pct} % {_NAMES[law]}), {n} flows, {router.upper()}",
-                        "spread of the flows' goodputs (std/mean), 20–60 s",
-                        pk,
-                        ode,
-                        doc(f"001/table{tab22}/{router}/n{n}/{law}/vegas{pct}"),
-                        {},
-                        {"router": router, "flows": n, "law": law, "vegas_percent": pct},
-                    )
-                )
                 letter = {
                     ("red-54-108", "vegas-3"): "a",
                     ("red-54-108", "vegas-1_3"): "b",
@@ -322,13 +316,27 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     ("red-5-15", "vegas-1_3"): "d",
                 }[(router, law)]
                 key = f"001/table3.25{letter}/{router}/{law}/n{n}/vegas{pct}"
+                t22.append(
+                    _spread_row(
+                        f"{law} + Reno ({pct} % {_NAMES[law]}), {n} flows, {router.upper()}",
+                        "spread of the flows' goodputs (std/mean), 20–60 s",
+                        pk,
+                        ode,
+                        doc(f"001/table{tab22}/{router}/n{n}/{law}/vegas{pct}"),
+                        {_ONE_RUN: doc(f"{key}/jain")},
+                        {"router": router, "flows": n, "law": law, "vegas_percent": pct},
+                    )
+                )
                 for kind, label in (("vegas", _NAMES[law]), ("reno", "Reno")):
                     vals: dict[str, float | NA] = {
                         CLOSED_FORM: _NO_CF,
                         ROUNDS: _NO_ROUNDS,
                         ODE: _kind_goodput(ode, kind)
                         if ode is not None
-                        else NA("the ODE engine runs the 30-flow rows only (report budget)"),
+                        else NA(
+                            "the ODE engine runs the 30-flow rows of Reno, Vegas-3 and the 50 % "
+                            "mixes only (the report's budget)"
+                        ),
                         PACKET: _kind_goodput(pk, kind),
                         DOCUMENT: doc(f"{key}/{kind}_goodput") / 1e3,
                     }
@@ -356,6 +364,7 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                         )
                     )
     fig = _mf_figure(runs, routers, counts)
+    fig_mix = _mix_figure(runs, routers, counts)
     intro = (
         "Tsang's thesis §4.4 (Table 3.19): N = 30, 100 or 200 TCP flows share a 10 Mb/s, "
         "25 ms link behind a RED router, RED-5-15 (buffer 100, thresholds 5/15) or "
@@ -370,11 +379,12 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "timeout), are shown beside: the packet simulator's Vegas has no such state, and "
         "the column 'flows shut down, packet sim' counts the flows that deliver nothing "
         "over 20–60 s. Reno has one value in the thesis (the mean of 7 runs or one run, "
-        "not said). Tables 3.22a/b: the mean index of 7 runs for 50 % Vegas; Table 3.25: "
-        "one run's mean goodput per kind. Here: one run per setting (seed 1 draws the "
-        "delays and the starts; RED's drops seed 0): fewer runs, not shorter ones. "
-        "Left out: 10, 30, 70, 90 % mixes and Vegas-1_3 alone (the report's budget); the "
-        "thesis's three telnet sessions."
+        "not said). Tables 3.22a/b: the mean index of 7 runs for 30, 50 and 70 % Vegas "
+        "(the index of Table 3.25's one run is shown beside); Table 3.25: that run's mean "
+        "goodput per kind. Here: one run per setting (seed 1 draws the delays and the "
+        "starts; RED's drops seed 0): fewer runs, not shorter ones. Left out: the 10 and "
+        "90 % mixes and Vegas-1_3 alone (the report's budget; Tables 3.23–3.24 are "
+        "differences of Table 3.22's values), and the thesis's three telnet sessions."
         + (" Quick mode: 30 flows, Reno and Vegas-3 only." if cfg.quick else "")
     )
     return SectionResult(
@@ -389,18 +399,69 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 tuple(t21),
             ),
             Table(
-                "Spread of the goodputs, half Vegas and half Reno (Tsang's thesis, Tables "
-                "3.22a/b, 50 % Vegas)",
+                "Spread of the goodputs, mixes of Vegas and Reno (Tsang's thesis, Tables "
+                "3.22a/b, 30, 50 and 70 % Vegas)",
                 tuple(t22),
             ),
             Table(
-                "Mean goodput per kind, half Vegas and half Reno (Tsang's thesis, Tables "
-                "3.25a–d, 50 % Vegas)",
+                "Mean goodput per kind, mixes of Vegas and Reno (Tsang's thesis, Tables 3.25a–d)",
                 tuple(t25),
             ),
         ),
-        (fig,),
+        (fig, fig_mix),
     )
+
+
+def _mix_figure(
+    runs: dict[tuple[str, int, str, int, str], Any],
+    routers: tuple[str, ...],
+    counts: tuple[int, ...],
+) -> Figure:
+    """Jain's index against the share of Vegas-3 flows (Tsang's thesis Figs. 3.29a/b)."""
+    fig, axes = plot.new_axes(len(routers))
+    axes = np.atleast_1d(axes)
+    shares = (0, *MIX_PERCENTS, 100)
+    for ax, router in zip(axes, routers, strict=True):
+        tab = "3.22a" if router == "red-5-15" else "3.22b"
+        for i, n in enumerate(counts):
+            col = f"C{i}"
+            docs = [
+                doc(
+                    f"001/table{tab}/{router}/n{n}/vegas0"
+                    if p == 0
+                    else f"001/table{tab}/{router}/n{n}/vegas-3/vegas{p}"
+                )
+                for p in shares
+            ]
+            pk = []
+            for p in shares:
+                key = (router, n, "reno", 100, "packet") if p == 0 else (
+                    router, n, "vegas-3", p, "packet")  # fmt: skip
+                pk.append(float(runs[key].get("jain", np.nan)) if key in runs else np.nan)
+            plot.versus(shares, docs, ax=ax, label=f"{n} flows thesis", color=col, marker="s")
+            plot.versus(
+                shares,
+                pk,
+                ax=ax,
+                label=f"{n} flows packet sim",
+                color=col,
+                linestyle=":",
+                marker="x",
+            )
+        plot.finish(
+            ax,
+            xlabel="Vegas-3 flows (%)",
+            ylabel="Jain's index, 20–60 s",
+            title=router.upper(),
+            fontsize=6,
+        )
+    cap = (
+        "Jain's index of mixes of Vegas-3 and Reno flows on the thesis's many-flow network "
+        "against the share of Vegas-3 flows: Tsang's thesis Tables 3.22a/b (the mean of 7 "
+        "runs; squares) and the packet simulator (one run; crosses); cf. the thesis's "
+        "Figs. 3.29a/b."
+    )
+    return Figure.from_matplotlib(fig, "thesis_mixes", cap)
 
 
 def _mf_figure(
