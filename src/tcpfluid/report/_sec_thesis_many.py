@@ -450,7 +450,7 @@ def _mix_figure(
             )
         plot.finish(
             ax,
-            xlabel="Vegas-3 flows (%)",
+            xlabel="Vegas-3 flows (%)" if ax is axes[-1] else "",
             ylabel="Jain's index, 20–60 s",
             title=router.upper(),
             fontsize=6,
@@ -494,7 +494,7 @@ def _mf_figure(
             )
         plot.finish(
             ax,
-            xlabel="active flows",
+            xlabel="active flows" if ax is axes[-1] else "",
             ylabel="Jain's index, 20–60 s",
             title=router.upper(),
             fontsize=6,
