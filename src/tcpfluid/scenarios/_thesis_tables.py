@@ -54,7 +54,7 @@ THESIS_ROUTERS: dict[str, tuple[int, int, int]] = {
         "router": "red-5-15",
         "bandwidth": "10Mbps",
         "core_delay": "25ms",
-        "access_bandwidth": None,
+        "access_factor": 10,
         "delay_min": "45ms",
         "delay_max": "50ms",
         "start_within": "3s",
@@ -68,7 +68,8 @@ THESIS_ROUTERS: dict[str, tuple[int, int, int]] = {
     description=(
         "Tsang's thesis ch. 3 Table 3.19: N flows (30, 100 or 200) share a 10 Mb/s, 25 ms "
         "RED link (router=red-5-15: buffer 100, thresholds 5/15; red-54-108: buffer 217, "
-        "54/108; max_p 0.02, w_q 0.002); access links of 10 Mb/s x 10 / N; one-way "
+        "54/108; max_p 0.02, w_q 0.002); access links of bandwidth x access_factor / N "
+        "(10 Mb/s x 10 / N); one-way "
         "propagation uniform in 45-50 ms; starts uniform in the first 3 s; 576-byte "
         "packets; 60 s (seed draws the delays and starts)"
     ),
@@ -76,7 +77,9 @@ THESIS_ROUTERS: dict[str, tuple[int, int, int]] = {
 def _thesis_many_flows(p: dict[str, Any]) -> Scenario:
     """Tsang's thesis ch. 3 Table 3.19: N flows with random delays and starts behind RED.
 
-    ``access_bandwidth`` ``None`` (the default) is the thesis's 10 Mb/s × 10 / N.
+    Every access link runs at ``bandwidth`` × ``access_factor`` / N (the thesis: 10 Mb/s ×
+    10 / N, slower than the bottleneck for N > 10 and ten times each flow's share of it);
+    ``access_factor=N`` gives access links at the bottleneck's rate.
     """
     n = _int("flows", p["flows"], minimum=1)
     router = p["router"]
@@ -88,8 +91,12 @@ def _thesis_many_flows(p: dict[str, Any]) -> Scenario:
     buf, lo, hi = THESIS_ROUTERS[router]
     bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
     core_d = units.time_or_zero(p["core_delay"], name="core_delay")
-    acc = p["access_bandwidth"]
-    acc_bw = bw * 10.0 / n if acc is None else units.bits_per_second(acc, name="access_bandwidth")
+    factor = _real("access_factor", p["access_factor"], "a number > 0 such as 10")
+    if not factor > 0:
+        raise ValueError(
+            f"access_factor must be a number > 0 such as 10, got {p['access_factor']!r}"
+        )
+    acc_bw = bw * factor / n
     d_lo = units.time_or_zero(p["delay_min"], name="delay_min")
     d_hi = units.time_or_zero(p["delay_max"], name="delay_max")
     if not core_d <= d_lo <= d_hi:
