@@ -170,6 +170,20 @@ def test_the_many_flow_network_refuses_an_unknown_router() -> None:
         build_scenario("thesis-many-flows", router="red-15-45")
 
 
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"access_factor": 0.5}, "access_factor must be a number in"),
+        ({"access_factor": 1e300}, "access_factor must be a number in"),
+        ({"start_within": "90s"}, "start_within must be shorter than duration"),
+        ({"delay_min": "20ms"}, "core_delay <= delay_min <= delay_max"),
+    ],
+)
+def test_the_many_flow_network_names_a_bad_parameter(params: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        build_scenario("thesis-many-flows", **params)
+
+
 def test_a_mix_gives_the_first_flows_the_vegas_law() -> None:
     from tcpfluid.report._sec_thesis_many import thesis_mix_scenario
 

@@ -91,10 +91,12 @@ def _thesis_many_flows(p: dict[str, Any]) -> Scenario:
     buf, lo, hi = THESIS_ROUTERS[router]
     bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
     core_d = units.time_or_zero(p["core_delay"], name="core_delay")
-    factor = _real("access_factor", p["access_factor"], "a number > 0 such as 10")
-    if not factor > 0:
+    factor = _real("access_factor", p["access_factor"], "a number in [1, 1e6] such as 10")
+    if not 1.0 <= factor <= 1e6:
         raise ValueError(
-            f"access_factor must be a number > 0 such as 10, got {p['access_factor']!r}"
+            "access_factor must be a number in [1, 1e6] (access links of bandwidth x "
+            f"access_factor / flows: at least each flow's share of the bottleneck), got "
+            f"{p['access_factor']!r}"
         )
     acc_bw = bw * factor / n
     d_lo = units.time_or_zero(p["delay_min"], name="delay_min")
@@ -106,6 +108,12 @@ def _thesis_many_flows(p: dict[str, Any]) -> Scenario:
             f"delay_min={p['delay_min']!r}, delay_max={p['delay_max']!r}"
         )
     within = units.time_or_zero(p["start_within"], name="start_within")
+    duration = units.seconds(p["duration"], name="duration")
+    if not within < duration:
+        raise ValueError(
+            f"start_within must be shorter than duration (every flow starts inside the run), "
+            f"got start_within={p['start_within']!r}, duration={p['duration']!r}"
+        )
     seed = _int("seed", p["seed"], minimum=0)
     red = {
         "min_th": float(lo),
