@@ -459,3 +459,213 @@ def _paper_tables() -> tuple[PublishedValue, ...]:
 
 
 PUBLISHED = PUBLISHED + _paper_tables()
+
+
+def _thesis_tables() -> tuple[PublishedValue, ...]:
+    """Tsang's thesis, ch. 3: Tables 3.2-3.4, 3.12-3.13, 3.21-3.22, 3.25-3.28 (ns-2)."""
+    out: list[PublishedValue] = []
+
+    def sim(key: str, where: str, quantity: str, algorithm: str, value: float, unit: str) -> None:
+        out.append(_v(key, where, quantity, algorithm, value, unit, "simulation"))
+
+    # §4.1.2 Tables 3.2-3.4: one Vegas-δ flow (α = β = δ) at 64 ms, measured after 20 s:
+    # min/max actual and expected rates (packets/s), min/max window, min/max/mean v_delta_
+    t32 = {
+        1: (174.11, 213.27, 182.56, 238.73),
+        2: (175.00, 213.27, 196.60, 252.77),
+        3: (175.78, 211.62, 210.64, 252.77),
+        4: (176.47, 210.16, 224.68, 266.81),
+        5: (177.08, 208.88, 238.73, 280.86),
+        10: (179.35, 204.14, 308.94, 351.07),
+    }
+    t33 = {1: (13, 17), 2: (14, 18), 3: (15, 18), 4: (16, 19), 5: (17, 20), 10: (22, 25)}
+    t34 = {
+        1: (0.0, 2.697, 1.27),
+        2: (0.694, 3.691, 2.20),
+        3: (1.758, 3.691, 2.73),
+        4: (2.814, 4.687, 3.75),
+        5: (3.863, 5.683, 4.77),
+        10: (9.041, 10.670, 9.85),
+    }
+    for d, vals in t32.items():
+        for q, v in zip(
+            ("actual_min", "actual_max", "expected_min", "expected_max"), vals, strict=True
+        ):
+            sim(f"001/table3.2/vegas-{d}/{q}", "ch. 3 Table 3.2", f"{q}_rate_pps",
+                "enhanced-vegas", v, "pkts/s")  # fmt: skip
+        for q, v in zip(("min", "max"), t33[d], strict=True):
+            sim(f"001/table3.3/vegas-{d}/window_{q}", "ch. 3 Table 3.3", f"window_{q}",
+                "enhanced-vegas", v, "pkts")  # fmt: skip
+        for q, v in zip(("min", "max", "mean"), t34[d], strict=True):
+            sim(f"001/table3.4/vegas-{d}/delta_{q}", "ch. 3 Table 3.4", f"v_delta_{q}",
+                "enhanced-vegas", v, "pkts")  # fmt: skip
+    # §4.2.4 Tables 3.12-3.13: two Reno flows, RED 15/45, x2: Jain's index and goodputs (b/s)
+    t313 = {
+        100: (1102901.59, 394727.73, 0.817),
+        80: (1060041.96, 441137.46, 0.855),
+        60: (975859.11, 525130.28, 0.917),
+        40: (848803.99, 647203.04, 0.982),
+        20: (872164.10, 626882.95, 0.974),
+        10: (809440.39, 690560.33, 0.994),
+        1: (808815.84, 691533.54, 0.994),
+    }
+    for x2, (g1, g2, j) in t313.items():
+        sim(f"001/table3.12/reno/x2_{x2}", "ch. 3 Table 3.12", "jain_index", "reno", j, "")
+        sim(f"001/table3.13/reno1/x2_{x2}", "ch. 3 Table 3.13", "goodput_bps", "reno", g1, "b/s")
+        sim(f"001/table3.13/reno2/x2_{x2}", "ch. 3 Table 3.13", "goodput_bps", "reno", g2, "b/s")
+    # §4.4.2 Tables 3.21a/b: many flows, Jain's index over 20-60 s, (before, after) the
+    # thesis's modification of ns-2's Vegas (after: the mean of 7 runs); Reno one value
+    t321 = {
+        "red-5-15": {
+            "reno": ((0.981, None), (0.981, None), (0.959, None)),
+            "vegas-1": ((0.899, 0.912), (0.672, 0.822), (0.610, 0.914)),
+            "vegas-2": ((0.862, 0.879), (0.642, 0.833), (0.685, 0.892)),
+            "vegas-3": ((0.923, 0.900), (0.660, 0.911), (0.668, 0.904)),
+        },
+        "red-54-108": {
+            "reno": ((0.983, None), (0.971, None), (0.952, None)),
+            "vegas-1": ((0.998, 0.996), (0.834, 0.897), (0.708, 0.910)),
+            "vegas-2": ((0.970, 0.963), (0.818, 0.893), (0.639, 0.886)),
+            "vegas-3": ((0.967, 0.971), (0.863, 0.930), (0.673, 0.918)),
+        },
+    }
+    for router, laws in t321.items():
+        tab = "3.21a" if router == "red-5-15" else "3.21b"
+        for law, cells in laws.items():
+            alg = "reno" if law == "reno" else "enhanced-vegas"
+            for n, (before, after) in zip((30, 100, 200), cells, strict=True):
+                base = f"001/table{tab}/{router}/{law}/n{n}"
+                sim(f"{base}/before", f"ch. 3 Table {tab}", "jain_index", alg, before, "")
+                if after is not None:
+                    sim(f"{base}/after", f"ch. 3 Table {tab}", "jain_index", alg, after, "")
+    # §4.4.3 Tables 3.22a/b: mean Jain's index of 7 runs, mixes of Vegas and Reno, by the
+    # Vegas share (0 %: Reno only) for Vegas-3 (α = β = 3) and Vegas-1_3 (α = 1, β = 3)
+    shares = (10, 30, 50, 70, 90, 100)
+    t322 = {
+        "red-5-15": {
+            30: (0.984, (0.974, 0.956), (0.941, 0.945), (0.933, 0.930), (0.907, 0.907),
+                 (0.917, 0.879), (0.900, 0.873)),
+            100: (0.975, (0.958, 0.961), (0.936, 0.920), (0.925, 0.896), (0.913, 0.872),
+                  (0.912, 0.852), (0.911, 0.845)),
+            200: (0.955, (0.912, 0.927), (0.891, 0.886), (0.881, 0.895), (0.891, 0.892),
+                  (0.900, 0.896), (0.904, 0.900)),
+        },
+        "red-54-108": {
+            30: (0.976, (0.981, 0.969), (0.976, 0.909), (0.979, 0.852), (0.972, 0.786),
+                 (0.980, 0.739), (0.971, 0.778)),
+            100: (0.968, (0.960, 0.951), (0.947, 0.945), (0.939, 0.928), (0.929, 0.908),
+                  (0.926, 0.884), (0.930, 0.872)),
+            200: (0.954, (0.929, 0.947), (0.912, 0.919), (0.903, 0.905), (0.899, 0.898),
+                  (0.909, 0.890), (0.918, 0.891)),
+        },
+    }  # fmt: skip
+    for router, rows in t322.items():
+        tab = "3.22a" if router == "red-5-15" else "3.22b"
+        for n, (reno_only, *mixes) in rows.items():
+            sim(f"001/table{tab}/{router}/n{n}/vegas0", f"ch. 3 Table {tab}", "jain_index",
+                "reno", reno_only, "")  # fmt: skip
+            for share, (v3, v13) in zip(shares, mixes, strict=True):
+                for law, v in (("vegas-3", v3), ("vegas-1_3", v13)):
+                    sim(f"001/table{tab}/{router}/n{n}/{law}/vegas{share}",
+                        f"ch. 3 Table {tab}", "jain_index", "mixed", v, "")  # fmt: skip
+    # §4.4.3 Tables 3.25a-d: one run each: Jain's index (mean Vegas goodput / mean Reno
+    # goodput, b/s), by the Vegas share 30/50/70 % and 30/100/200 flows
+    t325 = {
+        ("red-54-108", "vegas-3"): (
+            (0.977, 234163, 343386), (0.969, 293599, 371919), (0.964, 323614, 416524),
+            (0.972, 114486, 97053), (0.945, 107171, 90024), (0.922, 99236, 93750),
+            (0.919, 67306, 47123), (0.910, 56724, 40596), (0.900, 49539, 35516),
+        ),
+        ("red-54-108", "vegas-1_3"): (
+            (0.960, 189427, 347960), (0.844, 210509, 454940), (0.759, 271019, 888998),
+            (0.964, 73244, 101549), (0.920, 90460, 106675), (0.883, 96956, 116536),
+            (0.949, 50734, 48863), (0.916, 51865, 45755), (0.891, 49217, 41432),
+        ),
+        ("red-5-15", "vegas-3"): (
+            (0.962, 354355, 297238), (0.937, 301939, 320963), (0.926, 320042, 308864),
+            (0.949, 110335, 89808), (0.920, 110986, 81527), (0.931, 103800, 79588),
+            (0.895, 60808, 41305), (0.888, 57531, 36773), (0.901, 50991, 35585),
+        ),
+        ("red-5-15", "vegas-1_3"): (
+            (0.913, 237901, 339379), (0.949, 312307, 316247), (0.842, 290288, 352538),
+            (0.923, 113476, 88255), (0.891, 101272, 91257), (0.889, 97329, 94748),
+            (0.890, 58963, 42945), (0.886, 54818, 40014), (0.900, 51134, 38425),
+        ),
+    }  # fmt: skip
+    letters = {
+        ("red-54-108", "vegas-3"): "a",
+        ("red-54-108", "vegas-1_3"): "b",
+        ("red-5-15", "vegas-3"): "c",
+        ("red-5-15", "vegas-1_3"): "d",
+    }
+    for (router, law), cells25 in t325.items():
+        tab = f"3.25{letters[(router, law)]}"
+        i = 0
+        for n in (30, 100, 200):
+            for share in (30, 50, 70):
+                j, gv, gr = cells25[i]
+                i += 1
+                base = f"001/table{tab}/{router}/{law}/n{n}/vegas{share}"
+                w = f"ch. 3 Table {tab}"
+                sim(f"{base}/jain", w, "jain_index", "mixed", j, "")
+                sim(f"{base}/vegas_goodput", w, "goodput_bps", "enhanced-vegas"
+                    if law == "vegas-3" else "vegas", gv, "b/s")  # fmt: skip
+                sim(f"{base}/reno_goodput", w, "goodput_bps", "reno", gr, "b/s")
+    # §4.5.1 Tables 3.26a/b: mean Jain's index of 7 runs, every receiver delaying its ACKs
+    # (DA; the immediate-ACK column is Table 3.22's Vegas-3 column), Vegas-3 and Reno
+    t326 = {
+        "red-5-15": {
+            30: (0.958, 0.950, 0.940, 0.950, 0.957, 0.967),
+            100: (0.936, 0.904, 0.908, 0.930, 0.949, 0.960),
+            200: (0.925, 0.894, 0.894, 0.907, 0.914, 0.931),
+        },
+        "red-54-108": {
+            30: (0.977, 0.985, 0.986, 0.984, 0.985, 0.970),
+            100: (0.959, 0.944, 0.941, 0.945, 0.962, 0.971),
+            200: (0.936, 0.904, 0.911, 0.915, 0.931, 0.939),
+        },
+    }
+    for router, rows26 in t326.items():
+        tab = "3.26a" if router == "red-5-15" else "3.26b"
+        for n, vals26 in rows26.items():
+            for share, v in zip(shares, vals26, strict=True):
+                sim(f"001/table{tab}/{router}/n{n}/vegas{share}/delayed_ack",
+                    f"ch. 3 Table {tab}", "jain_index", "mixed", v, "")  # fmt: skip
+    # §4.5.2 Table 3.27: one run (30 flows, 50 % Vegas-3, delayed ACKs), ten Vegas
+    # connections: first and last recorded BaseRTT and the round-trip propagation delay, s
+    t327 = (
+        (0.599058, 0.100396, 0.09561),
+        (0.601500, 0.095294, 0.09184),
+        (0.597561, 0.097561, 0.09411),
+        (0.597671, 0.097671, 0.09422),
+        (0.601617, 0.101617, 0.09817),
+        (0.601262, 0.101262, 0.09781),
+        (0.603339, 0.103339, 0.09989),
+        (0.595219, 0.095219, 0.09177),
+        (0.602864, 0.102864, 0.09941),
+        (0.630239, 0.112818, 0.09105),
+    )
+    first = sorted(f for f, _, _ in t327)
+    excess = sorted(last - prop for _, last, prop in t327)
+    sim("001/table3.27/first_base_rtt_median", "ch. 3 Table 3.27 (median of ten)",
+        "first_base_rtt_s", "enhanced-vegas", (first[4] + first[5]) / 2, "s")  # fmt: skip
+    sim("001/table3.27/last_base_rtt_excess_median", "ch. 3 Table 3.27 (median of ten)",
+        "base_rtt_excess_s", "enhanced-vegas", (excess[4] + excess[5]) / 2, "s")  # fmt: skip
+    # §4.5.2 Table 3.28: two Vegas-1_3 flows at 6 ms each, RED 15/45: goodput (b/s), first
+    # and final BaseRTT (s) with both receivers acknowledging at once (IA) or delaying (DA)
+    w28 = "ch. 3 Table 3.28"
+    sim("001/table3.28/ia-ia/goodput1", w28, "goodput_bps", "vegas", 750094.69, "b/s")
+    sim("001/table3.28/ia-ia/goodput2", w28, "goodput_bps", "vegas", 749934.68, "b/s")
+    sim("001/table3.28/ia-ia/final_base_rtt", w28, "base_rtt_s", "vegas", 0.013211, "s")
+    sim("001/table3.28/da-ia/goodput1", w28, "goodput_bps", "vegas", 993133.51, "b/s")
+    sim("001/table3.28/da-ia/goodput2", w28, "goodput_bps", "vegas", 507366.90, "b/s")
+    sim("001/table3.28/da-da/goodput1", w28, "goodput_bps", "vegas", 749921.68, "b/s")
+    sim("001/table3.28/da-da/goodput2", w28, "goodput_bps", "vegas", 749921.68, "b/s")
+    sim("001/table3.28/da-da/first_base_rtt1", w28, "base_rtt_s", "vegas", 0.518544, "s")
+    sim("001/table3.28/da-da/first_base_rtt2", w28, "base_rtt_s", "vegas", 0.513211, "s")
+    sim("001/table3.28/da-da/final_base_rtt1", w28, "base_rtt_s", "vegas", 0.021333, "s")
+    sim("001/table3.28/da-da/final_base_rtt2", w28, "base_rtt_s", "vegas", 0.018544, "s")
+    return tuple(out)
+
+
+PUBLISHED = PUBLISHED + _thesis_tables()

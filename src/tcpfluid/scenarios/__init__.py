@@ -28,7 +28,10 @@ Examples
 (40, '20 of 60 flows (S41-D41 ... S60-D60) wou')
 """
 
-from . import _paper_tables  # noqa: F401  (registers the TCP-Ho paper's §5.2 scenarios)
+from . import (
+    _paper_tables,  # noqa: F401  (registers the TCP-Ho paper's §5.2 scenarios)
+    _thesis_tables,  # noqa: F401  (registers Tsang's thesis's many-flow network)
+)
 from .catalogue import (
     COMMON_DEFAULTS,
     LAW_PARAMETER_KEYS,

@@ -1,0 +1,762 @@
+"""Sections on Tsang's thesis's many-flow network (ch. 3 §4.4-4.5, Table 3.19).
+
+* ``thesis-many-flows`` - Tables 3.21a/b (30, 100 and 200 flows of Reno or Vegas-δ only,
+  RED-5-15 and RED-54-108), 3.22a/b (mixes of Vegas and Reno: Jain's index) and 3.25a-d
+  (the mixes' mean goodput per kind);
+* ``thesis-delayed-ack`` - Tables 3.26a/b (every receiver delaying its ACKs), 3.27 (the
+  BaseRTT a Vegas sender records behind a delayed-ACK receiver) and 3.28 (two flows on
+  the two-flow network, immediate or delayed ACKs).
+
+The judged fairness quantity is the spread of the flows' goodputs over 20-60 s, their
+coefficient of variation CV = std/mean, which the thesis's Jain's index J gives exactly,
+CV = √(1/J − 1) (as in the many-flows section); the indices are shown beside.
+
+Engines. The packet simulator runs every row (0.15-0.6 s of CPU a 60-s run: the link
+carries 2170 packets/s whatever the number of flows). The ODE engine (hybrid model) runs
+the 30-flow rows behind RED-5-15 of Reno, Vegas-3 and the 50 % mixes; at 100 and 200
+flows its 2-4 s a run is beyond the report's budget. Both fluid engines model one
+bottleneck and refuse flows with a slower link of their own: the thesis's access links
+(10 Mb/s × 10 / N) are slower than the 10 Mb/s bottleneck, so the fluid engines run the
+same network with access links at the bottleneck's rate (each flow's share of the
+bottleneck is a tenth of its access link; the transmission times move each base RTT by
+1-2 ms). The round model is not run: its per-RTT round clocks (one per distinct base RTT:
+30 to 200 of them) cost 5 s of CPU a 60-s run at 30 flows and about 115 s at 200. Delayed
+ACKs are modelled by the packet simulator only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import plot
+from ..analytic import jain_index
+from ..engines import Packet, simulate
+from ..scenarios import build_scenario
+from ..scenarios.mix import with_flow_params, with_mix
+from ..sim import simulate_packets
+from ._common import doc, num, shares_from_jain
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
+
+__all__ = ["THESIS_DELAYED_ACK", "THESIS_MANY_FLOWS", "many_flows_run", "thesis_mix_scenario"]
+
+_MODULE = "tcpfluid.report._sec_thesis_many"
+#: goodputs are measured from 20 s to the end of the 60-s run (§4.4: "All goodput
+#: measurements are taken after the simulation has started for 20 seconds")
+MF_FROM_S = 20.0
+#: the thesis's delayed-ACK timer: Table 3.28's first BaseRTT behind a delaying receiver,
+#: 0.518544 s, is the 0.013211-s minimum RTT plus 0.5 s plus one packet time (0.005333 s);
+#: §4.5.1 cites RFC 1122's bound ("the delay must be less than 0.5 seconds")
+DELACK_TIMEOUT_S = 0.5
+ROUTERS = ("red-5-15", "red-54-108")
+FLOW_COUNTS = (30, 100, 200)
+#: the thesis's Vegas variants: name -> (registry name, parameters)
+LAWS: dict[str, tuple[str, dict[str, float]]] = {
+    "reno": ("reno", {}),
+    "vegas-1": ("enhanced-vegas", {"delta": 1.0}),
+    "vegas-2": ("enhanced-vegas", {"delta": 2.0}),
+    "vegas-3": ("enhanced-vegas", {"delta": 3.0}),
+    "vegas-1_3": ("vegas", {"alpha": 1.0, "beta": 3.0}),
+}
+_NAMES = {
+    "reno": "Reno",
+    "vegas-1": "Vegas-1",
+    "vegas-2": "Vegas-2",
+    "vegas-3": "Vegas-3",
+    "vegas-1_3": "Vegas-1_3",
+}
+#: a row's setting starts with the algorithm (the thesis's setting names, as in the
+#: thesis-fairness section: the report's summary reads the algorithm from them)
+_HEAD = {
+    "reno": "Reno",
+    "vegas-1": "vegas-1",
+    "vegas-2": "vegas-2",
+    "vegas-3": "vegas-3",
+    "vegas-1_3": "vegas-1_3",
+}
+_NO_ROUNDS = NA(
+    "the round model is not run on the many-flow network: its round clocks, one per "
+    "distinct base RTT, cost 5 s of CPU a 60-s run at 30 flows and about 115 s at 200"
+)
+_NO_CF = NA("the thesis gives no closed form for many flows' fairness")
+#: informative column of the mixes' rows: the index of Table 3.25's one run
+_ONE_RUN = "thesis, one run (Table 3.25)"
+
+
+def thesis_mix_scenario(
+    flows: int,
+    router: str,
+    law: str,
+    vegas_percent: int = 100,
+    *,
+    fluid: bool = False,
+    seed: int = 1,
+    duration_s: float = 60.0,
+) -> Any:
+    """The thesis's many-flow network with the first ``vegas_percent`` % of the flows
+    running ``law`` (a key of :data:`LAWS`) and the rest Reno (``law="reno"``: all Reno).
+
+    ``fluid``: access links at the bottleneck's rate (the fluid engines' reading, module
+    docstring)."""
+    if law not in LAWS:
+        raise ValueError(f"law must be one of {', '.join(LAWS)}, got {law!r}")
+    if not 0 <= vegas_percent <= 100:
+        raise ValueError(f"vegas_percent must be in [0, 100], got {vegas_percent!r}")
+    extra: dict[str, Any] = {"access_factor": flows} if fluid else {}
+    sc = build_scenario(
+        "thesis-many-flows",
+        flows=flows,
+        router=router,
+        seed=seed,
+        duration=f"{duration_s!r}s",
+        **extra,
+    )
+    alg, params = LAWS[law]
+    k = round(flows * vegas_percent / 100) if law != "reno" else 0
+    if k == 0:
+        return sc.with_algorithm("reno")
+    if k == flows:
+        return with_flow_params(sc.with_algorithm(alg), None, params)
+    sc = with_mix(sc, f"{alg}:{k},reno")
+    return with_flow_params(sc, alg, params) if params else sc
+
+
+def many_flows_run(
+    flows: int,
+    router: str,
+    law: str,
+    vegas_percent: int = 100,
+    engine: str = "packet",
+    delayed_ack: bool = False,
+) -> dict[str, Any]:
+    """One run of the thesis's many-flow network: each flow's goodput over 20-60 s (b/s),
+    its algorithm, Jain's index, the flows that delivered nothing over 20-60 s, and (packet
+    simulator) each flow's first and last recorded BaseRTT and round-trip propagation."""
+    sc = thesis_mix_scenario(flows, router, law, vegas_percent, fluid=engine != "packet")
+    bits = 8.0 * sc.packet_size_bytes
+    if engine == "packet":
+        # the simulator itself: its result's per-flow summary (settling times and the like,
+        # a quarter of a 200-flow run's CPU) is computed only when asked for, and is not
+        pk = simulate_packets(
+            sc, sample_interval=1.0, delayed_ack=delayed_ack, delack_timeout=DELACK_TIMEOUT_S
+        )
+        fl = pk.flows
+        t = np.asarray(pk.t_s)
+        rates = np.array([f.goodput_pps for f in fl])
+        g = rates[:, t > MF_FROM_S].mean(axis=1)
+    else:
+        try:
+            res = simulate(sc, engine)
+        except ValueError as exc:
+            return {"error": str(exc)}
+        if not res.success:
+            return {"error": res.message}
+        t = np.asarray(res.time_s)
+        dl = np.asarray(res.series["delivered_pkts"])
+        g = np.array([(row[-1] - np.interp(MF_FROM_S, t, row)) / (t[-1] - MF_FROM_S) for row in dl])
+    out: dict[str, Any] = {
+        "goodput_bps": (g * bits).tolist(),
+        "algorithm": [f.algorithm for f in sc.flows],
+        "jain": float(jain_index(g)),
+        "shut_down": int(np.sum(g <= 0.0)),
+    }
+    if engine == "packet":
+        out["first_base_rtt_s"] = [
+            float(f.round_base_rtt_s[0]) if len(f.round_base_rtt_s) else float("nan") for f in fl
+        ]
+        out["last_base_rtt_s"] = [float(f.base_rtt_s) for f in fl]
+        out["prop_rtt_s"] = [2.0 * sum(sc.link(n).delay_s for n in f.forward) for f in sc.flows]
+        out["timeouts"] = [int(f.timeouts) for f in fl]
+    return out
+
+
+# ============================================================ thesis-many-flows
+#: the mixes of Tables 3.22 and 3.25 run here (Vegas share, %): Table 3.25's columns; 0 %
+#: (Reno only) and 100 % (Vegas-3 only) are Table 3.21's runs
+MIX_PERCENTS = (30, 50, 70)
+#: the mixes the ODE engine runs (at 30 flows; the report's budget)
+ODE_MIX_PERCENTS = (50,)
+
+
+#: the laws of Table 3.21 the ODE engine runs (at 30 flows): Reno and Vegas-3, which the
+#: mixes hold (Vegas-1 and Vegas-2: the report's budget)
+ODE_LAWS = ("reno", "vegas-3")
+
+
+def _mf_grid(cfg: ReportConfig) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    return ((30,), ROUTERS) if cfg.quick else (FLOW_COUNTS, ROUTERS)
+
+
+def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, str, int, str]]:
+    """(router, flows, law, vegas %, engine) of each task, in task order."""
+    counts, routers = _mf_grid(cfg)
+    laws = ("reno", "vegas-3") if cfg.quick else ("reno", "vegas-1", "vegas-2", "vegas-3")
+    mixes = ("vegas-3", "vegas-1_3")
+    cases = []
+    for router in routers:
+        for n in counts:
+            # the ODE at 30 flows behind RED-5-15 only (the report's budget)
+            ode = n == 30 and router == ROUTERS[0]
+            engines = ("packet", "ode") if ode else ("packet",)
+            for e in engines:
+                for law in laws:
+                    if e == "packet" or law in ODE_LAWS:
+                        cases.append((router, n, law, 100, e))
+                for law in mixes:
+                    for pct in MIX_PERCENTS:
+                        if e == "packet" or pct in ODE_MIX_PERCENTS:
+                            cases.append((router, n, law, pct, e))
+    return cases
+
+
+def _mf_tasks(cfg: ReportConfig) -> list[Task]:
+    return [
+        Task(
+            f"{_MODULE}:many_flows_run",
+            {"flows": n, "router": r, "law": law, "vegas_percent": p, "engine": e},
+            f"thesis many flows: {e} {r} {n} {law} {p}%",
+        )
+        for r, n, law, p, e in _mf_cases(cfg)
+    ]
+
+
+def _jain_cell(r: dict[str, Any] | None, reason: str) -> float | NA:
+    if r is None:
+        return NA(reason)
+    if "error" in r:
+        return NA(f"engine refused: {r['error']}")
+    return num(r["jain"], "no value")
+
+
+def _spread_row(
+    setting: str,
+    quantity: str,
+    pk: dict[str, Any],
+    ode: dict[str, Any] | None,
+    ref: float,
+    informative_values: dict[str, float],
+    case: dict[str, Any],
+) -> Row:
+    values: dict[str, float | NA] = {
+        CLOSED_FORM: _NO_CF,
+        ROUNDS: _NO_ROUNDS,
+        ODE: _jain_cell(
+            ode,
+            "the ODE engine runs the 30-flow rows behind RED-5-15 of Reno, Vegas-3 and the "
+            "50 % mixes only (the report's budget)",
+        ),
+        PACKET: _jain_cell(pk, "no result"),
+        DOCUMENT: ref,
+        **informative_values,
+    }
+    shares, informative = shares_from_jain(values, tuple(informative_values), two_flows=False)
+    if "shut_down" in pk:
+        shares["flows shut down, packet sim"] = float(pk["shut_down"])
+        informative = (*informative, "flows shut down, packet sim")
+    return Row(
+        setting,
+        quantity,
+        "",
+        "share spread",
+        shares,
+        DOCUMENT,
+        informative=informative,
+        case=case,
+    )
+
+
+def _kind_goodput(r: dict[str, Any], kind: str) -> float | NA:
+    """Mean goodput (kb/s) of the flows running Reno (``kind="reno"``) or not."""
+    if "error" in r:
+        return NA(f"engine refused: {r['error']}")
+    g = np.asarray(r["goodput_bps"])
+    sel = np.array([(a == "reno") == (kind == "reno") for a in r["algorithm"]])
+    return float(g[sel].mean() / 1e3) if sel.any() else NA("no flow of that kind")
+
+
+def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    runs = dict(zip(_mf_cases(cfg), out, strict=True))
+    counts, routers = _mf_grid(cfg)
+    laws = sorted({c[2] for c in runs if c[3] == 100}, key=list(LAWS).index)
+    t21: list[Row] = []
+    t22: list[Row] = []
+    t25: list[Row] = []
+    for router in routers:
+        tab21 = "3.21a" if router == "red-5-15" else "3.21b"
+        tab22 = "3.22a" if router == "red-5-15" else "3.22b"
+        for n in counts:
+            for law in laws:
+                pk = runs[(router, n, law, 100, "packet")]
+                ode = runs.get((router, n, law, 100, "ode"))
+                base = f"001/table{tab21}/{router}/{law}/n{n}"
+                if law == "reno":
+                    ref = doc(f"{base}/before")
+                    info: dict[str, float] = {}
+                else:
+                    ref = doc(f"{base}/after")
+                    info = {"thesis before its ns-2 fix": doc(f"{base}/before")}
+                t21.append(
+                    _spread_row(
+                        f"{_HEAD[law]}, {n} flows, {router.upper()}",
+                        "spread of the flows' goodputs (std/mean), 20–60 s",
+                        pk,
+                        ode,
+                        ref,
+                        info,
+                        {"router": router, "flows": n, "law": law},
+                    )
+                )
+            for law, pct in [(m, p) for m in ("vegas-3", "vegas-1_3") for p in MIX_PERCENTS]:
+                pk = runs[(router, n, law, pct, "packet")]
+                ode = runs.get((router, n, law, pct, "ode"))
+                letter = {
+                    ("red-54-108", "vegas-3"): "a",
+                    ("red-54-108", "vegas-1_3"): "b",
+                    ("red-5-15", "vegas-3"): "c",
+                    ("red-5-15", "vegas-1_3"): "d",
+                }[(router, law)]
+                key = f"001/table3.25{letter}/{router}/{law}/n{n}/vegas{pct}"
+                t22.append(
+                    _spread_row(
+                        f"{law} + Reno ({pct} % {_NAMES[law]}), {n} flows, {router.upper()}",
+                        "spread of the flows' goodputs (std/mean), 20–60 s",
+                        pk,
+                        ode,
+                        doc(f"001/table{tab22}/{router}/n{n}/{law}/vegas{pct}"),
+                        {_ONE_RUN: doc(f"{key}/jain")},
+                        {"router": router, "flows": n, "law": law, "vegas_percent": pct},
+                    )
+                )
+                for kind, label in (("vegas", _NAMES[law]), ("reno", "Reno")):
+                    vals: dict[str, float | NA] = {
+                        CLOSED_FORM: _NO_CF,
+                        ROUNDS: _NO_ROUNDS,
+                        ODE: _kind_goodput(ode, kind)
+                        if ode is not None
+                        else NA(
+                            "the ODE engine runs the 30-flow rows behind RED-5-15 of Reno, "
+                            "Vegas-3 and the 50 % mixes only (the report's budget)"
+                        ),
+                        PACKET: _kind_goodput(pk, kind),
+                        DOCUMENT: doc(f"{key}/{kind}_goodput") / 1e3,
+                    }
+                    t25.append(
+                        Row(
+                            (
+                                f"{law}, flows of a {pct} % mix with Reno, {n} flows, "
+                                f"{router.upper()}"
+                                if kind == "vegas"
+                                else f"Reno, flows of a mix with {pct} % {_NAMES[law]}, {n} "
+                                f"flows, {router.upper()}"
+                            ),
+                            f"mean goodput of the {label} flows, 20–60 s",
+                            "kb/s",
+                            "throughput",
+                            vals,
+                            DOCUMENT,
+                            case={
+                                "router": router,
+                                "flows": n,
+                                "law": law,
+                                "vegas_percent": pct,
+                                "kind": kind,
+                            },
+                        )
+                    )
+    fig = _mf_figure(runs, routers, counts)
+    fig_mix = _mix_figure(runs, routers, counts)
+    intro = (
+        "Tsang's thesis §4.4 (Table 3.19): N = 30, 100 or 200 TCP flows share a 10 Mb/s, "
+        "25 ms link behind a RED router, RED-5-15 (buffer 100, thresholds 5/15) or "
+        "RED-54-108 (buffer 217, 54/108), max_p 0.02, w_q 0.002; one-way propagation "
+        "uniform in 45–50 ms, access links of 10 Mb/s × 10 / N, starts uniform in the "
+        "first 3 s, 576-byte packets, 60 s, goodputs from 20 s (scenario thesis-many-flows; "
+        "its docstring and docs/thesis-tables.md give the reading where the thesis is "
+        "silent). Vegas-δ is Enhanced Vegas with α = β = δ, Vegas-1_3 Vegas with α = 1, "
+        "β = 3. Tables 3.21a/b: the thesis's 'after' columns, the mean of 7 runs with its "
+        "modified ns-2 code, are the reference; its 'before' columns (= Table 3.20), with "
+        "ns-2's Vegas shutting connections down (a window set to 0 after a Reno-type "
+        "timeout), are shown beside: the packet simulator's Vegas has no such state, and "
+        "the column 'flows shut down, packet sim' counts the flows that deliver nothing "
+        "over 20–60 s. Reno has one value in the thesis (the mean of 7 runs or one run, "
+        "not said). Tables 3.22a/b: the mean index of 7 runs for 30, 50 and 70 % Vegas "
+        "(the index of Table 3.25's one run is shown beside); Table 3.25: that run's mean "
+        "goodput per kind. Here: one run per setting (seed 1 draws the delays and the "
+        "starts; RED's drops seed 0): fewer runs, not shorter ones. Left out: the 10 and "
+        "90 % mixes and Vegas-1_3 alone (the report's budget; Tables 3.23–3.24 are "
+        "differences of Table 3.22's values), and the thesis's three telnet sessions."
+        + (" Quick mode: 30 flows, Reno and Vegas-3 only." if cfg.quick else "")
+    )
+    return SectionResult(
+        "thesis-many-flows",
+        "Many flows behind RED: Vegas-δ, Reno and their mixes (Tsang's thesis, Tables "
+        "3.21, 3.22, 3.25)",
+        intro,
+        (
+            Table(
+                "Spread of the goodputs, Reno or Vegas-δ only (Tsang's thesis, Tables 3.21a/b "
+                "'after')",
+                tuple(t21),
+            ),
+            Table(
+                "Spread of the goodputs, mixes of Vegas and Reno (Tsang's thesis, Tables "
+                "3.22a/b, 30, 50 and 70 % Vegas)",
+                tuple(t22),
+            ),
+            Table(
+                "Mean goodput per kind, mixes of Vegas and Reno (Tsang's thesis, Tables 3.25a–d)",
+                tuple(t25),
+            ),
+        ),
+        (fig, fig_mix),
+    )
+
+
+def _mix_figure(
+    runs: dict[tuple[str, int, str, int, str], Any],
+    routers: tuple[str, ...],
+    counts: tuple[int, ...],
+) -> Figure:
+    """Jain's index against the share of Vegas-3 flows (Tsang's thesis Figs. 3.29a/b)."""
+    fig, axes = plot.new_axes(len(routers))
+    axes = np.atleast_1d(axes)
+    shares = (0, *MIX_PERCENTS, 100)
+    for ax, router in zip(axes, routers, strict=True):
+        tab = "3.22a" if router == "red-5-15" else "3.22b"
+        for i, n in enumerate(counts):
+            col = f"C{i}"
+            docs = [
+                doc(
+                    f"001/table{tab}/{router}/n{n}/vegas0"
+                    if p == 0
+                    else f"001/table{tab}/{router}/n{n}/vegas-3/vegas{p}"
+                )
+                for p in shares
+            ]
+            pk = []
+            for p in shares:
+                key = (router, n, "reno", 100, "packet") if p == 0 else (
+                    router, n, "vegas-3", p, "packet")  # fmt: skip
+                pk.append(float(runs[key].get("jain", np.nan)) if key in runs else np.nan)
+            plot.versus(shares, docs, ax=ax, label=f"{n} flows thesis", color=col, marker="s")
+            plot.versus(
+                shares,
+                pk,
+                ax=ax,
+                label=f"{n} flows packet sim",
+                color=col,
+                linestyle=":",
+                marker="x",
+            )
+        plot.finish(
+            ax,
+            xlabel="Vegas-3 flows (%)" if ax is axes[-1] else "",
+            ylabel="Jain's index, 20–60 s",
+            title=router.upper(),
+            fontsize=6,
+        )
+    cap = (
+        "Jain's index of mixes of Vegas-3 and Reno flows on the thesis's many-flow network "
+        "against the share of Vegas-3 flows: Tsang's thesis Tables 3.22a/b (the mean of 7 "
+        "runs; squares) and the packet simulator (one run; crosses); cf. the thesis's "
+        "Figs. 3.29a/b."
+    )
+    return Figure.from_matplotlib(fig, "thesis_mixes", cap)
+
+
+def _mf_figure(
+    runs: dict[tuple[str, int, str, int, str], Any],
+    routers: tuple[str, ...],
+    counts: tuple[int, ...],
+) -> Figure:
+    fig, axes = plot.new_axes(len(routers))
+    axes = np.atleast_1d(axes)
+    for ax, router in zip(axes, routers, strict=True):
+        tab = "3.21a" if router == "red-5-15" else "3.21b"
+        for i, law in enumerate(("reno", "vegas-1", "vegas-2", "vegas-3")):
+            if (router, counts[0], law, 100, "packet") not in runs:
+                continue
+            col = f"C{i}"
+            key = "before" if law == "reno" else "after"
+            doc_j = [doc(f"001/table{tab}/{router}/{law}/n{n}/{key}") for n in counts]
+            pk_j = [
+                float(runs[(router, n, law, 100, "packet")].get("jain", np.nan)) for n in counts
+            ]
+            plot.versus(counts, doc_j, ax=ax, label=f"{_NAMES[law]} thesis", color=col, marker="s")
+            plot.versus(
+                counts,
+                pk_j,
+                ax=ax,
+                label=f"{_NAMES[law]} packet sim",
+                color=col,
+                linestyle=":",
+                marker="x",
+            )
+        plot.finish(
+            ax,
+            xlabel="active flows" if ax is axes[-1] else "",
+            ylabel="Jain's index, 20–60 s",
+            title=router.upper(),
+            fontsize=6,
+        )
+    cap = (
+        "Jain's index of N flows of one law on the thesis's many-flow network against N, "
+        "Tsang's thesis Tables 3.21a/b ('after' its ns-2 fix; Reno: its one column; "
+        "squares) and the packet simulator (crosses, one run); cf. the thesis's Figs. "
+        "3.25a/b (the spread of its 7 runs)."
+    )
+    return Figure.from_matplotlib(fig, "thesis_many_flows", cap)
+
+
+THESIS_MANY_FLOWS = SectionSpec(
+    "thesis-many-flows", "Many flows behind RED (thesis)", _mf_tasks, _mf_assemble
+)
+
+
+# ============================================================ thesis-delayed-ack
+#: ns-2's initial window, one packet (Tsang's thesis §4.1.1: the window "grows from 1 to 2
+#: and then from 2 to 4"; §4.5.2: the sender "sends 1 segment and waits for the return of
+#: its acknowledgement"); the library's Vegas starts from 2
+THESIS_INITIAL_WINDOW = 1.0
+
+
+def two_flow_ack_run(
+    delayed_ack: bool, initial_window: float = THESIS_INITIAL_WINDOW
+) -> dict[str, Any]:
+    """Table 3.28: two Vegas-1_3 flows at 6 ms each (x1 = x2 = 1 ms), RED 15/45, 60 s,
+    every receiver acknowledging at once or delaying, each sender's window starting at
+    ``initial_window``: goodputs over 10-60 s (b/s), first and final BaseRTT (s)."""
+    sc = build_scenario(
+        "thesis-two-flow", x2="1ms", queue="red", duration="60s", alpha=1, beta=3
+    ).with_algorithm("vegas")
+    sc = with_flow_params(sc, None, {"initial_window": float(initial_window)})
+    res = simulate(
+        sc,
+        Packet(record_interval_s=0.1, delayed_ack=delayed_ack, delack_timeout_s=DELACK_TIMEOUT_S),
+    )
+    t = np.asarray(res.time_s)
+    m = t > 10.0
+    fl = res.native.flows
+    return {
+        "goodput_bps": (np.asarray(res.throughput_pps)[:, m].mean(axis=1) * 8000.0).tolist(),
+        "first_base_rtt_s": [float(f.round_base_rtt_s[0]) for f in fl],
+        "final_base_rtt_s": [float(f.base_rtt_s) for f in fl],
+    }
+
+
+#: the Vegas-3 shares (%) of Table 3.26 run here: half (Table 3.22's mixes, whose immediate-
+#: ACK runs are in thesis-many-flows) and all (Table 3.21's Vegas-3)
+DA_PERCENTS = (50, 100)
+#: Table 3.27's run: 30 flows, half Vegas-3, delayed ACKs; the thesis does not name the
+#: router: RED-5-15, its first (one of Table 3.26's runs)
+T327_CASE = ("red-5-15", 30, 50)
+
+
+def _da_cases(cfg: ReportConfig) -> list[tuple[str, int, int]]:
+    counts, routers = _mf_grid(cfg)
+    return [(r, n, p) for r in routers for n in counts for p in DA_PERCENTS]
+
+
+def _da_tasks(cfg: ReportConfig) -> list[Task]:
+    tasks = [
+        Task(
+            f"{_MODULE}:many_flows_run",
+            {"flows": n, "router": r, "law": "vegas-3", "vegas_percent": p, "delayed_ack": True},
+            f"thesis delayed ACKs: packet {r} {n} {p} % vegas-3",
+        )
+        for r, n, p in _da_cases(cfg)
+    ]
+    for da in (False, True):
+        tasks.append(
+            Task(
+                f"{_MODULE}:two_flow_ack_run",
+                {"delayed_ack": da},
+                f"thesis delayed ACKs: two flows {'DA' if da else 'IA'}",
+            )
+        )
+    tasks.append(  # the mechanism: the library's initial window of 2 packets
+        Task(
+            f"{_MODULE}:two_flow_ack_run",
+            {"delayed_ack": True, "initial_window": 2.0},
+            "thesis delayed ACKs: two flows DA, initial window 2",
+        )
+    )
+    return tasks
+
+
+_DA_FLUID = NA("the fluid engines do not model delayed ACKs")
+#: informative column: the same packet run with the library's initial window of 2 packets
+_IW2 = "packet sim, initial window 2"
+
+
+def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    cases = _da_cases(cfg)
+    t26: list[Row] = []
+    for (router, n, pct), r in zip(cases, out[: len(cases)], strict=True):
+        tab = "3.26a" if router == "red-5-15" else "3.26b"
+        values: dict[str, float | NA] = {
+            CLOSED_FORM: _NO_CF,
+            ROUNDS: _DA_FLUID,
+            ODE: _DA_FLUID,
+            PACKET: _jain_cell(r, "no result"),
+            DOCUMENT: doc(f"001/table{tab}/{router}/n{n}/vegas{pct}/delayed_ack"),
+        }
+        shares, informative = shares_from_jain(values, (), two_flows=False)
+        who = "vegas-3" if pct == 100 else f"vegas-3 + Reno ({pct} % Vegas-3)"
+        t26.append(
+            Row(
+                f"{who}, delayed ACKs, {n} flows, {router.upper()}",
+                "spread of the flows' goodputs (std/mean), 20–60 s",
+                "",
+                "share spread",
+                shares,
+                DOCUMENT,
+                informative=informative,
+                case={"router": router, "flows": n, "vegas_percent": pct, "delayed_ack": True},
+            )
+        )
+    r27: dict[str, Any] = (
+        out[cases.index(T327_CASE)] if T327_CASE in cases else {"error": "not run"}
+    )
+    ia, da, da2 = out[len(cases)], out[len(cases) + 1], out[len(cases) + 2]
+    t27: list[Row] = []
+    fluid = {ROUNDS: _DA_FLUID, ODE: _DA_FLUID}
+    if "error" not in r27:
+        veg = [i for i, a in enumerate(r27["algorithm"]) if a != "reno"]
+        first = float(np.median([r27["first_base_rtt_s"][i] for i in veg]))
+        excess = float(np.median([r27["last_base_rtt_s"][i] - r27["prop_rtt_s"][i] for i in veg]))
+        for q, v, key in (
+            ("first recorded BaseRTT, median over the Vegas flows", first, "first_base_rtt_median"),
+            (
+                "last recorded BaseRTT minus the round-trip propagation, median over the "
+                "Vegas flows",
+                excess,
+                "last_base_rtt_excess_median",
+            ),
+        ):
+            t27.append(
+                Row(
+                    "vegas-3, flows of a 50 % mix with Reno, delayed ACKs, 30 flows, RED-5-15",
+                    q,
+                    "s",
+                    "time",
+                    {
+                        CLOSED_FORM: _NO_CF,
+                        **fluid,
+                        PACKET: v,
+                        DOCUMENT: doc(f"001/table3.27/{key}"),
+                    },
+                    DOCUMENT,
+                    case={"quantity": key},
+                )
+            )
+    t28: list[Row] = []
+    for label, r, keys in (
+        ("both receivers acknowledge at once (IA, IA)", ia, "ia-ia"),
+        ("both receivers delay their ACKs (DA, DA)", da, "da-da"),
+    ):
+        for i in (0, 1):
+            t28.append(
+                Row(
+                    f"vegas-1_3, x1 = x2 = 1 ms, {label}",
+                    f"goodput of connection {i + 1}, 10–60 s",
+                    "kb/s",
+                    "throughput",
+                    {
+                        CLOSED_FORM: _NO_CF,
+                        **fluid,
+                        PACKET: r["goodput_bps"][i] / 1e3,
+                        DOCUMENT: doc(f"001/table3.28/{keys}/goodput{i + 1}") / 1e3,
+                    },
+                    DOCUMENT,
+                    case={"acks": keys, "connection": i + 1},
+                )
+            )
+    for i in (0, 1):
+        for q, field, key in (
+            ("first", "first_base_rtt_s", f"first_base_rtt{i + 1}"),
+            ("final", "final_base_rtt_s", f"final_base_rtt{i + 1}"),
+        ):
+            t28.append(
+                Row(
+                    "vegas-1_3, x1 = x2 = 1 ms, both receivers delay their ACKs (DA, DA)",
+                    f"{q} BaseRTT of connection {i + 1}",
+                    "s",
+                    "time",
+                    {
+                        CLOSED_FORM: _NO_CF,
+                        **fluid,
+                        PACKET: float(da[field][i]),
+                        DOCUMENT: doc(f"001/table3.28/da-da/{key}"),
+                        _IW2: float(da2[field][i]),
+                    },
+                    DOCUMENT,
+                    informative=(_IW2,),
+                    case={"acks": "da-da", "connection": i + 1, "quantity": q},
+                )
+            )
+    t28.append(
+        Row(
+            "vegas-1_3, x1 = x2 = 1 ms, both receivers acknowledge at once (IA, IA)",
+            "final BaseRTT of connection 1",
+            "s",
+            "time",
+            {
+                CLOSED_FORM: _NO_CF,
+                **fluid,
+                PACKET: float(ia["final_base_rtt_s"][0]),
+                DOCUMENT: doc("001/table3.28/ia-ia/final_base_rtt"),
+            },
+            DOCUMENT,
+            case={"acks": "ia-ia", "connection": 1, "quantity": "final"},
+        )
+    )
+    intro = (
+        "Tsang's thesis §4.5: every receiver delays its ACKs (an in-order packet is "
+        "acknowledged with the next one or after the delayed-ACK timer, "
+        f"{DELACK_TIMEOUT_S:g} s: Table 3.28's first BaseRTT behind a delaying receiver, "
+        "0.518544 s, is the 0.013211-s minimum RTT plus 0.5 s and one packet time). Table "
+        "3.26: half or all of the flows Vegas-3 on the many-flow network (the thesis's 50 "
+        "and 100 % columns; its immediate-ACK columns are Table 3.22's, the report's rows "
+        "in thesis-many-flows); one run per setting, the thesis's mean of 7. Table 3.27: "
+        "the run of 30 flows, half Vegas-3, the router not given (RED-5-15 here; a run of "
+        "Table 3.26): the medians over the Vegas flows of the first recorded "
+        "BaseRTT and of the last one's excess over the round-trip propagation (the thesis: "
+        "the median of its ten listed connections). Table 3.28: two Vegas-1_3 flows at "
+        "6 ms on the two-flow network (RED 15/45), 60 s, goodputs from 10 s, each window "
+        "starting at ns-2's one packet (§4.1.1: it 'grows from 1 to 2'; the library's Vegas "
+        f"starts at 2: the column '{_IW2}' is the same run from 2 packets, whose second "
+        "packet is acknowledged at once, so that its first BaseRTT misses the timer; "
+        "Enhanced Vegas, Table 3.27's Vegas-3, has no initial-window parameter and starts "
+        "at 2: its first BaseRTT there is one round trip, not the timer); its mixed row "
+        "(one receiver delaying, the other not) is left out: the packet simulator's "
+        "delayed ACKs are one option for every receiver. Only the packet simulator models "
+        "delayed ACKs. The kind 'time' (±25 % or 0.2 s) is the report's tolerance for "
+        "every time: it cannot tell BaseRTTs of a few milliseconds apart, so those rows "
+        "inform more than they test." + (" Quick mode: 30 flows only." if cfg.quick else "")
+    )
+    tables = [
+        Table(
+            "Spread of the goodputs, delayed ACKs (Tsang's thesis, Tables 3.26a/b, 50 and "
+            "100 % Vegas-3, DA)",
+            tuple(t26),
+        )
+    ]
+    if t27:
+        tables.append(Table("BaseRTT behind delayed ACKs (Tsang's thesis, Table 3.27)", tuple(t27)))
+    tables.append(
+        Table("Two flows, immediate or delayed ACKs (Tsang's thesis, Table 3.28)", tuple(t28))
+    )
+    return SectionResult(
+        "thesis-delayed-ack",
+        "Delayed ACKs (Tsang's thesis, Tables 3.26–3.28)",
+        intro,
+        tuple(tables),
+    )
+
+
+THESIS_DELAYED_ACK = SectionSpec(
+    "thesis-delayed-ack", "Delayed ACKs (thesis)", _da_tasks, _da_assemble
+)

@@ -1,0 +1,466 @@
+"""Sections on Tsang's thesis's two-flow network (ch. 3 Fig. 3.1) besides Table 3.16.
+
+* ``thesis-vegas-delta`` - §4.1.2, Tables 3.2-3.4: one Vegas-δ flow (α = β = δ) at 64 ms:
+  the extremes of its actual and expected rates, of its window and of v_delta_;
+* ``thesis-reno`` - §4.2.4, Tables 3.12-3.13: two Reno flows, the short one at 6 ms and
+  the long one at 2(x2 + 2) ms: Jain's index and the two goodputs.
+
+Both run the scenario ``thesis-two-flow`` with the thesis's RED gateway (15/45, buffer 100)
+for its 60 s. The thesis's agents had a maximum window of 30 packets, which ours do not:
+no window here reaches it (the Vegas-δ windows stay at or below 25 packets, Table 3.3;
+RED keeps the Reno windows below it; both checked by tests/report/test_thesis_tables.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .. import plot
+from ..analytic import jain_index
+from ..engines import simulate
+from ..scenarios import build_scenario
+from ._common import doc, num, shares_from_jain
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
+
+__all__ = ["THESIS_RENO", "THESIS_VEGAS_DELTA", "reno_two_flow_run", "vegas_delta_run"]
+
+_ENGINES = ("packet", "rounds", "ode")
+_COLUMN = {"packet": PACKET, "rounds": ROUNDS, "ode": ODE}
+_MODULE = "tcpfluid.report._sec_thesis_tables"
+
+# ============================================================ Tables 3.2-3.4 (one Vegas-δ)
+#: the thesis's δ of Tables 3.2-3.4
+VEGAS_DELTAS = (1, 2, 3, 4, 5, 10)
+#: "They are all measured after the simulation has started for 20 seconds" (§4.1.2)
+VD_FROM_S = 20.0
+#: the thesis's run: 60 s
+VD_DURATION_S = 60.0
+#: quick mode: a shorter run (the oscillation is periodic after the first seconds)
+VD_QUICK_DURATION_S = 30.0
+
+#: (key of the result, published quantity, row quantity, unit, kind)
+_VD_QUANTITIES: tuple[tuple[str, str, str, str, str], ...] = (
+    ("actual_min", "table3.2/vegas-{d}/actual_min", "minimum actual rate", "pkts/s", "throughput"),
+    ("actual_max", "table3.2/vegas-{d}/actual_max", "maximum actual rate", "pkts/s", "throughput"),
+    (
+        "expected_min",
+        "table3.2/vegas-{d}/expected_min",
+        "minimum expected rate",
+        "pkts/s",
+        "throughput",
+    ),
+    (
+        "expected_max",
+        "table3.2/vegas-{d}/expected_max",
+        "maximum expected rate",
+        "pkts/s",
+        "throughput",
+    ),
+    ("window_min", "table3.3/vegas-{d}/window_min", "minimum window", "pkts", "window"),
+    ("window_max", "table3.3/vegas-{d}/window_max", "maximum window", "pkts", "window"),
+    ("delta_min", "table3.4/vegas-{d}/delta_min", "minimum v_delta_ (Δ)", "pkts", "queue"),
+    ("delta_max", "table3.4/vegas-{d}/delta_max", "maximum v_delta_ (Δ)", "pkts", "queue"),
+    ("delta_mean", "table3.4/vegas-{d}/delta_mean", "mean v_delta_ (Δ)", "pkts", "queue"),
+)
+
+
+def vegas_delta_scenario(delta: float, duration_s: float = VD_DURATION_S) -> Any:
+    """Tsang's thesis §4.1.2: one Enhanced Vegas flow (α = β = ``delta``) on the two-flow
+    network with x1 = 30 ms (64 ms of propagation, minimum RTT 0.071211 s), RED 15/45."""
+    return build_scenario(
+        "thesis-two-flow",
+        flows=1,
+        x1="30ms",
+        queue="red",
+        duration=f"{duration_s!r}s",
+        delta=delta,
+    ).with_algorithm("enhanced-vegas")
+
+
+def round_samples(res: Any, engine: str) -> dict[str, np.ndarray]:
+    """Per round of flow 0: time, the window the law saw, the round's RTT, BaseRTT and
+    Δ = (W/BaseRTT − W/RTT)·BaseRTT (ns-2's v_delta_), from an engine's result.
+
+    The packet simulator and the round model record them at each round boundary; the ODE
+    engine's hybrid model records the window at its round boundaries and the RTT, BaseRTT
+    and Δ as series, read there by interpolation."""
+    if engine == "packet":
+        f = res.native.flows[0]
+        t, w = np.asarray(f.round_t_s), np.asarray(f.round_cwnd_pkts)
+        rtt, base = np.asarray(f.round_rtt_mean_s), np.asarray(f.round_base_rtt_s)
+        delta = np.asarray(f.round_delta_pkts)
+    elif engine == "rounds":
+        t = np.asarray(res.time_s)
+        w = np.asarray(res.window_pkts)[0]
+        rtt = np.asarray(res.series["rtt_s"])[0]
+        base = np.full_like(t, float(np.ravel(res.base_rtt_s)[0]))
+        delta = np.asarray(res.series["delta_pkts"])[0]
+    else:
+        log = res.rounds[0]
+        t, w = np.asarray(log.time_s), np.asarray(log.window_pkts)
+        ts = np.asarray(res.time_s)
+        rtt = np.interp(t, ts, np.asarray(res.series["rtt_s"])[0])
+        base = np.interp(t, ts, np.asarray(res.series["base_rtt_s"])[0])
+        delta = np.interp(t, ts, np.asarray(res.series["delta_pkts"])[0])
+    return {"t": t, "w": w, "rtt": rtt, "base": base, "delta": delta}
+
+
+def vegas_delta_run(delta: float, engine: str, duration_s: float = VD_DURATION_S) -> dict[str, Any]:
+    """Tables 3.2-3.4 on one engine: over the rounds after :data:`VD_FROM_S`, the extremes
+    of the actual rate W/RTT and the expected rate W/BaseRTT (packets/s), of the window and
+    of Δ, and Δ's mean; and the rounds of the last 10 s (for the figure)."""
+    if engine not in _ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(_ENGINES)}, got {engine!r}")
+    sc = vegas_delta_scenario(delta, duration_s)
+    try:
+        res = simulate(sc, engine)
+    except ValueError as exc:
+        return {"error": str(exc)}
+    s = round_samples(res, engine)
+    m = s["t"] > VD_FROM_S
+    if not m.any():
+        return {"error": f"no round after {VD_FROM_S:g} s"}
+    w, rtt, base, d = s["w"][m], s["rtt"][m], s["base"][m], s["delta"][m]
+    actual, expected = w / rtt, w / base
+    last = s["t"] > duration_s - 10.0
+    return {
+        "actual_min": float(actual.min()),
+        "actual_max": float(actual.max()),
+        "expected_min": float(expected.min()),
+        "expected_max": float(expected.max()),
+        "window_min": float(w.min()),
+        "window_max": float(w.max()),
+        "delta_min": float(d.min()),
+        "delta_max": float(d.max()),
+        "delta_mean": float(d.mean()),
+        "t": s["t"][last].tolist(),
+        "w": s["w"][last].tolist(),
+        "delta": s["delta"][last].tolist(),
+    }
+
+
+def _vd_deltas(cfg: ReportConfig) -> tuple[int, ...]:
+    return (1, 3, 10) if cfg.quick else VEGAS_DELTAS
+
+
+def _vd_duration(cfg: ReportConfig) -> float:
+    return VD_QUICK_DURATION_S if cfg.quick else VD_DURATION_S
+
+
+def _vd_tasks(cfg: ReportConfig) -> list[Task]:
+    return [
+        Task(
+            f"{_MODULE}:vegas_delta_run",
+            {"delta": d, "engine": e, "duration_s": _vd_duration(cfg)},
+            f"thesis vegas-delta: {e} δ={d}",
+        )
+        for d in _vd_deltas(cfg)
+        for e in _ENGINES
+    ]
+
+
+def _cell(r: dict[str, Any], key: str) -> float | NA:
+    if "error" in r:
+        return NA(f"engine refused: {r['error']}")
+    return num(r.get(key), "no value")
+
+
+def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    deltas = _vd_deltas(cfg)
+    tables: dict[str, list[Row]] = {"3.2": [], "3.3": [], "3.4": []}
+    runs: dict[tuple[int, str], dict[str, Any]] = {}
+    k = 0
+    for d in deltas:
+        for e in _ENGINES:
+            runs[(d, e)] = out[k]
+            k += 1
+    no_cf = NA("the thesis gives no closed form for the extremes of the oscillation")
+    for d in deltas:
+        for key, pkey, quantity, unit, kind in _VD_QUANTITIES:
+            values: dict[str, float | NA] = {CLOSED_FORM: no_cf}
+            for e in _ENGINES:
+                values[_COLUMN[e]] = _cell(runs[(d, e)], key)
+            values[DOCUMENT] = doc("001/" + pkey.format(d=d))
+            tables[pkey.split("/", 1)[0][5:]].append(
+                Row(
+                    f"Enhanced Vegas δ = {d} (Vegas-{d}), one flow at 64 ms",
+                    quantity + f", after {VD_FROM_S:g} s",
+                    unit,
+                    kind,
+                    values,
+                    DOCUMENT,
+                    case={"delta": d, "quantity": key},
+                )
+            )
+    fig = _vd_figure(runs, deltas)
+    run = f"{_vd_duration(cfg):g} s"
+    intro = (
+        "Tsang's thesis §4.1.2 (Tables 3.2–3.4): one Vegas-δ flow (Enhanced Vegas, "
+        "α = β = δ) alone on the two-flow network with x1 = 30 ms (64 ms of propagation, "
+        "minimum RTT 0.071211 s; 1.5 Mb/s, 187.5 packets/s; RED 15/45, buffer 100), "
+        f"{run} runs, every round after {VD_FROM_S:g} s ('measured after the simulation "
+        "has started for 20 seconds'). Per round: the actual rate W/RTT and the expected "
+        "rate W/BaseRTT (packets/s; ns-2's v_actual_ and v_expect_), the window W the "
+        "law sees at the round's end and Δ = (W/BaseRTT − W/RTT)·BaseRTT (ns-2's "
+        "v_delta_, the estimated backlog, judged as a queue). The ODE engine's hybrid "
+        "model gives its RTT and Δ as series, read at its round boundaries. The range "
+        "columns and the window's average of Tables 3.3–3.4 are differences and means "
+        "of the extremes, not separate measurements, and are left out."
+        + (f" Quick mode: δ = 1, 3, 10 and {run} runs." if cfg.quick else "")
+    )
+    captions = {
+        "3.2": "Minimum and maximum actual and expected rates vs δ (Tsang's thesis, Table 3.2)",
+        "3.3": "Minimum and maximum window vs δ (Tsang's thesis, Table 3.3)",
+        "3.4": "Minimum, maximum and mean v_delta_ vs δ (Tsang's thesis, Table 3.4)",
+    }
+    return SectionResult(
+        "thesis-vegas-delta",
+        "One Vegas-δ flow (Tsang's thesis, Tables 3.2–3.4)",
+        intro,
+        tuple(Table(captions[t], tuple(rows)) for t, rows in tables.items()),
+        (fig,),
+    )
+
+
+def _vd_figure(runs: dict[tuple[int, str], dict[str, Any]], deltas: tuple[int, ...]) -> Figure:
+    d = 3 if 3 in deltas else deltas[0]
+    fig, axes = plot.new_axes(2)
+    styles = {
+        "packet": {"color": "C0", "drawstyle": "steps-post"},
+        "rounds": {"color": "C1", "linestyle": "--", "drawstyle": "steps-post"},
+        "ode": {"color": "C2", "linestyle": ":"},
+    }
+    for e in _ENGINES:
+        r = runs[(d, e)]
+        if "error" in r:
+            continue
+        plot.versus(r["t"], r["w"], ax=axes[0], label=_COLUMN[e], **styles[e])
+        plot.versus(r["t"], r["delta"], ax=axes[1], label=_COLUMN[e], **styles[e])
+    plot.finish(axes[0], xlabel="", ylabel="window (pkts)", title=f"Vegas-{d}", fontsize=6)
+    plot.finish(axes[1], xlabel="time (s)", ylabel="v_delta_ Δ (pkts)", fontsize=6)
+    cap = (
+        f"One Vegas-{d} flow at 64 ms on the thesis network: the window the law sees and "
+        "Δ (v_delta_) at each round boundary over the last 10 s of the run, packet "
+        "simulator, round model and ODE (hybrid model); cf. Tsang's thesis Figs. 3.10b and "
+        "3.11a (the window cycling between 15 and 18 packets)."
+    )
+    return Figure.from_matplotlib(fig, "thesis_vegas_delta", cap)
+
+
+THESIS_VEGAS_DELTA = SectionSpec(
+    "thesis-vegas-delta", "One Vegas-δ flow (thesis)", _vd_tasks, _vd_assemble
+)
+
+
+# ===================================================== Tables 3.12-3.13 (two Reno flows)
+#: the x2 of Tables 3.12-3.13, ms
+RENO_X2_MS = (100, 80, 60, 40, 20, 10, 1)
+#: goodputs are averaged from 10 s to the end of the 60-s run (§4.3: "Average goodputs are
+#: measured after the simulation has started for 10 seconds"; §4.2.4 gives the same setting)
+RENO_FROM_S = 10.0
+#: the thesis's agents' maximum window (§1: "I set the window size to 30"), packets
+THESIS_MAX_WINDOW = 30.0
+
+
+def reno_two_flow_scenario(x2_ms: float, duration_s: float = 60.0) -> Any:
+    """Tsang's thesis §4.2.4: two Reno flows on the two-flow network, x1 = 1 ms and
+    ``x2_ms``, RED 15/45, buffer 100."""
+    return build_scenario(
+        "thesis-two-flow", x2=f"{x2_ms!r}ms", queue="red", duration=f"{duration_s!r}s"
+    ).with_algorithm("reno")
+
+
+def _mean_rates(t: Any, rates: Any, start_s: float) -> list[float]:
+    """Each flow's delivered packets from ``start_s`` to the end over that span (packets/s),
+    from rates sampled at ``t`` (the rate of a sample holds over the interval before it)."""
+    from ..fairness import _delivered_pkts
+
+    t = np.asarray(t, dtype=float)
+    dl = _delivered_pkts(t, np.asarray(rates, dtype=float))
+    span = float(t[-1]) - start_s
+    return [float((row[-1] - np.interp(start_s, t, row)) / span) for row in dl]
+
+
+def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
+    """Tables 3.12-3.13 on one engine: the two flows' goodputs (b/s) over 10-60 s and their
+    Jain's index, and the largest window either flow reached."""
+    sc = reno_two_flow_scenario(x2_ms)
+    bits = 8.0 * sc.packet_size_bytes
+    try:
+        res = simulate(sc, engine)
+    except ValueError as exc:
+        return {"error": str(exc)}
+    if not res.success:
+        return {"error": res.message}
+    if engine == "packet":
+        flows = res.native.flows
+        late = [np.asarray(f.round_t_s) > RENO_FROM_S for f in flows]
+        # goodput: the packets delivered in order to the receiver (retransmissions counted once)
+        g = _mean_rates(res.time_s, res.throughput_pps, RENO_FROM_S)
+        at_cap = [float(np.mean(np.asarray(f.round_cwnd_pkts)[m] >= THESIS_MAX_WINDOW)) for f, m in
+                  zip(flows, late, strict=True)]  # fmt: skip
+        wmax = max(float(np.max(np.asarray(f.round_cwnd_pkts)[m], initial=0.0)) for f, m in
+                   zip(flows, late, strict=True))  # fmt: skip
+    elif engine == "ode":
+        dl = np.asarray(res.series["delivered_pkts"])
+        t = np.asarray(res.time_s)
+        g = [
+            float((row[-1] - np.interp(RENO_FROM_S, t, row)) / (t[-1] - RENO_FROM_S)) for row in dl
+        ]
+        wmax = float(np.max(np.asarray(res.window_pkts)))
+    else:
+        g = _mean_rates(res.time_s, res.throughput_pps, RENO_FROM_S)
+        wmax = float(np.max(np.asarray(res.window_pkts)))
+    return {
+        "goodput_bps": [x * bits for x in g],
+        "jain": float(jain_index(g)),
+        "max_window_pkts": wmax,
+        **({"rounds_at_max_window": at_cap} if engine == "packet" else {}),
+    }
+
+
+def _reno_grid(cfg: ReportConfig) -> tuple[int, ...]:
+    return (100, 40, 1) if cfg.quick else RENO_X2_MS
+
+
+def _reno_tasks(cfg: ReportConfig) -> list[Task]:
+    return [
+        Task(
+            f"{_MODULE}:reno_two_flow_run",
+            {"x2_ms": x2, "engine": e},
+            f"thesis reno: {e} x2={x2} ms",
+        )
+        for x2 in _reno_grid(cfg)
+        for e in _ENGINES
+    ]
+
+
+def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    grid = _reno_grid(cfg)
+    runs: dict[tuple[int, str], dict[str, Any]] = {}
+    k = 0
+    for x2 in grid:
+        for e in _ENGINES:
+            runs[(x2, e)] = out[k]
+            k += 1
+    no_cf = NA("the thesis gives no closed form for Reno's sharing")
+    fair_rows: list[Row] = []
+    good_rows: list[Row] = []
+    for x2 in grid:
+        values: dict[str, float | NA] = {CLOSED_FORM: no_cf}
+        for e in _ENGINES:
+            values[_COLUMN[e]] = _cell(runs[(x2, e)], "jain")
+        values[DOCUMENT] = doc(f"001/table3.12/reno/x2_{x2}")
+        shares, informative = shares_from_jain(values, (), two_flows=True)
+        fair_rows.append(
+            Row(
+                f"Reno, x2 = {x2} ms",
+                "smaller flow's share of the two goodputs, 10–60 s",
+                "",
+                "share",
+                shares,
+                DOCUMENT,
+                informative=informative,
+                case={"x2_ms": x2},
+            )
+        )
+        for i, name in ((0, "reno1"), (1, "reno2")):
+            gv: dict[str, float | NA] = {CLOSED_FORM: no_cf}
+            for e in _ENGINES:
+                r = runs[(x2, e)]
+                gv[_COLUMN[e]] = (
+                    NA(f"engine refused: {r['error']}")
+                    if "error" in r
+                    else num(r["goodput_bps"][i] / 1e3, "no value")
+                )
+            gv[DOCUMENT] = doc(f"001/table3.13/{name}/x2_{x2}") / 1e3
+            good_rows.append(
+                Row(
+                    f"Reno, x2 = {x2} ms",
+                    f"goodput of connection {i + 1} ({'6 ms' if i == 0 else f'{2 * (x2 + 2)} ms'}"
+                    "), 10–60 s",
+                    "kb/s",
+                    "throughput",
+                    gv,
+                    DOCUMENT,
+                    case={"x2_ms": x2, "connection": i + 1},
+                )
+            )
+    fig = _reno_figure(runs, grid)
+    intro = (
+        "Tsang's thesis §4.2.4 (Tables 3.12–3.13): two Reno flows on the two-flow network, "
+        "connection 1 at x1 = 1 ms (6 ms of propagation), connection 2 at x2 (2(x2 + 2) ms), "
+        "RED 15/45 with a 100-packet buffer, 1000-byte packets, 60 s; goodputs averaged "
+        f"from {RENO_FROM_S:g} s. Judged: the smaller flow's share of the two goodputs "
+        "(from the thesis's Jain's index J, s = (1 − √(1/J − 1))/2) and each goodput. One "
+        "run per engine (seed 0 of RED's drops); the packet simulator's Reno recovers "
+        "losses as New Reno does (partial ACKs), ns-2's Reno of the thesis did not. The "
+        "thesis's maximum window of 30 packets is not set (the engines have none): after "
+        "10 s the packet runs' windows are at 30 packets or more in at most 1 % of their "
+        "rounds, except connection 2 at x2 = 100 ms (13 % of its rounds, largest window "
+        "38 packets), whose goodput the thesis's cap would lower."
+        + (" Quick mode: x2 = 100, 40, 1 ms." if cfg.quick else "")
+    )
+    return SectionResult(
+        "thesis-reno",
+        "Two Reno flows (Tsang's thesis, Tables 3.12–3.13)",
+        intro,
+        (
+            Table(
+                "Smaller Reno flow's share vs x2 (Tsang's thesis, Table 3.12, Reno column)",
+                tuple(fair_rows),
+            ),
+            Table("Reno goodputs vs x2 (Tsang's thesis, Table 3.13)", tuple(good_rows)),
+        ),
+        (fig,),
+    )
+
+
+def _reno_figure(runs: dict[tuple[int, str], dict[str, Any]], grid: tuple[int, ...]) -> Figure:
+    fig, ax = plot.new_axes()
+    xs = list(grid)
+    for i, name in ((0, "reno1"), (1, "reno2")):
+        col = f"C{i}"
+        plot.versus(
+            xs,
+            [doc(f"001/table3.13/{name}/x2_{x}") / 1e3 for x in xs],
+            ax=ax,
+            label=f"connection {i + 1} thesis",
+            color=col,
+            marker="s",
+            markersize=3,
+        )
+        for e, style in (("packet", "x"), ("rounds", "o"), ("ode", ".")):
+            ys = [
+                np.nan if "error" in runs[(x, e)] else runs[(x, e)]["goodput_bps"][i] / 1e3
+                for x in xs
+            ]
+            plot.versus(
+                xs,
+                ys,
+                ax=ax,
+                label=f"connection {i + 1} {_COLUMN[e]}",
+                color=col,
+                linestyle="none",
+                marker=style,
+                fillstyle="none",
+            )
+    plot.finish(
+        ax,
+        xlabel="access delay x2 of connection 2 (ms)",
+        ylabel="goodput, 10–60 s (kb/s)",
+        title="Two Reno flows on 1.5 Mb/s, RED 15/45",
+        fontsize=6,
+    )
+    cap = (
+        "Goodputs of two Reno flows (connection 1 at 6 ms, connection 2 at 2(x2 + 2) ms) on "
+        "the thesis network against x2: Tsang's thesis Table 3.13 (squares, lines), packet "
+        "simulator (crosses), round model (circles), ODE (dots)."
+    )
+    return Figure.from_matplotlib(fig, "thesis_reno", cap)
+
+
+THESIS_RENO = SectionSpec("thesis-reno", "Two Reno flows (thesis)", _reno_tasks, _reno_assemble)

@@ -1,0 +1,137 @@
+"""Tsang's thesis, ch. 3 §4.4-4.5: the many-flow network of its Table 3.19.
+
+Registered here (imported by :mod:`tcpfluid.scenarios`): ``thesis-many-flows``, N TCP
+senders sharing a 10 Mb/s, 25 ms RED link, with random one-way delays and random starts,
+used by the thesis's Tables 3.20-3.28 (Vegas-δ or Reno only, mixes of Vegas and Reno,
+delayed ACKs). The two-flow network of its Fig. 3.1 is ``thesis-two-flow``
+(:mod:`tcpfluid.scenarios.catalogue`).
+
+The reading the library takes where Table 3.19 and its text leave a choice:
+
+* **Delays.** "Propagation delay from source to destination node: Random, Uniform from
+  45ms to 50ms" is each flow's one-way propagation, the 25 ms bottleneck included: the
+  thesis's Table 3.27 lists round-trip propagation delays of 0.0911-0.0999 s. The rest
+  (20-25 ms) is the source's access link; the destination's link has no delay (the thesis
+  does not split it, and only the sum enters any engine).
+* **Access links.** "10 megabits per second * 10 / N" on both sides of every flow: the
+  difference between Table 3.27's last recorded BaseRTT and its propagation delay,
+  0.00345 s, is the transmission of a 576-byte packet over two such links and the
+  bottleneck and of a 40-byte ACK back, at N = 30.
+* **Starts.** Each flow starts at a uniformly random time in the first 5 % of the run
+  (3 s of 60 s); one seed (``seed``) draws the delays and the starts, in flow order.
+* **Left out.** The three low-rate telnet sessions (less than 0.2 % of the link, added
+  against phase effects among Reno flows: RED's random drops and the random starts and
+  delays already break them), the maximum window of 650 packets (about three
+  bandwidth-delay products: a RED queue of at most 217 packets keeps every window far
+  below it) and ns-2's 0.5-s timer granularity (the packet simulator's retransmission
+  timer is RFC 6298's, bounded below by 0.2 s).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from .. import units
+from .catalogue import COMMON_DEFAULTS, register
+from .model import FlowSpec, Link, Scenario, _int, _real
+from .topology import _host_pair, _scenario, law_params
+
+__all__ = ["THESIS_ROUTERS"]
+
+#: the thesis's two RED routers (Table 3.19): name -> (buffer, min_th, max_th), packets
+THESIS_ROUTERS: dict[str, tuple[int, int, int]] = {
+    "red-5-15": (100, 5, 15),
+    "red-54-108": (217, 54, 108),
+}
+
+
+@register(
+    "thesis-many-flows",
+    defaults={
+        "flows": 30,
+        "router": "red-5-15",
+        "bandwidth": "10Mbps",
+        "core_delay": "25ms",
+        "access_factor": 10,
+        "delay_min": "45ms",
+        "delay_max": "50ms",
+        "start_within": "3s",
+        "seed": 1,
+        "red_max_p": 0.02,
+        "red_w_q": 0.002,
+        "duration": "60s",
+        **COMMON_DEFAULTS,
+        "packet_size": "576B",
+    },
+    description=(
+        "Tsang's thesis ch. 3 Table 3.19: N flows (30, 100 or 200) share a 10 Mb/s, 25 ms "
+        "RED link (router=red-5-15: buffer 100, thresholds 5/15; red-54-108: buffer 217, "
+        "54/108; max_p 0.02, w_q 0.002); access links of bandwidth x access_factor / N "
+        "(10 Mb/s x 10 / N); one-way "
+        "propagation uniform in 45-50 ms; starts uniform in the first 3 s; 576-byte "
+        "packets; 60 s (seed draws the delays and starts)"
+    ),
+)
+def _thesis_many_flows(p: dict[str, Any]) -> Scenario:
+    """Tsang's thesis ch. 3 Table 3.19: N flows with random delays and starts behind RED.
+
+    Every access link runs at ``bandwidth`` × ``access_factor`` / N (the thesis: 10 Mb/s ×
+    10 / N, slower than the bottleneck for N > 10 and ten times each flow's share of it);
+    ``access_factor=N`` gives access links at the bottleneck's rate.
+    """
+    n = _int("flows", p["flows"], minimum=1)
+    router = p["router"]
+    if router not in THESIS_ROUTERS:
+        raise ValueError(
+            f"router must be one of {', '.join(THESIS_ROUTERS)} (Tsang's thesis Table 3.19), "
+            f"got {router!r}"
+        )
+    buf, lo, hi = THESIS_ROUTERS[router]
+    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
+    core_d = units.time_or_zero(p["core_delay"], name="core_delay")
+    factor = _real("access_factor", p["access_factor"], "a number in [1, 1e6] such as 10")
+    if not 1.0 <= factor <= 1e6:
+        raise ValueError(
+            "access_factor must be a number in [1, 1e6] (access links of bandwidth x "
+            f"access_factor / flows: at least each flow's share of the bottleneck), got "
+            f"{p['access_factor']!r}"
+        )
+    acc_bw = bw * factor / n
+    d_lo = units.time_or_zero(p["delay_min"], name="delay_min")
+    d_hi = units.time_or_zero(p["delay_max"], name="delay_max")
+    if not core_d <= d_lo <= d_hi:
+        raise ValueError(
+            f"delay_min and delay_max must satisfy core_delay <= delay_min <= delay_max (the "
+            f"one-way propagation includes the bottleneck's), got core_delay={p['core_delay']!r}, "
+            f"delay_min={p['delay_min']!r}, delay_max={p['delay_max']!r}"
+        )
+    within = units.time_or_zero(p["start_within"], name="start_within")
+    duration = units.seconds(p["duration"], name="duration")
+    if not within < duration:
+        raise ValueError(
+            f"start_within must be shorter than duration (every flow starts inside the run), "
+            f"got start_within={p['start_within']!r}, duration={p['duration']!r}"
+        )
+    seed = _int("seed", p["seed"], minimum=0)
+    red = {
+        "min_th": float(lo),
+        "max_th": float(hi),
+        "max_p": _real("red_max_p", p["red_max_p"], "a probability in (0, 1] such as 0.02"),
+        "w_q": _real("red_w_q", p["red_w_q"], "a weight in (0, 1] such as 0.002"),
+    }
+    links: list[Link] = [
+        Link("R1-R2", bw, core_d, float(buf), discipline="red", red=red),
+        Link("R2-R1", bw, core_d, float(buf)),
+    ]
+    draw = random.Random(seed)
+    params = law_params(p)
+    flows: list[FlowSpec] = []
+    for i in range(1, n + 1):
+        one_way = d_lo + (d_hi - d_lo) * draw.random()
+        start = within * draw.random()
+        pair, flow = _host_pair(i, "R1", "R2", acc_bw, one_way - core_d, 0.0, p, params)
+        links += pair
+        flows.append(replace(flow, start_s=start))
+    return _scenario("thesis-many-flows", p, links, flows)
