@@ -74,7 +74,7 @@ from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model
 from ._rounds_engine import RoundEngine, shared_backlog
 from ._rounds_inputs import CrossTraffic, PathBatch
 from ._rounds_law import DROP_SHARE, DROP_SHARES
-from ._rounds_results import RECORDABLE
+from ._rounds_results import RECORDABLE, flow_settle_bands
 
 __all__ = ["rtt_classes", "shared_backlog", "simulate_rounds_async"]
 
@@ -196,6 +196,7 @@ def simulate_rounds_async(
         losses=eng.losses.reshape(1, d.size),
         flow_start_s=run.start_f,
         flow_stop_s=run.stop_f,
+        settle_band_pkts=flow_settle_bands(law, 1, d.size),
         base_rtt_s=d.copy(),
         # the exit names the window whose RTTs the decision read (each flow's own rows)
         exit_lag_rows=feedback_rounds if run.every == 1 else 0,

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
 from ..queueing import RedParameters, red_drop_probability
 from ._rounds_checks import _Run
@@ -369,8 +370,8 @@ class RoundEngine:
         if self.K > 1:
             counting = bool(t0[0] < t_end)
         if self.count[c] % self.run.every == 0:
-            recorder.add(
-                self, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration
+            self._record(
+                recorder, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration
             )
         self.count[c] += 1
         self._decide(c, sample, lost, counting, burst)
@@ -378,6 +379,28 @@ class RoundEngine:
         if self.K > 1:
             self.t_f[c] = float(t_next[0])
         return w1
+
+    def _record(
+        self, recorder: Any, c: int, t: FloatArray, w1: FloatArray, base: FloatArray,
+        mean: FloatArray, rtt_mean: FloatArray, qf: Any, inv_mu: FloatArray,
+        got: FloatArray, duration: FloatArray,
+    ) -> None:  # fmt: skip
+        """Record a round of class ``c`` ending at ``t``: its flows' windows and phases, Δ
+        from the base and mean RTTs their laws read, the mean RTT, the bottleneck queue at
+        the round's peak (``qf``: the round's backlogs; in link packets, times μ/μa, with
+        cross traffic), each flow's throughput ``got / duration``."""
+        kept = recorder.fields
+        delta = backlog(w1, base, mean) if "delta_pkts" in kept else None
+        queue = None
+        if "queue_pkts" in kept:
+            queue = qf[2] if self.model != "fluid" else qf[3]
+            if self.cross:
+                queue = queue * (self.mu * inv_mu)
+        thr = None
+        if "throughput_pps" in kept:
+            thr = got / (per_flow(duration, self.size[c]) if self.K == 1 else duration)
+        phase = self.ls.state["phase"][self.sel[c]]
+        recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
 
     # ------------------------------------------------------------------ losses
     def _losses(
@@ -521,22 +544,8 @@ class RoundEngine:
             r_min, r_mean, r_max, f_min, f_mean = [np.repeat(r, m) for r in rtts]
         else:
             r_min, r_mean, r_max, f_min, f_mean = rtts
-        cand = np.where(act, r_min, np.inf) if self.staggered else r_min
-        if isinstance(ix, slice):  # a view: updated in place
-            base = self.base_rtt[ix]
-            np.minimum(base, cand, out=base)
-        else:
-            base = np.minimum(self.base_rtt[ix], cand)
-            self.base_rtt[ix] = base
-        base_law = np.where(np.isfinite(base), base, r_min) if self.staggered else base
-        fcand = np.where(act, f_min, np.inf) if self.staggered else f_min
-        if isinstance(ix, slice):
-            fbase = self.fwd_base[ix]
-            np.minimum(fbase, fcand, out=fbase)
-        else:
-            fbase = np.minimum(self.fwd_base[ix], fcand)
-            self.fwd_base[ix] = fbase
-        fbase_law = np.where(np.isfinite(fbase), fbase, f_min) if self.staggered else fbase
+        base_law = self._least(self.base_rtt, ix, act, r_min)
+        fbase_law = self._least(self.fwd_base, ix, act, f_min)
         cwnd = np.where(act, w1, self.cwnd0[ix]) if self.staggered else w1
         if self.K == 1:
             sample = RoundSample(cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
@@ -551,9 +560,22 @@ class RoundEngine:
         full[1] = np.where(np.isfinite(full[1]), full[1], self.last[0])
         fb = np.where(np.isfinite(self.fwd_base), self.fwd_base, self.last[3])
         fb[ix] = fbase_law
-        lr = [a.copy() for a in self.last]
+        lr = self.last  # (the law reads the sample; nothing changes it before it decides)
         sample = RoundSample(full[0], full[1], lr[1], lr[0], lr[2], full[2], lr[4], fb)
         return sample, base_law, r_mean
+
+    def _least(self, least: FloatArray, ix: Any, act: Any, now: FloatArray) -> FloatArray:
+        """The running minimum ``least`` (per flow, in place) at the class's flows ``ix``
+        taken with this round's ``now`` (active flows only); what the law reads: the
+        minimum, or ``now`` for a flow with none yet (a flow that joined this round)."""
+        cand = np.where(act, now, np.inf) if self.staggered else now
+        if isinstance(ix, slice):  # a view: updated in place
+            part = least[ix]
+            np.minimum(part, cand, out=part)
+        else:
+            part = np.minimum(least[ix], cand)
+            least[ix] = part
+        return np.where(np.isfinite(part), part, now) if self.staggered else part
 
     def _decide(
         self, c: int, sample: RoundSample, lost: FloatArray | None, counting: Any, burst: Any

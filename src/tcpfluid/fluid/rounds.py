@@ -83,7 +83,13 @@ from ._rounds_engine import RoundEngine
 from ._rounds_inputs import CrossTraffic, PathBatch
 from ._rounds_law import DROP_SHARE, DROP_SHARES
 from ._rounds_physics import queue_memory
-from ._rounds_results import RECORDABLE, RoundSummary, RoundTrace, _Recorder
+from ._rounds_results import (
+    RECORDABLE,
+    RoundSummary,
+    RoundTrace,
+    _Recorder,
+    flow_settle_bands,
+)
 
 __all__ = [
     "RECORDABLE",
@@ -282,41 +288,46 @@ def _trace(
         losses=losses.reshape(S, F),
         flow_start_s=run.start_f,
         flow_stop_s=run.stop_f,
+        settle_band_pkts=flow_settle_bands(law, S, F),
         exit_lag_rows=lag if run.every == 1 else 0,
         all_rounds_recorded=run.every == 1,
     )
 
 
-def simulate_scenario_rounds(
-    scenario: Scenario,
-    *,
-    rtt_model: RttModel | None = None,
-    record: Collection[str] = RECORDABLE,
-    record_every: int = 1,
-    feedback_rounds: int = FEEDBACK_ROUNDS,
-    ack_train: bool = True,
-    rtt: RttModel | None = None,
-    progress: Callable[[float], None] | None = None,
-    whole_packets: bool = False,
-    train_runs: bool = True,
-    drop_share: str = DROP_SHARE,
-) -> RoundTrace:
+#: the options :func:`simulate_scenario_rounds` passes on to :func:`simulate_rounds` (the
+#: scenario gives the paths, flows, duration and cross traffic)
+SCENARIO_OPTIONS = (
+    "rtt_model", "record", "record_every", "feedback_rounds", "ack_train", "rtt", "progress",
+    "whole_packets", "train_runs", "drop_share",
+)  # fmt: skip
+
+
+def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
     """Run a :class:`~tcpfluid.scenarios.Scenario` with the round model.
 
     The scenario is reduced by :meth:`~tcpfluid.scenarios.Scenario.fluid_view` (one
-    bottleneck, CBR sources as cross traffic); every flow must run the same algorithm
-    with the same parameters (set with :meth:`~tcpfluid.scenarios.Scenario.with_algorithm`).
-    This is the ``rounds`` engine of ``tcpfluid simulate``. Flows may run different
-    algorithms or parameters: they are stepped as one :class:`~tcpfluid.algorithms.mixed.
-    MixedLaw` (:func:`scenario_law`). The options are those of
-    :func:`simulate_rounds` (``rtt`` is an alias of ``rtt_model``). Flows of unequal base
-    RTT, or a RED bottleneck, run on the asynchronous round model
-    (:func:`tcpfluid.fluid._rounds_async.simulate_rounds_async`, one round clock per base
-    RTT) and return its :class:`~tcpfluid.fluid._rounds_async_trace.AsyncRoundTrace`
-    (``whole_packets=True`` is not modelled there and is refused).
+    bottleneck, CBR sources as cross traffic). This is the ``rounds`` engine of
+    ``tcpfluid simulate``. Flows may run different algorithms or parameters: they are
+    stepped as one :class:`~tcpfluid.algorithms.mixed.MixedLaw` (:func:`scenario_law`).
+    Flows of unequal base RTT, or a RED bottleneck, run with one round clock per base RTT
+    (:func:`tcpfluid.fluid._rounds_async.simulate_rounds_async`) and return its
+    :class:`~tcpfluid.fluid._rounds_async_trace.AsyncRoundTrace` (``whole_packets=True``
+    is not modelled there and is refused).
+
+    Parameters
+    ----------
+    scenario
+        The scenario.
+    **options
+        The options of :func:`simulate_rounds` named in :data:`SCENARIO_OPTIONS`
+        (``rtt_model``, ``record``, ``record_every``, ``feedback_rounds``, ``ack_train``,
+        ``rtt`` (an alias of ``rtt_model``), ``progress``, ``whole_packets``,
+        ``train_runs``, ``drop_share``), with its defaults.
 
     Raises
     ------
+    TypeError
+        An option not in :data:`SCENARIO_OPTIONS` (named).
     ValueError
         If a flow has no algorithm, or the
         scenario has a feature the round model cannot model (flows that do not share the
@@ -326,57 +337,36 @@ def simulate_scenario_rounds(
     """
     if not isinstance(scenario, Scenario):
         raise TypeError(f"scenario must be a Scenario, got {type(scenario).__name__}")
+    unknown = sorted(set(options) - set(SCENARIO_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"simulate_scenario_rounds got the unknown option {unknown[0]!r}; options: "
+            f"{', '.join(SCENARIO_OPTIONS)}"
+        )
     view = scenario.fluid_view()
     law = scenario_law(scenario.name, view.flows)
-    if not view.equal_rtt or view.red is not None:
-        # flows with their own round clocks (and RED): the asynchronous round model
-        from ._rounds_async import simulate_rounds_async
+    rtt_model = _rtt_model(options.pop("rtt_model", None), options.pop("rtt", None))
+    common: dict[str, Any] = {
+        "duration_s": view.duration_s,
+        "flow_start_s": [f.start_s for f in view.flows],
+        "flow_stop_s": [f.stop_s for f in view.flows],
+        "rtt_model": rtt_model,
+        "cross_traffic": [
+            CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic
+        ],
+    }
+    if view.equal_rtt and view.red is None:
+        return simulate_rounds(law, view.path, n_flows=len(view.flows), **common, **options)
+    # flows with their own round clocks (and RED)
+    from ._rounds_async import simulate_rounds_async
 
-        if whole_packets:
-            raise ValueError(
-                f"scenario {scenario.name!r}: whole_packets=True is modelled by the synchronous "
-                "round model only (one base RTT, drop-tail); this scenario runs on the "
-                "asynchronous round model; use whole_packets=False"
-            )
-
-        return simulate_rounds_async(
-            law,
-            view.path,
-            view.base_rtt_s,
-            duration_s=view.duration_s,
-            flow_start_s=[f.start_s for f in view.flows],
-            flow_stop_s=[f.stop_s for f in view.flows],
-            rtt_model=_rtt_model(rtt_model, rtt),  # type: ignore[arg-type]
-            cross_traffic=[
-                CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic
-            ],
-            red=view.red,
-            record=record,
-            record_every=record_every,
-            feedback_rounds=feedback_rounds,
-            ack_train=ack_train,
-            progress=progress,
-            drop_share=drop_share,
-            train_runs=train_runs,
+    if options.pop("whole_packets", False):
+        raise ValueError(
+            f"scenario {scenario.name!r}: whole_packets=True is modelled by the synchronous "
+            "round model only (one base RTT, drop-tail); this scenario runs on the "
+            "asynchronous round model; use whole_packets=False"
         )
-    return simulate_rounds(
-        law,
-        view.path,
-        duration_s=view.duration_s,
-        n_flows=len(view.flows),
-        flow_start_s=[f.start_s for f in view.flows],
-        flow_stop_s=[f.stop_s for f in view.flows],
-        rtt_model=_rtt_model(rtt_model, rtt),  # type: ignore[arg-type]
-        cross_traffic=[CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic],
-        record=record,
-        record_every=record_every,
-        feedback_rounds=feedback_rounds,
-        ack_train=ack_train,
-        progress=progress,
-        whole_packets=whole_packets,
-        train_runs=train_runs,
-        drop_share=drop_share,
-    )
+    return simulate_rounds_async(law, view.path, view.base_rtt_s, red=view.red, **common, **options)
 
 
 def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
