@@ -153,6 +153,8 @@ class RoundEngine:
         self.size = [ix.size for ix in classes]
         #: per class: its flows among all (several classes)
         self.in_class = [np.isin(np.arange(F), ix) for ix in classes]
+        self.out_class = [~mine for mine in self.in_class]
+        self.none = np.zeros(F, dtype=bool)
         self.d = [np.ascontiguousarray(d[:, c]) for c in range(K)]
         #: each flow's base RTT (several classes, one scenario)
         self.d_flow: FloatArray | None = None
@@ -449,9 +451,10 @@ class RoundEngine:
                 self.red_debt[ix] += p * w1
                 whole = np.floor(self.red_debt[ix])
                 self.red_debt[ix] -= whole
-                if lost is None:
-                    lost = np.zeros(self.n)
-                lost[ix] += whole
+                if whole.any():  # (no whole packet dropped: no loss, as without RED)
+                    if lost is None:
+                        lost = np.zeros(self.n)
+                    lost[ix] += whole
         return lost
 
     def _red_probability(self, red: RedParameters, t0: float, q_mean: float, mu_a: float) -> float:
@@ -476,7 +479,8 @@ class RoundEngine:
         self.t_ev = t
         if dt > 0.0:
             self.delivered += self.rate * dt
-            self.cross_carried += self.rate_cross * dt
+            if self.cross:
+                self.cross_carried += self.rate_cross * dt
             self.elapsed += dt
 
     def _account(
@@ -500,7 +504,8 @@ class RoundEngine:
             g = self.w_cur
         assert self.d_flow is not None
         np.divide(g, self.d_flow + q / mu_a, out=self.rate)
-        self.rate_cross = self.mu - mu_a
+        if self.cross:
+            self.rate_cross = self.mu - mu_a
 
     def _account_one(
         self, t0: FloatArray, t1: FloatArray, duration: FloatArray, got: FloatArray,
@@ -550,18 +555,17 @@ class RoundEngine:
         if self.K == 1:
             sample = RoundSample(cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
             return sample, base_law, r_mean
-        for arr, v in zip(self.last, (r_min, r_mean, r_max, f_min, f_mean), strict=True):
-            arr[ix] = v
-        full = []
-        for part, whole in ((cwnd, self.cwnd0), (base_law, self.base_rtt), (acks, self.cwnd0)):
-            x = whole.copy()
-            x[ix] = part
-            full.append(x)
-        full[1] = np.where(np.isfinite(full[1]), full[1], self.last[0])
-        fb = np.where(np.isfinite(self.fwd_base), self.fwd_base, self.last[3])
-        fb[ix] = fbase_law
         lr = self.last  # (the law reads the sample; nothing changes it before it decides)
-        sample = RoundSample(full[0], full[1], lr[1], lr[0], lr[2], full[2], lr[4], fb)
+        for arr, v in zip(lr, (r_min, r_mean, r_max, f_min, f_mean), strict=True):
+            arr[ix] = v
+        cwnd_all, acks_all = self.cwnd0.copy(), self.cwnd0.copy()
+        cwnd_all[ix], acks_all[ix] = cwnd, acks
+        # a flow without a minimum yet (not started) reads its last RTTs
+        base_all = np.where(np.isfinite(self.base_rtt), self.base_rtt, lr[0])
+        base_all[ix] = base_law
+        fb = np.where(np.isfinite(self.fwd_base), self.fwd_base, lr[3])
+        fb[ix] = fbase_law
+        sample = RoundSample(cwnd_all, base_all, lr[1], lr[0], lr[2], acks_all, lr[4], fb)
         return sample, base_law, r_mean
 
     def _least(self, least: FloatArray, ix: Any, act: Any, now: FloatArray) -> FloatArray:
@@ -597,12 +601,12 @@ class RoundEngine:
             return
         mine = self.in_class[c]
         keep = {k: v.copy() for k, v in state.items()}
-        counts = mine if counting else np.zeros(self.n, dtype=bool)
+        counts = mine if counting else self.none
         cwnd0, incr, cap = decide(
             self.law, state, sample, lost, mine & self.active, sample.cwnd, run.frac, counts,
             self.losses, None, self.recovering,
         )  # fmt: skip
-        other = ~mine
+        other = self.out_class[c]
         for key, arr in state.items():
             if key in keep:
                 np.copyto(arr, keep[key], where=other)
