@@ -64,16 +64,17 @@ from collections.abc import Callable, Collection, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import as_float_array, check_choice
+from .._validation import as_float_array
 from ..algorithms.base import ControlLaw
 from ..path import Path
 from ..queueing import RedParameters
 from . import _rounds_physics
 from ._rounds_async_trace import AsyncRecorder, AsyncRoundTrace
-from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model
-from ._rounds_engine import RoundEngine, shared_backlog
+from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model, check_options
+from ._rounds_engine import RoundEngine
 from ._rounds_inputs import CrossTraffic, PathBatch
-from ._rounds_law import DROP_SHARE, DROP_SHARES
+from ._rounds_law import DROP_SHARE
+from ._rounds_physics import shared_backlog
 from ._rounds_results import RECORDABLE, flow_settle_bands
 
 __all__ = ["rtt_classes", "shared_backlog", "simulate_rounds_async"]
@@ -146,8 +147,7 @@ def simulate_rounds_async(
     ValueError, TypeError
         Bad arguments (named), or an ACK-path bottleneck on ``path``.
     """
-    if not isinstance(law, ControlLaw):
-        raise TypeError(f"law must be a ControlLaw (see tcpfluid.algorithms.get_law), got {law!r}")
+    check_options(law, ack_train, train_runs, False, progress, drop_share)
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
     d = as_float_array("base_rtt_s", base_rtt_s, positive=True).ravel()
@@ -161,12 +161,7 @@ def simulate_rounds_async(
         )
     if red is not None and not isinstance(red, RedParameters):
         raise TypeError(f"red must be None or a RedParameters, got {red!r}")
-    if not isinstance(ack_train, bool):
-        raise TypeError(f"ack_train must be True or False, got {ack_train!r}")
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be None or a callable, got {progress!r}")
     model = _rtt_model(rtt_model, None)
-    check_choice("drop_share", drop_share, DROP_SHARES)
     batch = PathBatch(path.mu, float(d.min()), buffer_pkts=path.buffer_pkts)
     run = _check_run(
         batch, d.size, None, duration_s, record, record_every, feedback_rounds,

@@ -56,41 +56,10 @@ from ._rounds_physics import (
     per_scenario,
     reverse_queues,
     round_rtts,
+    shared_backlog,
 )
 
 FloatArray = NDArray[np.float64]
-
-
-def shared_backlog(windows: Any, pipes: Any) -> float:
-    """The standing backlog ``q`` (packets) of window-limited flows sharing a FIFO queue.
-
-    Class ``k`` holds ``windows[k]`` packets in flight over a pipe of ``pipes[k] = μa d_k``
-    packets; ``q`` solves ``Σ W_k / (pipes_k + q) = 1`` (``0`` when the windows fit the
-    pipes), by Newton's method from ``max(0, ΣW − max pipe)`` (a point left of the root of
-    this convex decreasing function, so the iterates increase to it).
-
-    Examples
-    --------
-    >>> shared_backlog([30.0], [20.0])  # one class: W - mu d
-    10.0
-    >>> round(shared_backlog([10.0, 20.0], [10.0, 30.0]), 9)
-    10.0
-    """
-    live = [(float(w), float(m)) for w, m in zip(windows, pipes, strict=True) if w > 0.0]
-    if not live or sum(w / m for w, m in live) <= 1.0:
-        return 0.0
-    q = max(0.0, sum(w for w, _ in live) - max(m for _, m in live))
-    for _ in range(200):
-        f, df = -1.0, 0.0
-        for w, m in live:
-            r = w / (m + q)
-            f += r
-            df += r / (m + q)
-        step = f / df
-        q += step
-        if step <= 1e-13 * (1.0 + q):
-            break
-    return q
 
 
 def _window_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
