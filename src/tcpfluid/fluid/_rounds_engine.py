@@ -323,8 +323,7 @@ class RoundEngine:
         duration, rtts = round_rtts(qf, qr, d, self.half_d[c], inv_mu, mu_a, mu_r_eff)
         if self.lag:
             rtts = lagged(self.history[c], rtts, self.lag)
-        total = w1_s if others is None else w1_s + sum(others[0])
-        lost = self._losses(c, lost_s, w1, z, total, t0, qf[1], mu_a)
+        lost = self._losses(c, lost_s, w1, z, w1_s, others, t0, qf[1], mu_a)
         got = w1 if lost is None else w1 - lost[ix]
         # ---------------- totals, what the law measures, record, decision
         t_next = t0 + duration
@@ -337,9 +336,11 @@ class RoundEngine:
             self._account_one(t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
         sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks)
         t_end = self.run.t_end
-        counting: Any = True if t_end == math.inf else per_flow(t0 < t_end, m)
+        counting: Any = True
         if self.K > 1:
             counting = bool(t0[0] < t_end)
+        elif t_end != math.inf:
+            counting = per_flow(t0 < t_end, m)
         if self.count[c] % self.run.every == 0:
             self._record(
                 recorder, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration
@@ -376,15 +377,16 @@ class RoundEngine:
     # ------------------------------------------------------------------ losses
     def _losses(
         self, c: int, lost_s: FloatArray | None, w1: FloatArray, z: FloatArray,
-        total: FloatArray, t0: FloatArray, q_mean: FloatArray, mu_a: FloatArray,
+        w1_s: FloatArray, others: Any, t0: FloatArray, q_mean: FloatArray, mu_a: FloatArray,
     ) -> FloatArray | None:  # fmt: skip
         """Per-flow losses of the round (full length, zero outside the class): its share of
         the overflow ``lost_s`` at the round's peak and of the overflows at the other
         classes' rounds since its last round (drop-share rule), and RED's whole packets.
 
-        The overflow falls on every flow in flight in proportion to its window (``total``
-        the windows in flight, per scenario); the other classes' flows take theirs at the
-        end of their own next round and until then it is not in flight."""
+        The overflow falls on every flow in flight in proportion to its window (the
+        class's windows ``w1_s`` per scenario and ``others``, the other classes' windows in
+        flight, :meth:`_others`); the other classes' flows take theirs at the end of their
+        own next round and until then it is not in flight."""
         ix, S = self.sel[c], self.S
         if lost_s is not None and (self.share is not None or bool(lost_s.any())):
             if self.K == 1:
@@ -397,6 +399,7 @@ class RoundEngine:
                 g = z if self.K == 1 else np.where(self.active, self.growth, 0.0)
                 self.pending += growth_shares(lost_s, g, w)
             else:
+                total = w1_s if others is None else w1_s + sum(others[0])
                 tot = per_flow(total, self.F)
                 mine = np.divide(w, tot, out=np.zeros(self.n), where=tot > 0)
                 mine *= per_flow(lost_s, self.F)
