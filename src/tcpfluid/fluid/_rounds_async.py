@@ -75,7 +75,7 @@ from ._rounds_engine import RoundEngine
 from ._rounds_inputs import CrossTraffic, PathBatch
 from ._rounds_law import DROP_SHARE
 from ._rounds_physics import shared_backlog
-from ._rounds_results import RECORDABLE, flow_settle_bands
+from ._rounds_results import RECORDABLE
 
 __all__ = ["rtt_classes", "shared_backlog", "simulate_rounds_async"]
 
@@ -176,24 +176,9 @@ def simulate_rounds_async(
     )  # fmt: skip
     recorder = AsyncRecorder(classes, d.size, run.rec)
     eng.loop(recorder, progress)
-    t_end = run.t_end
     return AsyncRoundTrace(
         **recorder.series(),
         paths=PathBatch(path.mu, float(d[0]), buffer_pkts=path.buffer_pkts),
-        algorithm=getattr(law, "name", type(law).__name__),
-        law_params=law.params(),
-        rtt_model=model,
-        change_times_s=run.change_times,
-        duration_s=t_end,
-        elapsed_s=eng.elapsed,
-        delivered_pkts=eng.delivered.reshape(1, d.size),
-        carried_pkts=np.array([eng.delivered.sum() + eng.cross_carried[0]]),
-        losses=eng.losses.reshape(1, d.size),
-        flow_start_s=run.start_f,
-        flow_stop_s=run.stop_f,
-        settle_band_pkts=flow_settle_bands(law, 1, d.size),
+        **eng.results(model),
         base_rtt_s=d.copy(),
-        # the exit names the window whose RTTs the decision read (each flow's own rows)
-        exit_lag_rows=feedback_rounds if run.every == 1 else 0,
-        all_rounds_recorded=run.every == 1,
     )

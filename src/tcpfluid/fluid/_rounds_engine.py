@@ -58,6 +58,7 @@ from ._rounds_physics import (
     round_rtts,
     shared_backlog,
 )
+from ._rounds_results import flow_settle_bands
 
 FloatArray = NDArray[np.float64]
 
@@ -204,6 +205,30 @@ class RoundEngine:
             self._integrate(t_end)
         if progress is not None:
             progress(1.0)
+
+    def results(self, model: str) -> dict[str, Any]:
+        """The :class:`~._rounds_results.RoundTrace` fields of the finished run other than
+        its recorded series and paths (``model``: the RTT model's name). The slow-start
+        exit names the window whose RTTs the decision read, the feedback lag's rows
+        earlier (each flow's own rows), when every round is recorded."""
+        run, S, F = self.run, self.S, self.F
+        delivered = self.delivered.reshape(S, F)
+        return {
+            "algorithm": getattr(self.law, "name", type(self.law).__name__),
+            "law_params": self.law.params(),
+            "rtt_model": model,
+            "change_times_s": run.change_times,
+            "duration_s": None if run.t_end == math.inf else run.t_end,
+            "elapsed_s": self.elapsed,
+            "delivered_pkts": delivered,
+            "carried_pkts": delivered.sum(axis=1) + self.cross_carried,
+            "losses": self.losses.reshape(S, F),
+            "flow_start_s": run.start_f,
+            "flow_stop_s": run.stop_f,
+            "settle_band_pkts": flow_settle_bands(self.law, S, F),
+            "exit_lag_rows": self.lag if run.every == 1 else 0,
+            "all_rounds_recorded": run.every == 1,
+        }
 
     def _rates(self, c: int, t0: FloatArray) -> tuple[Any, ...]:
         """What the available rate μa at the round's start sets: μa, μa d, 1/μa, the flows'

@@ -65,7 +65,6 @@ fastest); the law's array parameters must have length ``S × F`` (or be scalars)
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
@@ -78,7 +77,7 @@ from ..algorithms.mixed import MixedLaw
 from ..algorithms.registry import get_law
 from ..path import Path
 from ..scenarios import Scenario
-from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model, _Run, check_options
+from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model, check_options
 from ._rounds_engine import RoundEngine
 from ._rounds_inputs import CrossTraffic, PathBatch
 from ._rounds_law import DROP_SHARE
@@ -88,7 +87,6 @@ from ._rounds_results import (
     RoundSummary,
     RoundTrace,
     _Recorder,
-    flow_settle_bands,
 )
 
 __all__ = [
@@ -228,45 +226,7 @@ def simulate_rounds(
     )  # fmt: skip
     recorder = _Recorder((run.n_steps + run.every - 1) // run.every, batch.n_scenarios, F, run.rec)
     eng.loop(recorder, progress)
-    return _trace(
-        law, batch, F, model, run, recorder, eng.elapsed, eng.delivered, eng.cross_carried,
-        eng.losses, feedback_rounds,
-    )  # fmt: skip
-
-
-def _trace(
-    law: ControlLaw,
-    batch: PathBatch,
-    F: int,
-    model: str,
-    run: _Run,
-    recorder: _Recorder,
-    elapsed: FloatArray,
-    delivered: FloatArray,
-    cross_carried: FloatArray,
-    losses: NDArray[np.int64],
-    lag: int = 0,
-) -> RoundTrace:
-    """The :class:`RoundTrace` of a finished loop (``lag``: the feedback lag, rounds)."""
-    S = batch.n_scenarios
-    return RoundTrace(
-        **recorder.series(),
-        paths=batch,
-        algorithm=getattr(law, "name", type(law).__name__),
-        law_params=law.params(),
-        rtt_model=model,
-        change_times_s=run.change_times,
-        duration_s=None if run.t_end == math.inf else run.t_end,
-        elapsed_s=elapsed,
-        delivered_pkts=delivered.reshape(S, F),
-        carried_pkts=delivered.reshape(S, F).sum(axis=1) + cross_carried,
-        losses=losses.reshape(S, F),
-        flow_start_s=run.start_f,
-        flow_stop_s=run.stop_f,
-        settle_band_pkts=flow_settle_bands(law, S, F),
-        exit_lag_rows=lag if run.every == 1 else 0,
-        all_rounds_recorded=run.every == 1,
-    )
+    return RoundTrace(**recorder.series(), paths=batch, **eng.results(model))
 
 
 #: the options :func:`simulate_scenario_rounds` passes on to :func:`simulate_rounds` (the
