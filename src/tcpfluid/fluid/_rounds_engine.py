@@ -149,6 +149,10 @@ class RoundEngine:
         dn = self.d_flow if self.d_flow is not None else np.repeat(batch.d_s, F)
         #: per flow: the RTTs its law read last (a class's decision sees the others')
         self.last = [dn.copy(), dn.copy(), dn.copy(), 0.5 * dn, 0.5 * dn]
+        #: (several classes) the rest of the sample every flow's law reads (window, base
+        #: RTT, ACKs, forward base delay): the class's round for its flows, each other
+        #: flow's own last round (whose decision is discarded, :meth:`_decide`)
+        self.seen = [self.cwnd0.copy(), dn.copy(), self.cwnd0.copy(), 0.5 * dn]
         #: per flow: the window of its round in progress (0 when inactive), its share of
         #: overflows at other classes' rounds (taken at the end of its next round), RED's
         #: expected drops not yet a whole packet, the rounds left of its loss episode
@@ -552,17 +556,11 @@ class RoundEngine:
         if self.K == 1:
             sample = RoundSample(cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
             return sample, base_law, r_mean
-        lr = self.last  # (the law reads the sample; nothing changes it before it decides)
+        lr, (cw, base, ak, fb) = self.last, self.seen
         for arr, v in zip(lr, (r_min, r_mean, r_max, f_min, f_mean), strict=True):
             arr[ix] = v
-        cwnd_all, acks_all = self.cwnd0.copy(), self.cwnd0.copy()
-        cwnd_all[ix], acks_all[ix] = cwnd, acks
-        # a flow without a minimum yet (not started) reads its last RTTs
-        base_all = np.where(np.isfinite(self.base_rtt), self.base_rtt, lr[0])
-        base_all[ix] = base_law
-        fb = np.where(np.isfinite(self.fwd_base), self.fwd_base, lr[3])
-        fb[ix] = fbase_law
-        sample = RoundSample(cwnd_all, base_all, lr[1], lr[0], lr[2], acks_all, lr[4], fb)
+        cw[ix], base[ix], ak[ix], fb[ix] = cwnd, base_law, acks, fbase_law
+        sample = RoundSample(cw, base, lr[1], lr[0], lr[2], ak, lr[4], fb)
         return sample, base_law, r_mean
 
     def _least(self, least: FloatArray, ix: Any, act: Any, now: FloatArray) -> FloatArray:
