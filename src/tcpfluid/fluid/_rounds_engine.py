@@ -353,7 +353,9 @@ class RoundEngine:
         if self.lag:
             rtts = lagged(self.history[c], rtts, self.lag)
         lost = self._losses(c, lost_s, w1, z, w1_s, others, t0, qf[1], mu_a)
-        got = w1 if lost is None else w1 - lost[ix]
+        # the packets of the round not lost (the losses charged at other classes' rounds
+        # may exceed a window the flow has cut since: none delivered, never fewer)
+        got = w1 if lost is None else np.maximum(w1 - lost[ix], 0.0)
         # ---------------- totals, what the law measures, record, decision
         t_next = t0 + duration
         if self.K > 1:
