@@ -157,6 +157,7 @@ class RoundEngine:
         #: overflows at other classes' rounds (taken at the end of its next round), RED's
         #: expected drops not yet a whole packet, the rounds left of its loss episode
         self.w_cur, self.pending, self.red_debt = np.zeros(n), np.zeros(n), np.zeros(n)
+        self.charged = False  # (whether any flow's pending share may be > 0)
         self.w_class = [0.0] * K  # (several classes: each class's windows, w_cur summed)
         self.recovering = np.zeros(n, dtype=np.int64)
         self.share = OverflowShare(S) if drop_share == "in-turn" else None
@@ -281,7 +282,7 @@ class RoundEngine:
         for k, ix in enumerate(self.sel):
             if k == c:
                 continue
-            wk = self.w_class[k] - float(self.pending[ix].sum())
+            wk = self.w_class[k] - (float(self.pending[ix].sum()) if self.charged else 0.0)
             if wk > 0.0:
                 ws.append(wk)
                 pipes.append(mua * float(self.d[k][0]))
@@ -361,7 +362,7 @@ class RoundEngine:
         if self.K > 1:
             self.w_cur[ix] = w1
             self.w_class[c] = float(w1_s[0])
-            known = lost is None and not self.pending.any()
+            known = lost is None and not (self.charged and self.pending.any())
             self._account(c, t0, got, mu_a, q_end if known else None)
         else:
             self._account_one(t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
@@ -429,6 +430,7 @@ class RoundEngine:
             if self.growth is not None:
                 g = z if self.K == 1 else np.where(self.active, self.growth, 0.0)
                 self.pending += growth_shares(lost_s, g, w)
+                self.charged = True
             else:
                 total = w1_s if others is None else w1_s + sum(others[0])
                 tot = per_flow(total, self.F)
@@ -443,11 +445,13 @@ class RoundEngine:
                     # one class: every flow takes its share now (nothing is pending)
                     return mine
                 self.pending += mine
+                self.charged = True
         lost: FloatArray | None = None
-        if (self.pending[ix] > 0.0).any():
+        if self.charged and (self.pending[ix] > 0.0).any():
             lost = np.zeros(self.n)
             lost[ix] = self.pending[ix]
             self.pending[ix] = 0.0
+            self.charged = bool(self.pending.any())
         if self.red is not None:
             p = self._red_probability(self.red, float(t0[0]), float(q_mean[0]), float(mu_a[0]))
             if p > 0.0:
