@@ -26,18 +26,11 @@ Cases
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import time
-from pathlib import Path
-from typing import Any
 
-from _worker import run_worker
+from _worker import bench_args, compare
 
-HERE = Path(__file__).resolve().parent
-NEW_SRC = HERE.parent / "src"
-DEFAULT_REFERENCE = Path(os.environ.get("TCPFLUID_BENCH_REFERENCE", "/tmp/ref/src"))
 LAWS = ("vegas", "quick-vegas", "tcp-ho", "itcp-vegas", "enhanced-vegas", "reno", "fast")
 
 
@@ -83,52 +76,14 @@ def _worker(case: str, repeat: int) -> None:
 
 # ----------------------------------------------------------------------------- driver
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per case (best kept)")
-    parser.add_argument("--quick", action="store_true", help="smaller sizes (smoke test)")
-    parser.add_argument(
-        "--reference", type=Path, default=DEFAULT_REFERENCE, help="the reference tree's src"
-    )
-    parser.add_argument("--no-reference", action="store_true", help="time this tree only")
-    parser.add_argument(
-        "--only", action="append", help="a case to run (repeatable), e.g. reno/single"
-    )
-    parser.add_argument("--worker", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.repeat < 1:
-        raise SystemExit(f"--repeat must be >= 1, got {args.repeat}")
+    args = bench_args((__doc__ or "").splitlines()[0], quick=True)
     if args.worker:
         _worker(args.worker, args.repeat)
         return
-    trees = [("new", NEW_SRC)]
-    if not args.no_reference:
-        if (args.reference / "tcpfluid").is_dir():
-            trees.append(("reference", args.reference))
-        else:
-            print(f"(no reference tree at {args.reference}: timing this tree only)")
     cases = (
         [("q:" if args.quick else "") + c for c in args.only] if args.only else _cases(args.quick)
     )
-    print(f"load average before: {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} CPUs")
-    print(f"{'case':<28} {'tree':<10} {'CPU s':>8} {'flow-round updates/s':>22}")
-    records: list[dict[str, Any]] = []
-    for case in cases:
-        rates: dict[str, float] = {}
-        for tree, src in trees:
-            rec = run_worker(__file__, src, case, args.repeat)
-            if rec is None:
-                continue
-            rate = rec["updates"] / rec["cpu_s"]
-            rates[tree] = rate
-            print(f"{case:<28} {tree:<10} {rec['cpu_s']:>8.3f} {rate:>22.4g}")
-            records.append(
-                {"name": f"rounds/{case}/rate", "tree": tree, "value": rate,
-                 "unit": "flow-round updates/s (CPU)"}
-            )  # fmt: skip
-        if "reference" in rates and "new" in rates:
-            print(f"{'':<28} {'new/ref':<10} {rates['new'] / rates['reference']:>31.2f}x")
-    for r in records:
-        print(json.dumps(r))
+    compare(__file__, args, cases, "updates", "rate", "flow-round updates/s (CPU)")
 
 
 if __name__ == "__main__":

@@ -30,18 +30,12 @@ one step of the model's event loop) and the CPU seconds of one run (``cpu_s``).
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import time
-from pathlib import Path
 from typing import Any
 
-from _worker import run_worker
+from _worker import bench_args, compare
 
-HERE = Path(__file__).resolve().parent
-NEW_SRC = HERE.parent / "src"
-DEFAULT_REFERENCE = Path(os.environ.get("TCPFLUID_BENCH_REFERENCE", "/tmp/ref/src"))
 CASES = (
     "thesis/vegas-1/50",
     "thesis/vegas-1_3/10",
@@ -104,61 +98,12 @@ def _worker(case: str, repeat: int) -> None:
 
 
 # ----------------------------------------------------------------------------- driver
-def _run_worker(src: Path, case: str, repeat: int) -> dict[str, Any] | None:
-    return run_worker(__file__, src, case, repeat)
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per case (best kept)")
-    parser.add_argument(
-        "--reference", type=Path, default=DEFAULT_REFERENCE, help="the reference tree's src"
-    )
-    parser.add_argument("--no-reference", action="store_true", help="time this tree only")
-    parser.add_argument(
-        "--only", action="append", help="a case to run (repeatable), e.g. thesis/vegas-2/110"
-    )
-    parser.add_argument("--worker", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.repeat < 1:
-        raise SystemExit(f"--repeat must be >= 1, got {args.repeat}")
+    args = bench_args((__doc__ or "").splitlines()[0])
     if args.worker:
         _worker(args.worker, args.repeat)
         return
-    trees = [("new", NEW_SRC)]
-    if not args.no_reference:
-        if (args.reference / "tcpfluid").is_dir():
-            trees.append(("reference", args.reference))
-        else:
-            print(f"(no reference tree at {args.reference}: timing this tree only)")
-    cases = args.only or list(CASES)
-    print(f"load average before: {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} CPUs")
-    print(f"{'case':<30} {'tree':<10} {'rounds':>7} {'CPU s':>7} {'wall s':>7} {'rounds/s':>9}")
-    records = []
-    for case in cases:
-        cpus: dict[str, float] = {}
-        for tree, src in trees:
-            rec = _run_worker(src, case, args.repeat)
-            if rec is None:
-                continue
-            rate = rec["rounds"] / rec["cpu_s"]
-            cpus[tree] = rec["cpu_s"]
-            print(
-                f"{case:<30} {tree:<10} {rec['rounds']:>7d} {rec['cpu_s']:>7.3f} "
-                f"{rec['wall_s']:>7.3f} {rate:>9.0f}"
-            )
-            records.append(
-                {"name": f"rounds_async/{case}/rounds_per_s", "tree": tree, "value": rate,
-                 "unit": "rounds/s (CPU)"}
-            )  # fmt: skip
-            records.append(
-                {"name": f"rounds_async/{case}/cpu_s", "tree": tree, "value": rec["cpu_s"],
-                 "unit": "s"}
-            )  # fmt: skip
-        if "reference" in cpus and "new" in cpus:
-            print(f"{'':<30} {'speed-up':<10} {cpus['reference'] / cpus['new']:>15.2f}x CPU")
-    for r in records:
-        print(json.dumps(r))
+    compare(__file__, args, args.only or list(CASES), "rounds", "rounds_per_s", "rounds/s (CPU)")
 
 
 if __name__ == "__main__":

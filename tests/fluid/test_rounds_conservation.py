@@ -1,4 +1,5 @@
-"""The round model never carries more than the link.
+"""The round model never carries more than the link, and no flow delivers fewer than
+no packets.
 
 The bottleneck serves at most μ packets per second; whatever the laws, base RTTs, buffer
 (infinite included) and cross traffic, the packets the flows deliver plus the cross
@@ -68,6 +69,28 @@ def test_delivered_never_exceeds_capacity_times_time(run: dict[str, object]) -> 
     assert float(tr.carried_pkts[0]) <= capacity * (1.0 + 1e-12)
     assert float(tr.delivered_pkts.sum()) <= capacity * (1.0 + 1e-12)
     assert float(tr.summary.utilization[0]) <= 1.0 + 1e-12
+    assert bool((tr.delivered_pkts >= 0.0).all())  # no flow delivers fewer than nothing
+
+
+def test_losses_charged_beyond_a_cut_window_deliver_nothing_not_less() -> None:
+    """Five FAST flows of three base RTTs, joins, a leave and a cross-traffic step, drop-tail
+    overflows shared in turn: a flow charged at other classes' rounds with more packets
+    than the window it has cut to since delivers nothing in that round, never a negative
+    count (which once made a flow's total negative and its summary refuse to compute)."""
+    tr = simulate_rounds_async(
+        get_law("fast"),
+        Path(800.0, 0.05, buffer=50),
+        [0.02, 0.02, 0.06, 0.15, 0.15],
+        duration_s=25.0,
+        flow_start_s=[0.0, 2.0, 0.0, 1.0, 5.0],
+        flow_stop_s=[math.inf, 20.0, math.inf, math.inf, math.inf],
+        cross_traffic=[CrossTraffic(200.0, 8.0, 15.0)],
+        drop_share="in-turn",
+    )
+    assert bool((tr.delivered_pkts >= 0.0).all())
+    assert bool((tr.throughput_pps >= 0.0).all())
+    thr = tr.summary.throughput_pps[0]
+    assert bool((thr >= 0.0).all()) and float(tr.summary.utilization[0]) <= 1.0 + 1e-12
 
 
 @settings(max_examples=15, deadline=None)

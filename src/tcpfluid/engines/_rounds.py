@@ -94,7 +94,7 @@ class Rounds(Engine):
         # series are then thinned to record_interval_s
         return simulate_scenario_rounds(
             scenario,
-            rtt_model=self.rtt_model,  # type: ignore[arg-type]
+            rtt_model=self.rtt_model,
             record=self.record or (),
             record_every=1,
             feedback_rounds=self.feedback_rounds,

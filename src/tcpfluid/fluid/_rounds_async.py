@@ -64,16 +64,17 @@ from collections.abc import Callable, Collection, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import as_float_array, check_choice
+from .._validation import as_float_array
 from ..algorithms.base import ControlLaw
 from ..path import Path
 from ..queueing import RedParameters
 from . import _rounds_physics
 from ._rounds_async_trace import AsyncRecorder, AsyncRoundTrace
-from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model
-from ._rounds_engine import RoundEngine, shared_backlog
+from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model, check_options
+from ._rounds_engine import RoundEngine
 from ._rounds_inputs import CrossTraffic, PathBatch
-from ._rounds_law import DROP_SHARE, DROP_SHARES
+from ._rounds_law import DROP_SHARE
+from ._rounds_physics import shared_backlog
 from ._rounds_results import RECORDABLE
 
 __all__ = ["rtt_classes", "shared_backlog", "simulate_rounds_async"]
@@ -146,8 +147,7 @@ def simulate_rounds_async(
     ValueError, TypeError
         Bad arguments (named), or an ACK-path bottleneck on ``path``.
     """
-    if not isinstance(law, ControlLaw):
-        raise TypeError(f"law must be a ControlLaw (see tcpfluid.algorithms.get_law), got {law!r}")
+    check_options(law, ack_train, train_runs, False, progress, drop_share)
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
     d = as_float_array("base_rtt_s", base_rtt_s, positive=True).ravel()
@@ -161,12 +161,7 @@ def simulate_rounds_async(
         )
     if red is not None and not isinstance(red, RedParameters):
         raise TypeError(f"red must be None or a RedParameters, got {red!r}")
-    if not isinstance(ack_train, bool):
-        raise TypeError(f"ack_train must be True or False, got {ack_train!r}")
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be None or a callable, got {progress!r}")
     model = _rtt_model(rtt_model, None)
-    check_choice("drop_share", drop_share, DROP_SHARES)
     batch = PathBatch(path.mu, float(d.min()), buffer_pkts=path.buffer_pkts)
     run = _check_run(
         batch, d.size, None, duration_s, record, record_every, feedback_rounds,
@@ -181,23 +176,9 @@ def simulate_rounds_async(
     )  # fmt: skip
     recorder = AsyncRecorder(classes, d.size, run.rec)
     eng.loop(recorder, progress)
-    t_end = run.t_end
     return AsyncRoundTrace(
         **recorder.series(),
         paths=PathBatch(path.mu, float(d[0]), buffer_pkts=path.buffer_pkts),
-        algorithm=getattr(law, "name", type(law).__name__),
-        law_params=law.params(),
-        rtt_model=model,
-        change_times_s=run.change_times,
-        duration_s=t_end,
-        elapsed_s=eng.elapsed,
-        delivered_pkts=eng.delivered.reshape(1, d.size),
-        carried_pkts=np.array([eng.delivered.sum() + eng.cross_carried[0]]),
-        losses=eng.losses.reshape(1, d.size),
-        flow_start_s=run.start_f,
-        flow_stop_s=run.stop_f,
+        **eng.results(model),
         base_rtt_s=d.copy(),
-        # the exit names the window whose RTTs the decision read (each flow's own rows)
-        exit_lag_rows=feedback_rounds if run.every == 1 else 0,
-        all_rounds_recorded=run.every == 1,
     )

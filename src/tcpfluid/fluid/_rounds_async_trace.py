@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..algorithms._common import backlog
 from ._rounds_results import RoundSummary, RoundTrace, _summarise
 
 FloatArray = NDArray[np.float64]
@@ -62,21 +61,6 @@ def _plain(tr: AsyncRoundTrace, **changes: Any) -> RoundTrace:
     return RoundTrace(**kw)
 
 
-def _flow_law(tr: AsyncRoundTrace, f: int) -> dict[str, Any]:
-    """Flow ``f``'s own law (``algorithm`` and ``law_params``) where the trace's law is a
-    mix (:class:`~tcpfluid.algorithms.mixed.MixedLaw`, whose parameters list each law and
-    its flows); nothing to change otherwise."""
-    p = tr.law_params if isinstance(tr.law_params, dict) else {}
-    laws, groups = p.get("laws"), p.get("groups")
-    if not (isinstance(laws, list) and isinstance(groups, list)):
-        return {}
-    for spec, flows in zip(laws, groups, strict=True):
-        if f in flows:
-            own = {k: v for k, v in spec.items() if k != "algorithm"}
-            return {"algorithm": spec["algorithm"], "law_params": own}
-    return {}
-
-
 def _summarise_async(tr: AsyncRoundTrace) -> RoundSummary:
     """The round summary with each flow's per-flow fields computed from its own rows."""
     whole = _summarise(_plain(tr))
@@ -102,7 +86,7 @@ def _summarise_async(tr: AsyncRoundTrace) -> RoundSummary:
                 losses=tr.losses[:, f : f + 1],
                 flow_start_s=tr.flow_start_s[f : f + 1],
                 flow_stop_s=tr.flow_stop_s[f : f + 1],
-                **_flow_law(tr, f),
+                settle_band_pkts=tr.settle_band_pkts[:, f : f + 1],
             )
         )
         for fld in dataclasses.fields(one):
@@ -124,42 +108,16 @@ class AsyncRecorder:
         self.ix, self.F, self.fields = ix, F, fields
         self.rows: list[list[tuple[Any, ...]]] = [[] for _ in ix]
 
-    def add(
-        self,
-        eng: Any,
-        c: int,
-        t: FloatArray,
-        w1: FloatArray,
-        base_rtt: FloatArray,
-        rtt_mean_n: FloatArray,
-        rtt_mean: FloatArray,
-        qf: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
-        inv_mu: FloatArray,
-        got: FloatArray,
-        duration: FloatArray,
-    ) -> None:
-        """Record a round of class ``c`` of the round engine
-        (:class:`~._rounds_engine.RoundEngine`): the queue at its peak in link packets."""
-        peak = qf[2] if eng.model != "fluid" else qf[3]
-        self.add_row(
-            c, float(t[0]), w1, eng.ls.state["phase"][eng.sel[c]].copy(),
-            backlog(w1, base_rtt, rtt_mean_n), float(rtt_mean[0]),
-            float((peak * (eng.mu * inv_mu))[0]), got / duration,
-        )  # fmt: skip
-
     def add_row(
-        self,
-        c: int,
-        t_end: float,
-        w1: FloatArray,
-        phase: FloatArray,
-        delta: FloatArray | None,
-        rtt_mean: float,
-        queue: float,
-        thr: FloatArray | None,
-    ) -> None:
-        """Record a round of class ``c`` ending at ``t_end`` (per-flow values of its flows)."""
-        self.rows[c].append((t_end, w1, phase, delta, rtt_mean, queue, thr))
+        self, c: int, t: FloatArray, w1: FloatArray, phase: Any, delta: FloatArray | None,
+        rtt_mean: FloatArray, queue: FloatArray | None, thr: FloatArray | None,
+    ) -> None:  # fmt: skip
+        """Record a round of class ``c`` ending at ``t`` (the round engine's one scenario;
+        :meth:`~._rounds_engine.RoundEngine._record`): its flows' values (``phase`` is
+        copied), the mean RTT and the queue (fields not kept are ``None``)."""
+        q = None if queue is None else float(queue[0])
+        row = (float(t[0]), w1, phase.copy(), delta, float(rtt_mean[0]), q, thr)
+        self.rows[c].append(row)
 
     def series(self, rtt_flow: int = 0) -> dict[str, Any]:
         """The :class:`AsyncRoundTrace` series: rows at the union of the round ends; a

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from typing import Literal, NamedTuple, get_args
+from typing import Any, Literal, NamedTuple, get_args
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -18,7 +18,9 @@ from .._validation import (
     check_positive,
     check_range,
 )
+from ..algorithms.base import ControlLaw
 from ._rounds_inputs import CrossTraffic, PathBatch, _flow_times, _max_concurrent
+from ._rounds_law import DROP_SHARES
 from ._rounds_results import RECORDABLE
 
 FloatArray = NDArray[np.float64]
@@ -28,6 +30,25 @@ _RTT_MODELS: tuple[str, ...] = get_args(RttModel)
 #: default feedback lag of the round model, rounds: the RTT samples a law reads at the end
 #: of round k are those of the packets of round k - 1 (docs/round-model.md)
 FEEDBACK_ROUNDS = 1
+
+
+def check_options(
+    law: Any, ack_train: Any, train_runs: Any, whole_packets: Any, progress: Any, drop_share: Any
+) -> None:
+    """The round engine's options that do not depend on the paths: the law, the switches
+    ``ack_train``, ``train_runs``, ``whole_packets``, the ``progress`` callback and
+    ``drop_share`` (:data:`~._rounds_law.DROP_SHARES`); a named ``TypeError`` or
+    ``ValueError`` for a bad one."""
+    if not isinstance(law, ControlLaw):
+        raise TypeError(f"law must be a ControlLaw (see tcpfluid.algorithms.get_law), got {law!r}")
+    if not isinstance(ack_train, bool):
+        raise TypeError(f"ack_train must be True or False, got {ack_train!r}")
+    for name, value in (("whole_packets", whole_packets), ("train_runs", train_runs)):
+        if not isinstance(value, bool | np.bool_):
+            raise TypeError(f"{name} must be True or False, got {value!r}")
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be None or a callable, got {progress!r}")
+    check_choice("drop_share", drop_share, DROP_SHARES)
 
 
 class _Run(NamedTuple):

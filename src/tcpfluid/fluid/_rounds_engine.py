@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
 from ..queueing import RedParameters, red_drop_probability
 from ._rounds_checks import _Run
@@ -55,41 +56,11 @@ from ._rounds_physics import (
     per_scenario,
     reverse_queues,
     round_rtts,
+    shared_backlog,
 )
+from ._rounds_results import flow_settle_bands
 
 FloatArray = NDArray[np.float64]
-
-
-def shared_backlog(windows: Any, pipes: Any) -> float:
-    """The standing backlog ``q`` (packets) of window-limited flows sharing a FIFO queue.
-
-    Class ``k`` holds ``windows[k]`` packets in flight over a pipe of ``pipes[k] = μa d_k``
-    packets; ``q`` solves ``Σ W_k / (pipes_k + q) = 1`` (``0`` when the windows fit the
-    pipes), by Newton's method from ``max(0, ΣW − max pipe)`` (a point left of the root of
-    this convex decreasing function, so the iterates increase to it).
-
-    Examples
-    --------
-    >>> shared_backlog([30.0], [20.0])  # one class: W - mu d
-    10.0
-    >>> round(shared_backlog([10.0, 20.0], [10.0, 30.0]), 9)
-    10.0
-    """
-    live = [(float(w), float(m)) for w, m in zip(windows, pipes, strict=True) if w > 0.0]
-    if not live or sum(w / m for w, m in live) <= 1.0:
-        return 0.0
-    q = max(0.0, sum(w for w, _ in live) - max(m for _, m in live))
-    for _ in range(200):
-        f, df = -1.0, 0.0
-        for w, m in live:
-            r = w / (m + q)
-            f += r
-            df += r / (m + q)
-        step = f / df
-        q += step
-        if step <= 1e-13 * (1.0 + q):
-            break
-    return q
 
 
 def _window_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
@@ -152,6 +123,8 @@ class RoundEngine:
         self.size = [ix.size for ix in classes]
         #: per class: its flows among all (several classes)
         self.in_class = [np.isin(np.arange(F), ix) for ix in classes]
+        self.out_class = [~mine for mine in self.in_class]
+        self.none = np.zeros(F, dtype=bool)
         self.d = [np.ascontiguousarray(d[:, c]) for c in range(K)]
         #: each flow's base RTT (several classes, one scenario)
         self.d_flow: FloatArray | None = None
@@ -176,10 +149,15 @@ class RoundEngine:
         dn = self.d_flow if self.d_flow is not None else np.repeat(batch.d_s, F)
         #: per flow: the RTTs its law read last (a class's decision sees the others')
         self.last = [dn.copy(), dn.copy(), dn.copy(), 0.5 * dn, 0.5 * dn]
+        #: (several classes) the rest of the sample every flow's law reads (window, base
+        #: RTT, ACKs, forward base delay): the class's round for its flows, each other
+        #: flow's own last round (whose decision is discarded, :meth:`_decide`)
+        self.seen = [self.cwnd0.copy(), dn.copy(), self.cwnd0.copy(), 0.5 * dn]
         #: per flow: the window of its round in progress (0 when inactive), its share of
         #: overflows at other classes' rounds (taken at the end of its next round), RED's
         #: expected drops not yet a whole packet, the rounds left of its loss episode
         self.w_cur, self.pending, self.red_debt = np.zeros(n), np.zeros(n), np.zeros(n)
+        self.charged = False  # (whether any flow's pending share may be > 0)
         self.w_class = [0.0] * K  # (several classes: each class's windows, w_cur summed)
         self.recovering = np.zeros(n, dtype=np.int64)
         self.share = OverflowShare(S) if drop_share == "in-turn" else None
@@ -233,6 +211,30 @@ class RoundEngine:
         if progress is not None:
             progress(1.0)
 
+    def results(self, model: str) -> dict[str, Any]:
+        """The :class:`~._rounds_results.RoundTrace` fields of the finished run other than
+        its recorded series and paths (``model``: the RTT model's name). The slow-start
+        exit names the window whose RTTs the decision read, the feedback lag's rows
+        earlier (each flow's own rows), when every round is recorded."""
+        run, S, F = self.run, self.S, self.F
+        delivered = self.delivered.reshape(S, F)
+        return {
+            "algorithm": getattr(self.law, "name", type(self.law).__name__),
+            "law_params": self.law.params(),
+            "rtt_model": model,
+            "change_times_s": run.change_times,
+            "duration_s": None if run.t_end == math.inf else run.t_end,
+            "elapsed_s": self.elapsed,
+            "delivered_pkts": delivered,
+            "carried_pkts": delivered.sum(axis=1) + self.cross_carried,
+            "losses": self.losses.reshape(S, F),
+            "flow_start_s": run.start_f,
+            "flow_stop_s": run.stop_f,
+            "settle_band_pkts": flow_settle_bands(self.law, S, F),
+            "exit_lag_rows": self.lag if run.every == 1 else 0,
+            "all_rounds_recorded": run.every == 1,
+        }
+
     def _rates(self, c: int, t0: FloatArray) -> tuple[Any, ...]:
         """What the available rate μa at the round's start sets: μa, μa d, 1/μa, the flows'
         share of the buffer, the ACK-path rate where it is below μa (inf elsewhere) and
@@ -280,7 +282,7 @@ class RoundEngine:
         for k, ix in enumerate(self.sel):
             if k == c:
                 continue
-            wk = self.w_class[k] - float(self.pending[ix].sum())
+            wk = self.w_class[k] - (float(self.pending[ix].sum()) if self.charged else 0.0)
             if wk > 0.0:
                 ws.append(wk)
                 pipes.append(mua * float(self.d[k][0]))
@@ -351,26 +353,29 @@ class RoundEngine:
         duration, rtts = round_rtts(qf, qr, d, self.half_d[c], inv_mu, mu_a, mu_r_eff)
         if self.lag:
             rtts = lagged(self.history[c], rtts, self.lag)
-        total = w1_s if others is None else w1_s + sum(others[0])
-        lost = self._losses(c, lost_s, w1, z, total, t0, qf[1], mu_a)
-        got = w1 if lost is None else w1 - lost[ix]
+        lost = self._losses(c, lost_s, w1, z, w1_s, others, t0, qf[1], mu_a)
+        # the packets of the round not lost (the losses charged at other classes' rounds
+        # may exceed a window the flow has cut since: none delivered, never fewer)
+        got = w1 if lost is None else np.maximum(w1 - lost[ix], 0.0)
         # ---------------- totals, what the law measures, record, decision
         t_next = t0 + duration
         if self.K > 1:
             self.w_cur[ix] = w1
             self.w_class[c] = float(w1_s[0])
-            known = lost is None and not self.pending.any()
+            known = lost is None and not (self.charged and self.pending.any())
             self._account(c, t0, got, mu_a, q_end if known else None)
         else:
             self._account_one(t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
         sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks)
         t_end = self.run.t_end
-        counting: Any = True if t_end == math.inf else per_flow(t0 < t_end, m)
+        counting: Any = True
         if self.K > 1:
             counting = bool(t0[0] < t_end)
+        elif t_end != math.inf:
+            counting = per_flow(t0 < t_end, m)
         if self.count[c] % self.run.every == 0:
-            recorder.add(
-                self, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration
+            self._record(
+                recorder, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration
             )
         self.count[c] += 1
         self._decide(c, sample, lost, counting, burst)
@@ -379,18 +384,41 @@ class RoundEngine:
             self.t_f[c] = float(t_next[0])
         return w1
 
+    def _record(
+        self, recorder: Any, c: int, t: FloatArray, w1: FloatArray, base: FloatArray,
+        mean: FloatArray, rtt_mean: FloatArray, qf: Any, inv_mu: FloatArray,
+        got: FloatArray, duration: FloatArray,
+    ) -> None:  # fmt: skip
+        """Record a round of class ``c`` ending at ``t``: its flows' windows and phases, Δ
+        from the base and mean RTTs their laws read, the mean RTT, the bottleneck queue at
+        the round's peak (``qf``: the round's backlogs; in link packets, times μ/μa, with
+        cross traffic), each flow's throughput ``got / duration``."""
+        kept = recorder.fields
+        delta = backlog(w1, base, mean) if "delta_pkts" in kept else None
+        queue = None
+        if "queue_pkts" in kept:
+            queue = qf[2] if self.model != "fluid" else qf[3]
+            if self.cross:
+                queue = queue * (self.mu * inv_mu)
+        thr = None
+        if "throughput_pps" in kept:
+            thr = got / (per_flow(duration, self.size[c]) if self.K == 1 else duration)
+        phase = self.ls.state["phase"][self.sel[c]]
+        recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
+
     # ------------------------------------------------------------------ losses
     def _losses(
         self, c: int, lost_s: FloatArray | None, w1: FloatArray, z: FloatArray,
-        total: FloatArray, t0: FloatArray, q_mean: FloatArray, mu_a: FloatArray,
+        w1_s: FloatArray, others: Any, t0: FloatArray, q_mean: FloatArray, mu_a: FloatArray,
     ) -> FloatArray | None:  # fmt: skip
         """Per-flow losses of the round (full length, zero outside the class): its share of
         the overflow ``lost_s`` at the round's peak and of the overflows at the other
         classes' rounds since its last round (drop-share rule), and RED's whole packets.
 
-        The overflow falls on every flow in flight in proportion to its window (``total``
-        the windows in flight, per scenario); the other classes' flows take theirs at the
-        end of their own next round and until then it is not in flight."""
+        The overflow falls on every flow in flight in proportion to its window (the
+        class's windows ``w1_s`` per scenario and ``others``, the other classes' windows in
+        flight, :meth:`_others`); the other classes' flows take theirs at the end of their
+        own next round and until then it is not in flight."""
         ix, S = self.sel[c], self.S
         if lost_s is not None and (self.share is not None or bool(lost_s.any())):
             if self.K == 1:
@@ -402,7 +430,9 @@ class RoundEngine:
             if self.growth is not None:
                 g = z if self.K == 1 else np.where(self.active, self.growth, 0.0)
                 self.pending += growth_shares(lost_s, g, w)
+                self.charged = True
             else:
+                total = w1_s if others is None else w1_s + sum(others[0])
                 tot = per_flow(total, self.F)
                 mine = np.divide(w, tot, out=np.zeros(self.n), where=tot > 0)
                 mine *= per_flow(lost_s, self.F)
@@ -415,20 +445,23 @@ class RoundEngine:
                     # one class: every flow takes its share now (nothing is pending)
                     return mine
                 self.pending += mine
+                self.charged = True
         lost: FloatArray | None = None
-        if (self.pending[ix] > 0.0).any():
+        if self.charged and (self.pending[ix] > 0.0).any():
             lost = np.zeros(self.n)
             lost[ix] = self.pending[ix]
             self.pending[ix] = 0.0
+            self.charged = bool(self.pending.any())
         if self.red is not None:
             p = self._red_probability(self.red, float(t0[0]), float(q_mean[0]), float(mu_a[0]))
             if p > 0.0:
                 self.red_debt[ix] += p * w1
                 whole = np.floor(self.red_debt[ix])
                 self.red_debt[ix] -= whole
-                if lost is None:
-                    lost = np.zeros(self.n)
-                lost[ix] += whole
+                if whole.any():  # (no whole packet dropped: no loss, as without RED)
+                    if lost is None:
+                        lost = np.zeros(self.n)
+                    lost[ix] += whole
         return lost
 
     def _red_probability(self, red: RedParameters, t0: float, q_mean: float, mu_a: float) -> float:
@@ -453,7 +486,8 @@ class RoundEngine:
         self.t_ev = t
         if dt > 0.0:
             self.delivered += self.rate * dt
-            self.cross_carried += self.rate_cross * dt
+            if self.cross:
+                self.cross_carried += self.rate_cross * dt
             self.elapsed += dt
 
     def _account(
@@ -477,7 +511,8 @@ class RoundEngine:
             g = self.w_cur
         assert self.d_flow is not None
         np.divide(g, self.d_flow + q / mu_a, out=self.rate)
-        self.rate_cross = self.mu - mu_a
+        if self.cross:
+            self.rate_cross = self.mu - mu_a
 
     def _account_one(
         self, t0: FloatArray, t1: FloatArray, duration: FloatArray, got: FloatArray,
@@ -521,39 +556,31 @@ class RoundEngine:
             r_min, r_mean, r_max, f_min, f_mean = [np.repeat(r, m) for r in rtts]
         else:
             r_min, r_mean, r_max, f_min, f_mean = rtts
-        cand = np.where(act, r_min, np.inf) if self.staggered else r_min
-        if isinstance(ix, slice):  # a view: updated in place
-            base = self.base_rtt[ix]
-            np.minimum(base, cand, out=base)
-        else:
-            base = np.minimum(self.base_rtt[ix], cand)
-            self.base_rtt[ix] = base
-        base_law = np.where(np.isfinite(base), base, r_min) if self.staggered else base
-        fcand = np.where(act, f_min, np.inf) if self.staggered else f_min
-        if isinstance(ix, slice):
-            fbase = self.fwd_base[ix]
-            np.minimum(fbase, fcand, out=fbase)
-        else:
-            fbase = np.minimum(self.fwd_base[ix], fcand)
-            self.fwd_base[ix] = fbase
-        fbase_law = np.where(np.isfinite(fbase), fbase, f_min) if self.staggered else fbase
+        base_law = self._least(self.base_rtt, ix, act, r_min)
+        fbase_law = self._least(self.fwd_base, ix, act, f_min)
         cwnd = np.where(act, w1, self.cwnd0[ix]) if self.staggered else w1
         if self.K == 1:
             sample = RoundSample(cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
             return sample, base_law, r_mean
-        for arr, v in zip(self.last, (r_min, r_mean, r_max, f_min, f_mean), strict=True):
+        lr, (cw, base, ak, fb) = self.last, self.seen
+        for arr, v in zip(lr, (r_min, r_mean, r_max, f_min, f_mean), strict=True):
             arr[ix] = v
-        full = []
-        for part, whole in ((cwnd, self.cwnd0), (base_law, self.base_rtt), (acks, self.cwnd0)):
-            x = whole.copy()
-            x[ix] = part
-            full.append(x)
-        full[1] = np.where(np.isfinite(full[1]), full[1], self.last[0])
-        fb = np.where(np.isfinite(self.fwd_base), self.fwd_base, self.last[3])
-        fb[ix] = fbase_law
-        lr = [a.copy() for a in self.last]
-        sample = RoundSample(full[0], full[1], lr[1], lr[0], lr[2], full[2], lr[4], fb)
+        cw[ix], base[ix], ak[ix], fb[ix] = cwnd, base_law, acks, fbase_law
+        sample = RoundSample(cw, base, lr[1], lr[0], lr[2], ak, lr[4], fb)
         return sample, base_law, r_mean
+
+    def _least(self, least: FloatArray, ix: Any, act: Any, now: FloatArray) -> FloatArray:
+        """The running minimum ``least`` (per flow, in place) at the class's flows ``ix``
+        taken with this round's ``now`` (active flows only); what the law reads: the
+        minimum, or ``now`` for a flow with none yet (a flow that joined this round)."""
+        cand = np.where(act, now, np.inf) if self.staggered else now
+        if isinstance(ix, slice):  # a view: updated in place
+            part = least[ix]
+            np.minimum(part, cand, out=part)
+        else:
+            part = np.minimum(least[ix], cand)
+            least[ix] = part
+        return np.where(np.isfinite(part), part, now) if self.staggered else part
 
     def _decide(
         self, c: int, sample: RoundSample, lost: FloatArray | None, counting: Any, burst: Any
@@ -575,12 +602,12 @@ class RoundEngine:
             return
         mine = self.in_class[c]
         keep = {k: v.copy() for k, v in state.items()}
-        counts = mine if counting else np.zeros(self.n, dtype=bool)
+        counts = mine if counting else self.none
         cwnd0, incr, cap = decide(
             self.law, state, sample, lost, mine & self.active, sample.cwnd, run.frac, counts,
             self.losses, None, self.recovering,
         )  # fmt: skip
-        other = ~mine
+        other = self.out_class[c]
         for key, arr in state.items():
             if key in keep:
                 np.copyto(arr, keep[key], where=other)

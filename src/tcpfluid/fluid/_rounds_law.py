@@ -278,7 +278,8 @@ def decide(
     if recovering is not None:
         if hit is not None:
             hit &= recovering <= 0  # still in the episode of the last cut
-        np.subtract(recovering, 1, out=recovering, where=active & (recovering > 0))
+        if hit is not None or recovering.any():  # (a count is never negative)
+            np.subtract(recovering, 1, out=recovering, where=active & (recovering > 0))
         if hit is not None:
             recovering[hit] = RECOVERY_ROUNDS
     if hit is not None and hit.any():

@@ -13,6 +13,71 @@ from numpy.typing import NDArray
 FloatArray = NDArray[np.float64]
 
 
+def shared_backlog(windows: Any, pipes: Any) -> float:
+    """The standing backlog ``q`` (packets) of window-limited flows sharing a FIFO queue.
+
+    Class ``k`` holds ``windows[k]`` packets in flight over a pipe of ``pipes[k] = μa d_k``
+    packets; ``q`` solves ``Σ W_k / (pipes_k + q) = 1`` (``0`` when the windows fit the
+    pipes), by Newton's method from ``max(0, ΣW − max pipe)`` (a point left of the root of
+    this convex decreasing function, so the iterates increase to it).
+
+    Examples
+    --------
+    >>> shared_backlog([30.0], [20.0])  # one class: W - mu d
+    10.0
+    >>> round(shared_backlog([10.0, 20.0], [10.0, 30.0]), 9)
+    10.0
+    """
+    w = np.asarray(windows, dtype=np.float64)
+    m = np.asarray(pipes, dtype=np.float64)
+    if w.shape != m.shape or w.ndim != 1:
+        raise ValueError(
+            f"windows and pipes must be two lists of one value per class, got {w.shape} "
+            f"and {m.shape}"
+        )
+    global _BACKLOG
+    if _BACKLOG is None:  # compiled on first use (importing the model needs no Numba)
+        from numba import njit
+
+        from ..algorithms._jit import JIT_OPTIONS, configure_cache
+
+        configure_cache()
+        _BACKLOG = njit(**JIT_OPTIONS)(_backlog_rule)
+    return float(_BACKLOG(w, m))
+
+
+def _backlog_rule(w: Any, m: Any) -> float:
+    """:func:`shared_backlog` on arrays ``w``, ``m`` (compiled once, with the laws' Numba
+    options: IEEE operations in the order written)."""
+    fill, total, widest, live = 0.0, 0.0, 0.0, 0
+    for k in range(w.shape[0]):
+        if w[k] > 0.0:
+            fill += w[k] / m[k]
+            total += w[k]
+            widest = m[k] if live == 0 or m[k] > widest else widest
+            live += 1
+    if live == 0 or fill <= 1.0:
+        return 0.0
+    q = total - widest
+    q = q if q > 0.0 else 0.0
+    for _ in range(200):
+        f, df = -1.0, 0.0
+        for k in range(w.shape[0]):
+            if w[k] > 0.0:
+                r = w[k] / (m[k] + q)
+                f += r
+                df += r / (m[k] + q)
+        step = f / df
+        q += step
+        if step <= 1e-13 * (1.0 + q):
+            break
+    return q
+
+
+#: the compiled :func:`_backlog_rule` (:func:`shared_backlog` compiles it on first use)
+_BACKLOG: Any = None
+
+
 def _standing_rev(
     w: FloatArray, mu_a: FloatArray, mu_r: FloatArray, b_r: FloatArray, d: FloatArray
 ) -> tuple[FloatArray, FloatArray]:

@@ -12,14 +12,9 @@ from numpy.typing import NDArray
 
 from .. import metrics
 from .._engine_summary import EngineSummary
-from .._validation import (
-    check_int,
-    check_memory,
-)
-from ..algorithms._common import backlog
-from ..algorithms.base import (
-    SLOW_START,
-)
+from .._validation import check_int, check_memory
+from ..algorithms.base import SLOW_START, ControlLaw
+from ..algorithms.mixed import MixedLaw
 from ._rounds_inputs import PathBatch
 
 FloatArray = NDArray[np.float64]
@@ -114,6 +109,9 @@ class RoundTrace:
         Loss events per flow.
     flow_start_s, flow_stop_s
         Each flow's active interval; the summary judges every flow over its own.
+    settle_band_pkts
+        Each flow's settle band, shape ``(S, F)``: the limit-cycle amplitude of the flow's
+        own law (:func:`flow_settle_bands`), the band the summary settles it with.
     exit_lag_rows
         Rows between a round's decision and the round whose RTTs it read: the feedback lag
         (``feedback_rounds``) when every round is recorded, else 0. The slow-start exit
@@ -146,6 +144,7 @@ class RoundTrace:
     losses: NDArray[np.int64]
     flow_start_s: FloatArray
     flow_stop_s: FloatArray
+    settle_band_pkts: FloatArray
     exit_lag_rows: int = 0
     all_rounds_recorded: bool = False
     _summary: list[RoundSummary] = field(default_factory=list, repr=False, compare=False)
@@ -264,19 +263,16 @@ def next_windows(window_pkts: Any) -> Any:
     return np.concatenate([w[1:], w[-1:]], axis=0)
 
 
-def _settle_bands(tr: RoundTrace, n_scenarios: int, n_flows: int) -> Any:
-    """Each flow's ``settle_band`` (:func:`tcpfluid.metrics.law_settle_band`): one for all
-    flows of one law, per flow for a mix (:class:`~tcpfluid.algorithms.mixed.MixedLaw`,
-    whose parameters list each law and its flows)."""
-    laws = tr.law_params.get("laws") if isinstance(tr.law_params, dict) else None
-    groups = tr.law_params.get("groups") if isinstance(tr.law_params, dict) else None
-    if not (isinstance(laws, list) and isinstance(groups, list)):
-        return metrics.law_settle_band(tr.algorithm)
-    # the law steps the flows of every scenario as one array, scenario by scenario
-    bands = np.zeros(n_scenarios * n_flows)
-    for spec, flows in zip(laws, groups, strict=True):
-        bands[np.asarray(flows, dtype=np.intp)] = metrics.law_settle_band(spec["algorithm"])
-    return bands.reshape(n_scenarios, n_flows)
+def flow_settle_bands(law: ControlLaw, n_scenarios: int, n_flows: int) -> FloatArray:
+    """Each flow's ``settle_band`` (:func:`tcpfluid.metrics.settling`), shape ``(S, F)``:
+    its own law's limit-cycle amplitude (``cycle_amplitude_pkts`` of
+    :class:`~tcpfluid.algorithms.base.ControlLaw`; in a
+    :class:`~tcpfluid.algorithms.mixed.MixedLaw`, which steps the flows of every scenario
+    as one array, scenario by scenario, the law of each flow)."""
+    if isinstance(law, MixedLaw):
+        amp = [float(law.laws[i].cycle_amplitude_pkts) for i in law.which.tolist()]
+        return np.array(amp).reshape(n_scenarios, n_flows)
+    return np.full((n_scenarios, n_flows), float(law.cycle_amplitude_pkts))
 
 
 def _summarise(tr: RoundTrace) -> RoundSummary:
@@ -307,7 +303,7 @@ def _summarise(tr: RoundTrace) -> RoundSummary:
         start_s=np.broadcast_to(tr.flow_start_s[None, :], (S, F)),
         end_s=np.minimum(end, tr.flow_stop_s[None, :]),
         change_times_s=changes,
-        settle_band=_settle_bands(tr, S, F),  # each flow's law's own limit cycle
+        settle_band=tr.settle_band_pkts,  # each flow's law's own limit cycle
     )
     first = seg.equilibrium
     conv = np.full((S, F, len(changes)), np.nan)
@@ -351,7 +347,7 @@ class _Recorder:
             f"{n_rec:,} recorded rounds x {S:,} scenario(s) x {F:,} flows (record_every, "
             "duration_s or the flows)",
         )
-        self.n = 0
+        self.n, self.fields = 0, fields
         self.time = np.empty((n_rec, S))
         self.window = np.empty((n_rec, S, F))
         self.phase = np.empty((n_rec, S, F), dtype=np.int8)
@@ -360,37 +356,26 @@ class _Recorder:
         self.queue = np.empty((n_rec, S)) if "queue_pkts" in fields else None
         self.thr = np.empty((n_rec, S, F)) if "throughput_pps" in fields else None
 
-    def add(
-        self,
-        eng: Any,
-        c: int,
-        t: FloatArray,
-        w1: FloatArray,
-        base_rtt: FloatArray,
-        rtt_mean_n: FloatArray,
-        rtt_mean: FloatArray,
-        qf: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
-        inv_mu: FloatArray,
-        got: FloatArray,
-        duration: FloatArray,
-    ) -> None:
-        """Record a round of the round engine (:class:`~._rounds_engine.RoundEngine`): the
-        queue at the round's peak (``qf``; in link packets, times μ/μa, with cross
-        traffic), Δ from the law's base RTT, the throughput ``got / duration``."""
+    def add_row(
+        self, c: int, t: FloatArray, w1: FloatArray, phase: Any, delta: FloatArray | None,
+        rtt_mean: FloatArray, queue: FloatArray | None, thr: FloatArray | None,
+    ) -> None:  # fmt: skip
+        """Record a round of every scenario (the round engine's one class ``c = 0``;
+        :meth:`~._rounds_engine.RoundEngine._record`): per-scenario time, mean RTT and
+        queue, per-flow window, phase, Δ and throughput (fields not kept are ``None``)."""
         k = self.n
         S, F = self.window.shape[1:]
         self.time[k] = t
         self.window[k] = w1.reshape(S, F)
-        self.phase[k] = eng.ls.state["phase"].reshape(S, F)
+        self.phase[k] = phase.reshape(S, F)
         if self.delta is not None:
-            self.delta[k] = backlog(w1, base_rtt, rtt_mean_n).reshape(S, F)
+            self.delta[k] = delta.reshape(S, F)  # type: ignore[union-attr]
         if self.rtt is not None:
             self.rtt[k] = rtt_mean
         if self.queue is not None:
-            q_end = qf[2] if eng.model != "fluid" else qf[3]  # peak of the round
-            self.queue[k] = q_end * (eng.mu * inv_mu) if eng.cross else q_end
+            self.queue[k] = queue
         if self.thr is not None:
-            self.thr[k] = (got / (np.repeat(duration, F) if F > 1 else duration)).reshape(S, F)
+            self.thr[k] = thr.reshape(S, F)  # type: ignore[union-attr]
         self.n = k + 1
 
     def series(self) -> dict[str, Any]:

@@ -65,25 +65,29 @@ fastest); the law's array parameters must have length ``S × F`` (or be scalars)
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_choice, check_int
+from .._validation import check_int
 from ..algorithms.base import ControlLaw
 from ..algorithms.mixed import MixedLaw
 from ..algorithms.registry import get_law
 from ..path import Path
 from ..scenarios import Scenario
-from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model, _Run
+from ._rounds_checks import FEEDBACK_ROUNDS, RttModel, _check_run, _rtt_model, check_options
 from ._rounds_engine import RoundEngine
 from ._rounds_inputs import CrossTraffic, PathBatch
-from ._rounds_law import DROP_SHARE, DROP_SHARES
+from ._rounds_law import DROP_SHARE
 from ._rounds_physics import queue_memory
-from ._rounds_results import RECORDABLE, RoundSummary, RoundTrace, _Recorder
+from ._rounds_results import (
+    RECORDABLE,
+    RoundSummary,
+    RoundTrace,
+    _Recorder,
+)
 
 __all__ = [
     "RECORDABLE",
@@ -161,51 +165,36 @@ def simulate_rounds(
     ack_train
         Model the spacing of the ACK train (default ``True``): the per-ACK growth of a
         round queues only beyond the spare capacity of an ACK train slower than the
-        available rate (after the available rate rises). ``False`` queues the whole growth
-        Z of every round, an artefact that inflates Δ after a bandwidth increase
-        (docs/round-model.md).
+        available rate. ``False`` queues the whole growth of every round, an artefact that
+        inflates Δ after a bandwidth increase (docs/round-model.md).
     rtt
         Alias of ``rtt_model`` (the older name).
     progress
         Called with the fraction done in [0, 1] (simulated time over ``duration_s``, or
         rounds over ``rounds``) at most about ten times a second of wall time.
     whole_packets
-        A sender sends whole packets (the hybrid ODE model's option of the same name;
-        default ``False``: one ACK per packet of the round's window, the documents' fluid
-        reading, in which Vegas adds exactly one packet a round). ``True``: a round's ACKs
-        are those of the previous round's whole packets, ⌊w_{k−1}⌋, so a per-ACK
-        increment of 1/w adds ⌊w_{k−1}⌋/w_k < 1 packet a round and the windows are
-        fractional, as a packet sender's (15, 15.93, 16.87, ...); the round's queue stays
-        that of the fluid window (docs/round-model.md). Not modelled with an ACK-path
-        bottleneck (refused).
+        ``True``: a round's ACKs are those of the previous round's whole packets,
+        ⌊w_{k−1}⌋, so the windows are fractional, as a packet sender's (15, 15.93, ...;
+        docs/round-model.md; refused with an ACK-path bottleneck). Default ``False``: one
+        ACK per packet of the round's window, the documents' fluid reading.
     train_runs
-        With ``ack_train``, after the available rate rises: the ACK train slower than the
-        available rate is made of runs of packets served back to back (the window's
-        packets, apart when the rate rose, are the first runs; they grow with the window
-        and merge), and each run's per-ACK growth queues inside it, where its ACKs return
-        at the available rate: the mean backlog
-        :func:`~tcpfluid.fluid._rounds_physics.train_clump_queue` (docs/round-model.md,
+        With ``ack_train``, after the available rate rises: the ACK train is made of runs
+        of packets served back to back, and each run's per-ACK growth queues inside it
+        (:func:`~tcpfluid.fluid._rounds_physics.train_clump_queue`; docs/round-model.md,
         "Runs of the ACK train"; default ``True``, chosen by agreement with the packet
-        simulator on Quick Vegas's rows). ``False``: the train is spread evenly over the
-        round and the growth queues only beyond its spare capacity.
+        simulator on Quick Vegas's rows). ``False``: the train is spread evenly.
     drop_share
-        How a round's drop-tail overflow is shared among the flows:
-        ``"proportional"`` (default) every flow in flight loses in proportion to its
-        window, so one overflow gives every flow a loss event and many flows of one base
-        RTT halve together; ``"in-turn"`` its whole packets fall one per flow, flow after
-        flow in turn from where the last overflow stopped (a part of a packet waits for
-        the next overflow, but a round that overflows drops at least one whole packet),
-        as packets of many flows interleaved at a full queue are dropped
-        (:class:`~tcpfluid.fluid._rounds_law.OverflowShare`). ``"in-turn"`` puts
-        Reno's many-flows index on the packet simulator's (the Quick Vegas paper's §5.3,
-        validation/test_fairness_many_flows.py); one flow loses a packet in every round that
-        overflows under both rules, as in the packet simulator. ``"growth"``: first on
-        each flow's per-ACK growth of the round (the packets beyond its ACK clock meet
-        the full queue: at a slow-start join, the joining flows'), the rest in
-        proportion to the windows, and a loss event once a flow's losses reach a whole
-        packet (:class:`~tcpfluid.fluid._rounds_law.WholeLosses`; one flow loses the
-        same as with ``"proportional"``). Neither is the default: over the report's
-        sections they move no row (docs/round-model.md, "Finite buffer").
+        How a round's drop-tail overflow is shared among the flows
+        (:data:`~tcpfluid.fluid._rounds_law.DROP_SHARES`): ``"proportional"`` (default)
+        in proportion to the windows, so one overflow gives every flow a loss event;
+        ``"in-turn"`` its whole packets one per flow in turn
+        (:class:`~tcpfluid.fluid._rounds_law.OverflowShare`; it puts Reno's many-flows
+        index on the packet simulator's, validation/test_fairness_many_flows.py);
+        ``"growth"`` first on each flow's per-ACK growth of the round, a loss event once
+        a flow's losses reach a whole packet
+        (:class:`~tcpfluid.fluid._rounds_law.WholeLosses`). One flow loses a packet in
+        every round that overflows under every rule, as in the packet simulator; over
+        the report's sections the rules move no row (docs/round-model.md, "Finite buffer").
 
     Returns
     -------
@@ -216,17 +205,10 @@ def simulate_rounds(
     ValueError, TypeError
         Bad arguments, before any work starts.
     """
-    if not isinstance(law, ControlLaw):
-        raise TypeError(f"law must be a ControlLaw (see tcpfluid.algorithms.get_law), got {law!r}")
+    check_options(law, ack_train, train_runs, whole_packets, progress, drop_share)
     batch = paths if isinstance(paths, PathBatch) else PathBatch.from_paths(paths)
     F = check_int("n_flows", n_flows, minimum=1)
     model = _rtt_model(rtt_model, rtt)
-    if not isinstance(ack_train, bool):
-        raise TypeError(f"ack_train must be True or False, got {ack_train!r}")
-    if not isinstance(whole_packets, (bool, np.bool_)):
-        raise TypeError(f"whole_packets must be True or False, got {whole_packets!r}")
-    if not isinstance(train_runs, (bool, np.bool_)):
-        raise TypeError(f"train_runs must be True or False, got {train_runs!r}")
     if whole_packets and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
         raise ValueError(
             "whole_packets=True is not modelled with an ACK-path bottleneck (the round's "
@@ -236,9 +218,6 @@ def simulate_rounds(
         batch, F, rounds, duration_s, record, record_every, feedback_rounds,
         timeout_loss_fraction, flow_start_s, flow_stop_s, cross_traffic,
     )  # fmt: skip
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be None or a callable, got {progress!r}")
-    check_choice("drop_share", drop_share, DROP_SHARES)
     eng = RoundEngine(
         law, batch, [np.arange(F)], batch.d_s[:, None], run, model=model, ack_train=ack_train,
         lag=feedback_rounds, whole_packets=bool(whole_packets), train_runs=bool(train_runs),
@@ -247,76 +226,43 @@ def simulate_rounds(
     )  # fmt: skip
     recorder = _Recorder((run.n_steps + run.every - 1) // run.every, batch.n_scenarios, F, run.rec)
     eng.loop(recorder, progress)
-    return _trace(
-        law, batch, F, model, run, recorder, eng.elapsed, eng.delivered, eng.cross_carried,
-        eng.losses, feedback_rounds,
-    )  # fmt: skip
+    return RoundTrace(**recorder.series(), paths=batch, **eng.results(model))
 
 
-def _trace(
-    law: ControlLaw,
-    batch: PathBatch,
-    F: int,
-    model: str,
-    run: _Run,
-    recorder: _Recorder,
-    elapsed: FloatArray,
-    delivered: FloatArray,
-    cross_carried: FloatArray,
-    losses: NDArray[np.int64],
-    lag: int = 0,
-) -> RoundTrace:
-    """The :class:`RoundTrace` of a finished loop (``lag``: the feedback lag, rounds)."""
-    S = batch.n_scenarios
-    return RoundTrace(
-        **recorder.series(),
-        paths=batch,
-        algorithm=getattr(law, "name", type(law).__name__),
-        law_params=law.params(),
-        rtt_model=model,
-        change_times_s=run.change_times,
-        duration_s=None if run.t_end == math.inf else run.t_end,
-        elapsed_s=elapsed,
-        delivered_pkts=delivered.reshape(S, F),
-        carried_pkts=delivered.reshape(S, F).sum(axis=1) + cross_carried,
-        losses=losses.reshape(S, F),
-        flow_start_s=run.start_f,
-        flow_stop_s=run.stop_f,
-        exit_lag_rows=lag if run.every == 1 else 0,
-        all_rounds_recorded=run.every == 1,
-    )
+#: the options :func:`simulate_scenario_rounds` passes on to :func:`simulate_rounds` (the
+#: scenario gives the paths, flows, duration and cross traffic)
+SCENARIO_OPTIONS = (
+    "rtt_model", "record", "record_every", "feedback_rounds", "ack_train", "rtt", "progress",
+    "whole_packets", "train_runs", "drop_share",
+)  # fmt: skip
 
 
-def simulate_scenario_rounds(
-    scenario: Scenario,
-    *,
-    rtt_model: RttModel | None = None,
-    record: Collection[str] = RECORDABLE,
-    record_every: int = 1,
-    feedback_rounds: int = FEEDBACK_ROUNDS,
-    ack_train: bool = True,
-    rtt: RttModel | None = None,
-    progress: Callable[[float], None] | None = None,
-    whole_packets: bool = False,
-    train_runs: bool = True,
-    drop_share: str = DROP_SHARE,
-) -> RoundTrace:
+def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
     """Run a :class:`~tcpfluid.scenarios.Scenario` with the round model.
 
     The scenario is reduced by :meth:`~tcpfluid.scenarios.Scenario.fluid_view` (one
-    bottleneck, CBR sources as cross traffic); every flow must run the same algorithm
-    with the same parameters (set with :meth:`~tcpfluid.scenarios.Scenario.with_algorithm`).
-    This is the ``rounds`` engine of ``tcpfluid simulate``. Flows may run different
-    algorithms or parameters: they are stepped as one :class:`~tcpfluid.algorithms.mixed.
-    MixedLaw` (:func:`scenario_law`). The options are those of
-    :func:`simulate_rounds` (``rtt`` is an alias of ``rtt_model``). Flows of unequal base
-    RTT, or a RED bottleneck, run on the asynchronous round model
-    (:func:`tcpfluid.fluid._rounds_async.simulate_rounds_async`, one round clock per base
-    RTT) and return its :class:`~tcpfluid.fluid._rounds_async_trace.AsyncRoundTrace`
-    (``whole_packets=True`` is not modelled there and is refused).
+    bottleneck, CBR sources as cross traffic). This is the ``rounds`` engine of
+    ``tcpfluid simulate``. Flows may run different algorithms or parameters: they are
+    stepped as one :class:`~tcpfluid.algorithms.mixed.MixedLaw` (:func:`scenario_law`).
+    Flows of unequal base RTT, or a RED bottleneck, run with one round clock per base RTT
+    (:func:`tcpfluid.fluid._rounds_async.simulate_rounds_async`) and return its
+    :class:`~tcpfluid.fluid._rounds_async_trace.AsyncRoundTrace` (``whole_packets=True``
+    is not modelled there and is refused).
+
+    Parameters
+    ----------
+    scenario
+        The scenario.
+    **options
+        The options of :func:`simulate_rounds` named in :data:`SCENARIO_OPTIONS`
+        (``rtt_model``, ``record``, ``record_every``, ``feedback_rounds``, ``ack_train``,
+        ``rtt`` (an alias of ``rtt_model``), ``progress``, ``whole_packets``,
+        ``train_runs``, ``drop_share``), with its defaults.
 
     Raises
     ------
+    TypeError
+        An option not in :data:`SCENARIO_OPTIONS` (named).
     ValueError
         If a flow has no algorithm, or the
         scenario has a feature the round model cannot model (flows that do not share the
@@ -326,57 +272,36 @@ def simulate_scenario_rounds(
     """
     if not isinstance(scenario, Scenario):
         raise TypeError(f"scenario must be a Scenario, got {type(scenario).__name__}")
+    unknown = sorted(set(options) - set(SCENARIO_OPTIONS))
+    if unknown:
+        raise TypeError(
+            f"simulate_scenario_rounds got the unknown option {unknown[0]!r}; options: "
+            f"{', '.join(SCENARIO_OPTIONS)}"
+        )
     view = scenario.fluid_view()
     law = scenario_law(scenario.name, view.flows)
-    if not view.equal_rtt or view.red is not None:
-        # flows with their own round clocks (and RED): the asynchronous round model
-        from ._rounds_async import simulate_rounds_async
+    rtt_model = _rtt_model(options.pop("rtt_model", None), options.pop("rtt", None))
+    common: dict[str, Any] = {
+        "duration_s": view.duration_s,
+        "flow_start_s": [f.start_s for f in view.flows],
+        "flow_stop_s": [f.stop_s for f in view.flows],
+        "rtt_model": rtt_model,
+        "cross_traffic": [
+            CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic
+        ],
+    }
+    if view.equal_rtt and view.red is None:
+        return simulate_rounds(law, view.path, n_flows=len(view.flows), **common, **options)
+    # flows with their own round clocks (and RED)
+    from ._rounds_async import simulate_rounds_async
 
-        if whole_packets:
-            raise ValueError(
-                f"scenario {scenario.name!r}: whole_packets=True is modelled by the synchronous "
-                "round model only (one base RTT, drop-tail); this scenario runs on the "
-                "asynchronous round model; use whole_packets=False"
-            )
-
-        return simulate_rounds_async(
-            law,
-            view.path,
-            view.base_rtt_s,
-            duration_s=view.duration_s,
-            flow_start_s=[f.start_s for f in view.flows],
-            flow_stop_s=[f.stop_s for f in view.flows],
-            rtt_model=_rtt_model(rtt_model, rtt),  # type: ignore[arg-type]
-            cross_traffic=[
-                CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic
-            ],
-            red=view.red,
-            record=record,
-            record_every=record_every,
-            feedback_rounds=feedback_rounds,
-            ack_train=ack_train,
-            progress=progress,
-            drop_share=drop_share,
-            train_runs=train_runs,
+    if options.pop("whole_packets", False):
+        raise ValueError(
+            f"scenario {scenario.name!r}: whole_packets=True is modelled by the synchronous "
+            "round model only (one base RTT, drop-tail); this scenario runs on the "
+            "asynchronous round model; use whole_packets=False"
         )
-    return simulate_rounds(
-        law,
-        view.path,
-        duration_s=view.duration_s,
-        n_flows=len(view.flows),
-        flow_start_s=[f.start_s for f in view.flows],
-        flow_stop_s=[f.stop_s for f in view.flows],
-        rtt_model=_rtt_model(rtt_model, rtt),  # type: ignore[arg-type]
-        cross_traffic=[CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic],
-        record=record,
-        record_every=record_every,
-        feedback_rounds=feedback_rounds,
-        ack_train=ack_train,
-        progress=progress,
-        whole_packets=whole_packets,
-        train_runs=train_runs,
-        drop_share=drop_share,
-    )
+    return simulate_rounds_async(law, view.path, view.base_rtt_s, red=view.red, **common, **options)
 
 
 def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
