@@ -133,8 +133,8 @@ def _round_model_drops(monkeypatch: pytest.MonkeyPatch, drop_share: str) -> np.n
     losses = RoundEngine._losses
 
     def observe(self: RoundEngine, c: int, lost_s: Any, w1: Any, z: Any, total: Any,
-                t0: Any, *rest: Any) -> Any:  # fmt: skip
-        out = losses(self, c, lost_s, w1, z, total, t0, *rest)
+                others: Any, t0: Any, *rest: Any) -> Any:  # fmt: skip
+        out = losses(self, c, lost_s, w1, z, total, others, t0, *rest)
         t = float(np.ravel(t0)[0])
         if out is not None and JOIN_S - 0.1 <= t < AFTER_S:
             got[: out.size] += out
