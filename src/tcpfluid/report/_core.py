@@ -434,7 +434,7 @@ def run_tasks(
                 futs[ex.submit(_run_task, t, len(tasks) + k)] = len(tasks) + k
             feed()
         if progress is not None and order:
-            progress.started(warm[0].label if warm else tasks[order[0]].label)
+            progress.started(tasks[order[0]].label)
         while futs:
             done, _ = wait(set(futs), timeout=0.25, return_when=FIRST_COMPLETED)
             if queue is not None and progress is not None:
