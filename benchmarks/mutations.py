@@ -58,7 +58,7 @@ def _vegas_alpha() -> None:
 
 
 def _rounds_queue() -> None:
-    from tcpfluid.fluid import _rounds_loop_parts as lp
+    from tcpfluid.fluid import _rounds_physics as lp
 
     fq = lp.forward_queues
 
@@ -83,13 +83,15 @@ def _packet_delay() -> None:
 
 
 def _feedback_lag() -> None:
-    from tcpfluid.fluid import _rounds_async, rounds
+    from tcpfluid.fluid import _rounds_async, _rounds_engine, rounds
 
-    for mod in (rounds, _rounds_async):
+    patched = 0
+    for mod in (rounds, _rounds_async, _rounds_engine):
         for fn in vars(mod).values():
             kw = getattr(fn, "__kwdefaults__", None)
             if kw and kw.get("feedback_rounds") == 1:
                 kw["feedback_rounds"] = 0
+                patched += 1
             d = getattr(fn, "__defaults__", None)
             code = getattr(fn, "__code__", None)
             if d and code is not None:
@@ -98,6 +100,9 @@ def _feedback_lag() -> None:
                     i = names.index("feedback_rounds") - (len(names) - len(d))
                     if 0 <= i < len(d) and d[i] == 1:
                         fn.__defaults__ = (*d[:i], 0, *d[i + 1 :])
+                        patched += 1
+    if not patched:  # the fault must land somewhere: a renamed default is an error here
+        raise RuntimeError("feedback-lag: no function with feedback_rounds=1 found")
 
 
 def _ack_size() -> None:
@@ -141,14 +146,13 @@ def _qv_succ() -> None:
     from tcpfluid.algorithms import quick_vegas
 
     cls = quick_vegas.QuickVegas
-    for name in ("on_round", "_decide_floats"):
-        orig = getattr(cls, name)
+    orig = cls.on_round  # the law's one decision per round (every engine calls it)
 
-        def patched(self: Any, state: Any, *args: Any, _orig: Any = orig, **kw: Any) -> Any:
-            np.minimum(state["succ"], 0.0, out=state["succ"])
-            return _orig(self, state, *args, **kw)
+    def patched(self: Any, state: Any, *args: Any, **kw: Any) -> Any:
+        np.minimum(state["succ"], 0.0, out=state["succ"])
+        return orig(self, state, *args, **kw)
 
-        setattr(cls, name, patched)
+    cls.on_round = patched  # type: ignore[method-assign]
 
 
 def _thesis_sections() -> tuple[str, ...]:

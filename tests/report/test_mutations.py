@@ -79,3 +79,20 @@ def test_every_fault_names_sections_of_the_report_and_unknown_ones_are_refused()
         assert set(_SECTIONS[name]) <= set(sections), name
     with pytest.raises(ValueError, match="unknown fault 'nope'"):
         mod.measure(["nope"], quick=True, workers=1)
+
+
+def test_every_fault_lands_on_the_code_it_names() -> None:
+    # each injection patches functions by name: a renamed or removed target must fail here,
+    # not leave a fault that changes nothing (run in a fresh interpreter: it patches)
+    import subprocess
+
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import mutations\n"
+        "for name, (inject, _) in mutations.FAULTS.items():\n"
+        "    inject(); print(name)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(_DIR)], capture_output=True, text=True, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == list(_SECTIONS)
