@@ -25,18 +25,7 @@ from ._common import (
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES, D_S, _rounds_to_reach, kb_to_pkts
 from ._sec_dynamics import _engine_values
-from ._table import (
-    CLOSED_FORM,
-    DOCUMENT,
-    NA,
-    ODE,
-    PACKET,
-    PHASE_MAX,
-    PHASE_MIN,
-    ROUNDS,
-    Row,
-    Table,
-)
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
 
 # ============================================================ convergence time vs BDP
 _CB_ALGS = ("vegas", "quick-vegas", "fast", "tcp-ho")

@@ -29,18 +29,7 @@ from ..scenarios import Scenario, build_scenario
 from ._common import doc, err_na, num, ode_na, run_task, shares_from_jain
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES
-from ._table import (
-    CLOSED_FORM,
-    DOCUMENT,
-    NA,
-    ODE,
-    PACKET,
-    PHASE_MAX,
-    PHASE_MIN,
-    ROUNDS,
-    Row,
-    Table,
-)
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
 
 # ============================================================ thesis two-flow (Table 3.16)
 _SETTINGS = {

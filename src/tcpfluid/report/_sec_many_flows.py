@@ -13,16 +13,7 @@ from ._common import doc, err_na, num, run_task, shares_from_jain
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import queue_panel
 from ._sec_analytic import _NAMES
-from ._table import (
-    CLOSED_FORM,
-    DOCUMENT,
-    NA,
-    ODE,
-    PACKET,
-    ROUNDS,
-    Row,
-    Table,
-)
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
 
 _ALGS = ("vegas", "quick-vegas", "fast", "reno")
 #: scenarios whose network the document does not specify in its text (the Quick Vegas paper
