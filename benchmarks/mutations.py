@@ -83,26 +83,40 @@ def _packet_delay() -> None:
 
 
 def _feedback_lag() -> None:
+    from tcpfluid.engines import _rounds as engine
     from tcpfluid.fluid import _rounds_async, _rounds_engine, rounds
 
     patched = 0
-    for mod in (rounds, _rounds_async, _rounds_engine):
-        for fn in vars(mod).values():
-            kw = getattr(fn, "__kwdefaults__", None)
-            if kw and kw.get("feedback_rounds") == 1:
-                kw["feedback_rounds"] = 0
-                patched += 1
-            d = getattr(fn, "__defaults__", None)
-            code = getattr(fn, "__code__", None)
-            if d and code is not None:
-                names = code.co_varnames[: code.co_argcount]
-                if "feedback_rounds" in names:
-                    i = names.index("feedback_rounds") - (len(names) - len(d))
-                    if 0 <= i < len(d) and d[i] == 1:
-                        fn.__defaults__ = (*d[:i], 0, *d[i + 1 :])
-                        patched += 1
+    for mod in (rounds, _rounds_async, _rounds_engine, engine):
+        for obj in list(vars(mod).values()):
+            # functions, and the engine classes' __init__ (the Rounds engine's field)
+            fns = (
+                [obj.__init__]
+                if isinstance(obj, type) and obj.__module__ == mod.__name__
+                else [obj]
+            )
+            for fn in fns:
+                patched += _lag_default_to_zero(fn)
     if not patched:  # the fault must land somewhere: a renamed default is an error here
         raise RuntimeError("feedback-lag: no function with feedback_rounds=1 found")
+
+
+def _lag_default_to_zero(fn: Any) -> int:
+    """Set ``fn``'s default ``feedback_rounds`` from 1 to 0; 1 when it had one."""
+    kw = getattr(fn, "__kwdefaults__", None)
+    if kw and kw.get("feedback_rounds") == 1:
+        kw["feedback_rounds"] = 0
+        return 1
+    d = getattr(fn, "__defaults__", None)
+    code = getattr(fn, "__code__", None)
+    if d and code is not None:
+        names = code.co_varnames[: code.co_argcount]
+        if "feedback_rounds" in names:
+            i = names.index("feedback_rounds") - (len(names) - len(d))
+            if 0 <= i < len(d) and d[i] == 1:
+                fn.__defaults__ = (*d[:i], 0, *d[i + 1 :])
+                return 1
+    return 0
 
 
 def _ack_size() -> None:
