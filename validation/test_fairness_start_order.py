@@ -5,8 +5,8 @@ scheduled first and Table 3.17 with connection 2 first, without giving a time; i
 tables differ by up to 0.09 for Vegas-1_3 (x2 = 10 ms: 0.900 and 0.988; x2 = 60 ms: 0.945
 and 0.887). With α < β each flow stops wherever its Δ lies in [α, β], so where it stops is
 set by the start-up. The packet simulator shows the same: starting connection 2 later by
-eighths of connection 1's minimum round trip (the report's offsets, all before connection
-1's first ACK is back) moves the index by more than the report's ±0.05, and the thesis's
+eighths of connection 1's minimum round trip (all before connection 1's first ACK is
+back; the report shows quarters) moves the index by more than the report's ±0.05, and the thesis's
 value is within ±0.05 of the range those starts span.
 """
 
@@ -17,12 +17,13 @@ import pytest
 
 from tcpfluid.analytic import jain_index
 from tcpfluid.fairness import THESIS_TABLE_3_16
-from tcpfluid.report._sec_fairness import THESIS_START_OFFSETS_S, thesis_offset_scenario
+from tcpfluid.report._sec_fairness import THESIS_RTT1_S, thesis_offset_scenario
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import simulate_packets
 
-#: connection 2 starts this much after connection 1 (s); 0 is the report's nominal run
-OFFSETS_S = (0.0, *THESIS_START_OFFSETS_S)
+#: connection 2 starts this much after connection 1 (s), in eighths of connection 1's
+#: minimum round trip; 0 is the report's nominal run
+OFFSETS_S = tuple(k * THESIS_RTT1_S / 8.0 for k in range(8))
 
 
 def _jain(x2_ms: int, offset_s: float) -> float:

@@ -1,5 +1,7 @@
 """The report catches deliberate faults (benchmarks/mutations.py, scaled down): a fault
-injected by monkeypatching in a spawned worker must flip a row to DIFFERS."""
+injected by monkeypatching in a spawned worker must flip a row that agrees without it to
+DIFFERS. One measurement of the eight faults (each on the sections named here, the
+smallest set of its sections that shows it), judged fault by fault."""
 
 from __future__ import annotations
 
@@ -12,6 +14,19 @@ import pytest
 
 _DIR = Path(__file__).resolve().parents[2] / "benchmarks"
 
+#: each fault's sections in this scaled-down measurement (a subset of its sections in
+#: benchmarks/mutations.py)
+_SECTIONS = {
+    "vegas-alpha": ("basic",),
+    "rounds-queue": ("convergence-bdp",),
+    "packet-delay": ("asymmetric",),
+    "feedback-lag": ("convergence-bdp",),
+    "ack-size": ("asymmetric",),
+    "red-max-p": ("thesis-fairness",),
+    "tcp-ho-table2": ("conspicuous",),
+    "qv-succ": ("convergence-bdp",),
+}
+
 
 def _module() -> Any:
     # imported by its name from benchmarks/ on sys.path: the spawned workers (which get the
@@ -21,24 +36,63 @@ def _module() -> Any:
     return importlib.import_module("mutations")
 
 
+@pytest.fixture(scope="module")
+def score() -> dict[str, Any]:
+    mod = _module()
+    out = mod.measure(list(mod.FAULTS), quick=True, workers=2, sections=_SECTIONS)
+    return {f["name"]: f for f in out["faults"]}
+
+
 @pytest.mark.mutation
-def test_acks_as_large_as_data_packets_flip_the_asymmetric_rows() -> None:
-    # the ACK path is the bottleneck (k >= 3): 25 times larger ACKs cut the ACK rate, and
-    # with it the throughput, far beyond ±10 % of the paper's Tables I-III
-    score = _module().measure(["ack-size"], quick=True, workers=1, sections=("asymmetric",))
-    (fault,) = score["faults"]
-    assert fault["name"] == "ack-size" and fault["sections"] == ["asymmetric"]
-    assert fault["caught"], fault
-    assert score["caught"] == 1 and score["mode"] == "quick"
+@pytest.mark.parametrize(
+    "fault",
+    [
+        pytest.param(
+            f,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason=(
+                    "no row of the report runs a RED gateway whose average queue passes "
+                    "its minimum threshold: the thesis sections' Vegas flows keep it below"
+                ),
+            ),
+        )
+        if f == "red-max-p"
+        else f
+        for f in _SECTIONS
+    ],
+)
+def test_the_report_catches_the_fault(score: dict[str, Any], fault: str) -> None:
+    found = score[fault]
+    assert found["sections"] == list(_SECTIONS[fault]), found
+    assert found["caught"], found
 
 
 def test_every_fault_names_sections_of_the_report_and_unknown_ones_are_refused() -> None:
     mod = _module()
     from tcpfluid.report import SECTIONS
 
-    assert len(mod.FAULTS) >= 8
+    assert set(mod.FAULTS) == set(_SECTIONS)
     for name, (inject, sections) in mod.FAULTS.items():
         assert callable(inject) and sections, name
         assert set(sections) <= set(SECTIONS), name
+        assert set(_SECTIONS[name]) <= set(sections), name
     with pytest.raises(ValueError, match="unknown fault 'nope'"):
         mod.measure(["nope"], quick=True, workers=1)
+
+
+def test_every_fault_lands_on_the_code_it_names() -> None:
+    # each injection patches functions by name: a renamed or removed target must fail here,
+    # not leave a fault that changes nothing (run in a fresh interpreter: it patches)
+    import subprocess
+
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import mutations\n"
+        "for name, (inject, _) in mutations.FAULTS.items():\n"
+        "    inject(); print(name)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(_DIR)], capture_output=True, text=True, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == list(_SECTIONS)

@@ -77,15 +77,15 @@ def test_the_closed_form_and_the_one_delay_column_are_kept_beside_the_phase_colu
 
 
 # ----------------------------------------------------------------------- the offsets' rule
-def test_the_offsets_are_the_eighths_of_connection_1s_round_before_its_first_ack() -> None:
+def test_the_offsets_are_the_quarters_of_connection_1s_round_before_its_first_ack() -> None:
     sc = build_scenario("thesis-two-flow", x2="10ms", queue="red", duration="60s")
     # the scenario's connection 1 round trip (propagation and transmission) is the thesis's
     rtt1 = ode_problem(sc.with_algorithm("vegas")).flows[0].rtt_s
     assert rtt1 == pytest.approx(0.013211, abs=2e-6)
     assert THESIS_RTT1_S == pytest.approx(rtt1, abs=2e-6)
     offs = np.array(THESIS_START_OFFSETS_S)
-    assert len(offs) == 7  # with the nominal run: eight phases of connection 1's round
-    np.testing.assert_allclose(np.diff(np.r_[0.0, offs, rtt1]), rtt1 / 8, rtol=1e-3)
+    assert len(offs) == 3  # with the nominal run: four phases of connection 1's round
+    np.testing.assert_allclose(np.diff(np.r_[0.0, offs, rtt1]), rtt1 / 4, rtol=1e-3)
     assert offs.min() > 0.0 and offs.max() < rtt1
 
 
@@ -99,9 +99,9 @@ def test_an_offset_run_is_reproducible_and_starts_connection_2_later() -> None:
     sc = build_scenario(
         "thesis-two-flow", x2="10ms", queue="red", duration="60s", alpha=1.0, beta=3.0
     ).with_algorithm("vegas")
-    late = thesis_offset_scenario(sc, THESIS_START_OFFSETS_S[3])
+    late = thesis_offset_scenario(sc, THESIS_START_OFFSETS_S[1])
     assert late.flows[0] == sc.flows[0]
-    assert late.flows[1].start_s == THESIS_START_OFFSETS_S[3]
+    assert late.flows[1].start_s == THESIS_START_OFFSETS_S[1]
     a = _packet_jain(simulate(late, "packet"))
     b = _packet_jain(simulate(late, "packet"))
     assert a == b
@@ -149,7 +149,8 @@ def test_the_hybrid_at_vegas_1_x2_70ms_moves_with_connection_2s_start_too() -> N
         at10 = np.array([np.interp(10.0, r.t, row) for row in dl])
         return float(jain_index((dl[:, -1] - at10) / 50.0))
 
-    values = np.array([hybrid(o) for o in (0.0, *THESIS_START_OFFSETS_S)])
+    eighths = [k * THESIS_RTT1_S / 8.0 for k in range(8)]  # the start over eighths of a round
+    values = np.array([hybrid(o) for o in eighths])
     assert abs(values[0] - packet) > 0.05  # the report's ODE cell
     assert values.max() - values.min() > 0.02
     assert abs(values.max() - packet) <= 0.05

@@ -334,6 +334,25 @@ class Progress:
         self._bar.close()
 
 
+#: the warm-up tasks of a pool of several workers: one worker compiles the packet
+#: simulator's kernels, another the hybrid model's and every law's rule (Numba, cached on
+#: disk), before the tasks that use them start; on a cold cache the workers then load the
+#: cache instead of compiling the same kernels at once (~18 s of CPU for the packet
+#: kernels, ~7 s for the others)
+WARM_UP: tuple[Task, ...] = (
+    Task("tcpfluid.report._runs:warm_up", {"part": "packet"}, "warm-up: packet kernels", 20.0),
+    Task("tcpfluid.report._runs:warm_up", {"part": "fluid"}, "warm-up: fluid kernels", 8.0),
+)
+#: task functions that need only the fluid warm-up (every other task waits for both)
+_FLUID_ONLY = frozenset({"rounds_run", "rounds_bdp_batch", "ode_run"})
+
+
+def _needs(task: Task) -> frozenset[str]:
+    """The warm-up parts (``WARM_UP``'s ``part``) a task waits for."""
+    name = task.function.rpartition(":")[2]
+    return frozenset({"fluid"}) if name in _FLUID_ONLY else frozenset({"fluid", "packet"})
+
+
 def run_tasks(
     tasks: Sequence[Task],
     *,
@@ -348,11 +367,15 @@ def run_tasks(
 
     One executor: ``executor`` when given, else a
     :class:`~concurrent.futures.ProcessPoolExecutor` of :func:`worker_count` processes
-    (``jobs`` capped at the tasks and the CPUs; one: in this process). Every task is
-    submitted at once, longest estimated first (:func:`estimate_cost`).
+    (``jobs`` capped at the tasks and the CPUs; one: in this process). Tasks start longest
+    estimated first (:func:`estimate_cost`). With several workers of its own, the pool
+    first runs the :data:`WARM_UP` tasks (one compile of each kernel); a task that needs a
+    warm-up still running waits, while the free workers take the next tasks that do not;
+    once both are done every remaining task is submitted at once, in the same order.
     ``on_result(index, item)`` is called in this process as each task finishes (while the
-    pool runs the others): :func:`run_sections` assembles a section there as soon as its
-    last task is in.
+    pool runs the others; a warm-up's index is ``len(tasks)`` + its place in
+    :data:`WARM_UP`): :func:`run_sections` assembles a section there as soon as its last
+    task is in.
     """
     results: list[Any] = [None] * len(tasks)
     costs = [estimate_cost(t) for t in tasks]
@@ -384,27 +407,50 @@ def run_tasks(
         ex = executor  # type: ignore[assignment]
     from ..sweep.execution import _stop_pool, _stop_signals_held
 
+    warm = list(WARM_UP) if own else []
+    busy = {str(t.kwargs["part"]) for t in warm}  # warm-up parts still running
+    order = sorted(range(len(tasks)), key=lambda i: -costs[i])
+    waiting = list(order)
+    futs: dict[Any, int] = {}
+
+    def feed() -> None:
+        """Submit the waiting tasks the pool may start now (see above)."""
+        if not busy:
+            for i in waiting:
+                futs[ex.submit(_run_task, tasks[i], i)] = i
+            waiting.clear()
+            return
+        while len(futs) < n:
+            ready = next((j for j in waiting if not _needs(tasks[j]) & busy), None)
+            if ready is None:
+                return
+            waiting.remove(ready)
+            futs[ex.submit(_run_task, tasks[ready], ready)] = ready
+
     stopped = False
     try:
-        order = sorted(range(len(tasks)), key=lambda i: -costs[i])
-        futs: dict[Any, int] = {}
         with _stop_signals_held():  # the first submit forks the workers
-            for i in order:
-                futs[ex.submit(_run_task, tasks[i], i)] = i
+            for k, t in enumerate(warm):
+                futs[ex.submit(_run_task, t, len(tasks) + k)] = len(tasks) + k
+            feed()
         if progress is not None and order:
             progress.started(tasks[order[0]].label)
-        pending = set(futs)
-        while pending:
-            done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+        while futs:
+            done, _ = wait(set(futs), timeout=0.25, return_when=FIRST_COMPLETED)
             if queue is not None and progress is not None:
                 _drain(queue, progress)
             for fut in sorted(done, key=lambda f: futs[f]):
-                i = futs[fut]
-                results[i] = fut.result()
-                if progress is not None:
-                    progress.update(tasks[i].label, costs[i], i)
+                i = futs.pop(fut)
+                item = fut.result()
+                if i >= len(tasks):  # a warm-up: its part's kernels are in the cache
+                    busy.discard(str(warm[i - len(tasks)].kwargs["part"]))
+                else:
+                    results[i] = item
+                    if progress is not None:
+                        progress.update(tasks[i].label, costs[i], i)
                 if on_result is not None:
-                    on_result(i, results[i])
+                    on_result(i, item)
+            feed()
     except BaseException:
         if own:  # an error, Ctrl-C or SIGTERM: the running tasks are abandoned
             _stop_pool(ex)
@@ -480,18 +526,23 @@ def run_sections(
     workers: dict[int, int] = {}  # process id -> worker number, in order of first task
 
     def on_result(i: int, item: Any) -> None:
-        pairs[i] = item
         _, wall, cpu, start, pid = item
         started = max(start - m0, 0.0)
-        timings[i] = {
-            "section": specs[owner[i]].name,
-            "label": flat[i].label,
+        warm = i >= len(flat)
+        entry = {
+            "section": "warm-up" if warm else specs[owner[i]].name,
+            "label": WARM_UP[i - len(flat)].label if warm else flat[i].label,
             "wall_s": round(wall, 3),
             "cpu_s": round(cpu, 3),
             "started_s": round(started, 3),
             "ended_s": round(min(started + wall, time.perf_counter() - t0), 3),
             "worker": workers.setdefault(int(pid), len(workers)),
         }
+        if warm:
+            timings.append(entry)
+            return
+        pairs[i] = item
+        timings[i] = entry
         j = owner[i]
         remaining[j] -= 1
         if remaining[j] == 0:

@@ -104,16 +104,9 @@ class Mechanism:
     experiment: str
     scopes: tuple[Scope, ...]
 
-    def covers(
-        self,
-        section: str,
-        column: str,
-        quantity: str,
-        algorithm: str,
-        case: Mapping[str, Any] | None = None,
-    ) -> bool:
-        """True when one of the scopes covers the cell."""
-        return any(sc.covers(section, column, quantity, algorithm, case) for sc in self.scopes)
+    def covers(self, *cell: Any) -> bool:
+        """True when one of the scopes covers the cell (:meth:`Scope.covers`'s arguments)."""
+        return any(sc.covers(*cell) for sc in self.scopes)
 
     @property
     def link(self) -> str:

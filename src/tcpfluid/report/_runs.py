@@ -23,7 +23,7 @@ from ..results import Result
 from ..scenarios import build_scenario
 from ._core import current_progress
 
-__all__ = ["ode_run", "packet_run", "rounds_bdp_batch", "rounds_run"]
+__all__ = ["ode_run", "packet_run", "rounds_bdp_batch", "rounds_run", "warm_up"]
 
 
 def _run(
@@ -216,3 +216,25 @@ def first_at_least(t: Any, w: Any, target: float, *, after: float = -math.inf) -
     w = np.asarray(w)
     idx = np.flatnonzero((t > after) & (w >= target))
     return int(idx[0]) if idx.size else None
+
+
+def warm_up(part: str) -> dict[str, Any]:
+    """Compile, or load from the Numba cache, the kernels of ``part``: ``"packet"`` the
+    packet simulator's (a 2-s packet run of Vegas on the §5.1 path), ``"fluid"`` the
+    hybrid model's and every law's rule (a 2-s round-model run of each law, a 2-s hybrid
+    run of Vegas). Returns ``{}`` (the report keeps no result of it)."""
+    from ..algorithms.registry import ALGORITHMS
+
+    if part not in ("packet", "fluid"):
+        raise ValueError(f"part must be 'packet' or 'fluid', got {part!r}")
+    sc = build_scenario("qv-basic", duration="2s")
+    if part == "packet":
+        simulate(sc.with_algorithm("vegas"), "packet")
+        return {}
+    for a in ALGORITHMS:
+        try:
+            simulate(sc.with_algorithm(a), "rounds")
+        except ValueError:  # a law this path does not suit: compiled by its own task
+            pass
+    simulate(sc.with_algorithm("vegas"), "ode")
+    return {}

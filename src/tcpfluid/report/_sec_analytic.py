@@ -31,17 +31,7 @@ from ._common import (
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._runs import first_at_least
-from ._table import (
-    ALGORITHM_NAMES,
-    CLOSED_FORM,
-    DOCUMENT,
-    NA,
-    ODE,
-    PACKET,
-    ROUNDS,
-    Row,
-    Table,
-)
+from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
 
 D_S = 0.1  # the documents' 100 ms paths
 _NAMES = ALGORITHM_NAMES

@@ -25,18 +25,7 @@ from ._common import (
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES, D_S, _rounds_to_reach, kb_to_pkts
 from ._sec_dynamics import _engine_values
-from ._table import (
-    CLOSED_FORM,
-    DOCUMENT,
-    NA,
-    ODE,
-    PACKET,
-    PHASE_MAX,
-    PHASE_MIN,
-    ROUNDS,
-    Row,
-    Table,
-)
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
 
 # ============================================================ convergence time vs BDP
 _CB_ALGS = ("vegas", "quick-vegas", "fast", "tcp-ho")
@@ -65,28 +54,13 @@ def _cb_tasks(cfg: ReportConfig) -> list[Task]:
     return tasks + _phase_tasks(cfg)
 
 
-#: the settling times after a change whose packet value moves with where the change falls
-#: in the flow's round (the packet column is judged over the phase there): (law, BDP in
-#: kb) -> the changes ("halved": the CBR start, "doubled": its stop)
-_PHASE_ROWS: dict[tuple[str, float], tuple[str, ...]] = {
-    ("vegas", 150.0): ("halved",),
-    ("quick-vegas", 1000.0): ("doubled",),
-    ("quick-vegas", 2000.0): ("doubled",),
-    ("quick-vegas", 3000.0): ("halved", "doubled"),
-    ("quick-vegas", 4000.0): ("doubled",),
-    ("quick-vegas", 5000.0): ("halved",),
-    ("fast", 150.0): ("halved",),
-    ("fast", 500.0): ("doubled",),
-    ("fast", 1000.0): ("halved",),
-    ("tcp-ho", 1000.0): ("halved",),
-    ("tcp-ho", 2000.0): ("halved",),
-}
-#: the change moved by these fractions of the flow's round at the change; with the nominal
-#: run (fraction 0) eight evenly spaced phases, as in the basic section: a near-tie that
-#: decides a pause of Quick Vegas's ramp falls either way from one eighth of a round to the
-#: next (at 2000 kb after the doubling 12.3-21.9 RTTs over eighths, 18.3-21.9 over thirds),
-#: so three phases do not find the spread; a phase run costs ~0.01-0.3 s CPU
-_PHASE_FRACTIONS = tuple(k / 8.0 for k in range(1, 8))
+#: the changes whose settling time is shown over the phase of the change, for every law
+#: and BDP alike ("halved": the CBR start, "doubled": its stop)
+_PHASE_KINDS = ("halved", "doubled")
+#: the change moved by these fractions of the flow's round at the change: with the nominal
+#: run four evenly spaced phases (shown, never judged; four phases may not find the whole
+#: spread: at 2000 kb Quick Vegas's doubling takes 12.3-21.9 RTTs over eighths of a round)
+_PHASE_FRACTIONS = (0.25, 0.5, 0.75)
 #: seconds a phase run goes on after its last change (the slowest row settles in ~6 s)
 _PHASE_TAIL_S = 40.0
 
@@ -103,39 +77,27 @@ def _round_at_change(a: str, b: float, kind: str) -> float:
 
 
 def _phase_overrides(a: str, kb: float, frac: float) -> dict[str, Any]:
-    """Overrides of one phase run of (law ``a``, ``kb``): the CBR's start (and stop, when
-    the doubling is judged) moved by ``frac`` of the round at that change; the run ends
-    ``_PHASE_TAIL_S`` after the last change it measures."""
-    kinds = _PHASE_ROWS[(a, kb)]
+    """Overrides of one phase run of (law ``a``, ``kb``): the CBR's start and stop moved by
+    ``frac`` of the round at that change; the run ends ``_PHASE_TAIL_S`` after the stop."""
     b = kb_to_pkts(kb)
     sc = build_scenario("qv-basic", **_cb_overrides(kb))
     start, stop = float(sc.cbr[0].start_s), float(sc.cbr[0].stop_s)
     o = _cb_overrides(kb)
     t_on = start + frac * _round_at_change(a, b, "halved")
-    if "doubled" in kinds:
-        t_off = stop + frac * _round_at_change(a, b, "doubled")
-        end = t_off + _PHASE_TAIL_S
-    else:
-        end = t_on + _PHASE_TAIL_S + 1.0
-        t_off = end - 1.0
+    t_off = stop + frac * _round_at_change(a, b, "doubled")
+    end = t_off + _PHASE_TAIL_S
     o.update(duration=f"{end:.6f}s", cbr_start=f"{t_on:.6f}s", cbr_stop=f"{t_off:.6f}s")
     return o
 
 
 def _phase_keys(cfg: ReportConfig) -> list[tuple[str, float, float]]:
     grid = _cb_grid(cfg)
-    return [
-        (a, kb, f)
-        for a in _CB_ALGS
-        for kb in grid
-        if (a, kb) in _PHASE_ROWS
-        for f in _PHASE_FRACTIONS
-    ]
+    return [(a, kb, f) for a in _CB_ALGS for kb in grid for f in _PHASE_FRACTIONS]
 
 
 def _phase_tasks(cfg: ReportConfig) -> list[Task]:
-    """The extra packet runs over the phase of the change (only the rows in
-    ``_PHASE_ROWS``), after the section's nominal runs."""
+    """The extra packet runs over the phase of the change (every law and BDP), after the
+    section's nominal runs."""
     return [
         run_task(
             "packet",
@@ -161,7 +123,7 @@ def _phase_ranges(
     vals: dict[tuple[str, float, str], list[float | NA]] = {}
     for (a, kb, _f), res in zip(_phase_keys(cfg), out, strict=True):
         ev = _engine_values(res, "packet")
-        for kind in _PHASE_ROWS[(a, kb)]:
+        for kind in _PHASE_KINDS:
             key = (a, kb, kind)
             vals.setdefault(key, [nominal[key]]).append(_in_rtts(ev[kind]))
     return {key: phase_range(vs) for key, vs in vals.items()}
@@ -364,7 +326,7 @@ def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Curves]:
     nominal: dict[tuple[str, float, str], float | NA] = {}
     for i, (a, kb) in enumerate((a, kb) for a in _CB_ALGS for kb in _cb_grid(cfg)):
         pv = _engine_values(out[3 * i + 1], "packet")
-        for kind in _PHASE_ROWS.get((a, kb), ()):
+        for kind in _PHASE_KINDS:
             nominal[(a, kb, kind)] = _in_rtts(pv[kind])
     phase = _phase_ranges(cfg, out[n_nominal:], nominal)
     for a in _CB_ALGS:
@@ -487,12 +449,11 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "(n−1)W (Vegas) and eq. "
         "(12) counted from the change, ⌈i⌉ + 2 (Quick Vegas), against the rounds from the "
         "doubling until the window reaches nW (n = 2, W = μd/2). "
-        "Where a time after a change moves with where the change falls in the flow's "
-        "round (the rows with the columns 'packet sim over the phase'), seven more packet "
-        "runs move the CBR start (or stop) by 1/8, 2/8, ..., 7/8 of the flow's round at the "
-        "change (d + q*/μ before it, q* the law's equilibrium backlog); with the nominal run "
-        "they give the packets' [min, max] over eight evenly spaced phases: shown, not used "
-        "to pass a cell."
+        "For every settling time after a change, three more packet runs move the CBR start "
+        "and stop by 1/4, 1/2 and 3/4 of the flow's round at the change (d + q*/μ before it, "
+        "q* the law's equilibrium backlog); with the nominal run they give the packets' "
+        "[min, max] over four evenly spaced phases (the columns 'packet sim over the phase'): "
+        "shown, never used to pass a cell."
     )
     notes = (
         "Convergence vs BDP: the closed forms (the round the window reaches μd, (n − 1)W, "

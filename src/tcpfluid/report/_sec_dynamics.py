@@ -67,93 +67,55 @@ def _basic_tasks(cfg: ReportConfig) -> list[Task]:
         tasks.append(run_task("rounds", sc, a, o, f"basic: round model {a}"))
         # every law (hybrid)
         tasks.append(run_task("ode", sc, a, o, f"basic: ODE {a}", n_points=24001))
+    # the phase runs: packet, round model and ODE at each phase (the fluid engines' rounds
+    # fall against the CBR start too)
     for a, sc, f in _basic_phase_keys():
-        tasks.append(
-            run_task(
-                "packet", sc, a, _basic_phase_overrides(a, sc, f),
-                f"basic: packet {a}, CBR start moved by {f:.2f} round",
-            )
-        )  # fmt: skip
-    # the fluid engines at the same phases: their rounds fall against the CBR start too
-    for a, sc, f in _basic_phase_keys():
-        o = _basic_phase_overrides(a, sc, f)
+        o = _basic_phase_overrides(sc, f)
         n_points = round(float(o["duration"].rstrip("s")) / BASIC_GRID_S) + 1
-        tasks.append(
-            run_task(
-                "rounds", sc, a, o, f"basic: round model {a}, CBR start moved by {f:.2f} round"
-            )
-        )
-        tasks.append(
-            run_task("ode", sc, a, o, f"basic: ODE {a}, CBR start moved by {f:.2f} round",
-                     n_points=n_points)
-        )  # fmt: skip
+        what = f"{a}, CBR start moved by {f:.2f} round"
+        tasks.append(run_task("packet", sc, a, o, f"basic: packet {what}"))
+        tasks.append(run_task("rounds", sc, a, o, f"basic: round model {what}"))
+        tasks.append(run_task("ode", sc, a, o, f"basic: ODE {what}", n_points=n_points))
     return tasks
 
 
-#: the basic rows whose packet value moves with where the CBR start falls in the flow's
-#: round (judged over that phase): law, scenario, the rows. TCP-Ho has no backlog target, so
-#: its round at the change is taken as the base RTT d. Quick Vegas's times after the
-#: halving and after the doubling move with it too (the halving's phase sets the state the
-#: doubling meets: 1.57-1.77 s over eighths of a round); its rows are judged against the
-#: document, whose ns-2 run is one phase it does not give
-_BASIC_PHASE: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("tcp-ho", "ho-basic", ("halved", "max_queue")),
-    ("quick-vegas", "qv-basic", ("halved", "doubled")),
-)
-#: the CBR start moved by these fractions of the round (with the nominal run: eight evenly
-#: spaced phases): TCP-Ho's time jumps between the first cut alone and cut + drain + trim
-#: from one phase to the next (1.46-2.19 s over eighths of a round), so three phases
-#: (1/3, 2/3: 0.87-1.48 s) do not find its spread; a phase run costs ~0.3-0.4 s CPU
-_BASIC_PHASE_FRACTIONS = tuple(k / 8.0 for k in range(1, 8))
-#: seconds a phase run goes on after the last change it measures
+#: the CBR start (and stop) moved by these fractions of the base RTT: with the nominal run
+#: four evenly spaced phases of the change within the flow's round, run for every law and
+#: every row alike (a pre-change row's range is its nominal value: the run before 80 s is
+#: the same). The range is shown beside the nominal run, never judged; four phases may not
+#: find the whole spread (TCP-Ho's halving: 1.46-2.19 s over eighths of a round)
+_BASIC_PHASE_FRACTIONS = (0.25, 0.5, 0.75)
+#: seconds a phase run goes on after the CBR stops (the slowest doubling settles in ~3 s)
 _BASIC_PHASE_TAIL_S = 15.0
 
 
 def _basic_phase_keys() -> list[tuple[str, str, float]]:
-    return [(a, sc, f) for a, sc, _ in _BASIC_PHASE for f in _BASIC_PHASE_FRACTIONS]
+    return [(a, sc, f) for a, sc, _ in _BASIC for f in _BASIC_PHASE_FRACTIONS]
 
 
-def _basic_phase_rows(a: str) -> tuple[str, ...]:
-    """The rows of law ``a`` judged over the phase of the CBR start (none: no phase runs)."""
-    return next((keys for la, _sc, keys in _BASIC_PHASE if la == a), ())
-
-
-def _basic_phase_overrides(a: str, sc: str, frac: float) -> dict[str, Any]:
-    """The CBR start moved by ``frac`` of a base RTT; the CBR stops at its own time when the
-    doubling is measured, else 40 s after the start; the run ends
-    :data:`_BASIC_PHASE_TAIL_S` after the last change it measures (TCP-Ho's halving settles
-    within ~3 s; Quick Vegas's doubling within ~2 s)."""
+def _basic_phase_overrides(sc: str, frac: float) -> dict[str, Any]:
+    """The CBR's start and stop moved by ``frac`` of the base RTT; the run ends
+    :data:`_BASIC_PHASE_TAIL_S` after the stop."""
     s = build_scenario(sc)
-    t_on = float(s.cbr[0].start_s) + frac * float(s.fluid_view().path.d)
-    if "doubled" in _basic_phase_rows(a):
-        t_off = float(s.cbr[0].stop_s)
-        end = t_off + _BASIC_PHASE_TAIL_S
-    else:
-        end = t_on + 41.0
-        t_off = end - 1.0
+    shift = frac * float(s.fluid_view().path.d)
+    t_on, t_off = float(s.cbr[0].start_s) + shift, float(s.cbr[0].stop_s) + shift
+    end = t_off + _BASIC_PHASE_TAIL_S
     return {"duration": f"{end:.6f}s", "cbr_start": f"{t_on:.6f}s", "cbr_stop": f"{t_off:.6f}s"}
 
 
 def _basic_phase_range(
-    a: str, key: str, nominal: float | NA, out: list[Any], kind: str = "packet"
-) -> tuple[float | NA, float | NA] | None:
-    """The value of ``key`` (a time after a change, s, or the peak queue from 80 s on,
-    pkts: built before the first cut, inside the phase runs) on engine ``kind`` over the
-    nominal run and the phase runs of law ``a`` (``out``: the phase runs' results, the
-    packet runs in :func:`_basic_phase_keys` order, then for each key a round-model and an
-    ODE run)."""
-    keys = _basic_phase_keys()
-    if kind == "packet":
-        runs = out[: len(keys)]
-    else:
-        fluid = out[len(keys) :]
-        runs = fluid[0::2] if kind == "rounds" else fluid[1::2]
-    vs = [nominal] + [
-        _engine_values(res, kind)[key]
-        for (la, _sc, _f), res in zip(keys, runs, strict=True)
+    a: str, key: str, nominal: float | NA, out: list[Any], column: int
+) -> tuple[float | NA, float | NA]:
+    """The value of ``key`` on one engine (``column``: 0 packet, 1 round model, 2 ODE) over
+    the nominal run and the phase runs of law ``a`` (``out``: the phase runs' results, three
+    per key of :func:`_basic_phase_keys`, in that order)."""
+    kind = ("packet", "rounds", "ode")[column]
+    runs = [
+        _engine_values(out[3 * k + column], kind)[key]
+        for k, (la, _sc, _f) in enumerate(_basic_phase_keys())
         if la == a
     ]
-    return None if len(vs) == 1 else phase_range(vs)
+    return phase_range([nominal, *runs])
 
 
 def _max_queue(t: Any, q: Any, lo: float, hi: float) -> float | None:
@@ -299,20 +261,16 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 else (CLOSED_FORM if not isinstance(closed[key], NA) else PACKET)
             )
             informative: tuple[str, ...] = ()
-            if key in _basic_phase_rows(a) and ref in (PACKET, DOCUMENT):
-                phase_out = out[3 * len(_BASIC) :]
-                rng = _basic_phase_range(a, key, pv[key], phase_out)
-                if rng is not None:
-                    values[PHASE_MIN], values[PHASE_MAX] = rng
-                    informative = (PHASE_MIN, PHASE_MAX)
-                for col, kind, nominal in ((ROUNDS, "rounds", rv[key]), (ODE, "ode", values[ODE])):
-                    frng = _basic_phase_range(a, key, nominal, phase_out, kind)
-                    if frng is not None:
-                        values[FLUID_PHASE[col][0]], values[FLUID_PHASE[col][1]] = frng
-                        informative += FLUID_PHASE[col]
+            phase_out = out[3 * len(_BASIC) :]
+            for j, (lo, hi) in enumerate(((PHASE_MIN, PHASE_MAX), *FLUID_PHASE.values())):
+                nominal = values[(PACKET, ROUNDS, ODE)[j]]
+                values[lo], values[hi] = _basic_phase_range(a, key, nominal, phase_out, j)
+                informative += (lo, hi)
+            # a time against the document's number is a time read off its ns-2 plot
+            kind = "document time" if ref == DOCUMENT and _KINDS[key] == "time" else _KINDS[key]
             rows.append(
                 Row(
-                    f"{_NAMES[a]} on {sc}", label, unit, _KINDS[key], values, ref,
+                    f"{_NAMES[a]} on {sc}", label, unit, kind, values, ref,
                     informative=informative, case={"scenario": sc},
                 )
             )  # fmt: skip
@@ -326,6 +284,9 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "TCP-Ho. "
         "Times to equilibrium and convergence use one definition for every engine "
         "(tcpfluid.metrics: the window stays within max(1 packet, 2 %) of its settled value). "
+        "The columns 'over the phase' give each engine's min–max over the nominal run and "
+        "three more with the CBR's start and stop moved by 1/4, 1/2 and 3/4 of the base RTT "
+        "(every law, every row; shown, never judged). "
         "The reference is the document's number where it prints one, else the closed form, "
         "else the packet simulator. TCP-Ho's slow start is its Table-4 ramp: the closed form "
         "of its end (the TCP-Ho paper's eq. 4 with the bottleneck queue, erratum E8) is "
@@ -371,52 +332,23 @@ def _basic_figure(
     a: str, sc: str, figref: str, pr: dict[str, Any], rr: dict[str, Any], orr: dict[str, Any] | None
 ) -> Figure:
     fig, axes = plot.new_axes(3)
-    if "error" not in pr:
-        plot.versus(pr["t_s"], pr["cwnd_pkts"][0], ax=axes[0], label="packet sim", color="C0")
-        plot.versus(pr["t_s"], pr["queue_pkts"], ax=axes[1], label="packet sim", color="C0")
-        plot.versus(
-            pr["t_s"],
-            pr["goodput_pps"][0],
-            ax=axes[2],
-            label="packet sim",
-            color="C0",
-            linewidth=0.8,
-        )
-    if "error" not in rr:
-        plot.versus(
-            rr["time_s"],
-            rr["window_pkts"][:, 0],
-            ax=axes[0],
-            label="round model",
-            color="C1",
-            linestyle="--",
-        )
-        plot.versus(
-            rr["time_s"],
-            rr["queue_pkts"],
-            ax=axes[1],
-            label="round model",
-            color="C1",
-            linestyle="--",
-        )
-        plot.versus(
-            rr["time_s"],
-            rr["flow_throughput_pps"][:, 0],
-            ax=axes[2],
-            label="round model",
-            color="C1",
-            linestyle="--",
-        )
-    if orr is not None and "error" not in orr:
-        plot.versus(
-            orr["t_s"], orr["windows_pkts"][0], ax=axes[0], label="ODE", color="C2", linestyle=":"
-        )
-        plot.versus(
-            orr["t_s"], orr["queue_pkts"], ax=axes[1], label="ODE", color="C2", linestyle=":"
-        )
-        plot.versus(
-            orr["t_s"], orr["rates_pps"][0], ax=axes[2], label="ODE", color="C2", linestyle=":"
-        )
+    # (result, legend, style, time key, window, queue, throughput): one flow's traces
+    lines = (
+        (pr, "packet sim", {"color": "C0"}, "t_s", "cwnd_pkts", "queue_pkts", "goodput_pps"),
+        (rr, "round model", {"color": "C1", "linestyle": "--"}, "time_s", "window_pkts",
+         "queue_pkts", "flow_throughput_pps"),
+        (orr, "ODE", {"color": "C2", "linestyle": ":"}, "t_s", "windows_pkts", "queue_pkts",
+         "rates_pps"),
+    )  # fmt: skip
+    for res, label, style, t_key, w_key, q_key, x_key in lines:
+        if res is None or "error" in res:
+            continue
+        t = res[t_key]
+        per_flow = (np.asarray(res[w_key]), np.asarray(res[x_key]))
+        if label == "round model":  # the round model's traces are (rounds, flows)
+            per_flow = (per_flow[0].T, per_flow[1].T)
+        for ax, y in zip(axes, (per_flow[0][0], res[q_key], per_flow[1][0]), strict=True):
+            plot.versus(t, y, ax=ax, label=label, **style)
     for ax in axes:
         ax.axvspan(80, 160, color="0.9", zorder=0, label=None)
     plot.finish(

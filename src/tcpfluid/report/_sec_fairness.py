@@ -29,18 +29,7 @@ from ..scenarios import Scenario, build_scenario
 from ._common import doc, err_na, num, ode_na, run_task, shares_from_jain
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES
-from ._table import (
-    CLOSED_FORM,
-    DOCUMENT,
-    NA,
-    ODE,
-    PACKET,
-    PHASE_MAX,
-    PHASE_MIN,
-    ROUNDS,
-    Row,
-    Table,
-)
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
 
 # ============================================================ thesis two-flow (Table 3.16)
 _SETTINGS = {
@@ -59,7 +48,7 @@ _ONE_DELAY = "one queueing delay (f = 1)"
 THESIS_RTT1_S = 0.013211
 
 #: connection 2's start offsets (s) of the extra packet runs of every thesis row: later than
-#: connection 1 by k/8 of connection 1's minimum round trip, k = 1..7 (the nominal run is
+#: connection 1 by k/4 of connection 1's minimum round trip, k = 1..3 (the nominal run is
 #: k = 0). The thesis says both connections "start their own FTP transfer simultaneously",
 #: connection 1 scheduled first for Table 3.16 and connection 2 first for Table 3.17, and
 #: gives no time; its two tables differ by up to 0.09 for Vegas-1_3, and its connection 2's
@@ -67,11 +56,11 @@ THESIS_RTT1_S = 0.013211
 #: among connection 1's in the bottleneck queue, a timing below one round trip that ns-2's
 #: start-up and ours do not share (our nominal runs over-estimate by 1.7-10.2 ms). So the
 #: nominal run is one phase of that start: the offsets move connection 2's first packets
-#: over one round of connection 1 in eighths (the phases of the basic section's change),
-#: all before connection 1's first ACK is back, so that neither connection has had any
-#: feedback when the other starts (simultaneous to both of them). The rule was fixed before
-#: measuring which rows it makes agree, and is the same for every row.
-THESIS_START_OFFSETS_S: tuple[float, ...] = tuple(k * THESIS_RTT1_S / 8.0 for k in range(1, 8))
+#: over one round of connection 1 in quarters (four phases, as the basic and
+#: convergence-bdp sections move their changes), all before connection 1's first ACK is
+#: back, so that neither connection has had any feedback when the other starts
+#: (simultaneous to both of them). The same rule for every row; shown, never judged.
+THESIS_START_OFFSETS_S: tuple[float, ...] = tuple(k * THESIS_RTT1_S / 4.0 for k in range(1, 4))
 
 
 def _th_grid(cfg: ReportConfig) -> list[int]:
@@ -235,47 +224,24 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             c["lo"].append(float(v.get(PHASE_MIN, np.nan)))  # type: ignore[arg-type]
             c["hi"].append(float(v.get(PHASE_MAX, np.nan)))  # type: ignore[arg-type]
     fig, ax = plot.new_axes()
+    #: (curve, legend, style) of each setting's lines
+    lines: tuple[tuple[str, str, dict[str, Any]], ...] = (
+        ("doc", "thesis", {"linestyle": "-", "marker": "s", "markersize": 3}),
+        ("pk", "packet sim", {"linestyle": "none", "marker": "x"}),
+        ("ode", "ODE", {"linestyle": ":", "marker": "."}),
+        ("rm", "round model", {"linestyle": "--", "marker": "o", "fillstyle": "none",
+                               "markersize": 3}),
+    )  # fmt: skip
     for i, s in enumerate(_SETTINGS):
         col = f"C{i}"
-        plot.versus(
-            grid,
-            curves[s]["doc"],
-            ax=ax,
-            label=f"{s} thesis",
-            color=col,
-            linestyle="-",
-            marker="s",
-            markersize=3,
-        )
-        plot.versus(
-            grid,
-            curves[s]["pk"],
-            ax=ax,
-            label=f"{s} packet sim",
-            color=col,
-            linestyle="none",
-            marker="x",
-        )
+        for key, legend, style in lines:
+            plot.versus(grid, curves[s][key], ax=ax, label=f"{s} {legend}", color=col, **style)
         lo, hi = np.asarray(curves[s]["lo"]), np.asarray(curves[s]["hi"])
         ok = np.isfinite(lo) & np.isfinite(hi)
         if ok.any():  # the packet runs' range over connection 2's start offset, each
             # setting's bars moved by a fraction of a millisecond so that they do not overlap
             xs = np.asarray(grid, dtype=float)[ok] + 0.6 * (i - (len(_SETTINGS) - 1) / 2.0)
             ax.vlines(xs, lo[ok], hi[ok], color=col, lw=0.8)
-        plot.versus(
-            grid, curves[s]["ode"], ax=ax, label=f"{s} ODE", color=col, linestyle=":", marker="."
-        )
-        plot.versus(
-            grid,
-            curves[s]["rm"],
-            ax=ax,
-            label=f"{s} round model",
-            color=col,
-            linestyle="--",
-            marker="o",
-            fillstyle="none",
-            markersize=3,
-        )
     plot.finish(
         ax,
         xlabel="access delay x2 of the long connection (ms)",
@@ -288,7 +254,7 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "the thesis network "
         "against x2, for Vegas-1_3 and Enhanced Vegas δ = 1, 2, 3: Tsang's thesis ("
         "Table 3.16, squares), packet simulator (crosses; the vertical bar beside each is "
-        "its range over connection 2's start offset, 0 to 7/8 of connection 1's 13.2 ms "
+        "its range over connection 2's start offset, 0 to 3/4 of connection 1's 13.2 ms "
         "round trip), ODE "
         "(dotted), round model (dashed)."
     )
@@ -311,8 +277,8 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "for Vegas-1_3), and connection 2's BaseRTT over-estimate, which sets the index, "
         "depends on where its first packets fall among connection 1's in the queue (the "
         "thesis's Table 3.6: 0.5–5.3 ms; our nominal runs: 1.7–10.2 ms). Every row runs "
-        "connection 2 also 1/8 to 7/8 of connection 1's minimum round trip (13.211 ms) "
-        "later, in eighths: before connection 1's first ACK is back, so that the starts "
+        "connection 2 also 1/4, 1/2 and 3/4 of connection 1's minimum round trip (13.211 ms) "
+        "later: before connection 1's first ACK is back, so that the starts "
         "stay simultaneous to both connections: shown, not used to pass a cell. The "
         "judged quantity is the smaller flow's share of the two goodputs, from the "
         "thesis's Jain's index J by s = (1 − √(1/J − 1))/2 (two flows); the indices are "

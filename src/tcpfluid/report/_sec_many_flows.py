@@ -3,58 +3,23 @@ many flows joining in groups; queue figures per law) and the round map's stabili
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from .. import plot
 from ..fairness import _delivered_pkts, _period_jains
-from ..scenarios import build_scenario
-from ..scenarios.reduction import bottleneck
-from ._common import doc, err_na, num, phase_range, run_task, shares_from_jain
+from ._common import doc, err_na, num, run_task, shares_from_jain
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import queue_panel
 from ._sec_analytic import _NAMES
-from ._table import (
-    CLOSED_FORM,
-    DOCUMENT,
-    NA,
-    ODE,
-    PACKET,
-    PHASE_MAX,
-    PHASE_MIN,
-    ROUNDS,
-    Row,
-    Table,
-)
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
 
 _ALGS = ("vegas", "quick-vegas", "fast", "reno")
 #: scenarios whose network the document does not specify in its text (the Quick Vegas paper
 #: §5.3.2: "Latency and bandwidth of each access link and connection link are depicted in
 #: the figure", and Fig. 15 is not in the text): the document's indices are shown, not judged
 _UNSPECIFIED = ("qv-different-rtt",)
-
-# ---------------------------------------------------------------- the packets' spread
-# The Quick Vegas paper §5.3.2 starts all connections "at the same time": that leaves the
-# order in which their first packets meet at the bottleneck unspecified, and a drop-tail
-# overflow decides who loses by that order. The rule, applied alike to every row of the
-# laws it names: on the scenarios judged against the packet simulator (_UNSPECIFIED), each law whose
-# packet run overflows the buffer runs once more (_SPREAD_SEEDS) with every flow's
-# start moved by a seeded offset drawn uniformly within ONE packet's transmission time at the
-# bottleneck (scenario key start_spread; 8 us at 1 Gb/s: the starts stay simultaneous at
-# the link's resolution), seed 1; the phase columns hold the packet index's
-# [min, max] over the nominal run and that run (shown, never used to pass a cell).
-#: the laws whose packet runs lose packets on qv-different-rtt at full scale (data drops at
-#: the bottleneck in the nominal 200-s runs: FAST 236262, Reno 12314; Vegas 0 and Quick
-#: Vegas 0, whose 60 flows queue 60·β packets, far below the 1500-packet buffer; a spread
-#: run moves the loss-free laws' index by at most 0.001 after the first 50 s and 0.018 in
-#: 0-50 s): tests/report/test_many_flows_spread.py::test_only_the_laws_that_overflow_the_
-#: buffer_get_spread_runs (scaled-down scenario)
-_SPREAD_LAWS = ("fast", "reno")
-#: the seeds of the spread runs (start_seed): one run a law, for the report's CPU budget (a
-#: full-scale run costs 8-10 s of CPU)
-_SPREAD_SEEDS = (1,)
 
 
 # ================================================================ many flows (§5.3)
@@ -88,40 +53,6 @@ def _mf_setups(cfg: ReportConfig) -> list[tuple[str, dict[str, Any], list[float]
     ]
 
 
-def _spread_width_s(sc: str, overrides: dict[str, Any]) -> float:
-    """One packet's transmission time at the bottleneck of scenario ``sc`` (s): the width
-    of the spread runs' start offsets."""
-    built = build_scenario(sc, **overrides)
-    link = bottleneck(built)
-    if link is None:
-        raise ValueError(f"scenario {sc!r} has no bottleneck link to time a packet on")
-    return 8.0 * built.packet_size_bytes / link.rate_bps
-
-
-def _spread_keys(cfg: ReportConfig) -> list[tuple[str, str, int, dict[str, Any]]]:
-    """(scenario, law, seed, overrides) of each spread run, in task order."""
-    keys = []
-    for sc, o, _, _ in _mf_setups(cfg):
-        if sc not in _UNSPECIFIED:
-            continue
-        width = _spread_width_s(sc, o)
-        for a in _SPREAD_LAWS:
-            for seed in _SPREAD_SEEDS:
-                keys.append((sc, a, seed, {**o, "start_spread": width, "start_seed": seed}))
-    return keys
-
-
-def _runs_text(n: int) -> str:
-    """'one more run', 'two more runs'..."""
-    words = {1: "one", 2: "two", 3: "three", 4: "four"}
-    return f"{words.get(n, str(n))} more run{'' if n == 1 else 's'}"
-
-
-def _setup_overrides(cfg: ReportConfig, sc: str) -> dict[str, Any]:
-    """The overrides :func:`_mf_setups` gives scenario ``sc``."""
-    return next(o for s, o, _, _ in _mf_setups(cfg) if s == sc)
-
-
 def _mf_tasks(cfg: ReportConfig) -> list[Task]:
     tasks = []
     for sc, o, _, _ in _mf_setups(cfg):
@@ -129,8 +60,6 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
             tasks.append(run_task("packet", sc, a, o, f"many flows: packet {a} {sc}"))
             tasks.append(run_task("rounds", sc, a, o, f"many flows: round model {a} {sc}"))
             tasks.append(run_task("ode", sc, a, o, f"many flows: ODE {a} {sc}"))
-    for sc, a, seed, o in _spread_keys(cfg):
-        tasks.append(run_task("packet", sc, a, o, f"many flows: packet {a} {sc} spread {seed}"))
     return tasks
 
 
@@ -167,9 +96,8 @@ _ENGINE_STYLES = (  # (legend, result key, deliveries, queue line style)
 
 
 def _mf_results(cfg: ReportConfig, out: list[Any]) -> dict[tuple[str, str], dict[str, Any]]:
-    """The task results by (scenario, law) -> {"packet", "rounds", "ode", "spread"}, in the
-    order :func:`_mf_tasks` made them ("spread": the spread runs' results, in seed order;
-    empty for a law without spread runs)."""
+    """The task results by (scenario, law) -> {"packet", "rounds", "ode"}, in the order
+    :func:`_mf_tasks` made them."""
     results: dict[tuple[str, str], dict[str, Any]] = {}
     k = 0
     for sc, _o, _edges, _prefix in _mf_setups(cfg):
@@ -178,33 +106,9 @@ def _mf_results(cfg: ReportConfig, out: list[Any]) -> dict[tuple[str, str], dict
                 "packet": out[k],
                 "rounds": out[k + 1],
                 "ode": out[k + 2],
-                "spread": [],
             }
             k += 3
-    for sc, a, _seed, _o in _spread_keys(cfg):
-        results[(sc, a)]["spread"].append(out[k])
-        k += 1
     return results
-
-
-def _spread_jains(
-    res: dict[str, Any], edges: list[float], t_end: float
-) -> list[list[float] | None]:
-    """Jain's index per period of each spread run of one law (None: the run failed).
-
-    A spread run's flows start at most one packet time after the nominal run's: they count
-    as active over the periods the nominal run's flows are (the nominal run's start and stop
-    times; the run's own when the nominal run has none)."""
-    nominal = res["packet"]
-    out: list[list[float] | None] = []
-    for r in res["spread"]:
-        if r is None or "error" in r:
-            out.append(None)
-            continue
-        span = nominal if nominal and "start_s" in nominal else r
-        t, dl = _packet_delivered(r)
-        out.append(_periods_jain(t, dl, span["start_s"], span["stop_s"], edges, t_end))
-    return out
 
 
 def _mf_engine_jains(
@@ -232,11 +136,8 @@ def _mf_row(
     prefix: str,
     res: dict[str, Any],
     jains: dict[str, list[float] | None],
-    spread: Sequence[Sequence[float] | None] | None = None,
 ) -> Row:
-    """The row of period ``i`` (edges[i] to edges[i + 1]) for law ``a`` on ``sc``;
-    ``spread``: Jain's index per period of each spread run of the law (None or empty: no
-    spread runs), whose [min, max] with the nominal packet run's fills the phase columns."""
+    """The row of period ``i`` (edges[i] to edges[i + 1]) for law ``a`` on ``sc``."""
     pr, rr, orr = res["packet"], res["rounds"], res["ode"]
     pj, rj, oj = jains["packet sim"], jains["round model"], jains["ODE"]
     a0, b0 = edges[i], edges[i + 1]
@@ -267,15 +168,6 @@ def _mf_row(
         DOCUMENT: dv,
     }
     informative: tuple[str, ...] = (DOCUMENT,) if context else ()
-    if spread:
-        runs = [pv] + [
-            err_na({}, "a spread run has no result")
-            if sj is None
-            else num(sj[i], "no flow active over the whole period")
-            for sj in spread
-        ]
-        values[PHASE_MIN], values[PHASE_MAX] = phase_range(runs)
-        informative += (PHASE_MIN, PHASE_MAX)
     shares, informative = shares_from_jain(values, informative, two_flows=False)
     return Row(
         f"{_NAMES[a]}, {sc}, {a0:g}–{b0:g} s",
@@ -335,10 +227,7 @@ def _mf_scenario(
             title=_NAMES[a],
             fontsize=6,
         )
-        spread = _spread_jains(res, edges, t_end)
-        rows += [
-            _mf_row(sc, a, i, edges, prefix, res, jains, spread) for i in range(len(edges) - 1)
-        ]
+        rows += [_mf_row(sc, a, i, edges, prefix, res, jains) for i in range(len(edges) - 1)]
     figure = Figure.from_matplotlib(
         fig, f"many_flows_{sc.replace('-', '_')}", _mf_caption(cfg, sc, enveloped)
     )
@@ -351,15 +240,7 @@ def _mf_scenario(
             ": the document's column is shown for context, not judged, because the "
             "paper's network (its Fig. 15: link rates and delays) is not in its text and "
             "the RTTs here (50/100/200 ms) are ours; the layers are compared with the "
-            "packet simulator. The paper starts the connections 'at the same time', which "
-            "leaves the order of their first packets at the bottleneck unspecified, and a "
-            "drop-tail overflow decides who loses by that order: for the laws whose packet "
-            f"runs overflow the buffer ({', '.join(_NAMES[x] for x in _SPREAD_LAWS)}) the "
-            f"columns '{PHASE_MIN}' and '{PHASE_MAX}' give the packet index's range over "
-            f"the nominal run and {_runs_text(len(_SPREAD_SEEDS))} whose flows start at "
-            "seeded offsets within one packet's transmission time at the bottleneck "
-            f"({_spread_width_s(sc, _setup_overrides(cfg, sc)) * 1e6:g} µs): shown, not "
-            "used to pass a cell"
+            "packet simulator"
         )
     table = Table(caption, tuple(rows))
     return table, figure

@@ -191,9 +191,10 @@ class ReportSummary:
         )
 
     def mechanism_counts(self) -> list[tuple[str, int]]:
-        """(mechanism id, differing cells it covers) for every mechanism that covers one,
-        then ``("unexplained", n)``."""
-        bad = [c for c in self.comparisons if not c.agree]
+        """(mechanism id, differing cells of the verdicts it covers) for every mechanism that
+        covers one, then ``("unexplained", n)``: the cells the overview counts as outside
+        their tolerance (a cell two mechanisms cover counts for each)."""
+        bad = [c for c in self.verdict_cells if not c.agree]
         out = [(m.id, sum(m.id in c.mechanisms for c in bad)) for m in MECHANISMS]
         out = [(i, n) for i, n in out if n]
         out.append(("unexplained", sum(not c.mechanisms for c in bad)))
@@ -246,8 +247,8 @@ class ReportSummary:
         out += [f"| {a} | " + " | ".join(cells) + " |" for a, cells in self.table_rows()]
         out += [
             "",
-            "Differing cells (verdicts and fluid vs packets) by the mechanism whose "
-            "switch-off experiment covers them (docs/mechanisms.md):",
+            f"The {sum(not c.agree for c in self.verdict_cells)} differing cells by the "
+            "mechanism whose switch-off experiment covers them (docs/mechanisms.md):",
             "",
         ]
         for mid, n in self.mechanism_counts():

@@ -109,7 +109,7 @@ def _header(
         "to pass. 'fluid vs packets' judges the fluid cells against the packet cell with "
         "the same tolerance, beside the verdict. Tolerances:"
     )
-    lines += [f"- {k}: {t.describe()} ({t.reason})" for k, t in TOLERANCES.items()]
+    lines += [f"- {k}: {t.reason}" for k, t in TOLERANCES.items()]
     return lines
 
 
