@@ -83,7 +83,8 @@ G_APTR = 6  # the step whose arrivals leave the queue now (FIFO), for the RTT sa
 G_ARRIVED = 7  # cumulative arrivals at the bottleneck (after drops), packets
 G_DROP_PTR = 8  # the source the next drop-tail overflow falls on first (drops in turn)
 G_GROW_PTR = 9  # the flow whose growth the next drop-tail overflow falls on first
-N_GLOBALS = 10
+G_IDLE = 10  # the bottleneck's unused service, packets: carried = μ × time - idle exactly
+N_GLOBALS = 11
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -110,6 +111,7 @@ def red_probability(avg, min_th, max_th, max_p, gentle):  # type: ignore[no-unty
 def advance(  # type: ignore[no-untyped-def]
     k,
     n_steps,
+    t_end,
     dt,
     mu,
     buf,
@@ -135,6 +137,10 @@ def advance(  # type: ignore[no-untyped-def]
     ``(k, ROUND_END)`` with ``ends`` set, ``ff[F_LEARN]`` 1.0 for the flows that learnt,
     and ``drops`` the step's drops), a flow joins (``(k, JOIN)``, before step ``k``) or
     the run ends (``(n_steps, DONE)``).
+
+    The last step, ``n_steps - 1``, ends at ``t_end`` (it may be shorter than ``dt``):
+    the bottleneck serves only for its part inside the run, so it never carries more
+    than μ·``t_end``.
 
     ``red`` is ``[has_red, min_th, max_th, max_p, w_q, gentle]``; ``rev`` is
     ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack, drop_share, whole_packets,
@@ -186,6 +192,8 @@ def advance(  # type: ignore[no-untyped-def]
             ff[F_CARRY, j] = 0.0
     while k < n_steps:
         t = k * dt
+        if k == n_steps - 1:  # the run ends inside this step: service for that part only
+            service = mu * min(dt, max(t_end - t, 0.0))
         for j in range(F):
             if ff[F_STARTED, j] == 0.0 and t >= ff[F_START, j]:
                 return k, JOIN
@@ -293,6 +301,7 @@ def advance(  # type: ignore[no-untyped-def]
         if total <= service:
             scale = 1.0
             g[G_CARRIED] += total
+            g[G_IDLE] += service - total
         else:
             scale = service / total
             g[G_CARRIED] += service
