@@ -150,19 +150,22 @@ def advance(  # type: ignore[no-untyped-def]
     w; ``boundary_ack_next_round``: the ACKs of the step that ends a round, beyond the
     round's first packet, grow the window with the law's next increment, as a packet
     sender's boundary ACK does; ``hold_drops``: a dropped packet keeps its place in the
-    window until ``drop_hist`` releases it one base RTT later); ``cross`` rows are
+    window until ``drop_hist`` releases it when the sender learns of it, a base RTT plus
+    the queueing delay the drop met later); ``cross`` rows are
     ``(rate_pps, start_s, stop_s)``.
 
     History rings (slot = step mod H): ``dep_hist`` the data the ACKs leaving the
     bottleneck side at that step acknowledge, ``ack_hist`` their number (ACK-path
     bottleneck only: with one ACK per packet and no ACK-path queue they equal
-    ``dep_hist``), ``drop_hist`` each flow's drops of that step (held drops only),
-    ``q_hist`` their queueing delay (s, both directions), ``f_hist`` its forward part;
+    ``dep_hist``), ``q_hist`` their queueing delay (s, both directions), ``f_hist`` its forward part;
     ``fq_ring`` (its own length) the forward queueing delay of each step,
-    read back over the ACK-path queue's delay.
+    read back over the ACK-path queue's delay; ``drop_hist`` (its own length, slot =
+    step mod its length) each flow's held drops by the step the sender learns of them,
+    less its base RTT (held drops only; zeroed as they are released).
     """
     F = ff.shape[1]
     H = q_hist.shape[0]
+    HD = drop_hist.shape[0]
     HF = fq_ring.shape[0]
     HA = qa_ring.shape[0]
     fifo_sample = HA > 1
@@ -382,10 +385,18 @@ def advance(  # type: ignore[no-untyped-def]
         any_end = False
         for j in range(F):
             x = drops[j]
-            if hold:
-                # a dropped packet keeps its place in the window until the ACKs of the
-                # packets behind it tell the sender, one base RTT later
-                drop_hist[slot, j] = x
+            dsteps = int(ff[F_DELAY_STEPS, j])
+            lag = 0
+            if hold and x > 0.0:
+                # a dropped packet keeps its place in the window until the duplicate ACKs
+                # of the packets behind it tell the sender: they wait the queue the drop
+                # met and cross the path, so the place is freed a base RTT plus that
+                # queueing delay later (when the sender learns of the loss, not before:
+                # a sender never sends a packet again before it knows it was lost)
+                lag = int(q_hist[slot] / dt + 0.5)
+                if lag > HD - 1 - dsteps:
+                    lag = HD - 1 - dsteps
+                drop_hist[(k + lag) % HD, j] += x
             if x > 0.0:
                 if not hold:
                     if on_growth:
@@ -397,9 +408,12 @@ def advance(  # type: ignore[no-untyped-def]
                     ff[F_LOST, j] += x
                     if ff[F_FIRST_DROP, j] == np.inf:
                         # the packets behind the drop wait the queue, cross the path and
-                        # their duplicate ACKs tell the sender
-                        ff[F_FIRST_DROP, j] = t + ff[F_D, j] + q_hist[slot]
-            dsteps = int(ff[F_DELAY_STEPS, j])
+                        # their duplicate ACKs tell the sender (a held drop: the step
+                        # its place is released, the same delay in whole steps)
+                        if hold:
+                            ff[F_FIRST_DROP, j] = t + (dsteps + lag) * dt
+                        else:
+                            ff[F_FIRST_DROP, j] = t + ff[F_D, j] + q_hist[slot]
             ends[j] = False
             live = ff[F_STARTED, j] == 1.0 and t < ff[F_STOP, j]
             if k >= dsteps:
@@ -407,7 +421,9 @@ def advance(  # type: ignore[no-untyped-def]
                 if hold:
                     # the sender learns the place is free and sends the packet again:
                     # not clocked out by an ACK, so beyond the ACK clock (``F_FREED``)
-                    ff[F_INFLIGHT, j] -= drop_hist[back, j]
+                    bd = (k - dsteps) % HD
+                    ff[F_INFLIGHT, j] -= drop_hist[bd, j]
+                    drop_hist[bd, j] = 0.0
                 a = dep_hist[back, j]
                 na = ack_hist[back, j] if has_rev else a
                 if a > 1e-12:

@@ -334,8 +334,10 @@ def simulate_hybrid(
         (docs/ode-model.md, "The round-ending step's ACKs").
     hold_drops
         ``True`` (default): a dropped packet keeps its place in the sender's window until
-        the ACKs of the packets behind it tell the sender, one base RTT after the drop (a
-        packet sender's window is freed only by ACKs); ``False``: the drop frees its place
+        the ACKs of the packets behind it tell the sender, a base RTT plus the queueing
+        delay the drop met after the drop, when the flow learns of the loss (a packet
+        sender's window is freed only by ACKs, and it never sends a packet again before
+        it knows it was lost); ``False``: the drop frees its place
         at once, so the flow sends it again in the next step while the queue is still
         full and loses it again, ten or a hundred times what a packet sender loses in one
         event (docs/ode-model.md, "Losses as a sender sees them").
