@@ -210,3 +210,24 @@ def test_a_held_drop_is_not_sent_again_before_the_sender_learns_of_it() -> None:
         if res.delivered_pkts[j, k] > 0.0:
             continue  # ACKed packets grew the window: the initial window is no bound
         assert res.lost_pkts[j, k] <= w0 + 1e-9, (j, res.lost_pkts[j, k], w0)
+
+
+def test_the_retransmission_timer_starts_at_1_s_and_doubles_while_nothing_gets_through() -> None:
+    """RFC 6298 (the packet sender's timer): 1 s before the first RTT sample (§2.1), and
+    doubled at each timeout until an ACK brings a fresh estimate (§5.5). A flow whose
+    every window is lost at a full 3-packet queue (fourteen iTCP-Vegas flows starting
+    together on 1.28 Mb/s x 12.8 ms; a few of them take the queue) learns of each loss a
+    base RTT plus a queueing delay after sending, then waits 1, 2, 4 s: its loss events
+    are 1, 2, 4 s plus that delay apart (it was 0.2 s, every time, in the hybrid model)."""
+    law = get_law("itcp-vegas")
+    res = simulate_hybrid(
+        law, mu_pps=1.28e6 / 8000.0, base_rtt_s=[0.0128] * 14, duration_s=8.0, buffer_pkts=3.0
+    )
+    starved = [fl for fl in res.flows if fl.delivered_pkts == 0.0]
+    assert starved  # most of the flows never get a packet through
+    learn = 0.0128 + 4.0 / (1.28e6 / 8000.0)  # base RTT + the full queue's delay, at most
+    for fl in starved:
+        gaps = np.diff(fl.loss_t_s)
+        assert gaps.size >= 2
+        for k, gap in enumerate(gaps):
+            assert 2.0**k <= gap <= 2.0**k + learn + 1e-9, (k, gap)

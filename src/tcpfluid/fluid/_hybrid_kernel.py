@@ -55,7 +55,10 @@ F_CARRY = 32  # ACKs of the step that ended the round beyond its first packet: t
 F_FREED = 33  # window freed (ACKed or dropped) since the flow last sent: its ACK clock
 F_SILENT = 34  # the sender sends nothing before this time (a retransmission timeout), s
 F_LEARN = 35  # 1.0: the flow has just learnt of its losses (set by ``advance``)
-N_FLOW_ROWS = 36
+F_BACKOFF = 36  # the silent time of the flow's last timeout, s (0: the last event was not
+#                 one, or an ACK came since): a timeout right after it waits twice as long
+F_ACKED_AT_TO = 37  # F_ACKED at the flow's last timeout
+N_FLOW_ROWS = 38
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, F, samples)
 R_W = 0
@@ -157,8 +160,8 @@ def advance(  # type: ignore[no-untyped-def]
     History rings (slot = step mod H): ``dep_hist`` the data the ACKs leaving the
     bottleneck side at that step acknowledge, ``ack_hist`` their number (ACK-path
     bottleneck only: with one ACK per packet and no ACK-path queue they equal
-    ``dep_hist``), ``q_hist`` their queueing delay (s, both directions), ``f_hist`` its forward part;
-    ``fq_ring`` (its own length) the forward queueing delay of each step,
+    ``dep_hist``), ``q_hist`` their queueing delay (s, both directions), ``f_hist`` its
+    forward part; ``fq_ring`` (its own length) the forward queueing delay of each step,
     read back over the ACK-path queue's delay; ``drop_hist`` (its own length, slot =
     step mod its length) each flow's held drops by the step the sender learns of them,
     less its base RTT (held drops only; zeroed as they are released).
