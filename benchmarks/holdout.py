@@ -11,10 +11,12 @@ up to 4 times the first flow's and at most 400 ms), a buffer of 0.1-10 bandwidth
 products or none (a quarter, except with Reno, whose window grows without bound when
 nothing is lost), RED on a fifth, and at most two changes: a constant-bit-rate step (20-60 %
 of the bottleneck from a third to two thirds of the run), flows joining at a third, flows
-leaving at two thirds. Every engine of :data:`tcpfluid.engines.ENGINES` runs it (the
-packet simulator with the scenario's seed); an engine that refuses it (a ``ValueError``:
-a feature it does not model) is *refused*, listed apart, never counted as agreeing; one
-that raises anything else, or a ``ValueError`` while its output is summarised, *failed*.
+leaving at two thirds. The packet simulator (with the scenario's seed), the round
+model and the hybrid model run it (the engine ``"ode"`` runs the hybrid model too, so it
+is not run again; ``--classical`` adds the classical continuous-time model); an engine
+that refuses it (a ``ValueError``: a feature it does not model) is *refused*, listed
+apart, never counted as agreeing; one that raises anything else, or a ``ValueError``
+while its output is summarised, *failed*.
 
 Durations
 ---------
@@ -66,8 +68,15 @@ from tcpfluid.engines import ENGINES
 from tcpfluid.scenarios import CbrSource, FlowSpec, Link, Scenario
 
 PACKET = "packet"
-#: the fluid engines judged against the packet simulator, in the order shown
-FLUID_ENGINES: tuple[str, ...] = tuple(e for e in ("rounds", "ode", "hybrid") if e in ENGINES)
+#: the fluid engines judged against the packet simulator, in the order shown. ``"ode"``
+#: runs the hybrid model unless it is given the classical one, so it is not run twice:
+#: ``--classical`` adds the classical model (``"ode"`` with ``model="classical"``)
+FLUID_ENGINES: tuple[str, ...] = tuple(e for e in ("rounds", "hybrid") if e in ENGINES)
+#: the label of the classical continuous-time model and its engine options
+CLASSICAL = "ode-classical"
+_ENGINE_RUNS: dict[str, tuple[str, dict[str, Any]]] = {
+    CLASSICAL: ("ode", {"model": "classical"}),
+}
 #: at most this many packets carried by the bottleneck in a run (its capacity × duration)
 PACKET_BUDGET = 25e6
 PACKET_BYTES = 1000.0
@@ -307,8 +316,9 @@ def _values(res: Any) -> dict[str, Any]:
     }
 
 
-def run_case(index: int, seed: int) -> dict[str, Any]:
-    """Draw scenario ``index`` and run it on every engine (one task of the pool)."""
+def run_case(index: int, seed: int, engines: Sequence[str] | None = None) -> dict[str, Any]:
+    """Draw scenario ``index`` and run it on the packet engine and ``engines`` (default
+    :data:`FLUID_ENGINES`; one task of the pool)."""
     case = draw_case(index, seed)
     out: dict[str, Any] = {
         "index": index,
@@ -319,11 +329,12 @@ def run_case(index: int, seed: int) -> dict[str, Any]:
         "rtt_max_s": case.rtt_max_s,
         "engines": {},
     }
-    for eng in (PACKET, *FLUID_ENGINES):
+    for eng in (PACKET, *(FLUID_ENGINES if engines is None else engines)):
         t0 = time.process_time()
-        opts = {"seed": seed} if eng == PACKET else {}
+        name, opts = _ENGINE_RUNS.get(eng, (eng, {}))
+        opts = {"seed": seed} if eng == PACKET else dict(opts)
         try:
-            res = tcpfluid.simulate(case.scenario, eng, **opts)
+            res = tcpfluid.simulate(case.scenario, name, **opts)
         except ValueError as exc:
             # refused: the engine declined the scenario before running it; a ValueError
             # from the summary of what it computed (a negative throughput...) is a failure
@@ -586,7 +597,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="worker processes (default: the CPUs, at most --n)",
     )
     ap.add_argument("--json", metavar="OUT", help="write every scenario and comparison here")
+    ap.add_argument(
+        "--classical",
+        action="store_true",
+        help=f"also run the classical continuous-time model ({CLASSICAL!r}: the engine "
+        "'ode' with model='classical'; without options 'ode' is the hybrid model)",
+    )
     args = ap.parse_args(argv)
+    global FLUID_ENGINES
+    if args.classical:
+        FLUID_ENGINES = (*FLUID_ENGINES, CLASSICAL)
     if args.n < 1:
         ap.error(f"--n must be >= 1, got {args.n}")
     if args.seed < 0:
@@ -603,10 +623,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         flush=True,
     )
     if jobs == 1:
-        runs = [run_case(i, args.seed) for i in range(args.n)]
+        runs = [run_case(i, args.seed, FLUID_ENGINES) for i in range(args.n)]
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(run_case, i, args.seed) for i in range(args.n)]
+            futures = [pool.submit(run_case, i, args.seed, FLUID_ENGINES) for i in range(args.n)]
             for k, fut in enumerate(as_completed(futures), start=1):
                 done = fut.result()
                 print(f"  [{k}/{args.n}] scenario #{done['index']} done", file=sys.stderr)

@@ -184,3 +184,50 @@ def test_growth_shares_deal_each_groups_overflow_first_on_its_growth() -> None:
     np.testing.assert_allclose(got, [1.0, 2.0, 2.5, 7.5], rtol=1e-15)
     one = growth_shares(5.0, np.array([1.0, 3.0]), np.array([10.0, 30.0]))
     np.testing.assert_allclose(one, [1.25, 3.75], rtol=1e-15)
+
+
+def test_a_held_drop_is_not_sent_again_before_the_sender_learns_of_it() -> None:
+    """A packet sender never sends a packet again before it learns it was lost, so before
+    its first ACK a flow can lose at most the window it started with. Fourteen iTCP-Vegas
+    flows start together with their initial window on 1.28 Mb/s x 12.8 ms with a 3-packet
+    buffer: most of the 28 packets overflow, and a flow whose whole window was lost learns
+    of it from the timer alone. The place of a held drop used to be freed one base RTT
+    after the drop, before the sender learnt of it (a base RTT plus the queueing delay the
+    drop met): the flow sent its window again, lost it again, and counted 4 losses out of
+    a window of 2 (a retransmission timeout every time, for ever)."""
+    law = get_law("itcp-vegas")
+    w0 = float(law.initial_action(law.init_state(1)).cwnd[0])
+    res = simulate_hybrid(
+        law, mu_pps=1.28e6 / 8000.0, base_rtt_s=[0.0128] * 14, duration_s=0.5,
+        buffer_pkts=3.0, record_every_s=0.0001,
+    )  # fmt: skip
+    t = res.time_s
+    for j, fl in enumerate(res.flows):
+        if fl.loss_t_s.size == 0:
+            continue
+        first = float(fl.loss_t_s[0])
+        k = int(np.searchsorted(t, first, side="right")) - 1
+        if res.delivered_pkts[j, k] > 0.0:
+            continue  # ACKed packets grew the window: the initial window is no bound
+        assert res.lost_pkts[j, k] <= w0 + 1e-9, (j, res.lost_pkts[j, k], w0)
+
+
+def test_the_retransmission_timer_starts_at_1_s_and_doubles_while_nothing_gets_through() -> None:
+    """RFC 6298 (the packet sender's timer): 1 s before the first RTT sample (§2.1), and
+    doubled at each timeout until an ACK brings a fresh estimate (§5.5). A flow whose
+    every window is lost at a full 3-packet queue (fourteen iTCP-Vegas flows starting
+    together on 1.28 Mb/s x 12.8 ms; a few of them take the queue) learns of each loss a
+    base RTT plus a queueing delay after sending, then waits 1, 2, 4 s: its loss events
+    are 1, 2, 4 s plus that delay apart (it was 0.2 s, every time, in the hybrid model)."""
+    law = get_law("itcp-vegas")
+    res = simulate_hybrid(
+        law, mu_pps=1.28e6 / 8000.0, base_rtt_s=[0.0128] * 14, duration_s=8.0, buffer_pkts=3.0
+    )
+    starved = [fl for fl in res.flows if fl.delivered_pkts == 0.0]
+    assert starved  # most of the flows never get a packet through
+    learn = 0.0128 + 4.0 / (1.28e6 / 8000.0)  # base RTT + the full queue's delay, at most
+    for fl in starved:
+        gaps = np.diff(fl.loss_t_s)
+        assert gaps.size >= 2
+        for k, gap in enumerate(gaps):
+            assert 2.0**k <= gap <= 2.0**k + learn + 1e-9, (k, gap)

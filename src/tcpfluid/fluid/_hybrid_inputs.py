@@ -115,6 +115,15 @@ def arrival_ring(rtt_sample: str, buf: float, mu: float, dt: float, n_steps: int
     return int(min(max(longest, 64.0 * STEPS_PER_RTT), n_steps + 2.0, 4_000_000.0))
 
 
+def held_drop_steps(run: Run, fq_len: int) -> int:
+    """Steps a held drop may wait beyond its flow's base RTT: the longest forward queue's
+    delay (a finite buffer, else the arrival ring's span of 64 base RTTs of the default
+    step) plus the ACK-path ring (``fq_len``), capped by the run's steps."""
+    fwd = (run.buf + 2.0) / run.mu / run.dt + 2.0 if math.isfinite(run.buf) else 0.0
+    fwd = max(fwd, 0.0) if math.isfinite(run.buf) else 64.0 * STEPS_PER_RTT
+    return int(min(fwd + fq_len + 1.0, run.n_steps + 2.0, 4_000_000.0))
+
+
 def check_reverse(
     reverse_mu_pps: float,
     reverse_buffer_pkts: float,
@@ -280,7 +289,11 @@ def kernel_state(
     ff = flow_state(run.d, run.dt, run.start, run.stop)
     H = int(ff[K.F_DELAY_STEPS].max()) + 1
     ring = arrival_ring(rtt_sample, run.buf, run.mu, run.dt, run.n_steps)
-    check_memory(run, H, ring)
+    # held drops are released a base RTT plus the queueing delay after the drop: the
+    # longest queue's delay in steps (both directions), as the arrival ring's, beyond H
+    hold = rev[7] == 1.0
+    HD = H + held_drop_steps(run, fq_len) if hold else 1
+    check_memory(run, H + HD, ring)
     red_arr = np.zeros(6)
     if red is not None:
         red_arr[:] = (1.0, red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, float(red.gentle))
@@ -292,7 +305,7 @@ def kernel_state(
         g=np.zeros(K.N_GLOBALS),
         dep_hist=np.zeros((H, F)),
         ack_hist=np.zeros((H, F)) if rev[0] == 1.0 else np.zeros((1, 1)),
-        drop_hist=np.zeros((H, F)) if rev[7] == 1.0 else np.zeros((1, 1)),
+        drop_hist=np.zeros((HD, F)) if hold else np.zeros((1, 1)),
         q_hist=np.zeros(H),
         f_hist=np.zeros(H),
         fq_ring=np.zeros(fq_len),

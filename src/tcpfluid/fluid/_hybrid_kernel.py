@@ -55,7 +55,10 @@ F_CARRY = 32  # ACKs of the step that ended the round beyond its first packet: t
 F_FREED = 33  # window freed (ACKed or dropped) since the flow last sent: its ACK clock
 F_SILENT = 34  # the sender sends nothing before this time (a retransmission timeout), s
 F_LEARN = 35  # 1.0: the flow has just learnt of its losses (set by ``advance``)
-N_FLOW_ROWS = 36
+F_BACKOFF = 36  # the silent time of the flow's last timeout, s (0: the last event was not
+#                 one, or an ACK came since): a timeout right after it waits twice as long
+F_ACKED_AT_TO = 37  # F_ACKED at the flow's last timeout
+N_FLOW_ROWS = 38
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, F, samples)
 R_W = 0
@@ -83,7 +86,8 @@ G_APTR = 6  # the step whose arrivals leave the queue now (FIFO), for the RTT sa
 G_ARRIVED = 7  # cumulative arrivals at the bottleneck (after drops), packets
 G_DROP_PTR = 8  # the source the next drop-tail overflow falls on first (drops in turn)
 G_GROW_PTR = 9  # the flow whose growth the next drop-tail overflow falls on first
-N_GLOBALS = 10
+G_IDLE = 10  # the bottleneck's unused service, packets: carried = μ × time - idle exactly
+N_GLOBALS = 11
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -110,6 +114,7 @@ def red_probability(avg, min_th, max_th, max_p, gentle):  # type: ignore[no-unty
 def advance(  # type: ignore[no-untyped-def]
     k,
     n_steps,
+    t_end,
     dt,
     mu,
     buf,
@@ -136,6 +141,10 @@ def advance(  # type: ignore[no-untyped-def]
     and ``drops`` the step's drops), a flow joins (``(k, JOIN)``, before step ``k``) or
     the run ends (``(n_steps, DONE)``).
 
+    The last step, ``n_steps - 1``, ends at ``t_end`` (it may be shorter than ``dt``):
+    the bottleneck serves only for its part inside the run, so it never carries more
+    than μ·``t_end``.
+
     ``red`` is ``[has_red, min_th, max_th, max_p, w_q, gentle]``; ``rev`` is
     ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack, drop_share, whole_packets,
     boundary_ack_next_round, hold_drops]`` (``drop_share``: 0 in proportion to the
@@ -144,19 +153,22 @@ def advance(  # type: ignore[no-untyped-def]
     w; ``boundary_ack_next_round``: the ACKs of the step that ends a round, beyond the
     round's first packet, grow the window with the law's next increment, as a packet
     sender's boundary ACK does; ``hold_drops``: a dropped packet keeps its place in the
-    window until ``drop_hist`` releases it one base RTT later); ``cross`` rows are
+    window until ``drop_hist`` releases it when the sender learns of it, a base RTT plus
+    the queueing delay the drop met later); ``cross`` rows are
     ``(rate_pps, start_s, stop_s)``.
 
     History rings (slot = step mod H): ``dep_hist`` the data the ACKs leaving the
     bottleneck side at that step acknowledge, ``ack_hist`` their number (ACK-path
     bottleneck only: with one ACK per packet and no ACK-path queue they equal
-    ``dep_hist``), ``drop_hist`` each flow's drops of that step (held drops only),
-    ``q_hist`` their queueing delay (s, both directions), ``f_hist`` its forward part;
-    ``fq_ring`` (its own length) the forward queueing delay of each step,
-    read back over the ACK-path queue's delay.
+    ``dep_hist``), ``q_hist`` their queueing delay (s, both directions), ``f_hist`` its
+    forward part; ``fq_ring`` (its own length) the forward queueing delay of each step,
+    read back over the ACK-path queue's delay; ``drop_hist`` (its own length, slot =
+    step mod its length) each flow's held drops by the step the sender learns of them,
+    less its base RTT (held drops only; zeroed as they are released).
     """
     F = ff.shape[1]
     H = q_hist.shape[0]
+    HD = drop_hist.shape[0]
     HF = fq_ring.shape[0]
     HA = qa_ring.shape[0]
     fifo_sample = HA > 1
@@ -186,6 +198,8 @@ def advance(  # type: ignore[no-untyped-def]
             ff[F_CARRY, j] = 0.0
     while k < n_steps:
         t = k * dt
+        if k == n_steps - 1:  # the run ends inside this step: service for that part only
+            service = mu * min(dt, max(t_end - t, 0.0))
         for j in range(F):
             if ff[F_STARTED, j] == 0.0 and t >= ff[F_START, j]:
                 return k, JOIN
@@ -293,6 +307,7 @@ def advance(  # type: ignore[no-untyped-def]
         if total <= service:
             scale = 1.0
             g[G_CARRIED] += total
+            g[G_IDLE] += service - total
         else:
             scale = service / total
             g[G_CARRIED] += service
@@ -373,10 +388,18 @@ def advance(  # type: ignore[no-untyped-def]
         any_end = False
         for j in range(F):
             x = drops[j]
-            if hold:
-                # a dropped packet keeps its place in the window until the ACKs of the
-                # packets behind it tell the sender, one base RTT later
-                drop_hist[slot, j] = x
+            dsteps = int(ff[F_DELAY_STEPS, j])
+            lag = 0
+            if hold and x > 0.0:
+                # a dropped packet keeps its place in the window until the duplicate ACKs
+                # of the packets behind it tell the sender: they wait the queue the drop
+                # met and cross the path, so the place is freed a base RTT plus that
+                # queueing delay later (when the sender learns of the loss, not before:
+                # a sender never sends a packet again before it knows it was lost)
+                lag = int(q_hist[slot] / dt + 0.5)
+                if lag > HD - 1 - dsteps:
+                    lag = HD - 1 - dsteps
+                drop_hist[(k + lag) % HD, j] += x
             if x > 0.0:
                 if not hold:
                     if on_growth:
@@ -388,9 +411,12 @@ def advance(  # type: ignore[no-untyped-def]
                     ff[F_LOST, j] += x
                     if ff[F_FIRST_DROP, j] == np.inf:
                         # the packets behind the drop wait the queue, cross the path and
-                        # their duplicate ACKs tell the sender
-                        ff[F_FIRST_DROP, j] = t + ff[F_D, j] + q_hist[slot]
-            dsteps = int(ff[F_DELAY_STEPS, j])
+                        # their duplicate ACKs tell the sender (a held drop: the step
+                        # its place is released, the same delay in whole steps)
+                        if hold:
+                            ff[F_FIRST_DROP, j] = t + (dsteps + lag) * dt
+                        else:
+                            ff[F_FIRST_DROP, j] = t + ff[F_D, j] + q_hist[slot]
             ends[j] = False
             live = ff[F_STARTED, j] == 1.0 and t < ff[F_STOP, j]
             if k >= dsteps:
@@ -398,7 +424,9 @@ def advance(  # type: ignore[no-untyped-def]
                 if hold:
                     # the sender learns the place is free and sends the packet again:
                     # not clocked out by an ACK, so beyond the ACK clock (``F_FREED``)
-                    ff[F_INFLIGHT, j] -= drop_hist[back, j]
+                    bd = (k - dsteps) % HD
+                    ff[F_INFLIGHT, j] -= drop_hist[bd, j]
+                    drop_hist[bd, j] = 0.0
                 a = dep_hist[back, j]
                 na = ack_hist[back, j] if has_rev else a
                 if a > 1e-12:

@@ -82,7 +82,8 @@ class _Model:
         self.i_qr = 4 * n + 2
         self.i_Q = 4 * n + 3
         self.i_X = 4 * n + 4  # cross traffic carried
-        self.size = 4 * n + 5
+        self.i_I = 4 * n + 5  # the link's unused service, packets (carried = C·t - I)
+        self.size = 4 * n + 6
 
     def sparsity(self) -> Any:
         """Jacobian sparsity pattern (for BDF/Radau's finite differences and sparse LU)."""
@@ -107,7 +108,7 @@ class _Model:
                 S[D, c] = 1  # delivery share depends on every rate
             for c in (w, *shared):
                 S[L, c] = 1
-        for r in (self.i_q, self.i_qr, self.i_X):
+        for r in (self.i_q, self.i_qr, self.i_X, self.i_I):
             for c in (*w_cols, *shared):
                 S[r, c] = 1
         S[self.i_qa, self.i_qa] = 1
@@ -196,4 +197,7 @@ class _Model:
         out[self.i_qr] = dqr
         out[self.i_Q] = q
         out[self.i_X] = (1.0 - p) * self.cross_pps * share
+        # unused service: exactly 0 while the link has a backlog (served = C), so what the
+        # link carried, C·t - I, never exceeds C·t by the integration's error
+        out[self.i_I] = self.C - served
         return out.reshape(y.shape)

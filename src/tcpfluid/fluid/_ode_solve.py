@@ -95,7 +95,8 @@ def simulate_ode(
     switch_width_pkts
         Width ε of the ramp replacing Vegas's ±1 sign (``s = +1`` for Δ ≤ α − ε, 0 on
         [α, β], −1 for Δ ≥ β + ε, linear in between). The equilibrium set Δ ∈ [α, β] does
-        not depend on ε (``docs/ode-model.md``); a smaller ε is stiffer.
+        not depend on ε (``docs/ode-model.md``); a smaller ε is stiffer. A delay-based
+        flow needs α = 0 (it never increases on a backlog: the band [0, β]) or α >= ε.
     droptail_width_pkts
         Drop-tail is modelled as a drop probability rising linearly from 0 at
         ``buffer − width`` to 1 at ``buffer`` (a continuous stand-in for overflow).
@@ -192,14 +193,19 @@ def _check_flows(flows: OdeFlow | Sequence[OdeFlow]) -> tuple[OdeFlow, ...]:
 
 
 def _check_switch_width(flows: tuple[OdeFlow, ...], eps: float) -> None:
-    """The ramped sign of width ``eps`` must resolve every delay-based flow's alpha."""
+    """The ramped sign of width ``eps`` must resolve every delay-based flow's α: α = 0
+    (no increase while any backlog exists, exact since Δ >= 0) or α >= ``eps``. The
+    refusal names the law's own parameter (``alpha``; Enhanced Vegas's ``delta``)."""
     for i, f in enumerate(flows):
-        if f.law in ("vegas", "enhanced-vegas", "fast") and f.alpha_pkts < eps:
+        a = f.alpha_pkts
+        if f.law in ("vegas", "enhanced-vegas", "fast") and 0.0 < a < eps:
+            user = "delta" if f.law == "enhanced-vegas" else "alpha"
             raise ValueError(
-                f"flows[{i}].alpha_pkts={f.alpha_pkts!r} is below switch_width_pkts={eps!r}: "
-                "the ramped sign of the right-hand side cannot resolve a threshold narrower "
-                "than its width; give alpha_pkts >= switch_width_pkts or a smaller "
-                "switch_width_pkts"
+                f"flows[{i}] ({f.law}): {user}={a!r} (alpha_pkts of the classical model) is "
+                f"below switch_width_pkts={eps!r}: the classical model's ramped sign cannot "
+                f"resolve a threshold narrower than its width; it runs {user} = 0 or "
+                f"{user} >= switch_width_pkts: give a smaller switch_width_pkts, or run the "
+                "hybrid model (model='hybrid'), which takes every value the law accepts"
             )
 
 
@@ -396,14 +402,17 @@ def _summarise(
     present = on > 0
     jain = float(jain_index(thr[present])) if present.any() else float("nan")
     delivered = float(np.sum(D1 - D0))
-    carried = delivered + float(Y[model.i_X, -1] - at(Y[model.i_X], m_from)[0])
+    # the carried packets are the capacity over the span less the unused service (the
+    # sum of the flows' and the cross traffic's integrals carries the solver's error,
+    # which put the utilization a few 1e-11 above 1 on a link that was never idle)
+    idle = float(Y[model.i_I, -1] - at(Y[model.i_I], m_from)[0])
     lost = float(np.sum(L1 - L0))
     return OdeSummary(
         measure_from_s=m_from,
         measure_to_s=t_end,
         throughput_pps=tuple(float(v) for v in thr),
         jain_index=jain,
-        utilization=carried / (capacity * span),
+        utilization=1.0 - idle / (capacity * span),
         mean_queue_pkts=(Q1 - Q0) / span,
         final_queue_pkts=float(kw["queue_pkts"][-1]),
         final_windows_pkts=tuple(float(v) for v in kw["windows_pkts"][:, -1]),

@@ -110,7 +110,7 @@ class OdeFlow:
             raise ValueError(f"rtt_s must be > 0 s, got {self.rtt_s!r}")
         object.__setattr__(self, "rtt_s", d)
         a = check_nonnegative("alpha_pkts", self.alpha_pkts)  # alpha = 0: a band [0, beta]
-        b = check_positive("beta_pkts", self.beta_pkts)
+        b = check_nonnegative("beta_pkts", self.beta_pkts)  # beta = 0: alpha = 0 too
         if self.law == "enhanced-vegas" and a != b:
             raise ValueError(
                 f"enhanced-vegas needs alpha_pkts == beta_pkts, got alpha_pkts={a!r}, "

@@ -41,7 +41,9 @@ Model (time step ``dt_s``; one bottleneck of rate μ packets/s; flow j has base 
   packets of the window follow the holes (too few duplicate ACKs) or when the holes are
   more than NewReno repairs, one per RTT, before its timer fires; else a fast retransmit
   (``LOSS_FAST``). The holes are the event's lost packets; the RTO is
-  ``max(min_rto_s, SRTT + 4 RTTVAR)`` with the last RTT and half the round's RTT range.
+  ``max(min_rto_s, SRTT + 4 RTTVAR)`` with the last RTT and half the round's RTT range,
+  1 s before the flow's first RTT sample, and doubled (up to 60 s) at a timeout that
+  follows a timeout with no ACK between them (RFC 6298, as the packet sender's timer).
 * **Flows** start and stop at given times; a starting flow gets the law's fresh state and
   measures its own BaseRTT.
 
@@ -288,7 +290,9 @@ def simulate_hybrid(
     flow_start_s, flow_stop_s
         Per-flow active interval (defaults: 0 and never).
     dt_s
-        Time step, s (default: the smallest base RTT / 256, :data:`STEPS_PER_RTT`).
+        Time step, s (default: the smallest base RTT / 256, :data:`STEPS_PER_RTT`). The
+        last step ends at ``duration_s``: the bottleneck serves for the part of it inside
+        the run only.
     record_every_s
         Sampling interval of the recorded series, s (default: the smallest base RTT / 4).
     timeout_loss_fraction
@@ -332,8 +336,10 @@ def simulate_hybrid(
         (docs/ode-model.md, "The round-ending step's ACKs").
     hold_drops
         ``True`` (default): a dropped packet keeps its place in the sender's window until
-        the ACKs of the packets behind it tell the sender, one base RTT after the drop (a
-        packet sender's window is freed only by ACKs); ``False``: the drop frees its place
+        the ACKs of the packets behind it tell the sender, a base RTT plus the queueing
+        delay the drop met after the drop, when the flow learns of the loss (a packet
+        sender's window is freed only by ACKs, and it never sends a packet again before
+        it knows it was lost); ``False``: the drop frees its place
         at once, so the flow sends it again in the next step while the queue is still
         full and loses it again, ten or a hundred times what a packet sender loses in one
         event (docs/ode-model.md, "Losses as a sender sees them").
@@ -378,7 +384,7 @@ def simulate_hybrid(
     next_report = time.monotonic()
     k = 0
     while True:
-        k, code = K.advance(k, n_steps, dt, mu, buf, *st.before, every, *st.after)
+        k, code = K.advance(k, n_steps, t_end, dt, mu, buf, *st.before, every, *st.after)
         if code == K.DONE:
             break
         t = k * dt
@@ -444,7 +450,10 @@ def _collect(
         duration_s=t_end,
         dt_s=dt,
         change_times_s=changes,
-        carried_pkts=float(g[K.G_CARRIED]),
+        # the link serves μ whenever it has a backlog: what it carried is its capacity
+        # over the run less the service it left unused (the running sum of the carried
+        # packets drifts by rounding, a few 1e-12 of the total over a long run)
+        carried_pkts=mu * t_end - float(g[K.G_IDLE]),
         delivered_pkts=rec_f[K.R_ACKED, :, :n],
         lost_pkts=rec_f[K.R_LOST, :, :n],
         base_rtt_s=rec_f[K.R_BASE, :, :n],
@@ -502,6 +511,11 @@ class _LossRule(NamedTuple):
     dupacks: FloatArray
 
 
+#: the retransmission timer's ceiling, s (RFC 6298's 60 s; the packet simulator's default)
+MAX_RTO_S = 60.0
+#: the retransmission timer before the first RTT sample, s (RFC 6298 §2.1; the packet
+#: simulator's default ``initial_rto_s``)
+INITIAL_RTO_S = 1.0
 #: duplicate ACKs that trigger a fast retransmit (RFC 5681), as the packet simulator counts
 DUPACK_THRESHOLD = 3
 #: laws whose senders have no Vegas fine-grained check (the packet simulator's
@@ -539,9 +553,19 @@ def _lose(
     if math.isnan(rule.frac):
         spread = float(ff[K.F_R_MAX, j] - ff[K.F_R_MIN, j]) if ff[K.F_R_ACKS, j] > 0 else 0.0
         rto = max(rule.min_rto, srtt + 2.0 * spread)
+        if ff[K.F_LAST_RTT, j] == 0.0:  # no RTT sample yet: RFC 6298's initial timer
+            rto = max(rto, INITIAL_RTO_S)
         timeout = w - lost < rule.dupacks[j] or (lost - 1.0) * srtt > rto
         if timeout:
             silent = rto
+            # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data
+            # brings a fresh estimate (the packet sender's backoff, up to its maximum)
+            if ff[K.F_BACKOFF, j] > 0.0 and ff[K.F_ACKED, j] - ff[K.F_ACKED_AT_TO, j] < 1.0:
+                silent = min(max(rto, 2.0 * float(ff[K.F_BACKOFF, j])), MAX_RTO_S)
+            ff[K.F_BACKOFF, j] = silent
+            ff[K.F_ACKED_AT_TO, j] = ff[K.F_ACKED, j]
+        else:
+            ff[K.F_BACKOFF, j] = 0.0
     else:
         timeout = lost > rule.frac * w
     kind = loss_kind(timeout, bool(burst))
