@@ -221,6 +221,20 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "test_fast_many_flows_index_follows_the_paper_when_an_overflow_hits_few_flows",
         (Scope(("many-flows",), (ROUNDS,), None, ("FAST",), {"scenario": ("qv-many-flows",)}),),
     ),
+    Mechanism(
+        "thesis-initial-window",
+        "validation/test_thesis_mechanisms.py::"
+        "test_table_3_27_first_base_rtt_is_the_delayed_ack_timer_from_one_packet",
+        (
+            Scope(
+                ("thesis-delayed-ack",),
+                (PACKET,),
+                ("first recorded BaseRTT, median over the Vegas flows",),
+                ("Enhanced Vegas",),
+                {"quantity": ("first_base_rtt_median",)},
+            ),
+        ),
+    ),
 )
 
 
