@@ -180,8 +180,9 @@ def _thesis_sections() -> tuple[str, ...]:
 #: fault name -> (injection, the report sections that can show it). Vegas's α: Quick
 #: Vegas inherits Vegas's default, so the basic section's Quick Vegas ramp-up against the
 #: document's 13 s shows it, and the many-flows Vegas rows. RED's max_p: only a row whose
-#: RED gateway's average queue passes its minimum threshold can show it; the thesis
-#: sections' two-flow Vegas runs keep the average below it (no RED drop)
+#: RED gateway's average queue passes its minimum threshold can show it: the thesis's
+#: many-flow network (Reno and Vegas behind RED-5-15 and RED-54-108), whose Reno goodputs
+#: move with it; the two-flow Vegas runs keep the average below it (no RED drop)
 FAULTS: dict[str, tuple[Callable[[], None], tuple[str, ...]]] = {
     "vegas-alpha": (_vegas_alpha, ("new-equilibrium", "convergence-bdp", "basic", "many-flows")),
     "rounds-queue": (_rounds_queue, ("new-equilibrium", "convergence-bdp", "asymmetric")),
