@@ -103,13 +103,22 @@ def ode_problem(scenario: Any) -> OdeProblem:
         )
     view = fluid_view(scenario, engine="ode")
     flows = []
+    laws: dict[Any, dict[str, float]] = {}  # one law object per distinct (algorithm, params)
     for fl, d, start, stop in zip(
         view.flows, view.base_rtt_s, view.start_s, view.stop_s, strict=True
     ):
         if fl.algorithm is None:
             raise ValueError(f"flow {fl.name!r} has no algorithm; give one (--algorithm NAME)")
         params = dict(fl.params)
-        classical = _ode_law_params(fl.algorithm, params) if fl.algorithm in ODE_LAWS else {}
+        classical: dict[str, float] = {}
+        if fl.algorithm in ODE_LAWS:
+            key = (fl.algorithm, tuple(sorted(params.items())))
+            try:
+                classical = laws[key]
+            except KeyError:
+                classical = laws[key] = _ode_law_params(fl.algorithm, params)
+            except TypeError:  # a parameter value that cannot be a key (an array)
+                classical = _ode_law_params(fl.algorithm, params)
         flows.append(
             OdeFlow(
                 fl.algorithm,
