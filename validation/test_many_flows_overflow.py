@@ -232,14 +232,16 @@ def test_fast_different_rtt_engines_agree_once_the_buffer_holds_every_flows_alph
     fast_different_rtt: tuple[tcpfluid.Scenario, tcpfluid.Result],
 ) -> None:
     """What is left between the engines is what they do at drop-tail overflows. With
-    the 1500-packet buffer the hybrid ODE engine charges each step's overflow to every
-    flow arriving in it: its flows halve in step and the link idles (utilisation under
-    0.6 against the packets' 0.9). With a buffer that holds every flow's α (8000
-    packets) the fluid engines lose nothing and all three engines agree within 0.05 in
-    every 50-s period."""
+    the 1500-packet buffer the hybrid model's flows lose at the overflows as senders do
+    (a drop holds its place until the sender learns of it, the packet sender's RTO) and
+    its utilisation is within the report's ±10 % of the packets' (0.86 against 0.90).
+    With a buffer that holds every flow's α (8000 packets) the fluid engines lose nothing
+    and all three engines agree within 0.05 on Jain's index in every 50-s period."""
     sc, pk = fast_different_rtt
     od = tcpfluid.simulate(sc, "ode")
-    assert float(od.summary.utilization) < 0.6 < 0.85 < float(pk.summary.utilization)
+    ref = float(pk.summary.utilization)
+    assert ref > 0.85
+    assert abs(float(od.summary.utilization) - ref) <= 0.10 * ref
 
     big = build_scenario("qv-different-rtt", buffer=8000).with_algorithm("fast")
     j_pk = _jains(tcpfluid.simulate(big, "packet"), _EDGES_50, packet=True)
@@ -250,24 +252,24 @@ def test_fast_different_rtt_engines_agree_once_the_buffer_holds_every_flows_alph
 
 
 @pytest.mark.slow
-def test_fast_different_rtt_hybrid_link_idles_when_its_flows_time_out_together(
+def test_fast_different_rtt_hybrid_link_idles_when_a_drop_frees_its_place_at_once(
     fast_different_rtt: tuple[tcpfluid.Scenario, tcpfluid.Result],
 ) -> None:
-    """The hybrid's idle link (utilisation under 0.6, the packets' 0.9). With a dropped
+    """The hybrid's idle link, and the two mechanisms that remove it. With a dropped
     packet's place freed at once (``hold_drops=False``) the flow sends it again in the
     next step while the queue is still full and its losses pile up until it learns of
-    them. With the place held (the default) each flow loses a few packets per overflow,
-    but the 60 fluid flows lose them together and, as a NewReno sender with that many
-    holes does, all time out together and fall silent for an RTO; the packet run's
-    timeouts (2,101 in its first 60 s) fall on some flows while the others carry the
-    link. Timeouts by lost fraction without the RTO's idle time
-    (``timeout_loss_fraction=0.5``) keep the link above 0.75 (measured 0.93)."""
+    them: the 60 fluid flows time out together and the link idles (utilisation under 0.6,
+    the packets' 0.9). With the place held until the sender learns of the drop and the
+    packet sender's retransmission timer (the defaults) the link carries within the
+    report's ±10 % of the packets (0.86 against 0.90); timeouts by lost fraction without
+    the RTO's idle time (``timeout_loss_fraction=0.5``) keep it above 0.75 (0.95)."""
     sc, pk = fast_different_rtt
-    assert float(pk.summary.utilization) > 0.85
+    ref = float(pk.summary.utilization)
+    assert ref > 0.85
     freed = tcpfluid.simulate(sc, "ode", hold_drops=False)
     assert float(freed.summary.utilization) < 0.6
     held = tcpfluid.simulate(sc, "ode")
-    assert float(held.summary.utilization) < 0.6
+    assert abs(float(held.summary.utilization) - ref) <= 0.10 * ref
     by_fraction = tcpfluid.simulate(sc, "ode", timeout_loss_fraction=0.5)
     assert float(by_fraction.summary.utilization) > 0.75
 
