@@ -34,7 +34,7 @@ def _case(engine: str, flows: int, duration: str) -> dict[str, float]:
     eng = get_engine(engine)
     native = eng._native(sc, None)
     t2 = time.perf_counter()
-    result = eng._result(sc, native, eng.name)
+    result = eng._result_of(sc, native, eng.name)
     t3 = time.perf_counter()
     assert len(result.summary.flows) == flows
     return {"build_s": t1 - t0, "run_s": t2 - t1, "result_s": t3 - t2, "total_s": t3 - t0}

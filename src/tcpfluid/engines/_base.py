@@ -118,7 +118,15 @@ class Engine:
         """Run ``scenario`` (its flows have an algorithm) and return the common
         :class:`~tcpfluid.results.Result` (``label``: the engine name it carries; default
         :attr:`name`)."""
-        return self._result(scenario, self._native(scenario, progress), label or self.name)
+        return self._result_of(scenario, self._native(scenario, progress), label or self.name)
+
+    def _result_of(self, scenario: Scenario, native: Any, label: str) -> Result:
+        """:meth:`_result` with the cyclic collector paused: it makes a few objects per
+        flow and frees none, so collections would make it quadratic in the flows."""
+        from ..scenarios.model import paused_gc
+
+        with paused_gc():
+            return self._result(scenario, native, label)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         """The engine's own result of ``scenario`` (:attr:`Result.native`)."""
