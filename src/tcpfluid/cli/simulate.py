@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
 
     with progress_bar(f"{engine} run", enabled=not (args.quiet or args.json)) as bar:
         result = engines.simulate(scenario, engine, progress=bar, **opts)
-    plain = scenario.to_dict()["params"]  # JSON-ready (an infinite buffer is None)
+    plain = scenario._plain_params()  # JSON-ready (an infinite buffer is None)
     out = {
         "scenario": args.scenario,
         "algorithm": mix_label(scenario),

@@ -3,6 +3,7 @@ capabilities lookup, the round-log and sample helpers."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -117,7 +118,15 @@ class Engine:
         """Run ``scenario`` (its flows have an algorithm) and return the common
         :class:`~tcpfluid.results.Result` (``label``: the engine name it carries; default
         :attr:`name`)."""
-        return self._result(scenario, self._native(scenario, progress), label or self.name)
+        return self._result_of(scenario, self._native(scenario, progress), label or self.name)
+
+    def _result_of(self, scenario: Scenario, native: Any, label: str) -> Result:
+        """:meth:`_result` with the cyclic collector paused: it makes a few objects per
+        flow and frees none, so collections would make it quadratic in the flows."""
+        from ..scenarios.model import paused_gc
+
+        with paused_gc():
+            return self._result(scenario, native, label)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         """The engine's own result of ``scenario`` (:attr:`Result.native`)."""
@@ -192,9 +201,7 @@ def sample_rows(t: FloatArray, interval_s: float | None) -> NDArray[np.intp] | s
 
 def round_log(t: Any, window: Any, next_window: Any, phase: Any) -> RoundLog:
     """A :class:`~tcpfluid.results.RoundLog` of plain float/int8 arrays."""
-    from ..results import RoundLog
-
-    return RoundLog(
+    return _round_log_type()(
         time_s=np.asarray(t, dtype=np.float64),
         window_pkts=np.asarray(window, dtype=np.float64),
         next_window_pkts=np.asarray(next_window, dtype=np.float64),
@@ -241,6 +248,15 @@ def summary_of(label: str, sc: Scenario, recs: list[FlowRecord], **kw: Any) -> S
     return summarise(label, sc, recs, end_s=sc.duration_s, **kw)
 
 
+@functools.cache
+def _round_log_type() -> Any:
+    """:class:`~tcpfluid.results.RoundLog` (imported once, not once per flow)."""
+    from ..results import RoundLog
+
+    return RoundLog
+
+
+@functools.cache
 def slow_start() -> int:
     """The law phase of slow start."""
     from ..algorithms.base import SLOW_START

@@ -120,6 +120,7 @@ class Rounds(Engine):
             round_log(t[rows[i]], w[i][rows[i]], next_windows(w[i][rows[i]]), phase[i][rows[i]])
             for i in range(F)
         )
+        ss = slow_start()
         recs = [
             FlowRecord(
                 name=f.name,
@@ -128,7 +129,7 @@ class Rounds(Engine):
                 t_s=logs[i].time_s,
                 # the slow-start exit names the window whose RTTs the decision read
                 window_pkts=measured_windows(logs[i].window_pkts, lag),
-                in_slow_start=logs[i].phase == slow_start(),
+                in_slow_start=logs[i].phase == ss,
                 # each round's window stamped at the start of its round (as the packet summary)
                 settle_window_pkts=logs[i].next_window_pkts,
                 delivered_pkts=float(tr.delivered_pkts[0, i]),

@@ -281,6 +281,13 @@ def _hybrid_as_ode(
     p = red.probability(h.avg_queue_pkts) if red is not None else np.zeros(t.size)
 
     def at(rows: FloatArray, when: float) -> FloatArray:
+        # np.interp of each row; at or before the grid's start and on a sample (the usual
+        # cases) its value is read for every row at once
+        if when < t[0]:
+            return np.zeros(len(rows))
+        k = int(np.searchsorted(t, when, side="right")) - 1
+        if t[k] == when:
+            return np.array(rows[:, k], dtype=np.float64)
         return np.array([np.interp(when, t, r, left=0.0) for r in rows])
 
     D0, D1 = at(h.delivered_pkts, m_from), h.delivered_pkts[:, -1]
@@ -351,11 +358,21 @@ def _hybrid_as_ode(
         flows=prob.flows,
         summary=summary,
         hybrid=h,
-        loss_events=np.array(
-            [np.searchsorted(np.sort(f.loss_t_s), t, side="right") for f in h.flows],
-            dtype=np.float64,
-        ).reshape(len(h.flows), t.size),
+        loss_events=_losses_by(t, [f.loss_t_s for f in h.flows]),
     )
+
+
+def _losses_by(t: FloatArray, loss_t_s: Sequence[Any]) -> FloatArray:
+    """Loss events of each flow at or before each time of ``t`` (increasing), shape
+    ``(flows, t.size)``: every flow's events counted at once (a loss at time ``x`` counts
+    from the first sample ``t >= x`` on)."""
+    F = len(loss_t_s)
+    sizes = np.array([np.size(x) for x in loss_t_s], dtype=np.intp)
+    counts = np.zeros((F, t.size + 1), dtype=np.float64)
+    if sizes.sum():
+        when = np.concatenate([np.asarray(x, dtype=np.float64).ravel() for x in loss_t_s])
+        np.add.at(counts, (np.repeat(np.arange(F), sizes), np.searchsorted(t, when)), 1.0)
+    return np.cumsum(counts, axis=1)[:, : t.size]
 
 
 def _cross_carried(cross: Sequence[tuple[float, float, float]], a: float, b: float) -> float:

@@ -187,9 +187,9 @@ def _group_values(
     return out
 
 
-def _flow_summary(fr: FlowRecord, values: _Values, measured: tuple[float, float]) -> Any:
-    from ..results import FlowSummary
-
+def _flow_summary(
+    fr: FlowRecord, values: _Values, measured: tuple[float, float], FlowSummary: Any
+) -> Any:
     (ss_w, ss_t, ss_r), (settled, t_eq), conv, (centre, amplitude, reason) = values
     active = min(fr.stop_s, measured[1]) - max(fr.start_s, measured[0])
     return FlowSummary(
@@ -258,7 +258,7 @@ def summarise(
     extras
         Engine-specific JSON keys kept in the summary.
     """
-    from ..results import Summary
+    from ..results import FlowSummary, Summary
 
     measured = (0.0, end_s) if measured_s is None else measured_s
     span = measured[1] - measured[0]
@@ -269,9 +269,17 @@ def summarise(
     )
     # each flow's law-aware settling band: its law's own limit cycle (metrics.settling)
     laws = {f.name: f.algorithm for f in getattr(scenario, "flows", ())}
-    bands = [law_settle_band(laws.get(fr.name)) for fr in flows]
+    band_of: dict[str | None, float] = {}  # one look-up per law, not per flow
+    bands = []
+    for fr in flows:
+        law = laws.get(fr.name)
+        if law not in band_of:
+            band_of[law] = law_settle_band(law)
+        bands.append(band_of[law])
     values = _flow_values(flows, changes, end_s, bands)
-    per = tuple(_flow_summary(fr, v, measured) for fr, v in zip(flows, values, strict=True))
+    per = tuple(
+        _flow_summary(fr, v, measured, FlowSummary) for fr, v in zip(flows, values, strict=True)
+    )
     first = changes[0] if changes else math.inf
     settled_at = [
         None if f.time_to_equilibrium_s is None else f.start_s + f.time_to_equilibrium_s

@@ -204,11 +204,11 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
         return with_mix(build_scenario(name, **{**overrides, "algorithm": None}), mix)
     merged = rates_with_units({**dict(spec.defaults), **overrides})
     note = _keep_access_faster(name, merged, overrides)
-    with paused_gc():
+    with paused_gc():  # the checks too: they allocate per flow (module docstring of paused_gc)
         sc = _spread_starts(spec.builder(merged), merged).without_late_flows()
-    if note:
-        sc = replace(sc, notes=(*sc.notes, note))
-    _check_runnable(sc)
+        if note:
+            sc = replace(sc, notes=(*sc.notes, note))
+        _check_runnable(sc)
     return sc
 
 

@@ -122,10 +122,11 @@ def with_mix(scenario: Scenario, text: str) -> Scenario:
         for name, c in entries:
             algs += [name] * (c if c is not None else n - given)
     flows = []
+    mixed = len(set(algs)) > 1  # once: per flow it made building quadratic in the flows
     for f, a in zip(scenario.flows, algs, strict=True):
-        if len(set(algs)) > 1:
+        if mixed:
             _check_law_params(f, a, "the scenario's law parameters apply to every flow")
-        flows.append(replace(f, algorithm=a))
+        flows.append(f._with_law(a, f.params))
     return replace(scenario, flows=tuple(flows))
 
 

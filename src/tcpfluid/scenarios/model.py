@@ -150,16 +150,33 @@ def _fields_dict(obj: Any) -> dict[str, Any]:
     """A dataclass's fields as plain values, in order: tuples as lists, mappings as dicts,
     an infinite number (no buffer limit, no stop) as ``None``."""
     out: dict[str, Any] = {}
-    for f in fields(obj):
-        v = getattr(obj, f.name)
-        if isinstance(v, tuple):
+    for name in _field_names(type(obj)):
+        v = getattr(obj, name)
+        kind = type(v)
+        if kind is str or kind is int or kind is bool:  # the common plain values
+            pass
+        elif kind is float:
+            if math.isinf(v):
+                v = None
+        elif isinstance(v, tuple):
             v = list(v)
         elif isinstance(v, Mapping):
             v = dict(v)
         elif isinstance(v, float) and math.isinf(v):
             v = None
-        out[f.name] = v
+        out[name] = v
     return out
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The names of a dataclass's fields, in order (looked up once per class)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
+    return names
 
 
 @dataclass(frozen=True)
@@ -273,6 +290,16 @@ class FlowSpec:
         """Plain description: its fields, an infinite buffer or stop time ``None``."""
         return _fields_dict(self)
 
+    def _with_law(self, algorithm: str | None, params: Mapping[str, Any]) -> FlowSpec:
+        """This flow running ``algorithm`` with ``params``: ``replace`` without checking
+        again the fields that stay (the law's name and parameters are stored as given, as
+        ``__post_init__`` does), so that setting the law of many flows is cheap."""
+        new = object.__new__(FlowSpec)
+        new.__dict__.update(self.__dict__)
+        object.__setattr__(new, "algorithm", algorithm)
+        object.__setattr__(new, "params", dict(params))
+        return new
+
 
 @dataclass(frozen=True)
 class CbrSource:
@@ -325,6 +352,9 @@ class Scenario:
     description: str = ""
     notes: tuple[str, ...] = ()
     _by_name: Mapping[str, Link] = field(init=False, repr=False, compare=False)
+    _base_rtt: dict[tuple[tuple[str, ...], tuple[str, ...]], float] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "links", tuple(self.links))
@@ -350,6 +380,7 @@ class Scenario:
         if dup:
             raise ValueError(f"scenario {self.name!r}: duplicate link names {sorted(dup)}")
         object.__setattr__(self, "_by_name", by_name)
+        object.__setattr__(self, "_base_rtt", {})
         if not self.flows:
             raise ValueError(f"scenario {self.name!r} has no flows")
         used = {ln for fl in self.flows for part in (fl.forward, fl.reverse) for ln in part}
@@ -383,6 +414,13 @@ class Scenario:
         forward link and of an ACK (``a`` bits) on each reverse link. The one computation
         of d every engine's reduction of the scenario uses.
         """
+        key = (flow.forward, flow.reverse)
+        d = self._base_rtt.get(key)
+        if d is None:  # one computation per route: many flows share a few routes
+            d = self._base_rtt[key] = self._route_rtt_s(flow)
+        return d
+
+    def _route_rtt_s(self, flow: FlowSpec) -> float:
         pkt_bits = 8.0 * self.packet_size_bytes
         ack_bits = 8.0 * self.ack_size_bytes
         fwd = [self.link(n) for n in flow.forward]
@@ -399,9 +437,7 @@ class Scenario:
 
         ``params`` are merged over the parameters the builder gave each flow.
         """
-        flows = tuple(
-            replace(f, algorithm=algorithm, params={**dict(f.params), **params}) for f in self.flows
-        )
+        flows = tuple(f._with_law(algorithm, {**dict(f.params), **params}) for f in self.flows)
         return replace(self, flows=flows)
 
     def without_late_flows(self) -> Scenario:
@@ -450,6 +486,11 @@ class Scenario:
 
         return fluid_view(self, engine)
 
+    def _plain_params(self) -> dict[str, Any]:
+        """The parameters the scenario was built from, JSON-ready (an infinite value
+        ``None``): the ``"params"`` of :meth:`to_dict`, without describing every flow."""
+        return {k: _plain(v) for k, v in self.params.items()}
+
     def to_dict(self) -> dict[str, Any]:
         """Plain description (JSON-ready)."""
         return {
@@ -461,6 +502,6 @@ class Scenario:
             "links": [lk.to_dict() for lk in self.links],
             "flows": [f.to_dict() for f in self.flows],
             "cbr": [c.to_dict() for c in self.cbr],
-            "params": {k: _plain(v) for k, v in self.params.items()},
+            "params": self._plain_params(),
             "notes": list(self.notes),
         }
