@@ -117,3 +117,23 @@ def test_summary_opens_the_rendered_report() -> None:
     html = render_html(rep)
     assert html.index('id="summary"') < html.index('id="this-run"') < html.index('id="sec"')
     assert html.index('id="summary"') < html.index("Mode:")
+
+
+def test_index_md_counts_the_agreeing_rows_and_links_the_differing_ones(tmp_path) -> None:
+    """The written index.md states each table's caption, tolerance and how many rows
+    agree, and links its differing rows on sections/<name>.md; the row that agrees (the
+    Enhanced Vegas share, 0.49 against 0.5) is not listed there, the two that differ and
+    the one with no comparison are."""
+    from tcpfluid.report._writer import write_report
+
+    rep = _report(*_rows())
+    write_report(rep, tmp_path / "out")
+    md = (tmp_path / "out" / "index.md").read_text(encoding="utf-8")
+    assert "(tolerance: " in md and '<a id="sec"></a>' in md
+    assert "1 of 4 rows agree" in md and "[the 3 that differ](sections/sec.md)" in md
+    assert "Vegas, BDP 1000 kb" not in md  # the rows are on the section's page
+    page = (tmp_path / "out" / "sections" / "sec.md").read_text(encoding="utf-8")
+    assert "Vegas, BDP 1000 kb" in page and "Quick Vegas, BDP 1000 kb" in page
+    assert "FAST on qv-basic" in page and "vegas-2, x2 = 10 ms" not in page
+    # the full rendering (render_markdown's default) still holds every differing row
+    assert "Quick Vegas, BDP 1000 kb" in render_markdown(rep)

@@ -24,7 +24,7 @@ from ._core import Report, SectionResult
 from ._summary import row_mechanisms, summarize
 from ._table import ENGINE_COLUMNS, NA, PHASE_MAX, PHASE_MIN, TOLERANCES, Row, Table, fmt_value
 
-__all__ = ["render_html", "render_markdown", "write_report"]
+__all__ = ["render_html", "render_markdown", "render_section_pages", "write_report"]
 
 
 def _cell(row: Row, col: str) -> str:
@@ -167,9 +167,13 @@ def render_markdown(
     command: str | None = None,
     figures_rel: str = "figures",
     mutations: Mapping[str, Any] | None = None,
+    tables: bool = True,
 ) -> str:
     """The report as Markdown (figures linked as ``<figures_rel>/<name>.png``; the
-    mutation score from ``mutations``, :func:`read_mutations`)."""
+    mutation score from ``mutations``, :func:`read_mutations`). With ``tables=False`` each
+    table is its caption, tolerance and count of agreeing rows, with a link to its rows that
+    differ in ``sections/<name>.md`` (:func:`render_section_pages`), which is how
+    :func:`write_report` writes ``index.md``."""
     out = ["# tcpfluid validation report", ""]
     out += summarize(report).markdown()  # the summary opens the report
     out += ["## This run", "", *_header(report, command, mutations), ""]
@@ -179,19 +183,33 @@ def render_markdown(
         out.append(f"| [{_md_escape(title)}](#{name}) | {n} | {bad} | {el:.1f} |")
     out.append("")
     for s in report.sections:
-        out += _md_section(s, figures_rel)
+        out += _md_section(s, figures_rel, tables=tables)
     return "\n".join(out) + "\n"
 
 
-def _md_table(section: str, t: Table) -> list[str]:
-    """A section's table in index.md: the five standard columns that hold a number in some
-    row (the others are in index.html and report.json), the packets' min–max, the verdict,
-    the fluid cells against the packets and the mechanisms; a quantity shared by every row
-    is stated once, in the caption."""
+def render_section_pages(report: Report, figures_rel: str = "../figures") -> dict[str, str]:
+    """One Markdown page per section (``sections/<name>.md`` beside ``index.md``): its
+    tables' rows that differ, with their values, verdicts and mechanisms."""
+    pages = {}
+    for s in report.sections:
+        lines = [f"# {s.title}", "", "[Back to the report](../index.md)", ""]
+        lines += _md_section(s, figures_rel)[3:]  # without the anchor and the heading
+        pages[s.name] = "\n".join(lines) + "\n"
+    return pages
+
+
+def _md_table(section: str, t: Table, rows: bool = True) -> list[str]:
+    """A section's table in index.md: its rows that differ (against the reference or
+    between the layers), with the five standard columns that hold a number in some row (the
+    others are in index.html and report.json), the packets' min–max, the verdict, the fluid
+    cells against the packets and the mechanisms; a quantity shared by every row is stated
+    once, in the caption. The rows that agree are counted under the table and listed in
+    index.html and report.json."""
+    shown = [r for r in t.rows if r.verdict != "agree" or r.layers_failures]
     cols = [
         c
         for c in _MD_COLUMNS
-        if any(c in r.values and not isinstance(r.values[c], NA) for r in t.rows)
+        if any(c in r.values and not isinstance(r.values[c], NA) for r in shown)
     ]
     quantities = {(r.quantity, r.unit) for r in t.rows}
     shared = len(quantities) == 1
@@ -201,13 +219,22 @@ def _md_table(section: str, t: Table) -> list[str]:
         caption += f" — {q}" + (f" ({unit})" if unit else "")
     head = ["setting", *([] if shared else ["quantity"]), *cols, "packet min–max"]
     head += ["verdict", "fluid vs packets", "explained by"]
-    out = [
-        f"**{_md_escape(caption)}** (tolerance: {_table_kinds(t)})",
-        "",
-        "| " + " | ".join(head) + " |",
-        "|" + "---|" * len(head),
-    ]
-    for r in t.rows:
+    agree = len(t.rows) - len(shown)
+    out = [f"**{_md_escape(caption)}** (tolerance: {_table_kinds(t)})", ""]
+    note = (
+        f"{agree} of {len(t.rows)} rows agree, against the reference and between the layers "
+        "(their values: index.html and report.json)" + ("; the rows that differ:" if shown else ".")
+    )
+    if not rows:
+        if shown:
+            note = note.replace("; the rows that differ:", f"; [the {len(shown)} that differ]")
+            note += f"(sections/{section}.md)."
+        return [*out, note, ""]
+    out += [note, ""]
+    if not shown:
+        return out
+    out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in shown:
         cells = [
             r.setting,
             *([] if shared else [f"{r.quantity} ({r.unit})" if r.unit else r.quantity]),
@@ -227,11 +254,11 @@ def _first_sentence(text: str, limit: int = 240) -> str:
     return head if len(head) <= limit else head[: limit - 1].rstrip() + "…"
 
 
-def _md_section(s: SectionResult, figures_rel: str) -> list[str]:
+def _md_section(s: SectionResult, figures_rel: str, tables: bool = True) -> list[str]:
     out = [f'<a id="{s.name}"></a>', f"## {s.title}", "", _first_sentence(s.intro)]
     out += ["(The section's full text, its n/a reasons and every column: index.html.)", ""]
     for t in s.tables:
-        out += _md_table(s.name, t)
+        out += _md_table(s.name, t, rows=tables)
     for f in s.figures:
         out += [f"![{_md_escape(f.caption)}]({figures_rel}/{f.name}.png)", ""]
     return out
@@ -404,11 +431,12 @@ def _check_report_only(out: FsPath, names: set[str]) -> None:
     for entry in out.iterdir():
         hidden_tmp = entry.name.startswith(".") and entry.name.endswith(_STAGE)
         if entry.name in names or hidden_tmp:
-            if entry.name == "figures" and entry.is_dir():
+            if entry.name in ("figures", "sections") and entry.is_dir():
+                suffixes = (".png", ".svg") if entry.name == "figures" else (".md",)
                 for f in entry.iterdir():
-                    if not (f.suffix in (".png", ".svg") or f.name.endswith(_STAGE)):
+                    if not (f.suffix in suffixes or f.name.endswith(_STAGE)):
                         raise ValueError(
-                            f"out {str(out)!r}: {str(f)!r} is not a report figure; the report "
+                            f"out {str(out)!r}: {str(f)!r} is not a report file; the report "
                             "replaces its whole folder: give a new directory or move it away"
                         )
             continue
@@ -425,9 +453,10 @@ def write_report(
     figures_dir: str | os.PathLike[str] | None = None,
     command: str | None = None,
 ) -> dict[str, Any]:
-    """Write ``index.md``, ``index.html``, ``report.json`` and ``figures/*.png|svg`` into
-    ``out_dir``; with ``figures_dir``, also write the PNG figures there (the README's
-    ``figures/``, committed). Returns the written paths.
+    """Write ``index.md``, ``sections/*.md`` (each section's rows that differ),
+    ``index.html``, ``report.json`` and ``figures/*.png|svg`` into ``out_dir``; with
+    ``figures_dir``, also write the PNG figures there (the README's ``figures/``,
+    committed). Returns the written paths.
 
     The report appears whole or not at all: every file is written into a hidden folder
     beside ``out_dir`` (``.OUT.<pid>.<random>.tmp``), which then replaces ``out_dir`` by
@@ -457,7 +486,7 @@ def write_report(
     # output folder by benchmarks/mutations.py) is read and carried into the new folder
     mutations = read_mutations(out)
     texts = {
-        "index.md": render_markdown(report, command=command, mutations=mutations),
+        "index.md": render_markdown(report, command=command, mutations=mutations, tables=False),
         "index.html": render_html(report, command=command, mutations=mutations),
         "report.json": json.dumps(
             {**report.to_dict(), "summary": summarize(report).to_dict()}, indent=1, default=str
@@ -465,7 +494,8 @@ def write_report(
     }
     if mutations is not None:
         texts["mutations.json"] = json.dumps(mutations, indent=1)
-    _check_report_only(out, {*texts, "mutations.json", "figures"})
+    pages = render_section_pages(report)
+    _check_report_only(out, {*texts, "mutations.json", "figures", "sections"})
     out.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_siblings(out)
     stage = _sibling(out, _STAGE)
@@ -481,6 +511,10 @@ def write_report(
             for name, text in texts.items():
                 (stage / name).write_text(text, encoding="utf-8")
                 written.append(str(out / name))
+            (stage / "sections").mkdir()
+            for name, text in pages.items():
+                (stage / "sections" / f"{name}.md").write_text(text, encoding="utf-8")
+                written.append(str(out / "sections" / f"{name}.md"))
         except OSError as exc:
             where = FsPath(exc.filename) if exc.filename else stage
             raise _disk_error(exc, where, unchanged=out) from None
