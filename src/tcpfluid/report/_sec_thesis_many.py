@@ -440,23 +440,8 @@ def _mix_figure(
                 key = (router, n, "reno", 100, "packet") if p == 0 else (
                     router, n, "vegas-3", p, "packet")  # fmt: skip
                 pk.append(float(runs[key].get("jain", np.nan)) if key in runs else np.nan)
-            plot.versus(shares, docs, ax=ax, label=f"{n} flows thesis", color=col, marker="s")
-            plot.versus(
-                shares,
-                pk,
-                ax=ax,
-                label=f"{n} flows packet sim",
-                color=col,
-                linestyle=":",
-                marker="x",
-            )
-        plot.finish(
-            ax,
-            xlabel="Vegas-3 flows (%)" if ax is axes[-1] else "",
-            ylabel="Jain's index, 20–60 s",
-            title=router.upper(),
-            fontsize=6,
-        )
+            _thesis_and_packets(ax, shares, docs, pk, f"{n} flows", col)
+        _finish(ax, "Vegas-3 flows (%)" if ax is axes[-1] else "", router)
     cap = (
         "Jain's index of mixes of Vegas-3 and Reno flows on the thesis's many-flow network "
         "against the share of Vegas-3 flows: Tsang's thesis Tables 3.22a/b (the mean of 7 "
@@ -464,6 +449,19 @@ def _mix_figure(
         "Figs. 3.29a/b."
     )
     return Figure.from_matplotlib(fig, "thesis_mixes", cap)
+
+
+def _thesis_and_packets(
+    ax: Any, x: Any, docs: list[float], pk: list[float], label: str, color: str
+) -> None:
+    """The thesis's values (squares) and the packet simulator's (dotted, crosses)."""
+    plot.versus(x, docs, ax=ax, label=f"{label} thesis", color=color, marker="s")
+    plot.versus(x, pk, ax=ax, label=f"{label} packet sim", color=color, linestyle=":", marker="x")
+
+
+def _finish(ax: Any, xlabel: str, router: str) -> None:
+    """A panel of Jain's index over 20-60 s behind ``router``."""
+    plot.finish(ax, xlabel=xlabel, ylabel="Jain's index, 20–60 s", title=router.upper(), fontsize=6)
 
 
 def _mf_figure(
@@ -484,23 +482,8 @@ def _mf_figure(
             pk_j = [
                 float(runs[(router, n, law, 100, "packet")].get("jain", np.nan)) for n in counts
             ]
-            plot.versus(counts, doc_j, ax=ax, label=f"{_NAMES[law]} thesis", color=col, marker="s")
-            plot.versus(
-                counts,
-                pk_j,
-                ax=ax,
-                label=f"{_NAMES[law]} packet sim",
-                color=col,
-                linestyle=":",
-                marker="x",
-            )
-        plot.finish(
-            ax,
-            xlabel="active flows" if ax is axes[-1] else "",
-            ylabel="Jain's index, 20–60 s",
-            title=router.upper(),
-            fontsize=6,
-        )
+            _thesis_and_packets(ax, counts, doc_j, pk_j, _NAMES[law], col)
+        _finish(ax, "active flows" if ax is axes[-1] else "", router)
     cap = (
         "Jain's index of N flows of one law on the thesis's many-flow network against N, "
         "Tsang's thesis Tables 3.21a/b ('after' its ns-2 fix; Reno: its one column; "
