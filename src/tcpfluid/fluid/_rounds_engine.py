@@ -158,7 +158,17 @@ class RoundEngine:
         #: expected drops not yet a whole packet, the rounds left of its loss episode
         self.w_cur, self.pending, self.red_debt = np.zeros(n), np.zeros(n), np.zeros(n)
         self.charged = False  # (whether any flow's pending share may be > 0)
-        self.w_class = [0.0] * K  # (several classes: each class's windows, w_cur summed)
+        #: (several classes) each class's windows (w_cur summed), base RTT, and its flows
+        #: one class after another (``perm``, each class's first at ``starts``) so that a
+        #: per-flow array is summed per class in one call (:meth:`_class_sums`)
+        self.w_class = np.zeros(K)
+        self.d_class = np.array([float(dc[0]) for dc in self.d])
+        self.perm = np.concatenate(classes) if K > 1 else np.arange(F)
+        self.starts = np.cumsum([0, *self.size[:-1]]).astype(np.intp)
+        #: per class: the other classes, in order
+        self.other_classes = [
+            np.array([k for k in range(K) if k != c], dtype=np.intp) for c in range(K)
+        ]
         self.recovering = np.zeros(n, dtype=np.int64)
         self.share = OverflowShare(S) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
@@ -272,21 +282,25 @@ class RoundEngine:
         act = self.active[ix]
         return act, np.where(act, self.cwnd0[ix], 0.0)
 
+    def _class_sums(self, x: FloatArray) -> FloatArray:
+        """A per-flow array summed over each class's flows (several classes, one scenario;
+        each class's flows in their order, as ``x[ix].sum()``)."""
+        return np.add.reduceat(x[self.perm], self.starts)
+
     def _others(self, c: int, mu_a: FloatArray) -> Any:
         """The other classes' windows in flight (the windows of their rounds less what an
-        overflow already dropped) and pipes ``μa d_k``; ``None`` when none sends."""
+        overflow already dropped) and pipes ``μa d_k``, arrays in class order; ``None``
+        when none sends."""
         if self.K == 1:
             return None
-        ws, pipes = [], []
-        mua = float(mu_a[0])
-        for k, ix in enumerate(self.sel):
-            if k == c:
-                continue
-            wk = self.w_class[k] - (float(self.pending[ix].sum()) if self.charged else 0.0)
-            if wk > 0.0:
-                ws.append(wk)
-                pipes.append(mua * float(self.d[k][0]))
-        return (ws, pipes) if ws else None
+        o = self.other_classes[c]
+        ws = self.w_class[o]
+        if self.charged:
+            ws = ws - self._class_sums(self.pending)[o]
+        on = ws > 0.0
+        if not on.any():
+            return None
+        return ws[on], float(mu_a[0]) * self.d_class[o[on]]
 
     def step(self, c: int, k: int, recorder: Any) -> FloatArray:
         """One round of class ``c`` (in every scenario): physics at its start, losses,
@@ -331,13 +345,12 @@ class RoundEngine:
                 q_end = max(float(w1_s[0]) - float(mud[0]), 0.0)
             else:
                 ws, pipes = others
-                q0 = shared_backlog([float(w0_s[0]), *ws], [float(mud[0]), *pipes])
+                w_all, p_all = np.concatenate((w0_s, ws)), np.concatenate((mud, pipes))
+                q0 = shared_backlog(w_all, p_all)
                 qf0 = np.array([q0])
-                q1 = (
-                    q0
-                    if z_s[0] == 0.0
-                    else shared_backlog([float(w1_s[0]), *ws], [float(mud[0]), *pipes])
-                )
+                if z_s[0] != 0.0:
+                    w_all[0] = w1_s[0]
+                q1 = q0 if z_s[0] == 0.0 else shared_backlog(w_all, p_all)
                 pipe = w1_s - q1
                 q_end = q1
             runs = None
@@ -361,7 +374,7 @@ class RoundEngine:
         t_next = t0 + duration
         if self.K > 1:
             self.w_cur[ix] = w1
-            self.w_class[c] = float(w1_s[0])
+            self.w_class[c] = w1_s[0]
             known = lost is None and not (self.charged and self.pending.any())
             self._account(c, t0, got, mu_a, q_end if known else None)
         else:
@@ -432,7 +445,7 @@ class RoundEngine:
                 self.pending += growth_shares(lost_s, g, w)
                 self.charged = True
             else:
-                total = w1_s if others is None else w1_s + sum(others[0])
+                total = w1_s if others is None else w1_s + sum(others[0].tolist())
                 tot = per_flow(total, self.F)
                 mine = np.divide(w, tot, out=np.zeros(self.n), where=tot > 0)
                 mine *= per_flow(lost_s, self.F)
@@ -504,9 +517,7 @@ class RoundEngine:
             np.maximum(g, 0.0, out=g)
             g[~self.active] = 0.0
             g[self.sel[c]] = got
-            cls = [float(g[s].sum()) for s in self.sel]
-            pipes = [float(mu_a[0]) * float(dk[0]) for dk in self.d]
-            q = shared_backlog(cls, pipes)
+            q = shared_backlog(self._class_sums(g), float(mu_a[0]) * self.d_class)
         else:
             g = self.w_cur
         assert self.d_flow is not None
