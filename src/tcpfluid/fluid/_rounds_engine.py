@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
+from ..algorithms.mixed import MixedLaw
 from ..queueing import RedParameters, red_drop_probability
 from ._rounds_checks import _Run
 from ._rounds_inputs import PathBatch
@@ -49,6 +50,7 @@ from ._rounds_physics import (
     _reverse_start,
     _standing_rev,
     ack_path_drops,
+    backlog_of,
     buffer_overflow,
     forward_round,
     lagged,
@@ -56,7 +58,6 @@ from ._rounds_physics import (
     per_scenario,
     reverse_queues,
     round_rtts,
-    shared_backlog,
 )
 from ._rounds_results import flow_settle_bands
 
@@ -182,6 +183,10 @@ class RoundEngine:
         self.runs = [np.zeros(S) for _ in range(K)] if self.spread_train and train_runs else None
         self.carried = [np.zeros(S) for _ in range(K)]
         self.mu_prev = [self.mu for _ in range(K)]
+        #: (several classes) per class: the law that decides its flows alone, on views of
+        #: their state, and its state's keys (:func:`class_law`), or ``None`` for all:
+        #: every decision is the whole law's on every flow, the others' discarded
+        self.alone = class_laws(law, self.sel) if K > 1 else None
         self.history: list[deque[Rtts]] = [deque() for _ in range(K)]
         self.count = [0] * K
         self.fixed: list[tuple[Any, ...] | None] = [None] * K
@@ -346,11 +351,11 @@ class RoundEngine:
             else:
                 ws, pipes = others
                 w_all, p_all = np.concatenate((w0_s, ws)), np.concatenate((mud, pipes))
-                q0 = shared_backlog(w_all, p_all)
+                q0 = backlog_of(w_all, p_all)
                 qf0 = np.array([q0])
                 if z_s[0] != 0.0:
                     w_all[0] = w1_s[0]
-                q1 = q0 if z_s[0] == 0.0 else shared_backlog(w_all, p_all)
+                q1 = q0 if z_s[0] == 0.0 else backlog_of(w_all, p_all)
                 pipe = w1_s - q1
                 q_end = q1
             runs = None
@@ -517,7 +522,7 @@ class RoundEngine:
             np.maximum(g, 0.0, out=g)
             g[~self.active] = 0.0
             g[self.sel[c]] = got
-            q = shared_backlog(self._class_sums(g), float(mu_a[0]) * self.d_class)
+            q = backlog_of(self._class_sums(g), float(mu_a[0]) * self.d_class)
         else:
             g = self.w_cur
         assert self.d_flow is not None
@@ -563,14 +568,14 @@ class RoundEngine:
         their last values; their decisions are discarded). Also the base RTT and mean RTT
         the class's flows read."""
         ix, m = self.sel[c], self.size[c]
-        if m > 1 and self.K == 1:  # (one scenario's class: its values broadcast)
+        if m > 1 and (self.K == 1 or self.alone is not None):  # (the class's values broadcast)
             r_min, r_mean, r_max, f_min, f_mean = [np.repeat(r, m) for r in rtts]
         else:
             r_min, r_mean, r_max, f_min, f_mean = rtts
         base_law = self._least(self.base_rtt, ix, act, r_min)
         fbase_law = self._least(self.fwd_base, ix, act, f_min)
         cwnd = np.where(act, w1, self.cwnd0[ix]) if self.staggered else w1
-        if self.K == 1:
+        if self.K == 1 or self.alone is not None:
             sample = RoundSample(cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
             return sample, base_law, r_mean
         lr, (cw, base, ak, fb) = self.last, self.seen
@@ -611,6 +616,9 @@ class RoundEngine:
                 self.losses, burst, self.recovering,
             )  # fmt: skip
             return
+        if self.alone is not None:
+            self._decide_alone(c, sample, lost, counting)
+            return
         mine = self.in_class[c]
         keep = {k: v.copy() for k, v in state.items()}
         counts = mine if counting else self.none
@@ -623,3 +631,71 @@ class RoundEngine:
             if key in keep:
                 np.copyto(arr, keep[key], where=other)
         self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0[ix], incr[ix], cap[ix]
+
+    def _decide_alone(
+        self, c: int, sample: RoundSample, lost: FloatArray | None, counting: bool
+    ) -> None:
+        """:meth:`_decide` for class ``c``'s flows alone (``sample``: theirs): its law
+        (:attr:`alone`) decides on views of their state. A law decides each flow from that
+        flow's own state and sample, with the same parameters for every flow, so this is
+        the decision of the whole law on every flow with the others' discarded."""
+        ix = self.sel[c]
+        law, keys = self.alone[c]  # type: ignore[index]
+        state = self.ls.state
+        view = {k: state[full][ix] for k, full in keys.items()}
+        sub = dict(view)
+        cwnd0, incr, cap = decide(
+            law, sub, sample, None if lost is None else lost[ix], self.active[ix],
+            sample.cwnd, self.run.frac, counting, self.losses[ix], None, self.recovering[ix],
+        )  # fmt: skip
+        for k, arr in sub.items():
+            if k not in keys:  # a key the law added: full length, like every other
+                keys[k] = f"{keys['phase'][:-5]}{k}"
+                state.setdefault(keys[k], np.zeros(self.n, dtype=np.asarray(arr).dtype))
+            if arr is not view.get(k):  # the law replaced the array instead of updating it
+                state[keys[k]][ix] = arr
+        if "phase" not in keys.values():  # (a law of a MixedLaw: the shared phase too)
+            state["phase"][ix] = sub["phase"]
+        self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0, incr, cap
+
+
+def class_laws(law: ControlLaw, sel: list[Any]) -> list[tuple[ControlLaw, dict[str, str]]] | None:
+    """Per round-clock class (``sel``: its flows, a slice or indices): the law that decides
+    its flows alone and the state keys it reads (its own name -> the key in the engine's
+    state), or ``None`` unless every class has one. A class has one when its flows are
+    consecutive (a slice: the state's views) and their law (``law``, or the law of the
+    :class:`~tcpfluid.algorithms.mixed.MixedLaw` group holding them all) has one value of
+    every parameter for all flows and state for any number of flows."""
+    out = []
+    for ix in sel:
+        if not isinstance(ix, slice) or ix.start is None:
+            return None
+        m = ix.stop - ix.start
+        own, keys = law, None
+        if isinstance(law, MixedLaw):
+            which = law.which[ix]
+            if (which != which[0]).any():
+                return None
+            i = int(which[0])
+            own = law.laws[i]
+            keys = {k: f"{i}:{k}" for k in own.init_state(law.groups[i].size)}
+        if not _uniform(own, m):
+            return None
+        if keys is None:
+            keys = {k: k for k in own.init_state(m)}
+        out.append((own, keys))
+    return out
+
+
+def _uniform(law: ControlLaw, m: int) -> bool:
+    """Whether ``law`` can decide ``m`` of its flows alone: no parameter with one value per
+    flow (those belong to all the flows), and its state made for ``m`` flows."""
+    if isinstance(law, MixedLaw):
+        return False
+    if any(isinstance(v, list | tuple | np.ndarray) for v in law.params().values()):
+        return False
+    try:
+        law.init_state(m)
+    except (ValueError, TypeError):
+        return False
+    return True
