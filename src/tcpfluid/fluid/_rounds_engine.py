@@ -187,6 +187,7 @@ class RoundEngine:
         #: their state, and its state's keys (:func:`class_law`), or ``None`` for all:
         #: every decision is the whole law's on every flow, the others' discarded
         self.alone = class_laws(law, self.sel) if K > 1 else None
+        self.views: list[tuple[Any, ...] | None] = [None] * K
         self.history: list[deque[Rtts]] = [deque() for _ in range(K)]
         self.count = [0] * K
         self.fixed: list[tuple[Any, ...] | None] = [None] * K
@@ -642,19 +643,24 @@ class RoundEngine:
         ix = self.sel[c]
         law, keys = self.alone[c]  # type: ignore[index]
         state = self.ls.state
-        view = {k: state[full][ix] for k, full in keys.items()}
+        if self.views[c] is None:  # (views of arrays updated in place: made once)
+            self.views[c] = (
+                {k: state[full][ix] for k, full in keys.items()},
+                self.active[ix], self.losses[ix], self.recovering[ix],
+            )  # fmt: skip
+        view, active, losses, recovering = self.views[c]  # type: ignore[misc]
         sub = dict(view)
         cwnd0, incr, cap = decide(
-            law, sub, sample, None if lost is None else lost[ix], self.active[ix],
-            sample.cwnd, self.run.frac, counting, self.losses[ix], None, self.recovering[ix],
+            law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
+            self.run.frac, counting, losses, None, recovering,
         )  # fmt: skip
         for k, arr in sub.items():
-            if k not in keys:  # a key the law added: full length, like every other
-                keys[k] = f"{keys['phase'][:-5]}{k}"
-                state.setdefault(keys[k], np.zeros(self.n, dtype=np.asarray(arr).dtype))
-            if arr is not view.get(k):  # the law replaced the array instead of updating it
+            if arr is not view.get(k):  # the law replaced the array, or added a key
+                if k not in keys:  # (full length, like every other)
+                    keys[k] = f"{keys['phase'][:-5]}{k}"
+                    state.setdefault(keys[k], np.zeros(self.n, dtype=np.asarray(arr).dtype))
                 state[keys[k]][ix] = arr
-        if "phase" not in keys.values():  # (a law of a MixedLaw: the shared phase too)
+        if keys["phase"] != "phase":  # (a law of a MixedLaw: the shared phase too)
             state["phase"][ix] = sub["phase"]
         self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0, incr, cap
 
