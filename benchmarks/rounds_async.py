@@ -23,6 +23,11 @@ Cases
 * ``qv-different-rtt/<law>``: the Quick Vegas paper's §5.3.2 scenario, 60 flows in three
   RTT classes of 20 (50, 100, 200 ms) on a 1 Gb/s bottleneck for 200 s (the report's
   many-flows round-model run). Default laws: Reno and Vegas.
+* ``many/<flows>/<law>``: the "TCP Vegas fairness" thesis's many-flows network
+  (``thesis-many-flows``, RED-5-15, 60 s) with access links at the bottleneck's rate
+  (``access_factor`` = flows, as the fluid engines run it): every flow its own base RTT,
+  so one RTT class per flow. Default ``many/30/vegas``; ``many/200/vegas`` is the
+  largest row's size.
 
 The figure is class rounds per second (``rounds_per_s``: rounds of every RTT class, each
 one step of the model's event loop) and the CPU seconds of one run (``cpu_s``).
@@ -41,6 +46,7 @@ CASES = (
     "thesis/vegas-1_3/10",
     "qv-different-rtt/reno",
     "qv-different-rtt/vegas",
+    "many/30/vegas",
 )
 #: the thesis-fairness section's settings: (law, parameters)
 SETTINGS = {
@@ -66,6 +72,12 @@ def _scenario(case: str) -> Any:
         ).with_algorithm(law)
     if kind == "qv-different-rtt":
         return build_scenario("qv-different-rtt").with_algorithm(rest)
+    if kind == "many":
+        flows, _, law = rest.partition("/")
+        if not flows.isdigit():
+            raise SystemExit(f"unknown case {case!r}: many/<flows>/<law>")
+        n = int(flows)
+        return build_scenario("thesis-many-flows", flows=n, access_factor=n).with_algorithm(law)
     raise SystemExit(f"unknown case {case!r}")
 
 

@@ -74,6 +74,43 @@ def test_one_base_rtt_scenario_gives_the_synchronous_result_through_simulate() -
 
 
 # ------------------------------------------------------------------------- the shared backlog
+@pytest.mark.parametrize("red", [False, True])
+@pytest.mark.parametrize("alg", ["vegas", "reno", "tcp-ho"])
+def test_a_class_deciding_alone_is_the_whole_law_deciding(alg: str, red: bool) -> None:
+    """Two RTT classes of two consecutive flows each (joins, an 8-packet buffer or RED):
+    with one value of each parameter a class's flows decide alone, on views of their
+    state; with the same values given once per flow the law decides for every flow and
+    the other classes' decisions are discarded. The two routes give identical traces and
+    loss events, and so does a MixedLaw of the law with itself on two groups."""
+    from tcpfluid.algorithms.mixed import MixedLaw
+    from tcpfluid.queueing import RedParameters
+
+    law = get_law(alg)
+    per_flow = get_law(
+        alg,
+        **{
+            k: [v] * 4
+            for k, v in law.params().items()
+            if isinstance(v, float) and k != "initial_window"
+        },
+    )
+    mixed = MixedLaw([get_law(alg), get_law(alg)], [[0, 1], [2, 3]])
+    path = Path(500.0, 0.02, buffer=8)
+    kw = {
+        "duration_s": 30.0,
+        "flow_start_s": [0.0, 2.0, 0.0, 4.0],
+        "red": RedParameters(5.0, 15.0, max_p=0.1) if red else None,
+    }
+    d = [0.02, 0.02, 0.07, 0.07]
+    runs = [simulate_rounds_async(lw, path, d, **kw) for lw in (law, per_flow, mixed)]
+    for other in runs[1:]:
+        for name in SERIES:
+            np.testing.assert_array_equal(getattr(other, name), getattr(runs[0], name), name)
+        np.testing.assert_array_equal(other.losses, runs[0].losses)
+        np.testing.assert_array_equal(other.delivered_pkts, runs[0].delivered_pkts)
+    assert int(runs[0].losses.sum()) > 0  # (the loss reactions are compared too)
+
+
 def test_shared_backlog_reduces_to_the_closed_forms() -> None:
     # one class: W - mu d (the synchronous model's backlog), 0 when the window fits the pipe
     assert shared_backlog([30.0], [20.0]) == 10.0

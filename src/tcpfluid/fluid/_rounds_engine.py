@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
+from ..algorithms.mixed import MixedLaw
 from ..queueing import RedParameters, red_drop_probability
 from ._rounds_checks import _Run
 from ._rounds_inputs import PathBatch
@@ -49,6 +50,7 @@ from ._rounds_physics import (
     _reverse_start,
     _standing_rev,
     ack_path_drops,
+    backlog_of,
     buffer_overflow,
     forward_round,
     lagged,
@@ -56,7 +58,6 @@ from ._rounds_physics import (
     per_scenario,
     reverse_queues,
     round_rtts,
-    shared_backlog,
 )
 from ._rounds_results import flow_settle_bands
 
@@ -158,7 +159,17 @@ class RoundEngine:
         #: expected drops not yet a whole packet, the rounds left of its loss episode
         self.w_cur, self.pending, self.red_debt = np.zeros(n), np.zeros(n), np.zeros(n)
         self.charged = False  # (whether any flow's pending share may be > 0)
-        self.w_class = [0.0] * K  # (several classes: each class's windows, w_cur summed)
+        #: (several classes) each class's windows (w_cur summed), base RTT, and its flows
+        #: one class after another (``perm``, each class's first at ``starts``) so that a
+        #: per-flow array is summed per class in one call (:meth:`_class_sums`)
+        self.w_class = np.zeros(K)
+        self.d_class = np.array([float(dc[0]) for dc in self.d])
+        self.perm = np.concatenate(classes) if K > 1 else np.arange(F)
+        self.starts = np.cumsum([0, *self.size[:-1]]).astype(np.intp)
+        #: per class: the other classes, in order
+        self.other_classes = [
+            np.array([k for k in range(K) if k != c], dtype=np.intp) for c in range(K)
+        ]
         self.recovering = np.zeros(n, dtype=np.int64)
         self.share = OverflowShare(S) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
@@ -172,6 +183,11 @@ class RoundEngine:
         self.runs = [np.zeros(S) for _ in range(K)] if self.spread_train and train_runs else None
         self.carried = [np.zeros(S) for _ in range(K)]
         self.mu_prev = [self.mu for _ in range(K)]
+        #: (several classes) per class: the law that decides its flows alone, on views of
+        #: their state, and its state's keys (:func:`class_law`), or ``None`` for all:
+        #: every decision is the whole law's on every flow, the others' discarded
+        self.alone = class_laws(law, self.sel) if K > 1 else None
+        self.views: list[tuple[Any, ...] | None] = [None] * K
         self.history: list[deque[Rtts]] = [deque() for _ in range(K)]
         self.count = [0] * K
         self.fixed: list[tuple[Any, ...] | None] = [None] * K
@@ -272,21 +288,25 @@ class RoundEngine:
         act = self.active[ix]
         return act, np.where(act, self.cwnd0[ix], 0.0)
 
+    def _class_sums(self, x: FloatArray) -> FloatArray:
+        """A per-flow array summed over each class's flows (several classes, one scenario;
+        each class's flows in their order, as ``x[ix].sum()``)."""
+        return np.add.reduceat(x[self.perm], self.starts)
+
     def _others(self, c: int, mu_a: FloatArray) -> Any:
         """The other classes' windows in flight (the windows of their rounds less what an
-        overflow already dropped) and pipes ``μa d_k``; ``None`` when none sends."""
+        overflow already dropped) and pipes ``μa d_k``, arrays in class order; ``None``
+        when none sends."""
         if self.K == 1:
             return None
-        ws, pipes = [], []
-        mua = float(mu_a[0])
-        for k, ix in enumerate(self.sel):
-            if k == c:
-                continue
-            wk = self.w_class[k] - (float(self.pending[ix].sum()) if self.charged else 0.0)
-            if wk > 0.0:
-                ws.append(wk)
-                pipes.append(mua * float(self.d[k][0]))
-        return (ws, pipes) if ws else None
+        o = self.other_classes[c]
+        ws = self.w_class[o]
+        if self.charged:
+            ws = ws - self._class_sums(self.pending)[o]
+        on = ws > 0.0
+        if not on.any():
+            return None
+        return ws[on], float(mu_a[0]) * self.d_class[o[on]]
 
     def step(self, c: int, k: int, recorder: Any) -> FloatArray:
         """One round of class ``c`` (in every scenario): physics at its start, losses,
@@ -331,13 +351,12 @@ class RoundEngine:
                 q_end = max(float(w1_s[0]) - float(mud[0]), 0.0)
             else:
                 ws, pipes = others
-                q0 = shared_backlog([float(w0_s[0]), *ws], [float(mud[0]), *pipes])
+                w_all, p_all = np.concatenate((w0_s, ws)), np.concatenate((mud, pipes))
+                q0 = backlog_of(w_all, p_all)
                 qf0 = np.array([q0])
-                q1 = (
-                    q0
-                    if z_s[0] == 0.0
-                    else shared_backlog([float(w1_s[0]), *ws], [float(mud[0]), *pipes])
-                )
+                if z_s[0] != 0.0:
+                    w_all[0] = w1_s[0]
+                q1 = q0 if z_s[0] == 0.0 else backlog_of(w_all, p_all)
                 pipe = w1_s - q1
                 q_end = q1
             runs = None
@@ -361,7 +380,7 @@ class RoundEngine:
         t_next = t0 + duration
         if self.K > 1:
             self.w_cur[ix] = w1
-            self.w_class[c] = float(w1_s[0])
+            self.w_class[c] = w1_s[0]
             known = lost is None and not (self.charged and self.pending.any())
             self._account(c, t0, got, mu_a, q_end if known else None)
         else:
@@ -432,7 +451,7 @@ class RoundEngine:
                 self.pending += growth_shares(lost_s, g, w)
                 self.charged = True
             else:
-                total = w1_s if others is None else w1_s + sum(others[0])
+                total = w1_s if others is None else w1_s + sum(others[0].tolist())
                 tot = per_flow(total, self.F)
                 mine = np.divide(w, tot, out=np.zeros(self.n), where=tot > 0)
                 mine *= per_flow(lost_s, self.F)
@@ -504,9 +523,7 @@ class RoundEngine:
             np.maximum(g, 0.0, out=g)
             g[~self.active] = 0.0
             g[self.sel[c]] = got
-            cls = [float(g[s].sum()) for s in self.sel]
-            pipes = [float(mu_a[0]) * float(dk[0]) for dk in self.d]
-            q = shared_backlog(cls, pipes)
+            q = backlog_of(self._class_sums(g), float(mu_a[0]) * self.d_class)
         else:
             g = self.w_cur
         assert self.d_flow is not None
@@ -552,14 +569,14 @@ class RoundEngine:
         their last values; their decisions are discarded). Also the base RTT and mean RTT
         the class's flows read."""
         ix, m = self.sel[c], self.size[c]
-        if m > 1 and self.K == 1:  # (one scenario's class: its values broadcast)
+        if m > 1 and (self.K == 1 or self.alone is not None):  # (the class's values broadcast)
             r_min, r_mean, r_max, f_min, f_mean = [np.repeat(r, m) for r in rtts]
         else:
             r_min, r_mean, r_max, f_min, f_mean = rtts
         base_law = self._least(self.base_rtt, ix, act, r_min)
         fbase_law = self._least(self.fwd_base, ix, act, f_min)
         cwnd = np.where(act, w1, self.cwnd0[ix]) if self.staggered else w1
-        if self.K == 1:
+        if self.K == 1 or self.alone is not None:
             sample = RoundSample(cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
             return sample, base_law, r_mean
         lr, (cw, base, ak, fb) = self.last, self.seen
@@ -600,6 +617,9 @@ class RoundEngine:
                 self.losses, burst, self.recovering,
             )  # fmt: skip
             return
+        if self.alone is not None:
+            self._decide_alone(c, sample, lost, counting)
+            return
         mine = self.in_class[c]
         keep = {k: v.copy() for k, v in state.items()}
         counts = mine if counting else self.none
@@ -612,3 +632,76 @@ class RoundEngine:
             if key in keep:
                 np.copyto(arr, keep[key], where=other)
         self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0[ix], incr[ix], cap[ix]
+
+    def _decide_alone(
+        self, c: int, sample: RoundSample, lost: FloatArray | None, counting: bool
+    ) -> None:
+        """:meth:`_decide` for class ``c``'s flows alone (``sample``: theirs): its law
+        (:attr:`alone`) decides on views of their state. A law decides each flow from that
+        flow's own state and sample, with the same parameters for every flow, so this is
+        the decision of the whole law on every flow with the others' discarded."""
+        ix = self.sel[c]
+        law, keys = self.alone[c]  # type: ignore[index]
+        state = self.ls.state
+        if self.views[c] is None:  # (views of arrays updated in place: made once)
+            self.views[c] = (
+                {k: state[full][ix] for k, full in keys.items()},
+                self.active[ix], self.losses[ix], self.recovering[ix],
+            )  # fmt: skip
+        view, active, losses, recovering = self.views[c]  # type: ignore[misc]
+        sub = dict(view)
+        cwnd0, incr, cap = decide(
+            law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
+            self.run.frac, counting, losses, None, recovering,
+        )  # fmt: skip
+        for k, arr in sub.items():
+            if arr is not view.get(k):  # the law replaced the array, or added a key
+                if k not in keys:  # (full length, like every other)
+                    keys[k] = f"{keys['phase'][:-5]}{k}"
+                    state.setdefault(keys[k], np.zeros(self.n, dtype=np.asarray(arr).dtype))
+                state[keys[k]][ix] = arr
+        if keys["phase"] != "phase":  # (a law of a MixedLaw: the shared phase too)
+            state["phase"][ix] = sub["phase"]
+        self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0, incr, cap
+
+
+def class_laws(law: ControlLaw, sel: list[Any]) -> list[tuple[ControlLaw, dict[str, str]]] | None:
+    """Per round-clock class (``sel``: its flows, a slice or indices): the law that decides
+    its flows alone and the state keys it reads (its own name -> the key in the engine's
+    state), or ``None`` unless every class has one. A class has one when its flows are
+    consecutive (a slice: the state's views) and their law (``law``, or the law of the
+    :class:`~tcpfluid.algorithms.mixed.MixedLaw` group holding them all) has one value of
+    every parameter for all flows and state for any number of flows."""
+    out = []
+    for ix in sel:
+        if not isinstance(ix, slice) or ix.start is None:
+            return None
+        m = ix.stop - ix.start
+        own, keys = law, None
+        if isinstance(law, MixedLaw):
+            which = law.which[ix]
+            if (which != which[0]).any():
+                return None
+            i = int(which[0])
+            own = law.laws[i]
+            keys = {k: f"{i}:{k}" for k in own.init_state(law.groups[i].size)}
+        if not _uniform(own, m):
+            return None
+        if keys is None:
+            keys = {k: k for k in own.init_state(m)}
+        out.append((own, keys))
+    return out
+
+
+def _uniform(law: ControlLaw, m: int) -> bool:
+    """Whether ``law`` can decide ``m`` of its flows alone: no parameter with one value per
+    flow (those belong to all the flows), and its state made for ``m`` flows."""
+    if isinstance(law, MixedLaw):
+        return False
+    if any(isinstance(v, list | tuple | np.ndarray) for v in law.params().values()):
+        return False
+    try:
+        law.init_state(m)
+    except (ValueError, TypeError):
+        return False
+    return True

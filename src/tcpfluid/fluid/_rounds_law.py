@@ -33,11 +33,17 @@ def _react_to_losses(
     flows ``burst`` whose ACKs the ACK path dropped in the round); the reaction replaces
     the round's action (nothing added per ACK in the next round)."""
     cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
-    timeout = lost > frac * w1
-    b = burst if burst is not None else np.zeros_like(hit)
+    flows = np.flatnonzero(hit)
+    timeout = lost[flows] > frac * w1[flows]
+    b = burst[flows] if burst is not None else None
     for to, bu in itertools.product((True, False), (False, True)):
         kind = loss_kind(to, bu)
-        idx = np.flatnonzero(hit & (timeout == to) & (b == bu))
+        if b is None:
+            if bu:
+                continue
+            idx = flows[timeout == to]
+        else:
+            idx = flows[(timeout == to) & (b == bu)]
         if idx.size:
             new = np.asarray(law.on_loss(state, idx, kind, w1[idx]), dtype=np.float64)
             cwnd0[idx] = new

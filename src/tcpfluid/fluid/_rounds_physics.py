@@ -35,6 +35,12 @@ def shared_backlog(windows: Any, pipes: Any) -> float:
             f"windows and pipes must be two lists of one value per class, got {w.shape} "
             f"and {m.shape}"
         )
+    return backlog_of(w, m)
+
+
+def backlog_of(w: FloatArray, m: FloatArray) -> float:
+    """:func:`shared_backlog` of float64 arrays of one value per class, unchecked (the
+    round engine's call at every round)."""
     global _BACKLOG
     if _BACKLOG is None:  # compiled on first use (importing the model needs no Numba)
         from numba import njit
