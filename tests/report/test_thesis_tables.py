@@ -226,9 +226,54 @@ def test_delayed_acks_delay_the_first_base_rtt_by_the_timer(quick_many: dict) ->
     # first BaseRTTs of 0.518544 and 0.513211 s (the 0.5-s timer); ours, in some order
     sec = quick_many["thesis-delayed-ack"]
     t28 = sec.tables[-1]
-    first = sorted(r.values[PACKET] for r in t28.rows if r.case.get("quantity") == "first")
+    dada = [r for r in t28.rows if r.case.get("acks") == "da-da"]
+    first = sorted(r.values[PACKET] for r in dada if r.case.get("quantity") == "first")
     assert first == pytest.approx([0.513211, 0.518544], abs=1e-5)
     # from the library's initial window of 2 the second packet is acknowledged at once
-    iw2 = [r.values["packet sim, initial window 2"] for r in t28.rows if "quantity" in r.case
-           and r.case["quantity"] == "first"]  # fmt: skip
+    iw2 = [r.values["packet sim, initial window 2"] for r in dada
+           if r.case.get("quantity") == "first"]  # fmt: skip
     assert max(iw2) < 0.1
+
+
+def test_table_3_28_mixed_row_delays_only_the_delaying_receivers_connection(
+    quick_many: dict,
+) -> None:
+    # Table 3.28, connection 1's receiver delays, connection 2's does not: the first
+    # BaseRTT of connection 1 holds the 0.5-s timer (the thesis: 0.518544 s), connection
+    # 2's is a round trip without it (0.013211 s; ours may wait one packet time, 5.3 ms,
+    # behind connection 1's first packet); the final BaseRTTs are the thesis's 0.032 s
+    # (one packet and a half-window's wait behind the delaying receiver) and 0.013211 s
+    t28 = quick_many["thesis-delayed-ack"].tables[-1]
+    dai = {
+        (r.case["connection"], r.case["quantity"]): r
+        for r in t28.rows
+        if r.case.get("acks") == "da-ia" and "quantity" in r.case
+    }
+    assert set(dai) == {(c, q) for c in (1, 2) for q in ("first", "final")}
+    assert dai[(1, "first")].values[DOCUMENT] == 0.518544
+    assert dai[(1, "first")].values[PACKET] == pytest.approx(0.513211 + 0.0053333, abs=6e-3)
+    assert dai[(2, "first")].values[PACKET] < 0.02
+    assert dai[(2, "final")].values[PACKET] == pytest.approx(0.013211, abs=1e-5)
+    goodput = {r.case["connection"]: r for r in t28.rows if r.case.get("acks") == "da-ia"
+               and "quantity" not in r.case}  # fmt: skip
+    assert goodput[1].values[DOCUMENT] == pytest.approx(993.13351)
+    assert goodput[2].values[DOCUMENT] == pytest.approx(507.3669)
+
+
+def test_a_receiver_per_flow_delays_its_acks_or_not() -> None:
+    sc = build_scenario("thesis-two-flow", x2="1ms", queue="red", duration="3s").with_algorithm(
+        "vegas"
+    )
+    with pytest.raises(ValueError, match="one True or False per flow"):
+        simulate_packets(sc, delayed_ack=[True])
+    with pytest.raises(ValueError, match="one True or False per flow"):
+        simulate_packets(sc, delayed_ack=[True, 1])
+    with pytest.raises(TypeError, match="delayed_ack"):
+        simulate_packets(sc, delayed_ack="yes")
+    # a delaying receiver acknowledges about every second packet, the other one each
+    fl = simulate_packets(sc, delayed_ack=[True, False]).flows
+    assert fl[0].acks_sent < 0.7 * fl[0].delivered_pkts
+    assert fl[1].acks_sent >= fl[1].delivered_pkts
+    fl = simulate_packets(sc, delayed_ack=(False, True)).flows
+    assert fl[0].acks_sent >= fl[0].delivered_pkts
+    assert fl[1].acks_sent < 0.7 * fl[1].delivered_pkts

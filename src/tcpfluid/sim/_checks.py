@@ -9,7 +9,7 @@ the parameter, the value and what is accepted.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._validation import check_int, check_positive
@@ -201,7 +201,19 @@ def check_options(
         (n_lo, v_lo), (n_hi, v_hi) = seconds["min_rto_s"], seconds["max_rto_s"]
         raise ValueError(f"{n_lo} must be <= {n_hi}, got {n_lo}={v_lo!r}, {n_hi}={v_hi!r}")
     if not isinstance(delayed_ack, bool):
-        raise TypeError(f"delayed_ack must be True or False, got {delayed_ack!r}")
+        if isinstance(delayed_ack, (str, bytes)) or not isinstance(delayed_ack, Sequence):
+            raise TypeError(
+                f"delayed_ack must be True, False or a sequence of them (one per flow), got "
+                f"{delayed_ack!r}"
+            )
+        if len(delayed_ack) != len(scenario.flows) or not all(
+            isinstance(d, bool) for d in delayed_ack
+        ):
+            raise ValueError(
+                f"delayed_ack as a sequence must hold one True or False per flow "
+                f"({len(scenario.flows)} flows), got {delayed_ack!r}"
+            )
+        delayed_ack = tuple(delayed_ack)
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable taking a float or None, got {progress!r}")
     if fine_retransmit is not None and not isinstance(fine_retransmit, bool):

@@ -287,7 +287,7 @@ def simulate_packets(
     seed: int = 0,
     sample_interval_s: float | None = None,
     laws: Mapping[str, ControlLaw] | None = None,
-    delayed_ack: bool = False,
+    delayed_ack: bool | Sequence[bool] = False,
     delack_timeout_s: float | None = None,
     min_rto_s: float | None = None,
     initial_rto_s: float | None = None,
@@ -322,7 +322,8 @@ def simulate_packets(
     delayed_ack
         Receivers acknowledge every second in-order packet, or after ``delack_timeout_s``
         (default 0.1) seconds (ns-2's ``DelAck`` sink; out-of-order and hole-filling
-        packets are ACKed at once).
+        packets are ACKed at once). A sequence: one value per flow, in the scenario's
+        flow order (each flow's receiver delays or not; Tsang's thesis Table 3.28).
     min_rto_s, initial_rto_s, max_rto_s
         Retransmission timer (RFC 6298: ``RTO = SRTT + 4 RTTVAR`` bounded to
         ``[min_rto_s, max_rto_s]``, ``initial_rto_s`` before the first sample, doubled on
