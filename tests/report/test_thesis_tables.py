@@ -277,3 +277,51 @@ def test_a_receiver_per_flow_delays_its_acks_or_not() -> None:
     fl = simulate_packets(sc, delayed_ack=(False, True)).flows
     assert fl[0].acks_sent >= fl[0].delivered_pkts
     assert fl[1].acks_sent < 0.7 * fl[1].delivered_pkts
+
+
+@pytest.mark.parametrize(
+    ("table", "case", "jain"),
+    [
+        # Tables 3.22a/b, 30 flows, as printed
+        (1, {"router": "red-5-15", "flows": 30, "law": "vegas-3", "vegas_percent": 10}, 0.974),
+        (1, {"router": "red-5-15", "flows": 30, "law": "vegas-1_3", "vegas_percent": 90}, 0.879),
+        (1, {"router": "red-5-15", "flows": 30, "law": "vegas-1_3", "vegas_percent": 100}, 0.873),
+        (1, {"router": "red-54-108", "flows": 30, "law": "vegas-1_3", "vegas_percent": 100}, 0.778),
+    ],
+)
+def test_every_column_of_table_3_22_is_a_row(
+    quick_many: dict, table: int, case: dict, jain: float
+) -> None:
+    rows = quick_many["thesis-many-flows"].tables[table].rows
+    row = next(r for r in rows if r.case == case)
+    assert row.values["Jain's index, document"] == jain
+    assert row.reference == DOCUMENT and row.kind == "share spread"
+    # 5 mixes of each Vegas law and Vegas-1_3 alone, per router at 30 flows
+    assert len(rows) == 2 * (2 * 5 + 1)
+
+
+def test_every_column_of_table_3_26_is_a_row(quick_many: dict) -> None:
+    rows = quick_many["thesis-delayed-ack"].tables[0].rows
+    got = {(r.case["router"], r.case["vegas_percent"]): r for r in rows}
+    assert sorted(p for r, p in got if r == "red-5-15") == [10, 30, 50, 70, 90, 100]
+    # Table 3.26a/b, 30 flows, DA, as printed
+    assert got[("red-5-15", 10)].values["Jain's index, document"] == 0.958
+    assert got[("red-54-108", 90)].values["Jain's index, document"] == 0.985
+
+
+def test_a_delayed_ack_echoes_the_first_or_the_latest_packet() -> None:
+    # one flow at x1 = 1 ms behind a delaying receiver: with the first held packet's send
+    # time echoed (RFC 7323) an ACK of two packets times the first one and its wait for the
+    # second; with the latest's (ns-2's DelAckSink) it times the second only, so the mean
+    # RTT sample is shorter by about the gap between the two
+    sc = build_scenario("thesis-two-flow", x2="1ms", queue="red", duration="10s")
+    sc = sc.with_algorithm("vegas")
+    with pytest.raises(ValueError, match="delayed_ack_echo must be one of 'first', 'latest'"):
+        simulate_packets(sc, delayed_ack=True, delayed_ack_echo="last")
+    first = simulate_packets(sc, delayed_ack=True, delayed_ack_echo="first")
+    latest = simulate_packets(sc, delayed_ack=True, delayed_ack_echo="latest")
+    none = simulate_packets(sc, delayed_ack=False, delayed_ack_echo="latest")
+    rtt = [np.nanmean(np.asarray(r.flows[0].round_rtt_mean_s)) for r in (first, latest)]
+    assert rtt[1] < rtt[0]
+    # without delayed ACKs the option changes nothing
+    assert none.flows[0].delivered_pkts == simulate_packets(sc).flows[0].delivered_pkts

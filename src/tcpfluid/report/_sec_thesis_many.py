@@ -130,17 +130,24 @@ def many_flows_run(
     vegas_percent: int = 100,
     engine: str = "packet",
     delayed_ack: bool = False,
+    delayed_ack_echo: str = "first",
 ) -> dict[str, Any]:
     """One run of the thesis's many-flow network: each flow's goodput over 20-60 s (b/s),
     its algorithm, Jain's index, the flows that delivered nothing over 20-60 s, and (packet
-    simulator) each flow's first and last recorded BaseRTT and round-trip propagation."""
+    simulator) each flow's first and last recorded BaseRTT and round-trip propagation.
+    ``delayed_ack``, ``delayed_ack_echo``: the receivers' (packet simulator,
+    :func:`tcpfluid.sim.simulate_packets`)."""
     sc = thesis_mix_scenario(flows, router, law, vegas_percent, fluid=engine != "packet")
     bits = 8.0 * sc.packet_size_bytes
     if engine == "packet":
         # the simulator itself: its result's per-flow summary (settling times and the like,
         # a quarter of a 200-flow run's CPU) is computed only when asked for, and is not
         pk = simulate_packets(
-            sc, sample_interval=1.0, delayed_ack=delayed_ack, delack_timeout=DELACK_TIMEOUT_S
+            sc,
+            sample_interval=1.0,
+            delayed_ack=delayed_ack,
+            delack_timeout=DELACK_TIMEOUT_S,
+            delayed_ack_echo=delayed_ack_echo,
         )
         fl = pk.flows
         t = np.asarray(pk.t_s)
@@ -518,12 +525,16 @@ THESIS_INITIAL_WINDOW = 1.0
 
 
 def two_flow_ack_run(
-    delayed_ack: bool | list[bool], initial_window: float = THESIS_INITIAL_WINDOW
+    delayed_ack: bool | list[bool],
+    initial_window: float = THESIS_INITIAL_WINDOW,
+    delayed_ack_echo: str = "first",
 ) -> dict[str, Any]:
     """Table 3.28: two Vegas-1_3 flows at 6 ms each (x1 = x2 = 1 ms), RED 15/45, 60 s,
     every receiver acknowledging at once or delaying (``delayed_ack`` a bool) or each as
     given (a list, connection 1 first), each sender's window starting at
-    ``initial_window``: goodputs over 10-60 s (b/s), first and final BaseRTT (s)."""
+    ``initial_window``, a delayed ACK echoing its first or latest packet's send time
+    (``delayed_ack_echo``, :func:`tcpfluid.sim.simulate_packets`): goodputs over 10-60 s
+    (b/s), first and final BaseRTT (s)."""
     sc = build_scenario(
         "thesis-two-flow", x2="1ms", queue="red", duration="60s", alpha=1, beta=3
     ).with_algorithm("vegas")
@@ -533,6 +544,7 @@ def two_flow_ack_run(
         sample_interval_s=0.1,
         delayed_ack=delayed_ack if isinstance(delayed_ack, bool) else tuple(delayed_ack),
         delack_timeout_s=DELACK_TIMEOUT_S,
+        delayed_ack_echo=delayed_ack_echo,
     )
     t = np.asarray(pk.t_s)
     m = t > 10.0
@@ -590,6 +602,13 @@ def _da_tasks(cfg: ReportConfig) -> list[Task]:
             "thesis delayed ACKs: two flows DA, initial window 2",
         )
     )
+    tasks.append(  # the mechanism: the ACK of two packets echoes the latest one (ns-2)
+        Task(
+            f"{_MODULE}:two_flow_ack_run",
+            {"delayed_ack": [True, False], "delayed_ack_echo": "latest"},
+            "thesis delayed ACKs: two flows DA-IA, ACK echoing the latest packet",
+        )
+    )
     return tasks
 
 
@@ -598,6 +617,9 @@ _DA_FLUID = NA("the fluid engines do not model delayed ACKs")
 _DA_IA = "connection 1's receiver delays its ACKs, connection 2's does not (DA, IA)"
 #: informative column: the same packet run with the library's initial window of 2 packets
 _IW2 = "packet sim, initial window 2"
+#: informative column: the same packet run with each delayed ACK of two packets echoing the
+#: latest one's send time (ns-2's DelAckSink), not the first's (RFC 7323, the default)
+_ECHO_NS2 = "packet sim, delayed ACK echoing the latest packet (ns-2)"
 
 
 def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
@@ -629,7 +651,7 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     r27: dict[str, Any] = (
         out[cases.index(T327_CASE)] if T327_CASE in cases else {"error": "not run"}
     )
-    ia, da, dai, da2 = out[len(cases) : len(cases) + 4]
+    ia, da, dai, da2, dai_ns2 = out[len(cases) : len(cases) + 5]
     t27: list[Row] = []
     fluid = {ROUNDS: _DA_FLUID, ODE: _DA_FLUID}
     if "error" not in r27:
@@ -668,6 +690,7 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         (_DA_IA, dai, "da-ia"),
     ):
         for i in (0, 1):
+            echo = {_ECHO_NS2: dai_ns2["goodput_bps"][i] / 1e3} if keys == "da-ia" else {}
             t28.append(
                 Row(
                     f"vegas-1_3, x1 = x2 = 1 ms, {label}",
@@ -679,8 +702,10 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                         **fluid,
                         PACKET: r["goodput_bps"][i] / 1e3,
                         DOCUMENT: doc(f"001/table3.28/{keys}/goodput{i + 1}") / 1e3,
+                        **echo,
                     },
                     DOCUMENT,
+                    informative=tuple(echo),
                     case={"acks": keys, "connection": i + 1},
                 )
             )
@@ -759,7 +784,10 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "packet is acknowledged at once, so that its first BaseRTT misses the timer; "
         "Enhanced Vegas, Table 3.27's Vegas-3, has no initial-window parameter and starts "
         "at 2: its first BaseRTT there is one round trip, not the timer); its mixed row: "
-        "connection 1's receiver delays, connection 2's does not. Only the packet simulator "
+        "connection 1's receiver delays, connection 2's does not (the column "
+        f"'{_ECHO_NS2}': the same run with each delayed ACK of two packets echoing the "
+        "latest one's send time, as ns-2's DelAckSink does, not the first's, as RFC 7323 "
+        "asks and the packet simulator does by default). Only the packet simulator "
         "models "
         "delayed ACKs. The kind 'time' (±25 % or 0.2 s) is the report's tolerance for "
         "every time: it cannot tell BaseRTTs of a few milliseconds apart, so those rows "

@@ -26,6 +26,8 @@ __all__ = [
 ]
 
 DEFAULT_SAMPLE_INTERVAL = 0.1
+#: whose send time a delayed ACK of two packets echoes (:func:`~tcpfluid.sim.simulate_packets`)
+DELAYED_ACK_ECHOES = ("first", "latest")
 #: the options in seconds: name (with its unit suffix) -> (the older name without the
 #: suffix, still accepted as an alias; the default)
 SECONDS_OPTIONS: dict[str, tuple[str, float | None]] = {
@@ -184,6 +186,7 @@ def check_options(
     *,
     laws: Any,
     delayed_ack: Any,
+    delayed_ack_echo: Any = "first",
     seconds: Mapping[str, tuple[str, Any]],
     fine_retransmit: Any,
     progress: Any,
@@ -214,6 +217,11 @@ def check_options(
                 f"({len(scenario.flows)} flows), got {delayed_ack!r}"
             )
         delayed_ack = tuple(delayed_ack)
+    if delayed_ack_echo not in DELAYED_ACK_ECHOES:
+        raise ValueError(
+            f"delayed_ack_echo must be one of {', '.join(map(repr, DELAYED_ACK_ECHOES))}, "
+            f"got {delayed_ack_echo!r}"
+        )
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable taking a float or None, got {progress!r}")
     if fine_retransmit is not None and not isinstance(fine_retransmit, bool):
@@ -230,6 +238,7 @@ def check_options(
             raise ValueError(f"laws names unknown flow(s) {extra}; flows: {sorted(known)}")
     return cap_packets, SenderSettings(
         delayed_ack=delayed_ack,
+        delayed_ack_echo=delayed_ack_echo,
         delack_timeout_s=dto,
         min_rto_s=lo,
         initial_rto_s=ini,

@@ -53,6 +53,7 @@ class SenderSettings:
     :func:`~tcpfluid.sim.simulate_packets`, checked; times in s)."""
 
     delayed_ack: bool | tuple[bool, ...]  # every receiver, or one value per flow
+    delayed_ack_echo: str  # "first" or "latest"
     delack_timeout_s: float
     min_rto_s: float
     initial_rto_s: float
@@ -227,7 +228,8 @@ def flow_arrays(
         ff[f, C.F_MIN_RTO] = senders.min_rto_s
         ff[f, C.F_MAX_RTO] = senders.max_rto_s
         da = senders.delayed_ack
-        fi[f, C.I_DELACK] = 1 if (da[f] if isinstance(da, tuple) else da) else 0
+        echo = 1 if senders.delayed_ack_echo == "first" else 2
+        fi[f, C.I_DELACK] = echo if (da[f] if isinstance(da, tuple) else da) else 0
         # Vegas's fine-grained retransmission check: as the run says, else as the law's
         # sender traits declare
         fine = (
