@@ -193,6 +193,13 @@ def test_a_mix_gives_the_first_flows_the_vegas_law() -> None:
     assert all(f.params == {"delta": 3.0} for f in sc.flows[:15])
     sc13 = thesis_mix_scenario(30, "red-5-15", "vegas-1_3", 50)
     assert sc13.flows[0].params == {"alpha": 1.0, "beta": 3.0}
+    # Table 3.22's 10 and 90 % columns: 3 and 27 of 30 flows, 20 and 180 of 200
+    for n, pct, k in ((30, 10, 3), (30, 90, 27), (200, 10, 20), (200, 90, 180)):
+        algs = [f.algorithm for f in thesis_mix_scenario(n, "red-5-15", "vegas-3", pct).flows]
+        assert algs == ["enhanced-vegas"] * k + ["reno"] * (n - k)
+    # Vegas-1_3 alone: every flow Vegas with alpha = 1, beta = 3
+    alone = thesis_mix_scenario(30, "red-5-15", "vegas-1_3", 100).flows
+    assert all(f.algorithm == "vegas" and f.params == {"alpha": 1.0, "beta": 3.0} for f in alone)
 
 
 @pytest.fixture(scope="module")
