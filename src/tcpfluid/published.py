@@ -652,13 +652,18 @@ def _thesis_tables() -> tuple[PublishedValue, ...]:
     sim("001/table3.27/last_base_rtt_excess_median", "ch. 3 Table 3.27 (median of ten)",
         "base_rtt_excess_s", "enhanced-vegas", (excess[4] + excess[5]) / 2, "s")  # fmt: skip
     # §4.5.2 Table 3.28: two Vegas-1_3 flows at 6 ms each, RED 15/45: goodput (b/s), first
-    # and final BaseRTT (s) with both receivers acknowledging at once (IA) or delaying (DA)
+    # and final BaseRTT (s) with both receivers acknowledging at once (IA), delaying (DA), or
+    # connection 1's delaying and connection 2's not (da-ia)
     w28 = "ch. 3 Table 3.28"
     sim("001/table3.28/ia-ia/goodput1", w28, "goodput_bps", "vegas", 750094.69, "b/s")
     sim("001/table3.28/ia-ia/goodput2", w28, "goodput_bps", "vegas", 749934.68, "b/s")
     sim("001/table3.28/ia-ia/final_base_rtt", w28, "base_rtt_s", "vegas", 0.013211, "s")
     sim("001/table3.28/da-ia/goodput1", w28, "goodput_bps", "vegas", 993133.51, "b/s")
     sim("001/table3.28/da-ia/goodput2", w28, "goodput_bps", "vegas", 507366.90, "b/s")
+    sim("001/table3.28/da-ia/first_base_rtt1", w28, "base_rtt_s", "vegas", 0.518544, "s")
+    sim("001/table3.28/da-ia/first_base_rtt2", w28, "base_rtt_s", "vegas", 0.013211, "s")
+    sim("001/table3.28/da-ia/final_base_rtt1", w28, "base_rtt_s", "vegas", 0.032000, "s")
+    sim("001/table3.28/da-ia/final_base_rtt2", w28, "base_rtt_s", "vegas", 0.013211, "s")
     sim("001/table3.28/da-da/goodput1", w28, "goodput_bps", "vegas", 749921.68, "b/s")
     sim("001/table3.28/da-da/goodput2", w28, "goodput_bps", "vegas", 749921.68, "b/s")
     sim("001/table3.28/da-da/first_base_rtt1", w28, "base_rtt_s", "vegas", 0.518544, "s")

@@ -193,6 +193,13 @@ def test_a_mix_gives_the_first_flows_the_vegas_law() -> None:
     assert all(f.params == {"delta": 3.0} for f in sc.flows[:15])
     sc13 = thesis_mix_scenario(30, "red-5-15", "vegas-1_3", 50)
     assert sc13.flows[0].params == {"alpha": 1.0, "beta": 3.0}
+    # Table 3.22's 10 and 90 % columns: 3 and 27 of 30 flows, 20 and 180 of 200
+    for n, pct, k in ((30, 10, 3), (30, 90, 27), (200, 10, 20), (200, 90, 180)):
+        algs = [f.algorithm for f in thesis_mix_scenario(n, "red-5-15", "vegas-3", pct).flows]
+        assert algs == ["enhanced-vegas"] * k + ["reno"] * (n - k)
+    # Vegas-1_3 alone: every flow Vegas with alpha = 1, beta = 3
+    alone = thesis_mix_scenario(30, "red-5-15", "vegas-1_3", 100).flows
+    assert all(f.algorithm == "vegas" and f.params == {"alpha": 1.0, "beta": 3.0} for f in alone)
 
 
 @pytest.fixture(scope="module")
@@ -226,9 +233,102 @@ def test_delayed_acks_delay_the_first_base_rtt_by_the_timer(quick_many: dict) ->
     # first BaseRTTs of 0.518544 and 0.513211 s (the 0.5-s timer); ours, in some order
     sec = quick_many["thesis-delayed-ack"]
     t28 = sec.tables[-1]
-    first = sorted(r.values[PACKET] for r in t28.rows if r.case.get("quantity") == "first")
+    dada = [r for r in t28.rows if r.case.get("acks") == "da-da"]
+    first = sorted(r.values[PACKET] for r in dada if r.case.get("quantity") == "first")
     assert first == pytest.approx([0.513211, 0.518544], abs=1e-5)
     # from the library's initial window of 2 the second packet is acknowledged at once
-    iw2 = [r.values["packet sim, initial window 2"] for r in t28.rows if "quantity" in r.case
-           and r.case["quantity"] == "first"]  # fmt: skip
+    iw2 = [r.values["packet sim, initial window 2"] for r in dada
+           if r.case.get("quantity") == "first"]  # fmt: skip
     assert max(iw2) < 0.1
+
+
+def test_table_3_28_mixed_row_delays_only_the_delaying_receivers_connection(
+    quick_many: dict,
+) -> None:
+    # Table 3.28, connection 1's receiver delays, connection 2's does not: the first
+    # BaseRTT of connection 1 holds the 0.5-s timer (the thesis: 0.518544 s), connection
+    # 2's is a round trip without it (0.013211 s; ours may wait one packet time, 5.3 ms,
+    # behind connection 1's first packet); the final BaseRTTs are the thesis's 0.032 s
+    # (one packet and a half-window's wait behind the delaying receiver) and 0.013211 s
+    t28 = quick_many["thesis-delayed-ack"].tables[-1]
+    dai = {
+        (r.case["connection"], r.case["quantity"]): r
+        for r in t28.rows
+        if r.case.get("acks") == "da-ia" and "quantity" in r.case
+    }
+    assert set(dai) == {(c, q) for c in (1, 2) for q in ("first", "final")}
+    assert dai[(1, "first")].values[DOCUMENT] == 0.518544
+    assert dai[(1, "first")].values[PACKET] == pytest.approx(0.513211 + 0.0053333, abs=6e-3)
+    assert dai[(2, "first")].values[PACKET] < 0.02
+    assert dai[(2, "final")].values[PACKET] == pytest.approx(0.013211, abs=1e-5)
+    goodput = {r.case["connection"]: r for r in t28.rows if r.case.get("acks") == "da-ia"
+               and "quantity" not in r.case}  # fmt: skip
+    assert goodput[1].values[DOCUMENT] == pytest.approx(993.13351)
+    assert goodput[2].values[DOCUMENT] == pytest.approx(507.3669)
+
+
+def test_a_receiver_per_flow_delays_its_acks_or_not() -> None:
+    sc = build_scenario("thesis-two-flow", x2="1ms", queue="red", duration="3s").with_algorithm(
+        "vegas"
+    )
+    with pytest.raises(ValueError, match="one True or False per flow"):
+        simulate_packets(sc, delayed_ack=[True])
+    with pytest.raises(ValueError, match="one True or False per flow"):
+        simulate_packets(sc, delayed_ack=[True, 1])
+    with pytest.raises(TypeError, match="delayed_ack"):
+        simulate_packets(sc, delayed_ack="yes")
+    # a delaying receiver acknowledges about every second packet, the other one each
+    fl = simulate_packets(sc, delayed_ack=[True, False]).flows
+    assert fl[0].acks_sent < 0.7 * fl[0].delivered_pkts
+    assert fl[1].acks_sent >= fl[1].delivered_pkts
+    fl = simulate_packets(sc, delayed_ack=(False, True)).flows
+    assert fl[0].acks_sent >= fl[0].delivered_pkts
+    assert fl[1].acks_sent < 0.7 * fl[1].delivered_pkts
+
+
+@pytest.mark.parametrize(
+    ("table", "case", "jain"),
+    [
+        # Tables 3.22a/b, 30 flows, as printed
+        (1, {"router": "red-5-15", "flows": 30, "law": "vegas-3", "vegas_percent": 10}, 0.974),
+        (1, {"router": "red-5-15", "flows": 30, "law": "vegas-1_3", "vegas_percent": 90}, 0.879),
+        (1, {"router": "red-5-15", "flows": 30, "law": "vegas-1_3", "vegas_percent": 100}, 0.873),
+        (1, {"router": "red-54-108", "flows": 30, "law": "vegas-1_3", "vegas_percent": 100}, 0.778),
+    ],
+)
+def test_every_column_of_table_3_22_is_a_row(
+    quick_many: dict, table: int, case: dict, jain: float
+) -> None:
+    rows = quick_many["thesis-many-flows"].tables[table].rows
+    row = next(r for r in rows if r.case == case)
+    assert row.values["Jain's index, document"] == jain
+    assert row.reference == DOCUMENT and row.kind == "share spread"
+    # 5 mixes of each Vegas law and Vegas-1_3 alone, per router at 30 flows
+    assert len(rows) == 2 * (2 * 5 + 1)
+
+
+def test_every_column_of_table_3_26_is_a_row(quick_many: dict) -> None:
+    rows = quick_many["thesis-delayed-ack"].tables[0].rows
+    got = {(r.case["router"], r.case["vegas_percent"]): r for r in rows}
+    assert sorted(p for r, p in got if r == "red-5-15") == [10, 30, 50, 70, 90, 100]
+    # Table 3.26a/b, 30 flows, DA, as printed
+    assert got[("red-5-15", 10)].values["Jain's index, document"] == 0.958
+    assert got[("red-54-108", 90)].values["Jain's index, document"] == 0.985
+
+
+def test_a_delayed_ack_echoes_the_first_or_the_latest_packet() -> None:
+    # one flow at x1 = 1 ms behind a delaying receiver: with the first held packet's send
+    # time echoed (RFC 7323) an ACK of two packets times the first one and its wait for the
+    # second; with the latest's (ns-2's DelAckSink) it times the second only, so the mean
+    # RTT sample is shorter by about the gap between the two
+    sc = build_scenario("thesis-two-flow", x2="1ms", queue="red", duration="10s")
+    sc = sc.with_algorithm("vegas")
+    with pytest.raises(ValueError, match="delayed_ack_echo must be one of 'first', 'latest'"):
+        simulate_packets(sc, delayed_ack=True, delayed_ack_echo="last")
+    first = simulate_packets(sc, delayed_ack=True, delayed_ack_echo="first")
+    latest = simulate_packets(sc, delayed_ack=True, delayed_ack_echo="latest")
+    none = simulate_packets(sc, delayed_ack=False, delayed_ack_echo="latest")
+    rtt = [np.nanmean(np.asarray(r.flows[0].round_rtt_mean_s)) for r in (first, latest)]
+    assert rtt[1] < rtt[0]
+    # without delayed ACKs the option changes nothing
+    assert none.flows[0].delivered_pkts == simulate_packets(sc).flows[0].delivered_pkts

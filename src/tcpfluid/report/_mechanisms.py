@@ -32,6 +32,14 @@ _HALVES = "convergence after the bandwidth halves (80 s)"
 _DOUBLES = "convergence after the bandwidth doubles (160 s)"
 _RAMP = "ramp-up: time to equilibrium"
 _THESIS = "smaller flow's share of the two goodputs, 10–60 s"
+#: Table 3.26's rows (router, flows, Vegas-3 %) whose experiment
+#: (``delayed-ack-echo``) runs: the ones the switch turns from differing to agreeing
+DELAYED_ACK_ECHO_CASES: tuple[tuple[str, int, tuple[int, ...]], ...] = (
+    ("red-5-15", 200, (30, 50, 70, 90)),
+    ("red-54-108", 30, (30, 50, 70, 90, 100)),
+    ("red-54-108", 100, (30, 50, 70)),
+    ("red-54-108", 200, (70,)),
+)
 
 
 def _thesis(column: str, setting: str, x2_ms: tuple[int, ...]) -> Scope:
@@ -232,6 +240,30 @@ MECHANISMS: tuple[Mechanism, ...] = (
                 ("first recorded BaseRTT, median over the Vegas flows",),
                 ("Enhanced Vegas",),
                 {"quantity": ("first_base_rtt_median",)},
+            ),
+        ),
+    ),
+    Mechanism(
+        "delayed-ack-echo",
+        "validation/test_thesis_mechanisms.py::"
+        "test_delayed_acks_echoing_the_latest_packet_give_the_thesis_goodputs",
+        (
+            Scope(
+                ("thesis-delayed-ack",),
+                (PACKET,),
+                ("goodput of connection 1, 10–60 s", "goodput of connection 2, 10–60 s"),
+                ("Vegas",),
+                {"acks": ("da-ia",)},
+            ),
+            *(
+                Scope(
+                    ("thesis-delayed-ack",),
+                    (PACKET,),
+                    ("spread of the flows' goodputs (std/mean), 20–60 s",),
+                    ("Enhanced Vegas", "other"),  # Vegas-3 alone; its mixes with Reno
+                    {"router": (router,), "flows": (n,), "vegas_percent": pcts},
+                )
+                for router, n, pcts in DELAYED_ACK_ECHO_CASES
             ),
         ),
     ),

@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import plot
 from ..analytic import jain_index
-from ..engines import Packet, simulate
+from ..engines import simulate
 from ..scenarios import build_scenario
 from ..scenarios.mix import with_flow_params, with_mix
 from ..sim import simulate_packets
@@ -130,17 +130,24 @@ def many_flows_run(
     vegas_percent: int = 100,
     engine: str = "packet",
     delayed_ack: bool = False,
+    delayed_ack_echo: str = "first",
 ) -> dict[str, Any]:
     """One run of the thesis's many-flow network: each flow's goodput over 20-60 s (b/s),
     its algorithm, Jain's index, the flows that delivered nothing over 20-60 s, and (packet
-    simulator) each flow's first and last recorded BaseRTT and round-trip propagation."""
+    simulator) each flow's first and last recorded BaseRTT and round-trip propagation.
+    ``delayed_ack``, ``delayed_ack_echo``: the receivers' (packet simulator,
+    :func:`tcpfluid.sim.simulate_packets`)."""
     sc = thesis_mix_scenario(flows, router, law, vegas_percent, fluid=engine != "packet")
     bits = 8.0 * sc.packet_size_bytes
     if engine == "packet":
         # the simulator itself: its result's per-flow summary (settling times and the like,
         # a quarter of a 200-flow run's CPU) is computed only when asked for, and is not
         pk = simulate_packets(
-            sc, sample_interval=1.0, delayed_ack=delayed_ack, delack_timeout=DELACK_TIMEOUT_S
+            sc,
+            sample_interval=1.0,
+            delayed_ack=delayed_ack,
+            delack_timeout=DELACK_TIMEOUT_S,
+            delayed_ack_echo=delayed_ack_echo,
         )
         fl = pk.flows
         t = np.asarray(pk.t_s)
@@ -173,9 +180,14 @@ def many_flows_run(
 
 
 # ============================================================ thesis-many-flows
-#: the mixes of Tables 3.22 and 3.25 run here (Vegas share, %): Table 3.25's columns; 0 %
-#: (Reno only) and 100 % (Vegas-3 only) are Table 3.21's runs
-MIX_PERCENTS = (30, 50, 70)
+#: the mixes of Table 3.22 run here (Vegas share, %): its columns between 0 % (Reno only:
+#: Table 3.21's Reno run) and 100 % (Vegas-3 only: Table 3.21's Vegas-3 run; Vegas-1_3
+#: alone runs as its own case)
+MIX_PERCENTS = (10, 30, 50, 70, 90)
+#: the mixes of Table 3.25 (its one run's index and mean goodput per kind)
+T325_PERCENTS = (30, 50, 70)
+#: the Vegas laws of Table 3.22's mixes, in its column order
+MIX_LAWS = ("vegas-3", "vegas-1_3")
 #: the mixes the ODE engine runs (at 30 flows; the report's budget)
 ODE_MIX_PERCENTS = (50,)
 
@@ -193,7 +205,6 @@ def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, str, int, str]]:
     """(router, flows, law, vegas %, engine) of each task, in task order."""
     counts, routers = _mf_grid(cfg)
     laws = ("reno", "vegas-3") if cfg.quick else ("reno", "vegas-1", "vegas-2", "vegas-3")
-    mixes = ("vegas-3", "vegas-1_3")
     cases = []
     for router in routers:
         for n in counts:
@@ -204,10 +215,12 @@ def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, str, int, str]]:
                 for law in laws:
                     if e == "packet" or law in ODE_LAWS:
                         cases.append((router, n, law, 100, e))
-                for law in mixes:
+                for law in MIX_LAWS:
                     for pct in MIX_PERCENTS:
                         if e == "packet" or pct in ODE_MIX_PERCENTS:
                             cases.append((router, n, law, pct, e))
+                if e == "packet":  # Table 3.22's Vegas-1_3 alone (its 100 % column)
+                    cases.append((router, n, "vegas-1_3", 100, e))
     return cases
 
 
@@ -279,7 +292,8 @@ def _kind_goodput(r: dict[str, Any], kind: str) -> float | NA:
 def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     runs = dict(zip(_mf_cases(cfg), out, strict=True))
     counts, routers = _mf_grid(cfg)
-    laws = sorted({c[2] for c in runs if c[3] == 100}, key=list(LAWS).index)
+    # Table 3.21's laws (Vegas-1_3 alone is a column of Table 3.22)
+    laws = sorted({c[2] for c in runs if c[3] == 100} - {"vegas-1_3"}, key=list(LAWS).index)
     t21: list[Row] = []
     t22: list[Row] = []
     t25: list[Row] = []
@@ -308,9 +322,23 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                         {"router": router, "flows": n, "law": law},
                     )
                 )
-            for law, pct in [(m, p) for m in ("vegas-3", "vegas-1_3") for p in MIX_PERCENTS]:
+            # the mixes, then Vegas-1_3 alone (Table 3.22's 100 % column; Vegas-3 alone is
+            # Table 3.21's row, the same printed values)
+            mixes = [(m, p) for m in MIX_LAWS for p in MIX_PERCENTS] + [("vegas-1_3", 100)]
+            for law, pct in mixes:
                 pk = runs[(router, n, law, pct, "packet")]
                 ode = runs.get((router, n, law, pct, "ode"))
+                ref22 = doc(f"001/table{tab22}/{router}/n{n}/{law}/vegas{pct}")
+                case22 = {"router": router, "flows": n, "law": law, "vegas_percent": pct}
+                setting22 = (
+                    f"{law} + Reno ({pct} % {_NAMES[law]}), {n} flows, {router.upper()}"
+                    if pct < 100
+                    else f"{law}, {n} flows, {router.upper()}"
+                )
+                q22 = "spread of the flows' goodputs (std/mean), 20–60 s"
+                if pct not in T325_PERCENTS:  # no one-run index, no goodputs per kind
+                    t22.append(_spread_row(setting22, q22, pk, ode, ref22, {}, case22))
+                    continue
                 letter = {
                     ("red-54-108", "vegas-3"): "a",
                     ("red-54-108", "vegas-1_3"): "b",
@@ -318,17 +346,8 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     ("red-5-15", "vegas-1_3"): "d",
                 }[(router, law)]
                 key = f"001/table3.25{letter}/{router}/{law}/n{n}/vegas{pct}"
-                t22.append(
-                    _spread_row(
-                        f"{law} + Reno ({pct} % {_NAMES[law]}), {n} flows, {router.upper()}",
-                        "spread of the flows' goodputs (std/mean), 20–60 s",
-                        pk,
-                        ode,
-                        doc(f"001/table{tab22}/{router}/n{n}/{law}/vegas{pct}"),
-                        {_ONE_RUN: doc(f"{key}/jain")},
-                        {"router": router, "flows": n, "law": law, "vegas_percent": pct},
-                    )
-                )
+                one_run = {_ONE_RUN: doc(f"{key}/jain")}
+                t22.append(_spread_row(setting22, q22, pk, ode, ref22, one_run, case22))
                 for kind, label in (("vegas", _NAMES[law]), ("reno", "Reno")):
                     vals: dict[str, float | NA] = {
                         CLOSED_FORM: _NO_CF,
@@ -382,12 +401,12 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "the column 'flows shut down, packet sim' counts the flows that deliver nothing "
         "over 20–60 s. Reno has one value in the thesis (the mean of 7 runs or one run, "
         "not said). Tables 3.22a/b: the mean index of 7 runs for 30, 50 and 70 % Vegas "
-        "(the index of Table 3.25's one run is shown beside); Table 3.25: that run's mean "
-        "goodput per kind. Here: one run per setting (seed 1 draws the delays and the "
-        "starts; RED's drops seed 0): fewer runs, not shorter ones. Left out: the 10 and "
-        "90 % mixes and Vegas-1_3 alone (the report's budget; Tables 3.23–3.24 are "
-        "differences of Table 3.22's values), and the thesis's three telnet sessions."
-        + (" Quick mode: 30 flows, Reno and Vegas-3 only." if cfg.quick else "")
+        "(the index of Table 3.25's one run is shown beside), 10 and 90 %, and Vegas-1_3 "
+        "alone (Vegas-3 alone is Table 3.21's row); Table 3.25: the one run's mean goodput "
+        "per kind at 30, 50 and 70 %. Here: one run per setting (seed 1 draws the delays "
+        "and the starts; RED's drops seed 0): fewer runs, not shorter ones. Left out: "
+        "Tables 3.23–3.24 (differences of Table 3.22's values) and the thesis's three "
+        "telnet sessions." + (" Quick mode: 30 flows, Reno and Vegas-3 only." if cfg.quick else "")
     )
     return SectionResult(
         "thesis-many-flows",
@@ -402,7 +421,7 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             ),
             Table(
                 "Spread of the goodputs, mixes of Vegas and Reno (Tsang's thesis, Tables "
-                "3.22a/b, 30, 50 and 70 % Vegas)",
+                "3.22a/b, 10–90 % Vegas, and Vegas-1_3 alone)",
                 tuple(t22),
             ),
             Table(
@@ -506,35 +525,52 @@ THESIS_INITIAL_WINDOW = 1.0
 
 
 def two_flow_ack_run(
-    delayed_ack: bool, initial_window: float = THESIS_INITIAL_WINDOW
+    delayed_ack: bool | list[bool],
+    initial_window: float = THESIS_INITIAL_WINDOW,
+    delayed_ack_echo: str = "first",
 ) -> dict[str, Any]:
     """Table 3.28: two Vegas-1_3 flows at 6 ms each (x1 = x2 = 1 ms), RED 15/45, 60 s,
-    every receiver acknowledging at once or delaying, each sender's window starting at
-    ``initial_window``: goodputs over 10-60 s (b/s), first and final BaseRTT (s)."""
+    every receiver acknowledging at once or delaying (``delayed_ack`` a bool) or each as
+    given (a list, connection 1 first), each sender's window starting at
+    ``initial_window``, a delayed ACK echoing its first or latest packet's send time
+    (``delayed_ack_echo``, :func:`tcpfluid.sim.simulate_packets`): goodputs over 10-60 s
+    (b/s), first and final BaseRTT (s)."""
     sc = build_scenario(
         "thesis-two-flow", x2="1ms", queue="red", duration="60s", alpha=1, beta=3
     ).with_algorithm("vegas")
     sc = with_flow_params(sc, None, {"initial_window": float(initial_window)})
-    res = simulate(
+    pk = simulate_packets(
         sc,
-        Packet(record_interval_s=0.1, delayed_ack=delayed_ack, delack_timeout_s=DELACK_TIMEOUT_S),
+        sample_interval_s=0.1,
+        delayed_ack=delayed_ack if isinstance(delayed_ack, bool) else tuple(delayed_ack),
+        delack_timeout_s=DELACK_TIMEOUT_S,
+        delayed_ack_echo=delayed_ack_echo,
     )
-    t = np.asarray(res.time_s)
+    t = np.asarray(pk.t_s)
     m = t > 10.0
-    fl = res.native.flows
+    fl = pk.flows
+    goodput = np.array([f.goodput_pps for f in fl])
     return {
-        "goodput_bps": (np.asarray(res.throughput_pps)[:, m].mean(axis=1) * 8000.0).tolist(),
+        "goodput_bps": (goodput[:, m].mean(axis=1) * 8000.0).tolist(),
         "first_base_rtt_s": [float(f.round_base_rtt_s[0]) for f in fl],
         "final_base_rtt_s": [float(f.base_rtt_s) for f in fl],
     }
 
 
-#: the Vegas-3 shares (%) of Table 3.26 run here: half (Table 3.22's mixes, whose immediate-
-#: ACK runs are in thesis-many-flows) and all (Table 3.21's Vegas-3)
-DA_PERCENTS = (50, 100)
+#: the Vegas-3 shares (%) of Table 3.26, all its columns (their immediate-ACK runs are
+#: Table 3.22's mixes and Table 3.21's Vegas-3, in thesis-many-flows)
+DA_PERCENTS = (10, 30, 50, 70, 90, 100)
 #: Table 3.27's run: 30 flows, half Vegas-3, delayed ACKs; the thesis does not name the
 #: router: RED-5-15, its first (one of Table 3.26's runs)
 T327_CASE = ("red-5-15", 30, 50)
+
+
+#: Table 3.28's receivers (connection 1, connection 2; True: delaying) and its keys
+_T328_ACKS: tuple[tuple[bool | list[bool], str], ...] = (
+    (False, "ia-ia"),
+    (True, "da-da"),
+    ([True, False], "da-ia"),
+)
 
 
 def _da_cases(cfg: ReportConfig) -> list[tuple[str, int, int]]:
@@ -551,12 +587,12 @@ def _da_tasks(cfg: ReportConfig) -> list[Task]:
         )
         for r, n, p in _da_cases(cfg)
     ]
-    for da in (False, True):
+    for da, label in _T328_ACKS:
         tasks.append(
             Task(
                 f"{_MODULE}:two_flow_ack_run",
                 {"delayed_ack": da},
-                f"thesis delayed ACKs: two flows {'DA' if da else 'IA'}",
+                f"thesis delayed ACKs: two flows {label.upper()}",
             )
         )
     tasks.append(  # the mechanism: the library's initial window of 2 packets
@@ -566,12 +602,24 @@ def _da_tasks(cfg: ReportConfig) -> list[Task]:
             "thesis delayed ACKs: two flows DA, initial window 2",
         )
     )
+    tasks.append(  # the mechanism: the ACK of two packets echoes the latest one (ns-2)
+        Task(
+            f"{_MODULE}:two_flow_ack_run",
+            {"delayed_ack": [True, False], "delayed_ack_echo": "latest"},
+            "thesis delayed ACKs: two flows DA-IA, ACK echoing the latest packet",
+        )
+    )
     return tasks
 
 
 _DA_FLUID = NA("the fluid engines do not model delayed ACKs")
+#: Table 3.28's mixed row: connection 1's receiver delays its ACKs, connection 2's does not
+_DA_IA = "connection 1's receiver delays its ACKs, connection 2's does not (DA, IA)"
 #: informative column: the same packet run with the library's initial window of 2 packets
 _IW2 = "packet sim, initial window 2"
+#: informative column: the same packet run with each delayed ACK of two packets echoing the
+#: latest one's send time (ns-2's DelAckSink), not the first's (RFC 7323, the default)
+_ECHO_NS2 = "packet sim, delayed ACK echoing the latest packet (ns-2)"
 
 
 def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
@@ -603,7 +651,7 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     r27: dict[str, Any] = (
         out[cases.index(T327_CASE)] if T327_CASE in cases else {"error": "not run"}
     )
-    ia, da, da2 = out[len(cases)], out[len(cases) + 1], out[len(cases) + 2]
+    ia, da, dai, da2, dai_ns2 = out[len(cases) : len(cases) + 5]
     t27: list[Row] = []
     fluid = {ROUNDS: _DA_FLUID, ODE: _DA_FLUID}
     if "error" not in r27:
@@ -639,8 +687,10 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     for label, r, keys in (
         ("both receivers acknowledge at once (IA, IA)", ia, "ia-ia"),
         ("both receivers delay their ACKs (DA, DA)", da, "da-da"),
+        (_DA_IA, dai, "da-ia"),
     ):
         for i in (0, 1):
+            echo = {_ECHO_NS2: dai_ns2["goodput_bps"][i] / 1e3} if keys == "da-ia" else {}
             t28.append(
                 Row(
                     f"vegas-1_3, x1 = x2 = 1 ms, {label}",
@@ -652,9 +702,29 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                         **fluid,
                         PACKET: r["goodput_bps"][i] / 1e3,
                         DOCUMENT: doc(f"001/table3.28/{keys}/goodput{i + 1}") / 1e3,
+                        **echo,
                     },
                     DOCUMENT,
+                    informative=tuple(echo),
                     case={"acks": keys, "connection": i + 1},
+                )
+            )
+    for i in (0, 1):  # connection 1 delays its ACKs, connection 2 does not
+        for q, field in (("first", "first_base_rtt_s"), ("final", "final_base_rtt_s")):
+            t28.append(
+                Row(
+                    f"vegas-1_3, x1 = x2 = 1 ms, {_DA_IA}",
+                    f"{q} BaseRTT of connection {i + 1}",
+                    "s",
+                    "time",
+                    {
+                        CLOSED_FORM: _NO_CF,
+                        **fluid,
+                        PACKET: float(dai[field][i]),
+                        DOCUMENT: doc(f"001/table3.28/da-ia/{q}_base_rtt{i + 1}"),
+                    },
+                    DOCUMENT,
+                    case={"acks": "da-ia", "connection": i + 1, "quantity": q},
                 )
             )
     for i in (0, 1):
@@ -701,9 +771,9 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "acknowledged with the next one or after the delayed-ACK timer, "
         f"{DELACK_TIMEOUT_S:g} s: Table 3.28's first BaseRTT behind a delaying receiver, "
         "0.518544 s, is the 0.013211-s minimum RTT plus 0.5 s and one packet time). Table "
-        "3.26: half or all of the flows Vegas-3 on the many-flow network (the thesis's 50 "
-        "and 100 % columns; its immediate-ACK columns are Table 3.22's, the report's rows "
-        "in thesis-many-flows); one run per setting, the thesis's mean of 7. Table 3.27: "
+        "3.26: 10–100 % of the flows Vegas-3, the rest Reno, on the many-flow network "
+        "(its immediate-ACK columns are Tables 3.21's and 3.22's, the report's rows in "
+        "thesis-many-flows); one run per setting, the thesis's mean of 7. Table 3.27: "
         "the run of 30 flows, half Vegas-3, the router not given (RED-5-15 here; a run of "
         "Table 3.26): the medians over the Vegas flows of the first recorded "
         "BaseRTT and of the last one's excess over the round-trip propagation (the thesis: "
@@ -713,17 +783,20 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         f"starts at 2: the column '{_IW2}' is the same run from 2 packets, whose second "
         "packet is acknowledged at once, so that its first BaseRTT misses the timer; "
         "Enhanced Vegas, Table 3.27's Vegas-3, has no initial-window parameter and starts "
-        "at 2: its first BaseRTT there is one round trip, not the timer); its mixed row "
-        "(one receiver delaying, the other not) is left out: the packet simulator's "
-        "delayed ACKs are one option for every receiver. Only the packet simulator models "
+        "at 2: its first BaseRTT there is one round trip, not the timer); its mixed row: "
+        "connection 1's receiver delays, connection 2's does not (the column "
+        f"'{_ECHO_NS2}': the same run with each delayed ACK of two packets echoing the "
+        "latest one's send time, as ns-2's DelAckSink does, not the first's, as RFC 7323 "
+        "asks and the packet simulator does by default). Only the packet simulator "
+        "models "
         "delayed ACKs. The kind 'time' (±25 % or 0.2 s) is the report's tolerance for "
         "every time: it cannot tell BaseRTTs of a few milliseconds apart, so those rows "
         "inform more than they test." + (" Quick mode: 30 flows only." if cfg.quick else "")
     )
     tables = [
         Table(
-            "Spread of the goodputs, delayed ACKs (Tsang's thesis, Tables 3.26a/b, 50 and "
-            "100 % Vegas-3, DA)",
+            "Spread of the goodputs, delayed ACKs (Tsang's thesis, Tables 3.26a/b, 10–100 % "
+            "Vegas-3, DA)",
             tuple(t26),
         )
     ]

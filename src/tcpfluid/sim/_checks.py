@@ -9,7 +9,7 @@ the parameter, the value and what is accepted.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._validation import check_int, check_positive
@@ -26,6 +26,8 @@ __all__ = [
 ]
 
 DEFAULT_SAMPLE_INTERVAL = 0.1
+#: whose send time a delayed ACK of two packets echoes (:func:`~tcpfluid.sim.simulate_packets`)
+DELAYED_ACK_ECHOES = ("first", "latest")
 #: the options in seconds: name (with its unit suffix) -> (the older name without the
 #: suffix, still accepted as an alias; the default)
 SECONDS_OPTIONS: dict[str, tuple[str, float | None]] = {
@@ -184,6 +186,7 @@ def check_options(
     *,
     laws: Any,
     delayed_ack: Any,
+    delayed_ack_echo: Any = "first",
     seconds: Mapping[str, tuple[str, Any]],
     fine_retransmit: Any,
     progress: Any,
@@ -201,7 +204,24 @@ def check_options(
         (n_lo, v_lo), (n_hi, v_hi) = seconds["min_rto_s"], seconds["max_rto_s"]
         raise ValueError(f"{n_lo} must be <= {n_hi}, got {n_lo}={v_lo!r}, {n_hi}={v_hi!r}")
     if not isinstance(delayed_ack, bool):
-        raise TypeError(f"delayed_ack must be True or False, got {delayed_ack!r}")
+        if isinstance(delayed_ack, (str, bytes)) or not isinstance(delayed_ack, Sequence):
+            raise TypeError(
+                f"delayed_ack must be True, False or a sequence of them (one per flow), got "
+                f"{delayed_ack!r}"
+            )
+        if len(delayed_ack) != len(scenario.flows) or not all(
+            isinstance(d, bool) for d in delayed_ack
+        ):
+            raise ValueError(
+                f"delayed_ack as a sequence must hold one True or False per flow "
+                f"({len(scenario.flows)} flows), got {delayed_ack!r}"
+            )
+        delayed_ack = tuple(delayed_ack)
+    if delayed_ack_echo not in DELAYED_ACK_ECHOES:
+        raise ValueError(
+            f"delayed_ack_echo must be one of {', '.join(map(repr, DELAYED_ACK_ECHOES))}, "
+            f"got {delayed_ack_echo!r}"
+        )
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable taking a float or None, got {progress!r}")
     if fine_retransmit is not None and not isinstance(fine_retransmit, bool):
@@ -218,6 +238,7 @@ def check_options(
             raise ValueError(f"laws names unknown flow(s) {extra}; flows: {sorted(known)}")
     return cap_packets, SenderSettings(
         delayed_ack=delayed_ack,
+        delayed_ack_echo=delayed_ack_echo,
         delack_timeout_s=dto,
         min_rto_s=lo,
         initial_rto_s=ini,

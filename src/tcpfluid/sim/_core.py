@@ -129,7 +129,7 @@ I_FWD_LEN = 18
 I_REV_OFF = 19
 I_REV_LEN = 20
 I_FINE = 21  # Vegas fine-grained retransmission check enabled
-I_DELACK = 22  # receiver delays ACKs
+I_DELACK = 22  # receiver delays ACKs: 0 no; 1 echoing the first held packet; 2 the latest
 I_SENT = 23  # data packets transmitted (with retransmissions)
 I_RETX = 24  # retransmissions
 I_TIMEOUTS = 25
@@ -947,7 +947,7 @@ def _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, now):
             filled = True
         fi[f, I_RCV_NXT] = rn
         fi[f, I_GOOD] = rn
-        if fi[f, I_DELACK] == 1 and not filled:
+        if fi[f, I_DELACK] >= 1 and not filled:
             fi[f, I_RCV_UNACK] += 1
             if fi[f, I_RCV_UNACK] == 1:
                 ff[f, F_ECHO_TS] = ts
@@ -957,7 +957,7 @@ def _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, now):
                 if t < ht[HT_SRC, nl + f]:
                     _set_key_call(hi, ht, gi, nl + f, t)
                 ack_now = False
-            else:
+            elif fi[f, I_DELACK] == 1:  # echo the first held packet (RFC 7323)
                 ets = ff[f, F_ECHO_TS]
                 efwd = ff[f, F_ECHO_FWD]
     elif seq > rn:

@@ -52,7 +52,8 @@ class SenderSettings:
     """How every sender and receiver of a run behaves (the options of
     :func:`~tcpfluid.sim.simulate_packets`, checked; times in s)."""
 
-    delayed_ack: bool
+    delayed_ack: bool | tuple[bool, ...]  # every receiver, or one value per flow
+    delayed_ack_echo: str  # "first" or "latest"
     delack_timeout_s: float
     min_rto_s: float
     initial_rto_s: float
@@ -226,7 +227,9 @@ def flow_arrays(
         ff[f, C.F_DACK_TO] = senders.delack_timeout_s
         ff[f, C.F_MIN_RTO] = senders.min_rto_s
         ff[f, C.F_MAX_RTO] = senders.max_rto_s
-        fi[f, C.I_DELACK] = 1 if senders.delayed_ack else 0
+        da = senders.delayed_ack
+        echo = 1 if senders.delayed_ack_echo == "first" else 2
+        fi[f, C.I_DELACK] = echo if (da[f] if isinstance(da, tuple) else da) else 0
         # Vegas's fine-grained retransmission check: as the run says, else as the law's
         # sender traits declare
         fine = (

@@ -287,7 +287,8 @@ def simulate_packets(
     seed: int = 0,
     sample_interval_s: float | None = None,
     laws: Mapping[str, ControlLaw] | None = None,
-    delayed_ack: bool = False,
+    delayed_ack: bool | Sequence[bool] = False,
+    delayed_ack_echo: str = "first",
     delack_timeout_s: float | None = None,
     min_rto_s: float | None = None,
     initial_rto_s: float | None = None,
@@ -322,7 +323,14 @@ def simulate_packets(
     delayed_ack
         Receivers acknowledge every second in-order packet, or after ``delack_timeout_s``
         (default 0.1) seconds (ns-2's ``DelAck`` sink; out-of-order and hole-filling
-        packets are ACKed at once).
+        packets are ACKed at once). A sequence: one value per flow, in the scenario's
+        flow order (each flow's receiver delays or not; Tsang's thesis Table 3.28).
+    delayed_ack_echo
+        Whose send time a delayed ACK that acknowledges two packets echoes: ``"first"``
+        (the default; RFC 7323 §4.3: the earlier packet's, so that the sender's RTT sample
+        includes the receiver's wait) or ``"latest"`` (the packet that completes the pair,
+        as ns-2's ``DelAckSink`` acknowledges with it; its RTT sample misses the wait). An
+        ACK sent by the timer echoes its one packet either way.
     min_rto_s, initial_rto_s, max_rto_s
         Retransmission timer (RFC 6298: ``RTO = SRTT + 4 RTTVAR`` bounded to
         ``[min_rto_s, max_rto_s]``, ``initial_rto_s`` before the first sample, doubled on
@@ -380,6 +388,7 @@ def simulate_packets(
         scenario,
         laws=laws,
         delayed_ack=delayed_ack,
+        delayed_ack_echo=delayed_ack_echo,
         seconds=seconds,
         fine_retransmit=fine_retransmit,
         progress=progress,
