@@ -20,7 +20,8 @@ bottleneck and refuse flows with a slower link of their own: the thesis's access
 same network with access links at the bottleneck's rate (each flow's share of the
 bottleneck is a tenth of its access link; the transmission times move each base RTT by
 1-2 ms). The round model is not run: its per-RTT round clocks (one per distinct base RTT:
-30 to 200 of them) cost 5 s of CPU a 60-s run at 30 flows and about 115 s at 200. Delayed
+30 to 200 of them) cost about 2 s of CPU a 60-s run at 30 flows and 18 s at 200, beyond the report's
+time budget. Delayed
 ACKs are modelled by the packet simulator only.
 """
 
@@ -78,7 +79,7 @@ _HEAD = {
 }
 _NO_ROUNDS = NA(
     "the round model is not run on the many-flow network: its round clocks, one per "
-    "distinct base RTT, cost 5 s of CPU a 60-s run at 30 flows and about 115 s at 200"
+    "distinct base RTT, cost about 2 s of CPU a 60-s run at 30 flows and 18 s at 200"
 )
 _NO_CF = NA("the thesis gives no closed form for many flows' fairness")
 #: informative column of the mixes' rows: the index of Table 3.25's one run
