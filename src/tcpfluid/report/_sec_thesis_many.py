@@ -20,9 +20,8 @@ bottleneck and refuse flows with a slower link of their own: the thesis's access
 same network with access links at the bottleneck's rate (each flow's share of the
 bottleneck is a tenth of its access link; the transmission times move each base RTT by
 1-2 ms). The round model is not run: its per-RTT round clocks (one per distinct base RTT:
-30 to 200 of them) cost about 2 s of CPU a 60-s run at 30 flows and 18 s at 200, beyond the report's
-time budget. Delayed
-ACKs are modelled by the packet simulator only.
+30 to 200 of them) cost about 2 s of CPU a 60-s run at 30 flows and 18 s at 200, beyond
+the report's time budget. Delayed ACKs are modelled by the packet simulator only.
 """
 
 from __future__ import annotations
