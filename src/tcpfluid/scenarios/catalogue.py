@@ -536,33 +536,22 @@ def _asymmetric(p: dict[str, Any]) -> Scenario:
     tr = units.time_or_zero(p["reverse_delay"], name="reverse_delay")
     bf = _buffer("forward_buffer", p["forward_buffer"], pkt)
     br = _buffer("reverse_buffer", p["reverse_buffer"], pkt)
-    links = (
+    links = [
         Link("H1-R1", acc_bw, acc_d),
         Link("R1-R2", fwd_bps, tf, bf),
         Link("R2-H4", acc_bw, acc_d),
         Link("H4-R2", acc_bw, acc_d),
         Link("R2-R1", rev_bps, tr, br),
         Link("R1-H1", acc_bw, acc_d),
+    ]
+    flow = FlowSpec(
+        name="H1-H4",
+        forward=("H1-R1", "R1-R2", "R2-H4"),
+        reverse=("H4-R2", "R2-R1", "R1-H1"),
+        algorithm=p.get("algorithm"),
+        params=law_params(p),
     )
-    flows = (
-        FlowSpec(
-            name="H1-H4",
-            forward=("H1-R1", "R1-R2", "R2-H4"),
-            reverse=("H4-R2", "R2-R1", "R1-H1"),
-            algorithm=p.get("algorithm"),
-            params=law_params(p),
-        ),
-    )
-    return Scenario(
-        name="asymmetric",
-        links=links,
-        flows=flows,
-        duration_s=units.seconds(p["duration"], name="duration"),
-        packet_size_bytes=pkt,
-        ack_size_bytes=ack,
-        params={k: v for k, v in p.items() if v is not None},
-        description=SCENARIOS["asymmetric"].description,
-    )
+    return _scenario("asymmetric", p, links, [flow])
 
 
 @register(
