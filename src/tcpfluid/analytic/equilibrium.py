@@ -156,6 +156,11 @@ def reno_max_window_asymmetric(
     )
 
 
+def _plain_fields(obj: Any) -> dict[str, Any]:
+    """A dataclass's fields, arrays as lists (for JSON)."""
+    return {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in vars(obj).items()}
+
+
 @dataclass(frozen=True)
 class BLBEquilibrium:
     """Boutremans–Le Boudec steady state of N Vegas flows on one FIFO bottleneck.
@@ -182,13 +187,7 @@ class BLBEquilibrium:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain lists and floats for JSON."""
-        return {
-            "queueing_delay_s": self.queueing_delay_s,
-            "rates_pps": self.rates_pps.tolist(),
-            "windows_pkts": self.windows_pkts.tolist(),
-            "queue_pkts": self.queue_pkts,
-            "jain_index": self.jain_index,
-        }
+        return _plain_fields(self)
 
 
 def blb_equilibrium(
@@ -313,13 +312,7 @@ class TrainEquilibrium:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain lists and floats for JSON."""
-        return {
-            "train_fraction": self.train_fraction,
-            "queueing_delay_train_s": self.queueing_delay_train_s,
-            "queueing_delay_gap_s": self.queueing_delay_gap_s,
-            "rates_pps": self.rates_pps.tolist(),
-            "jain_index": self.jain_index,
-        }
+        return _plain_fields(self)
 
 
 def _blb_delay(a: NDArray[np.float64], x: NDArray[np.float64], c: float) -> float:
