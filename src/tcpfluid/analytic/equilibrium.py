@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import as_float_array, check_positive, check_real
+from ._domain import check_alpha_beta
 from .slow_start import _finite_result
 
 __all__ = [
@@ -98,10 +99,7 @@ def vegas_window_band(
 
     Returns ``(low, high)`` arrays of the shape of ``bdp``.
     """
-    a = check_real("alpha", alpha)
-    b = check_real("beta", beta)
-    if a < 0 or b < a:
-        raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
+    a, b = check_alpha_beta(alpha, beta)
     return vegas_equilibrium_window(bdp, a), vegas_equilibrium_window(bdp, b)
 
 

@@ -140,20 +140,27 @@ def is_scenario_file(name: Any) -> bool:
     return name.endswith(".toml") or os.path.isfile(name)
 
 
-def _read(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
+def read_toml(path: str | os.PathLike[str], what: str) -> dict[str, Any]:
+    """The TOML file ``path`` as a dict; ``what`` names it in errors (``"scenario file"``).
+
+    Raises
+    ------
+    ValueError
+        A missing file, one that cannot be read, is not UTF-8 text or is not valid TOML.
+    """
     p = FsPath(path)
     src = str(p)
     if not p.is_file():
-        raise ValueError(f"scenario file {src!r}: no such file")
+        raise ValueError(f"{what} {src!r}: no such file")
     try:
         with p.open("rb") as fh:
-            return tomllib.load(fh), src
+            return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"scenario file {src!r} is not valid TOML: {exc}") from None
+        raise ValueError(f"{what} {src!r} is not valid TOML: {exc}") from None
     except UnicodeDecodeError:
-        raise ValueError(f"scenario file {src!r} is not UTF-8 text (give a .toml file)") from None
+        raise ValueError(f"{what} {src!r} is not UTF-8 text (give a .toml file)") from None
     except OSError as exc:
-        raise ValueError(f"scenario file {src!r} cannot be read ({exc.strerror})") from None
+        raise ValueError(f"{what} {src!r} cannot be read ({exc.strerror})") from None
 
 
 def load_scenario(path: str | os.PathLike[str], /, **overrides: Any) -> Scenario:
@@ -182,9 +189,8 @@ def load_scenario(path: str | os.PathLike[str], /, **overrides: Any) -> Scenario
         a value out of range, a link name that is not declared, a group's list of the
         wrong length, an ``rtt`` shorter than its path's round trip.
     """
-    data, src = _read(path)
-    stem = FsPath(path).stem
-    return _finish(_build(data, src, stem, overrides))
+    p = FsPath(path)
+    return _finish(_build(read_toml(p, "scenario file"), str(p), p.stem, overrides))
 
 
 def scenario_from_toml(text: str, /, *, source: str = "<toml>", **overrides: Any) -> Scenario:
@@ -207,8 +213,7 @@ def _finish(built: tuple[Scenario, dict[str, Any]]) -> Scenario:
 
 def file_parameters(path: str | os.PathLike[str]) -> tuple[str, ...]:
     """The override keys scenario file ``path`` accepts (module docstring), in order."""
-    data, _ = _read(path)
-    return _parameters(data)
+    return _parameters(read_toml(path, "scenario file"))
 
 
 def _parameters(data: Mapping[str, Any]) -> tuple[str, ...]:

@@ -283,14 +283,6 @@ class _Structures:
             return exc
 
 
-class _NoBar:
-    def update(self, n: int = 1) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
 class _CallbackBar:
     """Reports the fraction of points done to ``callback`` (the progress contract:
     a callable receiving a fraction in [0, 1], at most ~10 calls a second)."""
@@ -322,7 +314,7 @@ def _progress(
     if callable(enabled):
         return _CallbackBar(enabled, total, initial)
     if not enabled:
-        return _NoBar()
+        return _CallbackBar(lambda fraction: None, total, initial)
     from tqdm import tqdm
 
     try:
