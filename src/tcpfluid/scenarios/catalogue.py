@@ -47,6 +47,7 @@ from .model import (
     paused_gc,
 )
 from .topology import (
+    ACCESS_FACTOR,
     LAW_PARAMETER_KEYS,
     _access_topology,
     _cbr_schedule,
@@ -210,11 +211,6 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
             sc = replace(sc, notes=(*sc.notes, note))
         _check_runnable(sc)
     return sc
-
-
-#: access links are raised to this many times the bottleneck's rate when a user's
-#: ``bandwidth`` would reach theirs (:func:`_keep_access_faster`)
-ACCESS_FACTOR = 10.0
 
 
 def _keep_access_faster(name: str, p: dict[str, Any], overrides: Mapping[str, Any]) -> str:

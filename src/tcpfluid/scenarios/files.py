@@ -102,6 +102,7 @@ from typing import Any
 
 from .. import units
 from .model import Scenario, _int
+from .topology import LAW_PARAMETER_KEYS
 
 __all__ = [
     "CBR_KEYS",
@@ -116,7 +117,6 @@ __all__ = [
 ]
 
 from ._file_build import (
-    _LAW_KEYS,
     _LIST_KEYS,
     _PER_FLOW,
     _TOP_OVERRIDES,
@@ -217,7 +217,7 @@ def file_parameters(path: str | os.PathLike[str]) -> tuple[str, ...]:
 
 
 def _parameters(data: Mapping[str, Any]) -> tuple[str, ...]:
-    keys: list[str] = [*_TOP_OVERRIDES, "bandwidth", "buffer", "rtt", *_LAW_KEYS, "cbr"]
+    keys: list[str] = [*_TOP_OVERRIDES, "bandwidth", "buffer", "rtt", *LAW_PARAMETER_KEYS, "cbr"]
     for i, t in enumerate(_tables(data, "link")):
         name = t.get("name", i + 1)
         keys += [f"link.{name}.{k}" for k in LINK_KEYS if k != "name"]
@@ -259,7 +259,7 @@ def _apply_overrides(
         elif key == "rtt":
             for t in _tables(out, "flow"):
                 t["rtt"] = value
-        elif key in _LAW_KEYS:
+        elif key in LAW_PARAMETER_KEYS:
             for t in _tables(out, "flow"):
                 t.setdefault("params", {})[key] = _number_or_text(value)
         elif key == "cbr":

@@ -26,6 +26,10 @@ LAW_PARAMETER_KEYS: tuple[str, ...] = scenario_parameter_keys()
 #: (:func:`tcpfluid.units.link_rate_bps`); ``cbr`` also takes a share (``"50%"``) or ``"none"``
 RATE_KEYS = ("bandwidth", "access_bandwidth", "cbr")
 
+#: access links run this many times faster than the bottleneck a user's ``bandwidth`` sets
+#: (:mod:`tcpfluid.scenarios.catalogue`) or the fastest link a scenario file declares
+ACCESS_FACTOR = 10.0
+
 _NO_CBR = ("none", "off", "0")
 
 
@@ -288,9 +292,8 @@ def rtt_dumbbell(
     ]
     flows = []
     for i, rtt in enumerate(rtts_s, start=1):
-        pair, flow = _host_pair(
-            i, "R1", "R2", acc_bps, *[max(0.0, (rtt - 2.0 * core) / 4.0)] * 2, {}, {}
-        )
+        acc = max(0.0, (rtt - 2.0 * core) / 4.0)
+        pair, flow = _host_pair(i, "R1", "R2", acc_bps, acc, acc, {}, {})
         links += pair
         flows.append(
             replace(flow, start_s=starts[i - 1], stop_s=stops[i - 1], algorithm=laws[i - 1])
