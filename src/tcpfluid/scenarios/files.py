@@ -158,7 +158,9 @@ def read_toml(path: str | os.PathLike[str], what: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{what} {src!r} is not valid TOML: {exc}") from None
     except UnicodeDecodeError:
-        raise ValueError(f"{what} {src!r} is not UTF-8 text (give a .toml file)") from None
+        raise ValueError(
+            f"{what} {src!r} is not a TOML text file (not UTF-8 text; give a .toml file)"
+        ) from None
     except OSError as exc:
         raise ValueError(f"{what} {src!r} cannot be read ({exc.strerror})") from None
 
