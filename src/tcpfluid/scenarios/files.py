@@ -86,7 +86,7 @@ Examples
 ... rtt = "50ms"
 ... ''')
 >>> [f.name for f in sc.flows], sc.flows[0].forward
-(['vegas'], ('vegas-in', 'bottleneck', 'vegas-out'))
+(['vegas-1'], ('vegas-1-in', 'bottleneck', 'vegas-1-out'))
 >>> round(sum(sc.link(n).delay_s for n in (*sc.flows[0].forward, *sc.flows[0].reverse)), 6)
 0.05
 """
