@@ -65,7 +65,7 @@ import numpy as np
 import tcpfluid
 from tcpfluid.algorithms.registry import ALGORITHMS
 from tcpfluid.engines import ENGINES
-from tcpfluid.scenarios import CbrSource, FlowSpec, Link, Scenario
+from tcpfluid.scenarios import Scenario, rtt_dumbbell
 
 PACKET = "packet"
 #: the fluid engines judged against the packet simulator, in the order shown. ``"ode"``
@@ -204,56 +204,17 @@ def draw_case(index: int, seed: int) -> Case:
         segment = duration / n_segments
     t_change1, t_change2 = segment, 2.0 * segment
     # the dumbbell: R1-R2 the bottleneck, access links 10x faster carry each flow's RTT
-    core = 0.25 * rtt0
-    acc_bps = 10.0 * rate_bps
-    red_params = (
-        {"min_th": 0.25 * buffer_pkts, "max_th": 0.75 * buffer_pkts, "max_p": 0.1, "w_q": 0.002}
-        if red
-        else {}
-    )
-    links = [
-        Link(
-            "R1-R2",
-            rate_bps,
-            core,
-            float(buffer_pkts),
-            "red" if red else "drop-tail",
-            red_params,
-        ),
-        Link("R2-R1", rate_bps, core),
-    ]
-    flows = []
-    for i in range(n):
-        acc = max(0.0, (rtts[i] - 2.0 * core) / 4.0)
-        s, d = f"S{i + 1}", f"D{i + 1}"
-        links += [
-            Link(f"{s}-R1", acc_bps, acc),
-            Link(f"R1-{s}", acc_bps, acc),
-            Link(f"R2-{d}", acc_bps, acc),
-            Link(f"{d}-R2", acc_bps, acc),
-        ]
-        flows.append(
-            FlowSpec(
-                name=f"{s}-{d}",
-                forward=(f"{s}-R1", "R1-R2", f"R2-{d}"),
-                reverse=(f"{d}-R2", "R2-R1", f"R1-{s}"),
-                start_s=t_change1 if i in joiners else 0.0,
-                stop_s=t_change2 if i in leavers else math.inf,
-                algorithm=laws[i],
-            )
-        )
-    sources = []
-    if cbr:
-        links += [Link("C-R1", acc_bps, 0.0005), Link("R2-C", acc_bps, 0.0005)]
-        sources.append(
-            CbrSource("CBR", cbr_share * rate_bps, t_change1, t_change2, ("C-R1", "R1-R2", "R2-C"))
-        )
-    sc = Scenario(
-        name=f"holdout-{seed}-{index}",
-        links=tuple(links),
-        flows=tuple(flows),
-        cbr=tuple(sources),
+    sc = rtt_dumbbell(
+        rate_bps,
+        rtts,
+        laws,
         duration_s=duration,
+        buffer_pkts=buffer_pkts,
+        red=red,
+        start_s=[t_change1 if i in joiners else 0.0 for i in range(n)],
+        stop_s=[t_change2 if i in leavers else math.inf for i in range(n)],
+        cbr=(cbr_share * rate_bps, t_change1, t_change2) if cbr else None,
+        name=f"holdout-{seed}-{index}",
         packet_size_bytes=PACKET_BYTES,
     )
     spec = {

@@ -294,3 +294,33 @@ def test_build_scenario_takes_a_mix_of_laws_as_the_command_line_does() -> None:
     assert sc == with_mix(build_scenario("qv-many-flows", flows=10, groups=1), "vegas:8,reno:2")
     with pytest.raises(ValueError, match=r"unknown algorithm 'warp'.*vegas"):
         build_scenario("qv-basic", algorithm="vegas:1,warp:1")
+
+
+def test_rtt_dumbbell_gives_each_flow_its_round_trip() -> None:
+    """Each flow's round-trip propagation is the sum of its links' one-way delays both
+    ways (the scenario's own route), which must be the RTT asked for; the bottleneck is
+    the one slow link and the flows' laws and times are the ones given."""
+    from tcpfluid.scenarios import rtt_dumbbell
+
+    rtts = [0.02, 0.05, 0.08]
+    sc = rtt_dumbbell(
+        8e6,
+        rtts,
+        ["vegas", "reno", "fast"],
+        duration_s=9.0,
+        buffer_pkts=40.0,
+        red=True,
+        start_s=[0.0, 3.0, 0.0],
+        stop_s=[math.inf, math.inf, 6.0],
+        cbr=(2e6, 3.0, 6.0),
+    )
+    for f, rtt in zip(sc.flows, rtts, strict=True):
+        links = (*f.forward, *f.reverse)
+        assert sum(sc.link(n).delay_s for n in links) == pytest.approx(rtt, rel=1e-12)
+    assert [f.algorithm for f in sc.flows] == ["vegas", "reno", "fast"]
+    assert [(f.start_s, f.stop_s) for f in sc.flows] == [(0, math.inf), (3, math.inf), (0, 6)]
+    view = sc.fluid_view()
+    assert view.bottleneck == "R1-R2" and view.discipline == "red"
+    assert [(c.start_s, c.stop_s) for c in view.cross_traffic] == [(3.0, 6.0)]
+    with pytest.raises(ValueError, match="one entry per flow"):
+        rtt_dumbbell(8e6, rtts, ["vegas"], duration_s=9.0)

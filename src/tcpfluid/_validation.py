@@ -95,10 +95,12 @@ def as_float_array(
     positive: bool = False,
     nonnegative: bool = False,
     minimum: float | None = None,
+    finite: bool = True,
 ) -> NDArray[np.float64]:
     """Convert ``value`` to a float64 array and check every element.
 
-    Scalars become 0-d arrays. NaN and infinities are rejected.
+    Scalars become 0-d arrays. NaN and infinities are rejected (kept with
+    ``finite=False``, for the caller to judge).
     """
     if isinstance(value, str | bytes):
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
@@ -106,7 +108,7 @@ def as_float_array(
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from exc
-    if arr.size and not np.all(np.isfinite(arr)):
+    if finite and arr.size and not np.all(np.isfinite(arr)):
         bad = float(arr[~np.isfinite(arr)].ravel()[0])
         raise ValueError(f"{name} must be finite, got {bad!r} in {name}")
     if positive and arr.size and np.any(arr <= 0):

@@ -98,15 +98,12 @@ class Path:
         else:
             rmu = units.rate_pps(reverse_bandwidth, packet_size_bytes=ack, name="reverse_bandwidth")
             rbuf = units.buffer_pkts(reverse_buffer, packet_size_bytes=ack, name="reverse_buffer")
-        object.__setattr__(self, "mu", mu)
-        object.__setattr__(self, "d", d)
-        object.__setattr__(self, "packet_size_bytes", pkt)
-        object.__setattr__(self, "ack_size_bytes", ack)
-        object.__setattr__(self, "buffer_pkts", buf)
-        object.__setattr__(self, "reverse_mu", rmu)
-        object.__setattr__(self, "reverse_buffer_pkts", rbuf)
-        object.__setattr__(self, "tau", None)
-        object.__setattr__(self, "link_rates", ())
+        self._set(mu=mu, d=d, packet_size_bytes=pkt, ack_size_bytes=ack, buffer_pkts=buf)
+        self._set(reverse_mu=rmu, reverse_buffer_pkts=rbuf, tau=None, link_rates=())
+
+    def _set(self, **fields: Any) -> None:
+        for k, v in fields.items():
+            object.__setattr__(self, k, v)
 
     # ------------------------------------------------------------------ builders
     @classmethod
@@ -155,8 +152,7 @@ class Path:
             reverse_bandwidth=reverse_bandwidth,
             reverse_buffer=reverse_buffer,
         )
-        object.__setattr__(path, "tau", tau)
-        object.__setattr__(path, "link_rates", xs)
+        path._set(tau=tau, link_rates=xs)
         return path
 
     @classmethod

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import tcpfluid
 from tcpfluid.engines import Ode
-from tcpfluid.scenarios import CbrSource, FlowSpec, Link, Scenario
+from tcpfluid.scenarios import Scenario, rtt_dumbbell
 
 #: every registered law (the classical model has right-hand sides for four of them)
 LAWS = (
@@ -47,53 +47,19 @@ def dumbbells(draw: st.DrawFn, laws: tuple[str, ...] = LAWS) -> Scenario:
     red = math.isfinite(buffer) and buffer >= 8 and draw(st.booleans())
     cbr = draw(st.booleans())
     duration = draw(st.sampled_from([3.0, 5.0]))
-    core = 0.25 * rtt0
-    acc_bps = 10.0 * rate_bps
-    red_params = (
-        {"min_th": 0.25 * buffer, "max_th": 0.75 * buffer, "max_p": 0.1, "w_q": 0.002}
-        if red
-        else {}
-    )
-    links = [
-        Link("R1-R2", rate_bps, core, buffer, "red" if red else "drop-tail", red_params),
-        Link("R2-R1", rate_bps, core),
-    ]
-    flows = []
     leave = draw(st.booleans()) and n > 1
-    for i in range(n):
-        acc = max(0.0, (rtts[i] - 2.0 * core) / 4.0)
-        s, d = f"S{i + 1}", f"D{i + 1}"
-        links += [
-            Link(f"{s}-R1", acc_bps, acc),
-            Link(f"R1-{s}", acc_bps, acc),
-            Link(f"R2-{d}", acc_bps, acc),
-            Link(f"{d}-R2", acc_bps, acc),
-        ]
-        flows.append(
-            FlowSpec(
-                name=f"{s}-{d}",
-                forward=(f"{s}-R1", "R1-R2", f"R2-{d}"),
-                reverse=(f"{d}-R2", "R2-R1", f"R1-{s}"),
-                start_s=duration / 3 if leave and i == 1 else 0.0,
-                stop_s=2 * duration / 3 if leave and i == n - 1 and n > 2 else math.inf,
-                algorithm=names[i],
-            )
-        )
-    sources = []
-    if cbr:
-        links += [Link("C-R1", acc_bps, 0.0005), Link("R2-C", acc_bps, 0.0005)]
-        share = draw(st.floats(0.2, 0.8))
-        sources.append(
-            CbrSource(
-                "CBR", share * rate_bps, duration / 3, 2 * duration / 3, ("C-R1", "R1-R2", "R2-C")
-            )
-        )
-    return Scenario(
-        name="conservation",
-        links=tuple(links),
-        flows=tuple(flows),
-        cbr=tuple(sources),
+    cbr_share = draw(st.floats(0.2, 0.8)) if cbr else 0.0
+    return rtt_dumbbell(
+        rate_bps,
+        rtts,
+        names,
         duration_s=duration,
+        buffer_pkts=buffer,
+        red=red,
+        start_s=[duration / 3 if leave and i == 1 else 0.0 for i in range(n)],
+        stop_s=[2 * duration / 3 if leave and i == n - 1 and n > 2 else math.inf for i in range(n)],
+        cbr=(cbr_share * rate_bps, duration / 3, 2 * duration / 3) if cbr else None,
+        name="conservation",
         packet_size_bytes=PACKET_BYTES,
     )
 

@@ -12,10 +12,19 @@ from __future__ import annotations
 
 import math
 
+from .._validation import check_real
 from ..algorithms._common import MIN_WINDOW
 from ..path import Path
 
-__all__ = ["check_in_band", "check_modelled_path", "equilibrium_band"]
+__all__ = ["check_alpha_beta", "check_in_band", "check_modelled_path", "equilibrium_band"]
+
+
+def check_alpha_beta(alpha: float, beta: float) -> tuple[float, float]:
+    """Vegas's thresholds α, β as floats, refused unless ``0 <= alpha <= beta``."""
+    a, b = check_real("alpha", alpha), check_real("beta", beta)
+    if a < 0 or b < a:
+        raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
+    return a, b
 
 
 def equilibrium_band(bdp: float, alpha: float, beta: float, *, what: str) -> tuple[float, float]:

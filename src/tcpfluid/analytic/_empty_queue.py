@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_choice, check_int, check_real
+from ._domain import check_alpha_beta
 
 __all__ = ["EmptyQueueCycle", "decrease_undershoot", "empty_queue_cycle"]
 
@@ -162,10 +163,7 @@ def empty_queue_cycle(
 
     n = check_int("n_flows", n_flows, minimum=1)
     lag = _check_lag(lag_rounds)
-    a = check_real("alpha", alpha)
-    b = check_real("beta", beta)
-    if a < 0 or b < a:
-        raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
+    a, b = check_alpha_beta(alpha, beta)
     check_choice("sampling", sampling, _QV_SAMPLINGS)
     literal = sampling in ("every-round", "near-band")
     unseen = lag + 1 if literal else 1

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import as_float_array, check_positive, check_real
+from ._domain import check_alpha_beta
 from .slow_start import _finite_result
 
 __all__ = [
@@ -98,10 +99,7 @@ def vegas_window_band(
 
     Returns ``(low, high)`` arrays of the shape of ``bdp``.
     """
-    a = check_real("alpha", alpha)
-    b = check_real("beta", beta)
-    if a < 0 or b < a:
-        raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
+    a, b = check_alpha_beta(alpha, beta)
     return vegas_equilibrium_window(bdp, a), vegas_equilibrium_window(bdp, b)
 
 
@@ -156,6 +154,11 @@ def reno_max_window_asymmetric(
     )
 
 
+def _plain_fields(obj: Any) -> dict[str, Any]:
+    """A dataclass's fields, arrays as lists (for JSON)."""
+    return {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in vars(obj).items()}
+
+
 @dataclass(frozen=True)
 class BLBEquilibrium:
     """Boutremans–Le Boudec steady state of N Vegas flows on one FIFO bottleneck.
@@ -182,13 +185,7 @@ class BLBEquilibrium:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain lists and floats for JSON."""
-        return {
-            "queueing_delay_s": self.queueing_delay_s,
-            "rates_pps": self.rates_pps.tolist(),
-            "windows_pkts": self.windows_pkts.tolist(),
-            "queue_pkts": self.queue_pkts,
-            "jain_index": self.jain_index,
-        }
+        return _plain_fields(self)
 
 
 def blb_equilibrium(
@@ -313,13 +310,7 @@ class TrainEquilibrium:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain lists and floats for JSON."""
-        return {
-            "train_fraction": self.train_fraction,
-            "queueing_delay_train_s": self.queueing_delay_train_s,
-            "queueing_delay_gap_s": self.queueing_delay_gap_s,
-            "rates_pps": self.rates_pps.tolist(),
-            "jain_index": self.jain_index,
-        }
+        return _plain_fields(self)
 
 
 def _blb_delay(a: NDArray[np.float64], x: NDArray[np.float64], c: float) -> float:

@@ -39,9 +39,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._validation import check_bool, check_choice, check_positive, check_real
+from .._validation import check_bool, check_choice, check_positive
 from ..path import Path
-from ._domain import check_in_band, check_modelled_path, equilibrium_band
+from ._domain import check_alpha_beta, check_in_band, check_modelled_path, equilibrium_band
 from .convergence import conspicuous_round, rounds_to_equilibrium
 from .slow_start import resolve_rtt_model, slow_start_exit
 
@@ -300,10 +300,7 @@ def _checked(
     if not isinstance(path, Path):
         raise TypeError(f"path must be a tcpfluid.Path, got {type(path).__name__}")
     g = check_positive("gamma", gamma)
-    a = check_real("alpha", alpha)
-    b = check_real("beta", beta)
-    if a < 0 or b < a:
-        raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
+    a, b = check_alpha_beta(alpha, beta)
     if algorithm == "enhanced-vegas" and a != b:
         raise ValueError(
             f"enhanced-vegas uses alpha = beta = delta; got alpha={alpha!r}, beta={beta!r}"

@@ -69,6 +69,7 @@ from .._validation import (
     check_positive,
     check_real,
 )
+from ._domain import check_alpha_beta
 
 __all__ = [
     "STABILITY_ALGORITHMS",
@@ -316,10 +317,7 @@ def round_map_stability(
     n = check_int("n_flows", n_flows, minimum=1)
     lag = _check_lag(lag_rounds)
     bdp = check_positive("bdp_pkts", bdp_pkts)
-    a = check_real("alpha", alpha)
-    b = check_real("beta", beta)
-    if a < 0 or b < a:
-        raise ValueError(f"need 0 <= alpha <= beta, got alpha={alpha!r}, beta={beta!r}")
+    a, b = check_alpha_beta(alpha, beta)
     check_choice("sampling", sampling, _QV_SAMPLINGS)
     if algorithm in ("vegas", "enhanced-vegas"):
         return _vegas_verdict(algorithm, n, lag, a, b)

@@ -14,7 +14,7 @@ from typing import Any
 
 from .._validation import atomic_output, check_output_file
 from ..sweep import _parameter_columns, plot_sweep, read_table
-from ..sweep.plotting import _axis
+from ..sweep.plotting import _axis, _select
 
 __all__ = ["add_parser", "run"]
 
@@ -107,15 +107,7 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--where expects KEY=VALUE, got {item!r}")
         where[key.strip()] = value.strip()
     params = _parameter_columns(df)
-    selected = df
-    for k, v in where.items():
-        if k not in df.columns:
-            raise ValueError(f"--where: no column {k!r}; columns: {', '.join(df.columns)}")
-        keep = selected[k].astype(str) == v
-        if not keep.any():
-            values = ", ".join(sorted(selected[k].astype(str).unique()))
-            raise ValueError(f"--where {k}={v}: no row has that value; {k} takes: {values}")
-        selected = selected[keep]
+    selected = _select(df, metric, where)
     for opt, name in (("--x", args.x), ("--y", args.y)):
         if name is not None and name not in df.columns:
             raise ValueError(f"{opt}: no column {name!r}; columns: {', '.join(df.columns)}")

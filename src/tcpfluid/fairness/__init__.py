@@ -119,32 +119,25 @@ _QV_TABLE_2 = _printed_periods("table2", 100, 5)
 _QV_TABLE_3 = _printed_periods("table3", 50, 4)
 #: The TCP-Ho paper Table 6: fairness index and utilization, five flows, different RTTs
 _HO_TABLE_6: dict[str, tuple[float, float]] = {
-    "reno": (0.67, 0.96),
-    "vegas": (0.75, 1.00),
-    "fast": (0.99, 0.96),
-    "tcp-ho": (0.82, 1.00),
+    alg: (
+        published(f"004/table6/{alg}/jain_index").value,
+        published(f"004/table6/{alg}/utilization").value / 100.0,
+    )
+    for alg in ("reno", "vegas", "fast", "tcp-ho")
 }
 #: The TCP-Ho paper Table 7: (first kind, second kind) -> {(n_first, n_second):
 #: (fairness, mean throughput first kind kbps, mean throughput second kind kbps)}
-_HO_TABLE_7: dict[tuple[str, str], dict[tuple[int, int], tuple[float, float, float]]] = {
-    ("reno", "vegas"): {
-        (15, 5): (0.80, 608, 89), (10, 10): (0.59, 840, 120), (5, 15): (0.39, 1526, 138)
-    },
-    ("tcp-ho", "vegas"): {
-        (15, 5): (0.95, 533, 403), (10, 10): (0.86, 564, 438), (5, 15): (0.89, 592, 471)
-    },
-    ("tcp-ho", "reno"): {
-        (15, 5): (0.85, 474, 570), (10, 10): (0.89, 453, 557), (5, 15): (0.96, 435, 524)
-    },
-    ("fast", "vegas"): {
-        (15, 5): (0.80, 376, 158), (10, 10): (0.54, 665, 222), (5, 15): (0.39, 1139, 251)
-    },
-    ("fast", "reno"): {
-        (15, 5): (0.72, 504, 118), (10, 10): (0.52, 731, 148), (5, 15): (0.27, 1380, 166)
-    },
-    ("fast", "tcp-ho"): {
-        (15, 5): (0.88, 395, 154), (10, 10): (0.79, 554, 317), (5, 15): (0.76, 591, 250)
-    },
+_HO_TABLE_7: dict[tuple[str, str], dict[tuple[int, int], tuple[float, ...]]] = {
+    (a, b): {
+        (na, nb): tuple(
+            published(f"004/table7/{a}-{b}/{na}-{nb}/{k}").value for k in ("jain_index", a, b)
+        )
+        for na, nb in ((15, 5), (10, 10), (5, 15))
+    }
+    for a, b in (
+        ("reno", "vegas"), ("tcp-ho", "vegas"), ("tcp-ho", "reno"),
+        ("fast", "vegas"), ("fast", "reno"), ("fast", "tcp-ho"),
+    )
 }  # fmt: skip
 
 

@@ -8,6 +8,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .._validation import as_float_array
+
 FloatArray = NDArray[np.float64]
 
 
@@ -63,9 +65,4 @@ def _series(time_s: ArrayLike, values: ArrayLike, name: str) -> tuple[FloatArray
 def _floats(name: str, value: Any) -> FloatArray:
     """``value`` as a float64 array (NaN and ``inf`` kept for the caller to judge), or a
     ``TypeError`` naming ``name`` (also used by :mod:`tcpfluid.fluid.rounds`)."""
-    if isinstance(value, str | bytes):
-        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
-    try:
-        return np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from exc
+    return as_float_array(name, value, finite=False)

@@ -317,9 +317,9 @@ def bandwidth_changes(intervals: Iterable[tuple[float, float]], end_s: float) ->
     >>> bandwidth_changes([(80.0, 160.0), (0.0, 300.0)], 240.0)
     (80.0, 160.0)
     """
-    end = check_positive("end_s", end_s, allow_inf=True)
-    edges = {float(t) for interval in intervals for t in interval}
-    return tuple(sorted(t for t in edges if 0.0 < t < end))
+    from .summary import run_changes
+
+    return run_changes(intervals, (), check_positive("end_s", end_s, allow_inf=True))[0]
 
 
 @dataclass(frozen=True)

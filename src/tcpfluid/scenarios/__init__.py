@@ -53,6 +53,7 @@ from .reduction import (
     check_engine,
     fluid_view,
 )
+from .topology import rtt_dumbbell
 
 __all__ = [
     "COMMON_DEFAULTS",
@@ -74,6 +75,7 @@ __all__ = [
     "law_params",
     "load_scenario",
     "register",
+    "rtt_dumbbell",
     "scenario_names",
     "scenario_parameters",
     "scenario_to_toml",

@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import units
 from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _int
+from .topology import ACCESS_FACTOR
 
 #: keys of the file's top level
 TOP_KEYS = (
@@ -51,13 +52,9 @@ CBR_KEYS = ("name", "rate", "start", "stop", "path")
 _PER_FLOW = ("rtt", "start", "stop")
 #: keys that hold lists of link names
 _LIST_KEYS = ("path", "reverse_path", "notes")
-#: the control-law parameters an override may set for every flow
-_LAW_KEYS = ("alpha", "beta", "gamma", "delta")
 #: top-level keys an override may set directly: the run's values (``duration`` to
 #: ``start_seed``), then the description
 _TOP_OVERRIDES = (*TOP_KEYS[TOP_KEYS.index("duration") : TOP_KEYS.index("notes")], "description")
-#: access links are this many times faster than the fastest declared link by default
-ACCESS_RATE_FACTOR = 10.0
 
 
 class _Where:
@@ -145,7 +142,7 @@ def _build(
         with where.at("top level", "access_rate"):
             default_access = units.bits_per_second(data["access_rate"], name="access_rate")
     elif links:
-        default_access = ACCESS_RATE_FACTOR * max(lk.rate_bps for lk in links)
+        default_access = ACCESS_FACTOR * max(lk.rate_bps for lk in links)
     groups = _list_of_tables(data, "flow", where)
     if not groups:
         raise where.fail("[[flow]]", None, "the file has no [[flow]]; give at least one")

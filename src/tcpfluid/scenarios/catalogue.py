@@ -47,6 +47,7 @@ from .model import (
     paused_gc,
 )
 from .topology import (
+    ACCESS_FACTOR,
     LAW_PARAMETER_KEYS,
     _access_topology,
     _cbr_schedule,
@@ -210,11 +211,6 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
             sc = replace(sc, notes=(*sc.notes, note))
         _check_runnable(sc)
     return sc
-
-
-#: access links are raised to this many times the bottleneck's rate when a user's
-#: ``bandwidth`` would reach theirs (:func:`_keep_access_faster`)
-ACCESS_FACTOR = 10.0
 
 
 def _keep_access_faster(name: str, p: dict[str, Any], overrides: Mapping[str, Any]) -> str:
@@ -536,33 +532,22 @@ def _asymmetric(p: dict[str, Any]) -> Scenario:
     tr = units.time_or_zero(p["reverse_delay"], name="reverse_delay")
     bf = _buffer("forward_buffer", p["forward_buffer"], pkt)
     br = _buffer("reverse_buffer", p["reverse_buffer"], pkt)
-    links = (
+    links = [
         Link("H1-R1", acc_bw, acc_d),
         Link("R1-R2", fwd_bps, tf, bf),
         Link("R2-H4", acc_bw, acc_d),
         Link("H4-R2", acc_bw, acc_d),
         Link("R2-R1", rev_bps, tr, br),
         Link("R1-H1", acc_bw, acc_d),
+    ]
+    flow = FlowSpec(
+        name="H1-H4",
+        forward=("H1-R1", "R1-R2", "R2-H4"),
+        reverse=("H4-R2", "R2-R1", "R1-H1"),
+        algorithm=p.get("algorithm"),
+        params=law_params(p),
     )
-    flows = (
-        FlowSpec(
-            name="H1-H4",
-            forward=("H1-R1", "R1-R2", "R2-H4"),
-            reverse=("H4-R2", "R2-R1", "R1-H1"),
-            algorithm=p.get("algorithm"),
-            params=law_params(p),
-        ),
-    )
-    return Scenario(
-        name="asymmetric",
-        links=links,
-        flows=flows,
-        duration_s=units.seconds(p["duration"], name="duration"),
-        packet_size_bytes=pkt,
-        ack_size_bytes=ack,
-        params={k: v for k, v in p.items() if v is not None},
-        description=SCENARIOS["asymmetric"].description,
-    )
+    return _scenario("asymmetric", p, links, [flow])
 
 
 @register(

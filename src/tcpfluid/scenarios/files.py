@@ -86,7 +86,7 @@ Examples
 ... rtt = "50ms"
 ... ''')
 >>> [f.name for f in sc.flows], sc.flows[0].forward
-(['vegas'], ('vegas-in', 'bottleneck', 'vegas-out'))
+(['vegas-1'], ('vegas-1-in', 'bottleneck', 'vegas-1-out'))
 >>> round(sum(sc.link(n).delay_s for n in (*sc.flows[0].forward, *sc.flows[0].reverse)), 6)
 0.05
 """
@@ -102,6 +102,7 @@ from typing import Any
 
 from .. import units
 from .model import Scenario, _int
+from .topology import LAW_PARAMETER_KEYS
 
 __all__ = [
     "CBR_KEYS",
@@ -116,7 +117,6 @@ __all__ = [
 ]
 
 from ._file_build import (
-    _LAW_KEYS,
     _LIST_KEYS,
     _PER_FLOW,
     _TOP_OVERRIDES,
@@ -140,20 +140,29 @@ def is_scenario_file(name: Any) -> bool:
     return name.endswith(".toml") or os.path.isfile(name)
 
 
-def _read(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
+def read_toml(path: str | os.PathLike[str], what: str) -> dict[str, Any]:
+    """The TOML file ``path`` as a dict; ``what`` names it in errors (``"scenario file"``).
+
+    Raises
+    ------
+    ValueError
+        A missing file, one that cannot be read, is not UTF-8 text or is not valid TOML.
+    """
     p = FsPath(path)
     src = str(p)
     if not p.is_file():
-        raise ValueError(f"scenario file {src!r}: no such file")
+        raise ValueError(f"{what} {src!r}: no such file")
     try:
         with p.open("rb") as fh:
-            return tomllib.load(fh), src
+            return tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"scenario file {src!r} is not valid TOML: {exc}") from None
+        raise ValueError(f"{what} {src!r} is not valid TOML: {exc}") from None
     except UnicodeDecodeError:
-        raise ValueError(f"scenario file {src!r} is not UTF-8 text (give a .toml file)") from None
+        raise ValueError(
+            f"{what} {src!r} is not a TOML text file (not UTF-8 text; give a .toml file)"
+        ) from None
     except OSError as exc:
-        raise ValueError(f"scenario file {src!r} cannot be read ({exc.strerror})") from None
+        raise ValueError(f"{what} {src!r} cannot be read ({exc.strerror})") from None
 
 
 def load_scenario(path: str | os.PathLike[str], /, **overrides: Any) -> Scenario:
@@ -182,9 +191,8 @@ def load_scenario(path: str | os.PathLike[str], /, **overrides: Any) -> Scenario
         a value out of range, a link name that is not declared, a group's list of the
         wrong length, an ``rtt`` shorter than its path's round trip.
     """
-    data, src = _read(path)
-    stem = FsPath(path).stem
-    return _finish(_build(data, src, stem, overrides))
+    p = FsPath(path)
+    return _finish(_build(read_toml(p, "scenario file"), str(p), p.stem, overrides))
 
 
 def scenario_from_toml(text: str, /, *, source: str = "<toml>", **overrides: Any) -> Scenario:
@@ -207,12 +215,11 @@ def _finish(built: tuple[Scenario, dict[str, Any]]) -> Scenario:
 
 def file_parameters(path: str | os.PathLike[str]) -> tuple[str, ...]:
     """The override keys scenario file ``path`` accepts (module docstring), in order."""
-    data, _ = _read(path)
-    return _parameters(data)
+    return _parameters(read_toml(path, "scenario file"))
 
 
 def _parameters(data: Mapping[str, Any]) -> tuple[str, ...]:
-    keys: list[str] = [*_TOP_OVERRIDES, "bandwidth", "buffer", "rtt", *_LAW_KEYS, "cbr"]
+    keys: list[str] = [*_TOP_OVERRIDES, "bandwidth", "buffer", "rtt", *LAW_PARAMETER_KEYS, "cbr"]
     for i, t in enumerate(_tables(data, "link")):
         name = t.get("name", i + 1)
         keys += [f"link.{name}.{k}" for k in LINK_KEYS if k != "name"]
@@ -254,7 +261,7 @@ def _apply_overrides(
         elif key == "rtt":
             for t in _tables(out, "flow"):
                 t["rtt"] = value
-        elif key in _LAW_KEYS:
+        elif key in LAW_PARAMETER_KEYS:
             for t in _tables(out, "flow"):
                 t.setdefault("params", {})[key] = _number_or_text(value)
         elif key == "cbr":

@@ -6,6 +6,7 @@ from the builder's merged parameter dict ``p`` (numbers, or strings with units).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -15,7 +16,7 @@ from .._validation import check_nonnegative
 from ..algorithms.registry import scenario_parameter_keys
 from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _time
 
-__all__ = ["LAW_PARAMETER_KEYS", "RATE_KEYS", "law_params", "rates_with_units"]
+__all__ = ["LAW_PARAMETER_KEYS", "RATE_KEYS", "law_params", "rates_with_units", "rtt_dumbbell"]
 
 #: the builder parameters that are parameters of the control law: those the laws declare
 #: as scenario keys (:func:`tcpfluid.algorithms.registry.scenario_parameter_keys`)
@@ -24,6 +25,10 @@ LAW_PARAMETER_KEYS: tuple[str, ...] = scenario_parameter_keys()
 #: the builder parameters that are link or source rates: each needs a unit
 #: (:func:`tcpfluid.units.link_rate_bps`); ``cbr`` also takes a share (``"50%"``) or ``"none"``
 RATE_KEYS = ("bandwidth", "access_bandwidth", "cbr")
+
+#: access links run this many times faster than the bottleneck a user's ``bandwidth`` sets
+#: (:mod:`tcpfluid.scenarios.catalogue`) or the fastest link a scenario file declares
+ACCESS_FACTOR = 10.0
 
 _NO_CBR = ("none", "off", "0")
 
@@ -211,7 +216,100 @@ def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
     return [(spec, start, stop)]
 
 
-#: the registered scenarios, by name
+def rtt_dumbbell(
+    rate_bps: float,
+    rtts_s: Sequence[float],
+    laws: Sequence[str],
+    *,
+    duration_s: float,
+    buffer_pkts: float = math.inf,
+    red: bool = False,
+    start_s: Sequence[float] | None = None,
+    stop_s: Sequence[float] | None = None,
+    cbr: tuple[float, float, float] | None = None,
+    name: str = "dumbbell",
+    packet_size_bytes: float = 1000.0,
+) -> Scenario:
+    """A dumbbell whose flows each have their own base RTT.
+
+    Flow ``S{i}-D{i}`` (1-based) runs ``S{i} - R1 - R2 - D{i}``. The bottleneck ``R1-R2``
+    has rate ``rate_bps``, buffer ``buffer_pkts`` and a one-way delay of a quarter of the
+    first flow's RTT (as has ``R2-R1``); each flow's four access links run at ten times the
+    bottleneck's rate with a one-way delay of ``(rtt - 2 × core) / 4`` (at least 0), so that
+    its round-trip propagation delay is its own ``rtts_s[i]`` (the first flow's, or more).
+    This is the shape of the Quick Vegas paper's Fig. 6 with per-flow access delays.
+
+    Parameters
+    ----------
+    rate_bps
+        Bottleneck rate, bits/s.
+    rtts_s, laws
+        Each flow's round-trip propagation delay, s, and control law (same length).
+    duration_s
+        Length of the run, s.
+    buffer_pkts, red
+        The bottleneck's buffer, packets, and whether it drops by RED (thresholds at a
+        quarter and three quarters of the buffer, ``max_p`` 0.1, ``w_q`` 0.002) or at its
+        tail.
+    start_s, stop_s
+        Each flow's start and stop, s (default: the whole run).
+    cbr
+        ``(rate_bps, start_s, stop_s)`` of one constant-bit-rate source ``CBR`` across the
+        bottleneck on its own access links (``C-R1``, ``R2-C``; 0.5 ms), or ``None``.
+    name, packet_size_bytes
+        The scenario's name and packet size, bytes.
+
+    Raises
+    ------
+    ValueError
+        ``rtts_s``, ``laws``, ``start_s`` or ``stop_s`` of different lengths, or none.
+
+    Examples
+    --------
+    >>> sc = rtt_dumbbell(10e6, [0.04, 0.1], ["vegas", "reno"], duration_s=20.0)
+    >>> [round(2 * sum(sc.link(n).delay_s for n in f.forward), 3) for f in sc.flows]
+    [0.04, 0.1]
+    """
+    n = len(rtts_s)
+    starts = [0.0] * n if start_s is None else list(start_s)
+    stops = [math.inf] * n if stop_s is None else list(stop_s)
+    if n == 0 or {len(laws), len(starts), len(stops)} != {n}:
+        raise ValueError(
+            f"rtts_s, laws, start_s and stop_s need one entry per flow (at least one), "
+            f"got lengths {n}, {len(laws)}, {len(starts)}, {len(stops)}"
+        )
+    core = 0.25 * rtts_s[0]
+    acc_bps = 10.0 * rate_bps
+    red_params = (
+        {"min_th": 0.25 * buffer_pkts, "max_th": 0.75 * buffer_pkts, "max_p": 0.1, "w_q": 0.002}
+        if red
+        else {}
+    )
+    disc = "red" if red else "drop-tail"
+    links = [
+        Link("R1-R2", rate_bps, core, float(buffer_pkts), disc, red_params),
+        Link("R2-R1", rate_bps, core),
+    ]
+    flows = []
+    for i, rtt in enumerate(rtts_s, start=1):
+        acc = max(0.0, (rtt - 2.0 * core) / 4.0)
+        pair, flow = _host_pair(i, "R1", "R2", acc_bps, acc, acc, {}, {})
+        links += pair
+        flows.append(
+            replace(flow, start_s=starts[i - 1], stop_s=stops[i - 1], algorithm=laws[i - 1])
+        )
+    sources = []
+    if cbr is not None:
+        links += [Link("C-R1", acc_bps, 0.0005), Link("R2-C", acc_bps, 0.0005)]
+        sources.append(CbrSource("CBR", *cbr, ("C-R1", "R1-R2", "R2-C")))
+    return Scenario(
+        name=name,
+        links=tuple(links),
+        flows=tuple(flows),
+        cbr=tuple(sources),
+        duration_s=duration_s,
+        packet_size_bytes=packet_size_bytes,
+    )
 
 
 def _core_wire(p: Mapping[str, Any]) -> tuple[float, float, float, float]:

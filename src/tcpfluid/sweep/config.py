@@ -8,14 +8,13 @@ import hashlib
 import itertools
 import json
 import os
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
 
 from ..scenarios import LAW_PARAMETER_KEYS, SCENARIOS, scenario_parameters
-from ..scenarios.files import is_scenario_file
+from ..scenarios.files import is_scenario_file, read_toml
 from ..scenarios.mix import parse_mix
 from ..scenarios.topology import RATE_KEYS
 from .grids import Grid, Point, grid
@@ -77,10 +76,8 @@ CONFIG_KEYS: tuple[str, ...] = (
 )
 _RTT_MODELS = ("average", "last", "fluid")
 _PATH_COLUMNS = ("mu_pps", "d_s", "bdp_pkts")
-_TAIL_COLUMNS = ("status", "message", "reason", "seed")
 
 
-# ------------------------------------------------------------------------------ grids
 # ------------------------------------------------------------------------------ hashing
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 
@@ -259,21 +256,7 @@ class Sweep:
     def from_toml(cls, path: str | os.PathLike[str]) -> Sweep:
         """Read a TOML sweep configuration (see :meth:`from_dict`)."""
         p = FsPath(path)
-        if not p.is_file():
-            raise ValueError(f"config: no such file {str(p)!r}")
-        try:
-            with p.open("rb") as fh:
-                data = tomllib.load(fh)
-        except tomllib.TOMLDecodeError as exc:
-            raise ValueError(f"config {str(p)!r} is not valid TOML: {exc}") from None
-        except UnicodeDecodeError:
-            raise ValueError(
-                f"config {str(p)!r} is not a TOML text file (not UTF-8 text; give the "
-                "sweep's .toml configuration)"
-            ) from None
-        except OSError as exc:
-            raise ValueError(f"config {str(p)!r} cannot be read ({exc.strerror})") from None
-        return cls.from_dict(_files_beside(data, p.parent))
+        return cls.from_dict(_files_beside(read_toml(p, "config"), p.parent))
 
     # -------------------------------------------------------------- running
     @property

@@ -197,13 +197,12 @@ def _run_point(task: _Task) -> dict[str, Any]:
 def _closed_form(
     scenario: str, algorithm: str, params: Mapping[str, Any], rtt_model: str
 ) -> dict[str, Any]:
+    from ..algorithms.registry import expand_aliases
     from ..analytic.predict import predict
 
     sc = build_scenario(scenario, **params)
-    law = law_params(sc.params)
+    law = expand_aliases(algorithm, law_params(sc.params))  # Enhanced Vegas: α = β = δ
     kw = {k: law[k] for k in ("alpha", "beta", "gamma") if k in law}
-    if "delta" in law:  # Enhanced Vegas: α = β = δ (Tsang's thesis)
-        kw["alpha"] = kw["beta"] = law["delta"]
     try:
         view = sc.fluid_view("rounds")
         if view.red is not None or not view.equal_rtt:  # one drop-tail path, one base RTT
@@ -283,14 +282,6 @@ class _Structures:
             return exc
 
 
-class _NoBar:
-    def update(self, n: int = 1) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
 class _CallbackBar:
     """Reports the fraction of points done to ``callback`` (the progress contract:
     a callable receiving a fraction in [0, 1], at most ~10 calls a second)."""
@@ -322,7 +313,7 @@ def _progress(
     if callable(enabled):
         return _CallbackBar(enabled, total, initial)
     if not enabled:
-        return _NoBar()
+        return _CallbackBar(lambda fraction: None, total, initial)
     from tqdm import tqdm
 
     try:

@@ -178,10 +178,12 @@ def _select(table: pd.DataFrame, metric: str, where: Mapping[str, Any] | None) -
     df = table
     for k, v in (where or {}).items():
         if k not in df.columns:
-            raise ValueError(f"where: no column {k!r} in the sweep table")
-        df = df[df[k].astype(str) == str(v)]
-        if df.empty:
-            raise ValueError(f"where: no row has {k} = {v!r}")
+            raise ValueError(f"where: no column {k!r}; columns: {', '.join(map(str, df.columns))}")
+        keep = df[k].astype(str) == str(v)
+        if not keep.any():
+            values = ", ".join(sorted(df[k].astype(str).unique()))
+            raise ValueError(f"where {k}={v}: no row has that value; {k} takes: {values}")
+        df = df[keep]
     if not (df["status"] == "ok").any():
         raise ValueError("no successful point to plot (every selected row has status != ok)")
     return df.assign(**{metric: df[metric].where(df["status"] == "ok")})

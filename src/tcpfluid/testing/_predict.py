@@ -4,7 +4,7 @@ they do not apply (:func:`predict_scenario`, ``tcpfluid predict SCENARIO``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from ._cache import RunCache, _scenario
@@ -49,16 +49,7 @@ class Predicted:
 
     def to_dict(self) -> dict[str, Any]:
         """The fields as a JSON-ready dict."""
-        return {
-            "quantity": self.quantity,
-            "flow": self.flow,
-            "change": self.change,
-            "change_time_s": self.change_time_s,
-            "value": self.value,
-            "unit": self.unit,
-            "source": self.source,
-            "note": self.note,
-        }
+        return asdict(self)
 
 
 def _fluid_fallback(sc: Scenario, rtt_model: str, cache: RunCache) -> tuple[_Layer, str, str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 
@@ -74,9 +74,4 @@ class Tolerance:
 
     def to_dict(self) -> dict[str, Any]:
         """The fields as a dict."""
-        return {
-            "rel": self.rel,
-            "abs_tol": self.abs_tol,
-            "factor": self.factor,
-            "reason": self.reason,
-        }
+        return asdict(self)
