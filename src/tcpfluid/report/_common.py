@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..algorithms.registry import ALGORITHMS
@@ -116,6 +116,20 @@ def err_na(result: Mapping[str, Any], fallback: str) -> NA:
     """``n/a`` from a task's error message, else ``fallback``."""
     e = result.get("error") if isinstance(result, Mapping) else None
     return NA(f"engine refused: {e}" if e else fallback)
+
+
+def run_value(
+    result: Mapping[str, Any] | None,
+    value: Callable[[Mapping[str, Any]], Any],
+    reason: str,
+    fallback: str = "no result",
+) -> float | NA:
+    """A task's value as a cell: ``n/a`` with the engine's error (else ``fallback``) when
+    the run failed or there is no result, else ``value(result)`` by :func:`num`
+    (``reason`` when it is missing)."""
+    if result is None or "error" in result:
+        return err_na(result or {}, fallback)
+    return num(value(result), reason)
 
 
 def run_task(

@@ -10,14 +10,24 @@ amplitude). A trace that does not oscillate densely is drawn as it is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["Oscillation", "crossings", "envelope", "is_dense", "oscillation", "queue_panel"]
+from .. import plot
+
+__all__ = [
+    "Oscillation",
+    "crossings",
+    "draw_lines",
+    "envelope",
+    "is_dense",
+    "oscillation",
+    "queue_panel",
+]
 
 #: a trace with more crossings of its moving mean (two per period) than this is "dense"
 #: in a ~500 px panel
@@ -118,6 +128,19 @@ def is_dense(t: ArrayLike, y: ArrayLike, *, t_end: float) -> bool:
     if crossings(ta, ya, window_s=w) <= DENSE_CROSSINGS:
         return False
     return oscillation(ta, ya, window_s=w).amplitude > 0.1 * span
+
+
+def draw_lines(
+    ax: Any,
+    x: ArrayLike,
+    lines: Iterable[tuple[ArrayLike, str, Mapping[str, Any]]],
+    prefix: str,
+    color: str,
+) -> None:
+    """Draw each ``(y, what, style)`` of ``lines`` against ``x`` on ``ax`` in ``color``,
+    labelled ``"<prefix> <what>"`` (NaN points left out, :func:`tcpfluid.plot.versus`)."""
+    for y, what, style in lines:
+        plot.versus(x, y, ax=ax, label=f"{prefix} {what}", color=color, **style)
 
 
 def queue_panel(

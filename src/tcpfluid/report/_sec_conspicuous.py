@@ -11,9 +11,10 @@ from .. import plot
 from ..analytic import conspicuous_round, conspicuous_round_printed
 from ._common import RUNS, doc, err_na, matched_overrides, run_task
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._figures import draw_lines
 from ._runs import first_at_least
 from ._sec_analytic import _NAMES, D_S, _gamma
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, column_series
 
 _EXAMPLES = ((1, 18.75), (2, 250.0), (3, 625.0))
 #: ns-2's TCP agents start with windowInit_ = 1 packet; the analysis's Table 3 with 2
@@ -187,7 +188,7 @@ def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: float | None, o: 
     )
 
 
-def _cr_figure(pts: dict[tuple[str, str], list[float]]) -> Figure:
+def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
     """The closed forms (corrected and printed) against μd, with the engines' and the
     document's points at Examples 1-3."""
     fig, ax = plot.new_axes()
@@ -207,23 +208,18 @@ def _cr_figure(pts: dict[tuple[str, str], list[float]]) -> Figure:
     )
     for rounds, col, ls, label in curves:
         plot.versus(x, rounds * D_S, ax=ax, color=col, linestyle=ls, label=label)
-    markers = (  # (engine key, marker style, label)
-        ("rm", {"marker": "o", "fillstyle": "none"}, "round model"),
-        ("ode", {"marker": "+"}, "ODE"),
-        ("pk", {"marker": "x"}, "packet simulator"),
-        ("doc", {"marker": "s"}, "the TCP-Ho paper's simulation"),
-    )
     for a, col in (("vegas", "C0"), ("tcp-ho", "C3")):
-        for eng, style, what in markers:
-            plot.versus(
-                ex_b,
-                pts[(a, eng)],
-                ax=ax,
-                color=col,
-                linestyle="none",
-                label=f"{_NAMES[a]} {what}",
-                **style,
-            )
+        markers = (  # (column, label, marker style)
+            (ROUNDS, "round model", {"marker": "o", "fillstyle": "none"}),
+            (ODE, "ODE", {"marker": "+"}),
+            (PACKET, "packet simulator", {"marker": "x"}),
+            (DOCUMENT if a == "tcp-ho" else _NS2_DOC_COLUMN, "the TCP-Ho paper's simulation",
+             {"marker": "s"}),
+        )  # fmt: skip
+        points = [
+            (column_series(rows[a], c), w, {"linestyle": "none", **st}) for c, w, st in markers
+        ]
+        draw_lines(ax, ex_b, points, _NAMES[a], col)
     ax.set_xscale("log")
     ax.set_yscale("log")
     plot.finish(
@@ -243,8 +239,7 @@ def _cr_figure(pts: dict[tuple[str, str], list[float]]) -> Figure:
 
 
 def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows: list[Row] = []
-    pts: dict[tuple[str, str], list[float]] = {}
+    by_alg: dict[str, list[Row]] = {a: [] for a in _CR_ALGS}
     ns2 = len(_CR_ALGS) * (1 + 2 * len(_EXAMPLES))  # the one-packet Vegas runs come last
     k = 0
     for a in _CR_ALGS:
@@ -256,11 +251,8 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             rm, p, p_na = _cr_engine_times(a, b, rb, j, pr)
             ot = _run_time(a, b, orr)
             o: float | NA = err_na(orr, p_na) if ot is None else ot
-            pts.setdefault((a, "rm"), []).append(np.nan if rm is None else rm)
-            pts.setdefault((a, "ode"), []).append(np.nan if ot is None else ot)
-            pts.setdefault((a, "pk"), []).append(np.nan if p is None else p)
-            pts.setdefault((a, "doc"), []).append(doc(f"004/ex{ex}/{a}/simulation"))
-            rows.append(_cr_row(a, ex, b, rm, p, p_na, o))
+            by_alg[a].append(_cr_row(a, ex, b, rm, p, p_na, o))
+    rows = [r for a in _CR_ALGS for r in by_alg[a]]
     rb1 = out[ns2]  # Vegas from one packet: the round model's batch, a packet and an ODE run
     for j, (ex, b) in enumerate(_EXAMPLES):
         pr, orr = out[ns2 + 1 + 2 * j], out[ns2 + 2 + 2 * j]
@@ -294,7 +286,7 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 tuple(rows),
             ),
         ),
-        (_cr_figure(pts),),
+        (_cr_figure(by_alg),),
     )
 
 
