@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..algorithms.registry import ALGORITHMS
@@ -120,16 +120,19 @@ def err_na(result: Mapping[str, Any], fallback: str) -> NA:
 
 def run_value(
     result: Mapping[str, Any] | None,
-    value: Callable[[Mapping[str, Any]], Any],
+    path: Sequence[str | int],
     reason: str,
     fallback: str = "no result",
 ) -> float | NA:
-    """A task's value as a cell: ``n/a`` with the engine's error (else ``fallback``) when
-    the run failed or there is no result, else ``value(result)`` by :func:`num`
-    (``reason`` when it is missing)."""
+    """A task's value ``result[path[0]][path[1]]...`` as a cell by :func:`num` (``reason``
+    when it is missing); ``n/a`` with the engine's error (else ``fallback``) when the run
+    failed or there is no result."""
     if result is None or "error" in result:
         return err_na(result or {}, fallback)
-    return num(value(result), reason)
+    v: Any = result
+    for key in path:
+        v = v[key]
+    return num(v, reason)
 
 
 def run_task(

@@ -25,6 +25,7 @@ from ._common import (
     RUNS,
     err_na,
     matched_overrides,
+    num,
     run_task,
     run_value,
     setting_params,
@@ -35,7 +36,6 @@ from ._runs import first_at_least
 from ._table import (
     ALGORITHM_NAMES,
     CLOSED_FORM,
-    DOCUMENT,
     NA,
     ODE,
     PACKET,
@@ -43,6 +43,7 @@ from ._table import (
     Row,
     Table,
     column_series,
+    engine_cells,
 )
 
 D_S = 0.1  # the documents' 100 ms paths
@@ -130,11 +131,7 @@ def _cw_row(
         unit="pkts",
         kind="window",
         values={
-            CLOSED_FORM: printed,
-            ROUNDS: r_w,
-            ODE: o_w,
-            PACKET: p_w if p_w is not None else NA(_NOT_LEFT),
-            DOCUMENT: NO_FIGURE_VALUES,
+            **engine_cells(printed, r_w, o_w, num(p_w, _NOT_LEFT), NO_FIGURE_VALUES),
             lag_col: ex_window,
             f"W* eq. {eq}": w_star,
             "W* last-packet RTT": w_last,
@@ -198,7 +195,7 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             printed = slow_start_exit(a, float(b), D_S, rtt="average", gamma=g).window_pkts
             p = packets[a][j]
             p_w = p["summary"]["ss_exit_window"] if "summary" in p else None
-            o_w = run_value(odes[a][j], lambda o: o["summary"]["ss_exit_window"], _NOT_LEFT)
+            o_w = run_value(odes[a][j], ("summary", "ss_exit_window"), _NOT_LEFT)
             r_w = float(rounds[a]["ss_exit_window_pkts"][j])
             by_alg[a].append(_cw_row(a, kb, b, ex.window_pkts, printed, (r_w, p_w, o_w)))
     rows = [r for a in _CW_ALGS for r in by_alg[a]]
@@ -339,6 +336,7 @@ def _ne_row(
     od: float | NA,
 ) -> Row:
     """The row of law ``a`` at growth factor ``n`` (``od``: the ODE engine's count)."""
+    never = "window never reached nW"
     extra: dict[str, float | NA] = {}
     if a == "quick-vegas":  # eq. (12)'s own count, from the first estimation showing the change
         w = _ne_setup(n, a)["w"]
@@ -349,12 +347,8 @@ def _ne_row(
         unit="rounds",
         kind="rounds",
         values={
-            CLOSED_FORM: cf,
-            ROUNDS: rm if rm is not None else NA("window never reached nW"),
-            ODE: od,
-            PACKET: pk if pk is not None else NA("window never reached nW"),
-            DOCUMENT: NO_FIGURE_VALUES,
-            _FLUID_RTT: (fl if fl is not None else NA("window never reached nW")),
+            **engine_cells(cf, num(rm, never), od, num(pk, never), NO_FIGURE_VALUES),
+            _FLUID_RTT: num(fl, never),
             **extra,
         },
         reference=CLOSED_FORM,

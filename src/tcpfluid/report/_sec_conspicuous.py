@@ -9,12 +9,23 @@ import numpy as np
 
 from .. import plot
 from ..analytic import conspicuous_round, conspicuous_round_printed
-from ._common import RUNS, doc, err_na, matched_overrides, run_task
+from ._common import RUNS, doc, err_na, matched_overrides, num, run_task
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_lines
 from ._runs import first_at_least
 from ._sec_analytic import _NAMES, D_S, _gamma
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table, column_series
+from ._table import (
+    CLOSED_FORM,
+    DOCUMENT,
+    NA,
+    ODE,
+    PACKET,
+    ROUNDS,
+    Row,
+    Table,
+    column_series,
+    engine_cells,
+)
 
 _EXAMPLES = ((1, 18.75), (2, 250.0), (3, 625.0))
 #: ns-2's TCP agents start with windowInit_ = 1 packet; the analysis's Table 3 with 2
@@ -136,12 +147,8 @@ def _cr_row(
         # the same start (the Vegas rows 'from one packet')
         extra[_NS2_DOC_COLUMN] = doc(f"{key}/simulation")
     extra["document analysis"] = doc(f"{key}/analysis")
-    values: dict[str, Any] = {
-        CLOSED_FORM: cf,
-        ROUNDS: rm if rm is not None else NA("did not happen"),
-        ODE: o,
-        PACKET: p if p is not None else NA(p_na),
-    }
+    values: dict[str, Any] = {CLOSED_FORM: cf, ROUNDS: num(rm, "did not happen"), ODE: o}
+    values[PACKET] = num(p, p_na)
     if a == "tcp-ho":
         values[DOCUMENT] = doc(f"{key}/simulation")
     return Row(
@@ -161,6 +168,8 @@ def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: float | None, o: 
     eq. (2) from one packet and the paper's ns-2 time."""
     key = f"004/ex{ex}/vegas"
     never = "window never reached μd"
+    two = "closed form from two packets (Table 3)"
+    cf = float(conspicuous_round("vegas", b, initial_window=1.0, gamma=_gamma("vegas"))) * D_S
     return Row(
         setting=(
             f"Vegas, Example {ex} from one packet (ns-2's first window; μd = {b:g} pkts, d = 0.1 s)"
@@ -169,21 +178,11 @@ def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: float | None, o: 
         unit="s",
         kind="time",
         values={
-            CLOSED_FORM: float(
-                conspicuous_round("vegas", b, initial_window=1.0, gamma=_gamma("vegas"))
-            )
-            * D_S,
-            ROUNDS: rm if rm is not None else NA(never),
-            ODE: o,
-            PACKET: p if p is not None else NA(never),
-            DOCUMENT: doc(f"{key}/simulation"),
-            "closed form from two packets (Table 3)": float(
-                conspicuous_round("vegas", b, gamma=_gamma("vegas"))
-            )
-            * D_S,
+            **engine_cells(cf, num(rm, never), o, num(p, never), doc(f"{key}/simulation")),
+            two: float(conspicuous_round("vegas", b, gamma=_gamma("vegas"))) * D_S,
         },
         reference=CLOSED_FORM,
-        informative=("closed form from two packets (Table 3)",),
+        informative=(two,),
         case={"example": ex, "initial_window": 1},
     )
 

@@ -25,7 +25,18 @@ from ._common import (
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_analytic import _NAMES, D_S, _rounds_to_reach, kb_to_pkts
 from ._sec_dynamics import _engine_values
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
+from ._table import (
+    CLOSED_FORM,
+    NA,
+    ODE,
+    PACKET,
+    PHASE_MAX,
+    PHASE_MIN,
+    ROUNDS,
+    Row,
+    Table,
+    engine_cells,
+)
 
 # ============================================================ convergence time vs BDP
 _CB_ALGS = ("vegas", "quick-vegas", "fast", "tcp-ho")
@@ -245,11 +256,7 @@ def _cb_row(
         "RTTs",
         "rounds",
         {
-            CLOSED_FORM: cf,
-            ROUNDS: eng[ROUNDS],
-            ODE: eng[ODE],
-            PACKET: eng[PACKET],
-            DOCUMENT: NO_FIGURE_VALUES,
+            **engine_cells(cf, eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES),
             **({PHASE_MIN: phase[0], PHASE_MAX: phase[1]} if phase else {}),
         },
         PACKET,
@@ -273,14 +280,7 @@ def _reach_row(
         _NEW_REACH if key == "new" else _DOUBLED_REACH,
         "rounds",
         "rounds",
-        {
-            CLOSED_FORM: cf[key],
-            ROUNDS: eng[ROUNDS],
-            ODE: eng[ODE],
-            PACKET: eng[PACKET],
-            DOCUMENT: NO_FIGURE_VALUES,
-            **extra,
-        },
+        {**engine_cells(cf[key], eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES), **extra},
         CLOSED_FORM,
         informative=tuple(extra),
         case={"bdp_kb": kb},
