@@ -10,7 +10,7 @@ from ..algorithms.registry import ALGORITHMS
 from ..published import published
 from ..scenarios import build_scenario
 from ._core import Task
-from ._table import NA
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Value
 
 #: packet size of the documents' scenarios, bits (1000-byte packets)
 PACKET_BITS = 8000.0
@@ -116,6 +116,20 @@ def err_na(result: Mapping[str, Any], fallback: str) -> NA:
     """``n/a`` from a task's error message, else ``fallback``."""
     e = result.get("error") if isinstance(result, Mapping) else None
     return NA(f"engine refused: {e}" if e else fallback)
+
+
+def engine_cells(
+    closed: Value, rounds: Value, ode: Value, packet: Value, document: Value
+) -> dict[str, Value]:
+    """A row's five standard cells, in display order (:data:`._table.ENGINE_COLUMNS`)."""
+    return {CLOSED_FORM: closed, ROUNDS: rounds, ODE: ode, PACKET: packet, DOCUMENT: document}
+
+
+def column_series(rows: Sequence[Row], column: str) -> list[float]:
+    """The cells of ``column`` across ``rows`` as a figure's curve: NaN where a row's cell
+    is ``n/a`` or missing."""
+    cells = (r.values.get(column) for r in rows)
+    return [math.nan if v is None or isinstance(v, NA) else float(v) for v in cells]
 
 
 def run_value(

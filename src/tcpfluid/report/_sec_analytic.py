@@ -23,6 +23,8 @@ from ._common import (
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
     RUNS,
+    column_series,
+    engine_cells,
     err_na,
     matched_overrides,
     num,
@@ -33,18 +35,7 @@ from ._common import (
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_lines
 from ._runs import first_at_least
-from ._table import (
-    ALGORITHM_NAMES,
-    CLOSED_FORM,
-    NA,
-    ODE,
-    PACKET,
-    ROUNDS,
-    Row,
-    Table,
-    column_series,
-    engine_cells,
-)
+from ._table import ALGORITHM_NAMES, CLOSED_FORM, NA, ODE, PACKET, ROUNDS, Row, Table
 
 D_S = 0.1  # the documents' 100 ms paths
 _NAMES = ALGORITHM_NAMES

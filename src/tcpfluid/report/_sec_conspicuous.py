@@ -9,23 +9,21 @@ import numpy as np
 
 from .. import plot
 from ..analytic import conspicuous_round, conspicuous_round_printed
-from ._common import RUNS, doc, err_na, matched_overrides, num, run_task
+from ._common import (
+    RUNS,
+    column_series,
+    doc,
+    engine_cells,
+    err_na,
+    matched_overrides,
+    num,
+    run_task,
+)
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_lines
 from ._runs import first_at_least
 from ._sec_analytic import _NAMES, D_S, _gamma
-from ._table import (
-    CLOSED_FORM,
-    DOCUMENT,
-    NA,
-    ODE,
-    PACKET,
-    ROUNDS,
-    Row,
-    Table,
-    column_series,
-    engine_cells,
-)
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
 
 _EXAMPLES = ((1, 18.75), (2, 250.0), (3, 625.0))
 #: ns-2's TCP agents start with windowInit_ = 1 packet; the analysis's Table 3 with 2

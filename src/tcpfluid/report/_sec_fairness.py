@@ -26,24 +26,20 @@ from ..fairness import THESIS_TABLE_3_16, _delivered_pkts, train_fraction
 from ..fluid.ode import ode_problem
 from ..results import Result
 from ..scenarios import Scenario, build_scenario
-from ._common import doc, num, ode_na, run_task, run_value, shares_from_jain
+from ._common import (
+    column_series,
+    doc,
+    engine_cells,
+    num,
+    ode_na,
+    run_task,
+    run_value,
+    shares_from_jain,
+)
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_lines
 from ._sec_analytic import _NAMES
-from ._table import (
-    CLOSED_FORM,
-    DOCUMENT,
-    NA,
-    ODE,
-    PACKET,
-    PHASE_MAX,
-    PHASE_MIN,
-    ROUNDS,
-    Row,
-    Table,
-    column_series,
-    engine_cells,
-)
+from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
 
 # ============================================================ thesis two-flow (Table 3.16)
 _SETTINGS = {
@@ -193,13 +189,7 @@ def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
     ov = num(r.get("ode_jain"), f"ODE failed: {r.get('ode_error')}")
     rv = num(r.get("rounds_jain"), f"engine refused: {r.get('rounds_error')}")
     pv = float(r["packet_jain"])
-    values: dict[str, float | NA] = {
-        CLOSED_FORM: cf,
-        ROUNDS: rv,
-        ODE: ov,
-        PACKET: pv,
-        DOCUMENT: THESIS_TABLE_3_16[x2_ms][setting],
-    }
+    values = engine_cells(cf, rv, ov, pv, THESIS_TABLE_3_16[x2_ms][setting])
     informative: tuple[str, ...] = ()
     if "blb_jain" in r:
         values[_ONE_DELAY] = r["blb_jain"]

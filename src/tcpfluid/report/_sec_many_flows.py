@@ -9,11 +9,11 @@ import numpy as np
 
 from .. import plot
 from ..fairness import _delivered_pkts, _period_jains
-from ._common import doc, err_na, num, run_task, shares_from_jain
+from ._common import doc, engine_cells, err_na, num, run_task, shares_from_jain
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import queue_panel
 from ._sec_analytic import _NAMES
-from ._table import DOCUMENT, NA, PACKET, Row, Table, engine_cells
+from ._table import DOCUMENT, NA, PACKET, Row, Table
 
 _ALGS = ("vegas", "quick-vegas", "fast", "reno")
 #: scenarios whose network the document does not specify in its text (the Quick Vegas paper

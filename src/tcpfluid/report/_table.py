@@ -388,19 +388,6 @@ def fmt_value(v: Value | None, unit: str = "") -> str:
     return number(float(v))
 
 
-def engine_cells(
-    closed: Value, rounds: Value, ode: Value, packet: Value, document: Value
-) -> dict[str, Value]:
-    """A row's five standard cells (:data:`ENGINE_COLUMNS`), in display order."""
-    return dict(zip(ENGINE_COLUMNS, (closed, rounds, ode, packet, document), strict=True))
-
-
-def column_series(rows: Sequence[Row], column: str) -> list[float]:
-    """The cells of ``column`` across ``rows`` as a figure's curve: NaN where a row's cell
-    is ``n/a`` or missing."""
-    return [float(v) if _is_num(v := r.values.get(column)) else math.nan for r in rows]  # type: ignore[arg-type]
-
-
 #: registry name -> display name, for every table, figure and summary of the report
 ALGORITHM_NAMES = {
     "vegas": "Vegas",
