@@ -10,7 +10,7 @@ from ..algorithms.registry import ALGORITHMS
 from ..published import published
 from ..scenarios import build_scenario
 from ._core import Task
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Value
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Value
 
 #: packet size of the documents' scenarios, bits (1000-byte packets)
 PACKET_BITS = 8000.0
@@ -192,8 +192,6 @@ def shares_from_jain(
     becomes the smaller flow's share (two flows, :func:`smaller_share`) or the flows'
     share spread (:func:`share_spread`); the indices are kept beside as informative
     columns ``"Jain's index, <column>"``. A phase range stays a [min, max] range."""
-    from ._table import NA, PHASE_MAX, PHASE_MIN
-
     fn = smaller_share if two_flows else share_spread
     out: dict[str, Any] = {}
     jains: dict[str, Any] = {}
@@ -207,3 +205,25 @@ def shares_from_jain(
     if isinstance(lo, float) and isinstance(hi, float) and lo > hi:
         out[PHASE_MIN], out[PHASE_MAX] = hi, lo
     return {**out, **jains}, (*informative, *jains)
+
+
+#: the quantity of a two-flow fairness row over the thesis's 10–60 s
+TWO_FLOW_SHARE = "smaller flow's share of the two goodputs, 10–60 s"
+
+
+def share_row(
+    setting: str,
+    quantity: str,
+    jains: Mapping[str, Any],
+    reference: str,
+    *,
+    two_flows: bool,
+    informative: Sequence[str] = (),
+    case: Mapping[str, Any],
+) -> Row:
+    """A fairness row from the cells' Jain's indices ``jains``, judged on the flows'
+    shares (:func:`shares_from_jain`): two flows' smaller share (kind ``share``), else the
+    flows' share spread (kind ``share spread``), with the indices shown beside."""
+    shares, info = shares_from_jain(jains, tuple(informative), two_flows=two_flows)
+    kind = "share" if two_flows else "share spread"
+    return Row(setting, quantity, "", kind, shares, reference, informative=info, case=case)

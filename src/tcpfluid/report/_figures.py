@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import plot
+from ._core import Figure
 
 __all__ = [
     "Oscillation",
@@ -27,6 +28,7 @@ __all__ = [
     "is_dense",
     "oscillation",
     "queue_panel",
+    "render",
 ]
 
 #: a trace with more crossings of its moving mean (two per period) than this is "dense"
@@ -141,6 +143,13 @@ def draw_lines(
     labelled ``"<prefix> <what>"`` (NaN points left out, :func:`tcpfluid.plot.versus`)."""
     for y, what, style in lines:
         plot.versus(x, y, ax=ax, label=f"{prefix} {what}", color=color, **style)
+
+
+def render(fig: Any, ax: Any, name: str, caption: str, **labels: Any) -> Figure:
+    """Label ``ax`` (:func:`tcpfluid.plot.finish` with ``labels``), then render ``fig`` as
+    the report's figure ``name`` with ``caption``."""
+    plot.finish(ax, **labels)
+    return Figure.from_matplotlib(fig, name, caption)
 
 
 def queue_panel(

@@ -33,7 +33,7 @@ from ._common import (
     setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._figures import draw_lines
+from ._figures import draw_lines, render
 from ._runs import first_at_least
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, NA, ODE, PACKET, ROUNDS, Row, Table
 
@@ -154,18 +154,17 @@ def _cw_figure(kbs: list[float], rows: dict[str, list[Row]]) -> Figure:
         draw_lines(
             ax, kbs, [(column_series(rows[a], c), w, st) for c, w, st in lines], _NAMES[a], color
         )
-    plot.finish(
+    return render(
+        fig,
         ax,
+        "critical_window",
+        "Critical window (line: eqs. (6), (10) of the Quick Vegas paper) and the window of the "
+        "round that leaves slow start (closed form, round model, packet simulator) "
+        "against the BDP, d = 100 ms; cf. the Quick Vegas paper's Fig. 4.",
         xlabel="bandwidth-delay product (kb)",
         ylabel="window (packets)",
         title="Critical window vs BDP (d = 100 ms, γ = 1)",
     )
-    cap = (
-        "Critical window (line: eqs. (6), (10) of the Quick Vegas paper) and the window of the "
-        "round that leaves slow start (closed form, round model, packet simulator) "
-        "against the BDP, d = 100 ms; cf. the Quick Vegas paper's Fig. 4."
-    )
-    return Figure.from_matplotlib(fig, "critical_window", cap)
 
 
 def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
@@ -364,18 +363,17 @@ def _ne_figure(grid: list[int], rows: dict[str, list[Row]]) -> Figure:
         curves = [(column_series(rows[a], c), w, st) for c, w, st in lines]
         draw_lines(ax, grid, curves, _NAMES[a], color)
     ax.set_yscale("log")
-    plot.finish(
+    return render(
+        fig,
         ax,
+        "new_equilibrium",
+        "Rounds for Vegas and Quick Vegas to reach n times their equilibrium window "
+        "when the available bandwidth grows from 10 Mb/s to n × 10 Mb/s (a CBR source "
+        "stops at 30 s); cf. the Quick Vegas paper's Fig. 5.",
         xlabel="bandwidth growth factor n",
         ylabel="rounds to reach nW (RTTs)",
         title="Rounds to a new equilibrium (10 Mb/s × 100 ms, W = 125 pkts)",
     )
-    cap = (
-        "Rounds for Vegas and Quick Vegas to reach n times their equilibrium window "
-        "when the available bandwidth grows from 10 Mb/s to n × 10 Mb/s (a CBR source "
-        "stops at 30 s); cf. the Quick Vegas paper's Fig. 5."
-    )
-    return Figure.from_matplotlib(fig, "new_equilibrium", cap)
 
 
 def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:

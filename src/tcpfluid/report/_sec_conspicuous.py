@@ -20,7 +20,7 @@ from ._common import (
     run_task,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._figures import draw_lines
+from ._figures import draw_lines, render
 from ._runs import first_at_least
 from ._sec_analytic import _NAMES, D_S, _gamma
 from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
@@ -219,20 +219,19 @@ def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
         draw_lines(ax, ex_b, points, _NAMES[a], col)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    plot.finish(
+    return render(
+        fig,
         ax,
+        "conspicuous_rounds",
+        "Time for a new Vegas or TCP-Ho flow to reach the available bandwidth against μd "
+        "(d = 0.1 s): corrected closed forms (solid), the document's printed forms "
+        "(dotted, dashed; errata E4, E6, E8), and the round model, ODE, packet simulator and "
+        "the TCP-Ho paper's ns-2 results at Examples 1–3; cf. the TCP-Ho paper's §4.3 and Fig. 5.",
         xlabel="μd (packets), d = 0.1 s",
         ylabel="time to reach the available bandwidth (s)",
         title="Conspicuous rounds: corrected and printed forms",
         fontsize=6,
     )
-    cap = (
-        "Time for a new Vegas or TCP-Ho flow to reach the available bandwidth against μd "
-        "(d = 0.1 s): corrected closed forms (solid), the document's printed forms "
-        "(dotted, dashed; errata E4, E6, E8), and the round model, ODE, packet simulator and "
-        "the TCP-Ho paper's ns-2 results at Examples 1–3; cf. the TCP-Ho paper's §4.3 and Fig. 5."
-    )
-    return Figure.from_matplotlib(fig, "conspicuous_rounds", cap)
 
 
 def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:

@@ -27,6 +27,7 @@ from ..fluid.ode import ode_problem
 from ..results import Result
 from ..scenarios import Scenario, build_scenario
 from ._common import (
+    TWO_FLOW_SHARE,
     column_series,
     doc,
     engine_cells,
@@ -34,10 +35,10 @@ from ._common import (
     ode_na,
     run_task,
     run_value,
-    shares_from_jain,
+    share_row,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._figures import draw_lines
+from ._core import ReportConfig, SectionResult, SectionSpec, Task
+from ._figures import draw_lines, render
 from ._sec_analytic import _NAMES
 from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
 
@@ -198,17 +199,11 @@ def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
         runs = [pv, *(float(v) for v in r["packet_offset_jain"])]
         values[PHASE_MIN], values[PHASE_MAX] = min(runs), max(runs)
         informative += (PHASE_MIN, PHASE_MAX)
-    shares, informative = shares_from_jain(values, informative, two_flows=True)
-    return Row(
-        f"{setting}, x2 = {x2_ms} ms",
-        "smaller flow's share of the two goodputs, 10–60 s",
-        "",
-        "share",
-        shares,
-        DOCUMENT,
-        informative=informative,
-        case={"setting": setting, "x2_ms": x2_ms},
-    )
+    case = {"setting": setting, "x2_ms": x2_ms}
+    return share_row(
+        f"{setting}, x2 = {x2_ms} ms", TWO_FLOW_SHARE, values, DOCUMENT,
+        two_flows=True, informative=informative, case=case,
+    )  # fmt: skip
 
 
 def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
@@ -239,21 +234,21 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             # setting's bars moved by a fraction of a millisecond so that they do not overlap
             xs = np.asarray(grid, dtype=float)[ok] + 0.6 * (i - (len(_SETTINGS) - 1) / 2.0)
             ax.vlines(xs, lo[ok], hi[ok], color=col, lw=0.8)
-    plot.finish(
+    figure = render(
+        fig,
         ax,
-        xlabel="access delay x2 of the long connection (ms)",
-        ylabel="smaller flow's share of the goodput",
-        title="Two flows on 1.5 Mb/s, RED 15/45",
-        fontsize=6,
-    )
-    cap = (
+        "thesis_fairness",
         "The smaller flow's share of two flows' goodput (short RTT 13.2 ms, long by x2) on "
         "the thesis network "
         "against x2, for Vegas-1_3 and Enhanced Vegas δ = 1, 2, 3: Tsang's thesis ("
         "Table 3.16, squares), packet simulator (crosses; the vertical bar beside each is "
         "its range over connection 2's start offset, 0 to 3/4 of connection 1's 13.2 ms "
         "round trip), ODE "
-        "(dotted), round model (dashed)."
+        "(dotted), round model (dashed).",
+        xlabel="access delay x2 of the long connection (ms)",
+        ylabel="smaller flow's share of the goodput",
+        title="Two flows on 1.5 Mb/s, RED 15/45",
+        fontsize=6,
     )
     intro = (
         "Tsang's thesis, ch. 3 §4.3: two connections share a 1.5 Mb/s link "
@@ -292,7 +287,7 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 tuple(rows),
             ),
         ),
-        (Figure.from_matplotlib(fig, "thesis_fairness", cap),),
+        (figure,),
     )
 
 

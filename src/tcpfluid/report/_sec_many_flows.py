@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import plot
 from ..fairness import _delivered_pkts, _period_jains
-from ._common import doc, engine_cells, err_na, num, run_task, shares_from_jain
+from ._common import doc, engine_cells, err_na, num, run_task, share_row
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import queue_panel
 from ._sec_analytic import _NAMES
@@ -157,17 +157,11 @@ def _mf_row(
     no_cf = NA("the documents give no closed form for Jain's index with joining flows")
     values = engine_cells(no_cf, rv, ov, pv, dv)
     informative: tuple[str, ...] = (DOCUMENT,) if context else ()
-    shares, informative = shares_from_jain(values, informative, two_flows=False)
-    return Row(
-        f"{_NAMES[a]}, {sc}, {a0:g}–{b0:g} s",
-        "spread of the flows' shares (std/mean)",
-        "",
-        "share spread",
-        shares,
-        ref,
-        informative=informative,
-        case={"scenario": sc, "period_s": (a0, b0)},
-    )
+    setting = f"{_NAMES[a]}, {sc}, {a0:g}–{b0:g} s"
+    return share_row(
+        setting, "spread of the flows' shares (std/mean)", values, ref,
+        two_flows=False, informative=informative, case={"scenario": sc, "period_s": (a0, b0)},
+    )  # fmt: skip
 
 
 def _mf_caption(cfg: ReportConfig, sc: str, enveloped: list[str]) -> str:
