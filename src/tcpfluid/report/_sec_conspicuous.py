@@ -33,54 +33,33 @@ _NS2_DOC_COLUMN = "document (ns-2, from one packet: judged in the row 'from one 
 _CR_ALGS = ("vegas", "tcp-ho")
 
 
+#: the runs' starts: (law, run options, round-model rounds, run length after the
+#: conspicuous round (s), label suffix); Vegas from ns-2's first window (windowInit_ = 1
+#: packet) comes last
+_CR_STARTS: tuple[tuple[str, dict[str, Any], int, float, str], ...] = (
+    ("vegas", {}, 800, 3.0, ""),
+    ("tcp-ho", {}, 200, 3.0, ""),
+    ("vegas", {"params": NS2_START}, 800, 3.2, " from one packet"),
+)
+
+
 def _cr_tasks(cfg: ReportConfig) -> list[Task]:
+    """Per start (:data:`_CR_STARTS`): the round model's batch over the examples, then a
+    packet and an ODE run per example."""
     tasks = []
-    for a in _CR_ALGS:
-        bdps = [b for _, b in _EXAMPLES]
-        tasks.append(
-            Task(
-                f"{RUNS}:rounds_bdp_batch",
-                {
-                    "algorithm": a,
-                    "params": {},
-                    "bdp_pkts": bdps,
-                    "d_s": D_S,
-                    "rounds": 800 if a == "vegas" else 200,
-                },
-                f"conspicuous: round model {a}",
-            )
-        )
+    bdps = [b for _, b in _EXAMPLES]
+    for a, opts, rounds, tail_s, suffix in _CR_STARTS:
+        kw = {"algorithm": a, "params": opts.get("params", {}), "bdp_pkts": bdps, "d_s": D_S}
+        kw["rounds"] = rounds
+        tasks.append(Task(f"{RUNS}:rounds_bdp_batch", kw, f"conspicuous: round model {a}{suffix}"))
         for ex, b in _EXAMPLES:
-            dur = 1.3 * float(conspicuous_round(a, b)) * D_S + 3.0
+            dur = 1.3 * float(conspicuous_round(a, b)) * D_S + tail_s
             o = matched_overrides(
                 "qv-basic", {"cbr": "none", "duration": f"{dur:.1f}s"}, bdp_pkts=b, d_s=D_S
             )
             for engine, name in (("packet", "packet"), ("ode", "ODE")):
-                label = f"conspicuous: {name} {a} example {ex}"
-                tasks.append(run_task(engine, "qv-basic", a, o, label))
-    # Vegas from ns-2's first window (windowInit_ = 1 packet): the round model's batch, then
-    # a packet and an ODE run each
-    tasks.append(
-        Task(
-            f"{RUNS}:rounds_bdp_batch",
-            {
-                "algorithm": "vegas",
-                "params": NS2_START,
-                "bdp_pkts": [b for _, b in _EXAMPLES],
-                "d_s": D_S,
-                "rounds": 800,
-            },
-            "conspicuous: round model vegas from one packet",
-        )
-    )
-    for ex, b in _EXAMPLES:
-        dur = 1.3 * float(conspicuous_round("vegas", b)) * D_S + 3.2
-        o = matched_overrides(
-            "qv-basic", {"cbr": "none", "duration": f"{dur:.1f}s"}, bdp_pkts=b, d_s=D_S
-        )
-        for engine, name in (("packet", "packet"), ("ode", "ODE")):
-            label = f"conspicuous: {name} vegas example {ex} from one packet"
-            tasks.append(run_task(engine, "qv-basic", "vegas", o, label, params=NS2_START))
+                label = f"conspicuous: {name} {a} example {ex}{suffix}"
+                tasks.append(run_task(engine, "qv-basic", a, o, label, **opts))
     return tasks
 
 
