@@ -397,7 +397,9 @@ def _cb_figure(kbs: list[float], groups: Groups) -> Figure:
         bbox_to_anchor=(0.95, 0.5),
         fontsize=7,
     )
-    cap = (
+    return Figure.from_matplotlib(
+        fig,
+        "convergence_vs_bdp",
         "Convergence time in base RTTs against the BDP (d = 100 ms): a new connection, "
         "after the available bandwidth halves, after it doubles; round model (dashed), ODE "
         "(fine dotted, +), packet simulator (solid); closed forms (dotted) where the "
@@ -405,9 +407,8 @@ def _cb_figure(kbs: list[float], groups: Groups) -> Figure:
         "connection) or nW (doubled), which the settling curves pass a few rounds later; "
         "a run that did not settle within the run is marked by its symbol on the grey "
         "'did not settle' band at the top of its panel; "
-        "cf. the Quick Vegas paper's Figs. 10–12 and the TCP-Ho paper's Figs. 5, 11, 12."
+        "cf. the Quick Vegas paper's Figs. 10–12 and the TCP-Ho paper's Figs. 5, 11, 12.",
     )
-    return Figure.from_matplotlib(fig, "convergence_vs_bdp", cap)
 
 
 def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:

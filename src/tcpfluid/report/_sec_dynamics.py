@@ -355,12 +355,13 @@ def _basic_figure(
     )
     plot.finish(axes[1], xlabel="", ylabel="bottleneck queue (packets)")
     plot.finish(axes[2], xlabel="time (s)", ylabel="throughput (packets/s)")
-    cap = (
+    return Figure.from_matplotlib(
+        fig,
+        f"basic_{a.replace('-', '_')}",
         f"Basic behaviour of {_NAMES[a]} ({sc}): congestion window, bottleneck queue and "
         f"throughput against time, packet simulator, round model and ODE (where it has "
-        f"the law); cf. {figref}."
+        f"the law); cf. {figref}.",
     )
-    return Figure.from_matplotlib(fig, f"basic_{a.replace('-', '_')}", cap)
 
 
 BASIC = SectionSpec("basic", "Basic behaviour (§5.1)", _basic_tasks, _basic_assemble)

@@ -272,7 +272,9 @@ def _stability_figure() -> Figure:
 
     fig, ax = plt.subplots(figsize=(6.0, 4.0))
     plot_stability(ax)
-    cap = (
+    return Figure.from_matplotlib(
+        fig,
+        "stability_round_map",
         "Stability of the round map (closed form, docs/analytic.md 'Stability of the round "
         "map'): spectral radius against the per-round gain for a decision lag of 1, 2 and "
         "3 rounds (above 1 the queue oscillates). The round model decides with a lag of 1 "
@@ -280,9 +282,8 @@ def _stability_figure() -> Figure:
         "eq. (3) gain sampled every round (above 1 at the packet lag: the oscillation of "
         "that reading), its eq. (4) gain and FAST's γ. FAST's many-flow oscillation above "
         "is not this mechanism: its α = 100 per flow needs more queue than the buffer "
-        "holds, so it loses packets."
+        "holds, so it loses packets.",
     )
-    return Figure.from_matplotlib(fig, "stability_round_map", cap)
 
 
 MANY_FLOWS = SectionSpec("many-flows", "Many flows", _mf_tasks, _mf_assemble)
