@@ -18,11 +18,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import plot
+from ._common import column_series
 from ._core import Figure
+from ._table import Row
 
 __all__ = [
     "Oscillation",
     "crossings",
+    "draw_columns",
     "draw_lines",
     "envelope",
     "is_dense",
@@ -143,6 +146,19 @@ def draw_lines(
     labelled ``"<prefix> <what>"`` (NaN points left out, :func:`tcpfluid.plot.versus`)."""
     for y, what, style in lines:
         plot.versus(x, y, ax=ax, label=f"{prefix} {what}", color=color, **style)
+
+
+def draw_columns(
+    ax: Any,
+    x: ArrayLike,
+    rows: Sequence[Row],
+    lines: Iterable[tuple[str, str, Mapping[str, Any]]],
+    prefix: str,
+    color: str,
+) -> None:
+    """:func:`draw_lines` of each ``(column, what, style)`` of ``lines``: the column's cells
+    across ``rows`` (:func:`._common.column_series`) against ``x``."""
+    draw_lines(ax, x, [(column_series(rows, c), w, st) for c, w, st in lines], prefix, color)
 
 
 def render(fig: Any, ax: Any, name: str, caption: str, **labels: Any) -> Figure:

@@ -23,7 +23,6 @@ from ._common import (
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
     RUNS,
-    column_series,
     engine_cells,
     err_na,
     matched_overrides,
@@ -33,7 +32,7 @@ from ._common import (
     setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._figures import draw_lines, render
+from ._figures import draw_columns, draw_lines, render
 from ._runs import first_at_least
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, NA, ODE, PACKET, ROUNDS, Row, Table
 
@@ -151,9 +150,7 @@ def _cw_figure(kbs: list[float], rows: dict[str, list[Row]]) -> Figure:
             (ROUNDS, "round model", _ENGINE_MARKERS["rm"]),
             (PACKET, "packet simulator", _ENGINE_MARKERS["pk"]),
         )
-        draw_lines(
-            ax, kbs, [(column_series(rows[a], c), w, st) for c, w, st in lines], _NAMES[a], color
-        )
+        draw_columns(ax, kbs, rows[a], lines, _NAMES[a], color)
     return render(
         fig,
         ax,
@@ -360,8 +357,7 @@ def _ne_figure(grid: list[int], rows: dict[str, list[Row]]) -> Figure:
         ]
         if a == "quick-vegas":
             lines.append((_FLUID_RTT, _FLUID_RTT, {"linestyle": "none", "marker": "+"}))
-        curves = [(column_series(rows[a], c), w, st) for c, w, st in lines]
-        draw_lines(ax, grid, curves, _NAMES[a], color)
+        draw_columns(ax, grid, rows[a], lines, _NAMES[a], color)
     ax.set_yscale("log")
     return render(
         fig,

@@ -11,7 +11,6 @@ from .. import plot
 from ..analytic import conspicuous_round, conspicuous_round_printed
 from ._common import (
     RUNS,
-    column_series,
     doc,
     engine_cells,
     err_na,
@@ -20,7 +19,7 @@ from ._common import (
     run_task,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._figures import draw_lines, render
+from ._figures import draw_columns, render
 from ._runs import first_at_least
 from ._sec_analytic import _NAMES, D_S, _gamma
 from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
@@ -185,17 +184,14 @@ def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
     for rounds, col, ls, label in curves:
         plot.versus(x, rounds * D_S, ax=ax, color=col, linestyle=ls, label=label)
     for a, col in (("vegas", "C0"), ("tcp-ho", "C3")):
-        markers = (  # (column, label, marker style)
-            (ROUNDS, "round model", {"marker": "o", "fillstyle": "none"}),
-            (ODE, "ODE", {"marker": "+"}),
-            (PACKET, "packet simulator", {"marker": "x"}),
-            (DOCUMENT if a == "tcp-ho" else _NS2_DOC_COLUMN, "the TCP-Ho paper's simulation",
-             {"marker": "s"}),
-        )  # fmt: skip
-        points = [
-            (column_series(rows[a], c), w, {"linestyle": "none", **st}) for c, w, st in markers
-        ]
-        draw_lines(ax, ex_b, points, _NAMES[a], col)
+        doc_col = DOCUMENT if a == "tcp-ho" else _NS2_DOC_COLUMN
+        markers = (  # (column, label, style)
+            (ROUNDS, "round model", {"linestyle": "none", "marker": "o", "fillstyle": "none"}),
+            (ODE, "ODE", {"linestyle": "none", "marker": "+"}),
+            (PACKET, "packet simulator", {"linestyle": "none", "marker": "x"}),
+            (doc_col, "the TCP-Ho paper's simulation", {"linestyle": "none", "marker": "s"}),
+        )
+        draw_columns(ax, ex_b, rows[a], markers, _NAMES[a], col)
     ax.set_xscale("log")
     ax.set_yscale("log")
     return render(
@@ -215,26 +211,20 @@ def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
 
 def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     by_alg: dict[str, list[Row]] = {a: [] for a in _CR_ALGS}
-    ns2 = len(_CR_ALGS) * (1 + 2 * len(_EXAMPLES))  # the one-packet Vegas runs come last
-    k = 0
-    for a in _CR_ALGS:
-        rb = out[k]  # the round model's batch over the examples, then a packet and an
-        k += 1  # ODE run each
+    one: list[Row] = []  # Vegas from one packet
+    it = iter(out)  # per start: the round model's batch, then a packet and an ODE run each
+    for a, _opts, _rounds, _tail, from_one in _CR_STARTS:
+        rb = next(it)
         for j, (ex, b) in enumerate(_EXAMPLES):
-            pr, orr = out[k], out[k + 1]
-            k += 2
+            pr, orr = next(it), next(it)
             rm, p, p_na = _cr_engine_times(a, b, rb, j, pr)
             ot = _run_time(a, b, orr)
             o: float | NA = err_na(orr, p_na) if ot is None else ot
-            by_alg[a].append(_cr_row(a, ex, b, rm, p, p_na, o))
-    rows = [r for a in _CR_ALGS for r in by_alg[a]]
-    rb1 = out[ns2]  # Vegas from one packet: the round model's batch, a packet and an ODE run
-    for j, (ex, b) in enumerate(_EXAMPLES):
-        pr, orr = out[ns2 + 1 + 2 * j], out[ns2 + 2 + 2 * j]
-        rm1, p1, _ = _cr_engine_times("vegas", b, rb1, j, pr)
-        ot1 = _run_time("vegas", b, orr)
-        o1: float | NA = err_na(orr, "window never reached μd") if ot1 is None else ot1
-        rows.append(_cr_row_one_packet(ex, b, rm1, p1, o1))
+            if from_one:
+                one.append(_cr_row_one_packet(ex, b, rm, p, o))
+            else:
+                by_alg[a].append(_cr_row(a, ex, b, rm, p, p_na, o))
+    rows = [*by_alg["vegas"], *by_alg["tcp-ho"], *one]
     intro = (
         "Document 004 §4.3: the round at which a new Vegas or TCP-Ho flow first uses the "
         "available bandwidth, d = 0.1 s. The closed form column is the corrected one: for "

@@ -25,7 +25,7 @@ from ._common import (
     setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._figures import draw_lines
+from ._figures import draw_columns, draw_lines
 from ._sec_analytic import _NAMES, D_S, _rounds_to_reach, kb_to_pkts
 from ._sec_dynamics import _engine_values
 from ._table import CLOSED_FORM, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
@@ -360,8 +360,7 @@ def _cb_panel(ax: Any, kbs: list[float], groups: Groups, key: str, label: str) -
     """One panel (one kind of change): every law's curves against the BDP."""
     for a in _CB_ALGS:
         col, settle = _CB_COLORS[a], groups[(a, key)]
-        lines = [(column_series(settle, c), what, st) for c, what, st in _CB_ENGINE_LINES]
-        draw_lines(ax, kbs, lines, _NAMES[a], col)
+        draw_columns(ax, kbs, settle, _CB_ENGINE_LINES, _NAMES[a], col)
         for c, marker in _CB_MARKERS.items():  # a run that did not settle: marked, not dropped
             flags = [float(_not_settled(r.values[c])) for r in settle]
             _mark_not_settled(ax, kbs, flags, col, marker)

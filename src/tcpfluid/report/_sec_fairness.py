@@ -38,7 +38,7 @@ from ._common import (
     share_row,
 )
 from ._core import ReportConfig, SectionResult, SectionSpec, Task
-from ._figures import draw_lines, render
+from ._figures import draw_columns, render
 from ._sec_analytic import _NAMES
 from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
 
@@ -225,8 +225,7 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )  # fmt: skip
     for i, s in enumerate(_SETTINGS):
         col = f"C{i}"
-        curves = [(column_series(by_setting[s], c), w, st) for c, w, st in lines]
-        draw_lines(ax, grid, curves, s, col)
+        draw_columns(ax, grid, by_setting[s], lines, s, col)
         lo = np.asarray(column_series(by_setting[s], PHASE_MIN))
         hi = np.asarray(column_series(by_setting[s], PHASE_MAX))
         ok = np.isfinite(lo) & np.isfinite(hi)
