@@ -8,7 +8,7 @@ import pytest
 import sympy as sp
 
 from tcpfluid.analytic import jain_index
-from tcpfluid.report._common import share_spread, shares_from_jain, smaller_share
+from tcpfluid.report._common import share_row, share_spread, shares_from_jain, smaller_share
 from tcpfluid.report._table import DOCUMENT, NA, PACKET, PHASE_MAX, PHASE_MIN
 
 
@@ -47,3 +47,34 @@ def test_a_row_keeps_its_indices_beside_and_its_range_ordered() -> None:
     assert out[PACKET] == 0.0 and out[DOCUMENT] == pytest.approx((1 / 0.9 - 1) ** 0.5)
     assert out[PHASE_MIN] < out[PHASE_MAX]
     assert "Jain's index, packet sim" in info and isinstance(out["x"], NA)
+
+
+def test_a_share_row_is_judged_on_the_shares_of_flows_it_was_given_the_index_of() -> None:
+    # flows at 1 and 3 packets/s: the smaller takes 1/4; the document's 1:1 split takes 1/2
+    j = float(jain_index([1.0, 3.0]))
+    row = share_row(
+        "two flows",
+        "smaller flow's share",
+        {PACKET: j, DOCUMENT: 1.0},
+        DOCUMENT,
+        two_flows=True,
+        case={},
+    )
+    assert row.kind == "share"
+    assert row.values[PACKET] == pytest.approx(0.25)
+    assert row.values[DOCUMENT] == pytest.approx(0.5)
+    assert row.values[f"Jain's index, {PACKET}"] == pytest.approx(0.8)
+    assert f"Jain's index, {PACKET}" in row.informative
+    assert not row.ok
+    # n flows: judged on the spread, std/mean of the throughputs
+    x = np.array([2.0, 2.0, 4.0])
+    spread = share_row(
+        "three flows",
+        "spread",
+        {PACKET: float(jain_index(x)), DOCUMENT: 1.0},
+        DOCUMENT,
+        two_flows=False,
+        case={},
+    )
+    assert spread.kind == "share spread"
+    assert spread.values[PACKET] == pytest.approx(x.std() / x.mean())

@@ -10,7 +10,7 @@ from ..algorithms.registry import ALGORITHMS
 from ..published import published
 from ..scenarios import build_scenario
 from ._core import Task
-from ._table import NA
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Value
 
 #: packet size of the documents' scenarios, bits (1000-byte packets)
 PACKET_BITS = 8000.0
@@ -118,6 +118,37 @@ def err_na(result: Mapping[str, Any], fallback: str) -> NA:
     return NA(f"engine refused: {e}" if e else fallback)
 
 
+def engine_cells(
+    closed: Value, rounds: Value, ode: Value, packet: Value, document: Value
+) -> dict[str, Value]:
+    """A row's five standard cells, in display order (:data:`._table.ENGINE_COLUMNS`)."""
+    return {CLOSED_FORM: closed, ROUNDS: rounds, ODE: ode, PACKET: packet, DOCUMENT: document}
+
+
+def column_series(rows: Sequence[Row], column: str) -> list[float]:
+    """The cells of ``column`` across ``rows`` as a figure's curve: NaN where a row's cell
+    is ``n/a`` or missing."""
+    cells = (r.values.get(column) for r in rows)
+    return [math.nan if v is None or isinstance(v, NA) else float(v) for v in cells]
+
+
+def run_value(
+    result: Mapping[str, Any] | None,
+    path: Sequence[str | int],
+    reason: str,
+    fallback: str = "no result",
+) -> float | NA:
+    """A task's value ``result[path[0]][path[1]]...`` as a cell by :func:`num` (``reason``
+    when it is missing); ``n/a`` with the engine's error (else ``fallback``) when the run
+    failed or there is no result."""
+    if result is None or "error" in result:
+        return err_na(result or {}, fallback)
+    v: Any = result
+    for key in path:
+        v = v[key]
+    return num(v, reason)
+
+
 def run_task(
     engine: str,
     scenario: str,
@@ -161,8 +192,6 @@ def shares_from_jain(
     becomes the smaller flow's share (two flows, :func:`smaller_share`) or the flows'
     share spread (:func:`share_spread`); the indices are kept beside as informative
     columns ``"Jain's index, <column>"``. A phase range stays a [min, max] range."""
-    from ._table import NA, PHASE_MAX, PHASE_MIN
-
     fn = smaller_share if two_flows else share_spread
     out: dict[str, Any] = {}
     jains: dict[str, Any] = {}
@@ -176,3 +205,25 @@ def shares_from_jain(
     if isinstance(lo, float) and isinstance(hi, float) and lo > hi:
         out[PHASE_MIN], out[PHASE_MAX] = hi, lo
     return {**out, **jains}, (*informative, *jains)
+
+
+#: the quantity of a two-flow fairness row over the thesis's 10–60 s
+TWO_FLOW_SHARE = "smaller flow's share of the two goodputs, 10–60 s"
+
+
+def share_row(
+    setting: str,
+    quantity: str,
+    jains: Mapping[str, Any],
+    reference: str,
+    *,
+    two_flows: bool,
+    informative: Sequence[str] = (),
+    case: Mapping[str, Any],
+) -> Row:
+    """A fairness row from the cells' Jain's indices ``jains``, judged on the flows'
+    shares (:func:`shares_from_jain`): two flows' smaller share (kind ``share``), else the
+    flows' share spread (kind ``share spread``), with the indices shown beside."""
+    shares, info = shares_from_jain(jains, tuple(informative), two_flows=two_flows)
+    kind = "share" if two_flows else "share spread"
+    return Row(setting, quantity, "", kind, shares, reference, informative=info, case=case)

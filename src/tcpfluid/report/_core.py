@@ -11,6 +11,7 @@ whatever ``jobs`` is.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import io
 import math
@@ -19,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
 from ._schedule import estimate_cost, worker_count
@@ -384,7 +385,7 @@ def run_tasks(
         for i, t in enumerate(tasks):
             local = None
             if progress is not None and progress.active:
-                local = _local_progress(progress, i)
+                local = functools.partial(progress.partial, i)
             results[i] = _run_task(t, i, local)
             if progress is not None:
                 progress.update(t.label, costs[i], i)
@@ -465,13 +466,6 @@ def run_tasks(
     return results
 
 
-def _local_progress(progress: Progress, index: int) -> Callable[[float], None]:
-    def report(fraction: float) -> None:
-        progress.partial(index, fraction)
-
-    return report
-
-
 def _drain(queue: Any, progress: Progress) -> None:
     """Move the workers' ``(index, fraction)`` messages onto the bar."""
     import queue as queue_module
@@ -512,16 +506,7 @@ def run_sections(
         s0 = time.perf_counter()
         chunk = pairs[first[j] : first[j] + len(per[j])]
         res = specs[j].assemble(config, [r[0] for r in chunk])
-        done[j] = SectionResult(
-            res.name,
-            res.title,
-            res.intro,
-            res.tables,
-            res.figures,
-            res.notes,
-            elapsed_s=sum(r[1] for r in chunk) + time.perf_counter() - s0,
-            comparisons=res.comparisons,
-        )
+        done[j] = replace(res, elapsed_s=sum(r[1] for r in chunk) + time.perf_counter() - s0)
 
     workers: dict[int, int] = {}  # process id -> worker number, in order of first task
 
@@ -592,11 +577,3 @@ def _versions() -> dict[str, str]:
         "matplotlib": matplotlib.__version__,
         "cpus": str(os.cpu_count() or 0),
     }
-
-
-def finite(x: Any) -> bool:
-    """True for a finite real number."""
-    try:
-        return math.isfinite(float(x))
-    except (TypeError, ValueError):
-        return False

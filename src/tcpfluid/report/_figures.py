@@ -10,14 +10,29 @@ amplitude). A trace that does not oscillate densely is drawn as it is.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["Oscillation", "crossings", "envelope", "is_dense", "oscillation", "queue_panel"]
+from .. import plot
+from ._common import column_series
+from ._core import Figure
+from ._table import Row
+
+__all__ = [
+    "Oscillation",
+    "crossings",
+    "draw_columns",
+    "draw_lines",
+    "envelope",
+    "is_dense",
+    "oscillation",
+    "queue_panel",
+    "render",
+]
 
 #: a trace with more crossings of its moving mean (two per period) than this is "dense"
 #: in a ~500 px panel
@@ -118,6 +133,39 @@ def is_dense(t: ArrayLike, y: ArrayLike, *, t_end: float) -> bool:
     if crossings(ta, ya, window_s=w) <= DENSE_CROSSINGS:
         return False
     return oscillation(ta, ya, window_s=w).amplitude > 0.1 * span
+
+
+def draw_lines(
+    ax: Any,
+    x: ArrayLike,
+    lines: Iterable[tuple[ArrayLike, str, Mapping[str, Any]]],
+    prefix: str,
+    color: str,
+) -> None:
+    """Draw each ``(y, what, style)`` of ``lines`` against ``x`` on ``ax`` in ``color``,
+    labelled ``"<prefix> <what>"`` (NaN points left out, :func:`tcpfluid.plot.versus`)."""
+    for y, what, style in lines:
+        plot.versus(x, y, ax=ax, label=f"{prefix} {what}", color=color, **style)
+
+
+def draw_columns(
+    ax: Any,
+    x: ArrayLike,
+    rows: Sequence[Row],
+    lines: Iterable[tuple[str, str, Mapping[str, Any]]],
+    prefix: str,
+    color: str,
+) -> None:
+    """:func:`draw_lines` of each ``(column, what, style)`` of ``lines``: the column's cells
+    across ``rows`` (:func:`._common.column_series`) against ``x``."""
+    draw_lines(ax, x, [(column_series(rows, c), w, st) for c, w, st in lines], prefix, color)
+
+
+def render(fig: Any, ax: Any, name: str, caption: str, **labels: Any) -> Figure:
+    """Label ``ax`` (:func:`tcpfluid.plot.finish` with ``labels``), then render ``fig`` as
+    the report's figure ``name`` with ``caption``."""
+    plot.finish(ax, **labels)
+    return Figure.from_matplotlib(fig, name, caption)
 
 
 def queue_panel(

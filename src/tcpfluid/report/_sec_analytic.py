@@ -23,15 +23,18 @@ from ._common import (
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
     RUNS,
+    engine_cells,
     err_na,
     matched_overrides,
     num,
     run_task,
+    run_value,
     setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._figures import draw_columns, draw_lines, render
 from ._runs import first_at_least
-from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
+from ._table import ALGORITHM_NAMES, CLOSED_FORM, NA, ODE, PACKET, ROUNDS, Row, Table
 
 D_S = 0.1  # the documents' 100 ms paths
 _NAMES = ALGORITHM_NAMES
@@ -91,6 +94,9 @@ def _cw_tasks(cfg: ReportConfig) -> list[Task]:
 _MEASURED_GAMMA = {"vegas": 1.0, "quick-vegas": 2.0 / 3.0}
 
 
+_NOT_LEFT = "did not leave slow start"
+
+
 def _cw_row(
     a: str,
     kb: float,
@@ -115,11 +121,7 @@ def _cw_row(
         unit="pkts",
         kind="window",
         values={
-            CLOSED_FORM: printed,
-            ROUNDS: r_w,
-            ODE: o_w,
-            PACKET: p_w if p_w is not None else NA("did not leave slow start"),
-            DOCUMENT: NO_FIGURE_VALUES,
+            **engine_cells(printed, r_w, o_w, num(p_w, _NOT_LEFT), NO_FIGURE_VALUES),
             lag_col: ex_window,
             f"W* eq. {eq}": w_star,
             "W* last-packet RTT": w_last,
@@ -135,75 +137,55 @@ def _gamma(a: str) -> float:
     return setting_params(a)["gamma"]
 
 
-def _cw_figure(kbs: list[float], series: dict[str, Any]) -> Figure:
+def _cw_figure(kbs: list[float], rows: dict[str, list[Row]]) -> Figure:
     """W* and the exit windows (closed form, round model, packet simulator) against the BDP."""
     fig, ax = plot.new_axes()
     x = np.linspace(min(kbs), max(kbs), 200)
     for a, color in (("vegas", "C0"), ("quick-vegas", "C3")):
-        cf, rm, pk, _ = series[a]
         eq = "6" if a == "vegas" else "10"
-        plot.versus(
-            x,
-            critical_window(a, np.array([kb_to_pkts(v) for v in x]), rtt="average"),
-            ax=ax,
-            label=f"{_NAMES[a]} W* eq. ({eq})",
-            color=color,
-            linestyle="-",
+        w_star = critical_window(a, np.array([kb_to_pkts(v) for v in x]), rtt="average")
+        draw_lines(ax, x, [(w_star, f"W* eq. ({eq})", {"linestyle": "-"})], _NAMES[a], color)
+        lines = (
+            (CLOSED_FORM, "exit window (closed form)", {"linestyle": ":", "marker": "."}),
+            (ROUNDS, "round model", _ENGINE_MARKERS["rm"]),
+            (PACKET, "packet simulator", _ENGINE_MARKERS["pk"]),
         )
-        closed: dict[str, Any] = {"linestyle": ":", "marker": "."}
-        for ys, what, style in (
-            (cf, "exit window (closed form)", closed),
-            (rm, "round model", _ENGINE_MARKERS["rm"]),
-            (pk, "packet simulator", _ENGINE_MARKERS["pk"]),
-        ):
-            plot.versus(kbs, ys, ax=ax, label=f"{_NAMES[a]} {what}", color=color, **style)
-    plot.finish(
+        draw_columns(ax, kbs, rows[a], lines, _NAMES[a], color)
+    return render(
+        fig,
         ax,
+        "critical_window",
+        "Critical window (line: eqs. (6), (10) of the Quick Vegas paper) and the window of the "
+        "round that leaves slow start (closed form, round model, packet simulator) "
+        "against the BDP, d = 100 ms; cf. the Quick Vegas paper's Fig. 4.",
         xlabel="bandwidth-delay product (kb)",
         ylabel="window (packets)",
         title="Critical window vs BDP (d = 100 ms, γ = 1)",
     )
-    cap = (
-        "Critical window (line: eqs. (6), (10) of the Quick Vegas paper) and the window of the "
-        "round that leaves slow start (closed form, round model, packet simulator) "
-        "against the BDP, d = 100 ms; cf. the Quick Vegas paper's Fig. 4."
-    )
-    return Figure.from_matplotlib(fig, "critical_window", cap)
 
 
 def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     kbs = _cw_grid(cfg)
     bdps = np.array([kb_to_pkts(k) for k in kbs])
     n = len(kbs)
-    rows: list[Row] = []
     # task results (see _cw_tasks): one round-model batch per law, then n packet runs per
     # law, then n ODE runs per law
     rounds = {a: out[i] for i, a in enumerate(_CW_ALGS)}
     packets = {a: out[2 + i * n : 2 + (i + 1) * n] for i, a in enumerate(_CW_ALGS)}
     k0 = 2 + len(_CW_ALGS) * n
     odes = {a: out[k0 + i * n : k0 + (i + 1) * n] for i, a in enumerate(_CW_ALGS)}
-    series: dict[str, Any] = {}
+    by_alg: dict[str, list[Row]] = {a: [] for a in _CW_ALGS}
     for a in _CW_ALGS:
-        cf_exit, rm, pk, wstar = [], [], [], []
         for j, (kb, b) in enumerate(zip(kbs, bdps, strict=True)):
             g = _gamma(a)
             ex = slow_start_exit(a, float(b), D_S, rtt="average", gamma=g * _MEASURED_GAMMA[a])
             printed = slow_start_exit(a, float(b), D_S, rtt="average", gamma=g).window_pkts
-            r_w = float(rounds[a]["ss_exit_window_pkts"][j])
             p = packets[a][j]
             p_w = p["summary"]["ss_exit_window"] if "summary" in p else None
-            cf_exit.append(printed)
-            rm.append(r_w)
-            pk.append(np.nan if p_w is None else p_w)
-            wstar.append(float(critical_window(a, b, rtt="average", gamma=g)))
-            o = odes[a][j]
-            o_w = (
-                num(o["summary"]["ss_exit_window"], "did not leave slow start")
-                if "summary" in o
-                else err_na(o, "no result")
-            )
-            rows.append(_cw_row(a, kb, b, ex.window_pkts, printed, (r_w, p_w, o_w)))
-        series[a] = (np.array(cf_exit), np.array(rm), np.array(pk), np.array(wstar))
+            o_w = run_value(odes[a][j], ("summary", "ss_exit_window"), _NOT_LEFT)
+            r_w = float(rounds[a]["ss_exit_window_pkts"][j])
+            by_alg[a].append(_cw_row(a, kb, b, ex.window_pkts, printed, (r_w, p_w, o_w)))
+    rows = [r for a in _CW_ALGS for r in by_alg[a]]
     intro = (
         "Where Vegas and Quick Vegas leave slow start, for BDPs of 100–5000 kb at d = 100 ms. "
         "The closed form (the reference) is the first slow-start window at or above the "
@@ -222,7 +204,7 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "Critical window vs BDP (the Quick Vegas paper's Fig. 4)",
         intro,
         (table,),
-        (_cw_figure(kbs, series),),
+        (_cw_figure(kbs, by_alg),),
     )
 
 
@@ -328,6 +310,9 @@ def _ne_ode_count(a: str, n: int, orr: dict[str, Any]) -> float | NA:
     return NA("window never reached nW") if r is None else r
 
 
+_FLUID_RTT = "round model, rtt=fluid"
+
+
 def _ne_row(
     a: str,
     n: int,
@@ -338,6 +323,7 @@ def _ne_row(
     od: float | NA,
 ) -> Row:
     """The row of law ``a`` at growth factor ``n`` (``od``: the ODE engine's count)."""
+    never = "window never reached nW"
     extra: dict[str, float | NA] = {}
     if a == "quick-vegas":  # eq. (12)'s own count, from the first estimation showing the change
         w = _ne_setup(n, a)["w"]
@@ -348,76 +334,55 @@ def _ne_row(
         unit="rounds",
         kind="rounds",
         values={
-            CLOSED_FORM: cf,
-            ROUNDS: rm if rm is not None else NA("window never reached nW"),
-            ODE: od,
-            PACKET: pk if pk is not None else NA("window never reached nW"),
-            DOCUMENT: NO_FIGURE_VALUES,
-            "round model, rtt=fluid": (fl if fl is not None else NA("window never reached nW")),
+            **engine_cells(cf, num(rm, never), od, num(pk, never), NO_FIGURE_VALUES),
+            _FLUID_RTT: num(fl, never),
             **extra,
         },
         reference=CLOSED_FORM,
-        informative=("round model, rtt=fluid", *extra),
+        informative=(_FLUID_RTT, *extra),
         case={"n": n},
     )
 
 
-def _ne_figure(curves: dict[str, dict[str, list[float]]]) -> Figure:
-    """Rounds to nW against n: closed forms (lines), engines (markers)."""
+def _ne_figure(grid: list[int], rows: dict[str, list[Row]]) -> Figure:
+    """Rounds to reach nW against n: closed forms (lines) and every engine (markers)."""
     fig, ax = plot.new_axes()
     for a, color in (("vegas", "C0"), ("quick-vegas", "C3")):
-        c = curves[a]
         eq = "(n−1)W" if a == "vegas" else "eq. (12) from the change, ⌈i⌉ + 2"
-        plot.versus(
-            c["n"],
-            c["cf"],
-            ax=ax,
-            label=f"{_NAMES[a]} closed form {eq}",
-            color=color,
-            linestyle="-",
-        )
-        engines = [("rm", "round model", _ENGINE_MARKERS["rm"])]
-        engines.append(("ode", "ODE", {"linestyle": "none", "marker": "^", "fillstyle": "none"}))
-        engines.append(("pk", "packet simulator", _ENGINE_MARKERS["pk"]))
+        lines = [
+            (CLOSED_FORM, f"closed form {eq}", {"linestyle": "-"}),
+            (ROUNDS, "round model", _ENGINE_MARKERS["rm"]),
+            (ODE, "ODE", {"linestyle": "none", "marker": "^", "fillstyle": "none"}),
+            (PACKET, "packet simulator", _ENGINE_MARKERS["pk"]),
+        ]
         if a == "quick-vegas":
-            engines.append(("fl", "round model, rtt=fluid", {"linestyle": "none", "marker": "+"}))
-        for key, what, style in engines:
-            plot.versus(c["n"], c[key], ax=ax, label=f"{_NAMES[a]} {what}", color=color, **style)
+            lines.append((_FLUID_RTT, _FLUID_RTT, {"linestyle": "none", "marker": "+"}))
+        draw_columns(ax, grid, rows[a], lines, _NAMES[a], color)
     ax.set_yscale("log")
-    plot.finish(
+    return render(
+        fig,
         ax,
+        "new_equilibrium",
+        "Rounds for Vegas and Quick Vegas to reach n times their equilibrium window "
+        "when the available bandwidth grows from 10 Mb/s to n × 10 Mb/s (a CBR source "
+        "stops at 30 s); cf. the Quick Vegas paper's Fig. 5.",
         xlabel="bandwidth growth factor n",
         ylabel="rounds to reach nW (RTTs)",
         title="Rounds to a new equilibrium (10 Mb/s × 100 ms, W = 125 pkts)",
     )
-    cap = (
-        "Rounds for Vegas and Quick Vegas to reach n times their equilibrium window "
-        "when the available bandwidth grows from 10 Mb/s to n × 10 Mb/s (a CBR source "
-        "stops at 30 s); cf. the Quick Vegas paper's Fig. 5."
-    )
-    return Figure.from_matplotlib(fig, "new_equilibrium", cap)
 
 
 def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows: list[Row] = []
-    k = 0
-    curves: dict[str, dict[str, list[float]]] = {}
+    by_alg: dict[str, list[Row]] = {a: [] for a in _NE_ALGS}
+    out_it = iter(out)
     for a in _NE_ALGS:
-        c = curves.setdefault(a, {"n": [], "cf": [], "rm": [], "ode": [], "pk": [], "fl": []})
         for n in _ne_grid(cfg):
             # task results (see _ne_tasks): round model, packet, round model with rtt=fluid,
             # ODE (its hybrid model keeps the packet simulator's round trace)
-            rr, pr, fr, orr = out[k], out[k + 1], out[k + 2], out[k + 3]
-            k += 4
+            rr, pr, fr, orr = (next(out_it) for _ in range(4))
             cf, rm, pk, fl = _ne_counts(a, n, rr, pr, fr)
-            od = _ne_ode_count(a, n, orr)
-            c["ode"].append(np.nan if isinstance(od, NA) else od)
-            c["n"].append(n)
-            c["cf"].append(cf)
-            c["rm"].append(np.nan if rm is None else rm)
-            c["pk"].append(np.nan if pk is None else pk)
-            c["fl"].append(np.nan if fl is None else fl)
-            rows.append(_ne_row(a, n, cf, rm, pk, fl, od))
+            by_alg[a].append(_ne_row(a, n, cf, rm, pk, fl, _ne_ode_count(a, n, orr)))
+    rows = [r for a in _NE_ALGS for r in by_alg[a]]
     intro = (
         "A flow settled at W = μd = 125 packets (10 Mb/s × 100 ms available) sees the "
         "available bandwidth grow n-fold when a CBR source of (n−1) × 10 Mb/s stops. Counted "
@@ -436,7 +401,7 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "Rounds to a new equilibrium (the Quick Vegas paper's Fig. 5)",
         intro,
         (Table("Rounds to reach nW (the Quick Vegas paper's Fig. 5)", tuple(rows)),),
-        (_ne_figure(curves),),
+        (_ne_figure(_ne_grid(cfg), by_alg),),
         comparisons=(
             "Rounds to a new equilibrium: Quick Vegas's reference is eq. (12) counted from "
             "the change, like the engines' count. Eq. (12)'s own i (the column 'eq. (12) i', "

@@ -9,8 +9,17 @@ import numpy as np
 
 from .. import plot
 from ..analytic import conspicuous_round, conspicuous_round_printed
-from ._common import RUNS, doc, err_na, matched_overrides, run_task
+from ._common import (
+    RUNS,
+    doc,
+    engine_cells,
+    err_na,
+    matched_overrides,
+    num,
+    run_task,
+)
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._figures import draw_columns, render
 from ._runs import first_at_least
 from ._sec_analytic import _NAMES, D_S, _gamma
 from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
@@ -23,54 +32,33 @@ _NS2_DOC_COLUMN = "document (ns-2, from one packet: judged in the row 'from one 
 _CR_ALGS = ("vegas", "tcp-ho")
 
 
+#: the runs' starts: (law, run options, round-model rounds, run length after the
+#: conspicuous round (s), label suffix); Vegas from ns-2's first window (windowInit_ = 1
+#: packet) comes last
+_CR_STARTS: tuple[tuple[str, dict[str, Any], int, float, str], ...] = (
+    ("vegas", {}, 800, 3.0, ""),
+    ("tcp-ho", {}, 200, 3.0, ""),
+    ("vegas", {"params": NS2_START}, 800, 3.2, " from one packet"),
+)
+
+
 def _cr_tasks(cfg: ReportConfig) -> list[Task]:
+    """Per start (:data:`_CR_STARTS`): the round model's batch over the examples, then a
+    packet and an ODE run per example."""
     tasks = []
-    for a in _CR_ALGS:
-        bdps = [b for _, b in _EXAMPLES]
-        tasks.append(
-            Task(
-                f"{RUNS}:rounds_bdp_batch",
-                {
-                    "algorithm": a,
-                    "params": {},
-                    "bdp_pkts": bdps,
-                    "d_s": D_S,
-                    "rounds": 800 if a == "vegas" else 200,
-                },
-                f"conspicuous: round model {a}",
-            )
-        )
+    bdps = [b for _, b in _EXAMPLES]
+    for a, opts, rounds, tail_s, suffix in _CR_STARTS:
+        kw = {"algorithm": a, "params": opts.get("params", {}), "bdp_pkts": bdps, "d_s": D_S}
+        kw["rounds"] = rounds
+        tasks.append(Task(f"{RUNS}:rounds_bdp_batch", kw, f"conspicuous: round model {a}{suffix}"))
         for ex, b in _EXAMPLES:
-            dur = 1.3 * float(conspicuous_round(a, b)) * D_S + 3.0
+            dur = 1.3 * float(conspicuous_round(a, b)) * D_S + tail_s
             o = matched_overrides(
                 "qv-basic", {"cbr": "none", "duration": f"{dur:.1f}s"}, bdp_pkts=b, d_s=D_S
             )
             for engine, name in (("packet", "packet"), ("ode", "ODE")):
-                label = f"conspicuous: {name} {a} example {ex}"
-                tasks.append(run_task(engine, "qv-basic", a, o, label))
-    # Vegas from ns-2's first window (windowInit_ = 1 packet): the round model's batch, then
-    # a packet and an ODE run each
-    tasks.append(
-        Task(
-            f"{RUNS}:rounds_bdp_batch",
-            {
-                "algorithm": "vegas",
-                "params": NS2_START,
-                "bdp_pkts": [b for _, b in _EXAMPLES],
-                "d_s": D_S,
-                "rounds": 800,
-            },
-            "conspicuous: round model vegas from one packet",
-        )
-    )
-    for ex, b in _EXAMPLES:
-        dur = 1.3 * float(conspicuous_round("vegas", b)) * D_S + 3.2
-        o = matched_overrides(
-            "qv-basic", {"cbr": "none", "duration": f"{dur:.1f}s"}, bdp_pkts=b, d_s=D_S
-        )
-        for engine, name in (("packet", "packet"), ("ode", "ODE")):
-            label = f"conspicuous: {name} vegas example {ex} from one packet"
-            tasks.append(run_task(engine, "qv-basic", "vegas", o, label, params=NS2_START))
+                label = f"conspicuous: {name} {a} example {ex}{suffix}"
+                tasks.append(run_task(engine, "qv-basic", a, o, label, **opts))
     return tasks
 
 
@@ -135,12 +123,8 @@ def _cr_row(
         # the same start (the Vegas rows 'from one packet')
         extra[_NS2_DOC_COLUMN] = doc(f"{key}/simulation")
     extra["document analysis"] = doc(f"{key}/analysis")
-    values: dict[str, Any] = {
-        CLOSED_FORM: cf,
-        ROUNDS: rm if rm is not None else NA("did not happen"),
-        ODE: o,
-        PACKET: p if p is not None else NA(p_na),
-    }
+    values: dict[str, Any] = {CLOSED_FORM: cf, ROUNDS: num(rm, "did not happen"), ODE: o}
+    values[PACKET] = num(p, p_na)
     if a == "tcp-ho":
         values[DOCUMENT] = doc(f"{key}/simulation")
     return Row(
@@ -160,6 +144,8 @@ def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: float | None, o: 
     eq. (2) from one packet and the paper's ns-2 time."""
     key = f"004/ex{ex}/vegas"
     never = "window never reached μd"
+    two = "closed form from two packets (Table 3)"
+    cf = float(conspicuous_round("vegas", b, initial_window=1.0, gamma=_gamma("vegas"))) * D_S
     return Row(
         setting=(
             f"Vegas, Example {ex} from one packet (ns-2's first window; μd = {b:g} pkts, d = 0.1 s)"
@@ -168,26 +154,16 @@ def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: float | None, o: 
         unit="s",
         kind="time",
         values={
-            CLOSED_FORM: float(
-                conspicuous_round("vegas", b, initial_window=1.0, gamma=_gamma("vegas"))
-            )
-            * D_S,
-            ROUNDS: rm if rm is not None else NA(never),
-            ODE: o,
-            PACKET: p if p is not None else NA(never),
-            DOCUMENT: doc(f"{key}/simulation"),
-            "closed form from two packets (Table 3)": float(
-                conspicuous_round("vegas", b, gamma=_gamma("vegas"))
-            )
-            * D_S,
+            **engine_cells(cf, num(rm, never), o, num(p, never), doc(f"{key}/simulation")),
+            two: float(conspicuous_round("vegas", b, gamma=_gamma("vegas"))) * D_S,
         },
         reference=CLOSED_FORM,
-        informative=("closed form from two packets (Table 3)",),
+        informative=(two,),
         case={"example": ex, "initial_window": 1},
     )
 
 
-def _cr_figure(pts: dict[tuple[str, str], list[float]]) -> Figure:
+def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
     """The closed forms (corrected and printed) against μd, with the engines' and the
     document's points at Examples 1-3."""
     fig, ax = plot.new_axes()
@@ -207,67 +183,48 @@ def _cr_figure(pts: dict[tuple[str, str], list[float]]) -> Figure:
     )
     for rounds, col, ls, label in curves:
         plot.versus(x, rounds * D_S, ax=ax, color=col, linestyle=ls, label=label)
-    markers = (  # (engine key, marker style, label)
-        ("rm", {"marker": "o", "fillstyle": "none"}, "round model"),
-        ("ode", {"marker": "+"}, "ODE"),
-        ("pk", {"marker": "x"}, "packet simulator"),
-        ("doc", {"marker": "s"}, "the TCP-Ho paper's simulation"),
-    )
     for a, col in (("vegas", "C0"), ("tcp-ho", "C3")):
-        for eng, style, what in markers:
-            plot.versus(
-                ex_b,
-                pts[(a, eng)],
-                ax=ax,
-                color=col,
-                linestyle="none",
-                label=f"{_NAMES[a]} {what}",
-                **style,
-            )
+        doc_col = DOCUMENT if a == "tcp-ho" else _NS2_DOC_COLUMN
+        markers = (  # (column, label, style)
+            (ROUNDS, "round model", {"linestyle": "none", "marker": "o", "fillstyle": "none"}),
+            (ODE, "ODE", {"linestyle": "none", "marker": "+"}),
+            (PACKET, "packet simulator", {"linestyle": "none", "marker": "x"}),
+            (doc_col, "the TCP-Ho paper's simulation", {"linestyle": "none", "marker": "s"}),
+        )
+        draw_columns(ax, ex_b, rows[a], markers, _NAMES[a], col)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    plot.finish(
+    return render(
+        fig,
         ax,
+        "conspicuous_rounds",
+        "Time for a new Vegas or TCP-Ho flow to reach the available bandwidth against μd "
+        "(d = 0.1 s): corrected closed forms (solid), the document's printed forms "
+        "(dotted, dashed; errata E4, E6, E8), and the round model, ODE, packet simulator and "
+        "the TCP-Ho paper's ns-2 results at Examples 1–3; cf. the TCP-Ho paper's §4.3 and Fig. 5.",
         xlabel="μd (packets), d = 0.1 s",
         ylabel="time to reach the available bandwidth (s)",
         title="Conspicuous rounds: corrected and printed forms",
         fontsize=6,
     )
-    cap = (
-        "Time for a new Vegas or TCP-Ho flow to reach the available bandwidth against μd "
-        "(d = 0.1 s): corrected closed forms (solid), the document's printed forms "
-        "(dotted, dashed; errata E4, E6, E8), and the round model, ODE, packet simulator and "
-        "the TCP-Ho paper's ns-2 results at Examples 1–3; cf. the TCP-Ho paper's §4.3 and Fig. 5."
-    )
-    return Figure.from_matplotlib(fig, "conspicuous_rounds", cap)
 
 
 def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows: list[Row] = []
-    pts: dict[tuple[str, str], list[float]] = {}
-    ns2 = len(_CR_ALGS) * (1 + 2 * len(_EXAMPLES))  # the one-packet Vegas runs come last
-    k = 0
-    for a in _CR_ALGS:
-        rb = out[k]  # the round model's batch over the examples, then a packet and an
-        k += 1  # ODE run each
+    by_alg: dict[str, list[Row]] = {a: [] for a in _CR_ALGS}
+    one: list[Row] = []  # Vegas from one packet
+    it = iter(out)  # per start: the round model's batch, then a packet and an ODE run each
+    for a, _opts, _rounds, _tail, from_one in _CR_STARTS:
+        rb = next(it)
         for j, (ex, b) in enumerate(_EXAMPLES):
-            pr, orr = out[k], out[k + 1]
-            k += 2
+            pr, orr = next(it), next(it)
             rm, p, p_na = _cr_engine_times(a, b, rb, j, pr)
             ot = _run_time(a, b, orr)
             o: float | NA = err_na(orr, p_na) if ot is None else ot
-            pts.setdefault((a, "rm"), []).append(np.nan if rm is None else rm)
-            pts.setdefault((a, "ode"), []).append(np.nan if ot is None else ot)
-            pts.setdefault((a, "pk"), []).append(np.nan if p is None else p)
-            pts.setdefault((a, "doc"), []).append(doc(f"004/ex{ex}/{a}/simulation"))
-            rows.append(_cr_row(a, ex, b, rm, p, p_na, o))
-    rb1 = out[ns2]  # Vegas from one packet: the round model's batch, a packet and an ODE run
-    for j, (ex, b) in enumerate(_EXAMPLES):
-        pr, orr = out[ns2 + 1 + 2 * j], out[ns2 + 2 + 2 * j]
-        rm1, p1, _ = _cr_engine_times("vegas", b, rb1, j, pr)
-        ot1 = _run_time("vegas", b, orr)
-        o1: float | NA = err_na(orr, "window never reached μd") if ot1 is None else ot1
-        rows.append(_cr_row_one_packet(ex, b, rm1, p1, o1))
+            if from_one:
+                one.append(_cr_row_one_packet(ex, b, rm, p, o))
+            else:
+                by_alg[a].append(_cr_row(a, ex, b, rm, p, p_na, o))
+    rows = [*by_alg["vegas"], *by_alg["tcp-ho"], *one]
     intro = (
         "Document 004 §4.3: the round at which a new Vegas or TCP-Ho flow first uses the "
         "available bandwidth, d = 0.1 s. The closed form column is the corrected one: for "
@@ -294,7 +251,7 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 tuple(rows),
             ),
         ),
-        (_cr_figure(pts),),
+        (_cr_figure(by_alg),),
     )
 
 

@@ -16,6 +16,8 @@ from ..scenarios import build_scenario
 from ._common import (
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
+    column_series,
+    engine_cells,
     err_na,
     matched_overrides,
     phase_range,
@@ -23,9 +25,10 @@ from ._common import (
     setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._figures import draw_columns, draw_lines
 from ._sec_analytic import _NAMES, D_S, _rounds_to_reach, kb_to_pkts
 from ._sec_dynamics import _engine_values
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
+from ._table import CLOSED_FORM, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
 
 # ============================================================ convergence time vs BDP
 _CB_ALGS = ("vegas", "quick-vegas", "fast", "tcp-ho")
@@ -201,18 +204,17 @@ _CB_KINDS = (
     ("doubled", "bandwidth doubled"),
 )
 _CB_COLORS = {"vegas": "C0", "quick-vegas": "C3", "fast": "C2", "tcp-ho": "C4"}
-#: (series, legend, line style) of the engines' curves: round model dashed, packets solid
+#: (column, legend, line style) of the engines' curves: round model dashed, packets solid
 _CB_ENGINE_LINES: tuple[tuple[str, str, dict[str, Any]], ...] = (
-    ("rm", "round model", {"linestyle": "--", "marker": "o", "fillstyle": "none"}),
-    ("ode", "ODE", {"linestyle": ":", "marker": "+", "linewidth": 0.8}),
-    ("pk", "packet sim", {"linestyle": "-", "marker": "x"}),
+    (ROUNDS, "round model", {"linestyle": "--", "marker": "o", "fillstyle": "none"}),
+    (ODE, "ODE", {"linestyle": ":", "marker": "+", "linewidth": 0.8}),
+    (PACKET, "packet sim", {"linestyle": "-", "marker": "x"}),
 )
-#: engine column -> (curve key, marker on the 'did not settle' band)
-_CB_SERIES = {ROUNDS: ("rm", "o"), ODE: ("ode", "+"), PACKET: ("pk", "x")}
-#: (law, kind, series) -> one value per BDP; series: "rm"/"ode"/"pk" (round model, ODE,
-#: packet; RTTs), "rm_ns"/"ode_ns"/"pk_ns" (1.0 where the run did not settle), "cf" (closed
-#: form)
-Curves = dict[tuple[str, str, str], list[float]]
+#: engine column -> its marker on the 'did not settle' band
+_CB_MARKERS = {ROUNDS: "o", ODE: "+", PACKET: "x"}
+#: (law, kind) -> the settling rows over the BDPs; (law, kind, "cf") -> the rows of that
+#: kind's closed form's own quantity
+Groups = dict[tuple[str, ...], list[Row]]
 
 
 _NEW_REACH = "new connection: round the window first reaches μd"
@@ -245,11 +247,7 @@ def _cb_row(
         "RTTs",
         "rounds",
         {
-            CLOSED_FORM: cf,
-            ROUNDS: eng[ROUNDS],
-            ODE: eng[ODE],
-            PACKET: eng[PACKET],
-            DOCUMENT: NO_FIGURE_VALUES,
+            **engine_cells(cf, eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES),
             **({PHASE_MIN: phase[0], PHASE_MAX: phase[1]} if phase else {}),
         },
         PACKET,
@@ -273,14 +271,7 @@ def _reach_row(
         _NEW_REACH if key == "new" else _DOUBLED_REACH,
         "rounds",
         "rounds",
-        {
-            CLOSED_FORM: cf[key],
-            ROUNDS: eng[ROUNDS],
-            ODE: eng[ODE],
-            PACKET: eng[PACKET],
-            DOCUMENT: NO_FIGURE_VALUES,
-            **extra,
-        },
+        {**engine_cells(cf[key], eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES), **extra},
         CLOSED_FORM,
         informative=tuple(extra),
         case={"bdp_kb": kb},
@@ -316,11 +307,11 @@ def _reach_counts(
     }
 
 
-def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Curves]:
-    """The table's rows and the figure's curves from the task results (in the order of
-    :func:`_cb_tasks`: per law and BDP, the round model, the packet and the ODE run)."""
+def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Groups]:
+    """The table's rows, and the figure's rows by law and kind, from the task results (in
+    the order of :func:`_cb_tasks`: per law and BDP, the round model, packet and ODE run)."""
     rows: list[Row] = []
-    curves: Curves = {}
+    groups: Groups = {}
     k = 0
     n_nominal = 3 * len(_CB_ALGS) * len(_cb_grid(cfg))
     nominal: dict[tuple[str, float, str], float | NA] = {}
@@ -348,23 +339,15 @@ def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Curves]:
                 }
                 reach[eng] = _reach_counts(res, kind, b, t_double)
             for key, label in _CB_KINDS:
-                in_rtts: dict[str, float | NA] = {}
-                for eng, (series, _marker) in _CB_SERIES.items():
-                    x = vals[eng][key]
-                    r = x / D_S if not isinstance(x, NA) else x
-                    in_rtts[eng] = r
-                    curves.setdefault((a, key, series), []).append(
-                        np.nan if isinstance(r, NA) else r
-                    )
-                    # a run that did not settle is marked on the figure, not dropped
-                    curves.setdefault((a, key, f"{series}_ns"), []).append(float(_not_settled(r)))
-                c = cf.get(key, NA("no closed form in the documents"))
-                curves.setdefault((a, key, "cf"), []).append(np.nan if isinstance(c, NA) else c)
-                rows.append(_cb_row(a, kb, b, (key, label), in_rtts, phase.get((a, kb, key))))
-                if key in ("new", "doubled") and not isinstance(c, NA):
+                in_rtts = {eng: _in_rtts(vals[eng][key]) for eng in _CB_MARKERS}
+                row = _cb_row(a, kb, b, (key, label), in_rtts, phase.get((a, kb, key)))
+                rows.append(row)
+                groups.setdefault((a, key), []).append(row)
+                if key in ("new", "doubled") and not isinstance(cf[key], NA):
                     counts = {eng: reach[eng][key] for eng in runs}
                     rows.append(_reach_row(a, kb, b, key, cf, counts))
-    return rows, curves
+                    groups.setdefault((a, key, "cf"), []).append(rows[-1])
+    return rows, groups
 
 
 def _cb_doubling_time(kb: float) -> float:
@@ -373,24 +356,17 @@ def _cb_doubling_time(kb: float) -> float:
     return float(sc.cbr[0].stop_s)
 
 
-def _cb_panel(ax: Any, kbs: list[float], curves: Curves, key: str, label: str) -> None:
+def _cb_panel(ax: Any, kbs: list[float], groups: Groups, key: str, label: str) -> None:
     """One panel (one kind of change): every law's curves against the BDP."""
     for a in _CB_ALGS:
-        col = _CB_COLORS[a]
-        for eng, what, style in _CB_ENGINE_LINES:
-            ys = curves[(a, key, eng)]
-            plot.versus(kbs, ys, ax=ax, label=f"{_NAMES[a]} {what}", color=col, **style)
-        for series, marker in _CB_SERIES.values():
-            _mark_not_settled(ax, kbs, curves[(a, key, f"{series}_ns")], col, marker)
-        if np.isfinite(curves[(a, key, "cf")]).any():
-            plot.versus(
-                kbs,
-                curves[(a, key, "cf")],
-                ax=ax,
-                label=f"{_NAMES[a]} closed form",
-                color=col,
-                linestyle=":",
-            )
+        col, settle = _CB_COLORS[a], groups[(a, key)]
+        draw_columns(ax, kbs, settle, _CB_ENGINE_LINES, _NAMES[a], col)
+        for c, marker in _CB_MARKERS.items():  # a run that did not settle: marked, not dropped
+            flags = [float(_not_settled(r.values[c])) for r in settle]
+            _mark_not_settled(ax, kbs, flags, col, marker)
+        cf = column_series(groups.get((a, key, "cf"), []), CLOSED_FORM)
+        if np.isfinite(cf).any():
+            draw_lines(ax, kbs, [(cf, "closed form", {"linestyle": ":"})], _NAMES[a], col)
     ax.set_yscale("log")
     if any(p.get_gid() == "not-settled" for p in ax.patches):
         lo, hi = ax.get_ylim()  # room above the data for the 'did not settle' band
@@ -404,11 +380,11 @@ def _cb_panel(ax: Any, kbs: list[float], curves: Curves, key: str, label: str) -
     )
 
 
-def _cb_figure(kbs: list[float], curves: Curves) -> Figure:
+def _cb_figure(kbs: list[float], groups: Groups) -> Figure:
     """Convergence time against the BDP: one panel per kind of change, one shared legend."""
     fig, axes = plot.new_axes(3)
     for ax, (key, label) in zip(axes, _CB_KINDS, strict=True):
-        _cb_panel(ax, kbs, curves, key, label)
+        _cb_panel(ax, kbs, groups, key, label)
     handles: dict[str, Any] = {}
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
@@ -420,7 +396,9 @@ def _cb_figure(kbs: list[float], curves: Curves) -> Figure:
         bbox_to_anchor=(0.95, 0.5),
         fontsize=7,
     )
-    cap = (
+    return Figure.from_matplotlib(
+        fig,
+        "convergence_vs_bdp",
         "Convergence time in base RTTs against the BDP (d = 100 ms): a new connection, "
         "after the available bandwidth halves, after it doubles; round model (dashed), ODE "
         "(fine dotted, +), packet simulator (solid); closed forms (dotted) where the "
@@ -428,13 +406,12 @@ def _cb_figure(kbs: list[float], curves: Curves) -> Figure:
         "connection) or nW (doubled), which the settling curves pass a few rounds later; "
         "a run that did not settle within the run is marked by its symbol on the grey "
         "'did not settle' band at the top of its panel; "
-        "cf. the Quick Vegas paper's Figs. 10–12 and the TCP-Ho paper's Figs. 5, 11, 12."
+        "cf. the Quick Vegas paper's Figs. 10–12 and the TCP-Ho paper's Figs. 5, 11, 12.",
     )
-    return Figure.from_matplotlib(fig, "convergence_vs_bdp", cap)
 
 
 def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows, curves = _cb_rows(cfg, out)
+    rows, groups = _cb_rows(cfg, out)
     intro = (
         "The §5.1 traffic (one flow, a CBR source of half the bottleneck rate from 80 s to "
         "160 s) with the bottleneck rate varied so that μd spans 150–5000 kb at d = 100 ms. "
@@ -477,7 +454,7 @@ def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             Table(f"Convergence time vs BDP: {q}", tuple(r for r in rows if r.quantity == q))
             for q in dict.fromkeys(r.quantity for r in rows)
         ),
-        (_cb_figure(_cb_grid(cfg), curves),),
+        (_cb_figure(_cb_grid(cfg), groups),),
         comparisons=notes,
     )
 

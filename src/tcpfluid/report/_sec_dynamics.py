@@ -16,6 +16,7 @@ from ..scenarios import build_scenario
 from ._common import (
     QV_REACH_NOT_SETTLING,
     doc,
+    engine_cells,
     err_na,
     num,
     ode_na,
@@ -248,13 +249,8 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         rv = _engine_values(rr, "rounds")
         ov = _engine_values(orr, "ode") if orr is not None else None
         for key, (label, unit) in _LABELS.items():
-            values: dict[str, float | NA] = {
-                CLOSED_FORM: closed[key],
-                ROUNDS: rv[key],
-                ODE: ov[key] if ov is not None else ode_na(a),
-                PACKET: pv[key],
-                DOCUMENT: docs[key],
-            }
+            o_v = ov[key] if ov is not None else ode_na(a)
+            values = engine_cells(closed[key], rv[key], o_v, pv[key], docs[key])
             ref = (
                 DOCUMENT
                 if not isinstance(docs[key], NA)
@@ -359,12 +355,13 @@ def _basic_figure(
     )
     plot.finish(axes[1], xlabel="", ylabel="bottleneck queue (packets)")
     plot.finish(axes[2], xlabel="time (s)", ylabel="throughput (packets/s)")
-    cap = (
+    return Figure.from_matplotlib(
+        fig,
+        f"basic_{a.replace('-', '_')}",
         f"Basic behaviour of {_NAMES[a]} ({sc}): congestion window, bottleneck queue and "
         f"throughput against time, packet simulator, round model and ODE (where it has "
-        f"the law); cf. {figref}."
+        f"the law); cf. {figref}.",
     )
-    return Figure.from_matplotlib(fig, f"basic_{a.replace('-', '_')}", cap)
 
 
 BASIC = SectionSpec("basic", "Basic behaviour (§5.1)", _basic_tasks, _basic_assemble)

@@ -26,10 +26,21 @@ from ..fairness import THESIS_TABLE_3_16, _delivered_pkts, train_fraction
 from ..fluid.ode import ode_problem
 from ..results import Result
 from ..scenarios import Scenario, build_scenario
-from ._common import doc, err_na, num, ode_na, run_task, shares_from_jain
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._common import (
+    TWO_FLOW_SHARE,
+    column_series,
+    doc,
+    engine_cells,
+    num,
+    ode_na,
+    run_task,
+    run_value,
+    share_row,
+)
+from ._core import ReportConfig, SectionResult, SectionSpec, Task
+from ._figures import draw_columns, render
 from ._sec_analytic import _NAMES
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
+from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
 
 # ============================================================ thesis two-flow (Table 3.16)
 _SETTINGS = {
@@ -179,13 +190,7 @@ def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
     ov = num(r.get("ode_jain"), f"ODE failed: {r.get('ode_error')}")
     rv = num(r.get("rounds_jain"), f"engine refused: {r.get('rounds_error')}")
     pv = float(r["packet_jain"])
-    values: dict[str, float | NA] = {
-        CLOSED_FORM: cf,
-        ROUNDS: rv,
-        ODE: ov,
-        PACKET: pv,
-        DOCUMENT: THESIS_TABLE_3_16[x2_ms][setting],
-    }
+    values = engine_cells(cf, rv, ov, pv, THESIS_TABLE_3_16[x2_ms][setting])
     informative: tuple[str, ...] = ()
     if "blb_jain" in r:
         values[_ONE_DELAY] = r["blb_jain"]
@@ -194,69 +199,55 @@ def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
         runs = [pv, *(float(v) for v in r["packet_offset_jain"])]
         values[PHASE_MIN], values[PHASE_MAX] = min(runs), max(runs)
         informative += (PHASE_MIN, PHASE_MAX)
-    shares, informative = shares_from_jain(values, informative, two_flows=True)
-    return Row(
-        f"{setting}, x2 = {x2_ms} ms",
-        "smaller flow's share of the two goodputs, 10–60 s",
-        "",
-        "share",
-        shares,
-        DOCUMENT,
-        informative=informative,
-        case={"setting": setting, "x2_ms": x2_ms},
-    )
+    case = {"setting": setting, "x2_ms": x2_ms}
+    return share_row(
+        f"{setting}, x2 = {x2_ms} ms", TWO_FLOW_SHARE, values, DOCUMENT,
+        two_flows=True, informative=informative, case=case,
+    )  # fmt: skip
 
 
 def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    rows: list[Row] = []
-    k = 0
-    curves: dict[str, dict[str, list[float]]] = {}
     grid = _th_grid(cfg)
-    for s in _SETTINGS:
-        c = curves.setdefault(s, {"pk": [], "rm": [], "ode": [], "doc": [], "lo": [], "hi": []})
-        for x2 in grid:
-            row = _th_row(s, x2, out[k])
-            k += 1
-            rows.append(row)
-            v = row.values
-            for key, col in (("pk", PACKET), ("rm", ROUNDS), ("ode", ODE), ("doc", DOCUMENT)):
-                c[key].append(np.nan if isinstance(v[col], NA) else float(v[col]))  # type: ignore[arg-type]
-            c["lo"].append(float(v.get(PHASE_MIN, np.nan)))  # type: ignore[arg-type]
-            c["hi"].append(float(v.get(PHASE_MAX, np.nan)))  # type: ignore[arg-type]
+    n = len(grid)
+    by_setting = {
+        s: [_th_row(s, x2, r) for x2, r in zip(grid, out[i * n : (i + 1) * n], strict=True)]
+        for i, s in enumerate(_SETTINGS)
+    }
+    rows = [r for s in _SETTINGS for r in by_setting[s]]
     fig, ax = plot.new_axes()
-    #: (curve, legend, style) of each setting's lines
+    #: (column, legend, style) of each setting's lines
     lines: tuple[tuple[str, str, dict[str, Any]], ...] = (
-        ("doc", "thesis", {"linestyle": "-", "marker": "s", "markersize": 3}),
-        ("pk", "packet sim", {"linestyle": "none", "marker": "x"}),
-        ("ode", "ODE", {"linestyle": ":", "marker": "."}),
-        ("rm", "round model", {"linestyle": "--", "marker": "o", "fillstyle": "none",
-                               "markersize": 3}),
+        (DOCUMENT, "thesis", {"linestyle": "-", "marker": "s", "markersize": 3}),
+        (PACKET, "packet sim", {"linestyle": "none", "marker": "x"}),
+        (ODE, "ODE", {"linestyle": ":", "marker": "."}),
+        (ROUNDS, "round model", {"linestyle": "--", "marker": "o", "fillstyle": "none",
+                                 "markersize": 3}),
     )  # fmt: skip
     for i, s in enumerate(_SETTINGS):
         col = f"C{i}"
-        for key, legend, style in lines:
-            plot.versus(grid, curves[s][key], ax=ax, label=f"{s} {legend}", color=col, **style)
-        lo, hi = np.asarray(curves[s]["lo"]), np.asarray(curves[s]["hi"])
+        draw_columns(ax, grid, by_setting[s], lines, s, col)
+        lo = np.asarray(column_series(by_setting[s], PHASE_MIN))
+        hi = np.asarray(column_series(by_setting[s], PHASE_MAX))
         ok = np.isfinite(lo) & np.isfinite(hi)
         if ok.any():  # the packet runs' range over connection 2's start offset, each
             # setting's bars moved by a fraction of a millisecond so that they do not overlap
             xs = np.asarray(grid, dtype=float)[ok] + 0.6 * (i - (len(_SETTINGS) - 1) / 2.0)
             ax.vlines(xs, lo[ok], hi[ok], color=col, lw=0.8)
-    plot.finish(
+    figure = render(
+        fig,
         ax,
-        xlabel="access delay x2 of the long connection (ms)",
-        ylabel="smaller flow's share of the goodput",
-        title="Two flows on 1.5 Mb/s, RED 15/45",
-        fontsize=6,
-    )
-    cap = (
+        "thesis_fairness",
         "The smaller flow's share of two flows' goodput (short RTT 13.2 ms, long by x2) on "
         "the thesis network "
         "against x2, for Vegas-1_3 and Enhanced Vegas δ = 1, 2, 3: Tsang's thesis ("
         "Table 3.16, squares), packet simulator (crosses; the vertical bar beside each is "
         "its range over connection 2's start offset, 0 to 3/4 of connection 1's 13.2 ms "
         "round trip), ODE "
-        "(dotted), round model (dashed)."
+        "(dotted), round model (dashed).",
+        xlabel="access delay x2 of the long connection (ms)",
+        ylabel="smaller flow's share of the goodput",
+        title="Two flows on 1.5 Mb/s, RED 15/45",
+        fontsize=6,
     )
     intro = (
         "Tsang's thesis, ch. 3 §4.3: two connections share a 1.5 Mb/s link "
@@ -295,7 +286,7 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 tuple(rows),
             ),
         ),
-        (Figure.from_matplotlib(fig, "thesis_fairness", cap),),
+        (figure,),
     )
 
 
@@ -369,16 +360,9 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             cf = mu_f
         else:
             cf = NA("no closed form for this throughput in the asymmetric-networks paper")
-        pv = num(pr["throughput_pps"][0], "") if "error" not in pr else err_na(pr, "")
-        rv = num(rr["throughput_pps"][0], "") if "error" not in rr else err_na(rr, "")
-        if orr is None:
-            ov: float | NA = ode_na(a)
-        else:
-            ov = (
-                num(orr["summary"]["throughput_pps"][0], "")
-                if "error" not in orr
-                else err_na(orr, "")
-            )
+        pv = run_value(pr, ("throughput_pps", 0), "", "")
+        rv = run_value(rr, ("throughput_pps", 0), "", "")
+        ov = ode_na(a) if orr is None else run_value(orr, ("summary", "throughput_pps", 0), "", "")
         setting = (
             f"{_NAMES[a]}, k = {o['k']:g}"
             if tab == "I/III"
@@ -390,7 +374,7 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 "throughput",
                 "pkts/s",
                 "throughput",
-                {CLOSED_FORM: cf, ROUNDS: rv, ODE: ov, PACKET: pv, DOCUMENT: doc(key)},
+                engine_cells(cf, rv, ov, pv, doc(key)),
                 DOCUMENT,
                 case={"table": tab, **{x: o[x] for x in ("k", "reverse_buffer") if x in o}},
             )

@@ -9,11 +9,11 @@ import numpy as np
 
 from .. import plot
 from ..fairness import _delivered_pkts, _period_jains
-from ._common import doc, err_na, num, run_task, shares_from_jain
+from ._common import doc, engine_cells, err_na, num, run_task, share_row
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import queue_panel
 from ._sec_analytic import _NAMES
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
+from ._table import DOCUMENT, NA, PACKET, Row, Table
 
 _ALGS = ("vegas", "quick-vegas", "fast", "reno")
 #: scenarios whose network the document does not specify in its text (the Quick Vegas paper
@@ -138,47 +138,30 @@ def _mf_row(
     jains: dict[str, list[float] | None],
 ) -> Row:
     """The row of period ``i`` (edges[i] to edges[i + 1]) for law ``a`` on ``sc``."""
-    pr, rr, orr = res["packet"], res["rounds"], res["ode"]
-    pj, rj, oj = jains["packet sim"], jains["round model"], jains["ODE"]
     a0, b0 = edges[i], edges[i + 1]
     if prefix:
         dv: float | NA = doc(f"{prefix}/{a}/{a0:g}-{b0:g}")
     else:
         dv = NA("quick mode runs a scaled-down scenario: the document's table does not apply")
-    rv: float | NA
-    if rr is None or "error" in rr or rj is None:
-        rv = err_na(rr or {}, "no result")
-    else:
-        rv = num(rj[i], "no flow active over the whole period")
-    ov: float | NA
-    if oj is None:
-        ov = err_na(orr or {}, "no result")
-    else:
-        ov = num(oj[i], "no flow active over the whole period")
-    pv = num(pj[i], "no flow active over the whole period") if pj else err_na(pr, "no result")
+    # per engine: its run's error, else its index of the period (None: the run failed)
+    rv, ov, pv = (
+        err_na(res[key] or {}, "no result")
+        if jains[name] is None
+        else num(jains[name][i], "no flow active over the whole period")  # type: ignore[index]
+        for name, key in (("round model", "rounds"), ("ODE", "ode"), ("packet sim", "packet"))
+    )
     # the paper's different-RTT network (its Fig. 15: rates and delays) is not in its text,
     # so its indices are context there, not a reference: the layers meet the packet sim
     context = sc in _UNSPECIFIED
     ref = DOCUMENT if not isinstance(dv, NA) and not context else PACKET
-    values: dict[str, float | NA] = {
-        CLOSED_FORM: NA("the documents give no closed form for Jain's index with joining flows"),
-        ROUNDS: rv,
-        ODE: ov,
-        PACKET: pv,
-        DOCUMENT: dv,
-    }
+    no_cf = NA("the documents give no closed form for Jain's index with joining flows")
+    values = engine_cells(no_cf, rv, ov, pv, dv)
     informative: tuple[str, ...] = (DOCUMENT,) if context else ()
-    shares, informative = shares_from_jain(values, informative, two_flows=False)
-    return Row(
-        f"{_NAMES[a]}, {sc}, {a0:g}–{b0:g} s",
-        "spread of the flows' shares (std/mean)",
-        "",
-        "share spread",
-        shares,
-        ref,
-        informative=informative,
-        case={"scenario": sc, "period_s": (a0, b0)},
-    )
+    setting = f"{_NAMES[a]}, {sc}, {a0:g}–{b0:g} s"
+    return share_row(
+        setting, "spread of the flows' shares (std/mean)", values, ref,
+        two_flows=False, informative=informative, case={"scenario": sc, "period_s": (a0, b0)},
+    )  # fmt: skip
 
 
 def _mf_caption(cfg: ReportConfig, sc: str, enveloped: list[str]) -> str:
@@ -289,7 +272,9 @@ def _stability_figure() -> Figure:
 
     fig, ax = plt.subplots(figsize=(6.0, 4.0))
     plot_stability(ax)
-    cap = (
+    return Figure.from_matplotlib(
+        fig,
+        "stability_round_map",
         "Stability of the round map (closed form, docs/analytic.md 'Stability of the round "
         "map'): spectral radius against the per-round gain for a decision lag of 1, 2 and "
         "3 rounds (above 1 the queue oscillates). The round model decides with a lag of 1 "
@@ -297,9 +282,8 @@ def _stability_figure() -> Figure:
         "eq. (3) gain sampled every round (above 1 at the packet lag: the oscillation of "
         "that reading), its eq. (4) gain and FAST's γ. FAST's many-flow oscillation above "
         "is not this mechanism: its α = 100 per flow needs more queue than the buffer "
-        "holds, so it loses packets."
+        "holds, so it loses packets.",
     )
-    return Figure.from_matplotlib(fig, "stability_round_map", cap)
 
 
 MANY_FLOWS = SectionSpec("many-flows", "Many flows", _mf_tasks, _mf_assemble)

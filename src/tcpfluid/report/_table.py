@@ -388,11 +388,6 @@ def fmt_value(v: Value | None, unit: str = "") -> str:
     return number(float(v))
 
 
-def rows_from(items: Sequence[Row]) -> tuple[Row, ...]:
-    """A tuple of rows (type helper)."""
-    return tuple(items)
-
-
 #: registry name -> display name, for every table, figure and summary of the report
 ALGORITHM_NAMES = {
     "vegas": "Vegas",
