@@ -471,8 +471,10 @@ def _ho_rule(
             phase[i] = SLOW_START
             a = 0.0
 
-        up = a if (a >= 0.0 or a != a) else 0.0  # numpy.maximum
-        down = a if (a <= 0.0 or a != a) else 0.0  # numpy.minimum
+        # numpy.maximum and numpy.minimum, a tie giving the second argument as they do
+        # (an amount of -0.0 from a zero decrease adds +0.0 per ACK)
+        up = a if (a > 0.0 or a != a) else 0.0
+        down = a if (a < 0.0 or a != a) else 0.0
         if throughput:
             # the cut: at a comparison that counts a fall (status 2 or 4) the window drops
             # at least to CMiT × r, r the minimal RTT of the last calm comparison (the
