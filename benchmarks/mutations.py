@@ -21,7 +21,7 @@ The faults (each a plausible bug in one place):
 * ``feedback-lag``: the round model without its one-round feedback lag (0 rounds);
 * ``ack-size``: the packet simulator's ACKs as large as data packets;
 * ``red-max-p``: the packet simulator's RED max_p × 2;
-* ``tcp-ho-table2``: TCP-Ho's Table-2 window change halved;
+* ``tcp-ho-table2``: TCP-Ho's window change per round (Table 2's amount) halved;
 * ``qv-succ``: Quick Vegas's succ never counts past one increase.
 """
 
@@ -148,12 +148,21 @@ def _red_max_p() -> None:
 def _tcp_ho_table2() -> None:
     from tcpfluid.algorithms import tcp_ho
 
-    t2 = tcp_ho._apply_table2
+    cls = tcp_ho.TcpHo
+    orig = cls.on_round  # the law's one decision per round (its compiled status machine)
 
-    def patched(*args: Any, **kw: Any) -> Any:
-        return 0.5 * np.asarray(t2(*args, **kw))
+    def patched(self: Any, state: Any, sample: Any, *args: Any, **kw: Any) -> Any:
+        w = np.array(sample.cwnd, dtype=np.float64)  # a copy: ``out`` may share its memory
+        act = orig(self, state, sample, *args, **kw)
+        up = act.cap - act.cwnd
+        # half of each round's window change: the decrease at the boundary and the
+        # increase spread over the ACKs
+        act.cwnd[:] = np.maximum(w + 0.5 * np.minimum(act.cwnd - w, 0.0), 2.0)
+        act.incr[:] = 0.5 * act.incr
+        act.cap[:] = act.cwnd + 0.5 * up
+        return act
 
-    tcp_ho._apply_table2 = patched
+    cls.on_round = patched  # type: ignore[method-assign]
 
 
 def _qv_succ() -> None:

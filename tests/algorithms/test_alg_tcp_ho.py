@@ -17,6 +17,7 @@ from tcpfluid.algorithms import (
     LOSS_FAST,
     LOSS_TIMEOUT,
     SLOW_START,
+    RoundAction,
     TcpHo,
 )
 
@@ -511,3 +512,36 @@ def test_throughput_addition_the_tail_of_a_drain_is_not_room():
     windows, caps, statuses = _tail_rounds(3)
     assert statuses[3] == 1.0
     assert caps[3] == pytest.approx(36.55 + 1.0)
+
+
+@pytest.mark.parametrize("decrease", ["table", "throughput"])
+def test_out_receives_the_same_action_and_windows(decrease):
+    # on_round(out=...) and on_loss(out=...) write into the caller's arrays (the packet
+    # simulator's rows) what the calls without them return, and return those arrays
+    law = TcpHo(decrease=decrease)
+    mine, ref = law.init_state(3), law.init_state(3)
+    rtts = [(0.10, 0.10), (0.10, 0.12), (0.11, 0.15), (0.10, 0.10), (0.12, 0.20)]
+    w = np.array([2.0, 5.0, 40.0])
+    for k in range(12):
+        lo, hi = rtts[k % len(rtts)]
+        s = sample(w, 0.1, lo, lo, hi)
+        out = RoundAction.empty(3)
+        got = law.on_round(mine, s, out=out)
+        want = law.on_round(ref, s)
+        assert got is out
+        for a, b in ((got.cwnd, want.cwnd), (got.incr, want.incr), (got.cap, want.cap)):
+            assert a.tolist() == b.tolist()
+        w = np.minimum(want.cwnd + want.incr * want.cwnd, want.cap)
+    idx = np.array([2, 0])
+    new = np.empty(2)
+    assert law.on_loss(mine, idx, LOSS_FAST, w[idx], out=new) is new
+    assert new.tolist() == law.on_loss(ref, idx, LOSS_FAST, w[idx]).tolist()
+    for key in ref:
+        assert mine[key].tolist() == ref[key].tolist(), key
+
+
+def test_loss_of_an_unknown_flow_is_an_index_error():
+    law = TcpHo()
+    state = law.init_state(2)
+    with pytest.raises(IndexError, match="flow index is out of range"):
+        law.on_loss(state, np.array([2]), LOSS_FAST, np.array([10.0]))

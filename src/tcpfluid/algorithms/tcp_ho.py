@@ -93,18 +93,21 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
-from ._common import MIN_WINDOW, check_flows, loss_args
+from ._common import MIN_WINDOW, check_flows, check_index
+from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
     LOSS_FAST,
     LOSS_TIMEOUT,
     SLOW_START,
     ControlLaw,
+    FloatArray,
+    FlowIndex,
     Parameter,
     RoundAction,
     RoundSample,
+    State,
 )
 from .vegas import INITIAL_WINDOW
 
@@ -115,9 +118,6 @@ DECREASES = ("throughput", "table")
 
 #: decrease="throughput": throughputs closer than this many packets per round are a tie
 _RESOLUTION_PKTS = 0.5
-
-FloatArray = NDArray[np.float64]
-State = dict[str, FloatArray]
 
 _STATE_DEFAULTS = {
     "k": 0.0,
@@ -138,12 +138,8 @@ _STATE_DEFAULTS = {
     "tail": 0.0,
     "rtail": 0.0,
 }
-
-
-def _restart(state: State, where: NDArray[np.bool_] | NDArray[np.intp]) -> None:
-    """Quick-shift state of flows ``where`` back to the start of a connection (§3.2)."""
-    for key, value in _STATE_DEFAULTS.items():
-        state[key][where] = value
+#: the state arrays the compiled rules take, in their order (then ``phase``)
+_STATE_KEYS = tuple(_STATE_DEFAULTS)
 
 
 class TcpHo(ControlLaw):
@@ -193,8 +189,13 @@ class TcpHo(ControlLaw):
     State (arrays over flows): ``phase``, ``k`` (on_round calls since the start or the last
     loss), ``incr``, ``maxincr``, ``status`` (1–5, Table 1), ``amount`` (the signed window
     change applied in the current pair of rounds), ``mat1``/``mit1`` and ``mat2``/``mit2``
-    (maximal/minimal throughputs of the previous two rounds, packets/s), ``quiet``
-    (a cut or trim draining), ``tail`` and ``rtail`` (the drain's tail after the quiet).
+    (maximal/minimal throughputs of the previous two rounds, packets/s), ``rmin1``/``rmax1``
+    and ``rmin2``/``rmax2`` (their minimal/maximal RTTs, s), ``rsteady`` (the minimal RTT
+    of the last calm comparison, s), ``quiet`` (a cut or trim draining), ``tail`` and
+    ``rtail`` (the drain's tail after the quiet).
+
+    The rule is one compiled loop over the flows (:func:`_ho_rule`, with
+    :mod:`tcpfluid.algorithms._jit`), for any number of flows.
     """
 
     name: ClassVar[str] = "tcp-ho"
@@ -214,6 +215,8 @@ class TcpHo(ControlLaw):
     def _configure(self, values: Mapping[str, Any]) -> None:
         self.initial_window = values["initial_window"]
         self._decrease = values["decrease"]
+        #: the additions of decrease="throughput" on (:func:`_ho_rule`)
+        self._throughput = self._decrease == "throughput"
 
     def init_state(self, n: int) -> State:
         """Fresh state: ``status = 1``, ``incr = maxincr = 0``, round count 0."""
@@ -222,224 +225,382 @@ class TcpHo(ControlLaw):
         state["phase"] = np.full(n, SLOW_START)
         return state
 
-    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """Compare round k with round k − 2 at odd k; apply the chosen amount twice."""
-        cwnd = sample.cwnd
-        cmat = cwnd / sample.rtt_min
-        cmit = cwnd / sample.rtt_max
-        # copies: the history is shifted below, before the amounts are applied
-        pmat = state["mat2"].copy()
-        pmit = state["mit2"].copy()
-
-        adjust = (state["k"] % 2.0) == 1.0
-        if self._decrease == "throughput":
-            c1, c2, c3, c4 = _statuses_throughput(state, sample, cmat, cmit, pmat, pmit)
-        else:
-            c1, c2, c3, c4 = _statuses_table(cmat, cmit, pmat, pmit)
-        c5 = ~(c1 | c2 | c3 | c4)
-        amount = _apply_table2(state, adjust, c1, c2, c3, c4, c5)
-        _shift_history(state, sample, cmat, cmit)
-        state["k"] += 1.0
-
-        # restart at the floor: a status-5 comparison with the window at 2 packets
-        restart = adjust & c5 & (cwnd <= MIN_WINDOW)
-        if np.any(restart):
-            _restart(state, restart)
-            state["phase"][restart] = SLOW_START
-            amount = np.where(restart, 0.0, amount)
-
-        up = np.maximum(amount, 0.0)
-        down = np.minimum(amount, 0.0)
-        if self._decrease == "throughput":
-            down = _throughput_cut(state, sample, adjust, c2 | c4, cmat, cmit, down)
-        new = np.maximum(cwnd + down, MIN_WINDOW)
-        return RoundAction(cwnd=new, incr=up / cwnd, cap=new + up)
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
+        """Compare round k with round k − 2 at odd k; apply the chosen amount twice
+        (:func:`_ho_rule`, compiled; written into ``out`` if given)."""
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        return self._run_rule(
+            _HO,
+            cwnd.shape[0],
+            out,
+            *[state[key] for key in _STATE_KEYS],
+            state["phase"],
+            cwnd,
+            np.asarray(sample.base_rtt, dtype=np.float64),
+            np.asarray(sample.rtt_min, dtype=np.float64),
+            np.asarray(sample.rtt_max, dtype=np.float64),
+            self._throughput,
+        )
 
     def on_loss(
-        self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
+        self,
+        state: State,
+        index: FlowIndex,
+        kind: int,
+        cwnd: FloatArray,
+        out: FloatArray | None = None,
     ) -> FloatArray:
-        """Vegas's loss reactions, then the quick-shift state back to its defaults."""
-        kind, idx, w = loss_args(index, kind, cwnd)
-        _restart(state, idx)
+        """Vegas's loss reactions, then the quick-shift state back to its defaults
+        (:func:`_ho_loss`, compiled; written into ``out`` if given)."""
+        ho_state = (*[state[key] for key in _STATE_KEYS], state["phase"])
+        return self._run_loss_rule(_HO_LOSS, ho_state, index, kind, cwnd, out)
+
+
+def _ho_restart(
+    k: Any,
+    incr: Any,
+    maxincr: Any,
+    status: Any,
+    amount: Any,
+    mat1: Any,
+    mit1: Any,
+    mat2: Any,
+    mit2: Any,
+    rmin1: Any,
+    rmax1: Any,
+    rmin2: Any,
+    rmax2: Any,
+    rsteady: Any,
+    quiet: Any,
+    tail: Any,
+    rtail: Any,
+    i: Any,
+) -> None:
+    """Quick-shift state of flow ``i`` back to the start of a connection (§3.2):
+    ``status = 1``, everything else 0 (:data:`_STATE_DEFAULTS`)."""
+    k[i] = 0.0
+    incr[i] = 0.0
+    maxincr[i] = 0.0
+    status[i] = 1.0
+    amount[i] = 0.0
+    mat1[i] = 0.0
+    mit1[i] = 0.0
+    mat2[i] = 0.0
+    mit2[i] = 0.0
+    rmin1[i] = 0.0
+    rmax1[i] = 0.0
+    rmin2[i] = 0.0
+    rmax2[i] = 0.0
+    rsteady[i] = 0.0
+    quiet[i] = 0.0
+    tail[i] = 0.0
+    rtail[i] = 0.0
+
+
+def _ho_rule(
+    k: Any,
+    incr: Any,
+    maxincr: Any,
+    status: Any,
+    amount: Any,
+    mat1: Any,
+    mit1: Any,
+    mat2: Any,
+    mit2: Any,
+    rmin1: Any,
+    rmax1: Any,
+    rmin2: Any,
+    rmax2: Any,
+    rsteady: Any,
+    quiet: Any,
+    tail: Any,
+    rtail: Any,
+    phase: Any,
+    cwnd: Any,
+    base_rtt: Any,
+    rtt_min: Any,
+    rtt_max: Any,
+    throughput: bool,
+    new: Any,
+    add: Any,
+    cap: Any,
+) -> None:
+    """TCP-Ho's decision for each flow ``i`` (the TCP-Ho paper §3.2, Tables 1–2, and the
+    readings of the module docstring): at odd ``k`` the throughput interval
+    [CMiT, CMaT] = ``cwnd[i]`` over the round's maximal and minimal RTT against that of
+    round k − 2 chooses a status and an amount (Table 2), applied in this round and the
+    next; the restart at the floor; with ``throughput`` the additions of
+    ``decrease="throughput"`` (:class:`TcpHo`): the statuses with a resolution and the
+    drain checks, and the cut and trim to the throughput times the calm RTT.
+
+    Writes the action into ``new``, ``add`` (per ACK) and ``cap`` and the state in place.
+    Compiled once (:mod:`tcpfluid.algorithms._jit`).
+    """
+    res_pkts = _RESOLUTION_PKTS
+    for i in range(cwnd.shape[0]):
+        w = cwnd[i]
+        rmin = rtt_min[i]
+        rmax = rtt_max[i]
+        cmat = w / rmin
+        cmit = w / rmax
+        pmat = mat2[i]
+        pmit = mit2[i]
+        adjust = (k[i] % 2.0) == 1.0
+
+        # statuses 1-4 (Table 2); status 5: none of them
+        if throughput:
+            # resolution: throughputs closer than half a packet per round are a tie
+            res = res_pkts / rmin
+            c1 = (cmit - pmat) > res
+            # a fall only counts if the RTTs rose too: a fall that the flow's own
+            # decrease explains (cwnd down, RTTs unchanged) is not congestion
+            c2 = not c1 and (pmit - cmat) > res and rmin > rmax2[i]
+            # a rise that the queue draining explains is no room: the minimal RTT fell
+            # by more than one packet's delay since round k − 2 while the window did not
+            # grow (the flow's own cut draining, or the FIFO share settling after a
+            # change); only an empty path (below) is room then. (Half a packet's delay
+            # also held back the TCP-Ho flows that competitors' queue swings had cut:
+            # Jain 0.56 with 10 Vegas flows, Table 7 0.86.)
+            w_prior = pmat * rmin2[i]
+            not_grown = w <= w_prior + res_pkts
+            drain = (rmin < rmin2[i] - rmin / w) and not_grown
+            # the tail of a drain just judged over: any further fall of the minimal RTT
+            # is still that queue draining (the FIFO share settles geometrically and the
+            # RTTs move in steps of one packet's service time, which can stall for a
+            # round), not room
+            drain = drain or (tail[i] > 0.0 and rmin < rmin2[i] and not_grown)
+            rise_lo = (cmit - pmit) > res
+            rise_hi = (cmat - pmat) > res
+            c3 = not c1 and not c2 and rise_lo and rise_hi and not drain
+            c1 = c1 and not drain
+            # a fall of one end of the interval that a rise of the maximal RTT explains
+            # is a status-4 move
+            slower = not rise_lo and not rise_hi and ((pmit - cmit) > res or (pmat - cmat) > res)
+            c4 = not c1 and not c2 and not c3 and slower and rmax > rmax2[i]
+            # a tie with no queue at all on the path (less than one packet of backlog in
+            # the round's largest RTT, eq. 1 of the Quick Vegas paper) is room: status 3
+            empty = w * (1.0 - base_rtt[i] / rmax) < 1.0
+            c3 = c3 or (not c1 and not c2 and not c3 and not c4 and empty)
+            # while a decrease drains, a rise is the flow's own queue draining: no news
+            # (a tie), not a reason to increase
+            recent = quiet[i] > 0.0
+            c1 = c1 and not recent
+            c3 = c3 and not recent
+        else:
+            # Table 2 read literally
+            c1 = pmat < cmit
+            c2 = not c1 and cmat < pmit
+            c3 = not c1 and not c2 and pmit < cmit and pmat < cmat
+            c4 = not c1 and not c2 and not c3 and cmit < pmit and cmat < pmat
+        c5 = not (c1 or c2 or c3 or c4)
+
+        # Table 2: the new incr, maxincr, status and amount of a comparing flow
+        s = status[i]
+        inc = incr[i]
+        mx = maxincr[i]
+        up13 = s == 1.0 or s == 3.0
+        dn24 = s == 2.0 or s == 4.0
+        incr1 = inc + 1.0 if up13 else 1.0
+        h = 0.5 * inc
+        incr3 = (h if (h >= 1.0 or h != h) else 1.0) if up13 else 1.0  # numpy.maximum
+        new_incr = incr1 if c1 else (incr3 if c3 else 0.0)
+        if c1:
+            new_max = (mx if (mx >= incr1 or mx != mx) else incr1) if up13 else 1.0
+        elif c2 and dn24:
+            m = mx - 1.0
+            new_max = m if (m >= 1.0 or m != m) else 1.0  # numpy.maximum
+        elif c4 and dn24:
+            m = 0.5 * mx
+            new_max = m if (m >= 1.0 or m != m) else 1.0  # numpy.maximum
+        elif c5:
+            new_max = 0.0
+        else:
+            new_max = mx
+        if c1 or c3:
+            chosen = new_incr
+        elif c2 or c4:
+            chosen = -new_max
+        else:
+            chosen = 0.0
+        if adjust:
+            a = chosen
+            incr[i] = new_incr
+            maxincr[i] = new_max
+            status[i] = 1.0 if c1 else (2.0 if c2 else (3.0 if c3 else (4.0 if c4 else 5.0)))
+            if not c1:
+                phase[i] = CONGESTION_AVOIDANCE
+        else:
+            a = amount[i]
+        amount[i] = a
+
+        # shift the throughput and RTT history: round k becomes "k − 1", k − 1 "k − 2"
+        mat2[i] = mat1[i]
+        mit2[i] = mit1[i]
+        mat1[i] = cmat
+        mit1[i] = cmit
+        rmin2[i] = rmin1[i]
+        rmax2[i] = rmax1[i]
+        rmin1[i] = rmin
+        rmax1[i] = rmax
+        k[i] += 1.0
+
+        # restart at the floor: a status-5 comparison with the window at 2 packets
+        if adjust and c5 and w <= MIN_WINDOW:
+            _ho_restart(
+                k,
+                incr,
+                maxincr,
+                status,
+                amount,
+                mat1,
+                mit1,
+                mat2,
+                mit2,
+                rmin1,
+                rmax1,
+                rmin2,
+                rmax2,
+                rsteady,
+                quiet,
+                tail,
+                rtail,
+                i,
+            )
+            phase[i] = SLOW_START
+            a = 0.0
+
+        # numpy.maximum and numpy.minimum, a tie giving the second argument as they do
+        # (an amount of -0.0 from a zero decrease adds +0.0 per ACK)
+        up = a if (a > 0.0 or a != a) else 0.0
+        down = a if (a < 0.0 or a != a) else 0.0
+        if throughput:
+            # the cut: at a comparison that counts a fall (status 2 or 4) the window drops
+            # at least to CMiT × r, r the minimal RTT of the last calm comparison (the
+            # window that sends the measured throughput with the RTT the flow had before
+            # the fall); applied once, at the comparison. A further fall while an earlier
+            # cut drains makes no cut: the round's window is the cut one while its RTTs
+            # still carry the queue of the window before the cut, so any throughput it
+            # shows understates the rate (a cut sized from it can fall below the new
+            # pipe); the trim after the drain sizes the window from settled RTTs
+            q = quiet[i]
+            fall = c2 or c4
+            dec = adjust and fall
+            hold = dec and q > 0.0
+            fell = dec and rsteady[i] > 0.0 and not hold
+            target = cmit * rsteady[i]
+            cut = fell and (target - w < down)
+            if cut:
+                down = target - w
+            elif hold:
+                down = 0.0
+            if cut or hold:
+                # the cut replaces the pair's decrease: the next round does not repeat it
+                amount[i] = 0.0
+            # the minimal RTT of the last comparison that found no fall, away from a cut
+            if adjust and not fall and q <= 0.0:
+                rsteady[i] = rmin
+            # quiet from a decrease until the drain is over: the minimal RTT moved by
+            # less than half a packet's delay since the previous round ("rmin2" is now
+            # the previous round's). Not against round k − 2: that may be the round that
+            # spans a change, whose RTTs had not risen yet. Then one more look: if the
+            # window is still above the measured throughput times the calm RTT, cut
+            # again to CMaT × r, once per fall (quiet = 2 while that trim drains; no
+            # chain of trims: with several flows the shared queue keeps every flow's RTT
+            # above its own calm RTT, and a chain would walk one flow's window down)
+            steady = abs(rmin - rmin2[i]) <= res_pkts * rmin / w
+            settled = adjust and not dec and q > 0.0 and steady
+            # the drain's tail: from the comparison that ends the quiet until one whose
+            # minimal RTT is no lower than the previous comparison's ("rtail"), a fall is
+            # still the drain
+            if (adjust and q <= 0.0 and rmin >= rtail[i]) or dec:
+                tail[i] = 0.0
+            if settled:
+                tail[i] = 1.0
+            if adjust:
+                rtail[i] = rmin
+            target2 = cmat * rsteady[i]
+            again = settled and q == 1.0 and target2 < w - res_pkts
+            t = target2 - w if again else 0.0
+            down = down if (down <= t or down != down) else t  # numpy.minimum
+            if dec:
+                quiet[i] = 1.0
+            elif again:
+                quiet[i] = 2.0
+            elif settled:
+                quiet[i] = 0.0
+        x = w + down
+        x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+        new[i] = x
+        add[i] = up / w
+        cap[i] = x + up
+
+
+_HO = Kernel(_ho_rule, "w" * 18 + "rrrrb" + "www", uses=(_ho_restart,))
+
+
+def _ho_loss(
+    k: Any,
+    incr: Any,
+    maxincr: Any,
+    status: Any,
+    amount: Any,
+    mat1: Any,
+    mit1: Any,
+    mat2: Any,
+    mit2: Any,
+    rmin1: Any,
+    rmax1: Any,
+    rmin2: Any,
+    rmax2: Any,
+    rsteady: Any,
+    quiet: Any,
+    tail: Any,
+    rtail: Any,
+    phase: Any,
+    index: Any,
+    kind: int,
+    cwnd: Any,
+    new: Any,
+) -> None:
+    """TCP-Ho's loss reactions (§3.2: "the fast retransmit and fast recovery of TCP-Ho are
+    same as those of TCP Vegas ... we reset all parameters used in the QS phase to their
+    default values") for flows ``index[j]`` whose windows are ``cwnd[j]``: the quick-shift
+    state back to the start of a connection, then ``LOSS_TIMEOUT`` 2 packets and slow
+    start, else 3/4 (``LOSS_FAST``) or 1/2 of the window, at least 2 packets, congestion
+    avoidance. ``kind`` is a checked base kind (:func:`~._common.loss_args`). Writes the
+    new windows into ``new``. Compiled once."""
+    n = phase.shape[0]
+    for j in range(index.shape[0]):
+        i = check_index(index[j], n)
+        _ho_restart(
+            k,
+            incr,
+            maxincr,
+            status,
+            amount,
+            mat1,
+            mit1,
+            mat2,
+            mit2,
+            rmin1,
+            rmax1,
+            rmin2,
+            rmax2,
+            rsteady,
+            quiet,
+            tail,
+            rtail,
+            i,
+        )
         if kind == LOSS_TIMEOUT:
-            state["phase"][idx] = SLOW_START
-            return np.full(w.shape, MIN_WINDOW)
-        state["phase"][idx] = CONGESTION_AVOIDANCE
-        return np.maximum(w * (0.75 if kind == LOSS_FAST else 0.5), MIN_WINDOW)
+            phase[i] = SLOW_START
+            new[j] = MIN_WINDOW
+        else:
+            x = cwnd[j] * (0.75 if kind == LOSS_FAST else 0.5)
+            phase[i] = CONGESTION_AVOIDANCE
+            new[j] = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
 
 
-Conditions = tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]
-
-
-def _statuses_table(
-    cmat: FloatArray, cmit: FloatArray, pmat: FloatArray, pmit: FloatArray
-) -> Conditions:
-    """Table 2's statuses 1-4 read literally: the throughput interval [CMiT, CMaT] of round k
-    against that of round k − 2 (status 5: none of them)."""
-    c1 = pmat < cmit
-    c2 = ~c1 & (cmat < pmit)
-    c3 = ~c1 & ~c2 & (pmit < cmit) & (pmat < cmat)
-    c4 = ~c1 & ~c2 & ~c3 & (cmit < pmit) & (cmat < pmat)
-    return c1, c2, c3, c4
-
-
-def _statuses_throughput(
-    state: State,
-    sample: RoundSample,
-    cmat: FloatArray,
-    cmit: FloatArray,
-    pmat: FloatArray,
-    pmit: FloatArray,
-) -> Conditions:
-    """Statuses 1-4 with the addition ``decrease="throughput"`` (docs/algorithms.md): a
-    resolution of half a packet per round, falls counted only with rising RTTs, a fall
-    that a rise of the maximal RTT explains, and no rise while the queue drains."""
-    cwnd = sample.cwnd
-    rmin, rmax = sample.rtt_min, sample.rtt_max
-
-    # resolution: throughputs closer than half a packet per round are a tie
-    res = _RESOLUTION_PKTS / rmin
-
-    def lt(a: FloatArray, b: FloatArray) -> NDArray[np.bool_]:
-        return (b - a) > res
-
-    c1 = lt(pmat, cmit)
-    # a fall only counts if the RTTs rose too: a fall that the flow's own decrease
-    # explains (cwnd down, RTTs unchanged) is not congestion
-    c2 = ~c1 & lt(cmat, pmit) & (rmin > state["rmax2"])
-    # a rise that the queue draining explains is no room: the minimal RTT fell by more
-    # than one packet's delay since round k − 2 while the window did not grow (the
-    # flow's own cut draining, or the FIFO share settling after a change); only an empty
-    # path (below) is room then. (Half a packet's delay also held back the TCP-Ho flows
-    # that competitors' queue swings had cut: Jain 0.56 with 10 Vegas flows, Table 7 0.86.)
-    w_prior = pmat * state["rmin2"]
-    not_grown = cwnd <= w_prior + _RESOLUTION_PKTS
-    drain = (rmin < state["rmin2"] - rmin / cwnd) & not_grown
-    # the tail of a drain just judged over: any further fall of the minimal RTT is still
-    # that queue draining (the FIFO share settles geometrically and the RTTs move in steps
-    # of one packet's service time, which can stall for a round), not room
-    drain |= (state["tail"] > 0.0) & (rmin < state["rmin2"]) & not_grown
-    c3 = ~c1 & ~c2 & lt(pmit, cmit) & lt(pmat, cmat) & ~drain
-    c1 = c1 & ~drain
-    # a fall of one end of the interval that a rise of the maximal RTT explains is a
-    # status-4 move
-    slower = ~lt(pmit, cmit) & ~lt(pmat, cmat) & (lt(cmit, pmit) | lt(cmat, pmat))
-    c4 = ~c1 & ~c2 & ~c3 & slower & (rmax > state["rmax2"])
-    # a tie with no queue at all on the path (less than one packet of backlog in
-    # the round's largest RTT, eq. 1 of the Quick Vegas paper) is room: status 3
-    empty = cwnd * (1.0 - sample.base_rtt / rmax) < 1.0
-    c3 = c3 | (~c1 & ~c2 & ~c3 & ~c4 & empty)
-    # while a decrease drains, a rise is the flow's own queue draining: no news
-    # (a tie), not a reason to increase
-    recent = state["quiet"] > 0.0
-    c1 = c1 & ~recent
-    c3 = c3 & ~recent
-    return c1, c2, c3, c4
-
-
-def _apply_table2(
-    state: State,
-    adjust: NDArray[np.bool_],
-    c1: NDArray[np.bool_],
-    c2: NDArray[np.bool_],
-    c3: NDArray[np.bool_],
-    c4: NDArray[np.bool_],
-    c5: NDArray[np.bool_],
-) -> FloatArray:
-    """Table 2: the new incr, maxincr, status and amount of the flows that compare this
-    round (``adjust``); returns the amount every flow applies this round."""
-    s = state["status"]
-    incr = state["incr"]
-    maxincr = state["maxincr"]
-    up13 = (s == 1.0) | (s == 3.0)
-    dn24 = (s == 2.0) | (s == 4.0)
-
-    incr1 = np.where(up13, incr + 1.0, 1.0)
-    incr3 = np.where(up13, np.maximum(0.5 * incr, 1.0), 1.0)
-    new_incr = np.where(c1, incr1, np.where(c3, incr3, 0.0))
-    new_max = np.where(
-        c1,
-        np.where(up13, np.maximum(maxincr, incr1), 1.0),
-        np.where(
-            c2 & dn24,
-            np.maximum(maxincr - 1.0, 1.0),
-            np.where(c4 & dn24, np.maximum(0.5 * maxincr, 1.0), np.where(c5, 0.0, maxincr)),
-        ),
-    )
-    new_status = np.where(c1, 1.0, np.where(c2, 2.0, np.where(c3, 3.0, np.where(c4, 4.0, 5.0))))
-    chosen = np.where(c1 | c3, new_incr, np.where(c2 | c4, -new_max, 0.0))
-
-    amount = np.where(adjust, chosen, state["amount"])
-    np.copyto(incr, new_incr, where=adjust)
-    np.copyto(maxincr, new_max, where=adjust)
-    np.copyto(s, new_status, where=adjust)
-    np.copyto(state["amount"], amount)
-    np.putmask(state["phase"], adjust & ~c1, CONGESTION_AVOIDANCE)
-    return amount
-
-
-def _shift_history(state: State, sample: RoundSample, cmat: FloatArray, cmit: FloatArray) -> None:
-    """Shift the throughput and RTT history: round k becomes "k − 1", k − 1 becomes "k − 2"."""
-    np.copyto(state["mat2"], state["mat1"])
-    np.copyto(state["mit2"], state["mit1"])
-    np.copyto(state["mat1"], cmat)
-    np.copyto(state["mit1"], cmit)
-    np.copyto(state["rmin2"], state["rmin1"])
-    np.copyto(state["rmax2"], state["rmax1"])
-    np.copyto(state["rmin1"], sample.rtt_min)
-    np.copyto(state["rmax1"], sample.rtt_max)
-
-
-def _throughput_cut(
-    state: State,
-    sample: RoundSample,
-    adjust: NDArray[np.bool_],
-    fall: NDArray[np.bool_],
-    cmat: FloatArray,
-    cmit: FloatArray,
-    down: FloatArray,
-) -> FloatArray:
-    """The addition ``decrease="throughput"`` (docs/algorithms.md): at a comparison that
-    counts a fall (``fall``: status 2 or 4), the window drops at least to CMiT × r, r the
-    minimal RTT of the last calm comparison (the window that sends the measured throughput
-    with the RTT the flow had before the fall; no cut while an earlier cut drains);
-    applied once, at the comparison. Returns the decrease (<= 0) to apply."""
-    cwnd = sample.cwnd
-    quiet = state["quiet"]
-    # a further fall while an earlier cut drains makes no cut: the round's window is the
-    # cut one while its RTTs still carry the queue of the window before the cut, so any
-    # throughput it shows understates the rate (a cut sized from it can fall below the
-    # new pipe); the trim after the drain sizes the window from settled RTTs
-    hold = adjust & fall & (quiet > 0.0)
-    fell = adjust & fall & (state["rsteady"] > 0.0) & ~hold
-    target = cmit * state["rsteady"]
-    cut = fell & (target - cwnd < down)
-    down = np.where(cut, target - cwnd, np.where(hold, 0.0, down))
-    # the cut replaces the pair's decrease: the next round does not repeat it
-    state["amount"][cut | hold] = 0.0
-    # the minimal RTT of the last comparison that found no fall, away from a cut
-    calm = adjust & ~fall & (quiet <= 0.0)
-    np.copyto(state["rsteady"], sample.rtt_min, where=calm)
-    # quiet from a decrease until the drain is over: the minimal RTT moved by less than
-    # half a packet's delay since the previous round (after _shift_history, "rmin2" is
-    # the previous round's). Not against round k − 2: that may be the round that spans a
-    # change, whose RTTs had not risen yet. Then one more look: if the window is still
-    # above the measured throughput times the calm RTT, cut again to CMaT × r, once per
-    # fall (quiet = 2 while that trim drains; no chain of trims: with several flows the
-    # shared queue keeps every flow's RTT above its own calm RTT, and a chain would walk
-    # one flow's window down)
-    dec = adjust & fall
-    steady = np.abs(sample.rtt_min - state["rmin2"]) <= _RESOLUTION_PKTS * sample.rtt_min / cwnd
-    settled = adjust & ~dec & (quiet > 0.0) & steady
-    # the drain's tail: from the comparison that ends the quiet until one whose minimal RTT
-    # is no lower than the previous comparison's ("rtail"), a fall is still the drain
-    tail = state["tail"]
-    tail_over = adjust & (quiet <= 0.0) & (sample.rtt_min >= state["rtail"])
-    tail[tail_over | dec] = 0.0
-    tail[settled] = 1.0
-    np.copyto(state["rtail"], sample.rtt_min, where=adjust)
-    target2 = cmat * state["rsteady"]
-    again = settled & (quiet == 1.0) & (target2 < cwnd - _RESOLUTION_PKTS)
-    down = np.minimum(down, np.where(again, target2 - cwnd, 0.0))
-    np.copyto(quiet, np.where(dec, 1.0, np.where(again, 2.0, np.where(settled, 0.0, quiet))))
-    return down
+_HO_LOSS = Kernel(_ho_loss, "w" * 18 + "Iirw", uses=(check_index, _ho_restart))
