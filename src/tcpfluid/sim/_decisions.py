@@ -12,7 +12,8 @@ from __future__ import annotations
 import inspect
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -48,6 +49,24 @@ def _first(x: Any) -> float:
     if type(x) is np.ndarray and x.size == 1:
         return float(x.item())
     return float(np.asarray(x).reshape(-1)[0])
+
+
+def _item_source(a: Any) -> Any:
+    """A law's state array of one flow as what the decisions read its item from: a
+    memoryview of a plain float64 array (its item a Python float), else the array."""
+    if type(a) is np.ndarray and a.dtype == np.float64 and a.flags.c_contiguous:
+        return _items(a)
+    return a
+
+
+def _on_loss(on_loss: Any, state: Any, cwnd: FloatArray, kind: int) -> Any:
+    """A law's ``on_loss`` on the first flow of its state (one flow's window ``cwnd``)."""
+    return on_loss(state, _FIRST, kind, cwnd)
+
+
+def _on_loss_out(on_loss: Any, state: Any, cwnd: FloatArray, out: FloatArray, kind: int) -> Any:
+    """:func:`_on_loss`, the new window written into ``out``."""
+    return on_loss(state, _FIRST, kind, cwnd, out=out)
 
 
 def _takes_out(method: Any) -> bool:
@@ -141,25 +160,63 @@ class Decisions:
             )
             for f in range(nf)
         ]
-        #: per flow: its law's on_round takes ``out``
-        takes = {id(law): _takes_out(law.on_round) for law in self.laws}
-        self.takes_out = [takes[id(law)] for law in self.laws]
-        #: per flow: its law's on_round (bound once)
-        self.on_round: list[Any] = [law.on_round for law in self.laws]
         # each flow's rows of ``ff`` and ``fi``, and ``gi`` and ``pend``, as memoryviews: an
         # item read or written through one is a Python float or int, at about half the cost
         # of NumPy's scalar indexing (the arrays are never reallocated during a run)
         self.rows = [_items(ff[f]) for f in range(nf)]
         self.int_rows = [_items(fi[f]) for f in range(nf)]
         self._gi = _items(gi)
-        #: per flow: the array of one window handed to its law's on_loss (made once), and
-        #: (for a law whose on_loss takes ``out``) the view of its row's new window
-        self.loss_cwnd = [np.zeros(1) for _ in range(nf)]
-        self.loss_out = [ff[f : f + 1, C.F_NEWCWND] for f in range(nf)]
+        takes = {id(law): _takes_out(law.on_round) for law in self.laws}
         takes_loss = {id(law): _takes_out(law.on_loss) for law in self.laws}
-        self.loss_takes_out = [takes_loss[id(law)] for law in self.laws]
-        #: per flow: its law's on_loss (bound once)
-        self.on_loss: list[Any] = [law.on_loss for law in self.laws]
+        #: per flow: its round decision as a call without arguments, and whether that call
+        #: is the law's compiled rule bound to the flow's state, sample and action (it
+        #: writes the action where the loop reads it: ControlLaw._bind_round); else its
+        #: law's on_round on them (with ``out`` if it takes it)
+        self.round_call: list[Callable[[], Any]] = []
+        self.round_bound: list[bool] = []
+        #: per flow: the action its law's on_round may return as its own (``out``), or None
+        self.round_out: list[RoundAction | None] = []
+        #: per flow: the array of one window handed to its law's on_loss (made once), and
+        #: the view of its row's new window, where a law that takes ``out`` writes it
+        self.loss_cwnd = [np.zeros(1) for _ in range(nf)]
+        self._loss_cwnd = [_items(a) for a in self.loss_cwnd]
+        self.loss_out = [ff[f : f + 1, C.F_NEWCWND] for f in range(nf)]
+        #: per flow: its loss decision as a call of the kind, and whether it is the law's
+        #: compiled loss rule bound to those arrays (ControlLaw._bind_loss); else its
+        #: law's on_loss on them
+        self.loss_call: list[Callable[[int], Any]] = []
+        self.loss_bound: list[bool] = []
+        self.loss_takes_out: list[bool] = []
+        #: per flow: its law's phase and ssthresh (``None``: none) state, where an item
+        #: reads as a float (a memoryview of a plain array)
+        self.phase: list[Any] = []
+        self.ssthresh: list[Any] = []
+        for f, law in enumerate(self.laws):
+            state, sample, action = self.states[f], self.samples[f], self.actions[f]
+            bound = law._bind_round(state, sample, action)
+            self.round_bound.append(bound is not None)
+            self.round_out.append(action if takes[id(law)] else None)
+            if bound is not None:
+                self.round_call.append(bound)
+            elif takes[id(law)]:
+                on_round: Any = law.on_round  # its signature has ``out`` (checked)
+                self.round_call.append(partial(on_round, state, sample, out=action))
+            else:
+                self.round_call.append(partial(law.on_round, state, sample))
+            lbound = law._bind_loss(state, self.loss_cwnd[f], self.loss_out[f])
+            self.loss_bound.append(lbound is not None)
+            self.loss_takes_out.append(takes_loss[id(law)])
+            if lbound is not None:
+                self.loss_call.append(lbound)
+            elif takes_loss[id(law)]:
+                self.loss_call.append(
+                    partial(_on_loss_out, law.on_loss, state, self.loss_cwnd[f], self.loss_out[f])
+                )
+            else:
+                self.loss_call.append(partial(_on_loss, law.on_loss, state, self.loss_cwnd[f]))
+            self.phase.append(_item_source(state["phase"]))
+            ss = state.get("ssthresh")
+            self.ssthresh.append(None if ss is None else _item_source(ss))
         #: per flow: (time, kind, window before, window after) of each loss handed to the law
         self.losses: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
         self.law_calls = 0
@@ -194,34 +251,20 @@ class Decisions:
             )
 
     def _one_round(self, f: int) -> None:
-        """The round decision of flow ``f``: its law's ``on_round`` on the flow's state and
-        sample (views of its row of ``ff``, made once), the action written into its row
-        (``out=``) or copied there."""
-        state, row = self.states[f], self.rows[f]
-        if self.takes_out[f]:  # the action is written where the loop reads it
-            out = self.actions[f]
-            action = self.on_round[f](state, self.samples[f], out=out)
-        else:
-            out = None
-            action = self.on_round[f](state, self.samples[f])
-        if action is out:
+        """The round decision of flow ``f``: its law's rule (or ``on_round``) on the flow's
+        state and sample (views of its row of ``ff``, made once), the action written into
+        its row (bound rule, ``out=``) or copied there."""
+        row = self.rows[f]
+        if self.round_bound[f]:  # the action is written where the loop reads it
+            self.round_call[f]()
             w, incr, cap = row[_F_CWND], row[_F_INCR], row[_F_CAP]
-        else:  # a new action (a law without ``out``, or one that did not use it)
-            w, incr, cap = _first(action.cwnd), _first(action.incr), _first(action.cap)
+        else:
+            action = self.round_call[f]()
+            if action is self.round_out[f]:
+                w, incr, cap = row[_F_CWND], row[_F_INCR], row[_F_CAP]
+            else:  # a new action (a law without ``out``, or one that did not use it)
+                w, incr, cap = _first(action.cwnd), _first(action.incr), _first(action.cap)
         self.law_calls += 1
-        self._write_one(f, row, state, w, incr, cap)
-
-    def _write_one(
-        self,
-        f: int,
-        row: Any,
-        state: Mapping[str, FloatArray],
-        w: float,
-        incr: float,
-        cap: float,
-    ) -> None:
-        """Check one flow's action and write it, with the law's phase and ssthresh from its
-        state (arrays of one value), where the compiled loop reads them."""
         # a positive finite window, a finite increment, a cap that is not NaN (comparisons
         # only: cheaper than math.isfinite on this path, taken at every round decision)
         if not (0.0 < w < math.inf and -math.inf < incr < math.inf and cap == cap):
@@ -230,29 +273,28 @@ class Decisions:
                 f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at "
                 f"t={self.gf[C.G_NOW]:g} s"
             )
+        # the action, with the law's phase and ssthresh from its state (arrays of one
+        # value), where the compiled loop reads them
         row[_F_CWND] = w
         row[_F_INCR] = incr
         row[_F_CAP] = cap
-        row[_F_PHASE] = state["phase"][0]
-        ss = state.get("ssthresh")
+        row[_F_PHASE] = self.phase[f][0]
+        ss = self.ssthresh[f]
         row[_F_SSTH] = math.inf if ss is None else ss[0]
         self.int_rows[f][_I_PENDING] = _P_ROUND_READY
 
     def _loss(self, f: int) -> None:
-        """Flow ``f``'s loss decision: the law's ``on_loss`` (arrays of one flow), its new
-        window checked and written where the compiled loop reads it."""
+        """Flow ``f``'s loss decision: the law's loss rule (or ``on_loss``) on arrays of
+        one flow, its new window checked and written where the compiled loop reads it."""
         row, irow = self.rows[f], self.int_rows[f]
         kind = irow[_I_KIND]
         before = row[_F_CWND]
-        w_in = self.loss_cwnd[f]
-        w_in[0] = before
-        if self.loss_takes_out[f]:  # the new window is written where the loop reads it
-            out = self.loss_out[f]
-            new = self.on_loss[f](self.states[f], _FIRST, kind, w_in, out=out)
+        self._loss_cwnd[f][0] = before
+        new = self.loss_call[f](kind)
+        if self.loss_bound[f] or (self.loss_takes_out[f] and new is self.loss_out[f]):
+            w = row[_F_NEWCWND]  # written where the loop reads it
         else:
-            out = None
-            new = self.on_loss[f](self.states[f], _FIRST, kind, w_in)
-        w = row[_F_NEWCWND] if new is out else _first(new)
+            w = _first(new)
         self.law_calls += 1
         if not math.isfinite(w) or w <= 0.0:
             raise RuntimeError(
