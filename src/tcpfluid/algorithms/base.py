@@ -491,26 +491,21 @@ class ControlLaw(ABC):
         return partial(rule.fn or rule.get(), *args, out.cwnd, out.incr, out.cap)
 
     def _bind_loss(
-        self, state: State, cwnd: FloatArray, out: FloatArray
-    ) -> Callable[[int], None] | None:
-        """:meth:`on_loss` ``(state, [0], kind, cwnd, out=out)`` as a call of ``kind``
-        for arrays of one flow that stay in place: its compiled loss rule, the
-        arguments it does not take from ``kind`` made once (:meth:`_loss_rule`). ``None``
-        when the law's :meth:`on_loss` is not that rule, or ``cwnd`` and ``out`` are not
-        arrays of one window."""
+        self, state: State, cwnd: FloatArray, out: FloatArray, kind: int
+    ) -> Callable[[], None] | None:
+        """:meth:`on_loss` ``(state, [0], kind, cwnd, out=out)`` as a call without
+        arguments for arrays of one flow that stay in place and a loss of ``kind``: its
+        compiled loss rule bound to them once (:meth:`_loss_rule`). ``None`` when the
+        law's :meth:`on_loss` is not that rule, or ``cwnd`` and ``out`` are not arrays of
+        one window."""
         if not _runs_rule(type(self), "on_loss", "_loss_rule"):
             return None
         for a in (cwnd, out):
             if type(a) is not np.ndarray or a.shape != (1,) or a.dtype != np.float64:
                 return None
+        rule, arrays, options = self._loss_rule(state, kind)
         first = np.zeros(1, dtype=np.intp)
-        loss_rule = self._loss_rule
-
-        def call(kind: int) -> None:
-            rule, arrays, options = loss_rule(state, kind)
-            (rule.fn or rule.get())(*arrays, first, base_kind(kind), *options, cwnd, out)
-
-        return call
+        return partial(rule.fn or rule.get(), *arrays, first, base_kind(kind), *options, cwnd, out)
 
     def initial_action(self, state: State) -> RoundAction:
         """The action for the very first round, before any measurement exists.

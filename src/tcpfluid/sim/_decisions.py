@@ -59,16 +59,6 @@ def _item_source(a: Any) -> Any:
     return a
 
 
-def _on_loss(on_loss: Any, state: Any, cwnd: FloatArray, kind: int) -> Any:
-    """A law's ``on_loss`` on the first flow of its state (one flow's window ``cwnd``)."""
-    return on_loss(state, _FIRST, kind, cwnd)
-
-
-def _on_loss_out(on_loss: Any, state: Any, cwnd: FloatArray, out: FloatArray, kind: int) -> Any:
-    """:func:`_on_loss`, the new window written into ``out``."""
-    return on_loss(state, _FIRST, kind, cwnd, out=out)
-
-
 def _takes_out(method: Any) -> bool:
     """Whether a law's ``on_round`` or ``on_loss`` accepts the keyword ``out``
     (:meth:`ControlLaw.on_round`)."""
@@ -167,56 +157,44 @@ class Decisions:
         self.int_rows = [_items(fi[f]) for f in range(nf)]
         self._gi = _items(gi)
         takes = {id(law): _takes_out(law.on_round) for law in self.laws}
-        takes_loss = {id(law): _takes_out(law.on_loss) for law in self.laws}
-        #: per flow: its round decision as a call without arguments, and whether that call
-        #: is the law's compiled rule bound to the flow's state, sample and action (it
-        #: writes the action where the loop reads it: ControlLaw._bind_round); else its
-        #: law's on_round on them (with ``out`` if it takes it)
-        self.round_call: list[Callable[[], Any]] = []
-        self.round_bound: list[bool] = []
-        #: per flow: the action its law's on_round may return as its own (``out``), or None
-        self.round_out: list[RoundAction | None] = []
         #: per flow: the array of one window handed to its law's on_loss (made once), and
         #: the view of its row's new window, where a law that takes ``out`` writes it
         self.loss_cwnd = [np.zeros(1) for _ in range(nf)]
-        self._loss_cwnd = [_items(a) for a in self.loss_cwnd]
         self.loss_out = [ff[f : f + 1, C.F_NEWCWND] for f in range(nf)]
-        #: per flow: its loss decision as a call of the kind, and whether it is the law's
-        #: compiled loss rule bound to those arrays (ControlLaw._bind_loss); else its
-        #: law's on_loss on them
-        self.loss_call: list[Callable[[int], Any]] = []
-        self.loss_bound: list[bool] = []
-        self.loss_takes_out: list[bool] = []
-        #: per flow: its law's phase and ssthresh (``None``: none) state, where an item
-        #: reads as a float (a memoryview of a plain array)
-        self.phase: list[Any] = []
-        self.ssthresh: list[Any] = []
+        #: per flow, what its round decision uses, in one tuple: its rows of ``ff`` and
+        #: ``fi``; the decision as a call without arguments; whether that call is the
+        #: law's compiled rule bound to the flow's state, sample and action (it writes the
+        #: action where the loop reads it: ControlLaw._bind_round), else the law's
+        #: on_round on them; the action on_round may return as its own (``out``) or None;
+        #: the law's phase and ssthresh (``None``: none) state, whose item reads as a float
+        self._round: list[tuple[Any, ...]] = []
+        #: per flow: its rows, the window handed to on_loss (a memoryview) and, by loss
+        #: kind, the decision as a call and whether the new window is in its row (made at
+        #: the flow's first loss of that kind: :meth:`_loss_call`)
+        self._loss_of: list[tuple[Any, ...]] = []
         for f, law in enumerate(self.laws):
             state, sample, action = self.states[f], self.samples[f], self.actions[f]
             bound = law._bind_round(state, sample, action)
-            self.round_bound.append(bound is not None)
-            self.round_out.append(action if takes[id(law)] else None)
             if bound is not None:
-                self.round_call.append(bound)
+                call: Callable[[], Any] = bound
             elif takes[id(law)]:
                 on_round: Any = law.on_round  # its signature has ``out`` (checked)
-                self.round_call.append(partial(on_round, state, sample, out=action))
+                call = partial(on_round, state, sample, out=action)
             else:
-                self.round_call.append(partial(law.on_round, state, sample))
-            lbound = law._bind_loss(state, self.loss_cwnd[f], self.loss_out[f])
-            self.loss_bound.append(lbound is not None)
-            self.loss_takes_out.append(takes_loss[id(law)])
-            if lbound is not None:
-                self.loss_call.append(lbound)
-            elif takes_loss[id(law)]:
-                self.loss_call.append(
-                    partial(_on_loss_out, law.on_loss, state, self.loss_cwnd[f], self.loss_out[f])
-                )
-            else:
-                self.loss_call.append(partial(_on_loss, law.on_loss, state, self.loss_cwnd[f]))
-            self.phase.append(_item_source(state["phase"]))
+                call = partial(law.on_round, state, sample)
             ss = state.get("ssthresh")
-            self.ssthresh.append(None if ss is None else _item_source(ss))
+            self._round.append(
+                (
+                    self.rows[f],
+                    self.int_rows[f],
+                    call,
+                    bound is not None,
+                    action if takes[id(law)] else None,
+                    _item_source(state["phase"]),
+                    None if ss is None else _item_source(ss),
+                )
+            )
+            self._loss_of.append((self.rows[f], self.int_rows[f], _items(self.loss_cwnd[f]), {}))
         #: per flow: (time, kind, window before, window after) of each loss handed to the law
         self.losses: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
         self.law_calls = 0
@@ -254,13 +232,13 @@ class Decisions:
         """The round decision of flow ``f``: its law's rule (or ``on_round``) on the flow's
         state and sample (views of its row of ``ff``, made once), the action written into
         its row (bound rule, ``out=``) or copied there."""
-        row = self.rows[f]
-        if self.round_bound[f]:  # the action is written where the loop reads it
-            self.round_call[f]()
+        row, irow, call, bound, out, phase, ssthresh = self._round[f]
+        if bound:  # the action is written where the loop reads it
+            call()
             w, incr, cap = row[_F_CWND], row[_F_INCR], row[_F_CAP]
         else:
-            action = self.round_call[f]()
-            if action is self.round_out[f]:
+            action = call()
+            if action is out:
                 w, incr, cap = row[_F_CWND], row[_F_INCR], row[_F_CAP]
             else:  # a new action (a law without ``out``, or one that did not use it)
                 w, incr, cap = _first(action.cwnd), _first(action.incr), _first(action.cap)
@@ -278,23 +256,38 @@ class Decisions:
         row[_F_CWND] = w
         row[_F_INCR] = incr
         row[_F_CAP] = cap
-        row[_F_PHASE] = self.phase[f][0]
-        ss = self.ssthresh[f]
-        row[_F_SSTH] = math.inf if ss is None else ss[0]
-        self.int_rows[f][_I_PENDING] = _P_ROUND_READY
+        row[_F_PHASE] = phase[0]
+        row[_F_SSTH] = math.inf if ssthresh is None else ssthresh[0]
+        irow[_I_PENDING] = _P_ROUND_READY
+
+    def _loss_call(self, f: int, kind: int) -> tuple[Callable[[], Any], bool]:
+        """Flow ``f``'s loss decision of ``kind`` as a call without arguments, and whether
+        it writes the new window into the flow's row: the law's compiled loss rule bound
+        to the flow's arrays (ControlLaw._bind_loss), else its ``on_loss`` on them (with
+        ``out`` if it takes it)."""
+        law, state = self.laws[f], self.states[f]
+        cwnd, out = self.loss_cwnd[f], self.loss_out[f]
+        bound = law._bind_loss(state, cwnd, out, kind)
+        if bound is not None:
+            return bound, True
+        if _takes_out(law.on_loss):
+            on_loss: Any = law.on_loss  # its signature has ``out`` (checked)
+            return partial(on_loss, state, _FIRST, kind, cwnd, out=out), False
+        return partial(law.on_loss, state, _FIRST, kind, cwnd), False
 
     def _loss(self, f: int) -> None:
         """Flow ``f``'s loss decision: the law's loss rule (or ``on_loss``) on arrays of
         one flow, its new window checked and written where the compiled loop reads it."""
-        row, irow = self.rows[f], self.int_rows[f]
+        row, irow, w_in, calls = self._loss_of[f]
         kind = irow[_I_KIND]
         before = row[_F_CWND]
-        self._loss_cwnd[f][0] = before
-        new = self.loss_call[f](kind)
-        if self.loss_bound[f] or (self.loss_takes_out[f] and new is self.loss_out[f]):
-            w = row[_F_NEWCWND]  # written where the loop reads it
-        else:
-            w = _first(new)
+        w_in[0] = before
+        entry = calls.get(kind)
+        if entry is None:
+            entry = calls[kind] = self._loss_call(f, kind)
+        call, bound = entry
+        new = call()
+        w = row[_F_NEWCWND] if bound or new is self.loss_out[f] else _first(new)
         self.law_calls += 1
         if not math.isfinite(w) or w <= 0.0:
             raise RuntimeError(
