@@ -38,7 +38,6 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -488,7 +487,7 @@ class ControlLaw(ABC):
         rule, n, args = self._round_rule(state, sample)
         if n != out.cwnd.shape[0]:
             return None
-        return partial(rule.fn or rule.get(), *args, out.cwnd, out.incr, out.cap)
+        return rule.bind(*args, out.cwnd, out.incr, out.cap)
 
     def _bind_loss(
         self, state: State, cwnd: FloatArray, out: FloatArray, kind: int
@@ -505,7 +504,7 @@ class ControlLaw(ABC):
                 return None
         rule, arrays, options = self._loss_rule(state, kind)
         first = np.zeros(1, dtype=np.intp)
-        return partial(rule.fn or rule.get(), *arrays, first, base_kind(kind), *options, cwnd, out)
+        return rule.bind(*arrays, first, base_kind(kind), *options, cwnd, out)
 
     def initial_action(self, state: State) -> RoundAction:
         """The action for the very first round, before any measurement exists.

@@ -161,40 +161,23 @@ class Decisions:
         #: the view of its row's new window, where a law that takes ``out`` writes it
         self.loss_cwnd = [np.zeros(1) for _ in range(nf)]
         self.loss_out = [ff[f : f + 1, C.F_NEWCWND] for f in range(nf)]
+        self._takes = takes
         #: per flow, what its round decision uses, in one tuple: its rows of ``ff`` and
         #: ``fi``; the decision as a call without arguments; whether that call is the
         #: law's compiled rule bound to the flow's state, sample and action (it writes the
         #: action where the loop reads it: ControlLaw._bind_round), else the law's
         #: on_round on them; the action on_round may return as its own (``out``) or None;
         #: the law's phase and ssthresh (``None``: none) state, whose item reads as a float
-        self._round: list[tuple[Any, ...]] = []
+        self._round: list[tuple[Any, ...]] = [()] * nf
         #: per flow: its rows, the window handed to on_loss (a memoryview) and, by loss
         #: kind, the decision as a call and whether the new window is in its row (made at
         #: the flow's first loss of that kind: :meth:`_loss_call`)
-        self._loss_of: list[tuple[Any, ...]] = []
-        for f, law in enumerate(self.laws):
-            state, sample, action = self.states[f], self.samples[f], self.actions[f]
-            bound = law._bind_round(state, sample, action)
-            if bound is not None:
-                call: Callable[[], Any] = bound
-            elif takes[id(law)]:
-                on_round: Any = law.on_round  # its signature has ``out`` (checked)
-                call = partial(on_round, state, sample, out=action)
-            else:
-                call = partial(law.on_round, state, sample)
-            ss = state.get("ssthresh")
-            self._round.append(
-                (
-                    self.rows[f],
-                    self.int_rows[f],
-                    call,
-                    bound is not None,
-                    action if takes[id(law)] else None,
-                    _item_source(state["phase"]),
-                    None if ss is None else _item_source(ss),
-                )
-            )
-            self._loss_of.append((self.rows[f], self.int_rows[f], _items(self.loss_cwnd[f]), {}))
+        self._loss_of: list[tuple[Any, ...]] = [()] * nf
+        #: per flow: its state's arrays when it was bound (a law's own ``on_round`` or
+        #: ``on_loss`` may put new arrays in the state: the flow is then bound again)
+        self._bound_to: list[list[tuple[str, Any]]] = [[] for _ in range(nf)]
+        for f in range(nf):
+            self._bind(f)
         #: per flow: (time, kind, window before, window after) of each loss handed to the law
         self.losses: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
         self.law_calls = 0
@@ -228,6 +211,38 @@ class Decisions:
                 f"t={self.gf[C.G_NOW]:g} s"
             )
 
+    def _bind(self, f: int) -> None:
+        """Make flow ``f``'s round and loss decisions on its state's arrays as they are."""
+        law, state, sample, action = self.laws[f], self.states[f], self.samples[f], self.actions[f]
+        takes = self._takes[id(law)]
+        bound = law._bind_round(state, sample, action)
+        if bound is not None:
+            call: Callable[[], Any] = bound
+        elif takes:
+            on_round: Any = law.on_round  # its signature has ``out`` (checked)
+            call = partial(on_round, state, sample, out=action)
+        else:
+            call = partial(law.on_round, state, sample)
+        ss = state.get("ssthresh")
+        self._round[f] = (
+            self.rows[f],
+            self.int_rows[f],
+            call,
+            bound is not None,
+            action if takes else None,
+            _item_source(state["phase"]),
+            None if ss is None else _item_source(ss),
+        )
+        self._loss_of[f] = (self.rows[f], self.int_rows[f], _items(self.loss_cwnd[f]), {})
+        self._bound_to[f] = list(state.items())
+
+    def _rebind_if_replaced(self, f: int) -> None:
+        """After a call into a law's own (not compiled-rule) ``on_round`` or ``on_loss``:
+        bind flow ``f`` again if the law put new arrays in its state."""
+        state, was = self.states[f], self._bound_to[f]
+        if len(state) != len(was) or any(state.get(k) is not a for k, a in was):
+            self._bind(f)
+
     def _one_round(self, f: int) -> None:
         """The round decision of flow ``f``: its law's rule (or ``on_round``) on the flow's
         state and sample (views of its row of ``ff``, made once), the action written into
@@ -242,6 +257,8 @@ class Decisions:
                 w, incr, cap = row[_F_CWND], row[_F_INCR], row[_F_CAP]
             else:  # a new action (a law without ``out``, or one that did not use it)
                 w, incr, cap = _first(action.cwnd), _first(action.incr), _first(action.cap)
+            self._rebind_if_replaced(f)
+            phase, ssthresh = self._round[f][5:]
         self.law_calls += 1
         # a positive finite window, a finite increment, a cap that is not NaN (comparisons
         # only: cheaper than math.isfinite on this path, taken at every round decision)
@@ -288,6 +305,8 @@ class Decisions:
         call, bound = entry
         new = call()
         w = row[_F_NEWCWND] if bound or new is self.loss_out[f] else _first(new)
+        if not bound:
+            self._rebind_if_replaced(f)
         self.law_calls += 1
         if not math.isfinite(w) or w <= 0.0:
             raise RuntimeError(
