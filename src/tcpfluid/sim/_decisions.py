@@ -14,6 +14,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
+from operator import is_not
 from typing import Any
 
 import numpy as np
@@ -175,7 +176,7 @@ class Decisions:
         self._loss_of: list[tuple[Any, ...]] = [()] * nf
         #: per flow: its state's arrays when it was bound (a law's own ``on_round`` or
         #: ``on_loss`` may put new arrays in the state: the flow is then bound again)
-        self._bound_to: list[list[tuple[str, Any]]] = [[] for _ in range(nf)]
+        self._bound_to: list[list[Any]] = [[] for _ in range(nf)]
         for f in range(nf):
             self._bind(f)
         #: per flow: (time, kind, window before, window after) of each loss handed to the law
@@ -234,13 +235,14 @@ class Decisions:
             None if ss is None else _item_source(ss),
         )
         self._loss_of[f] = (self.rows[f], self.int_rows[f], _items(self.loss_cwnd[f]), {})
-        self._bound_to[f] = list(state.items())
+        self._bound_to[f] = list(state.values())
 
     def _rebind_if_replaced(self, f: int) -> None:
         """After a call into a law's own (not compiled-rule) ``on_round`` or ``on_loss``:
         bind flow ``f`` again if the law put new arrays in its state."""
         state, was = self.states[f], self._bound_to[f]
-        if len(state) != len(was) or any(state.get(k) is not a for k, a in was):
+        # the same arrays in the same order (``was`` keeps them alive: no id is reused)
+        if len(state) != len(was) or any(map(is_not, state.values(), was)):
             self._bind(f)
 
     def _one_round(self, f: int) -> None:
