@@ -148,12 +148,20 @@ def _red_max_p() -> None:
 def _tcp_ho_table2() -> None:
     from tcpfluid.algorithms import tcp_ho
 
-    t2 = tcp_ho._apply_table2
+    cls = tcp_ho.TcpHo
+    orig = cls.on_round  # the law's one decision per round (every engine calls it)
 
-    def patched(*args: Any, **kw: Any) -> Any:
-        return 0.5 * np.asarray(t2(*args, **kw))
+    def patched(self: Any, state: Any, sample: Any, out: Any = None) -> Any:
+        act = orig(self, state, sample, out)
+        w = np.asarray(sample.cwnd, dtype=np.float64)
+        up = act.cap - act.cwnd
+        new = np.maximum(w + 0.5 * (act.cwnd - w), 2.0)  # the decrease halved
+        act.cwnd[...] = new
+        act.incr[...] = 0.5 * up / w  # and the increase
+        act.cap[...] = new + 0.5 * up
+        return act
 
-    tcp_ho._apply_table2 = patched
+    cls.on_round = patched  # type: ignore[method-assign]
 
 
 def _qv_succ() -> None:

@@ -169,3 +169,24 @@ def test_a_rule_bound_to_arguments_of_another_type_goes_through_the_dispatcher()
     new, incr, cap = np.zeros(1), np.zeros(1), np.zeros(1)
     _RENO.bind(phase, ssthresh, cwnd.astype(np.float64), new, incr, cap)()
     assert (new[0], incr[0], cap[0]) == (4.0, 1.0, 8.0)  # slow start: one per ACK, doubling
+
+
+def test_a_decision_method_replaced_on_the_class_is_called(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a law's compiled rule is bound only while the class's on_round/on_loss is the one its
+    # class statement defined: one replaced afterwards (a wrapper, a fault injected to test
+    # the report) is what every engine calls
+    from tcpfluid.algorithms.tcp_ho import TcpHo
+
+    calls = {"on_round": 0, "on_loss": 0}
+    for name in calls:
+        orig = getattr(Reno if name == "on_loss" else TcpHo, name)
+
+        def counted(self: Any, *args: Any, _orig: Any = orig, _name: str = name, **kw: Any) -> Any:
+            calls[_name] += 1
+            return _orig(self, *args, **kw)
+
+        monkeypatch.setattr(Reno if name == "on_loss" else TcpHo, name, counted)
+    ho = simulate_packets(joining_groups("tcp-ho"))
+    reno = simulate_packets(joining_groups("reno"))
+    assert calls["on_round"] == ho.law_calls - sum(f.loss_t_s.size for f in ho.flows) > 0
+    assert calls["on_loss"] == sum(f.loss_t_s.size for f in reno.flows) > 0

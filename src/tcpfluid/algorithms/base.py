@@ -334,6 +334,9 @@ class ControlLaw(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        for method in ("on_round", "on_loss"):  # as the class defines them (_runs_rule)
+            if method in cls.__dict__:
+                _DEFINED[cls, method] = cls.__dict__[method]
         if "__init__" in cls.__dict__:  # a constructor of its own: its own signature
             cls.__signature__ = None  # type: ignore[attr-defined]
         elif "parameters" in cls.__dict__:
@@ -537,11 +540,17 @@ class ControlLaw(ABC):
         return f"{type(self).__name__}({inner})"
 
 
+#: each law class's ``on_round`` and ``on_loss`` as its class statement defined them
+_DEFINED: dict[tuple[type, str], Any] = {}
+
+
 def _runs_rule(cls: type, method: str, rule: str) -> bool:
     """Whether ``method`` of law class ``cls`` runs its compiled ``rule`` method: the
-    class that defines the method (the first along the MRO) defines the rule too (a
-    subclass that overrides ``on_round`` or ``on_loss`` decides otherwise)."""
+    class that defines the method (the first along the MRO) defines the rule too, and the
+    method is still the one its class statement defined (a subclass that overrides
+    ``on_round`` or ``on_loss``, or a method replaced on the class afterwards, decides
+    otherwise: it is called)."""
     for c in cls.__mro__:
         if method in c.__dict__:
-            return rule in c.__dict__
+            return rule in c.__dict__ and _DEFINED.get((c, method)) is c.__dict__[method]
     return False

@@ -96,6 +96,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._common import MIN_WINDOW, check_flows, loss_args
+from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
     LOSS_FAST,
@@ -222,38 +223,31 @@ class TcpHo(ControlLaw):
         state["phase"] = np.full(n, SLOW_START)
         return state
 
-    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """Compare round k with round k − 2 at odd k; apply the chosen amount twice."""
-        cwnd = sample.cwnd
-        cmat = cwnd / sample.rtt_min
-        cmit = cwnd / sample.rtt_max
-        # copies: the history is shifted below, before the amounts are applied
-        pmat = state["mat2"].copy()
-        pmit = state["mit2"].copy()
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
+        """Compare round k with round k − 2 at odd k; apply the chosen amount twice
+        (:func:`_tcp_ho_rule`, compiled), written into ``out`` if given."""
+        return self._run_round(state, sample, out)
 
-        adjust = (state["k"] % 2.0) == 1.0
-        if self._decrease == "throughput":
-            c1, c2, c3, c4 = _statuses_throughput(state, sample, cmat, cmit, pmat, pmit)
-        else:
-            c1, c2, c3, c4 = _statuses_table(cmat, cmit, pmat, pmit)
-        c5 = ~(c1 | c2 | c3 | c4)
-        amount = _apply_table2(state, adjust, c1, c2, c3, c4, c5)
-        _shift_history(state, sample, cmat, cmit)
-        state["k"] += 1.0
-
-        # restart at the floor: a status-5 comparison with the window at 2 packets
-        restart = adjust & c5 & (cwnd <= MIN_WINDOW)
-        if np.any(restart):
-            _restart(state, restart)
-            state["phase"][restart] = SLOW_START
-            amount = np.where(restart, 0.0, amount)
-
-        up = np.maximum(amount, 0.0)
-        down = np.minimum(amount, 0.0)
-        if self._decrease == "throughput":
-            down = _throughput_cut(state, sample, adjust, c2 | c4, cmat, cmit, down)
-        new = np.maximum(cwnd + down, MIN_WINDOW)
-        return RoundAction(cwnd=new, incr=up / cwnd, cap=new + up)
+    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+        """:func:`_tcp_ho_rule` on the law's state (``phase``, then :data:`_STATE_DEFAULTS`'
+        keys in order), the sample and the decrease rule."""
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        return (
+            _TCP_HO,
+            cwnd.shape[0],
+            (
+                state["phase"],
+                *(state[key] for key in _STATE_DEFAULTS),
+                _DEFAULTS,
+                cwnd,
+                np.asarray(sample.base_rtt, dtype=np.float64),
+                np.asarray(sample.rtt_min, dtype=np.float64),
+                np.asarray(sample.rtt_max, dtype=np.float64),
+                self._decrease == "throughput",
+            ),
+        )
 
     def on_loss(
         self, state: State, index: NDArray[np.intp], kind: int, cwnd: FloatArray
@@ -268,178 +262,245 @@ class TcpHo(ControlLaw):
         return np.maximum(w * (0.75 if kind == LOSS_FAST else 0.5), MIN_WINDOW)
 
 
-Conditions = tuple[NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_], NDArray[np.bool_]]
+def _tcp_ho_rule(
+    phase: Any,
+    k: Any,
+    incr: Any,
+    maxincr: Any,
+    status: Any,
+    amount: Any,
+    mat1: Any,
+    mit1: Any,
+    mat2: Any,
+    mit2: Any,
+    rmin1: Any,
+    rmax1: Any,
+    rmin2: Any,
+    rmax2: Any,
+    rsteady: Any,
+    quiet: Any,
+    tail: Any,
+    rtail: Any,
+    defaults: Any,
+    cwnd: Any,
+    base_rtt: Any,
+    rtt_min: Any,
+    rtt_max: Any,
+    throughput: bool,
+    new: Any,
+    incr_out: Any,
+    cap: Any,
+) -> None:
+    """TCP-Ho's decision for each flow ``i`` (the TCP-Ho paper §3.2, Tables 1–2, with the
+    readings of the module docstring): every other call compares the throughput interval
+    [CMiT, CMaT] = [cwnd/RTTmax, cwnd/RTTmin] of this round with that of round k − 2 and
+    picks the status and amount of Table 2; the amount acts in this round and the next
+    (an increase spread over the ACKs, a decrease at the boundary).
+
+    ``throughput``: the addition ``decrease="throughput"`` (the class docstring; statuses
+    with a resolution of half a packet per round and the drain rules, and the cut to
+    CMiT × r at a counted fall); else Table 2 read literally. The state arrays are those of
+    :data:`_STATE_DEFAULTS` in its order (their values at a restart are ``defaults``).
+    Writes the action into ``new``, ``incr_out``, ``cap`` and the state in place. Compiled
+    once (:mod:`tcpfluid.algorithms._jit`). ``numpy.maximum(x, y)`` is written
+    ``x if (x > y or x != x) else y`` (``minimum`` with ``<``): NaN if either is NaN, and
+    ``y`` when they are equal, as NumPy gives for zeros of both signs (a decrease of
+    ``-0.0`` packets leaves an increment of ``0.0``, not ``-0.0``).
+    """
+    res_pkts = _RESOLUTION_PKTS
+    for i in range(cwnd.shape[0]):
+        w = cwnd[i]
+        rmin = rtt_min[i]
+        rmax = rtt_max[i]
+        cmat = w / rmin
+        cmit = w / rmax
+        pmat = mat2[i]  # round k − 2 (before the history shifts below)
+        pmit = mit2[i]
+        adjust = (k[i] % 2.0) == 1.0
+
+        # ---- statuses 1-4 of Table 2 (status 5: none of them)
+        if throughput:
+            # resolution: throughputs closer than half a packet per round are a tie
+            res = res_pkts / rmin
+            c1 = (cmit - pmat) > res
+            # a fall only counts if the RTTs rose too: a fall that the flow's own
+            # decrease explains (cwnd down, RTTs unchanged) is not congestion
+            c2 = (not c1) and ((pmit - cmat) > res) and (rmin > rmax2[i])
+            # a rise that the queue draining explains is no room: the minimal RTT fell by
+            # more than one packet's delay since round k − 2 while the window did not grow
+            w_prior = pmat * rmin2[i]
+            not_grown = w <= w_prior + res_pkts
+            drain = (rmin < rmin2[i] - rmin / w) and not_grown
+            # the tail of a drain just judged over: a further fall of the minimal RTT is
+            # still that queue draining, not room
+            drain = drain or ((tail[i] > 0.0) and (rmin < rmin2[i]) and not_grown)
+            c3 = (
+                (not c1)
+                and (not c2)
+                and ((cmit - pmit) > res)
+                and ((cmat - pmat) > res)
+                and (not drain)
+            )
+            c1 = c1 and not drain
+            # a fall of one end of the interval that a rise of the maximal RTT explains is
+            # a status-4 move
+            slower = (
+                (not ((cmit - pmit) > res))
+                and (not ((cmat - pmat) > res))
+                and (((pmit - cmit) > res) or ((pmat - cmat) > res))
+            )
+            c4 = (not c1) and (not c2) and (not c3) and slower and (rmax > rmax2[i])
+            # a tie with no queue on the path (less than one packet of backlog in the
+            # round's largest RTT, eq. 1 of the Quick Vegas paper) is room: status 3
+            empty = w * (1.0 - base_rtt[i] / rmax) < 1.0
+            c3 = c3 or ((not c1) and (not c2) and (not c3) and (not c4) and empty)
+            # while a decrease drains, a rise is the flow's own queue draining: a tie
+            recent = quiet[i] > 0.0
+            c1 = c1 and not recent
+            c3 = c3 and not recent
+        else:  # Table 2 read literally
+            c1 = pmat < cmit
+            c2 = (not c1) and (cmat < pmit)
+            c3 = (not c1) and (not c2) and (pmit < cmit) and (pmat < cmat)
+            c4 = (not c1) and (not c2) and (not c3) and (cmit < pmit) and (cmat < pmat)
+        c5 = not (c1 or c2 or c3 or c4)
+
+        # ---- Table 2: incr, maxincr, status and amount of a flow that compares this round
+        s = status[i]
+        inc = incr[i]
+        mx = maxincr[i]
+        up13 = s == 1.0 or s == 3.0
+        dn24 = s == 2.0 or s == 4.0
+        incr1 = inc + 1.0 if up13 else 1.0
+        h = 0.5 * inc
+        incr3 = (h if (h > 1.0 or h != h) else 1.0) if up13 else 1.0  # numpy.maximum
+        new_incr = incr1 if c1 else (incr3 if c3 else 0.0)
+        if c1:
+            new_max = (mx if (mx > incr1 or mx != mx) else incr1) if up13 else 1.0
+        elif c2 and dn24:
+            d = mx - 1.0
+            new_max = d if (d > 1.0 or d != d) else 1.0
+        elif c4 and dn24:
+            d = 0.5 * mx
+            new_max = d if (d > 1.0 or d != d) else 1.0
+        elif c5:
+            new_max = 0.0
+        else:
+            new_max = mx
+        if c1:
+            new_status = 1.0
+        elif c2:
+            new_status = 2.0
+        elif c3:
+            new_status = 3.0
+        elif c4:
+            new_status = 4.0
+        else:
+            new_status = 5.0
+        if c1 or c3:
+            chosen = new_incr
+        elif c2 or c4:
+            chosen = -new_max
+        else:
+            chosen = 0.0
+        amt = chosen if adjust else amount[i]
+        if adjust:
+            incr[i] = new_incr
+            maxincr[i] = new_max
+            status[i] = new_status
+            if not c1:
+                phase[i] = CONGESTION_AVOIDANCE
+        amount[i] = amt
+
+        # ---- the history shifts: round k becomes "k − 1", k − 1 becomes "k − 2"
+        mat2[i] = mat1[i]
+        mit2[i] = mit1[i]
+        mat1[i] = cmat
+        mit1[i] = cmit
+        rmin2[i] = rmin1[i]
+        rmax2[i] = rmax1[i]
+        rmin1[i] = rmin
+        rmax1[i] = rmax
+        k[i] += 1.0
+
+        # ---- restart at the floor: a status-5 comparison with the window at 2 packets
+        if adjust and c5 and w <= MIN_WINDOW:
+            k[i] = defaults[0]
+            incr[i] = defaults[1]
+            maxincr[i] = defaults[2]
+            status[i] = defaults[3]
+            amount[i] = defaults[4]
+            mat1[i] = defaults[5]
+            mit1[i] = defaults[6]
+            mat2[i] = defaults[7]
+            mit2[i] = defaults[8]
+            rmin1[i] = defaults[9]
+            rmax1[i] = defaults[10]
+            rmin2[i] = defaults[11]
+            rmax2[i] = defaults[12]
+            rsteady[i] = defaults[13]
+            quiet[i] = defaults[14]
+            tail[i] = defaults[15]
+            rtail[i] = defaults[16]
+            phase[i] = SLOW_START
+            amt = 0.0
+
+        up = amt if (amt > 0.0 or amt != amt) else 0.0  # numpy.maximum
+        down = amt if (amt < 0.0 or amt != amt) else 0.0  # numpy.minimum
+
+        # ---- decrease="throughput": the cut at a counted fall (status 2 or 4) to CMiT × r,
+        # r the minimal RTT of the last calm comparison; none while an earlier cut drains
+        if throughput:
+            fall = c2 or c4
+            q = quiet[i]
+            hold = adjust and fall and (q > 0.0)
+            fell = adjust and fall and (rsteady[i] > 0.0) and not hold
+            target = cmit * rsteady[i]
+            cut = fell and (target - w < down)
+            if cut:
+                down = target - w
+            elif hold:
+                down = 0.0
+            # the cut replaces the pair's decrease: the next round does not repeat it
+            if cut or hold:
+                amount[i] = 0.0
+            # the minimal RTT of the last comparison that found no fall, away from a cut
+            if adjust and (not fall) and (q <= 0.0):
+                rsteady[i] = rmin
+            # quiet from a decrease until the drain is over: the minimal RTT moved by less
+            # than half a packet's delay since the previous round ("rmin2" after the
+            # shift); then one more look: cut again to CMaT × r if the window is still
+            # above it (once per fall)
+            dec = adjust and fall
+            steady = abs(rmin - rmin2[i]) <= res_pkts * rmin / w
+            settled = adjust and (not dec) and (q > 0.0) and steady
+            # the drain's tail: from the comparison that ends the quiet until one whose
+            # minimal RTT is no lower than the previous comparison's ("rtail")
+            if (adjust and (q <= 0.0) and (rmin >= rtail[i])) or dec:
+                tail[i] = 0.0
+            if settled:
+                tail[i] = 1.0
+            if adjust:
+                rtail[i] = rmin
+            target2 = cmat * rsteady[i]
+            again = settled and (q == 1.0) and (target2 < w - res_pkts)
+            t2 = target2 - w if again else 0.0
+            down = down if (down < t2 or down != down) else t2  # numpy.minimum
+            if dec:
+                quiet[i] = 1.0
+            elif again:
+                quiet[i] = 2.0
+            elif settled:
+                quiet[i] = 0.0
+
+        x = w + down
+        x = x if (x > MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+        new[i] = x
+        incr_out[i] = up / w
+        cap[i] = x + up
 
 
-def _statuses_table(
-    cmat: FloatArray, cmit: FloatArray, pmat: FloatArray, pmit: FloatArray
-) -> Conditions:
-    """Table 2's statuses 1-4 read literally: the throughput interval [CMiT, CMaT] of round k
-    against that of round k − 2 (status 5: none of them)."""
-    c1 = pmat < cmit
-    c2 = ~c1 & (cmat < pmit)
-    c3 = ~c1 & ~c2 & (pmit < cmit) & (pmat < cmat)
-    c4 = ~c1 & ~c2 & ~c3 & (cmit < pmit) & (cmat < pmat)
-    return c1, c2, c3, c4
-
-
-def _statuses_throughput(
-    state: State,
-    sample: RoundSample,
-    cmat: FloatArray,
-    cmit: FloatArray,
-    pmat: FloatArray,
-    pmit: FloatArray,
-) -> Conditions:
-    """Statuses 1-4 with the addition ``decrease="throughput"`` (docs/algorithms.md): a
-    resolution of half a packet per round, falls counted only with rising RTTs, a fall
-    that a rise of the maximal RTT explains, and no rise while the queue drains."""
-    cwnd = sample.cwnd
-    rmin, rmax = sample.rtt_min, sample.rtt_max
-
-    # resolution: throughputs closer than half a packet per round are a tie
-    res = _RESOLUTION_PKTS / rmin
-
-    def lt(a: FloatArray, b: FloatArray) -> NDArray[np.bool_]:
-        return (b - a) > res
-
-    c1 = lt(pmat, cmit)
-    # a fall only counts if the RTTs rose too: a fall that the flow's own decrease
-    # explains (cwnd down, RTTs unchanged) is not congestion
-    c2 = ~c1 & lt(cmat, pmit) & (rmin > state["rmax2"])
-    # a rise that the queue draining explains is no room: the minimal RTT fell by more
-    # than one packet's delay since round k − 2 while the window did not grow (the
-    # flow's own cut draining, or the FIFO share settling after a change); only an empty
-    # path (below) is room then. (Half a packet's delay also held back the TCP-Ho flows
-    # that competitors' queue swings had cut: Jain 0.56 with 10 Vegas flows, Table 7 0.86.)
-    w_prior = pmat * state["rmin2"]
-    not_grown = cwnd <= w_prior + _RESOLUTION_PKTS
-    drain = (rmin < state["rmin2"] - rmin / cwnd) & not_grown
-    # the tail of a drain just judged over: any further fall of the minimal RTT is still
-    # that queue draining (the FIFO share settles geometrically and the RTTs move in steps
-    # of one packet's service time, which can stall for a round), not room
-    drain |= (state["tail"] > 0.0) & (rmin < state["rmin2"]) & not_grown
-    c3 = ~c1 & ~c2 & lt(pmit, cmit) & lt(pmat, cmat) & ~drain
-    c1 = c1 & ~drain
-    # a fall of one end of the interval that a rise of the maximal RTT explains is a
-    # status-4 move
-    slower = ~lt(pmit, cmit) & ~lt(pmat, cmat) & (lt(cmit, pmit) | lt(cmat, pmat))
-    c4 = ~c1 & ~c2 & ~c3 & slower & (rmax > state["rmax2"])
-    # a tie with no queue at all on the path (less than one packet of backlog in
-    # the round's largest RTT, eq. 1 of the Quick Vegas paper) is room: status 3
-    empty = cwnd * (1.0 - sample.base_rtt / rmax) < 1.0
-    c3 = c3 | (~c1 & ~c2 & ~c3 & ~c4 & empty)
-    # while a decrease drains, a rise is the flow's own queue draining: no news
-    # (a tie), not a reason to increase
-    recent = state["quiet"] > 0.0
-    c1 = c1 & ~recent
-    c3 = c3 & ~recent
-    return c1, c2, c3, c4
-
-
-def _apply_table2(
-    state: State,
-    adjust: NDArray[np.bool_],
-    c1: NDArray[np.bool_],
-    c2: NDArray[np.bool_],
-    c3: NDArray[np.bool_],
-    c4: NDArray[np.bool_],
-    c5: NDArray[np.bool_],
-) -> FloatArray:
-    """Table 2: the new incr, maxincr, status and amount of the flows that compare this
-    round (``adjust``); returns the amount every flow applies this round."""
-    s = state["status"]
-    incr = state["incr"]
-    maxincr = state["maxincr"]
-    up13 = (s == 1.0) | (s == 3.0)
-    dn24 = (s == 2.0) | (s == 4.0)
-
-    incr1 = np.where(up13, incr + 1.0, 1.0)
-    incr3 = np.where(up13, np.maximum(0.5 * incr, 1.0), 1.0)
-    new_incr = np.where(c1, incr1, np.where(c3, incr3, 0.0))
-    new_max = np.where(
-        c1,
-        np.where(up13, np.maximum(maxincr, incr1), 1.0),
-        np.where(
-            c2 & dn24,
-            np.maximum(maxincr - 1.0, 1.0),
-            np.where(c4 & dn24, np.maximum(0.5 * maxincr, 1.0), np.where(c5, 0.0, maxincr)),
-        ),
-    )
-    new_status = np.where(c1, 1.0, np.where(c2, 2.0, np.where(c3, 3.0, np.where(c4, 4.0, 5.0))))
-    chosen = np.where(c1 | c3, new_incr, np.where(c2 | c4, -new_max, 0.0))
-
-    amount = np.where(adjust, chosen, state["amount"])
-    np.copyto(incr, new_incr, where=adjust)
-    np.copyto(maxincr, new_max, where=adjust)
-    np.copyto(s, new_status, where=adjust)
-    np.copyto(state["amount"], amount)
-    np.putmask(state["phase"], adjust & ~c1, CONGESTION_AVOIDANCE)
-    return amount
-
-
-def _shift_history(state: State, sample: RoundSample, cmat: FloatArray, cmit: FloatArray) -> None:
-    """Shift the throughput and RTT history: round k becomes "k − 1", k − 1 becomes "k − 2"."""
-    np.copyto(state["mat2"], state["mat1"])
-    np.copyto(state["mit2"], state["mit1"])
-    np.copyto(state["mat1"], cmat)
-    np.copyto(state["mit1"], cmit)
-    np.copyto(state["rmin2"], state["rmin1"])
-    np.copyto(state["rmax2"], state["rmax1"])
-    np.copyto(state["rmin1"], sample.rtt_min)
-    np.copyto(state["rmax1"], sample.rtt_max)
-
-
-def _throughput_cut(
-    state: State,
-    sample: RoundSample,
-    adjust: NDArray[np.bool_],
-    fall: NDArray[np.bool_],
-    cmat: FloatArray,
-    cmit: FloatArray,
-    down: FloatArray,
-) -> FloatArray:
-    """The addition ``decrease="throughput"`` (docs/algorithms.md): at a comparison that
-    counts a fall (``fall``: status 2 or 4), the window drops at least to CMiT × r, r the
-    minimal RTT of the last calm comparison (the window that sends the measured throughput
-    with the RTT the flow had before the fall; no cut while an earlier cut drains);
-    applied once, at the comparison. Returns the decrease (<= 0) to apply."""
-    cwnd = sample.cwnd
-    quiet = state["quiet"]
-    # a further fall while an earlier cut drains makes no cut: the round's window is the
-    # cut one while its RTTs still carry the queue of the window before the cut, so any
-    # throughput it shows understates the rate (a cut sized from it can fall below the
-    # new pipe); the trim after the drain sizes the window from settled RTTs
-    hold = adjust & fall & (quiet > 0.0)
-    fell = adjust & fall & (state["rsteady"] > 0.0) & ~hold
-    target = cmit * state["rsteady"]
-    cut = fell & (target - cwnd < down)
-    down = np.where(cut, target - cwnd, np.where(hold, 0.0, down))
-    # the cut replaces the pair's decrease: the next round does not repeat it
-    state["amount"][cut | hold] = 0.0
-    # the minimal RTT of the last comparison that found no fall, away from a cut
-    calm = adjust & ~fall & (quiet <= 0.0)
-    np.copyto(state["rsteady"], sample.rtt_min, where=calm)
-    # quiet from a decrease until the drain is over: the minimal RTT moved by less than
-    # half a packet's delay since the previous round (after _shift_history, "rmin2" is
-    # the previous round's). Not against round k − 2: that may be the round that spans a
-    # change, whose RTTs had not risen yet. Then one more look: if the window is still
-    # above the measured throughput times the calm RTT, cut again to CMaT × r, once per
-    # fall (quiet = 2 while that trim drains; no chain of trims: with several flows the
-    # shared queue keeps every flow's RTT above its own calm RTT, and a chain would walk
-    # one flow's window down)
-    dec = adjust & fall
-    steady = np.abs(sample.rtt_min - state["rmin2"]) <= _RESOLUTION_PKTS * sample.rtt_min / cwnd
-    settled = adjust & ~dec & (quiet > 0.0) & steady
-    # the drain's tail: from the comparison that ends the quiet until one whose minimal RTT
-    # is no lower than the previous comparison's ("rtail"), a fall is still the drain
-    tail = state["tail"]
-    tail_over = adjust & (quiet <= 0.0) & (sample.rtt_min >= state["rtail"])
-    tail[tail_over | dec] = 0.0
-    tail[settled] = 1.0
-    np.copyto(state["rtail"], sample.rtt_min, where=adjust)
-    target2 = cmat * state["rsteady"]
-    again = settled & (quiet == 1.0) & (target2 < cwnd - _RESOLUTION_PKTS)
-    down = np.minimum(down, np.where(again, target2 - cwnd, 0.0))
-    np.copyto(quiet, np.where(dec, 1.0, np.where(again, 2.0, np.where(settled, 0.0, quiet))))
-    return down
+_TCP_HO = Kernel(_tcp_ho_rule, "w" * 18 + "r" + "rrrr" + "b" + "www")
+#: the state's values at a connection's start, in :data:`_STATE_DEFAULTS`' order
+_DEFAULTS = np.array(list(_STATE_DEFAULTS.values()), dtype=np.float64)
+_DEFAULTS.flags.writeable = False
