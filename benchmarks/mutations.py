@@ -21,7 +21,7 @@ The faults (each a plausible bug in one place):
 * ``feedback-lag``: the round model without its one-round feedback lag (0 rounds);
 * ``ack-size``: the packet simulator's ACKs as large as data packets;
 * ``red-max-p``: the packet simulator's RED max_p × 2;
-* ``tcp-ho-table2``: TCP-Ho's window change per round (Table 2's amount) halved;
+* ``tcp-ho-table2``: TCP-Ho's Table-2 window change halved;
 * ``qv-succ``: Quick Vegas's succ never counts past one increase.
 """
 
@@ -149,17 +149,16 @@ def _tcp_ho_table2() -> None:
     from tcpfluid.algorithms import tcp_ho
 
     cls = tcp_ho.TcpHo
-    orig = cls.on_round  # the law's one decision per round (its compiled status machine)
+    orig = cls.on_round  # the law's one decision per round (every engine calls it)
 
-    def patched(self: Any, state: Any, sample: Any, *args: Any, **kw: Any) -> Any:
-        w = np.array(sample.cwnd, dtype=np.float64)  # a copy: ``out`` may share its memory
-        act = orig(self, state, sample, *args, **kw)
+    def patched(self: Any, state: Any, sample: Any, out: Any = None) -> Any:
+        act = orig(self, state, sample, out)
+        w = np.asarray(sample.cwnd, dtype=np.float64)
         up = act.cap - act.cwnd
-        # half of each round's window change: the decrease at the boundary and the
-        # increase spread over the ACKs
-        act.cwnd[:] = np.maximum(w + 0.5 * np.minimum(act.cwnd - w, 0.0), 2.0)
-        act.incr[:] = 0.5 * act.incr
-        act.cap[:] = act.cwnd + 0.5 * up
+        new = np.maximum(w + 0.5 * (act.cwnd - w), 2.0)  # the decrease halved
+        act.cwnd[...] = new
+        act.incr[...] = 0.5 * up / w  # and the increase
+        act.cap[...] = new + 0.5 * up
         return act
 
     cls.on_round = patched  # type: ignore[method-assign]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from functools import partial
 from types import FunctionType
 from typing import Any
 
@@ -98,3 +99,43 @@ class Kernel:
                 rule.__module__ = self.py_func.__module__
             self.fn = njit(signature, **JIT_OPTIONS)(rule)
         return self.fn
+
+    def bind(self, *args: Any) -> Callable[[], None]:
+        """The compiled rule on ``args`` as a call without arguments, for arrays that stay
+        in place and whose values change between calls (the packet simulator binds each
+        flow's once).
+
+        Numba's dispatcher works out the type of every argument at each call to pick the
+        compiled version; here that is done once: when every argument has the type of the
+        rule's signature (its dtype and dimensions, and a read-only array only where the
+        rule only reads), the call goes to the compiled version's entry point, else
+        through the dispatcher (which converts or rejects it).
+        """
+        fn: Any = self.get()
+        overloads = getattr(fn, "overloads", None)
+        if not overloads or len(overloads) != 1:  # not compiled by Numba (NUMBA_DISABLE_JIT)
+            return partial(fn, *args)
+        (overload,) = overloads.values()
+        expected = overload.signature.args
+        fits = len(args) == len(expected) and all(
+            _fits(fn.typeof_pyval(a), t) for a, t in zip(args, expected, strict=True)
+        )
+        return partial(overload.entry_point if fits else fn, *args)
+
+
+def _fits(actual: Any, expected: Any) -> bool:
+    """Whether a value of Numba type ``actual`` is passed to a compiled argument of type
+    ``expected`` as it is: the same scalar type, or an array of the same dtype and
+    dimensions (any layout when ``expected``'s is ``"A"``), not read-only unless
+    ``expected`` is."""
+    from numba import types
+
+    if isinstance(expected, types.Array):
+        return (
+            isinstance(actual, types.Array)
+            and actual.dtype == expected.dtype
+            and actual.ndim == expected.ndim
+            and (expected.layout == "A" or actual.layout == expected.layout)
+            and (actual.mutable or not expected.mutable)
+        )
+    return bool(actual == expected)

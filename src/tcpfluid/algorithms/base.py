@@ -43,7 +43,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import loss_args
+from ._common import base_kind, loss_args
 
 __all__ = [
     "CONGESTION_AVOIDANCE",
@@ -334,6 +334,9 @@ class ControlLaw(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        for method in ("on_round", "on_loss"):  # as the class defines them (_runs_rule)
+            if method in cls.__dict__:
+                _DEFINED[cls, method] = cls.__dict__[method]
         if "__init__" in cls.__dict__:  # a constructor of its own: its own signature
             cls.__signature__ = None  # type: ignore[attr-defined]
         elif "parameters" in cls.__dict__:
@@ -417,33 +420,56 @@ class ControlLaw(ABC):
         element per index into which it writes the new windows, and which it returns.
         """
 
+    # a law whose :meth:`on_round` is its compiled rule on arguments fixed by the state and
+    # the sample (:meth:`_round_rule`), and whose :meth:`on_loss` is its compiled loss rule
+    # (:meth:`_loss_rule`), defines these; an engine that decides one flow at a time on
+    # arrays it never reallocates binds the rule to them once (:meth:`_bind_round`,
+    # :meth:`_bind_loss`) and calls it at every decision
+
+    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+        """The compiled rule (:class:`~tcpfluid.algorithms._jit.Kernel`) :meth:`on_round`
+        runs, the number of flows and the rule's arguments before the action's three arrays
+        (views of ``state`` and ``sample``, made without copying them)."""
+        raise NotImplementedError
+
+    def _loss_rule(
+        self, state: State, kind: int
+    ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
+        """The compiled loss rule :meth:`on_loss` runs on a loss of ``kind``, the state
+        arrays it takes and its options (:meth:`_run_loss`)."""
+        raise NotImplementedError
+
+    def _run_round(self, state: State, sample: RoundSample, out: RoundAction | None) -> RoundAction:
+        """:meth:`on_round` of a law that defines :meth:`_round_rule`: run its rule on the
+        arrays of the action of the flows it writes: ``out`` if given, else a new one."""
+        return self._run_rule(*self._round_rule(state, sample), out)
+
     @staticmethod
-    def _run_rule(rule: Any, n: int, out: RoundAction | None, *args: Any) -> RoundAction:
+    def _run_rule(rule: Any, n: int, args: tuple[Any, ...], out: RoundAction | None) -> RoundAction:
         """Run a law's compiled round ``rule`` (:class:`~tcpfluid.algorithms._jit.Kernel`)
         on ``args`` and the arrays of the action of ``n`` flows it writes: ``out`` if
-        given (:meth:`on_round`), else a new one; return the action."""
+        given, else a new one; return the action."""
         act = RoundAction.empty(n) if out is None else out
         (rule.fn or rule.get())(*args, act.cwnd, act.incr, act.cap)
         return act
 
-    @staticmethod
-    def _run_loss_rule(
-        rule: Any,
-        state: tuple[FloatArray, ...],
+    def _run_loss(
+        self,
+        state: State,
         index: FlowIndex,
         kind: int,
         cwnd: FloatArray,
         out: FloatArray | None,
-        *options: Any,
     ) -> FloatArray:
-        """Run a law's compiled loss ``rule`` on its ``state`` arrays, the checked flow
-        indices and base kind (:func:`~tcpfluid.algorithms._common.loss_args`), its
-        ``options``, the windows and the new windows it writes: ``out`` if given
-        (:meth:`on_loss`), else a new array of the windows' shape."""
+        """:meth:`on_loss` of a law that defines :meth:`_loss_rule`: run its rule on the
+        checked flow indices and base kind (:func:`~tcpfluid.algorithms._common.loss_args`),
+        the windows and the new windows it writes: ``out`` if given (:meth:`on_loss`), else
+        a new array of the windows' shape."""
+        rule, arrays, options = self._loss_rule(state, kind)
         kind, idx, w = loss_args(index, kind, cwnd)
         new = np.empty(w.size) if out is None else out
         (rule.fn or rule.get())(
-            *state,
+            *arrays,
             idx if idx.ndim == 1 else idx.reshape(-1),
             kind,
             *options,
@@ -451,6 +477,37 @@ class ControlLaw(ABC):
             new,
         )
         return new if w.ndim == 1 or out is not None else new.reshape(w.shape)
+
+    def _bind_round(
+        self, state: State, sample: RoundSample, out: RoundAction
+    ) -> Callable[[], None] | None:
+        """:meth:`on_round` ``(state, sample, out=out)`` as a call without arguments, for
+        arrays that stay in place and whose values change between calls (one flow of the
+        packet simulator): its compiled rule bound to them once (:meth:`_round_rule`).
+        ``None`` when the law's :meth:`on_round` is not that rule."""
+        if not _runs_rule(type(self), "on_round", "_round_rule"):
+            return None
+        rule, n, args = self._round_rule(state, sample)
+        if n != out.cwnd.shape[0]:
+            return None
+        return rule.bind(*args, out.cwnd, out.incr, out.cap)
+
+    def _bind_loss(
+        self, state: State, cwnd: FloatArray, out: FloatArray, kind: int
+    ) -> Callable[[], None] | None:
+        """:meth:`on_loss` ``(state, [0], kind, cwnd, out=out)`` as a call without
+        arguments for arrays of one flow that stay in place and a loss of ``kind``: its
+        compiled loss rule bound to them once (:meth:`_loss_rule`). ``None`` when the
+        law's :meth:`on_loss` is not that rule, or ``cwnd`` and ``out`` are not arrays of
+        one window."""
+        if not _runs_rule(type(self), "on_loss", "_loss_rule"):
+            return None
+        for a in (cwnd, out):
+            if type(a) is not np.ndarray or a.shape != (1,) or a.dtype != np.float64:
+                return None
+        rule, arrays, options = self._loss_rule(state, kind)
+        first = np.zeros(1, dtype=np.intp)
+        return rule.bind(*arrays, first, base_kind(kind), *options, cwnd, out)
 
     def initial_action(self, state: State) -> RoundAction:
         """The action for the very first round, before any measurement exists.
@@ -481,3 +538,19 @@ class ControlLaw(ABC):
     def __repr__(self) -> str:
         inner = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
         return f"{type(self).__name__}({inner})"
+
+
+#: each law class's ``on_round`` and ``on_loss`` as its class statement defined them
+_DEFINED: dict[tuple[type, str], Any] = {}
+
+
+def _runs_rule(cls: type, method: str, rule: str) -> bool:
+    """Whether ``method`` of law class ``cls`` runs its compiled ``rule`` method: the
+    class that defines the method (the first along the MRO) defines the rule too, and the
+    method is still the one its class statement defined (a subclass that overrides
+    ``on_round`` or ``on_loss``, or a method replaced on the class afterwards, decides
+    otherwise: it is called)."""
+    for c in cls.__mro__:
+        if method in c.__dict__:
+            return rule in c.__dict__ and _DEFINED.get((c, method)) is c.__dict__[method]
+    return False

@@ -141,16 +141,21 @@ class Fast(ControlLaw):
     ) -> RoundAction:
         """``w ← min(2w, (1 − γ)w + γ(BaseRTT/RTT · w + α))`` (:func:`_fast_rule`,
         compiled), written into ``out`` if given."""
+        return self._run_round(state, sample, out)
+
+    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+        """:func:`_fast_rule` on the law's state and parameters and the sample."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return self._run_rule(
+        return (
             _FAST,
             cwnd.shape[0],
-            out,
-            state["phase"],
-            cwnd,
-            np.asarray(sample.base_rtt, dtype=np.float64),
-            np.asarray(sample.rtt_mean, dtype=np.float64),
-            self._rule_params,
+            (
+                state["phase"],
+                cwnd,
+                np.asarray(sample.base_rtt, dtype=np.float64),
+                np.asarray(sample.rtt_mean, dtype=np.float64),
+                self._rule_params,
+            ),
         )
 
     def on_loss(
@@ -163,8 +168,13 @@ class Fast(ControlLaw):
     ) -> FloatArray:
         """Halve the window (Reno-like); a timeout restarts from 2 packets; a retransmission
         lost again keeps the window unless ``lost_retransmit="halve"``."""
-        keep = self._lost_retransmit == "keep"
-        return self._run_loss_rule(_FAST_LOSS, (state["phase"],), index, kind, cwnd, out, keep)
+        return self._run_loss(state, index, kind, cwnd, out)
+
+    def _loss_rule(
+        self, state: State, kind: int
+    ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
+        """:func:`_fast_loss` on the law's state, with ``lost_retransmit``."""
+        return _FAST_LOSS, (state["phase"],), (self._lost_retransmit == "keep",)
 
 
 def _fast_rule(

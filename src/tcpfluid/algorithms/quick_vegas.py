@@ -182,22 +182,27 @@ class QuickVegas(Vegas):
     ) -> RoundAction:
         """One Quick Vegas decision per round (§3.2.1 slow start, §3.2.2 pseudo-code;
         :func:`_quick_vegas_rule`, compiled), written into ``out`` if given."""
+        return self._run_round(state, sample, out)
+
+    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+        """:func:`_quick_vegas_rule` on the law's state and parameters and the sample."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return self._run_rule(
+        return (
             _QUICK_VEGAS,
             cwnd.shape[0],
-            out,
-            state["phase"],
-            state["succ"],
-            state["ssthresh"],
-            state["hold"],
-            state["wary"],
-            state["last_inc"],
-            cwnd,
-            np.asarray(sample.base_rtt, dtype=np.float64),
-            np.asarray(sample.rtt_mean, dtype=np.float64),
-            self._rule_params,
-            self._sampling_code,
+            (
+                state["phase"],
+                state["succ"],
+                state["ssthresh"],
+                state["hold"],
+                state["wary"],
+                state["last_inc"],
+                cwnd,
+                np.asarray(sample.base_rtt, dtype=np.float64),
+                np.asarray(sample.rtt_mean, dtype=np.float64),
+                self._rule_params,
+                self._sampling_code,
+            ),
         )
 
     def on_loss(

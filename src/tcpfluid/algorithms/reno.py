@@ -119,8 +119,12 @@ class Reno(ControlLaw):
     ) -> RoundAction:
         """Slow start below ``ssthresh``, additive increase above it (:func:`_reno_rule`,
         compiled), written into ``out`` if given."""
+        return self._run_round(state, sample, out)
+
+    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+        """:func:`_reno_rule` on the law's state and the sample's window."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return self._run_rule(_RENO, cwnd.shape[0], out, state["phase"], state["ssthresh"], cwnd)
+        return _RENO, cwnd.shape[0], (state["phase"], state["ssthresh"], cwnd)
 
     def on_loss(
         self,
@@ -134,11 +138,16 @@ class Reno(ControlLaw):
         timeout (``recovery="collapse"``: the 2-packet floor in place of the half;
         ``recovery="newreno"``: the floor on :data:`LOSS_BURST` and
         :data:`LOSS_BURST_TIMEOUT`, the half otherwise)."""
+        return self._run_loss(state, index, kind, cwnd, out)
+
+    def _loss_rule(
+        self, state: State, kind: int
+    ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
+        """:func:`_reno_loss` on the law's state, with the floor of ``recovery`` for a loss
+        of ``kind``."""
         burst = kind in (LOSS_BURST, LOSS_BURST_TIMEOUT)
         floor = self.recovery == "collapse" or (self.recovery == "newreno" and burst)
-        return self._run_loss_rule(
-            _RENO_LOSS, (state["phase"], state["ssthresh"]), index, kind, cwnd, out, floor
-        )
+        return _RENO_LOSS, (state["phase"], state["ssthresh"]), (floor,)
 
 
 def _reno_rule(phase: Any, ssthresh: Any, cwnd: Any, new: Any, incr: Any, cap: Any) -> None:

@@ -93,6 +93,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ._common import MIN_WINDOW, check_flows, check_index
 from ._jit import Kernel
@@ -102,12 +103,10 @@ from .base import (
     LOSS_TIMEOUT,
     SLOW_START,
     ControlLaw,
-    FloatArray,
     FlowIndex,
     Parameter,
     RoundAction,
     RoundSample,
-    State,
 )
 from .vegas import INITIAL_WINDOW
 
@@ -118,6 +117,9 @@ DECREASES = ("throughput", "table")
 
 #: decrease="throughput": throughputs closer than this many packets per round are a tie
 _RESOLUTION_PKTS = 0.5
+
+FloatArray = NDArray[np.float64]
+State = dict[str, FloatArray]
 
 _STATE_DEFAULTS = {
     "k": 0.0,
@@ -138,8 +140,50 @@ _STATE_DEFAULTS = {
     "tail": 0.0,
     "rtail": 0.0,
 }
-#: the state arrays the compiled rules take, in their order (then ``phase``)
+
+
 _STATE_KEYS = tuple(_STATE_DEFAULTS)
+
+
+def _ho_restart(
+    k: Any,
+    incr: Any,
+    maxincr: Any,
+    status: Any,
+    amount: Any,
+    mat1: Any,
+    mit1: Any,
+    mat2: Any,
+    mit2: Any,
+    rmin1: Any,
+    rmax1: Any,
+    rmin2: Any,
+    rmax2: Any,
+    rsteady: Any,
+    quiet: Any,
+    tail: Any,
+    rtail: Any,
+    i: Any,
+) -> None:
+    """Quick-shift state of flow ``i`` back to the start of a connection (§3.2):
+    ``status = 1``, everything else 0 (:data:`_STATE_DEFAULTS`)."""
+    k[i] = 0.0
+    incr[i] = 0.0
+    maxincr[i] = 0.0
+    status[i] = 1.0
+    amount[i] = 0.0
+    mat1[i] = 0.0
+    mit1[i] = 0.0
+    mat2[i] = 0.0
+    mit2[i] = 0.0
+    rmin1[i] = 0.0
+    rmax1[i] = 0.0
+    rmin2[i] = 0.0
+    rmax2[i] = 0.0
+    rsteady[i] = 0.0
+    quiet[i] = 0.0
+    tail[i] = 0.0
+    rtail[i] = 0.0
 
 
 class TcpHo(ControlLaw):
@@ -189,13 +233,8 @@ class TcpHo(ControlLaw):
     State (arrays over flows): ``phase``, ``k`` (on_round calls since the start or the last
     loss), ``incr``, ``maxincr``, ``status`` (1–5, Table 1), ``amount`` (the signed window
     change applied in the current pair of rounds), ``mat1``/``mit1`` and ``mat2``/``mit2``
-    (maximal/minimal throughputs of the previous two rounds, packets/s), ``rmin1``/``rmax1``
-    and ``rmin2``/``rmax2`` (their minimal/maximal RTTs, s), ``rsteady`` (the minimal RTT
-    of the last calm comparison, s), ``quiet`` (a cut or trim draining), ``tail`` and
-    ``rtail`` (the drain's tail after the quiet).
-
-    The rule is one compiled loop over the flows (:func:`_ho_rule`, with
-    :mod:`tcpfluid.algorithms._jit`), for any number of flows.
+    (maximal/minimal throughputs of the previous two rounds, packets/s), ``quiet``
+    (a cut or trim draining), ``tail`` and ``rtail`` (the drain's tail after the quiet).
     """
 
     name: ClassVar[str] = "tcp-ho"
@@ -215,8 +254,6 @@ class TcpHo(ControlLaw):
     def _configure(self, values: Mapping[str, Any]) -> None:
         self.initial_window = values["initial_window"]
         self._decrease = values["decrease"]
-        #: the additions of decrease="throughput" on (:func:`_ho_rule`)
-        self._throughput = self._decrease == "throughput"
 
     def init_state(self, n: int) -> State:
         """Fresh state: ``status = 1``, ``incr = maxincr = 0``, round count 0."""
@@ -229,19 +266,26 @@ class TcpHo(ControlLaw):
         self, state: State, sample: RoundSample, out: RoundAction | None = None
     ) -> RoundAction:
         """Compare round k with round k − 2 at odd k; apply the chosen amount twice
-        (:func:`_ho_rule`, compiled; written into ``out`` if given)."""
+        (:func:`_tcp_ho_rule`, compiled), written into ``out`` if given."""
+        return self._run_round(state, sample, out)
+
+    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+        """:func:`_tcp_ho_rule` on the law's state (``phase``, then :data:`_STATE_DEFAULTS`'
+        keys in order), the sample and the decrease rule."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return self._run_rule(
-            _HO,
+        return (
+            _TCP_HO,
             cwnd.shape[0],
-            out,
-            *[state[key] for key in _STATE_KEYS],
-            state["phase"],
-            cwnd,
-            np.asarray(sample.base_rtt, dtype=np.float64),
-            np.asarray(sample.rtt_min, dtype=np.float64),
-            np.asarray(sample.rtt_max, dtype=np.float64),
-            self._throughput,
+            (
+                state["phase"],
+                *(state[key] for key in _STATE_DEFAULTS),
+                _DEFAULTS,
+                cwnd,
+                np.asarray(sample.base_rtt, dtype=np.float64),
+                np.asarray(sample.rtt_min, dtype=np.float64),
+                np.asarray(sample.rtt_max, dtype=np.float64),
+                self._decrease == "throughput",
+            ),
         )
 
     def on_loss(
@@ -254,89 +298,59 @@ class TcpHo(ControlLaw):
     ) -> FloatArray:
         """Vegas's loss reactions, then the quick-shift state back to its defaults
         (:func:`_ho_loss`, compiled; written into ``out`` if given)."""
-        ho_state = (*[state[key] for key in _STATE_KEYS], state["phase"])
-        return self._run_loss_rule(_HO_LOSS, ho_state, index, kind, cwnd, out)
+        return self._run_loss(state, index, kind, cwnd, out)
+
+    def _loss_rule(
+        self, state: State, kind: int
+    ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
+        """:func:`_ho_loss` on the law's state."""
+        return _HO_LOSS, (*[state[key] for key in _STATE_KEYS], state["phase"]), ()
 
 
-def _ho_restart(
-    k: Any,
-    incr: Any,
-    maxincr: Any,
-    status: Any,
-    amount: Any,
-    mat1: Any,
-    mit1: Any,
-    mat2: Any,
-    mit2: Any,
-    rmin1: Any,
-    rmax1: Any,
-    rmin2: Any,
-    rmax2: Any,
-    rsteady: Any,
-    quiet: Any,
-    tail: Any,
-    rtail: Any,
-    i: Any,
-) -> None:
-    """Quick-shift state of flow ``i`` back to the start of a connection (§3.2):
-    ``status = 1``, everything else 0 (:data:`_STATE_DEFAULTS`)."""
-    k[i] = 0.0
-    incr[i] = 0.0
-    maxincr[i] = 0.0
-    status[i] = 1.0
-    amount[i] = 0.0
-    mat1[i] = 0.0
-    mit1[i] = 0.0
-    mat2[i] = 0.0
-    mit2[i] = 0.0
-    rmin1[i] = 0.0
-    rmax1[i] = 0.0
-    rmin2[i] = 0.0
-    rmax2[i] = 0.0
-    rsteady[i] = 0.0
-    quiet[i] = 0.0
-    tail[i] = 0.0
-    rtail[i] = 0.0
-
-
-def _ho_rule(
-    k: Any,
-    incr: Any,
-    maxincr: Any,
-    status: Any,
-    amount: Any,
-    mat1: Any,
-    mit1: Any,
-    mat2: Any,
-    mit2: Any,
-    rmin1: Any,
-    rmax1: Any,
-    rmin2: Any,
-    rmax2: Any,
-    rsteady: Any,
-    quiet: Any,
-    tail: Any,
-    rtail: Any,
+def _tcp_ho_rule(
     phase: Any,
+    k: Any,
+    incr: Any,
+    maxincr: Any,
+    status: Any,
+    amount: Any,
+    mat1: Any,
+    mit1: Any,
+    mat2: Any,
+    mit2: Any,
+    rmin1: Any,
+    rmax1: Any,
+    rmin2: Any,
+    rmax2: Any,
+    rsteady: Any,
+    quiet: Any,
+    tail: Any,
+    rtail: Any,
+    defaults: Any,
     cwnd: Any,
     base_rtt: Any,
     rtt_min: Any,
     rtt_max: Any,
     throughput: bool,
     new: Any,
-    add: Any,
+    incr_out: Any,
     cap: Any,
 ) -> None:
-    """TCP-Ho's decision for each flow ``i`` (the TCP-Ho paper §3.2, Tables 1–2, and the
-    readings of the module docstring): at odd ``k`` the throughput interval
-    [CMiT, CMaT] = ``cwnd[i]`` over the round's maximal and minimal RTT against that of
-    round k − 2 chooses a status and an amount (Table 2), applied in this round and the
-    next; the restart at the floor; with ``throughput`` the additions of
-    ``decrease="throughput"`` (:class:`TcpHo`): the statuses with a resolution and the
-    drain checks, and the cut and trim to the throughput times the calm RTT.
+    """TCP-Ho's decision for each flow ``i`` (the TCP-Ho paper §3.2, Tables 1–2, with the
+    readings of the module docstring): every other call compares the throughput interval
+    [CMiT, CMaT] = [cwnd/RTTmax, cwnd/RTTmin] of this round with that of round k − 2 and
+    picks the status and amount of Table 2; the amount acts in this round and the next
+    (an increase spread over the ACKs, a decrease at the boundary).
 
-    Writes the action into ``new``, ``add`` (per ACK) and ``cap`` and the state in place.
-    Compiled once (:mod:`tcpfluid.algorithms._jit`).
+    ``throughput``: the addition ``decrease="throughput"`` (the class docstring; statuses
+    with a resolution of half a packet per round and the drain rules, and the cut to
+    CMiT × r at a counted fall); else Table 2 read literally. The state arrays are those of
+    :data:`_STATE_DEFAULTS` in its order (their values at a restart are ``defaults``).
+    Writes the action into ``new``, ``incr_out``, ``cap`` and the state in place. Compiled
+    once (:mod:`tcpfluid.algorithms._jit`). ``numpy.maximum(x, y)`` is written
+    ``x if (x > y or x != x) else y`` (``minimum`` with ``<``): NaN if either is NaN, and
+    ``y`` when they are equal, as NumPy gives for zeros of both signs (a decrease of
+    ``-0.0`` packets leaves an increment of ``0.0``, not ``-0.0``).
     """
     res_pkts = _RESOLUTION_PKTS
     for i in range(cwnd.shape[0]):
@@ -345,58 +359,58 @@ def _ho_rule(
         rmax = rtt_max[i]
         cmat = w / rmin
         cmit = w / rmax
-        pmat = mat2[i]
+        pmat = mat2[i]  # round k − 2 (before the history shifts below)
         pmit = mit2[i]
         adjust = (k[i] % 2.0) == 1.0
 
-        # statuses 1-4 (Table 2); status 5: none of them
+        # ---- statuses 1-4 of Table 2 (status 5: none of them)
         if throughput:
             # resolution: throughputs closer than half a packet per round are a tie
             res = res_pkts / rmin
             c1 = (cmit - pmat) > res
             # a fall only counts if the RTTs rose too: a fall that the flow's own
             # decrease explains (cwnd down, RTTs unchanged) is not congestion
-            c2 = not c1 and (pmit - cmat) > res and rmin > rmax2[i]
-            # a rise that the queue draining explains is no room: the minimal RTT fell
-            # by more than one packet's delay since round k − 2 while the window did not
-            # grow (the flow's own cut draining, or the FIFO share settling after a
-            # change); only an empty path (below) is room then. (Half a packet's delay
-            # also held back the TCP-Ho flows that competitors' queue swings had cut:
-            # Jain 0.56 with 10 Vegas flows, Table 7 0.86.)
+            c2 = (not c1) and ((pmit - cmat) > res) and (rmin > rmax2[i])
+            # a rise that the queue draining explains is no room: the minimal RTT fell by
+            # more than one packet's delay since round k − 2 while the window did not grow
             w_prior = pmat * rmin2[i]
             not_grown = w <= w_prior + res_pkts
             drain = (rmin < rmin2[i] - rmin / w) and not_grown
-            # the tail of a drain just judged over: any further fall of the minimal RTT
-            # is still that queue draining (the FIFO share settles geometrically and the
-            # RTTs move in steps of one packet's service time, which can stall for a
-            # round), not room
-            drain = drain or (tail[i] > 0.0 and rmin < rmin2[i] and not_grown)
-            rise_lo = (cmit - pmit) > res
-            rise_hi = (cmat - pmat) > res
-            c3 = not c1 and not c2 and rise_lo and rise_hi and not drain
+            # the tail of a drain just judged over: a further fall of the minimal RTT is
+            # still that queue draining, not room
+            drain = drain or ((tail[i] > 0.0) and (rmin < rmin2[i]) and not_grown)
+            c3 = (
+                (not c1)
+                and (not c2)
+                and ((cmit - pmit) > res)
+                and ((cmat - pmat) > res)
+                and (not drain)
+            )
             c1 = c1 and not drain
-            # a fall of one end of the interval that a rise of the maximal RTT explains
-            # is a status-4 move
-            slower = not rise_lo and not rise_hi and ((pmit - cmit) > res or (pmat - cmat) > res)
-            c4 = not c1 and not c2 and not c3 and slower and rmax > rmax2[i]
-            # a tie with no queue at all on the path (less than one packet of backlog in
-            # the round's largest RTT, eq. 1 of the Quick Vegas paper) is room: status 3
+            # a fall of one end of the interval that a rise of the maximal RTT explains is
+            # a status-4 move
+            slower = (
+                (not ((cmit - pmit) > res))
+                and (not ((cmat - pmat) > res))
+                and (((pmit - cmit) > res) or ((pmat - cmat) > res))
+            )
+            c4 = (not c1) and (not c2) and (not c3) and slower and (rmax > rmax2[i])
+            # a tie with no queue on the path (less than one packet of backlog in the
+            # round's largest RTT, eq. 1 of the Quick Vegas paper) is room: status 3
             empty = w * (1.0 - base_rtt[i] / rmax) < 1.0
-            c3 = c3 or (not c1 and not c2 and not c3 and not c4 and empty)
-            # while a decrease drains, a rise is the flow's own queue draining: no news
-            # (a tie), not a reason to increase
+            c3 = c3 or ((not c1) and (not c2) and (not c3) and (not c4) and empty)
+            # while a decrease drains, a rise is the flow's own queue draining: a tie
             recent = quiet[i] > 0.0
             c1 = c1 and not recent
             c3 = c3 and not recent
-        else:
-            # Table 2 read literally
+        else:  # Table 2 read literally
             c1 = pmat < cmit
-            c2 = not c1 and cmat < pmit
-            c3 = not c1 and not c2 and pmit < cmit and pmat < cmat
-            c4 = not c1 and not c2 and not c3 and cmit < pmit and cmat < pmat
+            c2 = (not c1) and (cmat < pmit)
+            c3 = (not c1) and (not c2) and (pmit < cmit) and (pmat < cmat)
+            c4 = (not c1) and (not c2) and (not c3) and (cmit < pmit) and (cmat < pmat)
         c5 = not (c1 or c2 or c3 or c4)
 
-        # Table 2: the new incr, maxincr, status and amount of a comparing flow
+        # ---- Table 2: incr, maxincr, status and amount of a flow that compares this round
         s = status[i]
         inc = incr[i]
         mx = maxincr[i]
@@ -404,38 +418,46 @@ def _ho_rule(
         dn24 = s == 2.0 or s == 4.0
         incr1 = inc + 1.0 if up13 else 1.0
         h = 0.5 * inc
-        incr3 = (h if (h >= 1.0 or h != h) else 1.0) if up13 else 1.0  # numpy.maximum
+        incr3 = (h if (h > 1.0 or h != h) else 1.0) if up13 else 1.0  # numpy.maximum
         new_incr = incr1 if c1 else (incr3 if c3 else 0.0)
         if c1:
-            new_max = (mx if (mx >= incr1 or mx != mx) else incr1) if up13 else 1.0
+            new_max = (mx if (mx > incr1 or mx != mx) else incr1) if up13 else 1.0
         elif c2 and dn24:
-            m = mx - 1.0
-            new_max = m if (m >= 1.0 or m != m) else 1.0  # numpy.maximum
+            d = mx - 1.0
+            new_max = d if (d > 1.0 or d != d) else 1.0
         elif c4 and dn24:
-            m = 0.5 * mx
-            new_max = m if (m >= 1.0 or m != m) else 1.0  # numpy.maximum
+            d = 0.5 * mx
+            new_max = d if (d > 1.0 or d != d) else 1.0
         elif c5:
             new_max = 0.0
         else:
             new_max = mx
+        if c1:
+            new_status = 1.0
+        elif c2:
+            new_status = 2.0
+        elif c3:
+            new_status = 3.0
+        elif c4:
+            new_status = 4.0
+        else:
+            new_status = 5.0
         if c1 or c3:
             chosen = new_incr
         elif c2 or c4:
             chosen = -new_max
         else:
             chosen = 0.0
+        amt = chosen if adjust else amount[i]
         if adjust:
-            a = chosen
             incr[i] = new_incr
             maxincr[i] = new_max
-            status[i] = 1.0 if c1 else (2.0 if c2 else (3.0 if c3 else (4.0 if c4 else 5.0)))
+            status[i] = new_status
             if not c1:
                 phase[i] = CONGESTION_AVOIDANCE
-        else:
-            a = amount[i]
-        amount[i] = a
+        amount[i] = amt
 
-        # shift the throughput and RTT history: round k becomes "k − 1", k − 1 "k − 2"
+        # ---- the history shifts: round k becomes "k − 1", k − 1 becomes "k − 2"
         mat2[i] = mat1[i]
         mit2[i] = mit1[i]
         mat1[i] = cmat
@@ -446,98 +468,87 @@ def _ho_rule(
         rmax1[i] = rmax
         k[i] += 1.0
 
-        # restart at the floor: a status-5 comparison with the window at 2 packets
+        # ---- restart at the floor: a status-5 comparison with the window at 2 packets
         if adjust and c5 and w <= MIN_WINDOW:
-            _ho_restart(
-                k,
-                incr,
-                maxincr,
-                status,
-                amount,
-                mat1,
-                mit1,
-                mat2,
-                mit2,
-                rmin1,
-                rmax1,
-                rmin2,
-                rmax2,
-                rsteady,
-                quiet,
-                tail,
-                rtail,
-                i,
-            )
+            k[i] = defaults[0]
+            incr[i] = defaults[1]
+            maxincr[i] = defaults[2]
+            status[i] = defaults[3]
+            amount[i] = defaults[4]
+            mat1[i] = defaults[5]
+            mit1[i] = defaults[6]
+            mat2[i] = defaults[7]
+            mit2[i] = defaults[8]
+            rmin1[i] = defaults[9]
+            rmax1[i] = defaults[10]
+            rmin2[i] = defaults[11]
+            rmax2[i] = defaults[12]
+            rsteady[i] = defaults[13]
+            quiet[i] = defaults[14]
+            tail[i] = defaults[15]
+            rtail[i] = defaults[16]
             phase[i] = SLOW_START
-            a = 0.0
+            amt = 0.0
 
-        # numpy.maximum and numpy.minimum, a tie giving the second argument as they do
-        # (an amount of -0.0 from a zero decrease adds +0.0 per ACK)
-        up = a if (a > 0.0 or a != a) else 0.0
-        down = a if (a < 0.0 or a != a) else 0.0
+        up = amt if (amt > 0.0 or amt != amt) else 0.0  # numpy.maximum
+        down = amt if (amt < 0.0 or amt != amt) else 0.0  # numpy.minimum
+
+        # ---- decrease="throughput": the cut at a counted fall (status 2 or 4) to CMiT × r,
+        # r the minimal RTT of the last calm comparison; none while an earlier cut drains
         if throughput:
-            # the cut: at a comparison that counts a fall (status 2 or 4) the window drops
-            # at least to CMiT × r, r the minimal RTT of the last calm comparison (the
-            # window that sends the measured throughput with the RTT the flow had before
-            # the fall); applied once, at the comparison. A further fall while an earlier
-            # cut drains makes no cut: the round's window is the cut one while its RTTs
-            # still carry the queue of the window before the cut, so any throughput it
-            # shows understates the rate (a cut sized from it can fall below the new
-            # pipe); the trim after the drain sizes the window from settled RTTs
-            q = quiet[i]
             fall = c2 or c4
-            dec = adjust and fall
-            hold = dec and q > 0.0
-            fell = dec and rsteady[i] > 0.0 and not hold
+            q = quiet[i]
+            hold = adjust and fall and (q > 0.0)
+            fell = adjust and fall and (rsteady[i] > 0.0) and not hold
             target = cmit * rsteady[i]
             cut = fell and (target - w < down)
             if cut:
                 down = target - w
             elif hold:
                 down = 0.0
+            # the cut replaces the pair's decrease: the next round does not repeat it
             if cut or hold:
-                # the cut replaces the pair's decrease: the next round does not repeat it
                 amount[i] = 0.0
             # the minimal RTT of the last comparison that found no fall, away from a cut
-            if adjust and not fall and q <= 0.0:
+            if adjust and (not fall) and (q <= 0.0):
                 rsteady[i] = rmin
-            # quiet from a decrease until the drain is over: the minimal RTT moved by
-            # less than half a packet's delay since the previous round ("rmin2" is now
-            # the previous round's). Not against round k − 2: that may be the round that
-            # spans a change, whose RTTs had not risen yet. Then one more look: if the
-            # window is still above the measured throughput times the calm RTT, cut
-            # again to CMaT × r, once per fall (quiet = 2 while that trim drains; no
-            # chain of trims: with several flows the shared queue keeps every flow's RTT
-            # above its own calm RTT, and a chain would walk one flow's window down)
+            # quiet from a decrease until the drain is over: the minimal RTT moved by less
+            # than half a packet's delay since the previous round ("rmin2" after the
+            # shift); then one more look: cut again to CMaT × r if the window is still
+            # above it (once per fall)
+            dec = adjust and fall
             steady = abs(rmin - rmin2[i]) <= res_pkts * rmin / w
-            settled = adjust and not dec and q > 0.0 and steady
+            settled = adjust and (not dec) and (q > 0.0) and steady
             # the drain's tail: from the comparison that ends the quiet until one whose
-            # minimal RTT is no lower than the previous comparison's ("rtail"), a fall is
-            # still the drain
-            if (adjust and q <= 0.0 and rmin >= rtail[i]) or dec:
+            # minimal RTT is no lower than the previous comparison's ("rtail")
+            if (adjust and (q <= 0.0) and (rmin >= rtail[i])) or dec:
                 tail[i] = 0.0
             if settled:
                 tail[i] = 1.0
             if adjust:
                 rtail[i] = rmin
             target2 = cmat * rsteady[i]
-            again = settled and q == 1.0 and target2 < w - res_pkts
-            t = target2 - w if again else 0.0
-            down = down if (down <= t or down != down) else t  # numpy.minimum
+            again = settled and (q == 1.0) and (target2 < w - res_pkts)
+            t2 = target2 - w if again else 0.0
+            down = down if (down < t2 or down != down) else t2  # numpy.minimum
             if dec:
                 quiet[i] = 1.0
             elif again:
                 quiet[i] = 2.0
             elif settled:
                 quiet[i] = 0.0
+
         x = w + down
-        x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+        x = x if (x > MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
         new[i] = x
-        add[i] = up / w
+        incr_out[i] = up / w
         cap[i] = x + up
 
 
-_HO = Kernel(_ho_rule, "w" * 18 + "rrrrb" + "www", uses=(_ho_restart,))
+_TCP_HO = Kernel(_tcp_ho_rule, "w" * 18 + "r" + "rrrr" + "b" + "www")
+#: the state's values at a connection's start, in :data:`_STATE_DEFAULTS`' order
+_DEFAULTS = np.array(list(_STATE_DEFAULTS.values()), dtype=np.float64)
+_DEFAULTS.flags.writeable = False
 
 
 def _ho_loss(

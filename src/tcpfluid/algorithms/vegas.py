@@ -157,9 +157,13 @@ class Vegas(ControlLaw):
     ) -> RoundAction:
         """One Vegas decision per round (eqs 1–2 and slow start of the Quick Vegas paper
         §3.1; :func:`_vegas_rule`, compiled), written into ``out`` if given."""
+        return self._run_round(state, sample, out)
+
+    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+        """:func:`_vegas_rule` on the sample's window and Δ of eq (1) from its RTTs."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
         base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
-        return self._vegas(state, cwnd, base_rtt, sample.rtt_mean, _NO_DELTA, out)
+        return self._vegas(state, cwnd, base_rtt, sample.rtt_mean, _NO_DELTA)
 
     def _decide(
         self, state: State, cwnd: FloatArray, delta: FloatArray, out: RoundAction | None = None
@@ -167,7 +171,7 @@ class Vegas(ControlLaw):
         """Slow start and eq (2) from the window and a backlog estimate ``delta`` in place
         of Δ of eq (1) (forward-path Vegas's Δ_f; :func:`_vegas_rule`, compiled)."""
         w = np.asarray(cwnd, dtype=np.float64)
-        return self._vegas(state, w, _NO_DELTA, _NO_DELTA, delta, out)
+        return self._run_rule(*self._vegas(state, w, _NO_DELTA, _NO_DELTA, delta), out)
 
     def _vegas(
         self,
@@ -176,22 +180,23 @@ class Vegas(ControlLaw):
         base_rtt: FloatArray,
         rtt_mean: Any,
         delta: Any,
-        out: RoundAction | None,
-    ) -> RoundAction:
-        """:func:`_vegas_rule` on the law's state and parameters."""
-        return self._run_rule(
+    ) -> tuple[Any, int, tuple[Any, ...]]:
+        """:func:`_vegas_rule`, the number of flows and its arguments on the law's state
+        and parameters (:meth:`ControlLaw._round_rule`)."""
+        return (
             _VEGAS,
             cwnd.shape[0],
-            out,
-            state["phase"],
-            state["ss_grow"],
-            state["ssthresh"],
-            cwnd,
-            base_rtt,
-            np.asarray(rtt_mean, dtype=np.float64),
-            np.asarray(delta, dtype=np.float64),
-            self._rule_params,
-            self._decrease_inclusive,
+            (
+                state["phase"],
+                state["ss_grow"],
+                state["ssthresh"],
+                cwnd,
+                base_rtt,
+                np.asarray(rtt_mean, dtype=np.float64),
+                np.asarray(delta, dtype=np.float64),
+                self._rule_params,
+                self._decrease_inclusive,
+            ),
         )
 
     def on_loss(
@@ -204,8 +209,13 @@ class Vegas(ControlLaw):
     ) -> FloatArray:
         """Vegas loss reactions (the Quick Vegas paper, §3.1): 3/4, 1/2, or timeout to 2
         packets (:func:`_vegas_loss`, compiled; written into ``out`` if given)."""
-        vegas_state = (state["phase"], state["ss_grow"], state["ssthresh"])
-        return self._run_loss_rule(_VEGAS_LOSS, vegas_state, index, kind, cwnd, out)
+        return self._run_loss(state, index, kind, cwnd, out)
+
+    def _loss_rule(
+        self, state: State, kind: int
+    ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
+        """:func:`_vegas_loss` on the law's state."""
+        return _VEGAS_LOSS, (state["phase"], state["ss_grow"], state["ssthresh"]), ()
 
 
 def _vegas_rule(

@@ -12,7 +12,9 @@ from __future__ import annotations
 import inspect
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from operator import is_not
 from typing import Any
 
 import numpy as np
@@ -48,6 +50,14 @@ def _first(x: Any) -> float:
     if type(x) is np.ndarray and x.size == 1:
         return float(x.item())
     return float(np.asarray(x).reshape(-1)[0])
+
+
+def _item_source(a: Any) -> Any:
+    """A law's state array of one flow as what the decisions read its item from: a
+    memoryview of a plain float64 array (its item a Python float), else the array."""
+    if type(a) is np.ndarray and a.dtype == np.float64 and a.flags.c_contiguous:
+        return _items(a)
+    return a
 
 
 def _takes_out(method: Any) -> bool:
@@ -141,25 +151,34 @@ class Decisions:
             )
             for f in range(nf)
         ]
-        #: per flow: its law's on_round takes ``out``
-        takes = {id(law): _takes_out(law.on_round) for law in self.laws}
-        self.takes_out = [takes[id(law)] for law in self.laws]
-        #: per flow: its law's on_round (bound once)
-        self.on_round: list[Any] = [law.on_round for law in self.laws]
         # each flow's rows of ``ff`` and ``fi``, and ``gi`` and ``pend``, as memoryviews: an
         # item read or written through one is a Python float or int, at about half the cost
         # of NumPy's scalar indexing (the arrays are never reallocated during a run)
         self.rows = [_items(ff[f]) for f in range(nf)]
         self.int_rows = [_items(fi[f]) for f in range(nf)]
         self._gi = _items(gi)
+        takes = {id(law): _takes_out(law.on_round) for law in self.laws}
         #: per flow: the array of one window handed to its law's on_loss (made once), and
-        #: (for a law whose on_loss takes ``out``) the view of its row's new window
+        #: the view of its row's new window, where a law that takes ``out`` writes it
         self.loss_cwnd = [np.zeros(1) for _ in range(nf)]
         self.loss_out = [ff[f : f + 1, C.F_NEWCWND] for f in range(nf)]
-        takes_loss = {id(law): _takes_out(law.on_loss) for law in self.laws}
-        self.loss_takes_out = [takes_loss[id(law)] for law in self.laws]
-        #: per flow: its law's on_loss (bound once)
-        self.on_loss: list[Any] = [law.on_loss for law in self.laws]
+        self._takes = takes
+        #: per flow, what its round decision uses, in one tuple: its rows of ``ff`` and
+        #: ``fi``; the decision as a call without arguments; whether that call is the
+        #: law's compiled rule bound to the flow's state, sample and action (it writes the
+        #: action where the loop reads it: ControlLaw._bind_round), else the law's
+        #: on_round on them; the action on_round may return as its own (``out``) or None;
+        #: the law's phase and ssthresh (``None``: none) state, whose item reads as a float
+        self._round: list[tuple[Any, ...]] = [()] * nf
+        #: per flow: its rows, the window handed to on_loss (a memoryview) and, by loss
+        #: kind, the decision as a call and whether the new window is in its row (made at
+        #: the flow's first loss of that kind: :meth:`_loss_call`)
+        self._loss_of: list[tuple[Any, ...]] = [()] * nf
+        #: per flow: its state's arrays when it was bound (a law's own ``on_round`` or
+        #: ``on_loss`` may put new arrays in the state: the flow is then bound again)
+        self._bound_to: list[list[Any]] = [[] for _ in range(nf)]
+        for f in range(nf):
+            self._bind(f)
         #: per flow: (time, kind, window before, window after) of each loss handed to the law
         self.losses: list[list[tuple[float, ...]]] = [[] for _ in range(nf)]
         self.law_calls = 0
@@ -193,35 +212,56 @@ class Decisions:
                 f"t={self.gf[C.G_NOW]:g} s"
             )
 
-    def _one_round(self, f: int) -> None:
-        """The round decision of flow ``f``: its law's ``on_round`` on the flow's state and
-        sample (views of its row of ``ff``, made once), the action written into its row
-        (``out=``) or copied there."""
-        state, row = self.states[f], self.rows[f]
-        if self.takes_out[f]:  # the action is written where the loop reads it
-            out = self.actions[f]
-            action = self.on_round[f](state, self.samples[f], out=out)
+    def _bind(self, f: int) -> None:
+        """Make flow ``f``'s round and loss decisions on its state's arrays as they are."""
+        law, state, sample, action = self.laws[f], self.states[f], self.samples[f], self.actions[f]
+        takes = self._takes[id(law)]
+        bound = law._bind_round(state, sample, action)
+        if bound is not None:
+            call: Callable[[], Any] = bound
+        elif takes:
+            on_round: Any = law.on_round  # its signature has ``out`` (checked)
+            call = partial(on_round, state, sample, out=action)
         else:
-            out = None
-            action = self.on_round[f](state, self.samples[f])
-        if action is out:
-            w, incr, cap = row[_F_CWND], row[_F_INCR], row[_F_CAP]
-        else:  # a new action (a law without ``out``, or one that did not use it)
-            w, incr, cap = _first(action.cwnd), _first(action.incr), _first(action.cap)
-        self.law_calls += 1
-        self._write_one(f, row, state, w, incr, cap)
+            call = partial(law.on_round, state, sample)
+        ss = state.get("ssthresh")
+        self._round[f] = (
+            self.rows[f],
+            self.int_rows[f],
+            call,
+            bound is not None,
+            action if takes else None,
+            _item_source(state["phase"]),
+            None if ss is None else _item_source(ss),
+        )
+        self._loss_of[f] = (self.rows[f], self.int_rows[f], _items(self.loss_cwnd[f]), {})
+        self._bound_to[f] = list(state.values())
 
-    def _write_one(
-        self,
-        f: int,
-        row: Any,
-        state: Mapping[str, FloatArray],
-        w: float,
-        incr: float,
-        cap: float,
-    ) -> None:
-        """Check one flow's action and write it, with the law's phase and ssthresh from its
-        state (arrays of one value), where the compiled loop reads them."""
+    def _rebind_if_replaced(self, f: int) -> None:
+        """After a call into a law's own (not compiled-rule) ``on_round`` or ``on_loss``:
+        bind flow ``f`` again if the law put new arrays in its state."""
+        state, was = self.states[f], self._bound_to[f]
+        # the same arrays in the same order (``was`` keeps them alive: no id is reused)
+        if len(state) != len(was) or any(map(is_not, state.values(), was)):
+            self._bind(f)
+
+    def _one_round(self, f: int) -> None:
+        """The round decision of flow ``f``: its law's rule (or ``on_round``) on the flow's
+        state and sample (views of its row of ``ff``, made once), the action written into
+        its row (bound rule, ``out=``) or copied there."""
+        row, irow, call, bound, out, phase, ssthresh = self._round[f]
+        if bound:  # the action is written where the loop reads it
+            call()
+            w, incr, cap = row[_F_CWND], row[_F_INCR], row[_F_CAP]
+        else:
+            action = call()
+            if action is out:
+                w, incr, cap = row[_F_CWND], row[_F_INCR], row[_F_CAP]
+            else:  # a new action (a law without ``out``, or one that did not use it)
+                w, incr, cap = _first(action.cwnd), _first(action.incr), _first(action.cap)
+            self._rebind_if_replaced(f)
+            phase, ssthresh = self._round[f][5:]
+        self.law_calls += 1
         # a positive finite window, a finite increment, a cap that is not NaN (comparisons
         # only: cheaper than math.isfinite on this path, taken at every round decision)
         if not (0.0 < w < math.inf and -math.inf < incr < math.inf and cap == cap):
@@ -230,29 +270,45 @@ class Decisions:
                 f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at "
                 f"t={self.gf[C.G_NOW]:g} s"
             )
+        # the action, with the law's phase and ssthresh from its state (arrays of one
+        # value), where the compiled loop reads them
         row[_F_CWND] = w
         row[_F_INCR] = incr
         row[_F_CAP] = cap
-        row[_F_PHASE] = state["phase"][0]
-        ss = state.get("ssthresh")
-        row[_F_SSTH] = math.inf if ss is None else ss[0]
-        self.int_rows[f][_I_PENDING] = _P_ROUND_READY
+        row[_F_PHASE] = phase[0]
+        row[_F_SSTH] = math.inf if ssthresh is None else ssthresh[0]
+        irow[_I_PENDING] = _P_ROUND_READY
+
+    def _loss_call(self, f: int, kind: int) -> tuple[Callable[[], Any], bool]:
+        """Flow ``f``'s loss decision of ``kind`` as a call without arguments, and whether
+        it writes the new window into the flow's row: the law's compiled loss rule bound
+        to the flow's arrays (ControlLaw._bind_loss), else its ``on_loss`` on them (with
+        ``out`` if it takes it)."""
+        law, state = self.laws[f], self.states[f]
+        cwnd, out = self.loss_cwnd[f], self.loss_out[f]
+        bound = law._bind_loss(state, cwnd, out, kind)
+        if bound is not None:
+            return bound, True
+        if _takes_out(law.on_loss):
+            on_loss: Any = law.on_loss  # its signature has ``out`` (checked)
+            return partial(on_loss, state, _FIRST, kind, cwnd, out=out), False
+        return partial(law.on_loss, state, _FIRST, kind, cwnd), False
 
     def _loss(self, f: int) -> None:
-        """Flow ``f``'s loss decision: the law's ``on_loss`` (arrays of one flow), its new
-        window checked and written where the compiled loop reads it."""
-        row, irow = self.rows[f], self.int_rows[f]
+        """Flow ``f``'s loss decision: the law's loss rule (or ``on_loss``) on arrays of
+        one flow, its new window checked and written where the compiled loop reads it."""
+        row, irow, w_in, calls = self._loss_of[f]
         kind = irow[_I_KIND]
         before = row[_F_CWND]
-        w_in = self.loss_cwnd[f]
         w_in[0] = before
-        if self.loss_takes_out[f]:  # the new window is written where the loop reads it
-            out = self.loss_out[f]
-            new = self.on_loss[f](self.states[f], _FIRST, kind, w_in, out=out)
-        else:
-            out = None
-            new = self.on_loss[f](self.states[f], _FIRST, kind, w_in)
-        w = row[_F_NEWCWND] if new is out else _first(new)
+        entry = calls.get(kind)
+        if entry is None:
+            entry = calls[kind] = self._loss_call(f, kind)
+        call, bound = entry
+        new = call()
+        w = row[_F_NEWCWND] if bound or new is self.loss_out[f] else _first(new)
+        if not bound:
+            self._rebind_if_replaced(f)
         self.law_calls += 1
         if not math.isfinite(w) or w <= 0.0:
             raise RuntimeError(

@@ -179,6 +179,9 @@ class _Sim:
         global _kernels_ready
         gi = self.gi
         decide = self.decisions.decide
+        # ``gi`` as a memoryview (never reallocated): its items read as Python ints
+        seq_of = memoryview(gi)  # type: ignore[arg-type]
+        g_seq, max_seq = C.G_SEQ, _MAX_KEY_UPDATES
         end = float(self.gf[C.G_END])
         last = time.perf_counter()
         if progress is not None:
@@ -202,7 +205,7 @@ class _Sim:
                 if now - last >= _PROGRESS_EVERY_S:
                     last = now
                     progress(min(1.0, float(self.gf[C.G_NOW]) / end) if end > 0 else 1.0)
-            if gi[C.G_SEQ] > _MAX_KEY_UPDATES:
+            if seq_of[g_seq] > max_seq:
                 raise RuntimeError(
                     "the packet simulator's event heap ran out of tie-break numbers: "
                     f"{int(gi[C.G_SEQ]):,} key updates, more than its limit of "
