@@ -281,15 +281,27 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
     ]
 
 
+#: the judged quantity of Tables 3.21 and 3.22
+_SPREAD = "spread of the flows' goodputs (std/mean), 20–60 s"
+#: a many-flow run: (router, flows, law, vegas %, engine)
+_Case = tuple[str, int, str, int, str]
+
+
 def _spread_row(
+    runs: dict[_Case, Any],
     setting: str,
-    quantity: str,
-    pk: dict[str, Any],
-    ode: dict[str, Any] | None,
+    router: str,
+    n: int,
+    law: str,
+    pct: int,
     ref: float,
     informative_values: dict[str, float],
     case: dict[str, Any],
 ) -> Row:
+    """The row of the flows' share spread of one setting's packet (and ODE) runs, with the
+    flows the packet run shut down beside."""
+    pk = runs[(router, n, law, pct, "packet")]
+    ode = runs.get((router, n, law, pct, "ode"))
     jains = {
         **engine_cells(
             _NO_CF,
@@ -301,7 +313,7 @@ def _spread_row(
         **informative_values,
     }
     row = share_row(
-        setting, quantity, jains, DOCUMENT, two_flows=False, informative=tuple(informative_values),
+        setting, _SPREAD, jains, DOCUMENT, two_flows=False, informative=tuple(informative_values),
         case=case,
     )  # fmt: skip
     if "shut_down" not in pk:
@@ -323,6 +335,84 @@ def _kind_goodput(r: dict[str, Any], kind: str) -> float | NA:
     return float(g[sel].mean() / 1e3) if sel.any() else NA("no flow of that kind")
 
 
+def _t21_rows(runs: dict[_Case, Any], router: str, n: int, laws: list[str]) -> list[Row]:
+    """Table 3.21's rows (N flows of one law) of ``router`` and ``n`` flows."""
+    tab21 = "3.21a" if router == "red-5-15" else "3.21b"
+    rows = []
+    for law in laws:
+        base = f"001/table{tab21}/{router}/{law}/n{n}"
+        if law == "reno":
+            ref = doc(f"{base}/before")
+            info: dict[str, float] = {}
+        else:
+            ref = doc(f"{base}/after")
+            info = {"thesis before its ns-2 fix": doc(f"{base}/before")}
+        setting = f"{_HEAD[law]}, {n} flows, {router.upper()}"
+        case = {"router": router, "flows": n, "law": law}
+        rows.append(_spread_row(runs, setting, router, n, law, 100, ref, info, case))
+    return rows
+
+
+#: Table 3.25's letter of each (router, law)
+_T325_LETTER = {
+    ("red-54-108", "vegas-3"): "a",
+    ("red-54-108", "vegas-1_3"): "b",
+    ("red-5-15", "vegas-3"): "c",
+    ("red-5-15", "vegas-1_3"): "d",
+}
+
+
+def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], list[Row]]:
+    """Table 3.22's rows (the mixes, then Vegas-1_3 alone: its 100 % column; Vegas-3 alone
+    is Table 3.21's row, the same printed values) and Table 3.25's (the mixes' mean
+    goodput per kind) of ``router`` and ``n`` flows."""
+    tab22 = "3.22a" if router == "red-5-15" else "3.22b"
+    t22: list[Row] = []
+    t25: list[Row] = []
+    mixes = [(m, p) for m in MIX_LAWS for p in MIX_PERCENTS] + [("vegas-1_3", 100)]
+    for law, pct in mixes:
+        ref22 = doc(f"001/table{tab22}/{router}/n{n}/{law}/vegas{pct}")
+        case22 = {"router": router, "flows": n, "law": law, "vegas_percent": pct}
+        setting22 = (
+            f"{law} + Reno ({pct} % {_NAMES[law]}), {n} flows, {router.upper()}"
+            if pct < 100
+            else f"{law}, {n} flows, {router.upper()}"
+        )
+        if pct not in T325_PERCENTS:  # no one-run index, no goodputs per kind
+            t22.append(_spread_row(runs, setting22, router, n, law, pct, ref22, {}, case22))
+            continue
+        key = f"001/table3.25{_T325_LETTER[(router, law)]}/{router}/{law}/n{n}/vegas{pct}"
+        one_run = {_ONE_RUN: doc(f"{key}/jain")}
+        t22.append(_spread_row(runs, setting22, router, n, law, pct, ref22, one_run, case22))
+        pk = runs[(router, n, law, pct, "packet")]
+        ode = runs.get((router, n, law, pct, "ode"))
+        for kind, label in (("vegas", _NAMES[law]), ("reno", "Reno")):
+            vals = engine_cells(
+                _NO_CF,
+                _NO_ROUNDS,
+                _NO_ODE if ode is None else _kind_goodput(ode, kind),
+                _kind_goodput(pk, kind),
+                doc(f"{key}/{kind}_goodput") / 1e3,
+            )
+            setting = (
+                f"{law}, flows of a {pct} % mix with Reno, {n} flows, {router.upper()}"
+                if kind == "vegas"
+                else f"Reno, flows of a mix with {pct} % {_NAMES[law]}, {n} flows, {router.upper()}"
+            )
+            t25.append(
+                Row(
+                    setting,
+                    f"mean goodput of the {label} flows, 20–60 s",
+                    "kb/s",
+                    "throughput",
+                    vals,
+                    DOCUMENT,
+                    case={**case22, "kind": kind},
+                )
+            )
+    return t22, t25
+
+
 def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     runs = dict(zip(_mf_cases(cfg), out, strict=True))
     counts, routers = _mf_grid(cfg)
@@ -332,87 +422,11 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     t22: list[Row] = []
     t25: list[Row] = []
     for router in routers:
-        tab21 = "3.21a" if router == "red-5-15" else "3.21b"
-        tab22 = "3.22a" if router == "red-5-15" else "3.22b"
         for n in counts:
-            for law in laws:
-                pk = runs[(router, n, law, 100, "packet")]
-                ode = runs.get((router, n, law, 100, "ode"))
-                base = f"001/table{tab21}/{router}/{law}/n{n}"
-                if law == "reno":
-                    ref = doc(f"{base}/before")
-                    info: dict[str, float] = {}
-                else:
-                    ref = doc(f"{base}/after")
-                    info = {"thesis before its ns-2 fix": doc(f"{base}/before")}
-                t21.append(
-                    _spread_row(
-                        f"{_HEAD[law]}, {n} flows, {router.upper()}",
-                        "spread of the flows' goodputs (std/mean), 20–60 s",
-                        pk,
-                        ode,
-                        ref,
-                        info,
-                        {"router": router, "flows": n, "law": law},
-                    )
-                )
-            # the mixes, then Vegas-1_3 alone (Table 3.22's 100 % column; Vegas-3 alone is
-            # Table 3.21's row, the same printed values)
-            mixes = [(m, p) for m in MIX_LAWS for p in MIX_PERCENTS] + [("vegas-1_3", 100)]
-            for law, pct in mixes:
-                pk = runs[(router, n, law, pct, "packet")]
-                ode = runs.get((router, n, law, pct, "ode"))
-                ref22 = doc(f"001/table{tab22}/{router}/n{n}/{law}/vegas{pct}")
-                case22 = {"router": router, "flows": n, "law": law, "vegas_percent": pct}
-                setting22 = (
-                    f"{law} + Reno ({pct} % {_NAMES[law]}), {n} flows, {router.upper()}"
-                    if pct < 100
-                    else f"{law}, {n} flows, {router.upper()}"
-                )
-                q22 = "spread of the flows' goodputs (std/mean), 20–60 s"
-                if pct not in T325_PERCENTS:  # no one-run index, no goodputs per kind
-                    t22.append(_spread_row(setting22, q22, pk, ode, ref22, {}, case22))
-                    continue
-                letter = {
-                    ("red-54-108", "vegas-3"): "a",
-                    ("red-54-108", "vegas-1_3"): "b",
-                    ("red-5-15", "vegas-3"): "c",
-                    ("red-5-15", "vegas-1_3"): "d",
-                }[(router, law)]
-                key = f"001/table3.25{letter}/{router}/{law}/n{n}/vegas{pct}"
-                one_run = {_ONE_RUN: doc(f"{key}/jain")}
-                t22.append(_spread_row(setting22, q22, pk, ode, ref22, one_run, case22))
-                for kind, label in (("vegas", _NAMES[law]), ("reno", "Reno")):
-                    vals = engine_cells(
-                        _NO_CF,
-                        _NO_ROUNDS,
-                        _NO_ODE if ode is None else _kind_goodput(ode, kind),
-                        _kind_goodput(pk, kind),
-                        doc(f"{key}/{kind}_goodput") / 1e3,
-                    )
-                    t25.append(
-                        Row(
-                            (
-                                f"{law}, flows of a {pct} % mix with Reno, {n} flows, "
-                                f"{router.upper()}"
-                                if kind == "vegas"
-                                else f"Reno, flows of a mix with {pct} % {_NAMES[law]}, {n} "
-                                f"flows, {router.upper()}"
-                            ),
-                            f"mean goodput of the {label} flows, 20–60 s",
-                            "kb/s",
-                            "throughput",
-                            vals,
-                            DOCUMENT,
-                            case={
-                                "router": router,
-                                "flows": n,
-                                "law": law,
-                                "vegas_percent": pct,
-                                "kind": kind,
-                            },
-                        )
-                    )
+            t21 += _t21_rows(runs, router, n, laws)
+            rows22, rows25 = _mix_rows(runs, router, n)
+            t22 += rows22
+            t25 += rows25
     fig = _mf_figure(runs, routers, counts)
     fig_mix = _mix_figure(runs, routers, counts)
     intro = (

@@ -13,6 +13,7 @@ RED keeps the Reno windows below it; both checked by tests/report/test_thesis_ta
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -174,7 +175,7 @@ def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             values = engine_runs_cells(
                 no_cf,
                 {e: runs[(d, e)] for e in _ENGINES},
-                lambda r, key=key: run_value(r, (key,), "no value"),
+                partial(run_value, path=(key,), reason="no value"),
                 doc("001/" + pkey.format(d=d)),
             )
             tables[pkey.split("/", 1)[0][5:]].append(
@@ -317,8 +318,9 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
     }
 
 
-def _kb(x: float) -> float:
-    return x / 1e3
+def _goodput_kb(r: dict[str, Any], i: int) -> float | NA:
+    """Connection ``i``'s goodput in kb/s, a cell."""
+    return map_value(run_value(r, ("goodput_bps", i), "no value"), lambda x: x / 1e3)
 
 
 def _reno_grid(cfg: ReportConfig) -> tuple[int, ...]:
@@ -348,7 +350,7 @@ def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         jains = engine_runs_cells(
             no_cf,
             by_engine,
-            lambda r: run_value(r, ("jain",), "no value"),
+            partial(run_value, path=("jain",), reason="no value"),
             doc(f"001/table3.12/reno/x2_{x2}"),
         )
         fair_rows.append(
@@ -365,7 +367,7 @@ def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             gv = engine_runs_cells(
                 no_cf,
                 by_engine,
-                lambda r, i=i: map_value(run_value(r, ("goodput_bps", i), "no value"), _kb),
+                partial(_goodput_kb, i=i),
                 doc(f"001/table3.13/{name}/x2_{x2}") / 1e3,
             )
             good_rows.append(
