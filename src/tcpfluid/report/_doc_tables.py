@@ -8,6 +8,9 @@ from collections.abc import Callable, Iterable, Mapping
 from itertools import product
 from typing import Any
 
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
 from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Value
 
 #: the engines of a document-table row, in the order of its tasks
@@ -40,3 +43,12 @@ def engine_runs_cells(
 def map_value(v: Value, fn: Callable[[float], float]) -> Value:
     """``fn`` of a number cell; an ``n/a`` cell as it is."""
     return v if isinstance(v, NA) else fn(float(v))
+
+
+def mean_rate_since(t: ArrayLike, delivered: ArrayLike, start_s: float) -> NDArray[np.float64]:
+    """Each flow's mean delivery rate from ``start_s`` to the end of the run: its
+    delivered packets ``delivered`` (a row per flow, sampled at ``t``) over that span."""
+    ta = np.asarray(t, dtype=np.float64)
+    dl = np.asarray(delivered, dtype=np.float64)
+    at_start = np.array([np.interp(start_s, ta, row) for row in dl])
+    return (dl[:, -1] - at_start) / (float(ta[-1]) - start_s)

@@ -31,7 +31,7 @@ from ._common import doc, err_na, run_value, share_spread
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._doc_tables import COLUMN as _COLUMN
 from ._doc_tables import ENGINES as _ENGINES
-from ._doc_tables import engine_runs_cells, map_value, runs_by_case
+from ._doc_tables import engine_runs_cells, map_value, mean_rate_since, runs_by_case
 from ._figures import draw_columns
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Table, Value
 
@@ -74,9 +74,8 @@ def ho_table_run(
         dl = np.asarray(res.series["delivered_pkts"], dtype=np.float64)
     else:
         dl = _delivered_pkts(t, res.throughput_pps)
-    t0, t1 = HO_MEASURE_FROM_S, float(t[-1])
-    at0 = np.array([np.interp(t0, t, row) for row in dl])
-    thr = (dl[:, -1] - at0) / (t1 - t0)
+    t1 = float(t[-1])
+    thr = mean_rate_since(t, dl, HO_MEASURE_FROM_S)
     link = bottleneck(sc)
     assert link is not None
     mu = link.rate_bps / (8.0 * sc.packet_size_bytes)

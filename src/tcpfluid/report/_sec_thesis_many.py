@@ -40,6 +40,7 @@ from ..scenarios.mix import with_flow_params, with_mix
 from ..sim import simulate_packets
 from ._common import doc, engine_cells, run_value, share_row
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._doc_tables import mean_rate_since
 from ._figures import draw_lines
 from ._table import DOCUMENT, NA, Row, Table
 
@@ -167,9 +168,7 @@ def many_flows_run(
             return {"error": str(exc)}
         if not res.success:
             return {"error": res.message}
-        t = np.asarray(res.time_s)
-        dl = np.asarray(res.series["delivered_pkts"])
-        g = np.array([(row[-1] - np.interp(MF_FROM_S, t, row)) / (t[-1] - MF_FROM_S) for row in dl])
+        g = mean_rate_since(res.time_s, res.series["delivered_pkts"], MF_FROM_S)
     out: dict[str, Any] = {
         "goodput_bps": (g * bits).tolist(),
         "algorithm": [f.algorithm for f in sc.flows],

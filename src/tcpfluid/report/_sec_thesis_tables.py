@@ -26,7 +26,7 @@ from ._common import TWO_FLOW_SHARE, doc, run_value, share_row
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._doc_tables import COLUMN as _COLUMN
 from ._doc_tables import ENGINES as _ENGINES
-from ._doc_tables import engine_runs_cells, map_value, runs_by_case
+from ._doc_tables import engine_runs_cells, map_value, mean_rate_since, runs_by_case
 from ._figures import draw_columns, render
 from ._table import DOCUMENT, NA, Row, Table
 
@@ -275,9 +275,7 @@ def _mean_rates(t: Any, rates: Any, start_s: float) -> list[float]:
     from ..fairness import _delivered_pkts
 
     t = np.asarray(t, dtype=float)
-    dl = _delivered_pkts(t, np.asarray(rates, dtype=float))
-    span = float(t[-1]) - start_s
-    return [float((row[-1] - np.interp(start_s, t, row)) / span) for row in dl]
+    return mean_rate_since(t, _delivered_pkts(t, np.asarray(rates, dtype=float)), start_s).tolist()
 
 
 def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
@@ -301,11 +299,7 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
         wmax = max(float(np.max(np.asarray(f.round_cwnd_pkts)[m], initial=0.0)) for f, m in
                    zip(flows, late, strict=True))  # fmt: skip
     elif engine == "ode":
-        dl = np.asarray(res.series["delivered_pkts"])
-        t = np.asarray(res.time_s)
-        g = [
-            float((row[-1] - np.interp(RENO_FROM_S, t, row)) / (t[-1] - RENO_FROM_S)) for row in dl
-        ]
+        g = mean_rate_since(res.time_s, res.series["delivered_pkts"], RENO_FROM_S).tolist()
         wmax = float(np.max(np.asarray(res.window_pkts)))
     else:
         g = _mean_rates(res.time_s, res.throughput_pps, RENO_FROM_S)
