@@ -75,20 +75,16 @@ _IW2 = "packet sim, initial window 2"
 #: informative column: the same packet run with each delayed ACK of two packets echoing the
 #: latest one's send time (ns-2's DelAckSink), not the first's (RFC 7323, the default)
 _ECHO_NS2 = "packet sim, delayed ACK echoing the latest packet (ns-2)"
-#: the setting of Table 3.28's rows
+#: the setting of Table 3.28's rows, and its receivers
 _T328_SETTING = "vegas-1_3, x1 = x2 = 1 ms, "
+_IA_IA = "both receivers acknowledge at once (IA, IA)"
+_DA_DA = "both receivers delay their ACKs (DA, DA)"
 
 
 def _packet_row(
-    setting: str,
-    quantity: str,
-    unit: str,
-    kind: str,
-    packet: float,
-    document: float,
-    case: dict[str, Any],
-    informative: Mapping[str, float] | None = None,
-) -> Row:
+    setting: str, quantity: str, unit: str, kind: str, packet: float, document: float,
+    case: dict[str, Any], informative: Mapping[str, float] | None = None,
+) -> Row:  # fmt: skip
     """A row only the packet simulator runs (the fluid engines model no delayed ACKs), with
     ``informative`` packet columns beside."""
     extra = dict(informative or {})
@@ -127,16 +123,9 @@ def _t27_rows(r27: dict[str, Any]) -> list[Row]:
     veg = [i for i, a in enumerate(r27["algorithm"]) if a != "reno"]
     first = float(np.median([r27["first_base_rtt_s"][i] for i in veg]))
     excess = float(np.median([r27["last_base_rtt_s"][i] - r27["prop_rtt_s"][i] for i in veg]))
+    setting = "vegas-3, flows of a 50 % mix with Reno, delayed ACKs, 30 flows, RED-5-15"
     return [
-        _packet_row(
-            "vegas-3, flows of a 50 % mix with Reno, delayed ACKs, 30 flows, RED-5-15",
-            q,
-            "s",
-            "time",
-            v,
-            doc(f"001/table3.27/{key}"),
-            {"quantity": key},
-        )
+        _packet_row(setting, q, "s", "time", v, doc(f"001/table3.27/{key}"), {"quantity": key})
         for q, v, key in (
             ("first recorded BaseRTT, median over the Vegas flows", first, "first_base_rtt_median"),
             (
@@ -153,67 +142,32 @@ def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_ns2: Any) -> list[Row]:
     """Table 3.28's rows from the two-flow runs (IA-IA, DA-DA, DA-IA; DA-DA from an initial
     window of 2; DA-IA with ACKs echoing the latest packet)."""
     rows: list[Row] = []
-    for label, r, keys in (
-        ("both receivers acknowledge at once (IA, IA)", ia, "ia-ia"),
-        ("both receivers delay their ACKs (DA, DA)", da, "da-da"),
-        (_DA_IA, dai, "da-ia"),
-    ):
+    for label, r, keys in ((_IA_IA, ia, "ia-ia"), (_DA_DA, da, "da-da"), (_DA_IA, dai, "da-ia")):
         for i in (0, 1):
             echo = {_ECHO_NS2: dai_ns2["goodput_bps"][i] / 1e3} if keys == "da-ia" else {}
-            rows.append(
-                _packet_row(
-                    _T328_SETTING + label,
-                    f"goodput of connection {i + 1}, 10–60 s",
-                    "kb/s",
-                    "throughput",
-                    r["goodput_bps"][i] / 1e3,
-                    doc(f"001/table3.28/{keys}/goodput{i + 1}") / 1e3,
-                    {"acks": keys, "connection": i + 1},
-                    echo,
-                )
-            )
+            rows.append(_packet_row(
+                _T328_SETTING + label, f"goodput of connection {i + 1}, 10–60 s", "kb/s",
+                "throughput", r["goodput_bps"][i] / 1e3,
+                doc(f"001/table3.28/{keys}/goodput{i + 1}") / 1e3,
+                {"acks": keys, "connection": i + 1}, echo,
+            ))  # fmt: skip
 
-    def base_rtt(setting: str, r: Any, key: str, q: str, i: int, doc_key: str, **extra: Any) -> Row:
+    def base_rtt(label: str, r: Any, keys: str, q: str, i: int, key: str, **extra: Any) -> Row:
         return _packet_row(
-            _T328_SETTING + setting,
-            f"{q} BaseRTT of connection {i + 1}",
-            "s",
-            "time",
-            float(r[f"{q}_base_rtt_s"][i]),
-            doc(f"001/table3.28/{key}/{doc_key}"),
-            {"acks": key, "connection": i + 1, "quantity": q},
-            extra,
-        )
+            _T328_SETTING + label, f"{q} BaseRTT of connection {i + 1}", "s", "time",
+            float(r[f"{q}_base_rtt_s"][i]), doc(f"001/table3.28/{keys}/{key}"),
+            {"acks": keys, "connection": i + 1, "quantity": q}, extra,
+        )  # fmt: skip
 
-    # connection 1 delays its ACKs, connection 2 does not; then both delay
+    # connection 1 delays its ACKs, connection 2 does not; then both delay (beside: the
+    # same run from an initial window of 2); then both acknowledge at once
+    both = [(i, q, f"{q}_base_rtt{i + 1}") for i in (0, 1) for q in ("first", "final")]
+    rows += [base_rtt(_DA_IA, dai, "da-ia", q, i, key) for i, q, key in both]
     rows += [
-        base_rtt(_DA_IA, dai, "da-ia", q, i, f"{q}_base_rtt{i + 1}")
-        for i in (0, 1)
-        for q in ("first", "final")
+        base_rtt(_DA_DA, da, "da-da", q, i, key, **{_IW2: float(da2[f"{q}_base_rtt_s"][i])})
+        for i, q, key in both
     ]
-    rows += [
-        base_rtt(
-            "both receivers delay their ACKs (DA, DA)",
-            da,
-            "da-da",
-            q,
-            i,
-            f"{q}_base_rtt{i + 1}",
-            **{_IW2: float(da2[f"{q}_base_rtt_s"][i])},
-        )
-        for i in (0, 1)
-        for q in ("first", "final")
-    ]
-    rows.append(
-        base_rtt(
-            "both receivers acknowledge at once (IA, IA)",
-            ia,
-            "ia-ia",
-            "final",
-            0,
-            "final_base_rtt",
-        )
-    )
+    rows.append(base_rtt(_IA_IA, ia, "ia-ia", "final", 0, "final_base_rtt"))
     return rows
 
 

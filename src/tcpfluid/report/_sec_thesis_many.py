@@ -287,20 +287,12 @@ _Case = tuple[str, int, str, int, str]
 
 
 def _spread_row(
-    runs: dict[_Case, Any],
-    setting: str,
-    router: str,
-    n: int,
-    law: str,
-    pct: int,
-    ref: float,
-    informative_values: dict[str, float],
-    case: dict[str, Any],
-) -> Row:
-    """The row of the flows' share spread of one setting's packet (and ODE) runs, with the
-    flows the packet run shut down beside."""
-    pk = runs[(router, n, law, pct, "packet")]
-    ode = runs.get((router, n, law, pct, "ode"))
+    runs: dict[_Case, Any], run: tuple[str, int, str, int], setting: str, ref: float,
+    informative_values: dict[str, float], case: dict[str, Any],
+) -> Row:  # fmt: skip
+    """The row of the flows' share spread of the packet (and ODE) runs of ``run`` (router,
+    flows, law, vegas %), with the flows the packet run shut down beside."""
+    pk, ode = runs[(*run, "packet")], runs.get((*run, "ode"))
     jains = {
         **engine_cells(
             _NO_CF,
@@ -348,7 +340,7 @@ def _t21_rows(runs: dict[_Case, Any], router: str, n: int, laws: list[str]) -> l
             info = {"thesis before its ns-2 fix": doc(f"{base}/before")}
         setting = f"{_HEAD[law]}, {n} flows, {router.upper()}"
         case = {"router": router, "flows": n, "law": law}
-        rows.append(_spread_row(runs, setting, router, n, law, 100, ref, info, case))
+        rows.append(_spread_row(runs, (router, n, law, 100), setting, ref, info, case))
     return rows
 
 
@@ -378,11 +370,11 @@ def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], l
             else f"{law}, {n} flows, {router.upper()}"
         )
         if pct not in T325_PERCENTS:  # no one-run index, no goodputs per kind
-            t22.append(_spread_row(runs, setting22, router, n, law, pct, ref22, {}, case22))
+            t22.append(_spread_row(runs, (router, n, law, pct), setting22, ref22, {}, case22))
             continue
         key = f"001/table3.25{_T325_LETTER[(router, law)]}/{router}/{law}/n{n}/vegas{pct}"
         one_run = {_ONE_RUN: doc(f"{key}/jain")}
-        t22.append(_spread_row(runs, setting22, router, n, law, pct, ref22, one_run, case22))
+        t22.append(_spread_row(runs, (router, n, law, pct), setting22, ref22, one_run, case22))
         pk = runs[(router, n, law, pct, "packet")]
         ode = runs.get((router, n, law, pct, "ode"))
         for kind, label in (("vegas", _NAMES[law]), ("reno", "Reno")):
