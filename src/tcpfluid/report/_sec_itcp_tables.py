@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -21,12 +22,14 @@ from .. import plot
 from ..engines import simulate
 from ..fairness import _delivered_pkts
 from ..scenarios import build_scenario
-from ._common import NO_FIGURE_VALUES, doc, err_na, num
+from ._common import NO_FIGURE_VALUES, doc, run_value
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
+from ._doc_tables import COLUMN as _COLUMN
+from ._doc_tables import ENGINES as _ENGINES
+from ._doc_tables import engine_runs_cells
+from ._figures import render
+from ._table import ALGORITHM_NAMES, DOCUMENT, NA, PACKET, Row, Table, Value
 
-_ENGINES = ("packet", "rounds", "ode")
-_COLUMN = {"packet": PACKET, "rounds": ROUNDS, "ode": ODE}
 _SCENARIO = "itcp-long-delay"
 #: Table 2's RTTs, ms (errata N4: the table's values are RTTs, as its header says)
 _TABLE2_RTTS_MS = (240, 440, 640, 840)
@@ -94,12 +97,12 @@ def _tasks(cfg: ReportConfig) -> list[Task]:
     ]
 
 
-def _cells(runs: Mapping[str, Mapping[str, Any]], key: str, reason: str) -> dict[str, Any]:
-    out: dict[str, float | NA] = {CLOSED_FORM: _NO_CLOSED_FORM}
-    for e in _ENGINES:
-        r = runs[e]
-        out[_COLUMN[e]] = err_na(r, "no result") if "error" in r else num(r.get(key), reason)
-    return out
+def _cells(
+    runs: Mapping[str, Mapping[str, Any]], key: str, reason: str, document: Value
+) -> dict[str, Value]:
+    return engine_runs_cells(
+        _NO_CLOSED_FORM, runs, partial(run_value, path=(key,), reason=reason), document
+    )
 
 
 _NEVER_FULL = "the window never reaches μd in the run"
@@ -109,8 +112,7 @@ def _rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Ro
     name = ALGORITHM_NAMES[alg]
     case = {"case": what, "algorithm": alg}
     if what == "table1":
-        v = _cells(runs, "mbps", "no result")
-        v[DOCUMENT] = doc(f"002/table1/{alg}")
+        v = _cells(runs, "mbps", "no result", doc(f"002/table1/{alg}"))
         return [
             Row(
                 f"{name}, 622 Mb/s × 110 ms (RTT 260 ms)",
@@ -124,10 +126,8 @@ def _rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Ro
         ]
     if what.startswith("table2"):
         rtt = what.split("rtt")[1]
-        v = _cells(runs, "mbps", "no result")
-        v[DOCUMENT] = doc(f"002/{what}/throughput")
-        tv = _cells(runs, "reach_s", _NEVER_FULL)
-        tv[DOCUMENT] = doc(f"002/{what}/time_to_limit")
+        v = _cells(runs, "mbps", "no result", doc(f"002/{what}/throughput"))
+        tv = _cells(runs, "reach_s", _NEVER_FULL, doc(f"002/{what}/time_to_limit"))
         setting = f"{name}, 155 Mb/s, RTT {rtt} ms"
         return [
             Row(setting, "average throughput in 200 s", "Mb/s", "throughput", v, DOCUMENT,
@@ -136,10 +136,8 @@ def _rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Ro
                 tv, DOCUMENT, case=case),
         ]  # fmt: skip
     # Fig. 7: plotted only; the layers are compared with the packet simulator
-    v = _cells(runs, "mbps", "no result")
-    v[DOCUMENT] = NO_FIGURE_VALUES
-    tv = _cells(runs, "reach_s", _NEVER_FULL)
-    tv[DOCUMENT] = NO_FIGURE_VALUES
+    v = _cells(runs, "mbps", "no result", NO_FIGURE_VALUES)
+    tv = _cells(runs, "reach_s", _NEVER_FULL, NO_FIGURE_VALUES)
     setting = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms), Fig. 7"
     return [
         Row(setting, "average throughput in 100 s", "Mb/s", "throughput", v, PACKET, case=case),
@@ -162,13 +160,6 @@ def _figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]]) -> F
                 r["avg_t_s"], r["avg_mbps"], ax=ax, label=f"{ALGORITHM_NAMES[a]} {_COLUMN[e]}",
                 color=f"C{i}", linestyle=styles[e],
             )  # fmt: skip
-    plot.finish(
-        ax,
-        xlabel="time (s)",
-        ylabel="average throughput since 0 s (Mb/s)",
-        title="622 Mb/s × 110 ms, one flow",
-        fontsize=6,
-    )
     cap = (
         "Average throughput since the start against time, one flow on the 622 Mb/s × 110 ms "
         "path (RTT 260 ms): iTCP-Vegas (the library's reading of its missing flow chart), "
@@ -176,17 +167,16 @@ def _figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]]) -> F
         "ODE (dotted); cf. the iTCP-Vegas paper's Fig. 7 (which also shows Vegas-A and Ada "
         "Vegas, not modelled here) and Table 1."
     )
-    return Figure.from_matplotlib(fig, "itcp_average_throughput", cap)
+    return render(
+        fig, ax, "itcp_average_throughput", cap, xlabel="time (s)",
+        ylabel="average throughput since 0 s (Mb/s)", title="622 Mb/s × 110 ms, one flow",
+        fontsize=6,
+    )  # fmt: skip
 
 
 def _assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    res: dict[tuple[str, str], dict[str, Any]] = {}
-    k = 0
-    for what, a, _o in _cases(cfg):
-        res[(what, a)] = {}
-        for e in _ENGINES:
-            res[(what, a)][e] = out[k]
-            k += 1
+    it = iter(out)
+    res = {(what, a): {e: next(it) for e in _ENGINES} for what, a, _o in _cases(cfg)}
     groups: dict[str, list[Row]] = {"table1": [], "table2": [], "fig7": []}
     for (what, a), runs in res.items():
         groups[what.split("/")[0]] += _rows(what, a, runs)

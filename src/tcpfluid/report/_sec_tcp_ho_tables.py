@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -26,12 +27,14 @@ from ..metrics import jain_index
 from ..scenarios import build_scenario
 from ..scenarios._paper_tables import HO_DIFFERENT_RTTS_MS, HO_MEASURE_FROM_S
 from ..scenarios.reduction import bottleneck
-from ._common import doc, err_na, num, share_spread
+from ._common import doc, err_na, run_value, share_spread
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
+from ._doc_tables import COLUMN as _COLUMN
+from ._doc_tables import ENGINES as _ENGINES
+from ._doc_tables import engine_runs_cells, map_value, mean_rate_since, runs_by_case
+from ._figures import draw_columns
+from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Table, Value
 
-_ENGINES = ("packet", "rounds", "ode")
-_COLUMN = {"packet": PACKET, "rounds": ROUNDS, "ode": ODE}
 _LAWS = ("reno", "vegas", "fast", "tcp-ho")
 _NO_CLOSED_FORM = NA("the TCP-Ho paper gives no closed form for this quantity")
 #: Table 7's pairings (first scheme, second scheme), in the paper's order
@@ -45,6 +48,11 @@ _PAIRS: tuple[tuple[str, str], ...] = (
 )
 _RTTS_TEXT = ", ".join(f"{r:g}" for r in HO_DIFFERENT_RTTS_MS)
 _PROPORTIONS: tuple[tuple[int, int], ...] = ((15, 5), (10, 10), (5, 15))
+_ODE_SKIPPED = NA(
+    "the ODE runs the 10–10 split of every pairing only (the report's CPU budget: the "
+    "uneven splits would cost 22 s of CPU; the round model and the packet simulator run "
+    "every mix)"
+)
 
 
 def ho_table_run(
@@ -66,9 +74,8 @@ def ho_table_run(
         dl = np.asarray(res.series["delivered_pkts"], dtype=np.float64)
     else:
         dl = _delivered_pkts(t, res.throughput_pps)
-    t0, t1 = HO_MEASURE_FROM_S, float(t[-1])
-    at0 = np.array([np.interp(t0, t, row) for row in dl])
-    thr = (dl[:, -1] - at0) / (t1 - t0)
+    t1 = float(t[-1])
+    thr = mean_rate_since(t, dl, HO_MEASURE_FROM_S)
     link = bottleneck(sc)
     assert link is not None
     mu = link.rate_bps / (8.0 * sc.packet_size_bytes)
@@ -94,12 +101,6 @@ def _task(scenario: str, algorithm: str, engine: str, label: str) -> Task:
         {"scenario": scenario, "algorithm": algorithm, "engine": engine},
         label,
     )
-
-
-def _cell(r: Mapping[str, Any], key: str, reason: str) -> float | NA:
-    if "error" in r:
-        return err_na(r, reason)
-    return num(r.get(key), reason)
 
 
 def _name(alg: str) -> str:
@@ -128,24 +129,22 @@ def _fair_tasks(cfg: ReportConfig) -> list[Task]:
     ]
 
 
-def _spread_or_na(j: float | NA) -> float | NA:
-    return j if isinstance(j, NA) else share_spread(float(j))
+def _value(r: Mapping[str, Any] | None, key: str, reason: str = "no result") -> Value:
+    """A run's value ``key`` as a cell; the ODE's skipped run (``None``) says why."""
+    return _ODE_SKIPPED if r is None else run_value(r, (key,), reason, reason)
 
 
 def _jain_values(
-    runs: Mapping[str, Mapping[str, Any]], document: float | NA
-) -> tuple[dict[str, float | NA], tuple[str, ...]]:
+    runs: Mapping[str, Mapping[str, Any] | None], document: float
+) -> tuple[dict[str, Value], tuple[str, ...]]:
     """A fairness row's cells: the flows' share spread CV = √(1/J − 1) per column, and the
-    indices beside (informative)."""
-    values: dict[str, float | NA] = {CLOSED_FORM: _NO_CLOSED_FORM}
-    jains: dict[str, float | NA] = {}
-    for e in _ENGINES:
-        j = _cell(runs[e], "jain", "no result")
-        jains[f"Jain's index, {_COLUMN[e]}"] = j
-        values[_COLUMN[e]] = _spread_or_na(j)
-    values[DOCUMENT] = _spread_or_na(document)
-    jains[f"Jain's index, {DOCUMENT}"] = document
-    return {**values, **jains}, tuple(jains)
+    indices beside (informative, ``n/a`` ones too)."""
+    jains = engine_runs_cells(
+        _NO_CLOSED_FORM, runs, lambda r: _value(r, "jain"), document
+    )  # fmt: skip
+    values = {c: map_value(j, share_spread) for c, j in jains.items()}
+    beside = {f"Jain's index, {c}": j for c, j in jains.items() if c != CLOSED_FORM}
+    return {**values, **beside}, tuple(beside)
 
 
 def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Row]:
@@ -173,18 +172,23 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
         )
     )
     # utilization
-    uv: dict[str, float | NA] = {CLOSED_FORM: _NO_CLOSED_FORM}
-    for e in _ENGINES:
-        u = _cell(runs[e], "utilization", "no result")
-        uv[_COLUMN[e]] = u if isinstance(u, NA) else 100.0 * float(u)
-    extra: tuple[str, ...] = ()
+    ends: dict[str, Value] = {}
     if table == "5" and law == "reno":
         lo, hi = doc("004/table5/reno/utilization_low"), doc("004/table5/reno/utilization_high")
-        uv[DOCUMENT] = (lo + hi) / 2.0
-        uv["document, low end"], uv["document, high end"] = lo, hi
-        extra = ("document, low end", "document, high end")
+        ends = {"document, low end": lo, "document, high end": hi}
+        udoc = (lo + hi) / 2.0
     else:
-        uv[DOCUMENT] = doc(f"004/table{table}/{law}/utilization")
+        udoc = doc(f"004/table{table}/{law}/utilization")
+    uv = {
+        **engine_runs_cells(
+            _NO_CLOSED_FORM,
+            runs,
+            lambda r: map_value(_value(r, "utilization"), lambda u: 100.0 * u),
+            udoc,
+        ),
+        **ends,
+    }
+    extra = tuple(ends)
     rows.append(
         Row(
             f"{name}, five flows, {where}"
@@ -199,20 +203,17 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
         )
     )
     if table == "5":  # the time to balance is in the text of Table 5's setting only
-        tv: dict[str, float | NA] = {CLOSED_FORM: _NO_CLOSED_FORM}
-        never = NA(
+        never = (
             "no time: a flow's window never settles in the run (a limit cycle wider than "
             "the law's settling band, or losses to the end)"
         )
-        for e in _ENGINES:
-            r = runs[e]
-            tv[_COLUMN[e]] = (
-                err_na(r, "") if "error" in r else num(r.get("settled_s"), never.reason)
-            )
-        tv[DOCUMENT] = (
+        tv = engine_runs_cells(
+            _NO_CLOSED_FORM,
+            runs,
+            lambda r: run_value(r, ("settled_s",), never, ""),
             NA("the document: FAST 'never converges'")
             if law == "fast"
-            else doc(f"004/table5/{law}/time_to_balance")
+            else doc(f"004/table5/{law}/time_to_balance"),
         )
         rows.append(
             Row(
@@ -263,18 +264,13 @@ def _fair_figure(cfg: ReportConfig, res: Mapping[tuple[str, str], Mapping[str, A
 
 def _fair_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     cases = _fair_cases(cfg)
-    res: dict[tuple[str, str, str], Mapping[str, Any]] = {}
-    k = 0
-    for tab, _sc, a in cases:
-        for e in _ENGINES:
-            res[(tab, a, e)] = out[k]
-            k += 1
+    res = runs_by_case(cases, out)
     tables = []
     for tab in ("5", "6"):
         rows: list[Row] = []
-        for t, _sc, a in cases:
-            if t == tab:
-                rows += _fair_rows(tab, a, {e: res[(tab, a, e)] for e in _ENGINES})
+        for c in cases:
+            if c[0] == tab:
+                rows += _fair_rows(tab, c[2], {e: res[(c, e)] for e in _ENGINES})
         caption = (
             "Five flows of one scheme, 100 Mb/s × 23 ms, 300-packet buffer (the TCP-Ho "
             "paper's Table 5 and its text's times to balance)"
@@ -285,7 +281,7 @@ def _fair_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             "the packet simulator"
         )
         tables.append(Table(caption, tuple(rows)))
-    fig6 = {(a, e): res[("6", a, e)] for _t, _sc, a in cases if _t == "6" for e in _ENGINES}
+    fig6 = {(c[2], e): res[(c, e)] for c in cases if c[0] == "6" for e in _ENGINES}
     intro = (
         "The TCP-Ho paper §5.2.1: five sources of one scheme (Reno, Vegas with α = 2, "
         "β = 4, FAST with α = 100, TCP-Ho) start at 0 s on the Fig. 4 dumbbell, 100 Mb/s × "
@@ -359,14 +355,9 @@ def _friend_tasks(cfg: ReportConfig) -> list[Task]:
     ]
 
 
-_ODE_SKIPPED = NA(
-    "the ODE runs the 10–10 split of every pairing only (the report's CPU budget: the "
-    "uneven splits would cost 22 s of CPU; the round model and the packet simulator run "
-    "every mix)"
-)
-
-
-def _scheme_mean_kbps(r: Mapping[str, Any], alg: str) -> float | NA:
+def _scheme_mean_kbps(r: Mapping[str, Any] | None, alg: str) -> float | NA:
+    if r is None:
+        return _ODE_SKIPPED
     if "error" in r:
         return err_na(r, "no result")
     thr = [x for x, g in zip(r["throughput_pps"], r["algorithms"], strict=True) if g == alg]
@@ -379,34 +370,27 @@ def _friend_rows(
     base = f"004/table7/{a}-{b}/{na}-{nb}"
     setting = f"{_name(a)} ×{na} with {_name(b)} ×{nb}"
     case = {"pair": f"{a}-{b}", "proportion": f"{na}-{nb}"}
-    values: dict[str, float | NA] = {CLOSED_FORM: _NO_CLOSED_FORM}
-    jains: dict[str, float | NA] = {}
-    for e in _ENGINES:
-        r = runs.get(e)
-        j = _ODE_SKIPPED if r is None else _cell(r, "jain", "no result")
-        values[_COLUMN[e]] = _spread_or_na(j)
-        jains[f"Jain's index, {_COLUMN[e]}"] = j
-    dj = doc(f"{base}/jain_index")
-    values[DOCUMENT] = share_spread(dj)
-    jains[f"Jain's index, {DOCUMENT}"] = dj
+    runs = {e: runs.get(e) for e in _ENGINES}
+    jv, jinf = _jain_values(runs, doc(f"{base}/jain_index"))
     rows = [
         Row(
             setting,
             "spread of the 20 flows' shares (std/mean), 10–60 s",
             "",
             "share spread",
-            {**values, **jains},
+            jv,
             DOCUMENT,
-            informative=tuple(jains),
+            informative=jinf,
             case={**case, "quantity": "fairness"},
         )
     ]
     for alg in (a, b):
-        tv: dict[str, float | NA] = {CLOSED_FORM: _NO_CLOSED_FORM}
-        for e in _ENGINES:
-            r = runs.get(e)
-            tv[_COLUMN[e]] = _ODE_SKIPPED if r is None else _scheme_mean_kbps(r, alg)
-        tv[DOCUMENT] = doc(f"{base}/{alg}")
+        tv = engine_runs_cells(
+            _NO_CLOSED_FORM,
+            runs,
+            partial(_scheme_mean_kbps, alg=alg),
+            doc(f"{base}/{alg}"),
+        )
         rows.append(
             Row(
                 setting,
@@ -421,29 +405,26 @@ def _friend_rows(
     return rows
 
 
-def _friend_figure(
-    cfg: ReportConfig, results: list[tuple[tuple[str, str, int, int], dict[str, Any]]]
-) -> Figure:
-    """Mean throughput per scheme against the first scheme's count, per pairing."""
+#: the curves of a Table 7 panel: (column, what, style)
+_FRIEND_LINES: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    (DOCUMENT, "document", {"marker": "s"}),
+    (PACKET, PACKET, {"marker": "x", "linestyle": "none", "fillstyle": "none"}),
+    (ROUNDS, ROUNDS, {"marker": "o", "linestyle": "--", "fillstyle": "none"}),
+)
+
+
+def _friend_figure(results: list[tuple[tuple[str, str, int, int], list[Row]]]) -> Figure:
+    """Mean throughput per scheme (the rows of each mix) against the first scheme's count,
+    per pairing."""
     pairs = list(dict.fromkeys((a, b) for (a, b, _na, _nb), _r in results))
     fig, axes = plot.new_axes(len(pairs))
     axes = np.atleast_1d(axes)
     for ax, (a, b) in zip(axes, pairs, strict=True):
-        items = [(k, r) for k, r in results if k[:2] == (a, b)]
+        items = [(k, rows) for k, rows in results if k[:2] == (a, b)]
         xs = [k[2] for k, _r in items]
-        for j, alg in enumerate((a, b)):
-            col = f"C{j}"
-            dv = [doc(f"004/table7/{a}-{b}/{k[2]}-{k[3]}/{alg}") for k, _r in items]
-            plot.versus(xs, dv, ax=ax, label=f"{_name(alg)} document", color=col, marker="s")
-            for e, (m, ls) in (("packet", ("x", "none")), ("rounds", ("o", "--"))):
-                ys = [
-                    np.nan if isinstance(v := _scheme_mean_kbps(r[e], alg), NA) else v
-                    for _k, r in items
-                ]
-                plot.versus(
-                    xs, ys, ax=ax, label=f"{_name(alg)} {_COLUMN[e]}", color=col,
-                    marker=m, linestyle=ls, fillstyle="none",
-                )  # fmt: skip
+        for j, alg in enumerate((a, b)):  # a mix's rows: fairness, then a's and b's mean
+            scheme_rows = [rows[1 + j] for _k, rows in items]
+            draw_columns(ax, xs, scheme_rows, _FRIEND_LINES, _name(alg), f"C{j}")
         plot.finish(
             ax,
             xlabel=f"{_name(a)} flows of 20" if (a, b) == pairs[-1] else "",
@@ -461,15 +442,12 @@ def _friend_figure(
 
 def _friend_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     rows: list[Row] = []
-    results: list[tuple[tuple[str, str, int, int], dict[str, Any]]] = []
-    k = 0
+    results: list[tuple[tuple[str, str, int, int], list[Row]]] = []
+    it = iter(out)
     for a, b, na, nb, engines in _friend_cases(cfg):
-        runs: dict[str, Any] = {}
-        for e in engines:
-            runs[e] = out[k]
-            k += 1
-        rows += _friend_rows(a, b, na, nb, runs)
-        results.append(((a, b, na, nb), runs))
+        mix_rows = _friend_rows(a, b, na, nb, {e: next(it) for e in engines})
+        rows += mix_rows
+        results.append(((a, b, na, nb), mix_rows))
     intro = (
         "The TCP-Ho paper §5.2.2: 20 connections on the Fig. 4 dumbbell, 10 Mb/s × 1 ms "
         "connection link, 1 Gb/s × 1 ms access links (RTT 6 ms: a bandwidth-delay product of "
@@ -497,7 +475,7 @@ def _friend_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 tuple(rows),
             ),
         ),
-        (_friend_figure(cfg, results),),
+        (_friend_figure(results),),
     )
 
 

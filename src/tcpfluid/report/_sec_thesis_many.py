@@ -3,9 +3,10 @@
 * ``thesis-many-flows`` - Tables 3.21a/b (30, 100 and 200 flows of Reno or Vegas-δ only,
   RED-5-15 and RED-54-108), 3.22a/b (mixes of Vegas and Reno: Jain's index) and 3.25a-d
   (the mixes' mean goodput per kind);
-* ``thesis-delayed-ack`` - Tables 3.26a/b (every receiver delaying its ACKs), 3.27 (the
-  BaseRTT a Vegas sender records behind a delayed-ACK receiver) and 3.28 (two flows on
-  the two-flow network, immediate or delayed ACKs).
+* the runs of ``thesis-delayed-ack`` (:mod:`._sec_thesis_delack`): Tables 3.26a/b (every
+  receiver delaying its ACKs), 3.27 (the BaseRTT a Vegas sender records behind a
+  delayed-ACK receiver) and 3.28 (two flows on the two-flow network, immediate or delayed
+  ACKs).
 
 The judged fairness quantity is the spread of the flows' goodputs over 20-60 s, their
 coefficient of variation CV = std/mean, which the thesis's Jain's index J gives exactly,
@@ -26,6 +27,7 @@ the report's time budget. Delayed ACKs are modelled by the packet simulator only
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -36,11 +38,13 @@ from ..engines import simulate
 from ..scenarios import build_scenario
 from ..scenarios.mix import with_flow_params, with_mix
 from ..sim import simulate_packets
-from ._common import doc, num, shares_from_jain
+from ._common import doc, engine_cells, run_value, share_row
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
+from ._doc_tables import mean_rate_since
+from ._figures import draw_lines
+from ._table import DOCUMENT, NA, Row, Table
 
-__all__ = ["THESIS_DELAYED_ACK", "THESIS_MANY_FLOWS", "many_flows_run", "thesis_mix_scenario"]
+__all__ = ["THESIS_MANY_FLOWS", "many_flows_run", "thesis_mix_scenario", "two_flow_ack_run"]
 
 _MODULE = "tcpfluid.report._sec_thesis_many"
 #: goodputs are measured from 20 s to the end of the 60-s run (§4.4: "All goodput
@@ -81,6 +85,10 @@ _NO_ROUNDS = NA(
     "distinct base RTT, cost about 2 s of CPU a 60-s run at 30 flows and 18 s at 200"
 )
 _NO_CF = NA("the thesis gives no closed form for many flows' fairness")
+_NO_ODE = NA(
+    "the ODE engine runs the 30-flow rows behind RED-5-15 of Reno, Vegas-3 and the 50 % "
+    "mixes only (the report's budget)"
+)
 #: informative column of the mixes' rows: the index of Table 3.25's one run
 _ONE_RUN = "thesis, one run (Table 3.25)"
 
@@ -160,9 +168,7 @@ def many_flows_run(
             return {"error": str(exc)}
         if not res.success:
             return {"error": res.message}
-        t = np.asarray(res.time_s)
-        dl = np.asarray(res.series["delivered_pkts"])
-        g = np.array([(row[-1] - np.interp(MF_FROM_S, t, row)) / (t[-1] - MF_FROM_S) for row in dl])
+        g = mean_rate_since(res.time_s, res.series["delivered_pkts"], MF_FROM_S)
     out: dict[str, Any] = {
         "goodput_bps": (g * bits).tolist(),
         "algorithm": [f.algorithm for f in sc.flows],
@@ -177,6 +183,45 @@ def many_flows_run(
         out["prop_rtt_s"] = [2.0 * sum(sc.link(n).delay_s for n in f.forward) for f in sc.flows]
         out["timeouts"] = [int(f.timeouts) for f in fl]
     return out
+
+
+#: ns-2's initial window, one packet (Tsang's thesis §4.1.1: the window "grows from 1 to 2
+#: and then from 2 to 4"; §4.5.2: the sender "sends 1 segment and waits for the return of
+#: its acknowledgement"); the library's Vegas starts from 2
+THESIS_INITIAL_WINDOW = 1.0
+
+
+def two_flow_ack_run(
+    delayed_ack: bool | list[bool],
+    initial_window: float = THESIS_INITIAL_WINDOW,
+    delayed_ack_echo: str = "first",
+) -> dict[str, Any]:
+    """Table 3.28: two Vegas-1_3 flows at 6 ms each (x1 = x2 = 1 ms), RED 15/45, 60 s,
+    every receiver acknowledging at once or delaying (``delayed_ack`` a bool) or each as
+    given (a list, connection 1 first), each sender's window starting at
+    ``initial_window``, a delayed ACK echoing its first or latest packet's send time
+    (``delayed_ack_echo``, :func:`tcpfluid.sim.simulate_packets`): goodputs over 10-60 s
+    (b/s), first and final BaseRTT (s)."""
+    sc = build_scenario(
+        "thesis-two-flow", x2="1ms", queue="red", duration="60s", alpha=1, beta=3
+    ).with_algorithm("vegas")
+    sc = with_flow_params(sc, None, {"initial_window": float(initial_window)})
+    pk = simulate_packets(
+        sc,
+        sample_interval_s=0.1,
+        delayed_ack=delayed_ack if isinstance(delayed_ack, bool) else tuple(delayed_ack),
+        delack_timeout_s=DELACK_TIMEOUT_S,
+        delayed_ack_echo=delayed_ack_echo,
+    )
+    t = np.asarray(pk.t_s)
+    m = t > 10.0
+    fl = pk.flows
+    goodput = np.array([f.goodput_pps for f in fl])
+    return {
+        "goodput_bps": (goodput[:, m].mean(axis=1) * 8000.0).tolist(),
+        "first_base_rtt_s": [float(f.round_base_rtt_s[0]) for f in fl],
+        "final_base_rtt_s": [float(f.base_rtt_s) for f in fl],
+    }
 
 
 # ============================================================ thesis-many-flows
@@ -235,48 +280,40 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
     ]
 
 
-def _jain_cell(r: dict[str, Any] | None, reason: str) -> float | NA:
-    if r is None:
-        return NA(reason)
-    if "error" in r:
-        return NA(f"engine refused: {r['error']}")
-    return num(r["jain"], "no value")
+#: the judged quantity of Tables 3.21 and 3.22
+_SPREAD = "spread of the flows' goodputs (std/mean), 20–60 s"
+#: a many-flow run: (router, flows, law, vegas %, engine)
+_Case = tuple[str, int, str, int, str]
 
 
 def _spread_row(
-    setting: str,
-    quantity: str,
-    pk: dict[str, Any],
-    ode: dict[str, Any] | None,
-    ref: float,
-    informative_values: dict[str, float],
-    case: dict[str, Any],
-) -> Row:
-    values: dict[str, float | NA] = {
-        CLOSED_FORM: _NO_CF,
-        ROUNDS: _NO_ROUNDS,
-        ODE: _jain_cell(
-            ode,
-            "the ODE engine runs the 30-flow rows behind RED-5-15 of Reno, Vegas-3 and the "
-            "50 % mixes only (the report's budget)",
+    runs: dict[_Case, Any], run: tuple[str, int, str, int], setting: str, ref: float,
+    informative_values: dict[str, float], case: dict[str, Any],
+) -> Row:  # fmt: skip
+    """The row of the flows' share spread of the packet (and ODE) runs of ``run`` (router,
+    flows, law, vegas %), with the flows the packet run shut down beside."""
+    pk, ode = runs[(*run, "packet")], runs.get((*run, "ode"))
+    jains = {
+        **engine_cells(
+            _NO_CF,
+            _NO_ROUNDS,
+            run_value(ode, ("jain",), "no value", _NO_ODE.reason),
+            run_value(pk, ("jain",), "no value"),
+            ref,
         ),
-        PACKET: _jain_cell(pk, "no result"),
-        DOCUMENT: ref,
         **informative_values,
     }
-    shares, informative = shares_from_jain(values, tuple(informative_values), two_flows=False)
-    if "shut_down" in pk:
-        shares["flows shut down, packet sim"] = float(pk["shut_down"])
-        informative = (*informative, "flows shut down, packet sim")
-    return Row(
-        setting,
-        quantity,
-        "",
-        "share spread",
-        shares,
-        DOCUMENT,
-        informative=informative,
+    row = share_row(
+        setting, _SPREAD, jains, DOCUMENT, two_flows=False, informative=tuple(informative_values),
         case=case,
+    )  # fmt: skip
+    if "shut_down" not in pk:
+        return row
+    shut = "flows shut down, packet sim"
+    return replace(
+        row,
+        values={**row.values, shut: float(pk["shut_down"])},
+        informative=(*row.informative, shut),
     )
 
 
@@ -289,6 +326,84 @@ def _kind_goodput(r: dict[str, Any], kind: str) -> float | NA:
     return float(g[sel].mean() / 1e3) if sel.any() else NA("no flow of that kind")
 
 
+def _t21_rows(runs: dict[_Case, Any], router: str, n: int, laws: list[str]) -> list[Row]:
+    """Table 3.21's rows (N flows of one law) of ``router`` and ``n`` flows."""
+    tab21 = "3.21a" if router == "red-5-15" else "3.21b"
+    rows = []
+    for law in laws:
+        base = f"001/table{tab21}/{router}/{law}/n{n}"
+        if law == "reno":
+            ref = doc(f"{base}/before")
+            info: dict[str, float] = {}
+        else:
+            ref = doc(f"{base}/after")
+            info = {"thesis before its ns-2 fix": doc(f"{base}/before")}
+        setting = f"{_HEAD[law]}, {n} flows, {router.upper()}"
+        case = {"router": router, "flows": n, "law": law}
+        rows.append(_spread_row(runs, (router, n, law, 100), setting, ref, info, case))
+    return rows
+
+
+#: Table 3.25's letter of each (router, law)
+_T325_LETTER = {
+    ("red-54-108", "vegas-3"): "a",
+    ("red-54-108", "vegas-1_3"): "b",
+    ("red-5-15", "vegas-3"): "c",
+    ("red-5-15", "vegas-1_3"): "d",
+}
+
+
+def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], list[Row]]:
+    """Table 3.22's rows (the mixes, then Vegas-1_3 alone: its 100 % column; Vegas-3 alone
+    is Table 3.21's row, the same printed values) and Table 3.25's (the mixes' mean
+    goodput per kind) of ``router`` and ``n`` flows."""
+    tab22 = "3.22a" if router == "red-5-15" else "3.22b"
+    t22: list[Row] = []
+    t25: list[Row] = []
+    mixes = [(m, p) for m in MIX_LAWS for p in MIX_PERCENTS] + [("vegas-1_3", 100)]
+    for law, pct in mixes:
+        ref22 = doc(f"001/table{tab22}/{router}/n{n}/{law}/vegas{pct}")
+        case22 = {"router": router, "flows": n, "law": law, "vegas_percent": pct}
+        setting22 = (
+            f"{law} + Reno ({pct} % {_NAMES[law]}), {n} flows, {router.upper()}"
+            if pct < 100
+            else f"{law}, {n} flows, {router.upper()}"
+        )
+        if pct not in T325_PERCENTS:  # no one-run index, no goodputs per kind
+            t22.append(_spread_row(runs, (router, n, law, pct), setting22, ref22, {}, case22))
+            continue
+        key = f"001/table3.25{_T325_LETTER[(router, law)]}/{router}/{law}/n{n}/vegas{pct}"
+        one_run = {_ONE_RUN: doc(f"{key}/jain")}
+        t22.append(_spread_row(runs, (router, n, law, pct), setting22, ref22, one_run, case22))
+        pk = runs[(router, n, law, pct, "packet")]
+        ode = runs.get((router, n, law, pct, "ode"))
+        for kind, label in (("vegas", _NAMES[law]), ("reno", "Reno")):
+            vals = engine_cells(
+                _NO_CF,
+                _NO_ROUNDS,
+                _NO_ODE if ode is None else _kind_goodput(ode, kind),
+                _kind_goodput(pk, kind),
+                doc(f"{key}/{kind}_goodput") / 1e3,
+            )
+            setting = (
+                f"{law}, flows of a {pct} % mix with Reno, {n} flows, {router.upper()}"
+                if kind == "vegas"
+                else f"Reno, flows of a mix with {pct} % {_NAMES[law]}, {n} flows, {router.upper()}"
+            )
+            t25.append(
+                Row(
+                    setting,
+                    f"mean goodput of the {label} flows, 20–60 s",
+                    "kb/s",
+                    "throughput",
+                    vals,
+                    DOCUMENT,
+                    case={**case22, "kind": kind},
+                )
+            )
+    return t22, t25
+
+
 def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     runs = dict(zip(_mf_cases(cfg), out, strict=True))
     counts, routers = _mf_grid(cfg)
@@ -298,92 +413,11 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     t22: list[Row] = []
     t25: list[Row] = []
     for router in routers:
-        tab21 = "3.21a" if router == "red-5-15" else "3.21b"
-        tab22 = "3.22a" if router == "red-5-15" else "3.22b"
         for n in counts:
-            for law in laws:
-                pk = runs[(router, n, law, 100, "packet")]
-                ode = runs.get((router, n, law, 100, "ode"))
-                base = f"001/table{tab21}/{router}/{law}/n{n}"
-                if law == "reno":
-                    ref = doc(f"{base}/before")
-                    info: dict[str, float] = {}
-                else:
-                    ref = doc(f"{base}/after")
-                    info = {"thesis before its ns-2 fix": doc(f"{base}/before")}
-                t21.append(
-                    _spread_row(
-                        f"{_HEAD[law]}, {n} flows, {router.upper()}",
-                        "spread of the flows' goodputs (std/mean), 20–60 s",
-                        pk,
-                        ode,
-                        ref,
-                        info,
-                        {"router": router, "flows": n, "law": law},
-                    )
-                )
-            # the mixes, then Vegas-1_3 alone (Table 3.22's 100 % column; Vegas-3 alone is
-            # Table 3.21's row, the same printed values)
-            mixes = [(m, p) for m in MIX_LAWS for p in MIX_PERCENTS] + [("vegas-1_3", 100)]
-            for law, pct in mixes:
-                pk = runs[(router, n, law, pct, "packet")]
-                ode = runs.get((router, n, law, pct, "ode"))
-                ref22 = doc(f"001/table{tab22}/{router}/n{n}/{law}/vegas{pct}")
-                case22 = {"router": router, "flows": n, "law": law, "vegas_percent": pct}
-                setting22 = (
-                    f"{law} + Reno ({pct} % {_NAMES[law]}), {n} flows, {router.upper()}"
-                    if pct < 100
-                    else f"{law}, {n} flows, {router.upper()}"
-                )
-                q22 = "spread of the flows' goodputs (std/mean), 20–60 s"
-                if pct not in T325_PERCENTS:  # no one-run index, no goodputs per kind
-                    t22.append(_spread_row(setting22, q22, pk, ode, ref22, {}, case22))
-                    continue
-                letter = {
-                    ("red-54-108", "vegas-3"): "a",
-                    ("red-54-108", "vegas-1_3"): "b",
-                    ("red-5-15", "vegas-3"): "c",
-                    ("red-5-15", "vegas-1_3"): "d",
-                }[(router, law)]
-                key = f"001/table3.25{letter}/{router}/{law}/n{n}/vegas{pct}"
-                one_run = {_ONE_RUN: doc(f"{key}/jain")}
-                t22.append(_spread_row(setting22, q22, pk, ode, ref22, one_run, case22))
-                for kind, label in (("vegas", _NAMES[law]), ("reno", "Reno")):
-                    vals: dict[str, float | NA] = {
-                        CLOSED_FORM: _NO_CF,
-                        ROUNDS: _NO_ROUNDS,
-                        ODE: _kind_goodput(ode, kind)
-                        if ode is not None
-                        else NA(
-                            "the ODE engine runs the 30-flow rows behind RED-5-15 of Reno, "
-                            "Vegas-3 and the 50 % mixes only (the report's budget)"
-                        ),
-                        PACKET: _kind_goodput(pk, kind),
-                        DOCUMENT: doc(f"{key}/{kind}_goodput") / 1e3,
-                    }
-                    t25.append(
-                        Row(
-                            (
-                                f"{law}, flows of a {pct} % mix with Reno, {n} flows, "
-                                f"{router.upper()}"
-                                if kind == "vegas"
-                                else f"Reno, flows of a mix with {pct} % {_NAMES[law]}, {n} "
-                                f"flows, {router.upper()}"
-                            ),
-                            f"mean goodput of the {label} flows, 20–60 s",
-                            "kb/s",
-                            "throughput",
-                            vals,
-                            DOCUMENT,
-                            case={
-                                "router": router,
-                                "flows": n,
-                                "law": law,
-                                "vegas_percent": pct,
-                                "kind": kind,
-                            },
-                        )
-                    )
+            t21 += _t21_rows(runs, router, n, laws)
+            rows22, rows25 = _mix_rows(runs, router, n)
+            t22 += rows22
+            t25 += rows25
     fig = _mf_figure(runs, routers, counts)
     fig_mix = _mix_figure(runs, routers, counts)
     intro = (
@@ -433,54 +467,67 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
 
 
+#: a curve of a Jain's-index panel: (color, x, the thesis's values, the packet
+#: simulator's, label)
+_Curve = tuple[str, Any, list[float], list[float], str]
+
+
+def _jain_figure(
+    routers: tuple[str, ...], curves: Any, xlabel: str, name: str, caption: str
+) -> Figure:
+    """A panel per router of Jain's index over 20-60 s: each of ``curves(router)``, the
+    thesis's values (squares) and the packet simulator's (dotted, crosses)."""
+    fig, axes = plot.new_axes(len(routers))
+    axes = np.atleast_1d(axes)
+    for ax, router in zip(axes, routers, strict=True):
+        for color, x, docs, pk, label in curves(router):
+            lines = [(docs, "thesis", {"marker": "s"}),
+                     (pk, "packet sim", {"linestyle": ":", "marker": "x"})]  # fmt: skip
+            draw_lines(ax, x, lines, label, color)
+        plot.finish(
+            ax, xlabel=xlabel if ax is axes[-1] else "", ylabel="Jain's index, 20–60 s",
+            title=router.upper(), fontsize=6,
+        )  # fmt: skip
+    return Figure.from_matplotlib(fig, name, caption)
+
+
+def _packet_jain(runs: dict[Any, Any], key: tuple[str, int, str, int, str]) -> float:
+    return float(runs[key].get("jain", np.nan)) if key in runs else np.nan
+
+
 def _mix_figure(
     runs: dict[tuple[str, int, str, int, str], Any],
     routers: tuple[str, ...],
     counts: tuple[int, ...],
 ) -> Figure:
     """Jain's index against the share of Vegas-3 flows (Tsang's thesis Figs. 3.29a/b)."""
-    fig, axes = plot.new_axes(len(routers))
-    axes = np.atleast_1d(axes)
     shares = (0, *MIX_PERCENTS, 100)
-    for ax, router in zip(axes, routers, strict=True):
+
+    def curves(router: str) -> list[_Curve]:
         tab = "3.22a" if router == "red-5-15" else "3.22b"
+        out: list[_Curve] = []
         for i, n in enumerate(counts):
-            col = f"C{i}"
-            docs = [
-                doc(
-                    f"001/table{tab}/{router}/n{n}/vegas0"
+            base = f"001/table{tab}/{router}/n{n}/"
+            docs = [doc(base + ("vegas0" if p == 0 else f"vegas-3/vegas{p}")) for p in shares]
+            pk = [
+                _packet_jain(
+                    runs,
+                    (router, n, "reno", 100, "packet")
                     if p == 0
-                    else f"001/table{tab}/{router}/n{n}/vegas-3/vegas{p}"
+                    else (router, n, "vegas-3", p, "packet"),
                 )
                 for p in shares
             ]
-            pk = []
-            for p in shares:
-                key = (router, n, "reno", 100, "packet") if p == 0 else (
-                    router, n, "vegas-3", p, "packet")  # fmt: skip
-                pk.append(float(runs[key].get("jain", np.nan)) if key in runs else np.nan)
-            _thesis_and_packets(ax, shares, docs, pk, f"{n} flows", col)
-        _finish(ax, "Vegas-3 flows (%)" if ax is axes[-1] else "", router)
+            out.append((f"C{i}", shares, docs, pk, f"{n} flows"))
+        return out
+
     cap = (
         "Jain's index of mixes of Vegas-3 and Reno flows on the thesis's many-flow network "
         "against the share of Vegas-3 flows: Tsang's thesis Tables 3.22a/b (the mean of 7 "
         "runs; squares) and the packet simulator (one run; crosses); cf. the thesis's "
         "Figs. 3.29a/b."
     )
-    return Figure.from_matplotlib(fig, "thesis_mixes", cap)
-
-
-def _thesis_and_packets(
-    ax: Any, x: Any, docs: list[float], pk: list[float], label: str, color: str
-) -> None:
-    """The thesis's values (squares) and the packet simulator's (dotted, crosses)."""
-    plot.versus(x, docs, ax=ax, label=f"{label} thesis", color=color, marker="s")
-    plot.versus(x, pk, ax=ax, label=f"{label} packet sim", color=color, linestyle=":", marker="x")
-
-
-def _finish(ax: Any, xlabel: str, router: str) -> None:
-    """A panel of Jain's index over 20-60 s behind ``router``."""
-    plot.finish(ax, xlabel=xlabel, ylabel="Jain's index, 20–60 s", title=router.upper(), fontsize=6)
+    return _jain_figure(routers, curves, "Vegas-3 flows (%)", "thesis_mixes", cap)
 
 
 def _mf_figure(
@@ -488,331 +535,29 @@ def _mf_figure(
     routers: tuple[str, ...],
     counts: tuple[int, ...],
 ) -> Figure:
-    fig, axes = plot.new_axes(len(routers))
-    axes = np.atleast_1d(axes)
-    for ax, router in zip(axes, routers, strict=True):
+    """Jain's index of N flows of one law against N (Tsang's thesis Figs. 3.25a/b)."""
+
+    def curves(router: str) -> list[_Curve]:
         tab = "3.21a" if router == "red-5-15" else "3.21b"
+        out: list[_Curve] = []
         for i, law in enumerate(("reno", "vegas-1", "vegas-2", "vegas-3")):
             if (router, counts[0], law, 100, "packet") not in runs:
                 continue
-            col = f"C{i}"
             key = "before" if law == "reno" else "after"
-            doc_j = [doc(f"001/table{tab}/{router}/{law}/n{n}/{key}") for n in counts]
-            pk_j = [
-                float(runs[(router, n, law, 100, "packet")].get("jain", np.nan)) for n in counts
-            ]
-            _thesis_and_packets(ax, counts, doc_j, pk_j, _NAMES[law], col)
-        _finish(ax, "active flows" if ax is axes[-1] else "", router)
+            docs = [doc(f"001/table{tab}/{router}/{law}/n{n}/{key}") for n in counts]
+            pk = [_packet_jain(runs, (router, n, law, 100, "packet")) for n in counts]
+            out.append((f"C{i}", counts, docs, pk, _NAMES[law]))
+        return out
+
     cap = (
         "Jain's index of N flows of one law on the thesis's many-flow network against N, "
         "Tsang's thesis Tables 3.21a/b ('after' its ns-2 fix; Reno: its one column; "
         "squares) and the packet simulator (crosses, one run); cf. the thesis's Figs. "
         "3.25a/b (the spread of its 7 runs)."
     )
-    return Figure.from_matplotlib(fig, "thesis_many_flows", cap)
+    return _jain_figure(routers, curves, "active flows", "thesis_many_flows", cap)
 
 
 THESIS_MANY_FLOWS = SectionSpec(
     "thesis-many-flows", "Many flows behind RED (thesis)", _mf_tasks, _mf_assemble
-)
-
-
-# ============================================================ thesis-delayed-ack
-#: ns-2's initial window, one packet (Tsang's thesis §4.1.1: the window "grows from 1 to 2
-#: and then from 2 to 4"; §4.5.2: the sender "sends 1 segment and waits for the return of
-#: its acknowledgement"); the library's Vegas starts from 2
-THESIS_INITIAL_WINDOW = 1.0
-
-
-def two_flow_ack_run(
-    delayed_ack: bool | list[bool],
-    initial_window: float = THESIS_INITIAL_WINDOW,
-    delayed_ack_echo: str = "first",
-) -> dict[str, Any]:
-    """Table 3.28: two Vegas-1_3 flows at 6 ms each (x1 = x2 = 1 ms), RED 15/45, 60 s,
-    every receiver acknowledging at once or delaying (``delayed_ack`` a bool) or each as
-    given (a list, connection 1 first), each sender's window starting at
-    ``initial_window``, a delayed ACK echoing its first or latest packet's send time
-    (``delayed_ack_echo``, :func:`tcpfluid.sim.simulate_packets`): goodputs over 10-60 s
-    (b/s), first and final BaseRTT (s)."""
-    sc = build_scenario(
-        "thesis-two-flow", x2="1ms", queue="red", duration="60s", alpha=1, beta=3
-    ).with_algorithm("vegas")
-    sc = with_flow_params(sc, None, {"initial_window": float(initial_window)})
-    pk = simulate_packets(
-        sc,
-        sample_interval_s=0.1,
-        delayed_ack=delayed_ack if isinstance(delayed_ack, bool) else tuple(delayed_ack),
-        delack_timeout_s=DELACK_TIMEOUT_S,
-        delayed_ack_echo=delayed_ack_echo,
-    )
-    t = np.asarray(pk.t_s)
-    m = t > 10.0
-    fl = pk.flows
-    goodput = np.array([f.goodput_pps for f in fl])
-    return {
-        "goodput_bps": (goodput[:, m].mean(axis=1) * 8000.0).tolist(),
-        "first_base_rtt_s": [float(f.round_base_rtt_s[0]) for f in fl],
-        "final_base_rtt_s": [float(f.base_rtt_s) for f in fl],
-    }
-
-
-#: the Vegas-3 shares (%) of Table 3.26, all its columns (their immediate-ACK runs are
-#: Table 3.22's mixes and Table 3.21's Vegas-3, in thesis-many-flows)
-DA_PERCENTS = (10, 30, 50, 70, 90, 100)
-#: Table 3.27's run: 30 flows, half Vegas-3, delayed ACKs; the thesis does not name the
-#: router: RED-5-15, its first (one of Table 3.26's runs)
-T327_CASE = ("red-5-15", 30, 50)
-
-
-#: Table 3.28's receivers (connection 1, connection 2; True: delaying) and its keys
-_T328_ACKS: tuple[tuple[bool | list[bool], str], ...] = (
-    (False, "ia-ia"),
-    (True, "da-da"),
-    ([True, False], "da-ia"),
-)
-
-
-def _da_cases(cfg: ReportConfig) -> list[tuple[str, int, int]]:
-    counts, routers = _mf_grid(cfg)
-    return [(r, n, p) for r in routers for n in counts for p in DA_PERCENTS]
-
-
-def _da_tasks(cfg: ReportConfig) -> list[Task]:
-    tasks = [
-        Task(
-            f"{_MODULE}:many_flows_run",
-            {"flows": n, "router": r, "law": "vegas-3", "vegas_percent": p, "delayed_ack": True},
-            f"thesis delayed ACKs: packet {r} {n} {p} % vegas-3",
-        )
-        for r, n, p in _da_cases(cfg)
-    ]
-    for da, label in _T328_ACKS:
-        tasks.append(
-            Task(
-                f"{_MODULE}:two_flow_ack_run",
-                {"delayed_ack": da},
-                f"thesis delayed ACKs: two flows {label.upper()}",
-            )
-        )
-    tasks.append(  # the mechanism: the library's initial window of 2 packets
-        Task(
-            f"{_MODULE}:two_flow_ack_run",
-            {"delayed_ack": True, "initial_window": 2.0},
-            "thesis delayed ACKs: two flows DA, initial window 2",
-        )
-    )
-    tasks.append(  # the mechanism: the ACK of two packets echoes the latest one (ns-2)
-        Task(
-            f"{_MODULE}:two_flow_ack_run",
-            {"delayed_ack": [True, False], "delayed_ack_echo": "latest"},
-            "thesis delayed ACKs: two flows DA-IA, ACK echoing the latest packet",
-        )
-    )
-    return tasks
-
-
-_DA_FLUID = NA("the fluid engines do not model delayed ACKs")
-#: Table 3.28's mixed row: connection 1's receiver delays its ACKs, connection 2's does not
-_DA_IA = "connection 1's receiver delays its ACKs, connection 2's does not (DA, IA)"
-#: informative column: the same packet run with the library's initial window of 2 packets
-_IW2 = "packet sim, initial window 2"
-#: informative column: the same packet run with each delayed ACK of two packets echoing the
-#: latest one's send time (ns-2's DelAckSink), not the first's (RFC 7323, the default)
-_ECHO_NS2 = "packet sim, delayed ACK echoing the latest packet (ns-2)"
-
-
-def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    cases = _da_cases(cfg)
-    t26: list[Row] = []
-    for (router, n, pct), r in zip(cases, out[: len(cases)], strict=True):
-        tab = "3.26a" if router == "red-5-15" else "3.26b"
-        values: dict[str, float | NA] = {
-            CLOSED_FORM: _NO_CF,
-            ROUNDS: _DA_FLUID,
-            ODE: _DA_FLUID,
-            PACKET: _jain_cell(r, "no result"),
-            DOCUMENT: doc(f"001/table{tab}/{router}/n{n}/vegas{pct}/delayed_ack"),
-        }
-        shares, informative = shares_from_jain(values, (), two_flows=False)
-        who = "vegas-3" if pct == 100 else f"vegas-3 + Reno ({pct} % Vegas-3)"
-        t26.append(
-            Row(
-                f"{who}, delayed ACKs, {n} flows, {router.upper()}",
-                "spread of the flows' goodputs (std/mean), 20–60 s",
-                "",
-                "share spread",
-                shares,
-                DOCUMENT,
-                informative=informative,
-                case={"router": router, "flows": n, "vegas_percent": pct, "delayed_ack": True},
-            )
-        )
-    r27: dict[str, Any] = (
-        out[cases.index(T327_CASE)] if T327_CASE in cases else {"error": "not run"}
-    )
-    ia, da, dai, da2, dai_ns2 = out[len(cases) : len(cases) + 5]
-    t27: list[Row] = []
-    fluid = {ROUNDS: _DA_FLUID, ODE: _DA_FLUID}
-    if "error" not in r27:
-        veg = [i for i, a in enumerate(r27["algorithm"]) if a != "reno"]
-        first = float(np.median([r27["first_base_rtt_s"][i] for i in veg]))
-        excess = float(np.median([r27["last_base_rtt_s"][i] - r27["prop_rtt_s"][i] for i in veg]))
-        for q, v, key in (
-            ("first recorded BaseRTT, median over the Vegas flows", first, "first_base_rtt_median"),
-            (
-                "last recorded BaseRTT minus the round-trip propagation, median over the "
-                "Vegas flows",
-                excess,
-                "last_base_rtt_excess_median",
-            ),
-        ):
-            t27.append(
-                Row(
-                    "vegas-3, flows of a 50 % mix with Reno, delayed ACKs, 30 flows, RED-5-15",
-                    q,
-                    "s",
-                    "time",
-                    {
-                        CLOSED_FORM: _NO_CF,
-                        **fluid,
-                        PACKET: v,
-                        DOCUMENT: doc(f"001/table3.27/{key}"),
-                    },
-                    DOCUMENT,
-                    case={"quantity": key},
-                )
-            )
-    t28: list[Row] = []
-    for label, r, keys in (
-        ("both receivers acknowledge at once (IA, IA)", ia, "ia-ia"),
-        ("both receivers delay their ACKs (DA, DA)", da, "da-da"),
-        (_DA_IA, dai, "da-ia"),
-    ):
-        for i in (0, 1):
-            echo = {_ECHO_NS2: dai_ns2["goodput_bps"][i] / 1e3} if keys == "da-ia" else {}
-            t28.append(
-                Row(
-                    f"vegas-1_3, x1 = x2 = 1 ms, {label}",
-                    f"goodput of connection {i + 1}, 10–60 s",
-                    "kb/s",
-                    "throughput",
-                    {
-                        CLOSED_FORM: _NO_CF,
-                        **fluid,
-                        PACKET: r["goodput_bps"][i] / 1e3,
-                        DOCUMENT: doc(f"001/table3.28/{keys}/goodput{i + 1}") / 1e3,
-                        **echo,
-                    },
-                    DOCUMENT,
-                    informative=tuple(echo),
-                    case={"acks": keys, "connection": i + 1},
-                )
-            )
-    for i in (0, 1):  # connection 1 delays its ACKs, connection 2 does not
-        for q, field in (("first", "first_base_rtt_s"), ("final", "final_base_rtt_s")):
-            t28.append(
-                Row(
-                    f"vegas-1_3, x1 = x2 = 1 ms, {_DA_IA}",
-                    f"{q} BaseRTT of connection {i + 1}",
-                    "s",
-                    "time",
-                    {
-                        CLOSED_FORM: _NO_CF,
-                        **fluid,
-                        PACKET: float(dai[field][i]),
-                        DOCUMENT: doc(f"001/table3.28/da-ia/{q}_base_rtt{i + 1}"),
-                    },
-                    DOCUMENT,
-                    case={"acks": "da-ia", "connection": i + 1, "quantity": q},
-                )
-            )
-    for i in (0, 1):
-        for q, field, key in (
-            ("first", "first_base_rtt_s", f"first_base_rtt{i + 1}"),
-            ("final", "final_base_rtt_s", f"final_base_rtt{i + 1}"),
-        ):
-            t28.append(
-                Row(
-                    "vegas-1_3, x1 = x2 = 1 ms, both receivers delay their ACKs (DA, DA)",
-                    f"{q} BaseRTT of connection {i + 1}",
-                    "s",
-                    "time",
-                    {
-                        CLOSED_FORM: _NO_CF,
-                        **fluid,
-                        PACKET: float(da[field][i]),
-                        DOCUMENT: doc(f"001/table3.28/da-da/{key}"),
-                        _IW2: float(da2[field][i]),
-                    },
-                    DOCUMENT,
-                    informative=(_IW2,),
-                    case={"acks": "da-da", "connection": i + 1, "quantity": q},
-                )
-            )
-    t28.append(
-        Row(
-            "vegas-1_3, x1 = x2 = 1 ms, both receivers acknowledge at once (IA, IA)",
-            "final BaseRTT of connection 1",
-            "s",
-            "time",
-            {
-                CLOSED_FORM: _NO_CF,
-                **fluid,
-                PACKET: float(ia["final_base_rtt_s"][0]),
-                DOCUMENT: doc("001/table3.28/ia-ia/final_base_rtt"),
-            },
-            DOCUMENT,
-            case={"acks": "ia-ia", "connection": 1, "quantity": "final"},
-        )
-    )
-    intro = (
-        "Tsang's thesis §4.5: every receiver delays its ACKs (an in-order packet is "
-        "acknowledged with the next one or after the delayed-ACK timer, "
-        f"{DELACK_TIMEOUT_S:g} s: Table 3.28's first BaseRTT behind a delaying receiver, "
-        "0.518544 s, is the 0.013211-s minimum RTT plus 0.5 s and one packet time). Table "
-        "3.26: 10–100 % of the flows Vegas-3, the rest Reno, on the many-flow network "
-        "(its immediate-ACK columns are Tables 3.21's and 3.22's, the report's rows in "
-        "thesis-many-flows); one run per setting, the thesis's mean of 7. Table 3.27: "
-        "the run of 30 flows, half Vegas-3, the router not given (RED-5-15 here; a run of "
-        "Table 3.26): the medians over the Vegas flows of the first recorded "
-        "BaseRTT and of the last one's excess over the round-trip propagation (the thesis: "
-        "the median of its ten listed connections). Table 3.28: two Vegas-1_3 flows at "
-        "6 ms on the two-flow network (RED 15/45), 60 s, goodputs from 10 s, each window "
-        "starting at ns-2's one packet (§4.1.1: it 'grows from 1 to 2'; the library's Vegas "
-        f"starts at 2: the column '{_IW2}' is the same run from 2 packets, whose second "
-        "packet is acknowledged at once, so that its first BaseRTT misses the timer; "
-        "Enhanced Vegas, Table 3.27's Vegas-3, has no initial-window parameter and starts "
-        "at 2: its first BaseRTT there is one round trip, not the timer); its mixed row: "
-        "connection 1's receiver delays, connection 2's does not (the column "
-        f"'{_ECHO_NS2}': the same run with each delayed ACK of two packets echoing the "
-        "latest one's send time, as ns-2's DelAckSink does, not the first's, as RFC 7323 "
-        "asks and the packet simulator does by default). Only the packet simulator "
-        "models "
-        "delayed ACKs. The kind 'time' (±25 % or 0.2 s) is the report's tolerance for "
-        "every time: it cannot tell BaseRTTs of a few milliseconds apart, so those rows "
-        "inform more than they test." + (" Quick mode: 30 flows only." if cfg.quick else "")
-    )
-    tables = [
-        Table(
-            "Spread of the goodputs, delayed ACKs (Tsang's thesis, Tables 3.26a/b, 10–100 % "
-            "Vegas-3, DA)",
-            tuple(t26),
-        )
-    ]
-    if t27:
-        tables.append(Table("BaseRTT behind delayed ACKs (Tsang's thesis, Table 3.27)", tuple(t27)))
-    tables.append(
-        Table("Two flows, immediate or delayed ACKs (Tsang's thesis, Table 3.28)", tuple(t28))
-    )
-    return SectionResult(
-        "thesis-delayed-ack",
-        "Delayed ACKs (Tsang's thesis, Tables 3.26–3.28)",
-        intro,
-        tuple(tables),
-    )
-
-
-THESIS_DELAYED_ACK = SectionSpec(
-    "thesis-delayed-ack", "Delayed ACKs (thesis)", _da_tasks, _da_assemble
 )

@@ -13,6 +13,7 @@ RED keeps the Reno windows below it; both checked by tests/report/test_thesis_ta
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -21,14 +22,16 @@ from .. import plot
 from ..analytic import jain_index
 from ..engines import simulate
 from ..scenarios import build_scenario
-from ._common import doc, num, shares_from_jain
+from ._common import TWO_FLOW_SHARE, doc, run_value, share_row
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
+from ._doc_tables import COLUMN as _COLUMN
+from ._doc_tables import ENGINES as _ENGINES
+from ._doc_tables import engine_runs_cells, map_value, mean_rate_since, runs_by_case
+from ._figures import draw_columns, render
+from ._table import DOCUMENT, NA, Row, Table
 
 __all__ = ["THESIS_RENO", "THESIS_VEGAS_DELTA", "reno_two_flow_run", "vegas_delta_run"]
 
-_ENGINES = ("packet", "rounds", "ode")
-_COLUMN = {"packet": PACKET, "rounds": ROUNDS, "ode": ODE}
 _MODULE = "tcpfluid.report._sec_thesis_tables"
 
 # ============================================================ Tables 3.2-3.4 (one Vegas-δ)
@@ -162,28 +165,19 @@ def _vd_tasks(cfg: ReportConfig) -> list[Task]:
     ]
 
 
-def _cell(r: dict[str, Any], key: str) -> float | NA:
-    if "error" in r:
-        return NA(f"engine refused: {r['error']}")
-    return num(r.get(key), "no value")
-
-
 def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     deltas = _vd_deltas(cfg)
     tables: dict[str, list[Row]] = {"3.2": [], "3.3": [], "3.4": []}
-    runs: dict[tuple[int, str], dict[str, Any]] = {}
-    k = 0
-    for d in deltas:
-        for e in _ENGINES:
-            runs[(d, e)] = out[k]
-            k += 1
+    runs = runs_by_case(deltas, out)
     no_cf = NA("the thesis gives no closed form for the extremes of the oscillation")
     for d in deltas:
         for key, pkey, quantity, unit, kind in _VD_QUANTITIES:
-            values: dict[str, float | NA] = {CLOSED_FORM: no_cf}
-            for e in _ENGINES:
-                values[_COLUMN[e]] = _cell(runs[(d, e)], key)
-            values[DOCUMENT] = doc("001/" + pkey.format(d=d))
+            values = engine_runs_cells(
+                no_cf,
+                {e: runs[(d, e)] for e in _ENGINES},
+                partial(run_value, path=(key,), reason="no value"),
+                doc("001/" + pkey.format(d=d)),
+            )
             tables[pkey.split("/", 1)[0][5:]].append(
                 Row(
                     f"Enhanced Vegas δ = {d} (Vegas-{d}), one flow at 64 ms",
@@ -240,14 +234,16 @@ def _vd_figure(runs: dict[tuple[int, str], dict[str, Any]], deltas: tuple[int, .
         plot.versus(r["t"], r["w"], ax=axes[0], label=_COLUMN[e], **styles[e])
         plot.versus(r["t"], r["delta"], ax=axes[1], label=_COLUMN[e], **styles[e])
     plot.finish(axes[0], xlabel="", ylabel="window (pkts)", title=f"Vegas-{d}", fontsize=6)
-    plot.finish(axes[1], xlabel="time (s)", ylabel="v_delta_ Δ (pkts)", fontsize=6)
     cap = (
         f"One Vegas-{d} flow at 64 ms on the thesis network: the window the law sees and "
         "Δ (v_delta_) at each round boundary over the last 10 s of the run, packet "
         "simulator, round model and ODE (hybrid model); cf. Tsang's thesis Figs. 3.10b and "
         "3.11a (the window cycling between 15 and 18 packets)."
     )
-    return Figure.from_matplotlib(fig, "thesis_vegas_delta", cap)
+    return render(
+        fig, axes[1], "thesis_vegas_delta", cap, xlabel="time (s)",
+        ylabel="v_delta_ Δ (pkts)", fontsize=6,
+    )  # fmt: skip
 
 
 THESIS_VEGAS_DELTA = SectionSpec(
@@ -279,9 +275,7 @@ def _mean_rates(t: Any, rates: Any, start_s: float) -> list[float]:
     from ..fairness import _delivered_pkts
 
     t = np.asarray(t, dtype=float)
-    dl = _delivered_pkts(t, np.asarray(rates, dtype=float))
-    span = float(t[-1]) - start_s
-    return [float((row[-1] - np.interp(start_s, t, row)) / span) for row in dl]
+    return mean_rate_since(t, _delivered_pkts(t, np.asarray(rates, dtype=float)), start_s).tolist()
 
 
 def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
@@ -305,11 +299,7 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
         wmax = max(float(np.max(np.asarray(f.round_cwnd_pkts)[m], initial=0.0)) for f, m in
                    zip(flows, late, strict=True))  # fmt: skip
     elif engine == "ode":
-        dl = np.asarray(res.series["delivered_pkts"])
-        t = np.asarray(res.time_s)
-        g = [
-            float((row[-1] - np.interp(RENO_FROM_S, t, row)) / (t[-1] - RENO_FROM_S)) for row in dl
-        ]
+        g = mean_rate_since(res.time_s, res.series["delivered_pkts"], RENO_FROM_S).tolist()
         wmax = float(np.max(np.asarray(res.window_pkts)))
     else:
         g = _mean_rates(res.time_s, res.throughput_pps, RENO_FROM_S)
@@ -320,6 +310,11 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
         "max_window_pkts": wmax,
         **({"rounds_at_max_window": at_cap} if engine == "packet" else {}),
     }
+
+
+def _goodput_kb(r: dict[str, Any], i: int) -> float | NA:
+    """Connection ``i``'s goodput in kb/s, a cell."""
+    return map_value(run_value(r, ("goodput_bps", i), "no value"), lambda x: x / 1e3)
 
 
 def _reno_grid(cfg: ReportConfig) -> tuple[int, ...]:
@@ -340,43 +335,35 @@ def _reno_tasks(cfg: ReportConfig) -> list[Task]:
 
 def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     grid = _reno_grid(cfg)
-    runs: dict[tuple[int, str], dict[str, Any]] = {}
-    k = 0
-    for x2 in grid:
-        for e in _ENGINES:
-            runs[(x2, e)] = out[k]
-            k += 1
+    runs = runs_by_case(grid, out)
     no_cf = NA("the thesis gives no closed form for Reno's sharing")
     fair_rows: list[Row] = []
     good_rows: list[Row] = []
     for x2 in grid:
-        values: dict[str, float | NA] = {CLOSED_FORM: no_cf}
-        for e in _ENGINES:
-            values[_COLUMN[e]] = _cell(runs[(x2, e)], "jain")
-        values[DOCUMENT] = doc(f"001/table3.12/reno/x2_{x2}")
-        shares, informative = shares_from_jain(values, (), two_flows=True)
+        by_engine = {e: runs[(x2, e)] for e in _ENGINES}
+        jains = engine_runs_cells(
+            no_cf,
+            by_engine,
+            partial(run_value, path=("jain",), reason="no value"),
+            doc(f"001/table3.12/reno/x2_{x2}"),
+        )
         fair_rows.append(
-            Row(
+            share_row(
                 f"Reno, x2 = {x2} ms",
-                "smaller flow's share of the two goodputs, 10–60 s",
-                "",
-                "share",
-                shares,
+                TWO_FLOW_SHARE,
+                jains,
                 DOCUMENT,
-                informative=informative,
+                two_flows=True,
                 case={"x2_ms": x2},
             )
         )
         for i, name in ((0, "reno1"), (1, "reno2")):
-            gv: dict[str, float | NA] = {CLOSED_FORM: no_cf}
-            for e in _ENGINES:
-                r = runs[(x2, e)]
-                gv[_COLUMN[e]] = (
-                    NA(f"engine refused: {r['error']}")
-                    if "error" in r
-                    else num(r["goodput_bps"][i] / 1e3, "no value")
-                )
-            gv[DOCUMENT] = doc(f"001/table3.13/{name}/x2_{x2}") / 1e3
+            gv = engine_runs_cells(
+                no_cf,
+                by_engine,
+                partial(_goodput_kb, i=i),
+                doc(f"001/table3.13/{name}/x2_{x2}") / 1e3,
+            )
             good_rows.append(
                 Row(
                     f"Reno, x2 = {x2} ms",
@@ -389,7 +376,7 @@ def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     case={"x2_ms": x2, "connection": i + 1},
                 )
             )
-    fig = _reno_figure(runs, grid)
+    fig = _reno_figure(good_rows, grid)
     intro = (
         "Tsang's thesis §4.2.4 (Tables 3.12–3.13): two Reno flows on the two-flow network, "
         "connection 1 at x1 = 1 ms (6 ms of propagation), connection 2 at x2 (2(x2 + 2) ms), "
@@ -419,48 +406,28 @@ def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
 
 
-def _reno_figure(runs: dict[tuple[int, str], dict[str, Any]], grid: tuple[int, ...]) -> Figure:
+def _reno_figure(good_rows: list[Row], grid: tuple[int, ...]) -> Figure:
+    """The goodput rows (connection 1 and 2 of each x2 of ``grid``) against x2."""
     fig, ax = plot.new_axes()
-    xs = list(grid)
-    for i, name in ((0, "reno1"), (1, "reno2")):
-        col = f"C{i}"
-        plot.versus(
-            xs,
-            [doc(f"001/table3.13/{name}/x2_{x}") / 1e3 for x in xs],
-            ax=ax,
-            label=f"connection {i + 1} thesis",
-            color=col,
-            marker="s",
-            markersize=3,
-        )
-        for e, style in (("packet", "x"), ("rounds", "o"), ("ode", ".")):
-            ys = [
-                np.nan if "error" in runs[(x, e)] else runs[(x, e)]["goodput_bps"][i] / 1e3
-                for x in xs
-            ]
-            plot.versus(
-                xs,
-                ys,
-                ax=ax,
-                label=f"connection {i + 1} {_COLUMN[e]}",
-                color=col,
-                linestyle="none",
-                marker=style,
-                fillstyle="none",
-            )
-    plot.finish(
-        ax,
-        xlabel="access delay x2 of connection 2 (ms)",
-        ylabel="goodput, 10–60 s (kb/s)",
-        title="Two Reno flows on 1.5 Mb/s, RED 15/45",
-        fontsize=6,
-    )
+    lines: list[tuple[str, str, dict[str, Any]]] = [
+        (DOCUMENT, "thesis", {"marker": "s", "markersize": 3}),
+        *(
+            (_COLUMN[e], _COLUMN[e], {"linestyle": "none", "marker": m, "fillstyle": "none"})
+            for e, m in (("packet", "x"), ("rounds", "o"), ("ode", "."))
+        ),
+    ]
+    for i in (0, 1):
+        draw_columns(ax, list(grid), good_rows[i::2], lines, f"connection {i + 1}", f"C{i}")
     cap = (
         "Goodputs of two Reno flows (connection 1 at 6 ms, connection 2 at 2(x2 + 2) ms) on "
         "the thesis network against x2: Tsang's thesis Table 3.13 (squares, lines), packet "
         "simulator (crosses), round model (circles), ODE (dots)."
     )
-    return Figure.from_matplotlib(fig, "thesis_reno", cap)
+    return render(
+        fig, ax, "thesis_reno", cap, xlabel="access delay x2 of connection 2 (ms)",
+        ylabel="goodput, 10–60 s (kb/s)", title="Two Reno flows on 1.5 Mb/s, RED 15/45",
+        fontsize=6,
+    )  # fmt: skip
 
 
 THESIS_RENO = SectionSpec("thesis-reno", "Two Reno flows (thesis)", _reno_tasks, _reno_assemble)

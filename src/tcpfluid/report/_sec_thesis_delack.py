@@ -1,0 +1,231 @@
+"""Section ``thesis-delayed-ack`` on Tsang's thesis's networks (ch. 3 §4.5): Tables 3.26a/b
+(every receiver of the many-flow network delaying its ACKs), 3.27 (the BaseRTT a Vegas
+sender records behind a delayed-ACK receiver) and 3.28 (two flows on the two-flow network,
+immediate or delayed ACKs). The runs are :func:`._sec_thesis_many.many_flows_run` and
+:func:`._sec_thesis_many.two_flow_ack_run`; only the packet simulator models delayed ACKs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ._common import doc, engine_cells, run_value, share_row
+from ._core import ReportConfig, SectionResult, SectionSpec, Task
+from ._sec_thesis_many import _MODULE, _NO_CF, DELACK_TIMEOUT_S, _mf_grid
+from ._table import DOCUMENT, NA, Row, Table
+
+__all__ = ["THESIS_DELAYED_ACK"]
+
+#: the Vegas-3 shares (%) of Table 3.26, all its columns (their immediate-ACK runs are
+#: Table 3.22's mixes and Table 3.21's Vegas-3, in thesis-many-flows)
+DA_PERCENTS = (10, 30, 50, 70, 90, 100)
+#: Table 3.27's run: 30 flows, half Vegas-3, delayed ACKs; the thesis does not name the
+#: router: RED-5-15, its first (one of Table 3.26's runs)
+T327_CASE = ("red-5-15", 30, 50)
+
+
+#: Table 3.28's receivers (connection 1, connection 2; True: delaying) and its keys
+_T328_ACKS: tuple[tuple[bool | list[bool], str], ...] = (
+    (False, "ia-ia"),
+    (True, "da-da"),
+    ([True, False], "da-ia"),
+)
+
+
+def _da_cases(cfg: ReportConfig) -> list[tuple[str, int, int]]:
+    counts, routers = _mf_grid(cfg)
+    return [(r, n, p) for r in routers for n in counts for p in DA_PERCENTS]
+
+
+def _two_flow_task(label: str, **kwargs: Any) -> Task:
+    return Task(f"{_MODULE}:two_flow_ack_run", kwargs, f"thesis delayed ACKs: two flows {label}")
+
+
+def _da_tasks(cfg: ReportConfig) -> list[Task]:
+    tasks = [
+        Task(
+            f"{_MODULE}:many_flows_run",
+            {"flows": n, "router": r, "law": "vegas-3", "vegas_percent": p, "delayed_ack": True},
+            f"thesis delayed ACKs: packet {r} {n} {p} % vegas-3",
+        )
+        for r, n, p in _da_cases(cfg)
+    ]
+    tasks += [_two_flow_task(label.upper(), delayed_ack=da) for da, label in _T328_ACKS]
+    # the mechanisms: the library's initial window of 2 packets; the ACK of two packets
+    # echoing the latest one (ns-2)
+    tasks.append(_two_flow_task("DA, initial window 2", delayed_ack=True, initial_window=2.0))
+    tasks.append(
+        _two_flow_task(
+            "DA-IA, ACK echoing the latest packet",
+            delayed_ack=[True, False],
+            delayed_ack_echo="latest",
+        )
+    )
+    return tasks
+
+
+_DA_FLUID = NA("the fluid engines do not model delayed ACKs")
+#: Table 3.28's mixed row: connection 1's receiver delays its ACKs, connection 2's does not
+_DA_IA = "connection 1's receiver delays its ACKs, connection 2's does not (DA, IA)"
+#: informative column: the same packet run with the library's initial window of 2 packets
+_IW2 = "packet sim, initial window 2"
+#: informative column: the same packet run with each delayed ACK of two packets echoing the
+#: latest one's send time (ns-2's DelAckSink), not the first's (RFC 7323, the default)
+_ECHO_NS2 = "packet sim, delayed ACK echoing the latest packet (ns-2)"
+#: the setting of Table 3.28's rows, and its receivers
+_T328_SETTING = "vegas-1_3, x1 = x2 = 1 ms, "
+_IA_IA = "both receivers acknowledge at once (IA, IA)"
+_DA_DA = "both receivers delay their ACKs (DA, DA)"
+
+
+def _packet_row(
+    setting: str, quantity: str, unit: str, kind: str, packet: float, document: float,
+    case: dict[str, Any], informative: Mapping[str, float] | None = None,
+) -> Row:  # fmt: skip
+    """A row only the packet simulator runs (the fluid engines model no delayed ACKs), with
+    ``informative`` packet columns beside."""
+    extra = dict(informative or {})
+    values = {**engine_cells(_NO_CF, _DA_FLUID, _DA_FLUID, packet, document), **extra}
+    return Row(setting, quantity, unit, kind, values, DOCUMENT, informative=tuple(extra), case=case)
+
+
+def _t26_rows(cases: list[tuple[str, int, int]], out: list[Any]) -> list[Row]:
+    rows = []
+    for (router, n, pct), r in zip(cases, out, strict=True):
+        tab = "3.26a" if router == "red-5-15" else "3.26b"
+        values = engine_cells(
+            _NO_CF,
+            _DA_FLUID,
+            _DA_FLUID,
+            run_value(r, ("jain",), "no value"),
+            doc(f"001/table{tab}/{router}/n{n}/vegas{pct}/delayed_ack"),
+        )
+        who = "vegas-3" if pct == 100 else f"vegas-3 + Reno ({pct} % Vegas-3)"
+        rows.append(
+            share_row(
+                f"{who}, delayed ACKs, {n} flows, {router.upper()}",
+                "spread of the flows' goodputs (std/mean), 20–60 s",
+                values,
+                DOCUMENT,
+                two_flows=False,
+                case={"router": router, "flows": n, "vegas_percent": pct, "delayed_ack": True},
+            )
+        )
+    return rows
+
+
+def _t27_rows(r27: dict[str, Any]) -> list[Row]:
+    if "error" in r27:
+        return []
+    veg = [i for i, a in enumerate(r27["algorithm"]) if a != "reno"]
+    first = float(np.median([r27["first_base_rtt_s"][i] for i in veg]))
+    excess = float(np.median([r27["last_base_rtt_s"][i] - r27["prop_rtt_s"][i] for i in veg]))
+    setting = "vegas-3, flows of a 50 % mix with Reno, delayed ACKs, 30 flows, RED-5-15"
+    return [
+        _packet_row(setting, q, "s", "time", v, doc(f"001/table3.27/{key}"), {"quantity": key})
+        for q, v, key in (
+            ("first recorded BaseRTT, median over the Vegas flows", first, "first_base_rtt_median"),
+            (
+                "last recorded BaseRTT minus the round-trip propagation, median over the "
+                "Vegas flows",
+                excess,
+                "last_base_rtt_excess_median",
+            ),
+        )
+    ]
+
+
+def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_ns2: Any) -> list[Row]:
+    """Table 3.28's rows from the two-flow runs (IA-IA, DA-DA, DA-IA; DA-DA from an initial
+    window of 2; DA-IA with ACKs echoing the latest packet)."""
+    rows: list[Row] = []
+    for label, r, keys in ((_IA_IA, ia, "ia-ia"), (_DA_DA, da, "da-da"), (_DA_IA, dai, "da-ia")):
+        for i in (0, 1):
+            echo = {_ECHO_NS2: dai_ns2["goodput_bps"][i] / 1e3} if keys == "da-ia" else {}
+            rows.append(_packet_row(
+                _T328_SETTING + label, f"goodput of connection {i + 1}, 10–60 s", "kb/s",
+                "throughput", r["goodput_bps"][i] / 1e3,
+                doc(f"001/table3.28/{keys}/goodput{i + 1}") / 1e3,
+                {"acks": keys, "connection": i + 1}, echo,
+            ))  # fmt: skip
+
+    def base_rtt(label: str, r: Any, keys: str, q: str, i: int, key: str, **extra: Any) -> Row:
+        return _packet_row(
+            _T328_SETTING + label, f"{q} BaseRTT of connection {i + 1}", "s", "time",
+            float(r[f"{q}_base_rtt_s"][i]), doc(f"001/table3.28/{keys}/{key}"),
+            {"acks": keys, "connection": i + 1, "quantity": q}, extra,
+        )  # fmt: skip
+
+    # connection 1 delays its ACKs, connection 2 does not; then both delay (beside: the
+    # same run from an initial window of 2); then both acknowledge at once
+    both = [(i, q, f"{q}_base_rtt{i + 1}") for i in (0, 1) for q in ("first", "final")]
+    rows += [base_rtt(_DA_IA, dai, "da-ia", q, i, key) for i, q, key in both]
+    rows += [
+        base_rtt(_DA_DA, da, "da-da", q, i, key, **{_IW2: float(da2[f"{q}_base_rtt_s"][i])})
+        for i, q, key in both
+    ]
+    rows.append(base_rtt(_IA_IA, ia, "ia-ia", "final", 0, "final_base_rtt"))
+    return rows
+
+
+def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    cases = _da_cases(cfg)
+    t26 = _t26_rows(cases, out[: len(cases)])
+    r27: dict[str, Any] = (
+        out[cases.index(T327_CASE)] if T327_CASE in cases else {"error": "not run"}
+    )
+    t27 = _t27_rows(r27)
+    t28 = _t28_rows(*out[len(cases) : len(cases) + 5])
+    intro = (
+        "Tsang's thesis §4.5: every receiver delays its ACKs (an in-order packet is "
+        "acknowledged with the next one or after the delayed-ACK timer, "
+        f"{DELACK_TIMEOUT_S:g} s: Table 3.28's first BaseRTT behind a delaying receiver, "
+        "0.518544 s, is the 0.013211-s minimum RTT plus 0.5 s and one packet time). Table "
+        "3.26: 10–100 % of the flows Vegas-3, the rest Reno, on the many-flow network "
+        "(its immediate-ACK columns are Tables 3.21's and 3.22's, the report's rows in "
+        "thesis-many-flows); one run per setting, the thesis's mean of 7. Table 3.27: "
+        "the run of 30 flows, half Vegas-3, the router not given (RED-5-15 here; a run of "
+        "Table 3.26): the medians over the Vegas flows of the first recorded "
+        "BaseRTT and of the last one's excess over the round-trip propagation (the thesis: "
+        "the median of its ten listed connections). Table 3.28: two Vegas-1_3 flows at "
+        "6 ms on the two-flow network (RED 15/45), 60 s, goodputs from 10 s, each window "
+        "starting at ns-2's one packet (§4.1.1: it 'grows from 1 to 2'; the library's Vegas "
+        f"starts at 2: the column '{_IW2}' is the same run from 2 packets, whose second "
+        "packet is acknowledged at once, so that its first BaseRTT misses the timer; "
+        "Enhanced Vegas, Table 3.27's Vegas-3, has no initial-window parameter and starts "
+        "at 2: its first BaseRTT there is one round trip, not the timer); its mixed row: "
+        "connection 1's receiver delays, connection 2's does not (the column "
+        f"'{_ECHO_NS2}': the same run with each delayed ACK of two packets echoing the "
+        "latest one's send time, as ns-2's DelAckSink does, not the first's, as RFC 7323 "
+        "asks and the packet simulator does by default). Only the packet simulator "
+        "models "
+        "delayed ACKs. The kind 'time' (±25 % or 0.2 s) is the report's tolerance for "
+        "every time: it cannot tell BaseRTTs of a few milliseconds apart, so those rows "
+        "inform more than they test." + (" Quick mode: 30 flows only." if cfg.quick else "")
+    )
+    tables = [
+        Table(
+            "Spread of the goodputs, delayed ACKs (Tsang's thesis, Tables 3.26a/b, 10–100 % "
+            "Vegas-3, DA)",
+            tuple(t26),
+        )
+    ]
+    if t27:
+        tables.append(Table("BaseRTT behind delayed ACKs (Tsang's thesis, Table 3.27)", tuple(t27)))
+    tables.append(
+        Table("Two flows, immediate or delayed ACKs (Tsang's thesis, Table 3.28)", tuple(t28))
+    )
+    return SectionResult(
+        "thesis-delayed-ack",
+        "Delayed ACKs (Tsang's thesis, Tables 3.26–3.28)",
+        intro,
+        tuple(tables),
+    )
+
+
+THESIS_DELAYED_ACK = SectionSpec(
+    "thesis-delayed-ack", "Delayed ACKs (thesis)", _da_tasks, _da_assemble
+)
