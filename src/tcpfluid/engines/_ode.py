@@ -319,7 +319,7 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
         t[rows],
         w[:, rows],
         np.asarray(r.queue_pkts, dtype=np.float64)[rows],
-        np.asarray(r.rates_pps, dtype=np.float64)[:, rows],
+        delivery_rates(t[rows], D[:, rows]),
         status=int(r.status),
         message=str(r.message),
         rounds=logs,
@@ -327,3 +327,22 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
         series=series,
         stats={"nfev": int(r.nfev)},
     )
+
+
+def delivery_rates(t: Any, delivered: Any) -> Any:
+    """Packets delivered per sample interval, per flow, packets/s: sample ``j`` covers
+    ``(t[j-1], t[j]]``, the first from 0 (``t[-1] = 0``, nothing delivered before the run;
+    0 for an interval of no length). The rate of the packets that arrive, not of those
+    sent (some of which are lost): the summary's throughputs are these packets over the
+    flow's active time, and ``tcpfluid.fairness`` adds them back up to ``delivered``."""
+    t = np.asarray(t, dtype=np.float64)
+    d = np.asarray(delivered, dtype=np.float64)
+    out = np.empty_like(d)
+    if t.size == 0:
+        return out
+    out[:, 0] = d[:, 0]
+    np.subtract(d[:, 1:], d[:, :-1], out=out[:, 1:])
+    gaps = np.diff(t, prepend=0.0)
+    np.divide(out, gaps, out=out, where=gaps > 0)
+    out[:, gaps <= 0] = 0.0
+    return out

@@ -271,12 +271,22 @@ def _hybrid_as_ode(
     )
     hs = h.summary
     t = h.time_s
-    start = np.array([f.start_s for f in prob.flows])[:, None]
-    stop = np.array([f.stop_s for f in prob.flows])[:, None]
-    active = (t[None, :] >= start) & (t[None, :] < stop)
-    w = np.where(active, h.window_pkts, 0.0)
-    rtt = np.where(h.rtt_s > 0, h.rtt_s, np.array([f.rtt_s for f in prob.flows])[:, None])
-    base = np.where(h.base_rtt_s > 0, h.base_rtt_s, rtt)
+    start = np.array([f.start_s for f in prob.flows])
+    stop = np.array([f.stop_s for f in prob.flows])
+    active = (t[None, :] >= start[:, None]) & (t[None, :] < stop[:, None])
+    inactive = _Inactive(t, start, stop)
+    # the presented series, each made once and masked in place (flows x samples arrays:
+    # with many flows, every temporary is a large allocation)
+    w = inactive.zero(h.window_pkts.copy())
+    rtt = h.rtt_s.copy()  # the flow's propagation RTT before its first sample
+    np.copyto(rtt, np.array([f.rtt_s for f in prob.flows])[:, None], where=~(rtt > 0))
+    base = h.base_rtt_s.copy()  # its RTT before its law's first BaseRTT
+    np.copyto(base, rtt, where=~(base > 0))
+    base_last = base[:, -1].copy()
+    rates = w / rtt  # 0 where inactive (w is)
+    delta = inactive.zero(backlog(w, base, rtt))
+    inactive.zero(rtt)
+    inactive.zero(base)
     red = prob.red
     p = red.probability(h.avg_queue_pkts) if red is not None else np.zeros(t.size)
 
@@ -319,7 +329,7 @@ def _hybrid_as_ode(
         final_queue_pkts=float(h.queue_pkts[-1]),
         final_windows_pkts=tuple(float(v) for v in w[:, -1]),
         base_rtt_overestimate_s=tuple(
-            float(max(b - f.rtt_s, 0.0)) for b, f in zip(base[:, -1], prob.flows, strict=True)
+            float(max(b - f.rtt_s, 0.0)) for b, f in zip(base_last, prob.flows, strict=True)
         ),
         lost_pkts=lost,
         loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
@@ -338,10 +348,10 @@ def _hybrid_as_ode(
     return OdeResult(
         t=t,
         windows_pkts=w,
-        rates_pps=np.where(active, w / rtt, 0.0),
-        rtt_s=np.where(active, rtt, 0.0),
-        base_rtt_s=np.where(active, base, 0.0),
-        delta_pkts=np.where(active, backlog(w, base, rtt), 0.0),
+        rates_pps=rates,
+        rtt_s=rtt,
+        base_rtt_s=base,
+        delta_pkts=delta,
         delivered_pkts=h.delivered_pkts,
         lost_pkts=h.lost_pkts,
         active=active,
@@ -362,17 +372,37 @@ def _hybrid_as_ode(
     )
 
 
+class _Inactive:
+    """Where flows are inactive on the samples ``t`` (increasing): before ``start`` and
+    from ``stop`` on, a run of samples at each end of a flow's row."""
+
+    def __init__(self, t: FloatArray, start: FloatArray, stop: FloatArray) -> None:
+        self.first = np.searchsorted(t, start, side="left")  # first sample t >= start
+        self.end = np.searchsorted(t, stop, side="left")  # first sample t >= stop
+        self.rows = np.flatnonzero((self.first > 0) | (self.end < t.size)).tolist()
+
+    def zero(self, a: FloatArray) -> FloatArray:
+        """``a`` (flows x samples) with 0 where the flow is inactive, in place."""
+        for j in self.rows:
+            a[j, : self.first[j]] = 0.0
+            a[j, self.end[j] :] = 0.0
+        return a
+
+
 def _losses_by(t: FloatArray, loss_t_s: Sequence[Any]) -> FloatArray:
     """Loss events of each flow at or before each time of ``t`` (increasing), shape
     ``(flows, t.size)``: every flow's events counted at once (a loss at time ``x`` counts
     from the first sample ``t >= x`` on)."""
     F = len(loss_t_s)
     sizes = np.array([np.size(x) for x in loss_t_s], dtype=np.intp)
-    counts = np.zeros((F, t.size + 1), dtype=np.float64)
+    counts = np.zeros((F, t.size), dtype=np.float64)
     if sizes.sum():
         when = np.concatenate([np.asarray(x, dtype=np.float64).ravel() for x in loss_t_s])
-        np.add.at(counts, (np.repeat(np.arange(F), sizes), np.searchsorted(t, when)), 1.0)
-    return np.cumsum(counts, axis=1)[:, : t.size]
+        col = np.searchsorted(t, when)
+        row = np.repeat(np.arange(F), sizes)
+        seen = col < t.size  # a loss after the last sample counts at none
+        np.add.at(counts, (row[seen], col[seen]), 1.0)
+    return np.cumsum(counts, axis=1, out=counts)
 
 
 def _cross_carried(cross: Sequence[tuple[float, float, float]], a: float, b: float) -> float:
