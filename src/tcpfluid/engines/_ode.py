@@ -14,6 +14,7 @@ import numpy as np
 
 from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES
+from ..fluid._hybrid_pages import small_pages
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import ODE_MODELS, simulate_ode
 from ..metrics import FlowRecord
@@ -152,7 +153,8 @@ class Hybrid(Engine):
         )
 
     def _result(self, sc: Scenario, native: Any, label: str) -> Result:
-        return _result(sc, native, self, label, slice(None))
+        with small_pages():  # flows x samples arrays written once
+            return _result(sc, native, self, label, slice(None))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -60,7 +60,8 @@ F_BACKOFF = 36  # the silent time of the flow's last timeout, s (0: the last eve
 F_ACKED_AT_TO = 37  # F_ACKED at the flow's last timeout
 N_FLOW_ROWS = 38
 
-# recorded per-flow series: rows of ``rec_f`` (N_REC_F, F, samples)
+# recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
+# every flow are written side by side (the results read them transposed, flows x samples)
 R_W = 0
 R_THR = 1
 R_RTT = 2
@@ -486,12 +487,12 @@ def advance(  # type: ignore[no-untyped-def]
             rec_g[R_AVG, r] = g[G_AVG]
             rec_g[R_QR, r] = g[G_QR]
             for j in range(F):
-                rec_f[R_W, j, r] = ff[F_W, j]
-                rec_f[R_THR, j, r] = ff[F_ACKED_SINCE, j] / (every * dt) if k > 0 else 0.0
-                rec_f[R_RTT, j, r] = ff[F_LAST_RTT, j]
-                rec_f[R_ACKED, j, r] = ff[F_ACKED, j]
-                rec_f[R_LOST, j, r] = ff[F_LOST_TOTAL, j]
-                rec_f[R_BASE, j, r] = ff[F_BASE, j]
+                rec_f[R_W, r, j] = ff[F_W, j]
+                rec_f[R_THR, r, j] = ff[F_ACKED_SINCE, j] / (every * dt) if k > 0 else 0.0
+                rec_f[R_RTT, r, j] = ff[F_LAST_RTT, j]
+                rec_f[R_ACKED, r, j] = ff[F_ACKED, j]
+                rec_f[R_LOST, r, j] = ff[F_LOST_TOTAL, j]
+                rec_f[R_BASE, r, j] = ff[F_BASE, j]
                 ff[F_ACKED_SINCE, j] = 0.0
             g[G_K_REC] = r + 1
         k += 1

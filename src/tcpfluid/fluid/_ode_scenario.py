@@ -19,6 +19,7 @@ from ..analytic import jain_index
 from ..metrics import _finite_or_none
 from ..path import Path
 from ..scenarios import Scenario
+from ._hybrid_pages import small_pages
 from ._ode_solve import simulate_ode
 from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time
 
@@ -269,6 +270,14 @@ def _hybrid_as_ode(
     h = simulate_scenario_hybrid(
         scenario, record_every_s=t_end / (n_points - 1), progress=progress, **(readings or {})
     )
+    with small_pages():  # flows x samples arrays written once: huge pages bring nothing
+        return _present_hybrid(h, prob, m_from)
+
+
+def _present_hybrid(h: Any, prob: OdeProblem, m_from: float) -> OdeResult:
+    """The :class:`OdeResult` of the hybrid model's result ``h`` (the problem ``prob``,
+    measured from ``m_from``)."""
+    t_end = prob.duration_s
     hs = h.summary
     t = h.time_s
     start = np.array([f.start_s for f in prob.flows])
@@ -277,10 +286,10 @@ def _hybrid_as_ode(
     inactive = _Inactive(t, start, stop)
     # the presented series, each made once and masked in place (flows x samples arrays:
     # with many flows, every temporary is a large allocation)
-    w = inactive.zero(h.window_pkts.copy())
-    rtt = h.rtt_s.copy()  # the flow's propagation RTT before its first sample
+    w = inactive.zero(h.window_pkts.copy(order="K"))
+    rtt = h.rtt_s.copy(order="K")  # the flow's propagation RTT before its first sample
     np.copyto(rtt, np.array([f.rtt_s for f in prob.flows])[:, None], where=~(rtt > 0))
-    base = h.base_rtt_s.copy()  # its RTT before its law's first BaseRTT
+    base = h.base_rtt_s.copy(order="K")  # its RTT before its law's first BaseRTT
     np.copyto(base, rtt, where=~(base > 0))
     base_last = base[:, -1].copy()
     rates = w / rtt  # 0 where inactive (w is)

@@ -74,6 +74,7 @@ from ._hybrid_inputs import (
     check_run,
     kernel_state,
 )
+from ._hybrid_pages import small_pages
 from ._hybrid_results import HybridFlowTrace, HybridResult
 
 __all__ = [
@@ -375,7 +376,8 @@ def simulate_hybrid(
         frac, check_positive("min_rto_s", min_rto_s), np.where(fine, 1.0, DUPACK_THRESHOLD)
     )
 
-    st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
+    with small_pages():  # written once in order: huge pages bring them nothing
+        st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
     ff, g, ends, rec_f, rec_g = st.ff, st.g, st.ends, st.rec_f, st.rec_g
     base = np.full(F, np.inf)
     rounds = _RoundLog()
@@ -440,9 +442,9 @@ def _collect(
     n = int(g[K.G_K_REC])
     return HybridResult(
         time_s=rec_g[K.R_T, :n],
-        window_pkts=rec_f[K.R_W, :, :n],
-        throughput_pps=rec_f[K.R_THR, :, :n],
-        rtt_s=rec_f[K.R_RTT, :, :n],
+        window_pkts=rec_f[K.R_W, :n].T,
+        throughput_pps=rec_f[K.R_THR, :n].T,
+        rtt_s=rec_f[K.R_RTT, :n].T,
         queue_pkts=rec_g[K.R_Q, :n],
         flows=tuple(traces),
         algorithms=tuple(laws.names),
@@ -454,9 +456,9 @@ def _collect(
         # over the run less the service it left unused (the running sum of the carried
         # packets drifts by rounding, a few 1e-12 of the total over a long run)
         carried_pkts=mu * t_end - float(g[K.G_IDLE]),
-        delivered_pkts=rec_f[K.R_ACKED, :, :n],
-        lost_pkts=rec_f[K.R_LOST, :, :n],
-        base_rtt_s=rec_f[K.R_BASE, :, :n],
+        delivered_pkts=rec_f[K.R_ACKED, :n].T,
+        lost_pkts=rec_f[K.R_LOST, :n].T,
+        base_rtt_s=rec_f[K.R_BASE, :n].T,
         avg_queue_pkts=rec_g[K.R_AVG, :n],
         red=red,
         reverse_queue_pkts=rec_g[K.R_QR, :n],
