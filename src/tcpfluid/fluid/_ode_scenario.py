@@ -102,34 +102,43 @@ def ode_problem(scenario: Any) -> OdeProblem:
         raise TypeError(
             f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
         )
-    view = fluid_view(scenario, engine="ode")
+    return _problem_of(fluid_view(scenario, engine="ode"))
+
+
+def _problem_of(view: Any) -> OdeProblem:
+    """The :class:`OdeProblem` of a scenario's fluid view (:func:`ode_problem`)."""
     flows = []
     laws: dict[Any, dict[str, float]] = {}  # one law object per distinct (algorithm, params)
+    made: dict[Any, OdeFlow] = {}  # one (frozen) flow per distinct description
     for fl, d, start, stop in zip(
         view.flows, view.base_rtt_s, view.start_s, view.stop_s, strict=True
     ):
         if fl.algorithm is None:
             raise ValueError(f"flow {fl.name!r} has no algorithm; give one (--algorithm NAME)")
         params = dict(fl.params)
+        law_params = tuple(sorted(params.items()))
+        key: Any = (fl.algorithm, law_params)
+        try:
+            flows.append(made[key, float(d), float(start), float(stop)])
+            continue
+        except KeyError:
+            pass
+        except TypeError:  # a parameter value that cannot be a key (an array)
+            key = None
         classical: dict[str, float] = {}
         if fl.algorithm in ODE_LAWS:
-            key = (fl.algorithm, tuple(sorted(params.items())))
-            try:
-                classical = laws[key]
-            except KeyError:
-                classical = laws[key] = _ode_law_params(fl.algorithm, params)
-            except TypeError:  # a parameter value that cannot be a key (an array)
+            if key is None:
                 classical = _ode_law_params(fl.algorithm, params)
-        flows.append(
-            OdeFlow(
-                fl.algorithm,
-                d,
-                start_s=start,
-                stop_s=stop,
-                law_params=tuple(sorted(params.items())),
-                **classical,
-            )
+            elif key in laws:
+                classical = laws[key]
+            else:
+                classical = laws[key] = _ode_law_params(fl.algorithm, params)
+        flow = OdeFlow(
+            fl.algorithm, d, start_s=start, stop_s=stop, law_params=law_params, **classical
         )
+        if key is not None:
+            made[key, float(d), float(start), float(stop)] = flow
+        flows.append(flow)
     return OdeProblem(
         flows=tuple(flows),
         path=view.path,
@@ -201,7 +210,14 @@ def simulate_scenario_ode(
             raise TypeError(
                 f"simulate_scenario_ode() takes {bad!r} from the scenario, not as an option"
             )
-    prob = ode_problem(scenario)
+    from ..scenarios.reduction import fluid_view
+
+    if not isinstance(scenario, Scenario):
+        raise TypeError(
+            f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
+        )
+    view = fluid_view(scenario, engine="ode")  # once: the hybrid model runs it too
+    prob = _problem_of(view)
     classical_opts = [k for k in _CLASSICAL_OPTIONS if k in options]
     if model == "auto":
         model = "classical" if classical_opts else "hybrid"
@@ -221,7 +237,7 @@ def simulate_scenario_ode(
                 f"option {classical_opts[0]!r} applies to the classical model only "
                 "(model='classical')"
             )
-        return _hybrid_as_ode(scenario, prob, progress=progress, readings=readings, **options)
+        return _hybrid_as_ode(scenario, view, prob, progress=progress, readings=readings, **options)
     if readings:
         raise TypeError(
             f"option {next(iter(readings))!r} applies to the hybrid model only (model='hybrid')"
@@ -250,6 +266,7 @@ def simulate_scenario_ode(
 
 def _hybrid_as_ode(
     scenario: Any,
+    view: Any,
     prob: OdeProblem,
     *,
     n_points: int = 1001,
@@ -260,15 +277,19 @@ def _hybrid_as_ode(
     """Run the hybrid model (``readings``: its ``rtt_sample``, ``drop_share``,
     ``whole_packets``, ``dt_s``, ``boundary_ack_next_round``, ``hold_drops``, ``min_rto_s``,
     ``timeout_loss_fraction``) and present it as an :class:`OdeResult`."""
-    from .hybrid import simulate_scenario_hybrid
+    from .hybrid import _simulate_view
 
     n_points = check_int("n_points", n_points, minimum=2)
     t_end = prob.duration_s
     m_from = _time("measure_from_s", measure_from_s)
     if m_from >= t_end:
         raise ValueError(f"measure_from_s must be < the duration {t_end!r} s, got {m_from!r}")
-    h = simulate_scenario_hybrid(
-        scenario, record_every_s=t_end / (n_points - 1), progress=progress, **(readings or {})
+    h = _simulate_view(
+        scenario,
+        view,
+        record_every_s=t_end / (n_points - 1),
+        progress=progress,
+        **(readings or {}),
     )
     with small_pages():  # flows x samples arrays written once: huge pages bring nothing
         return _present_hybrid(h, prob, m_from)

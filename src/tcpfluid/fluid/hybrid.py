@@ -595,13 +595,19 @@ def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
         A flow without an algorithm, or a feature the hybrid model cannot model (cross
         traffic that does not cross the bottleneck).
     """
-    from ..algorithms.registry import get_law
     from ..scenarios import Scenario
     from ..scenarios.reduction import fluid_view
 
     if not isinstance(scenario, Scenario):
         raise TypeError(f"scenario must be a Scenario, got {type(scenario).__name__}")
-    view = fluid_view(scenario, engine="ode")
+    return _simulate_view(scenario, fluid_view(scenario, engine="ode"), **options)
+
+
+def _simulate_view(scenario: Any, view: Any, **options: Any) -> HybridResult:
+    """:func:`simulate_scenario_hybrid` of ``scenario`` reduced to its fluid view ``view``
+    (:func:`tcpfluid.scenarios.reduction.fluid_view`, ``engine="ode"``)."""
+    from ..algorithms.registry import get_law
+
     if view.off_bottleneck_cbr:
         raise ValueError(
             "the hybrid engine cannot model cross traffic that does not cross the bottleneck "
@@ -621,7 +627,7 @@ def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
         laws.append(made[key])
     one = all(lw is laws[0] for lw in laws)
     return simulate_hybrid(
-        laws[0] if one else [get_law(fl.algorithm, **dict(fl.params)) for fl in view.flows],  # type: ignore[arg-type]
+        laws[0] if one else [get_law(fl.algorithm, **dict(fl.params)) for fl in view.flows],
         mu_pps=view.path.mu,
         base_rtt_s=view.base_rtt_s,
         duration_s=view.duration_s,
