@@ -197,16 +197,25 @@ def advance(  # type: ignore[no-untyped-def]
             if ff[F_W, j] < ff[F_CAP, j]:
                 ff[F_W, j] = min(ff[F_W, j] + ff[F_INCR, j] * c, ff[F_CAP, j])
             ff[F_CARRY, j] = 0.0
+    # the earliest start of a flow not started yet (inf: none): a step before it cannot
+    # be a join (the flows are scanned only from then on)
+    t_join = np.inf
+    for j in range(F):
+        if ff[F_STARTED, j] == 0.0 and ff[F_START, j] < t_join:
+            t_join = ff[F_START, j]
     while k < n_steps:
         t = k * dt
         if k == n_steps - 1:  # the run ends inside this step: service for that part only
             service = mu * min(dt, max(t_end - t, 0.0))
-        for j in range(F):
-            if ff[F_STARTED, j] == 0.0 and t >= ff[F_START, j]:
-                return k, JOIN
+        if t >= t_join:
+            for j in range(F):
+                if ff[F_STARTED, j] == 0.0 and t >= ff[F_START, j]:
+                    return k, JOIN
         # ---------------- window-limited sending
         arr = 0.0
+        q_before = g[G_QC]  # the queue before the step's arrivals
         for j in range(F):
+            q_before += ff[F_QF, j]
             s = 0.0
             if ff[F_STARTED, j] == 1.0 and ff[F_SILENT, j] <= t < ff[F_STOP, j]:
                 w_send = ff[F_W, j]
@@ -228,9 +237,6 @@ def advance(  # type: ignore[no-untyped-def]
             if cross[i, 1] <= t < cross[i, 2]:
                 c += cross[i, 0]
         arr_c = c * dt
-        q_before = g[G_QC]
-        for j in range(F):
-            q_before += ff[F_QF, j]
         # ---------------- RED
         if red[0] == 1.0:
             n_arr = arr + arr_c
