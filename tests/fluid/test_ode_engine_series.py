@@ -34,3 +34,15 @@ def test_throughput_series_adds_up_to_the_delivered_packets(
     assert thr is not None
     assert added / sc.duration_s == pytest.approx(thr, rel=2e-3)
     assert np.all(r.throughput_pps >= 0.0)
+
+
+@pytest.mark.parametrize("algorithm", ["vegas", "reno"])
+def test_recording_never_changes_the_summary(algorithm: str) -> None:
+    # the totals (delivered and lost packets, the final queue and windows, the mean queue)
+    # come from the whole run, not from the last recorded sample
+    sc = build_scenario("qv-basic", duration="30s", buffer=60).with_algorithm(algorithm)
+    base = tcpfluid.simulate(sc, "ode").summary.to_dict()
+    for interval in (0.37, 2.9):
+        r = tcpfluid.simulate(sc, "ode", record_interval_s=interval)
+        assert r.time_s.size < 100
+        assert r.summary.to_dict() == base

@@ -15,6 +15,7 @@ import numpy as np
 from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES
 from ..fluid._hybrid_pages import small_pages
+from ..fluid._ode_scenario import end_base_rtt
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import ODE_MODELS, simulate_ode
 from ..metrics import FlowRecord
@@ -306,13 +307,17 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
         for name in ("rtt_s", "delta_pkts", "delivered_pkts", "lost_pkts", "base_rtt_s")
         if opts.records(name)
     }
-    base = np.asarray(r.base_rtt_s, dtype=np.float64)
-    base_end = np.array(
-        [
-            base[i, -1] if base.shape[1] and base[i, -1] > 0 else f.rtt_s
-            for i, f in enumerate(r.flows)
-        ]
-    )
+    if hybrid is not None and hybrid.end is not None:
+        # the BaseRTT at the end of the run (the overestimate is BaseRTT less the RTT)
+        base_end = end_base_rtt(hybrid, r.flows, sc.duration_s)
+    else:
+        base = np.asarray(r.base_rtt_s, dtype=np.float64)
+        base_end = np.array(
+            [
+                base[i, -1] if base.shape[1] and base[i, -1] > 0 else f.rtt_s
+                for i, f in enumerate(r.flows)
+            ]
+        )
     return opts._wrap(
         label,
         sc,

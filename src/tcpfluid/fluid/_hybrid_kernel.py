@@ -74,7 +74,8 @@ R_T = 0
 R_Q = 1
 R_AVG = 2
 R_QR = 3
-N_REC_G = 4
+R_QAREA = 4  # the queue's time integral since the run's start, packet-seconds
+N_REC_G = 5
 
 # global float scalars: entries of ``g``
 G_QC = 0  # cross traffic's backlog, packets
@@ -88,7 +89,9 @@ G_ARRIVED = 7  # cumulative arrivals at the bottleneck (after drops), packets
 G_DROP_PTR = 8  # the source the next drop-tail overflow falls on first (drops in turn)
 G_GROW_PTR = 9  # the flow whose growth the next drop-tail overflow falls on first
 G_IDLE = 10  # the bottleneck's unused service, packets: carried = μ × time - idle exactly
-N_GLOBALS = 11
+G_QAREA = 11  # the queue's time integral over the steps so far (each step's queue after
+#               it, over the step's part inside the run), packet-seconds
+N_GLOBALS = 12
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -327,6 +330,7 @@ def advance(  # type: ignore[no-untyped-def]
             dep_hist[slot, j] = dep
             q_after += ff[F_QF, j]
         g[G_Q] = q_after
+        g[G_QAREA] += q_after * (dt if k < n_steps - 1 else min(dt, max(t_end - t, 0.0)))
         if fifo_sample:
             # FIFO at rate mu: the fluid leaving in this step (its middle at cumulative
             # position x) arrived in step a, spread over that step; it waited for what
@@ -492,6 +496,7 @@ def advance(  # type: ignore[no-untyped-def]
             rec_g[R_Q, r] = q_after
             rec_g[R_AVG, r] = g[G_AVG]
             rec_g[R_QR, r] = g[G_QR]
+            rec_g[R_QAREA, r] = g[G_QAREA]
             for j in range(F):
                 rec_f[R_W, r, j] = ff[F_W, j]
                 rec_f[R_THR, r, j] = ff[F_ACKED_SINCE, j] / (every * dt) if k > 0 else 0.0

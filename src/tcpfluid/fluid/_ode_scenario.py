@@ -312,7 +312,6 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float) -> OdeResult:
     np.copyto(rtt, np.array([f.rtt_s for f in prob.flows])[:, None], where=~(rtt > 0))
     base = h.base_rtt_s.copy(order="K")  # its RTT before its law's first BaseRTT
     np.copyto(base, rtt, where=~(base > 0))
-    base_last = base[:, -1].copy()
     rates = w / rtt  # 0 where inactive (w is)
     delta = inactive.zero(backlog(w, base, rtt))
     inactive.zero(rtt)
@@ -330,15 +329,25 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float) -> OdeResult:
             return np.array(rows[:, k], dtype=np.float64)
         return np.array([np.interp(when, t, r, left=0.0) for r in rows])
 
-    D0, D1 = at(h.delivered_pkts, m_from), h.delivered_pkts[:, -1]
-    L0, L1 = at(h.lost_pkts, m_from), h.lost_pkts[:, -1]
+    # the totals from the state at the end of the run, not the last sample (what is
+    # recorded never changes the summary); at the start of a later measured time, the
+    # recorded counts interpolated
+    end = h.end
+    D0, D1 = at(h.delivered_pkts, m_from), end.delivered_pkts
+    L0, L1 = at(h.lost_pkts, m_from), end.lost_pkts
     span = t_end - m_from
+    area0 = (
+        0.0
+        if m_from == 0.0
+        else float(np.interp(m_from, np.r_[0.0, t], np.r_[0.0, h.queue_area_pkt_s]))
+    )
+    on_at_end = stop > t_end  # a flow that stopped has no window (the engine's rule)
+    base_last = end_base_rtt(h, prob.flows, t_end)
     on = np.array([max(0.0, min(f.stop_s, t_end) - max(f.start_s, m_from)) for f in prob.flows])
     thr = np.where(on > 0, (D1 - D0) / np.where(on > 0, on, 1.0), 0.0)
     present = on > 0
     delivered = float(np.sum(D1 - D0))
     lost = float(np.sum(L1 - L0))
-    m = t >= m_from
     util = (
         hs.utilization
         if m_from == 0.0
@@ -355,9 +364,9 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float) -> OdeResult:
         throughput_pps=tuple(float(v) for v in thr),
         jain_index=float(jain_index(thr[present])) if present.any() else float("nan"),
         utilization=float(util),
-        mean_queue_pkts=float(np.mean(h.queue_pkts[m])) if m.any() else 0.0,
-        final_queue_pkts=float(h.queue_pkts[-1]),
-        final_windows_pkts=tuple(float(v) for v in w[:, -1]),
+        mean_queue_pkts=(end.queue_area_pkt_s - area0) / span,
+        final_queue_pkts=end.queue_pkts,
+        final_windows_pkts=tuple(float(v) for v in np.where(on_at_end, end.windows_pkts, 0.0)),
         base_rtt_overestimate_s=tuple(
             float(max(b - f.rtt_s, 0.0)) for b, f in zip(base_last, prob.flows, strict=True)
         ),
@@ -400,6 +409,17 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float) -> OdeResult:
         hybrid=h,
         loss_events=_losses_by(t, [f.loss_t_s for f in h.flows]),
     )
+
+
+def end_base_rtt(h: Any, flows: Sequence[OdeFlow], t_end: float) -> FloatArray:
+    """The BaseRTT each flow's law holds at the end of the hybrid run ``h``, s: its last
+    RTT before its law's first BaseRTT, its propagation RTT before any sample and once
+    it has stopped."""
+    end = h.end
+    d = np.array([f.rtt_s for f in flows])
+    last_rtt = np.where(end.rtt_s > 0, end.rtt_s, d)
+    on = np.array([f.stop_s for f in flows]) > t_end
+    return np.asarray(np.where(on, np.where(end.base_rtt_s > 0, end.base_rtt_s, last_rtt), d))
 
 
 class _Inactive:

@@ -75,7 +75,7 @@ from ._hybrid_inputs import (
     kernel_state,
 )
 from ._hybrid_pages import small_pages
-from ._hybrid_results import HybridFlowTrace, HybridResult
+from ._hybrid_results import HybridEnd, HybridFlowTrace, HybridResult
 
 __all__ = [
     "DROP_SHARES",
@@ -462,6 +462,16 @@ def _collect(
         avg_queue_pkts=rec_g[K.R_AVG, :n],
         red=red,
         reverse_queue_pkts=rec_g[K.R_QR, :n],
+        queue_area_pkt_s=rec_g[K.R_QAREA, :n],
+        end=HybridEnd(
+            queue_pkts=float(g[K.G_Q]),
+            queue_area_pkt_s=float(g[K.G_QAREA]),
+            windows_pkts=ff[K.F_W].copy(),
+            rtt_s=ff[K.F_LAST_RTT].copy(),
+            base_rtt_s=ff[K.F_BASE].copy(),
+            delivered_pkts=ff[K.F_ACKED].copy(),
+            lost_pkts=ff[K.F_LOST_TOTAL].copy(),
+        ),
     )
 
 
