@@ -46,3 +46,21 @@ def test_recording_never_changes_the_summary(algorithm: str) -> None:
         r = tcpfluid.simulate(sc, "ode", record_interval_s=interval)
         assert r.time_s.size < 100
         assert r.summary.to_dict() == base
+
+
+def test_many_flows_record_fewer_samples_by_default_and_any_on_request() -> None:
+    # the documented default: duration / 1000, or about two million flow-samples in all
+    # beyond 2,000 flows; an interval given is kept, and neither changes the summary
+    flows = 4000
+    sc = build_scenario("qv-many-flows", flows=flows, groups=1, duration="0.5s", algorithm="vegas")
+    coarse = tcpfluid.simulate(sc, "ode")
+    assert 100 < coarse.time_s.size and coarse.time_s.size * flows <= 2_000_000 + flows
+    assert coarse.window_pkts.shape == (flows, coarse.time_s.size)
+    fine = tcpfluid.simulate(sc, "ode", record_interval_s=0.5 / 1000)
+    assert fine.time_s.size >= 990
+    assert fine.summary.to_dict() == coarse.summary.to_dict()
+
+
+def test_a_few_flows_keep_a_thousand_samples() -> None:
+    sc = build_scenario("qv-basic", duration="20s", cbr="none").with_algorithm("vegas")
+    assert tcpfluid.simulate(sc, "ode").time_s.size >= 990

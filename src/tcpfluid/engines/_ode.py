@@ -44,10 +44,27 @@ _ODE = _defaults(simulate_ode)
 _MEASURE_FROM_S = 0.0  # the whole run, as the round model reports
 
 
+#: the flows x samples the hybrid model's default recording keeps at most: beyond
+#: ``DEFAULT_POINTS`` samples of that many flows (2,000), the default recording is
+#: coarser, about this many flow-samples in all (each recorded quantity then takes
+#: ~16 MB; 10,000 flows: 201 samples); ``record_interval_s`` chooses any other
+DEFAULT_FLOW_SAMPLES = 2_000_000
+#: the fewest samples the default recording keeps
+MIN_DEFAULT_POINTS = 11
+
+
 def _points(interval_s: float | None, duration_s: float) -> int:
     if interval_s is None:
         return DEFAULT_POINTS
     return max(2, round(duration_s / interval_s) + 1)
+
+
+def default_points(flows: int) -> int:
+    """The samples of the hybrid model's default recording for ``flows`` flows:
+    :data:`DEFAULT_POINTS`, fewer when that many of every flow would exceed
+    :data:`DEFAULT_FLOW_SAMPLES` (at least :data:`MIN_DEFAULT_POINTS`)."""
+    fit = (DEFAULT_FLOW_SAMPLES // max(flows, 1)) // 10 * 10 + 1
+    return max(MIN_DEFAULT_POINTS, min(DEFAULT_POINTS, fit))
 
 
 def _renamed_points(scenario: Scenario | None) -> dict[str, Any]:
@@ -88,9 +105,12 @@ class Hybrid(Engine):
     measure_from_s
         Start of the time over which throughputs and utilization are averaged, s.
     record_interval_s, record
-        The recording (:class:`Engine`; ``None``: ``duration / 1000``); ``record`` picks
+        The recording (:class:`Engine`; ``None``: ``duration / 1000``, or coarser for
+        more than 2,000 flows: about :data:`DEFAULT_FLOW_SAMPLES` flow-samples in all,
+        ``duration / 200`` for 10,000 flows; give it to record finer); ``record`` picks
         among ``queue_pkts``, ``throughput_pps``, ``rtt_s``, ``delta_pkts``,
-        ``delivered_pkts``, ``lost_pkts``, ``base_rtt_s``.
+        ``delivered_pkts``, ``lost_pkts``, ``base_rtt_s``. What is recorded never changes
+        the summary.
 
     Examples
     --------
@@ -140,7 +160,11 @@ class Hybrid(Engine):
         return simulate_scenario_ode(
             scenario,
             model="hybrid",
-            n_points=_points(self.record_interval_s, scenario.duration_s),
+            n_points=(
+                default_points(len(scenario.flows))
+                if self.record_interval_s is None
+                else _points(self.record_interval_s, scenario.duration_s)
+            ),
             measure_from_s=self.measure_from_s,
             progress=progress,
             rtt_sample=self.rtt_sample,
