@@ -64,3 +64,21 @@ def test_many_flows_record_fewer_samples_by_default_and_any_on_request() -> None
 def test_a_few_flows_keep_a_thousand_samples() -> None:
     sc = build_scenario("qv-basic", duration="20s", cbr="none").with_algorithm("vegas")
     assert tcpfluid.simulate(sc, "ode").time_s.size >= 990
+
+
+def test_small_pages_restores_numpy_setting() -> None:
+    from tcpfluid.fluid._hybrid_pages import _hugepage_setter, small_pages
+
+    setter = _hugepage_setter()
+    if setter is None:
+        pytest.skip("this NumPy has no huge-page switch")
+    before = setter(True)
+    try:
+        with small_pages():
+            assert setter(False) is False  # off inside the block
+        assert setter(True) is True  # back on after it
+        with pytest.raises(RuntimeError), small_pages():
+            raise RuntimeError
+        assert setter(True) is True  # and after an error
+    finally:
+        setter(before)
