@@ -198,12 +198,22 @@ class _Laws:
             out[1, rows] = a.incr
             out[2, rows] = a.cap
 
-    def lose(self, j: int, kind: int, w: float) -> float:
-        """The loss reaction of flow ``j``; returns its new window."""
-        g = int(self.group_of[j])
-        pos = np.array([self.pos_of[j]], dtype=np.intp)
-        new = self.groups[g][0].on_loss(self.states[g], pos, kind, np.array([w]))
-        return float(np.asarray(new, dtype=np.float64).ravel()[0])
+    def lose(self, flows: NDArray[np.intp], kinds: list[int], w: FloatArray) -> FloatArray:
+        """The loss reactions of the flows ``flows`` (loss kind ``kinds[i]``, window
+        ``w[i]`` before it); returns their new windows. Each law reacts for each flow from
+        that flow's own state, so the flows of one law and one kind are handed to it
+        together."""
+        new = np.empty(flows.size)
+        groups = self.group_of[flows]
+        by: dict[tuple[int, int], list[int]] = {}
+        for i, key in enumerate(zip(groups.tolist(), kinds, strict=True)):
+            by.setdefault(key, []).append(i)
+        for (g, kind), rows in by.items():
+            sel = np.array(rows, dtype=np.intp)
+            pos = self.pos_of[flows[sel]]
+            out = self.groups[g][0].on_loss(self.states[g], pos, kind, w[sel])
+            new[sel] = np.asarray(out, dtype=np.float64).ravel()
+        return new
 
 
 class _RoundLog:
@@ -496,10 +506,12 @@ def _boundary(
 ) -> None:
     """The flows that learnt of their losses at ``t`` react (each starts a new round), then
     the laws decide for the flows whose round ended."""
-    for j in np.flatnonzero(ff[K.F_LEARN]).tolist():
-        ff[K.F_LEARN, j] = 0.0
-        _lose(laws, ff, j, float(ff[K.F_W, j]), t, rule, loss_times)
-        K.round_restart(ff, j)
+    learn = np.flatnonzero(ff[K.F_LEARN])
+    if learn.size:
+        ff[K.F_LEARN, learn] = 0.0
+        _lose(laws, ff, learn, t, rule, loss_times)
+        for j in learn.tolist():
+            K.round_restart(ff, j)
     which = ends.nonzero()[0]  # np.flatnonzero without its fixed cost (ends is 1-D)
     if which.size == 0:
         return
@@ -539,15 +551,15 @@ LAWS_WITHOUT_FINE_CHECK = ("reno",)
 def _lose(
     laws: _Laws,
     ff: FloatArray,
-    j: int,
-    w: float,
+    J: NDArray[np.intp],
     t: float,
     rule: _LossRule,
     loss_times: list[list[float]],
 ) -> None:
-    """Flow ``j`` (window ``w`` before its decision) learns of its losses at ``t``.
+    """The flows ``J`` learn of their losses at ``t`` (each with its window before its
+    decision).
 
-    The packet sender's rule (``rule.frac`` NaN): the ``L`` packets the flow lost in the
+    The packet sender's rule (``rule.frac`` NaN): the ``L`` packets a flow lost in the
     event are holes in a window of ``w``; the ``w - L`` packets after them bring
     duplicate ACKs. Fewer than :data:`DUPACK_THRESHOLD` of them (one for a law with
     Vegas's fine-grained check, all but :data:`LAWS_WITHOUT_FINE_CHECK`), or holes that NewReno
@@ -555,41 +567,45 @@ def _lose(
     before its timer fires, ``(L - 1) RTT > RTO``, make a retransmission timeout: the law's
     ``LOSS_TIMEOUT`` reaction, and the sender sends nothing for one RTO
     (``max(min_rto_s, SRTT + 4 RTTVAR)``, SRTT the last RTT, RTTVAR half the last
-    round's RTT range). Otherwise a fast retransmit (``LOSS_FAST``)."""
+    round's RTT range). Otherwise a fast retransmit (``LOSS_FAST``). Each flow reacts
+    from its own state alone: the flows are handled together, elementwise."""
+    w = ff[K.F_W, J]
     # the flow's ACKs dropped on the ACK path in this round and the one before (the first
     # drop of the loss event falls in one of them): a duplicate-ACK loss is LOSS_BURST
-    burst = ff[K.F_ACKD, j] - ff[K.F_ACKD_PREV, j] >= 1.0
-    lost = float(ff[K.F_LOST, j])
-    srtt = float(ff[K.F_LAST_RTT, j] or ff[K.F_D, j])
-    silent = 0.0
+    burst = ff[K.F_ACKD, J] - ff[K.F_ACKD_PREV, J] >= 1.0
+    lost = ff[K.F_LOST, J]
+    last = ff[K.F_LAST_RTT, J]
+    srtt = np.where(last != 0.0, last, ff[K.F_D, J])
+    silent = np.zeros(J.size)
     if math.isnan(rule.frac):
-        spread = float(ff[K.F_R_MAX, j] - ff[K.F_R_MIN, j]) if ff[K.F_R_ACKS, j] > 0 else 0.0
-        rto = max(rule.min_rto, srtt + 2.0 * spread)
-        if ff[K.F_LAST_RTT, j] == 0.0:  # no RTT sample yet: RFC 6298's initial timer
-            rto = max(rto, INITIAL_RTO_S)
-        timeout = w - lost < rule.dupacks[j] or (lost - 1.0) * srtt > rto
-        if timeout:
-            silent = rto
-            # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data
-            # brings a fresh estimate (the packet sender's backoff, up to its maximum)
-            if ff[K.F_BACKOFF, j] > 0.0 and ff[K.F_ACKED, j] - ff[K.F_ACKED_AT_TO, j] < 1.0:
-                silent = min(max(rto, 2.0 * float(ff[K.F_BACKOFF, j])), MAX_RTO_S)
-            ff[K.F_BACKOFF, j] = silent
-            ff[K.F_ACKED_AT_TO, j] = ff[K.F_ACKED, j]
-        else:
-            ff[K.F_BACKOFF, j] = 0.0
+        acks = ff[K.F_R_ACKS, J]
+        spread = np.where(acks > 0, ff[K.F_R_MAX, J] - ff[K.F_R_MIN, J], 0.0)
+        rto = np.maximum(rule.min_rto, srtt + 2.0 * spread)
+        # no RTT sample yet: RFC 6298's initial timer
+        rto = np.where(last == 0.0, np.maximum(rto, INITIAL_RTO_S), rto)
+        timeout = (w - lost < rule.dupacks[J]) | ((lost - 1.0) * srtt > rto)
+        silent = np.where(timeout, rto, 0.0)
+        # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data
+        # brings a fresh estimate (the packet sender's backoff, up to its maximum)
+        backoff = ff[K.F_BACKOFF, J]
+        acked = ff[K.F_ACKED, J]
+        again = timeout & (backoff > 0.0) & (acked - ff[K.F_ACKED_AT_TO, J] < 1.0)
+        silent = np.where(again, np.minimum(np.maximum(rto, 2.0 * backoff), MAX_RTO_S), silent)
+        ff[K.F_BACKOFF, J] = np.where(timeout, silent, 0.0)
+        ff[K.F_ACKED_AT_TO, J] = np.where(timeout, acked, ff[K.F_ACKED_AT_TO, J])
     else:
         timeout = lost > rule.frac * w
-    kind = loss_kind(timeout, bool(burst))
-    new = laws.lose(j, kind, w)
-    ff[K.F_W, j] = new
-    ff[K.F_INCR, j] = 0.0
-    ff[K.F_CAP, j] = new
-    loss_times[j].append(t)
-    ff[K.F_LOST, j] = 0.0
-    ff[K.F_FIRST_DROP, j] = np.inf
-    ff[K.F_SILENT, j] = t + silent
-    ff[K.F_RECOVER, j] = t + max(srtt, silent)
+    kinds = [loss_kind(a, b) for a, b in zip(timeout.tolist(), burst.tolist(), strict=True)]
+    new = laws.lose(J, kinds, w)
+    ff[K.F_W, J] = new
+    ff[K.F_INCR, J] = 0.0
+    ff[K.F_CAP, J] = new
+    for j in J.tolist():
+        loss_times[j].append(t)
+    ff[K.F_LOST, J] = 0.0
+    ff[K.F_FIRST_DROP, J] = np.inf
+    ff[K.F_SILENT, J] = t + silent
+    ff[K.F_RECOVER, J] = t + np.maximum(srtt, silent)
 
 
 def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
