@@ -82,3 +82,16 @@ def test_small_pages_restores_numpy_setting() -> None:
         assert setter(True) is True  # and after an error
     finally:
         setter(before)
+
+
+def test_recording_never_changes_the_summary_of_a_later_measured_time() -> None:
+    # the counts at the start of the measured time come from the run, not from samples
+    sc = build_scenario("qv-basic", duration="30s", buffer=60).with_algorithm("reno")
+    runs = [
+        tcpfluid.simulate(sc, "ode", measure_from_s=7.3, record_interval_s=interval)
+        for interval in (None, 0.41, 3.1)
+    ]
+    first = runs[0].summary.to_dict()
+    assert first["measure_from_s"] == 7.3
+    for r in runs[1:]:
+        assert r.summary.to_dict() == first

@@ -301,7 +301,7 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
             fl = hybrid.flows[i]
             # totals counted to the end of the run (not to the last recorded sample)
             events = int(np.count_nonzero(np.asarray(fl.loss_t_s) >= m_from))
-            delivered = float(fl.delivered_pkts) - at_start(D[i])
+            delivered = float(fl.delivered_pkts) - float(hybrid.end.delivered_from_pkts[i])
             recs.append(traced_record(f.name, fl, logs[i], delivered, events))
         else:  # no slow start: settling judged on the fixed grid of the run
             # loss events of the classical model: the expected number of cuts (MGT)

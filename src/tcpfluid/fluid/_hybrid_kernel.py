@@ -58,7 +58,9 @@ F_LEARN = 35  # 1.0: the flow has just learnt of its losses (set by ``advance``)
 F_BACKOFF = 36  # the silent time of the flow's last timeout, s (0: the last event was not
 #                 one, or an ACK came since): a timeout right after it waits twice as long
 F_ACKED_AT_TO = 37  # F_ACKED at the flow's last timeout
-N_FLOW_ROWS = 38
+F_ACKED_MARK = 38  # F_ACKED and F_LOST_TOTAL at the mark (``G_MARK``)
+F_LOST_MARK = 39
+N_FLOW_ROWS = 40
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -91,7 +93,10 @@ G_GROW_PTR = 9  # the flow whose growth the next drop-tail overflow falls on fir
 G_IDLE = 10  # the bottleneck's unused service, packets: carried = μ × time - idle exactly
 G_QAREA = 11  # the queue's time integral over the steps so far (each step's queue after
 #               it, over the step's part inside the run), packet-seconds
-N_GLOBALS = 12
+G_MARK = 12  # a time, s: the counts of the steps that end by it are kept (``*_MARK``)
+G_MARKED = 13  # 1.0 once they are
+G_QAREA_MARK = 14  # G_QAREA at the mark
+N_GLOBALS = 15
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -214,6 +219,13 @@ def advance(  # type: ignore[no-untyped-def]
             for j in range(F):
                 if ff[F_STARTED, j] == 0.0 and t >= ff[F_START, j]:
                     return k, JOIN
+        if g[G_MARKED] == 0.0 and t + dt > g[G_MARK]:
+            # the mark falls in this step: the counts of the steps that end by it
+            for j in range(F):
+                ff[F_ACKED_MARK, j] = ff[F_ACKED, j]
+                ff[F_LOST_MARK, j] = ff[F_LOST_TOTAL, j]
+            g[G_QAREA_MARK] = g[G_QAREA]
+            g[G_MARKED] = 1.0
         # ---------------- window-limited sending
         arr = 0.0
         q_before = g[G_QC]  # the queue before the step's arrivals

@@ -63,6 +63,11 @@ class HybridEnd:
         saw (0: none yet), ``(F,)``.
     delivered_pkts, lost_pkts
         Per flow: packets ACKed and dropped over the run, ``(F,)``.
+    measure_from_s
+        The start of the measured time (``simulate_hybrid``'s ``measure_from_s``).
+    delivered_from_pkts, lost_from_pkts, queue_area_from_pkt_s
+        The same counts (per flow) and the queue's integral over the steps that end by
+        ``measure_from_s``.
     """
 
     queue_pkts: float
@@ -72,6 +77,10 @@ class HybridEnd:
     base_rtt_s: FloatArray
     delivered_pkts: FloatArray
     lost_pkts: FloatArray
+    measure_from_s: float
+    delivered_from_pkts: FloatArray
+    lost_from_pkts: FloatArray
+    queue_area_from_pkt_s: float
 
 
 @dataclass(frozen=True)

@@ -289,6 +289,7 @@ def _hybrid_as_ode(
         view,
         record_every_s=t_end / (n_points - 1),
         progress=progress,
+        measure_from_s=m_from,
         **(readings or {}),
     )
     with small_pages():  # flows x samples arrays written once: huge pages bring nothing
@@ -319,28 +320,13 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float) -> OdeResult:
     red = prob.red
     p = red.probability(h.avg_queue_pkts) if red is not None else np.zeros(t.size)
 
-    def at(rows: FloatArray, when: float) -> FloatArray:
-        # np.interp of each row; at or before the grid's start and on a sample (the usual
-        # cases) its value is read for every row at once
-        if when < t[0]:
-            return np.zeros(len(rows))
-        k = int(np.searchsorted(t, when, side="right")) - 1
-        if t[k] == when:
-            return np.array(rows[:, k], dtype=np.float64)
-        return np.array([np.interp(when, t, r, left=0.0) for r in rows])
-
-    # the totals from the state at the end of the run, not the last sample (what is
-    # recorded never changes the summary); at the start of a later measured time, the
-    # recorded counts interpolated
+    # the totals from the state at the end of the run and at the start of the measured
+    # time, not from the recorded samples (what is recorded never changes the summary)
     end = h.end
-    D0, D1 = at(h.delivered_pkts, m_from), end.delivered_pkts
-    L0, L1 = at(h.lost_pkts, m_from), end.lost_pkts
+    D0, D1 = end.delivered_from_pkts, end.delivered_pkts
+    L0, L1 = end.lost_from_pkts, end.lost_pkts
     span = t_end - m_from
-    area0 = (
-        0.0
-        if m_from == 0.0
-        else float(np.interp(m_from, np.r_[0.0, t], np.r_[0.0, h.queue_area_pkt_s]))
-    )
+    area0 = end.queue_area_from_pkt_s
     on_at_end = stop > t_end  # a flow that stopped has no window (the engine's rule)
     base_last = end_base_rtt(h, prob.flows, t_end)
     on = np.array([max(0.0, min(f.stop_s, t_end) - max(f.start_s, m_from)) for f in prob.flows])

@@ -62,7 +62,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_choice, check_positive
+from .._validation import check_choice, check_nonnegative, check_positive
 from ..algorithms.base import ControlLaw, RoundSample, loss_kind
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
@@ -268,6 +268,7 @@ def simulate_hybrid(
     hold_drops: bool = True,
     min_rto_s: float = 0.2,
     progress: Callable[[float], None] | None = None,
+    measure_from_s: float = 0.0,
 ) -> HybridResult:
     """Run the hybrid fluid model (module docstring) on one bottleneck.
 
@@ -359,6 +360,10 @@ def simulate_hybrid(
         0.2 s): a timeout leaves the sender silent for ``max(min_rto_s, SRTT + 4 RTTVAR)``.
     progress
         Called with the fraction of simulated time done, at most ~10 times a second.
+    measure_from_s
+        Start of a measured time, s, in ``[0, duration_s)``: the delivered and lost packets
+        and the queue's integral over the steps that end by it are kept
+        (:class:`HybridEnd`), whatever is recorded.
     """
     check_choice("drop_share", drop_share, DROP_SHARES)
     run = check_run(
@@ -386,8 +391,12 @@ def simulate_hybrid(
         frac, check_positive("min_rto_s", min_rto_s), np.where(fine, 1.0, DUPACK_THRESHOLD)
     )
 
+    mark = check_nonnegative("measure_from_s", measure_from_s)
+    if not mark < t_end:
+        raise ValueError(f"measure_from_s must be < duration_s={t_end!r} s, got {measure_from_s!r}")
     with small_pages():  # written once in order: huge pages bring them nothing
         st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
+    st.g[K.G_MARK] = mark
     ff, g, ends, rec_f, rec_g = st.ff, st.g, st.ends, st.rec_f, st.rec_g
     base = np.full(F, np.inf)
     rounds = _RoundLog()
@@ -481,6 +490,10 @@ def _collect(
             base_rtt_s=ff[K.F_BASE].copy(),
             delivered_pkts=ff[K.F_ACKED].copy(),
             lost_pkts=ff[K.F_LOST_TOTAL].copy(),
+            measure_from_s=float(g[K.G_MARK]),
+            delivered_from_pkts=ff[K.F_ACKED_MARK].copy(),
+            lost_from_pkts=ff[K.F_LOST_MARK].copy(),
+            queue_area_from_pkt_s=float(g[K.G_QAREA_MARK]),
         ),
     )
 
