@@ -3,15 +3,20 @@ it, and turning the engine's own result into the common result (round logs, per-
 records, the summary).
 
 Run: ``python benchmarks/many_flows.py [--flows 1000,10000,100000] [--engines rounds,ode]
-[--duration-rounds 1s] [--duration-ode 2s]``. Prints one line per (engine, flows): the
+[--duration-rounds 1s] [--duration-ode 2s] [--cli-flows 10000]``. Prints one line per
+(engine, flows): the
 seconds to build the scenario (``qv-many-flows``, Vegas, one group), to run the engine
 (its native result), to build the result and summary, and the flows per second of the
 whole; then one JSON line per measurement. Each case runs in this process, after one
 untimed 100-flow run of the same engine (Numba's compilation or cache load is not
-counted). The ODE engine keeps flows x samples arrays: its largest case needs memory in
-proportion (about 0.15 GB per 1,000 flows for a 2-s run); ``--max-ode-flows`` (default
-10,000) skips larger ones. Timings on a loaded machine are noisy: give the load
-(``uptime``) beside any figure.
+counted). The ODE engine keeps flows x samples arrays (by default about two million
+flow-samples of each recorded quantity); ``--max-ode-flows`` (default 10,000) skips
+larger ones. Then, as a user runs it (process start to exit: imports, Numba's cache load,
+the run and the printed summary), ``tcpfluid simulate qv-many-flows -a vegas -e ode --set
+flows=N --set groups=1 --set duration=2s`` for each N of ``--cli-flows`` (default
+10,000; ``""``: none): wall and CPU seconds and the peak memory. Timings on a loaded
+machine are noisy: give the load (``uptime``) beside any figure; the CPU seconds are
+steadier than the wall time there.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import subprocess
+import sys
 import time
 
 from tcpfluid.engines import get_engine
@@ -40,6 +48,21 @@ def _case(engine: str, flows: int, duration: str) -> dict[str, float]:
     return {"build_s": t1 - t0, "run_s": t2 - t1, "result_s": t3 - t2, "total_s": t3 - t0}
 
 
+def _cli(flows: int, duration: str) -> dict[str, float]:
+    """The ODE engine's many-flows run as a user runs it, in a fresh process."""
+    cmd = [sys.executable, "-m", "tcpfluid", "simulate", "qv-many-flows", "-a", "vegas"]
+    cmd += ["-e", "ode", "--set", f"flows={flows}", "--set", "groups=1"]
+    cmd += ["--set", f"duration={duration}", "--quiet"]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    # the largest child so far (this one: the cases grow)
+    return {"wall_s": wall, "cpu_s": cpu, "peak_gb": after.ru_maxrss / 2**20}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--flows", default="1000,10000,100000")
@@ -47,6 +70,7 @@ def main() -> None:
     ap.add_argument("--duration-rounds", default="1s")
     ap.add_argument("--duration-ode", default="2s")
     ap.add_argument("--max-ode-flows", type=int, default=10_000)
+    ap.add_argument("--cli-flows", default="10000")
     a = ap.parse_args()
     counts = [int(x) for x in a.flows.split(",")]
     print(f"load average: {os.getloadavg()}")
@@ -66,6 +90,17 @@ def main() -> None:
                 f"{r['result_s']:9.2f} {rate:10.0f}"
             )
             rows.append({"engine": engine, "flows": n, "duration": duration, **r})
+    cli = [int(x) for x in a.cli_flows.split(",") if x]
+    if cli:
+        print(f"{'as a user runs it':18} {'flows':>8} {'wall s':>8} {'CPU s':>8} {'peak GB':>8}")
+    for n in sorted(cli):
+        c = _cli(n, a.duration_ode)
+        print(
+            f"{'tcpfluid simulate':18} {n:>8} {c['wall_s']:8.2f} {c['cpu_s']:8.2f} "
+            f"{c['peak_gb']:8.2f}"
+        )
+        rows.append({"engine": "ode", "flows": n, "duration": a.duration_ode, "cli": True, **c})
+    print(f"load average: {os.getloadavg()}")
     for row in rows:
         print(json.dumps(row))
 

@@ -140,39 +140,45 @@ class RoundTraced(Protocol):
     def delivered_pkts(self) -> float: ...
 
 
-def _flow_metrics(
-    fl: RoundTraced, changes: tuple[float, ...], t_end: float
-) -> tuple[float, float, bool, float, float, bool, list[float], list[bool]]:
-    t = fl.round_t_s
-    nan = math.nan
-    if t.size == 0:
-        k = len(changes)
-        return nan, nan, False, nan, nan, False, [nan] * k, [False] * k
-    # sample i: the window the law saw at boundary i (the window sent during the round
-    # that boundary opens) and the phase it chose there; the exit is then stamped at the
-    # boundary where the law decided to leave, with the window of the round before
-    # (tcpfluid.metrics.slow_start_exit, same convention as the round model)
-    ss = metrics.slow_start_exit(t, fl.round_cwnd_pkts, fl.round_phase == SLOW_START)
-    seg = metrics.settling_by_segment(
-        t,
-        fl.round_next_cwnd_pkts,
-        start_s=fl.start_s,
-        end_s=min(t_end, fl.stop_s),
-        change_times_s=changes,
-    )
-    first = seg.equilibrium
-    conv = [float(r.time_s) for r in seg.convergence]
-    ok = [bool(r.settled) for r in seg.convergence]
-    return (
-        float(ss.time_s),
-        float(ss.value),
-        bool(ss.found),
-        float(first.value),
-        float(first.time_s),
-        bool(first.settled),
-        conv,
-        ok,
-    )
+#: the most samples (rounds x flows) one vectorised pass of :func:`round_trace_fields` pads
+#: and judges at once (its temporaries are a few dozen arrays of that size)
+_CHUNK_SAMPLES = 1 << 20
+
+
+def _trace_chunks(sizes: NDArray[np.intp]) -> list[NDArray[np.intp]]:
+    """The flows with a round trace, in groups of similar trace lengths (flows sorted by
+    length), each group's padded block at most :data:`_CHUNK_SAMPLES` samples (or one flow)."""
+    order = np.argsort(sizes, kind="stable")
+    order = order[sizes[order] > 0]
+    out: list[NDArray[np.intp]] = []
+    a = 0
+    while a < order.size:
+        b = a + 1
+        while b < order.size and int(sizes[order[b]]) * (b + 1 - a) <= _CHUNK_SAMPLES:
+            b += 1
+        out.append(np.sort(order[a:b]))
+        a = b
+    return out
+
+
+def _padded_traces(
+    flows: Sequence[RoundTraced], idx: NDArray[np.intp], sizes: NDArray[np.intp], after: float
+) -> tuple[FloatArray, FloatArray, FloatArray, NDArray[np.bool_]]:
+    """Round times, windows seen, windows set and slow-start flags of the flows ``idx``,
+    one column each, shape ``(rounds, flows)``: a shorter trace is padded with times
+    ``after`` (past the run, outside every segment) and its last window and phase."""
+    R, n = int(sizes[idx].max()), idx.size
+    lens = sizes[idx]
+    rows = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
+    cols = np.repeat(np.arange(n), lens)
+    out = []
+    for attr in ("round_t_s", "round_cwnd_pkts", "round_next_cwnd_pkts", "round_phase"):
+        vals = [np.asarray(getattr(flows[j], attr), dtype=np.float64) for j in idx.tolist()]
+        pad = np.full(n, after) if attr == "round_t_s" else np.array([v[-1] for v in vals])
+        block = np.repeat(pad[None, :], R, axis=0)
+        block[rows, cols] = np.concatenate(vals)
+        out.append(block)
+    return out[0], out[1], out[2], out[3] == SLOW_START
 
 
 def round_trace_fields(
@@ -181,22 +187,50 @@ def round_trace_fields(
     """The :class:`EngineSummary` fields but ``utilization``, computed from each flow's
     round trace (the window after each boundary), delivered packets and loss events, for
     a run that ends at ``t_end`` (s) with bandwidth changes at ``changes`` (s)."""
-    rows = [_flow_metrics(fl, changes, t_end) for fl in flows]
-    F, K = len(rows), len(changes)
+    F, K = len(flows), len(changes)
+    nan = math.nan
+    ss_t, ss_w, ss_ok = np.full(F, nan), np.full(F, nan), np.zeros(F, dtype=bool)
+    eq_w, eq_t, eq_ok = np.full(F, nan), np.full(F, nan), np.zeros(F, dtype=bool)
+    conv, conv_ok = np.full((F, K), nan), np.zeros((F, K), dtype=bool)
+    sizes = np.array([np.size(fl.round_t_s) for fl in flows], dtype=np.intp)
+    after = max([t_end, *(float(fl.round_t_s[-1]) for fl in flows if np.size(fl.round_t_s))])
+    for idx in _trace_chunks(sizes):
+        # every flow's boundaries at once: sample i is the window the law saw at boundary i
+        # (the window sent during the round that boundary opens) and the phase it chose
+        # there; the exit is stamped at the boundary where the law decided to leave, with
+        # the window of the round before (tcpfluid.metrics.slow_start_exit, the round
+        # model's convention); settling is judged on the window set at each boundary
+        t, cwnd, next_cwnd, in_ss = _padded_traces(flows, idx, sizes, after + 1.0)
+        ss = metrics.slow_start_exit(t, cwnd, in_ss)
+        ss_t[idx], ss_w[idx], ss_ok[idx] = ss.time_s, ss.value, ss.found
+        seg = metrics.settling_by_segment(
+            t,
+            next_cwnd,
+            start_s=np.array([flows[j].start_s for j in idx.tolist()]),
+            end_s=np.array([min(t_end, flows[j].stop_s) for j in idx.tolist()]),
+            change_times_s=changes,
+        )
+        eq_w[idx], eq_t[idx], eq_ok[idx] = (
+            seg.equilibrium.value,
+            seg.equilibrium.time_s,
+            seg.equilibrium.settled,
+        )
+        for k, r in enumerate(seg.convergence):
+            conv[idx, k], conv_ok[idx, k] = r.time_s, r.settled
     thr = np.array(
         [fl.delivered_pkts / max(min(t_end, fl.stop_s) - fl.start_s, 1e-300) for fl in flows]
     )
     jain = float(metrics.jain_index(thr)) if np.any(thr > 0) else math.nan
     return {
-        "ss_exit_time_s": np.array([r[0] for r in rows]),
-        "ss_exit_window_pkts": np.array([r[1] for r in rows]),
-        "ss_exited": np.array([r[2] for r in rows]),
-        "settled_window_pkts": np.array([r[3] for r in rows]),
-        "time_to_equilibrium_s": np.array([r[4] for r in rows]),
-        "reached_equilibrium": np.array([r[5] for r in rows]),
+        "ss_exit_time_s": ss_t,
+        "ss_exit_window_pkts": ss_w,
+        "ss_exited": ss_ok,
+        "settled_window_pkts": eq_w,
+        "time_to_equilibrium_s": eq_t,
+        "reached_equilibrium": eq_ok,
         "change_times_s": changes,
-        "convergence_times_s": np.array([r[6] for r in rows], dtype=np.float64).reshape(F, K),
-        "converged": np.array([r[7] for r in rows], dtype=bool).reshape(F, K),
+        "convergence_times_s": conv,
+        "converged": conv_ok,
         "throughput_pps": thr,
         "jain_index": jain,
         "losses": np.array([fl.loss_t_s.size for fl in flows], dtype=np.int64),

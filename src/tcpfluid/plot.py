@@ -268,6 +268,6 @@ def throughput(
     **style: Any,
 ) -> list[Any]:
     """Per-flow throughput (packets/s) against time (s): the round model's per-round
-    delivery rate, the ODE's rate w/RTT, the packet simulator's goodput per sample
+    delivery rate, the ODE's and the packet simulator's packets delivered per sample
     interval."""
     return _per_flow(result, ax, flows, label, "throughput_pps", "throughput (packets/s)", style)

@@ -353,8 +353,9 @@ class Result:
     queue_pkts
         Queue at the bottleneck, packets, shape ``(T,)``.
     throughput_pps
-        Delivery rate of each flow, packets/s, shape ``(F, T)`` (the round's rate, the ODE's
-        w/RTT, the packets delivered in each sample interval).
+        Delivery rate of each flow, packets/s, shape ``(F, T)``: the round's rate (round
+        model), the packets delivered (ACKed, never the lost ones) in each sample interval
+        (ODE and packet engines), the rate the summary's throughput averages.
     summary
         The :class:`Summary`, computed from the whole run: what is recorded
         (``record_interval_s``, ``record``) never changes it.

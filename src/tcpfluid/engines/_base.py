@@ -62,8 +62,9 @@ class Engine:
     record_interval_s
         About how far apart the samples of :class:`~tcpfluid.results.Result`'s series are,
         s (``None``: the engine's default: every round in the round model, ``duration /
-        1000`` in the fluid ODE and hybrid models, 0.1 s or coarser in the packet
-        simulator). What is recorded never changes the summary.
+        1000`` in the fluid ODE and hybrid models (coarser for more than 2,000 flows in
+        the hybrid model), 0.1 s or coarser in the packet simulator). What is recorded
+        never changes the summary.
     record
         The per-sample quantities to keep beside the windows (names of
         :attr:`recordable`; ``None``: all of them).

@@ -14,6 +14,8 @@ import numpy as np
 
 from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES
+from ..fluid._hybrid_pages import small_pages
+from ..fluid._ode_scenario import end_base_rtt
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import ODE_MODELS, simulate_ode
 from ..metrics import FlowRecord
@@ -42,10 +44,27 @@ _ODE = _defaults(simulate_ode)
 _MEASURE_FROM_S = 0.0  # the whole run, as the round model reports
 
 
+#: the flows x samples the hybrid model's default recording keeps at most: beyond
+#: ``DEFAULT_POINTS`` samples of that many flows (2,000), the default recording is
+#: coarser, about this many flow-samples in all (each recorded quantity then takes
+#: ~16 MB; 10,000 flows: 201 samples); ``record_interval_s`` chooses any other
+DEFAULT_FLOW_SAMPLES = 2_000_000
+#: the fewest samples the default recording keeps
+MIN_DEFAULT_POINTS = 11
+
+
 def _points(interval_s: float | None, duration_s: float) -> int:
     if interval_s is None:
         return DEFAULT_POINTS
     return max(2, round(duration_s / interval_s) + 1)
+
+
+def default_points(flows: int) -> int:
+    """The samples of the hybrid model's default recording for ``flows`` flows:
+    :data:`DEFAULT_POINTS`, fewer when that many of every flow would exceed
+    :data:`DEFAULT_FLOW_SAMPLES` (at least :data:`MIN_DEFAULT_POINTS`)."""
+    fit = (DEFAULT_FLOW_SAMPLES // max(flows, 1)) // 10 * 10 + 1
+    return max(MIN_DEFAULT_POINTS, min(DEFAULT_POINTS, fit))
 
 
 def _renamed_points(scenario: Scenario | None) -> dict[str, Any]:
@@ -86,9 +105,12 @@ class Hybrid(Engine):
     measure_from_s
         Start of the time over which throughputs and utilization are averaged, s.
     record_interval_s, record
-        The recording (:class:`Engine`; ``None``: ``duration / 1000``); ``record`` picks
+        The recording (:class:`Engine`; ``None``: ``duration / 1000``, or coarser for
+        more than 2,000 flows: about :data:`DEFAULT_FLOW_SAMPLES` flow-samples in all,
+        ``duration / 200`` for 10,000 flows; give it to record finer); ``record`` picks
         among ``queue_pkts``, ``throughput_pps``, ``rtt_s``, ``delta_pkts``,
-        ``delivered_pkts``, ``lost_pkts``, ``base_rtt_s``.
+        ``delivered_pkts``, ``lost_pkts``, ``base_rtt_s``. What is recorded never changes
+        the summary.
 
     Examples
     --------
@@ -138,7 +160,11 @@ class Hybrid(Engine):
         return simulate_scenario_ode(
             scenario,
             model="hybrid",
-            n_points=_points(self.record_interval_s, scenario.duration_s),
+            n_points=(
+                default_points(len(scenario.flows))
+                if self.record_interval_s is None
+                else _points(self.record_interval_s, scenario.duration_s)
+            ),
             measure_from_s=self.measure_from_s,
             progress=progress,
             rtt_sample=self.rtt_sample,
@@ -152,7 +178,8 @@ class Hybrid(Engine):
         )
 
     def _result(self, sc: Scenario, native: Any, label: str) -> Result:
-        return _result(sc, native, self, label, slice(None))
+        with small_pages():  # flows x samples arrays written once
+            return _result(sc, native, self, label, slice(None))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -274,7 +301,7 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
             fl = hybrid.flows[i]
             # totals counted to the end of the run (not to the last recorded sample)
             events = int(np.count_nonzero(np.asarray(fl.loss_t_s) >= m_from))
-            delivered = float(fl.delivered_pkts) - at_start(D[i])
+            delivered = float(fl.delivered_pkts) - float(hybrid.end.delivered_from_pkts[i])
             recs.append(traced_record(f.name, fl, logs[i], delivered, events))
         else:  # no slow start: settling judged on the fixed grid of the run
             # loss events of the classical model: the expected number of cuts (MGT)
@@ -304,13 +331,17 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
         for name in ("rtt_s", "delta_pkts", "delivered_pkts", "lost_pkts", "base_rtt_s")
         if opts.records(name)
     }
-    base = np.asarray(r.base_rtt_s, dtype=np.float64)
-    base_end = np.array(
-        [
-            base[i, -1] if base.shape[1] and base[i, -1] > 0 else f.rtt_s
-            for i, f in enumerate(r.flows)
-        ]
-    )
+    if hybrid is not None and hybrid.end is not None:
+        # the BaseRTT at the end of the run (the overestimate is BaseRTT less the RTT)
+        base_end = end_base_rtt(hybrid, r.flows, sc.duration_s)
+    else:
+        base = np.asarray(r.base_rtt_s, dtype=np.float64)
+        base_end = np.array(
+            [
+                base[i, -1] if base.shape[1] and base[i, -1] > 0 else f.rtt_s
+                for i, f in enumerate(r.flows)
+            ]
+        )
     return opts._wrap(
         label,
         sc,
@@ -319,7 +350,7 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
         t[rows],
         w[:, rows],
         np.asarray(r.queue_pkts, dtype=np.float64)[rows],
-        np.asarray(r.rates_pps, dtype=np.float64)[:, rows],
+        delivery_rates(t[rows], D[:, rows]),
         status=int(r.status),
         message=str(r.message),
         rounds=logs,
@@ -327,3 +358,22 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
         series=series,
         stats={"nfev": int(r.nfev)},
     )
+
+
+def delivery_rates(t: Any, delivered: Any) -> Any:
+    """Packets delivered per sample interval, per flow, packets/s: sample ``j`` covers
+    ``(t[j-1], t[j]]``, the first from 0 (``t[-1] = 0``, nothing delivered before the run;
+    0 for an interval of no length). The rate of the packets that arrive, not of those
+    sent (some of which are lost): the summary's throughputs are these packets over the
+    flow's active time, and ``tcpfluid.fairness`` adds them back up to ``delivered``."""
+    t = np.asarray(t, dtype=np.float64)
+    d = np.asarray(delivered, dtype=np.float64)
+    out = np.empty_like(d)
+    if t.size == 0:
+        return out
+    out[:, 0] = d[:, 0]
+    np.subtract(d[:, 1:], d[:, :-1], out=out[:, 1:])
+    gaps = np.diff(t, prepend=0.0)
+    np.divide(out, gaps, out=out, where=gaps > 0)
+    out[:, gaps <= 0] = 0.0
+    return out

@@ -313,6 +313,6 @@ def kernel_state(
         drops=np.zeros(F),
         ends=np.zeros(F, dtype=np.bool_),
         cross=np.array(run.cross, dtype=np.float64).reshape(-1, 3),
-        rec_f=np.zeros((K.N_REC_F, F, n_rec)),
+        rec_f=np.zeros((K.N_REC_F, n_rec, F)),
         rec_g=np.zeros((K.N_REC_G, n_rec)),
     )

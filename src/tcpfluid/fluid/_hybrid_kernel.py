@@ -58,9 +58,12 @@ F_LEARN = 35  # 1.0: the flow has just learnt of its losses (set by ``advance``)
 F_BACKOFF = 36  # the silent time of the flow's last timeout, s (0: the last event was not
 #                 one, or an ACK came since): a timeout right after it waits twice as long
 F_ACKED_AT_TO = 37  # F_ACKED at the flow's last timeout
-N_FLOW_ROWS = 38
+F_ACKED_MARK = 38  # F_ACKED and F_LOST_TOTAL at the mark (``G_MARK``)
+F_LOST_MARK = 39
+N_FLOW_ROWS = 40
 
-# recorded per-flow series: rows of ``rec_f`` (N_REC_F, F, samples)
+# recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
+# every flow are written side by side (the results read them transposed, flows x samples)
 R_W = 0
 R_THR = 1
 R_RTT = 2
@@ -73,7 +76,8 @@ R_T = 0
 R_Q = 1
 R_AVG = 2
 R_QR = 3
-N_REC_G = 4
+R_QAREA = 4  # the queue's time integral since the run's start, packet-seconds
+N_REC_G = 5
 
 # global float scalars: entries of ``g``
 G_QC = 0  # cross traffic's backlog, packets
@@ -87,7 +91,12 @@ G_ARRIVED = 7  # cumulative arrivals at the bottleneck (after drops), packets
 G_DROP_PTR = 8  # the source the next drop-tail overflow falls on first (drops in turn)
 G_GROW_PTR = 9  # the flow whose growth the next drop-tail overflow falls on first
 G_IDLE = 10  # the bottleneck's unused service, packets: carried = μ × time - idle exactly
-N_GLOBALS = 11
+G_QAREA = 11  # the queue's time integral over the steps so far (each step's queue after
+#               it, over the step's part inside the run), packet-seconds
+G_MARK = 12  # a time, s: the counts of the steps that end by it are kept (``*_MARK``)
+G_MARKED = 13  # 1.0 once they are
+G_QAREA_MARK = 14  # G_QAREA at the mark
+N_GLOBALS = 15
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -196,16 +205,32 @@ def advance(  # type: ignore[no-untyped-def]
             if ff[F_W, j] < ff[F_CAP, j]:
                 ff[F_W, j] = min(ff[F_W, j] + ff[F_INCR, j] * c, ff[F_CAP, j])
             ff[F_CARRY, j] = 0.0
+    # the earliest start of a flow not started yet (inf: none): a step before it cannot
+    # be a join (the flows are scanned only from then on)
+    t_join = np.inf
+    for j in range(F):
+        if ff[F_STARTED, j] == 0.0 and ff[F_START, j] < t_join:
+            t_join = ff[F_START, j]
     while k < n_steps:
         t = k * dt
         if k == n_steps - 1:  # the run ends inside this step: service for that part only
             service = mu * min(dt, max(t_end - t, 0.0))
-        for j in range(F):
-            if ff[F_STARTED, j] == 0.0 and t >= ff[F_START, j]:
-                return k, JOIN
+        if t >= t_join:
+            for j in range(F):
+                if ff[F_STARTED, j] == 0.0 and t >= ff[F_START, j]:
+                    return k, JOIN
+        if g[G_MARKED] == 0.0 and t + dt > g[G_MARK]:
+            # the mark falls in this step: the counts of the steps that end by it
+            for j in range(F):
+                ff[F_ACKED_MARK, j] = ff[F_ACKED, j]
+                ff[F_LOST_MARK, j] = ff[F_LOST_TOTAL, j]
+            g[G_QAREA_MARK] = g[G_QAREA]
+            g[G_MARKED] = 1.0
         # ---------------- window-limited sending
         arr = 0.0
+        q_before = g[G_QC]  # the queue before the step's arrivals
         for j in range(F):
+            q_before += ff[F_QF, j]
             s = 0.0
             if ff[F_STARTED, j] == 1.0 and ff[F_SILENT, j] <= t < ff[F_STOP, j]:
                 w_send = ff[F_W, j]
@@ -227,9 +252,6 @@ def advance(  # type: ignore[no-untyped-def]
             if cross[i, 1] <= t < cross[i, 2]:
                 c += cross[i, 0]
         arr_c = c * dt
-        q_before = g[G_QC]
-        for j in range(F):
-            q_before += ff[F_QF, j]
         # ---------------- RED
         if red[0] == 1.0:
             n_arr = arr + arr_c
@@ -320,6 +342,7 @@ def advance(  # type: ignore[no-untyped-def]
             dep_hist[slot, j] = dep
             q_after += ff[F_QF, j]
         g[G_Q] = q_after
+        g[G_QAREA] += q_after * (dt if k < n_steps - 1 else min(dt, max(t_end - t, 0.0)))
         if fifo_sample:
             # FIFO at rate mu: the fluid leaving in this step (its middle at cumulative
             # position x) arrived in step a, spread over that step; it waited for what
@@ -485,13 +508,14 @@ def advance(  # type: ignore[no-untyped-def]
             rec_g[R_Q, r] = q_after
             rec_g[R_AVG, r] = g[G_AVG]
             rec_g[R_QR, r] = g[G_QR]
+            rec_g[R_QAREA, r] = g[G_QAREA]
             for j in range(F):
-                rec_f[R_W, j, r] = ff[F_W, j]
-                rec_f[R_THR, j, r] = ff[F_ACKED_SINCE, j] / (every * dt) if k > 0 else 0.0
-                rec_f[R_RTT, j, r] = ff[F_LAST_RTT, j]
-                rec_f[R_ACKED, j, r] = ff[F_ACKED, j]
-                rec_f[R_LOST, j, r] = ff[F_LOST_TOTAL, j]
-                rec_f[R_BASE, j, r] = ff[F_BASE, j]
+                rec_f[R_W, r, j] = ff[F_W, j]
+                rec_f[R_THR, r, j] = ff[F_ACKED_SINCE, j] / (every * dt) if k > 0 else 0.0
+                rec_f[R_RTT, r, j] = ff[F_LAST_RTT, j]
+                rec_f[R_ACKED, r, j] = ff[F_ACKED, j]
+                rec_f[R_LOST, r, j] = ff[F_LOST_TOTAL, j]
+                rec_f[R_BASE, r, j] = ff[F_BASE, j]
                 ff[F_ACKED_SINCE, j] = 0.0
             g[G_K_REC] = r + 1
         k += 1

@@ -48,6 +48,42 @@ class HybridFlowTrace:
 
 
 @dataclass(frozen=True)
+class HybridEnd:
+    """The state at the end of a hybrid run, whatever was recorded (the summaries' totals).
+
+    Attributes
+    ----------
+    queue_pkts
+        The bottleneck queue after the last step, packets.
+    queue_area_pkt_s
+        The queue's time integral over the run, packet-seconds (each step's queue after
+        it, over the step's part inside the run).
+    windows_pkts, rtt_s, base_rtt_s
+        Per flow: the window, the last RTT sample (0: none) and the BaseRTT its law last
+        saw (0: none yet), ``(F,)``.
+    delivered_pkts, lost_pkts
+        Per flow: packets ACKed and dropped over the run, ``(F,)``.
+    measure_from_s
+        The start of the measured time (``simulate_hybrid``'s ``measure_from_s``).
+    delivered_from_pkts, lost_from_pkts, queue_area_from_pkt_s
+        The same counts (per flow) and the queue's integral over the steps that end by
+        ``measure_from_s``.
+    """
+
+    queue_pkts: float
+    queue_area_pkt_s: float
+    windows_pkts: FloatArray
+    rtt_s: FloatArray
+    base_rtt_s: FloatArray
+    delivered_pkts: FloatArray
+    lost_pkts: FloatArray
+    measure_from_s: float
+    delivered_from_pkts: FloatArray
+    lost_from_pkts: FloatArray
+    queue_area_from_pkt_s: float
+
+
+@dataclass(frozen=True)
 class HybridResult:
     """Result of :func:`simulate_hybrid`.
 
@@ -80,6 +116,11 @@ class HybridResult:
         The RED parameters of the run (``None``: drop-tail).
     reverse_queue_pkts
         The ACK-path bottleneck's queue, ACKs, ``(T,)`` (zeros without one).
+    queue_area_pkt_s
+        The queue's time integral from the run's start to each sample, packet-seconds,
+        ``(T,)``.
+    end
+        The :class:`HybridEnd` state at the end of the run.
     """
 
     time_s: FloatArray
@@ -100,6 +141,8 @@ class HybridResult:
     avg_queue_pkts: FloatArray
     red: RedParameters | None
     reverse_queue_pkts: FloatArray | None = None
+    queue_area_pkt_s: FloatArray | None = None
+    end: HybridEnd | None = None
     _summary: list[HybridSummary] = field(default_factory=list, repr=False, compare=False)
 
     @property

@@ -19,6 +19,7 @@ from ..analytic import jain_index
 from ..metrics import _finite_or_none
 from ..path import Path
 from ..scenarios import Scenario
+from ._hybrid_pages import small_pages
 from ._ode_solve import simulate_ode
 from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time
 
@@ -101,34 +102,43 @@ def ode_problem(scenario: Any) -> OdeProblem:
         raise TypeError(
             f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
         )
-    view = fluid_view(scenario, engine="ode")
+    return _problem_of(fluid_view(scenario, engine="ode"))
+
+
+def _problem_of(view: Any) -> OdeProblem:
+    """The :class:`OdeProblem` of a scenario's fluid view (:func:`ode_problem`)."""
     flows = []
     laws: dict[Any, dict[str, float]] = {}  # one law object per distinct (algorithm, params)
+    made: dict[Any, OdeFlow] = {}  # one (frozen) flow per distinct description
     for fl, d, start, stop in zip(
         view.flows, view.base_rtt_s, view.start_s, view.stop_s, strict=True
     ):
         if fl.algorithm is None:
             raise ValueError(f"flow {fl.name!r} has no algorithm; give one (--algorithm NAME)")
         params = dict(fl.params)
+        law_params = tuple(sorted(params.items()))
+        key: Any = (fl.algorithm, law_params)
+        try:
+            flows.append(made[key, float(d), float(start), float(stop)])
+            continue
+        except KeyError:
+            pass
+        except TypeError:  # a parameter value that cannot be a key (an array)
+            key = None
         classical: dict[str, float] = {}
         if fl.algorithm in ODE_LAWS:
-            key = (fl.algorithm, tuple(sorted(params.items())))
-            try:
-                classical = laws[key]
-            except KeyError:
-                classical = laws[key] = _ode_law_params(fl.algorithm, params)
-            except TypeError:  # a parameter value that cannot be a key (an array)
+            if key is None:
                 classical = _ode_law_params(fl.algorithm, params)
-        flows.append(
-            OdeFlow(
-                fl.algorithm,
-                d,
-                start_s=start,
-                stop_s=stop,
-                law_params=tuple(sorted(params.items())),
-                **classical,
-            )
+            elif key in laws:
+                classical = laws[key]
+            else:
+                classical = laws[key] = _ode_law_params(fl.algorithm, params)
+        flow = OdeFlow(
+            fl.algorithm, d, start_s=start, stop_s=stop, law_params=law_params, **classical
         )
+        if key is not None:
+            made[key, float(d), float(start), float(stop)] = flow
+        flows.append(flow)
     return OdeProblem(
         flows=tuple(flows),
         path=view.path,
@@ -200,7 +210,14 @@ def simulate_scenario_ode(
             raise TypeError(
                 f"simulate_scenario_ode() takes {bad!r} from the scenario, not as an option"
             )
-    prob = ode_problem(scenario)
+    from ..scenarios.reduction import fluid_view
+
+    if not isinstance(scenario, Scenario):
+        raise TypeError(
+            f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
+        )
+    view = fluid_view(scenario, engine="ode")  # once: the hybrid model runs it too
+    prob = _problem_of(view)
     classical_opts = [k for k in _CLASSICAL_OPTIONS if k in options]
     if model == "auto":
         model = "classical" if classical_opts else "hybrid"
@@ -220,7 +237,7 @@ def simulate_scenario_ode(
                 f"option {classical_opts[0]!r} applies to the classical model only "
                 "(model='classical')"
             )
-        return _hybrid_as_ode(scenario, prob, progress=progress, readings=readings, **options)
+        return _hybrid_as_ode(scenario, view, prob, progress=progress, readings=readings, **options)
     if readings:
         raise TypeError(
             f"option {next(iter(readings))!r} applies to the hybrid model only (model='hybrid')"
@@ -249,6 +266,7 @@ def simulate_scenario_ode(
 
 def _hybrid_as_ode(
     scenario: Any,
+    view: Any,
     prob: OdeProblem,
     *,
     n_points: int = 1001,
@@ -259,46 +277,63 @@ def _hybrid_as_ode(
     """Run the hybrid model (``readings``: its ``rtt_sample``, ``drop_share``,
     ``whole_packets``, ``dt_s``, ``boundary_ack_next_round``, ``hold_drops``, ``min_rto_s``,
     ``timeout_loss_fraction``) and present it as an :class:`OdeResult`."""
-    from .hybrid import simulate_scenario_hybrid
+    from .hybrid import _simulate_view
 
     n_points = check_int("n_points", n_points, minimum=2)
     t_end = prob.duration_s
     m_from = _time("measure_from_s", measure_from_s)
     if m_from >= t_end:
         raise ValueError(f"measure_from_s must be < the duration {t_end!r} s, got {m_from!r}")
-    h = simulate_scenario_hybrid(
-        scenario, record_every_s=t_end / (n_points - 1), progress=progress, **(readings or {})
+    h = _simulate_view(
+        scenario,
+        view,
+        record_every_s=t_end / (n_points - 1),
+        progress=progress,
+        measure_from_s=m_from,
+        **(readings or {}),
     )
+    with small_pages():  # flows x samples arrays written once: huge pages bring nothing
+        return _present_hybrid(h, prob, m_from)
+
+
+def _present_hybrid(h: Any, prob: OdeProblem, m_from: float) -> OdeResult:
+    """The :class:`OdeResult` of the hybrid model's result ``h`` (the problem ``prob``,
+    measured from ``m_from``)."""
+    t_end = prob.duration_s
     hs = h.summary
     t = h.time_s
-    start = np.array([f.start_s for f in prob.flows])[:, None]
-    stop = np.array([f.stop_s for f in prob.flows])[:, None]
-    active = (t[None, :] >= start) & (t[None, :] < stop)
-    w = np.where(active, h.window_pkts, 0.0)
-    rtt = np.where(h.rtt_s > 0, h.rtt_s, np.array([f.rtt_s for f in prob.flows])[:, None])
-    base = np.where(h.base_rtt_s > 0, h.base_rtt_s, rtt)
+    start = np.array([f.start_s for f in prob.flows])
+    stop = np.array([f.stop_s for f in prob.flows])
+    active = (t[None, :] >= start[:, None]) & (t[None, :] < stop[:, None])
+    inactive = _Inactive(t, start, stop)
+    # the presented series, each made once and masked in place (flows x samples arrays:
+    # with many flows, every temporary is a large allocation)
+    w = inactive.zero(h.window_pkts.copy(order="K"))
+    rtt = h.rtt_s.copy(order="K")  # the flow's propagation RTT before its first sample
+    np.copyto(rtt, np.array([f.rtt_s for f in prob.flows])[:, None], where=~(rtt > 0))
+    base = h.base_rtt_s.copy(order="K")  # its RTT before its law's first BaseRTT
+    np.copyto(base, rtt, where=~(base > 0))
+    rates = w / rtt  # 0 where inactive (w is)
+    delta = inactive.zero(backlog(w, base, rtt))
+    inactive.zero(rtt)
+    inactive.zero(base)
     red = prob.red
     p = red.probability(h.avg_queue_pkts) if red is not None else np.zeros(t.size)
 
-    def at(rows: FloatArray, when: float) -> FloatArray:
-        # np.interp of each row; at or before the grid's start and on a sample (the usual
-        # cases) its value is read for every row at once
-        if when < t[0]:
-            return np.zeros(len(rows))
-        k = int(np.searchsorted(t, when, side="right")) - 1
-        if t[k] == when:
-            return np.array(rows[:, k], dtype=np.float64)
-        return np.array([np.interp(when, t, r, left=0.0) for r in rows])
-
-    D0, D1 = at(h.delivered_pkts, m_from), h.delivered_pkts[:, -1]
-    L0, L1 = at(h.lost_pkts, m_from), h.lost_pkts[:, -1]
+    # the totals from the state at the end of the run and at the start of the measured
+    # time, not from the recorded samples (what is recorded never changes the summary)
+    end = h.end
+    D0, D1 = end.delivered_from_pkts, end.delivered_pkts
+    L0, L1 = end.lost_from_pkts, end.lost_pkts
     span = t_end - m_from
+    area0 = end.queue_area_from_pkt_s
+    on_at_end = stop > t_end  # a flow that stopped has no window (the engine's rule)
+    base_last = end_base_rtt(h, prob.flows, t_end)
     on = np.array([max(0.0, min(f.stop_s, t_end) - max(f.start_s, m_from)) for f in prob.flows])
     thr = np.where(on > 0, (D1 - D0) / np.where(on > 0, on, 1.0), 0.0)
     present = on > 0
     delivered = float(np.sum(D1 - D0))
     lost = float(np.sum(L1 - L0))
-    m = t >= m_from
     util = (
         hs.utilization
         if m_from == 0.0
@@ -315,11 +350,11 @@ def _hybrid_as_ode(
         throughput_pps=tuple(float(v) for v in thr),
         jain_index=float(jain_index(thr[present])) if present.any() else float("nan"),
         utilization=float(util),
-        mean_queue_pkts=float(np.mean(h.queue_pkts[m])) if m.any() else 0.0,
-        final_queue_pkts=float(h.queue_pkts[-1]),
-        final_windows_pkts=tuple(float(v) for v in w[:, -1]),
+        mean_queue_pkts=(end.queue_area_pkt_s - area0) / span,
+        final_queue_pkts=end.queue_pkts,
+        final_windows_pkts=tuple(float(v) for v in np.where(on_at_end, end.windows_pkts, 0.0)),
         base_rtt_overestimate_s=tuple(
-            float(max(b - f.rtt_s, 0.0)) for b, f in zip(base[:, -1], prob.flows, strict=True)
+            float(max(b - f.rtt_s, 0.0)) for b, f in zip(base_last, prob.flows, strict=True)
         ),
         lost_pkts=lost,
         loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
@@ -338,10 +373,10 @@ def _hybrid_as_ode(
     return OdeResult(
         t=t,
         windows_pkts=w,
-        rates_pps=np.where(active, w / rtt, 0.0),
-        rtt_s=np.where(active, rtt, 0.0),
-        base_rtt_s=np.where(active, base, 0.0),
-        delta_pkts=np.where(active, backlog(w, base, rtt), 0.0),
+        rates_pps=rates,
+        rtt_s=rtt,
+        base_rtt_s=base,
+        delta_pkts=delta,
         delivered_pkts=h.delivered_pkts,
         lost_pkts=h.lost_pkts,
         active=active,
@@ -362,17 +397,48 @@ def _hybrid_as_ode(
     )
 
 
+def end_base_rtt(h: Any, flows: Sequence[OdeFlow], t_end: float) -> FloatArray:
+    """The BaseRTT each flow's law holds at the end of the hybrid run ``h``, s: its last
+    RTT before its law's first BaseRTT, its propagation RTT before any sample and once
+    it has stopped."""
+    end = h.end
+    d = np.array([f.rtt_s for f in flows])
+    last_rtt = np.where(end.rtt_s > 0, end.rtt_s, d)
+    on = np.array([f.stop_s for f in flows]) > t_end
+    return np.asarray(np.where(on, np.where(end.base_rtt_s > 0, end.base_rtt_s, last_rtt), d))
+
+
+class _Inactive:
+    """Where flows are inactive on the samples ``t`` (increasing): before ``start`` and
+    from ``stop`` on, a run of samples at each end of a flow's row."""
+
+    def __init__(self, t: FloatArray, start: FloatArray, stop: FloatArray) -> None:
+        self.first = np.searchsorted(t, start, side="left")  # first sample t >= start
+        self.end = np.searchsorted(t, stop, side="left")  # first sample t >= stop
+        self.rows = np.flatnonzero((self.first > 0) | (self.end < t.size)).tolist()
+
+    def zero(self, a: FloatArray) -> FloatArray:
+        """``a`` (flows x samples) with 0 where the flow is inactive, in place."""
+        for j in self.rows:
+            a[j, : self.first[j]] = 0.0
+            a[j, self.end[j] :] = 0.0
+        return a
+
+
 def _losses_by(t: FloatArray, loss_t_s: Sequence[Any]) -> FloatArray:
     """Loss events of each flow at or before each time of ``t`` (increasing), shape
     ``(flows, t.size)``: every flow's events counted at once (a loss at time ``x`` counts
     from the first sample ``t >= x`` on)."""
     F = len(loss_t_s)
     sizes = np.array([np.size(x) for x in loss_t_s], dtype=np.intp)
-    counts = np.zeros((F, t.size + 1), dtype=np.float64)
+    counts = np.zeros((F, t.size), dtype=np.float64)
     if sizes.sum():
         when = np.concatenate([np.asarray(x, dtype=np.float64).ravel() for x in loss_t_s])
-        np.add.at(counts, (np.repeat(np.arange(F), sizes), np.searchsorted(t, when)), 1.0)
-    return np.cumsum(counts, axis=1)[:, : t.size]
+        col = np.searchsorted(t, when)
+        row = np.repeat(np.arange(F), sizes)
+        seen = col < t.size  # a loss after the last sample counts at none
+        np.add.at(counts, (row[seen], col[seen]), 1.0)
+    return np.cumsum(counts, axis=1, out=counts)
 
 
 def _cross_carried(cross: Sequence[tuple[float, float, float]], a: float, b: float) -> float:

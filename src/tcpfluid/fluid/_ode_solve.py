@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.integrate import solve_ivp
 
 from .._validation import (
     check_choice,
@@ -276,7 +275,7 @@ def _integrate(
             acts.append(np.zeros((n, t_eval.size), dtype=bool))
             continue
         try:
-            sol = solve_ivp(
+            sol = _solve_ivp()(
                 model,
                 (t0, t1),
                 y,
@@ -425,3 +424,11 @@ def _summarise(
         time_to_equilibrium_s=tuple(t_eq),
         convergence_times_s=tuple(conv),
     )
+
+
+def _solve_ivp() -> Any:
+    """:func:`scipy.integrate.solve_ivp`, imported when the classical model runs (SciPy's
+    integrators take about half a second to import; the hybrid model does not use them)."""
+    from scipy.integrate import solve_ivp
+
+    return solve_ivp

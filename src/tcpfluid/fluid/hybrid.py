@@ -62,7 +62,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_choice, check_positive
+from .._validation import check_choice, check_nonnegative, check_positive
 from ..algorithms.base import ControlLaw, RoundSample, loss_kind
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
@@ -74,7 +74,8 @@ from ._hybrid_inputs import (
     check_run,
     kernel_state,
 )
-from ._hybrid_results import HybridFlowTrace, HybridResult
+from ._hybrid_pages import small_pages
+from ._hybrid_results import HybridEnd, HybridFlowTrace, HybridResult
 
 __all__ = [
     "DROP_SHARES",
@@ -197,12 +198,22 @@ class _Laws:
             out[1, rows] = a.incr
             out[2, rows] = a.cap
 
-    def lose(self, j: int, kind: int, w: float) -> float:
-        """The loss reaction of flow ``j``; returns its new window."""
-        g = int(self.group_of[j])
-        pos = np.array([self.pos_of[j]], dtype=np.intp)
-        new = self.groups[g][0].on_loss(self.states[g], pos, kind, np.array([w]))
-        return float(np.asarray(new, dtype=np.float64).ravel()[0])
+    def lose(self, flows: NDArray[np.intp], kinds: list[int], w: FloatArray) -> FloatArray:
+        """The loss reactions of the flows ``flows`` (loss kind ``kinds[i]``, window
+        ``w[i]`` before it); returns their new windows. Each law reacts for each flow from
+        that flow's own state, so the flows of one law and one kind are handed to it
+        together."""
+        new = np.empty(flows.size)
+        groups = self.group_of[flows]
+        by: dict[tuple[int, int], list[int]] = {}
+        for i, key in enumerate(zip(groups.tolist(), kinds, strict=True)):
+            by.setdefault(key, []).append(i)
+        for (g, kind), rows in by.items():
+            sel = np.array(rows, dtype=np.intp)
+            pos = self.pos_of[flows[sel]]
+            out = self.groups[g][0].on_loss(self.states[g], pos, kind, w[sel])
+            new[sel] = np.asarray(out, dtype=np.float64).ravel()
+        return new
 
 
 class _RoundLog:
@@ -257,6 +268,7 @@ def simulate_hybrid(
     hold_drops: bool = True,
     min_rto_s: float = 0.2,
     progress: Callable[[float], None] | None = None,
+    measure_from_s: float = 0.0,
 ) -> HybridResult:
     """Run the hybrid fluid model (module docstring) on one bottleneck.
 
@@ -348,6 +360,10 @@ def simulate_hybrid(
         0.2 s): a timeout leaves the sender silent for ``max(min_rto_s, SRTT + 4 RTTVAR)``.
     progress
         Called with the fraction of simulated time done, at most ~10 times a second.
+    measure_from_s
+        Start of a measured time, s, in ``[0, duration_s)``: the delivered and lost packets
+        and the queue's integral over the steps that end by it are kept
+        (:class:`HybridEnd`), whatever is recorded.
     """
     check_choice("drop_share", drop_share, DROP_SHARES)
     run = check_run(
@@ -375,7 +391,12 @@ def simulate_hybrid(
         frac, check_positive("min_rto_s", min_rto_s), np.where(fine, 1.0, DUPACK_THRESHOLD)
     )
 
-    st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
+    mark = check_nonnegative("measure_from_s", measure_from_s)
+    if not mark < t_end:
+        raise ValueError(f"measure_from_s must be < duration_s={t_end!r} s, got {measure_from_s!r}")
+    with small_pages():  # written once in order: huge pages bring them nothing
+        st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
+    st.g[K.G_MARK] = mark
     ff, g, ends, rec_f, rec_g = st.ff, st.g, st.ends, st.rec_f, st.rec_g
     base = np.full(F, np.inf)
     rounds = _RoundLog()
@@ -440,9 +461,9 @@ def _collect(
     n = int(g[K.G_K_REC])
     return HybridResult(
         time_s=rec_g[K.R_T, :n],
-        window_pkts=rec_f[K.R_W, :, :n],
-        throughput_pps=rec_f[K.R_THR, :, :n],
-        rtt_s=rec_f[K.R_RTT, :, :n],
+        window_pkts=rec_f[K.R_W, :n].T,
+        throughput_pps=rec_f[K.R_THR, :n].T,
+        rtt_s=rec_f[K.R_RTT, :n].T,
         queue_pkts=rec_g[K.R_Q, :n],
         flows=tuple(traces),
         algorithms=tuple(laws.names),
@@ -454,12 +475,26 @@ def _collect(
         # over the run less the service it left unused (the running sum of the carried
         # packets drifts by rounding, a few 1e-12 of the total over a long run)
         carried_pkts=mu * t_end - float(g[K.G_IDLE]),
-        delivered_pkts=rec_f[K.R_ACKED, :, :n],
-        lost_pkts=rec_f[K.R_LOST, :, :n],
-        base_rtt_s=rec_f[K.R_BASE, :, :n],
+        delivered_pkts=rec_f[K.R_ACKED, :n].T,
+        lost_pkts=rec_f[K.R_LOST, :n].T,
+        base_rtt_s=rec_f[K.R_BASE, :n].T,
         avg_queue_pkts=rec_g[K.R_AVG, :n],
         red=red,
         reverse_queue_pkts=rec_g[K.R_QR, :n],
+        queue_area_pkt_s=rec_g[K.R_QAREA, :n],
+        end=HybridEnd(
+            queue_pkts=float(g[K.G_Q]),
+            queue_area_pkt_s=float(g[K.G_QAREA]),
+            windows_pkts=ff[K.F_W].copy(),
+            rtt_s=ff[K.F_LAST_RTT].copy(),
+            base_rtt_s=ff[K.F_BASE].copy(),
+            delivered_pkts=ff[K.F_ACKED].copy(),
+            lost_pkts=ff[K.F_LOST_TOTAL].copy(),
+            measure_from_s=float(g[K.G_MARK]),
+            delivered_from_pkts=ff[K.F_ACKED_MARK].copy(),
+            lost_from_pkts=ff[K.F_LOST_MARK].copy(),
+            queue_area_from_pkt_s=float(g[K.G_QAREA_MARK]),
+        ),
     )
 
 
@@ -484,10 +519,12 @@ def _boundary(
 ) -> None:
     """The flows that learnt of their losses at ``t`` react (each starts a new round), then
     the laws decide for the flows whose round ended."""
-    for j in np.flatnonzero(ff[K.F_LEARN]).tolist():
-        ff[K.F_LEARN, j] = 0.0
-        _lose(laws, ff, j, float(ff[K.F_W, j]), t, rule, loss_times)
-        K.round_restart(ff, j)
+    learn = np.flatnonzero(ff[K.F_LEARN])
+    if learn.size:
+        ff[K.F_LEARN, learn] = 0.0
+        _lose(laws, ff, learn, t, rule, loss_times)
+        for j in learn.tolist():
+            K.round_restart(ff, j)
     which = ends.nonzero()[0]  # np.flatnonzero without its fixed cost (ends is 1-D)
     if which.size == 0:
         return
@@ -527,15 +564,15 @@ LAWS_WITHOUT_FINE_CHECK = ("reno",)
 def _lose(
     laws: _Laws,
     ff: FloatArray,
-    j: int,
-    w: float,
+    J: NDArray[np.intp],
     t: float,
     rule: _LossRule,
     loss_times: list[list[float]],
 ) -> None:
-    """Flow ``j`` (window ``w`` before its decision) learns of its losses at ``t``.
+    """The flows ``J`` learn of their losses at ``t`` (each with its window before its
+    decision).
 
-    The packet sender's rule (``rule.frac`` NaN): the ``L`` packets the flow lost in the
+    The packet sender's rule (``rule.frac`` NaN): the ``L`` packets a flow lost in the
     event are holes in a window of ``w``; the ``w - L`` packets after them bring
     duplicate ACKs. Fewer than :data:`DUPACK_THRESHOLD` of them (one for a law with
     Vegas's fine-grained check, all but :data:`LAWS_WITHOUT_FINE_CHECK`), or holes that NewReno
@@ -543,41 +580,45 @@ def _lose(
     before its timer fires, ``(L - 1) RTT > RTO``, make a retransmission timeout: the law's
     ``LOSS_TIMEOUT`` reaction, and the sender sends nothing for one RTO
     (``max(min_rto_s, SRTT + 4 RTTVAR)``, SRTT the last RTT, RTTVAR half the last
-    round's RTT range). Otherwise a fast retransmit (``LOSS_FAST``)."""
+    round's RTT range). Otherwise a fast retransmit (``LOSS_FAST``). Each flow reacts
+    from its own state alone: the flows are handled together, elementwise."""
+    w = ff[K.F_W, J]
     # the flow's ACKs dropped on the ACK path in this round and the one before (the first
     # drop of the loss event falls in one of them): a duplicate-ACK loss is LOSS_BURST
-    burst = ff[K.F_ACKD, j] - ff[K.F_ACKD_PREV, j] >= 1.0
-    lost = float(ff[K.F_LOST, j])
-    srtt = float(ff[K.F_LAST_RTT, j] or ff[K.F_D, j])
-    silent = 0.0
+    burst = ff[K.F_ACKD, J] - ff[K.F_ACKD_PREV, J] >= 1.0
+    lost = ff[K.F_LOST, J]
+    last = ff[K.F_LAST_RTT, J]
+    srtt = np.where(last != 0.0, last, ff[K.F_D, J])
+    silent = np.zeros(J.size)
     if math.isnan(rule.frac):
-        spread = float(ff[K.F_R_MAX, j] - ff[K.F_R_MIN, j]) if ff[K.F_R_ACKS, j] > 0 else 0.0
-        rto = max(rule.min_rto, srtt + 2.0 * spread)
-        if ff[K.F_LAST_RTT, j] == 0.0:  # no RTT sample yet: RFC 6298's initial timer
-            rto = max(rto, INITIAL_RTO_S)
-        timeout = w - lost < rule.dupacks[j] or (lost - 1.0) * srtt > rto
-        if timeout:
-            silent = rto
-            # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data
-            # brings a fresh estimate (the packet sender's backoff, up to its maximum)
-            if ff[K.F_BACKOFF, j] > 0.0 and ff[K.F_ACKED, j] - ff[K.F_ACKED_AT_TO, j] < 1.0:
-                silent = min(max(rto, 2.0 * float(ff[K.F_BACKOFF, j])), MAX_RTO_S)
-            ff[K.F_BACKOFF, j] = silent
-            ff[K.F_ACKED_AT_TO, j] = ff[K.F_ACKED, j]
-        else:
-            ff[K.F_BACKOFF, j] = 0.0
+        acks = ff[K.F_R_ACKS, J]
+        spread = np.where(acks > 0, ff[K.F_R_MAX, J] - ff[K.F_R_MIN, J], 0.0)
+        rto = np.maximum(rule.min_rto, srtt + 2.0 * spread)
+        # no RTT sample yet: RFC 6298's initial timer
+        rto = np.where(last == 0.0, np.maximum(rto, INITIAL_RTO_S), rto)
+        timeout = (w - lost < rule.dupacks[J]) | ((lost - 1.0) * srtt > rto)
+        silent = np.where(timeout, rto, 0.0)
+        # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data
+        # brings a fresh estimate (the packet sender's backoff, up to its maximum)
+        backoff = ff[K.F_BACKOFF, J]
+        acked = ff[K.F_ACKED, J]
+        again = timeout & (backoff > 0.0) & (acked - ff[K.F_ACKED_AT_TO, J] < 1.0)
+        silent = np.where(again, np.minimum(np.maximum(rto, 2.0 * backoff), MAX_RTO_S), silent)
+        ff[K.F_BACKOFF, J] = np.where(timeout, silent, 0.0)
+        ff[K.F_ACKED_AT_TO, J] = np.where(timeout, acked, ff[K.F_ACKED_AT_TO, J])
     else:
         timeout = lost > rule.frac * w
-    kind = loss_kind(timeout, bool(burst))
-    new = laws.lose(j, kind, w)
-    ff[K.F_W, j] = new
-    ff[K.F_INCR, j] = 0.0
-    ff[K.F_CAP, j] = new
-    loss_times[j].append(t)
-    ff[K.F_LOST, j] = 0.0
-    ff[K.F_FIRST_DROP, j] = np.inf
-    ff[K.F_SILENT, j] = t + silent
-    ff[K.F_RECOVER, j] = t + max(srtt, silent)
+    kinds = [loss_kind(a, b) for a, b in zip(timeout.tolist(), burst.tolist(), strict=True)]
+    new = laws.lose(J, kinds, w)
+    ff[K.F_W, J] = new
+    ff[K.F_INCR, J] = 0.0
+    ff[K.F_CAP, J] = new
+    for j in J.tolist():
+        loss_times[j].append(t)
+    ff[K.F_LOST, J] = 0.0
+    ff[K.F_FIRST_DROP, J] = np.inf
+    ff[K.F_SILENT, J] = t + silent
+    ff[K.F_RECOVER, J] = t + np.maximum(srtt, silent)
 
 
 def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
@@ -593,13 +634,19 @@ def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
         A flow without an algorithm, or a feature the hybrid model cannot model (cross
         traffic that does not cross the bottleneck).
     """
-    from ..algorithms.registry import get_law
     from ..scenarios import Scenario
     from ..scenarios.reduction import fluid_view
 
     if not isinstance(scenario, Scenario):
         raise TypeError(f"scenario must be a Scenario, got {type(scenario).__name__}")
-    view = fluid_view(scenario, engine="ode")
+    return _simulate_view(scenario, fluid_view(scenario, engine="ode"), **options)
+
+
+def _simulate_view(scenario: Any, view: Any, **options: Any) -> HybridResult:
+    """:func:`simulate_scenario_hybrid` of ``scenario`` reduced to its fluid view ``view``
+    (:func:`tcpfluid.scenarios.reduction.fluid_view`, ``engine="ode"``)."""
+    from ..algorithms.registry import get_law
+
     if view.off_bottleneck_cbr:
         raise ValueError(
             "the hybrid engine cannot model cross traffic that does not cross the bottleneck "
@@ -619,7 +666,7 @@ def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
         laws.append(made[key])
     one = all(lw is laws[0] for lw in laws)
     return simulate_hybrid(
-        laws[0] if one else [get_law(fl.algorithm, **dict(fl.params)) for fl in view.flows],  # type: ignore[arg-type]
+        laws[0] if one else [get_law(fl.algorithm, **dict(fl.params)) for fl in view.flows],
         mu_pps=view.path.mu,
         base_rtt_s=view.base_rtt_s,
         duration_s=view.duration_s,

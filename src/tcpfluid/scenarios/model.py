@@ -438,7 +438,10 @@ class Scenario:
         ``params`` are merged over the parameters the builder gave each flow.
         """
         flows = tuple(f._with_law(algorithm, {**dict(f.params), **params}) for f in self.flows)
-        return replace(self, flows=flows)
+        out = replace(self, flows=flows)
+        # the same links, routes and packet sizes: the base RTTs computed so far hold
+        out._base_rtt.update(self._base_rtt)
+        return out
 
     def without_late_flows(self) -> Scenario:
         """The scenario without the flows that would start at or after its end, with a note.

@@ -1,0 +1,97 @@
+"""The ODE engine's common-result series: the per-sample throughput is the packets that
+arrive, as the summary counts them, not the sending rate (lost packets included)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tcpfluid
+from tcpfluid.scenarios import build_scenario
+
+
+@pytest.mark.parametrize(
+    ("name", "extra", "model"),
+    [("qv-basic", {"buffer": 50, "cbr": "none"}, "hybrid"), ("thesis-two-flow", {}, "classical")],
+)
+def test_throughput_series_adds_up_to_the_delivered_packets(
+    name: str, extra: dict[str, Any], model: str
+) -> None:
+    # Reno on a finite buffer loses packets: a sending rate (w/RTT) would add up to more
+    # than what arrived
+    sc = build_scenario(name, duration="20s", **extra).with_algorithm("reno")
+    r = tcpfluid.simulate(sc, "ode", model=model)
+    assert r.series["lost_pkts"][0, -1] > 0.1
+    gaps = np.diff(r.time_s, prepend=0.0)
+    added = float(np.sum(r.throughput_pps[0] * gaps))
+    # the recorded cumulative delivered packets (another record of the same run)
+    assert added == pytest.approx(float(r.series["delivered_pkts"][0, -1]), rel=1e-9)
+    # and the summary's throughput: the packets delivered by the end of the run over it
+    # (the last sample is within one sample interval of the end)
+    thr = r.summary.flows[0].throughput_pps
+    assert thr is not None
+    assert added / sc.duration_s == pytest.approx(thr, rel=2e-3)
+    assert np.all(r.throughput_pps >= 0.0)
+
+
+@pytest.mark.parametrize("algorithm", ["vegas", "reno"])
+def test_recording_never_changes_the_summary(algorithm: str) -> None:
+    # the totals (delivered and lost packets, the final queue and windows, the mean queue)
+    # come from the whole run, not from the last recorded sample
+    sc = build_scenario("qv-basic", duration="30s", buffer=60).with_algorithm(algorithm)
+    base = tcpfluid.simulate(sc, "ode").summary.to_dict()
+    for interval in (0.37, 2.9):
+        r = tcpfluid.simulate(sc, "ode", record_interval_s=interval)
+        assert r.time_s.size < 100
+        assert r.summary.to_dict() == base
+
+
+def test_many_flows_record_fewer_samples_by_default_and_any_on_request() -> None:
+    # the documented default: duration / 1000, or about two million flow-samples in all
+    # beyond 2,000 flows; an interval given is kept, and neither changes the summary
+    flows = 4000
+    sc = build_scenario("qv-many-flows", flows=flows, groups=1, duration="0.5s", algorithm="vegas")
+    coarse = tcpfluid.simulate(sc, "ode")
+    assert 100 < coarse.time_s.size and coarse.time_s.size * flows <= 2_000_000 + flows
+    assert coarse.window_pkts.shape == (flows, coarse.time_s.size)
+    fine = tcpfluid.simulate(sc, "ode", record_interval_s=0.5 / 1000)
+    assert fine.time_s.size >= 990
+    assert fine.summary.to_dict() == coarse.summary.to_dict()
+
+
+def test_a_few_flows_keep_a_thousand_samples() -> None:
+    sc = build_scenario("qv-basic", duration="20s", cbr="none").with_algorithm("vegas")
+    assert tcpfluid.simulate(sc, "ode").time_s.size >= 990
+
+
+def test_small_pages_restores_numpy_setting() -> None:
+    from tcpfluid.fluid._hybrid_pages import _hugepage_setter, small_pages
+
+    setter = _hugepage_setter()
+    if setter is None:
+        pytest.skip("this NumPy has no huge-page switch")
+    before = setter(True)
+    try:
+        with small_pages():
+            assert setter(False) is False  # off inside the block
+        assert setter(True) is True  # back on after it
+        with pytest.raises(RuntimeError), small_pages():
+            raise RuntimeError
+        assert setter(True) is True  # and after an error
+    finally:
+        setter(before)
+
+
+def test_recording_never_changes_the_summary_of_a_later_measured_time() -> None:
+    # the counts at the start of the measured time come from the run, not from samples
+    sc = build_scenario("qv-basic", duration="30s", buffer=60).with_algorithm("reno")
+    runs = [
+        tcpfluid.simulate(sc, "ode", measure_from_s=7.3, record_interval_s=interval)
+        for interval in (None, 0.41, 3.1)
+    ]
+    first = runs[0].summary.to_dict()
+    assert first["measure_from_s"] == 7.3
+    for r in runs[1:]:
+        assert r.summary.to_dict() == first
