@@ -50,7 +50,7 @@ _RTTS_TEXT = ", ".join(f"{r:g}" for r in HO_DIFFERENT_RTTS_MS)
 _PROPORTIONS: tuple[tuple[int, int], ...] = ((15, 5), (10, 10), (5, 15))
 _ODE_SKIPPED = NA(
     "the ODE runs the 10–10 split of every pairing only (the report's CPU budget: the "
-    "uneven splits would cost 22 s of CPU; the round model and the packet simulator run "
+    "uneven splits would cost 18 s of CPU; the round model and the packet simulator run "
     "every mix)"
 )
 
@@ -328,7 +328,7 @@ HO_FAIRNESS = SectionSpec("ho-fairness", "TCP-Ho paper Tables 5-6", _fair_tasks,
 def _friend_cases(cfg: ReportConfig) -> list[tuple[str, str, int, int, tuple[str, ...]]]:
     """(first, second, n_first, n_second, engines) of each mix, in task order. The ODE runs
     the even split of every pairing (the report's CPU budget: an ODE run of these 20 flows
-    on 6-ms rounds costs 1.2-2.9 s, the 12 uneven splits 22 s); quick mode runs one
+    on 6-ms rounds costs 1.1-1.8 s, the 12 uneven splits 18 s); quick mode runs one
     pairing."""
     pairs = (("tcp-ho", "vegas"),) if cfg.quick else _PAIRS
     props = ((10, 10),) if cfg.quick else _PROPORTIONS
@@ -460,7 +460,7 @@ def _friend_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "spread CV = √(1/J − 1) from the table's Jain's index J. Every pairing of the text "
         "is run on the packet simulator and the round model in every proportion; the ODE "
         "(hybrid) model runs the even split (10–10) of every pairing, for the report's CPU "
-        "budget (its 12 uneven splits would add 22 s of CPU). All three engines run mixed "
+        "budget (its 12 uneven splits would add 18 s of CPU). All three engines run mixed "
         "laws (one law per group of flows)."
         + (" Quick mode: one pairing, the even split." if cfg.quick else "")
     )
