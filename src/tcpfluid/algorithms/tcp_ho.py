@@ -279,7 +279,6 @@ class TcpHo(ControlLaw):
             (
                 state["phase"],
                 *(state[key] for key in _STATE_DEFAULTS),
-                _DEFAULTS,
                 cwnd,
                 np.asarray(sample.base_rtt, dtype=np.float64),
                 np.asarray(sample.rtt_min, dtype=np.float64),
@@ -326,7 +325,6 @@ def _tcp_ho_rule(
     quiet: Any,
     tail: Any,
     rtail: Any,
-    defaults: Any,
     cwnd: Any,
     base_rtt: Any,
     rtt_min: Any,
@@ -345,7 +343,7 @@ def _tcp_ho_rule(
     ``throughput``: the addition ``decrease="throughput"`` (the class docstring; statuses
     with a resolution of half a packet per round and the drain rules, and the cut to
     CMiT × r at a counted fall); else Table 2 read literally. The state arrays are those of
-    :data:`_STATE_DEFAULTS` in its order (their values at a restart are ``defaults``).
+    :data:`_STATE_DEFAULTS` in its order (a restart sets them back: :func:`_ho_restart`).
     Writes the action into ``new``, ``incr_out``, ``cap`` and the state in place. Compiled
     once (:mod:`tcpfluid.algorithms._jit`). ``numpy.maximum(x, y)`` is written
     ``x if (x > y or x != x) else y`` (``minimum`` with ``<``): NaN if either is NaN, and
@@ -470,23 +468,26 @@ def _tcp_ho_rule(
 
         # ---- restart at the floor: a status-5 comparison with the window at 2 packets
         if adjust and c5 and w <= MIN_WINDOW:
-            k[i] = defaults[0]
-            incr[i] = defaults[1]
-            maxincr[i] = defaults[2]
-            status[i] = defaults[3]
-            amount[i] = defaults[4]
-            mat1[i] = defaults[5]
-            mit1[i] = defaults[6]
-            mat2[i] = defaults[7]
-            mit2[i] = defaults[8]
-            rmin1[i] = defaults[9]
-            rmax1[i] = defaults[10]
-            rmin2[i] = defaults[11]
-            rmax2[i] = defaults[12]
-            rsteady[i] = defaults[13]
-            quiet[i] = defaults[14]
-            tail[i] = defaults[15]
-            rtail[i] = defaults[16]
+            _ho_restart(
+                k,
+                incr,
+                maxincr,
+                status,
+                amount,
+                mat1,
+                mit1,
+                mat2,
+                mit2,
+                rmin1,
+                rmax1,
+                rmin2,
+                rmax2,
+                rsteady,
+                quiet,
+                tail,
+                rtail,
+                i,
+            )
             phase[i] = SLOW_START
             amt = 0.0
 
@@ -545,10 +546,7 @@ def _tcp_ho_rule(
         cap[i] = x + up
 
 
-_TCP_HO = Kernel(_tcp_ho_rule, "w" * 18 + "r" + "rrrr" + "b" + "www")
-#: the state's values at a connection's start, in :data:`_STATE_DEFAULTS`' order
-_DEFAULTS = np.array(list(_STATE_DEFAULTS.values()), dtype=np.float64)
-_DEFAULTS.flags.writeable = False
+_TCP_HO = Kernel(_tcp_ho_rule, "w" * 18 + "rrrr" + "b" + "www", uses=(_ho_restart,))
 
 
 def _ho_loss(
