@@ -210,3 +210,31 @@ def test_every_engine_result_plots_and_tabulates(engine):
     frame = res.to_frame()
     assert set(frame["quantity"]) == {"window_pkts", "throughput_pps", "queue_pkts"}
     assert res.to_dict()["status"] == 0
+
+
+def test_packet_options_carry_the_delayed_ack_settings_per_flow():
+    # the engine object passes the receivers' settings to the simulator: one run through
+    # Packet(...) and one through simulate_packets with the same settings deliver the same
+    # packets per flow, and a delaying receiver on connection 1 only (Tsang's thesis, Table
+    # 3.28's mixed row) moves the delivered packets away from immediate ACKs everywhere
+    import tcpfluid
+    from tcpfluid.engines import Packet
+    from tcpfluid.sim import simulate_packets
+
+    sc = build_scenario("thesis-two-flow", x2="1ms", duration="20s").with_algorithm("vegas")
+    opts = Packet(delayed_ack=[True, False], delayed_ack_echo="latest")
+    assert opts.delayed_ack == (True, False)
+    got = [fl.delivered_pkts for fl in tcpfluid.simulate(sc, opts).native.flows]
+    direct = simulate_packets(sc, delayed_ack=(True, False), delayed_ack_echo="latest")
+    assert got == [fl.delivered_pkts for fl in direct.flows]
+    plain = [fl.delivered_pkts for fl in tcpfluid.simulate(sc, Packet()).native.flows]
+    assert got != plain
+
+
+def test_packet_options_refuse_bad_delayed_ack_settings():
+    from tcpfluid.engines import Packet
+
+    with pytest.raises(ValueError, match="delayed_ack_echo must be one of 'first', 'latest'"):
+        Packet(delayed_ack_echo="last")
+    with pytest.raises(TypeError, match="delayed_ack must be True or False"):
+        Packet(delayed_ack=(True, 1))

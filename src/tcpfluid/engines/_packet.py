@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_bool, check_int, check_nonnegative, check_positive
+from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..metrics import _finite_or_none
 from ..sim import simulate_packets
 from ._base import Engine, bottleneck_name, summary_of, traced_log, traced_record
@@ -31,9 +31,11 @@ class Packet(Engine):
     seed
         Seed of the random generator (RED's drops, the send overheads), an integer
         >= 0. Same seed, same run.
-    delayed_ack, delack_timeout_s, min_rto_s, initial_rto_s, max_rto_s, fine_retransmit,
-    send_overhead_s, max_packets, laws
-        The simulator's options of the same names (``None``: its defaults).
+    delayed_ack, delayed_ack_echo, delack_timeout_s, min_rto_s, initial_rto_s, max_rto_s,
+    fine_retransmit, send_overhead_s, max_packets, laws
+        The simulator's options of the same names (``None``: its defaults);
+        ``delayed_ack`` is one value for every receiver or a tuple of one per flow (its
+        length is checked against the scenario's flows when the run starts).
     record_interval_s, record
         The recording (:class:`Engine`; ``None``: 0.1 s, or coarser for long runs);
         ``record`` picks among ``queue_pkts``, ``throughput_pps``, ``utilization``.
@@ -51,7 +53,8 @@ class Packet(Engine):
     stochastic: ClassVar[bool] = True
 
     seed: int = _PACKET["seed"]
-    delayed_ack: bool = _PACKET["delayed_ack"]
+    delayed_ack: bool | tuple[bool, ...] = _PACKET["delayed_ack"]
+    delayed_ack_echo: str = _PACKET["delayed_ack_echo"]
     delack_timeout_s: float | None = _PACKET["delack_timeout_s"]
     min_rto_s: float | None = _PACKET["min_rto_s"]
     initial_rto_s: float | None = _PACKET["initial_rto_s"]
@@ -75,7 +78,12 @@ class Packet(Engine):
     def __post_init__(self) -> None:
         super().__post_init__()
         check_int("seed", self.seed, minimum=0)
-        object.__setattr__(self, "delayed_ack", check_bool("delayed_ack", self.delayed_ack))
+        if isinstance(self.delayed_ack, (list, tuple)):
+            per_flow = tuple(check_bool("delayed_ack", d) for d in self.delayed_ack)
+            object.__setattr__(self, "delayed_ack", per_flow)
+        else:
+            object.__setattr__(self, "delayed_ack", check_bool("delayed_ack", self.delayed_ack))
+        check_choice("delayed_ack_echo", self.delayed_ack_echo, ("first", "latest"))
         for name in ("delack_timeout_s", "min_rto_s", "initial_rto_s", "max_rto_s"):
             if getattr(self, name) is not None:
                 check_positive(name, getattr(self, name))
@@ -89,6 +97,7 @@ class Packet(Engine):
             sample_interval_s=self.record_interval_s,
             laws=self.laws,
             delayed_ack=self.delayed_ack,
+            delayed_ack_echo=self.delayed_ack_echo,
             delack_timeout_s=self.delack_timeout_s,
             min_rto_s=self.min_rto_s,
             initial_rto_s=self.initial_rto_s,
