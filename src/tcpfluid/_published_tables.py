@@ -161,6 +161,12 @@ def paper_tables(entry: Factory) -> tuple[PublishedValue, ...]:
 
 def thesis_tables(entry: Factory) -> tuple[PublishedValue, ...]:
     """Tsang's thesis, ch. 3: Tables 3.2-3.4, 3.12-3.13, 3.21-3.22, 3.25-3.28 (ns-2)."""
+    return _thesis_few_flows(entry) + _thesis_mixes(entry)
+
+
+def _thesis_few_flows(entry: Factory) -> tuple[PublishedValue, ...]:
+    """Tsang's thesis, ch. 3: Tables 3.2-3.4 (one flow), 3.12-3.13 (two Reno flows) and
+    3.21 (many flows of one algorithm)."""
     out, sim = _collector(entry)
 
     # §4.1.2 Tables 3.2-3.4: one Vegas-δ flow (α = β = δ) at 64 ms, measured after 20 s:
@@ -233,6 +239,14 @@ def thesis_tables(entry: Factory) -> tuple[PublishedValue, ...]:
                 sim(f"{base}/before", f"ch. 3 Table {tab}", "jain_index", alg, before, "")
                 if after is not None:
                     sim(f"{base}/after", f"ch. 3 Table {tab}", "jain_index", alg, after, "")
+    return tuple(out)
+
+
+def _thesis_mixes(entry: Factory) -> tuple[PublishedValue, ...]:
+    """Tsang's thesis, ch. 3: Tables 3.22 and 3.25 (mixes of Vegas and Reno), 3.26-3.28
+    (delayed ACKs)."""
+    out, sim = _collector(entry)
+
     # §4.4.3 Tables 3.22a/b: mean Jain's index of 7 runs, mixes of Vegas and Reno, by the
     # Vegas share (0 %: Reno only) for Vegas-3 (α = β = 3) and Vegas-1_3 (α = 1, β = 3)
     shares = (10, 30, 50, 70, 90, 100)
