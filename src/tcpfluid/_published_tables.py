@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 Factory = Callable[[str, str, str, str, float, str, str], "PublishedValue"]
 Sim = Callable[[str, str, str, str, float, str], None]
 
+#: Tsang's thesis, Tables 3.22 and 3.26: the Vegas shares of the mixes, % of the flows
+_VEGAS_SHARES = (10, 30, 50, 70, 90, 100)
+
 
 def _collector(entry: Factory) -> tuple[list[PublishedValue], Sim]:
     """An empty entry list and a function appending one ns-2 ("simulation") entry to it."""
@@ -161,7 +164,7 @@ def paper_tables(entry: Factory) -> tuple[PublishedValue, ...]:
 
 def thesis_tables(entry: Factory) -> tuple[PublishedValue, ...]:
     """Tsang's thesis, ch. 3: Tables 3.2-3.4, 3.12-3.13, 3.21-3.22, 3.25-3.28 (ns-2)."""
-    return _thesis_few_flows(entry) + _thesis_mixes(entry)
+    return _thesis_few_flows(entry) + _thesis_mixes(entry) + _thesis_delayed_acks(entry)
 
 
 def _thesis_few_flows(entry: Factory) -> tuple[PublishedValue, ...]:
@@ -243,13 +246,11 @@ def _thesis_few_flows(entry: Factory) -> tuple[PublishedValue, ...]:
 
 
 def _thesis_mixes(entry: Factory) -> tuple[PublishedValue, ...]:
-    """Tsang's thesis, ch. 3: Tables 3.22 and 3.25 (mixes of Vegas and Reno), 3.26-3.28
-    (delayed ACKs)."""
+    """Tsang's thesis, ch. 3: Tables 3.22 and 3.25 (mixes of Vegas and Reno)."""
     out, sim = _collector(entry)
 
     # §4.4.3 Tables 3.22a/b: mean Jain's index of 7 runs, mixes of Vegas and Reno, by the
     # Vegas share (0 %: Reno only) for Vegas-3 (α = β = 3) and Vegas-1_3 (α = 1, β = 3)
-    shares = (10, 30, 50, 70, 90, 100)
     t322 = {
         "red-5-15": {
             30: (0.984, (0.974, 0.956), (0.941, 0.945), (0.933, 0.930), (0.907, 0.907),
@@ -273,7 +274,7 @@ def _thesis_mixes(entry: Factory) -> tuple[PublishedValue, ...]:
         for n, (reno_only, *mixes) in rows.items():
             sim(f"001/table{tab}/{router}/n{n}/vegas0", f"ch. 3 Table {tab}", "jain_index",
                 "reno", reno_only, "")  # fmt: skip
-            for share, (v3, v13) in zip(shares, mixes, strict=True):
+            for share, (v3, v13) in zip(_VEGAS_SHARES, mixes, strict=True):
                 for law, v in (("vegas-3", v3), ("vegas-1_3", v13)):
                     sim(f"001/table{tab}/{router}/n{n}/{law}/vegas{share}",
                         f"ch. 3 Table {tab}", "jain_index", "mixed", v, "")  # fmt: skip
@@ -320,6 +321,13 @@ def _thesis_mixes(entry: Factory) -> tuple[PublishedValue, ...]:
                 sim(f"{base}/vegas_goodput", w, "goodput_bps", "enhanced-vegas"
                     if law == "vegas-3" else "vegas", gv, "b/s")  # fmt: skip
                 sim(f"{base}/reno_goodput", w, "goodput_bps", "reno", gr, "b/s")
+    return tuple(out)
+
+
+def _thesis_delayed_acks(entry: Factory) -> tuple[PublishedValue, ...]:
+    """Tsang's thesis, ch. 3: Tables 3.26-3.28 (receivers delaying their ACKs)."""
+    out, sim = _collector(entry)
+
     # §4.5.1 Tables 3.26a/b: mean Jain's index of 7 runs, every receiver delaying its ACKs
     # (DA; the immediate-ACK column is Table 3.22's Vegas-3 column), Vegas-3 and Reno
     t326 = {
@@ -337,7 +345,7 @@ def _thesis_mixes(entry: Factory) -> tuple[PublishedValue, ...]:
     for router, rows26 in t326.items():
         tab = "3.26a" if router == "red-5-15" else "3.26b"
         for n, vals26 in rows26.items():
-            for share, v in zip(shares, vals26, strict=True):
+            for share, v in zip(_VEGAS_SHARES, vals26, strict=True):
                 sim(f"001/table{tab}/{router}/n{n}/vegas{share}/delayed_ack",
                     f"ch. 3 Table {tab}", "jain_index", "mixed", v, "")  # fmt: skip
     # §4.5.2 Table 3.27: one run (30 flows, 50 % Vegas-3, delayed ACKs), ten Vegas
