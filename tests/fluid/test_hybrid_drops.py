@@ -127,20 +127,21 @@ def test_one_flow_loses_the_same_under_every_sharing_rule(
 def _round_model_drops(monkeypatch: pytest.MonkeyPatch, drop_share: str) -> np.ndarray:
     """The round model's losses of flows 0-7 in the rounds starting from just before the
     join to 25 s (each round's shares, observed as the loop computes them)."""
+    from tcpfluid.fluid import _rounds_engine
     from tcpfluid.fluid._rounds_engine import RoundEngine
 
     got = np.zeros(12)
-    losses = RoundEngine._losses
+    losses = _rounds_engine.round_losses
 
-    def observe(self: RoundEngine, c: int, lost_s: Any, w1: Any, z: Any, total: Any,
+    def observe(eng: RoundEngine, c: int, lost_s: Any, w1: Any, z: Any, total: Any,
                 others: Any, t0: Any, *rest: Any) -> Any:  # fmt: skip
-        out = losses(self, c, lost_s, w1, z, total, others, t0, *rest)
+        out = losses(eng, c, lost_s, w1, z, total, others, t0, *rest)
         t = float(np.ravel(t0)[0])
         if out is not None and JOIN_S - 0.1 <= t < AFTER_S:
             got[: out.size] += out
         return out
 
-    monkeypatch.setattr(RoundEngine, "_losses", observe)
+    monkeypatch.setattr(_rounds_engine, "round_losses", observe)
     tcpfluid.simulate(_scenario("30s"), "rounds", drop_share=drop_share)
     return got[:8]
 

@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
 from ..algorithms.mixed import MixedLaw
-from ..queueing import RedParameters, red_drop_probability
+from ..queueing import RedParameters
 from ._rounds_checks import _Run
 from ._rounds_inputs import PathBatch
 from ._rounds_law import (
@@ -40,7 +40,6 @@ from ._rounds_law import (
     WholeLosses,
     _check_bounded,
     decide,
-    growth_shares,
     join_flows,
     start_law,
 )
@@ -48,7 +47,6 @@ from ._rounds_physics import (
     QueueMemory,
     Rtts,
     _reverse_start,
-    _standing_rev,
     ack_path_drops,
     backlog_of,
     buffer_overflow,
@@ -60,6 +58,7 @@ from ._rounds_physics import (
     round_rtts,
 )
 from ._rounds_results import flow_settle_bands
+from ._rounds_totals import account, account_one, integrate, round_losses
 
 FloatArray = NDArray[np.float64]
 
@@ -223,7 +222,7 @@ class RoundEngine:
                 _check_bounded(w1, k - 1)
                 break
         if self.K > 1:  # the rounds in progress, up to the end (one class: added already)
-            self._integrate(t_end)
+            integrate(self, t_end)
         if progress is not None:
             progress(1.0)
 
@@ -372,7 +371,7 @@ class RoundEngine:
         duration, rtts = round_rtts(qf, qr, d, self.half_d[c], inv_mu, mu_a, mu_r_eff)
         if self.lag:
             rtts = lagged(self.history[c], rtts, self.lag)
-        lost = self._losses(c, lost_s, w1, z, w1_s, others, t0, qf[1], mu_a)
+        lost = round_losses(self, c, lost_s, w1, z, w1_s, others, t0, qf[1], mu_a)
         # the packets of the round not lost (the losses charged at other classes' rounds
         # may exceed a window the flow has cut since: none delivered, never fewer)
         got = w1 if lost is None else np.maximum(w1 - lost[ix], 0.0)
@@ -382,9 +381,9 @@ class RoundEngine:
             self.w_cur[ix] = w1
             self.w_class[c] = w1_s[0]
             known = lost is None and not (self.charged and self.pending.any())
-            self._account(c, t0, got, mu_a, q_end if known else None)
+            account(self, c, t0, got, mu_a, q_end if known else None)
         else:
-            self._account_one(t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
+            account_one(self, t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
         sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks)
         t_end = self.run.t_end
         counting: Any = True
@@ -424,142 +423,6 @@ class RoundEngine:
             thr = got / (per_flow(duration, self.size[c]) if self.K == 1 else duration)
         phase = self.ls.state["phase"][self.sel[c]]
         recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
-
-    # ------------------------------------------------------------------ losses
-    def _losses(
-        self, c: int, lost_s: FloatArray | None, w1: FloatArray, z: FloatArray,
-        w1_s: FloatArray, others: Any, t0: FloatArray, q_mean: FloatArray, mu_a: FloatArray,
-    ) -> FloatArray | None:  # fmt: skip
-        """Per-flow losses of the round (full length, zero outside the class): its share of
-        the overflow ``lost_s`` at the round's peak and of the overflows at the other
-        classes' rounds since its last round (drop-share rule), and RED's whole packets.
-
-        The overflow falls on every flow in flight in proportion to its window (the
-        class's windows ``w1_s`` per scenario and ``others``, the other classes' windows in
-        flight, :meth:`_others`); the other classes' flows take theirs at the end of their
-        own next round and until then it is not in flight."""
-        ix, S = self.sel[c], self.S
-        if lost_s is not None and (self.share is not None or bool(lost_s.any())):
-            if self.K == 1:
-                w = w1
-            else:
-                w = np.where(self.active, self.w_cur - self.pending, 0.0)
-                np.maximum(w, 0.0, out=w)
-                w[ix] = w1
-            if self.growth is not None:
-                g = z if self.K == 1 else np.where(self.active, self.growth, 0.0)
-                self.pending += growth_shares(lost_s, g, w)
-                self.charged = True
-            else:
-                total = w1_s if others is None else w1_s + sum(others[0].tolist())
-                tot = per_flow(total, self.F)
-                mine = np.divide(w, tot, out=np.zeros(self.n), where=tot > 0)
-                mine *= per_flow(lost_s, self.F)
-                if self.share is not None:
-                    F = self.F
-                    for s in range(S):
-                        part = slice(s * F, (s + 1) * F)
-                        mine[part] = self.share(mine[part], w[part], s)
-                if self.K == 1 and self.red is None:
-                    # one class: every flow takes its share now (nothing is pending)
-                    return mine
-                self.pending += mine
-                self.charged = True
-        lost: FloatArray | None = None
-        if self.charged and (self.pending[ix] > 0.0).any():
-            lost = np.zeros(self.n)
-            lost[ix] = self.pending[ix]
-            self.pending[ix] = 0.0
-            self.charged = bool(self.pending.any())
-        if self.red is not None:
-            p = self._red_probability(self.red, float(t0[0]), float(q_mean[0]), float(mu_a[0]))
-            if p > 0.0:
-                self.red_debt[ix] += p * w1
-                whole = np.floor(self.red_debt[ix])
-                self.red_debt[ix] -= whole
-                if whole.any():  # (no whole packet dropped: no loss, as without RED)
-                    if lost is None:
-                        lost = np.zeros(self.n)
-                    lost[ix] += whole
-        return lost
-
-    def _red_probability(self, red: RedParameters, t0: float, q_mean: float, mu_a: float) -> float:
-        """RED's drop probability for a round starting at ``t0`` (the averaged queue
-        updated to ``t0``, ``μ`` arrivals per second); ``q_mean`` (the round's mean backlog
-        at rate ``mu_a``) is the queue held until the next event."""
-        mu = float(self.mu[0])
-        arrivals = mu * max(t0 - self.red_t, 0.0)
-        self.red_avg = self.red_q + (self.red_avg - self.red_q) * (1.0 - red.w_q) ** arrivals
-        self.red_t = t0
-        self.red_q = q_mean * (mu / mu_a)
-        if self.red_avg < red.min_th_pkts:
-            return 0.0
-        return float(red_drop_probability(self.red_avg, red))
-
-    # ------------------------------------------------------------------ totals
-    def _integrate(self, t: float) -> None:
-        """Add the flows' and the cross traffic's output since the last event up to ``t``
-        (several classes, one scenario; nothing after the run's end)."""
-        t_end = self.run.t_end
-        dt = min(t, t_end) - min(self.t_ev, t_end)
-        self.t_ev = t
-        if dt > 0.0:
-            self.delivered += self.rate * dt
-            if self.cross:
-                self.cross_carried += self.rate_cross * dt
-            self.elapsed += dt
-
-    def _account(
-        self, c: int, t0: FloatArray, got: FloatArray, mu_a: FloatArray, q: float | None
-    ) -> None:
-        """A new event at ``t0`` (several classes): integrate up to it, then the rates from
-        now on (class ``c``'s flows send ``got`` packets not lost; module docstring). ``q``:
-        the standing backlog of the windows in flight when the round computed it (nothing
-        lost, nothing pending: they are the windows of the rounds in progress)."""
-        self._integrate(float(t0[0]))
-        g = self.inflight
-        if q is None:
-            np.subtract(self.w_cur, self.pending, out=g)
-            np.maximum(g, 0.0, out=g)
-            g[~self.active] = 0.0
-            g[self.sel[c]] = got
-            q = backlog_of(self._class_sums(g), float(mu_a[0]) * self.d_class)
-        else:
-            g = self.w_cur
-        assert self.d_flow is not None
-        np.divide(g, self.d_flow + q / mu_a, out=self.rate)
-        if self.cross:
-            self.rate_cross = self.mu - mu_a
-
-    def _account_one(
-        self, t0: FloatArray, t1: FloatArray, duration: FloatArray, got: FloatArray,
-        whole: bool, mu_a: FloatArray, mud: FloatArray, inv_mu: FloatArray, mu_r: Any,
-    ) -> None:  # fmt: skip
-        """:meth:`_account` for one class: the next event is the end of this round, ``t1``,
-        so the round's part before the run's end is added at once (``got`` at the rate its
-        standing backlog allows). ``whole``: no packet of the round was lost, so (without
-        an ACK-path bottleneck) that backlog is the round's and its RTT the duration."""
-        S, F, d = self.S, self.F, self.d[0]
-        t_end = self.run.t_end
-        dt = duration if t_end == math.inf else np.minimum(t1, t_end) - np.minimum(t0, t_end)
-        if self.cross:
-            self.cross_carried += (self.mu - mu_a) * dt
-        self.elapsed += dt
-        if whole and not self.reverse:
-            self.delivered += got if t_end == math.inf else got * per_flow(dt / duration, F)
-            return
-        g_s = per_scenario(got, S, F)
-        if self.reverse:
-            qr, qf = _standing_rev(g_s, mu_a, mu_r, self.b_r, d)
-            with np.errstate(invalid="ignore"):
-                rtt = d + np.where(np.isfinite(mu_r), qr / mu_r, 0.0) + qf / mu_a
-        else:  # (in place: one buffer per scenario)
-            rtt = np.subtract(g_s, mud, out=self.buf_s)
-            np.maximum(rtt, 0.0, out=rtt)
-            rtt *= inv_mu
-            rtt += d
-        share = np.divide(dt, rtt, out=self.buf_s)
-        self.delivered += got * per_flow(share, F)
 
     # ------------------------------------------------------------------ the law
     def _sample(

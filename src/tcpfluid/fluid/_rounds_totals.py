@@ -1,0 +1,166 @@
+"""What a round loses and what the bottleneck delivers: the round engine's losses and totals.
+
+:func:`round_losses` shares a round's overflow among the flows in flight (the drop-share
+rules) and adds RED's whole packets (:func:`red_round_probability`); :func:`integrate`,
+:func:`account` and :func:`account_one` add the bottleneck's output between events (the
+delivered packets of :mod:`tcpfluid.fluid._rounds_engine`'s module docstring). Each takes
+the :class:`~tcpfluid.fluid._rounds_engine.RoundEngine` whose state it reads and updates.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..queueing import RedParameters, red_drop_probability
+from ._rounds_law import growth_shares
+from ._rounds_physics import _standing_rev, backlog_of, per_flow, per_scenario
+
+if TYPE_CHECKING:
+    from ._rounds_engine import RoundEngine
+
+FloatArray = NDArray[np.float64]
+
+
+def round_losses(
+    eng: RoundEngine, c: int, lost_s: FloatArray | None, w1: FloatArray, z: FloatArray,
+    w1_s: FloatArray, others: Any, t0: FloatArray, q_mean: FloatArray, mu_a: FloatArray,
+) -> FloatArray | None:  # fmt: skip
+    """Per-flow losses of the round (full length, zero outside the class): its share of
+    the overflow ``lost_s`` at the round's peak and of the overflows at the other
+    classes' rounds since its last round (drop-share rule), and RED's whole packets.
+
+    The overflow falls on every flow in flight in proportion to its window (the
+    class's windows ``w1_s`` per scenario and ``others``, the other classes' windows in
+    flight, :meth:`~._rounds_engine.RoundEngine._others`); the other classes' flows take
+    theirs at the end of their own next round and until then it is not in flight."""
+    ix, S = eng.sel[c], eng.S
+    if lost_s is not None and (eng.share is not None or bool(lost_s.any())):
+        if eng.K == 1:
+            w = w1
+        else:
+            w = np.where(eng.active, eng.w_cur - eng.pending, 0.0)
+            np.maximum(w, 0.0, out=w)
+            w[ix] = w1
+        if eng.growth is not None:
+            g = z if eng.K == 1 else np.where(eng.active, eng.growth, 0.0)
+            eng.pending += growth_shares(lost_s, g, w)
+            eng.charged = True
+        else:
+            total = w1_s if others is None else w1_s + sum(others[0].tolist())
+            tot = per_flow(total, eng.F)
+            mine = np.divide(w, tot, out=np.zeros(eng.n), where=tot > 0)
+            mine *= per_flow(lost_s, eng.F)
+            if eng.share is not None:
+                F = eng.F
+                for s in range(S):
+                    part = slice(s * F, (s + 1) * F)
+                    mine[part] = eng.share(mine[part], w[part], s)
+            if eng.K == 1 and eng.red is None:
+                # one class: every flow takes its share now (nothing is pending)
+                return mine
+            eng.pending += mine
+            eng.charged = True
+    lost: FloatArray | None = None
+    if eng.charged and (eng.pending[ix] > 0.0).any():
+        lost = np.zeros(eng.n)
+        lost[ix] = eng.pending[ix]
+        eng.pending[ix] = 0.0
+        eng.charged = bool(eng.pending.any())
+    if eng.red is not None:
+        p = red_round_probability(eng, eng.red, float(t0[0]), float(q_mean[0]), float(mu_a[0]))
+        if p > 0.0:
+            eng.red_debt[ix] += p * w1
+            whole = np.floor(eng.red_debt[ix])
+            eng.red_debt[ix] -= whole
+            if whole.any():  # (no whole packet dropped: no loss, as without RED)
+                if lost is None:
+                    lost = np.zeros(eng.n)
+                lost[ix] += whole
+    return lost
+
+
+def red_round_probability(
+    eng: RoundEngine, red: RedParameters, t0: float, q_mean: float, mu_a: float
+) -> float:
+    """RED's drop probability for a round starting at ``t0`` (the averaged queue
+    updated to ``t0``, ``μ`` arrivals per second); ``q_mean`` (the round's mean backlog
+    at rate ``mu_a``) is the queue held until the next event."""
+    mu = float(eng.mu[0])
+    arrivals = mu * max(t0 - eng.red_t, 0.0)
+    eng.red_avg = eng.red_q + (eng.red_avg - eng.red_q) * (1.0 - red.w_q) ** arrivals
+    eng.red_t = t0
+    eng.red_q = q_mean * (mu / mu_a)
+    if eng.red_avg < red.min_th_pkts:
+        return 0.0
+    return float(red_drop_probability(eng.red_avg, red))
+
+
+def integrate(eng: RoundEngine, t: float) -> None:
+    """Add the flows' and the cross traffic's output since the last event up to ``t``
+    (several classes, one scenario; nothing after the run's end)."""
+    t_end = eng.run.t_end
+    dt = min(t, t_end) - min(eng.t_ev, t_end)
+    eng.t_ev = t
+    if dt > 0.0:
+        eng.delivered += eng.rate * dt
+        if eng.cross:
+            eng.cross_carried += eng.rate_cross * dt
+        eng.elapsed += dt
+
+
+def account(
+    eng: RoundEngine, c: int, t0: FloatArray, got: FloatArray, mu_a: FloatArray, q: float | None
+) -> None:
+    """A new event at ``t0`` (several classes): integrate up to it, then the rates from
+    now on (class ``c``'s flows send ``got`` packets not lost; module docstring). ``q``:
+    the standing backlog of the windows in flight when the round computed it (nothing
+    lost, nothing pending: they are the windows of the rounds in progress)."""
+    integrate(eng, float(t0[0]))
+    g = eng.inflight
+    if q is None:
+        np.subtract(eng.w_cur, eng.pending, out=g)
+        np.maximum(g, 0.0, out=g)
+        g[~eng.active] = 0.0
+        g[eng.sel[c]] = got
+        q = backlog_of(eng._class_sums(g), float(mu_a[0]) * eng.d_class)
+    else:
+        g = eng.w_cur
+    assert eng.d_flow is not None
+    np.divide(g, eng.d_flow + q / mu_a, out=eng.rate)
+    if eng.cross:
+        eng.rate_cross = eng.mu - mu_a
+
+
+def account_one(
+    eng: RoundEngine, t0: FloatArray, t1: FloatArray, duration: FloatArray, got: FloatArray,
+    whole: bool, mu_a: FloatArray, mud: FloatArray, inv_mu: FloatArray, mu_r: Any,
+) -> None:  # fmt: skip
+    """:func:`account` for one class: the next event is the end of this round, ``t1``,
+    so the round's part before the run's end is added at once (``got`` at the rate its
+    standing backlog allows). ``whole``: no packet of the round was lost, so (without
+    an ACK-path bottleneck) that backlog is the round's and its RTT the duration."""
+    S, F, d = eng.S, eng.F, eng.d[0]
+    t_end = eng.run.t_end
+    dt = duration if t_end == math.inf else np.minimum(t1, t_end) - np.minimum(t0, t_end)
+    if eng.cross:
+        eng.cross_carried += (eng.mu - mu_a) * dt
+    eng.elapsed += dt
+    if whole and not eng.reverse:
+        eng.delivered += got if t_end == math.inf else got * per_flow(dt / duration, F)
+        return
+    g_s = per_scenario(got, S, F)
+    if eng.reverse:
+        qr, qf = _standing_rev(g_s, mu_a, mu_r, eng.b_r, d)
+        with np.errstate(invalid="ignore"):
+            rtt = d + np.where(np.isfinite(mu_r), qr / mu_r, 0.0) + qf / mu_a
+    else:  # (in place: one buffer per scenario)
+        rtt = np.subtract(g_s, mud, out=eng.buf_s)
+        np.maximum(rtt, 0.0, out=rtt)
+        rtt *= inv_mu
+        rtt += d
+    share = np.divide(dt, rtt, out=eng.buf_s)
+    eng.delivered += got * per_flow(share, F)
