@@ -15,7 +15,6 @@ from .._validation import (
     as_float_array,
     check_range,
 )
-from ..metrics import _floats
 from ..path import Path
 
 FloatArray = NDArray[np.float64]
@@ -121,7 +120,7 @@ class PathBatch:
 
 
 def _inf_array(name: str, value: ArrayLike, *, minimum: float | None) -> FloatArray:
-    arr = _floats(name, value)
+    arr = as_float_array(name, value, finite=False)
     if np.any(np.isnan(arr)) or np.any(arr == -np.inf):
         raise ValueError(f"{name} must be a number or inf, got {value!r}")
     finite = arr[np.isfinite(arr)]
@@ -160,7 +159,7 @@ class CrossTraffic:
 def _flow_times(name: str, value: ArrayLike | None, F: int, *, default: float) -> FloatArray:
     if value is None:
         return np.full(F, default)
-    arr = _floats(name, value)
+    arr = as_float_array(name, value, finite=False)
     if arr.ndim == 0:
         arr = np.full(F, float(arr))
     if arr.shape != (F,):

@@ -80,10 +80,9 @@ __all__ = [
     "utilization",
 ]
 
-# _finite_or_none and _floats: the engines' plain JSON values and checked arrays
+# _finite_or_none: the engines' plain JSON values
 from ._arrays import FloatArray, _plain, _series
 from ._arrays import _finite_or_none as _finite_or_none
-from ._arrays import _floats as _floats
 from ._settling import (
     SegmentSettling,
     Settling,

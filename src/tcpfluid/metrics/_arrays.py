@@ -35,8 +35,8 @@ def _finite_or_none(x: Any) -> float | None:
 
 
 def _series(time_s: ArrayLike, values: ArrayLike, name: str) -> tuple[FloatArray, FloatArray]:
-    t = _floats("time_s", time_s)
-    v = _floats(name, values)
+    t = as_float_array("time_s", time_s, finite=False)
+    v = as_float_array(name, values, finite=False)
     if t.ndim == 0 or v.ndim == 0:
         raise ValueError(f"time_s and {name} must have a time axis (axis 0)")
     if t.ndim < v.ndim:  # a time axis shared by every column: (R,) -> (R, 1, ...)
@@ -60,9 +60,3 @@ def _series(time_s: ArrayLike, values: ArrayLike, name: str) -> tuple[FloatArray
         i = int(np.flatnonzero(np.isnan(v).reshape(v.shape[0], -1).any(axis=1))[0])
         raise ValueError(f"{name} must not contain NaN, got NaN at sample {i}")
     return t, v
-
-
-def _floats(name: str, value: Any) -> FloatArray:
-    """``value`` as a float64 array (NaN and ``inf`` kept for the caller to judge), or a
-    ``TypeError`` naming ``name`` (also used by :mod:`tcpfluid.fluid.rounds`)."""
-    return as_float_array(name, value, finite=False)

@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_nonnegative, check_positive, check_range, check_real
-from ._arrays import FloatArray, _floats, _plain, _series
+from .._validation import as_float_array, check_nonnegative, check_positive, check_range, check_real
+from ._arrays import FloatArray, _plain, _series
 
 #: :attr:`Settling.status` codes: how the segment settled, or why it did not
 SETTLED_FIXED = 0
@@ -176,14 +176,14 @@ def settling(
     rt = check_nonnegative("rel_tol", rel_tol)
     at = check_nonnegative("abs_tol", abs_tol)
     tf = check_range("tail_fraction", tail_fraction, 0.0, 1.0, lo_open=True)
-    cap = _floats("settle_band", settle_band)
+    cap = as_float_array("settle_band", settle_band, finite=False)
     if np.any(np.isnan(cap)) or np.any(cap < 0):
         raise ValueError(f"settle_band must be >= 0 (or inf), got {settle_band!r}")
     shape = np.broadcast_shapes(t.shape, v.shape)
     tb = np.broadcast_to(t, shape)
     vb = np.broadcast_to(v, shape)
-    t0 = _floats("t_start", t_start)
-    t1 = _floats("t_end", t_end)
+    t0 = as_float_array("t_start", t_start, finite=False)
+    t1 = as_float_array("t_end", t_end, finite=False)
     for bound, arr in (("t_start", t0), ("t_end", t1)):
         if np.any(np.isnan(arr)):
             raise ValueError(f"{bound} must be a time in s (or ±inf), got NaN")
