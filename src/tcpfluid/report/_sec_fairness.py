@@ -41,6 +41,7 @@ from ._core import ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns, render
 from ._sec_analytic import _NAMES
 from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
+from ._thesis_ns2 import ns2_initial_window
 
 # ============================================================ thesis two-flow (Table 3.16)
 _SETTINGS = {
@@ -100,6 +101,7 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     sc = build_scenario(
         "thesis-two-flow", x2=f"{x2_ms}ms", queue="red", duration="60s", **params
     ).with_algorithm(alg)
+    sc = ns2_initial_window(sc)  # the thesis's ns-2 agents start from one packet
     prop = np.array([f.rtt_s for f in ode_problem(sc).flows])
     res = simulate(sc, Packet(record_interval_s=0.001))  # fine enough for the train
     t = res.time_s
@@ -252,7 +254,10 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     intro = (
         "Tsang's thesis, ch. 3 §4.3: two connections share a 1.5 Mb/s link "
         "behind a RED gateway (15/45, buffer 100); connection 1 has x1 = 1 ms (minimum RTT "
-        "13.2 ms), connection 2 an access delay x2. 60 s runs, goodputs averaged after 10 s. "
+        "13.2 ms), connection 2 an access delay x2. 60 s runs, goodputs averaged after 10 s; "
+        "each window starts at one packet on every engine, as the thesis's ns-2 agents' did "
+        "(§4.2.1: connection 1's window goes 'from 1 to 2 at 0.026420 seconds'; the "
+        "library's laws start at 2). "
         "Closed form: the Boutremans–Le Boudec equilibrium (thesis ch. 2 §5) with α_j = δ and "
         "the BaseRTT over-estimation x_j that the packet run measured, with the long flow's "
         "packets arriving as one train over the fraction f of its round that the packet run "
