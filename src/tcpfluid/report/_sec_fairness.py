@@ -66,7 +66,8 @@ THESIS_RTT1_S = 0.013211
 #: gives no time; its two tables differ by up to 0.09 for Vegas-1_3, and its connection 2's
 #: BaseRTT over-estimates (Table 3.6: 0.5-5.3 ms) are set by where its first packets fall
 #: among connection 1's in the bottleneck queue, a timing below one round trip that ns-2's
-#: start-up and ours do not share (our nominal runs over-estimate by 1.7-10.2 ms). So the
+#: start-up and ours share only in part (from one packet, as ns-2's, our nominal Vegas-1_3
+#: runs over-estimate by 0-7.5 ms, within 1 ms of Table 3.6 at half the x2). So the
 #: nominal run is one phase of that start: the offsets move connection 2's first packets
 #: over one round of connection 1 in quarters (four phases, as the basic and
 #: convergence-bdp sections move their changes), all before connection 1's first ACK is
@@ -272,7 +273,8 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "scheduled first (Table 3.16; Table 3.17, connection 2 first, differs by up to 0.09 "
         "for Vegas-1_3), and connection 2's BaseRTT over-estimate, which sets the index, "
         "depends on where its first packets fall among connection 1's in the queue (the "
-        "thesis's Table 3.6: 0.5–5.3 ms; our nominal runs: 1.7–10.2 ms). Every row runs "
+        "thesis's Table 3.6, Vegas-1_3: 0.5–5.3 ms; our nominal runs: 0–7.5 ms for Vegas-1_3, "
+        "0–12.6 ms for all four settings). Every row runs "
         "connection 2 also 1/4, 1/2 and 3/4 of connection 1's minimum round trip (13.211 ms) "
         "later: before connection 1's first ACK is back, so that the starts "
         "stay simultaneous to both connections: shown, not used to pass a cell. The "

@@ -397,9 +397,9 @@ def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "run per engine (seed 0 of RED's drops); the packet simulator's Reno recovers "
         "losses as New Reno does (partial ACKs), ns-2's Reno of the thesis did not. The "
         "thesis's maximum window of 30 packets is not set (the engines have none): after "
-        "10 s the packet runs' windows are at 30 packets or more in at most 1 % of their "
-        "rounds, except connection 2 at x2 = 100 ms (13 % of its rounds, largest window "
-        "38 packets), whose goodput the thesis's cap would lower."
+        "10 s the packet runs' windows are at 30 packets or more in at most 1.3 % of "
+        "connection 1's rounds and, at x2 = 60–100 ms, in 3–9 % of connection 2's "
+        "(largest window 36 packets), whose goodput the thesis's cap would lower."
         + (" Quick mode: x2 = 100, 40, 1 ms." if cfg.quick else "")
     )
     return SectionResult(
