@@ -212,7 +212,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "base-rtt-error",
         "validation/test_report_reasons.py::"
         "test_thesis_vegas_1_3_ode_agrees_given_the_packet_base_rtt_error",
-        (_thesis(ODE, "vegas-1_3", (40, 100)),),
+        (_thesis(ODE, "vegas-1_3", (100,)),),
     ),
     Mechanism(
         "unequal-overflow-drops",
