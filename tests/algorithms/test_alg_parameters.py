@@ -78,5 +78,5 @@ def test_enhanced_vegas_delta_sets_alpha_and_beta() -> None:
     }
     assert expand_aliases("vegas", {"alpha": 1.0}) == {"alpha": 1.0}
     law = EnhancedVegas(delta=2.5)
-    assert law.params() == {"delta": 2.5, "gamma": 1.0}
+    assert law.params() == {"delta": 2.5, "gamma": 1.0, "initial_window": 2.0}
     assert float(law._alpha) == float(law._beta) == 2.5

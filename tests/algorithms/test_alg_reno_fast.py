@@ -49,7 +49,7 @@ def test_reno_losses():
 
 
 def test_reno_params_report_its_loss_recovery():
-    assert Reno().params() == {"recovery": "newreno"}
+    assert Reno().params() == {"recovery": "newreno", "initial_window": 2.0}
 
 
 @pytest.mark.parametrize(

@@ -242,10 +242,14 @@ def test_enhanced_vegas_has_no_dead_band():
 
 
 def test_enhanced_vegas_parameters():
-    assert EnhancedVegas().params() == {"delta": 3.0, "gamma": 1.0}
+    assert EnhancedVegas().params() == {"delta": 3.0, "gamma": 1.0, "initial_window": 2.0}
     with pytest.raises(ValueError, match="delta must be > 0"):
         EnhancedVegas(delta=0.0)
-    with pytest.raises(TypeError, match=r"unknown parameter 'alpha'.*accepted: delta, gamma"):
+    with pytest.raises(ValueError, match=r"initial_window must be in \[1.0, inf\)"):
+        EnhancedVegas(initial_window=0.5)
+    with pytest.raises(
+        TypeError, match=r"unknown parameter 'alpha'.*accepted: delta, gamma, initial_window"
+    ):
         EnhancedVegas(alpha=1.0)
 
 

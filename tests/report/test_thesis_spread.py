@@ -25,6 +25,7 @@ from tcpfluid.report._sec_fairness import (
     thesis_run,
 )
 from tcpfluid.report._table import DOCUMENT, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS
+from tcpfluid.report._thesis_ns2 import ns2_initial_window
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import simulate_packets
 
@@ -111,9 +112,10 @@ def test_an_offset_run_is_reproducible_and_starts_connection_2_later() -> None:
 def test_our_start_up_over_estimates_connection_2s_base_rtt_unlike_the_thesiss_ns2_run() -> None:
     """The thesis's Table 3.6 (Vegas-1_3, connection 1 first): connection 2's BaseRTT
     over-estimate by x2. It is set by where its first packets fall among connection 1's in
-    the queue. Our nominal runs differ from it by more than 1 ms (a fifth of a packet's
-    5.33 ms) at most x2: ns-2's start-up and ours do not share that timing, so our nominal
-    start is one phase of it, not the thesis's."""
+    the queue. Our nominal runs (windows from one packet, as ns-2's and the report's) differ
+    from it by more than 1 ms (a fifth of a packet's 5.33 ms) at half the x2 and pass one
+    packet's 5.33 ms where the thesis's never do: ns-2's start-up and ours share that timing
+    only in part, so our nominal start is one phase of it, not the thesis's."""
     table_3_6_ms = {5: 2.666, 10: 0.544, 20: 5.333, 30: 5.333, 40: 4.298, 50: 5.333,
                     60: 5.333, 70: 3.456, 80: 4.789, 90: 5.333, 100: 5.333, 110: 5.333}  # fmt: skip
     ours_ms = []
@@ -121,10 +123,11 @@ def test_our_start_up_over_estimates_connection_2s_base_rtt_unlike_the_thesiss_n
         sc = build_scenario(
             "thesis-two-flow", x2=f"{x2}ms", queue="red", duration="20s", alpha=1.0, beta=3.0
         ).with_algorithm("vegas")
+        sc = ns2_initial_window(sc)
         prop = ode_problem(sc).flows[1].rtt_s
         ours_ms.append((simulate_packets(sc).flows[1].base_rtt_s - prop) * 1e3)
     thesis_ms = np.array(list(table_3_6_ms.values()))
-    assert np.sum(np.abs(np.array(ours_ms) - thesis_ms) > 1.0) >= 9  # of 12
+    assert np.sum(np.abs(np.array(ours_ms) - thesis_ms) > 1.0) >= 6  # of 12
     # the thesis's never exceed one packet's 5.33 ms behind connection 1; ours do
     assert thesis_ms.max() <= 5.334 < max(ours_ms) - 1.0
     assert sorted(THESIS_TABLE_3_16) == [1, *table_3_6_ms]

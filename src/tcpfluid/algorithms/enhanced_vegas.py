@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from .base import OdeForm, Parameter
-from .vegas import GAMMA, VEGAS_ODE_FORM, Vegas
+from .vegas import GAMMA, INITIAL_WINDOW, VEGAS_ODE_FORM, Vegas
 
 __all__ = ["DELTA", "EnhancedVegas"]
 
@@ -42,6 +42,10 @@ class EnhancedVegas(Vegas):
         al.'s example and the one "most research uses" (Tsang's thesis, chapter 1).
     gamma : float or array_like, default 1
         Slow-start exit threshold γ, packets; ``> 0`` (as Vegas).
+    initial_window : float, default 2
+        Window of the first round, packets; ``>= 1`` (as Vegas). The thesis's ns-2 agents
+        start at 1 (``windowInit_``; Tsang's thesis ch. 3 §4.1.1: the window "grows from 1
+        to 2 and then from 2 to 4").
     """
 
     name: ClassVar[str] = "enhanced-vegas"
@@ -49,4 +53,4 @@ class EnhancedVegas(Vegas):
     ode_form: ClassVar[OdeForm | None] = VEGAS_ODE_FORM
     _decrease_inclusive: ClassVar[bool] = True
 
-    parameters: ClassVar[tuple[Parameter, ...]] = (DELTA, GAMMA)
+    parameters: ClassVar[tuple[Parameter, ...]] = (DELTA, GAMMA, INITIAL_WINDOW)

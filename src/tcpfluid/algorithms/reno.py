@@ -65,6 +65,7 @@ from .base import (
     SenderTraits,
     State,
 )
+from .vegas import INITIAL_WINDOW
 
 __all__ = ["Reno"]
 
@@ -79,6 +80,9 @@ class Reno(ControlLaw):
     recovery
         ``"newreno"`` (default), ``"halving"`` or ``"collapse"``: the window after a loss
         event (module docstring, "Loss recovery").
+    initial_window : float, default 2
+        Window of the first round, packets; ``>= 1``. ns-2's TCP agents start at 1
+        (``windowInit_``), as did the Reno flows of Tsang's thesis.
 
     Notes
     -----
@@ -96,12 +100,14 @@ class Reno(ControlLaw):
             'the window after a loss event (module docstring, "Loss recovery")',
             choices=RECOVERIES,
         ),
+        INITIAL_WINDOW,
     )
     #: a Reno sender retransmits on three duplicate ACKs or a timeout only
     sender: ClassVar[SenderTraits] = SenderTraits(fine_retransmit=False)
 
     def _configure(self, values: Mapping[str, Any]) -> None:
         self.recovery = values["recovery"]
+        self.initial_window = values["initial_window"]
 
     def init_state(self, n: int) -> State:
         """Fresh state: slow start, ``ssthresh = inf``."""

@@ -3,6 +3,9 @@
 sender records behind a delayed-ACK receiver) and 3.28 (two flows on the two-flow network,
 immediate or delayed ACKs). The runs are :func:`._sec_thesis_many.many_flows_run` and
 :func:`._sec_thesis_many.two_flow_ack_run`; only the packet simulator models delayed ACKs.
+Every run takes the thesis's ns-2 set-up (:mod:`._thesis_ns2`): windows from one packet,
+each ACK of two packets echoing the latest one's send time (ns-2's ``DelAckSink``), and on
+the many-flow network a timer floor of two 0.5-s ticks.
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ import numpy as np
 
 from ._common import doc, engine_cells, run_value, share_row
 from ._core import ReportConfig, SectionResult, SectionSpec, Task
-from ._sec_thesis_many import _MODULE, _NO_CF, DELACK_TIMEOUT_S, _mf_grid
+from ._sec_thesis_many import _MODULE, _NO_CF, _mf_grid
 from ._table import DOCUMENT, NA, Row, Table
+from ._thesis_ns2 import DELACK_TIMEOUT_S, MANY_FLOWS_MIN_RTO_S
 
 __all__ = ["THESIS_DELAYED_ACK"]
 
@@ -54,16 +58,21 @@ def _da_tasks(cfg: ReportConfig) -> list[Task]:
         for r, n, p in _da_cases(cfg)
     ]
     tasks += [_two_flow_task(label.upper(), delayed_ack=da) for da, label in _T328_ACKS]
-    # the mechanisms: the library's initial window of 2 packets; the ACK of two packets
-    # echoing the latest one (ns-2)
+    # beside, the library's defaults: the initial window of 2 packets; the ACK of two
+    # packets echoing the first one (RFC 7323)
     tasks.append(_two_flow_task("DA, initial window 2", delayed_ack=True, initial_window=2.0))
     tasks.append(
         _two_flow_task(
-            "DA-IA, ACK echoing the latest packet",
+            "DA-IA, ACK echoing the first packet",
             delayed_ack=[True, False],
-            delayed_ack_echo="latest",
+            delayed_ack_echo="first",
         )
     )
+    r, n, p = T327_CASE
+    kwargs = {"flows": n, "router": r, "law": "vegas-3", "vegas_percent": p}
+    label = f"thesis delayed ACKs: packet {r} {n} {p} % vegas-3, initial window 2"
+    kwargs.update(delayed_ack=True, initial_window=2.0)
+    tasks.append(Task(f"{_MODULE}:many_flows_run", kwargs, label))
     return tasks
 
 
@@ -71,10 +80,11 @@ _DA_FLUID = NA("the fluid engines do not model delayed ACKs")
 #: Table 3.28's mixed row: connection 1's receiver delays its ACKs, connection 2's does not
 _DA_IA = "connection 1's receiver delays its ACKs, connection 2's does not (DA, IA)"
 #: informative column: the same packet run with the library's initial window of 2 packets
-_IW2 = "packet sim, initial window 2"
+_IW2 = "packet sim, initial window 2 (the library's)"
 #: informative column: the same packet run with each delayed ACK of two packets echoing the
-#: latest one's send time (ns-2's DelAckSink), not the first's (RFC 7323, the default)
-_ECHO_NS2 = "packet sim, delayed ACK echoing the latest packet (ns-2)"
+#: first one's send time (RFC 7323, the packet simulator's default), not the latest's
+#: (ns-2's DelAckSink, the report's run)
+_ECHO_RFC = "packet sim, delayed ACK echoing the first packet (RFC 7323)"
 #: the setting of Table 3.28's rows, and its receivers
 _T328_SETTING = "vegas-1_3, x1 = x2 = 1 ms, "
 _IA_IA = "both receivers acknowledge at once (IA, IA)"
@@ -117,34 +127,46 @@ def _t26_rows(cases: list[tuple[str, int, int]], out: list[Any]) -> list[Row]:
     return rows
 
 
-def _t27_rows(r27: dict[str, Any]) -> list[Row]:
-    if "error" in r27:
-        return []
+def _t27_medians(r27: dict[str, Any]) -> tuple[float, float]:
+    """Over the Vegas flows of a run: the median first recorded BaseRTT and the median
+    excess of the last one over the round-trip propagation."""
     veg = [i for i, a in enumerate(r27["algorithm"]) if a != "reno"]
     first = float(np.median([r27["first_base_rtt_s"][i] for i in veg]))
     excess = float(np.median([r27["last_base_rtt_s"][i] - r27["prop_rtt_s"][i] for i in veg]))
+    return first, excess
+
+
+def _t27_rows(r27: dict[str, Any], r27_iw2: dict[str, Any]) -> list[Row]:
+    """Table 3.27's rows from its run, with the same run from the library's initial window
+    of 2 packets beside."""
+    if "error" in r27:
+        return []
+    first, excess = _t27_medians(r27)
+    beside = _t27_medians(r27_iw2) if "error" not in r27_iw2 else None
     setting = "vegas-3, flows of a 50 % mix with Reno, delayed ACKs, 30 flows, RED-5-15"
-    return [
-        _packet_row(setting, q, "s", "time", v, doc(f"001/table3.27/{key}"), {"quantity": key})
-        for q, v, key in (
-            ("first recorded BaseRTT, median over the Vegas flows", first, "first_base_rtt_median"),
-            (
-                "last recorded BaseRTT minus the round-trip propagation, median over the "
-                "Vegas flows",
-                excess,
-                "last_base_rtt_excess_median",
-            ),
-        )
-    ]
+    quantities = (
+        ("first recorded BaseRTT, median over the Vegas flows", first, "first_base_rtt_median"),
+        (
+            "last recorded BaseRTT minus the round-trip propagation, median over the Vegas flows",
+            excess,
+            "last_base_rtt_excess_median",
+        ),
+    )
+    rows = []
+    for j, (q, v, key) in enumerate(quantities):
+        extra = {_IW2: beside[j]} if beside is not None else None
+        ref = doc(f"001/table3.27/{key}")
+        rows.append(_packet_row(setting, q, "s", "time", v, ref, {"quantity": key}, extra))
+    return rows
 
 
-def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_ns2: Any) -> list[Row]:
+def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> list[Row]:
     """Table 3.28's rows from the two-flow runs (IA-IA, DA-DA, DA-IA; DA-DA from an initial
-    window of 2; DA-IA with ACKs echoing the latest packet)."""
+    window of 2; DA-IA with ACKs echoing the first packet)."""
     rows: list[Row] = []
     for label, r, keys in ((_IA_IA, ia, "ia-ia"), (_DA_DA, da, "da-da"), (_DA_IA, dai, "da-ia")):
         for i in (0, 1):
-            echo = {_ECHO_NS2: dai_ns2["goodput_bps"][i] / 1e3} if keys == "da-ia" else {}
+            echo = {_ECHO_RFC: dai_rfc["goodput_bps"][i] / 1e3} if keys == "da-ia" else {}
             rows.append(_packet_row(
                 _T328_SETTING + label, f"goodput of connection {i + 1}, 10–60 s", "kb/s",
                 "throughput", r["goodput_bps"][i] / 1e3,
@@ -177,34 +199,39 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     r27: dict[str, Any] = (
         out[cases.index(T327_CASE)] if T327_CASE in cases else {"error": "not run"}
     )
-    t27 = _t27_rows(r27)
     t28 = _t28_rows(*out[len(cases) : len(cases) + 5])
+    t27 = _t27_rows(r27, out[len(cases) + 5])
     intro = (
         "Tsang's thesis §4.5: every receiver delays its ACKs (an in-order packet is "
         "acknowledged with the next one or after the delayed-ACK timer, "
         f"{DELACK_TIMEOUT_S:g} s: Table 3.28's first BaseRTT behind a delaying receiver, "
-        "0.518544 s, is the 0.013211-s minimum RTT plus 0.5 s and one packet time). Table "
-        "3.26: 10–100 % of the flows Vegas-3, the rest Reno, on the many-flow network "
-        "(its immediate-ACK columns are Tables 3.21's and 3.22's, the report's rows in "
-        "thesis-many-flows); one run per setting, the thesis's mean of 7. Table 3.27: "
-        "the run of 30 flows, half Vegas-3, the router not given (RED-5-15 here; a run of "
-        "Table 3.26): the medians over the Vegas flows of the first recorded "
-        "BaseRTT and of the last one's excess over the round-trip propagation (the thesis: "
-        "the median of its ten listed connections). Table 3.28: two Vegas-1_3 flows at "
-        "6 ms on the two-flow network (RED 15/45), 60 s, goodputs from 10 s, each window "
-        "starting at ns-2's one packet (§4.1.1: it 'grows from 1 to 2'; the library's Vegas "
-        f"starts at 2: the column '{_IW2}' is the same run from 2 packets, whose second "
-        "packet is acknowledged at once, so that its first BaseRTT misses the timer; "
-        "Enhanced Vegas, Table 3.27's Vegas-3, has no initial-window parameter and starts "
-        "at 2: its first BaseRTT there is one round trip, not the timer); its mixed row: "
-        "connection 1's receiver delays, connection 2's does not (the column "
-        f"'{_ECHO_NS2}': the same run with each delayed ACK of two packets echoing the "
-        "latest one's send time, as ns-2's DelAckSink does, not the first's, as RFC 7323 "
-        "asks and the packet simulator does by default). Only the packet simulator "
-        "models "
-        "delayed ACKs. The kind 'time' (±25 % or 0.2 s) is the report's tolerance for "
-        "every time: it cannot tell BaseRTTs of a few milliseconds apart, so those rows "
-        "inform more than they test." + (" Quick mode: 30 flows only." if cfg.quick else "")
+        "0.518544 s, is the 0.013211-s minimum RTT plus 0.5 s and one packet time). Every "
+        "packet run takes the thesis's ns-2 set-up: each window starts at one packet (the "
+        "thesis: its Vegas 'sends 1 segment and waits for the return of its "
+        "acknowledgement', §4.5.2; ns-2's windowInit_ of 1 for its Reno; the library's "
+        "laws start at 2), each ACK of two packets echoes the send time of the packet "
+        "that completes the pair, as ns-2's DelAckSink acknowledges with it (the packet "
+        "simulator's default, RFC 7323 §4.3, echoes the first packet's, so that the "
+        "sender's RTT sample includes the receiver's wait), and on the many-flow network "
+        f"no retransmission timeout is shorter than {MANY_FLOWS_MIN_RTO_S:g} s (two of "
+        "Table 3.19's 0.5-s ticks, ns-2's floor). Table 3.26: 10–100 % of the flows "
+        "Vegas-3, the rest Reno, on the many-flow network (its immediate-ACK columns are "
+        "Tables 3.21's and 3.22's, the report's rows in thesis-many-flows); one run per "
+        "setting, the thesis's mean of 7. Table 3.27: the run of 30 flows, half Vegas-3, "
+        "the router not given (RED-5-15 here; a run of Table 3.26): the medians over the "
+        "Vegas flows of the first recorded BaseRTT and of the last one's excess over the "
+        "round-trip propagation (the thesis: the median of its ten listed connections). "
+        "Table 3.28: two Vegas-1_3 flows at 6 ms on the two-flow network (RED 15/45), "
+        "60 s, goodputs from 10 s; its mixed row: connection 1's receiver delays, "
+        "connection 2's does not. Beside, the library's defaults: the column "
+        f"'{_IW2}' is the same run with windows from 2 packets (the second packet is "
+        "acknowledged at once, so that the first BaseRTT is one round trip, not the "
+        f"timer), the column '{_ECHO_RFC}' the mixed row's run with each ACK of two "
+        "packets echoing the first one's send time (the delaying connection then backs "
+        "off). Only the packet simulator models delayed ACKs. The kind 'time' (±25 % or "
+        "0.2 s) is the report's tolerance for every time: it cannot tell BaseRTTs of a "
+        "few milliseconds apart, so those rows inform more than they test."
+        + (" Quick mode: 30 flows only." if cfg.quick else "")
     )
     tables = [
         Table(

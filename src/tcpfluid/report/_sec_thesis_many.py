@@ -23,6 +23,12 @@ bottleneck is a tenth of its access link; the transmission times move each base 
 1-2 ms). The round model is not run: its per-RTT round clocks (one per distinct base RTT:
 30 to 200 of them) cost about 2 s of CPU a 60-s run at 30 flows and 18 s at 200, beyond
 the report's time budget. Delayed ACKs are modelled by the packet simulator only.
+
+The thesis's ns-2 set-up (:mod:`._thesis_ns2`), every row: each window starts at one
+packet (every engine), and the retransmission timer's floor is two of Table 3.19's 0.5-s
+ticks, 1 s (the packet simulator and the ODE engine's hybrid model); behind delaying
+receivers each ACK of two packets echoes the latest one's send time (ns-2's
+``DelAckSink``).
 """
 
 from __future__ import annotations
@@ -43,6 +49,13 @@ from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._doc_tables import mean_rate_since
 from ._figures import draw_lines
 from ._table import DOCUMENT, NA, Row, Table
+from ._thesis_ns2 import (
+    DELACK_TIMEOUT_S,
+    DELAYED_ACK_ECHO,
+    MANY_FLOWS_MIN_RTO_S,
+    THESIS_INITIAL_WINDOW,
+    ns2_initial_window,
+)
 
 __all__ = ["THESIS_MANY_FLOWS", "many_flows_run", "thesis_mix_scenario", "two_flow_ack_run"]
 
@@ -50,10 +63,6 @@ _MODULE = "tcpfluid.report._sec_thesis_many"
 #: goodputs are measured from 20 s to the end of the 60-s run (§4.4: "All goodput
 #: measurements are taken after the simulation has started for 20 seconds")
 MF_FROM_S = 20.0
-#: the thesis's delayed-ACK timer: Table 3.28's first BaseRTT behind a delaying receiver,
-#: 0.518544 s, is the 0.013211-s minimum RTT plus 0.5 s plus one packet time (0.005333 s);
-#: §4.5.1 cites RFC 1122's bound ("the delay must be less than 0.5 seconds")
-DELACK_TIMEOUT_S = 0.5
 ROUTERS = ("red-5-15", "red-54-108")
 FLOW_COUNTS = (30, 100, 200)
 #: the thesis's Vegas variants: name -> (registry name, parameters)
@@ -102,9 +111,11 @@ def thesis_mix_scenario(
     fluid: bool = False,
     seed: int = 1,
     duration_s: float = 60.0,
+    initial_window: float = THESIS_INITIAL_WINDOW,
 ) -> Any:
     """The thesis's many-flow network with the first ``vegas_percent`` % of the flows
-    running ``law`` (a key of :data:`LAWS`) and the rest Reno (``law="reno"``: all Reno).
+    running ``law`` (a key of :data:`LAWS`) and the rest Reno (``law="reno"``: all Reno),
+    each flow's window starting at ``initial_window`` packets (ns-2's one packet).
 
     ``fluid``: access links at the bottleneck's rate (the fluid engines' reading, module
     docstring)."""
@@ -124,11 +135,13 @@ def thesis_mix_scenario(
     alg, params = LAWS[law]
     k = round(flows * vegas_percent / 100) if law != "reno" else 0
     if k == 0:
-        return sc.with_algorithm("reno")
-    if k == flows:
-        return with_flow_params(sc.with_algorithm(alg), None, params)
-    sc = with_mix(sc, f"{alg}:{k},reno")
-    return with_flow_params(sc, alg, params) if params else sc
+        sc = sc.with_algorithm("reno")
+    elif k == flows:
+        sc = with_flow_params(sc.with_algorithm(alg), None, params)
+    else:
+        sc = with_mix(sc, f"{alg}:{k},reno")
+        sc = with_flow_params(sc, alg, params) if params else sc
+    return ns2_initial_window(sc, initial_window)
 
 
 def many_flows_run(
@@ -138,14 +151,19 @@ def many_flows_run(
     vegas_percent: int = 100,
     engine: str = "packet",
     delayed_ack: bool = False,
-    delayed_ack_echo: str = "first",
+    delayed_ack_echo: str = DELAYED_ACK_ECHO,
+    initial_window: float = THESIS_INITIAL_WINDOW,
 ) -> dict[str, Any]:
     """One run of the thesis's many-flow network: each flow's goodput over 20-60 s (b/s),
     its algorithm, Jain's index, the flows that delivered nothing over 20-60 s, and (packet
     simulator) each flow's first and last recorded BaseRTT and round-trip propagation.
     ``delayed_ack``, ``delayed_ack_echo``: the receivers' (packet simulator,
-    :func:`tcpfluid.sim.simulate_packets`)."""
-    sc = thesis_mix_scenario(flows, router, law, vegas_percent, fluid=engine != "packet")
+    :func:`tcpfluid.sim.simulate_packets`; ns-2's ``DelAckSink`` echoes the latest
+    packet); ``initial_window``: every flow's first window (ns-2's one packet). The
+    retransmission timer's floor is two of the thesis's 0.5-s ticks (module docstring)."""
+    sc = thesis_mix_scenario(
+        flows, router, law, vegas_percent, fluid=engine != "packet", initial_window=initial_window
+    )
     bits = 8.0 * sc.packet_size_bytes
     if engine == "packet":
         # the simulator itself: its result's per-flow summary (settling times and the like,
@@ -156,6 +174,7 @@ def many_flows_run(
             delayed_ack=delayed_ack,
             delack_timeout=DELACK_TIMEOUT_S,
             delayed_ack_echo=delayed_ack_echo,
+            min_rto_s=MANY_FLOWS_MIN_RTO_S,
         )
         fl = pk.flows
         t = np.asarray(pk.t_s)
@@ -163,7 +182,7 @@ def many_flows_run(
         g = rates[:, t > MF_FROM_S].mean(axis=1)
     else:
         try:
-            res = simulate(sc, engine)
+            res = simulate(sc, engine, min_rto_s=MANY_FLOWS_MIN_RTO_S)
         except ValueError as exc:
             return {"error": str(exc)}
         if not res.success:
@@ -185,16 +204,10 @@ def many_flows_run(
     return out
 
 
-#: ns-2's initial window, one packet (Tsang's thesis §4.1.1: the window "grows from 1 to 2
-#: and then from 2 to 4"; §4.5.2: the sender "sends 1 segment and waits for the return of
-#: its acknowledgement"); the library's Vegas starts from 2
-THESIS_INITIAL_WINDOW = 1.0
-
-
 def two_flow_ack_run(
     delayed_ack: bool | list[bool],
     initial_window: float = THESIS_INITIAL_WINDOW,
-    delayed_ack_echo: str = "first",
+    delayed_ack_echo: str = DELAYED_ACK_ECHO,
 ) -> dict[str, Any]:
     """Table 3.28: two Vegas-1_3 flows at 6 ms each (x1 = x2 = 1 ms), RED 15/45, 60 s,
     every receiver acknowledging at once or delaying (``delayed_ack`` a bool) or each as
@@ -205,7 +218,7 @@ def two_flow_ack_run(
     sc = build_scenario(
         "thesis-two-flow", x2="1ms", queue="red", duration="60s", alpha=1, beta=3
     ).with_algorithm("vegas")
-    sc = with_flow_params(sc, None, {"initial_window": float(initial_window)})
+    sc = ns2_initial_window(sc, initial_window)
     pk = simulate_packets(
         sc,
         sample_interval_s=0.1,
@@ -427,8 +440,14 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "uniform in 45–50 ms, access links of 10 Mb/s × 10 / N, starts uniform in the "
         "first 3 s, 576-byte packets, 60 s, goodputs from 20 s (scenario thesis-many-flows; "
         "its docstring and docs/thesis-tables.md give the reading where the thesis is "
-        "silent). Vegas-δ is Enhanced Vegas with α = β = δ, Vegas-1_3 Vegas with α = 1, "
-        "β = 3. Tables 3.21a/b: the thesis's 'after' columns, the mean of 7 runs with its "
+        "silent). As the thesis's ns-2 ran them: every window starts at one packet on "
+        "every engine (its Vegas 'sends 1 segment' first, §4.5.2; its Reno takes ns-2's "
+        "windowInit_ of 1; the library's laws start at 2), and no retransmission timeout "
+        f"is shorter than two of Table 3.19's 0.5-s ticks, {MANY_FLOWS_MIN_RTO_S:g} s "
+        "(ns-2's floor; the packet simulator and the hybrid model; RTT samples rounded to "
+        "ticks are not modelled). Vegas-δ is Enhanced Vegas with α = β = δ, Vegas-1_3 "
+        "Vegas with α = 1, β = 3. Tables 3.21a/b: the thesis's 'after' columns, the mean "
+        "of 7 runs with its "
         "modified ns-2 code, are the reference; its 'before' columns (= Table 3.20), with "
         "ns-2's Vegas shutting connections down (a window set to 0 after a Reno-type "
         "timeout), are shown beside: the packet simulator's Vegas has no such state, and "

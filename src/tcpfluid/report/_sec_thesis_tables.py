@@ -6,7 +6,10 @@
   the long one at 2(x2 + 2) ms: Jain's index and the two goodputs.
 
 Both run the scenario ``thesis-two-flow`` with the thesis's RED gateway (15/45, buffer 100)
-for its 60 s. The thesis's agents had a maximum window of 30 packets, which ours do not:
+for its 60 s, every window starting at one packet on every engine, as the thesis's ns-2
+agents' did (:mod:`._thesis_ns2`; ns-2's default timer tick, 0.1 s, gives the packet
+simulator's own 0.2-s floor of the retransmission timer). The thesis's agents had a
+maximum window of 30 packets, which ours do not:
 no window here reaches it (the Vegas-δ windows stay at or below 25 packets, Table 3.3;
 RED keeps the Reno windows below it; both checked by tests/report/test_thesis_tables.py).
 """
@@ -29,6 +32,7 @@ from ._doc_tables import ENGINES as _ENGINES
 from ._doc_tables import engine_runs_cells, map_value, mean_rate_since, runs_by_case
 from ._figures import draw_columns, render
 from ._table import DOCUMENT, NA, Row, Table
+from ._thesis_ns2 import ns2_initial_window
 
 __all__ = ["THESIS_RENO", "THESIS_VEGAS_DELTA", "reno_two_flow_run", "vegas_delta_run"]
 
@@ -72,8 +76,9 @@ _VD_QUANTITIES: tuple[tuple[str, str, str, str, str], ...] = (
 
 def vegas_delta_scenario(delta: float, duration_s: float = VD_DURATION_S) -> Any:
     """Tsang's thesis §4.1.2: one Enhanced Vegas flow (α = β = ``delta``) on the two-flow
-    network with x1 = 30 ms (64 ms of propagation, minimum RTT 0.071211 s), RED 15/45."""
-    return build_scenario(
+    network with x1 = 30 ms (64 ms of propagation, minimum RTT 0.071211 s), RED 15/45, its
+    window starting at ns-2's one packet."""
+    sc = build_scenario(
         "thesis-two-flow",
         flows=1,
         x1="30ms",
@@ -81,6 +86,7 @@ def vegas_delta_scenario(delta: float, duration_s: float = VD_DURATION_S) -> Any
         duration=f"{duration_s!r}s",
         delta=delta,
     ).with_algorithm("enhanced-vegas")
+    return ns2_initial_window(sc)
 
 
 def round_samples(res: Any, engine: str) -> dict[str, np.ndarray]:
@@ -196,7 +202,9 @@ def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "α = β = δ) alone on the two-flow network with x1 = 30 ms (64 ms of propagation, "
         "minimum RTT 0.071211 s; 1.5 Mb/s, 187.5 packets/s; RED 15/45, buffer 100), "
         f"{run} runs, every round after {VD_FROM_S:g} s ('measured after the simulation "
-        "has started for 20 seconds'). Per round: the actual rate W/RTT and the expected "
+        "has started for 20 seconds'); the window starts at one packet on every engine, "
+        "as the thesis's ns-2 agent's did (§4.1.1: it 'grows from 1 to 2'; the library's "
+        "laws start at 2). Per round: the actual rate W/RTT and the expected "
         "rate W/BaseRTT (packets/s; ns-2's v_actual_ and v_expect_), the window W the "
         "law sees at the round's end and Δ = (W/BaseRTT − W/RTT)·BaseRTT (ns-2's "
         "v_delta_, the estimated backlog, judged as a queue). The ODE engine's hybrid "
@@ -263,10 +271,11 @@ THESIS_MAX_WINDOW = 30.0
 
 def reno_two_flow_scenario(x2_ms: float, duration_s: float = 60.0) -> Any:
     """Tsang's thesis §4.2.4: two Reno flows on the two-flow network, x1 = 1 ms and
-    ``x2_ms``, RED 15/45, buffer 100."""
-    return build_scenario(
+    ``x2_ms``, RED 15/45, buffer 100, each window starting at ns-2's one packet."""
+    sc = build_scenario(
         "thesis-two-flow", x2=f"{x2_ms!r}ms", queue="red", duration=f"{duration_s!r}s"
     ).with_algorithm("reno")
+    return ns2_initial_window(sc)
 
 
 def _mean_rates(t: Any, rates: Any, start_s: float) -> list[float]:
@@ -381,14 +390,16 @@ def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "Tsang's thesis §4.2.4 (Tables 3.12–3.13): two Reno flows on the two-flow network, "
         "connection 1 at x1 = 1 ms (6 ms of propagation), connection 2 at x2 (2(x2 + 2) ms), "
         "RED 15/45 with a 100-packet buffer, 1000-byte packets, 60 s; goodputs averaged "
-        f"from {RENO_FROM_S:g} s. Judged: the smaller flow's share of the two goodputs "
+        f"from {RENO_FROM_S:g} s; each window starts at one packet on every engine (the "
+        "thesis does not say; ns-2's Reno agent starts at its windowInit_ of 1; the "
+        "library's Reno starts at 2). Judged: the smaller flow's share of the two goodputs "
         "(from the thesis's Jain's index J, s = (1 − √(1/J − 1))/2) and each goodput. One "
         "run per engine (seed 0 of RED's drops); the packet simulator's Reno recovers "
         "losses as New Reno does (partial ACKs), ns-2's Reno of the thesis did not. The "
         "thesis's maximum window of 30 packets is not set (the engines have none): after "
-        "10 s the packet runs' windows are at 30 packets or more in at most 1 % of their "
-        "rounds, except connection 2 at x2 = 100 ms (13 % of its rounds, largest window "
-        "38 packets), whose goodput the thesis's cap would lower."
+        "10 s the packet runs' windows are at 30 packets or more in at most 1.3 % of "
+        "connection 1's rounds and, at x2 = 60–100 ms, in 3–9 % of connection 2's "
+        "(largest window 36 packets), whose goodput the thesis's cap would lower."
         + (" Quick mode: x2 = 100, 40, 1 ms." if cfg.quick else "")
     )
     return SectionResult(

@@ -23,8 +23,9 @@ The reading the library takes where Table 3.19 and its text leave a choice:
   against phase effects among Reno flows: RED's random drops and the random starts and
   delays already break them), the maximum window of 650 packets (about three
   bandwidth-delay products: a RED queue of at most 217 packets keeps every window far
-  below it) and ns-2's 0.5-s timer granularity (the packet simulator's retransmission
-  timer is RFC 6298's, bounded below by 0.2 s).
+  below it) and ns-2's 0.5-s timer granularity (a simulator option, not the network's: the
+  report's thesis sections run the packet simulator with ``min_rto_s=1``, ns-2's floor of
+  two ticks).
 """
 
 from __future__ import annotations
