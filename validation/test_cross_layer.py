@@ -257,17 +257,22 @@ def test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma() -> None:
             assert got != pytest.approx(printed), (k, got, printed)
 
 
-def test_round_model_quick_vegas_exit_is_eq_10_with_two_thirds_gamma_under_the_lag() -> None:
+def test_round_model_quick_vegas_exit_is_the_packet_senders_under_the_lag() -> None:
     # The round model with its default one-round lag decides in the growth round after
     # the window whose RTTs it reads; its summary names that window (the window whose
-    # measurement made it leave), the first of Table 1's windows at or above eq. (10)'s
-    # critical window for 2γ/3 (analytic.slow_start_exit with gamma=2/3), at every BDP of
-    # the grid. Switched off (feedback_rounds=0, the documents' model: the law reads the
-    # RTTs of the window it sends) the exit window is eq. (10)'s for γ.
-    from tcpfluid.analytic import slow_start_exit
+    # measurement made it leave). Its slow-start windows are a packet sender's (one packet
+    # per two ACKs of the window's whole packets: 2, 3, 4.5, 6.5, 9.5, ...), so it leaves
+    # at the first of them at or above eq. (10)'s critical window for 2γ/3, as the packet
+    # simulator does (test above), at every BDP of the grid. Switched off
+    # (feedback_rounds=0, the documents' model: the law reads the RTTs of the window it
+    # sends) the exit window is the first at or above eq. (10)'s for γ. With Table 1's
+    # fractional windows (×1.5 a round) the lagged exit fell one window early at 1000
+    # and 5000 kb (22.78, 51.26 where the packets leave at 31.5, 70.5).
+    from tcpfluid.analytic import critical_window
     from tcpfluid.fluid.rounds import PathBatch, simulate_rounds
 
     bdp = np.array(_CW_KB) * 1000.0 / 8000.0
+    windows = _packet_slow_start_windows(16)
 
     def exits(lag: int) -> np.ndarray:
         tr = simulate_rounds(
@@ -278,12 +283,27 @@ def test_round_model_quick_vegas_exit_is_eq_10_with_two_thirds_gamma_under_the_l
 
     def closed(gamma: float) -> np.ndarray:
         return np.array(
-            [slow_start_exit("quick-vegas", b, 0.1, gamma=gamma).window_pkts for b in bdp]
-        )
+            [_first_at_least(windows, float(critical_window("quick-vegas", b, gamma=gamma)))
+             for b in bdp]
+        )  # fmt: skip
 
     np.testing.assert_allclose(exits(1), closed(2 / 3), rtol=1e-9)
     np.testing.assert_allclose(exits(0), closed(1.0), rtol=1e-9)
     assert not np.allclose(closed(2 / 3), closed(1.0))
+
+
+def test_round_model_quick_vegas_exit_window_is_the_packet_simulators_on_qv_basic() -> None:
+    # The critical-window rows' own runs at 1000 and 5000 kb (the packets leave at 31.5
+    # and 70.5): the round model on the same dumbbell leaves slow start with the packet
+    # simulator's window, whose RTTs made both leave, at the same round.
+    for kb in (1000.0, 5000.0):
+        o = matched_overrides(
+            "qv-basic", {"cbr": "none", "duration": "3s"}, bdp_pkts=kb / 8.0, d_s=0.1
+        )
+        sc = build_scenario("qv-basic", **o).with_algorithm("quick-vegas")
+        pk = simulate_packets(sc).summary.to_dict()["ss_exit_window"]
+        rm = simulate(sc, "rounds").summary.flows[0].ss_exit_window_pkts
+        assert rm == pytest.approx(pk, rel=1e-9), (kb, rm, pk)
 
 
 # ----------------------------------------------------------------------------- FAST, small BDPs

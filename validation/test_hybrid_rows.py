@@ -428,12 +428,13 @@ def test_hybrid_slow_start_windows_are_the_tables_when_the_boundary_ack_grows_th
     # by it after the law's decision. The hybrid's round ends in the time step whose ACK
     # fluid reaches the round's first packet. By default that whole step's ACKs grow the
     # window before the decision, so every window a law sees carries the growth of up to
-    # one step's ACKs (μ·dt packets): Quick Vegas reads Table 1 of the Quick Vegas paper
-    # plus a constant (2.24, 3.24, 4.74, ... at 1000 kb), TCP-Ho falls below Table 4 of the
-    # TCP-Ho paper by a growing fraction. That error shrinks with the step: the tables are
-    # the continuous-time limit. With ``boundary_ack_next_round=True`` the part of that
-    # step's ACKs beyond the round's first packet grows the window with the next
-    # increment, as the packet sender's boundary ACK, and the windows are the tables
+    # one step's ACKs (μ·dt packets): Quick Vegas reads a packet sender's slow-start
+    # windows (one packet per two ACKs of the window's whole packets: 2, 3, 4.5, 6.5, 9.5,
+    # ...) plus a constant (2.24, 3.24, 4.74, 6.74, ... at 1000 kb), TCP-Ho falls below
+    # Table 4 of the TCP-Ho paper by a growing fraction. That error shrinks with the step:
+    # the tables are the continuous-time limit. With ``boundary_ack_next_round=True`` the
+    # part of that step's ACKs beyond the round's first packet grows the window with the
+    # next increment, as the packet sender's boundary ACK, and the windows are the tables
     # exactly at the default step (Table 4 whole numbers; the hybrid counts one more
     # initial round, as the packet simulator does).
     from tcpfluid.analytic import slow_start_windows
@@ -445,13 +446,17 @@ def test_hybrid_slow_start_windows_are_the_tables_when_the_boundary_ack_grows_th
     d = float(view.path.d)
     mu_dt = float(view.path.mu) * d / 256  # packets the bottleneck serves in a default step
 
+    def table_of(n: int) -> Any:
+        if algorithm == "quick-vegas":
+            return np.array(_sender_slow_start_windows(n))
+        return slow_start_windows(algorithm, n + table_from)[table_from:]
+
     def slow_start(dt_s: float | None = None, next_round: bool = False) -> Any:
         h = simulate_scenario_hybrid(sc, dt_s=dt_s, boundary_ack_next_round=next_round).flows[0]
         ramp = np.asarray(h.round_phase) == 0  # slow start (TCP-Ho: the Table-4 ramp)
         n = min(16, int(np.argmin(ramp)) if not ramp.all() else ramp.size)
         w = np.asarray(h.round_cwnd_pkts)[:n]
-        table = slow_start_windows(algorithm, n + table_from)[table_from:]
-        return w - table
+        return w - table_of(n)
 
     default = slow_start()
     assert default.size >= 8
@@ -461,16 +466,23 @@ def test_hybrid_slow_start_windows_are_the_tables_when_the_boundary_ack_grows_th
     assert np.max(np.abs(slow_start(next_round=True))) < 1e-9
 
 
-def test_quick_vegas_1000_kb_exit_window_is_the_rows_bound_plus_the_boundary_ack_growth(
+def _sender_slow_start_windows(n: int) -> list[float]:
+    """Quick Vegas's first ``n`` slow-start windows as a packet sender grows them (the Quick
+    Vegas paper, §3.2.1: a window W is ⌊W⌋ packets, one extra packet per two ACKs)."""
+    w = [2.0]
+    while len(w) < n:
+        w.append(w[-1] + 0.5 * math.floor(w[-1]))
+    return w
+
+
+def test_quick_vegas_1000_kb_exit_window_is_the_packet_senders_plus_the_boundary_ack_growth(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The critical-window row at 1000 kb (μd = 125): the closed form's exit window is
-    # Table 1's 22.78; the hybrid (like the packets) leaves slow start one growth round
-    # later, at 34.42: Table 1's next window 34.17 = 1.5 x 22.78 (exactly the row's ×1.5
-    # bound) plus the 0.24 packet that the round-ending step's ACKs add before each
-    # decision (test above). With ``boundary_ack_next_round=True`` the hybrid reads 34.17
-    # and the row agrees.
-    from tcpfluid.analytic import slow_start_windows
+    # The critical-window row at 1000 kb (μd = 125): the hybrid, like the packets, leaves
+    # slow start when it reads the RTTs of a packet sender's window 31.5 (2, 3, 4.5, 6.5,
+    # 9.5, 14, 21, 31.5: the packet simulator's exit window), plus the 0.24 packet that
+    # the round-ending step's ACKs add before each decision (test above). With
+    # ``boundary_ack_next_round=True`` the hybrid reads 31.5, the packet simulator's.
     from tcpfluid.report._sec_convergence import _cb_overrides
 
     sc = build_scenario("qv-basic", **{**_cb_overrides(1000.0), "duration": "2s"})
@@ -482,8 +494,9 @@ def test_quick_vegas_1000_kb_exit_window_is_the_rows_bound_plus_the_boundary_ack
         assert n == 8
         return float(h.round_cwnd_pkts[n - 1])
 
-    table = slow_start_windows("quick-vegas", 8)
-    bound = 1.5 * table[-2]
-    assert table[-1] == pytest.approx(bound)
-    assert 0.1 < exit_window() - bound < 0.5
-    assert exit_window(next_round=True) == pytest.approx(bound, abs=1e-9)
+    sender = _sender_slow_start_windows(8)[-1]
+    assert sender == 31.5
+    packets = simulate_packets(sc).summary.to_dict()["ss_exit_window"]
+    assert packets == pytest.approx(sender)
+    assert 0.1 < exit_window() - sender < 0.5
+    assert exit_window(next_round=True) == pytest.approx(sender, abs=1e-9)
