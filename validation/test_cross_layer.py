@@ -14,13 +14,14 @@ window an integer); utilization ±0.01 (both count the same carried packets).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 import pytest
 
 from tcpfluid import simulate
-from tcpfluid.algorithms import get_law
+from tcpfluid.algorithms import SLOW_START, QuickVegas, get_law
 from tcpfluid.fluid import simulate_scenario_hybrid, simulate_scenario_rounds
 from tcpfluid.report._common import matched_overrides
 from tcpfluid.scenarios import build_scenario
@@ -304,6 +305,53 @@ def test_round_model_quick_vegas_exit_window_is_the_packet_simulators_on_qv_basi
         pk = simulate_packets(sc).summary.to_dict()["ss_exit_window"]
         rm = simulate(sc, "rounds").summary.flows[0].ss_exit_window_pkts
         assert rm == pytest.approx(pk, rel=1e-9), (kb, rm, pk)
+
+
+class _DeltaOfTheMeasuredWindow(QuickVegas):
+    """Quick Vegas whose slow start reads Δ on the window whose RTTs it measured (the
+    round's ACKs) instead of the window already grown in the round: the sender's one-round
+    lag switched off, the documents' model of eqs. (8)-(10). Only Δ changes (through the
+    mean RTT it is read from); the growth and the 1/8 cut act on the window as before."""
+
+    def on_round(self, state: Any, sample: Any, out: Any = None) -> Any:
+        w = np.asarray(sample.cwnd, dtype=float)
+        acks = np.asarray(sample.acks, dtype=float)
+        base = np.asarray(sample.base_rtt, dtype=float)
+        rtt = np.asarray(sample.rtt_mean, dtype=float)
+        ss = (state["phase"] == SLOW_START) & (w > 0)
+        share = np.where(ss, acks / np.where(w > 0, w, 1.0), 1.0)
+        # cwnd (1 − base/rtt') = acks (1 − base/rtt)
+        seen = dataclasses.replace(sample, rtt_mean=base / (1.0 - share * (1.0 - base / rtt)))
+        return super().on_round(state, seen, out)
+
+
+def test_quick_vegas_4000_kb_exit_agrees_with_the_closed_form_without_the_senders_lag() -> None:
+    # The critical-window row at 4000 kb (μd = 500): the closed form leaves at Table 1's
+    # 76.89 (Δ of a window read on its own RTTs exceeds γ); the packet simulator and the
+    # round model leave when they read the RTTs of the window 47, because a sender's Δ
+    # multiplies them by the window already grown ×1.5 (2γ/3 on the window measured: 1.09
+    # > 1 at 47). Switched off (Δ on the window measured), both leave at 70.5, within the
+    # report's window tolerance (±10 %) of the closed form.
+    from tcpfluid.analytic import slow_start_exit
+    from tcpfluid.fluid.rounds import PathBatch, simulate_rounds
+
+    b = 4000.0 / 8.0
+    printed = slow_start_exit("quick-vegas", b, 0.1).window_pkts
+    o = matched_overrides("qv-basic", {"cbr": "none", "duration": "3s"}, bdp_pkts=b, d_s=0.1)
+    sc = build_scenario("qv-basic", **o).with_algorithm("quick-vegas")
+    name = sc.flows[0].name
+
+    def packets(law: QuickVegas) -> float:
+        return float(simulate_packets(sc, laws={name: law}).summary.to_dict()["ss_exit_window"])
+
+    def rounds(law: QuickVegas) -> float:
+        tr = simulate_rounds(law, PathBatch.from_bdp(np.array([b]), 0.1), rounds=40, record=())
+        return float(tr.summary.ss_exit_window_pkts[0, 0])
+
+    for run in (packets, rounds):
+        lagged, off = run(QuickVegas()), run(_DeltaOfTheMeasuredWindow())
+        assert lagged == pytest.approx(47.0) and abs(lagged / printed - 1.0) > 0.10
+        assert off == pytest.approx(70.5) and abs(off / printed - 1.0) <= 0.10
 
 
 # ----------------------------------------------------------------------------- FAST, small BDPs

@@ -500,3 +500,36 @@ def test_quick_vegas_1000_kb_exit_window_is_the_packet_senders_plus_the_boundary
     assert packets == pytest.approx(sender)
     assert 0.1 < exit_window() - sender < 0.5
     assert exit_window(next_round=True) == pytest.approx(sender, abs=1e-9)
+
+
+def test_quick_vegas_5000_kb_exit_window_agrees_once_the_boundary_step_acks_grow_the_next_round(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The critical-window row at 5000 kb (μd = 625; basic's qv-basic is the same path):
+    # the packets leave slow start reading the RTTs of the sender's window 70.5 (..., 31.5,
+    # 47, 70.5), within ±10 % (the report's window tolerance) of the closed form's 76.89.
+    # The hybrid's round-ending step carries μ·dt = 2.44 packets of ACKs at this rate;
+    # their growth (1.22 packets) enters each window before the decision, so the windows
+    # run above the sender's (35.39 vs 31.5: a round's growth then stays under the cap of
+    # half the window's whole packets and follows the fluid ACK count) and the hybrid
+    # leaves one window early, at 52.48. With ``boundary_ack_next_round=True`` it leaves
+    # at the packets' 70.5 and the row agrees.
+    from tcpfluid.analytic import slow_start_exit
+    from tcpfluid.report._common import matched_overrides
+
+    b = 5000.0 / 8.0
+    o = matched_overrides("qv-basic", {"cbr": "none", "duration": "3s"}, bdp_pkts=b, d_s=0.1)
+    sc = build_scenario("qv-basic", **o).with_algorithm("quick-vegas")
+    printed = slow_start_exit("quick-vegas", b, 0.1).window_pkts
+
+    def exit_window(next_round: bool = False) -> float:
+        h = simulate_scenario_hybrid(sc, boundary_ack_next_round=next_round).flows[0]
+        n = int(np.flatnonzero(np.asarray(h.round_phase) > 0)[0])
+        return float(h.round_cwnd_pkts[n - 1])
+
+    packets = simulate_packets(sc).summary.to_dict()["ss_exit_window"]
+    assert packets == pytest.approx(70.5)
+    assert abs(packets / printed - 1.0) <= 0.10
+    default = exit_window()
+    assert abs(default / printed - 1.0) > 0.10 and default < 0.8 * packets
+    assert exit_window(next_round=True) == pytest.approx(packets, abs=1e-9)
