@@ -12,8 +12,9 @@ Rules, each from the Quick Vegas paper unless marked *ours*:
   window's ACKs too (×1.5 a round, the fluid limit, :func:`tcpfluid.analytic.
   slow_start_windows`); by round 9 it is 8 % above a sender's window, enough to move the
   slow-start exit by one round when Δ is near γ (docs/algorithms.md). The cap makes a
-  fluid engine, which counts one ACK per unit of window, grow the sender's windows. The first round already grows (Table 1 has 3
-  packets in round 1), so :meth:`QuickVegas.initial_action` returns the slow-start action.
+  fluid engine, which counts one ACK per unit of window, grow the sender's windows. The
+  first round already grows (Table 1 has 3 packets in round 1), so
+  :meth:`QuickVegas.initial_action` returns the slow-start action.
 * Leaving slow start: Δ > γ, window × 7/8, congestion avoidance (§3.1, kept by §3.2.1).
   *Ours*: also (without a cut) when the window reaches ``ssthresh`` after a timeout.
 * Congestion avoidance: exactly the pseudo-code of §3.2.2, with ``m = (α + β)/2``:
