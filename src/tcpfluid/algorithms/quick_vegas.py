@@ -9,9 +9,10 @@ Rules, each from the Quick Vegas paper unless marked *ours*:
   returns ⌊cwnd⌋ ACKs and adds one packet per two of them: 2, 3, 4.5, 6.5, 9.5, 14, 21,
   31.5, 47, 70.5, ..., the windows a packet sender grows (the packet simulator's, with or
   without the cap). Table 1 of the paper (2, 3, 4.5, 6.75, 10.13, ...) counts a fractional
-  window's ACKs too (×1.5 a round, the fluid limit, :func:`tcpfluid.analytic.
-  slow_start_windows`); by round 9 it is 8 % above a sender's window, enough to move the
-  slow-start exit by one round when Δ is near γ (docs/algorithms.md). The cap makes a
+  window's ACKs too (×1.5 a round, the fluid limit,
+  :func:`tcpfluid.analytic.slow_start_windows`); by round 9 it is 8 % above a sender's
+  window, enough to move the slow-start exit by one round when Δ is near γ
+  (docs/algorithms.md, docs/mechanisms.md ``senders-slow-start-lag``). The cap makes a
   fluid engine, which counts one ACK per unit of window, grow the sender's windows. The
   first round already grows (Table 1 has 3 packets in round 1), so
   :meth:`QuickVegas.initial_action` returns the slow-start action.
