@@ -267,8 +267,8 @@ def test_round_model_quick_vegas_exit_is_the_packet_senders_under_the_lag() -> N
     # simulator does (test above), at every BDP of the grid. Switched off
     # (feedback_rounds=0, the documents' model: the law reads the RTTs of the window it
     # sends) the exit window is the first at or above eq. (10)'s for γ. With Table 1's
-    # fractional windows (×1.5 a round) the lagged exit fell one window early at 1000
-    # and 5000 kb (22.78, 51.26 where the packets leave at 31.5, 70.5).
+    # fractional windows (×1.5 a round) the lagged exit would come one window early at
+    # 1000 and 5000 kb (22.78, 51.26 where the packets leave at 31.5, 70.5).
     from tcpfluid.analytic import critical_window
     from tcpfluid.fluid.rounds import PathBatch, simulate_rounds
 
