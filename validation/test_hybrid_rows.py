@@ -388,15 +388,13 @@ def test_thesis_vegas_1_at_x2_70ms_follows_the_packets_with_whole_packet_windows
 
 def test_quick_vegas_at_1000_kb_leaves_slow_start_in_the_packets_round() -> None:
     # The critical-window row at 1000 kb (μd = 125): the window of the round whose RTTs made
-    # Quick Vegas leave slow start. The decision is a near-tie at γ: with the default FIFO
-    # sample the hybrid's BaseRTT carries a step's mean wait of the initial burst (0.1 ms
-    # above d: 100.1 ms), which lowers Δ at the deciding round by ~3 % (34.4 packets at
-    # 103.0 ms: 0.97 against 1.00 with BaseRTT = d), and the flow leaves one round later,
-    # in the same round as the packets (both decide at 0.9 s on the round before); the
-    # departure sample (the switch) reads BaseRTT = d and leaves a round earlier
-    # (reporting 23.0). The value differs from the packets' 31.5 by the hybrid's
-    # slow-start windows, which run ~9 % above the packets' (7.0, 10.4, 15.4, 23.0, 34.4
-    # against 6.5, 9.5, 14.0, 21.0, 31.5).
+    # Quick Vegas leave slow start. The hybrid grows a packet sender's slow-start windows
+    # plus the 0.24 packet of the round-ending step's ACKs (6.74, 9.74, 14.24, 21.24, 31.74
+    # against the packets' 6.5, 9.5, 14.0, 21.0, 31.5: test below), and leaves in the
+    # packets' round (both decide at 0.9 s on the round before) with the packets' window
+    # plus that 0.24, with the default arrival (FIFO) sample and the departure sample alike
+    # (the lagged Δ of the window 21 is 0.86 at 31.5, far enough from γ = 1 that the
+    # FIFO sample's 0.1 ms of BaseRTT error does not move the decision).
     from tcpfluid.report._sec_convergence import _cb_overrides
 
     sc = build_scenario("qv-basic", **{**_cb_overrides(1000.0), "duration": "2s"})
@@ -408,13 +406,12 @@ def test_quick_vegas_at_1000_kb_leaves_slow_start_in_the_packets_round() -> None
 
     p = simulate_packets(sc).flows[0]
     t_p, w_p = exit_round(p.round_t_s, p.round_cwnd_pkts, p.round_phase)
-    h = simulate_scenario_hybrid(sc).flows[0]
-    t_h, w_h = exit_round(h.round_t_s, h.round_cwnd_pkts, h.round_phase)
-    assert t_h == pytest.approx(t_p, abs=0.01)
-    assert 1.05 < w_h / w_p < 1.15
-    f = simulate_scenario_hybrid(sc, rtt_sample="departure").flows[0]
-    t_f, w_f = exit_round(f.round_t_s, f.round_cwnd_pkts, f.round_phase)
-    assert t_f < t_h - 0.05 and w_f < w_h / 1.3
+    assert w_p == 31.5
+    for sample in ("arrival", "departure"):
+        h = simulate_scenario_hybrid(sc, rtt_sample=sample).flows[0]
+        t_h, w_h = exit_round(h.round_t_s, h.round_cwnd_pkts, h.round_phase)
+        assert t_h == pytest.approx(t_p, abs=0.01), sample
+        assert 0.1 < w_h - w_p < 0.5, sample
 
 
 @pytest.mark.parametrize(
