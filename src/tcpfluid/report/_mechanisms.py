@@ -143,7 +143,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
     Mechanism(
         "hybrid-train-increments",
         f"{_HYB}test_quick_vegas_rounds_to_nw_follow_eq_12_without_the_train_queue",
-        (Scope(("new-equilibrium",), (ODE,), (_REACH_NW,), _QV, {"n": (6, 8, 9, 10)}),),
+        (Scope(("new-equilibrium",), (ODE,), (_REACH_NW,), _QV, {"n": (3, 7, 8, 9)}),),
     ),
     Mechanism(
         "packet-train-switched-off-in-hybrid",
