@@ -7,11 +7,13 @@ the mechanism, that results. Runs are shortened as far as the physics allows.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 from tcpfluid.algorithms import get_law
-from tcpfluid.analytic import slow_start_exit
+from tcpfluid.analytic import critical_window, slow_start_exit
 from tcpfluid.fluid.rounds import PathBatch, simulate_rounds
 
 #: the critical-window section's grid (the Quick Vegas paper's Fig. 3: 100 kb ... 5000 kb at
@@ -31,37 +33,46 @@ def _round_model_exit_windows(algorithm: str, feedback_rounds: int) -> np.ndarra
     return np.asarray(trace.summary.ss_exit_window_pkts[:, 0], dtype=float)
 
 
+def _sender_windows(n: int) -> list[float]:
+    """Quick Vegas's slow-start windows as a packet sender grows them (the Quick Vegas
+    paper, §3.2.1: a window W is ⌊W⌋ packets, one extra packet per two ACKs)."""
+    w = [2.0]
+    while len(w) < n:
+        w.append(w[-1] + 0.5 * math.floor(w[-1]))
+    return w
+
+
 def test_quick_vegas_round_model_exit_window_early_by_the_feedback_lag() -> None:
-    """Critical-window rows, Quick Vegas, round model vs the closed form eq. (10).
+    """Critical-window rows, Quick Vegas, round model vs eq. (10).
 
     Mechanism: the round model's feedback lag (``feedback_rounds=1``: the law reads the
     RTTs of the previous round's packets, but multiplies them by the window already grown
-    ×1.5 in the decision round, as a packet sender does). Switched off
-    (``feedback_rounds=0``, the documents' own-round model that eq. (10) assumes), the
-    round model leaves slow start with exactly the closed form's window at every BDP of
-    the section. With the lag it leaves at eq. (10) with γ replaced by 2γ/3, and every
-    window that differs is exactly one Quick Vegas slow-start step (×1.5) smaller.
+    in the decision round, as a packet sender does). Switched off (``feedback_rounds=0``,
+    the documents' own-round model that eq. (10) assumes), the round model leaves slow
+    start at the first of a sender's windows (2, 3, 4.5, 6.5, 9.5, ...) at or above eq.
+    (10)'s critical window, at every BDP of the section. With the lag it leaves at the first
+    at or above eq. (10)'s window for 2γ/3, and every window that differs is exactly one
+    slow-start step (w → w + ⌊w⌋/2) smaller.
     """
+    windows = _sender_windows(24)
+
+    def first_at_least(threshold: float) -> float:
+        return next(w for w in windows[1:] if w >= threshold)
+
     closed = np.array(
-        [
-            slow_start_exit("quick-vegas", b, _D_S, rtt_model="average").window_pkts
-            for b in _BDPS_PKTS
-        ]
+        [first_at_least(float(critical_window("quick-vegas", b))) for b in _BDPS_PKTS]
     )
     no_lag = _round_model_exit_windows("quick-vegas", feedback_rounds=0)
-    np.testing.assert_allclose(no_lag, closed, atol=0.5)
+    np.testing.assert_allclose(no_lag, closed, atol=1e-9)
 
     lagged = _round_model_exit_windows("quick-vegas", feedback_rounds=1)
     two_thirds = np.array(
-        [
-            slow_start_exit("quick-vegas", b, _D_S, gamma=2 / 3, rtt_model="average").window_pkts
-            for b in _BDPS_PKTS
-        ]
+        [first_at_least(float(critical_window("quick-vegas", b, gamma=2 / 3))) for b in _BDPS_PKTS]
     )
-    np.testing.assert_allclose(lagged, two_thirds, atol=0.5)
+    np.testing.assert_allclose(lagged, two_thirds, atol=1e-9)
     differs = np.abs(lagged - closed) > 0.5
     assert np.any(differs)
-    np.testing.assert_allclose(lagged[differs] / closed[differs], 1 / 1.5, rtol=1e-3)
+    np.testing.assert_allclose(closed[differs], lagged[differs] + 0.5 * np.floor(lagged[differs]))
 
 
 def test_vegas_round_model_exit_window_does_not_depend_on_the_feedback_lag() -> None:

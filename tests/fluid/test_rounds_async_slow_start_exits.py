@@ -73,8 +73,10 @@ def test_the_packets_long_rtt_flows_leave_slow_start_early_behind_the_short_flow
         # (x 1.5 per round in slow start) than without them
         assert pk_late[f][0] >= pk[f][0] + 0.9 * d[g]
         assert pk_late[f][1] >= 1.45 * pk[f][1]
-        # the round model's exit does not depend on the 50-ms flows
-        assert rm_late[f] == pytest.approx(rm[f])
+        # the round model's exit does not depend on the 50-ms flows: the same window, in
+        # the same round (its end moves by the 50-ms flows' queue, 2 ms of 200)
+        assert rm_late[f][1] == pytest.approx(rm[f][1])
+        assert abs(rm_late[f][0] - rm[f][0]) <= 0.05 * d[g]
         # ... and is the packets' without the 50-ms flows, within a round: the round
         # model's decision at time t sees the window the packets' records show at t + d
         assert any(

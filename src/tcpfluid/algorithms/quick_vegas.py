@@ -5,9 +5,17 @@ Rules, each from the Quick Vegas paper unless marked *ours*:
 * Δ as Vegas, eq (1): ``cwnd × (1 − BaseRTT / RTT)`` with the round's mean RTT.
 * Slow start (§3.2.1): "a sender sends out an extra packet whenever it receives two ACKs"
   and "the congestion window is adjusted every RTT": ``incr = 1/2`` per ACK every round,
-  ``cap = 1.5 × cwnd`` — Table 1: 2, 3, 4.5, 6.75, 10.13, ... The first round already
-  grows (Table 1 has 3 packets in round 1), so :meth:`QuickVegas.initial_action` returns
-  the slow-start action.
+  ``cap = cwnd + ⌊cwnd⌋/2``. A window ``cwnd`` is ⌊cwnd⌋ packets in flight, so a round
+  returns ⌊cwnd⌋ ACKs and adds one packet per two of them: 2, 3, 4.5, 6.5, 9.5, 14, 21,
+  31.5, 47, 70.5, ..., the windows a packet sender grows (the packet simulator's, with or
+  without the cap). Table 1 of the paper (2, 3, 4.5, 6.75, 10.13, ...) counts a fractional
+  window's ACKs too (×1.5 a round, the fluid limit,
+  :func:`tcpfluid.analytic.slow_start_windows`); by round 9 it is 8 % above a sender's
+  window, enough to move the slow-start exit by one round when Δ is near γ
+  (docs/algorithms.md, docs/mechanisms.md ``senders-slow-start-lag``). The cap makes a
+  fluid engine, which counts one ACK per unit of window, grow the sender's windows. The
+  first round already grows (Table 1 has 3 packets in round 1), so
+  :meth:`QuickVegas.initial_action` returns the slow-start action.
 * Leaving slow start: Δ > γ, window × 7/8, congestion avoidance (§3.1, kept by §3.2.1).
   *Ours*: also (without a cut) when the window reaches ``ssthresh`` after a timeout.
 * Congestion avoidance: exactly the pseudo-code of §3.2.2, with ``m = (α + β)/2``:
@@ -175,7 +183,8 @@ class QuickVegas(Vegas):
         """Round 0 already grows by one packet per two ACKs (Table 1: 2 → 3)."""
         n = state["phase"].shape[0]
         w = np.full(n, float(self.initial_window))
-        return RoundAction(cwnd=w, incr=np.full(n, 0.5), cap=np.minimum(1.5 * w, state["ssthresh"]))
+        cap = np.minimum(w + 0.5 * np.floor(w), state["ssthresh"])
+        return RoundAction(cwnd=w, incr=np.full(n, 0.5), cap=cap)
 
     def on_round(
         self, state: State, sample: RoundSample, out: RoundAction | None = None
@@ -280,7 +289,8 @@ def _quick_vegas_rule(
         x = 0.875 * w if exit_gamma else w - drop
         x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
         if grow:
-            c = 1.5 * w
+            # one packet per two ACKs of the window's whole packets (module docstring)
+            c = w + 0.5 * np.floor(w)
             up = 0.5
             top = c if (c <= th or c != c) else th  # numpy.minimum
         else:

@@ -31,6 +31,7 @@ _CONV_ALL = (*_CONV, "convergence, bandwidth doubled")
 _HALVES = "convergence after the bandwidth halves (80 s)"
 _DOUBLES = "convergence after the bandwidth doubles (160 s)"
 _RAMP = "ramp-up: time to equilibrium"
+_SS_EXIT_ROW = "window of the round that leaves slow start"
 _THESIS = "smaller flow's share of the two goodputs, 10–60 s"
 #: Table 3.26's rows (router, flows, Vegas-3 %) whose experiment
 #: (``delayed-ack-echo``) runs: the ones the switch turns from differing to agreeing
@@ -139,7 +140,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
     Mechanism(
         "hybrid-train-increments",
         f"{_HYB}test_quick_vegas_rounds_to_nw_follow_eq_12_without_the_train_queue",
-        (Scope(("new-equilibrium",), (ODE,), (_REACH_NW,), _QV, {"n": (6, 8, 9, 10)}),),
+        (Scope(("new-equilibrium",), (ODE,), (_REACH_NW,), _QV, {"n": (3, 7, 8, 9)}),),
     ),
     Mechanism(
         "packet-train-switched-off-in-hybrid",
@@ -237,6 +238,31 @@ MECHANISMS: tuple[Mechanism, ...] = (
                 ("first recorded BaseRTT, median over the Vegas flows",),
                 ("Enhanced Vegas",),
                 {"quantity": ("first_base_rtt_median",)},
+            ),
+        ),
+    ),
+    Mechanism(
+        "senders-slow-start-lag",
+        "validation/test_cross_layer.py::"
+        "test_quick_vegas_4000_kb_exit_agrees_with_the_closed_form_without_the_senders_lag",
+        (
+            Scope(
+                ("critical-window",),
+                (PACKET, ROUNDS),
+                (_SS_EXIT_ROW,),
+                _QV,
+                {"bdp_kb": (4000.0,)},
+            ),
+        ),
+    ),
+    Mechanism(
+        "boundary-step-acks",
+        f"{_HYB}test_quick_vegas_5000_kb_exit_window_agrees_once_the_boundary_step_acks_"
+        "grow_the_next_round",
+        (
+            Scope(("critical-window",), (ODE,), (_SS_EXIT_ROW,), _QV, {"bdp_kb": (5000.0,)}),
+            Scope(
+                ("basic",), (ODE,), ("slow-start exit window",), _QV, {"scenario": ("qv-basic",)}
             ),
         ),
     ),
