@@ -49,9 +49,10 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -61,7 +62,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .scenarios import Scenario
 
-__all__ = ["FlowSummary", "Result", "RoundLog", "Summary"]
+__all__ = ["FlowSummaries", "FlowSummary", "Result", "RoundLog", "RoundLogs", "Summary"]
 
 FloatArray = NDArray[np.float64]
 
@@ -136,6 +137,151 @@ class FlowSummary:
         }
 
 
+def _opt(a: NDArray[Any], *, kind: type = float, inf: bool = False) -> list[Any]:
+    """Plain values of ``a`` (nested lists for 2-d), ``None`` for NaN (and for ``inf``
+    when ``inf``)."""
+    vals = a.tolist()
+    if a.ndim == 2:
+        return [[None if x != x else kind(x) for x in row] for row in vals]
+    if inf:
+        return [None if x != x or x == math.inf else kind(x) for x in vals]
+    if kind is float and not np.isnan(a).any():
+        return vals
+    return [None if x != x else kind(x) for x in vals]
+
+
+def _none_or(kind: type, x: float) -> Any:
+    return None if x != x else kind(x)
+
+
+class FlowSummaries(Sequence[FlowSummary]):
+    """The :class:`FlowSummary` of every flow, kept as columns (arrays, NaN for ``None``);
+    each :class:`FlowSummary` is made when it is read (:attr:`Summary.flows`)."""
+
+    __slots__ = (
+        "_cache", "convergence_times_s", "cycle_amplitude_pkts", "cycle_centre_pkts", "losses",
+        "names", "not_settled_reason", "settled_window_pkts", "ss_exit_round",
+        "ss_exit_time_s", "ss_exit_window_pkts", "start_s", "stop_s", "throughput_pps",
+        "time_to_equilibrium_s",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        *,
+        names: Sequence[str],
+        start_s: FloatArray,
+        stop_s: FloatArray,
+        ss_exit_window_pkts: FloatArray,
+        ss_exit_time_s: FloatArray,
+        ss_exit_round: FloatArray,
+        settled_window_pkts: FloatArray,
+        time_to_equilibrium_s: FloatArray,
+        convergence_times_s: FloatArray,
+        throughput_pps: FloatArray,
+        losses: NDArray[Any],
+        cycle_centre_pkts: FloatArray,
+        cycle_amplitude_pkts: FloatArray,
+        not_settled_reason: NDArray[Any],
+    ) -> None:
+        self.names = names
+        self.start_s, self.stop_s = start_s, stop_s
+        self.ss_exit_window_pkts, self.ss_exit_time_s = ss_exit_window_pkts, ss_exit_time_s
+        self.ss_exit_round = ss_exit_round
+        self.settled_window_pkts = settled_window_pkts
+        self.time_to_equilibrium_s = time_to_equilibrium_s
+        self.convergence_times_s = convergence_times_s
+        self.throughput_pps, self.losses = throughput_pps, losses
+        self.cycle_centre_pkts, self.cycle_amplitude_pkts = cycle_centre_pkts, cycle_amplitude_pkts
+        self.not_settled_reason = not_settled_reason
+        self._cache: dict[int, FlowSummary] = {}
+
+    @classmethod
+    def of(cls, flows: Sequence[FlowSummary]) -> FlowSummaries:
+        """``flows`` as columns (itself if it is already)."""
+        if isinstance(flows, FlowSummaries):
+            return flows
+        fl = tuple(flows)
+
+        def col(name: str) -> FloatArray:
+            return np.array(
+                [np.nan if getattr(f, name) is None else getattr(f, name) for f in fl],
+                dtype=np.float64,
+            )
+
+        n_changes = max((len(f.convergence_times_s) for f in fl), default=0)
+        ints = all(isinstance(f.losses, int) for f in fl)
+        out = cls(
+            names=[f.name for f in fl],
+            start_s=col("start_s"),
+            stop_s=col("stop_s"),
+            ss_exit_window_pkts=col("ss_exit_window_pkts"),
+            ss_exit_time_s=col("ss_exit_time_s"),
+            ss_exit_round=col("ss_exit_round"),
+            settled_window_pkts=col("settled_window_pkts"),
+            time_to_equilibrium_s=col("time_to_equilibrium_s"),
+            convergence_times_s=np.array(
+                [[np.nan if c is None else c for c in f.convergence_times_s] for f in fl],
+                dtype=np.float64,
+            ).reshape(len(fl), n_changes),
+            throughput_pps=col("throughput_pps"),
+            losses=np.array([f.losses for f in fl], dtype=np.int64 if ints else np.float64),
+            cycle_centre_pkts=col("cycle_centre_pkts"),
+            cycle_amplitude_pkts=col("cycle_amplitude_pkts"),
+            not_settled_reason=np.array([f.not_settled_reason for f in fl], dtype=object),
+        )
+        out._cache.update(enumerate(fl))
+        return out
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @overload
+    def __getitem__(self, i: int) -> FlowSummary: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[FlowSummary, ...]: ...
+    def __getitem__(self, i: int | slice) -> FlowSummary | tuple[FlowSummary, ...]:
+        if isinstance(i, slice):
+            return tuple(self[k] for k in range(len(self))[i])
+        n = len(self)
+        k = int(i) + n if int(i) < 0 else int(i)
+        if not 0 <= k < n:
+            raise IndexError(f"flow index {i} out of range for {n} flows")
+        f = self._cache.get(k)
+        if f is None:
+            f = self._cache[k] = FlowSummary(
+                name=self.names[k],
+                start_s=float(self.start_s[k]),
+                stop_s=float(self.stop_s[k]),
+                ss_exit_window_pkts=_none_or(float, self.ss_exit_window_pkts[k]),
+                ss_exit_time_s=_none_or(float, self.ss_exit_time_s[k]),
+                ss_exit_round=_none_or(int, self.ss_exit_round[k]),
+                settled_window_pkts=_none_or(float, self.settled_window_pkts[k]),
+                time_to_equilibrium_s=_none_or(float, self.time_to_equilibrium_s[k]),
+                convergence_times_s=tuple(
+                    _none_or(float, c) for c in self.convergence_times_s[k].tolist()
+                ),
+                throughput_pps=_none_or(float, self.throughput_pps[k]),
+                losses=self.losses[k].item(),
+                cycle_centre_pkts=_none_or(float, self.cycle_centre_pkts[k]),
+                cycle_amplitude_pkts=_none_or(float, self.cycle_amplitude_pkts[k]),
+                not_settled_reason=self.not_settled_reason[k],
+            )
+        return f
+
+    def __iter__(self) -> Iterator[FlowSummary]:
+        return (self[k] for k in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, FlowSummaries | tuple | list):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} flow summaries>"
+
+
 @dataclass(frozen=True)
 class Summary:
     """The summary of a run, the same type for every engine (module docstring).
@@ -173,7 +319,7 @@ class Summary:
     """
 
     engine: str
-    flows: tuple[FlowSummary, ...]
+    flows: Sequence[FlowSummary]
     change_times_s: tuple[float, ...]
     change_kinds: tuple[str, ...]
     all_settled_time_s: float | None
@@ -185,20 +331,27 @@ class Summary:
     notes: tuple[str, ...] = ()
     extras: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "flows", FlowSummaries.of(self.flows))
+
     @property
     def flow_names(self) -> tuple[str, ...]:
         """The flows' names, in order."""
-        return tuple(f.name for f in self.flows)
+        return tuple(self._columns.names)
 
     @property
     def throughput_pps(self) -> tuple[float | None, ...]:
         """Per-flow throughput, packets/s."""
-        return tuple(f.throughput_pps for f in self.flows)
+        return tuple(_opt(self._columns.throughput_pps))
 
     @property
     def losses(self) -> tuple[int | float, ...]:
         """Per-flow loss events."""
-        return tuple(f.losses for f in self.flows)
+        return tuple(self._columns.losses.tolist())
+
+    @property
+    def _columns(self) -> FlowSummaries:
+        return cast(FlowSummaries, self.flows)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the public keys of ``tcpfluid simulate --json``.
@@ -217,7 +370,7 @@ class Summary:
         engine's own keys (:attr:`extras`).
         """
         f0 = self.flows[0]
-        fl = self.flows
+        fl = self._columns
         out: dict[str, Any] = {
             "ss_exit_window": f0.ss_exit_window_pkts,
             "ss_exit_time_s": f0.ss_exit_time_s,
@@ -227,21 +380,21 @@ class Summary:
             "convergence_times_s": list(f0.convergence_times_s),
             "change_times_s": list(self.change_times_s),
             "utilization": self.utilization,
-            "throughput_pps": [f.throughput_pps for f in fl],
+            "throughput_pps": _opt(fl.throughput_pps),
             "jain_index": self.jain_index,
-            "losses": [f.losses for f in fl],
-            "flow_names": [f.name for f in fl],
-            "flow_start_s": [f.start_s for f in fl],
-            "flow_stop_s": [None if f.stop_s == float("inf") else f.stop_s for f in fl],
-            "ss_exit_windows_pkts": [f.ss_exit_window_pkts for f in fl],
-            "ss_exit_times_s": [f.ss_exit_time_s for f in fl],
-            "ss_exit_rounds": [f.ss_exit_round for f in fl],
-            "settled_windows_pkts": [f.settled_window_pkts for f in fl],
-            "times_to_equilibrium_s": [f.time_to_equilibrium_s for f in fl],
-            "convergence_times_per_flow_s": [list(f.convergence_times_s) for f in fl],
-            "cycle_centres_pkts": [f.cycle_centre_pkts for f in fl],
-            "cycle_amplitudes_pkts": [f.cycle_amplitude_pkts for f in fl],
-            "not_settled_reasons": [f.not_settled_reason for f in fl],
+            "losses": fl.losses.tolist(),
+            "flow_names": list(fl.names),
+            "flow_start_s": fl.start_s.tolist(),
+            "flow_stop_s": _opt(fl.stop_s, inf=True),
+            "ss_exit_windows_pkts": _opt(fl.ss_exit_window_pkts),
+            "ss_exit_times_s": _opt(fl.ss_exit_time_s),
+            "ss_exit_rounds": _opt(fl.ss_exit_round, kind=int),
+            "settled_windows_pkts": _opt(fl.settled_window_pkts),
+            "times_to_equilibrium_s": _opt(fl.time_to_equilibrium_s),
+            "convergence_times_per_flow_s": _opt(fl.convergence_times_s),
+            "cycle_centres_pkts": _opt(fl.cycle_centre_pkts),
+            "cycle_amplitudes_pkts": _opt(fl.cycle_amplitude_pkts),
+            "not_settled_reasons": list(fl.not_settled_reason),
             "change_kinds": list(self.change_kinds),
             "all_settled_time_s": self.all_settled_time_s,
             "all_converged_times_s": list(self.all_converged_times_s),
@@ -333,6 +486,51 @@ class RoundLog:
         }
 
 
+class RoundLogs(Sequence[RoundLog]):
+    """Every flow's :class:`RoundLog` kept as columns, flows along the last axis
+    (:attr:`Result.rounds`); each flow's log is made when it is read.
+
+    ``time_s`` is ``(R,)`` (every flow's rounds end together) and the other columns
+    ``(R, F)``.
+    """
+
+    __slots__ = ("next_window_pkts", "phase", "time_s", "window_pkts")
+
+    def __init__(
+        self,
+        time_s: FloatArray,
+        window_pkts: FloatArray,
+        next_window_pkts: FloatArray,
+        phase: NDArray[np.int8],
+    ) -> None:
+        self.time_s, self.window_pkts = time_s, window_pkts
+        self.next_window_pkts, self.phase = next_window_pkts, phase
+
+    def __len__(self) -> int:
+        return int(self.window_pkts.shape[1])
+
+    @overload
+    def __getitem__(self, i: int) -> RoundLog: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[RoundLog, ...]: ...
+    def __getitem__(self, i: int | slice) -> RoundLog | tuple[RoundLog, ...]:
+        if isinstance(i, slice):
+            return tuple(self[k] for k in range(len(self))[i])
+        n = len(self)
+        k = int(i) + n if int(i) < 0 else int(i)
+        if not 0 <= k < n:
+            raise IndexError(f"flow index {i} out of range for {n} flows")
+        return RoundLog(
+            self.time_s, self.window_pkts[:, k], self.next_window_pkts[:, k], self.phase[:, k]
+        )
+
+    def __iter__(self) -> Iterator[RoundLog]:
+        return (self[k] for k in range(len(self)))
+
+    def __repr__(self) -> str:
+        return f"<round logs of {len(self)} flows>"
+
+
 @dataclass(frozen=True, eq=False)
 class Result:
     """The result of :func:`tcpfluid.simulate`, the same type for every engine.
@@ -393,7 +591,7 @@ class Result:
     native: Any = field(repr=False)
     status: int = 0
     message: str = "ok"
-    rounds: tuple[RoundLog, ...] = ()
+    rounds: Sequence[RoundLog] = ()
     base_rtt_s: FloatArray | None = field(default=None, repr=False)
     series: Mapping[str, FloatArray] = field(default_factory=dict, repr=False)
     stats: Mapping[str, Any] = field(default_factory=dict, repr=False)

@@ -240,7 +240,7 @@ def traced_log(fl: Any) -> RoundLog:
     return round_log(fl.round_t_s, fl.round_cwnd_pkts, fl.round_next_cwnd_pkts, fl.round_phase)
 
 
-def summary_of(label: str, sc: Scenario, recs: list[FlowRecord], **kw: Any) -> Summary:
+def summary_of(label: str, sc: Scenario, recs: Any, **kw: Any) -> Summary:
     """:func:`tcpfluid.metrics.summarise` of the run of ``sc`` to its end, on its
     bottleneck (``kw``: the carried packets, capacity, ...)."""
     from ..metrics import summarise

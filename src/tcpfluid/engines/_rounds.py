@@ -108,39 +108,58 @@ class Rounds(Engine):
     def _result(self, sc: Scenario, tr: Any, label: str) -> Result:
         from ..fluid._rounds_results import measured_windows, next_windows
 
+        from ..metrics import FlowRecords
+        from ..results import RoundLogs
+
         F = len(sc.flows)
         t = np.asarray(tr.time_s[:, 0], dtype=np.float64)
         w = np.asarray(tr.window_pkts[:, 0, :], dtype=np.float64).T
         phase = np.asarray(tr.phase[:, 0, :]).T
         # flows of unequal base RTT: each flow's own round ends (AsyncRoundTrace.round_end)
         ends = getattr(tr, "round_end", None)
-        rows = [slice(None) if ends is None else ends[:, 0, i] for i in range(F)]
         lag = int(getattr(tr, "exit_lag_rows", 0))
-        logs = tuple(
-            round_log(t[rows[i]], w[i][rows[i]], next_windows(w[i][rows[i]]), phase[i][rows[i]])
-            for i in range(F)
-        )
         ss = slow_start()
-        recs = [
-            FlowRecord(
-                name=f.name,
-                start_s=f.start_s,
-                stop_s=f.stop_s,
-                t_s=logs[i].time_s,
+        ft = sc.flow_table
+        logs: Any
+        if ends is None:  # every flow's rounds end together: the logs are columns
+            logs = RoundLogs(t, w.T, next_windows(w.T), phase.T.astype(np.int8))
+            records = FlowRecords(
+                names=ft.names,
+                start_s=ft.start_s,
+                stop_s=ft.stop_s,
+                t_s=t,
                 # the slow-start exit names the window whose RTTs the decision read
-                window_pkts=measured_windows(logs[i].window_pkts, lag),
-                in_slow_start=logs[i].phase == ss,
+                window_pkts=measured_windows(logs.window_pkts, lag),
+                in_slow_start=logs.phase == ss,
                 # each round's window stamped at the start of its round (as the packet summary)
-                settle_window_pkts=logs[i].next_window_pkts,
-                delivered_pkts=float(tr.delivered_pkts[0, i]),
-                loss_events=int(tr.losses[0, i]),
+                settle_window_pkts=logs.next_window_pkts,
+                delivered_pkts=np.asarray(tr.delivered_pkts[0], dtype=np.float64),
+                loss_events=np.asarray(tr.losses[0], dtype=np.int64),
             )
-            for i, f in enumerate(sc.flows)
-        ]
+        else:
+            rows = [ends[:, 0, i] for i in range(F)]
+            logs = tuple(
+                round_log(t[r], w[i][r], next_windows(w[i][r]), phase[i][r])
+                for i, r in enumerate(rows)
+            )
+            records = [
+                FlowRecord(
+                    name=f.name,
+                    start_s=f.start_s,
+                    stop_s=f.stop_s,
+                    t_s=logs[i].time_s,
+                    window_pkts=measured_windows(logs[i].window_pkts, lag),
+                    in_slow_start=logs[i].phase == ss,
+                    settle_window_pkts=logs[i].next_window_pkts,
+                    delivered_pkts=float(tr.delivered_pkts[0, i]),
+                    loss_events=int(tr.losses[0, i]),
+                )
+                for i, f in enumerate(sc.flows)
+            ]
         summary = summary_of(
             label,
             sc,
-            recs,
+            records,
             carried_pkts=float(tr.carried_pkts[0]),
             capacity_pps=float(tr.paths.mu_pps[0]),
             measured_s=(0.0, float(tr.elapsed_s[0])),
@@ -158,7 +177,7 @@ class Rounds(Engine):
             series["delta_pkts"] = np.asarray(tr.delta_pkts[keep, 0, :], dtype=np.float64).T
         base = getattr(tr, "base_rtt_s", None)
         base_rtt = (
-            np.array([sc.base_rtt_s(f) for f in sc.flows], dtype=np.float64)
+            np.array(sc.base_rtts_s(), dtype=np.float64)
             if base is None
             else np.asarray(base, dtype=np.float64).reshape(-1)[:F]
         )

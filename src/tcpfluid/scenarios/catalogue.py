@@ -33,6 +33,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from .. import units
 from ..queueing import check_discipline
 from .model import (
@@ -259,15 +261,15 @@ def _spread_starts(sc: Scenario, p: Mapping[str, Any]) -> Scenario:
     if width == 0.0:
         return sc
     draw = random.Random(seed).random  # stable across Python versions for a given seed
-    flows = []
-    for f in sc.flows:
-        off = width * draw()
-        flows.append(replace(f, start_s=f.start_s + off, stop_s=f.stop_s + off))
+    ft = sc.flow_table
+    off = width * np.array([draw() for _ in range(len(ft))], dtype=np.float64)
     note = (
         f"each flow starts (and stops) a seeded offset in [0, {width:g} s) later "
         f"(start_spread={width:g} s, start_seed={seed})"
     )
-    return replace(sc, flows=tuple(flows), notes=(*sc.notes, note))
+    return sc.with_flow_table(
+        ft.with_times(ft.start_s + off, ft.stop_s + off), notes=(*sc.notes, note)
+    )
 
 
 def _check_runnable(sc: Scenario) -> None:
@@ -286,7 +288,7 @@ def _check_runnable(sc: Scenario) -> None:
             f"duration={sc.duration_s:g} s, less than one; give a larger bandwidth or "
             "duration, or a smaller packet_size"
         )
-    first_ack = min(f.start_s + sc.base_rtt_s(f) for f in sc.flows)
+    first_ack = float(np.min(sc.flow_table.start_s + sc.base_rtts_s()))
     if not first_ack < sc.duration_s:
         raise ValueError(
             f"scenario {sc.name!r}: duration={sc.duration_s:g} s ends before any flow's first "
@@ -376,11 +378,9 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
     sc = _access_topology(
         p, n_flows=n, scenario="qv-many-flows", description=SCENARIOS["qv-many-flows"].description
     )
-    flows = []
-    for i, fl in enumerate(sc.flows):
-        start = (i * groups // n) * interval
-        flows.append(replace(fl, start_s=start, stop_s=start + active))
-    return replace(sc, flows=tuple(flows))
+    ft = sc.flow_table
+    start = (np.arange(len(ft), dtype=np.int64) * groups // n) * interval
+    return sc.with_flow_table(ft.with_times(start, start + active))
 
 
 @register(

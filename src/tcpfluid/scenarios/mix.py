@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from .model import FlowSpec, Scenario
 
 __all__ = ["mix_label", "parse_mix", "select_flows", "with_flow_params", "with_mix"]
@@ -121,13 +123,20 @@ def with_mix(scenario: Scenario, text: str) -> Scenario:
         algs = []
         for name, c in entries:
             algs += [name] * (c if c is not None else n - given)
-    flows = []
-    mixed = len(set(algs)) > 1  # once: per flow it made building quadratic in the flows
-    for f, a in zip(scenario.flows, algs, strict=True):
-        if mixed:
-            _check_law_params(f, a, "the scenario's law parameters apply to every flow")
-        flows.append(f._with_law(a, f.params))
-    return replace(scenario, flows=tuple(flows))
+    ft = scenario.flow_table
+    if len(entries) == 1 and entries[0][1] is None:
+        return scenario.with_flow_table(ft.with_laws(ft.law, [(algs[0], p) for _, p in ft.laws]))
+    # each (old law, new algorithm) pair once: the flows keep their law parameters
+    names = sorted(set(algs))
+    code = np.array([names.index(a) for a in algs], dtype=np.int64)
+    pair = code * len(ft.laws) + ft.law
+    pairs, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    laws = [(names[pr // len(ft.laws)], ft.laws[pr % len(ft.laws)][1]) for pr in pairs.tolist()]
+    if len(names) > 1:  # in the flows' order: the first flow whose law refuses a parameter
+        for k in np.argsort(first, kind="stable").tolist():
+            where = "the scenario's law parameters apply to every flow"
+            _check_law_params(scenario.flows[int(first[k])], laws[k][0], where)
+    return scenario.with_flow_table(ft.with_laws(inverse.reshape(-1), laws))
 
 
 def select_flows(scenario: Scenario, selector: str) -> list[int]:
@@ -184,13 +193,11 @@ def with_flow_params(
 def mix_label(scenario: Scenario) -> str:
     """The scenario's algorithms as a mix: ``"vegas"`` when every flow runs Vegas,
     ``"vegas:8,reno:2"`` for runs of flows; ``"-"`` for flows without an algorithm."""
-    runs: list[list[Any]] = []
-    for f in scenario.flows:
-        a = f.algorithm or "-"
-        if runs and runs[-1][0] == a:
-            runs[-1][1] += 1
-        else:
-            runs.append([a, 1])
-    if len(runs) == 1:
-        return str(runs[0][0])
-    return ",".join(f"{a}:{c}" for a, c in runs)
+    ft = scenario.flow_table
+    labels = np.array([a or "-" for a in ft.algorithms()], dtype=object)[ft.law]
+    cut = np.flatnonzero(labels[1:] != labels[:-1]) + 1
+    starts = np.concatenate([[0], cut])
+    counts = np.diff(np.concatenate([starts, [len(ft)]]))
+    if starts.size == 1:
+        return str(labels[0])
+    return ",".join(f"{labels[s]}:{c}" for s, c in zip(starts.tolist(), counts.tolist(), strict=True))

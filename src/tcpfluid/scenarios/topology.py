@@ -11,9 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from .. import units
 from .._validation import check_nonnegative
 from ..algorithms.registry import scenario_parameter_keys
+from ._columns import Family, FlowSeq, FlowTable, LinkSeq, LinkTable, Names
 from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _time
 
 __all__ = ["LAW_PARAMETER_KEYS", "RATE_KEYS", "law_params", "rates_with_units", "rtt_dumbbell"]
@@ -137,8 +140,8 @@ def _scenario(
     """A registered scenario from its parts (duration and sizes read from ``p``)."""
     return Scenario(
         name=name,
-        links=tuple(links),
-        flows=tuple(flows),
+        links=links,
+        flows=flows,
         cbr=tuple(cbr),
         duration_s=units.seconds(p["duration"], name="duration"),
         packet_size_bytes=units.bytes_(p["packet_size"], name="packet_size"),
@@ -175,24 +178,38 @@ def _access_topology(
             f"(4 x access_delay = {4.0 * acc_d:g} s); give rtt >= {4.0 * acc_d:g} s"
         )
     buf = _buffer("buffer", p["buffer"], pkt)
-    links: list[Link] = [
-        Link("R1-R2", bw, core_d, buf),
-        Link("R2-R1", bw, core_d, buf),
-    ]
-    flows: list[FlowSpec] = []
-    params = law_params(p)
-    for i in range(1, n_flows + 1):
-        pair, flow = _host_pair(i, "R1", "R2", acc_bw, acc_d, acc_d, p, params)
-        links += pair
-        flows.append(flow)
+    n = n_flows
+    head = [Link("R1-R2", bw, core_d, buf), Link("R2-R1", bw, core_d, buf)]
+    tail: list[Link] = []
     sources: list[CbrSource] = []
     for j, (rate, start, stop) in enumerate(cbr, start=n_flows + 1):
-        links += [Link(f"S{j}-R1", acc_bw, acc_d), Link(f"R2-D{j}", acc_bw, acc_d)]
+        tail += [Link(f"S{j}-R1", acc_bw, acc_d), Link(f"R2-D{j}", acc_bw, acc_d)]
         rate_bps = units.bits_per_second(rate, name="cbr")
         sources.append(
             CbrSource(f"CBR{j}", rate_bps, start, stop, (f"S{j}-R1", "R1-R2", f"R2-D{j}"))
         )
-    sc = _scenario(scenario, p, links, flows, sources)
+    # per flow i (from 1): S{i}-R1, R1-S{i}, R2-D{i}, D{i}-R2 at 2 + 4 (i - 1) + 0..3
+    access = Family(1, n, (("S", "-R1"), ("R1-S", ""), ("R2-D", ""), ("D", "-R2")))
+    names = Names([Family(1, n, (("S", "-D", ""),))])
+    ends = LinkTable.from_links([*head, *tail])
+    links = LinkTable(
+        Names([[lk.name for lk in head], access, [lk.name for lk in tail]]),
+        np.concatenate([ends.rate_bps[:2], np.full(4 * n, acc_bw), ends.rate_bps[2:]]),
+        np.concatenate([ends.delay_s[:2], np.full(4 * n, acc_d), ends.delay_s[2:]]),
+        np.concatenate([ends.buffer_pkts[:2], np.full(4 * n, math.inf), ends.buffer_pkts[2:]]),
+    )
+    links.check()
+    first = 2 + 4 * np.arange(n, dtype=np.int64)
+    ptr = np.arange(0, 3 * n + 1, 3, dtype=np.int64)
+    fwd = np.stack([first, np.zeros(n, dtype=np.int64), first + 2], axis=1).reshape(-1)
+    rev = np.stack([first + 3, np.ones(n, dtype=np.int64), first + 1], axis=1).reshape(-1)
+    flows = FlowTable.uniform(
+        names,
+        (ptr, fwd),
+        (ptr.copy(), rev),
+        law=(p.get("algorithm"), law_params(p)),
+    )
+    sc = _scenario(scenario, p, LinkSeq(links), FlowSeq(flows, links), sources)
     return replace(sc, description=description)
 
 
