@@ -140,14 +140,23 @@ class FlowSummary:
 def _opt(a: NDArray[Any], *, kind: type = float, inf: bool = False) -> list[Any]:
     """Plain values of ``a`` (nested lists for 2-d), ``None`` for NaN (and for ``inf``
     when ``inf``)."""
-    vals = a.tolist()
-    if a.ndim == 2:
-        return [[None if x != x else kind(x) for x in row] for row in vals]
+    gone = np.isnan(a)
     if inf:
-        return [None if x != x or x == math.inf else kind(x) for x in vals]
-    if kind is float and not np.isnan(a).any():
-        return vals
-    return [None if x != x else kind(x) for x in vals]
+        gone |= a == math.inf
+    if not gone.any():
+        return (a if kind is float else a.astype(np.int64)).tolist()
+    if gone.all():
+        return np.full(a.shape, None, dtype=object).tolist()
+    out = np.where(gone, 0, a).astype(np.int64).astype(object) if kind is int else a.astype(object)
+    out[gone] = None
+    return out.tolist()
+
+
+def _lazy(names: Sequence[str]) -> bool:
+    """Whether ``names`` is a scenario's :class:`~tcpfluid.scenarios._columns.Names`."""
+    from .scenarios._columns import Names
+
+    return isinstance(names, Names)
 
 
 def _none_or(kind: type, x: float) -> Any:
@@ -335,9 +344,11 @@ class Summary:
         object.__setattr__(self, "flows", FlowSummaries.of(self.flows))
 
     @property
-    def flow_names(self) -> tuple[str, ...]:
-        """The flows' names, in order."""
-        return tuple(self._columns.names)
+    def flow_names(self) -> Sequence[str]:
+        """The flows' names, in order (a tuple, or the scenario's names spelled out when
+        read)."""
+        names = self._columns.names
+        return names if isinstance(names, tuple) or _lazy(names) else tuple(names)
 
     @property
     def throughput_pps(self) -> tuple[float | None, ...]:
@@ -369,6 +380,12 @@ class Summary:
         ``all_converged_times_s``, ``losses_unit``, ``bottleneck``, ``notes``; then the
         engine's own keys (:attr:`extras`).
         """
+        from .scenarios.model import paused_gc
+
+        with paused_gc():  # a list per flow: collections would walk them all, again and again
+            return self._to_dict()
+
+    def _to_dict(self) -> dict[str, Any]:
         f0 = self.flows[0]
         fl = self._columns
         out: dict[str, Any] = {
@@ -582,7 +599,7 @@ class Result:
 
     engine: str
     scenario: Scenario
-    flow_names: tuple[str, ...]
+    flow_names: Sequence[str]
     time_s: FloatArray
     window_pkts: FloatArray
     queue_pkts: FloatArray

@@ -51,6 +51,10 @@ class Packet(Engine):
     name: ClassVar[str] = "packet"
     recordable: ClassVar[tuple[str, ...]] = ("queue_pkts", "throughput_pps", "utilization")
     stochastic: ClassVar[bool] = True
+    #: 20,000 Vegas flows on a 1 Gb/s link for 0.3 s: about 25 kB and 7 ms of work per
+    #: flow and simulated second (benchmarks/million.py's machine)
+    max_flows: ClassVar[int | None] = 200_000
+    flow_cost: ClassVar[tuple[float, float]] = (25e3, 7e-3)
 
     seed: int = _PACKET["seed"]
     delayed_ack: bool | tuple[bool, ...] = _PACKET["delayed_ack"]

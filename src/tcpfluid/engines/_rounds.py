@@ -107,7 +107,6 @@ class Rounds(Engine):
 
     def _result(self, sc: Scenario, tr: Any, label: str) -> Result:
         from ..fluid._rounds_results import measured_windows, next_windows
-
         from ..metrics import FlowRecords
         from ..results import RoundLogs
 
@@ -121,6 +120,7 @@ class Rounds(Engine):
         ss = slow_start()
         ft = sc.flow_table
         logs: Any
+        records: Any
         if ends is None:  # every flow's rounds end together: the logs are columns
             logs = RoundLogs(t, w.T, next_windows(w.T), phase.T.astype(np.int8))
             records = FlowRecords(

@@ -329,7 +329,7 @@ def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
                 f"scenario {name!r}: flow {fl.name!r} has no algorithm; choose one with "
                 "Scenario.with_algorithm(name) (tcpfluid simulate --algorithm NAME)"
             )
-    laws = [get_law(alg, **params) for alg, params in keys]
+    laws = [get_law(str(alg), **params) for alg, params in keys]
     if len(laws) == 1:
         return laws[0]
     groups = [np.flatnonzero(which == k).tolist() for k in range(len(laws))]

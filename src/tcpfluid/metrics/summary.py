@@ -265,7 +265,9 @@ def _columns_of(
     out["centre"] = np.where(settled, _finite(eq.centre), np.nan)
     out["amplitude"] = np.where(settled, _finite(eq.amplitude), np.nan)
     for k, c in enumerate(seg.convergence):
-        out["conv"][:, k] = np.where(np.asarray(c.settled, dtype=bool) & has, _finite(c.time_s), np.nan)
+        out["conv"][:, k] = np.where(
+            np.asarray(c.settled, dtype=bool) & has, _finite(c.time_s), np.nan
+        )
     reason = _reasons(eq, has & ~settled)
     reason[~has] = "no samples"
     out["reason"] = reason
@@ -374,8 +376,8 @@ def summarise(
         act = (start < bounds[k + 1]) & (stop > tc)
         conv = np.maximum(start[act], tc) - tc + cols["conv"][act, k]
         all_conv.append(None if not act.any() or np.isnan(conv).any() else float(np.max(conv)))
-    got = thr[~np.isnan(thr)]
-    jain = _finite_or_none(jain_index(got)) if got.size and (got > 0).any() else None
+    known = thr[~np.isnan(thr)]
+    jain = _finite_or_none(jain_index(known)) if known.size and (known > 0).any() else None
     util = carried_pkts / (capacity_pps * span) if capacity_pps * span > 0 else math.nan
     return Summary(
         engine=engine,
@@ -411,7 +413,9 @@ def _bands(scenario: Any, names: Sequence[str]) -> FloatArray:
     from ..scenarios._columns import FlowSeq
 
     flows = getattr(scenario, "flows", ())
-    if isinstance(flows, FlowSeq) and list(flows.table.names) == list(names):
+    if isinstance(flows, FlowSeq) and (
+        flows.table.names is names or list(flows.table.names) == list(names)
+    ):
         ft = flows.table  # the scenario's flows in order: one look-up per law
         per_law = np.array([law_settle_band(a) for a in ft.algorithms()], dtype=np.float64)
         return per_law[ft.law]

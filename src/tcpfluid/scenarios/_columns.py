@@ -97,7 +97,7 @@ class Names(Sequence[str]):
         for b in self._blocks:
             starts.append(n)
             n += len(b)
-        self._starts = starts + [n]
+        self._starts = [*starts, n]
         self._all: list[str] | None = None
         self._lookup: dict[str, int] | None = None
 
@@ -199,7 +199,7 @@ class Names(Sequence[str]):
         names = self.all()
         return Names([[names[k] for k in idx.tolist()]])
 
-    def __add__(self, other: Any) -> Names:  # type: ignore[override]
+    def __add__(self, other: Any) -> Names:
         if not isinstance(other, Names):
             return NotImplemented
         return Names([*self._blocks, *other._blocks])
@@ -207,6 +207,8 @@ class Names(Sequence[str]):
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Names):
             return len(self) == len(other) and self.all() == other.all()
+        if isinstance(other, tuple | list):
+            return len(self) == len(other) and self.all() == list(other)
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
@@ -317,7 +319,11 @@ class LinkTable:
     def check(self) -> None:
         """Refuse a rate, delay or buffer out of range (one line naming the link and value)."""
         for col, ok, what in (
-            (self.rate_bps, (self.rate_bps > 0) & (self.rate_bps < math.inf), "rate", ),
+            (
+                self.rate_bps,
+                (self.rate_bps > 0) & (self.rate_bps < math.inf),
+                "rate",
+            ),
             (self.delay_s, (self.delay_s >= 0) & (self.delay_s < math.inf), "delay"),
             (self.buffer_pkts, self.buffer_pkts >= 1.0, "buffer"),
         ):

@@ -379,7 +379,7 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
         p, n_flows=n, scenario="qv-many-flows", description=SCENARIOS["qv-many-flows"].description
     )
     ft = sc.flow_table
-    start = (np.arange(len(ft), dtype=np.int64) * groups // n) * interval
+    start = ((np.arange(len(ft), dtype=np.int64) * groups // n) * interval).astype(np.float64)
     return sc.with_flow_table(ft.with_times(start, start + active))
 
 

@@ -200,4 +200,6 @@ def mix_label(scenario: Scenario) -> str:
     counts = np.diff(np.concatenate([starts, [len(ft)]]))
     if starts.size == 1:
         return str(labels[0])
-    return ",".join(f"{labels[s]}:{c}" for s, c in zip(starts.tolist(), counts.tolist(), strict=True))
+    return ",".join(
+        f"{labels[s]}:{c}" for s, c in zip(starts.tolist(), counts.tolist(), strict=True)
+    )

@@ -84,12 +84,14 @@ def _set_interval(owner: Any, kind: str) -> None:
 
 #: the most flows a builder makes from one count parameter (``flows``, ``flows_per_group``).
 #: Building costs about :data:`_BYTES_PER_FLOW` bytes and :data:`_SECONDS_PER_FLOW` s per flow
-#: (four access links and a FlowSpec: ``benchmarks/scenarios.py`` for the time, tracemalloc
-#: on ``qv-many-flows`` for the memory), so this many take
-#: about 0.5 GB and 10 s before any engine starts; the documents' largest setup has 60.
-MAX_FLOWS = 200_000
-_BYTES_PER_FLOW = 2_400
-_SECONDS_PER_FLOW = 50e-6
+#: (the flows and their access links kept as columns: ``benchmarks/million.py`` for the time,
+#: tracemalloc's peak on ``qv-many-flows`` for the memory), so this many take about 3 GB and
+#: 5 s before any engine starts; each engine then refuses what it cannot run
+#: (:attr:`tcpfluid.engines.Engine.max_flows`, the round model's memory estimate). The
+#: documents' largest setup has 60.
+MAX_FLOWS = 10_000_000
+_BYTES_PER_FLOW = 300
+_SECONDS_PER_FLOW = 0.5e-6
 #: the count parameters bounded by :data:`MAX_FLOWS`
 FLOW_COUNT_KEYS = ("flows", "flows_per_group")
 
@@ -405,7 +407,9 @@ class Scenario:
         else:
             flows = tuple(self.flows)
             ft = FlowTable.from_flows(flows, lt.find)
-            if ft.fwd_idx.size and ft.fwd_idx.min() < 0 or ft.rev_idx.size and ft.rev_idx.min() < 0:
+            if (ft.fwd_idx.size and ft.fwd_idx.min() < 0) or (
+                ft.rev_idx.size and ft.rev_idx.min() < 0
+            ):
                 for fl in flows:
                     for ln in (*fl.forward, *fl.reverse):
                         if lt.find(ln) < 0:
