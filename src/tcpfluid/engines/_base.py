@@ -124,10 +124,10 @@ class Engine:
         """Run ``scenario`` (its flows have an algorithm) and return the common
         :class:`~tcpfluid.results.Result` (``label``: the engine name it carries; default
         :attr:`name`)."""
-        self.check_flows(scenario)
+        self.check_flows(scenario, label or self.name)
         return self._result_of(scenario, self._native(scenario, progress), label or self.name)
 
-    def check_flows(self, scenario: Scenario) -> None:
+    def check_flows(self, scenario: Scenario, label: str = "") -> None:
         """Refuse, before any work, more flows than :attr:`max_flows`, with the estimate
         of the memory and time they would take.
 
@@ -141,7 +141,8 @@ class Engine:
             return
         per_byte, per_s = self.flow_cost
         raise ValueError(
-            f"flows must be at most {self.max_flows:,} on the {self.name} engine, got {n:,} "
+            f"flows must be at most {self.max_flows:,} on the {label or self.name} engine, "
+            f"got {n:,} "
             f"(about {n * per_byte / 1e9:.3g} GB and {n * per_s * scenario.duration_s:.3g} s "
             f"for duration={scenario.duration_s:g} s); give fewer flows, or run them on the "
             "rounds engine"
