@@ -148,24 +148,24 @@ def select_flows(scenario: Scenario, selector: str) -> list[int]:
         A selector that names no flow (listing what would be accepted).
     """
     sel = selector.strip()
-    n = len(scenario.flows)
-    by_alg = [i for i, f in enumerate(scenario.flows) if f.algorithm == sel]
-    if by_alg:
-        return by_alg
-    by_name = [i for i, f in enumerate(scenario.flows) if f.name == sel]
-    if by_name:
-        return by_name
+    ft = scenario.flow_table
+    n = len(ft)
+    runs = [k for k, (a, _) in enumerate(ft.laws) if a == sel]
+    if runs:
+        return [int(i) for i in np.flatnonzero(np.isin(ft.law, runs))]
+    if ft.names.find(sel) >= 0:
+        return [i for i, name in enumerate(ft.names) if name == sel]
     lo, dash, hi = sel.partition("-")
     if lo.strip().isdigit() and (not dash or hi.strip().isdigit()):
         a = int(lo)
         b = int(hi) if dash else a
         if 1 <= a <= b <= n:
             return list(range(a - 1, b))
-    algs = sorted({f.algorithm for f in scenario.flows if f.algorithm})
+    algs = sorted({a for a, _ in ft.laws if a})
     raise ValueError(
         f"flow selector {selector!r} names no flow of scenario {scenario.name!r}; give an "
         f"algorithm it runs ({', '.join(algs) or 'none yet'}), a flow's name (e.g. "
-        f"{scenario.flows[0].name!r}) or positions 1..{n} (e.g. '1-{n}')"
+        f"{ft.names[0]!r}) or positions 1..{n} (e.g. '1-{n}')"
     )
 
 
@@ -180,14 +180,24 @@ def with_flow_params(
     ValueError
         The selector names no flow, or a selected flow's law does not take a parameter.
     """
-    idx = range(len(scenario.flows)) if selector is None else select_flows(scenario, selector)
-    flows = list(scenario.flows)
-    for i in idx:
-        f = replace(flows[i], params={**dict(flows[i].params), **dict(params)})
-        if f.algorithm:
-            _check_law_params(f, f.algorithm, f"--param {selector or ''}")
-        flows[i] = f
-    return replace(scenario, flows=tuple(flows))
+    ft = scenario.flow_table
+    chosen = np.zeros(len(ft), dtype=bool)
+    if selector is None:
+        chosen[:] = True
+    else:
+        chosen[select_flows(scenario, selector)] = True
+    # each law of a chosen flow once more, with the parameters merged
+    L = len(ft.laws)
+    laws = [*ft.laws, *((a, {**dict(p), **dict(params)}) for a, p in ft.laws)]
+    law = np.where(chosen, ft.law + L, ft.law)
+    used, first = np.unique(law[chosen], return_index=True)
+    for k in used[np.argsort(first, kind="stable")].tolist():  # in the flows' order
+        alg, merged = laws[k]
+        if alg:
+            i = int(np.argmax(law == k))
+            flow = replace(scenario.flows[i], params=merged)
+            _check_law_params(flow, alg, f"--param {selector or ''}")
+    return scenario.with_flow_table(ft.with_laws(law, laws))
 
 
 def mix_label(scenario: Scenario) -> str:
