@@ -21,7 +21,8 @@ Measurements (per flow count n)
   in a new process (start-up, compile-cache load and printing included), s.
 
 The laws are compiled (or loaded from Numba's cache) by a small run before the timings.
-Timings on a shared machine are noisy: read them beside ``uptime``.
+Timings on a shared machine are noisy: read them beside ``uptime``, or give ``--cpu`` for
+the process's CPU time (user + system), which a loaded machine disturbs less.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import time
 from typing import Any
 
 
-def one(n: int, rounds: int) -> dict[str, float]:
+def one(n: int, rounds: int, cpu: bool) -> dict[str, float]:
     """The measurements of ``n`` flows, in this process."""
     import tcpfluid
     from tcpfluid.engines import Rounds
@@ -45,18 +46,19 @@ def one(n: int, rounds: int) -> dict[str, float]:
     tcpfluid.simulate(  # compile (or load) the law and the engine first
         build_scenario("qv-many-flows", flows=10, groups=1, duration=duration), algorithm="vegas"
     )
-    t0 = time.perf_counter()
+    clock = time.process_time if cpu else time.perf_counter
+    t0 = clock()
     sc = build_scenario("qv-many-flows", flows=n, groups=1, duration=duration).with_algorithm(
         "vegas"
     )
-    t1 = time.perf_counter()
+    t1 = clock()
     eng = Rounds()
     native = eng._native(sc, None)
-    t2 = time.perf_counter()
+    t2 = clock()
     res = eng._result_of(sc, native, "rounds")
-    t3 = time.perf_counter()
+    t3 = clock()
     res.summary.to_dict()
-    t4 = time.perf_counter()
+    t4 = clock()
     done = int(native.time_s.shape[0])
     return {
         "build": t1 - t0,
@@ -69,16 +71,21 @@ def one(n: int, rounds: int) -> dict[str, float]:
     }
 
 
-def cli(n: int, rounds: int) -> float:
-    """Wall time of ``tcpfluid simulate ... --json`` for ``n`` flows, s."""
+def cli(n: int, rounds: int, cpu: bool) -> float:
+    """Wall time (``cpu``: the child's CPU time) of ``tcpfluid simulate ... --json`` for
+    ``n`` flows, s."""
     cmd = [
         sys.executable, "-m", "tcpfluid", "simulate", "qv-many-flows", "-a", "vegas",
         "--set", f"flows={n}", "--set", "groups=1", "--set", f"duration={0.1 * rounds:.6g}s",
         "--json",
     ]  # fmt: skip
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - t
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return used if cpu else wall
 
 
 def main() -> None:
@@ -86,15 +93,22 @@ def main() -> None:
     ap.add_argument("--flows", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--cli", action="store_true", help="also time the command line's --json")
+    ap.add_argument(
+        "--cpu",
+        action="store_true",
+        help="CPU time of the process (user + system) instead of wall time: steadier on a "
+        "loaded machine",
+    )
     ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one is not None:
-        print(json.dumps(one(args.one, args.rounds)))
+        print(json.dumps(one(args.one, args.rounds, args.cpu)))
         return
     rows: list[tuple[str, float, str]] = []
     for n in args.flows:
         out = subprocess.run(
-            [sys.executable, __file__, "--one", str(n), "--rounds", str(args.rounds)],
+            [sys.executable, __file__, "--one", str(n), "--rounds", str(args.rounds)]
+            + (["--cpu"] if args.cpu else []),
             check=True,
             capture_output=True,
             text=True,
@@ -113,7 +127,7 @@ def main() -> None:
             (f"million/peak_rss/{n}", m["peak_rss"], "GB"),
         ]
         if args.cli:
-            rows.append((f"million/cli_json/{n}", cli(n, args.rounds), "s"))
+            rows.append((f"million/cli_json/{n}", cli(n, args.rounds, args.cpu), "s"))
     width = max(len(name) for name, _, _ in rows)
     for name, value, unit in rows:
         print(f"{name.ljust(width)}  {value:14,.3f} {unit}")

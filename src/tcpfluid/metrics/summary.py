@@ -190,6 +190,32 @@ def _flow_columns(
     ]
 
 
+#: flows summarised at once: the temporaries of a block (samples x flows) stay small enough
+#: to be reused rather than mapped afresh for every operation
+CHUNK_FLOWS = 1 << 16
+
+
+def _block(fr: FlowRecords, a: int, b: int) -> FlowRecords:
+    """Flows ``a`` to ``b - 1`` of ``fr`` (views of its columns; names are not read)."""
+
+    def cut(x: Any) -> Any:
+        return None if x is None else x[..., a:b]
+
+    return FlowRecords(
+        names=(),
+        start_s=fr.start_s[a:b],
+        stop_s=fr.stop_s[a:b],
+        t_s=fr.t_s if fr.t_s.ndim == 1 else fr.t_s[:, a:b],
+        window_pkts=fr.window_pkts[:, a:b],
+        in_slow_start=cut(fr.in_slow_start),
+        settle_window_pkts=fr.settle_window_pkts[:, a:b],
+        delivered_pkts=fr.delivered_pkts[a:b],
+        loss_events=fr.loss_events[a:b],
+        sizes=cut(fr.sizes),
+        exit_delay_samples=fr.exit_delay_samples,
+    )
+
+
 def _finite(x: Any) -> FloatArray:
     """``x`` as floats, NaN where it is not finite (``None`` in the summary)."""
     v = np.array(x, dtype=np.float64)
@@ -224,7 +250,13 @@ def _columns_of(
 ) -> dict[str, Any]:
     """Slow-start exit, settling and convergence of every flow of ``fr`` in one
     vectorised pass: float columns with NaN for "did not happen"."""
-    n = len(fr)
+    n = int(fr.window_pkts.shape[1])
+    if n > CHUNK_FLOWS:  # in blocks of flows: each flow's values are its own column's
+        blocks = [
+            _columns_of(_block(fr, a, min(a + CHUNK_FLOWS, n)), changes, end_s, bands[a:b])
+            for a, b in ((a, min(a + CHUNK_FLOWS, n)) for a in range(0, n, CHUNK_FLOWS))
+        ]
+        return {k: np.concatenate([b[k] for b in blocks]) for k in blocks[0]}
     K = len(changes)
     R = int(fr.window_pkts.shape[0])
     sizes = np.full(n, R, dtype=np.int64) if fr.sizes is None else fr.sizes

@@ -54,7 +54,8 @@ from .topology import (
     _access_topology,
     _cbr_schedule,
     _core_wire,
-    _host_pair,
+    _host_pairs,
+    _law,
     _scenario,
     law_params,
     rates_with_units,
@@ -408,9 +409,8 @@ def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
     """The Quick Vegas paper §5.3.2: three groups of flows with different RTTs share R3-R4."""
     per = _int("flows_per_group", p["flows_per_group"], minimum=1, maximum=MAX_FLOWS // 3)
     bw, acc_bw, core_d, buf = _core_wire(p)
-    links: list[Link] = [Link("R3-R4", bw, core_d, buf), Link("R4-R3", bw, core_d, buf)]
-    flows: list[FlowSpec] = []
-    i = 0
+    head = [Link("R3-R4", bw, core_d, buf), Link("R4-R3", bw, core_d, buf)]
+    delays: list[float] = []
     for key in ("rtt1", "rtt2", "rtt3"):
         rtt = units.seconds(p[key], name=key)
         acc_d = (rtt / 2.0 - core_d) / 2.0
@@ -419,11 +419,9 @@ def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
                 f"{key}={p[key]!r} is shorter than the core's round trip (2 x core_delay = "
                 f"{2.0 * core_d:g} s)"
             )
-        for _ in range(per):
-            i += 1
-            pair, flow = _host_pair(i, "R3", "R4", acc_bw, acc_d, acc_d, p)
-            links += pair
-            flows.append(flow)
+        delays.append(acc_d)
+    acc = np.repeat(delays, per)  # the three groups of flows, in order
+    links, flows = _host_pairs(head, 3 * per, "R3", "R4", acc_bw, acc, acc, laws=_law(p))
     return _scenario("qv-different-rtt", p, links, flows)
 
 
@@ -482,16 +480,12 @@ def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
             "max_p": _real("red_max_p", p["red_max_p"], "a probability in (0, 1] such as 0.02"),
             "w_q": _real("red_w_q", p["red_w_q"], "a weight in (0, 1] such as 0.002"),
         }
-    links: list[Link] = [
+    head = [
         Link("R1-R2", bw, core_d, buf, discipline=queue, red=red),
         Link("R2-R1", bw, core_d, buf),
     ]
-    flows: list[FlowSpec] = []
-    for i in range(1, n + 1):
-        x = units.time_or_zero(p[f"x{i}"], name=f"x{i}")
-        pair, flow = _host_pair(i, "R1", "R2", acc_bw, x, dest_d, p)
-        links += pair
-        flows.append(flow)
+    xs = [units.time_or_zero(p[f"x{i}"], name=f"x{i}") for i in range(1, n + 1)]
+    links, flows = _host_pairs(head, n, "R1", "R2", acc_bw, xs, dest_d, laws=_law(p))
     return _scenario("thesis-two-flow", p, links, flows)
 
 
