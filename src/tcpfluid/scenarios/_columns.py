@@ -101,11 +101,6 @@ class Names(Sequence[str]):
         self._all: list[str] | None = None
         self._lookup: dict[str, int] | None = None
 
-    @classmethod
-    def of(cls, names: Sequence[str]) -> Names:
-        """``names`` as :class:`Names` (itself if it is one)."""
-        return names if isinstance(names, Names) else cls([list(names)])
-
     def __len__(self) -> int:
         return self._starts[-1]
 
@@ -198,11 +193,6 @@ class Names(Sequence[str]):
         """The names at positions ``idx``, in that order."""
         names = self.all()
         return Names([[names[k] for k in idx.tolist()]])
-
-    def __add__(self, other: Any) -> Names:
-        if not isinstance(other, Names):
-            return NotImplemented
-        return Names([*self._blocks, *other._blocks])
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Names):
@@ -493,29 +483,6 @@ class FlowTable:
 
     def __len__(self) -> int:
         return len(self.names)
-
-    @classmethod
-    def uniform(
-        cls,
-        names: Names,
-        fwd: tuple[IntArray, IntArray],
-        rev: tuple[IntArray, IntArray],
-        *,
-        start_s: FloatArray | float = 0.0,
-        stop_s: FloatArray | float = math.inf,
-        law: LawKey = (None, {}),
-    ) -> FlowTable:
-        """Flows that all run one law (start and stop broadcast to every flow)."""
-        n = len(names)
-        return cls(
-            names,
-            fwd,
-            rev,
-            np.broadcast_to(np.asarray(start_s, dtype=np.float64), (n,)).copy(),
-            np.broadcast_to(np.asarray(stop_s, dtype=np.float64), (n,)).copy(),
-            np.zeros(n, dtype=np.int64),
-            [law],
-        )
 
     @classmethod
     def from_flows(cls, flows: Sequence[FlowSpec], find: Callable[[str], int]) -> FlowTable:
