@@ -404,6 +404,8 @@ class Scenario:
         object.__setattr__(self, "links", LinkSeq(lt))
         object.__setattr__(self, "_base_rtt", {})
         object.__setattr__(self, "_rtts", [])
+        if not isinstance(self.flows, FlowSeq):
+            object.__setattr__(self, "flows", tuple(self.flows))  # any iterable of flows
         if not len(self.flows):
             raise ValueError(f"scenario {self.name!r} has no flows")
         if isinstance(self.flows, FlowSeq) and self.flows.links is lt:
