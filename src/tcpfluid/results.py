@@ -507,11 +507,12 @@ class RoundLogs(Sequence[RoundLog]):
     """Every flow's :class:`RoundLog` kept as columns, flows along the last axis
     (:attr:`Result.rounds`); each flow's log is made when it is read.
 
-    ``time_s`` is ``(R,)`` (every flow's rounds end together) and the other columns
-    ``(R, F)``.
+    ``time_s`` is ``(R,)`` when every flow's rounds end together, else ``(R, F)``; the
+    other columns are ``(R, F)``; flow ``k``'s log is its first ``sizes[k]`` rows (``None``:
+    all R).
     """
 
-    __slots__ = ("next_window_pkts", "phase", "time_s", "window_pkts")
+    __slots__ = ("next_window_pkts", "phase", "sizes", "time_s", "window_pkts")
 
     def __init__(
         self,
@@ -519,9 +520,11 @@ class RoundLogs(Sequence[RoundLog]):
         window_pkts: FloatArray,
         next_window_pkts: FloatArray,
         phase: NDArray[np.int8],
+        sizes: NDArray[np.int64] | None = None,
     ) -> None:
         self.time_s, self.window_pkts = time_s, window_pkts
         self.next_window_pkts, self.phase = next_window_pkts, phase
+        self.sizes = sizes
 
     def __len__(self) -> int:
         return int(self.window_pkts.shape[1])
@@ -537,9 +540,13 @@ class RoundLogs(Sequence[RoundLog]):
         k = int(i) + n if int(i) < 0 else int(i)
         if not 0 <= k < n:
             raise IndexError(f"flow index {i} out of range for {n} flows")
-        return RoundLog(
-            self.time_s, self.window_pkts[:, k], self.next_window_pkts[:, k], self.phase[:, k]
-        )
+        if self.sizes is None:
+            return RoundLog(
+                self.time_s, self.window_pkts[:, k], self.next_window_pkts[:, k], self.phase[:, k]
+            )
+        s = int(self.sizes[k])
+        t = self.time_s[:s] if self.time_s.ndim == 1 else self.time_s[:s, k]
+        return RoundLog(t, self.window_pkts[:s, k], self.next_window_pkts[:s, k], self.phase[:s, k])
 
     def __iter__(self) -> Iterator[RoundLog]:
         return (self[k] for k in range(len(self)))

@@ -11,8 +11,7 @@ import numpy as np
 from .._validation import check_bool, check_choice, check_int
 from ..fluid._rounds_checks import _RTT_MODELS, FEEDBACK_ROUNDS
 from ..fluid._rounds_law import DROP_SHARE, DROP_SHARES
-from ..metrics import FlowRecord
-from ._base import Engine, counted_option, round_log, sample_rows, slow_start, summary_of
+from ._base import Engine, counted_option, sample_rows, slow_start, summary_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Result
@@ -106,7 +105,7 @@ class Rounds(Engine):
         )
 
     def _result(self, sc: Scenario, tr: Any, label: str) -> Result:
-        from ..fluid._rounds_results import measured_windows, next_windows
+        from ..fluid._rounds_results import measured_windows, next_windows, own_rounds, within
         from ..metrics import FlowRecords
         from ..results import RoundLogs
 
@@ -136,26 +135,29 @@ class Rounds(Engine):
                 delivered_pkts=np.asarray(tr.delivered_pkts[0], dtype=np.float64),
                 loss_events=np.asarray(tr.losses[0], dtype=np.int64),
             )
-        else:
-            rows = [ends[:, 0, i] for i in range(F)]
-            logs = tuple(
-                round_log(t[r], w[i][r], next_windows(w[i][r]), phase[i][r])
-                for i, r in enumerate(rows)
+        else:  # each flow's own rounds, moved to the top of its column
+            tt, ww, pp, sizes = own_rounds(t, w.T, phase.T.astype(np.int8), ends[:, 0, :])
+            logs = RoundLogs(tt, ww, within(ww, sizes, 1), pp, sizes)
+            # below a flow's own rounds: its last values, at a time after the run
+            has = np.arange(tt.shape[0])[:, None] < sizes[None, :]
+            far = max(sc.duration_s, float(np.max(np.where(has, tt, 0.0), initial=0.0))) + 1.0
+
+            def own(a: Any) -> Any:
+                last = a[np.maximum(sizes - 1, 0), np.arange(a.shape[1])]
+                return np.where(has, a, np.where(sizes > 0, last, np.zeros(1, dtype=a.dtype)))
+
+            records = FlowRecords(
+                names=ft.names,
+                start_s=ft.start_s,
+                stop_s=ft.stop_s,
+                t_s=np.where(has, tt, far),
+                window_pkts=own(within(ww, sizes, -lag)),
+                in_slow_start=own(pp == ss),
+                settle_window_pkts=own(logs.next_window_pkts),
+                delivered_pkts=np.asarray(tr.delivered_pkts[0], dtype=np.float64),
+                loss_events=np.asarray(tr.losses[0], dtype=np.int64),
+                sizes=sizes,
             )
-            records = [
-                FlowRecord(
-                    name=f.name,
-                    start_s=f.start_s,
-                    stop_s=f.stop_s,
-                    t_s=logs[i].time_s,
-                    window_pkts=measured_windows(logs[i].window_pkts, lag),
-                    in_slow_start=logs[i].phase == ss,
-                    settle_window_pkts=logs[i].next_window_pkts,
-                    delivered_pkts=float(tr.delivered_pkts[0, i]),
-                    loss_events=int(tr.losses[0, i]),
-                )
-                for i, f in enumerate(sc.flows)
-            ]
         summary = summary_of(
             label,
             sc,

@@ -270,6 +270,33 @@ def next_windows(window_pkts: Any) -> Any:
     return np.concatenate([w[1:], w[-1:]], axis=0)
 
 
+def own_rounds(
+    time_s: FloatArray, window_pkts: FloatArray, phase: NDArray[np.int8], ends: Any
+) -> tuple[FloatArray, FloatArray, NDArray[np.int8], NDArray[np.int64]]:
+    """Each flow's own rounds (rows where ``ends``, ``(R, F)``, is true) moved to the top
+    of its column, in order: times, windows and phases ``(R', F)`` (R' the most rounds of a
+    flow) and each flow's number of rounds. The rows below a flow's own are not its."""
+    mask = np.asarray(ends, dtype=bool)
+    sizes = mask.sum(axis=0).astype(np.int64)
+    rows = int(sizes.max(initial=0))
+    order = np.argsort(~mask, axis=0, kind="stable")[:rows]
+    return (
+        time_s[order],
+        np.take_along_axis(window_pkts, order, axis=0),
+        np.take_along_axis(phase, order, axis=0),
+        sizes,
+    )
+
+
+def within(a: Any, sizes: NDArray[np.int64], shift: Any) -> Any:
+    """Per flow (column) ``a[clip(k + shift, 0, size - 1)]`` for every row k: a shift of
+    rows inside each flow's own ``sizes[f]`` rows (``next_windows``: +1,
+    ``measured_windows``: ``-lag``; both repeat the end rows)."""
+    k = np.arange(a.shape[0])[:, None] + shift
+    k = np.clip(k, 0, np.maximum(sizes - 1, 0)[None, :])
+    return np.take_along_axis(a, k, axis=0)
+
+
 def flow_settle_bands(law: ControlLaw, n_scenarios: int, n_flows: int) -> FloatArray:
     """Each flow's ``settle_band`` (:func:`tcpfluid.metrics.settling`), shape ``(S, F)``:
     its own law's limit-cycle amplitude (``cycle_amplitude_pkts`` of
