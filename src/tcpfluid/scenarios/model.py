@@ -308,16 +308,6 @@ class FlowSpec:
         """Plain description: its fields, an infinite buffer or stop time ``None``."""
         return _fields_dict(self)
 
-    def _with_law(self, algorithm: str | None, params: Mapping[str, Any]) -> FlowSpec:
-        """This flow running ``algorithm`` with ``params``: ``replace`` without checking
-        again the fields that stay (the law's name and parameters are stored as given, as
-        ``__post_init__`` does), so that setting the law of many flows is cheap."""
-        new = object.__new__(FlowSpec)
-        new.__dict__.update(self.__dict__)
-        object.__setattr__(new, "algorithm", algorithm)
-        object.__setattr__(new, "params", dict(params))
-        return new
-
 
 @dataclass(frozen=True)
 class CbrSource:
