@@ -6,7 +6,7 @@ then one JSON line per measurement: ``{"name": ..., "value": ..., "unit": ...}``
 Measurements
 ------------
 * ``scenarios/build/<n>``: ``build_scenario("qv-basic", flows=n, cbr="none")``, seconds
-  (building is linear in flows: 4 links and 1 flow per host pair, names checked with sets).
+  (building is linear in flows: 4 links and 1 flow per host pair, kept as columns).
 * ``scenarios/reduce/<n>``: ``.with_algorithm("vegas").fluid_view()``, seconds.
 * ``scenarios/summary/<n>``: :func:`tcpfluid.simulate` on the round engine for 2 s (the
   engine plus :func:`tcpfluid.metrics.summarise` of every flow), seconds.

@@ -49,19 +49,21 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from numpy.typing import NDArray
+
+from ._result_columns import FlowSummaries, RoundLogs, _lazy, _opt
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
     from .scenarios import Scenario
 
-__all__ = ["FlowSummary", "Result", "RoundLog", "Summary"]
+__all__ = ["FlowSummaries", "FlowSummary", "Result", "RoundLog", "RoundLogs", "Summary"]
 
 FloatArray = NDArray[np.float64]
 
@@ -173,7 +175,7 @@ class Summary:
     """
 
     engine: str
-    flows: tuple[FlowSummary, ...]
+    flows: Sequence[FlowSummary]
     change_times_s: tuple[float, ...]
     change_kinds: tuple[str, ...]
     all_settled_time_s: float | None
@@ -185,20 +187,29 @@ class Summary:
     notes: tuple[str, ...] = ()
     extras: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "flows", FlowSummaries.of(self.flows))
+
     @property
-    def flow_names(self) -> tuple[str, ...]:
-        """The flows' names, in order."""
-        return tuple(f.name for f in self.flows)
+    def flow_names(self) -> Sequence[str]:
+        """The flows' names, in order (a tuple, or the scenario's names spelled out when
+        read)."""
+        names = self._columns.names
+        return names if isinstance(names, tuple) or _lazy(names) else tuple(names)
 
     @property
     def throughput_pps(self) -> tuple[float | None, ...]:
         """Per-flow throughput, packets/s."""
-        return tuple(f.throughput_pps for f in self.flows)
+        return tuple(_opt(self._columns.throughput_pps))
 
     @property
     def losses(self) -> tuple[int | float, ...]:
         """Per-flow loss events."""
-        return tuple(f.losses for f in self.flows)
+        return tuple(self._columns.losses.tolist())
+
+    @property
+    def _columns(self) -> FlowSummaries:
+        return cast(FlowSummaries, self.flows)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the public keys of ``tcpfluid simulate --json``.
@@ -216,8 +227,14 @@ class Summary:
         ``all_converged_times_s``, ``losses_unit``, ``bottleneck``, ``notes``; then the
         engine's own keys (:attr:`extras`).
         """
+        from .scenarios.model import paused_gc
+
+        with paused_gc():  # a list per flow: collections would walk them all, again and again
+            return self._to_dict()
+
+    def _to_dict(self) -> dict[str, Any]:
         f0 = self.flows[0]
-        fl = self.flows
+        fl = self._columns
         out: dict[str, Any] = {
             "ss_exit_window": f0.ss_exit_window_pkts,
             "ss_exit_time_s": f0.ss_exit_time_s,
@@ -227,21 +244,21 @@ class Summary:
             "convergence_times_s": list(f0.convergence_times_s),
             "change_times_s": list(self.change_times_s),
             "utilization": self.utilization,
-            "throughput_pps": [f.throughput_pps for f in fl],
+            "throughput_pps": _opt(fl.throughput_pps),
             "jain_index": self.jain_index,
-            "losses": [f.losses for f in fl],
-            "flow_names": [f.name for f in fl],
-            "flow_start_s": [f.start_s for f in fl],
-            "flow_stop_s": [None if f.stop_s == float("inf") else f.stop_s for f in fl],
-            "ss_exit_windows_pkts": [f.ss_exit_window_pkts for f in fl],
-            "ss_exit_times_s": [f.ss_exit_time_s for f in fl],
-            "ss_exit_rounds": [f.ss_exit_round for f in fl],
-            "settled_windows_pkts": [f.settled_window_pkts for f in fl],
-            "times_to_equilibrium_s": [f.time_to_equilibrium_s for f in fl],
-            "convergence_times_per_flow_s": [list(f.convergence_times_s) for f in fl],
-            "cycle_centres_pkts": [f.cycle_centre_pkts for f in fl],
-            "cycle_amplitudes_pkts": [f.cycle_amplitude_pkts for f in fl],
-            "not_settled_reasons": [f.not_settled_reason for f in fl],
+            "losses": fl.losses.tolist(),
+            "flow_names": list(fl.names),
+            "flow_start_s": fl.start_s.tolist(),
+            "flow_stop_s": _opt(fl.stop_s, inf=True),
+            "ss_exit_windows_pkts": _opt(fl.ss_exit_window_pkts),
+            "ss_exit_times_s": _opt(fl.ss_exit_time_s),
+            "ss_exit_rounds": _opt(fl.ss_exit_round, kind=int),
+            "settled_windows_pkts": _opt(fl.settled_window_pkts),
+            "times_to_equilibrium_s": _opt(fl.time_to_equilibrium_s),
+            "convergence_times_per_flow_s": _opt(fl.convergence_times_s),
+            "cycle_centres_pkts": _opt(fl.cycle_centre_pkts),
+            "cycle_amplitudes_pkts": _opt(fl.cycle_amplitude_pkts),
+            "not_settled_reasons": list(fl.not_settled_reason),
             "change_kinds": list(self.change_kinds),
             "all_settled_time_s": self.all_settled_time_s,
             "all_converged_times_s": list(self.all_converged_times_s),
@@ -384,7 +401,7 @@ class Result:
 
     engine: str
     scenario: Scenario
-    flow_names: tuple[str, ...]
+    flow_names: Sequence[str]
     time_s: FloatArray
     window_pkts: FloatArray
     queue_pkts: FloatArray
@@ -393,7 +410,7 @@ class Result:
     native: Any = field(repr=False)
     status: int = 0
     message: str = "ok"
-    rounds: tuple[RoundLog, ...] = ()
+    rounds: Sequence[RoundLog] = ()
     base_rtt_s: FloatArray | None = field(default=None, repr=False)
     series: Mapping[str, FloatArray] = field(default_factory=dict, repr=False)
     stats: Mapping[str, Any] = field(default_factory=dict, repr=False)

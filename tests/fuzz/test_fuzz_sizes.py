@@ -26,6 +26,7 @@ from tcpfluid.analytic.stability import (
     spectral_radius,
 )
 from tcpfluid.scenarios import build_scenario
+from tcpfluid.scenarios.model import MAX_FLOWS
 from tcpfluid.sim._checks import check_work
 
 LAGS = st.one_of(st.integers(-3, 40), st.integers(41, 10**12), NUMBERS)
@@ -145,13 +146,13 @@ def test_predict_answers_inside_its_domain(
 @FUZZ
 @given(
     name=st.sampled_from(["qv-basic", "qv-many-flows", "itcp-long-delay"]),
-    flows=st.one_of(st.integers(-3, 30), st.integers(200_001, 2**63), NUMBERS, TEXTS),
+    flows=st.one_of(st.integers(-3, 30), st.integers(MAX_FLOWS + 1, 2**63), NUMBERS, TEXTS),
 )
 def test_flow_counts_are_bounded_before_building(name: str, flows: Any) -> None:
     extra = {"groups": 1} if name == "qv-many-flows" else {}
     ok, sc = call_checked(build_scenario, ["flows", "groups"], name, flows=flows, **extra)
     if ok:
-        assert 1 <= len(sc.flows) <= 200_000
+        assert 1 <= len(sc.flows) <= MAX_FLOWS
 
 
 @FUZZ

@@ -151,11 +151,27 @@ def test_a_packet_rate_is_accepted_wherever_a_scenario_takes_a_rate() -> None:
 
 # ---------------------------------------------------------------- sizes before allocation
 def test_a_flow_count_past_the_bound_is_refused_with_its_cost() -> None:
-    for n in (2**63 - 1, 10**6):
-        with pytest.raises(ValueError, match=r"flows must be an integer in \[1, 200,000\].*GB"):
+    for n in (2**63 - 1, 10**7 + 1):
+        with pytest.raises(ValueError, match=r"flows must be an integer in \[1, 10,000,000\].*GB"):
             build_scenario("qv-many-flows", flows=n, duration="1s")
     with pytest.raises(ValueError, match="flows_per_group"):
-        build_scenario("qv-different-rtt", flows_per_group=10**6)
+        build_scenario("qv-different-rtt", flows_per_group=10**7)
+
+
+def test_an_engine_refuses_more_flows_than_it_takes_with_its_cost() -> None:
+    # the round model takes them (a million flows: its own memory estimate); the packet
+    # simulator stops at 200,000, before setting any flow up
+    sc = build_scenario("qv-many-flows", flows=200_001, groups=1, duration="1s")
+    with pytest.raises(
+        ValueError, match=r"flows must be at most 200,000 on the packet engine, got 200,001.*GB"
+    ):
+        simulate(sc, "packet", algorithm="vegas")
+
+
+def test_a_round_model_run_past_the_memory_budget_is_refused_naming_the_flows() -> None:
+    sc = build_scenario("qv-many-flows", flows=300_000, groups=1, duration="1e5s")
+    with pytest.raises(ValueError, match=r"300,000 flows.*GiB"):
+        simulate(sc, "rounds", algorithm="vegas")
 
 
 def test_a_packet_run_without_end_is_refused_naming_duration() -> None:

@@ -85,7 +85,10 @@ def scenario_from_args(
     for selector, values in parse_params(params):
         sc = with_flow_params(sc, selector, values)
     if require_algorithm:
-        missing = [f.name for f in sc.flows if not f.algorithm]
+        ft = sc.flow_table  # the flows' laws as a table (in the order of their first flow)
+        missing = [
+            ft.names[int((ft.law == k).argmax())] for k, (a, _) in enumerate(ft.laws) if not a
+        ]
         if missing:
             from ..algorithms.registry import ALGORITHMS
 

@@ -326,7 +326,7 @@ def run_named(
     opts = _legacy_options(engine, rtt_model, seed)
     scenario = build_scenario(scenario_name, **dict(sets or {})).with_algorithm(algorithm)
     result = simulate(scenario, engine, progress=progress, **opts)
-    plain = scenario.to_dict()["params"]  # JSON-ready (an infinite buffer is None)
+    plain = scenario._plain_params()  # JSON-ready (an infinite buffer is None)
     out = {
         "scenario": scenario_name,
         "algorithm": algorithm,

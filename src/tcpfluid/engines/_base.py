@@ -80,6 +80,11 @@ class Engine:
     reports_progress: ClassVar[bool] = True
     #: what the scenario gives and the options may not
     capability_key: ClassVar[str] = ""
+    #: the most flows a run takes (``None``: as many as memory allows, the engine's own
+    #: estimate), and what each flow costs it: bytes, and seconds per simulated second
+    #: (measured: ``benchmarks/million.py`` and the engines' benchmarks)
+    max_flows: ClassVar[int | None] = None
+    flow_cost: ClassVar[tuple[float, float]] = (0.0, 0.0)
 
     record_interval_s: float | None = None
     record: tuple[str, ...] | None = None
@@ -119,7 +124,29 @@ class Engine:
         """Run ``scenario`` (its flows have an algorithm) and return the common
         :class:`~tcpfluid.results.Result` (``label``: the engine name it carries; default
         :attr:`name`)."""
+        self.check_flows(scenario, label or self.name)
         return self._result_of(scenario, self._native(scenario, progress), label or self.name)
+
+    def check_flows(self, scenario: Scenario, label: str = "") -> None:
+        """Refuse, before any work, more flows than :attr:`max_flows`, with the estimate
+        of the memory and time they would take.
+
+        Raises
+        ------
+        ValueError
+            Naming the number of flows, the engine's limit, the estimate and what to change.
+        """
+        n = len(scenario.flows)
+        if self.max_flows is None or n <= self.max_flows:
+            return
+        per_byte, per_s = self.flow_cost
+        raise ValueError(
+            f"flows must be at most {self.max_flows:,} on the {label or self.name} engine, "
+            f"got {n:,} "
+            f"(about {n * per_byte / 1e9:.3g} GB and {n * per_s * scenario.duration_s:.3g} s "
+            f"for duration={scenario.duration_s:g} s); give fewer flows, or run them on the "
+            "rounds engine"
+        )
 
     def _result_of(self, scenario: Scenario, native: Any, label: str) -> Result:
         """:meth:`_result` with the cyclic collector paused: it makes a few objects per
@@ -240,7 +267,7 @@ def traced_log(fl: Any) -> RoundLog:
     return round_log(fl.round_t_s, fl.round_cwnd_pkts, fl.round_next_cwnd_pkts, fl.round_phase)
 
 
-def summary_of(label: str, sc: Scenario, recs: list[FlowRecord], **kw: Any) -> Summary:
+def summary_of(label: str, sc: Scenario, recs: Any, **kw: Any) -> Summary:
     """:func:`tcpfluid.metrics.summarise` of the run of ``sc`` to its end, on its
     bottleneck (``kw``: the carried packets, capacity, ...)."""
     from ..metrics import summarise

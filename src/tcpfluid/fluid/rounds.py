@@ -283,8 +283,8 @@ def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
     rtt_model = _rtt_model(options.pop("rtt_model", None), options.pop("rtt", None))
     common: dict[str, Any] = {
         "duration_s": view.duration_s,
-        "flow_start_s": [f.start_s for f in view.flows],
-        "flow_stop_s": [f.stop_s for f in view.flows],
+        "flow_start_s": np.asarray(view.start_s, dtype=np.float64),
+        "flow_stop_s": np.asarray(view.stop_s, dtype=np.float64),
         "rtt_model": rtt_model,
         "cross_traffic": [
             CrossTraffic(c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic
@@ -314,19 +314,23 @@ def scenario_law(name: str, flows: Sequence[Any]) -> ControlLaw:
     ValueError
         If a flow has no algorithm (named, with how to give one).
     """
-    keys: list[tuple[str, dict[str, Any]]] = []
-    groups: list[list[int]] = []
-    for j, fl in enumerate(flows):
-        if fl.algorithm is None:
+    from ..scenarios._columns import FlowSeq, canonical_laws
+
+    if isinstance(flows, FlowSeq):  # the scenario's columns: one entry per distinct law
+        which, keys = flows.table.law, flows.table.laws
+    else:
+        which, keys = canonical_laws(
+            np.arange(len(flows), dtype=np.int64), [(f.algorithm, f.params) for f in flows]
+        )
+    for k, (alg, _) in enumerate(keys):
+        if alg is None:  # laws are in the order of their first flow: this is the first
+            fl = flows[int(np.argmax(which == k))]
             raise ValueError(
                 f"scenario {name!r}: flow {fl.name!r} has no algorithm; choose one with "
                 "Scenario.with_algorithm(name) (tcpfluid simulate --algorithm NAME)"
             )
-        key = (fl.algorithm, dict(fl.params))
-        if key in keys:
-            groups[keys.index(key)].append(j)
-        else:
-            keys.append(key)
-            groups.append([j])
-    laws = [get_law(alg, **params) for alg, params in keys]
-    return laws[0] if len(laws) == 1 else MixedLaw(laws, groups)
+    laws = [get_law(str(alg), **params) for alg, params in keys]
+    if len(laws) == 1:
+        return laws[0]
+    groups = [np.flatnonzero(which == k).tolist() for k in range(len(laws))]
+    return MixedLaw(laws, groups)

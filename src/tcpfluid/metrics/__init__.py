@@ -66,6 +66,7 @@ from ..analytic.equilibrium import jain_index as _jain
 __all__ = [
     "Event",
     "FlowRecord",
+    "FlowRecords",
     "SegmentSettling",
     "Settling",
     "bandwidth_changes",
@@ -228,4 +229,4 @@ def jain_index(throughput: ArrayLike, *, axis: int = -1) -> FloatArray:
 
 
 # the summary of a whole run (defined on the functions above)
-from .summary import FlowRecord, run_changes, summarise  # noqa: E402
+from .summary import FlowRecord, FlowRecords, run_changes, summarise  # noqa: E402

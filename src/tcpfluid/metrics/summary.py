@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 
 from . import _finite_or_none, jain_index, law_settle_band, settling_by_segment, slow_start_exit
 
-__all__ = ["FlowRecord", "run_changes", "summarise"]
+__all__ = ["FlowRecord", "FlowRecords", "run_changes", "summarise"]
 
 FloatArray = NDArray[np.float64]
 
@@ -88,29 +88,80 @@ def run_changes(
     return times, tuple("+".join(kinds[t]) for t in times)
 
 
-#: per flow: (exit window, exit time, exit round), (settled window, time to equilibrium),
-#: convergence times after each change, the equilibrium's limit cycle (centre, amplitude,
-#: why it did not settle)
-_Values = tuple[
-    tuple[Any, Any, Any], tuple[Any, Any], list[float | None], tuple[Any, Any, str | None]
-]
+@dataclass(frozen=True)
+class FlowRecords:
+    """What an engine knows about its flows, as columns (flows along the last axis): the
+    fields of :class:`FlowRecord` for many flows at once, for :func:`summarise`.
 
+    Attributes
+    ----------
+    names
+        The flows' names (a sequence of F strings).
+    start_s, stop_s, delivered_pkts, loss_events
+        Per flow, shape ``(F,)`` (``loss_events`` integers, or reals for a fluid's expected
+        number).
+    t_s
+        Sample times: ``(R,)`` shared by every flow, or ``(R, F)``.
+    window_pkts, in_slow_start, settle_window_pkts
+        Per sample and flow, ``(R, F)`` (``in_slow_start`` ``None``: no slow start).
+    sizes
+        Per flow, how many of the R samples are its own (the rest pad it past the run's
+        end, where no segment reaches); ``None``: all R.
+    exit_delay_samples
+        As :attr:`FlowRecord.exit_delay_samples`, for every flow.
+    """
 
-def _flow_values(
-    frs: Sequence[FlowRecord], changes: tuple[float, ...], end_s: float, bands: Sequence[float]
-) -> list[_Values]:
-    """Slow-start exit and settling of every flow in one vectorised pass per kind of
-    record (flows whose series have other lengths are padded past the run's end, where no
-    segment reaches)."""
-    out: list[_Values | None] = [None] * len(frs)
-    kinds: dict[tuple[int, bool], list[int]] = {}
-    for i, fr in enumerate(frs):
-        kinds.setdefault((fr.exit_delay_samples, fr.in_slow_start is None), []).append(i)
-    for idx in kinds.values():
-        vals = _group_values([frs[i] for i in idx], changes, end_s, [bands[i] for i in idx])
-        for i, v in zip(idx, vals, strict=True):
-            out[i] = v
-    return [v for v in out if v is not None]
+    names: Sequence[str]
+    start_s: FloatArray
+    stop_s: FloatArray
+    t_s: FloatArray
+    window_pkts: FloatArray
+    in_slow_start: NDArray[np.bool_] | None
+    settle_window_pkts: FloatArray
+    delivered_pkts: FloatArray
+    loss_events: NDArray[Any]
+    sizes: NDArray[np.int64] | None = None
+    exit_delay_samples: int = 0
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @classmethod
+    def of(cls, frs: Sequence[FlowRecord], end_s: float) -> FlowRecords:
+        """Columns of :class:`FlowRecord` objects of one kind (the same
+        ``exit_delay_samples``, all with or all without slow start), padded to the longest
+        series past the run's end."""
+        sizes = np.array([np.asarray(fr.t_s).size for fr in frs], dtype=np.int64)
+        R = int(sizes.max(initial=0))
+        if R and all(fr.t_s is frs[0].t_s for fr in frs):
+            t = np.asarray(frs[0].t_s, dtype=np.float64)
+        else:  # samples past the end of a shorter series: after the run, outside every segment
+            far = max(end_s, *(float(np.max(fr.t_s, initial=0.0)) for fr in frs)) + 1.0
+            t = _padded([np.asarray(fr.t_s, dtype=np.float64) for fr in frs], R, lambda r: far)
+
+        def last(r: Any) -> Any:
+            return r[-1] if r.size else 0
+
+        ints = all(isinstance(fr.loss_events, int) for fr in frs)
+        return cls(
+            names=[fr.name for fr in frs],
+            start_s=np.array([fr.start_s for fr in frs], dtype=np.float64),
+            stop_s=np.array([fr.stop_s for fr in frs], dtype=np.float64),
+            t_s=t,
+            window_pkts=_padded([fr.window_pkts for fr in frs], R, last),
+            in_slow_start=(
+                None
+                if frs[0].in_slow_start is None
+                else _padded([np.asarray(fr.in_slow_start) for fr in frs], R, last)
+            ),
+            settle_window_pkts=_padded([fr.settle_window_pkts for fr in frs], R, last),
+            delivered_pkts=np.array([fr.delivered_pkts for fr in frs], dtype=np.float64),
+            loss_events=np.array(
+                [fr.loss_events for fr in frs], dtype=np.int64 if ints else np.float64
+            ),
+            sizes=sizes,
+            exit_delay_samples=frs[0].exit_delay_samples,
+        )
 
 
 def _padded(rows: list[Any], n: int, pad: Any) -> Any:
@@ -119,107 +170,146 @@ def _padded(rows: list[Any], n: int, pad: Any) -> Any:
     for j, r in enumerate(rows):
         r = np.asarray(r)
         out[: r.size, j] = r
-        out[r.size :, j] = pad(r, j)
+        out[r.size :, j] = pad(r)
     return out
 
 
-def _group_values(
-    g: Sequence[FlowRecord], changes: tuple[float, ...], end_s: float, bands: Sequence[float]
-) -> list[_Values]:
-    n = len(g)
-    sizes = np.array([np.asarray(fr.t_s).size for fr in g])
-    R = int(sizes.max(initial=0))
-    none: list[float | None] = [None] * len(changes)
-    empty: _Values = ((None, None, None), (None, None), none, (None, None, "no samples"))
-    if R == 0:
-        return [empty] * n
-    if all(fr.t_s is g[0].t_s for fr in g):
-        t = np.asarray(g[0].t_s, dtype=np.float64)[:, None]
-    else:  # samples past the end of a shorter series: after the run, outside every segment
-        far = max(end_s, *(float(np.max(fr.t_s, initial=0.0)) for fr in g)) + 1.0
-        t = _padded([np.asarray(fr.t_s, dtype=np.float64) for fr in g], R, lambda r, j: far)
+def _flow_columns(
+    frs: Sequence[FlowRecord] | FlowRecords, end_s: float
+) -> list[tuple[NDArray[np.intp] | slice, FlowRecords]]:
+    """``frs`` as columns: one :class:`FlowRecords` per kind of record, with the flows
+    (positions) it holds."""
+    if isinstance(frs, FlowRecords):
+        return [(slice(None), frs)]
+    kinds: dict[tuple[int, bool], list[int]] = {}
+    for i, fr in enumerate(frs):
+        kinds.setdefault((fr.exit_delay_samples, fr.in_slow_start is None), []).append(i)
+    return [
+        (np.array(idx, dtype=np.intp), FlowRecords.of([frs[i] for i in idx], end_s))
+        for idx in kinds.values()
+    ]
 
-    def last(r: Any, j: int) -> Any:
-        return r[-1] if r.size else 0
 
-    exits: list[tuple[Any, Any, Any]] = [(None, None, None)] * n
-    if g[0].in_slow_start is not None:
-        ev = slow_start_exit(
-            t,
-            _padded([fr.window_pkts for fr in g], R, last),
-            _padded([np.asarray(fr.in_slow_start) for fr in g], R, last),
+#: flows summarised at once: the temporaries of a block (samples x flows) stay small enough
+#: to be reused rather than mapped afresh for every operation
+CHUNK_FLOWS = 1 << 16
+
+
+def _block(fr: FlowRecords, a: int, b: int) -> FlowRecords:
+    """Flows ``a`` to ``b - 1`` of ``fr`` (views of its columns; names are not read)."""
+
+    def cut(x: Any) -> Any:
+        return None if x is None else x[..., a:b]
+
+    return FlowRecords(
+        names=(),
+        start_s=fr.start_s[a:b],
+        stop_s=fr.stop_s[a:b],
+        t_s=fr.t_s if fr.t_s.ndim == 1 else fr.t_s[:, a:b],
+        window_pkts=fr.window_pkts[:, a:b],
+        in_slow_start=cut(fr.in_slow_start),
+        settle_window_pkts=fr.settle_window_pkts[:, a:b],
+        delivered_pkts=fr.delivered_pkts[a:b],
+        loss_events=fr.loss_events[a:b],
+        sizes=cut(fr.sizes),
+        exit_delay_samples=fr.exit_delay_samples,
+    )
+
+
+def _finite(x: Any) -> FloatArray:
+    """``x`` as floats, NaN where it is not finite (``None`` in the summary)."""
+    v = np.array(x, dtype=np.float64)
+    v[~np.isfinite(v)] = np.nan
+    return v
+
+
+def _reasons(eq: Any, which: NDArray[np.bool_]) -> NDArray[Any]:
+    """Why each flow of ``which`` did not settle (:meth:`Settling.reason`), ``None``
+    elsewhere: the text once per distinct set of the values it is written from."""
+    out = np.full(which.shape, None, dtype=object)
+    idx = np.flatnonzero(which)
+    if idx.size == 0:
+        return out
+    shape = np.asarray(eq.status).shape
+    cols = [
+        np.broadcast_to(np.asarray(a, dtype=np.float64), shape)[idx]
+        for a in (
+            eq.status, eq.amplitude, eq.centre, eq.tolerance, eq.settle_band, eq.drift,
+            eq.last_out_s, eq.hold_needed_s,
         )
-        tt = np.broadcast_to(t, (R, n))
-        for i in range(n):
-            j = int(ev.index[i]) + 1 + g[0].exit_delay_samples if bool(ev.found[i]) else R
-            # an exit stamped after the end of the trace or of the run did not happen in it
-            if j < sizes[i] and tt[j, i] <= end_s:
-                exits[i] = (float(ev.value[i]), float(tt[j, i]), j + 1)
+    ]  # fmt: skip
+    keys = np.ascontiguousarray(np.stack(cols, axis=1)).view(np.int64)
+    _, first, inverse = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+    texts = np.array([eq.reason(int(idx[k])) for k in first.tolist()], dtype=object)
+    out[idx] = texts[inverse.reshape(-1)]
+    return out
+
+
+def _columns_of(
+    fr: FlowRecords, changes: tuple[float, ...], end_s: float, bands: FloatArray
+) -> dict[str, Any]:
+    """Slow-start exit, settling and convergence of every flow of ``fr`` in one
+    vectorised pass: float columns with NaN for "did not happen"."""
+    n = int(fr.window_pkts.shape[1])
+    if n > CHUNK_FLOWS:  # in blocks of flows: each flow's values are its own column's
+        blocks = [
+            _columns_of(_block(fr, a, min(a + CHUNK_FLOWS, n)), changes, end_s, bands[a:b])
+            for a, b in ((a, min(a + CHUNK_FLOWS, n)) for a in range(0, n, CHUNK_FLOWS))
+        ]
+        return {k: np.concatenate([b[k] for b in blocks]) for k in blocks[0]}
+    K = len(changes)
+    R = int(fr.window_pkts.shape[0])
+    sizes = np.full(n, R, dtype=np.int64) if fr.sizes is None else fr.sizes
+    out: dict[str, Any] = {
+        key: np.full(n, np.nan)
+        for key in ("ss_w", "ss_t", "ss_r", "settled", "t_eq", "centre", "amplitude")
+    }
+    out["conv"] = np.full((n, K), np.nan)
+    out["reason"] = np.full(n, "no samples", dtype=object)
+    if R == 0:
+        return out
+    t = fr.t_s[:, None] if fr.t_s.ndim == 1 else fr.t_s
+    if fr.in_slow_start is not None:
+        ev = slow_start_exit(t, fr.window_pkts, fr.in_slow_start)
+        found = np.asarray(ev.found, dtype=bool)
+        j = np.where(found, np.nan_to_num(np.asarray(ev.index, dtype=np.float64), nan=R), R)
+        j = j.astype(np.int64) + np.where(found, 1 + fr.exit_delay_samples, 0)
+        jj = np.minimum(j, R - 1)
+        tt = np.broadcast_to(t, (R, n))[jj, np.arange(n)]
+        # an exit stamped after the end of the trace or of the run did not happen in it
+        ok = (j < sizes) & (tt <= end_s)
+        out["ss_w"] = np.where(ok, np.asarray(ev.value, dtype=np.float64), np.nan)
+        out["ss_t"] = np.where(ok, tt, np.nan)
+        out["ss_r"] = np.where(ok, j + 1, np.nan)
     seg = settling_by_segment(
         t,
-        _padded([fr.settle_window_pkts for fr in g], R, last),
-        start_s=np.array([fr.start_s for fr in g]),
-        end_s=np.array([min(end_s, fr.stop_s) for fr in g]),
+        fr.settle_window_pkts,
+        start_s=fr.start_s,
+        end_s=np.minimum(end_s, fr.stop_s),
         change_times_s=changes,
         settle_band=np.asarray(bands, dtype=np.float64),
     )
     eq = seg.equilibrium
-    centres, amplitudes = np.asarray(eq.centre), np.asarray(eq.amplitude)
-    out: list[_Values] = []
-    for i in range(n):
-        if sizes[i] == 0:
-            out.append(empty)
-            continue
-        settled = (
-            (_finite_or_none(eq.value[i]), _finite_or_none(eq.time_s[i]))
-            if bool(eq.settled[i])
-            else (None, None)
+    has = sizes > 0
+    settled = np.asarray(eq.settled, dtype=bool) & has
+    out["settled"] = np.where(settled, _finite(eq.value), np.nan)
+    out["t_eq"] = np.where(settled, _finite(eq.time_s), np.nan)
+    out["centre"] = np.where(settled, _finite(eq.centre), np.nan)
+    out["amplitude"] = np.where(settled, _finite(eq.amplitude), np.nan)
+    for k, c in enumerate(seg.convergence):
+        out["conv"][:, k] = np.where(
+            np.asarray(c.settled, dtype=bool) & has, _finite(c.time_s), np.nan
         )
-        conv = [
-            _finite_or_none(c.time_s[i]) if bool(c.settled[i]) else None for c in seg.convergence
-        ]
-        cycle = (
-            (_finite_or_none(centres[i]), _finite_or_none(amplitudes[i]), None)
-            if bool(eq.settled[i])
-            else (None, None, eq.reason(i))
-        )
-        out.append((exits[i], settled, conv, cycle))
+    reason = _reasons(eq, has & ~settled)
+    reason[~has] = "no samples"
+    out["reason"] = reason
     return out
-
-
-def _flow_summary(
-    fr: FlowRecord, values: _Values, measured: tuple[float, float], FlowSummary: Any
-) -> Any:
-    (ss_w, ss_t, ss_r), (settled, t_eq), conv, (centre, amplitude, reason) = values
-    active = min(fr.stop_s, measured[1]) - max(fr.start_s, measured[0])
-    return FlowSummary(
-        name=fr.name,
-        start_s=float(fr.start_s),
-        stop_s=float(fr.stop_s),
-        ss_exit_window_pkts=ss_w,
-        ss_exit_time_s=ss_t,
-        ss_exit_round=ss_r,
-        settled_window_pkts=settled,
-        time_to_equilibrium_s=t_eq,
-        convergence_times_s=tuple(conv),
-        throughput_pps=_finite_or_none(fr.delivered_pkts / active) if active > 0 else None,
-        losses=fr.loss_events,
-        cycle_centre_pkts=centre,
-        cycle_amplitude_pkts=amplitude,
-        not_settled_reason=reason,
-    )
-
-
-def _latest(values: list[float | None]) -> float | None:
-    if not values or any(v is None for v in values):
-        return None
-    return max(v for v in values if v is not None)
 
 
 def summarise(
     engine: str,
     scenario: Any,
-    flows: Sequence[FlowRecord],
+    flows: Sequence[FlowRecord] | FlowRecords,
     *,
     end_s: float,
     carried_pkts: float,
@@ -243,7 +333,7 @@ def summarise(
     engine, scenario
         The engine's name and the scenario run (its CBR sources give the changes).
     flows
-        One :class:`FlowRecord` per flow.
+        One :class:`FlowRecord` per flow, or every flow as columns (:class:`FlowRecords`).
     end_s
         End of the run, s.
     carried_pkts, capacity_pps
@@ -258,57 +348,75 @@ def summarise(
     extras
         Engine-specific JSON keys kept in the summary.
     """
-    from ..results import FlowSummary, Summary
+    from ..results import FlowSummaries, Summary
 
     measured = (0.0, end_s) if measured_s is None else measured_s
     span = measured[1] - measured[0]
-    changes, kinds = run_changes(
-        [(c.start_s, c.stop_s) for c in scenario.cbr],
-        [(f.start_s, f.stop_s) for f in flows],
-        end_s,
+    parts = _flow_columns(flows, end_s)
+    n = len(flows)
+    start = np.empty(n)
+    stop = np.empty(n)
+    for where, fr in parts:
+        start[where], stop[where] = fr.start_s, fr.stop_s
+    changes, kinds = _changes(scenario, start, stop, end_s)
+    names: list[str] | Sequence[str] = parts[0][1].names if len(parts) == 1 else [""] * n
+    if len(parts) > 1:
+        for where, fr in parts:
+            for i, nm in zip(np.asarray(where).tolist(), fr.names, strict=True):
+                names[i] = nm  # type: ignore[index]
+    bands = _bands(scenario, names)
+    cols: dict[str, Any] = {}
+    delivered = np.empty(n)
+    losses: NDArray[Any] = np.empty(
+        n, dtype=np.result_type(*[fr.loss_events.dtype for _, fr in parts])
     )
-    # each flow's law-aware settling band: its law's own limit cycle (metrics.settling)
-    laws = {f.name: f.algorithm for f in getattr(scenario, "flows", ())}
-    band_of: dict[str | None, float] = {}  # one look-up per law, not per flow
-    bands = []
-    for fr in flows:
-        law = laws.get(fr.name)
-        if law not in band_of:
-            band_of[law] = law_settle_band(law)
-        bands.append(band_of[law])
-    values = _flow_values(flows, changes, end_s, bands)
-    per = tuple(
-        _flow_summary(fr, v, measured, FlowSummary) for fr, v in zip(flows, values, strict=True)
+    for where, fr in parts:
+        got = _columns_of(fr, changes, end_s, bands[where])
+        for key, v in got.items():
+            if key not in cols:
+                cols[key] = np.empty((n, *v.shape[1:]), dtype=v.dtype)
+            cols[key][where] = v
+        delivered[where], losses[where] = fr.delivered_pkts, fr.loss_events
+    active = np.minimum(stop, measured[1]) - np.maximum(start, measured[0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        thr = np.where(active > 0, _finite(delivered / active), np.nan)
+    per = FlowSummaries(
+        names=names,
+        start_s=start,
+        stop_s=stop,
+        ss_exit_window_pkts=cols["ss_w"],
+        ss_exit_time_s=cols["ss_t"],
+        ss_exit_round=cols["ss_r"],
+        settled_window_pkts=cols["settled"],
+        time_to_equilibrium_s=cols["t_eq"],
+        convergence_times_s=cols["conv"],
+        throughput_pps=thr,
+        losses=losses,
+        cycle_centre_pkts=cols["centre"],
+        cycle_amplitude_pkts=cols["amplitude"],
+        not_settled_reason=cols["reason"],
     )
     first = changes[0] if changes else math.inf
-    settled_at = [
-        None if f.time_to_equilibrium_s is None else f.start_s + f.time_to_equilibrium_s
-        for f in per
-        if f.start_s < first
-    ]
+    before = start < first
+    t_eq = cols["t_eq"][before]
+    settled_at = (
+        None if not before.any() or np.isnan(t_eq).any() else float(np.max(start[before] + t_eq))
+    )
     bounds = [*changes, math.inf]
-    all_conv = []
+    all_conv: list[float | None] = []
     for k, tc in enumerate(changes):
-        act = [f for f in per if f.start_s < bounds[k + 1] and f.stop_s > tc]
-        all_conv.append(
-            _latest(
-                [
-                    None
-                    if f.convergence_times_s[k] is None
-                    else max(f.start_s, tc) - tc + f.convergence_times_s[k]
-                    for f in act
-                ]
-            )
-        )
-    thr = [f.throughput_pps for f in per if f.throughput_pps is not None]
-    jain = _finite_or_none(jain_index(thr)) if thr and any(x > 0 for x in thr) else None
+        act = (start < bounds[k + 1]) & (stop > tc)
+        conv = np.maximum(start[act], tc) - tc + cols["conv"][act, k]
+        all_conv.append(None if not act.any() or np.isnan(conv).any() else float(np.max(conv)))
+    known = thr[~np.isnan(thr)]
+    jain = _finite_or_none(jain_index(known)) if known.size and (known > 0).any() else None
     util = carried_pkts / (capacity_pps * span) if capacity_pps * span > 0 else math.nan
     return Summary(
         engine=engine,
         flows=per,
         change_times_s=changes,
         change_kinds=kinds,
-        all_settled_time_s=_latest(settled_at),
+        all_settled_time_s=settled_at,
         all_converged_times_s=tuple(all_conv),
         utilization=_finite_or_none(util),
         jain_index=jain,
@@ -316,3 +424,39 @@ def summarise(
         notes=tuple(getattr(scenario, "notes", ())),
         extras=dict(extras or {}),
     )
+
+
+def _changes(
+    scenario: Any, start: FloatArray, stop: FloatArray, end_s: float
+) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """:func:`run_changes` of the scenario's CBR sources and of the flows' distinct
+    (start, stop) intervals."""
+    pairs: list[tuple[float, float]] = []
+    if start.size:  # the distinct intervals in the order of their first flow
+        both = np.stack([start, stop], axis=1)
+        _, first = np.unique(both, axis=0, return_index=True)
+        pairs = [(float(a), float(b)) for a, b in both[np.sort(first)].tolist()]
+    return run_changes([(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())], pairs, end_s)
+
+
+def _bands(scenario: Any, names: Sequence[str]) -> FloatArray:
+    """Each flow's law-aware settling band: its law's own limit cycle (metrics.settling),
+    the law of the scenario's flow of the same name (0 for a name it does not have)."""
+    from ..scenarios._columns import FlowSeq
+
+    flows = getattr(scenario, "flows", ())
+    if isinstance(flows, FlowSeq) and (
+        flows.table.names is names or list(flows.table.names) == list(names)
+    ):
+        ft = flows.table  # the scenario's flows in order: one look-up per law
+        per_law = np.array([law_settle_band(a) for a in ft.algorithms()], dtype=np.float64)
+        return per_law[ft.law]
+    laws = {f.name: f.algorithm for f in flows}
+    band_of: dict[str | None, float] = {}  # one look-up per law, not per flow
+    out = np.empty(len(names))
+    for i, nm in enumerate(names):
+        law = laws.get(nm)
+        if law not in band_of:
+            band_of[law] = law_settle_band(law)
+        out[i] = band_of[law]
+    return out

@@ -25,7 +25,7 @@ from .. import units
 from .catalogue import COMMON_DEFAULTS, SCENARIOS, register
 from .mix import with_mix
 from .model import Link, Scenario, _buffer, _int
-from .topology import _access_topology, _host_pair, _scenario
+from .topology import _access_topology, _host_pairs, _law, _scenario
 
 __all__ = ["HO_DIFFERENT_RTTS_MS", "HO_MEASURE_FROM_S"]
 
@@ -119,10 +119,10 @@ def _ho_different_rtt(p: dict[str, Any]) -> Scenario:
         raise ValueError(
             f"rtts must be a comma-separated list of times such as '50ms,100ms', got {raw!r}"
         )
-    links: list[Link] = [Link("R1-R2", bw, core_d, buf), Link("R2-R1", bw, core_d, buf)]
-    flows = []
+    head = [Link("R1-R2", bw, core_d, buf), Link("R2-R1", bw, core_d, buf)]
+    xs: list[float] = []
     shortest = 2.0 * (2.0 * acc_d + core_d)
-    for i, item in enumerate(items, start=1):
+    for item in items:
         rtt = units.seconds(item, name="rtts")
         x = rtt / 2.0 - core_d - acc_d
         if rtt < shortest - 1e-12:
@@ -131,9 +131,8 @@ def _ho_different_rtt(p: dict[str, Any]) -> Scenario:
                 "the trunk and 1 ms access links at both ends (2 x (2 x access_delay + "
                 "core_delay))"
             )
-        pair, flow = _host_pair(i, "R1", "R2", acc_bw, x, acc_d, p)
-        links += pair
-        flows.append(flow)
+        xs.append(x)
+    links, flows = _host_pairs(head, len(xs), "R1", "R2", acc_bw, xs, acc_d, laws=_law(p))
     sc = _scenario("ho-different-rtt", p, links, flows)
     sc = replace(sc, description=SCENARIOS["ho-different-rtt"].description)
     return _mixed(sc, p)

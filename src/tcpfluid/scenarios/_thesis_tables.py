@@ -31,13 +31,12 @@ The reading the library takes where Table 3.19 and its text leave a choice:
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 from .. import units
 from .catalogue import COMMON_DEFAULTS, register
-from .model import FlowSpec, Link, Scenario, _int, _real
-from .topology import _host_pair, _scenario, law_params
+from .model import Link, Scenario, _int, _real
+from .topology import _host_pairs, _law, _scenario
 
 __all__ = ["THESIS_ROUTERS"]
 
@@ -122,17 +121,16 @@ def _thesis_many_flows(p: dict[str, Any]) -> Scenario:
         "max_p": _real("red_max_p", p["red_max_p"], "a probability in (0, 1] such as 0.02"),
         "w_q": _real("red_w_q", p["red_w_q"], "a weight in (0, 1] such as 0.002"),
     }
-    links: list[Link] = [
+    head = [
         Link("R1-R2", bw, core_d, float(buf), discipline="red", red=red),
         Link("R2-R1", bw, core_d, float(buf)),
     ]
     draw = random.Random(seed)
-    params = law_params(p)
-    flows: list[FlowSpec] = []
-    for i in range(1, n + 1):
+    src: list[float] = []
+    starts: list[float] = []
+    for _ in range(n):  # in this order: a flow's delay, then its start
         one_way = d_lo + (d_hi - d_lo) * draw.random()
-        start = within * draw.random()
-        pair, flow = _host_pair(i, "R1", "R2", acc_bw, one_way - core_d, 0.0, p, params)
-        links += pair
-        flows.append(replace(flow, start_s=start))
+        starts.append(within * draw.random())
+        src.append(one_way - core_d)
+    links, flows = _host_pairs(head, n, "R1", "R2", acc_bw, src, 0.0, laws=_law(p), start_s=starts)
     return _scenario("thesis-many-flows", p, links, flows)

@@ -33,6 +33,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
+
 from .. import units
 from ..queueing import check_discipline
 from .model import (
@@ -52,7 +54,8 @@ from .topology import (
     _access_topology,
     _cbr_schedule,
     _core_wire,
-    _host_pair,
+    _host_pairs,
+    _law,
     _scenario,
     law_params,
     rates_with_units,
@@ -259,15 +262,15 @@ def _spread_starts(sc: Scenario, p: Mapping[str, Any]) -> Scenario:
     if width == 0.0:
         return sc
     draw = random.Random(seed).random  # stable across Python versions for a given seed
-    flows = []
-    for f in sc.flows:
-        off = width * draw()
-        flows.append(replace(f, start_s=f.start_s + off, stop_s=f.stop_s + off))
+    ft = sc.flow_table
+    off = width * np.array([draw() for _ in range(len(ft))], dtype=np.float64)
     note = (
         f"each flow starts (and stops) a seeded offset in [0, {width:g} s) later "
         f"(start_spread={width:g} s, start_seed={seed})"
     )
-    return replace(sc, flows=tuple(flows), notes=(*sc.notes, note))
+    return sc.with_flow_table(
+        ft.with_times(ft.start_s + off, ft.stop_s + off), notes=(*sc.notes, note)
+    )
 
 
 def _check_runnable(sc: Scenario) -> None:
@@ -286,7 +289,7 @@ def _check_runnable(sc: Scenario) -> None:
             f"duration={sc.duration_s:g} s, less than one; give a larger bandwidth or "
             "duration, or a smaller packet_size"
         )
-    first_ack = min(f.start_s + sc.base_rtt_s(f) for f in sc.flows)
+    first_ack = float(np.min(sc.flow_table.start_s + sc.base_rtts_s()))
     if not first_ack < sc.duration_s:
         raise ValueError(
             f"scenario {sc.name!r}: duration={sc.duration_s:g} s ends before any flow's first "
@@ -376,11 +379,9 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
     sc = _access_topology(
         p, n_flows=n, scenario="qv-many-flows", description=SCENARIOS["qv-many-flows"].description
     )
-    flows = []
-    for i, fl in enumerate(sc.flows):
-        start = (i * groups // n) * interval
-        flows.append(replace(fl, start_s=start, stop_s=start + active))
-    return replace(sc, flows=tuple(flows))
+    ft = sc.flow_table
+    start = ((np.arange(len(ft), dtype=np.int64) * groups // n) * interval).astype(np.float64)
+    return sc.with_flow_table(ft.with_times(start, start + active))
 
 
 @register(
@@ -408,9 +409,8 @@ def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
     """The Quick Vegas paper §5.3.2: three groups of flows with different RTTs share R3-R4."""
     per = _int("flows_per_group", p["flows_per_group"], minimum=1, maximum=MAX_FLOWS // 3)
     bw, acc_bw, core_d, buf = _core_wire(p)
-    links: list[Link] = [Link("R3-R4", bw, core_d, buf), Link("R4-R3", bw, core_d, buf)]
-    flows: list[FlowSpec] = []
-    i = 0
+    head = [Link("R3-R4", bw, core_d, buf), Link("R4-R3", bw, core_d, buf)]
+    delays: list[float] = []
     for key in ("rtt1", "rtt2", "rtt3"):
         rtt = units.seconds(p[key], name=key)
         acc_d = (rtt / 2.0 - core_d) / 2.0
@@ -419,11 +419,9 @@ def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
                 f"{key}={p[key]!r} is shorter than the core's round trip (2 x core_delay = "
                 f"{2.0 * core_d:g} s)"
             )
-        for _ in range(per):
-            i += 1
-            pair, flow = _host_pair(i, "R3", "R4", acc_bw, acc_d, acc_d, p)
-            links += pair
-            flows.append(flow)
+        delays.append(acc_d)
+    acc = np.repeat(delays, per)  # the three groups of flows, in order
+    links, flows = _host_pairs(head, 3 * per, "R3", "R4", acc_bw, acc, acc, laws=_law(p))
     return _scenario("qv-different-rtt", p, links, flows)
 
 
@@ -482,16 +480,12 @@ def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
             "max_p": _real("red_max_p", p["red_max_p"], "a probability in (0, 1] such as 0.02"),
             "w_q": _real("red_w_q", p["red_w_q"], "a weight in (0, 1] such as 0.002"),
         }
-    links: list[Link] = [
+    head = [
         Link("R1-R2", bw, core_d, buf, discipline=queue, red=red),
         Link("R2-R1", bw, core_d, buf),
     ]
-    flows: list[FlowSpec] = []
-    for i in range(1, n + 1):
-        x = units.time_or_zero(p[f"x{i}"], name=f"x{i}")
-        pair, flow = _host_pair(i, "R1", "R2", acc_bw, x, dest_d, p)
-        links += pair
-        flows.append(flow)
+    xs = [units.time_or_zero(p[f"x{i}"], name=f"x{i}") for i in range(1, n + 1)]
+    links, flows = _host_pairs(head, n, "R1", "R2", acc_bw, xs, dest_d, laws=_law(p))
     return _scenario("thesis-two-flow", p, links, flows)
 
 

@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from .model import FlowSpec, Scenario
 
 __all__ = ["mix_label", "parse_mix", "select_flows", "with_flow_params", "with_mix"]
@@ -121,13 +123,20 @@ def with_mix(scenario: Scenario, text: str) -> Scenario:
         algs = []
         for name, c in entries:
             algs += [name] * (c if c is not None else n - given)
-    flows = []
-    mixed = len(set(algs)) > 1  # once: per flow it made building quadratic in the flows
-    for f, a in zip(scenario.flows, algs, strict=True):
-        if mixed:
-            _check_law_params(f, a, "the scenario's law parameters apply to every flow")
-        flows.append(f._with_law(a, f.params))
-    return replace(scenario, flows=tuple(flows))
+    ft = scenario.flow_table
+    if len(entries) == 1 and entries[0][1] is None:
+        return scenario.with_flow_table(ft.with_laws(ft.law, [(algs[0], p) for _, p in ft.laws]))
+    # each (old law, new algorithm) pair once: the flows keep their law parameters
+    names = sorted(set(algs))
+    code = np.array([names.index(a) for a in algs], dtype=np.int64)
+    pair = code * len(ft.laws) + ft.law
+    pairs, first, inverse = np.unique(pair, return_index=True, return_inverse=True)
+    laws = [(names[pr // len(ft.laws)], ft.laws[pr % len(ft.laws)][1]) for pr in pairs.tolist()]
+    if len(names) > 1:  # in the flows' order: the first flow whose law refuses a parameter
+        for k in np.argsort(first, kind="stable").tolist():
+            where = "the scenario's law parameters apply to every flow"
+            _check_law_params(scenario.flows[int(first[k])], laws[k][0], where)
+    return scenario.with_flow_table(ft.with_laws(inverse.reshape(-1), laws))
 
 
 def select_flows(scenario: Scenario, selector: str) -> list[int]:
@@ -139,24 +148,24 @@ def select_flows(scenario: Scenario, selector: str) -> list[int]:
         A selector that names no flow (listing what would be accepted).
     """
     sel = selector.strip()
-    n = len(scenario.flows)
-    by_alg = [i for i, f in enumerate(scenario.flows) if f.algorithm == sel]
-    if by_alg:
-        return by_alg
-    by_name = [i for i, f in enumerate(scenario.flows) if f.name == sel]
-    if by_name:
-        return by_name
+    ft = scenario.flow_table
+    n = len(ft)
+    runs = [k for k, (a, _) in enumerate(ft.laws) if a == sel]
+    if runs:
+        return [int(i) for i in np.flatnonzero(np.isin(ft.law, runs))]
+    if ft.names.find(sel) >= 0:
+        return [i for i, name in enumerate(ft.names) if name == sel]
     lo, dash, hi = sel.partition("-")
     if lo.strip().isdigit() and (not dash or hi.strip().isdigit()):
         a = int(lo)
         b = int(hi) if dash else a
         if 1 <= a <= b <= n:
             return list(range(a - 1, b))
-    algs = sorted({f.algorithm for f in scenario.flows if f.algorithm})
+    algs = sorted({a for a, _ in ft.laws if a})
     raise ValueError(
         f"flow selector {selector!r} names no flow of scenario {scenario.name!r}; give an "
         f"algorithm it runs ({', '.join(algs) or 'none yet'}), a flow's name (e.g. "
-        f"{scenario.flows[0].name!r}) or positions 1..{n} (e.g. '1-{n}')"
+        f"{ft.names[0]!r}) or positions 1..{n} (e.g. '1-{n}')"
     )
 
 
@@ -171,26 +180,36 @@ def with_flow_params(
     ValueError
         The selector names no flow, or a selected flow's law does not take a parameter.
     """
-    idx = range(len(scenario.flows)) if selector is None else select_flows(scenario, selector)
-    flows = list(scenario.flows)
-    for i in idx:
-        f = replace(flows[i], params={**dict(flows[i].params), **dict(params)})
-        if f.algorithm:
-            _check_law_params(f, f.algorithm, f"--param {selector or ''}")
-        flows[i] = f
-    return replace(scenario, flows=tuple(flows))
+    ft = scenario.flow_table
+    chosen = np.zeros(len(ft), dtype=bool)
+    if selector is None:
+        chosen[:] = True
+    else:
+        chosen[select_flows(scenario, selector)] = True
+    # each law of a chosen flow once more, with the parameters merged
+    L = len(ft.laws)
+    laws = [*ft.laws, *((a, {**dict(p), **dict(params)}) for a, p in ft.laws)]
+    law = np.where(chosen, ft.law + L, ft.law)
+    used, first = np.unique(law[chosen], return_index=True)
+    for k in used[np.argsort(first, kind="stable")].tolist():  # in the flows' order
+        alg, merged = laws[k]
+        if alg:
+            i = int(np.argmax(law == k))
+            flow = replace(scenario.flows[i], params=merged)
+            _check_law_params(flow, alg, f"--param {selector or ''}")
+    return scenario.with_flow_table(ft.with_laws(law, laws))
 
 
 def mix_label(scenario: Scenario) -> str:
     """The scenario's algorithms as a mix: ``"vegas"`` when every flow runs Vegas,
     ``"vegas:8,reno:2"`` for runs of flows; ``"-"`` for flows without an algorithm."""
-    runs: list[list[Any]] = []
-    for f in scenario.flows:
-        a = f.algorithm or "-"
-        if runs and runs[-1][0] == a:
-            runs[-1][1] += 1
-        else:
-            runs.append([a, 1])
-    if len(runs) == 1:
-        return str(runs[0][0])
-    return ",".join(f"{a}:{c}" for a, c in runs)
+    ft = scenario.flow_table
+    labels = np.array([a or "-" for a in ft.algorithms()], dtype=object)[ft.law]
+    cut = np.flatnonzero(labels[1:] != labels[:-1]) + 1
+    starts = np.concatenate([[0], cut])
+    counts = np.diff(np.concatenate([starts, [len(ft)]]))
+    if starts.size == 1:
+        return str(labels[0])
+    return ",".join(
+        f"{labels[s]}:{c}" for s, c in zip(starts.tolist(), counts.tolist(), strict=True)
+    )

@@ -17,8 +17,12 @@ scenario's packet size (data links) or ACK size (ACK links).
   parameter values the builder was called with (``params``) and ``notes`` (what the
   builder changed, e.g. flows left out because they would start after the run's end).
 
-Building is linear in the number of flows and links (names are checked with sets and
-looked up in a dictionary), so a 10,000-flow scenario builds in well under a second.
+The links and flows are kept as columns (:mod:`tcpfluid.scenarios._columns`: arrays of
+rates, delays, buffers, start and stop times, routes as a flows x links incidence in
+compressed-row form, one table of the flows' distinct laws) and read back as
+:class:`Link` and :class:`FlowSpec` objects when indexed or iterated. Building, reducing
+and summarising are array operations, linear in the flows: a million flows build in
+about half a second (``benchmarks/million.py``).
 """
 
 from __future__ import annotations
@@ -26,13 +30,25 @@ from __future__ import annotations
 import contextlib
 import gc
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
 
 from .. import units
 from .._validation import check_int
 from ..queueing import DISCIPLINES, check_discipline, red_parameters
+from ._columns import (
+    FloatArray,
+    FlowSeq,
+    FlowTable,
+    IntArray,
+    LinkSeq,
+    LinkTable,
+    csr,
+    route_sums,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from .reduction import FluidView
@@ -72,12 +88,14 @@ def _set_interval(owner: Any, kind: str) -> None:
 
 #: the most flows a builder makes from one count parameter (``flows``, ``flows_per_group``).
 #: Building costs about :data:`_BYTES_PER_FLOW` bytes and :data:`_SECONDS_PER_FLOW` s per flow
-#: (four access links and a FlowSpec: ``benchmarks/scenarios.py`` for the time, tracemalloc
-#: on ``qv-many-flows`` for the memory), so this many take
-#: about 0.5 GB and 10 s before any engine starts; the documents' largest setup has 60.
-MAX_FLOWS = 200_000
-_BYTES_PER_FLOW = 2_400
-_SECONDS_PER_FLOW = 50e-6
+#: (the flows and their access links kept as columns: ``benchmarks/million.py`` for the time,
+#: tracemalloc's peak on ``qv-many-flows`` for the memory), so this many take about 3 GB and
+#: 5 s before any engine starts; each engine then refuses what it cannot run
+#: (:attr:`tcpfluid.engines.Engine.max_flows`, the round model's memory estimate). The
+#: documents' largest setup has 60.
+MAX_FLOWS = 10_000_000
+_BYTES_PER_FLOW = 300
+_SECONDS_PER_FLOW = 0.5e-6
 #: the count parameters bounded by :data:`MAX_FLOWS`
 FLOW_COUNT_KEYS = ("flows", "flows_per_group")
 
@@ -290,16 +308,6 @@ class FlowSpec:
         """Plain description: its fields, an infinite buffer or stop time ``None``."""
         return _fields_dict(self)
 
-    def _with_law(self, algorithm: str | None, params: Mapping[str, Any]) -> FlowSpec:
-        """This flow running ``algorithm`` with ``params``: ``replace`` without checking
-        again the fields that stay (the law's name and parameters are stored as given, as
-        ``__post_init__`` does), so that setting the law of many flows is cheap."""
-        new = object.__new__(FlowSpec)
-        new.__dict__.update(self.__dict__)
-        object.__setattr__(new, "algorithm", algorithm)
-        object.__setattr__(new, "params", dict(params))
-        return new
-
 
 @dataclass(frozen=True)
 class CbrSource:
@@ -339,11 +347,17 @@ class CbrSource:
 
 @dataclass(frozen=True)
 class Scenario:
-    """A complete experiment description (see the module docstring)."""
+    """A complete experiment description (see the module docstring).
+
+    ``links`` and ``flows`` may be given as sequences of :class:`Link` and
+    :class:`FlowSpec`; the scenario keeps them as columns
+    (:mod:`tcpfluid.scenarios._columns`) and reads them back as sequences of the same
+    objects, each made when it is read.
+    """
 
     name: str
-    links: tuple[Link, ...]
-    flows: tuple[FlowSpec, ...]
+    links: Sequence[Link]
+    flows: Sequence[FlowSpec]
     cbr: tuple[CbrSource, ...] = ()
     duration_s: float = 100.0
     packet_size_bytes: float = 1000.0
@@ -351,15 +365,13 @@ class Scenario:
     params: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
     notes: tuple[str, ...] = ()
-    _by_name: Mapping[str, Link] = field(init=False, repr=False, compare=False)
     _base_rtt: dict[tuple[tuple[str, ...], tuple[str, ...]], float] = field(
         init=False, repr=False, compare=False
     )
+    _rtts: list[FloatArray] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "links", tuple(self.links))
         object.__setattr__(self, "notes", tuple(str(n) for n in self.notes))
-        object.__setattr__(self, "flows", tuple(self.flows))
         object.__setattr__(self, "cbr", tuple(self.cbr))
         object.__setattr__(self, "duration_s", units.seconds(self.duration_s, name="duration"))
         object.__setattr__(
@@ -371,40 +383,73 @@ class Scenario:
         check_size_bytes("packet_size", self.packet_size_bytes)
         check_size_bytes("ack_size", self.ack_size_bytes)
         object.__setattr__(self, "params", dict(self.params))
-        by_name: dict[str, Link] = {}
-        dup: set[str] = set()
-        for lk in self.links:
-            if lk.name in by_name:
-                dup.add(lk.name)
-            by_name[lk.name] = lk
+        lt = (
+            self.links.table
+            if isinstance(self.links, LinkSeq)
+            else LinkTable.from_links(tuple(self.links))
+        )
+        dup = lt.names.duplicates()
         if dup:
-            raise ValueError(f"scenario {self.name!r}: duplicate link names {sorted(dup)}")
-        object.__setattr__(self, "_by_name", by_name)
+            raise ValueError(f"scenario {self.name!r}: duplicate link names {dup}")
+        object.__setattr__(self, "links", LinkSeq(lt))
         object.__setattr__(self, "_base_rtt", {})
-        if not self.flows:
+        object.__setattr__(self, "_rtts", [])
+        if not isinstance(self.flows, FlowSeq):
+            object.__setattr__(self, "flows", tuple(self.flows))  # any iterable of flows
+        if not len(self.flows):
             raise ValueError(f"scenario {self.name!r} has no flows")
-        used = {ln for fl in self.flows for part in (fl.forward, fl.reverse) for ln in part}
-        if not used <= by_name.keys():  # one set difference; the loop below only names it
-            for fl in self.flows:
-                for ln in (*fl.forward, *fl.reverse):
-                    if ln not in by_name:
-                        raise ValueError(
-                            f"flow {fl.name!r} uses unknown link {ln!r}; links: {sorted(by_name)}"
-                        )
+        if isinstance(self.flows, FlowSeq) and self.flows.links is lt:
+            ft = self.flows.table
+        else:
+            flows = tuple(self.flows)
+            ft = FlowTable.from_flows(flows, lt.find)
+            if (ft.fwd_idx.size and ft.fwd_idx.min() < 0) or (
+                ft.rev_idx.size and ft.rev_idx.min() < 0
+            ):
+                for fl in flows:
+                    for ln in (*fl.forward, *fl.reverse):
+                        if lt.find(ln) < 0:
+                            raise ValueError(
+                                f"flow {fl.name!r} uses unknown link {ln!r}; links: "
+                                f"{sorted(lt.names)}"
+                            )
+        n_links = len(lt)
+        for idx in (ft.fwd_idx, ft.rev_idx):
+            if idx.size and not (idx.min() >= 0 and idx.max() < n_links):
+                raise ValueError(f"scenario {self.name!r}: a flow's route names no link")
+        if not np.all(np.diff(ft.fwd_ptr) > 0):
+            k = int(np.argmin(np.diff(ft.fwd_ptr) > 0))
+            raise ValueError(f"flow {ft.names[k]!r}: forward must list at least one link")
+        object.__setattr__(self, "flows", FlowSeq(ft, lt))
         for c in self.cbr:
             for ln in c.links:
-                if ln not in by_name:
+                if lt.find(ln) < 0:
                     raise ValueError(
-                        f"CBR {c.name!r} uses unknown link {ln!r}; links: {sorted(by_name)}"
+                        f"CBR {c.name!r} uses unknown link {ln!r}; links: {sorted(lt.names)}"
                     )
+
+    # ---------------------------------------------------------------- columns
+    @property
+    def link_table(self) -> LinkTable:
+        """The links as columns (:class:`~tcpfluid.scenarios._columns.LinkTable`)."""
+        return cast(LinkSeq, self.links).table
+
+    @property
+    def flow_table(self) -> FlowTable:
+        """The flows as columns (:class:`~tcpfluid.scenarios._columns.FlowTable`)."""
+        return cast(FlowSeq, self.flows).table
+
+    def with_flow_table(self, table: FlowTable, **changes: Any) -> Scenario:
+        """The same scenario (links, sizes, CBR) with the flows of ``table``."""
+        return replace(self, flows=FlowSeq(table, self.link_table), **changes)
 
     # ---------------------------------------------------------------- helpers
     def link(self, name: str) -> Link:
-        """The link called ``name`` (a dictionary look-up)."""
-        try:
-            return self._by_name[name]
-        except KeyError:
-            raise ValueError(f"no link {name!r} in scenario {self.name!r}") from None
+        """The link called ``name``."""
+        k = self.link_table.find(name)
+        if k < 0:
+            raise ValueError(f"no link {name!r} in scenario {self.name!r}")
+        return self.link_table.link(k)
 
     def base_rtt_s(self, flow: FlowSpec) -> float:
         """The base RTT d of ``flow``, s, from its own links (the Quick Vegas paper eq. 5).
@@ -412,24 +457,40 @@ class Scenario:
         ``d = τ + Σ_fwd s/X_i + Σ_rev a/X_i``: the propagation delays of its forward and
         reverse links plus the transmission time of a data packet (``s`` bits) on each
         forward link and of an ACK (``a`` bits) on each reverse link. The one computation
-        of d every engine's reduction of the scenario uses.
+        of d every engine's reduction of the scenario uses (:meth:`base_rtts_s` for every
+        flow at once).
         """
         key = (flow.forward, flow.reverse)
         d = self._base_rtt.get(key)
         if d is None:  # one computation per route: many flows share a few routes
-            d = self._base_rtt[key] = self._route_rtt_s(flow)
+            fwd = [self.link_table.find(n) for n in flow.forward]
+            rev = [self.link_table.find(n) for n in flow.reverse]
+            for n, k in zip((*flow.forward, *flow.reverse), (*fwd, *rev), strict=True):
+                if k < 0:
+                    self.link(n)  # raises, naming it
+            d = self._base_rtt[key] = float(self._route_rtts_s(csr([fwd]), csr([rev]))[0])
         return d
 
-    def _route_rtt_s(self, flow: FlowSpec) -> float:
+    def base_rtts_s(self) -> FloatArray:
+        """Every flow's base RTT d, s (:meth:`base_rtt_s`), as an array (computed once)."""
+        if not self._rtts:
+            ft = self.flow_table
+            self._rtts.append(
+                self._route_rtts_s((ft.fwd_ptr, ft.fwd_idx), (ft.rev_ptr, ft.rev_idx))
+            )
+        return self._rtts[0]
+
+    def _route_rtts_s(
+        self, fwd: tuple[IntArray, IntArray], rev: tuple[IntArray, IntArray]
+    ) -> FloatArray:
+        lt = self.link_table
         pkt_bits = 8.0 * self.packet_size_bytes
         ack_bits = 8.0 * self.ack_size_bytes
-        fwd = [self.link(n) for n in flow.forward]
-        rev = [self.link(n) for n in flow.reverse]
-        tau = sum(lk.delay_s for lk in fwd) + sum(lk.delay_s for lk in rev)
+        tau = route_sums(*fwd, lt.delay_s) + route_sums(*rev, lt.delay_s)
         return (
             tau
-            + sum(pkt_bits / lk.rate_bps for lk in fwd)
-            + sum(ack_bits / lk.rate_bps for lk in rev)
+            + route_sums(*fwd, pkt_bits / lt.rate_bps)
+            + route_sums(*rev, ack_bits / lt.rate_bps)
         )
 
     def with_algorithm(self, algorithm: str, **params: Any) -> Scenario:
@@ -437,10 +498,12 @@ class Scenario:
 
         ``params`` are merged over the parameters the builder gave each flow.
         """
-        flows = tuple(f._with_law(algorithm, {**dict(f.params), **params}) for f in self.flows)
-        out = replace(self, flows=flows)
+        ft = self.flow_table
+        laws = [(algorithm, {**dict(p), **params}) for _, p in ft.laws]
+        out = self.with_flow_table(ft.with_laws(ft.law, laws))
         # the same links, routes and packet sizes: the base RTTs computed so far hold
         out._base_rtt.update(self._base_rtt)
+        out._rtts.extend(self._rtts)
         return out
 
     def without_late_flows(self) -> Scenario:
@@ -456,22 +519,24 @@ class Scenario:
         ValueError
             If no flow starts before the end of the run.
         """
-        keep = tuple(f for f in self.flows if f.start_s < self.duration_s)
-        if len(keep) == len(self.flows):
+        ft = self.flow_table
+        inside = ft.start_s < self.duration_s
+        if inside.all():
             return self
-        late = [f for f in self.flows if f.start_s >= self.duration_s]
-        if not keep:
+        late = np.flatnonzero(~inside)
+        if not inside.any():
             raise ValueError(
                 f"scenario {self.name!r}: every flow starts at or after the end of the run "
-                f"(duration {self.duration_s:g} s, first start {late[0].start_s:g} s); "
+                f"(duration {self.duration_s:g} s, first start {ft.start_s[late[0]]:g} s); "
                 "give a longer duration"
             )
-        names = late[0].name if len(late) == 1 else f"{late[0].name} ... {late[-1].name}"
+        first, last = ft.names[int(late[0])], ft.names[int(late[-1])]
+        names = first if late.size == 1 else f"{first} ... {last}"
         note = (
-            f"{len(late)} of {len(self.flows)} flows ({names}) would start at or after the "
+            f"{late.size} of {len(ft)} flows ({names}) would start at or after the "
             f"end of the run ({self.duration_s:g} s) and were left out"
         )
-        return replace(self, flows=keep, notes=(*self.notes, note))
+        return self.with_flow_table(ft.take(np.flatnonzero(inside)), notes=(*self.notes, note))
 
     def fluid_view(self, engine: str | None = "rounds") -> FluidView:
         """The reduction of this scenario for the fluid engines

@@ -42,12 +42,15 @@ Examples
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+from numpy.typing import NDArray
+
 from ..path import Path
 from ..queueing import RedParameters, red_parameters
+from ._columns import IntArray, on_route
 from .model import FlowSpec, Link, Scenario
 
 __all__ = [
@@ -110,7 +113,7 @@ class FluidView:
 
     scenario: Scenario
     path: Path
-    flows: tuple[FlowSpec, ...]
+    flows: Sequence[FlowSpec]
     base_rtt_s: tuple[float, ...]
     start_s: tuple[float, ...]
     stop_s: tuple[float, ...]
@@ -126,15 +129,33 @@ class FluidView:
 
     @property
     def equal_rtt(self) -> bool:
-        """Whether every flow has the first flow's base RTT (to rounding)."""
-        d0 = self.base_rtt_s[0]
-        return all(math.isclose(d, d0) for d in self.base_rtt_s)
+        """Whether every flow has the first flow's base RTT (to rounding: ``math.isclose``)."""
+        return bool(_close_to_first(self.base_rtt_s).all())
 
 
-def _pick(scenario: Scenario, names: Sequence[str], users: Counter[str]) -> Link:
-    links = [scenario.link(n) for n in names]
-    order = {lk.name: i for i, lk in enumerate(links)}
-    return min(links, key=lambda lk: (lk.rate_bps, -users[lk.name], order[lk.name]))
+def _close_to_first(values: Sequence[float]) -> NDArray[np.bool_]:
+    """Per value, ``math.isclose(value, values[0])`` (relative tolerance 1e-9), vectorised."""
+    d = np.asarray(values, dtype=np.float64)
+    d0 = d[0]
+    with np.errstate(invalid="ignore"):
+        return (d == d0) | (np.abs(d - d0) <= 1e-9 * np.maximum(np.abs(d), abs(d0)))
+
+
+def _pick(scenario: Scenario, route: IntArray, users: IntArray) -> int:
+    """The index of the bottleneck among the links ``route`` (module docstring)."""
+    lt = scenario.link_table
+    order = {int(k): i for i, k in enumerate(route.tolist())}
+    return min(order, key=lambda k: (lt.rate_bps[k], -users[k], order[k]))
+
+
+def _bottleneck_index(scenario: Scenario, *, reverse: bool = False) -> int | None:
+    ft = scenario.flow_table
+    ptr, idx = (ft.rev_ptr, ft.rev_idx) if reverse else (ft.fwd_ptr, ft.fwd_idx)
+    route = idx[ptr[0] : ptr[1]]
+    if route.size == 0:
+        return None
+    users = np.bincount(idx, minlength=len(scenario.link_table))
+    return _pick(scenario, route, users)
 
 
 def bottleneck(scenario: Scenario, *, reverse: bool = False) -> Link | None:
@@ -150,24 +171,19 @@ def bottleneck(scenario: Scenario, *, reverse: bool = False) -> Link | None:
     >>> bottleneck(build_scenario("qv-basic", flows=3)).name
     'R1-R2'
     """
-    names = scenario.flows[0].reverse if reverse else scenario.flows[0].forward
-    if not names:
-        return None
-    users: Counter[str] = Counter()
-    for f in scenario.flows:
-        users.update(f.reverse if reverse else f.forward)
-    return _pick(scenario, names, users)
+    k = _bottleneck_index(scenario, reverse=reverse)
+    return None if k is None else scenario.link_table.link(k)
 
 
-def _is_shared(scenario: Scenario, bott: Link, rbott: Link | None) -> bool:
-    for f in scenario.flows:
-        if bott.name not in f.forward:
-            return False
-        if min(scenario.link(n).rate_bps for n in f.forward) < bott.rate_bps:
-            return False
-        if rbott is not None and rbott.name not in f.reverse:
-            return False
-    return True
+def _is_shared(scenario: Scenario, bott: int, rbott: int | None) -> bool:
+    """Whether every flow crosses ``bott`` (and ``rbott``) and no slower link of its own."""
+    ft, lt = scenario.flow_table, scenario.link_table
+    if not on_route(ft.fwd_ptr, ft.fwd_idx, bott).all():
+        return False
+    slowest = np.minimum.reduceat(lt.rate_bps[ft.fwd_idx], ft.fwd_ptr[:-1])
+    if (slowest < lt.rate_bps[bott]).any():
+        return False
+    return rbott is None or bool(on_route(ft.rev_ptr, ft.rev_idx, rbott).all())
 
 
 def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
@@ -193,12 +209,16 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
         )
     pkt_bits = 8.0 * scenario.packet_size_bytes
     ack_bits = 8.0 * scenario.ack_size_bytes
-    bott = bottleneck(scenario)
-    assert bott is not None  # a flow has at least one forward link
+    lt, ft = scenario.link_table, scenario.flow_table
+    b = _bottleneck_index(scenario)
+    assert b is not None  # a flow has at least one forward link
+    bott = lt.link(b)
     mu = bott.rate_bps / pkt_bits
-    rb = bottleneck(scenario, reverse=True)
+    r = _bottleneck_index(scenario, reverse=True)
+    rb = None if r is None else lt.link(r)
     rbott = rb if rb is not None and rb.rate_bps / ack_bits < mu else None
-    d = tuple(scenario.base_rtt_s(f) for f in scenario.flows)
+    rtts = scenario.base_rtts_s()
+    d = tuple(rtts.tolist())
     path = Path(
         mu,
         d[0],
@@ -214,8 +234,8 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
         path=path,
         flows=scenario.flows,
         base_rtt_s=d,
-        start_s=tuple(f.start_s for f in scenario.flows),
-        stop_s=tuple(f.stop_s for f in scenario.flows),
+        start_s=tuple(ft.start_s.tolist()),
+        stop_s=tuple(ft.stop_s.tolist()),
         bottleneck=bott.name,
         reverse_bottleneck=None if rbott is None else rbott.name,
         discipline=bott.discipline,
@@ -224,7 +244,7 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
             CrossTrafficChange(c.rate_bps / pkt_bits, c.start_s, c.stop_s) for c in on
         ),
         off_bottleneck_cbr=tuple(c.name for c in scenario.cbr if bott.name not in c.links),
-        shared=_is_shared(scenario, bott, rbott),
+        shared=_is_shared(scenario, b, None if rbott is None else r),
         duration_s=scenario.duration_s,
         notes=scenario.notes,
     )
@@ -299,9 +319,7 @@ def check_engine(view: FluidView, engine: str) -> None:
             )
         )
     if not view.equal_rtt and not cap.unequal_rtt:
-        i = next(
-            j for j, d in enumerate(view.base_rtt_s) if not math.isclose(d, view.base_rtt_s[0])
-        )
+        i = int(np.argmin(_close_to_first(view.base_rtt_s)))
         problems.append(
             (
                 "unequal_rtt",

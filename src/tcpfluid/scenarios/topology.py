@@ -11,9 +11,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
+
 from .. import units
 from .._validation import check_nonnegative
 from ..algorithms.registry import scenario_parameter_keys
+from ._columns import (
+    Family,
+    FlowSeq,
+    FlowTable,
+    LinkSeq,
+    LinkTable,
+    Names,
+    check_intervals,
+    law_index,
+)
 from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _time
 
 __all__ = ["LAW_PARAMETER_KEYS", "RATE_KEYS", "law_params", "rates_with_units", "rtt_dumbbell"]
@@ -94,37 +106,68 @@ def law_params(p: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _host_pair(
-    i: int,
+def _host_pairs(
+    head: Sequence[Link],
+    n: int,
     src_router: str,
     dst_router: str,
     acc_bw: float,
-    src_delay: float,
-    dst_delay: float,
-    p: Mapping[str, Any],
-    params: Mapping[str, Any] | None = None,
-) -> tuple[list[Link], FlowSpec]:
-    """Flow ``S{i}-D{i}`` across ``src_router``-``dst_router``: its four access links and spec.
+    src_delay: Any,
+    dst_delay: Any,
+    *,
+    laws: Sequence[tuple[str | None, Mapping[str, Any]]],
+    law: Any = 0,
+    start_s: Any = 0.0,
+    stop_s: Any = math.inf,
+    tail: Sequence[Link] = (),
+) -> tuple[LinkSeq, FlowSeq]:
+    """The links and flows of ``n`` host pairs across the wire ``head[0]`` (``src_router``
+    to ``dst_router``; ``head[1]`` back), as columns.
 
-    The source's access wire has one-way delay ``src_delay``, the destination's
-    ``dst_delay``; the flow takes the law of ``p`` and its parameters (``params``, read
-    once by the caller for many flows, or :func:`law_params` of ``p``).
+    Flow ``S{i}-D{i}`` (``i`` from 1) crosses ``S{i}-{src_router}``, ``head[0]``,
+    ``{dst_router}-D{i}``; its ACKs ``D{i}-{dst_router}``, ``head[1]``,
+    ``{src_router}-S{i}``. Its source's access wire has one-way delay ``src_delay``, its
+    destination's ``dst_delay`` (numbers or one per flow), both at ``acc_bw``, no buffer
+    limit. Flow ``i`` runs ``laws[law[i]]`` (``law``: an index per flow, or one for all)
+    from ``start_s`` to ``stop_s``. The links are ``head``, the pairs' (four per flow) and
+    ``tail``, in that order.
     """
-    s, d, a, b = f"S{i}", f"D{i}", src_router, dst_router
-    links = [
-        Link(f"{s}-{a}", acc_bw, src_delay),
-        Link(f"{a}-{s}", acc_bw, src_delay),
-        Link(f"{b}-{d}", acc_bw, dst_delay),
-        Link(f"{d}-{b}", acc_bw, dst_delay),
-    ]
-    flow = FlowSpec(
-        name=f"{s}-{d}",
-        forward=(f"{s}-{a}", f"{a}-{b}", f"{b}-{d}"),
-        reverse=(f"{d}-{b}", f"{b}-{a}", f"{a}-{s}"),
-        algorithm=p.get("algorithm"),
-        params=law_params(p) if params is None else params,
+    a, b = src_router, dst_router
+    access = Family(1, n, (("S", f"-{a}"), (f"{a}-S", ""), (f"{b}-D", ""), ("D", f"-{b}")))
+    ends = LinkTable.from_links([*head, *tail])
+    h = len(head)
+    src = np.broadcast_to(np.asarray(src_delay, dtype=np.float64), (n,))
+    dst = np.broadcast_to(np.asarray(dst_delay, dtype=np.float64), (n,))
+    links = LinkTable(
+        Names([[lk.name for lk in head], access, [lk.name for lk in tail]]),
+        np.concatenate([ends.rate_bps[:h], np.full(4 * n, acc_bw), ends.rate_bps[h:]]),
+        np.concatenate(
+            [ends.delay_s[:h], np.stack([src, src, dst, dst], axis=1).reshape(-1), ends.delay_s[h:]]
+        ),
+        np.concatenate([ends.buffer_pkts[:h], np.full(4 * n, math.inf), ends.buffer_pkts[h:]]),
+        {k if k < h else k + 4 * n: v for k, v in ends.special.items()},
     )
-    return links, flow
+    links.check()
+    first = h + 4 * np.arange(n, dtype=np.int64)
+    ptr = np.arange(0, 3 * n + 1, 3, dtype=np.int64)
+    fwd = np.stack([first, np.zeros(n, dtype=np.int64), first + 2], axis=1).reshape(-1)
+    rev = np.stack([first + 3, np.ones(n, dtype=np.int64), first + 1], axis=1).reshape(-1)
+    flows = FlowTable(
+        Names([Family(1, n, (("S", "-D", ""),))]),
+        (ptr, fwd),
+        (ptr.copy(), rev),
+        np.broadcast_to(np.asarray(start_s, dtype=np.float64), (n,)).copy(),
+        np.broadcast_to(np.asarray(stop_s, dtype=np.float64), (n,)).copy(),
+        np.broadcast_to(np.asarray(law, dtype=np.int64), (n,)).copy(),
+        laws,
+    )
+    check_intervals(flows.names, flows.start_s, flows.stop_s, "flow")
+    return LinkSeq(links), FlowSeq(flows, links)
+
+
+def _law(p: Mapping[str, Any], params: Mapping[str, Any] | None = None) -> list[Any]:
+    """The one law of a builder's flows: ``p``'s algorithm and its law parameters."""
+    return [(p.get("algorithm"), law_params(p) if params is None else params)]
 
 
 def _scenario(
@@ -137,8 +180,8 @@ def _scenario(
     """A registered scenario from its parts (duration and sizes read from ``p``)."""
     return Scenario(
         name=name,
-        links=tuple(links),
-        flows=tuple(flows),
+        links=links,
+        flows=flows,
         cbr=tuple(cbr),
         duration_s=units.seconds(p["duration"], name="duration"),
         packet_size_bytes=units.bytes_(p["packet_size"], name="packet_size"),
@@ -175,23 +218,17 @@ def _access_topology(
             f"(4 x access_delay = {4.0 * acc_d:g} s); give rtt >= {4.0 * acc_d:g} s"
         )
     buf = _buffer("buffer", p["buffer"], pkt)
-    links: list[Link] = [
-        Link("R1-R2", bw, core_d, buf),
-        Link("R2-R1", bw, core_d, buf),
-    ]
-    flows: list[FlowSpec] = []
-    params = law_params(p)
-    for i in range(1, n_flows + 1):
-        pair, flow = _host_pair(i, "R1", "R2", acc_bw, acc_d, acc_d, p, params)
-        links += pair
-        flows.append(flow)
+    n = n_flows
+    head = [Link("R1-R2", bw, core_d, buf), Link("R2-R1", bw, core_d, buf)]
+    tail: list[Link] = []
     sources: list[CbrSource] = []
     for j, (rate, start, stop) in enumerate(cbr, start=n_flows + 1):
-        links += [Link(f"S{j}-R1", acc_bw, acc_d), Link(f"R2-D{j}", acc_bw, acc_d)]
+        tail += [Link(f"S{j}-R1", acc_bw, acc_d), Link(f"R2-D{j}", acc_bw, acc_d)]
         rate_bps = units.bits_per_second(rate, name="cbr")
         sources.append(
             CbrSource(f"CBR{j}", rate_bps, start, stop, (f"S{j}-R1", "R1-R2", f"R2-D{j}"))
         )
+    links, flows = _host_pairs(head, n, "R1", "R2", acc_bw, acc_d, acc_d, laws=_law(p), tail=tail)
     sc = _scenario(scenario, p, links, flows, sources)
     return replace(sc, description=description)
 
@@ -286,26 +323,25 @@ def rtt_dumbbell(
         else {}
     )
     disc = "red" if red else "drop-tail"
-    links = [
+    head = [
         Link("R1-R2", rate_bps, core, float(buffer_pkts), disc, red_params),
         Link("R2-R1", rate_bps, core),
     ]
-    flows = []
-    for i, rtt in enumerate(rtts_s, start=1):
-        acc = max(0.0, (rtt - 2.0 * core) / 4.0)
-        pair, flow = _host_pair(i, "R1", "R2", acc_bps, acc, acc, {}, {})
-        links += pair
-        flows.append(
-            replace(flow, start_s=starts[i - 1], stop_s=stops[i - 1], algorithm=laws[i - 1])
-        )
+    tail: list[Link] = []
     sources = []
     if cbr is not None:
-        links += [Link("C-R1", acc_bps, 0.0005), Link("R2-C", acc_bps, 0.0005)]
+        tail = [Link("C-R1", acc_bps, 0.0005), Link("R2-C", acc_bps, 0.0005)]
         sources.append(CbrSource("CBR", *cbr, ("C-R1", "R1-R2", "R2-C")))
+    acc = [max(0.0, (rtt - 2.0 * core) / 4.0) for rtt in rtts_s]
+    distinct, which = law_index([(alg, {}) for alg in laws])
+    links, flows = _host_pairs(
+        head, n, "R1", "R2", acc_bps, acc, acc, laws=distinct, law=which,
+        start_s=starts, stop_s=stops, tail=tail,
+    )  # fmt: skip
     return Scenario(
         name=name,
-        links=tuple(links),
-        flows=tuple(flows),
+        links=links,
+        flows=flows,
         cbr=tuple(sources),
         duration_s=duration_s,
         packet_size_bytes=packet_size_bytes,

@@ -1,0 +1,139 @@
+"""A million flows for ten rounds: building, the round model, the summary, the JSON.
+
+Run: ``python benchmarks/million.py [--flows 10000 100000 1000000] [--rounds 10] [--cli]``.
+Each flow count runs in a fresh process (so that its peak memory is its own) on
+``qv-many-flows`` with one group of Vegas flows (``groups=1``), ``duration`` = ``--rounds``
+base RTTs (100 ms each), the round engine. Prints a human table, then one JSON line per
+measurement: ``{"name": ..., "value": ..., "unit": ...}``.
+
+Measurements (per flow count n)
+-------------------------------
+* ``million/build/<n>``: ``build_scenario(...).with_algorithm("vegas")``, s and flows/s;
+* ``million/rounds/<n>``: the round model's run itself (the engine's native trace), s and
+  flow-rounds/s;
+* ``million/summary/<n>``: the :class:`tcpfluid.results.Result` with its summary
+  (:func:`tcpfluid.metrics.summarise` of every flow), s and flows/s;
+* ``million/to_dict/<n>``: ``result.summary.to_dict()`` (the ``--json`` keys), s;
+* ``million/total/<n>``: the sum of the four, s;
+* ``million/peak_rss/<n>``: the process's peak resident memory, GB (including the
+  interpreter and the compiled laws, about 0.2 GB);
+* with ``--cli``: ``million/cli_json/<n>``, the wall time of ``tcpfluid simulate ... --json``
+  in a new process (start-up, compile-cache load and printing included), s.
+
+The laws are compiled (or loaded from Numba's cache) by a small run before the timings.
+Timings on a shared machine are noisy: read them beside ``uptime``, or give ``--cpu`` for
+the process's CPU time (user + system), which a loaded machine disturbs less.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from typing import Any
+
+
+def one(n: int, rounds: int, cpu: bool) -> dict[str, float]:
+    """The measurements of ``n`` flows, in this process."""
+    import tcpfluid
+    from tcpfluid.engines import Rounds
+    from tcpfluid.scenarios import build_scenario
+
+    duration = f"{0.1 * rounds:.6g}s"
+    tcpfluid.simulate(  # compile (or load) the law and the engine first
+        build_scenario("qv-many-flows", flows=10, groups=1, duration=duration), algorithm="vegas"
+    )
+    clock = time.process_time if cpu else time.perf_counter
+    t0 = clock()
+    sc = build_scenario("qv-many-flows", flows=n, groups=1, duration=duration).with_algorithm(
+        "vegas"
+    )
+    t1 = clock()
+    eng = Rounds()
+    native = eng._native(sc, None)
+    t2 = clock()
+    res = eng._result_of(sc, native, "rounds")
+    t3 = clock()
+    res.summary.to_dict()
+    t4 = clock()
+    done = int(native.time_s.shape[0])
+    return {
+        "build": t1 - t0,
+        "rounds": t2 - t1,
+        "summary": t3 - t2,
+        "to_dict": t4 - t3,
+        "total": t4 - t0,
+        "rounds_run": float(done),
+        "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6,
+    }
+
+
+def cli(n: int, rounds: int, cpu: bool) -> float:
+    """Wall time (``cpu``: the child's CPU time) of ``tcpfluid simulate ... --json`` for
+    ``n`` flows, s."""
+    cmd = [
+        sys.executable, "-m", "tcpfluid", "simulate", "qv-many-flows", "-a", "vegas",
+        "--set", f"flows={n}", "--set", "groups=1", "--set", f"duration={0.1 * rounds:.6g}s",
+        "--json",
+    ]  # fmt: skip
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return used if cpu else wall
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--flows", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
+    ap.add_argument("--rounds", type=int, default=10)
+    ap.add_argument("--cli", action="store_true", help="also time the command line's --json")
+    ap.add_argument(
+        "--cpu",
+        action="store_true",
+        help="CPU time of the process (user + system) instead of wall time: steadier on a "
+        "loaded machine",
+    )
+    ap.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one is not None:
+        print(json.dumps(one(args.one, args.rounds, args.cpu)))
+        return
+    rows: list[tuple[str, float, str]] = []
+    for n in args.flows:
+        out = subprocess.run(
+            [sys.executable, __file__, "--one", str(n), "--rounds", str(args.rounds)]
+            + (["--cpu"] if args.cpu else []),
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        m: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+        r = m["rounds_run"]
+        rows += [
+            (f"million/build/{n}", m["build"], "s"),
+            (f"million/build_rate/{n}", n / m["build"], "flows/s"),
+            (f"million/rounds/{n}", m["rounds"], "s"),
+            (f"million/rounds_rate/{n}", n * r / m["rounds"], "flow-rounds/s"),
+            (f"million/summary/{n}", m["summary"], "s"),
+            (f"million/summary_rate/{n}", n / m["summary"], "flows/s"),
+            (f"million/to_dict/{n}", m["to_dict"], "s"),
+            (f"million/total/{n}", m["total"], "s"),
+            (f"million/peak_rss/{n}", m["peak_rss"], "GB"),
+        ]
+        if args.cli:
+            rows.append((f"million/cli_json/{n}", cli(n, args.rounds, args.cpu), "s"))
+    width = max(len(name) for name, _, _ in rows)
+    for name, value, unit in rows:
+        print(f"{name.ljust(width)}  {value:14,.3f} {unit}")
+    for name, value, unit in rows:
+        print(json.dumps({"name": name, "value": value, "unit": unit}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,178 @@
+"""Names of a scenario's links and flows: explicit lists, or numbered families
+(``"S{i}-R1"`` for ``i = 1..n``) spelled out only when read
+(:mod:`tcpfluid.scenarios._columns`)."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["Family", "Names"]
+
+
+class Family:
+    """Numbered names for ``i = first .. first + count - 1``: one per template and ``i``
+    (``i`` major). A template is a tuple of literal pieces joined by ``str(i)``:
+    ``("S", "-D", "")`` spells ``"S7-D7"``."""
+
+    __slots__ = ("count", "first", "templates")
+
+    def __init__(self, first: int, count: int, templates: Sequence[Sequence[str]]) -> None:
+        self.first, self.count = int(first), int(count)
+        self.templates = tuple(tuple(t) for t in templates)
+
+    def __len__(self) -> int:
+        return self.count * len(self.templates)
+
+    def at(self, k: int) -> str:
+        i, j = divmod(k, len(self.templates))
+        return str(self.first + i).join(self.templates[j])
+
+    def all(self) -> list[str]:
+        nums = [str(i) for i in range(self.first, self.first + self.count)]
+        return [x.join(t) for x in nums for t in self.templates]
+
+    def find(self, name: str) -> int:
+        """The position of ``name`` in the family, or -1."""
+        for j, t in enumerate(self.templates):
+            if not name.startswith(t[0]):
+                continue
+            rest = name[len(t[0]) :]
+            digits = len(rest) - len(rest.lstrip("0123456789"))
+            x = rest[:digits]
+            if x and x[0] != "0" and x.join(t) == name:
+                i = int(x) - self.first
+                if 0 <= i < self.count:
+                    return i * len(self.templates) + j
+        return -1
+
+
+class Names(Sequence[str]):
+    """A sequence of names made of blocks: explicit names and :class:`Family` blocks.
+
+    The names of a family are spelled out only when read; :meth:`index` finds a name
+    without spelling the others out.
+    """
+
+    __slots__ = ("_all", "_blocks", "_lookup", "_starts")
+
+    def __init__(self, blocks: Sequence[Sequence[str] | Family]) -> None:
+        self._blocks: tuple[Sequence[str] | Family, ...] = tuple(
+            b if isinstance(b, Family) else tuple(b) for b in blocks if len(b)
+        )
+        starts, n = [], 0
+        for b in self._blocks:
+            starts.append(n)
+            n += len(b)
+        self._starts = [*starts, n]
+        self._all: list[str] | None = None
+        self._lookup: dict[str, int] | None = None
+
+    def __len__(self) -> int:
+        return self._starts[-1]
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return self.all()[i]
+        n = len(self)
+        k = int(i)
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError(f"name index {i} out of range for {n} names")
+        if self._all is not None:
+            return self._all[k]
+        b = bisect.bisect_right(self._starts, k) - 1
+        block = self._blocks[b]
+        off = k - self._starts[b]
+        return block.at(off) if isinstance(block, Family) else block[off]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.all())
+
+    def all(self) -> list[str]:
+        """Every name, in order (spelled out once, then kept)."""
+        if self._all is None:
+            out: list[str] = []
+            for b in self._blocks:
+                out += b.all() if isinstance(b, Family) else list(b)
+            self._all = out
+        return self._all
+
+    def index(self, name: Any, start: int = 0, stop: int | None = None) -> int:
+        """The position of ``name`` (``ValueError`` if absent)."""
+        k = self.find(name)
+        if k < 0 or k < start or (stop is not None and k >= stop):
+            raise ValueError(f"{name!r} is not a name here")
+        return k
+
+    def find(self, name: str) -> int:
+        """The position of ``name`` (its first occurrence), or -1."""
+        if not isinstance(name, str):
+            return -1
+        if all(not isinstance(b, Family) for b in self._blocks):
+            if self._lookup is None:
+                lookup: dict[str, int] = {}
+                for k, nm in enumerate(self.all()):
+                    lookup.setdefault(nm, k)
+                self._lookup = lookup
+            return self._lookup.get(name, -1)
+        for b, s in zip(self._blocks, self._starts, strict=False):
+            if isinstance(b, Family):
+                k = b.find(name)
+            else:
+                try:
+                    k = list(b).index(name)
+                except ValueError:
+                    k = -1
+            if k >= 0:
+                return s + k
+        return -1
+
+    def duplicates(self) -> list[str]:
+        """Names given more than once (families never repeat a name of their own)."""
+        if len(self._blocks) == 1 and isinstance(self._blocks[0], Family):
+            return []
+        seen: set[str] = set()
+        dup: set[str] = set()
+        explicit = [n for b in self._blocks if not isinstance(b, Family) for n in b]
+        for nm in explicit:
+            if nm in seen:
+                dup.add(nm)
+            seen.add(nm)
+        for nm in explicit:  # an explicit name that a family also spells
+            for b in self._blocks:
+                if isinstance(b, Family) and b.find(nm) >= 0:
+                    dup.add(nm)
+        families = [b for b in self._blocks if isinstance(b, Family)]
+        if len(families) > 1:  # rare: spell them out
+            for nm in (n for b in families for n in b.all()):
+                if nm in seen:
+                    dup.add(nm)
+                seen.add(nm)
+        return sorted(dup)
+
+    def take(self, idx: NDArray[np.intp]) -> Names:
+        """The names at positions ``idx``, in that order."""
+        names = self.all()
+        return Names([[names[k] for k in idx.tolist()]])
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Names):
+            return len(self) == len(other) and self.all() == other.all()
+        if isinstance(other, tuple | list):
+            return len(self) == len(other) and self.all() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Names({len(self)} names)"
