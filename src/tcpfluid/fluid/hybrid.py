@@ -266,8 +266,10 @@ def simulate_hybrid(
             ff[K.F_STARTED, joining] = 1.0
             ff[K.F_FMIN, joining] = np.inf
             base[joining] = np.inf
+            g[K.G_REDO] = 1.0  # every flow's sending is computed again
             continue
-        _boundary(laws, ff, ends, base, t, rule, rounds, loss_times, has_rev, scratch)
+        touched = st.touched[: int(g[K.G_TOUCHED])]
+        _boundary(laws, ff, ends, touched, base, t, rule, rounds, loss_times, has_rev, scratch)
         if progress is not None and (now := time.monotonic()) >= next_report:
             next_report = now + 0.1
             progress(min(1.0, t / t_end))
@@ -356,6 +358,7 @@ def _boundary(
     laws: _Laws,
     ff: FloatArray,
     ends: NDArray[np.bool_],
+    touched: NDArray[np.int64],
     base: FloatArray,
     t: float,
     rule: _LossRule,
@@ -365,20 +368,21 @@ def _boundary(
     scratch: _Scratch,
 ) -> None:
     """The flows that learnt of their losses at ``t`` react (each starts a new round), then
-    the laws decide for the flows whose round ended."""
-    learn = np.flatnonzero(ff[K.F_LEARN])
+    the laws decide for the flows whose round ended (both among ``touched``, in increasing
+    order)."""
+    learn = touched[ff[K.F_LEARN, touched] != 0.0]
     if learn.size:
         ff[K.F_LEARN, learn] = 0.0
         _lose(laws, ff, learn, t, rule, loss_times)
         for j in learn.tolist():
             K.round_restart(ff, j)
-    which = ends.nonzero()[0]  # np.flatnonzero without its fixed cost (ends is 1-D)
+    which = touched[ends[touched]] if learn.size else touched
     if which.size == 0:
         return
     s, act = scratch
-    K.boundary_sample(ff, ends, base, has_rev, s)
+    K.boundary_sample(ff, which, base, has_rev, s)
     laws.decide(which, s, act)
-    K.boundary_act(ff, ends, act[0], act[1], act[2])
+    K.boundary_act(ff, which, act[0], act[1], act[2])
     rounds.reserve(which.size)
     phase = laws.phase(ends.size)
     rounds.n = K.boundary_end(ff, ends, t, s[K.S_CWND], phase, rounds.flow, rounds.rows, rounds.n)
