@@ -689,17 +689,80 @@ def round_restart(ff, j):  # type: ignore[no-untyped-def]
 
 
 @njit(**_JIT)
-def boundary_end(ff, ends, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
-    """Log the round of each flow whose round ended (``(t, w, the window now, phase)`` at
-    row ``n`` on of ``log_rows``, the flow in ``log_flow``) and begin its next round;
-    returns the rows logged in all."""
-    for j in range(ff.shape[1]):
-        if ends[j]:
-            log_flow[n] = j
-            log_rows[n, 0] = t
-            log_rows[n, 1] = w[j]
-            log_rows[n, 2] = ff[F_W, j]
-            log_rows[n, 3] = phase[j]
-            n += 1
-            round_restart(ff, j)
+def boundary_end(ff, which, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
+    """Log the round of each flow ``which`` whose round ended (in increasing order;
+    ``(t, w, the window now, phase)`` at row ``n`` on of ``log_rows``, the flow in
+    ``log_flow``) and begin its next round; returns the rows logged in all."""
+    for j in which:
+        log_flow[n] = j
+        log_rows[n, 0] = t
+        log_rows[n, 1] = w[j]
+        log_rows[n, 2] = ff[F_W, j]
+        log_rows[n, 3] = phase[j]
+        n += 1
+        round_restart(ff, j)
     return n
+
+
+@njit(inline="always", **_JIT)
+def _np_max(a, b):  # type: ignore[no-untyped-def]
+    """``np.maximum(a, b)`` for two floats (a NaN wins)."""
+    return a if (a >= b or math.isnan(a)) else b
+
+
+@njit(**_JIT)
+def loss_timers(  # type: ignore[no-untyped-def]
+    ff, J, frac, min_rto, dupacks, initial_rto, max_rto, timeout, burst, silent, srtt
+):
+    """How each flow of ``J`` reacts to the losses it has just learnt of, from its own
+    state alone (:func:`tcpfluid.fluid.hybrid._lose` states the rule): fills ``timeout``
+    (a retransmission timeout, else a fast retransmit), ``burst`` (its ACKs were being
+    dropped on the ACK path), ``silent`` (the time it then sends nothing, s) and ``srtt``
+    (its RTT estimate, s), and keeps a timeout's backoff (``frac`` NaN: the packet
+    sender's rule; else a timeout when it lost more than ``frac`` of its window)."""
+    for i in range(J.size):
+        j = J[i]
+        w = ff[F_W, j]
+        burst[i] = ff[F_ACKD, j] - ff[F_ACKD_PREV, j] >= 1.0
+        lost = ff[F_LOST, j]
+        last = ff[F_LAST_RTT, j]
+        srtt[i] = last if last != 0.0 else ff[F_D, j]
+        silent[i] = 0.0
+        if math.isnan(frac):
+            spread = ff[F_R_MAX, j] - ff[F_R_MIN, j] if ff[F_R_ACKS, j] > 0 else 0.0
+            rto = _np_max(min_rto, srtt[i] + 2.0 * spread)
+            if last == 0.0:  # no RTT sample yet: RFC 6298's initial timer
+                rto = _np_max(rto, initial_rto)
+            to = (w - lost < dupacks[j]) or ((lost - 1.0) * srtt[i] > rto)
+            s = rto if to else 0.0
+            # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data
+            # brings a fresh estimate (the packet sender's backoff, up to its maximum)
+            backoff = ff[F_BACKOFF, j]
+            acked = ff[F_ACKED, j]
+            if to and backoff > 0.0 and acked - ff[F_ACKED_AT_TO, j] < 1.0:
+                m = _np_max(rto, 2.0 * backoff)
+                s = m if (m <= max_rto or math.isnan(m)) else max_rto
+            silent[i] = s
+            ff[F_BACKOFF, j] = s if to else 0.0
+            if to:
+                ff[F_ACKED_AT_TO, j] = acked
+            timeout[i] = to
+        else:
+            timeout[i] = lost > frac * w
+
+
+@njit(**_JIT)
+def loss_apply(ff, J, t, new, silent, srtt):  # type: ignore[no-untyped-def]
+    """The flows ``J`` take the windows ``new`` their laws set at a loss event at ``t``,
+    stay silent for ``silent`` and count later drops within ``max(srtt, silent)`` as the
+    same event; each begins a new round (:func:`round_restart`)."""
+    for i in range(J.size):
+        j = J[i]
+        ff[F_W, j] = new[i]
+        ff[F_INCR, j] = 0.0
+        ff[F_CAP, j] = new[i]
+        ff[F_LOST, j] = 0.0
+        ff[F_FIRST_DROP, j] = np.inf
+        ff[F_SILENT, j] = t + silent[i]
+        ff[F_RECOVER, j] = t + _np_max(srtt[i], silent[i])
+        round_restart(ff, j)
