@@ -1,11 +1,16 @@
 """Speed of the ODE engine (its default, the hybrid model) on this tree and on a reference
-tree, side by side in one run: simulated seconds per CPU second.
+tree, side by side in one run: flow-steps per CPU second.
 
-Run: ``python benchmarks/ode_speed.py [--reference PATH/src] [--repeat N]``. Each case runs
-in a fresh interpreter per tree (``benchmarks/_worker.py``), first once untimed (it compiles
-or loads the Numba kernel), then ``--repeat`` times; the figure is the best CPU time (user
-+ system of the worker, the fairer figure on a shared machine). Prints a table and one
-JSON line per case and tree: ``{"name": ..., "tree": ..., "value": ..., "unit": ...}``.
+Run: ``python benchmarks/ode_speed.py [--reference PATH/src | --no-reference] [--repeat N]
+[--only CASE]``. Each case runs in a fresh interpreter per tree (``benchmarks/_worker.py``),
+first once untimed (it compiles or loads the Numba kernel; the 10,000-flow cases with 100
+of their flows), then ``--repeat`` times; the figure is the best CPU time (user + system of the
+worker, the fairer figure on a shared machine; the wall time of the same run beside it).
+A flow-step is one flow advanced by one time step of the model (flows x steps, the
+kernel's work). Prints a table (the load average first) and one JSON line per case and
+tree: ``{"name": "ode_speed/<case>/flow_steps_per_cpu_s", "tree": ..., "value": ...,
+"unit": ...}`` and its CPU seconds. Make a reference tree of any commit with
+``git archive <commit> src | tar -x -C /tmp/ref``.
 
 Cases
 -----
@@ -13,18 +18,21 @@ Cases
 * ``thesis-two-flow/vegas`` and ``thesis-two-flow/reno``: document 001's two flows, 400 s.
 * ``qv-many-flows/vegas``: 60 flows joining in groups on 1 Gb/s (60 s).
 * ``reno-25/reno``: one Reno flow, 10 Mb/s x 100 ms, 25-packet buffer (600 s): losses.
+* ``many10k-2s/vegas``, ``many10k-5s/vegas``, ``many10k-20s/vegas``: 10,000 Vegas flows
+  starting together on 1 Gb/s x 100 ms with a 1500-packet buffer (qv-many-flows,
+  ``flows=10000 groups=1``), 2, 5 and 20 s: the model's cost at scale (a round of some
+  flow ends at nearly every step, so the laws decide at nearly every step).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
+import math
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _worker import bench_args, compare
 
+_MANY = {"flows": 10_000, "groups": 1}
 CASES: dict[str, tuple[str, str, dict[str, object]]] = {
     "qv-basic/vegas": ("qv-basic", "vegas", {}),
     "thesis-two-flow/vegas": ("thesis-two-flow", "vegas", {"duration": "400s"}),
@@ -35,6 +43,9 @@ CASES: dict[str, tuple[str, str, dict[str, object]]] = {
         "reno",
         {"bandwidth": "10Mbps", "buffer": 25, "cbr": "none", "duration": "600s"},
     ),
+    "many10k-2s/vegas": ("qv-many-flows", "vegas", {**_MANY, "duration": "2s"}),
+    "many10k-5s/vegas": ("qv-many-flows", "vegas", {**_MANY, "duration": "5s"}),
+    "many10k-20s/vegas": ("qv-many-flows", "vegas", {**_MANY, "duration": "20s"}),
 }
 
 
@@ -44,44 +55,29 @@ def _worker(case: str, repeat: int) -> None:
 
     name, alg, sets = CASES[case]
     sc = build_scenario(name, **sets).with_algorithm(alg)  # type: ignore[arg-type]
-    tcpfluid.simulate(sc, "ode")  # compile or load the kernel
-    best = float("inf")
+    # compile or load the kernel (a 10,000-flow case: on a run of 100 of its flows)
+    warm = sc
+    if sets.get("flows") == _MANY["flows"]:
+        warm = build_scenario(name, **{**sets, "flows": 100}).with_algorithm(alg)  # type: ignore[arg-type]
+    tcpfluid.simulate(warm, "ode")
+    best_cpu, best_wall, steps = float("inf"), float("inf"), 0
     for _ in range(repeat):
-        c0 = time.process_time()
-        tcpfluid.simulate(sc, "ode")
-        best = min(best, time.process_time() - c0)
-    print(json.dumps({"cpu_s": best, "simulated_s": float(sc.duration_s)}))
+        t0, c0 = time.perf_counter(), time.process_time()
+        res = tcpfluid.simulate(sc, "ode")
+        best_wall = min(best_wall, time.perf_counter() - t0)
+        best_cpu = min(best_cpu, time.process_time() - c0)
+        raw = res.native.hybrid  # the hybrid model's own result
+        steps = max(1, math.ceil(raw.duration_s / raw.dt_s)) * len(raw.flows)
+    print(json.dumps({"flow_steps": steps, "cpu_s": best_cpu, "wall_s": best_wall}))
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--reference", type=Path, default=Path("/work/base/src"))
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--worker", default=None)
-    ap.add_argument("--cases", nargs="*", default=list(CASES))
-    args = ap.parse_args()
-    if args.worker is not None:
+    args = bench_args((__doc__ or "").splitlines()[0])
+    if args.worker:
         _worker(args.worker, args.repeat)
         return
-    from _worker import run_worker
-
-    here = Path(__file__).resolve().parent.parent / "src"
-    trees = {"reference": args.reference, "this": here}
-    print(f"{'case':28s} {'reference':>12s} {'this tree':>12s}  ratio (sim s / CPU s)")
-    for case in args.cases:
-        got: dict[str, float] = {}
-        for label, src in trees.items():
-            r = run_worker(__file__, src, case, args.repeat)
-            if r is not None:
-                got[label] = r["simulated_s"] / r["cpu_s"]
-                print(
-                    json.dumps(
-                        {"name": f"ode/{case}", "tree": label, "value": got[label],
-                         "unit": "simulated s per CPU s"}
-                    )
-                )  # fmt: skip
-        ref, new = got.get("reference", float("nan")), got.get("this", float("nan"))
-        print(f"{case:28s} {ref:12.1f} {new:12.1f}  {new / ref:6.3f}")
+    cases = args.only if args.only else list(CASES)
+    compare(__file__, args, cases, "flow_steps", "flow_steps_per_cpu_s", "flow-steps per CPU s")
 
 
 if __name__ == "__main__":

@@ -262,6 +262,8 @@ class KernelState(NamedTuple):
     cross: FloatArray
     rec_f: FloatArray
     rec_g: FloatArray
+    sends: FloatArray
+    touched: NDArray[np.int64]
 
     @property
     def before(self) -> tuple[Any, ...]:
@@ -269,9 +271,9 @@ class KernelState(NamedTuple):
         return tuple(self)[:14]
 
     @property
-    def after(self) -> tuple[FloatArray, ...]:
+    def after(self) -> tuple[Any, ...]:
         """The arguments of ``advance`` after ``every``."""
-        return (self.rec_f, self.rec_g)
+        return (self.rec_f, self.rec_g, self.sends, self.touched)
 
 
 def kernel_state(
@@ -298,11 +300,13 @@ def kernel_state(
     if red is not None:
         red_arr[:] = (1.0, red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, float(red.gentle))
     n_rec = run.n_steps // run.every + 2
+    g = np.zeros(K.N_GLOBALS)
+    g[K.G_REDO] = 1.0  # every flow's first sending is computed
     return KernelState(
         red=red_arr,
         rev=rev,
         ff=ff,
-        g=np.zeros(K.N_GLOBALS),
+        g=g,
         dep_hist=np.zeros((H, F)),
         ack_hist=np.zeros((H, F)) if rev[0] == 1.0 else np.zeros((1, 1)),
         drop_hist=np.zeros((HD, F)) if hold else np.zeros((1, 1)),
@@ -315,4 +319,6 @@ def kernel_state(
         cross=np.array(run.cross, dtype=np.float64).reshape(-1, 3),
         rec_f=np.zeros((K.N_REC_F, n_rec, F)),
         rec_g=np.zeros((K.N_REC_G, n_rec)),
+        sends=np.zeros((3, F)),
+        touched=np.zeros(F, dtype=np.int64),
     )

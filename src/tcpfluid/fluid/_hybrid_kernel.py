@@ -96,7 +96,12 @@ G_QAREA = 11  # the queue's time integral over the steps so far (each step's que
 G_MARK = 12  # a time, s: the counts of the steps that end by it are kept (``*_MARK``)
 G_MARKED = 13  # 1.0 once they are
 G_QAREA_MARK = 14  # G_QAREA at the mark
-N_GLOBALS = 15
+G_REDO = 15  # 1.0: every flow's sending of the next step is (re)computed when ``advance``
+#              resumes (at the start, and after a join); else only the touched flows'
+G_T_JOIN = 16  # the earliest start of a flow not started yet (inf: none), set at a redo
+G_TOUCHED = 17  # flows in ``touched``: those whose round ended or that learnt of their
+#                 losses in the last step (increasing), whose state the caller changes
+N_GLOBALS = 18
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -117,6 +122,21 @@ def red_probability(avg, min_th, max_th, max_p, gentle):  # type: ignore[no-unty
     if gentle:
         return min(max_p + (1.0 - max_p) * (avg - max_th) / max_th, 1.0)
     return max_p + (1.0 - max_p) * min(max(avg - max_th, 0.0), 1.0)
+
+
+@njit(inline="always", **_JIT)
+def _send_of(sending, whole, w, inflight, freed):  # type: ignore[no-untyped-def]
+    """A flow's window-limited sending in a step (``sending``: it may send then; window
+    ``w``, ``inflight`` packets in flight, ``freed`` window freed since it last sent):
+    what its window allows beyond its packets in flight, and what of it is beyond its ACK
+    clock. Scalars only: the caller keeps the flow's state."""
+    s = 0.0
+    if sending:
+        w_send = w
+        if whole:  # a packet sender has whole packets in flight
+            w_send = math.floor(w_send + 1e-9)
+        s = max(w_send - inflight, 0.0)
+    return s, (s - freed if s > freed else 0.0)
 
 
 @njit(**_JIT)
@@ -144,15 +164,27 @@ def advance(  # type: ignore[no-untyped-def]
     every,
     rec_f,
     rec_g,
+    sends,
+    touched,
 ):
     """Step from step ``k`` until a round ends or a flow learns of its losses (returns
     ``(k, ROUND_END)`` with ``ends`` set, ``ff[F_LEARN]`` 1.0 for the flows that learnt,
-    and ``drops`` the step's drops), a flow joins (``(k, JOIN)``, before step ``k``) or
-    the run ends (``(n_steps, DONE)``).
+    and those flows, in increasing order, the first ``g[G_TOUCHED]`` of ``touched``), a
+    flow joins (``(k, JOIN)``, before step ``k``; the caller sets ``g[G_REDO]``) or the
+    run ends (``(n_steps, DONE)``).
 
     The last step, ``n_steps - 1``, ends at ``t_end`` (it may be shorter than ``dt``):
     the bottleneck serves only for its part inside the run, so it never carries more
     than μ·``t_end``.
+
+    One pass over the flows a step: each flow's service, drops, ACKs and round end of
+    step k, then its sending of step k + 1 (a function of its own state alone, kept in
+    ``sends``: row 0 what it sends, 1 what of it is beyond its ACK clock, 2 row 0 before
+    a step's drops); when the call resumes after a decision, the sending of the flows the
+    caller changed (``touched``) is recomputed and the step's arrivals summed again in flow
+    order. A step with an ACK-path queue, or with drops under departure RTT samples, takes
+    a second pass (its delays need the whole queue first). Every sum runs over the flows
+    in order: the results do not depend on how the passes are arranged.
 
     ``red`` is ``[has_red, min_th, max_th, max_p, w_q, gentle]``; ``rev`` is
     ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack, drop_share, whole_packets,
@@ -195,22 +227,36 @@ def advance(  # type: ignore[no-untyped-def]
     split = rev[6] == 1.0
     hold = rev[7] == 1.0 and can_drop
     service_r = mu_r * dt
-    send = np.zeros(F)
-    gro = np.zeros(F)  # each flow's packets of the step beyond its ACK clock
-    # the boundary ACKs of the round that ended when this call's caller decided: they grow
-    # the window with the increment the law has just set
-    for j in range(F):
+    send = sends[0]
+    gro = sends[1]  # each flow's packets of the step beyond its ACK clock
+    s0 = sends[2]
+    # the flows the caller changed: the boundary ACKs of their ended round grow the
+    # window with the increment the law has just set, and their sending is recomputed
+    t = k * dt
+    if g[G_REDO] == 1.0:
+        t_join = np.inf
+        for j in range(F):
+            if ff[F_STARTED, j] == 0.0 and ff[F_START, j] < t_join:
+                t_join = ff[F_START, j]
+        g[G_T_JOIN] = t_join
+    n_touched = int(g[G_TOUCHED]) if g[G_REDO] == 0.0 else F
+    for i in range(n_touched):
+        j = touched[i] if g[G_REDO] == 0.0 else i
+        ends[j] = False
         c = ff[F_CARRY, j]
         if c > 0.0:
             if ff[F_W, j] < ff[F_CAP, j]:
                 ff[F_W, j] = min(ff[F_W, j] + ff[F_INCR, j] * c, ff[F_CAP, j])
             ff[F_CARRY, j] = 0.0
-    # the earliest start of a flow not started yet (inf: none): a step before it cannot
-    # be a join (the flows are scanned only from then on)
-    t_join = np.inf
+        sending = ff[F_STARTED, j] == 1.0 and ff[F_SILENT, j] <= t < ff[F_STOP, j]
+        send[j], gro[j] = _send_of(sending, whole, ff[F_W, j], ff[F_INFLIGHT, j], ff[F_FREED, j])
+    g[G_REDO] = 0.0
+    g[G_TOUCHED] = 0.0
+    # the step's arrivals, summed in flow order
+    arr = 0.0
     for j in range(F):
-        if ff[F_STARTED, j] == 0.0 and ff[F_START, j] < t_join:
-            t_join = ff[F_START, j]
+        arr += send[j]
+    t_join = g[G_T_JOIN]
     while k < n_steps:
         t = k * dt
         if k == n_steps - 1:  # the run ends inside this step: service for that part only
@@ -226,27 +272,9 @@ def advance(  # type: ignore[no-untyped-def]
                 ff[F_LOST_MARK, j] = ff[F_LOST_TOTAL, j]
             g[G_QAREA_MARK] = g[G_QAREA]
             g[G_MARKED] = 1.0
-        # ---------------- window-limited sending
-        arr = 0.0
-        q_before = g[G_QC]  # the queue before the step's arrivals
-        for j in range(F):
-            q_before += ff[F_QF, j]
-            s = 0.0
-            if ff[F_STARTED, j] == 1.0 and ff[F_SILENT, j] <= t < ff[F_STOP, j]:
-                w_send = ff[F_W, j]
-                if whole:  # a packet sender has whole packets in flight
-                    w_send = math.floor(w_send + 1e-9)
-                s = w_send - ff[F_INFLIGHT, j]
-                if s < 0.0:
-                    s = 0.0
-            send[j] = s
-            if on_growth:  # the ACK clock is kept for the growth share only
-                gro[j] = s - ff[F_FREED, j] if s > ff[F_FREED, j] else 0.0
-                ff[F_FREED, j] = 0.0
-            ff[F_SENT, j] += s
-            ff[F_INFLIGHT, j] += s
-            drops[j] = 0.0
-            arr += s
+        # ---------------- window-limited sending (computed with the last step's pass)
+        q_before = g[G_Q]  # the queue before the step's arrivals (the last step's after)
+        dropping = False  # the step drops: ``send`` is what arrives, ``s0`` what was sent
         c = 0.0
         for i in range(cross.shape[0]):
             if cross[i, 1] <= t < cross[i, 2]:
@@ -259,13 +287,19 @@ def advance(  # type: ignore[no-untyped-def]
                 g[G_AVG] += (1.0 - (1.0 - red[4]) ** n_arr) * (q_before - g[G_AVG])
             p = red_probability(g[G_AVG], red[1], red[2], red[3], red[5] == 1.0)
             if p > 0.0:
+                dropping = True
                 for j in range(F):
+                    s0[j] = send[j]
                     drops[j] = send[j] * p
                     send[j] -= drops[j]
                 arr *= 1.0 - p
                 arr_c *= 1.0 - p
         # ---------------- drop-tail overflow
         total = q_before + arr + arr_c
+        if total - service > buf and not dropping:
+            dropping = True
+            for j in range(F):
+                s0[j] = send[j]
         if total - service > buf and not rotate:
             over = total - service - buf
             if on_growth:
@@ -324,6 +358,7 @@ def advance(  # type: ignore[no-untyped-def]
             total = q_before + arr + arr_c
         # ---------------- service, shared in proportion to the backlogs
         slot = k % H
+        slot_d = k % HD
         g[G_QC] += arr_c
         carried0 = g[G_CARRIED]
         if total <= service:
@@ -334,15 +369,7 @@ def advance(  # type: ignore[no-untyped-def]
             scale = service / total
             g[G_CARRIED] += service
         g[G_QC] -= g[G_QC] * scale
-        q_after = g[G_QC]
-        for j in range(F):
-            ff[F_QF, j] += send[j]
-            dep = ff[F_QF, j] * scale
-            ff[F_QF, j] -= dep
-            dep_hist[slot, j] = dep
-            q_after += ff[F_QF, j]
-        g[G_Q] = q_after
-        g[G_QAREA] += q_after * (dt if k < n_steps - 1 else min(dt, max(t_end - t, 0.0)))
+        fdel = 0.0
         if fifo_sample:
             # FIFO at rate mu: the fluid leaving in this step (its middle at cumulative
             # position x) arrived in step a, spread over that step; it waited for what
@@ -364,162 +391,230 @@ def advance(  # type: ignore[no-untyped-def]
             fdel = (x - qa_ring[a % HA, 1]) / mu - late
             if fdel < 0.0:
                 fdel = 0.0
-        else:
-            fdel = q_after / mu
-        if has_rev:
-            # ---------------- ACK-path queue (the asymmetric-networks paper): one ACK per
-            # packets_per_ack packets, drop-tail in ACKs; a surviving ACK acknowledges all
-            # earlier data (cumulative ACKs), so the data of a dropped ACK leaves with the
-            # next one
-            fq_ring[k % HF] = fdel
-            qa_before = 0.0
-            arr_a = 0.0
+            if not has_rev:
+                q_hist[slot] = fdel
+        # one pass unless the drops' delays need the whole queue first: an ACK-path queue,
+        # or RTT samples at departure (the queue after the step)
+        one_pass = not has_rev and (fifo_sample or not dropping)
+        q_after = g[G_QC]
+        recording = k % every == 0
+        r = int(g[G_K_REC])
+        t_next = (k + 1) * dt
+        arr_next = 0.0
+        # each flow: its service (the first pass of two), then its drops, ACKs, per-ACK
+        # growth, round end, record and its sending of the next step (the last pass); an
+        # ACK-path queue or departure delays come between the two passes
+        n_touched = 0
+        ps = 1 if one_pass else 0
+        while ps < 2:
             for j in range(F):
-                qa_before += ff[F_QA, j]
-                arr_a += dep_hist[slot, j] * ack_per_pkt
-            keep = 1.0
-            total_r = qa_before + arr_a
-            if total_r - service_r > b_r and arr_a > 0.0:
-                keep = 1.0 - min(1.0, (total_r - service_r - b_r) / arr_a)
-                total_r = qa_before + arr_a * keep
-            scale_r = 1.0 if total_r <= service_r else service_r / total_r
-            qr_after = 0.0
-            for j in range(F):
-                ff[F_QA, j] += dep_hist[slot, j] * ack_per_pkt * keep
-                ff[F_ACKD, j] += dep_hist[slot, j] * ack_per_pkt * (1.0 - keep)
-                ff[F_QD, j] += dep_hist[slot, j]
-                da = ff[F_QA, j] * scale_r
-                dd = ff[F_QD, j] * scale_r
-                ff[F_QA, j] -= da
-                ff[F_QD, j] -= dd
-                ack_hist[slot, j] = da
-                dep_hist[slot, j] = dd
-                qr_after += ff[F_QA, j]
-            g[G_QR] = qr_after
-            wait_r = qr_after / mu_r
-            lag = int(wait_r / dt + 0.5)
-            if lag > HF - 1:
-                lag = HF - 1
-            if lag > k:
-                lag = k
-            fdel = fq_ring[(k - lag) % HF]
-            q_hist[slot] = fdel + wait_r
-            f_hist[slot] = fdel
-        else:
-            q_hist[slot] = fdel
-        # ---------------- drops, ACKs, per-ACK growth, round ends
-        any_end = False
-        for j in range(F):
-            x = drops[j]
-            dsteps = int(ff[F_DELAY_STEPS, j])
-            lag = 0
-            if hold and x > 0.0:
-                # a dropped packet keeps its place in the window until the duplicate ACKs
-                # of the packets behind it tell the sender: they wait the queue the drop
-                # met and cross the path, so the place is freed a base RTT plus that
-                # queueing delay later (when the sender learns of the loss, not before:
-                # a sender never sends a packet again before it knows it was lost)
-                lag = int(q_hist[slot] / dt + 0.5)
-                if lag > HD - 1 - dsteps:
-                    lag = HD - 1 - dsteps
-                drop_hist[(k + lag) % HD, j] += x
-            if x > 0.0:
-                if not hold:
+                # ---- service: the flow's arrivals join its backlog, the queue serves it
+                if one_pass or ps == 0:
+                    sent = s0[j] if dropping else send[j]  # before the step's drops
+                    ff[F_SENT, j] += sent
+                    ff[F_INFLIGHT, j] += sent
                     if on_growth:
-                        ff[F_FREED, j] += x
-                    ff[F_INFLIGHT, j] -= x
-                ff[F_RESOLVED, j] += x
-                ff[F_LOST_TOTAL, j] += x
-                if t >= ff[F_RECOVER, j]:
-                    ff[F_LOST, j] += x
-                    if ff[F_FIRST_DROP, j] == np.inf:
-                        # the packets behind the drop wait the queue, cross the path and
-                        # their duplicate ACKs tell the sender (a held drop: the step
-                        # its place is released, the same delay in whole steps)
-                        if hold:
-                            ff[F_FIRST_DROP, j] = t + (dsteps + lag) * dt
-                        else:
-                            ff[F_FIRST_DROP, j] = t + ff[F_D, j] + q_hist[slot]
-            ends[j] = False
-            live = ff[F_STARTED, j] == 1.0 and t < ff[F_STOP, j]
-            if k >= dsteps:
-                back = (k - dsteps) % H
-                if hold:
-                    # the sender learns the place is free and sends the packet again:
-                    # not clocked out by an ACK, so beyond the ACK clock (``F_FREED``)
-                    bd = (k - dsteps) % HD
-                    ff[F_INFLIGHT, j] -= drop_hist[bd, j]
-                    drop_hist[bd, j] = 0.0
-                a = dep_hist[back, j]
-                na = ack_hist[back, j] if has_rev else a
-                if a > 1e-12:
-                    if on_growth:
-                        ff[F_FREED, j] += a
-                    ff[F_INFLIGHT, j] -= a
-                    ff[F_RESOLVED, j] += a
-                    ff[F_ACKED, j] += a
-                    ff[F_ACKED_SINCE, j] += a
-                if na > 1e-12:
-                    rtt = ff[F_D, j] + q_hist[back]
-                    ff[F_R_ACKS, j] += na
-                    ff[F_R_SUM, j] += na * rtt
-                    if has_rev:  # the forward part of the delay (forward-path Vegas)
-                        ff[F_R_FSUM, j] += na * f_hist[back]
-                        if f_hist[back] < ff[F_FMIN, j]:
-                            ff[F_FMIN, j] = f_hist[back]
-                    if rtt < ff[F_R_MIN, j]:
-                        ff[F_R_MIN, j] = rtt
-                    if rtt > ff[F_R_MAX, j]:
-                        ff[F_R_MAX, j] = rtt
-                    ff[F_LAST_RTT, j] = rtt
-                    grow = na
-                    if (
-                        split
-                        and live
-                        and a > 1e-12
-                        and ff[F_RESOLVED, j] > ff[F_ROUND_SEQ, j] + 1e-9
-                        and ff[F_R_ACKS, j] > 1e-9
-                    ):
-                        # this step ends the round (its first packet is ACKed): the ACKs
-                        # beyond that packet's start are the boundary ACK of a packet
-                        # sender, sampled in the ending round, grown by the next increment
-                        over = ff[F_RESOLVED, j] - ff[F_ROUND_SEQ, j]
-                        carry = na * (min(over, a) / a)
-                        ff[F_CARRY, j] = carry
-                        grow = na - carry
-                    # the law's per-ACK increment, once per ACK received
-                    if ff[F_W, j] < ff[F_CAP, j]:
-                        ff[F_W, j] = min(ff[F_W, j] + ff[F_INCR, j] * grow, ff[F_CAP, j])
-            if ff[F_STARTED, j] == 1.0:
-                if t >= ff[F_STOP, j]:
-                    ff[F_W, j] = 0.0
-                elif ff[F_LOST, j] >= 1.0 and t >= ff[F_FIRST_DROP, j]:
-                    # the sender learns of its losses (its round starts anew)
-                    ff[F_LEARN, j] = 1.0
-                    any_end = True
-                elif ff[F_RESOLVED, j] > ff[F_ROUND_SEQ, j] + 1e-9 and ff[F_R_ACKS, j] > 1e-9:
-                    # (the same test as the boundary ACKs' above)
-                    ends[j] = True
-                    any_end = True
+                        ff[F_FREED, j] = 0.0
+                    ff[F_QF, j] += send[j]
+                    dep = ff[F_QF, j] * scale
+                    ff[F_QF, j] -= dep
+                    dep_hist[slot, j] = dep
+                    q_after += ff[F_QF, j]
+                if ps == 0:
+                    continue
+                # ---- drops
+                x = 0.0
+                if dropping:
+                    x = drops[j]
+                    drops[j] = 0.0
+                dsteps = int(ff[F_DELAY_STEPS, j])
+                inflight = ff[F_INFLIGHT, j]
+                freed = ff[F_FREED, j]
+                resolved = ff[F_RESOLVED, j]
+                lag = 0
+                if hold and x > 0.0:
+                    # a dropped packet keeps its place in the window until the duplicate
+                    # ACKs of the packets behind it tell the sender: they wait the queue
+                    # the drop met and cross the path, so the place is freed a base RTT
+                    # plus that queueing delay later (when the sender learns of the loss,
+                    # not before: a sender never sends a packet again before it knows it
+                    # was lost)
+                    lag = int(q_hist[slot] / dt + 0.5)
+                    if lag > HD - 1 - dsteps:
+                        lag = HD - 1 - dsteps
+                    drop_hist[(k + lag) % HD, j] += x
+                if x > 0.0:
+                    if not hold:
+                        if on_growth:
+                            freed += x
+                        inflight -= x
+                    resolved += x
+                    ff[F_LOST_TOTAL, j] += x
+                    if t >= ff[F_RECOVER, j]:
+                        ff[F_LOST, j] += x
+                        if ff[F_FIRST_DROP, j] == np.inf:
+                            # the packets behind the drop wait the queue, cross the path
+                            # and their duplicate ACKs tell the sender (a held drop: the
+                            # step its place is released, the same delay in whole steps)
+                            if hold:
+                                ff[F_FIRST_DROP, j] = t + (dsteps + lag) * dt
+                            else:
+                                ff[F_FIRST_DROP, j] = t + ff[F_D, j] + q_hist[slot]
+                # ---- ACKs and per-ACK growth
+                started = ff[F_STARTED, j] == 1.0
+                stop = ff[F_STOP, j]
+                live = started and t < stop
+                w = ff[F_W, j]
+                r_acks = ff[F_R_ACKS, j]
+                round_seq = ff[F_ROUND_SEQ, j]
+                if k >= dsteps:
+                    # (k - dsteps) mod H and mod HD from k's (0 < dsteps < H <= HD)
+                    back = slot - dsteps
+                    if back < 0:
+                        back += H
+                    if hold:
+                        # the sender learns the place is free and sends the packet again:
+                        # not clocked out by an ACK, so beyond the ACK clock (``F_FREED``)
+                        bd = slot_d - dsteps
+                        if bd < 0:
+                            bd += HD
+                        inflight -= drop_hist[bd, j]
+                        drop_hist[bd, j] = 0.0
+                    acked = dep_hist[back, j]
+                    na = ack_hist[back, j] if has_rev else acked
+                    if acked > 1e-12:
+                        if on_growth:
+                            freed += acked
+                        inflight -= acked
+                        resolved += acked
+                        ff[F_ACKED, j] += acked
+                        ff[F_ACKED_SINCE, j] += acked
+                    if na > 1e-12:
+                        rtt = ff[F_D, j] + q_hist[back]
+                        r_acks += na
+                        ff[F_R_SUM, j] += na * rtt
+                        if has_rev:  # the forward part of the delay (forward-path Vegas)
+                            ff[F_R_FSUM, j] += na * f_hist[back]
+                            ff[F_FMIN, j] = min(ff[F_FMIN, j], f_hist[back])
+                        ff[F_R_MIN, j] = min(ff[F_R_MIN, j], rtt)
+                        ff[F_R_MAX, j] = max(ff[F_R_MAX, j], rtt)
+                        ff[F_LAST_RTT, j] = rtt
+                        grow = na
+                        if (
+                            split
+                            and live
+                            and acked > 1e-12
+                            and resolved > round_seq + 1e-9
+                            and r_acks > 1e-9
+                        ):
+                            # this step ends the round (its first packet is ACKed): the
+                            # ACKs beyond that packet's start are the boundary ACK of a
+                            # packet sender, sampled in the ending round, grown by the
+                            # next increment
+                            over = resolved - round_seq
+                            carry = na * (min(over, acked) / acked)
+                            ff[F_CARRY, j] = carry
+                            grow = na - carry
+                        # the law's per-ACK increment, once per ACK received
+                        cap = ff[F_CAP, j]
+                        w = min(w + ff[F_INCR, j] * grow, cap) if w < cap else w
+                ff[F_INFLIGHT, j] = inflight
+                ff[F_FREED, j] = freed
+                ff[F_RESOLVED, j] = resolved
+                ff[F_R_ACKS, j] = r_acks
+                # ---- round end
+                if started:
+                    if t >= stop:
+                        w = 0.0
+                    elif ff[F_LOST, j] >= 1.0 and t >= ff[F_FIRST_DROP, j]:
+                        # the sender learns of its losses (its round starts anew)
+                        ff[F_LEARN, j] = 1.0
+                        touched[n_touched] = j
+                        n_touched += 1
+                    elif resolved > round_seq + 1e-9 and r_acks > 1e-9:
+                        # (the same test as the boundary ACKs' above)
+                        ends[j] = True
+                        touched[n_touched] = j
+                        n_touched += 1
+                ff[F_W, j] = w
+                # ---- record
+                if recording:
+                    rec_f[R_W, r, j] = w
+                    rec_f[R_THR, r, j] = ff[F_ACKED_SINCE, j] / (every * dt) if k > 0 else 0.0
+                    rec_f[R_RTT, r, j] = ff[F_LAST_RTT, j]
+                    rec_f[R_ACKED, r, j] = ff[F_ACKED, j]
+                    rec_f[R_LOST, r, j] = ff[F_LOST_TOTAL, j]
+                    rec_f[R_BASE, r, j] = ff[F_BASE, j]
+                    ff[F_ACKED_SINCE, j] = 0.0
+                # ---- its sending of the next step
+                sending = started and ff[F_SILENT, j] <= t_next < stop
+                s_next, beyond = _send_of(sending, whole, w, inflight, freed)
+                send[j] = s_next
+                if on_growth:  # the ACK clock is kept for the growth share only
+                    gro[j] = beyond
+                arr_next += s_next
+            ps += 1
+            if ps == 2:
+                break
+            if not fifo_sample:
+                fdel = q_after / mu
+            if has_rev:
+                # ---------------- ACK-path queue (the asymmetric-networks paper): one ACK
+                # per packets_per_ack packets, drop-tail in ACKs; a surviving ACK
+                # acknowledges all earlier data (cumulative ACKs), so the data of a
+                # dropped ACK leaves with the next one
+                fq_ring[k % HF] = fdel
+                qa_before = 0.0
+                arr_a = 0.0
+                for j in range(F):
+                    qa_before += ff[F_QA, j]
+                    arr_a += dep_hist[slot, j] * ack_per_pkt
+                keep = 1.0
+                total_r = qa_before + arr_a
+                if total_r - service_r > b_r and arr_a > 0.0:
+                    keep = 1.0 - min(1.0, (total_r - service_r - b_r) / arr_a)
+                    total_r = qa_before + arr_a * keep
+                scale_r = 1.0 if total_r <= service_r else service_r / total_r
+                qr_after = 0.0
+                for j in range(F):
+                    ff[F_QA, j] += dep_hist[slot, j] * ack_per_pkt * keep
+                    ff[F_ACKD, j] += dep_hist[slot, j] * ack_per_pkt * (1.0 - keep)
+                    ff[F_QD, j] += dep_hist[slot, j]
+                    da = ff[F_QA, j] * scale_r
+                    dd = ff[F_QD, j] * scale_r
+                    ff[F_QA, j] -= da
+                    ff[F_QD, j] -= dd
+                    ack_hist[slot, j] = da
+                    dep_hist[slot, j] = dd
+                    qr_after += ff[F_QA, j]
+                g[G_QR] = qr_after
+                wait_r = qr_after / mu_r
+                lag = int(wait_r / dt + 0.5)
+                if lag > HF - 1:
+                    lag = HF - 1
+                if lag > k:
+                    lag = k
+                fdel = fq_ring[(k - lag) % HF]
+                q_hist[slot] = fdel + wait_r
+                f_hist[slot] = fdel
+            else:
+                q_hist[slot] = fdel
+        if one_pass and not fifo_sample:
+            q_hist[slot] = q_after / mu
+        g[G_Q] = q_after
+        g[G_QAREA] += q_after * (dt if k < n_steps - 1 else min(dt, max(t_end - t, 0.0)))
         # ---------------- record
-        if k % every == 0:
-            r = int(g[G_K_REC])
+        if recording:
             rec_g[R_T, r] = t + dt
             rec_g[R_Q, r] = q_after
             rec_g[R_AVG, r] = g[G_AVG]
             rec_g[R_QR, r] = g[G_QR]
             rec_g[R_QAREA, r] = g[G_QAREA]
-            for j in range(F):
-                rec_f[R_W, r, j] = ff[F_W, j]
-                rec_f[R_THR, r, j] = ff[F_ACKED_SINCE, j] / (every * dt) if k > 0 else 0.0
-                rec_f[R_RTT, r, j] = ff[F_LAST_RTT, j]
-                rec_f[R_ACKED, r, j] = ff[F_ACKED, j]
-                rec_f[R_LOST, r, j] = ff[F_LOST_TOTAL, j]
-                rec_f[R_BASE, r, j] = ff[F_BASE, j]
-                ff[F_ACKED_SINCE, j] = 0.0
             g[G_K_REC] = r + 1
+        arr = arr_next
         k += 1
-        if any_end:
+        if n_touched > 0:
+            g[G_TOUCHED] = n_touched
             return k, ROUND_END
     return k, DONE
 
@@ -537,16 +632,14 @@ N_SAMPLE = 8
 
 
 @njit(**_JIT)
-def boundary_sample(ff, ends, base, has_rev, out):  # type: ignore[no-untyped-def]
-    """The round sample of every flow at a boundary (rows ``S_*`` of ``out``): the flows
-    whose round ended (``ends``) first lower their BaseRTT ``base`` (inf: none yet) to the
-    round's minimum RTT; ``ff[F_BASE]`` gets it (0 while none). Flows whose round did not
-    end get the same fields from their running round (their decisions are discarded)."""
-    F = ff.shape[1]
-    for j in range(F):
+def boundary_sample(ff, which, base, has_rev, out):  # type: ignore[no-untyped-def]
+    """The round sample of the flows ``which`` whose round ended (their columns of rows
+    ``S_*`` of ``out``): each first lowers its BaseRTT ``base`` (inf: none yet) to the
+    round's minimum RTT; ``ff[F_BASE]`` gets it (0 while none)."""
+    for j in which:
         d = ff[F_D, j]
         r_min = ff[F_R_MIN, j]
-        if ends[j] and r_min < base[j]:
+        if r_min < base[j]:
             base[j] = r_min
         b = base[j]
         finite_b = math.isfinite(b)
@@ -573,13 +666,12 @@ def boundary_sample(ff, ends, base, has_rev, out):  # type: ignore[no-untyped-de
 
 
 @njit(**_JIT)
-def boundary_act(ff, ends, cwnd, incr, cap):  # type: ignore[no-untyped-def]
-    """The laws' actions for the flows whose round ended."""
-    for j in range(ff.shape[1]):
-        if ends[j]:
-            ff[F_W, j] = cwnd[j]
-            ff[F_INCR, j] = incr[j]
-            ff[F_CAP, j] = cap[j]
+def boundary_act(ff, which, cwnd, incr, cap):  # type: ignore[no-untyped-def]
+    """The laws' actions for the flows ``which`` whose round ended."""
+    for j in which:
+        ff[F_W, j] = cwnd[j]
+        ff[F_INCR, j] = incr[j]
+        ff[F_CAP, j] = cap[j]
 
 
 @njit(**_JIT)
@@ -597,17 +689,80 @@ def round_restart(ff, j):  # type: ignore[no-untyped-def]
 
 
 @njit(**_JIT)
-def boundary_end(ff, ends, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
-    """Log the round of each flow whose round ended (``(t, w, the window now, phase)`` at
-    row ``n`` on of ``log_rows``, the flow in ``log_flow``) and begin its next round;
-    returns the rows logged in all."""
-    for j in range(ff.shape[1]):
-        if ends[j]:
-            log_flow[n] = j
-            log_rows[n, 0] = t
-            log_rows[n, 1] = w[j]
-            log_rows[n, 2] = ff[F_W, j]
-            log_rows[n, 3] = phase[j]
-            n += 1
-            round_restart(ff, j)
+def boundary_end(ff, which, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
+    """Log the round of each flow ``which`` whose round ended (in increasing order;
+    ``(t, w, the window now, phase)`` at row ``n`` on of ``log_rows``, the flow in
+    ``log_flow``) and begin its next round; returns the rows logged in all."""
+    for j in which:
+        log_flow[n] = j
+        log_rows[n, 0] = t
+        log_rows[n, 1] = w[j]
+        log_rows[n, 2] = ff[F_W, j]
+        log_rows[n, 3] = phase[j]
+        n += 1
+        round_restart(ff, j)
     return n
+
+
+@njit(inline="always", **_JIT)
+def _np_max(a, b):  # type: ignore[no-untyped-def]
+    """``np.maximum(a, b)`` for two floats (a NaN wins)."""
+    return a if (a >= b or math.isnan(a)) else b
+
+
+@njit(**_JIT)
+def loss_timers(  # type: ignore[no-untyped-def]
+    ff, J, frac, min_rto, dupacks, initial_rto, max_rto, timeout, burst, silent, srtt
+):
+    """How each flow of ``J`` reacts to the losses it has just learnt of, from its own
+    state alone (:func:`tcpfluid.fluid.hybrid._lose` states the rule): fills ``timeout``
+    (a retransmission timeout, else a fast retransmit), ``burst`` (its ACKs were being
+    dropped on the ACK path), ``silent`` (the time it then sends nothing, s) and ``srtt``
+    (its RTT estimate, s), and keeps a timeout's backoff (``frac`` NaN: the packet
+    sender's rule; else a timeout when it lost more than ``frac`` of its window)."""
+    for i in range(J.size):
+        j = J[i]
+        w = ff[F_W, j]
+        burst[i] = ff[F_ACKD, j] - ff[F_ACKD_PREV, j] >= 1.0
+        lost = ff[F_LOST, j]
+        last = ff[F_LAST_RTT, j]
+        srtt[i] = last if last != 0.0 else ff[F_D, j]
+        silent[i] = 0.0
+        if math.isnan(frac):
+            spread = ff[F_R_MAX, j] - ff[F_R_MIN, j] if ff[F_R_ACKS, j] > 0 else 0.0
+            rto = _np_max(min_rto, srtt[i] + 2.0 * spread)
+            if last == 0.0:  # no RTT sample yet: RFC 6298's initial timer
+                rto = _np_max(rto, initial_rto)
+            to = (w - lost < dupacks[j]) or ((lost - 1.0) * srtt[i] > rto)
+            s = rto if to else 0.0
+            # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data
+            # brings a fresh estimate (the packet sender's backoff, up to its maximum)
+            backoff = ff[F_BACKOFF, j]
+            acked = ff[F_ACKED, j]
+            if to and backoff > 0.0 and acked - ff[F_ACKED_AT_TO, j] < 1.0:
+                m = _np_max(rto, 2.0 * backoff)
+                s = m if (m <= max_rto or math.isnan(m)) else max_rto
+            silent[i] = s
+            ff[F_BACKOFF, j] = s if to else 0.0
+            if to:
+                ff[F_ACKED_AT_TO, j] = acked
+            timeout[i] = to
+        else:
+            timeout[i] = lost > frac * w
+
+
+@njit(**_JIT)
+def loss_apply(ff, J, t, new, silent, srtt):  # type: ignore[no-untyped-def]
+    """The flows ``J`` take the windows ``new`` their laws set at a loss event at ``t``,
+    stay silent for ``silent`` and count later drops within ``max(srtt, silent)`` as the
+    same event; each begins a new round (:func:`round_restart`)."""
+    for i in range(J.size):
+        j = J[i]
+        ff[F_W, j] = new[i]
+        ff[F_INCR, j] = 0.0
+        ff[F_CAP, j] = new[i]
+        ff[F_LOST, j] = 0.0
+        ff[F_FIRST_DROP, j] = np.inf
+        ff[F_SILENT, j] = t + silent[i]
+        ff[F_RECOVER, j] = t + _np_max(srtt[i], silent[i])
+        round_restart(ff, j)

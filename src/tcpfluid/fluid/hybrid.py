@@ -266,8 +266,10 @@ def simulate_hybrid(
             ff[K.F_STARTED, joining] = 1.0
             ff[K.F_FMIN, joining] = np.inf
             base[joining] = np.inf
+            g[K.G_REDO] = 1.0  # every flow's sending is computed again
             continue
-        _boundary(laws, ff, ends, base, t, rule, rounds, loss_times, has_rev, scratch)
+        touched = st.touched[: int(g[K.G_TOUCHED])]
+        _boundary(laws, ff, ends, touched, base, t, rule, rounds, loss_times, has_rev, scratch)
         if progress is not None and (now := time.monotonic()) >= next_report:
             next_report = now + 0.1
             progress(min(1.0, t / t_end))
@@ -356,6 +358,7 @@ def _boundary(
     laws: _Laws,
     ff: FloatArray,
     ends: NDArray[np.bool_],
+    touched: NDArray[np.int64],
     base: FloatArray,
     t: float,
     rule: _LossRule,
@@ -365,23 +368,22 @@ def _boundary(
     scratch: _Scratch,
 ) -> None:
     """The flows that learnt of their losses at ``t`` react (each starts a new round), then
-    the laws decide for the flows whose round ended."""
-    learn = np.flatnonzero(ff[K.F_LEARN])
+    the laws decide for the flows whose round ended (both among ``touched``, in increasing
+    order)."""
+    learn = touched[ff[K.F_LEARN, touched] != 0.0]
     if learn.size:
         ff[K.F_LEARN, learn] = 0.0
         _lose(laws, ff, learn, t, rule, loss_times)
-        for j in learn.tolist():
-            K.round_restart(ff, j)
-    which = ends.nonzero()[0]  # np.flatnonzero without its fixed cost (ends is 1-D)
+    which = touched[ends[touched]] if learn.size else touched
     if which.size == 0:
         return
     s, act = scratch
-    K.boundary_sample(ff, ends, base, has_rev, s)
+    K.boundary_sample(ff, which, base, has_rev, s)
     laws.decide(which, s, act)
-    K.boundary_act(ff, ends, act[0], act[1], act[2])
+    K.boundary_act(ff, which, act[0], act[1], act[2])
     rounds.reserve(which.size)
     phase = laws.phase(ends.size)
-    rounds.n = K.boundary_end(ff, ends, t, s[K.S_CWND], phase, rounds.flow, rounds.rows, rounds.n)
+    rounds.n = K.boundary_end(ff, which, t, s[K.S_CWND], phase, rounds.flow, rounds.rows, rounds.n)
 
 
 class _LossRule(NamedTuple):
@@ -429,43 +431,21 @@ def _lose(
     (``max(min_rto_s, SRTT + 4 RTTVAR)``, SRTT the last RTT, RTTVAR half the last
     round's RTT range). Otherwise a fast retransmit (``LOSS_FAST``). Each flow reacts
     from its own state alone: the flows are handled together, elementwise."""
+    n = J.size
     w = ff[K.F_W, J]
     # the flow's ACKs dropped on the ACK path in this round and the one before (the first
     # drop of the loss event falls in one of them): a duplicate-ACK loss is LOSS_BURST
-    burst = ff[K.F_ACKD, J] - ff[K.F_ACKD_PREV, J] >= 1.0
-    lost = ff[K.F_LOST, J]
-    last = ff[K.F_LAST_RTT, J]
-    srtt = np.where(last != 0.0, last, ff[K.F_D, J])
-    silent = np.zeros(J.size)
-    if math.isnan(rule.frac):
-        acks = ff[K.F_R_ACKS, J]
-        spread = np.where(acks > 0, ff[K.F_R_MAX, J] - ff[K.F_R_MIN, J], 0.0)
-        rto = np.maximum(rule.min_rto, srtt + 2.0 * spread)
-        # no RTT sample yet: RFC 6298's initial timer
-        rto = np.where(last == 0.0, np.maximum(rto, INITIAL_RTO_S), rto)
-        timeout = (w - lost < rule.dupacks[J]) | ((lost - 1.0) * srtt > rto)
-        silent = np.where(timeout, rto, 0.0)
-        # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data
-        # brings a fresh estimate (the packet sender's backoff, up to its maximum)
-        backoff = ff[K.F_BACKOFF, J]
-        acked = ff[K.F_ACKED, J]
-        again = timeout & (backoff > 0.0) & (acked - ff[K.F_ACKED_AT_TO, J] < 1.0)
-        silent = np.where(again, np.minimum(np.maximum(rto, 2.0 * backoff), MAX_RTO_S), silent)
-        ff[K.F_BACKOFF, J] = np.where(timeout, silent, 0.0)
-        ff[K.F_ACKED_AT_TO, J] = np.where(timeout, acked, ff[K.F_ACKED_AT_TO, J])
-    else:
-        timeout = lost > rule.frac * w
+    timeout, burst = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
+    silent, srtt = np.empty(n), np.empty(n)
+    K.loss_timers(
+        ff, J, rule.frac, rule.min_rto, rule.dupacks, INITIAL_RTO_S, MAX_RTO_S,
+        timeout, burst, silent, srtt,
+    )  # fmt: skip
     kinds = [loss_kind(a, b) for a, b in zip(timeout.tolist(), burst.tolist(), strict=True)]
-    new = laws.lose(J, kinds, w)
-    ff[K.F_W, J] = new
-    ff[K.F_INCR, J] = 0.0
-    ff[K.F_CAP, J] = new
+    new = np.ascontiguousarray(laws.lose(J, kinds, w), dtype=np.float64)
+    K.loss_apply(ff, J, t, new, silent, srtt)
     for j in J.tolist():
         loss_times[j].append(t)
-    ff[K.F_LOST, J] = 0.0
-    ff[K.F_FIRST_DROP, J] = np.inf
-    ff[K.F_SILENT, J] = t + silent
-    ff[K.F_RECOVER, J] = t + np.maximum(srtt, silent)
 
 
 def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:

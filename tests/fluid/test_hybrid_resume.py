@@ -1,0 +1,70 @@
+"""The hybrid kernel resuming after a decision.
+
+The kernel computes each flow's sending of the next step in the same pass as its ACKs;
+when it resumes after the laws decided, it recomputes the sending of the flows whose round
+ended or that learnt of losses (the only ones a decision changes) and sums the step's
+arrivals again in flow order. Recomputing every flow's sending at every resumption must
+therefore give the same run bit for bit: if a flow a decision changed were missed (or a
+flow's stored sending were stale), the two runs would part. The cases cover the one-pass
+and two-pass steps (an ACK-path queue; drops under departure RTT samples), joins and
+leaves, RED, every drop share, drops freed at once, whole packets and the round-ending
+step's ACKs carried into the next round.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from _hashkit import assert_same
+
+from tcpfluid.algorithms import get_law
+from tcpfluid.fluid import _hybrid_kernel as K
+from tcpfluid.fluid.hybrid import simulate_hybrid
+from tcpfluid.queueing import red_parameters
+
+_BASE: dict[str, Any] = {
+    "mu_pps": 2000.0,
+    "base_rtt_s": [0.05] * 3 + [0.08] * 3 + [0.12] * 3,
+    "duration_s": 12.0,
+    "buffer_pkts": 40.0,
+    "flow_start_s": [0.0] * 3 + [2.0] * 3 + [4.0] * 3,
+    "flow_stop_s": [np.inf] * 8 + [9.0],
+}
+
+_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("vegas", {}),
+    ("reno", {"rtt_sample": "departure"}),
+    ("reno", {"drop_share": "in-turn", "cross_traffic": [(400.0, 3.0, 8.0)]}),
+    ("quick-vegas", {"drop_share": "proportional", "hold_drops": False}),
+    ("vegas", {"whole_packets": True, "boundary_ack_next_round": True}),
+    (
+        "reno",
+        {"red": red_parameters({"min_th": 5.0, "max_th": 15.0, "max_p": 0.1}), "buffer_pkts": 60.0},
+    ),
+    ("forward-vegas", {"reverse_mu_pps": 900.0, "reverse_buffer_pkts": 5.0}),
+]
+
+
+@pytest.mark.parametrize("case", _CASES, ids=lambda c: f"{c[0]}-{'-'.join(c[1]) or 'default'}")
+def test_recomputing_every_flow_on_resuming_changes_nothing(
+    case: tuple[str, dict[str, Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name, extra = case
+    kw = {**_BASE, **extra}
+    kept = simulate_hybrid(get_law(name), **kw)
+    calls = [0]
+    advance = K.advance
+
+    def every_flow(k: int, *args: Any) -> Any:
+        args[8][K.G_REDO] = 1.0  # g: every flow's sending recomputed
+        calls[0] += 1
+        return advance(k, *args)
+
+    monkeypatch.setattr(K, "advance", every_flow)
+    redone = simulate_hybrid(get_law(name), **kw)
+    assert calls[0] > 300  # it resumed after many decisions
+    if name == "reno":  # the loss reactions resume too
+        assert sum(len(f.loss_t_s) for f in kept.flows) > 0
+    assert_same(kept, redone)
