@@ -315,7 +315,8 @@ class ControlLaw(ABC):
     Subclasses set :attr:`name` (the registry name), declare their keyword parameters in
     :attr:`parameters` (each checked by its :class:`Parameter` when the law is made; the
     checked values reach :meth:`_configure`, where a law keeps them and checks how they
-    relate), and implement :meth:`init_state`, :meth:`on_round` and :meth:`on_loss`.
+    relate), and implement :meth:`init_state`, :meth:`on_round` and :meth:`on_loss` (or,
+    as a :class:`CompiledLaw`, the compiled rules those two run).
     """
 
     name: ClassVar[str]
@@ -334,9 +335,6 @@ class ControlLaw(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        for method in ("on_round", "on_loss"):  # as the class defines them (_runs_rule)
-            if method in cls.__dict__:
-                _DEFINED[cls, method] = cls.__dict__[method]
         if "__init__" in cls.__dict__:  # a constructor of its own: its own signature
             cls.__signature__ = None  # type: ignore[attr-defined]
         elif "parameters" in cls.__dict__:
@@ -436,13 +434,8 @@ class ControlLaw(ABC):
         self, state: State, kind: int
     ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
         """The compiled loss rule :meth:`on_loss` runs on a loss of ``kind``, the state
-        arrays it takes and its options (:meth:`_run_loss`)."""
+        arrays it takes and its options (:meth:`CompiledLaw.on_loss`)."""
         raise NotImplementedError
-
-    def _run_round(self, state: State, sample: RoundSample, out: RoundAction | None) -> RoundAction:
-        """:meth:`on_round` of a law that defines :meth:`_round_rule`: run its rule on the
-        arrays of the action of the flows it writes: ``out`` if given, else a new one."""
-        return self._run_rule(*self._round_rule(state, sample), out)
 
     @staticmethod
     def _run_rule(rule: Any, n: int, args: tuple[Any, ...], out: RoundAction | None) -> RoundAction:
@@ -452,31 +445,6 @@ class ControlLaw(ABC):
         act = RoundAction.empty(n) if out is None else out
         (rule.fn or rule.get())(*args, act.cwnd, act.incr, act.cap)
         return act
-
-    def _run_loss(
-        self,
-        state: State,
-        index: FlowIndex,
-        kind: int,
-        cwnd: FloatArray,
-        out: FloatArray | None,
-    ) -> FloatArray:
-        """:meth:`on_loss` of a law that defines :meth:`_loss_rule`: run its rule on the
-        checked flow indices and base kind (:func:`~tcpfluid.algorithms._common.loss_args`),
-        the windows and the new windows it writes: ``out`` if given (:meth:`on_loss`), else
-        a new array of the windows' shape."""
-        rule, arrays, options = self._loss_rule(state, kind)
-        kind, idx, w = loss_args(index, kind, cwnd)
-        new = np.empty(w.size) if out is None else out
-        (rule.fn or rule.get())(
-            *arrays,
-            idx if idx.ndim == 1 else idx.reshape(-1),
-            kind,
-            *options,
-            w if w.ndim == 1 else w.reshape(-1),
-            new,
-        )
-        return new if w.ndim == 1 or out is not None else new.reshape(w.shape)
 
     def _bind_round(
         self, state: State, sample: RoundSample, out: RoundAction
@@ -540,17 +508,62 @@ class ControlLaw(ABC):
         return f"{type(self).__name__}({inner})"
 
 
-#: each law class's ``on_round`` and ``on_loss`` as its class statement defined them
-_DEFINED: dict[tuple[type, str], Any] = {}
+class CompiledLaw(ControlLaw):
+    """A law whose :meth:`on_round` is its compiled rule (:meth:`_round_rule`) and whose
+    :meth:`on_loss` is its compiled loss rule (:meth:`_loss_rule`): subclasses define those
+    two and inherit both methods, which an engine that decides one flow at a time may bind
+    once to arrays it never reallocates (:meth:`_bind_round`, :meth:`_bind_loss`)."""
+
+    def on_round(
+        self, state: State, sample: RoundSample, out: RoundAction | None = None
+    ) -> RoundAction:
+        """The law's decision for the next round (its compiled rule,
+        :meth:`_round_rule`; the law's class documents it), written into the arrays of
+        ``out`` if given, else of a new action; updates ``state`` in place."""
+        return self._run_rule(*self._round_rule(state, sample), out)
+
+    def on_loss(
+        self,
+        state: State,
+        index: FlowIndex,
+        kind: int,
+        cwnd: FloatArray,
+        out: FloatArray | None = None,
+    ) -> FloatArray:
+        """The law's reaction to a loss of ``kind`` on flows ``index`` whose windows are
+        ``cwnd`` (its compiled loss rule, :meth:`_loss_rule`, on the checked flow indices
+        and base kind, :func:`~tcpfluid.algorithms._common.loss_args`; the law's class
+        documents it): the new windows, written into ``out`` if given, else into a new
+        array of the windows' shape; updates ``state`` in place."""
+        rule, arrays, options = self._loss_rule(state, kind)
+        kind, idx, w = loss_args(index, kind, cwnd)
+        new = np.empty(w.size) if out is None else out
+        (rule.fn or rule.get())(
+            *arrays,
+            idx if idx.ndim == 1 else idx.reshape(-1),
+            kind,
+            *options,
+            w if w.ndim == 1 else w.reshape(-1),
+            new,
+        )
+        return new if w.ndim == 1 or out is not None else new.reshape(w.shape)
+
+
+#: :class:`CompiledLaw`'s own methods, as its class statement defined them
+_COMPILED = {m: CompiledLaw.__dict__[m] for m in ("on_round", "on_loss")}
 
 
 def _runs_rule(cls: type, method: str, rule: str) -> bool:
     """Whether ``method`` of law class ``cls`` runs its compiled ``rule`` method: the
-    class that defines the method (the first along the MRO) defines the rule too, and the
-    method is still the one its class statement defined (a subclass that overrides
+    method is :class:`CompiledLaw`'s own (no class along the MRO overrides it, and it was
+    not replaced afterwards) and a law class defines ``rule`` (a subclass that overrides
     ``on_round`` or ``on_loss``, or a method replaced on the class afterwards, decides
     otherwise: it is called)."""
     for c in cls.__mro__:
         if method in c.__dict__:
-            return rule in c.__dict__ and _DEFINED.get((c, method)) is c.__dict__[method]
+            return (
+                c is CompiledLaw
+                and c.__dict__[method] is _COMPILED[method]
+                and getattr(cls, rule) is not ControlLaw.__dict__[rule]
+            )
     return False

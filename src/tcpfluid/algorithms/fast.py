@@ -59,12 +59,10 @@ from .base import (
     LOSS_RETX,
     LOSS_TIMEOUT,
     SLOW_START,
-    ControlLaw,
+    CompiledLaw,
     FloatArray,
-    FlowIndex,
     OdeForm,
     Parameter,
-    RoundAction,
     RoundSample,
     State,
 )
@@ -75,7 +73,7 @@ __all__ = ["LOST_RETRANSMIT", "Fast"]
 LOST_RETRANSMIT: tuple[str, ...] = ("keep", "halve")
 
 
-class Fast(ControlLaw):
+class Fast(CompiledLaw):
     """FAST TCP's per-round window update.
 
     Parameters
@@ -136,13 +134,6 @@ class Fast(ControlLaw):
         n = check_flows(self._param_arrays(), n)
         return {"phase": np.full(n, SLOW_START)}
 
-    def on_round(
-        self, state: State, sample: RoundSample, out: RoundAction | None = None
-    ) -> RoundAction:
-        """``w ← min(2w, (1 − γ)w + γ(BaseRTT/RTT · w + α))`` (:func:`_fast_rule`,
-        compiled), written into ``out`` if given."""
-        return self._run_round(state, sample, out)
-
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_fast_rule` on the law's state and parameters and the sample."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
@@ -157,18 +148,6 @@ class Fast(ControlLaw):
                 self._rule_params,
             ),
         )
-
-    def on_loss(
-        self,
-        state: State,
-        index: FlowIndex,
-        kind: int,
-        cwnd: FloatArray,
-        out: FloatArray | None = None,
-    ) -> FloatArray:
-        """Halve the window (Reno-like); a timeout restarts from 2 packets; a retransmission
-        lost again keeps the window unless ``lost_retransmit="halve"``."""
-        return self._run_loss(state, index, kind, cwnd, out)
 
     def _loss_rule(
         self, state: State, kind: int

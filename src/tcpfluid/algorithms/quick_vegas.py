@@ -186,13 +186,6 @@ class QuickVegas(Vegas):
         cap = np.minimum(w + 0.5 * np.floor(w), state["ssthresh"])
         return RoundAction(cwnd=w, incr=np.full(n, 0.5), cap=cap)
 
-    def on_round(
-        self, state: State, sample: RoundSample, out: RoundAction | None = None
-    ) -> RoundAction:
-        """One Quick Vegas decision per round (§3.2.1 slow start, §3.2.2 pseudo-code;
-        :func:`_quick_vegas_rule`, compiled), written into ``out`` if given."""
-        return self._run_round(state, sample, out)
-
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_quick_vegas_rule` on the law's state and parameters and the sample."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)

@@ -55,9 +55,8 @@ from .base import (
     LOSS_BURST_TIMEOUT,
     LOSS_TIMEOUT,
     SLOW_START,
-    ControlLaw,
+    CompiledLaw,
     FloatArray,
-    FlowIndex,
     OdeForm,
     Parameter,
     RoundAction,
@@ -70,7 +69,7 @@ from .vegas import INITIAL_WINDOW
 __all__ = ["Reno"]
 
 
-class Reno(ControlLaw):
+class Reno(CompiledLaw):
     """TCP Reno: slow start, AIMD, fast retransmit/recovery, timeout.
 
     It starts from :attr:`initial_window` (2 packets) with an infinite ``ssthresh``.
@@ -120,31 +119,10 @@ class Reno(ControlLaw):
         w = np.full(n, float(self.initial_window))
         return RoundAction(cwnd=w, incr=np.ones(n), cap=np.minimum(2.0 * w, state["ssthresh"]))
 
-    def on_round(
-        self, state: State, sample: RoundSample, out: RoundAction | None = None
-    ) -> RoundAction:
-        """Slow start below ``ssthresh``, additive increase above it (:func:`_reno_rule`,
-        compiled), written into ``out`` if given."""
-        return self._run_round(state, sample, out)
-
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_reno_rule` on the law's state and the sample's window."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
         return _RENO, cwnd.shape[0], (state["phase"], state["ssthresh"], cwnd)
-
-    def on_loss(
-        self,
-        state: State,
-        index: FlowIndex,
-        kind: int,
-        cwnd: FloatArray,
-        out: FloatArray | None = None,
-    ) -> FloatArray:
-        """Halve on duplicate ACKs, one packet and slow start up to half the window on a
-        timeout (``recovery="collapse"``: the 2-packet floor in place of the half;
-        ``recovery="newreno"``: the floor on :data:`LOSS_BURST` and
-        :data:`LOSS_BURST_TIMEOUT`, the half otherwise)."""
-        return self._run_loss(state, index, kind, cwnd, out)
 
     def _loss_rule(
         self, state: State, kind: int

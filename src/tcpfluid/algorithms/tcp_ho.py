@@ -99,10 +99,8 @@ from ._common import check_flows
 from ._tcp_ho_rule import _HO_LOSS, _STATE_DEFAULTS, _STATE_KEYS, _TCP_HO
 from .base import (
     SLOW_START,
-    ControlLaw,
-    FlowIndex,
+    CompiledLaw,
     Parameter,
-    RoundAction,
     RoundSample,
 )
 from .vegas import INITIAL_WINDOW
@@ -116,7 +114,7 @@ FloatArray = NDArray[np.float64]
 State = dict[str, FloatArray]
 
 
-class TcpHo(ControlLaw):
+class TcpHo(CompiledLaw):
     """TCP-Ho's quick-shift status machine (the TCP-Ho paper, §3.2, Tables 1–2).
 
     TCP-Ho has no tunable parameter: its increments are counted in packets and its
@@ -192,14 +190,6 @@ class TcpHo(ControlLaw):
         state["phase"] = np.full(n, SLOW_START)
         return state
 
-    def on_round(
-        self, state: State, sample: RoundSample, out: RoundAction | None = None
-    ) -> RoundAction:
-        """Compare round k with round k − 2 at odd k; apply the chosen amount twice
-        (:func:`~tcpfluid.algorithms._tcp_ho_rule._tcp_ho_rule`, compiled), written into
-        ``out`` if given."""
-        return self._run_round(state, sample, out)
-
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`~tcpfluid.algorithms._tcp_ho_rule._tcp_ho_rule` on the law's state
         (``phase``, then :data:`~tcpfluid.algorithms._tcp_ho_rule._STATE_DEFAULTS`' keys in
@@ -218,19 +208,6 @@ class TcpHo(ControlLaw):
                 self._decrease == "throughput",
             ),
         )
-
-    def on_loss(
-        self,
-        state: State,
-        index: FlowIndex,
-        kind: int,
-        cwnd: FloatArray,
-        out: FloatArray | None = None,
-    ) -> FloatArray:
-        """Vegas's loss reactions, then the quick-shift state back to its defaults
-        (:func:`~tcpfluid.algorithms._tcp_ho_rule._ho_loss`, compiled; written into ``out``
-        if given)."""
-        return self._run_loss(state, index, kind, cwnd, out)
 
     def _loss_rule(
         self, state: State, kind: int

@@ -51,9 +51,8 @@ from .base import (
     LOSS_FAST,
     LOSS_TIMEOUT,
     SLOW_START,
-    ControlLaw,
+    CompiledLaw,
     FloatArray,
-    FlowIndex,
     OdeForm,
     Parameter,
     RoundAction,
@@ -90,7 +89,7 @@ INITIAL_WINDOW = Parameter(
 )
 
 
-class Vegas(ControlLaw):
+class Vegas(CompiledLaw):
     """TCP Vegas: slow start with γ, congestion avoidance with α and β (the Quick Vegas
     paper, §3.1).
 
@@ -152,13 +151,6 @@ class Vegas(ControlLaw):
             "ssthresh": np.full(n, np.inf),
         }
 
-    def on_round(
-        self, state: State, sample: RoundSample, out: RoundAction | None = None
-    ) -> RoundAction:
-        """One Vegas decision per round (eqs 1–2 and slow start of the Quick Vegas paper
-        §3.1; :func:`_vegas_rule`, compiled), written into ``out`` if given."""
-        return self._run_round(state, sample, out)
-
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_vegas_rule` on the sample's window and Δ of eq (1) from its RTTs."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
@@ -198,18 +190,6 @@ class Vegas(ControlLaw):
                 self._decrease_inclusive,
             ),
         )
-
-    def on_loss(
-        self,
-        state: State,
-        index: FlowIndex,
-        kind: int,
-        cwnd: FloatArray,
-        out: FloatArray | None = None,
-    ) -> FloatArray:
-        """Vegas loss reactions (the Quick Vegas paper, §3.1): 3/4, 1/2, or timeout to 2
-        packets (:func:`_vegas_loss`, compiled; written into ``out`` if given)."""
-        return self._run_loss(state, index, kind, cwnd, out)
 
     def _loss_rule(
         self, state: State, kind: int
