@@ -18,7 +18,10 @@ needs about 2 sqrt(W) rounds (5-6 s here) to regain it.
 The experiment switches the mechanism off with a retransmission-timer floor above the
 repair time, ``min_rto_s = 1.0`` (RFC 6298's floor, ns-3's default ``MinRto``): the same
 losses end in fast recovery and the utilization doubles. L comes from that run (its
-retransmissions per loss event), an independent route to the prediction.
+retransmissions per loss event), an independent route to the prediction. Both runs ignore
+the duplicate ACKs of the go-back after a timeout (``timeout_recover=True``, ns-2's
+``bugFix_``), so that each loss event is counted once: by default those start further
+loss events (0.40 instead of 0.43 in the hold-out).
 """
 
 from __future__ import annotations
@@ -53,7 +56,10 @@ def _tcp_ho(res: PacketResult) -> tuple[int, int, int]:
 @pytest.fixture(scope="module")
 def runs() -> tuple[PacketResult, PacketResult]:
     sc = _scenario()
-    return simulate_packets(sc), simulate_packets(sc, min_rto_s=1.0)
+    return (
+        simulate_packets(sc, timeout_recover=True),
+        simulate_packets(sc, timeout_recover=True, min_rto_s=1.0),
+    )
 
 
 def test_holes_per_loss_event_put_the_repair_between_the_two_timer_floors(

@@ -190,7 +190,7 @@ def check_options(
     seconds: Mapping[str, tuple[str, Any]],
     fine_retransmit: Any,
     progress: Any,
-    timeout_recover: Any = True,
+    timeout_recover: Any = False,
     max_packets: Any,
 ) -> tuple[int, SenderSettings]:
     """Check the options of :func:`~tcpfluid.sim.simulate_packets` but the scenario, seed

@@ -59,7 +59,7 @@ class SenderSettings:
     initial_rto_s: float
     max_rto_s: float
     fine_retransmit: bool | None
-    timeout_recover: bool = True
+    timeout_recover: bool = False
 
 
 def red_params(link: Any) -> tuple[int, float, float, float, float]:

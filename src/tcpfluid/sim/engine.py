@@ -298,7 +298,7 @@ def simulate_packets(
     max_rto_s: float | None = None,
     fine_retransmit: bool | None = None,
     send_overhead_s: float = 0.0,
-    timeout_recover: bool = True,
+    timeout_recover: bool = False,
     progress: Callable[[float], None] | None = None,
     max_packets: int = MAX_PACKETS,
     sample_interval: float | None = None,
@@ -358,12 +358,16 @@ def simulate_packets(
     timeout_recover
         After a timeout the sender goes back to its first unacknowledged packet and
         resends packets the receiver may already hold; their duplicate ACKs announce no
-        new loss. ``True`` (the default; RFC 6582 §4, the "careful" variant, and ns-2's
-        ``Agent/TCP`` and ``Agent/TCP/Vegas`` with their default ``bugFix_ true``):
-        duplicate ACKs that do not cover the highest packet sent before the timeout start
-        no fast retransmit, nor Vegas's fine-grained one, so one loss event is not charged
-        twice. ``False``: every third duplicate ACK (or fine-grained check) starts a loss
-        event, as ns-2 with ``bugFix_ false``.
+        new loss. ``True``: as RFC 6582 §4 (the "careful" variant) and ns-2's ``Agent/TCP``
+        and ``Agent/TCP/Vegas`` with their default ``bugFix_ true``, duplicate ACKs that do
+        not cover more than the highest packet sent before the timeout start no fast
+        retransmit, nor Vegas's fine-grained one, so the losses the timeout answered are
+        not charged again. ``False`` (the default, as ns-2 with ``bugFix_ false``): every
+        third duplicate ACK (or fine-grained check) starts a loss event, those of the
+        go-back included. ``True`` is the more faithful sender, but not the default: the
+        sender's recovery is NewReno for every law where the documents' ns-2 Reno agents
+        recovered as Reno, and with ``True`` three Reno rows of the asymmetric-networks
+        paper's Tables I-II move away from the paper (docs/simulator.md, "Timeouts").
     max_packets
         Ceiling on the packets the simulator holds (queued, propagating, or sent and not
         acknowledged: the slots of its rings, which double on demand). A run that would
