@@ -136,12 +136,10 @@ I_TIMEOUTS = 25
 I_FASTRETX = 26
 I_GOOD = 27  # packets delivered in order (goodput), = rcv_nxt
 I_ACKS_SENT = 28
-I_RTO_ARMED = 29
+I_RTO_RECOVER = 29  # highest sent + 1 at the last timeout; -1 none yet; -2 not kept
 I_PARTIALS = 30  # partial ACKs seen in the current recovery
 I_BLK = 31  # 1 while the flow's deferred decision blocks its first link
-I_CAREFUL = 32  # 1: duplicate ACKs up to I_RTO_RECOVER start no loss event
-I_RTO_RECOVER = 33  # highest packet sent + 1 when the last timeout fired (-1: none)
-NI = 34
+NI = 32
 
 # ----------------------------------------------------------------------------- link floats
 L_RATE = 0  # bytes per second
@@ -913,7 +911,7 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl,
         fi[f, I_RECOV] = 0
         fi[f, I_CHECKS] = 0
         fi[f, I_NXT] = fi[f, I_UNA]
-        if fi[f, I_CAREFUL] == 1:  # RFC 6582 section 4: recover = the highest sent
+        if fi[f, I_RTO_RECOVER] != -2:  # RFC 6582 section 4: recover = the highest sent
             fi[f, I_RTO_RECOVER] = fi[f, I_MAXSENT]
         rto = 2.0 * ff[f, F_RTO]
         if rto > ff[f, F_MAX_RTO]:
