@@ -190,6 +190,7 @@ def check_options(
     seconds: Mapping[str, tuple[str, Any]],
     fine_retransmit: Any,
     progress: Any,
+    timeout_recover: Any = False,
     max_packets: Any,
 ) -> tuple[int, SenderSettings]:
     """Check the options of :func:`~tcpfluid.sim.simulate_packets` but the scenario, seed
@@ -226,6 +227,8 @@ def check_options(
         raise TypeError(f"progress must be a callable taking a float or None, got {progress!r}")
     if fine_retransmit is not None and not isinstance(fine_retransmit, bool):
         raise TypeError(f"fine_retransmit must be True, False or None, got {fine_retransmit!r}")
+    if not isinstance(timeout_recover, bool):
+        raise TypeError(f"timeout_recover must be True or False, got {timeout_recover!r}")
     if laws is not None:
         if not isinstance(laws, Mapping):
             raise TypeError(
@@ -244,4 +247,5 @@ def check_options(
         initial_rto_s=ini,
         max_rto_s=hi,
         fine_retransmit=fine_retransmit,
+        timeout_recover=timeout_recover,
     )

@@ -136,7 +136,7 @@ I_TIMEOUTS = 25
 I_FASTRETX = 26
 I_GOOD = 27  # packets delivered in order (goodput), = rcv_nxt
 I_ACKS_SENT = 28
-I_RTO_ARMED = 29
+I_RTO_RECOVER = 29  # highest sent + 1 at the last timeout; -1 none yet; -2 not kept
 I_PARTIALS = 30  # partial ACKs seen in the current recovery
 I_BLK = 31  # 1 while the flow's deferred decision blocks its first link
 NI = 32
@@ -878,7 +878,13 @@ def _dup_ack(ff, fi, lf, li, gf, gi, paths, fs, fq, pend, f, una, now):
     """A duplicate ACK: True when it starts a loss event (the flow waits for its law's
     loss decision)."""
     fi[f, I_DUP] += 1
-    if fi[f, I_RECOV] == 0:
+    # RFC 6582 sections 3.2 and 4 (ns-2's ``bugFix_``, on by default in ``Agent/TCP``
+    # and ``Agent/TCP/Vegas``): after a timeout the sender goes back and resends packets
+    # the receiver may already hold, whose duplicate ACKs announce no new loss. Unless
+    # the cumulative ACK covers more than the highest packet sent before the timeout
+    # (ns-2: ``highest_ack_ > recover_``), they start no fast retransmit (nor Vegas's
+    # fine-grained one): the timeout already answered those losses
+    if fi[f, I_RECOV] == 0 and una > fi[f, I_RTO_RECOVER]:
         d = fi[f, I_DUP]
         trig = d == 3 or (fi[f, I_FINE] == 1 and d < 3 and _fine_expired(ff, fi, fs, f, now))
         if trig:
@@ -905,6 +911,8 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl,
         fi[f, I_RECOV] = 0
         fi[f, I_CHECKS] = 0
         fi[f, I_NXT] = fi[f, I_UNA]
+        if fi[f, I_RTO_RECOVER] != -2:  # RFC 6582 section 4: recover = the highest sent
+            fi[f, I_RTO_RECOVER] = fi[f, I_MAXSENT]
         rto = 2.0 * ff[f, F_RTO]
         if rto > ff[f, F_MAX_RTO]:
             rto = ff[f, F_MAX_RTO]

@@ -59,6 +59,7 @@ class SenderSettings:
     initial_rto_s: float
     max_rto_s: float
     fine_retransmit: bool | None
+    timeout_recover: bool = False
 
 
 def red_params(link: Any) -> tuple[int, float, float, float, float]:
@@ -238,6 +239,9 @@ def flow_arrays(
             else senders.fine_retransmit
         )
         fi[f, C.I_FINE] = 1 if fine else 0
+        # duplicate ACKs of the go-back after a timeout: ignored up to the highest packet
+        # sent before it (-1: no timeout yet) or never (-2)
+        fi[f, C.I_RTO_RECOVER] = -1 if senders.timeout_recover else -2
         # the round accumulators are cleared when the flow starts (_core._timer)
     fs = np.zeros(fring, dtype=np.float64)  # send time of each sequence number
     fq = np.zeros((fring, 2), dtype=np.int64)  # transmissions, received flag

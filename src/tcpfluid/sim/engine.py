@@ -298,6 +298,7 @@ def simulate_packets(
     max_rto_s: float | None = None,
     fine_retransmit: bool | None = None,
     send_overhead_s: float = 0.0,
+    timeout_recover: bool = False,
     progress: Callable[[float], None] | None = None,
     max_packets: int = MAX_PACKETS,
     sample_interval: float | None = None,
@@ -354,6 +355,19 @@ def simulate_packets(
         fall on the packets that a window increase adds (Floyd and Jacobson 1991's phase
         effects); ns-2's manual gives ``overhead_`` to "insert random delays at the source
         in order to avoid phase effects, when desired" (Floyd and Jacobson 1991).
+    timeout_recover
+        After a timeout the sender goes back to its first unacknowledged packet and
+        resends packets the receiver may already hold; their duplicate ACKs announce no
+        new loss. ``True``: as RFC 6582 §4 (the "careful" variant) and ns-2's ``Agent/TCP``
+        and ``Agent/TCP/Vegas`` with their default ``bugFix_ true``, duplicate ACKs that do
+        not cover more than the highest packet sent before the timeout start no fast
+        retransmit, nor Vegas's fine-grained one, so the losses the timeout answered are
+        not charged again. ``False`` (the default, as ns-2 with ``bugFix_ false``): every
+        third duplicate ACK (or fine-grained check) starts a loss event, those of the
+        go-back included. ``True`` is the more faithful sender, but not the default: the
+        sender's recovery is NewReno for every law where the documents' ns-2 Reno agents
+        recovered as Reno, and with ``True`` three Reno rows of the asymmetric-networks
+        paper's Tables I-II move away from the paper (docs/simulator.md, "Timeouts").
     max_packets
         Ceiling on the packets the simulator holds (queued, propagating, or sent and not
         acknowledged: the slots of its rings, which double on demand). A run that would
@@ -394,6 +408,7 @@ def simulate_packets(
         delayed_ack_echo=delayed_ack_echo,
         seconds=seconds,
         fine_retransmit=fine_retransmit,
+        timeout_recover=timeout_recover,
         progress=progress,
         max_packets=max_packets,
     )
