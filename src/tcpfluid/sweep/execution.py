@@ -374,24 +374,22 @@ def run_on_pool(
     for each ``(key, args)`` of ``items`` on ``executor``, or on an own pool of ``workers``
     processes, started in the order of ``items`` (taken lazily, a bounded number in
     flight); ``on_done(key, future)`` runs here as each finishes, ``tick()`` at least
-    twice a second. Ctrl-C and SIGTERM are raised by this loop, not where they land
-    (:class:`~tcpfluid.sweep._signals._DeferredSignals`); then, or when ``on_done``
-    raises, an own pool is stopped at once. A dead worker breaks an own pool: the
-    futures in flight end with ``BrokenProcessPool`` and later items go to a fresh pool.
-    """
+    twice a second. Ctrl-C and SIGTERM are raised in ``on_done`` or by this loop, never
+    inside ``concurrent.futures`` (:class:`~tcpfluid.sweep._signals._DeferredSignals`);
+    then, or when ``on_done`` raises, an own pool is stopped at once. A dead worker breaks
+    an own pool: its futures in flight end with ``BrokenProcessPool``, later items go to a
+    fresh pool."""
     own = executor is None
     pool = [_new_pool(workers, initializer) if executor is None else executor]
     window = max(4 * workers, 64) if own else 1024  # futures in flight
-    pending: dict[cf.Future[Any], tuple[Any, int]] = {}
+    pending: dict[cf.Future[Any], tuple[Any, cf.Executor]] = {}  # key, pool
     it = iter(items)
-    n_pools = [0]
     # completed futures arrive here (their done callbacks), and a noted signal's wake-up
     wake: queue.SimpleQueue[Any] = queue.SimpleQueue()
 
     def renew() -> None:
         pool[0].shutdown(wait=False, cancel_futures=True)
         pool[0] = _new_pool(workers, initializer)
-        n_pools[0] += 1
 
     def submit(key: Any, args: tuple[Any, ...]) -> None:
         try:
@@ -403,7 +401,7 @@ def run_on_pool(
             renew()
             with _stop_signals_held():
                 fut = pool[0].submit(fn, *args)
-        pending[fut] = (key, n_pools[0])
+        pending[fut] = (key, pool[0])
         fut.add_done_callback(wake.put)
 
     with _DeferredSignals(wake) as signals:
@@ -422,11 +420,12 @@ def run_on_pool(
                     continue
                 if got is None or got not in pending:
                     continue
-                key, gen = pending.pop(got)
+                key, on = pending.pop(got)
                 broken = not got.cancelled() and isinstance(got.exception(), BrokenProcessPool)
-                if own and broken and gen == n_pools[0]:
+                if own and broken and on is pool[0]:
                     renew()  # later items go to a fresh pool at once
-                on_done(key, got)
+                with signals.paused():  # Ctrl-C stops a long on_done at once
+                    on_done(key, got)
                 nxt = next(it, None)
                 if nxt is not None:
                     submit(*nxt)
