@@ -18,7 +18,9 @@ Printed:
 * the critical path: the chain of tasks on the worker that ended last, and the time
   before the first task started (imports, task lists) and after the last ended;
 * the lower bounds of the wall time (longest task; CPU / jobs) and a longest-first
-  schedule of the measured task times on ``jobs`` workers;
+  schedule of the measured task times on ``jobs`` workers; the tasks' CPU seconds
+  scheduled on ``jobs`` idle cores in the order they started and longest first (what the
+  order costs, whatever the machine's load);
 * with ``--target S``: how much CPU the tasks may use for the report to end in ``S``
   seconds on ``jobs`` cores with the measured serial parts.
 
@@ -92,12 +94,18 @@ def _timeline(tasks: Sequence[Mapping[str, Any]], jobs: int) -> list[dict[str, A
     return out
 
 
-def _lpt(durations: Sequence[float], workers: int) -> float:
-    """Makespan of a longest-first list schedule of ``durations`` on ``workers``."""
+def _in_order(durations: Sequence[float], workers: int) -> float:
+    """Makespan of a list schedule of ``durations`` on ``workers``, in the order given
+    (each task to the first free worker)."""
     heap = [0.0] * max(workers, 1)
-    for d in sorted(durations, reverse=True):
+    for d in durations:
         heapq.heappush(heap, heapq.heappop(heap) + d)
     return max(heap)
+
+
+def _lpt(durations: Sequence[float], workers: int) -> float:
+    """Makespan of a longest-first list schedule of ``durations`` on ``workers``."""
+    return _in_order(sorted(durations, reverse=True), workers)
 
 
 def analyse(report: Mapping[str, Any], *, target: float | None = None) -> list[dict[str, Any]]:
@@ -205,6 +213,16 @@ def analyse(report: Mapping[str, Any], *, target: float | None = None) -> list[d
         f"(measured {elapsed:.1f} s)"
     )
     fig("bound/longest_first", max(lpt, longest) + head + tail)
+    # the same on idle cores (each task's CPU seconds): the runner's order against longest
+    # first, independent of the machine's load
+    cpus = [t["cpu_s"] for t in sorted(tasks, key=lambda t: t["start"])]
+    in_order, lpt_cpu = _in_order(cpus, jobs), _lpt(cpus, jobs)
+    print(
+        f"tasks' CPU seconds scheduled on {jobs} idle cores: in the order they started "
+        f"{in_order:.1f} s, longest first {lpt_cpu:.1f} s"
+    )
+    fig("schedule/in_order_cpu", in_order)
+    fig("schedule/longest_first_cpu", lpt_cpu)
     fig("idle", elapsed * jobs - sum(walls))
     if target is not None:
         budget = (target - head - tail) * jobs - main_cpu

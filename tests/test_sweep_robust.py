@@ -54,9 +54,9 @@ def test_jobs_far_above_the_work_starts_one_worker(monkeypatch: Any) -> None:
     sizes: list[int] = []
     real = sweep_exec._new_pool
 
-    def spy(workers: int) -> Any:
+    def spy(workers: int, *rest: Any) -> Any:
         sizes.append(workers)
-        return real(workers)
+        return real(workers, *rest)
 
     monkeypatch.setattr(sweep_exec, "_new_pool", spy)
     points = grid(algorithm="vegas", bandwidth="1Mbps", cbr="none", duration="1s")
@@ -77,8 +77,8 @@ _ORPHANS = textwrap.dedent(
     sm._run_point = stuck
     real_new_pool = sm._new_pool
 
-    def new_pool(workers):
-        pool = real_new_pool(workers)
+    def new_pool(workers, *rest):
+        pool = real_new_pool(workers, *rest)
         def report():
             time.sleep(1.0)
             pids = [p.pid for p in multiprocessing.active_children()]

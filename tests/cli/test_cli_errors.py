@@ -510,3 +510,45 @@ def test_ctrl_c_stops_the_report_pool_at_once_with_one_line(tmp_path: Path, targ
     _, err = proc.communicate(timeout=60)  # the tasks would take 300 s
     assert proc.returncode == 130, err
     _one_line_error(err, "interrupted")
+
+
+_SLOW_ASSEMBLY = textwrap.dedent(
+    """
+    import dataclasses, os, sys, time
+    import tcpfluid.report.sections as sections
+    from tcpfluid.cli import main
+
+    real = sections.run_sections
+
+    def assemble(cfg, results):
+        os.write(1, b"assembling\\n")
+        time.sleep(300)
+
+    def slow(specs, config, **kw):
+        return real([dataclasses.replace(s, assemble=assemble) for s in specs], config, **kw)
+
+    sections.run_sections = slow
+    sys.exit(main(["report", "--quick", "--sections", "conspicuous", "--jobs", "2", "--quiet",
+                   "--out", sys.argv[1]]))
+    """
+)
+
+
+def test_ctrl_c_while_the_report_assembles_a_section_stops_it_at_once(tmp_path: Path) -> None:
+    """A section is assembled in the command's process while the pool runs the others:
+    Ctrl-C there stops the report at once (not after the assembly), with one line."""
+    script = tmp_path / "slow_assembly.py"
+    script.write_text(_SLOW_ASSEMBLY)
+    proc = subprocess.Popen(
+        [PY, str(script), str(tmp_path / "r")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_own_group_default_sigint,
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == "assembling\n"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)  # the assembly would take 300 s
+    assert proc.returncode == 130, err
+    _one_line_error(err, "interrupted")

@@ -63,6 +63,10 @@ def test_the_analysis_finds_the_idle_time_the_critical_path_and_the_bounds(
     assert "gaps > 0.2 s on it: 2.0 s at 10.0 s" in text
     # longest first on 2 workers: 10 | 6 + 3 + 2 = 11 -> 11 s, plus the 1 s after the tasks
     assert figures["report/bound/longest_first"] == pytest.approx(12.0)
+    # the CPU seconds on 2 idle cores in the order the tasks started (a, b, d, c):
+    # 10 | 6 + 3 + 2 = 11 s, the same as longest first here
+    assert figures["report/schedule/in_order_cpu"] == pytest.approx(11.0)
+    assert figures["report/schedule/longest_first_cpu"] == pytest.approx(11.0)
     # 2 workers x 15 s - 21 s of tasks
     assert figures["report/idle"] == pytest.approx(9.0)
     # 12 s on 2 cores, 1 s serial, 1 s main CPU: the tasks may use (12 - 1) x 2 - 1 = 21 s
@@ -72,6 +76,13 @@ def test_the_analysis_finds_the_idle_time_the_critical_path_and_the_bounds(
     assert figures["report/section/long/cpu"] == pytest.approx(10.0)
     assert re.search(r"^long +1 +10\.0 +10\.0 +10\.0 +10\.0 +0\.50$", text, re.M)
     assert re.search(r"^short +3 +11\.0 +11\.0 +6\.0 +14\.0 +0\.00$", text, re.M)
+
+
+def test_the_order_of_a_list_schedule_can_cost_time() -> None:
+    mod = _module()
+    # 1, 1, 2 on two workers: in order 1 | 1 + 2 = 3; longest first 2 | 1 + 1 = 2
+    assert mod._in_order([1.0, 1.0, 2.0], 2) == pytest.approx(3.0)
+    assert mod._lpt([1.0, 1.0, 2.0], 2) == pytest.approx(2.0)
 
 
 def test_an_older_report_without_start_times_is_placed_on_the_first_free_worker() -> None:

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-import tcpfluid.report._core as report_core
 import tcpfluid.sweep.execution as sweep_exec
 from tcpfluid.cli import main
 from tcpfluid.report import build_report, write_report
@@ -93,11 +92,11 @@ def test_report_workers_are_capped_at_the_tasks_and_the_cpus(
 ) -> None:
     seen: list[int] = []
 
-    def fake_pool(*, max_workers: int, **_: Any) -> Any:
-        seen.append(max_workers)
+    def fake_pool(workers: int, *_: Any) -> Any:
+        seen.append(workers)
         raise _PoolSeen
 
-    monkeypatch.setattr(report_core, "ProcessPoolExecutor", fake_pool)
+    monkeypatch.setattr(sweep_exec, "_new_pool", fake_pool)
     monkeypatch.setattr(sweep_exec, "usable_cpus", lambda: 4)
     tasks = [Task("builtins:dict", {"a": i}, label=f"t{i}", cost=1.0) for i in range(6)]
     for jobs, expected in ((10**9, 4), (100, 4), (3, 3)):

@@ -4,9 +4,9 @@ A section is split into independent **tasks** (one packet-simulator run, one bat
 round-model sweep, ...) that return small picklable results (numbers and down-sampled
 traces, never whole simulator results), and an **assemble** step that turns the task
 results into tables and figures in the main process. Tasks of all chosen sections run
-in one pool (``jobs`` processes, :class:`concurrent.futures.ProcessPoolExecutor`) or in
-process (``jobs=1``); results are put back in task order, so the report is identical
-whatever ``jobs`` is.
+on the library's one runner (:func:`tcpfluid.sweep.execution.run_on_pool`: a process pool
+of ``jobs`` workers, capped at the tasks and the CPUs) or in process (one worker); results
+are put back in task order, so the report is identical whatever ``jobs`` is.
 """
 
 from __future__ import annotations
@@ -19,11 +19,9 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from typing import Any, TextIO
 
-from ._schedule import estimate_cost, worker_count
 from ._table import Table
 
 __all__ = [
@@ -33,7 +31,6 @@ __all__ = [
     "SectionResult",
     "SectionSpec",
     "Task",
-    "estimate_cost",
     "run_tasks",
 ]
 
@@ -73,8 +70,8 @@ class Task:
     function: str
     kwargs: Mapping[str, Any]
     label: str = ""
-    #: estimated seconds on one core (``None``: :func:`estimate_cost` guesses from the
-    #: function and its scenario); only the order in which a pool starts tasks uses it
+    #: estimated seconds on one core (``None``: 1): how far the progress bar moves when the
+    #: task is done; nothing else depends on it
     cost: float | None = None
 
     def run(self) -> Any:
@@ -96,14 +93,10 @@ def current_progress() -> Callable[[float], None] | None:
     return _CURRENT
 
 
-def _init_worker(queue: Any, parent_pid: int) -> None:
-    """Pool worker set-up: the progress queue, and the sweep pool's signal rules (Ctrl-C
-    and SIGTERM are the parent's to handle; the worker dies with its parent)."""
-    from ..sweep.execution import _worker_init
-
+def _init_progress(queue: Any) -> None:
+    """Pool worker set-up: its tasks report their progress to ``queue``."""
     global _PROGRESS_QUEUE
     _PROGRESS_QUEUE = queue
-    _worker_init(parent_pid)
 
 
 class _Forward:
@@ -283,19 +276,19 @@ class Report:
 
 class Progress:
     """Tasks done, as a :func:`tcpfluid._progress.progress_bar` on stderr: the bar moves by
-    each finished task's estimated cost (:func:`estimate_cost`) and shows its label; it
-    draws only when enabled and the stream is a terminal."""
+    each finished task (by its ``cost``, 1 when not declared) and by the fractions a
+    running task reports, and shows the label of the last one done; it draws only when
+    enabled and the stream is a terminal."""
 
     def __init__(
-        self, tasks: Sequence[Task] | int, *, enabled: bool = True, stream: TextIO | None = None
+        self, tasks: Sequence[Task], *, enabled: bool = True, stream: TextIO | None = None
     ) -> None:
         from .._progress import progress_bar
 
-        if isinstance(tasks, int):
-            tasks = [Task("", {}, cost=1.0) for _ in range(tasks)]
         self.total = len(tasks)
         self.done = 0
-        self._costs = [estimate_cost(t) for t in tasks]
+        self._labels = [t.label for t in tasks]
+        self._costs = [1.0 if t.cost is None else float(t.cost) for t in tasks]
         self._weight = sum(self._costs) or 1.0
         self._sum = 0.0
         self._running: dict[int, float] = {}
@@ -315,19 +308,13 @@ class Progress:
         running = sum(self._costs[i] * f for i, f in self._running.items())
         self._bar(min((self._sum + running) / self._weight, 0.999))
 
-    def started(self, label: str) -> None:
-        """Show the bar at 0 % with the first (longest) task's label while it runs."""
-        self._bar.note(f"0/{self.total} running {label}")
-        self._bar(0.0)
-
-    def update(self, label: str, cost: float = 1.0, index: int | None = None) -> None:
-        """One more task finished (its label, its estimated cost, its index)."""
+    def update(self, index: int) -> None:
+        """Task ``index`` finished."""
         self.done += 1
-        self._sum += cost
-        if index is not None:
-            self._running.pop(index, None)
-            self._finished.add(index)
-        self._bar.note(f"{self.done}/{self.total} {label}")
+        self._sum += self._costs[index]
+        self._running.pop(index, None)
+        self._finished.add(index)
+        self._bar.note(f"{self.done}/{self.total} {self._labels[index]}")
         self._bar(1.0 if self.done >= self.total else self._sum / self._weight)
 
     def close(self) -> None:
@@ -335,131 +322,62 @@ class Progress:
         self._bar.close()
 
 
-#: the warm-up tasks of a pool of several workers: one worker compiles the packet
-#: simulator's kernels, another the hybrid model's and every law's rule (Numba, cached on
-#: disk), before the tasks that use them start; on a cold cache the workers then load the
-#: cache instead of compiling the same kernels at once (~18 s of CPU for the packet
-#: kernels, ~7 s for the others)
-WARM_UP: tuple[Task, ...] = (
-    Task("tcpfluid.report._runs:warm_up", {"part": "packet"}, "warm-up: packet kernels", 20.0),
-    Task("tcpfluid.report._runs:warm_up", {"part": "fluid"}, "warm-up: fluid kernels", 8.0),
-)
-#: task functions that need only the fluid warm-up (every other task waits for both)
-_FLUID_ONLY = frozenset({"rounds_run", "rounds_bdp_batch", "ode_run"})
-
-
-def _needs(task: Task) -> frozenset[str]:
-    """The warm-up parts (``WARM_UP``'s ``part``) a task waits for."""
-    name = task.function.rpartition(":")[2]
-    return frozenset({"fluid"}) if name in _FLUID_ONLY else frozenset({"fluid", "packet"})
-
-
 def run_tasks(
     tasks: Sequence[Task],
     *,
     jobs: int = 1,
     progress: Progress | None = None,
-    executor: Executor | None = None,
     on_result: Callable[[int, Any], None] | None = None,
 ) -> list[Any]:
     """Run ``tasks`` and return ``(result, wall seconds, CPU seconds, start, process id)``
     **in task order** (the results do not depend on ``jobs``; the seconds are each task's
     own; ``start`` is :func:`time.monotonic` when the task started in its process).
 
-    One executor: ``executor`` when given, else a
-    :class:`~concurrent.futures.ProcessPoolExecutor` of :func:`worker_count` processes
-    (``jobs`` capped at the tasks and the CPUs; one: in this process). Tasks start longest
-    estimated first (:func:`estimate_cost`). With several workers of its own, the pool
-    first runs the :data:`WARM_UP` tasks (one compile of each kernel); a task that needs a
-    warm-up still running waits, while the free workers take the next tasks that do not;
-    once both are done every remaining task is submitted at once, in the same order.
-    ``on_result(index, item)`` is called in this process as each task finishes (while the
-    pool runs the others; a warm-up's index is ``len(tasks)`` + its place in
-    :data:`WARM_UP`): :func:`run_sections` assembles a section there as soon as its last
-    task is in.
+    The library's one runner, :func:`tcpfluid.sweep.execution.run_on_pool`, over a process
+    pool of :func:`~tcpfluid.sweep.execution.pool_size` workers (``jobs`` capped at the
+    tasks and the CPUs; one: in this process), the tasks started in the order given. Before
+    the pool forks its workers, this process compiles the kernels or loads them from
+    Numba's cache (:func:`tcpfluid.report._runs.warm_up`): the workers inherit them instead
+    of each compiling them. ``on_result(index, item)`` is called in this process as each
+    task finishes (while the pool runs the others): :func:`run_sections` assembles a
+    section there as soon as its last task is in.
     """
+    from ..sweep.execution import pool_size, run_on_pool
+
     results: list[Any] = [None] * len(tasks)
-    costs = [estimate_cost(t) for t in tasks]
-    n = worker_count(jobs, len(tasks)) if tasks else 1
-    if n == 1 and executor is None:
+
+    def finished(i: int, item: Any) -> None:
+        results[i] = item
+        if progress is not None:
+            progress.update(i)
+        if on_result is not None:
+            on_result(i, item)
+
+    bar = progress if progress is not None and progress.active else None  # drawn
+    n = pool_size(jobs, len(tasks))
+    if n == 1:
         for i, t in enumerate(tasks):
-            local = None
-            if progress is not None and progress.active:
-                local = functools.partial(progress.partial, i)
-            results[i] = _run_task(t, i, local)
-            if progress is not None:
-                progress.update(t.label, costs[i], i)
-            if on_result is not None:
-                on_result(i, results[i])
+            finished(i, _run_task(t, i, None if bar is None else functools.partial(bar.partial, i)))
         return results
-    own = executor is None
+    from ._runs import warm_up
+
+    for part in ("packet", "fluid"):
+        warm_up(part)
     queue: Any = None
-    if own and progress is not None and progress.active:
+    if bar is not None:
         import multiprocessing
 
         queue = multiprocessing.get_context().Queue()  # the workers' in-task progress
-    if own:
-        # Ctrl-C and SIGTERM: the workers leave them to this process, which stops the
-        # pool at once (the sweep's rules: sweep/execution.py)
-        ex: Executor = ProcessPoolExecutor(
-            max_workers=n, initializer=_init_worker, initargs=(queue, os.getpid())
-        )
-    else:
-        ex = executor  # type: ignore[assignment]
-    from ..sweep.execution import _stop_pool, _stop_signals_held
-
-    warm = list(WARM_UP) if own else []
-    busy = {str(t.kwargs["part"]) for t in warm}  # warm-up parts still running
-    order = sorted(range(len(tasks)), key=lambda i: -costs[i])
-    waiting = list(order)
-    futs: dict[Any, int] = {}
-
-    def feed() -> None:
-        """Submit the waiting tasks the pool may start now (see above)."""
-        if not busy:
-            for i in waiting:
-                futs[ex.submit(_run_task, tasks[i], i)] = i
-            waiting.clear()
-            return
-        while len(futs) < n:
-            ready = next((j for j in waiting if not _needs(tasks[j]) & busy), None)
-            if ready is None:
-                return
-            waiting.remove(ready)
-            futs[ex.submit(_run_task, tasks[ready], ready)] = ready
-
-    stopped = False
     try:
-        with _stop_signals_held():  # the first submit forks the workers
-            for k, t in enumerate(warm):
-                futs[ex.submit(_run_task, t, len(tasks) + k)] = len(tasks) + k
-            feed()
-        if progress is not None and order:
-            progress.started(tasks[order[0]].label)
-        while futs:
-            done, _ = wait(set(futs), timeout=0.25, return_when=FIRST_COMPLETED)
-            if queue is not None and progress is not None:
-                _drain(queue, progress)
-            for fut in sorted(done, key=lambda f: futs[f]):
-                i = futs.pop(fut)
-                item = fut.result()
-                if i >= len(tasks):  # a warm-up: its part's kernels are in the cache
-                    busy.discard(str(warm[i - len(tasks)].kwargs["part"]))
-                else:
-                    results[i] = item
-                    if progress is not None:
-                        progress.update(tasks[i].label, costs[i], i)
-                if on_result is not None:
-                    on_result(i, item)
-            feed()
-    except BaseException:
-        if own:  # an error, Ctrl-C or SIGTERM: the running tasks are abandoned
-            _stop_pool(ex)
-            stopped = True
-        raise
+        run_on_pool(
+            _run_task,
+            ((i, (t, i)) for i, t in enumerate(tasks)),
+            lambda i, fut: finished(i, fut.result()),
+            workers=n,
+            initializer=None if bar is None else functools.partial(_init_progress, queue),
+            tick=None if bar is None else functools.partial(_drain, queue, bar),
+        )
     finally:
-        if own and not stopped:
-            ex.shutdown(wait=True, cancel_futures=True)
         if queue is not None:
             queue.close()
             queue.join_thread()
@@ -513,21 +431,16 @@ def run_sections(
     def on_result(i: int, item: Any) -> None:
         _, wall, cpu, start, pid = item
         started = max(start - m0, 0.0)
-        warm = i >= len(flat)
-        entry = {
-            "section": "warm-up" if warm else specs[owner[i]].name,
-            "label": WARM_UP[i - len(flat)].label if warm else flat[i].label,
+        pairs[i] = item
+        timings[i] = {
+            "section": specs[owner[i]].name,
+            "label": flat[i].label,
             "wall_s": round(wall, 3),
             "cpu_s": round(cpu, 3),
             "started_s": round(started, 3),
             "ended_s": round(min(started + wall, time.perf_counter() - t0), 3),
             "worker": workers.setdefault(int(pid), len(workers)),
         }
-        if warm:
-            timings.append(entry)
-            return
-        pairs[i] = item
-        timings[i] = entry
         j = owner[i]
         remaining[j] -= 1
         if remaining[j] == 0:

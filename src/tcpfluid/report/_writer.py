@@ -15,7 +15,7 @@ import json
 import os
 import shutil
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path as FsPath
 from typing import Any
 
@@ -538,9 +538,3 @@ def write_report(
                 _atomic_write(p, f.png)
                 written.append(str(p))
     return {"files": written, "out": str(FsPath(out_dir))}
-
-
-def _figure_names(report: Report) -> Iterable[str]:
-    for s in report.sections:
-        for f in s.figures:
-            yield f.name

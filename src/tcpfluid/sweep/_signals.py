@@ -77,6 +77,20 @@ class _DeferredSignals:
             signum = self._received.pop(0)
             self._previous[signum](signum, None)
 
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """The previous handlers for the block (work on a finished result, holding no lock
+        of ``concurrent.futures``, that may take seconds: a report section's figures), so
+        a signal stops it at once; one noted before is delivered first."""
+        self.deliver()
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+        try:
+            yield
+        finally:
+            for sig in self._previous:
+                signal.signal(sig, self._note)
+
     def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
         for sig, handler in self._previous.items():
             signal.signal(sig, handler)

@@ -12,7 +12,7 @@ import queue
 import sys
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
@@ -336,22 +336,107 @@ def usable_cpus() -> int:
 
 
 def pool_size(jobs: int | None, n_points: int) -> int:
-    """Worker processes for ``n_points`` points: ``jobs`` (default: the CPUs), capped at
-    the points and at the CPUs (more processes than cores only add start-up and memory:
-    the points are CPU-bound)."""
+    """Worker processes for ``n_points`` points (or a report's tasks): ``jobs`` (default:
+    the CPUs), capped at the work and at the CPUs (more processes than cores only add
+    start-up and memory: the work is CPU-bound)."""
     cpus = usable_cpus()
     wanted = cpus if jobs is None else int(jobs)
     size = max(1, min(wanted, n_points, cpus))
     if jobs is not None and size < jobs:
-        _log.info("jobs=%d capped at %d (points: %d, CPUs: %d)", jobs, size, n_points, cpus)
+        _log.info("jobs=%d capped at %d (work items: %d, CPUs: %d)", jobs, size, n_points, cpus)
     return size
 
 
-def _new_pool(workers: int) -> cf.ProcessPoolExecutor:
-    """A process pool whose workers end when this process ends, however it ends."""
+def _new_pool(workers: int, initializer: Callable[[], None] | None = None) -> cf.Executor:
+    """A process pool whose workers end with this process, however it ends."""
     return cf.ProcessPoolExecutor(
-        max_workers=workers, initializer=_worker_init, initargs=(os.getpid(),)
+        max_workers=workers, initializer=_init_worker, initargs=(os.getpid(), initializer)
     )
+
+
+def _init_worker(parent_pid: int, initializer: Callable[[], None] | None) -> None:
+    _worker_init(parent_pid)
+    if initializer is not None:
+        initializer()
+
+
+def run_on_pool(
+    fn: Callable[..., Any],
+    items: Iterable[tuple[Any, tuple[Any, ...]]],
+    on_done: Callable[[Any, cf.Future[Any]], None],
+    *,
+    workers: int,
+    executor: cf.Executor | None = None,
+    initializer: Callable[[], None] | None = None,
+    tick: Callable[[], None] | None = None,
+) -> None:
+    """The one runner of parallel work (a sweep's points, a report's tasks): ``fn(*args)``
+    for each ``(key, args)`` of ``items`` on ``executor``, or on an own pool of ``workers``
+    processes, started in the order of ``items`` (taken lazily, a bounded number in
+    flight); ``on_done(key, future)`` runs here as each finishes, ``tick()`` at least
+    twice a second. Ctrl-C and SIGTERM are raised in ``on_done`` or by this loop, never
+    inside ``concurrent.futures`` (:class:`~tcpfluid.sweep._signals._DeferredSignals`);
+    then, or when ``on_done`` raises, an own pool is stopped at once. A dead worker breaks
+    an own pool: its futures in flight end with ``BrokenProcessPool``, later items go to a
+    fresh pool."""
+    own = executor is None
+    pool = [_new_pool(workers, initializer) if executor is None else executor]
+    window = max(4 * workers, 64) if own else 1024  # futures in flight
+    pending: dict[cf.Future[Any], tuple[Any, cf.Executor]] = {}  # key, pool
+    it = iter(items)
+    # completed futures arrive here (their done callbacks), and a noted signal's wake-up
+    wake: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+    def renew() -> None:
+        pool[0].shutdown(wait=False, cancel_futures=True)
+        pool[0] = _new_pool(workers, initializer)
+
+    def submit(key: Any, args: tuple[Any, ...]) -> None:
+        try:
+            with _stop_signals_held():  # the pool's first submit forks its workers
+                fut = pool[0].submit(fn, *args)
+        except BrokenProcessPool:
+            if not own:
+                raise
+            renew()
+            with _stop_signals_held():
+                fut = pool[0].submit(fn, *args)
+        pending[fut] = (key, pool[0])
+        fut.add_done_callback(wake.put)
+
+    with _DeferredSignals(wake) as signals:
+        try:
+            for key, args in itertools.islice(it, window):
+                submit(key, args)
+            while pending:
+                try:
+                    got = wake.get(timeout=0.25 if tick is not None else 0.5)
+                except queue.Empty:
+                    got = None
+                if tick is not None:
+                    tick()
+                if got is _WAKE_SIGNAL:
+                    signals.deliver()  # raises for Ctrl-C and SIGTERM
+                    continue
+                if got is None or got not in pending:
+                    continue
+                key, on = pending.pop(got)
+                broken = not got.cancelled() and isinstance(got.exception(), BrokenProcessPool)
+                if own and broken and on is pool[0]:
+                    renew()  # later items go to a fresh pool at once
+                with signals.paused():  # Ctrl-C stops a long on_done at once
+                    on_done(key, got)
+                nxt = next(it, None)
+                if nxt is not None:
+                    submit(*nxt)
+        except BaseException:
+            for fut in pending:
+                fut.cancel()
+            if own:
+                _stop_pool(pool[0])
+            raise
+    if own:
+        pool[0].shutdown(wait=True)
 
 
 def _run_executor(
@@ -362,82 +447,19 @@ def _run_executor(
     record: Callable[[int, _Outcome], None],
     bar: Any,
 ) -> None:
-    """Fan the points out over ``executor`` (or a process pool of ``jobs`` workers).
+    """The points on ``executor`` or a pool of ``jobs`` workers (:func:`run_on_pool`); a
+    point whose worker died fails (not cached: a re-run retries it)."""
 
-    A point whose worker process dies (a crash in compiled code, the OOM killer) breaks
-    our own pool: the points then in flight are recorded as failed (not cached: a re-run
-    retries them) and the remaining points go to a fresh pool.
-    """
-    if not todo:
-        return
-    own = executor is None
-    workers = pool_size(jobs, len(todo))
-    pool: list[cf.Executor] = [_new_pool(workers) if executor is None else executor]
-    window = max(4 * workers, 64) if own else 1024  # futures in flight
-    pending: dict[cf.Future[_Outcome], int] = {}
-    generation: dict[cf.Future[_Outcome], int] = {}
-    it: Iterator[int] = iter(todo)
-
-    n_pools = [0]
-    # completed futures arrive here (their done callbacks), and a noted signal's wake-up
-    wake: queue.SimpleQueue[Any] = queue.SimpleQueue()
-
-    def renew() -> None:
-        pool[0].shutdown(wait=False, cancel_futures=True)
-        pool[0] = _new_pool(workers)
-        n_pools[0] += 1
-
-    def submit(i: int) -> None:
-        task = sw._task(i, _point_seed(sw.points[i]))
+    def done(i: int, fut: cf.Future[_Outcome]) -> None:
         try:
-            with _stop_signals_held():  # the pool's first submit forks its workers
-                fut = pool[0].submit(_evaluate, task)
-        except BrokenProcessPool:
-            if not own:
-                raise
-            renew()
-            with _stop_signals_held():
-                fut = pool[0].submit(_evaluate, task)
-        pending[fut] = i
-        generation[fut] = n_pools[0]
-        fut.add_done_callback(wake.put)
+            out = fut.result()
+        except Exception as exc:  # the worker itself died
+            out = _Outcome("error", f"{type(exc).__name__}: {exc}", {})
+        record(i, out)
+        bar.update(1)
 
-    with _DeferredSignals(wake) as signals:
-        try:
-            for i in itertools.islice(it, window):
-                submit(i)
-            while pending:
-                try:
-                    got = wake.get(timeout=0.5)
-                except queue.Empty:
-                    continue
-                if got is _WAKE_SIGNAL:
-                    signals.deliver()  # raises for Ctrl-C and SIGTERM
-                    continue
-                fut = got
-                if fut not in pending:
-                    continue
-                i = pending.pop(fut)
-                gen = generation.pop(fut)
-                try:
-                    out = fut.result()
-                except Exception as exc:  # the worker itself died
-                    out = _Outcome("error", f"{type(exc).__name__}: {exc}", {})
-                    if own and isinstance(exc, BrokenProcessPool) and gen == n_pools[0]:
-                        renew()  # later points go to a fresh pool at once
-                record(i, out)
-                bar.update(1)
-                nxt = next(it, None)
-                if nxt is not None:
-                    submit(nxt)
-        except BaseException:
-            for fut in pending:
-                fut.cancel()
-            if own:
-                _stop_pool(pool[0])
-            raise
-    if own:
-        pool[0].shutdown(wait=True)
+    items = ((i, (sw._task(i, _point_seed(sw.points[i])),)) for i in todo)
+    run_on_pool(_evaluate, items, done, workers=pool_size(jobs, len(todo)), executor=executor)
 
 
 # ------------------------------------------------------------------------------ rounds
