@@ -142,17 +142,23 @@ class RoundEngine:
         n = self.n
         self.ls = start_law(law, n, self.staggered)
         self.cwnd0, self.incr, self.cap = self.ls.cwnd0, self.ls.incr, self.ls.cap
-        self.w_prev = self.cwnd0.copy()
+        #: (whole packets) the windows of each flow's last round (read, never written,
+        #: otherwise)
+        self.w_prev = self.cwnd0.copy() if whole_packets else self.cwnd0
         self.active = np.ones(n, dtype=bool)
         self.started = np.zeros(n, dtype=bool) if self.staggered else np.ones(n, dtype=bool)
         self.base_rtt, self.fwd_base = np.full(n, np.inf), np.full(n, np.inf)
-        dn = self.d_flow if self.d_flow is not None else np.repeat(batch.d_s, F)
-        #: per flow: the RTTs its law read last (a class's decision sees the others')
-        self.last = [dn.copy(), dn.copy(), dn.copy(), 0.5 * dn, 0.5 * dn]
-        #: (several classes) the rest of the sample every flow's law reads (window, base
-        #: RTT, ACKs, forward base delay): the class's round for its flows, each other
-        #: flow's own last round (whose decision is discarded, :meth:`_decide`)
-        self.seen = [self.cwnd0.copy(), dn.copy(), self.cwnd0.copy(), 0.5 * dn]
+        #: (several classes) per flow: the RTTs its law read last (a class's decision
+        #: sees the others'), and the rest of the sample every flow's law reads (window,
+        #: base RTT, ACKs, forward base delay): the class's round for its flows, each
+        #: other flow's own last round (whose decision is discarded, :meth:`_decide`)
+        self.last: list[FloatArray] = []
+        self.seen: list[FloatArray] = []
+        if K > 1:
+            dn = self.d_flow
+            assert dn is not None
+            self.last = [dn.copy(), dn.copy(), dn.copy(), 0.5 * dn, 0.5 * dn]
+            self.seen = [self.cwnd0.copy(), dn.copy(), self.cwnd0.copy(), 0.5 * dn]
         #: per flow: the window of its round in progress (0 when inactive), its share of
         #: overflows at other classes' rounds (taken at the end of its next round), RED's
         #: expected drops not yet a whole packet, the rounds left of its loss episode
@@ -196,6 +202,20 @@ class RoundEngine:
         self.inflight, self.buf_s = np.zeros(n), np.zeros(S)
         self.delivered, self.cross_carried, self.elapsed = np.zeros(n), np.zeros(S), np.zeros(S)
         self.losses = np.zeros(n, dtype=np.int64)
+        #: per class: per-flow work arrays reused by every round (:meth:`_scratch`)
+        self.scratch: list[dict[str, FloatArray]] = [{} for _ in range(K)]
+        #: (one class) two sets of arrays for loss reactions' actions (:meth:`_spare_action`)
+        self.spare: list[tuple[FloatArray, FloatArray, FloatArray]] = []
+
+    def _scratch(self, c: int, name: str, rows: int = 0) -> FloatArray:
+        """Class ``c``'s work array ``name`` (one value per flow of the class; ``rows``:
+        that many such rows), made on first use and reused by every later round: a
+        round's intermediate values are written in place instead of into fresh arrays."""
+        buf = self.scratch[c].get(name)
+        if buf is None:
+            shape = (rows, self.size[c] * self.S) if rows else (self.size[c] * self.S,)
+            buf = self.scratch[c][name] = np.empty(shape)
+        return buf
 
     # ------------------------------------------------------------------ the loop
     def loop(self, recorder: Any, progress: Callable[[float], None] | None) -> None:
@@ -287,6 +307,18 @@ class RoundEngine:
         act = self.active[ix]
         return act, np.where(act, self.cwnd0[ix], 0.0)
 
+    def _spare_action(self) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """(One class) arrays for a loss reaction's action (window, per-ACK increment,
+        cap): of two such sets made once, the one whose arrays the engine does not hold
+        as its next round's action (which the last reaction may have written)."""
+        if not self.spare:
+            self.spare = [(np.empty(self.n), np.empty(self.n), np.empty(self.n)) for _ in "ab"]
+        held = (self.cwnd0, self.incr, self.cap)
+        for arrays in self.spare:
+            if all(a is not h for a in arrays for h in held):
+                return arrays
+        raise AssertionError("both spare actions in use")  # (never: the engine holds one)
+
     def _class_sums(self, x: FloatArray) -> FloatArray:
         """A per-flow array summed over each class's flows (several classes, one scenario;
         each class's flows in their order, as ``x[ix].sum()``)."""
@@ -316,6 +348,13 @@ class RoundEngine:
         if self.spread_train:
             np.minimum(self.ack_rate[c], mu_a, out=self.ack_rate[c])
         act, w0 = self._windows(c, t0)
+        recording = self.count[c] % self.run.every == 0
+        # one class: the recorder's next row holds the round's windows (and throughputs)
+        row = (
+            recorder.out_row()
+            if recording and self.K == 1 and hasattr(recorder, "out_row")
+            else None
+        )
         w0_s = per_scenario(w0, S, m)
         if self.reverse:
             qr0, qf0, acks = _reverse_start(w0, w0_s, mu_a, mu_r_eff, self.b_r, d, m)
@@ -324,11 +363,12 @@ class RoundEngine:
         if self.acks_of is _packet_acks:
             self.w_prev[ix] = w0
         # ---------------- growth of the round through per-ACK increments
-        z = np.minimum(self.incr[ix] * acks, self.cap[ix] - w0)
+        z = np.multiply(self.incr[ix], acks, out=self._scratch(c, "z"))
+        np.minimum(z, np.subtract(self.cap[ix], w0, out=self._scratch(c, "room")), out=z)
         np.maximum(z, 0.0, out=z)
         if self.staggered:
             z[~act] = 0.0
-        w1 = w0 + z
+        w1 = np.add(w0, z, out=None if row is None else row["window"])
         if self.growth is not None:
             self.growth[ix] = z
         z_s = per_scenario(z, S, m)
@@ -391,10 +431,11 @@ class RoundEngine:
             counting = bool(t0[0] < t_end)
         elif t_end != math.inf:
             counting = per_flow(t0 < t_end, m)
-        if self.count[c] % self.run.every == 0:
+        if recording:
             self._record(
-                recorder, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration
-            )
+                recorder, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration,
+                None if row is None else row.get("throughput_pps"),
+            )  # fmt: skip
         self.count[c] += 1
         self._decide(c, sample, lost, counting, burst)
         self.t[c] = t_next
@@ -405,12 +446,13 @@ class RoundEngine:
     def _record(
         self, recorder: Any, c: int, t: FloatArray, w1: FloatArray, base: FloatArray,
         mean: FloatArray, rtt_mean: FloatArray, qf: Any, inv_mu: FloatArray,
-        got: FloatArray, duration: FloatArray,
+        got: FloatArray, duration: FloatArray, thr_out: FloatArray | None = None,
     ) -> None:  # fmt: skip
         """Record a round of class ``c`` ending at ``t``: its flows' windows and phases, Δ
         from the base and mean RTTs their laws read, the mean RTT, the bottleneck queue at
         the round's peak (``qf``: the round's backlogs; in link packets, times μ/μa, with
-        cross traffic), each flow's throughput ``got / duration``."""
+        cross traffic), each flow's throughput ``got / duration`` (into ``thr_out`` if
+        given)."""
         kept = recorder.fields
         delta = backlog(w1, base, mean) if "delta_pkts" in kept else None
         queue = None
@@ -420,7 +462,14 @@ class RoundEngine:
                 queue = queue * (self.mu * inv_mu)
         thr = None
         if "throughput_pps" in kept:
-            thr = got / (per_flow(duration, self.size[c]) if self.K == 1 else duration)
+            if self.K == 1:  # (each scenario's duration over its flows)
+                m = self.size[c]
+                thr = np.divide(
+                    got.reshape(-1, m), duration[:, None],
+                    out=None if thr_out is None else thr_out.reshape(-1, m),
+                ).reshape(-1)  # fmt: skip
+            else:
+                thr = got / duration
         phase = self.ls.state["phase"][self.sel[c]]
         recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
 
@@ -433,11 +482,14 @@ class RoundEngine:
         the class's flows read."""
         ix, m = self.sel[c], self.size[c]
         if m > 1 and (self.K == 1 or self.alone is not None):  # (the class's values broadcast)
-            r_min, r_mean, r_max, f_min, f_mean = [np.repeat(r, m) for r in rtts]
+            rep = self._scratch(c, "rtts", 5)
+            for j, r in enumerate(rtts):
+                np.copyto(rep[j].reshape(-1, m), np.asarray(r)[:, None])
+            r_min, r_mean, r_max, f_min, f_mean = rep
         else:
             r_min, r_mean, r_max, f_min, f_mean = rtts
-        base_law = self._least(self.base_rtt, ix, act, r_min)
-        fbase_law = self._least(self.fwd_base, ix, act, f_min)
+        base_law = self._least(self.base_rtt, ix, act, r_min, c, "base")
+        fbase_law = self._least(self.fwd_base, ix, act, f_min, c, "fwd_base")
         cwnd = np.where(act, w1, self.cwnd0[ix]) if self.staggered else w1
         if self.K == 1 or self.alone is not None:
             sample = RoundSample(cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
@@ -449,18 +501,30 @@ class RoundEngine:
         sample = RoundSample(cw, base, lr[1], lr[0], lr[2], ak, lr[4], fb)
         return sample, base_law, r_mean
 
-    def _least(self, least: FloatArray, ix: Any, act: Any, now: FloatArray) -> FloatArray:
-        """The running minimum ``least`` (per flow, in place) at the class's flows ``ix``
-        taken with this round's ``now`` (active flows only); what the law reads: the
-        minimum, or ``now`` for a flow with none yet (a flow that joined this round)."""
-        cand = np.where(act, now, np.inf) if self.staggered else now
+    def _least(
+        self, least: FloatArray, ix: Any, act: Any, now: FloatArray, c: int, name: str
+    ) -> FloatArray:
+        """The running minimum ``least`` (per flow, in place) at the class ``c``'s flows
+        ``ix`` taken with this round's ``now`` (active flows only); what the law reads
+        (class ``c``'s work array ``name``): the minimum, or ``now`` for a flow with none
+        yet (a flow that joined this round)."""
+        cand = now
+        if self.staggered:  # (np.where(act, now, inf), in place)
+            cand = self._scratch(c, "candidate")
+            np.copyto(cand, now)
+            np.copyto(cand, np.inf, where=~act)
         if isinstance(ix, slice):  # a view: updated in place
             part = least[ix]
             np.minimum(part, cand, out=part)
         else:
             part = np.minimum(least[ix], cand)
             least[ix] = part
-        return np.where(np.isfinite(part), part, now) if self.staggered else part
+        if not self.staggered:
+            return part
+        seen = self._scratch(c, name)  # (np.where(isfinite(part), part, now), in place)
+        np.copyto(seen, now)
+        np.copyto(seen, part, where=np.isfinite(part))
+        return seen
 
     def _decide(
         self, c: int, sample: RoundSample, lost: FloatArray | None, counting: Any, burst: Any
@@ -477,7 +541,7 @@ class RoundEngine:
         if self.K == 1:
             self.cwnd0, self.incr, self.cap = decide(
                 self.law, state, sample, lost, self.active, sample.cwnd, run.frac, counting,
-                self.losses, burst, self.recovering,
+                self.losses, burst, self.recovering, self._spare_action,
             )  # fmt: skip
             return
         if self.alone is not None:

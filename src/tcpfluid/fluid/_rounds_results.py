@@ -391,6 +391,18 @@ class _Recorder:
         self.rtt = np.empty((n_rec, S)) if "rtt_s" in fields else None
         self.queue = np.empty((n_rec, S)) if "queue_pkts" in fields else None
         self.thr = np.empty((n_rec, S, F)) if "throughput_pps" in fields else None
+        #: the row :meth:`out_row` handed out (the engine wrote into it: no copy)
+        self._out: dict[str, Any] = {}
+
+    def out_row(self) -> dict[str, Any]:
+        """The next row's per-flow storage, flat (S × F,): ``"window"`` and, when kept,
+        ``"throughput_pps"``, for the engine to compute them in place (no copy when
+        :meth:`add_row` is given them back)."""
+        k = self.n
+        self._out = {"window": self.window[k].reshape(-1)}
+        if self.thr is not None:
+            self._out["throughput_pps"] = self.thr[k].reshape(-1)
+        return self._out
 
     def add_row(
         self, c: int, t: FloatArray, w1: FloatArray, phase: Any, delta: FloatArray | None,
@@ -401,8 +413,10 @@ class _Recorder:
         queue, per-flow window, phase, Δ and throughput (fields not kept are ``None``)."""
         k = self.n
         S, F = self.window.shape[1:]
+        out, self._out = self._out, {}
         self.time[k] = t
-        self.window[k] = w1.reshape(S, F)
+        if w1 is not out.get("window"):
+            self.window[k] = w1.reshape(S, F)
         self.phase[k] = phase.reshape(S, F)
         if self.delta is not None:
             self.delta[k] = delta.reshape(S, F)  # type: ignore[union-attr]
@@ -410,7 +424,7 @@ class _Recorder:
             self.rtt[k] = rtt_mean
         if self.queue is not None:
             self.queue[k] = queue
-        if self.thr is not None:
+        if self.thr is not None and thr is not out.get("throughput_pps"):
             self.thr[k] = thr.reshape(S, F)  # type: ignore[union-attr]
         self.n = k + 1
 
