@@ -48,8 +48,10 @@ from ._rounds_physics import (
     Rtts,
     _reverse_start,
     ack_path_drops,
+    across_flows,
     backlog_of,
     buffer_overflow,
+    by_scenario,
     forward_round,
     lagged,
     per_flow,
@@ -206,22 +208,26 @@ class RoundEngine:
         self.scratch: list[dict[str, FloatArray]] = [{} for _ in range(K)]
         #: (one class) two sets of arrays for loss reactions' actions (:meth:`_spare_action`)
         self.spare: list[tuple[FloatArray, FloatArray, FloatArray]] = []
+        #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
+        self.out_row: Callable[[], tuple[FloatArray, FloatArray | None]] | None = None
 
     def _scratch(self, c: int, name: str, rows: int = 0) -> FloatArray:
         """Class ``c``'s work array ``name`` (one value per flow of the class; ``rows``:
         that many such rows), made on first use and reused by every later round: a
         round's intermediate values are written in place instead of into fresh arrays."""
-        buf = self.scratch[c].get(name)
-        if buf is None:
+        try:
+            return self.scratch[c][name]
+        except KeyError:
             shape = (rows, self.size[c] * self.S) if rows else (self.size[c] * self.S,)
             buf = self.scratch[c][name] = np.empty(shape)
-        return buf
+            return buf
 
     # ------------------------------------------------------------------ the loop
     def loop(self, recorder: Any, progress: Callable[[float], None] | None) -> None:
         """Step rounds until every clock passes the run's end (or its number of rounds)."""
         run, t_end = self.run, self.run.t_end
         next_report, k = time.monotonic(), 0
+        self.out_row = getattr(recorder, "out_row", None) if self.K == 1 else None
         w1 = self.cwnd0
         while True:
             c = 0 if self.K == 1 else self.t_f.index(min(self.t_f))
@@ -313,11 +319,8 @@ class RoundEngine:
         as its next round's action (which the last reaction may have written)."""
         if not self.spare:
             self.spare = [(np.empty(self.n), np.empty(self.n), np.empty(self.n)) for _ in "ab"]
-        held = (self.cwnd0, self.incr, self.cap)
-        for arrays in self.spare:
-            if all(a is not h for a in arrays for h in held):
-                return arrays
-        raise AssertionError("both spare actions in use")  # (never: the engine holds one)
+        a, b = self.spare  # (a reaction's three arrays are the engine's action together)
+        return b if a[0] is self.cwnd0 else a
 
     def _class_sums(self, x: FloatArray) -> FloatArray:
         """A per-flow array summed over each class's flows (several classes, one scenario;
@@ -350,11 +353,7 @@ class RoundEngine:
         act, w0 = self._windows(c, t0)
         recording = self.count[c] % self.run.every == 0
         # one class: the recorder's next row holds the round's windows (and throughputs)
-        row = (
-            recorder.out_row()
-            if recording and self.K == 1 and hasattr(recorder, "out_row")
-            else None
-        )
+        row = self.out_row() if recording and self.out_row is not None else None
         w0_s = per_scenario(w0, S, m)
         if self.reverse:
             qr0, qf0, acks = _reverse_start(w0, w0_s, mu_a, mu_r_eff, self.b_r, d, m)
@@ -368,7 +367,7 @@ class RoundEngine:
         np.maximum(z, 0.0, out=z)
         if self.staggered:
             z[~act] = 0.0
-        w1 = np.add(w0, z, out=None if row is None else row["window"])
+        w1 = w0 + z if row is None else np.add(w0, z, out=row[0])
         if self.growth is not None:
             self.growth[ix] = z
         z_s = per_scenario(z, S, m)
@@ -434,7 +433,7 @@ class RoundEngine:
         if recording:
             self._record(
                 recorder, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration,
-                None if row is None else row.get("throughput_pps"),
+                None if row is None else row[1],
             )  # fmt: skip
         self.count[c] += 1
         self._decide(c, sample, lost, counting, burst)
@@ -463,10 +462,10 @@ class RoundEngine:
         thr = None
         if "throughput_pps" in kept:
             if self.K == 1:  # (each scenario's duration over its flows)
-                m = self.size[c]
+                S, m = self.S, self.size[c]
                 thr = np.divide(
-                    got.reshape(-1, m), duration[:, None],
-                    out=None if thr_out is None else thr_out.reshape(-1, m),
+                    by_scenario(got, S, m), across_flows(duration, m),
+                    out=None if thr_out is None else by_scenario(thr_out, S, m),
                 ).reshape(-1)  # fmt: skip
             else:
                 thr = got / duration

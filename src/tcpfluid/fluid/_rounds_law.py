@@ -37,29 +37,28 @@ def _react_to_losses(
     copy of the round's (the law's arrays are left alone): new arrays, or ``spare()``'s
     three arrays of the same shape (the caller's, not in use)."""
     if spare is None:
-        out = (np.empty_like(cwnd0), np.empty_like(incr), np.empty_like(cap))
+        cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
     else:
         out = spare()
-    # (the cap's array holds frac × w1 until the round's cap is copied into it)
-    timeout = np.greater(lost, np.multiply(frac, w1, out=out[2]))
-    timeout &= hit
-    for arr, new_arr in zip((cwnd0, incr, cap), out, strict=True):
-        np.copyto(new_arr, arr)
-    cwnd0, incr, cap = out
+        for arr, new_arr in zip((cwnd0, incr, cap), out, strict=True):
+            np.copyto(new_arr, arr)
+        cwnd0, incr, cap = out
+    flows = np.flatnonzero(hit)
+    timeout = lost[flows] > frac * w1[flows]
+    b = burst[flows] if burst is not None else None
     for to, bu in itertools.product((True, False), (False, True)):
         kind = loss_kind(to, bu)
-        if burst is None:
+        if b is None:
             if bu:
                 continue
-            mask = timeout if to else hit & ~timeout
+            idx = flows[timeout == to]
         else:
-            mask = (timeout if to else hit & ~timeout) & (burst if bu else ~burst)
-        if mask.any():
-            idx = np.flatnonzero(mask)
-            new = np.asarray(law.on_loss(state, idx, kind, w1[mask]), dtype=np.float64)
-            cwnd0[mask] = new
-            incr[mask] = 0.0
-            cap[mask] = new
+            idx = flows[(timeout == to) & (b == bu)]
+        if idx.size:
+            new = np.asarray(law.on_loss(state, idx, kind, w1[idx]), dtype=np.float64)
+            cwnd0[idx] = new
+            incr[idx] = 0.0
+            cap[idx] = new
     return cwnd0, incr, cap
 
 

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from ..queueing import RedParameters, red_drop_probability
 from ._rounds_law import growth_shares
-from ._rounds_physics import _standing_rev, backlog_of, per_scenario
+from ._rounds_physics import _standing_rev, across_flows, backlog_of, by_scenario, per_scenario
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -52,10 +52,13 @@ def round_losses(
         else:
             total = w1_s if others is None else w1_s + sum(others[0].tolist())
             # (each scenario's total and overflow over its flows, broadcast)
-            tot = np.reshape(total, (-1, 1))
-            mine2 = np.divide(w.reshape(S, -1), tot, out=np.zeros((S, eng.F)), where=tot > 0)
-            mine2 *= np.reshape(lost_s, (-1, 1))
-            mine = mine2.reshape(-1)
+            F = eng.F
+            tot = across_flows(np.asarray(total), F)
+            grid = np.divide(
+                by_scenario(w, S, F), tot, out=by_scenario(np.zeros(eng.n), S, F), where=tot > 0
+            )
+            grid *= across_flows(lost_s, F)
+            mine = grid.reshape(-1)
             if eng.share is not None:
                 F = eng.F
                 for s in range(S):
@@ -155,8 +158,8 @@ def account_one(
         if t_end == math.inf:
             eng.delivered += got
         else:  # (a view: each scenario's part of the round over its flows)
-            delivered = eng.delivered.reshape(S, F)
-            delivered += got.reshape(S, F) * (dt / duration)[:, None]
+            delivered = by_scenario(eng.delivered, S, F)
+            delivered += by_scenario(got, S, F) * across_flows(dt / duration, F)
         return
     g_s = per_scenario(got, S, F)
     if eng.reverse:
@@ -169,5 +172,5 @@ def account_one(
         rtt *= inv_mu
         rtt += d
     share = np.divide(dt, rtt, out=eng.buf_s)
-    delivered = eng.delivered.reshape(S, F)  # (a view: each scenario's share over its flows)
-    delivered += got.reshape(S, F) * share[:, None]
+    delivered = by_scenario(eng.delivered, S, F)  # (a view: each scenario's share over its flows)
+    delivered += by_scenario(got, S, F) * across_flows(share, F)
