@@ -206,8 +206,6 @@ class RoundEngine:
         self.losses = np.zeros(n, dtype=np.int64)
         #: per class: per-flow work arrays reused by every round (:meth:`_scratch`)
         self.scratch: list[dict[str, FloatArray]] = [{} for _ in range(K)]
-        #: (one class) two sets of arrays for loss reactions' actions (:meth:`_spare_action`)
-        self.spare: list[tuple[FloatArray, FloatArray, FloatArray]] = []
         #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
         self.out_row: Callable[[], tuple[FloatArray, FloatArray | None]] | None = None
 
@@ -312,15 +310,6 @@ class RoundEngine:
         self.active[ix] = self.started[ix] & (t_n < self.stop_n[ix])
         act = self.active[ix]
         return act, np.where(act, self.cwnd0[ix], 0.0)
-
-    def _spare_action(self) -> tuple[FloatArray, FloatArray, FloatArray]:
-        """(One class) arrays for a loss reaction's action (window, per-ACK increment,
-        cap): of two such sets made once, the one whose arrays the engine does not hold
-        as its next round's action (which the last reaction may have written)."""
-        if not self.spare:
-            self.spare = [(np.empty(self.n), np.empty(self.n), np.empty(self.n)) for _ in "ab"]
-        a, b = self.spare  # (a reaction's three arrays are the engine's action together)
-        return b if a[0] is self.cwnd0 else a
 
     def _class_sums(self, x: FloatArray) -> FloatArray:
         """A per-flow array summed over each class's flows (several classes, one scenario;
@@ -479,16 +468,15 @@ class RoundEngine:
         """What every flow's law measures: the class's round for its flows (the others get
         their last values; their decisions are discarded). Also the base RTT and mean RTT
         the class's flows read."""
-        ix, m = self.sel[c], self.size[c]
+        ix, m, S = self.sel[c], self.size[c], self.S
         if m > 1 and (self.K == 1 or self.alone is not None):  # (the class's values broadcast)
-            rep = self._scratch(c, "rtts", 5)
-            for j, r in enumerate(rtts):
-                np.copyto(rep[j].reshape(-1, m), np.asarray(r)[:, None])
+            rep = self._scratch(c, "rtts", 5)  # (each scenario's values over its flows)
+            np.copyto(rep.reshape(5, S, m), np.array(rtts)[:, :, None])
             r_min, r_mean, r_max, f_min, f_mean = rep
         else:
             r_min, r_mean, r_max, f_min, f_mean = rtts
-        base_law = self._least(self.base_rtt, ix, act, r_min, c, "base")
-        fbase_law = self._least(self.fwd_base, ix, act, f_min, c, "fwd_base")
+        base_law = self._least(self.base_rtt, ix, act, r_min)
+        fbase_law = self._least(self.fwd_base, ix, act, f_min)
         cwnd = np.where(act, w1, self.cwnd0[ix]) if self.staggered else w1
         if self.K == 1 or self.alone is not None:
             sample = RoundSample(cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
@@ -500,30 +488,18 @@ class RoundEngine:
         sample = RoundSample(cw, base, lr[1], lr[0], lr[2], ak, lr[4], fb)
         return sample, base_law, r_mean
 
-    def _least(
-        self, least: FloatArray, ix: Any, act: Any, now: FloatArray, c: int, name: str
-    ) -> FloatArray:
-        """The running minimum ``least`` (per flow, in place) at the class ``c``'s flows
-        ``ix`` taken with this round's ``now`` (active flows only); what the law reads
-        (class ``c``'s work array ``name``): the minimum, or ``now`` for a flow with none
-        yet (a flow that joined this round)."""
-        cand = now
-        if self.staggered:  # (np.where(act, now, inf), in place)
-            cand = self._scratch(c, "candidate")
-            np.copyto(cand, now)
-            np.copyto(cand, np.inf, where=~act)
+    def _least(self, least: FloatArray, ix: Any, act: Any, now: FloatArray) -> FloatArray:
+        """The running minimum ``least`` (per flow, in place) at the class's flows ``ix``
+        taken with this round's ``now`` (active flows only); what the law reads: the
+        minimum, or ``now`` for a flow with none yet (a flow that joined this round)."""
+        cand = np.where(act, now, np.inf) if self.staggered else now
         if isinstance(ix, slice):  # a view: updated in place
             part = least[ix]
             np.minimum(part, cand, out=part)
         else:
             part = np.minimum(least[ix], cand)
             least[ix] = part
-        if not self.staggered:
-            return part
-        seen = self._scratch(c, name)  # (np.where(isfinite(part), part, now), in place)
-        np.copyto(seen, now)
-        np.copyto(seen, part, where=np.isfinite(part))
-        return seen
+        return np.where(np.isfinite(part), part, now) if self.staggered else part
 
     def _decide(
         self, c: int, sample: RoundSample, lost: FloatArray | None, counting: Any, burst: Any
@@ -540,7 +516,7 @@ class RoundEngine:
         if self.K == 1:
             self.cwnd0, self.incr, self.cap = decide(
                 self.law, state, sample, lost, self.active, sample.cwnd, run.frac, counting,
-                self.losses, burst, self.recovering, self._spare_action,
+                self.losses, burst, self.recovering,
             )  # fmt: skip
             return
         if self.alone is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -27,22 +26,13 @@ def _react_to_losses(
     incr: FloatArray,
     cap: FloatArray,
     burst: NDArray[np.bool_] | None = None,
-    spare: Callable[[], tuple[FloatArray, FloatArray, FloatArray]] | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The loss reactions of the flows ``hit`` (after the law's round decision): a timeout
     when a flow lost more than ``frac`` of its window, else a fast retransmit
     (``LOSS_BURST_TIMEOUT`` / ``LOSS_BURST`` of :mod:`tcpfluid.algorithms.base` for the
     flows ``burst`` whose ACKs the ACK path dropped in the round); the reaction replaces
-    the round's action (nothing added per ACK in the next round). The new action is a
-    copy of the round's (the law's arrays are left alone): new arrays, or ``spare()``'s
-    three arrays of the same shape (the caller's, not in use)."""
-    if spare is None:
-        cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
-    else:
-        out = spare()
-        for arr, new_arr in zip((cwnd0, incr, cap), out, strict=True):
-            np.copyto(new_arr, arr)
-        cwnd0, incr, cap = out
+    the round's action (nothing added per ACK in the next round)."""
+    cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
     flows = np.flatnonzero(hit)
     timeout = lost[flows] > frac * w1[flows]
     b = burst[flows] if burst is not None else None
@@ -277,7 +267,6 @@ def decide(
     losses: NDArray[np.int64],
     burst: NDArray[np.bool_] | None = None,
     recovering: NDArray[np.int64] | None = None,
-    spare: Callable[[], tuple[FloatArray, FloatArray, FloatArray]] | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The law's decision at the end of the round (window, per-ACK increment, cap of the
     next round), replaced by the loss reaction for the flows that lost packets; counts
@@ -286,8 +275,7 @@ def decide(
     (their duplicate-ACK losses are reported as ``LOSS_BURST``). ``recovering`` (per
     flow, updated in place for the ``active`` flows): the rounds left of each flow's loss
     episode; a flow still in one loses packets without a new loss event
-    (:data:`RECOVERY_ROUNDS`). ``spare``: where a loss reaction writes the new action
-    (:func:`_react_to_losses`)."""
+    (:data:`RECOVERY_ROUNDS`)."""
     action: RoundAction = law.on_round(state, sample)
     cwnd0 = np.asarray(action.cwnd, dtype=np.float64)
     incr = np.asarray(action.incr, dtype=np.float64)
@@ -303,7 +291,7 @@ def decide(
     if hit is not None and hit.any():
         assert lost is not None
         cwnd0, incr, cap = _react_to_losses(
-            law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst, spare
+            law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst
         )
         # a scenario whose clock has passed duration_s keeps stepping while others
         # of the batch finish; its losses after the end do not count
