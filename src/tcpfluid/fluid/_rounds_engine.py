@@ -206,6 +206,8 @@ class RoundEngine:
         self.losses = np.zeros(n, dtype=np.int64)
         #: per class: per-flow work arrays reused by every round (:meth:`_scratch`)
         self.scratch: list[dict[str, FloatArray]] = [{} for _ in range(K)]
+        #: per class: its round's growth and room below the cap (one value per flow)
+        self.growth_work = [(np.empty(m * S), np.empty(m * S)) for m in self.size]
         #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
         self.out_row: Callable[[], tuple[FloatArray, FloatArray | None]] | None = None
 
@@ -351,8 +353,9 @@ class RoundEngine:
         if self.acks_of is _packet_acks:
             self.w_prev[ix] = w0
         # ---------------- growth of the round through per-ACK increments
-        z = np.multiply(self.incr[ix], acks, out=self._scratch(c, "z"))
-        np.minimum(z, np.subtract(self.cap[ix], w0, out=self._scratch(c, "room")), out=z)
+        z, room = self.growth_work[c]
+        np.multiply(self.incr[ix], acks, out=z)
+        np.minimum(z, np.subtract(self.cap[ix], w0, out=room), out=z)
         np.maximum(z, 0.0, out=z)
         if self.staggered:
             z[~act] = 0.0
