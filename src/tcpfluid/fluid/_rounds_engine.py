@@ -48,8 +48,10 @@ from ._rounds_physics import (
     Rtts,
     _reverse_start,
     ack_path_drops,
+    across_flows,
     backlog_of,
     buffer_overflow,
+    by_scenario,
     forward_round,
     lagged,
     per_flow,
@@ -142,17 +144,23 @@ class RoundEngine:
         n = self.n
         self.ls = start_law(law, n, self.staggered)
         self.cwnd0, self.incr, self.cap = self.ls.cwnd0, self.ls.incr, self.ls.cap
-        self.w_prev = self.cwnd0.copy()
+        #: (whole packets) the windows of each flow's last round (read, never written,
+        #: otherwise)
+        self.w_prev = self.cwnd0.copy() if whole_packets else self.cwnd0
         self.active = np.ones(n, dtype=bool)
         self.started = np.zeros(n, dtype=bool) if self.staggered else np.ones(n, dtype=bool)
         self.base_rtt, self.fwd_base = np.full(n, np.inf), np.full(n, np.inf)
-        dn = self.d_flow if self.d_flow is not None else np.repeat(batch.d_s, F)
-        #: per flow: the RTTs its law read last (a class's decision sees the others')
-        self.last = [dn.copy(), dn.copy(), dn.copy(), 0.5 * dn, 0.5 * dn]
-        #: (several classes) the rest of the sample every flow's law reads (window, base
-        #: RTT, ACKs, forward base delay): the class's round for its flows, each other
-        #: flow's own last round (whose decision is discarded, :meth:`_decide`)
-        self.seen = [self.cwnd0.copy(), dn.copy(), self.cwnd0.copy(), 0.5 * dn]
+        #: (several classes) per flow: the RTTs its law read last (a class's decision
+        #: sees the others'), and the rest of the sample every flow's law reads (window,
+        #: base RTT, ACKs, forward base delay): the class's round for its flows, each
+        #: other flow's own last round (whose decision is discarded, :meth:`_decide`)
+        self.last: list[FloatArray] = []
+        self.seen: list[FloatArray] = []
+        if K > 1:
+            dn = self.d_flow
+            assert dn is not None
+            self.last = [dn.copy(), dn.copy(), dn.copy(), 0.5 * dn, 0.5 * dn]
+            self.seen = [self.cwnd0.copy(), dn.copy(), self.cwnd0.copy(), 0.5 * dn]
         #: per flow: the window of its round in progress (0 when inactive), its share of
         #: overflows at other classes' rounds (taken at the end of its next round), RED's
         #: expected drops not yet a whole packet, the rounds left of its loss episode
@@ -196,12 +204,30 @@ class RoundEngine:
         self.inflight, self.buf_s = np.zeros(n), np.zeros(S)
         self.delivered, self.cross_carried, self.elapsed = np.zeros(n), np.zeros(S), np.zeros(S)
         self.losses = np.zeros(n, dtype=np.int64)
+        #: per class: per-flow work arrays reused by every round (:meth:`_scratch`)
+        self.scratch: list[dict[str, FloatArray]] = [{} for _ in range(K)]
+        #: per class: its round's growth and room below the cap (one value per flow)
+        self.growth_work = [(np.empty(m * S), np.empty(m * S)) for m in self.size]
+        #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
+        self.out_row: Callable[[], tuple[FloatArray, FloatArray | None]] | None = None
+
+    def _scratch(self, c: int, name: str, rows: int = 0) -> FloatArray:
+        """Class ``c``'s work array ``name`` (one value per flow of the class; ``rows``:
+        that many such rows), made on first use and reused by every later round: a
+        round's intermediate values are written in place instead of into fresh arrays."""
+        try:
+            return self.scratch[c][name]
+        except KeyError:
+            shape = (rows, self.size[c] * self.S) if rows else (self.size[c] * self.S,)
+            buf = self.scratch[c][name] = np.empty(shape)
+            return buf
 
     # ------------------------------------------------------------------ the loop
     def loop(self, recorder: Any, progress: Callable[[float], None] | None) -> None:
         """Step rounds until every clock passes the run's end (or its number of rounds)."""
         run, t_end = self.run, self.run.t_end
         next_report, k = time.monotonic(), 0
+        self.out_row = getattr(recorder, "out_row", None) if self.K == 1 else None
         w1 = self.cwnd0
         while True:
             c = 0 if self.K == 1 else self.t_f.index(min(self.t_f))
@@ -316,6 +342,9 @@ class RoundEngine:
         if self.spread_train:
             np.minimum(self.ack_rate[c], mu_a, out=self.ack_rate[c])
         act, w0 = self._windows(c, t0)
+        recording = self.count[c] % self.run.every == 0
+        # one class: the recorder's next row holds the round's windows (and throughputs)
+        row = self.out_row() if recording and self.out_row is not None else None
         w0_s = per_scenario(w0, S, m)
         if self.reverse:
             qr0, qf0, acks = _reverse_start(w0, w0_s, mu_a, mu_r_eff, self.b_r, d, m)
@@ -324,11 +353,13 @@ class RoundEngine:
         if self.acks_of is _packet_acks:
             self.w_prev[ix] = w0
         # ---------------- growth of the round through per-ACK increments
-        z = np.minimum(self.incr[ix] * acks, self.cap[ix] - w0)
+        z, room = self.growth_work[c]
+        np.multiply(self.incr[ix], acks, out=z)
+        np.minimum(z, np.subtract(self.cap[ix], w0, out=room), out=z)
         np.maximum(z, 0.0, out=z)
         if self.staggered:
             z[~act] = 0.0
-        w1 = w0 + z
+        w1 = w0 + z if row is None else np.add(w0, z, out=row[0])
         if self.growth is not None:
             self.growth[ix] = z
         z_s = per_scenario(z, S, m)
@@ -391,10 +422,11 @@ class RoundEngine:
             counting = bool(t0[0] < t_end)
         elif t_end != math.inf:
             counting = per_flow(t0 < t_end, m)
-        if self.count[c] % self.run.every == 0:
+        if recording:
             self._record(
-                recorder, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration
-            )
+                recorder, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration,
+                None if row is None else row[1],
+            )  # fmt: skip
         self.count[c] += 1
         self._decide(c, sample, lost, counting, burst)
         self.t[c] = t_next
@@ -405,12 +437,13 @@ class RoundEngine:
     def _record(
         self, recorder: Any, c: int, t: FloatArray, w1: FloatArray, base: FloatArray,
         mean: FloatArray, rtt_mean: FloatArray, qf: Any, inv_mu: FloatArray,
-        got: FloatArray, duration: FloatArray,
+        got: FloatArray, duration: FloatArray, thr_out: FloatArray | None = None,
     ) -> None:  # fmt: skip
         """Record a round of class ``c`` ending at ``t``: its flows' windows and phases, Δ
         from the base and mean RTTs their laws read, the mean RTT, the bottleneck queue at
         the round's peak (``qf``: the round's backlogs; in link packets, times μ/μa, with
-        cross traffic), each flow's throughput ``got / duration``."""
+        cross traffic), each flow's throughput ``got / duration`` (into ``thr_out`` if
+        given)."""
         kept = recorder.fields
         delta = backlog(w1, base, mean) if "delta_pkts" in kept else None
         queue = None
@@ -420,7 +453,14 @@ class RoundEngine:
                 queue = queue * (self.mu * inv_mu)
         thr = None
         if "throughput_pps" in kept:
-            thr = got / (per_flow(duration, self.size[c]) if self.K == 1 else duration)
+            if self.K == 1:  # (each scenario's duration over its flows)
+                S, m = self.S, self.size[c]
+                thr = np.divide(
+                    by_scenario(got, S, m), across_flows(duration, m),
+                    out=None if thr_out is None else by_scenario(thr_out, S, m),
+                ).reshape(-1)  # fmt: skip
+            else:
+                thr = got / duration
         phase = self.ls.state["phase"][self.sel[c]]
         recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
 
@@ -431,9 +471,11 @@ class RoundEngine:
         """What every flow's law measures: the class's round for its flows (the others get
         their last values; their decisions are discarded). Also the base RTT and mean RTT
         the class's flows read."""
-        ix, m = self.sel[c], self.size[c]
+        ix, m, S = self.sel[c], self.size[c], self.S
         if m > 1 and (self.K == 1 or self.alone is not None):  # (the class's values broadcast)
-            r_min, r_mean, r_max, f_min, f_mean = [np.repeat(r, m) for r in rtts]
+            rep = self._scratch(c, "rtts", 5)  # (each scenario's values over its flows)
+            np.copyto(rep.reshape(5, S, m), np.array(rtts)[:, :, None])
+            r_min, r_mean, r_max, f_min, f_mean = rep
         else:
             r_min, r_mean, r_max, f_min, f_mean = rtts
         base_law = self._least(self.base_rtt, ix, act, r_min)

@@ -433,6 +433,18 @@ def per_flow(x: Any, m: int) -> Any:
     return np.repeat(x, m) if m > 1 else x
 
 
+def by_scenario(x: Any, S: int, m: int) -> Any:
+    """A per-flow array (S × m,) as a view of shape (S, m), to meet per-scenario values
+    in the shape :func:`across_flows` gives them (itself when ``m`` is 1)."""
+    return x.reshape(S, m) if m > 1 else x
+
+
+def across_flows(x: Any, m: int) -> Any:
+    """A per-scenario array (S,) shaped to broadcast over each scenario's ``m`` flows
+    (:func:`by_scenario`): :func:`per_flow` without the copy."""
+    return x[:, None] if m > 1 else x
+
+
 def per_scenario(x: FloatArray, S: int, m: int) -> FloatArray:
     """The sum over each scenario's ``m`` flows of a per-flow array (S × m,) -> (S,)."""
     return x.reshape(S, m).sum(axis=1) if m > 1 else x

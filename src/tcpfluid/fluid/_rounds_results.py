@@ -391,6 +391,22 @@ class _Recorder:
         self.rtt = np.empty((n_rec, S)) if "rtt_s" in fields else None
         self.queue = np.empty((n_rec, S)) if "queue_pkts" in fields else None
         self.thr = np.empty((n_rec, S, F)) if "throughput_pps" in fields else None
+        # the rows flat (one value per flow of every scenario), for :meth:`out_row`
+        self._flat = (
+            self.window.reshape(n_rec, S * F),
+            None if self.thr is None else self.thr.reshape(n_rec, S * F),
+        )
+        #: the row :meth:`out_row` handed out (the engine wrote into it: no copy)
+        self._out: tuple[Any, Any] = (None, None)
+
+    def out_row(self) -> tuple[FloatArray, FloatArray | None]:
+        """The next row's storage of the windows and the throughputs (``None`` when not
+        kept), flat (S × F,), for the engine to compute them in place (no copy when
+        :meth:`add_row` is given them back)."""
+        k = self.n
+        window, thr = self._flat
+        self._out = (window[k], None if thr is None else thr[k])
+        return self._out
 
     def add_row(
         self, c: int, t: FloatArray, w1: FloatArray, phase: Any, delta: FloatArray | None,
@@ -401,8 +417,10 @@ class _Recorder:
         queue, per-flow window, phase, Δ and throughput (fields not kept are ``None``)."""
         k = self.n
         S, F = self.window.shape[1:]
+        out, self._out = self._out, (None, None)
         self.time[k] = t
-        self.window[k] = w1.reshape(S, F)
+        if w1 is not out[0]:
+            self.window[k] = w1.reshape(S, F)
         self.phase[k] = phase.reshape(S, F)
         if self.delta is not None:
             self.delta[k] = delta.reshape(S, F)  # type: ignore[union-attr]
@@ -410,7 +428,7 @@ class _Recorder:
             self.rtt[k] = rtt_mean
         if self.queue is not None:
             self.queue[k] = queue
-        if self.thr is not None:
+        if self.thr is not None and thr is not out[1]:
             self.thr[k] = thr.reshape(S, F)  # type: ignore[union-attr]
         self.n = k + 1
 

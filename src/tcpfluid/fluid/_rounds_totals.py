@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from ..queueing import RedParameters, red_drop_probability
 from ._rounds_law import growth_shares
-from ._rounds_physics import _standing_rev, backlog_of, per_flow, per_scenario
+from ._rounds_physics import _standing_rev, across_flows, backlog_of, by_scenario, per_scenario
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -51,9 +51,14 @@ def round_losses(
             eng.charged = True
         else:
             total = w1_s if others is None else w1_s + sum(others[0].tolist())
-            tot = per_flow(total, eng.F)
-            mine = np.divide(w, tot, out=np.zeros(eng.n), where=tot > 0)
-            mine *= per_flow(lost_s, eng.F)
+            # (each scenario's total and overflow over its flows, broadcast)
+            F = eng.F
+            tot = across_flows(np.asarray(total), F)
+            grid = np.divide(
+                by_scenario(w, S, F), tot, out=by_scenario(np.zeros(eng.n), S, F), where=tot > 0
+            )
+            grid *= across_flows(lost_s, F)
+            mine = grid.reshape(-1)
             if eng.share is not None:
                 F = eng.F
                 for s in range(S):
@@ -150,7 +155,11 @@ def account_one(
         eng.cross_carried += (eng.mu - mu_a) * dt
     eng.elapsed += dt
     if whole and not eng.reverse:
-        eng.delivered += got if t_end == math.inf else got * per_flow(dt / duration, F)
+        if t_end == math.inf:
+            eng.delivered += got
+        else:  # (a view: each scenario's part of the round over its flows)
+            delivered = by_scenario(eng.delivered, S, F)
+            delivered += by_scenario(got, S, F) * across_flows(dt / duration, F)
         return
     g_s = per_scenario(got, S, F)
     if eng.reverse:
@@ -163,4 +172,5 @@ def account_one(
         rtt *= inv_mu
         rtt += d
     share = np.divide(dt, rtt, out=eng.buf_s)
-    eng.delivered += got * per_flow(share, F)
+    delivered = by_scenario(eng.delivered, S, F)  # (a view: each scenario's share over its flows)
+    delivered += by_scenario(got, S, F) * across_flows(share, F)
