@@ -44,8 +44,8 @@ def _window(r: tcpfluid.Result) -> tuple[np.ndarray, np.ndarray]:
 def test_recovery_option_is_checked_and_reported() -> None:
     with pytest.raises(ValueError, match="recovery must be one of 'halving', 'collapse'"):
         Reno(recovery="nope")
-    assert Reno(recovery="collapse").params() == {"recovery": "collapse"}
-    assert Reno().params() == {"recovery": "newreno"}
+    assert Reno(recovery="collapse").params() == {"recovery": "collapse", "initial_window": 2.0}
+    assert Reno().params() == {"recovery": "newreno", "initial_window": 2.0}
     law = Reno(recovery="collapse")
     st = law.init_state(2)
     assert law.on_loss(st, np.array([0]), LOSS_FAST, np.array([92.0])).tolist() == [2.0]
