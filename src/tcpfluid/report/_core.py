@@ -359,10 +359,7 @@ def run_tasks(
         for i, t in enumerate(tasks):
             finished(i, _run_task(t, i, None if bar is None else functools.partial(bar.partial, i)))
         return results
-    from ._runs import warm_up
-
-    for part in ("packet", "fluid"):
-        warm_up(part)
+    _warm_up_both()
     queue: Any = None
     if bar is not None:
         import multiprocessing
@@ -382,6 +379,27 @@ def run_tasks(
             queue.close()
             queue.join_thread()
     return results
+
+
+def _warm_up_both() -> None:
+    """Compile (or load from Numba's cache) the packet and the fluid kernels in this
+    process before the pool forks. On a cold cache the fluid kernels compile at the same
+    time in a short-lived child process, which writes them to the cache this process then
+    loads them from: the two compilations take the time of the longer, not of both."""
+    import multiprocessing
+
+    from ._runs import warm_up
+
+    child = None
+    if "fork" in multiprocessing.get_all_start_methods():
+        child = multiprocessing.get_context("fork").Process(target=warm_up, args=("fluid",))
+        child.start()
+    try:
+        warm_up("packet")
+    finally:
+        if child is not None:
+            child.join()
+    warm_up("fluid")
 
 
 def _drain(queue: Any, progress: Progress) -> None:
