@@ -31,7 +31,6 @@ from numpy.typing import NDArray
 
 from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
-from ..algorithms.mixed import MixedLaw
 from ..queueing import RedParameters
 from ._rounds_checks import _Run
 from ._rounds_inputs import PathBatch
@@ -39,6 +38,7 @@ from ._rounds_law import (
     OverflowShare,
     WholeLosses,
     _check_bounded,
+    class_laws,
     decide,
     join_flows,
     start_law,
@@ -568,45 +568,3 @@ class RoundEngine:
         if keys["phase"] != "phase":  # (a law of a MixedLaw: the shared phase too)
             state["phase"][ix] = sub["phase"]
         self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0, incr, cap
-
-
-def class_laws(law: ControlLaw, sel: list[Any]) -> list[tuple[ControlLaw, dict[str, str]]] | None:
-    """Per round-clock class (``sel``: its flows, a slice or indices): the law that decides
-    its flows alone and the state keys it reads (its own name -> the key in the engine's
-    state), or ``None`` unless every class has one. A class has one when its flows are
-    consecutive (a slice: the state's views) and their law (``law``, or the law of the
-    :class:`~tcpfluid.algorithms.mixed.MixedLaw` group holding them all) has one value of
-    every parameter for all flows and state for any number of flows."""
-    out = []
-    for ix in sel:
-        if not isinstance(ix, slice) or ix.start is None:
-            return None
-        m = ix.stop - ix.start
-        own, keys = law, None
-        if isinstance(law, MixedLaw):
-            which = law.which[ix]
-            if (which != which[0]).any():
-                return None
-            i = int(which[0])
-            own = law.laws[i]
-            keys = {k: f"{i}:{k}" for k in own.init_state(law.groups[i].size)}
-        if not _uniform(own, m):
-            return None
-        if keys is None:
-            keys = {k: k for k in own.init_state(m)}
-        out.append((own, keys))
-    return out
-
-
-def _uniform(law: ControlLaw, m: int) -> bool:
-    """Whether ``law`` can decide ``m`` of its flows alone: no parameter with one value per
-    flow (those belong to all the flows), and its state made for ``m`` flows."""
-    if isinstance(law, MixedLaw):
-        return False
-    if any(isinstance(v, list | tuple | np.ndarray) for v in law.params().values()):
-        return False
-    try:
-        law.init_state(m)
-    except (ValueError, TypeError):
-        return False
-    return True

@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..algorithms.base import ControlLaw, RoundAction, RoundSample, loss_kind
+from ..algorithms.mixed import MixedLaw
 
 FloatArray = NDArray[np.float64]
 
@@ -297,3 +298,45 @@ def decide(
         # of the batch finish; its losses after the end do not count
         losses += hit & counts
     return cwnd0, incr, cap
+
+
+def class_laws(law: ControlLaw, sel: list[Any]) -> list[tuple[ControlLaw, dict[str, str]]] | None:
+    """Per round-clock class (``sel``: its flows, a slice or indices): the law that decides
+    its flows alone and the state keys it reads (its own name -> the key in the engine's
+    state), or ``None`` unless every class has one. A class has one when its flows are
+    consecutive (a slice: the state's views) and their law (``law``, or the law of the
+    :class:`~tcpfluid.algorithms.mixed.MixedLaw` group holding them all) has one value of
+    every parameter for all flows and state for any number of flows."""
+    out = []
+    for ix in sel:
+        if not isinstance(ix, slice) or ix.start is None:
+            return None
+        m = ix.stop - ix.start
+        own, keys = law, None
+        if isinstance(law, MixedLaw):
+            which = law.which[ix]
+            if (which != which[0]).any():
+                return None
+            i = int(which[0])
+            own = law.laws[i]
+            keys = {k: f"{i}:{k}" for k in own.init_state(law.groups[i].size)}
+        if not _uniform(own, m):
+            return None
+        if keys is None:
+            keys = {k: k for k in own.init_state(m)}
+        out.append((own, keys))
+    return out
+
+
+def _uniform(law: ControlLaw, m: int) -> bool:
+    """Whether ``law`` can decide ``m`` of its flows alone: no parameter with one value per
+    flow (those belong to all the flows), and its state made for ``m`` flows."""
+    if isinstance(law, MixedLaw):
+        return False
+    if any(isinstance(v, list | tuple | np.ndarray) for v in law.params().values()):
+        return False
+    try:
+        law.init_state(m)
+    except (ValueError, TypeError):
+        return False
+    return True
