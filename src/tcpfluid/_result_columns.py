@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 from numpy.typing import NDArray
 
+from ._validation import item_index
+
 if TYPE_CHECKING:  # pragma: no cover
     from .results import FlowSummary, RoundLog
 
@@ -135,10 +137,7 @@ class FlowSummaries(Sequence["FlowSummary"]):
     def __getitem__(self, i: int | slice) -> FlowSummary | tuple[FlowSummary, ...]:
         if isinstance(i, slice):
             return tuple(self[k] for k in range(len(self))[i])
-        n = len(self)
-        k = int(i) + n if int(i) < 0 else int(i)
-        if not 0 <= k < n:
-            raise IndexError(f"flow index {i} out of range for {n} flows")
+        k = item_index(i, len(self), "flow")
         f = self._cache.get(k)
         if f is None:
             from .results import FlowSummary
@@ -210,10 +209,7 @@ class RoundLogs(Sequence["RoundLog"]):
     def __getitem__(self, i: int | slice) -> RoundLog | tuple[RoundLog, ...]:
         if isinstance(i, slice):
             return tuple(self[k] for k in range(len(self))[i])
-        n = len(self)
-        k = int(i) + n if int(i) < 0 else int(i)
-        if not 0 <= k < n:
-            raise IndexError(f"flow index {i} out of range for {n} flows")
+        k = item_index(i, len(self), "flow")
         from .results import RoundLog
 
         if self.sizes is None:

@@ -80,6 +80,15 @@ def check_bool(name: str, value: Any) -> bool:
     return bool(value)
 
 
+def item_index(i: Any, n: int, what: str) -> int:
+    """The position ``i`` (negative counts from the end) of one of ``n`` ``what`` (e.g.
+    ``"flow"``) in a sequence; an ``IndexError`` naming both when it is out of range."""
+    k = int(i) + n if int(i) < 0 else int(i)
+    if not 0 <= k < n:
+        raise IndexError(f"{what} index {i} out of range for {n} {what}s")
+    return k
+
+
 def check_choice(name: str, value: Any, choices: Iterable[str]) -> str:
     """One of a fixed set of strings."""
     options = tuple(choices)

@@ -30,6 +30,8 @@ from typing import TYPE_CHECKING, Any, overload
 import numpy as np
 from numpy.typing import NDArray
 
+from .._validation import item_index
+
 if TYPE_CHECKING:  # pragma: no cover
     from .model import FlowSpec, Link
 
@@ -230,10 +232,7 @@ class LinkSeq(Sequence["Link"]):
     def __getitem__(self, i: int | slice) -> Link | tuple[Link, ...]:
         if isinstance(i, slice):
             return tuple(self.table.link(k) for k in range(len(self))[i])
-        n = len(self)
-        k = int(i) + n if int(i) < 0 else int(i)
-        if not 0 <= k < n:
-            raise IndexError(f"link index {i} out of range for {n} links")
+        k = item_index(i, len(self), "link")
         return self.table.link(k)
 
     def __iter__(self) -> Iterator[Link]:
@@ -459,10 +458,7 @@ class FlowSeq(Sequence["FlowSpec"]):
     def __getitem__(self, i: int | slice) -> FlowSpec | tuple[FlowSpec, ...]:
         if isinstance(i, slice):
             return tuple(self.table.flow(k, self.links) for k in range(len(self))[i])
-        n = len(self)
-        k = int(i) + n if int(i) < 0 else int(i)
-        if not 0 <= k < n:
-            raise IndexError(f"flow index {i} out of range for {n} flows")
+        k = item_index(i, len(self), "flow")
         return self.table.flow(k, self.links)
 
     def __iter__(self) -> Iterator[FlowSpec]:
