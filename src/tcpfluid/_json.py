@@ -33,13 +33,9 @@ def dumps(obj: Any, *, indent: int = 2) -> str:
     return "".join(parts)
 
 
-def _scalar(x: Any) -> str:
-    return json.dumps(x, allow_nan=False)
-
-
 def _encode(obj: Any, level: int, indent: int, out: list[str]) -> None:
     if isinstance(obj, _SCALARS):
-        out.append(_scalar(obj))
+        out.append(json.dumps(obj, allow_nan=False))
     elif isinstance(obj, dict):
         if not obj:
             out.append("{}")
@@ -50,7 +46,7 @@ def _encode(obj: Any, level: int, indent: int, out: list[str]) -> None:
         for k, v in obj.items():
             if not isinstance(k, str):  # a number or the like: the standard encoder's key
                 k = next(iter(json.loads(json.dumps({k: 0}))))
-            out.append(("" if first else ",") + pad + _scalar(k) + ": ")
+            out.append(("" if first else ",") + pad + json.dumps(k) + ": ")
             first = False
             _encode(v, level + 1, indent, out)
         out.append("\n" + " " * (indent * level) + "}")

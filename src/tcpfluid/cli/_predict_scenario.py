@@ -17,9 +17,9 @@ summary keys ``name``, ``ss_exit_window``, ``ss_exit_time_s``, ``settled_window`
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from .._json import dumps as json_text
 from .._text import columns as _columns
 
 __all__ = ["run_scenario_mode"]
@@ -124,7 +124,7 @@ def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
                 for a, (preds, checked) in zip(algorithms, per_alg, strict=True)
             ],
         }
-        print(json.dumps(out, indent=2, allow_nan=False))
+        print(json_text(out))
         return 0
     _print_header(args.scenario, base, changes, kinds)
     for a, (preds, checked) in zip(algorithms, per_alg, strict=True):

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from .. import units
+from .._json import dumps as json_text
 from .._text import cell as _fmt
 from .._text import columns as _columns
 from ..analytic import conspicuous_round, conspicuous_round_printed
@@ -339,7 +340,7 @@ def run(args: argparse.Namespace) -> int:
             },
             "predictions": [p.to_dict() for p in preds],
         }
-        print(json.dumps(out, indent=2, allow_nan=False))
+        print(json_text(out))
         return 0
     print(
         f"path: mu = {path.mu:.6g} pkt/s, d = {path.d:.6g} s, mu*d = {path.bdp:.6g} pkts "

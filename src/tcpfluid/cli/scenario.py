@@ -8,6 +8,7 @@ import json
 import math
 from typing import Any
 
+from .._json import dumps as json_text
 from ._sets import add_set_option, parse_sets
 
 __all__ = ["add_parser", "run"]
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if args.toml:
         print(scenario_to_toml(sc), end="")
     elif args.json:
-        print(json.dumps(sc.to_dict(), indent=2, allow_nan=False))
+        print(json_text(sc.to_dict()))
     else:
         print(_describe(sc))
     return 0
