@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..algorithms._common import backlog
-from ..algorithms.base import ControlLaw, RoundSample
+from ..algorithms.base import ControlLaw, RoundAction, RoundSample
 from ..queueing import RedParameters
 from ._rounds_checks import _Run
 from ._rounds_inputs import PathBatch
@@ -74,6 +74,17 @@ def _packet_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
     """A round's ACKs as a packet sender receives them: those of the previous round's
     whole packets, ⌊w_{k−1}⌋ (``w_prev``)."""
     return np.floor(w_prev + 1e-9)
+
+
+def _then(bound: Callable[[], None], action: RoundAction) -> Callable[[], RoundAction]:
+    """A law's bound decision (``ControlLaw._bind_round``) as a call returning the action
+    it writes."""
+
+    def rule() -> RoundAction:
+        bound()
+        return action
+
+    return rule
 
 
 class RoundEngine:
@@ -148,6 +159,10 @@ class RoundEngine:
         #: otherwise)
         self.w_prev = self.cwnd0.copy() if whole_packets else self.cwnd0
         self.active = np.ones(n, dtype=bool)
+        #: (staggered) per class: the clock before which none of its flows joins or leaves,
+        #: whether every one is active; ``off``: some flow of the class stepping is not
+        self.calm, self.all_on = [-math.inf] * K, [not self.staggered] * K
+        self.off = False
         self.started = np.zeros(n, dtype=bool) if self.staggered else np.ones(n, dtype=bool)
         self.base_rtt, self.fwd_base = np.full(n, np.inf), np.full(n, np.inf)
         #: (several classes) per flow: the RTTs its law read last (a class's decision
@@ -194,7 +209,8 @@ class RoundEngine:
         #: their state, and its state's keys (:func:`class_law`), or ``None`` for all:
         #: every decision is the whole law's on every flow, the others' discarded
         self.alone = class_laws(law, self.sel) if K > 1 else None
-        self.views: list[tuple[Any, ...] | None] = [None] * K
+        self.class_law: list[tuple[tuple[Any, ...], RoundSample, Any] | None] = [None] * K
+        self.sample_arrays: list[tuple[FloatArray, ...]] = [()] * K
         self.history: list[deque[Rtts]] = [deque() for _ in range(K)]
         self.count = [0] * K
         self.fixed: list[tuple[Any, ...] | None] = [None] * K
@@ -221,6 +237,29 @@ class RoundEngine:
             shape = (rows, self.size[c] * self.S) if rows else (self.size[c] * self.S,)
             buf = self.scratch[c][name] = np.empty(shape)
             return buf
+
+    def _class_law(self, c: int) -> tuple[tuple[Any, ...], RoundSample, Any]:
+        """(Several classes, each decided alone, :attr:`alone`) class ``c``'s views of the
+        law's state and of the engine's per-flow arrays, its sample (arrays written by
+        every round, :meth:`_class_sample`) and its law's decision on them: the law's
+        compiled rule bound to them once (``ControlLaw._bind_round``), or ``None`` when
+        the law decides otherwise (its ``on_round`` is called). Made on first use."""
+        made = self.class_law[c]
+        if made is None:
+            ix, m = self.sel[c], self.size[c]
+            law, keys = self.alone[c]  # type: ignore[index]
+            state = self.ls.state
+            views = (
+                {k: state[full][ix] for k, full in keys.items()},
+                self.active[ix], self.losses[ix], self.recovering[ix],
+            )  # fmt: skip
+            self.sample_arrays[c] = arrays = tuple(np.empty(m) for _ in range(8))
+            sample = RoundSample(*arrays)
+            action = RoundAction.empty(m)
+            bound = law._bind_round(dict(views[0]), sample, action)
+            rule = None if bound is None else _then(bound, action)
+            made = self.class_law[c] = (views, sample, rule)
+        return made
 
     # ------------------------------------------------------------------ the loop
     def loop(self, recorder: Any, progress: Callable[[float], None] | None) -> None:
@@ -302,16 +341,27 @@ class RoundEngine:
         ix, m = self.sel[c], self.size[c]
         if not self.staggered:
             return self.active[ix], self.cwnd0[ix]
-        t_n = per_flow(t0, m)
-        joining = np.zeros(self.n, dtype=bool)
-        joining[ix] = ~self.started[ix] & (t_n >= self.start_n[ix])
-        if joining.any():
-            ls = self.ls
-            join_flows(ls, joining, self.cwnd0, self.incr, self.cap, self.base_rtt, self.fwd_base)
-            self.started |= joining
-        self.active[ix] = self.started[ix] & (t_n < self.stop_n[ix])
+        if float(t0.max()) >= self.calm[c]:  # (before: no flow of the class joins or leaves)
+            t_n = across_flows(t0, m)
+            started, active = self.started[ix], self.active[ix]
+            start, stop = self.start_n[ix], self.stop_n[ix]
+            joining = np.zeros(self.n, dtype=bool)
+            joining[ix] = ~started & (by_scenario(start, self.S, m) <= t_n).reshape(-1)
+            if joining.any():
+                ls = self.ls
+                join_flows(
+                    ls, joining, self.cwnd0, self.incr, self.cap, self.base_rtt, self.fwd_base
+                )
+                self.started |= joining
+                started = self.started[ix]
+            self.active[ix] = started & (by_scenario(stop, self.S, m) > t_n).reshape(-1)
+            active = self.active[ix]
+            nxt = np.where(started, np.where(active, stop, np.inf), start)
+            self.calm[c] = float(nxt.min())
+            self.all_on[c] = bool(active.all())
+        self.off = not self.all_on[c]
         act = self.active[ix]
-        return act, np.where(act, self.cwnd0[ix], 0.0)
+        return act, (np.where(act, self.cwnd0[ix], 0.0) if self.off else self.cwnd0[ix])
 
     def _class_sums(self, x: FloatArray) -> FloatArray:
         """A per-flow array summed over each class's flows (several classes, one scenario;
@@ -357,7 +407,7 @@ class RoundEngine:
         np.multiply(self.incr[ix], acks, out=z)
         np.minimum(z, np.subtract(self.cap[ix], w0, out=room), out=z)
         np.maximum(z, 0.0, out=z)
-        if self.staggered:
+        if self.off:
             z[~act] = 0.0
         w1 = w0 + z if row is None else np.add(w0, z, out=row[0])
         if self.growth is not None:
@@ -472,16 +522,20 @@ class RoundEngine:
         their last values; their decisions are discarded). Also the base RTT and mean RTT
         the class's flows read."""
         ix, m, S = self.sel[c], self.size[c], self.S
-        if m > 1 and (self.K == 1 or self.alone is not None):  # (the class's values broadcast)
-            rep = self._scratch(c, "rtts", 5)  # (each scenario's values over its flows)
+        if self.alone is not None:
+            return self._class_sample(c, act, rtts, w1, acks)
+        if m > 1 and S == 1:  # (the scenario's values over its flows: read-only views)
+            r_min, r_mean, r_max, f_min, f_mean = (np.broadcast_to(x, (m,)) for x in rtts)
+        elif m > 1:  # (each scenario's values broadcast over its flows)
+            rep = self._scratch(c, "rtts", 5)
             np.copyto(rep.reshape(5, S, m), np.array(rtts)[:, :, None])
             r_min, r_mean, r_max, f_min, f_mean = rep
         else:
             r_min, r_mean, r_max, f_min, f_mean = rtts
         base_law = self._least(self.base_rtt, ix, act, r_min)
         fbase_law = self._least(self.fwd_base, ix, act, f_min)
-        cwnd = np.where(act, w1, self.cwnd0[ix]) if self.staggered else w1
-        if self.K == 1 or self.alone is not None:
+        cwnd = np.where(act, w1, self.cwnd0[ix]) if self.off else w1
+        if self.K == 1:
             sample = RoundSample(cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
             return sample, base_law, r_mean
         lr, (cw, base, ak, fb) = self.last, self.seen
@@ -491,18 +545,36 @@ class RoundEngine:
         sample = RoundSample(cw, base, lr[1], lr[0], lr[2], ak, lr[4], fb)
         return sample, base_law, r_mean
 
+    def _class_sample(
+        self, c: int, act: Any, rtts: Rtts, w1: FloatArray, acks: FloatArray
+    ) -> tuple[RoundSample, FloatArray, FloatArray]:
+        """:meth:`_sample` of class ``c`` whose law decides its flows alone
+        (:attr:`alone`): the class's round, each value broadcast over its flows, written
+        into the class's sample (:meth:`_class_law`: arrays that stay in place, to which
+        its law's compiled rule is bound)."""
+        ix = self.sel[c]
+        r_min, r_mean, r_max, f_min, f_mean = rtts
+        sample = self._class_law(c)[1]
+        base_law = self._least(self.base_rtt, ix, act, r_min)
+        fbase_law = self._least(self.fwd_base, ix, act, f_min)
+        cwnd = np.where(act, w1, self.cwnd0[ix]) if self.off else w1
+        got = (cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
+        for buf, value in zip(self.sample_arrays[c], got, strict=True):
+            np.copyto(buf, value)
+        return sample, base_law, sample.rtt_mean
+
     def _least(self, least: FloatArray, ix: Any, act: Any, now: FloatArray) -> FloatArray:
         """The running minimum ``least`` (per flow, in place) at the class's flows ``ix``
         taken with this round's ``now`` (active flows only); what the law reads: the
         minimum, or ``now`` for a flow with none yet (a flow that joined this round)."""
-        cand = np.where(act, now, np.inf) if self.staggered else now
+        cand = np.where(act, now, np.inf) if self.off else now
         if isinstance(ix, slice):  # a view: updated in place
             part = least[ix]
             np.minimum(part, cand, out=part)
         else:
             part = np.minimum(least[ix], cand)
             least[ix] = part
-        return np.where(np.isfinite(part), part, now) if self.staggered else part
+        return np.where(np.isfinite(part), part, now) if self.off else part
 
     def _decide(
         self, c: int, sample: RoundSample, lost: FloatArray | None, counting: Any, burst: Any
@@ -548,16 +620,12 @@ class RoundEngine:
         ix = self.sel[c]
         law, keys = self.alone[c]  # type: ignore[index]
         state = self.ls.state
-        if self.views[c] is None:  # (views of arrays updated in place: made once)
-            self.views[c] = (
-                {k: state[full][ix] for k, full in keys.items()},
-                self.active[ix], self.losses[ix], self.recovering[ix],
-            )  # fmt: skip
-        view, active, losses, recovering = self.views[c]  # type: ignore[misc]
+        views, _, rule = self._class_law(c)
+        view, active, losses, recovering = views
         sub = dict(view)
         cwnd0, incr, cap = decide(
             law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
-            self.run.frac, counting, losses, None, recovering,
+            self.run.frac, counting, losses, None, recovering, rule,
         )  # fmt: skip
         for k, arr in sub.items():
             if arr is not view.get(k):  # the law replaced the array, or added a key
