@@ -49,6 +49,8 @@ from ._rounds_physics import (
     _reverse_start,
     ack_path_drops,
     across_flows,
+    all_of,
+    any_of,
     backlog_of,
     buffer_overflow,
     by_scenario,
@@ -188,10 +190,10 @@ class RoundEngine:
         self.d_class = np.array([float(dc[0]) for dc in self.d])
         self.perm = np.concatenate(classes) if K > 1 else np.arange(F)
         self.starts = np.cumsum([0, *self.size[:-1]]).astype(np.intp)
-        #: per class: the other classes, in order
-        self.other_classes = [
-            np.array([k for k in range(K) if k != c], dtype=np.intp) for c in range(K)
-        ]
+        #: per class: every class, it first and the others in order, and their pipes
+        #: ``μa d_k`` in that order (made on first use; every round with cross traffic)
+        self.order = [np.array([c, *(k for k in range(K) if k != c)]) for c in range(K)]
+        self.pipes: list[FloatArray | None] = [None] * K
         self.recovering = np.zeros(n, dtype=np.int64)
         self.share = OverflowShare(S) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
@@ -282,7 +284,7 @@ class RoundEngine:
                     done = k / run.n_steps if t_end == math.inf else now_t / t_end
                     progress(min(1.0, max(0.0, done)))
             if self.K == 1 and (
-                k == run.n_steps or (t_end != math.inf and bool((self.t[0] >= t_end).all()))
+                k == run.n_steps or (t_end != math.inf and all_of(self.t[0] >= t_end))
             ):
                 _check_bounded(w1, k - 1)
                 break
@@ -347,7 +349,7 @@ class RoundEngine:
             start, stop = self.start_n[ix], self.stop_n[ix]
             joining = np.zeros(self.n, dtype=bool)
             joining[ix] = ~started & (by_scenario(start, self.S, m) <= t_n).reshape(-1)
-            if joining.any():
+            if any_of(joining):
                 ls = self.ls
                 join_flows(
                     ls, joining, self.cwnd0, self.incr, self.cap, self.base_rtt, self.fwd_base
@@ -358,7 +360,7 @@ class RoundEngine:
             active = self.active[ix]
             nxt = np.where(started, np.where(active, stop, np.inf), start)
             self.calm[c] = float(nxt.min())
-            self.all_on[c] = bool(active.all())
+            self.all_on[c] = all_of(active)
         self.off = not self.all_on[c]
         act = self.active[ix]
         return act, (np.where(act, self.cwnd0[ix], 0.0) if self.off else self.cwnd0[ix])
@@ -369,19 +371,24 @@ class RoundEngine:
         return np.add.reduceat(x[self.perm], self.starts)
 
     def _others(self, c: int, mu_a: FloatArray) -> Any:
-        """The other classes' windows in flight (the windows of their rounds less what an
-        overflow already dropped) and pipes ``μa d_k``, arrays in class order; ``None``
-        when none sends."""
+        """The windows in flight and pipes ``μa d_k`` of every class, class ``c`` first and
+        the others in order (class ``c``'s entry is for the caller to fill; an other
+        class's window in flight is the window of its round less what an overflow already
+        dropped, and counts where it is > 0, as in :func:`~._rounds_physics.backlog_of`),
+        or ``None`` when no other class sends."""
         if self.K == 1:
             return None
-        o = self.other_classes[c]
-        ws = self.w_class[o]
+        order = self.order[c]
+        ws = self.w_class
         if self.charged:
-            ws = ws - self._class_sums(self.pending)[o]
-        on = ws > 0.0
-        if not on.any():
+            ws = ws - self._class_sums(self.pending)
+        w_all = ws[order]
+        if not any_of(w_all[1:] > 0.0):
             return None
-        return ws[on], float(mu_a[0]) * self.d_class[o[on]]
+        pipes = self.pipes[c]
+        if pipes is None or self.cross:
+            pipes = self.pipes[c] = float(mu_a[0]) * self.d_class[order]
+        return w_all, pipes
 
     def step(self, c: int, k: int, recorder: Any) -> FloatArray:
         """One round of class ``c`` (in every scenario): physics at its start, losses,
@@ -430,8 +437,8 @@ class RoundEngine:
                 qf0, pipe = np.maximum(w0_s - mud, 0.0), mud
                 q_end = max(float(w1_s[0]) - float(mud[0]), 0.0)
             else:
-                ws, pipes = others
-                w_all, p_all = np.concatenate((w0_s, ws)), np.concatenate((mud, pipes))
+                w_all, p_all = others
+                w_all[0] = w0_s[0]
                 q0 = backlog_of(w_all, p_all)
                 qf0 = np.array([q0])
                 if z_s[0] != 0.0:
@@ -461,7 +468,7 @@ class RoundEngine:
         if self.K > 1:
             self.w_cur[ix] = w1
             self.w_class[c] = w1_s[0]
-            known = lost is None and not (self.charged and self.pending.any())
+            known = lost is None and not (self.charged and any_of(self.pending))
             account(self, c, t0, got, mu_a, q_end if known else None)
         else:
             account_one(self, t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)

@@ -13,6 +13,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..algorithms.base import ControlLaw, RoundAction, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
+from ._rounds_physics import all_of, any_of
 
 FloatArray = NDArray[np.float64]
 
@@ -49,7 +50,7 @@ def _react_to_losses(
             mask = timeout == to
         else:
             mask = (timeout == to) & (b == bu)
-        if mask.all():  # (one kind: every flow hit)
+        if all_of(mask):  # (one kind: every flow hit)
             groups.append((loss_kind(to, bu), flows, w_hit))
             break
         idx = flows[mask]
@@ -302,11 +303,11 @@ def decide(
     if recovering is not None:
         if hit is not None:
             hit &= recovering <= 0  # still in the episode of the last cut
-        if hit is not None or recovering.any():  # (a count is never negative)
+        if hit is not None or any_of(recovering):  # (a count is never negative)
             np.subtract(recovering, 1, out=recovering, where=active & (recovering > 0))
         if hit is not None:
             recovering[hit] = RECOVERY_ROUNDS
-    if hit is not None and hit.any():
+    if hit is not None and any_of(hit):
         assert lost is not None
         cwnd0, incr, cap = _react_to_losses(
             law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst
