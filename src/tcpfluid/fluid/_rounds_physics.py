@@ -264,6 +264,8 @@ def buffer_overflow(qf: Queues, b_tcp: FloatArray) -> tuple[FloatArray, Queues]:
     ``b_tcp``, and the queues capped at it."""
     q_min, q_mean, q_max, q1 = qf
     lost = np.maximum(np.maximum(q_max, q1) - b_tcp, 0.0)
+    if not any_of(lost):  # (every queue within the buffer: q_min <= q_mean <= q_max)
+        return lost, qf
     capped = (
         np.minimum(q_min, b_tcp),
         np.minimum(q_mean, b_tcp),

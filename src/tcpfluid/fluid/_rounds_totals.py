@@ -144,7 +144,7 @@ def account(
     else:
         g = eng.w_cur
     assert eng.d_flow is not None
-    np.divide(g, eng.d_flow + q / mu_a, out=eng.rate)
+    np.divide(g, eng.d_flow + q / float(mu_a[0]), out=eng.rate)
     if eng.cross:
         eng.rate_cross = eng.mu - mu_a
 
