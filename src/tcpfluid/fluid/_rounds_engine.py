@@ -476,7 +476,7 @@ class RoundEngine:
         t_end = self.run.t_end
         counting: Any = True
         if self.K > 1:
-            counting = bool(t0[0] < t_end)
+            counting = float(t0[0]) < t_end
         elif t_end != math.inf:
             counting = per_flow(t0 < t_end, m)
         if recording:
@@ -634,7 +634,9 @@ class RoundEngine:
             law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
             self.run.frac, counting, losses, None, recovering, rule,
         )  # fmt: skip
-        for k, arr in sub.items():
+        # (the bound rule writes the views in place: only a loss reaction or a law's
+        # ``on_round`` may replace an array or add a key)
+        for k, arr in sub.items() if lost is not None or rule is None else ():
             if arr is not view.get(k):  # the law replaced the array, or added a key
                 if k not in keys:  # (full length, like every other)
                     keys[k] = f"{keys['phase'][:-5]}{k}"
