@@ -87,9 +87,12 @@ def round_losses(
     if eng.red is not None:
         p = red_round_probability(eng, eng.red, float(t0[0]), float(q_mean[0]), float(mu_a[0]))
         if p > 0.0:
-            eng.red_debt[ix] += p * w1
-            whole = np.floor(eng.red_debt[ix])
-            eng.red_debt[ix] -= whole
+            debt = eng.red_debt[ix]  # (a view when the class's flows are a slice)
+            debt += p * w1
+            whole = np.floor(debt)
+            debt -= whole
+            if not isinstance(ix, slice):
+                eng.red_debt[ix] = debt
             if any_of(whole):  # (no whole packet dropped: no loss, as without RED)
                 if lost is None:
                     lost = np.zeros(eng.n)
