@@ -30,9 +30,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..algorithms._common import backlog
-from ..algorithms.base import ControlLaw, RoundAction, RoundSample
+from ..algorithms.base import ControlLaw, RoundSample
 from ..queueing import RedParameters
 from ._rounds_checks import _Run
+from ._rounds_classes import class_sample, decide_alone
 from ._rounds_inputs import PathBatch
 from ._rounds_law import (
     OverflowShare,
@@ -76,17 +77,6 @@ def _packet_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
     """A round's ACKs as a packet sender receives them: those of the previous round's
     whole packets, ⌊w_{k−1}⌋ (``w_prev``)."""
     return np.floor(w_prev + 1e-9)
-
-
-def _then(bound: Callable[[], None], action: RoundAction) -> Callable[[], RoundAction]:
-    """A law's bound decision (``ControlLaw._bind_round``) as a call returning the action
-    it writes."""
-
-    def rule() -> RoundAction:
-        bound()
-        return action
-
-    return rule
 
 
 class RoundEngine:
@@ -208,8 +198,9 @@ class RoundEngine:
         self.carried = [np.zeros(S) for _ in range(K)]
         self.mu_prev = [self.mu for _ in range(K)]
         #: (several classes) per class: the law that decides its flows alone, on views of
-        #: their state, and its state's keys (:func:`class_law`), or ``None`` for all:
-        #: every decision is the whole law's on every flow, the others' discarded
+        #: their state, and its state's keys (:func:`~._rounds_law.class_laws`), or ``None``
+        #: for all: every decision is the whole law's on every flow, the others' discarded;
+        #: and per class its views, sample and bound rule (:mod:`._rounds_classes`)
         self.alone = class_laws(law, self.sel) if K > 1 else None
         self.class_law: list[tuple[tuple[Any, ...], RoundSample, Any] | None] = [None] * K
         self.sample_arrays: list[tuple[FloatArray, ...]] = [()] * K
@@ -239,29 +230,6 @@ class RoundEngine:
             shape = (rows, self.size[c] * self.S) if rows else (self.size[c] * self.S,)
             buf = self.scratch[c][name] = np.empty(shape)
             return buf
-
-    def _class_law(self, c: int) -> tuple[tuple[Any, ...], RoundSample, Any]:
-        """(Several classes, each decided alone, :attr:`alone`) class ``c``'s views of the
-        law's state and of the engine's per-flow arrays, its sample (arrays written by
-        every round, :meth:`_class_sample`) and its law's decision on them: the law's
-        compiled rule bound to them once (``ControlLaw._bind_round``), or ``None`` when
-        the law decides otherwise (its ``on_round`` is called). Made on first use."""
-        made = self.class_law[c]
-        if made is None:
-            ix, m = self.sel[c], self.size[c]
-            law, keys = self.alone[c]  # type: ignore[index]
-            state = self.ls.state
-            views = (
-                {k: state[full][ix] for k, full in keys.items()},
-                self.active[ix], self.losses[ix], self.recovering[ix],
-            )  # fmt: skip
-            self.sample_arrays[c] = arrays = tuple(np.empty(m) for _ in range(8))
-            sample = RoundSample(*arrays)
-            action = RoundAction.empty(m)
-            bound = law._bind_round(dict(views[0]), sample, action)
-            rule = None if bound is None else _then(bound, action)
-            made = self.class_law[c] = (views, sample, rule)
-        return made
 
     # ------------------------------------------------------------------ the loop
     def loop(self, recorder: Any, progress: Callable[[float], None] | None) -> None:
@@ -530,7 +498,7 @@ class RoundEngine:
         the class's flows read."""
         ix, m, S = self.sel[c], self.size[c], self.S
         if self.alone is not None:
-            return self._class_sample(c, act, rtts, w1, acks)
+            return class_sample(self, c, act, rtts, w1, acks)
         if m > 1 and S == 1:  # (the scenario's values over its flows: read-only views)
             r_min, r_mean, r_max, f_min, f_mean = (np.broadcast_to(x, (m,)) for x in rtts)
         elif m > 1:  # (each scenario's values broadcast over its flows)
@@ -551,24 +519,6 @@ class RoundEngine:
         cw[ix], base[ix], ak[ix], fb[ix] = cwnd, base_law, acks, fbase_law
         sample = RoundSample(cw, base, lr[1], lr[0], lr[2], ak, lr[4], fb)
         return sample, base_law, r_mean
-
-    def _class_sample(
-        self, c: int, act: Any, rtts: Rtts, w1: FloatArray, acks: FloatArray
-    ) -> tuple[RoundSample, FloatArray, FloatArray]:
-        """:meth:`_sample` of class ``c`` whose law decides its flows alone
-        (:attr:`alone`): the class's round, each value broadcast over its flows, written
-        into the class's sample (:meth:`_class_law`: arrays that stay in place, to which
-        its law's compiled rule is bound)."""
-        ix = self.sel[c]
-        r_min, r_mean, r_max, f_min, f_mean = rtts
-        sample = self._class_law(c)[1]
-        base_law = self._least(self.base_rtt, ix, act, r_min)
-        fbase_law = self._least(self.fwd_base, ix, act, f_min)
-        cwnd = np.where(act, w1, self.cwnd0[ix]) if self.off else w1
-        got = (cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
-        for buf, value in zip(self.sample_arrays[c], got, strict=True):
-            np.copyto(buf, value)
-        return sample, base_law, sample.rtt_mean
 
     def _least(self, least: FloatArray, ix: Any, act: Any, now: FloatArray) -> FloatArray:
         """The running minimum ``least`` (per flow, in place) at the class's flows ``ix``
@@ -602,7 +552,7 @@ class RoundEngine:
             )  # fmt: skip
             return
         if self.alone is not None:
-            self._decide_alone(c, sample, lost, counting)
+            decide_alone(self, c, sample, lost, counting)
             return
         mine = self.in_class[c]
         keep = {k: v.copy() for k, v in state.items()}
@@ -616,32 +566,3 @@ class RoundEngine:
             if key in keep:
                 np.copyto(arr, keep[key], where=other)
         self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0[ix], incr[ix], cap[ix]
-
-    def _decide_alone(
-        self, c: int, sample: RoundSample, lost: FloatArray | None, counting: bool
-    ) -> None:
-        """:meth:`_decide` for class ``c``'s flows alone (``sample``: theirs): its law
-        (:attr:`alone`) decides on views of their state. A law decides each flow from that
-        flow's own state and sample, with the same parameters for every flow, so this is
-        the decision of the whole law on every flow with the others' discarded."""
-        ix = self.sel[c]
-        law, keys = self.alone[c]  # type: ignore[index]
-        state = self.ls.state
-        views, _, rule = self._class_law(c)
-        view, active, losses, recovering = views
-        sub = dict(view)
-        cwnd0, incr, cap = decide(
-            law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
-            self.run.frac, counting, losses, None, recovering, rule,
-        )  # fmt: skip
-        # (the bound rule writes the views in place: only a loss reaction or a law's
-        # ``on_round`` may replace an array or add a key)
-        for k, arr in sub.items() if lost is not None or rule is None else ():
-            if arr is not view.get(k):  # the law replaced the array, or added a key
-                if k not in keys:  # (full length, like every other)
-                    keys[k] = f"{keys['phase'][:-5]}{k}"
-                    state.setdefault(keys[k], np.zeros(self.n, dtype=np.asarray(arr).dtype))
-                state[keys[k]][ix] = arr
-        if keys["phase"] != "phase":  # (a law of a MixedLaw: the shared phase too)
-            state["phase"][ix] = sub["phase"]
-        self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0, incr, cap
