@@ -70,7 +70,7 @@ def class_sample(
     cwnd = np.where(act, w1, eng.cwnd0[ix]) if eng.off else w1
     got = (cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
     for buf, value in zip(eng.sample_arrays[c], got, strict=True):
-        np.copyto(buf, value)
+        buf[...] = value  # (as np.copyto, without its dispatch)
     return sample, base_law, sample.rtt_mean
 
 

@@ -437,11 +437,15 @@ _COUNTED = 4096
 
 def any_of(x: Any) -> bool:
     """Whether an element of array ``x`` is non-zero (``x.any()``)."""
+    if x.size == 1:  # (one scenario's value: the array's truth)
+        return bool(x)
     return bool(np.count_nonzero(x)) if x.size <= _COUNTED else bool(x.any())
 
 
 def all_of(x: Any) -> bool:
     """Whether every element of array ``x`` is non-zero (``x.all()``)."""
+    if x.size == 1:
+        return bool(x)
     return np.count_nonzero(x) == x.size if x.size <= _COUNTED else bool(x.all())
 
 
