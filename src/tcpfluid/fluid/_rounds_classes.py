@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
 
 FloatArray = NDArray[np.float64]
+#: a class's views of the law's state and of the engine's per-flow arrays, its sample,
+#: its law's bound decision (or ``None``) and the windows that decision writes
+ClassLaw = tuple[tuple[Any, ...], RoundSample, Any, FloatArray]
 
 
 def _then(bound: Callable[[], None], action: RoundAction) -> Callable[[], RoundAction]:
@@ -32,12 +35,13 @@ def _then(bound: Callable[[], None], action: RoundAction) -> Callable[[], RoundA
     return rule
 
 
-def class_law(eng: RoundEngine, c: int) -> tuple[tuple[Any, ...], RoundSample, Any]:
+def class_law(eng: RoundEngine, c: int) -> ClassLaw:
     """Class ``c``'s views of the law's state and of the engine's per-flow arrays, its
     sample (arrays written by every round, :func:`class_sample`) and its law's decision
-    on them: the law's compiled rule bound to them once (``ControlLaw._bind_round``), or
-    ``None`` when the law decides otherwise (its ``on_round`` is called). Made on first
-    use."""
+    on them: the law's compiled rule bound to them once (``ControlLaw._bind_round``),
+    writing into the engine's windows, increments and caps of the class (the last item:
+    that view of the windows), or ``None`` when the law decides otherwise (its
+    ``on_round`` is called). Made on first use."""
     made = eng.class_law[c]
     if made is None:
         ix, m = eng.sel[c], eng.size[c]
@@ -49,10 +53,11 @@ def class_law(eng: RoundEngine, c: int) -> tuple[tuple[Any, ...], RoundSample, A
         )  # fmt: skip
         eng.sample_arrays[c] = arrays = tuple(np.empty(m) for _ in range(8))
         sample = RoundSample(*arrays)
-        action = RoundAction.empty(m)
+        # (the rule writes its action into the engine's windows, increments and caps)
+        action = RoundAction(eng.cwnd0[ix], eng.incr[ix], eng.cap[ix])
         bound = law._bind_round(dict(views[0]), sample, action)
         rule = None if bound is None else _then(bound, action)
-        made = eng.class_law[c] = (views, sample, rule)
+        made = eng.class_law[c] = (views, sample, rule, action.cwnd)
     return made
 
 
@@ -84,7 +89,7 @@ def decide_alone(
     ix = eng.sel[c]
     law, keys = eng.alone[c]  # type: ignore[index]
     state = eng.ls.state
-    views, _, rule = class_law(eng, c)
+    views, _, rule, written = class_law(eng, c)
     view, active, losses, recovering = views
     sub = dict(view)
     cwnd0, incr, cap = decide(
@@ -101,4 +106,5 @@ def decide_alone(
             state[keys[k]][ix] = arr
     if keys["phase"] != "phase":  # (a law of a MixedLaw: the shared phase too)
         state["phase"][ix] = sub["phase"]
-    eng.cwnd0[ix], eng.incr[ix], eng.cap[ix] = cwnd0, incr, cap
+    if cwnd0 is not written:  # (the loss reactions', or the law's own action)
+        eng.cwnd0[ix], eng.incr[ix], eng.cap[ix] = cwnd0, incr, cap

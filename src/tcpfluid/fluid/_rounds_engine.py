@@ -33,7 +33,7 @@ from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
 from ..queueing import RedParameters
 from ._rounds_checks import _Run
-from ._rounds_classes import class_sample, decide_alone
+from ._rounds_classes import ClassLaw, class_sample, decide_alone
 from ._rounds_inputs import PathBatch
 from ._rounds_law import (
     OverflowShare,
@@ -202,7 +202,7 @@ class RoundEngine:
         #: for all: every decision is the whole law's on every flow, the others' discarded;
         #: and per class its views, sample and bound rule (:mod:`._rounds_classes`)
         self.alone = class_laws(law, self.sel) if K > 1 else None
-        self.class_law: list[tuple[tuple[Any, ...], RoundSample, Any] | None] = [None] * K
+        self.class_law: list[ClassLaw | None] = [None] * K
         self.sample_arrays: list[tuple[FloatArray, ...]] = [()] * K
         self.history: list[deque[Rtts]] = [deque() for _ in range(K)]
         self.count = [0] * K
