@@ -33,6 +33,7 @@ from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
 from ..queueing import RedParameters
 from ._rounds_checks import _Run
+from ._rounds_classes import ClassLaw, class_sample, decide_alone
 from ._rounds_inputs import PathBatch
 from ._rounds_law import (
     OverflowShare,
@@ -49,6 +50,8 @@ from ._rounds_physics import (
     _reverse_start,
     ack_path_drops,
     across_flows,
+    all_of,
+    any_of,
     backlog_of,
     buffer_overflow,
     by_scenario,
@@ -148,6 +151,10 @@ class RoundEngine:
         #: otherwise)
         self.w_prev = self.cwnd0.copy() if whole_packets else self.cwnd0
         self.active = np.ones(n, dtype=bool)
+        #: (staggered) per class: the clock before which none of its flows joins or leaves,
+        #: whether every one is active; ``off``: some flow of the class stepping is not
+        self.calm, self.all_on = [-math.inf] * K, [not self.staggered] * K
+        self.off = False
         self.started = np.zeros(n, dtype=bool) if self.staggered else np.ones(n, dtype=bool)
         self.base_rtt, self.fwd_base = np.full(n, np.inf), np.full(n, np.inf)
         #: (several classes) per flow: the RTTs its law read last (a class's decision
@@ -173,10 +180,10 @@ class RoundEngine:
         self.d_class = np.array([float(dc[0]) for dc in self.d])
         self.perm = np.concatenate(classes) if K > 1 else np.arange(F)
         self.starts = np.cumsum([0, *self.size[:-1]]).astype(np.intp)
-        #: per class: the other classes, in order
-        self.other_classes = [
-            np.array([k for k in range(K) if k != c], dtype=np.intp) for c in range(K)
-        ]
+        #: per class: every class, it first and the others in order, and their pipes
+        #: ``μa d_k`` in that order (made on first use; every round with cross traffic)
+        self.order = [np.array([c, *(k for k in range(K) if k != c)]) for c in range(K)]
+        self.pipes: list[FloatArray | None] = [None] * K
         self.recovering = np.zeros(n, dtype=np.int64)
         self.share = OverflowShare(S) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
@@ -191,10 +198,12 @@ class RoundEngine:
         self.carried = [np.zeros(S) for _ in range(K)]
         self.mu_prev = [self.mu for _ in range(K)]
         #: (several classes) per class: the law that decides its flows alone, on views of
-        #: their state, and its state's keys (:func:`class_law`), or ``None`` for all:
-        #: every decision is the whole law's on every flow, the others' discarded
+        #: their state, and its state's keys (:func:`~._rounds_law.class_laws`), or ``None``
+        #: for all: every decision is the whole law's on every flow, the others' discarded;
+        #: and per class its views, sample and bound rule (:mod:`._rounds_classes`)
         self.alone = class_laws(law, self.sel) if K > 1 else None
-        self.views: list[tuple[Any, ...] | None] = [None] * K
+        self.class_law: list[ClassLaw | None] = [None] * K
+        self.sample_arrays: list[tuple[FloatArray, ...]] = [()] * K
         self.history: list[deque[Rtts]] = [deque() for _ in range(K)]
         self.count = [0] * K
         self.fixed: list[tuple[Any, ...] | None] = [None] * K
@@ -243,7 +252,7 @@ class RoundEngine:
                     done = k / run.n_steps if t_end == math.inf else now_t / t_end
                     progress(min(1.0, max(0.0, done)))
             if self.K == 1 and (
-                k == run.n_steps or (t_end != math.inf and bool((self.t[0] >= t_end).all()))
+                k == run.n_steps or (t_end != math.inf and all_of(self.t[0] >= t_end))
             ):
                 _check_bounded(w1, k - 1)
                 break
@@ -302,16 +311,27 @@ class RoundEngine:
         ix, m = self.sel[c], self.size[c]
         if not self.staggered:
             return self.active[ix], self.cwnd0[ix]
-        t_n = per_flow(t0, m)
-        joining = np.zeros(self.n, dtype=bool)
-        joining[ix] = ~self.started[ix] & (t_n >= self.start_n[ix])
-        if joining.any():
-            ls = self.ls
-            join_flows(ls, joining, self.cwnd0, self.incr, self.cap, self.base_rtt, self.fwd_base)
-            self.started |= joining
-        self.active[ix] = self.started[ix] & (t_n < self.stop_n[ix])
+        if float(t0.max()) >= self.calm[c]:  # (before: no flow of the class joins or leaves)
+            t_n = across_flows(t0, m)
+            started, active = self.started[ix], self.active[ix]
+            start, stop = self.start_n[ix], self.stop_n[ix]
+            joining = np.zeros(self.n, dtype=bool)
+            joining[ix] = ~started & (by_scenario(start, self.S, m) <= t_n).reshape(-1)
+            if any_of(joining):
+                ls = self.ls
+                join_flows(
+                    ls, joining, self.cwnd0, self.incr, self.cap, self.base_rtt, self.fwd_base
+                )
+                self.started |= joining
+                started = self.started[ix]
+            self.active[ix] = started & (by_scenario(stop, self.S, m) > t_n).reshape(-1)
+            active = self.active[ix]
+            nxt = np.where(started, np.where(active, stop, np.inf), start)
+            self.calm[c] = float(nxt.min())
+            self.all_on[c] = all_of(active)
+        self.off = not self.all_on[c]
         act = self.active[ix]
-        return act, np.where(act, self.cwnd0[ix], 0.0)
+        return act, (np.where(act, self.cwnd0[ix], 0.0) if self.off else self.cwnd0[ix])
 
     def _class_sums(self, x: FloatArray) -> FloatArray:
         """A per-flow array summed over each class's flows (several classes, one scenario;
@@ -319,19 +339,24 @@ class RoundEngine:
         return np.add.reduceat(x[self.perm], self.starts)
 
     def _others(self, c: int, mu_a: FloatArray) -> Any:
-        """The other classes' windows in flight (the windows of their rounds less what an
-        overflow already dropped) and pipes ``μa d_k``, arrays in class order; ``None``
-        when none sends."""
+        """The windows in flight and pipes ``μa d_k`` of every class, class ``c`` first and
+        the others in order (class ``c``'s entry is for the caller to fill; an other
+        class's window in flight is the window of its round less what an overflow already
+        dropped, and counts where it is > 0, as in :func:`~._rounds_physics.backlog_of`),
+        or ``None`` when no other class sends."""
         if self.K == 1:
             return None
-        o = self.other_classes[c]
-        ws = self.w_class[o]
+        order = self.order[c]
+        ws = self.w_class
         if self.charged:
-            ws = ws - self._class_sums(self.pending)[o]
-        on = ws > 0.0
-        if not on.any():
+            ws = ws - self._class_sums(self.pending)
+        w_all = ws[order]
+        if not any_of(w_all[1:] > 0.0):
             return None
-        return ws[on], float(mu_a[0]) * self.d_class[o[on]]
+        pipes = self.pipes[c]
+        if pipes is None or self.cross:
+            pipes = self.pipes[c] = float(mu_a[0]) * self.d_class[order]
+        return w_all, pipes
 
     def step(self, c: int, k: int, recorder: Any) -> FloatArray:
         """One round of class ``c`` (in every scenario): physics at its start, losses,
@@ -357,7 +382,7 @@ class RoundEngine:
         np.multiply(self.incr[ix], acks, out=z)
         np.minimum(z, np.subtract(self.cap[ix], w0, out=room), out=z)
         np.maximum(z, 0.0, out=z)
-        if self.staggered:
+        if self.off:
             z[~act] = 0.0
         w1 = w0 + z if row is None else np.add(w0, z, out=row[0])
         if self.growth is not None:
@@ -380,8 +405,8 @@ class RoundEngine:
                 qf0, pipe = np.maximum(w0_s - mud, 0.0), mud
                 q_end = max(float(w1_s[0]) - float(mud[0]), 0.0)
             else:
-                ws, pipes = others
-                w_all, p_all = np.concatenate((w0_s, ws)), np.concatenate((mud, pipes))
+                w_all, p_all = others
+                w_all[0] = w0_s[0]
                 q0 = backlog_of(w_all, p_all)
                 qf0 = np.array([q0])
                 if z_s[0] != 0.0:
@@ -411,7 +436,7 @@ class RoundEngine:
         if self.K > 1:
             self.w_cur[ix] = w1
             self.w_class[c] = w1_s[0]
-            known = lost is None and not (self.charged and self.pending.any())
+            known = lost is None and not (self.charged and any_of(self.pending))
             account(self, c, t0, got, mu_a, q_end if known else None)
         else:
             account_one(self, t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
@@ -419,7 +444,7 @@ class RoundEngine:
         t_end = self.run.t_end
         counting: Any = True
         if self.K > 1:
-            counting = bool(t0[0] < t_end)
+            counting = float(t0[0]) < t_end
         elif t_end != math.inf:
             counting = per_flow(t0 < t_end, m)
         if recording:
@@ -472,16 +497,20 @@ class RoundEngine:
         their last values; their decisions are discarded). Also the base RTT and mean RTT
         the class's flows read."""
         ix, m, S = self.sel[c], self.size[c], self.S
-        if m > 1 and (self.K == 1 or self.alone is not None):  # (the class's values broadcast)
-            rep = self._scratch(c, "rtts", 5)  # (each scenario's values over its flows)
+        if self.alone is not None:
+            return class_sample(self, c, act, rtts, w1, acks)
+        if m > 1 and S == 1:  # (the scenario's values over its flows: read-only views)
+            r_min, r_mean, r_max, f_min, f_mean = (np.broadcast_to(x, (m,)) for x in rtts)
+        elif m > 1:  # (each scenario's values broadcast over its flows)
+            rep = self._scratch(c, "rtts", 5)
             np.copyto(rep.reshape(5, S, m), np.array(rtts)[:, :, None])
             r_min, r_mean, r_max, f_min, f_mean = rep
         else:
             r_min, r_mean, r_max, f_min, f_mean = rtts
         base_law = self._least(self.base_rtt, ix, act, r_min)
         fbase_law = self._least(self.fwd_base, ix, act, f_min)
-        cwnd = np.where(act, w1, self.cwnd0[ix]) if self.staggered else w1
-        if self.K == 1 or self.alone is not None:
+        cwnd = np.where(act, w1, self.cwnd0[ix]) if self.off else w1
+        if self.K == 1:
             sample = RoundSample(cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
             return sample, base_law, r_mean
         lr, (cw, base, ak, fb) = self.last, self.seen
@@ -495,14 +524,14 @@ class RoundEngine:
         """The running minimum ``least`` (per flow, in place) at the class's flows ``ix``
         taken with this round's ``now`` (active flows only); what the law reads: the
         minimum, or ``now`` for a flow with none yet (a flow that joined this round)."""
-        cand = np.where(act, now, np.inf) if self.staggered else now
+        cand = np.where(act, now, np.inf) if self.off else now
         if isinstance(ix, slice):  # a view: updated in place
             part = least[ix]
             np.minimum(part, cand, out=part)
         else:
             part = np.minimum(least[ix], cand)
             least[ix] = part
-        return np.where(np.isfinite(part), part, now) if self.staggered else part
+        return np.where(np.isfinite(part), part, now) if self.off else part
 
     def _decide(
         self, c: int, sample: RoundSample, lost: FloatArray | None, counting: Any, burst: Any
@@ -523,7 +552,7 @@ class RoundEngine:
             )  # fmt: skip
             return
         if self.alone is not None:
-            self._decide_alone(c, sample, lost, counting)
+            decide_alone(self, c, sample, lost, counting)
             return
         mine = self.in_class[c]
         keep = {k: v.copy() for k, v in state.items()}
@@ -537,34 +566,3 @@ class RoundEngine:
             if key in keep:
                 np.copyto(arr, keep[key], where=other)
         self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0[ix], incr[ix], cap[ix]
-
-    def _decide_alone(
-        self, c: int, sample: RoundSample, lost: FloatArray | None, counting: bool
-    ) -> None:
-        """:meth:`_decide` for class ``c``'s flows alone (``sample``: theirs): its law
-        (:attr:`alone`) decides on views of their state. A law decides each flow from that
-        flow's own state and sample, with the same parameters for every flow, so this is
-        the decision of the whole law on every flow with the others' discarded."""
-        ix = self.sel[c]
-        law, keys = self.alone[c]  # type: ignore[index]
-        state = self.ls.state
-        if self.views[c] is None:  # (views of arrays updated in place: made once)
-            self.views[c] = (
-                {k: state[full][ix] for k, full in keys.items()},
-                self.active[ix], self.losses[ix], self.recovering[ix],
-            )  # fmt: skip
-        view, active, losses, recovering = self.views[c]  # type: ignore[misc]
-        sub = dict(view)
-        cwnd0, incr, cap = decide(
-            law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
-            self.run.frac, counting, losses, None, recovering,
-        )  # fmt: skip
-        for k, arr in sub.items():
-            if arr is not view.get(k):  # the law replaced the array, or added a key
-                if k not in keys:  # (full length, like every other)
-                    keys[k] = f"{keys['phase'][:-5]}{k}"
-                    state.setdefault(keys[k], np.zeros(self.n, dtype=np.asarray(arr).dtype))
-                state[keys[k]][ix] = arr
-        if keys["phase"] != "phase":  # (a law of a MixedLaw: the shared phase too)
-            state["phase"][ix] = sub["phase"]
-        self.cwnd0[ix], self.incr[ix], self.cap[ix] = cwnd0, incr, cap

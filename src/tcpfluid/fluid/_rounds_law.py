@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..algorithms.base import ControlLaw, RoundAction, RoundSample, loss_kind
+from ..algorithms.base import ControlLaw, RoundAction, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
+from ._rounds_physics import all_of, any_of
 
 FloatArray = NDArray[np.float64]
 
@@ -33,23 +35,37 @@ def _react_to_losses(
     (``LOSS_BURST_TIMEOUT`` / ``LOSS_BURST`` of :mod:`tcpfluid.algorithms.base` for the
     flows ``burst`` whose ACKs the ACK path dropped in the round); the reaction replaces
     the round's action (nothing added per ACK in the next round)."""
-    cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
     flows = np.flatnonzero(hit)
-    timeout = lost[flows] > frac * w1[flows]
+    # every flow hit: no gathers, and the reaction's windows are the action (a law whose
+    # loss reaction is its compiled rule gives a new array and only reads ``cwnd``)
+    every = flows.size == hit.size and _runs_rule(type(law), "on_loss", "_loss_rule")
+    w_hit = w1 if every else w1[flows]
+    timeout = (lost if every else lost[flows]) > frac * w_hit
     b = burst[flows] if burst is not None else None
+    groups = []
     for to, bu in itertools.product((True, False), (False, True)):
-        kind = loss_kind(to, bu)
         if b is None:
             if bu:
                 continue
-            idx = flows[timeout == to]
+            mask = timeout == to
         else:
-            idx = flows[(timeout == to) & (b == bu)]
+            mask = (timeout == to) & (b == bu)
+        if all_of(mask):  # (one kind: every flow hit)
+            groups.append((loss_kind(to, bu), flows, w_hit))
+            break
+        idx = flows[mask]
         if idx.size:
-            new = np.asarray(law.on_loss(state, idx, kind, w1[idx]), dtype=np.float64)
-            cwnd0[idx] = new
-            incr[idx] = 0.0
-            cap[idx] = new
+            groups.append((loss_kind(to, bu), idx, w1[idx]))
+    if every and len(groups) == 1:  # every flow's action replaced
+        kind, idx, w = groups[0]
+        new = np.asarray(law.on_loss(state, idx, kind, w), dtype=np.float64)
+        return new, np.zeros(new.size), new.copy()
+    cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
+    for kind, idx, w in groups:
+        new = np.asarray(law.on_loss(state, idx, kind, w), dtype=np.float64)
+        cwnd0[idx] = new
+        incr[idx] = 0.0
+        cap[idx] = new
     return cwnd0, incr, cap
 
 
@@ -268,6 +284,7 @@ def decide(
     losses: NDArray[np.int64],
     burst: NDArray[np.bool_] | None = None,
     recovering: NDArray[np.int64] | None = None,
+    rule: Callable[[], RoundAction] | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The law's decision at the end of the round (window, per-ACK increment, cap of the
     next round), replaced by the loss reaction for the flows that lost packets; counts
@@ -276,8 +293,9 @@ def decide(
     (their duplicate-ACK losses are reported as ``LOSS_BURST``). ``recovering`` (per
     flow, updated in place for the ``active`` flows): the rounds left of each flow's loss
     episode; a flow still in one loses packets without a new loss event
-    (:data:`RECOVERY_ROUNDS`)."""
-    action: RoundAction = law.on_round(state, sample)
+    (:data:`RECOVERY_ROUNDS`). ``rule``: the law's decision on ``state`` and ``sample``
+    bound to them (``ControlLaw._bind_round``), called instead of ``law.on_round``."""
+    action: RoundAction = law.on_round(state, sample) if rule is None else rule()
     cwnd0 = np.asarray(action.cwnd, dtype=np.float64)
     incr = np.asarray(action.incr, dtype=np.float64)
     cap = np.asarray(action.cap, dtype=np.float64)
@@ -285,11 +303,11 @@ def decide(
     if recovering is not None:
         if hit is not None:
             hit &= recovering <= 0  # still in the episode of the last cut
-        if hit is not None or recovering.any():  # (a count is never negative)
+        if hit is not None or any_of(recovering):  # (a count is never negative)
             np.subtract(recovering, 1, out=recovering, where=active & (recovering > 0))
         if hit is not None:
             recovering[hit] = RECOVERY_ROUNDS
-    if hit is not None and hit.any():
+    if hit is not None and any_of(hit):
         assert lost is not None
         cwnd0, incr, cap = _react_to_losses(
             law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst

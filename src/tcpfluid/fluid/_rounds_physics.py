@@ -171,12 +171,12 @@ def forward_queues(
         fresh = 1.0 - keep
         qf1 = keep * carried + fresh * qf1
         qf0 = np.where(dropped, carried, keep * carried + fresh * qf0)
-        if bool(dropped.any()):
+        if any_of(dropped):
             rising = dropped
     if model == "fluid":
         return (qf1, qf1, qf1, qf1), ack_rate
     clumped = None
-    if spread_train and bool((ack_rate < mu_a).any()):
+    if spread_train and any_of(ack_rate < mu_a):
         with np.errstate(invalid="ignore"):
             spare = w0_s * (mu_a / ack_rate - 1.0)
         zq = np.maximum(z_s - np.where(spare > 0, spare, 0.0), 0.0)
@@ -264,6 +264,8 @@ def buffer_overflow(qf: Queues, b_tcp: FloatArray) -> tuple[FloatArray, Queues]:
     ``b_tcp``, and the queues capped at it."""
     q_min, q_mean, q_max, q1 = qf
     lost = np.maximum(np.maximum(q_max, q1) - b_tcp, 0.0)
+    if not any_of(lost):  # (every queue within the buffer: q_min <= q_mean <= q_max)
+        return lost, qf
     capped = (
         np.minimum(q_min, b_tcp),
         np.minimum(q_mean, b_tcp),
@@ -426,6 +428,25 @@ def ack_path_drops(
     with np.errstate(divide="ignore", invalid="ignore"):
         share = np.where(per_flow(w1_s, F) > 0, w1 / per_flow(w1_s, F), 0.0)
     return np.maximum(w0 - acks, 0.0) + share * per_flow(over, F)
+
+
+#: arrays up to this size are tested by counting (:func:`any_of`): NumPy's ``any`` costs
+#: several counts on a few elements, and less than one on many
+_COUNTED = 4096
+
+
+def any_of(x: Any) -> bool:
+    """Whether an element of array ``x`` is non-zero (``x.any()``)."""
+    if x.size == 1:  # (one scenario's value: the array's truth)
+        return bool(x)
+    return bool(np.count_nonzero(x)) if x.size <= _COUNTED else bool(x.any())
+
+
+def all_of(x: Any) -> bool:
+    """Whether every element of array ``x`` is non-zero (``x.all()``)."""
+    if x.size == 1:
+        return bool(x)
+    return np.count_nonzero(x) == x.size if x.size <= _COUNTED else bool(x.all())
 
 
 def per_flow(x: Any, m: int) -> Any:

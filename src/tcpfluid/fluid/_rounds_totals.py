@@ -17,7 +17,14 @@ from numpy.typing import NDArray
 
 from ..queueing import RedParameters, red_drop_probability
 from ._rounds_law import growth_shares
-from ._rounds_physics import _standing_rev, across_flows, backlog_of, by_scenario, per_scenario
+from ._rounds_physics import (
+    _standing_rev,
+    across_flows,
+    any_of,
+    backlog_of,
+    by_scenario,
+    per_scenario,
+)
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -38,7 +45,7 @@ def round_losses(
     flight, :meth:`~._rounds_engine.RoundEngine._others`); the other classes' flows take
     theirs at the end of their own next round and until then it is not in flight."""
     ix, S = eng.sel[c], eng.S
-    if lost_s is not None and (eng.share is not None or bool(lost_s.any())):
+    if lost_s is not None and (eng.share is not None or any_of(lost_s)):
         if eng.K == 1:
             w = w1
         else:
@@ -50,7 +57,9 @@ def round_losses(
             eng.pending += growth_shares(lost_s, g, w)
             eng.charged = True
         else:
-            total = w1_s if others is None else w1_s + sum(others[0].tolist())
+            total = w1_s
+            if others is not None:  # (the other classes' windows in flight)
+                total = w1_s + sum(w for w in others[0].tolist()[1:] if w > 0.0)
             # (each scenario's total and overflow over its flows, broadcast)
             F = eng.F
             tot = across_flows(np.asarray(total), F)
@@ -70,18 +79,21 @@ def round_losses(
             eng.pending += mine
             eng.charged = True
     lost: FloatArray | None = None
-    if eng.charged and (eng.pending[ix] > 0.0).any():
+    if eng.charged and any_of(eng.pending[ix] > 0.0):
         lost = np.zeros(eng.n)
         lost[ix] = eng.pending[ix]
         eng.pending[ix] = 0.0
-        eng.charged = bool(eng.pending.any())
+        eng.charged = any_of(eng.pending)
     if eng.red is not None:
         p = red_round_probability(eng, eng.red, float(t0[0]), float(q_mean[0]), float(mu_a[0]))
         if p > 0.0:
-            eng.red_debt[ix] += p * w1
-            whole = np.floor(eng.red_debt[ix])
-            eng.red_debt[ix] -= whole
-            if whole.any():  # (no whole packet dropped: no loss, as without RED)
+            debt = eng.red_debt[ix]  # (a view when the class's flows are a slice)
+            debt += p * w1
+            whole = np.floor(debt)
+            debt -= whole
+            if not isinstance(ix, slice):
+                eng.red_debt[ix] = debt
+            if any_of(whole):  # (no whole packet dropped: no loss, as without RED)
                 if lost is None:
                     lost = np.zeros(eng.n)
                 lost[ix] += whole
@@ -135,7 +147,7 @@ def account(
     else:
         g = eng.w_cur
     assert eng.d_flow is not None
-    np.divide(g, eng.d_flow + q / mu_a, out=eng.rate)
+    np.divide(g, eng.d_flow + q / float(mu_a[0]), out=eng.rate)
     if eng.cross:
         eng.rate_cross = eng.mu - mu_a
 
