@@ -41,7 +41,7 @@ from ._core import ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns, render
 from ._sec_analytic import _NAMES
 from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
-from ._thesis_ns2 import ns2_initial_window
+from ._thesis_ns2 import NS2_BUG_FIX, ns2_fast_recovery, ns2_initial_window
 
 # ============================================================ thesis two-flow (Table 3.16)
 _SETTINGS = {
@@ -349,7 +349,18 @@ def _as_tasks(cfg: ReportConfig) -> list[Task]:
     for _tab, a, o, _ in _as_cases(cfg):
         for engine in ("packet", "rounds", "ode"):
             label = f"asymmetric: {engine}_run {a} {o}"
-            tasks.append(run_task(engine, "asymmetric", a, o, label))
+            # the packet senders as the paper's ns agents (_thesis_ns2: ns of the same years)
+            extra = (
+                {
+                    "packet_options": {
+                        "fast_recovery": ns2_fast_recovery(a),
+                        "timeout_recover": NS2_BUG_FIX,
+                    }
+                }
+                if engine == "packet"
+                else {}
+            )
+            tasks.append(run_task(engine, "asymmetric", a, o, label, **extra))
     return tasks
 
 

@@ -32,7 +32,7 @@ from ._doc_tables import ENGINES as _ENGINES
 from ._doc_tables import engine_runs_cells, map_value, mean_rate_since, runs_by_case
 from ._figures import draw_columns, render
 from ._table import DOCUMENT, NA, Row, Table
-from ._thesis_ns2 import ns2_initial_window
+from ._thesis_ns2 import ns2_initial_window, ns2_packet_options
 
 __all__ = ["THESIS_RENO", "THESIS_VEGAS_DELTA", "reno_two_flow_run", "vegas_delta_run"]
 
@@ -292,8 +292,10 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
     Jain's index, and the largest window either flow reached."""
     sc = reno_two_flow_scenario(x2_ms)
     bits = 8.0 * sc.packet_size_bytes
+    # the packet senders recover as the thesis's ns-2 agents (_thesis_ns2)
+    options = ns2_packet_options(sc) if engine == "packet" else {}
     try:
-        res = simulate(sc, engine)
+        res = simulate(sc, engine, **options)
     except ValueError as exc:
         return {"error": str(exc)}
     if not res.success:
