@@ -406,8 +406,11 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "The paper does not give its run length; behind the ACK-path bottleneck Reno's "
         "run-average keeps rising past 100 s, and 60 s is the length at which the packet "
         "simulator's Reno fits Tables I–II best (9 of 10 rows for runs of 44–73 s, 5 of 10 "
-        "at 100 s; validation/test_asymmetric_reno.py): a run length chosen against the "
-        "document, stated as such. "
+        "at 100 s; validation/test_asymmetric_reno.py, with the simulator's default NewReno "
+        "sender): a run length chosen against the document, stated as such. The packet "
+        "simulator's Reno recovers as ns-2's Reno of the paper's years, with ns-2's "
+        'bugFix_ for every flow (fast_recovery="reno", timeout_recover=True; '
+        'docs/simulator.md, "Fast recovery"). '
         "Closed forms: Vegas's throughput min(μf, μr) (§IV), forward-path Vegas μf (§V)."
     )
     return SectionResult(
