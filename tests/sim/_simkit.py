@@ -9,6 +9,7 @@ from numpy.typing import NDArray
 
 from tcpfluid.algorithms import ControlLaw, RoundAction, RoundSample
 from tcpfluid.scenarios import FlowSpec, Link, Scenario
+from tcpfluid.sim import PacketResult
 
 
 class FixedWindow(ControlLaw):
@@ -103,3 +104,24 @@ def assert_same_run(a: Any, b: Any, *, events: bool = True) -> None:
         assert la.drops_total == lb.drops_total
         assert la.arrivals == lb.arrivals and la.max_queue_pkts == lb.max_queue_pkts
         assert la.bytes_out == lb.bytes_out
+
+
+#: the loss kind of a timeout (``PacketResult`` flows' ``loss_kind``)
+TIMEOUT = 3
+
+
+def spurious_fast_retransmits(res: PacketResult, bottleneck: str = "R1-R2") -> int:
+    """Loss events started by duplicate ACKs with no bottleneck drop since the flow's
+    previous loss event (one flow: every drop is its own)."""
+    lk = res.link(bottleneck)
+    t, drops = res.t_s, lk.drops
+    n = 0
+    for f in res.flows:
+        before = 0.0
+        for tl, kind in zip(f.loss_t_s, f.loss_kind, strict=True):
+            i = int(np.searchsorted(t, tl, side="right")) - 1
+            now = float(drops[i]) if i >= 0 else 0.0
+            if kind != TIMEOUT and now <= before:
+                n += 1
+            before = now
+    return n

@@ -15,31 +15,11 @@ with no drop between it and the one before is spurious.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from _simkit import spurious_fast_retransmits as _spurious
 
 from tcpfluid.scenarios import rtt_dumbbell
-from tcpfluid.sim import PacketResult, simulate_packets
-
-#: the loss kind of a timeout (``PacketResult`` flows' ``loss_kind``)
-TIMEOUT = 3
-
-
-def _spurious(res: PacketResult, bottleneck: str = "R1-R2") -> int:
-    """Loss events started by duplicate ACKs with no bottleneck drop since the flow's
-    previous loss event (one flow: every drop is its own)."""
-    lk = res.link(bottleneck)
-    t, drops = res.t_s, lk.drops
-    n = 0
-    for f in res.flows:
-        before = 0.0
-        for tl, kind in zip(f.loss_t_s, f.loss_kind, strict=True):
-            i = int(np.searchsorted(t, tl, side="right")) - 1
-            now = float(drops[i]) if i >= 0 else 0.0
-            if kind != TIMEOUT and now <= before:
-                n += 1
-            before = now
-    return n
+from tcpfluid.sim import simulate_packets
 
 
 @pytest.mark.parametrize("law, buffer", [("reno", 20), ("vegas", 10)])

@@ -11,6 +11,7 @@ import numpy as np
 from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..metrics import _finite_or_none
 from ..sim import simulate_packets
+from ..sim._checks import check_fast_recovery
 from ._base import Engine, bottleneck_name, summary_of, traced_log, traced_record
 from ._ode import _defaults
 
@@ -32,10 +33,11 @@ class Packet(Engine):
         Seed of the random generator (RED's drops, the send overheads), an integer
         >= 0. Same seed, same run.
     delayed_ack, delayed_ack_echo, delack_timeout_s, min_rto_s, initial_rto_s, max_rto_s,
-    fine_retransmit, send_overhead_s, max_packets, laws
+    fine_retransmit, send_overhead_s, timeout_recover, fast_recovery, max_packets, laws
         The simulator's options of the same names (``None``: its defaults);
-        ``delayed_ack`` is one value for every receiver or a tuple of one per flow (its
-        length is checked against the scenario's flows when the run starts).
+        ``delayed_ack`` and ``fast_recovery`` are one value for every receiver or sender, or a
+        tuple of one per flow (its length is checked against the scenario's flows when the
+        run starts).
     record_interval_s, record
         The recording (:class:`Engine`; ``None``: 0.1 s, or coarser for long runs);
         ``record`` picks among ``queue_pkts``, ``throughput_pps``, ``utilization``.
@@ -65,6 +67,8 @@ class Packet(Engine):
     max_rto_s: float | None = _PACKET["max_rto_s"]
     fine_retransmit: bool | None = _PACKET["fine_retransmit"]
     send_overhead_s: float = _PACKET["send_overhead_s"]
+    timeout_recover: bool = _PACKET["timeout_recover"]
+    fast_recovery: str | tuple[str, ...] = _PACKET["fast_recovery"]
     max_packets: int = _PACKET["max_packets"]
     laws: Mapping[str, Any] | None = field(default=None, compare=False)
 
@@ -92,6 +96,11 @@ class Packet(Engine):
             if getattr(self, name) is not None:
                 check_positive(name, getattr(self, name))
         check_nonnegative("send_overhead_s", self.send_overhead_s)
+        object.__setattr__(
+            self, "timeout_recover", check_bool("timeout_recover", self.timeout_recover)
+        )
+        rec = check_fast_recovery(self.fast_recovery, None)
+        object.__setattr__(self, "fast_recovery", rec)
         check_int("max_packets", self.max_packets, minimum=1)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
@@ -108,6 +117,8 @@ class Packet(Engine):
             max_rto_s=self.max_rto_s,
             fine_retransmit=self.fine_retransmit,
             send_overhead_s=self.send_overhead_s,
+            timeout_recover=self.timeout_recover,
+            fast_recovery=self.fast_recovery,
             progress=progress,
             max_packets=self.max_packets,
         )

@@ -75,9 +75,11 @@ def packet_run(
     sample_interval: float = 0.1,
     seed: int = 0,
     params: Mapping[str, Any] | None = None,
+    packet_options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Run the packet simulator; summary per flow, and optionally traces. ``params``: the
-    law's parameters over the scenario's."""
+    law's parameters over the scenario's; ``packet_options``: the engine's other options
+    (:class:`tcpfluid.engines.Packet`)."""
     _, res, out = _run(
         "packet",
         scenario,
@@ -86,6 +88,7 @@ def packet_run(
         params,
         seed=seed,
         record_interval_s=sample_interval,
+        **dict(packet_options or {}),
     )
     if res is None:
         return out

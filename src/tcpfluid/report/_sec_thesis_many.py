@@ -55,6 +55,7 @@ from ._thesis_ns2 import (
     MANY_FLOWS_MIN_RTO_S,
     THESIS_INITIAL_WINDOW,
     ns2_initial_window,
+    ns2_packet_options,
 )
 
 __all__ = ["THESIS_MANY_FLOWS", "many_flows_run", "thesis_mix_scenario", "two_flow_ack_run"]
@@ -175,6 +176,7 @@ def many_flows_run(
             delack_timeout=DELACK_TIMEOUT_S,
             delayed_ack_echo=delayed_ack_echo,
             min_rto_s=MANY_FLOWS_MIN_RTO_S,
+            **ns2_packet_options(sc),  # the senders recover as ns-2's agents
         )
         fl = pk.flows
         t = np.asarray(pk.t_s)
@@ -225,6 +227,7 @@ def two_flow_ack_run(
         delayed_ack=delayed_ack if isinstance(delayed_ack, bool) else tuple(delayed_ack),
         delack_timeout_s=DELACK_TIMEOUT_S,
         delayed_ack_echo=delayed_ack_echo,
+        **ns2_packet_options(sc),  # the senders recover as ns-2's agents
     )
     t = np.asarray(pk.t_s)
     m = t > 10.0

@@ -26,10 +26,24 @@ same for every row of the section (and the fluid engines where they have the set
   the first packet's by default (RFC 7323 §4.3). Only the packet simulator models
   delayed ACKs.
 
+* **Reno's recovery** (packet simulator; the sections that run Reno flows: thesis-reno,
+  thesis-many-flows, thesis-delayed-ack, and the asymmetric-networks paper's, whose ns
+  is of the same years: its references end in 1999). The thesis's Reno flows are ns-2's
+  ``Agent/TCP/Reno`` ("TCP Reno", ch. 2 §2; ns has one Reno agent), whose
+  ``tcp-reno.cc`` from 1998 to 2003 (revisions 1.2x-1.39; 1.31 of 2000-03-16 cited in
+  docs/simulator.md, "Fast recovery") leaves fast recovery at the first new ACK and
+  fast-retransmits again at a later third duplicate ACK:
+  ``simulate_packets(fast_recovery="reno")`` for every Reno flow. Its other flows (ns-2's
+  ``Agent/TCP/Vegas``, with recovery rules of its own in ``tcp-vegas.cc``) keep the
+  simulator's default. ns-2's ``bugFix_`` was true then as now (``Agent/TCP set bugFix_
+  true``, ``tcl/lib/ns-default.tcl``) for its Reno and Vegas agents alike
+  (``RenoTcpAgent::dupack_action``, ``VegasTcpAgent::recv``): no fast retransmit from
+  the duplicate ACKs of a timeout's go-back, ``timeout_recover=True`` for every flow.
+
 Not modelled (each section says where it matters): the thesis's maximum window of 30
-packets on the two-flow network (the engines have none), ns-2's Reno's recovery without
-partial ACKs (the packet simulator's sender recovers as New Reno does), ns-2's initial
-timeout (the thesis does not give it), and the RTT samples rounded to ticks.
+packets on the two-flow network (the engines have none), ns-2's Vegas agent's own
+recovery, ns-2's initial timeout (the thesis does not give it), and the RTT samples
+rounded to ticks.
 """
 
 from __future__ import annotations
@@ -42,8 +56,12 @@ __all__ = [
     "DELACK_TIMEOUT_S",
     "DELAYED_ACK_ECHO",
     "MANY_FLOWS_MIN_RTO_S",
+    "NS2_BUG_FIX",
+    "NS2_RENO_RECOVERY",
     "THESIS_INITIAL_WINDOW",
+    "ns2_fast_recovery",
     "ns2_initial_window",
+    "ns2_packet_options",
 ]
 
 #: the window every thesis agent starts from, packets (module docstring)
@@ -60,3 +78,26 @@ def ns2_initial_window(scenario: Any, initial_window: float = THESIS_INITIAL_WIN
     """``scenario`` with every flow's window starting at ``initial_window`` packets (the
     thesis's ns-2 agents: one packet; module docstring)."""
     return with_flow_params(scenario, None, {"initial_window": float(initial_window)})
+
+
+#: the fast recovery of ns-2's ``Agent/TCP/Reno`` as the documents' ns-2 had it (module
+#: docstring; :func:`tcpfluid.sim.simulate_packets`, ``fast_recovery``)
+NS2_RENO_RECOVERY = "reno"
+#: ns-2's ``bugFix_`` (its default, for the Reno and Vegas agents): the packet simulator's
+#: ``timeout_recover``
+NS2_BUG_FIX = True
+
+
+def ns2_fast_recovery(algorithm: str) -> str:
+    """The packet simulator's ``fast_recovery`` for a flow running ``algorithm``, as the
+    documents' ns-2 agent for it recovered: Reno's for ``"reno"`` (``Agent/TCP/Reno``),
+    the simulator's default for every other law (module docstring)."""
+    return NS2_RENO_RECOVERY if algorithm == "reno" else "newreno"
+
+
+def ns2_packet_options(scenario: Any) -> dict[str, Any]:
+    """The packet simulator's sender options for ``scenario`` as the documents' ns-2 ran
+    its flows: each flow's ``fast_recovery`` (:func:`ns2_fast_recovery`) and ``timeout_recover``
+    (ns-2's ``bugFix_``; module docstring)."""
+    rec = tuple(ns2_fast_recovery(f.algorithm) for f in scenario.flows)
+    return {"fast_recovery": rec, "timeout_recover": NS2_BUG_FIX}

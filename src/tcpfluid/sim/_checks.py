@@ -14,7 +14,7 @@ from typing import Any
 
 from .._validation import check_int, check_positive
 from ..scenarios import Scenario
-from ._setup import SenderSettings, red_params
+from ._setup import FAST_RECOVERIES, SenderSettings, red_params
 
 __all__ = [
     "DEFAULT_SAMPLE_INTERVAL",
@@ -191,6 +191,7 @@ def check_options(
     fine_retransmit: Any,
     progress: Any,
     timeout_recover: Any = False,
+    fast_recovery: Any = "newreno",
     max_packets: Any,
 ) -> tuple[int, SenderSettings]:
     """Check the options of :func:`~tcpfluid.sim.simulate_packets` but the scenario, seed
@@ -229,6 +230,7 @@ def check_options(
         raise TypeError(f"fine_retransmit must be True, False or None, got {fine_retransmit!r}")
     if not isinstance(timeout_recover, bool):
         raise TypeError(f"timeout_recover must be True or False, got {timeout_recover!r}")
+    fast_recovery = check_fast_recovery(fast_recovery, len(scenario.flows))
     if laws is not None:
         if not isinstance(laws, Mapping):
             raise TypeError(
@@ -248,4 +250,32 @@ def check_options(
         max_rto_s=hi,
         fine_retransmit=fine_retransmit,
         timeout_recover=timeout_recover,
+        fast_recovery=fast_recovery,
     )
+
+
+def check_fast_recovery(fast_recovery: Any, flows: int | None) -> str | tuple[str, ...]:
+    """``fast_recovery`` of :func:`~tcpfluid.sim.simulate_packets` checked: one of
+    :data:`FAST_RECOVERIES`, or a sequence of them, one per flow (``flows`` of them; ``None``:
+    the length is not checked here)."""
+    names = ", ".join(map(repr, FAST_RECOVERIES))
+    if isinstance(fast_recovery, str):
+        if fast_recovery not in FAST_RECOVERIES:
+            raise ValueError(
+                f"fast_recovery must be one of {names} (or one per flow), got {fast_recovery!r}"
+            )
+        return fast_recovery
+    if isinstance(fast_recovery, bytes) or not isinstance(fast_recovery, Sequence):
+        raise TypeError(
+            f"fast_recovery must be one of {names} or a sequence of them (one per flow), got "
+            f"{fast_recovery!r}"
+        )
+    if (flows is not None and len(fast_recovery) != flows) or not all(
+        isinstance(r, str) and r in FAST_RECOVERIES for r in fast_recovery
+    ):
+        per = "" if flows is None else f" ({flows} flows)"
+        raise ValueError(
+            f"fast_recovery as a sequence must hold one of {names} per flow{per}, got "
+            f"{fast_recovery!r}"
+        )
+    return tuple(fast_recovery)

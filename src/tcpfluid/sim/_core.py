@@ -136,10 +136,17 @@ I_TIMEOUTS = 25
 I_FASTRETX = 26
 I_GOOD = 27  # packets delivered in order (goodput), = rcv_nxt
 I_ACKS_SENT = 28
-I_RTO_RECOVER = 29  # highest sent + 1 at the last timeout; -1 none yet; -2 not kept
+I_RTO_RECOVER = 29  # ns-2's recover_: highest sent + 1 at the last timeout (REC_RENO_EXIT:
+# or fast retransmit); -1 none yet; -2 not kept
 I_PARTIALS = 30  # partial ACKs seen in the current recovery
 I_BLK = 31  # 1 while the flow's deferred decision blocks its first link
-NI = 32
+I_RECOVERY = 32  # the sender's fast recovery: REC_NEWRENO, REC_RENO or REC_RENO_EXIT
+NI = 33
+
+# fast recovery (``I_RECOVERY``; docs/simulator.md, "Fast recovery")
+REC_NEWRENO = 0  # RFC 6582: partial ACKs retransmit the next hole, recovery ends at a full ACK
+REC_RENO = 1  # ns-2's Agent/TCP/Reno, tcp-reno.cc 1998-2003: ends at any new ACK
+REC_RENO_EXIT = 2  # the same from 2005 on (exitFastRetrans_ true, working: ns-2.35)
 
 # ----------------------------------------------------------------------------- link floats
 L_RATE = 0  # bytes per second
@@ -715,6 +722,11 @@ def _send_limit(ff, fi, f):
     w = ff[f, F_CWND]
     if fi[f, I_RECOV] == 1:
         w += fi[f, I_DUP]
+    elif fi[f, I_DUP] >= 3 and fi[f, I_RECOVERY] == REC_RENO:
+        # ns-2's Reno of 1998-2003 (tcp-reno.cc 1.31, RenoTcpAgent::recv: dupwnd_ =
+        # NUMDUPACKS at the third duplicate ACK whether or not it retransmits, and one
+        # more per further duplicate)
+        w += fi[f, I_DUP]
     return math.floor(w)
 
 
@@ -814,7 +826,11 @@ def _on_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, ack, ts,
         fi[f, I_DUP] = 0
         if ack > fi[f, I_NXT]:
             fi[f, I_NXT] = ack
-        partial = fi[f, I_RECOV] == 1 and ack < fi[f, I_RECOVER]
+        # a Reno sender leaves recovery at any new ACK (ns-2's RenoTcpAgent::recv): no
+        # partial ACKs
+        partial = (
+            fi[f, I_RECOV] == 1 and ack < fi[f, I_RECOVER] and fi[f, I_RECOVERY] == REC_NEWRENO
+        )
         if ack < fi[f, I_MAXSENT] and fi[f, I_STATE] == 1:
             # RFC 6582 "impatient" NewReno: only the first partial ACK restarts the timer,
             # so a recovery with many holes ends in a timeout instead of one hole per RTT
@@ -844,7 +860,7 @@ def _ack_recovering(ff, fi, fs, f, ack, now):
     """A new ACK during fast recovery or Vegas's fine-grained checks after a
     retransmission: returns the packet to retransmit first (-1: none)."""
     if fi[f, I_RECOV] == 1:
-        if ack >= fi[f, I_RECOVER]:
+        if ack >= fi[f, I_RECOVER] or fi[f, I_RECOVERY] != REC_NEWRENO:
             fi[f, I_RECOV] = 0
             _reset_round(ff, fi, f, fi[f, I_NXT])
         elif fi[f, I_STATE] == 1:
@@ -905,7 +921,11 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl,
     ff[f, F_CWND] = w
     ff[f, F_INCR] = 0.0
     ff[f, F_CAP] = w
-    fi[f, I_DUP] = 0
+    mode = fi[f, I_RECOVERY]
+    if fi[f, I_KIND] == K_TIMEOUT or mode == REC_NEWRENO:
+        fi[f, I_DUP] = 0
+    # else a Reno sender keeps its duplicate ACKs as its window's inflation (ns-2:
+    # ``dupwnd_ = numdupacks_`` at the fast retransmit)
     if fi[f, I_KIND] == K_TIMEOUT:
         fi[f, I_TIMEOUTS] += 1
         fi[f, I_RECOV] = 0
@@ -924,6 +944,11 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl,
         fi[f, I_RECOV] = 1
         fi[f, I_PARTIALS] = 0
         fi[f, I_RECOVER] = fi[f, I_NXT]
+        if mode == REC_RENO_EXIT and fi[f, I_RTO_RECOVER] != -2:
+            # ns-2's Reno from 2005 (tcp-reno.cc 1.43, dupack_action): recover_ = maxseq_
+            # here too, and with bugFix_ no further fast retransmit until the ACKs pass
+            # it (the first new ACK set last_cwnd_action_ to CWND_ACTION_EXITED)
+            fi[f, I_RTO_RECOVER] = fi[f, I_MAXSENT]
         fi[f, I_CHECKS] = 2 if fi[f, I_FINE] == 1 else 0
         _reset_round(ff, fi, f, fi[f, I_NXT])
         una = fi[f, I_UNA]

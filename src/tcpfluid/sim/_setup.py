@@ -29,6 +29,7 @@ from . import _core as C
 from ._rings import FLOW_RING0, LINK_RING0, link_ring_views, pow2
 
 __all__ = [
+    "FAST_RECOVERIES",
     "NEVER",
     "SenderSettings",
     "eager_links",
@@ -60,6 +61,11 @@ class SenderSettings:
     max_rto_s: float
     fine_retransmit: bool | None
     timeout_recover: bool = False
+    fast_recovery: str | tuple[str, ...] = "newreno"  # every sender, or one value per flow
+
+
+#: the senders' fast recoveries (``simulate_packets(fast_recovery=)``) and their kernel codes
+FAST_RECOVERIES = {"newreno": 0, "reno": 1, "reno-exit": 2}
 
 
 def red_params(link: Any) -> tuple[int, float, float, float, float]:
@@ -242,6 +248,8 @@ def flow_arrays(
         # duplicate ACKs of the go-back after a timeout: ignored up to the highest packet
         # sent before it (-1: no timeout yet) or never (-2)
         fi[f, C.I_RTO_RECOVER] = -1 if senders.timeout_recover else -2
+        rec = senders.fast_recovery
+        fi[f, C.I_RECOVERY] = FAST_RECOVERIES[rec[f] if isinstance(rec, tuple) else rec]
         # the round accumulators are cleared when the flow starts (_core._timer)
     fs = np.zeros(fring, dtype=np.float64)  # send time of each sequence number
     fq = np.zeros((fring, 2), dtype=np.int64)  # transmissions, received flag

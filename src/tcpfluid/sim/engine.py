@@ -299,6 +299,7 @@ def simulate_packets(
     fine_retransmit: bool | None = None,
     send_overhead_s: float = 0.0,
     timeout_recover: bool = False,
+    fast_recovery: str | Sequence[str] = "newreno",
     progress: Callable[[float], None] | None = None,
     max_packets: int = MAX_PACKETS,
     sample_interval: float | None = None,
@@ -364,10 +365,28 @@ def simulate_packets(
         retransmit, nor Vegas's fine-grained one, so the losses the timeout answered are
         not charged again. ``False`` (the default, as ns-2 with ``bugFix_ false``): every
         third duplicate ACK (or fine-grained check) starts a loss event, those of the
-        go-back included. ``True`` is the more faithful sender, but not the default: the
-        sender's recovery is NewReno for every law where the documents' ns-2 Reno agents
-        recovered as Reno, and with ``True`` three Reno rows of the asymmetric-networks
-        paper's Tables I-II move away from the paper (docs/simulator.md, "Timeouts").
+        go-back included. ``True`` is the more faithful sender, but not the default: with
+        ``True`` three Reno rows of the asymmetric-networks paper's Tables I-II move away
+        from the paper under the default NewReno recovery (docs/simulator.md, "Timeouts").
+        With a Reno ``fast_recovery`` it is ns-2's ``bugFix_`` whole (for ``"reno-exit"`` it
+        also holds back fast retransmits until the ACKs pass the highest packet sent
+        before the last one).
+    fast_recovery
+        How a sender recovers from a fast retransmit (docs/simulator.md, "Fast
+        recovery"); one value for every sender, or a sequence of one per flow in the
+        scenario's flow order. ``"newreno"`` (the default; RFC 6582): the window is
+        inflated by the duplicate ACKs after the retransmission, each partial ACK
+        retransmits the next hole, and recovery ends when the packets outstanding at the
+        loss are acknowledged. ``"reno"``: ns-2's ``Agent/TCP/Reno`` as its
+        ``tcp-reno.cc`` was from 1998 to 2003 (revisions 1.2x-1.39, the ns-2 of Tsang's
+        thesis and of the asymmetric-networks paper): the window is inflated by every
+        duplicate ACK from the third on (``dupwnd_``), the first new ACK ends recovery
+        and deflates it, and a later third duplicate ACK is another fast retransmit
+        (another cut) unless a timeout's recovery holds it back (``timeout_recover``,
+        ns-2's ``bugFix_``). ``"reno-exit"``: the same agent from 2005 on (revision 1.42
+        and later, ns-2.35; ``exitFastRetrans_ true``): no inflation outside recovery,
+        and with ``timeout_recover`` no second fast retransmit for losses of the same
+        window (they end in a timeout).
     max_packets
         Ceiling on the packets the simulator holds (queued, propagating, or sent and not
         acknowledged: the slots of its rings, which double on demand). A run that would
@@ -409,6 +428,7 @@ def simulate_packets(
         seconds=seconds,
         fine_retransmit=fine_retransmit,
         timeout_recover=timeout_recover,
+        fast_recovery=fast_recovery,
         progress=progress,
         max_packets=max_packets,
     )
