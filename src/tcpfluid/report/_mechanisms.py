@@ -267,6 +267,20 @@ MECHANISMS: tuple[Mechanism, ...] = (
         ),
     ),
     Mechanism(
+        "phase-effect",
+        "validation/test_ho_table7_mechanisms.py::"
+        "test_table_7_reno_means_agree_once_random_send_times_break_the_phase_effect",
+        (
+            Scope(
+                ("ho-friendliness",),
+                (PACKET,),
+                ("mean throughput of a Reno flow, 10–60 s",),
+                ("Reno",),
+                {"pair": ("reno-vegas",), "proportion": ("15-5", "10-10")},
+            ),
+        ),
+    ),
+    Mechanism(
         "delayed-ack-echo",
         "validation/test_thesis_mechanisms.py::"
         "test_delayed_acks_echoing_the_latest_packet_give_the_thesis_goodputs",

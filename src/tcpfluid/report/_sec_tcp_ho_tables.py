@@ -26,6 +26,7 @@ from ..fairness import _delivered_pkts
 from ..metrics import jain_index
 from ..scenarios import build_scenario
 from ..scenarios._paper_tables import HO_DIFFERENT_RTTS_MS, HO_MEASURE_FROM_S
+from ..scenarios.mix import with_flow_params
 from ..scenarios.reduction import bottleneck
 from ._common import doc, err_na, run_value, share_spread
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
@@ -56,17 +57,26 @@ _ODE_SKIPPED = NA(
 
 
 def ho_table_run(
-    scenario: str, algorithm: str, engine: str, overrides: Mapping[str, Any] | None = None
+    scenario: str,
+    algorithm: str,
+    engine: str,
+    overrides: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+    flow_params: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """One run of a §5.2 scenario (``algorithm``: one law or a mix such as
-    ``"reno:15,vegas:5"``) on ``engine``: each flow's mean goodput from
+    ``"reno:15,vegas:5"``; ``flow_params``: law parameters by flow selector, such as
+    ``{"vegas": {"alpha": 1.0}}``) on ``engine`` (with the engine's ``options``; the
+    report's runs give neither): each flow's mean goodput from
     :data:`HO_MEASURE_FROM_S` to the end (packets/s), the bottleneck's utilization by the
     flows' goodput over that window, the time until every flow has settled
     (:attr:`tcpfluid.results.Summary.all_settled_time_s`), the loss events, and each flow's
     goodput in 1-s bins for the figures. ``{"error": message}`` when the engine refuses."""
     sc = build_scenario(scenario, algorithm=algorithm, **dict(overrides or {}))
+    for selector, params in (flow_params or {}).items():
+        sc = with_flow_params(sc, selector, params)
     try:
-        res = simulate(sc, engine)
+        res = simulate(sc, engine, **dict(options or {}))
     except (ValueError, RuntimeError) as exc:
         return {"error": str(exc)}
     t = np.asarray(res.time_s, dtype=np.float64)
@@ -283,8 +293,10 @@ def _fair_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         tables.append(Table(caption, tuple(rows)))
     fig6 = {(c[2], e): res[(c, e)] for c in cases if c[0] == "6" for e in _ENGINES}
     intro = (
-        "The TCP-Ho paper §5.2.1: five sources of one scheme (Reno, Vegas with α = 2, "
-        "β = 4, FAST with α = 100, TCP-Ho) start at 0 s on the Fig. 4 dumbbell, 100 Mb/s × "
+        "The TCP-Ho paper §5.2.1: five sources of one scheme (Reno, Vegas with the "
+        "library's α = 2, β = 4 (the paper states none; ns-2's Vegas agent defaults to "
+        "α = 1, β = 3), FAST with the paper's α = 100, TCP-Ho) start at 0 s on the Fig. 4 "
+        "dumbbell, 100 Mb/s × "
         "23 ms trunk, 1 Gb/s × 1 ms access links (RTT 50 ms), 300-packet drop-tail buffer "
         "(scenario ho-fairness); Table 6 gives the sources different RTTs (scenario "
         "ho-different-rtt). The paper gives no run length or measurement window: the runs "
@@ -453,7 +465,8 @@ def _friend_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "connection link, 1 Gb/s × 1 ms access links (RTT 6 ms: a bandwidth-delay product of "
         "8.6 packets), 120-packet drop-tail buffer; two schemes in the proportions 15–5, "
         "10–10 and 5–15 (scenario ho-friendliness, algorithm a mix such as reno:15,vegas:5; "
-        "Vegas α = 2, β = 4, FAST α = 100). The paper's mean throughput of a scheme is the "
+        "Vegas with the library's α = 2, β = 4 (the paper states none; ns-2's are α = 1, "
+        "β = 3), FAST α = 100). The paper's mean throughput of a scheme is the "
         "average over its flows 'under the steady state', with no run length: the runs last "
         "60 s and the means are over 10–60 s (the reading of the fairness section). Judged: "
         "each scheme's mean throughput per flow (kb/s, ±10 %) and the 20 flows' share "
