@@ -357,3 +357,15 @@ def test_blb_equilibrium_fills_the_link_at_tiny_scales() -> None:
     # Σα/c = 1e-300 s: an absolute root tolerance of 1e-27 s returned half the link
     eq = blb_equilibrium([1e-300], [0.0], 1.0)
     assert float(eq.rates_pps[0]) == pytest.approx(1.0, rel=1e-9)  # one flow fills c
+
+
+@pytest.mark.parametrize("engine", ["rounds", "ode"])
+def test_the_default_thesis_two_flow_quick_vegas_run_carries_no_more_than_the_link(
+    engine: str,
+) -> None:
+    # the round model gave 1.0062 here (two flows of 13 and 71 ms base RTT on 1.5 Mb/s), the
+    # ODE engine 1.0000005: a link serves at most its rate, so utilization <= 1 to rounding
+    out = simulate_summary("thesis-two-flow", "quick-vegas", engine=engine)
+    assert 0.9 < float(out["utilization"]) <= 1.0 + 1e-12
+    # and the flows' throughputs add up to no more than the link's 187.5 packets/s
+    assert sum(out["throughput_pps"]) <= 1.5e6 / 8000.0 * (1.0 + 1e-12)
