@@ -135,6 +135,14 @@ def _check_cache_option(cache_dir: str, out: Path) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns 0, or 1 if points failed (unless ``--allow-failed``); bad
     input raises ``ValueError``/``TypeError`` before any work."""
+    for option, value in (("--out", args.out), ("--cache", args.cache)):
+        if value is not None and not value.strip():
+            raise ValueError(
+                f"{option} must name a "
+                + ("file such as table.csv" if option == "--out" else "directory")
+                + f", got {value!r}"
+                + ("" if option == "--out" else " (leave it out for FILE.cache, or --no-cache)")
+            )
     out = Path(args.out)
     _table_format(out)  # a bad extension or missing pyarrow fails before any work
     check_output_file("--out", out)  # an unwritable --out fails before any work too
