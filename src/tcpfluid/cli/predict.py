@@ -315,7 +315,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     names = _algorithms(args.algorithm)
     path = _path(args)
-    _refuse_unused_law_options(args, names)  # before any prediction is computed
     preds = [
         predict(
             n,
@@ -328,6 +327,7 @@ def run(args: argparse.Namespace) -> int:
         )
         for n in names
     ]
+    _refuse_unused_law_options(args, names)
     if args.json:
         out = {
             "path": {"mu_pps": path.mu, "rtt_s": path.d, "bdp_pkts": path.bdp},
