@@ -95,12 +95,12 @@ WORKERS: dict[str, int] = {}
 CPU: dict[str, float] = {}
 
 
-def _run(case: Case, work: Path, timeout: float) -> tuple[int, str, str, float, float]:
+def _run(case: Case, work: Path, timeout: float, logs: Path) -> tuple[int, str, str, float, float]:
     """Run ``case`` in a fresh process group; return (status, stdout, stderr, wall_s, MB).
     With ``count_workers``, the largest number of descendant processes goes to WORKERS."""
     env = {**os.environ, **case.env}
-    out_f = work / f"{case.name}.out"
-    err_f = work / f"{case.name}.err"
+    out_f = logs / f"{case.name}.out"
+    err_f = logs / f"{case.name}.err"
     with open(out_f, "w") as out, open(err_f, "w") as err:
         t0 = time.perf_counter()
         proc = subprocess.Popen(
@@ -976,7 +976,7 @@ def main() -> int:
     print(f"# limits: {LIMIT_S} s wall, {LIMIT_MB:.0f} MB peak RSS", flush=True)
     failed = 0
     for case in cases:
-        work = Path(tempfile.mkdtemp(prefix=f"hostile-{case.name}-"))
+        work = logs = Path(tempfile.mkdtemp(prefix=f"hostile-{case.name}-"))
         try:
             if case.name.startswith("D-prop") or case.name.startswith("D-fuzz"):
                 work = repo  # pytest runs from the repository
@@ -984,7 +984,7 @@ def main() -> int:
                 case.setup(work)
             if "NUMBA_CACHE_DIR" in case.env:
                 case.env = {**case.env, "NUMBA_CACHE_DIR": str(work / case.env["NUMBA_CACHE_DIR"])}
-            rc, out, err, wall, mb = _run(case, work, args.timeout or case.timeout)
+            rc, out, err, wall, mb = _run(case, work, args.timeout or case.timeout, logs)
             try:
                 ok, outcome = case.check(rc, out, err, work)
             except Exception as exc:  # a check that cannot read the output is a failure
@@ -1007,8 +1007,8 @@ def main() -> int:
                 flush=True,
             )
         finally:
-            if not args.keep and work != repo:
-                shutil.rmtree(work, ignore_errors=True)
+            if not args.keep:
+                shutil.rmtree(logs, ignore_errors=True)
     print(f"# {_uptime()}", flush=True)
     print(f"# {failed} failed", flush=True)
     return 1 if failed else 0
