@@ -147,10 +147,10 @@ def run(args: argparse.Namespace) -> int:
     _table_format(out)  # a bad extension or missing pyarrow fails before any work
     check_output_file("--out", out)  # an unwritable --out fails before any work too
     args.jobs = parse_jobs(args.jobs)
-    sw = Sweep.from_toml(args.config)
     cache_dir = None if args.no_cache else (args.cache or str(out) + ".cache")
     if cache_dir is not None:
-        _check_cache_option(cache_dir, out)
+        _check_cache_option(cache_dir, out)  # before the configuration is read
+    sw = Sweep.from_toml(args.config)
     client = None
     executor = None
     if args.scheduler is not None:
