@@ -369,3 +369,13 @@ def test_the_default_thesis_two_flow_quick_vegas_run_carries_no_more_than_the_li
     assert 0.9 < float(out["utilization"]) <= 1.0 + 1e-12
     # and the flows' throughputs add up to no more than the link's 187.5 packets/s
     assert sum(out["throughput_pps"]) <= 1.5e6 / 8000.0 * (1.0 + 1e-12)
+
+
+def test_tcp_ho_slow_start_table_past_memory_is_refused_before_allocating() -> None:
+    # TCP-Ho's table is quadratic (no float limit): 4.4e9 rounds asked numpy for 32.5 GiB
+    # (found by the long fuzz budget); the memory is now checked first, naming rounds
+    with pytest.raises(ValueError, match=r"rounds=4,363,593,984 for 'tcp-ho' needs about"):
+        slow_start_windows("tcp-ho", 4_363_593_984)
+    # below the budget the table is the TCP-Ho paper's Table 4 by hand: (i^2 - 2i + 9)/4
+    # for odd i, (i^2 - 2i + 8)/4 for even i
+    assert slow_start_windows("tcp-ho", 6).tolist() == [2.0, 2.0, 2.0, 3.0, 4.0, 6.0]
