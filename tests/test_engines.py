@@ -118,9 +118,8 @@ def test_recording_never_changes_the_other_engines_summaries(engine):
     from tcpfluid.engines import get_engine
 
     sc = build_scenario("qv-basic", **SMALL).with_algorithm("vegas")
-    drop = {"packets_per_s", "events_per_s", "mean_queue_pkts", "final_queue_pkts"}
-    drop |= {"final_windows_pkts", "base_rtt_overestimate_s", "lost_pkts", "loss_fraction"}
-    drop |= {"lost_pkts_per_flow"}
+    # every physical value is judged on the full run; only the run's own speed differs
+    drop = {"packets_per_s", "events_per_s"}
     out = []
     for interval in (0.05, 1.3):
         res = tcpfluid.simulate(sc, get_engine(engine, record_interval_s=interval))

@@ -96,6 +96,32 @@ def test_cache_equal_to_out_is_refused_before_any_work(
         assert not Path("X.csv").exists()
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--out", ""], "--out must name a file such as table.csv, got ''"),
+        # an empty --cache once fell back silently to the default X.csv.cache
+        (["--out", "X.csv", "--cache", ""], "--cache must name a directory, got ''"),
+    ],
+)
+def test_an_empty_out_or_cache_is_refused_before_any_work(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    options: list[str],
+    message: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("s.toml").write_text(
+        'engine = "closed-form"\nalgorithm = "vegas"\nmetrics = ["ss_exit_window"]\n'
+        '[grid]\nbandwidth = ["10Mbps"]\n'
+    )
+    assert main(["sweep", "s.toml", *options]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
+
+
 def test_a_rate_without_a_unit_in_a_grid_is_refused_before_any_point() -> None:
     with pytest.raises(ValueError, match=r"bandwidth=6250 \(point 0\) has no unit"):
         Sweep(grid(algorithm="vegas", bandwidth=[6250, 12500]), engine="rounds", metrics=METRICS)

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import math
@@ -257,6 +258,34 @@ def test_write_leaves_no_temporary_file_on_failure(tmp_path: Path, monkeypatch: 
         res.write(out)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv"]
     assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize("existed", [True, False])
+def test_a_full_disk_names_the_table_not_its_temporary(
+    tmp_path: Path, monkeypatch: Any, existed: bool
+) -> None:
+    res = sweep(
+        grid(algorithm="vegas", rtt="50ms"), engine="closed-form", metrics=["ss_exit_window"]
+    )
+    out = tmp_path / "t.csv"
+    if existed:
+        res.write(out)
+    before = out.read_bytes() if existed else None
+
+    def full(*args: Any, **kwargs: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")  # as write(2): no file name
+
+    monkeypatch.setattr(type(res.table), "to_csv", full)
+    with pytest.raises(OSError, match="No space left on device") as info:
+        res.write(out)
+    assert info.value.filename == str(out) and info.value.errno == errno.ENOSPC
+    assert ("left as it was" if existed else "was not created") in str(info.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["t.csv"] if existed else [])
+    assert (out.read_bytes() if existed else None) == before
+    # on the command line: one line naming the table
+    from tcpfluid.cli import _describe_os_error
+
+    assert _describe_os_error(info.value).startswith(f"{str(out)!r}: No space left")
 
 
 def test_temporary_file_of_a_killed_writer_is_removed_by_the_next_write(tmp_path: Path) -> None:

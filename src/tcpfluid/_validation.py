@@ -291,6 +291,13 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[FsPath]:
     file is removed and ``path`` is left as it was. A writer killed outright (SIGKILL)
     cannot clean up: its temporary file is removed by the next write of the same
     ``path`` (:func:`remove_stale_temporaries`).
+
+    Raises
+    ------
+    OSError
+        The file could not be written (a full disk, a file-size limit, no permission):
+        restated naming ``path`` itself (a failed ``write`` names no file, and the
+        temporary's name means nothing to the user), with its ``errno`` kept.
     """
     out = FsPath(path)
     remove_stale_temporaries(out)
@@ -298,6 +305,12 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[FsPath]:
     try:
         yield tmp
         os.replace(tmp, out)
+    except OSError as exc:
+        if exc.filename is not None and FsPath(exc.filename) != tmp:
+            raise  # it names the file already (this one or another)
+        why = exc.strerror or str(exc)
+        why += "; the file is left as it was" if out.exists() else "; the file was not created"
+        raise OSError(exc.errno, why, str(out)) from None
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()

@@ -86,6 +86,11 @@ class Path:
         ack = _size("ack_size", ack_size)
         mu = units.rate_pps(bandwidth, packet_size_bytes=pkt, name="bandwidth")
         d = units.seconds(rtt, name="rtt")
+        if not math.isfinite(mu * d):
+            raise ValueError(
+                f"bandwidth x rtt, the bandwidth-delay product, overflows a float "
+                f"({mu:.6g} packets/s x {d:.6g} s); give a smaller bandwidth or rtt"
+            )
         buf = units.buffer_pkts(buffer, packet_size_bytes=pkt, name="buffer")
         if reverse_bandwidth is None:
             if reverse_buffer is not None:

@@ -185,6 +185,17 @@ def test_plot_bad_out_fails_before_drawing(
     assert not out.exists()
 
 
+def test_plot_empty_out_is_refused_not_replaced_by_the_default(
+    table_file: Path, capsys: Any
+) -> None:
+    # an empty --out once wrote the default TABLE.png
+    default = table_file.with_suffix(".png")
+    before = default.stat().st_mtime_ns if default.exists() else None
+    assert main(["plot", str(table_file), "--x", "bandwidth", "--out", ""]) == 2
+    assert "--out must name an image file such as fig.png, got ''" in capsys.readouterr().err
+    assert (default.stat().st_mtime_ns if default.exists() else None) == before
+
+
 def test_plot_sweep_refuses_the_same_column_on_both_axes(table_file: Path) -> None:
     df = read_table(table_file)
     with pytest.raises(ValueError, match="y must differ from x"):

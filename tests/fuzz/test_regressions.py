@@ -357,3 +357,52 @@ def test_blb_equilibrium_fills_the_link_at_tiny_scales() -> None:
     # Σα/c = 1e-300 s: an absolute root tolerance of 1e-27 s returned half the link
     eq = blb_equilibrium([1e-300], [0.0], 1.0)
     assert float(eq.rates_pps[0]) == pytest.approx(1.0, rel=1e-9)  # one flow fills c
+
+
+@pytest.mark.parametrize("engine", ["rounds", "ode"])
+def test_the_default_thesis_two_flow_quick_vegas_run_carries_no_more_than_the_link(
+    engine: str,
+) -> None:
+    # the round model gave 1.0062 here (two flows of 13 and 71 ms base RTT on 1.5 Mb/s), the
+    # ODE engine 1.0000005: a link serves at most its rate, so utilization <= 1 to rounding
+    out = simulate_summary("thesis-two-flow", "quick-vegas", engine=engine)
+    assert 0.9 < float(out["utilization"]) <= 1.0 + 1e-12
+    # and the flows' throughputs add up to no more than the link's 187.5 packets/s
+    assert sum(out["throughput_pps"]) <= 1.5e6 / 8000.0 * (1.0 + 1e-12)
+
+
+def test_tcp_ho_slow_start_table_past_memory_is_refused_before_allocating() -> None:
+    # TCP-Ho's table is quadratic (no float limit): 4.4e9 rounds asked numpy for 32.5 GiB
+    # (found by the long fuzz budget); the memory is now checked first, naming rounds
+    with pytest.raises(ValueError, match=r"rounds=4,363,593,984 for 'tcp-ho' needs about"):
+        slow_start_windows("tcp-ho", 4_363_593_984)
+    # below the budget the table is the TCP-Ho paper's Table 4 by hand: (i^2 - 2i + 9)/4
+    # for odd i, (i^2 - 2i + 8)/4 for even i
+    assert slow_start_windows("tcp-ho", 6).tolist() == [2.0, 2.0, 2.0, 3.0, 4.0, 6.0]
+
+
+def test_blb_equilibrium_with_a_subnormal_delay_is_refused_not_a_runtime_error() -> None:
+    from tcpfluid.analytic import blb_equilibrium
+
+    # Σα/c = 2.5e-310 s, a subnormal float: the root finder ran out of iterations and raised
+    # RuntimeError (found by the long fuzz budget)
+    with pytest.raises(ValueError, match=r"alpha and capacity_pps"):
+        blb_equilibrium([1e-300], [0.0], 4_048_045_067.0)
+
+
+def test_a_path_whose_bandwidth_delay_product_overflows_is_refused() -> None:
+    # μd = 1e300 pkt/s x 1e300 s was an infinite bdp (found by the long fuzz budget)
+    with pytest.raises(ValueError, match=r"bandwidth x rtt.*overflows"):
+        Path(1e300, 1e300)
+    assert Path(1e300, 1e-10).bdp == pytest.approx(1e290)
+
+
+def test_predict_on_a_path_shorter_than_one_packet_time_names_why_not_the_round_map() -> None:
+    from tcpfluid.analytic import predict
+
+    # μ = 1 packet/s, d = 7.8 ms: the round map's one-link path cannot have a d shorter
+    # than one packet's transmission (1 s); it raised the round engine's "duration_s is
+    # shorter than one round", naming none of predict's inputs (found by the long fuzz budget)
+    p = predict("tcp-ho", Path(1.0, 0.0078125))
+    assert p.time_to_equilibrium_s is None
+    assert "shorter than sending one packet" in p.note

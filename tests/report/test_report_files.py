@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import errno
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -37,17 +39,20 @@ def test_a_failed_write_leaves_the_previous_report_and_names_the_file(
     out = tmp_path / "r"
     write_report(small_report, out, command="first")
     before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
-    real = Path.write_text
+    real = Path.write_bytes
 
-    def full_disk(self: Path, data: str, *args: Any, **kwargs: Any) -> int:
+    def full_disk(self: Path, data: bytes) -> int:
         if self.name == "index.html":
-            raise OSError(errno.ENOSPC, "No space left on device", str(self))
-        return real(self, data, *args, **kwargs)
+            # as write(2) reports a full disk: ENOSPC without a file name
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(self, data)
 
-    monkeypatch.setattr(Path, "write_text", full_disk)
+    monkeypatch.setattr(Path, "write_bytes", full_disk)
     with pytest.raises(OSError, match="left as it was") as info:
         write_report(small_report, out, command="second")
-    assert str(info.value.filename).endswith("index.html")
+    # the report's own file is named, not the hidden folder it was staged in
+    assert info.value.filename == str(out / "index.html")
+    assert info.value.errno == errno.ENOSPC
     # the old set, unchanged, and nothing hidden left beside it
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]
@@ -81,6 +86,19 @@ def test_a_folder_holding_other_files_is_not_replaced(small_report: Any, tmp_pat
 def test_report_out_empty_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", "--quick", "--sections", "critical-window", "--out", ""]) == 2
     assert "--out must name a directory, got ''" in capsys.readouterr().err
+
+
+def test_a_bad_out_is_refused_before_the_report_modules_load() -> None:
+    # the output options are checked first: a bad --out costs no import of the sections
+    # (SciPy, Numba, matplotlib)
+    code = (
+        "import sys\n"
+        "from tcpfluid.cli import main\n"
+        "rc = main(['report', '--out', ''])\n"
+        "print(rc, 'tcpfluid.report' in sys.modules, 'matplotlib' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["2", "False", "False"]
 
 
 class _PoolSeen(Exception):

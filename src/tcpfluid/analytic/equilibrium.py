@@ -21,6 +21,7 @@ Sources
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -239,11 +240,12 @@ def blb_equilibrium(
     span = total / c
     hi = lo + 2.0 * span
     lo_b = lo + span * 1e-12
-    if not (math.isfinite(hi) and lo_b > lo):
+    # a subnormal span has too few significant bits for the root to converge
+    if not (math.isfinite(hi) and lo_b > lo and span >= sys.float_info.min):
         raise ValueError(
             f"sum(alpha)/capacity_pps = {total!r}/{c!r} s is outside the range of floats "
             "(the queueing delay it sets cannot be represented); give alpha and capacity_pps "
-            "whose ratio is between 1e-290 and 1e290 s"
+            "whose ratio is between about 2.2e-308 and 9e307 s"
         )
     for _ in range(64):  # f > 0 just above max x; 64 tenths reach below any spacing of floats
         if excess(lo_b) > 0.0:
@@ -256,7 +258,15 @@ def blb_equilibrium(
     # the tolerance follows the scale of the root (an absolute 1e-27 s swallowed a Σα/c of
     # 1e-300 s: the rates came out half the link)
     tol = max(1e-15 * span, 5e-324)
-    delta = brentq(excess, lo_b, hi, xtol=tol, rtol=1e-14, maxiter=500)
+    delta, found = brentq(
+        excess, lo_b, hi, xtol=tol, rtol=1e-14, maxiter=500, full_output=True, disp=False
+    )
+    if not found.converged:
+        raise ValueError(
+            f"blb_equilibrium: no queueing delay found for sum(alpha)/capacity_pps = "
+            f"{total!r}/{c!r} s above max(overestimate_s) = {lo!r} s: alpha, overestimate_s "
+            "and capacity_pps are too far apart in scale for floats; rescale them"
+        )
     rates = a / (delta - x)
     filled = float(np.sum(rates))
     if not (math.isfinite(filled) and abs(filled - c) <= 1e-6 * c):

@@ -363,6 +363,16 @@ def _round_map_settling(
 
     rate = path.mu * 8.0 * path.packet_size_bytes
     # d = 2 delay + s/X + a/X (the Quick Vegas paper eq. 5) on one link each way
+    # (a d between s/X and (s+a)/X, the papers' approximation 1 + a = 1, runs with no
+    # delay; a d shorter than one packet's transmission has no such path)
+    if not path.d >= 1.0 / path.mu:
+        return (
+            None,
+            None,
+            f"not computed: d = {path.d:.4g} s is shorter than sending one packet at "
+            f"mu = {path.mu:.4g} packets/s ({1.0 / path.mu:.4g} s), so no one-link path "
+            "of the round map has this d",
+        )
     delay = max(0.5 * (path.d - 8.0 * (path.packet_size_bytes + path.ack_size_bytes) / rate), 0.0)
     links = (Link("forward", rate, delay), Link("reverse", rate, delay))
     flow = FlowSpec("flow", ("forward",), ("reverse",), algorithm=algorithm, params=law)

@@ -26,7 +26,14 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import as_float_array, check_bool, check_choice, check_int, check_positive
+from .._validation import (
+    as_float_array,
+    check_bool,
+    check_choice,
+    check_int,
+    check_memory,
+    check_positive,
+)
 
 __all__ = [
     "SLOW_START_ALGORITHMS",
@@ -220,13 +227,23 @@ def slow_start_windows(
             f"{' with whole_acks=True' if whole_acks else ''}: the window of round {top} "
             f"already exceeds the largest float (about 1.8e308 packets); got {rounds!r}"
         )
+    if algorithm == "tcp-ho":
+        # no float limit within memory: the table and one array of round indices, checked
+        # before either is allocated
+        check_memory("slow_start_windows", 16.0 * n, f"rounds={n:,} for 'tcp-ho'")
+        i = np.arange(n, dtype=np.float64)
+        out = i * i
+        i *= 2.0
+        out -= i  # i² − 2i
+        del i
+        out[0::2] += 8.0
+        out[1::2] += 9.0
+        out /= 4.0
+        return out
     i = np.arange(n, dtype=np.float64)
     if algorithm == "vegas":
         j = i if indexing == "quick-vegas" else np.maximum(i - 1.0, 0.0)
         return np.asarray(2.0 ** (np.floor(j / 2.0) + 1.0))
-    if algorithm == "tcp-ho":
-        odd = (np.arange(n) % 2) == 1
-        return np.where(odd, (i * i - 2 * i + 9) / 4.0, (i * i - 2 * i + 8) / 4.0)
     if not whole_acks:
         return np.asarray(2.0 * 1.5**i)
     out = np.empty(n)

@@ -89,7 +89,12 @@ def run(args: argparse.Namespace) -> int:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    out = Path(args.out) if args.out else Path(args.table).with_suffix(".png")
+    if args.out is not None and not args.out.strip():
+        raise ValueError(
+            f"--out must name an image file such as fig.png, got {args.out!r} (leave it out "
+            "for the table's name with .png)"
+        )
+    out = Path(args.out) if args.out is not None else Path(args.table).with_suffix(".png")
     _check_out(out)  # before any work: no figure drawn for a file that cannot be written
     df = read_table(args.table)
     metrics = _metric_columns(df)

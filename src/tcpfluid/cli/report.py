@@ -154,14 +154,11 @@ def _check_writable(option: str, path: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate the options, run the report, write it."""
-    import matplotlib
+    """Validate the options, run the report, write it.
 
-    matplotlib.use("Agg")
-    from ..report import build_report, resolve_sections, write_report
-
+    The output options are checked before the report's modules (SciPy, Numba, matplotlib)
+    are imported, so a bad ``--out`` is refused at once."""
     jobs = parse_jobs(args.jobs)
-    names = resolve_sections(args.sections)  # raises before any work on a bad name
     if args.out is None:
         args.out = DEFAULT_OUT_QUICK if args.quick else DEFAULT_OUT
     out = args.out
@@ -187,6 +184,12 @@ def run(args: argparse.Namespace) -> int:
     _check_writable("--out", out)
     if args.figures is not None:
         _check_writable("--figures", args.figures)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ..report import build_report, resolve_sections, write_report
+
+    names = resolve_sections(args.sections)  # raises before any work on a bad name
     report = build_report(
         [s.name for s in names], quick=args.quick, jobs=jobs, progress=not args.quiet
     )

@@ -135,14 +135,22 @@ def _check_cache_option(cache_dir: str, out: Path) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the command; returns 0, or 1 if points failed (unless ``--allow-failed``); bad
     input raises ``ValueError``/``TypeError`` before any work."""
+    for option, value in (("--out", args.out), ("--cache", args.cache)):
+        if value is not None and not value.strip():
+            raise ValueError(
+                f"{option} must name a "
+                + ("file such as table.csv" if option == "--out" else "directory")
+                + f", got {value!r}"
+                + ("" if option == "--out" else " (leave it out for FILE.cache, or --no-cache)")
+            )
     out = Path(args.out)
     _table_format(out)  # a bad extension or missing pyarrow fails before any work
     check_output_file("--out", out)  # an unwritable --out fails before any work too
     args.jobs = parse_jobs(args.jobs)
-    sw = Sweep.from_toml(args.config)
     cache_dir = None if args.no_cache else (args.cache or str(out) + ".cache")
     if cache_dir is not None:
-        _check_cache_option(cache_dir, out)
+        _check_cache_option(cache_dir, out)  # before the configuration is read
+    sw = Sweep.from_toml(args.config)
     client = None
     executor = None
     if args.scheduler is not None:

@@ -499,25 +499,28 @@ def write_report(
     out.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_siblings(out)
     stage = _sibling(out, _STAGE)
+    files: dict[str, bytes] = {}
+    for s in report.sections:
+        for f in s.figures:
+            files[f"figures/{f.name}.png"] = f.png
+            files[f"figures/{f.name}.svg"] = f.svg
+    files.update({name: text.encode("utf-8") for name, text in texts.items()})
+    files.update({f"sections/{name}.md": text.encode("utf-8") for name, text in pages.items()})
     written: list[str] = []
     try:
         try:
-            (stage / "figures").mkdir(parents=True)
-            for s in report.sections:
-                for f in s.figures:
-                    for ext, data in (("png", f.png), ("svg", f.svg)):
-                        (stage / "figures" / f"{f.name}.{ext}").write_bytes(data)
-                        written.append(str(out / "figures" / f"{f.name}.{ext}"))
-            for name, text in texts.items():
-                (stage / name).write_text(text, encoding="utf-8")
-                written.append(str(out / name))
-            (stage / "sections").mkdir()
-            for name, text in pages.items():
-                (stage / "sections" / f"{name}.md").write_text(text, encoding="utf-8")
-                written.append(str(out / "sections" / f"{name}.md"))
+            for folder in ("figures", "sections"):
+                (stage / folder).mkdir(parents=True)
         except OSError as exc:
-            where = FsPath(exc.filename) if exc.filename else stage
-            raise _disk_error(exc, where, unchanged=out) from None
+            raise _disk_error(exc, out / folder, unchanged=out) from None
+        for rel, data in files.items():
+            # a failed write (a full disk: ENOSPC carries no file name) names the file of
+            # the report it was writing, not the hidden folder it was staged in
+            try:
+                (stage / rel).write_bytes(data)
+            except OSError as exc:
+                raise _disk_error(exc, out / rel, unchanged=out) from None
+            written.append(str(out / rel))
         old = _sibling(out, _OLD)
         if out.exists():
             os.rename(out, old)
