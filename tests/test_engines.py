@@ -237,3 +237,33 @@ def test_packet_options_refuse_bad_delayed_ack_settings():
         Packet(delayed_ack_echo="last")
     with pytest.raises(TypeError, match="delayed_ack must be True or False"):
         Packet(delayed_ack=(True, 1))
+
+
+@pytest.mark.parametrize(
+    ("engine", "flows", "duration"),
+    [
+        # 1,000,000 flows x ~50,000 rounds of 0.1 s: 5e10 flow-rounds, hours of work
+        ("rounds", 1_000_000, "5000s"),
+        # 200,000 flows x 1.28e6 time steps of d/256: 2.6e11 flow-steps, hours of work
+        ("ode", 200_000, "500s"),
+    ],
+)
+def test_a_fluid_run_of_hours_is_refused_naming_duration_and_flows(engine, flows, duration):
+    """A run that scales past about an hour of work stops before it starts, with a
+    one-line message naming the scenario's own setting (``duration``, not a function's
+    internal ``duration_s``) and the flow count."""
+    sc = build_scenario(
+        "qv-many-flows", algorithm="vegas", flows=flows, groups=1, duration=duration
+    )
+    with pytest.raises(ValueError, match=r"^duration=\S+ s with [\d,]+ flows needs") as e:
+        run_scenario(sc, engine)
+    assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("engine", ["rounds", "ode"])
+def test_a_fluid_refusal_names_the_scenarios_duration(engine):
+    """The fluid engines' bound on rounds or time steps names ``duration`` as the packet
+    engine's bound does."""
+    sc = build_scenario("qv-basic", algorithm="vegas", duration="1e9s")
+    with pytest.raises(ValueError, match=r"^duration=1e\+09 s needs"):
+        run_scenario(sc, engine)

@@ -125,7 +125,16 @@ class Engine:
         :class:`~tcpfluid.results.Result` (``label``: the engine name it carries; default
         :attr:`name`)."""
         self.check_flows(scenario, label or self.name)
-        return self._result_of(scenario, self._native(scenario, progress), label or self.name)
+        try:
+            native = self._native(scenario, progress)
+        except ValueError as e:
+            # the fluid functions call the scenario's duration ``duration_s``; the user
+            # gave the scenario's ``duration``: a refusal names what the user can change
+            if str(e).startswith("duration_s="):
+                rest = str(e).split(" ", 1)[1] if " " in str(e) else ""
+                raise ValueError(f"duration={scenario.duration_s:g} s {rest}") from None
+            raise
+        return self._result_of(scenario, native, label or self.name)
 
     def check_flows(self, scenario: Scenario, label: str = "") -> None:
         """Refuse, before any work, more flows than :attr:`max_flows`, with the estimate

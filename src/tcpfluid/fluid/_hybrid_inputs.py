@@ -20,6 +20,13 @@ FloatArray = NDArray[np.float64]
 #: default time step, as a fraction of the smallest base RTT: fine enough to resolve the
 #: ACK-clocked trains of slow start and per-ACK growth (docs/ode-model.md, "Time step")
 STEPS_PER_RTT = 256
+#: the most flow-steps (flows x time steps) a run may take, about an hour at
+#: :data:`FLOW_STEP_S` (the packet simulator's bound on transmissions is of the same
+#: order): a longer run is refused before any work, naming what to change
+MAX_FLOW_STEPS = 2e11
+#: the compiled step's cost per flow, measured on two cores (benchmarks/ode_speed.py,
+#: 10,000 flows: 13-15 ns); only for the estimate the refusal states
+FLOW_STEP_S = 15e-9
 #: what an RTT sample carries (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s ``rtt_sample``)
 RTT_SAMPLES = ("departure", "arrival")
 #: how a drop-tail overflow is shared (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s
@@ -84,6 +91,14 @@ def check_run(
             "lengthen the base RTT or give a larger dt_s"
         )
     n_steps = max(1, math.ceil(ratio))
+    if F * n_steps > MAX_FLOW_STEPS:
+        raise ValueError(
+            f"duration_s={duration_s!r} with {F:,} flows needs {F * n_steps:.3g} flow-steps "
+            f"({n_steps:,} time steps of dt_s={dt!r} s; about "
+            f"{F * n_steps * FLOW_STEP_S / 3600:.3g} h at ~{FLOW_STEP_S * 1e9:.0f} ns a "
+            f"flow-step), more than {MAX_FLOW_STEPS:.0e}; give fewer flows, a duration of "
+            f"at most {MAX_FLOW_STEPS / F * dt:.3g} s or a larger dt_s"
+        )
     rec_dt = (
         float(d.min()) / 4
         if record_every_s is None

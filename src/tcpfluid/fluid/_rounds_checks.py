@@ -30,6 +30,14 @@ _RTT_MODELS: tuple[str, ...] = get_args(RttModel)
 #: default feedback lag of the round model, rounds: the RTT samples a law reads at the end
 #: of round k are those of the packets of round k - 1 (docs/round-model.md)
 FEEDBACK_ROUNDS = 1
+#: the most flow-rounds (flows x scenarios x rounds) a run may take, about an hour at
+#: :data:`FLOW_ROUND_S` (the hybrid model's and the packet simulator's bounds are of the
+#: same order): a longer run is refused before any work, naming what to change
+MAX_FLOW_ROUNDS = 3e10
+#: a large batch's cost per flow-round on two cores (benchmarks/rounds.py, batch10000:
+#: 2-5e7 flow-round updates/s; 8e6 with a million flows' memory traffic); only for the
+#: estimate the refusal states
+FLOW_ROUND_S = 1.25e-7
 
 
 def check_options(
@@ -108,6 +116,14 @@ def _check_run(
                 f"d={d_min!r} s (at most 50,000,000); shorten the run or lengthen d"
             )
         n_steps = math.ceil(ratio) + 1
+    if F * S * n_steps > MAX_FLOW_ROUNDS:
+        raise ValueError(
+            f"{'rounds' if rounds is not None else 'duration_s'}="
+            f"{rounds if rounds is not None else duration_s!r} with {F * S:,} flows needs up "
+            f"to {F * S * n_steps:.3g} flow-rounds (about "
+            f"{F * S * n_steps * FLOW_ROUND_S / 3600:.3g} h), more than "
+            f"{MAX_FLOW_ROUNDS:.0e}; give fewer flows or scenarios, or a shorter run"
+        )
     every = check_int("record_every", record_every, minimum=1)
     check_int("feedback_rounds", feedback_rounds, minimum=0)
     if feedback_rounds > 8:
