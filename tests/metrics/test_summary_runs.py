@@ -14,9 +14,10 @@ import pytest
 from tcpfluid.metrics import FlowRecords, summarise
 
 
-def _records(pick: list[int], seed: int) -> FlowRecords:
+def _records(pick: list[int], seed: int, own_t: bool = False) -> FlowRecords:
     """Flows of a few kinds (slow start then a settling, a cycle or a drift; two start
-    times), of kinds ``pick`` in order (kind ``k`` is the same whatever the others)."""
+    times), of kinds ``pick`` in order (kind ``k`` is the same whatever the others); with
+    ``own_t`` each flow's sample times are a column of their own."""
     rng = np.random.default_rng(seed)
     R = 600
     t = 0.01 * np.arange(1, R + 1)
@@ -37,7 +38,7 @@ def _records(pick: list[int], seed: int) -> FlowRecords:
         names=[f"f{i}" for i in range(len(pick))],
         start_s=np.array([kinds[k][2] for k in pick]),
         stop_s=np.full(len(pick), np.inf),
-        t_s=t,
+        t_s=np.tile(t[:, None], (1, len(pick))) if own_t else t,
         window_pkts=w,
         in_slow_start=ss,
         settle_window_pkts=w,
@@ -46,12 +47,13 @@ def _records(pick: list[int], seed: int) -> FlowRecords:
     )
 
 
+@pytest.mark.parametrize("own_t", [False, True])
 @pytest.mark.parametrize("chunk", [None, 2, 3, 4])
 @pytest.mark.parametrize(
     "counts", [[300], [40, 1, 1, 90, 2, 70, 1], [1, 1, 1, 1, 1, 1], [5, 1, 5, 1, 5, 1, 200]]
 )
 def test_flows_judged_once_per_run_get_the_values_of_flows_judged_each(
-    counts: list[int], chunk: int | None, monkeypatch: pytest.MonkeyPatch
+    counts: list[int], chunk: int | None, own_t: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tcpfluid.metrics import summary
 
@@ -60,10 +62,10 @@ def test_flows_judged_once_per_run_get_the_values_of_flows_judged_each(
     sc = SimpleNamespace(cbr=[SimpleNamespace(start_s=3.0, stop_s=4.5)], flows=(), notes=())
     kw = {"end_s": 6.0, "carried_pkts": 1e4, "capacity_pps": 1e4, "bottleneck": "L"}
     pick = np.repeat(np.arange(len(counts)), counts).tolist()
-    once = summarise("rounds", sc, _records(pick, seed=len(counts)), **kw)
+    once = summarise("rounds", sc, _records(pick, len(counts), own_t), **kw)
     with monkeypatch.context() as m:  # no flow is its predecessor's: each judged itself
         m.setattr(summary, "_same_as_previous", lambda fr, _: np.zeros(len(fr.start_s), bool))
-        each = summarise("rounds", sc, _records(pick, seed=len(counts)), **kw)
+        each = summarise("rounds", sc, _records(pick, len(counts), own_t), **kw)
     assert tuple(once.flows) == tuple(each.flows)
     assert once.to_dict() == each.to_dict()
     assert len({f.settled_window_pkts for f in once.flows}) > 1 or len(counts) == 1

@@ -217,19 +217,25 @@ def _block(fr: FlowRecords, a: int, b: int) -> FlowRecords:
 
 
 def _take(fr: FlowRecords, idx: NDArray[np.intp]) -> FlowRecords:
-    """The flows ``idx`` of ``fr`` (copies of their columns; names are not read)."""
+    """The flows ``idx`` of ``fr`` (copies of their columns, laid out in memory as they
+    are: NumPy's sums along the samples follow the layout; names are not read)."""
 
     def pick(x: Any) -> Any:
-        return None if x is None else x[..., idx]
+        if x is None:
+            return None
+        out = np.take(x, idx, axis=-1)
+        if x.ndim > 1 and abs(x.strides[0]) < abs(x.strides[-1]):  # samples adjacent
+            out = np.asfortranarray(out)
+        return out
 
     return FlowRecords(
         names=(),
         start_s=fr.start_s[idx],
         stop_s=fr.stop_s[idx],
-        t_s=fr.t_s if fr.t_s.ndim == 1 else fr.t_s[:, idx],
-        window_pkts=fr.window_pkts[:, idx],
+        t_s=fr.t_s if fr.t_s.ndim == 1 else pick(fr.t_s),
+        window_pkts=pick(fr.window_pkts),
         in_slow_start=pick(fr.in_slow_start),
-        settle_window_pkts=fr.settle_window_pkts[:, idx],
+        settle_window_pkts=pick(fr.settle_window_pkts),
         delivered_pkts=fr.delivered_pkts[idx],
         loss_events=fr.loss_events[idx],
         sizes=pick(fr.sizes),
