@@ -116,6 +116,10 @@ def test_numbered_names_and_strings_are_written_as_their_list() -> None:
             ["last"],
         ]
     )
+    spelled = ["first", 'q"uo\\te', "é"]
+    spelled += [f"{p}{i}{q}{i}" for i in range(7, 127) for p, q in (("S", "-D"), ("x{", "}é\n"))]
+    spelled += [f"{i}" for i in range(995, 1005)] + ["last"]
+    assert list(names) == spelled
     reasons = np.array(["a ±1", None] * 50 + ["b"] * 100, dtype=object)
     for col in (_json.Column(names), _json.Column(reasons), _json.Column(list(names))):
         plain = list(col.values)

@@ -198,56 +198,11 @@ def _names_text(values: Any, sep: str) -> str | None:
         return None
     parts = []
     for b in blocks:
-        if isinstance(b, Family) and b.first >= 0:
-            parts.append(_family_text(b, sep))
-        else:
-            parts.append(_scalar_text(list(b.all() if isinstance(b, Family) else b), sep))
+        text = b.text(sep, quoted=True) if isinstance(b, Family) else None
+        if text is None:
+            text = _scalar_text(list(b.all() if isinstance(b, Family) else b), sep)
+        parts.append(text)
     return sep.join(parts)
-
-
-def _family_text(fam: Any, sep: str) -> str:
-    """The JSON strings of a :class:`~tcpfluid.scenarios._names.Family`'s names (``i``
-    major, one per template), separated by ``sep``: each name's literal pieces (escaped as
-    the encoder escapes them) around the digits of ``i``."""
-    pieces = [[json.dumps(p)[1:-1].encode("ascii") for p in t] for t in fam.templates]
-    gap = sep.encode("ascii")
-    out = []
-    lo, hi = fam.first, fam.first + fam.count
-    while lo < hi:
-        d = len(str(lo))
-        top = min(hi, 10**d)
-        digits = _digits(lo, top, d)
-        row: list[Any] = []  # constants (bytes) and the digits, in order
-        for t in pieces:
-            row.append(b'"' + t[0])
-            for p in t[1:]:
-                row += [digits, p]
-            row.append(b'"' + gap)
-        width = sum(d if isinstance(x, np.ndarray) else len(x) for x in row)
-        block = np.empty((top - lo, width), dtype=np.uint8)
-        at = 0
-        for x in row:
-            w = d if isinstance(x, np.ndarray) else len(x)
-            block[:, at : at + w] = x if isinstance(x, np.ndarray) else np.frombuffer(x, np.uint8)
-            at += w
-        out.append(block.data)
-        lo = top
-    return str(memoryview(b"".join(out))[: -len(gap)], "ascii")
-
-
-def _digits(lo: int, top: int, d: int) -> NDArray[np.uint8]:
-    """The ASCII digits of ``lo .. top - 1`` (``d`` digits each), shape ``(top - lo, d)``:
-    the digit of ``10**k`` is ``i // 10**k % 10``, one value per run of ``10**k``
-    consecutive ``i``."""
-    out = np.empty((top - lo, d), dtype=np.uint8)
-    for k in range(d):
-        p = 10**k
-        q = np.arange(lo // p, (top - 1) // p + 1, dtype=np.int64)
-        counts = np.full(q.size, p, dtype=np.int64)
-        counts[0] -= lo - q[0] * p
-        counts[-1] -= (q[-1] + 1) * p - top
-        out[:, d - 1 - k] = np.repeat((q % 10 + 48).astype(np.uint8), counts)
-    return out
 
 
 def dumps(obj: Any, *, indent: int = 2, level: int = 0) -> str:
