@@ -60,6 +60,7 @@ def _columns() -> list[tuple[np.ndarray, dict[str, bool]]]:
         rng.choice([1.5, -0.0, 0.0, np.nan, np.inf, 64.0], 40), rng.integers(1, 30, 40)
     )
     distinct = rng.normal(size=300)
+    many = rng.normal(size=10000)
     rows = np.repeat(rng.choice([np.nan, 2.0, 0.1], (9, 3)), rng.integers(1, 40, 9), axis=0)
     return [
         (runs, {"nullable": True, "none_inf": True}),
@@ -72,6 +73,9 @@ def _columns() -> list[tuple[np.ndarray, dict[str, bool]]]:
         (rows, {"nullable": True}),
         (np.zeros((200, 0)), {"nullable": True}),
         (np.full(100, np.nan), {"nullable": True}),
+        (np.repeat(rows[:, :2], 60, axis=0), {"nullable": True}),
+        (np.repeat(np.where(many > 1, np.nan, many), 4), {"nullable": True}),  # many runs
+        (np.repeat(many.reshape(-1, 2), 5, axis=0), {"nullable": True}),
     ]
 
 

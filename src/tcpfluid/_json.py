@@ -112,10 +112,16 @@ class Column:
         if first is None:
             return self._plain(self.values)
         items = self._plain(self.values[first])
-        objs = np.empty(len(items), dtype=object)
-        for k, x in enumerate(items):
-            objs[k] = x
-        out: list[Any] = np.repeat(objs, _counts(first, self.values.shape[0])).tolist()
+        counts = _counts(first, self.values.shape[0])
+        out: list[Any] = []
+        if len(items) <= 4096:  # few runs: lists of one item each, joined
+            for x, c in zip(items, counts.tolist(), strict=True):
+                out += [x] * c
+        else:
+            objs = np.empty(len(items), dtype=object)
+            for k, x in enumerate(items):
+                objs[k] = x
+            out = np.repeat(objs, counts).tolist()
         if self.values.ndim > 1:  # a list of its own per row
             out = list(map(list.copy, out))
         return out
