@@ -15,10 +15,17 @@ Measurements (per flow count n)
   (:func:`tcpfluid.metrics.summarise` of every flow), s and flows/s;
 * ``million/to_dict/<n>``: ``result.summary.to_dict()`` (the ``--json`` keys), s;
 * ``million/total/<n>``: the sum of the four, s;
-* ``million/peak_rss/<n>``: the process's peak resident memory, GB (including the
-  interpreter and the compiled laws, about 0.2 GB);
+* ``million/json/<n>``: the ``--json`` text of the summary (:func:`tcpfluid._json.dump` of
+  :meth:`~tcpfluid.results.Summary._to_dict`, as ``tcpfluid simulate --json`` writes it)
+  written to ``os.devnull``, s, and its size, MB;
+* ``million/write_floor/<n>``: writing a text of that size, already made, to the same
+  sink, s (what no writer can beat);
+* ``million/peak_rss/<n>``: the process's peak resident memory up to ``to_dict``, GB
+  (including the interpreter and the compiled laws, about 0.2 GB);
 * with ``--cli``: ``million/cli_json/<n>``, the wall time of ``tcpfluid simulate ... --json``
-  in a new process (start-up, compile-cache load and printing included), s.
+  in a new process (start-up, compile-cache load and printing included), s, and
+  ``million/cli_json/10``, the same command for ten flows (start-up and compile-cache
+  load: the fixed part).
 
 The laws are compiled (or loaded from Numba's cache) by a small run before the timings.
 Timings on a shared machine are noisy: read them beside ``uptime``, or give ``--cpu`` for
@@ -29,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -39,6 +47,7 @@ from typing import Any
 def one(n: int, rounds: int, cpu: bool) -> dict[str, float]:
     """The measurements of ``n`` flows, in this process."""
     import tcpfluid
+    from tcpfluid import _json
     from tcpfluid.engines import Rounds
     from tcpfluid.scenarios import build_scenario
 
@@ -59,6 +68,23 @@ def one(n: int, rounds: int, cpu: bool) -> dict[str, float]:
     t3 = clock()
     res.summary.to_dict()
     t4 = clock()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6  # before the floor's text
+    with open(os.devnull, "w") as sink:
+        sizes: list[int] = []
+
+        class Counted:  # the sink, counting what is written
+            def write(self, text: str) -> None:
+                sizes.append(len(text))
+                sink.write(text)
+
+        t4 = clock()
+        _json.dump(res.summary._to_dict(), Counted())  # type: ignore[arg-type]
+        t5 = clock()
+        size = sum(sizes)
+        text = "x" * size
+        t6 = clock()
+        sink.write(text)
+        t7 = clock()
     done = int(native.time_s.shape[0])
     return {
         "build": t1 - t0,
@@ -66,8 +92,11 @@ def one(n: int, rounds: int, cpu: bool) -> dict[str, float]:
         "summary": t3 - t2,
         "to_dict": t4 - t3,
         "total": t4 - t0,
+        "json": t5 - t4,
+        "json_mb": size / 1e6,
+        "write_floor": t7 - t6,
         "rounds_run": float(done),
-        "peak_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e6,
+        "peak_rss": peak,
     }
 
 
@@ -124,10 +153,15 @@ def main() -> None:
             (f"million/summary_rate/{n}", n / m["summary"], "flows/s"),
             (f"million/to_dict/{n}", m["to_dict"], "s"),
             (f"million/total/{n}", m["total"], "s"),
+            (f"million/json/{n}", m["json"], "s"),
+            (f"million/json_size/{n}", m["json_mb"], "MB"),
+            (f"million/write_floor/{n}", m["write_floor"], "s"),
             (f"million/peak_rss/{n}", m["peak_rss"], "GB"),
         ]
         if args.cli:
             rows.append((f"million/cli_json/{n}", cli(n, args.rounds, args.cpu), "s"))
+    if args.cli:
+        rows.append(("million/cli_json/10", cli(10, args.rounds, args.cpu), "s"))
     width = max(len(name) for name, _, _ in rows)
     for name, value, unit in rows:
         print(f"{name.ljust(width)}  {value:14,.3f} {unit}")

@@ -1,25 +1,220 @@
 """JSON text as ``json.dumps(obj, indent=2, allow_nan=False)`` writes it, with long lists
-written by the C encoder.
+written by the C encoder, and columns (:class:`Column`) written from their arrays.
 
 The standard library encodes with its C accelerator only without ``indent``; with it, every
 element of every list goes through its pure-Python encoder (about 15 s for a summary of a
 million flows). Here a list of plain values (numbers, strings, ``None``, booleans) is one
 call of the C encoder whose item separator is the newline and indentation itself, so the
 text is the same character for character (tests/test_json_text.py compares them).
+
+A :class:`Column` is a list kept as an array (a summary's per-flow values): its text is
+the text of its list (:meth:`Column.tolist`), written without making that list. A run of
+equal values is encoded once and repeated; the numbered names of a scenario's flows
+(``S1-D1``, ``S2-D2``...) are spelled out as bytes. :func:`dump` writes the text to a
+file in pieces, after every value has been checked: an unwritable value (a NaN, an
+object JSON cannot hold) raises before anything is written.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+import math
+from collections.abc import Iterator, Sequence
+from typing import IO, Any
 
-__all__ = ["dumps"]
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["Column", "dump", "dumps"]
 
 _SCALARS = (str, int, float, bool, type(None))
 
+#: characters written to a file at once (:func:`dump`)
+_WRITE_CHARS = 1 << 24
 
-def dumps(obj: Any, *, indent: int = 2) -> str:
-    """``json.dumps(obj, indent=indent, allow_nan=False)``, faster on long lists.
+
+class Column:
+    """A list of plain values kept as an array until it is read (:meth:`tolist`) or
+    written (:func:`dumps`): the text is the same either way.
+
+    Parameters
+    ----------
+    values
+        A numeric array, 1-D (a list of numbers) or 2-D (a list of lists), an object array
+        of strings and ``None``, or a sequence of strings (a scenario's names).
+    nullable
+        Numbers only: NaN reads as ``None`` ("did not happen").
+    none_inf
+        With ``nullable``: so does ``inf`` (a flow that runs to the end).
+    integer
+        Numbers only: the values read as ``int`` (``None`` for NaN when ``nullable``).
+    """
+
+    __slots__ = ("integer", "none_inf", "nullable", "values")
+
+    def __init__(
+        self,
+        values: NDArray[Any] | Sequence[str],
+        *,
+        nullable: bool = False,
+        none_inf: bool = False,
+        integer: bool = False,
+    ) -> None:
+        self.values = values
+        self.nullable, self.none_inf, self.integer = nullable, none_inf, integer
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def _numeric(self) -> bool:
+        return isinstance(self.values, np.ndarray) and self.values.dtype.kind in "biuf"
+
+    def _plain(self, a: NDArray[Any]) -> list[Any]:
+        """The plain values of the rows ``a`` (of :attr:`values`)."""
+        if not self._numeric():
+            return a.tolist()
+        if not self.nullable:
+            return (a.astype(np.int64) if self.integer else a).tolist()
+        gone = np.isnan(a)
+        if self.none_inf:
+            gone |= a == math.inf
+        if not gone.any():
+            return (a.astype(np.int64) if self.integer else a).tolist()
+        if gone.all():
+            return np.full(a.shape, None, dtype=object).tolist()
+        out = (
+            np.where(gone, 0, a).astype(np.int64).astype(object)
+            if self.integer
+            else a.astype(object)
+        )
+        out[gone] = None
+        return out.tolist()
+
+    def _runs(self) -> NDArray[np.intp] | None:
+        """The first row of each run of equal rows, when runs make a quarter or less of
+        the rows (``None``: mostly distinct, or not an array)."""
+        a = self.values
+        if not isinstance(a, np.ndarray) or a.shape[0] < 64:
+            return None
+        if a.dtype.kind == "f":  # bits: -0.0 is not 0.0
+            a = a.view(np.int64 if a.dtype.itemsize == 8 else np.int32)
+        same = a[1:] == a[:-1]
+        if same.ndim > 1:
+            same = same.all(axis=tuple(range(1, same.ndim)))
+        first = np.flatnonzero(np.concatenate([[True], ~same]))
+        return first if 4 * first.size <= a.shape[0] else None
+
+    def tolist(self) -> list[Any]:
+        """The plain values (nested lists for a 2-D array)."""
+        if not isinstance(self.values, np.ndarray):
+            return list(self.values)
+        first = self._runs()
+        if first is None:
+            return self._plain(self.values)
+        items = self._plain(self.values[first])
+        counts = _counts(first, self.values.shape[0])
+        out: list[Any] = []
+        if len(items) <= 4096:  # few runs: lists of one item each, joined
+            for x, c in zip(items, counts.tolist(), strict=True):
+                out += [x] * c
+        else:
+            objs = np.empty(len(items), dtype=object)
+            for k, x in enumerate(items):
+                objs[k] = x
+            out = np.repeat(objs, counts).tolist()
+        if self.values.ndim > 1:  # a list of its own per row
+            out = list(map(list.copy, out))
+        return out
+
+    def _pieces(self, level: int, indent: int) -> list[Any]:
+        """The text of the list at nesting ``level``, in pieces (strings and
+        :class:`_Repeat`)."""
+        n = len(self.values)
+        if n == 0:
+            return ["[]"]
+        pad = "\n" + " " * (indent * (level + 1))
+        close = "\n" + " " * (indent * level) + "]"
+        text = _names_text(self.values, "," + pad)
+        if text is not None:
+            return ["[" + pad, text, close]
+        first = self._runs()
+        a = self.values
+        if first is None or not isinstance(a, np.ndarray):
+            out: list[Any] = []
+            _encode(self.tolist(), level, indent, out)
+            return out
+        rows = self._plain(a[first])
+        if a.ndim == 1:  # scalars: one C call, one token per line
+            tokens = _scalar_text(rows, "\n").split("\n")
+        else:
+            tokens = [dumps(r, indent=indent, level=level + 1) for r in rows]
+        counts = _counts(first, n)
+        return ["[" + pad, _Repeat(tokens, counts, "," + pad), close]
+
+
+def _counts(first: NDArray[np.intp], n: int) -> NDArray[np.intp]:
+    """The lengths of the runs that start at ``first`` in ``n`` rows."""
+    return np.diff(np.append(first, n))
+
+
+class _Repeat:
+    """Text made of ``tokens[k]`` repeated ``counts[k]`` times, separated by ``sep``."""
+
+    __slots__ = ("counts", "sep", "tokens")
+
+    def __init__(self, tokens: list[str], counts: NDArray[np.intp], sep: str) -> None:
+        self.tokens, self.counts, self.sep = tokens, counts, sep
+
+    def blocks(self) -> Iterator[str]:
+        """The text in blocks of about :data:`_WRITE_CHARS` characters."""
+        sep = self.sep
+        size = max(len(t) for t in self.tokens) + len(sep)
+        per = max(1, _WRITE_CHARS // size)  # repeats of one token per block
+        for k, (tok, c) in enumerate(zip(self.tokens, self.counts.tolist(), strict=True)):
+            unit = tok + sep
+            last = k == len(self.tokens) - 1
+            while c > 0:
+                m = min(c, per)
+                c -= m
+                text = unit * m
+                yield text[: -len(sep)] if last and c == 0 else text
+
+    def text(self) -> str:
+        """The whole text."""
+        return "".join(self.blocks())
+
+
+def _scalar_text(values: list[Any], sep: str) -> str:
+    """The text of a list of plain values without its brackets, items separated by
+    ``sep`` (the C encoder's)."""
+    enc = json.JSONEncoder(allow_nan=False, separators=(sep, ": "))
+    return enc.encode(values)[1:-1]
+
+
+def _names_text(values: Any, sep: str) -> str | None:
+    """The text of a scenario's names whose numbered families are spelled out as bytes
+    (:class:`~tcpfluid.scenarios._names.Names`), items separated by ``sep``; ``None``
+    for any other value."""
+    from .scenarios._names import Family, Names
+
+    if not isinstance(values, Names):
+        return None
+    blocks = values._blocks
+    if not any(isinstance(b, Family) for b in blocks):
+        return None
+    parts = []
+    for b in blocks:
+        text = b.text(sep, quoted=True) if isinstance(b, Family) else None
+        if text is None:
+            text = _scalar_text(list(b.all() if isinstance(b, Family) else b), sep)
+        parts.append(text)
+    return sep.join(parts)
+
+
+def dumps(obj: Any, *, indent: int = 2, level: int = 0) -> str:
+    """``json.dumps(obj, indent=indent, allow_nan=False)``, faster on long lists; a
+    :class:`Column` is written as its list (``level``: the nesting level ``obj`` is
+    written at).
 
     Raises
     ------
@@ -28,14 +223,27 @@ def dumps(obj: Any, *, indent: int = 2) -> str:
     TypeError
         A value JSON cannot hold.
     """
-    parts: list[str] = []
+    parts: list[Any] = []
+    _encode(obj, level, indent, parts)
+    return "".join(p if isinstance(p, str) else p.text() for p in parts)
+
+
+def dump(obj: Any, fp: IO[str], *, indent: int = 2) -> None:
+    """Write :func:`dumps` of ``obj`` to ``fp``, in pieces, once every value is checked
+    (nothing is written if one cannot be)."""
+    parts: list[Any] = []
     _encode(obj, 0, indent, parts)
-    return "".join(parts)
+    for p in parts:
+        for text in [p] if isinstance(p, str) else p.blocks():
+            for a in range(0, len(text), _WRITE_CHARS):
+                fp.write(text[a : a + _WRITE_CHARS])
 
 
-def _encode(obj: Any, level: int, indent: int, out: list[str]) -> None:
+def _encode(obj: Any, level: int, indent: int, out: list[Any]) -> None:
     if isinstance(obj, _SCALARS):
         out.append(json.dumps(obj, allow_nan=False))
+    elif isinstance(obj, Column):
+        out += obj._pieces(level, indent)
     elif isinstance(obj, dict):
         if not obj:
             out.append("{}")
@@ -56,10 +264,8 @@ def _encode(obj: Any, level: int, indent: int, out: list[str]) -> None:
             return
         pad = "\n" + " " * (indent * (level + 1))
         if all(isinstance(x, _SCALARS) for x in obj):
-            enc = json.JSONEncoder(allow_nan=False, separators=("," + pad, ": "))
-            out.append(
-                "[" + pad + enc.encode(list(obj))[1:-1] + "\n" + " " * (indent * level) + "]"
-            )
+            out.append("[" + pad + _scalar_text(list(obj), "," + pad))
+            out.append("\n" + " " * (indent * level) + "]")
             return
         if all(isinstance(x, list | tuple) and not x for x in obj):  # e.g. no change: []s
             out.append("[" + pad + ("," + pad).join(["[]"] * len(obj)))

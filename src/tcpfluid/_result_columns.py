@@ -6,13 +6,13 @@ sequence of the one-flow objects (:class:`~tcpfluid.results.FlowSummary`,
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ._json import Column
 from ._validation import item_index
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -26,16 +26,7 @@ FloatArray = NDArray[np.float64]
 def _opt(a: NDArray[Any], *, kind: type = float, inf: bool = False) -> list[Any]:
     """Plain values of ``a`` (nested lists for 2-d), ``None`` for NaN (and for ``inf``
     when ``inf``)."""
-    gone = np.isnan(a)
-    if inf:
-        gone |= a == math.inf
-    if not gone.any():
-        return (a if kind is float else a.astype(np.int64)).tolist()
-    if gone.all():
-        return np.full(a.shape, None, dtype=object).tolist()
-    out = np.where(gone, 0, a).astype(np.int64).astype(object) if kind is int else a.astype(object)
-    out[gone] = None
-    return out.tolist()
+    return Column(a, nullable=True, none_inf=inf, integer=kind is int).tolist()
 
 
 def _lazy(names: Sequence[str]) -> bool:

@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 from numpy.typing import NDArray
 
+from ._json import Column
 from ._result_columns import FlowSummaries, RoundLogs, _lazy, _opt
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -230,11 +231,19 @@ class Summary:
         from .scenarios.model import paused_gc
 
         with paused_gc():  # a list per flow: collections would walk them all, again and again
-            return self._to_dict()
+            return {
+                k: v.tolist() if isinstance(v, Column) else v for k, v in self._to_dict().items()
+            }
 
     def _to_dict(self) -> dict[str, Any]:
+        """:meth:`to_dict` with the per-flow lists as :class:`~tcpfluid._json.Column`
+        (written by :func:`tcpfluid._json.dumps` without making the lists)."""
         f0 = self.flows[0]
         fl = self._columns
+
+        def opt(a: NDArray[Any], **how: bool) -> Column:
+            return Column(a, nullable=True, **how)
+
         out: dict[str, Any] = {
             "ss_exit_window": f0.ss_exit_window_pkts,
             "ss_exit_time_s": f0.ss_exit_time_s,
@@ -244,21 +253,21 @@ class Summary:
             "convergence_times_s": list(f0.convergence_times_s),
             "change_times_s": list(self.change_times_s),
             "utilization": self.utilization,
-            "throughput_pps": _opt(fl.throughput_pps),
+            "throughput_pps": opt(fl.throughput_pps),
             "jain_index": self.jain_index,
-            "losses": fl.losses.tolist(),
-            "flow_names": list(fl.names),
-            "flow_start_s": fl.start_s.tolist(),
-            "flow_stop_s": _opt(fl.stop_s, inf=True),
-            "ss_exit_windows_pkts": _opt(fl.ss_exit_window_pkts),
-            "ss_exit_times_s": _opt(fl.ss_exit_time_s),
-            "ss_exit_rounds": _opt(fl.ss_exit_round, kind=int),
-            "settled_windows_pkts": _opt(fl.settled_window_pkts),
-            "times_to_equilibrium_s": _opt(fl.time_to_equilibrium_s),
-            "convergence_times_per_flow_s": _opt(fl.convergence_times_s),
-            "cycle_centres_pkts": _opt(fl.cycle_centre_pkts),
-            "cycle_amplitudes_pkts": _opt(fl.cycle_amplitude_pkts),
-            "not_settled_reasons": list(fl.not_settled_reason),
+            "losses": Column(fl.losses),
+            "flow_names": Column(fl.names),
+            "flow_start_s": Column(fl.start_s),
+            "flow_stop_s": opt(fl.stop_s, none_inf=True),
+            "ss_exit_windows_pkts": opt(fl.ss_exit_window_pkts),
+            "ss_exit_times_s": opt(fl.ss_exit_time_s),
+            "ss_exit_rounds": opt(fl.ss_exit_round, integer=True),
+            "settled_windows_pkts": opt(fl.settled_window_pkts),
+            "times_to_equilibrium_s": opt(fl.time_to_equilibrium_s),
+            "convergence_times_per_flow_s": opt(fl.convergence_times_s),
+            "cycle_centres_pkts": opt(fl.cycle_centre_pkts),
+            "cycle_amplitudes_pkts": opt(fl.cycle_amplitude_pkts),
+            "not_settled_reasons": Column(fl.not_settled_reason),
             "change_kinds": list(self.change_kinds),
             "all_settled_time_s": self.all_settled_time_s,
             "all_converged_times_s": list(self.all_converged_times_s),

@@ -29,9 +29,10 @@ is a terminal, unless ``--quiet`` or ``--json``.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
-from .._json import dumps
+from .._json import dump
 from ..algorithms.registry import ALGORITHMS
 from ..engines import ENGINES, engine_options, simulate_summary
 from ..results import Summary
@@ -163,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         "algorithm": mix_label(scenario),
         "engine": engine,
         "params": {k: plain[k] for k, v in scenario.params.items() if v is not None},
-        **result.summary.to_dict(),
+        **result.summary._to_dict(),  # per-flow lists as columns: written, never made
         "status": result.status,
         "message": result.message,
     }
@@ -172,7 +173,8 @@ def run(args: argparse.Namespace) -> int:
     out.setdefault("settled_window_pkts", out.get("settled_window"))
     out.setdefault("equilibrium_window_pkts", out.get("settled_window"))
     if args.json:
-        print(dumps(out))  # json.dumps(out, indent=2, allow_nan=False), faster
+        dump(out, sys.stdout)  # json.dumps(out, indent=2, allow_nan=False), in pieces
+        sys.stdout.write("\n")
     else:
         print(_table(out, result.summary))
     return 0

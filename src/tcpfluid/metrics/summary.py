@@ -216,6 +216,80 @@ def _block(fr: FlowRecords, a: int, b: int) -> FlowRecords:
     )
 
 
+def _take(fr: FlowRecords, idx: NDArray[np.intp]) -> FlowRecords:
+    """The flows ``idx`` of ``fr`` (copies of their columns, laid out in memory as they
+    are: NumPy's sums along the samples follow the layout; names are not read)."""
+
+    def pick(x: Any) -> Any:
+        if x is None:
+            return None
+        out = np.take(x, idx, axis=-1)
+        if x.ndim > 1 and abs(x.strides[0]) < abs(x.strides[-1]):  # samples adjacent
+            out = np.asfortranarray(out)
+        return out
+
+    return FlowRecords(
+        names=(),
+        start_s=fr.start_s[idx],
+        stop_s=fr.stop_s[idx],
+        t_s=fr.t_s if fr.t_s.ndim == 1 else pick(fr.t_s),
+        window_pkts=pick(fr.window_pkts),
+        in_slow_start=pick(fr.in_slow_start),
+        settle_window_pkts=pick(fr.settle_window_pkts),
+        delivered_pkts=fr.delivered_pkts[idx],
+        loss_events=fr.loss_events[idx],
+        sizes=pick(fr.sizes),
+        exit_delay_samples=fr.exit_delay_samples,
+    )
+
+
+def _same_as_previous(fr: FlowRecords, bands: FloatArray) -> NDArray[np.bool_]:
+    """Whether each flow's record is bit for bit the previous flow's (``False`` for the
+    first): every input of its summary values, so that such a flow's values are its
+    predecessor's."""
+    n = len(fr.start_s)
+    same = np.ones(max(n - 1, 0), dtype=bool)
+    cols: list[Any] = [fr.start_s, fr.stop_s, fr.delivered_pkts, fr.loss_events, bands]
+    cols += [fr.window_pkts, fr.settle_window_pkts, fr.in_slow_start, fr.sizes]
+    if fr.t_s.ndim > 1:
+        cols.append(fr.t_s)
+    for c in cols:
+        if c is None or n < 2:
+            continue
+        a = np.asarray(c)
+        if a.dtype.kind == "f":  # bits: -0.0 is not 0.0, a NaN is its own
+            a = a.view(np.int64 if a.dtype.itemsize == 8 else np.int32)
+        eq = a[..., 1:] == a[..., :-1]
+        same &= eq if eq.ndim == 1 else eq.all(axis=0)
+        if not same.any():
+            break
+    return np.concatenate([np.zeros(min(n, 1), dtype=bool), same])
+
+
+def _columns_once(
+    fr: FlowRecords, changes: tuple[float, ...], end_s: float, bands: FloatArray
+) -> dict[str, Any]:
+    """:func:`_columns_of`, computed once per run of identical consecutive flows (the
+    values of a flow depend on its own record only) when such runs are common.
+
+    NumPy adds a sum over one column in another order than over many (pairwise, not row
+    by row): the flows are judged in the blocks :func:`_columns_of` makes of them (a block
+    of one flow only where it would make one), so that every value is the same bits."""
+    n = len(fr.start_s)
+    if n > 1 and n % CHUNK_FLOWS == 1:  # the last flow is a block of its own
+        head = _columns_once(_block(fr, 0, n - 1), changes, end_s, bands[: n - 1])
+        tail = _columns_of(_block(fr, n - 1, n), changes, end_s, bands[n - 1 :])
+        return {k: np.concatenate([head[k], tail[k]]) for k in head}
+    repeat = _same_as_previous(fr, bands)
+    if 4 * int(np.count_nonzero(repeat)) < n:  # mostly distinct: every flow
+        return _columns_of(fr, changes, end_s, bands)
+    first = np.flatnonzero(~repeat)
+    idx = first if first.size % CHUNK_FLOWS != 1 else np.append(first, first[-1])
+    got = _columns_of(_take(fr, idx), changes, end_s, bands[idx])
+    counts = np.diff(np.append(first, n))
+    return {k: np.repeat(v[: first.size], counts, axis=0) for k, v in got.items()}
+
+
 def _finite(x: Any) -> FloatArray:
     """``x`` as floats, NaN where it is not finite (``None`` in the summary)."""
     v = np.array(x, dtype=np.float64)
@@ -371,12 +445,15 @@ def summarise(
         n, dtype=np.result_type(*[fr.loss_events.dtype for _, fr in parts])
     )
     for where, fr in parts:
-        got = _columns_of(fr, changes, end_s, bands[where])
+        got = _columns_once(fr, changes, end_s, bands[where])
+        delivered[where], losses[where] = fr.delivered_pkts, fr.loss_events
+        if len(parts) == 1:  # every flow, in order: the columns as they are
+            cols = got
+            continue
         for key, v in got.items():
             if key not in cols:
                 cols[key] = np.empty((n, *v.shape[1:]), dtype=v.dtype)
             cols[key][where] = v
-        delivered[where], losses[where] = fr.delivered_pkts, fr.loss_events
     active = np.minimum(stop, measured[1]) - np.maximum(start, measured[0])
     with np.errstate(divide="ignore", invalid="ignore"):
         thr = np.where(active > 0, _finite(delivered / active), np.nan)
@@ -434,6 +511,10 @@ def _changes(
     pairs: list[tuple[float, float]] = []
     if start.size:  # the distinct intervals in the order of their first flow
         both = np.stack([start, stop], axis=1)
+        # a flow with its predecessor's interval is never the first with it
+        new = np.ones(start.size, dtype=bool)
+        new[1:] = (both[1:] != both[:-1]).any(axis=1)
+        both = both[new]
         _, first = np.unique(both, axis=0, return_index=True)
         pairs = [(float(a), float(b)) for a, b in both[np.sort(first)].tolist()]
     return run_changes([(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())], pairs, end_s)

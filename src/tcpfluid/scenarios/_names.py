@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import bisect
+import json
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
@@ -33,8 +34,44 @@ class Family:
         return str(self.first + i).join(self.templates[j])
 
     def all(self) -> list[str]:
+        text = self.text("\n") if self.count else None
+        if text is not None:
+            return text.split("\n")
         nums = [str(i) for i in range(self.first, self.first + self.count)]
         return [x.join(t) for x in nums for t in self.templates]
+
+    def text(self, sep: str, *, quoted: bool = False) -> str | None:
+        """Every name, in order, separated by ``sep`` (``quoted``: each as its JSON string,
+        pieces escaped as :func:`json.dumps` escapes them), spelled as ASCII bytes; ``None``
+        when names or ``sep`` are not ASCII, a name holds ``sep`` or ``i`` is negative."""
+        pieces = [[json.dumps(p)[1:-1] if quoted else p for p in t] for t in self.templates]
+        flat = "".join(p for t in pieces for p in t)
+        if self.first < 0 or not (flat + sep).isascii() or (sep and sep in flat):
+            return None
+        gap, mark = sep.encode(), b'"' if quoted else b""
+        out = []
+        lo, hi = self.first, self.first + self.count
+        while lo < hi:  # the numbers of d digits: rows of constant bytes and digits
+            d = len(str(lo))
+            top = min(hi, 10**d)
+            digits = _digits(lo, top, d)
+            row: list[Any] = []
+            for t in pieces:
+                row.append(mark + t[0].encode())
+                for p in t[1:]:
+                    row += [digits, p.encode()]
+                row.append(mark + gap)
+            width = sum(d if isinstance(x, np.ndarray) else len(x) for x in row)
+            block = np.empty((top - lo, width), dtype=np.uint8)
+            at = 0
+            for x in row:
+                x = x if isinstance(x, np.ndarray) else np.frombuffer(x, np.uint8)
+                block[:, at : at + x.shape[-1]] = x
+                at += x.shape[-1]
+            out.append(block.data)
+            lo = top
+        text = b"".join(out)
+        return str(memoryview(text)[: len(text) - len(gap)], "ascii")
 
     def find(self, name: str) -> int:
         """The position of ``name`` in the family, or -1."""
@@ -49,6 +86,21 @@ class Family:
                 if 0 <= i < self.count:
                     return i * len(self.templates) + j
         return -1
+
+
+def _digits(lo: int, top: int, d: int) -> NDArray[np.uint8]:
+    """The ASCII digits of ``lo .. top - 1`` (``d`` digits each), shape ``(top - lo, d)``:
+    the digit of ``10**k`` is ``i // 10**k % 10``, one value per run of ``10**k``
+    consecutive ``i``."""
+    out = np.empty((top - lo, d), dtype=np.uint8)
+    for k in range(d):
+        p = 10**k
+        q = np.arange(lo // p, (top - 1) // p + 1, dtype=np.int64)
+        counts = np.full(q.size, p, dtype=np.int64)
+        counts[0] -= lo - q[0] * p
+        counts[-1] -= (q[-1] + 1) * p - top
+        out[:, d - 1 - k] = np.repeat((q % 10 + 48).astype(np.uint8), counts)
+    return out
 
 
 class Names(Sequence[str]):
