@@ -164,9 +164,16 @@ def _plain(v: Any) -> Any:
     return v
 
 
+class _Plain:
+    """``to_dict`` for the frozen dataclasses below."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain description: its fields in order (tuples as lists, mappings as dicts), an
+        infinite buffer or stop time ``None``."""
+        return _fields_dict(self)
+
+
 def _fields_dict(obj: Any) -> dict[str, Any]:
-    """A dataclass's fields as plain values, in order: tuples as lists, mappings as dicts,
-    an infinite number (no buffer limit, no stop) as ``None``."""
     out: dict[str, Any] = {}
     for name in _field_names(type(obj)):
         v = getattr(obj, name)
@@ -198,7 +205,7 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class Link:
+class Link(_Plain):
     """One direction of a wire.
 
     Attributes
@@ -264,13 +271,9 @@ class Link:
             return {}
         return red_parameters(self.red, link=self.name).to_dict()
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain description: its fields, an infinite buffer or stop time ``None``."""
-        return _fields_dict(self)
-
 
 @dataclass(frozen=True)
-class FlowSpec:
+class FlowSpec(_Plain):
     """A TCP connection of a scenario.
 
     Attributes
@@ -304,13 +307,9 @@ class FlowSpec:
         _set_interval(self, "flow")
         object.__setattr__(self, "params", dict(self.params))
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain description: its fields, an infinite buffer or stop time ``None``."""
-        return _fields_dict(self)
-
 
 @dataclass(frozen=True)
-class CbrSource:
+class CbrSource(_Plain):
     """Constant-bit-rate cross traffic (the UDP/CBR flow of the Quick Vegas paper §5.1).
 
     Attributes
@@ -339,10 +338,6 @@ class CbrSource:
         object.__setattr__(self, "links", tuple(self.links))
         if not self.links:
             raise ValueError(f"CBR {self.name!r}: links must list at least one link")
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain description: its fields, an infinite buffer or stop time ``None``."""
-        return _fields_dict(self)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -196,7 +195,6 @@ def _access_topology(
     *,
     n_flows: int,
     scenario: str,
-    description: str,
     cbr: Sequence[tuple[Any, float, float]] = (),
 ) -> Scenario:
     """Dumbbell of the Quick Vegas paper's Fig. 6 / the TCP-Ho paper's Fig. 4: access links,
@@ -229,8 +227,7 @@ def _access_topology(
             CbrSource(f"CBR{j}", rate_bps, start, stop, (f"S{j}-R1", "R1-R2", f"R2-D{j}"))
         )
     links, flows = _host_pairs(head, n, "R1", "R2", acc_bw, acc_d, acc_d, laws=_law(p), tail=tail)
-    sc = _scenario(scenario, p, links, flows, sources)
-    return replace(sc, description=description)
+    return _scenario(scenario, p, links, flows, sources)
 
 
 def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
