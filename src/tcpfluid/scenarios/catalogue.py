@@ -56,6 +56,7 @@ from .topology import (
     _core_wire,
     _host_pairs,
     _law,
+    _red,
     _scenario,
     law_params,
     rates_with_units,
@@ -477,12 +478,8 @@ def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
     queue = check_discipline("queue", p["queue"])
     red: dict[str, float] = {}
     if queue == "red":
-        red = {
-            "min_th": _real("red_min", p["red_min"], "a number of packets such as 15"),
-            "max_th": _real("red_max", p["red_max"], "a number of packets such as 45"),
-            "max_p": _real("red_max_p", p["red_max_p"], "a probability in (0, 1] such as 0.02"),
-            "w_q": _real("red_w_q", p["red_w_q"], "a weight in (0, 1] such as 0.002"),
-        }
+        lo = _real("red_min", p["red_min"], "a number of packets such as 15")
+        red = _red(p, lo, _real("red_max", p["red_max"], "a number of packets such as 45"))
     head = [
         Link("R1-R2", bw, core_d, buf, discipline=queue, red=red),
         Link("R2-R1", bw, core_d, buf),

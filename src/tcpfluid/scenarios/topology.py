@@ -25,7 +25,7 @@ from ._columns import (
     check_intervals,
     law_index,
 )
-from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _time
+from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _real, _time
 
 __all__ = ["LAW_PARAMETER_KEYS", "RATE_KEYS", "law_params", "rates_with_units", "rtt_dumbbell"]
 
@@ -238,7 +238,7 @@ def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
     paper §5.1.2) or ``"none"``.
     """
     spec = p["cbr"]
-    if isinstance(spec, str) and spec.strip().lower() in ("none", "off", "0"):
+    if isinstance(spec, str) and spec.strip().lower() in _NO_CBR:
         return []
     start = _time("cbr_start", p["cbr_start"])
     stop = _time("cbr_stop", p["cbr_stop"])
@@ -343,6 +343,13 @@ def rtt_dumbbell(
         duration_s=duration_s,
         packet_size_bytes=packet_size_bytes,
     )
+
+
+def _red(p: Mapping[str, Any], min_th: float, max_th: float) -> dict[str, float]:
+    """RED parameters: thresholds ``min_th``, ``max_th`` and ``p``'s ``red_max_p``, ``red_w_q``."""
+    max_p = _real("red_max_p", p["red_max_p"], "a probability in (0, 1] such as 0.02")
+    w_q = _real("red_w_q", p["red_w_q"], "a weight in (0, 1] such as 0.002")
+    return {"min_th": min_th, "max_th": max_th, "max_p": max_p, "w_q": w_q}
 
 
 def _core_wire(p: Mapping[str, Any]) -> tuple[float, float, float, float]:
