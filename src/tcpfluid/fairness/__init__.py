@@ -6,28 +6,13 @@ the ODE model's prediction (``ode_*`` columns), the packet simulator's measureme
 and the document's printed number (``doc_*`` columns), plus a matplotlib figure through
 :meth:`FairnessStudy.plot`.
 
-Studies
--------
-:func:`thesis_two_flow_study`
-    Tsang's thesis ch. 3 §4.3, Table 3.16: two flows on 1.5 Mb/s behind a
-    RED gateway, the long flow's access delay x2 from 1 to 110 ms, Vegas-1_3 (α = 1,
-    β = 3) against Enhanced Vegas with δ = 1, 2, 3.
-:func:`qv_many_flows_study`
-    Quick Vegas paper §5.3.1, Table 2: 60 flows on 1 Gb/s joining in three
-    groups, Jain's index per 100-s period.
-:func:`qv_different_rtt_study`
-    The Quick Vegas paper §5.3.2, Table 3: three groups of flows with different RTTs, Jain's index
-    per 50-s period (the paper's Fig. 15 is not in its text: the RTTs are the scenario's,
-    ours).
-:func:`ho_different_rtt_study`
-    TCP-Ho paper §5.2.1, Table 6: five flows with different RTTs (Fig. 13
-    is not in the text: the caller gives the RTTs).
-:func:`ho_friendliness_study`
-    The TCP-Ho paper §5.2.2, Table 7: 20 flows of two kinds on 10 Mb/s (Reno/Vegas,
-    FAST/Vegas, FAST/Reno, TCP-Ho mixtures), fairness and mean throughput per kind.
+One study per document table: :func:`thesis_two_flow_study` (Tsang's thesis Table 3.16),
+:func:`qv_many_flows_study` and :func:`qv_different_rtt_study` (the Quick Vegas paper
+Tables 2 and 3), :func:`ho_different_rtt_study` and :func:`ho_friendliness_study` (the
+TCP-Ho paper Tables 6 and 7); each function's docstring gives its setup.
 
 Laws without an ODE right-hand side (Quick Vegas, TCP-Ho) have no ``ode_*`` value: their
-rows carry ``ode_note = "no ODE right-hand side"`` and NaN in the ``ode_*`` columns
+rows carry ``note = "no ODE right-hand side"`` and NaN in the ``ode_*`` columns
 (pandas' missing value), and a packet column only if a packet engine is given.
 
 Every run goes through :func:`tcpfluid.simulate`. ``packet_engine="packet"`` (or ``True``)

@@ -215,13 +215,9 @@ def _period_study(
             pkt_periods = period_throughputs(t, D, starts, stops, edges)
         for i, (a, b) in enumerate(itertools.pairwise(edges)):
             row: dict[str, Any] = {"algorithm": algo, "period": f"{a:g}-{b:g} s"}
-            if ode_periods is not None:
-                idx, thr = ode_periods[i]
-                row["active_flows"] = int(idx.size)
-                row["ode_jain"] = _jain_or_nan(thr)
-            else:
-                row["active_flows"] = math.nan
-                row["ode_jain"] = math.nan
+            idx, thr = ode_periods[i] if ode_periods is not None else (None, None)
+            row["active_flows"] = math.nan if idx is None else int(idx.size)
+            row["ode_jain"] = math.nan if thr is None else _jain_or_nan(thr)
             if pkt_periods is not None:
                 row["packet_jain"] = _jain_or_nan(pkt_periods[i][1])
             vals = doc.get(algo)
