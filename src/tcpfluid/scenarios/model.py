@@ -170,27 +170,17 @@ class _Plain:
     def to_dict(self) -> dict[str, Any]:
         """Plain description: its fields in order (tuples as lists, mappings as dicts), an
         infinite buffer or stop time ``None``."""
-        return _fields_dict(self)
-
-
-def _fields_dict(obj: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name in _field_names(type(obj)):
-        v = getattr(obj, name)
-        kind = type(v)
-        if kind is str or kind is int or kind is bool:  # the common plain values
-            pass
-        elif kind is float:
-            if math.isinf(v):
-                v = None
-        elif isinstance(v, tuple):
-            v = list(v)
-        elif isinstance(v, Mapping):
-            v = dict(v)
-        elif isinstance(v, float) and math.isinf(v):
-            v = None
-        out[name] = v
-    return out
+        out: dict[str, Any] = {}
+        for name in _field_names(type(self)):
+            v = getattr(self, name)
+            out[name] = (
+                list(v)
+                if isinstance(v, tuple)
+                else dict(v)
+                if isinstance(v, Mapping)
+                else _plain(v)
+            )
+        return out
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
