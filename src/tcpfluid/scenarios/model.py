@@ -359,20 +359,12 @@ class Scenario:
         object.__setattr__(self, "notes", tuple(str(n) for n in self.notes))
         object.__setattr__(self, "cbr", tuple(self.cbr))
         object.__setattr__(self, "duration_s", units.seconds(self.duration_s, name="duration"))
-        object.__setattr__(
-            self, "packet_size_bytes", units.bytes_(self.packet_size_bytes, name="packet_size")
-        )
-        object.__setattr__(
-            self, "ack_size_bytes", units.bytes_(self.ack_size_bytes, name="ack_size")
-        )
-        check_size_bytes("packet_size", self.packet_size_bytes)
-        check_size_bytes("ack_size", self.ack_size_bytes)
+        for key, name in (("packet_size_bytes", "packet_size"), ("ack_size_bytes", "ack_size")):
+            size = units.bytes_(getattr(self, key), name=name)
+            object.__setattr__(self, key, check_size_bytes(name, size))
         object.__setattr__(self, "params", dict(self.params))
-        lt = (
-            self.links.table
-            if isinstance(self.links, LinkSeq)
-            else LinkTable.from_links(tuple(self.links))
-        )
+        links = self.links
+        lt = links.table if isinstance(links, LinkSeq) else LinkTable.from_links(tuple(links))
         dup = lt.names.duplicates()
         if dup:
             raise ValueError(f"scenario {self.name!r}: duplicate link names {dup}")
