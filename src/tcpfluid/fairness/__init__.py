@@ -41,7 +41,7 @@ from ..engines import simulate
 from ..published import published
 from ..results import Result, Summary
 from ..scenarios import Scenario
-from .trains import train_fraction
+from .trains import _delivered_pkts, train_fraction
 
 __all__ = [
     "THESIS_TABLE_3_16",
@@ -232,22 +232,13 @@ def period_throughputs(
             [j for j in range(len(start_s)) if start_s[j] <= a + 1e-9 and stop_s[j] >= b - 1e-9],
             dtype=np.intp,
         )
-        d = np.array(
-            [
-                np.interp(b, t_s, delivered_pkts[j]) - np.interp(a, t_s, delivered_pkts[j])
-                for j in idx
-            ]
-        )
-        out.append((idx, d / (b - a)))
+        out.append((idx, _window_rates(t_s, np.asarray(delivered_pkts)[idx], a, b)))
     return out
 
 
-def _delivered_pkts(t_s: Any, rates_pps: Any) -> FloatArray:
-    """Cumulative delivered packets per flow, shape ``(n, k)``, from rates per sample
-    interval, shape ``(n, k)``: sample ``j`` covers ``(t_{j-1}, t_j]`` with ``t_{-1} = 0``."""
-    t = np.asarray(t_s, dtype=np.float64)
-    dt = np.diff(t, prepend=0.0)
-    return np.cumsum(np.asarray(rates_pps, dtype=np.float64) * dt, axis=-1)
+def _window_rates(t_s: Any, delivered_pkts: Any, a: float, b: float) -> FloatArray:
+    """Each row's delivered packets per second over ``[a, b]`` (cumulative counts at ``t_s``)."""
+    return np.array([np.interp(b, t_s, d) - np.interp(a, t_s, d) for d in delivered_pkts]) / (b - a)
 
 
 def _packet_delivered(result: Any) -> tuple[FloatArray, FloatArray]:

@@ -39,6 +39,7 @@ from . import (
     _packet_delivered,
     _summary,
     _throughputs,
+    _window_rates,
     period_throughputs,
 )
 
@@ -182,7 +183,7 @@ def _doc_columns(doc: Sequence[float] | None, names: Sequence[str]) -> dict[str,
 
 def _packet_window_throughput(result: Any, t0: float, t1: float) -> FloatArray:
     t, D = _packet_delivered(result)
-    return np.array([(np.interp(t1, t, d) - np.interp(t0, t, d)) / (t1 - t0) for d in D])
+    return _window_rates(t, D, t0, t1)
 
 
 # ----------------------------------------------------------------------------- periods

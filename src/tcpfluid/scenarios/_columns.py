@@ -5,7 +5,7 @@ delays, buffers as arrays) and its flows in a :class:`FlowTable` (routes as a sp
 flows × links incidence in compressed-row form, start and stop times as arrays, and each
 flow's control law as an index into a short table of distinct ``(algorithm, parameters)``).
 Building, reducing and summarising a scenario are then array operations, linear in the
-flows with a small constant: a million flows build in well under a second.
+flows: a million flows build in about half a second (``benchmarks/million.py``).
 
 :attr:`Scenario.links <tcpfluid.scenarios.Scenario.links>` and
 :attr:`Scenario.flows <tcpfluid.scenarios.Scenario.flows>` stay sequences of

@@ -17,12 +17,8 @@ scenario's packet size (data links) or ACK size (ACK links).
   parameter values the builder was called with (``params``) and ``notes`` (what the
   builder changed, e.g. flows left out because they would start after the run's end).
 
-The links and flows are kept as columns (:mod:`tcpfluid.scenarios._columns`: arrays of
-rates, delays, buffers, start and stop times, routes as a flows x links incidence in
-compressed-row form, one table of the flows' distinct laws) and read back as
-:class:`Link` and :class:`FlowSpec` objects when indexed or iterated. Building, reducing
-and summarising are array operations, linear in the flows: a million flows build in
-about half a second (``benchmarks/million.py``).
+The links and flows are kept as columns (:mod:`tcpfluid.scenarios._columns`), read back as
+:class:`Link` and :class:`FlowSpec` objects when indexed or iterated.
 """
 
 from __future__ import annotations
