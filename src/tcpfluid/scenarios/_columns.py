@@ -116,6 +116,15 @@ def take_routes(ptr: IntArray, idx: IntArray, rows: NDArray[np.intp]) -> tuple[I
     return new_ptr, idx[np.arange(int(new_ptr[-1]), dtype=np.int64) + starts]
 
 
+def _checked(cls: type[T], **values: Any) -> T:
+    """A frozen ``cls`` holding ``values`` as they are: the columns hold checked values, so
+    the class's own checks (``__post_init__``) are not run again."""
+    obj = object.__new__(cls)
+    for name, v in values.items():
+        object.__setattr__(obj, name, v)
+    return obj
+
+
 # ------------------------------------------------------------------------------ links
 class LinkTable:
     """The links of a scenario as columns.
@@ -187,18 +196,15 @@ class LinkTable:
             from .model import Link
 
             disc, red = self.special.get(k, ("drop-tail", {}))
-            lk = object.__new__(Link)
-            # the columns hold checked values: set them as Link's own checks leave them
-            for name, v in (
-                ("name", self.names[k]),
-                ("rate_bps", float(self.rate_bps[k])),
-                ("delay_s", float(self.delay_s[k])),
-                ("buffer_pkts", float(self.buffer_pkts[k])),
-                ("discipline", disc),
-                ("red", dict(red)),
-            ):
-                object.__setattr__(lk, name, v)
-            self._cache[k] = lk
+            lk = self._cache[k] = _checked(
+                Link,
+                name=self.names[k],
+                rate_bps=float(self.rate_bps[k]),
+                delay_s=float(self.delay_s[k]),
+                buffer_pkts=float(self.buffer_pkts[k]),
+                discipline=disc,
+                red=dict(red),
+            )
         return lk
 
     def find(self, name: str) -> int:
@@ -387,19 +393,17 @@ class FlowTable:
             from .model import FlowSpec
 
             alg, params = self.laws[int(self.law[i])]
-            fl = object.__new__(FlowSpec)
             names = links.names
-            for name, v in (
-                ("name", self.names[i]),
-                ("forward", tuple(names[int(k)] for k in self.forward(i))),
-                ("reverse", tuple(names[int(k)] for k in self.reverse(i))),
-                ("start_s", float(self.start_s[i])),
-                ("stop_s", float(self.stop_s[i])),
-                ("algorithm", alg),
-                ("params", dict(params)),
-            ):
-                object.__setattr__(fl, name, v)
-            self._cache[i] = fl
+            fl = self._cache[i] = _checked(
+                FlowSpec,
+                name=self.names[i],
+                forward=tuple(names[int(k)] for k in self.forward(i)),
+                reverse=tuple(names[int(k)] for k in self.reverse(i)),
+                start_s=float(self.start_s[i]),
+                stop_s=float(self.stop_s[i]),
+                algorithm=alg,
+                params=dict(params),
+            )
         return fl
 
     # -------------------------------------------------------------- new tables
