@@ -166,21 +166,21 @@ class FairnessStudy:
         df = self.table
         artists: list[Any] = []
         styles = {"ode_jain": "-o", "packet_jain": "--s", "doc_jain": ":^"}
+
+        def draw(x: Any, rows: Any, prefix: str = "") -> None:
+            for col, st in styles.items():
+                if col in rows.columns and rows[col].notna().any():
+                    artists.extend(ax.plot(x, rows[col], st, label=prefix + col.split("_")[0]))
+
         if "x2_ms" in df.columns:
             for setting, sub in df.groupby("setting", sort=False):
                 sub = sub.sort_values("x2_ms")
-                for col, st in styles.items():
-                    if col in sub.columns and sub[col].notna().any():
-                        artists += ax.plot(
-                            sub["x2_ms"], sub[col], st, label=f"{setting} {col.split('_')[0]}"
-                        )
+                draw(sub["x2_ms"], sub, f"{setting} ")
             ax.set_xlabel("x2 (ms)")
         else:
             labels = [" ".join(str(v) for v in row) for row in df[self._keys()].to_numpy()]
             xs = np.arange(len(df))
-            for col, st in styles.items():
-                if col in df.columns and df[col].notna().any():
-                    artists += ax.plot(xs, df[col], st, label=col.split("_")[0])
+            draw(xs, df)
             ax.set_xticks(xs)
             ax.set_xticklabels(labels, rotation=60, ha="right", fontsize="small")
         ax.set_ylabel("Jain's index")
