@@ -204,13 +204,7 @@ def _fmt(x: Any) -> str:
 
 def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """The comparison rows as a fixed-width text table (as failure messages print it)."""
-    head = [
-        *_COLUMNS[:6],  # quantity, flow, change, engine, value, reference
-        "rel.err",
-        "tolerance",
-        "ok",
-        "note",
-    ]
+    head = [*_COLUMNS[:6], "rel.err", "tolerance", "ok", "note"]
     body = []
     for r in rows:
         err = _number(r.get("relative_error"))
