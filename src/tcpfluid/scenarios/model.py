@@ -169,13 +169,11 @@ class _Plain:
         out: dict[str, Any] = {}
         for name in _field_names(type(self)):
             v = getattr(self, name)
-            out[name] = (
-                list(v)
-                if isinstance(v, tuple)
-                else dict(v)
-                if isinstance(v, Mapping)
-                else _plain(v)
-            )
+            if isinstance(v, tuple):
+                v = list(v)
+            elif isinstance(v, Mapping):
+                v = dict(v)
+            out[name] = _plain(v)
         return out
 
 
