@@ -120,7 +120,7 @@ def _checked(cls: type[T], **values: Any) -> T:
     """A frozen ``cls`` holding ``values`` as they are: the columns hold checked values, so
     the class's own checks (``__post_init__``) are not run again."""
     obj = object.__new__(cls)
-    for name, v in values.items():
+    for name, v in values.items():  # one by one: the instances share their keys' table
         object.__setattr__(obj, name, v)
     return obj
 
@@ -232,7 +232,7 @@ class _Seq(Sequence[T]):
         return self._item(item_index(i, len(self), self._what))
 
     def __iter__(self) -> Iterator[T]:
-        return (self._item(k) for k in range(len(self)))
+        return map(self._item, range(len(self)))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, _Seq | tuple | list):

@@ -169,11 +169,19 @@ class _Plain:
         out: dict[str, Any] = {}
         for name in _field_names(type(self)):
             v = getattr(self, name)
-            if isinstance(v, tuple):
+            kind = type(v)
+            if kind is str or kind is int or kind is bool:  # the common plain values
+                pass
+            elif kind is float:
+                if math.isinf(v):
+                    v = None
+            elif isinstance(v, tuple):
                 v = list(v)
             elif isinstance(v, Mapping):
                 v = dict(v)
-            out[name] = _plain(v)
+            else:
+                v = _plain(v)
+            out[name] = v
         return out
 
 
