@@ -30,20 +30,9 @@ __version__ = "0.1.0"
 
 #: sub-modules loaded on first attribute access (``tcpfluid.sim`` imports Numba)
 _LAZY = (
-    "algorithms",
-    "analytic",
-    "engines",
-    "fairness",
-    "fluid",
-    "plot",
-    "published",
-    "queueing",
-    "report",
-    "results",
-    "sim",
-    "sweep",
-    "testing",
-)
+    "algorithms", "analytic", "engines", "fairness", "fluid", "plot", "published", "queueing",
+    "report", "results", "sim", "sweep", "testing",
+)  # fmt: skip
 
 #: names loaded on first access: ``tcpfluid.simulate`` (the one way to run a scenario)
 _LAZY_NAMES = {"simulate": "engines", "Result": "results", "Summary": "results"}

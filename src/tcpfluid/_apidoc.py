@@ -23,7 +23,6 @@ MODULES = (
     "tcpfluid.algorithms",
     "tcpfluid.fluid",
     "tcpfluid.sim",
-    "tcpfluid.engines",
     "tcpfluid.metrics",
     "tcpfluid.scenarios",
     "tcpfluid.queueing",

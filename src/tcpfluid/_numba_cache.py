@@ -26,9 +26,8 @@ def cache_dir() -> str | None:
 def configure() -> None:
     """Point Numba's cache at :func:`cache_dir` (no change when it is ``None``, or when
     ``NUMBA_CACHE_DIR`` is set: Numba reads that itself)."""
-    if os.environ.get("TCPFLUID_CACHE_DIR") and not os.environ.get("NUMBA_CACHE_DIR"):
+    path = cache_dir()
+    if path is not None and not os.environ.get("NUMBA_CACHE_DIR"):
         from numba.core import config
 
-        config.CACHE_DIR = os.path.join(  # type: ignore[attr-defined]
-            os.environ["TCPFLUID_CACHE_DIR"], "numba"
-        )
+        config.CACHE_DIR = path  # type: ignore[attr-defined]

@@ -101,7 +101,9 @@ class ProgressBar:
         if self.fraction < 1.0 and now - self._last < 1.0 / _MAX_RATE_HZ:
             return
         self._last = now
-        bar = self._ensure()
+        self._advance(self._ensure())
+
+    def _advance(self, bar: Any) -> None:
         target = round(self.fraction * _TOTAL)
         if target > bar.n:
             bar.update(target - bar.n)
@@ -117,9 +119,7 @@ class ProgressBar:
             return
         self._closed = True
         if self._bar is not None:
-            target = round(self.fraction * _TOTAL)
-            if target > self._bar.n:
-                self._bar.update(target - self._bar.n)
+            self._advance(self._bar)
             self._bar.close()
 
     def __enter__(self) -> ProgressBar:
@@ -135,17 +135,8 @@ class ProgressBar:
 
 
 def progress_bar(label: str, *, enabled: bool = True, stream: TextIO | None = None) -> ProgressBar:
-    """A :class:`ProgressBar`: pass it as ``progress=`` to a long run.
-
-    Parameters
-    ----------
-    label
-        Text before the bar.
-    enabled
-        Pass ``not args.quiet`` (and ``False`` for ``--json`` runs); when ``False`` or when
-        ``stream`` (stderr by default) is not a terminal, nothing is ever drawn.
-    stream
-        The text stream to draw on (default ``sys.stderr``).
+    """A :class:`ProgressBar` (same parameters): pass it as ``progress=`` to a long run, with
+    ``enabled=not args.quiet`` (``False`` for ``--json`` runs).
 
     Examples
     --------

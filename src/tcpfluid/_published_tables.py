@@ -131,34 +131,14 @@ def paper_tables(entry: Factory) -> tuple[PublishedValue, ...]:
     # the iTCP-Vegas paper, Table 1 (622 Mb/s x 110 ms, average throughput in 100 s, Mb/s) and
     # Table 2 (155 Mb/s, RTT 240-840 ms: average throughput in 200 s, Mb/s; time to reach the
     # bandwidth limitation, s)
-    sim("002/table1/vegas", "§4.2 Table 1", "average_throughput_mbps", "vegas", 15.33, "Mb/s")
-    sim(
-        "002/table1/itcp-vegas",
-        "§4.2 Table 1",
-        "average_throughput_mbps",
-        "itcp-vegas",
-        412.32,
-        "Mb/s",
-    )
+    w1, w2 = "§4.2 Table 1", "§4.2 Table 2"
+    sim("002/table1/vegas", w1, "average_throughput_mbps", "vegas", 15.33, "Mb/s")
+    sim("002/table1/itcp-vegas", w1, "average_throughput_mbps", "itcp-vegas", 412.32, "Mb/s")
     t2i = {240: (144.17, 22.13), 440: (127.48, 57.29), 640: (106.07, 102.52), 840: (80.35, 156.35)}
     for rtt, (mbps, reach) in t2i.items():
-        w2 = "§4.2 Table 2"
-        sim(
-            f"002/table2/rtt{rtt}/throughput",
-            w2,
-            "average_throughput_mbps",
-            "itcp-vegas",
-            mbps,
-            "Mb/s",
-        )
-        sim(
-            f"002/table2/rtt{rtt}/time_to_limit",
-            w2,
-            "time_to_bandwidth_limit_s",
-            "itcp-vegas",
-            reach,
-            "s",
-        )
+        base = f"002/table2/rtt{rtt}"
+        sim(f"{base}/throughput", w2, "average_throughput_mbps", "itcp-vegas", mbps, "Mb/s")
+        sim(f"{base}/time_to_limit", w2, "time_to_bandwidth_limit_s", "itcp-vegas", reach, "s")
     return tuple(out)
 
 
@@ -302,14 +282,8 @@ def _thesis_mixes(entry: Factory) -> tuple[PublishedValue, ...]:
             (0.890, 58963, 42945), (0.886, 54818, 40014), (0.900, 51134, 38425),
         ),
     }  # fmt: skip
-    letters = {
-        ("red-54-108", "vegas-3"): "a",
-        ("red-54-108", "vegas-1_3"): "b",
-        ("red-5-15", "vegas-3"): "c",
-        ("red-5-15", "vegas-1_3"): "d",
-    }
-    for (router, law), cells25 in t325.items():
-        tab = f"3.25{letters[(router, law)]}"
+    for letter, ((router, law), cells25) in zip("abcd", t325.items(), strict=True):
+        tab = f"3.25{letter}"
         i = 0
         for n in (30, 100, 200):
             for share in (30, 50, 70):
@@ -351,17 +325,12 @@ def _thesis_delayed_acks(entry: Factory) -> tuple[PublishedValue, ...]:
     # §4.5.2 Table 3.27: one run (30 flows, 50 % Vegas-3, delayed ACKs), ten Vegas
     # connections: first and last recorded BaseRTT and the round-trip propagation delay, s
     t327 = (
-        (0.599058, 0.100396, 0.09561),
-        (0.601500, 0.095294, 0.09184),
-        (0.597561, 0.097561, 0.09411),
-        (0.597671, 0.097671, 0.09422),
-        (0.601617, 0.101617, 0.09817),
-        (0.601262, 0.101262, 0.09781),
-        (0.603339, 0.103339, 0.09989),
-        (0.595219, 0.095219, 0.09177),
-        (0.602864, 0.102864, 0.09941),
-        (0.630239, 0.112818, 0.09105),
-    )
+        (0.599058, 0.100396, 0.09561), (0.601500, 0.095294, 0.09184),
+        (0.597561, 0.097561, 0.09411), (0.597671, 0.097671, 0.09422),
+        (0.601617, 0.101617, 0.09817), (0.601262, 0.101262, 0.09781),
+        (0.603339, 0.103339, 0.09989), (0.595219, 0.095219, 0.09177),
+        (0.602864, 0.102864, 0.09941), (0.630239, 0.112818, 0.09105),
+    )  # fmt: skip
     first = sorted(f for f, _, _ in t327)
     excess = sorted(last - prop for _, last, prop in t327)
     sim("001/table3.27/first_base_rtt_median", "ch. 3 Table 3.27 (median of ten)",

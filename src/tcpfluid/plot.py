@@ -111,67 +111,59 @@ class _Curves:
     queue_label: str
 
 
-def _native_module(name: str) -> Any:
-    """A module if it is already imported (a result of its type cannot exist otherwise)."""
-    return sys.modules.get(name)
+def _native(result: Any, module: str, cls: str) -> bool:
+    """Whether ``result`` is an engine's own ``module.cls`` (only if ``module`` is already
+    imported: a result of its type cannot exist otherwise)."""
+    mod = sys.modules.get(module)
+    return mod is not None and isinstance(result, getattr(mod, cls))
 
 
 def _curves(result: Any, label: str | None, link: str | None = None) -> _Curves:
     """The arrays of ``result``: a :class:`~tcpfluid.results.Result` or an engine's own."""
     from .results import Result
 
-    rounds = _native_module("tcpfluid.fluid.rounds")
-    ode = _native_module("tcpfluid.fluid.ode")
-    sim = _native_module("tcpfluid.sim.engine")
+    def prefix(engine: str) -> str:
+        return label if label is not None else _PREFIXES[engine]
+
     if isinstance(result, Result):
-        prefix = label if label is not None else _PREFIXES[result.engine]
+        p = prefix(result.engine)
         q = result.queue_pkts
         if link is not None:
             if result.engine != "packet":
                 raise ValueError(f"link applies to packet results only, got link={link!r}")
             q = result.native.link(link).queue_pkts
-        return _Curves(
-            result.time_s,
-            result.window_pkts,
-            result.throughput_pps,
-            q,
-            [f"{prefix} {n}" for n in result.flow_names],
-            prefix,
-            f"{prefix} {link or result.summary.bottleneck}",
-        )
-    if rounds is not None and isinstance(result, rounds.RoundTrace):
-        prefix = label if label is not None else _PREFIXES["rounds"]
+        names = [f"{p} {n}" for n in result.flow_names]
+        queue = f"{p} {link or result.summary.bottleneck}"
+        return _Curves(result.time_s, result.window_pkts, result.throughput_pps, q, names, p, queue)
+    if _native(result, "tcpfluid.fluid.rounds", "RoundTrace"):
+        p = prefix("rounds")
+        thr, q = result.throughput_pps, result.queue_pkts
         return _Curves(
             result.time_s[:, 0],
             result.window_pkts[:, 0, :].T,
-            None if result.throughput_pps is None else result.throughput_pps[:, 0, :].T,
-            None if result.queue_pkts is None else result.queue_pkts[:, 0],
-            [f"{prefix} flow {f}" for f in range(result.n_flows)],
-            prefix,
-            prefix,
+            None if thr is None else thr[:, 0, :].T,
+            None if q is None else q[:, 0],
+            [f"{p} flow {f}" for f in range(result.n_flows)],
+            p,
+            p,
         )
-    if ode is not None and isinstance(result, ode.OdeResult):
-        prefix = label if label is not None else _PREFIXES["ode"]
+    if _native(result, "tcpfluid.fluid.ode", "OdeResult"):
+        p = prefix("ode")
+        names = [f"{p} flow {f}" for f in range(result.n_flows)]
         return _Curves(
-            result.t,
-            result.windows_pkts,
-            result.rates_pps,
-            result.queue_pkts,
-            [f"{prefix} flow {f}" for f in range(result.n_flows)],
-            prefix,
-            prefix,
+            result.t, result.windows_pkts, result.rates_pps, result.queue_pkts, names, p, p
         )
-    if sim is not None and isinstance(result, sim.PacketResult):
-        prefix = label if label is not None else _PREFIXES["packet"]
+    if _native(result, "tcpfluid.sim.engine", "PacketResult"):
+        p = prefix("packet")
         name = link if link is not None else result.summary.bottleneck
         return _Curves(
             result.t_s,
             np.array([f.cwnd_pkts for f in result.flows]),
             np.array([f.goodput_pps for f in result.flows]),
             result.link(name).queue_pkts,
-            [f"{prefix} {f.name}" for f in result.flows],
-            prefix,
-            f"{prefix} {name}",
+            [f"{p} {f.name}" for f in result.flows],
+            p,
+            f"{p} {name}",
         )
     raise TypeError(
         "result must be a tcpfluid.results.Result (tcpfluid.simulate) or an engine's own "

@@ -10,30 +10,11 @@ installed can write::
             tolerance=tcpfluid.Tolerance(rel=0.01, reason="Vegas stops at mu*d + alpha"),
         )
 
-Fixtures
---------
-``tcpfluid``
-    A :class:`Checks` helper bound to the session: ``scenario()``, ``run()``,
-    ``compare()``, ``predict()``, ``assert_layers_agree()`` and
-    ``assert_matches_closed_form()`` as in :mod:`tcpfluid.testing`, sharing one
-    :class:`~tcpfluid.testing.RunCache` for the whole test session (one packet run serves
-    every assertion on the same scenario), and honouring ``--tcpfluid-engines``.
-``tcpfluid_cache``
-    The session's :class:`~tcpfluid.testing.RunCache`.
-
-Options
--------
-``--tcpfluid-engines=rounds,ode,packet``
-    Engines the checks may run (default all). A check that needs another engine is skipped
-    with a message naming it.
-``--tcpfluid-quick``
-    Skip the checks marked ``tcpfluid_slow`` (``tcpfluid.quick`` is then ``True`` for
-    tests that shorten their own runs).
-
-Marker
-------
-``@pytest.mark.tcpfluid_slow``
-    A slow packet-level check (skipped under ``--tcpfluid-quick``).
+Fixtures ``tcpfluid`` (a :class:`Checks` bound to the session's
+:class:`~tcpfluid.testing.RunCache`, so one packet run serves every assertion on the same
+scenario) and ``tcpfluid_cache``; options ``--tcpfluid-engines=rounds,ode,packet`` (a check
+needing another engine is skipped, naming it) and ``--tcpfluid-quick`` (skips the checks
+marked ``@pytest.mark.tcpfluid_slow``); docs/testing.md describes them.
 
 Importing this module loads only pytest and the standard library (tcpfluid's engines,
 SciPy, Numba and pandas are imported when a fixture first runs an engine), because pytest

@@ -29,7 +29,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from typing import Any
 
 import numpy as np
@@ -84,13 +84,7 @@ class RedParameters:
 
     def to_dict(self) -> dict[str, Any]:
         """The link-level keys (``min_th``, ``max_th``, ``max_p``, ``w_q``, ``gentle``)."""
-        return {
-            "min_th": self.min_th_pkts,
-            "max_th": self.max_th_pkts,
-            "max_p": self.max_p,
-            "w_q": self.w_q,
-            "gentle": self.gentle,
-        }
+        return dict(zip(RED_KEYS, astuple(self), strict=True))
 
 
 def red_parameters(red: Mapping[str, Any], *, link: str | None = None) -> RedParameters:

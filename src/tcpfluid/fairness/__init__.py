@@ -6,28 +6,13 @@ the ODE model's prediction (``ode_*`` columns), the packet simulator's measureme
 and the document's printed number (``doc_*`` columns), plus a matplotlib figure through
 :meth:`FairnessStudy.plot`.
 
-Studies
--------
-:func:`thesis_two_flow_study`
-    Tsang's thesis ch. 3 §4.3, Table 3.16: two flows on 1.5 Mb/s behind a
-    RED gateway, the long flow's access delay x2 from 1 to 110 ms, Vegas-1_3 (α = 1,
-    β = 3) against Enhanced Vegas with δ = 1, 2, 3.
-:func:`qv_many_flows_study`
-    Quick Vegas paper §5.3.1, Table 2: 60 flows on 1 Gb/s joining in three
-    groups, Jain's index per 100-s period.
-:func:`qv_different_rtt_study`
-    The Quick Vegas paper §5.3.2, Table 3: three groups of flows with different RTTs, Jain's index
-    per 50-s period (the paper's Fig. 15 is not in its text: the RTTs are the scenario's,
-    ours).
-:func:`ho_different_rtt_study`
-    TCP-Ho paper §5.2.1, Table 6: five flows with different RTTs (Fig. 13
-    is not in the text: the caller gives the RTTs).
-:func:`ho_friendliness_study`
-    The TCP-Ho paper §5.2.2, Table 7: 20 flows of two kinds on 10 Mb/s (Reno/Vegas,
-    FAST/Vegas, FAST/Reno, TCP-Ho mixtures), fairness and mean throughput per kind.
+One study per document table: :func:`thesis_two_flow_study` (Tsang's thesis Table 3.16),
+:func:`qv_many_flows_study` and :func:`qv_different_rtt_study` (the Quick Vegas paper
+Tables 2 and 3), :func:`ho_different_rtt_study` and :func:`ho_friendliness_study` (the
+TCP-Ho paper Tables 6 and 7); each function's docstring gives its setup.
 
 Laws without an ODE right-hand side (Quick Vegas, TCP-Ho) have no ``ode_*`` value: their
-rows carry ``ode_note = "no ODE right-hand side"`` and NaN in the ``ode_*`` columns
+rows carry ``note = "no ODE right-hand side"`` and NaN in the ``ode_*`` columns
 (pandas' missing value), and a packet column only if a packet engine is given.
 
 Every run goes through :func:`tcpfluid.simulate`. ``packet_engine="packet"`` (or ``True``)
@@ -56,7 +41,7 @@ from ..engines import simulate
 from ..published import published
 from ..results import Result, Summary
 from ..scenarios import Scenario
-from .trains import train_fraction
+from .trains import _delivered_pkts, train_fraction
 
 __all__ = [
     "THESIS_TABLE_3_16",
@@ -181,21 +166,21 @@ class FairnessStudy:
         df = self.table
         artists: list[Any] = []
         styles = {"ode_jain": "-o", "packet_jain": "--s", "doc_jain": ":^"}
+
+        def draw(x: Any, rows: Any, prefix: str = "") -> None:
+            for col, st in styles.items():
+                if col in rows.columns and rows[col].notna().any():
+                    artists.extend(ax.plot(x, rows[col], st, label=prefix + col.split("_")[0]))
+
         if "x2_ms" in df.columns:
             for setting, sub in df.groupby("setting", sort=False):
                 sub = sub.sort_values("x2_ms")
-                for col, st in styles.items():
-                    if col in sub.columns and sub[col].notna().any():
-                        artists += ax.plot(
-                            sub["x2_ms"], sub[col], st, label=f"{setting} {col.split('_')[0]}"
-                        )
+                draw(sub["x2_ms"], sub, f"{setting} ")
             ax.set_xlabel("x2 (ms)")
         else:
             labels = [" ".join(str(v) for v in row) for row in df[self._keys()].to_numpy()]
             xs = np.arange(len(df))
-            for col, st in styles.items():
-                if col in df.columns and df[col].notna().any():
-                    artists += ax.plot(xs, df[col], st, label=col.split("_")[0])
+            draw(xs, df)
             ax.set_xticks(xs)
             ax.set_xticklabels(labels, rotation=60, ha="right", fontsize="small")
         ax.set_ylabel("Jain's index")
@@ -247,22 +232,13 @@ def period_throughputs(
             [j for j in range(len(start_s)) if start_s[j] <= a + 1e-9 and stop_s[j] >= b - 1e-9],
             dtype=np.intp,
         )
-        d = np.array(
-            [
-                np.interp(b, t_s, delivered_pkts[j]) - np.interp(a, t_s, delivered_pkts[j])
-                for j in idx
-            ]
-        )
-        out.append((idx, d / (b - a)))
+        out.append((idx, _window_rates(t_s, np.asarray(delivered_pkts)[idx], a, b)))
     return out
 
 
-def _delivered_pkts(t_s: Any, rates_pps: Any) -> FloatArray:
-    """Cumulative delivered packets per flow, shape ``(n, k)``, from rates per sample
-    interval, shape ``(n, k)``: sample ``j`` covers ``(t_{j-1}, t_j]`` with ``t_{-1} = 0``."""
-    t = np.asarray(t_s, dtype=np.float64)
-    dt = np.diff(t, prepend=0.0)
-    return np.cumsum(np.asarray(rates_pps, dtype=np.float64) * dt, axis=-1)
+def _window_rates(t_s: Any, delivered_pkts: Any, a: float, b: float) -> FloatArray:
+    """Each row's delivered packets per second over ``[a, b]`` (cumulative counts at ``t_s``)."""
+    return np.array([np.interp(b, t_s, d) - np.interp(a, t_s, d) for d in delivered_pkts]) / (b - a)
 
 
 def _packet_delivered(result: Any) -> tuple[FloatArray, FloatArray]:

@@ -39,6 +39,7 @@ from . import (
     _packet_delivered,
     _summary,
     _throughputs,
+    _window_rates,
     period_throughputs,
 )
 
@@ -182,7 +183,7 @@ def _doc_columns(doc: Sequence[float] | None, names: Sequence[str]) -> dict[str,
 
 def _packet_window_throughput(result: Any, t0: float, t1: float) -> FloatArray:
     t, D = _packet_delivered(result)
-    return np.array([(np.interp(t1, t, d) - np.interp(t0, t, d)) / (t1 - t0) for d in D])
+    return _window_rates(t, D, t0, t1)
 
 
 # ----------------------------------------------------------------------------- periods
@@ -215,13 +216,9 @@ def _period_study(
             pkt_periods = period_throughputs(t, D, starts, stops, edges)
         for i, (a, b) in enumerate(itertools.pairwise(edges)):
             row: dict[str, Any] = {"algorithm": algo, "period": f"{a:g}-{b:g} s"}
-            if ode_periods is not None:
-                idx, thr = ode_periods[i]
-                row["active_flows"] = int(idx.size)
-                row["ode_jain"] = _jain_or_nan(thr)
-            else:
-                row["active_flows"] = math.nan
-                row["ode_jain"] = math.nan
+            idx, thr = ode_periods[i] if ode_periods is not None else (None, None)
+            row["active_flows"] = math.nan if idx is None else int(idx.size)
+            row["ode_jain"] = math.nan if thr is None else _jain_or_nan(thr)
             if pkt_periods is not None:
                 row["packet_jain"] = _jain_or_nan(pkt_periods[i][1])
             vals = doc.get(algo)

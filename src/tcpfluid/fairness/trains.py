@@ -11,10 +11,19 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from .._validation import as_float_array, check_positive, check_real
 
 __all__ = ["train_fraction"]
+
+
+def _delivered_pkts(t_s: Any, rates_pps: Any) -> NDArray[np.float64]:
+    """Cumulative delivered packets per flow, shape ``(n, k)``, from rates per sample
+    interval, shape ``(n, k)``: sample ``j`` covers ``(t_{j-1}, t_j]`` with ``t_{-1} = 0``."""
+    t = np.asarray(t_s, dtype=np.float64)
+    dt = np.diff(t, prepend=0.0)
+    return np.cumsum(np.asarray(rates_pps, dtype=np.float64) * dt, axis=-1)
 
 
 def train_fraction(
@@ -86,7 +95,7 @@ def train_fraction(
             f"the trace is sampled every {step} s; the train fraction needs samples of at most "
             f"{width / 4.0} s (a quarter of two service times at capacity_pps={c})"
         )
-    delivered = np.cumsum(g * np.diff(t, prepend=0.0))
+    delivered = _delivered_pkts(t, g)
     edges = a + width * np.arange(int((b - a) / width) + 1)
     per_window = np.diff(np.interp(edges, t, delivered))
     return float(np.mean(per_window > 0.5))

@@ -5,7 +5,7 @@ delays, buffers as arrays) and its flows in a :class:`FlowTable` (routes as a sp
 flows × links incidence in compressed-row form, start and stop times as arrays, and each
 flow's control law as an index into a short table of distinct ``(algorithm, parameters)``).
 Building, reducing and summarising a scenario are then array operations, linear in the
-flows with a small constant: a million flows build in well under a second.
+flows: a million flows build in about half a second (``benchmarks/million.py``).
 
 :attr:`Scenario.links <tcpfluid.scenarios.Scenario.links>` and
 :attr:`Scenario.flows <tcpfluid.scenarios.Scenario.flows>` stay sequences of
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -54,6 +54,7 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
+T = TypeVar("T")
 IntArray = NDArray[np.int64]
 
 #: a law of a scenario's law table: the algorithm's name (``None``: not chosen yet) and
@@ -115,6 +116,15 @@ def take_routes(ptr: IntArray, idx: IntArray, rows: NDArray[np.intp]) -> tuple[I
     return new_ptr, idx[np.arange(int(new_ptr[-1]), dtype=np.int64) + starts]
 
 
+def _checked(cls: type[T], **values: Any) -> T:
+    """A frozen ``cls`` holding ``values`` as they are: the columns hold checked values, so
+    the class's own checks (``__post_init__``) are not run again."""
+    obj = object.__new__(cls)
+    for name, v in values.items():  # one by one: the instances share their keys' table
+        object.__setattr__(obj, name, v)
+    return obj
+
+
 # ------------------------------------------------------------------------------ links
 class LinkTable:
     """The links of a scenario as columns.
@@ -169,22 +179,14 @@ class LinkTable:
 
     def check(self) -> None:
         """Refuse a rate, delay or buffer out of range (one line naming the link and value)."""
-        for col, ok, what in (
-            (
-                self.rate_bps,
-                (self.rate_bps > 0) & (self.rate_bps < math.inf),
-                "rate",
-            ),
-            (self.delay_s, (self.delay_s >= 0) & (self.delay_s < math.inf), "delay"),
-            (self.buffer_pkts, self.buffer_pkts >= 1.0, "buffer"),
+        r, d, b = self.rate_bps, self.delay_s, self.buffer_pkts
+        for col, ok, what, accepted in (
+            (r, (r > 0) & (r < math.inf), "rate", "a rate > 0 (finite)"),
+            (d, (d >= 0) & (d < math.inf), "delay", "a time >= 0 (finite)"),
+            (b, b >= 1.0, "buffer", "a buffer >= 1 packet (or inf)"),
         ):
             if not ok.all():
                 k = int(np.argmin(ok))
-                accepted = {
-                    "rate": "a rate > 0 (finite)",
-                    "delay": "a time >= 0 (finite)",
-                    "buffer": "a buffer >= 1 packet (or inf)",
-                }[what]
                 raise ValueError(f"{self.names[k]}.{what} must be {accepted}, got {col[k]!r}")
 
     def link(self, k: int) -> Link:
@@ -194,18 +196,15 @@ class LinkTable:
             from .model import Link
 
             disc, red = self.special.get(k, ("drop-tail", {}))
-            lk = object.__new__(Link)
-            # the columns hold checked values: set them as Link's own checks leave them
-            for name, v in (
-                ("name", self.names[k]),
-                ("rate_bps", float(self.rate_bps[k])),
-                ("delay_s", float(self.delay_s[k])),
-                ("buffer_pkts", float(self.buffer_pkts[k])),
-                ("discipline", disc),
-                ("red", dict(red)),
-            ):
-                object.__setattr__(lk, name, v)
-            self._cache[k] = lk
+            lk = self._cache[k] = _checked(
+                Link,
+                name=self.names[k],
+                rate_bps=float(self.rate_bps[k]),
+                delay_s=float(self.delay_s[k]),
+                buffer_pkts=float(self.buffer_pkts[k]),
+                discipline=disc,
+                red=dict(red),
+            )
         return lk
 
     def find(self, name: str) -> int:
@@ -213,11 +212,44 @@ class LinkTable:
         return self.names.find(name)
 
 
-class LinkSeq(Sequence["Link"]):
-    """The links of a scenario as a sequence of :class:`~tcpfluid.scenarios.Link` (each
-    made from the :class:`LinkTable` when read)."""
+class _Seq(Sequence[T]):
+    """A scenario's links or flows as a sequence of objects, each made from the columns
+    when read (:class:`LinkSeq`, :class:`FlowSeq`)."""
+
+    __slots__ = ()
+    _what = ""
+
+    def _item(self, k: int) -> T:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[T, ...]: ...
+    def __getitem__(self, i: int | slice) -> T | tuple[T, ...]:
+        if isinstance(i, slice):
+            return tuple(self._item(k) for k in range(len(self))[i])
+        return self._item(item_index(i, len(self), self._what))
+
+    def __iter__(self) -> Iterator[T]:
+        return map(self._item, range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Seq | tuple | list):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} {self._what}s>"
+
+
+class LinkSeq(_Seq["Link"]):
+    """The links of a scenario as :class:`~tcpfluid.scenarios.Link` objects."""
 
     __slots__ = ("table",)
+    _what = "link"
 
     def __init__(self, table: LinkTable) -> None:
         self.table = table
@@ -225,28 +257,8 @@ class LinkSeq(Sequence["Link"]):
     def __len__(self) -> int:
         return len(self.table)
 
-    @overload
-    def __getitem__(self, i: int) -> Link: ...
-    @overload
-    def __getitem__(self, i: slice) -> tuple[Link, ...]: ...
-    def __getitem__(self, i: int | slice) -> Link | tuple[Link, ...]:
-        if isinstance(i, slice):
-            return tuple(self.table.link(k) for k in range(len(self))[i])
-        k = item_index(i, len(self), "link")
+    def _item(self, k: int) -> Link:
         return self.table.link(k)
-
-    def __iter__(self) -> Iterator[Link]:
-        return (self.table.link(k) for k in range(len(self)))
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LinkSeq | tuple | list):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<{len(self)} links>"
 
 
 # ------------------------------------------------------------------------------ flows
@@ -381,19 +393,17 @@ class FlowTable:
             from .model import FlowSpec
 
             alg, params = self.laws[int(self.law[i])]
-            fl = object.__new__(FlowSpec)
             names = links.names
-            for name, v in (
-                ("name", self.names[i]),
-                ("forward", tuple(names[int(k)] for k in self.forward(i))),
-                ("reverse", tuple(names[int(k)] for k in self.reverse(i))),
-                ("start_s", float(self.start_s[i])),
-                ("stop_s", float(self.stop_s[i])),
-                ("algorithm", alg),
-                ("params", dict(params)),
-            ):
-                object.__setattr__(fl, name, v)
-            self._cache[i] = fl
+            fl = self._cache[i] = _checked(
+                FlowSpec,
+                name=self.names[i],
+                forward=tuple(names[int(k)] for k in self.forward(i)),
+                reverse=tuple(names[int(k)] for k in self.reverse(i)),
+                start_s=float(self.start_s[i]),
+                stop_s=float(self.stop_s[i]),
+                algorithm=alg,
+                params=dict(params),
+            )
         return fl
 
     # -------------------------------------------------------------- new tables
@@ -402,27 +412,15 @@ class FlowTable:
         start = np.asarray(start_s, dtype=np.float64)
         stop = np.asarray(stop_s, dtype=np.float64)
         check_intervals(self.names, start, stop, "flow")
-        return FlowTable(
-            self.names,
-            (self.fwd_ptr, self.fwd_idx),
-            (self.rev_ptr, self.rev_idx),
-            start,
-            stop,
-            self.law,
-            self.laws,
-        )
+        return self._with(start, stop, self.law, self.laws)
 
     def with_laws(self, law: IntArray, laws: Sequence[LawKey]) -> FlowTable:
         """The same flows running ``laws[law[i]]`` (duplicate laws are merged)."""
-        return FlowTable(
-            self.names,
-            (self.fwd_ptr, self.fwd_idx),
-            (self.rev_ptr, self.rev_idx),
-            self.start_s,
-            self.stop_s,
-            law,
-            laws,
-        )
+        return self._with(self.start_s, self.stop_s, law, laws)
+
+    def _with(self, start: Any, stop: Any, law: Any, laws: Sequence[LawKey]) -> FlowTable:
+        fwd, rev = (self.fwd_ptr, self.fwd_idx), (self.rev_ptr, self.rev_idx)
+        return FlowTable(self.names, fwd, rev, start, stop, law, laws)
 
     def take(self, rows: NDArray[np.intp]) -> FlowTable:
         """The flows ``rows``, in that order."""
@@ -439,11 +437,11 @@ class FlowTable:
         )
 
 
-class FlowSeq(Sequence["FlowSpec"]):
-    """The flows of a scenario as a sequence of :class:`~tcpfluid.scenarios.FlowSpec`
-    (each made from the :class:`FlowTable` when read)."""
+class FlowSeq(_Seq["FlowSpec"]):
+    """The flows of a scenario as :class:`~tcpfluid.scenarios.FlowSpec` objects."""
 
     __slots__ = ("links", "table")
+    _what = "flow"
 
     def __init__(self, table: FlowTable, links: LinkTable) -> None:
         self.table, self.links = table, links
@@ -451,28 +449,8 @@ class FlowSeq(Sequence["FlowSpec"]):
     def __len__(self) -> int:
         return len(self.table)
 
-    @overload
-    def __getitem__(self, i: int) -> FlowSpec: ...
-    @overload
-    def __getitem__(self, i: slice) -> tuple[FlowSpec, ...]: ...
-    def __getitem__(self, i: int | slice) -> FlowSpec | tuple[FlowSpec, ...]:
-        if isinstance(i, slice):
-            return tuple(self.table.flow(k, self.links) for k in range(len(self))[i])
-        k = item_index(i, len(self), "flow")
+    def _item(self, k: int) -> FlowSpec:
         return self.table.flow(k, self.links)
-
-    def __iter__(self) -> Iterator[FlowSpec]:
-        return (self.table.flow(k, self.links) for k in range(len(self)))
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, FlowSeq | tuple | list):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<{len(self)} flows>"
 
 
 def check_intervals(names: Sequence[str], start: FloatArray, stop: FloatArray, kind: str) -> None:

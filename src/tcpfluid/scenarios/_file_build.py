@@ -15,37 +15,18 @@ from .topology import ACCESS_FACTOR
 
 #: keys of the file's top level
 TOP_KEYS = (
-    "name",
-    "description",
-    "duration",
-    "packet_size",
-    "ack_size",
-    "access_rate",
-    "start_spread",
-    "start_seed",
-    "notes",
-    "params",
-    "link",
-    "flow",
-    "cbr",
-)
+    "name", "description", "duration", "packet_size", "ack_size", "access_rate",
+    "start_spread", "start_seed", "notes", "params", "link", "flow", "cbr",
+)  # fmt: skip
 #: keys of a ``[[link]]`` table
 LINK_KEYS = ("name", "rate", "delay", "buffer", "queue", "red", "reverse")
 #: keys of a link's ``reverse`` table
 REVERSE_KEYS = ("rate", "delay", "buffer")
 #: keys of a ``[[flow]]`` table
 FLOW_KEYS = (
-    "name",
-    "algorithm",
-    "params",
-    "count",
-    "rtt",
-    "start",
-    "stop",
-    "path",
-    "reverse_path",
+    "name", "algorithm", "params", "count", "rtt", "start", "stop", "path", "reverse_path",
     "access_rate",
-)
+)  # fmt: skip
 #: keys of a ``[[cbr]]`` table
 CBR_KEYS = ("name", "rate", "start", "stop", "path")
 #: keys of a ``[[flow]]`` table that take one value per flow of the group
@@ -70,8 +51,7 @@ class _Where:
         except (ValueError, TypeError) as exc:
             if isinstance(exc, _FileError):
                 raise
-            where = table if key is None else f"{table}, key {key!r}"
-            raise _FileError(f"{self.source}: {where}: {exc}") from None
+            raise self.fail(table, key, str(exc)) from None
 
     def fail(self, table: str, key: str | None, message: str) -> _FileError:
         where = table if key is None else f"{table}, key {key!r}"

@@ -18,14 +18,12 @@ scenario with overrides (its description).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from .. import units
-from .catalogue import COMMON_DEFAULTS, SCENARIOS, register
-from .mix import with_mix
-from .model import Link, Scenario, _buffer, _int
-from .topology import _access_topology, _host_pairs, _law, _scenario
+from .catalogue import COMMON_DEFAULTS, _dumbbell, _mixed, register
+from .model import Link, Scenario
+from .topology import _core_wire, _host_pairs, _law, _scenario
 
 __all__ = ["HO_DIFFERENT_RTTS_MS", "HO_MEASURE_FROM_S"]
 
@@ -46,13 +44,7 @@ _HO_DEFAULTS: dict[str, Any] = {
 }
 
 
-def _mixed(sc: Scenario, p: dict[str, Any]) -> Scenario:
-    """``sc`` with the mix of ``p["algorithm"]`` (``"reno:15,vegas:5"`` or one name)."""
-    alg = p.get("algorithm")
-    return sc if alg is None else with_mix(sc, str(alg))
-
-
-@register(
+register(
     "ho-fairness",
     defaults={
         **_HO_DEFAULTS,
@@ -67,15 +59,7 @@ def _mixed(sc: Scenario, p: dict[str, Any]) -> Scenario:
         "trunk (1 Gb/s 1 ms access links: RTT 50 ms), 300-packet buffer, all starting at "
         "0 s; 60 s (the run length is ours)"
     ),
-)
-def _ho_fairness(p: dict[str, Any]) -> Scenario:
-    """The TCP-Ho paper §5.2.1, Table 5: ``flows`` sources of one scheme on the Fig. 4
-    dumbbell (module docstring)."""
-    n = _int("flows", p["flows"], minimum=1)
-    sc = _access_topology(
-        p, n_flows=n, scenario="ho-fairness", description=SCENARIOS["ho-fairness"].description
-    )
-    return _mixed(sc, p)
+)(_dumbbell("ho-fairness", cbr=False, mixed=True))
 
 
 @register(
@@ -107,12 +91,8 @@ def _ho_different_rtt(p: dict[str, Any]) -> Scenario:
         An RTT shorter than the trunk's and the destination's round trip plus the text's
         1 ms source access delay, or ``rtts`` not a comma-separated list of times.
     """
-    bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
-    acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
+    bw, acc_bw, core_d, buf = _core_wire(p)
     acc_d = units.time_or_zero(p["access_delay"], name="access_delay")
-    core_d = units.time_or_zero(p["core_delay"], name="core_delay")
-    pkt = units.bytes_(p["packet_size"], name="packet_size")
-    buf = _buffer("buffer", p["buffer"], pkt)
     raw = p["rtts"]
     items = [x.strip() for x in raw.split(",")] if isinstance(raw, str) else list(raw)
     if not items or any(x == "" for x in items):
@@ -133,12 +113,10 @@ def _ho_different_rtt(p: dict[str, Any]) -> Scenario:
             )
         xs.append(x)
     links, flows = _host_pairs(head, len(xs), "R1", "R2", acc_bw, xs, acc_d, laws=_law(p))
-    sc = _scenario("ho-different-rtt", p, links, flows)
-    sc = replace(sc, description=SCENARIOS["ho-different-rtt"].description)
-    return _mixed(sc, p)
+    return _mixed(_scenario("ho-different-rtt", p, links, flows), p)
 
 
-@register(
+register(
     "ho-friendliness",
     defaults={
         **_HO_DEFAULTS,
@@ -153,15 +131,4 @@ def _ho_different_rtt(p: dict[str, Any]) -> Scenario:
         "(1 Gb/s 1 ms access links: RTT 6 ms), 120-packet buffer; algorithm takes a mix "
         "such as reno:15,vegas:5; 60 s (the run length is ours)"
     ),
-)
-def _ho_friendliness(p: dict[str, Any]) -> Scenario:
-    """The TCP-Ho paper §5.2.2, Table 7: 20 connections of two schemes on the Fig. 4
-    dumbbell (module docstring)."""
-    n = _int("flows", p["flows"], minimum=1)
-    sc = _access_topology(
-        p,
-        n_flows=n,
-        scenario="ho-friendliness",
-        description=SCENARIOS["ho-friendliness"].description,
-    )
-    return _mixed(sc, p)
+)(_dumbbell("ho-friendliness", cbr=False, mixed=True))

@@ -36,7 +36,7 @@ from typing import Any
 from .. import units
 from .catalogue import COMMON_DEFAULTS, register
 from .model import Link, Scenario, _int, _real
-from .topology import _host_pairs, _law, _scenario
+from .topology import _host_pairs, _law, _red, _scenario
 
 __all__ = ["THESIS_ROUTERS"]
 
@@ -115,12 +115,7 @@ def _thesis_many_flows(p: dict[str, Any]) -> Scenario:
             f"got start_within={p['start_within']!r}, duration={p['duration']!r}"
         )
     seed = _int("seed", p["seed"], minimum=0)
-    red = {
-        "min_th": float(lo),
-        "max_th": float(hi),
-        "max_p": _real("red_max_p", p["red_max_p"], "a probability in (0, 1] such as 0.02"),
-        "w_q": _real("red_w_q", p["red_w_q"], "a weight in (0, 1] such as 0.002"),
-    }
+    red = _red(p, float(lo), float(hi))
     head = [
         Link("R1-R2", bw, core_d, float(buf), discipline="red", red=red),
         Link("R2-R1", bw, core_d, float(buf)),

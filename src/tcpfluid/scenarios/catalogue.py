@@ -11,7 +11,7 @@ values may be strings with units or numbers) and register it with the decorator:
         description="one line for `tcpfluid simulate --help`",
     )
     def _my_case(p: dict[str, Any]) -> Scenario:
-        return _access_topology(p, n_flows=1, scenario="my-case", description="...")
+        return _access_topology(p, n_flows=1, scenario="my-case")
 
 Every scenario also takes the keys of :data:`START_SPREAD_DEFAULTS` (``start_spread``,
 ``start_seed``: each flow starts a seeded random offset later; off by default).
@@ -56,6 +56,7 @@ from .topology import (
     _core_wire,
     _host_pairs,
     _law,
+    _red,
     _scenario,
     law_params,
     rates_with_units,
@@ -315,25 +316,30 @@ _DUMBBELL_CBR_DEFAULTS: dict[str, Any] = {
 }
 
 
-def _dumbbell_with_cbr(name: str) -> Builder:
-    """The builder of a :data:`_DUMBBELL_CBR_DEFAULTS` scenario registered as ``name``."""
+def _dumbbell(name: str, *, cbr: bool = True, mixed: bool = False) -> Builder:
+    """The builder of scenario ``name``: ``flows`` flows on the access dumbbell
+    (:func:`~tcpfluid.scenarios.topology._access_topology`), with the CBR of ``cbr``/
+    ``cbr_start``/``cbr_stop`` when ``cbr``; ``mixed``: ``algorithm`` also names a mix
+    (:func:`tcpfluid.scenarios.mix.with_mix`)."""
 
     def build(p: dict[str, Any]) -> Scenario:
         n = _int("flows", p["flows"], minimum=1)
-        return _access_topology(
-            p,
-            n_flows=n,
-            scenario=name,
-            description=SCENARIOS[name].description,
-            cbr=_cbr_schedule(p),
-        )
+        sc = _access_topology(p, n_flows=n, scenario=name, cbr=_cbr_schedule(p) if cbr else ())
+        return _mixed(sc, p) if mixed else sc
 
-    build.__doc__ = f"The {name!r} scenario: one dumbbell, CBR of part of the bottleneck."
     return build
 
 
+def _mixed(sc: Scenario, p: Mapping[str, Any]) -> Scenario:
+    """``sc`` with the mix of ``p["algorithm"]`` (``"reno:15,vegas:5"`` or one name)."""
+    from .mix import with_mix
+
+    alg = p.get("algorithm")
+    return sc if alg is None else with_mix(sc, str(alg))
+
+
 # The Quick Vegas paper §5.1 (and the TCP-Ho paper §5.1.2): one flow, 25 Mb/s CBR from 80 s to 160 s
-_qv_basic = register(
+register(
     "qv-basic",
     defaults=_DUMBBELL_CBR_DEFAULTS,
     description=(
@@ -341,7 +347,7 @@ _qv_basic = register(
         "48 ms core), 1000-byte packets, CBR of half the bottleneck (25 Mb/s) from 80 s to "
         "160 s (cbr=none: no CBR; cbr=10Mbps or cbr=30% for another rate)"
     ),
-)(_dumbbell_with_cbr("qv-basic"))
+)(_dumbbell("qv-basic"))
 
 
 @register(
@@ -376,9 +382,7 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
     active = _time("active", p["active"])
     if active <= 0:
         raise ValueError(f"active must be > 0, got {p['active']!r}")
-    sc = _access_topology(
-        p, n_flows=n, scenario="qv-many-flows", description=SCENARIOS["qv-many-flows"].description
-    )
+    sc = _access_topology(p, n_flows=n, scenario="qv-many-flows")
     ft = sc.flow_table
     start = ((np.arange(len(ft), dtype=np.int64) * groups // n) * interval).astype(np.float64)
     return sc.with_flow_table(ft.with_times(start, start + active))
@@ -426,7 +430,7 @@ def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
 
 
 # The TCP-Ho paper §5.1.2: 50 Mb/s x 48 ms trunk, 1000-packet buffer, 25 Mb/s CBR
-_ho_basic = register(
+register(
     "ho-basic",
     defaults={**_DUMBBELL_CBR_DEFAULTS, "buffer": 1000},
     description=(
@@ -434,7 +438,7 @@ _ho_basic = register(
         "1000-packet buffer, CBR of half the bottleneck from 80 s to 160 s; with flows=5, "
         "bandwidth=100Mbps, rtt=50ms, buffer=300 the fairness setup of §5.2.1"
     ),
-)(_dumbbell_with_cbr("ho-basic"))
+)(_dumbbell("ho-basic"))
 
 
 @register(
@@ -474,12 +478,8 @@ def _thesis_two_flow(p: dict[str, Any]) -> Scenario:
     queue = check_discipline("queue", p["queue"])
     red: dict[str, float] = {}
     if queue == "red":
-        red = {
-            "min_th": _real("red_min", p["red_min"], "a number of packets such as 15"),
-            "max_th": _real("red_max", p["red_max"], "a number of packets such as 45"),
-            "max_p": _real("red_max_p", p["red_max_p"], "a probability in (0, 1] such as 0.02"),
-            "w_q": _real("red_w_q", p["red_w_q"], "a weight in (0, 1] such as 0.002"),
-        }
+        lo = _real("red_min", p["red_min"], "a number of packets such as 15")
+        red = _red(p, lo, _real("red_max", p["red_max"], "a number of packets such as 45"))
     head = [
         Link("R1-R2", bw, core_d, buf, discipline=queue, red=red),
         Link("R2-R1", bw, core_d, buf),
@@ -544,7 +544,15 @@ def _asymmetric(p: dict[str, Any]) -> Scenario:
     return _scenario("asymmetric", p, links, [flow])
 
 
-@register(
+# The iTCP-Vegas paper §4, checked against its text (§4.1-4.2, Tables 1-2): a 622 Mb/s
+# backbone with 110 ms link delay, host links "less than 10 ms" (10 ms gives the "large RTT of
+# 260 ms" it quotes), 100 s (Table 1). Table 2: 155 Mb/s, 200 s, and its values 240-840 ms are
+# RTTs as its header says (the text calls them "link delay of backbone"; as one-way delays,
+# RTTs 520-1720 ms, our iTCP-Vegas ramps end at 73 s, 169 s and after 200 s, not at the
+# table's 22-156 s). The LANs are "Gigabit Ethernet (IEEE 802.3u)": 802.3u is 100 Mb/s Fast
+# Ethernet, which could not carry Table 1's 412 Mb/s, so 1 Gb/s. Silent: buffer (infinite: no
+# loss is reported) and packet size (1000 bytes, as the other documents).
+register(
     "itcp-long-delay",
     defaults={
         "bandwidth": "622Mbps",
@@ -562,24 +570,4 @@ def _asymmetric(p: dict[str, Any]) -> Scenario:
         "bandwidth=155Mbps rtt=240ms...840ms duration=200s for its Table 2 (whose "
         "values are RTTs); buffer and packet size are ours (the paper is silent)"
     ),
-)
-def _itcp_long_delay(p: dict[str, Any]) -> Scenario:
-    """The iTCP-Vegas paper §4: one flow over a long-haul X Mb/s backbone between two LANs.
-
-    Checked against the text (§4.1–4.2, Tables 1–2): 622 Mb/s backbone with 110 ms link
-    delay, host links "less than 10 ms" (10 ms gives the "large RTT of 260 ms" it quotes),
-    100 s (Table 1). Table 2: 155 Mb/s, 200 s, and the values 240–840 ms are RTTs as its
-    header says (the text calls them "link delay of backbone"; as one-way delays, RTTs
-    520–1720 ms, our iTCP-Vegas ramps end at 73 s, 169 s and after 200 s, not at the
-    table's 22–156 s). The LANs are "Gigabit
-    Ethernet (IEEE 802.3u)" — 802.3u is 100 Mb/s Fast Ethernet, which could not carry the
-    412 Mb/s of Table 1, so 1 Gb/s. Silent: buffer (infinite: no loss is reported) and
-    packet size (1000 bytes, as the other documents).
-    """
-    n = _int("flows", p["flows"], minimum=1)
-    return _access_topology(
-        p,
-        n_flows=n,
-        scenario="itcp-long-delay",
-        description=SCENARIOS["itcp-long-delay"].description,
-    )
+)(_dumbbell("itcp-long-delay", cbr=False))

@@ -1,77 +1,16 @@
 """Scenario files: an experiment written in TOML, run as written by every engine.
 
 A scenario file describes links, flows (one by one or in groups), cross traffic and queue
-disciplines; tcpfluid derives what the file leaves out. The smallest useful file::
-
-    name = "eight-vegas-two-reno"
-    duration = "60s"
-
-    [[link]]
-    name = "bottleneck"
-    rate = "100Mbps"
-    delay = "10ms"
-    buffer = 300
-
-    [[flow]]
-    algorithm = "vegas"
-    count = 8
-    rtt = ["20ms", "40ms", "60ms", "80ms", "100ms", "120ms", "40ms", "60ms"]
-    params = { alpha = 2, beta = 4 }
-
-    [[flow]]
-    algorithm = "reno"
-    count = 2
-    rtt = "60ms"
-    start = "20s"
-
-Top-level keys (:data:`TOP_KEYS`)
-    ``name`` (default: the file's stem), ``description``, ``duration`` (required),
-    ``packet_size`` (default ``"1000B"``), ``ack_size`` (``"40B"``), ``access_rate`` (the
-    rate of the derived access links; default ten times the fastest declared link, so that
-    an access link is never the bottleneck), ``start_spread``/``start_seed`` (as every
-    named scenario: :data:`tcpfluid.scenarios.catalogue.START_SPREAD_DEFAULTS`), ``notes``
-    (a list of strings) and ``[params]`` (a table recorded in
-    :attr:`Scenario.params <tcpfluid.scenarios.Scenario.params>`; it changes nothing).
-``[[link]]`` (:data:`LINK_KEYS`): one direction of a wire
-    ``name``, ``rate`` (``"100Mbps"``, or a number in bits/s), ``delay`` (one way;
-    ``"10ms"`` or seconds), ``buffer`` (packets, ``"inf"``, or bytes such as ``"64kB"``;
-    default ``"inf"``), ``queue`` (``"drop-tail"`` or ``"red"``) and ``red`` (``{ min_th,
-    max_th, max_p, w_q, gentle }``, packets; :mod:`tcpfluid.queueing`), and ``reverse``:
-    a table (``rate``, ``delay``, ``buffer``) changing the derived reverse direction.
-``[[flow]]`` (:data:`FLOW_KEYS`): one flow, or ``count`` flows alike
-    ``algorithm`` (a name of :data:`tcpfluid.algorithms.ALGORITHMS`; may be left to
-    ``tcpfluid simulate -a``), ``params`` (the law's parameters), ``count`` (default 1),
-    ``name`` (one flow: its name; a group: the prefix of ``NAME-1``, ``NAME-2``...;
-    default the algorithm's name), ``rtt`` (the round-trip propagation delay, as the
-    named scenarios' ``rtt``; one value or one per flow), ``start``/``stop`` (one value or
-    one per flow; default 0 and never), ``path`` (the declared links the data crosses, in
-    order; default every declared link in the file's order), ``reverse_path`` (the links
-    the ACKs cross; default the reverse direction of each path link, derived, in reverse
-    order) and ``access_rate``.
-``[[cbr]]`` (:data:`CBR_KEYS`): constant-bit-rate cross traffic
-    ``name``, ``rate`` (a bit rate, or a share of the slowest link of its path such as
-    ``"50%"``), ``start``, ``stop``, ``path`` (default every declared link).
-
-What is derived
----------------
-* The **reverse direction** of every declared link a flow's default reverse path
-  crosses: link ``NAME-rev``, same rate, delay and buffer, drop-tail (``reverse``
-  changes it).
-* With ``rtt``: each flow's four **access links** (``FLOW-in``, ``FLOW-out`` for the
-  data, ``FLOW-out-ack``, ``FLOW-in-ack`` for the ACKs) at ``access_rate``, unlimited
-  buffers, whose one-way delay makes the flow's round-trip propagation delay ``rtt``:
-  ``(rtt - delays of the path and reverse path) / 4``. A flow without ``rtt`` starts and
-  ends on its path's links.
-
-Overrides (``tcpfluid simulate FILE --set KEY=VALUE``, ``load_scenario(path, key=v)``, a
-sweep's ``[grid]``; :func:`file_parameters` lists a file's): the top-level keys above;
-``bandwidth``/``buffer`` (the slowest declared link's ``rate``/``buffer``); ``rtt`` (every
-flow's); ``alpha``, ``beta``, ``gamma``, ``delta`` (every flow's law parameter); ``cbr=none``
-(no cross traffic); and any value by its place: ``link.NAME.KEY``, ``flow.N.KEY``,
-``cbr.N.KEY`` (``N`` the table's position, from 1, or its ``name``; ``KEY`` may be
-``params.alpha``).
-
-Every error is a ``ValueError`` naming the file, the table and the key.
+disciplines; tcpfluid derives what the file leaves out (examples/scenarios/ has files).
+The keys of each table (:data:`TOP_KEYS`, :data:`LINK_KEYS`, :data:`FLOW_KEYS`,
+:data:`CBR_KEYS`), what tcpfluid derives (each declared link's reverse direction
+``NAME-rev``; with ``rtt``, a flow's four access links at ``access_rate`` whose one-way delay
+``(rtt - delays of the path and reverse path) / 4`` makes its round-trip propagation delay
+``rtt``) and the overrides (:func:`file_parameters`: the top-level keys, ``bandwidth``/
+``buffer`` of the slowest declared link, ``rtt``, the law parameters, ``cbr=none`` and any
+value by its place, ``link.NAME.KEY``, ``flow.N.KEY``, ``cbr.N.KEY``) are described in
+docs/your-own-scenario.md. Every error is a ``ValueError`` naming the file, the table and
+the key.
 
 Examples
 --------
@@ -102,7 +41,7 @@ from typing import Any
 
 from .. import units
 from .model import Scenario, _int
-from .topology import LAW_PARAMETER_KEYS
+from .topology import _NO_CBR, LAW_PARAMETER_KEYS
 
 __all__ = [
     "CBR_KEYS",
@@ -265,7 +204,7 @@ def _apply_overrides(
             for t in _tables(out, "flow"):
                 t.setdefault("params", {})[key] = _number_or_text(value)
         elif key == "cbr":
-            if not (isinstance(value, str) and value.strip().lower() in ("none", "off", "0")):
+            if not (isinstance(value, str) and value.strip().lower() in _NO_CBR):
                 raise where.fail(
                     table, None, "cbr takes only 'none' (cbr.N.rate changes a source's rate)"
                 )
@@ -368,18 +307,16 @@ def scenario_to_toml(scenario: Scenario) -> str:
     lines = [
         "# written by `tcpfluid scenario show --toml`: every link and path explicit;",
         "# rates in bits/s, delays and times in s, buffers in packets",
-        f"name = {_toml_value(scenario.name)}",
     ]
-    if scenario.description:
-        lines.append(f"description = {_toml_value(scenario.description)}")
-    lines += [
-        f"duration = {_toml_value(scenario.duration_s)}",
-        f"packet_size = {_toml_value(scenario.packet_size_bytes)}",
-        f"ack_size = {_toml_value(scenario.ack_size_bytes)}",
-    ]
-    if scenario.notes:
-        lines.append(f"notes = {_toml_value(list(scenario.notes))}")
-    plain = {k: v for k, v in scenario.params.items() if v is not None}
+
+    def put(*items: tuple[str, Any]) -> None:  # ``None``: the key is left out
+        lines.extend(f"{k} = {_toml_value(v)}" for k, v in items if v is not None)
+
+    sc = scenario
+    put(("name", sc.name), ("description", sc.description or None))
+    put(("duration", sc.duration_s), ("packet_size", sc.packet_size_bytes))
+    put(("ack_size", sc.ack_size_bytes), ("notes", list(sc.notes) or None))
+    plain = {k: v for k, v in sc.params.items() if v is not None}
     if plain:
         lines += [
             "",
@@ -388,40 +325,19 @@ def scenario_to_toml(scenario: Scenario) -> str:
             "[params]",
         ]
         lines += [f"{_key(k)} = {_toml_value(v)}" for k, v in plain.items()]
-    for lk in scenario.links:
-        lines += [
-            "",
-            "[[link]]",
-            f"name = {_toml_value(lk.name)}",
-            f"rate = {_toml_value(lk.rate_bps)}",
-            f"delay = {_toml_value(lk.delay_s)}",
-            f"buffer = {_toml_value('inf' if math.isinf(lk.buffer_pkts) else lk.buffer_pkts)}",
-        ]
-        if lk.discipline != "drop-tail":
-            lines.append(f"queue = {_toml_value(lk.discipline)}")
-        if lk.red:
-            lines.append(f"red = {_toml_value(dict(lk.red))}")
-    for f in scenario.flows:
-        lines += ["", "[[flow]]", f"name = {_toml_value(f.name)}"]
-        if f.algorithm is not None:
-            lines.append(f"algorithm = {_toml_value(f.algorithm)}")
-        if f.params:
-            lines.append(f"params = {_toml_value(dict(f.params))}")
-        lines += [
-            f"path = {_toml_value(list(f.forward))}",
-            f"reverse_path = {_toml_value(list(f.reverse))}",
-            f"start = {_toml_value(f.start_s)}",
-        ]
-        if not math.isinf(f.stop_s):
-            lines.append(f"stop = {_toml_value(f.stop_s)}")
-    for c in scenario.cbr:
-        lines += [
-            "",
-            "[[cbr]]",
-            f"name = {_toml_value(c.name)}",
-            f"rate = {_toml_value(c.rate_bps)}",
-            f"start = {_toml_value(c.start_s)}",
-            f"stop = {_toml_value('never' if math.isinf(c.stop_s) else c.stop_s)}",
-            f"path = {_toml_value(list(c.links))}",
-        ]
+    for lk in sc.links:
+        lines += ["", "[[link]]"]
+        put(("name", lk.name), ("rate", lk.rate_bps), ("delay", lk.delay_s))
+        put(("buffer", "inf" if math.isinf(lk.buffer_pkts) else lk.buffer_pkts))
+        put(("queue", None if lk.discipline == "drop-tail" else lk.discipline))
+        put(("red", dict(lk.red) or None))
+    for f in sc.flows:
+        lines += ["", "[[flow]]"]
+        put(("name", f.name), ("algorithm", f.algorithm), ("params", dict(f.params) or None))
+        put(("path", list(f.forward)), ("reverse_path", list(f.reverse)), ("start", f.start_s))
+        put(("stop", None if math.isinf(f.stop_s) else f.stop_s))
+    for c in sc.cbr:
+        lines += ["", "[[cbr]]"]
+        put(("name", c.name), ("rate", c.rate_bps), ("start", c.start_s))
+        put(("stop", "never" if math.isinf(c.stop_s) else c.stop_s), ("path", list(c.links)))
     return "\n".join(lines) + "\n"

@@ -104,28 +104,24 @@ def with_mix(scenario: Scenario, text: str) -> Scenario:
         scenario's number of flows.
     """
     entries = parse_mix(text)
-    n = len(scenario.flows)
-    if len(entries) == 1 and entries[0][1] is None:
-        algs = [entries[0][0]] * n
-    else:
-        given = sum(c for _, c in entries if c is not None)
-        last_open = entries[-1][1] is None
-        if given > n or (not last_open and given != n) or (last_open and given >= n):
-            hint = ""
-            if "flows" in scenario.params:
-                total = given if not last_open else given + 1
-                hint = f" (e.g. --set flows={total})"
-            raise ValueError(
-                f"algorithm {text!r} names {given}{'+' if last_open else ''} flows; scenario "
-                f"{scenario.name!r} has {n}: make the counts add up to {n} or change the "
-                f"number of flows{hint}"
-            )
-        algs = []
-        for name, c in entries:
-            algs += [name] * (c if c is not None else n - given)
     ft = scenario.flow_table
     if len(entries) == 1 and entries[0][1] is None:
-        return scenario.with_flow_table(ft.with_laws(ft.law, [(algs[0], p) for _, p in ft.laws]))
+        return scenario.with_flow_table(
+            ft.with_laws(ft.law, [(entries[0][0], p) for _, p in ft.laws])
+        )
+    n = len(scenario.flows)
+    given = sum(c for _, c in entries if c is not None)
+    last_open = entries[-1][1] is None
+    if given > n or (not last_open and given != n) or (last_open and given >= n):
+        hint = f" (e.g. --set flows={given + last_open})" if "flows" in scenario.params else ""
+        raise ValueError(
+            f"algorithm {text!r} names {given}{'+' if last_open else ''} flows; scenario "
+            f"{scenario.name!r} has {n}: make the counts add up to {n} or change the "
+            f"number of flows{hint}"
+        )
+    algs: list[str] = []
+    for name, c in entries:
+        algs += [name] * (c if c is not None else n - given)
     # each (old law, new algorithm) pair once: the flows keep their law parameters
     names = sorted(set(algs))
     code = np.array([names.index(a) for a in algs], dtype=np.int64)

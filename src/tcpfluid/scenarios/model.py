@@ -17,12 +17,8 @@ scenario's packet size (data links) or ACK size (ACK links).
   parameter values the builder was called with (``params``) and ``notes`` (what the
   builder changed, e.g. flows left out because they would start after the run's end).
 
-The links and flows are kept as columns (:mod:`tcpfluid.scenarios._columns`: arrays of
-rates, delays, buffers, start and stop times, routes as a flows x links incidence in
-compressed-row form, one table of the flows' distinct laws) and read back as
-:class:`Link` and :class:`FlowSpec` objects when indexed or iterated. Building, reducing
-and summarising are array operations, linear in the flows: a million flows build in
-about half a second (``benchmarks/million.py``).
+The links and flows are kept as columns (:mod:`tcpfluid.scenarios._columns`), read back as
+:class:`Link` and :class:`FlowSpec` objects when indexed or iterated.
 """
 
 from __future__ import annotations
@@ -164,26 +160,29 @@ def _plain(v: Any) -> Any:
     return v
 
 
-def _fields_dict(obj: Any) -> dict[str, Any]:
-    """A dataclass's fields as plain values, in order: tuples as lists, mappings as dicts,
-    an infinite number (no buffer limit, no stop) as ``None``."""
-    out: dict[str, Any] = {}
-    for name in _field_names(type(obj)):
-        v = getattr(obj, name)
-        kind = type(v)
-        if kind is str or kind is int or kind is bool:  # the common plain values
-            pass
-        elif kind is float:
-            if math.isinf(v):
-                v = None
-        elif isinstance(v, tuple):
-            v = list(v)
-        elif isinstance(v, Mapping):
-            v = dict(v)
-        elif isinstance(v, float) and math.isinf(v):
-            v = None
-        out[name] = v
-    return out
+class _Plain:
+    """``to_dict`` for the frozen dataclasses below."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain description: its fields in order (tuples as lists, mappings as dicts), an
+        infinite buffer or stop time ``None``."""
+        out: dict[str, Any] = {}
+        for name in _field_names(type(self)):
+            v = getattr(self, name)
+            kind = type(v)
+            if kind is str or kind is int or kind is bool:  # the common plain values
+                pass
+            elif kind is float:
+                if math.isinf(v):
+                    v = None
+            elif isinstance(v, tuple):
+                v = list(v)
+            elif isinstance(v, Mapping):
+                v = dict(v)
+            else:
+                v = _plain(v)
+            out[name] = v
+        return out
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -198,7 +197,7 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class Link:
+class Link(_Plain):
     """One direction of a wire.
 
     Attributes
@@ -264,13 +263,9 @@ class Link:
             return {}
         return red_parameters(self.red, link=self.name).to_dict()
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain description: its fields, an infinite buffer or stop time ``None``."""
-        return _fields_dict(self)
-
 
 @dataclass(frozen=True)
-class FlowSpec:
+class FlowSpec(_Plain):
     """A TCP connection of a scenario.
 
     Attributes
@@ -304,13 +299,9 @@ class FlowSpec:
         _set_interval(self, "flow")
         object.__setattr__(self, "params", dict(self.params))
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain description: its fields, an infinite buffer or stop time ``None``."""
-        return _fields_dict(self)
-
 
 @dataclass(frozen=True)
-class CbrSource:
+class CbrSource(_Plain):
     """Constant-bit-rate cross traffic (the UDP/CBR flow of the Quick Vegas paper §5.1).
 
     Attributes
@@ -339,10 +330,6 @@ class CbrSource:
         object.__setattr__(self, "links", tuple(self.links))
         if not self.links:
             raise ValueError(f"CBR {self.name!r}: links must list at least one link")
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain description: its fields, an infinite buffer or stop time ``None``."""
-        return _fields_dict(self)
 
 
 @dataclass(frozen=True)
@@ -374,20 +361,12 @@ class Scenario:
         object.__setattr__(self, "notes", tuple(str(n) for n in self.notes))
         object.__setattr__(self, "cbr", tuple(self.cbr))
         object.__setattr__(self, "duration_s", units.seconds(self.duration_s, name="duration"))
-        object.__setattr__(
-            self, "packet_size_bytes", units.bytes_(self.packet_size_bytes, name="packet_size")
-        )
-        object.__setattr__(
-            self, "ack_size_bytes", units.bytes_(self.ack_size_bytes, name="ack_size")
-        )
-        check_size_bytes("packet_size", self.packet_size_bytes)
-        check_size_bytes("ack_size", self.ack_size_bytes)
+        for key, name in (("packet_size_bytes", "packet_size"), ("ack_size_bytes", "ack_size")):
+            size = units.bytes_(getattr(self, key), name=name)
+            object.__setattr__(self, key, check_size_bytes(name, size))
         object.__setattr__(self, "params", dict(self.params))
-        lt = (
-            self.links.table
-            if isinstance(self.links, LinkSeq)
-            else LinkTable.from_links(tuple(self.links))
-        )
+        links = self.links
+        lt = links.table if isinstance(links, LinkSeq) else LinkTable.from_links(tuple(links))
         dup = lt.names.duplicates()
         if dup:
             raise ValueError(f"scenario {self.name!r}: duplicate link names {dup}")

@@ -287,10 +287,6 @@ ENGINE_CAPABILITIES: dict[str, Capabilities] = {
 }
 
 
-def _able(feature: str) -> str:
-    return ", ".join(e for e, c in ENGINE_CAPABILITIES.items() if getattr(c, feature))
-
-
 def check_engine(view: FluidView, engine: str) -> None:
     """Refuse a scenario ``engine`` cannot model, naming the feature and the engines that can.
 
@@ -303,52 +299,32 @@ def check_engine(view: FluidView, engine: str) -> None:
     if engine not in ENGINE_CAPABILITIES:
         raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINE_CAPABILITIES)}")
     cap = ENGINE_CAPABILITIES[engine]
-    problems: list[tuple[str, str]] = []
-    if view.red is not None and not cap.red:
-        problems.append(("red", f"a RED queue (link {view.bottleneck!r})"))
-    if not view.shared and not cap.several_bottlenecks:
-        problems.append(
-            (
-                "several_bottlenecks",
-                f"flows that do not all share the bottleneck {view.bottleneck!r}"
-                + (
-                    f" and the ACK-path bottleneck {view.reverse_bottleneck!r}"
-                    if view.reverse_bottleneck
-                    else ""
-                ),
-            )
+
+    def refuse(feature: str, what: str) -> None:
+        if not getattr(cap, feature):
+            able = ", ".join(e for e, c in ENGINE_CAPABILITIES.items() if getattr(c, feature))
+            raise ValueError(f"the {engine} engine cannot model {what}; engines that can: {able}")
+
+    rb = view.reverse_bottleneck
+    if view.red is not None:
+        refuse("red", f"a RED queue (link {view.bottleneck!r})")
+    if not view.shared:
+        ack = f" and the ACK-path bottleneck {rb!r}" if rb else ""
+        what = f"flows that do not all share the bottleneck {view.bottleneck!r}{ack}"
+        refuse("several_bottlenecks", what)
+    if not view.equal_rtt:
+        i, d = int(np.argmin(_close_to_first(view.base_rtt_s))), view.base_rtt_s
+        what = f"{view.flows[0].name!r}: {d[0]:g} s, {view.flows[i].name!r}: {d[i]:g} s"
+        refuse("unequal_rtt", f"flows of unequal base RTT ({what})")
+    if rb is not None and (view.red is not None or not view.equal_rtt):
+        what = "a RED queue" if view.red is not None else "flows of unequal base RTT"
+        refuse(
+            "ack_path_with_red_or_unequal_rtt",
+            f"an ACK-path bottleneck ({rb!r}) together with {what}",
         )
-    if not view.equal_rtt and not cap.unequal_rtt:
-        i = int(np.argmin(_close_to_first(view.base_rtt_s)))
-        problems.append(
-            (
-                "unequal_rtt",
-                f"flows of unequal base RTT ({view.flows[0].name!r}: "
-                f"{view.base_rtt_s[0]:g} s, {view.flows[i].name!r}: {view.base_rtt_s[i]:g} s)",
-            )
-        )
-    if (
-        view.reverse_bottleneck is not None
-        and (view.red is not None or not view.equal_rtt)
-        and not cap.ack_path_with_red_or_unequal_rtt
-    ):
-        problems.append(
-            (
-                "ack_path_with_red_or_unequal_rtt",
-                f"an ACK-path bottleneck ({view.reverse_bottleneck!r}) together with "
-                + ("a RED queue" if view.red is not None else "flows of unequal base RTT"),
-            )
-        )
-    if view.off_bottleneck_cbr and not cap.off_bottleneck_cbr:
-        problems.append(
-            (
-                "off_bottleneck_cbr",
-                f"CBR sources that do not cross the bottleneck {view.bottleneck!r} "
-                f"({', '.join(view.off_bottleneck_cbr)})",
-            )
-        )
-    if problems:
-        feature, what = problems[0]
-        raise ValueError(
-            f"the {engine} engine cannot model {what}; engines that can: {_able(feature)}"
+    if view.off_bottleneck_cbr:
+        cbr = ", ".join(view.off_bottleneck_cbr)
+        refuse(
+            "off_bottleneck_cbr",
+            f"CBR sources that do not cross the bottleneck {view.bottleneck!r} ({cbr})",
         )

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -26,7 +25,7 @@ from ._columns import (
     check_intervals,
     law_index,
 )
-from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _time
+from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _real, _time
 
 __all__ = ["LAW_PARAMETER_KEYS", "RATE_KEYS", "law_params", "rates_with_units", "rtt_dumbbell"]
 
@@ -196,7 +195,6 @@ def _access_topology(
     *,
     n_flows: int,
     scenario: str,
-    description: str,
     cbr: Sequence[tuple[Any, float, float]] = (),
 ) -> Scenario:
     """Dumbbell of the Quick Vegas paper's Fig. 6 / the TCP-Ho paper's Fig. 4: access links,
@@ -229,8 +227,7 @@ def _access_topology(
             CbrSource(f"CBR{j}", rate_bps, start, stop, (f"S{j}-R1", "R1-R2", f"R2-D{j}"))
         )
     links, flows = _host_pairs(head, n, "R1", "R2", acc_bw, acc_d, acc_d, laws=_law(p), tail=tail)
-    sc = _scenario(scenario, p, links, flows, sources)
-    return replace(sc, description=description)
+    return _scenario(scenario, p, links, flows, sources)
 
 
 def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
@@ -241,7 +238,7 @@ def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
     paper §5.1.2) or ``"none"``.
     """
     spec = p["cbr"]
-    if isinstance(spec, str) and spec.strip().lower() in ("none", "off", "0"):
+    if isinstance(spec, str) and spec.strip().lower() in _NO_CBR:
         return []
     start = _time("cbr_start", p["cbr_start"])
     stop = _time("cbr_stop", p["cbr_stop"])
@@ -346,6 +343,13 @@ def rtt_dumbbell(
         duration_s=duration_s,
         packet_size_bytes=packet_size_bytes,
     )
+
+
+def _red(p: Mapping[str, Any], min_th: float, max_th: float) -> dict[str, float]:
+    """RED parameters: thresholds ``min_th``, ``max_th`` and ``p``'s ``red_max_p``, ``red_w_q``."""
+    max_p = _real("red_max_p", p["red_max_p"], "a probability in (0, 1] such as 0.02")
+    w_q = _real("red_w_q", p["red_w_q"], "a weight in (0, 1] such as 0.002")
+    return {"min_th": min_th, "max_th": max_th, "max_p": max_p, "w_q": w_q}
 
 
 def _core_wire(p: Mapping[str, Any]) -> tuple[float, float, float, float]:

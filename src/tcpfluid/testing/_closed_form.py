@@ -161,27 +161,13 @@ def _put_flow_forms(
         if later and first_change == later[0]
         else f"after the end of the flow's run at {first_change:g} s"
     )
-    lay.put(
-        ("ss_exit_window", f.name, -1),
-        pr.ss_exit_window_pkts,
-        "TCP-Ho has no slow start",
-        structural=True,
-    )
-    lay.put(
-        ("ss_exit_time_s", f.name, -1),
-        None if pr.ss_exit_time_s is None else f.start_s + pr.ss_exit_time_s,
-        "TCP-Ho has no slow start",
-        structural=True,
-    )
-    if pr.equilibrium_window_pkts is None:
-        lay.put(
-            ("settled_window", f.name, -1),
-            None,
-            "TCP-Ho's analysis gives a round, not a window",
-            structural=True,
-        )
-    else:
-        lay.put(("settled_window", f.name, -1), pr.equilibrium_window_pkts)
+    no_ss = "TCP-Ho has no slow start"
+    lay.put(("ss_exit_window", f.name, -1), pr.ss_exit_window_pkts, no_ss, structural=True)
+    t_ss = None if pr.ss_exit_time_s is None else f.start_s + pr.ss_exit_time_s
+    lay.put(("ss_exit_time_s", f.name, -1), t_ss, no_ss, structural=True)
+    w_eq = pr.equilibrium_window_pkts
+    no_w = "TCP-Ho's analysis gives a round, not a window" if w_eq is None else ""
+    lay.put(("settled_window", f.name, -1), w_eq, no_w, structural=w_eq is None)
     if pr.time_to_equilibrium_s is None:
         # the closed forms count the round the window first reaches its target; that is
         # not the settling time every engine reports (tcpfluid.metrics.settling)
@@ -200,12 +186,7 @@ def _put_flow_forms(
             None,
             f"predicted {pr.time_to_equilibrium_s:.4g} s after its start, {bound}",
         )
-    lay.put(
-        ("throughput_pps", f.name, -1),
-        None,
-        "an average over the run",
-        structural=True,
-    )
+    lay.put(("throughput_pps", f.name, -1), None, "an average over the run", structural=True)
 
 
 def _put_convergence(

@@ -94,23 +94,10 @@ def _rows(
                     else:
                         note = f"{ref_label}: {r_note}"
                         ok = False if tol else None
-                    rows.append(
-                        {
-                            "quantity": q,
-                            "flow": flow,
-                            "change": None if k < 0 else k,
-                            "engine": lay.layer,
-                            "value": v,
-                            "reference": r,
-                            "relative_error": err,
-                            "reference_layer": reference,
-                            "unit": QUANTITIES[q],
-                            "change_time_s": None if k < 0 else changes[k],
-                            "tolerance": tol.describe() if tol else None,
-                            "ok": ok,
-                            "note": note,
-                        }
-                    )
+                    change = (None, None) if k < 0 else (k, changes[k])
+                    values = (q, flow, change[0], lay.layer, v, r, err, reference, QUANTITIES[q])
+                    judged = (change[1], tol.describe() if tol else None, ok, note)
+                    rows.append(dict(zip(_COLUMNS, (*values, *judged), strict=True)))
     return rows
 
 
@@ -203,21 +190,11 @@ def compare(
     return df
 
 
+#: the columns of :func:`compare`, in order
 _COLUMNS = (
-    "quantity",
-    "flow",
-    "change",
-    "engine",
-    "value",
-    "reference",
-    "relative_error",
-    "reference_layer",
-    "unit",
-    "change_time_s",
-    "tolerance",
-    "ok",
-    "note",
-)
+    "quantity", "flow", "change", "engine", "value", "reference", "relative_error",
+    "reference_layer", "unit", "change_time_s", "tolerance", "ok", "note",
+)  # fmt: skip
 
 
 def _fmt(x: Any) -> str:
@@ -227,13 +204,7 @@ def _fmt(x: Any) -> str:
 
 def format_table(rows: Sequence[Mapping[str, Any]]) -> str:
     """The comparison rows as a fixed-width text table (as failure messages print it)."""
-    head = [
-        *_COLUMNS[:6],  # quantity, flow, change, engine, value, reference
-        "rel.err",
-        "tolerance",
-        "ok",
-        "note",
-    ]
+    head = [*_COLUMNS[:6], "rel.err", "tolerance", "ok", "note"]
     body = []
     for r in rows:
         err = _number(r.get("relative_error"))

@@ -107,28 +107,15 @@ def predict_scenario(
     for f in sc.flows:
         for q in PREDICTED:
             for k in range(len(changes)) if q == "convergence_times_s" else (-1,):
-                key = (q, f.name, k)
-                v = closed.values.get(key)
-                change = None if k < 0 else k
-                when = None if k < 0 else changes[k]
+                key, unit = (q, f.name, k), QUANTITIES[q]
+                change, when = (None, None) if k < 0 else (k, changes[k])
                 if when is not None and not f.start_s < when < f.stop_s:
-                    out.append(
-                        Predicted(q, f.name, change, when, None, QUANTITIES[q], "-", "not active")
-                    )
+                    out.append(Predicted(q, f.name, change, when, None, unit, "-", "not active"))
                     continue
+                v = closed.values.get(key)
                 if v is not None:
-                    out.append(
-                        Predicted(
-                            q,
-                            f.name,
-                            change,
-                            when,
-                            v,
-                            QUANTITIES[q],
-                            "closed form",
-                            closed.notes.get(key, ""),
-                        )
-                    )
+                    note = closed.notes.get(key, "")
+                    out.append(Predicted(q, f.name, change, when, v, unit, "closed form", note))
                     continue
                 if fluid is None:
                     fluid, label, instead = _fluid_fallback(sc, rtt_model, cache)
@@ -137,5 +124,5 @@ def predict_scenario(
                 note = "; ".join(x for x in (f"no closed form: {why}" if why else "", instead) if x)
                 if rv is None:
                     note = f"{note}; {label}: {fluid.notes.get(key, '')}".lstrip("; ")
-                out.append(Predicted(q, f.name, change, when, rv, QUANTITIES[q], label, note))
+                out.append(Predicted(q, f.name, change, when, rv, unit, label, note))
     return out
