@@ -190,3 +190,45 @@ def test_a_file_runs_on_the_fluid_engines() -> None:
         assert res.summary.utilization > 0.9, engine
         assert [f.name for f in res.summary.flows] == ["vegas-1", "vegas-2"]
     assert math.isfinite(sc.duration_s)
+
+
+_ONE_LINK = """
+duration = "10s"
+packet_size = "500B"
+[[link]]
+name = "b"
+rate = {rate}
+delay = "10ms"
+[[flow]]
+name = "f"
+algorithm = "vegas"
+path = ["b"]
+"""
+
+
+@pytest.mark.parametrize("bare", ["6250", "6250.0", '"6250"'])
+def test_a_bare_rate_in_a_file_is_refused_naming_the_key(bare: str) -> None:
+    """A bare number is packets/s to :class:`tcpfluid.Path` and bits/s to a link: a file
+    gives the unit, as ``build_scenario`` and ``--set`` do."""
+    with pytest.raises(ValueError, match=r"\[\[link\]\] 1.*'rate'.*no unit"):
+        scenario_from_toml(_ONE_LINK.format(rate=bare))
+
+
+def test_a_file_rate_in_packets_per_second_uses_the_files_packet_size() -> None:
+    # 6250 packets/s of 500 bytes = 6250 * 500 * 8 bits/s, by hand
+    sc = scenario_from_toml(_ONE_LINK.format(rate='"6250pps"'))
+    assert sc.link("b").rate_bps == 6250 * 500 * 8
+    # the same override on a file as on a named scenario: a packet rate is accepted
+    sc = scenario_from_toml(_ONE_LINK.format(rate='"10Mbps"'), bandwidth="1000pps")
+    assert sc.link("b").rate_bps == 1000 * 500 * 8
+    with pytest.raises(ValueError, match="no unit"):
+        scenario_from_toml(_ONE_LINK.format(rate='"10Mbps"'), bandwidth=6250)
+
+
+def test_a_written_file_states_its_rates_with_their_unit() -> None:
+    sc = build_scenario("thesis-many-flows", flows=3)
+    text = scenario_to_toml(sc)
+    rates = [ln for ln in text.splitlines() if ln.startswith("rate = ")]
+    assert rates and all(ln.endswith('bps"') for ln in rates)
+    back = scenario_from_toml(text)
+    assert [lk.rate_bps for lk in back.links] == [lk.rate_bps for lk in sc.links]

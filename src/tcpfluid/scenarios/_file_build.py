@@ -120,7 +120,7 @@ def _build(
     default_access: float | None = None
     if "access_rate" in data:
         with where.at("top level", "access_rate"):
-            default_access = units.bits_per_second(data["access_rate"], name="access_rate")
+            default_access = _rate(data["access_rate"], "access_rate", pkt)
     elif links:
         default_access = ACCESS_FACTOR * max(lk.rate_bps for lk in links)
     groups = _list_of_tables(data, "flow", where)
@@ -260,7 +260,7 @@ class _Links:
         stops = _per_flow(where, table, "stop", g.get("stop", "never"), n)
         if "access_rate" in g:
             with where.at(table, "access_rate"):
-                access = units.bits_per_second(g["access_rate"], name="access_rate")
+                access = _rate(g["access_rate"], "access_rate", self.pkt)
         given = g.get("name")
         if given is not None and (not isinstance(given, str) or not given):
             raise where.fail(table, "name", f"must be a non-empty string, got {given!r}")
@@ -342,7 +342,8 @@ class _Links:
             if isinstance(rate, str) and rate.strip().endswith("%"):
                 slowest = min(self.by_name[x].rate_bps for x in cpath)
                 rate = units.share(rate, name="rate") * slowest
-            rate = units.bits_per_second(rate, name="rate")
+            else:
+                rate = _rate(rate, "rate", self.pkt)
         with where.at(table, "start/stop"):
             return CbrSource(
                 str(c.get("name", f"cbr-{ci}")),
@@ -406,7 +407,7 @@ def _declared_links(
             if key not in t:
                 raise where.fail(table, key, "missing")
         with where.at(table, "rate"):
-            rate = units.bits_per_second(t["rate"], name="rate")
+            rate = _rate(t["rate"], "rate", pkt)
         with where.at(table, "delay"):
             delay = units.time_or_zero(t["delay"], name="delay")
         with where.at(table, "buffer"):
@@ -432,10 +433,18 @@ def _declared_links(
         conv: dict[str, Any] = {}
         with where.at(table, "reverse"):
             if "rate" in rev:
-                conv["rate"] = units.bits_per_second(rev["rate"], name="reverse.rate")
+                conv["rate"] = _rate(rev["rate"], "reverse.rate", pkt)
             if "delay" in rev:
                 conv["delay"] = units.time_or_zero(rev["delay"], name="reverse.delay")
             if "buffer" in rev:
                 conv["buffer"] = rev["buffer"]
         reverse_of[name] = conv
     return links, reverse_of
+
+
+def _rate(value: Any, name: str, packet_size_bytes: float) -> float:
+    """A rate of the file in bits/s: a string with its unit, a bit rate (``"10Mbps"``,
+    ``"6250bps"``) or a packet rate (``"6250pps"``, of the file's ``packet_size``); a
+    bare number is refused, as in :func:`tcpfluid.build_scenario` and ``--set``
+    (:class:`tcpfluid.Path` reads one as packets/s: one number, two readings)."""
+    return units.link_rate_bps(value, packet_size_bytes=packet_size_bytes, name=name)

@@ -224,10 +224,14 @@ def _slowest_declared(data: dict[str, Any], where: _Where, table: str) -> dict[s
     links = _tables(data, "link")
     if not links:
         raise where.fail(table, None, "the file declares no [[link]]")
+    try:
+        pkt = units.bytes_(data.get("packet_size", "1000B"), name="packet_size")
+    except (ValueError, TypeError):
+        pkt = 1000.0  # the file's own error is reported when it is built
     rates = []
     for t in links:
         try:
-            rates.append(units.bits_per_second(t.get("rate"), name="rate"))
+            rates.append(units.link_rate_bps(t.get("rate"), packet_size_bytes=pkt, name="rate"))
         except (ValueError, TypeError):
             rates.append(math.inf)
     return links[rates.index(min(rates))]
@@ -292,6 +296,12 @@ def _key(k: str) -> str:
     return k if bare else _toml_value(k)
 
 
+def _bps(rate_bps: float) -> str:
+    """A rate as the file writes it: bits/s with its unit, the float's shortest exact
+    spelling (a bare number is refused on loading)."""
+    return f"{rate_bps!r}bps"
+
+
 def scenario_to_toml(scenario: Scenario) -> str:
     """``scenario`` as a scenario file (module docstring) that loads back to an equal one.
 
@@ -327,7 +337,7 @@ def scenario_to_toml(scenario: Scenario) -> str:
         lines += [f"{_key(k)} = {_toml_value(v)}" for k, v in plain.items()]
     for lk in sc.links:
         lines += ["", "[[link]]"]
-        put(("name", lk.name), ("rate", lk.rate_bps), ("delay", lk.delay_s))
+        put(("name", lk.name), ("rate", _bps(lk.rate_bps)), ("delay", lk.delay_s))
         put(("buffer", "inf" if math.isinf(lk.buffer_pkts) else lk.buffer_pkts))
         put(("queue", None if lk.discipline == "drop-tail" else lk.discipline))
         put(("red", dict(lk.red) or None))
@@ -338,6 +348,6 @@ def scenario_to_toml(scenario: Scenario) -> str:
         put(("stop", None if math.isinf(f.stop_s) else f.stop_s))
     for c in sc.cbr:
         lines += ["", "[[cbr]]"]
-        put(("name", c.name), ("rate", c.rate_bps), ("start", c.start_s))
+        put(("name", c.name), ("rate", _bps(c.rate_bps)), ("start", c.start_s))
         put(("stop", "never" if math.isinf(c.stop_s) else c.stop_s), ("path", list(c.links)))
     return "\n".join(lines) + "\n"
