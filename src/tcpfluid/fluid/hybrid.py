@@ -111,7 +111,7 @@ def simulate_hybrid(
     rtt_sample: str = "arrival",
     drop_share: str = "growth",
     whole_packets: bool = False,
-    boundary_ack_next_round: bool = False,
+    boundary_ack_next_round: bool = True,
     hold_drops: bool = True,
     min_rto_s: float = 0.2,
     progress: Callable[[float], None] | None = None,
