@@ -552,3 +552,29 @@ def test_ctrl_c_while_the_report_assembles_a_section_stops_it_at_once(tmp_path: 
     _, err = proc.communicate(timeout=60)  # the assembly would take 300 s
     assert proc.returncode == 130, err
     _one_line_error(err, "interrupted")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("simulate", "qv-basic", "-a", "vegas", "-e", "rounds", "--json"),
+        ("predict", "-a", "vegas", "--bdp", "50", "--rtt", "100ms", "--json"),
+        ("scenario", "list"),
+    ],
+)
+def test_a_full_standard_output_is_one_line_naming_it(args: tuple[str, ...]) -> None:
+    """``> file`` on a full disk: one line on stderr naming the standard output, exit 1,
+    no traceback (also when ``--json`` would have put the error object on stdout)."""
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [PY, "-m", "tcpfluid.cli", *args],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+        )
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    (line,) = proc.stderr.strip().splitlines()
+    assert "writing the standard output: No space left on device" in line

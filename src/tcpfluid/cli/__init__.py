@@ -8,6 +8,7 @@ Each sub-command lives in its own module of this package with two functions:
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import json
 import os
@@ -90,7 +91,13 @@ def _describe_os_error(exc: OSError) -> str:
     reason = exc.strerror or str(exc)
     if exc.filename is not None:
         return f"{str(exc.filename)!r}: {reason}"
+    if exc.errno in _FULL:  # the library names the files it writes: this is stdout
+        return f"writing the standard output: {reason}"
     return reason
+
+
+#: a full disk or a file-size limit (ENOSPC, EFBIG, EDQUOT)
+_FULL = frozenset({errno.ENOSPC, errno.EFBIG, errno.EDQUOT})
 
 
 _PARAMETER_PATTERNS = (
@@ -125,9 +132,12 @@ def _report(name: str, message: str, status: int, kind: str, as_json: bool) -> i
             "command": name,
             "exit_status": status,
         }
-        print(json.dumps(out, indent=2))
-    else:
-        print(f"{name}: {kind}: {message}", file=sys.stderr)
+        try:
+            print(json.dumps(out, indent=2), flush=True)
+            return status
+        except OSError:  # the standard output cannot take it (a full disk): say it below
+            _silence_stdout()
+    print(f"{name}: {kind}: {message}", file=sys.stderr)
     return status
 
 
