@@ -111,7 +111,7 @@ def simulate_hybrid(
     rtt_sample: str = "arrival",
     drop_share: str = "growth",
     whole_packets: bool = False,
-    boundary_ack_next_round: bool = True,
+    boundary_ack_next_round: bool = False,
     hold_drops: bool = True,
     min_rto_s: float = 0.2,
     progress: Callable[[float], None] | None = None,
@@ -186,11 +186,11 @@ def simulate_hybrid(
         a packet), so a round carries ⌊w⌋ ACKs and the queue a fractional window builds
         is whole packets; ``False``: w packets of fluid (docs/ode-model.md).
     boundary_ack_next_round
-        ``True`` (default): the ACK fluid of the time step that ends a round, beyond the round's
+        ``True``: the ACK fluid of the time step that ends a round, beyond the round's
         first packet, grows the window with the law's next increment, as a packet
         sender's boundary ACK does (its RTT stays in the ending round's sample, as the
         packet's does); the slow-start windows are then the documents' tables exactly.
-        ``False``: that step's ACKs all grow the window before the decision, so
+        ``False`` (default): that step's ACKs all grow the window before the decision, so
         each window a law sees carries the growth of up to one step's ACKs, μ·dt packets
         (docs/ode-model.md, "The round-ending step's ACKs").
     hold_drops

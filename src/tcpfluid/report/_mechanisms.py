@@ -140,7 +140,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
     Mechanism(
         "hybrid-train-increments",
         f"{_HYB}test_quick_vegas_rounds_to_nw_follow_eq_12_without_the_train_queue",
-        (Scope(("new-equilibrium",), (ODE,), (_REACH_NW,), _QV, {"n": (7, 8, 10)}),),
+        (Scope(("new-equilibrium",), (ODE,), (_REACH_NW,), _QV, {"n": (3, 7, 8, 9)}),),
     ),
     Mechanism(
         "packet-train-switched-off-in-hybrid",
@@ -252,6 +252,17 @@ MECHANISMS: tuple[Mechanism, ...] = (
                 (_SS_EXIT_ROW,),
                 _QV,
                 {"bdp_kb": (4000.0,)},
+            ),
+        ),
+    ),
+    Mechanism(
+        "boundary-step-acks",
+        f"{_HYB}test_quick_vegas_5000_kb_exit_window_agrees_once_the_boundary_step_acks_"
+        "grow_the_next_round",
+        (
+            Scope(("critical-window",), (ODE,), (_SS_EXIT_ROW,), _QV, {"bdp_kb": (5000.0,)}),
+            Scope(
+                ("basic",), (ODE,), ("slow-start exit window",), _QV, {"scenario": ("qv-basic",)}
             ),
         ),
     ),
