@@ -86,6 +86,11 @@ class RedParameters:
         """The link-level keys (``min_th``, ``max_th``, ``max_p``, ``w_q``, ``gentle``)."""
         return dict(zip(RED_KEYS, astuple(self), strict=True))
 
+    def probability(self, avg_queue_pkts: Any) -> NDArray[np.float64]:
+        """Drop probability at the averaged queue ``avg_queue_pkts``
+        (:func:`red_drop_probability`)."""
+        return red_drop_probability(avg_queue_pkts, self)
+
 
 def red_parameters(red: Mapping[str, Any], *, link: str | None = None) -> RedParameters:
     """Check a link's RED mapping and fill in :data:`RED_DEFAULTS`.
@@ -134,11 +139,12 @@ def red_parameters(red: Mapping[str, Any], *, link: str | None = None) -> RedPar
 
 
 def red_drop_probability(avg_queue_pkts: Any, red: RedParameters) -> NDArray[np.float64]:
-    """RED's drop probability at the averaged queue ``avg_queue_pkts`` (array code).
+    """RED's drop probability at the averaged queue ``avg_queue_pkts`` (any shape).
 
     0 below ``min_th``, a ramp to ``max_p`` at ``max_th``; above it, gentle RED ramps on to 1
     at ``2 max_th`` and classic RED jumps to 1 (written here as a ramp one packet wide, so
-    that the fluid model's right-hand side stays Lipschitz for the ODE solvers).
+    that the fluid model's right-hand side stays Lipschitz for the ODE solvers). The one
+    compiled law every engine uses: :func:`tcpfluid._queueing_kernel.red_probability`.
 
     Examples
     --------
@@ -146,12 +152,10 @@ def red_drop_probability(avg_queue_pkts: Any, red: RedParameters) -> NDArray[np.
     >>> [round(float(p), 4) for p in red_drop_probability([10.0, 30.0, 45.5, 50.0], red)]
     [0.0, 0.01, 0.51, 1.0]
     """
+    from ._queueing_kernel import red_probabilities
+
     qa = np.asarray(avg_queue_pkts, dtype=np.float64)
-    lo, hi, max_p = red.min_th_pkts, red.max_th_pkts, red.max_p
-    ramp = max_p * (qa - lo) / (hi - lo)
-    if red.gentle:
-        above = np.minimum(max_p + (1.0 - max_p) * (qa - hi) / hi, 1.0)
-    else:
-        above = max_p + (1.0 - max_p) * np.clip(qa - hi, 0.0, 1.0)
-    p = np.where(qa < hi, ramp, above)
-    return np.asarray(np.where(qa < lo, 0.0, p), dtype=np.float64)
+    p = red_probabilities(
+        qa.ravel(), red.min_th_pkts, red.max_th_pkts, red.max_p, bool(red.gentle), 1.0
+    )
+    return np.asarray(p.reshape(qa.shape), dtype=np.float64)

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from .. import _numba_cache
+from .._queueing_kernel import red_probability
 
 # per-flow float state: rows of the (N_FLOW_ROWS, F) array ``ff``
 F_D = 0  # base RTT d_j, s
@@ -110,18 +111,6 @@ JOIN = 2
 
 _numba_cache.configure()  # the cache directory rule every compiled part follows
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
-
-
-@njit(**_JIT)
-def red_probability(avg, min_th, max_th, max_p, gentle):  # type: ignore[no-untyped-def]
-    """RED's drop probability (:func:`tcpfluid.queueing.red_drop_probability`, scalar form)."""
-    if avg < min_th:
-        return 0.0
-    if avg < max_th:
-        return max_p * (avg - min_th) / (max_th - min_th)
-    if gentle:
-        return min(max_p + (1.0 - max_p) * (avg - max_th) / max_th, 1.0)
-    return max_p + (1.0 - max_p) * min(max(avg - max_th, 0.0), 1.0)
 
 
 @njit(inline="always", **_JIT)
@@ -285,7 +274,7 @@ def advance(  # type: ignore[no-untyped-def]
             n_arr = arr + arr_c
             if n_arr > 0.0:
                 g[G_AVG] += (1.0 - (1.0 - red[4]) ** n_arr) * (q_before - g[G_AVG])
-            p = red_probability(g[G_AVG], red[1], red[2], red[3], red[5] == 1.0)
+            p = red_probability(g[G_AVG], red[1], red[2], red[3], red[5] == 1.0, 1.0)
             if p > 0.0:
                 dropping = True
                 for j in range(F):

@@ -18,7 +18,7 @@ from .._validation import (
 )
 from ..algorithms.base import OdeForm, classical_ode_form
 from ..algorithms.registry import ALGORITHMS, law_class
-from ..queueing import RED_DEFAULTS, RedParameters, red_drop_probability
+from ..queueing import RED_DEFAULTS, RedParameters
 
 FloatArray = NDArray[np.float64]
 
@@ -158,9 +158,10 @@ class OdeFlow:
         }
 
 
-@dataclass(frozen=True)
-class RedQueue:
-    """RED gateway parameters (Floyd and Jacobson; thesis ch. 2 §6), MGT fluid form.
+class RedQueue(RedParameters):
+    """A RED gateway (Floyd and Jacobson; thesis ch. 2 §6) for the fluid models: a
+    :class:`tcpfluid.queueing.RedParameters` built with the names and defaults below (one
+    class for RED's parameters; this constructor checks them).
 
     Parameters
     ----------
@@ -170,60 +171,74 @@ class RedQueue:
         Marking probability at ``max_th`` (``1/linterm_``; default
         :data:`tcpfluid.queueing.RED_DEFAULTS`, 0.1; the thesis uses 1/50).
     weight
-        EWMA weight ``q_weight_`` per packet arrival (0.002 in ns and the thesis).
-
-    The drop probability is :func:`tcpfluid.queueing.red_drop_probability` (one RED for
-    every engine).
+        EWMA weight ``q_weight_`` per packet arrival (0.002 in ns and the thesis), in
+        ``(0, 1)``: the MGT model's averaging rate is ``C ln(1 - weight)``. The attribute
+        :attr:`w_q` of :class:`~tcpfluid.queueing.RedParameters`, also read as ``weight``.
     gentle
         ``False``: every packet is dropped once the average exceeds ``max_th`` (classic RED,
         ns's default at the time of the thesis; the model makes the jump a ramp from
         ``max_p`` to 1 over one packet above ``max_th``); ``True``: the probability rises
         linearly from ``max_p`` to 1 between ``max_th`` and ``2 max_th``.
+
+    The drop probability is :func:`tcpfluid.queueing.red_drop_probability` (one RED for
+    every engine).
     """
 
-    min_th_pkts: float = 15.0
-    max_th_pkts: float = 45.0
-    max_p: float = RED_DEFAULTS["max_p"]
-    weight: float = RED_DEFAULTS["w_q"]
-    gentle: bool = RED_DEFAULTS["gentle"]
-
-    def __post_init__(self) -> None:
-        lo = check_nonnegative("min_th_pkts", self.min_th_pkts)
-        hi = check_positive("max_th_pkts", self.max_th_pkts)
+    def __init__(
+        self,
+        min_th_pkts: float = 15.0,
+        max_th_pkts: float = 45.0,
+        max_p: float = RED_DEFAULTS["max_p"],
+        weight: float = RED_DEFAULTS["w_q"],
+        gentle: bool = RED_DEFAULTS["gentle"],
+    ) -> None:
+        lo = check_nonnegative("min_th_pkts", min_th_pkts)
+        hi = check_positive("max_th_pkts", max_th_pkts)
         if hi <= lo:
-            raise ValueError(f"max_th_pkts must be > min_th_pkts={lo!r}, got {self.max_th_pkts!r}")
-        object.__setattr__(self, "min_th_pkts", lo)
-        object.__setattr__(self, "max_th_pkts", hi)
-        object.__setattr__(self, "max_p", check_range("max_p", self.max_p, 0.0, 1.0, lo_open=True))
-        object.__setattr__(
-            self, "weight", check_range("weight", self.weight, 0.0, 1.0, lo_open=True, hi_open=True)
+            raise ValueError(f"max_th_pkts must be > min_th_pkts={lo!r}, got {max_th_pkts!r}")
+        if not isinstance(gentle, bool):
+            raise TypeError(f"gentle must be a bool, got {gentle!r}")
+        super().__init__(
+            lo,
+            hi,
+            max_p=check_range("max_p", max_p, 0.0, 1.0, lo_open=True),
+            w_q=check_range("weight", weight, 0.0, 1.0, lo_open=True, hi_open=True),
+            gentle=gentle,
         )
-        if not isinstance(self.gentle, bool):
-            raise TypeError(f"gentle must be a bool, got {self.gentle!r}")
 
-    def probability(self, avg_queue_pkts: Any) -> FloatArray:
-        """Drop probability at averaged queue ``avg_queue_pkts`` (array code)."""
-        return red_drop_probability(avg_queue_pkts, self.parameters())
+    @property
+    def weight(self) -> float:
+        """The averaging weight per arrival (:attr:`w_q`)."""
+        return self.w_q
+
+    def __repr__(self) -> str:
+        return (
+            f"RedQueue(min_th_pkts={self.min_th_pkts!r}, max_th_pkts={self.max_th_pkts!r}, "
+            f"max_p={self.max_p!r}, weight={self.w_q!r}, gentle={self.gentle!r})"
+        )
 
     def parameters(self) -> RedParameters:
-        """The same gateway as :class:`tcpfluid.queueing.RedParameters`."""
+        """The same gateway as a plain :class:`tcpfluid.queueing.RedParameters`."""
         return RedParameters(
-            self.min_th_pkts, self.max_th_pkts, max_p=self.max_p, w_q=self.weight,
+            self.min_th_pkts, self.max_th_pkts, max_p=self.max_p, w_q=self.w_q,
             gentle=self.gentle,
         )  # fmt: skip
 
     @classmethod
     def from_parameters(cls, red: RedParameters) -> RedQueue:
-        """The ODE's view of a link's RED parameters (:mod:`tcpfluid.queueing`)."""
+        """The fluid models' view of a link's RED parameters (:mod:`tcpfluid.queueing`),
+        checked by this constructor."""
+        if isinstance(red, cls):
+            return red
         return cls(red.min_th_pkts, red.max_th_pkts, red.max_p, red.w_q, red.gentle)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain-number description."""
+        """Plain-number description (the constructor's names)."""
         return {
             "min_th_pkts": self.min_th_pkts,
             "max_th_pkts": self.max_th_pkts,
             "max_p": self.max_p,
-            "weight": self.weight,
+            "weight": self.w_q,
             "gentle": self.gentle,
         }
 

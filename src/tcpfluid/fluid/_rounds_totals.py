@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..queueing import RedParameters, red_drop_probability
+from .._queueing_kernel import red_average, red_probability
+from ..queueing import RedParameters
 from ._rounds_law import growth_shares
 from ._rounds_physics import (
     _standing_rev,
@@ -108,12 +109,14 @@ def red_round_probability(
     at rate ``mu_a``) is the queue held until the next event."""
     mu = float(eng.mu[0])
     arrivals = mu * max(t0 - eng.red_t, 0.0)
-    eng.red_avg = eng.red_q + (eng.red_avg - eng.red_q) * (1.0 - red.w_q) ** arrivals
+    eng.red_avg = float(red_average(eng.red_avg, eng.red_q, red.w_q, arrivals))
     eng.red_t = t0
     eng.red_q = q_mean * (mu / mu_a)
-    if eng.red_avg < red.min_th_pkts:
-        return 0.0
-    return float(red_drop_probability(eng.red_avg, red))
+    return float(
+        red_probability(
+            eng.red_avg, red.min_th_pkts, red.max_th_pkts, red.max_p, bool(red.gentle), 1.0
+        )
+    )
 
 
 def integrate(eng: RoundEngine, t: float) -> None:

@@ -30,6 +30,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from .. import _numba_cache
+from .._queueing_kernel import red_average, red_probability
 from ._kernel_cache import guard_kernel_cache
 
 #: where the compiled kernels are cached: the one rule of tcpfluid._numba_cache
@@ -485,20 +486,12 @@ def _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc):
     if q == 0:
         idle = now - lf[lk, L_BUSY]
         if idle > 0.0:
-            avg = avg * (1.0 - wq) ** (idle * lf[lk, L_PTC])
+            avg = red_average(avg, 0.0, wq, idle * lf[lk, L_PTC])
+    # ns-2's per-arrival form (red_average(avg, waiting, wq, 1.0) is the same law in
+    # another floating-point order)
     avg = (1.0 - wq) * avg + wq * waiting
     lf[lk, L_AVG] = avg
-    mn = lf[lk, L_MIN_TH]
-    mx = lf[lk, L_MAX_TH]
-    maxp = lf[lk, L_MAXP]
-    pb = 0.0
-    if avg >= mn:
-        if avg < mx:
-            pb = maxp * (avg - mn) / (mx - mn)
-        elif disc == 2 and avg < 2.0 * mx:
-            pb = maxp + (1.0 - maxp) * (avg - mx) / mx
-        else:
-            pb = 1.0
+    pb = red_probability(avg, lf[lk, L_MIN_TH], lf[lk, L_MAX_TH], lf[lk, L_MAXP], disc == 2, 0.0)
     drop = False
     if pb >= 1.0:
         drop = True

@@ -1,0 +1,91 @@
+"""RED's two laws, compiled once for every engine: the drop probability and the averaged queue.
+
+The packet simulator's gateway (:mod:`tcpfluid.sim._core`) and the hybrid fluid model's
+kernel (:mod:`tcpfluid.fluid._hybrid_kernel`) call these functions from their compiled
+loops; :func:`tcpfluid.queueing.red_drop_probability` (the round model, the classical fluid
+model, :class:`tcpfluid.fluid.RedQueue`) calls them from Python over arrays. Kept apart from
+:mod:`tcpfluid.queueing` so that importing the scenarios does not import Numba.
+
+Law: Floyd and Jacobson 1993 ("Random Early Detection Gateways for Congestion Avoidance",
+§4: the average ``avg <- (1 - w_q) avg + w_q q`` per arrival and its decay over an idle
+time; the probability ``p_b``); gentle RED as in ns-2 (the thesis by Tsang, ch. 2 §6).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+from numba import njit
+from numba.core.caching import IndexDataCacheFile
+
+from . import _numba_cache
+
+__all__ = ["red_average", "red_probabilities", "red_probability"]
+
+_numba_cache.configure()  # the cache directory rule every compiled part follows
+
+#: the cached kernels that call these functions (the file names of their cache entries)
+_CALLERS = ("_core.", "_hybrid_kernel.")
+
+
+def _stamp_callers() -> None:
+    """Make the callers' cache entries depend on this file too. Numba keys a cached kernel
+    on its own source file only, and a cached kernel holds the code of the functions it
+    calls: without this, an edit here would not reach the packet simulator or the hybrid
+    model until their own files changed."""
+    init = IndexDataCacheFile.__init__
+    if getattr(init, "_red_stamped", False):
+        return
+    st = os.stat(__file__)
+    ours = (st.st_mtime, st.st_size)
+
+    def __init__(self: Any, cache_path: str, filename_base: str, source_stamp: Any) -> None:
+        if filename_base.startswith(_CALLERS):
+            source_stamp = (source_stamp, ours)
+        init(self, cache_path, filename_base, source_stamp)
+
+    __init__._red_stamped = True  # type: ignore[attr-defined]
+    IndexDataCacheFile.__init__ = __init__  # type: ignore[method-assign]
+
+
+_stamp_callers()
+_JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+@njit(**_JIT)
+def red_probability(avg, min_th, max_th, max_p, gentle, ramp_pkts):  # type: ignore[no-untyped-def]
+    """RED's drop probability ``p_b`` at the averaged queue ``avg`` (packets).
+
+    0 below ``min_th``; a ramp to ``max_p`` at ``max_th``; above it, gentle RED ramps on to
+    1 at ``2 max_th``, classic RED jumps to 1. ``ramp_pkts`` > 0 writes that jump as a ramp
+    ``ramp_pkts`` packets wide (the fluid models use 1, so that their right-hand side stays
+    Lipschitz for the ODE solvers); 0 is the jump itself (the packet gateway).
+    """
+    if avg < min_th:
+        return 0.0
+    if avg < max_th:
+        return max_p * (avg - min_th) / (max_th - min_th)
+    if gentle:
+        return min(max_p + (1.0 - max_p) * (avg - max_th) / max_th, 1.0)
+    if ramp_pkts > 0.0:
+        return max_p + (1.0 - max_p) * min(max(avg - max_th, 0.0) / ramp_pkts, 1.0)
+    return 1.0
+
+
+@njit(**_JIT)
+def red_probabilities(avg, min_th, max_th, max_p, gentle, ramp_pkts):  # type: ignore[no-untyped-def]
+    """:func:`red_probability` at each element of the 1-d array ``avg``."""
+    out = np.empty(avg.shape[0])
+    for i in range(avg.shape[0]):
+        out[i] = red_probability(avg[i], min_th, max_th, max_p, gentle, ramp_pkts)
+    return out
+
+
+@njit(**_JIT)
+def red_average(avg, q, w_q, arrivals):  # type: ignore[no-untyped-def]
+    """RED's averaged queue after ``arrivals`` arrivals (may be fractional) that each find
+    ``q`` packets: ``q + (avg - q) (1 - w_q)^arrivals``, the closed form of the per-arrival
+    update; ``q = 0`` is the decay over an idle period of ``arrivals`` packet times."""
+    return q + (avg - q) * (1.0 - w_q) ** arrivals
