@@ -634,11 +634,12 @@ def check_summary_size(
     need, budget = float(n) * k * _CELL_BYTES, memory_budget_bytes()
     if need > budget:
         raise ValueError(
-            f"the run's summary needs about {need / 2**30:.3g} GiB for flows={n:,} x {k:,} "
-            "bandwidth changes (one convergence time per flow and change; every distinct "
-            "flow start or stop inside the run is a change, and start_spread gives each flow "
-            f"its own), more than the {budget / 2**30:.3g} GiB budget (half of this machine's "
-            "memory); give fewer flows, or start_spread=0 (flows joining together)"
+            f"flows={n:,} make {k:,} bandwidth changes (every distinct flow start or stop "
+            "inside the run is one; start_spread gives each flow its own): the run's "
+            "summary, one convergence time per flow and change, needs about "
+            f"{need / 2**30:.3g} GiB, more than the {budget / 2**30:.3g} GiB budget (half of "
+            "this machine's memory); give fewer flows, or start_spread=0 (flows joining "
+            "together)"
         )
 
 
