@@ -125,6 +125,9 @@ class Engine:
         :class:`~tcpfluid.results.Result` (``label``: the engine name it carries; default
         :attr:`name`)."""
         self.check_flows(scenario, label or self.name)
+        from ..metrics.summary import check_summary_size
+
+        check_summary_size(scenario)  # the summary's flows x changes table, before the run
         try:
             native = self._native(scenario, progress)
         except ValueError as e:

@@ -391,9 +391,7 @@ def settling_by_segment(
         raise ValueError(f"change_times_s must be increasing, got {changes}")
     start = np.asarray(start_s, dtype=np.float64)
     end = np.asarray(end_s, dtype=np.float64)
-    first_end = end
-    for c in changes:
-        first_end = np.where(c > start, np.minimum(first_end, c), first_end)
+    first_end = _first_end(start, end, changes)
     first = settling(time_s, window_pkts, t_start=start, t_end=first_end, settle_band=settle_band)
     bounds = [*changes, math.inf]
     conv = tuple(
@@ -407,3 +405,11 @@ def settling_by_segment(
         for j, tc in enumerate(changes)
     )
     return SegmentSettling(equilibrium=first, convergence=conv)
+
+
+def _first_end(start: Any, end: Any, changes: Sequence[float]) -> FloatArray:
+    """Where each series' first segment ends: at the first change after its start, or at
+    its end if sooner (``changes`` increasing)."""
+    c = np.append(np.asarray(changes, dtype=np.float64), math.inf)
+    after = c[np.searchsorted(c[:-1], start, side="right")]
+    return np.asarray(np.minimum(end, after), dtype=np.float64)
