@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import memory_budget_bytes
 from . import (
     _finite_or_none,
     jain_index,
@@ -25,6 +24,7 @@ from . import (
     settling,
     slow_start_exit,
 )
+from ._changes import _all_converged, _convergence, _finite, check_summary_size
 from ._settling import _first_end
 
 __all__ = ["FlowRecord", "FlowRecords", "run_changes", "summarise"]
@@ -298,13 +298,6 @@ def _columns_once(
     return {k: np.repeat(v[: first.size], counts, axis=0) for k, v in got.items()}
 
 
-def _finite(x: Any) -> FloatArray:
-    """``x`` as floats, NaN where it is not finite (``None`` in the summary)."""
-    v = np.array(x, dtype=np.float64)
-    v[~np.isfinite(v)] = np.nan
-    return v
-
-
 def _reasons(eq: Any, which: NDArray[np.bool_]) -> NDArray[Any]:
     """Why each flow of ``which`` did not settle (:meth:`Settling.reason`), ``None``
     elsewhere: the text once per distinct set of the values it is written from."""
@@ -374,67 +367,12 @@ def _columns_of(
     out["centre"] = np.where(settled, _finite(eq.centre), np.nan)
     out["amplitude"] = np.where(settled, _finite(eq.amplitude), np.nan)
     if K:
-        flow, k, conv = _convergence(fr, t, changes, stop, band)
+        flow, k, conv = _convergence(fr, t, changes, stop, band, CHUNK_FLOWS)
         out["conv"][flow, k] = np.where(has[flow], conv, np.nan)
     reason = _reasons(eq, has & ~settled)
     reason[~has] = "no samples"
     out["reason"] = reason
     return out
-
-
-def _convergence(
-    fr: FlowRecords, t: FloatArray, changes: tuple[float, ...], stop: FloatArray, band: FloatArray
-) -> tuple[NDArray[np.intp], NDArray[np.intp], FloatArray]:
-    """The convergence time of each flow after each change whose segment holds samples
-    of the flow (every other segment has none: it did not converge there), as
-    ``(flow, change, time)`` columns; ``t`` is ``fr.t_s`` as ``(R, 1)`` or ``(R, F)``.
-
-    Segment ``k`` of flow ``j`` is ``max(start_j, c_k) < t <= min(stop_j, c_{k+1})``
-    (:func:`settling_by_segment`): a sample at ``t`` lies in the segment of the last
-    change before it. Each (flow, change) pair is judged as a column of its own, with
-    the flow's whole series, in the layout of the flows' block (so that NumPy's sums,
-    row by row over many columns and pairwise over one, take the same order): the work
-    is the samples times the pairs, not the samples times the flows times the changes."""
-    n = int(fr.settle_window_pkts.shape[1])
-    R = int(fr.settle_window_pkts.shape[0])
-    c = np.asarray(changes, dtype=np.float64)
-    tb = np.broadcast_to(t, (R, n))
-    k_of = np.searchsorted(c, tb, side="left") - 1  # the last change before each sample
-    inside = (k_of >= 0) & (tb > fr.start_s) & (tb <= stop)
-    key = np.unique(np.flatnonzero(inside.T) // R * len(c) + k_of.T[inside.T])
-    flow, k = key // len(c), key % len(c)
-    t0 = np.maximum(fr.start_s[flow], c[k])
-    t1 = np.minimum(stop[flow], np.append(c, np.inf)[k + 1])
-    times = np.empty(key.size)
-    if n == 1:  # the flow's series as one column, as it is judged alone
-        for p in range(key.size):
-            times[p] = _conv_times(t, fr.settle_window_pkts, t0[p : p + 1], t1[p : p + 1],
-                                   band[flow[p : p + 1]])[0]  # fmt: skip
-        return flow, k, times
-    fortran = abs(fr.settle_window_pkts.strides[0]) < abs(fr.settle_window_pkts.strides[-1])
-    for a in range(0, key.size, CHUNK_FLOWS):
-        b = min(a + CHUNK_FLOWS, key.size)
-        # at least two columns: a sum over one column is added in another order
-        cols = flow[a:b] if b - a > 1 else np.repeat(flow[a:b], 2)
-        sel = slice(a, b) if b - a > 1 else np.array([a, a])
-
-        def pick(x: Any, cols: NDArray[np.intp] = cols) -> Any:
-            y = np.take(x, cols, axis=1)
-            return np.asfortranarray(y) if fortran else y
-
-        tt = t if t.shape[1] == 1 else pick(t)
-        times[a:b] = _conv_times(tt, pick(fr.settle_window_pkts), t0[sel], t1[sel],
-                                 band[cols])[: b - a]  # fmt: skip
-    return flow, k, times
-
-
-def _conv_times(
-    t: FloatArray, w: FloatArray, t0: FloatArray, t1: FloatArray, band: FloatArray
-) -> FloatArray:
-    """The time to settle of each column of ``w`` in its segment ``t0 < t <= t1`` (NaN
-    where it did not)."""
-    c = settling(t, w, t_start=t0, t_end=t1, settle_band=band)
-    return np.where(np.asarray(c.settled, dtype=bool), _finite(c.time_s), np.nan)
 
 
 def summarise(
@@ -554,93 +492,6 @@ def summarise(
         notes=tuple(getattr(scenario, "notes", ())),
         extras=dict(extras or {}),
     )
-
-
-def _all_converged(
-    changes: tuple[float, ...], start: FloatArray, stop: FloatArray, conv: FloatArray
-) -> list[float | None]:
-    """After each change, when every flow active over its segment had converged, from the
-    change (``None`` if one did not, or none was active): flows in blocks of rows of
-    ``conv`` (flows x changes), each flow over the changes of its active interval."""
-    c = np.asarray(changes, dtype=np.float64)
-    K = c.size
-    # flow j is active over segment k (start_j < c_{k+1}, stop_j > c_k) for lo_j <= k < hi_j
-    lo = np.maximum(np.searchsorted(c, start, side="right") - 1, 0)
-    hi = np.searchsorted(c, stop, side="left")
-    best = np.full(K, -np.inf)
-    active = np.zeros(K, dtype=bool)
-    missed = np.zeros(K, dtype=bool)
-    k = np.arange(K)
-    rows = max(1, (1 << 20) // max(K, 1))
-    for a in range(0, start.size, rows):
-        b = min(a + rows, start.size)
-        act = (k >= lo[a:b, None]) & (k < hi[a:b, None])
-        got = conv[a:b]
-        nan = np.isnan(got)
-        active |= act.any(axis=0)
-        missed |= (act & nan).any(axis=0)
-        with np.errstate(invalid="ignore"):
-            val = np.maximum(start[a:b, None], c) - c + got
-        best = np.maximum(best, np.where(act & ~nan, val, -np.inf).max(axis=0, initial=-np.inf))
-    done = active & ~missed
-    return [float(v) if d else None for v, d in zip(best.tolist(), done.tolist(), strict=True)]
-
-
-#: bytes per (flow, change) cell of a summary at its peak: its convergence time (8), and
-#: the plain value of the cell the JSON (``convergence_times_per_flow_s``, flows x
-#: changes) is written from (a pointer and, for a number, its object: about 50 bytes;
-#: ``tcpfluid simulate --json`` of 10,000 flows joining one by one peaks at 6.1 GB)
-_CELL_BYTES = 64
-
-
-def _count_changes(scenario: Any, start: FloatArray, stop: FloatArray, end_s: float) -> int:
-    """How many changes :func:`run_changes` finds (the distinct CBR and flow start and
-    stop times inside ``(0, end_s)``), counted without listing them."""
-    cbr = [(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())]
-    times = np.concatenate([start, stop, np.asarray(cbr, dtype=np.float64).reshape(-1)])
-    return int(np.unique(times[(times > 0.0) & (times < end_s)]).size)
-
-
-def check_summary_size(
-    scenario: Any,
-    start: FloatArray | None = None,
-    stop: FloatArray | None = None,
-    end_s: float | None = None,
-) -> None:
-    """Refuse, before any work, a run whose summary cannot be held: every flow has one
-    convergence time per change of the run (flows x changes), and every distinct flow
-    start or stop inside the run is a change (``start_spread`` gives each flow its own).
-
-    Parameters
-    ----------
-    scenario
-        The scenario (its flows' intervals, CBR sources and duration, unless given).
-    start, stop, end_s
-        The flows' intervals and the run's end, s (default: the scenario's).
-
-    Raises
-    ------
-    ValueError
-        Naming the flows, the changes, ``start_spread``, the estimate and the budget.
-    """
-    if start is None or stop is None:
-        ft = scenario.flow_table
-        start, stop = np.asarray(ft.start_s, np.float64), np.asarray(ft.stop_s, np.float64)
-    end = float(scenario.duration_s if end_s is None else end_s)
-    n = int(start.size)
-    if n * (2 * n + len(getattr(scenario, "cbr", ()))) * _CELL_BYTES <= memory_budget_bytes():
-        return  # small enough whatever the changes
-    k = _count_changes(scenario, start, stop, end)
-    need, budget = float(n) * k * _CELL_BYTES, memory_budget_bytes()
-    if need > budget:
-        raise ValueError(
-            f"flows={n:,} make {k:,} bandwidth changes (every distinct flow start or stop "
-            "inside the run is one; start_spread gives each flow its own): the run's "
-            "summary, one convergence time per flow and change, needs about "
-            f"{need / 2**30:.3g} GiB, more than the {budget / 2**30:.3g} GiB budget (half of "
-            "this machine's memory); give fewer flows, or start_spread=0 (flows joining "
-            "together)"
-        )
 
 
 def _changes(
