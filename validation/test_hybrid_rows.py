@@ -290,37 +290,27 @@ def test_vegas_at_150_kb_follows_the_packets_with_whole_packet_windows_and_fifo_
     # (the queue of ⌊22.6⌋ = 22 packets puts Δ in the band); the fluid ramp adds exactly 1
     # (..., 22, 23), passes 22.6 and comes back to 22, three to four rounds later, and after
     # the halving its decisions near β fall on the other side. Whole-packet windows (the
-    # switch, whole_packets=True) reproduce the packet sender's windows round by round only
-    # with the round-ending step's ACKs grown before the decision
-    # (boundary_ack_next_round=False): the ramp stops at the packets' 22.63, the halving's
-    # regrowth runs 11.63, 12.57, 13.53, and the hybrid gives the packets' three numbers
-    # (16.2 / 28.3 / 17.2 against 16.2 / 28.0 / 15.3 base RTTs). With the default
-    # boundary reading the whole-packet ramp adds one ACK's growth more per round from an
-    # integer window (15, 16.00, 17.00 against the sender's 15, 15.93, 16.87), stops at 22.86
-    # and regrows after the halving only to 12.79: 20.7 base RTTs, outside the row's
-    # tolerance of the packets' 28.0. Without whole packets: 19.9 / 16.0 / 17.0.
+    # switch, whole_packets=True) grow once per whole ACK, as the packet sender's per-ACK
+    # update (so with its floating-point sums: from 14, fourteen increments of 1/14 give
+    # 15 - 4e-15, and the packet the window would release waits for the round-ending ACK)
+    # and begin each round at a whole packet: then every round's window is the packet
+    # sender's, under either reading of the round-ending step's ACKs, and the hybrid gives
+    # the packets' three numbers. Without whole packets the fluid ramp overshoots.
     from tcpfluid.report._sec_convergence import _cb_overrides
 
-    packet = _vegas_150_kb_times("packet")
-    whole = _vegas_150_kb_times(whole_packets=True, boundary_ack_next_round=False)
-    assert all(_agree(h, p) for h, p in zip(whole, packet, strict=True))
-    assert whole[0] == pytest.approx(packet[0], abs=0.5)  # the same ramp, round by round
     sc = build_scenario("qv-basic", **_cb_overrides(150.0)).with_algorithm("vegas")
-
-    def ramp_top(f: Any) -> float:  # the window the ramp stops at (before the halving)
-        t = np.asarray(f.round_t_s)
-        return float(np.max(np.asarray(f.round_cwnd_pkts)[t < 10.0]))
-
-    top = {
-        "packet": ramp_top(simulate_packets(sc).flows[0]),
-        "former": ramp_top(
-            simulate_scenario_hybrid(sc, whole_packets=True, boundary_ack_next_round=False).flows[0]
-        ),
-        "default": ramp_top(simulate_scenario_hybrid(sc, whole_packets=True).flows[0]),
-    }
-    assert top["former"] == pytest.approx(top["packet"], abs=0.01)
-    assert top["default"] - top["packet"] > 0.15  # one ACK's growth a round more
-    assert not _agree(_vegas_150_kb_times(whole_packets=True)[1], packet[1])
+    packets = simulate_packets(sc).flows[0]
+    packet = _vegas_150_kb_times("packet")
+    for next_round in (True, False):  # the default reading, then the former one
+        f = simulate_scenario_hybrid(
+            sc, whole_packets=True, boundary_ack_next_round=next_round
+        ).flows[0]
+        # round by round (15, 15.93, 16.87, ..., 22.63, the halving's regrowth, ...)
+        assert len(f.round_cwnd_pkts) == len(packets.round_cwnd_pkts)
+        np.testing.assert_allclose(f.round_cwnd_pkts, packets.round_cwnd_pkts, rtol=0, atol=1e-6)
+        whole = _vegas_150_kb_times(whole_packets=True, boundary_ack_next_round=next_round)
+        assert all(_agree(h, p) for h, p in zip(whole, packet, strict=True))
+        assert whole[0] == pytest.approx(packet[0], abs=0.5)  # the same ramp, round by round
     fluid = _vegas_150_kb_times()
     assert fluid[0] - packet[0] > 3.0  # the fluid ramp overshoots to 23 and comes back
     assert not _agree(fluid[1], packet[1])
