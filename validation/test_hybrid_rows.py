@@ -288,15 +288,28 @@ def test_vegas_at_150_kb_follows_the_packets_with_whole_packet_windows_and_fifo_
     # ⌊w⌋/w < 1 a round: the ramp runs 15.0, 15.9, 16.9, ... 21.7, 22.6 and stops at 22.6
     # (the queue of ⌊22.6⌋ = 22 packets puts Δ in the band); the fluid ramp adds exactly 1
     # (..., 22, 23), passes 22.6 and comes back to 22, three to four rounds later, and after
-    # the halving its decisions near β fall on the other side. With whole packets (the
-    # switch, whole_packets=True) the hybrid gives the packets' three numbers (16.2 / 28.3 /
-    # 17.2 against 16.2 / 28.0 / 15.3 base RTTs); without, 19.9 / 16.0 / 15.8. Under the
-    # former reading (departure samples, d/64) whole packets alone did not suffice: the
-    # halving's decision at 12.6 packets then also needed the FIFO sample.
+    # the halving its decisions near β fall on the other side. Whole-packet windows (the
+    # switch, whole_packets=True) grow once per whole ACK, as the packet sender's per-ACK
+    # update (so with its floating-point sums: from 14, fourteen increments of 1/14 give
+    # 15 - 4e-15, and the packet the window would release waits for the round-ending ACK)
+    # and begin each round at a whole packet: then every round's window is the packet
+    # sender's, under either reading of the round-ending step's ACKs, and the hybrid gives
+    # the packets' three numbers. Without whole packets the fluid ramp overshoots.
+    from tcpfluid.report._sec_convergence import _cb_overrides
+
+    sc = build_scenario("qv-basic", **_cb_overrides(150.0)).with_algorithm("vegas")
+    packets = simulate_packets(sc).flows[0]
     packet = _vegas_150_kb_times("packet")
-    whole = _vegas_150_kb_times(whole_packets=True)
-    assert all(_agree(h, p) for h, p in zip(whole, packet, strict=True))
-    assert whole[0] == pytest.approx(packet[0], abs=0.5)  # the same ramp, round by round
+    for next_round in (False, True):  # the default reading, then the next-round one
+        f = simulate_scenario_hybrid(
+            sc, whole_packets=True, boundary_ack_next_round=next_round
+        ).flows[0]
+        # round by round (15, 15.93, 16.87, ..., 22.63, the halving's regrowth, ...)
+        assert len(f.round_cwnd_pkts) == len(packets.round_cwnd_pkts)
+        np.testing.assert_allclose(f.round_cwnd_pkts, packets.round_cwnd_pkts, rtol=0, atol=1e-6)
+        whole = _vegas_150_kb_times(whole_packets=True, boundary_ack_next_round=next_round)
+        assert all(_agree(h, p) for h, p in zip(whole, packet, strict=True))
+        assert whole[0] == pytest.approx(packet[0], abs=0.5)  # the same ramp, round by round
     fluid = _vegas_150_kb_times()
     assert fluid[0] - packet[0] > 3.0  # the fluid ramp overshoots to 23 and comes back
     assert not _agree(fluid[1], packet[1])

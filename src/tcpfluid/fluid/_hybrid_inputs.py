@@ -304,6 +304,7 @@ def kernel_state(
     :func:`check_reverse`)."""
     F = law_count
     ff = flow_state(run.d, run.dt, run.start, run.stop)
+    ff[K.F_WHOLE] = rev[5]  # whole packets (rounds begin at a whole packet)
     H = int(ff[K.F_DELAY_STEPS].max()) + 1
     ring = arrival_ring(rtt_sample, run.buf, run.mu, run.dt, run.n_steps)
     # held drops are released a base RTT plus the queueing delay after the drop: the

@@ -61,7 +61,9 @@ F_BACKOFF = 36  # the silent time of the flow's last timeout, s (0: the last eve
 F_ACKED_AT_TO = 37  # F_ACKED at the flow's last timeout
 F_ACKED_MARK = 38  # F_ACKED and F_LOST_TOTAL at the mark (``G_MARK``)
 F_LOST_MARK = 39
-N_FLOW_ROWS = 40
+F_ACK_PART = 40  # whole packets: the ACK fluid beyond the flow's last whole ACK (< 1)
+F_WHOLE = 41  # 1.0: whole packets (``whole_packets``)
+N_FLOW_ROWS = 42
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -123,9 +125,28 @@ def _send_of(sending, whole, w, inflight, freed):  # type: ignore[no-untyped-def
     if sending:
         w_send = w
         if whole:  # a packet sender has whole packets in flight
-            w_send = math.floor(w_send + 1e-9)
+            w_send = math.floor(w_send)
         s = max(w_send - inflight, 0.0)
     return s, (s - freed if s > freed else 0.0)
+
+
+@njit(inline="always", **_JIT)
+def _grow(ff, j, whole, w, acks):  # type: ignore[no-untyped-def]
+    """Flow ``j``'s window ``w`` grown by ``acks`` ACKs with the law's per-ACK increment,
+    bounded by its cap. Whole packets: once per whole ACK, as a packet sender's per-ACK
+    update (the ACK fluid's part beyond the last whole ACK waits in ``F_ACK_PART``), so the
+    window takes the packet sender's values, floating-point sums included."""
+    incr = ff[F_INCR, j]
+    cap = ff[F_CAP, j]
+    if not whole:
+        return min(w + incr * acks, cap) if w < cap else w
+    part = ff[F_ACK_PART, j] + acks
+    n = math.floor(part + 1e-9)
+    ff[F_ACK_PART, j] = part - n
+    for _ in range(n):
+        if w < cap:
+            w = min(w + incr, cap)
+    return w
 
 
 @njit(**_JIT)
@@ -180,11 +201,12 @@ def advance(  # type: ignore[no-untyped-def]
     boundary_ack_next_round, hold_drops]`` (``drop_share``: 0 in proportion to the
     arrivals, 1 in turn, 2 first on the packets beyond each flow's ACK clock;
     ``whole_packets``: a sender keeps ⌊w⌋ packets in flight, not
-    w; ``boundary_ack_next_round``: the ACKs of the step that ends a round, beyond the
-    round's first packet, grow the window with the law's next increment, as a packet
-    sender's boundary ACK does; ``hold_drops``: a dropped packet keeps its place in the
-    window until ``drop_hist`` releases it when the sender learns of it, a base RTT plus
-    the queueing delay the drop met later); ``cross`` rows are
+    w, its window grows once per whole ACK (:func:`_grow`) and its rounds begin at a whole
+    packet (:func:`round_restart`); ``boundary_ack_next_round``: the ACKs of the step that
+    ends a round, beyond the round's first packet, grow the window with the law's next
+    increment, as a packet sender's boundary ACK does; ``hold_drops``: a dropped packet
+    keeps its place in the window until ``drop_hist`` releases it when the sender learns
+    of it, a base RTT plus the queueing delay the drop met later); ``cross`` rows are
     ``(rate_pps, start_s, stop_s)``.
 
     History rings (slot = step mod H): ``dep_hist`` the data the ACKs leaving the
@@ -234,8 +256,7 @@ def advance(  # type: ignore[no-untyped-def]
         ends[j] = False
         c = ff[F_CARRY, j]
         if c > 0.0:
-            if ff[F_W, j] < ff[F_CAP, j]:
-                ff[F_W, j] = min(ff[F_W, j] + ff[F_INCR, j] * c, ff[F_CAP, j])
+            ff[F_W, j] = _grow(ff, j, whole, ff[F_W, j], c)
             ff[F_CARRY, j] = 0.0
         sending = ff[F_STARTED, j] == 1.0 and ff[F_SILENT, j] <= t < ff[F_STOP, j]
         send[j], gro[j] = _send_of(sending, whole, ff[F_W, j], ff[F_INFLIGHT, j], ff[F_FREED, j])
@@ -505,8 +526,7 @@ def advance(  # type: ignore[no-untyped-def]
                             ff[F_CARRY, j] = carry
                             grow = na - carry
                         # the law's per-ACK increment, once per ACK received
-                        cap = ff[F_CAP, j]
-                        w = min(w + ff[F_INCR, j] * grow, cap) if w < cap else w
+                        w = _grow(ff, j, whole, w, grow)
                 ff[F_INFLIGHT, j] = inflight
                 ff[F_FREED, j] = freed
                 ff[F_RESOLVED, j] = resolved
@@ -667,7 +687,12 @@ def boundary_act(ff, which, cwnd, incr, cap):  # type: ignore[no-untyped-def]
 def round_restart(ff, j):  # type: ignore[no-untyped-def]
     """Flow ``j`` begins a new round with the next packet it sends (after a loss reaction,
     as a packet sender's recovery starts its round anew)."""
-    ff[F_ROUND_SEQ, j] = ff[F_SENT, j]
+    seq = ff[F_SENT, j]
+    if ff[F_WHOLE, j] == 1.0:
+        # whole packets: the packet the ACK-clocked fluid is sending now left whole before
+        # the decision, as a packet sender's; the round's first packet is the next one
+        seq = math.ceil(seq - 1e-9)
+    ff[F_ROUND_SEQ, j] = seq
     ff[F_ACKD_PREV, j] = ff[F_ACKD_ROUND, j]
     ff[F_ACKD_ROUND, j] = ff[F_ACKD, j]
     ff[F_R_ACKS, j] = 0.0

@@ -184,7 +184,9 @@ def simulate_hybrid(
     whole_packets
         ``True``: a sender keeps ⌊w⌋ packets in flight (a packet sender cannot send part of
         a packet), so a round carries ⌊w⌋ ACKs and the queue a fractional window builds
-        is whole packets; ``False``: w packets of fluid (docs/ode-model.md).
+        is whole packets; the window grows once per whole ACK, as a packet sender's
+        per-ACK update, and a round begins at a whole packet. ``False``: w packets of
+        fluid (docs/ode-model.md).
     boundary_ack_next_round
         ``True``: the ACK fluid of the time step that ends a round, beyond the round's
         first packet, grows the window with the law's next increment, as a packet
