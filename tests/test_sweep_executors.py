@@ -164,10 +164,13 @@ def test_a_crashing_worker_fails_its_points_and_the_sweep_goes_on(monkeypatch: A
     assert t.loc[5, "status"] == "error"
     assert "BrokenProcessPool" in t.loc[5, "message"]
     # the points in flight when the worker died fail with it (64 at a time, plus those
-    # submitted before the pool noticed, which need not be consecutive: a loaded machine
-    # let points past 200 be in flight); the later ones run on a fresh pool
+    # submitted before the pool noticed, which need not be consecutive, and how far they
+    # reach depends on the machine's load); every point after the last of them runs on a
+    # fresh pool, and most of the sweep's points run
     failed = t[t["status"] != "ok"]
     assert failed["message"].str.contains("BrokenProcessPool").all()
-    assert len(failed) < 150 and (t.loc[200:, "status"] == "ok").sum() >= 50
+    last = int(failed["point"].max())
+    assert len(failed) < 150 and last < len(t) - 1
+    assert (t.loc[last + 1 :, "status"] == "ok").all()
     ok = t[t["status"] == "ok"]
     assert list(ok["ss_exit_time_s"]) == [float(i) for i in ok["point"]]
