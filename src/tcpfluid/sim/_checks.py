@@ -205,20 +205,9 @@ def check_options(
     if not lo <= hi:
         (n_lo, v_lo), (n_hi, v_hi) = seconds["min_rto_s"], seconds["max_rto_s"]
         raise ValueError(f"{n_lo} must be <= {n_hi}, got {n_lo}={v_lo!r}, {n_hi}={v_hi!r}")
-    if not isinstance(delayed_ack, bool):
-        if isinstance(delayed_ack, (str, bytes)) or not isinstance(delayed_ack, Sequence):
-            raise TypeError(
-                f"delayed_ack must be True, False or a sequence of them (one per flow), got "
-                f"{delayed_ack!r}"
-            )
-        if len(delayed_ack) != len(scenario.flows) or not all(
-            isinstance(d, bool) for d in delayed_ack
-        ):
-            raise ValueError(
-                f"delayed_ack as a sequence must hold one True or False per flow "
-                f"({len(scenario.flows)} flows), got {delayed_ack!r}"
-            )
-        delayed_ack = tuple(delayed_ack)
+    delayed_ack = per_flow_option(
+        "delayed_ack", delayed_ack, len(scenario.flows), (True, False), "True, False"
+    )
     if delayed_ack_echo not in DELAYED_ACK_ECHOES:
         raise ValueError(
             f"delayed_ack_echo must be one of {', '.join(map(repr, DELAYED_ACK_ECHOES))}, "
@@ -259,23 +248,31 @@ def check_fast_recovery(fast_recovery: Any, flows: int | None) -> str | tuple[st
     :data:`FAST_RECOVERIES`, or a sequence of them, one per flow (``flows`` of them; ``None``:
     the length is not checked here)."""
     names = ", ".join(map(repr, FAST_RECOVERIES))
-    if isinstance(fast_recovery, str):
-        if fast_recovery not in FAST_RECOVERIES:
-            raise ValueError(
-                f"fast_recovery must be one of {names} (or one per flow), got {fast_recovery!r}"
-            )
-        return fast_recovery
-    if isinstance(fast_recovery, bytes) or not isinstance(fast_recovery, Sequence):
+    out: str | tuple[str, ...] = per_flow_option(
+        "fast_recovery", fast_recovery, flows, tuple(FAST_RECOVERIES), f"one of {names}"
+    )
+    return out
+
+
+def per_flow_option(name: str, value: Any, flows: int | None, choices: tuple[Any, ...],
+                    words: str) -> Any:  # fmt: skip
+    """A sender option that is one of ``choices`` (of their type: ``True`` is not ``1``)
+    for every flow, or a sequence of them, one per flow (``flows`` of them; ``None``: the
+    length is not checked here); ``words`` names the choices in the messages."""
+
+    def one(v: Any) -> bool:
+        return any(type(v) is type(c) and v == c for c in choices)
+
+    if one(value):
+        return value
+    one_of = f"one {words.replace(', ', ' or ')}" if "one of" not in words else words
+    if isinstance(value, str) and all(isinstance(c, str) for c in choices):
+        raise ValueError(f"{name} must be {words} (or one per flow), got {value!r}")
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise TypeError(
-            f"fast_recovery must be one of {names} or a sequence of them (one per flow), got "
-            f"{fast_recovery!r}"
+            f"{name} must be {words} or a sequence of them (one per flow), got {value!r}"
         )
-    if (flows is not None and len(fast_recovery) != flows) or not all(
-        isinstance(r, str) and r in FAST_RECOVERIES for r in fast_recovery
-    ):
+    if (flows is not None and len(value) != flows) or not all(one(v) for v in value):
         per = "" if flows is None else f" ({flows} flows)"
-        raise ValueError(
-            f"fast_recovery as a sequence must hold one of {names} per flow{per}, got "
-            f"{fast_recovery!r}"
-        )
-    return tuple(fast_recovery)
+        raise ValueError(f"{name} as a sequence must hold {one_of} per flow{per}, got {value!r}")
+    return tuple(value)
