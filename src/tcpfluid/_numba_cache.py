@@ -1,17 +1,37 @@
-"""Where every compiled part of tcpfluid caches its Numba kernels: one rule.
+"""Where every compiled part of tcpfluid caches its Numba kernels, and what a damaged cache
+file does: one rule.
 
-``NUMBA_CACHE_DIR`` if set (Numba's own variable wins), else ``$TCPFLUID_CACHE_DIR/numba``
-if ``TCPFLUID_CACHE_DIR`` is set, else Numba's default (the package's ``__pycache__``
-when writable, otherwise ``~/.cache/numba``); see docs/simulator.md. Each module that
-compiles with ``cache=True`` (the packet simulator's kernels, the hybrid fluid model's
-kernel) calls :func:`configure` before its first ``@njit``.
+Location: ``NUMBA_CACHE_DIR`` if set (Numba's own variable wins), else
+``$TCPFLUID_CACHE_DIR/numba`` if ``TCPFLUID_CACHE_DIR`` is set, else Numba's default (the
+``__pycache__`` beside each module when writable, otherwise ``~/.cache/numba``); see
+docs/simulator.md. Every module that compiles with ``cache=True`` (the packet simulator's
+kernels, the hybrid fluid model's kernel, RED's drop probability, the laws' rules, the
+round model's backlog) calls :func:`configure` before its first compile.
+
+Damage: Numba caches each kernel in an index file (``.nbi``) and data files (``.nbc``). A
+file cut short (a full disk, a process killed while writing, a copy interrupted) made
+Numba raise ``UnpicklingError`` at every later import, so every run failed until the file
+was removed by hand. :func:`configure` makes Numba treat an unreadable cache file of
+*tcpfluid's* kernels as a cache miss: the file is removed, a warning (logger
+``tcpfluid``) names it, and the kernel is compiled again and re-cached. Other packages'
+Numba caches are left to Numba.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
+import pickle
+from functools import cache
+from typing import Any
 
 __all__ = ["cache_dir", "configure"]
+
+_log = logging.getLogger("tcpfluid")
+#: what reading a damaged pickle raises
+_DAMAGED = (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, IndexError)
+_guarded = False
 
 
 def cache_dir() -> str | None:
@@ -25,9 +45,78 @@ def cache_dir() -> str | None:
 
 def configure() -> None:
     """Point Numba's cache at :func:`cache_dir` (no change when it is ``None``, or when
-    ``NUMBA_CACHE_DIR`` is set: Numba reads that itself)."""
+    ``NUMBA_CACHE_DIR`` is set: Numba reads that itself), and make a damaged cache file of
+    tcpfluid's kernels a cache miss with a warning (idempotent)."""
     path = cache_dir()
     if path is not None and not os.environ.get("NUMBA_CACHE_DIR"):
         from numba.core import config
 
         config.CACHE_DIR = path  # type: ignore[attr-defined]
+    _guard()
+
+
+@cache
+def _our_cache_dirs() -> tuple[frozenset[str], frozenset[str]]:
+    """The cache directories Numba can give a kernel of this package: ``__pycache__``
+    beside a module (Numba's in-tree cache), or a directory named by Numba's subpath rule
+    for the module's directory (under ``NUMBA_CACHE_DIR`` or the user-wide cache)."""
+    from numba.core.caching import _CacheLocator
+
+    root = os.path.dirname(os.path.abspath(__file__))
+    in_tree, subpaths = set(), set()
+    for folder, dirs, _ in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        in_tree.add(os.path.join(folder, "__pycache__"))
+        subpaths.add(_CacheLocator.get_suitable_cache_subpath(os.path.join(folder, "x.py")))
+    return frozenset(in_tree), frozenset(subpaths)
+
+
+def _ours(cache_file: Any) -> bool:
+    path = os.path.abspath(getattr(cache_file, "_cache_path", ""))
+    in_tree, subpaths = _our_cache_dirs()
+    return path in in_tree or os.path.basename(path) in subpaths
+
+
+def _drop(path: str, exc: BaseException) -> None:
+    _log.warning(
+        "tcpfluid's compiled-kernel cache file %s is damaged (%s: %s); it is removed and "
+        "the kernel compiled again (seconds, once)",
+        path,
+        type(exc).__name__,
+        exc,
+    )
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+
+
+def _guard() -> None:
+    global _guarded
+    if _guarded:
+        return
+    from numba.core.caching import IndexDataCacheFile
+
+    load_index = IndexDataCacheFile._load_index
+    load_data = IndexDataCacheFile._load_data
+
+    def _load_index(self: Any) -> Any:
+        try:
+            return load_index(self)
+        except _DAMAGED as exc:
+            if not _ours(self):
+                raise
+            _drop(self._index_path, exc)
+            return {}
+
+    def _load_data(self: Any, name: str) -> Any:
+        try:
+            return load_data(self, name)
+        except _DAMAGED as exc:
+            if not _ours(self):
+                raise
+            _drop(self._data_path(name), exc)
+            # numba's load() takes an OSError as "the data file is gone": a cache miss
+            raise OSError(f"damaged cache file {self._data_path(name)} removed") from exc
+
+    IndexDataCacheFile._load_index = _load_index  # type: ignore[method-assign]
+    IndexDataCacheFile._load_data = _load_data  # type: ignore[method-assign]
+    _guarded = True

@@ -11,33 +11,23 @@ written with NumPy's ``where``: ``error_model="numpy"`` (a division by zero give
 parameter is an array of one value (every flow's) or one per flow: a rule reads element
 ``i * s`` with ``s = 1 if p.shape[0] > 1 else 0``.
 
-Compiled kernels are cached on disk: ``NUMBA_CACHE_DIR`` if set, else
-``$TCPFLUID_CACHE_DIR/numba`` if that is set, else Numba's default (see docs/simulator.md).
+Compiled kernels are cached on disk by the one rule of :mod:`tcpfluid._numba_cache`
+(``configure_cache`` is its :func:`~tcpfluid._numba_cache.configure`).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from functools import partial
 from types import FunctionType
 from typing import Any
 
+from .._numba_cache import configure as configure_cache
+
 __all__ = ["JIT_OPTIONS", "Kernel", "configure_cache"]
 
 #: Numba options of every law's rule (the packet simulator's kernels use the same cache)
 JIT_OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True}
-
-
-def configure_cache() -> None:
-    """Point Numba's cache at ``$TCPFLUID_CACHE_DIR/numba`` when that is set and
-    ``NUMBA_CACHE_DIR`` is not (call before compiling)."""
-    if os.environ.get("TCPFLUID_CACHE_DIR") and not os.environ.get("NUMBA_CACHE_DIR"):
-        from numba.core import config
-
-        config.CACHE_DIR = os.path.join(  # type: ignore[attr-defined]
-            os.environ["TCPFLUID_CACHE_DIR"], "numba"
-        )
 
 
 def _numba_type(code: str) -> Any:

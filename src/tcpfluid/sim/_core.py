@@ -31,13 +31,10 @@ from numba.extending import intrinsic
 
 from .. import _numba_cache
 from .._queueing_kernel import red_average, red_probability
-from ._kernel_cache import guard_kernel_cache
 
-#: where the compiled kernels are cached: the one rule of tcpfluid._numba_cache
-#: (``NUMBA_CACHE_DIR``, else ``$TCPFLUID_CACHE_DIR/numba``, else Numba's default)
+#: where the compiled kernels are cached, and a damaged cache file rebuilt with a warning
+#: naming it: the one rule of tcpfluid._numba_cache
 _numba_cache.configure()
-# a damaged cache file of these kernels is removed and rebuilt, with a warning naming it
-guard_kernel_cache()
 
 # ----------------------------------------------------------------------------- codes
 DONE = 0
