@@ -35,7 +35,13 @@ from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
 from . import _core as C
 from ._checks import DEFAULT_SAMPLE_INTERVAL as DEFAULT_SAMPLE_INTERVAL
-from ._checks import check_options, check_scenario, seconds_options, trace_interval
+from ._checks import (
+    check_ns2_vegas,
+    check_options,
+    check_scenario,
+    seconds_options,
+    trace_interval,
+)
 from ._collect import collect
 from ._decisions import Decisions, law_for
 from ._results import FlowTrace, LinkTrace, PacketResult
@@ -434,6 +440,7 @@ def simulate_packets(
     )
     made: dict[tuple[str, str], ControlLaw] = {}
     law_objs = [law_for(fl, laws, made) for fl in scenario.flows]
+    check_ns2_vegas(scenario, law_objs, senders)
     sim = _Sim(
         scenario,
         law_objs,
