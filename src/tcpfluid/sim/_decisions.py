@@ -78,7 +78,7 @@ def ns2_vegas_cut(cwnd: float, kind: int) -> float:
     for a packet sent more than once (``kind`` :data:`~tcpfluid.algorithms.base.LOSS_RETX`),
     else ``win - (win >> 2)`` (3/4, rounded up). Vegas's rule (the Quick Vegas paper,
     §3.1) in the agent's integers: a ``fast_recovery="ns2-vegas"`` sender cuts to it."""
-    win = int(math.floor(cwnd))
+    win = math.floor(cwnd)
     if win <= 3:
         return 2.0
     if kind == C.K_RETX:
