@@ -33,17 +33,25 @@ same for every row of the section (and the fluid engines where they have the set
   ``tcp-reno.cc`` from 1998 to 2003 (revisions 1.2x-1.39; 1.31 of 2000-03-16 cited in
   docs/simulator.md, "Fast recovery") leaves fast recovery at the first new ACK and
   fast-retransmits again at a later third duplicate ACK:
-  ``simulate_packets(fast_recovery="reno")`` for every Reno flow. Its other flows (ns-2's
-  ``Agent/TCP/Vegas``, with recovery rules of its own in ``tcp-vegas.cc``) keep the
-  simulator's default. ns-2's ``bugFix_`` was true then as now (``Agent/TCP set bugFix_
-  true``, ``tcl/lib/ns-default.tcl``) for its Reno and Vegas agents alike
-  (``RenoTcpAgent::dupack_action``, ``VegasTcpAgent::recv``): no fast retransmit from
-  the duplicate ACKs of a timeout's go-back, ``timeout_recover=True`` for every flow.
+  ``simulate_packets(fast_recovery="reno")`` for every Reno flow.
+* **Vegas's recovery** (packet simulator; the same sections). The thesis's Vegas flows
+  are ns-2's ``Agent/TCP/Vegas`` (ch. 2 §7; its loss handling described and traced in
+  ch. 3 §4.4.2: the "Vegas-type timeout" on a duplicate ACK, ``v_newcwnd_``, the window
+  inflated by ``dupacks_``), as are the asymmetric-networks paper's Vegas and
+  forward-path Vegas flows (ns's Vegas agent, its remedy a change of it): ns-2's Vegas
+  recovery, ``simulate_packets(fast_recovery="ns2-vegas")`` (``tcp-vegas.cc``;
+  docs/simulator.md, "Fast recovery"), with the timeout routine as the thesis amended it
+  (ch. 3 §4.4.2.1: the timeout keeps ``v_newcwnd_`` and ``t_cwnd_changed_``; the thesis's
+  tables are of the amended agent). ns-2's ``bugFix_`` was true then as now
+  (``Agent/TCP set bugFix_ true``, ``tcl/lib/ns-default.tcl``) for its Reno and Vegas
+  agents alike (``RenoTcpAgent::dupack_action``, ``VegasTcpAgent::recv``): no fast
+  retransmit from the duplicate ACKs of a timeout's go-back, ``timeout_recover=True`` for
+  every flow.
 
 Not modelled (each section says where it matters): the thesis's maximum window of 30
-packets on the two-flow network (the engines have none), ns-2's Vegas agent's own
-recovery, ns-2's initial timeout (the thesis does not give it), and the RTT samples
-rounded to ticks.
+packets on the two-flow network (the engines have none; nor the Vegas agent's ring of
+send times of that size), ns-2's initial timeout (the thesis does not give it), and the
+RTT samples rounded to ticks.
 """
 
 from __future__ import annotations
@@ -58,6 +66,7 @@ __all__ = [
     "MANY_FLOWS_MIN_RTO_S",
     "NS2_BUG_FIX",
     "NS2_RENO_RECOVERY",
+    "NS2_VEGAS_RECOVERY",
     "THESIS_INITIAL_WINDOW",
     "ns2_fast_recovery",
     "ns2_initial_window",
@@ -83,6 +92,9 @@ def ns2_initial_window(scenario: Any, initial_window: float = THESIS_INITIAL_WIN
 #: the fast recovery of ns-2's ``Agent/TCP/Reno`` as the documents' ns-2 had it (module
 #: docstring; :func:`tcpfluid.sim.simulate_packets`, ``fast_recovery``)
 NS2_RENO_RECOVERY = "reno"
+#: the recovery of ns-2's ``Agent/TCP/Vegas`` (module docstring): every flow whose law is
+#: of the Vegas family (Vegas's loss rule, :class:`tcpfluid.algorithms.vegas.Vegas`)
+NS2_VEGAS_RECOVERY = "ns2-vegas"
 #: ns-2's ``bugFix_`` (its default, for the Reno and Vegas agents): the packet simulator's
 #: ``timeout_recover``
 NS2_BUG_FIX = True
@@ -91,8 +103,16 @@ NS2_BUG_FIX = True
 def ns2_fast_recovery(algorithm: str) -> str:
     """The packet simulator's ``fast_recovery`` for a flow running ``algorithm``, as the
     documents' ns-2 agent for it recovered: Reno's for ``"reno"`` (``Agent/TCP/Reno``),
-    the simulator's default for every other law (module docstring)."""
-    return NS2_RENO_RECOVERY if algorithm == "reno" else "newreno"
+    the Vegas agent's for a law of the Vegas family (``Agent/TCP/Vegas``), the simulator's
+    default for any other (module docstring)."""
+    from ..algorithms.registry import law_class
+    from ..algorithms.vegas import Vegas
+
+    if algorithm == "reno":
+        return NS2_RENO_RECOVERY
+    if issubclass(law_class(algorithm), Vegas):
+        return NS2_VEGAS_RECOVERY
+    return "newreno"
 
 
 def ns2_packet_options(scenario: Any) -> dict[str, Any]:

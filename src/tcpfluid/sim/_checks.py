@@ -14,11 +14,12 @@ from typing import Any
 
 from .._validation import check_int, check_positive
 from ..scenarios import Scenario
-from ._setup import FAST_RECOVERIES, SenderSettings, red_params
+from ._setup import FAST_RECOVERIES, NS2_VEGAS, SenderSettings, red_params
 
 __all__ = [
     "DEFAULT_SAMPLE_INTERVAL",
     "SECONDS_OPTIONS",
+    "check_ns2_vegas",
     "check_options",
     "check_scenario",
     "seconds_options",
@@ -276,3 +277,35 @@ def per_flow_option(name: str, value: Any, flows: int | None, choices: tuple[Any
         per = "" if flows is None else f" ({flows} flows)"
         raise ValueError(f"{name} as a sequence must hold {one_of} per flow{per}, got {value!r}")
     return tuple(value)
+
+
+def check_ns2_vegas(scenario: Scenario, laws: Sequence[Any], senders: SenderSettings) -> None:
+    """Refuse ``fast_recovery="ns2-vegas"`` for a flow whose law does not cut its window
+    by Vegas's rule, or with the fine-grained check switched off.
+
+    ns-2's ``Agent/TCP/Vegas`` recovers with its own window arithmetic (3/4 of the window,
+    1/2 for a packet lost again, 2 packets after a timeout, in whole packets) and its own
+    fine-grained check on every duplicate ACK (``tcp-vegas.cc``): a law with another loss
+    rule (Reno, FAST, TCP-Ho) would have its cut replaced by Vegas's, and
+    ``fine_retransmit=False`` would contradict the agent. ``laws``: each flow's law object,
+    in the scenario's flow order.
+    """
+    from ..algorithms.vegas import Vegas
+
+    rec = senders.fast_recovery
+    for f, (fl, law) in enumerate(zip(scenario.flows, laws, strict=True)):
+        if (rec[f] if isinstance(rec, tuple) else rec) != NS2_VEGAS:
+            continue
+        if not isinstance(law, Vegas):
+            raise ValueError(
+                f"fast_recovery={NS2_VEGAS!r} (flow {fl.name!r}) is ns-2's Vegas agent's "
+                f"recovery; it needs a law with Vegas's loss rule (vegas, enhanced-vegas, "
+                f"forward-vegas, quick-vegas, itcp-vegas), got {type(law).__name__}; give "
+                f"that flow 'newreno', 'reno' or 'reno-exit'"
+            )
+        if senders.fine_retransmit is False:
+            raise ValueError(
+                f"fast_recovery={NS2_VEGAS!r} (flow {fl.name!r}) has ns-2's Vegas agent's own "
+                "fine-grained check on every duplicate ACK; it cannot take "
+                "fine_retransmit=False (give None or True)"
+            )

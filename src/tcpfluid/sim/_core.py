@@ -102,7 +102,13 @@ F_GOOD_LAST = 32  # delivered packets at the previous trace sample
 F_LAST_T = 33  # time of the pending work (boundary, loss, interrupted send)
 F_PHASE = 34  # the law's phase after its last round decision (written by Python)
 F_SSTH = 35  # the law's ssthresh after it (inf if the law has none)
-NF = 36
+# REC_NS2_VEGAS only (ns-2's tcp-vegas.cc, docs/simulator.md "Fast recovery"):
+F_V_NEWCWND = 36  # v_newcwnd_: the window a fast retransmit cut to (uninflated)
+F_V_CHANGED = 37  # t_cwnd_changed_: when that cut was made (-inf: never)
+F_V_TIMEOUT = 38  # v_timeout_: the fine-grained timeout, s
+F_V_SA = 39  # v_sa_: 8 x the smoothed RTT (0: no ACK received yet)
+F_V_SD = 40  # v_sd_: 4 x the mean deviation
+NF = 41
 
 # ----------------------------------------------------------------------------- flow ints
 I_UNA = 0
@@ -117,7 +123,7 @@ I_RECOVER = 8  # snd_nxt when recovery started
 I_PENDING = 9
 I_KIND = 10  # loss kind pending
 I_STATE = 11  # 0 not started, 1 sending, 2 stopped
-I_CHECKS = 12  # Vegas: fine-grained checks left after a retransmission
+I_CHECKS = 12  # Vegas: fine-grained checks left after a retransmission (ns-2: v_worried_)
 I_RCV_NXT = 13
 I_RCV_UNACK = 14
 I_RING_OFF = 15
@@ -138,13 +144,15 @@ I_RTO_RECOVER = 29  # ns-2's recover_: highest sent + 1 at the last timeout (REC
 # or fast retransmit); -1 none yet; -2 not kept
 I_PARTIALS = 30  # partial ACKs seen in the current recovery
 I_BLK = 31  # 1 while the flow's deferred decision blocks its first link
-I_RECOVERY = 32  # the sender's fast recovery: REC_NEWRENO, REC_RENO or REC_RENO_EXIT
+I_RECOVERY = 32  # the sender's fast recovery: REC_NEWRENO, REC_RENO, REC_RENO_EXIT or
+# REC_NS2_VEGAS
 NI = 33
 
 # fast recovery (``I_RECOVERY``; docs/simulator.md, "Fast recovery")
 REC_NEWRENO = 0  # RFC 6582: partial ACKs retransmit the next hole, recovery ends at a full ACK
 REC_RENO = 1  # ns-2's Agent/TCP/Reno, tcp-reno.cc 1998-2003: ends at any new ACK
 REC_RENO_EXIT = 2  # the same from 2005 on (exitFastRetrans_ true, working: ns-2.35)
+REC_NS2_VEGAS = 3  # ns-2's Agent/TCP/Vegas (tcp-vegas.cc): its own recovery, ``_ns2v_*``
 
 # ----------------------------------------------------------------------------- link floats
 L_RATE = 0  # bytes per second
@@ -786,6 +794,8 @@ def _on_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, ack, ts,
         return DONE, rtx
     una = fi[f, I_UNA]
     if ack > una:
+        if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
+            _ns2v_before_new_ack(ff, fi, f, now)
         rtt = now - ts
         # RFC 6298 estimator
         if ff[f, F_SRTT] <= 0.0:
@@ -830,13 +840,19 @@ def _on_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, ack, ts,
                 fi[f, I_PARTIALS] += 1
         else:
             ff[f, F_RTO_DL] = np.inf
-        if fi[f, I_RECOV] == 1 or fi[f, I_CHECKS] > 0:
+        if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
+            rtx = _ns2v_new_ack(ff, fi, fs, fq, f, ack, now)
+        elif fi[f, I_RECOV] == 1 or fi[f, I_CHECKS] > 0:
             rtx = _ack_recovering(ff, fi, fs, f, ack, now)
         if fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ] and fi[f, I_STATE] == 1:
             _round_end(ff, fi, lf, li, gf, gi, paths, pend, f, now)
             return DEFERRED, rtx
         _apply_incr(ff, fi, f)
     elif ack == una and fi[f, I_MAXSENT] > una and fi[f, I_STATE] == 1:
+        if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
+            return _ns2v_dup_ack(
+                ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, una, now
+            )
         if _dup_ack(ff, fi, lf, li, gf, gi, paths, fs, fq, pend, f, una, now):
             return NEED_LOSS, rtx
     return DONE, rtx
@@ -944,6 +960,158 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl,
         una = fi[f, I_UNA]
         _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
         _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, una, now)
+
+
+# ============================================================================= ns-2's Vegas
+# ``fast_recovery="ns2-vegas"`` (REC_NS2_VEGAS): the loss handling of ns-2's
+# ``Agent/TCP/Vegas``, ``VegasTcpAgent::recv``, ``timeout`` and ``vegas_expire`` in
+# ``tcp/tcp-vegas.cc`` (revision 1.37, ns-2.35; line numbers below are that revision's), with
+# the timeout routine as Tsang's thesis amended it (ch. 3 §4.4.2.1) and the retransmission
+# timer re-armed without back-off as the thesis's traces show (Fig. 3.26,
+# ``reset_rtx_timer(1,0)``). ``cwnd`` is the agent's ``cwnd_``: it carries the inflation.
+# docs/simulator.md, "Fast recovery", gives the whole mapping.
+@_jit_inline
+def _ns2v_slot(fi, f, seq):
+    """Row of the flow ring holding packet ``seq`` of flow ``f``."""
+    return fi[f, I_RING_OFF] + (seq & (fi[f, I_RING_CAP] - 1))
+
+
+@_jit
+def _ns2v_first_ack(ff, f, now):
+    """The first ACK the agent receives (lines 179-185): ``v_rtt_`` is the time since the
+    first packet was sent, ``v_sa_ = 8 v_rtt_``, ``v_sd_ = v_rtt_``, ``v_timeout_ =
+    (v_sa_/4 + v_sd_)/2``."""
+    rtt = now - ff[f, F_START]
+    ff[f, F_V_SA] = 8.0 * rtt
+    ff[f, F_V_SD] = rtt
+    ff[f, F_V_TIMEOUT] = (2.0 * rtt + rtt) / 2.0
+
+
+@_jit
+def _ns2v_expired(ff, fi, fs, f, seq, now):
+    """``vegas_expire`` (lines 517-526): has packet ``seq`` (the first unacknowledged one)
+    waited at least ``v_timeout_`` since it was last sent? A packet never sent counts as
+    expired (its ``v_sendtime_`` entry is -1: lines 310 and 476)."""
+    if seq >= fi[f, I_MAXSENT]:
+        return True
+    return now - fs[_ns2v_slot(fi, f, seq)] >= ff[f, F_V_TIMEOUT]
+
+
+@_jit
+def _ns2v_before_new_ack(ff, fi, f, now):
+    """A new ACK, before the agent's ``newack``: the first ACK's set-up, and the deflation
+    of an inflated window to ``v_newcwnd_`` when more than three duplicate ACKs came
+    before it (lines 194-198; ns-2 would set a window of 0 when no cut was ever made, a
+    stall the simulator cannot run: the window is at least one packet)."""
+    if ff[f, F_V_SA] <= 0.0:
+        _ns2v_first_ack(ff, f, now)
+    if fi[f, I_DUP] > 3 and ff[f, F_CWND] > ff[f, F_V_NEWCWND]:
+        w = ff[f, F_V_NEWCWND]
+        ff[f, F_CWND] = w if w >= 1.0 else 1.0
+
+
+@_jit
+def _ns2v_new_ack(ff, fi, fs, fq, f, ack, now):
+    """A new ACK after the agent's ``newack``: the fine-grained timeout from the RTT of
+    the highest packet acknowledged if it was sent once (lines 304-332), then, for the
+    first two new ACKs after a fast retransmission (``v_worried_``), the check of the next
+    unacknowledged packet (lines 337-350): if it expired, it is retransmitted and the
+    duplicate ACKs count three again (no cut). Returns the packet to retransmit (-1:
+    none)."""
+    k = _ns2v_slot(fi, f, ack - 1)
+    if fq[k, Q_TXC] == 1:
+        rtt = now - fs[k]
+        if rtt > 0.0:
+            sa = ff[f, F_V_SA]
+            n = rtt - sa / 8.0
+            sa += n
+            n = abs(n) - ff[f, F_V_SD] / 4.0
+            sd = ff[f, F_V_SD] + n
+            vto = (sa / 4.0 + sd) / 2.0
+            ff[f, F_V_SA] = sa
+            ff[f, F_V_SD] = sd
+            ff[f, F_V_TIMEOUT] = vto + vto / 16.0
+    if fi[f, I_CHECKS] > 0:
+        fi[f, I_CHECKS] -= 1
+        if fi[f, I_STATE] == 1 and _ns2v_expired(ff, fi, fs, f, ack, now):
+            fi[f, I_DUP] = 3
+            return ack
+        fi[f, I_CHECKS] = 0
+    return -1
+
+
+@_jit
+def _ns2v_dup_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, una, now):
+    """A duplicate ACK (lines 351-406 and 417). Returns ``(code, rtx)`` as ``_on_ack``:
+    NEED_LOSS when the agent cuts its window (the law is told the loss, then
+    ``_ns2v_apply_loss``); a retransmission without a cut (the packet was sent before the
+    last cut); DEFERRED when the agent sends nothing (one or two duplicate ACKs)."""
+    if ff[f, F_V_SA] <= 0.0:
+        _ns2v_first_ack(ff, f, now)
+    d = fi[f, I_DUP] + 1
+    fi[f, I_DUP] = d
+    if _ns2v_expired(ff, fi, fs, f, una, now) or d == 3:
+        # bugFix_ (lines 362-363): nothing for the duplicate ACKs of a timeout's go-back
+        if una > fi[f, I_RTO_RECOVER]:
+            k = _ns2v_slot(fi, f, una)
+            tx = fq[k, Q_TXC]
+            out = fi[f, I_NXT] - una + 1  # t_seqno_ - last_ack_
+            fi[f, I_CHECKS] = 2 if out >= 2 else out
+            # the fine-grained timeout backs off (lines 371-374)
+            if tx > 1:
+                ff[f, F_V_TIMEOUT] *= 2.0
+            else:
+                ff[f, F_V_TIMEOUT] += ff[f, F_V_TIMEOUT] / 8.0
+            if ff[f, F_V_CHANGED] < fs[k]:  # cut once per window (line 379)
+                fi[f, I_KIND] = K_FAST if tx <= 1 else K_RETX
+                _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
+                gi[G_CODE_ARG] = f
+                return NEED_LOSS, -1
+            fi[f, I_FASTRETX] += 1
+            _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
+            if tx == 1:
+                fi[f, I_DUP] = 3
+            return DONE, una
+    elif d > 3:
+        ff[f, F_CWND] += 1.0  # inflation (lines 404-405)
+    if fi[f, I_DUP] < 3:
+        return DEFERRED, -1  # no send_much on the first two (line 417)
+    return DONE, -1
+
+
+@_jit
+def _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
+    """Carry out a loss of a ``"ns2-vegas"`` sender once its law has been told.
+
+    Timeout (``VegasTcpAgent::timeout``, lines 421-452): the law's window (Vegas: 2
+    packets, ``v_slowstart_``) and the go-back as every sender (``_apply_loss``);
+    ``v_worried_``, ``v_newcwnd_`` and ``t_cwnd_changed_`` are kept (the thesis's amended
+    agent: ns-2's lines 444-445 set ``v_newcwnd_ = 0`` and ``t_cwnd_changed_``). Fast
+    retransmission (lines 379-402): ``win``, the agent's cut of ``int(cwnd_)`` written by
+    the decisions (``_decisions.ns2_vegas_cut``), is ``v_newcwnd_``, and ``cwnd_ = win +
+    dupacks_``; the timer re-armed; the first
+    unacknowledged packet retransmitted; three duplicate ACKs counted if it had been sent
+    once."""
+    if fi[f, I_KIND] == K_TIMEOUT:
+        worried = fi[f, I_CHECKS]
+        _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
+        fi[f, I_CHECKS] = worried
+        return
+    una = fi[f, I_UNA]
+    k = _ns2v_slot(fi, f, una)
+    once = fq[k, Q_TXC] == 1
+    win = ff[f, F_NEWCWND]  # the agent's cut (_decisions.ns2_vegas_cut)
+    ff[f, F_V_NEWCWND] = win
+    ff[f, F_CWND] = win + fi[f, I_DUP]
+    ff[f, F_V_CHANGED] = now
+    ff[f, F_INCR] = 0.0
+    ff[f, F_CAP] = win
+    fi[f, I_FASTRETX] += 1
+    _reset_round(ff, fi, f, fi[f, I_NXT])
+    _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
+    _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, una, now)
+    if once:
+        fi[f, I_DUP] = 3
 
 
 @_jit_inline
@@ -1067,7 +1235,12 @@ def _resume(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, r
             fi[f, I_PENDING] = P_SEND
         elif p == P_LOSS_READY:
             fi[f, I_PENDING] = P_SEND
-            _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
+            if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
+                _ns2v_apply_loss(
+                    ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t
+                )
+            else:
+                _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
         if fi[f, I_BLK] == 1:
             li[paths[fi[f, I_FWD_OFF]], J_BLOCK] -= 1
             fi[f, I_BLK] = 0

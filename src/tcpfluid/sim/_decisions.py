@@ -24,7 +24,7 @@ from ..algorithms.base import ControlLaw, RoundAction, RoundSample
 from ..scenarios import Scenario
 from . import _core as C
 
-__all__ = ["Decisions", "law_for"]
+__all__ = ["Decisions", "law_for", "ns2_vegas_cut"]
 
 FloatArray = NDArray[np.float64]
 
@@ -33,6 +33,7 @@ _F_S_CWND, _F_S_BASE, _F_S_MEAN = C.F_S_CWND, C.F_S_BASE, C.F_S_MEAN
 _I_PENDING, _G_PEND_I, _G_NPEND = C.I_PENDING, C.G_PEND_I, C.G_NPEND
 _P_ROUND, _P_LOSS, _P_ROUND_READY = C.P_ROUND, C.P_LOSS, C.P_ROUND_READY
 _I_KIND, _F_NEWCWND, _F_LAST_T, _P_LOSS_READY = C.I_KIND, C.F_NEWCWND, C.F_LAST_T, C.P_LOSS_READY
+_I_RECOVERY, _REC_NS2_VEGAS, _K_TIMEOUT = C.I_RECOVERY, C.REC_NS2_VEGAS, C.K_TIMEOUT
 _perf_counter = time.perf_counter
 #: the index of a flow in its own state (``on_loss``)
 _FIRST = np.zeros(1, dtype=np.intp)
@@ -68,6 +69,21 @@ def _takes_out(method: Any) -> bool:
     except (TypeError, ValueError):  # pragma: no cover - not introspectable
         return False
     return "out" in params
+
+
+def ns2_vegas_cut(cwnd: float, kind: int) -> float:
+    """The window ns-2's ``Agent/TCP/Vegas`` cuts to at a retransmission on duplicate ACKs
+    (``VegasTcpAgent::recv``, ``tcp/tcp-vegas.cc`` revision 1.37, lines 364 and 379-388):
+    of the whole window ``win = int(cwnd)``, 2 packets if ``win <= 3``, else ``win >> 1``
+    for a packet sent more than once (``kind`` :data:`~tcpfluid.algorithms.base.LOSS_RETX`),
+    else ``win - (win >> 2)`` (3/4, rounded up). Vegas's rule (the Quick Vegas paper,
+    §3.1) in the agent's integers: a ``fast_recovery="ns2-vegas"`` sender cuts to it."""
+    win = math.floor(cwnd)
+    if win <= 3:
+        return 2.0
+    if kind == C.K_RETX:
+        return float(win >> 1)
+    return float(win - (win >> 2))
 
 
 def law_for(
@@ -314,6 +330,10 @@ class Decisions:
             raise RuntimeError(
                 f"control law {self.laws[f]!r} returned window {w} after a loss of kind {kind}"
             )
+        if irow[_I_RECOVERY] == _REC_NS2_VEGAS and kind != _K_TIMEOUT:
+            # ns-2's Vegas agent: the law has been told (its phase and ssthresh), the window
+            # is the agent's
+            w = ns2_vegas_cut(before, kind)
         row[_F_NEWCWND] = w
         self.losses[f].append((row[_F_LAST_T], float(kind), before, w))
         irow[_I_PENDING] = _P_LOSS_READY

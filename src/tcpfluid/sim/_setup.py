@@ -31,6 +31,7 @@ from ._rings import FLOW_RING0, LINK_RING0, link_ring_views, pow2
 __all__ = [
     "FAST_RECOVERIES",
     "NEVER",
+    "NS2_VEGAS",
     "SenderSettings",
     "eager_links",
     "event_heap",
@@ -65,7 +66,10 @@ class SenderSettings:
 
 
 #: the senders' fast recoveries (``simulate_packets(fast_recovery=)``) and their kernel codes
-FAST_RECOVERIES = {"newreno": 0, "reno": 1, "reno-exit": 2}
+FAST_RECOVERIES = {"newreno": 0, "reno": 1, "reno-exit": 2, "ns2-vegas": 3}
+#: the fast recovery that only a law with Vegas's loss rule may take (ns-2's
+#: ``Agent/TCP/Vegas``: :func:`tcpfluid.sim._checks.check_ns2_vegas`)
+NS2_VEGAS = "ns2-vegas"
 
 
 def red_params(link: Any) -> tuple[int, float, float, float, float]:
@@ -250,6 +254,9 @@ def flow_arrays(
         fi[f, C.I_RTO_RECOVER] = -1 if senders.timeout_recover else -2
         rec = senders.fast_recovery
         fi[f, C.I_RECOVERY] = FAST_RECOVERIES[rec[f] if isinstance(rec, tuple) else rec]
+        # ns-2's Vegas agent (REC_NS2_VEGAS): no cut yet, v_timeout_ as its reset() leaves it
+        ff[f, C.F_V_CHANGED] = -math.inf
+        ff[f, C.F_V_TIMEOUT] = 1000.0
         # the round accumulators are cleared when the flow starts (_core._timer)
     fs = np.zeros(fring, dtype=np.float64)  # send time of each sequence number
     fq = np.zeros((fring, 2), dtype=np.int64)  # transmissions, received flag

@@ -35,7 +35,13 @@ from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
 from . import _core as C
 from ._checks import DEFAULT_SAMPLE_INTERVAL as DEFAULT_SAMPLE_INTERVAL
-from ._checks import check_options, check_scenario, seconds_options, trace_interval
+from ._checks import (
+    check_ns2_vegas,
+    check_options,
+    check_scenario,
+    seconds_options,
+    trace_interval,
+)
 from ._collect import collect
 from ._decisions import Decisions, law_for
 from ._results import FlowTrace, LinkTrace, PacketResult
@@ -386,7 +392,15 @@ def simulate_packets(
         ns-2's ``bugFix_``). ``"reno-exit"``: the same agent from 2005 on (revision 1.42
         and later, ns-2.35; ``exitFastRetrans_ true``): no inflation outside recovery,
         and with ``timeout_recover`` no second fast retransmit for losses of the same
-        window (they end in a timeout).
+        window (they end in a timeout). ``"ns2-vegas"``: ns-2's ``Agent/TCP/Vegas``
+        (``tcp-vegas.cc``), for laws with Vegas's loss rule only (the Vegas family): its
+        own fine-grained timeout checked on every duplicate ACK and on the first two new
+        ACKs after a retransmission, one cut per window to ``int(cwnd)`` × 3/4 rounded up
+        (1/2 for a packet lost again, 2 packets at most 3) whatever the law's window, the
+        window inflated by the duplicate ACKs and deflated at the next new ACK, the
+        timeout's window the law's (2 packets); with Tsang's thesis's amended timeout
+        routine (it keeps the cut window). Its fine-grained check replaces
+        ``fine_retransmit``, which it refuses to be ``False``.
     max_packets
         Ceiling on the packets the simulator holds (queued, propagating, or sent and not
         acknowledged: the slots of its rings, which double on demand). A run that would
@@ -434,6 +448,7 @@ def simulate_packets(
     )
     made: dict[tuple[str, str], ControlLaw] = {}
     law_objs = [law_for(fl, laws, made) for fl in scenario.flows]
+    check_ns2_vegas(scenario, law_objs, senders)
     sim = _Sim(
         scenario,
         law_objs,
