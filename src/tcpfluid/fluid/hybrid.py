@@ -259,14 +259,14 @@ def simulate_hybrid(
             break
         t = k * dt
         if code == K.JOIN:
-            joining = (ff[K.F_STARTED] == 0.0) & (t >= start)
+            joining = (ff[:, K.F_STARTED] == 0.0) & (t >= start)
             laws.restart(joining)
-            ff[K.F_W, joining] = laws.init_cwnd[joining]
-            ff[K.F_INCR, joining] = laws.init_incr[joining]
-            ff[K.F_CAP, joining] = laws.init_cap[joining]
-            ff[K.F_ROUND_SEQ, joining] = ff[K.F_SENT, joining]
-            ff[K.F_STARTED, joining] = 1.0
-            ff[K.F_FMIN, joining] = np.inf
+            ff[joining, K.F_W] = laws.init_cwnd[joining]
+            ff[joining, K.F_INCR] = laws.init_incr[joining]
+            ff[joining, K.F_CAP] = laws.init_cap[joining]
+            ff[joining, K.F_ROUND_SEQ] = ff[joining, K.F_SENT]
+            ff[joining, K.F_STARTED] = 1.0
+            ff[joining, K.F_FMIN] = np.inf
             base[joining] = np.inf
             g[K.G_REDO] = 1.0  # every flow's sending is computed again
             continue
@@ -296,16 +296,16 @@ def _collect(
 ) -> HybridResult:
     """The :class:`HybridResult` of a finished run."""
     traces = []
-    for j, rt in enumerate(rounds.per_flow(ff.shape[1])):
+    for j, rt in enumerate(rounds.per_flow(ff.shape[0])):
         traces.append(
             HybridFlowTrace(
                 round_t_s=rt[:, 0],
                 round_cwnd_pkts=rt[:, 1],
                 round_next_cwnd_pkts=rt[:, 2],
                 round_phase=rt[:, 3],
-                start_s=float(ff[K.F_START, j]),
-                stop_s=float(ff[K.F_STOP, j]),
-                delivered_pkts=float(ff[K.F_ACKED, j]),
+                start_s=float(ff[j, K.F_START]),
+                stop_s=float(ff[j, K.F_STOP]),
+                delivered_pkts=float(ff[j, K.F_ACKED]),
                 loss_t_s=np.array(loss_times[j]),
             )
         )
@@ -336,14 +336,14 @@ def _collect(
         end=HybridEnd(
             queue_pkts=float(g[K.G_Q]),
             queue_area_pkt_s=float(g[K.G_QAREA]),
-            windows_pkts=ff[K.F_W].copy(),
-            rtt_s=ff[K.F_LAST_RTT].copy(),
-            base_rtt_s=ff[K.F_BASE].copy(),
-            delivered_pkts=ff[K.F_ACKED].copy(),
-            lost_pkts=ff[K.F_LOST_TOTAL].copy(),
+            windows_pkts=ff[:, K.F_W].copy(),
+            rtt_s=ff[:, K.F_LAST_RTT].copy(),
+            base_rtt_s=ff[:, K.F_BASE].copy(),
+            delivered_pkts=ff[:, K.F_ACKED].copy(),
+            lost_pkts=ff[:, K.F_LOST_TOTAL].copy(),
             measure_from_s=float(g[K.G_MARK]),
-            delivered_from_pkts=ff[K.F_ACKED_MARK].copy(),
-            lost_from_pkts=ff[K.F_LOST_MARK].copy(),
+            delivered_from_pkts=ff[:, K.F_ACKED_MARK].copy(),
+            lost_from_pkts=ff[:, K.F_LOST_MARK].copy(),
             queue_area_from_pkt_s=float(g[K.G_QAREA_MARK]),
         ),
     )
@@ -372,9 +372,9 @@ def _boundary(
     """The flows that learnt of their losses at ``t`` react (each starts a new round), then
     the laws decide for the flows whose round ended (both among ``touched``, in increasing
     order)."""
-    learn = touched[ff[K.F_LEARN, touched] != 0.0]
+    learn = touched[ff[touched, K.F_LEARN] != 0.0]
     if learn.size:
-        ff[K.F_LEARN, learn] = 0.0
+        ff[learn, K.F_LEARN] = 0.0
         _lose(laws, ff, learn, t, rule, loss_times)
     which = touched[ends[touched]] if learn.size else touched
     if which.size == 0:
@@ -434,7 +434,7 @@ def _lose(
     round's RTT range). Otherwise a fast retransmit (``LOSS_FAST``). Each flow reacts
     from its own state alone: the flows are handled together, elementwise."""
     n = J.size
-    w = ff[K.F_W, J]
+    w = ff[J, K.F_W]
     # the flow's ACKs dropped on the ACK path in this round and the one before (the first
     # drop of the loss event falls in one of them): a duplicate-ACK loss is LOSS_BURST
     timeout, burst = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
