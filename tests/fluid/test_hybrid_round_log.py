@@ -26,7 +26,8 @@ def test_round_log_equals_one_list_per_flow() -> None:
         w, phase = rng.random(n) * 100.0, rng.integers(0, 3, n).astype(np.float64)
         ff[:, K.F_W] = rng.random(n) * 100.0
         log.reserve(int(ends.sum()))
-        log.n = K.boundary_end(ff, np.flatnonzero(ends), t, w, phase, log.flow, log.rows, log.n)
+        which = np.flatnonzero(ends)
+        log.n = K.boundary_end(ff, which, t, w[which], phase, log.flow, log.rows, log.n)
         for j in np.flatnonzero(ends).tolist():
             plain[j].append((t, float(w[j]), float(ff[j, K.F_W]), float(phase[j])))
     got = log.per_flow(n)

@@ -336,5 +336,5 @@ def kernel_state(
         rec_f=np.zeros((K.N_REC_F, n_rec, F)),
         rec_g=np.zeros((K.N_REC_G, n_rec)),
         sends=np.zeros((3, F)),
-        touched=np.zeros(F, dtype=np.int64),
+        touched=np.zeros((3, F), dtype=np.int64),
     )

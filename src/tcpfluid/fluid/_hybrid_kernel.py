@@ -103,9 +103,11 @@ G_QAREA_MARK = 14  # G_QAREA at the mark
 G_REDO = 15  # 1.0: every flow's sending of the next step is (re)computed when ``advance``
 #              resumes (at the start, and after a join); else only the touched flows'
 G_T_JOIN = 16  # the earliest start of a flow not started yet (inf: none), set at a redo
-G_TOUCHED = 17  # flows in ``touched``: those whose round ended or that learnt of their
-#                 losses in the last step (increasing), whose state the caller changes
-N_GLOBALS = 18
+G_TOUCHED = 17  # flows in row 0 of ``touched``: those whose round ended or that learnt of
+#                 their losses in the last step (increasing), whose state the caller changes
+G_ENDED = 18  # of them, the flows whose round ended: row 1 of ``touched`` (increasing)
+G_LEARNT = 19  # and those that learnt of their losses: row 2 of ``touched`` (increasing)
+N_GLOBALS = 20
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -180,7 +182,9 @@ def advance(  # type: ignore[no-untyped-def]
 ):
     """Step from step ``k`` until a round ends or a flow learns of its losses (returns
     ``(k, ROUND_END)`` with ``ends`` set, ``ff[:, F_LEARN]`` 1.0 for the flows that learnt,
-    and those flows, in increasing order, the first ``g[G_TOUCHED]`` of ``touched``), a
+    and those flows, in increasing order, the first ``g[G_TOUCHED]`` of ``touched[0]``:
+    of them the first ``g[G_ENDED]`` of ``touched[1]`` ended their round, the first
+    ``g[G_LEARNT]`` of ``touched[2]`` learnt of their losses), a
     flow joins (``(k, JOIN)``, before step ``k``; the caller sets ``g[G_REDO]``) or the
     run ends (``(n_steps, DONE)``).
 
@@ -253,7 +257,7 @@ def advance(  # type: ignore[no-untyped-def]
         g[G_T_JOIN] = t_join
     n_touched = int(g[G_TOUCHED]) if g[G_REDO] == 0.0 else F
     for i in range(n_touched):
-        j = touched[i] if g[G_REDO] == 0.0 else i
+        j = touched[0, i] if g[G_REDO] == 0.0 else i
         ends[j] = False
         c = ff[j, F_CARRY]
         if c > 0.0:
@@ -416,6 +420,8 @@ def advance(  # type: ignore[no-untyped-def]
         # growth, round end, record and its sending of the next step (the last pass); an
         # ACK-path queue or departure delays come between the two passes
         n_touched = 0
+        n_ended = 0
+        n_learnt = 0
         ps = 1 if one_pass else 0
         while ps < 2:
             for j in range(F):
@@ -539,13 +545,17 @@ def advance(  # type: ignore[no-untyped-def]
                     elif ff[j, F_LOST] >= 1.0 and t >= ff[j, F_FIRST_DROP]:
                         # the sender learns of its losses (its round starts anew)
                         ff[j, F_LEARN] = 1.0
-                        touched[n_touched] = j
+                        touched[0, n_touched] = j
                         n_touched += 1
+                        touched[2, n_learnt] = j
+                        n_learnt += 1
                     elif resolved > round_seq + 1e-9 and r_acks > 1e-9:
                         # (the same test as the boundary ACKs' above)
                         ends[j] = True
-                        touched[n_touched] = j
+                        touched[0, n_touched] = j
                         n_touched += 1
+                        touched[1, n_ended] = j
+                        n_ended += 1
                 ff[j, F_W] = w
                 # ---- record
                 if recording:
@@ -625,6 +635,8 @@ def advance(  # type: ignore[no-untyped-def]
         k += 1
         if n_touched > 0:
             g[G_TOUCHED] = n_touched
+            g[G_ENDED] = n_ended
+            g[G_LEARNT] = n_learnt
             return k, ROUND_END
     return k, DONE
 
@@ -643,10 +655,11 @@ N_SAMPLE = 8
 
 @njit(**_JIT)
 def boundary_sample(ff, which, base, has_rev, out):  # type: ignore[no-untyped-def]
-    """The round sample of the flows ``which`` whose round ended (their columns of rows
-    ``S_*`` of ``out``): each first lowers its BaseRTT ``base`` (inf: none yet) to the
-    round's minimum RTT; ``ff[:, F_BASE]`` gets it (0 while none)."""
-    for j in which:
+    """The round sample of the flows ``which`` whose round ended (column ``i`` of rows
+    ``S_*`` of ``out`` is flow ``which[i]``'s): each first lowers its BaseRTT ``base``
+    (inf: none yet) to the round's minimum RTT; ``ff[:, F_BASE]`` gets it (0 while none)."""
+    for i in range(which.size):
+        j = which[i]
         d = ff[j, F_D]
         r_min = ff[j, F_R_MIN]
         if r_min < base[j]:
@@ -655,33 +668,35 @@ def boundary_sample(ff, which, base, has_rev, out):  # type: ignore[no-untyped-d
         finite_b = math.isfinite(b)
         ff[j, F_BASE] = b if finite_b else 0.0
         r_acks = ff[j, F_R_ACKS]
-        out[S_CWND, j] = ff[j, F_W]
-        out[S_BASE, j] = b if finite_b else d
+        out[S_CWND, i] = ff[j, F_W]
+        out[S_BASE, i] = b if finite_b else d
         mean = ff[j, F_R_SUM] / max(r_acks, 1e-300) if r_acks > 0 else d
-        out[S_MEAN, j] = mean
-        out[S_MIN, j] = r_min if math.isfinite(r_min) else d
-        out[S_MAX, j] = ff[j, F_R_MAX] if ff[j, F_R_MAX] > 0 else d
-        out[S_ACKS, j] = r_acks
+        out[S_MEAN, i] = mean
+        out[S_MIN, i] = r_min if math.isfinite(r_min) else d
+        out[S_MAX, i] = ff[j, F_R_MAX] if ff[j, F_R_MAX] > 0 else d
+        out[S_ACKS, i] = r_acks
         if has_rev:
             # an ACK-path queue is in the RTT but not in the forward delay (timestamps)
             f_min = ff[j, F_FMIN]
             fb = 0.5 * d + (f_min if math.isfinite(f_min) else 0.0)
-            out[S_FWD_BASE, j] = fb
-            out[S_FWD_MEAN, j] = (
+            out[S_FWD_BASE, i] = fb
+            out[S_FWD_MEAN, i] = (
                 0.5 * d + ff[j, F_R_FSUM] / max(r_acks, 1e-300) if r_acks > 0 else fb
             )
         else:
-            out[S_FWD_MEAN, j] = mean - 0.5 * d
-            out[S_FWD_BASE, j] = out[S_BASE, j] - 0.5 * d
+            out[S_FWD_MEAN, i] = mean - 0.5 * d
+            out[S_FWD_BASE, i] = out[S_BASE, i] - 0.5 * d
 
 
 @njit(**_JIT)
 def boundary_act(ff, which, cwnd, incr, cap):  # type: ignore[no-untyped-def]
-    """The laws' actions for the flows ``which`` whose round ended."""
-    for j in which:
-        ff[j, F_W] = cwnd[j]
-        ff[j, F_INCR] = incr[j]
-        ff[j, F_CAP] = cap[j]
+    """The laws' actions for the flows ``which`` whose round ended (flow ``which[i]``'s
+    in element ``i`` of ``cwnd``, ``incr``, ``cap``)."""
+    for i in range(which.size):
+        j = which[i]
+        ff[j, F_W] = cwnd[i]
+        ff[j, F_INCR] = incr[i]
+        ff[j, F_CAP] = cap[i]
 
 
 @njit(**_JIT)
@@ -706,12 +721,13 @@ def round_restart(ff, j):  # type: ignore[no-untyped-def]
 @njit(**_JIT)
 def boundary_end(ff, which, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
     """Log the round of each flow ``which`` whose round ended (in increasing order;
-    ``(t, w, the window now, phase)`` at row ``n`` on of ``log_rows``, the flow in
-    ``log_flow``) and begin its next round; returns the rows logged in all."""
-    for j in which:
+    ``(t, w[i], the window now, phase[which[i]])`` at row ``n`` on of ``log_rows``, the
+    flow in ``log_flow``) and begin its next round; returns the rows logged in all."""
+    for i in range(which.size):
+        j = which[i]
         log_flow[n] = j
         log_rows[n, 0] = t
-        log_rows[n, 1] = w[j]
+        log_rows[n, 1] = w[i]
         log_rows[n, 2] = ff[j, F_W]
         log_rows[n, 3] = phase[j]
         n += 1
