@@ -17,6 +17,8 @@ import pytest
 from _hashkit import assert_same
 
 from tcpfluid.algorithms import get_law
+from tcpfluid.algorithms.base import RoundAction, RoundSample, State
+from tcpfluid.algorithms.vegas import Vegas
 from tcpfluid.fluid.hybrid import simulate_hybrid
 
 _CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
@@ -70,3 +72,28 @@ def test_two_laws_with_a_flow_each_and_a_shared_object() -> None:
     apart = simulate_hybrid([get_law("vegas"), get_law("reno"), get_law("vegas")], **kw)
     assert shared.algorithms == ("vegas", "reno", "vegas")
     assert_same(shared, apart)
+
+
+class _VegasWithoutOut(Vegas):
+    """Vegas whose ``on_round`` does not take ``out=`` (a law written before the keyword):
+    the engine writes the action it returns."""
+
+    def on_round(self, state: State, sample: RoundSample) -> RoundAction:  # type: ignore[override]
+        return super().on_round(state, sample)
+
+
+def test_a_law_without_out_decides_as_one_with_it() -> None:
+    """One law object for every flow is handed ``out=`` views when its ``on_round`` takes
+    the keyword; a law that does not is called without it and its returned action is
+    copied: the same rounds bit for bit, also for three flows in separate objects."""
+    kw: dict[str, Any] = {
+        "mu_pps": 2000.0,
+        "base_rtt_s": [0.05, 0.08, 0.12],
+        "duration_s": 20.0,
+        "buffer_pkts": 30.0,
+        "flow_start_s": [0.0, 2.0, 4.0],
+    }
+    with_out = simulate_hybrid(Vegas(), **kw)
+    assert sum(len(f.round_t_s) for f in with_out.flows) > 100
+    assert_same(with_out, simulate_hybrid(_VegasWithoutOut(), **kw))
+    assert_same(with_out, simulate_hybrid([_VegasWithoutOut() for _ in range(3)], **kw))

@@ -18,17 +18,18 @@ def test_round_log_equals_one_list_per_flow() -> None:
     n = 8
     log = hybrid._RoundLog(capacity=4)  # grows many times
     plain: list[list[tuple[float, float, float, float]]] = [[] for _ in range(n)]
-    ff = np.zeros((K.N_FLOW_ROWS, n))
+    ff = np.zeros((n, K.N_FLOW_ROWS))
     t = 0.0
     for _ in range(400):
         t += float(rng.uniform(0.001, 0.01))
         ends = rng.random(n) < (0.5 if rng.random() < 0.7 else 0.1)
         w, phase = rng.random(n) * 100.0, rng.integers(0, 3, n).astype(np.float64)
-        ff[K.F_W] = rng.random(n) * 100.0
+        ff[:, K.F_W] = rng.random(n) * 100.0
         log.reserve(int(ends.sum()))
-        log.n = K.boundary_end(ff, np.flatnonzero(ends), t, w, phase, log.flow, log.rows, log.n)
+        which = np.flatnonzero(ends)
+        log.n = K.boundary_end(ff, which, t, w[which], phase, log.flow, log.rows, log.n)
         for j in np.flatnonzero(ends).tolist():
-            plain[j].append((t, float(w[j]), float(ff[K.F_W, j]), float(phase[j])))
+            plain[j].append((t, float(w[j]), float(ff[j, K.F_W]), float(phase[j])))
     got = log.per_flow(n)
     assert len(got) == n
     for j in range(n):

@@ -199,17 +199,17 @@ def check_cross(
 
 def flow_state(d: FloatArray, dt: float, start: FloatArray, stop: FloatArray) -> FloatArray:
     """The kernel's per-flow state rows (:mod:`tcpfluid.fluid._hybrid_kernel`), fresh."""
-    ff = np.zeros((K.N_FLOW_ROWS, d.size))
-    ff[K.F_D] = d
-    ff[K.F_START] = start
-    ff[K.F_STOP] = stop
-    ff[K.F_R_MIN] = np.inf
-    ff[K.F_FIRST_DROP] = np.inf
-    ff[K.F_FMIN] = np.inf
-    ff[K.F_RECOVER] = -np.inf
+    ff = np.zeros((d.size, K.N_FLOW_ROWS))
+    ff[:, K.F_D] = d
+    ff[:, K.F_START] = start
+    ff[:, K.F_STOP] = stop
+    ff[:, K.F_R_MIN] = np.inf
+    ff[:, K.F_FIRST_DROP] = np.inf
+    ff[:, K.F_FMIN] = np.inf
+    ff[:, K.F_RECOVER] = -np.inf
     # a packet sent in step k leaves the queue in step k at the earliest, is ACKed D steps
     # later and refilled in the step after: the loop is (D + 1) dt = d
-    ff[K.F_DELAY_STEPS] = np.maximum(1, np.rint(d / dt) - 1)
+    ff[:, K.F_DELAY_STEPS] = np.maximum(1, np.rint(d / dt) - 1)
     return ff
 
 
@@ -304,8 +304,8 @@ def kernel_state(
     :func:`check_reverse`)."""
     F = law_count
     ff = flow_state(run.d, run.dt, run.start, run.stop)
-    ff[K.F_WHOLE] = rev[5]  # whole packets (rounds begin at a whole packet)
-    H = int(ff[K.F_DELAY_STEPS].max()) + 1
+    ff[:, K.F_WHOLE] = rev[5]  # whole packets (rounds begin at a whole packet)
+    H = int(ff[:, K.F_DELAY_STEPS].max()) + 1
     ring = arrival_ring(rtt_sample, run.buf, run.mu, run.dt, run.n_steps)
     # held drops are released a base RTT plus the queueing delay after the drop: the
     # longest queue's delay in steps (both directions), as the arrival ring's, beyond H
@@ -336,5 +336,5 @@ def kernel_state(
         rec_f=np.zeros((K.N_REC_F, n_rec, F)),
         rec_g=np.zeros((K.N_REC_G, n_rec)),
         sends=np.zeros((3, F)),
-        touched=np.zeros(F, dtype=np.int64),
+        touched=np.zeros((3, F), dtype=np.int64),
     )

@@ -17,7 +17,8 @@ from numba import njit
 from .. import _numba_cache
 from .._queueing_kernel import red_probability
 
-# per-flow float state: rows of the (N_FLOW_ROWS, F) array ``ff``
+# per-flow float state: columns of the (F, N_FLOW_ROWS) array ``ff`` (each flow's fields
+# side by side)
 F_D = 0  # base RTT d_j, s
 F_START = 1
 F_STOP = 2
@@ -102,9 +103,11 @@ G_QAREA_MARK = 14  # G_QAREA at the mark
 G_REDO = 15  # 1.0: every flow's sending of the next step is (re)computed when ``advance``
 #              resumes (at the start, and after a join); else only the touched flows'
 G_T_JOIN = 16  # the earliest start of a flow not started yet (inf: none), set at a redo
-G_TOUCHED = 17  # flows in ``touched``: those whose round ended or that learnt of their
-#                 losses in the last step (increasing), whose state the caller changes
-N_GLOBALS = 18
+G_TOUCHED = 17  # flows in row 0 of ``touched``: those whose round ended or that learnt of
+#                 their losses in the last step (increasing), whose state the caller changes
+G_ENDED = 18  # of them, the flows whose round ended: row 1 of ``touched`` (increasing)
+G_LEARNT = 19  # and those that learnt of their losses: row 2 of ``touched`` (increasing)
+N_GLOBALS = 20
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -136,13 +139,13 @@ def _grow(ff, j, whole, w, acks):  # type: ignore[no-untyped-def]
     bounded by its cap. Whole packets: once per whole ACK, as a packet sender's per-ACK
     update (the ACK fluid's part beyond the last whole ACK waits in ``F_ACK_PART``), so the
     window takes the packet sender's values, floating-point sums included."""
-    incr = ff[F_INCR, j]
-    cap = ff[F_CAP, j]
+    incr = ff[j, F_INCR]
+    cap = ff[j, F_CAP]
     if not whole:
         return min(w + incr * acks, cap) if w < cap else w
-    part = ff[F_ACK_PART, j] + acks
+    part = ff[j, F_ACK_PART] + acks
     n = math.floor(part + 1e-9)
-    ff[F_ACK_PART, j] = part - n
+    ff[j, F_ACK_PART] = part - n
     for _ in range(n):
         if w < cap:
             w = min(w + incr, cap)
@@ -178,8 +181,10 @@ def advance(  # type: ignore[no-untyped-def]
     touched,
 ):
     """Step from step ``k`` until a round ends or a flow learns of its losses (returns
-    ``(k, ROUND_END)`` with ``ends`` set, ``ff[F_LEARN]`` 1.0 for the flows that learnt,
-    and those flows, in increasing order, the first ``g[G_TOUCHED]`` of ``touched``), a
+    ``(k, ROUND_END)`` with ``ends`` set, ``ff[:, F_LEARN]`` 1.0 for the flows that learnt,
+    and those flows, in increasing order, the first ``g[G_TOUCHED]`` of ``touched[0]``:
+    of them the first ``g[G_ENDED]`` of ``touched[1]`` ended their round, the first
+    ``g[G_LEARNT]`` of ``touched[2]`` learnt of their losses), a
     flow joins (``(k, JOIN)``, before step ``k``; the caller sets ``g[G_REDO]``) or the
     run ends (``(n_steps, DONE)``).
 
@@ -218,7 +223,7 @@ def advance(  # type: ignore[no-untyped-def]
     step mod its length) each flow's held drops by the step the sender learns of them,
     less its base RTT (held drops only; zeroed as they are released).
     """
-    F = ff.shape[1]
+    F = ff.shape[0]
     H = q_hist.shape[0]
     HD = drop_hist.shape[0]
     HF = fq_ring.shape[0]
@@ -247,19 +252,19 @@ def advance(  # type: ignore[no-untyped-def]
     if g[G_REDO] == 1.0:
         t_join = np.inf
         for j in range(F):
-            if ff[F_STARTED, j] == 0.0 and ff[F_START, j] < t_join:
-                t_join = ff[F_START, j]
+            if ff[j, F_STARTED] == 0.0 and ff[j, F_START] < t_join:
+                t_join = ff[j, F_START]
         g[G_T_JOIN] = t_join
     n_touched = int(g[G_TOUCHED]) if g[G_REDO] == 0.0 else F
     for i in range(n_touched):
-        j = touched[i] if g[G_REDO] == 0.0 else i
+        j = touched[0, i] if g[G_REDO] == 0.0 else i
         ends[j] = False
-        c = ff[F_CARRY, j]
+        c = ff[j, F_CARRY]
         if c > 0.0:
-            ff[F_W, j] = _grow(ff, j, whole, ff[F_W, j], c)
-            ff[F_CARRY, j] = 0.0
-        sending = ff[F_STARTED, j] == 1.0 and ff[F_SILENT, j] <= t < ff[F_STOP, j]
-        send[j], gro[j] = _send_of(sending, whole, ff[F_W, j], ff[F_INFLIGHT, j], ff[F_FREED, j])
+            ff[j, F_W] = _grow(ff, j, whole, ff[j, F_W], c)
+            ff[j, F_CARRY] = 0.0
+        sending = ff[j, F_STARTED] == 1.0 and ff[j, F_SILENT] <= t < ff[j, F_STOP]
+        send[j], gro[j] = _send_of(sending, whole, ff[j, F_W], ff[j, F_INFLIGHT], ff[j, F_FREED])
     g[G_REDO] = 0.0
     g[G_TOUCHED] = 0.0
     # the step's arrivals, summed in flow order
@@ -273,13 +278,13 @@ def advance(  # type: ignore[no-untyped-def]
             service = mu * min(dt, max(t_end - t, 0.0))
         if t >= t_join:
             for j in range(F):
-                if ff[F_STARTED, j] == 0.0 and t >= ff[F_START, j]:
+                if ff[j, F_STARTED] == 0.0 and t >= ff[j, F_START]:
                     return k, JOIN
         if g[G_MARKED] == 0.0 and t + dt > g[G_MARK]:
             # the mark falls in this step: the counts of the steps that end by it
             for j in range(F):
-                ff[F_ACKED_MARK, j] = ff[F_ACKED, j]
-                ff[F_LOST_MARK, j] = ff[F_LOST_TOTAL, j]
+                ff[j, F_ACKED_MARK] = ff[j, F_ACKED]
+                ff[j, F_LOST_MARK] = ff[j, F_LOST_TOTAL]
             g[G_QAREA_MARK] = g[G_QAREA]
             g[G_MARKED] = 1.0
         # ---------------- window-limited sending (computed with the last step's pass)
@@ -415,21 +420,23 @@ def advance(  # type: ignore[no-untyped-def]
         # growth, round end, record and its sending of the next step (the last pass); an
         # ACK-path queue or departure delays come between the two passes
         n_touched = 0
+        n_ended = 0
+        n_learnt = 0
         ps = 1 if one_pass else 0
         while ps < 2:
             for j in range(F):
                 # ---- service: the flow's arrivals join its backlog, the queue serves it
                 if one_pass or ps == 0:
                     sent = s0[j] if dropping else send[j]  # before the step's drops
-                    ff[F_SENT, j] += sent
-                    ff[F_INFLIGHT, j] += sent
+                    ff[j, F_SENT] += sent
+                    ff[j, F_INFLIGHT] += sent
                     if on_growth:
-                        ff[F_FREED, j] = 0.0
-                    ff[F_QF, j] += send[j]
-                    dep = ff[F_QF, j] * scale
-                    ff[F_QF, j] -= dep
+                        ff[j, F_FREED] = 0.0
+                    ff[j, F_QF] += send[j]
+                    dep = ff[j, F_QF] * scale
+                    ff[j, F_QF] -= dep
                     dep_hist[slot, j] = dep
-                    q_after += ff[F_QF, j]
+                    q_after += ff[j, F_QF]
                 if ps == 0:
                     continue
                 # ---- drops
@@ -437,10 +444,10 @@ def advance(  # type: ignore[no-untyped-def]
                 if dropping:
                     x = drops[j]
                     drops[j] = 0.0
-                dsteps = int(ff[F_DELAY_STEPS, j])
-                inflight = ff[F_INFLIGHT, j]
-                freed = ff[F_FREED, j]
-                resolved = ff[F_RESOLVED, j]
+                dsteps = int(ff[j, F_DELAY_STEPS])
+                inflight = ff[j, F_INFLIGHT]
+                freed = ff[j, F_FREED]
+                resolved = ff[j, F_RESOLVED]
                 lag = 0
                 if hold and x > 0.0:
                     # a dropped packet keeps its place in the window until the duplicate
@@ -459,24 +466,24 @@ def advance(  # type: ignore[no-untyped-def]
                             freed += x
                         inflight -= x
                     resolved += x
-                    ff[F_LOST_TOTAL, j] += x
-                    if t >= ff[F_RECOVER, j]:
-                        ff[F_LOST, j] += x
-                        if ff[F_FIRST_DROP, j] == np.inf:
+                    ff[j, F_LOST_TOTAL] += x
+                    if t >= ff[j, F_RECOVER]:
+                        ff[j, F_LOST] += x
+                        if ff[j, F_FIRST_DROP] == np.inf:
                             # the packets behind the drop wait the queue, cross the path
                             # and their duplicate ACKs tell the sender (a held drop: the
                             # step its place is released, the same delay in whole steps)
                             if hold:
-                                ff[F_FIRST_DROP, j] = t + (dsteps + lag) * dt
+                                ff[j, F_FIRST_DROP] = t + (dsteps + lag) * dt
                             else:
-                                ff[F_FIRST_DROP, j] = t + ff[F_D, j] + q_hist[slot]
+                                ff[j, F_FIRST_DROP] = t + ff[j, F_D] + q_hist[slot]
                 # ---- ACKs and per-ACK growth
-                started = ff[F_STARTED, j] == 1.0
-                stop = ff[F_STOP, j]
+                started = ff[j, F_STARTED] == 1.0
+                stop = ff[j, F_STOP]
                 live = started and t < stop
-                w = ff[F_W, j]
-                r_acks = ff[F_R_ACKS, j]
-                round_seq = ff[F_ROUND_SEQ, j]
+                w = ff[j, F_W]
+                r_acks = ff[j, F_R_ACKS]
+                round_seq = ff[j, F_ROUND_SEQ]
                 if k >= dsteps:
                     # (k - dsteps) mod H and mod HD from k's (0 < dsteps < H <= HD)
                     back = slot - dsteps
@@ -497,18 +504,18 @@ def advance(  # type: ignore[no-untyped-def]
                             freed += acked
                         inflight -= acked
                         resolved += acked
-                        ff[F_ACKED, j] += acked
-                        ff[F_ACKED_SINCE, j] += acked
+                        ff[j, F_ACKED] += acked
+                        ff[j, F_ACKED_SINCE] += acked
                     if na > 1e-12:
-                        rtt = ff[F_D, j] + q_hist[back]
+                        rtt = ff[j, F_D] + q_hist[back]
                         r_acks += na
-                        ff[F_R_SUM, j] += na * rtt
+                        ff[j, F_R_SUM] += na * rtt
                         if has_rev:  # the forward part of the delay (forward-path Vegas)
-                            ff[F_R_FSUM, j] += na * f_hist[back]
-                            ff[F_FMIN, j] = min(ff[F_FMIN, j], f_hist[back])
-                        ff[F_R_MIN, j] = min(ff[F_R_MIN, j], rtt)
-                        ff[F_R_MAX, j] = max(ff[F_R_MAX, j], rtt)
-                        ff[F_LAST_RTT, j] = rtt
+                            ff[j, F_R_FSUM] += na * f_hist[back]
+                            ff[j, F_FMIN] = min(ff[j, F_FMIN], f_hist[back])
+                        ff[j, F_R_MIN] = min(ff[j, F_R_MIN], rtt)
+                        ff[j, F_R_MAX] = max(ff[j, F_R_MAX], rtt)
+                        ff[j, F_LAST_RTT] = rtt
                         grow = na
                         if (
                             split
@@ -523,40 +530,44 @@ def advance(  # type: ignore[no-untyped-def]
                             # next increment
                             over = resolved - round_seq
                             carry = na * (min(over, acked) / acked)
-                            ff[F_CARRY, j] = carry
+                            ff[j, F_CARRY] = carry
                             grow = na - carry
                         # the law's per-ACK increment, once per ACK received
                         w = _grow(ff, j, whole, w, grow)
-                ff[F_INFLIGHT, j] = inflight
-                ff[F_FREED, j] = freed
-                ff[F_RESOLVED, j] = resolved
-                ff[F_R_ACKS, j] = r_acks
+                ff[j, F_INFLIGHT] = inflight
+                ff[j, F_FREED] = freed
+                ff[j, F_RESOLVED] = resolved
+                ff[j, F_R_ACKS] = r_acks
                 # ---- round end
                 if started:
                     if t >= stop:
                         w = 0.0
-                    elif ff[F_LOST, j] >= 1.0 and t >= ff[F_FIRST_DROP, j]:
+                    elif ff[j, F_LOST] >= 1.0 and t >= ff[j, F_FIRST_DROP]:
                         # the sender learns of its losses (its round starts anew)
-                        ff[F_LEARN, j] = 1.0
-                        touched[n_touched] = j
+                        ff[j, F_LEARN] = 1.0
+                        touched[0, n_touched] = j
                         n_touched += 1
+                        touched[2, n_learnt] = j
+                        n_learnt += 1
                     elif resolved > round_seq + 1e-9 and r_acks > 1e-9:
                         # (the same test as the boundary ACKs' above)
                         ends[j] = True
-                        touched[n_touched] = j
+                        touched[0, n_touched] = j
                         n_touched += 1
-                ff[F_W, j] = w
+                        touched[1, n_ended] = j
+                        n_ended += 1
+                ff[j, F_W] = w
                 # ---- record
                 if recording:
                     rec_f[R_W, r, j] = w
-                    rec_f[R_THR, r, j] = ff[F_ACKED_SINCE, j] / (every * dt) if k > 0 else 0.0
-                    rec_f[R_RTT, r, j] = ff[F_LAST_RTT, j]
-                    rec_f[R_ACKED, r, j] = ff[F_ACKED, j]
-                    rec_f[R_LOST, r, j] = ff[F_LOST_TOTAL, j]
-                    rec_f[R_BASE, r, j] = ff[F_BASE, j]
-                    ff[F_ACKED_SINCE, j] = 0.0
+                    rec_f[R_THR, r, j] = ff[j, F_ACKED_SINCE] / (every * dt) if k > 0 else 0.0
+                    rec_f[R_RTT, r, j] = ff[j, F_LAST_RTT]
+                    rec_f[R_ACKED, r, j] = ff[j, F_ACKED]
+                    rec_f[R_LOST, r, j] = ff[j, F_LOST_TOTAL]
+                    rec_f[R_BASE, r, j] = ff[j, F_BASE]
+                    ff[j, F_ACKED_SINCE] = 0.0
                 # ---- its sending of the next step
-                sending = started and ff[F_SILENT, j] <= t_next < stop
+                sending = started and ff[j, F_SILENT] <= t_next < stop
                 s_next, beyond = _send_of(sending, whole, w, inflight, freed)
                 send[j] = s_next
                 if on_growth:  # the ACK clock is kept for the growth share only
@@ -576,7 +587,7 @@ def advance(  # type: ignore[no-untyped-def]
                 qa_before = 0.0
                 arr_a = 0.0
                 for j in range(F):
-                    qa_before += ff[F_QA, j]
+                    qa_before += ff[j, F_QA]
                     arr_a += dep_hist[slot, j] * ack_per_pkt
                 keep = 1.0
                 total_r = qa_before + arr_a
@@ -586,16 +597,16 @@ def advance(  # type: ignore[no-untyped-def]
                 scale_r = 1.0 if total_r <= service_r else service_r / total_r
                 qr_after = 0.0
                 for j in range(F):
-                    ff[F_QA, j] += dep_hist[slot, j] * ack_per_pkt * keep
-                    ff[F_ACKD, j] += dep_hist[slot, j] * ack_per_pkt * (1.0 - keep)
-                    ff[F_QD, j] += dep_hist[slot, j]
-                    da = ff[F_QA, j] * scale_r
-                    dd = ff[F_QD, j] * scale_r
-                    ff[F_QA, j] -= da
-                    ff[F_QD, j] -= dd
+                    ff[j, F_QA] += dep_hist[slot, j] * ack_per_pkt * keep
+                    ff[j, F_ACKD] += dep_hist[slot, j] * ack_per_pkt * (1.0 - keep)
+                    ff[j, F_QD] += dep_hist[slot, j]
+                    da = ff[j, F_QA] * scale_r
+                    dd = ff[j, F_QD] * scale_r
+                    ff[j, F_QA] -= da
+                    ff[j, F_QD] -= dd
                     ack_hist[slot, j] = da
                     dep_hist[slot, j] = dd
-                    qr_after += ff[F_QA, j]
+                    qr_after += ff[j, F_QA]
                 g[G_QR] = qr_after
                 wait_r = qr_after / mu_r
                 lag = int(wait_r / dt + 0.5)
@@ -624,6 +635,8 @@ def advance(  # type: ignore[no-untyped-def]
         k += 1
         if n_touched > 0:
             g[G_TOUCHED] = n_touched
+            g[G_ENDED] = n_ended
+            g[G_LEARNT] = n_learnt
             return k, ROUND_END
     return k, DONE
 
@@ -642,76 +655,80 @@ N_SAMPLE = 8
 
 @njit(**_JIT)
 def boundary_sample(ff, which, base, has_rev, out):  # type: ignore[no-untyped-def]
-    """The round sample of the flows ``which`` whose round ended (their columns of rows
-    ``S_*`` of ``out``): each first lowers its BaseRTT ``base`` (inf: none yet) to the
-    round's minimum RTT; ``ff[F_BASE]`` gets it (0 while none)."""
-    for j in which:
-        d = ff[F_D, j]
-        r_min = ff[F_R_MIN, j]
+    """The round sample of the flows ``which`` whose round ended (column ``i`` of rows
+    ``S_*`` of ``out`` is flow ``which[i]``'s): each first lowers its BaseRTT ``base``
+    (inf: none yet) to the round's minimum RTT; ``ff[:, F_BASE]`` gets it (0 while none)."""
+    for i in range(which.size):
+        j = which[i]
+        d = ff[j, F_D]
+        r_min = ff[j, F_R_MIN]
         if r_min < base[j]:
             base[j] = r_min
         b = base[j]
         finite_b = math.isfinite(b)
-        ff[F_BASE, j] = b if finite_b else 0.0
-        r_acks = ff[F_R_ACKS, j]
-        out[S_CWND, j] = ff[F_W, j]
-        out[S_BASE, j] = b if finite_b else d
-        mean = ff[F_R_SUM, j] / max(r_acks, 1e-300) if r_acks > 0 else d
-        out[S_MEAN, j] = mean
-        out[S_MIN, j] = r_min if math.isfinite(r_min) else d
-        out[S_MAX, j] = ff[F_R_MAX, j] if ff[F_R_MAX, j] > 0 else d
-        out[S_ACKS, j] = r_acks
+        ff[j, F_BASE] = b if finite_b else 0.0
+        r_acks = ff[j, F_R_ACKS]
+        out[S_CWND, i] = ff[j, F_W]
+        out[S_BASE, i] = b if finite_b else d
+        mean = ff[j, F_R_SUM] / max(r_acks, 1e-300) if r_acks > 0 else d
+        out[S_MEAN, i] = mean
+        out[S_MIN, i] = r_min if math.isfinite(r_min) else d
+        out[S_MAX, i] = ff[j, F_R_MAX] if ff[j, F_R_MAX] > 0 else d
+        out[S_ACKS, i] = r_acks
         if has_rev:
             # an ACK-path queue is in the RTT but not in the forward delay (timestamps)
-            f_min = ff[F_FMIN, j]
+            f_min = ff[j, F_FMIN]
             fb = 0.5 * d + (f_min if math.isfinite(f_min) else 0.0)
-            out[S_FWD_BASE, j] = fb
-            out[S_FWD_MEAN, j] = (
-                0.5 * d + ff[F_R_FSUM, j] / max(r_acks, 1e-300) if r_acks > 0 else fb
+            out[S_FWD_BASE, i] = fb
+            out[S_FWD_MEAN, i] = (
+                0.5 * d + ff[j, F_R_FSUM] / max(r_acks, 1e-300) if r_acks > 0 else fb
             )
         else:
-            out[S_FWD_MEAN, j] = mean - 0.5 * d
-            out[S_FWD_BASE, j] = out[S_BASE, j] - 0.5 * d
+            out[S_FWD_MEAN, i] = mean - 0.5 * d
+            out[S_FWD_BASE, i] = out[S_BASE, i] - 0.5 * d
 
 
 @njit(**_JIT)
 def boundary_act(ff, which, cwnd, incr, cap):  # type: ignore[no-untyped-def]
-    """The laws' actions for the flows ``which`` whose round ended."""
-    for j in which:
-        ff[F_W, j] = cwnd[j]
-        ff[F_INCR, j] = incr[j]
-        ff[F_CAP, j] = cap[j]
+    """The laws' actions for the flows ``which`` whose round ended (flow ``which[i]``'s
+    in element ``i`` of ``cwnd``, ``incr``, ``cap``)."""
+    for i in range(which.size):
+        j = which[i]
+        ff[j, F_W] = cwnd[i]
+        ff[j, F_INCR] = incr[i]
+        ff[j, F_CAP] = cap[i]
 
 
 @njit(**_JIT)
 def round_restart(ff, j):  # type: ignore[no-untyped-def]
     """Flow ``j`` begins a new round with the next packet it sends (after a loss reaction,
     as a packet sender's recovery starts its round anew)."""
-    seq = ff[F_SENT, j]
-    if ff[F_WHOLE, j] == 1.0:
+    seq = ff[j, F_SENT]
+    if ff[j, F_WHOLE] == 1.0:
         # whole packets: the packet the ACK-clocked fluid is sending now left whole before
         # the decision, as a packet sender's; the round's first packet is the next one
         seq = math.ceil(seq - 1e-9)
-    ff[F_ROUND_SEQ, j] = seq
-    ff[F_ACKD_PREV, j] = ff[F_ACKD_ROUND, j]
-    ff[F_ACKD_ROUND, j] = ff[F_ACKD, j]
-    ff[F_R_ACKS, j] = 0.0
-    ff[F_R_SUM, j] = 0.0
-    ff[F_R_MIN, j] = np.inf
-    ff[F_R_MAX, j] = 0.0
-    ff[F_R_FSUM, j] = 0.0
+    ff[j, F_ROUND_SEQ] = seq
+    ff[j, F_ACKD_PREV] = ff[j, F_ACKD_ROUND]
+    ff[j, F_ACKD_ROUND] = ff[j, F_ACKD]
+    ff[j, F_R_ACKS] = 0.0
+    ff[j, F_R_SUM] = 0.0
+    ff[j, F_R_MIN] = np.inf
+    ff[j, F_R_MAX] = 0.0
+    ff[j, F_R_FSUM] = 0.0
 
 
 @njit(**_JIT)
 def boundary_end(ff, which, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
     """Log the round of each flow ``which`` whose round ended (in increasing order;
-    ``(t, w, the window now, phase)`` at row ``n`` on of ``log_rows``, the flow in
-    ``log_flow``) and begin its next round; returns the rows logged in all."""
-    for j in which:
+    ``(t, w[i], the window now, phase[which[i]])`` at row ``n`` on of ``log_rows``, the
+    flow in ``log_flow``) and begin its next round; returns the rows logged in all."""
+    for i in range(which.size):
+        j = which[i]
         log_flow[n] = j
         log_rows[n, 0] = t
-        log_rows[n, 1] = w[j]
-        log_rows[n, 2] = ff[F_W, j]
+        log_rows[n, 1] = w[i]
+        log_rows[n, 2] = ff[j, F_W]
         log_rows[n, 3] = phase[j]
         n += 1
         round_restart(ff, j)
@@ -736,14 +753,14 @@ def loss_timers(  # type: ignore[no-untyped-def]
     sender's rule; else a timeout when it lost more than ``frac`` of its window)."""
     for i in range(J.size):
         j = J[i]
-        w = ff[F_W, j]
-        burst[i] = ff[F_ACKD, j] - ff[F_ACKD_PREV, j] >= 1.0
-        lost = ff[F_LOST, j]
-        last = ff[F_LAST_RTT, j]
-        srtt[i] = last if last != 0.0 else ff[F_D, j]
+        w = ff[j, F_W]
+        burst[i] = ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0
+        lost = ff[j, F_LOST]
+        last = ff[j, F_LAST_RTT]
+        srtt[i] = last if last != 0.0 else ff[j, F_D]
         silent[i] = 0.0
         if math.isnan(frac):
-            spread = ff[F_R_MAX, j] - ff[F_R_MIN, j] if ff[F_R_ACKS, j] > 0 else 0.0
+            spread = ff[j, F_R_MAX] - ff[j, F_R_MIN] if ff[j, F_R_ACKS] > 0 else 0.0
             rto = _np_max(min_rto, srtt[i] + 2.0 * spread)
             if last == 0.0:  # no RTT sample yet: RFC 6298's initial timer
                 rto = _np_max(rto, initial_rto)
@@ -751,15 +768,15 @@ def loss_timers(  # type: ignore[no-untyped-def]
             s = rto if to else 0.0
             # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data
             # brings a fresh estimate (the packet sender's backoff, up to its maximum)
-            backoff = ff[F_BACKOFF, j]
-            acked = ff[F_ACKED, j]
-            if to and backoff > 0.0 and acked - ff[F_ACKED_AT_TO, j] < 1.0:
+            backoff = ff[j, F_BACKOFF]
+            acked = ff[j, F_ACKED]
+            if to and backoff > 0.0 and acked - ff[j, F_ACKED_AT_TO] < 1.0:
                 m = _np_max(rto, 2.0 * backoff)
                 s = m if (m <= max_rto or math.isnan(m)) else max_rto
             silent[i] = s
-            ff[F_BACKOFF, j] = s if to else 0.0
+            ff[j, F_BACKOFF] = s if to else 0.0
             if to:
-                ff[F_ACKED_AT_TO, j] = acked
+                ff[j, F_ACKED_AT_TO] = acked
             timeout[i] = to
         else:
             timeout[i] = lost > frac * w
@@ -772,11 +789,11 @@ def loss_apply(ff, J, t, new, silent, srtt):  # type: ignore[no-untyped-def]
     same event; each begins a new round (:func:`round_restart`)."""
     for i in range(J.size):
         j = J[i]
-        ff[F_W, j] = new[i]
-        ff[F_INCR, j] = 0.0
-        ff[F_CAP, j] = new[i]
-        ff[F_LOST, j] = 0.0
-        ff[F_FIRST_DROP, j] = np.inf
-        ff[F_SILENT, j] = t + silent[i]
-        ff[F_RECOVER, j] = t + _np_max(srtt[i], silent[i])
+        ff[j, F_W] = new[i]
+        ff[j, F_INCR] = 0.0
+        ff[j, F_CAP] = new[i]
+        ff[j, F_LOST] = 0.0
+        ff[j, F_FIRST_DROP] = np.inf
+        ff[j, F_SILENT] = t + silent[i]
+        ff[j, F_RECOVER] = t + _np_max(srtt[i], silent[i])
         round_restart(ff, j)

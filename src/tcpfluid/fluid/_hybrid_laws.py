@@ -8,12 +8,13 @@ ended.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..algorithms.base import ControlLaw, RoundSample
+from ..algorithms.base import ControlLaw, RoundAction, RoundSample
 from . import _hybrid_kernel as K
 
 FloatArray = NDArray[np.float64]
@@ -55,6 +56,10 @@ class _Laws:
             self.pos_of[ix] = np.arange(ix.size)
             for j in ix.tolist():
                 self.names[j] = getattr(lw, "name", type(lw).__name__)
+        #: whether each group's law takes ``out=`` in ``on_round`` (its signature says so)
+        self.takes_out = [
+            "out" in inspect.signature(lw.on_round).parameters for lw, _ in self.groups
+        ]
         act = [lw.initial_action(st) for (lw, _), st in zip(self.groups, self.states, strict=True)]
         self.init_cwnd = np.empty(n)
         self.init_incr = np.empty(n)
@@ -82,49 +87,54 @@ class _Laws:
 
     def decide(self, which: NDArray[np.intp], s: FloatArray, out: FloatArray) -> None:
         """Call each law for the flows ``which`` (in increasing order) whose round ended,
-        with their rows of the round sample ``s`` (rows ``S_*`` of
-        :func:`~tcpfluid.fluid._hybrid_kernel.boundary_sample`); their actions go to
-        ``out``'s rows (cwnd, incr, cap). Other flows' state is untouched.
+        with their round samples: column ``i`` of the rows ``S_*`` of ``s``
+        (:func:`~tcpfluid.fluid._hybrid_kernel.boundary_sample`) is flow ``which[i]``'s;
+        its action goes to column ``i`` of ``out``'s rows (cwnd, incr, cap). Other flows'
+        state is untouched.
 
         A law decides each flow from that flow's own state and sample, so it is handed the
         ending flows alone: a run of consecutive positions in its state arrays as views (a
         slice; the whole arrays when every flow ends), other sets gathered and written
-        back."""
+        back. One law for every flow reads the samples and writes its actions as views
+        (``out=`` when its ``on_round`` takes it)."""
+        m = which.size
         for g, ((lw, flows), st) in enumerate(zip(self.groups, self.states, strict=True)):
             if self.whole:
                 pos = which
-                rows: slice | NDArray[np.intp] = which
+                cols: slice | NDArray[np.intp] = slice(0, m)
             else:
-                rows = which[self.group_of[which] == g]
-                pos = self.pos_of[rows]
-            m = pos.size
-            if m == 0:
+                cols = np.flatnonzero(self.group_of[which] == g)
+                pos = self.pos_of[which[cols]]
+            n = pos.size
+            if n == 0:
                 continue
             first, last = int(pos[0]), int(pos[-1])
             sel: slice | NDArray[np.intp] = pos
-            if last - first + 1 == m:  # consecutive positions: views, not copies
+            if last - first + 1 == n:  # consecutive positions: views, not copies
                 sel = slice(first, last + 1)
-                if self.whole:
-                    rows = sel
-            sub = st if m == flows.size else {k: v[sel] for k, v in st.items()}
+            sub = st if n == flows.size else {k: v[sel] for k, v in st.items()}
             views = dict(sub) if sub is not st else None
-            x = s[:, rows]
-            a = lw.on_round(
-                sub,
-                RoundSample(
-                    cwnd=x[K.S_CWND], base_rtt=x[K.S_BASE], rtt_mean=x[K.S_MEAN],
-                    rtt_min=x[K.S_MIN], rtt_max=x[K.S_MAX], acks=x[K.S_ACKS],
-                    fwd_delay_mean=x[K.S_FWD_MEAN], fwd_delay_base=x[K.S_FWD_BASE],
-                ),
+            x = s[:, cols]
+            sample = RoundSample(
+                cwnd=x[K.S_CWND], base_rtt=x[K.S_BASE], rtt_mean=x[K.S_MEAN],
+                rtt_min=x[K.S_MIN], rtt_max=x[K.S_MAX], acks=x[K.S_ACKS],
+                fwd_delay_mean=x[K.S_FWD_MEAN], fwd_delay_base=x[K.S_FWD_BASE],
             )  # fmt: skip
+            o = None
+            if isinstance(cols, slice) and self.takes_out[g]:
+                o = RoundAction(out[0, cols], out[1, cols], out[2, cols])
+                a = lw.on_round(sub, sample, out=o)  # type: ignore[call-arg]
+            else:
+                a = lw.on_round(sub, sample)
+            if a is not o:
+                out[0, cols] = a.cwnd
+                out[1, cols] = a.incr
+                out[2, cols] = a.cap
             if views is not None:
                 for k, v in sub.items():
                     # a gathered copy, or an array the law put in place of its view
                     if not isinstance(sel, slice) or v is not views[k]:
                         st[k][sel] = v
-            out[0, rows] = a.cwnd
-            out[1, rows] = a.incr
-            out[2, rows] = a.cap
 
     def lose(self, flows: NDArray[np.intp], kinds: list[int], w: FloatArray) -> FloatArray:
         """The loss reactions of the flows ``flows`` (loss kind ``kinds[i]``, window

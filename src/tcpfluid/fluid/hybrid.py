@@ -246,32 +246,34 @@ def simulate_hybrid(
     with small_pages():  # written once in order: huge pages bring them nothing
         st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
     st.g[K.G_MARK] = mark
-    ff, g, ends, rec_f, rec_g = st.ff, st.g, st.ends, st.rec_f, st.rec_g
+    ff, g, rec_f, rec_g = st.ff, st.g, st.rec_f, st.rec_g
     base = np.full(F, np.inf)
     rounds = _RoundLog()
     scratch = _Scratch(np.empty((K.N_SAMPLE, F)), np.empty((3, F)))
     loss_times: list[list[float]] = [[] for _ in range(F)]
     next_report = time.monotonic()
     k = 0
+    before, after = st.before, st.after
     while True:
-        k, code = K.advance(k, n_steps, t_end, dt, mu, buf, *st.before, every, *st.after)
+        k, code = K.advance(k, n_steps, t_end, dt, mu, buf, *before, every, *after)
         if code == K.DONE:
             break
         t = k * dt
         if code == K.JOIN:
-            joining = (ff[K.F_STARTED] == 0.0) & (t >= start)
+            joining = (ff[:, K.F_STARTED] == 0.0) & (t >= start)
             laws.restart(joining)
-            ff[K.F_W, joining] = laws.init_cwnd[joining]
-            ff[K.F_INCR, joining] = laws.init_incr[joining]
-            ff[K.F_CAP, joining] = laws.init_cap[joining]
-            ff[K.F_ROUND_SEQ, joining] = ff[K.F_SENT, joining]
-            ff[K.F_STARTED, joining] = 1.0
-            ff[K.F_FMIN, joining] = np.inf
+            ff[joining, K.F_W] = laws.init_cwnd[joining]
+            ff[joining, K.F_INCR] = laws.init_incr[joining]
+            ff[joining, K.F_CAP] = laws.init_cap[joining]
+            ff[joining, K.F_ROUND_SEQ] = ff[joining, K.F_SENT]
+            ff[joining, K.F_STARTED] = 1.0
+            ff[joining, K.F_FMIN] = np.inf
             base[joining] = np.inf
             g[K.G_REDO] = 1.0  # every flow's sending is computed again
             continue
-        touched = st.touched[: int(g[K.G_TOUCHED])]
-        _boundary(laws, ff, ends, touched, base, t, rule, rounds, loss_times, has_rev, scratch)
+        learn = st.touched[2, : int(g[K.G_LEARNT])]
+        which = st.touched[1, : int(g[K.G_ENDED])]
+        _boundary(laws, ff, learn, which, base, t, rule, rounds, loss_times, has_rev, scratch)
         if progress is not None and (now := time.monotonic()) >= next_report:
             next_report = now + 0.1
             progress(min(1.0, t / t_end))
@@ -296,16 +298,16 @@ def _collect(
 ) -> HybridResult:
     """The :class:`HybridResult` of a finished run."""
     traces = []
-    for j, rt in enumerate(rounds.per_flow(ff.shape[1])):
+    for j, rt in enumerate(rounds.per_flow(ff.shape[0])):
         traces.append(
             HybridFlowTrace(
                 round_t_s=rt[:, 0],
                 round_cwnd_pkts=rt[:, 1],
                 round_next_cwnd_pkts=rt[:, 2],
                 round_phase=rt[:, 3],
-                start_s=float(ff[K.F_START, j]),
-                stop_s=float(ff[K.F_STOP, j]),
-                delivered_pkts=float(ff[K.F_ACKED, j]),
+                start_s=float(ff[j, K.F_START]),
+                stop_s=float(ff[j, K.F_STOP]),
+                delivered_pkts=float(ff[j, K.F_ACKED]),
                 loss_t_s=np.array(loss_times[j]),
             )
         )
@@ -336,14 +338,14 @@ def _collect(
         end=HybridEnd(
             queue_pkts=float(g[K.G_Q]),
             queue_area_pkt_s=float(g[K.G_QAREA]),
-            windows_pkts=ff[K.F_W].copy(),
-            rtt_s=ff[K.F_LAST_RTT].copy(),
-            base_rtt_s=ff[K.F_BASE].copy(),
-            delivered_pkts=ff[K.F_ACKED].copy(),
-            lost_pkts=ff[K.F_LOST_TOTAL].copy(),
+            windows_pkts=ff[:, K.F_W].copy(),
+            rtt_s=ff[:, K.F_LAST_RTT].copy(),
+            base_rtt_s=ff[:, K.F_BASE].copy(),
+            delivered_pkts=ff[:, K.F_ACKED].copy(),
+            lost_pkts=ff[:, K.F_LOST_TOTAL].copy(),
             measure_from_s=float(g[K.G_MARK]),
-            delivered_from_pkts=ff[K.F_ACKED_MARK].copy(),
-            lost_from_pkts=ff[K.F_LOST_MARK].copy(),
+            delivered_from_pkts=ff[:, K.F_ACKED_MARK].copy(),
+            lost_from_pkts=ff[:, K.F_LOST_MARK].copy(),
             queue_area_from_pkt_s=float(g[K.G_QAREA_MARK]),
         ),
     )
@@ -352,15 +354,15 @@ def _collect(
 class _Scratch(NamedTuple):
     """The arrays a round boundary fills, allocated once per run."""
 
-    sample: FloatArray  # (N_SAMPLE, F): the round sample of every flow
-    action: FloatArray  # (3, F): cwnd, incr, cap the laws set
+    sample: FloatArray  # (N_SAMPLE, F): the round samples, in the order of the flows
+    action: FloatArray  # (3, F): cwnd, incr, cap the laws set, in the same order
 
 
 def _boundary(
     laws: _Laws,
     ff: FloatArray,
-    ends: NDArray[np.bool_],
-    touched: NDArray[np.int64],
+    learn: NDArray[np.int64],
+    which: NDArray[np.int64],
     base: FloatArray,
     t: float,
     rule: _LossRule,
@@ -369,22 +371,21 @@ def _boundary(
     has_rev: bool,
     scratch: _Scratch,
 ) -> None:
-    """The flows that learnt of their losses at ``t`` react (each starts a new round), then
-    the laws decide for the flows whose round ended (both among ``touched``, in increasing
-    order)."""
-    learn = touched[ff[K.F_LEARN, touched] != 0.0]
+    """The flows ``learn`` that learnt of their losses at ``t`` react (each starts a new
+    round), then the laws decide for the flows ``which`` whose round ended (each in
+    increasing order; :func:`~tcpfluid.fluid._hybrid_kernel.advance` lists them)."""
     if learn.size:
-        ff[K.F_LEARN, learn] = 0.0
+        ff[learn, K.F_LEARN] = 0.0
         _lose(laws, ff, learn, t, rule, loss_times)
-    which = touched[ends[touched]] if learn.size else touched
-    if which.size == 0:
+    m = which.size
+    if m == 0:
         return
     s, act = scratch
     K.boundary_sample(ff, which, base, has_rev, s)
     laws.decide(which, s, act)
     K.boundary_act(ff, which, act[0], act[1], act[2])
-    rounds.reserve(which.size)
-    phase = laws.phase(ends.size)
+    rounds.reserve(m)
+    phase = laws.phase(ff.shape[0])
     rounds.n = K.boundary_end(ff, which, t, s[K.S_CWND], phase, rounds.flow, rounds.rows, rounds.n)
 
 
@@ -434,7 +435,7 @@ def _lose(
     round's RTT range). Otherwise a fast retransmit (``LOSS_FAST``). Each flow reacts
     from its own state alone: the flows are handled together, elementwise."""
     n = J.size
-    w = ff[K.F_W, J]
+    w = ff[J, K.F_W]
     # the flow's ACKs dropped on the ACK path in this round and the one before (the first
     # drop of the loss event falls in one of them): a duplicate-ACK loss is LOSS_BURST
     timeout, burst = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
