@@ -90,25 +90,32 @@ class FlowSummaries(LazySeq["FlowSummary"]):
     __slots__ = ("_cache", "convergence_times_s", "losses", "names", "not_settled_reason",
                  "start_s", "stop_s", *_OPTIONAL)  # fmt: skip
     _what, _plural = "flow", "flow summaries"
-    names: Sequence[str]
-    start_s: FloatArray
-    stop_s: FloatArray
-    ss_exit_window_pkts: FloatArray
-    ss_exit_time_s: FloatArray
-    ss_exit_round: FloatArray
-    settled_window_pkts: FloatArray
-    time_to_equilibrium_s: FloatArray
-    convergence_times_s: FloatArray  # flows x changes
-    throughput_pps: FloatArray
-    losses: NDArray[Any]
-    cycle_centre_pkts: FloatArray
-    cycle_amplitude_pkts: FloatArray
-    not_settled_reason: NDArray[Any]
 
-    def __init__(self, **columns: Any) -> None:
-        """One keyword per column (the attributes above, all required)."""
-        for name in self.__slots__[1:]:
-            setattr(self, name, columns[name])
+    def __init__(
+        self,
+        *,
+        names: Sequence[str],
+        start_s: FloatArray,
+        stop_s: FloatArray,
+        ss_exit_window_pkts: FloatArray,
+        ss_exit_time_s: FloatArray,
+        ss_exit_round: FloatArray,
+        settled_window_pkts: FloatArray,
+        time_to_equilibrium_s: FloatArray,
+        convergence_times_s: FloatArray,
+        throughput_pps: FloatArray,
+        losses: NDArray[Any],
+        cycle_centre_pkts: FloatArray,
+        cycle_amplitude_pkts: FloatArray,
+        not_settled_reason: NDArray[Any],
+    ) -> None:
+        self.names, self.start_s, self.stop_s = names, start_s, stop_s
+        self.ss_exit_window_pkts, self.ss_exit_time_s = ss_exit_window_pkts, ss_exit_time_s
+        self.ss_exit_round, self.settled_window_pkts = ss_exit_round, settled_window_pkts
+        self.time_to_equilibrium_s = time_to_equilibrium_s
+        self.convergence_times_s, self.throughput_pps = convergence_times_s, throughput_pps
+        self.losses, self.not_settled_reason = losses, not_settled_reason
+        self.cycle_centre_pkts, self.cycle_amplitude_pkts = cycle_centre_pkts, cycle_amplitude_pkts
         self._cache: dict[int, FlowSummary] = {}
 
     @classmethod
