@@ -448,28 +448,20 @@ class Result:
         T = self.time_s.shape[0]
         F = len(self.flow_names)
         names = np.asarray(self.flow_names, dtype=object)
-        parts = []
-        for q, arr in (("window_pkts", self.window_pkts), ("throughput_pps", self.throughput_pps)):
-            parts.append(
-                pd.DataFrame(
-                    {
-                        "time_s": np.tile(self.time_s, F),
-                        "flow": np.repeat(names, T),
-                        "quantity": q,
-                        "value": arr.reshape(-1),
-                    }
-                )
+
+        def frame(quantity: str, time_s: Any, flow: Any, value: Any) -> pd.DataFrame:
+            return pd.DataFrame(
+                {"time_s": time_s, "flow": flow, "quantity": quantity, "value": value}
             )
-        parts.append(
-            pd.DataFrame(
-                {
-                    "time_s": self.time_s,
-                    "flow": "",
-                    "quantity": "queue_pkts",
-                    "value": self.queue_pkts,
-                }
+
+        parts = [
+            frame(q, np.tile(self.time_s, F), np.repeat(names, T), arr.reshape(-1))
+            for q, arr in (
+                ("window_pkts", self.window_pkts),
+                ("throughput_pps", self.throughput_pps),
             )
-        )
+        ]
+        parts.append(frame("queue_pkts", self.time_s, "", self.queue_pkts))
         return pd.concat(parts, ignore_index=True)
 
     def to_dict(self) -> dict[str, Any]:
