@@ -175,13 +175,7 @@ class Names(Sequence[str]):
                 self._lookup = lookup
             return self._lookup.get(name, -1)
         for b, s in zip(self._blocks, self._starts, strict=False):
-            if isinstance(b, Family):
-                k = b.find(name)
-            else:
-                try:
-                    k = list(b).index(name)
-                except ValueError:
-                    k = -1
+            k = b.find(name) if isinstance(b, Family) else (b.index(name) if name in b else -1)
             if k >= 0:
                 return s + k
         return -1
