@@ -7,7 +7,7 @@ sequence of the one-flow objects (:class:`~tcpfluid.results.FlowSummary`,
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -18,9 +18,10 @@ from ._validation import item_index
 if TYPE_CHECKING:  # pragma: no cover
     from .results import FlowSummary, RoundLog
 
-__all__ = ["FlowSummaries", "RoundLogs"]
+__all__ = ["FlowSummaries", "LazySeq", "RoundLogs"]
 
 FloatArray = NDArray[np.float64]
+T = TypeVar("T")
 
 
 def _opt(a: NDArray[Any], *, kind: type = float, inf: bool = False) -> list[Any]:
@@ -40,16 +41,55 @@ def _none_or(kind: type, x: float) -> Any:
     return None if x != x else kind(x)
 
 
-class FlowSummaries(Sequence["FlowSummary"]):
+class LazySeq(Sequence[T]):
+    """A sequence of objects kept as columns, each made when read (``_item``): a
+    scenario's links and flows, a result's flow summaries and round logs."""
+
+    __slots__ = ()
+    _what = ""  # one item, in messages
+    _plural = ""  # the items, in ``repr`` (default ``_what + "s"``)
+
+    def _item(self, k: int) -> T:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[T, ...]: ...
+    def __getitem__(self, i: int | slice) -> T | tuple[T, ...]:
+        if isinstance(i, slice):
+            return tuple(self._item(k) for k in range(len(self))[i])
+        return self._item(item_index(i, len(self), self._what))
+
+    def __iter__(self) -> Iterator[T]:
+        return map(self._item, range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazySeq | tuple | list):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} {self._plural or self._what + 's'}>"
+
+
+#: the summary values that may be ``None`` (NaN in the columns), and their type
+_OPTIONAL = {
+    "ss_exit_window_pkts": float, "ss_exit_time_s": float, "ss_exit_round": int,
+    "settled_window_pkts": float, "time_to_equilibrium_s": float, "throughput_pps": float,
+    "cycle_centre_pkts": float, "cycle_amplitude_pkts": float,
+}  # fmt: skip
+
+
+class FlowSummaries(LazySeq["FlowSummary"]):
     """The :class:`FlowSummary` of every flow, kept as columns (arrays, NaN for ``None``);
     each :class:`FlowSummary` is made when it is read (:attr:`Summary.flows`)."""
 
-    __slots__ = (
-        "_cache", "convergence_times_s", "cycle_amplitude_pkts", "cycle_centre_pkts", "losses",
-        "names", "not_settled_reason", "settled_window_pkts", "ss_exit_round",
-        "ss_exit_time_s", "ss_exit_window_pkts", "start_s", "stop_s", "throughput_pps",
-        "time_to_equilibrium_s",
-    )  # fmt: skip
+    __slots__ = ("_cache", "convergence_times_s", "losses", "names", "not_settled_reason",
+                 "start_s", "stop_s", *_OPTIONAL)  # fmt: skip
+    _what, _plural = "flow", "flow summaries"
 
     def __init__(
         self,
@@ -69,16 +109,13 @@ class FlowSummaries(Sequence["FlowSummary"]):
         cycle_amplitude_pkts: FloatArray,
         not_settled_reason: NDArray[Any],
     ) -> None:
-        self.names = names
-        self.start_s, self.stop_s = start_s, stop_s
+        self.names, self.start_s, self.stop_s = names, start_s, stop_s
         self.ss_exit_window_pkts, self.ss_exit_time_s = ss_exit_window_pkts, ss_exit_time_s
-        self.ss_exit_round = ss_exit_round
-        self.settled_window_pkts = settled_window_pkts
+        self.ss_exit_round, self.settled_window_pkts = ss_exit_round, settled_window_pkts
         self.time_to_equilibrium_s = time_to_equilibrium_s
-        self.convergence_times_s = convergence_times_s
-        self.throughput_pps, self.losses = throughput_pps, losses
+        self.convergence_times_s, self.throughput_pps = convergence_times_s, throughput_pps
+        self.losses, self.not_settled_reason = losses, not_settled_reason
         self.cycle_centre_pkts, self.cycle_amplitude_pkts = cycle_centre_pkts, cycle_amplitude_pkts
-        self.not_settled_reason = not_settled_reason
         self._cache: dict[int, FlowSummary] = {}
 
     @classmethod
@@ -89,10 +126,8 @@ class FlowSummaries(Sequence["FlowSummary"]):
         fl = tuple(flows)
 
         def col(name: str) -> FloatArray:
-            return np.array(
-                [np.nan if getattr(f, name) is None else getattr(f, name) for f in fl],
-                dtype=np.float64,
-            )
+            values = (getattr(f, name) for f in fl)
+            return np.array([np.nan if x is None else x for x in values], dtype=np.float64)
 
         n_changes = max((len(f.convergence_times_s) for f in fl), default=0)
         ints = all(isinstance(f.losses, int) for f in fl)
@@ -100,20 +135,13 @@ class FlowSummaries(Sequence["FlowSummary"]):
             names=[f.name for f in fl],
             start_s=col("start_s"),
             stop_s=col("stop_s"),
-            ss_exit_window_pkts=col("ss_exit_window_pkts"),
-            ss_exit_time_s=col("ss_exit_time_s"),
-            ss_exit_round=col("ss_exit_round"),
-            settled_window_pkts=col("settled_window_pkts"),
-            time_to_equilibrium_s=col("time_to_equilibrium_s"),
             convergence_times_s=np.array(
                 [[np.nan if c is None else c for c in f.convergence_times_s] for f in fl],
                 dtype=np.float64,
             ).reshape(len(fl), n_changes),
-            throughput_pps=col("throughput_pps"),
             losses=np.array([f.losses for f in fl], dtype=np.int64 if ints else np.float64),
-            cycle_centre_pkts=col("cycle_centre_pkts"),
-            cycle_amplitude_pkts=col("cycle_amplitude_pkts"),
             not_settled_reason=np.array([f.not_settled_reason for f in fl], dtype=object),
+            **{name: col(name) for name in _OPTIONAL},
         )
         out._cache.update(enumerate(fl))
         return out
@@ -121,14 +149,7 @@ class FlowSummaries(Sequence["FlowSummary"]):
     def __len__(self) -> int:
         return len(self.names)
 
-    @overload
-    def __getitem__(self, i: int) -> FlowSummary: ...
-    @overload
-    def __getitem__(self, i: slice) -> tuple[FlowSummary, ...]: ...
-    def __getitem__(self, i: int | slice) -> FlowSummary | tuple[FlowSummary, ...]:
-        if isinstance(i, slice):
-            return tuple(self[k] for k in range(len(self))[i])
-        k = item_index(i, len(self), "flow")
+    def _item(self, k: int) -> FlowSummary:
         f = self._cache.get(k)
         if f is None:
             from .results import FlowSummary
@@ -137,37 +158,17 @@ class FlowSummaries(Sequence["FlowSummary"]):
                 name=self.names[k],
                 start_s=float(self.start_s[k]),
                 stop_s=float(self.stop_s[k]),
-                ss_exit_window_pkts=_none_or(float, self.ss_exit_window_pkts[k]),
-                ss_exit_time_s=_none_or(float, self.ss_exit_time_s[k]),
-                ss_exit_round=_none_or(int, self.ss_exit_round[k]),
-                settled_window_pkts=_none_or(float, self.settled_window_pkts[k]),
-                time_to_equilibrium_s=_none_or(float, self.time_to_equilibrium_s[k]),
                 convergence_times_s=tuple(
                     _none_or(float, c) for c in self.convergence_times_s[k].tolist()
                 ),
-                throughput_pps=_none_or(float, self.throughput_pps[k]),
                 losses=self.losses[k].item(),
-                cycle_centre_pkts=_none_or(float, self.cycle_centre_pkts[k]),
-                cycle_amplitude_pkts=_none_or(float, self.cycle_amplitude_pkts[k]),
                 not_settled_reason=self.not_settled_reason[k],
+                **{n: _none_or(kind, getattr(self, n)[k]) for n, kind in _OPTIONAL.items()},
             )
         return f
 
-    def __iter__(self) -> Iterator[FlowSummary]:
-        return (self[k] for k in range(len(self)))
 
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, FlowSummaries | tuple | list):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<{len(self)} flow summaries>"
-
-
-class RoundLogs(Sequence["RoundLog"]):
+class RoundLogs(LazySeq["RoundLog"]):
     """Every flow's :class:`RoundLog` kept as columns, flows along the last axis
     (:attr:`Result.rounds`); each flow's log is made when it is read.
 
@@ -177,6 +178,7 @@ class RoundLogs(Sequence["RoundLog"]):
     """
 
     __slots__ = ("next_window_pkts", "phase", "sizes", "time_s", "window_pkts")
+    _what = "flow"
 
     def __init__(
         self,
@@ -193,26 +195,15 @@ class RoundLogs(Sequence["RoundLog"]):
     def __len__(self) -> int:
         return int(self.window_pkts.shape[1])
 
-    @overload
-    def __getitem__(self, i: int) -> RoundLog: ...
-    @overload
-    def __getitem__(self, i: slice) -> tuple[RoundLog, ...]: ...
-    def __getitem__(self, i: int | slice) -> RoundLog | tuple[RoundLog, ...]:
-        if isinstance(i, slice):
-            return tuple(self[k] for k in range(len(self))[i])
-        k = item_index(i, len(self), "flow")
+    def _item(self, k: int) -> RoundLog:
         from .results import RoundLog
 
-        if self.sizes is None:
-            return RoundLog(
-                self.time_s, self.window_pkts[:, k], self.next_window_pkts[:, k], self.phase[:, k]
-            )
-        s = int(self.sizes[k])
+        s = None if self.sizes is None else int(self.sizes[k])
         t = self.time_s[:s] if self.time_s.ndim == 1 else self.time_s[:s, k]
         return RoundLog(t, self.window_pkts[:s, k], self.next_window_pkts[:s, k], self.phase[:s, k])
 
-    def __iter__(self) -> Iterator[RoundLog]:
-        return (self[k] for k in range(len(self)))
+    __eq__ = object.__eq__  # logs made when read: equal only to itself
+    __hash__ = object.__hash__  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"<round logs of {len(self)} flows>"

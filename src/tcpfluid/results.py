@@ -50,7 +50,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -121,22 +121,10 @@ class FlowSummary:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain values (``stop_s`` ``None`` when the flow runs to the end)."""
-        return {
-            "name": self.name,
-            "start_s": self.start_s,
-            "stop_s": None if self.stop_s == float("inf") else self.stop_s,
-            "ss_exit_window_pkts": self.ss_exit_window_pkts,
-            "ss_exit_time_s": self.ss_exit_time_s,
-            "ss_exit_round": self.ss_exit_round,
-            "settled_window_pkts": self.settled_window_pkts,
-            "time_to_equilibrium_s": self.time_to_equilibrium_s,
-            "convergence_times_s": list(self.convergence_times_s),
-            "throughput_pps": self.throughput_pps,
-            "losses": self.losses,
-            "cycle_centre_pkts": self.cycle_centre_pkts,
-            "cycle_amplitude_pkts": self.cycle_amplitude_pkts,
-            "not_settled_reason": self.not_settled_reason,
-        }
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["stop_s"] = None if self.stop_s == float("inf") else self.stop_s
+        out["convergence_times_s"] = list(self.convergence_times_s)
+        return out
 
 
 @dataclass(frozen=True)
@@ -351,12 +339,7 @@ class RoundLog:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain lists."""
-        return {
-            "time_s": self.time_s.tolist(),
-            "window_pkts": self.window_pkts.tolist(),
-            "next_window_pkts": self.next_window_pkts.tolist(),
-            "phase": self.phase.tolist(),
-        }
+        return {f.name: getattr(self, f.name).tolist() for f in fields(self)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -465,28 +448,20 @@ class Result:
         T = self.time_s.shape[0]
         F = len(self.flow_names)
         names = np.asarray(self.flow_names, dtype=object)
-        parts = []
-        for q, arr in (("window_pkts", self.window_pkts), ("throughput_pps", self.throughput_pps)):
-            parts.append(
-                pd.DataFrame(
-                    {
-                        "time_s": np.tile(self.time_s, F),
-                        "flow": np.repeat(names, T),
-                        "quantity": q,
-                        "value": arr.reshape(-1),
-                    }
-                )
+
+        def frame(quantity: str, time_s: Any, flow: Any, value: Any) -> pd.DataFrame:
+            return pd.DataFrame(
+                {"time_s": time_s, "flow": flow, "quantity": quantity, "value": value}
             )
-        parts.append(
-            pd.DataFrame(
-                {
-                    "time_s": self.time_s,
-                    "flow": "",
-                    "quantity": "queue_pkts",
-                    "value": self.queue_pkts,
-                }
+
+        parts = [
+            frame(q, np.tile(self.time_s, F), np.repeat(names, T), arr.reshape(-1))
+            for q, arr in (
+                ("window_pkts", self.window_pkts),
+                ("throughput_pps", self.throughput_pps),
             )
-        )
+        ]
+        parts.append(frame("queue_pkts", self.time_s, "", self.queue_pkts))
         return pd.concat(parts, ignore_index=True)
 
     def to_dict(self) -> dict[str, Any]:

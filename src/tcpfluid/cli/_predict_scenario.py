@@ -111,7 +111,7 @@ def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
         scenario_from_args(args.scenario, a, sets, getattr(args, "params", []) or []) for a in specs
     ]
     algorithms = [mix_label(sc) for sc in scenarios]
-    per_alg = [_predict_one(args, sc, len(changes)) for sc in scenarios]
+    per_alg = [_predict_one(args, sc) for sc in scenarios]
     if args.json:
         plain = base.to_dict()["params"]
         out: dict[str, Any] = {
@@ -134,7 +134,7 @@ def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
 
 
 def _predict_one(
-    args: argparse.Namespace, scenario: Any, n_changes: int
+    args: argparse.Namespace, scenario: Any
 ) -> tuple[list[Any], dict[tuple[str, str, int], float | None]]:
     """Predictions of one algorithm and, with ``--check``, the engine's values."""
     from ..testing import RunCache, predict_scenario

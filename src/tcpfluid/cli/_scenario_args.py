@@ -39,6 +39,8 @@ def parse_params(items: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
     ValueError
         Naming a malformed item or a value that is not a number.
     """
+    from ..scenarios._file_build import parse_number
+
     out: list[tuple[str | None, dict[str, Any]]] = []
     for item in items:
         lhs, sep, value = item.partition("=")
@@ -46,13 +48,11 @@ def parse_params(items: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
         key = key.strip()
         if not sep or not key or not value.strip() or (colon and not sel.strip()):
             raise ValueError(f"--param expects [SELECTOR:]KEY=VALUE, got {item!r}")
-        text = value.strip()
-        number: Any
         try:
-            number = int(text) if text.lstrip("+-").isdigit() else float(text)
+            number = parse_number(value)
         except ValueError:
             raise ValueError(
-                f"--param {item!r}: the value must be a number, got {text!r}"
+                f"--param {item!r}: the value must be a number, got {value.strip()!r}"
             ) from None
         out.append((sel.strip() if colon else None, {key: number}))
     return out

@@ -203,52 +203,44 @@ def _flow_columns(
 CHUNK_FLOWS = 1 << 16
 
 
-def _block(fr: FlowRecords, a: int, b: int) -> FlowRecords:
-    """Flows ``a`` to ``b - 1`` of ``fr`` (views of its columns; names are not read)."""
+def _subset(fr: FlowRecords, cut: Any) -> FlowRecords:
+    """``fr`` with ``cut`` applied to each column (along its last axis, the flows; names
+    are not read)."""
 
-    def cut(x: Any) -> Any:
-        return None if x is None else x[..., a:b]
+    def opt(x: Any) -> Any:
+        return None if x is None else cut(x)
 
     return FlowRecords(
         names=(),
-        start_s=fr.start_s[a:b],
-        stop_s=fr.stop_s[a:b],
-        t_s=fr.t_s if fr.t_s.ndim == 1 else fr.t_s[:, a:b],
-        window_pkts=fr.window_pkts[:, a:b],
-        in_slow_start=cut(fr.in_slow_start),
-        settle_window_pkts=fr.settle_window_pkts[:, a:b],
-        delivered_pkts=fr.delivered_pkts[a:b],
-        loss_events=fr.loss_events[a:b],
-        sizes=cut(fr.sizes),
+        start_s=cut(fr.start_s),
+        stop_s=cut(fr.stop_s),
+        t_s=fr.t_s if fr.t_s.ndim == 1 else cut(fr.t_s),
+        window_pkts=cut(fr.window_pkts),
+        in_slow_start=opt(fr.in_slow_start),
+        settle_window_pkts=cut(fr.settle_window_pkts),
+        delivered_pkts=cut(fr.delivered_pkts),
+        loss_events=cut(fr.loss_events),
+        sizes=opt(fr.sizes),
         exit_delay_samples=fr.exit_delay_samples,
     )
 
 
+def _block(fr: FlowRecords, a: int, b: int) -> FlowRecords:
+    """Flows ``a`` to ``b - 1`` of ``fr`` (views of its columns)."""
+    return _subset(fr, lambda x: x[..., a:b])
+
+
 def _take(fr: FlowRecords, idx: NDArray[np.intp]) -> FlowRecords:
     """The flows ``idx`` of ``fr`` (copies of their columns, laid out in memory as they
-    are: NumPy's sums along the samples follow the layout; names are not read)."""
+    are: NumPy's sums along the samples follow the layout)."""
 
     def pick(x: Any) -> Any:
-        if x is None:
-            return None
         out = np.take(x, idx, axis=-1)
         if x.ndim > 1 and abs(x.strides[0]) < abs(x.strides[-1]):  # samples adjacent
             out = np.asfortranarray(out)
         return out
 
-    return FlowRecords(
-        names=(),
-        start_s=fr.start_s[idx],
-        stop_s=fr.stop_s[idx],
-        t_s=fr.t_s if fr.t_s.ndim == 1 else pick(fr.t_s),
-        window_pkts=pick(fr.window_pkts),
-        in_slow_start=pick(fr.in_slow_start),
-        settle_window_pkts=pick(fr.settle_window_pkts),
-        delivered_pkts=fr.delivered_pkts[idx],
-        loss_events=fr.loss_events[idx],
-        sizes=pick(fr.sizes),
-        exit_delay_samples=fr.exit_delay_samples,
-    )
+    return _subset(fr, pick)
 
 
 def _same_as_previous(fr: FlowRecords, bands: FloatArray) -> NDArray[np.bool_]:
@@ -335,10 +327,7 @@ def _columns_of(
     K = len(changes)
     R = int(fr.window_pkts.shape[0])
     sizes = np.full(n, R, dtype=np.int64) if fr.sizes is None else fr.sizes
-    out: dict[str, Any] = {
-        key: np.full(n, np.nan)
-        for key in ("ss_w", "ss_t", "ss_r", "settled", "t_eq", "centre", "amplitude")
-    }
+    out: dict[str, Any] = {key: np.full(n, np.nan) for key in _COLUMN_OF.values()}
     out["conv"] = np.full((n, K), np.nan)
     out["reason"] = np.full(n, "no samples", dtype=object)
     if R == 0:
@@ -373,6 +362,14 @@ def _columns_of(
     reason[~has] = "no samples"
     out["reason"] = reason
     return out
+
+
+#: the summary values of :func:`_columns_of`, by their name in :class:`FlowSummaries`
+_COLUMN_OF = {
+    "ss_exit_window_pkts": "ss_w", "ss_exit_time_s": "ss_t", "ss_exit_round": "ss_r",
+    "settled_window_pkts": "settled", "time_to_equilibrium_s": "t_eq",
+    "cycle_centre_pkts": "centre", "cycle_amplitude_pkts": "amplitude",
+}  # fmt: skip
 
 
 def summarise(
@@ -457,17 +454,11 @@ def summarise(
         names=names,
         start_s=start,
         stop_s=stop,
-        ss_exit_window_pkts=cols["ss_w"],
-        ss_exit_time_s=cols["ss_t"],
-        ss_exit_round=cols["ss_r"],
-        settled_window_pkts=cols["settled"],
-        time_to_equilibrium_s=cols["t_eq"],
         convergence_times_s=cols["conv"],
         throughput_pps=thr,
         losses=losses,
-        cycle_centre_pkts=cols["centre"],
-        cycle_amplitude_pkts=cols["amplitude"],
         not_settled_reason=cols["reason"],
+        **{name: cols[key] for name, key in _COLUMN_OF.items()},
     )
     first = changes[0] if changes else math.inf
     before = start < first

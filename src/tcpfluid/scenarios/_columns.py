@@ -24,13 +24,13 @@ Names are :class:`Names`: explicit lists, or numbered families (``"S{i}-R1"`` fo
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, overload
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import item_index
+from .._result_columns import LazySeq
 
 if TYPE_CHECKING:  # pragma: no cover
     from .model import FlowSpec, Link
@@ -212,40 +212,7 @@ class LinkTable:
         return self.names.find(name)
 
 
-class _Seq(Sequence[T]):
-    """A scenario's links or flows as a sequence of objects, each made from the columns
-    when read (:class:`LinkSeq`, :class:`FlowSeq`)."""
-
-    __slots__ = ()
-    _what = ""
-
-    def _item(self, k: int) -> T:
-        raise NotImplementedError
-
-    @overload
-    def __getitem__(self, i: int) -> T: ...
-    @overload
-    def __getitem__(self, i: slice) -> tuple[T, ...]: ...
-    def __getitem__(self, i: int | slice) -> T | tuple[T, ...]:
-        if isinstance(i, slice):
-            return tuple(self._item(k) for k in range(len(self))[i])
-        return self._item(item_index(i, len(self), self._what))
-
-    def __iter__(self) -> Iterator[T]:
-        return map(self._item, range(len(self)))
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, _Seq | tuple | list):
-            return tuple(self) == tuple(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"<{len(self)} {self._what}s>"
-
-
-class LinkSeq(_Seq["Link"]):
+class LinkSeq(LazySeq["Link"]):
     """The links of a scenario as :class:`~tcpfluid.scenarios.Link` objects."""
 
     __slots__ = ("table",)
@@ -437,7 +404,7 @@ class FlowTable:
         )
 
 
-class FlowSeq(_Seq["FlowSpec"]):
+class FlowSeq(LazySeq["FlowSpec"]):
     """The flows of a scenario as :class:`~tcpfluid.scenarios.FlowSpec` objects."""
 
     __slots__ = ("links", "table")

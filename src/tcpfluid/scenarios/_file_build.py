@@ -379,10 +379,17 @@ def _law_params(where: _Where, table: str, g: Mapping[str, Any], alg: str | None
     return law
 
 
+def parse_number(text: str) -> int | float:
+    """``text`` as an integer (digits, optionally signed) or a float (ValueError if neither):
+    a law parameter from ``--param`` or ``--set`` on a scenario file."""
+    t = text.strip()
+    return int(t) if t.lstrip("+-").isdigit() else float(t)
+
+
 def _number_or_text(value: Any) -> Any:
     if isinstance(value, str):
         try:
-            return float(value) if not value.strip().isdigit() else int(value)
+            return parse_number(value)
         except ValueError:
             return value
     return value

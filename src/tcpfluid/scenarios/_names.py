@@ -12,6 +12,8 @@ from typing import Any, overload
 import numpy as np
 from numpy.typing import NDArray
 
+from .._validation import item_index
+
 __all__ = ["Family", "Names"]
 
 
@@ -134,12 +136,7 @@ class Names(Sequence[str]):
     def __getitem__(self, i: int | slice) -> str | list[str]:
         if isinstance(i, slice):
             return self.all()[i]
-        n = len(self)
-        k = int(i)
-        if k < 0:
-            k += n
-        if not 0 <= k < n:
-            raise IndexError(f"name index {i} out of range for {n} names")
+        k = item_index(i, len(self), "name")
         if self._all is not None:
             return self._all[k]
         b = bisect.bisect_right(self._starts, k) - 1
@@ -178,13 +175,7 @@ class Names(Sequence[str]):
                 self._lookup = lookup
             return self._lookup.get(name, -1)
         for b, s in zip(self._blocks, self._starts, strict=False):
-            if isinstance(b, Family):
-                k = b.find(name)
-            else:
-                try:
-                    k = list(b).index(name)
-                except ValueError:
-                    k = -1
+            k = b.find(name) if isinstance(b, Family) else (b.index(name) if name in b else -1)
             if k >= 0:
                 return s + k
         return -1

@@ -15,17 +15,14 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from .. import __version__
+from .config import _canonical
 
 _log = logging.getLogger("tcpfluid.sweep")
 
 
 def _cache_key(point: Mapping[str, Any], engine: str, options: Mapping[str, Any]) -> str:
-    blob = json.dumps(
-        {"point": dict(point), "engine": engine, "options": dict(options), "version": __version__},
-        sort_keys=True,
-        separators=(",", ":"),
-    )
-    return hashlib.sha256(blob.encode()).hexdigest()
+    key = {"point": dict(point), "engine": engine, "options": dict(options), "version": __version__}
+    return hashlib.sha256(_canonical(key).encode()).hexdigest()
 
 
 def _valid_value(v: Any) -> bool:

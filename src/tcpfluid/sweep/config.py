@@ -105,8 +105,7 @@ class Sweep:
         ``algorithm`` (one of :data:`tcpfluid.algorithms.ALGORITHMS`), optionally a
         ``scenario`` (default :data:`DEFAULT_SCENARIO`), and parameters of that scenario.
     engine
-        One of :data:`SWEEP_ENGINES` that is available (``"ode"`` and ``"packet"`` once
-        registered with ``tcpfluid simulate``).
+        One of :data:`SWEEP_ENGINES`.
     metrics
         Names from :data:`ENGINE_METRICS` ``[engine]``, at least one.
     rtt_model
@@ -131,11 +130,6 @@ class Sweep:
         if not isinstance(engine, str) or engine not in SWEEP_ENGINES:
             raise ValueError(
                 f"engine: unknown engine {engine!r}; engines: {', '.join(SWEEP_ENGINES)}"
-            )
-        available = _available_engines()
-        if engine not in available:
-            raise ValueError(
-                f"engine: {engine!r} is not available yet; available: {', '.join(available)}"
             )
         if isinstance(self.metrics, str) or not isinstance(self.metrics, Sequence):
             raise TypeError(f"metrics must be a list of names, got {self.metrics!r}")
@@ -370,11 +364,6 @@ def _is_seq(x: Any) -> bool:
     return isinstance(x, Sequence) and not isinstance(x, str) and not isinstance(x, Mapping)
 
 
-def _available_engines() -> tuple[str, ...]:
-    runners = _runner_table()
-    return tuple(e for e in SWEEP_ENGINES if e == "closed-form" or e in runners)
-
-
 @functools.cache
 def _law_keys(algorithm: str) -> tuple[str, ...]:
     from ..algorithms.registry import law_parameters
@@ -499,10 +488,3 @@ class _Outcome:
     status: str
     message: str
     summary: dict[str, Any]
-
-
-def _runner_table() -> Mapping[str, Any]:
-    """The registered per-point engines (:data:`tcpfluid.engines.ENGINES`)."""
-    from ..engines import ENGINES
-
-    return ENGINES

@@ -43,15 +43,6 @@ _CHUNK = 1 << 14
 _STRUCTURES_KEPT = 4096
 
 
-def _arithmetic(exc: ArithmeticError) -> ValueError:
-    """An overflow or division by zero while building a point: its parameters are out of
-    the range the model handles, said as a ValueError (the point fails, the sweep goes on)."""
-    return ValueError(
-        f"the point's parameters are out of the range the model can compute "
-        f"({type(exc).__name__}: {exc})"
-    )
-
-
 # one batched round-model call holds at most this many recorded rounds × scenarios × flows
 # (memory) and this many flows (the per-round arrays stay in the CPU caches: measured 2x
 # faster at 8,192 flows per call than at 50,000, with the same results)
@@ -248,7 +239,9 @@ class _Structures:
         self._check: str | None = "rounds" if engine == "rounds" else None
         self._built: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
-    def _get(self, point: Mapping[str, Any]) -> Any:
+    def view_or_error(self, point: Mapping[str, Any]) -> Any:
+        """The fluid view of the point's scenario, or the exception building the scenario
+        or its view raised."""
         params = {
             k: v
             for k, v in point.items()
@@ -259,27 +252,19 @@ class _Structures:
         if got is None:
             try:
                 got = build_scenario(point["scenario"], **params).fluid_view(self._check)
-            except (ValueError, TypeError, ArithmeticError) as exc:
-                got = exc if not isinstance(exc, ArithmeticError) else _arithmetic(exc)
+            except (ValueError, TypeError) as exc:
+                got = exc
+            except ArithmeticError as exc:  # the point fails, the sweep goes on
+                got = ValueError(
+                    f"the point's parameters are out of the range the model can compute "
+                    f"({type(exc).__name__}: {exc})"
+                )
             self._built[key] = got
             if len(self._built) > _STRUCTURES_KEPT:
                 self._built.popitem(last=False)
         else:
             self._built.move_to_end(key)
-        if isinstance(got, Exception):
-            raise got
         return got
-
-    def view(self, point: Mapping[str, Any]) -> Any:
-        """The fluid view of the point's scenario (raises what building it raised)."""
-        return self._get(point)
-
-    def view_or_error(self, point: Mapping[str, Any]) -> Any:
-        """The fluid view, or the exception building the scenario or its view raised."""
-        try:
-            return self.view(point)
-        except (ValueError, TypeError) as exc:
-            return exc
 
 
 class _CallbackBar:
@@ -472,8 +457,6 @@ def _run_rounds(
 ) -> None:
     """Group the points and run each group as batched :func:`simulate_rounds` calls
     (``views``: each point's fluid view, or the exception building it raised)."""
-    from ..fluid.rounds import CrossTraffic, PathBatch, simulate_rounds
-
     groups: dict[tuple[Any, ...], list[tuple[int, Any, dict[str, float]]]] = {}
     for i in todo:
         p = sw.points[i]
@@ -503,7 +486,7 @@ def _run_rounds(
         groups.setdefault(key, []).append((i, view, lp))
 
     for key, members in groups.items():
-        alg, n_flows, duration, starts, stops, cross_times, law_keys = key
+        n_flows, duration = key[1], key[2]
         members.sort(key=lambda m: m[1].path.d)
         d_min = min(m[1].path.d for m in members)
         rounds = math.ceil(duration / d_min) + 2
@@ -513,20 +496,7 @@ def _run_rounds(
             part = stack.pop()
             idx = [m[0] for m in part]
             try:
-                summaries = _rounds_batch(
-                    simulate_rounds,
-                    PathBatch,
-                    CrossTraffic,
-                    alg,
-                    n_flows,
-                    duration,
-                    starts,
-                    stops,
-                    cross_times,
-                    law_keys,
-                    part,
-                    sw.rtt_model,
-                )
+                summaries = _rounds_batch(key, part, sw.rtt_model)
             except (ValueError, TypeError, ArithmeticError) as exc:
                 # a bad point spoils its batch: bisect down to the offending points
                 _log.info("batched round-model call of %d points failed: %s", len(part), exc)
@@ -544,24 +514,16 @@ def _run_rounds(
 
 
 def _rounds_batch(
-    simulate_rounds: Any,
-    path_batch: Any,
-    cross_traffic: Any,
-    alg: str,
-    n_flows: int,
-    duration: float,
-    starts: tuple[float, ...],
-    stops: tuple[float, ...],
-    cross_times: tuple[tuple[float, float], ...],
-    law_keys: tuple[str, ...],
-    part: list[tuple[int, Any, dict[str, float]]],
-    rtt_model: str,
+    key: tuple[Any, ...], part: list[tuple[int, Any, dict[str, float]]], rtt_model: Any
 ) -> list[dict[str, Any]]:
-    """One :func:`simulate_rounds` call over ``part``; one summary dict per point."""
+    """One :func:`simulate_rounds` call over ``part``, points of the group ``key``
+    (:func:`_run_rounds`); one summary dict per point."""
     from ..algorithms.registry import get_law
+    from ..fluid.rounds import CrossTraffic, PathBatch, simulate_rounds
 
+    alg, n_flows, duration, starts, stops, cross_times, law_keys = key
     paths = [m[1].path for m in part]
-    batch = path_batch.from_paths(paths)
+    batch = PathBatch.from_paths(paths)
     law_arrays = {
         k: np.repeat(np.array([m[2][k] for m in part], dtype=np.float64), n_flows) for k in law_keys
     }
@@ -569,7 +531,7 @@ def _rounds_batch(
     cross = []
     for j, (c_start, c_stop) in enumerate(cross_times):
         rates = np.array([m[1].cross_traffic[j].rate_pps for m in part], dtype=np.float64)
-        cross.append(cross_traffic(rates, c_start, c_stop))
+        cross.append(CrossTraffic(rates, c_start, c_stop))
     trace = simulate_rounds(
         law,
         batch,

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
 __all__ = ["Grid", "Point", "grid"]
 
@@ -90,14 +91,18 @@ class Grid(Sequence[Point]):
     def _make(self, lo: int, hi: int) -> list[Point]:
         """Points ``lo`` to ``hi - 1`` (vectorised: one index array per axis)."""
         index = np.arange(lo, min(hi, self._len))
-        columns = []
-        for vals, stride in zip(self._values, self._strides, strict=True):
-            arr = np.empty(len(vals), dtype=object)
-            for j, v in enumerate(vals):  # element by element: a value may be a list
-                arr[j] = v
-            columns.append(arr[(index // stride) % len(vals)].tolist())
+        columns = [self._column(k, index) for k in range(len(self._names))]
         names = self._names
         return [dict(zip(names, combo, strict=True)) for combo in zip(*columns, strict=True)]
+
+    def _column(self, k: int, index: NDArray[np.int64]) -> list[Any]:
+        """The values of axis ``k`` at the points ``index``."""
+        vals = self._values[k]
+        arr = np.empty(len(vals), dtype=object)
+        for j, v in enumerate(vals):  # element by element: a value may be a list
+            arr[j] = v
+        out: list[Any] = arr[(index // self._strides[k]) % len(vals)].tolist()
+        return out
 
     def __getstate__(self) -> dict[str, Any]:
         return {"axes": self._axes}

@@ -207,13 +207,7 @@ def _param_column(sw: Sweep, name: str) -> list[Any]:
 
     g = sw.points
     if isinstance(g, Grid) and name in g.axes:
-        vals = np.empty(len(g.axes[name]), dtype=object)
-        for j, v in enumerate(g.axes[name]):  # element by element: a value may be a list
-            vals[j] = v
-        stride = g._strides[list(g.axes).index(name)]
-        idx = (np.arange(len(g)) // stride) % len(vals)
-        out: list[Any] = vals[idx].tolist()
-        return out
+        return g._column(list(g.axes).index(name), np.arange(len(g)))
     return [p.get(name) for p in g]
 
 

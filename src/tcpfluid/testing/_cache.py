@@ -83,8 +83,7 @@ class RunCache:
             self.hits += 1
             return self._results[key]
         self.misses += 1
-        result = _run_engine(scenario, engine, options)
-        self._results[key] = result
+        result = self._results[key] = _run_engine(scenario, engine, options)
         return result
 
     def layer(

@@ -111,16 +111,10 @@ def _engine_layer(result: Any, scenario: Scenario, engine: str) -> _Layer:
         lay.put(("settled_window", name, -1), fs.settled_window_pkts, why)
         lay.put(("time_to_equilibrium_s", name, -1), fs.time_to_equilibrium_s, why)
         for k, t in enumerate(lay.change_times_s):
-            v = fs.convergence_times_s[k]
-            if not fs.start_s < t < fs.stop_s:
-                lay.put(
-                    ("convergence_times_s", name, k),
-                    v,
-                    "not active after the change",
-                    structural=True,
-                )
-            else:
-                lay.put(("convergence_times_s", name, k), v, "did not settle after the change")
+            active = fs.start_s < t < fs.stop_s
+            why = "did not settle after the change" if active else "not active after the change"
+            lay.put(("convergence_times_s", name, k), fs.convergence_times_s[k], why,
+                    structural=not active)  # fmt: skip
         lay.put(("throughput_pps", name, -1), fs.throughput_pps, "not active in the run")
     lay.put(("utilization", ALL_FLOWS, -1), s.utilization, "no traffic measured")
     lay.put(("jain_index", ALL_FLOWS, -1), s.jain_index, "no flow measured")
