@@ -1,18 +1,24 @@
-"""FAST's loss reaction sets the packet simulator's many-flows index (the Quick Vegas paper's
-§5.3.1, Table 2).
+"""What FAST does with a retransmission lost again, and the packet simulator's many-flows
+index (the Quick Vegas paper's §5.3.1, Table 2).
 
 In the paper's first period twenty FAST flows (α = 100 packets each) share a 1500-packet
-drop-tail buffer on 1 Gb/s, so the buffer overflows over and over. A packet FAST flow
-then sees retransmissions lost again. If it halves its window for each of them (as it does for
-the first loss: ``Fast(lost_retransmit="halve")``), the flows whose retransmissions the
-overflows hit most fall to small windows, time out more often and keep a small share: Jain's
-index over 0-100 s is 0.64 where the paper prints 0.998. ns-2's FAST TCP module (University of
-Melbourne / Caltech, 1.1.3) cuts once per loss episode: its duplicate-ACK action halves only
-after the ACKs pass the highest sequence sent at the last cut, so a retransmission lost again
-is re-sent without a second cut (``lost_retransmit="keep"``, the default). With that reading
-the index is 0.95, and the link carries a quarter of its capacity instead of three fifths (the
-paper: FAST "never reach[es] equilibrium and the utilization is only 0.06 in the first 100
-seconds").
+drop-tail buffer on 1 Gb/s, so the buffer overflows over and over and a packet FAST flow
+sees retransmissions lost again (thousands in 0-100 s). ns-2's FAST TCP module (University
+of Melbourne / Caltech, 1.1.3) cuts once per loss episode: its duplicate-ACK action halves
+only after the ACKs pass the highest sequence sent at the last cut, so a retransmission lost
+again is re-sent without a second cut (``lost_retransmit="keep"``, the default); ``"halve"``
+cuts again for each (Vegas's rule for a lost retransmission).
+
+The reading does not set the packet index. With the packet sender's NewReno recovery as RFC
+6582 §3.2 has it (the window inflated by the three duplicate ACKs that start the recovery,
+deflated by the packets a partial ACK acknowledges, less one), Jain's index over 0-100 s is
+0.96 in both readings (0.957 halving again, 0.958 one cut; the paper prints 0.998) and the
+link carries 0.43 and 0.42 of its capacity (the paper: FAST "never reach[es] equilibrium and
+the utilization is only 0.06 in the first 100 seconds"); the flows time out about equally
+often (27-31 times each). Measured with a recovery window three packets short of RFC 6582's
+(inflated only by the duplicate ACKs after the retransmission, fully deflated at a partial
+ACK), halving again gave 0.64 (the flows that timed out most kept the smallest share) and one
+cut 0.95: the low index was that recovery's, not the loss reaction's.
 """
 
 from __future__ import annotations
@@ -33,9 +39,9 @@ _PERIOD_S = 100.0
 
 
 @cache
-def _first_period(lost_retransmit: str) -> tuple[float, float, float]:
-    """(Jain's index, utilisation, correlation of goodput with timeouts) of the packet run
-    over the paper's first period, every flow's FAST with ``lost_retransmit``."""
+def _first_period(lost_retransmit: str) -> tuple[float, int]:
+    """(Jain's index, retransmissions lost again) of the packet run over the paper's first
+    period, every flow's FAST with ``lost_retransmit``."""
     sc = build_scenario("qv-many-flows", duration=f"{_PERIOD_S:g}s").with_algorithm("fast")
     laws = {f.name: Fast(lost_retransmit=lost_retransmit) for f in sc.flows}  # type: ignore[arg-type]
     res = simulate_packets(sc, laws=laws)
@@ -44,31 +50,22 @@ def _first_period(lost_retransmit: str) -> tuple[float, float, float]:
     active = [f for f in res.flows if f.start_s == 0.0]
     assert len(active) == 20
     goodput = np.array([np.sum(f.goodput_pps * dt) / _PERIOD_S for f in active])
-    capacity_pps = 1e9 / 8.0 / sc.packet_size_bytes
-    timeouts = np.array([f.timeouts for f in active], dtype=np.float64)
-    corr = float(np.corrcoef(goodput, timeouts)[0, 1]) if np.ptp(timeouts) > 0 else 0.0
-    return float(jain_index(goodput)), float(goodput.sum() / capacity_pps), corr
+    lost_again = sum(int(np.sum(np.asarray(f.loss_kind) == LOSS_RETX)) for f in active)
+    return float(jain_index(goodput)), lost_again
 
 
 def _paper() -> float:
     return float(published("000/table2/fast/0-100").value)
 
 
-def test_cutting_again_for_a_lost_retransmission_makes_the_packet_index_low() -> None:
-    jain, util, corr = _first_period("halve")
-    assert jain < _paper() - 0.25
-    assert util > 0.5
-    # the flows that time out most keep the smallest share
-    assert corr < -0.6
-
-
-def test_one_cut_per_loss_episode_brings_the_packet_index_to_the_paper() -> None:
-    cut, cut_util, _ = _first_period("halve")
-    kept, kept_util, _ = _first_period("keep")
-    assert kept > cut + 0.25
-    assert abs(kept - _paper()) < 0.06
-    # and the link runs emptier, towards the paper's 0.06 (both stay above it)
-    assert kept_util < 0.6 * cut_util
+@pytest.mark.parametrize("lost_retransmit", ["keep", "halve"])
+def test_either_reading_of_a_lost_retransmission_gives_the_papers_first_period_index(
+    lost_retransmit: str,
+) -> None:
+    jain, lost_again = _first_period(lost_retransmit)
+    # the overflows do lose retransmissions again (5179 halving, 5218 keeping)
+    assert lost_again > 1000
+    assert abs(jain - _paper()) < 0.06
 
 
 def test_a_retransmission_lost_again_keeps_the_window_unless_told_to_halve() -> None:

@@ -175,12 +175,13 @@ def test_fast_many_flows_fairness_is_lost_only_to_buffer_overflows() -> None:
     with the buffer switched out of play (1000 ≥ 6 α packets) no packet is lost and the
     packet simulator's index agrees with the ODE's within the report's ±0.05 in every
     period. The lossy run cuts again for every retransmission lost again
-    (``lost_retransmit="halve"``), where the losses show most; with one cut per loss
-    episode (the default) its periods come within 0.07 of the ODE's
-    (validation/test_fairness_fast_loss.py), but for 20-40 s and 40-60 s, where the hybrid's
+    (``lost_retransmit="halve"``: 0.54 against the ODE's 0.90 in 20-40 s). With one cut
+    per loss episode (the default, the report's runs) the lossy run still differs from the
+    ODE by more than the report's ±0.05 both ways: in 60-80 s the packets' drop-tail losses
+    leave its index below the ODE's (0.92 against 0.99), and in 40-60 s the hybrid's
     joining pair times out together at its slow-start overflow (NewReno's rule for its
-    holes, with the packet sender's RTO) and the ODE's index falls to 0.90 and 0.76 (the
-    round model's to 0.90 and 0.67): outside the report's ±0.05 of the packet run's.
+    holes, with the packet sender's RTO) and the ODE's index falls to 0.76 (the round
+    model's to 0.67) against the packets' 0.90; in 20-40 s both fall to 0.89-0.90.
     """
     from tcpfluid.scenarios import build_scenario
 
@@ -198,16 +199,16 @@ def test_fast_many_flows_fairness_is_lost_only_to_buffer_overflows() -> None:
     pk, lost = _period_jains_of(small, "packet", edges)
     ode, _ = _period_jains_of(small, "ode", edges)
     assert lost > 0
-    assert np.max(np.abs(pk - ode)) > 0.3  # one period is far off (0.51 vs 1.0)
+    assert np.max(np.abs(pk - ode)) > 0.3  # one period is far off (0.54 vs 0.90)
     kept, _ = _period_jains_of(
         small.with_algorithm("fast", lost_retransmit="keep"), "packet", edges
     )
-    off = np.abs(kept - ode)
-    # the hybrid's joining pairs time out together at their slow-start overflows in 20-40 s
-    # and 40-60 s (NewReno's holes rule; 0.90 and 0.76 against 0.99 and 0.97: outside the
-    # report's ±0.05 for Jain's index); the other periods within 0.07
-    assert off[1] > 0.05 and off[2] > 0.05
-    assert np.max(np.delete(off, [1, 2])) < 0.07  # 0.045 in 0-20 s
+    # the packets' unequal drops: some period more than the report's ±0.05 for Jain's
+    # index below the ODE's (60-80 s: 0.92 against 0.99)
+    assert np.max(ode - kept) > 0.05
+    # the hybrid's joining pair times out together at its slow-start overflow in 40-60 s
+    # (NewReno's holes rule; 0.76 against the packets' 0.90)
+    assert ode[2] < kept[2] - 0.05
 
     large = build_scenario("qv-many-flows", buffer=1000, **o).with_algorithm("fast")
     pk, lost = _period_jains_of(large, "packet", edges)

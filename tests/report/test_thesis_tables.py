@@ -18,6 +18,7 @@ from tcpfluid.report._sec_thesis_tables import (
     vegas_delta_scenario,
 )
 from tcpfluid.report._table import DOCUMENT, PACKET
+from tcpfluid.report._thesis_ns2 import ns2_packet_options
 from tcpfluid.report.sections import SECTIONS
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import simulate_packets
@@ -145,9 +146,11 @@ def test_the_thesis_maximum_window_binds_mostly_the_long_reno_flow() -> None:
 
 def test_the_reno_goodputs_are_delivered_packets() -> None:
     # the goodput a task reports is the receiver's in-order deliveries over 10-60 s: the
-    # packet simulator's own count over the whole run bounds it from above
+    # packet simulator's own count over the whole run (same senders: ns-2's) bounds it
+    # from above
     r = reno_two_flow_run(40, "packet")
-    res = simulate_packets(reno_two_flow_scenario(40))
+    sc = reno_two_flow_scenario(40)
+    res = simulate_packets(sc, **ns2_packet_options(sc))
     for i, f in enumerate(res.flows):
         assert r["goodput_bps"][i] * 50.0 <= f.delivered_pkts * 8000.0 + 1e-6
 

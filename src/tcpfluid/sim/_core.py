@@ -713,8 +713,10 @@ def _sent(ff, fi, hi, ht, gi, fs, fq, nl, f, seq, now):
 
 @_jit_inline
 def _send_limit(ff, fi, f):
-    """Packets flow ``f`` may have in flight: ``floor(cwnd)``, inflated by the duplicate
-    ACKs during fast recovery; -1 (nothing to send) when the flow is not sending."""
+    """Packets flow ``f`` may have in flight: ``floor(cwnd)``, inflated during fast
+    recovery by the duplicate ACKs (those that started it included) less the packets
+    partial ACKs acknowledged, plus one per partial ACK (RFC 6582 section 3.2); -1
+    (nothing to send) when the flow is not sending."""
     if fi[f, I_STATE] != 1:
         return -1
     w = ff[f, F_CWND]
@@ -823,7 +825,6 @@ def _on_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, ack, ts,
         fi[f, I_R_CNT] += 1
         fi[f, I_R_ACKS] += 1
         fi[f, I_UNA] = ack
-        fi[f, I_DUP] = 0
         if ack > fi[f, I_NXT]:
             fi[f, I_NXT] = ack
         # a Reno sender leaves recovery at any new ACK (ns-2's RenoTcpAgent::recv): no
@@ -831,6 +832,12 @@ def _on_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, ack, ts,
         partial = (
             fi[f, I_RECOV] == 1 and ack < fi[f, I_RECOVER] and fi[f, I_RECOVERY] == REC_NEWRENO
         )
+        if partial:
+            # RFC 6582 section 3.2 step 3: deflate the window by the packets the partial
+            # ACK acknowledges, add one back (ns-2 NewReno's partial_window_deflation_)
+            fi[f, I_DUP] += 1 - (ack - una)
+        else:
+            fi[f, I_DUP] = 0
         if ack < fi[f, I_MAXSENT] and fi[f, I_STATE] == 1:
             # RFC 6582 "impatient" NewReno: only the first partial ACK restarts the timer,
             # so a recovery with many holes ends in a timeout instead of one hole per RTT
@@ -928,11 +935,11 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl,
     ff[f, F_INCR] = 0.0
     ff[f, F_CAP] = w
     mode = fi[f, I_RECOVERY]
-    if fi[f, I_KIND] == K_TIMEOUT or mode == REC_NEWRENO:
-        fi[f, I_DUP] = 0
-    # else a Reno sender keeps its duplicate ACKs as its window's inflation (ns-2:
-    # ``dupwnd_ = numdupacks_`` at the fast retransmit)
+    # at a fast retransmit every sender keeps its duplicate ACKs as its window's
+    # inflation: RFC 6582 section 3.2 step 2 (cwnd = ssthresh + 3), ns-2's NewReno and
+    # Reno (``dupwnd_ = numdupacks_`` at the fast retransmit)
     if fi[f, I_KIND] == K_TIMEOUT:
+        fi[f, I_DUP] = 0
         fi[f, I_TIMEOUTS] += 1
         fi[f, I_RECOV] = 0
         fi[f, I_CHECKS] = 0

@@ -380,12 +380,14 @@ def simulate_packets(
     fast_recovery
         How a sender recovers from a fast retransmit (docs/simulator.md, "Fast
         recovery"); one value for every sender, or a sequence of one per flow in the
-        scenario's flow order. ``"newreno"`` (the default; RFC 6582): the window is
-        inflated by the duplicate ACKs after the retransmission, each partial ACK
-        retransmits the next hole, and recovery ends when the packets outstanding at the
-        loss are acknowledged. ``"reno"``: ns-2's ``Agent/TCP/Reno`` as its
-        ``tcp-reno.cc`` was from 1998 to 2003 (revisions 1.2x-1.39, the ns-2 of Tsang's
-        thesis and of the asymmetric-networks paper): the window is inflated by every
+        scenario's flow order. ``"newreno"`` (the default; RFC 6582 section 3.2):
+        the window is the cut window plus 3 at the third duplicate ACK and one more at
+        each further one, each partial ACK retransmits the next hole and deflates the
+        window by the packets it acknowledges less one, and recovery ends when the
+        packets outstanding at the loss are acknowledged. ``"reno"``: ns-2's
+        ``Agent/TCP/Reno`` as its ``tcp-reno.cc`` was from 1998 to 2003 (revisions
+        1.2x-1.39, the ns-2 of Tsang's thesis and of the asymmetric-networks paper): the
+        window is inflated by every
         duplicate ACK from the third on (``dupwnd_``), the first new ACK ends recovery
         and deflates it, and a later third duplicate ACK is another fast retransmit
         (another cut) unless a timeout's recovery holds it back (``timeout_recover``,
