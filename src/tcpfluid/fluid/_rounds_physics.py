@@ -10,6 +10,8 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from ._rounds_kernel import backlog_kernel
+
 FloatArray = NDArray[np.float64]
 
 
@@ -39,49 +41,8 @@ def shared_backlog(windows: Any, pipes: Any) -> float:
 
 
 def backlog_of(w: FloatArray, m: FloatArray) -> float:
-    """:func:`shared_backlog` of float64 arrays of one value per class, unchecked (the
-    round engine's call at every round)."""
-    global _BACKLOG
-    if _BACKLOG is None:  # compiled on first use (importing the model needs no Numba)
-        from numba import njit
-
-        from ..algorithms._jit import JIT_OPTIONS, configure_cache
-
-        configure_cache()
-        _BACKLOG = njit(**JIT_OPTIONS)(_backlog_rule)
-    return float(_BACKLOG(w, m))
-
-
-def _backlog_rule(w: Any, m: Any) -> float:
-    """:func:`shared_backlog` on arrays ``w``, ``m`` (compiled once, with the laws' Numba
-    options: IEEE operations in the order written)."""
-    fill, total, widest, live = 0.0, 0.0, 0.0, 0
-    for k in range(w.shape[0]):
-        if w[k] > 0.0:
-            fill += w[k] / m[k]
-            total += w[k]
-            widest = m[k] if live == 0 or m[k] > widest else widest
-            live += 1
-    if live == 0 or fill <= 1.0:
-        return 0.0
-    q = total - widest
-    q = q if q > 0.0 else 0.0
-    for _ in range(200):
-        f, df = -1.0, 0.0
-        for k in range(w.shape[0]):
-            if w[k] > 0.0:
-                r = w[k] / (m[k] + q)
-                f += r
-                df += r / (m[k] + q)
-        step = f / df
-        q += step
-        if step <= 1e-13 * (1.0 + q):
-            break
-    return q
-
-
-#: the compiled :func:`_backlog_rule` (:func:`shared_backlog` compiles it on first use)
-_BACKLOG: Any = None
+    """:func:`shared_backlog` of float64 arrays of one value per class, unchecked."""
+    return float(backlog_kernel()(w, m))
 
 
 def _standing_rev(
