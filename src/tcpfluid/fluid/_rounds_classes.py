@@ -15,7 +15,6 @@ from numpy.typing import NDArray
 from ..algorithms.base import RoundAction, RoundSample
 from ._rounds_kernel import RTTS, class_sample_rule
 from ._rounds_law import decide
-from ._rounds_physics import Rtts
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -64,11 +63,12 @@ def class_law(eng: RoundEngine, c: int) -> ClassLaw:
 
 
 def class_sample(
-    eng: RoundEngine, c: int, act: Any, rtts: Rtts, w1: FloatArray, acks: FloatArray
+    eng: RoundEngine, c: int, w1: FloatArray, acks: FloatArray, delta: FloatArray | None
 ) -> tuple[RoundSample, FloatArray, FloatArray]:
     """The round engine's sample of class ``c``: the class's round, each value
     broadcast over its flows, written into the class's sample (:func:`class_law`); also
-    the base RTT and mean RTT its flows read."""
+    the base RTT and mean RTT its flows read, and Δ of the windows ``w1`` into ``delta``
+    when given."""
     sample = class_law(eng, c)[1]
     out = eng.sample_arrays[c]
     bound = eng.sample_rule[c]
@@ -78,7 +78,7 @@ def class_sample(
             class_sample_rule(), eng.base_rtt[ix], eng.fwd_base[ix], eng.active[ix],
             eng.cwnd0[ix], eng.kernels[c].R[RTTS : RTTS + 5], out,
         )  # fmt: skip
-    bound(eng.off, w1, acks, eng.size[c])
+    bound(eng.off, w1, acks, eng.size[c], eng.no_delta if delta is None else delta)
     return sample, sample.base_rtt, sample.rtt_mean
 
 
@@ -94,7 +94,8 @@ def decide_alone(
     state = eng.ls.state
     views, _, rule, written = class_law(eng, c)
     view, active, losses, recovering = views
-    sub = dict(view)
+    # (a bound rule without a loss reads and writes its views only)
+    sub = dict(view) if lost is not None or rule is None else view
     cwnd0, incr, cap = decide(
         law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
         eng.run.frac, counting, losses, None, recovering, rule,

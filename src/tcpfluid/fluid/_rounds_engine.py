@@ -209,6 +209,7 @@ class RoundEngine:
         self.class_law: list[ClassLaw | None] = [None] * K
         self.sample_arrays: list[FloatArray] = [np.empty((8, 0))] * K
         self.sample_rule: list[Any] = [None] * K
+        self.no_delta = np.empty(0)
         self.count = [0] * K
         self.fixed: list[tuple[Any, ...] | None] = [None] * K
         # totals: the bottleneck's output integrated between events (module docstring)
@@ -400,7 +401,11 @@ class RoundEngine:
             account(self, c, t0, got, mu_a, q_end if known else None)
         else:
             account_one(self, t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
-        sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks)
+        # (several classes, each law deciding alone: Δ recorded with the sample)
+        delta = None
+        if recording and self.alone is not None and "delta_pkts" in recorder.fields:
+            delta = np.empty(w1.size)
+        sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks, delta)
         t_end = self.run.t_end
         counting: Any = True
         if self.K > 1:
@@ -410,7 +415,7 @@ class RoundEngine:
         if recording:
             self._record(
                 recorder, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration,
-                None if row is None else row[1],
+                None if row is None else row[1], delta,
             )  # fmt: skip
         self.count[c] += 1
         self._decide(c, sample, lost, counting, burst)
@@ -444,14 +449,16 @@ class RoundEngine:
         self, recorder: Any, c: int, t: FloatArray, w1: FloatArray, base: FloatArray,
         mean: FloatArray, rtt_mean: FloatArray, qf: Any, inv_mu: FloatArray,
         got: FloatArray, duration: FloatArray, thr_out: FloatArray | None = None,
+        delta: FloatArray | None = None,
     ) -> None:  # fmt: skip
         """Record a round of class ``c`` ending at ``t``: its flows' windows and phases, Δ
         from the base and mean RTTs their laws read, the mean RTT, the bottleneck queue at
         the round's peak (``qf``: the round's backlogs; in link packets, times μ/μa, with
         cross traffic), each flow's throughput ``got / duration`` (into ``thr_out`` if
-        given)."""
+        given); ``delta``: Δ if computed with the sample."""
         kept = recorder.fields
-        delta = backlog(w1, base, mean) if "delta_pkts" in kept else None
+        if delta is None and "delta_pkts" in kept:
+            delta = backlog(w1, base, mean)
         queue = None
         if "queue_pkts" in kept:
             queue = qf[2] if self.model != "fluid" else qf[3]
@@ -472,14 +479,15 @@ class RoundEngine:
 
     # ------------------------------------------------------------------ the law
     def _sample(
-        self, c: int, act: Any, rtts: Rtts, w1: FloatArray, acks: FloatArray
-    ) -> tuple[RoundSample, FloatArray, FloatArray]:
+        self, c: int, act: Any, rtts: Rtts, w1: FloatArray, acks: FloatArray,
+        delta: FloatArray | None,
+    ) -> tuple[RoundSample, FloatArray, FloatArray]:  # fmt: skip
         """What every flow's law measures: the class's round for its flows (the others get
         their last values; their decisions are discarded). Also the base RTT and mean RTT
         the class's flows read."""
         ix, m, S = self.sel[c], self.size[c], self.S
         if self.alone is not None:
-            return class_sample(self, c, act, rtts, w1, acks)
+            return class_sample(self, c, w1, acks, delta)
         if m > 1 and S == 1:  # (the scenario's values over its flows: read-only views)
             r_min, r_mean, r_max, f_min, f_mean = (np.broadcast_to(x, (m,)) for x in rtts)
         elif m > 1:  # (each scenario's values broadcast over its flows)

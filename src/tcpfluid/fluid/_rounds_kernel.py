@@ -144,6 +144,8 @@ def _round_rule(
 #: (importing the model needs no Numba)
 red_average: Any = None
 red_probability: Any = None
+#: Vegas's backlog estimate Δ (:func:`tcpfluid.algorithms._common.backlog`), the same
+backlog: Any = None
 
 
 def _red(R: Any, red: Any, t0: float) -> None:
@@ -366,13 +368,15 @@ def _least_rule(least: Any, act: Any, off: bool, now: Any, m: int, out: Any) -> 
 
 def _sample_rule(
     base: Any, fwd: Any, act: Any, cwnd0: Any, rtts: Any, out: Any, off: bool, w1: Any,
-    acks: Any, m: int,
+    acks: Any, m: int, delta: Any,
 ) -> None:  # fmt: skip
     """A class's sample (several classes, its law deciding its flows alone): the rows of
     ``out`` are the :class:`~tcpfluid.algorithms.base.RoundSample`'s arrays, the round's
     RTTs (``rtts``: min, mean, max, forward min, forward mean, per scenario) over each
     scenario's ``m`` flows, the running minima ``base`` and ``fwd`` (in place,
-    :func:`_least_rule`), the windows ``w1`` (an inactive flow's: ``cwnd0``)."""
+    :func:`_least_rule`), the windows ``w1`` (an inactive flow's: ``cwnd0``); unless
+    ``delta`` is empty, Δ of the windows ``w1`` from the base and mean RTTs the law reads
+    into it (:func:`~tcpfluid.algorithms._common.backlog`, recorded)."""
     _least_rule(base, act, off, rtts[0], m, out[1])
     _least_rule(fwd, act, off, rtts[3], m, out[7])
     for i in range(w1.shape[0]):
@@ -380,6 +384,9 @@ def _sample_rule(
         out[0, i] = cwnd0[i] if (off and not act[i]) else w1[i]
         out[2, i], out[3, i], out[4, i] = rtts[1, j], rtts[0, j], rtts[2, j]
         out[5, i], out[6, i] = acks[i], rtts[4, j]
+    if delta.shape[0]:
+        for i in range(w1.shape[0]):
+            delta[i] = backlog(w1[i], out[1, i], out[2, i])
 
 
 #: the compiled :func:`_round_rule` (made on first use: importing the model needs no Numba)
@@ -401,6 +408,9 @@ def _compiled() -> Any:
         names = dict(globals())
         names["_backlog_rule"] = backlog_kernel()
         from .._queueing_kernel import red_average, red_probability
+        from ..algorithms._common import backlog
+
+        names["backlog"] = inline(backlog)
 
         names["red_average"], names["red_probability"] = red_average, red_probability
         for f in (_mx, _mn, _overflow, _rtts, _red, _standing, _forward):
@@ -441,6 +451,7 @@ def _compiled() -> Any:
         sig = types.void(
             types.Array(f8, 1, "A"), types.Array(f8, 1, "A"), flag, vec,
             types.Array(f8, 2, "C"), types.Array(f8, 2, "C"), types.boolean, vec, vec, i8,
+            types.Array(f8, 1, "C"),
         )  # fmt: skip
         _SAMPLE = _entry(njit(sig, **JIT_OPTIONS)(_with_globals(_sample_rule, names)))
     return _RULE

@@ -85,7 +85,7 @@ def round_losses(
         lost[ix] = eng.pending[ix]
         eng.pending[ix] = 0.0
         eng.charged = any_of(eng.pending)
-    if eng.red is not None:
+    if eng.red_state is not None:
         p = float(eng.red_state[RED_P])  # (the round's, :mod:`._rounds_kernel`)
         if p > 0.0:
             debt = eng.red_debt[ix]  # (a view when the class's flows are a slice)
