@@ -78,7 +78,7 @@ def class_sample(
             class_sample_rule(), eng.base_rtt[ix], eng.fwd_base[ix], eng.active[ix],
             eng.cwnd0[ix], eng.kernels[c].R[RTTS : RTTS + 5], out,
         )  # fmt: skip
-    bound(eng.off, w1, acks, eng.size[c], eng.no_delta if delta is None else delta)
+    bound(eng.off, w1, acks, eng.no_delta if delta is None else delta)
     return sample, sample.base_rtt, sample.rtt_mean
 
 

@@ -352,38 +352,40 @@ def _totals_rule(
             rate[i] = g[i] / (d_flow[i] + q_mu)
 
 
-def _least_rule(least: Any, act: Any, off: bool, now: Any, m: int, out: Any) -> None:
+def _least_rule(least: Any, act: Any, off: bool, now: Any, out: Any) -> None:
     """The running minimum ``least`` (per flow, in place) taken with this round's ``now``
-    (per flow, or per scenario over its ``m`` flows: element ``i // m``) at the active
-    flows (``act``, when ``off``: some flow is not), and what the law reads (``out``): the
-    minimum, or ``now`` for a flow with none yet (a flow that joined this round)."""
+    (per flow, or one value for every flow) at the active flows (``act``, when ``off``:
+    some flow is not); when ``off``, what the law reads into ``out``: the minimum, or
+    ``now`` for a flow with none yet (a flow that joined this round; otherwise the law
+    reads ``least``)."""
+    one = now.shape[0] == 1
     for i in range(least.shape[0]):
-        v = now[i // m]
-        if off and not act[i]:
-            v = np.inf
-        v = _mn(least[i], v)
+        j = 0 if one else i
+        v = _mn(least[i], np.inf if (off and not act[i]) else now[j])
         least[i] = v
-        out[i] = v if (not off or np.isfinite(v)) else now[i // m]
+        if off:
+            out[i] = v if np.isfinite(v) else now[j]
 
 
 def _sample_rule(
     base: Any, fwd: Any, act: Any, cwnd0: Any, rtts: Any, out: Any, off: bool, w1: Any,
-    acks: Any, m: int, delta: Any,
+    acks: Any, delta: Any,
 ) -> None:  # fmt: skip
-    """A class's sample (several classes, its law deciding its flows alone): the rows of
-    ``out`` are the :class:`~tcpfluid.algorithms.base.RoundSample`'s arrays, the round's
-    RTTs (``rtts``: min, mean, max, forward min, forward mean, per scenario) over each
-    scenario's ``m`` flows, the running minima ``base`` and ``fwd`` (in place,
-    :func:`_least_rule`), the windows ``w1`` (an inactive flow's: ``cwnd0``); unless
-    ``delta`` is empty, Δ of the windows ``w1`` from the base and mean RTTs the law reads
-    into it (:func:`~tcpfluid.algorithms._common.backlog`, recorded)."""
-    _least_rule(base, act, off, rtts[0], m, out[1])
-    _least_rule(fwd, act, off, rtts[3], m, out[7])
+    """A class's sample (several classes, so one scenario; its law deciding its flows
+    alone): the rows of ``out`` are the :class:`~tcpfluid.algorithms.base.RoundSample`'s
+    arrays, the round's RTTs (``rtts``: min, mean, max, forward min, forward mean) for
+    every flow, the running minima ``base`` and ``fwd`` (in place, :func:`_least_rule`),
+    the windows ``w1`` (an inactive flow's: ``cwnd0``); unless ``delta`` is empty, Δ of
+    the windows ``w1`` from the base and mean RTTs the law reads into it
+    (:func:`~tcpfluid.algorithms._common.backlog`, recorded)."""
+    _least_rule(base, act, off, rtts[0], out[1])
+    _least_rule(fwd, act, off, rtts[3], out[7])
     for i in range(w1.shape[0]):
-        j = i // m
+        if not off:
+            out[1, i], out[7, i] = base[i], fwd[i]
         out[0, i] = cwnd0[i] if (off and not act[i]) else w1[i]
-        out[2, i], out[3, i], out[4, i] = rtts[1, j], rtts[0, j], rtts[2, j]
-        out[5, i], out[6, i] = acks[i], rtts[4, j]
+        out[2, i], out[3, i], out[4, i] = rtts[1, 0], rtts[0, 0], rtts[2, 0]
+        out[5, i], out[6, i] = acks[i], rtts[4, 0]
     if delta.shape[0]:
         for i in range(w1.shape[0]):
             delta[i] = backlog(w1[i], out[1, i], out[2, i])
@@ -441,16 +443,14 @@ def _compiled() -> Any:
         sig = types.void(arr, arr, arr, arr, vec, f8, vec, vec, f8, types.boolean)
         _TOTALS = _entry(njit(sig, **JIT_OPTIONS)(_totals_rule))
         flag = types.Array(types.boolean, 1, "A", readonly=True)
-        sig = types.void(
-            types.Array(f8, 1, "A"), flag, types.boolean, vec, i8, types.Array(f8, 1, "A")
-        )
+        sig = types.void(types.Array(f8, 1, "A"), flag, types.boolean, vec, types.Array(f8, 1, "A"))
         global _LEAST, _SAMPLE
         least = njit(sig, **JIT_OPTIONS)(_with_globals(_least_rule, names))
         _LEAST = _entry(least)
         names["_least_rule"] = least
         sig = types.void(
             types.Array(f8, 1, "A"), types.Array(f8, 1, "A"), flag, vec,
-            types.Array(f8, 2, "C"), types.Array(f8, 2, "C"), types.boolean, vec, vec, i8,
+            types.Array(f8, 2, "C"), types.Array(f8, 2, "C"), types.boolean, vec, vec,
             types.Array(f8, 1, "C"),
         )  # fmt: skip
         _SAMPLE = _entry(njit(sig, **JIT_OPTIONS)(_with_globals(_sample_rule, names)))
@@ -494,11 +494,11 @@ def totals(
 def running_min(
     least: FloatArray, act: NDArray[np.bool_], off: bool, now: FloatArray, out: FloatArray
 ) -> None:
-    """:func:`_least_rule` on per-flow ``now``, compiled (``least``, ``out``: writable
-    float64 arrays of one dimension; ``now`` float64, ``act`` bool, of one dimension)."""
+    """:func:`_least_rule`, compiled (``least``, ``out``: writable float64 arrays of one
+    dimension; ``now`` float64, ``act`` bool, of one dimension)."""
     if _LEAST is None:
         _compiled()
-    _LEAST(least, act, off, now, 1, out)
+    _LEAST(least, act, off, now, out)
 
 
 def class_sample_rule() -> Any:
