@@ -393,7 +393,7 @@ class RoundEngine:
         # may exceed a window the flow has cut since: none delivered, never fewer)
         got = w1 if lost is None else np.maximum(w1 - lost[ix], 0.0)
         # ---------------- totals, what the law measures, record, decision
-        t_next = t0 + duration
+        t_next = ker.clocks[(self.count[c] + 1) & 1]  # (t0 + duration)
         if self.K > 1:
             self.w_cur[ix] = w1
             self.w_class[c] = w1_s[0]

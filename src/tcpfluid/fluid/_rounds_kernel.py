@@ -50,8 +50,11 @@ Q_MIN, Q_MEAN, Q_MAX, Q_1, SEEN_1, LOST, DURATION = 18, 19, 20, 21, 22, 23, 24
 RTTS = 25
 #: the ACK-path backlogs (ACK-path bottleneck: min, mean, max, standing)
 QR = 30
+#: the clock at the round's end (``t0`` + duration), in one row and the other in turn (so
+#: that the row a round writes is never the one its ``t0`` is)
+CLOCK = 34
 #: the RTTs of the last ``lag + 1`` rounds (5 rows each)
-HISTORY = 34
+HISTORY = 36
 
 # ---- a class's settings and counters (int64)
 #: the RTT model (0 average, 1 last, 2 fluid), the ACK train (spread_train), a finite
@@ -136,6 +139,9 @@ def _round_rule(
             for s in range(S):
                 R[SEEN_1, s] = R[Q_1, s]
         _rtts(R, cfg, S)
+        clock = CLOCK + (cfg[ROUNDS] & 1)  # (the rounds stepped, this one included)
+        for s in range(S):
+            R[clock, s] = t0[s] + R[DURATION, s]
         if cfg[RED]:
             _red(R, red, t0[0])
 
@@ -575,6 +581,8 @@ class ClassKernel:
         self.qr = tuple(R[QR + i] for i in range(4))
         self.lost = R[LOST] if finite else None
         self.duration = R[DURATION]
+        #: the clock at the end of round ``k`` (from 0): ``clocks[(k + 1) % 2]``
+        self.clocks = (R[CLOCK], R[CLOCK + 1])
 
     def __call__(
         self, ws: FloatArray, t0: FloatArray, w0_s: FloatArray, z_s: FloatArray,
