@@ -43,7 +43,7 @@ def round_losses(
 
     The overflow falls on every flow in flight in proportion to its window (the
     class's windows ``w1_s`` per scenario and ``others``, the other classes' windows in
-    flight, :meth:`~._rounds_engine.RoundEngine._others`); the other classes' flows take
+    flight, :meth:`~._rounds_kernel.ClassKernel.others`); the other classes' flows take
     theirs at the end of their own next round and until then it is not in flight."""
     ix, S = eng.sel[c], eng.S
     if lost_s is not None and (eng.share is not None or any_of(lost_s)):
