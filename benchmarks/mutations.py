@@ -16,7 +16,7 @@ the unchanged run DIFFERS in the faulty one.
 The faults (each a plausible bug in one place):
 
 * ``vegas-alpha``: Vegas's default α 2 → 1 (the law's default only);
-* ``rounds-queue``: the round model's forward queue × 1.1;
+* ``rounds-queue``: the round model's forward standing backlog × 1.1;
 * ``packet-delay``: the packet simulator's link propagation delays × 1.1;
 * ``feedback-lag``: the round model without its one-round feedback lag (0 rounds);
 * ``ack-size``: the packet simulator's ACKs as large as data packets;
@@ -58,15 +58,21 @@ def _vegas_alpha() -> None:
 
 
 def _rounds_queue() -> None:
-    from tcpfluid.fluid import _rounds_physics as lp
+    from tcpfluid.fluid import _rounds_kernel as rk
 
-    fq = lp.forward_queues
+    call = rk.ClassKernel.__call__
 
-    def patched(*args: Any, **kw: Any) -> Any:
-        qf, ack_rate = fq(*args, **kw)
-        return tuple(np.asarray(q) * 1.1 for q in qf), ack_rate
+    def patched(self: Any, ws: Any, t0: Any, w0_s: Any, z_s: Any, w1_s: Any, part: int) -> None:
+        # the forward queue's standing backlog (at the round's start and end) x 1.1
+        if part & 1 and not self.cfg[rk.REVERSE]:
+            call(self, ws, t0, w0_s, z_s, w1_s, 1)
+            self.R[rk.QF0] *= 1.1
+            self.R[rk.PIPE] = w1_s - 1.1 * (w1_s - self.R[rk.PIPE])
+            part &= 2
+        if part:
+            call(self, ws, t0, w0_s, z_s, w1_s, part)
 
-    lp.forward_queues = patched
+    rk.ClassKernel.__call__ = patched  # type: ignore[method-assign]
 
 
 def _packet_delay() -> None:

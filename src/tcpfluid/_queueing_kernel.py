@@ -1,9 +1,10 @@
 """RED's two laws, compiled once for every engine: the drop probability and the averaged queue.
 
-The packet simulator's gateway (:mod:`tcpfluid.sim._core`) and the hybrid fluid model's
-kernel (:mod:`tcpfluid.fluid._hybrid_kernel`) call these functions from their compiled
-loops; :func:`tcpfluid.queueing.red_drop_probability` (the round model, the classical fluid
-model, :class:`tcpfluid.fluid.RedQueue`) calls them from Python over arrays. Kept apart from
+The packet simulator's gateway (:mod:`tcpfluid.sim._core`), the hybrid fluid model's
+kernel (:mod:`tcpfluid.fluid._hybrid_kernel`) and the round model's
+(:mod:`tcpfluid.fluid._rounds_kernel`) call these functions from their compiled loops;
+:func:`tcpfluid.queueing.red_drop_probability` (the classical fluid model,
+:class:`tcpfluid.fluid.RedQueue`) calls them from Python over arrays. Kept apart from
 :mod:`tcpfluid.queueing` so that importing the scenarios does not import Numba.
 
 Law: Floyd and Jacobson 1993 ("Random Early Detection Gateways for Congestion Avoidance",
@@ -27,7 +28,7 @@ __all__ = ["red_average", "red_probabilities", "red_probability"]
 _numba_cache.configure()  # the cache directory rule every compiled part follows
 
 #: the cached kernels that call these functions (the file names of their cache entries)
-_CALLERS = ("_core.", "_hybrid_kernel.")
+_CALLERS = ("_core.", "_hybrid_kernel.", "_rounds_kernel.")
 
 
 def _stamp_callers() -> None:

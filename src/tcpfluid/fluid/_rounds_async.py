@@ -25,10 +25,10 @@ of a round of class ``c`` (time ``t``):
   round (the round's first packet) and ``W1 = W0 + Z`` at its end. With one class this
   is ``q = max(0, W − μa d)``, the synchronous model's backlog.
 * **Burst, RTTs, duration.** The class's growth queues on top of the standing backlog as in
-  the synchronous model (:func:`~tcpfluid.fluid._rounds_physics.forward_queues`, the RTT
+  the synchronous model (:mod:`~tcpfluid.fluid._rounds_kernel`, the RTT
   model, the ACK train); its packets' RTTs are ``d_c`` plus the queueing delay, the
   round lasts ``d_c + q(W1)/μa``; the law reads them with the feedback lag
-  (:func:`~tcpfluid.fluid._rounds_physics.lagged`, per class).
+  (:mod:`~tcpfluid.fluid._rounds_kernel`, per class).
 * **Losses.** Drop-tail: the backlog beyond the flows' share of the buffer at the round's
   peak is lost, by every flow in flight in proportion to its window (one class: the
   synchronous rule; the hybrid's rule, in proportion to its arrivals). The flows of the

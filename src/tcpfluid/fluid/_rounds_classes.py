@@ -6,14 +6,15 @@ sample, arrays the round engine writes in place at every round of the class
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..algorithms.base import RoundAction, RoundSample
+from ._rounds_kernel import RTTS, class_sample_rule
 from ._rounds_law import decide
-from ._rounds_physics import Rtts
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -51,7 +52,7 @@ def class_law(eng: RoundEngine, c: int) -> ClassLaw:
             {k: state[full][ix] for k, full in keys.items()},
             eng.active[ix], eng.losses[ix], eng.recovering[ix],
         )  # fmt: skip
-        eng.sample_arrays[c] = arrays = tuple(np.empty(m) for _ in range(8))
+        eng.sample_arrays[c] = arrays = np.empty((8, m))
         sample = RoundSample(*arrays)
         # (the rule writes its action into the engine's windows, increments and caps)
         action = RoundAction(eng.cwnd0[ix], eng.incr[ix], eng.cap[ix])
@@ -62,21 +63,23 @@ def class_law(eng: RoundEngine, c: int) -> ClassLaw:
 
 
 def class_sample(
-    eng: RoundEngine, c: int, act: Any, rtts: Rtts, w1: FloatArray, acks: FloatArray
+    eng: RoundEngine, c: int, w1: FloatArray, acks: FloatArray, delta: FloatArray | None
 ) -> tuple[RoundSample, FloatArray, FloatArray]:
     """The round engine's sample of class ``c``: the class's round, each value
     broadcast over its flows, written into the class's sample (:func:`class_law`); also
-    the base RTT and mean RTT its flows read."""
-    ix = eng.sel[c]
-    r_min, r_mean, r_max, f_min, f_mean = rtts
+    the base RTT and mean RTT its flows read, and Δ of the windows ``w1`` into ``delta``
+    when given."""
     sample = class_law(eng, c)[1]
-    base_law = eng._least(eng.base_rtt, ix, act, r_min)
-    fbase_law = eng._least(eng.fwd_base, ix, act, f_min)
-    cwnd = np.where(act, w1, eng.cwnd0[ix]) if eng.off else w1
-    got = (cwnd, base_law, r_mean, r_min, r_max, acks, f_mean, fbase_law)
-    for buf, value in zip(eng.sample_arrays[c], got, strict=True):
-        buf[...] = value  # (as np.copyto, without its dispatch)
-    return sample, base_law, sample.rtt_mean
+    out = eng.sample_arrays[c]
+    bound = eng.sample_rule[c]
+    if bound is None:  # (the class's views of the engine's arrays, bound once)
+        ix = eng.sel[c]
+        bound = eng.sample_rule[c] = partial(
+            class_sample_rule(), eng.base_rtt[ix], eng.fwd_base[ix], eng.active[ix],
+            eng.cwnd0[ix], eng.kernels[c].R[RTTS : RTTS + 5], out,
+        )  # fmt: skip
+    bound(eng.off, w1, acks, eng.no_delta if delta is None else delta)
+    return sample, sample.base_rtt, sample.rtt_mean
 
 
 def decide_alone(
@@ -91,7 +94,8 @@ def decide_alone(
     state = eng.ls.state
     views, _, rule, written = class_law(eng, c)
     view, active, losses, recovering = views
-    sub = dict(view)
+    # (a bound rule without a loss reads and writes its views only)
+    sub = dict(view) if lost is not None or rule is None else view
     cwnd0, incr, cap = decide(
         law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
         eng.run.frac, counting, losses, None, recovering, rule,

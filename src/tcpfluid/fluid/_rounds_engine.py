@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -32,9 +31,12 @@ from numpy.typing import NDArray
 from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
 from ..queueing import RedParameters
+from . import _rounds_kernel as rk
+from . import _rounds_physics
 from ._rounds_checks import _Run
 from ._rounds_classes import ClassLaw, class_sample, decide_alone
 from ._rounds_inputs import PathBatch
+from ._rounds_kernel import ClassKernel, growth, running_min
 from ._rounds_law import (
     OverflowShare,
     WholeLosses,
@@ -52,15 +54,10 @@ from ._rounds_physics import (
     across_flows,
     all_of,
     any_of,
-    backlog_of,
-    buffer_overflow,
     by_scenario,
-    forward_round,
-    lagged,
     per_flow,
     per_scenario,
     reverse_queues,
-    round_rtts,
 )
 from ._rounds_results import flow_settle_bands
 from ._rounds_totals import account, account_one, integrate, round_losses
@@ -180,43 +177,50 @@ class RoundEngine:
         self.d_class = np.array([float(dc[0]) for dc in self.d])
         self.perm = np.concatenate(classes) if K > 1 else np.arange(F)
         self.starts = np.cumsum([0, *self.size[:-1]]).astype(np.intp)
-        #: per class: every class, it first and the others in order, and their pipes
-        #: ``μa d_k`` in that order (made on first use; every round with cross traffic)
-        self.order = [np.array([c, *(k for k in range(K) if k != c)]) for c in range(K)]
-        self.pipes: list[FloatArray | None] = [None] * K
         self.recovering = np.zeros(n, dtype=np.int64)
         self.share = OverflowShare(S) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
-        self.red_avg, self.red_t, self.red_q = 0.0, 0.0, 0.0
-        # per class, per scenario: clock, ACK-train rate, the train's runs, the backlog its
-        # last round left and that round's available rate (cross traffic), RTT history
+        #: RED's state and parameters (rows of :mod:`._rounds_kernel`)
+        self.red_state = None
+        if red is not None:
+            self.red_state = np.zeros(rk.RED_P + 1)
+            self.red_state[rk.RED_WQ : rk.RED_P] = (
+                red.w_q, red.min_th_pkts, red.max_th_pkts, red.max_p, bool(red.gentle),
+            )  # fmt: skip
+        # per class, per scenario: clock, the ACK train's runs; the class's bottleneck
+        # over a round, compiled (:mod:`._rounds_kernel`: its values and state)
         self.t = [np.zeros(S) for _ in range(K)]
         self.t_f = [0.0] * K
-        self.ack_rate = [np.full(S, np.inf) for _ in range(K)]
         self.runs = [np.zeros(S) for _ in range(K)] if self.spread_train and train_runs else None
-        self.carried = [np.zeros(S) for _ in range(K)]
-        self.mu_prev = [self.mu for _ in range(K)]
+        self.kernels = [
+            ClassKernel(
+                S, c, K, self.d[c], self.d_class, self.mu, self.red_state, model=model,
+                spread=self.spread_train, finite=self.finite_buf, reverse=self.reverse,
+                cross=self.cross, lag=lag,
+            )
+            for c in range(K)
+        ]  # fmt: skip
         #: (several classes) per class: the law that decides its flows alone, on views of
         #: their state, and its state's keys (:func:`~._rounds_law.class_laws`), or ``None``
         #: for all: every decision is the whole law's on every flow, the others' discarded;
         #: and per class its views, sample and bound rule (:mod:`._rounds_classes`)
         self.alone = class_laws(law, self.sel) if K > 1 else None
         self.class_law: list[ClassLaw | None] = [None] * K
-        self.sample_arrays: list[tuple[FloatArray, ...]] = [()] * K
-        self.history: list[deque[Rtts]] = [deque() for _ in range(K)]
+        self.sample_arrays: list[FloatArray] = [np.empty((8, 0))] * K
+        self.sample_rule: list[Any] = [None] * K
+        self.no_delta = np.empty(0)
         self.count = [0] * K
         self.fixed: list[tuple[Any, ...] | None] = [None] * K
-        self.half_d = [0.5 * dc for dc in self.d]
         # totals: the bottleneck's output integrated between events (module docstring)
         self.t_ev, self.rate, self.rate_cross = 0.0, np.zeros(n), np.zeros(S)
-        self.inflight, self.buf_s = np.zeros(n), np.zeros(S)
+        self.inflight, self.buf_s, self.none_s = np.zeros(n), np.zeros(S), np.zeros(0)
         self.delivered, self.cross_carried, self.elapsed = np.zeros(n), np.zeros(S), np.zeros(S)
         self.losses = np.zeros(n, dtype=np.int64)
         #: per class: per-flow work arrays reused by every round (:meth:`_scratch`)
         self.scratch: list[dict[str, FloatArray]] = [{} for _ in range(K)]
-        #: per class: its round's growth and room below the cap (one value per flow)
-        self.growth_work = [(np.empty(m * S), np.empty(m * S)) for m in self.size]
+        #: per class: its round's growth (one value per flow)
+        self.growth_work = [np.empty(m * S) for m in self.size]
         #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
         self.out_row: Callable[[], tuple[FloatArray, FloatArray | None]] | None = None
 
@@ -288,20 +292,21 @@ class RoundEngine:
     def _rates(self, c: int, t0: FloatArray) -> tuple[Any, ...]:
         """What the available rate μa at the round's start sets: μa, μa d, 1/μa, the flows'
         share of the buffer, the ACK-path rate where it is below μa (inf elsewhere) and
-        where it is."""
+        where it is (written into the class's rows, :mod:`._rounds_kernel`)."""
         fixed = self.fixed[c]
         if fixed is not None:
             return fixed  # without cross traffic the available rate never changes
-        run, mu = self.run, self.mu
+        run, mu, R = self.run, self.mu, self.kernels[c].R
         mu_a = mu
         if self.cross:
             mu_a = mu - (run.c_rates * ((t0 >= run.c_start) & (t0 < run.c_stop))).sum(axis=0)
-        mud, inv_mu, b_tcp = mu_a * self.d[c], 1.0 / mu_a, self.batch.buffer_pkts * (mu_a / mu)
-        out: tuple[Any, ...] = (mu_a, mud, inv_mu, b_tcp, None, None)
+        R[rk.MU_A], R[rk.INV_MU] = mu_a, 1.0 / mu_a
+        R[rk.MUD], R[rk.B_TCP] = mu_a * self.d[c], self.batch.buffer_pkts * (mu_a / mu)
+        out: tuple[Any, ...] = (R[rk.MU_A], R[rk.MUD], R[rk.INV_MU], R[rk.B_TCP], None, None)
         if self.reverse:
             mu_r = self.batch.reverse_mu_pps
-            mu_r_eff = np.where(mu_r < mu_a, mu_r, np.inf)
-            out = (mu_a, mud, inv_mu, b_tcp, mu_r_eff, np.isfinite(mu_r_eff))
+            R[rk.MU_R] = np.where(mu_r < mu_a, mu_r, np.inf)
+            out = (*out[:4], R[rk.MU_R], np.isfinite(R[rk.MU_R]))
         if not self.cross:
             self.fixed[c] = out
         return out
@@ -338,34 +343,12 @@ class RoundEngine:
         each class's flows in their order, as ``x[ix].sum()``)."""
         return np.add.reduceat(x[self.perm], self.starts)
 
-    def _others(self, c: int, mu_a: FloatArray) -> Any:
-        """The windows in flight and pipes ``μa d_k`` of every class, class ``c`` first and
-        the others in order (class ``c``'s entry is for the caller to fill; an other
-        class's window in flight is the window of its round less what an overflow already
-        dropped, and counts where it is > 0, as in :func:`~._rounds_physics.backlog_of`),
-        or ``None`` when no other class sends."""
-        if self.K == 1:
-            return None
-        order = self.order[c]
-        ws = self.w_class
-        if self.charged:
-            ws = ws - self._class_sums(self.pending)
-        w_all = ws[order]
-        if not any_of(w_all[1:] > 0.0):
-            return None
-        pipes = self.pipes[c]
-        if pipes is None or self.cross:
-            pipes = self.pipes[c] = float(mu_a[0]) * self.d_class[order]
-        return w_all, pipes
-
     def step(self, c: int, k: int, recorder: Any) -> FloatArray:
         """One round of class ``c`` (in every scenario): physics at its start, losses,
         totals, record, the law's decision at its end. Returns the class's windows."""
         ix, m, S, d = self.sel[c], self.size[c], self.S, self.d[c]
         t0 = self.t[c]
-        mu_a, mud, inv_mu, b_tcp, mu_r_eff, rev_bott = self._rates(c, t0)
-        if self.spread_train:
-            np.minimum(self.ack_rate[c], mu_a, out=self.ack_rate[c])
+        mu_a, mud, inv_mu, _, mu_r_eff, rev_bott = self._rates(c, t0)
         act, w0 = self._windows(c, t0)
         recording = self.count[c] % self.run.every == 0
         # one class: the recorder's next row holds the round's windows (and throughputs)
@@ -378,61 +361,39 @@ class RoundEngine:
         if self.acks_of is _packet_acks:
             self.w_prev[ix] = w0
         # ---------------- growth of the round through per-ACK increments
-        z, room = self.growth_work[c]
-        np.multiply(self.incr[ix], acks, out=z)
-        np.minimum(z, np.subtract(self.cap[ix], w0, out=room), out=z)
-        np.maximum(z, 0.0, out=z)
-        if self.off:
-            z[~act] = 0.0
-        w1 = w0 + z if row is None else np.add(w0, z, out=row[0])
+        z = self.growth_work[c]
+        w1 = np.empty(z.size) if row is None else row[0]
+        growth(self.incr[ix], acks, self.cap[ix], w0, act, self.off, z, w1)
         if self.growth is not None:
             self.growth[ix] = z
         z_s = per_scenario(z, S, m)
         w1_s = w0_s + z_s if m > 1 else w1
         # ---------------- the bottleneck over the round (other classes at their windows)
-        burst, q_end = None, 0.0
-        others = self._others(c, mu_a)
+        burst, ker = None, self.kernels[c]
+        ws = self.w_class  # (several classes: each one's window in flight)
+        if self.charged:
+            ws = ws - self._class_sums(self.pending)
         if self.reverse:
             qr, qf = reverse_queues(
                 qr0, qf0, z_s, w1_s, mu_a, mu_r_eff, self.b_r, d, rev_bott, self.model
             )
-            lost_s, qf = buffer_overflow(qf, b_tcp) if self.finite_buf else (None, qf)
-            qf_seen = qf
+            ker.R[rk.QR : rk.QR + 4], ker.R[rk.Q_MIN : rk.Q_MIN + 4] = qr, qf
+            ker(ws, t0, w0_s, z_s, w1_s, 2)
             burst = ack_path_drops(w0, acks, w1, w1_s, qr0, z_s, self.b_r, rev_bott, m) >= 1.0
+        elif self.cross:
+            ker(ws, t0, w0_s, z_s, w1_s, 1)
+            self._cross_inputs(c, mu_a, w0_s, z_s, w1_s)
+            ker(ws, t0, w0_s, z_s, w1_s, 2)
         else:
-            qr = None
-            if others is None:
-                qf0, pipe = np.maximum(w0_s - mud, 0.0), mud
-                q_end = max(float(w1_s[0]) - float(mud[0]), 0.0)
-            else:
-                w_all, p_all = others
-                w_all[0] = w0_s[0]
-                q0 = backlog_of(w_all, p_all)
-                qf0 = np.array([q0])
-                if z_s[0] != 0.0:
-                    w_all[0] = w1_s[0]
-                q1 = q0 if z_s[0] == 0.0 else backlog_of(w_all, p_all)
-                pipe = w1_s - q1
-                q_end = q1
-            runs = None
-            if self.runs is not None:
-                runs = self.runs[c] = np.where(self.ack_rate[c] < mu_a, self.runs[c], w0_s)
-            fw = forward_round(
-                qf0, z_s, w0_s, w1_s, pipe, mu_a, self.mu, self.ack_rate[c], self.model,
-                self.spread_train, self.cross, self.carried[c], self.mu_prev[c],
-                b_tcp if self.finite_buf else None, self.memory_of, runs,
-            )  # fmt: skip
-            qf, qf_seen, lost_s = fw.qf, fw.seen, fw.lost
-            self.ack_rate[c], self.carried[c], self.mu_prev[c] = fw.ack_rate, fw.carried, fw.mu_prev
-        duration, rtts = round_rtts(qf, qr, d, self.half_d[c], inv_mu, mu_a, mu_r_eff)
-        if self.lag:
-            rtts = lagged(self.history[c], rtts, self.lag)
+            ker(ws, t0, w0_s, z_s, w1_s, 3)
+        others, q_end = ker.others(), float(ker.R[rk.Q_END, 0])
+        qf, qf_seen, lost_s, duration, rtts = ker.qf, ker.seen, ker.lost, ker.duration, ker.rtts
         lost = round_losses(self, c, lost_s, w1, z, w1_s, others, t0, qf[1], mu_a)
         # the packets of the round not lost (the losses charged at other classes' rounds
         # may exceed a window the flow has cut since: none delivered, never fewer)
         got = w1 if lost is None else np.maximum(w1 - lost[ix], 0.0)
         # ---------------- totals, what the law measures, record, decision
-        t_next = t0 + duration
+        t_next = ker.clocks[(self.count[c] + 1) & 1]  # (t0 + duration)
         if self.K > 1:
             self.w_cur[ix] = w1
             self.w_class[c] = w1_s[0]
@@ -440,7 +401,11 @@ class RoundEngine:
             account(self, c, t0, got, mu_a, q_end if known else None)
         else:
             account_one(self, t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
-        sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks)
+        # (several classes, each law deciding alone: Δ recorded with the sample)
+        delta = None
+        if recording and self.alone is not None and "delta_pkts" in recorder.fields:
+            delta = np.empty(w1.size)
+        sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks, delta)
         t_end = self.run.t_end
         counting: Any = True
         if self.K > 1:
@@ -450,7 +415,7 @@ class RoundEngine:
         if recording:
             self._record(
                 recorder, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration,
-                None if row is None else row[1],
+                None if row is None else row[1], delta,
             )  # fmt: skip
         self.count[c] += 1
         self._decide(c, sample, lost, counting, burst)
@@ -459,18 +424,41 @@ class RoundEngine:
             self.t_f[c] = float(t_next[0])
         return w1
 
+    def _cross_inputs(
+        self, c: int, mu_a: FloatArray, w0_s: FloatArray, z_s: FloatArray, w1_s: FloatArray
+    ) -> None:
+        """With cross traffic, what the class's round (:mod:`._rounds_kernel`, its part 2)
+        is given: the FIFO's queue memory (``memory_of``: the backlog the last round left
+        relaxing to the standing one; ``None``: none) and, for an ACK train slower than μa
+        made of runs, the runs' queue (:func:`~._rounds_physics.train_clump_queue`)."""
+        R, cfg = self.kernels[c].R, self.kernels[c].cfg
+        memory = self.memory_of(mu_a, self.mu, R[rk.CARRIED], R[rk.MU_PREV])
+        cfg[rk.MEMORY] = memory is not None
+        if memory is not None:
+            R[rk.KEEP], R[rk.MEM_CARRIED], R[rk.DROPPED] = memory
+        cfg[rk.CLUMPS] = False
+        if self.runs is not None:
+            slow = R[rk.ACK_RATE] < mu_a
+            runs = self.runs[c] = np.where(slow, self.runs[c], w0_s)
+            if self.model != "fluid" and any_of(slow):
+                clumped = _rounds_physics.train_clump_queue(z_s, w1_s, R[rk.PIPE], runs)
+                R[rk.CLUMPED] = np.where(slow, clumped, 0.0)
+                cfg[rk.CLUMPS] = True
+
     def _record(
         self, recorder: Any, c: int, t: FloatArray, w1: FloatArray, base: FloatArray,
         mean: FloatArray, rtt_mean: FloatArray, qf: Any, inv_mu: FloatArray,
         got: FloatArray, duration: FloatArray, thr_out: FloatArray | None = None,
+        delta: FloatArray | None = None,
     ) -> None:  # fmt: skip
         """Record a round of class ``c`` ending at ``t``: its flows' windows and phases, Δ
         from the base and mean RTTs their laws read, the mean RTT, the bottleneck queue at
         the round's peak (``qf``: the round's backlogs; in link packets, times μ/μa, with
         cross traffic), each flow's throughput ``got / duration`` (into ``thr_out`` if
-        given)."""
+        given); ``delta``: Δ if computed with the sample."""
         kept = recorder.fields
-        delta = backlog(w1, base, mean) if "delta_pkts" in kept else None
+        if delta is None and "delta_pkts" in kept:
+            delta = backlog(w1, base, mean)
         queue = None
         if "queue_pkts" in kept:
             queue = qf[2] if self.model != "fluid" else qf[3]
@@ -491,14 +479,15 @@ class RoundEngine:
 
     # ------------------------------------------------------------------ the law
     def _sample(
-        self, c: int, act: Any, rtts: Rtts, w1: FloatArray, acks: FloatArray
-    ) -> tuple[RoundSample, FloatArray, FloatArray]:
+        self, c: int, act: Any, rtts: Rtts, w1: FloatArray, acks: FloatArray,
+        delta: FloatArray | None,
+    ) -> tuple[RoundSample, FloatArray, FloatArray]:  # fmt: skip
         """What every flow's law measures: the class's round for its flows (the others get
         their last values; their decisions are discarded). Also the base RTT and mean RTT
         the class's flows read."""
         ix, m, S = self.sel[c], self.size[c], self.S
         if self.alone is not None:
-            return class_sample(self, c, act, rtts, w1, acks)
+            return class_sample(self, c, w1, acks, delta)
         if m > 1 and S == 1:  # (the scenario's values over its flows: read-only views)
             r_min, r_mean, r_max, f_min, f_mean = (np.broadcast_to(x, (m,)) for x in rtts)
         elif m > 1:  # (each scenario's values broadcast over its flows)
@@ -524,14 +513,12 @@ class RoundEngine:
         """The running minimum ``least`` (per flow, in place) at the class's flows ``ix``
         taken with this round's ``now`` (active flows only); what the law reads: the
         minimum, or ``now`` for a flow with none yet (a flow that joined this round)."""
-        cand = np.where(act, now, np.inf) if self.off else now
-        if isinstance(ix, slice):  # a view: updated in place
-            part = least[ix]
-            np.minimum(part, cand, out=part)
-        else:
-            part = np.minimum(least[ix], cand)
+        part = least[ix]  # (a slice: a view, updated in place; else a copy)
+        out = np.empty(part.size) if self.off else part
+        running_min(part, act, self.off, now, out)
+        if not isinstance(ix, slice):
             least[ix] = part
-        return np.where(np.isfinite(part), part, now) if self.off else part
+        return out
 
     def _decide(
         self, c: int, sample: RoundSample, lost: FloatArray | None, counting: Any, burst: Any

@@ -1,14 +1,16 @@
-"""The round model's physics: pure functions of one round (queues, RTTs, burst, losses
-at the bottleneck, the ACK path)."""
+"""The round model's physics in NumPy: pure functions of one round (the shared backlog's
+checked entry point, the FIFO's queue memory with cross traffic, the queue of an ACK train
+made of runs, the ACK path). The bottleneck over a round (queues, burst, losses, RTTs, the
+feedback lag) is compiled: :mod:`._rounds_kernel`."""
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
+
+from ._rounds_kernel import backlog_kernel
 
 FloatArray = NDArray[np.float64]
 
@@ -39,49 +41,8 @@ def shared_backlog(windows: Any, pipes: Any) -> float:
 
 
 def backlog_of(w: FloatArray, m: FloatArray) -> float:
-    """:func:`shared_backlog` of float64 arrays of one value per class, unchecked (the
-    round engine's call at every round)."""
-    global _BACKLOG
-    if _BACKLOG is None:  # compiled on first use (importing the model needs no Numba)
-        from numba import njit
-
-        from ..algorithms._jit import JIT_OPTIONS, configure_cache
-
-        configure_cache()
-        _BACKLOG = njit(**JIT_OPTIONS)(_backlog_rule)
-    return float(_BACKLOG(w, m))
-
-
-def _backlog_rule(w: Any, m: Any) -> float:
-    """:func:`shared_backlog` on arrays ``w``, ``m`` (compiled once, with the laws' Numba
-    options: IEEE operations in the order written)."""
-    fill, total, widest, live = 0.0, 0.0, 0.0, 0
-    for k in range(w.shape[0]):
-        if w[k] > 0.0:
-            fill += w[k] / m[k]
-            total += w[k]
-            widest = m[k] if live == 0 or m[k] > widest else widest
-            live += 1
-    if live == 0 or fill <= 1.0:
-        return 0.0
-    q = total - widest
-    q = q if q > 0.0 else 0.0
-    for _ in range(200):
-        f, df = -1.0, 0.0
-        for k in range(w.shape[0]):
-            if w[k] > 0.0:
-                r = w[k] / (m[k] + q)
-                f += r
-                df += r / (m[k] + q)
-        step = f / df
-        q += step
-        if step <= 1e-13 * (1.0 + q):
-            break
-    return q
-
-
-#: the compiled :func:`_backlog_rule` (:func:`shared_backlog` compiles it on first use)
-_BACKLOG: Any = None
+    """:func:`shared_backlog` of float64 arrays of one value per class, unchecked."""
+    return float(backlog_kernel()(w, m))
 
 
 def _standing_rev(
@@ -131,79 +92,6 @@ def queue_memory(
     ``W − μa d`` by ``μa/μ`` per round, at once without cross traffic.
     """
     return QueueMemory(1.0 - mu_a / mu, carried * (mu_a / mu_prev), mu_a < mu_prev)
-
-
-def forward_queues(
-    qf0: FloatArray,
-    z_s: FloatArray,
-    w0_s: FloatArray,
-    w1_s: FloatArray,
-    mud: FloatArray,
-    mu_a: FloatArray,
-    ack_rate: FloatArray,
-    model: str,
-    spread_train: bool,
-    memory: QueueMemory | None = None,
-    clumps: FloatArray | None = None,
-) -> tuple[Queues, FloatArray]:
-    """The forward queue over a round whose window grows from ``w0_s`` to ``w1_s`` by ``z_s``
-    through per-ACK increments (the burst term, docs/round-model.md), and the ACK rate of
-    the next round.
-
-    ``model`` is the RTT model (``"average"``, ``"last"``, ``"fluid"``). With
-    ``spread_train`` the growth queues only beyond the spare capacity ``w0 (μa/a − 1)`` of
-    an ACK train of rate ``a = ack_rate`` slower than μa; ``a`` then grows with the window,
-    never beyond μa. With ``memory`` (cross traffic) the backlog relaxes towards the
-    standing one by ``1 − keep`` per round (a FIFO shared with a constant-rate source
-    serves the flows' extra packets in proportion to their share of its arrivals);
-    in a round whose rate fell, it builds from the backlog the last round left.
-
-    With ``clumps`` (and ``spread_train``) a train slower than μa is not spread evenly: it
-    is made of runs of packets that the bottleneck served back to back (``clumps`` of
-    them when the rate rose, one packet each), so inside a run the ACKs return at μa and
-    the per-ACK growth queues there (:func:`train_clump_queue`); the mean backlog is the
-    larger of that and the spare-capacity one.
-    """
-    qf1 = np.maximum(w1_s - mud, 0.0)
-    rising = None
-    if memory is not None:
-        keep, carried, dropped = memory
-        fresh = 1.0 - keep
-        qf1 = keep * carried + fresh * qf1
-        qf0 = np.where(dropped, carried, keep * carried + fresh * qf0)
-        if any_of(dropped):
-            rising = dropped
-    if model == "fluid":
-        return (qf1, qf1, qf1, qf1), ack_rate
-    clumped = None
-    if spread_train and any_of(ack_rate < mu_a):
-        with np.errstate(invalid="ignore"):
-            spare = w0_s * (mu_a / ack_rate - 1.0)
-        zq = np.maximum(z_s - np.where(spare > 0, spare, 0.0), 0.0)
-        if clumps is not None:
-            clumped = np.where(ack_rate < mu_a, train_clump_queue(z_s, w1_s, mud, clumps), 0.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            grown = np.where(w0_s > 0, w1_s / w0_s, 1.0)
-        ack_rate = np.minimum(ack_rate * grown, mu_a)
-    else:
-        zq = z_s
-    if memory is not None:
-        zq = (1.0 - memory.keep) * zq
-        if clumped is not None:
-            clumped = (1.0 - memory.keep) * clumped
-    qf_max = qf0 + zq
-    qf_mean = qf_max if model == "last" else qf0 + 0.5 * zq
-    if clumped is not None:
-        # the runs' queue: mean over their packets; a run's last packet sees twice that
-        qf_mean = np.maximum(qf_mean, qf0 + (2.0 * clumped if model == "last" else clumped))
-        qf_max = np.maximum(qf_max, qf0 + 2.0 * clumped)
-    if rising is not None:
-        # the round whose rate fell: its packets see the backlog build from the start
-        # of the round to its end
-        qf_max = np.where(rising, np.maximum(qf0, qf1) + zq, qf_max)
-        last = qf1 + zq if model == "last" else 0.5 * (qf0 + qf1) + 0.5 * zq
-        qf_mean = np.where(rising, last, qf_mean)
-    return (qf0, qf_mean, qf_max, qf1), ack_rate
 
 
 def train_clump_queue(
@@ -257,137 +145,6 @@ def reverse_queues(
     qf_max = np.where(rev_bott, qf0, qf0 + z_s)
     qf_mean = np.where(rev_bott, qf0, qf0 + burst_mean)
     return (qr0, qr_mean, qr_max, qr1), (qf0, qf_mean, qf_max, qf1)
-
-
-def buffer_overflow(qf: Queues, b_tcp: FloatArray) -> tuple[FloatArray, Queues]:
-    """Packets lost at the peak of the round beyond the flows' share of the buffer
-    ``b_tcp``, and the queues capped at it."""
-    q_min, q_mean, q_max, q1 = qf
-    lost = np.maximum(np.maximum(q_max, q1) - b_tcp, 0.0)
-    if not any_of(lost):  # (every queue within the buffer: q_min <= q_mean <= q_max)
-        return lost, qf
-    capped = (
-        np.minimum(q_min, b_tcp),
-        np.minimum(q_mean, b_tcp),
-        np.minimum(q_max, b_tcp),
-        np.minimum(q1, b_tcp),
-    )
-    return lost, capped
-
-
-def round_rtts(
-    qf: Queues,
-    qr: Queues | None,
-    d: FloatArray,
-    half_d: FloatArray,
-    inv_mu: FloatArray,
-    mu_a: FloatArray,
-    mu_r: FloatArray | None,
-) -> tuple[FloatArray, Rtts]:
-    """The round's duration (``d`` plus the standing queue's delay at its end) and the RTTs
-    of its packets; the one-way forward delay is half the base RTT plus the forward
-    queueing delay (RFC 1323 timestamps; only its changes matter to forward-path Vegas)."""
-    qf_min, qf_mean, qf_max, qf1 = qf
-    if qr is not None:
-        assert mu_r is not None
-        qr_min, qr_mean, qr_max, qr1 = qr
-        duration = d + qr1 / mu_r + qf1 / mu_a
-        rtt_min = d + qr_min / mu_r + qf_min / mu_a
-        rtt_mean = d + qr_mean / mu_r + qf_mean / mu_a
-        rtt_max = d + qr_max / mu_r + qf_max / mu_a
-        return duration, (
-            rtt_min, rtt_mean, rtt_max, half_d + qf_min * inv_mu, half_d + qf_mean * inv_mu
-        )  # fmt: skip
-    duration = d + qf1 * inv_mu
-    rtt_min = d + qf_min * inv_mu
-    rtt_mean = rtt_min if qf_mean is qf_min else d + qf_mean * inv_mu
-    rtt_max = rtt_min if qf_max is qf_min else d + qf_max * inv_mu
-    # the whole queueing delay is on the forward path
-    return duration, (rtt_min, rtt_mean, rtt_max, rtt_min - half_d, rtt_mean - half_d)
-
-
-def lagged(history: deque[Rtts], now: Rtts, lag: int) -> Rtts:
-    """The RTTs a law reads with a feedback lag of ``lag`` rounds (``history`` holds the
-    past rounds' and is updated): those of ``lag`` rounds ago (the first round's before
-    any is that old), plus the round-ending ACK of this round's first packet, which
-    carries the queue at this round's start and enters the minimum and maximum."""
-    history.append(now)
-    cur_min, cur_fmin = now[0], now[3]
-    past = history.popleft() if len(history) > lag else history[0]
-    rtt_min, rtt_mean, rtt_max, fwd_min, fwd_mean = past
-    return (
-        np.minimum(rtt_min, cur_min),
-        rtt_mean,
-        np.maximum(rtt_max, cur_min),
-        np.minimum(fwd_min, cur_fmin),
-        fwd_mean,
-    )
-
-
-class ForwardRound(NamedTuple):
-    """The forward queue of a round (:func:`forward_round`)."""
-
-    #: backlog at the first packet, mean, last packet, and the standing backlog of W1
-    qf: Queues
-    #: the same as the packets see it (with cross traffic, the backlog relaxing to it)
-    seen: Queues
-    #: backlog lost beyond the buffer (``None``: infinite buffer)
-    lost: FloatArray | None
-    ack_rate: FloatArray
-    #: with cross traffic: the backlog the round leaves, and its available rate
-    carried: FloatArray
-    mu_prev: FloatArray
-
-
-def forward_round(
-    qf0: FloatArray,
-    z_s: FloatArray,
-    w0_s: FloatArray,
-    w1_s: FloatArray,
-    pipe: FloatArray,
-    mu_a: FloatArray,
-    mu: FloatArray,
-    ack_rate: FloatArray,
-    model: str,
-    spread_train: bool,
-    cross: bool,
-    carried: FloatArray,
-    mu_prev: FloatArray,
-    b_tcp: FloatArray | None,
-    memory_of: Callable[..., QueueMemory | None] = queue_memory,
-    clumps: FloatArray | None = None,
-) -> ForwardRound:
-    """The forward queue of a round without an ACK-path bottleneck (the round model's and
-    the asynchronous round model's): the burst over the standing backlog
-    (:func:`~._rounds_physics.forward_queues`; ``pipe`` is the window that queues
-    nothing, ``μa d`` for one base RTT), with cross traffic the FIFO's queue memory
-    (the backlog ``carried`` from the last round at rate ``mu_prev`` relaxes to the
-    standing one), and the losses beyond the flows' share ``b_tcp`` of the buffer
-    (``None``: infinite). ``memory_of`` builds the queue memory
-    (:func:`~._rounds_physics.queue_memory`; a function returning ``None`` switches it
-    off). ``clumps``: the runs of an ACK train slower than μa
-    (:func:`~._rounds_physics.train_clump_queue`; ``None``: the train is spread evenly)."""
-    memory = None
-    if cross:
-        # the backlog the last round left, relaxing to the standing one
-        memory = memory_of(mu_a, mu, carried, mu_prev)
-        mu_prev = mu_a
-    qf, ack_rate = forward_queues(
-        qf0, z_s, w0_s, w1_s, pipe, mu_a, ack_rate, model, spread_train, memory, clumps
-    )
-    relaxed = None
-    if cross:
-        # losses and the round's duration follow the standing backlog of W1 (the flows
-        # deliver at most μa per second); the backlog relaxing towards it is what the
-        # packets see and what the next round starts from
-        relaxed = qf[3]
-        qf = (qf[0], qf[1], qf[2], np.maximum(w1_s - pipe, 0.0))
-    lost_s, qf = buffer_overflow(qf, b_tcp) if b_tcp is not None else (None, qf)
-    seen = qf
-    if relaxed is not None:
-        carried = np.minimum(relaxed, b_tcp) if b_tcp is not None else relaxed
-        seen = (qf[0], qf[1], qf[2], carried)
-    return ForwardRound(qf, seen, lost_s, ack_rate, carried, mu_prev)
 
 
 def _reverse_start(

@@ -1,9 +1,10 @@
 """What a round loses and what the bottleneck delivers: the round engine's losses and totals.
 
 :func:`round_losses` shares a round's overflow among the flows in flight (the drop-share
-rules) and adds RED's whole packets (:func:`red_round_probability`); :func:`integrate`,
-:func:`account` and :func:`account_one` add the bottleneck's output between events (the
-delivered packets of :mod:`tcpfluid.fluid._rounds_engine`'s module docstring). Each takes
+rules) and adds RED's whole packets (the round's drop probability, :mod:`._rounds_kernel`);
+:func:`integrate`, :func:`account` and :func:`account_one` add the bottleneck's output
+between events (the delivered packets of :mod:`tcpfluid.fluid._rounds_engine`'s module
+docstring). Each takes
 the :class:`~tcpfluid.fluid._rounds_engine.RoundEngine` whose state it reads and updates.
 """
 
@@ -15,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._queueing_kernel import red_average, red_probability
-from ..queueing import RedParameters
+from ._rounds_kernel import RED_P, totals
 from ._rounds_law import growth_shares
 from ._rounds_physics import (
     _standing_rev,
@@ -43,7 +43,7 @@ def round_losses(
 
     The overflow falls on every flow in flight in proportion to its window (the
     class's windows ``w1_s`` per scenario and ``others``, the other classes' windows in
-    flight, :meth:`~._rounds_engine.RoundEngine._others`); the other classes' flows take
+    flight, :meth:`~._rounds_kernel.ClassKernel.others`); the other classes' flows take
     theirs at the end of their own next round and until then it is not in flight."""
     ix, S = eng.sel[c], eng.S
     if lost_s is not None and (eng.share is not None or any_of(lost_s)):
@@ -85,8 +85,8 @@ def round_losses(
         lost[ix] = eng.pending[ix]
         eng.pending[ix] = 0.0
         eng.charged = any_of(eng.pending)
-    if eng.red is not None:
-        p = red_round_probability(eng, eng.red, float(t0[0]), float(q_mean[0]), float(mu_a[0]))
+    if eng.red_state is not None:
+        p = float(eng.red_state[RED_P])  # (the round's, :mod:`._rounds_kernel`)
         if p > 0.0:
             debt = eng.red_debt[ix]  # (a view when the class's flows are a slice)
             debt += p * w1
@@ -101,35 +101,20 @@ def round_losses(
     return lost
 
 
-def red_round_probability(
-    eng: RoundEngine, red: RedParameters, t0: float, q_mean: float, mu_a: float
-) -> float:
-    """RED's drop probability for a round starting at ``t0`` (the averaged queue
-    updated to ``t0``, ``μ`` arrivals per second); ``q_mean`` (the round's mean backlog
-    at rate ``mu_a``) is the queue held until the next event."""
-    mu = float(eng.mu[0])
-    arrivals = mu * max(t0 - eng.red_t, 0.0)
-    eng.red_avg = float(red_average(eng.red_avg, eng.red_q, red.w_q, arrivals))
-    eng.red_t = t0
-    eng.red_q = q_mean * (mu / mu_a)
-    return float(
-        red_probability(
-            eng.red_avg, red.min_th_pkts, red.max_th_pkts, red.max_p, bool(red.gentle), 1.0
-        )
-    )
-
-
-def integrate(eng: RoundEngine, t: float) -> None:
+def integrate(eng: RoundEngine, t: float, g: FloatArray | None = None, q_mu: float = 0.0) -> None:
     """Add the flows' and the cross traffic's output since the last event up to ``t``
-    (several classes, one scenario; nothing after the run's end)."""
+    (several classes, one scenario; nothing after the run's end); then, given ``g``, the
+    rates from now on of the packets ``g`` in flight: ``g / (d + q_mu)`` (``q_mu``: the
+    standing backlog's delay)."""
     t_end = eng.run.t_end
     dt = min(t, t_end) - min(eng.t_ev, t_end)
     eng.t_ev = t
-    if dt > 0.0:
-        eng.delivered += eng.rate * dt
-        if eng.cross:
-            eng.cross_carried += eng.rate_cross * dt
-        eng.elapsed += dt
+    assert eng.d_flow is not None
+    totals(
+        eng.delivered, eng.rate, eng.elapsed, eng.cross_carried,
+        eng.rate_cross if eng.cross else eng.none_s, dt, eng.rate if g is None else g,
+        eng.d_flow, q_mu, g is not None,
+    )  # fmt: skip
 
 
 def account(
@@ -139,7 +124,6 @@ def account(
     now on (class ``c``'s flows send ``got`` packets not lost; module docstring). ``q``:
     the standing backlog of the windows in flight when the round computed it (nothing
     lost, nothing pending: they are the windows of the rounds in progress)."""
-    integrate(eng, float(t0[0]))
     g = eng.inflight
     if q is None:
         np.subtract(eng.w_cur, eng.pending, out=g)
@@ -149,8 +133,7 @@ def account(
         q = backlog_of(eng._class_sums(g), float(mu_a[0]) * eng.d_class)
     else:
         g = eng.w_cur
-    assert eng.d_flow is not None
-    np.divide(g, eng.d_flow + q / float(mu_a[0]), out=eng.rate)
+    integrate(eng, float(t0[0]), g, q / float(mu_a[0]))
     if eng.cross:
         eng.rate_cross = eng.mu - mu_a
 

@@ -1,0 +1,599 @@
+"""The round model's bottleneck over one round, compiled: the standing backlog a round
+starts from, the burst of its per-ACK growth, the losses beyond the buffer, the RTTs of
+its packets and the feedback lag (docs/round-model.md, docs/round-model-unequal-rtt.md).
+
+One compiled rule (:func:`_round_rule`) steps the per-scenario values of one round of
+one round-clock class: the round engine
+(:class:`~tcpfluid.fluid._rounds_engine.RoundEngine`) runs every round of every class
+through it, one class of S scenarios and K classes of one scenario alike. It loops over
+the scenarios with scalar code whose IEEE operations are NumPy's on the arrays, in the
+same order (``error_model="numpy"``, no ``fastmath``; ``numpy.maximum(x, y)`` written
+``x if (x >= y or x != x) else y``; a test over all scenarios, such as "some ACK train is
+slower than μa", decides for all of them as ``numpy.any`` did).
+
+Each class keeps its values in one array of rows of S values (:class:`ClassKernel`, rows
+named below), bound once to the compiled rule, so that a round costs one call. The rule
+stops (``part`` 1) where the engine computes, with cross traffic, what Python functions
+it can be given define: the FIFO's queue memory (the engine's ``memory_of``) and the
+queue of an ACK train made of runs (:func:`~._rounds_physics.train_clump_queue`); the
+engine writes them into their rows and calls the rule's second part (``part`` 2).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+
+# ---- rows of a class's values (each S values, one per scenario)
+#: what the available rate sets (:meth:`RoundEngine._rates`): μa, μa d, 1/μa, the flows'
+#: share of the buffer; the link rate μ; the base RTT d and d/2; the ACK-path rate where
+#: it is below μa (inf elsewhere)
+MU_A, MUD, INV_MU, B_TCP, MU, D, HALF_D, MU_R = range(8)
+#: state: the ACK train's rate, the backlog the last round left and that round's μa
+ACK_RATE, CARRIED, MU_PREV = 8, 9, 10
+#: inputs of part 2 (cross traffic): the queue memory's keep, carried and dropped (0/1),
+#: the ACK train's runs' queue (:func:`~._rounds_physics.train_clump_queue`)
+KEEP, MEM_CARRIED, DROPPED, CLUMPED = 11, 12, 13, 14
+#: part 1's results: the backlog at the round's start, the window that queues nothing,
+#: the standing backlog at the round's end (first scenario; several classes' ``q_end``)
+QF0, PIPE, Q_END = 15, 16, 17
+#: the round's backlogs (min, mean, max, standing at its end; capped at the buffer), the
+#: standing one the packets see (with cross traffic, the backlog relaxing to it), the
+#: overflow, the round's duration, the RTTs the law reads (min, mean, max, forward min,
+#: forward mean; with the feedback lag)
+Q_MIN, Q_MEAN, Q_MAX, Q_1, SEEN_1, LOST, DURATION = 18, 19, 20, 21, 22, 23, 24
+RTTS = 25
+#: the ACK-path backlogs (ACK-path bottleneck: min, mean, max, standing)
+QR = 30
+#: the clock at the round's end (``t0`` + duration), in one row and the other in turn (so
+#: that the row a round writes is never the one its ``t0`` is)
+CLOCK = 34
+#: the RTTs of the last ``lag + 1`` rounds (5 rows each)
+HISTORY = 36
+
+# ---- a class's settings and counters (int64)
+#: the RTT model (0 average, 1 last, 2 fluid), the ACK train (spread_train), a finite
+#: buffer, the ACK-path bottleneck (its queues given), cross traffic, the feedback lag,
+#: the rounds stepped, whether part 2 has the queue memory and the runs' queue, whether
+#: another class sends (part 1's result), the class, the number of classes, RED
+MODEL, SPREAD, FINITE, REVERSE, CROSS, LAG, ROUNDS, MEMORY, CLUMPS, OTHERS = range(10)
+CLASS, CLASSES, RED = 10, 11, 12
+MODELS = {"average": 0, "last": 1, "fluid": 2}
+
+# ---- RED (the engine's one array, every class's rule reads and updates it)
+#: the averaged queue, the time and the queue (link packets) of its last update, the
+#: parameters w_q, min_th, max_th, max_p, gentle (0/1), and the last round's probability
+RED_AVG, RED_T, RED_Q, RED_WQ, RED_MIN, RED_MAX, RED_MAXP, RED_GENTLE, RED_P = range(9)
+
+
+def _mx(a: float, b: float) -> float:
+    """``numpy.maximum`` of two floats (NaN if either is NaN)."""
+    return a if (a >= b or a != a) else b
+
+
+def _mn(a: float, b: float) -> float:
+    """``numpy.minimum`` of two floats (NaN if either is NaN)."""
+    return a if (a <= b or a != a) else b
+
+
+def _backlog_rule(w: Any, m: Any) -> float:
+    """:func:`~._rounds_physics.shared_backlog` on arrays ``w``, ``m`` (compiled once,
+    :func:`backlog_kernel`: IEEE operations in the order written)."""
+    fill, total, widest, live = 0.0, 0.0, 0.0, 0
+    for k in range(w.shape[0]):
+        if w[k] > 0.0:
+            fill += w[k] / m[k]
+            total += w[k]
+            widest = m[k] if live == 0 or m[k] > widest else widest
+            live += 1
+    if live == 0 or fill <= 1.0:
+        return 0.0
+    q = total - widest
+    q = q if q > 0.0 else 0.0
+    for _ in range(200):
+        f, df = -1.0, 0.0
+        for k in range(w.shape[0]):
+            if w[k] > 0.0:
+                r = w[k] / (m[k] + q)
+                f += r
+                df += r / (m[k] + q)
+        step = f / df
+        q += step
+        if step <= 1e-13 * (1.0 + q):
+            break
+    return q
+
+
+def _round_rule(
+    R: Any, cfg: Any, order: Any, d_class: Any, w_all: Any, p_all: Any, red: Any, ws: Any,
+    t0: Any, w0_s: Any, z_s: Any, w1_s: Any, part: int,
+) -> None:  # fmt: skip
+    """One round of a class (module docstring): ``part`` 1 the standing backlog at its
+    start (``ws``: every class's window in flight, several classes; ``w_all``, ``p_all``
+    written: the classes' windows and pipes, this class first), 2 the rest, 3 both.
+    ``t0``: the round's start; ``w0_s``, ``z_s``, ``w1_s``: the class's windows at the
+    round's start, their growth, their windows at its end, per scenario; ``red``: RED's
+    state and parameters (RED rows above; with RED)."""
+    S = R.shape[1]
+    if part & 1:
+        _standing(R, cfg, order, d_class, w_all, p_all, ws, w0_s, z_s, w1_s, S)
+    if part & 2:
+        if cfg[REVERSE] == 0:
+            _forward(R, cfg, z_s, w0_s, w1_s, S)
+        if cfg[FINITE]:
+            _overflow(R, S)
+        if cfg[CROSS] and cfg[REVERSE] == 0:
+            for s in range(S):
+                R[MU_PREV, s] = R[MU_A, s]
+                if cfg[FINITE]:
+                    R[CARRIED, s] = _mn(R[SEEN_1, s], R[B_TCP, s])
+                else:
+                    R[CARRIED, s] = R[SEEN_1, s]
+                R[SEEN_1, s] = R[CARRIED, s]
+        else:
+            for s in range(S):
+                R[SEEN_1, s] = R[Q_1, s]
+        _rtts(R, cfg, S)
+        clock = CLOCK + (cfg[ROUNDS] & 1)  # (the rounds stepped, this one included)
+        for s in range(S):
+            R[clock, s] = t0[s] + R[DURATION, s]
+        if cfg[RED]:
+            _red(R, red, t0[0])
+
+
+#: RED's two laws (:mod:`tcpfluid._queueing_kernel`), resolved when the rule is compiled
+#: (importing the model needs no Numba)
+red_average: Any = None
+red_probability: Any = None
+#: Vegas's backlog estimate Δ (:func:`tcpfluid.algorithms._common.backlog`), the same
+backlog: Any = None
+
+
+def _red(R: Any, red: Any, t0: float) -> None:
+    """RED's drop probability for a round starting at ``t0`` (one scenario): the averaged
+    queue updated to ``t0`` (``μ`` arrivals per second,
+    :func:`~tcpfluid._queueing_kernel.red_average`), then the round's mean backlog (at
+    rate μa) is the queue held until the next event."""
+    mu = R[MU, 0]
+    arrivals = mu * _mx(t0 - red[RED_T], 0.0)
+    red[RED_AVG] = red_average(red[RED_AVG], red[RED_Q], red[RED_WQ], arrivals)
+    red[RED_T] = t0
+    red[RED_Q] = R[Q_MEAN, 0] * (mu / R[MU_A, 0])
+    red[RED_P] = red_probability(
+        red[RED_AVG], red[RED_MIN], red[RED_MAX], red[RED_MAXP], red[RED_GENTLE] != 0.0, 1.0
+    )
+
+
+def _standing(
+    R: Any, cfg: Any, order: Any, d_class: Any, w_all: Any, p_all: Any, ws: Any,
+    w0_s: Any, z_s: Any, w1_s: Any, S: int,
+) -> None:  # fmt: skip
+    """Part 1: the ACK train's rate capped at μa; the backlog at the round's start, the
+    window that queues nothing (``pipe``) and the standing backlog at its end: with one
+    class ``max(0, W − μa d)``, with several the shared backlog of every class's window
+    in flight (:func:`~._rounds_physics.shared_backlog`)."""
+    if cfg[SPREAD]:
+        for s in range(S):
+            R[ACK_RATE, s] = _mn(R[ACK_RATE, s], R[MU_A, s])
+    others = False
+    if cfg[CLASSES] > 1:
+        for k in range(1, cfg[CLASSES]):
+            w_all[k] = ws[order[k]]
+            others = others or w_all[k] > 0.0
+    cfg[OTHERS] = 1 if others else 0
+    if not others:
+        for s in range(S):
+            R[QF0, s] = _mx(w0_s[s] - R[MUD, s], 0.0)
+            R[PIPE, s] = R[MUD, s]
+        R[Q_END, 0] = _mx(w1_s[0] - R[MUD, 0], 0.0)
+        return
+    mu_a = R[MU_A, 0]
+    for k in range(cfg[CLASSES]):
+        p_all[k] = mu_a * d_class[order[k]]
+    w_all[0] = w0_s[0]
+    q0 = _backlog_rule(w_all, p_all)
+    R[QF0, 0] = q0
+    q1 = q0
+    if z_s[0] != 0.0:
+        w_all[0] = w1_s[0]
+        q1 = _backlog_rule(w_all, p_all)
+    R[PIPE, 0] = w1_s[0] - q1
+    R[Q_END, 0] = q1
+
+
+def _forward(R: Any, cfg: Any, z_s: Any, w0_s: Any, w1_s: Any, S: int) -> None:
+    """The forward queue over the round whose window grows from ``w0_s`` to ``w1_s`` by
+    ``z_s`` through per-ACK increments (the burst term, docs/round-model.md), and the
+    ACK rate of the next round.
+
+    With an ACK train slower than μa (``spread_train``) the growth queues only beyond the
+    train's spare capacity ``w0 (μa/a − 1)``, and the train's rate grows with the window,
+    never beyond μa; with the runs' queue (``CLUMPED``) the mean backlog is the larger of
+    that and the spare-capacity one. With the queue memory (cross traffic) the backlog
+    relaxes towards the standing one by ``1 − keep`` per round, and a round whose rate
+    fell (``DROPPED``) builds from the backlog the last round left."""
+    model, memory, clumps = cfg[MODEL], cfg[MEMORY] != 0, cfg[CLUMPS] != 0
+    slow = False
+    if cfg[SPREAD] and model != 2:
+        for s in range(S):
+            slow = slow or R[ACK_RATE, s] < R[MU_A, s]
+    rising = False
+    if memory:
+        for s in range(S):
+            rising = rising or R[DROPPED, s] != 0.0
+    for s in range(S):
+        qf0 = R[QF0, s]
+        qf1 = _mx(w1_s[s] - R[PIPE, s], 0.0)
+        keep = 0.0
+        if memory:
+            keep = R[KEEP, s]
+            carried = R[MEM_CARRIED, s]
+            fresh = 1.0 - keep
+            qf1 = keep * carried + fresh * qf1
+            qf0 = carried if R[DROPPED, s] != 0.0 else keep * carried + fresh * qf0
+        if model == 2:
+            R[Q_MIN, s] = R[Q_MEAN, s] = R[Q_MAX, s] = R[Q_1, s] = qf1
+            continue
+        zq = z_s[s]
+        if slow:
+            a, mu_a = R[ACK_RATE, s], R[MU_A, s]
+            spare = w0_s[s] * (mu_a / a - 1.0)
+            zq = _mx(z_s[s] - (spare if spare > 0 else 0.0), 0.0)
+            grown = w1_s[s] / w0_s[s] if w0_s[s] > 0 else 1.0
+            R[ACK_RATE, s] = _mn(a * grown, mu_a)
+        clumped = R[CLUMPED, s] if clumps else 0.0
+        if memory:
+            zq = (1.0 - keep) * zq
+            if clumps:
+                clumped = (1.0 - keep) * clumped
+        q_max = qf0 + zq
+        q_mean = q_max if model == 1 else qf0 + 0.5 * zq
+        if clumps:
+            q_mean = _mx(q_mean, qf0 + (2.0 * clumped if model == 1 else clumped))
+            q_max = _mx(q_max, qf0 + 2.0 * clumped)
+        if rising and R[DROPPED, s] != 0.0:
+            q_max = _mx(qf0, qf1) + zq
+            q_mean = qf1 + zq if model == 1 else 0.5 * (qf0 + qf1) + 0.5 * zq
+        R[Q_MIN, s], R[Q_MEAN, s], R[Q_MAX, s], R[Q_1, s] = qf0, q_mean, q_max, qf1
+    if cfg[CROSS]:
+        # losses and the round's duration follow the standing backlog of W1 (the flows
+        # deliver at most μa per second); the backlog relaxing towards it is what the
+        # packets see and what the next round starts from
+        for s in range(S):
+            R[SEEN_1, s] = R[Q_1, s]
+            R[Q_1, s] = _mx(w1_s[s] - R[PIPE, s], 0.0)
+
+
+def _overflow(R: Any, S: int) -> None:
+    """The packets lost at the round's peak beyond the flows' share of the buffer, and
+    the backlogs capped at it (none capped when nothing is lost: min <= mean <= max)."""
+    lost_any = False
+    for s in range(S):
+        lost = _mx(_mx(R[Q_MAX, s], R[Q_1, s]) - R[B_TCP, s], 0.0)
+        R[LOST, s] = lost
+        lost_any = lost_any or lost != 0.0
+    if lost_any:
+        for s in range(S):
+            b = R[B_TCP, s]
+            for row in (Q_MIN, Q_MEAN, Q_MAX, Q_1):
+                R[row, s] = _mn(R[row, s], b)
+
+
+def _rtts(R: Any, cfg: Any, S: int) -> None:
+    """The round's duration (``d`` plus the standing queue's delay at its end) and the
+    RTTs of its packets; the one-way forward delay is half the base RTT plus the forward
+    queueing delay (RFC 1323 timestamps). With the feedback lag the law reads the RTTs of
+    ``lag`` rounds ago (the first round's before any is that old), plus the round-ending
+    ACK of this round's first packet, which carries the queue at this round's start and
+    enters the minimum and maximum."""
+    lag, k = cfg[LAG], cfg[ROUNDS]
+    cfg[ROUNDS] = k + 1
+    now = HISTORY + 5 * (k % (lag + 1))
+    past = HISTORY + 5 * (max(k - lag, 0) % (lag + 1))
+    for s in range(S):
+        d, inv_mu, half_d = R[D, s], R[INV_MU, s], R[HALF_D, s]
+        if cfg[REVERSE]:
+            mu_r, mu_a = R[MU_R, s], R[MU_A, s]
+            R[DURATION, s] = d + R[QR + 3, s] / mu_r + R[Q_1, s] / mu_a
+            for i in range(3):
+                R[now + i, s] = d + R[QR + i, s] / mu_r + R[Q_MIN + i, s] / mu_a
+            R[now + 3, s] = half_d + R[Q_MIN, s] * inv_mu
+            R[now + 4, s] = half_d + R[Q_MEAN, s] * inv_mu
+        else:
+            R[DURATION, s] = d + R[Q_1, s] * inv_mu
+            for i in range(3):
+                R[now + i, s] = d + R[Q_MIN + i, s] * inv_mu
+            # the whole queueing delay is on the forward path
+            R[now + 3, s] = R[now, s] - half_d
+            R[now + 4, s] = R[now + 1, s] - half_d
+        if lag:
+            R[RTTS, s] = _mn(R[past, s], R[now, s])
+            R[RTTS + 1, s] = R[past + 1, s]
+            R[RTTS + 2, s] = _mx(R[past + 2, s], R[now, s])
+            R[RTTS + 3, s] = _mn(R[past + 3, s], R[now + 3, s])
+            R[RTTS + 4, s] = R[past + 4, s]
+        else:
+            for i in range(5):
+                R[RTTS + i, s] = R[now + i, s]
+
+
+def _growth_rule(
+    incr: Any, acks: Any, cap: Any, w0: Any, act: Any, off: bool, z: Any, w1: Any
+) -> None:
+    """The growth of a round through per-ACK increments, per flow: ``z = incr × acks``
+    up to the room below the cap ``cap − w0`` and at least 0 (0 for a flow not active
+    when ``off``), and the windows at the round's end ``w1 = w0 + z`` (``z``, ``w1``
+    written)."""
+    for i in range(w0.shape[0]):
+        g = _mx(_mn(incr[i] * acks[i], cap[i] - w0[i]), 0.0)
+        if off and not act[i]:
+            g = 0.0
+        z[i] = g
+        w1[i] = w0[i] + g
+
+
+def _totals_rule(
+    delivered: Any, rate: Any, elapsed: Any, carried: Any, rate_cross: Any, dt: float,
+    g: Any, d_flow: Any, q_mu: float, rates: bool,
+) -> None:  # fmt: skip
+    """The bottleneck's output over ``dt`` seconds (several classes; nothing when ``dt``
+    is not > 0): the flows' ``rate × dt`` added to ``delivered``, the cross traffic's to
+    ``carried`` (``rate_cross``: empty without cross traffic), ``dt`` to ``elapsed``;
+    then, when ``rates``, the rates from now on: ``g / (d_flow + q_mu)`` (``q_mu``: the
+    standing backlog's delay) into ``rate``."""
+    if dt > 0.0:
+        for i in range(delivered.shape[0]):
+            delivered[i] += rate[i] * dt
+        for s in range(rate_cross.shape[0]):
+            carried[s] += rate_cross[s] * dt
+        for s in range(elapsed.shape[0]):
+            elapsed[s] += dt
+    if rates:
+        for i in range(rate.shape[0]):
+            rate[i] = g[i] / (d_flow[i] + q_mu)
+
+
+def _least_rule(least: Any, act: Any, off: bool, now: Any, out: Any) -> None:
+    """The running minimum ``least`` (per flow, in place) taken with this round's ``now``
+    (per flow, or one value for every flow) at the active flows (``act``, when ``off``:
+    some flow is not); when ``off``, what the law reads into ``out``: the minimum, or
+    ``now`` for a flow with none yet (a flow that joined this round; otherwise the law
+    reads ``least``)."""
+    one = now.shape[0] == 1
+    for i in range(least.shape[0]):
+        j = 0 if one else i
+        v = _mn(least[i], np.inf if (off and not act[i]) else now[j])
+        least[i] = v
+        if off:
+            out[i] = v if np.isfinite(v) else now[j]
+
+
+def _sample_rule(
+    base: Any, fwd: Any, act: Any, cwnd0: Any, rtts: Any, out: Any, off: bool, w1: Any,
+    acks: Any, delta: Any,
+) -> None:  # fmt: skip
+    """A class's sample (several classes, so one scenario; its law deciding its flows
+    alone): the rows of ``out`` are the :class:`~tcpfluid.algorithms.base.RoundSample`'s
+    arrays, the round's RTTs (``rtts``: min, mean, max, forward min, forward mean) for
+    every flow, the running minima ``base`` and ``fwd`` (in place, :func:`_least_rule`),
+    the windows ``w1`` (an inactive flow's: ``cwnd0``); unless ``delta`` is empty, Δ of
+    the windows ``w1`` from the base and mean RTTs the law reads into it
+    (:func:`~tcpfluid.algorithms._common.backlog`, recorded)."""
+    _least_rule(base, act, off, rtts[0], out[1])
+    _least_rule(fwd, act, off, rtts[3], out[7])
+    for i in range(w1.shape[0]):
+        if not off:
+            out[1, i], out[7, i] = base[i], fwd[i]
+        out[0, i] = cwnd0[i] if (off and not act[i]) else w1[i]
+        out[2, i], out[3, i], out[4, i] = rtts[1, 0], rtts[0, 0], rtts[2, 0]
+        out[5, i], out[6, i] = acks[i], rtts[4, 0]
+    if delta.shape[0]:
+        for i in range(w1.shape[0]):
+            delta[i] = backlog(w1[i], out[1, i], out[2, i])
+
+
+#: the compiled :func:`_round_rule` (made on first use: importing the model needs no Numba)
+_RULE: Any = None
+
+
+def _compiled() -> Any:
+    """The compiled round rule (compiled, or loaded from the cache, on first use), its
+    helpers compiled into it."""
+    global _RULE
+    if _RULE is None:
+        from numba import njit, types
+
+        from ..algorithms._jit import JIT_OPTIONS, configure_cache
+
+        configure_cache()
+        inline = njit(inline="always", **JIT_OPTIONS)
+        # (one namespace: each helper compiled, resolving the others' compiled versions)
+        names = dict(globals())
+        names["_backlog_rule"] = backlog_kernel()
+        from .._queueing_kernel import red_average, red_probability
+        from ..algorithms._common import backlog
+
+        names["backlog"] = inline(backlog)
+
+        names["red_average"], names["red_probability"] = red_average, red_probability
+        for f in (_mx, _mn, _overflow, _rtts, _red, _standing, _forward):
+            names[f.__name__] = inline(_with_globals(f, names))
+        rule = _with_globals(_round_rule, names)
+        f8, i8 = types.float64, types.int64
+        vec = types.Array(f8, 1, "A", readonly=True)
+        sig = types.void(
+            types.Array(f8, 2, "C"), types.Array(i8, 1, "C"), types.Array(types.intp, 1, "C"),
+            types.Array(f8, 1, "C"), types.Array(f8, 1, "C"), types.Array(f8, 1, "C"),
+            types.Array(f8, 1, "C"), vec, vec, vec, vec, vec, i8,
+        )  # fmt: skip
+        _RULE = njit(sig, **JIT_OPTIONS)(rule)
+        grow = _with_globals(_growth_rule, names)
+        sig = types.void(
+            vec,
+            vec,
+            vec,
+            vec,
+            types.Array(types.boolean, 1, "A", readonly=True),
+            types.boolean,
+            types.Array(f8, 1, "A"),
+            types.Array(f8, 1, "A"),
+        )
+        global _GROWTH, _TOTALS
+        _GROWTH = _entry(njit(sig, **JIT_OPTIONS)(grow))
+        arr = types.Array(f8, 1, "C")
+        sig = types.void(arr, arr, arr, arr, vec, f8, vec, vec, f8, types.boolean)
+        _TOTALS = _entry(njit(sig, **JIT_OPTIONS)(_totals_rule))
+        flag = types.Array(types.boolean, 1, "A", readonly=True)
+        sig = types.void(types.Array(f8, 1, "A"), flag, types.boolean, vec, types.Array(f8, 1, "A"))
+        global _LEAST, _SAMPLE
+        least = njit(sig, **JIT_OPTIONS)(_with_globals(_least_rule, names))
+        _LEAST = _entry(least)
+        names["_least_rule"] = least
+        sig = types.void(
+            types.Array(f8, 1, "A"), types.Array(f8, 1, "A"), flag, vec,
+            types.Array(f8, 2, "C"), types.Array(f8, 2, "C"), types.boolean, vec, vec,
+            types.Array(f8, 1, "C"),
+        )  # fmt: skip
+        _SAMPLE = _entry(njit(sig, **JIT_OPTIONS)(_with_globals(_sample_rule, names)))
+    return _RULE
+
+
+def _entry(fn: Any) -> Any:
+    """The entry point of compiled function ``fn`` of one signature (no dispatch per
+    call: its callers pass arrays of that signature's types), or ``fn`` itself when
+    Numba does not compile (``NUMBA_DISABLE_JIT``)."""
+    overloads = getattr(fn, "overloads", None)
+    if overloads and len(overloads) == 1:
+        (overload,) = overloads.values()
+        return overload.entry_point
+    return fn
+
+
+def growth(
+    incr: FloatArray, acks: FloatArray, cap: FloatArray, w0: FloatArray,
+    act: NDArray[np.bool_], off: bool, z: FloatArray, w1: FloatArray,
+) -> None:  # fmt: skip
+    """:func:`_growth_rule`, compiled (float64 arrays of one dimension, ``act`` bool)."""
+    if _GROWTH is None:
+        _compiled()
+    _GROWTH(incr, acks, cap, w0, act, off, z, w1)
+
+
+def totals(
+    delivered: FloatArray, rate: FloatArray, elapsed: FloatArray, carried: FloatArray,
+    rate_cross: FloatArray, dt: float, g: FloatArray, d_flow: FloatArray, q_mu: float,
+    rates: bool,
+) -> None:  # fmt: skip
+    """:func:`_totals_rule`, compiled (``delivered``, ``rate``, ``elapsed``, ``carried``
+    contiguous float64 arrays of one dimension, the others float64 arrays of one
+    dimension)."""
+    if _TOTALS is None:
+        _compiled()
+    _TOTALS(delivered, rate, elapsed, carried, rate_cross, dt, g, d_flow, q_mu, rates)
+
+
+def running_min(
+    least: FloatArray, act: NDArray[np.bool_], off: bool, now: FloatArray, out: FloatArray
+) -> None:
+    """:func:`_least_rule`, compiled (``least``, ``out``: writable float64 arrays of one
+    dimension; ``now`` float64, ``act`` bool, of one dimension)."""
+    if _LEAST is None:
+        _compiled()
+    _LEAST(least, act, off, now, out)
+
+
+def class_sample_rule() -> Any:
+    """The compiled :func:`_sample_rule` (called with arrays of its signature)."""
+    if _SAMPLE is None:
+        _compiled()
+    return _SAMPLE
+
+
+#: the compiled :func:`_growth_rule`, :func:`_totals_rule`, :func:`_least_rule` and
+#: :func:`_sample_rule` (:func:`growth`, :func:`totals`, :func:`running_min`,
+#: :func:`class_sample_rule`)
+_GROWTH: Any = None
+_TOTALS: Any = None
+_LEAST: Any = None
+_SAMPLE: Any = None
+
+
+def backlog_kernel() -> Any:
+    """The compiled :func:`_backlog_rule` (compiled, or loaded from the cache, on first
+    use; the round rule calls it, and :func:`~._rounds_physics.backlog_of`)."""
+    global _BACKLOG
+    if _BACKLOG is None:
+        from numba import njit
+
+        from ..algorithms._jit import JIT_OPTIONS, configure_cache
+
+        configure_cache()
+        _BACKLOG = njit(**JIT_OPTIONS)(_backlog_rule)
+    return _BACKLOG
+
+
+#: the compiled :func:`_backlog_rule` (:func:`backlog_kernel`)
+_BACKLOG: Any = None
+
+
+def _with_globals(f: Any, names: dict[str, Any]) -> Any:
+    """Function ``f`` resolving its global names in ``names``."""
+    from types import FunctionType
+
+    out = FunctionType(f.__code__, names, f.__name__, f.__defaults__, f.__closure__)
+    out.__qualname__, out.__module__ = f.__qualname__, f.__module__
+    return out
+
+
+class ClassKernel:
+    """A round-clock class's rows of values (module docstring) and the compiled round
+    rule bound to them: :meth:`__call__` runs one round (or its ``part``)."""
+
+    def __init__(
+        self, S: int, c: int, K: int, d: FloatArray, d_class: FloatArray, mu: FloatArray,
+        red: FloatArray | None, *, model: str, spread: bool, finite: bool, reverse: bool,
+        cross: bool, lag: int,
+    ) -> None:  # fmt: skip
+        self.R = R = np.zeros((HISTORY + 5 * (lag + 1), S))
+        R[D], R[HALF_D], R[MU], R[MU_PREV] = d, 0.5 * d, mu, mu
+        R[ACK_RATE] = np.inf
+        self.cfg = cfg = np.zeros(13, dtype=np.int64)
+        cfg[MODEL], cfg[SPREAD], cfg[FINITE] = MODELS[model], spread, finite
+        cfg[REVERSE], cfg[CROSS], cfg[LAG], cfg[CLASS], cfg[CLASSES] = reverse, cross, lag, c, K
+        cfg[RED] = red is not None
+        order = np.array([c, *(k for k in range(K) if k != c)], dtype=np.intp)
+        self.w_all, self.p_all = np.zeros(K), np.zeros(K)
+        self.d_class = np.ascontiguousarray(d_class, dtype=np.float64)
+        args = (R, cfg, order, self.d_class, self.w_all, self.p_all)
+        self._call = partial(
+            _entry(_compiled()), *args, np.zeros(RED_P + 1) if red is None else red
+        )
+        #: the rows the engine reads: the backlogs (capped), as the packets see them, the
+        #: RTTs the law reads, the ACK-path backlogs, the ACK train's rate
+        self.qf = (R[Q_MIN], R[Q_MEAN], R[Q_MAX], R[Q_1])
+        self.seen = (R[Q_MIN], R[Q_MEAN], R[Q_MAX], R[SEEN_1])
+        self.rtts = (R[RTTS], R[RTTS + 1], R[RTTS + 2], R[RTTS + 3], R[RTTS + 4])
+        self.qr = tuple(R[QR + i] for i in range(4))
+        self.lost = R[LOST] if finite else None
+        self.duration = R[DURATION]
+        #: the clock at the end of round ``k`` (from 0): ``clocks[(k + 1) % 2]``
+        self.clocks = (R[CLOCK], R[CLOCK + 1])
+
+    def __call__(
+        self, ws: FloatArray, t0: FloatArray, w0_s: FloatArray, z_s: FloatArray,
+        w1_s: FloatArray, part: int,
+    ) -> None:  # fmt: skip
+        """Run ``part`` of the class's round (module docstring) starting at ``t0`` on the
+        windows in flight ``ws`` of every class and the class's windows ``w0_s``, growth
+        ``z_s`` and ``w1_s`` per scenario (float64 arrays of one dimension)."""
+        self._call(ws, t0, w0_s, z_s, w1_s, part)
+
+    def others(self) -> tuple[FloatArray, FloatArray] | None:
+        """After part 1: the windows in flight and pipes ``μa d_k`` of every class, this
+        class first and the others in order, or ``None`` when no other class sends."""
+        return (self.w_all, self.p_all) if self.cfg[OTHERS] else None
