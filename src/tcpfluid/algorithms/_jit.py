@@ -54,8 +54,9 @@ class Kernel:
     Arrays of any layout are accepted (one compiled version for all).
 
     ``uses`` are the plain Python functions the rule calls (such as
-    :func:`~tcpfluid.algorithms._common.backlog`, the one definition of Vegas's Δ): they are
-    compiled with it, inlined, and stay plain Python functions for every other caller.
+    :func:`~tcpfluid.algorithms._common.backlog`, the one definition of Vegas's Δ, or another
+    law's rule that the rule extends): they are compiled with it, inlined, and stay plain
+    Python functions for every other caller. A helper may call the helpers listed before it.
     """
 
     __slots__ = ("args", "fn", "py_func", "uses")
@@ -76,18 +77,14 @@ class Kernel:
 
             configure_cache()
             signature = types.void(*(_numba_type(c) for c in self.args))
-            rule = self.py_func
-            if self.uses:
-                # the rule as written, its helpers resolved to their compiled versions
-                names = dict(rule.__globals__)
-                for helper in self.uses:
-                    names[helper.__name__] = njit(inline="always", **JIT_OPTIONS)(helper)
-                rule = FunctionType(
-                    rule.__code__, names, rule.__name__, rule.__defaults__, rule.__closure__
+            # the rule as written, its helpers resolved to their compiled versions (a
+            # helper may itself call the helpers listed before it)
+            compiled: dict[str, Any] = {}
+            for helper in self.uses:
+                compiled[helper.__name__] = njit(inline="always", **JIT_OPTIONS)(
+                    _resolved(helper, compiled)
                 )
-                rule.__qualname__ = self.py_func.__qualname__
-                rule.__module__ = self.py_func.__module__
-            self.fn = njit(signature, **JIT_OPTIONS)(rule)
+            self.fn = njit(signature, **JIT_OPTIONS)(_resolved(self.py_func, compiled))
         return self.fn
 
     def bind(self, *args: Any) -> Callable[[], None]:
@@ -111,6 +108,19 @@ class Kernel:
             _fits(fn.typeof_pyval(a), t) for a, t in zip(args, expected, strict=True)
         )
         return partial(overload.entry_point if fits else fn, *args)
+
+
+def _resolved(func: Callable[..., Any], compiled: dict[str, Any]) -> Callable[..., Any]:
+    """``func`` as written, the names of ``compiled`` it calls resolved to those compiled
+    functions (``func`` itself when it calls none of them)."""
+    used = {name: compiled[name] for name in func.__code__.co_names if name in compiled}
+    if not used:
+        return func
+    names = {**func.__globals__, **used}
+    out = FunctionType(func.__code__, names, func.__name__, func.__defaults__, func.__closure__)
+    out.__qualname__ = func.__qualname__
+    out.__module__ = func.__module__
+    return out
 
 
 def _fits(actual: Any, expected: Any) -> bool:

@@ -36,10 +36,14 @@ of 2) is :class:`tcpfluid.algorithms.vegas.Vegas`'s.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from .base import OdeForm, RoundAction, RoundSample, State
-from .vegas import VEGAS_ODE_FORM, Vegas
+import numpy as np
+
+from ._common import backlog
+from ._jit import Kernel
+from .base import OdeForm, RoundSample, State
+from .vegas import VEGAS_ODE_FORM, Vegas, _vegas_rule
 
 __all__ = ["ForwardVegas"]
 
@@ -72,18 +76,80 @@ class ForwardVegas(Vegas):
         forward_delay=True,
     )
 
-    def on_round(
-        self, state: State, sample: RoundSample, out: RoundAction | None = None
-    ) -> RoundAction:
-        """Vegas's decision with Δ_f = cwnd × q_f / RTT (the forward backlog), written into
-        ``out`` if given."""
+    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+        """:func:`_forward_vegas_rule`: Vegas's decision with Δ_f = cwnd × q_f / RTT (the
+        forward backlog) from the sample's window, forward delays and mean RTT."""
         if sample.fwd_delay_mean is None or sample.fwd_delay_base is None:
             raise ValueError(
                 "forward-vegas needs sample.fwd_delay_mean and sample.fwd_delay_base "
                 "(forward one-way delays from timestamps, the asymmetric-networks paper §V); "
                 "the engine gave None — use an engine that measures forward delays"
             )
-        cwnd = sample.cwnd
-        queue_f = sample.fwd_delay_mean - sample.fwd_delay_base
-        delta_f = cwnd * queue_f / sample.rtt_mean
-        return self._decide(state, cwnd, delta_f, out)
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        return (
+            _FORWARD_VEGAS,
+            cwnd.shape[0],
+            (
+                state["phase"],
+                state["ss_grow"],
+                state["ssthresh"],
+                cwnd,
+                np.asarray(sample.fwd_delay_mean, dtype=np.float64),
+                np.asarray(sample.fwd_delay_base, dtype=np.float64),
+                np.asarray(sample.rtt_mean, dtype=np.float64),
+                self._rule_params,
+                self._decrease_inclusive,
+            ),
+        )
+
+
+def _forward_backlog(cwnd: Any, fwd_delay_mean: Any, fwd_delay_base: Any, rtt_mean: Any) -> Any:
+    """Δ_f = cwnd × q_f / RTT with q_f = ``fwd_delay_mean − fwd_delay_base``: the flow's
+    backlog in the forward queue by Little's law (module docstring; the asymmetric-networks
+    paper, §V)."""
+    return cwnd * (fwd_delay_mean - fwd_delay_base) / rtt_mean
+
+
+def _forward_vegas_rule(
+    phase: Any,
+    ss_grow: Any,
+    ssthresh: Any,
+    cwnd: Any,
+    fwd_delay_mean: Any,
+    fwd_delay_base: Any,
+    rtt_mean: Any,
+    params: Any,
+    inclusive: bool,
+    new: Any,
+    incr: Any,
+    cap: Any,
+) -> None:
+    """Forward-path Vegas's decision for each flow ``i``: Δ_f of the window ``cwnd[i]``, the
+    round's mean and least forward delays ``fwd_delay_mean[i]``, ``fwd_delay_base[i]`` and
+    its mean RTT ``rtt_mean[i]`` (:func:`_forward_backlog`), then Vegas's rule on Δ_f in
+    place of Δ (:func:`~tcpfluid.algorithms.vegas._vegas_rule`, same ``params`` and
+    ``inclusive``). Writes the action into ``new``, ``incr``, ``cap`` and the state in
+    place. Compiled once (:mod:`tcpfluid.algorithms._jit`)."""
+    n = cwnd.shape[0]
+    delta_f = np.empty(n)
+    for i in range(n):
+        delta_f[i] = _forward_backlog(cwnd[i], fwd_delay_mean[i], fwd_delay_base[i], rtt_mean[i])
+    _vegas_rule(
+        phase,
+        ss_grow,
+        ssthresh,
+        cwnd,
+        rtt_mean,  # not read: Δ_f is given
+        rtt_mean,
+        delta_f,
+        params,
+        inclusive,
+        new,
+        incr,
+        cap,
+    )
+
+
+_FORWARD_VEGAS = Kernel(
+    _forward_vegas_rule, "wwwrrrrRbwww", uses=(backlog, _forward_backlog, _vegas_rule)
+)

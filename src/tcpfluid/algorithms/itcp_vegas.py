@@ -77,9 +77,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ._common import MIN_WINDOW, backlog, check_broadcast, check_le
-from .base import SLOW_START, FloatArray, FlowIndex, Parameter, RoundAction, RoundSample, State
-from .vegas import ALPHA, BETA, GAMMA, Vegas
+from ._common import MIN_WINDOW, backlog, check_broadcast, check_index, check_le, rule_params
+from ._jit import Kernel
+from .base import SLOW_START, FloatArray, Parameter, RoundSample, State
+from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss, _vegas_rule
 
 __all__ = ["ITcpVegas"]
 
@@ -178,6 +179,19 @@ class ITcpVegas(Vegas):
         check_broadcast(self._param_arrays())
         check_le("beta", self._beta, "threshold_max", self._tmax)
         check_le("min_gap", self._gap, "beta - alpha", self._beta - self._alpha)
+        #: the parameters as the rows of one array (:func:`_itcp_vegas_rule`; Vegas's α, β,
+        #: γ first)
+        self._rule_params = rule_params(
+            self._alpha,
+            self._beta,
+            self._gamma,
+            self._p_step,
+            self._gain,
+            self._step,
+            self._tmax,
+            self._gap,
+            self._slow,
+        )
 
     def _param_arrays(self) -> dict[str, FloatArray]:
         out = super()._param_arrays()
@@ -200,68 +214,163 @@ class ITcpVegas(Vegas):
         state["b"] = np.broadcast_to(self._beta, (n,)).astype(np.float64)
         return state
 
-    def on_round(
-        self, state: State, sample: RoundSample, out: RoundAction | None = None
-    ) -> RoundAction:
-        """Vegas's slow start, then the four-area rule in congestion avoidance (written into
-        ``out`` if given)."""
-        cwnd = sample.cwnd
-        delta = backlog(cwnd, sample.base_rtt, sample.rtt_mean)
-        ss = state["phase"] == SLOW_START
-        a, b, p = state["a"], state["b"], state["p"]
-        m = 0.5 * (a + b)
-        step, gap = self._step, self._gap
+    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+        """:func:`_itcp_vegas_rule`: Vegas's slow start, then the four-area rule in
+        congestion avoidance, on the law's state and parameters and the sample."""
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        return (
+            _ITCP_VEGAS,
+            cwnd.shape[0],
+            (
+                *(state[key] for key in _STATE),
+                cwnd,
+                np.asarray(sample.base_rtt, dtype=np.float64),
+                np.asarray(sample.rtt_mean, dtype=np.float64),
+                self._rule_params,
+            ),
+        )
 
-        ss_action = self._decide(state, cwnd, delta)  # only its slow-start flows are used
-        ca = ~ss
-        area1 = ca & (delta < a)
-        area2 = ca & (delta > a) & (delta < m)
-        area3 = ca & (delta > m) & (delta < b)
-        area4 = ca & (delta > b)
+    def _loss_rule(
+        self, state: State, kind: int
+    ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
+        """:func:`_itcp_vegas_loss` on the law's state: Vegas's loss reactions; P and the
+        thresholds back to their initial values."""
+        return _ITCP_VEGAS_LOSS, tuple(state[key] for key in _STATE), (self._rule_params,)
+
+
+#: the law's state arrays its compiled rules take, in order
+_STATE = ("phase", "ss_grow", "ssthresh", "p", "a", "b")
+
+
+def _itcp_vegas_rule(
+    phase: Any,
+    ss_grow: Any,
+    ssthresh: Any,
+    p: Any,
+    a: Any,
+    b: Any,
+    cwnd: Any,
+    base_rtt: Any,
+    rtt_mean: Any,
+    params: Any,
+    new: Any,
+    incr: Any,
+    cap: Any,
+) -> None:
+    """iTCP-Vegas's decision for each flow ``i`` from its window ``cwnd[i]`` and Δ of eq (1)
+    (``backlog`` of the window, ``base_rtt[i]`` and ``rtt_mean[i]``): Vegas's slow start
+    (:func:`~tcpfluid.algorithms.vegas._vegas_rule`) for a flow in slow start, else the
+    four areas of the iTCP-Vegas paper, §3, with the amounts of the module docstring, on
+    the flow's scaling variable ``p[i]`` and thresholds ``a[i]``, ``b[i]``.
+
+    ``params`` holds the rows α, β, γ, p_step, threshold_gain, threshold_step,
+    threshold_max, min_gap, area2_factor (one column, or one per flow). Writes the action
+    into ``new``, ``incr``, ``cap`` and the state in place. Compiled once
+    (:mod:`tcpfluid.algorithms._jit`).
+    """
+    s = 1 if params.shape[1] > 1 else 0
+    n = cwnd.shape[0]
+    if s and params.shape[1] != n:
+        raise ValueError("the law has per-flow parameters for another number of flows")
+    delta = np.empty(n)
+    ss = np.empty(n, dtype=np.bool_)
+    for i in range(n):
+        delta[i] = backlog(cwnd[i], base_rtt[i], rtt_mean[i])
+        ss[i] = phase[i] == SLOW_START
+    # Vegas's decision; only its slow-start flows' is kept (in congestion avoidance it
+    # changes no state)
+    _vegas_rule(
+        phase, ss_grow, ssthresh, cwnd, base_rtt, rtt_mean, delta, params, False, new, incr, cap
+    )
+    for i in range(n):
+        if ss[i]:
+            continue
+        w = cwnd[i]
+        d = delta[i]
+        pi = p[i]
+        ai = a[i]
+        bi = b[i]
+        alpha = params[0, i * s]
+        beta = params[1, i * s]
+        p_step = params[3, i * s]
+        gain = params[4, i * s]
+        step = params[5, i * s]
+        tmax = params[6, i * s]
+        gap = params[7, i * s]
+        slow = params[8, i * s]
+        m = 0.5 * (ai + bi)
+        area1 = d < ai
+        area2 = d > ai and d < m
+        area3 = d > m and d < bi
+        area4 = d > bi
 
         # at least Vegas's +1 (the iTCP-Vegas paper, Fig. 1)
-        slowed = np.maximum(self._slow * p, 1.0)
-        new_p = np.where(area1, p + self._p_step, np.where(area2, slowed, 0.0))
-        amount = np.where(area1 | area2, np.minimum(new_p, cwnd), 0.0)
-        cut = np.where(area4, delta - m, 0.0)
-        new = np.maximum(cwnd - cut, MIN_WINDOW)
+        sp = slow * pi
+        slowed = sp if (sp >= 1.0 or sp != sp) else 1.0  # numpy.maximum
+        new_p = pi + p_step if area1 else (slowed if area2 else 0.0)
+        least = new_p if (new_p <= w or new_p != new_p) else w  # numpy.minimum
+        amount = least if (area1 or area2) else 0.0
+        cut = d - m if area4 else 0.0
+        x = w - cut
+        x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
 
-        raise_by = self._gain * amount  # Area 1: thresholds grow with the increment P
-        b_up = np.minimum(b + raise_by, self._tmax)
-        a_up = np.minimum(a + raise_by, b_up - gap)
-        b_in = np.maximum(b - step, a + gap)  # narrow from above: m drops by at most step/2
-        narrow = area2 | area3
+        raise_by = gain * amount  # Area 1: thresholds grow with the increment P
+        b_up = bi + raise_by
+        b_up = b_up if (b_up <= tmax or b_up != b_up) else tmax  # numpy.minimum
+        a_up = ai + raise_by
+        a_top = b_up - gap
+        a_up = a_up if (a_up <= a_top or a_up != a_up) else a_top  # numpy.minimum
+        # narrow from above: m drops by at most step/2
+        b_in = bi - step
+        b_low = ai + gap
+        b_in = b_in if (b_in >= b_low or b_in != b_in) else b_low  # numpy.maximum
         # Area 4: lower them by the same share of the decrease, not below the initial α, β
         # (the gap stays >= min_gap: b − a >= min_gap before, and β − α >= min_gap)
-        lower_by = self._gain * (cwnd - new)
-        a_dn = np.maximum(a - lower_by, self._alpha)
-        b_dn = np.maximum(b - lower_by, self._beta)
-        new_a = np.where(area1, a_up, np.where(area4, a_dn, a))
-        new_b = np.where(area1, b_up, np.where(narrow, b_in, np.where(area4, b_dn, b)))
+        lower_by = gain * (w - x)
+        a_dn = ai - lower_by
+        a_dn = a_dn if (a_dn >= alpha or a_dn != a_dn) else alpha  # numpy.maximum
+        b_dn = bi - lower_by
+        b_dn = b_dn if (b_dn >= beta or b_dn != b_dn) else beta  # numpy.maximum
 
-        np.copyto(p, np.where(ca, new_p, p))
-        np.copyto(a, new_a)
-        np.copyto(b, new_b)
-        act = RoundAction.empty(cwnd.shape[0]) if out is None else out
-        act.cwnd[...] = np.where(ss, ss_action.cwnd, new)
-        act.incr[...] = np.where(ss, ss_action.incr, amount / cwnd)
-        act.cap[...] = np.where(ss, ss_action.cap, new + amount)
-        return act
+        p[i] = new_p
+        a[i] = a_up if area1 else (a_dn if area4 else ai)
+        b[i] = b_up if area1 else (b_in if (area2 or area3) else (b_dn if area4 else bi))
+        new[i] = x
+        incr[i] = amount / w
+        cap[i] = x + amount
 
-    def on_loss(
-        self,
-        state: State,
-        index: FlowIndex,
-        kind: int,
-        cwnd: FloatArray,
-        out: FloatArray | None = None,
-    ) -> FloatArray:
-        """Vegas's loss reactions; P and the thresholds back to their initial values
-        (written into ``out`` if given)."""
-        new = super().on_loss(state, index, kind, cwnd, out)
-        idx = np.asarray(index, dtype=np.intp)
-        n = state["p"].shape[0]
-        state["p"][idx] = 0.0
-        state["a"][idx] = np.broadcast_to(self._alpha, (n,))[idx]
-        state["b"][idx] = np.broadcast_to(self._beta, (n,))[idx]
-        return new
+
+_ITCP_VEGAS = Kernel(_itcp_vegas_rule, "wwwwwwrrrRwww", uses=(backlog, _vegas_rule))
+
+
+def _itcp_vegas_loss(
+    phase: Any,
+    ss_grow: Any,
+    ssthresh: Any,
+    p: Any,
+    a: Any,
+    b: Any,
+    index: Any,
+    kind: int,
+    params: Any,
+    cwnd: Any,
+    new: Any,
+) -> None:
+    """iTCP-Vegas's loss reactions for flows ``index[j]`` whose windows are ``cwnd[j]``:
+    Vegas's (:func:`~tcpfluid.algorithms.vegas._vegas_loss`), then *ours*: P back to 0 and
+    the thresholds back to the initial α, β (the rows 0 and 1 of ``params``, one column or
+    one per flow). ``kind`` is a checked base kind (:func:`~._common.loss_args`). Writes the
+    new windows into ``new``. Compiled once."""
+    n = phase.shape[0]
+    s = 1 if params.shape[1] > 1 else 0
+    if s and params.shape[1] != n:
+        raise ValueError("the law has per-flow parameters for another number of flows")
+    _vegas_loss(phase, ss_grow, ssthresh, index, kind, cwnd, new)
+    for j in range(index.shape[0]):
+        i = check_index(index[j], n)
+        p[i] = 0.0
+        a[i] = params[0, i * s]
+        b[i] = params[1, i * s]
+
+
+_ITCP_VEGAS_LOSS = Kernel(_itcp_vegas_loss, "wwwwwwIiRrw", uses=(check_index, _vegas_loss))

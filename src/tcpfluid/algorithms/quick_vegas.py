@@ -72,10 +72,10 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import MIN_WINDOW, backlog, rule_params
+from ._common import MIN_WINDOW, backlog, check_index, rule_params
 from ._jit import Kernel
 from .base import CONGESTION_AVOIDANCE, SLOW_START, Parameter, RoundAction, RoundSample
-from .vegas import ALPHA, BETA, GAMMA, Vegas
+from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss
 
 __all__ = ["SAMPLINGS", "QuickVegas"]
 
@@ -207,22 +207,13 @@ class QuickVegas(Vegas):
             ),
         )
 
-    def on_loss(
-        self,
-        state: State,
-        index: NDArray[np.intp],
-        kind: int,
-        cwnd: FloatArray,
-        out: FloatArray | None = None,
-    ) -> FloatArray:
-        """Vegas's loss reactions (the Quick Vegas paper, §3.1); ``succ`` is reset (written
-        into ``out`` if given)."""
-        new = super().on_loss(state, index, kind, cwnd, out)
-        idx = np.asarray(index, dtype=np.intp)
-        state["succ"][idx] = 0.0
-        state["hold"][idx] = 0.0
-        state["last_inc"][idx] = 0.0
-        return new
+    def _loss_rule(
+        self, state: State, kind: int
+    ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
+        """:func:`_quick_vegas_loss` on the law's state: Vegas's loss reactions (the Quick
+        Vegas paper, §3.1); ``succ`` is reset."""
+        arrays = ("phase", "ss_grow", "ssthresh", "succ", "hold", "last_inc")
+        return _QUICK_VEGAS_LOSS, tuple(state[key] for key in arrays), ()
 
 
 def _quick_vegas_rule(
@@ -329,3 +320,32 @@ def _quick_vegas_rule(
 
 
 _QUICK_VEGAS = Kernel(_quick_vegas_rule, "wwwwwwrrrRiwww", uses=(backlog,))
+
+
+def _quick_vegas_loss(
+    phase: Any,
+    ss_grow: Any,
+    ssthresh: Any,
+    succ: Any,
+    hold: Any,
+    last_inc: Any,
+    index: Any,
+    kind: int,
+    cwnd: Any,
+    new: Any,
+) -> None:
+    """Quick Vegas's loss reactions for flows ``index[j]`` whose windows are ``cwnd[j]``:
+    Vegas's (the Quick Vegas paper, §3.1; :func:`~tcpfluid.algorithms.vegas._vegas_loss`),
+    then *ours*: ``succ`` reset (the run of consecutive increases is broken), no
+    measurement round pending and no last decision. ``kind`` is a checked base kind
+    (:func:`~._common.loss_args`). Writes the new windows into ``new``. Compiled once."""
+    _vegas_loss(phase, ss_grow, ssthresh, index, kind, cwnd, new)
+    n = phase.shape[0]
+    for j in range(index.shape[0]):
+        i = check_index(index[j], n)
+        succ[i] = 0.0
+        hold[i] = 0.0
+        last_inc[i] = 0.0
+
+
+_QUICK_VEGAS_LOSS = Kernel(_quick_vegas_loss, "wwwwwwIirw", uses=(check_index, _vegas_loss))
