@@ -10,9 +10,9 @@ packet, the 1-s timer floor).
 * **Vegas and Reno mixed** (Table 3.25c, 30 flows behind RED-5-15, half of them
   Vegas-3). ns-2's Vegas agent repairs a window's further holes only by its fine-grained
   checks (on duplicate ACKs and on the first two new ACKs after a retransmission), not at
-  every partial ACK: the Vegas flows time out about twice as often, lose goodput, and
-  the Reno flows take it, the link carrying the same. Both means move towards the
-  thesis's.
+  every partial ACK: the Vegas flows time out about twice as often and lose goodput;
+  the Reno flows take part of it, the rest is lost to the timeouts' idle time (the link
+  carries less). Both means move towards the thesis's.
 * **Vegas-3 alone** (Table 3.21b, 30 flows behind RED-54-108). With ns-2's agent the
   flows' goodputs spread as the thesis's do; with NewReno they are more even than the
   thesis's by more than the report's tolerance.
@@ -62,12 +62,12 @@ def test_ns2_vegas_recovery_moves_the_mixs_means_towards_the_thesiss() -> None:
     key = "001/table3.25c/red-5-15/vegas-3/n30/vegas50/"
     vegas_doc = published(key + "vegas_goodput").value  # 301.9 kb/s
     reno_doc = published(key + "reno_goodput").value  # 321.0 kb/s
-    # the Vegas flows lose goodput, the Reno flows take it (measured: Vegas 378.7 ->
-    # 351.5 kb/s, Reno 208.3 -> 237.4 kb/s), both nearer the thesis's ...
+    # the Vegas flows lose goodput, the Reno flows take part of it (measured: Vegas
+    # 406.6 -> 351.5 kb/s, Reno 215.6 -> 237.4 kb/s), both nearer the thesis's ...
     assert vegas_doc < ns2["vegas"] < off["vegas"]
     assert off["reno"] < ns2["reno"] < reno_doc
-    # ... the link carrying the same
-    assert abs(ns2["link"] / off["link"] - 1.0) < 0.02
+    # ... and the timeouts' idle time is lost to the link (measured: 9.33 -> 8.83 Mb/s)
+    assert ns2["link"] < off["link"]
 
 
 def test_ns2_vegas_recovery_gives_vegas_alone_the_thesiss_spread() -> None:
