@@ -89,3 +89,40 @@ def test_other_packages_caches_are_left_to_numba(tmp_path: Path) -> None:
     data.write_bytes(data.read_bytes()[:10])
     with pytest.raises(pickle.UnpicklingError):
         cf.load("key")
+
+
+def _kernel_stub() -> None:
+    """A kernel whose cached code would come from another file too."""
+
+
+def test_an_edit_to_an_embedded_source_makes_the_cache_entry_stale(tmp_path: Path) -> None:
+    other = tmp_path / "helper.py"
+    other.write_text("x = 1\n")
+    _numba_cache.embeds(_kernel_stub, str(other))
+    base = "test_numba_cache._kernel_stub-1.py311"
+    where = _numba_dir(tmp_path, Path(__file__))
+    _cache(where, base)
+    fresh = IndexDataCacheFile(str(where), base, source_stamp=("stamp", 1))
+    assert fresh.load("key") == ("compiled", "kernel")  # nothing edited: a hit
+    st = other.stat()
+    os.utime(other, (st.st_atime, st.st_mtime + 10.0))  # the helper edited
+    stale = IndexDataCacheFile(str(where), base, source_stamp=("stamp", 1))
+    assert stale.load("key") is None  # Numba compiles it again
+
+
+def test_the_kernels_declare_the_sources_compiled_into_them() -> None:
+    import tcpfluid.fluid._hybrid_kernel
+    import tcpfluid.fluid._rounds_kernel
+    import tcpfluid.sim._core  # noqa: F401
+    from tcpfluid.algorithms import itcp_vegas, vegas
+    from tcpfluid.algorithms.itcp_vegas import _ITCP_VEGAS
+
+    red = str(PACKAGE / "_queueing_kernel.py")
+    common = str(PACKAGE / "algorithms" / "_common.py")
+    for base in ("_core.run-1.py311", "_hybrid_kernel.advance-1.py311"):
+        assert red in {p for p, _, _ in _numba_cache._embedded_stamp(base)}
+    rounds = {p for p, _, _ in _numba_cache._embedded_stamp("_rounds_kernel._round_rule-1.py311")}
+    assert {red, common} <= rounds
+    _ITCP_VEGAS.get()  # declares, then compiles or loads, iTCP-Vegas's rule
+    files = {p for p, _, _ in _numba_cache._embedded_stamp("itcp_vegas._itcp_vegas_rule-1.py311")}
+    assert {vegas.__file__, common} <= files and itcp_vegas.__file__ not in files

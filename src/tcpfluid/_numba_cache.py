@@ -15,23 +15,34 @@ was removed by hand. :func:`configure` makes Numba treat an unreadable cache fil
 *tcpfluid's* kernels as a cache miss: the file is removed, a warning (logger
 ``tcpfluid``) names it, and the kernel is compiled again and re-cached. Other packages'
 Numba caches are left to Numba.
+
+Freshness: Numba keys a cached kernel on its own source file only (its modification time
+and size), but a kernel holds the compiled code of every function it calls or inlines.
+:func:`embeds` declares the other source files a kernel's code comes from (RED's laws in
+the packet, hybrid and round kernels; Vegas's rule inside iTCP-Vegas's; the shared Δ);
+their stamps join the kernel's, so an edit to any of them compiles the kernel again
+instead of loading a stale one.
 """
 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import logging
 import os
 import pickle
 from functools import cache
 from typing import Any
 
-__all__ = ["cache_dir", "configure"]
+__all__ = ["cache_dir", "configure", "embeds"]
 
 _log = logging.getLogger("tcpfluid")
 #: what reading a damaged pickle raises
 _DAMAGED = (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, IndexError)
 _guarded = False
+#: Numba's cache file name prefix (``module.qualname``; ``module.`` for every kernel of a
+#: module) -> the other source files its code comes from (:func:`embeds`)
+_EMBEDS: dict[str, frozenset[str]] = {}
 
 
 def cache_dir() -> str | None:
@@ -53,6 +64,42 @@ def configure() -> None:
 
         config.CACHE_DIR = path  # type: ignore[attr-defined]
     _guard()
+
+
+def embeds(kernel: Any, *sources: Any) -> None:
+    """Declare that the cached code of ``kernel`` comes from ``sources`` too (functions,
+    modules or file paths), so that an edit to any of them makes its cache entry stale.
+
+    ``kernel`` is a function (its own cache entries: Numba's ``module.qualname``) or a
+    module (every kernel it defines). Declare before the kernel's first compile or load
+    (at the module's import for a module: the stamp must not depend on the order in which
+    a process loads the kernels); it takes effect once :func:`configure` has run.
+    """
+    if inspect.ismodule(kernel):
+        prefix = kernel.__name__.rpartition(".")[2] + "."
+    else:
+        module = os.path.splitext(os.path.basename(inspect.getfile(kernel)))[0]
+        prefix = f"{module}.{kernel.__qualname__}-".replace("<", "").replace(">", "")
+    files = {
+        os.path.abspath(s if isinstance(s, str) else inspect.getfile(getattr(s, "py_func", s)))
+        for s in sources
+    }
+    own = os.path.abspath(inspect.getfile(kernel))
+    _EMBEDS[prefix] = _EMBEDS.get(prefix, frozenset()) | frozenset(files - {own})
+
+
+def _embedded_stamp(filename_base: str) -> tuple[tuple[str, float, int], ...]:
+    """The stamps (path, modification time, size) of the sources declared for a cache
+    entry, in a fixed order (empty when none are)."""
+    files: set[str] = set()
+    for prefix, more in _EMBEDS.items():
+        if filename_base.startswith(prefix):
+            files |= more
+    out = []
+    for path in sorted(files):
+        st = os.stat(path)
+        out.append((path, st.st_mtime, st.st_size))
+    return tuple(out)
 
 
 @cache
@@ -95,8 +142,13 @@ def _guard() -> None:
         return
     from numba.core.caching import IndexDataCacheFile
 
+    init = IndexDataCacheFile.__init__
     load_index = IndexDataCacheFile._load_index
     load_data = IndexDataCacheFile._load_data
+
+    def __init__(self: Any, cache_path: str, filename_base: str, source_stamp: Any) -> None:
+        extra = _embedded_stamp(filename_base) if _EMBEDS else ()
+        init(self, cache_path, filename_base, (source_stamp, extra) if extra else source_stamp)
 
     def _load_index(self: Any) -> Any:
         try:
@@ -117,6 +169,7 @@ def _guard() -> None:
             # numba's load() takes an OSError as "the data file is gone": a cache miss
             raise OSError(f"damaged cache file {self._data_path(name)} removed") from exc
 
+    IndexDataCacheFile.__init__ = __init__  # type: ignore[method-assign]
     IndexDataCacheFile._load_index = _load_index  # type: ignore[method-assign]
     IndexDataCacheFile._load_data = _load_data  # type: ignore[method-assign]
     _guarded = True

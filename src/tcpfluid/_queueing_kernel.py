@@ -14,12 +14,10 @@ time; the probability ``p_b``); gentle RED as in ns-2 (the thesis by Tsang, ch. 
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np
 from numba import njit
-from numba.core.caching import IndexDataCacheFile
 
 from . import _numba_cache
 
@@ -27,31 +25,6 @@ __all__ = ["red_average", "red_probabilities", "red_probability"]
 
 _numba_cache.configure()  # the cache directory rule every compiled part follows
 
-#: the cached kernels that call these functions (the file names of their cache entries)
-_CALLERS = ("_core.", "_hybrid_kernel.", "_rounds_kernel.")
-
-
-def _stamp_callers() -> None:
-    """Make the callers' cache entries depend on this file too. Numba keys a cached kernel
-    on its own source file only, and a cached kernel holds the code of the functions it
-    calls: without this, an edit here would not reach the packet simulator or the hybrid
-    model until their own files changed."""
-    init = IndexDataCacheFile.__init__
-    if getattr(init, "_red_stamped", False):
-        return
-    st = os.stat(__file__)
-    ours = (st.st_mtime, st.st_size)
-
-    def __init__(self: Any, cache_path: str, filename_base: str, source_stamp: Any) -> None:
-        if filename_base.startswith(_CALLERS):
-            source_stamp = (source_stamp, ours)
-        init(self, cache_path, filename_base, source_stamp)
-
-    __init__._red_stamped = True  # type: ignore[attr-defined]
-    IndexDataCacheFile.__init__ = __init__  # type: ignore[method-assign]
-
-
-_stamp_callers()
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 

@@ -23,6 +23,7 @@ from types import FunctionType
 from typing import Any
 
 from .._numba_cache import configure as configure_cache
+from .._numba_cache import embeds
 
 __all__ = ["JIT_OPTIONS", "Kernel", "configure_cache"]
 
@@ -76,6 +77,7 @@ class Kernel:
             from numba import njit, types
 
             configure_cache()
+            embeds(self.py_func, *self.uses)  # its helpers' code is compiled into it
             signature = types.void(*(_numba_type(c) for c in self.args))
             # the rule as written, its helpers resolved to their compiled versions (a
             # helper may itself call the helpers listed before it)

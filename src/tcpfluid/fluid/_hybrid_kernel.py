@@ -9,6 +9,7 @@ lives in the arrays passed in (updated in place); the layout is given by the ``F
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -115,6 +116,7 @@ ROUND_END = 1
 JOIN = 2
 
 _numba_cache.configure()  # the cache directory rule every compiled part follows
+_numba_cache.embeds(sys.modules[__name__], red_probability)  # RED's law, compiled in
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 

@@ -21,13 +21,25 @@ engine writes them into their rows and calls the rule's second part (``part`` 2)
 
 from __future__ import annotations
 
+import os
+import sys
 from functools import partial
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from .. import _numba_cache
+
 FloatArray = NDArray[np.float64]
+
+# RED's laws and the shared Δ are compiled into this module's kernels (declared by path:
+# importing the model imports no Numba)
+_numba_cache.embeds(
+    sys.modules[__name__],
+    os.path.join(os.path.dirname(os.path.dirname(__file__)), "_queueing_kernel.py"),
+    os.path.join(os.path.dirname(os.path.dirname(__file__)), "algorithms", "_common.py"),
+)
 
 # ---- rows of a class's values (each S values, one per scenario)
 #: what the available rate sets (:meth:`RoundEngine._rates`): μa, μa d, 1/μa, the flows'

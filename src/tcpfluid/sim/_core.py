@@ -21,6 +21,7 @@ deterministic.
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 import numpy as np
@@ -33,8 +34,9 @@ from .. import _numba_cache
 from .._queueing_kernel import red_average, red_probability
 
 #: where the compiled kernels are cached, and a damaged cache file rebuilt with a warning
-#: naming it: the one rule of tcpfluid._numba_cache
+#: naming it: the one rule of tcpfluid._numba_cache; the kernels hold RED's compiled laws
 _numba_cache.configure()
+_numba_cache.embeds(sys.modules[__name__], red_probability)
 
 # ----------------------------------------------------------------------------- codes
 DONE = 0
