@@ -9,7 +9,17 @@ import numpy as np
 
 from .. import plot
 from ..fairness import _delivered_pkts, _period_jains
-from ._common import doc, engine_cells, err_na, num, run_task, share_row
+from ._common import (
+    ENGINES,
+    LABEL,
+    doc,
+    engine_cells,
+    err_na,
+    num,
+    run_task,
+    runs_by_case,
+    share_row,
+)
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import queue_panel
 from ._sec_analytic import _NAMES
@@ -53,14 +63,17 @@ def _mf_setups(cfg: ReportConfig) -> list[tuple[str, dict[str, Any], list[float]
     ]
 
 
+def _mf_cases(cfg: ReportConfig) -> list[tuple[str, str]]:
+    return [(sc, a) for sc, _o, _e, _p in _mf_setups(cfg) for a in _ALGS]
+
+
 def _mf_tasks(cfg: ReportConfig) -> list[Task]:
-    tasks = []
-    for sc, o, _, _ in _mf_setups(cfg):
-        for a in _ALGS:
-            tasks.append(run_task("packet", sc, a, o, f"many flows: packet {a} {sc}"))
-            tasks.append(run_task("rounds", sc, a, o, f"many flows: round model {a} {sc}"))
-            tasks.append(run_task("ode", sc, a, o, f"many flows: ODE {a} {sc}"))
-    return tasks
+    return [
+        run_task(e, sc, a, o, f"many flows: {LABEL[e]} {a} {sc}")
+        for sc, o, _, _ in _mf_setups(cfg)
+        for a in _ALGS
+        for e in ENGINES
+    ]
 
 
 def _periods_jain(
@@ -93,22 +106,6 @@ _ENGINE_STYLES = (  # (legend, result key, deliveries, queue line style)
     ),
     ("ODE", "ode", _ode_delivered, {"color": "C2", "linestyle": ":"}),
 )
-
-
-def _mf_results(cfg: ReportConfig, out: list[Any]) -> dict[tuple[str, str], dict[str, Any]]:
-    """The task results by (scenario, law) -> {"packet", "rounds", "ode"}, in the order
-    :func:`_mf_tasks` made them."""
-    results: dict[tuple[str, str], dict[str, Any]] = {}
-    k = 0
-    for sc, _o, _edges, _prefix in _mf_setups(cfg):
-        for a in _ALGS:
-            results[(sc, a)] = {
-                "packet": out[k],
-                "rounds": out[k + 1],
-                "ode": out[k + 2],
-            }
-            k += 3
-    return results
 
 
 def _mf_engine_jains(
@@ -230,7 +227,7 @@ def _mf_scenario(
 
 
 def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    results = _mf_results(cfg, out)
+    results = runs_by_case(_mf_cases(cfg), out)
     tables = []
     figs = []
     for sc, _o, edges, prefix in _mf_setups(cfg):
