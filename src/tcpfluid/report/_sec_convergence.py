@@ -243,11 +243,8 @@ def _cb_row(
     """The settling row of one law, BDP and kind of change (``eng``: the engines' values
     in RTTs), judged against the packet simulator (the closed forms count another
     quantity and have rows of their own, :func:`_reach_row`)."""
-    cf = _CF_OTHER.get(kind[0], NA("no closed form in the documents"))
-    if kind[0] == "new" and a not in ("vegas", "tcp-ho"):
-        cf = NA("no closed form in the documents")
-    if kind[0] == "doubled" and a not in ("vegas", "quick-vegas"):
-        cf = NA("no closed form in the documents")
+    has = kind[0] in _CF_OTHER and not isinstance(_cb_closed(a, b)[kind[0]], NA)
+    cf = _CF_OTHER[kind[0]] if has else NA("no closed form in the documents")
     return Row(
         _cb_setting(a, kb, b),
         f"convergence, {kind[1]}",

@@ -284,6 +284,13 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
 
 #: the judged quantity of Tables 3.21 and 3.22
 _SPREAD = "spread of the flows' goodputs (std/mean), 20–60 s"
+
+
+def table_of(number: str, router: str) -> str:
+    """The thesis's table ``number`` of ``router``: its a part behind RED-5-15, else b."""
+    return number + ("a" if router == ROUTERS[0] else "b")
+
+
 #: a many-flow run: (router, flows, law, vegas %, engine)
 _Case = tuple[str, int, str, int, str]
 
@@ -330,7 +337,7 @@ def _kind_goodput(r: dict[str, Any], kind: str) -> float | NA:
 
 def _t21_rows(runs: dict[_Case, Any], router: str, n: int, laws: list[str]) -> list[Row]:
     """Table 3.21's rows (N flows of one law) of ``router`` and ``n`` flows."""
-    tab21 = "3.21a" if router == "red-5-15" else "3.21b"
+    tab21 = table_of("3.21", router)
     rows = []
     for law in laws:
         base = f"001/table{tab21}/{router}/{law}/n{n}"
@@ -359,7 +366,7 @@ def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], l
     """Table 3.22's rows (the mixes, then Vegas-1_3 alone: its 100 % column; Vegas-3 alone
     is Table 3.21's row, the same printed values) and Table 3.25's (the mixes' mean
     goodput per kind) of ``router`` and ``n`` flows."""
-    tab22 = "3.22a" if router == "red-5-15" else "3.22b"
+    tab22 = table_of("3.22", router)
     t22: list[Row] = []
     t25: list[Row] = []
     mixes = [(m, p) for m in MIX_LAWS for p in MIX_PERCENTS] + [("vegas-1_3", 100)]
@@ -512,7 +519,7 @@ def _mix_figure(
     shares = (0, *MIX_PERCENTS, 100)
 
     def curves(router: str) -> list[_Curve]:
-        tab = "3.22a" if router == "red-5-15" else "3.22b"
+        tab = table_of("3.22", router)
         out: list[_Curve] = []
         for i, n in enumerate(counts):
             base = f"001/table{tab}/{router}/n{n}/"
@@ -546,7 +553,7 @@ def _mf_figure(
     """Jain's index of N flows of one law against N (Tsang's thesis Figs. 3.25a/b)."""
 
     def curves(router: str) -> list[_Curve]:
-        tab = "3.21a" if router == "red-5-15" else "3.21b"
+        tab = table_of("3.21", router)
         out: list[_Curve] = []
         for i, law in enumerate(("reno", "vegas-1", "vegas-2", "vegas-3")):
             if (router, counts[0], law, 100, "packet") not in runs:

@@ -380,7 +380,7 @@ class Table:
         }
 
 
-def fmt_value(v: Value | None, unit: str = "") -> str:
+def fmt_value(v: Value | None) -> str:
     """A cell: ``n/a``, or the number with 3–4 significant digits
     (:func:`tcpfluid._text.number`)."""
     if v is None or isinstance(v, NA):
