@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -217,6 +218,7 @@ def _ne_grid(cfg: ReportConfig) -> list[int]:
     return [2, 4] if cfg.quick else list(range(2, 11))
 
 
+@functools.cache  # read only; the scenario built once per case
 def _ne_setup(n: int, algorithm: str) -> dict[str, Any]:
     w = _NE_BASE_BPS * D_S / 8000.0  # μd of the original 10 Mb/s, packets
     t1 = 30.0
