@@ -209,6 +209,16 @@ def mean_rate_since(t: ArrayLike, delivered: ArrayLike, start_s: float) -> NDArr
     return (dl[:, -1] - at_start) / (float(ta[-1]) - start_s)
 
 
+def delivered_pkts(res: Any) -> NDArray[np.float64]:
+    """Each flow's delivered packets at a result's ``time_s``: the engine's own count where
+    it keeps one (the ODE's rates count lost packets too), else the goodputs integrated."""
+    from ..fairness import _delivered_pkts
+
+    if "delivered_pkts" in res.series:
+        return np.asarray(res.series["delivered_pkts"], dtype=np.float64)
+    return _delivered_pkts(np.asarray(res.time_s, dtype=np.float64), res.throughput_pps)
+
+
 def mean_goodput_since(t: ArrayLike, rates_pps: ArrayLike, start_s: float) -> NDArray[np.float64]:
     """:func:`mean_rate_since` of the packets delivered at the rates ``rates_pps`` (a row
     per flow; a sample's rate holds over the interval before it)."""

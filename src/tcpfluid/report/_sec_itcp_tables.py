@@ -20,13 +20,13 @@ import numpy as np
 
 from .. import plot
 from ..engines import simulate
-from ..fairness import _delivered_pkts
 from ..scenarios import build_scenario
 from ._common import (
     COLUMN,
     ENGINES,
     NO_FIGURE_VALUES,
     case_tasks,
+    delivered_pkts,
     doc,
     engine_runs_cells,
     per_case,
@@ -53,10 +53,7 @@ def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[
     except (ValueError, RuntimeError) as exc:
         return {"error": str(exc)}
     t = np.asarray(res.time_s, dtype=np.float64)
-    if "delivered_pkts" in res.series:
-        dl = np.asarray(res.series["delivered_pkts"], dtype=np.float64)[0]
-    else:
-        dl = _delivered_pkts(t, res.throughput_pps)[0]
+    dl = delivered_pkts(res)[0]
     bits = 8.0 * sc.packet_size_bytes
     end = sc.duration_s
     if res.rounds:  # the window each round's decision saw (the packet simulator's log)

@@ -22,7 +22,6 @@ import numpy as np
 
 from .. import plot
 from ..engines import simulate
-from ..fairness import _delivered_pkts
 from ..metrics import jain_index
 from ..scenarios import build_scenario
 from ..scenarios._paper_tables import HO_DIFFERENT_RTTS_MS, HO_MEASURE_FROM_S
@@ -32,6 +31,7 @@ from ._common import (
     COLUMN,
     ENGINES,
     case_tasks,
+    delivered_pkts,
     doc,
     engine_runs_cells,
     err_na,
@@ -89,10 +89,7 @@ def ho_table_run(
     except (ValueError, RuntimeError) as exc:
         return {"error": str(exc)}
     t = np.asarray(res.time_s, dtype=np.float64)
-    if "delivered_pkts" in res.series:  # the ODE's rates count lost packets too
-        dl = np.asarray(res.series["delivered_pkts"], dtype=np.float64)
-    else:
-        dl = _delivered_pkts(t, res.throughput_pps)
+    dl = delivered_pkts(res)
     t1 = float(t[-1])
     thr = mean_rate_since(t, dl, HO_MEASURE_FROM_S)
     link = bottleneck(sc)
