@@ -8,12 +8,12 @@ import math
 import numpy as np
 import pytest
 
-from tcpfluid.report._common import run_value
-from tcpfluid.report._doc_tables import (
+from tcpfluid.report._common import (
     ENGINES,
     engine_runs_cells,
     map_value,
     mean_rate_since,
+    run_value,
     runs_by_case,
 )
 from tcpfluid.report._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS
@@ -21,8 +21,8 @@ from tcpfluid.report._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUND
 
 def test_results_are_keyed_by_case_then_engine_in_task_order() -> None:
     runs = runs_by_case([10, 20], ["p10", "r10", "o10", "p20", "r20", "o20"])
-    assert runs[(10, "packet")] == "p10" and runs[(10, "ode")] == "o10"
-    assert runs[(20, "rounds")] == "r20"
+    assert runs[10]["packet"] == "p10" and runs[10]["ode"] == "o10"
+    assert runs[20]["rounds"] == "r20"
     with pytest.raises(ValueError):  # a task result missing: never a silent shift
         runs_by_case([10, 20], ["p10", "r10", "o10", "p20"])
 

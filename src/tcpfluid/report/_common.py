@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..algorithms.registry import ALGORITHMS
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
 from ..published import published
 from ..scenarios import build_scenario
 from ._core import Task
@@ -17,13 +19,12 @@ PACKET_BITS = 8000.0
 
 #: the module of the engine runs the sections' tasks call (importable in a worker process)
 RUNS = "tcpfluid.report._runs"
-#: engine name -> its run function in :data:`RUNS`
-_RUN_FUNCTIONS = {"packet": "packet_run", "rounds": "rounds_run", "ode": "ode_run"}
-
-#: laws the report runs on the ODE engine: every law (the ode engine integrates a law's
-#: classical right-hand side where it has one and steps the law itself in the hybrid
-#: fluid model otherwise, docs/ode-model.md)
-ODE_LAWS: tuple[str, ...] = tuple(ALGORITHMS)
+#: the engines a case runs on, in the order of its tasks
+ENGINES = ("packet", "rounds", "ode")
+#: engine -> its column
+COLUMN = {"packet": PACKET, "rounds": ROUNDS, "ode": ODE}
+#: engine -> its name in the tasks' labels
+LABEL = {"packet": "packet", "rounds": "round model", "ode": "ODE"}
 
 NO_FIGURE_VALUES = NA("the document gives this only as a plot, with no printed values")
 
@@ -64,12 +65,6 @@ def setting_params(algorithm: str) -> dict[str, float]:
             f"{', '.join(DOCUMENT_PARAMS)}"
         )
     return dict(DOCUMENT_PARAMS[algorithm])
-
-
-def ode_na(algorithm: str) -> NA:
-    """``n/a`` for a law the report does not run on the ODE engine (not in
-    :data:`ODE_LAWS`)."""
-    return NA(f"the ODE engine is not run for {algorithm} here (ODE laws: {', '.join(ODE_LAWS)})")
 
 
 def matched_overrides(
@@ -161,7 +156,75 @@ def run_task(
     ``"rounds"`` or ``"ode"``) through :mod:`tcpfluid.report._runs`; ``options`` are the
     run function's other keywords (``traces=``, ``rtt_model=``)."""
     kwargs = {"scenario": scenario, "algorithm": algorithm, "overrides": overrides, **options}
-    return Task(f"{RUNS}:{_RUN_FUNCTIONS[engine]}", kwargs, label)
+    return Task(f"{RUNS}:{engine}_run", kwargs, label)
+
+
+def case_tasks(
+    function: str,
+    cases: Iterable[Any],
+    kwargs: Callable[[Any], Mapping[str, Any]],
+    label: Callable[[Any, str], str],
+    engines: Sequence[str] = ENGINES,
+) -> list[Task]:
+    """One task per case and engine, in that order: ``function(**kwargs(case),
+    engine=engine)`` (a ``"module:name"`` path) labelled ``label(case, engine)``."""
+    return [Task(function, {**kwargs(c), "engine": e}, label(c, e)) for c in cases for e in engines]
+
+
+def per_case(out: Sequence[Any], engines: Sequence[str] = ENGINES) -> list[dict[str, Any]]:
+    """The tasks' results ``out`` of cases run on each of ``engines`` (in that order), as
+    one {engine: result} per case; raises ValueError when they do not fill whole cases."""
+    n = len(engines)
+    if len(out) % n:
+        raise ValueError(f"{len(out)} results are not whole cases of {n} runs each")
+    return [dict(zip(engines, out[i : i + n], strict=True)) for i in range(0, len(out), n)]
+
+
+def runs_by_case(
+    cases: Iterable[Any], out: Sequence[Any], engines: Sequence[str] = ENGINES
+) -> dict[Any, dict[str, Any]]:
+    """:func:`per_case` keyed by ``cases`` (one per case, in task order)."""
+    return dict(zip(cases, per_case(out, engines), strict=True))
+
+
+def engine_runs_cells(
+    closed: Value, runs: Mapping[str, Any], cell: Callable[[Any], Value], document: Value
+) -> dict[str, Value]:
+    """A row's cells: ``closed``, then each engine's ``cell(runs[engine])`` in
+    :data:`ENGINES` order, then ``document``."""
+    return {CLOSED_FORM: closed, **{COLUMN[e]: cell(runs[e]) for e in ENGINES}, DOCUMENT: document}
+
+
+def map_value(v: Value, fn: Callable[[float], float]) -> Value:
+    """``fn`` of a number cell; an ``n/a`` cell as it is."""
+    return v if isinstance(v, NA) else fn(float(v))
+
+
+def mean_rate_since(t: ArrayLike, delivered: ArrayLike, start_s: float) -> NDArray[np.float64]:
+    """Each flow's mean delivery rate from ``start_s`` to the end of the run: its
+    delivered packets ``delivered`` (a row per flow, sampled at ``t``) over that span."""
+    ta = np.asarray(t, dtype=np.float64)
+    dl = np.asarray(delivered, dtype=np.float64)
+    at_start = np.array([np.interp(start_s, ta, row) for row in dl])
+    return (dl[:, -1] - at_start) / (float(ta[-1]) - start_s)
+
+
+def delivered_pkts(res: Any) -> NDArray[np.float64]:
+    """Each flow's delivered packets at a result's ``time_s``: the engine's own count where
+    it keeps one (the ODE's rates count lost packets too), else the goodputs integrated."""
+    from ..fairness import _delivered_pkts
+
+    if "delivered_pkts" in res.series:
+        return np.asarray(res.series["delivered_pkts"], dtype=np.float64)
+    return _delivered_pkts(np.asarray(res.time_s, dtype=np.float64), res.throughput_pps)
+
+
+def mean_goodput_since(t: ArrayLike, rates_pps: ArrayLike, start_s: float) -> NDArray[np.float64]:
+    """:func:`mean_rate_since` of the packets delivered at the rates ``rates_pps`` (a row
+    per flow; a sample's rate holds over the interval before it)."""
+    from ..fairness import _delivered_pkts
+
+    return mean_rate_since(t, _delivered_pkts(t, rates_pps), start_s)
 
 
 def smaller_share(jain: float) -> float:

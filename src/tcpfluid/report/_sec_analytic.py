@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -20,6 +21,7 @@ from ..analytic import (
     slow_start_exit,
 )
 from ._common import (
+    LABEL,
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
     RUNS,
@@ -63,9 +65,13 @@ def _cw_grid(cfg: ReportConfig) -> list[float]:
 _CW_ALGS = ("vegas", "quick-vegas")
 
 
+def _cw_cases(cfg: ReportConfig) -> list[tuple[str, str, float]]:
+    """(engine, law, BDP in kb) of each run after the round model's batches."""
+    return [(e, a, kb) for e in ("packet", "ode") for a in _CW_ALGS for kb in _cw_grid(cfg)]
+
+
 def _cw_tasks(cfg: ReportConfig) -> list[Task]:
-    kbs = _cw_grid(cfg)
-    bdps = [kb_to_pkts(k) for k in kbs]
+    bdps = [kb_to_pkts(k) for k in _cw_grid(cfg)]
     tasks = [
         Task(
             f"{RUNS}:rounds_bdp_batch",
@@ -74,14 +80,10 @@ def _cw_tasks(cfg: ReportConfig) -> list[Task]:
         )
         for a in _CW_ALGS
     ]
-    for engine, name in (("packet", "packet"), ("ode", "ODE")):
-        for a in _CW_ALGS:
-            for kb, b in zip(kbs, bdps, strict=True):
-                o = matched_overrides(
-                    "qv-basic", {"cbr": "none", "duration": "6s"}, bdp_pkts=b, d_s=D_S
-                )
-                label = f"critical window: {name} {a} {kb:g} kb"
-                tasks.append(run_task(engine, "qv-basic", a, o, label))
+    for e, a, kb in _cw_cases(cfg):
+        o = {"cbr": "none", "duration": "6s"}
+        o = matched_overrides("qv-basic", o, bdp_pkts=kb_to_pkts(kb), d_s=D_S)
+        tasks.append(run_task(e, "qv-basic", a, o, f"critical window: {LABEL[e]} {a} {kb:g} kb"))
     return tasks
 
 
@@ -166,23 +168,19 @@ def _cw_figure(kbs: list[float], rows: dict[str, list[Row]]) -> Figure:
 
 def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     kbs = _cw_grid(cfg)
-    bdps = np.array([kb_to_pkts(k) for k in kbs])
-    n = len(kbs)
-    # task results (see _cw_tasks): one round-model batch per law, then n packet runs per
-    # law, then n ODE runs per law
-    rounds = {a: out[i] for i, a in enumerate(_CW_ALGS)}
-    packets = {a: out[2 + i * n : 2 + (i + 1) * n] for i, a in enumerate(_CW_ALGS)}
-    k0 = 2 + len(_CW_ALGS) * n
-    odes = {a: out[k0 + i * n : k0 + (i + 1) * n] for i, a in enumerate(_CW_ALGS)}
+    # task results (see _cw_tasks): one round-model batch per law, then the runs
+    rounds = dict(zip(_CW_ALGS, out, strict=False))
+    runs = dict(zip(_cw_cases(cfg), out[len(_CW_ALGS) :], strict=True))
     by_alg: dict[str, list[Row]] = {a: [] for a in _CW_ALGS}
     for a in _CW_ALGS:
-        for j, (kb, b) in enumerate(zip(kbs, bdps, strict=True)):
-            g = _gamma(a)
-            ex = slow_start_exit(a, float(b), D_S, rtt="average", gamma=g * _MEASURED_GAMMA[a])
-            printed = slow_start_exit(a, float(b), D_S, rtt="average", gamma=g).window_pkts
-            p = packets[a][j]
+        g = _gamma(a)
+        for j, kb in enumerate(kbs):
+            b = float(kb_to_pkts(kb))
+            ex = slow_start_exit(a, b, D_S, rtt="average", gamma=g * _MEASURED_GAMMA[a])
+            printed = slow_start_exit(a, b, D_S, rtt="average", gamma=g).window_pkts
+            p = runs[("packet", a, kb)]
             p_w = p["summary"]["ss_exit_window"] if "summary" in p else None
-            o_w = run_value(odes[a][j], ("summary", "ss_exit_window"), _NOT_LEFT)
+            o_w = run_value(runs[("ode", a, kb)], ("summary", "ss_exit_window"), _NOT_LEFT)
             r_w = float(rounds[a]["ss_exit_window_pkts"][j])
             by_alg[a].append(_cw_row(a, kb, b, ex.window_pkts, printed, (r_w, p_w, o_w)))
     rows = [r for a in _CW_ALGS for r in by_alg[a]]
@@ -220,6 +218,7 @@ def _ne_grid(cfg: ReportConfig) -> list[int]:
     return [2, 4] if cfg.quick else list(range(2, 11))
 
 
+@functools.cache  # read only; the scenario built once per case
 def _ne_setup(n: int, algorithm: str) -> dict[str, Any]:
     w = _NE_BASE_BPS * D_S / 8000.0  # μd of the original 10 Mb/s, packets
     t1 = 30.0
@@ -241,19 +240,29 @@ def _ne_setup(n: int, algorithm: str) -> dict[str, Any]:
     return {"overrides": o, "t_change": t1, "w": w}
 
 
+#: the runs of a case: (engine, label, options); the round model also with rtt=fluid
+_NE_RUNS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("rounds", "round model", {}),
+    ("packet", "packet", {}),
+    ("rounds", "round model (fluid RTT)", {"rtt_model": "fluid"}),
+    ("ode", "ODE", {}),
+)
+
+
 def _ne_tasks(cfg: ReportConfig) -> list[Task]:
-    tasks = []
-    for a in _NE_ALGS:
-        for n in _ne_grid(cfg):
-            o = _ne_setup(n, a)["overrides"]
-            for engine, name in (("rounds", "round model"), ("packet", "packet")):
-                tasks.append(
-                    run_task(engine, "qv-basic", a, o, f"new equilibrium: {name} {a} n={n}")
-                )
-            label = f"new equilibrium: round model (fluid RTT) {a} n={n}"
-            tasks.append(run_task("rounds", "qv-basic", a, o, label, rtt_model="fluid"))
-            tasks.append(run_task("ode", "qv-basic", a, o, f"new equilibrium: ODE {a} n={n}"))
-    return tasks
+    return [
+        run_task(
+            e,
+            "qv-basic",
+            a,
+            _ne_setup(n, a)["overrides"],
+            f"new equilibrium: {what} {a} n={n}",
+            **opts,
+        )
+        for a in _NE_ALGS
+        for n in _ne_grid(cfg)
+        for e, what, opts in _NE_RUNS
+    ]
 
 
 def _rounds_to_reach(t: Any, w: Any, t_change: float, target: float) -> float | None:
@@ -265,31 +274,18 @@ def _rounds_to_reach(t: Any, w: Any, t_change: float, target: float) -> float | 
     return float(np.count_nonzero((t > t_change) & (t <= t[i])))
 
 
-def _ne_counts(
-    a: str, n: int, rr: dict[str, Any], pr: dict[str, Any], fr: dict[str, Any]
-) -> tuple[float, float | None, float | None, float | None]:
-    """Rounds from the change to nW: closed form, round model, packet simulator, round
-    model with rtt=fluid (None: never reached, or the run failed)."""
+def _ne_count(a: str, n: int, res: dict[str, Any], engine: str) -> float | None:
+    """Rounds from the change to nW of one run (None: never reached, or the run failed):
+    the round model's per-round trace, else flow 0's round log."""
+    if "error" in res:
+        return None
     s = _ne_setup(n, a)
-    target = n * s["w"]
-    beta = setting_params(a)["beta"]
-    fl = (
-        None
-        if "error" in fr
-        else _rounds_to_reach(fr["time_s"], fr["window_pkts"][:, 0], s["t_change"], target)
+    t, w = (
+        (res["time_s"], res["window_pkts"][:, 0])
+        if engine == "rounds"
+        else (res["round_t_s"][0], res["round_cwnd_pkts"][0])
     )
-    cf = _ne_closed(a, s["w"], n, beta)
-    rm = (
-        None
-        if "error" in rr
-        else _rounds_to_reach(rr["time_s"], rr["window_pkts"][:, 0], s["t_change"], target)
-    )
-    pk = (
-        None
-        if "error" in pr
-        else _rounds_to_reach(pr["round_t_s"][0], pr["round_cwnd_pkts"][0], s["t_change"], target)
-    )
-    return cf, rm, pk, fl
+    return _rounds_to_reach(t, w, s["t_change"], n * s["w"])
 
 
 def _ne_closed(a: str, w: float, n: int, beta: float) -> float:
@@ -304,9 +300,7 @@ def _ne_ode_count(a: str, n: int, orr: dict[str, Any]) -> float | NA:
     """Rounds from the change to nW of the ODE run (the hybrid model's round trace)."""
     if "round_t_s" not in orr:
         return err_na(orr, "the ODE run kept no round trace")
-    s = _ne_setup(n, a)
-    target = n * s["w"]
-    r = _rounds_to_reach(orr["round_t_s"][0], orr["round_cwnd_pkts"][0], s["t_change"], target)
+    r = _ne_count(a, n, orr, "ode")
     return NA("window never reached nW") if r is None else r
 
 
@@ -380,7 +374,10 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             # task results (see _ne_tasks): round model, packet, round model with rtt=fluid,
             # ODE (its hybrid model keeps the packet simulator's round trace)
             rr, pr, fr, orr = (next(out_it) for _ in range(4))
-            cf, rm, pk, fl = _ne_counts(a, n, rr, pr, fr)
+            cf = _ne_closed(a, _ne_setup(n, a)["w"], n, setting_params(a)["beta"])
+            rm, pk, fl = (
+                _ne_count(a, n, r, e) for r, e in ((rr, "rounds"), (pr, "packet"), (fr, "rounds"))
+            )
             by_alg[a].append(_ne_row(a, n, cf, rm, pk, fl, _ne_ode_count(a, n, orr)))
     rows = [r for a in _NE_ALGS for r in by_alg[a]]
     intro = (

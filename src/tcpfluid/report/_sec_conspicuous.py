@@ -9,15 +9,7 @@ import numpy as np
 
 from .. import plot
 from ..analytic import conspicuous_round, conspicuous_round_printed
-from ._common import (
-    RUNS,
-    doc,
-    engine_cells,
-    err_na,
-    matched_overrides,
-    num,
-    run_task,
-)
+from ._common import LABEL, RUNS, doc, engine_cells, err_na, matched_overrides, num, run_task
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns, render
 from ._runs import first_at_least
@@ -56,9 +48,9 @@ def _cr_tasks(cfg: ReportConfig) -> list[Task]:
             o = matched_overrides(
                 "qv-basic", {"cbr": "none", "duration": f"{dur:.1f}s"}, bdp_pkts=b, d_s=D_S
             )
-            for engine, name in (("packet", "packet"), ("ode", "ODE")):
-                label = f"conspicuous: {name} {a} example {ex}{suffix}"
-                tasks.append(run_task(engine, "qv-basic", a, o, label, **opts))
+            for e in ("packet", "ode"):
+                label = f"conspicuous: {LABEL[e]} {a} example {ex}{suffix}"
+                tasks.append(run_task(e, "qv-basic", a, o, label, **opts))
     return tasks
 
 

@@ -14,6 +14,8 @@ from ..algorithms import get_law
 from ..analytic import conspicuous_round, rounds_to_equilibrium, tcp_ho_reach_round
 from ..scenarios import build_scenario
 from ._common import (
+    COLUMN,
+    LABEL,
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
     column_series,
@@ -22,6 +24,7 @@ from ._common import (
     matched_overrides,
     phase_range,
     run_task,
+    runs_by_case,
     setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
@@ -44,16 +47,20 @@ def _cb_overrides(kb: float) -> dict[str, Any]:
     return matched_overrides("qv-basic", {"cbr": f"{bw / 2 / 1e6:g}Mbps"}, bdp_pkts=b, d_s=D_S)
 
 
+#: the engines of a case, in the order of its tasks
+_CB_ENGINES = ("rounds", "packet", "ode")
+
+
+def _cb_cases(cfg: ReportConfig) -> list[tuple[str, float]]:
+    return [(a, kb) for a in _CB_ALGS for kb in _cb_grid(cfg)]
+
+
 def _cb_tasks(cfg: ReportConfig) -> list[Task]:
     tasks = []
-    for a in _CB_ALGS:
-        for kb in _cb_grid(cfg):
-            o = _cb_overrides(kb)
-            tasks.append(
-                run_task("rounds", "qv-basic", a, o, f"convergence: round model {a} {kb:g} kb")
-            )
-            tasks.append(run_task("packet", "qv-basic", a, o, f"convergence: packet {a} {kb:g} kb"))
-            tasks.append(run_task("ode", "qv-basic", a, o, f"convergence: ODE {a} {kb:g} kb"))
+    for a, kb in _cb_cases(cfg):
+        o = _cb_overrides(kb)
+        for e in _CB_ENGINES:
+            tasks.append(run_task(e, "qv-basic", a, o, f"convergence: {LABEL[e]} {a} {kb:g} kb"))
     return tasks + _phase_tasks(cfg)
 
 
@@ -236,11 +243,8 @@ def _cb_row(
     """The settling row of one law, BDP and kind of change (``eng``: the engines' values
     in RTTs), judged against the packet simulator (the closed forms count another
     quantity and have rows of their own, :func:`_reach_row`)."""
-    cf = _CF_OTHER.get(kind[0], NA("no closed form in the documents"))
-    if kind[0] == "new" and a not in ("vegas", "tcp-ho"):
-        cf = NA("no closed form in the documents")
-    if kind[0] == "doubled" and a not in ("vegas", "quick-vegas"):
-        cf = NA("no closed form in the documents")
+    has = kind[0] in _CF_OTHER and not isinstance(_cb_closed(a, b)[kind[0]], NA)
+    cf = _CF_OTHER[kind[0]] if has else NA("no closed form in the documents")
     return Row(
         _cb_setting(a, kb, b),
         f"convergence, {kind[1]}",
@@ -312,41 +316,30 @@ def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Groups]:
     the order of :func:`_cb_tasks`: per law and BDP, the round model, packet and ODE run)."""
     rows: list[Row] = []
     groups: Groups = {}
-    k = 0
-    n_nominal = 3 * len(_CB_ALGS) * len(_cb_grid(cfg))
-    nominal: dict[tuple[str, float, str], float | NA] = {}
-    for i, (a, kb) in enumerate((a, kb) for a in _CB_ALGS for kb in _cb_grid(cfg)):
-        pv = _engine_values(out[3 * i + 1], "packet")
-        for kind in _PHASE_KINDS:
-            nominal[(a, kb, kind)] = _in_rtts(pv[kind])
+    n_nominal = len(_CB_ENGINES) * len(_cb_cases(cfg))
+    runs = runs_by_case(_cb_cases(cfg), out[:n_nominal], _CB_ENGINES)
+    nominal = {
+        (a, kb, kind): _in_rtts(_engine_values(r["packet"], "packet")[kind])
+        for (a, kb), r in runs.items()
+        for kind in _PHASE_KINDS
+    }
     phase = _phase_ranges(cfg, out[n_nominal:], nominal)
-    for a in _CB_ALGS:
-        for kb in _cb_grid(cfg):
-            runs = {ROUNDS: (out[k], "rounds"), PACKET: (out[k + 1], "packet")}
-            runs[ODE] = (out[k + 2], "ode")
-            k += 3
-            b = kb_to_pkts(kb)
-            t_double = _cb_doubling_time(kb)
-            cf = _cb_closed(a, b)
-            vals = {}
-            reach: dict[str, dict[str, float | NA]] = {}
-            for eng, (res, kind) in runs.items():
-                ev = _engine_values(res, kind)
-                vals[eng] = {
-                    "new": ev["time_to_equilibrium_s"],
-                    "halved": ev["halved"],
-                    "doubled": ev["doubled"],
-                }
-                reach[eng] = _reach_counts(res, kind, b, t_double)
-            for key, label in _CB_KINDS:
-                in_rtts = {eng: _in_rtts(vals[eng][key]) for eng in _CB_MARKERS}
-                row = _cb_row(a, kb, b, (key, label), in_rtts, phase.get((a, kb, key)))
-                rows.append(row)
-                groups.setdefault((a, key), []).append(row)
-                if key in ("new", "doubled") and not isinstance(cf[key], NA):
-                    counts = {eng: reach[eng][key] for eng in runs}
-                    rows.append(_reach_row(a, kb, b, key, cf, counts))
-                    groups.setdefault((a, key, "cf"), []).append(rows[-1])
+    for (a, kb), r in runs.items():
+        b = kb_to_pkts(kb)
+        t_double = _cb_doubling_time(kb)
+        cf = _cb_closed(a, b)
+        ev = {COLUMN[e]: _engine_values(r[e], e) for e in _CB_ENGINES}
+        reach = {COLUMN[e]: _reach_counts(r[e], e, b, t_double) for e in _CB_ENGINES}
+        for key, label in _CB_KINDS:
+            vkey = "time_to_equilibrium_s" if key == "new" else key
+            in_rtts = {eng: _in_rtts(ev[eng][vkey]) for eng in _CB_MARKERS}
+            row = _cb_row(a, kb, b, (key, label), in_rtts, phase.get((a, kb, key)))
+            rows.append(row)
+            groups.setdefault((a, key), []).append(row)
+            if key in ("new", "doubled") and not isinstance(cf[key], NA):
+                counts = {eng: reach[eng][key] for eng in reach}
+                rows.append(_reach_row(a, kb, b, key, cf, counts))
+                groups.setdefault((a, key, "cf"), []).append(rows[-1])
     return rows, groups
 
 

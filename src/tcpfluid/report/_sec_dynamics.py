@@ -14,14 +14,17 @@ from .. import plot
 from ..analytic import conspicuous_round, rounds_to_equilibrium, slow_start_exit
 from ..scenarios import build_scenario
 from ._common import (
+    COLUMN,
+    ENGINES,
+    LABEL,
     QV_REACH_NOT_SETTLING,
     doc,
     engine_cells,
     err_na,
     num,
-    ode_na,
     phase_range,
     run_task,
+    runs_by_case,
     setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
@@ -31,11 +34,9 @@ from ._table import (
     DOCUMENT,
     FLUID_PHASE,
     NA,
-    ODE,
     PACKET,
     PHASE_MAX,
     PHASE_MIN,
-    ROUNDS,
     Row,
     Table,
 )
@@ -53,30 +54,30 @@ _BASIC = (
 BASIC_GRID_S = 0.01
 
 
+#: each engine's run options: the packet run and the ODE sampled on the same 0.01 s grid,
+#: so that both see short queue peaks alike (the maximum queue is read off the samples)
+_BASIC_OPTIONS: dict[str, dict[str, Any]] = {
+    "packet": {"traces": True, "sample_interval": BASIC_GRID_S},
+    "rounds": {},
+    "ode": {"n_points": 24001},
+}
+
+
 def _basic_tasks(cfg: ReportConfig) -> list[Task]:
-    tasks = []
-    for a, sc, _ in _BASIC:
-        o: dict[str, Any] = {}
-        # the packet run and the ODE sampled on the same 0.01 s grid, so that both see
-        # short queue peaks alike (the maximum queue is read off the samples)
-        tasks.append(
-            run_task(
-                "packet", sc, a, o, f"basic: packet {a}", traces=True,
-                sample_interval=BASIC_GRID_S,
-            )
-        )  # fmt: skip
-        tasks.append(run_task("rounds", sc, a, o, f"basic: round model {a}"))
-        # every law (hybrid)
-        tasks.append(run_task("ode", sc, a, o, f"basic: ODE {a}", n_points=24001))
+    tasks = [
+        run_task(e, sc, a, {}, f"basic: {LABEL[e]} {a}", **_BASIC_OPTIONS[e])
+        for a, sc, _ in _BASIC
+        for e in ENGINES
+    ]
     # the phase runs: packet, round model and ODE at each phase (the fluid engines' rounds
     # fall against the CBR start too)
     for a, sc, f in _basic_phase_keys():
         o = _basic_phase_overrides(sc, f)
         n_points = round(float(o["duration"].rstrip("s")) / BASIC_GRID_S) + 1
         what = f"{a}, CBR start moved by {f:.2f} round"
-        tasks.append(run_task("packet", sc, a, o, f"basic: packet {what}"))
-        tasks.append(run_task("rounds", sc, a, o, f"basic: round model {what}"))
-        tasks.append(run_task("ode", sc, a, o, f"basic: ODE {what}", n_points=n_points))
+        for e in ENGINES:
+            opts = {"n_points": n_points} if e == "ode" else {}
+            tasks.append(run_task(e, sc, a, o, f"basic: {LABEL[e]} {what}", **opts))
     return tasks
 
 
@@ -107,16 +108,14 @@ def _basic_phase_overrides(sc: str, frac: float) -> dict[str, Any]:
 def _basic_phase_range(
     a: str, key: str, nominal: float | NA, out: list[Any], column: int
 ) -> tuple[float | NA, float | NA]:
-    """The value of ``key`` on one engine (``column``: 0 packet, 1 round model, 2 ODE) over
-    the nominal run and the phase runs of law ``a`` (``out``: the phase runs' results, three
-    per key of :func:`_basic_phase_keys`, in that order)."""
-    kind = ("packet", "rounds", "ode")[column]
-    runs = [
-        _engine_values(out[3 * k + column], kind)[key]
-        for k, (la, _sc, _f) in enumerate(_basic_phase_keys())
-        if la == a
-    ]
-    return phase_range([nominal, *runs])
+    """The value of ``key`` on one engine (``column``: its index in :data:`ENGINES`) over
+    the nominal run and the phase runs of law ``a`` (``out``: the phase runs' results, one
+    per engine and key of :func:`_basic_phase_keys`, in that order)."""
+    e = ENGINES[column]
+    runs = runs_by_case(_basic_phase_keys(), out)
+    return phase_range(
+        [nominal, *(_engine_values(r[e], e)[key] for k, r in runs.items() if k[0] == a)]
+    )
 
 
 def _max_queue(t: Any, q: Any, lo: float, hi: float) -> float | None:
@@ -235,32 +234,25 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     rows: list[Row] = []
     figs: list[Figure] = []
     notes: list[str] = []
-    k = 0
-    for a, sc, figref in _BASIC:
-        pr, rr = out[k], out[k + 1]
-        k += 2
-        orr: dict[str, Any] | None = out[k]
-        k += 1
-        bdp = pr.get("bdp_pkts", rr.get("bdp_pkts", 626.1))
-        d = pr.get("d_s", D_S)
-        closed = _basic_closed(a, bdp, d)
+    nominal = runs_by_case(_BASIC, out[: 3 * len(_BASIC)])
+    for (a, sc, figref), runs in nominal.items():
+        pr, rr = runs["packet"], runs["rounds"]
+        closed = _basic_closed(a, pr.get("bdp_pkts", rr.get("bdp_pkts", 626.1)), pr.get("d_s", D_S))
         docs = _basic_doc(a)
-        pv = _engine_values(pr, "packet")
-        rv = _engine_values(rr, "rounds")
-        ov = _engine_values(orr, "ode") if orr is not None else None
+        ev = {e: _engine_values(r, e) for e, r in runs.items()}
         for key, (label, unit) in _LABELS.items():
-            o_v = ov[key] if ov is not None else ode_na(a)
-            values = engine_cells(closed[key], rv[key], o_v, pv[key], docs[key])
+            values = engine_cells(
+                closed[key], ev["rounds"][key], ev["ode"][key], ev["packet"][key], docs[key]
+            )
             ref = (
                 DOCUMENT
                 if not isinstance(docs[key], NA)
                 else (CLOSED_FORM if not isinstance(closed[key], NA) else PACKET)
             )
             informative: tuple[str, ...] = ()
-            phase_out = out[3 * len(_BASIC) :]
             for j, (lo, hi) in enumerate(((PHASE_MIN, PHASE_MAX), *FLUID_PHASE.values())):
-                nominal = values[(PACKET, ROUNDS, ODE)[j]]
-                values[lo], values[hi] = _basic_phase_range(a, key, nominal, phase_out, j)
+                nom = values[COLUMN[ENGINES[j]]]
+                values[lo], values[hi] = _basic_phase_range(a, key, nom, out[3 * len(_BASIC) :], j)
                 informative += (lo, hi)
             # a time against the document's number is a time read off its ns-2 plot
             kind = "document time" if ref == DOCUMENT and _KINDS[key] == "time" else _KINDS[key]
@@ -270,7 +262,7 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                     informative=informative, case={"scenario": sc},
                 )
             )  # fmt: skip
-        figs.append(_basic_figure(a, sc, figref, pr, rr, orr))
+        figs.append(_basic_figure(a, sc, figref, pr, rr, runs["ode"]))
         notes.extend(_collapse_note(a, sc, pr))
     intro = (
         "One flow on the §5.1 path: 50 Mb/s × 100 ms (μd = 626 packets by eq. 5), 1000-byte "

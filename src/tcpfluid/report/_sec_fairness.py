@@ -22,17 +22,19 @@ from ..analytic import (
     reverse_path_throughput,
 )
 from ..engines import simulate
-from ..fairness import THESIS_TABLE_3_16, _delivered_pkts, train_fraction
+from ..fairness import THESIS_TABLE_3_16, train_fraction
 from ..fluid.ode import ode_problem
 from ..results import Result
 from ..scenarios import Scenario, build_scenario
 from ._common import (
+    ENGINES,
     TWO_FLOW_SHARE,
     column_series,
     doc,
     engine_cells,
+    mean_goodput_since,
     num,
-    ode_na,
+    per_case,
     run_task,
     run_value,
     share_row,
@@ -131,7 +133,9 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     except ValueError as exc:  # the round model refuses the configuration
         out["rounds_error"] = str(exc)
     else:
-        out["rounds_jain"] = _goodput_jain(rm.time_s, rm.throughput_pps)
+        out["rounds_jain"] = float(
+            jain_index(mean_goodput_since(rm.time_s, rm.throughput_pps, 10.0))
+        )
     r = simulate(sc, Hybrid(record_interval_s=sc.duration_s / 600))
     if r.success:
         dl = r.series["delivered_pkts"]
@@ -153,16 +157,6 @@ def _packet_jain(res: Result) -> float:
     """Jain's index of a packet run's two mean goodputs over 10–60 s."""
     m = (res.time_s > 10.0) & (res.time_s <= 60.0)
     return float(jain_index([row[m].mean() for row in res.throughput_pps]))
-
-
-def _goodput_jain(t: Any, rates_pps: Any, start_s: float = 10.0) -> float:
-    """Jain's index of the flows' mean goodputs from ``start_s`` to the end of the run
-    (``rates_pps``: per flow, packets/s at the times ``t``)."""
-    t = np.asarray(t, dtype=float)
-    dl = _delivered_pkts(t, np.asarray(rates_pps, dtype=float))
-    span = float(t[-1]) - start_s
-    thr = (dl[:, -1] - np.array([np.interp(start_s, t, row) for row in dl])) / span
-    return float(jain_index(thr))
 
 
 def _th_tasks(cfg: ReportConfig) -> list[Task]:
@@ -345,31 +339,21 @@ def _as_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any], str]]:
 
 
 def _as_tasks(cfg: ReportConfig) -> list[Task]:
-    tasks = []
-    for _tab, a, o, _ in _as_cases(cfg):
-        for engine in ("packet", "rounds", "ode"):
-            label = f"asymmetric: {engine}_run {a} {o}"
-            # the packet senders as the paper's ns agents (_thesis_ns2: ns of the same years)
-            extra = (
-                {
-                    "packet_options": {
-                        "fast_recovery": ns2_fast_recovery(a),
-                        "timeout_recover": NS2_BUG_FIX,
-                    }
-                }
-                if engine == "packet"
-                else {}
-            )
-            tasks.append(run_task(engine, "asymmetric", a, o, label, **extra))
-    return tasks
+    # the packet senders as the paper's ns agents (_thesis_ns2: ns of the same years)
+    def options(e: str, a: str) -> dict[str, Any]:
+        ns2 = {"fast_recovery": ns2_fast_recovery(a), "timeout_recover": NS2_BUG_FIX}
+        return {"packet_options": ns2} if e == "packet" else {}
+
+    return [
+        run_task(e, "asymmetric", a, o, f"asymmetric: {e}_run {a} {o}", **options(e, a))
+        for _tab, a, o, _ in _as_cases(cfg)
+        for e in ENGINES
+    ]
 
 
 def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     rows: dict[str, list[Row]] = {"I/III": [], "II": []}
-    k = 0
-    for tab, a, o, key in _as_cases(cfg):
-        pr, rr, orr = out[k], out[k + 1], out[k + 2]
-        k += 3
+    for (tab, a, o, key), runs in zip(_as_cases(cfg), per_case(out), strict=True):
         mu_f = 200.0
         mu_r = mu_f / float(o["k"])
         if a == "vegas" and tab == "I/III":
@@ -378,9 +362,9 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             cf = mu_f
         else:
             cf = NA("no closed form for this throughput in the asymmetric-networks paper")
-        pv = run_value(pr, ("throughput_pps", 0), "", "")
-        rv = run_value(rr, ("throughput_pps", 0), "", "")
-        ov = ode_na(a) if orr is None else run_value(orr, ("summary", "throughput_pps", 0), "", "")
+        pv = run_value(runs["packet"], ("throughput_pps", 0), "", "")
+        rv = run_value(runs["rounds"], ("throughput_pps", 0), "", "")
+        ov = run_value(runs["ode"], ("summary", "throughput_pps", 0), "", "")
         setting = (
             f"{_NAMES[a]}, k = {o['k']:g}"
             if tab == "I/III"

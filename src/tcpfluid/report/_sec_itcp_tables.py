@@ -20,13 +20,19 @@ import numpy as np
 
 from .. import plot
 from ..engines import simulate
-from ..fairness import _delivered_pkts
 from ..scenarios import build_scenario
-from ._common import NO_FIGURE_VALUES, doc, run_value
+from ._common import (
+    COLUMN,
+    ENGINES,
+    NO_FIGURE_VALUES,
+    case_tasks,
+    delivered_pkts,
+    doc,
+    engine_runs_cells,
+    per_case,
+    run_value,
+)
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._doc_tables import COLUMN as _COLUMN
-from ._doc_tables import ENGINES as _ENGINES
-from ._doc_tables import engine_runs_cells
 from ._figures import render
 from ._table import ALGORITHM_NAMES, DOCUMENT, NA, PACKET, Row, Table, Value
 
@@ -47,10 +53,7 @@ def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[
     except (ValueError, RuntimeError) as exc:
         return {"error": str(exc)}
     t = np.asarray(res.time_s, dtype=np.float64)
-    if "delivered_pkts" in res.series:
-        dl = np.asarray(res.series["delivered_pkts"], dtype=np.float64)[0]
-    else:
-        dl = _delivered_pkts(t, res.throughput_pps)[0]
+    dl = delivered_pkts(res)[0]
     bits = 8.0 * sc.packet_size_bytes
     end = sc.duration_s
     if res.rounds:  # the window each round's decision saw (the packet simulator's log)
@@ -86,15 +89,12 @@ def _cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any]]]:
 
 
 def _tasks(cfg: ReportConfig) -> list[Task]:
-    return [
-        Task(
-            "tcpfluid.report._sec_itcp_tables:itcp_run",
-            {"algorithm": a, "engine": e, "overrides": o},
-            f"iTCP-Vegas paper {what}: {e} {a}",
-        )
-        for what, a, o in _cases(cfg)
-        for e in _ENGINES
-    ]
+    return case_tasks(
+        "tcpfluid.report._sec_itcp_tables:itcp_run",
+        _cases(cfg),
+        lambda c: {"algorithm": c[1], "overrides": c[2]},
+        lambda c, e: f"iTCP-Vegas paper {c[0]}: {e} {c[1]}",
+    )
 
 
 def _cells(
@@ -152,12 +152,12 @@ def _figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]]) -> F
     laws = [(w, a) for (w, a) in res if w in ("table1", "fig7")]
     styles = {"packet": "-", "rounds": "--", "ode": ":"}
     for i, (w, a) in enumerate(laws):
-        for e in _ENGINES:
+        for e in ENGINES:
             r = res[(w, a)][e]
             if "error" in r:
                 continue
             plot.versus(
-                r["avg_t_s"], r["avg_mbps"], ax=ax, label=f"{ALGORITHM_NAMES[a]} {_COLUMN[e]}",
+                r["avg_t_s"], r["avg_mbps"], ax=ax, label=f"{ALGORITHM_NAMES[a]} {COLUMN[e]}",
                 color=f"C{i}", linestyle=styles[e],
             )  # fmt: skip
     cap = (
@@ -175,8 +175,7 @@ def _figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]]) -> F
 
 
 def _assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    it = iter(out)
-    res = {(what, a): {e: next(it) for e in _ENGINES} for what, a, _o in _cases(cfg)}
+    res = {(what, a): r for (what, a, _o), r in zip(_cases(cfg), per_case(out), strict=True)}
     groups: dict[str, list[Row]] = {"table1": [], "table2": [], "fig7": []}
     for (what, a), runs in res.items():
         groups[what.split("/")[0]] += _rows(what, a, runs)

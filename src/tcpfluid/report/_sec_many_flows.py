@@ -9,7 +9,17 @@ import numpy as np
 
 from .. import plot
 from ..fairness import _delivered_pkts, _period_jains
-from ._common import doc, engine_cells, err_na, num, run_task, share_row
+from ._common import (
+    ENGINES,
+    LABEL,
+    doc,
+    engine_cells,
+    err_na,
+    num,
+    run_task,
+    runs_by_case,
+    share_row,
+)
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import queue_panel
 from ._sec_analytic import _NAMES
@@ -53,14 +63,17 @@ def _mf_setups(cfg: ReportConfig) -> list[tuple[str, dict[str, Any], list[float]
     ]
 
 
+def _mf_cases(cfg: ReportConfig) -> list[tuple[str, str]]:
+    return [(sc, a) for sc, _o, _e, _p in _mf_setups(cfg) for a in _ALGS]
+
+
 def _mf_tasks(cfg: ReportConfig) -> list[Task]:
-    tasks = []
-    for sc, o, _, _ in _mf_setups(cfg):
-        for a in _ALGS:
-            tasks.append(run_task("packet", sc, a, o, f"many flows: packet {a} {sc}"))
-            tasks.append(run_task("rounds", sc, a, o, f"many flows: round model {a} {sc}"))
-            tasks.append(run_task("ode", sc, a, o, f"many flows: ODE {a} {sc}"))
-    return tasks
+    return [
+        run_task(e, sc, a, o, f"many flows: {LABEL[e]} {a} {sc}")
+        for sc, o, _, _ in _mf_setups(cfg)
+        for a in _ALGS
+        for e in ENGINES
+    ]
 
 
 def _periods_jain(
@@ -70,60 +83,35 @@ def _periods_jain(
     return _period_jains(t, delivered, list(start), [min(float(s), t_end) for s in stop], edges)
 
 
-def _packet_delivered(pr: dict[str, Any]) -> tuple[Any, Any]:
-    return pr["t_s"], _delivered_pkts(pr["t_s"], pr["goodput_pps"])
+def _delivered(r: dict[str, Any], engine: str) -> tuple[Any, Any]:
+    """A run's sample times and each flow's delivered packets."""
+    if engine == "packet":
+        return r["t_s"], _delivered_pkts(r["t_s"], r["goodput_pps"])
+    if engine == "rounds":  # flow_throughput_pps is (rounds, flows)
+        return r["time_s"], _delivered_pkts(r["time_s"], np.asarray(r["flow_throughput_pps"]).T)
+    return r["t_s"], r["delivered_pkts"]
 
 
-def _rounds_delivered(rr: dict[str, Any]) -> tuple[Any, Any]:
-    # flow_throughput_pps is (rounds, flows)
-    return rr["time_s"], _delivered_pkts(rr["time_s"], np.asarray(rr["flow_throughput_pps"]).T)
-
-
-def _ode_delivered(orr: dict[str, Any]) -> tuple[Any, Any]:
-    return orr["t_s"], orr["delivered_pkts"]
-
-
-_ENGINE_STYLES = (  # (legend, result key, deliveries, queue line style)
-    ("packet sim", "packet", _packet_delivered, {"color": "C0", "linewidth": 0.7, "zorder": 3}),
-    (
-        "round model",
-        "rounds",
-        _rounds_delivered,
-        {"color": "C1", "linestyle": "--", "linewidth": 0.8},
-    ),
-    ("ODE", "ode", _ode_delivered, {"color": "C2", "linestyle": ":"}),
+_ENGINE_STYLES = (  # (legend, engine, queue line style)
+    ("packet sim", "packet", {"color": "C0", "linewidth": 0.7, "zorder": 3}),
+    ("round model", "rounds", {"color": "C1", "linestyle": "--", "linewidth": 0.8}),
+    ("ODE", "ode", {"color": "C2", "linestyle": ":"}),
 )
-
-
-def _mf_results(cfg: ReportConfig, out: list[Any]) -> dict[tuple[str, str], dict[str, Any]]:
-    """The task results by (scenario, law) -> {"packet", "rounds", "ode"}, in the order
-    :func:`_mf_tasks` made them."""
-    results: dict[tuple[str, str], dict[str, Any]] = {}
-    k = 0
-    for sc, _o, _edges, _prefix in _mf_setups(cfg):
-        for a in _ALGS:
-            results[(sc, a)] = {
-                "packet": out[k],
-                "rounds": out[k + 1],
-                "ode": out[k + 2],
-            }
-            k += 3
-    return results
 
 
 def _mf_engine_jains(
     res: dict[str, Any], edges: list[float], t_end: float
 ) -> tuple[dict[str, list[float] | None], list[tuple[Any, ...]]]:
-    """Per engine legend: Jain's index per period (None: no result), and the queue traces."""
+    """Per engine: Jain's index per period (None: no result), and the queue traces."""
     jains: dict[str, list[float] | None] = {}
     traces = []
-    for name, key, delivered, style in _ENGINE_STYLES:
-        jains[name] = None
+    for name, key, style in _ENGINE_STYLES:
+        jains[key] = None
         r = res[key]
         if r is None or "error" in r:
             continue
-        t, dl = delivered(r)
-        jains[name] = _periods_jain(t, dl, r["start_s"], r["stop_s"], edges, t_end)
+        t, dl = _delivered(r, key)
+        jains[key] = _periods_jain(t, dl, r["start_s"], r["stop_s"], edges, t_end)
         traces.append((name, t, r["queue_pkts"], style))
     return jains, traces
 
@@ -146,9 +134,9 @@ def _mf_row(
     # per engine: its run's error, else its index of the period (None: the run failed)
     rv, ov, pv = (
         err_na(res[key] or {}, "no result")
-        if jains[name] is None
-        else num(jains[name][i], "no flow active over the whole period")  # type: ignore[index]
-        for name, key in (("round model", "rounds"), ("ODE", "ode"), ("packet sim", "packet"))
+        if jains[key] is None
+        else num(jains[key][i], "no flow active over the whole period")  # type: ignore[index]
+        for key in ("rounds", "ode", "packet")
     )
     # the paper's different-RTT network (its Fig. 15: rates and delays) is not in its text,
     # so its indices are context there, not a reference: the layers meet the packet sim
@@ -230,7 +218,7 @@ def _mf_scenario(
 
 
 def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    results = _mf_results(cfg, out)
+    results = runs_by_case(_mf_cases(cfg), out)
     tables = []
     figs = []
     for sc, _o, edges, prefix in _mf_setups(cfg):

@@ -22,17 +22,26 @@ import numpy as np
 
 from .. import plot
 from ..engines import simulate
-from ..fairness import _delivered_pkts
 from ..metrics import jain_index
 from ..scenarios import build_scenario
 from ..scenarios._paper_tables import HO_DIFFERENT_RTTS_MS, HO_MEASURE_FROM_S
 from ..scenarios.mix import with_flow_params
 from ..scenarios.reduction import bottleneck
-from ._common import doc, err_na, run_value, share_spread
+from ._common import (
+    COLUMN,
+    ENGINES,
+    case_tasks,
+    delivered_pkts,
+    doc,
+    engine_runs_cells,
+    err_na,
+    map_value,
+    mean_rate_since,
+    run_value,
+    runs_by_case,
+    share_spread,
+)
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._doc_tables import COLUMN as _COLUMN
-from ._doc_tables import ENGINES as _ENGINES
-from ._doc_tables import engine_runs_cells, map_value, mean_rate_since, runs_by_case
 from ._figures import draw_columns
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Table, Value
 
@@ -80,10 +89,7 @@ def ho_table_run(
     except (ValueError, RuntimeError) as exc:
         return {"error": str(exc)}
     t = np.asarray(res.time_s, dtype=np.float64)
-    if "delivered_pkts" in res.series:  # the ODE's rates count lost packets too
-        dl = np.asarray(res.series["delivered_pkts"], dtype=np.float64)
-    else:
-        dl = _delivered_pkts(t, res.throughput_pps)
+    dl = delivered_pkts(res)
     t1 = float(t[-1])
     thr = mean_rate_since(t, dl, HO_MEASURE_FROM_S)
     link = bottleneck(sc)
@@ -105,12 +111,7 @@ def ho_table_run(
     }
 
 
-def _task(scenario: str, algorithm: str, engine: str, label: str) -> Task:
-    return Task(
-        "tcpfluid.report._sec_tcp_ho_tables:ho_table_run",
-        {"scenario": scenario, "algorithm": algorithm, "engine": engine},
-        label,
-    )
+_RUN = "tcpfluid.report._sec_tcp_ho_tables:ho_table_run"
 
 
 def _name(alg: str) -> str:
@@ -132,11 +133,12 @@ def _fair_cases(cfg: ReportConfig) -> list[tuple[str, str, str]]:
 
 
 def _fair_tasks(cfg: ReportConfig) -> list[Task]:
-    return [
-        _task(sc, a, e, f"TCP-Ho paper Table {tab}: {e} {a}")
-        for tab, sc, a in _fair_cases(cfg)
-        for e in _ENGINES
-    ]
+    return case_tasks(
+        _RUN,
+        _fair_cases(cfg),
+        lambda c: {"scenario": c[1], "algorithm": c[2]},
+        lambda c, e: f"TCP-Ho paper Table {c[0]}: {e} {c[2]}",
+    )
 
 
 def _value(r: Mapping[str, Any] | None, key: str, reason: str = "no result") -> Value:
@@ -240,21 +242,21 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
     return rows
 
 
-def _fair_figure(cfg: ReportConfig, res: Mapping[tuple[str, str], Mapping[str, Any]]) -> Figure:
+def _fair_figure(cfg: ReportConfig, res: Mapping[str, Mapping[str, Any]]) -> Figure:
     """Each flow's mean goodput against its RTT on the different-RTT network (Table 6)."""
     laws = _fair_laws(cfg, "6")
     fig, axes = plot.new_axes(len(laws))
     axes = np.atleast_1d(axes)
     styles = {"packet": ("x", "-"), "rounds": ("o", "--"), "ode": (".", ":")}
     for ax, law in zip(axes, laws, strict=True):
-        for e in _ENGINES:
-            r = res[(law, e)]
+        for e in ENGINES:
+            r = res[law][e]
             if "error" in r:
                 continue
             rtt = np.asarray(r["base_rtt_s"]) * 1e3
             mbps = np.asarray(r["throughput_pps"]) * 8000.0 / 1e6
             marker, ls = styles[e]
-            plot.versus(rtt, mbps, ax=ax, label=_COLUMN[e], marker=marker, linestyle=ls)
+            plot.versus(rtt, mbps, ax=ax, label=COLUMN[e], marker=marker, linestyle=ls)
         plot.finish(
             ax,
             xlabel="base RTT (ms)" if law == laws[-1] else "",
@@ -280,7 +282,7 @@ def _fair_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         rows: list[Row] = []
         for c in cases:
             if c[0] == tab:
-                rows += _fair_rows(tab, c[2], {e: res[(c, e)] for e in _ENGINES})
+                rows += _fair_rows(tab, c[2], res[c])
         caption = (
             "Five flows of one scheme, 100 Mb/s × 23 ms, 300-packet buffer (the TCP-Ho "
             "paper's Table 5 and its text's times to balance)"
@@ -291,7 +293,7 @@ def _fair_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             "the packet simulator"
         )
         tables.append(Table(caption, tuple(rows)))
-    fig6 = {(c[2], e): res[(c, e)] for c in cases if c[0] == "6" for e in _ENGINES}
+    fig6 = {c[2]: res[c] for c in cases if c[0] == "6"}
     intro = (
         "The TCP-Ho paper §5.2.1: five sources of one scheme (Reno, Vegas with the "
         "library's α = 2, β = 4 (the paper states none; ns-2's Vegas agent defaults to "
@@ -348,19 +350,17 @@ def _friend_cases(cfg: ReportConfig) -> list[tuple[str, str, int, int, tuple[str
     for a, b in pairs:
         for na, nb in props:
             ode = (na, nb) == (10, 10)
-            engines: tuple[str, ...] = _ENGINES if ode else ("packet", "rounds")
+            engines: tuple[str, ...] = ENGINES if ode else ("packet", "rounds")
             out.append((a, b, na, nb, engines))
     return out
 
 
-def _mix(a: str, b: str, na: int, nb: int) -> str:
-    return f"{a}:{na},{b}:{nb}"
-
-
 def _friend_tasks(cfg: ReportConfig) -> list[Task]:
     return [
-        _task(
-            "ho-friendliness", _mix(a, b, na, nb), e, f"TCP-Ho paper Table 7: {e} {a}-{b} {na}-{nb}"
+        Task(
+            _RUN,
+            {"scenario": "ho-friendliness", "algorithm": f"{a}:{na},{b}:{nb}", "engine": e},
+            f"TCP-Ho paper Table 7: {e} {a}-{b} {na}-{nb}",
         )
         for a, b, na, nb, engines in _friend_cases(cfg)
         for e in engines
@@ -382,7 +382,7 @@ def _friend_rows(
     base = f"004/table7/{a}-{b}/{na}-{nb}"
     setting = f"{_name(a)} ×{na} with {_name(b)} ×{nb}"
     case = {"pair": f"{a}-{b}", "proportion": f"{na}-{nb}"}
-    runs = {e: runs.get(e) for e in _ENGINES}
+    runs = {e: runs.get(e) for e in ENGINES}
     jv, jinf = _jain_values(runs, doc(f"{base}/jain_index"))
     rows = [
         Row(

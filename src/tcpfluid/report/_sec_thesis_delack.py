@@ -17,7 +17,7 @@ import numpy as np
 
 from ._common import doc, engine_cells, run_value, share_row
 from ._core import ReportConfig, SectionResult, SectionSpec, Task
-from ._sec_thesis_many import _MODULE, _NO_CF, _mf_grid
+from ._sec_thesis_many import _MODULE, _NO_CF, _SPREAD, _mf_grid, table_of
 from ._table import DOCUMENT, NA, Row, Table
 from ._thesis_ns2 import DELACK_TIMEOUT_S, MANY_FLOWS_MIN_RTO_S
 
@@ -105,7 +105,7 @@ def _packet_row(
 def _t26_rows(cases: list[tuple[str, int, int]], out: list[Any]) -> list[Row]:
     rows = []
     for (router, n, pct), r in zip(cases, out, strict=True):
-        tab = "3.26a" if router == "red-5-15" else "3.26b"
+        tab = table_of("3.26", router)
         values = engine_cells(
             _NO_CF,
             _DA_FLUID,
@@ -117,7 +117,7 @@ def _t26_rows(cases: list[tuple[str, int, int]], out: list[Any]) -> list[Row]:
         rows.append(
             share_row(
                 f"{who}, delayed ACKs, {n} flows, {router.upper()}",
-                "spread of the flows' goodputs (std/mean), 20–60 s",
+                _SPREAD,
                 values,
                 DOCUMENT,
                 two_flows=False,

@@ -44,9 +44,8 @@ from ..engines import simulate
 from ..scenarios import build_scenario
 from ..scenarios.mix import with_flow_params, with_mix
 from ..sim import simulate_packets
-from ._common import doc, engine_cells, run_value, share_row
+from ._common import doc, engine_cells, mean_rate_since, run_value, share_row
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._doc_tables import mean_rate_since
 from ._figures import draw_lines
 from ._table import DOCUMENT, NA, Row, Table
 from ._thesis_ns2 import (
@@ -74,22 +73,9 @@ LAWS: dict[str, tuple[str, dict[str, float]]] = {
     "vegas-3": ("enhanced-vegas", {"delta": 3.0}),
     "vegas-1_3": ("vegas", {"alpha": 1.0, "beta": 3.0}),
 }
-_NAMES = {
-    "reno": "Reno",
-    "vegas-1": "Vegas-1",
-    "vegas-2": "Vegas-2",
-    "vegas-3": "Vegas-3",
-    "vegas-1_3": "Vegas-1_3",
-}
 #: a row's setting starts with the algorithm (the thesis's setting names, as in the
 #: thesis-fairness section: the report's summary reads the algorithm from them)
-_HEAD = {
-    "reno": "Reno",
-    "vegas-1": "vegas-1",
-    "vegas-2": "vegas-2",
-    "vegas-3": "vegas-3",
-    "vegas-1_3": "vegas-1_3",
-}
+_HEAD = {law: "Reno" if law == "reno" else law for law in LAWS}
 _NO_ROUNDS = NA(
     "the round model is not run on the many-flow network: its round clocks, one per "
     "distinct base RTT, cost about 2 s of CPU a 60-s run at 30 flows and 18 s at 200"
@@ -298,6 +284,13 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
 
 #: the judged quantity of Tables 3.21 and 3.22
 _SPREAD = "spread of the flows' goodputs (std/mean), 20–60 s"
+
+
+def table_of(number: str, router: str) -> str:
+    """The thesis's table ``number`` of ``router``: its a part behind RED-5-15, else b."""
+    return number + ("a" if router == ROUTERS[0] else "b")
+
+
 #: a many-flow run: (router, flows, law, vegas %, engine)
 _Case = tuple[str, int, str, int, str]
 
@@ -344,7 +337,7 @@ def _kind_goodput(r: dict[str, Any], kind: str) -> float | NA:
 
 def _t21_rows(runs: dict[_Case, Any], router: str, n: int, laws: list[str]) -> list[Row]:
     """Table 3.21's rows (N flows of one law) of ``router`` and ``n`` flows."""
-    tab21 = "3.21a" if router == "red-5-15" else "3.21b"
+    tab21 = table_of("3.21", router)
     rows = []
     for law in laws:
         base = f"001/table{tab21}/{router}/{law}/n{n}"
@@ -373,7 +366,7 @@ def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], l
     """Table 3.22's rows (the mixes, then Vegas-1_3 alone: its 100 % column; Vegas-3 alone
     is Table 3.21's row, the same printed values) and Table 3.25's (the mixes' mean
     goodput per kind) of ``router`` and ``n`` flows."""
-    tab22 = "3.22a" if router == "red-5-15" else "3.22b"
+    tab22 = table_of("3.22", router)
     t22: list[Row] = []
     t25: list[Row] = []
     mixes = [(m, p) for m in MIX_LAWS for p in MIX_PERCENTS] + [("vegas-1_3", 100)]
@@ -381,7 +374,7 @@ def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], l
         ref22 = doc(f"001/table{tab22}/{router}/n{n}/{law}/vegas{pct}")
         case22 = {"router": router, "flows": n, "law": law, "vegas_percent": pct}
         setting22 = (
-            f"{law} + Reno ({pct} % {_NAMES[law]}), {n} flows, {router.upper()}"
+            f"{law} + Reno ({pct} % {law.capitalize()}), {n} flows, {router.upper()}"
             if pct < 100
             else f"{law}, {n} flows, {router.upper()}"
         )
@@ -393,7 +386,7 @@ def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], l
         t22.append(_spread_row(runs, (router, n, law, pct), setting22, ref22, one_run, case22))
         pk = runs[(router, n, law, pct, "packet")]
         ode = runs.get((router, n, law, pct, "ode"))
-        for kind, label in (("vegas", _NAMES[law]), ("reno", "Reno")):
+        for kind, label in (("vegas", law.capitalize()), ("reno", "Reno")):
             vals = engine_cells(
                 _NO_CF,
                 _NO_ROUNDS,
@@ -401,14 +394,14 @@ def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], l
                 _kind_goodput(pk, kind),
                 doc(f"{key}/{kind}_goodput") / 1e3,
             )
-            setting = (
-                f"{law}, flows of a {pct} % mix with Reno, {n} flows, {router.upper()}"
+            who = (
+                f"{law}, flows of a {pct} % mix with Reno"
                 if kind == "vegas"
-                else f"Reno, flows of a mix with {pct} % {_NAMES[law]}, {n} flows, {router.upper()}"
+                else f"Reno, flows of a mix with {pct} % {law.capitalize()}"
             )
             t25.append(
                 Row(
-                    setting,
+                    f"{who}, {n} flows, {router.upper()}",
                     f"mean goodput of the {label} flows, 20–60 s",
                     "kb/s",
                     "throughput",
@@ -529,7 +522,7 @@ def _mix_figure(
     shares = (0, *MIX_PERCENTS, 100)
 
     def curves(router: str) -> list[_Curve]:
-        tab = "3.22a" if router == "red-5-15" else "3.22b"
+        tab = table_of("3.22", router)
         out: list[_Curve] = []
         for i, n in enumerate(counts):
             base = f"001/table{tab}/{router}/n{n}/"
@@ -563,7 +556,7 @@ def _mf_figure(
     """Jain's index of N flows of one law against N (Tsang's thesis Figs. 3.25a/b)."""
 
     def curves(router: str) -> list[_Curve]:
-        tab = "3.21a" if router == "red-5-15" else "3.21b"
+        tab = table_of("3.21", router)
         out: list[_Curve] = []
         for i, law in enumerate(("reno", "vegas-1", "vegas-2", "vegas-3")):
             if (router, counts[0], law, 100, "packet") not in runs:
@@ -571,7 +564,7 @@ def _mf_figure(
             key = "before" if law == "reno" else "after"
             docs = [doc(f"001/table{tab}/{router}/{law}/n{n}/{key}") for n in counts]
             pk = [_packet_jain(runs, (router, n, law, 100, "packet")) for n in counts]
-            out.append((f"C{i}", counts, docs, pk, _NAMES[law]))
+            out.append((f"C{i}", counts, docs, pk, law.capitalize()))
         return out
 
     cap = (

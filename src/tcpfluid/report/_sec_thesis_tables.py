@@ -25,11 +25,21 @@ from .. import plot
 from ..analytic import jain_index
 from ..engines import simulate
 from ..scenarios import build_scenario
-from ._common import TWO_FLOW_SHARE, doc, run_value, share_row
+from ._common import (
+    COLUMN,
+    ENGINES,
+    TWO_FLOW_SHARE,
+    case_tasks,
+    doc,
+    engine_runs_cells,
+    map_value,
+    mean_goodput_since,
+    mean_rate_since,
+    run_value,
+    runs_by_case,
+    share_row,
+)
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._doc_tables import COLUMN as _COLUMN
-from ._doc_tables import ENGINES as _ENGINES
-from ._doc_tables import engine_runs_cells, map_value, mean_rate_since, runs_by_case
 from ._figures import draw_columns, render
 from ._table import DOCUMENT, NA, Row, Table
 from ._thesis_ns2 import ns2_initial_window, ns2_packet_options
@@ -48,29 +58,17 @@ VD_DURATION_S = 60.0
 #: quick mode: a shorter run (the oscillation is periodic after the first seconds)
 VD_QUICK_DURATION_S = 30.0
 
-#: (key of the result, published quantity, row quantity, unit, kind)
+#: (key of the result, the thesis's table, row quantity, unit, kind)
 _VD_QUANTITIES: tuple[tuple[str, str, str, str, str], ...] = (
-    ("actual_min", "table3.2/vegas-{d}/actual_min", "minimum actual rate", "pkts/s", "throughput"),
-    ("actual_max", "table3.2/vegas-{d}/actual_max", "maximum actual rate", "pkts/s", "throughput"),
-    (
-        "expected_min",
-        "table3.2/vegas-{d}/expected_min",
-        "minimum expected rate",
-        "pkts/s",
-        "throughput",
-    ),
-    (
-        "expected_max",
-        "table3.2/vegas-{d}/expected_max",
-        "maximum expected rate",
-        "pkts/s",
-        "throughput",
-    ),
-    ("window_min", "table3.3/vegas-{d}/window_min", "minimum window", "pkts", "window"),
-    ("window_max", "table3.3/vegas-{d}/window_max", "maximum window", "pkts", "window"),
-    ("delta_min", "table3.4/vegas-{d}/delta_min", "minimum v_delta_ (Δ)", "pkts", "queue"),
-    ("delta_max", "table3.4/vegas-{d}/delta_max", "maximum v_delta_ (Δ)", "pkts", "queue"),
-    ("delta_mean", "table3.4/vegas-{d}/delta_mean", "mean v_delta_ (Δ)", "pkts", "queue"),
+    ("actual_min", "3.2", "minimum actual rate", "pkts/s", "throughput"),
+    ("actual_max", "3.2", "maximum actual rate", "pkts/s", "throughput"),
+    ("expected_min", "3.2", "minimum expected rate", "pkts/s", "throughput"),
+    ("expected_max", "3.2", "maximum expected rate", "pkts/s", "throughput"),
+    ("window_min", "3.3", "minimum window", "pkts", "window"),
+    ("window_max", "3.3", "maximum window", "pkts", "window"),
+    ("delta_min", "3.4", "minimum v_delta_ (Δ)", "pkts", "queue"),
+    ("delta_max", "3.4", "maximum v_delta_ (Δ)", "pkts", "queue"),
+    ("delta_mean", "3.4", "mean v_delta_ (Δ)", "pkts", "queue"),
 )
 
 
@@ -121,8 +119,8 @@ def vegas_delta_run(delta: float, engine: str, duration_s: float = VD_DURATION_S
     """Tables 3.2-3.4 on one engine: over the rounds after :data:`VD_FROM_S`, the extremes
     of the actual rate W/RTT and the expected rate W/BaseRTT (packets/s), of the window and
     of Δ, and Δ's mean; and the rounds of the last 10 s (for the figure)."""
-    if engine not in _ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(_ENGINES)}, got {engine!r}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     sc = vegas_delta_scenario(delta, duration_s)
     try:
         res = simulate(sc, engine)
@@ -133,21 +131,13 @@ def vegas_delta_run(delta: float, engine: str, duration_s: float = VD_DURATION_S
     if not m.any():
         return {"error": f"no round after {VD_FROM_S:g} s"}
     w, rtt, base, d = s["w"][m], s["rtt"][m], s["base"][m], s["delta"][m]
-    actual, expected = w / rtt, w / base
+    series = {"actual": w / rtt, "expected": w / base, "window": w, "delta": d}
+    out = {f"{k}_{f}": float(getattr(v, f)()) for k, v in series.items() for f in ("min", "max")}
     last = s["t"] > duration_s - 10.0
     return {
-        "actual_min": float(actual.min()),
-        "actual_max": float(actual.max()),
-        "expected_min": float(expected.min()),
-        "expected_max": float(expected.max()),
-        "window_min": float(w.min()),
-        "window_max": float(w.max()),
-        "delta_min": float(d.min()),
-        "delta_max": float(d.max()),
+        **out,
         "delta_mean": float(d.mean()),
-        "t": s["t"][last].tolist(),
-        "w": s["w"][last].tolist(),
-        "delta": s["delta"][last].tolist(),
+        **{k: s[k][last].tolist() for k in ("t", "w", "delta")},
     }
 
 
@@ -160,15 +150,12 @@ def _vd_duration(cfg: ReportConfig) -> float:
 
 
 def _vd_tasks(cfg: ReportConfig) -> list[Task]:
-    return [
-        Task(
-            f"{_MODULE}:vegas_delta_run",
-            {"delta": d, "engine": e, "duration_s": _vd_duration(cfg)},
-            f"thesis vegas-delta: {e} δ={d}",
-        )
-        for d in _vd_deltas(cfg)
-        for e in _ENGINES
-    ]
+    return case_tasks(
+        f"{_MODULE}:vegas_delta_run",
+        _vd_deltas(cfg),
+        lambda d: {"delta": d, "duration_s": _vd_duration(cfg)},
+        lambda d, e: f"thesis vegas-delta: {e} δ={d}",
+    )
 
 
 def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
@@ -177,14 +164,14 @@ def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     runs = runs_by_case(deltas, out)
     no_cf = NA("the thesis gives no closed form for the extremes of the oscillation")
     for d in deltas:
-        for key, pkey, quantity, unit, kind in _VD_QUANTITIES:
+        for key, tab, quantity, unit, kind in _VD_QUANTITIES:
             values = engine_runs_cells(
                 no_cf,
-                {e: runs[(d, e)] for e in _ENGINES},
+                runs[d],
                 partial(run_value, path=(key,), reason="no value"),
-                doc("001/" + pkey.format(d=d)),
+                doc(f"001/table{tab}/vegas-{d}/{key}"),
             )
-            tables[pkey.split("/", 1)[0][5:]].append(
+            tables[tab].append(
                 Row(
                     f"Enhanced Vegas δ = {d} (Vegas-{d}), one flow at 64 ms",
                     quantity + f", after {VD_FROM_S:g} s",
@@ -227,7 +214,7 @@ def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
 
 
-def _vd_figure(runs: dict[tuple[int, str], dict[str, Any]], deltas: tuple[int, ...]) -> Figure:
+def _vd_figure(runs: dict[Any, dict[str, Any]], deltas: tuple[int, ...]) -> Figure:
     d = 3 if 3 in deltas else deltas[0]
     fig, axes = plot.new_axes(2)
     styles = {
@@ -235,12 +222,12 @@ def _vd_figure(runs: dict[tuple[int, str], dict[str, Any]], deltas: tuple[int, .
         "rounds": {"color": "C1", "linestyle": "--", "drawstyle": "steps-post"},
         "ode": {"color": "C2", "linestyle": ":"},
     }
-    for e in _ENGINES:
-        r = runs[(d, e)]
+    for e in ENGINES:
+        r = runs[d][e]
         if "error" in r:
             continue
-        plot.versus(r["t"], r["w"], ax=axes[0], label=_COLUMN[e], **styles[e])
-        plot.versus(r["t"], r["delta"], ax=axes[1], label=_COLUMN[e], **styles[e])
+        plot.versus(r["t"], r["w"], ax=axes[0], label=COLUMN[e], **styles[e])
+        plot.versus(r["t"], r["delta"], ax=axes[1], label=COLUMN[e], **styles[e])
     plot.finish(axes[0], xlabel="", ylabel="window (pkts)", title=f"Vegas-{d}", fontsize=6)
     cap = (
         f"One Vegas-{d} flow at 64 ms on the thesis network: the window the law sees and "
@@ -278,15 +265,6 @@ def reno_two_flow_scenario(x2_ms: float, duration_s: float = 60.0) -> Any:
     return ns2_initial_window(sc)
 
 
-def _mean_rates(t: Any, rates: Any, start_s: float) -> list[float]:
-    """Each flow's delivered packets from ``start_s`` to the end over that span (packets/s),
-    from rates sampled at ``t`` (the rate of a sample holds over the interval before it)."""
-    from ..fairness import _delivered_pkts
-
-    t = np.asarray(t, dtype=float)
-    return mean_rate_since(t, _delivered_pkts(t, np.asarray(rates, dtype=float)), start_s).tolist()
-
-
 def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
     """Tables 3.12-3.13 on one engine: the two flows' goodputs (b/s) over 10-60 s and their
     Jain's index, and the largest window either flow reached."""
@@ -304,7 +282,7 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
         flows = res.native.flows
         late = [np.asarray(f.round_t_s) > RENO_FROM_S for f in flows]
         # goodput: the packets delivered in order to the receiver (retransmissions counted once)
-        g = _mean_rates(res.time_s, res.throughput_pps, RENO_FROM_S)
+        g = mean_goodput_since(res.time_s, res.throughput_pps, RENO_FROM_S).tolist()
         at_cap = [float(np.mean(np.asarray(f.round_cwnd_pkts)[m] >= THESIS_MAX_WINDOW)) for f, m in
                   zip(flows, late, strict=True)]  # fmt: skip
         wmax = max(float(np.max(np.asarray(f.round_cwnd_pkts)[m], initial=0.0)) for f, m in
@@ -313,7 +291,7 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
         g = mean_rate_since(res.time_s, res.series["delivered_pkts"], RENO_FROM_S).tolist()
         wmax = float(np.max(np.asarray(res.window_pkts)))
     else:
-        g = _mean_rates(res.time_s, res.throughput_pps, RENO_FROM_S)
+        g = mean_goodput_since(res.time_s, res.throughput_pps, RENO_FROM_S).tolist()
         wmax = float(np.max(np.asarray(res.window_pkts)))
     return {
         "goodput_bps": [x * bits for x in g],
@@ -333,15 +311,12 @@ def _reno_grid(cfg: ReportConfig) -> tuple[int, ...]:
 
 
 def _reno_tasks(cfg: ReportConfig) -> list[Task]:
-    return [
-        Task(
-            f"{_MODULE}:reno_two_flow_run",
-            {"x2_ms": x2, "engine": e},
-            f"thesis reno: {e} x2={x2} ms",
-        )
-        for x2 in _reno_grid(cfg)
-        for e in _ENGINES
-    ]
+    return case_tasks(
+        f"{_MODULE}:reno_two_flow_run",
+        _reno_grid(cfg),
+        lambda x2: {"x2_ms": x2},
+        lambda x2, e: f"thesis reno: {e} x2={x2} ms",
+    )
 
 
 def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
@@ -351,7 +326,7 @@ def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     fair_rows: list[Row] = []
     good_rows: list[Row] = []
     for x2 in grid:
-        by_engine = {e: runs[(x2, e)] for e in _ENGINES}
+        by_engine = runs[x2]
         jains = engine_runs_cells(
             no_cf,
             by_engine,
@@ -425,7 +400,7 @@ def _reno_figure(good_rows: list[Row], grid: tuple[int, ...]) -> Figure:
     lines: list[tuple[str, str, dict[str, Any]]] = [
         (DOCUMENT, "thesis", {"marker": "s", "markersize": 3}),
         *(
-            (_COLUMN[e], _COLUMN[e], {"linestyle": "none", "marker": m, "fillstyle": "none"})
+            (COLUMN[e], COLUMN[e], {"linestyle": "none", "marker": m, "fillstyle": "none"})
             for e, m in (("packet", "x"), ("rounds", "o"), ("ode", "."))
         ),
     ]

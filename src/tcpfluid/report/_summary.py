@@ -26,18 +26,6 @@ __all__ = ["LAYERS", "Comparison", "ReportSummary", "algorithm_of", "layer_of", 
 #: the four layers, in display order
 LAYERS: tuple[str, ...] = (CLOSED_FORM, ROUNDS, ODE, PACKET)
 
-#: display names of the algorithms as the sections write them at the start of a setting
-_DISPLAY = (
-    "forward-path Vegas",
-    "Enhanced Vegas",
-    "Quick Vegas",
-    "iTCP-Vegas",
-    "TCP-Ho",
-    "Vegas",
-    "FAST",
-    "Reno",
-)
-
 
 def algorithm_of(setting: str) -> str:
     """The algorithm a row's setting names (``"Quick Vegas, BDP 100 kb"`` → ``Quick
@@ -50,7 +38,7 @@ def algorithm_of(setting: str) -> str:
         return ALGORITHM_NAMES.get(_SETTINGS[head][0], _SETTINGS[head][0])
     if head in ALGORITHM_NAMES:
         return ALGORITHM_NAMES[head]
-    for name in _DISPLAY:
+    for name in ALGORITHM_NAMES.values():  # no name is another's first word
         if head == name or head.startswith(name + " "):
             return name
     return "other"

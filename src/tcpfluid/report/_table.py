@@ -235,15 +235,15 @@ class Row:
     @property
     def failures(self) -> tuple[str, ...]:
         """Compared columns outside the tolerance of the reference."""
-        ref = self.values[self.reference]
+        return self._outside(self.compared, self.reference)
+
+    def _outside(self, columns: Sequence[str], against: str) -> tuple[str, ...]:
+        """``columns`` whose values are outside the row's tolerance of column ``against``."""
+        ref = self.values.get(against)
         if not _is_num(ref):
             return ()
-        tol = self.tolerance
-        return tuple(
-            c
-            for c in self.compared
-            if not tol.passes(float(self.values[c]), float(ref))  # type: ignore[arg-type]
-        )
+        r, tol = float(ref), self.tolerance  # type: ignore[arg-type]
+        return tuple(c for c in columns if not tol.passes(float(self.values[c]), r))  # type: ignore[arg-type]
 
     @property
     def judged(self) -> bool:
@@ -277,15 +277,7 @@ class Row:
     @property
     def layers_failures(self) -> tuple[str, ...]:
         """Fluid cells outside the row's tolerance of the packet cell."""
-        if not self.layers_compared:
-            return ()
-        p = float(self.values[PACKET])  # type: ignore[arg-type]
-        tol = self.tolerance
-        return tuple(
-            c
-            for c in self.layers_compared
-            if not tol.passes(float(self.values[c]), p)  # type: ignore[arg-type]
-        )
+        return self._outside(self.layers_compared, PACKET)
 
     @property
     def layers_verdict(self) -> str:
@@ -380,7 +372,7 @@ class Table:
         }
 
 
-def fmt_value(v: Value | None, unit: str = "") -> str:
+def fmt_value(v: Value | None) -> str:
     """A cell: ``n/a``, or the number with 3–4 significant digits
     (:func:`tcpfluid._text.number`)."""
     if v is None or isinstance(v, NA):

@@ -37,11 +37,6 @@ def _cell(row: Row, col: str) -> str:
     return s
 
 
-#: the value columns a table shows in index.md (the others are in index.html and
-#: report.json): the five standard columns
-_MD_COLUMNS = ENGINE_COLUMNS
-
-
 def _spread(row: Row) -> str:
     """The packet simulator's [min, max] over the phase or start order, ``–`` without."""
     lo, hi = row.values.get(PHASE_MIN), row.values.get(PHASE_MAX)
@@ -153,14 +148,6 @@ def read_mutations(out_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
-_COMPARISONS_TITLE = "What some rows compare, and why (the sections say it again):"
-
-
-def _comparisons(report: Report) -> list[str]:
-    """The sections' statements of what their rows compare where a cell moved."""
-    return [c for s in report.sections for c in s.comparisons]
-
-
 def render_markdown(
     report: Report,
     *,
@@ -208,7 +195,7 @@ def _md_table(section: str, t: Table, rows: bool = True) -> list[str]:
     shown = [r for r in t.rows if r.verdict != "agree" or r.layers_failures]
     cols = [
         c
-        for c in _MD_COLUMNS
+        for c in ENGINE_COLUMNS  # the others: index.html and report.json
         if any(c in r.values and not isinstance(r.values[c], NA) for r in shown)
     ]
     quantities = {(r.quantity, r.unit) for r in t.rows}
@@ -292,9 +279,9 @@ def render_html(
     out.append('<h2 id="this-run">This run</h2>')
     for line in _header(report, command, mutations):
         out.append(f"<p>{_inline(line)}</p>")
-    comparisons = _comparisons(report)
-    if comparisons:
-        out.append(f"<p>{e(_COMPARISONS_TITLE)}</p><ul>")
+    comparisons = [c for s in report.sections for c in s.comparisons]
+    if comparisons:  # what some rows compare where a cell moved
+        out.append("<p>What some rows compare, and why (the sections say it again):</p><ul>")
         out += [f"<li>{e(c)}</li>" for c in comparisons]
         out.append("</ul>")
     out.append("<h2>Sections</h2>")
