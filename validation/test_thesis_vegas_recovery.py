@@ -14,8 +14,9 @@ packet, the 1-s timer floor).
   the Reno flows take part of it, the rest is lost to the timeouts' idle time (the link
   carries less). Both means move towards the thesis's.
 * **Vegas-3 alone** (Table 3.21b, 30 flows behind RED-54-108). With ns-2's agent the
-  flows' goodputs spread as the thesis's do; with NewReno they are more even than the
-  thesis's by more than the report's tolerance.
+  flows' goodputs spread as the thesis's do; with NewReno (RFC 6582's recovery) they are
+  more even (against the simulator's earlier NewReno, three packets short in fast
+  recovery, they were more even than the thesis's by more than the report's tolerance).
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ def test_ns2_vegas_recovery_gives_vegas_alone_the_thesiss_spread() -> None:
     thesis = float(np.sqrt(1.0 / j - 1.0))  # the spread (std/mean) of Jain's index: 0.173
     ns2 = _run("red-54-108", 100, "ns2-vegas")["vegas_spread"]
     off = _run("red-54-108", 100, "newreno")["vegas_spread"]
-    # the report's tolerance for a spread, ±0.10 (measured 0.163 and 0.071)
+    # the report's tolerance for a spread, ±0.10 (measured 0.163; thesis 0.173)
     assert abs(ns2 - thesis) < 0.10, (ns2, thesis)
-    assert thesis - off > 0.10, (off, thesis)
+    # NewReno repairs every hole at its partial ACKs: the flows stay more even
+    # (measured 0.132)
+    assert off < ns2, (off, ns2)
