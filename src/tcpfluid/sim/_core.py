@@ -697,9 +697,15 @@ def _enqueue_call(
 
 
 @_jit_inline
+def _ring_slot(fi, f, seq):
+    """Row of the flow ring (``fs``, ``fq``) holding packet ``seq`` of flow ``f``."""
+    return fi[f, I_RING_OFF] + (seq & (fi[f, I_RING_CAP] - 1))
+
+
+@_jit_inline
 def _sent(ff, fi, hi, ht, gi, fs, fq, nl, f, seq, now):
     """Book-keeping of data packet ``seq`` of flow ``f``, just handed to its first link."""
-    k = fi[f, I_RING_OFF] + (seq & (fi[f, I_RING_CAP] - 1))
+    k = _ring_slot(fi, f, seq)
     if seq >= fi[f, I_MAXSENT]:
         fq[k, Q_TXC] = 1
         fi[f, I_MAXSENT] = seq + 1
@@ -780,7 +786,7 @@ def _fine_expired(ff, fi, fs, f, now):
     """Vegas's fine-grained check: has the oldest unacknowledged packet waited too long?"""
     if ff[f, F_SRTT] <= 0.0:
         return False
-    k = fi[f, I_RING_OFF] + (fi[f, I_UNA] & (fi[f, I_RING_CAP] - 1))
+    k = _ring_slot(fi, f, fi[f, I_UNA])
     return now - fs[k] > ff[f, F_SRTT] + 4.0 * ff[f, F_RTTVAR]
 
 
@@ -919,7 +925,7 @@ def _dup_ack(ff, fi, lf, li, gf, gi, paths, fs, fq, pend, f, una, now):
         d = fi[f, I_DUP]
         trig = d == 3 or (fi[f, I_FINE] == 1 and d < 3 and _fine_expired(ff, fi, fs, f, now))
         if trig:
-            k = fi[f, I_RING_OFF] + (una & (fi[f, I_RING_CAP] - 1))
+            k = _ring_slot(fi, f, una)
             fi[f, I_KIND] = K_FAST if fq[k, Q_TXC] <= 1 else K_RETX
             _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
             gi[G_CODE_ARG] = f
@@ -979,12 +985,6 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl,
 # timer re-armed without back-off as the thesis's traces show (Fig. 3.26,
 # ``reset_rtx_timer(1,0)``). ``cwnd`` is the agent's ``cwnd_``: it carries the inflation.
 # docs/simulator.md, "Fast recovery", gives the whole mapping.
-@_jit_inline
-def _ns2v_slot(fi, f, seq):
-    """Row of the flow ring holding packet ``seq`` of flow ``f``."""
-    return fi[f, I_RING_OFF] + (seq & (fi[f, I_RING_CAP] - 1))
-
-
 @_jit
 def _ns2v_first_ack(ff, f, now):
     """The first ACK the agent receives (lines 179-185): ``v_rtt_`` is the time since the
@@ -1003,7 +1003,7 @@ def _ns2v_expired(ff, fi, fs, f, seq, now):
     expired (its ``v_sendtime_`` entry is -1: lines 310 and 476)."""
     if seq >= fi[f, I_MAXSENT]:
         return True
-    return now - fs[_ns2v_slot(fi, f, seq)] >= ff[f, F_V_TIMEOUT]
+    return now - fs[_ring_slot(fi, f, seq)] >= ff[f, F_V_TIMEOUT]
 
 
 @_jit
@@ -1027,7 +1027,7 @@ def _ns2v_new_ack(ff, fi, fs, fq, f, ack, now):
     unacknowledged packet (lines 337-350): if it expired, it is retransmitted and the
     duplicate ACKs count three again (no cut). Returns the packet to retransmit (-1:
     none)."""
-    k = _ns2v_slot(fi, f, ack - 1)
+    k = _ring_slot(fi, f, ack - 1)
     if fq[k, Q_TXC] == 1:
         rtt = now - fs[k]
         if rtt > 0.0:
@@ -1062,7 +1062,7 @@ def _ns2v_dup_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, un
     if _ns2v_expired(ff, fi, fs, f, una, now) or d == 3:
         # bugFix_ (lines 362-363): nothing for the duplicate ACKs of a timeout's go-back
         if una > fi[f, I_RTO_RECOVER]:
-            k = _ns2v_slot(fi, f, una)
+            k = _ring_slot(fi, f, una)
             tx = fq[k, Q_TXC]
             out = fi[f, I_NXT] - una + 1  # t_seqno_ - last_ack_
             fi[f, I_CHECKS] = 2 if out >= 2 else out
@@ -1107,7 +1107,7 @@ def _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
         fi[f, I_CHECKS] = worried
         return
     una = fi[f, I_UNA]
-    k = _ns2v_slot(fi, f, una)
+    k = _ring_slot(fi, f, una)
     once = fq[k, Q_TXC] == 1
     win = ff[f, F_NEWCWND]  # the agent's cut (_decisions.ns2_vegas_cut)
     ff[f, F_V_NEWCWND] = win
