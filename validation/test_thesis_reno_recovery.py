@@ -56,8 +56,8 @@ def _mix(fast_recovery: str) -> tuple[float, float, float, float]:
     opts["fast_recovery"] = tuple(
         "newreno" if r == "ns2-vegas" else r for r in opts["fast_recovery"]
     )
-    if fast_recovery == "newreno":
-        opts = {"fast_recovery": "newreno", "timeout_recover": False}
+    if fast_recovery == "newreno":  # the rest of the report's set-up (RED's wait_) kept
+        opts = {**opts, "fast_recovery": "newreno", "timeout_recover": False}
     pk = simulate_packets(sc, sample_interval_s=1.0, min_rto_s=MANY_FLOWS_MIN_RTO_S, **opts)
     t = np.asarray(pk.t_s)
     g = np.array([f.goodput_pps for f in pk.flows])[:, t > 20.0].mean(axis=1)
@@ -69,7 +69,7 @@ def _mix(fast_recovery: str) -> tuple[float, float, float, float]:
 def test_ns2_reno_recovery_turns_partial_ack_repairs_into_timeouts() -> None:
     to_n, reno_n, vegas_n, link_n = _mix("newreno")
     to_r, reno_r, vegas_r, link_r = _mix("reno")
-    assert to_r > 1.5 * to_n  # measured 19.9 against 10.3 timeouts per Reno flow
+    assert to_r > 1.5 * to_n  # measured 19.1 against 11.0 timeouts per Reno flow
     assert reno_r < 0.9 * reno_n  # the Reno flows lose goodput ...
     assert vegas_r > vegas_n  # ... the Vegas flows take it ...
     assert abs(link_r / link_n - 1.0) < 0.02  # ... the link carries the same

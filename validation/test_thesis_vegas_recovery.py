@@ -14,9 +14,10 @@ packet, the 1-s timer floor).
   the Reno flows take part of it, the rest is lost to the timeouts' idle time (the link
   carries less). Both means move towards the thesis's.
 * **Vegas-3 alone** (Table 3.21b, 30 flows behind RED-54-108). With ns-2's agent the
-  flows' goodputs spread as the thesis's do; with NewReno (RFC 6582's recovery) they are
-  more even (against the simulator's earlier NewReno, three packets short in fast
-  recovery, they were more even than the thesis's by more than the report's tolerance).
+  flows' goodputs spread as the thesis's do; with NewReno (RFC 6582's recovery) they spread
+  more than the report's tolerance allows, behind the router as the report runs it (ns-2's
+  RED ``wait_``; with Floyd and Jacobson's denser early drops NewReno's flows were the more
+  even ones: 0.132 against 0.163).
 """
 
 from __future__ import annotations
@@ -58,16 +59,16 @@ def _run(router: str, vegas_percent: int, vegas_recovery: str) -> dict[str, floa
 def test_ns2_vegas_recovery_moves_the_mixs_means_towards_the_thesiss() -> None:
     ns2 = _run("red-5-15", 50, "ns2-vegas")
     off = _run("red-5-15", 50, "newreno")
-    # measured: 13.7 against 6.9 timeouts per Vegas flow
+    # measured: 16.3 against 6.6 timeouts per Vegas flow
     assert ns2["vegas_timeouts"] > 1.5 * off["vegas_timeouts"]
     key = "001/table3.25c/red-5-15/vegas-3/n30/vegas50/"
     vegas_doc = published(key + "vegas_goodput").value  # 301.9 kb/s
     reno_doc = published(key + "reno_goodput").value  # 321.0 kb/s
     # the Vegas flows lose goodput, the Reno flows take part of it (measured: Vegas
-    # 406.6 -> 351.5 kb/s, Reno 215.6 -> 237.4 kb/s), both nearer the thesis's ...
+    # 432.5 -> 340.3 kb/s, Reno 210.1 -> 266.9 kb/s), both nearer the thesis's ...
     assert vegas_doc < ns2["vegas"] < off["vegas"]
     assert off["reno"] < ns2["reno"] < reno_doc
-    # ... and the timeouts' idle time is lost to the link (measured: 9.33 -> 8.83 Mb/s)
+    # ... and the timeouts' idle time is lost to the link (measured: 9.64 -> 9.11 Mb/s)
     assert ns2["link"] < off["link"]
 
 
@@ -76,8 +77,7 @@ def test_ns2_vegas_recovery_gives_vegas_alone_the_thesiss_spread() -> None:
     thesis = float(np.sqrt(1.0 / j - 1.0))  # the spread (std/mean) of Jain's index: 0.173
     ns2 = _run("red-54-108", 100, "ns2-vegas")["vegas_spread"]
     off = _run("red-54-108", 100, "newreno")["vegas_spread"]
-    # the report's tolerance for a spread, ±0.10 (measured 0.163; thesis 0.173)
+    # the report's tolerance for a spread, ±0.10 (measured 0.122; thesis 0.173)
     assert abs(ns2 - thesis) < 0.10, (ns2, thesis)
-    # NewReno repairs every hole at its partial ACKs: the flows stay more even
-    # (measured 0.132)
-    assert off < ns2, (off, ns2)
+    # switched off, the row differs (measured 0.278)
+    assert abs(off - thesis) >= 0.10, (off, thesis)

@@ -38,6 +38,9 @@ _THESIS = "smaller flow's share of the two goodputs, 10–60 s"
 DELAYED_ACK_ECHO_CASES: tuple[tuple[str, int, tuple[int, ...]], ...] = (
     ("red-54-108", 30, (30, 50, 70, 90, 100)),
 )
+#: Table 3.25a's mixes (Vegas-3 %, 30 flows behind RED-54-108) whose rows the experiment
+#: of ``ns2-red-wait`` turns from differing to agreeing
+RED_WAIT_MIXES = (50, 70)
 
 
 def _thesis(column: str, setting: str, x2_ms: tuple[int, ...]) -> Scope:
@@ -301,6 +304,28 @@ MECHANISMS: tuple[Mechanism, ...] = (
                     {"router": (router,), "flows": (n,), "vegas_percent": pcts},
                 )
                 for router, n, pcts in DELAYED_ACK_ECHO_CASES
+            ),
+        ),
+    ),
+    Mechanism(
+        "ns2-red-wait",
+        "validation/test_thesis_red_wait.py::"
+        "test_table_3_25a_vegas_to_reno_goodput_follows_the_thesis_with_ns2_red_wait",
+        (
+            Scope(
+                ("thesis-many-flows",),
+                (PACKET,),
+                (
+                    "mean goodput of the Vegas-3 flows, 20–60 s",
+                    "mean goodput of the Reno flows, 20–60 s",
+                ),
+                ("Enhanced Vegas", "Reno"),
+                {
+                    "router": ("red-54-108",),
+                    "flows": (30,),
+                    "law": ("vegas-3",),
+                    "vegas_percent": RED_WAIT_MIXES,
+                },
             ),
         ),
     ),

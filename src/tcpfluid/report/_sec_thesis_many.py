@@ -28,7 +28,9 @@ The thesis's ns-2 set-up (:mod:`._thesis_ns2`), every row: each window starts at
 packet (every engine), and the retransmission timer's floor is two of Table 3.19's 0.5-s
 ticks, 1 s (the packet simulator and the ODE engine's hybrid model); behind delaying
 receivers each ACK of two packets echoes the latest one's send time (ns-2's
-``DelAckSink``).
+``DelAckSink``); the RED router drops as ns-2's ``Queue/RED`` with its default ``wait_``
+(packet simulator only: early drops three times sparser at the same average queue than
+Floyd and Jacobson's rule, which the thesis's own account of RED gives).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from ._thesis_ns2 import (
     DELACK_TIMEOUT_S,
     DELAYED_ACK_ECHO,
     MANY_FLOWS_MIN_RTO_S,
+    NS2_RED_WAIT,
     THESIS_INITIAL_WINDOW,
     ns2_initial_window,
     ns2_packet_options,
@@ -140,14 +143,17 @@ def many_flows_run(
     delayed_ack: bool = False,
     delayed_ack_echo: str = DELAYED_ACK_ECHO,
     initial_window: float = THESIS_INITIAL_WINDOW,
+    red_wait: bool = NS2_RED_WAIT,
 ) -> dict[str, Any]:
     """One run of the thesis's many-flow network: each flow's goodput over 20-60 s (b/s),
     its algorithm, Jain's index, the flows that delivered nothing over 20-60 s, and (packet
     simulator) each flow's first and last recorded BaseRTT and round-trip propagation.
     ``delayed_ack``, ``delayed_ack_echo``: the receivers' (packet simulator,
     :func:`tcpfluid.sim.simulate_packets`; ns-2's ``DelAckSink`` echoes the latest
-    packet); ``initial_window``: every flow's first window (ns-2's one packet). The
-    retransmission timer's floor is two of the thesis's 0.5-s ticks (module docstring)."""
+    packet); ``initial_window``: every flow's first window (ns-2's one packet);
+    ``red_wait``: the router drops as ns-2's RED with ``wait_`` (packet simulator; ns-2's
+    default, the thesis's). The retransmission timer's floor is two of the thesis's 0.5-s
+    ticks (module docstring)."""
     sc = thesis_mix_scenario(
         flows, router, law, vegas_percent, fluid=engine != "packet", initial_window=initial_window
     )
@@ -162,7 +168,8 @@ def many_flows_run(
             delack_timeout=DELACK_TIMEOUT_S,
             delayed_ack_echo=delayed_ack_echo,
             min_rto_s=MANY_FLOWS_MIN_RTO_S,
-            **ns2_packet_options(sc),  # the senders recover as ns-2's agents
+            # the senders recover as ns-2's agents, the router drops as ns-2's RED
+            **{**ns2_packet_options(sc), "red_wait": red_wait},
         )
         fl = pk.flows
         t = np.asarray(pk.t_s)
@@ -443,14 +450,17 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "(ns-2's floor; the packet simulator and the hybrid model; RTT samples rounded to "
         "ticks are not modelled); the packet simulator's senders recover from losses as "
         'ns-2\'s agents (fast_recovery "reno" and "ns2-vegas", with bugFix_; '
-        "docs/thesis-tables.md). Vegas-δ is Enhanced Vegas with α = β = δ, Vegas-1_3 "
-        "Vegas with α = 1, β = 3. Tables 3.21a/b: the thesis's 'after' columns, the mean "
-        "of 7 runs with its "
-        "modified ns-2 code, are the reference; its 'before' columns (= Table 3.20), with "
-        "ns-2's Vegas shutting connections down (a window set to 0 after a Reno-type "
-        "timeout), are shown beside: the packet simulator's Vegas agent has the "
-        "thesis's amended timeout routine (no such window), and "
-        "the column 'flows shut down, packet sim' counts the flows that deliver nothing "
+        "docs/thesis-tables.md), and its RED router drops as ns-2's, with the wait_ that "
+        "ns-2 sets by default and the thesis kept (red_wait: no early drop until count·p_b "
+        "reaches 1, then p_b/(2 − count·p_b); the thesis's own account of RED, ch. 2 §6, "
+        "gives Floyd and Jacobson's p_b/(1 − count·p_b), three times as many early drops "
+        "at the same average queue; packet simulator only). Vegas-δ is Enhanced Vegas "
+        "with α = β = δ, Vegas-1_3 Vegas with α = 1, β = 3. Tables 3.21a/b: the thesis's 'after' "
+        "columns, the mean of 7 runs with its modified ns-2 code, are the reference; its "
+        "'before' columns (= Table 3.20), with ns-2's Vegas shutting connections down (a window "
+        "set to 0 after a Reno-type timeout), are shown beside: the packet simulator's Vegas "
+        "agent has the thesis's amended timeout routine (no such window), and the column 'flows "
+        "shut down, packet sim' counts the flows that deliver nothing "
         "over 20–60 s. Reno has one value in the thesis (the mean of 7 runs or one run, "
         "not said). Tables 3.22a/b: the mean index of 7 runs for 30, 50 and 70 % Vegas "
         "(the index of Table 3.25's one run is shown beside), 10 and 90 %, and Vegas-1_3 "

@@ -177,8 +177,10 @@ J_CAP = 1
 J_HEAD = 2  # monotone counters into the ring
 J_TAIL = 3
 J_SVC = 4  # first packet not finished transmitting
-J_DISC = 5  # 0 drop-tail, 1 RED, 2 RED gentle
+J_DISC = 5  # 0 drop-tail, 1 RED, 2 RED gentle; 3, 4: the same with ns-2's wait_ (DISC_WAIT)
 J_COUNT = 6  # RED count since last drop
+#: added to a RED link's J_DISC: ns-2's ``Queue/RED`` ``wait_`` (simulate_packets, red_wait)
+DISC_WAIT = 2
 J_ARR = 7
 J_DROPS = 8
 J_DROPS_DATA = 9
@@ -498,11 +500,29 @@ def _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc):
     # another floating-point order)
     avg = (1.0 - wq) * avg + wq * waiting
     lf[lk, L_AVG] = avg
-    pb = red_probability(avg, lf[lk, L_MIN_TH], lf[lk, L_MAX_TH], lf[lk, L_MAXP], disc == 2, 0.0)
+    gentle = disc == 2 or disc == 2 + DISC_WAIT
+    pb = red_probability(avg, lf[lk, L_MIN_TH], lf[lk, L_MAX_TH], lf[lk, L_MAXP], gentle, 0.0)
     drop = False
     if pb >= 1.0:
         drop = True
         li[lk, J_COUNT] = 0
+    elif pb > 0.0 and disc > DISC_WAIT:
+        # ns-2's wait_ (REDQueue::enque and drop_early, red.cc of 1999-2000): the arrival
+        # that finds the average above min_th after it was below sets the count to 1 and
+        # is not dropped; later ones count on and are dropped with 0 while count·p_b < 1,
+        # then p_b/(2 − count·p_b): gaps between drops uniform in [1/p_b, 2/p_b]
+        if li[lk, J_COUNT] < 0:
+            li[lk, J_COUNT] = 1
+            return False
+        li[lk, J_COUNT] += 1
+        cp = li[lk, J_COUNT] * pb
+        if cp >= 1.0:
+            ri_ = gi[G_RAND_I]
+            gi[G_RAND_I] = ri_ + 1
+            pa = 1.0 if cp >= 2.0 else pb / (2.0 - cp)
+            if rand[ri_] < pa:
+                drop = True
+                li[lk, J_COUNT] = 0
     elif pb > 0.0:
         ri_ = gi[G_RAND_I]
         gi[G_RAND_I] = ri_ + 1

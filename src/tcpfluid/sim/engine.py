@@ -93,6 +93,7 @@ class _Sim:
         senders: SenderSettings,
         max_packets: int = MAX_PACKETS,
         send_overhead_s: float = 0.0,
+        red_wait: bool = False,
     ) -> None:
         sc = scenario
         self.scenario = sc
@@ -101,6 +102,8 @@ class _Sim:
         self.nl, self.nf, self.nc = nl, nf, len(sc.cbr)
         self.paths, fi, self.cf, self.ci = route_arrays(sc)
         self.lf, self.li, self.rf, self.ri, self.has_red = link_arrays(sc)
+        if red_wait:  # every RED link drops with ns-2's wait_
+            self.li[self.li[:, C.J_DISC] > 0, C.J_DISC] += C.DISC_WAIT
         if send_overhead_s > 0.0:
             # each flow's first link draws its data packets' send overhead
             for f in range(nf):
@@ -306,6 +309,7 @@ def simulate_packets(
     send_overhead_s: float = 0.0,
     timeout_recover: bool = False,
     fast_recovery: str | Sequence[str] = "newreno",
+    red_wait: bool = False,
     progress: Callable[[float], None] | None = None,
     max_packets: int = MAX_PACKETS,
     sample_interval: float | None = None,
@@ -403,6 +407,17 @@ def simulate_packets(
         timeout's window the law's (2 packets); with Tsang's thesis's amended timeout
         routine (it keeps the cut window). Its fine-grained check replaces
         ``fine_retransmit``, which it refuses to be ``False``.
+    red_wait
+        Every RED link drops as ns-2's ``Queue/RED`` with ``wait_ true``, its default
+        (``tcl/lib/ns-default.tcl`` of 2000 and of ns-2.35; ``REDQueue::drop_early`` in
+        ``red.cc``): the arrival that finds the average above ``min_th`` after it was
+        below sets the count of packets since the last drop to 1 and is not dropped;
+        each later arrival counts on and is dropped with probability 0 while
+        ``count·p_b < 1``, then ``p_b/(2 − count·p_b)`` (1 from ``count·p_b = 2``): the
+        gaps between early drops are uniform in ``[1/p_b, 2/p_b]`` arrivals, their mean
+        three times that of ``False`` (the default: Floyd and Jacobson 1993's
+        ``p_b/(1 − count·p_b)``, gaps uniform in ``[1, 1/p_b]``). Drops above ``max_th``
+        (or on the gentle ramp's end) and of a full buffer are the same either way.
     max_packets
         Ceiling on the packets the simulator holds (queued, propagating, or sent and not
         acknowledged: the slots of its rings, which double on demand). A run that would
@@ -430,6 +445,8 @@ def simulate_packets(
     given = dict(locals())  # the options as the caller gave them
     check_scenario(scenario)
     check_int("seed", seed, minimum=0)
+    if not isinstance(red_wait, bool):
+        raise TypeError(f"red_wait must be True or False, got {red_wait!r}")
     overhead = check_nonnegative("send_overhead_s", send_overhead_s)  # finite, >= 0
     seconds = seconds_options(given)  # each time option under its name or its alias
     dt_name, dt_given = seconds["sample_interval_s"]
@@ -459,6 +476,7 @@ def simulate_packets(
         senders=senders,
         max_packets=cap_packets,
         send_overhead_s=overhead,
+        red_wait=red_wait,
     )
     notice = _compile_notice(progress)
     t0 = time.perf_counter()
