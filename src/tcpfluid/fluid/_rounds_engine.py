@@ -154,6 +154,9 @@ class RoundEngine:
         self.off = False
         self.started = np.zeros(n, dtype=bool) if self.staggered else np.ones(n, dtype=bool)
         self.base_rtt, self.fwd_base = np.full(n, np.inf), np.full(n, np.inf)
+        #: per class: whether some of its flows may have joined without a base RTT yet
+        #: (their first packets' RTTs seed it: :meth:`_seed_first_packets`)
+        self.unseeded = [True] * K
         #: (several classes) per flow: the RTTs its law read last (a class's decision
         #: sees the others'), and the rest of the sample every flow's law reads (window,
         #: base RTT, ACKs, forward base delay): the class's round for its flows, each
@@ -323,6 +326,7 @@ class RoundEngine:
             joining = np.zeros(self.n, dtype=bool)
             joining[ix] = ~started & (by_scenario(start, self.S, m) <= t_n).reshape(-1)
             if any_of(joining):
+                self.unseeded[c] = True
                 ls = self.ls
                 join_flows(
                     ls, joining, self.cwnd0, self.incr, self.cap, self.base_rtt, self.fwd_base
@@ -405,6 +409,10 @@ class RoundEngine:
         delta = None
         if recording and self.alone is not None and "delta_pkts" in recorder.fields:
             delta = np.empty(w1.size)
+        if self.unseeded[c]:
+            self.unseeded[c] = False
+            if not self.reverse:
+                self._seed_first_packets(c, act, w0, rtts, d, inv_mu)
         sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks, delta)
         t_end = self.run.t_end
         counting: Any = True
@@ -476,6 +484,34 @@ class RoundEngine:
                 thr = got / duration
         phase = self.ls.state["phase"][self.sel[c]]
         recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
+
+    def _seed_first_packets(
+        self, c: int, act: Any, w0: FloatArray, rtts: Rtts, d: FloatArray, inv_mu: Any
+    ) -> None:
+        """The base RTT of class ``c``'s flows that start this round (no RTT yet) from
+        their first packets (docs/round-model.md, "First packets"): the round's first
+        packet finds the backlog ``q0 = (RTT_min − d) μa`` of every window of the round,
+        the starting flows' ``J`` packets included, which are not queued yet when they
+        start; their first packets reach the bottleneck one per flow in the flows' order
+        (access links faster than the bottleneck), so the j-th (from 0) finds
+        ``max(0, q0 − J) + j`` packets: base RTT ``d + (max(0, q0 − J) + j)/μa`` (the
+        forward delay's minimum less the same queueing). Flows already running keep
+        theirs."""
+        ix, S, m = self.sel[c], self.S, self.size[c]
+        first = np.asarray(act, dtype=bool) & np.isinf(self.base_rtt[ix])
+        if not any_of(first):
+            return
+        fs = by_scenario(first, S, m)
+        joined = per_scenario(np.where(first, w0, 0.0), S, m)  # J, per scenario
+        ahead = (np.cumsum(fs, axis=1) - fs).reshape(-1) if m > 1 else np.zeros(first.size)
+        r_min, f_min = rtts[0], rtts[3]
+        inv = np.broadcast_to(inv_mu, r_min.shape)
+        q_before = np.maximum((r_min - d) / inv - joined, 0.0)  # per scenario
+        seed = per_flow(d + q_before * inv, m) + ahead * per_flow(inv, m)
+        cut = per_flow(r_min, m) - seed  # the queueing delay the first packet misses
+        flows = np.arange(self.n)[ix][first]
+        self.base_rtt[flows] = seed[first]
+        self.fwd_base[flows] = (per_flow(f_min, m) - cut)[first]
 
     # ------------------------------------------------------------------ the law
     def _sample(
