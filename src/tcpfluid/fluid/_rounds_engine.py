@@ -412,7 +412,7 @@ class RoundEngine:
         if self.unseeded[c]:
             self.unseeded[c] = False
             if not self.reverse:
-                self._seed_first_packets(c, act, w0, rtts, d, inv_mu)
+                self._seed_first_packets(c, act, d, inv_mu)
         sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks, delta)
         t_end = self.run.t_end
         counting: Any = True
@@ -485,33 +485,29 @@ class RoundEngine:
         phase = self.ls.state["phase"][self.sel[c]]
         recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
 
-    def _seed_first_packets(
-        self, c: int, act: Any, w0: FloatArray, rtts: Rtts, d: FloatArray, inv_mu: Any
-    ) -> None:
-        """The base RTT of class ``c``'s flows that start this round (no RTT yet) from
-        their first packets (docs/round-model.md, "First packets"): the round's first
-        packet finds the backlog ``q0 = (RTT_min − d) μa`` of every window of the round,
-        the starting flows' ``J`` packets included, which are not queued yet when they
-        start; their first packets reach the bottleneck one per flow in the flows' order
-        (access links faster than the bottleneck), so the j-th (from 0) finds
-        ``max(0, q0 − J) + j`` packets: base RTT ``d + (max(0, q0 − J) + j)/μa`` (the
-        forward delay's minimum less the same queueing). Flows already running keep
-        theirs."""
-        ix, S, m = self.sel[c], self.S, self.size[c]
-        first = np.asarray(act, dtype=bool) & np.isinf(self.base_rtt[ix])
+    def _seed_first_packets(self, c: int, act: Any, d: FloatArray, inv_mu: Any) -> None:
+        """The base RTT of the flows that start together on an idle bottleneck, from
+        their first packets (docs/round-model.md, "First packets"): the round's standing
+        backlog counts every window of the round, but when the flows start no packet of
+        theirs is queued yet, and their first packets reach the bottleneck one per flow in
+        the flows' order (access links faster than the bottleneck), so the j-th (from 0)
+        finds j packets: base RTT ``d + j/μa`` (the forward delay's minimum less the same
+        queueing). One round clock only (equal base RTTs); a flow that joins while others
+        send keeps the round's minimum RTT, queue included."""
+        if self.K > 1:
+            return
+        S, m = self.S, self.F
+        first = np.asarray(act, dtype=bool) & np.isinf(self.base_rtt)
+        idle = per_scenario((np.asarray(act, dtype=bool) & ~first).astype(np.float64), S, m)
+        first &= per_flow(idle == 0.0, m)  # no flow of the scenario sending before
         if not any_of(first):
             return
         fs = by_scenario(first, S, m)
-        joined = per_scenario(np.where(first, w0, 0.0), S, m)  # J, per scenario
         ahead = (np.cumsum(fs, axis=1) - fs).reshape(-1) if m > 1 else np.zeros(first.size)
-        r_min, f_min = rtts[0], rtts[3]
-        inv = np.broadcast_to(inv_mu, r_min.shape)
-        q_before = np.maximum((r_min - d) / inv - joined, 0.0)  # per scenario
-        seed = per_flow(d + q_before * inv, m) + ahead * per_flow(inv, m)
-        cut = per_flow(r_min, m) - seed  # the queueing delay the first packet misses
-        flows = np.arange(self.n)[ix][first]
-        self.base_rtt[flows] = seed[first]
-        self.fwd_base[flows] = (per_flow(f_min, m) - cut)[first]
+        inv = np.broadcast_to(inv_mu, d.shape)
+        queued = ahead * per_flow(inv, m)  # the first packets ahead, s
+        self.base_rtt[first] = (per_flow(d, m) + queued)[first]
+        self.fwd_base[first] = (per_flow(0.5 * d, m) + queued)[first]
 
     # ------------------------------------------------------------------ the law
     def _sample(
