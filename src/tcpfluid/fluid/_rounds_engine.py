@@ -412,7 +412,7 @@ class RoundEngine:
         if self.unseeded[c]:
             self.unseeded[c] = False
             if not self.reverse:
-                self._seed_first_packets(c, act, d, inv_mu)
+                self._seed_first_packets(act, d, inv_mu)
         sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks, delta)
         t_end = self.run.t_end
         counting: Any = True
@@ -485,7 +485,7 @@ class RoundEngine:
         phase = self.ls.state["phase"][self.sel[c]]
         recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
 
-    def _seed_first_packets(self, c: int, act: Any, d: FloatArray, inv_mu: Any) -> None:
+    def _seed_first_packets(self, act: Any, d: FloatArray, inv_mu: Any) -> None:
         """The base RTT of the flows that start together on an idle bottleneck, from
         their first packets (docs/round-model.md, "First packets"): the round's standing
         backlog counts every window of the round, but when the flows start no packet of
