@@ -154,6 +154,9 @@ class RoundEngine:
         self.off = False
         self.started = np.zeros(n, dtype=bool) if self.staggered else np.ones(n, dtype=bool)
         self.base_rtt, self.fwd_base = np.full(n, np.inf), np.full(n, np.inf)
+        #: per class: whether some of its flows may have joined without a base RTT yet
+        #: (their first packets' RTTs seed it: :meth:`_seed_first_packets`)
+        self.unseeded = [True] * K
         #: (several classes) per flow: the RTTs its law read last (a class's decision
         #: sees the others'), and the rest of the sample every flow's law reads (window,
         #: base RTT, ACKs, forward base delay): the class's round for its flows, each
@@ -323,6 +326,7 @@ class RoundEngine:
             joining = np.zeros(self.n, dtype=bool)
             joining[ix] = ~started & (by_scenario(start, self.S, m) <= t_n).reshape(-1)
             if any_of(joining):
+                self.unseeded[c] = True
                 ls = self.ls
                 join_flows(
                     ls, joining, self.cwnd0, self.incr, self.cap, self.base_rtt, self.fwd_base
@@ -405,6 +409,10 @@ class RoundEngine:
         delta = None
         if recording and self.alone is not None and "delta_pkts" in recorder.fields:
             delta = np.empty(w1.size)
+        if self.unseeded[c]:
+            self.unseeded[c] = False
+            if not self.reverse:
+                self._seed_first_packets(act, d, inv_mu)
         sample, base_c, mean_c = self._sample(c, act, rtts, w1, acks, delta)
         t_end = self.run.t_end
         counting: Any = True
@@ -476,6 +484,30 @@ class RoundEngine:
                 thr = got / duration
         phase = self.ls.state["phase"][self.sel[c]]
         recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
+
+    def _seed_first_packets(self, act: Any, d: FloatArray, inv_mu: Any) -> None:
+        """The base RTT of the flows that start together on an idle bottleneck, from
+        their first packets (docs/round-model.md, "First packets"): the round's standing
+        backlog counts every window of the round, but when the flows start no packet of
+        theirs is queued yet, and their first packets reach the bottleneck one per flow in
+        the flows' order (access links faster than the bottleneck), so the j-th (from 0)
+        finds j packets: base RTT ``d + j/μa`` (the forward delay's minimum less the same
+        queueing). One round clock only (equal base RTTs); a flow that joins while others
+        send keeps the round's minimum RTT, queue included."""
+        if self.K > 1:
+            return
+        S, m = self.S, self.F
+        first = np.asarray(act, dtype=bool) & np.isinf(self.base_rtt)
+        idle = per_scenario((np.asarray(act, dtype=bool) & ~first).astype(np.float64), S, m)
+        first &= per_flow(idle == 0.0, m)  # no flow of the scenario sending before
+        if not any_of(first):
+            return
+        fs = by_scenario(first, S, m)
+        ahead = (np.cumsum(fs, axis=1) - fs).reshape(-1) if m > 1 else np.zeros(first.size)
+        inv = np.broadcast_to(inv_mu, d.shape)
+        queued = ahead * per_flow(inv, m)  # the first packets ahead, s
+        self.base_rtt[first] = (per_flow(d, m) + queued)[first]
+        self.fwd_base[first] = (per_flow(0.5 * d, m) + queued)[first]
 
     # ------------------------------------------------------------------ the law
     def _sample(

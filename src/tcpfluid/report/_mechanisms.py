@@ -55,6 +55,36 @@ def _thesis(column: str, setting: str, x2_ms: tuple[int, ...]) -> Scope:
     )
 
 
+#: Table 7's round-model cells that the growth share of the overflows turns to agree with
+#: the packet simulator (``overflow-share``): (pair, proportion, scheme or None for the
+#: spread of the shares); the experiment's ``CELLS``
+OVERFLOW_SHARE_CELLS: tuple[tuple[str, str, str | None], ...] = (
+    ("fast-vegas", "10-10", None),
+    ("fast-vegas", "10-10", "vegas"),
+    ("fast-vegas", "5-15", "vegas"),
+    ("fast-reno", "15-5", None),
+    ("fast-reno", "15-5", "fast"),
+    ("fast-reno", "10-10", None),
+    ("fast-reno", "5-15", "reno"),
+    ("fast-tcp-ho", "10-10", "tcp-ho"),
+)
+_FRIEND_NAMES = {"vegas": "Vegas", "reno": "Reno", "fast": "FAST", "tcp-ho": "TCP-Ho"}
+
+
+def _friend(column: str, pair: str, proportion: str, scheme: str | None) -> Scope:
+    """A ho-friendliness scope: one column, one mix, its spread (``scheme`` None) or one
+    scheme's mean throughput (rows are named after the first scheme of the pair)."""
+    first = _FRIEND_NAMES[pair.split("-", 1)[0]]
+    if scheme is None:
+        quantity = "spread of the 20 flows' shares (std/mean), 10–60 s"
+        case: dict[str, tuple[Any, ...]] = {"quantity": ("fairness",)}
+    else:
+        quantity = f"mean throughput of a {_FRIEND_NAMES[scheme]} flow, 10–60 s"
+        case = {"scheme": (scheme,)}
+    case = {"pair": (pair,), "proportion": (proportion,), **case}
+    return Scope(("ho-friendliness",), (column,), (quantity,), (first,), case)
+
+
 @dataclass(frozen=True)
 class Scope:
     """The cells a mechanism moves (``None``: any quantity).
@@ -282,6 +312,12 @@ MECHANISMS: tuple[Mechanism, ...] = (
                 {"pair": ("reno-vegas",), "proportion": ("15-5", "10-10")},
             ),
         ),
+    ),
+    Mechanism(
+        "overflow-share",
+        "validation/test_ho_table7_overflow_share.py::"
+        "test_table_7_fast_cells_agree_with_the_packets_when_overflows_fall_on_the_growth",
+        tuple(_friend(ROUNDS, *cell) for cell in OVERFLOW_SHARE_CELLS),
     ),
     Mechanism(
         "delayed-ack-echo",
