@@ -23,7 +23,6 @@ from tcpfluid.algorithms import get_law
 from tcpfluid.algorithms.base import (
     CONGESTION_AVOIDANCE,
     LOSS_FAST,
-    LOSS_RETX,
     LOSS_TIMEOUT,
     SLOW_START,
     ControlLaw,
@@ -144,21 +143,20 @@ def test_cross_traffic_halves_the_rate_and_scales_the_queue() -> None:
 
 def test_finite_buffer_drops_the_excess_and_calls_on_loss() -> None:
     # mu d = 100, buffer 20, fluid RTT: the round growing 64 -> 128 would queue 28, so 8
-    # packets are lost; with the lost-fraction rule (8/128 < 1/2: a fast retransmit) the
-    # probe's on_loss halves 128 -> 64 and the engine adds nothing in the next round
-    # (incr = 0, cap = the new window).
+    # packets are lost; the probe's on_loss halves 128 -> 64 and the engine adds nothing
+    # in the next round (incr = 0, cap = the new window).
     law = Probe(grow=1.0)
-    tr = simulate_rounds(
-        law, Path(1000, 0.1, buffer=20), rounds=7, rtt="fluid", timeout_loss_fraction=0.5
-    )
+    tr = simulate_rounds(law, Path(1000, 0.1, buffer=20), rounds=7, rtt="fluid")
     np.testing.assert_allclose(tr.window_pkts[:, 0, 0], [4, 8, 16, 32, 64, 128, 64])
     assert tr.losses[0, 0] == 1
     assert tr.delivered_pkts[0, 0] == pytest.approx(4 + 8 + 16 + 32 + 64 + (128 - 8) + 64)
     np.testing.assert_allclose(tr.queue_pkts[:, 0], [0, 0, 0, 0, 0, 20, 0])
 
 
-def _loss_kinds(path: Path, **options: Any) -> list[int]:
-    """The loss kinds a probe (doubling every round, halving at any loss) is told of."""
+def test_loss_kind_follows_the_lost_fraction() -> None:
+    # mu d = 10, buffer 1 packet, fluid RTT: growing 8 -> 16 queues 6 and loses 5 of 16
+    # (31 %, a fast retransmit); with timeout_loss_fraction = 0.25 the same round is a
+    # timeout.
     kinds: list[int] = []
 
     class Recorder(Probe):
@@ -166,37 +164,11 @@ def _loss_kinds(path: Path, **options: Any) -> list[int]:
             kinds.append(kind)
             return super().on_loss(state, index, kind, cwnd)
 
-    simulate_rounds(Recorder(), path, rtt="fluid", **options)
-    return kinds
-
-
-def test_loss_kind_follows_the_lost_fraction() -> None:
-    # mu d = 10, buffer 1 packet, fluid RTT: growing 8 -> 16 queues 6 and loses 5 of 16
-    # (31 %, a fast retransmit under a fraction of 1/2); with timeout_loss_fraction = 0.25
-    # the same round is a timeout.
-    path = Path(100, 0.1, buffer=1)
-    assert _loss_kinds(path, rounds=4, timeout_loss_fraction=0.5) == [LOSS_FAST]
-    assert _loss_kinds(path, rounds=4, timeout_loss_fraction=0.25) == [LOSS_TIMEOUT]
-
-
-def test_loss_kind_is_the_packet_senders_by_default() -> None:
-    # The packet sender's rule (the default): L holes, NewReno repairs one per RTT and
-    # its timer (at least 0.2 s, RFC 6298's floor in the packet simulator) fires first
-    # when (L - 1) RTT > RTO. mu d = 100 packets, d = 0.1 s, doubling 64 -> 128: a
-    # 26-packet buffer loses 128 - 126 = 2 (one more RTT, 0.1 s < 0.2 s: a fast
-    # retransmit); a 20-packet buffer loses 8 (7 RTTs, 0.7 s > 0.2 s: a timeout). The
-    # timeout's go-back resends the 120 packets that arrived after the holes, whose
-    # duplicate ACKs start one more loss event, a retransmission lost again, at the
-    # window the timeout left (the packet simulator's default sender, without ns-2's
-    # bugFix_).
-    assert _loss_kinds(Path(1000, 0.1, buffer=26), rounds=7) == [LOSS_FAST]
-    assert _loss_kinds(Path(1000, 0.1, buffer=20), rounds=7) == [LOSS_TIMEOUT, LOSS_RETX]
-    # the probe halves at each: 128 -> 64 (timeout) -> 32 (the go-back's), one loss event
-    tr = simulate_rounds(Probe(grow=1.0), Path(1000, 0.1, buffer=20), rounds=7, rtt="fluid")
-    np.testing.assert_allclose(tr.window_pkts[:, 0, 0], [4, 8, 16, 32, 64, 128, 32])
-    assert tr.losses[0, 0] == 1
-    # the same 8 holes on a 10-ms path: 7 RTTs (70 ms) are within the timer's 0.2 s
-    assert _loss_kinds(Path(10000, 0.01, buffer=20), rounds=7) == [LOSS_FAST]
+    simulate_rounds(Recorder(), Path(100, 0.1, buffer=1), rounds=4, rtt="fluid")
+    simulate_rounds(
+        Recorder(), Path(100, 0.1, buffer=1), rounds=4, rtt="fluid", timeout_loss_fraction=0.25
+    )
+    assert kinds == [LOSS_FAST, LOSS_TIMEOUT]
 
 
 def test_scenario_flow_times_reach_the_engine() -> None:

@@ -38,19 +38,13 @@ round, one shared queue; :func:`simulate_scenario_rounds` chooses it.
   packets beyond that at the peak of the round are lost. Every active flow of the scenario
   loses its share (proportional to its window; synchronised drop-tail losses) and its law's
   :meth:`~tcpfluid.algorithms.base.ControlLaw.on_loss` is called after ``on_round``
-  (kind :data:`~tcpfluid.algorithms.base.LOSS_TIMEOUT` or
-  :data:`~tcpfluid.algorithms.base.LOSS_FAST` as a packet sender decides: a timeout when
-  NewReno, repairing one hole per RTT, cannot repair the ``L`` lost packets before its
-  timer fires, ``(L − 1) RTT > RTO``, or when no packet is left after the holes to bring
-  a duplicate ACK; with ``timeout_loss_fraction`` a timeout when a flow loses more than
-  that fraction of its window). A timeout with at least three packets after its holes is
-  followed by a retransmission lost again (``LOSS_RETX``) at the window the timeout left:
-  the timeout's go-back resends them and their duplicate ACKs start a fast retransmit
-  (the packet simulator's default sender, ns-2's without ``bugFix_``). A flow's losses in
-  the round after its loss reaction belong to the same loss episode and start no new loss
-  event (a packet sender learns of a drop a round later and cuts once per episode:
+  (kind :data:`~tcpfluid.algorithms.base.LOSS_TIMEOUT` when a flow loses more than
+  ``timeout_loss_fraction`` of its window in the round, else
+  :data:`~tcpfluid.algorithms.base.LOSS_FAST`). A flow's losses in the round after its
+  loss reaction belong to the same loss episode and start no new loss event (a packet
+  sender learns of a drop a round later and cuts once per episode:
   ``_rounds_law.RECOVERY_ROUNDS``). The idle time of a retransmission timeout is not
-  modelled (:func:`~tcpfluid.fluid._rounds_law.timeouts`).
+  modelled.
 * **ACK-path bottleneck** (document 003): with ``μr < μa`` ACKs per second on the reverse
   link and a reverse buffer of ``Br`` ACKs, the ACK backlog is
   ``qr = clip(W − μr d, 0, Br)`` and the RTT ``d + qr/μr``: Vegas settles at rate μr.
@@ -160,13 +154,8 @@ def simulate_rounds(
     record_every
         Keep every m-th round (1: all).
     timeout_loss_fraction
-        ``None`` (the default): a loss event is a retransmission timeout as a packet
-        sender's is (:func:`~tcpfluid.fluid._rounds_law.timeouts`: NewReno cannot repair
-        its holes before the timer, ``(L − 1) RTT > max(0.2 s, SRTT + 4 RTTVAR)``, or no
-        packet is left to bring a duplicate ACK), followed by the go-back's fast
-        retransmit when three or more packets followed the holes. A number in
-        ``(0, 1]``: a flow losing more than this fraction of its window in one round
-        suffers a timeout; otherwise a fast retransmit.
+        A flow losing more than this fraction of its window in one round suffers a
+        retransmission timeout; otherwise a fast retransmit (``(0, 1]``).
     feedback_rounds
         Feedback lag, rounds (0 to 8): the RTTs a law reads at the end of round k are those
         of the packets of round ``k - feedback_rounds`` (plus the round-ending ACK of round
