@@ -109,7 +109,7 @@ def simulate_rounds_async(
     red: RedParameters | None = None,
     record: Collection[str] = RECORDABLE,
     record_every: int = 1,
-    timeout_loss_fraction: float | None = None,
+    timeout_loss_fraction: float = 0.5,
     feedback_rounds: int = FEEDBACK_ROUNDS,
     ack_train: bool = True,
     progress: Callable[[float], None] | None = None,

@@ -65,7 +65,7 @@ class _Run(NamedTuple):
     n_steps: int
     t_end: float
     every: int
-    frac: float | None
+    frac: float
     rec: set[str]
     start_f: FloatArray
     stop_f: FloatArray
@@ -84,7 +84,7 @@ def _check_run(
     record: Collection[str],
     record_every: int,
     feedback_rounds: int,
-    timeout_loss_fraction: float | None,
+    timeout_loss_fraction: float,
     flow_start_s: ArrayLike | None,
     flow_stop_s: ArrayLike | None,
     cross_traffic: Sequence[CrossTraffic],
@@ -128,11 +128,7 @@ def _check_run(
     check_int("feedback_rounds", feedback_rounds, minimum=0)
     if feedback_rounds > 8:
         raise ValueError(f"feedback_rounds must be between 0 and 8, got {feedback_rounds!r}")
-    frac = (
-        None
-        if timeout_loss_fraction is None
-        else check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
-    )
+    frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
     if isinstance(record, str):
         raise TypeError(
             f"record must be a collection of field names, got the string {record!r}; "

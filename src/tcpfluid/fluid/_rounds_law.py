@@ -11,61 +11,11 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..algorithms.base import (
-    LOSS_RETX,
-    ControlLaw,
-    RoundAction,
-    RoundSample,
-    _runs_rule,
-    loss_kind,
-)
+from ..algorithms.base import ControlLaw, RoundAction, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
-from ..sim._checks import SECONDS_OPTIONS
 from ._rounds_physics import all_of, any_of
 
 FloatArray = NDArray[np.float64]
-
-
-#: the packet sender's retransmission timer, s: RFC 6298's floor and ceiling as the packet
-#: simulator's defaults (``min_rto_s``, ``max_rto_s``)
-MIN_RTO_S = float(SECONDS_OPTIONS["min_rto_s"][1] or 0.2)
-MAX_RTO_S = float(SECONDS_OPTIONS["max_rto_s"][1] or 60.0)
-#: duplicate ACKs that start a fast retransmit (RFC 5681), as the packet simulator counts
-DUPACK_THRESHOLD = 3.0
-
-
-def timeouts(
-    lost: FloatArray,
-    w: FloatArray,
-    sample: RoundSample,
-    flows: NDArray[np.intp] | None,
-    frac: float | None,
-) -> NDArray[np.bool_]:
-    """Which of the flows ``flows`` (``None``: all; ``sample`` holds every flow) that
-    lost ``lost`` packets of their windows ``w`` in a loss event take a retransmission
-    timeout.
-
-    The packet sender's rule (``frac`` ``None``, the default; the hybrid model's): the
-    ``L`` packets a flow lost are holes in its window. A timeout when NewReno (one hole
-    repaired per RTT, the timer restarted at the first partial ACK only: RFC 6582's
-    "impatient" variant, the packet simulator's) cannot repair them before the timer
-    fires, ``(L − 1) RTT > RTO`` with ``RTO = SRTT + 4 RTTVAR`` bounded to
-    [:data:`MIN_RTO_S`, :data:`MAX_RTO_S`] (SRTT the round's mean RTT, RTTVAR half its
-    range), or when no packet of the window is left to bring a duplicate ACK (a whole
-    packet lost and less than one after it). With ``frac``: a timeout when a flow lost
-    more than ``frac`` of its window."""
-    if frac is not None:
-        return lost > frac * w
-
-    def pick(x: FloatArray) -> FloatArray:
-        x = np.asarray(x, dtype=np.float64)
-        return x if flows is None else x[flows]
-
-    rtt = pick(sample.rtt_mean)
-    rto = np.clip(rtt + 2.0 * (pick(sample.rtt_max) - pick(sample.rtt_min)), MIN_RTO_S, MAX_RTO_S)
-    # (a share below a whole packet is an expectation over the round's overflow)
-    bare = (lost >= 1.0 - 1e-9) & (w - lost < 1.0 - 1e-9)
-    return bare | ((lost - 1.0) * rtt > rto)
 
 
 def _react_to_losses(
@@ -74,37 +24,23 @@ def _react_to_losses(
     hit: NDArray[np.bool_],
     lost: FloatArray,
     w1: FloatArray,
-    frac: float | None,
+    frac: float,
     cwnd0: FloatArray,
     incr: FloatArray,
     cap: FloatArray,
-    burst: NDArray[np.bool_] | None,
-    sample: RoundSample,
+    burst: NDArray[np.bool_] | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The loss reactions of the flows ``hit`` (after the law's round decision): a timeout
-    or a fast retransmit as :func:`timeouts` decides (``LOSS_BURST_TIMEOUT`` /
-    ``LOSS_BURST`` of :mod:`tcpfluid.algorithms.base` for the flows ``burst`` whose ACKs
-    the ACK path dropped in the round); the reaction replaces the round's action (nothing
-    added per ACK in the next round).
-
-    With the packet sender's rule, a timeout after which at least
-    :data:`DUPACK_THRESHOLD` of the window's packets beyond its holes had reached the
-    receiver is followed by a second loss reaction, a retransmission lost again
-    (``LOSS_RETX``) at the window the timeout left: the timeout's go-back resends those
-    packets, their duplicate ACKs start a fast retransmit of the packet the timeout had
-    already resent (the packet simulator's default sender, as ns-2's agents without
-    ``bugFix_``; ``simulate_packets(timeout_recover=True)`` ignores them)."""
+    when a flow lost more than ``frac`` of its window, else a fast retransmit
+    (``LOSS_BURST_TIMEOUT`` / ``LOSS_BURST`` of :mod:`tcpfluid.algorithms.base` for the
+    flows ``burst`` whose ACKs the ACK path dropped in the round); the reaction replaces
+    the round's action (nothing added per ACK in the next round)."""
     flows = np.flatnonzero(hit)
     # every flow hit: no gathers, and the reaction's windows are the action (a law whose
     # loss reaction is its compiled rule gives a new array and only reads ``cwnd``)
     every = flows.size == hit.size and _runs_rule(type(law), "on_loss", "_loss_rule")
     w_hit = w1 if every else w1[flows]
-    l_hit = lost if every else lost[flows]
-    timeout = timeouts(l_hit, w_hit, sample, None if every else flows, frac)
-    # the timeouts whose go-back brings duplicate ACKs (the packet sender's rule only)
-    goback = timeout & (w_hit - l_hit >= DUPACK_THRESHOLD) if frac is None else None
-    if goback is not None and not any_of(goback):
-        goback = None
+    timeout = (lost if every else lost[flows]) > frac * w_hit
     b = burst[flows] if burst is not None else None
     groups = []
     for to, bu in itertools.product((True, False), (False, True)):
@@ -120,7 +56,7 @@ def _react_to_losses(
         idx = flows[mask]
         if idx.size:
             groups.append((loss_kind(to, bu), idx, w1[idx]))
-    if every and len(groups) == 1 and goback is None:  # every flow's action replaced
+    if every and len(groups) == 1:  # every flow's action replaced
         kind, idx, w = groups[0]
         new = np.asarray(law.on_loss(state, idx, kind, w), dtype=np.float64)
         return new, np.zeros(new.size), new.copy()
@@ -129,11 +65,6 @@ def _react_to_losses(
         new = np.asarray(law.on_loss(state, idx, kind, w), dtype=np.float64)
         cwnd0[idx] = new
         incr[idx] = 0.0
-        cap[idx] = new
-    if goback is not None:
-        idx = flows[goback]
-        new = np.asarray(law.on_loss(state, idx, LOSS_RETX, cwnd0[idx]), dtype=np.float64)
-        cwnd0[idx] = new
         cap[idx] = new
     return cwnd0, incr, cap
 
@@ -348,7 +279,7 @@ def decide(
     lost: FloatArray | None,
     active: NDArray[np.bool_],
     w1: FloatArray,
-    frac: float | None,
+    frac: float,
     counts: Any,
     losses: NDArray[np.int64],
     burst: NDArray[np.bool_] | None = None,
@@ -379,7 +310,7 @@ def decide(
     if hit is not None and any_of(hit):
         assert lost is not None
         cwnd0, incr, cap = _react_to_losses(
-            law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst, sample
+            law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst
         )
         # a scenario whose clock has passed duration_s keeps stepping while others
         # of the batch finish; its losses after the end do not count

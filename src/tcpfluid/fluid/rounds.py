@@ -117,7 +117,7 @@ def simulate_rounds(
     cross_traffic: Sequence[CrossTraffic] = (),
     record: Collection[str] = RECORDABLE,
     record_every: int = 1,
-    timeout_loss_fraction: float | None = None,
+    timeout_loss_fraction: float = 0.5,
     feedback_rounds: int = FEEDBACK_ROUNDS,
     ack_train: bool = True,
     rtt: RttModel | None = None,
