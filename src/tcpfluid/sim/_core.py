@@ -286,8 +286,8 @@ _jit: Any = njit(**_JIT_IN)
 #: cached once, as a kernel of its own marked ``alwaysinline`` (``forceinline``), and its
 #: optimised code is inlined where its caller's module is linked and optimised. Numba's
 #: own inlining (``inline="always"``) typed and lowered a copy per call site inside the
-#: caller, and Numba's front end grows faster than the function it compiles: ``run`` took
-#: about 6 s to compile again when only its own cache entry was missing (about 1 s now).
+#: caller, and Numba's front end grows faster than the function it compiles: compiling
+#: ``run`` again when only its own cache entry is missing takes a sixth of the time it did.
 #: The loop still admits packets at two places only (forwarding, and one admission loop
 #: for the rest: each is a copy of the code LLVM optimises), and the rare paths (timers,
 #: resuming after Python, a law's loss decision, a timer moved earlier) call one compiled
