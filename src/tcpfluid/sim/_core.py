@@ -273,20 +273,29 @@ Q_RCVD = 1
 #: runtime: the kernels only index arrays allocated by engine.py (no allocation inside), and
 #: without it every call between kernels paid atomic increments/decrements of each array
 #: argument, which took more than half of the run time (measured with perf: 5x slower).
-_JIT: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True, "_nrt": False}
+#: ``forceinline`` is given explicitly (False here): a kernel that leaves it unset takes
+#: the value of the kernel whose compile first needs it, and the cache does not key on it
+_JIT: dict[str, Any] = {
+    "cache": True, "error_model": "numpy", "nogil": True, "_nrt": False, "forceinline": False
+}  # fmt: skip
 #: the kernels only the compiled code calls (all but ``run`` and ``_set_key_call``) have no
 #: Python or C entry point: Numba would build, optimise and cache a wrapper for each
 #: (part of the cold compile; see docs/simulator.md, "Compile time")
 _JIT_IN: dict[str, Any] = {**_JIT, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 _jit: Any = njit(**_JIT_IN)
-#: small helpers called on every event are inlined into their callers by Numba (at its IR
-#: level): as calls, each array argument is passed as a struct of about seven values. Each
-#: inlined copy is typed and optimised again (the cold compile grows with the copies), so
-#: the loop admits packets at two places only (forwarding, and one admission loop for the
-#: rest) and the rare paths (timers, resuming after Python, a law's loss decision, a timer
-#: moved earlier) call one compiled copy (``_enqueue_call``, ``_set_key_call``, ``*_rare``);
-#: see docs/simulator.md, "Compile time"
-_jit_inline: Any = njit(**_JIT, inline="always")
+#: small helpers called on every event are inlined into their callers by LLVM: as calls,
+#: each array argument is passed as a struct of about seven values. Each is compiled and
+#: cached once, as a kernel of its own marked ``alwaysinline`` (``forceinline``), and its
+#: optimised code is inlined where its caller's module is linked and optimised. Numba's
+#: own inlining (``inline="always"``) typed and lowered a copy per call site inside the
+#: caller, and Numba's front end grows faster than the function it compiles: compiling
+#: ``run`` again when only its own cache entry is missing takes a sixth of the time it did.
+#: The loop still admits packets at two places only (forwarding, and one admission loop
+#: for the rest: each is a copy of the code LLVM optimises), and the rare paths (timers,
+#: resuming after Python, a law's loss decision, a timer moved earlier) call one compiled
+#: copy (``_enqueue_call``, ``_set_key_call``, ``*_rare``); see docs/simulator.md,
+#: "Compile time"
+_jit_inline: Any = njit(**{**_JIT_IN, "forceinline": True})
 #: the hottest array reads and writes (the heap, the link rows and ring slots read or
 #: written on every admission and exit) index with ``np.uint64``: Numba adds a wrap-around
 #: for negative signed indices (a shift, a mask and an add before every such load or
