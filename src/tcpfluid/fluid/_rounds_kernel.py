@@ -420,7 +420,7 @@ def _compiled() -> Any:
     if _RULE is None:
         from numba import njit, types
 
-        from ..algorithms._jit import JIT_OPTIONS, configure_cache
+        from ..algorithms._jit import JIT_OPTIONS, _resolved, configure_cache
 
         configure_cache()
         inline = njit(inline="always", **JIT_OPTIONS)
@@ -434,8 +434,8 @@ def _compiled() -> Any:
 
         names["red_average"], names["red_probability"] = red_average, red_probability
         for f in (_mx, _mn, _overflow, _rtts, _red, _standing, _forward):
-            names[f.__name__] = inline(_with_globals(f, names))
-        rule = _with_globals(_round_rule, names)
+            names[f.__name__] = inline(_resolved(f, names))
+        rule = _resolved(_round_rule, names)
         f8, i8 = types.float64, types.int64
         vec = types.Array(f8, 1, "A", readonly=True)
         sig = types.void(
@@ -444,7 +444,7 @@ def _compiled() -> Any:
             types.Array(f8, 1, "C"), vec, vec, vec, vec, vec, i8,
         )  # fmt: skip
         _RULE = njit(sig, **JIT_OPTIONS)(rule)
-        grow = _with_globals(_growth_rule, names)
+        grow = _resolved(_growth_rule, names)
         sig = types.void(
             vec,
             vec,
@@ -463,7 +463,7 @@ def _compiled() -> Any:
         flag = types.Array(types.boolean, 1, "A", readonly=True)
         sig = types.void(types.Array(f8, 1, "A"), flag, types.boolean, vec, types.Array(f8, 1, "A"))
         global _LEAST, _SAMPLE
-        least = njit(sig, **JIT_OPTIONS)(_with_globals(_least_rule, names))
+        least = njit(sig, **JIT_OPTIONS)(_resolved(_least_rule, names))
         _LEAST = _entry(least)
         names["_least_rule"] = least
         sig = types.void(
@@ -471,7 +471,7 @@ def _compiled() -> Any:
             types.Array(f8, 2, "C"), types.Array(f8, 2, "C"), types.boolean, vec, vec,
             types.Array(f8, 1, "C"),
         )  # fmt: skip
-        _SAMPLE = _entry(njit(sig, **JIT_OPTIONS)(_with_globals(_sample_rule, names)))
+        _SAMPLE = _entry(njit(sig, **JIT_OPTIONS)(_resolved(_sample_rule, names)))
     return _RULE
 
 
@@ -551,15 +551,6 @@ def backlog_kernel() -> Any:
 
 #: the compiled :func:`_backlog_rule` (:func:`backlog_kernel`)
 _BACKLOG: Any = None
-
-
-def _with_globals(f: Any, names: dict[str, Any]) -> Any:
-    """Function ``f`` resolving its global names in ``names``."""
-    from types import FunctionType
-
-    out = FunctionType(f.__code__, names, f.__name__, f.__defaults__, f.__closure__)
-    out.__qualname__, out.__module__ = f.__qualname__, f.__module__
-    return out
 
 
 class ClassKernel:
