@@ -799,3 +799,132 @@ def loss_apply(ff, J, t, new, silent, srtt):  # type: ignore[no-untyped-def]
         ff[j, F_SILENT] = t + silent[i]
         ff[j, F_RECOVER] = t + _np_max(srtt[i], silent[i])
         round_restart(ff, j)
+
+
+#: return codes of :func:`run` besides :func:`advance`'s
+GROW = 3  # the round or loss log is full: the caller gives it room and calls again
+DECIDE = 4  # laws called from Python decide (``ig[I_STAGE]`` is 2): then call again
+PAUSE = 5  # the step ``ig[I_PAUSE]`` is reached (a progress report)
+
+# entries of ``ig``, :func:`run`'s counters
+I_STAGE = 0  # 0 step on; 1 a boundary to decide; 2 its decisions made, to apply
+I_NLOG = 1  # rows in the round log
+I_NLOSS = 2  # rows in the loss log
+I_PAUSE = 3  # the step to pause at
+I_REDO = 4  # 1: every flow's sending recomputed at each resumption (a check)
+N_IG = 5
+
+
+# columns of :func:`run`'s group table ``gt`` (one row per law object; :mod:`._hybrid_calls`)
+GT_PY = 0  # 1: the law is called from Python
+GT_ROUND = 1  # its round adapter's slot
+GT_RMETA = 2  # its round call's entry in ``meta``
+GT_LOSS = 3  # its loss adapter's slot
+GT_LMETA = 4  # 4 entries: its loss calls' entries in ``meta``, by kind (fast, timeout, burst, burst timeout)
+GT_SAMPLE = 8  # offset in ``buf`` of its sample rows (``K.N_SAMPLE`` rows of n)
+GT_ACT = 9  # of its action rows (cwnd, incr, cap; n each)
+GT_PHASE = 10  # of its ``phase`` state array
+GT_N = 11  # its flows
+GT_LW = 12  # of its loss call's window before (one value) and after (the next)
+N_GT = 13
+
+
+@njit(**_JIT)
+def run(  # type: ignore[no-untyped-def]
+    k, n_steps, t_end, dt, mu, buf, red, rev, ff, g, dep_hist, ack_hist, drop_hist,
+    q_hist, f_hist, fq_ring, qa_ring, drops, ends, cross, every, rec_f, rec_g, sends,
+    touched, rounds, losses, lb, lm, gt, group_of, pos_of, ig, timing, dupacks, base, s,
+    act, phf, lw, lnew, tb, bb, silent, srtt, log_flow, log_rows, loss_flow, loss_t,
+):  # fmt: skip
+    """:func:`advance` with every round boundary and loss event decided here: the laws'
+    compiled rules called through ``rounds`` and ``losses`` (:mod:`._hybrid_calls`: the
+    adapters, ``lb``/``lm`` their buffer and descriptions, ``gt`` the law groups' table,
+    ``group_of``/``pos_of`` each flow's group and position in it). Returns ``(k, code)``
+    at a join or the end (:func:`advance`'s codes), when a log is full (``GROW``), when a
+    law called from Python decides (``DECIDE``: its flows' decisions go into ``lnew``,
+    ``act`` and ``phf`` as the compiled ones', then call again) or at step ``ig[I_PAUSE]``.
+
+    A boundary (the flows of ``touched``): the flows that learnt of their losses get
+    :func:`loss_timers`' kind, their law's reaction and :func:`loss_apply` (``timing``:
+    ``timeout_loss_fraction``, the timer's floor, initial value and ceiling); the flows
+    whose round ended their :func:`boundary_sample`, their law's action
+    (:func:`boundary_act`) and a row of the round log (:func:`boundary_end`, with the
+    phase the law left). Each flow's decision depends on its own state alone.
+    """
+    has_rev = rev[0] == 1.0
+    while True:
+        if ig[I_STAGE] == 0:
+            if ig[I_REDO] == 1:
+                g[G_REDO] = 1.0
+            k, code = advance(
+                k, n_steps, t_end, dt, mu, buf, red, rev, ff, g, dep_hist, ack_hist,
+                drop_hist, q_hist, f_hist, fq_ring, qa_ring, drops, ends, cross, every, rec_f,
+                rec_g, sends, touched,
+            )  # fmt: skip
+            if code != ROUND_END:
+                return k, code
+            ig[I_STAGE] = 1
+        nl = int(g[G_LEARNT])
+        ne = int(g[G_ENDED])
+        J = touched[2, :nl]
+        W = touched[1, :ne]
+        t = k * dt
+        if ig[I_STAGE] == 1:
+            if ig[I_NLOG] + ne > log_flow.shape[0] or ig[I_NLOSS] + nl > loss_flow.shape[0]:
+                return k, GROW
+            ig[I_STAGE] = 2
+            n_py = 0
+            if nl > 0:
+                for i in range(nl):
+                    ff[J[i], F_LEARN] = 0.0
+                    lw[i] = ff[J[i], F_W]
+                loss_timers(
+                    ff, J, timing[0], timing[1], dupacks, timing[2], timing[3], tb, bb,
+                    silent, srtt,
+                )  # fmt: skip
+                for i in range(nl):
+                    gr = group_of[J[i]]
+                    if gt[gr, GT_PY] == 1:
+                        n_py += 1
+                        continue
+                    at = gt[gr, GT_LW]
+                    lb[at] = lw[i]
+                    m = gt[gr, GT_LMETA + (1 if tb[i] else 0) + (2 if bb[i] else 0)]
+                    losses[gt[gr, GT_LOSS]](lb, lm, m, pos_of[J[i]])
+                    lnew[i] = lb[at + 1]
+            if ne > 0:
+                boundary_sample(ff, W, base, has_rev, s)
+                for i in range(ne):
+                    j = W[i]
+                    gr = group_of[j]
+                    if gt[gr, GT_PY] == 1:
+                        n_py += 1
+                        continue
+                    n = gt[gr, GT_N]
+                    p = pos_of[j]
+                    at = gt[gr, GT_SAMPLE] + p
+                    for r in range(N_SAMPLE):
+                        lb[at + r * n] = s[r, i]
+                    rounds[gt[gr, GT_ROUND]](lb, lm, gt[gr, GT_RMETA], p)
+                    at = gt[gr, GT_ACT] + p
+                    act[0, i] = lb[at]
+                    act[1, i] = lb[at + n]
+                    act[2, i] = lb[at + 2 * n]
+                    phf[j] = lb[gt[gr, GT_PHASE] + p]
+            if n_py > 0:
+                return k, DECIDE
+        # ---- apply the decisions
+        if nl > 0:
+            loss_apply(ff, J, t, lnew, silent, srtt)
+            c = ig[I_NLOSS]
+            for i in range(nl):
+                loss_flow[c] = J[i]
+                loss_t[c] = t
+                c += 1
+            ig[I_NLOSS] = c
+        if ne > 0:
+            boundary_act(ff, W, act[0], act[1], act[2])
+            ig[I_NLOG] = boundary_end(ff, W, t, s[S_CWND], phf, log_flow, log_rows, ig[I_NLOG])
+        ig[I_STAGE] = 0
+        if k >= ig[I_PAUSE]:
+            return k, PAUSE
