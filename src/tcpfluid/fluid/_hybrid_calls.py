@@ -147,6 +147,7 @@ def _compiled_helpers() -> None:
 
 def _nothing(buf, meta, m, p):  # type: ignore[no-untyped-def]
     """An unused slot."""
+    return
 
 
 def calls(laws: Any) -> Calls:

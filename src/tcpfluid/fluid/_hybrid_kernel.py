@@ -181,6 +181,7 @@ def advance(  # type: ignore[no-untyped-def]
     rec_g,
     sends,
     touched,
+    laws,
 ):
     """Step from step ``k`` until a round ends or a flow learns of its losses (returns
     ``(k, ROUND_END)`` with ``ends`` set, ``ff[:, F_LEARN]`` 1.0 for the flows that learnt,
@@ -274,8 +275,13 @@ def advance(  # type: ignore[no-untyped-def]
     for j in range(F):
         arr += send[j]
     t_join = g[G_T_JOIN]
+    log_flow, loss_flow, ig = laws[11], laws[13], laws[15]
     while k < n_steps:
         t = k * dt
+        if k >= ig[I_PAUSE]:
+            return k, PAUSE
+        if ig[I_NLOG] + F > log_flow.shape[0] or ig[I_NLOSS] + F > loss_flow.shape[0]:
+            return k, GROW
         if k == n_steps - 1:  # the run ends inside this step: service for that part only
             service = mu * min(dt, max(t_end - t, 0.0))
         if t >= t_join:
@@ -541,23 +547,14 @@ def advance(  # type: ignore[no-untyped-def]
                 ff[j, F_RESOLVED] = resolved
                 ff[j, F_R_ACKS] = r_acks
                 # ---- round end
+                event = 0
                 if started:
                     if t >= stop:
                         w = 0.0
                     elif ff[j, F_LOST] >= 1.0 and t >= ff[j, F_FIRST_DROP]:
-                        # the sender learns of its losses (its round starts anew)
-                        ff[j, F_LEARN] = 1.0
-                        touched[0, n_touched] = j
-                        n_touched += 1
-                        touched[2, n_learnt] = j
-                        n_learnt += 1
+                        event = 1  # the sender learns of its losses (its round starts anew)
                     elif resolved > round_seq + 1e-9 and r_acks > 1e-9:
-                        # (the same test as the boundary ACKs' above)
-                        ends[j] = True
-                        touched[0, n_touched] = j
-                        n_touched += 1
-                        touched[1, n_ended] = j
-                        n_ended += 1
+                        event = 2  # (the same test as the boundary ACKs' above)
                 ff[j, F_W] = w
                 # ---- record
                 if recording:
@@ -568,6 +565,23 @@ def advance(  # type: ignore[no-untyped-def]
                     rec_f[R_LOST, r, j] = ff[j, F_LOST_TOTAL]
                     rec_f[R_BASE, r, j] = ff[j, F_BASE]
                     ff[j, F_ACKED_SINCE] = 0.0
+                # ---- the law decides at once (its compiled rule), or from Python when the
+                # call returns (the flow's sending is computed again then)
+                if event != 0:
+                    if laws[4][laws[5][j], GT_PY] == 1:
+                        touched[0, n_touched] = j
+                        n_touched += 1
+                        if event == 1:
+                            ff[j, F_LEARN] = 1.0
+                            touched[2, n_learnt] = j
+                            n_learnt += 1
+                        else:
+                            ends[j] = True
+                            touched[1, n_ended] = j
+                            n_ended += 1
+                    else:
+                        _decide(ff, j, event == 1, t_next, has_rev, whole, laws)
+                        w = ff[j, F_W]
                 # ---- its sending of the next step
                 sending = started and ff[j, F_SILENT] <= t_next < stop
                 s_next, beyond = _send_of(sending, whole, w, inflight, freed)
@@ -658,36 +672,40 @@ N_SAMPLE = 8
 @njit(**_JIT)
 def boundary_sample(ff, which, base, has_rev, out):  # type: ignore[no-untyped-def]
     """The round sample of the flows ``which`` whose round ended (column ``i`` of rows
-    ``S_*`` of ``out`` is flow ``which[i]``'s): each first lowers its BaseRTT ``base``
-    (inf: none yet) to the round's minimum RTT; ``ff[:, F_BASE]`` gets it (0 while none)."""
+    ``S_*`` of ``out`` is flow ``which[i]``'s; :func:`_sample_one`)."""
     for i in range(which.size):
-        j = which[i]
-        d = ff[j, F_D]
-        r_min = ff[j, F_R_MIN]
-        if r_min < base[j]:
-            base[j] = r_min
-        b = base[j]
-        finite_b = math.isfinite(b)
-        ff[j, F_BASE] = b if finite_b else 0.0
-        r_acks = ff[j, F_R_ACKS]
-        out[S_CWND, i] = ff[j, F_W]
-        out[S_BASE, i] = b if finite_b else d
-        mean = ff[j, F_R_SUM] / max(r_acks, 1e-300) if r_acks > 0 else d
-        out[S_MEAN, i] = mean
-        out[S_MIN, i] = r_min if math.isfinite(r_min) else d
-        out[S_MAX, i] = ff[j, F_R_MAX] if ff[j, F_R_MAX] > 0 else d
-        out[S_ACKS, i] = r_acks
-        if has_rev:
-            # an ACK-path queue is in the RTT but not in the forward delay (timestamps)
-            f_min = ff[j, F_FMIN]
-            fb = 0.5 * d + (f_min if math.isfinite(f_min) else 0.0)
-            out[S_FWD_BASE, i] = fb
-            out[S_FWD_MEAN, i] = (
-                0.5 * d + ff[j, F_R_FSUM] / max(r_acks, 1e-300) if r_acks > 0 else fb
-            )
-        else:
-            out[S_FWD_MEAN, i] = mean - 0.5 * d
-            out[S_FWD_BASE, i] = out[S_BASE, i] - 0.5 * d
+        _sample_one(ff, which[i], base, has_rev, out, i)
+
+
+@njit(**_JIT)
+def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
+    """Flow ``j``'s round sample into column ``i`` of rows ``S_*`` of ``out``: it first
+    lowers its BaseRTT ``base[j]`` (inf: none yet) to the round's minimum RTT;
+    ``ff[j, F_BASE]`` gets it (0 while none)."""
+    d = ff[j, F_D]
+    r_min = ff[j, F_R_MIN]
+    if r_min < base[j]:
+        base[j] = r_min
+    b = base[j]
+    finite_b = math.isfinite(b)
+    ff[j, F_BASE] = b if finite_b else 0.0
+    r_acks = ff[j, F_R_ACKS]
+    out[S_CWND, i] = ff[j, F_W]
+    out[S_BASE, i] = b if finite_b else d
+    mean = ff[j, F_R_SUM] / max(r_acks, 1e-300) if r_acks > 0 else d
+    out[S_MEAN, i] = mean
+    out[S_MIN, i] = r_min if math.isfinite(r_min) else d
+    out[S_MAX, i] = ff[j, F_R_MAX] if ff[j, F_R_MAX] > 0 else d
+    out[S_ACKS, i] = r_acks
+    if has_rev:
+        # an ACK-path queue is in the RTT but not in the forward delay (timestamps)
+        f_min = ff[j, F_FMIN]
+        fb = 0.5 * d + (f_min if math.isfinite(f_min) else 0.0)
+        out[S_FWD_BASE, i] = fb
+        out[S_FWD_MEAN, i] = 0.5 * d + ff[j, F_R_FSUM] / max(r_acks, 1e-300) if r_acks > 0 else fb
+    else:
+        out[S_FWD_MEAN, i] = mean - 0.5 * d
+        out[S_FWD_BASE, i] = out[S_BASE, i] - 0.5 * d
 
 
 @njit(**_JIT)
@@ -722,19 +740,25 @@ def round_restart(ff, j):  # type: ignore[no-untyped-def]
 
 @njit(**_JIT)
 def boundary_end(ff, which, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
-    """Log the round of each flow ``which`` whose round ended (in increasing order;
-    ``(t, w[i], the window now, phase[which[i]])`` at row ``n`` on of ``log_rows``, the
-    flow in ``log_flow``) and begin its next round; returns the rows logged in all."""
+    """:func:`_end_one` of each flow ``which[i]`` whose round ended (in increasing order;
+    the window its law saw ``w[i]``, its phase ``phase[which[i]]``); returns the rows
+    logged in all."""
     for i in range(which.size):
-        j = which[i]
-        log_flow[n] = j
-        log_rows[n, 0] = t
-        log_rows[n, 1] = w[i]
-        log_rows[n, 2] = ff[j, F_W]
-        log_rows[n, 3] = phase[j]
-        n += 1
-        round_restart(ff, j)
+        n = _end_one(ff, which[i], t, w[i], phase[which[i]], log_flow, log_rows, n)
     return n
+
+
+@njit(**_JIT)
+def _end_one(ff, j, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
+    """Log flow ``j``'s ended round (``(t, w, the window now, phase)`` at row ``n`` of
+    ``log_rows``, the flow in ``log_flow``) and begin its next round; returns ``n + 1``."""
+    log_flow[n] = j
+    log_rows[n, 0] = t
+    log_rows[n, 1] = w
+    log_rows[n, 2] = ff[j, F_W]
+    log_rows[n, 3] = phase
+    round_restart(ff, j)
+    return n + 1
 
 
 @njit(inline="always", **_JIT)
@@ -747,58 +771,119 @@ def _np_max(a, b):  # type: ignore[no-untyped-def]
 def loss_timers(  # type: ignore[no-untyped-def]
     ff, J, frac, min_rto, dupacks, initial_rto, max_rto, timeout, burst, silent, srtt
 ):
-    """How each flow of ``J`` reacts to the losses it has just learnt of, from its own
-    state alone (:func:`tcpfluid.fluid.hybrid._lose` states the rule): fills ``timeout``
-    (a retransmission timeout, else a fast retransmit), ``burst`` (its ACKs were being
-    dropped on the ACK path), ``silent`` (the time it then sends nothing, s) and ``srtt``
-    (its RTT estimate, s), and keeps a timeout's backoff (``frac`` NaN: the packet
-    sender's rule; else a timeout when it lost more than ``frac`` of its window)."""
+    """:func:`_loss_timer` of each flow of ``J``, into ``timeout``, ``burst``, ``silent``
+    and ``srtt`` (``dupacks`` by flow)."""
     for i in range(J.size):
         j = J[i]
-        w = ff[j, F_W]
-        burst[i] = ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0
-        lost = ff[j, F_LOST]
-        last = ff[j, F_LAST_RTT]
-        srtt[i] = last if last != 0.0 else ff[j, F_D]
-        silent[i] = 0.0
-        if math.isnan(frac):
-            spread = ff[j, F_R_MAX] - ff[j, F_R_MIN] if ff[j, F_R_ACKS] > 0 else 0.0
-            rto = _np_max(min_rto, srtt[i] + 2.0 * spread)
-            if last == 0.0:  # no RTT sample yet: RFC 6298's initial timer
-                rto = _np_max(rto, initial_rto)
-            to = (w - lost < dupacks[j]) or ((lost - 1.0) * srtt[i] > rto)
-            s = rto if to else 0.0
-            # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data
-            # brings a fresh estimate (the packet sender's backoff, up to its maximum)
-            backoff = ff[j, F_BACKOFF]
-            acked = ff[j, F_ACKED]
-            if to and backoff > 0.0 and acked - ff[j, F_ACKED_AT_TO] < 1.0:
-                m = _np_max(rto, 2.0 * backoff)
-                s = m if (m <= max_rto or math.isnan(m)) else max_rto
-            silent[i] = s
-            ff[j, F_BACKOFF] = s if to else 0.0
-            if to:
-                ff[j, F_ACKED_AT_TO] = acked
-            timeout[i] = to
-        else:
-            timeout[i] = lost > frac * w
+        timeout[i], burst[i], silent[i], srtt[i] = _loss_timer(
+            ff, j, frac, min_rto, dupacks[j], initial_rto, max_rto
+        )
+
+
+@njit(**_JIT)
+def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: ignore[no-untyped-def]
+    """How flow ``j`` reacts to the losses it has just learnt of, from its own state
+    alone: ``(timeout, burst, silent, srtt)``: a retransmission timeout (else a fast
+    retransmit), its ACKs were being dropped on the ACK path in this round or the one
+    before (a burst kind), the time it then sends nothing (s) and its RTT estimate (s);
+    keeps a timeout's backoff.
+
+    The packet sender's rule (``frac`` NaN; else a timeout when it lost more than
+    ``frac`` of its window): the ``L`` packets the flow lost in the event are holes in a
+    window of ``w``; the ``w - L`` packets after them bring duplicate ACKs. Fewer than
+    ``dupacks`` of them, or holes that NewReno (one hole per RTT, the timer restarted at
+    the first partial ACK only) cannot repair before its timer fires,
+    ``(L - 1) RTT > RTO``, make a retransmission timeout, and the sender sends nothing
+    for one RTO (``max(min_rto, SRTT + 4 RTTVAR)``, SRTT the last RTT, RTTVAR half the
+    round's RTT range; ``initial_rto`` before the first RTT sample)."""
+    w = ff[j, F_W]
+    burst = ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0
+    lost = ff[j, F_LOST]
+    last = ff[j, F_LAST_RTT]
+    srtt = last if last != 0.0 else ff[j, F_D]
+    if not math.isnan(frac):
+        return lost > frac * w, burst, 0.0, srtt
+    spread = ff[j, F_R_MAX] - ff[j, F_R_MIN] if ff[j, F_R_ACKS] > 0 else 0.0
+    rto = _np_max(min_rto, srtt + 2.0 * spread)
+    if last == 0.0:  # no RTT sample yet: RFC 6298's initial timer
+        rto = _np_max(rto, initial_rto)
+    to = (w - lost < dupacks) or ((lost - 1.0) * srtt > rto)
+    s = rto if to else 0.0
+    # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data brings a
+    # fresh estimate (the packet sender's backoff, up to its maximum)
+    backoff = ff[j, F_BACKOFF]
+    acked = ff[j, F_ACKED]
+    if to and backoff > 0.0 and acked - ff[j, F_ACKED_AT_TO] < 1.0:
+        m = _np_max(rto, 2.0 * backoff)
+        s = m if (m <= max_rto or math.isnan(m)) else max_rto
+    ff[j, F_BACKOFF] = s if to else 0.0
+    if to:
+        ff[j, F_ACKED_AT_TO] = acked
+    return to, burst, s, srtt
 
 
 @njit(**_JIT)
 def loss_apply(ff, J, t, new, silent, srtt):  # type: ignore[no-untyped-def]
-    """The flows ``J`` take the windows ``new`` their laws set at a loss event at ``t``,
-    stay silent for ``silent`` and count later drops within ``max(srtt, silent)`` as the
-    same event; each begins a new round (:func:`round_restart`)."""
+    """:func:`_loss_apply_one` of each flow of ``J`` (its values at the same position)."""
     for i in range(J.size):
-        j = J[i]
-        ff[j, F_W] = new[i]
-        ff[j, F_INCR] = 0.0
-        ff[j, F_CAP] = new[i]
-        ff[j, F_LOST] = 0.0
-        ff[j, F_FIRST_DROP] = np.inf
-        ff[j, F_SILENT] = t + silent[i]
-        ff[j, F_RECOVER] = t + _np_max(srtt[i], silent[i])
-        round_restart(ff, j)
+        _loss_apply_one(ff, J[i], t, new[i], silent[i], srtt[i])
+
+
+@njit(**_JIT)
+def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def]
+    """Flow ``j`` takes the window ``new`` its law set at a loss event at ``t``, stays
+    silent for ``silent`` and counts later drops within ``max(srtt, silent)`` as the same
+    event; it begins a new round (:func:`round_restart`)."""
+    ff[j, F_W] = new
+    ff[j, F_INCR] = 0.0
+    ff[j, F_CAP] = new
+    ff[j, F_LOST] = 0.0
+    ff[j, F_FIRST_DROP] = np.inf
+    ff[j, F_SILENT] = t + silent
+    ff[j, F_RECOVER] = t + _np_max(srtt, silent)
+    round_restart(ff, j)
+
+
+@njit(**_JIT)
+def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-def]
+    """Flow ``j``'s law decides at ``t`` through its compiled rule (:func:`run` states
+    ``laws``): its loss reaction (``loss``; :func:`_loss_timer`, :func:`_loss_apply_one`,
+    a row of the loss log) or its next round (:func:`_sample_one`, the action, a row of
+    the round log, :func:`_end_one`); then the ACKs of the round-ending step carried past
+    the decision grow the window with the increment now set."""
+    rounds, losses, lb, lm, gt, group_of, pos_of, timing, dupacks, base, s = laws[:11]
+    log_flow, log_rows, loss_flow, loss_t, ig = laws[11:]
+    gr = group_of[j]
+    p = pos_of[j]
+    if loss:
+        to, burst, silent, srtt = _loss_timer(
+            ff, j, timing[0], timing[1], dupacks[j], timing[2], timing[3]
+        )
+        at = gt[gr, GT_LW]
+        lb[at] = ff[j, F_W]
+        losses[gt[gr, GT_LOSS]](lb, lm, gt[gr, GT_LMETA + (1 if to else 0) + (2 if burst else 0)], p)
+        _loss_apply_one(ff, j, t, lb[at + 1], silent, srtt)
+        c = ig[I_NLOSS]
+        loss_flow[c] = j
+        loss_t[c] = t
+        ig[I_NLOSS] = c + 1
+    else:
+        _sample_one(ff, j, base, has_rev, s, 0)
+        n = gt[gr, GT_N]
+        at = gt[gr, GT_SAMPLE] + p
+        for r in range(N_SAMPLE):
+            lb[at + r * n] = s[r, 0]
+        rounds[gt[gr, GT_ROUND]](lb, lm, gt[gr, GT_RMETA], p)
+        at = gt[gr, GT_ACT] + p
+        ff[j, F_W] = lb[at]
+        ff[j, F_INCR] = lb[at + n]
+        ff[j, F_CAP] = lb[at + 2 * n]
+        phase = lb[gt[gr, GT_PHASE] + p]
+        ig[I_NLOG] = _end_one(ff, j, t, s[S_CWND, 0], phase, log_flow, log_rows, ig[I_NLOG])
+    c = ff[j, F_CARRY]
+    if c > 0.0:
+        ff[j, F_W] = _grow(ff, j, whole, ff[j, F_W], c)
+        ff[j, F_CARRY] = 0.0
 
 
 #: return codes of :func:`run` besides :func:`advance`'s
@@ -833,25 +918,30 @@ N_GT = 13
 def run(  # type: ignore[no-untyped-def]
     k, n_steps, t_end, dt, mu, buf, red, rev, ff, g, dep_hist, ack_hist, drop_hist,
     q_hist, f_hist, fq_ring, qa_ring, drops, ends, cross, every, rec_f, rec_g, sends,
-    touched, rounds, losses, lb, lm, gt, group_of, pos_of, ig, timing, dupacks, base, s,
-    act, phf, lw, lnew, tb, bb, silent, srtt, log_flow, log_rows, loss_flow, loss_t,
+    touched, laws, act, phf, lw, lnew, tb, bb, silent, srtt,
 ):  # fmt: skip
-    """:func:`advance` with every round boundary and loss event decided here: the laws'
-    compiled rules called through ``rounds`` and ``losses`` (:mod:`._hybrid_calls`: the
-    adapters, ``lb``/``lm`` their buffer and descriptions, ``gt`` the law groups' table,
-    ``group_of``/``pos_of`` each flow's group and position in it). Returns ``(k, code)``
-    at a join or the end (:func:`advance`'s codes), when a log is full (``GROW``), when a
-    law called from Python decides (``DECIDE``: its flows' decisions go into ``lnew``,
-    ``act`` and ``phf`` as the compiled ones', then call again) or at step ``ig[I_PAUSE]``.
+    """:func:`advance` with every round boundary and loss event decided in it: a law's
+    compiled rules at once (:func:`_decide`), a law written in Python when the call
+    returns. ``laws`` is ``(rounds, losses, lb, lm, gt, group_of, pos_of, timing,
+    dupacks, base, s, log_flow, log_rows, loss_flow, loss_t, ig)``: the adapters of the
+    laws' rules, their buffer and descriptions, the law groups' table, each flow's group
+    and position in it (:mod:`._hybrid_calls`), the loss rule (``timing``:
+    ``timeout_loss_fraction``, the retransmission timer's floor, initial value and
+    ceiling; ``dupacks`` by flow; :func:`_loss_timer`), the flows' BaseRTTs, a sample
+    scratch, the round log, the loss log and the counters ``I_*``.
 
-    A boundary (the flows of ``touched``): the flows that learnt of their losses get
-    :func:`loss_timers`' kind, their law's reaction and :func:`loss_apply` (``timing``:
-    ``timeout_loss_fraction``, the timer's floor, initial value and ceiling); the flows
-    whose round ended their :func:`boundary_sample`, their law's action
-    (:func:`boundary_act`) and a row of the round log (:func:`boundary_end`, with the
-    phase the law left). Each flow's decision depends on its own state alone.
+    Returns ``(k, code)`` at a join or the end (:func:`advance`'s codes), when a log may
+    not have room for a step (``GROW``), at step ``ig[I_PAUSE]`` (``PAUSE``) and when
+    flows of laws written in Python have a decision to take (``DECIDE``): the flows of
+    ``touched`` as :func:`advance` lists them, the samples of those whose round ended in
+    the columns of ``s`` and the loss timers of those that learnt of losses in ``tb``,
+    ``bb``, ``silent``, ``srtt`` (their windows in ``lw``); the caller writes their new
+    windows into ``lnew``, their actions into the columns of ``act`` and their phases
+    into ``phf`` (by flow), and calls again, which applies them.
     """
     has_rev = rev[0] == 1.0
+    timing, dupacks, base, s = laws[7], laws[8], laws[9], laws[10]
+    log_flow, log_rows, loss_flow, loss_t, ig = laws[11:]
     while True:
         if ig[I_STAGE] == 0:
             if ig[I_REDO] == 1:
@@ -859,7 +949,7 @@ def run(  # type: ignore[no-untyped-def]
             k, code = advance(
                 k, n_steps, t_end, dt, mu, buf, red, rev, ff, g, dep_hist, ack_hist,
                 drop_hist, q_hist, f_hist, fq_ring, qa_ring, drops, ends, cross, every, rec_f,
-                rec_g, sends, touched,
+                rec_g, sends, touched, laws,
             )  # fmt: skip
             if code != ROUND_END:
                 return k, code
@@ -868,63 +958,22 @@ def run(  # type: ignore[no-untyped-def]
         ne = int(g[G_ENDED])
         J = touched[2, :nl]
         W = touched[1, :ne]
-        t = k * dt
         if ig[I_STAGE] == 1:
-            if ig[I_NLOG] + ne > log_flow.shape[0] or ig[I_NLOSS] + nl > loss_flow.shape[0]:
-                return k, GROW
             ig[I_STAGE] = 2
-            n_py = 0
-            if nl > 0:
-                for i in range(nl):
-                    ff[J[i], F_LEARN] = 0.0
-                    lw[i] = ff[J[i], F_W]
-                loss_timers(
-                    ff, J, timing[0], timing[1], dupacks, timing[2], timing[3], tb, bb,
-                    silent, srtt,
-                )  # fmt: skip
-                for i in range(nl):
-                    gr = group_of[J[i]]
-                    if gt[gr, GT_PY] == 1:
-                        n_py += 1
-                        continue
-                    at = gt[gr, GT_LW]
-                    lb[at] = lw[i]
-                    m = gt[gr, GT_LMETA + (1 if tb[i] else 0) + (2 if bb[i] else 0)]
-                    losses[gt[gr, GT_LOSS]](lb, lm, m, pos_of[J[i]])
-                    lnew[i] = lb[at + 1]
-            if ne > 0:
-                boundary_sample(ff, W, base, has_rev, s)
-                for i in range(ne):
-                    j = W[i]
-                    gr = group_of[j]
-                    if gt[gr, GT_PY] == 1:
-                        n_py += 1
-                        continue
-                    n = gt[gr, GT_N]
-                    p = pos_of[j]
-                    at = gt[gr, GT_SAMPLE] + p
-                    for r in range(N_SAMPLE):
-                        lb[at + r * n] = s[r, i]
-                    rounds[gt[gr, GT_ROUND]](lb, lm, gt[gr, GT_RMETA], p)
-                    at = gt[gr, GT_ACT] + p
-                    act[0, i] = lb[at]
-                    act[1, i] = lb[at + n]
-                    act[2, i] = lb[at + 2 * n]
-                    phf[j] = lb[gt[gr, GT_PHASE] + p]
-            if n_py > 0:
-                return k, DECIDE
-        # ---- apply the decisions
-        if nl > 0:
-            loss_apply(ff, J, t, lnew, silent, srtt)
-            c = ig[I_NLOSS]
             for i in range(nl):
-                loss_flow[c] = J[i]
-                loss_t[c] = t
-                c += 1
-            ig[I_NLOSS] = c
-        if ne > 0:
-            boundary_act(ff, W, act[0], act[1], act[2])
-            ig[I_NLOG] = boundary_end(ff, W, t, s[S_CWND], phf, log_flow, log_rows, ig[I_NLOG])
+                ff[J[i], F_LEARN] = 0.0
+                lw[i] = ff[J[i], F_W]
+            loss_timers(ff, J, timing[0], timing[1], dupacks, timing[2], timing[3], tb, bb, silent, srtt)
+            boundary_sample(ff, W, base, has_rev, s)
+            return k, DECIDE
+        t = k * dt
+        loss_apply(ff, J, t, lnew, silent, srtt)
+        c = ig[I_NLOSS]
+        for i in range(nl):
+            loss_flow[c] = J[i]
+            loss_t[c] = t
+            c += 1
+        ig[I_NLOSS] = c
+        boundary_act(ff, W, act[0], act[1], act[2])
+        ig[I_NLOG] = boundary_end(ff, W, t, s[S_CWND], phf, log_flow, log_rows, ig[I_NLOG])
         ig[I_STAGE] = 0
-        if k >= ig[I_PAUSE]:
-            return k, PAUSE

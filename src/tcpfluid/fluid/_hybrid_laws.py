@@ -139,52 +139,47 @@ class _Boundary:
         self.lw, self.lnew = np.empty(m), np.empty(m)
         self.tb, self.bb = np.zeros(m, dtype=np.bool_), np.zeros(m, dtype=np.bool_)
         self.silent, self.srtt = np.empty(m), np.empty(m)
-        self.log_flow = np.empty(1024, dtype=np.int64)
-        self.log_rows = np.empty((1024, 4))
-        self.loss_flow = np.empty(256, dtype=np.int64)
-        self.loss_t = np.empty(256)
+        self.log_flow = np.empty(2 * m + 1024, dtype=np.int64)
+        self.log_rows = np.empty((self.log_flow.size, 4))
+        self.loss_flow = np.empty(m + 256, dtype=np.int64)
+        self.loss_t = np.empty(self.loss_flow.size)
+        c = self.calls
         self._fixed = (
-            laws.group_of.astype(np.int64), laws.pos_of.astype(np.int64), self.ig, timing,
-            dupacks, self.base, self.s, self.act, self.phf, self.lw, self.lnew, self.tb,
-            self.bb, self.silent, self.srtt,
+            c.rounds, c.losses, c.buf, c.meta, c.gt, laws.group_of.astype(np.int64),
+            laws.pos_of.astype(np.int64), timing, dupacks, self.base, self.s,
         )  # fmt: skip
 
     @property
     def args(self) -> tuple[Any, ...]:
-        c = self.calls
-        logs = (self.log_flow, self.log_rows, self.loss_flow, self.loss_t)
-        return (c.rounds, c.losses, c.buf, c.meta, c.gt, *self._fixed, *logs)
+        """:func:`~tcpfluid.fluid._hybrid_kernel.run`'s arguments after the kernel's."""
+        logs = (self.log_flow, self.log_rows, self.loss_flow, self.loss_t, self.ig)
+        scratch = (self.act, self.phf, self.lw, self.lnew, self.tb, self.bb)
+        return ((*self._fixed, *logs), *scratch, self.silent, self.srtt)
 
-    def grow(self, rounds: int, losses: int) -> None:
-        """Room for ``rounds`` more rows of the round log and ``losses`` of the loss log
-        (each doubles when full)."""
+    def grow(self, more: int) -> None:
+        """Room for ``more`` rows more in each log (each at least doubles when full)."""
         n, nl = int(self.ig[K.I_NLOG]), int(self.ig[K.I_NLOSS])
-        if n + rounds > self.log_flow.size:
-            cap = max(2 * self.log_flow.size, n + rounds)
+        if n + more > self.log_flow.size:
+            cap = max(2 * self.log_flow.size, n + more)
             self.log_flow = np.concatenate([self.log_flow[:n], np.empty(cap - n, np.int64)])
             self.log_rows = np.concatenate([self.log_rows[:n], np.empty((cap - n, 4))])
-        if nl + losses > self.loss_flow.size:
-            cap = max(2 * self.loss_flow.size, nl + losses)
+        if nl + more > self.loss_flow.size:
+            cap = max(2 * self.loss_flow.size, nl + more)
             self.loss_flow = np.concatenate([self.loss_flow[:nl], np.empty(cap - nl, np.int64)])
             self.loss_t = np.concatenate([self.loss_t[:nl], np.empty(cap - nl)])
 
     def python_decisions(self, laws: _Laws, touched: NDArray[np.int64], g: FloatArray) -> None:
-        """The decisions of the laws called from Python at the boundary the loop stopped
-        at (:data:`~tcpfluid.fluid._hybrid_kernel.DECIDE`): their flows' new windows
-        after a loss, actions and phases, where the loop reads the compiled ones'."""
-        py = self.calls.py
+        """The decisions of laws written in Python at the boundary the loop stopped at
+        (:data:`~tcpfluid.fluid._hybrid_kernel.DECIDE`): their flows' new windows after a
+        loss, actions and phases, where the loop reads them."""
         nl, ne = int(g[K.G_LEARNT]), int(g[K.G_ENDED])
-        J = touched[2, :nl]
-        i = np.flatnonzero(py[laws.group_of[J]])
-        if i.size:
-            kinds = [loss_kind(a, b) for a, b in zip(self.tb[i].tolist(), self.bb[i].tolist(), strict=True)]
-            self.lnew[i] = laws.lose(J[i], kinds, self.lw[i])
-        W = touched[1, :ne]
-        i = np.flatnonzero(py[laws.group_of[W]])
-        if i.size:
-            out = np.empty((3, i.size))
-            self.phf[W[i]] = laws.decide(W[i], self.s[:, i], out)
-            self.act[:, i] = out
+        if nl:
+            tb, bb = self.tb[:nl].tolist(), self.bb[:nl].tolist()
+            kinds = [loss_kind(a, b) for a, b in zip(tb, bb, strict=True)]
+            self.lnew[:nl] = laws.lose(touched[2, :nl], kinds, self.lw[:nl])
+        if ne:
+            W = touched[1, :ne]
+            self.phf[W] = laws.decide(W, self.s[:, :ne], self.act[:, :ne])
 
 
 def _by_flow(flows: NDArray[np.int64], rows: FloatArray, n: int) -> list[FloatArray]:

@@ -272,7 +272,7 @@ def simulate_hybrid(
                 box.base[joining] = np.inf
                 g[K.G_REDO] = 1.0  # every flow's sending is computed again
             elif code == K.GROW:
-                box.grow(int(g[K.G_ENDED]), int(g[K.G_LEARNT]))
+                box.grow(F)
             elif code == K.DECIDE:
                 box.python_decisions(laws, st.touched, g)
             elif code == K.PAUSE:
