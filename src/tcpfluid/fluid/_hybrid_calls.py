@@ -1,6 +1,6 @@
 """The laws' compiled rules as calls the hybrid model's compiled loop makes itself.
 
-:func:`~tcpfluid.fluid._hybrid_kernel.run` decides every round boundary and loss event
+:func:`~tcpfluid.fluid._hybrid_kernel.advance` decides every round boundary and loss event
 inside the compiled loop. A law whose ``on_round`` and ``on_loss`` are its compiled rules
 (:class:`~tcpfluid.algorithms.base.CompiledLaw`) is called there through one of a
 fixed-size tuple of first-class functions of one signature, ``(buf, meta, m, p)``:
@@ -104,16 +104,22 @@ def _adapter(kernel: Any, per_flow: bool) -> Any:
     for i, c in enumerate(kernel.args):
         at = f"m + {1 + 3 * i}"
         if c in "wr":
-            parts.append(f"_one(buf, meta, {at}, p, n)" if per_flow else f"_one(buf, meta, {at}, -1, -1)")
+            parts.append(
+                f"_one(buf, meta, {at}, p, n)" if per_flow else f"_one(buf, meta, {at}, -1, -1)"
+            )
         elif c in "RW":
-            parts.append(f"_two(buf, meta, {at}, p, n)" if per_flow else f"_two(buf, meta, {at}, -1, -1)")
+            parts.append(
+                f"_two(buf, meta, {at}, p, n)" if per_flow else f"_two(buf, meta, {at}, -1, -1)"
+            )
         elif c == "b":
             parts.append(f"meta[{at}] != 0")
         elif c == "i":
             parts.append(f"meta[{at}]")
         else:  # "I": the flow's index
             parts.append(f"_index(meta, {at}, p)")
-    name = f"{'round' if per_flow else 'loss'}_{kernel.py_func.__module__}_{kernel.py_func.__name__}"
+    name = (
+        f"{'round' if per_flow else 'loss'}_{kernel.py_func.__module__}_{kernel.py_func.__name__}"
+    )
     name = name.replace(".", "_")
     src = f"def {name}(buf, meta, m, p):\n    n = meta[m]\n    RULE({', '.join(parts)})\n"
     names = {**_HELPERS, "RULE": kernel.get()}
@@ -140,8 +146,8 @@ def _compiled_helpers() -> None:
         types.Array(types.float64, 1, "C"), types.Array(types.int64, 1, "C"), types.int64,
         types.int64,
     )  # fmt: skip
-    inline = njit(inline="always", **K._JIT)
-    _HELPERS.update(_one=inline(_one), _two=inline(_two), _index=inline(_index))
+    helper = njit(**K._JIT)
+    _HELPERS.update(_one=helper(_one), _two=helper(_two), _index=helper(_index))
     _NOTHING = njit(_SIG, **K._JIT)(_nothing)
 
 
@@ -173,7 +179,9 @@ def calls(laws: Any) -> Calls:
     for kind in ("round", "loss"):
         have = [_adapter(k, kind == "round") for k in slots[kind]]
         fns.append(tuple(have + [_NOTHING] * (SLOTS - len(have))))
-    return Calls(fns[0], fns[1], buf, np.array(meta or [0], dtype=np.int64), gt, gt[:, K.GT_PY] == 1)
+    return Calls(
+        fns[0], fns[1], buf, np.array(meta or [0], dtype=np.int64), gt, gt[:, K.GT_PY] == 1
+    )
 
 
 def _fits(plan: Any, slots: dict[str, list[Any]]) -> bool:

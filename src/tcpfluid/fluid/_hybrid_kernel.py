@@ -1,9 +1,11 @@
 """The compiled time-stepping kernel of the hybrid fluid model (:mod:`tcpfluid.fluid.hybrid`).
 
-:func:`advance` steps the queue, the senders and the ACKs until a flow's round ends, a flow
-joins, or the run ends, and returns to Python, where the control laws decide. All state
-lives in the arrays passed in (updated in place); the layout is given by the ``F_*``
-(per-flow float rows) and ``G_*`` (global scalars) indices below.
+:func:`advance` steps the queue, the senders and the ACKs, and each flow's control law
+decides at the flow's round boundaries inside it (the laws' compiled rules, called through
+:mod:`tcpfluid.fluid._hybrid_calls`); it returns to Python when a flow joins, when a law
+written in Python decides, and at the end. All state lives in the arrays passed in
+(updated in place); the layout is given by the ``F_*`` (per-flow float rows) and ``G_*``
+(global scalars) indices below.
 """
 
 from __future__ import annotations
@@ -112,8 +114,10 @@ N_GLOBALS = 20
 
 #: return codes of :func:`advance`
 DONE = 0
-ROUND_END = 1
+DECIDE = 1  # laws written in Python decide (the flows of ``touched``): then call again
 JOIN = 2
+GROW = 3  # a log may not have room for a step: the caller gives it room and calls again
+PAUSE = 5  # the step ``ig[I_PAUSE]`` is reached (a progress report)
 
 _numba_cache.configure()  # the cache directory rule every compiled part follows
 _numba_cache.embeds(sys.modules[__name__], red_probability)  # RED's law, compiled in
@@ -183,13 +187,26 @@ def advance(  # type: ignore[no-untyped-def]
     touched,
     laws,
 ):
-    """Step from step ``k`` until a round ends or a flow learns of its losses (returns
-    ``(k, ROUND_END)`` with ``ends`` set, ``ff[:, F_LEARN]`` 1.0 for the flows that learnt,
-    and those flows, in increasing order, the first ``g[G_TOUCHED]`` of ``touched[0]``:
-    of them the first ``g[G_ENDED]`` of ``touched[1]`` ended their round, the first
-    ``g[G_LEARNT]`` of ``touched[2]`` learnt of their losses), a
-    flow joins (``(k, JOIN)``, before step ``k``; the caller sets ``g[G_REDO]``) or the
-    run ends (``(n_steps, DONE)``).
+    """Step from step ``k`` until a flow joins (``(k, JOIN)``, before step ``k``; the
+    caller sets ``g[G_REDO]``), the run ends (``(n_steps, DONE)``), a log may not have
+    room for a step (``(k, GROW)``), step ``ig[I_PAUSE]`` is reached (``(k, PAUSE)``) or
+    flows of laws written in Python have decisions to take (``(k, DECIDE)``: those
+    flows, in increasing order, are the first ``g[G_TOUCHED]`` of ``touched[0]``; of
+    them the first ``g[G_ENDED]`` of ``touched[1]`` ended their round, the first
+    ``g[G_LEARNT]`` of ``touched[2]`` learnt of their losses; the caller decides for
+    them, :mod:`tcpfluid.fluid._hybrid_laws`, with the flow's helpers below, and calls
+    again: their sending is computed again).
+
+    When flow ``j``'s round ends, or it learns of its losses, in the pass over the flows,
+    a law with compiled rules decides at once (:func:`_decide`) and the flow's sending of
+    the next step is computed with the action it set. ``laws`` is ``(rounds, losses,
+    lb, lm, gt, group_of, pos_of, timing, dupacks, base, s, log_flow, log_rows,
+    loss_flow, loss_t, ig)``: the adapters of the laws' rules, their buffer and
+    descriptions, the law groups' table (``GT_*``), each flow's group and position in it
+    (:mod:`._hybrid_calls`), the loss rule (``timing``: ``timeout_loss_fraction``, the
+    retransmission timer's floor, initial value and ceiling; ``dupacks`` by flow;
+    :func:`_loss_timer`), the flows' BaseRTTs, a sample scratch (``N_SAMPLE`` rows), the
+    round log, the loss log and the counters ``I_*``.
 
     The last step, ``n_steps - 1``, ends at ``t_end`` (it may be shorter than ``dt``):
     the bottleneck serves only for its part inside the run, so it never carries more
@@ -226,6 +243,9 @@ def advance(  # type: ignore[no-untyped-def]
     step mod its length) each flow's held drops by the step the sender learns of them,
     less its base RTT (held drops only; zeroed as they are released).
     """
+    ig = laws[15]
+    if ig[I_REDO] == 1:
+        g[G_REDO] = 1.0
     F = ff.shape[0]
     H = q_hist.shape[0]
     HD = drop_hist.shape[0]
@@ -275,7 +295,7 @@ def advance(  # type: ignore[no-untyped-def]
     for j in range(F):
         arr += send[j]
     t_join = g[G_T_JOIN]
-    log_flow, loss_flow, ig = laws[11], laws[13], laws[15]
+    log_flow, loss_flow = laws[11], laws[13]
     while k < n_steps:
         t = k * dt
         if k >= ig[I_PAUSE]:
@@ -343,7 +363,7 @@ def advance(  # type: ignore[no-untyped-def]
                         arr -= x
                         over -= x
                     if over > 0.0:
-                        i = (i + 1) % F
+                        i = i + 1 if i + 1 < F else 0
                 g[G_GROW_PTR] = float((i + 1) % F)
             arriving = arr + arr_c
             share = 1.0
@@ -376,7 +396,7 @@ def advance(  # type: ignore[no-untyped-def]
                     arr -= x
                 rem -= x
                 if rem > 0.0:
-                    i = (i + 1) % (F + 1)
+                    i = i + 1 if i < F else 0
             g[G_DROP_PTR] = float((i + 1) % (F + 1))
             total = q_before + arr + arr_c
         # ---------------- service, shared in proportion to the backlogs
@@ -432,6 +452,8 @@ def advance(  # type: ignore[no-untyped-def]
         n_learnt = 0
         ps = 1 if one_pass else 0
         while ps < 2:
+            # the steps a held drop waits for the queue it met (the same for every flow)
+            lag_q = int(q_hist[slot] / dt + 0.5) if hold and dropping and ps == 1 else 0
             for j in range(F):
                 # ---- service: the flow's arrivals join its backlog, the queue serves it
                 if one_pass or ps == 0:
@@ -464,10 +486,14 @@ def advance(  # type: ignore[no-untyped-def]
                     # plus that queueing delay later (when the sender learns of the loss,
                     # not before: a sender never sends a packet again before it knows it
                     # was lost)
-                    lag = int(q_hist[slot] / dt + 0.5)
+                    lag = lag_q
                     if lag > HD - 1 - dsteps:
                         lag = HD - 1 - dsteps
-                    drop_hist[(k + lag) % HD, j] += x
+                    # (k + lag) mod HD from k's (0 <= lag < HD)
+                    at = slot_d + lag
+                    if at >= HD:
+                        at -= HD
+                    drop_hist[at, j] += x
                 if x > 0.0:
                     if not hold:
                         if on_growth:
@@ -653,11 +679,11 @@ def advance(  # type: ignore[no-untyped-def]
             g[G_TOUCHED] = n_touched
             g[G_ENDED] = n_ended
             g[G_LEARNT] = n_learnt
-            return k, ROUND_END
+            return k, DECIDE
     return k, DONE
 
 
-# rows of the round sample :func:`boundary_sample` fills, shape (N_SAMPLE, F)
+# rows of the round sample :func:`_sample_one` fills, shape (N_SAMPLE, F)
 S_CWND = 0
 S_BASE = 1
 S_MEAN = 2
@@ -667,14 +693,6 @@ S_ACKS = 5
 S_FWD_MEAN = 6
 S_FWD_BASE = 7
 N_SAMPLE = 8
-
-
-@njit(**_JIT)
-def boundary_sample(ff, which, base, has_rev, out):  # type: ignore[no-untyped-def]
-    """The round sample of the flows ``which`` whose round ended (column ``i`` of rows
-    ``S_*`` of ``out`` is flow ``which[i]``'s; :func:`_sample_one`)."""
-    for i in range(which.size):
-        _sample_one(ff, which[i], base, has_rev, out, i)
 
 
 @njit(**_JIT)
@@ -709,17 +727,6 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
 
 
 @njit(**_JIT)
-def boundary_act(ff, which, cwnd, incr, cap):  # type: ignore[no-untyped-def]
-    """The laws' actions for the flows ``which`` whose round ended (flow ``which[i]``'s
-    in element ``i`` of ``cwnd``, ``incr``, ``cap``)."""
-    for i in range(which.size):
-        j = which[i]
-        ff[j, F_W] = cwnd[i]
-        ff[j, F_INCR] = incr[i]
-        ff[j, F_CAP] = cap[i]
-
-
-@njit(**_JIT)
 def round_restart(ff, j):  # type: ignore[no-untyped-def]
     """Flow ``j`` begins a new round with the next packet it sends (after a loss reaction,
     as a packet sender's recovery starts its round anew)."""
@@ -739,16 +746,6 @@ def round_restart(ff, j):  # type: ignore[no-untyped-def]
 
 
 @njit(**_JIT)
-def boundary_end(ff, which, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
-    """:func:`_end_one` of each flow ``which[i]`` whose round ended (in increasing order;
-    the window its law saw ``w[i]``, its phase ``phase[which[i]]``); returns the rows
-    logged in all."""
-    for i in range(which.size):
-        n = _end_one(ff, which[i], t, w[i], phase[which[i]], log_flow, log_rows, n)
-    return n
-
-
-@njit(**_JIT)
 def _end_one(ff, j, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
     """Log flow ``j``'s ended round (``(t, w, the window now, phase)`` at row ``n`` of
     ``log_rows``, the flow in ``log_flow``) and begin its next round; returns ``n + 1``."""
@@ -765,19 +762,6 @@ def _end_one(ff, j, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-unty
 def _np_max(a, b):  # type: ignore[no-untyped-def]
     """``np.maximum(a, b)`` for two floats (a NaN wins)."""
     return a if (a >= b or math.isnan(a)) else b
-
-
-@njit(**_JIT)
-def loss_timers(  # type: ignore[no-untyped-def]
-    ff, J, frac, min_rto, dupacks, initial_rto, max_rto, timeout, burst, silent, srtt
-):
-    """:func:`_loss_timer` of each flow of ``J``, into ``timeout``, ``burst``, ``silent``
-    and ``srtt`` (``dupacks`` by flow)."""
-    for i in range(J.size):
-        j = J[i]
-        timeout[i], burst[i], silent[i], srtt[i] = _loss_timer(
-            ff, j, frac, min_rto, dupacks[j], initial_rto, max_rto
-        )
 
 
 @njit(**_JIT)
@@ -823,13 +807,6 @@ def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: i
 
 
 @njit(**_JIT)
-def loss_apply(ff, J, t, new, silent, srtt):  # type: ignore[no-untyped-def]
-    """:func:`_loss_apply_one` of each flow of ``J`` (its values at the same position)."""
-    for i in range(J.size):
-        _loss_apply_one(ff, J[i], t, new[i], silent[i], srtt[i])
-
-
-@njit(**_JIT)
 def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def]
     """Flow ``j`` takes the window ``new`` its law set at a loss event at ``t``, stays
     silent for ``silent`` and counts later drops within ``max(srtt, silent)`` as the same
@@ -846,7 +823,7 @@ def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def
 
 @njit(**_JIT)
 def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-def]
-    """Flow ``j``'s law decides at ``t`` through its compiled rule (:func:`run` states
+    """Flow ``j``'s law decides at ``t`` through its compiled rule (:func:`advance` states
     ``laws``): its loss reaction (``loss``; :func:`_loss_timer`, :func:`_loss_apply_one`,
     a row of the loss log) or its next round (:func:`_sample_one`, the action, a row of
     the round log, :func:`_end_one`); then the ACKs of the round-ending step carried past
@@ -861,7 +838,9 @@ def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-de
         )
         at = gt[gr, GT_LW]
         lb[at] = ff[j, F_W]
-        losses[gt[gr, GT_LOSS]](lb, lm, gt[gr, GT_LMETA + (1 if to else 0) + (2 if burst else 0)], p)
+        losses[gt[gr, GT_LOSS]](
+            lb, lm, gt[gr, GT_LMETA + (1 if to else 0) + (2 if burst else 0)], p
+        )
         _loss_apply_one(ff, j, t, lb[at + 1], silent, srtt)
         c = ig[I_NLOSS]
         loss_flow[c] = j
@@ -886,13 +865,7 @@ def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-de
         ff[j, F_CARRY] = 0.0
 
 
-#: return codes of :func:`run` besides :func:`advance`'s
-GROW = 3  # the round or loss log is full: the caller gives it room and calls again
-DECIDE = 4  # laws called from Python decide (``ig[I_STAGE]`` is 2): then call again
-PAUSE = 5  # the step ``ig[I_PAUSE]`` is reached (a progress report)
-
-# entries of ``ig``, :func:`run`'s counters
-I_STAGE = 0  # 0 step on; 1 a boundary to decide; 2 its decisions made, to apply
+# entries of ``ig``, :func:`advance`'s counters
 I_NLOG = 1  # rows in the round log
 I_NLOSS = 2  # rows in the loss log
 I_PAUSE = 3  # the step to pause at
@@ -900,80 +873,16 @@ I_REDO = 4  # 1: every flow's sending recomputed at each resumption (a check)
 N_IG = 5
 
 
-# columns of :func:`run`'s group table ``gt`` (one row per law object; :mod:`._hybrid_calls`)
+# columns of the group table ``gt`` (one row per law object; :mod:`._hybrid_calls`)
 GT_PY = 0  # 1: the law is called from Python
 GT_ROUND = 1  # its round adapter's slot
 GT_RMETA = 2  # its round call's entry in ``meta``
 GT_LOSS = 3  # its loss adapter's slot
-GT_LMETA = 4  # 4 entries: its loss calls' entries in ``meta``, by kind (fast, timeout, burst, burst timeout)
-GT_SAMPLE = 8  # offset in ``buf`` of its sample rows (``K.N_SAMPLE`` rows of n)
+GT_LMETA = 4  # 4 entries: its loss calls' entries in ``meta``, by kind (fast, timeout,
+#               burst, burst timeout)
+GT_SAMPLE = 8  # offset in ``buf`` of its sample rows (``N_SAMPLE`` rows of n)
 GT_ACT = 9  # of its action rows (cwnd, incr, cap; n each)
 GT_PHASE = 10  # of its ``phase`` state array
 GT_N = 11  # its flows
 GT_LW = 12  # of its loss call's window before (one value) and after (the next)
 N_GT = 13
-
-
-@njit(**_JIT)
-def run(  # type: ignore[no-untyped-def]
-    k, n_steps, t_end, dt, mu, buf, red, rev, ff, g, dep_hist, ack_hist, drop_hist,
-    q_hist, f_hist, fq_ring, qa_ring, drops, ends, cross, every, rec_f, rec_g, sends,
-    touched, laws, act, phf, lw, lnew, tb, bb, silent, srtt,
-):  # fmt: skip
-    """:func:`advance` with every round boundary and loss event decided in it: a law's
-    compiled rules at once (:func:`_decide`), a law written in Python when the call
-    returns. ``laws`` is ``(rounds, losses, lb, lm, gt, group_of, pos_of, timing,
-    dupacks, base, s, log_flow, log_rows, loss_flow, loss_t, ig)``: the adapters of the
-    laws' rules, their buffer and descriptions, the law groups' table, each flow's group
-    and position in it (:mod:`._hybrid_calls`), the loss rule (``timing``:
-    ``timeout_loss_fraction``, the retransmission timer's floor, initial value and
-    ceiling; ``dupacks`` by flow; :func:`_loss_timer`), the flows' BaseRTTs, a sample
-    scratch, the round log, the loss log and the counters ``I_*``.
-
-    Returns ``(k, code)`` at a join or the end (:func:`advance`'s codes), when a log may
-    not have room for a step (``GROW``), at step ``ig[I_PAUSE]`` (``PAUSE``) and when
-    flows of laws written in Python have a decision to take (``DECIDE``): the flows of
-    ``touched`` as :func:`advance` lists them, the samples of those whose round ended in
-    the columns of ``s`` and the loss timers of those that learnt of losses in ``tb``,
-    ``bb``, ``silent``, ``srtt`` (their windows in ``lw``); the caller writes their new
-    windows into ``lnew``, their actions into the columns of ``act`` and their phases
-    into ``phf`` (by flow), and calls again, which applies them.
-    """
-    has_rev = rev[0] == 1.0
-    timing, dupacks, base, s = laws[7], laws[8], laws[9], laws[10]
-    log_flow, log_rows, loss_flow, loss_t, ig = laws[11:]
-    while True:
-        if ig[I_STAGE] == 0:
-            if ig[I_REDO] == 1:
-                g[G_REDO] = 1.0
-            k, code = advance(
-                k, n_steps, t_end, dt, mu, buf, red, rev, ff, g, dep_hist, ack_hist,
-                drop_hist, q_hist, f_hist, fq_ring, qa_ring, drops, ends, cross, every, rec_f,
-                rec_g, sends, touched, laws,
-            )  # fmt: skip
-            if code != ROUND_END:
-                return k, code
-            ig[I_STAGE] = 1
-        nl = int(g[G_LEARNT])
-        ne = int(g[G_ENDED])
-        J = touched[2, :nl]
-        W = touched[1, :ne]
-        if ig[I_STAGE] == 1:
-            ig[I_STAGE] = 2
-            for i in range(nl):
-                ff[J[i], F_LEARN] = 0.0
-                lw[i] = ff[J[i], F_W]
-            loss_timers(ff, J, timing[0], timing[1], dupacks, timing[2], timing[3], tb, bb, silent, srtt)
-            boundary_sample(ff, W, base, has_rev, s)
-            return k, DECIDE
-        t = k * dt
-        loss_apply(ff, J, t, lnew, silent, srtt)
-        c = ig[I_NLOSS]
-        for i in range(nl):
-            loss_flow[c] = J[i]
-            loss_t[c] = t
-            c += 1
-        ig[I_NLOSS] = c
-        boundary_act(ff, W, act[0], act[1], act[2])
-        ig[I_NLOG] = boundary_end(ff, W, t, s[S_CWND], phf, log_flow, log_rows, ig[I_NLOG])
-        ig[I_STAGE] = 0

@@ -3,7 +3,7 @@ keeps of its round boundaries.
 
 :class:`_Laws` groups the flows by law object (each law decides at its flows' own round
 boundaries); :class:`_Boundary` holds the arrays the compiled loop
-(:func:`~tcpfluid.fluid._hybrid_kernel.run`) decides the boundaries with, the laws' calls
+(:func:`~tcpfluid.fluid._hybrid_kernel.advance`) decides the boundaries with, the laws' calls
 (:mod:`._hybrid_calls`) and the round and loss logs, and takes the decisions of laws
 written in Python.
 """
@@ -120,25 +120,22 @@ class _Laws:
 
 
 class _Boundary:
-    """What :func:`~tcpfluid.fluid._hybrid_kernel.run` decides the round boundaries with
+    """What :func:`~tcpfluid.fluid._hybrid_kernel.advance` decides the round boundaries with
     (:attr:`args`, after the kernel's own arrays): the laws' calls, each flow's group and
     position in it, the loss rule's settings, scratch arrays, and the round log (``(t,
     window, next window, phase)`` rows and their flows, in the order the rounds ended)
     and the loss log (flow, time), which grow when full (:meth:`grow`)."""
 
-    def __init__(self, laws: _Laws, timing: FloatArray, dupacks: FloatArray) -> None:
+    def __init__(self, laws: _Laws, timing: FloatArray, dupacks: FloatArray, has_rev: bool) -> None:
         n = laws.group_of.size
+        #: whether the path has an ACK-path bottleneck (the samples' forward delays)
+        self.has_rev = has_rev
         self.calls: Calls = calls(laws)
         self.ig = np.zeros(K.N_IG, dtype=np.int64)
         #: each flow's BaseRTT (inf: none yet)
         self.base = np.full(n, np.inf)
         m = max(n, 1)
         self.s = np.empty((K.N_SAMPLE, m))
-        self.act = np.empty((3, m))
-        self.phf = np.zeros(m)
-        self.lw, self.lnew = np.empty(m), np.empty(m)
-        self.tb, self.bb = np.zeros(m, dtype=np.bool_), np.zeros(m, dtype=np.bool_)
-        self.silent, self.srtt = np.empty(m), np.empty(m)
         self.log_flow = np.empty(2 * m + 1024, dtype=np.int64)
         self.log_rows = np.empty((self.log_flow.size, 4))
         self.loss_flow = np.empty(m + 256, dtype=np.int64)
@@ -150,11 +147,9 @@ class _Boundary:
         )  # fmt: skip
 
     @property
-    def args(self) -> tuple[Any, ...]:
-        """:func:`~tcpfluid.fluid._hybrid_kernel.run`'s arguments after the kernel's."""
-        logs = (self.log_flow, self.log_rows, self.loss_flow, self.loss_t, self.ig)
-        scratch = (self.act, self.phf, self.lw, self.lnew, self.tb, self.bb)
-        return ((*self._fixed, *logs), *scratch, self.silent, self.srtt)
+    def laws(self) -> tuple[Any, ...]:
+        """:func:`~tcpfluid.fluid._hybrid_kernel.advance`'s last argument."""
+        return (*self._fixed, self.log_flow, self.log_rows, self.loss_flow, self.loss_t, self.ig)
 
     def grow(self, more: int) -> None:
         """Room for ``more`` rows more in each log (each at least doubles when full)."""
@@ -168,18 +163,46 @@ class _Boundary:
             self.loss_flow = np.concatenate([self.loss_flow[:nl], np.empty(cap - nl, np.int64)])
             self.loss_t = np.concatenate([self.loss_t[:nl], np.empty(cap - nl)])
 
-    def python_decisions(self, laws: _Laws, touched: NDArray[np.int64], g: FloatArray) -> None:
-        """The decisions of laws written in Python at the boundary the loop stopped at
-        (:data:`~tcpfluid.fluid._hybrid_kernel.DECIDE`): their flows' new windows after a
-        loss, actions and phases, where the loop reads them."""
-        nl, ne = int(g[K.G_LEARNT]), int(g[K.G_ENDED])
-        if nl:
-            tb, bb = self.tb[:nl].tolist(), self.bb[:nl].tolist()
-            kinds = [loss_kind(a, b) for a, b in zip(tb, bb, strict=True)]
-            self.lnew[:nl] = laws.lose(touched[2, :nl], kinds, self.lw[:nl])
-        if ne:
-            W = touched[1, :ne]
-            self.phf[W] = laws.decide(W, self.s[:, :ne], self.act[:, :ne])
+    def python_decisions(
+        self, laws: _Laws, ff: FloatArray, touched: NDArray[np.int64], g: FloatArray, t: float
+    ) -> None:
+        """The decisions of laws written in Python at ``t``, after the step the kernel
+        returned at (:data:`~tcpfluid.fluid._hybrid_kernel.DECIDE`; ``touched`` lists
+        their flows), with the kernel's helpers for one flow: the flows that learnt of
+        their losses react (loss timers, their law's ``on_loss``, the new window), then
+        those whose round ended get their sample, their law's action and a row of the
+        round log, as the kernel does for a law with compiled rules
+        (:func:`~tcpfluid.fluid._hybrid_kernel._decide`)."""
+        timing, dupacks, base, s = self._fixed[7:11]
+        ig, has_rev = self.ig, self.has_rev
+        J = touched[2, : int(g[K.G_LEARNT])]
+        if J.size:
+            w = ff[J, K.F_W]
+            kinds, silent, srtt = [], [], []
+            for j in J.tolist():
+                ff[j, K.F_LEARN] = 0.0
+                to, burst, sl, sr = K._loss_timer(
+                    ff, j, timing[0], timing[1], dupacks[j], timing[2], timing[3]
+                )
+                kinds.append(loss_kind(to, burst))
+                silent.append(sl)
+                srtt.append(sr)
+            new = laws.lose(J, kinds, w)
+            for i, j in enumerate(J.tolist()):
+                K._loss_apply_one(ff, j, t, float(new[i]), silent[i], srtt[i])
+                self.loss_flow[ig[K.I_NLOSS]] = j
+                self.loss_t[ig[K.I_NLOSS]] = t
+                ig[K.I_NLOSS] += 1
+        W = touched[1, : int(g[K.G_ENDED])]
+        if W.size:
+            for i, j in enumerate(W.tolist()):
+                K._sample_one(ff, j, base, has_rev, s, i)
+            act = np.empty((3, W.size))
+            phase = laws.decide(W, s[:, : W.size], act)
+            ff[W, K.F_W], ff[W, K.F_INCR], ff[W, K.F_CAP] = act
+            for i, j in enumerate(W.tolist()):
+                log = (self.log_flow, self.log_rows, int(ig[K.I_NLOG]))
+                ig[K.I_NLOG] = K._end_one(ff, j, t, s[K.S_CWND, i], phase[i], *log)
 
 
 def _by_flow(flows: NDArray[np.int64], rows: FloatArray, n: int) -> list[FloatArray]:

@@ -57,15 +57,16 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import check_choice, check_nonnegative, check_positive
-from ..algorithms.base import ControlLaw, loss_kind
+from ..algorithms.base import ControlLaw
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
+from ._hybrid_calls import quiet as _quiet
 from ._hybrid_inputs import (
     DROP_SHARES,
     RTT_SAMPLES,
@@ -74,7 +75,6 @@ from ._hybrid_inputs import (
     check_run,
     kernel_state,
 )
-from ._hybrid_calls import quiet as _quiet
 from ._hybrid_laws import _Boundary, _by_flow, _Laws
 from ._hybrid_pages import small_pages
 from ._hybrid_results import HybridEnd, HybridFlowTrace, HybridResult
@@ -236,7 +236,7 @@ def simulate_hybrid(
     F = d.size
     laws = _Laws(law, F)
     fine = np.array([name not in LAWS_WITHOUT_FINE_CHECK for name in laws.names])
-    # the loss rule (:func:`~._hybrid_kernel.loss_timers`): each flow's duplicate ACKs that
+    # the loss rule (:func:`~._hybrid_kernel._loss_timer`): each flow's duplicate ACKs that
     # start a retransmission, ``timeout_loss_fraction`` (NaN: the packet sender's rule)
     # and the retransmission timer's floor, initial value and ceiling
     dupacks = np.where(fine, 1.0, DUPACK_THRESHOLD)
@@ -249,15 +249,19 @@ def simulate_hybrid(
         st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
     st.g[K.G_MARK] = mark
     ff, g = st.ff, st.g
-    box = _Boundary(laws, timing, dupacks)
-    box.ig[K.I_REDO] = 1 if _REDO_EVERY_RESUME else 0
+    box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
+    box.ig[K.I_REDO] = 1 if _RESUME_EVERY_STEP else 0
     pause = max(1, n_steps // 100) if progress is not None else n_steps + 1
+    if _RESUME_EVERY_STEP:
+        pause = 1
     box.ig[K.I_PAUSE] = pause
     next_report = time.monotonic()
     k = 0
     with _quiet():
         while True:
-            k, code = K.run(k, n_steps, t_end, dt, mu, buf, *st.before, every, *st.after, *box.args)
+            k, code = K.advance(
+                k, n_steps, t_end, dt, mu, buf, *st.before, every, *st.after, box.laws
+            )
             if code == K.DONE:
                 break
             if code == K.JOIN:
@@ -274,7 +278,7 @@ def simulate_hybrid(
             elif code == K.GROW:
                 box.grow(F)
             elif code == K.DECIDE:
-                box.python_decisions(laws, st.touched, g)
+                box.python_decisions(laws, ff, st.touched, g, k * dt)
             elif code == K.PAUSE:
                 box.ig[K.I_PAUSE] = k + pause
                 if progress is not None and (now := time.monotonic()) >= next_report:
@@ -285,9 +289,9 @@ def simulate_hybrid(
     return _collect(laws, ff, g, st.rec_f, st.rec_g, box, mu, t_end, dt, changes, red)
 
 
-#: every flow's sending recomputed at each resumption of the kernel (a check of the
-#: resumption: the same run bit for bit)
-_REDO_EVERY_RESUME = False
+#: the kernel returns at every step and recomputes every flow's sending when it resumes
+#: (a check of the resumption: the same run bit for bit)
+_RESUME_EVERY_STEP = False
 
 
 def _collect(
