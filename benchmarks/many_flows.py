@@ -3,7 +3,8 @@ it, and turning the engine's own result into the common result (round logs, per-
 records, the summary).
 
 Run: ``python benchmarks/many_flows.py [--flows 1000,10000,100000] [--engines rounds,ode]
-[--duration-rounds 1s] [--duration-ode 2s] [--cli-flows 10000]``. Prints one line per
+[--duration-rounds 1s] [--duration-ode 2s] [--cli-flows 10000] [--reference PATH/src]``
+(``--engines ""`` or ``--flows ""``: the command alone). Prints one line per
 (engine, flows): the
 seconds to build the scenario (``qv-many-flows``, Vegas, one group), to run the engine
 (its native result), to build the result and summary, and the flows per second of the
@@ -95,11 +96,11 @@ def main() -> None:
     ap.add_argument("--cli-flows", default="10000")
     ap.add_argument("--reference", help="a reference tree's src: its command timed beside")
     a = ap.parse_args()
-    counts = [int(x) for x in a.flows.split(",")]
+    counts = [int(x) for x in a.flows.split(",") if x]
     print(f"load average: {os.getloadavg()}")
     print(f"{'engine':8} {'flows':>8} {'build s':>9} {'run s':>9} {'result s':>9} {'flows/s':>10}")
     rows = []
-    for engine in a.engines.split(","):
+    for engine in [e for e in a.engines.split(",") if e]:
         duration = a.duration_ode if engine in ("ode", "hybrid") else a.duration_rounds
         _case(engine, 100, duration)  # warm-up: imports, Numba
         for n in counts:

@@ -120,17 +120,18 @@ def test_the_compiled_loop_decides_as_the_law_called_from_python(name: str) -> N
         def on_loss(self, state: State, index: Any, kind: int, cwnd: Any) -> Any:  # type: ignore[override]
             return super().on_loss(state, index, kind, cwnd)
 
-    kw: dict[str, Any] = {
+    base: dict[str, Any] = {
         "mu_pps": 1500.0,
         "base_rtt_s": [0.04, 0.06, 0.1, 0.05],
         "duration_s": 25.0,
-        "buffer_pkts": 25.0,
         "flow_start_s": [0.0, 1.0, 3.0, 6.0],
-        "reverse_mu_pps": 700.0,
-        "reverse_buffer_pkts": 8.0,
     }
-    compiled = simulate_hybrid(law, **kw)
-    assert sum(len(f.loss_t_s) for f in compiled.flows) > 0
-    assert_same(compiled, simulate_hybrid(FromPython(**law.params()), **kw))
-    mixed = [FromPython(**law.params()), law, law, FromPython(**law.params())]
-    assert_same(compiled, simulate_hybrid(mixed, **kw))
+    lossy = {**base, "buffer_pkts": 6.0}
+    ack_path = {**base, "buffer_pkts": 25.0, "reverse_mu_pps": 700.0, "reverse_buffer_pkts": 8.0}
+    for kw in (lossy, ack_path):
+        compiled = simulate_hybrid(law, **kw)
+        if kw is lossy:
+            assert sum(len(f.loss_t_s) for f in compiled.flows) > 0
+        assert_same(compiled, simulate_hybrid(FromPython(**law.params()), **kw))
+        mixed = [FromPython(**law.params()), law, law, FromPython(**law.params())]
+        assert_same(compiled, simulate_hybrid(mixed, **kw))
