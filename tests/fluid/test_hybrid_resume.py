@@ -1,11 +1,12 @@
-"""The hybrid kernel resuming after a decision.
+"""The hybrid kernel resuming after it returned.
 
-The kernel computes each flow's sending of the next step in the same pass as its ACKs;
-when it resumes after the laws decided, it recomputes the sending of the flows whose round
-ended or that learnt of losses (the only ones a decision changes) and sums the step's
-arrivals again in flow order. Recomputing every flow's sending at every resumption must
-therefore give the same run bit for bit: if a flow a decision changed were missed (or a
-flow's stored sending were stale), the two runs would part. The cases cover the one-pass
+The kernel computes each flow's sending of the next step in the same pass as its ACKs
+(and its law's decision, when its round ends there); when it resumes after returning (a
+join, a progress report, a law written in Python deciding), it recomputes the sending of
+the flows Python changed and sums the step's arrivals again in flow order. Returning at
+every step and recomputing every flow's sending at every resumption must therefore give
+the same run bit for bit: if a flow were missed (or a flow's stored sending were stale),
+the two runs would part. The cases cover the one-pass
 and two-pass steps (an ACK-path queue; drops under departure RTT samples), joins and
 leaves, RED, every drop share, drops freed at once, whole packets and the round-ending
 step's ACKs carried into the next round.
@@ -21,6 +22,7 @@ from _hashkit import assert_same
 
 from tcpfluid.algorithms import get_law
 from tcpfluid.fluid import _hybrid_kernel as K
+from tcpfluid.fluid import hybrid
 from tcpfluid.fluid.hybrid import simulate_hybrid
 from tcpfluid.queueing import red_parameters
 
@@ -57,14 +59,14 @@ def test_recomputing_every_flow_on_resuming_changes_nothing(
     calls = [0]
     advance = K.advance
 
-    def every_flow(k: int, *args: Any) -> Any:
-        args[8][K.G_REDO] = 1.0  # g: every flow's sending recomputed
+    def counted(*args: Any) -> Any:
         calls[0] += 1
-        return advance(k, *args)
+        return advance(*args)
 
-    monkeypatch.setattr(K, "advance", every_flow)
+    monkeypatch.setattr(K, "advance", counted)
+    monkeypatch.setattr(hybrid, "_RESUME_EVERY_STEP", True)
     redone = simulate_hybrid(get_law(name), **kw)
-    assert calls[0] > 300  # it resumed after many decisions
-    if name == "reno":  # the loss reactions resume too
+    assert calls[0] > 300  # it resumed at every step
+    if name == "reno":  # with loss reactions
         assert sum(len(f.loss_t_s) for f in kept.flows) > 0
     assert_same(kept, redone)

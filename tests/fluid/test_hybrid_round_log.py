@@ -1,5 +1,5 @@
-"""The hybrid model's round trace log: rows written by the kernel at each boundary into a
-growing array, split by flow in the order the rounds ended.
+"""The hybrid model's round trace log: rows written by the kernel at each boundary into one
+array, split by flow in the order the rounds ended.
 
 The reference is the plain route: one Python list of ``(t, window, next window, phase)``
 tuples per flow, turned into an array at the end.
@@ -10,13 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from tcpfluid.fluid import _hybrid_kernel as K
-from tcpfluid.fluid import hybrid
+from tcpfluid.fluid._hybrid_laws import _by_flow
 
 
 def test_round_log_equals_one_list_per_flow() -> None:
     rng = np.random.default_rng(11)
     n = 8
-    log = hybrid._RoundLog(capacity=4)  # grows many times
+    log_flow, log_rows, m = np.empty(400 * n, dtype=np.int64), np.empty((400 * n, 4)), 0
     plain: list[list[tuple[float, float, float, float]]] = [[] for _ in range(n)]
     ff = np.zeros((n, K.N_FLOW_ROWS))
     t = 0.0
@@ -25,12 +25,12 @@ def test_round_log_equals_one_list_per_flow() -> None:
         ends = rng.random(n) < (0.5 if rng.random() < 0.7 else 0.1)
         w, phase = rng.random(n) * 100.0, rng.integers(0, 3, n).astype(np.float64)
         ff[:, K.F_W] = rng.random(n) * 100.0
-        log.reserve(int(ends.sum()))
         which = np.flatnonzero(ends)
-        log.n = K.boundary_end(ff, which, t, w[which], phase, log.flow, log.rows, log.n)
+        for j in which.tolist():
+            m = K._end_one(ff, j, t, w[j], phase[j], log_flow, log_rows, m)
         for j in np.flatnonzero(ends).tolist():
             plain[j].append((t, float(w[j]), float(ff[j, K.F_W]), float(phase[j])))
-    got = log.per_flow(n)
+    got = _by_flow(log_flow[:m], log_rows, n)
     assert len(got) == n
     for j in range(n):
         ref = np.array(plain[j], dtype=np.float64).reshape(-1, 4)
@@ -38,4 +38,5 @@ def test_round_log_equals_one_list_per_flow() -> None:
 
 
 def test_round_log_without_rounds_has_empty_traces() -> None:
-    assert [g.shape for g in hybrid._RoundLog().per_flow(3)] == [(0, 4)] * 3
+    empty = _by_flow(np.empty(0, dtype=np.int64), np.empty((16, 4)), 3)
+    assert [g.shape for g in empty] == [(0, 4)] * 3

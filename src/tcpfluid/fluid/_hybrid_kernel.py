@@ -1,9 +1,11 @@
 """The compiled time-stepping kernel of the hybrid fluid model (:mod:`tcpfluid.fluid.hybrid`).
 
-:func:`advance` steps the queue, the senders and the ACKs until a flow's round ends, a flow
-joins, or the run ends, and returns to Python, where the control laws decide. All state
-lives in the arrays passed in (updated in place); the layout is given by the ``F_*``
-(per-flow float rows) and ``G_*`` (global scalars) indices below.
+:func:`advance` steps the queue, the senders and the ACKs, and each flow's control law
+decides at the flow's round boundaries inside it (the laws' compiled rules, called through
+:mod:`tcpfluid.fluid._hybrid_calls`); it returns to Python when a flow joins, when a law
+written in Python decides, and at the end. All state lives in the arrays passed in
+(updated in place); the layout is given by the ``F_*`` (per-flow float rows) and ``G_*``
+(global scalars) indices below.
 """
 
 from __future__ import annotations
@@ -112,8 +114,10 @@ N_GLOBALS = 20
 
 #: return codes of :func:`advance`
 DONE = 0
-ROUND_END = 1
+DECIDE = 1  # laws written in Python decide (the flows of ``touched``): then call again
 JOIN = 2
+GROW = 3  # a log may not have room for a step: the caller gives it room and calls again
+PAUSE = 5  # the step ``ig[I_PAUSE]`` is reached (a progress report)
 
 _numba_cache.configure()  # the cache directory rule every compiled part follows
 _numba_cache.embeds(sys.modules[__name__], red_probability)  # RED's law, compiled in
@@ -181,14 +185,28 @@ def advance(  # type: ignore[no-untyped-def]
     rec_g,
     sends,
     touched,
+    laws,
 ):
-    """Step from step ``k`` until a round ends or a flow learns of its losses (returns
-    ``(k, ROUND_END)`` with ``ends`` set, ``ff[:, F_LEARN]`` 1.0 for the flows that learnt,
-    and those flows, in increasing order, the first ``g[G_TOUCHED]`` of ``touched[0]``:
-    of them the first ``g[G_ENDED]`` of ``touched[1]`` ended their round, the first
-    ``g[G_LEARNT]`` of ``touched[2]`` learnt of their losses), a
-    flow joins (``(k, JOIN)``, before step ``k``; the caller sets ``g[G_REDO]``) or the
-    run ends (``(n_steps, DONE)``).
+    """Step from step ``k`` until a flow joins (``(k, JOIN)``, before step ``k``; the
+    caller sets ``g[G_REDO]``), the run ends (``(n_steps, DONE)``), a log may not have
+    room for a step (``(k, GROW)``), step ``ig[I_PAUSE]`` is reached (``(k, PAUSE)``) or
+    flows of laws written in Python have decisions to take (``(k, DECIDE)``: those
+    flows, in increasing order, are the first ``g[G_TOUCHED]`` of ``touched[0]``; of
+    them the first ``g[G_ENDED]`` of ``touched[1]`` ended their round, the first
+    ``g[G_LEARNT]`` of ``touched[2]`` learnt of their losses; the caller decides for
+    them, :mod:`tcpfluid.fluid._hybrid_laws`, with the flow's helpers below, and calls
+    again: their sending is computed again).
+
+    When flow ``j``'s round ends, or it learns of its losses, in the pass over the flows,
+    a law with compiled rules decides at once (:func:`_decide`) and the flow's sending of
+    the next step is computed with the action it set. ``laws`` is ``(rounds, losses,
+    lb, lm, gt, group_of, pos_of, timing, dupacks, base, s, log_flow, log_rows,
+    loss_flow, loss_t, ig)``: the adapters of the laws' rules, their buffer and
+    descriptions, the law groups' table (``GT_*``), each flow's group and position in it
+    (:mod:`._hybrid_calls`), the loss rule (``timing``: ``timeout_loss_fraction``, the
+    retransmission timer's floor, initial value and ceiling; ``dupacks`` by flow;
+    :func:`_loss_timer`), the flows' BaseRTTs, a sample scratch (``N_SAMPLE`` rows), the
+    round log, the loss log and the counters ``I_*``.
 
     The last step, ``n_steps - 1``, ends at ``t_end`` (it may be shorter than ``dt``):
     the bottleneck serves only for its part inside the run, so it never carries more
@@ -225,6 +243,9 @@ def advance(  # type: ignore[no-untyped-def]
     step mod its length) each flow's held drops by the step the sender learns of them,
     less its base RTT (held drops only; zeroed as they are released).
     """
+    ig = laws[15]
+    if ig[I_REDO] == 1:
+        g[G_REDO] = 1.0
     F = ff.shape[0]
     H = q_hist.shape[0]
     HD = drop_hist.shape[0]
@@ -274,8 +295,13 @@ def advance(  # type: ignore[no-untyped-def]
     for j in range(F):
         arr += send[j]
     t_join = g[G_T_JOIN]
+    log_flow, loss_flow = laws[11], laws[13]
     while k < n_steps:
         t = k * dt
+        if k >= ig[I_PAUSE]:
+            return k, PAUSE
+        if ig[I_NLOG] + F > log_flow.shape[0] or ig[I_NLOSS] + F > loss_flow.shape[0]:
+            return k, GROW
         if k == n_steps - 1:  # the run ends inside this step: service for that part only
             service = mu * min(dt, max(t_end - t, 0.0))
         if t >= t_join:
@@ -337,7 +363,7 @@ def advance(  # type: ignore[no-untyped-def]
                         arr -= x
                         over -= x
                     if over > 0.0:
-                        i = (i + 1) % F
+                        i = i + 1 if i + 1 < F else 0
                 g[G_GROW_PTR] = float((i + 1) % F)
             arriving = arr + arr_c
             share = 1.0
@@ -370,7 +396,7 @@ def advance(  # type: ignore[no-untyped-def]
                     arr -= x
                 rem -= x
                 if rem > 0.0:
-                    i = (i + 1) % (F + 1)
+                    i = i + 1 if i < F else 0
             g[G_DROP_PTR] = float((i + 1) % (F + 1))
             total = q_before + arr + arr_c
         # ---------------- service, shared in proportion to the backlogs
@@ -426,6 +452,8 @@ def advance(  # type: ignore[no-untyped-def]
         n_learnt = 0
         ps = 1 if one_pass else 0
         while ps < 2:
+            # the steps a held drop waits for the queue it met (the same for every flow)
+            lag_q = int(q_hist[slot] / dt + 0.5) if hold and dropping and ps == 1 else 0
             for j in range(F):
                 # ---- service: the flow's arrivals join its backlog, the queue serves it
                 if one_pass or ps == 0:
@@ -458,10 +486,14 @@ def advance(  # type: ignore[no-untyped-def]
                     # plus that queueing delay later (when the sender learns of the loss,
                     # not before: a sender never sends a packet again before it knows it
                     # was lost)
-                    lag = int(q_hist[slot] / dt + 0.5)
+                    lag = lag_q
                     if lag > HD - 1 - dsteps:
                         lag = HD - 1 - dsteps
-                    drop_hist[(k + lag) % HD, j] += x
+                    # (k + lag) mod HD from k's (0 <= lag < HD)
+                    at = slot_d + lag
+                    if at >= HD:
+                        at -= HD
+                    drop_hist[at, j] += x
                 if x > 0.0:
                     if not hold:
                         if on_growth:
@@ -541,23 +573,14 @@ def advance(  # type: ignore[no-untyped-def]
                 ff[j, F_RESOLVED] = resolved
                 ff[j, F_R_ACKS] = r_acks
                 # ---- round end
+                event = 0
                 if started:
                     if t >= stop:
                         w = 0.0
                     elif ff[j, F_LOST] >= 1.0 and t >= ff[j, F_FIRST_DROP]:
-                        # the sender learns of its losses (its round starts anew)
-                        ff[j, F_LEARN] = 1.0
-                        touched[0, n_touched] = j
-                        n_touched += 1
-                        touched[2, n_learnt] = j
-                        n_learnt += 1
+                        event = 1  # the sender learns of its losses (its round starts anew)
                     elif resolved > round_seq + 1e-9 and r_acks > 1e-9:
-                        # (the same test as the boundary ACKs' above)
-                        ends[j] = True
-                        touched[0, n_touched] = j
-                        n_touched += 1
-                        touched[1, n_ended] = j
-                        n_ended += 1
+                        event = 2  # (the same test as the boundary ACKs' above)
                 ff[j, F_W] = w
                 # ---- record
                 if recording:
@@ -568,6 +591,23 @@ def advance(  # type: ignore[no-untyped-def]
                     rec_f[R_LOST, r, j] = ff[j, F_LOST_TOTAL]
                     rec_f[R_BASE, r, j] = ff[j, F_BASE]
                     ff[j, F_ACKED_SINCE] = 0.0
+                # ---- the law decides at once (its compiled rule), or from Python when the
+                # call returns (the flow's sending is computed again then)
+                if event != 0:
+                    if laws[4][laws[5][j], GT_PY] == 1:
+                        touched[0, n_touched] = j
+                        n_touched += 1
+                        if event == 1:
+                            ff[j, F_LEARN] = 1.0
+                            touched[2, n_learnt] = j
+                            n_learnt += 1
+                        else:
+                            ends[j] = True
+                            touched[1, n_ended] = j
+                            n_ended += 1
+                    else:
+                        _decide(ff, j, event == 1, t_next, has_rev, whole, laws)
+                        w = ff[j, F_W]
                 # ---- its sending of the next step
                 sending = started and ff[j, F_SILENT] <= t_next < stop
                 s_next, beyond = _send_of(sending, whole, w, inflight, freed)
@@ -639,11 +679,11 @@ def advance(  # type: ignore[no-untyped-def]
             g[G_TOUCHED] = n_touched
             g[G_ENDED] = n_ended
             g[G_LEARNT] = n_learnt
-            return k, ROUND_END
+            return k, DECIDE
     return k, DONE
 
 
-# rows of the round sample :func:`boundary_sample` fills, shape (N_SAMPLE, F)
+# rows of the round sample :func:`_sample_one` fills, shape (N_SAMPLE, F)
 S_CWND = 0
 S_BASE = 1
 S_MEAN = 2
@@ -656,49 +696,34 @@ N_SAMPLE = 8
 
 
 @njit(**_JIT)
-def boundary_sample(ff, which, base, has_rev, out):  # type: ignore[no-untyped-def]
-    """The round sample of the flows ``which`` whose round ended (column ``i`` of rows
-    ``S_*`` of ``out`` is flow ``which[i]``'s): each first lowers its BaseRTT ``base``
-    (inf: none yet) to the round's minimum RTT; ``ff[:, F_BASE]`` gets it (0 while none)."""
-    for i in range(which.size):
-        j = which[i]
-        d = ff[j, F_D]
-        r_min = ff[j, F_R_MIN]
-        if r_min < base[j]:
-            base[j] = r_min
-        b = base[j]
-        finite_b = math.isfinite(b)
-        ff[j, F_BASE] = b if finite_b else 0.0
-        r_acks = ff[j, F_R_ACKS]
-        out[S_CWND, i] = ff[j, F_W]
-        out[S_BASE, i] = b if finite_b else d
-        mean = ff[j, F_R_SUM] / max(r_acks, 1e-300) if r_acks > 0 else d
-        out[S_MEAN, i] = mean
-        out[S_MIN, i] = r_min if math.isfinite(r_min) else d
-        out[S_MAX, i] = ff[j, F_R_MAX] if ff[j, F_R_MAX] > 0 else d
-        out[S_ACKS, i] = r_acks
-        if has_rev:
-            # an ACK-path queue is in the RTT but not in the forward delay (timestamps)
-            f_min = ff[j, F_FMIN]
-            fb = 0.5 * d + (f_min if math.isfinite(f_min) else 0.0)
-            out[S_FWD_BASE, i] = fb
-            out[S_FWD_MEAN, i] = (
-                0.5 * d + ff[j, F_R_FSUM] / max(r_acks, 1e-300) if r_acks > 0 else fb
-            )
-        else:
-            out[S_FWD_MEAN, i] = mean - 0.5 * d
-            out[S_FWD_BASE, i] = out[S_BASE, i] - 0.5 * d
-
-
-@njit(**_JIT)
-def boundary_act(ff, which, cwnd, incr, cap):  # type: ignore[no-untyped-def]
-    """The laws' actions for the flows ``which`` whose round ended (flow ``which[i]``'s
-    in element ``i`` of ``cwnd``, ``incr``, ``cap``)."""
-    for i in range(which.size):
-        j = which[i]
-        ff[j, F_W] = cwnd[i]
-        ff[j, F_INCR] = incr[i]
-        ff[j, F_CAP] = cap[i]
+def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
+    """Flow ``j``'s round sample into column ``i`` of rows ``S_*`` of ``out``: it first
+    lowers its BaseRTT ``base[j]`` (inf: none yet) to the round's minimum RTT;
+    ``ff[j, F_BASE]`` gets it (0 while none)."""
+    d = ff[j, F_D]
+    r_min = ff[j, F_R_MIN]
+    if r_min < base[j]:
+        base[j] = r_min
+    b = base[j]
+    finite_b = math.isfinite(b)
+    ff[j, F_BASE] = b if finite_b else 0.0
+    r_acks = ff[j, F_R_ACKS]
+    out[S_CWND, i] = ff[j, F_W]
+    out[S_BASE, i] = b if finite_b else d
+    mean = ff[j, F_R_SUM] / max(r_acks, 1e-300) if r_acks > 0 else d
+    out[S_MEAN, i] = mean
+    out[S_MIN, i] = r_min if math.isfinite(r_min) else d
+    out[S_MAX, i] = ff[j, F_R_MAX] if ff[j, F_R_MAX] > 0 else d
+    out[S_ACKS, i] = r_acks
+    if has_rev:
+        # an ACK-path queue is in the RTT but not in the forward delay (timestamps)
+        f_min = ff[j, F_FMIN]
+        fb = 0.5 * d + (f_min if math.isfinite(f_min) else 0.0)
+        out[S_FWD_BASE, i] = fb
+        out[S_FWD_MEAN, i] = 0.5 * d + ff[j, F_R_FSUM] / max(r_acks, 1e-300) if r_acks > 0 else fb
+    else:
+        out[S_FWD_MEAN, i] = mean - 0.5 * d
+        out[S_FWD_BASE, i] = out[S_BASE, i] - 0.5 * d
 
 
 @njit(**_JIT)
@@ -721,20 +746,16 @@ def round_restart(ff, j):  # type: ignore[no-untyped-def]
 
 
 @njit(**_JIT)
-def boundary_end(ff, which, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
-    """Log the round of each flow ``which`` whose round ended (in increasing order;
-    ``(t, w[i], the window now, phase[which[i]])`` at row ``n`` on of ``log_rows``, the
-    flow in ``log_flow``) and begin its next round; returns the rows logged in all."""
-    for i in range(which.size):
-        j = which[i]
-        log_flow[n] = j
-        log_rows[n, 0] = t
-        log_rows[n, 1] = w[i]
-        log_rows[n, 2] = ff[j, F_W]
-        log_rows[n, 3] = phase[j]
-        n += 1
-        round_restart(ff, j)
-    return n
+def _end_one(ff, j, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
+    """Log flow ``j``'s ended round (``(t, w, the window now, phase)`` at row ``n`` of
+    ``log_rows``, the flow in ``log_flow``) and begin its next round; returns ``n + 1``."""
+    log_flow[n] = j
+    log_rows[n, 0] = t
+    log_rows[n, 1] = w
+    log_rows[n, 2] = ff[j, F_W]
+    log_rows[n, 3] = phase
+    round_restart(ff, j)
+    return n + 1
 
 
 @njit(inline="always", **_JIT)
@@ -744,58 +765,124 @@ def _np_max(a, b):  # type: ignore[no-untyped-def]
 
 
 @njit(**_JIT)
-def loss_timers(  # type: ignore[no-untyped-def]
-    ff, J, frac, min_rto, dupacks, initial_rto, max_rto, timeout, burst, silent, srtt
-):
-    """How each flow of ``J`` reacts to the losses it has just learnt of, from its own
-    state alone (:func:`tcpfluid.fluid.hybrid._lose` states the rule): fills ``timeout``
-    (a retransmission timeout, else a fast retransmit), ``burst`` (its ACKs were being
-    dropped on the ACK path), ``silent`` (the time it then sends nothing, s) and ``srtt``
-    (its RTT estimate, s), and keeps a timeout's backoff (``frac`` NaN: the packet
-    sender's rule; else a timeout when it lost more than ``frac`` of its window)."""
-    for i in range(J.size):
-        j = J[i]
-        w = ff[j, F_W]
-        burst[i] = ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0
-        lost = ff[j, F_LOST]
-        last = ff[j, F_LAST_RTT]
-        srtt[i] = last if last != 0.0 else ff[j, F_D]
-        silent[i] = 0.0
-        if math.isnan(frac):
-            spread = ff[j, F_R_MAX] - ff[j, F_R_MIN] if ff[j, F_R_ACKS] > 0 else 0.0
-            rto = _np_max(min_rto, srtt[i] + 2.0 * spread)
-            if last == 0.0:  # no RTT sample yet: RFC 6298's initial timer
-                rto = _np_max(rto, initial_rto)
-            to = (w - lost < dupacks[j]) or ((lost - 1.0) * srtt[i] > rto)
-            s = rto if to else 0.0
-            # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data
-            # brings a fresh estimate (the packet sender's backoff, up to its maximum)
-            backoff = ff[j, F_BACKOFF]
-            acked = ff[j, F_ACKED]
-            if to and backoff > 0.0 and acked - ff[j, F_ACKED_AT_TO] < 1.0:
-                m = _np_max(rto, 2.0 * backoff)
-                s = m if (m <= max_rto or math.isnan(m)) else max_rto
-            silent[i] = s
-            ff[j, F_BACKOFF] = s if to else 0.0
-            if to:
-                ff[j, F_ACKED_AT_TO] = acked
-            timeout[i] = to
-        else:
-            timeout[i] = lost > frac * w
+def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: ignore[no-untyped-def]
+    """How flow ``j`` reacts to the losses it has just learnt of, from its own state
+    alone: ``(timeout, burst, silent, srtt)``: a retransmission timeout (else a fast
+    retransmit), its ACKs were being dropped on the ACK path in this round or the one
+    before (a burst kind), the time it then sends nothing (s) and its RTT estimate (s);
+    keeps a timeout's backoff.
+
+    The packet sender's rule (``frac`` NaN; else a timeout when it lost more than
+    ``frac`` of its window): the ``L`` packets the flow lost in the event are holes in a
+    window of ``w``; the ``w - L`` packets after them bring duplicate ACKs. Fewer than
+    ``dupacks`` of them, or holes that NewReno (one hole per RTT, the timer restarted at
+    the first partial ACK only) cannot repair before its timer fires,
+    ``(L - 1) RTT > RTO``, make a retransmission timeout, and the sender sends nothing
+    for one RTO (``max(min_rto, SRTT + 4 RTTVAR)``, SRTT the last RTT, RTTVAR half the
+    round's RTT range; ``initial_rto`` before the first RTT sample)."""
+    w = ff[j, F_W]
+    burst = ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0
+    lost = ff[j, F_LOST]
+    last = ff[j, F_LAST_RTT]
+    srtt = last if last != 0.0 else ff[j, F_D]
+    if not math.isnan(frac):
+        return lost > frac * w, burst, 0.0, srtt
+    spread = ff[j, F_R_MAX] - ff[j, F_R_MIN] if ff[j, F_R_ACKS] > 0 else 0.0
+    rto = _np_max(min_rto, srtt + 2.0 * spread)
+    if last == 0.0:  # no RTT sample yet: RFC 6298's initial timer
+        rto = _np_max(rto, initial_rto)
+    to = (w - lost < dupacks) or ((lost - 1.0) * srtt > rto)
+    s = rto if to else 0.0
+    # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data brings a
+    # fresh estimate (the packet sender's backoff, up to its maximum)
+    backoff = ff[j, F_BACKOFF]
+    acked = ff[j, F_ACKED]
+    if to and backoff > 0.0 and acked - ff[j, F_ACKED_AT_TO] < 1.0:
+        m = _np_max(rto, 2.0 * backoff)
+        s = m if (m <= max_rto or math.isnan(m)) else max_rto
+    ff[j, F_BACKOFF] = s if to else 0.0
+    if to:
+        ff[j, F_ACKED_AT_TO] = acked
+    return to, burst, s, srtt
 
 
 @njit(**_JIT)
-def loss_apply(ff, J, t, new, silent, srtt):  # type: ignore[no-untyped-def]
-    """The flows ``J`` take the windows ``new`` their laws set at a loss event at ``t``,
-    stay silent for ``silent`` and count later drops within ``max(srtt, silent)`` as the
-    same event; each begins a new round (:func:`round_restart`)."""
-    for i in range(J.size):
-        j = J[i]
-        ff[j, F_W] = new[i]
-        ff[j, F_INCR] = 0.0
-        ff[j, F_CAP] = new[i]
-        ff[j, F_LOST] = 0.0
-        ff[j, F_FIRST_DROP] = np.inf
-        ff[j, F_SILENT] = t + silent[i]
-        ff[j, F_RECOVER] = t + _np_max(srtt[i], silent[i])
-        round_restart(ff, j)
+def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def]
+    """Flow ``j`` takes the window ``new`` its law set at a loss event at ``t``, stays
+    silent for ``silent`` and counts later drops within ``max(srtt, silent)`` as the same
+    event; it begins a new round (:func:`round_restart`)."""
+    ff[j, F_W] = new
+    ff[j, F_INCR] = 0.0
+    ff[j, F_CAP] = new
+    ff[j, F_LOST] = 0.0
+    ff[j, F_FIRST_DROP] = np.inf
+    ff[j, F_SILENT] = t + silent
+    ff[j, F_RECOVER] = t + _np_max(srtt, silent)
+    round_restart(ff, j)
+
+
+@njit(**_JIT)
+def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-def]
+    """Flow ``j``'s law decides at ``t`` through its compiled rule (:func:`advance` states
+    ``laws``): its loss reaction (``loss``; :func:`_loss_timer`, :func:`_loss_apply_one`,
+    a row of the loss log) or its next round (:func:`_sample_one`, the action, a row of
+    the round log, :func:`_end_one`); then the ACKs of the round-ending step carried past
+    the decision grow the window with the increment now set."""
+    rounds, losses, lb, lm, gt, group_of, pos_of, timing, dupacks, base, s = laws[:11]
+    log_flow, log_rows, loss_flow, loss_t, ig = laws[11:]
+    gr = group_of[j]
+    p = pos_of[j]
+    if loss:
+        to, burst, silent, srtt = _loss_timer(
+            ff, j, timing[0], timing[1], dupacks[j], timing[2], timing[3]
+        )
+        at = gt[gr, GT_LW]
+        lb[at] = ff[j, F_W]
+        losses[gt[gr, GT_LOSS]](
+            lb, lm, gt[gr, GT_LMETA + (1 if to else 0) + (2 if burst else 0)], p
+        )
+        _loss_apply_one(ff, j, t, lb[at + 1], silent, srtt)
+        c = ig[I_NLOSS]
+        loss_flow[c] = j
+        loss_t[c] = t
+        ig[I_NLOSS] = c + 1
+    else:
+        _sample_one(ff, j, base, has_rev, s, 0)
+        n = gt[gr, GT_N]
+        at = gt[gr, GT_SAMPLE] + p
+        for r in range(N_SAMPLE):
+            lb[at + r * n] = s[r, 0]
+        rounds[gt[gr, GT_ROUND]](lb, lm, gt[gr, GT_RMETA], p)
+        at = gt[gr, GT_ACT] + p
+        ff[j, F_W] = lb[at]
+        ff[j, F_INCR] = lb[at + n]
+        ff[j, F_CAP] = lb[at + 2 * n]
+        phase = lb[gt[gr, GT_PHASE] + p]
+        ig[I_NLOG] = _end_one(ff, j, t, s[S_CWND, 0], phase, log_flow, log_rows, ig[I_NLOG])
+    c = ff[j, F_CARRY]
+    if c > 0.0:
+        ff[j, F_W] = _grow(ff, j, whole, ff[j, F_W], c)
+        ff[j, F_CARRY] = 0.0
+
+
+# entries of ``ig``, :func:`advance`'s counters
+I_NLOG = 1  # rows in the round log
+I_NLOSS = 2  # rows in the loss log
+I_PAUSE = 3  # the step to pause at
+I_REDO = 4  # 1: every flow's sending recomputed at each resumption (a check)
+N_IG = 5
+
+
+# columns of the group table ``gt`` (one row per law object; :mod:`._hybrid_calls`)
+GT_PY = 0  # 1: the law is called from Python
+GT_ROUND = 1  # its round adapter's slot
+GT_RMETA = 2  # its round call's entry in ``meta``
+GT_LOSS = 3  # its loss adapter's slot
+GT_LMETA = 4  # 4 entries: its loss calls' entries in ``meta``, by kind (fast, timeout,
+#               burst, burst timeout)
+GT_SAMPLE = 8  # offset in ``buf`` of its sample rows (``N_SAMPLE`` rows of n)
+GT_ACT = 9  # of its action rows (cwnd, incr, cap; n each)
+GT_PHASE = 10  # of its ``phase`` state array
+GT_N = 11  # its flows
+GT_LW = 12  # of its loss call's window before (one value) and after (the next)
+N_GT = 13

@@ -1,21 +1,24 @@
-"""The hybrid model's flows: their laws grouped by law object, and the round trace.
+"""The hybrid model's flows: their laws grouped by law object, and what the compiled loop
+keeps of its round boundaries.
 
-:class:`_Laws` hands each law the flows whose round ended (:mod:`tcpfluid.fluid.hybrid`
-steps the queue and windows; each law decides at its flows' own round boundaries) and
-their loss reactions; :class:`_RoundLog` keeps every flow's rounds in the order they
-ended.
+:class:`_Laws` groups the flows by law object (each law decides at its flows' own round
+boundaries); :class:`_Boundary` holds the arrays the compiled loop
+(:func:`~tcpfluid.fluid._hybrid_kernel.advance`) decides the boundaries with, the laws' calls
+(:mod:`._hybrid_calls`) and the round and loss logs, and takes the decisions of laws
+written in Python.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ..algorithms.base import ControlLaw, RoundAction, RoundSample
+from ..algorithms.base import ControlLaw, RoundSample, loss_kind
 from . import _hybrid_kernel as K
+from ._hybrid_calls import Calls, calls
 
 FloatArray = NDArray[np.float64]
 
@@ -43,9 +46,6 @@ class _Laws:
             if "phase" not in st:
                 raise TypeError(f"{type(lw).__name__}.init_state must return a 'phase' array")
         self.fresh = [{k: v.copy() for k, v in st.items()} for st in self.states]
-        #: one law for every flow, in flow order: its state arrays are the flows' own, so
-        #: a boundary indexes the sample's rows with a slice (views, no gather)
-        self.whole = len(self.groups) == 1 and bool(np.array_equal(self.groups[0][1], np.arange(n)))
         self.names = [""] * n
         #: each flow's group and its position in the group's state arrays (the groups'
         #: flows in increasing order, so the positions of flows in order are in order)
@@ -56,10 +56,6 @@ class _Laws:
             self.pos_of[ix] = np.arange(ix.size)
             for j in ix.tolist():
                 self.names[j] = getattr(lw, "name", type(lw).__name__)
-        #: whether each group's law takes ``out=`` in ``on_round`` (its signature says so)
-        self.takes_out = [
-            "out" in inspect.signature(lw.on_round).parameters for lw, _ in self.groups
-        ]
         act = [lw.initial_action(st) for (lw, _), st in zip(self.groups, self.states, strict=True)]
         self.init_cwnd = np.empty(n)
         self.init_incr = np.empty(n)
@@ -69,14 +65,6 @@ class _Laws:
             self.init_incr[ix] = a.incr
             self.init_cap[ix] = a.cap
 
-    def phase(self, n: int) -> FloatArray:
-        if self.whole:  # the one law's phase array is already in flow order
-            return np.asarray(self.states[0]["phase"], dtype=np.float64)
-        out = np.empty(n)
-        for (_, ix), st in zip(self.groups, self.states, strict=True):
-            out[ix] = st["phase"]
-        return out
-
     def restart(self, mask: NDArray[np.bool_]) -> None:
         """Fresh state for the flows in ``mask``."""
         for (_, ix), st, fr in zip(self.groups, self.states, self.fresh, strict=True):
@@ -85,56 +73,33 @@ class _Laws:
                 for k, v in st.items():
                     v[m] = fr[k][m]
 
-    def decide(self, which: NDArray[np.intp], s: FloatArray, out: FloatArray) -> None:
-        """Call each law for the flows ``which`` (in increasing order) whose round ended,
-        with their round samples: column ``i`` of the rows ``S_*`` of ``s``
-        (:func:`~tcpfluid.fluid._hybrid_kernel.boundary_sample`) is flow ``which[i]``'s;
-        its action goes to column ``i`` of ``out``'s rows (cwnd, incr, cap). Other flows'
-        state is untouched.
-
-        A law decides each flow from that flow's own state and sample, so it is handed the
-        ending flows alone: a run of consecutive positions in its state arrays as views (a
-        slice; the whole arrays when every flow ends), other sets gathered and written
-        back. One law for every flow reads the samples and writes its actions as views
-        (``out=`` when its ``on_round`` takes it)."""
-        m = which.size
-        for g, ((lw, flows), st) in enumerate(zip(self.groups, self.states, strict=True)):
-            if self.whole:
-                pos = which
-                cols: slice | NDArray[np.intp] = slice(0, m)
-            else:
-                cols = np.flatnonzero(self.group_of[which] == g)
-                pos = self.pos_of[which[cols]]
-            n = pos.size
-            if n == 0:
+    def decide(self, which: NDArray[np.intp], s: FloatArray, out: FloatArray) -> FloatArray:
+        """Call each law for the flows ``which`` whose round ended, with their round
+        samples (column ``i`` of the rows ``S_*`` of ``s`` is flow ``which[i]``'s); their
+        actions go to the columns of ``out`` (rows cwnd, incr, cap); returns their
+        phases after the decisions. Each law decides each flow from that flow's own
+        state and sample, so it is handed its flows' state gathered and written back."""
+        phase = np.empty(which.size)
+        for g, ((lw, _), st) in enumerate(zip(self.groups, self.states, strict=True)):
+            cols = np.flatnonzero(self.group_of[which] == g)
+            if cols.size == 0:
                 continue
-            first, last = int(pos[0]), int(pos[-1])
-            sel: slice | NDArray[np.intp] = pos
-            if last - first + 1 == n:  # consecutive positions: views, not copies
-                sel = slice(first, last + 1)
-            sub = st if n == flows.size else {k: v[sel] for k, v in st.items()}
-            views = dict(sub) if sub is not st else None
+            pos = self.pos_of[which[cols]]
+            sub = {k: v[pos] for k, v in st.items()}
             x = s[:, cols]
             sample = RoundSample(
                 cwnd=x[K.S_CWND], base_rtt=x[K.S_BASE], rtt_mean=x[K.S_MEAN],
                 rtt_min=x[K.S_MIN], rtt_max=x[K.S_MAX], acks=x[K.S_ACKS],
                 fwd_delay_mean=x[K.S_FWD_MEAN], fwd_delay_base=x[K.S_FWD_BASE],
             )  # fmt: skip
-            o = None
-            if isinstance(cols, slice) and self.takes_out[g]:
-                o = RoundAction(out[0, cols], out[1, cols], out[2, cols])
-                a = lw.on_round(sub, sample, out=o)  # type: ignore[call-arg]
-            else:
-                a = lw.on_round(sub, sample)
-            if a is not o:
-                out[0, cols] = a.cwnd
-                out[1, cols] = a.incr
-                out[2, cols] = a.cap
-            if views is not None:
-                for k, v in sub.items():
-                    # a gathered copy, or an array the law put in place of its view
-                    if not isinstance(sel, slice) or v is not views[k]:
-                        st[k][sel] = v
+            a = lw.on_round(sub, sample)
+            out[0, cols] = a.cwnd
+            out[1, cols] = a.incr
+            out[2, cols] = a.cap
+            for k, v in sub.items():
+                st[k][pos] = v
+            phase[cols] = st["phase"][pos]
+        return phase
 
     def lose(self, flows: NDArray[np.intp], kinds: list[int], w: FloatArray) -> FloatArray:
         """The loss reactions of the flows ``flows`` (loss kind ``kinds[i]``, window
@@ -154,29 +119,95 @@ class _Laws:
         return new
 
 
-class _RoundLog:
-    """Every flow's round trace ``(t, window, next window, phase)``, in the order the
-    rounds ended: a growing array the kernel fills
-    (:func:`~tcpfluid.fluid._hybrid_kernel.boundary_end`); :meth:`per_flow` splits it by
-    flow, each flow's rows in order."""
+class _Boundary:
+    """What :func:`~tcpfluid.fluid._hybrid_kernel.advance` decides the round boundaries with
+    (:attr:`args`, after the kernel's own arrays): the laws' calls, each flow's group and
+    position in it, the loss rule's settings, scratch arrays, and the round log (``(t,
+    window, next window, phase)`` rows and their flows, in the order the rounds ended)
+    and the loss log (flow, time), which grow when full (:meth:`grow`)."""
 
-    def __init__(self, capacity: int = 1024) -> None:
-        self.flow = np.empty(capacity, dtype=np.intp)
-        self.rows = np.empty((capacity, 4))
-        self.n = 0
+    def __init__(self, laws: _Laws, timing: FloatArray, dupacks: FloatArray, has_rev: bool) -> None:
+        n = laws.group_of.size
+        #: whether the path has an ACK-path bottleneck (the samples' forward delays)
+        self.has_rev = has_rev
+        self.calls: Calls = calls(laws)
+        self.ig = np.zeros(K.N_IG, dtype=np.int64)
+        #: each flow's BaseRTT (inf: none yet)
+        self.base = np.full(n, np.inf)
+        m = max(n, 1)
+        self.s = np.empty((K.N_SAMPLE, m))
+        self.log_flow = np.empty(2 * m + 1024, dtype=np.int64)
+        self.log_rows = np.empty((self.log_flow.size, 4))
+        self.loss_flow = np.empty(m + 256, dtype=np.int64)
+        self.loss_t = np.empty(self.loss_flow.size)
+        c = self.calls
+        self._fixed = (
+            c.rounds, c.losses, c.buf, c.meta, c.gt, laws.group_of.astype(np.int64),
+            laws.pos_of.astype(np.int64), timing, dupacks, self.base, self.s,
+        )  # fmt: skip
 
-    def reserve(self, more: int) -> None:
-        """Room for ``more`` rows (the array doubles when full)."""
-        if self.n + more > self.flow.size:
-            cap = max(2 * self.flow.size, self.n + more)
-            flow, rows = np.empty(cap, dtype=np.intp), np.empty((cap, 4))
-            flow[: self.n] = self.flow[: self.n]
-            rows[: self.n] = self.rows[: self.n]
-            self.flow, self.rows = flow, rows
+    @property
+    def laws(self) -> tuple[Any, ...]:
+        """:func:`~tcpfluid.fluid._hybrid_kernel.advance`'s last argument."""
+        return (*self._fixed, self.log_flow, self.log_rows, self.loss_flow, self.loss_t, self.ig)
 
-    def per_flow(self, n: int) -> list[FloatArray]:
-        """Each of the ``n`` flows' rows, shape ``(rounds, 4)``, in the order they ended."""
-        flows = self.flow[: self.n]
-        rows = self.rows[: self.n][np.argsort(flows, kind="stable")]
-        ends = np.cumsum(np.bincount(flows, minlength=n)).tolist()
-        return [rows[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+    def grow(self, more: int) -> None:
+        """Room for ``more`` rows more in each log (each at least doubles when full)."""
+        n, nl = int(self.ig[K.I_NLOG]), int(self.ig[K.I_NLOSS])
+        if n + more > self.log_flow.size:
+            cap = max(2 * self.log_flow.size, n + more)
+            self.log_flow = np.concatenate([self.log_flow[:n], np.empty(cap - n, np.int64)])
+            self.log_rows = np.concatenate([self.log_rows[:n], np.empty((cap - n, 4))])
+        if nl + more > self.loss_flow.size:
+            cap = max(2 * self.loss_flow.size, nl + more)
+            self.loss_flow = np.concatenate([self.loss_flow[:nl], np.empty(cap - nl, np.int64)])
+            self.loss_t = np.concatenate([self.loss_t[:nl], np.empty(cap - nl)])
+
+    def python_decisions(
+        self, laws: _Laws, ff: FloatArray, touched: NDArray[np.int64], g: FloatArray, t: float
+    ) -> None:
+        """The decisions of laws written in Python at ``t``, after the step the kernel
+        returned at (:data:`~tcpfluid.fluid._hybrid_kernel.DECIDE`; ``touched`` lists
+        their flows), with the kernel's helpers for one flow: the flows that learnt of
+        their losses react (loss timers, their law's ``on_loss``, the new window), then
+        those whose round ended get their sample, their law's action and a row of the
+        round log, as the kernel does for a law with compiled rules
+        (:func:`~tcpfluid.fluid._hybrid_kernel._decide`)."""
+        timing, dupacks, base, s = self._fixed[7:11]
+        ig, has_rev = self.ig, self.has_rev
+        J = touched[2, : int(g[K.G_LEARNT])]
+        if J.size:
+            w = ff[J, K.F_W]
+            kinds, silent, srtt = [], [], []
+            for j in J.tolist():
+                ff[j, K.F_LEARN] = 0.0
+                to, burst, sl, sr = K._loss_timer(
+                    ff, j, timing[0], timing[1], dupacks[j], timing[2], timing[3]
+                )
+                kinds.append(loss_kind(to, burst))
+                silent.append(sl)
+                srtt.append(sr)
+            new = laws.lose(J, kinds, w)
+            for i, j in enumerate(J.tolist()):
+                K._loss_apply_one(ff, j, t, float(new[i]), silent[i], srtt[i])
+                self.loss_flow[ig[K.I_NLOSS]] = j
+                self.loss_t[ig[K.I_NLOSS]] = t
+                ig[K.I_NLOSS] += 1
+        W = touched[1, : int(g[K.G_ENDED])]
+        if W.size:
+            for i, j in enumerate(W.tolist()):
+                K._sample_one(ff, j, base, has_rev, s, i)
+            act = np.empty((3, W.size))
+            phase = laws.decide(W, s[:, : W.size], act)
+            ff[W, K.F_W], ff[W, K.F_INCR], ff[W, K.F_CAP] = act
+            for i, j in enumerate(W.tolist()):
+                log = (self.log_flow, self.log_rows, int(ig[K.I_NLOG]))
+                ig[K.I_NLOG] = K._end_one(ff, j, t, s[K.S_CWND, i], phase[i], *log)
+
+
+def _by_flow(flows: NDArray[np.int64], rows: FloatArray, n: int) -> list[FloatArray]:
+    """Each of the ``n`` flows' rows of ``rows`` (row ``i`` is flow ``flows[i]``'s), in
+    their order."""
+    rows = rows[: flows.size][np.argsort(flows, kind="stable")]
+    ends = np.cumsum(np.bincount(flows, minlength=n)).tolist()
+    return [rows[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]

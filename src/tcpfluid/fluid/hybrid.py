@@ -57,15 +57,16 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import check_choice, check_nonnegative, check_positive
-from ..algorithms.base import ControlLaw, loss_kind
+from ..algorithms.base import ControlLaw
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
+from ._hybrid_calls import quiet as _quiet
 from ._hybrid_inputs import (
     DROP_SHARES,
     RTT_SAMPLES,
@@ -74,7 +75,7 @@ from ._hybrid_inputs import (
     check_run,
     kernel_state,
 )
-from ._hybrid_laws import _Laws, _RoundLog
+from ._hybrid_laws import _Boundary, _by_flow, _Laws
 from ._hybrid_pages import small_pages
 from ._hybrid_results import HybridEnd, HybridFlowTrace, HybridResult
 
@@ -234,11 +235,12 @@ def simulate_hybrid(
     rev_arr[7] = 1.0 if hold_drops else 0.0
     F = d.size
     laws = _Laws(law, F)
-    has_rev = bool(rev_arr[0] == 1.0)
     fine = np.array([name not in LAWS_WITHOUT_FINE_CHECK for name in laws.names])
-    rule = _LossRule(
-        frac, check_positive("min_rto_s", min_rto_s), np.where(fine, 1.0, DUPACK_THRESHOLD)
-    )
+    # the loss rule (:func:`~._hybrid_kernel._loss_timer`): each flow's duplicate ACKs that
+    # start a retransmission, ``timeout_loss_fraction`` (NaN: the packet sender's rule)
+    # and the retransmission timer's floor, initial value and ceiling
+    dupacks = np.where(fine, 1.0, DUPACK_THRESHOLD)
+    timing = np.array([frac, check_positive("min_rto_s", min_rto_s), INITIAL_RTO_S, MAX_RTO_S])
 
     mark = check_nonnegative("measure_from_s", measure_from_s)
     if not mark < t_end:
@@ -246,40 +248,50 @@ def simulate_hybrid(
     with small_pages():  # written once in order: huge pages bring them nothing
         st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
     st.g[K.G_MARK] = mark
-    ff, g, rec_f, rec_g = st.ff, st.g, st.rec_f, st.rec_g
-    base = np.full(F, np.inf)
-    rounds = _RoundLog()
-    scratch = _Scratch(np.empty((K.N_SAMPLE, F)), np.empty((3, F)))
-    loss_times: list[list[float]] = [[] for _ in range(F)]
+    ff, g = st.ff, st.g
+    box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
+    box.ig[K.I_REDO] = 1 if _RESUME_EVERY_STEP else 0
+    pause = max(1, n_steps // 100) if progress is not None else n_steps + 1
+    if _RESUME_EVERY_STEP:
+        pause = 1
+    box.ig[K.I_PAUSE] = pause
     next_report = time.monotonic()
     k = 0
-    before, after = st.before, st.after
-    while True:
-        k, code = K.advance(k, n_steps, t_end, dt, mu, buf, *before, every, *after)
-        if code == K.DONE:
-            break
-        t = k * dt
-        if code == K.JOIN:
-            joining = (ff[:, K.F_STARTED] == 0.0) & (t >= start)
-            laws.restart(joining)
-            ff[joining, K.F_W] = laws.init_cwnd[joining]
-            ff[joining, K.F_INCR] = laws.init_incr[joining]
-            ff[joining, K.F_CAP] = laws.init_cap[joining]
-            ff[joining, K.F_ROUND_SEQ] = ff[joining, K.F_SENT]
-            ff[joining, K.F_STARTED] = 1.0
-            ff[joining, K.F_FMIN] = np.inf
-            base[joining] = np.inf
-            g[K.G_REDO] = 1.0  # every flow's sending is computed again
-            continue
-        learn = st.touched[2, : int(g[K.G_LEARNT])]
-        which = st.touched[1, : int(g[K.G_ENDED])]
-        _boundary(laws, ff, learn, which, base, t, rule, rounds, loss_times, has_rev, scratch)
-        if progress is not None and (now := time.monotonic()) >= next_report:
-            next_report = now + 0.1
-            progress(min(1.0, t / t_end))
+    with _quiet():
+        while True:
+            k, code = K.advance(
+                k, n_steps, t_end, dt, mu, buf, *st.before, every, *st.after, box.laws
+            )
+            if code == K.DONE:
+                break
+            if code == K.JOIN:
+                joining = (ff[:, K.F_STARTED] == 0.0) & (k * dt >= start)
+                laws.restart(joining)
+                ff[joining, K.F_W] = laws.init_cwnd[joining]
+                ff[joining, K.F_INCR] = laws.init_incr[joining]
+                ff[joining, K.F_CAP] = laws.init_cap[joining]
+                ff[joining, K.F_ROUND_SEQ] = ff[joining, K.F_SENT]
+                ff[joining, K.F_STARTED] = 1.0
+                ff[joining, K.F_FMIN] = np.inf
+                box.base[joining] = np.inf
+                g[K.G_REDO] = 1.0  # every flow's sending is computed again
+            elif code == K.GROW:
+                box.grow(F)
+            elif code == K.DECIDE:
+                box.python_decisions(laws, ff, st.touched, g, k * dt)
+            elif code == K.PAUSE:
+                box.ig[K.I_PAUSE] = k + pause
+                if progress is not None and (now := time.monotonic()) >= next_report:
+                    next_report = now + 0.1
+                    progress(min(1.0, k * dt / t_end))
     if progress is not None:
         progress(1.0)
-    return _collect(laws, ff, g, rec_f, rec_g, rounds, loss_times, mu, t_end, dt, changes, red)
+    return _collect(laws, ff, g, st.rec_f, st.rec_g, box, mu, t_end, dt, changes, red)
+
+
+#: the kernel returns at every step and recomputes every flow's sending when it resumes
+#: (a check of the resumption: the same run bit for bit)
+_RESUME_EVERY_STEP = False
 
 
 def _collect(
@@ -288,8 +300,7 @@ def _collect(
     g: FloatArray,
     rec_f: FloatArray,
     rec_g: FloatArray,
-    rounds: _RoundLog,
-    loss_times: list[list[float]],
+    box: _Boundary,
     mu: float,
     t_end: float,
     dt: float,
@@ -298,7 +309,10 @@ def _collect(
 ) -> HybridResult:
     """The :class:`HybridResult` of a finished run."""
     traces = []
-    for j, rt in enumerate(rounds.per_flow(ff.shape[0])):
+    F = ff.shape[0]
+    n_loss = int(box.ig[K.I_NLOSS])
+    loss_times = _by_flow(box.loss_flow[:n_loss], box.loss_t[:n_loss], F)
+    for j, rt in enumerate(_by_flow(box.log_flow[: box.ig[K.I_NLOG]], box.log_rows, F)):
         traces.append(
             HybridFlowTrace(
                 round_t_s=rt[:, 0],
@@ -308,7 +322,7 @@ def _collect(
                 start_s=float(ff[j, K.F_START]),
                 stop_s=float(ff[j, K.F_STOP]),
                 delivered_pkts=float(ff[j, K.F_ACKED]),
-                loss_t_s=np.array(loss_times[j]),
+                loss_t_s=loss_times[j],
             )
         )
     n = int(g[K.G_K_REC])
@@ -351,55 +365,6 @@ def _collect(
     )
 
 
-class _Scratch(NamedTuple):
-    """The arrays a round boundary fills, allocated once per run."""
-
-    sample: FloatArray  # (N_SAMPLE, F): the round samples, in the order of the flows
-    action: FloatArray  # (3, F): cwnd, incr, cap the laws set, in the same order
-
-
-def _boundary(
-    laws: _Laws,
-    ff: FloatArray,
-    learn: NDArray[np.int64],
-    which: NDArray[np.int64],
-    base: FloatArray,
-    t: float,
-    rule: _LossRule,
-    rounds: _RoundLog,
-    loss_times: list[list[float]],
-    has_rev: bool,
-    scratch: _Scratch,
-) -> None:
-    """The flows ``learn`` that learnt of their losses at ``t`` react (each starts a new
-    round), then the laws decide for the flows ``which`` whose round ended (each in
-    increasing order; :func:`~tcpfluid.fluid._hybrid_kernel.advance` lists them)."""
-    if learn.size:
-        ff[learn, K.F_LEARN] = 0.0
-        _lose(laws, ff, learn, t, rule, loss_times)
-    m = which.size
-    if m == 0:
-        return
-    s, act = scratch
-    K.boundary_sample(ff, which, base, has_rev, s)
-    laws.decide(which, s, act)
-    K.boundary_act(ff, which, act[0], act[1], act[2])
-    rounds.reserve(m)
-    phase = laws.phase(ff.shape[0])
-    rounds.n = K.boundary_end(ff, which, t, s[K.S_CWND], phase, rounds.flow, rounds.rows, rounds.n)
-
-
-class _LossRule(NamedTuple):
-    """How a flow that learns of its losses reacts (:func:`_lose`)."""
-
-    #: ``timeout_loss_fraction``; NaN: the packet sender's rule
-    frac: float
-    #: the retransmission timer's floor, s
-    min_rto: float
-    #: each flow's duplicate ACKs that start a retransmission
-    dupacks: FloatArray
-
-
 #: the retransmission timer's ceiling, s (RFC 6298's 60 s; the packet simulator's default)
 MAX_RTO_S = 60.0
 #: the retransmission timer before the first RTT sample, s (RFC 6298 §2.1; the packet
@@ -411,44 +376,6 @@ DUPACK_THRESHOLD = 3
 #: ``LAW_NAMES_WITHOUT_FINE_CHECK``): the others retransmit on the first duplicate ACK once
 #: the lost packet has waited longer than the RTO estimate (the Quick Vegas paper §3.1)
 LAWS_WITHOUT_FINE_CHECK = ("reno",)
-
-
-def _lose(
-    laws: _Laws,
-    ff: FloatArray,
-    J: NDArray[np.intp],
-    t: float,
-    rule: _LossRule,
-    loss_times: list[list[float]],
-) -> None:
-    """The flows ``J`` learn of their losses at ``t`` (each with its window before its
-    decision).
-
-    The packet sender's rule (``rule.frac`` NaN): the ``L`` packets a flow lost in the
-    event are holes in a window of ``w``; the ``w - L`` packets after them bring
-    duplicate ACKs. Fewer than :data:`DUPACK_THRESHOLD` of them (one for a law with
-    Vegas's fine-grained check, all but :data:`LAWS_WITHOUT_FINE_CHECK`), or holes that NewReno
-    (one hole per RTT, the timer restarted at the first partial ACK only) cannot repair
-    before its timer fires, ``(L - 1) RTT > RTO``, make a retransmission timeout: the law's
-    ``LOSS_TIMEOUT`` reaction, and the sender sends nothing for one RTO
-    (``max(min_rto_s, SRTT + 4 RTTVAR)``, SRTT the last RTT, RTTVAR half the last
-    round's RTT range). Otherwise a fast retransmit (``LOSS_FAST``). Each flow reacts
-    from its own state alone: the flows are handled together, elementwise."""
-    n = J.size
-    w = ff[J, K.F_W]
-    # the flow's ACKs dropped on the ACK path in this round and the one before (the first
-    # drop of the loss event falls in one of them): a duplicate-ACK loss is LOSS_BURST
-    timeout, burst = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
-    silent, srtt = np.empty(n), np.empty(n)
-    K.loss_timers(
-        ff, J, rule.frac, rule.min_rto, rule.dupacks, INITIAL_RTO_S, MAX_RTO_S,
-        timeout, burst, silent, srtt,
-    )  # fmt: skip
-    kinds = [loss_kind(a, b) for a, b in zip(timeout.tolist(), burst.tolist(), strict=True)]
-    new = np.ascontiguousarray(laws.lose(J, kinds, w), dtype=np.float64)
-    K.loss_apply(ff, J, t, new, silent, srtt)
-    for j in J.tolist():
-        loss_times[j].append(t)
 
 
 def simulate_scenario_hybrid(scenario: Any, **options: Any) -> HybridResult:
