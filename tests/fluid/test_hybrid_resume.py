@@ -3,8 +3,8 @@
 The kernel computes each flow's sending of the next step in the same pass as its ACKs
 (and its law's decision, when its round ends there); when it resumes after returning (a
 join, a progress report, a law written in Python deciding), it recomputes the sending of
-the flows Python changed and sums the step's arrivals again in flow order. Returning at
-every step and recomputing every flow's sending at every resumption must therefore give
+the flows Python changed and sums the step's arrivals again in flow order. Returning every
+few steps and recomputing every flow's sending at every resumption must therefore give
 the same run bit for bit: if a flow were missed (or a flow's stored sending were stale),
 the two runs would part. The cases cover the one-pass
 and two-pass steps (an ACK-path queue; drops under departure RTT samples), joins and
@@ -22,7 +22,6 @@ from _hashkit import assert_same
 
 from tcpfluid.algorithms import get_law
 from tcpfluid.fluid import _hybrid_kernel as K
-from tcpfluid.fluid import hybrid
 from tcpfluid.fluid.hybrid import simulate_hybrid
 from tcpfluid.queueing import red_parameters
 
@@ -59,14 +58,19 @@ def test_recomputing_every_flow_on_resuming_changes_nothing(
     calls = [0]
     advance = K.advance
 
-    def counted(*args: Any) -> Any:
+    def every_17_steps(k: int, *args: Any) -> Any:
+        # args: advance's arguments after k; g is the ninth, the laws' tuple the last
+        # (its 16th entry the loop's counters): pause after 17 steps (a prime stride, so
+        # the resumptions fall at many phases of a round), and recompute every flow's
+        # sending when the loop resumes
+        args[8][K.G_REDO] = 1.0
+        args[-1][15][K.I_PAUSE] = k + 17
         calls[0] += 1
-        return advance(*args)
+        return advance(k, *args)
 
-    monkeypatch.setattr(K, "advance", counted)
-    monkeypatch.setattr(hybrid, "_RESUME_EVERY_STEP", True)
+    monkeypatch.setattr(K, "advance", every_17_steps)
     redone = simulate_hybrid(get_law(name), **kw)
-    assert calls[0] > 300  # it resumed at every step
+    assert calls[0] > 300  # it resumed every 17 steps
     if name == "reno":  # with loss reactions
         assert sum(len(f.loss_t_s) for f in kept.flows) > 0
     assert_same(kept, redone)

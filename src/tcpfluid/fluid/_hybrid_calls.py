@@ -178,10 +178,33 @@ def calls(laws: Any) -> Calls:
     fns = []
     for kind in ("round", "loss"):
         have = [_adapter(k, kind == "round") for k in slots[kind]]
-        fns.append(tuple(have + [_NOTHING] * (SLOTS - len(have))))
+        fns.append(tuple(_Address(f) for f in have + [_NOTHING] * (SLOTS - len(have))))
     return Calls(
         fns[0], fns[1], buf, np.array(meta or [0], dtype=np.int64), gt, gt[:, K.GT_PY] == 1
     )
+
+
+class _Address:
+    """A compiled function of the slots' signature as the loop receives it: its Numba type
+    and the address of its compiled entry, both taken once. Numba reads a dispatcher's
+    address anew at every call of the loop (its compile result looked up, then the
+    function's address in its library: about 1 ms for the two tuples), and the loop
+    returns to Python at every join, progress report, log growth and decision of a law
+    written in Python; this object answers Numba's first-class function protocol
+    (``_numba_type_``, ``__wrapper_address__``) from what it kept."""
+
+    __slots__ = ("_address", "_function", "_numba_type_")
+
+    def __init__(self, function: Any) -> None:
+        from numba import types
+        from numba.experimental.function_type import _get_wrapper_address
+
+        self._function = function  # kept alive with its code
+        self._numba_type_ = types.FunctionType(_SIG)
+        self._address = _get_wrapper_address(function, _SIG)
+
+    def __wrapper_address__(self) -> int:
+        return int(self._address)
 
 
 def _fits(plan: Any, slots: dict[str, list[Any]]) -> bool:

@@ -244,8 +244,6 @@ def advance(  # type: ignore[no-untyped-def]
     less its base RTT (held drops only; zeroed as they are released).
     """
     ig = laws[15]
-    if ig[I_REDO] == 1:
-        g[G_REDO] = 1.0
     F = ff.shape[0]
     H = q_hist.shape[0]
     HD = drop_hist.shape[0]
@@ -869,8 +867,7 @@ def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-de
 I_NLOG = 1  # rows in the round log
 I_NLOSS = 2  # rows in the loss log
 I_PAUSE = 3  # the step to pause at
-I_REDO = 4  # 1: every flow's sending recomputed at each resumption (a check)
-N_IG = 5
+N_IG = 4
 
 
 # columns of the group table ``gt`` (one row per law object; :mod:`._hybrid_calls`)

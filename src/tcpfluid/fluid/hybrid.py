@@ -250,10 +250,7 @@ def simulate_hybrid(
     st.g[K.G_MARK] = mark
     ff, g = st.ff, st.g
     box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
-    box.ig[K.I_REDO] = 1 if _RESUME_EVERY_STEP else 0
     pause = max(1, n_steps // 100) if progress is not None else n_steps + 1
-    if _RESUME_EVERY_STEP:
-        pause = 1
     box.ig[K.I_PAUSE] = pause
     next_report = time.monotonic()
     k = 0
@@ -287,11 +284,6 @@ def simulate_hybrid(
     if progress is not None:
         progress(1.0)
     return _collect(laws, ff, g, st.rec_f, st.rec_g, box, mu, t_end, dt, changes, red)
-
-
-#: the kernel returns at every step and recomputes every flow's sending when it resumes
-#: (a check of the resumption: the same run bit for bit)
-_RESUME_EVERY_STEP = False
 
 
 def _collect(
