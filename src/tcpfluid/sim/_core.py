@@ -114,7 +114,8 @@ F_V_SD = 40  # v_sd_: 4 x the mean deviation
 F_V_TIMED = 41  # 1: the round RTT and BaseRTT follow ns-2's v_begtime_ timing
 F_V_BEGT = 42  # v_begtime_: when the current round was tagged (the ACK that closed the last)
 F_V_CNT = 43  # v_cntRTT_: ACKs this round whose highest packet was sent once
-NF = 44
+F_V_SUM = 44  # v_sumRTT_: the sum of those ACKs' RTTs (now - that packet's send time)
+NF = 45
 
 # ----------------------------------------------------------------------------- flow ints
 I_UNA = 0
@@ -1044,31 +1045,36 @@ def _ns2v_before_new_ack(ff, fi, f, now):
 
 
 @_jit
-def _ns2v_round_rtt(ff, fi, fq, f, k, ack, now):
-    """ns-2's once-per-round RTT (lines 207-223 and 286-288), at a new ACK of a flow whose
-    ``F_V_TIMED`` is set, before the ACK's own sample counts (ns-2 adds it after the round
-    section, lines 300-312): the ACK that passes the round's first packet (``v_begseq_``)
-    closes the round; its RTT is the mean of the round's samples of packets sent once
-    (here: the echoed samples, ``_on_ack``) or, when there was none (``v_cntRTT_`` = 0:
-    every ACK of the round was for a retransmitted packet), the time since the round was
-    tagged, ``now - v_begtime_``; ``v_baseRTT_`` takes it when smaller (the thesis's agent
-    dropped ns-2's second condition ``rttLen <= 1``, ch. 3 §3). The next round is tagged
-    now. After a timeout's go-back its first packet may already be at the receiver, and the
-    round then lasts a fraction of the path's RTT: a BaseRTT far below the propagation
-    delay (Tsang's thesis ch. 3 §4.4.3.1, Fig. 3.33)."""
+def _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now):
+    """ns-2's once-per-round RTT (lines 207-223 and 286-288, and the samples of lines
+    300-312), at a new ACK of a flow whose ``F_V_TIMED`` is set; ``k`` is the ring row of
+    the highest packet the ACK acknowledges.
+
+    The ACK that passes the round's first packet (``v_begseq_``) closes the round, before
+    its own sample counts: the round's RTT is the mean of its samples (``v_sumRTT_ /
+    v_cntRTT_``: each earlier ACK of the round whose highest acknowledged packet was sent
+    once, the time since that packet was sent) or, when there was none (every ACK of the
+    round was for a retransmitted packet), the time since the round was tagged, ``now -
+    v_begtime_``; ``v_baseRTT_`` takes it when smaller (the thesis's agent dropped ns-2's
+    second condition ``rttLen <= 1``, ch. 3 §3). The next round is tagged now. After a
+    timeout's go-back its first packet may already be at the receiver, and that round
+    then lasts a fraction of the path's RTT: a BaseRTT far below the propagation delay
+    (Tsang's thesis ch. 3 §4.4.3.1, Figs 3.33 and 3.36)."""
     if fi[f, I_STATE] == 1 and fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ]:
-        if ff[f, F_V_CNT] == 0.0:
-            rtt = now - ff[f, F_V_BEGT]
-            if rtt > 0.0:
-                # the law reads the round's mean (F_S_MEAN = F_R_SUM / F_R_CNT at
-                # ``_round_end``, which runs next): make it this RTT
-                ff[f, F_R_SUM] = rtt * fi[f, I_R_CNT]
-                if rtt < ff[f, F_BASE]:
-                    ff[f, F_BASE] = rtt
+        n = ff[f, F_V_CNT]
+        rtt = ff[f, F_V_SUM] / n if n > 0.0 else now - ff[f, F_V_BEGT]
+        if rtt > 0.0:
+            # the law reads the round's mean (F_S_MEAN = F_R_SUM / I_R_CNT at
+            # ``_round_end``, which runs next): make it this RTT
+            ff[f, F_R_SUM] = rtt * fi[f, I_R_CNT]
+            if rtt < ff[f, F_BASE]:
+                ff[f, F_BASE] = rtt
         ff[f, F_V_CNT] = 0.0
+        ff[f, F_V_SUM] = 0.0
         ff[f, F_V_BEGT] = now
     if fq[k, Q_TXC] == 1:
         ff[f, F_V_CNT] += 1.0
+        ff[f, F_V_SUM] += now - fs[k]
 
 
 @_jit
@@ -1081,7 +1087,7 @@ def _ns2v_new_ack(ff, fi, fs, fq, f, ack, now):
     none)."""
     k = _ring_slot(fi, f, ack - 1)
     if ff[f, F_V_TIMED] > 0.0:
-        _ns2v_round_rtt(ff, fi, fq, f, k, ack, now)
+        _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now)
     if fq[k, Q_TXC] == 1:
         rtt = now - fs[k]
         if rtt > 0.0:
