@@ -1059,7 +1059,10 @@ def _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now):
     second condition ``rttLen <= 1``, ch. 3 §3). The next round is tagged now. After a
     timeout's go-back its first packet may already be at the receiver, and that round
     then lasts a fraction of the path's RTT: a BaseRTT far below the propagation delay
-    (Tsang's thesis ch. 3 §4.4.3.1, Figs 3.33 and 3.36)."""
+    (Tsang's thesis ch. 3 §4.4.3.1, Figs 3.33 and 3.36). The ACK's own sample then
+    counts, and ``v_baseRTT_`` takes it too when smaller (so do the echoed samples of
+    ``_on_ack``; behind a receiver that delays its ACKs and echoes the first packet's send
+    time they are the larger, and ns-2's, of the latest packet, set BaseRTT)."""
     if fi[f, I_STATE] == 1 and fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ]:
         n = ff[f, F_V_CNT]
         rtt = ff[f, F_V_SUM] / n if n > 0.0 else now - ff[f, F_V_BEGT]
@@ -1073,8 +1076,11 @@ def _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now):
         ff[f, F_V_SUM] = 0.0
         ff[f, F_V_BEGT] = now
     if fq[k, Q_TXC] == 1:
+        rtt = now - fs[k]
         ff[f, F_V_CNT] += 1.0
-        ff[f, F_V_SUM] += now - fs[k]
+        ff[f, F_V_SUM] += rtt
+        if 0.0 < rtt < ff[f, F_BASE]:  # lines 314-318
+            ff[f, F_BASE] = rtt
 
 
 @_jit
