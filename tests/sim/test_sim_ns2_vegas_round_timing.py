@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tcpfluid.engines import Packet
 from tcpfluid.scenarios import rtt_dumbbell
 from tcpfluid.sim import _core as C
 from tcpfluid.sim import simulate_packets
@@ -92,7 +93,7 @@ def test_the_thesis_trace_after_a_timeout_records_a_tiny_base_rtt() -> None:
 
 def test_an_ack_inside_the_round_only_adds_its_sample() -> None:
     ff, fi, fs, fq = _agent()
-    ff[0, C.F_BASE] = 0.05
+    ff[0, C.F_BASE] = 0.08
     fi[0, C.I_ROUND_SEQ] = 20
     ff[0, C.F_V_BEGT] = 1.0
     _sent(fs, fq, 10, 0.93)
@@ -102,7 +103,8 @@ def test_an_ack_inside_the_round_only_adds_its_sample() -> None:
     assert ff[0, C.F_V_CNT] == 1.0
     assert ff[0, C.F_V_SUM] == pytest.approx(1.0 - 0.93)
     assert ff[0, C.F_V_BEGT] == 1.0
-    assert ff[0, C.F_BASE] == 0.05
+    # a sample below BaseRTT lowers it (lines 314-318): packet 10's 0.07 s
+    assert ff[0, C.F_BASE] == pytest.approx(0.07)
 
 
 def test_a_closed_round_with_samples_takes_their_mean() -> None:
@@ -130,6 +132,9 @@ def test_the_switch_is_checked_and_leaves_other_senders_alone() -> None:
     )
     with pytest.raises(TypeError, match="ns2_vegas_timing must be True or False"):
         simulate_packets(sc, ns2_vegas_timing=1)  # type: ignore[arg-type]
+    assert Packet(ns2_vegas_timing=False).ns2_vegas_timing is False
+    with pytest.raises((TypeError, ValueError), match="ns2_vegas_timing"):
+        Packet(ns2_vegas_timing="no")  # type: ignore[arg-type]
     a = simulate_packets(sc, seed=3, ns2_vegas_timing=True)
     b = simulate_packets(sc, seed=3, ns2_vegas_timing=False)
     assert [f.delivered_pkts for f in a.flows] == [f.delivered_pkts for f in b.flows]
