@@ -41,6 +41,9 @@ DELAYED_ACK_ECHO_CASES: tuple[tuple[str, int, tuple[int, ...]], ...] = (
 #: Table 3.25a's mixes (Vegas-3 %, 30 flows behind RED-54-108) whose rows the experiment
 #: of ``ns2-red-wait`` turns from differing to agreeing
 RED_WAIT_MIXES = (50, 70)
+#: Table 3.21's laws (alone, 100 flows, either router) whose rows the experiment of
+#: ``ns2-vegas-round-timing`` turns from differing to agreeing
+NS2_VEGAS_TIMING_LAWS = ("vegas-1", "vegas-2")
 
 
 def _thesis(column: str, setting: str, x2_ms: tuple[int, ...]) -> Scope:
@@ -361,6 +364,39 @@ MECHANISMS: tuple[Mechanism, ...] = (
                     "flows": (30,),
                     "law": ("vegas-3",),
                     "vegas_percent": RED_WAIT_MIXES,
+                },
+            ),
+        ),
+    ),
+    Mechanism(
+        "ns2-vegas-round-timing",
+        "validation/test_thesis_vegas_round_timing.py::"
+        "test_table_3_21_spread_at_100_flows_follows_the_thesis_with_ns2_round_timing",
+        (
+            Scope(
+                ("thesis-many-flows",),
+                (PACKET,),
+                ("spread of the flows' goodputs (std/mean), 20–60 s",),
+                ("Enhanced Vegas",),
+                {
+                    "router": ("red-5-15", "red-54-108"),
+                    "flows": (100,),
+                    "law": NS2_VEGAS_TIMING_LAWS,
+                },
+            ),
+            Scope(
+                ("thesis-many-flows",),
+                (PACKET,),
+                (
+                    "mean goodput of the Vegas-3 flows, 20–60 s",
+                    "mean goodput of the Reno flows, 20–60 s",
+                ),
+                ("Enhanced Vegas", "Reno"),
+                {
+                    "router": ("red-54-108",),
+                    "flows": (200,),
+                    "law": ("vegas-3",),
+                    "vegas_percent": (50,),
                 },
             ),
         ),

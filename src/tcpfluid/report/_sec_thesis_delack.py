@@ -66,6 +66,10 @@ def _da_tasks(cfg: ReportConfig) -> list[Task]:
             "DA-IA, ACK echoing the first packet",
             delayed_ack=[True, False],
             delayed_ack_echo="first",
+            # ns-2's Vegas agent times its rounds from its own record of the latest
+            # packet's send time, whatever the ACK echoes: the column's rounds are timed
+            # from the echoed samples, as the simulator's other senders time them
+            ns2_vegas_timing=False,
         )
     )
     r, n, p = T327_CASE
@@ -83,7 +87,7 @@ _DA_IA = "connection 1's receiver delays its ACKs, connection 2's does not (DA, 
 _IW2 = "packet sim, initial window 2 (the library's)"
 #: informative column: the same packet run with each delayed ACK of two packets echoing the
 #: first one's send time (RFC 7323, the packet simulator's default), not the latest's
-#: (ns-2's DelAckSink, the report's run)
+#: (ns-2's DelAckSink, the report's run), the senders' rounds timed from the echoed samples
 _ECHO_RFC = "packet sim, delayed ACK echoing the first packet (RFC 7323)"
 #: the setting of Table 3.28's rows, and its receivers
 _T328_SETTING = "vegas-1_3, x1 = x2 = 1 ms, "

@@ -144,6 +144,7 @@ def many_flows_run(
     delayed_ack_echo: str = DELAYED_ACK_ECHO,
     initial_window: float = THESIS_INITIAL_WINDOW,
     red_wait: bool = NS2_RED_WAIT,
+    ns2_vegas_timing: bool = True,
 ) -> dict[str, Any]:
     """One run of the thesis's many-flow network: each flow's goodput over 20-60 s (b/s),
     its algorithm, Jain's index, the flows that delivered nothing over 20-60 s, and (packet
@@ -152,8 +153,9 @@ def many_flows_run(
     :func:`tcpfluid.sim.simulate_packets`; ns-2's ``DelAckSink`` echoes the latest
     packet); ``initial_window``: every flow's first window (ns-2's one packet);
     ``red_wait``: the router drops as ns-2's RED with ``wait_`` (packet simulator; ns-2's
-    default, the thesis's). The retransmission timer's floor is two of the thesis's 0.5-s
-    ticks (module docstring)."""
+    default, the thesis's); ``ns2_vegas_timing``: the Vegas agents time their rounds as
+    ns-2's (:func:`tcpfluid.sim.simulate_packets`). The retransmission timer's floor is two
+    of the thesis's 0.5-s ticks (module docstring)."""
     sc = thesis_mix_scenario(
         flows, router, law, vegas_percent, fluid=engine != "packet", initial_window=initial_window
     )
@@ -170,6 +172,7 @@ def many_flows_run(
             min_rto_s=MANY_FLOWS_MIN_RTO_S,
             # the senders recover as ns-2's agents, the router drops as ns-2's RED
             **{**ns2_packet_options(sc), "red_wait": red_wait},
+            ns2_vegas_timing=ns2_vegas_timing,
         )
         fl = pk.flows
         t = np.asarray(pk.t_s)
@@ -203,13 +206,15 @@ def two_flow_ack_run(
     delayed_ack: bool | list[bool],
     initial_window: float = THESIS_INITIAL_WINDOW,
     delayed_ack_echo: str = DELAYED_ACK_ECHO,
+    ns2_vegas_timing: bool = True,
 ) -> dict[str, Any]:
     """Table 3.28: two Vegas-1_3 flows at 6 ms each (x1 = x2 = 1 ms), RED 15/45, 60 s,
     every receiver acknowledging at once or delaying (``delayed_ack`` a bool) or each as
     given (a list, connection 1 first), each sender's window starting at
     ``initial_window``, a delayed ACK echoing its first or latest packet's send time
-    (``delayed_ack_echo``, :func:`tcpfluid.sim.simulate_packets`): goodputs over 10-60 s
-    (b/s), first and final BaseRTT (s)."""
+    (``delayed_ack_echo``), the Vegas agents timing their rounds as ns-2's
+    (``ns2_vegas_timing``; both :func:`tcpfluid.sim.simulate_packets`): goodputs over
+    10-60 s (b/s), first and final BaseRTT (s)."""
     sc = build_scenario(
         "thesis-two-flow", x2="1ms", queue="red", duration="60s", alpha=1, beta=3
     ).with_algorithm("vegas")
@@ -221,6 +226,7 @@ def two_flow_ack_run(
         delack_timeout_s=DELACK_TIMEOUT_S,
         delayed_ack_echo=delayed_ack_echo,
         **ns2_packet_options(sc),  # the senders recover as ns-2's agents
+        ns2_vegas_timing=ns2_vegas_timing,
     )
     t = np.asarray(pk.t_s)
     m = t > 10.0

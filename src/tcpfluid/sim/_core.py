@@ -110,7 +110,12 @@ F_V_CHANGED = 37  # t_cwnd_changed_: when that cut was made (-inf: never)
 F_V_TIMEOUT = 38  # v_timeout_: the fine-grained timeout, s
 F_V_SA = 39  # v_sa_: 8 x the smoothed RTT (0: no ACK received yet)
 F_V_SD = 40  # v_sd_: 4 x the mean deviation
-NF = 41
+# ns-2's per-round RTT (tcp-vegas.cc lines 207-223), when F_V_TIMED is 1
+F_V_TIMED = 41  # 1: the round RTT and BaseRTT follow ns-2's v_begtime_ timing
+F_V_BEGT = 42  # v_begtime_: when the current round was tagged (the ACK that closed the last)
+F_V_CNT = 43  # v_cntRTT_: ACKs this round whose highest packet was sent once
+F_V_SUM = 44  # v_sumRTT_: the sum of those ACKs' RTTs (now - that packet's send time)
+NF = 45
 
 # ----------------------------------------------------------------------------- flow ints
 I_UNA = 0
@@ -1049,6 +1054,45 @@ def _ns2v_before_new_ack(ff, fi, f, now):
 
 
 @_jit
+def _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now):
+    """ns-2's once-per-round RTT (lines 207-223 and 286-288, and the samples of lines
+    300-312), at a new ACK of a flow whose ``F_V_TIMED`` is set; ``k`` is the ring row of
+    the highest packet the ACK acknowledges.
+
+    The ACK that passes the round's first packet (``v_begseq_``) closes the round, before
+    its own sample counts: the round's RTT is the mean of its samples (``v_sumRTT_ /
+    v_cntRTT_``: each earlier ACK of the round whose highest acknowledged packet was sent
+    once, the time since that packet was sent) or, when there was none (every ACK of the
+    round was for a retransmitted packet), the time since the round was tagged, ``now -
+    v_begtime_``; ``v_baseRTT_`` takes it when smaller (the thesis's agent dropped ns-2's
+    second condition ``rttLen <= 1``, ch. 3 §3). The next round is tagged now. After a
+    timeout's go-back its first packet may already be at the receiver, and that round
+    then lasts a fraction of the path's RTT: a BaseRTT far below the propagation delay
+    (Tsang's thesis ch. 3 §4.4.3.1, Figs 3.33 and 3.36). The ACK's own sample then
+    counts, and ``v_baseRTT_`` takes it too when smaller (so do the echoed samples of
+    ``_on_ack``; behind a receiver that delays its ACKs and echoes the first packet's send
+    time they are the larger, and ns-2's, of the latest packet, set BaseRTT)."""
+    if fi[f, I_STATE] == 1 and fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ]:
+        n = ff[f, F_V_CNT]
+        rtt = ff[f, F_V_SUM] / n if n > 0.0 else now - ff[f, F_V_BEGT]
+        if rtt > 0.0:
+            # the law reads the round's mean (F_S_MEAN = F_R_SUM / I_R_CNT at
+            # ``_round_end``, which runs next): make it this RTT
+            ff[f, F_R_SUM] = rtt * fi[f, I_R_CNT]
+            if rtt < ff[f, F_BASE]:
+                ff[f, F_BASE] = rtt
+        ff[f, F_V_CNT] = 0.0
+        ff[f, F_V_SUM] = 0.0
+        ff[f, F_V_BEGT] = now
+    if fq[k, Q_TXC] == 1:
+        rtt = now - fs[k]
+        ff[f, F_V_CNT] += 1.0
+        ff[f, F_V_SUM] += rtt
+        if 0.0 < rtt < ff[f, F_BASE]:  # lines 314-318
+            ff[f, F_BASE] = rtt
+
+
+@_jit
 def _ns2v_new_ack(ff, fi, fs, fq, f, ack, now):
     """A new ACK after the agent's ``newack``: the fine-grained timeout from the RTT of
     the highest packet acknowledged if it was sent once (lines 304-332), then, for the
@@ -1057,6 +1101,8 @@ def _ns2v_new_ack(ff, fi, fs, fq, f, ack, now):
     duplicate ACKs count three again (no cut). Returns the packet to retransmit (-1:
     none)."""
     k = _ring_slot(fi, f, ack - 1)
+    if ff[f, F_V_TIMED] > 0.0:
+        _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now)
     if fq[k, Q_TXC] == 1:
         rtt = now - fs[k]
         if rtt > 0.0:
@@ -1130,10 +1176,15 @@ def _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
     dupacks_``; the timer re-armed; the first
     unacknowledged packet retransmitted; three duplicate ACKs counted if it had been sent
     once."""
+    # with ns-2's round timing (F_V_TIMED) neither loss moves the round's first packet,
+    # ``v_begseq_`` (the agent's timeout and fast retransmit leave it)
+    begseq = fi[f, I_ROUND_SEQ]
     if fi[f, I_KIND] == K_TIMEOUT:
         worried = fi[f, I_CHECKS]
         _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
         fi[f, I_CHECKS] = worried
+        if ff[f, F_V_TIMED] > 0.0:
+            fi[f, I_ROUND_SEQ] = begseq
         return
     una = fi[f, I_UNA]
     k = _ring_slot(fi, f, una)
@@ -1146,6 +1197,8 @@ def _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
     ff[f, F_CAP] = win
     fi[f, I_FASTRETX] += 1
     _reset_round(ff, fi, f, fi[f, I_NXT])
+    if ff[f, F_V_TIMED] > 0.0:
+        fi[f, I_ROUND_SEQ] = begseq
     _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
     _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, una, now)
     if once:

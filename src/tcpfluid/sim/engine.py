@@ -94,6 +94,7 @@ class _Sim:
         max_packets: int = MAX_PACKETS,
         send_overhead_s: float = 0.0,
         red_wait: bool = False,
+        ns2_vegas_timing: bool = True,
     ) -> None:
         sc = scenario
         self.scenario = sc
@@ -112,6 +113,10 @@ class _Sim:
         self.link_rows = self.rf.shape[0]
         self.ff, self.fs, self.fq = flow_arrays(sc, fi, laws, senders)
         self.fi = fi
+        if ns2_vegas_timing:  # ns-2 Vegas agents time their rounds as tcp-vegas.cc does
+            timed = fi[:, C.I_RECOVERY] == C.REC_NS2_VEGAS
+            self.ff[timed, C.F_V_TIMED] = 1.0
+            self.ff[timed, C.F_V_BEGT] = self.ff[timed, C.F_START]
         self.flow_rows = self.fs.shape[0]
         self.room = self.link_rows + self.flow_rows  # packets the rings have room for
         self.max_packets = max_packets
@@ -310,6 +315,7 @@ def simulate_packets(
     timeout_recover: bool = False,
     fast_recovery: str | Sequence[str] = "newreno",
     red_wait: bool = False,
+    ns2_vegas_timing: bool = True,
     progress: Callable[[float], None] | None = None,
     max_packets: int = MAX_PACKETS,
     sample_interval: float | None = None,
@@ -418,6 +424,18 @@ def simulate_packets(
         three times that of ``False`` (the default: Floyd and Jacobson 1993's
         ``p_b/(1 − count·p_b)``, gaps uniform in ``[1, 1/p_b]``). Drops above ``max_th``
         (or on the gentle ramp's end) and of a full buffer are the same either way.
+    ns2_vegas_timing
+        For ``"ns2-vegas"`` senders only: the round's RTT and BaseRTT as ns-2's Vegas agent
+        times them (``VegasTcpAgent::recv`` in ``tcp-vegas.cc``; the default, ``True``).
+        A round starts at the ACK that ends the previous one and ends at the first ACK
+        past the next packet to send then (``v_begseq_``, ``v_begtime_``; losses do not
+        move it); its RTT is the mean of the round's samples or, when every ACK of the
+        round was for a retransmitted packet, the time since the round started, and the
+        BaseRTT takes it when smaller. After a timeout's go-back the round's first packet
+        may already be at the receiver: the round then lasts a fraction of the path's RTT
+        and the BaseRTT falls far below the propagation delay, which then holds the
+        window at a few packets (Tsang's thesis ch. 3 §4.4.3.1, Fig. 3.33). ``False``:
+        every round's RTT is the mean of its echoed samples, as for the other senders.
     max_packets
         Ceiling on the packets the simulator holds (queued, propagating, or sent and not
         acknowledged: the slots of its rings, which double on demand). A run that would
@@ -447,6 +465,8 @@ def simulate_packets(
     check_int("seed", seed, minimum=0)
     if not isinstance(red_wait, bool):
         raise TypeError(f"red_wait must be True or False, got {red_wait!r}")
+    if not isinstance(ns2_vegas_timing, bool):
+        raise TypeError(f"ns2_vegas_timing must be True or False, got {ns2_vegas_timing!r}")
     overhead = check_nonnegative("send_overhead_s", send_overhead_s)  # finite, >= 0
     seconds = seconds_options(given)  # each time option under its name or its alias
     dt_name, dt_given = seconds["sample_interval_s"]
@@ -477,6 +497,7 @@ def simulate_packets(
         max_packets=cap_packets,
         send_overhead_s=overhead,
         red_wait=red_wait,
+        ns2_vegas_timing=ns2_vegas_timing,
     )
     notice = _compile_notice(progress)
     t0 = time.perf_counter()
