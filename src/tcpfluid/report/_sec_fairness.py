@@ -43,7 +43,7 @@ from ._core import ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns, render
 from ._sec_analytic import _NAMES
 from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
-from ._thesis_ns2 import NS2_BUG_FIX, ns2_fast_recovery, ns2_initial_window
+from ._thesis_ns2 import NS2_BUG_FIX, ns2_fast_recovery, ns2_initial_window, ns2_packet_options
 
 # ============================================================ thesis two-flow (Table 3.16)
 _SETTINGS = {
@@ -106,7 +106,10 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     ).with_algorithm(alg)
     sc = ns2_initial_window(sc)  # the thesis's ns-2 agents start from one packet
     prop = np.array([f.rtt_s for f in ode_problem(sc).flows])
-    res = simulate(sc, Packet(record_interval_s=0.001))  # fine enough for the train
+    # the packet senders as the thesis's ns-2 agents, as in its other sections (_thesis_ns2:
+    # Vegas's recovery and round timing, bugFix_, RED's wait_)
+    ns2 = ns2_packet_options(sc)
+    res = simulate(sc, Packet(record_interval_s=0.001, **ns2))  # fine enough for the train
     t = res.time_s
     base = np.asarray(res.base_rtt_s, dtype=np.float64)
     x = np.maximum(base - prop, 0.0)
@@ -117,7 +120,7 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     }
     if offsets:
         out["packet_offset_jain"] = [
-            _packet_jain(simulate(thesis_offset_scenario(sc, o), "packet")) for o in offsets
+            _packet_jain(simulate(thesis_offset_scenario(sc, o), Packet(**ns2))) for o in offsets
         ]
     mu = sc.link("R1-R2").rate_bps / (8.0 * sc.packet_size_bytes)
     if alg == "enhanced-vegas":
@@ -252,7 +255,9 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "13.2 ms), connection 2 an access delay x2. 60 s runs, goodputs averaged after 10 s; "
         "each window starts at one packet on every engine, as the thesis's ns-2 agents' did "
         "(§4.2.1: connection 1's window goes 'from 1 to 2 at 0.026420 seconds'; the "
-        "library's laws start at 2). "
+        "library's laws start at 2); the packet simulator's senders and RED run the thesis's "
+        "ns-2 set-up, as in the thesis's other sections (ns-2's Vegas agent's recovery and "
+        "round timing, bugFix_, RED's wait_: docs/thesis-tables.md). "
         "Closed form: the Boutremans–Le Boudec equilibrium (thesis ch. 2 §5) with α_j = δ and "
         "the BaseRTT over-estimation x_j that the packet run measured, with the long flow's "
         "packets arriving as one train over the fraction f of its round that the packet run "
