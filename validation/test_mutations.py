@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-_DIR = Path(__file__).resolve().parents[2] / "benchmarks"
+_DIR = Path(__file__).resolve().parents[1] / "benchmarks"
 
 #: each fault's sections in this scaled-down measurement (a subset of its sections in
 #: benchmarks/mutations.py)
