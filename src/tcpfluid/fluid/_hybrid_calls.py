@@ -30,14 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import _numba_cache
-from ..algorithms.base import (
-    LOSS_BURST,
-    LOSS_BURST_TIMEOUT,
-    LOSS_FAST,
-    LOSS_TIMEOUT,
-    RoundSample,
-    _runs_rule,
-)
+from ..algorithms.base import RoundSample, _runs_rule, loss_kind
 from . import _hybrid_kernel as K
 
 FloatArray = NDArray[np.float64]
@@ -47,9 +40,9 @@ IntArray = NDArray[np.int64]
 #: loop's compiled type is one for every mix of laws; a law whose rule finds no free slot
 #: is called from Python
 SLOTS = 8
-#: the loss kinds in the order of a group's ``K.GT_LMETA`` entries: the loop's index is
-#: ``timeout + 2 * burst``
-_KINDS = (LOSS_FAST, LOSS_TIMEOUT, LOSS_BURST, LOSS_BURST_TIMEOUT)
+#: the loss kinds' ``(timeout, burst)`` in the order of a group's ``K.GT_LMETA`` entries:
+#: the loop's index is ``timeout + 2 * burst``
+_KINDS = tuple((t, b) for b in (False, True) for t in (False, True))
 
 
 #: the adapters' signature: ``(buf, meta, m, p)``
@@ -237,9 +230,10 @@ def _plan(law: Any, state: dict[str, Any], n: int) -> Any:
     act = list(np.zeros((3, n)))
     rnd = (kernel, (*args, *act))
     losses = []
-    for kind in _KINDS:
-        lk, arrays, options = law._loss_rule(state, kind)
-        losses.append((lk, (*arrays, "I", _base(kind), *options, np.zeros(1), np.zeros(1))))
+    for timeout, burst in _KINDS:
+        lk, arrays, options = law._loss_rule(state, loss_kind(timeout, burst))
+        base = loss_kind(timeout, False)  # the kind the rule reacts as
+        losses.append((lk, (*arrays, "I", base, *options, np.zeros(1), np.zeros(1))))
     own = {id(a) for a in (*(state[k] for k in keys), *rows, *act)}
     size = (len(keys) + K.N_SAMPLE + 3) * n + 2
     for (kern, a), loss in zip((rnd, *losses), (False, *[True] * len(losses)), strict=True):
@@ -257,10 +251,6 @@ def _plan(law: Any, state: dict[str, Any], n: int) -> Any:
 
 def _vector(v: Any, n: int) -> bool:
     return isinstance(v, np.ndarray) and v.dtype == np.float64 and v.shape == (n,)
-
-
-def _base(kind: int) -> int:
-    return LOSS_FAST if kind in (LOSS_FAST, LOSS_BURST) else LOSS_TIMEOUT
 
 
 def _lay(
