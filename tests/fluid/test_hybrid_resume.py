@@ -10,6 +10,12 @@ the two runs would part. The cases cover the one-pass
 and two-pass steps (an ACK-path queue; drops under departure RTT samples), joins and
 leaves, RED, every drop share, drops freed at once, whole packets and the round-ending
 step's ACKs carried into the next round.
+
+A flow that sends nothing (silent after a timeout, stopped, not started) and has nothing
+in the queue or on the way back is parked: the pass over the flows skips it until it may
+act again, and a resumption wakes every parked flow. The parked flow's ACK slots of the
+steps it skipped are zeroed when it wakes; a stale slot, or a flow woken too late, would
+make the two runs part. The many-flow case below parks flows for most of its steps.
 """
 
 from __future__ import annotations
@@ -45,6 +51,16 @@ _CASES: list[tuple[str, dict[str, Any]]] = [
         {"red": red_parameters({"min_th": 5.0, "max_th": 15.0, "max_p": 0.1}), "buffer_pkts": 60.0},
     ),
     ("forward-vegas", {"reverse_mu_pps": 900.0, "reverse_buffer_pkts": 5.0}),
+    (
+        "vegas",  # 30 flows on a 20-packet pipe and a 4-packet buffer: timeouts, leaves
+        {
+            "mu_pps": 400.0,
+            "buffer_pkts": 4.0,
+            "base_rtt_s": [0.05] * 30,
+            "flow_start_s": [0.0] * 20 + [3.0] * 10,
+            "flow_stop_s": [np.inf] * 25 + [7.0] * 5,
+        },
+    ),
 ]
 
 
@@ -74,3 +90,22 @@ def test_recomputing_every_flow_on_resuming_changes_nothing(
     if name == "reno":  # with loss reactions
         assert sum(len(f.loss_t_s) for f in kept.flows) > 0
     assert_same(kept, redone)
+
+
+def test_silent_flows_are_parked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The many-flow case parks flows (else its resumption test would not cover
+    parking): some return of the kernel finds flows parked (``sends`` row 3, the step
+    each parked flow wakes at, beyond the step reached)."""
+    kw = {**_BASE, **_CASES[-1][1]}
+    seen = [0]
+    advance = K.advance
+
+    def spy(k: int, *args: Any) -> Any:
+        args[-1][15][K.I_PAUSE] = k + 50  # return every 50 steps to look
+        out = advance(k, *args)
+        seen[0] = max(seen[0], int(np.sum(args[-3][3] > out[0])))
+        return out
+
+    monkeypatch.setattr(K, "advance", spy)
+    simulate_hybrid(get_law("vegas"), **kw)
+    assert seen[0] >= 5

@@ -335,6 +335,6 @@ def kernel_state(
         cross=np.array(run.cross, dtype=np.float64).reshape(-1, 3),
         rec_f=np.zeros((K.N_REC_F, n_rec, F)),
         rec_g=np.zeros((K.N_REC_G, n_rec)),
-        sends=np.zeros((3, F)),
-        touched=np.zeros((3, F), dtype=np.int64),
+        sends=np.zeros((4, F)),
+        touched=np.zeros((4, F), dtype=np.int64),
     )

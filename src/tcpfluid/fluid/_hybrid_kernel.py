@@ -67,7 +67,11 @@ F_ACKED_MARK = 38  # F_ACKED and F_LOST_TOTAL at the mark (``G_MARK``)
 F_LOST_MARK = 39
 F_ACK_PART = 40  # whole packets: the ACK fluid beyond the flow's last whole ACK (< 1)
 F_WHOLE = 41  # 1.0: whole packets (``whole_packets``)
-N_FLOW_ROWS = 42
+F_LAST_DEP = 42  # the last step the flow's departures were not zero
+F_LAST_REL = 43  # the step its last held drop is released (``drop_hist``)
+F_PARK_FROM = 44  # the last step before the flow was parked (:func:`_unpark`)
+F_QUIET = 45  # 1.0: the flow is in the list of flows that may be parked (``touched[3]``)
+N_FLOW_ROWS = 46
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -156,6 +160,18 @@ def _grow(ff, j, whole, w, acks):  # type: ignore[no-untyped-def]
         if w < cap:
             w = min(w + incr, cap)
     return w
+
+
+@njit(inline="always", **_JIT)
+def _record(ff, j, w, rec_f, r, k, every, dt):  # type: ignore[no-untyped-def]
+    """Flow ``j``'s sample ``r`` of the recorded series (window ``w``)."""
+    rec_f[R_W, r, j] = w
+    rec_f[R_THR, r, j] = ff[j, F_ACKED_SINCE] / (every * dt) if k > 0 else 0.0
+    rec_f[R_RTT, r, j] = ff[j, F_LAST_RTT]
+    rec_f[R_ACKED, r, j] = ff[j, F_ACKED]
+    rec_f[R_LOST, r, j] = ff[j, F_LOST_TOTAL]
+    rec_f[R_BASE, r, j] = ff[j, F_BASE]
+    ff[j, F_ACKED_SINCE] = 0.0
 
 
 @njit(**_JIT)
@@ -267,6 +283,11 @@ def advance(  # type: ignore[no-untyped-def]
     send = sends[0]
     gro = sends[1]  # each flow's packets of the step beyond its ACK clock
     s0 = sends[2]
+    # parked flows (``wake[j] > k``): nothing they have changes before step ``wake[j]``
+    # (no arrivals, backlog, ACKs or released drops; silent, window-limited or stopped), so
+    # the pass over the flows skips them but to record (:func:`_parked`)
+    wake = sends[3]
+    can_park = not has_rev
     # the flows the caller changed: the boundary ACKs of their ended round grow the
     # window with the increment the law has just set, and their sending is recomputed
     t = k * dt
@@ -288,6 +309,19 @@ def advance(  # type: ignore[no-untyped-def]
         send[j], gro[j] = _send_of(sending, whole, ff[j, F_W], ff[j, F_INFLIGHT], ff[j, F_FREED])
     g[G_REDO] = 0.0
     g[G_TOUCHED] = 0.0
+    for j in range(F):  # the caller may change any flow: every parked flow wakes
+        if wake[j] != 0.0:
+            _unpark(ff, j, k, dep_hist, wake)
+    n_parked = 0
+    next_wake = np.inf
+    # the flows that may be parked after a step's pass: those not started, stopped or
+    # silent (a retransmission timeout), until they are parked or send again
+    quiet = touched[3]
+    n_quiet = 0
+    for j in range(F):
+        ff[j, F_QUIET] = 0.0
+        if can_park and _quiet_now(ff, j, t + dt):
+            n_quiet = _quiet(ff, j, quiet, n_quiet)
     # the step's arrivals, summed in flow order
     arr = 0.0
     for j in range(F):
@@ -448,11 +482,25 @@ def advance(  # type: ignore[no-untyped-def]
         n_touched = 0
         n_ended = 0
         n_learnt = 0
+        if n_parked > 0 and k >= next_wake:  # the parked flows due take part again
+            next_wake = np.inf
+            for j in range(F):
+                if wake[j] != 0.0:
+                    if wake[j] <= k:
+                        _unpark(ff, j, k, dep_hist, wake)
+                        n_parked -= 1
+                        n_quiet = _quiet(ff, j, quiet, n_quiet)
+                    elif wake[j] < next_wake:
+                        next_wake = wake[j]
         ps = 1 if one_pass else 0
         while ps < 2:
             # the steps a held drop waits for the queue it met (the same for every flow)
             lag_q = int(q_hist[slot] / dt + 0.5) if hold and dropping and ps == 1 else 0
             for j in range(F):
+                if n_parked > 0 and wake[j] != 0.0:  # parked: its state holds
+                    if recording and ps == 1:
+                        _record(ff, j, ff[j, F_W], rec_f, r, k, every, dt)
+                    continue
                 # ---- service: the flow's arrivals join its backlog, the queue serves it
                 if one_pass or ps == 0:
                     sent = s0[j] if dropping else send[j]  # before the step's drops
@@ -464,6 +512,8 @@ def advance(  # type: ignore[no-untyped-def]
                     dep = ff[j, F_QF] * scale
                     ff[j, F_QF] -= dep
                     dep_hist[slot, j] = dep
+                    if dep != 0.0:
+                        ff[j, F_LAST_DEP] = k
                     q_after += ff[j, F_QF]
                 if ps == 0:
                     continue
@@ -492,6 +542,7 @@ def advance(  # type: ignore[no-untyped-def]
                     if at >= HD:
                         at -= HD
                     drop_hist[at, j] += x
+                    ff[j, F_LAST_REL] = max(ff[j, F_LAST_REL], k + lag + dsteps)
                 if x > 0.0:
                     if not hold:
                         if on_growth:
@@ -582,13 +633,7 @@ def advance(  # type: ignore[no-untyped-def]
                 ff[j, F_W] = w
                 # ---- record
                 if recording:
-                    rec_f[R_W, r, j] = w
-                    rec_f[R_THR, r, j] = ff[j, F_ACKED_SINCE] / (every * dt) if k > 0 else 0.0
-                    rec_f[R_RTT, r, j] = ff[j, F_LAST_RTT]
-                    rec_f[R_ACKED, r, j] = ff[j, F_ACKED]
-                    rec_f[R_LOST, r, j] = ff[j, F_LOST_TOTAL]
-                    rec_f[R_BASE, r, j] = ff[j, F_BASE]
-                    ff[j, F_ACKED_SINCE] = 0.0
+                    _record(ff, j, w, rec_f, r, k, every, dt)
                 # ---- the law decides at once (its compiled rule), or from Python when the
                 # call returns (the flow's sending is computed again then)
                 if event != 0:
@@ -615,6 +660,25 @@ def advance(  # type: ignore[no-untyped-def]
                 arr_next += s_next
             ps += 1
             if ps == 2:
+                if recording and can_park:  # the quiet flows not in the list join it
+                    for j in range(F):
+                        if ff[j, F_QUIET] == 0.0 and wake[j] == 0.0 and _quiet_now(ff, j, t_next):
+                            n_quiet = _quiet(ff, j, quiet, n_quiet)
+                i = 0
+                while i < n_quiet:  # the quiet flows that may be parked are
+                    j = quiet[i]
+                    ws = _parked(ff, j, k, t, t_next, dt)
+                    if ws == 0.0:  # not yet
+                        i += 1
+                        continue
+                    if ws > 0.0:
+                        wake[j] = ws
+                        ff[j, F_PARK_FROM] = k
+                        n_parked += 1
+                        next_wake = min(next_wake, ws)
+                    ff[j, F_QUIET] = 0.0  # parked, or sending again
+                    n_quiet -= 1
+                    quiet[i] = quiet[n_quiet]
                 break
             if not fifo_sample:
                 fdel = q_after / mu
@@ -679,6 +743,65 @@ def advance(  # type: ignore[no-untyped-def]
             g[G_LEARNT] = n_learnt
             return k, DECIDE
     return k, DONE
+
+
+@njit(**_JIT)
+def _parked(ff, j, k, t, t_next, dt):  # type: ignore[no-untyped-def]
+    """The step until which flow ``j`` may be parked after step ``k`` (0: not yet; -1: it
+    sends in step ``k + 1``): until then no step changes its state. It has no backlog, no ACK
+    still to come (its last departure and its last held drop are behind it), no round
+    about to end and no window freed this step; it wakes (two steps early) before its
+    silence ends, it stops, it learns of its losses or it starts."""
+    if not _quiet_now(ff, j, t_next):
+        return -1.0
+    stop = ff[j, F_STOP]
+    started = ff[j, F_STARTED] == 1.0
+    if (
+        ff[j, F_QF] != 0.0
+        or ff[j, F_FREED] != 0.0
+        or ff[j, F_LAST_DEP] + ff[j, F_DELAY_STEPS] > k
+        or ff[j, F_LAST_REL] > k
+        or (ff[j, F_RESOLVED] > ff[j, F_ROUND_SEQ] + 1e-9 and ff[j, F_R_ACKS] > 1e-9)
+    ):
+        return 0.0
+    tw = np.inf
+    if not started:
+        tw = ff[j, F_START]
+    elif t < stop:
+        tw = stop
+        silent = ff[j, F_SILENT]
+        if t_next < silent < tw:
+            tw = silent
+        if ff[j, F_LOST] >= 1.0 and ff[j, F_FIRST_DROP] < tw:
+            tw = ff[j, F_FIRST_DROP]
+    return math.floor(tw / dt) - 2.0 if tw < np.inf else np.inf
+
+
+@njit(inline="always", **_JIT)
+def _quiet_now(ff, j, t_next):  # type: ignore[no-untyped-def]
+    """Flow ``j`` does not send in the step beginning at ``t_next`` (not started, silent
+    or stopped)."""
+    return not (ff[j, F_STARTED] == 1.0 and ff[j, F_SILENT] <= t_next < ff[j, F_STOP])
+
+
+@njit(inline="always", **_JIT)
+def _quiet(ff, j, quiet, n):  # type: ignore[no-untyped-def]
+    """Flow ``j`` joins the ``n`` flows of ``quiet`` that may be parked; returns ``n + 1``."""
+    ff[j, F_QUIET] = 1.0
+    quiet[n] = j
+    return n + 1
+
+
+@njit(**_JIT)
+def _unpark(ff, j, k, dep_hist, wake):  # type: ignore[no-untyped-def]
+    """Flow ``j``, parked, takes part in step ``k`` again: the departure slots of the
+    steps it was parked in that its ACKs will still read are zeroed (it sent nothing then;
+    a parked flow does not write them)."""
+    H = dep_hist.shape[0]
+    d = int(ff[j, F_DELAY_STEPS])
+    for b in range(max(int(ff[j, F_PARK_FROM]) + 1, k - d, k - H + 1), k):
+        dep_hist[b % H, j] = 0.0
+    wake[j] = 0.0
 
 
 # rows of the round sample :func:`_sample_one` fills, shape (N_SAMPLE, F)
