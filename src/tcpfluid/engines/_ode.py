@@ -304,18 +304,20 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
 
     logs = tuple(traced_log(fl) for fl in hybrid.flows) if hybrid is not None else ()
     recs = []
-    for i, f in enumerate(sc.flows):
+    ft = sc.flow_table
+    for i, name in enumerate(ft.names.all()):
         if hybrid is not None:  # laws deciding at round boundaries: each flow's round log
             fl = hybrid.flows[i]
             # totals counted to the end of the run (not to the last recorded sample)
             events = int(np.count_nonzero(np.asarray(fl.loss_t_s) >= m_from))
             delivered = float(fl.delivered_pkts) - float(hybrid.end.delivered_from_pkts[i])
-            recs.append(traced_record(f.name, fl, logs[i], delivered, events))
+            recs.append(traced_record(name, fl, logs[i], delivered, events))
         else:  # no slow start: settling judged on the fixed grid of the run
             # loss events of the classical model: the expected number of cuts (MGT)
             L = np.asarray(r.lost_pkts if r.loss_events is None else r.loss_events)
             recs.append(FlowRecord(
-                f.name, f.start_s, f.stop_s, tj, w[i][judged], None, w[i][judged],
+                name, float(ft.start_s[i]), float(ft.stop_s[i]), tj, w[i][judged], None,
+                w[i][judged],
                 float(D[i][-1]) - at_start(D[i]), float(L[i][-1]) - at_start(L[i]),
             ))  # fmt: skip
     keep: tuple[str, ...] = ("measure_from_s", "measure_to_s", "mean_queue_pkts")

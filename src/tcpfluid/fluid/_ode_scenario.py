@@ -106,38 +106,33 @@ def ode_problem(scenario: Any) -> OdeProblem:
 
 
 def _problem_of(view: Any) -> OdeProblem:
-    """The :class:`OdeProblem` of a scenario's fluid view (:func:`ode_problem`)."""
-    flows = []
-    laws: dict[Any, dict[str, float]] = {}  # one law object per distinct (algorithm, params)
-    made: dict[Any, OdeFlow] = {}  # one (frozen) flow per distinct description
-    for fl, d, start, stop in zip(
-        view.flows, view.base_rtt_s, view.start_s, view.stop_s, strict=True
-    ):
-        if fl.algorithm is None:
-            raise ValueError(f"flow {fl.name!r} has no algorithm; give one (--algorithm NAME)")
-        params = dict(fl.params)
+    """The :class:`OdeProblem` of a scenario's fluid view (:func:`ode_problem`): read from
+    the flows' columns, one law and one (frozen) flow object per distinct description."""
+    table = view.flows.table
+    laws: list[tuple[Any, dict[str, float]]] = []  # each distinct law's key and ODE form
+    for alg, params in table.laws:
         law_params = tuple(sorted(params.items()))
-        key: Any = (fl.algorithm, law_params)
-        try:
-            flows.append(made[key, float(d), float(start), float(stop)])
-            continue
-        except KeyError:
-            pass
-        except TypeError:  # a parameter value that cannot be a key (an array)
-            key = None
         classical: dict[str, float] = {}
-        if fl.algorithm in ODE_LAWS:
-            if key is None:
-                classical = _ode_law_params(fl.algorithm, params)
-            elif key in laws:
-                classical = laws[key]
-            else:
-                classical = laws[key] = _ode_law_params(fl.algorithm, params)
-        flow = OdeFlow(
-            fl.algorithm, d, start_s=start, stop_s=stop, law_params=law_params, **classical
-        )
-        if key is not None:
-            made[key, float(d), float(start), float(stop)] = flow
+        if alg in ODE_LAWS:
+            classical = _ode_law_params(alg, dict(params))
+        laws.append((law_params, classical))
+    flows = []
+    made: dict[Any, OdeFlow] = {}
+    for i, (k, d, start, stop) in enumerate(
+        zip(table.law.tolist(), view.base_rtt_s, view.start_s, view.stop_s, strict=True)
+    ):
+        alg = table.laws[k][0]
+        if alg is None:
+            raise ValueError(
+                f"flow {table.names[i]!r} has no algorithm; give one (--algorithm NAME)"
+            )
+        key = (k, float(d), float(start), float(stop))
+        flow = made.get(key)
+        if flow is None:
+            law_params, classical = laws[k]
+            flow = made[key] = OdeFlow(
+                alg, d, start_s=start, stop_s=stop, law_params=law_params, **classical
+            )
         flows.append(flow)
     return OdeProblem(
         flows=tuple(flows),

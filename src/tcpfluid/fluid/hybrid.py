@@ -401,21 +401,20 @@ def _simulate_view(scenario: Any, view: Any, **options: Any) -> HybridResult:
             "the hybrid engine cannot model cross traffic that does not cross the bottleneck "
             f"({', '.join(view.off_bottleneck_cbr)}); engines that can: packet"
         )
-    laws: list[ControlLaw] = []
-    made: dict[tuple[str, tuple[tuple[str, Any], ...]], ControlLaw] = {}
-    for fl in view.flows:
-        if fl.algorithm is None:
+    table = view.flows.table  # the flows' columns: each flow's law is an index
+    law_of = table.law.tolist()
+    for i, k in enumerate(law_of):
+        if table.laws[k][0] is None:
             raise ValueError(
-                f"scenario {scenario.name!r}: flow {fl.name!r} has no algorithm; choose one "
-                "with Scenario.with_algorithm(name)"
+                f"scenario {scenario.name!r}: flow {table.names[i]!r} has no algorithm; "
+                "choose one with Scenario.with_algorithm(name)"
             )
-        key = (fl.algorithm, tuple(sorted(dict(fl.params).items())))
-        if key not in made:
-            made[key] = get_law(fl.algorithm, **dict(fl.params))
-        laws.append(made[key])
-    one = all(lw is laws[0] for lw in laws)
+    used = {(table.laws[k][0], tuple(sorted(table.laws[k][1].items()))) for k in set(law_of)}
+    one = len(used) == 1
     return simulate_hybrid(
-        laws[0] if one else [get_law(fl.algorithm, **dict(fl.params)) for fl in view.flows],
+        get_law(table.laws[law_of[0]][0], **dict(table.laws[law_of[0]][1]))
+        if one
+        else [get_law(table.laws[k][0], **dict(table.laws[k][1])) for k in law_of],
         mu_pps=view.path.mu,
         base_rtt_s=view.base_rtt_s,
         duration_s=view.duration_s,
