@@ -860,7 +860,7 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, n
     if fi[f, I_STATE] == 0:
         return DONE, rtx
     sack = -1
-    if fi[f, I_RECOVERY] == REC_NS2_FAST:  # the ACK's SACK (SACK_SHIFT)
+    if ack > ACK_MASK:  # the SACK of a REC_NS2_FAST flow's ACK (SACK_SHIFT)
         sack = (ack >> SACK_SHIFT) - 1
         ack = ack & ACK_MASK
     una = fi[f, I_UNA]
