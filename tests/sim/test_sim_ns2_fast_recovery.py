@@ -91,3 +91,25 @@ def test_sack_fills_the_holes_below_the_reported_packets_in_one_rtt(
     # and the last hole is filled two RTTs before NewReno fills it
     last = times[np.flatnonzero(before == holes[-1])[0]]
     assert last <= nr_times[4] - 2 * base + _DT
+
+
+@pytest.mark.parametrize(
+    "red,delayed_ack,scenario",
+    [(False, False, "dumbbell"), (True, True, "dumbbell"), (False, False, "asymmetric")],
+)
+def test_sack_senders_conserve_packets(red: bool, delayed_ack: bool, scenario: str) -> None:
+    # several SACK senders of different laws through drops (drop-tail or RED), delayed ACKs,
+    # and a reverse bottleneck that drops ACKs (SACK reports lost with them)
+    from tcpfluid.scenarios import build_scenario
+
+    if scenario == "asymmetric":
+        sc = build_scenario("asymmetric", algorithm="reno", duration="30s")
+    else:
+        sc = rtt_dumbbell(
+            10e6, [0.02, 0.05, 0.08], ["fast", "reno", "vegas"], duration_s=20.0,
+            buffer_pkts=20, red=red,
+        )  # fmt: skip
+    res = simulate_packets(sc, fast_recovery="ns2-fast", delayed_ack=delayed_ack)
+    assert res.conserved
+    assert sum(f.fast_retransmits for f in res.flows) > 0
+    assert sum(f.delivered_pkts for f in res.flows) > 0
