@@ -44,6 +44,7 @@ from ._common import (
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Table, Value
+from ._thesis_ns2 import ns2_fast_options
 
 _LAWS = ("reno", "vegas", "fast", "tcp-ho")
 _NO_CLOSED_FORM = NA("the TCP-Ho paper gives no closed form for this quantity")
@@ -76,7 +77,9 @@ def ho_table_run(
     """One run of a §5.2 scenario (``algorithm``: one law or a mix such as
     ``"reno:15,vegas:5"``; ``flow_params``: law parameters by flow selector, such as
     ``{"vegas": {"alpha": 1.0}}``) on ``engine`` (with the engine's ``options``; the
-    report's runs give neither): each flow's mean goodput from
+    report's runs give neither; on the packet simulator the FAST flows recover as the
+    paper's ns-2 FAST agent, :func:`~._thesis_ns2.ns2_fast_options`, unless ``options``
+    give ``fast_recovery``): each flow's mean goodput from
     :data:`HO_MEASURE_FROM_S` to the end (packets/s), the bottleneck's utilization by the
     flows' goodput over that window, the time until every flow has settled
     (:attr:`tcpfluid.results.Summary.all_settled_time_s`), the loss events, and each flow's
@@ -84,8 +87,13 @@ def ho_table_run(
     sc = build_scenario(scenario, algorithm=algorithm, **dict(overrides or {}))
     for selector, params in (flow_params or {}).items():
         sc = with_flow_params(sc, selector, params)
+    opts = dict(options or {})
+    if engine == "packet":
+        # the paper ran ns-2 (§5), whose FAST agent is the FAST TCP module: its SACK
+        # recovery for the FAST flows (_thesis_ns2)
+        opts = {**ns2_fast_options(sc), **opts}
     try:
-        res = simulate(sc, engine, **dict(options or {}))
+        res = simulate(sc, engine, **opts)
     except (ValueError, RuntimeError) as exc:
         return {"error": str(exc)}
     t = np.asarray(res.time_s, dtype=np.float64)
@@ -297,7 +305,9 @@ def _fair_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     intro = (
         "The TCP-Ho paper §5.2.1: five sources of one scheme (Reno, Vegas with the "
         "library's α = 2, β = 4 (the paper states none; ns-2's Vegas agent defaults to "
-        "α = 1, β = 3), FAST with the paper's α = 100, TCP-Ho) start at 0 s on the Fig. 4 "
+        "α = 1, β = 3), FAST with the paper's α = 100 (on the packet simulator recovering as "
+        "the paper's ns-2 FAST agent does, with SACK: fast_recovery='ns2-fast'), TCP-Ho) "
+        "start at 0 s on the Fig. 4 "
         "dumbbell, 100 Mb/s × "
         "23 ms trunk, 1 Gb/s × 1 ms access links (RTT 50 ms), 300-packet drop-tail buffer "
         "(scenario ho-fairness); Table 6 gives the sources different RTTs (scenario "
@@ -466,7 +476,9 @@ def _friend_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         "8.6 packets), 120-packet drop-tail buffer; two schemes in the proportions 15–5, "
         "10–10 and 5–15 (scenario ho-friendliness, algorithm a mix such as reno:15,vegas:5; "
         "Vegas with the library's α = 2, β = 4 (the paper states none; ns-2's are α = 1, "
-        "β = 3), FAST α = 100). The paper's mean throughput of a scheme is the "
+        "β = 3), FAST α = 100; on the packet simulator the FAST flows recover as the "
+        "paper's ns-2 FAST agent does, with SACK: fast_recovery='ns2-fast'). The paper's "
+        "mean throughput of a scheme is the "
         "average over its flows 'under the steady state', with no run length: the runs last "
         "60 s and the means are over 10–60 s (the reading of the fairness section). Judged: "
         "each scheme's mean throughput per flow (kb/s, ±10 %) and the 20 flows' share "

@@ -61,6 +61,16 @@ same for every row of the section (and the fluid engines where they have the set
   the Vegas flows of a mix to its Reno flows (docs/mechanisms.md, "ns-2's RED wait_ and
   the mixes of Vegas and Reno").
 
+* **FAST's recovery** (packet simulator; the sections on the TCP-Ho paper's §5.2 tables,
+  ho-fairness and ho-friendliness). The TCP-Ho paper ran its FAST flows on ns-2 (§5: "by
+  using the network simulator ns-2", FAST with α = 100), whose FAST agent is the
+  University of Melbourne's FAST TCP module (``Agent/TCP/Fast``, ``tcp-fast.cc`` 1.1.x, of
+  2005-2007: the paper is of 2007): a SACK sender that repairs every hole below the
+  highest packet the receiver reported as soon as its packets in flight fall under the
+  halved window, re-sends the oldest unacknowledged packet after two average RTTs, and
+  does not back off its timer: ``simulate_packets(fast_recovery="ns2-fast")`` for every
+  FAST flow (:func:`ns2_fast_options`), the other flows unchanged.
+
 Not modelled (each section says where it matters): the thesis's maximum window of 30
 packets on the two-flow network (the engines have none; nor the Vegas agent's ring of
 send times of that size), ns-2's initial timeout (the thesis does not give it), and the
@@ -78,10 +88,12 @@ __all__ = [
     "DELAYED_ACK_ECHO",
     "MANY_FLOWS_MIN_RTO_S",
     "NS2_BUG_FIX",
+    "NS2_FAST_RECOVERY",
     "NS2_RED_WAIT",
     "NS2_RENO_RECOVERY",
     "NS2_VEGAS_RECOVERY",
     "THESIS_INITIAL_WINDOW",
+    "ns2_fast_options",
     "ns2_fast_recovery",
     "ns2_initial_window",
     "ns2_packet_options",
@@ -109,6 +121,9 @@ NS2_RENO_RECOVERY = "reno"
 #: the recovery of ns-2's ``Agent/TCP/Vegas`` (module docstring): every flow whose law is
 #: of the Vegas family (Vegas's loss rule, :class:`tcpfluid.algorithms.vegas.Vegas`)
 NS2_VEGAS_RECOVERY = "ns2-vegas"
+#: the recovery of ns-2's FAST TCP module (``Agent/TCP/Fast``, ``tcp-fast.cc``; module
+#: docstring): every flow whose law is FAST
+NS2_FAST_RECOVERY = "ns2-fast"
 #: ns-2's ``bugFix_`` (its default, for the Reno and Vegas agents): the packet simulator's
 #: ``timeout_recover``
 NS2_BUG_FIX = True
@@ -120,13 +135,16 @@ NS2_RED_WAIT = True
 def ns2_fast_recovery(algorithm: str) -> str:
     """The packet simulator's ``fast_recovery`` for a flow running ``algorithm``, as the
     documents' ns-2 agent for it recovered: Reno's for ``"reno"`` (``Agent/TCP/Reno``),
-    the Vegas agent's for a law of the Vegas family (``Agent/TCP/Vegas``), the simulator's
-    default for any other (module docstring)."""
+    the Vegas agent's for a law of the Vegas family (``Agent/TCP/Vegas``), the FAST TCP
+    module's for ``"fast"`` (``Agent/TCP/Fast``), the simulator's default for any other
+    (module docstring)."""
     from ..algorithms.registry import law_class
     from ..algorithms.vegas import Vegas
 
     if algorithm == "reno":
         return NS2_RENO_RECOVERY
+    if algorithm == "fast":
+        return NS2_FAST_RECOVERY
     if issubclass(law_class(algorithm), Vegas):
         return NS2_VEGAS_RECOVERY
     return "newreno"
@@ -138,3 +156,11 @@ def ns2_packet_options(scenario: Any) -> dict[str, Any]:
     (ns-2's ``bugFix_``) and ``red_wait`` (ns-2's RED ``wait_``; module docstring)."""
     rec = tuple(ns2_fast_recovery(f.algorithm) for f in scenario.flows)
     return {"fast_recovery": rec, "timeout_recover": NS2_BUG_FIX, "red_wait": NS2_RED_WAIT}
+
+
+def ns2_fast_options(scenario: Any) -> dict[str, Any]:
+    """The packet simulator's sender options for ``scenario`` with its FAST flows as ns-2's
+    FAST TCP module recovers (``fast_recovery="ns2-fast"``) and every other flow with the
+    simulator's default recovery (module docstring); ``{}`` when no flow runs FAST."""
+    rec = tuple(NS2_FAST_RECOVERY if f.algorithm == "fast" else "newreno" for f in scenario.flows)
+    return {"fast_recovery": rec} if NS2_FAST_RECOVERY in rec else {}

@@ -115,7 +115,9 @@ F_V_TIMED = 41  # 1: the round RTT and BaseRTT follow ns-2's v_begtime_ timing
 F_V_BEGT = 42  # v_begtime_: when the current round was tagged (the ACK that closed the last)
 F_V_CNT = 43  # v_cntRTT_: ACKs this round whose highest packet was sent once
 F_V_SUM = 44  # v_sumRTT_: the sum of those ACKs' RTTs (now - that packet's send time)
-NF = 45
+# REC_NS2_FAST only (ns-2's FAST TCP module, tcp-fast.cc; the ``_ns2f_*`` functions):
+F_F_AVGRTT = 45  # avgRTT_: the RTT averaged with weight 1/256 per new ACK (0: none yet)
+NF = 46
 
 # ----------------------------------------------------------------------------- flow ints
 I_UNA = 0
@@ -151,15 +153,27 @@ I_RTO_RECOVER = 29  # ns-2's recover_: highest sent + 1 at the last timeout (REC
 # or fast retransmit); -1 none yet; -2 not kept
 I_PARTIALS = 30  # partial ACKs seen in the current recovery
 I_BLK = 31  # 1 while the flow's deferred decision blocks its first link
-I_RECOVERY = 32  # the sender's fast recovery: REC_NEWRENO, REC_RENO, REC_RENO_EXIT or
-# REC_NS2_VEGAS
-NI = 33
+I_RECOVERY = 32  # the sender's fast recovery: REC_NEWRENO, REC_RENO, REC_RENO_EXIT,
+# REC_NS2_VEGAS or REC_NS2_FAST
+# REC_NS2_FAST only (ns-2's FAST TCP module, tcp-fast.cc; the ``_ns2f_*`` functions):
+I_F_PIPE = 33  # pipe_: packets the sender counts in flight during its SACK recovery
+I_F_HISACK = 34  # the highest sequence number a SACK block reported (-1: none)
+I_F_SBHI = 35  # one past the highest scoreboard row marked (rows below it may hold marks)
+I_F_NEXT = 36  # the lowest hole not yet retransmitted in this recovery may be at or above it
+I_F_TIMEOUT = 37  # timeout_: 1 after a timeout until the next new ACK (SACKs not read)
+NI = 38
 
 # fast recovery (``I_RECOVERY``; docs/simulator.md, "Fast recovery")
 REC_NEWRENO = 0  # RFC 6582: partial ACKs retransmit the next hole, recovery ends at a full ACK
 REC_RENO = 1  # ns-2's Agent/TCP/Reno, tcp-reno.cc 1998-2003: ends at any new ACK
 REC_RENO_EXIT = 2  # the same from 2005 on (exitFastRetrans_ true, working: ns-2.35)
 REC_NS2_VEGAS = 3  # ns-2's Agent/TCP/Vegas (tcp-vegas.cc): its own recovery, ``_ns2v_*``
+REC_NS2_FAST = 4  # ns-2's Agent/TCP/Fast (tcp-fast.cc): SACK recovery, ``_ns2f_*``
+#: an ACK of a REC_NS2_FAST flow carries its SACK in its sequence field: the cumulative
+#: ACK in the low bits, 1 + the sequence number of the out-of-order packet that caused it
+#: (0: none) from bit SACK_SHIFT on
+SACK_SHIFT = 32
+ACK_MASK = (1 << SACK_SHIFT) - 1
 
 # ----------------------------------------------------------------------------- link floats
 L_RATE = 0  # bytes per second
@@ -273,6 +287,12 @@ HT_HEAP = 1  # key at each heap slot
 # per-sequence-number rings of the flows: ``fs`` (send time) and ``fq`` (int) columns
 Q_TXC = 0
 Q_RCVD = 1
+#: the sender's SACK scoreboard (a third column, only when a flow is REC_NS2_FAST): bit
+#: SB_SACKED the receiver reported the packet, bit SB_RETX it was retransmitted in the
+#: current recovery
+Q_SB = 2
+SB_SACKED = 1
+SB_RETX = 2
 
 #: Numba options of every kernel. ``_nrt=False`` compiles without Numba's reference-counted
 #: runtime: the kernels only index arrays allocated by engine.py (no allocation inside), and
@@ -803,6 +823,8 @@ def _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, 
 def _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
     """Send while the window allows (``inflight < floor(cwnd)``), outside the event loop's
     admission (a flow starting, resuming after Python). Returns DONE or a request."""
+    if fi[f, I_RECOVERY] == REC_NS2_FAST and fi[f, I_RECOV] == 1:
+        return _ns2f_send(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
     lim = _send_limit(ff, fi, f)
     lk = paths[fi[f, I_FWD_OFF]]
     while fi[f, I_NXT] - fi[f, I_UNA] < lim:
@@ -825,7 +847,8 @@ def _fine_expired(ff, fi, fs, f, now):
 
 
 @_jit_inline
-def _on_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, ack, ts, fwd, now):
+def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, ack, ts, fwd,
+            now):  # fmt: skip
     """An ACK reaches the sender of flow ``f``: measurements, recovery, round boundary.
 
     Returns ``(code, rtx)``: ``rtx`` >= 0 is a packet to retransmit first; with ``code``
@@ -836,6 +859,10 @@ def _on_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, ack, ts,
     rtx = -1
     if fi[f, I_STATE] == 0:
         return DONE, rtx
+    sack = -1
+    if ack > ACK_MASK:  # the SACK of a REC_NS2_FAST flow's ACK (SACK_SHIFT)
+        sack = (ack >> SACK_SHIFT) - 1
+        ack = ack & ACK_MASK
     una = fi[f, I_UNA]
     if ack > una:
         if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
@@ -891,6 +918,13 @@ def _on_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, ack, ts,
             ff[f, F_RTO_DL] = np.inf
         if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
             rtx = _ns2v_new_ack(ff, fi, fs, fq, f, ack, now)
+        elif fi[f, I_RECOVERY] == REC_NS2_FAST:
+            c = _ns2f_new_ack(
+                ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, una,
+                ack, now,
+            )  # fmt: skip
+            if c != DONE:
+                return c, rtx
         elif fi[f, I_RECOV] == 1 or fi[f, I_CHECKS] > 0:
             rtx = _ack_recovering(ff, fi, fs, f, ack, now)
         if fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ] and fi[f, I_STATE] == 1:
@@ -902,6 +936,11 @@ def _on_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, ack, ts,
             return _ns2v_dup_ack(
                 ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, una, now
             )
+        if fi[f, I_RECOVERY] == REC_NS2_FAST:
+            return _ns2f_dup_ack(
+                ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, una,
+                sack, now,
+            )  # fmt: skip
         if _dup_ack(ff, fi, lf, li, gf, gi, paths, fs, fq, pend, f, una, now):
             return NEED_LOSS, rtx
     return DONE, rtx
@@ -1205,6 +1244,214 @@ def _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
         fi[f, I_DUP] = 3
 
 
+# ============================================================================= ns-2's FAST
+# ``fast_recovery="ns2-fast"`` (REC_NS2_FAST): the loss recovery of ns-2's FAST TCP module
+# (University of Melbourne, Tony Cui and Lachlan Andrew, ``tcp-fast.cc`` 1.1.3 of 2007,
+# ``FastTcpAgent::recv``, ``dupack_action``, ``send_much`` and ``timeout``), a SACK sender
+# (ns-2's ``ScoreBoardRQ``). The receiver reports the out-of-order packet that caused each
+# ACK (``SACK_SHIFT``): one block per ACK, the first of the up to three blocks ns-2's SACK
+# sink sends, the others repeating what earlier ACKs said (they only matter when ACKs are
+# lost). docs/simulator.md, "Fast recovery", gives the whole mapping.
+@_jit
+def _ns2f_clear(fi, fq, f, lo, una):
+    """``ClearScoreBoard``: clear the marked rows from ``lo`` (the cumulative ACK before the
+    last one, the lowest row that may be marked) up; ``una`` is the cumulative ACK now."""
+    for s in range(lo, fi[f, I_F_SBHI]):
+        fq[_ring_slot(fi, f, s), Q_SB] = 0
+    fi[f, I_F_SBHI] = una
+    fi[f, I_F_HISACK] = -1
+    fi[f, I_F_NEXT] = una
+
+
+@_jit
+def _ns2f_mark(fi, fq, f, seq, bit):
+    """Mark row ``seq`` of the scoreboard with ``bit``; True if it was not marked so."""
+    k = _ring_slot(fi, f, seq)
+    if fq[k, Q_SB] & bit != 0:
+        return False
+    fq[k, Q_SB] |= bit
+    if seq >= fi[f, I_F_SBHI]:
+        fi[f, I_F_SBHI] = seq + 1
+    return True
+
+
+@_jit
+def _ns2f_send(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
+    """``send_much`` during the recovery (``fastrecov_``): while ``pipe_ < int(cwnd_)``, the
+    oldest unacknowledged packet if it has waited more than two ``avgRTT_`` since it was
+    last sent (a retransmission lost again), else the lowest hole below the highest SACKed
+    packet not yet retransmitted (``GetNextRetran``), else new data; each adds one to
+    ``pipe_``. Returns DONE, or a request (the caller puts the flow on the pending list)."""
+    lk = paths[fi[f, I_FWD_OFF]]
+    while fi[f, I_STATE] == 1 and fi[f, I_F_PIPE] < math.floor(ff[f, F_CWND]):
+        una = fi[f, I_UNA]
+        seq = -1
+        avg = ff[f, F_F_AVGRTT]
+        if avg > 0.0 and una < fi[f, I_MAXSENT] and now - fs[_ring_slot(fi, f, una)] > 2.0 * avg:
+            seq = una
+        else:
+            s = fi[f, I_F_NEXT]
+            if s < una:
+                s = una
+            top = fi[f, I_F_HISACK]
+            while s < top and fq[_ring_slot(fi, f, s), Q_SB] != 0:
+                s += 1
+            fi[f, I_F_NEXT] = s
+            if s < top:
+                seq = s
+        new = seq < 0
+        if new:
+            seq = fi[f, I_NXT]
+        code = _send_check(fi, lf, li, rf, gf, gi, rand, paths, lk, f, seq)
+        if code != DONE:
+            return code
+        _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, seq, now)
+        if new:
+            fi[f, I_NXT] = seq + 1
+        else:
+            _ns2f_mark(fi, fq, f, seq, SB_RETX)
+        fi[f, I_F_PIPE] += 1
+    return DONE
+
+
+@_jit
+def _ns2f_send_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f,
+                   now):  # fmt: skip
+    """``_ns2f_send`` on an ACK: DEFERRED when done (the event loop sends nothing more for
+    the flow), else its request with the flow on the pending list."""
+    code = _ns2f_send(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
+    if code == DONE:
+        return DEFERRED
+    _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_SEND, now, False)
+    return code
+
+
+@_jit
+def _ns2f_new_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f,
+                  una, ack, now):  # fmt: skip
+    """A new ACK (``ack`` > ``una``) after the common book-keeping of ``_on_ack``. Out of
+    recovery: the scoreboard cleared, ``timeout_`` false, ``avgRTT_`` updated (``fast_est``:
+    the RTT of the highest packet acknowledged if it was sent once, else ``avgRTT_``
+    itself; weight 1/256, or 3/w when more than 768 packets are outstanding), DONE (the
+    window rules). In recovery: ``pipe_`` less one; at ``recover_`` the recovery ends
+    (DONE), else (a partial ACK: ``partial_ack_`` false, ns-2's default) one less again,
+    the scoreboard's rows below the ACK cleared and the sends of ``_ns2f_send`` (DEFERRED
+    when done, or its request)."""
+    if fi[f, I_RECOV] == 0:
+        _ns2f_clear(fi, fq, f, una, ack)
+        fi[f, I_F_TIMEOUT] = 0
+        k = _ring_slot(fi, f, ack - 1)
+        avg = ff[f, F_F_AVGRTT]
+        rtt = now - fs[k] if (fq[k, Q_TXC] == 1 and fi[f, I_NXT] > ack - 1) else avg
+        if avg <= 0.0:
+            # ns-2 starts avgRTT_ at the time of the first ACK (its flows start at 0 s):
+            # here the time since the flow started
+            avg = now - ff[f, F_START]
+        scale = (fi[f, I_NXT] - ack + 1) / 3.0
+        if scale > 256.0:
+            avg = ((scale - 1.0) * avg + rtt) / scale
+        else:
+            avg = (avg * 255.0 + rtt) / 256.0
+        ff[f, F_F_AVGRTT] = avg
+        return DONE
+    fi[f, I_F_PIPE] -= 1
+    if ack >= fi[f, I_RECOVER]:
+        fi[f, I_RECOV] = 0
+        _ns2f_clear(fi, fq, f, una, ack)
+        _reset_round(ff, fi, f, fi[f, I_NXT])
+        return DONE
+    fi[f, I_F_PIPE] -= 1
+    for s in range(una, ack):
+        fq[_ring_slot(fi, f, s), Q_SB] = 0
+    if fi[f, I_F_SBHI] < ack:
+        fi[f, I_F_SBHI] = ack
+    return _ns2f_send_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f,
+                          now)  # fmt: skip
+
+
+@_jit
+def _ns2f_dup_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f,
+                  una, sack, now):  # fmt: skip
+    """A duplicate ACK reporting packet ``sack`` (-1: none). Its SACK is read unless a
+    timeout came since the last new ACK (``timeout_``); it counts as a duplicate ACK only
+    if it reports a packet not reported before (``CheckUpdate``). In recovery: ``pipe_``
+    less one, then ``_ns2f_send``. Out of it, the third counted one starts a recovery
+    (NEED_LOSS: the law cuts, then ``_ns2f_apply_loss``) unless the ACKs have not passed
+    the highest packet sent before the last timeout (``bugFix_``, ns-2's default); nothing
+    is sent on the others (``dupacks_ > 0``). Returns ``(code, rtx)`` as ``_on_ack``."""
+    fresh = False
+    if sack > una and fi[f, I_F_TIMEOUT] == 0:
+        fresh = _ns2f_mark(fi, fq, f, sack, SB_SACKED)
+        if fresh and sack > fi[f, I_F_HISACK]:
+            fi[f, I_F_HISACK] = sack
+    if fi[f, I_RECOV] == 1:
+        fi[f, I_F_PIPE] -= 1
+        if fresh:
+            fi[f, I_DUP] += 1
+        code = _ns2f_send_ack(
+            ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, now
+        )
+        return code, -1
+    if fresh:
+        d = fi[f, I_DUP] + 1
+        fi[f, I_DUP] = d
+        if d == 3 and una > fi[f, I_RTO_RECOVER]:
+            fi[f, I_KIND] = K_FAST
+            _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
+            gi[G_CODE_ARG] = f
+            return NEED_LOSS, -1
+    # ns-2 sends (``send_much``) on an ACK only while no duplicate ACK is counted
+    return (DONE if fi[f, I_DUP] == 0 else DEFERRED), -1
+
+
+@_jit
+def _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
+    """Carry out a loss of a ``"ns2-fast"`` sender once its law has cut the window.
+
+    Timeout (``FastTcpAgent::timeout``): the go-back of every sender (``_apply_loss``), but
+    the timer does not back off (``reset_rtx_timer(0, 0)``), ``recover_`` is the highest
+    packet sent (``bugFix_``), the scoreboard is cleared and the SACKs are not read until a
+    new ACK (``timeout_``). Third duplicate ACK (``dupack_action``): the law's window (FAST:
+    half), ``recover_`` the highest packet sent, ``pipe_`` the packets sent beyond the
+    cumulative ACK less the three the duplicate ACKs announced, the timer re-armed, and the
+    first unacknowledged packet retransmitted (not counted in ``pipe_``)."""
+    if fi[f, I_KIND] == K_TIMEOUT:
+        rto = ff[f, F_RTO]
+        _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
+        ff[f, F_RTO] = rto
+        fi[f, I_RTO_RECOVER] = fi[f, I_MAXSENT]
+        fi[f, I_F_TIMEOUT] = 1
+        _ns2f_clear(fi, fq, f, fi[f, I_UNA], fi[f, I_UNA])
+        return
+    w = ff[f, F_NEWCWND]
+    if w < 1.0:
+        w = 1.0
+    ff[f, F_CWND] = w
+    ff[f, F_INCR] = 0.0
+    ff[f, F_CAP] = w
+    una = fi[f, I_UNA]
+    fi[f, I_FASTRETX] += 1
+    fi[f, I_RECOV] = 1
+    fi[f, I_RECOVER] = fi[f, I_MAXSENT]
+    fi[f, I_F_PIPE] = fi[f, I_MAXSENT] - una - 3
+    fi[f, I_F_NEXT] = una
+    _reset_round(ff, fi, f, fi[f, I_NXT])
+    _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
+    _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, una, now)
+    _ns2f_mark(fi, fq, f, una, SB_RETX)
+
+
+@_jit_inline
+def _ack_seq(fi, f, seq):
+    """The sequence field of the ACK that data packet ``seq`` of flow ``f`` causes: the
+    cumulative ACK, and for a REC_NS2_FAST flow the SACK of a packet that arrived out of
+    order (``SACK_SHIFT``)."""
+    rn = fi[f, I_RCV_NXT]
+    if seq > rn and fi[f, I_RECOVERY] == REC_NS2_FAST:
+        return rn | ((seq + 1) << SACK_SHIFT)
+    return rn
+
+
 @_jit_inline
 def _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, now):
     """A data packet reaches the receiver of flow ``f``: cumulative ACK, maybe delayed.
@@ -1328,6 +1575,10 @@ def _resume(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, r
             fi[f, I_PENDING] = P_SEND
             if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
                 _ns2v_apply_loss(
+                    ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t
+                )
+            elif fi[f, I_RECOVERY] == REC_NS2_FAST:
+                _ns2f_apply_loss(
                     ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t
                 )
             else:
@@ -1519,14 +1770,15 @@ def run(
             elif kind == KIND_DATA:
                 ack_now, ets, efwd = _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, t)
                 if ack_now:
-                    a_lk, a_f, a_seq, a_ts, a_fwd = dest, f, fi[f, I_RCV_NXT], ets, efwd
+                    a_lk, a_f, a_seq, a_ts, a_fwd = dest, f, _ack_seq(fi, f, seq), ets, efwd
                     a_kind, a_size, a_poff = KIND_ACK, ff[f, F_ACK], d_off
             elif kind == KIND_ACK:
                 fwd = rf[k, RF_FWD]
                 code, rtx = _on_ack(
-                    ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, seq, ts, fwd, t
-                )
-                if code == NEED_LOSS:
+                    ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f,
+                    seq, ts, fwd, t,
+                )  # fmt: skip
+                if code != DONE and code != DEFERRED:
                     return code
                 if rtx >= 0:
                     a_lk, a_f, a_seq, a_ts, a_size = dest, f, rtx, t, ff[f, F_PKT]

@@ -66,7 +66,7 @@ class SenderSettings:
 
 
 #: the senders' fast recoveries (``simulate_packets(fast_recovery=)``) and their kernel codes
-FAST_RECOVERIES = {"newreno": 0, "reno": 1, "reno-exit": 2, "ns2-vegas": 3}
+FAST_RECOVERIES = {"newreno": 0, "reno": 1, "reno-exit": 2, "ns2-vegas": 3, "ns2-fast": 4}
 #: the fast recovery that only a law with Vegas's loss rule may take (ns-2's
 #: ``Agent/TCP/Vegas``: :func:`tcpfluid.sim._checks.check_ns2_vegas`)
 NS2_VEGAS = "ns2-vegas"
@@ -257,9 +257,13 @@ def flow_arrays(
         # ns-2's Vegas agent (REC_NS2_VEGAS): no cut yet, v_timeout_ as its reset() leaves it
         ff[f, C.F_V_CHANGED] = -math.inf
         ff[f, C.F_V_TIMEOUT] = 1000.0
+        # ns-2's FAST agent (REC_NS2_FAST): an empty scoreboard
+        fi[f, C.I_F_HISACK] = -1
         # the round accumulators are cleared when the flow starts (_core._timer)
     fs = np.zeros(fring, dtype=np.float64)  # send time of each sequence number
-    fq = np.zeros((fring, 2), dtype=np.int64)  # transmissions, received flag
+    # transmissions, received flag; and the SACK scoreboard (Q_SB) when a sender keeps one
+    sack = (fi[:, C.I_RECOVERY] == C.REC_NS2_FAST).any()
+    fq = np.zeros((fring, 3 if sack else 2), dtype=np.int64)
     return ff, fs, fq
 
 

@@ -412,7 +412,18 @@ def simulate_packets(
         window inflated by the duplicate ACKs and deflated at the next new ACK, the
         timeout's window the law's (2 packets); with Tsang's thesis's amended timeout
         routine (it keeps the cut window). Its fine-grained check replaces
-        ``fine_retransmit``, which it refuses to be ``False``.
+        ``fine_retransmit``, which it refuses to be ``False``. ``"ns2-fast"``: the SACK
+        recovery of ns-2's FAST TCP module (University of Melbourne, ``tcp-fast.cc``
+        1.1.3): the receiver reports the out-of-order packet each ACK answers, the third
+        duplicate ACK reporting a new packet starts a recovery (the law's cut: FAST
+        halves), during which the sender counts its packets in flight (``pipe_``: those
+        sent beyond the cumulative ACK less three, less one per ACK and two per partial
+        ACK, plus one per packet sent) and, while they are fewer than the window, sends
+        the lowest hole not yet retransmitted below the highest reported packet, the
+        oldest unacknowledged packet again once it has waited two average RTTs, or new
+        data; recovery ends when the packets outstanding at the loss are acknowledged.
+        A timeout does not back off the timer, and ns-2's ``bugFix_`` always holds
+        (``timeout_recover`` does not change such a sender).
     red_wait
         Every RED link drops as ns-2's ``Queue/RED`` with ``wait_ true``, its default
         (``tcl/lib/ns-default.tcl`` of 2000 and of ns-2.35; ``REDQueue::drop_early`` in
