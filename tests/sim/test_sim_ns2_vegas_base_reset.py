@@ -1,11 +1,11 @@
 """ns-2's Vegas agent resets BaseRTT after a round of at most one packet
 (``simulate_packets(fast_recovery="ns2-vegas", ns2_vegas_base_reset=True)``).
 
-The rule (``VegasTcpAgent::recv`` in ns-2's ``tcp/tcp-vegas.cc``, revision 1.37, lines
-221-234): when a new ACK closes the round, ``rttLen = t_seqno_ - v_begseq_`` (the packets
-sent from the round's first one to that ACK) and ``if(rtt<v_baseRTT_ || rttLen<=1)
-v_baseRTT_ = rtt``, with ``rtt`` the round's RTT (the mean of its samples, or the time
-since the round was tagged when it has none). Tsang's thesis's agent dropped the second
+The rule (``VegasTcpAgent::recv`` in ns-2's ``tcp/tcp-vegas.cc``, revision 1.37, its
+once-per-round block): when a new ACK closes the round, ``rttLen = t_seqno_ - v_begseq_``
+(the packets sent from the round's first one to that ACK) and ``if(rtt<v_baseRTT_ ||
+rttLen<=1) v_baseRTT_ = rtt``, with ``rtt`` the round's RTT (the mean of its samples, or
+the time since the round was tagged when it has none). Tsang's thesis's agent dropped the second
 condition (its ch. 3 §3): the simulator's default.
 
 Each case is worked by hand on the agent's state: the simulator's ``ack`` is the next

@@ -1087,7 +1087,7 @@ def _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now):
             elif ff[f, F_V_TIMED] > 1.0 and fi[f, I_NXT] - fi[f, I_ROUND_SEQ] <= 1:
                 # ns-2's second condition (F_V_TIMED 2, ns2_vegas_base_reset): at most
                 # one packet sent in the round (``rttLen = t_seqno_ - v_begseq_ <= 1``,
-                # lines 221-229): its RTT is BaseRTT even when larger
+                # ``if(rtt<v_baseRTT_ || rttLen<=1)``): its RTT is BaseRTT even when larger
                 ff[f, F_BASE] = rtt
         ff[f, F_V_CNT] = 0.0
         ff[f, F_V_SUM] = 0.0
