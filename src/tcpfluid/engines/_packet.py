@@ -34,7 +34,7 @@ class Packet(Engine):
         >= 0. Same seed, same run.
     delayed_ack, delayed_ack_echo, delack_timeout_s, min_rto_s, initial_rto_s, max_rto_s,
     fine_retransmit, send_overhead_s, timeout_recover, fast_recovery, red_wait,
-    ns2_vegas_timing, max_packets, laws
+    ns2_vegas_timing, ns2_vegas_base_reset, max_packets, laws
         The simulator's options of the same names (``None``: its defaults);
         ``delayed_ack`` and ``fast_recovery`` are one value for every receiver or sender, or a
         tuple of one per flow (its length is checked against the scenario's flows when the
@@ -72,6 +72,7 @@ class Packet(Engine):
     fast_recovery: str | tuple[str, ...] = _PACKET["fast_recovery"]
     red_wait: bool = _PACKET["red_wait"]
     ns2_vegas_timing: bool = _PACKET["ns2_vegas_timing"]
+    ns2_vegas_base_reset: bool = _PACKET["ns2_vegas_base_reset"]
     max_packets: int = _PACKET["max_packets"]
     laws: Mapping[str, Any] | None = field(default=None, compare=False)
 
@@ -105,6 +106,8 @@ class Packet(Engine):
         object.__setattr__(self, "red_wait", check_bool("red_wait", self.red_wait))
         timing = check_bool("ns2_vegas_timing", self.ns2_vegas_timing)
         object.__setattr__(self, "ns2_vegas_timing", timing)
+        reset = check_bool("ns2_vegas_base_reset", self.ns2_vegas_base_reset)
+        object.__setattr__(self, "ns2_vegas_base_reset", reset)
         rec = check_fast_recovery(self.fast_recovery, None)
         object.__setattr__(self, "fast_recovery", rec)
         check_int("max_packets", self.max_packets, minimum=1)
@@ -127,6 +130,7 @@ class Packet(Engine):
             fast_recovery=self.fast_recovery,
             red_wait=self.red_wait,
             ns2_vegas_timing=self.ns2_vegas_timing,
+            ns2_vegas_base_reset=self.ns2_vegas_base_reset,
             progress=progress,
             max_packets=self.max_packets,
         )

@@ -325,6 +325,20 @@ MECHANISMS: tuple[Mechanism, ...] = (
         ),
     ),
     Mechanism(
+        "vegas-standing-backlog",
+        "validation/test_ho_table7_vegas_backlog.py::"
+        "test_table_7_reno_means_agree_once_the_vegas_flows_hold_ns2s_backlog_on_the_path_base_rtt",
+        (
+            Scope(
+                ("ho-friendliness",),
+                (PACKET,),
+                ("mean throughput of a Reno flow, 10–60 s",),
+                ("Reno",),
+                {"pair": ("reno-vegas",), "proportion": ("15-5", "10-10", "5-15")},
+            ),
+        ),
+    ),
+    Mechanism(
         "overflow-share",
         "validation/test_ho_table7_overflow_share.py::"
         "test_table_7_fast_cells_agree_with_the_packets_when_overflows_fall_on_the_growth",

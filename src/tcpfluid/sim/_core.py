@@ -111,7 +111,8 @@ F_V_TIMEOUT = 38  # v_timeout_: the fine-grained timeout, s
 F_V_SA = 39  # v_sa_: 8 x the smoothed RTT (0: no ACK received yet)
 F_V_SD = 40  # v_sd_: 4 x the mean deviation
 # ns-2's per-round RTT (tcp-vegas.cc lines 207-223), when F_V_TIMED is 1
-F_V_TIMED = 41  # 1: the round RTT and BaseRTT follow ns-2's v_begtime_ timing
+F_V_TIMED = 41  # 1: the round RTT and BaseRTT follow ns-2's v_begtime_ timing; 2: and
+# BaseRTT takes the RTT of a round of at most one packet (ns-2's rttLen <= 1)
 F_V_BEGT = 42  # v_begtime_: when the current round was tagged (the ACK that closed the last)
 F_V_CNT = 43  # v_cntRTT_: ACKs this round whose highest packet was sent once
 F_V_SUM = 44  # v_sumRTT_: the sum of those ACKs' RTTs (now - that packet's send time)
@@ -1103,8 +1104,10 @@ def _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now):
     v_cntRTT_``: each earlier ACK of the round whose highest acknowledged packet was sent
     once, the time since that packet was sent) or, when there was none (every ACK of the
     round was for a retransmitted packet), the time since the round was tagged, ``now -
-    v_begtime_``; ``v_baseRTT_`` takes it when smaller (the thesis's agent dropped ns-2's
-    second condition ``rttLen <= 1``, ch. 3 §3). The next round is tagged now. After a
+    v_begtime_``; ``v_baseRTT_`` takes it when smaller, or whatever its size when at
+    most one packet was sent in the round (``rttLen = t_seqno_ - v_begseq_ <= 1``) and
+    ``F_V_TIMED`` is 2: ns-2's second condition, which the thesis's agent dropped (ch. 3
+    §3; ``simulate_packets(ns2_vegas_base_reset=...)``). The next round is tagged now. After a
     timeout's go-back its first packet may already be at the receiver, and that round
     then lasts a fraction of the path's RTT: a BaseRTT far below the propagation delay
     (Tsang's thesis ch. 3 §4.4.3.1, Figs 3.33 and 3.36). The ACK's own sample then
@@ -1119,6 +1122,11 @@ def _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now):
             # ``_round_end``, which runs next): make it this RTT
             ff[f, F_R_SUM] = rtt * fi[f, I_R_CNT]
             if rtt < ff[f, F_BASE]:
+                ff[f, F_BASE] = rtt
+            elif ff[f, F_V_TIMED] > 1.0 and fi[f, I_NXT] - fi[f, I_ROUND_SEQ] <= 1:
+                # ns-2's second condition (F_V_TIMED 2, ns2_vegas_base_reset): at most
+                # one packet sent in the round (``rttLen = t_seqno_ - v_begseq_ <= 1``,
+                # ``if(rtt<v_baseRTT_ || rttLen<=1)``): its RTT is BaseRTT even when larger
                 ff[f, F_BASE] = rtt
         ff[f, F_V_CNT] = 0.0
         ff[f, F_V_SUM] = 0.0

@@ -95,6 +95,7 @@ class _Sim:
         send_overhead_s: float = 0.0,
         red_wait: bool = False,
         ns2_vegas_timing: bool = True,
+        ns2_vegas_base_reset: bool = False,
     ) -> None:
         sc = scenario
         self.scenario = sc
@@ -117,6 +118,8 @@ class _Sim:
             timed = fi[:, C.I_RECOVERY] == C.REC_NS2_VEGAS
             self.ff[timed, C.F_V_TIMED] = 1.0
             self.ff[timed, C.F_V_BEGT] = self.ff[timed, C.F_START]
+            if ns2_vegas_base_reset:  # and take ns-2.35's rttLen <= 1 BaseRTT rule
+                self.ff[timed, C.F_V_TIMED] = 2.0
         self.flow_rows = self.fs.shape[0]
         self.room = self.link_rows + self.flow_rows  # packets the rings have room for
         self.max_packets = max_packets
@@ -316,6 +319,7 @@ def simulate_packets(
     fast_recovery: str | Sequence[str] = "newreno",
     red_wait: bool = False,
     ns2_vegas_timing: bool = True,
+    ns2_vegas_base_reset: bool = False,
     progress: Callable[[float], None] | None = None,
     max_packets: int = MAX_PACKETS,
     sample_interval: float | None = None,
@@ -447,6 +451,16 @@ def simulate_packets(
         and the BaseRTT falls far below the propagation delay, which then holds the
         window at a few packets (Tsang's thesis ch. 3 §4.4.3.1, Fig. 3.33). ``False``:
         every round's RTT is the mean of its echoed samples, as for the other senders.
+    ns2_vegas_base_reset
+        For ``"ns2-vegas"`` senders with ``ns2_vegas_timing`` only: BaseRTT also takes the
+        RTT of a round in which at most one packet was sent (``rttLen <= 1``, the packets
+        sent from the round's first to the ACK that closes it; zero or fewer after a
+        timeout's go-back), even when it is larger: the second condition of
+        ``if(rtt<v_baseRTT_ || rttLen<=1) v_baseRTT_ = rtt`` in ``VegasTcpAgent::recv``
+        (``tcp-vegas.cc`` revision 1.37, ns-2.35; ns-2's Vegas agent has had it since
+        ns-1). ``False`` (the default): Tsang's thesis's agent, which dropped it (ch. 3
+        §3). A flow that never sends a round of one packet or goes back after a timeout
+        is not moved by it.
     max_packets
         Ceiling on the packets the simulator holds (queued, propagating, or sent and not
         acknowledged: the slots of its rings, which double on demand). A run that would
@@ -478,6 +492,8 @@ def simulate_packets(
         raise TypeError(f"red_wait must be True or False, got {red_wait!r}")
     if not isinstance(ns2_vegas_timing, bool):
         raise TypeError(f"ns2_vegas_timing must be True or False, got {ns2_vegas_timing!r}")
+    if not isinstance(ns2_vegas_base_reset, bool):
+        raise TypeError(f"ns2_vegas_base_reset must be True or False, got {ns2_vegas_base_reset!r}")
     overhead = check_nonnegative("send_overhead_s", send_overhead_s)  # finite, >= 0
     seconds = seconds_options(given)  # each time option under its name or its alias
     dt_name, dt_given = seconds["sample_interval_s"]
@@ -509,6 +525,7 @@ def simulate_packets(
         send_overhead_s=overhead,
         red_wait=red_wait,
         ns2_vegas_timing=ns2_vegas_timing,
+        ns2_vegas_base_reset=ns2_vegas_base_reset,
     )
     notice = _compile_notice(progress)
     t0 = time.perf_counter()
