@@ -174,12 +174,15 @@ class FlowRecords:
 
 def _padded(rows: list[Any], n: int, pad: Any) -> Any:
     """Columns of ``rows`` (1-D arrays) padded to ``n`` samples, shape ``(n, len(rows))``."""
-    out = np.empty((n, len(rows)), dtype=np.result_type(*[np.asarray(r) for r in rows]))
-    for j, r in enumerate(rows):
-        r = np.asarray(r)
-        out[: r.size, j] = r
-        out[r.size :, j] = pad(r)
-    return out
+    arrs = [np.asarray(r) for r in rows]
+    dtype = np.result_type(*arrs) if arrs else np.float64
+    if not arrs:
+        return np.empty((n, 0), dtype=dtype)
+    full = [
+        a if a.size == n else np.concatenate([a.astype(dtype), np.full(n - a.size, pad(a), dtype)])
+        for a in arrs
+    ]
+    return np.stack(full, axis=1, dtype=dtype, casting="unsafe")
 
 
 def _flow_columns(
