@@ -227,8 +227,8 @@ class RoundEngine:
         #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
         self.out_row: Callable[[], tuple[FloatArray, FloatArray | None]] | None = None
         #: (one round clock, several flows, a burst model) each flow's place in the
-        #: round's burst: per round of the last ``lag + 1``, the offsets of its mean and
-        #: maximum RTT from the round's (:meth:`_burst_places`)
+        #: round's burst: per round of the last ``lag + 1``, the offsets of its mean,
+        #: maximum and minimum RTT from the round's (:meth:`_burst_places`)
         self.places: list[FloatArray] | None = None
         if K == 1 and F > 1 and not self.reverse and model != "fluid":
             self.places = [np.zeros((3, n)) for _ in range(lag + 1)]
@@ -536,10 +536,13 @@ class RoundEngine:
         packets see, above the round's first queue, ``(c − 1)Z/(2c) + (Σ_{i<j} z_i +
         z_j/2)/c`` on average and ``(c − 1)Z/c + Σ_{i≤j} z_i / c`` at its last packet.
         Averaged over the flows that is the round's mean (Z/2), so each flow's offsets
-        from the round's mean and maximum RTT are the round's queue ramp (its maximum less
-        its minimum queue, seconds) times ``(u_mid − 1/2)/c`` and ``(u_last − 1)/c``, u
-        the flow's place in the round's growth. The law reads those of the round its RTTs
-        come from (the feedback lag)."""
+        from the round's mean, maximum and minimum RTT are the round's queue ramp (its
+        maximum less its minimum queue, seconds) per packet of growth, over ``c``, times
+        ``Σ_{i<j} z_i + z_j/2 − Z_p/2``, ``Σ_{i≤j} z_i − Z_p`` and ``Σ_{i<j} z_i`` (Z_p:
+        the growth of the placed flows). Placed: the flows that started first, together,
+        while in slow start (after it the packets' flows no longer keep runs: measured in
+        the document). The law reads those of the round its RTTs come from (the feedback
+        lag); the base RTT keeps the round's minimum."""
         assert self.places is not None and self.cycles is not None
         S, m, lag = self.S, self.F, self.lag
         k = self.count[0]
