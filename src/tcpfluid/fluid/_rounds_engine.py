@@ -230,10 +230,7 @@ class RoundEngine:
         #: round's burst: per round of the last ``lag + 1``, the offsets of its mean,
         #: maximum and minimum RTT from the round's (:meth:`_burst_places`)
         self.places: list[FloatArray] | None = None
-        # (not with mixed laws: there the places were measured to overshoot the packets',
-        # docs/round-model.md "Places in the burst")
-        one_law = len(getattr(law, "laws", (law,))) == 1
-        if K == 1 and F > 1 and not self.reverse and model != "fluid" and one_law:
+        if K == 1 and F > 1 and not self.reverse and model != "fluid":
             self.places = [np.zeros((3, n)) for _ in range(lag + 1)]
         #: (places) the round's minimum RTT each flow's packets see (its first packet's)
         self.min_seen: FloatArray | None = None
