@@ -209,8 +209,11 @@ def test_failure_blames_the_reference_when_the_engines_agree_with_each_other() -
 
 def test_round_model_matches_closed_form_for_groups_started_together(cache: RunCache) -> None:
     # n flows started together leave slow start as one flow on mu/n: the round model
-    # (another layer) agrees exactly for 1, 2 and 4 flows
-    for n in (1, 2, 4):
+    # (another layer) agrees exactly for 1 and 2 flows. With 4 the fourth flow's packets
+    # queue behind the others' slow-start growth and it leaves a doubling earlier, at 8
+    # packets against 16, as in the packet simulator (docs/round-model.md, "Places in the
+    # burst"): not the closed form's synchronised exit
+    for n in (1, 2):
         assert_matches_closed_form(
             "qv-basic",
             ["ss_exit_window", "jain_index"],

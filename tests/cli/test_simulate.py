@@ -84,7 +84,10 @@ def test_cbr_halves_the_available_rate(capsys: Any) -> None:
 def test_multi_flow_scenario(capsys: Any) -> None:
     out = run_json(capsys, "qv-basic", "-a", "vegas", "--set", "flows=3", "--set", "duration=60s")
     assert len(out["throughput_pps"]) == 3
-    assert out["jain_index"] == pytest.approx(1.0)
+    # the flows leave slow start in their order (the first at 64 packets, the others at 32:
+    # docs/round-model.md, "Places in the burst"); the packet simulator's index on this
+    # scenario is 0.9961
+    assert out["jain_index"] == pytest.approx(0.9961, abs=0.002)
 
 
 def test_human_table(capsys: Any) -> None:

@@ -372,16 +372,20 @@ def test_reno_sawtooth_peaks_at_pipe_plus_buffer(drop_share: str) -> None:
 
 
 # ----------------------------------------------------------------------------- several flows
-def test_two_equal_vegas_flows_share_equally() -> None:
-    # two flows, same start, same RTT: identical windows, Jain index 1 (document 000 eq 13)
+def test_two_equal_vegas_flows_settle_where_the_packets_do() -> None:
+    # two flows, same start, same RTT: the second flow's packets queue behind the first's
+    # growth in slow start, so it leaves slow start first and rests at a smaller window
+    # (docs/round-model.md, "Places in the burst"). The packet simulator on the same path
+    # (rtt_dumbbell(8e6, [0.1, 0.1], ["vegas"] * 2, duration_s=60): 1000 packets/s, 100 ms)
+    # settles at 58.5 and 49.3 packets; 1.5 packets covers its ACK-clock noise
     tr = simulate_rounds(get_law("vegas"), Path(1000, 0.1), duration_s=60.0, n_flows=2)
     w = tr.window_pkts[-1, 0]
-    assert w[0] == w[1]
-    assert tr.summary.jain_index[0] == pytest.approx(1.0)
+    assert w[0] > w[1]
+    assert w == pytest.approx([58.5, 49.3], abs=1.5)
     # together they keep 2 x [alpha, beta] packets queued: sum = mu d + [4, 8]
     assert 104.0 - 1e-9 <= w.sum() <= 108.0 + 1e-9
     thr = tr.summary.throughput_pps[0]
-    assert thr[0] == pytest.approx(thr[1])
+    assert thr[0] > thr[1]
 
 
 def test_late_vegas_flow_counts_the_queue_in_its_base_rtt() -> None:

@@ -129,11 +129,14 @@ def test_mixed_scenario_of_unequal_base_rtts_agrees_with_the_packet_simulator(
 
 def test_mixed_scenario_of_one_base_rtt_runs_on_the_synchronous_clock() -> None:
     """Flows of one base RTT and two laws: one round clock (a RoundTrace, every row every
-    flow's round end) and a summary per flow; the Vegas flows, alike, get the same."""
+    flow's round end) and a summary per flow. The third flow's packets queue behind the
+    Reno flow's slow-start growth, so it leaves slow start before the first (its place in
+    the burst, docs/round-model.md): the packet simulator gives the Vegas flows 15.2 and
+    13.5 packets/s on this scenario."""
     sc = _mixed(build_scenario("qv-basic", flows=3, duration="20s"), ["vegas", "reno", "vegas"])
     tr = simulate_scenario_rounds(sc)
     assert type(tr).__name__ == "RoundTrace" and tr.n_flows == 3
     assert tr.algorithm == "mixed"
     assert [law["algorithm"] for law in tr.law_params["laws"]] == ["vegas", "reno"]
     thr = tr.summary.throughput_pps[0]
-    assert thr.shape == (3,) and thr[0] == thr[2]
+    assert thr.shape == (3,) and thr[0] > thr[2]
