@@ -77,3 +77,17 @@ def test_enhanced_vegas_cycle_is_settled_in_every_engine() -> None:
         assert c is not None and a is not None
         assert a >= 0.5, engine
         assert c - a <= w_star <= c + a, (engine, c, a)
+
+
+def test_an_overshoot_that_comes_to_rest_is_a_fixed_point_that_must_hold() -> None:
+    # t = 1..100: a ramp v = t up to 81, an overshoot to 92 over 82..89, then at rest at 88.
+    # The tail (90..100) sits at 88 in the base band: a fixed point, held 10 s of the 20 s
+    # (two tail lengths) it needs. The windows' means (74.5, then (80 + 81 + 8 x 92)/10 =
+    # 89.7, then 88) went up and came back, but a tail at rest is no cycle: still drifting,
+    # whatever settle_band admits.
+    t = np.arange(1.0, 101.0)
+    v = np.where(t <= 81, t, np.where(t <= 89, 92.0, 88.0))
+    assert np.mean(v[79:89]) == pytest.approx(89.7)
+    r = settling(t, v, settle_band=math.inf, **BASE)
+    assert not bool(r.settled)
+    assert "drifting" in r.reason()

@@ -29,15 +29,16 @@ Settled value and time to settle (:func:`settling`)
     the midpoint of its range (the cycle's *centre*) by half that range (its
     *amplitude*); it has settled in that cycle if the amplitude is at most
     ``settle_band``, it does not drift (the tail's mean lies within the base band of the
-    mean of the tail-long window before it, or it moved back: the other way than that
-    window's mean moved from the one before it; a cycle whose period is not short
-    against the tail moves a window's mean back and forth, a drift keeps its direction)
-    and the tail swings at most the base band wider than the window before it (not
-    growing). Its band is then ``|v − centre| <= amplitude + max(abs_tol,
-    rel_tol × |settled|)``. Either way the *time to settle* is the time, counted from
-    ``t_start``, of the first sample after which every sample of the
-    segment stays in the band. ``settle_band`` is per call (default 0: fixed points only);
-    the run summaries pass each flow's law's own, the class attribute
+    mean of the tail-long window before it, or, for a tail that swings wider than the
+    base band, it moved back: the other way than that window's mean moved from the one
+    before it; a cycle whose period is not short against the tail moves a window's mean
+    back and forth, a drift keeps its direction) and the tail swings at most the base
+    band wider than the window before it (not growing). Its band is then
+    ``|v − centre| <= amplitude + max(abs_tol, rel_tol × |settled|)``. Either way the
+    *time to settle* is the time, counted from ``t_start``, of the first sample after
+    which every sample of the segment stays in the band. ``settle_band`` is per call
+    (default 0: fixed points only); the run summaries pass each flow's law's own, the
+    class attribute
     ``cycle_amplitude_pkts`` of :class:`~tcpfluid.algorithms.base.ControlLaw`
     (:func:`law_settle_band`). Why a series did not settle is
     available as text (:meth:`Settling.reasons`). The base band's defaults (2 % or one

@@ -50,9 +50,9 @@ class Settling:
         How it settled or why not: 0 fixed point, 1 limit cycle, 2 no samples in the
         segment, 3 the oscillation is wider than ``settle_band``, 4 the oscillation is
         still growing, 5 still drifting (the tail's mean moved by more than the base band
-        from the window before it, the same way as that window's mean moved from the one
-        before it, or the series left its band less than two tail lengths before the
-        segment's end).
+        from the window before it -- for a tail swinging wider than the base band, the same
+        way as that window's mean moved from the one before it -- or the series left its
+        band less than two tail lengths before the segment's end).
     last_out_s
         Time of the last sample outside the band (NaN if none), s.
     """
@@ -108,8 +108,7 @@ class Settling:
         if abs(drift) > tol:
             return (
                 f"still drifting: the tail's mean ({centre:.6g}) moved by {drift:+.3g} from "
-                f"the tail-long window before it, more than the band ±{tol:.3g}, the same "
-                "way as that window's mean moved"
+                f"the tail-long window before it, more than the band ±{tol:.3g}"
             )
         return (
             f"still drifting: last outside the band ±{tol:.3g} around {centre:.6g} at "
@@ -242,13 +241,14 @@ def _settle(
     t_fix, out_fix = _entered(tb, seg & ~in_base, t_first)
     fixed = tail_fits & np.isfinite(t_fix) & (t_last - t_fix >= need - 1e-12)
     # a limit cycle: the hold window's range (centre ± amplitude, widened by the base band),
-    # neither drifting (the tail's mean within the base band of the window before it, or
-    # moved the other way than that window's mean moved from the one before it: a cycle
-    # whose period is not short against the tail moves a window's mean back and forth, a
-    # drift keeps its direction) nor growing (the tail's swing at most the base band wider
-    # than the window before it)
+    # neither drifting (the tail's mean within the base band of the window before it, or,
+    # for a tail that swings wider than the base band, moved the other way than that
+    # window's mean moved from the one before it: a cycle whose period is not short
+    # against the tail moves a window's mean back and forth, a drift keeps its direction;
+    # a tail at rest in the base band is a fixed point, which must hold) nor growing (the
+    # tail's swing at most the base band wider than the window before it)
     step = settled_val - mean_before
-    same_way = (n_earlier == 0) | (step * (mean_before - mean_earlier) > 0)
+    same_way = (n_earlier == 0) | tail_fits | (step * (mean_before - mean_earlier) > 0)
     drifting = has & (n_before > 0) & (np.abs(step) > base) & same_way
     growing = has & (n_before > 0) & (amp_tail > amp_before + base)
     with np.errstate(invalid="ignore"):
