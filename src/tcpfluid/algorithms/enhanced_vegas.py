@@ -52,5 +52,10 @@ class EnhancedVegas(Vegas):
     #: Vegas's form with α = β = δ (the ODE flow carries δ as both thresholds)
     ode_form: ClassVar[OdeForm | None] = VEGAS_ODE_FORM
     _decrease_inclusive: ClassVar[bool] = True
+    #: no dead band: the window never rests but cycles around Δ = δ, overshooting it by
+    #: the moves made before the Δ measured a round late shows the crossing (one flow on
+    #: 5 Mb/s × 50 ms: 34-37 packets for ever in the round model and in packets); any
+    #: cycle that neither drifts nor grows is its steady state
+    cycle_amplitude_pkts: ClassVar[float] = float("inf")
 
     parameters: ClassVar[tuple[Parameter, ...]] = (DELTA, GAMMA, INITIAL_WINDOW)

@@ -22,18 +22,23 @@ Settled value and time to settle (:func:`settling`)
     ``|v − settled| <= max(abs_tol, rel_tol × |settled|)`` and the series stays in it for
     at least twice the tail's length (a segment cut short in a slow transient is not
     settled). A law whose own moves never stop (Quick Vegas's ±1 moves around its band,
-    TCP-Ho's holds and one-packet steps, iTCP-Vegas's resets; Vegas's window in packets
-    dithering by one move at its band's edge) keeps a **limit cycle** instead: over the
+    TCP-Ho's holds and one-packet steps, iTCP-Vegas's resets, Enhanced Vegas's
+    oscillation around Δ = δ, which has no dead band; Vegas's window in packets dithering
+    by one move at its band's edge) keeps a **limit cycle** instead: over the
     *hold window* (the last two tail lengths) the series swings around
     the midpoint of its range (the cycle's *centre*) by half that range (its
     *amplitude*); it has settled in that cycle if the amplitude is at most
-    ``settle_band``, the tail's mean lies within the base band of the mean of the window
-    before it (no drift) and the tail swings at most the base band wider than that
-    window (not growing). Its band is then ``|v − centre| <= amplitude + max(abs_tol,
-    rel_tol × |settled|)``. Either way the *time to settle* is the time, counted from
-    ``t_start``, of the first sample after which every sample of the
-    segment stays in the band. ``settle_band`` is per call (default 0: fixed points only);
-    the run summaries pass each flow's law's own, the class attribute
+    ``settle_band``, it does not drift (the tail's mean lies within the base band of the
+    mean of the tail-long window before it, or, for a tail that swings wider than the
+    base band, it moved back: the other way than that window's mean moved from the one
+    before it; a cycle whose period is not short against the tail moves a window's mean
+    back and forth, a drift keeps its direction) and the tail swings at most the base
+    band wider than the window before it (not growing). Its band is then
+    ``|v − centre| <= amplitude + max(abs_tol, rel_tol × |settled|)``. Either way the
+    *time to settle* is the time, counted from ``t_start``, of the first sample after
+    which every sample of the segment stays in the band. ``settle_band`` is per call
+    (default 0: fixed points only); the run summaries pass each flow's law's own, the
+    class attribute
     ``cycle_amplitude_pkts`` of :class:`~tcpfluid.algorithms.base.ControlLaw`
     (:func:`law_settle_band`). Why a series did not settle is
     available as text (:meth:`Settling.reasons`). The base band's defaults (2 % or one

@@ -50,8 +50,9 @@ class Settling:
         How it settled or why not: 0 fixed point, 1 limit cycle, 2 no samples in the
         segment, 3 the oscillation is wider than ``settle_band``, 4 the oscillation is
         still growing, 5 still drifting (the tail's mean moved by more than the base band
-        from the window before it, or the series left its band less than two tail lengths
-        before the segment's end).
+        from the window before it -- for a tail swinging wider than the base band, the same
+        way as that window's mean moved from the one before it -- or the series left its
+        band less than two tail lengths before the segment's end).
     last_out_s
         Time of the last sample outside the band (NaN if none), s.
     """
@@ -225,6 +226,10 @@ def _settle(
         mid_h = np.where(has, 0.5 * (hi + lo), np.nan)
         n_before = before.sum(axis=0)
         mean_before = np.where(before, vb, 0.0).sum(axis=0) / np.maximum(n_before, 1)
+        # the tail-long window before that one: a drift keeps its direction over both
+        earlier = seg & (tb >= t_last - 1.5 * need) & ~hold_w
+        n_earlier = earlier.sum(axis=0)
+        mean_earlier = np.where(earlier, vb, 0.0).sum(axis=0) / np.maximum(n_earlier, 1)
         t_hi = np.max(np.where(tail, vb, -np.inf), axis=0)
         t_lo = np.min(np.where(tail, vb, np.inf), axis=0)
         b_hi = np.max(np.where(before, vb, -np.inf), axis=0)
@@ -236,9 +241,15 @@ def _settle(
     t_fix, out_fix = _entered(tb, seg & ~in_base, t_first)
     fixed = tail_fits & np.isfinite(t_fix) & (t_last - t_fix >= need - 1e-12)
     # a limit cycle: the hold window's range (centre ± amplitude, widened by the base band),
-    # neither drifting (the tail's mean within the base band of the window before it) nor
-    # growing (the tail's swing at most the base band wider than the window before it)
-    drifting = has & (n_before > 0) & (np.abs(settled_val - mean_before) > base)
+    # neither drifting (the tail's mean within the base band of the window before it, or,
+    # for a tail that swings wider than the base band, moved the other way than that
+    # window's mean moved from the one before it: a cycle whose period is not short
+    # against the tail moves a window's mean back and forth, a drift keeps its direction;
+    # a tail at rest in the base band is a fixed point, which must hold) nor growing (the
+    # tail's swing at most the base band wider than the window before it)
+    step = settled_val - mean_before
+    same_way = (n_earlier == 0) | tail_fits | (step * (mean_before - mean_earlier) > 0)
+    drifting = has & (n_before > 0) & (np.abs(step) > base) & same_way
     growing = has & (n_before > 0) & (amp_tail > amp_before + base)
     with np.errstate(invalid="ignore"):
         in_cycle = np.abs(vb - mid_h) <= amp_h + base
@@ -268,7 +279,7 @@ def _settle(
         last_out_s=np.asarray(t_out, dtype=np.float64),
         settle_band=np.asarray(cap_b, dtype=np.float64),
         hold_needed_s=np.asarray(need, dtype=np.float64),
-        drift=np.asarray(np.where(n_before > 0, settled_val - mean_before, 0.0)),
+        drift=np.asarray(np.where((n_before > 0) & same_way, step, 0.0)),
     )
 
 
@@ -295,7 +306,7 @@ def law_settle_band(algorithm: str | None) -> float:
 
     Examples
     --------
-    >>> law_settle_band("fast"), law_settle_band("vegas"), law_settle_band("quick-vegas")
+    >>> law_settle_band("fast"), law_settle_band("vegas"), law_settle_band("enhanced-vegas")
     (0.0, 1.0, inf)
     """
     if algorithm is None:
