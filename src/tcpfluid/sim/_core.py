@@ -1008,14 +1008,21 @@ def _dup_ack(ff, fi, lf, li, gf, gi, paths, fs, fq, pend, f, una, now):
 
 
 @_jit
-def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
-    """Carry out a loss decision: the law's new window, then retransmit or go back."""
+def _take_new_window(ff, f):
+    """Flow ``f`` takes the window its law set at a loss (at least one packet) as its
+    window and as the cap of its per-ACK increments."""
     w = ff[f, F_NEWCWND]
     if w < 1.0:
         w = 1.0
     ff[f, F_CWND] = w
     ff[f, F_INCR] = 0.0
     ff[f, F_CAP] = w
+
+
+@_jit
+def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
+    """Carry out a loss decision: the law's new window, then retransmit or go back."""
+    _take_new_window(ff, f)
     mode = fi[f, I_RECOVERY]
     # at a fast retransmit every sender keeps its duplicate ACKs as its window's
     # inflation: RFC 6582 section 3.2 step 2 (cwnd = ssthresh + 3), ns-2's NewReno and
@@ -1431,12 +1438,7 @@ def _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
         fi[f, I_F_TIMEOUT] = 1
         _ns2f_clear(fi, fq, f, fi[f, I_UNA], fi[f, I_UNA])
         return
-    w = ff[f, F_NEWCWND]
-    if w < 1.0:
-        w = 1.0
-    ff[f, F_CWND] = w
-    ff[f, F_INCR] = 0.0
-    ff[f, F_CAP] = w
+    _take_new_window(ff, f)
     una = fi[f, I_UNA]
     fi[f, I_FASTRETX] += 1
     fi[f, I_RECOV] = 1
