@@ -239,6 +239,9 @@ class RoundEngine:
         self.cycles = np.maximum(self.cwnd0.reshape(S, F)[:, :1], 1.0) if self.places else None
         first = self.start_n.reshape(S, F)
         self.placed = (first == first.min(axis=1, keepdims=True)).reshape(-1)
+        #: (places) rounds since a placed flow was last in slow start: once more than the
+        #: feedback lag, every place read is zero and the round's RTTs are every flow's
+        self.unplaced_rounds = 0
 
     def _scratch(self, c: int, name: str, rows: int = 0) -> FloatArray:
         """Class ``c``'s work array ``name`` (one value per flow of the class; ``rows``:
@@ -546,8 +549,15 @@ class RoundEngine:
         assert self.places is not None and self.cycles is not None
         S, m, lag = self.S, self.F, self.lag
         k = self.count[0]
-        grow = np.where(act, z, 0.0).reshape(S, m)
         placed = self.placed.reshape(S, m) & (self.ls.state["phase"] == SLOW_START).reshape(S, m)
+        if placed.any():
+            self.unplaced_rounds = 0
+        else:
+            self.unplaced_rounds += 1
+            if self.unplaced_rounds > lag:  # no place is read any more (all zero)
+                self.min_seen = None
+                return rtts
+        grow = np.where(act, z, 0.0).reshape(S, m)
         zs = np.where(placed, grow, 0.0)
         hi = np.cumsum(zs, axis=1)
         ours = hi[:, -1:]
