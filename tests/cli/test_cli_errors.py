@@ -578,3 +578,33 @@ def test_a_full_standard_output_is_one_line_naming_it(args: tuple[str, ...]) -> 
     assert "Traceback" not in proc.stderr
     (line,) = proc.stderr.strip().splitlines()
     assert "writing the standard output: No space left on device" in line
+
+
+def test_a_pool_thread_setting_a_cancelled_future_after_an_interrupt_prints_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """After Ctrl-C a process pool's management thread may still set the result of a
+    future the interrupt cancelled (CPython 3.11 raises ``InvalidStateError`` in that
+    thread, a traceback after the one-line message): that one error is silenced, any other
+    thread error still reaches the hook that prints it."""
+    import concurrent.futures
+    import threading
+
+    import tcpfluid.cli as cli
+
+    printed: list[str] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: printed.append(str(args.exc_value)))
+
+    def raises(exc: BaseException) -> None:
+        def run() -> None:
+            raise exc
+
+        t = threading.Thread(target=run)
+        t.start()
+        t.join()
+
+    cli._quiet_cancelled_futures()
+    raises(concurrent.futures.InvalidStateError("CANCELLED: <Future state=cancelled>"))
+    assert printed == []
+    raises(ValueError("another thread's error"))
+    assert printed == ["another thread's error"]

@@ -51,6 +51,23 @@ class _Terminated(BaseException):
     removed, the sweep cache closed) before the process exits."""
 
 
+def _quiet_cancelled_futures() -> None:
+    """After an interrupt, a process pool's management thread may still try to set the
+    result of a future the interrupt cancelled (``InvalidStateError: CANCELLED``, raised in
+    that thread by CPython 3.11's ``concurrent.futures``): the run is over and the message
+    said so, so that one error is not printed; any other thread error still is."""
+    from concurrent.futures import InvalidStateError
+
+    default = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if args.exc_type is not None and issubclass(args.exc_type, InvalidStateError):
+            return
+        default(args)
+
+    threading.excepthook = hook
+
+
 def _on_sigterm(signum: int, frame: object) -> None:
     raise _Terminated
 
@@ -185,9 +202,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return 128 + 13  # SIGPIPE
     except KeyboardInterrupt:
+        _quiet_cancelled_futures()
         print(f"{name}: interrupted", file=sys.stderr)
         return 130
     except _Terminated:
+        _quiet_cancelled_futures()
         print(f"{name}: terminated", file=sys.stderr)
         return 143
     except _UsageError as exc:
