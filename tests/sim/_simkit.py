@@ -125,3 +125,27 @@ def spurious_fast_retransmits(res: PacketResult, bottleneck: str = "R1-R2") -> i
                 n += 1
             before = now
     return n
+
+
+def ns2_vegas_option_runs(
+    option: str, off: dict[str, Any]
+) -> tuple[PacketResult, PacketResult, PacketResult, PacketResult]:
+    """Runs of a packet-simulator option of ns-2's Vegas agents, on (``option=True``) and
+    off (``off``): two default Vegas senders on a RED dumbbell (the option must leave them
+    alone), then eight ns-2 Vegas agents with losses and timeouts (where it acts)."""
+    from tcpfluid.scenarios import rtt_dumbbell
+    from tcpfluid.sim import simulate_packets
+
+    sc = rtt_dumbbell(
+        10e6, [0.02, 0.06], ["vegas", "vegas"], duration_s=8.0, buffer_pkts=12, red=True
+    )
+    a = simulate_packets(sc, seed=3, **{option: True})
+    b = simulate_packets(sc, seed=3, **off)
+    many = rtt_dumbbell(
+        10e6, [0.02, 0.04, 0.06, 0.08] * 2, ["vegas"] * 8, duration_s=20.0, buffer_pkts=20,
+        red=True,
+    )  # fmt: skip
+    opts: dict[str, Any] = {"seed": 5, "fast_recovery": "ns2-vegas", "timeout_recover": True}
+    c = simulate_packets(many, **{option: True}, **opts)
+    d = simulate_packets(many, **off, **opts)
+    return a, b, c, d

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _simkit import ns2_vegas_option_runs
 
 from tcpfluid.engines import Packet
 from tcpfluid.scenarios import rtt_dumbbell
@@ -135,18 +136,10 @@ def test_the_switch_is_checked_and_leaves_other_senders_alone() -> None:
     assert Packet(ns2_vegas_timing=False).ns2_vegas_timing is False
     with pytest.raises((TypeError, ValueError), match="ns2_vegas_timing"):
         Packet(ns2_vegas_timing="no")  # type: ignore[arg-type]
-    a = simulate_packets(sc, seed=3, ns2_vegas_timing=True)
-    b = simulate_packets(sc, seed=3, ns2_vegas_timing=False)
+    a, b, c, d = ns2_vegas_option_runs("ns2_vegas_timing", {"ns2_vegas_timing": False})
     assert [f.delivered_pkts for f in a.flows] == [f.delivered_pkts for f in b.flows]
     assert [f.base_rtt_s for f in a.flows] == [f.base_rtt_s for f in b.flows]
     # ns-2 Vegas agents with losses and timeouts: the timing changes the run
-    many = rtt_dumbbell(
-        10e6, [0.02, 0.04, 0.06, 0.08] * 2, ["vegas"] * 8, duration_s=20.0, buffer_pkts=20,
-        red=True,
-    )  # fmt: skip
-    opts = {"seed": 5, "fast_recovery": "ns2-vegas", "timeout_recover": True}
-    c = simulate_packets(many, ns2_vegas_timing=True, **opts)  # type: ignore[arg-type]
-    d = simulate_packets(many, ns2_vegas_timing=False, **opts)  # type: ignore[arg-type]
     assert c.conserved and d.conserved
     assert sum(f.timeouts for f in d.flows) > 0
     assert [f.delivered_pkts for f in c.flows] != [f.delivered_pkts for f in d.flows]

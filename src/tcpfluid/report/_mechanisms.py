@@ -96,6 +96,23 @@ def _friend(column: str, pair: str, proportion: str, scheme: str | None) -> Scop
     return Scope(("ho-friendliness",), (column,), (quantity,), (first,), case)
 
 
+def _vegas3_reno_goodputs(flows: int, vegas_percent: tuple[int, ...]) -> Scope:
+    """A thesis-many-flows scope: the packet simulator's mean goodputs of the Vegas-3 and
+    the Reno flows of ``flows`` connections behind RED 54-108 at these Vegas shares."""
+    return Scope(
+        ("thesis-many-flows",),
+        (PACKET,),
+        ("mean goodput of the Vegas-3 flows, 20–60 s", "mean goodput of the Reno flows, 20–60 s"),
+        ("Enhanced Vegas", "Reno"),
+        {
+            "router": ("red-54-108",),
+            "flows": (flows,),
+            "law": ("vegas-3",),
+            "vegas_percent": vegas_percent,
+        },
+    )
+
+
 @dataclass(frozen=True)
 class Scope:
     """The cells a mechanism moves (``None``: any quantity).
@@ -387,23 +404,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "ns2-red-wait",
         "validation/test_thesis_red_wait.py::"
         "test_table_3_25a_vegas_to_reno_goodput_follows_the_thesis_with_ns2_red_wait",
-        (
-            Scope(
-                ("thesis-many-flows",),
-                (PACKET,),
-                (
-                    "mean goodput of the Vegas-3 flows, 20–60 s",
-                    "mean goodput of the Reno flows, 20–60 s",
-                ),
-                ("Enhanced Vegas", "Reno"),
-                {
-                    "router": ("red-54-108",),
-                    "flows": (30,),
-                    "law": ("vegas-3",),
-                    "vegas_percent": RED_WAIT_MIXES,
-                },
-            ),
-        ),
+        (_vegas3_reno_goodputs(30, RED_WAIT_MIXES),),
     ),
     Mechanism(
         "ns2-vegas-round-timing",
@@ -421,21 +422,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
                     "law": NS2_VEGAS_TIMING_LAWS,
                 },
             ),
-            Scope(
-                ("thesis-many-flows",),
-                (PACKET,),
-                (
-                    "mean goodput of the Vegas-3 flows, 20–60 s",
-                    "mean goodput of the Reno flows, 20–60 s",
-                ),
-                ("Enhanced Vegas", "Reno"),
-                {
-                    "router": ("red-54-108",),
-                    "flows": (200,),
-                    "law": ("vegas-3",),
-                    "vegas_percent": (50,),
-                },
-            ),
+            _vegas3_reno_goodputs(200, (50,)),
         ),
     ),
 )
