@@ -171,6 +171,7 @@ def simulate(
     *,
     algorithm: str | None = None,
     progress: Callable[[float], None] | None = None,
+    settle_band: float | Mapping[str, float] | None = None,
     **options: Any,
 ) -> Result:
     """Run ``scenario`` on ``engine`` and return the common :class:`~tcpfluid.results.Result`.
@@ -188,6 +189,15 @@ def simulate(
         Run every flow with this law (a name of :data:`tcpfluid.algorithms.ALGORITHMS`).
     progress
         ``None`` or a callable receiving the fraction done in [0, 1].
+    settle_band
+        The summary's settling band, packets: the amplitude of a window's oscillation that
+        counts as settled (:func:`tcpfluid.metrics.settling`; its centre and amplitude are
+        reported). ``None`` (default): each flow's law's own limit cycle
+        (:func:`tcpfluid.metrics.law_settle_band`: 1 packet for Vegas's and Quick Vegas's
+        ±1 moves, unlimited for Enhanced Vegas, 0 for laws resting on a fixed point); a
+        number ``>= 0`` (``math.inf``: any cycle that does not drift) for every flow; or a
+        mapping from algorithm names to bands, the law's own for the others
+        (``{"reno": 2.0}``). Only the summary reads it.
     **options
         With a name: the engine's options (module docstring; :func:`engine_options`).
 
@@ -224,7 +234,12 @@ def simulate(
         progress(0.0)
     # each fluid engine reduces the scenario with scenarios.fluid_view(scenario, engine),
     # which refuses what that engine cannot model (its capabilities), by name
-    result = eng.run(scenario, progress=progress if eng.reports_progress else None, label=label)
+    result = eng.run(
+        scenario,
+        progress=progress if eng.reports_progress else None,
+        label=label,
+        settle_band=settle_band,
+    )
     if progress is not None and not eng.reports_progress:
         progress(1.0)
     return result

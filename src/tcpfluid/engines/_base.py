@@ -3,8 +3,9 @@ capabilities lookup, the round-log and sample helpers."""
 
 from __future__ import annotations
 
+import contextvars
 import functools
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -20,6 +21,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..scenarios.reduction import Capabilities
 
 FloatArray = NDArray[np.float64]
+
+#: the ``settle_band`` of the run being summarised (:meth:`Engine.run` sets it around
+#: :meth:`Engine._result`, :func:`summary_of` hands it to the summary)
+_SETTLE_BAND: contextvars.ContextVar[float | dict[str, float] | None] = contextvars.ContextVar(
+    "settle_band", default=None
+)
 
 #: the per-sample quantities an engine can record beside the windows (``record=``); each
 #: engine records the subset of :attr:`Engine.recordable` asked for
@@ -120,13 +127,16 @@ class Engine:
         *,
         progress: Callable[[float], None] | None = None,
         label: str | None = None,
+        settle_band: float | Mapping[str, float] | None = None,
     ) -> Result:
         """Run ``scenario`` (its flows have an algorithm) and return the common
         :class:`~tcpfluid.results.Result` (``label``: the engine name it carries; default
-        :attr:`name`)."""
+        :attr:`name`; ``settle_band``: the summary's settling band, as
+        :func:`tcpfluid.simulate`)."""
         self.check_flows(scenario, label or self.name)
-        from ..metrics.summary import check_summary_size
+        from ..metrics.summary import check_settle_band, check_summary_size
 
+        band = check_settle_band(settle_band)
         check_summary_size(scenario)  # the summary's flows x changes table, before the run
         try:
             native = self._native(scenario, progress)
@@ -137,7 +147,11 @@ class Engine:
                 rest = str(e).split(" ", 1)[1] if " " in str(e) else ""
                 raise ValueError(f"duration={scenario.duration_s:g} s {rest}") from None
             raise
-        return self._result_of(scenario, native, label or self.name)
+        token = _SETTLE_BAND.set(band)
+        try:
+            return self._result_of(scenario, native, label or self.name)
+        finally:
+            _SETTLE_BAND.reset(token)
 
     def check_flows(self, scenario: Scenario, label: str = "") -> None:
         """Refuse, before any work, more flows than :attr:`max_flows`, with the estimate
@@ -285,6 +299,7 @@ def summary_of(label: str, sc: Scenario, recs: Any, **kw: Any) -> Summary:
     from ..metrics import summarise
 
     kw.setdefault("bottleneck", bottleneck_name(sc))
+    kw.setdefault("settle_band", _SETTLE_BAND.get())
     return summarise(label, sc, recs, end_s=sc.duration_s, **kw)
 
 

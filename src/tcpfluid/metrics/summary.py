@@ -10,7 +10,7 @@ the bottleneck (packets carried, capacity) into the one
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -386,6 +386,7 @@ def summarise(
     measured_s: tuple[float, float] | None = None,
     bottleneck: str,
     extras: Any = None,
+    settle_band: float | Mapping[str, float] | None = None,
 ) -> Any:
     """The :class:`tcpfluid.results.Summary` of a run: the one summary computation.
 
@@ -416,6 +417,13 @@ def summarise(
         Name of the bottleneck link.
     extras
         Engine-specific JSON keys kept in the summary.
+    settle_band
+        The settling band of :func:`~tcpfluid.metrics.settling` (the amplitude, packets,
+        of an oscillation accepted as settled): ``None`` (default) each flow's law's own
+        limit cycle (:func:`~tcpfluid.metrics.law_settle_band`); a number (``>= 0``,
+        ``inf`` accepts any cycle that does not drift) for every flow; or a mapping from
+        algorithm names to bands, the law's own for the others
+        (:func:`check_settle_band`).
     """
     from ..results import FlowSummaries, Summary
 
@@ -434,7 +442,7 @@ def summarise(
         for where, fr in parts:
             for i, nm in zip(np.asarray(where).tolist(), fr.names, strict=True):
                 names[i] = nm  # type: ignore[index]
-    bands = _bands(scenario, names)
+    bands = _bands(scenario, names, check_settle_band(settle_band))
     cols: dict[str, Any] = {}
     delivered = np.empty(n)
     losses: NDArray[Any] = np.empty(
@@ -505,17 +513,65 @@ def _changes(
     return run_changes([(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())], pairs, end_s)
 
 
-def _bands(scenario: Any, names: Sequence[str]) -> FloatArray:
-    """Each flow's law-aware settling band: its law's own limit cycle (metrics.settling),
+def check_settle_band(
+    settle_band: float | Mapping[str, float] | None,
+) -> float | dict[str, float] | None:
+    """``settle_band`` checked (:func:`summarise`): ``None``, one band ``>= 0`` (``inf``
+    allowed) or a mapping from algorithm names to such bands.
+
+    Raises
+    ------
+    TypeError
+        Neither a number, a mapping nor ``None``.
+    ValueError
+        A band below zero or NaN, or a key that is not an algorithm name.
+    """
+    if settle_band is None:
+        return None
+
+    def one(name: str, v: Any) -> float:
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a number of packets >= 0 (or inf), got {v!r}")
+        if not float(v) >= 0.0:
+            raise ValueError(f"{name} must be >= 0 packets (or inf), got {v!r}")
+        return float(v)
+
+    if isinstance(settle_band, Mapping):
+        from ..algorithms.registry import ALGORITHMS
+
+        out = {}
+        for law, v in settle_band.items():
+            if law not in ALGORITHMS:
+                raise ValueError(
+                    f"settle_band has a key {law!r} that is not an algorithm; "
+                    f"algorithms: {', '.join(ALGORITHMS)}"
+                )
+            out[str(law)] = one(f"settle_band[{law!r}]", v)
+        return out
+    return one("settle_band", settle_band)
+
+
+def _bands(
+    scenario: Any, names: Sequence[str], settle_band: float | dict[str, float] | None = None
+) -> FloatArray:
+    """Each flow's settling band: ``settle_band`` when it is one number, else its law's
+    (``settle_band``'s entry for the law, or the law's own limit cycle, metrics.settling),
     the law of the scenario's flow of the same name (0 for a name it does not have)."""
     from ..scenarios._columns import FlowSeq
+
+    if isinstance(settle_band, float):
+        return np.full(len(names), settle_band)
+    given = settle_band or {}
+
+    def band(law: str | None) -> float:
+        return given[law] if law in given else law_settle_band(law)
 
     flows = getattr(scenario, "flows", ())
     if isinstance(flows, FlowSeq) and (
         flows.table.names is names or list(flows.table.names) == list(names)
     ):
         ft = flows.table  # the scenario's flows in order: one look-up per law
-        per_law = np.array([law_settle_band(a) for a in ft.algorithms()], dtype=np.float64)
+        per_law = np.array([band(a) for a in ft.algorithms()], dtype=np.float64)
         return per_law[ft.law]
     laws = {f.name: f.algorithm for f in flows}
     band_of: dict[str | None, float] = {}  # one look-up per law, not per flow
@@ -523,6 +579,6 @@ def _bands(scenario: Any, names: Sequence[str]) -> FloatArray:
     for i, nm in enumerate(names):
         law = laws.get(nm)
         if law not in band_of:
-            band_of[law] = law_settle_band(law)
+            band_of[law] = band(law)
         out[i] = band_of[law]
     return out
