@@ -151,6 +151,19 @@ def _report(name: str, message: str, status: int, kind: str, as_json: bool) -> i
     return status
 
 
+def _classify(exc: Exception) -> tuple[str, int, str]:
+    """The message, exit status and kind of an error (:func:`main`): bad input, a file,
+    a failed computation, or anything else (an internal error)."""
+    if isinstance(exc, ValueError | TypeError):
+        return str(exc), 2, "error"
+    if isinstance(exc, OSError):
+        return _describe_os_error(exc), 1, "error"
+    if isinstance(exc, RuntimeError | ArithmeticError | MemoryError | RecursionError):
+        return f"{type(exc).__name__}: {exc}", 1, "failed"
+    hint = "set TCPFLUID_DEBUG=1 for the traceback and please report it"
+    return f"{type(exc).__name__}: {exc} ({hint})", 1, "internal error"
+
+
 class _JsonArgumentParser(argparse.ArgumentParser):
     """An argument parser whose usage errors become a JSON object with ``--json``."""
 
@@ -201,36 +214,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 128 + 13  # SIGPIPE
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _Terminated) as exc:
         _quiet_cancelled_futures()
-        print(f"{name}: interrupted", file=sys.stderr)
-        return 130
-    except _Terminated:
-        _quiet_cancelled_futures()
-        print(f"{name}: terminated", file=sys.stderr)
-        return 143
+        ctrl_c = isinstance(exc, KeyboardInterrupt)
+        print(f"{name}: {'interrupted' if ctrl_c else 'terminated'}", file=sys.stderr)
+        return 130 if ctrl_c else 143
     except _UsageError as exc:
         return _report(name, str(exc), 2, "error", as_json)
-    except (ValueError, TypeError) as exc:
+    except Exception as exc:  # never a traceback: one line (or a JSON object)
         if debug:
             raise
-        return _report(name, str(exc), 2, "error", as_json)
-    except OSError as exc:
-        if debug:
-            raise
-        return _report(name, _describe_os_error(exc), 1, "error", as_json)
-    except (RuntimeError, ArithmeticError, MemoryError, RecursionError) as exc:
-        if debug:
-            raise
-        return _report(name, f"{type(exc).__name__}: {exc}", 1, "failed", as_json)
-    except Exception as exc:  # anything else: still one line, never a traceback
-        if debug:
-            raise
-        message = (
-            f"{type(exc).__name__}: {exc} (set TCPFLUID_DEBUG=1 for the traceback and please "
-            "report it)"
-        )
-        return _report(name, message, 1, "internal error", as_json)
+        return _report(name, *_classify(exc), as_json)
     finally:
         _JsonArgumentParser.json_errors = False
         if previous is not None:

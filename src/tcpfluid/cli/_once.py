@@ -45,11 +45,10 @@ def refuse_repeated_options(parser: argparse.ArgumentParser) -> argparse.Argumen
                 refuse_repeated_options(sub)
             continue
         kind = type(action)
-        if not action.option_strings or not issubclass(
-            kind, argparse._StoreAction | argparse._StoreConstAction
-        ):
+        single = issubclass(kind, argparse._StoreAction | argparse._StoreConstAction)
+        if not action.option_strings or not single or isinstance(action, _Once):
             continue
         if kind not in _ONCE:
             _ONCE[kind] = type(f"Once{kind.__name__}", (_Once, kind), {})
-        action.__class__ = _ONCE.get(kind, kind) if not isinstance(action, _Once) else kind
+        action.__class__ = _ONCE[kind]
     return parser

@@ -302,9 +302,10 @@ class Sweep:
 
         return run_sweep(self, executor=executor, jobs=jobs, cache_dir=cache_dir, progress=progress)
 
-    def _task(self, i: int, seed: int) -> _Task:
+    def _task(self, i: int) -> _Task:
         p = self.points[i]
         params = tuple((k, v) for k, v in p.items() if k not in ("scenario", "algorithm"))
+        seed = _point_seed(p)
         return _Task(i, self.engine, p["scenario"], p["algorithm"], params, seed, self.rtt_model)
 
 
@@ -488,3 +489,8 @@ class _Outcome:
     status: str
     message: str
     summary: dict[str, Any]
+
+    @staticmethod
+    def failed(exc: BaseException) -> _Outcome:
+        """The outcome of a point whose run raised ``exc``."""
+        return _Outcome("error", f"{type(exc).__name__}: {exc}", {})

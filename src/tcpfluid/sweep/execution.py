@@ -28,7 +28,7 @@ from ._signals import (
     _worker_init,
 )
 from .cache import _Cache, _cache_key, invalid_metric
-from .config import _Outcome, _point_seed, _Task
+from .config import _Outcome, _Task
 from .tables import SweepResult, _Results, _table, check_table_fits
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ def run_sweep(
                     _run_rounds(self, todo, views, record, bar)
                     continue
                 for i in todo:
-                    record(i, _evaluate(self._task(i, _point_seed(self.points[i]))))
+                    record(i, _evaluate(self._task(i)))
                     bar.update(1)
         else:
             for i in range(n):
@@ -224,7 +224,7 @@ def _evaluate(task: _Task) -> _Outcome:
     try:
         return _Outcome("ok", "", _run_point(task))
     except Exception as exc:  # a failed point is recorded, not fatal
-        return _Outcome("error", f"{type(exc).__name__}: {exc}", {})
+        return _Outcome.failed(exc)
 
 
 class _Structures:
@@ -439,11 +439,11 @@ def _run_executor(
         try:
             out = fut.result()
         except Exception as exc:  # the worker itself died
-            out = _Outcome("error", f"{type(exc).__name__}: {exc}", {})
+            out = _Outcome.failed(exc)
         record(i, out)
         bar.update(1)
 
-    items = ((i, (sw._task(i, _point_seed(sw.points[i])),)) for i in todo)
+    items = ((i, (sw._task(i),)) for i in todo)
     run_on_pool(_evaluate, items, done, workers=pool_size(jobs, len(todo)), executor=executor)
 
 
@@ -458,6 +458,11 @@ def _run_rounds(
     """Group the points and run each group as batched :func:`simulate_rounds` calls
     (``views``: each point's fluid view, or the exception building it raised)."""
     groups: dict[tuple[Any, ...], list[tuple[int, Any, dict[str, float]]]] = {}
+
+    def one(i: int, out: _Outcome) -> None:
+        record(i, out)
+        bar.update(1)
+
     for i in todo:
         p = sw.points[i]
         try:
@@ -466,13 +471,11 @@ def _run_rounds(
                 raise view
             lp = law_params(p)
         except (ValueError, TypeError) as exc:
-            record(i, _Outcome("error", f"{type(exc).__name__}: {exc}", {}))
-            bar.update(1)
+            one(i, _Outcome.failed(exc))
             continue
         if view.red is not None or not view.equal_rtt:
             # one round clock per base RTT (or RED): the asynchronous round model, alone
-            record(i, _evaluate(sw._task(i, _point_seed(p))))
-            bar.update(1)
+            one(i, _evaluate(sw._task(i)))
             continue
         key = (
             p["algorithm"],
@@ -501,9 +504,7 @@ def _run_rounds(
                 # a bad point spoils its batch: bisect down to the offending points
                 _log.info("batched round-model call of %d points failed: %s", len(part), exc)
                 if len(part) == 1:
-                    i = idx[0]
-                    record(i, _evaluate(sw._task(i, _point_seed(sw.points[i]))))
-                    bar.update(1)
+                    one(idx[0], _evaluate(sw._task(idx[0])))
                 else:
                     half = len(part) // 2
                     stack += [part[half:], part[:half]]
