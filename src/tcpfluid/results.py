@@ -49,7 +49,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, cast
 
@@ -297,7 +297,7 @@ def _summary_table(s: Summary, max_flows: int | None) -> str:
             _fmt(f.start_s),
             _fmt(f.ss_exit_window_pkts),
             _fmt(f.ss_exit_time_s),
-            _fmt(f.settled_window_pkts),
+            _settled_cell(f, _fmt),
             _fmt(f.time_to_equilibrium_s),
             _fmt(f.throughput_pps),
             str(f.losses),
@@ -311,8 +311,19 @@ def _summary_table(s: Summary, max_flows: int | None) -> str:
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in body]
     if len(shown) < len(s.flows):
         lines.append(f"... {len(s.flows) - len(shown)} more flows (to_dict() lists every flow)")
+    lines += [
+        f"{f.name} did not settle: {f.not_settled_reason}" for f in shown if f.not_settled_reason
+    ]
     lines += [f"note: {n}" for n in s.notes]
     return "\n".join(lines)
+
+
+def _settled_cell(f: Any, fmt: Callable[[Any], str]) -> str:
+    """The settled window, with the amplitude of the cycle it settled in (``66.9 ±1.87``)."""
+    amp = f.cycle_amplitude_pkts
+    if f.settled_window_pkts is None or amp is None or not amp > 0:
+        return fmt(f.settled_window_pkts)
+    return f"{fmt(f.settled_window_pkts)} ±{fmt(amp)}"
 
 
 @dataclass(frozen=True, eq=False)

@@ -119,9 +119,46 @@ def add_parser(sub: Any) -> None:
         default=0,
         help="packet engine: seed of its random generator (RED drops); default 0",
     )
+    p.add_argument(
+        "--settle-band",
+        default=None,
+        metavar="BAND",
+        help="the summary's settling band, packets: the amplitude of a window's cycle that "
+        "counts as settled (its centre and amplitude are reported): one number for every flow "
+        "(0: fixed points only; inf: any cycle that does not drift) or ALGO=BAND,... per law "
+        "(reno=2,vegas=1; the others keep their own); default: each law's own",
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_quiet_option(p, "no progress bar on stderr (never with --json)")
     p.set_defaults(run=run)
+
+
+def parse_settle_band(text: str | None) -> float | dict[str, float] | None:
+    """``--settle-band``: ``None``, one number, or ``ALGO=BAND,...`` as a dict (the values
+    are checked by :func:`tcpfluid.simulate`)."""
+    if text is None:
+        return None
+
+    def number(word: str, where: str) -> float:
+        try:
+            return float(word)
+        except ValueError:
+            raise ValueError(
+                f"--settle-band: {where} must be a number of packets >= 0 (or inf), got {word!r}"
+            ) from None
+
+    if "=" not in text:
+        return number(text.strip(), "the band")
+    out: dict[str, float] = {}
+    for part in text.split(","):
+        law, sep, word = part.partition("=")
+        if not sep or not law.strip():
+            raise ValueError(
+                f"--settle-band: expected ALGO=BAND,... (reno=2,vegas=1) or one number, "
+                f"got {text!r}"
+            )
+        out[law.strip()] = number(word.strip(), f"the band of {law.strip()!r}")
+    return out
 
 
 def _table(out: dict[str, Any], summary: Summary) -> str:
@@ -148,6 +185,14 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.seed < 0:
         raise ValueError(f"--seed must be an integer >= 0, got {args.seed}")
+    band = parse_settle_band(args.settle_band)
+    if band is not None:  # checked before the run, naming the option
+        from ..metrics.summary import check_settle_band
+
+        try:
+            check_settle_band(band)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"--settle-band: {exc}") from None
     scenario = scenario_from_args(args.scenario, args.algorithm, parse_sets(args.sets), args.params)
     opts: dict[str, Any] = {}
     if "rtt_model" in accepted:
@@ -157,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
     from .._progress import progress_bar
 
     with progress_bar(f"{engine} run", enabled=not (args.quiet or args.json)) as bar:
-        result = engines.simulate(scenario, engine, progress=bar, **opts)
+        result = engines.simulate(scenario, engine, progress=bar, settle_band=band, **opts)
     plain = scenario._plain_params()  # JSON-ready (an infinite buffer is None)
     out = {
         "scenario": args.scenario,
@@ -168,6 +213,8 @@ def run(args: argparse.Namespace) -> int:
         "status": result.status,
         "message": result.message,
     }
+    if band is not None:
+        out["settle_band"] = args.settle_band  # as given: JSON holds no infinity
     # the spellings of ``tcpfluid predict --json`` beside these (flow 0, as the keys above)
     out.setdefault("ss_exit_window_pkts", out.get("ss_exit_window"))
     out.setdefault("settled_window_pkts", out.get("settled_window"))
