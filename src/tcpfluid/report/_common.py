@@ -303,16 +303,15 @@ def share_row(
 def section_result(
     name: str,
     cfg: ReportConfig,
-    tables: Sequence[Table | Sequence[Row]],
+    tables: Sequence[Table | Sequence[Row] | None],
     figures: Sequence[Figure] = (),
     notes: Sequence[str] = (),
-    *,
-    comparisons: Sequence[str] | None = None,
     **fields: Any,
 ) -> SectionResult:
     """Section ``name``'s result with its title, intro (in quick mode with its quick-mode
     sentence) and comparisons from ``prose.toml`` (:func:`._prose.prose`, ``fields`` filled
-    in); a table given as its rows takes the caption of its place in the entry ``tables``."""
+    in); a table given as its rows takes the caption of its place in the entry ``tables``,
+    and ``None`` leaves that table out."""
     text = texts(name)
     intro = prose(name, "intro", **fields)
     if cfg.quick and "intro_quick" in text:
@@ -325,8 +324,9 @@ def section_result(
         tuple(
             t if isinstance(t, Table) else Table(captions[i], tuple(t))
             for i, t in enumerate(tables)
+            if t is not None
         ),
         tuple(figures),
         tuple(notes),
-        comparisons=tuple(text.get("comparisons", ()) if comparisons is None else comparisons),
+        comparisons=tuple(text.get("comparisons", ())),
     )

@@ -38,7 +38,7 @@ from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns, draw_lines, render
 from ._prose import prose
 from ._runs import first_at_least
-from ._table import ALGORITHM_NAMES, CLOSED_FORM, NA, ODE, PACKET, ROUNDS, Row, Table
+from ._table import ALGORITHM_NAMES, CLOSED_FORM, NA, ODE, PACKET, ROUNDS, Row
 
 D_S = 0.1  # the documents' 100 ms paths
 _NAMES = ALGORITHM_NAMES
@@ -184,8 +184,7 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             r_w = float(rounds[a]["ss_exit_window_pkts"][j])
             by_alg[a].append(_cw_row(a, kb, b, ex.window_pkts, printed, (r_w, p_w, o_w)))
     rows = [r for a in _CW_ALGS for r in by_alg[a]]
-    table = Table("Slow-start exit window vs BDP (the Quick Vegas paper's Fig. 4)", tuple(rows))
-    return section_result("critical-window", cfg, (table,), (_cw_figure(kbs, by_alg),))
+    return section_result("critical-window", cfg, [rows], (_cw_figure(kbs, by_alg),))
 
 
 CRITICAL_WINDOW = SectionSpec("critical-window", "Critical window vs BDP", _cw_tasks, _cw_assemble)
@@ -360,9 +359,7 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             )
             by_alg[a].append(_ne_row(a, n, cf, rm, pk, fl, _ne_ode_count(a, n, orr)))
     rows = [r for a in _NE_ALGS for r in by_alg[a]]
-    return section_result(
-        "new-equilibrium", cfg, [tuple(rows)], (_ne_figure(_ne_grid(cfg), by_alg),)
-    )
+    return section_result("new-equilibrium", cfg, [rows], (_ne_figure(_ne_grid(cfg), by_alg),))
 
 
 NEW_EQUILIBRIUM = SectionSpec(

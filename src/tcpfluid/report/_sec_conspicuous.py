@@ -225,7 +225,7 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             else:
                 by_alg[a].append(_cr_row(a, ex, b, rm, p, p_na, o))
     rows = [*by_alg["vegas"], *by_alg["tcp-ho"], *one]
-    return section_result("conspicuous", cfg, [tuple(rows)], (_cr_figure(by_alg),))
+    return section_result("conspicuous", cfg, [rows], (_cr_figure(by_alg),))
 
 
 CONSPICUOUS = SectionSpec("conspicuous", "TCP-Ho conspicuous rounds", _cr_tasks, _cr_assemble)

@@ -261,7 +261,7 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             )  # fmt: skip
         figs.append(_basic_figure(a, sc, figref, pr, rr, runs["ode"]))
         notes.extend(_collapse_note(a, sc, pr))
-    return section_result("basic", cfg, [tuple(rows)], tuple(figs), tuple(notes))
+    return section_result("basic", cfg, [rows], tuple(figs), tuple(notes))
 
 
 def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:

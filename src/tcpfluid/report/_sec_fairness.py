@@ -245,7 +245,7 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     return section_result(
         "thesis-fairness",
         cfg,
-        [tuple(rows)],
+        [rows],
         (figure,),
         one_delay=_ONE_DELAY,
         phase_min=PHASE_MIN,
@@ -343,7 +343,7 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 case={"table": tab, **{x: o[x] for x in ("k", "reverse_buffer") if x in o}},
             )
         )
-    return section_result("asymmetric", cfg, [tuple(rows["I/III"]), tuple(rows["II"])])
+    return section_result("asymmetric", cfg, [rows["I/III"], rows["II"]])
 
 
 ASYMMETRIC = SectionSpec("asymmetric", "Asymmetric networks", _as_tasks, _as_assemble)

@@ -36,7 +36,7 @@ from ._common import (
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import render
 from ._prose import prose
-from ._table import ALGORITHM_NAMES, DOCUMENT, NA, PACKET, Row, Table, Value
+from ._table import ALGORITHM_NAMES, DOCUMENT, NA, PACKET, Row, Value
 
 _SCENARIO = "itcp-long-delay"
 #: Table 2's RTTs, ms (errata N4: the table's values are RTTs, as its header says)
@@ -175,24 +175,8 @@ def _assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     groups: dict[str, list[Row]] = {"table1": [], "table2": [], "fig7": []}
     for (what, a), runs in res.items():
         groups[what.split("/")[0]] += _rows(what, a, runs)
-    tables = [
-        Table(
-            "Average throughput in 100 s (the iTCP-Vegas paper's Table 1)", tuple(groups["table1"])
-        ),
-        Table(
-            "iTCP-Vegas at 155 Mb/s with RTTs of 240–840 ms (the iTCP-Vegas paper's Table 2)",
-            tuple(groups["table2"]),
-        ),
-    ]
-    if groups["fig7"]:
-        tables.append(
-            Table(
-                "Quick Vegas on the Table 1 path (the iTCP-Vegas paper's Fig. 7: plotted only, "
-                "the layers judged against the packet simulator)",
-                tuple(groups["fig7"]),
-            )
-        )
-    return section_result("itcp-tables", cfg, tuple(tables), (_figure(res),))
+    tables = [groups["table1"], groups["table2"], groups["fig7"] or None]
+    return section_result("itcp-tables", cfg, tables, (_figure(res),))
 
 
 ITCP_TABLES = SectionSpec("itcp-tables", "iTCP-Vegas paper Tables 1-2", _tasks, _assemble)

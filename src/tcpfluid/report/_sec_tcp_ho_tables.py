@@ -404,7 +404,7 @@ def _friend_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         mix_rows = _friend_rows(a, b, na, nb, {e: next(it) for e in engines})
         rows += mix_rows
         results.append(((a, b, na, nb), mix_rows))
-    return section_result("ho-friendliness", cfg, [tuple(rows)], (_friend_figure(results),))
+    return section_result("ho-friendliness", cfg, [rows], (_friend_figure(results),))
 
 
 HO_FRIENDLINESS = SectionSpec(

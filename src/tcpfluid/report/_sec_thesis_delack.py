@@ -18,7 +18,7 @@ import numpy as np
 from ._common import doc, engine_cells, run_value, section_result, share_row
 from ._core import ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_thesis_many import _MODULE, _NO_CF, _SPREAD, _mf_grid, table_of
-from ._table import DOCUMENT, NA, Row, Table
+from ._table import DOCUMENT, NA, Row
 from ._thesis_ns2 import DELACK_TIMEOUT_S, MANY_FLOWS_MIN_RTO_S
 
 __all__ = ["THESIS_DELAYED_ACK"]
@@ -205,22 +205,10 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
     t28 = _t28_rows(*out[len(cases) : len(cases) + 5])
     t27 = _t27_rows(r27, out[len(cases) + 5])
-    tables = [
-        Table(
-            "Spread of the goodputs, delayed ACKs (Tsang's thesis, Tables 3.26a/b, 10–100 % "
-            "Vegas-3, DA)",
-            tuple(t26),
-        )
-    ]
-    if t27:
-        tables.append(Table("BaseRTT behind delayed ACKs (Tsang's thesis, Table 3.27)", tuple(t27)))
-    tables.append(
-        Table("Two flows, immediate or delayed ACKs (Tsang's thesis, Table 3.28)", tuple(t28))
-    )
     return section_result(
         "thesis-delayed-ack",
         cfg,
-        tuple(tables),
+        [t26, t27 or None, t28],
         delack_timeout_s=DELACK_TIMEOUT_S,
         many_flows_min_rto_s=MANY_FLOWS_MIN_RTO_S,
         iw2=_IW2,

@@ -421,7 +421,7 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     return section_result(
         "thesis-many-flows",
         cfg,
-        [tuple(t21), tuple(t22), tuple(t25)],
+        [t21, t22, t25],
         (fig, fig_mix),
         many_flows_min_rto_s=MANY_FLOWS_MIN_RTO_S,
     )

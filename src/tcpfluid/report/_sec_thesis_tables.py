@@ -43,7 +43,7 @@ from ._common import (
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns, render
 from ._prose import prose
-from ._table import DOCUMENT, NA, Row, Table
+from ._table import DOCUMENT, NA, Row
 from ._thesis_ns2 import ns2_initial_window, ns2_packet_options
 
 __all__ = ["THESIS_RENO", "THESIS_VEGAS_DELTA", "reno_two_flow_run", "vegas_delta_run"]
@@ -186,15 +186,10 @@ def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             )
     fig = _vd_figure(runs, deltas)
     run = f"{_vd_duration(cfg):g} s"
-    captions = {
-        "3.2": "Minimum and maximum actual and expected rates vs δ (Tsang's thesis, Table 3.2)",
-        "3.3": "Minimum and maximum window vs δ (Tsang's thesis, Table 3.3)",
-        "3.4": "Minimum, maximum and mean v_delta_ vs δ (Tsang's thesis, Table 3.4)",
-    }
     return section_result(
         "thesis-vegas-delta",
         cfg,
-        tuple((Table(captions[t], tuple(rows)) for t, rows in tables.items())),
+        list(tables.values()),
         (fig,),
         run=run,
         vd_from_s=VD_FROM_S,
@@ -346,7 +341,7 @@ def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             )
     fig = _reno_figure(good_rows, grid)
     return section_result(
-        "thesis-reno", cfg, [tuple(fair_rows), tuple(good_rows)], (fig,), reno_from_s=RENO_FROM_S
+        "thesis-reno", cfg, [fair_rows, good_rows], (fig,), reno_from_s=RENO_FROM_S
     )
 
 
