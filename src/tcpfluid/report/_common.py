@@ -11,8 +11,21 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..published import published
 from ..scenarios import build_scenario
-from ._core import Task
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Value
+from ._core import Figure, ReportConfig, SectionResult, Task
+from ._prose import prose, texts
+from ._table import (
+    CLOSED_FORM,
+    DOCUMENT,
+    NA,
+    ODE,
+    PACKET,
+    PHASE_MAX,
+    PHASE_MIN,
+    ROUNDS,
+    Row,
+    Table,
+    Value,
+)
 
 #: packet size of the documents' scenarios, bits (1000-byte packets)
 PACKET_BITS = 8000.0
@@ -36,12 +49,7 @@ NO_FIGURE_VALUES = NA("the document gives this only as a plot, with no printed v
 #: reached at the next whole round)
 QV_DETECTION_LAG_ROUNDS = 2
 #: a settling row's closed-form cell where eq. (12) counts another quantity
-QV_REACH_NOT_SETTLING = NA(
-    "eq. (12) counts the rounds until the window reaches nW, not the settling into the 2 % "
-    "band after the overshoot: the convergence-bdp section compares it with every engine in "
-    "its row 'bandwidth doubled: rounds until the window reaches nW' (5000 kb is this "
-    "scenario)"
-)
+QV_REACH_NOT_SETTLING = NA(prose("basic", "qv_reach_not_settling"))
 
 #: the documents' parameters of each law, as the rows state their setting (the Quick Vegas
 #: paper §5: "γ = 1, α = 2, and β = 4" for Vegas and Quick Vegas, "α = 100" for FAST, as
@@ -290,3 +298,35 @@ def share_row(
     shares, info = shares_from_jain(jains, tuple(informative), two_flows=two_flows)
     kind = "share" if two_flows else "share spread"
     return Row(setting, quantity, "", kind, shares, reference, informative=info, case=case)
+
+
+def section_result(
+    name: str,
+    cfg: ReportConfig,
+    tables: Sequence[Table | Sequence[Row] | None],
+    figures: Sequence[Figure] = (),
+    notes: Sequence[str] = (),
+    **fields: Any,
+) -> SectionResult:
+    """Section ``name``'s result with its title, intro (in quick mode with its quick-mode
+    sentence) and comparisons from ``prose.toml`` (:func:`._prose.prose`, ``fields`` filled
+    in); a table given as its rows takes the caption of its place in the entry ``tables``,
+    and ``None`` leaves that table out."""
+    text = texts(name)
+    intro = prose(name, "intro", **fields)
+    if cfg.quick and "intro_quick" in text:
+        intro += prose(name, "intro_quick", **fields)
+    captions = text.get("tables", [])
+    return SectionResult(
+        name,
+        text["title"],
+        intro,
+        tuple(
+            t if isinstance(t, Table) else Table(captions[i], tuple(t))
+            for i, t in enumerate(tables)
+            if t is not None
+        ),
+        tuple(figures),
+        tuple(notes),
+        comparisons=tuple(text.get("comparisons", ())),
+    )

@@ -25,9 +25,9 @@ DOC = "docs/mechanisms.md"
 _NE = "validation/test_new_equilibrium_layers.py::"
 _HYB = "validation/test_hybrid_rows.py::"
 _REACH_NW = "rounds from the change until the window reaches nW"
-_DOUBLED_REACH = "bandwidth doubled: rounds until the window reaches nW (n = 2, W = μd/2)"
-_CONV = ("convergence, new connection", "convergence, bandwidth halved")
-_CONV_ALL = (*_CONV, "convergence, bandwidth doubled")
+_CONV_ALL = tuple(
+    f"convergence, {c}" for c in ("new connection", "bandwidth halved", "bandwidth doubled")
+)
 _HALVES = "convergence after the bandwidth halves (80 s)"
 _DOUBLES = "convergence after the bandwidth doubles (160 s)"
 _RAMP = "ramp-up: time to equilibrium"
@@ -46,16 +46,27 @@ RED_WAIT_MIXES = (50, 70)
 NS2_VEGAS_TIMING_LAWS = ("vegas-1", "vegas-2")
 
 
+def _scope(
+    section: str,
+    columns: str | tuple[str, ...],
+    quantities: str | tuple[str, ...] | None,
+    algorithms: str | tuple[str, ...],
+    **case: tuple[Any, ...],
+) -> Scope:
+    """A :class:`Scope` of one section from a name or a tuple of names for each of its
+    fields (``quantities`` None: any quantity); ``case``: each key's accepted values."""
+
+    def names(v: str | tuple[str, ...]) -> tuple[str, ...]:
+        return (v,) if isinstance(v, str) else v
+
+    qs = None if quantities is None else names(quantities)
+    return Scope((section,), names(columns), qs, names(algorithms), case)
+
+
 def _thesis(column: str, setting: str, x2_ms: tuple[int, ...]) -> Scope:
     """A thesis-fairness scope: one column, one thesis setting, the x2 values tested."""
     algorithm = "Vegas" if setting == "vegas-1_3" else "Enhanced Vegas"
-    return Scope(
-        ("thesis-fairness",),
-        (column,),
-        (_THESIS,),
-        (algorithm,),
-        {"setting": (setting,), "x2_ms": x2_ms},
-    )
+    return _scope("thesis-fairness", column, _THESIS, algorithm, setting=(setting,), x2_ms=x2_ms)
 
 
 #: Table 7's round-model cells that the growth share of the overflows turns to agree with
@@ -86,30 +97,27 @@ def _friend(column: str, pair: str, proportion: str, scheme: str | None) -> Scop
     """A ho-friendliness scope: one column, one mix, its spread (``scheme`` None) or one
     scheme's mean throughput (rows are named after the first scheme of the pair)."""
     first = _FRIEND_NAMES[pair.split("-", 1)[0]]
+    mix = {"pair": (pair,), "proportion": (proportion,)}
     if scheme is None:
         quantity = "spread of the 20 flows' shares (std/mean), 10–60 s"
-        case: dict[str, tuple[Any, ...]] = {"quantity": ("fairness",)}
-    else:
-        quantity = f"mean throughput of a {_FRIEND_NAMES[scheme]} flow, 10–60 s"
-        case = {"scheme": (scheme,)}
-    case = {"pair": (pair,), "proportion": (proportion,), **case}
-    return Scope(("ho-friendliness",), (column,), (quantity,), (first,), case)
+        return _scope("ho-friendliness", column, quantity, first, **mix, quantity=("fairness",))
+    quantity = f"mean throughput of a {_FRIEND_NAMES[scheme]} flow, 10–60 s"
+    return _scope("ho-friendliness", column, quantity, first, **mix, scheme=(scheme,))
 
 
 def _vegas3_reno_goodputs(flows: int, vegas_percent: tuple[int, ...]) -> Scope:
     """A thesis-many-flows scope: the packet simulator's mean goodputs of the Vegas-3 and
     the Reno flows of ``flows`` connections behind RED 54-108 at these Vegas shares."""
-    return Scope(
-        ("thesis-many-flows",),
-        (PACKET,),
-        ("mean goodput of the Vegas-3 flows, 20–60 s", "mean goodput of the Reno flows, 20–60 s"),
+    kinds = ("Vegas-3", "Reno")
+    return _scope(
+        "thesis-many-flows",
+        PACKET,
+        tuple(f"mean goodput of the {k} flows, 20–60 s" for k in kinds),
         ("Enhanced Vegas", "Reno"),
-        {
-            "router": ("red-54-108",),
-            "flows": (flows,),
-            "law": ("vegas-3",),
-            "vegas_percent": vegas_percent,
-        },
+        router=("red-54-108",),
+        flows=(flows,),
+        law=("vegas-3",),
+        vegas_percent=vegas_percent,
     )
 
 
@@ -181,249 +189,207 @@ class Mechanism:
         return f"{DOC}#{self.id}"
 
 
-_QV = ("Quick Vegas",)
+def _mechanism(id: str, experiment: str, *scopes: Scope) -> Mechanism:
+    return Mechanism(id, experiment, scopes)
+
+
+_QV = "Quick Vegas"
+_VR = "validation/test_report_reasons.py::"
+_TM = "validation/test_thesis_mechanisms.py::"
+_XL = "validation/test_cross_layer.py::"
+_CB = "convergence-bdp"
 MECHANISMS: tuple[Mechanism, ...] = (
-    Mechanism(
+    _mechanism(
         "train-queue",
         f"{_NE}test_train_queue_of_per_ack_increments_slows_the_packet_ramp",
-        (Scope(("new-equilibrium",), (PACKET,), (_REACH_NW,), _QV, {"n": (6, 8)}),),
+        _scope("new-equilibrium", PACKET, _REACH_NW, _QV, n=(6, 8)),
     ),
-    Mechanism(
+    _mechanism(
         "train-queue-vs-document",
         f"{_NE}test_qv_basic_doubling_settles_as_the_document_reports_once_the_train_queue_is_off",
-        (Scope(("basic",), (PACKET,), (_DOUBLES,), _QV, {"scenario": ("qv-basic",)}),),
+        _scope("basic", PACKET, _DOUBLES, _QV, scenario=("qv-basic",)),
     ),
-    Mechanism(
+    _mechanism(
         "train-runs",
         f"{_NE}test_round_model_ramp_follows_the_packets_with_the_trains_runs",
-        (Scope(("new-equilibrium",), (ROUNDS,), (_REACH_NW,), _QV, {"n": (5, 7, 10)}),),
+        _scope("new-equilibrium", ROUNDS, _REACH_NW, _QV, n=(5, 7, 10)),
     ),
-    Mechanism(
+    _mechanism(
         "hybrid-train-increments",
         f"{_HYB}test_quick_vegas_rounds_to_nw_follow_eq_12_without_the_train_queue",
-        (Scope(("new-equilibrium",), (ODE,), (_REACH_NW,), _QV, {"n": (3, 7, 8, 9)}),),
+        _scope("new-equilibrium", ODE, _REACH_NW, _QV, n=(3, 7, 8, 9)),
     ),
-    Mechanism(
+    _mechanism(
         "packet-train-switched-off-in-hybrid",
         f"{_NE}test_hybrid_doubling_settles_with_the_packets_once_their_train_queue_is_switched_off",
-        (
-            Scope(
-                ("convergence-bdp",),
-                (ODE,),
-                ("convergence, bandwidth doubled",),
-                _QV,
-                {"bdp_kb": (3000.0, 4000.0, 5000.0)},
-            ),
-        ),
+        _scope(_CB, ODE, "convergence, bandwidth doubled", _QV, bdp_kb=(3000.0, 4000.0, 5000.0)),
     ),
-    Mechanism(
+    _mechanism(
         "whole-packet-windows",
         f"{_HYB}test_vegas_at_150_kb_follows_the_packets_with_whole_packet_windows_and_fifo_samples",
-        (Scope(("convergence-bdp",), (ODE,), _CONV_ALL, ("Vegas",), {"bdp_kb": (150.0,)}),),
+        _scope(_CB, ODE, _CONV_ALL, "Vegas", bdp_kb=(150.0,)),
     ),
-    Mechanism(
+    _mechanism(
         "micro-queue",
         f"{_HYB}test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue",
-        (
-            Scope(
-                ("convergence-bdp",),
-                (ODE,),
-                ("convergence, bandwidth halved",),
-                _QV,
-                {"bdp_kb": (3000.0, 5000.0)},
-            ),
-            Scope(("basic",), (ODE,), (_HALVES,), _QV, {"scenario": ("qv-basic",)}),
-        ),
+        _scope(_CB, ODE, "convergence, bandwidth halved", _QV, bdp_kb=(3000.0, 5000.0)),
+        _scope("basic", ODE, _HALVES, _QV, scenario=("qv-basic",)),
     ),
-    Mechanism(
+    _mechanism(
         "queue-memory-cycle",
-        "validation/test_cross_layer.py::"
-        "test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_queue_memory",
-        (
-            Scope(
-                ("convergence-bdp",),
-                (ROUNDS,),
-                ("convergence, bandwidth halved",),
-                _QV,
-                {"bdp_kb": (3000.0,)},
-            ),
-        ),
+        f"{_XL}test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_queue_memory",
+        _scope(_CB, ROUNDS, "convergence, bandwidth halved", _QV, bdp_kb=(3000.0,)),
     ),
-    Mechanism(
+    _mechanism(
         "settling-band",
         "validation/test_conv_rows.py::test_fast_packet_times_all_follow_the_paper_with_a_one_percent_band",
-        (Scope(("basic",), (PACKET,), (_RAMP, _HALVES, _DOUBLES), ("FAST",)),),
+        _scope("basic", PACKET, (_RAMP, _HALVES, _DOUBLES), "FAST"),
     ),
-    Mechanism(
+    _mechanism(
         "feedback-lag",
         "tests/fluid/test_rounds_async.py::test_thesis_vegas_1_at_x2_50ms_differs_by_the_feedback_lag",
-        (_thesis(ROUNDS, "vegas-1", (50,)),),
+        _thesis(ROUNDS, "vegas-1", (50,)),
     ),
-    Mechanism(
+    _mechanism(
         "long-flow-train",
         "validation/test_fairness_train.py::"
         "test_the_round_model_has_no_train_and_agrees_with_a_packet_run_without_one",
-        (_thesis(ROUNDS, "vegas-1", (80,)),),
+        _thesis(ROUNDS, "vegas-1", (80,)),
     ),
-    Mechanism(
+    _mechanism(
         "whole-packet-pipes",
         f"{_HYB}test_thesis_vegas_1_at_x2_70ms_follows_the_packets_with_whole_packet_windows",
-        (_thesis(ODE, "vegas-1", (70,)),),
+        _thesis(ODE, "vegas-1", (70,)),
     ),
-    Mechanism(
+    _mechanism(
         "base-rtt-error",
-        "validation/test_report_reasons.py::"
-        "test_thesis_vegas_1_3_ode_agrees_given_the_packet_base_rtt_error",
-        (_thesis(ODE, "vegas-1_3", (100,)),),
+        f"{_VR}test_thesis_vegas_1_3_ode_agrees_given_the_packet_base_rtt_error",
+        _thesis(ODE, "vegas-1_3", (100,)),
     ),
-    Mechanism(
+    _mechanism(
         "unequal-overflow-drops",
-        "validation/test_report_reasons.py::"
-        "test_fast_many_flows_fairness_is_lost_only_to_buffer_overflows",
-        (Scope(("many-flows",), (PACKET, ODE), None, ("FAST",), {"scenario": ("qv-many-flows",)}),),
+        f"{_VR}test_fast_many_flows_fairness_is_lost_only_to_buffer_overflows",
+        _scope("many-flows", (PACKET, ODE), None, "FAST", scenario=("qv-many-flows",)),
     ),
-    Mechanism(
+    _mechanism(
         "overflow-hits-every-flow",
         "validation/test_fairness_many_flows.py::"
         "test_fast_many_flows_index_follows_the_paper_when_an_overflow_hits_few_flows",
-        (Scope(("many-flows",), (ROUNDS,), None, ("FAST",), {"scenario": ("qv-many-flows",)}),),
+        _scope("many-flows", ROUNDS, None, "FAST", scenario=("qv-many-flows",)),
     ),
-    Mechanism(
+    _mechanism(
         "thesis-initial-window",
-        "validation/test_thesis_mechanisms.py::"
-        "test_table_3_27_first_base_rtt_is_the_delayed_ack_timer_from_one_packet",
-        (
-            Scope(
-                ("thesis-delayed-ack",),
-                (PACKET,),
-                ("first recorded BaseRTT, median over the Vegas flows",),
-                ("Enhanced Vegas",),
-                {"quantity": ("first_base_rtt_median",)},
-            ),
+        f"{_TM}test_table_3_27_first_base_rtt_is_the_delayed_ack_timer_from_one_packet",
+        _scope(
+            "thesis-delayed-ack",
+            PACKET,
+            "first recorded BaseRTT, median over the Vegas flows",
+            "Enhanced Vegas",
+            quantity=("first_base_rtt_median",),
         ),
     ),
-    Mechanism(
+    _mechanism(
         "senders-slow-start-lag",
-        "validation/test_cross_layer.py::"
-        "test_quick_vegas_4000_kb_exit_agrees_with_the_closed_form_without_the_senders_lag",
-        (
-            Scope(
-                ("critical-window",),
-                (PACKET, ROUNDS),
-                (_SS_EXIT_ROW,),
-                _QV,
-                {"bdp_kb": (4000.0,)},
-            ),
-        ),
+        f"{_XL}test_quick_vegas_4000_kb_exit_agrees_with_the_closed_form_without_the_senders_lag",
+        _scope("critical-window", (PACKET, ROUNDS), _SS_EXIT_ROW, _QV, bdp_kb=(4000.0,)),
     ),
-    Mechanism(
+    _mechanism(
         "boundary-step-acks",
         f"{_HYB}test_quick_vegas_5000_kb_exit_window_agrees_once_the_boundary_step_acks_"
         "grow_the_next_round",
-        (
-            Scope(("critical-window",), (ODE,), (_SS_EXIT_ROW,), _QV, {"bdp_kb": (5000.0,)}),
-            Scope(
-                ("basic",), (ODE,), ("slow-start exit window",), _QV, {"scenario": ("qv-basic",)}
-            ),
-        ),
+        _scope("critical-window", ODE, _SS_EXIT_ROW, _QV, bdp_kb=(5000.0,)),
+        _scope("basic", ODE, "slow-start exit window", _QV, scenario=("qv-basic",)),
     ),
-    Mechanism(
+    _mechanism(
         "phase-effect",
         "validation/test_ho_table7_mechanisms.py::"
         "test_table_7_reno_means_agree_once_random_send_times_break_the_phase_effect",
-        (
-            Scope(
-                ("ho-friendliness",),
-                (PACKET,),
-                ("mean throughput of a Reno flow, 10–60 s",),
-                ("Reno",),
-                {"pair": ("reno-vegas",), "proportion": ("15-5", "10-10")},
-            ),
+        _scope(
+            "ho-friendliness",
+            PACKET,
+            "mean throughput of a Reno flow, 10–60 s",
+            "Reno",
+            pair=("reno-vegas",),
+            proportion=("15-5", "10-10"),
         ),
     ),
-    Mechanism(
+    _mechanism(
         "vegas-standing-backlog",
         "validation/test_ho_table7_vegas_backlog.py::"
         "test_table_7_reno_means_agree_once_the_vegas_flows_hold_ns2s_backlog_on_the_path_base_rtt",
-        (
-            Scope(
-                ("ho-friendliness",),
-                (PACKET,),
-                ("mean throughput of a Reno flow, 10–60 s",),
-                ("Reno",),
-                {"pair": ("reno-vegas",), "proportion": ("15-5", "10-10", "5-15")},
-            ),
+        _scope(
+            "ho-friendliness",
+            PACKET,
+            "mean throughput of a Reno flow, 10–60 s",
+            "Reno",
+            pair=("reno-vegas",),
+            proportion=("15-5", "10-10", "5-15"),
         ),
     ),
-    Mechanism(
+    _mechanism(
         "overflow-share",
         "validation/test_ho_table7_overflow_share.py::"
         "test_table_7_fast_cells_agree_with_the_packets_when_overflows_fall_on_the_growth",
-        tuple(_friend(ROUNDS, *cell) for cell in OVERFLOW_SHARE_CELLS),
+        *(_friend(ROUNDS, *cell) for cell in OVERFLOW_SHARE_CELLS),
     ),
-    Mechanism(
+    _mechanism(
         "ns2-fast-sack",
         "validation/test_ho_table7_ns2_fast.py::"
         "test_table_7_fast_mix_cells_follow_the_paper_with_ns2_fast_sack_recovery",
-        (
-            *(_friend(PACKET, *cell) for cell in NS2_FAST_CELLS),
-            Scope(
-                ("ho-fairness",),
-                (PACKET,),
-                ("spread of the flows' shares (std/mean), 10–60 s",),
-                ("FAST",),
-                {"table": ("5",), "algorithm": ("fast",), "quantity": ("fairness",)},
-            ),
+        *(_friend(PACKET, *cell) for cell in NS2_FAST_CELLS),
+        _scope(
+            "ho-fairness",
+            PACKET,
+            "spread of the flows' shares (std/mean), 10–60 s",
+            "FAST",
+            table=("5",),
+            algorithm=("fast",),
+            quantity=("fairness",),
         ),
     ),
-    Mechanism(
+    _mechanism(
         "delayed-ack-echo",
-        "validation/test_thesis_mechanisms.py::"
-        "test_delayed_acks_echoing_the_latest_packet_give_the_thesis_goodputs",
-        (
-            Scope(
-                ("thesis-delayed-ack",),
-                (PACKET,),
-                ("goodput of connection 1, 10–60 s", "goodput of connection 2, 10–60 s"),
-                ("Vegas",),
-                {"acks": ("da-ia",)},
-            ),
-            *(
-                Scope(
-                    ("thesis-delayed-ack",),
-                    (PACKET,),
-                    ("spread of the flows' goodputs (std/mean), 20–60 s",),
-                    ("Enhanced Vegas", "other"),  # Vegas-3 alone; its mixes with Reno
-                    {"router": (router,), "flows": (n,), "vegas_percent": pcts},
-                )
-                for router, n, pcts in DELAYED_ACK_ECHO_CASES
-            ),
+        f"{_TM}test_delayed_acks_echoing_the_latest_packet_give_the_thesis_goodputs",
+        _scope(
+            "thesis-delayed-ack",
+            PACKET,
+            ("goodput of connection 1, 10–60 s", "goodput of connection 2, 10–60 s"),
+            "Vegas",
+            acks=("da-ia",),
+        ),
+        *(
+            _scope(
+                "thesis-delayed-ack",
+                PACKET,
+                "spread of the flows' goodputs (std/mean), 20–60 s",
+                ("Enhanced Vegas", "other"),  # Vegas-3 alone; its mixes with Reno
+                router=(router,),
+                flows=(n,),
+                vegas_percent=pcts,
+            )
+            for router, n, pcts in DELAYED_ACK_ECHO_CASES
         ),
     ),
-    Mechanism(
+    _mechanism(
         "ns2-red-wait",
         "validation/test_thesis_red_wait.py::"
         "test_table_3_25a_vegas_to_reno_goodput_follows_the_thesis_with_ns2_red_wait",
-        (_vegas3_reno_goodputs(30, RED_WAIT_MIXES),),
+        _vegas3_reno_goodputs(30, RED_WAIT_MIXES),
     ),
-    Mechanism(
+    _mechanism(
         "ns2-vegas-round-timing",
         "validation/test_thesis_vegas_round_timing.py::"
         "test_table_3_21_spread_at_100_flows_follows_the_thesis_with_ns2_round_timing",
-        (
-            Scope(
-                ("thesis-many-flows",),
-                (PACKET,),
-                ("spread of the flows' goodputs (std/mean), 20–60 s",),
-                ("Enhanced Vegas",),
-                {
-                    "router": ("red-5-15", "red-54-108"),
-                    "flows": (100,),
-                    "law": NS2_VEGAS_TIMING_LAWS,
-                },
-            ),
-            _vegas3_reno_goodputs(200, (50,)),
+        _scope(
+            "thesis-many-flows",
+            PACKET,
+            "spread of the flows' goodputs (std/mean), 20–60 s",
+            "Enhanced Vegas",
+            router=("red-5-15", "red-54-108"),
+            flows=(100,),
+            law=NS2_VEGAS_TIMING_LAWS,
         ),
+        _vegas3_reno_goodputs(200, (50,)),
     ),
 )
 

@@ -31,12 +31,14 @@ from ._common import (
     num,
     run_task,
     run_value,
+    section_result,
     setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns, draw_lines, render
+from ._prose import prose
 from ._runs import first_at_least
-from ._table import ALGORITHM_NAMES, CLOSED_FORM, NA, ODE, PACKET, ROUNDS, Row, Table
+from ._table import ALGORITHM_NAMES, CLOSED_FORM, NA, ODE, PACKET, ROUNDS, Row
 
 D_S = 0.1  # the documents' 100 ms paths
 _NAMES = ALGORITHM_NAMES
@@ -157,9 +159,7 @@ def _cw_figure(kbs: list[float], rows: dict[str, list[Row]]) -> Figure:
         fig,
         ax,
         "critical_window",
-        "Critical window (line: eqs. (6), (10) of the Quick Vegas paper) and the window of the "
-        "round that leaves slow start (closed form, round model, packet simulator) "
-        "against the BDP, d = 100 ms; cf. the Quick Vegas paper's Fig. 4.",
+        prose("critical-window", "figure"),
         xlabel="bandwidth-delay product (kb)",
         ylabel="window (packets)",
         title="Critical window vs BDP (d = 100 ms, γ = 1)",
@@ -184,26 +184,7 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             r_w = float(rounds[a]["ss_exit_window_pkts"][j])
             by_alg[a].append(_cw_row(a, kb, b, ex.window_pkts, printed, (r_w, p_w, o_w)))
     rows = [r for a in _CW_ALGS for r in by_alg[a]]
-    intro = (
-        "Where Vegas and Quick Vegas leave slow start, for BDPs of 100–5000 kb at d = 100 ms. "
-        "The closed form (the reference) is the first slow-start window at or above the "
-        "critical window W* (eq. (6) for Vegas, eq. (10) for Quick Vegas: the smoothed-RTT "
-        "forms, erratum E1) with the documents' γ = 1. Shown beside it, not judged: the same "
-        "form read with the sender's one-round measurement lag (a sender's Δ reads the "
-        "previous round's RTTs with the window already grown: Quick Vegas at 2γ/3), W* "
-        "itself and the last-packet forms (coefficient 8, "
-        "eq. (9)) are shown for information. The packet simulator and the ODE engine run "
-        "the §5.1 dumbbell with its rate chosen so that μd and d (eq. 5) are exactly those "
-        "of the row."
-    )
-    table = Table("Slow-start exit window vs BDP (the Quick Vegas paper's Fig. 4)", tuple(rows))
-    return SectionResult(
-        "critical-window",
-        "Critical window vs BDP (the Quick Vegas paper's Fig. 4)",
-        intro,
-        (table,),
-        (_cw_figure(kbs, by_alg),),
-    )
+    return section_result("critical-window", cfg, [rows], (_cw_figure(kbs, by_alg),))
 
 
 CRITICAL_WINDOW = SectionSpec("critical-window", "Critical window vs BDP", _cw_tasks, _cw_assemble)
@@ -357,9 +338,7 @@ def _ne_figure(grid: list[int], rows: dict[str, list[Row]]) -> Figure:
         fig,
         ax,
         "new_equilibrium",
-        "Rounds for Vegas and Quick Vegas to reach n times their equilibrium window "
-        "when the available bandwidth grows from 10 Mb/s to n × 10 Mb/s (a CBR source "
-        "stops at 30 s); cf. the Quick Vegas paper's Fig. 5.",
+        prose("new-equilibrium", "figure"),
         xlabel="bandwidth growth factor n",
         ylabel="rounds to reach nW (RTTs)",
         title="Rounds to a new equilibrium (10 Mb/s × 100 ms, W = 125 pkts)",
@@ -380,34 +359,7 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             )
             by_alg[a].append(_ne_row(a, n, cf, rm, pk, fl, _ne_ode_count(a, n, orr)))
     rows = [r for a in _NE_ALGS for r in by_alg[a]]
-    intro = (
-        "A flow settled at W = μd = 125 packets (10 Mb/s × 100 ms available) sees the "
-        "available bandwidth grow n-fold when a CBR source of (n−1) × 10 Mb/s stops. Counted "
-        "in round boundaries (round model, ODE's hybrid model, packets) from the change until "
-        "the window first reaches "
-        "n·W. Closed forms: (n−1)W for Vegas, eq. (12) (with the summation index corrected, "
-        "erratum E2, and Quick Vegas's β) for Quick Vegas, counted like the engines from the "
-        "change: eq. (12)'s i counts from the first estimation that shows the change, which "
-        "a sender makes two rounds after it (§3.2.2), so the reference is ⌈i⌉ + 2 and i "
-        "itself is shown in the column 'eq. (12) i' (not judged). The column 'round model, "
-        "rtt=fluid' (shown, not judged) runs the round model without the intra-round burst "
-        "term: the assumption behind eq. (12)."
-    )
-    return SectionResult(
-        "new-equilibrium",
-        "Rounds to a new equilibrium (the Quick Vegas paper's Fig. 5)",
-        intro,
-        (Table("Rounds to reach nW (the Quick Vegas paper's Fig. 5)", tuple(rows)),),
-        (_ne_figure(_ne_grid(cfg), by_alg),),
-        comparisons=(
-            "Rounds to a new equilibrium: Quick Vegas's reference is eq. (12) counted from "
-            "the change, like the engines' count. Eq. (12)'s own i (the column 'eq. (12) i', "
-            "not judged) counts from the first estimation that shows the change, which the "
-            "sender makes two rounds after the change (§3.2.2), so the reference is "
-            "⌈i⌉ + 2 (verified in "
-            "every engine by validation/test_new_equilibrium_layers.py).",
-        ),
-    )
+    return section_result("new-equilibrium", cfg, [rows], (_ne_figure(_ne_grid(cfg), by_alg),))
 
 
 NEW_EQUILIBRIUM = SectionSpec(

@@ -9,12 +9,23 @@ import numpy as np
 
 from .. import plot
 from ..analytic import conspicuous_round, conspicuous_round_printed
-from ._common import LABEL, RUNS, doc, engine_cells, err_na, matched_overrides, num, run_task
+from ._common import (
+    LABEL,
+    RUNS,
+    doc,
+    engine_cells,
+    err_na,
+    matched_overrides,
+    num,
+    run_task,
+    section_result,
+)
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns, render
+from ._prose import prose
 from ._runs import first_at_least
 from ._sec_analytic import _NAMES, D_S, _gamma
-from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row, Table
+from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row
 
 _EXAMPLES = ((1, 18.75), (2, 250.0), (3, 625.0))
 #: ns-2's TCP agents start with windowInit_ = 1 packet; the analysis's Table 3 with 2
@@ -190,10 +201,7 @@ def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
         fig,
         ax,
         "conspicuous_rounds",
-        "Time for a new Vegas or TCP-Ho flow to reach the available bandwidth against μd "
-        "(d = 0.1 s): corrected closed forms (solid), the document's printed forms "
-        "(dotted, dashed; errata E4, E6, E8), and the round model, ODE, packet simulator and "
-        "the TCP-Ho paper's ns-2 results at Examples 1–3; cf. the TCP-Ho paper's §4.3 and Fig. 5.",
+        prose("conspicuous", "figure"),
         xlabel="μd (packets), d = 0.1 s",
         ylabel="time to reach the available bandwidth (s)",
         title="Conspicuous rounds: corrected and printed forms",
@@ -217,34 +225,7 @@ def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             else:
                 by_alg[a].append(_cr_row(a, ex, b, rm, p, p_na, o))
     rows = [*by_alg["vegas"], *by_alg["tcp-ho"], *one]
-    intro = (
-        "Document 004 §4.3: the round at which a new Vegas or TCP-Ho flow first uses the "
-        "available bandwidth, d = 0.1 s. The closed form column is the corrected one: for "
-        "Vegas eq. (2) with the '−2' of erratum E4, for TCP-Ho eq. (4) with the standing "
-        "bottleneck queue (erratum E8, k ≥ 3 + √(4μd − 7), k even). The printed forms "
-        "(Vegas '−1', TCP-Ho eq. (6)), the exact root of the printed cubic eq. (5) and the "
-        "paper's own analysis numbers are shown beside them, not judged. Round model, ODE "
-        "(hybrid model) and packet simulator: Vegas, the first round whose window reaches "
-        "μd; TCP-Ho, the end of its Table-4 ramp. The paper's ns-2 times are judged in the "
-        "Vegas rows 'from one packet': ns-2's TCP agents start from one packet "
-        "(windowInit_), Table 3 from two, and a Vegas slow start doubles every other round, "
-        "so every engine and eq. (2) start there from one packet (two rounds later: "
-        "tests/analytic/test_conspicuous_initial_window.py). TCP-Ho from one packet joins "
-        "Table 4 at its second round, so its rows keep Table 4's start "
-        "(validation/test_tcp_ho_initial_window.py)."
-    )
-    return SectionResult(
-        "conspicuous",
-        "TCP-Ho conspicuous rounds (the TCP-Ho paper's Examples 1–3)",
-        intro,
-        (
-            Table(
-                "Conspicuous rounds, corrected and printed forms (the TCP-Ho paper's §4.3)",
-                tuple(rows),
-            ),
-        ),
-        (_cr_figure(by_alg),),
-    )
+    return section_result("conspicuous", cfg, [rows], (_cr_figure(by_alg),))
 
 
 CONSPICUOUS = SectionSpec("conspicuous", "TCP-Ho conspicuous rounds", _cr_tasks, _cr_assemble)

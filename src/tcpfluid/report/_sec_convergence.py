@@ -25,10 +25,12 @@ from ._common import (
     phase_range,
     run_task,
     runs_by_case,
+    section_result,
     setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns, draw_lines
+from ._prose import prose
 from ._sec_analytic import _NAMES, D_S, _rounds_to_reach, kb_to_pkts
 from ._sec_dynamics import _engine_values
 from ._table import CLOSED_FORM, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
@@ -163,16 +165,8 @@ def _cb_closed(a: str, b: float) -> dict[str, float | NA]:
 
 #: the settling rows' closed-form cell: the closed forms count another quantity
 _CF_OTHER = {
-    "new": NA(
-        "the closed form counts the rounds until the window first reaches μd, not the "
-        "settling into the 2 % band: see the row 'new connection: round the window first "
-        "reaches μd'"
-    ),
-    "doubled": NA(
-        "(n − 1)W and eq. (12) count the rounds until the window reaches nW, not the "
-        "settling into the 2 % band: see the row 'bandwidth doubled: rounds until the "
-        "window reaches nW'"
-    ),
+    "new": NA(prose("convergence-bdp", "cf_other_new")),
+    "doubled": NA(prose("convergence-bdp", "cf_other_doubled")),
 }
 
 
@@ -392,63 +386,20 @@ def _cb_figure(kbs: list[float], groups: Groups) -> Figure:
     return Figure.from_matplotlib(
         fig,
         "convergence_vs_bdp",
-        "Convergence time in base RTTs against the BDP (d = 100 ms): a new connection, "
-        "after the available bandwidth halves, after it doubles; round model (dashed), ODE "
-        "(fine dotted, +), packet simulator (solid); closed forms (dotted) where the "
-        "documents give one count the rounds until the window first reaches μd (new "
-        "connection) or nW (doubled), which the settling curves pass a few rounds later; "
-        "a run that did not settle within the run is marked by its symbol on the grey "
-        "'did not settle' band at the top of its panel; "
-        "cf. the Quick Vegas paper's Figs. 10–12 and the TCP-Ho paper's Figs. 5, 11, 12.",
+        prose("convergence-bdp", "figure"),
     )
 
 
 def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     rows, groups = _cb_rows(cfg, out)
-    intro = (
-        "The §5.1 traffic (one flow, a CBR source of half the bottleneck rate from 80 s to "
-        "160 s) with the bottleneck rate varied so that μd spans 150–5000 kb at d = 100 ms. "
-        "Convergence times in base RTTs (time / d), by the settling definition of "
-        "tcpfluid.metrics for every engine, judged against the packet simulator. The closed "
-        "forms count another quantity and have rows of their own, in rounds, where every "
-        "engine counts the same quantity on its own round trace (round 1 = [0, d]): the "
-        "round the window first reaches μd (a new Vegas connection: the conspicuous round, "
-        "the TCP-Ho paper's eq. (2); a new TCP-Ho connection: the first window of the TCP-Ho "
-        "paper's Table 4 at or above μd, tcpfluid.analytic.tcp_ho_reach_round, two or three "
-        "rounds before eq. (4) ends its ramp) against the same round in every engine; "
-        "(n−1)W (Vegas) and eq. "
-        "(12) counted from the change, ⌈i⌉ + 2 (Quick Vegas), against the rounds from the "
-        "doubling until the window reaches nW (n = 2, W = μd/2). "
-        "For every settling time after a change, three more packet runs move the CBR start "
-        "and stop by 1/4, 1/2 and 3/4 of the flow's round at the change (d + q*/μ before it, "
-        "q* the law's equilibrium backlog); with the nominal run they give the packets' "
-        "[min, max] over four evenly spaced phases (the columns 'packet sim over the phase'): "
-        "shown, never used to pass a cell."
-    )
-    notes = (
-        "Convergence vs BDP: the closed forms (the round the window reaches μd, (n − 1)W, "
-        "eq. (12)) "
-        "count the rounds until the window first reaches μd or nW, not the settling into the "
-        "2 % band after the overshoot, so they are not the reference of the settling rows "
-        "('convergence, new connection', 'convergence, bandwidth doubled'); they are compared "
-        "in the rows 'new connection: round the window first reaches μd' and 'bandwidth "
-        "doubled: rounds until the window reaches nW', with every engine counting that same "
-        "event; the settling rows compare the engines with the packet simulator. Eq. (12)'s "
-        "i counts from the first estimation that shows the change, two rounds after it "
-        "(the Quick Vegas paper's §3.2.2), so its reference is ⌈i⌉ + 2 from the change and "
-        "i is shown in the column 'eq. (12) i' (not judged).",
-    )
-    return SectionResult(
+    return section_result(
         "convergence-bdp",
-        "Convergence time vs BDP (the Quick Vegas paper's Figs. 10–12, the TCP-Ho paper's "
-        "Figs. 5, 11, 12)",
-        intro,
+        cfg,
         tuple(
             Table(f"Convergence time vs BDP: {q}", tuple(r for r in rows if r.quantity == q))
             for q in dict.fromkeys(r.quantity for r in rows)
         ),
         (_cb_figure(_cb_grid(cfg), groups),),
-        comparisons=notes,
     )
 
 

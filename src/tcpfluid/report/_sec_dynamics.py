@@ -25,9 +25,11 @@ from ._common import (
     phase_range,
     run_task,
     runs_by_case,
+    section_result,
     setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._prose import prose
 from ._sec_analytic import _NAMES, D_S
 from ._table import (
     CLOSED_FORM,
@@ -38,7 +40,6 @@ from ._table import (
     PHASE_MAX,
     PHASE_MIN,
     Row,
-    Table,
 )
 
 # ================================================================== basic behaviour §5.1
@@ -180,11 +181,7 @@ def _basic_closed(a: str, bdp: float, d: float) -> dict[str, float | NA]:
         # eq. (4) counts the round at which the Table-4 ramp (TCP-Ho's slow start) ends,
         # not the settling into the 2 % band: each engine's ramp end is its exit time
         out["ss_exit_time_s"] = float(conspicuous_round("tcp-ho", bdp)) * d
-        out["time_to_equilibrium_s"] = NA(
-            "the conspicuous round counts the end of TCP-Ho's Table-4 ramp, not the settling "
-            "into the 2 % band: see the row 'slow-start exit time' "
-            "(validation/test_tcp_ho_ramp_end.py)"
-        )
+        out["time_to_equilibrium_s"] = NA(prose("basic", "tcp_ho_settling"))
     return out
 
 
@@ -264,37 +261,7 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             )  # fmt: skip
         figs.append(_basic_figure(a, sc, figref, pr, rr, runs["ode"]))
         notes.extend(_collapse_note(a, sc, pr))
-    intro = (
-        "One flow on the §5.1 path: 50 Mb/s × 100 ms (μd = 626 packets by eq. 5), 1000-byte "
-        "packets, a 25 Mb/s CBR source from 80 s to 160 s (the available bandwidth halves, "
-        "then doubles), 240 s; infinite buffer (qv-basic) for Vegas, Quick Vegas and FAST as "
-        "in the Quick Vegas paper, the 1000-packet buffer of the TCP-Ho paper (ho-basic) for "
-        "TCP-Ho. "
-        "Times to equilibrium and convergence use one definition for every engine "
-        "(tcpfluid.metrics: the window stays within max(1 packet, 2 %) of its settled value). "
-        "The columns 'over the phase' give each engine's min–max over the nominal run and "
-        "three more with the CBR's start and stop moved by 1/4, 1/2 and 3/4 of the base RTT "
-        "(every law, every row; shown, never judged). "
-        "The reference is the document's number where it prints one, else the closed form, "
-        "else the packet simulator. TCP-Ho's slow start is its Table-4 ramp: the closed form "
-        "of its end (the TCP-Ho paper's eq. 4 with the bottleneck queue, erratum E8) is "
-        "judged on the exit time, its settling time against the packet simulator "
-        "(validation/test_tcp_ho_ramp_end.py)."
-    )
-    return SectionResult(
-        "basic",
-        "Basic behaviour, §5.1 (the Quick Vegas paper's Figs. 7–9, the TCP-Ho paper's Fig. 10)",
-        intro,
-        (Table("§5.1 single-flow metrics", tuple(rows)),),
-        tuple(figs),
-        tuple(notes),
-        comparisons=(
-            "Basic: Quick Vegas's closed-form cell of 'convergence after the bandwidth "
-            "doubles' is n/a: eq. (12) × d counts the rounds until the window reaches nW, not "
-            "the document's settling time; eq. (12) is compared with every engine's count of "
-            "the same event in the convergence-bdp section (5000 kb is this scenario).",
-        ),
-    )
+    return section_result("basic", cfg, [rows], tuple(figs), tuple(notes))
 
 
 def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:
@@ -307,11 +274,14 @@ def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:
     offered = pr.get("mu_pps", np.nan)
     if late.any() and np.isfinite(offered) and float(g[late].mean()) < 0.1 * offered:
         return [
-            f"FLAG: {_NAMES[a]} in the packet simulator ({sc}) delivers only "
-            f"{float(g[late].mean()):.0f} packets/s over the last 20 s of a path offering "
-            f"{offered:.0f}: its window collapsed (see the figure). This is a suspected "
-            "defect of the law or the simulator, not a property of TCP-Ho the documents "
-            "describe; the convergence numbers of that run are not meaningful."
+            prose(
+                "basic",
+                "flag",
+                name=_NAMES[a],
+                sc=sc,
+                late_pps=float(g[late].mean()),
+                offered=offered,
+            )
         ]
     return []
 
@@ -350,9 +320,7 @@ def _basic_figure(
     return Figure.from_matplotlib(
         fig,
         f"basic_{a.replace('-', '_')}",
-        f"Basic behaviour of {_NAMES[a]} ({sc}): congestion window, bottleneck queue and "
-        f"throughput against time, packet simulator, round model and ODE (where it has "
-        f"the law); cf. {figref}.",
+        prose("basic", "figure", name=_NAMES[a], sc=sc, figref=figref),
     )
 
 

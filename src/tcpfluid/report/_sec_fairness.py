@@ -37,12 +37,14 @@ from ._common import (
     per_case,
     run_task,
     run_value,
+    section_result,
     share_row,
 )
 from ._core import ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns, render
+from ._prose import prose
 from ._sec_analytic import _NAMES
-from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
+from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row
 from ._thesis_ns2 import NS2_BUG_FIX, ns2_fast_recovery, ns2_initial_window, ns2_packet_options
 
 # ============================================================ thesis two-flow (Table 3.16)
@@ -182,10 +184,7 @@ def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
     cf: float | NA = (
         num(r.get("train_jain"), "")
         if "train_jain" in r
-        else NA(
-            "Vegas-1_3 keeps any backlog in [α, β]: the Boutremans–Le Boudec equilibrium "
-            "needs one α per flow"
-        )
+        else NA(prose("thesis-fairness", "no_blb"))
     )
     ov = num(r.get("ode_jain"), f"ODE failed: {r.get('ode_error')}")
     rv = num(r.get("rounds_jain"), f"engine refused: {r.get('rounds_error')}")
@@ -237,62 +236,20 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         fig,
         ax,
         "thesis_fairness",
-        "The smaller flow's share of two flows' goodput (short RTT 13.2 ms, long by x2) on "
-        "the thesis network "
-        "against x2, for Vegas-1_3 and Enhanced Vegas δ = 1, 2, 3: Tsang's thesis ("
-        "Table 3.16, squares), packet simulator (crosses; the vertical bar beside each is "
-        "its range over connection 2's start offset, 0 to 3/4 of connection 1's 13.2 ms "
-        "round trip), ODE "
-        "(dotted), round model (dashed).",
+        prose("thesis-fairness", "figure"),
         xlabel="access delay x2 of the long connection (ms)",
         ylabel="smaller flow's share of the goodput",
         title="Two flows on 1.5 Mb/s, RED 15/45",
         fontsize=6,
     )
-    intro = (
-        "Tsang's thesis, ch. 3 §4.3: two connections share a 1.5 Mb/s link "
-        "behind a RED gateway (15/45, buffer 100); connection 1 has x1 = 1 ms (minimum RTT "
-        "13.2 ms), connection 2 an access delay x2. 60 s runs, goodputs averaged after 10 s; "
-        "each window starts at one packet on every engine, as the thesis's ns-2 agents' did "
-        "(§4.2.1: connection 1's window goes 'from 1 to 2 at 0.026420 seconds'; the "
-        "library's laws start at 2); the packet simulator's senders and RED run the thesis's "
-        "ns-2 set-up, as in the thesis's other sections (ns-2's Vegas agent's recovery and "
-        "round timing, bugFix_, RED's wait_: docs/thesis-tables.md). "
-        "Closed form: the Boutremans–Le Boudec equilibrium (thesis ch. 2 §5) with α_j = δ and "
-        "the BaseRTT over-estimation x_j that the packet run measured, with the long flow's "
-        "packets arriving as one train over the fraction f of its round that the packet run "
-        "measured (analytic.blb_train_equilibrium; f = 1, one queueing delay for both flows, "
-        "is the informative column '" + _ONE_DELAY + "'). The thesis's agents "
-        "had a maximum window of 30, which ours do not. In this section the columns '"
-        + PHASE_MIN
-        + "' and '"
-        + PHASE_MAX
-        + "' are the packet simulator's range over connection 2's start offset, which the "
-        "thesis does not give: it starts both connections 'simultaneously', connection 1 "
-        "scheduled first (Table 3.16; Table 3.17, connection 2 first, differs by up to 0.09 "
-        "for Vegas-1_3), and connection 2's BaseRTT over-estimate, which sets the index, "
-        "depends on where its first packets fall among connection 1's in the queue (the "
-        "thesis's Table 3.6, Vegas-1_3: 0.5–5.3 ms; our nominal runs: 0–7.5 ms for Vegas-1_3, "
-        "0–12.6 ms for all four settings). Every row runs "
-        "connection 2 also 1/4, 1/2 and 3/4 of connection 1's minimum round trip (13.211 ms) "
-        "later: before connection 1's first ACK is back, so that the starts "
-        "stay simultaneous to both connections: shown, not used to pass a cell. The "
-        "judged quantity is the smaller flow's share of the two goodputs, from the "
-        "thesis's Jain's index J by s = (1 − √(1/J − 1))/2 (two flows); the indices are "
-        "shown beside."
-    )
-    return SectionResult(
+    return section_result(
         "thesis-fairness",
-        "Two-flow fairness (Tsang's thesis, Table 3.16)",
-        intro,
-        (
-            Table(
-                "Smaller flow's share vs x2 (Tsang's thesis, Table 3.16; packet range over "
-                "connection 2's start offset)",
-                tuple(rows),
-            ),
-        ),
+        cfg,
+        [rows],
         (figure,),
+        one_delay=_ONE_DELAY,
+        phase_min=PHASE_MIN,
+        phase_max=PHASE_MAX,
     )
 
 
@@ -386,37 +343,7 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 case={"table": tab, **{x: o[x] for x in ("k", "reverse_buffer") if x in o}},
             )
         )
-    intro = (
-        "Document 003: a forward link of μf = 200 packets/s (1.6 Mb/s) and a reverse (ACK) "
-        "link of μr = μf/k ACKs/s, 50 ms each way, buffers 15 packets forward and 10 ACKs "
-        "back (Table II varies the reverse buffer B_r at k = 5 with a forward buffer of 10 "
-        "packets: its caption's fixed 'B_r = 10' read as B_f, errata N12); Vegas and "
-        "forward-path Vegas with α = 1, β = 3. Throughputs are averages over whole 60 s runs. "
-        "The paper does not give its run length; behind the ACK-path bottleneck Reno's "
-        "run-average keeps rising past 100 s, and 60 s is the length at which the packet "
-        "simulator's Reno fits Tables I–II best (9 of 10 rows for runs of 44–73 s, 5 of 10 "
-        "at 100 s; validation/test_asymmetric_reno.py, with the simulator's default NewReno "
-        "sender): a run length chosen against the document, stated as such. The packet "
-        "simulator's Reno recovers as ns-2's Reno of the paper's years, with ns-2's "
-        'bugFix_ for every flow (fast_recovery="reno", timeout_recover=True; '
-        'docs/simulator.md, "Fast recovery"). '
-        "Closed forms: Vegas's throughput min(μf, μr) (§IV), forward-path Vegas μf (§V)."
-    )
-    return SectionResult(
-        "asymmetric",
-        "Asymmetric networks (the asymmetric-networks paper's Tables I–III)",
-        intro,
-        (
-            Table(
-                "Throughput vs asymmetry k (the asymmetric-networks paper's Tables I and III)",
-                tuple(rows["I/III"]),
-            ),
-            Table(
-                "Throughput vs reverse buffer at k = 5 (the asymmetric-networks paper's Table II)",
-                tuple(rows["II"]),
-            ),
-        ),
-    )
+    return section_result("asymmetric", cfg, [rows["I/III"], rows["II"]])
 
 
 ASYMMETRIC = SectionSpec("asymmetric", "Asymmetric networks", _as_tasks, _as_assemble)

@@ -31,10 +31,12 @@ from ._common import (
     engine_runs_cells,
     per_case,
     run_value,
+    section_result,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import render
-from ._table import ALGORITHM_NAMES, DOCUMENT, NA, PACKET, Row, Table, Value
+from ._prose import prose
+from ._table import ALGORITHM_NAMES, DOCUMENT, NA, PACKET, Row, Value
 
 _SCENARIO = "itcp-long-delay"
 #: Table 2's RTTs, ms (errata N4: the table's values are RTTs, as its header says)
@@ -160,13 +162,7 @@ def _figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]]) -> F
                 r["avg_t_s"], r["avg_mbps"], ax=ax, label=f"{ALGORITHM_NAMES[a]} {COLUMN[e]}",
                 color=f"C{i}", linestyle=styles[e],
             )  # fmt: skip
-    cap = (
-        "Average throughput since the start against time, one flow on the 622 Mb/s × 110 ms "
-        "path (RTT 260 ms): iTCP-Vegas (the library's reading of its missing flow chart), "
-        "Quick Vegas and Vegas on the packet simulator (solid), round model (dashed) and "
-        "ODE (dotted); cf. the iTCP-Vegas paper's Fig. 7 (which also shows Vegas-A and Ada "
-        "Vegas, not modelled here) and Table 1."
-    )
+    cap = prose("itcp-tables", "figure")
     return render(
         fig, ax, "itcp_average_throughput", cap, xlabel="time (s)",
         ylabel="average throughput since 0 s (Mb/s)", title="622 Mb/s × 110 ms, one flow",
@@ -179,58 +175,8 @@ def _assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     groups: dict[str, list[Row]] = {"table1": [], "table2": [], "fig7": []}
     for (what, a), runs in res.items():
         groups[what.split("/")[0]] += _rows(what, a, runs)
-    tables = [
-        Table(
-            "Average throughput in 100 s (the iTCP-Vegas paper's Table 1)", tuple(groups["table1"])
-        ),
-        Table(
-            "iTCP-Vegas at 155 Mb/s with RTTs of 240–840 ms (the iTCP-Vegas paper's Table 2)",
-            tuple(groups["table2"]),
-        ),
-    ]
-    if groups["fig7"]:
-        tables.append(
-            Table(
-                "Quick Vegas on the Table 1 path (the iTCP-Vegas paper's Fig. 7: plotted only, "
-                "the layers judged against the packet simulator)",
-                tuple(groups["fig7"]),
-            )
-        )
-    intro = (
-        "The iTCP-Vegas paper §4.2: one flow between two LANs over a 622 Mb/s backbone with "
-        "110 ms link delay (10 ms host links at 1 Gb/s: RTT 260 ms; errata N5), 100 s "
-        "(Table 1), and over a 155 Mb/s backbone for 200 s with RTTs of 240–840 ms (Table "
-        "2, whose values are RTTs as its header says, errata N4); scenario itcp-long-delay, "
-        "no loss (the paper reports none; the buffer is unbounded). Averages are over the "
-        "whole run; 'reaching the bandwidth limitation' is read as the window first reaching "
-        "the path's bandwidth-delay product μd. **iTCP-Vegas is an interpretation**: the "
-        "paper's flow chart (its Figure 3) is missing, and the library runs the reading "
-        "documented in docs/algorithms.md ('itcp-vegas — an interpretation') and "
-        "tcpfluid.algorithms.itcp_vegas: four areas split at α, (α + β)/2, β; in Area 1 the "
-        "scaling variable P grows by p_step each round and the window by P, and α, β rise "
-        "by threshold_gain × the increment; Area 2 halves P; Area 3 holds the window; "
-        "Area 4 resets the window to the measured rate's plus the band's middle. Its "
-        "p_step = 1.25 and threshold_gain = 0.04 were fitted to Table 1, Table 2 and Fig. "
-        "6's text, so the iTCP-Vegas rows that agree show that every engine reproduces that "
-        "fit, not an independent prediction; the Vegas row of Table 1 is not fitted. The "
-        "paper's Fig. 7 compares iTCP-Vegas with Quick Vegas, Vegas-A and Ada Vegas as a "
-        "plot without printed values: the library models Quick Vegas only, whose rows are "
-        "judged against the packet simulator."
-        + (" Quick mode: Table 2's shortest and longest RTT, no Quick Vegas." if cfg.quick else "")
-    )
-    return SectionResult(
-        "itcp-tables",
-        "Long-distance paths (the iTCP-Vegas paper's Tables 1–2 and Fig. 7)",
-        intro,
-        tuple(tables),
-        (_figure(res),),
-        comparisons=(
-            "The iTCP-Vegas paper's Tables 1–2: iTCP-Vegas runs the library's documented "
-            "reading of the paper's missing flow chart, whose p_step and threshold_gain "
-            "were fitted to these tables: its agreeing rows reproduce that fit. Quick Vegas "
-            "(Fig. 7, plotted only) is judged between the layers.",
-        ),
-    )
+    tables = [groups["table1"], groups["table2"], groups["fig7"] or None]
+    return section_result("itcp-tables", cfg, tables, (_figure(res),))
 
 
 ITCP_TABLES = SectionSpec("itcp-tables", "iTCP-Vegas paper Tables 1-2", _tasks, _assemble)

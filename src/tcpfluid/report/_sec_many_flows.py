@@ -18,10 +18,12 @@ from ._common import (
     num,
     run_task,
     runs_by_case,
+    section_result,
     share_row,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import queue_panel
+from ._prose import prose
 from ._sec_analytic import _NAMES
 from ._table import DOCUMENT, NA, PACKET, Row, Table
 
@@ -165,12 +167,7 @@ def _mf_caption(cfg: ReportConfig, sc: str, enveloped: list[str]) -> str:
         f"for Vegas, Quick Vegas, FAST and Reno; cf. the Quick Vegas paper's §5.3 ({what})."
     )
     if enveloped:
-        cap += (
-            f" Queues that oscillate faster than the panel can show ({', '.join(enveloped)}) "
-            "are drawn as a moving-window envelope (band: minimum to maximum per window; "
-            "line: mean), with an inset zooming on the raw trace over a few periods, "
-            "titled with the measured period and peak-to-peak swing."
-        )
+        cap += prose("many-flows", "enveloped_caption", enveloped=", ".join(enveloped))
     return cap
 
 
@@ -207,12 +204,7 @@ def _mf_scenario(
         f"{'Table 2' if sc == 'qv-many-flows' else 'Table 3'})"
     )
     if sc in _UNSPECIFIED:
-        caption += (
-            ": the document's column is shown for context, not judged, because the "
-            "paper's network (its Fig. 15: link rates and delays) is not in its text and "
-            "the RTTs here (50/100/200 ms) are ours; the layers are compared with the "
-            "packet simulator"
-        )
+        caption += prose("many-flows", "unspecified_caption")
     table = Table(caption, tuple(rows))
     return table, figure
 
@@ -225,31 +217,8 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         table, figure = _mf_scenario(cfg, sc, edges, prefix, results)
         tables.append(table)
         figs.append(figure)
-    intro = (
-        "Document 000 §5.3: 60 flows on 1 Gb/s × 100 ms joining in three groups at 0, 100, "
-        "200 s, each active 300 s (qv-many-flows), and three groups of 20 flows with "
-        "different RTTs (qv-different-rtt; the paper's Fig. 15 is missing from its text, "
-        "so the RTTs are ours and its Table 3 is context, not a reference), 1500-packet "
-        "drop-tail buffers. Judged: the spread of the per-flow throughputs of the flows "
-        "active over a whole period, their coefficient of variation CV = std/mean, which "
-        "the documents' Jain's index J (eq. 13) gives exactly, CV = √(1/J − 1); the indices "
-        "are shown beside. The packet simulator's Reno recovers "
-        "losses as New Reno does (partial ACKs, RFC 6582). "
-        + (
-            "Quick mode: 100 Mb/s, 6 flows (2 per RTT group), shortened periods: the "
-            "document's numbers do not apply."
-            if cfg.quick
-            else ""
-        )
-    )
     figs.append(_stability_figure())
-    return SectionResult(
-        "many-flows",
-        "Many flows: fairness and queues (the Quick Vegas paper's §5.3)",
-        intro,
-        tuple(tables),
-        tuple(figs),
-    )
+    return section_result("many-flows", cfg, tuple(tables), tuple(figs))
 
 
 def _stability_figure() -> Figure:
@@ -263,14 +232,7 @@ def _stability_figure() -> Figure:
     return Figure.from_matplotlib(
         fig,
         "stability_round_map",
-        "Stability of the round map (closed form, docs/analytic.md 'Stability of the round "
-        "map'): spectral radius against the per-round gain for a decision lag of 1, 2 and "
-        "3 rounds (above 1 the queue oscillates). The round model decides with a lag of 1 "
-        "round, the packet simulator (like ns-2) with 2; the markers place Quick Vegas's "
-        "eq. (3) gain sampled every round (above 1 at the packet lag: the oscillation of "
-        "that reading), its eq. (4) gain and FAST's γ. FAST's many-flow oscillation above "
-        "is not this mechanism: its α = 100 per flow needs more queue than the buffer "
-        "holds, so it loses packets.",
+        prose("many-flows", "stability_figure"),
     )
 
 

@@ -39,11 +39,13 @@ from ._common import (
     mean_rate_since,
     run_value,
     runs_by_case,
+    section_result,
     share_spread,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns
-from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Table, Value
+from ._prose import prose
+from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Value
 from ._thesis_ns2 import ns2_fast_options
 
 _LAWS = ("reno", "vegas", "fast", "tcp-ho")
@@ -59,11 +61,7 @@ _PAIRS: tuple[tuple[str, str], ...] = (
 )
 _RTTS_TEXT = ", ".join(f"{r:g}" for r in HO_DIFFERENT_RTTS_MS)
 _PROPORTIONS: tuple[tuple[int, int], ...] = ((15, 5), (10, 10), (5, 15))
-_ODE_SKIPPED = NA(
-    "the ODE runs the 10–10 split of every pairing only (the report's CPU budget: the "
-    "uneven splits would cost 18 s of CPU; the round model and the packet simulator run "
-    "every mix)"
-)
+_ODE_SKIPPED = NA(prose("ho-friendliness", "ode_skipped"))
 
 
 def ho_table_run(
@@ -223,10 +221,7 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
         )
     )
     if table == "5":  # the time to balance is in the text of Table 5's setting only
-        never = (
-            "no time: a flow's window never settles in the run (a limit cycle wider than "
-            "the law's settling band, or losses to the end)"
-        )
+        never = prose("ho-fairness", "never_settles")
         tv = engine_runs_cells(
             _NO_CLOSED_FORM,
             runs,
@@ -272,76 +267,19 @@ def _fair_figure(cfg: ReportConfig, res: Mapping[str, Mapping[str, Any]]) -> Fig
             title=f"{_name(law)}: Jain's index, document {doc(f'004/table6/{law}/jain_index'):.2f}",
             fontsize=6,
         )
-    cap = (
-        "Each of five flows' mean goodput over 10–60 s against its base RTT on the "
-        "ho-different-rtt network (100 Mb/s × 23 ms trunk, 300-packet buffer), per law and "
-        "engine; cf. the TCP-Ho paper's Table 6. The paper's Fig. 13 (the topology with "
-        f"the flows' RTTs) is not in its text: the RTTs {_RTTS_TEXT} ms "
-        "are ours, so the document's indices (in the titles) are context, not a reference."
-    )
+    cap = prose("ho-fairness", "figure", rtts_text=_RTTS_TEXT)
     return Figure.from_matplotlib(fig, "ho_different_rtt", cap)
 
 
 def _fair_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     cases = _fair_cases(cfg)
     res = runs_by_case(cases, out)
-    tables = []
-    for tab in ("5", "6"):
-        rows: list[Row] = []
-        for c in cases:
-            if c[0] == tab:
-                rows += _fair_rows(tab, c[2], res[c])
-        caption = (
-            "Five flows of one scheme, 100 Mb/s × 23 ms, 300-packet buffer (the TCP-Ho "
-            "paper's Table 5 and its text's times to balance)"
-            if tab == "5"
-            else "Five flows with different RTTs (the TCP-Ho paper's Table 6): the "
-            "document's values are context, not a reference (its Fig. 13, the topology, "
-            "is not in its text; the RTTs here are ours); the layers are judged against "
-            "the packet simulator"
-        )
-        tables.append(Table(caption, tuple(rows)))
+    tables = [
+        [r for c in cases if c[0] == tab for r in _fair_rows(tab, c[2], res[c])] for tab in "56"
+    ]
     fig6 = {c[2]: res[c] for c in cases if c[0] == "6"}
-    intro = (
-        "The TCP-Ho paper §5.2.1: five sources of one scheme (Reno, Vegas with the "
-        "library's α = 2, β = 4 (the paper states none; ns-2's Vegas agent defaults to "
-        "α = 1, β = 3), FAST with the paper's α = 100 (on the packet simulator recovering as "
-        "the paper's ns-2 FAST agent does, with SACK: fast_recovery='ns2-fast'), TCP-Ho) "
-        "start at 0 s on the Fig. 4 "
-        "dumbbell, 100 Mb/s × "
-        "23 ms trunk, 1 Gb/s × 1 ms access links (RTT 50 ms), 300-packet drop-tail buffer "
-        "(scenario ho-fairness); Table 6 gives the sources different RTTs (scenario "
-        "ho-different-rtt). The paper gives no run length or measurement window: the runs "
-        "last 60 s and the goodputs are means over 10–60 s (after the longest time to "
-        "balance it reports, 6.5 s), a reading fixed before comparing. Fairness is judged "
-        "as the flows' share spread CV = √(1/J − 1) from Jain's index J (the indices "
-        "beside; the text's 99.9663 %, 97.3188 %, 99.9979 %, 99.9995 % for Table 5). "
-        "Utilization has no kind of its own in the tolerance table: it is judged as a "
-        "throughput (±10 %). Reno's printed utilization is a range, 80–96 %: its row's "
-        "reference is the range's middle, 88 % (±10 % spans 79–97 %), with the ends "
-        "beside. The time to balance is read as the time until every flow has settled "
-        "(the library's law-aware settling band, metrics.settling); the paper gives Reno "
-        "'at least 6 seconds to approach the available bandwidth' and FAST 'never "
-        "converges'. Table 6's network is ours (the paper's Fig. 13 is missing): source i "
-        f"has RTT {_RTTS_TEXT} ms by its access "
-        "delay, the trunk and the other links as in the text."
-        + (" Quick mode: fewer laws, the same settings." if cfg.quick else "")
-    )
-    return SectionResult(
-        "ho-fairness",
-        "Fairness of five flows (the TCP-Ho paper's Tables 5 and 6)",
-        intro,
-        tuple(tables),
-        (_fair_figure(cfg, fig6),),
-        comparisons=(
-            "The TCP-Ho paper's Table 5: utilization has no tolerance kind of its own and is "
-            "judged as a throughput (±10 %); Reno's printed range 80–96 % is judged at its "
-            "middle, 88 %, the ends shown beside. The time to balance is read as the time "
-            "until every flow has settled.",
-            "The TCP-Ho paper's Table 6: its topology (Fig. 13) is not in its text, so the "
-            "RTTs are ours and the document's values are shown, not judged; the fluid "
-            "engines are judged against the packet simulator.",
-        ),
+    return section_result(
+        "ho-fairness", cfg, tables, (_fair_figure(cfg, fig6),), rtts_text=_RTTS_TEXT
     )
 
 
@@ -454,11 +392,7 @@ def _friend_figure(results: list[tuple[tuple[str, str, int, int], list[Row]]]) -
             title=f"{_name(a)} with {_name(b)}",
             fontsize=5,
         )
-    cap = (
-        "Mean throughput of one flow of each scheme (kb/s, 10–60 s) against the number of "
-        "flows of the first scheme among 20, 10 Mb/s × 1 ms, 120-packet buffer: the TCP-Ho "
-        "paper's Table 7 (squares), packet simulator (crosses), round model (dashed)."
-    )
+    cap = prose("ho-friendliness", "figure")
     return Figure.from_matplotlib(fig, "ho_friendliness", cap)
 
 
@@ -470,38 +404,7 @@ def _friend_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         mix_rows = _friend_rows(a, b, na, nb, {e: next(it) for e in engines})
         rows += mix_rows
         results.append(((a, b, na, nb), mix_rows))
-    intro = (
-        "The TCP-Ho paper §5.2.2: 20 connections on the Fig. 4 dumbbell, 10 Mb/s × 1 ms "
-        "connection link, 1 Gb/s × 1 ms access links (RTT 6 ms: a bandwidth-delay product of "
-        "8.6 packets), 120-packet drop-tail buffer; two schemes in the proportions 15–5, "
-        "10–10 and 5–15 (scenario ho-friendliness, algorithm a mix such as reno:15,vegas:5; "
-        "Vegas with the library's α = 2, β = 4 (the paper states none; ns-2's are α = 1, "
-        "β = 3), FAST α = 100; on the packet simulator the FAST flows recover as the "
-        "paper's ns-2 FAST agent does, with SACK: fast_recovery='ns2-fast'). The paper's "
-        "mean throughput of a scheme is the "
-        "average over its flows 'under the steady state', with no run length: the runs last "
-        "60 s and the means are over 10–60 s (the reading of the fairness section). Judged: "
-        "each scheme's mean throughput per flow (kb/s, ±10 %) and the 20 flows' share "
-        "spread CV = √(1/J − 1) from the table's Jain's index J. Every pairing of the text "
-        "is run on the packet simulator and the round model in every proportion; the ODE "
-        "(hybrid) model runs the even split (10–10) of every pairing, for the report's CPU "
-        "budget (its 12 uneven splits would add 18 s of CPU). All three engines run mixed "
-        "laws (one law per group of flows)."
-        + (" Quick mode: one pairing, the even split." if cfg.quick else "")
-    )
-    return SectionResult(
-        "ho-friendliness",
-        "Friendliness of mixed schemes (the TCP-Ho paper's Table 7)",
-        intro,
-        (
-            Table(
-                "Twenty connections of two schemes on 10 Mb/s × 1 ms, 120-packet buffer (the "
-                "TCP-Ho paper's Table 7)",
-                tuple(rows),
-            ),
-        ),
-        (_friend_figure(results),),
-    )
+    return section_result("ho-friendliness", cfg, [rows], (_friend_figure(results),))
 
 
 HO_FRIENDLINESS = SectionSpec(

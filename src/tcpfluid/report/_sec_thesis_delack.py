@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from ._common import doc, engine_cells, run_value, share_row
+from ._common import doc, engine_cells, run_value, section_result, share_row
 from ._core import ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_thesis_many import _MODULE, _NO_CF, _SPREAD, _mf_grid, table_of
-from ._table import DOCUMENT, NA, Row, Table
+from ._table import DOCUMENT, NA, Row
 from ._thesis_ns2 import DELACK_TIMEOUT_S, MANY_FLOWS_MIN_RTO_S
 
 __all__ = ["THESIS_DELAYED_ACK"]
@@ -205,55 +205,14 @@ def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     )
     t28 = _t28_rows(*out[len(cases) : len(cases) + 5])
     t27 = _t27_rows(r27, out[len(cases) + 5])
-    intro = (
-        "Tsang's thesis §4.5: every receiver delays its ACKs (an in-order packet is "
-        "acknowledged with the next one or after the delayed-ACK timer, "
-        f"{DELACK_TIMEOUT_S:g} s: Table 3.28's first BaseRTT behind a delaying receiver, "
-        "0.518544 s, is the 0.013211-s minimum RTT plus 0.5 s and one packet time). Every "
-        "packet run takes the thesis's ns-2 set-up: each window starts at one packet (the "
-        "thesis: its Vegas 'sends 1 segment and waits for the return of its "
-        "acknowledgement', §4.5.2; ns-2's windowInit_ of 1 for its Reno; the library's "
-        "laws start at 2), each ACK of two packets echoes the send time of the packet "
-        "that completes the pair, as ns-2's DelAckSink acknowledges with it (the packet "
-        "simulator's default, RFC 7323 §4.3, echoes the first packet's, so that the "
-        "sender's RTT sample includes the receiver's wait), and on the many-flow network "
-        f"no retransmission timeout is shorter than {MANY_FLOWS_MIN_RTO_S:g} s (two of "
-        "Table 3.19's 0.5-s ticks, ns-2's floor). Table 3.26: 10–100 % of the flows "
-        "Vegas-3, the rest Reno, on the many-flow network (its immediate-ACK columns are "
-        "Tables 3.21's and 3.22's, the report's rows in thesis-many-flows); one run per "
-        "setting, the thesis's mean of 7. Table 3.27: the run of 30 flows, half Vegas-3, "
-        "the router not given (RED-5-15 here; a run of Table 3.26): the medians over the "
-        "Vegas flows of the first recorded BaseRTT and of the last one's excess over the "
-        "round-trip propagation (the thesis: the median of its ten listed connections). "
-        "Table 3.28: two Vegas-1_3 flows at 6 ms on the two-flow network (RED 15/45), "
-        "60 s, goodputs from 10 s; its mixed row: connection 1's receiver delays, "
-        "connection 2's does not. Beside, the library's defaults: the column "
-        f"'{_IW2}' is the same run with windows from 2 packets (the second packet is "
-        "acknowledged at once, so that the first BaseRTT is one round trip, not the "
-        f"timer), the column '{_ECHO_RFC}' the mixed row's run with each ACK of two "
-        "packets echoing the first one's send time (the delaying connection then backs "
-        "off). Only the packet simulator models delayed ACKs. The kind 'time' (±25 % or "
-        "0.2 s) is the report's tolerance for every time: it cannot tell BaseRTTs of a "
-        "few milliseconds apart, so those rows inform more than they test."
-        + (" Quick mode: 30 flows only." if cfg.quick else "")
-    )
-    tables = [
-        Table(
-            "Spread of the goodputs, delayed ACKs (Tsang's thesis, Tables 3.26a/b, 10–100 % "
-            "Vegas-3, DA)",
-            tuple(t26),
-        )
-    ]
-    if t27:
-        tables.append(Table("BaseRTT behind delayed ACKs (Tsang's thesis, Table 3.27)", tuple(t27)))
-    tables.append(
-        Table("Two flows, immediate or delayed ACKs (Tsang's thesis, Table 3.28)", tuple(t28))
-    )
-    return SectionResult(
+    return section_result(
         "thesis-delayed-ack",
-        "Delayed ACKs (Tsang's thesis, Tables 3.26–3.28)",
-        intro,
-        tuple(tables),
+        cfg,
+        [t26, t27 or None, t28],
+        delack_timeout_s=DELACK_TIMEOUT_S,
+        many_flows_min_rto_s=MANY_FLOWS_MIN_RTO_S,
+        iw2=_IW2,
+        echo_rfc=_ECHO_RFC,
     )
 
 

@@ -8,29 +8,10 @@
   delayed-ACK receiver) and 3.28 (two flows on the two-flow network, immediate or delayed
   ACKs).
 
-The judged fairness quantity is the spread of the flows' goodputs over 20-60 s, their
-coefficient of variation CV = std/mean, which the thesis's Jain's index J gives exactly,
-CV = √(1/J − 1) (as in the many-flows section); the indices are shown beside.
-
-Engines. The packet simulator runs every row (0.15-0.6 s of CPU a 60-s run: the link
-carries 2170 packets/s whatever the number of flows). The ODE engine (hybrid model) runs
-the 30-flow rows behind RED-5-15 of Reno, Vegas-3 and the 50 % mixes; at 100 and 200
-flows its 2-4 s a run is beyond the report's budget. Both fluid engines model one
-bottleneck and refuse flows with a slower link of their own: the thesis's access links
-(10 Mb/s × 10 / N) are slower than the 10 Mb/s bottleneck, so the fluid engines run the
-same network with access links at the bottleneck's rate (each flow's share of the
-bottleneck is a tenth of its access link; the transmission times move each base RTT by
-1-2 ms). The round model is not run: its per-RTT round clocks (one per distinct base RTT:
-30 to 200 of them) cost about 2 s of CPU a 60-s run at 30 flows and 18 s at 200, beyond
-the report's time budget. Delayed ACKs are modelled by the packet simulator only.
-
-The thesis's ns-2 set-up (:mod:`._thesis_ns2`), every row: each window starts at one
-packet (every engine), and the retransmission timer's floor is two of Table 3.19's 0.5-s
-ticks, 1 s (the packet simulator and the ODE engine's hybrid model); behind delaying
-receivers each ACK of two packets echoes the latest one's send time (ns-2's
-``DelAckSink``); the RED router drops as ns-2's ``Queue/RED`` with its default ``wait_``
-(packet simulator only: early drops three times sparser at the same average queue than
-Floyd and Jacobson's rule, which the thesis's own account of RED gives).
+The judged fairness quantity is the flows' share spread CV = √(1/J − 1) from the thesis's
+Jain's index J. Which engine runs which rows and the fluid engines' reading of the access
+links: docs/report.md, "The many-flow network's engines"; the thesis's ns-2 set-up:
+:mod:`._thesis_ns2`.
 """
 
 from __future__ import annotations
@@ -46,10 +27,11 @@ from ..engines import simulate
 from ..scenarios import build_scenario
 from ..scenarios.mix import with_flow_params, with_mix
 from ..sim import simulate_packets
-from ._common import doc, engine_cells, mean_rate_since, run_value, share_row
+from ._common import doc, engine_cells, mean_rate_since, run_value, section_result, share_row
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_lines
-from ._table import DOCUMENT, NA, Row, Table
+from ._prose import prose
+from ._table import DOCUMENT, NA, Row
 from ._thesis_ns2 import (
     DELACK_TIMEOUT_S,
     DELAYED_ACK_ECHO,
@@ -79,15 +61,9 @@ LAWS: dict[str, tuple[str, dict[str, float]]] = {
 #: a row's setting starts with the algorithm (the thesis's setting names, as in the
 #: thesis-fairness section: the report's summary reads the algorithm from them)
 _HEAD = {law: "Reno" if law == "reno" else law for law in LAWS}
-_NO_ROUNDS = NA(
-    "the round model is not run on the many-flow network: its round clocks, one per "
-    "distinct base RTT, cost about 2 s of CPU a 60-s run at 30 flows and 18 s at 200"
-)
+_NO_ROUNDS = NA(prose("thesis-many-flows", "no_rounds"))
 _NO_CF = NA("the thesis gives no closed form for many flows' fairness")
-_NO_ODE = NA(
-    "the ODE engine runs the 30-flow rows behind RED-5-15 of Reno, Vegas-3 and the 50 % "
-    "mixes only (the report's budget)"
-)
+_NO_ODE = NA(prose("thesis-many-flows", "no_ode"))
 #: informative column of the mixes' rows: the index of Table 3.25's one run
 _ONE_RUN = "thesis, one run (Table 3.25)"
 
@@ -155,7 +131,7 @@ def many_flows_run(
     ``red_wait``: the router drops as ns-2's RED with ``wait_`` (packet simulator; ns-2's
     default, the thesis's); ``ns2_vegas_timing``: the Vegas agents time their rounds as
     ns-2's (:func:`tcpfluid.sim.simulate_packets`). The retransmission timer's floor is two
-    of the thesis's 0.5-s ticks (module docstring)."""
+    of the thesis's 0.5-s ticks (:mod:`._thesis_ns2`)."""
     sc = thesis_mix_scenario(
         flows, router, law, vegas_percent, fluid=engine != "packet", initial_window=initial_window
     )
@@ -442,62 +418,12 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             t25 += rows25
     fig = _mf_figure(runs, routers, counts)
     fig_mix = _mix_figure(runs, routers, counts)
-    intro = (
-        "Tsang's thesis §4.4 (Table 3.19): N = 30, 100 or 200 TCP flows share a 10 Mb/s, "
-        "25 ms link behind a RED router, RED-5-15 (buffer 100, thresholds 5/15) or "
-        "RED-54-108 (buffer 217, 54/108), max_p 0.02, w_q 0.002; one-way propagation "
-        "uniform in 45–50 ms, access links of 10 Mb/s × 10 / N, starts uniform in the "
-        "first 3 s, 576-byte packets, 60 s, goodputs from 20 s (scenario thesis-many-flows; "
-        "its docstring and docs/thesis-tables.md give the reading where the thesis is "
-        "silent). As the thesis's ns-2 ran them: every window starts at one packet on "
-        "every engine (its Vegas 'sends 1 segment' first, §4.5.2; its Reno takes ns-2's "
-        "windowInit_ of 1; the library's laws start at 2), and no retransmission timeout "
-        f"is shorter than two of Table 3.19's 0.5-s ticks, {MANY_FLOWS_MIN_RTO_S:g} s "
-        "(ns-2's floor; the packet simulator and the hybrid model; RTT samples rounded to "
-        "ticks are not modelled); the packet simulator's senders recover from losses as "
-        'ns-2\'s agents (fast_recovery "reno" and "ns2-vegas", with bugFix_; '
-        "docs/thesis-tables.md), and its RED router drops as ns-2's, with the wait_ that "
-        "ns-2 sets by default and the thesis kept (red_wait: no early drop until count·p_b "
-        "reaches 1, then p_b/(2 − count·p_b); the thesis's own account of RED, ch. 2 §6, "
-        "gives Floyd and Jacobson's p_b/(1 − count·p_b), three times as many early drops "
-        "at the same average queue; packet simulator only). Vegas-δ is Enhanced Vegas "
-        "with α = β = δ, Vegas-1_3 Vegas with α = 1, β = 3. Tables 3.21a/b: the thesis's 'after' "
-        "columns, the mean of 7 runs with its modified ns-2 code, are the reference; its "
-        "'before' columns (= Table 3.20), with ns-2's Vegas shutting connections down (a window "
-        "set to 0 after a Reno-type timeout), are shown beside: the packet simulator's Vegas "
-        "agent has the thesis's amended timeout routine (no such window), and the column 'flows "
-        "shut down, packet sim' counts the flows that deliver nothing "
-        "over 20–60 s. Reno has one value in the thesis (the mean of 7 runs or one run, "
-        "not said). Tables 3.22a/b: the mean index of 7 runs for 30, 50 and 70 % Vegas "
-        "(the index of Table 3.25's one run is shown beside), 10 and 90 %, and Vegas-1_3 "
-        "alone (Vegas-3 alone is Table 3.21's row); Table 3.25: the one run's mean goodput "
-        "per kind at 30, 50 and 70 %. Here: one run per setting (seed 1 draws the delays "
-        "and the starts; RED's drops seed 0): fewer runs, not shorter ones. Left out: "
-        "Tables 3.23–3.24 (differences of Table 3.22's values) and the thesis's three "
-        "telnet sessions." + (" Quick mode: 30 flows, Reno and Vegas-3 only." if cfg.quick else "")
-    )
-    return SectionResult(
+    return section_result(
         "thesis-many-flows",
-        "Many flows behind RED: Vegas-δ, Reno and their mixes (Tsang's thesis, Tables "
-        "3.21, 3.22, 3.25)",
-        intro,
-        (
-            Table(
-                "Spread of the goodputs, Reno or Vegas-δ only (Tsang's thesis, Tables 3.21a/b "
-                "'after')",
-                tuple(t21),
-            ),
-            Table(
-                "Spread of the goodputs, mixes of Vegas and Reno (Tsang's thesis, Tables "
-                "3.22a/b, 10–90 % Vegas, and Vegas-1_3 alone)",
-                tuple(t22),
-            ),
-            Table(
-                "Mean goodput per kind, mixes of Vegas and Reno (Tsang's thesis, Tables 3.25a–d)",
-                tuple(t25),
-            ),
-        ),
+        cfg,
+        [t21, t22, t25],
         (fig, fig_mix),
+        many_flows_min_rto_s=MANY_FLOWS_MIN_RTO_S,
     )
 
 
@@ -555,12 +481,7 @@ def _mix_figure(
             out.append((f"C{i}", shares, docs, pk, f"{n} flows"))
         return out
 
-    cap = (
-        "Jain's index of mixes of Vegas-3 and Reno flows on the thesis's many-flow network "
-        "against the share of Vegas-3 flows: Tsang's thesis Tables 3.22a/b (the mean of 7 "
-        "runs; squares) and the packet simulator (one run; crosses); cf. the thesis's "
-        "Figs. 3.29a/b."
-    )
+    cap = prose("thesis-many-flows", "mix_figure")
     return _jain_figure(routers, curves, "Vegas-3 flows (%)", "thesis_mixes", cap)
 
 
@@ -583,12 +504,7 @@ def _mf_figure(
             out.append((f"C{i}", counts, docs, pk, law.capitalize()))
         return out
 
-    cap = (
-        "Jain's index of N flows of one law on the thesis's many-flow network against N, "
-        "Tsang's thesis Tables 3.21a/b ('after' its ns-2 fix; Reno: its one column; "
-        "squares) and the packet simulator (crosses, one run); cf. the thesis's Figs. "
-        "3.25a/b (the spread of its 7 runs)."
-    )
+    cap = prose("thesis-many-flows", "figure")
     return _jain_figure(routers, curves, "active flows", "thesis_many_flows", cap)
 
 

@@ -37,11 +37,13 @@ from ._common import (
     mean_rate_since,
     run_value,
     runs_by_case,
+    section_result,
     share_row,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns, render
-from ._table import DOCUMENT, NA, Row, Table
+from ._prose import prose
+from ._table import DOCUMENT, NA, Row
 from ._thesis_ns2 import ns2_initial_window, ns2_packet_options
 
 __all__ = ["THESIS_RENO", "THESIS_VEGAS_DELTA", "reno_two_flow_run", "vegas_delta_run"]
@@ -184,33 +186,13 @@ def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             )
     fig = _vd_figure(runs, deltas)
     run = f"{_vd_duration(cfg):g} s"
-    intro = (
-        "Tsang's thesis §4.1.2 (Tables 3.2–3.4): one Vegas-δ flow (Enhanced Vegas, "
-        "α = β = δ) alone on the two-flow network with x1 = 30 ms (64 ms of propagation, "
-        "minimum RTT 0.071211 s; 1.5 Mb/s, 187.5 packets/s; RED 15/45, buffer 100), "
-        f"{run} runs, every round after {VD_FROM_S:g} s ('measured after the simulation "
-        "has started for 20 seconds'); the window starts at one packet on every engine, "
-        "as the thesis's ns-2 agent's did (§4.1.1: it 'grows from 1 to 2'; the library's "
-        "laws start at 2). Per round: the actual rate W/RTT and the expected "
-        "rate W/BaseRTT (packets/s; ns-2's v_actual_ and v_expect_), the window W the "
-        "law sees at the round's end and Δ = (W/BaseRTT − W/RTT)·BaseRTT (ns-2's "
-        "v_delta_, the estimated backlog, judged as a queue). The ODE engine's hybrid "
-        "model gives its RTT and Δ as series, read at its round boundaries. The range "
-        "columns and the window's average of Tables 3.3–3.4 are differences and means "
-        "of the extremes, not separate measurements, and are left out."
-        + (f" Quick mode: δ = 1, 3, 10 and {run} runs." if cfg.quick else "")
-    )
-    captions = {
-        "3.2": "Minimum and maximum actual and expected rates vs δ (Tsang's thesis, Table 3.2)",
-        "3.3": "Minimum and maximum window vs δ (Tsang's thesis, Table 3.3)",
-        "3.4": "Minimum, maximum and mean v_delta_ vs δ (Tsang's thesis, Table 3.4)",
-    }
-    return SectionResult(
+    return section_result(
         "thesis-vegas-delta",
-        "One Vegas-δ flow (Tsang's thesis, Tables 3.2–3.4)",
-        intro,
-        tuple(Table(captions[t], tuple(rows)) for t, rows in tables.items()),
+        cfg,
+        list(tables.values()),
         (fig,),
+        run=run,
+        vd_from_s=VD_FROM_S,
     )
 
 
@@ -229,12 +211,7 @@ def _vd_figure(runs: dict[Any, dict[str, Any]], deltas: tuple[int, ...]) -> Figu
         plot.versus(r["t"], r["w"], ax=axes[0], label=COLUMN[e], **styles[e])
         plot.versus(r["t"], r["delta"], ax=axes[1], label=COLUMN[e], **styles[e])
     plot.finish(axes[0], xlabel="", ylabel="window (pkts)", title=f"Vegas-{d}", fontsize=6)
-    cap = (
-        f"One Vegas-{d} flow at 64 ms on the thesis network: the window the law sees and "
-        "Δ (v_delta_) at each round boundary over the last 10 s of the run, packet "
-        "simulator, round model and ODE (hybrid model); cf. Tsang's thesis Figs. 3.10b and "
-        "3.11a (the window cycling between 15 and 18 packets)."
-    )
+    cap = prose("thesis-vegas-delta", "window_caption", d=d)
     return render(
         fig, axes[1], "thesis_vegas_delta", cap, xlabel="time (s)",
         ylabel="v_delta_ Δ (pkts)", fontsize=6,
@@ -363,34 +340,8 @@ def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
                 )
             )
     fig = _reno_figure(good_rows, grid)
-    intro = (
-        "Tsang's thesis §4.2.4 (Tables 3.12–3.13): two Reno flows on the two-flow network, "
-        "connection 1 at x1 = 1 ms (6 ms of propagation), connection 2 at x2 (2(x2 + 2) ms), "
-        "RED 15/45 with a 100-packet buffer, 1000-byte packets, 60 s; goodputs averaged "
-        f"from {RENO_FROM_S:g} s; each window starts at one packet on every engine (the "
-        "thesis does not say; ns-2's Reno agent starts at its windowInit_ of 1; the "
-        "library's Reno starts at 2). Judged: the smaller flow's share of the two goodputs "
-        "(from the thesis's Jain's index J, s = (1 − √(1/J − 1))/2) and each goodput. One "
-        "run per engine (seed 0 of RED's drops); the packet simulator's Reno recovers "
-        "losses as ns-2's Reno of the thesis's years (fast_recovery=\"reno\", with ns-2's "
-        'bugFix_: docs/simulator.md, "Fast recovery"). The thesis\'s maximum window of 30 '
-        "packets is not set (the engines have none): after 10 s the packet runs' windows are "
-        "at 30 packets or more in at most 4 % of connection 1's rounds and in 1.6–15 % of "
-        "connection 2's (largest window 46 packets, at x2 = 60 ms), whose goodputs the "
-        "thesis's cap would lower." + (" Quick mode: x2 = 100, 40, 1 ms." if cfg.quick else "")
-    )
-    return SectionResult(
-        "thesis-reno",
-        "Two Reno flows (Tsang's thesis, Tables 3.12–3.13)",
-        intro,
-        (
-            Table(
-                "Smaller Reno flow's share vs x2 (Tsang's thesis, Table 3.12, Reno column)",
-                tuple(fair_rows),
-            ),
-            Table("Reno goodputs vs x2 (Tsang's thesis, Table 3.13)", tuple(good_rows)),
-        ),
-        (fig,),
+    return section_result(
+        "thesis-reno", cfg, [fair_rows, good_rows], (fig,), reno_from_s=RENO_FROM_S
     )
 
 
@@ -406,11 +357,7 @@ def _reno_figure(good_rows: list[Row], grid: tuple[int, ...]) -> Figure:
     ]
     for i in (0, 1):
         draw_columns(ax, list(grid), good_rows[i::2], lines, f"connection {i + 1}", f"C{i}")
-    cap = (
-        "Goodputs of two Reno flows (connection 1 at 6 ms, connection 2 at 2(x2 + 2) ms) on "
-        "the thesis network against x2: Tsang's thesis Table 3.13 (squares, lines), packet "
-        "simulator (crosses), round model (circles), ODE (dots)."
-    )
+    cap = prose("thesis-reno", "figure")
     return render(
         fig, ax, "thesis_reno", cap, xlabel="access delay x2 of connection 2 (ms)",
         ylabel="goodput, 10–60 s (kb/s)", title="Two Reno flows on 1.5 Mb/s, RED 15/45",

@@ -19,6 +19,7 @@ from typing import Any
 
 from ._core import Report
 from ._mechanisms import MECHANISMS, explain
+from ._prose import prose
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, ODE, PACKET, ROUNDS, Row
 
 __all__ = ["LAYERS", "Comparison", "ReportSummary", "algorithm_of", "layer_of", "summarize"]
@@ -169,13 +170,16 @@ class ReportSummary:
         cells = self.verdict_cells
         bad = sum(not c.agree for c in cells)
         lay = [c for c in self.comparisons if c.layers]
-        return (
-            f"{self.n_differs} of {self.n_rows} rows DIFFER: {bad} of {len(cells)} compared "
-            "cells are outside their quantity's tolerance of the row's reference (one rule, "
-            f"docs/report.md). {self.n_no_comparison} rows have no comparison (reference n/a "
-            f"or one value only). Fluid vs packets, beside the verdicts: "
-            f"{sum(not c.agree for c in lay)} of {len(lay)} fluid cells of the rows judged "
-            "against a document or a closed form are outside the tolerance of the packet cell."
+        return prose(
+            "summary",
+            "overview",
+            n_differs=self.n_differs,
+            n_rows=self.n_rows,
+            bad=bad,
+            n_cells=len(cells),
+            n_none=self.n_no_comparison,
+            n_bad_layers=sum(not c.agree for c in lay),
+            n_layers=len(lay),
         )
 
     def mechanism_counts(self) -> list[tuple[str, int]]:
@@ -225,9 +229,7 @@ class ReportSummary:
         """The summary as Markdown lines."""
         out = ["## Summary", "", self.overview(), ""]
         out += [
-            "Agreeing cells per algorithm and layer, *with the documents (their printed "
-            "numbers or closed forms of their equations) · with the packet simulator* "
-            "(agree/compared; – none):",
+            prose("summary", "table_intro"),
             "",
             "| algorithm | " + " | ".join(LAYERS) + " |",
             "|---|" + "---|" * len(LAYERS),
@@ -235,8 +237,7 @@ class ReportSummary:
         out += [f"| {a} | " + " | ".join(cells) + " |" for a, cells in self.table_rows()]
         out += [
             "",
-            f"The {sum(not c.agree for c in self.verdict_cells)} differing cells by the "
-            "mechanism whose switch-off experiment covers them (docs/mechanisms.md):",
+            prose("summary", "by_mechanism", n_bad=sum(not c.agree for c in self.verdict_cells)),
             "",
         ]
         for mid, n in self.mechanism_counts():

@@ -21,6 +21,7 @@ from typing import Any
 
 from .._validation import _pid_alive, atomic_output
 from ._core import Report, SectionResult
+from ._prose import prose
 from ._summary import row_mechanisms, summarize
 from ._table import ENGINE_COLUMNS, NA, PHASE_MAX, PHASE_MIN, TOLERANCES, Row, Table, fmt_value
 
@@ -59,12 +60,7 @@ def _table_kinds(t: Table) -> str:
 
 
 #: the documents' short keys, as the tables and tcpfluid.published use them
-DOCUMENT_KEYS = (
-    "Documents: 000 the Quick Vegas paper (Chan, Lin, Ho 2008); 001 Tsang's thesis on the "
-    "fairness of TCP Vegas (2000); 002 the iTCP-Vegas paper (Pan, Horng, Shih, Su 2011); "
-    "003 the paper on Vegas in asymmetric networks (Fu, Chung, Liew); 004 the TCP-Ho paper "
-    "(Ho, Chan, Chen 2007)."
-)
+DOCUMENT_KEYS = prose("writer", "document_keys")
 
 
 def _md_escape(s: str) -> str:
@@ -85,25 +81,23 @@ def _header(
     )
     v = ", ".join(f"{k} {val}" for k, val in report.versions.items())
     lines = [
-        f"Mode: {mode}; {report.config.jobs} job(s); {report.elapsed_s:.1f} s wall, "
-        f"{report.tasks_cpu_s:.1f} s CPU in {len(report.tasks)} tasks and "
-        f"{report.main_cpu_s:.1f} s CPU in the report's own process.",
+        prose(
+            "writer",
+            "run_line",
+            mode=mode,
+            jobs=report.config.jobs,
+            elapsed_s=report.elapsed_s,
+            tasks_cpu_s=report.tasks_cpu_s,
+            n_tasks=len(report.tasks),
+            main_cpu_s=report.main_cpu_s,
+        ),
         f"Versions: {v}.",
         mutation_line(mutations),
     ]
     if command:
         lines.insert(0, f"Command: `{command}`.")
     lines.append(DOCUMENT_KEYS)
-    lines.append(
-        "One rule (docs/report.md): a compared cell agrees when it is within its "
-        "quantity's tolerance of the row's reference (in **bold**: a document's printed "
-        "number, a closed form of the documents' equations with the documents' parameters "
-        f"({_params_text()}), or the packet simulator in rows that compare the layers). "
-        "Ranges over "
-        "the phase of a change or the start order are shown (packet min–max), never used "
-        "to pass. 'fluid vs packets' judges the fluid cells against the packet cell with "
-        "the same tolerance, beside the verdict. Tolerances:"
-    )
+    lines.append(prose("writer", "one_rule", params_text=_params_text()))
     lines += [f"- {k}: {t.reason}" for k, t in TOLERANCES.items()]
     return lines
 
@@ -123,18 +117,19 @@ def mutation_line(mutations: Mapping[str, Any] | None) -> str:
     """The header's mutation-score sentence from ``mutations.json`` of the output
     directory (written by ``benchmarks/mutations.py``), or that none was measured."""
     if not mutations:
-        return (
-            "Mutation score: not measured for this output directory (benchmarks/mutations.py "
-            "--out DIR writes DIR/mutations.json, which the report then states)."
-        )
+        return prose("writer", "mutation_none")
     faults = list(mutations.get("faults", []))
     caught = sum(1 for f in faults if f.get("caught"))
     names = ", ".join(f"{f['name']} {'caught' if f.get('caught') else 'MISSED'}" for f in faults)
-    return (
-        f"Mutation score: {caught} of {len(faults)} deliberate faults caught (a fault is "
-        "caught when a row flips to DIFFERS), measured by benchmarks/mutations.py at "
-        f"{mutations.get('measured_at', '?')} on commit {mutations.get('commit', '?')} in "
-        f"{mutations.get('mode', '?')} mode: {names}."
+    return prose(
+        "writer",
+        "mutation_score",
+        caught=caught,
+        n_faults=len(faults),
+        measured_at=mutations.get("measured_at", "?"),
+        commit=mutations.get("commit", "?"),
+        mode_name=mutations.get("mode", "?"),
+        names=names,
     )
 
 
