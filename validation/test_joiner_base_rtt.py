@@ -1,0 +1,113 @@
+"""A joining Vegas flow's share follows the BaseRTT it measures (docs/fluid-promises.md,
+"Why joiners' shares part").
+
+Four Vegas flows on 50 Mb/s x 40 ms (unlimited buffer) and a fifth joining at 10 s of 30 s.
+A joiner takes as BaseRTT the smallest RTT it sees, which holds the queue the four others
+keep; it then keeps that queue on top of its own α-β, so the more queue it finds, the more
+of the link it takes. The packet simulator's joiner finds the others' backlog (their Δ's
+sum); the hybrid model's four flows rest together at the bottom of the band, so its joiner
+finds less and takes less. Swapped in the round model (the joiner's BaseRTT pinned, once it
+joins, to each engine's measured value), the round model's share follows: with the packets'
+BaseRTT it is the packets' share, with the hybrid model's it is the hybrid model's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+import tcpfluid
+from tcpfluid.fluid import _rounds_engine
+from tcpfluid.scenarios import Scenario, rtt_dumbbell
+
+RATE_BPS, RTT_S, JOIN_S = 50e6, 0.04, 10.0
+N_FIRST = 4
+#: one 1000-byte packet's service time on the bottleneck, s
+PACKET_S = 8000.0 / RATE_BPS
+
+
+def _scenario() -> Scenario:
+    n = N_FIRST + 1
+    return rtt_dumbbell(
+        RATE_BPS, [RTT_S] * n, ["vegas"] * n, duration_s=30.0,
+        start_s=[0.0] * N_FIRST + [JOIN_S],
+    )  # fmt: skip
+
+
+def _shares(res: tcpfluid.Result) -> np.ndarray:
+    thr = np.array([f.throughput_pps for f in res.summary.flows], dtype=np.float64)
+    return thr / thr.sum()
+
+
+@pytest.fixture(scope="module")
+def runs() -> dict[str, tcpfluid.Result]:
+    sc = _scenario()
+    return {e: tcpfluid.simulate(sc, e) for e in ("packet", "hybrid")}
+
+
+@pytest.fixture
+def pin_joiner_base(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
+    """The round model's joiner given the BaseRTT in the returned list (one value) from
+    its first round on (the switch of the experiment)."""
+    value: list[float] = []
+    least = _rounds_engine.RoundEngine._least
+
+    def pinned(self, base, ix, act, now):  # type: ignore[no-untyped-def]
+        out = least(self, base, ix, act, now)
+        if base is self.base_rtt and np.isfinite(base[N_FIRST]):
+            base[N_FIRST] = value[0]
+            out = base[ix]
+        return out
+
+    monkeypatch.setattr(_rounds_engine.RoundEngine, "_least", pinned)
+    yield value
+
+
+def test_the_packet_joiner_finds_the_others_backlog(runs: dict[str, tcpfluid.Result]) -> None:
+    """The independent route: the packet joiner's BaseRTT exceeds the others' by the
+    backlog they hold when it joins (the sum of their Δ, about 12 packets: 1.9 ms), give or
+    take the packet its own first packet may wait behind."""
+    flows = runs["packet"].native.flows
+    backlog = 0.0
+    for f in flows[:N_FIRST]:
+        t = np.asarray(f.round_t_s)
+        backlog += float(np.asarray(f.round_delta_pkts)[t < JOIN_S][-1])
+    excess = float(flows[N_FIRST].base_rtt_s - flows[0].base_rtt_s) / PACKET_S
+    assert 8.0 < backlog < 16.0, backlog
+    assert abs(excess - backlog) <= 1.5, (excess, backlog)
+
+
+def test_the_hybrid_joiner_finds_less_queue_and_takes_less(
+    runs: dict[str, tcpfluid.Result],
+) -> None:
+    """The hybrid model's four flows rest at the bottom of the band: its joiner's BaseRTT
+    holds at least 2 packets less queue than the packet joiner's, and its share is more
+    than 10 % below the packet share."""
+    base = {e: float(r.base_rtt_s[N_FIRST]) for e, r in runs.items()}
+    assert base["packet"] - base["hybrid"] > 2.0 * PACKET_S, base
+    share = {e: float(_shares(r)[N_FIRST]) for e, r in runs.items()}
+    assert share["hybrid"] < 0.9 * share["packet"], share
+
+
+@pytest.mark.parametrize("engine", ["packet", "hybrid"])
+def test_the_round_models_joiner_takes_the_share_of_the_base_rtt_it_is_given(
+    runs: dict[str, tcpfluid.Result], pin_joiner_base: list[float], engine: str
+) -> None:
+    """The swap: the round model's joiner given the BaseRTT the packet (hybrid) joiner
+    measured takes the packet (hybrid) joiner's share, within the hold-out's 10 %."""
+    pin_joiner_base.append(float(runs[engine].base_rtt_s[N_FIRST]))
+    got = float(_shares(tcpfluid.simulate(_scenario(), "rounds"))[N_FIRST])
+    want = float(_shares(runs[engine])[N_FIRST])
+    assert abs(got - want) <= 0.10 * want, (got, want)
+
+
+def test_the_round_models_joiner_with_the_paths_base_rtt_takes_far_less(
+    runs: dict[str, tcpfluid.Result], pin_joiner_base: list[float]
+) -> None:
+    """Switched off (the joiner given the path's least RTT, no queue in its BaseRTT): its
+    share falls below 60 % of the packet joiner's."""
+    pin_joiner_base.append(float(runs["packet"].base_rtt_s[0]))
+    got = float(_shares(tcpfluid.simulate(_scenario(), "rounds"))[N_FIRST])
+    assert got < 0.6 * float(_shares(runs["packet"])[N_FIRST]), got
