@@ -337,7 +337,10 @@ def _columns_of(
         return out
     t = fr.t_s[:, None] if fr.t_s.ndim == 1 else fr.t_s
     if fr.in_slow_start is not None:
-        ev = slow_start_exit(t, fr.window_pkts, fr.in_slow_start)
+        # a flow with no window (not started yet) has not left slow start, whatever
+        # phase its law's state shows before its first round
+        in_ss = np.asarray(fr.in_slow_start, dtype=bool) | (fr.window_pkts == 0.0)
+        ev = slow_start_exit(t, fr.window_pkts, in_ss)
         found = np.asarray(ev.found, dtype=bool)
         j = np.where(found, np.nan_to_num(np.asarray(ev.index, dtype=np.float64), nan=R), R)
         j = j.astype(np.int64) + np.where(found, 1 + fr.exit_delay_samples, 0)
@@ -347,7 +350,10 @@ def _columns_of(
         ok = (j < sizes) & (tt <= end_s)
         out["ss_w"] = np.where(ok, np.asarray(ev.value, dtype=np.float64), np.nan)
         out["ss_t"] = np.where(ok, tt, np.nan)
-        out["ss_r"] = np.where(ok, j + 1, np.nan)
+        # rounds are the flow's own, from its first round with a window (an engine with
+        # one round clock keeps rows for the rounds before a flow starts)
+        first = np.argmax(np.asarray(fr.window_pkts) > 0.0, axis=0)
+        out["ss_r"] = np.where(ok, j + 1 - first, np.nan)
     band = np.asarray(bands, dtype=np.float64)
     stop = np.minimum(end_s, fr.stop_s)
     first_end = _first_end(fr.start_s, stop, changes)  # as settling_by_segment

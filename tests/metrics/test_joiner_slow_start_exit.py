@@ -1,0 +1,32 @@
+"""A flow that joins later leaves slow start in its own rounds, in every engine.
+
+The round model keeps one round clock for every flow, so a flow that starts at 20 s has
+rows (window 0) for the rounds before it; its law's state may show any phase there. The
+summary must find the joiner's slow-start exit after its start and count its exit round
+from its own first round, as the packet simulator (the referee: its senders log rounds
+only once they send) does. Tolerance: one round (the engines' round boundaries differ by
+the queue the joiner finds) and 20 % of the exit window (TCP-Ho's ramp adds up to a fifth
+in its last round).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import tcpfluid
+from tcpfluid.scenarios.topology import rtt_dumbbell
+
+JOIN_S = 20.0
+
+
+@pytest.mark.parametrize("law", ["vegas", "tcp-ho"])
+def test_a_joiners_exit_is_after_its_start_and_counted_in_its_own_rounds(law: str) -> None:
+    sc = rtt_dumbbell(5e6, [0.1, 0.1], [law, law], duration_s=40.0, start_s=[0.0, JOIN_S])
+    packets = tcpfluid.simulate(sc, "packet").summary.flows
+    rounds = tcpfluid.simulate(sc, "rounds").summary.flows
+    assert packets.ss_exit_time_s[1] > JOIN_S
+    assert JOIN_S < rounds.ss_exit_time_s[1] < JOIN_S + 10.0
+    assert rounds.ss_exit_round[1] == pytest.approx(packets.ss_exit_round[1], abs=1)
+    assert rounds.ss_exit_window_pkts[1] == pytest.approx(packets.ss_exit_window_pkts[1], rel=0.2)
+    # the flow that started with the run is counted as before
+    assert rounds.ss_exit_round[0] == pytest.approx(packets.ss_exit_round[0], abs=1)
