@@ -222,6 +222,20 @@ MECHANISMS: tuple[Mechanism, ...] = (
         (Scope(("convergence-bdp",), (ODE,), _CONV_ALL, ("Vegas",), {"bdp_kb": (150.0,)}),),
     ),
     Mechanism(
+        "whole-packet-acks",
+        "validation/test_conv_rows.py::"
+        "test_vegas_150_kb_round_model_follows_the_packets_with_a_packet_senders_ack_count",
+        (
+            Scope(
+                ("convergence-bdp",),
+                (ROUNDS,),
+                ("convergence, bandwidth halved",),
+                ("Vegas",),
+                {"bdp_kb": (150.0,)},
+            ),
+        ),
+    ),
+    Mechanism(
         "micro-queue",
         f"{_HYB}test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue",
         (
