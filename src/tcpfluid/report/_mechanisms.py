@@ -236,6 +236,26 @@ MECHANISMS: tuple[Mechanism, ...] = (
         ),
     ),
     Mechanism(
+        "ring-at-band-edge",
+        "validation/test_conv_rows.py::test_fast_ring_extreme_at_the_band_edge",
+        (
+            Scope(
+                ("convergence-bdp",),
+                (ROUNDS,),
+                ("convergence, bandwidth doubled",),
+                ("FAST",),
+                {"bdp_kb": (500.0,)},
+            ),
+            Scope(
+                ("convergence-bdp",),
+                (ODE,),
+                ("convergence, bandwidth halved",),
+                ("FAST",),
+                {"bdp_kb": (1000.0,)},
+            ),
+        ),
+    ),
+    Mechanism(
         "micro-queue",
         f"{_HYB}test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue",
         (
