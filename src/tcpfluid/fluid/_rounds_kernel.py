@@ -273,9 +273,9 @@ def _forward(R: Any, cfg: Any, z_s: Any, w0_s: Any, w1_s: Any, S: int) -> None:
             q_mean = qf1 + zq if model == 1 else 0.5 * (qf0 + qf1) + 0.5 * zq
         R[Q_MIN, s], R[Q_MEAN, s], R[Q_MAX, s], R[Q_1, s] = qf0, q_mean, q_max, qf1
     if cfg[CROSS]:
-        # losses follow the standing backlog of W1; the backlog relaxing towards it is
-        # what the packets see and what the next round starts from (and, while the FIFO
-        # holds cross traffic, what the round's duration counts: _rtts)
+        # losses and the round's duration follow the standing backlog of W1 (the flows
+        # deliver at most μa per second); the backlog relaxing towards it is what the
+        # packets see and what the next round starts from
         for s in range(S):
             R[SEEN_1, s] = R[Q_1, s]
             R[Q_1, s] = _mx(w1_s[s] - R[PIPE, s], 0.0)
@@ -297,10 +297,8 @@ def _overflow(R: Any, S: int) -> None:
 
 
 def _rtts(R: Any, cfg: Any, S: int) -> None:
-    """The round's duration (``d`` plus the standing queue's delay at its end; while the
-    FIFO holds cross traffic, ``d`` plus the delay of the backlog the last round left,
-    which the round's first packet queues behind: the queue memory) and the RTTs of its
-    packets; the one-way forward delay is half the base RTT plus the forward
+    """The round's duration (``d`` plus the standing queue's delay at its end) and the
+    RTTs of its packets; the one-way forward delay is half the base RTT plus the forward
     queueing delay (RFC 1323 timestamps). With the feedback lag the law reads the RTTs of
     ``lag`` rounds ago (the first round's before any is that old), plus the round-ending
     ACK of this round's first packet, which carries the queue at this round's start and
@@ -319,12 +317,7 @@ def _rtts(R: Any, cfg: Any, S: int) -> None:
             R[now + 3, s] = half_d + R[Q_MIN, s] * inv_mu
             R[now + 4, s] = half_d + R[Q_MEAN, s] * inv_mu
         else:
-            q_dur = R[Q_1, s]
-            if cfg[CROSS] and cfg[MEMORY] and R[KEEP, s] > 0.0:
-                # the FIFO holds cross traffic: the round's first packet queues behind
-                # the backlog the last round left (the queue memory), not the standing one
-                q_dur = R[MEM_CARRIED, s]
-            R[DURATION, s] = d + q_dur * inv_mu
+            R[DURATION, s] = d + R[Q_1, s] * inv_mu
             for i in range(3):
                 R[now + i, s] = d + R[Q_MIN + i, s] * inv_mu
             # the whole queueing delay is on the forward path
