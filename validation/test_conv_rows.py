@@ -81,7 +81,7 @@ def test_fast_ring_extreme_at_the_band_edge(kb: float, change: str, engine: str)
     # packets; after the halving at 1000 kb it undershoots by 1.7 % in the hybrid and 2.3 %
     # in packets. The report's 2 % band falls between: one engine's extreme is outside the
     # band and settles a ring later (17.3 against 13.6, 17.2 against 27.3 base RTTs).
-    # The trajectories are the same within 0.7 % of the window: judged with a band of 1 %
+    # The two extremes differ by less than 0.7 % of the window: judged with a band of 1 %
     # (both extremes outside) or 2.5 % (both inside) the two engines agree.
     sc = build_scenario("qv-basic", **_cb_overrides(kb)).with_algorithm("fast")
     d = float(fluid_view(sc, engine="ode").base_rtt_s[0])
