@@ -72,6 +72,41 @@ def test_whole_packets_in_the_round_model_keep_the_larger_bdps_with_the_packets(
         assert all(_agree(r, p) for r, p in zip(got, packet, strict=True)), (opts, got, packet)
 
 
+@pytest.mark.parametrize(
+    ("kb", "change", "engine"), [(500.0, "doubled", "rounds"), (1000.0, "halved", "ode")]
+)
+def test_fast_ring_extreme_at_the_band_edge(kb: float, change: str, engine: str) -> None:
+    # FAST rings once after a change (γ = 0.5): after the doubling at 500 kb its window
+    # overshoots the new one, 162.5 packets, by 2.2 % in the round model and 1.8 % in
+    # packets; after the halving at 1000 kb it undershoots by 1.7 % in the hybrid and 2.3 %
+    # in packets. The report's 2 % band falls between: one engine's extreme is outside the
+    # band and settles a ring later (17.3 against 13.6, 17.2 against 27.3 base RTTs).
+    # The two extremes differ by less than 0.7 % of the window: judged with a band of 1 %
+    # (both extremes outside) or 2.5 % (both inside) the two engines agree.
+    sc = build_scenario("qv-basic", **_cb_overrides(kb)).with_algorithm("fast")
+    d = float(fluid_view(sc, engine="ode").base_rtt_s[0])
+    t0, t1 = (80.0, 160.0) if change == "halved" else (160.0, 240.0)
+
+    def ring(name: str) -> tuple[dict[float, float], float]:
+        log = simulate(sc, name).rounds[0]
+        t, w = np.asarray(log.time_s), np.asarray(log.next_window_pkts)
+        times = {
+            band: float(settling(t, w, t_start=t0, t_end=t1, rel_tol=band).time_s) / d
+            for band in (0.01, 0.02, 0.025)
+        }
+        first = w[(t > t0) & (t < t0 + 4.0)]
+        settled = float(settling(t, w, t_start=t0, t_end=t1).value)
+        extreme = first.max() if change == "doubled" else first.min()
+        return times, abs(float(extreme) / settled - 1.0)
+
+    fluid, ring_f = ring(engine)
+    packet, ring_p = ring("packet")
+    assert not _agree(fluid[0.02], packet[0.02]), (fluid, packet)
+    assert _agree(fluid[0.01], packet[0.01]) and _agree(fluid[0.025], packet[0.025])
+    assert min(ring_f, ring_p) < 0.02 < max(ring_f, ring_p)
+    assert abs(ring_f - ring_p) < 0.007
+
+
 def test_whole_packets_are_refused_where_the_round_model_does_not_model_them() -> None:
     sc = build_scenario("qv-basic", duration="5s").with_algorithm("vegas")
     with pytest.raises(TypeError, match="whole_packets must be True or False, got 'yes'"):

@@ -230,6 +230,18 @@ MECHANISMS: tuple[Mechanism, ...] = (
         _scope(_CB, ODE, _CONV_ALL, "Vegas", bdp_kb=(150.0,)),
     ),
     _mechanism(
+        "whole-packet-acks",
+        "validation/test_conv_rows.py::"
+        "test_vegas_150_kb_round_model_follows_the_packets_with_a_packet_senders_ack_count",
+        _scope(_CB, ROUNDS, "convergence, bandwidth halved", "Vegas", bdp_kb=(150.0,)),
+    ),
+    _mechanism(
+        "ring-at-band-edge",
+        "validation/test_conv_rows.py::test_fast_ring_extreme_at_the_band_edge",
+        _scope(_CB, ROUNDS, "convergence, bandwidth doubled", "FAST", bdp_kb=(500.0,)),
+        _scope(_CB, ODE, "convergence, bandwidth halved", "FAST", bdp_kb=(1000.0,)),
+    ),
+    _mechanism(
         "micro-queue",
         f"{_HYB}test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue",
         _scope(_CB, ODE, "convergence, bandwidth halved", _QV, bdp_kb=(3000.0, 5000.0)),
