@@ -30,3 +30,18 @@ def test_a_joiners_exit_is_after_its_start_and_counted_in_its_own_rounds(law: st
     assert rounds.ss_exit_window_pkts[1] == pytest.approx(packets.ss_exit_window_pkts[1], rel=0.2)
     # the flow that started with the run is counted as before
     assert rounds.ss_exit_round[0] == pytest.approx(packets.ss_exit_round[0], abs=1)
+
+
+def test_the_round_models_result_gives_the_base_rtt_its_laws_held() -> None:
+    """``Result.base_rtt_s`` is the BaseRTT each flow's law held at the end: a Vegas flow
+    joining at 20 s measures the queue the first flow keeps (α to β packets, 0.3-0.6 ms on
+    5 Mb/s) into its BaseRTT, as the packet simulator's sender does; the first flow holds
+    its propagation RTT. Tolerance 0.5 % (a fifth of the queue's delay)."""
+    sc = rtt_dumbbell(5e6, [0.1, 0.1], ["vegas", "vegas"], duration_s=40.0, start_s=[0.0, JOIN_S])
+    packets = tcpfluid.simulate(sc, "packet").base_rtt_s
+    rounds = tcpfluid.simulate(sc, "rounds").base_rtt_s
+    assert packets is not None and rounds is not None
+    propagation = sc.base_rtts_s()
+    assert packets[1] > propagation[1] * 1.02  # the joiner counted a queue in its BaseRTT
+    assert rounds[1] == pytest.approx(packets[1], rel=0.005)
+    assert rounds[0] == pytest.approx(propagation[0], rel=1e-9)

@@ -183,6 +183,9 @@ class Rounds(Engine):
             if base is None
             else np.asarray(base, dtype=np.float64).reshape(-1)[:F]
         )
+        if tr.law_base_rtt_s is not None:  # what the laws held; a flow that never sent: d
+            held = np.asarray(tr.law_base_rtt_s, dtype=np.float64)[0, :F]
+            base_rtt = np.where(np.isfinite(held), held, base_rtt)
         return self._wrap(
             label,
             sc,

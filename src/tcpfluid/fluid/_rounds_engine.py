@@ -306,6 +306,7 @@ class RoundEngine:
             "settle_band_pkts": flow_settle_bands(self.law, S, F),
             "exit_lag_rows": self.lag if run.every == 1 else 0,
             "all_rounds_recorded": run.every == 1,
+            "law_base_rtt_s": self.base_rtt.reshape(S, F).copy(),
         }
 
     def _rates(self, c: int, t0: FloatArray) -> tuple[Any, ...]:

@@ -124,6 +124,9 @@ class RoundTrace:
         (``feedback_rounds``) when every round is recorded, else 0. The slow-start exit
         window is the window of that earlier row, the window whose measurement made the
         law leave (Quick Vegas grows ×1.5 in the decision round itself).
+    law_base_rtt_s
+        The BaseRTT each flow's law held at the end of the run, s, shape ``(S, F)``: the
+        least RTT it measured since its start (``inf`` for a flow that never sent).
     all_rounds_recorded
         Whether every round has a row (``record_every = 1``). Then the summary stamps a
         round's window at the round's **start** (the previous row's time), where the
@@ -154,6 +157,7 @@ class RoundTrace:
     settle_band_pkts: FloatArray
     exit_lag_rows: int = 0
     all_rounds_recorded: bool = False
+    law_base_rtt_s: FloatArray | None = None
     _summary: list[RoundSummary] = field(default_factory=list, repr=False, compare=False)
 
     @property
