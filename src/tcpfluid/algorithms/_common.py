@@ -148,10 +148,7 @@ def base_kind(kind: Any) -> int:
     as ``LOSS_TIMEOUT`` (how every law but Reno reacts to them)."""
     if type(kind) is int and kind in _BASE_KIND:  # the common case, checked at once
         return _BASE_KIND[kind]
-    k = check_kind(kind)
-    if k >= 4:
-        k = 1 if k == 4 else 3
-    return k
+    return _BASE_KIND[check_kind(kind)]
 
 
 def loss_args(index: Any, kind: Any, cwnd: Any) -> tuple[int, NDArray[np.intp], FloatArray]:

@@ -135,18 +135,8 @@ class Fast(CompiledLaw):
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_fast_rule` on the law's state and parameters and the sample."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return (
-            _FAST,
-            cwnd.shape[0],
-            (
-                state["phase"],
-                cwnd,
-                np.asarray(sample.base_rtt, dtype=np.float64),
-                np.asarray(sample.rtt_mean, dtype=np.float64),
-                self._rule_params,
-            ),
-        )
+        fields = ("base_rtt", "rtt_mean")
+        return self._rule_args(_FAST, state, ("phase",), sample, fields, self._rule_params)
 
     def _loss_rule(
         self, state: State, kind: int

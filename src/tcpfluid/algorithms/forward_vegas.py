@@ -43,7 +43,7 @@ import numpy as np
 from ._common import backlog
 from ._jit import Kernel
 from .base import OdeForm, RoundSample, State
-from .vegas import VEGAS_ODE_FORM, Vegas, _vegas_rule
+from .vegas import _VEGAS_STATE, VEGAS_ODE_FORM, Vegas, _vegas_rule
 
 __all__ = ["ForwardVegas"]
 
@@ -85,21 +85,14 @@ class ForwardVegas(Vegas):
                 "(forward one-way delays from timestamps, the asymmetric-networks paper §V); "
                 "the engine gave None — use an engine that measures forward delays"
             )
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return (
+        return self._rule_args(
             _FORWARD_VEGAS,
-            cwnd.shape[0],
-            (
-                state["phase"],
-                state["ss_grow"],
-                state["ssthresh"],
-                cwnd,
-                np.asarray(sample.fwd_delay_mean, dtype=np.float64),
-                np.asarray(sample.fwd_delay_base, dtype=np.float64),
-                np.asarray(sample.rtt_mean, dtype=np.float64),
-                self._rule_params,
-                self._decrease_inclusive,
-            ),
+            state,
+            _VEGAS_STATE,
+            sample,
+            ("fwd_delay_mean", "fwd_delay_base", "rtt_mean"),
+            self._rule_params,
+            self._decrease_inclusive,
         )
 
 

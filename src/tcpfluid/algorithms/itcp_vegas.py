@@ -181,17 +181,7 @@ class ITcpVegas(Vegas):
         check_le("min_gap", self._gap, "beta - alpha", self._beta - self._alpha)
         #: the parameters as the rows of one array (:func:`_itcp_vegas_rule`; Vegas's α, β,
         #: γ first)
-        self._rule_params = rule_params(
-            self._alpha,
-            self._beta,
-            self._gamma,
-            self._p_step,
-            self._gain,
-            self._step,
-            self._tmax,
-            self._gap,
-            self._slow,
-        )
+        self._rule_params = rule_params(*self._param_arrays().values())
 
     def _param_arrays(self) -> dict[str, FloatArray]:
         out = super()._param_arrays()
@@ -217,18 +207,8 @@ class ITcpVegas(Vegas):
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_itcp_vegas_rule`: Vegas's slow start, then the four-area rule in
         congestion avoidance, on the law's state and parameters and the sample."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return (
-            _ITCP_VEGAS,
-            cwnd.shape[0],
-            (
-                *(state[key] for key in _STATE),
-                cwnd,
-                np.asarray(sample.base_rtt, dtype=np.float64),
-                np.asarray(sample.rtt_mean, dtype=np.float64),
-                self._rule_params,
-            ),
-        )
+        fields = ("base_rtt", "rtt_mean")
+        return self._rule_args(_ITCP_VEGAS, state, _STATE, sample, fields, self._rule_params)
 
     def _loss_rule(
         self, state: State, kind: int

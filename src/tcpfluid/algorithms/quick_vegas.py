@@ -173,10 +173,8 @@ class QuickVegas(Vegas):
     def init_state(self, n: int) -> State:
         """Fresh state: slow start, ``succ = 0``, next congestion-avoidance round decides."""
         state = super().init_state(n)
-        state["succ"] = np.zeros(state["phase"].shape[0])
-        state["hold"] = np.zeros(state["phase"].shape[0])
-        state["wary"] = np.zeros(state["phase"].shape[0])
-        state["last_inc"] = np.zeros(state["phase"].shape[0])
+        for key in ("succ", "hold", "wary", "last_inc"):
+            state[key] = np.zeros(state["phase"].shape[0])
         return state
 
     def initial_action(self, state: State) -> RoundAction:
@@ -188,24 +186,10 @@ class QuickVegas(Vegas):
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_quick_vegas_rule` on the law's state and parameters and the sample."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return (
-            _QUICK_VEGAS,
-            cwnd.shape[0],
-            (
-                state["phase"],
-                state["succ"],
-                state["ssthresh"],
-                state["hold"],
-                state["wary"],
-                state["last_inc"],
-                cwnd,
-                np.asarray(sample.base_rtt, dtype=np.float64),
-                np.asarray(sample.rtt_mean, dtype=np.float64),
-                self._rule_params,
-                self._sampling_code,
-            ),
-        )
+        keys = ("phase", "succ", "ssthresh", "hold", "wary", "last_inc")
+        fields = ("base_rtt", "rtt_mean")
+        options = (self._rule_params, self._sampling_code)
+        return self._rule_args(_QUICK_VEGAS, state, keys, sample, fields, *options)
 
     def _loss_rule(
         self, state: State, kind: int

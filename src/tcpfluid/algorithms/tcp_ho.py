@@ -194,20 +194,10 @@ class TcpHo(CompiledLaw):
         """:func:`~tcpfluid.algorithms._tcp_ho_rule._tcp_ho_rule` on the law's state
         (``phase``, then :data:`~tcpfluid.algorithms._tcp_ho_rule._STATE_DEFAULTS`' keys in
         order), the sample and the decrease rule."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return (
-            _TCP_HO,
-            cwnd.shape[0],
-            (
-                state["phase"],
-                *(state[key] for key in _STATE_DEFAULTS),
-                cwnd,
-                np.asarray(sample.base_rtt, dtype=np.float64),
-                np.asarray(sample.rtt_min, dtype=np.float64),
-                np.asarray(sample.rtt_max, dtype=np.float64),
-                self._decrease == "throughput",
-            ),
-        )
+        keys = ("phase", *_STATE_KEYS)
+        fields = ("base_rtt", "rtt_min", "rtt_max")
+        throughput = self._decrease == "throughput"
+        return self._rule_args(_TCP_HO, state, keys, sample, fields, throughput)
 
     def _loss_rule(
         self, state: State, kind: int

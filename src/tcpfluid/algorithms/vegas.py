@@ -55,7 +55,6 @@ from .base import (
     FloatArray,
     OdeForm,
     Parameter,
-    RoundAction,
     RoundSample,
     State,
 )
@@ -152,50 +151,28 @@ class Vegas(CompiledLaw):
         }
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
-        """:func:`_vegas_rule` on the sample's window and Δ of eq (1) from its RTTs."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
-        return self._vegas(state, cwnd, base_rtt, sample.rtt_mean, _NO_DELTA)
-
-    def _decide(
-        self, state: State, cwnd: FloatArray, delta: FloatArray, out: RoundAction | None = None
-    ) -> RoundAction:
-        """Slow start and eq (2) from the window and a backlog estimate ``delta`` in place
-        of Δ of eq (1) (forward-path Vegas's Δ_f; :func:`_vegas_rule`, compiled)."""
-        w = np.asarray(cwnd, dtype=np.float64)
-        return self._run_rule(*self._vegas(state, w, _NO_DELTA, _NO_DELTA, delta), out)
-
-    def _vegas(
-        self,
-        state: State,
-        cwnd: FloatArray,
-        base_rtt: FloatArray,
-        rtt_mean: Any,
-        delta: Any,
-    ) -> tuple[Any, int, tuple[Any, ...]]:
-        """:func:`_vegas_rule`, the number of flows and its arguments on the law's state
-        and parameters (:meth:`ControlLaw._round_rule`)."""
-        return (
+        """:func:`_vegas_rule` on the law's state and parameters, the sample's window and
+        Δ of eq (1) from its RTTs."""
+        return self._rule_args(
             _VEGAS,
-            cwnd.shape[0],
-            (
-                state["phase"],
-                state["ss_grow"],
-                state["ssthresh"],
-                cwnd,
-                base_rtt,
-                np.asarray(rtt_mean, dtype=np.float64),
-                np.asarray(delta, dtype=np.float64),
-                self._rule_params,
-                self._decrease_inclusive,
-            ),
+            state,
+            _VEGAS_STATE,
+            sample,
+            ("base_rtt", "rtt_mean"),
+            _NO_DELTA,
+            self._rule_params,
+            self._decrease_inclusive,
         )
 
     def _loss_rule(
         self, state: State, kind: int
     ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
         """:func:`_vegas_loss` on the law's state."""
-        return _VEGAS_LOSS, (state["phase"], state["ss_grow"], state["ssthresh"]), ()
+        return _VEGAS_LOSS, tuple(state[k] for k in _VEGAS_STATE), ()
+
+
+#: the law's state arrays its compiled rules take, in order
+_VEGAS_STATE = ("phase", "ss_grow", "ssthresh")
 
 
 def _vegas_rule(
@@ -286,7 +263,7 @@ def _vegas_loss(
 
 
 _VEGAS_LOSS = Kernel(_vegas_loss, "wwwIirw", uses=(check_index,))
-#: no Δ given (the rule computes eq (1)), or no sample RTTs (Δ given)
+#: no Δ given: the rule computes eq (1)
 _NO_DELTA = np.empty(0)
 
 
