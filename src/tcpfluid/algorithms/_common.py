@@ -111,6 +111,18 @@ def backlog(cwnd: Any, base_rtt: Any, rtt_mean: Any) -> Any:
     return cwnd * (1.0 - base_rtt / rtt_mean)
 
 
+def fmax(x: Any, y: Any) -> Any:
+    """``numpy.maximum(x, y)`` of two floats, for the compiled rules: NaN if either is NaN,
+    else the larger (``x`` when they are equal)."""
+    return x if (x >= y or x != x) else y
+
+
+def fmin(x: Any, y: Any) -> Any:
+    """``numpy.minimum(x, y)`` of two floats, for the compiled rules: NaN if either is NaN,
+    else the smaller (``x`` when they are equal)."""
+    return x if (x <= y or x != x) else y
+
+
 def check_kind(kind: Any) -> int:
     """A loss kind: 1 (fast), 2 (retransmission lost), 3 (timeout), 4 and 5 (fast and
     timeout while the flow's ACKs are dropped on the ACK path)."""

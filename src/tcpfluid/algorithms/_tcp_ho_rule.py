@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import MIN_WINDOW, check_index
+from ._common import MIN_WINDOW, check_index, fmax
 from ._jit import Kernel
 from .base import CONGESTION_AVOIDANCE, LOSS_FAST, LOSS_TIMEOUT, SLOW_START
 
@@ -91,10 +91,11 @@ def _tcp_ho_rule(
     read literally. The state arrays are those of
     :data:`_STATE_DEFAULTS` in its order (a restart sets them back: :func:`_ho_restart`).
     Writes the action into ``new``, ``incr_out``, ``cap`` and the state in place. Compiled
-    once (:mod:`tcpfluid.algorithms._jit`). ``numpy.maximum(x, y)`` is written
-    ``x if (x > y or x != x) else y`` (``minimum`` with ``<``): NaN if either is NaN, and
-    ``y`` when they are equal, as NumPy gives for zeros of both signs (a decrease of
-    ``-0.0`` packets leaves an increment of ``0.0``, not ``-0.0``).
+    once (:mod:`tcpfluid.algorithms._jit`). Where zeros of both signs can meet,
+    ``numpy.maximum(x, y)`` is written ``x if (x > y or x != x) else y`` (``minimum`` with
+    ``<``): NaN if either is NaN, and ``y`` when they are equal, as NumPy gives for zeros
+    of both signs (a decrease of ``-0.0`` packets leaves an increment of ``0.0``, not
+    ``-0.0``); elsewhere :func:`~._common.fmax`.
     """
     res_pkts = _RESOLUTION_PKTS
     qs = (k, incr, maxincr, status, amount, mat1, mit1, mat2, mit2, rmin1, rmax1, rmin2, rmax2,
@@ -268,14 +269,13 @@ def _tcp_ho_rule(
             elif settled:
                 quiet[i] = 0.0
 
-        x = w + down
-        x = x if (x > MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+        x = fmax(w + down, MIN_WINDOW)
         new[i] = x
         incr_out[i] = up / w
         cap[i] = x + up
 
 
-_TCP_HO = Kernel(_tcp_ho_rule, "w" * 18 + "rrrr" + "b" + "www", uses=(_ho_restart,))
+_TCP_HO = Kernel(_tcp_ho_rule, "w" * 18 + "rrrr" + "b" + "www", uses=(_ho_restart, fmax))
 
 
 def _ho_loss(
@@ -319,9 +319,8 @@ def _ho_loss(
             phase[i] = SLOW_START
             new[j] = MIN_WINDOW
         else:
-            x = cwnd[j] * (0.75 if kind == LOSS_FAST else 0.5)
             phase[i] = CONGESTION_AVOIDANCE
-            new[j] = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+            new[j] = fmax(cwnd[j] * (0.75 if kind == LOSS_FAST else 0.5), MIN_WINDOW)
 
 
-_HO_LOSS = Kernel(_ho_loss, "w" * 18 + "Iirw", uses=(check_index, _ho_restart))
+_HO_LOSS = Kernel(_ho_loss, "w" * 18 + "Iirw", uses=(check_index, _ho_restart, fmax))

@@ -50,6 +50,8 @@ from ._common import (
     check_broadcast,
     check_flows,
     check_index,
+    fmax,
+    fmin,
     rule_params,
 )
 from ._jit import Kernel
@@ -171,8 +173,7 @@ def _fast_rule(
         g = params[1, i * s]
         fixed = (1.0 - g) * w + g * (base_rtt[i] / rtt_mean[i] * w + params[0, i * s])
         double = 2.0 * w
-        target = double if (double <= fixed or double != double) else fixed  # numpy.minimum
-        target = target if (target >= MIN_WINDOW or target != target) else MIN_WINDOW
+        target = fmax(fmin(double, fixed), MIN_WINDOW)
         if fixed < double:
             phase[i] = CONGESTION_AVOIDANCE
         cap[i] = target
@@ -184,7 +185,7 @@ def _fast_rule(
             incr[i] = 0.0
 
 
-_FAST = Kernel(_fast_rule, "wrrrRwww")
+_FAST = Kernel(_fast_rule, "wrrrRwww", uses=(fmax, fmin))
 
 
 def _fast_loss(phase: Any, index: Any, kind: int, keep: bool, cwnd: Any, new: Any) -> None:
@@ -203,11 +204,10 @@ def _fast_loss(phase: Any, index: Any, kind: int, keep: bool, cwnd: Any, new: An
             new[j] = MIN_WINDOW
         else:
             phase[i] = CONGESTION_AVOIDANCE
-            h = w / 2.0
-            new[j] = h if (h >= MIN_WINDOW or h != h) else MIN_WINDOW  # numpy.maximum
+            new[j] = fmax(w / 2.0, MIN_WINDOW)
 
 
-_FAST_LOSS = Kernel(_fast_loss, "wIibrw", uses=(check_index,))
+_FAST_LOSS = Kernel(_fast_loss, "wIibrw", uses=(check_index, fmax))
 
 
 def _fast_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

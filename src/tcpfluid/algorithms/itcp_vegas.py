@@ -77,7 +77,16 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ._common import MIN_WINDOW, backlog, check_broadcast, check_index, check_le, rule_params
+from ._common import (
+    MIN_WINDOW,
+    backlog,
+    check_broadcast,
+    check_index,
+    check_le,
+    fmax,
+    fmin,
+    rule_params,
+)
 from ._jit import Kernel
 from .base import SLOW_START, FloatArray, Parameter, RoundSample, State
 from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss, _vegas_rule
@@ -285,32 +294,22 @@ def _itcp_vegas_rule(
         area4 = d > bi
 
         # at least Vegas's +1 (the iTCP-Vegas paper, Fig. 1)
-        sp = slow * pi
-        slowed = sp if (sp >= 1.0 or sp != sp) else 1.0  # numpy.maximum
+        slowed = fmax(slow * pi, 1.0)
         new_p = pi + p_step if area1 else (slowed if area2 else 0.0)
-        least = new_p if (new_p <= w or new_p != new_p) else w  # numpy.minimum
-        amount = least if (area1 or area2) else 0.0
+        amount = fmin(new_p, w) if (area1 or area2) else 0.0
         cut = d - m if area4 else 0.0
-        x = w - cut
-        x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+        x = fmax(w - cut, MIN_WINDOW)
 
         raise_by = gain * amount  # Area 1: thresholds grow with the increment P
-        b_up = bi + raise_by
-        b_up = b_up if (b_up <= tmax or b_up != b_up) else tmax  # numpy.minimum
-        a_up = ai + raise_by
-        a_top = b_up - gap
-        a_up = a_up if (a_up <= a_top or a_up != a_up) else a_top  # numpy.minimum
+        b_up = fmin(bi + raise_by, tmax)
+        a_up = fmin(ai + raise_by, b_up - gap)
         # narrow from above: m drops by at most step/2
-        b_in = bi - step
-        b_low = ai + gap
-        b_in = b_in if (b_in >= b_low or b_in != b_in) else b_low  # numpy.maximum
+        b_in = fmax(bi - step, ai + gap)
         # Area 4: lower them by the same share of the decrease, not below the initial α, β
         # (the gap stays >= min_gap: b − a >= min_gap before, and β − α >= min_gap)
         lower_by = gain * (w - x)
-        a_dn = ai - lower_by
-        a_dn = a_dn if (a_dn >= alpha or a_dn != a_dn) else alpha  # numpy.maximum
-        b_dn = bi - lower_by
-        b_dn = b_dn if (b_dn >= beta or b_dn != b_dn) else beta  # numpy.maximum
+        a_dn = fmax(ai - lower_by, alpha)
+        b_dn = fmax(bi - lower_by, beta)
 
         p[i] = new_p
         a[i] = a_up if area1 else (a_dn if area4 else ai)
@@ -320,7 +319,7 @@ def _itcp_vegas_rule(
         cap[i] = x + amount
 
 
-_ITCP_VEGAS = Kernel(_itcp_vegas_rule, "wwwwwwrrrRwww", uses=(backlog, _vegas_rule))
+_ITCP_VEGAS = Kernel(_itcp_vegas_rule, "wwwwwwrrrRwww", uses=(backlog, fmax, fmin, _vegas_rule))
 
 
 def _itcp_vegas_loss(
@@ -353,4 +352,4 @@ def _itcp_vegas_loss(
         b[i] = params[1, i * s]
 
 
-_ITCP_VEGAS_LOSS = Kernel(_itcp_vegas_loss, "wwwwwwIiRrw", uses=(check_index, _vegas_loss))
+_ITCP_VEGAS_LOSS = Kernel(_itcp_vegas_loss, "wwwwwwIiRrw", uses=(check_index, fmax, _vegas_loss))

@@ -43,6 +43,8 @@ from ._common import (
     check_flows,
     check_index,
     check_le,
+    fmax,
+    fmin,
     rule_params,
 )
 from ._jit import Kernel
@@ -217,12 +219,11 @@ def _vegas_rule(
         x = w * 0.875 if exit_gamma else w
         if dec:
             x -= 1.0
-        x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+        x = fmax(x, MIN_WINDOW)
         new[i] = x
         if grow:  # one packet per ACK, at most doubling (and not past ssthresh)
-            c = 2.0 * w
             incr[i] = 1.0
-            cap[i] = c if (c <= th or c != c) else th  # numpy.minimum
+            cap[i] = fmin(2.0 * w, th)
         else:
             incr[i] = 1.0 / w if inc else 0.0
             cap[i] = x + 1.0 if inc else x
@@ -233,7 +234,7 @@ def _vegas_rule(
             ss_grow[i] = 1.0 - ss_grow[i]
 
 
-_VEGAS = Kernel(_vegas_rule, "wwwrrrrRbwww", uses=(backlog,))
+_VEGAS = Kernel(_vegas_rule, "wwwrrrrRbwww", uses=(backlog, fmax, fmin))
 
 
 def _vegas_loss(
@@ -249,20 +250,18 @@ def _vegas_loss(
         i = check_index(index[j], n)
         w = cwnd[j]
         if kind == LOSS_TIMEOUT:
-            h = w / 2.0
-            ssthresh[i] = h if (h >= MIN_WINDOW or h != h) else MIN_WINDOW  # numpy.maximum
+            ssthresh[i] = fmax(w / 2.0, MIN_WINDOW)
             phase[i] = SLOW_START
             ss_grow[i] = 1.0
             new[j] = MIN_WINDOW
         else:
-            x = w * (0.75 if kind == LOSS_FAST else 0.5)
-            x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+            x = fmax(w * (0.75 if kind == LOSS_FAST else 0.5), MIN_WINDOW)
             phase[i] = CONGESTION_AVOIDANCE
             ssthresh[i] = x
             new[j] = x
 
 
-_VEGAS_LOSS = Kernel(_vegas_loss, "wwwIirw", uses=(check_index,))
+_VEGAS_LOSS = Kernel(_vegas_loss, "wwwIirw", uses=(check_index, fmax))
 #: no Δ given: the rule computes eq (1)
 _NO_DELTA = np.empty(0)
 
