@@ -177,32 +177,20 @@ class ITcpVegas(Vegas):
     def _configure(self, values: Mapping[str, Any]) -> None:
         """Vegas's checks, β <= threshold_max, min_gap <= β − α, arrays of one length."""
         super()._configure(values)
-        self._p_step = values["p_step"]
-        self._gain = values["threshold_gain"]
-        self._step = values["threshold_step"]
-        self._tmax = (
-            np.array(np.inf) if values["threshold_max"] is None else values["threshold_max"]
-        )
-        self._gap = values["min_gap"]
-        self._slow = values["area2_factor"]
+        #: its parameters after Vegas's, in the order of the rule's rows
+        more = {p.name: values[p.name] for p in self.parameters[3:]}
+        if more["threshold_max"] is None:
+            more["threshold_max"] = np.array(np.inf)
+        self._more: dict[str, FloatArray] = more
         check_broadcast(self._param_arrays())
-        check_le("beta", self._beta, "threshold_max", self._tmax)
-        check_le("min_gap", self._gap, "beta - alpha", self._beta - self._alpha)
+        check_le("beta", self._beta, "threshold_max", more["threshold_max"])
+        check_le("min_gap", more["min_gap"], "beta - alpha", self._beta - self._alpha)
         #: the parameters as the rows of one array (:func:`_itcp_vegas_rule`; Vegas's α, β,
         #: γ first)
         self._rule_params = rule_params(*self._param_arrays().values())
 
     def _param_arrays(self) -> dict[str, FloatArray]:
-        out = super()._param_arrays()
-        out.update(
-            p_step=self._p_step,
-            threshold_gain=self._gain,
-            threshold_step=self._step,
-            threshold_max=self._tmax,
-            min_gap=self._gap,
-            area2_factor=self._slow,
-        )
-        return out
+        return {**super()._param_arrays(), **self._more}
 
     def init_state(self, n: int) -> State:
         """Fresh state: Vegas's slow start, ``P = 0``, thresholds at α and β."""
