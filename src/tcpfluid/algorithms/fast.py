@@ -137,8 +137,10 @@ class Fast(CompiledLaw):
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_fast_rule` on the law's state and parameters and the sample."""
-        fields = ("base_rtt", "rtt_mean")
-        return self._rule_args(_FAST, state, ("phase",), sample, fields, self._rule_params)
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
+        return _FAST, cwnd.shape[0], (state["phase"], cwnd, base_rtt, rtt_mean, self._rule_params)
 
     def _loss_rule(
         self, state: State, kind: int

@@ -43,7 +43,7 @@ import numpy as np
 from ._common import backlog, fmax, fmin
 from ._jit import Kernel
 from .base import OdeForm, RoundSample, State
-from .vegas import _VEGAS_STATE, VEGAS_ODE_FORM, Vegas, _vegas_rule
+from .vegas import VEGAS_ODE_FORM, Vegas, _vegas_rule
 
 __all__ = ["ForwardVegas"]
 
@@ -85,15 +85,14 @@ class ForwardVegas(Vegas):
                 "(forward one-way delays from timestamps, the asymmetric-networks paper §V); "
                 "the engine gave None — use an engine that measures forward delays"
             )
-        return self._rule_args(
-            _FORWARD_VEGAS,
-            state,
-            _VEGAS_STATE,
-            sample,
-            ("fwd_delay_mean", "fwd_delay_base", "rtt_mean"),
-            self._rule_params,
-            self._decrease_inclusive,
-        )
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        fwd_mean = np.asarray(sample.fwd_delay_mean, dtype=np.float64)
+        fwd_base = np.asarray(sample.fwd_delay_base, dtype=np.float64)
+        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
+        states = (state["phase"], state["ss_grow"], state["ssthresh"])
+        options = (self._rule_params, self._decrease_inclusive)
+        args = (*states, cwnd, fwd_mean, fwd_base, rtt_mean, *options)
+        return _FORWARD_VEGAS, cwnd.shape[0], args
 
 
 def _forward_backlog(cwnd: Any, fwd_delay_mean: Any, fwd_delay_base: Any, rtt_mean: Any) -> Any:

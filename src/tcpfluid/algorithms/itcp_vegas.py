@@ -204,8 +204,11 @@ class ITcpVegas(Vegas):
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_itcp_vegas_rule`: Vegas's slow start, then the four-area rule in
         congestion avoidance, on the law's state and parameters and the sample."""
-        fields = ("base_rtt", "rtt_mean")
-        return self._rule_args(_ITCP_VEGAS, state, _STATE, sample, fields, self._rule_params)
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
+        states = [state[key] for key in _STATE]
+        return _ITCP_VEGAS, cwnd.shape[0], (*states, cwnd, base_rtt, rtt_mean, self._rule_params)
 
     def _loss_rule(
         self, state: State, kind: int

@@ -182,10 +182,24 @@ class QuickVegas(Vegas):
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_quick_vegas_rule` on the law's state and parameters and the sample."""
-        keys = ("phase", "succ", "ssthresh", "hold", "wary", "last_inc")
-        fields = ("base_rtt", "rtt_mean")
-        options = (self._rule_params, self._sampling_code)
-        return self._rule_args(_QUICK_VEGAS, state, keys, sample, fields, *options)
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        return (
+            _QUICK_VEGAS,
+            cwnd.shape[0],
+            (
+                state["phase"],
+                state["succ"],
+                state["ssthresh"],
+                state["hold"],
+                state["wary"],
+                state["last_inc"],
+                cwnd,
+                np.asarray(sample.base_rtt, dtype=np.float64),
+                np.asarray(sample.rtt_mean, dtype=np.float64),
+                self._rule_params,
+                self._sampling_code,
+            ),
+        )
 
     def _loss_rule(
         self, state: State, kind: int

@@ -121,7 +121,8 @@ class Reno(CompiledLaw):
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_reno_rule` on the law's state and the sample's window."""
-        return self._rule_args(_RENO, state, ("phase", "ssthresh"), sample, ())
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        return _RENO, cwnd.shape[0], (state["phase"], state["ssthresh"], cwnd)
 
     def _loss_rule(
         self, state: State, kind: int

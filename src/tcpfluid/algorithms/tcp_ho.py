@@ -107,6 +107,9 @@ from .vegas import INITIAL_WINDOW
 
 __all__ = ["DECREASES", "TcpHo"]
 
+#: the law's state arrays its compiled round rule takes, in order
+_ROUND_STATE = ("phase", *_STATE_KEYS)
+
 #: how a comparison that finds the throughput fallen (statuses 2 and 4) sizes the decrease
 DECREASES = ("throughput", "table")
 
@@ -194,10 +197,13 @@ class TcpHo(CompiledLaw):
         """:func:`~tcpfluid.algorithms._tcp_ho_rule._tcp_ho_rule` on the law's state
         (``phase``, then :data:`~tcpfluid.algorithms._tcp_ho_rule._STATE_DEFAULTS`' keys in
         order), the sample and the decrease rule."""
-        keys = ("phase", *_STATE_KEYS)
-        fields = ("base_rtt", "rtt_min", "rtt_max")
-        throughput = self._decrease == "throughput"
-        return self._rule_args(_TCP_HO, state, keys, sample, fields, throughput)
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        rtt_min = np.asarray(sample.rtt_min, dtype=np.float64)
+        rtt_max = np.asarray(sample.rtt_max, dtype=np.float64)
+        states = [state[key] for key in _ROUND_STATE]
+        args = (*states, cwnd, base_rtt, rtt_min, rtt_max, self._decrease == "throughput")
+        return _TCP_HO, cwnd.shape[0], args
 
     def _loss_rule(
         self, state: State, kind: int

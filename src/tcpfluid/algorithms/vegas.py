@@ -155,16 +155,12 @@ class Vegas(CompiledLaw):
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_vegas_rule` on the law's state and parameters, the sample's window and
         Δ of eq (1) from its RTTs."""
-        return self._rule_args(
-            _VEGAS,
-            state,
-            _VEGAS_STATE,
-            sample,
-            ("base_rtt", "rtt_mean"),
-            _NO_DELTA,
-            self._rule_params,
-            self._decrease_inclusive,
-        )
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
+        options = (_NO_DELTA, self._rule_params, self._decrease_inclusive)
+        phase, ss_grow, ssthresh = state["phase"], state["ss_grow"], state["ssthresh"]
+        return _VEGAS, cwnd.shape[0], (phase, ss_grow, ssthresh, cwnd, base_rtt, rtt_mean, *options)
 
     def _loss_rule(
         self, state: State, kind: int
