@@ -111,6 +111,21 @@ def backlog(cwnd: Any, base_rtt: Any, rtt_mean: Any) -> Any:
     return cwnd * (1.0 - base_rtt / rtt_mean)
 
 
+def stride(params: Any, n: Any) -> int:
+    """The step between the columns of a compiled rule's parameter rows ``params`` that
+    flows ``i`` and ``i + 1`` of ``n`` read: 0 for one column (every flow's), else 1.
+
+    Raises
+    ------
+    ValueError
+        If ``params`` has a column per flow for another number of flows.
+    """
+    s = 1 if params.shape[1] > 1 else 0
+    if s and params.shape[1] != n:
+        raise ValueError("the law has per-flow parameters for another number of flows")
+    return s
+
+
 def fmax(x: Any, y: Any) -> Any:
     """``numpy.maximum(x, y)`` of two floats, for the compiled rules: NaN if either is NaN,
     else the larger (``x`` when they are equal)."""

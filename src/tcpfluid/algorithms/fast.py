@@ -53,6 +53,7 @@ from ._common import (
     fmax,
     fmin,
     rule_params,
+    stride,
 )
 from ._jit import Kernel
 from .base import (
@@ -167,9 +168,7 @@ def _fast_rule(
     ``new``, ``incr``, ``cap`` and the phase in place. Compiled once
     (:mod:`tcpfluid.algorithms._jit`).
     """
-    s = 1 if params.shape[1] > 1 else 0
-    if s and params.shape[1] != cwnd.shape[0]:
-        raise ValueError("the law has per-flow parameters for another number of flows")
+    s = stride(params, cwnd.shape[0])
     for i in range(cwnd.shape[0]):
         w = cwnd[i]
         g = params[1, i * s]
@@ -187,7 +186,7 @@ def _fast_rule(
             incr[i] = 0.0
 
 
-_FAST = Kernel(_fast_rule, "wrrrRwww", uses=(fmax, fmin))
+_FAST = Kernel(_fast_rule, "wrrrRwww", uses=(stride, fmax, fmin))
 
 
 def _fast_loss(phase: Any, index: Any, kind: int, keep: bool, cwnd: Any, new: Any) -> None:

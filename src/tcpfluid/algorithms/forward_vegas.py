@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ._common import backlog, fmax, fmin
+from ._common import backlog, fmax, fmin, stride
 from ._jit import Kernel
 from .base import OdeForm, RoundSample, State
 from .vegas import VEGAS_ODE_FORM, Vegas, _vegas_rule
@@ -143,5 +143,7 @@ def _forward_vegas_rule(
 
 
 _FORWARD_VEGAS = Kernel(
-    _forward_vegas_rule, "wwwrrrrRbwww", uses=(backlog, _forward_backlog, fmax, fmin, _vegas_rule)
+    _forward_vegas_rule,
+    "wwwrrrrRbwww",
+    uses=(backlog, _forward_backlog, stride, fmax, fmin, _vegas_rule),
 )

@@ -86,6 +86,7 @@ from ._common import (
     fmax,
     fmin,
     rule_params,
+    stride,
 )
 from ._jit import Kernel
 from .base import SLOW_START, FloatArray, Parameter, RoundSample, State
@@ -248,10 +249,8 @@ def _itcp_vegas_rule(
     into ``new``, ``incr``, ``cap`` and the state in place. Compiled once
     (:mod:`tcpfluid.algorithms._jit`).
     """
-    s = 1 if params.shape[1] > 1 else 0
     n = cwnd.shape[0]
-    if s and params.shape[1] != n:
-        raise ValueError("the law has per-flow parameters for another number of flows")
+    s = stride(params, n)
     delta = np.empty(n)
     ss = np.empty(n, dtype=np.bool_)
     for i in range(n):
@@ -310,7 +309,9 @@ def _itcp_vegas_rule(
         cap[i] = x + amount
 
 
-_ITCP_VEGAS = Kernel(_itcp_vegas_rule, "wwwwwwrrrRwww", uses=(backlog, fmax, fmin, _vegas_rule))
+_ITCP_VEGAS = Kernel(
+    _itcp_vegas_rule, "wwwwwwrrrRwww", uses=(backlog, stride, fmax, fmin, _vegas_rule)
+)
 
 
 def _itcp_vegas_loss(
@@ -332,9 +333,7 @@ def _itcp_vegas_loss(
     one per flow). ``kind`` is a checked base kind (:func:`~._common.loss_args`). Writes the
     new windows into ``new``. Compiled once."""
     n = phase.shape[0]
-    s = 1 if params.shape[1] > 1 else 0
-    if s and params.shape[1] != n:
-        raise ValueError("the law has per-flow parameters for another number of flows")
+    s = stride(params, n)
     _vegas_loss(phase, ss_grow, ssthresh, index, kind, cwnd, new)
     for j in range(index.shape[0]):
         i = check_index(index[j], n)
@@ -343,4 +342,6 @@ def _itcp_vegas_loss(
         b[i] = params[1, i * s]
 
 
-_ITCP_VEGAS_LOSS = Kernel(_itcp_vegas_loss, "wwwwwwIiRrw", uses=(check_index, fmax, _vegas_loss))
+_ITCP_VEGAS_LOSS = Kernel(
+    _itcp_vegas_loss, "wwwwwwIiRrw", uses=(check_index, stride, fmax, _vegas_loss)
+)

@@ -72,7 +72,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import MIN_WINDOW, backlog, check_index, fmax, fmin, rule_params
+from ._common import MIN_WINDOW, backlog, check_index, fmax, fmin, rule_params, stride
 from ._jit import Kernel
 from .base import CONGESTION_AVOIDANCE, SLOW_START, Parameter, RoundAction, RoundSample
 from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss
@@ -236,9 +236,7 @@ def _quick_vegas_rule(
     per flow). Writes the action into ``new``, ``incr``, ``cap`` and the state in place.
     Compiled once (:mod:`tcpfluid.algorithms._jit`).
     """
-    s = 1 if params.shape[1] > 1 else 0
-    if s and params.shape[1] != cwnd.shape[0]:
-        raise ValueError("the law has per-flow parameters for another number of flows")
+    s = stride(params, cwnd.shape[0])
     for i in range(cwnd.shape[0]):
         w = cwnd[i]
         d = backlog(w, base_rtt[i], rtt_mean[i])
@@ -310,7 +308,7 @@ def _quick_vegas_rule(
         succ[i] = 0.0 if ss else new_succ
 
 
-_QUICK_VEGAS = Kernel(_quick_vegas_rule, "wwwwwwrrrRiwww", uses=(backlog, fmax, fmin))
+_QUICK_VEGAS = Kernel(_quick_vegas_rule, "wwwwwwrrrRiwww", uses=(backlog, stride, fmax, fmin))
 
 
 def _quick_vegas_loss(

@@ -46,6 +46,7 @@ from ._common import (
     fmax,
     fmin,
     rule_params,
+    stride,
 )
 from ._jit import Kernel
 from .base import (
@@ -196,9 +197,7 @@ def _vegas_rule(
     decreases at Δ >= β (Enhanced Vegas). Writes the action into ``new``, ``incr``, ``cap``
     and the state in place. Compiled once (:mod:`tcpfluid.algorithms._jit`).
     """
-    s = 1 if params.shape[1] > 1 else 0
-    if s and params.shape[1] != cwnd.shape[0]:
-        raise ValueError("the law has per-flow parameters for another number of flows")
+    s = stride(params, cwnd.shape[0])
     given = delta.shape[0] > 0
     for i in range(cwnd.shape[0]):
         w = cwnd[i]
@@ -230,7 +229,7 @@ def _vegas_rule(
             ss_grow[i] = 1.0 - ss_grow[i]
 
 
-_VEGAS = Kernel(_vegas_rule, "wwwrrrrRbwww", uses=(backlog, fmax, fmin))
+_VEGAS = Kernel(_vegas_rule, "wwwrrrrRbwww", uses=(backlog, stride, fmax, fmin))
 
 
 def _vegas_loss(
