@@ -111,6 +111,33 @@ def backlog(cwnd: Any, base_rtt: Any, rtt_mean: Any) -> Any:
     return cwnd * (1.0 - base_rtt / rtt_mean)
 
 
+def stride(params: Any, n: Any) -> int:
+    """The step between the columns of a compiled rule's parameter rows ``params`` that
+    flows ``i`` and ``i + 1`` of ``n`` read: 0 for one column (every flow's), else 1.
+
+    Raises
+    ------
+    ValueError
+        If ``params`` has a column per flow for another number of flows.
+    """
+    s = 1 if params.shape[1] > 1 else 0
+    if s and params.shape[1] != n:
+        raise ValueError("the law has per-flow parameters for another number of flows")
+    return s
+
+
+def fmax(x: Any, y: Any) -> Any:
+    """``numpy.maximum(x, y)`` of two floats, for the compiled rules: NaN if either is NaN,
+    else the larger (``x`` when they are equal)."""
+    return x if (x >= y or x != x) else y
+
+
+def fmin(x: Any, y: Any) -> Any:
+    """``numpy.minimum(x, y)`` of two floats, for the compiled rules: NaN if either is NaN,
+    else the smaller (``x`` when they are equal)."""
+    return x if (x <= y or x != x) else y
+
+
 def check_kind(kind: Any) -> int:
     """A loss kind: 1 (fast), 2 (retransmission lost), 3 (timeout), 4 and 5 (fast and
     timeout while the flow's ACKs are dropped on the ACK path)."""
@@ -148,10 +175,7 @@ def base_kind(kind: Any) -> int:
     as ``LOSS_TIMEOUT`` (how every law but Reno reacts to them)."""
     if type(kind) is int and kind in _BASE_KIND:  # the common case, checked at once
         return _BASE_KIND[kind]
-    k = check_kind(kind)
-    if k >= 4:
-        k = 1 if k == 4 else 3
-    return k
+    return _BASE_KIND[check_kind(kind)]
 
 
 def loss_args(index: Any, kind: Any, cwnd: Any) -> tuple[int, NDArray[np.intp], FloatArray]:

@@ -5,8 +5,8 @@ round boundary).
 
 A rule loops over the flows with scalar code; its IEEE operations are those of the rule
 written with NumPy's ``where``: ``error_model="numpy"`` (a division by zero gives ``inf`` or
-``nan``, as in NumPy), and a rule writes ``numpy.maximum(x, y)`` as
-``x if (x >= y or x != x) else y`` (NaN if either is NaN; ``numpy.minimum`` with ``<=``). No
+``nan``, as in NumPy), and a rule writes ``numpy.maximum`` and ``numpy.minimum`` of two
+floats as :func:`~tcpfluid.algorithms._common.fmax` and ``fmin`` (NaN if either is NaN). No
 ``fastmath``: the compiled rule rounds exactly as the operations it is written with. A
 parameter is an array of one value (every flow's) or one per flow: a rule reads element
 ``i * s`` with ``s = 1 if p.shape[0] > 1 else 0``.

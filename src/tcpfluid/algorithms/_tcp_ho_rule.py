@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import MIN_WINDOW, check_index
+from ._common import MIN_WINDOW, check_index, fmax
 from ._jit import Kernel
 from .base import CONGESTION_AVOIDANCE, LOSS_FAST, LOSS_TIMEOUT, SLOW_START
 
@@ -39,47 +39,16 @@ _STATE_DEFAULTS = {
 
 
 _STATE_KEYS = tuple(_STATE_DEFAULTS)
+#: the position of ``status``, the one that restarts at 1, among them
+_STATUS = _STATE_KEYS.index("status")
 
 
-def _ho_restart(
-    k: Any,
-    incr: Any,
-    maxincr: Any,
-    status: Any,
-    amount: Any,
-    mat1: Any,
-    mit1: Any,
-    mat2: Any,
-    mit2: Any,
-    rmin1: Any,
-    rmax1: Any,
-    rmin2: Any,
-    rmax2: Any,
-    rsteady: Any,
-    quiet: Any,
-    tail: Any,
-    rtail: Any,
-    i: Any,
-) -> None:
-    """Quick-shift state of flow ``i`` back to the start of a connection (§3.2):
-    ``status = 1``, everything else 0 (:data:`_STATE_DEFAULTS`)."""
-    k[i] = 0.0
-    incr[i] = 0.0
-    maxincr[i] = 0.0
-    status[i] = 1.0
-    amount[i] = 0.0
-    mat1[i] = 0.0
-    mit1[i] = 0.0
-    mat2[i] = 0.0
-    mit2[i] = 0.0
-    rmin1[i] = 0.0
-    rmax1[i] = 0.0
-    rmin2[i] = 0.0
-    rmax2[i] = 0.0
-    rsteady[i] = 0.0
-    quiet[i] = 0.0
-    tail[i] = 0.0
-    rtail[i] = 0.0
+def _ho_restart(qs: Any, i: Any) -> None:
+    """Quick-shift state ``qs`` (the arrays of :data:`_STATE_DEFAULTS`, in its order) of
+    flow ``i`` back to the start of a connection (§3.2): ``status = 1``, everything else 0."""
+    for a in qs:
+        a[i] = 0.0
+    qs[_STATUS][i] = 1.0
 
 
 def _tcp_ho_rule(
@@ -122,12 +91,15 @@ def _tcp_ho_rule(
     read literally. The state arrays are those of
     :data:`_STATE_DEFAULTS` in its order (a restart sets them back: :func:`_ho_restart`).
     Writes the action into ``new``, ``incr_out``, ``cap`` and the state in place. Compiled
-    once (:mod:`tcpfluid.algorithms._jit`). ``numpy.maximum(x, y)`` is written
-    ``x if (x > y or x != x) else y`` (``minimum`` with ``<``): NaN if either is NaN, and
-    ``y`` when they are equal, as NumPy gives for zeros of both signs (a decrease of
-    ``-0.0`` packets leaves an increment of ``0.0``, not ``-0.0``).
+    once (:mod:`tcpfluid.algorithms._jit`). Where zeros of both signs can meet,
+    ``numpy.maximum(x, y)`` is written ``x if (x > y or x != x) else y`` (``minimum`` with
+    ``<``): NaN if either is NaN, and ``y`` when they are equal, as NumPy gives for zeros
+    of both signs (a decrease of ``-0.0`` packets leaves an increment of ``0.0``, not
+    ``-0.0``); elsewhere :func:`~._common.fmax`.
     """
     res_pkts = _RESOLUTION_PKTS
+    qs = (k, incr, maxincr, status, amount, mat1, mit1, mat2, mit2, rmin1, rmax1, rmin2, rmax2,
+          rsteady, quiet, tail, rtail)  # fmt: skip
     for i in range(cwnd.shape[0]):
         w = cwnd[i]
         rmin = rtt_min[i]
@@ -245,26 +217,7 @@ def _tcp_ho_rule(
 
         # ---- restart at the floor: a status-5 comparison with the window at 2 packets
         if adjust and c5 and w <= MIN_WINDOW:
-            _ho_restart(
-                k,
-                incr,
-                maxincr,
-                status,
-                amount,
-                mat1,
-                mit1,
-                mat2,
-                mit2,
-                rmin1,
-                rmax1,
-                rmin2,
-                rmax2,
-                rsteady,
-                quiet,
-                tail,
-                rtail,
-                i,
-            )
+            _ho_restart(qs, i)
             phase[i] = SLOW_START
             amt = 0.0
 
@@ -316,14 +269,13 @@ def _tcp_ho_rule(
             elif settled:
                 quiet[i] = 0.0
 
-        x = w + down
-        x = x if (x > MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+        x = fmax(w + down, MIN_WINDOW)
         new[i] = x
         incr_out[i] = up / w
         cap[i] = x + up
 
 
-_TCP_HO = Kernel(_tcp_ho_rule, "w" * 18 + "rrrr" + "b" + "www", uses=(_ho_restart,))
+_TCP_HO = Kernel(_tcp_ho_rule, "w" * 18 + "rrrr" + "b" + "www", uses=(_ho_restart, fmax))
 
 
 def _ho_loss(
@@ -358,35 +310,17 @@ def _ho_loss(
     avoidance. ``kind`` is a checked base kind (:func:`~._common.loss_args`). Writes the
     new windows into ``new``. Compiled once."""
     n = phase.shape[0]
+    qs = (k, incr, maxincr, status, amount, mat1, mit1, mat2, mit2, rmin1, rmax1, rmin2, rmax2,
+          rsteady, quiet, tail, rtail)  # fmt: skip
     for j in range(index.shape[0]):
         i = check_index(index[j], n)
-        _ho_restart(
-            k,
-            incr,
-            maxincr,
-            status,
-            amount,
-            mat1,
-            mit1,
-            mat2,
-            mit2,
-            rmin1,
-            rmax1,
-            rmin2,
-            rmax2,
-            rsteady,
-            quiet,
-            tail,
-            rtail,
-            i,
-        )
+        _ho_restart(qs, i)
         if kind == LOSS_TIMEOUT:
             phase[i] = SLOW_START
             new[j] = MIN_WINDOW
         else:
-            x = cwnd[j] * (0.75 if kind == LOSS_FAST else 0.5)
             phase[i] = CONGESTION_AVOIDANCE
-            new[j] = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+            new[j] = fmax(cwnd[j] * (0.75 if kind == LOSS_FAST else 0.5), MIN_WINDOW)
 
 
-_HO_LOSS = Kernel(_ho_loss, "w" * 18 + "Iirw", uses=(check_index, _ho_restart))
+_HO_LOSS = Kernel(_ho_loss, "w" * 18 + "Iirw", uses=(check_index, _ho_restart, fmax))

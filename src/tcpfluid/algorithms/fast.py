@@ -50,7 +50,10 @@ from ._common import (
     check_broadcast,
     check_flows,
     check_index,
+    fmax,
+    fmin,
     rule_params,
+    stride,
 )
 from ._jit import Kernel
 from .base import (
@@ -136,17 +139,9 @@ class Fast(CompiledLaw):
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_fast_rule` on the law's state and parameters and the sample."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return (
-            _FAST,
-            cwnd.shape[0],
-            (
-                state["phase"],
-                cwnd,
-                np.asarray(sample.base_rtt, dtype=np.float64),
-                np.asarray(sample.rtt_mean, dtype=np.float64),
-                self._rule_params,
-            ),
-        )
+        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
+        return _FAST, cwnd.shape[0], (state["phase"], cwnd, base_rtt, rtt_mean, self._rule_params)
 
     def _loss_rule(
         self, state: State, kind: int
@@ -173,16 +168,13 @@ def _fast_rule(
     ``new``, ``incr``, ``cap`` and the phase in place. Compiled once
     (:mod:`tcpfluid.algorithms._jit`).
     """
-    s = 1 if params.shape[1] > 1 else 0
-    if s and params.shape[1] != cwnd.shape[0]:
-        raise ValueError("the law has per-flow parameters for another number of flows")
+    s = stride(params, cwnd.shape[0])
     for i in range(cwnd.shape[0]):
         w = cwnd[i]
         g = params[1, i * s]
         fixed = (1.0 - g) * w + g * (base_rtt[i] / rtt_mean[i] * w + params[0, i * s])
         double = 2.0 * w
-        target = double if (double <= fixed or double != double) else fixed  # numpy.minimum
-        target = target if (target >= MIN_WINDOW or target != target) else MIN_WINDOW
+        target = fmax(fmin(double, fixed), MIN_WINDOW)
         if fixed < double:
             phase[i] = CONGESTION_AVOIDANCE
         cap[i] = target
@@ -194,7 +186,7 @@ def _fast_rule(
             incr[i] = 0.0
 
 
-_FAST = Kernel(_fast_rule, "wrrrRwww")
+_FAST = Kernel(_fast_rule, "wrrrRwww", uses=(stride, fmax, fmin))
 
 
 def _fast_loss(phase: Any, index: Any, kind: int, keep: bool, cwnd: Any, new: Any) -> None:
@@ -213,11 +205,10 @@ def _fast_loss(phase: Any, index: Any, kind: int, keep: bool, cwnd: Any, new: An
             new[j] = MIN_WINDOW
         else:
             phase[i] = CONGESTION_AVOIDANCE
-            h = w / 2.0
-            new[j] = h if (h >= MIN_WINDOW or h != h) else MIN_WINDOW  # numpy.maximum
+            new[j] = fmax(w / 2.0, MIN_WINDOW)
 
 
-_FAST_LOSS = Kernel(_fast_loss, "wIibrw", uses=(check_index,))
+_FAST_LOSS = Kernel(_fast_loss, "wIibrw", uses=(check_index, fmax))
 
 
 def _fast_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

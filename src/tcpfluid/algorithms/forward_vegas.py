@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ._common import backlog
+from ._common import backlog, fmax, fmin, stride
 from ._jit import Kernel
 from .base import OdeForm, RoundSample, State
 from .vegas import VEGAS_ODE_FORM, Vegas, _vegas_rule
@@ -86,21 +86,13 @@ class ForwardVegas(Vegas):
                 "the engine gave None — use an engine that measures forward delays"
             )
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return (
-            _FORWARD_VEGAS,
-            cwnd.shape[0],
-            (
-                state["phase"],
-                state["ss_grow"],
-                state["ssthresh"],
-                cwnd,
-                np.asarray(sample.fwd_delay_mean, dtype=np.float64),
-                np.asarray(sample.fwd_delay_base, dtype=np.float64),
-                np.asarray(sample.rtt_mean, dtype=np.float64),
-                self._rule_params,
-                self._decrease_inclusive,
-            ),
-        )
+        fwd_mean = np.asarray(sample.fwd_delay_mean, dtype=np.float64)
+        fwd_base = np.asarray(sample.fwd_delay_base, dtype=np.float64)
+        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
+        states = (state["phase"], state["ss_grow"], state["ssthresh"])
+        options = (self._rule_params, self._decrease_inclusive)
+        args = (*states, cwnd, fwd_mean, fwd_base, rtt_mean, *options)
+        return _FORWARD_VEGAS, cwnd.shape[0], args
 
 
 def _forward_backlog(cwnd: Any, fwd_delay_mean: Any, fwd_delay_base: Any, rtt_mean: Any) -> Any:
@@ -151,5 +143,7 @@ def _forward_vegas_rule(
 
 
 _FORWARD_VEGAS = Kernel(
-    _forward_vegas_rule, "wwwrrrrRbwww", uses=(backlog, _forward_backlog, _vegas_rule)
+    _forward_vegas_rule,
+    "wwwrrrrRbwww",
+    uses=(backlog, _forward_backlog, stride, fmax, fmin, _vegas_rule),
 )

@@ -77,7 +77,17 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ._common import MIN_WINDOW, backlog, check_broadcast, check_index, check_le, rule_params
+from ._common import (
+    MIN_WINDOW,
+    backlog,
+    check_broadcast,
+    check_index,
+    check_le,
+    fmax,
+    fmin,
+    rule_params,
+    stride,
+)
 from ._jit import Kernel
 from .base import SLOW_START, FloatArray, Parameter, RoundSample, State
 from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss, _vegas_rule
@@ -168,42 +178,20 @@ class ITcpVegas(Vegas):
     def _configure(self, values: Mapping[str, Any]) -> None:
         """Vegas's checks, β <= threshold_max, min_gap <= β − α, arrays of one length."""
         super()._configure(values)
-        self._p_step = values["p_step"]
-        self._gain = values["threshold_gain"]
-        self._step = values["threshold_step"]
-        self._tmax = (
-            np.array(np.inf) if values["threshold_max"] is None else values["threshold_max"]
-        )
-        self._gap = values["min_gap"]
-        self._slow = values["area2_factor"]
+        #: its parameters after Vegas's, in the order of the rule's rows
+        more = {p.name: values[p.name] for p in self.parameters[3:]}
+        if more["threshold_max"] is None:
+            more["threshold_max"] = np.array(np.inf)
+        self._more: dict[str, FloatArray] = more
         check_broadcast(self._param_arrays())
-        check_le("beta", self._beta, "threshold_max", self._tmax)
-        check_le("min_gap", self._gap, "beta - alpha", self._beta - self._alpha)
+        check_le("beta", self._beta, "threshold_max", more["threshold_max"])
+        check_le("min_gap", more["min_gap"], "beta - alpha", self._beta - self._alpha)
         #: the parameters as the rows of one array (:func:`_itcp_vegas_rule`; Vegas's α, β,
         #: γ first)
-        self._rule_params = rule_params(
-            self._alpha,
-            self._beta,
-            self._gamma,
-            self._p_step,
-            self._gain,
-            self._step,
-            self._tmax,
-            self._gap,
-            self._slow,
-        )
+        self._rule_params = rule_params(*self._param_arrays().values())
 
     def _param_arrays(self) -> dict[str, FloatArray]:
-        out = super()._param_arrays()
-        out.update(
-            p_step=self._p_step,
-            threshold_gain=self._gain,
-            threshold_step=self._step,
-            threshold_max=self._tmax,
-            min_gap=self._gap,
-            area2_factor=self._slow,
-        )
-        return out
+        return {**super()._param_arrays(), **self._more}
 
     def init_state(self, n: int) -> State:
         """Fresh state: Vegas's slow start, ``P = 0``, thresholds at α and β."""
@@ -218,17 +206,10 @@ class ITcpVegas(Vegas):
         """:func:`_itcp_vegas_rule`: Vegas's slow start, then the four-area rule in
         congestion avoidance, on the law's state and parameters and the sample."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return (
-            _ITCP_VEGAS,
-            cwnd.shape[0],
-            (
-                *(state[key] for key in _STATE),
-                cwnd,
-                np.asarray(sample.base_rtt, dtype=np.float64),
-                np.asarray(sample.rtt_mean, dtype=np.float64),
-                self._rule_params,
-            ),
-        )
+        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
+        states = [state[key] for key in _STATE]
+        return _ITCP_VEGAS, cwnd.shape[0], (*states, cwnd, base_rtt, rtt_mean, self._rule_params)
 
     def _loss_rule(
         self, state: State, kind: int
@@ -268,10 +249,8 @@ def _itcp_vegas_rule(
     into ``new``, ``incr``, ``cap`` and the state in place. Compiled once
     (:mod:`tcpfluid.algorithms._jit`).
     """
-    s = 1 if params.shape[1] > 1 else 0
     n = cwnd.shape[0]
-    if s and params.shape[1] != n:
-        raise ValueError("the law has per-flow parameters for another number of flows")
+    s = stride(params, n)
     delta = np.empty(n)
     ss = np.empty(n, dtype=np.bool_)
     for i in range(n):
@@ -305,32 +284,22 @@ def _itcp_vegas_rule(
         area4 = d > bi
 
         # at least Vegas's +1 (the iTCP-Vegas paper, Fig. 1)
-        sp = slow * pi
-        slowed = sp if (sp >= 1.0 or sp != sp) else 1.0  # numpy.maximum
+        slowed = fmax(slow * pi, 1.0)
         new_p = pi + p_step if area1 else (slowed if area2 else 0.0)
-        least = new_p if (new_p <= w or new_p != new_p) else w  # numpy.minimum
-        amount = least if (area1 or area2) else 0.0
+        amount = fmin(new_p, w) if (area1 or area2) else 0.0
         cut = d - m if area4 else 0.0
-        x = w - cut
-        x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+        x = fmax(w - cut, MIN_WINDOW)
 
         raise_by = gain * amount  # Area 1: thresholds grow with the increment P
-        b_up = bi + raise_by
-        b_up = b_up if (b_up <= tmax or b_up != b_up) else tmax  # numpy.minimum
-        a_up = ai + raise_by
-        a_top = b_up - gap
-        a_up = a_up if (a_up <= a_top or a_up != a_up) else a_top  # numpy.minimum
+        b_up = fmin(bi + raise_by, tmax)
+        a_up = fmin(ai + raise_by, b_up - gap)
         # narrow from above: m drops by at most step/2
-        b_in = bi - step
-        b_low = ai + gap
-        b_in = b_in if (b_in >= b_low or b_in != b_in) else b_low  # numpy.maximum
+        b_in = fmax(bi - step, ai + gap)
         # Area 4: lower them by the same share of the decrease, not below the initial α, β
         # (the gap stays >= min_gap: b − a >= min_gap before, and β − α >= min_gap)
         lower_by = gain * (w - x)
-        a_dn = ai - lower_by
-        a_dn = a_dn if (a_dn >= alpha or a_dn != a_dn) else alpha  # numpy.maximum
-        b_dn = bi - lower_by
-        b_dn = b_dn if (b_dn >= beta or b_dn != b_dn) else beta  # numpy.maximum
+        a_dn = fmax(ai - lower_by, alpha)
+        b_dn = fmax(bi - lower_by, beta)
 
         p[i] = new_p
         a[i] = a_up if area1 else (a_dn if area4 else ai)
@@ -340,7 +309,9 @@ def _itcp_vegas_rule(
         cap[i] = x + amount
 
 
-_ITCP_VEGAS = Kernel(_itcp_vegas_rule, "wwwwwwrrrRwww", uses=(backlog, _vegas_rule))
+_ITCP_VEGAS = Kernel(
+    _itcp_vegas_rule, "wwwwwwrrrRwww", uses=(backlog, stride, fmax, fmin, _vegas_rule)
+)
 
 
 def _itcp_vegas_loss(
@@ -362,9 +333,7 @@ def _itcp_vegas_loss(
     one per flow). ``kind`` is a checked base kind (:func:`~._common.loss_args`). Writes the
     new windows into ``new``. Compiled once."""
     n = phase.shape[0]
-    s = 1 if params.shape[1] > 1 else 0
-    if s and params.shape[1] != n:
-        raise ValueError("the law has per-flow parameters for another number of flows")
+    s = stride(params, n)
     _vegas_loss(phase, ss_grow, ssthresh, index, kind, cwnd, new)
     for j in range(index.shape[0]):
         i = check_index(index[j], n)
@@ -373,4 +342,6 @@ def _itcp_vegas_loss(
         b[i] = params[1, i * s]
 
 
-_ITCP_VEGAS_LOSS = Kernel(_itcp_vegas_loss, "wwwwwwIiRrw", uses=(check_index, _vegas_loss))
+_ITCP_VEGAS_LOSS = Kernel(
+    _itcp_vegas_loss, "wwwwwwIiRrw", uses=(check_index, stride, fmax, _vegas_loss)
+)

@@ -72,7 +72,7 @@ from typing import Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from ._common import MIN_WINDOW, backlog, check_index, rule_params
+from ._common import MIN_WINDOW, backlog, check_index, fmax, fmin, rule_params, stride
 from ._jit import Kernel
 from .base import CONGESTION_AVOIDANCE, SLOW_START, Parameter, RoundAction, RoundSample
 from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss
@@ -107,12 +107,8 @@ class QuickVegas(Vegas):
 
     Parameters
     ----------
-    alpha : float or array_like, default 2
-        Lower backlog threshold α, packets; ``>= 0``.
-    beta : float or array_like, default 4
-        Upper backlog threshold β, packets; ``>= alpha``.
-    gamma : float or array_like, default 1
-        Slow-start exit threshold γ, packets; ``> 0``.
+    alpha, beta, gamma : float or array_like, default 2, 4, 1
+        Vegas's thresholds α <= β and slow-start exit threshold γ, packets (:class:`Vegas`).
     sampling : {"near-band", "every-round", "after-increase", "every-other-round", \
 "near-band-after-overshoot"}
         When congestion avoidance samples Δ and decides (module docstring):
@@ -173,10 +169,8 @@ class QuickVegas(Vegas):
     def init_state(self, n: int) -> State:
         """Fresh state: slow start, ``succ = 0``, next congestion-avoidance round decides."""
         state = super().init_state(n)
-        state["succ"] = np.zeros(state["phase"].shape[0])
-        state["hold"] = np.zeros(state["phase"].shape[0])
-        state["wary"] = np.zeros(state["phase"].shape[0])
-        state["last_inc"] = np.zeros(state["phase"].shape[0])
+        for key in ("succ", "hold", "wary", "last_inc"):
+            state[key] = np.zeros(state["phase"].shape[0])
         return state
 
     def initial_action(self, state: State) -> RoundAction:
@@ -242,9 +236,7 @@ def _quick_vegas_rule(
     per flow). Writes the action into ``new``, ``incr``, ``cap`` and the state in place.
     Compiled once (:mod:`tcpfluid.algorithms._jit`).
     """
-    s = 1 if params.shape[1] > 1 else 0
-    if s and params.shape[1] != cwnd.shape[0]:
-        raise ValueError("the law has per-flow parameters for another number of flows")
+    s = stride(params, cwnd.shape[0])
     for i in range(cwnd.shape[0]):
         w = cwnd[i]
         d = backlog(w, base_rtt[i], rtt_mean[i])
@@ -266,17 +258,14 @@ def _quick_vegas_rule(
 
         # eq (3): (β − Δ) × succ, at most doubling
         new_succ = old_succ + 1.0 if below else 0.0
-        amount = (beta - d) * new_succ
-        amount = amount if (amount <= w or amount != amount) else w  # numpy.minimum
+        amount = fmin((beta - d) * new_succ, w)
         # decreases at the boundary: eq (4) above β, −1 between m and β
         drop = 0.5 * (d - mid) if above else (1.0 if upper else 0.0)
-        x = 0.875 * w if exit_gamma else w - drop
-        x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+        x = fmax(0.875 * w if exit_gamma else w - drop, MIN_WINDOW)
         if grow:
             # one packet per two ACKs of the window's whole packets (module docstring)
-            c = w + 0.5 * np.floor(w)
             up = 0.5
-            top = c if (c <= th or c != c) else th  # numpy.minimum
+            top = fmin(w + 0.5 * np.floor(w), th)
         else:
             up = amount / w if below else (1.0 / w if lower else 0.0)
             top = x + (amount if below else (1.0 if lower else 0.0))
@@ -319,7 +308,7 @@ def _quick_vegas_rule(
         succ[i] = 0.0 if ss else new_succ
 
 
-_QUICK_VEGAS = Kernel(_quick_vegas_rule, "wwwwwwrrrRiwww", uses=(backlog,))
+_QUICK_VEGAS = Kernel(_quick_vegas_rule, "wwwwwwrrrRiwww", uses=(backlog, stride, fmax, fmin))
 
 
 def _quick_vegas_loss(
@@ -348,4 +337,4 @@ def _quick_vegas_loss(
         last_inc[i] = 0.0
 
 
-_QUICK_VEGAS_LOSS = Kernel(_quick_vegas_loss, "wwwwwwIirw", uses=(check_index, _vegas_loss))
+_QUICK_VEGAS_LOSS = Kernel(_quick_vegas_loss, "wwwwwwIirw", uses=(check_index, fmax, _vegas_loss))

@@ -47,7 +47,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ._common import MIN_WINDOW, check_flows, check_index
+from ._common import MIN_WINDOW, check_flows, check_index, fmax, fmin
 from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
@@ -145,16 +145,15 @@ def _reno_rule(phase: Any, ssthresh: Any, cwnd: Any, new: Any, incr: Any, cap: A
         th = ssthresh[i]
         new[i] = w
         if phase[i] == SLOW_START and w < th:
-            c = 2.0 * w
             incr[i] = 1.0
-            cap[i] = c if (c <= th or c != c) else th  # numpy.minimum
+            cap[i] = fmin(2.0 * w, th)
         else:
             phase[i] = CONGESTION_AVOIDANCE
             incr[i] = 1.0 / w
             cap[i] = w + 1.0
 
 
-_RENO = Kernel(_reno_rule, "wwrwww")
+_RENO = Kernel(_reno_rule, "wwrwww", uses=(fmin,))
 
 
 def _reno_loss(
@@ -168,10 +167,7 @@ def _reno_loss(
     n = phase.shape[0]
     for j in range(index.shape[0]):
         i = check_index(index[j], n)
-        h = cwnd[j] / 2.0
-        h = h if (h >= MIN_WINDOW or h != h) else MIN_WINDOW  # numpy.maximum
-        if floor:
-            h = MIN_WINDOW
+        h = MIN_WINDOW if floor else fmax(cwnd[j] / 2.0, MIN_WINDOW)
         ssthresh[i] = h
         if kind == LOSS_TIMEOUT:
             phase[i] = SLOW_START
@@ -181,7 +177,7 @@ def _reno_loss(
             new[j] = h
 
 
-_RENO_LOSS = Kernel(_reno_loss, "wwIibrw", uses=(check_index,))
+_RENO_LOSS = Kernel(_reno_loss, "wwIibrw", uses=(check_index, fmax))
 
 
 def _reno_rate(sign: Any, delta: Any, w: Any, rtt: Any, alpha: Any, gamma: Any) -> Any:

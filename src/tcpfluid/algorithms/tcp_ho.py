@@ -107,6 +107,9 @@ from .vegas import INITIAL_WINDOW
 
 __all__ = ["DECREASES", "TcpHo"]
 
+#: the law's state arrays its compiled round rule takes, in order
+_ROUND_STATE = ("phase", *_STATE_KEYS)
+
 #: how a comparison that finds the throughput fallen (statuses 2 and 4) sizes the decrease
 DECREASES = ("throughput", "table")
 
@@ -195,19 +198,12 @@ class TcpHo(CompiledLaw):
         (``phase``, then :data:`~tcpfluid.algorithms._tcp_ho_rule._STATE_DEFAULTS`' keys in
         order), the sample and the decrease rule."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return (
-            _TCP_HO,
-            cwnd.shape[0],
-            (
-                state["phase"],
-                *(state[key] for key in _STATE_DEFAULTS),
-                cwnd,
-                np.asarray(sample.base_rtt, dtype=np.float64),
-                np.asarray(sample.rtt_min, dtype=np.float64),
-                np.asarray(sample.rtt_max, dtype=np.float64),
-                self._decrease == "throughput",
-            ),
-        )
+        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        rtt_min = np.asarray(sample.rtt_min, dtype=np.float64)
+        rtt_max = np.asarray(sample.rtt_max, dtype=np.float64)
+        states = [state[key] for key in _ROUND_STATE]
+        args = (*states, cwnd, base_rtt, rtt_min, rtt_max, self._decrease == "throughput")
+        return _TCP_HO, cwnd.shape[0], args
 
     def _loss_rule(
         self, state: State, kind: int

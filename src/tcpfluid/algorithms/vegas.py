@@ -43,7 +43,10 @@ from ._common import (
     check_flows,
     check_index,
     check_le,
+    fmax,
+    fmin,
     rule_params,
+    stride,
 )
 from ._jit import Kernel
 from .base import (
@@ -55,7 +58,6 @@ from .base import (
     FloatArray,
     OdeForm,
     Parameter,
-    RoundAction,
     RoundSample,
     State,
 )
@@ -152,50 +154,24 @@ class Vegas(CompiledLaw):
         }
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
-        """:func:`_vegas_rule` on the sample's window and Δ of eq (1) from its RTTs."""
+        """:func:`_vegas_rule` on the law's state and parameters, the sample's window and
+        Δ of eq (1) from its RTTs."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
         base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
-        return self._vegas(state, cwnd, base_rtt, sample.rtt_mean, _NO_DELTA)
-
-    def _decide(
-        self, state: State, cwnd: FloatArray, delta: FloatArray, out: RoundAction | None = None
-    ) -> RoundAction:
-        """Slow start and eq (2) from the window and a backlog estimate ``delta`` in place
-        of Δ of eq (1) (forward-path Vegas's Δ_f; :func:`_vegas_rule`, compiled)."""
-        w = np.asarray(cwnd, dtype=np.float64)
-        return self._run_rule(*self._vegas(state, w, _NO_DELTA, _NO_DELTA, delta), out)
-
-    def _vegas(
-        self,
-        state: State,
-        cwnd: FloatArray,
-        base_rtt: FloatArray,
-        rtt_mean: Any,
-        delta: Any,
-    ) -> tuple[Any, int, tuple[Any, ...]]:
-        """:func:`_vegas_rule`, the number of flows and its arguments on the law's state
-        and parameters (:meth:`ControlLaw._round_rule`)."""
-        return (
-            _VEGAS,
-            cwnd.shape[0],
-            (
-                state["phase"],
-                state["ss_grow"],
-                state["ssthresh"],
-                cwnd,
-                base_rtt,
-                np.asarray(rtt_mean, dtype=np.float64),
-                np.asarray(delta, dtype=np.float64),
-                self._rule_params,
-                self._decrease_inclusive,
-            ),
-        )
+        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
+        options = (_NO_DELTA, self._rule_params, self._decrease_inclusive)
+        phase, ss_grow, ssthresh = state["phase"], state["ss_grow"], state["ssthresh"]
+        return _VEGAS, cwnd.shape[0], (phase, ss_grow, ssthresh, cwnd, base_rtt, rtt_mean, *options)
 
     def _loss_rule(
         self, state: State, kind: int
     ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
         """:func:`_vegas_loss` on the law's state."""
-        return _VEGAS_LOSS, (state["phase"], state["ss_grow"], state["ssthresh"]), ()
+        return _VEGAS_LOSS, tuple(state[k] for k in _VEGAS_STATE), ()
+
+
+#: the law's state arrays its compiled rules take, in order
+_VEGAS_STATE = ("phase", "ss_grow", "ssthresh")
 
 
 def _vegas_rule(
@@ -221,9 +197,7 @@ def _vegas_rule(
     decreases at Δ >= β (Enhanced Vegas). Writes the action into ``new``, ``incr``, ``cap``
     and the state in place. Compiled once (:mod:`tcpfluid.algorithms._jit`).
     """
-    s = 1 if params.shape[1] > 1 else 0
-    if s and params.shape[1] != cwnd.shape[0]:
-        raise ValueError("the law has per-flow parameters for another number of flows")
+    s = stride(params, cwnd.shape[0])
     given = delta.shape[0] > 0
     for i in range(cwnd.shape[0]):
         w = cwnd[i]
@@ -240,12 +214,11 @@ def _vegas_rule(
         x = w * 0.875 if exit_gamma else w
         if dec:
             x -= 1.0
-        x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+        x = fmax(x, MIN_WINDOW)
         new[i] = x
         if grow:  # one packet per ACK, at most doubling (and not past ssthresh)
-            c = 2.0 * w
             incr[i] = 1.0
-            cap[i] = c if (c <= th or c != c) else th  # numpy.minimum
+            cap[i] = fmin(2.0 * w, th)
         else:
             incr[i] = 1.0 / w if inc else 0.0
             cap[i] = x + 1.0 if inc else x
@@ -256,7 +229,7 @@ def _vegas_rule(
             ss_grow[i] = 1.0 - ss_grow[i]
 
 
-_VEGAS = Kernel(_vegas_rule, "wwwrrrrRbwww", uses=(backlog,))
+_VEGAS = Kernel(_vegas_rule, "wwwrrrrRbwww", uses=(backlog, stride, fmax, fmin))
 
 
 def _vegas_loss(
@@ -272,21 +245,19 @@ def _vegas_loss(
         i = check_index(index[j], n)
         w = cwnd[j]
         if kind == LOSS_TIMEOUT:
-            h = w / 2.0
-            ssthresh[i] = h if (h >= MIN_WINDOW or h != h) else MIN_WINDOW  # numpy.maximum
+            ssthresh[i] = fmax(w / 2.0, MIN_WINDOW)
             phase[i] = SLOW_START
             ss_grow[i] = 1.0
             new[j] = MIN_WINDOW
         else:
-            x = w * (0.75 if kind == LOSS_FAST else 0.5)
-            x = x if (x >= MIN_WINDOW or x != x) else MIN_WINDOW  # numpy.maximum
+            x = fmax(w * (0.75 if kind == LOSS_FAST else 0.5), MIN_WINDOW)
             phase[i] = CONGESTION_AVOIDANCE
             ssthresh[i] = x
             new[j] = x
 
 
-_VEGAS_LOSS = Kernel(_vegas_loss, "wwwIirw", uses=(check_index,))
-#: no Δ given (the rule computes eq (1)), or no sample RTTs (Δ given)
+_VEGAS_LOSS = Kernel(_vegas_loss, "wwwIirw", uses=(check_index, fmax))
+#: no Δ given: the rule computes eq (1)
 _NO_DELTA = np.empty(0)
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import check_int, check_positive
+from .._validation import check_bool, check_int, check_positive
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics import FlowRecord
@@ -217,6 +217,18 @@ class Engine:
     def records(self, quantity: str) -> bool:
         """Whether ``quantity`` is recorded."""
         return quantity in (self.record or ())
+
+    def _options(self) -> dict[str, Any]:
+        """The engine's own options by name (its fields but the recording ones): the
+        keywords of the function that runs it, which takes them under the same names."""
+        skip = ("record_interval_s", "record")
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
+
+    def _check_bools(self, *names: str) -> None:
+        """Each option of ``names`` checked (:func:`~tcpfluid._validation.check_bool`) and
+        kept as a plain bool."""
+        for name in names:
+            object.__setattr__(self, name, check_bool(name, getattr(self, name)))
 
 
 # ------------------------------------------------------------------ helpers of the engines

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
+from .._validation import check_choice, check_int, check_nonnegative, check_positive
 from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES
 from ..fluid._hybrid_pages import small_pages
 from ..fluid._ode_scenario import end_base_rtt
@@ -146,8 +146,7 @@ class Hybrid(Engine):
         super().__post_init__()
         check_choice("rtt_sample", self.rtt_sample, RTT_SAMPLES)
         check_choice("drop_share", self.drop_share, DROP_SHARES)
-        for name in ("whole_packets", "hold_drops", "boundary_ack_next_round"):
-            object.__setattr__(self, name, check_bool(name, getattr(self, name)))
+        self._check_bools("whole_packets", "hold_drops", "boundary_ack_next_round")
         check_positive("min_rto_s", self.min_rto_s)
         if self.timeout_loss_fraction is not None and not 0.0 < self.timeout_loss_fraction <= 1.0:
             raise ValueError(
@@ -169,16 +168,8 @@ class Hybrid(Engine):
                 if self.record_interval_s is None
                 else _points(self.record_interval_s, scenario.duration_s)
             ),
-            measure_from_s=self.measure_from_s,
             progress=progress,
-            rtt_sample=self.rtt_sample,
-            drop_share=self.drop_share,
-            whole_packets=bool(self.whole_packets),
-            dt_s=self.dt_s,
-            hold_drops=bool(self.hold_drops),
-            boundary_ack_next_round=bool(self.boundary_ack_next_round),
-            min_rto_s=self.min_rto_s,
-            timeout_loss_fraction=self.timeout_loss_fraction,
+            **self._options(),
         )
 
     def _result(self, sc: Scenario, native: Any, label: str) -> Result:
@@ -248,14 +239,7 @@ class Ode(Engine):
             scenario,
             model="classical",
             n_points=(DEFAULT_POINTS - 1) * self._judged(scenario) + 1,
-            measure_from_s=self.measure_from_s,
-            switch_width_pkts=self.switch_width_pkts,
-            droptail_width_pkts=self.droptail_width_pkts,
-            method=self.method,
-            rtol=self.rtol,
-            atol=self.atol,
-            max_step_s=self.max_step_s,
-            max_rhs_evals=self.max_rhs_evals,
+            **self._options(),
         )
 
     def _result(self, sc: Scenario, native: Any, label: str) -> Result:

@@ -100,39 +100,14 @@ class Packet(Engine):
             if getattr(self, name) is not None:
                 check_positive(name, getattr(self, name))
         check_nonnegative("send_overhead_s", self.send_overhead_s)
-        object.__setattr__(
-            self, "timeout_recover", check_bool("timeout_recover", self.timeout_recover)
-        )
-        object.__setattr__(self, "red_wait", check_bool("red_wait", self.red_wait))
-        timing = check_bool("ns2_vegas_timing", self.ns2_vegas_timing)
-        object.__setattr__(self, "ns2_vegas_timing", timing)
-        reset = check_bool("ns2_vegas_base_reset", self.ns2_vegas_base_reset)
-        object.__setattr__(self, "ns2_vegas_base_reset", reset)
+        self._check_bools("timeout_recover", "red_wait", "ns2_vegas_timing", "ns2_vegas_base_reset")
         rec = check_fast_recovery(self.fast_recovery, None)
         object.__setattr__(self, "fast_recovery", rec)
         check_int("max_packets", self.max_packets, minimum=1)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         return simulate_packets(
-            scenario,
-            seed=self.seed,
-            sample_interval_s=self.record_interval_s,
-            laws=self.laws,
-            delayed_ack=self.delayed_ack,
-            delayed_ack_echo=self.delayed_ack_echo,
-            delack_timeout_s=self.delack_timeout_s,
-            min_rto_s=self.min_rto_s,
-            initial_rto_s=self.initial_rto_s,
-            max_rto_s=self.max_rto_s,
-            fine_retransmit=self.fine_retransmit,
-            send_overhead_s=self.send_overhead_s,
-            timeout_recover=self.timeout_recover,
-            fast_recovery=self.fast_recovery,
-            red_wait=self.red_wait,
-            ns2_vegas_timing=self.ns2_vegas_timing,
-            ns2_vegas_base_reset=self.ns2_vegas_base_reset,
-            progress=progress,
-            max_packets=self.max_packets,
+            scenario, sample_interval_s=self.record_interval_s, progress=progress, **self._options()
         )
 
     def _result(self, sc: Scenario, res: Any, label: str) -> Result:

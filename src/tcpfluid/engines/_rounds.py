@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_bool, check_choice, check_int
+from .._validation import check_choice, check_int
 from ..fluid._rounds_checks import _RTT_MODELS, FEEDBACK_ROUNDS
 from ..fluid._rounds_law import DROP_SHARE, DROP_SHARES
 from ._base import Engine, counted_option, sample_rows, slow_start, summary_of
@@ -82,8 +82,7 @@ class Rounds(Engine):
                 f"feedback_rounds must be in [0, {MAX_FEEDBACK_ROUNDS}], "
                 f"got {self.feedback_rounds!r}"
             )
-        for name in ("ack_train", "train_runs", "whole_packets"):
-            object.__setattr__(self, name, check_bool(name, getattr(self, name)))
+        self._check_bools("ack_train", "train_runs", "whole_packets")
         check_choice("drop_share", self.drop_share, DROP_SHARES)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
@@ -92,16 +91,7 @@ class Rounds(Engine):
         # every round is kept for the summary (it is judged on the whole run); the Result's
         # series are then thinned to record_interval_s
         return simulate_scenario_rounds(
-            scenario,
-            rtt_model=self.rtt_model,
-            record=self.record or (),
-            record_every=1,
-            feedback_rounds=self.feedback_rounds,
-            ack_train=self.ack_train,
-            progress=progress,
-            whole_packets=self.whole_packets,
-            train_runs=self.train_runs,
-            drop_share=self.drop_share,
+            scenario, record=self.record or (), record_every=1, progress=progress, **self._options()
         )
 
     def _result(self, sc: Scenario, tr: Any, label: str) -> Result:

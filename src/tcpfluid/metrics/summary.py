@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -210,22 +210,11 @@ def _subset(fr: FlowRecords, cut: Any) -> FlowRecords:
     """``fr`` with ``cut`` applied to each column (along its last axis, the flows; names
     are not read)."""
 
-    def opt(x: Any) -> Any:
-        return None if x is None else cut(x)
-
-    return FlowRecords(
-        names=(),
-        start_s=cut(fr.start_s),
-        stop_s=cut(fr.stop_s),
-        t_s=fr.t_s if fr.t_s.ndim == 1 else cut(fr.t_s),
-        window_pkts=cut(fr.window_pkts),
-        in_slow_start=opt(fr.in_slow_start),
-        settle_window_pkts=cut(fr.settle_window_pkts),
-        delivered_pkts=cut(fr.delivered_pkts),
-        loss_events=cut(fr.loss_events),
-        sizes=opt(fr.sizes),
-        exit_delay_samples=fr.exit_delay_samples,
-    )
+    cols = {f.name: getattr(fr, f.name) for f in fields(FlowRecords)}
+    for k, v in cols.items():
+        if k not in ("names", "exit_delay_samples") and v is not None:
+            cols[k] = v if k == "t_s" and v.ndim == 1 else cut(v)
+    return FlowRecords(**{**cols, "names": ()})
 
 
 def _block(fr: FlowRecords, a: int, b: int) -> FlowRecords:

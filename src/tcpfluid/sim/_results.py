@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -108,20 +108,8 @@ class FlowTrace:
         """The round records as a :class:`pandas.DataFrame`, one row per round boundary."""
         import pandas as pd
 
-        return pd.DataFrame(
-            {
-                "t_s": self.round_t_s,
-                "cwnd_pkts": self.round_cwnd_pkts,
-                "next_cwnd_pkts": self.round_next_cwnd_pkts,
-                "rtt_mean_s": self.round_rtt_mean_s,
-                "rtt_min_s": self.round_rtt_min_s,
-                "rtt_max_s": self.round_rtt_max_s,
-                "base_rtt_s": self.round_base_rtt_s,
-                "delta_pkts": self.round_delta_pkts,
-                "phase": self.round_phase,
-                "ssthresh_pkts": self.round_ssthresh_pkts,
-            }
-        )
+        rounds = [f.name for f in fields(self) if f.name.startswith("round_")]
+        return pd.DataFrame({n.removeprefix("round_"): getattr(self, n) for n in rounds})
 
 
 @dataclass(frozen=True, eq=False)

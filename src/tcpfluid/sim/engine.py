@@ -488,12 +488,9 @@ def simulate_packets(
     given = dict(locals())  # the options as the caller gave them
     check_scenario(scenario)
     check_int("seed", seed, minimum=0)
-    if not isinstance(red_wait, bool):
-        raise TypeError(f"red_wait must be True or False, got {red_wait!r}")
-    if not isinstance(ns2_vegas_timing, bool):
-        raise TypeError(f"ns2_vegas_timing must be True or False, got {ns2_vegas_timing!r}")
-    if not isinstance(ns2_vegas_base_reset, bool):
-        raise TypeError(f"ns2_vegas_base_reset must be True or False, got {ns2_vegas_base_reset!r}")
+    for name in ("red_wait", "ns2_vegas_timing", "ns2_vegas_base_reset"):
+        if not isinstance(given[name], bool):
+            raise TypeError(f"{name} must be True or False, got {given[name]!r}")
     overhead = check_nonnegative("send_overhead_s", send_overhead_s)  # finite, >= 0
     seconds = seconds_options(given)  # each time option under its name or its alias
     dt_name, dt_given = seconds["sample_interval_s"]
