@@ -115,6 +115,42 @@ class RoundEngine:
         self.S, self.K, self.F, self.n = S, K, F, S * F
         self.memory_of = memory_of
         self.acks_of = _packet_acks if whole_packets else _window_acks
+        self._init_classes(classes, d)
+        self.mu, self.b_r = batch.mu_pps, batch.reverse_buffer_pkts
+        self.reverse = bool(np.any(np.isfinite(batch.reverse_mu_pps)))
+        self.finite_buf = bool(np.any(np.isfinite(batch.buffer_pkts)))
+        self.cross = bool(run.cross)
+        self.spread_train = ack_train and not self.reverse and self.cross
+        self.staggered = bool(np.any(run.start_f > 0.0) or np.any(np.isfinite(run.stop_f)))
+        self.start_n, self.stop_n = np.tile(run.start_f, S), np.tile(run.stop_f, S)
+        n = self.n
+        self.ls = start_law(law, n, self.staggered)
+        self.cwnd0, self.incr, self.cap = self.ls.cwnd0, self.ls.incr, self.ls.cap
+        #: (whole packets) the windows of each flow's last round (read, never written,
+        #: otherwise)
+        self.w_prev = self.cwnd0.copy() if whole_packets else self.cwnd0
+        self._init_flow_state(classes)
+        self.recovering = np.zeros(n, dtype=np.int64)
+        self.share = OverflowShare(S) if drop_share == "in-turn" else None
+        self.growth = np.zeros(n) if drop_share == "growth" else None
+        self.whole = WholeLosses(n) if drop_share == "growth" else None
+        self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
+        # totals: the bottleneck's output integrated between events (module docstring)
+        self.t_ev, self.rate, self.rate_cross = 0.0, np.zeros(n), np.zeros(S)
+        self.inflight, self.buf_s, self.none_s = np.zeros(n), np.zeros(S), np.zeros(0)
+        self.delivered, self.cross_carried, self.elapsed = np.zeros(n), np.zeros(S), np.zeros(S)
+        self.losses = np.zeros(n, dtype=np.int64)
+        #: per class: per-flow work arrays reused by every round (:meth:`_scratch`)
+        self.scratch: list[dict[str, FloatArray]] = [{} for _ in range(K)]
+        #: per class: its round's growth (one value per flow)
+        self.growth_work = [np.empty(m * S) for m in self.size]
+        #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
+        self.out_row: Callable[[], tuple[FloatArray, FloatArray | None]] | None = None
+        self._init_places(model, lag)
+
+    def _init_classes(self, classes: list[NDArray[np.intp]], d: FloatArray) -> None:
+        """How the round-clock classes address their flows, and their base RTTs."""
+        K, F = self.K, self.F
         # a class of consecutive flows is addressed by a slice (views); one class: all
         self.sel: list[Any] = [
             slice(int(ix[0]), int(ix[-1]) + 1) if ix[-1] - ix[0] + 1 == ix.size else ix
@@ -134,19 +170,11 @@ class RoundEngine:
             self.d_flow = np.empty(F)
             for c, ix in enumerate(classes):
                 self.d_flow[ix] = d[0, c]
-        self.mu, self.b_r = batch.mu_pps, batch.reverse_buffer_pkts
-        self.reverse = bool(np.any(np.isfinite(batch.reverse_mu_pps)))
-        self.finite_buf = bool(np.any(np.isfinite(batch.buffer_pkts)))
-        self.cross = bool(run.cross)
-        self.spread_train = ack_train and not self.reverse and self.cross
-        self.staggered = bool(np.any(run.start_f > 0.0) or np.any(np.isfinite(run.stop_f)))
-        self.start_n, self.stop_n = np.tile(run.start_f, S), np.tile(run.stop_f, S)
-        n = self.n
-        self.ls = start_law(law, n, self.staggered)
-        self.cwnd0, self.incr, self.cap = self.ls.cwnd0, self.ls.incr, self.ls.cap
-        #: (whole packets) the windows of each flow's last round (read, never written,
-        #: otherwise)
-        self.w_prev = self.cwnd0.copy() if whole_packets else self.cwnd0
+
+    def _init_flow_state(self, classes: list[NDArray[np.intp]]) -> None:
+        """The per-flow state every round reads and writes (windows, activity, base RTTs,
+        pending overflow shares) and the per-class sums' layout."""
+        K, F, n = self.K, self.F, self.n
         self.active = np.ones(n, dtype=bool)
         #: (staggered) per class: the clock before which none of its flows joins or leaves,
         #: whether every one is active; ``off``: some flow of the class stepping is not
@@ -180,10 +208,13 @@ class RoundEngine:
         self.d_class = np.array([float(dc[0]) for dc in self.d])
         self.perm = np.concatenate(classes) if K > 1 else np.arange(F)
         self.starts = np.cumsum([0, *self.size[:-1]]).astype(np.intp)
-        self.recovering = np.zeros(n, dtype=np.int64)
-        self.share = OverflowShare(S) if drop_share == "in-turn" else None
-        self.growth = np.zeros(n) if drop_share == "growth" else None
-        self.whole = WholeLosses(n) if drop_share == "growth" else None
+
+    def _init_kernels(
+        self, law: ControlLaw, red: RedParameters | None, *, model: str, train_runs: bool, lag: int
+    ) -> None:
+        """RED's state, each class's clock and compiled bottleneck kernel, and the laws
+        that decide each class's flows."""
+        S, K = self.S, self.K
         #: RED's state and parameters (rows of :mod:`._rounds_kernel`)
         self.red_state = None
         if red is not None:
@@ -215,17 +246,10 @@ class RoundEngine:
         self.no_delta = np.empty(0)
         self.count = [0] * K
         self.fixed: list[tuple[Any, ...] | None] = [None] * K
-        # totals: the bottleneck's output integrated between events (module docstring)
-        self.t_ev, self.rate, self.rate_cross = 0.0, np.zeros(n), np.zeros(S)
-        self.inflight, self.buf_s, self.none_s = np.zeros(n), np.zeros(S), np.zeros(0)
-        self.delivered, self.cross_carried, self.elapsed = np.zeros(n), np.zeros(S), np.zeros(S)
-        self.losses = np.zeros(n, dtype=np.int64)
-        #: per class: per-flow work arrays reused by every round (:meth:`_scratch`)
-        self.scratch: list[dict[str, FloatArray]] = [{} for _ in range(K)]
-        #: per class: its round's growth (one value per flow)
-        self.growth_work = [np.empty(m * S) for m in self.size]
-        #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
-        self.out_row: Callable[[], tuple[FloatArray, FloatArray | None]] | None = None
+
+    def _init_places(self, model: str, lag: int) -> None:
+        """(One round clock, several flows) the flows' places in the round's burst."""
+        S, K, F, n = self.S, self.K, self.F, self.n
         #: (one round clock, several flows, a burst model) each flow's place in the
         #: round's burst: per round of the last ``lag + 1``, the offsets of its mean,
         #: maximum and minimum RTT from the round's (:meth:`_burst_places`)
