@@ -71,11 +71,7 @@ F_LAST_DEP = 42  # the last step the flow's departures were not zero
 F_LAST_REL = 43  # the step its last held drop is released (``drop_hist``)
 F_PARK_FROM = 44  # the last step before the flow was parked (:func:`_unpark`)
 F_QUIET = 45  # 1.0: the flow is in the list of flows that may be parked (``touched[3]``)
-F_FIRST_RTT = 46  # the RTT of the flow's first packet when it starts with others on an idle
-#                   bottleneck (docs/round-model.md, "First packets"; 0: none): the floor of
-#                   its rounds' minimum RTT while they carry ACKs of its first window's
-F_FIRST_ACKS = 47  # the packets of that window (F_RESOLVED from which the floor ends)
-N_FLOW_ROWS = 48
+N_FLOW_ROWS = 46
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -824,18 +820,9 @@ N_SAMPLE = 8
 def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
     """Flow ``j``'s round sample into column ``i`` of rows ``S_*`` of ``out``: it first
     lowers its BaseRTT ``base[j]`` (inf: none yet) to the round's minimum RTT;
-    ``ff[j, F_BASE]`` gets it (0 while none). The rounds that carry ACKs of the first
-    window of a flow whose first packet queued behind other flows' (``F_FIRST_RTT``) have
-    that packet's RTT as their minimum at least: the fluid mixes the flows' first
-    windows, where each packet of flow j's finds j packets ahead at least."""
+    ``ff[j, F_BASE]`` gets it (0 while none)."""
     d = ff[j, F_D]
     r_min = ff[j, F_R_MIN]
-    first = ff[j, F_FIRST_RTT]
-    if first > 0.0:
-        if r_min < first:  # (inf: no sample, none to raise)
-            r_min = first
-        if ff[j, F_RESOLVED] >= ff[j, F_FIRST_ACKS]:  # the first window ACKed or lost
-            ff[j, F_FIRST_RTT] = 0.0
     if r_min < base[j]:
         base[j] = r_min
     b = base[j]

@@ -520,10 +520,10 @@ class RoundEngine:
         first &= per_flow(idle == 0.0, m)  # no flow of the scenario sending before
         if not any_of(first):
             return
-        # the first packets ahead, s
-        queued = _rounds_physics.first_packet_queueing(
-            first, S, m, np.broadcast_to(inv_mu, d.shape)
-        )
+        fs = by_scenario(first, S, m)
+        ahead = (np.cumsum(fs, axis=1) - fs).reshape(-1) if m > 1 else np.zeros(first.size)
+        inv = np.broadcast_to(inv_mu, d.shape)
+        queued = ahead * per_flow(inv, m)  # the first packets ahead, s
         self.base_rtt[first] = (per_flow(d, m) + queued)[first]
         self.fwd_base[first] = (per_flow(0.5 * d, m) + queued)[first]
 

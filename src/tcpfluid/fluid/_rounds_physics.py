@@ -223,20 +223,6 @@ def across_flows(x: Any, m: int) -> Any:
     return x[:, None] if m > 1 else x
 
 
-def first_packet_queueing(first: Any, S: int, m: int, inv_mu_a: Any) -> FloatArray:
-    """The queueing delay, s, the first packet of each flow marked ``first`` (per flow,
-    S × m,) finds when those flows start together on an idle bottleneck
-    (docs/round-model.md, "First packets"): none of their packets is queued yet, and
-    their first packets reach the bottleneck one per flow in the flows' order (the access
-    links faster than the bottleneck), so the j-th of them (from 0) finds j packets,
-    ``j/μa`` (``inv_mu_a``: 1/μa per scenario, (S,)). Its BaseRTT is ``d`` plus this,
-    the forward delay's minimum ``d/2`` plus this. Both fluid engines read it here."""
-    fs = by_scenario(first, S, m)
-    ahead = (np.cumsum(fs, axis=1) - fs).reshape(-1) if m > 1 else np.zeros(first.size)
-    result: FloatArray = ahead * per_flow(inv_mu_a, m)
-    return result
-
-
 def per_scenario(x: FloatArray, S: int, m: int) -> FloatArray:
     """The sum over each scenario's ``m`` flows of a per-flow array (S × m,) -> (S,)."""
     return x.reshape(S, m).sum(axis=1) if m > 1 else x

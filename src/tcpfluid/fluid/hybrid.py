@@ -66,7 +66,6 @@ from .._validation import check_choice, check_nonnegative, check_positive
 from ..algorithms.base import ControlLaw
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
-from . import _rounds_physics
 from ._hybrid_calls import quiet as _quiet
 from ._hybrid_inputs import (
     DROP_SHARES,
@@ -250,9 +249,6 @@ def simulate_hybrid(
         st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
     st.g[K.G_MARK] = mark
     ff, g = st.ff, st.g
-    if rev_arr[0] != 1.0:
-        ff[:, K.F_FIRST_RTT] = _first_packet_rtts(d, start, mu, run.cross)
-        ff[:, K.F_FIRST_ACKS] = laws.init_cwnd - 1e-9  # (ACK fluid: less a rounding)
     box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
     pause = max(1, n_steps // 100) if progress is not None else n_steps + 1
     box.ig[K.I_PAUSE] = pause
@@ -288,26 +284,6 @@ def simulate_hybrid(
     if progress is not None:
         progress(1.0)
     return _collect(laws, ff, g, st.rec_f, st.rec_g, box, mu, t_end, dt, changes, red)
-
-
-def _first_packet_rtts(
-    d: FloatArray, start: FloatArray, mu: float, cross: Sequence[tuple[float, float, float]]
-) -> FloatArray:
-    """Per flow, the RTT of its first packet where it queued behind other flows' (0
-    elsewhere): flows that start together on an idle bottleneck, first of the run, over
-    one propagation delay (one round clock, as the round model's rule), reach it one
-    packet per flow in the flows' order (docs/round-model.md, "First packets"), the j-th
-    behind j packets: ``d + j/μa``, μa the rate the cross traffic leaves then."""
-    out = np.zeros(d.size)
-    t0 = float(start.min())
-    first = start == t0
-    if d.size < 2 or np.any(d != d[0]) or int(first.sum()) < 2:
-        return out
-    mu_a = mu - sum(r for r, a, b in cross if a <= t0 < b)
-    queued = _rounds_physics.first_packet_queueing(first, 1, d.size, np.array([1.0 / mu_a]))
-    out[first] = (d + queued)[first]
-    out[queued == 0.0] = 0.0  # (the first flow's packet finds none: d, the floor already)
-    return out
 
 
 def _collect(
