@@ -71,11 +71,7 @@ F_LAST_DEP = 42  # the last step the flow's departures were not zero
 F_LAST_REL = 43  # the step its last held drop is released (``drop_hist``)
 F_PARK_FROM = 44  # the last step before the flow was parked (:func:`_unpark`)
 F_QUIET = 45  # 1.0: the flow is in the list of flows that may be parked (``touched[3]``)
-F_TO_DUE = 46  # a fast recovery that cannot repair its holes: when its timer fires, s
-#               (0: none pending; :func:`_loss_timer`)
-F_HOLES = 47  # the holes that recovery does not retransmit before its timeout: they stay
-#              in the flight (not sent again) until the timeout
-N_FLOW_ROWS = 48
+N_FLOW_ROWS = 46
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -655,7 +651,6 @@ def advance(  # type: ignore[no-untyped-def]
                     else:
                         _decide(ff, j, event == 1, t_next, has_rev, whole, laws)
                         w = ff[j, F_W]
-                        inflight = ff[j, F_INFLIGHT]
                 # ---- its sending of the next step
                 sending = started and ff[j, F_SILENT] <= t_next < stop
                 s_next, beyond = _send_of(sending, whole, w, inflight, freed)
@@ -903,14 +898,9 @@ def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: i
     window of ``w``; the ``w - L`` packets after them bring duplicate ACKs. Fewer than
     ``dupacks`` of them, or holes that NewReno (one hole per RTT, the timer restarted at
     the first partial ACK only) cannot repair before its timer fires,
-    ``(L - 1) RTT > RTO``, make a retransmission timeout (``RTO = max(min_rto, SRTT +
-    4 RTTVAR)``, SRTT the last RTT, RTTVAR half the round's RTT range; ``initial_rto``
-    before the first RTT sample). With too few duplicate ACKs the sender sends nothing
-    for one RTO. With enough, it retransmits first: a fast retransmit now (the law's fast
-    reaction; the flow goes on sending at the window it set), and the timeout when the
-    timer restarted at the first partial ACK fires, ``SRTT + RTO`` later (recorded in
-    ``F_TO_DUE``; :func:`_loss_apply_one` makes it the flow's next loss event); that
-    timeout sends at once (the sender's wait was the recovery)."""
+    ``(L - 1) RTT > RTO``, make a retransmission timeout, and the sender sends nothing
+    for one RTO (``max(min_rto, SRTT + 4 RTTVAR)``, SRTT the last RTT, RTTVAR half the
+    round's RTT range; ``initial_rto`` before the first RTT sample)."""
     w = ff[j, F_W]
     burst = ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0
     lost = ff[j, F_LOST]
@@ -918,20 +908,11 @@ def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: i
     srtt = last if last != 0.0 else ff[j, F_D]
     if not math.isnan(frac):
         return lost > frac * w, burst, 0.0, srtt
-    if ff[j, F_TO_DUE] != 0.0:  # the timer of a recovery that could not finish fired
-        ff[j, F_TO_DUE] = 0.0
-        ff[j, F_ACKED_AT_TO] = ff[j, F_ACKED]
-        return True, burst, 0.0, srtt
     spread = ff[j, F_R_MAX] - ff[j, F_R_MIN] if ff[j, F_R_ACKS] > 0 else 0.0
     rto = _np_max(min_rto, srtt + 2.0 * spread)
     if last == 0.0:  # no RTT sample yet: RFC 6298's initial timer
         rto = _np_max(rto, initial_rto)
-    if w - lost >= dupacks and (lost - 1.0) * srtt > rto:
-        # a fast retransmit whose recovery the timer ends: the timeout comes later
-        ff[j, F_TO_DUE] = srtt + rto
-        ff[j, F_BACKOFF] = rto
-        return False, burst, 0.0, srtt
-    to = w - lost < dupacks
+    to = (w - lost < dupacks) or ((lost - 1.0) * srtt > rto)
     s = rto if to else 0.0
     # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data brings a
     # fresh estimate (the packet sender's backoff, up to its maximum)
@@ -951,7 +932,6 @@ def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def
     """Flow ``j`` takes the window ``new`` its law set at a loss event at ``t``, stays
     silent for ``silent`` and counts later drops within ``max(srtt, silent)`` as the same
     event; it begins a new round (:func:`round_restart`)."""
-    lost = ff[j, F_LOST]
     ff[j, F_W] = new
     ff[j, F_INCR] = 0.0
     ff[j, F_CAP] = new
@@ -959,21 +939,6 @@ def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def
     ff[j, F_FIRST_DROP] = np.inf
     ff[j, F_SILENT] = t + silent
     ff[j, F_RECOVER] = t + _np_max(srtt, silent)
-    # the timeout ends the recovery: the holes it left are sent again (go-back)
-    ff[j, F_INFLIGHT] -= ff[j, F_HOLES]
-    ff[j, F_HOLES] = 0.0
-    due = ff[j, F_TO_DUE]
-    if due > 0.0:
-        # a recovery that its timer ends: the timeout is the flow's next loss event, its
-        # drops until then belong to this one, and the holes after the first (NewReno
-        # retransmits one per RTT) are not sent again before it
-        ff[j, F_TO_DUE] = -1.0
-        ff[j, F_LOST] = 1.0
-        ff[j, F_FIRST_DROP] = t + due
-        ff[j, F_RECOVER] = t + due
-        holes = lost - 1.0
-        ff[j, F_HOLES] = holes
-        ff[j, F_INFLIGHT] += holes
     round_restart(ff, j)
 
 
