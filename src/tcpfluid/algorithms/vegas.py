@@ -58,6 +58,7 @@ from .base import (
     FloatArray,
     OdeForm,
     Parameter,
+    RoundAction,
     RoundSample,
     State,
 )
@@ -158,10 +159,26 @@ class Vegas(CompiledLaw):
         Δ of eq (1) from its RTTs."""
         cwnd = np.asarray(sample.cwnd, dtype=np.float64)
         base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
-        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
-        options = (_NO_DELTA, self._rule_params, self._decrease_inclusive)
+        return self._vegas(state, cwnd, base_rtt, sample.rtt_mean, _NO_DELTA)
+
+    def _decide(
+        self, state: State, cwnd: FloatArray, delta: FloatArray, out: RoundAction | None = None
+    ) -> RoundAction:
+        """Slow start and eq (2) from the window and a backlog estimate ``delta`` in place
+        of Δ of eq (1), compiled (for a subclass that estimates the backlog its own way:
+        the forward-path experiments of the validation suite)."""
+        w = np.asarray(cwnd, dtype=np.float64)
+        return self._run_rule(*self._vegas(state, w, _NO_DELTA, _NO_DELTA, delta), out)
+
+    def _vegas(
+        self, state: State, cwnd: FloatArray, base_rtt: FloatArray, rtt_mean: Any, delta: Any
+    ) -> tuple[Any, int, tuple[Any, ...]]:
+        """:func:`_vegas_rule`, the number of flows and its arguments on the law's state and
+        parameters (:meth:`ControlLaw._round_rule`; a subclass may give its own BaseRTT)."""
+        rtt = np.asarray(rtt_mean, dtype=np.float64)
+        options = (np.asarray(delta, dtype=np.float64), self._rule_params, self._decrease_inclusive)
         phase, ss_grow, ssthresh = state["phase"], state["ss_grow"], state["ssthresh"]
-        return _VEGAS, cwnd.shape[0], (phase, ss_grow, ssthresh, cwnd, base_rtt, rtt_mean, *options)
+        return _VEGAS, cwnd.shape[0], (phase, ss_grow, ssthresh, cwnd, base_rtt, rtt, *options)
 
     def _loss_rule(
         self, state: State, kind: int
