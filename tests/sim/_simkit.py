@@ -149,3 +149,16 @@ def ns2_vegas_option_runs(
     c = simulate_packets(many, **{option: True}, **opts)
     d = simulate_packets(many, **off, **opts)
     return a, b, c, d
+
+
+def ns2_vegas_agent(cap: int) -> tuple[Any, Any, Any, Any]:
+    """One sending ns-2 Vegas agent's state for the packet kernel's round rules, called
+    directly: float and int rows, a sample ring of ``cap`` slots (a power of two) and its
+    sequence ring."""
+    from tcpfluid.sim import _core as C
+
+    ff = np.zeros((1, C.NF))
+    fi = np.zeros((1, C.NI), dtype=np.int64)
+    fi[0, C.I_RING_CAP] = cap
+    fi[0, C.I_STATE] = 1
+    return ff, fi, np.zeros(cap), np.zeros((cap, 2), dtype=np.int64)

@@ -16,9 +16,8 @@ ns-2's ``newack`` raises ``t_seqno_``).
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from _simkit import ns2_vegas_option_runs
+from _simkit import ns2_vegas_agent, ns2_vegas_option_runs
 
 from tcpfluid.engines import Packet
 from tcpfluid.scenarios import rtt_dumbbell
@@ -29,12 +28,7 @@ _CAP = 64  # ring slots (a power of two)
 
 
 def _agent(timed: float, base: float, begseq: int, begtime: float, nxt: int):  # type: ignore[no-untyped-def]
-    ff = np.zeros((1, C.NF))
-    fi = np.zeros((1, C.NI), dtype=np.int64)
-    fs = np.zeros(_CAP)
-    fq = np.zeros((_CAP, 2), dtype=np.int64)
-    fi[0, C.I_RING_CAP] = _CAP
-    fi[0, C.I_STATE] = 1
+    ff, fi, fs, fq = ns2_vegas_agent(_CAP)
     ff[0, C.F_V_TIMED] = timed
     ff[0, C.F_BASE] = base
     fi[0, C.I_ROUND_SEQ] = begseq

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _simkit import ns2_vegas_option_runs
+from _simkit import ns2_vegas_agent, ns2_vegas_option_runs
 
 from tcpfluid.engines import Packet
 from tcpfluid.scenarios import rtt_dumbbell
@@ -39,12 +39,7 @@ _TOL = 2e-5  # the thesis prints times to 10 µs
 
 
 def _agent() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    ff = np.zeros((1, C.NF))
-    fi = np.zeros((1, C.NI), dtype=np.int64)
-    fs = np.zeros(_CAP)
-    fq = np.zeros((_CAP, 2), dtype=np.int64)
-    fi[0, C.I_RING_CAP] = _CAP
-    fi[0, C.I_STATE] = 1
+    ff, fi, fs, fq = ns2_vegas_agent(_CAP)
     ff[0, C.F_V_TIMED] = 1.0
     return ff, fi, fs, fq
 

@@ -274,7 +274,7 @@ def _vegas_loss(
 
 
 _VEGAS_LOSS = Kernel(_vegas_loss, "wwwIirw", uses=(check_index, fmax))
-#: no Δ given: the rule computes eq (1)
+#: no Δ given (the rule computes eq (1)), or no sample RTTs (Δ given: :meth:`Vegas._decide`)
 _NO_DELTA = np.empty(0)
 
 

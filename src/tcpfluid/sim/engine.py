@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_int, check_nonnegative
+from .._validation import check_bool, check_int, check_nonnegative
 from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
 from . import _core as C
@@ -488,9 +488,9 @@ def simulate_packets(
     given = dict(locals())  # the options as the caller gave them
     check_scenario(scenario)
     check_int("seed", seed, minimum=0)
-    for name in ("red_wait", "ns2_vegas_timing", "ns2_vegas_base_reset"):
-        if not isinstance(given[name], bool):
-            raise TypeError(f"{name} must be True or False, got {given[name]!r}")
+    red_wait = check_bool("red_wait", red_wait)
+    ns2_vegas_timing = check_bool("ns2_vegas_timing", ns2_vegas_timing)
+    ns2_vegas_base_reset = check_bool("ns2_vegas_base_reset", ns2_vegas_base_reset)
     overhead = check_nonnegative("send_overhead_s", send_overhead_s)  # finite, >= 0
     seconds = seconds_options(given)  # each time option under its name or its alias
     dt_name, dt_given = seconds["sample_interval_s"]
