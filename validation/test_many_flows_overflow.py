@@ -199,9 +199,9 @@ def test_fast_different_rtt_round_model_follows_the_packets_with_one_cut_per_los
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Losses in the round after a flow's cut belong to its loss episode (a packet sender
-    learns of a drop a round later and cuts once per episode). The round model then
-    follows the packets' 50-150 s indices within 0.05 (0.52-0.53 against 0.56-0.57), and
-    its 200-ms flows keep windows of tens of packets (71 against the packets' 46). It
+    learns of a drop a round later and cuts once per episode). The round model's 200-ms
+    flows then keep windows of tens of packets (71 against the packets' 46; its 50-150 s
+    indices, 0.52-0.53, are the next test's). It
     carries less than the packets: utilisation 0.91 against 0.95, and a 100-ms flow
     ~965 packets/s against the packets' 1340-1380 in 50-150 s (with a recovery window
     three packets short of RFC 6582's the packets' were 0.90 and 1140-1230: the packet
@@ -218,7 +218,6 @@ def test_fast_different_rtt_round_model_follows_the_packets_with_one_cut_per_los
     j_pk = _jains(pk, _EDGES_50, packet=True)
     u_pk = float(pk.summary.utilization)
     rm = tcpfluid.simulate(sc, "rounds")
-    np.testing.assert_allclose(_jains(rm, _EDGES_50)[1:3], j_pk[1:3], rtol=0, atol=0.05)
     assert _long_flow_window(rm) > 0.5 * _long_flow_window(pk)
     mid_pk, mid_rm = _group_rates(pk, packet=True)[:, 1], _group_rates(rm)[:, 1]
     assert mid_pk.max() > 1.4 * mid_pk.min()
@@ -231,6 +230,27 @@ def test_fast_different_rtt_round_model_follows_the_packets_with_one_cut_per_los
     u_rm, u_off = float(rm.summary.utilization), float(off.summary.utilization)
     assert abs(u_pk - u_rm) < abs(u_pk - u_off)
     assert all(o < p - 0.05 for o, p in zip(_jains(off, _EDGES_50), j_pk, strict=True))
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason=(
+        "with the packet timer's gains divided per window (no timeout without a loss) the "
+        "packets' 50-150 s indices are 0.59 and 0.67, the round model's 0.52 and 0.53; the "
+        "agreement within 0.05 (0.56-0.57) came with the timer's timeouts without a loss"
+    ),
+)
+def test_fast_different_rtt_round_model_index_follows_the_packets_in_50_150_s(
+    fast_different_rtt: tuple[tcpfluid.Scenario, tcpfluid.Result],
+) -> None:
+    """The round model's Jain's index over 50-100 s and 100-150 s within 0.05 of the
+    packets' (the loss episodes of the test above)."""
+    sc, pk = fast_different_rtt
+    rm = tcpfluid.simulate(sc, "rounds")
+    j_pk = _jains(pk, _EDGES_50, packet=True)
+    np.testing.assert_allclose(_jains(rm, _EDGES_50)[1:3], j_pk[1:3], rtol=0, atol=0.05)
 
 
 @pytest.mark.slow

@@ -17,6 +17,7 @@ differs"; docs/simulator.md, "Fast recovery").
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tcpfluid.engines import Packet, simulate
 from tcpfluid.published import published
@@ -35,6 +36,16 @@ def _goodputs_kbps(fast_recovery: str, timeout_recover: bool) -> np.ndarray:
     return rates.mean(axis=1) * 8.0 * sc.packet_size_bytes / 1e3
 
 
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason=(
+        "with the packet timer's gains divided per window (no timeout without a loss) ns-2's "
+        "Reno recovery gives the long connection 452.6 kb/s, 15 % above the thesis's 394.7, "
+        "and NewReno 413.1; the agreement (398 against NewReno's 460) came with the timer's "
+        "timeouts without a loss (docs/thesis-tables.md)"
+    ),
+)
 def test_ns2_reno_recovery_gives_the_long_connection_the_thesis_goodput() -> None:
     thesis = published("001/table3.13/reno2/x2_100").value / 1e3  # 394.7 kb/s
     ns2 = _goodputs_kbps("reno", True)[1]

@@ -1,4 +1,4 @@
-"""The retransmission timer with an RTT sample on every ACK: no timeout without a loss.
+"""The retransmission timer with an RTT sample on every ACK (RFC 7323 appendix G).
 
 RFC 6298's gains (1/8 for SRTT, 1/4 for RTTVAR) are meant for about one sample per round
 trip. Taken on every ACK, they shrink RTTVAR by (3/4)^n over a window of n ACKs whose
@@ -6,9 +6,7 @@ samples are alike, so the timer falls to about the last RTT, and a round whose R
 longer than the one before, or whose ACKs come after a pause, ends in a timeout with
 nothing lost. RFC 7323 appendix G divides the gains by the samples expected per window;
 ns-2 takes one timed sample per window; either way RTTVAR keeps the round-to-round
-variation. The simulator's timer still uses the undivided gains (docs/fluid-promises.md,
-"Defects found": the divided gains pass this test but move the loss-driven report rows),
-so the test is an expected failure until the timer is mended.
+variation.
 
 The check is independent of the sender: on a path whose only loss is the bottleneck's
 drops, a run with no drop has nothing to retransmit.
@@ -16,23 +14,16 @@ drops, a run with no drop has nothing to retransmit.
 
 from __future__ import annotations
 
-import pytest
-
 from tcpfluid.scenarios import rtt_dumbbell
 from tcpfluid.sim import simulate_packets
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="the timer's RFC 6298 gains on every ACK: RTTVAR collapses",
-)
 def test_no_timeout_without_a_drop() -> None:
     # 35 iTCP-Vegas flows, 60 Mb/s x 287 ms, a buffer of 1.2 bandwidth-delay products
     # (a scaled-down hold-out scenario): the windows of the flows with the lowest
     # thresholds shrink round after round while the queue rises and falls by a few ms;
-    # with RFC 6298's gains on every ACK the flows take 1152 timeouts and 1950 fast
-    # retransmits in 80 s without one drop (none with RFC 7323 appendix G's gains)
+    # with RFC 6298's gains on every ACK the flows took 1152 timeouts and 1950 fast
+    # retransmits in 80 s without one drop
     rate, rtt, n = 60e6, 0.287, 35
     bdp = rate / 8000.0 * rtt
     sc = rtt_dumbbell(

@@ -88,7 +88,6 @@ NS2_FAST_CELLS: tuple[tuple[str, str, str], ...] = (
     ("fast-reno", "10-10", "reno"),
     ("fast-reno", "5-15", "fast"),
     ("fast-reno", "5-15", "reno"),
-    ("fast-tcp-ho", "15-5", "fast"),
 )
 _FRIEND_NAMES = {"vegas": "Vegas", "reno": "Reno", "fast": "FAST", "tcp-ho": "TCP-Ho"}
 

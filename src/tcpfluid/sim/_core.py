@@ -869,13 +869,20 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, n
         if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
             _ns2v_before_new_ack(ff, fi, f, now)
         rtt = now - ts
-        # RFC 6298 estimator
+        # RFC 6298 estimator, its gains divided by the samples expected per window (RFC
+        # 7323 appendix G: ceil(FlightSize / 2) with a sample per ACK), so that RTTVAR
+        # keeps the round-to-round variation instead of collapsing within a window
         if ff[f, F_SRTT] <= 0.0:
             ff[f, F_SRTT] = rtt
             ff[f, F_RTTVAR] = 0.5 * rtt
         else:
-            ff[f, F_RTTVAR] = 0.75 * ff[f, F_RTTVAR] + 0.25 * abs(ff[f, F_SRTT] - rtt)
-            ff[f, F_SRTT] = 0.875 * ff[f, F_SRTT] + 0.125 * rtt
+            expected = (fi[f, I_MAXSENT] - una + 1) // 2
+            if expected < 1:
+                expected = 1
+            g_var = 0.25 / expected
+            g_avg = 0.125 / expected
+            ff[f, F_RTTVAR] = (1.0 - g_var) * ff[f, F_RTTVAR] + g_var * abs(ff[f, F_SRTT] - rtt)
+            ff[f, F_SRTT] = (1.0 - g_avg) * ff[f, F_SRTT] + g_avg * rtt
         rto = ff[f, F_SRTT] + 4.0 * ff[f, F_RTTVAR]
         if rto < ff[f, F_MIN_RTO]:
             rto = ff[f, F_MIN_RTO]
