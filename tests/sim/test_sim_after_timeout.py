@@ -18,6 +18,7 @@ from __future__ import annotations
 import pytest
 from _simkit import spurious_fast_retransmits as _spurious
 
+import tcpfluid
 from tcpfluid.scenarios import rtt_dumbbell
 from tcpfluid.sim import simulate_packets
 
@@ -41,3 +42,47 @@ def test_timeout_recover_is_checked() -> None:
     sc = rtt_dumbbell(10e6, [0.1], ["reno"], duration_s=5.0, buffer_pkts=20)
     with pytest.raises(TypeError, match="timeout_recover"):
         simulate_packets(sc, timeout_recover=1)  # type: ignore[arg-type]
+
+
+def test_the_go_back_leaves_ssthresh_where_the_timeout_set_it() -> None:
+    # ns-2's Reno and NewReno agents (bugFix_ true): the timeout sets ssthresh to half the
+    # window (TcpAgent::slowdown, at least 2 packets), and the go-back's duplicate ACKs
+    # cut nothing more, so the flow slow-starts back up to that ssthresh. One Reno flow,
+    # 20 Mb/s x 200 ms (500 packets), a 100-packet buffer: the slow start overshoots by
+    # hundreds of packets, more holes than NewReno repairs before its timer fires
+    sc = rtt_dumbbell(20e6, [0.2], ["reno"], duration_s=8.0, buffer_pkts=100)
+    res = simulate_packets(sc, sample_interval_s=0.001, timeout_recover=True)
+    loose = simulate_packets(sc)  # the default: ns-2's bugFix_ false
+    f = res.flows[0]
+    timeout = 3
+    first = list(f.loss_kind).index(timeout)
+    after = f.round_t_s > f.loss_t_s[first]
+    # ssthresh after the timeout: half the window it cut, and the window slow-starts
+    # back up to it (a fifth of the path's 500 packets within the run)
+    expected = max(f.loss_cwnd_before_pkts[first] / 2.0, 2.0)
+    assert expected > 50
+    assert f.round_ssthresh_pkts[after][0] == expected
+    assert f.round_cwnd_pkts[after].max() >= expected
+    # every later loss event follows a drop at the bottleneck (none from the go-back)
+    assert _spurious(res) == 0
+    # without bugFix_ (the default) the go-back's duplicate ACKs cut ssthresh to the
+    # 2-packet floor
+    g = loose.flows[0]
+    t_to = g.loss_t_s[list(g.loss_kind).index(timeout)]
+    assert g.round_ssthresh_pkts[g.round_t_s > t_to + 0.5][0] == 2.0
+
+
+def test_reno_flows_keep_the_link_after_a_slow_start_overshoot_with_bug_fix() -> None:
+    # four Reno flows, 20 Mb/s x 200 ms (500 packets) with a 900-packet buffer: every
+    # flow's slow start overshoots, times out and goes back. With ns-2's bugFix_ the flows
+    # slow-start back to half the window and keep the link busy, as the fluid engines
+    # (independent route: their loss events take no cut from a go-back) predict; the
+    # go-back's cuts of the default sender (bugFix_ false) leave them at a 2-packet
+    # ssthresh, regrowing one packet per RTT, and a third of the link idle
+    sc = rtt_dumbbell(20e6, [0.2] * 4, ["reno"] * 4, duration_s=60.0, buffer_pkts=900)
+    packets = tcpfluid.simulate(sc, "packet", timeout_recover=True).summary.utilization
+    loose = tcpfluid.simulate(sc, "packet").summary.utilization
+    for engine in ("rounds", "hybrid"):
+        fluid = tcpfluid.simulate(sc, engine).summary.utilization
+        assert abs(packets - fluid) <= 0.10 * packets  # the hold-out's tolerance
+        assert fluid - loose > 0.2 * loose
