@@ -236,6 +236,9 @@ def _settle(
         b_lo = np.min(np.where(before, vb, np.inf), axis=0)
         amp_tail = np.where(has, 0.5 * (t_hi - t_lo), np.nan)
         amp_before = np.where(n_before > 0, 0.5 * (b_hi - b_lo), 0.0)
+        e_hi = np.max(np.where(earlier, vb, -np.inf), axis=0)
+        e_lo = np.min(np.where(earlier, vb, np.inf), axis=0)
+        amp_earlier = np.where(n_earlier > 0, 0.5 * (e_hi - e_lo), 0.0)
     cap_b = np.broadcast_to(cap, settled_val.shape)
     # a fixed point: the tail in the base band around its mean, held for two tail lengths
     t_fix, out_fix = _entered(tb, seg & ~in_base, t_first)
@@ -245,12 +248,19 @@ def _settle(
     # for a tail that swings wider than the base band, moved the other way than that
     # window's mean moved from the one before it: a cycle whose period is not short
     # against the tail moves a window's mean back and forth, a drift keeps its direction;
+    # nor a trend the scatter of the quarter-tail means explains, :func:`_trend_significant`;
     # a tail at rest in the base band is a fixed point, which must hold) nor growing (the
-    # tail's swing at most the base band wider than the window before it)
+    # tail's swing more than the base band wider than the window before it, and that
+    # window's more than the base band wider than the one before it: a growth that goes on;
+    # one wide excursion in the tail is not one)
     step = settled_val - mean_before
     same_way = (n_earlier == 0) | tail_fits | (step * (mean_before - mean_earlier) > 0)
-    drifting = has & (n_before > 0) & (np.abs(step) > base) & same_way
+    drifting = np.array(has & (n_before > 0) & (np.abs(step) > base) & same_way)
+    wide = drifting & ~tail_fits
+    if wide.any():
+        drifting[wide] = _trend_significant(tb, vb, seg, t_last, 1.5 * need, base, wide)
     growing = has & (n_before > 0) & (amp_tail > amp_before + base)
+    growing &= (n_earlier == 0) | (amp_before > amp_earlier + base)
     with np.errstate(invalid="ignore"):
         in_cycle = np.abs(vb - mid_h) <= amp_h + base
     t_cyc, out_cyc = _entered(tb, seg & ~in_cycle, t_first)
@@ -281,6 +291,68 @@ def _settle(
         hold_needed_s=np.asarray(need, dtype=np.float64),
         drift=np.asarray(np.where((n_before > 0) & same_way, step, 0.0)),
     )
+
+
+#: the quarter-tail windows over the last three tail lengths that a drift is judged on
+TREND_WINDOWS = 12
+#: how many standard errors a drift must exceed (about 99 % two-sided with 10 degrees of
+#: freedom): a scenario with dozens of flows keeps its all-flows time when each flow's
+#: noise alone is called a drift about once in a hundred
+TREND_Z = 3.0
+
+
+def _trend_significant(
+    tb: FloatArray,
+    vb: FloatArray,
+    seg: NDArray[np.bool_],
+    t_last: FloatArray,
+    width: FloatArray,
+    base: FloatArray,
+    which: NDArray[np.bool_],
+) -> NDArray[np.bool_]:
+    """For the series ``which`` (a mask over the trailing axes): whether the last
+    ``width`` of the segment (three tail lengths) holds a trend, not noise.
+
+    The window is cut in :data:`TREND_WINDOWS` equal parts; a least-squares line is
+    fitted through the parts' means (those with samples) against their midpoints in tail
+    lengths. A trend: the line's slope (packets per tail length) is larger than the base
+    band and than :data:`TREND_Z` standard errors of the slope, the standard error from the
+    scatter of the means about the line. With fewer than four parts holding samples, the
+    step of the tail's mean decides alone (``True``).
+    """
+    if which.ndim == 0:  # one series: a trailing axis of one
+        tb, vb, seg, which = tb[:, None], vb[:, None], seg[:, None], which[None]
+        t_last, width, base = (np.atleast_1d(a) for a in (t_last, width, base))
+    idx = np.nonzero(which)
+    cols: Any = (slice(None), *idx)
+    t = tb[cols]
+    v = vb[cols]
+    inside = seg[cols]
+
+    def pick(a: Any) -> Any:
+        return np.broadcast_to(a, which.shape)[idx]
+
+    w = pick(width)
+    lo = pick(t_last) - w
+    k_n = TREND_WINDOWS
+    part = np.floor((t - lo) / np.where(w > 0, w, 1.0) * k_n)
+    inside = inside & (t > lo) & (part >= 0)
+    part = np.minimum(part, k_n - 1)
+    sums = np.stack([np.where(inside & (part == k), v, 0.0).sum(axis=0) for k in range(k_n)])
+    counts = np.stack([(inside & (part == k)).sum(axis=0) for k in range(k_n)])
+    ok = counts > 0
+    means = sums / np.maximum(counts, 1)
+    x = np.broadcast_to(((np.arange(k_n) + 0.5) * 3.0 / k_n)[:, None], means.shape)
+    n = ok.sum(axis=0)
+    xm = np.where(ok, x, 0.0).sum(axis=0) / np.maximum(n, 1)
+    ym = np.where(ok, means, 0.0).sum(axis=0) / np.maximum(n, 1)
+    sxx = np.where(ok, (x - xm) ** 2, 0.0).sum(axis=0)
+    sxy = np.where(ok, (x - xm) * (means - ym), 0.0).sum(axis=0)
+    slope = sxy / np.where(sxx > 0, sxx, 1.0)
+    resid = np.where(ok, means - ym - slope * (x - xm), 0.0)
+    se = np.sqrt((resid**2).sum(axis=0) / np.maximum(n - 2, 1) / np.where(sxx > 0, sxx, 1.0))
+    trend = (np.abs(slope) > pick(base)) & (np.abs(slope) > TREND_Z * se)
+    return np.asarray((n < 4) | trend)
 
 
 def _entered(t: FloatArray, out: NDArray[np.bool_], t_first: FloatArray) -> tuple[Any, Any]:
