@@ -42,16 +42,20 @@ class Settling:
         limit cycle).
     centre
         Centre of the band: the settled value for a fixed point, the midpoint of the
-        tail's range for a limit cycle.
+        hold window's range for a limit cycle (and for a swing wider than ``settle_band``).
     amplitude
         Half of the range (max − min)/2 of the hold window (the last two tail lengths) for
-        a limit cycle, of the tail otherwise (≈ 0 on a fixed point).
+        a limit cycle (and for a swing wider than ``settle_band``), of the tail otherwise
+        (≈ 0 on a fixed point).
     status
         How it settled or why not: 0 fixed point, 1 limit cycle, 2 no samples in the
         segment, 3 the oscillation is wider than ``settle_band``, 4 the oscillation is
-        still growing, 5 still drifting (the tail's mean moved by more than the base band
-        from the window before it -- for a tail swinging wider than the base band, the same
-        way as that window's mean moved from the one before it -- or the series left its
+        still growing (the tail swings more than the base band wider than the window
+        before it, and that one than the window before it), 5 still drifting (the tail's
+        mean moved by more than the base band from the window before it -- for a tail
+        swinging wider than the base band, the same way as that window's mean moved from
+        the one before it, and with a trend over the last three tail lengths that the
+        scatter of their quarter-tail means does not explain -- or the series left its
         band less than two tail lengths before the segment's end).
     last_out_s
         Time of the last sample outside the band (NaN if none), s.
@@ -99,8 +103,9 @@ class Settling:
             return "no samples in the segment"
         if code == BEYOND_BAND:
             return (
-                f"the tail oscillates ±{amp:.3g} around {centre:.6g}, wider than the band "
-                f"(±{max(tol, at(self.settle_band)):.3g}: the base band or settle_band)"
+                f"the tail oscillates: ±{amp:.3g} around {centre:.6g} over the last two tail "
+                f"lengths, wider than the band (±{max(tol, at(self.settle_band)):.3g}: the "
+                "base band or settle_band)"
             )
         if code == GROWING:
             return f"the oscillation (±{amp:.3g} around {centre:.6g}) is still growing"
@@ -274,9 +279,11 @@ def _settle(
         [NO_SAMPLES, SETTLED_FIXED, SETTLED_CYCLE, DRIFTING, GROWING, BEYOND_BAND],
         DRIFTING,
     ).astype(np.int8)
-    centre = np.where(cycle, mid_h, settled_val)
+    # a cycle, or a swing wider than settle_band: the hold window's, which the test read
+    held = cycle | (status == BEYOND_BAND)
+    centre = np.where(held, mid_h, settled_val)
     tol = np.where(cycle, amp_h + base, base)
-    amp = np.where(cycle, amp_h, amp_tail)
+    amp = np.where(held, amp_h, amp_tail)
     time_to = np.where(settled, t_settle - np.broadcast_to(t0, t_settle.shape), np.nan)
     return Settling(
         value=np.where(n_tail > 0, settled_val, np.nan),
