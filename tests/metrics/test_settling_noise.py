@@ -128,3 +128,17 @@ def test_a_swing_that_widens_window_after_window_is_still_growing() -> None:
     r = settling(T, v, settle_band=math.inf, **BASE)
     assert not bool(r.settled)
     assert "still growing" in r.reason()
+
+
+def test_each_series_on_its_own_time_grid_is_judged_alike() -> None:
+    # the spiky level and the same on a slope as two series, each with its own copy of
+    # the time grid (a (100, 2) array, as flows sampled at their own round boundaries):
+    # the first settles as above (centre 105, amplitude 5, 20 s), the second drifts
+    v = np.stack([_spiky(), _spiky() + np.where(T >= 20, 0.5 * (T - 20.0), 0.0)], axis=1)
+    t = np.stack([T, T.copy()], axis=1)
+    r = settling(t, v, settle_band=math.inf, **BASE)
+    assert r.settled.tolist() == [True, False]
+    assert float(r.centre[0]) == pytest.approx(105.0)
+    assert float(r.amplitude[0]) == pytest.approx(5.0)
+    assert float(r.time_s[0]) == 20.0
+    assert "drifting" in r.reason(1)

@@ -241,9 +241,6 @@ def _settle(
         b_lo = np.min(np.where(before, vb, np.inf), axis=0)
         amp_tail = np.where(has, 0.5 * (t_hi - t_lo), np.nan)
         amp_before = np.where(n_before > 0, 0.5 * (b_hi - b_lo), 0.0)
-        e_hi = np.max(np.where(earlier, vb, -np.inf), axis=0)
-        e_lo = np.min(np.where(earlier, vb, np.inf), axis=0)
-        amp_earlier = np.where(n_earlier > 0, 0.5 * (e_hi - e_lo), 0.0)
     cap_b = np.broadcast_to(cap, settled_val.shape)
     # a fixed point: the tail in the base band around its mean, held for two tail lengths
     t_fix, out_fix = _entered(tb, seg & ~in_base, t_first)
@@ -264,8 +261,12 @@ def _settle(
     wide = drifting & ~tail_fits
     if wide.any():
         drifting[wide] = _trend_significant(tb, vb, seg, t_last, 1.5 * need, base, wide)
-    growing = has & (n_before > 0) & (amp_tail > amp_before + base)
-    growing &= (n_earlier == 0) | (amp_before > amp_earlier + base)
+    growing = np.array(has & (n_before > 0) & (amp_tail > amp_before + base))
+    went_on = growing & (n_earlier > 0)
+    if went_on.any():  # and the window before it: wider than the one before that?
+        growing[went_on] = _swing(vb, earlier, went_on) + _pick_at(base, went_on) < _pick_at(
+            amp_before, went_on
+        )
     with np.errstate(invalid="ignore"):
         in_cycle = np.abs(vb - mid_h) <= amp_h + base
     t_cyc, out_cyc = _entered(tb, seg & ~in_cycle, t_first)
@@ -300,6 +301,23 @@ def _settle(
     )
 
 
+def _pick_at(a: Any, which: NDArray[np.bool_]) -> Any:
+    """The values of ``a`` (broadcast over the trailing axes) where ``which`` holds."""
+    return np.broadcast_to(a, which.shape)[which]
+
+
+def _swing(vb: FloatArray, window: NDArray[np.bool_], which: NDArray[np.bool_]) -> Any:
+    """Half the range of the series ``which`` (a mask over the trailing axes) over the
+    samples ``window``, in the order of ``which``'s true entries."""
+    if which.ndim == 0:  # one series: a trailing axis of one
+        vb, window, which = vb[:, None], window[:, None], which[None]
+    cols: Any = (slice(None), *np.nonzero(which))
+    v, inside = vb[cols], window[cols]
+    hi = np.max(np.where(inside, v, -np.inf), axis=0)
+    lo = np.min(np.where(inside, v, np.inf), axis=0)
+    return 0.5 * (hi - lo)
+
+
 #: the quarter-tail windows over the last three tail lengths that a drift is judged on
 TREND_WINDOWS = 12
 #: how many standard errors a drift must exceed (about 99 % two-sided with 10 degrees of
@@ -332,7 +350,6 @@ def _trend_significant(
         t_last, width, base = (np.atleast_1d(a) for a in (t_last, width, base))
     idx = np.nonzero(which)
     cols: Any = (slice(None), *idx)
-    t = tb[cols]
     v = vb[cols]
     inside = seg[cols]
 
@@ -342,11 +359,29 @@ def _trend_significant(
     w = pick(width)
     lo = pick(t_last) - w
     k_n = TREND_WINDOWS
-    part = np.floor((t - lo) / np.where(w > 0, w, 1.0) * k_n)
-    inside = inside & (t > lo) & (part >= 0)
-    part = np.minimum(part, k_n - 1)
-    sums = np.stack([np.where(inside & (part == k), v, 0.0).sum(axis=0) for k in range(k_n)])
-    counts = np.stack([(inside & (part == k)).sum(axis=0) for k in range(k_n)])
+    m = v.shape[1]
+    if all(st == 0 for st in tb.strides[1:]) and np.all(lo == lo[0]) and np.all(w == w[0]):
+        # one time grid and one window for every series: the parts are rows of the grid,
+        # the sums a product with their (samples x parts) indicator
+        first_col: Any = (slice(None), *([0] * (tb.ndim - 1)))
+        t1 = tb[first_col]
+        part1 = np.floor((t1 - lo[0]) / (w[0] if w[0] > 0 else 1.0) * k_n)
+        in1 = (t1 > lo[0]) & (part1 >= 0)
+        onehot = (np.minimum(part1, k_n - 1)[:, None] == np.arange(k_n)) & in1[:, None]
+        ind = onehot.astype(np.float64).T
+        inside_f = inside.astype(np.float64)
+        sums = ind @ (v * inside_f)
+        counts = ind @ inside_f
+    else:
+        t = tb[cols]
+        part = np.floor((t - lo) / np.where(w > 0, w, 1.0) * k_n)
+        inside = inside & (t > lo) & (part >= 0)
+        # one pass: each sample's (part, series) bin, the samples outside in a last bin
+        key = np.where(inside, np.minimum(part, k_n - 1) * m + np.arange(m), k_n * m)
+        key = key.astype(np.intp).ravel()
+        n_bins = k_n * m + 1
+        sums = np.bincount(key, np.where(inside, v, 0.0).ravel(), n_bins)[:-1].reshape(k_n, m)
+        counts = np.bincount(key, None, n_bins)[:-1].reshape(k_n, m)
     ok = counts > 0
     means = sums / np.maximum(counts, 1)
     x = np.broadcast_to(((np.arange(k_n) + 0.5) * 3.0 / k_n)[:, None], means.shape)
