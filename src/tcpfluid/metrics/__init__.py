@@ -31,9 +31,15 @@ Settled value and time to settle (:func:`settling`)
     ``settle_band``, it does not drift (the tail's mean lies within the base band of the
     mean of the tail-long window before it, or, for a tail that swings wider than the
     base band, it moved back: the other way than that window's mean moved from the one
-    before it; a cycle whose period is not short against the tail moves a window's mean
-    back and forth, a drift keeps its direction) and the tail swings at most the base
-    band wider than the window before it (not growing). Its band is then
+    before it -- a cycle whose period is not short against the tail moves a window's mean
+    back and forth, a drift keeps its direction -- or the last three tail lengths hold no
+    trend: cut in twelve quarter-tail windows, the least-squares slope through their
+    means is at most the base band per tail length or at most three standard errors of
+    that slope, estimated from the means' scatter about the line: an irregular swing
+    around a fixed centre, such as a loss-driven packet window's, moves a window's mean
+    by chance) and it is not growing (the tail swings more than the base band wider than
+    the window before it **and** that window more than the base band wider than the one
+    before it: one wide excursion in the tail is not a growth). Its band is then
     ``|v − centre| <= amplitude + max(abs_tol, rel_tol × |settled|)``. Either way the
     *time to settle* is the time, counted from ``t_start``, of the first sample after
     which every sample of the segment stays in the band. ``settle_band`` is per call

@@ -42,16 +42,20 @@ class Settling:
         limit cycle).
     centre
         Centre of the band: the settled value for a fixed point, the midpoint of the
-        tail's range for a limit cycle.
+        hold window's range for a limit cycle (and for a swing wider than ``settle_band``).
     amplitude
         Half of the range (max − min)/2 of the hold window (the last two tail lengths) for
-        a limit cycle, of the tail otherwise (≈ 0 on a fixed point).
+        a limit cycle (and for a swing wider than ``settle_band``), of the tail otherwise
+        (≈ 0 on a fixed point).
     status
         How it settled or why not: 0 fixed point, 1 limit cycle, 2 no samples in the
         segment, 3 the oscillation is wider than ``settle_band``, 4 the oscillation is
-        still growing, 5 still drifting (the tail's mean moved by more than the base band
-        from the window before it -- for a tail swinging wider than the base band, the same
-        way as that window's mean moved from the one before it -- or the series left its
+        still growing (the tail swings more than the base band wider than the window
+        before it, and that one than the window before it), 5 still drifting (the tail's
+        mean moved by more than the base band from the window before it -- for a tail
+        swinging wider than the base band, the same way as that window's mean moved from
+        the one before it, and with a trend over the last three tail lengths that the
+        scatter of their quarter-tail means does not explain -- or the series left its
         band less than two tail lengths before the segment's end).
     last_out_s
         Time of the last sample outside the band (NaN if none), s.
@@ -99,8 +103,9 @@ class Settling:
             return "no samples in the segment"
         if code == BEYOND_BAND:
             return (
-                f"the tail oscillates ±{amp:.3g} around {centre:.6g}, wider than the band "
-                f"(±{max(tol, at(self.settle_band)):.3g}: the base band or settle_band)"
+                f"the tail oscillates: ±{amp:.3g} around {centre:.6g} over the last two tail "
+                f"lengths, wider than the band (±{max(tol, at(self.settle_band)):.3g}: the "
+                "base band or settle_band)"
             )
         if code == GROWING:
             return f"the oscillation (±{amp:.3g} around {centre:.6g}) is still growing"
@@ -245,12 +250,23 @@ def _settle(
     # for a tail that swings wider than the base band, moved the other way than that
     # window's mean moved from the one before it: a cycle whose period is not short
     # against the tail moves a window's mean back and forth, a drift keeps its direction;
+    # nor a trend the scatter of the quarter-tail means explains, :func:`_trend_significant`;
     # a tail at rest in the base band is a fixed point, which must hold) nor growing (the
-    # tail's swing at most the base band wider than the window before it)
+    # tail's swing more than the base band wider than the window before it, and that
+    # window's more than the base band wider than the one before it: a growth that goes on;
+    # one wide excursion in the tail is not one)
     step = settled_val - mean_before
     same_way = (n_earlier == 0) | tail_fits | (step * (mean_before - mean_earlier) > 0)
-    drifting = has & (n_before > 0) & (np.abs(step) > base) & same_way
-    growing = has & (n_before > 0) & (amp_tail > amp_before + base)
+    drifting = np.array(has & (n_before > 0) & (np.abs(step) > base) & same_way)
+    wide = drifting & ~tail_fits
+    if wide.any():
+        drifting[wide] = _trend_significant(tb, vb, seg, t_last, 1.5 * need, base, wide)
+    growing = np.array(has & (n_before > 0) & (amp_tail > amp_before + base))
+    went_on = growing & (n_earlier > 0)
+    if went_on.any():  # and the window before it: wider than the one before that?
+        growing[went_on] = _swing(vb, earlier, went_on) + _pick_at(base, went_on) < _pick_at(
+            amp_before, went_on
+        )
     with np.errstate(invalid="ignore"):
         in_cycle = np.abs(vb - mid_h) <= amp_h + base
     t_cyc, out_cyc = _entered(tb, seg & ~in_cycle, t_first)
@@ -264,9 +280,11 @@ def _settle(
         [NO_SAMPLES, SETTLED_FIXED, SETTLED_CYCLE, DRIFTING, GROWING, BEYOND_BAND],
         DRIFTING,
     ).astype(np.int8)
-    centre = np.where(cycle, mid_h, settled_val)
+    # a cycle, or a swing wider than settle_band: the hold window's, which the test read
+    held = cycle | (status == BEYOND_BAND)
+    centre = np.where(held, mid_h, settled_val)
     tol = np.where(cycle, amp_h + base, base)
-    amp = np.where(cycle, amp_h, amp_tail)
+    amp = np.where(held, amp_h, amp_tail)
     time_to = np.where(settled, t_settle - np.broadcast_to(t0, t_settle.shape), np.nan)
     return Settling(
         value=np.where(n_tail > 0, settled_val, np.nan),
@@ -281,6 +299,102 @@ def _settle(
         hold_needed_s=np.asarray(need, dtype=np.float64),
         drift=np.asarray(np.where((n_before > 0) & same_way, step, 0.0)),
     )
+
+
+def _pick_at(a: Any, which: NDArray[np.bool_]) -> Any:
+    """The values of ``a`` (broadcast over the trailing axes) where ``which`` holds."""
+    return np.broadcast_to(a, which.shape)[which]
+
+
+def _swing(vb: FloatArray, window: NDArray[np.bool_], which: NDArray[np.bool_]) -> Any:
+    """Half the range of the series ``which`` (a mask over the trailing axes) over the
+    samples ``window``, in the order of ``which``'s true entries."""
+    if which.ndim == 0:  # one series: a trailing axis of one
+        vb, window, which = vb[:, None], window[:, None], which[None]
+    cols: Any = (slice(None), *np.nonzero(which))
+    v, inside = vb[cols], window[cols]
+    hi = np.max(np.where(inside, v, -np.inf), axis=0)
+    lo = np.min(np.where(inside, v, np.inf), axis=0)
+    return 0.5 * (hi - lo)
+
+
+#: the quarter-tail windows over the last three tail lengths that a drift is judged on
+TREND_WINDOWS = 12
+#: how many standard errors a drift must exceed (about 99 % two-sided with 10 degrees of
+#: freedom): a scenario with dozens of flows keeps its all-flows time when each flow's
+#: noise alone is called a drift about once in a hundred
+TREND_Z = 3.0
+
+
+def _trend_significant(
+    tb: FloatArray,
+    vb: FloatArray,
+    seg: NDArray[np.bool_],
+    t_last: FloatArray,
+    width: FloatArray,
+    base: FloatArray,
+    which: NDArray[np.bool_],
+) -> NDArray[np.bool_]:
+    """For the series ``which`` (a mask over the trailing axes): whether the last
+    ``width`` of the segment (three tail lengths) holds a trend, not noise.
+
+    The window is cut in :data:`TREND_WINDOWS` equal parts; a least-squares line is
+    fitted through the parts' means (those with samples) against their midpoints in tail
+    lengths. A trend: the line's slope (packets per tail length) is larger than the base
+    band and than :data:`TREND_Z` standard errors of the slope, the standard error from the
+    scatter of the means about the line. With fewer than four parts holding samples, the
+    step of the tail's mean decides alone (``True``).
+    """
+    if which.ndim == 0:  # one series: a trailing axis of one
+        tb, vb, seg, which = tb[:, None], vb[:, None], seg[:, None], which[None]
+        t_last, width, base = (np.atleast_1d(a) for a in (t_last, width, base))
+    idx = np.nonzero(which)
+    cols: Any = (slice(None), *idx)
+    v = vb[cols]
+    inside = seg[cols]
+
+    def pick(a: Any) -> Any:
+        return np.broadcast_to(a, which.shape)[idx]
+
+    w = pick(width)
+    lo = pick(t_last) - w
+    k_n = TREND_WINDOWS
+    m = v.shape[1]
+    if all(st == 0 for st in tb.strides[1:]) and np.all(lo == lo[0]) and np.all(w == w[0]):
+        # one time grid and one window for every series: the parts are rows of the grid,
+        # the sums a product with their (samples x parts) indicator
+        first_col: Any = (slice(None), *([0] * (tb.ndim - 1)))
+        t1 = tb[first_col]
+        part1 = np.floor((t1 - lo[0]) / (w[0] if w[0] > 0 else 1.0) * k_n)
+        in1 = (t1 > lo[0]) & (part1 >= 0)
+        onehot = (np.minimum(part1, k_n - 1)[:, None] == np.arange(k_n)) & in1[:, None]
+        ind = onehot.astype(np.float64).T
+        inside_f = inside.astype(np.float64)
+        sums = ind @ (v * inside_f)
+        counts = ind @ inside_f
+    else:
+        t = tb[cols]
+        part = np.floor((t - lo) / np.where(w > 0, w, 1.0) * k_n)
+        inside = inside & (t > lo) & (part >= 0)
+        # one pass: each sample's (part, series) bin, the samples outside in a last bin
+        key = np.where(inside, np.minimum(part, k_n - 1) * m + np.arange(m), k_n * m)
+        key = key.astype(np.intp).ravel()
+        n_bins = k_n * m + 1
+        sums = np.bincount(key, np.where(inside, v, 0.0).ravel(), n_bins)[:-1].reshape(k_n, m)
+        counts = np.bincount(key, None, n_bins)[:-1].reshape(k_n, m)
+    ok = counts > 0
+    means = sums / np.maximum(counts, 1)
+    x = np.broadcast_to(((np.arange(k_n) + 0.5) * 3.0 / k_n)[:, None], means.shape)
+    n = ok.sum(axis=0)
+    xm = np.where(ok, x, 0.0).sum(axis=0) / np.maximum(n, 1)
+    ym = np.where(ok, means, 0.0).sum(axis=0) / np.maximum(n, 1)
+    sxx = np.where(ok, (x - xm) ** 2, 0.0).sum(axis=0)
+    sxy = np.where(ok, (x - xm) * (means - ym), 0.0).sum(axis=0)
+    slope = sxy / np.where(sxx > 0, sxx, 1.0)
+    resid = np.where(ok, means - ym - slope * (x - xm), 0.0)
+    se = np.sqrt((resid**2).sum(axis=0) / np.maximum(n - 2, 1) / np.where(sxx > 0, sxx, 1.0))
+    trend = (np.abs(slope) > pick(base)) & (np.abs(slope) > TREND_Z * se)
+    return np.asarray((n < 4) | trend)
 
 
 def _entered(t: FloatArray, out: NDArray[np.bool_], t_first: FloatArray) -> tuple[Any, Any]:
