@@ -32,7 +32,7 @@ from ..algorithms._common import backlog
 from ..algorithms.base import SLOW_START, ControlLaw, RoundSample
 from ..queueing import RedParameters
 from . import _rounds_kernel as rk
-from . import _rounds_law, _rounds_physics
+from . import _rounds_physics
 from ._rounds_checks import _Run
 from ._rounds_classes import ClassLaw, class_sample, decide_alone
 from ._rounds_inputs import PathBatch
@@ -133,8 +133,7 @@ class RoundEngine:
         self.recovering = np.zeros(n, dtype=np.int64)
         self.share = OverflowShare(S) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
-        #: fractional losses carried to a whole packet (a loss event once one is lost)
-        self.whole = WholeLosses(n) if drop_share in _rounds_law.WHOLE_SHARES else None
+        self.whole = WholeLosses(n) if drop_share == "growth" else None
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
         # totals: the bottleneck's output integrated between events (module docstring)
         self.t_ev, self.rate, self.rate_cross = 0.0, np.zeros(n), np.zeros(S)
@@ -663,7 +662,7 @@ class RoundEngine:
         state, run = self.ls.state, self.run
         ix = self.sel[c]
         if self.whole is not None and lost is not None:
-            # a loss event once a flow's losses reach a whole packet (WholeLosses)
+            # drop_share="growth": a loss event once a flow's losses reach a whole packet
             on = np.zeros(self.n, dtype=bool)
             on[ix] = self.active[ix]
             n_on = self.active.reshape(self.S, self.F).sum(axis=1)

@@ -152,10 +152,6 @@ def join_flows(
 DROP_SHARES = ("proportional", "in-turn", "growth")
 #: the round model's default ``drop_share``
 DROP_SHARE = "proportional"
-#: the drop shares whose fractional losses are carried until a whole packet
-#: (:class:`WholeLosses`; ``"in-turn"`` drops whole packets itself). Module-level so that
-#: an experiment can switch it off for ``"proportional"`` (tests/fluid/test_rounds_whole_losses.py)
-WHOLE_SHARES: tuple[str, ...] = ("proportional", "growth")
 
 
 class OverflowShare:
@@ -231,15 +227,11 @@ def growth_shares(lost: ArrayLike, z: FloatArray, w: FloatArray) -> FloatArray:
 
 
 class WholeLosses:
-    """The loss events of ``drop_share="proportional"`` and ``"growth"``: a flow takes a
-    loss event once the losses charged to it since its last event reach a whole packet (a
-    packet flow learns of a loss only when one of its packets is dropped; the hybrid
-    model's rule), and a flow alone in flight at any overflow (the packet that did not fit
-    is its own). A part of a packet is carried to the flow's next round. Without it every
-    flow with any part of an overflow would halve at it: a flow of a few packets beside
-    large ones (a flow that joins, a long-RTT flow charged at every short-RTT class's
-    overflow) then loses at every overflow and, under a law whose loss cycle keeps
-    window ratios (FAST), never regrows (docs/round-model.md, "Finite buffer").
+    """The loss events of ``drop_share="growth"``: a flow takes a loss event once the
+    losses charged to it since its last event reach a whole packet (a packet flow learns
+    of a loss only when one of its packets is dropped; the hybrid model's rule), and a
+    flow alone in flight at any overflow (the packet that did not fit is its own). A part
+    of a packet is carried to the flow's next round.
 
     Parameters
     ----------
