@@ -360,28 +360,15 @@ def _trend_significant(
     lo = pick(t_last) - w
     k_n = TREND_WINDOWS
     m = v.shape[1]
-    if all(st == 0 for st in tb.strides[1:]) and np.all(lo == lo[0]) and np.all(w == w[0]):
-        # one time grid and one window for every series: the parts are rows of the grid,
-        # the sums a product with their (samples x parts) indicator
-        first_col: Any = (slice(None), *([0] * (tb.ndim - 1)))
-        t1 = tb[first_col]
-        part1 = np.floor((t1 - lo[0]) / (w[0] if w[0] > 0 else 1.0) * k_n)
-        in1 = (t1 > lo[0]) & (part1 >= 0)
-        onehot = (np.minimum(part1, k_n - 1)[:, None] == np.arange(k_n)) & in1[:, None]
-        ind = onehot.astype(np.float64).T
-        inside_f = inside.astype(np.float64)
-        sums = ind @ (v * inside_f)
-        counts = ind @ inside_f
-    else:
-        t = tb[cols]
-        part = np.floor((t - lo) / np.where(w > 0, w, 1.0) * k_n)
-        inside = inside & (t > lo) & (part >= 0)
-        # one pass: each sample's (part, series) bin, the samples outside in a last bin
-        key = np.where(inside, np.minimum(part, k_n - 1) * m + np.arange(m), k_n * m)
-        key = key.astype(np.intp).ravel()
-        n_bins = k_n * m + 1
-        sums = np.bincount(key, np.where(inside, v, 0.0).ravel(), n_bins)[:-1].reshape(k_n, m)
-        counts = np.bincount(key, None, n_bins)[:-1].reshape(k_n, m)
+    t = tb[cols]
+    part = np.floor((t - lo) / np.where(w > 0, w, 1.0) * k_n)
+    inside = inside & (t > lo) & (part >= 0)
+    # one pass: each sample's (part, series) bin, the samples outside in a last bin
+    key = np.where(inside, np.minimum(part, k_n - 1) * m + np.arange(m), k_n * m)
+    key = key.astype(np.intp).ravel()
+    n_bins = k_n * m + 1
+    sums = np.bincount(key, np.where(inside, v, 0.0).ravel(), n_bins)[:-1].reshape(k_n, m)
+    counts = np.bincount(key, None, n_bins)[:-1].reshape(k_n, m)
     ok = counts > 0
     means = sums / np.maximum(counts, 1)
     x = np.broadcast_to(((np.arange(k_n) + 0.5) * 3.0 / k_n)[:, None], means.shape)
