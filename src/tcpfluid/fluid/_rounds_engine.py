@@ -29,7 +29,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..algorithms._common import backlog
-from ..algorithms.base import SLOW_START, ControlLaw, RoundSample
+from ..algorithms.base import ControlLaw, RoundSample
 from ..queueing import RedParameters
 from . import _rounds_kernel as rk
 from . import _rounds_physics
@@ -59,6 +59,7 @@ from ._rounds_physics import (
     per_scenario,
     reverse_queues,
 )
+from ._rounds_places import BurstPlaces, seed_first_packets
 from ._rounds_results import flow_settle_bands
 from ._rounds_totals import account, account_one, integrate, round_losses
 
@@ -146,7 +147,13 @@ class RoundEngine:
         self.growth_work = [np.empty(m * S) for m in self.size]
         #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
         self.out_row: Callable[[], tuple[FloatArray, FloatArray | None]] | None = None
-        self._init_places(model, lag)
+        #: (one round clock, several flows, a burst model) the flows' places in the
+        #: round's burst (:class:`~._rounds_places.BurstPlaces`)
+        self.places = (
+            BurstPlaces(self.cwnd0, self.start_n, S, F, lag, model)
+            if K == 1 and F > 1 and not self.reverse and model != "fluid"
+            else None
+        )
 
     def _init_classes(self, classes: list[NDArray[np.intp]], d: FloatArray) -> None:
         """How the round-clock classes address their flows, and their base RTTs."""
@@ -183,7 +190,7 @@ class RoundEngine:
         self.started = np.zeros(n, dtype=bool) if self.staggered else np.ones(n, dtype=bool)
         self.base_rtt, self.fwd_base = np.full(n, np.inf), np.full(n, np.inf)
         #: per class: whether some of its flows may have joined without a base RTT yet
-        #: (their first packets' RTTs seed it: :meth:`_seed_first_packets`)
+        #: (their first packets' RTTs seed it: :func:`~._rounds_places.seed_first_packets`)
         self.unseeded = [True] * K
         #: (several classes) per flow: the RTTs its law read last (a class's decision
         #: sees the others'), and the rest of the sample every flow's law reads (window,
@@ -246,26 +253,6 @@ class RoundEngine:
         self.no_delta = np.empty(0)
         self.count = [0] * K
         self.fixed: list[tuple[Any, ...] | None] = [None] * K
-
-    def _init_places(self, model: str, lag: int) -> None:
-        """(One round clock, several flows) the flows' places in the round's burst."""
-        S, K, F, n = self.S, self.K, self.F, self.n
-        #: (one round clock, several flows, a burst model) each flow's place in the
-        #: round's burst: per round of the last ``lag + 1``, the offsets of its mean,
-        #: maximum and minimum RTT from the round's (:meth:`_burst_places`)
-        self.places: list[FloatArray] | None = None
-        if K == 1 and F > 1 and not self.reverse and model != "fluid":
-            self.places = [np.zeros((3, n)) for _ in range(lag + 1)]
-        #: (places) the round's minimum RTT each flow's packets see (its first packet's)
-        self.min_seen: FloatArray | None = None
-        #: the cycles of a round's burst: the flows' initial windows (at least 1 packet);
-        #: the flows that have places in it: those that start first, together
-        self.cycles = np.maximum(self.cwnd0.reshape(S, F)[:, :1], 1.0) if self.places else None
-        first = self.start_n.reshape(S, F)
-        self.placed = (first == first.min(axis=1, keepdims=True)).reshape(-1)
-        #: (places) rounds since a placed flow was last in slow start: once more than the
-        #: feedback lag, every place read is zero and the round's RTTs are every flow's
-        self.unplaced_rounds = 0
 
     def _scratch(self, c: int, name: str, rows: int = 0) -> FloatArray:
         """Class ``c``'s work array ``name`` (one value per flow of the class; ``rows``:
@@ -453,8 +440,10 @@ class RoundEngine:
         if self.unseeded[c]:
             self.unseeded[c] = False
             if not self.reverse:
-                self._seed_first_packets(act, d, inv_mu)
-        seen = rtts if self.places is None else self._burst_places(act, z, ker.R, rtts)
+                seed_first_packets(self, act, d, inv_mu)
+        seen = rtts
+        if self.places is not None:
+            seen = self.places(self.count[0], self.ls.state["phase"], act, z, ker.R, rtts)
         sample, base_c, mean_c = self._sample(c, act, seen, w1, acks, delta)
         t_end = self.run.t_end
         counting: Any = True
@@ -527,88 +516,6 @@ class RoundEngine:
         phase = self.ls.state["phase"][self.sel[c]]
         recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
 
-    def _seed_first_packets(self, act: Any, d: FloatArray, inv_mu: Any) -> None:
-        """The base RTT of the flows that start together on an idle bottleneck, from
-        their first packets (docs/round-model.md, "First packets"): the round's standing
-        backlog counts every window of the round, but when the flows start no packet of
-        theirs is queued yet, and their first packets reach the bottleneck one per flow in
-        the flows' order (access links faster than the bottleneck), so the j-th (from 0)
-        finds j packets: base RTT ``d + j/μa`` (the forward delay's minimum less the same
-        queueing). One round clock only (equal base RTTs); a flow that joins while others
-        send keeps the round's minimum RTT, queue included."""
-        if self.K > 1:
-            return
-        S, m = self.S, self.F
-        first = np.asarray(act, dtype=bool) & np.isinf(self.base_rtt)
-        idle = per_scenario((np.asarray(act, dtype=bool) & ~first).astype(np.float64), S, m)
-        first &= per_flow(idle == 0.0, m)  # no flow of the scenario sending before
-        if not any_of(first):
-            return
-        fs = by_scenario(first, S, m)
-        ahead = (np.cumsum(fs, axis=1) - fs).reshape(-1) if m > 1 else np.zeros(first.size)
-        inv = np.broadcast_to(inv_mu, d.shape)
-        queued = ahead * per_flow(inv, m)  # the first packets ahead, s
-        self.base_rtt[first] = (per_flow(d, m) + queued)[first]
-        self.fwd_base[first] = (per_flow(0.5 * d, m) + queued)[first]
-
-    def _burst_places(self, act: Any, z: FloatArray, R: FloatArray, rtts: Rtts) -> Rtts:
-        """The RTTs each flow's packets see at its place in the round's burst
-        (docs/round-model.md, "Places in the burst"). Flows that start together send
-        their initial windows of ``c`` packets at once, each over its own access link, so
-        their first packets reach the bottleneck one per flow in the flows' order, then
-        their second packets, and so on: ``c`` cycles. The ACK clock keeps that order and
-        every ACK of a growing flow sends its growth right behind the packet it clocks
-        out, so each cycle carries each flow's ``z_j / c`` growth packets in one run, in
-        the flows' order. The queue grows through the round by ``Z/c`` a cycle (Z: the
-        round's growth) and, inside a cycle, by the runs of the flows ahead: flow j's
-        packets see, above the round's first queue, ``(c − 1)Z/(2c) + (Σ_{i<j} z_i +
-        z_j/2)/c`` on average and ``(c − 1)Z/c + Σ_{i≤j} z_i / c`` at its last packet.
-        Averaged over the flows that is the round's mean (Z/2), so each flow's offsets
-        from the round's mean, maximum and minimum RTT are the round's queue ramp (its
-        maximum less its minimum queue, seconds) per packet of growth, over ``c``, times
-        ``Σ_{i<j} z_i + z_j/2 − Z_p/2``, ``Σ_{i≤j} z_i − Z_p`` and ``Σ_{i<j} z_i`` (Z_p:
-        the growth of the placed flows). Placed: the flows that started first, together,
-        while in slow start (after it the packets' flows no longer keep runs: measured in
-        the document). The law reads those of the round its RTTs come from (the feedback
-        lag); the base RTT keeps the round's minimum."""
-        assert self.places is not None and self.cycles is not None
-        S, m, lag = self.S, self.F, self.lag
-        k = self.count[0]
-        placed = self.placed.reshape(S, m) & (self.ls.state["phase"] == SLOW_START).reshape(S, m)
-        if placed.any():
-            self.unplaced_rounds = 0
-        else:
-            self.unplaced_rounds += 1
-            if self.unplaced_rounds > lag:  # no place is read any more (all zero)
-                self.min_seen = None
-                return rtts
-        grow = np.where(act, z, 0.0).reshape(S, m)
-        zs = np.where(placed, grow, 0.0)
-        hi = np.cumsum(zs, axis=1)
-        ours = hi[:, -1:]
-        total = grow.sum(axis=1, keepdims=True)
-        safe = np.where(total > 0.0, total, 1.0)
-        # the ramp in seconds per packet of the round's growth, over the cycles
-        ramp = ((R[rk.Q_MAX] - R[rk.Q_MIN]) * R[rk.INV_MU])[:S, None] / (self.cycles * safe)
-        last = np.where(placed, ramp * (hi - ours), 0.0)
-        mid = np.where(placed, ramp * (hi - 0.5 * zs - 0.5 * ours), 0.0)
-        row = self.places[k % (lag + 1)]
-        row[0] = (last if self.model == "last" else mid).reshape(-1)
-        row[1] = last.reshape(-1)
-        row[2] = np.where(placed, ramp * (hi - zs), 0.0).reshape(-1)
-        read = self.places[max(k - lag, 0) % (lag + 1)]
-        r_min, r_mean, r_max, f_min, f_mean = (per_flow(x, m) for x in rtts)
-        # (the first packet's place lowers nothing: the base RTT keeps the round's minimum)
-        mean = r_mean + read[0]
-        self.min_seen = np.minimum(r_min + read[2], mean)
-        return (
-            r_min,
-            mean,
-            np.maximum(r_max + read[1], r_min),
-            f_min,
-            f_mean + read[0],
-        )
-
     # ------------------------------------------------------------------ the law
     def _sample(
         self, c: int, act: Any, rtts: Rtts, w1: FloatArray, acks: FloatArray,
@@ -620,7 +527,7 @@ class RoundEngine:
         ix, m, S = self.sel[c], self.size[c], self.S
         if self.alone is not None:
             return class_sample(self, c, w1, acks, delta)
-        if rtts[1].size == self.n:  # (one value per flow: :meth:`_burst_places`)
+        if rtts[1].size == self.n:  # (one value per flow: :class:`~._rounds_places.BurstPlaces`)
             r_min, r_mean, r_max, f_min, f_mean = rtts
         elif m > 1 and S == 1:  # (the scenario's values over its flows: read-only views)
             r_min, r_mean, r_max, f_min, f_mean = (np.broadcast_to(x, (m,)) for x in rtts)
@@ -634,7 +541,8 @@ class RoundEngine:
         fbase_law = self._least(self.fwd_base, ix, act, f_min)
         cwnd = np.where(act, w1, self.cwnd0[ix]) if self.off else w1
         if self.K == 1:
-            seen_min = r_min if self.min_seen is None else self.min_seen
+            places = self.places
+            seen_min = r_min if places is None or places.min_seen is None else places.min_seen
             sample = RoundSample(cwnd, base_law, r_mean, seen_min, r_max, acks, f_mean, fbase_law)
             return sample, base_law, r_mean
         lr, (cw, base, ak, fb) = self.last, self.seen
