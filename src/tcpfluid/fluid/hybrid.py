@@ -71,6 +71,8 @@ from ._hybrid_inputs import (
     DROP_SHARES,
     RTT_SAMPLES,
     STEPS_PER_RTT,
+    KernelState,
+    Run,
     check_reverse,
     check_run,
     kernel_state,
@@ -220,8 +222,32 @@ def simulate_hybrid(
         mu_pps, base_rtt_s, duration_s, buffer_pkts, cross_traffic, flow_start_s, flow_stop_s,
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
-    d, mu, t_end, buf, dt, n_steps, every, frac, start, _, _, changes = run
+    d, mu, t_end, _, dt, n_steps, _, frac, _, _, _, changes = run
     rev_arr, hf = check_reverse(reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, dt, n_steps)
+    _set_switches(rev_arr, drop_share, whole_packets, boundary_ack_next_round, hold_drops)
+    F = d.size
+    laws = _Laws(law, F)
+    timing, dupacks = _loss_rule(laws, frac, min_rto_s)
+    mark = check_nonnegative("measure_from_s", measure_from_s)
+    if not mark < t_end:
+        raise ValueError(f"measure_from_s must be < duration_s={t_end!r} s, got {measure_from_s!r}")
+    with small_pages():  # written once in order: huge pages bring them nothing
+        st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
+    st.g[K.G_MARK] = mark
+    box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
+    _run_steps(st, box, laws, run, progress)
+    return _collect(laws, st.ff, st.g, st.rec_f, st.rec_g, box, mu, t_end, dt, changes, red)
+
+
+def _set_switches(
+    rev_arr: NDArray[np.float64],
+    drop_share: str,
+    whole_packets: bool,
+    boundary_ack_next_round: bool,
+    hold_drops: bool,
+) -> None:
+    """:func:`simulate_hybrid`'s switches, checked, into their places of the kernel's
+    reverse-path row ``rev_arr``."""
     rev_arr[4] = {"proportional": 0.0, "in-turn": 1.0, "growth": 2.0}[drop_share]
     if not isinstance(whole_packets, (bool, np.bool_)):
         raise TypeError(f"whole_packets must be True or False, got {whole_packets!r}")
@@ -233,23 +259,28 @@ def simulate_hybrid(
             raise TypeError(f"{name} must be True or False, got {value!r}")
     rev_arr[6] = 1.0 if boundary_ack_next_round else 0.0
     rev_arr[7] = 1.0 if hold_drops else 0.0
-    F = d.size
-    laws = _Laws(law, F)
+
+
+def _loss_rule(
+    laws: _Laws, frac: float, min_rto_s: float
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The loss rule (:func:`~._hybrid_kernel._loss_timer`): the retransmission timer's
+    ``timeout_loss_fraction`` (``frac``; NaN: the packet sender's rule), floor, initial
+    value and ceiling, and each flow's duplicate ACKs that start a retransmission."""
     fine = np.array([name not in LAWS_WITHOUT_FINE_CHECK for name in laws.names])
-    # the loss rule (:func:`~._hybrid_kernel._loss_timer`): each flow's duplicate ACKs that
-    # start a retransmission, ``timeout_loss_fraction`` (NaN: the packet sender's rule)
-    # and the retransmission timer's floor, initial value and ceiling
     dupacks = np.where(fine, 1.0, DUPACK_THRESHOLD)
     timing = np.array([frac, check_positive("min_rto_s", min_rto_s), INITIAL_RTO_S, MAX_RTO_S])
+    return timing, dupacks
 
-    mark = check_nonnegative("measure_from_s", measure_from_s)
-    if not mark < t_end:
-        raise ValueError(f"measure_from_s must be < duration_s={t_end!r} s, got {measure_from_s!r}")
-    with small_pages():  # written once in order: huge pages bring them nothing
-        st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
-    st.g[K.G_MARK] = mark
+
+def _run_steps(
+    st: KernelState, box: _Boundary, laws: _Laws, run: Run, progress: Callable[[float], None] | None
+) -> None:
+    """Step the kernel state ``st`` to the run's end, answering the kernel's calls: flows
+    joining, the boundary's growth, the laws' decisions in Python, progress reports."""
+    mu, t_end, buf, dt, n_steps, every = run.mu, run.t_end, run.buf, run.dt, run.n_steps, run.every
     ff, g = st.ff, st.g
-    box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
+    F = run.d.size
     pause = max(1, n_steps // 100) if progress is not None else n_steps + 1
     box.ig[K.I_PAUSE] = pause
     next_report = time.monotonic()
@@ -262,7 +293,7 @@ def simulate_hybrid(
             if code == K.DONE:
                 break
             if code == K.JOIN:
-                joining = (ff[:, K.F_STARTED] == 0.0) & (k * dt >= start)
+                joining = (ff[:, K.F_STARTED] == 0.0) & (k * dt >= run.start)
                 laws.restart(joining)
                 ff[joining, K.F_W] = laws.init_cwnd[joining]
                 ff[joining, K.F_INCR] = laws.init_incr[joining]
@@ -283,7 +314,6 @@ def simulate_hybrid(
                     progress(min(1.0, k * dt / t_end))
     if progress is not None:
         progress(1.0)
-    return _collect(laws, ff, g, st.rec_f, st.rec_g, box, mu, t_end, dt, changes, red)
 
 
 def _collect(

@@ -209,11 +209,7 @@ def simulate_rounds(
     batch = paths if isinstance(paths, PathBatch) else PathBatch.from_paths(paths)
     F = check_int("n_flows", n_flows, minimum=1)
     model = _rtt_model(rtt_model, rtt)
-    if whole_packets and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
-        raise ValueError(
-            "whole_packets=True is not modelled with an ACK-path bottleneck (the round's "
-            "ACKs then come from the ACK-path queue); use whole_packets=False"
-        )
+    _check_whole_packets(whole_packets, batch)
     run = _check_run(
         batch, F, rounds, duration_s, record, record_every, feedback_rounds,
         timeout_loss_fraction, flow_start_s, flow_stop_s, cross_traffic,
@@ -227,6 +223,15 @@ def simulate_rounds(
     recorder = _Recorder((run.n_steps + run.every - 1) // run.every, batch.n_scenarios, F, run.rec)
     eng.loop(recorder, progress)
     return RoundTrace(**recorder.series(), paths=batch, **eng.results(model))
+
+
+def _check_whole_packets(whole_packets: bool, batch: PathBatch) -> None:
+    """``whole_packets=True`` is refused on paths with an ACK-path bottleneck."""
+    if whole_packets and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
+        raise ValueError(
+            "whole_packets=True is not modelled with an ACK-path bottleneck (the round's "
+            "ACKs then come from the ACK-path queue); use whole_packets=False"
+        )
 
 
 #: the options :func:`simulate_scenario_rounds` passes on to :func:`simulate_rounds` (the

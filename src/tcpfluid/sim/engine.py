@@ -486,33 +486,45 @@ def simulate_packets(
         rate, a buffer below one packet, a flow starting at or after the end, a bad option.
     """
     given = dict(locals())  # the options as the caller gave them
+    sim = _checked_sim(scenario, given)
+    res = collect(sim, _run_quietly(sim, progress), int(seed))
+    if not res.conserved:  # pragma: no cover - a bug in the engine
+        raise RuntimeError(f"packet conservation violated: {res.conservation}")
+    return res
+
+
+def _checked_sim(scenario: Scenario, given: dict[str, Any]) -> _Sim:
+    """The simulator of :func:`simulate_packets`'s ``scenario`` and options ``given`` (its
+    arguments by name), each checked: a bad one raises before anything runs."""
     check_scenario(scenario)
+    seed = given["seed"]
     check_int("seed", seed, minimum=0)
-    red_wait = check_bool("red_wait", red_wait)
-    ns2_vegas_timing = check_bool("ns2_vegas_timing", ns2_vegas_timing)
-    ns2_vegas_base_reset = check_bool("ns2_vegas_base_reset", ns2_vegas_base_reset)
-    overhead = check_nonnegative("send_overhead_s", send_overhead_s)  # finite, >= 0
+    red_wait = check_bool("red_wait", given["red_wait"])
+    ns2_vegas_timing = check_bool("ns2_vegas_timing", given["ns2_vegas_timing"])
+    ns2_vegas_base_reset = check_bool("ns2_vegas_base_reset", given["ns2_vegas_base_reset"])
+    overhead = check_nonnegative("send_overhead_s", given["send_overhead_s"])  # finite, >= 0
     seconds = seconds_options(given)  # each time option under its name or its alias
     dt_name, dt_given = seconds["sample_interval_s"]
     dt = trace_interval(
         scenario, dt_given, max_samples=MAX_SAMPLES, max_values=MAX_TRACE_VALUES, name=dt_name
     )
+    laws = given["laws"]
     cap_packets, senders = check_options(
         scenario,
         laws=laws,
-        delayed_ack=delayed_ack,
-        delayed_ack_echo=delayed_ack_echo,
+        delayed_ack=given["delayed_ack"],
+        delayed_ack_echo=given["delayed_ack_echo"],
         seconds=seconds,
-        fine_retransmit=fine_retransmit,
-        timeout_recover=timeout_recover,
-        fast_recovery=fast_recovery,
-        progress=progress,
-        max_packets=max_packets,
+        fine_retransmit=given["fine_retransmit"],
+        timeout_recover=given["timeout_recover"],
+        fast_recovery=given["fast_recovery"],
+        progress=given["progress"],
+        max_packets=given["max_packets"],
     )
     made: dict[tuple[str, str], ControlLaw] = {}
     law_objs = [law_for(fl, laws, made) for fl in scenario.flows]
     check_ns2_vegas(scenario, law_objs, senders)
-    sim = _Sim(
+    return _Sim(
         scenario,
         law_objs,
         seed=int(seed),
@@ -524,6 +536,10 @@ def simulate_packets(
         ns2_vegas_timing=ns2_vegas_timing,
         ns2_vegas_base_reset=ns2_vegas_base_reset,
     )
+
+
+def _run_quietly(sim: _Sim, progress: Callable[[float], None] | None) -> float:
+    """Run ``sim`` to its end with the cyclic garbage collector off; the wall time, s."""
     notice = _compile_notice(progress)
     t0 = time.perf_counter()
     # the loop allocates few Python objects; a cyclic collection in the middle of it only
@@ -537,8 +553,4 @@ def simulate_packets(
             notice.cancel()
         if gc_was_on:
             gc.enable()
-    wall = time.perf_counter() - t0
-    res = collect(sim, wall, int(seed))
-    if not res.conserved:  # pragma: no cover - a bug in the engine
-        raise RuntimeError(f"packet conservation violated: {res.conservation}")
-    return res
+    return time.perf_counter() - t0
