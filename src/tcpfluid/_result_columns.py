@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, TypeVar, overload
 import numpy as np
 from numpy.typing import NDArray
 
-from ._json import Column
 from ._validation import item_index
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,12 +21,6 @@ __all__ = ["FlowSummaries", "LazySeq", "RoundLogs"]
 
 FloatArray = NDArray[np.float64]
 T = TypeVar("T")
-
-
-def _opt(a: NDArray[Any], *, kind: type = float, inf: bool = False) -> list[Any]:
-    """Plain values of ``a`` (nested lists for 2-d), ``None`` for NaN (and for ``inf``
-    when ``inf``)."""
-    return Column(a, nullable=True, none_inf=inf, integer=kind is int).tolist()
 
 
 def _lazy(names: Sequence[str]) -> bool:

@@ -57,7 +57,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._json import Column
-from ._result_columns import FlowSummaries, RoundLogs, _lazy, _opt
+from ._result_columns import FlowSummaries, RoundLogs, _lazy
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -189,7 +189,7 @@ class Summary:
     @property
     def throughput_pps(self) -> tuple[float | None, ...]:
         """Per-flow throughput, packets/s."""
-        return tuple(_opt(self._columns.throughput_pps))
+        return tuple(Column(self._columns.throughput_pps, nullable=True).tolist())
 
     @property
     def losses(self) -> tuple[int | float, ...]:

@@ -63,8 +63,6 @@ def scenario_from_args(
     algorithm: str | None,
     sets: dict[str, str],
     params: list[str],
-    *,
-    require_algorithm: bool = True,
 ) -> Scenario:
     """The scenario ``name`` (registered, or a scenario file) built with ``sets``, its
     algorithms set by ``algorithm`` (a name or a mix; ``None``: as the file says) and the
@@ -73,8 +71,7 @@ def scenario_from_args(
     Raises
     ------
     ValueError
-        An unknown scenario, parameter or algorithm; a flow left without an algorithm
-        when ``require_algorithm``.
+        An unknown scenario, parameter or algorithm; a flow left without an algorithm.
     """
     from ..scenarios import build_scenario
     from ..scenarios.mix import with_flow_params, with_mix
@@ -84,17 +81,14 @@ def scenario_from_args(
         sc = with_mix(sc, algorithm)
     for selector, values in parse_params(params):
         sc = with_flow_params(sc, selector, values)
-    if require_algorithm:
-        ft = sc.flow_table  # the flows' laws as a table (in the order of their first flow)
-        missing = [
-            ft.names[int((ft.law == k).argmax())] for k, (a, _) in enumerate(ft.laws) if not a
-        ]
-        if missing:
-            from ..algorithms.registry import ALGORITHMS
+    ft = sc.flow_table  # the flows' laws as a table (in the order of their first flow)
+    missing = [ft.names[int((ft.law == k).argmax())] for k, (a, _) in enumerate(ft.laws) if not a]
+    if missing:
+        from ..algorithms.registry import ALGORITHMS
 
-            raise ValueError(
-                f"--algorithm: flow {missing[0]!r} of {name!r} has no algorithm; give "
-                f"--algorithm NAME (one of {', '.join(ALGORITHMS)}) or a mix such as "
-                "vegas:8,reno:2"
-            )
+        raise ValueError(
+            f"--algorithm: flow {missing[0]!r} of {name!r} has no algorithm; give "
+            f"--algorithm NAME (one of {', '.join(ALGORITHMS)}) or a mix such as "
+            "vegas:8,reno:2"
+        )
     return sc

@@ -173,7 +173,6 @@ def queue_panel(
     traces: Sequence[tuple[str, ArrayLike, ArrayLike, Mapping[str, Any]]],
     *,
     t_end: float,
-    zoom_at: float | None = None,
 ) -> list[str]:
     """Draw queue traces ``(label, t, queue, style)`` on ``ax``; a dense trace as a
     moving-window envelope, and then a zoom inset of the raw traces over a few periods.
@@ -202,7 +201,7 @@ def queue_panel(
         else:
             ax.plot(ta, qa, label=label, **dict(style))
     if dense:
-        _zoom(ax, dense, t_end=t_end, window=window, at=zoom_at)
+        _zoom(ax, dense, t_end=t_end, window=window)
     return [d[0] for d in dense]
 
 
@@ -212,7 +211,6 @@ def _zoom(
     *,
     t_end: float,
     window: float,
-    at: float | None,
 ) -> None:
     """An inset with the raw dense traces over about three periods of the slowest one
     (every trace shows a whole cycle), titled with each trace's period and swing."""
@@ -222,7 +220,7 @@ def _zoom(
     step = float(np.median(np.diff(t0))) if t0.size > 1 else window
     width = 3.0 * max(periods) if periods else window
     width = float(np.clip(width, 10.0 * step, t_end / 10.0))
-    start = at if at is not None else 0.5 * t_end - width / 2.0
+    start = 0.5 * t_end - width / 2.0
     ins = ax.inset_axes((1.04, 0.12, 0.3, 0.76))  # right of the panel: hides no data
     for _lab, t, q, style in dense:
         m = (t >= start) & (t <= start + width)

@@ -164,9 +164,9 @@ def _host_pairs(
     return LinkSeq(links), FlowSeq(flows, links)
 
 
-def _law(p: Mapping[str, Any], params: Mapping[str, Any] | None = None) -> list[Any]:
+def _law(p: Mapping[str, Any]) -> list[Any]:
     """The one law of a builder's flows: ``p``'s algorithm and its law parameters."""
-    return [(p.get("algorithm"), law_params(p) if params is None else params)]
+    return [(p.get("algorithm"), law_params(p))]
 
 
 def _scenario(
