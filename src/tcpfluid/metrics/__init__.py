@@ -26,10 +26,10 @@ Settled value and time to settle (:func:`settling`)
     oscillation around Δ = δ, which has no dead band; Vegas's window in packets dithering
     by one move at its band's edge) keeps a **limit cycle** instead: over the
     *hold window* (the last two tail lengths) the series swings around
-    the midpoint of its range (the cycle's *centre*) by half that range (its
-    *amplitude*); it has settled in that cycle if the amplitude is at most
-    ``settle_band``, it does not drift (the tail's mean lies within the base band of the
-    mean of the tail-long window before it, or, for a tail that swings wider than the
+    the midpoint of its range by half that range; it has settled in a cycle if that
+    half-range is at most ``settle_band``, it does not drift (the tail's mean lies within
+    the base band of the mean of the tail-long window before it, or, for a tail that
+    swings wider than the
     base band, it moved back: the other way than that window's mean moved from the one
     before it -- a cycle whose period is not short against the tail moves a window's mean
     back and forth, a drift keeps its direction -- or the last three tail lengths hold no

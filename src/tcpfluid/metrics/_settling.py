@@ -293,7 +293,8 @@ def _settle(
         [NO_SAMPLES, SETTLED_FIXED, SETTLED_CYCLE, DRIFTING, GROWING, BEYOND_BAND],
         DRIFTING,
     ).astype(np.int8)
-    # a cycle, or a swing wider than settle_band: the hold window's, which the test read
+    # a cycle: its steady stretch's envelope; a swing wider than settle_band: the hold
+    # window's, which the test read
     held = cycle | (status == BEYOND_BAND)
     centre = np.where(held, mid_c, settled_val)
     tol = np.where(cycle, amp_c + base, base)
