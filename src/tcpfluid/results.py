@@ -97,9 +97,9 @@ class FlowSummary:
         Loss events (module docstring): a count, or an expected number (a float) in the
         ODE's classical model.
     cycle_centre_pkts, cycle_amplitude_pkts
-        Centre and amplitude (half-range) of the window over the settled state's tail
-        (:func:`tcpfluid.metrics.settling`: a law's limit cycle, or ≈ 0 amplitude on a
-        fixed point); ``None`` when it did not settle.
+        Centre and amplitude (half-range) of the window in its settled state
+        (:func:`tcpfluid.metrics.settling`: over a law's limit cycle's steady stretch, or
+        over the tail, ≈ 0 amplitude, on a fixed point); ``None`` when it did not settle.
     not_settled_reason
         Why the window did not settle before the first change, as text (``None`` if it did).
     """

@@ -26,10 +26,10 @@ Settled value and time to settle (:func:`settling`)
     oscillation around Δ = δ, which has no dead band; Vegas's window in packets dithering
     by one move at its band's edge) keeps a **limit cycle** instead: over the
     *hold window* (the last two tail lengths) the series swings around
-    the midpoint of its range (the cycle's *centre*) by half that range (its
-    *amplitude*); it has settled in that cycle if the amplitude is at most
-    ``settle_band``, it does not drift (the tail's mean lies within the base band of the
-    mean of the tail-long window before it, or, for a tail that swings wider than the
+    the midpoint of its range by half that range; it has settled in a cycle if that
+    half-range is at most ``settle_band``, it does not drift (the tail's mean lies within
+    the base band of the mean of the tail-long window before it, or, for a tail that
+    swings wider than the
     base band, it moved back: the other way than that window's mean moved from the one
     before it -- a cycle whose period is not short against the tail moves a window's mean
     back and forth, a drift keeps its direction -- or the last three tail lengths hold no
@@ -39,8 +39,17 @@ Settled value and time to settle (:func:`settling`)
     around a fixed centre, such as a loss-driven packet window's, moves a window's mean
     by chance) and it is not growing (the tail swings more than the base band wider than
     the window before it **and** that window more than the base band wider than the one
-    before it: one wide excursion in the tail is not a growth). Its band is then
-    ``|v − centre| <= amplitude + max(abs_tol, rel_tol × |settled|)``. Either way the
+    before it: one wide excursion in the tail is not a growth). Its band is then the
+    envelope of its *steady stretch*: from the sample, at the latest the hold window's
+    first, that minimises the marginal standard error of the mean of the samples from it
+    on, ``Σ (v_i − mean)² / n²`` (the truncation point of the MSER rule, White 1997: a
+    ramp or a ringing much wider than the cycle is cut off, an excursion of the cycle's
+    own size is kept), to the segment's end; the stretch's range gives the cycle's centre
+    (its midpoint) and amplitude (half of it), and the band is
+    ``|v − centre| <= amplitude + max(abs_tol, rel_tol × |settled|)``. (The hold window
+    alone covers a fifth of the segment: a window wandering in its cycle leaves its range
+    somewhere before it, later the longer the segment, and the time to settle would be
+    that chance excursion's.) Either way the
     *time to settle* is the time, counted from ``t_start``, of the first sample after
     which every sample of the segment stays in the band. ``settle_band`` is per call
     (default 0: fixed points only); the run summaries pass each flow's law's own, the

@@ -42,11 +42,13 @@ class Settling:
         limit cycle).
     centre
         Centre of the band: the settled value for a fixed point, the midpoint of the
-        hold window's range for a limit cycle (and for a swing wider than ``settle_band``).
+        steady stretch's range for a limit cycle (the samples from the truncation point
+        of the MSER rule on; module docstring), of the hold window's for a swing wider
+        than ``settle_band``.
     amplitude
-        Half of the range (max − min)/2 of the hold window (the last two tail lengths) for
-        a limit cycle (and for a swing wider than ``settle_band``), of the tail otherwise
-        (≈ 0 on a fixed point).
+        Half of the range (max − min)/2 of the steady stretch for a limit cycle, of the
+        hold window (the last two tail lengths) for a swing wider than ``settle_band``, of
+        the tail otherwise (≈ 0 on a fixed point).
     status
         How it settled or why not: 0 fixed point, 1 limit cycle, 2 no samples in the
         segment, 3 the oscillation is wider than ``settle_band``, 4 the oscillation is
@@ -245,7 +247,7 @@ def _settle(
     # a fixed point: the tail in the base band around its mean, held for two tail lengths
     t_fix, out_fix = _entered(tb, seg & ~in_base, t_first)
     fixed = tail_fits & np.isfinite(t_fix) & (t_last - t_fix >= need - 1e-12)
-    # a limit cycle: the hold window's range (centre ± amplitude, widened by the base band),
+    # a limit cycle: the hold window's range (centre ± amplitude) at most settle_band,
     # neither drifting (the tail's mean within the base band of the window before it, or,
     # for a tail that swings wider than the base band, moved the other way than that
     # window's mean moved from the one before it: a cycle whose period is not short
@@ -267,11 +269,22 @@ def _settle(
         growing[went_on] = _swing(vb, earlier, went_on) + _pick_at(base, went_on) < _pick_at(
             amp_before, went_on
         )
-    with np.errstate(invalid="ignore"):
-        in_cycle = np.abs(vb - mid_h) <= amp_h + base
-    t_cyc, out_cyc = _entered(tb, seg & ~in_cycle, t_first)
     try_cycle = has & ~fixed
     cycle = try_cycle & (amp_h <= cap_b) & ~drifting & ~growing
+    # a cycle's envelope: the range of its steady stretch, from the truncation point of
+    # the marginal standard error rule (:func:`_steady_from`) to the segment's end
+    mid_c, amp_c = mid_h, amp_h
+    if cycle.any():
+        t_hold = np.min(np.where(hold_w, tb, np.inf), axis=0)
+        steady = seg & (tb >= _steady_from(tb, vb, seg, t_hold, settled_val, cycle))
+        with np.errstate(invalid="ignore"):  # inf - inf where a series has no cycle
+            c_hi = np.max(np.where(steady, vb, -np.inf), axis=0)
+            c_lo = np.min(np.where(steady, vb, np.inf), axis=0)
+            mid_c = np.where(cycle, 0.5 * (c_hi + c_lo), mid_h)
+            amp_c = np.where(cycle, 0.5 * (c_hi - c_lo), amp_h)
+    with np.errstate(invalid="ignore"):
+        in_cycle = np.abs(vb - mid_c) <= amp_c + base
+    t_cyc, out_cyc = _entered(tb, seg & ~in_cycle, t_first)
     settled = fixed | cycle
     t_settle = np.where(cycle, t_cyc, t_fix)
     t_out = np.where(cycle, out_cyc, out_fix)
@@ -280,11 +293,12 @@ def _settle(
         [NO_SAMPLES, SETTLED_FIXED, SETTLED_CYCLE, DRIFTING, GROWING, BEYOND_BAND],
         DRIFTING,
     ).astype(np.int8)
-    # a cycle, or a swing wider than settle_band: the hold window's, which the test read
+    # a cycle: its steady stretch's envelope; a swing wider than settle_band: the hold
+    # window's, which the test read
     held = cycle | (status == BEYOND_BAND)
-    centre = np.where(held, mid_h, settled_val)
-    tol = np.where(cycle, amp_h + base, base)
-    amp = np.where(held, amp_h, amp_tail)
+    centre = np.where(held, mid_c, settled_val)
+    tol = np.where(cycle, amp_c + base, base)
+    amp = np.where(held, amp_c, amp_tail)
     time_to = np.where(settled, t_settle - np.broadcast_to(t0, t_settle.shape), np.nan)
     return Settling(
         value=np.where(n_tail > 0, settled_val, np.nan),
@@ -316,6 +330,47 @@ def _swing(vb: FloatArray, window: NDArray[np.bool_], which: NDArray[np.bool_]) 
     hi = np.max(np.where(inside, v, -np.inf), axis=0)
     lo = np.min(np.where(inside, v, np.inf), axis=0)
     return 0.5 * (hi - lo)
+
+
+def _steady_from(
+    tb: FloatArray,
+    vb: FloatArray,
+    seg: NDArray[np.bool_],
+    t_hold: FloatArray,
+    ref: FloatArray,
+    which: NDArray[np.bool_],
+) -> FloatArray:
+    """For the series ``which`` (a mask over the trailing axes): the time at which the
+    steady stretch begins (``inf`` for the others).
+
+    It is the sample ``d`` of the segment, at the latest the first sample of the hold
+    window (``t_hold``), that minimises the marginal standard error of the mean of the
+    samples from ``d`` on, ``Σ_{i>=d} (v_i − m_d)² / n_d²`` (``n_d`` samples, mean ``m_d``;
+    the earliest on ties): the truncation point of the MSER rule (K. P. White, Jr., "An
+    effective truncation heuristic for bias reduction in simulation output", Simulation
+    69(6), 1997). Keeping an earlier sample pays when its squared deviation from the mean
+    of the rest is smaller than what it adds to the count: a ramp or a ringing much wider
+    than the cycle is cut, an excursion of the cycle's own size is kept. ``ref`` (each
+    series' tail mean) is subtracted before the sums, for their precision."""
+    shape = which.shape
+    if which.ndim == 0:  # one series: a trailing axis of one
+        tb, vb, seg, which = tb[:, None], vb[:, None], seg[:, None], which[None]
+        t_hold, ref = np.atleast_1d(t_hold), np.atleast_1d(ref)
+    out = np.full(which.shape, np.inf)
+    idx = np.nonzero(which)
+    cols: Any = (slice(None), *idx)
+    t, inside = tb[cols], seg[cols]
+    x = np.where(inside, vb[cols] - np.broadcast_to(ref, which.shape)[idx], 0.0)
+    # sums from each sample to the end (the samples after the segment add nothing)
+    n = np.cumsum(inside[::-1], axis=0)[::-1]
+    s1 = np.cumsum(x[::-1], axis=0)[::-1]
+    s2 = np.cumsum((x * x)[::-1], axis=0)[::-1]
+    nn = np.maximum(n, 1)
+    mser = np.maximum(s2 - s1 * s1 / nn, 0.0) / (nn * nn)
+    ok = inside & (t <= np.broadcast_to(t_hold, which.shape)[idx])
+    d = np.argmin(np.where(ok, mser, np.inf), axis=0)
+    out[idx] = np.take_along_axis(t, d[None, :], axis=0)[0]
+    return out.reshape(shape)
 
 
 #: the quarter-tail windows over the last three tail lengths that a drift is judged on
