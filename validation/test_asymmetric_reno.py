@@ -5,6 +5,15 @@ and the fluid engines' default ``Reno(recovery="newreno")`` that follows it: the
 report a loss taken while the flow's ACKs are dropped on the ACK path as ``LOSS_BURST``
 (``LOSS_BURST_TIMEOUT``), and Reno ends such a loss event at the 2-packet floor.
 
+The packet runs here take ns-2's ``bugFix_`` (``timeout_recover=True``: no fast retransmit
+from the duplicate ACKs of a timeout's go-back). The floor was fitted to the packet sender
+without it, whose go-back after the loss event's timeout made further fast retransmits (at
+k = 5 the window 92 -> 46 -> 1, slow start to 11, then a go-back cut to 5.8); with it the
+loss event ends at the timeout and slow start regrows to half the window the timeout found
+(11.7 and on), so the packets carry more than the floor gives, 15-45 % more at the larger
+reverse buffers (B_r = 20-100), where the agreement is lost (strict expected failures with
+the measured values).
+
 Every expected value comes from the packet simulator (the referee of the fluid layers);
 the tolerance is the report's for this section (15 %).
 """
@@ -25,10 +34,42 @@ from tcpfluid.algorithms.base import (
 )
 from tcpfluid.algorithms.reno import Reno
 from tcpfluid.algorithms.vegas import Vegas
+from tcpfluid.engines import Packet
 from tcpfluid.scenarios.catalogue import build_scenario
 
+#: the packet simulator's sender with ns-2's ``bugFix_`` (module docstring)
+PACKET = Packet(timeout_recover=True)
+
+
+def _lost_at_large_reverse_buffers(measured: str) -> pytest.MarkDecorator:
+    """The strict expected failure of a row whose fluid default is more than 15 % below the
+    packets with ``bugFix_`` (``measured``: the values, packets first)."""
+    return pytest.mark.xfail(
+        strict=True,
+        raises=AssertionError,
+        reason=(
+            f"{measured}: the default's 2-packet floor follows the go-back cuts of the packet "
+            "sender without bugFix_; with it the loss event ends at the timeout and slow start "
+            "regrows to half the window the timeout found"
+        ),
+    )
+
+
 #: (k, reverse buffer in ACKs) of the paper's Tables I and II that the report runs for Reno
-CASES = [(3, 10), (5, 10), (7, 10), (5, 2), (5, 6), (5, 20), (5, 40), (5, 100)]
+CASES = [
+    (3, 10),
+    (5, 10),
+    (7, 10),
+    (5, 2),
+    (5, 6),
+    (5, 20),
+    pytest.param(
+        5, 40, marks=_lost_at_large_reverse_buffers("packets 79.5, rounds 58.7, ODE 59.8 pkts/s")
+    ),
+    pytest.param(
+        5, 100, marks=_lost_at_large_reverse_buffers("packets 67.2, rounds 51.5, ODE 54.4 pkts/s")
+    ),
+]
 
 
 def _asym(k: float, br: int, duration: str, **law: str) -> tcpfluid.scenarios.Scenario:
@@ -106,12 +147,12 @@ def test_the_fluid_engines_report_losses_behind_a_dropping_ack_path_as_bursts(
 
 
 def test_packet_reno_collapses_to_the_floor_where_the_round_model_halves() -> None:
-    """Steady state at k = 5, B_r = 10: every packet loss event is a cascade (halving, a lost
-    retransmission halves again, a timeout, lost retransmissions) ending at the 2-packet
-    floor; the round model's Reno with ``recovery="halving"`` takes one halving from the
-    same peak window."""
+    """Steady state at k = 5, B_r = 10: every packet loss event is a cascade (halving, a
+    second fast retransmit halves again, a timeout: 92 -> 46 -> 1 packets, slow start up to
+    11) that ends far below the half; the round model's Reno with ``recovery="halving"``
+    takes one halving from the same peak window."""
     sc = _asym(5, 10, "400s")
-    pk = tcpfluid.simulate(sc, engine="packet")
+    pk = tcpfluid.simulate(sc, engine=PACKET)
     rm = tcpfluid.simulate(_asym(5, 10, "400s", recovery="halving"), engine="rounds")
     tp, wp = _window(pk)
     tr, wr = _window(rm)
@@ -127,9 +168,10 @@ def test_packet_reno_collapses_to_the_floor_where_the_round_model_halves() -> No
 @pytest.mark.parametrize(("k", "br"), CASES)
 def test_fluid_reno_default_recovery_tracks_the_packet_simulator(k: float, br: int) -> None:
     """The report's 100 s runs: with the default ``recovery="newreno"`` the round model and
-    the hybrid ODE are within 15 % of the packet simulator's NewReno on every Reno row of
-    Tables I and II; switched to one halving per loss event they are not."""
-    pk = tcpfluid.simulate(_asym(k, br, "100s"), engine="packet").summary.throughput_pps[0]
+    the hybrid ODE are within 15 % of the packet simulator's NewReno on the Reno rows of
+    Tables I and II but B_r = 40 and 100 (module docstring); switched to one halving per loss
+    event they are not."""
+    pk = tcpfluid.simulate(_asym(k, br, "100s"), engine=PACKET).summary.throughput_pps[0]
     for engine in ("rounds", "ode"):
         on = tcpfluid.simulate(_asym(k, br, "100s"), engine=engine)
         assert on.summary.throughput_pps[0] == pytest.approx(pk, rel=0.15), engine
@@ -142,7 +184,7 @@ def test_fluid_reno_default_recovery_tracks_the_packet_simulator(k: float, br: i
 def _drops_per_overflow(k: float, br: int) -> list[float]:
     """Forward-buffer drops of each overflow episode after 100 s of a 300 s packet run
     (drops less than 2 s apart belong to one episode)."""
-    r = tcpfluid.simulate(_asym(k, br, "300s"), engine="packet")
+    r = tcpfluid.simulate(_asym(k, br, "300s"), engine=PACKET)
     n = r.native
     (fwd,) = [lk for lk in n.links if lk.name == "R1-R2"]
     t = np.asarray(n.t_s)
@@ -173,7 +215,7 @@ def test_with_the_forward_link_the_bottleneck_the_default_halves_with_the_packet
     (its window never falls below ~19 packets after 50 s); the default recovery halves
     there in both fluid engines and agrees, the collapse at every loss would not."""
     sc = _asym(0.5, 10, "100s")
-    pk = tcpfluid.simulate(sc, engine="packet")
+    pk = tcpfluid.simulate(sc, engine=PACKET)
     t, w = _window(pk)
     assert w[t > 50.0].min() > 10.0
     v = pk.summary.throughput_pps[0]
@@ -240,8 +282,11 @@ def _packet_reno_scenario(k: float, br: int, bf: int, duration: str) -> tcpfluid
     )
 
 
-def _packet_reno(k: float, br: int, bf: int, duration: str) -> tcpfluid.Result:
-    return tcpfluid.simulate(_packet_reno_scenario(k, br, bf, duration), engine="packet")
+def _packet_reno(
+    k: float, br: int, bf: int, duration: str, timeout_recover: bool = True
+) -> tcpfluid.Result:
+    sc = _packet_reno_scenario(k, br, bf, duration)
+    return tcpfluid.simulate(sc, engine=Packet(timeout_recover=timeout_recover))
 
 
 def test_the_papers_reno_throughputs_are_whole_run_averages_of_a_one_minute_run() -> None:
@@ -249,31 +294,39 @@ def test_the_papers_reno_throughputs_are_whole_run_averages_of_a_one_minute_run(
     the ACK-path bottleneck Reno is far from a steady state for the first ~100 s: the
     slow-start overshoot drops a burst of packets, the window collapses to 1-2 packets and
     climbs back one packet per round trip, so the run-average rises with the run length
-    (k = 5: 109 pkts/s over 60 s, 141 over 100 s). Averaged over 60 s the packet simulator
-    is within the report's 15 % of the paper on every Reno row but B_r = 100 (the ten rows
-    agree on 44-73 s, which is how the report's 60 s was chosen); over 100 s five of them
-    are 20-33 % above."""
-    at60, at100 = [], []
+    (k = 5, B_f = 10: 125 pkts/s over 60 s, 141 over 100 s). The report's 60 s was chosen on
+    the packet sender without ``bugFix_``, whose go-back cuts kept it lower: averaged over
+    60 s it was within the report's 15 % of the paper on every Reno row but B_r = 100 (the
+    ten rows agreed on 44-73 s), over 100 s five rows were 20-33 % above. With ``bugFix_``
+    no such length fits: over 60 s and over 100 s the same four rows agree (k = 0.5 and 3,
+    B_r = 2 and 6) and the other six are above (60 s: 15-56 %)."""
+    at60, at100, former60 = [], [], []
     for k, br, bf, paper in PAPER_RENO:
         v60 = _packet_reno(k, br, bf, "60s").summary.throughput_pps[0]
         v100 = _packet_reno(k, br, bf, "100s").summary.throughput_pps[0]
-        at60.append(_within(v60, paper) or br == 100)
+        go_back = _packet_reno(k, br, bf, "60s", timeout_recover=False).summary.throughput_pps[0]
+        at60.append(_within(v60, paper))
         at100.append(_within(v100, paper))
+        former60.append(_within(go_back, paper) or br == 100)
+        assert v60 > paper or _within(v60, paper), (k, br)  # never below the paper
         if k == 5 and br == 10:
-            assert v100 > 1.2 * v60  # the average is still rising between 60 s and 100 s
-    assert all(at60), at60
-    # switch: the same rows as 100 s averages; k = 5, 7 and B_r = 10, 20, 40 are off
-    assert sum(at100) <= 5, at100
+            assert v100 > 1.1 * v60  # the average is still rising between 60 s and 100 s
+    agree = [k == 3 or k == 0.5 or br in (2, 6) for k, br, _bf, _p in PAPER_RENO]
+    assert at60 == agree, at60
+    assert at100 == agree, at100
+    assert all(former60), former60
 
 
 def test_reno_at_a_100_ack_reverse_buffer_carries_its_excess_in_the_slow_start() -> None:
-    """B_r = 100 is the row a 60 s average leaves above the paper (58 vs 46.6 pkts/s): behind a
-    2.5 s ACK queue the forward buffer overflows only when the slow-start window has passed
-    600 packets, and that first ~16 s carries about 120 pkts/s; from the first loss on the
-    run carries about 40, below the paper's 46.6, so the whole excess is the slow start. Why
-    the paper's slow start carried less is not known: the retransmission-timer settings
-    (minimum 0.5 or 1 s, initial 3 s) change nothing here (one timeout in the run either
-    way)."""
+    """B_r = 100 is the row a 60 s average leaves furthest above the paper (68 vs 46.6
+    pkts/s): behind a 2.5 s ACK queue the forward buffer overflows only when the slow-start
+    window has passed 600 packets, and that first ~16 s carries about 120 pkts/s; from the
+    first loss on the run carries 54, 15 % above the paper's 46.6 (one fast retransmit and
+    one timeout in the run). Without ``bugFix_`` the go-back after that timeout loses its
+    retransmissions again and again (62 more loss events) and the run carries 38 from the
+    first loss on, below the paper: the excess was then the slow start alone. Why the
+    paper's run carried less is not known: the retransmission-timer settings (minimum 0.5
+    or 1 s, initial 3 s) change nothing here (one timeout in the run either way)."""
     r = _packet_reno(5, 100, 10, "60s")
     fl = r.native.flows[0]
     t = np.asarray(r.native.t_s)
@@ -283,10 +336,14 @@ def test_reno_at_a_100_ack_reverse_buffer_carries_its_excess_in_the_slow_start()
     assert float(np.asarray(fl.cwnd_pkts)[t < first_loss].max()) > 300.0
     assert good[(t > 5.0) & (t < first_loss)].mean() > 100.0
     assert not _within(r.summary.throughput_pps[0], 46.6)
-    assert float(good[t >= first_loss].mean()) < 46.6
+    assert float(good[t >= first_loss].mean()) > 46.6
+    assert fl.timeouts == 1
+    go_back = _packet_reno(5, 100, 10, "60s", timeout_recover=False).native
+    t0 = np.asarray(go_back.t_s)
+    assert float(np.asarray(go_back.flows[0].goodput_pps)[t0 >= first_loss].mean()) < 46.6
     sc = _packet_reno_scenario(5, 100, 10, "60s")
     for opts in ({"min_rto_s": 0.5}, {"min_rto_s": 1.0}, {"initial_rto_s": 3.0}):
-        other = tcpfluid.simulate(sc, engine="packet", **opts)
+        other = tcpfluid.simulate(sc, engine=Packet(timeout_recover=True, **opts))
         assert other.summary.throughput_pps[0] == pytest.approx(
             r.summary.throughput_pps[0], rel=0.02
         ), opts
@@ -331,7 +388,7 @@ def test_the_br_100_excess_is_not_a_buffer_count_header_bytes_or_a_window_cap() 
     about twice the paper's 46.2."""
     from tcpfluid.sim import simulate_packets
 
-    one_less = tcpfluid.simulate(_packet_reno_scenario(5, 99, 9, "60s"), engine="packet")
+    one_less = tcpfluid.simulate(_packet_reno_scenario(5, 99, 9, "60s"), engine=PACKET)
     assert not _within(one_less.summary.throughput_pps[0], 46.6)
     mu_1040 = 1.6e6 / 8.0 / 1040.0
     assert mu_1040 < 195.9
@@ -344,23 +401,42 @@ def test_the_br_100_excess_is_not_a_buffer_count_header_bytes_or_a_window_cap() 
         forward_buffer=10,
         duration="60s",
     )
-    assert not _within(tcpfluid.simulate(header, engine="packet").summary.throughput_pps[0], 46.6)
+    assert not _within(tcpfluid.simulate(header, engine=PACKET).summary.throughput_pps[0], 46.6)
     for cap in (64.0, 100.0, 128.0, 200.0, 300.0):
         got = {}
         for br in (40, 100):
             sc = _packet_reno_scenario(5, br, 10, "60s")
-            res = simulate_packets(sc, laws={sc.flows[0].name: _AdvertisedWindowReno(cap)})
+            law = {sc.flows[0].name: _AdvertisedWindowReno(cap)}
+            res = simulate_packets(sc, laws=law, timeout_recover=True)
             got[br] = float(res.flows[0].goodput_pps.mean())
         assert not (_within(got[100], 46.6) and _within(got[40], 46.2)), (cap, got)
 
 
+#: the one-minute rows whose fluid default is more than 15 % below the packets with ``bugFix_``
+LOST_AT_60_S = {
+    (5, 20): "packets 90.0, rounds 76.2, ODE 75.7 pkts/s",
+    (5, 40): "packets 72.2, rounds 52.9, ODE 54.5 pkts/s",
+}
+
+
+@pytest.mark.parametrize(
+    ("k", "br", "bf"),
+    [
+        pytest.param(k, br, bf, marks=_lost_at_large_reverse_buffers(LOST_AT_60_S[(k, br)]))
+        if (k, br) in LOST_AT_60_S
+        else (k, br, bf)
+        for k, br, bf, _paper in PAPER_RENO
+    ],
+)
 @pytest.mark.parametrize("engine", ["rounds", "ode"])
-def test_fluid_reno_tracks_the_packets_over_the_reports_one_minute_runs(engine: str) -> None:
+def test_fluid_reno_tracks_the_packets_over_the_reports_one_minute_runs(
+    engine: str, k: float, br: int, bf: int
+) -> None:
     """The report's runs (60 s; Table II with a 10-packet forward buffer): the round model
-    and the hybrid ODE follow the packet simulator's run-average within 15 % on every Reno
-    row of Tables I-II, the slow-start overshoot and its collapse included."""
-    for k, br, bf, _paper in PAPER_RENO:
-        sc = _packet_reno_scenario(k, br, bf, "60s")
-        pk = tcpfluid.simulate(sc, engine="packet").summary.throughput_pps[0]
-        fl = tcpfluid.simulate(sc, engine=engine).summary.throughput_pps[0]
-        assert fl == pytest.approx(pk, rel=0.15), (k, br)
+    and the hybrid ODE follow the packet simulator's run-average within 15 % on the Reno rows
+    of Tables I-II, the slow-start overshoot and its collapse included, but B_r = 20 and 40
+    (module docstring)."""
+    sc = _packet_reno_scenario(k, br, bf, "60s")
+    pk = tcpfluid.simulate(sc, engine=PACKET).summary.throughput_pps[0]
+    fl = tcpfluid.simulate(sc, engine=engine).summary.throughput_pps[0]
+    assert fl == pytest.approx(pk, rel=0.15), (k, br)

@@ -13,7 +13,9 @@ part", each measured with its switch.
   already there reads its throughput fallen and cuts to its measured rate (without a loss
   of its own) and the joiner keeps the larger part. The hybrid model's flow there does not
   cut. With the document's rules alone (``decrease="table"``, no cut to the measured rate)
-  the packet joiner no longer takes the larger part and the engines come within 20 %.
+  the packet joiner no longer takes the larger part; the fluid joiners come within 20 % of it
+  only with the packet senders' go-back cuts (ns-2 without ``bugFix_``): with ``bugFix_``
+  (``timeout_recover=True``, the packet runs here) they are 25-29 % above it.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy as np
 import pytest
 
 import tcpfluid
+from tcpfluid.engines import Packet
 from tcpfluid.scenarios import Scenario, rtt_dumbbell
 
 ITCP_JOIN_S = 20.0
@@ -83,12 +86,18 @@ def _tcp_ho(decrease: str | None) -> Scenario:
     return dataclasses.replace(sc, flows=flows)
 
 
+#: the packet senders with ns-2's ``bugFix_`` (no fast retransmit from the duplicate ACKs of a
+#: timeout's go-back)
+BUG_FIX = Packet(timeout_recover=True)
+
+
 def test_the_packet_tcp_ho_incumbent_cuts_to_its_measured_rate() -> None:
-    """Default rules: the packet joiner takes more than half the link (0.573) and the flow
-    already there ends below half its window before the join (52 against 130 packets),
-    without a loss event; the hybrid model's joiner takes less than 40 % (0.343)."""
+    """Default rules: the packet joiner takes more than half the link (0.601; 0.573 without
+    ``bugFix_``) and the flow already there ends below half its window before the join (44
+    against 130 packets), without a loss event; the hybrid model's joiner takes less than
+    40 % (0.343)."""
     sc = _tcp_ho(None)
-    pk = tcpfluid.simulate(sc, "packet")
+    pk = tcpfluid.simulate(sc, BUG_FIX)
     assert _share(pk, 0) > 0.55, _share(pk, 0)
     assert pk.summary.flows[1].losses == 0
     assert float(pk.window_pkts[1, -1]) < 0.5 * 130.0, pk.window_pkts[1, -1]
@@ -96,12 +105,27 @@ def test_the_packet_tcp_ho_incumbent_cuts_to_its_measured_rate() -> None:
     assert _share(hy, 0) < 0.4, _share(hy, 0)
 
 
-def test_without_the_cut_the_tcp_ho_joiners_shares_come_together() -> None:
-    """Switched off (``decrease="table"``): the packet joiner takes less than half (0.380),
-    and the round and hybrid models' joiners are within 20 % of it (0.428, 0.440)."""
-    sc = _tcp_ho("table")
-    pk = _share(tcpfluid.simulate(sc, "packet"), 0)
+def test_without_the_cut_the_packet_tcp_ho_joiner_takes_less_than_half() -> None:
+    """Switched off (``decrease="table"``): the packet joiner takes less than half (0.342,
+    with 18 timeouts in its 36 loss events; 0.400 without ``bugFix_``)."""
+    pk = _share(tcpfluid.simulate(_tcp_ho("table"), BUG_FIX), 0)
     assert pk < 0.5, pk
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason=(
+        "with the packet senders' bugFix_ the switched-off packet joiner takes 0.342 and the "
+        "round and hybrid models' joiners 0.428 and 0.440, 25 % and 29 % above it; within "
+        "20 % only against the go-back cuts of the sender without it (0.400)"
+    ),
+)
+def test_without_the_cut_the_tcp_ho_joiners_shares_come_together() -> None:
+    """Switched off (``decrease="table"``): the round and hybrid models' joiners within 20 %
+    of the packet joiner's share."""
+    sc = _tcp_ho("table")
+    pk = _share(tcpfluid.simulate(sc, BUG_FIX), 0)
     for engine in ("rounds", "hybrid"):
         got = _share(tcpfluid.simulate(sc, engine), 0)
         assert abs(got - pk) <= 0.2 * pk, (engine, got, pk)

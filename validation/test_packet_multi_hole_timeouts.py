@@ -20,8 +20,8 @@ repair time, ``min_rto_s = 1.0`` (RFC 6298's floor, ns-3's default ``MinRto``): 
 losses end in fast recovery and the utilization doubles. L comes from that run (its
 retransmissions per loss event), an independent route to the prediction. Both runs ignore
 the duplicate ACKs of the go-back after a timeout (``timeout_recover=True``, ns-2's
-``bugFix_``), so that each loss event is counted once: by default those start further
-loss events (0.40 instead of 0.43 in the hold-out).
+``bugFix_``, the default), so that each loss event is counted once: without it those start
+further loss events (0.40 instead of 0.43 in the hold-out).
 """
 
 from __future__ import annotations

@@ -4,8 +4,8 @@ After a timeout the sender goes back to its first unacknowledged packet and send
 packets the receiver may already hold; each of those brings a duplicate ACK that reports
 no new loss. With ``timeout_recover=True`` the sender does as ns-2's ``Agent/TCP`` and
 ``Agent/TCP/Vegas`` (``bugFix_ true``, their default) and RFC 6582: no fast retransmit
-until the cumulative ACK covers more than the highest packet sent before the timeout. The
-default (``False``) is ns-2's ``bugFix_ false``.
+until the cumulative ACK covers more than the highest packet sent before the timeout (the
+default). ``False`` is ns-2's ``bugFix_ false``.
 
 The check is independent of the sender's bookkeeping: on a path whose only loss is the
 bottleneck's drops and whose links keep packets in order, a duplicate ACK that starts a
@@ -32,9 +32,9 @@ def test_no_fast_retransmit_from_the_go_back_after_a_timeout(law: str, buffer: i
     sc = rtt_dumbbell(10e6, [0.1], [law], duration_s=60.0, buffer_pkts=buffer)
     # a fine trace, so that the drop counter is read within a millisecond of each event
     careful = simulate_packets(sc, sample_interval_s=0.001, timeout_recover=True)
-    loose = simulate_packets(sc, sample_interval_s=0.001)
+    loose = simulate_packets(sc, sample_interval_s=0.001, timeout_recover=False)
     assert careful.flows[0].timeouts >= 1
-    # the default: the go-back's duplicate ACKs start loss events that no drop explains
+    # without bugFix_: the go-back's duplicate ACKs start loss events that no drop explains
     assert _spurious(loose) >= 1
     assert _spurious(careful) == 0
     assert careful.flows[0].fast_retransmits < loose.flows[0].fast_retransmits
@@ -54,7 +54,7 @@ def test_the_go_back_leaves_ssthresh_where_the_timeout_set_it() -> None:
     # hundreds of packets, more holes than NewReno repairs before its timer fires
     sc = rtt_dumbbell(20e6, [0.2], ["reno"], duration_s=8.0, buffer_pkts=100)
     res = simulate_packets(sc, sample_interval_s=0.001, timeout_recover=True)
-    loose = simulate_packets(sc)  # the default: ns-2's bugFix_ false
+    loose = simulate_packets(sc, timeout_recover=False)  # ns-2's bugFix_ false
     f = res.flows[0]
     timeout = 3
     first = list(f.loss_kind).index(timeout)
@@ -67,7 +67,7 @@ def test_the_go_back_leaves_ssthresh_where_the_timeout_set_it() -> None:
     assert f.round_cwnd_pkts[after].max() >= expected
     # every later loss event follows a drop at the bottleneck (none from the go-back)
     assert _spurious(res) == 0
-    # without bugFix_ (the default) the go-back's duplicate ACKs cut ssthresh to the
+    # without bugFix_ the go-back's duplicate ACKs cut ssthresh to the
     # 2-packet floor
     g = loose.flows[0]
     t_to = g.loss_t_s[list(g.loss_kind).index(timeout)]
@@ -79,13 +79,13 @@ def test_reno_flows_keep_the_link_after_a_slow_start_overshoot_with_bug_fix() ->
     # flow's slow start overshoots, times out and goes back. With ns-2's bugFix_ the flows
     # slow-start back to half the window (ssthresh 128-192 packets) and keep the link
     # busy, as the fluid engines (independent route: their loss events take no cut from a
-    # go-back) predict; the go-back's cuts of the default sender (bugFix_ false) take two
+    # go-back) predict; the go-back's cuts of the sender without it (bugFix_ false) take two
     # of the four flows' ssthresh to the 2-packet floor, and they regrow one packet per
     # RTT (the other two flows take part of what they leave: 0.91 of the link against
     # 0.95 with bugFix_)
     sc = rtt_dumbbell(20e6, [0.2] * 4, ["reno"] * 4, duration_s=60.0, buffer_pkts=900)
     careful = simulate_packets(sc, timeout_recover=True)
-    loose = simulate_packets(sc)
+    loose = simulate_packets(sc, timeout_recover=False)
 
     def floor_flows(res: Any) -> int:
         return sum(float(min(f.round_ssthresh_pkts[f.round_t_s > 5.0])) <= 2.0 for f in res.flows)

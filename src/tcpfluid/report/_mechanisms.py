@@ -325,6 +325,19 @@ MECHANISMS: tuple[Mechanism, ...] = (
         ),
     ),
     _mechanism(
+        "escaped-overflows",
+        "validation/test_many_flows_who_loses.py::"
+        "test_full_scale_reno_index_follows_the_paper_once_random_send_times_break_the_phase",
+        _scope(
+            "many-flows",
+            PACKET,
+            None,
+            "Reno",
+            scenario=("qv-many-flows",),
+            period_s=((100.0, 200.0),),
+        ),
+    ),
+    _mechanism(
         "vegas-standing-backlog",
         "validation/test_ho_table7_vegas_backlog.py::"
         "test_table_7_reno_means_agree_once_the_vegas_flows_hold_ns2s_backlog_on_the_path_base_rtt",

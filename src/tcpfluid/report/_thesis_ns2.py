@@ -14,7 +14,6 @@ __all__ = [
     "DELACK_TIMEOUT_S",
     "DELAYED_ACK_ECHO",
     "MANY_FLOWS_MIN_RTO_S",
-    "NS2_BUG_FIX",
     "NS2_FAST_RECOVERY",
     "NS2_RED_WAIT",
     "NS2_RENO_RECOVERY",
@@ -51,9 +50,6 @@ NS2_VEGAS_RECOVERY = "ns2-vegas"
 #: the recovery of ns-2's FAST TCP module (``Agent/TCP/Fast``, ``tcp-fast.cc``; module
 #: docstring): every flow whose law is FAST
 NS2_FAST_RECOVERY = "ns2-fast"
-#: ns-2's ``bugFix_`` (its default, for the Reno and Vegas agents): the packet simulator's
-#: ``timeout_recover``
-NS2_BUG_FIX = True
 #: ns-2's ``Queue/RED`` ``wait_`` (its default, which the thesis kept; module docstring):
 #: the packet simulator's ``red_wait``
 NS2_RED_WAIT = True
@@ -79,10 +75,11 @@ def ns2_fast_recovery(algorithm: str) -> str:
 
 def ns2_packet_options(scenario: Any) -> dict[str, Any]:
     """The packet simulator's sender options for ``scenario`` as the documents' ns-2 ran
-    its flows: each flow's ``fast_recovery`` (:func:`ns2_fast_recovery`), ``timeout_recover``
-    (ns-2's ``bugFix_``) and ``red_wait`` (ns-2's RED ``wait_``; module docstring)."""
+    its flows: each flow's ``fast_recovery`` (:func:`ns2_fast_recovery`) and ``red_wait``
+    (ns-2's RED ``wait_``; module docstring). ns-2's ``bugFix_`` is the simulator's default
+    (``timeout_recover=True``)."""
     rec = tuple(ns2_fast_recovery(f.algorithm) for f in scenario.flows)
-    return {"fast_recovery": rec, "timeout_recover": NS2_BUG_FIX, "red_wait": NS2_RED_WAIT}
+    return {"fast_recovery": rec, "red_wait": NS2_RED_WAIT}
 
 
 def ns2_fast_options(scenario: Any) -> dict[str, Any]:

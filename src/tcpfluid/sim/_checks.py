@@ -191,8 +191,8 @@ def check_options(
     seconds: Mapping[str, tuple[str, Any]],
     fine_retransmit: Any,
     progress: Any,
-    timeout_recover: Any = False,
-    fast_recovery: Any = "newreno",
+    timeout_recover: Any,
+    fast_recovery: Any,
     max_packets: Any,
 ) -> tuple[int, SenderSettings]:
     """Check the options of :func:`~tcpfluid.sim.simulate_packets` but the scenario, seed

@@ -61,8 +61,8 @@ class SenderSettings:
     initial_rto_s: float
     max_rto_s: float
     fine_retransmit: bool | None
-    timeout_recover: bool = False
-    fast_recovery: str | tuple[str, ...] = "newreno"  # every sender, or one value per flow
+    timeout_recover: bool
+    fast_recovery: str | tuple[str, ...]  # every sender, or one value per flow
 
 
 #: the senders' fast recoveries (``simulate_packets(fast_recovery=)``) and their kernel codes

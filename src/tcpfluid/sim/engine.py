@@ -315,7 +315,7 @@ def simulate_packets(
     max_rto_s: float | None = None,
     fine_retransmit: bool | None = None,
     send_overhead_s: float = 0.0,
-    timeout_recover: bool = False,
+    timeout_recover: bool = True,
     fast_recovery: str | Sequence[str] = "newreno",
     red_wait: bool = False,
     ns2_vegas_timing: bool = True,
@@ -379,15 +379,14 @@ def simulate_packets(
     timeout_recover
         After a timeout the sender goes back to its first unacknowledged packet and
         resends packets the receiver may already hold; their duplicate ACKs announce no
-        new loss. ``True``: as RFC 6582 §4 (the "careful" variant) and ns-2's ``Agent/TCP``
-        and ``Agent/TCP/Vegas`` with their default ``bugFix_ true``, duplicate ACKs that do
-        not cover more than the highest packet sent before the timeout start no fast
-        retransmit, nor Vegas's fine-grained one, so the losses the timeout answered are
-        not charged again. ``False`` (the default, as ns-2 with ``bugFix_ false``): every
-        third duplicate ACK (or fine-grained check) starts a loss event, those of the
-        go-back included. ``True`` is the more faithful sender, but not the default: with
-        ``True`` three Reno rows of the asymmetric-networks paper's Tables I-II move away
-        from the paper under the default NewReno recovery (docs/simulator.md, "Timeouts").
+        new loss. ``True`` (the default): as RFC 6582 §4 (the "careful" variant) and ns-2's
+        ``Agent/TCP`` and ``Agent/TCP/Vegas`` with their default ``bugFix_ true``, duplicate
+        ACKs that do not cover more than the highest packet sent before the timeout start no
+        fast retransmit, nor Vegas's fine-grained one, so the losses the timeout answered are
+        not charged again. ``False`` (ns-2 with ``bugFix_ false``): every third duplicate
+        ACK (or fine-grained check) starts a loss event, those of the go-back included,
+        which cuts the window again for losses the timeout already answered
+        (docs/simulator.md, "Timeouts").
         With a Reno ``fast_recovery`` it is ns-2's ``bugFix_`` whole (for ``"reno-exit"`` it
         also holds back fast retransmits until the ACKs pass the highest packet sent
         before the last one).
