@@ -209,10 +209,13 @@ _SLOW_SWEEP = textwrap.dedent(
 
     real = sm._run_point
 
+    # each point waits (argv[4] s, default 0.2) so that a signal can land mid-sweep
+    wait = float(sys.argv[4]) if len(sys.argv) > 4 else 0.2
+
     def slow(task):
         with open(sys.argv[3], "a") as fh:
             fh.write(f"{task.index}\\n")
-        time.sleep(0.2)
+        time.sleep(wait)
         return real(task)
 
     sm._run_point = slow
@@ -280,10 +283,10 @@ def test_ctrl_c_or_sigterm_exits_with_one_line_and_keeps_the_cache(
         len(f.read_text().splitlines()) for f in (tmp_path / "o.csv.cache").glob("*.jsonl")
     )
     assert cached >= 4  # the points finished before the signal are kept
-    # the re-run computes only the missing points
+    # the re-run computes only the missing points (no signal to wait for: no pause per point)
     log.unlink()
     rerun = subprocess.run(
-        [PY, str(script), str(cfg), str(out), str(log)],
+        [PY, str(script), str(cfg), str(out), str(log), "0"],
         capture_output=True,
         text=True,
         timeout=120,
