@@ -348,7 +348,7 @@ def test_interrupted_sweep_resumes_computing_only_missing_points(
     pd.testing.assert_frame_equal(res.table, fresh.table)
 
 
-def test_cache_key_depends_on_engine_options_and_version(tmp_path: Path, monkeypatch: Any) -> None:
+def test_cache_key_depends_on_engine_options_version_and_revision(tmp_path: Path, monkeypatch: Any) -> None:
     points = list(grid(algorithm="vegas", bandwidth=["20Mbps", "50Mbps"]))
     sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
     same_again = sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
@@ -364,6 +364,10 @@ def test_cache_key_depends_on_engine_options_and_version(tmp_path: Path, monkeyp
     monkeypatch.setattr(sweep_cache, "__version__", "999.0")
     newer = sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
     assert newer.n_cached == 0
+    # a change that moves results without a new version: the results revision
+    monkeypatch.setattr(sweep_cache, "RESULTS_REVISION", sweep_cache.RESULTS_REVISION + 1)
+    revised = sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
+    assert revised.n_cached == 0
 
 
 def test_torn_cache_line_is_ignored(tmp_path: Path) -> None:

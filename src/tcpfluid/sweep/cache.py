@@ -20,8 +20,20 @@ from .config import _canonical
 _log = logging.getLogger("tcpfluid.sweep")
 
 
+#: raised whenever a change moves engines' results without a new version number (an engine
+#: default, a summary rule), so that a cache written before it is not reused
+#: (2: the packet senders' ``timeout_recover=True`` default and the steady-stretch band)
+RESULTS_REVISION = 2
+
+
 def _cache_key(point: Mapping[str, Any], engine: str, options: Mapping[str, Any]) -> str:
-    key = {"point": dict(point), "engine": engine, "options": dict(options), "version": __version__}
+    key = {
+        "point": dict(point),
+        "engine": engine,
+        "options": dict(options),
+        "version": __version__,
+        "revision": RESULTS_REVISION,
+    }
     return hashlib.sha256(_canonical(key).encode()).hexdigest()
 
 
