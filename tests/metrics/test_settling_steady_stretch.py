@@ -122,3 +122,30 @@ def test_a_wandering_window_settles_where_its_transient_ends_whatever_the_length
     assert float(r.time_s) == 20.0
     assert float(r.amplitude) == pytest.approx(0.5 * (steady.max() - steady.min()))
     assert float(r.centre) == pytest.approx(0.5 * (steady.max() + steady.min()))
+
+
+def test_the_steady_stretch_never_swings_wider_than_the_settle_band() -> None:
+    # the excursion to 104.2 at t = 40 widens the stretch from t = 20 to an amplitude of
+    # 3.6; with settle_band = 3.2 the hold window (amplitude 3.0) is a cycle, but a stretch
+    # wider than 3.2 is not: it may only begin after t = 40, and MSER's choice among those
+    # starts is its earliest sample (the cycle's own samples from t = 41 on: 97..103)
+    v = CYCLE.copy()
+    v[T == 40] = 104.2
+    r = settling(T, v, settle_band=3.2, **BASE)
+    assert bool(r.settled) and bool(r.cycling), r.reason()
+    assert float(r.amplitude) <= 3.2
+    assert float(r.amplitude) == pytest.approx(3.0)
+    assert float(r.time_s) == 41.0  # the sample after the excursion, back in 100 ± 3.5
+
+
+def test_a_non_finite_sample_before_the_hold_window_cannot_begin_the_stretch() -> None:
+    # an infinite sample at t = 30 (a value an engine may record): the stretch starts after
+    # it, the centre and amplitude stay the cycle's (100, 3), the time is the next sample's
+    v = CYCLE.copy()
+    v[T == 30] = math.inf
+    with np.errstate(all="raise"):
+        r = settling(T, v, settle_band=math.inf, **BASE)
+    assert bool(r.settled) and bool(r.cycling), r.reason()
+    assert float(r.centre) == pytest.approx(100.0)
+    assert float(r.amplitude) == pytest.approx(3.0)
+    assert float(r.time_s) == 31.0

@@ -276,7 +276,7 @@ def _settle(
     mid_c, amp_c = mid_h, amp_h
     if cycle.any():
         t_hold = np.min(np.where(hold_w, tb, np.inf), axis=0)
-        steady = seg & (tb >= _steady_from(tb, vb, seg, t_hold, settled_val, cycle))
+        steady = seg & (tb >= _steady_from(tb, vb, seg, t_hold, settled_val, cap_b, cycle))
         with np.errstate(invalid="ignore"):  # inf - inf where a series has no cycle
             c_hi = np.max(np.where(steady, vb, -np.inf), axis=0)
             c_lo = np.min(np.where(steady, vb, np.inf), axis=0)
@@ -338,6 +338,7 @@ def _steady_from(
     seg: NDArray[np.bool_],
     t_hold: FloatArray,
     ref: FloatArray,
+    cap: FloatArray,
     which: NDArray[np.bool_],
 ) -> FloatArray:
     """For the series ``which`` (a mask over the trailing axes): the time at which the
@@ -351,23 +352,34 @@ def _steady_from(
     69(6), 1997). Keeping an earlier sample pays when its squared deviation from the mean
     of the rest is smaller than what it adds to the count: a ramp or a ringing much wider
     than the cycle is cut, an excursion of the cycle's own size is kept. ``ref`` (each
-    series' tail mean) is subtracted before the sums, for their precision."""
+    series' tail mean) is subtracted before the sums, for their precision. Only samples
+    from which on the half-range stays within ``cap`` (the series' ``settle_band``) and
+    every value is finite can begin the stretch; the hold window's first always can (the
+    cycle test read it)."""
     shape = which.shape
     if which.ndim == 0:  # one series: a trailing axis of one
         tb, vb, seg, which = tb[:, None], vb[:, None], seg[:, None], which[None]
-        t_hold, ref = np.atleast_1d(t_hold), np.atleast_1d(ref)
+        t_hold, ref, cap = np.atleast_1d(t_hold), np.atleast_1d(ref), np.atleast_1d(cap)
     out = np.full(which.shape, np.inf)
     idx = np.nonzero(which)
     cols: Any = (slice(None), *idx)
     t, inside = tb[cols], seg[cols]
-    x = np.where(inside, vb[cols] - np.broadcast_to(ref, which.shape)[idx], 0.0)
-    # sums from each sample to the end (the samples after the segment add nothing)
-    n = np.cumsum(inside[::-1], axis=0)[::-1]
-    s1 = np.cumsum(x[::-1], axis=0)[::-1]
-    s2 = np.cumsum((x * x)[::-1], axis=0)[::-1]
-    nn = np.maximum(n, 1)
-    mser = np.maximum(s2 - s1 * s1 / nn, 0.0) / (nn * nn)
-    ok = inside & (t <= np.broadcast_to(t_hold, which.shape)[idx])
+    v = vb[cols]
+    hold = np.broadcast_to(t_hold, which.shape)[idx]
+    with np.errstate(invalid="ignore"):  # inf - inf past a non-finite sample: not a start
+        x = np.where(inside, v - np.broadcast_to(ref, which.shape)[idx], 0.0)
+        # sums from each sample to the end (the samples after the segment add nothing)
+        n = np.cumsum(inside[::-1], axis=0)[::-1]
+        s1 = np.cumsum(x[::-1], axis=0)[::-1]
+        s2 = np.cumsum((x * x)[::-1], axis=0)[::-1]
+        nn = np.maximum(n, 1)
+        mser = np.maximum(s2 - s1 * s1 / nn, 0.0) / (nn * nn)
+        # the half-range from each sample to the segment's end
+        hi = np.maximum.accumulate(np.where(inside, v, -np.inf)[::-1], axis=0)[::-1]
+        lo = np.minimum.accumulate(np.where(inside, v, np.inf)[::-1], axis=0)[::-1]
+        narrow = 0.5 * (hi - lo) <= np.broadcast_to(cap, which.shape)[idx]
+    ok = inside & (t <= hold) & np.isfinite(mser) & narrow
+    ok |= inside & (t == hold)
     d = np.argmin(np.where(ok, mser, np.inf), axis=0)
     out[idx] = np.take_along_axis(t, d[None, :], axis=0)[0]
     return out.reshape(shape)
