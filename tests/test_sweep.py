@@ -348,7 +348,9 @@ def test_interrupted_sweep_resumes_computing_only_missing_points(
     pd.testing.assert_frame_equal(res.table, fresh.table)
 
 
-def test_cache_key_depends_on_engine_options_version_and_revision(tmp_path: Path, monkeypatch: Any) -> None:
+def test_cache_key_depends_on_engine_options_version_and_revision(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
     points = list(grid(algorithm="vegas", bandwidth=["20Mbps", "50Mbps"]))
     sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
     same_again = sweep(points, engine="closed-form", metrics=["ss_exit_window"], cache_dir=tmp_path)
