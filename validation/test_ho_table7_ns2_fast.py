@@ -4,10 +4,10 @@ mechanism ``ns2-fast-sack`` of docs/mechanisms.md).
 
 FAST with α = 100 packets per flow keeps the 120-packet buffer overflowing, and each
 overflow drops several packets of a FAST window. The packet simulator's default sender
-(NewReno, RFC 6582) repairs one hole per RTT and restarts its timer at the first partial ACK
-only, so a loss event with several holes ends in a timeout: a FAST flow times out about 55
-times in 60 s (84 with ns-2's ``bugFix_``, ``timeout_recover=True``) and its window restarts
-from 2 packets each time. The paper ran ns-2, whose
+(NewReno, RFC 6582, with ns-2's ``bugFix_``) repairs one hole per RTT and restarts its timer
+at the first partial ACK only, so a loss event with several holes ends in a timeout: a FAST
+flow times out about 84 times in 60 s (about 55 without ``bugFix_``, the former default) and
+its window restarts from 2 packets each time. The paper ran ns-2, whose
 FAST agent (the University of Melbourne's FAST TCP module, ``tcp-fast.cc`` 1.1.x) is a SACK
 sender: it retransmits every hole below the highest packet the receiver reported as soon as
 its packets in flight fall under the halved window, and does not back off its timer

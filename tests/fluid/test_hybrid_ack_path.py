@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tcpfluid.algorithms import get_law
+from tcpfluid.algorithms import LOSS_FAST, LOSS_TIMEOUT, get_law
 from tcpfluid.algorithms.reno import Reno
 from tcpfluid.fluid import simulate_hybrid
 from tcpfluid.fluid.ode import simulate_scenario_ode
@@ -142,7 +142,9 @@ def test_reno_tracks_the_packet_simulator_without_the_slow_start_overshoot(
     assert hyb == pytest.approx(_packet_throughput(sc, _NoOvershootReno()), rel=REL)
 
 
-def test_reno_overshoot_collapses_the_packet_window_and_the_default_hybrid_one() -> None:
+def test_reno_overshoot_ends_in_a_timeout_and_the_default_hybrid_carries_what_the_packets_do() -> (
+    None
+):
     # The slow-start overshoot (132 packets at k = 7) loses dozens of packets; NewReno
     # repairs one per RTT and the timeout fires (the packet sender with ns-2's bugFix_,
     # timeout_recover=True: the go-back's duplicate ACKs start no further fast retransmit),
@@ -158,7 +160,7 @@ def test_reno_overshoot_collapses_the_packet_window_and_the_default_hybrid_one()
     pk = simulate_packets(sc, timeout_recover=True)
     fl = pk.flows[0]
     assert fl.timeouts >= 1
-    assert fl.loss_kind.tolist() == [1.0, 3.0]  # a fast retransmit, then the timeout
+    assert fl.loss_kind.tolist() == [LOSS_FAST, LOSS_TIMEOUT]  # a fast retransmit, then the timeout
     packets = float(fl.delivered_pkts) / DURATION
     assert _hybrid_throughput(sc) == pytest.approx(packets, rel=REL)
     halving = sc.with_algorithm("reno", recovery="halving")

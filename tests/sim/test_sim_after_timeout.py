@@ -40,6 +40,19 @@ def test_no_fast_retransmit_from_the_go_back_after_a_timeout(law: str, buffer: i
     assert careful.flows[0].fast_retransmits < loose.flows[0].fast_retransmits
 
 
+def test_the_default_sender_is_ns2s_with_bug_fix() -> None:
+    # ns-2's Agent/TCP defaults to bugFix_ true: the default run is the timeout_recover=True
+    # run, loss by loss, and not the go-back sender's (which takes spurious fast retransmits)
+    sc = rtt_dumbbell(10e6, [0.1], ["reno"], duration_s=20.0, buffer_pkts=20)
+    default = simulate_packets(sc, sample_interval_s=0.001)
+    careful = simulate_packets(sc, sample_interval_s=0.001, timeout_recover=True)
+    loose = simulate_packets(sc, sample_interval_s=0.001, timeout_recover=False)
+    f, c, g = default.flows[0], careful.flows[0], loose.flows[0]
+    assert list(f.loss_t_s) == list(c.loss_t_s) and list(f.loss_kind) == list(c.loss_kind)
+    assert f.delivered_pkts == c.delivered_pkts
+    assert list(f.loss_t_s) != list(g.loss_t_s)
+
+
 def test_timeout_recover_is_checked() -> None:
     sc = rtt_dumbbell(10e6, [0.1], ["reno"], duration_s=5.0, buffer_pkts=20)
     with pytest.raises(TypeError, match="timeout_recover"):
