@@ -362,27 +362,40 @@ def _steady_from(
         t_hold, ref, cap = np.atleast_1d(t_hold), np.atleast_1d(ref), np.atleast_1d(cap)
     out = np.full(which.shape, np.inf)
     idx = np.nonzero(which)
-    cols: Any = (slice(None), *idx)
-    t, inside = tb[cols], seg[cols]
-    v = vb[cols]
-    hold = np.broadcast_to(t_hold, which.shape)[idx]
-    with np.errstate(invalid="ignore"):  # inf - inf past a non-finite sample: not a start
-        x = np.where(inside, v - np.broadcast_to(ref, which.shape)[idx], 0.0)
-        # sums from each sample to the end (the samples after the segment add nothing)
-        n = np.cumsum(inside[::-1], axis=0)[::-1]
-        s1 = np.cumsum(x[::-1], axis=0)[::-1]
-        s2 = np.cumsum((x * x)[::-1], axis=0)[::-1]
-        nn = np.maximum(n, 1)
-        mser = np.maximum(s2 - s1 * s1 / nn, 0.0) / (nn * nn)
-        # the half-range from each sample to the segment's end
-        hi = np.maximum.accumulate(np.where(inside, v, -np.inf)[::-1], axis=0)[::-1]
-        lo = np.minimum.accumulate(np.where(inside, v, np.inf)[::-1], axis=0)[::-1]
-        narrow = 0.5 * (hi - lo) <= np.broadcast_to(cap, which.shape)[idx]
-    ok = inside & (t <= hold) & np.isfinite(mser) & narrow
-    ok |= inside & (t == hold)
-    d = np.argmin(np.where(ok, mser, np.inf), axis=0)
-    out[idx] = np.take_along_axis(t, d[None, :], axis=0)[0]
+    hold_all = np.broadcast_to(t_hold, which.shape)[idx]
+    ref_all = np.broadcast_to(ref, which.shape)[idx]
+    cap_all = np.broadcast_to(cap, which.shape)[idx]
+    starts = np.full(hold_all.shape, np.inf)
+    # a few thousand series at a time: the suffix sums are (samples x series) arrays
+    for a in range(0, starts.size, STEADY_CHUNK):
+        part = tuple(i[a : a + STEADY_CHUNK] for i in idx)
+        cols: Any = (slice(None), *part)
+        t, inside, v = tb[cols], seg[cols], vb[cols]
+        hold = hold_all[a : a + STEADY_CHUNK]
+        with np.errstate(invalid="ignore"):  # inf - inf past a non-finite sample: not a start
+            x = np.where(inside, v - ref_all[a : a + STEADY_CHUNK], 0.0)
+            # sums from each sample to the end (the samples after the segment add nothing)
+            n = np.maximum(np.cumsum(inside[::-1], axis=0)[::-1], 1)
+            s1 = np.cumsum(x[::-1], axis=0)[::-1]
+            x *= x
+            mser = np.cumsum(x[::-1], axis=0)[::-1]
+            mser -= s1 * s1 / n
+            np.maximum(mser, 0.0, out=mser)
+            mser /= n * n
+            # the half-range from each sample to the segment's end
+            hi = np.maximum.accumulate(np.where(inside, v, -np.inf)[::-1], axis=0)[::-1]
+            lo = np.minimum.accumulate(np.where(inside, v, np.inf)[::-1], axis=0)[::-1]
+            narrow = 0.5 * (hi - lo) <= cap_all[a : a + STEADY_CHUNK]
+        ok = inside & (t <= hold) & np.isfinite(mser) & narrow
+        ok |= inside & (t == hold)
+        d = np.argmin(np.where(ok, mser, np.inf), axis=0)
+        starts[a : a + STEADY_CHUNK] = np.take_along_axis(t, d[None, :], axis=0)[0]
+    out[idx] = starts
     return out.reshape(shape)
+
+
+#: series per block of the steady stretch's suffix sums (bounds their memory)
+STEADY_CHUNK = 2048
 
 
 #: the quarter-tail windows over the last three tail lengths that a drift is judged on
