@@ -60,3 +60,23 @@ def _series(time_s: ArrayLike, values: ArrayLike, name: str) -> tuple[FloatArray
         i = int(np.flatnonzero(np.isnan(v).reshape(v.shape[0], -1).any(axis=1))[0])
         raise ValueError(f"{name} must not contain NaN, got NaN at sample {i}")
     return t, v
+
+
+def selected_columns(
+    which: NDArray[np.bool_],
+    tb: FloatArray,
+    vb: FloatArray,
+    seg: NDArray[np.bool_],
+    *per_series: Any,
+) -> tuple[tuple[Any, ...], FloatArray, FloatArray, NDArray[np.bool_], list[Any]]:
+    """The series ``which`` (a mask over the trailing axes of the batch ``tb``, ``vb``,
+    ``seg``; a 0-d mask: one series) as columns: their index into the mask's shape, their
+    times, values and segment masks (samples × selected), and each of ``per_series``
+    (broadcast to the mask's shape) at them."""
+    if which.ndim == 0:  # one series: a trailing axis of one
+        tb, vb, seg, which = tb[:, None], vb[:, None], seg[:, None], which[None]
+        per_series = tuple(np.atleast_1d(a) for a in per_series)
+    idx = np.nonzero(which)
+    cols: Any = (slice(None), *idx)
+    picked = [np.broadcast_to(a, which.shape)[idx] for a in per_series]
+    return idx, tb[cols], vb[cols], seg[cols], picked

@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import as_float_array, check_nonnegative, check_positive, check_range, check_real
-from ._arrays import FloatArray, _plain, _series
+from ._arrays import FloatArray, _plain, _series, selected_columns
 from ._steady import steady_from
 
 #: :attr:`Settling.status` codes: how the segment settled, or why it did not
@@ -360,22 +360,12 @@ def _trend_significant(
     scatter of the means about the line. With fewer than four parts holding samples, the
     step of the tail's mean decides alone (``True``).
     """
-    if which.ndim == 0:  # one series: a trailing axis of one
-        tb, vb, seg, which = tb[:, None], vb[:, None], seg[:, None], which[None]
-        t_last, width, base = (np.atleast_1d(a) for a in (t_last, width, base))
-    idx = np.nonzero(which)
-    cols: Any = (slice(None), *idx)
-    v = vb[cols]
-    inside = seg[cols]
-
-    def pick(a: Any) -> Any:
-        return np.broadcast_to(a, which.shape)[idx]
-
-    w = pick(width)
-    lo = pick(t_last) - w
+    _, t, v, inside, (t_last_c, w, base_c) = selected_columns(
+        which, tb, vb, seg, t_last, width, base
+    )
+    lo = t_last_c - w
     k_n = TREND_WINDOWS
     m = v.shape[1]
-    t = tb[cols]
     part = np.floor((t - lo) / np.where(w > 0, w, 1.0) * k_n)
     inside = inside & (t > lo) & (part >= 0)
     # one pass: each sample's (part, series) bin, the samples outside in a last bin
@@ -395,7 +385,7 @@ def _trend_significant(
     slope = sxy / np.where(sxx > 0, sxx, 1.0)
     resid = np.where(ok, means - ym - slope * (x - xm), 0.0)
     se = np.sqrt((resid**2).sum(axis=0) / np.maximum(n - 2, 1) / np.where(sxx > 0, sxx, 1.0))
-    trend = (np.abs(slope) > pick(base)) & (np.abs(slope) > TREND_Z * se)
+    trend = (np.abs(slope) > base_c) & (np.abs(slope) > TREND_Z * se)
     return np.asarray((n < 4) | trend)
 
 

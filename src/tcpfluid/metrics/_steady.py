@@ -3,12 +3,10 @@ truncation point of the MSER rule, over a batch of series."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numpy.typing import NDArray
 
-from ._arrays import FloatArray
+from ._arrays import FloatArray, selected_columns
 
 #: series per block of the steady stretch's suffix sums (bounds their memory)
 STEADY_CHUNK = 2048
@@ -38,24 +36,17 @@ def steady_from(
     from which on the half-range stays within ``cap`` (the series' ``settle_band``) and
     every value is finite can begin the stretch; the hold window's first always can (the
     cycle test read it)."""
-    shape = which.shape
-    if which.ndim == 0:  # one series: a trailing axis of one
-        tb, vb, seg, which = tb[:, None], vb[:, None], seg[:, None], which[None]
-        t_hold, ref, cap = np.atleast_1d(t_hold), np.atleast_1d(ref), np.atleast_1d(cap)
-    out = np.full(which.shape, np.inf)
-    idx = np.nonzero(which)
-    hold_all = np.broadcast_to(t_hold, which.shape)[idx]
-    ref_all = np.broadcast_to(ref, which.shape)[idx]
-    cap_all = np.broadcast_to(cap, which.shape)[idx]
+    idx, t_all, v_all, in_all, (hold_all, ref_all, cap_all) = selected_columns(
+        which, tb, vb, seg, t_hold, ref, cap
+    )
     starts = np.full(hold_all.shape, np.inf)
     # a few thousand series at a time: the suffix sums are (samples x series) arrays
     for a in range(0, starts.size, STEADY_CHUNK):
-        part = tuple(i[a : a + STEADY_CHUNK] for i in idx)
-        cols: Any = (slice(None), *part)
-        t, inside, v = tb[cols], seg[cols], vb[cols]
-        hold = hold_all[a : a + STEADY_CHUNK]
+        part = slice(a, a + STEADY_CHUNK)
+        t, inside, v = t_all[:, part], in_all[:, part], v_all[:, part]
+        hold = hold_all[part]
         with np.errstate(invalid="ignore"):  # inf - inf past a non-finite sample: not a start
-            x = np.where(inside, v - ref_all[a : a + STEADY_CHUNK], 0.0)
+            x = np.where(inside, v - ref_all[part], 0.0)
             # sums from each sample to the end (the samples after the segment add nothing)
             n = np.maximum(np.cumsum(inside[::-1], axis=0)[::-1], 1)
             s1 = np.cumsum(x[::-1], axis=0)[::-1]
@@ -67,10 +58,13 @@ def steady_from(
             # the half-range from each sample to the segment's end
             hi = np.maximum.accumulate(np.where(inside, v, -np.inf)[::-1], axis=0)[::-1]
             lo = np.minimum.accumulate(np.where(inside, v, np.inf)[::-1], axis=0)[::-1]
-            narrow = 0.5 * (hi - lo) <= cap_all[a : a + STEADY_CHUNK]
+            narrow = 0.5 * (hi - lo) <= cap_all[part]
         ok = inside & (t <= hold) & np.isfinite(mser) & narrow
         ok |= inside & (t == hold)
         d = np.argmin(np.where(ok, mser, np.inf), axis=0)
-        starts[a : a + STEADY_CHUNK] = np.take_along_axis(t, d[None, :], axis=0)[0]
+        starts[part] = np.take_along_axis(t, d[None, :], axis=0)[0]
+    out = np.full(which.shape, np.inf)
+    if which.ndim == 0:
+        return np.asarray(starts[0]) if starts.size else out
     out[idx] = starts
-    return out.reshape(shape)
+    return out
