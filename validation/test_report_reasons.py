@@ -166,16 +166,16 @@ def _period_jains_of(
     return np.asarray(jains, dtype=float), lost
 
 
-def test_fast_many_flows_fairness_is_lost_only_to_buffer_overflows() -> None:
+def test_fast_many_flows_engines_part_only_where_the_buffer_overflows() -> None:
     """Many-flows rows, FAST, packet simulator vs the fluid engines and the Quick Vegas paper.
 
     Mechanism named by the report: FAST keeps α = 100 packets per flow queued, so a
     group of flows needs more queue than the buffer holds, and the flows lose at drop-tail
     overflows. On the section's scaled-down scenario (100 Mb/s, 6 flows joining in pairs,
     the quick report's setting) with a 150-packet buffer (< 2 α) the packet run loses
-    packets and the packets' and ODE's indices part by more than the report's ±0.05 in one
-    period; with the buffer switched out of play (1000 ≥ 6 α packets) no packet is lost and
-    the packet simulator's index agrees with the ODE's within ±0.05 in every period. The
+    packets and the packets' and ODE's indices part by more than 0.05 in one period; with the buffer
+    switched out of play (1000 ≥ 6 α packets) no packet is lost and the packet simulator's
+    index agrees with the ODE's within 0.05 in every period. The
     packet senders take ns-2's ``bugFix_`` (``timeout_recover=True``). In the lossy run the
     ODE's index is the lower one where they part: in 40-60 s the hybrid's joining pair times
     out together at its slow-start overflow (NewReno's rule for its holes, with the packet
@@ -202,10 +202,12 @@ def test_fast_many_flows_fairness_is_lost_only_to_buffer_overflows() -> None:
     pk, lost = _period_jains_of(small, packet, edges)
     ode, _ = _period_jains_of(small, "ode", edges)
     assert lost > 0
-    # one period is off by more than the report's ±0.05 for Jain's index: 40-60 s, where
+    # one period is off by more than 0.05 in Jain's index: 40-60 s, where
     # the hybrid's joining pair times out together (0.76 against the packets' 0.98)
     assert np.max(np.abs(pk - ode)) > 0.05
     assert ode[2] < pk[2] - 0.05
+    # and in every other period the two layers are within 0.04 (largest: 20-40 s, 0.03)
+    assert np.max(np.abs(np.delete(pk - ode, 2))) < 0.04
 
     large = build_scenario("qv-many-flows", buffer=1000, **o).with_algorithm("fast")
     pk, lost = _period_jains_of(large, packet, edges)

@@ -279,7 +279,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
     ),
     _mechanism(
         "unequal-overflow-drops",
-        f"{_VR}test_fast_many_flows_fairness_is_lost_only_to_buffer_overflows",
+        f"{_VR}test_fast_many_flows_engines_part_only_where_the_buffer_overflows",
         _scope("many-flows", (PACKET, ODE), None, "FAST", scenario=("qv-many-flows",)),
     ),
     _mechanism(
