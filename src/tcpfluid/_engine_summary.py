@@ -7,7 +7,9 @@ model's :class:`~tcpfluid.fluid.hybrid.HybridSummary` and the packet simulator's
 :class:`~tcpfluid.sim.PacketSummary` (arrays over flows). They are subclasses of
 :class:`EngineSummary`, which holds the fields they share and writes the public JSON keys
 once (:meth:`EngineSummary._keys`). The summary of :func:`tcpfluid.simulate`, the same for
-every engine, is :class:`tcpfluid.results.Summary`.
+every engine, is :class:`tcpfluid.results.Summary`; the packet simulator's and the hybrid
+model's own summaries are computed by the same code (:func:`round_trace_fields`), so their
+values are that summary's, at the CBR sources' changes.
 
 This module imports neither Numba nor SciPy (the round model loads it).
 """
@@ -26,7 +28,7 @@ from . import metrics
 from .algorithms.base import SLOW_START
 from .metrics import _finite_or_none
 
-__all__ = ["EngineSummary", "RoundTraced", "round_trace_fields"]
+__all__ = ["EngineSummary", "RoundTraced", "round_trace_fields", "traced_flow_record"]
 
 FloatArray = NDArray[np.float64]
 _OMIT: Any = object()
@@ -43,9 +45,10 @@ class EngineSummary:
     Attributes
     ----------
     ss_exit_time_s, ss_exit_window_pkts, ss_exited
-        Slow-start exit of each flow: when the law decided to leave slow start, s, and the
-        window whose measurement made it leave, packets
-        (:func:`tcpfluid.metrics.slow_start_exit`).
+        Slow-start exit of each flow: the end of the exit round, s, and the window whose
+        measurement made the law leave slow start, packets (the convention of
+        :func:`tcpfluid.metrics.summarise`, the same values as the summary of
+        :func:`tcpfluid.simulate`).
     settled_window_pkts, time_to_equilibrium_s, reached_equilibrium
         Window settled at before the first bandwidth change, packets (the mean of the
         segment's tail, kept even when the window did not settle), and the time from the
@@ -140,98 +143,90 @@ class RoundTraced(Protocol):
     def delivered_pkts(self) -> float: ...
 
 
-#: the most samples (rounds x flows) one vectorised pass of :func:`round_trace_fields` pads
-#: and judges at once (its temporaries are a few dozen arrays of that size)
-_CHUNK_SAMPLES = 1 << 20
+def traced_flow_record(
+    name: str,
+    fl: RoundTraced,
+    delivered_pkts: float,
+    loss_events: int,
+    *,
+    t_s: Any = None,
+    window_pkts: Any = None,
+    next_window_pkts: Any = None,
+    phase: Any = None,
+) -> metrics.FlowRecord:
+    """The :class:`~tcpfluid.metrics.FlowRecord` of a flow that decided at its own round
+    boundaries (the packet simulator, the hybrid model): its round trace (``fl``'s, or the
+    arrays given), its delivered packets and loss events."""
+    return metrics.FlowRecord(
+        name=name,
+        start_s=fl.start_s,
+        stop_s=fl.stop_s,
+        t_s=fl.round_t_s if t_s is None else t_s,
+        window_pkts=fl.round_cwnd_pkts if window_pkts is None else window_pkts,
+        in_slow_start=np.asarray(fl.round_phase if phase is None else phase) == SLOW_START,
+        settle_window_pkts=(
+            fl.round_next_cwnd_pkts if next_window_pkts is None else next_window_pkts
+        ),
+        delivered_pkts=delivered_pkts,
+        loss_events=loss_events,
+        # boundary k ends round k + 1; the law leaves slow start at the end of the round
+        # that sent the exit window and keeps it one more round, which ends the exit
+        # round (the convention of tcpfluid.metrics.summarise)
+        exit_delay_samples=1,
+    )
 
 
-def _trace_chunks(sizes: NDArray[np.intp]) -> list[NDArray[np.intp]]:
-    """The flows with a round trace, in groups of similar trace lengths (flows sorted by
-    length), each group's padded block at most :data:`_CHUNK_SAMPLES` samples (or one flow)."""
-    order = np.argsort(sizes, kind="stable")
-    order = order[sizes[order] > 0]
-    out: list[NDArray[np.intp]] = []
-    a = 0
-    while a < order.size:
-        b = a + 1
-        while b < order.size and int(sizes[order[b]]) * (b + 1 - a) <= _CHUNK_SAMPLES:
-            b += 1
-        out.append(np.sort(order[a:b]))
-        a = b
-    return out
+def _law_band(algorithm: str) -> float:
+    """:func:`tcpfluid.metrics.law_settle_band` of a law the registry knows; 0 (fixed points
+    only, the band of :func:`tcpfluid.metrics.settling`'s default) for a law object of the
+    user's own that it does not."""
+    from .algorithms.registry import ALGORITHMS
 
-
-def _padded_traces(
-    flows: Sequence[RoundTraced], idx: NDArray[np.intp], sizes: NDArray[np.intp], after: float
-) -> tuple[FloatArray, FloatArray, FloatArray, NDArray[np.bool_]]:
-    """Round times, windows seen, windows set and slow-start flags of the flows ``idx``,
-    one column each, shape ``(rounds, flows)``: a shorter trace is padded with times
-    ``after`` (past the run, outside every segment) and its last window and phase."""
-    R, n = int(sizes[idx].max()), idx.size
-    lens = sizes[idx]
-    rows = np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens)
-    cols = np.repeat(np.arange(n), lens)
-    out = []
-    for attr in ("round_t_s", "round_cwnd_pkts", "round_next_cwnd_pkts", "round_phase"):
-        vals = [np.asarray(getattr(flows[j], attr), dtype=np.float64) for j in idx.tolist()]
-        pad = np.full(n, after) if attr == "round_t_s" else np.array([v[-1] for v in vals])
-        block = np.repeat(pad[None, :], R, axis=0)
-        block[rows, cols] = np.concatenate(vals)
-        out.append(block)
-    return out[0], out[1], out[2], out[3] == SLOW_START
+    return metrics.law_settle_band(algorithm) if algorithm in ALGORITHMS else 0.0
 
 
 def round_trace_fields(
-    flows: Sequence[RoundTraced], changes: tuple[float, ...], t_end: float
+    flows: Sequence[RoundTraced], laws: Sequence[str], changes: tuple[float, ...], t_end: float
 ) -> dict[str, Any]:
     """The :class:`EngineSummary` fields but ``utilization``, computed from each flow's
     round trace (the window after each boundary), delivered packets and loss events, for
-    a run that ends at ``t_end`` (s) with bandwidth changes at ``changes`` (s)."""
+    a run that ends at ``t_end`` (s) with bandwidth changes at ``changes`` (s); ``laws``:
+    each flow's algorithm (its settling band, :func:`tcpfluid.metrics.law_settle_band`).
+
+    The values are those of :func:`tcpfluid.metrics.summarise` (the one computation of
+    every summary, the one :func:`tcpfluid.simulate`'s results carry), judged at the CBR
+    sources' changes ``changes`` only."""
+    from .metrics.summary import _columns_once
+
     F, K = len(flows), len(changes)
-    nan = math.nan
-    ss_t, ss_w, ss_ok = np.full(F, nan), np.full(F, nan), np.zeros(F, dtype=bool)
-    eq_w, eq_t, eq_ok = np.full(F, nan), np.full(F, nan), np.zeros(F, dtype=bool)
-    conv, conv_ok = np.full((F, K), nan), np.zeros((F, K), dtype=bool)
-    sizes = np.array([np.size(fl.round_t_s) for fl in flows], dtype=np.intp)
-    after = max([t_end, *(float(fl.round_t_s[-1]) for fl in flows if np.size(fl.round_t_s))])
-    for idx in _trace_chunks(sizes):
-        # every flow's boundaries at once: sample i is the window the law saw at boundary i
-        # (the window sent during the round that boundary opens) and the phase it chose
-        # there; the exit is stamped at the boundary where the law decided to leave, with
-        # the window of the round before (tcpfluid.metrics.slow_start_exit, the round
-        # model's convention); settling is judged on the window set at each boundary
-        t, cwnd, next_cwnd, in_ss = _padded_traces(flows, idx, sizes, after + 1.0)
-        ss = metrics.slow_start_exit(t, cwnd, in_ss)
-        ss_t[idx], ss_w[idx], ss_ok[idx] = ss.time_s, ss.value, ss.found
-        seg = metrics.settling_by_segment(
-            t,
-            next_cwnd,
-            start_s=np.array([flows[j].start_s for j in idx.tolist()]),
-            end_s=np.array([min(t_end, flows[j].stop_s) for j in idx.tolist()]),
-            change_times_s=changes,
-        )
-        eq_w[idx], eq_t[idx], eq_ok[idx] = (
-            seg.equilibrium.value,
-            seg.equilibrium.time_s,
-            seg.equilibrium.settled,
-        )
-        for k, r in enumerate(seg.convergence):
-            conv[idx, k], conv_ok[idx, k] = r.time_s, r.settled
+    names = [str(i) for i in range(F)]
+    recs = [
+        traced_flow_record(nm, fl, float(fl.delivered_pkts), int(np.size(fl.loss_t_s)))
+        for nm, fl in zip(names, flows, strict=True)
+    ]
+    if F:
+        bands = np.array([_law_band(a) for a in laws], dtype=np.float64)
+        cols = _columns_once(metrics.FlowRecords.of(recs, t_end), changes, t_end, bands)
+    else:
+        cols = {k: np.empty(0) for k in ("ss_t", "ss_w", "tail", "t_eq", "settled")}
+        cols["conv"] = np.empty((0, K))
+    settled = np.isfinite(cols["settled"])
     thr = np.array(
         [fl.delivered_pkts / max(min(t_end, fl.stop_s) - fl.start_s, 1e-300) for fl in flows]
     )
     jain = float(metrics.jain_index(thr)) if np.any(thr > 0) else math.nan
+    conv = np.asarray(cols["conv"], dtype=np.float64).reshape(F, K)
     return {
-        "ss_exit_time_s": ss_t,
-        "ss_exit_window_pkts": ss_w,
-        "ss_exited": ss_ok,
-        "settled_window_pkts": eq_w,
-        "time_to_equilibrium_s": eq_t,
-        "reached_equilibrium": eq_ok,
+        "ss_exit_time_s": np.asarray(cols["ss_t"], dtype=np.float64),
+        "ss_exit_window_pkts": np.asarray(cols["ss_w"], dtype=np.float64),
+        "ss_exited": np.isfinite(cols["ss_t"]),
+        "settled_window_pkts": np.asarray(cols["tail"], dtype=np.float64),
+        "time_to_equilibrium_s": np.where(settled, cols["t_eq"], math.nan),
+        "reached_equilibrium": settled,
         "change_times_s": changes,
         "convergence_times_s": conv,
-        "converged": conv_ok,
+        "converged": np.isfinite(conv),
         "throughput_pps": thr,
         "jain_index": jain,
-        "losses": np.array([fl.loss_t_s.size for fl in flows], dtype=np.int64),
+        "losses": np.array([np.size(fl.loss_t_s) for fl in flows], dtype=np.int64),
     }

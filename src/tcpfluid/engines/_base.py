@@ -279,23 +279,19 @@ def traced_record(
     name: str, fl: Any, log: RoundLog, delivered_pkts: float, loss_events: int
 ) -> FlowRecord:
     """The :class:`~tcpfluid.metrics.FlowRecord` of a flow ``fl`` that decided at its own
-    round boundaries (the packet simulator, the hybrid model), ``log`` its round log."""
-    from ..metrics import FlowRecord
+    round boundaries (the packet simulator, the hybrid model), ``log`` its round log
+    (:func:`tcpfluid._engine_summary.traced_flow_record`, as the engines' own summaries)."""
+    from .._engine_summary import traced_flow_record
 
-    return FlowRecord(
-        name=name,
-        start_s=fl.start_s,
-        stop_s=fl.stop_s,
+    return traced_flow_record(
+        name,
+        fl,
+        delivered_pkts,
+        loss_events,
         t_s=log.time_s,
         window_pkts=log.window_pkts,
-        in_slow_start=log.phase == slow_start(),
-        settle_window_pkts=log.next_window_pkts,
-        delivered_pkts=delivered_pkts,
-        loss_events=loss_events,
-        # boundary k ends round k + 1; the law leaves slow start at the end of the round
-        # that sent the exit window and keeps it one more round, which ends the exit
-        # round (the convention of tcpfluid.metrics.summarise)
-        exit_delay_samples=1,
+        next_window_pkts=log.next_window_pkts,
+        phase=log.phase,
     )
 
 

@@ -202,7 +202,7 @@ class HybridSummary(EngineSummary):
 
 def _summarise(res: HybridResult) -> HybridSummary:
     return HybridSummary(
-        **round_trace_fields(res.flows, res.change_times_s, res.duration_s),
+        **round_trace_fields(res.flows, res.algorithms, res.change_times_s, res.duration_s),
         # 1 - idle share: never above 1 by rounding (carried = μ·T - idle)
         utilization=1.0
         - (res.capacity_pps * res.duration_s - res.carried_pkts)

@@ -321,6 +321,7 @@ def _columns_of(
     sizes = np.full(n, R, dtype=np.int64) if fr.sizes is None else fr.sizes
     out: dict[str, Any] = {key: np.full(n, np.nan) for key in _COLUMN_OF.values()}
     out["conv"] = np.full((n, K), np.nan)
+    out["tail"] = np.full(n, np.nan)  # the segment's tail mean, settled or not
     out["reason"] = np.full(n, "no samples", dtype=object)
     if R == 0:
         return out
@@ -350,6 +351,7 @@ def _columns_of(
     has = sizes > 0
     settled = np.asarray(eq.settled, dtype=bool) & has
     out["settled"] = np.where(settled, _finite(eq.value), np.nan)
+    out["tail"] = np.where(has, _finite(eq.value), np.nan)
     out["t_eq"] = np.where(settled, _finite(eq.time_s), np.nan)
     out["centre"] = np.where(settled, _finite(eq.centre), np.nan)
     out["amplitude"] = np.where(settled, _finite(eq.amplitude), np.nan)

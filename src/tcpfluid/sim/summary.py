@@ -1,13 +1,14 @@
 """Summary of a packet-level run, with the same public keys as the round model's.
 
-Definitions are those of :mod:`tcpfluid.metrics`, applied to each flow's round trace
+Definitions are those of :func:`tcpfluid.metrics.summarise` (the same computation, so the
+same values as the summary of :func:`tcpfluid.simulate`), applied to each flow's round trace
 (one sample per round boundary):
 
-* slow-start exit: the time of the boundary where the law left slow start, and the window
-  it had set at the boundary before (the window whose measurement made it leave; before
-  any cut);
+* slow-start exit: the end of the exit round, and the window whose measurement made the
+  law leave slow start (before any cut);
 * settled window and time to equilibrium: :func:`tcpfluid.metrics.settling` of the window
-  in effect after each boundary, from the flow's start to the first bandwidth change;
+  in effect after each boundary, from the flow's start to the first bandwidth change, with
+  the band of the flow's law's own limit cycle (:func:`tcpfluid.metrics.law_settle_band`);
 * convergence after each change: the same from the change to the next one;
 * bandwidth changes: the start and stop times of the CBR sources inside the run;
 * utilization: bytes carried by the bottleneck (:func:`tcpfluid.scenarios.bottleneck`;
@@ -99,7 +100,7 @@ def summarise(res: PacketResult) -> PacketSummary:
     capacity_bytes = bott.rate_bps / 8.0 * t_end  # 0 when the product underflows
     util = lt.bytes_out / capacity_bytes if capacity_bytes > 0 else math.nan
     return PacketSummary(
-        **round_trace_fields(res.flows, changes, t_end),
+        **round_trace_fields(res.flows, [fl.algorithm for fl in res.flows], changes, t_end),
         utilization=float(util),
         bottleneck=bott.name,
         retransmissions=np.array([fl.retransmissions for fl in res.flows], dtype=np.int64),
