@@ -14,6 +14,7 @@ from tcpfluid.report import build_report
 from tcpfluid.report._sec_thesis_tables import (
     reno_two_flow_run,
     reno_two_flow_scenario,
+    round_samples,
     vegas_delta_run,
     vegas_delta_scenario,
 )
@@ -370,3 +371,23 @@ def test_a_delayed_ack_echoes_the_first_or_the_latest_packet() -> None:
     assert rtt[1] < rtt[0]
     # without delayed ACKs the option changes nothing
     assert none.flows[0].delivered_pkts == simulate_packets(sc).flows[0].delivered_pkts
+
+
+@pytest.mark.parametrize("engine", ["ode", "packet"])
+def test_each_engine_records_the_delta_its_enhanced_vegas_decided_on(engine: str) -> None:
+    # the section's v_delta_ is the Δ the law decides on at a round boundary (ns-2's
+    # Vegas agent's variable): Enhanced Vegas (Tsang's thesis, ch. 2 §4) ends the next
+    # round one packet up where Δ < δ and one down where Δ >= δ. Read back through the
+    # law's own rule, the recorded Δ must give every recorded move of the window (the
+    # ODE column once read the RTT series at the boundary instead, where 2 of 6 moves of
+    # each cycle went the other way)
+    from tcpfluid.engines import simulate
+
+    res = simulate(vegas_delta_scenario(1, duration_s=12.0), engine)
+    s = round_samples(res, engine)
+    after = np.flatnonzero(s["t"] > 8.0)[:-1]  # congestion avoidance
+    move = s["w"][after + 1] - s["w"][after]
+    assert after.size > 40
+    # (an increase is the round's ACKs times 1/w: within 1 % of a packet here)
+    assert np.abs(move) == pytest.approx(1.0, abs=0.01)
+    assert ((move > 0) == (s["delta"][after] < 1.0)).all()

@@ -814,6 +814,8 @@ S_ACKS = 5
 S_FWD_MEAN = 6
 S_FWD_BASE = 7
 N_SAMPLE = 8
+#: columns of a row of the round log (:func:`_end_one`)
+N_LOG = 6
 
 
 @njit(**_JIT)
@@ -867,14 +869,18 @@ def round_restart(ff, j):  # type: ignore[no-untyped-def]
 
 
 @njit(**_JIT)
-def _end_one(ff, j, t, w, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
-    """Log flow ``j``'s ended round (``(t, w, the window now, phase)`` at row ``n`` of
-    ``log_rows``, the flow in ``log_flow``) and begin its next round; returns ``n + 1``."""
+def _end_one(ff, j, t, s, i, phase, log_flow, log_rows, n):  # type: ignore[no-untyped-def]
+    """Log flow ``j``'s ended round (``(t, the window its law saw, the window now, phase,
+    the mean RTT and the BaseRTT its law saw)`` at row ``n`` of ``log_rows``, the flow in
+    ``log_flow``; the sample is column ``i`` of ``s``) and begin its next round; returns
+    ``n + 1``."""
     log_flow[n] = j
     log_rows[n, 0] = t
-    log_rows[n, 1] = w
+    log_rows[n, 1] = s[S_CWND, i]
     log_rows[n, 2] = ff[j, F_W]
     log_rows[n, 3] = phase
+    log_rows[n, 4] = s[S_MEAN, i]
+    log_rows[n, 5] = s[S_BASE, i]
     round_restart(ff, j)
     return n + 1
 
@@ -979,7 +985,7 @@ def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-de
         ff[j, F_INCR] = lb[at + n]
         ff[j, F_CAP] = lb[at + 2 * n]
         phase = lb[gt[gr, GT_PHASE] + p]
-        ig[I_NLOG] = _end_one(ff, j, t, s[S_CWND, 0], phase, log_flow, log_rows, ig[I_NLOG])
+        ig[I_NLOG] = _end_one(ff, j, t, s, 0, phase, log_flow, log_rows, ig[I_NLOG])
     c = ff[j, F_CARRY]
     if c > 0.0:
         ff[j, F_W] = _grow(ff, j, whole, ff[j, F_W], c)

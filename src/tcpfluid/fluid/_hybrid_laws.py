@@ -123,8 +123,9 @@ class _Boundary:
     """What :func:`~tcpfluid.fluid._hybrid_kernel.advance` decides the round boundaries with
     (:attr:`args`, after the kernel's own arrays): the laws' calls, each flow's group and
     position in it, the loss rule's settings, scratch arrays, and the round log (``(t,
-    window, next window, phase)`` rows and their flows, in the order the rounds ended)
-    and the loss log (flow, time), which grow when full (:meth:`grow`)."""
+    window, next window, phase, mean RTT, BaseRTT)`` rows and their flows, in the order
+    the rounds ended) and the loss log (flow, time), which grow when full
+    (:meth:`grow`)."""
 
     def __init__(self, laws: _Laws, timing: FloatArray, dupacks: FloatArray, has_rev: bool) -> None:
         n = laws.group_of.size
@@ -137,7 +138,7 @@ class _Boundary:
         m = max(n, 1)
         self.s = np.empty((K.N_SAMPLE, m))
         self.log_flow = np.empty(2 * m + 1024, dtype=np.int64)
-        self.log_rows = np.empty((self.log_flow.size, 4))
+        self.log_rows = np.empty((self.log_flow.size, K.N_LOG))
         self.loss_flow = np.empty(m + 256, dtype=np.int64)
         self.loss_t = np.empty(self.loss_flow.size)
         c = self.calls
@@ -157,7 +158,7 @@ class _Boundary:
         if n + more > self.log_flow.size:
             cap = max(2 * self.log_flow.size, n + more)
             self.log_flow = np.concatenate([self.log_flow[:n], np.empty(cap - n, np.int64)])
-            self.log_rows = np.concatenate([self.log_rows[:n], np.empty((cap - n, 4))])
+            self.log_rows = np.concatenate([self.log_rows[:n], np.empty((cap - n, K.N_LOG))])
         if nl + more > self.loss_flow.size:
             cap = max(2 * self.loss_flow.size, nl + more)
             self.loss_flow = np.concatenate([self.loss_flow[:nl], np.empty(cap - nl, np.int64)])
@@ -202,7 +203,7 @@ class _Boundary:
             ff[W, K.F_W], ff[W, K.F_INCR], ff[W, K.F_CAP] = act
             for i, j in enumerate(W.tolist()):
                 log = (self.log_flow, self.log_rows, int(ig[K.I_NLOG]))
-                ig[K.I_NLOG] = K._end_one(ff, j, t, s[K.S_CWND, i], phase[i], *log)
+                ig[K.I_NLOG] = K._end_one(ff, j, t, s, i, phase[i], *log)
 
 
 def _by_flow(flows: NDArray[np.int64], rows: FloatArray, n: int) -> list[FloatArray]:

@@ -29,6 +29,11 @@ class HybridFlowTrace:
         The window the law (and a loss reaction) set at the boundary.
     round_phase
         The law's phase chosen at the boundary.
+    round_rtt_mean_s, round_base_rtt_s
+        The mean RTT of the round's samples and the BaseRTT the law read at the boundary.
+    round_delta_pkts
+        Δ = cwnd (1 − BaseRTT/RTT) of the window and RTTs the law read (the Quick Vegas
+        paper, eq 1; the packet simulator's ``round_delta_pkts``).
     start_s, stop_s
         The flow's active interval.
     delivered_pkts
@@ -41,6 +46,9 @@ class HybridFlowTrace:
     round_cwnd_pkts: FloatArray
     round_next_cwnd_pkts: FloatArray
     round_phase: FloatArray
+    round_rtt_mean_s: FloatArray
+    round_base_rtt_s: FloatArray
+    round_delta_pkts: FloatArray
     start_s: float
     stop_s: float
     delivered_pkts: float

@@ -63,6 +63,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .._validation import check_choice, check_nonnegative, check_positive
+from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
@@ -341,6 +342,9 @@ def _collect(
                 round_cwnd_pkts=rt[:, 1],
                 round_next_cwnd_pkts=rt[:, 2],
                 round_phase=rt[:, 3],
+                round_rtt_mean_s=rt[:, 4],
+                round_base_rtt_s=rt[:, 5],
+                round_delta_pkts=backlog(rt[:, 1], rt[:, 5], rt[:, 4]),
                 start_s=float(ff[j, K.F_START]),
                 stop_s=float(ff[j, K.F_STOP]),
                 delivered_pkts=float(ff[j, K.F_ACKED]),

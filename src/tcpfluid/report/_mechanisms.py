@@ -69,6 +69,13 @@ def _thesis(column: str, setting: str, x2_ms: tuple[int, ...]) -> Scope:
     return _scope("thesis-fairness", column, _THESIS, algorithm, setting=(setting,), x2_ms=x2_ms)
 
 
+def _vegas_delta(column: str, delta: int, quantities: tuple[str, ...]) -> Scope:
+    """A thesis-vegas-delta scope: one column, one δ, the rows of these result keys."""
+    return _scope(
+        "thesis-vegas-delta", column, None, "Enhanced Vegas", delta=(delta,), quantity=quantities
+    )
+
+
 #: Table 7's round-model cells that the growth share of the overflows turns to agree with
 #: the packet simulator (``overflow-share``): (pair, proportion, scheme or None for the
 #: spread of the shares); the experiment's ``CELLS``
@@ -271,6 +278,15 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "whole-packet-pipes",
         f"{_HYB}test_thesis_vegas_1_at_x2_70ms_follows_the_packets_with_whole_packet_windows",
         _thesis(ODE, "vegas-1", (70,)),
+    ),
+    _mechanism(
+        "whole-packet-growth",
+        "validation/test_thesis_vegas_delta_growth.py::"
+        "test_fluid_delta_cycle_is_a_packet_sender_whose_increase_leaves_mid_round",
+        _vegas_delta(ROUNDS, 1, ("delta_max", "delta_mean")),
+        _vegas_delta(ROUNDS, 2, ("delta_max", "delta_mean")),
+        _vegas_delta(ODE, 1, ("delta_max", "delta_mean")),
+        _vegas_delta(ODE, 2, ("delta_mean",)),
     ),
     _mechanism(
         "base-rtt-error",

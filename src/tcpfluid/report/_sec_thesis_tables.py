@@ -93,27 +93,20 @@ def round_samples(res: Any, engine: str) -> dict[str, np.ndarray]:
     """Per round of flow 0: time, the window the law saw, the round's RTT, BaseRTT and
     Δ = (W/BaseRTT − W/RTT)·BaseRTT (ns-2's v_delta_), from an engine's result.
 
-    The packet simulator and the round model record them at each round boundary; the ODE
-    engine's hybrid model records the window at its round boundaries and the RTT, BaseRTT
-    and Δ as series, read there by interpolation."""
-    if engine == "packet":
-        f = res.native.flows[0]
-        t, w = np.asarray(f.round_t_s), np.asarray(f.round_cwnd_pkts)
-        rtt, base = np.asarray(f.round_rtt_mean_s), np.asarray(f.round_base_rtt_s)
-        delta = np.asarray(f.round_delta_pkts)
-    elif engine == "rounds":
+    Every engine records them at each round boundary, as its law read them: the packet
+    simulator and the ODE engine's hybrid model in their flows' round traces, the round
+    model in its rows."""
+    if engine == "rounds":
         t = np.asarray(res.time_s)
         w = np.asarray(res.window_pkts)[0]
         rtt = np.asarray(res.series["rtt_s"])[0]
         base = np.full_like(t, float(np.ravel(res.base_rtt_s)[0]))
         delta = np.asarray(res.series["delta_pkts"])[0]
     else:
-        log = res.rounds[0]
-        t, w = np.asarray(log.time_s), np.asarray(log.window_pkts)
-        ts = np.asarray(res.time_s)
-        rtt = np.interp(t, ts, np.asarray(res.series["rtt_s"])[0])
-        base = np.interp(t, ts, np.asarray(res.series["base_rtt_s"])[0])
-        delta = np.interp(t, ts, np.asarray(res.series["delta_pkts"])[0])
+        f = (res.native if engine == "packet" else res.native.hybrid).flows[0]
+        t, w = np.asarray(f.round_t_s), np.asarray(f.round_cwnd_pkts)
+        rtt, base = np.asarray(f.round_rtt_mean_s), np.asarray(f.round_base_rtt_s)
+        delta = np.asarray(f.round_delta_pkts)
     return {"t": t, "w": w, "rtt": rtt, "base": base, "delta": delta}
 
 
