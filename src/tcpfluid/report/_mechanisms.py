@@ -305,6 +305,19 @@ MECHANISMS: tuple[Mechanism, ...] = (
         _scope("many-flows", ROUNDS, None, "FAST", scenario=("qv-many-flows",)),
     ),
     _mechanism(
+        "overflow-reaches-every-rtt",
+        "validation/test_many_flows_different_rtt_overflow.py::"
+        "test_fast_different_rtt_round_model_follows_the_packets_when_an_overflow_reaches_few_flows",
+        _scope(
+            "many-flows",
+            ROUNDS,
+            None,
+            "FAST",
+            scenario=("qv-different-rtt",),
+            period_s=((0, 50), (50, 100), (100, 150), (150, 200)),
+        ),
+    ),
+    _mechanism(
         "thesis-initial-window",
         f"{_TM}test_table_3_27_first_base_rtt_is_the_delayed_ack_timer_from_one_packet",
         _scope(

@@ -1,0 +1,124 @@
+"""FAST on the Quick Vegas paper's different-RTT network (``qv-different-rtt``: 60 flows of
+50/100/200 ms on 1 Gb/s, a 1500-packet buffer, 200 s): who an overflow reaches.
+
+FAST's α = 100 packets per flow needs 6000 packets of queue, so every engine is loss-driven
+here (without loss the round model reaches FAST's closed form, equal rates whatever the base
+RTT: tests/fluid/test_rounds_async_fast_equilibrium.py). The round model charges each
+overflow to every flow in flight and every flow with a share takes a loss event: the
+halvings are synchronised across the base RTTs, each flow halves as often per second, and the
+rates go about as 1/RTT² (the packets': about 1/RTT). In the packets an overflow reaches a
+few flows, the ones whose packets meet the full queue, and each loses a run of packets.
+
+The switch: the overflow in proportion to the flows' rates (their packets arriving at the
+full queue); a flow whose growth of the round exceeds a packet (FAST's increments, slow
+start) loses in runs of that growth (a loss event once its share reaches it; the rest
+carried), the others take a loss event for any share, as in the model. It is an
+experiment, not the model: the hold-out gets worse with it (docs/round-model-unequal-rtt.md)
+and it gives 2.4-3.0 times the packets' loss events. The packet run takes about 25 s of CPU.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tcpfluid
+from tcpfluid.fairness import period_throughputs
+from tcpfluid.fairness.trains import _delivered_pkts
+from tcpfluid.fluid import _rounds_engine
+from tcpfluid.scenarios import build_scenario
+
+EDGES = [0.0, 50.0, 100.0, 150.0, 200.0]
+#: the report's tolerance on a spread of the flows' shares (kind ``share spread``)
+TOL = 0.10
+
+
+def _spreads(t: Any, rates: Any, sc: Any) -> list[float]:
+    """The flows' throughputs' std/mean per 50-s period (the report's quantity)."""
+    t = np.asarray(t, dtype=np.float64)
+    dl = _delivered_pkts(t, np.asarray(rates, dtype=np.float64))
+    per = period_throughputs(
+        t, dl, [f.start_s for f in sc.flows], [f.stop_s for f in sc.flows], EDGES
+    )
+    return [float(np.std(x) / np.mean(x)) for _i, x in per]
+
+
+def _scenario() -> Any:
+    return build_scenario("qv-different-rtt").with_algorithm("fast")
+
+
+@pytest.fixture(scope="module")
+def packet_spreads() -> list[float]:
+    sc = _scenario()
+    res = tcpfluid.simulate(sc, "packet", seed=0, record_interval_s=0.1)  # as the report
+    return _spreads(res.time_s, res.throughput_pps, sc)
+
+
+def _round_model() -> tuple[list[float], Any]:
+    sc = _scenario()
+    res = tcpfluid.simulate(sc, "rounds")
+    losses = np.asarray(res.summary.to_dict()["losses"], dtype=np.float64).reshape(3, -1)
+    return _spreads(res.time_s, res.throughput_pps, sc), losses.mean(axis=1)
+
+
+def _in_runs(original: Callable[..., Any]) -> Callable[..., Any]:
+    """``round_losses`` with the switch (several round clocks, one scenario)."""
+
+    def losses(eng: Any, c: int, lost_s: Any, w1: Any, z: Any, *rest: Any) -> Any:
+        _w1_s, _others, _t0, q_mean, mu_a = rest
+        ix = eng.sel[c]
+        st = eng.__dict__.setdefault("_runs", {})
+        share = st.setdefault("share", np.zeros(eng.n))  # packets charged, not yet lost
+        due = st.setdefault("due", np.zeros(eng.n))  # runs lost, taken at the flow's round end
+        run = st.setdefault("run", np.zeros(eng.n))  # each flow's run: its growth if > 1
+        run[ix] = np.where(np.asarray(z) > 1.0, z, 1e-9)
+        overflow = lost_s is not None and bool(np.any(lost_s))
+        if overflow:
+            w = np.where(eng.active, eng.w_cur - eng.pending, 0.0)
+            np.maximum(w, 0.0, out=w)
+            w[ix] = w1
+            x = w / (eng.d_flow + float(np.ravel(q_mean)[0]) / float(np.ravel(mu_a)[0]))
+            share += float(np.sum(lost_s)) * x / x.sum()
+            hit = eng.active & (share >= run - 1e-9)
+            due[hit] += run[hit]
+            share[hit] -= run[hit]
+        out = np.zeros(eng.n)
+        out[ix] = due[ix] * eng.active[ix]
+        due[ix] = 0.0
+        return out if np.any(out > 0.0) else None
+
+    return losses
+
+
+@pytest.fixture
+def overflow_in_runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setattr(_rounds_engine, "round_losses", _in_runs(_rounds_engine.round_losses))
+    yield
+
+
+def test_fast_different_rtt_round_model_halves_every_flow_at_every_overflow(
+    packet_spreads: list[float],
+) -> None:
+    """The default: the 50- and 100-ms flows take the same number of loss events (741 each
+    in 200 s; packets 328 and 210) and every period's spread is above the packets' by more
+    than the tolerance (0.94-0.98 against 0.54-0.69)."""
+    got, losses = _round_model()
+    assert losses[0] == pytest.approx(losses[1], rel=0.02)
+    for g, p in zip(got, packet_spreads, strict=True):
+        assert g > p + TOL
+
+
+@pytest.mark.usefixtures("overflow_in_runs")
+def test_fast_different_rtt_round_model_follows_the_packets_when_an_overflow_reaches_few_flows(
+    packet_spreads: list[float],
+) -> None:
+    """With the switch every period's spread is within the report's 0.10 of the packets'
+    (0.61/0.62/0.64/0.60 against 0.61/0.69/0.60/0.54), and the 50-ms flows take more loss
+    events than the 100-ms ones (837 and 511)."""
+    got, losses = _round_model()
+    for g, p in zip(got, packet_spreads, strict=True):
+        assert g == pytest.approx(p, abs=TOL)
+    assert losses[0] > 1.3 * losses[1]
