@@ -4,10 +4,13 @@ part", each measured with its switch.
 
 * iTCP-Vegas's ramp in a cycling queue: four iTCP-Vegas flows on 585 Mb/s x 49 ms hold a
   queue that cycles; a fifth joining at 20 s ramps in Area 1 (its step P grows each round)
-  until a round in Area 4 resets P. The packet joiner's Δ swings across its thresholds with
-  the cycle and it decreases in about a quarter of its first rounds; the fluid joiners
-  almost never, and take the link many rounds sooner (their share over the run is far
-  above the packet joiner's, though all three end with nearly the whole link).
+  until a round in Area 4 resets P. With thresholds that started at α, β on leaving slow
+  start, the packet joiner's Δ swung across them with the cycle and it decreased in 25 of
+  its first 87 rounds (share 0.456 against 0.668 and 0.678 in the fluid engines). With
+  thresholds that follow the window (α, β + threshold_gain x W, the law's docstring) its
+  band sits above the cycle's swing: it decreases in 3 of 88 rounds, the fluid joiners in
+  1 of 86 and 2 of 88, and the shares come within 9 % (all three end with nearly the whole
+  link).
 * TCP-Ho's cut to the measured rate: on 3.73 Mb/s x 278 ms with a 229-packet buffer the
   second TCP-Ho flow joins at 153 s and its quick shift fills the buffer; the packet flow
   already there reads its throughput fallen and cuts to its measured rate (without a loss
@@ -56,23 +59,27 @@ def _decreases(res: tcpfluid.Result) -> tuple[int, int]:
     return int(ca.sum()), int((nxt < w - 1e-9).sum())
 
 
-def test_the_packet_itcp_joiners_ramp_is_cut_by_the_cycle(
+def test_no_engines_itcp_joiner_ramp_is_cut_by_the_cycle(
     itcp: dict[str, tcpfluid.Result],
 ) -> None:
-    """The packet joiner decreases in at least a sixth of its first congestion-avoidance
-    rounds (measured: 25 of 87), each fluid joiner in at most 5 % (1 of 84, 2 of 85)."""
-    n, dec = _decreases(itcp["packet"])
-    assert n > 50 and dec >= n / 6, (n, dec)
-    for engine in ("rounds", "hybrid"):
+    """Each joiner decreases in at most 5 % of its first congestion-avoidance rounds
+    (measured: packets 3 of 88, round model 1 of 86, hybrid model 2 of 88; the packet
+    joiner 25 of 87 while its thresholds started at α, β)."""
+    for engine in ("packet", "rounds", "hybrid"):
         n, dec = _decreases(itcp[engine])
         assert n > 50 and dec <= 0.05 * n, (engine, n, dec)
 
 
-def test_the_fluid_itcp_joiners_take_the_link_sooner(itcp: dict[str, tcpfluid.Result]) -> None:
-    """Its share over the run: 0.456 in packets, 0.668 and 0.678 in the fluid engines."""
+def test_the_fluid_itcp_joiners_take_the_link_a_little_sooner(
+    itcp: dict[str, tcpfluid.Result],
+) -> None:
+    """Its share over the run: 0.605 in packets, 0.657 and 0.656 in the fluid engines,
+    above the packets' but by less than 15 % (0.456 against 0.668 and 0.678, 46-49 %
+    above, while the thresholds started at α, β)."""
     pk = _share(itcp["packet"], 4)
     for engine in ("rounds", "hybrid"):
-        assert _share(itcp[engine], 4) > 1.3 * pk, (engine, _share(itcp[engine], 4), pk)
+        f = _share(itcp[engine], 4)
+        assert pk < f < 1.15 * pk, (engine, f, pk)
 
 
 def _tcp_ho(decrease: str | None) -> Scenario:

@@ -61,7 +61,7 @@ def test_area1_increase_at_most_doubles_and_threshold_ceiling():
 
 
 def test_area2_halves_p_and_narrows_from_above():
-    law = ITcpVegas(alpha=2.0, beta=5.0, threshold_step=0.5, min_gap=1.0)
+    law = ITcpVegas(alpha=2.0, beta=5.0, threshold_step=0.5, min_gap=1.0, threshold_gain=0.0)
     state = _ca(law)
     state["p"][:] = 6.0
     a = law.on_round(state, sample(5.0, 0.5, 1.0))  # Δ = 2.5 in (2, 3.5): P = 3, +3
@@ -71,6 +71,44 @@ def test_area2_halves_p_and_narrows_from_above():
     a = law.on_round(state, sample(5.0, 0.5, 1.0))  # Δ = 2.5 in (2, 3.25): P = max(0, 1)
     assert state["p"][0] == 1.0 and a.cap[0] == 6.0
     assert state["b"][0] == 4.0
+
+
+def test_area2_raises_thresholds_by_the_share_then_narrows():
+    # as Area 1, the thresholds follow the increment: P = 3, +3; a 2 + 0.5 × 3 = 3.5,
+    # b 5 + 1.5 − 0.5 = 6 (m 3.5 -> 4.75: the backlog held follows the window)
+    law = ITcpVegas(alpha=2.0, beta=5.0, threshold_step=0.5, min_gap=1.0, threshold_gain=0.5)
+    state = _ca(law)
+    state["p"][:] = 6.0
+    a = law.on_round(state, sample(5.0, 0.5, 1.0))  # Δ = 2.5 in (2, 3.5)
+    assert state["p"][0] == 3.0 and a.cap[0] == 8.0
+    assert (state["a"][0], state["b"][0]) == (3.5, 6.0)
+    # the narrowing stops at min_gap above the raised a: P 1, a 3.5 + 0.5 = 4,
+    # b max(6 + 0.5 − 3, 4 + 1) = 5
+    law = ITcpVegas(alpha=2.0, beta=5.0, threshold_step=3.0, min_gap=1.0, threshold_gain=0.5)
+    state = _ca(law)
+    state["a"][:] = 3.5
+    state["b"][:] = 6.0
+    law.on_round(state, sample(8.0, 0.5, 1.0))  # Δ = 4 in (3.5, 4.75)
+    assert (state["a"][0], state["b"][0]) == (4.0, 5.0)
+
+
+def test_leaving_slow_start_sets_thresholds_to_follow_the_window():
+    # Vegas's exit (Δ = 16 > γ = 1): the window cut by 1/8 to 28; the thresholds become
+    # α + 0.5 × 28 = 16 and β + 14 = 18, what Area 1 would have given them had they
+    # followed the window from zero: two flows leaving slow start at different windows
+    # hold thresholds α + g·W and β + g·W alike
+    law = ITcpVegas(alpha=2.0, beta=4.0, threshold_gain=0.5)
+    state = law.init_state(2)
+    a = law.on_round(state, sample([32.0, 8.0], 0.5, 1.0))  # Δ = 16 and 4
+    assert a.cwnd.tolist() == [28.0, 7.0]
+    assert state["phase"].tolist() == [CONGESTION_AVOIDANCE, CONGESTION_AVOIDANCE]
+    assert state["a"].tolist() == [16.0, 5.5]
+    assert state["b"].tolist() == [18.0, 7.5]
+    # a flow still in slow start keeps α, β
+    law = ITcpVegas(alpha=2.0, beta=4.0, threshold_gain=0.5)
+    state = law.init_state(1)
+    law.on_round(state, sample(4.0))  # Δ = 0
+    assert (state["a"][0], state["b"][0]) == (2.0, 4.0)
 
 
 def test_area2_factor():
@@ -168,14 +206,15 @@ def test_quadratic_ramp_in_area1():
     assert state["a"][0] == pytest.approx(2.0 + 0.04 * 210)
 
 
-def test_loss_resets_p_and_thresholds():
-    law = ITcpVegas(alpha=[1.0, 2.0], beta=[3.0, 4.0])
+def test_loss_resets_p_and_thresholds_to_follow_the_new_window():
+    # Vegas's 3/4: 40 -> 30; thresholds α + 0.5 × 30 = 17, β + 15 = 19
+    law = ITcpVegas(alpha=[1.0, 2.0], beta=[3.0, 4.0], threshold_gain=0.5)
     state = _ca(law, 2)
     state["p"][:] = 5.0
     state["a"][:] = 7.0
     state["b"][:] = 9.0
     assert law.on_loss(state, np.array([1]), LOSS_FAST, np.array([40.0]))[0] == 30.0
-    assert (state["p"][1], state["a"][1], state["b"][1]) == (0.0, 2.0, 4.0)
+    assert (state["p"][1], state["a"][1], state["b"][1]) == (0.0, 17.0, 19.0)
     assert (state["p"][0], state["a"][0], state["b"][0]) == (5.0, 7.0, 9.0)
 
 

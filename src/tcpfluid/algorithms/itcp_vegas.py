@@ -27,8 +27,8 @@ Area 1       ``P += p_step``; ``cwnd += min(P, cwnd)``; raise both thresholds by
              ``threshold_gain × min(P, cwnd)`` (``b`` at most ``threshold_max``, ``a`` at
              most ``b − min_gap``): P scales the parameter increments as well.
 Area 2       ``P = max(area2_factor × P, 1)`` (1: Vegas's +1 per round, iTCP-Vegas paper, Fig. 1);
-             ``cwnd += min(P, cwnd)``; narrow the gap from above:
-             ``b = max(b − threshold_step, a + min_gap)``.
+             ``cwnd += min(P, cwnd)``; raise both thresholds as in Area 1, then narrow
+             the gap from above: ``b = max(b − threshold_step, a + min_gap)``.
 Area 3       ``cwnd`` unchanged; ``P = 0``; narrow the gap as in Area 2.
 Area 4       ``cwnd = max(cwnd − (Δ − m), 2)``, i.e. ``cwnd·BaseRTT/RTT + m``: the window
              is reset in one step to the one that carries the measured rate plus the
@@ -39,8 +39,22 @@ Area 4       ``cwnd = max(cwnd − (Δ − m), 2)``, i.e. ``cwnd·BaseRTT/RTT + 
 
 Increases are spread over the next round's ACKs (``incr = amount / cwnd``,
 ``cap = cwnd + amount``, at most doubling); decreases are applied at the round boundary.
-Losses are Vegas's (3/4, 1/2, timeout); *ours*: a loss also resets ``P`` and the
-thresholds to the initial α, β.
+Losses are Vegas's (3/4, 1/2, timeout); *ours*: a loss also resets ``P`` to 0.
+
+*Ours*: the thresholds follow the window. A flow that enters congestion avoidance (leaves
+slow start, or after a loss) with window ``W`` starts from ``a = α + threshold_gain × W``,
+``b = β + threshold_gain × W``; Areas 1, 2 and 4 then move them by ``threshold_gain``
+times the window's change, so ``a − threshold_gain × cwnd`` stays ``α`` (only the
+narrowing of Areas 2-3 and the floors α, β move it). Every flow with one RTT then holds
+the same band at the same window: a smaller flow's Δ reaches its band later in each
+cycle of the queue, so it grows until the flows are equal. Thresholds that start at α, β
+instead carry ``α − threshold_gain × W`` for good (the window at which the flow left
+slow start, a matter of which round its ACKs fell in): two flows on 325 Mb/s × 40 ms that
+left slow start at 56 and 112 packets held 1,050 and 620 packets 30 s later and traded
+packets for the rest of the run in the packet simulator, where the fluid engines' flows,
+leaving together, held 840 each; 14 flows on 338 Mb/s × 133 ms kept 269-456 packets
+each for 300 s in packets against 411 each in the fluid engines (the hold-out benchmark,
+seed 69's scenario 4 and seed 1's 28, ``benchmarks/holdout.py``).
 
 Why these amounts (the iTCP-Vegas paper, §4.2, the 622 Mb/s × 110 ms run, and Table 2):
 
@@ -214,13 +228,23 @@ class ITcpVegas(Vegas):
     def _loss_rule(
         self, state: State, kind: int
     ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
-        """:func:`_itcp_vegas_loss` on the law's state: Vegas's loss reactions; P and the
-        thresholds back to their initial values."""
+        """:func:`_itcp_vegas_loss` on the law's state: Vegas's loss reactions; P back to 0,
+        the thresholds to follow the new window (module docstring)."""
         return _ITCP_VEGAS_LOSS, tuple(state[key] for key in _STATE), (self._rule_params,)
 
 
 #: the law's state arrays its compiled rules take, in order
 _STATE = ("phase", "ss_grow", "ssthresh", "p", "a", "b")
+
+
+def _follow(a: Any, b: Any, i: int, w: float, params: Any, s: int) -> None:
+    """Flow ``i``'s thresholds for a flow entering congestion avoidance with window ``w``:
+    α and β raised by ``threshold_gain × w`` (β at most ``threshold_max``, α at most
+    β − ``min_gap``), the values Area 1 would have given them had they followed the
+    window from zero (module docstring). ``params`` as :func:`_itcp_vegas_rule`'s."""
+    raise_by = params[4, i * s] * w
+    b[i] = fmin(params[1, i * s] + raise_by, params[6, i * s])
+    a[i] = fmin(params[0, i * s] + raise_by, b[i] - params[7, i * s])
 
 
 def _itcp_vegas_rule(
@@ -242,7 +266,8 @@ def _itcp_vegas_rule(
     (``backlog`` of the window, ``base_rtt[i]`` and ``rtt_mean[i]``): Vegas's slow start
     (:func:`~tcpfluid.algorithms.vegas._vegas_rule`) for a flow in slow start, else the
     four areas of the iTCP-Vegas paper, §3, with the amounts of the module docstring, on
-    the flow's scaling variable ``p[i]`` and thresholds ``a[i]``, ``b[i]``.
+    the flow's scaling variable ``p[i]`` and thresholds ``a[i]``, ``b[i]`` (a flow that
+    leaves slow start in this round gets thresholds that follow its window, :func:`_follow`).
 
     ``params`` holds the rows α, β, γ, p_step, threshold_gain, threshold_step,
     threshold_max, min_gap, area2_factor (one column, or one per flow). Writes the action
@@ -263,6 +288,8 @@ def _itcp_vegas_rule(
     )
     for i in range(n):
         if ss[i]:
+            if phase[i] != SLOW_START:  # left slow start: thresholds follow the window
+                _follow(a, b, i, new[i], params, s)
             continue
         w = cwnd[i]
         d = delta[i]
@@ -293,8 +320,9 @@ def _itcp_vegas_rule(
         raise_by = gain * amount  # Area 1: thresholds grow with the increment P
         b_up = fmin(bi + raise_by, tmax)
         a_up = fmin(ai + raise_by, b_up - gap)
-        # narrow from above: m drops by at most step/2
-        b_in = fmax(bi - step, ai + gap)
+        # Area 2: the thresholds follow the increment as in Area 1; then narrow from
+        # above: m drops by at most step/2
+        b_in = fmax(b_up - step, a_up + gap)
         # Area 4: lower them by the same share of the decrease, not below the initial α, β
         # (the gap stays >= min_gap: b − a >= min_gap before, and β − α >= min_gap)
         lower_by = gain * (w - x)
@@ -302,7 +330,7 @@ def _itcp_vegas_rule(
         b_dn = fmax(bi - lower_by, beta)
 
         p[i] = new_p
-        a[i] = a_up if area1 else (a_dn if area4 else ai)
+        a[i] = a_up if (area1 or area2 or area3) else (a_dn if area4 else ai)
         b[i] = b_up if area1 else (b_in if (area2 or area3) else (b_dn if area4 else bi))
         new[i] = x
         incr[i] = amount / w
@@ -310,7 +338,7 @@ def _itcp_vegas_rule(
 
 
 _ITCP_VEGAS = Kernel(
-    _itcp_vegas_rule, "wwwwwwrrrRwww", uses=(backlog, stride, fmax, fmin, _vegas_rule)
+    _itcp_vegas_rule, "wwwwwwrrrRwww", uses=(backlog, stride, fmax, fmin, _vegas_rule, _follow)
 )
 
 
@@ -329,19 +357,19 @@ def _itcp_vegas_loss(
 ) -> None:
     """iTCP-Vegas's loss reactions for flows ``index[j]`` whose windows are ``cwnd[j]``:
     Vegas's (:func:`~tcpfluid.algorithms.vegas._vegas_loss`), then *ours*: P back to 0 and
-    the thresholds back to the initial α, β (the rows 0 and 1 of ``params``, one column or
-    one per flow). ``kind`` is a checked base kind (:func:`~._common.loss_args`). Writes the
-    new windows into ``new``. Compiled once."""
+    the thresholds to α, β (the rows 0 and 1 of ``params``, one column or one per flow)
+    raised by ``threshold_gain`` times the new window (:func:`_follow`). ``kind`` is a
+    checked base kind (:func:`~._common.loss_args`). Writes the new windows into ``new``.
+    Compiled once."""
     n = phase.shape[0]
     s = stride(params, n)
     _vegas_loss(phase, ss_grow, ssthresh, index, kind, cwnd, new)
     for j in range(index.shape[0]):
         i = check_index(index[j], n)
         p[i] = 0.0
-        a[i] = params[0, i * s]
-        b[i] = params[1, i * s]
+        _follow(a, b, i, new[j], params, s)
 
 
 _ITCP_VEGAS_LOSS = Kernel(
-    _itcp_vegas_loss, "wwwwwwIiRrw", uses=(check_index, stride, fmax, _vegas_loss)
+    _itcp_vegas_loss, "wwwwwwIiRrw", uses=(check_index, stride, fmax, fmin, _vegas_loss, _follow)
 )
