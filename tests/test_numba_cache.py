@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import numba
@@ -126,3 +128,45 @@ def test_the_kernels_declare_the_sources_compiled_into_them() -> None:
     _ITCP_VEGAS.get()  # declares, then compiles or loads, iTCP-Vegas's rule
     files = {p for p, _, _ in _numba_cache._embedded_stamp("itcp_vegas._itcp_vegas_rule-1.py311")}
     assert {vegas.__file__, common} <= files and itcp_vegas.__file__ not in files
+
+
+_PROBE = (
+    "import importlib, sys\n"
+    "from numba.core import config\n"
+    "module = importlib.import_module(sys.argv[1])\n"
+    "print(config.CACHE_DIR)\n"
+    "print(getattr(module, sys.argv[2])._cache._cache_path)\n"
+)
+
+
+def test_every_compiled_part_follows_the_cache_directory_rule(tmp_path: Path) -> None:
+    """A fresh process per compiled part (the location is fixed when a module compiles or
+    loads its kernels): ``TCPFLUID_CACHE_DIR`` gives ``$TCPFLUID_CACHE_DIR/numba`` for the
+    hybrid kernel and the packet simulator alike, and ``NUMBA_CACHE_DIR``, when set, wins
+    (one rule, :func:`tcpfluid._numba_cache.configure`, called by every compiled module;
+    probed on the hybrid kernel, whose import compiles nothing). The processes run side by
+    side."""
+    own = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    own["TCPFLUID_CACHE_DIR"] = str(tmp_path)
+    both = {**own, "NUMBA_CACHE_DIR": str(tmp_path / "n")}
+    cases = [
+        ("tcpfluid.fluid._hybrid_kernel", "advance", own, tmp_path / "numba"),
+        ("tcpfluid.sim._core", "run", own, tmp_path / "numba"),
+        ("tcpfluid.fluid._hybrid_kernel", "advance", both, tmp_path / "n"),
+    ]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _PROBE, module, kernel],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for module, kernel, env, _ in cases
+    ]
+    for proc, (module, _, _, want) in zip(procs, cases, strict=True):
+        out, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
+        config_dir, kernel_path = out.split()
+        assert config_dir == str(want), module
+        assert kernel_path.startswith(str(want)), module

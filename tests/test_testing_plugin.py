@@ -1,4 +1,5 @@
-"""tcpfluid's pytest plugin: registered, cheap to import, its options, and the example project.
+"""tcpfluid's pytest plugin: registered, cheap to import, its options (the example project,
+which runs the packet simulator, is validation/'s ``test_example_analyst_checks.py``).
 
 The plugin is exercised as an analyst uses it: pytest runs in a subprocess on test files
 with no conftest, the fixtures coming from the installed package's ``pytest11`` entry point.
@@ -12,7 +13,6 @@ import textwrap
 from importlib.metadata import entry_points
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("numba", "pandas", "scipy", "sympy", "matplotlib")
 
 
@@ -98,10 +98,3 @@ def test_a_failing_check_reports_the_layer_and_the_table(tmp_path: Path) -> None
     assert out.returncode == 1
     assert "LayersDisagree: the round model is off on scenario 'qv-basic'" in out.stdout
     assert "tolerance ±0.1 % (a tenth of a percent)" in out.stdout and "FAIL" in out.stdout
-
-
-def test_example_analyst_checks_pass_with_plain_pytest() -> None:
-    # what CI runs: the example project, with only the installed plugin
-    out = _pytest(ROOT / "examples" / "analyst-checks", "-q")
-    assert out.returncode == 0, out.stdout + out.stderr
-    assert "5 passed" in out.stdout

@@ -5,7 +5,6 @@ access links that stay faster than a bottleneck the user sets, one Numba cache r
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tomllib
@@ -225,18 +224,6 @@ def test_the_bottleneck_trap_of_the_documents_scenario(capsys: Any) -> None:
     )  # fmt: skip
     assert out["bottleneck"] == "R1-R2"
     assert len(out["change_times_s"]) == 1  # the CBR started at 80 s crosses it
-
-
-def test_every_compiled_part_follows_the_cache_directory_rule(tmp_path: Path) -> None:
-    env = {**os.environ, "TCPFLUID_CACHE_DIR": str(tmp_path)}
-    env.pop("NUMBA_CACHE_DIR", None)
-    for module in ("tcpfluid.fluid._hybrid_kernel", "tcpfluid.sim._core"):
-        probe = f"import {module}\nfrom numba.core import config; print(config.CACHE_DIR)"
-        res = subprocess.run(
-            [sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True,
-            timeout=300,
-        )  # fmt: skip
-        assert res.stdout.strip() == str(tmp_path / "numba"), module
 
 
 def test_dev_extra_runs_the_notebooks() -> None:

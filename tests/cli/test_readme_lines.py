@@ -2,8 +2,9 @@
 
 Each line must name a scenario, an algorithm and ``--set`` parameters the command accepts
 (checked without running the long ones: the scenario is built and its law constructed,
-where a wrong parameter is refused), and the short ones are run for real through the
-installed console script.
+where a wrong parameter is refused), and the short ones are run for real: each through the
+command's entry point (:func:`tcpfluid.cli.main`, what the console script calls), one
+through the installed console script itself.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tcpfluid.algorithms.registry import get_law
-from tcpfluid.cli import build_parser
+from tcpfluid.cli import build_parser, main
 from tcpfluid.cli._scenario_args import scenario_from_args
 from tcpfluid.cli._sets import parse_sets
 from tcpfluid.scenarios import law_params
@@ -69,9 +70,21 @@ def _quick(cmd: list[str]) -> bool:
     return cmd[1] == "simulate" and "packet" not in cmd
 
 
-@pytest.mark.parametrize("cmd", [c for c in EXAMPLES if _quick(c)], ids=" ".join)
-def test_short_examples_run_through_the_console_script(cmd: list[str]) -> None:
+QUICK = [c for c in EXAMPLES if _quick(c)]
+
+
+@pytest.mark.parametrize("cmd", QUICK, ids=" ".join)
+def test_short_examples_run(cmd: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    # the command's own entry point, in this process: what the console script calls
     assert cmd[0] == ".venv/bin/tcpfluid"
+    assert main(cmd[1:]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() and "Traceback" not in err
+
+
+def test_a_short_example_runs_through_the_console_script() -> None:
+    # the installed script itself, on the README's closed-form line (a named algorithm list)
+    cmd = next(c for c in QUICK if c[1] == "predict" and "-a" in c)
     assert SCRIPT.is_file(), f"console script {SCRIPT} not installed (pip install -e .)"
     res = subprocess.run(
         [str(SCRIPT), *cmd[1:]], capture_output=True, text=True, timeout=300, check=False

@@ -123,7 +123,9 @@ def test_the_compiled_loop_decides_as_the_law_called_from_python(name: str) -> N
     base: dict[str, Any] = {
         "mu_pps": 1500.0,
         "base_rtt_s": [0.04, 0.06, 0.1, 0.05],
-        "duration_s": 25.0,
+        # 12 s: every flow has joined by 6 s and loses packets more than ten times on the
+        # 6-packet buffer; the same round phases and loss kinds as over 25 s (measured)
+        "duration_s": 12.0,
         "flow_start_s": [0.0, 1.0, 3.0, 6.0],
     }
     lossy = {**base, "buffer_pkts": 6.0}
@@ -131,7 +133,7 @@ def test_the_compiled_loop_decides_as_the_law_called_from_python(name: str) -> N
     for kw in (lossy, ack_path):
         compiled = simulate_hybrid(law, **kw)
         if kw is lossy:
-            assert sum(len(f.loss_t_s) for f in compiled.flows) > 0
+            assert all(len(f.loss_t_s) > 0 for f in compiled.flows)
         assert_same(compiled, simulate_hybrid(FromPython(**law.params()), **kw))
         mixed = [FromPython(**law.params()), law, law, FromPython(**law.params())]
         assert_same(compiled, simulate_hybrid(mixed, **kw))

@@ -74,19 +74,20 @@ def test_recomputing_every_flow_on_resuming_changes_nothing(
     calls = [0]
     advance = K.advance
 
-    def every_17_steps(k: int, *args: Any) -> Any:
+    def every_53_steps(k: int, *args: Any) -> Any:
         # args: advance's arguments after k; g is the ninth, the laws' tuple the last
-        # (its 16th entry the loop's counters): pause after 17 steps (a prime stride, so
-        # the resumptions fall at many phases of a round), and recompute every flow's
-        # sending when the loop resumes
+        # (its 16th entry the loop's counters): pause after 53 steps (a prime stride: the
+        # resumptions, about 1,160 in the 61,440 steps of d/256, fall at every phase of a
+        # round of 256 steps or more), and recompute every flow's sending when the loop
+        # resumes
         args[8][K.G_REDO] = 1.0
-        args[-1][15][K.I_PAUSE] = k + 17
+        args[-1][15][K.I_PAUSE] = k + 53
         calls[0] += 1
         return advance(k, *args)
 
-    monkeypatch.setattr(K, "advance", every_17_steps)
+    monkeypatch.setattr(K, "advance", every_53_steps)
     redone = simulate_hybrid(get_law(name), **kw)
-    assert calls[0] > 300  # it resumed every 17 steps
+    assert calls[0] > 300  # it resumed every 53 steps
     if name == "reno":  # with loss reactions
         assert sum(len(f.loss_t_s) for f in kept.flows) > 0
     assert_same(kept, redone)

@@ -5,19 +5,15 @@ of their own beside it."""
 
 from __future__ import annotations
 
-from tcpfluid.report._table import (
-    CLOSED_FORM,
-    DOCUMENT,
-    NA,
-    ODE,
-    PACKET,
-    PHASE_MAX,
-    PHASE_MIN,
-    ROUNDS,
-    ROUNDS_PHASE_MAX,
-    ROUNDS_PHASE_MIN,
-    Row,
-)
+from tcpfluid.report import NA, Row
+
+# the report's column headings, as it prints them (report.json, index.md)
+CLOSED_FORM, DOCUMENT, ROUNDS, ODE, PACKET = (
+    "closed form", "document", "round model", "ODE", "packet sim"
+)  # fmt: skip
+PHASE_MIN, PHASE_MAX = "packet sim over the phase, min", "packet sim over the phase, max"
+ROUNDS_PHASE_MIN = "round model over the phase, min"
+ROUNDS_PHASE_MAX = "round model over the phase, max"
 
 
 def _row(ref_col: str, ref: float, packet: float | NA, rounds: float, ode: float, **extra) -> Row:

@@ -3,32 +3,11 @@
 from __future__ import annotations
 
 import io
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from _simkit import FixedWindow, two_link
 
 from tcpfluid.sim import engine, simulate_packets
-
-
-def _cache_path(env: dict[str, str]) -> str:
-    code = "from tcpfluid.sim import _core as C; print(C.run._cache._cache_path)"
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    return out.stdout.strip()
-
-
-def test_tcpfluid_cache_dir_is_numbas_cache_dir(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    env["TCPFLUID_CACHE_DIR"] = str(tmp_path)
-    assert _cache_path(env).startswith(str(tmp_path / "numba"))
-    # NUMBA_CACHE_DIR, when set, wins
-    env["NUMBA_CACHE_DIR"] = str(tmp_path / "n")
-    assert _cache_path(env).startswith(str(tmp_path / "n"))
 
 
 class _Bar:
