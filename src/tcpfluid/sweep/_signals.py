@@ -131,6 +131,11 @@ def _stop_pool(pool: cf.Executor) -> None:
     """Stop our own pool at once (Ctrl-C, SIGTERM, an error): the points in flight are
     abandoned (not cached, a re-run computes them) instead of waited for."""
     procs = dict(getattr(pool, "_processes", None) or {})
+    # the pool's manager thread (shutdown forgets it): joined below, so that it has closed
+    # its wake-up pipe before the interpreter's exit hook writes to that pipe (CPython
+    # 3.11's check-then-write there races with the thread's close: "Bad file descriptor"
+    # printed after the command's one-line exit)
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in procs.values():
         if proc.is_alive():
@@ -140,6 +145,8 @@ def _stop_pool(pool: cf.Executor) -> None:
         if proc.is_alive():  # a worker that did not end on SIGTERM
             proc.kill()
             proc.join(timeout=5)
+    if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+        manager.join(timeout=5)
 
 
 def _watch_parent(parent_pid: int, interval_s: float = 1.0) -> None:
