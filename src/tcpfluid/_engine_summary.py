@@ -28,7 +28,7 @@ from . import metrics
 from .algorithms.base import SLOW_START
 from .metrics import _finite_or_none
 
-__all__ = ["EngineSummary", "RoundTraced", "round_trace_fields", "traced_flow_record"]
+__all__ = ["EngineSummary", "RoundTraced", "law_band", "round_trace_fields", "traced_flow_record"]
 
 FloatArray = NDArray[np.float64]
 _OMIT: Any = object()
@@ -176,22 +176,24 @@ def traced_flow_record(
     )
 
 
-def _law_band(algorithm: str) -> float:
-    """:func:`tcpfluid.metrics.law_settle_band` of a law the registry knows; 0 (fixed points
-    only, the band of :func:`tcpfluid.metrics.settling`'s default) for a law object of the
-    user's own that it does not."""
-    from .algorithms.registry import ALGORITHMS
-
-    return metrics.law_settle_band(algorithm) if algorithm in ALGORITHMS else 0.0
+def law_band(law: Any) -> float:
+    """The settling band of a flow run by the law object ``law``: its own limit-cycle
+    amplitude (``cycle_amplitude_pkts`` of :class:`~tcpfluid.algorithms.base.ControlLaw`,
+    :func:`tcpfluid.metrics.law_settle_band`), packets; 0 (fixed points only) for a law
+    without one."""
+    return float(getattr(law, "cycle_amplitude_pkts", 0.0))
 
 
 def round_trace_fields(
-    flows: Sequence[RoundTraced], laws: Sequence[str], changes: tuple[float, ...], t_end: float
+    flows: Sequence[RoundTraced],
+    bands: Sequence[float],
+    changes: tuple[float, ...],
+    t_end: float,
 ) -> dict[str, Any]:
     """The :class:`EngineSummary` fields but ``utilization``, computed from each flow's
     round trace (the window after each boundary), delivered packets and loss events, for
-    a run that ends at ``t_end`` (s) with bandwidth changes at ``changes`` (s); ``laws``:
-    each flow's algorithm (its settling band, :func:`tcpfluid.metrics.law_settle_band`).
+    a run that ends at ``t_end`` (s) with bandwidth changes at ``changes`` (s); ``bands``:
+    each flow's settling band, packets (its law's own limit cycle, :func:`law_band`).
 
     The values are those of :func:`tcpfluid.metrics.summarise` (the one computation of
     every summary, the one :func:`tcpfluid.simulate`'s results carry), judged at the CBR
@@ -205,8 +207,8 @@ def round_trace_fields(
         for nm, fl in zip(names, flows, strict=True)
     ]
     if F:
-        bands = np.array([_law_band(a) for a in laws], dtype=np.float64)
-        cols = _columns_once(metrics.FlowRecords.of(recs, t_end), changes, t_end, bands)
+        band = np.array(bands, dtype=np.float64) if len(bands) else np.zeros(F)
+        cols = _columns_once(metrics.FlowRecords.of(recs, t_end), changes, t_end, band)
     else:
         cols = {k: np.empty(0) for k in ("ss_t", "ss_w", "tail", "t_eq", "settled")}
         cols["conv"] = np.empty((0, K))

@@ -37,3 +37,31 @@ def test_an_engines_own_summary_is_the_results_summary(engine: str, law: str) ->
     assert len(conv) == len(public.convergence_times_s) == 2
     for a, b in zip(conv, public.convergence_times_s, strict=True):
         assert _same(float(a), b)
+
+
+def test_a_law_object_of_the_users_own_is_judged_with_its_own_limit_cycle() -> None:
+    # a renamed subclass of Quick Vegas (a name the registry does not know) keeps Quick
+    # Vegas's limit cycle, so the engines' own summaries settle it where they settle Quick
+    # Vegas itself (a band looked up by name would have been 0: "did not settle")
+    from tcpfluid.algorithms.registry import law_class
+    from tcpfluid.fluid.hybrid import simulate_hybrid
+    from tcpfluid.sim import simulate_packets
+
+    mine = type("Mine", (law_class("quick-vegas"),), {"name": "my-quick-vegas"})
+    sc = build_scenario("qv-basic", bandwidth="10Mbps", duration="120s").with_algorithm(
+        "quick-vegas"
+    )
+    ref = simulate_packets(sc).summary
+    own = simulate_packets(sc, laws={sc.flows[0].name: mine()}).summary
+    assert bool(ref.converged.all())
+    np.testing.assert_array_equal(own.convergence_times_s, ref.convergence_times_s)
+    kw = {
+        "mu_pps": 1000.0,
+        "base_rtt_s": [0.1, 0.1],
+        "duration_s": 60.0,
+        "flow_start_s": [0.0, 5.0],
+    }
+    ref_h = simulate_hybrid(law_class("quick-vegas")(), **kw).summary
+    own_h = simulate_hybrid(mine(), **kw).summary
+    assert bool(ref_h.reached_equilibrium.all())
+    np.testing.assert_array_equal(own_h.time_to_equilibrium_s, ref_h.time_to_equilibrium_s)

@@ -45,9 +45,12 @@ Losses are Vegas's (3/4, 1/2, timeout); *ours*: a loss also resets ``P`` to 0.
 slow start, or after a loss) with window ``W`` starts from ``a = α + threshold_gain × W``,
 ``b = β + threshold_gain × W``; Areas 1, 2 and 4 then move them by ``threshold_gain``
 times the window's change, so ``a − threshold_gain × cwnd`` stays ``α`` (only the
-narrowing of Areas 2-3 and the floors α, β move it). Every flow with one RTT then holds
-the same band at the same window: a smaller flow's Δ reaches its band later in each
-cycle of the queue, so it grows until the flows are equal. Thresholds that start at α, β
+narrowing of Areas 2-3 and the floors α, β move it). Flows with one RTT and one
+BaseRTT that leave slow start together then hold the same band at the same window: a
+smaller flow's Δ reaches its band later in each cycle of the queue, so it grows until the
+flows are equal. (A flow that joins later enters with its band above the queue the others
+keep, and takes most of the link in every engine: ``validation/test_joiner_mechanisms.py``,
+a share of 0.605 in packets, 0.657 in the fluid engines.) Thresholds that start at α, β
 instead carry ``α − threshold_gain × W`` for good (the window at which the flow left
 slow start, a matter of which round its ACKs fell in): two flows on 325 Mb/s × 40 ms that
 left slow start at 56 and 112 packets held 1,050 and 620 packets 30 s later and traded
@@ -71,11 +74,16 @@ Why these amounts (the iTCP-Vegas paper, §4.2, the 622 Mb/s × 110 ms run, and 
   increment keeps Area 1 until the link is full and sets the backlog held afterwards:
   ``threshold_gain = 0.04`` gives ≈ 800 packets at 622 Mb/s, the "≈ 10 ms" RTT rise to
   "270 ms" of Fig. 6's text (10 ms × 77 750 packets/s = 778 packets; the window gained
-  ≈ 19 800 packets in the ramp, 778/19 800 ≈ 0.04). A share of P (rather than a fixed
+  ≈ 19 800 packets in the ramp, 778/19 800 ≈ 0.04; with the thresholds following the
+  window from the slow-start exit the held backlog is α plus 0.04 of the whole window, the
+  exit window being a few hundred packets of it). A share of P (rather than a fixed
   step per round) means a flow that only occasionally dips into Area 1 once settled (P =
   1.25) barely moves its thresholds.
-* Areas 2–3 narrow from above, so the band's middle (the held backlog) drops slightly:
-  the text's "then, the RTT value will reduce slightly" (at most ``(β − α − min_gap)/2``).
+* Areas 2–3 narrow from above, so the band's middle (the held backlog) drops slightly
+  relative to the window (the offset ``m − threshold_gain × cwnd`` falls by at most
+  ``threshold_step/2`` a round; Area 2's raise with the increment can still lift ``m``
+  itself while P is large): the text's "then, the RTT value will reduce slightly" (at most
+  ``(β − α − min_gap)/2``).
 * Area 4 lowers the thresholds by the share of the decrease that Area 1 adds for an
   increase, so an increase that Area 4 takes back leaves them where they were (without
   this, noisy packet-level rounds that dip into Area 1 ratchet the backlog up: +1 ms of

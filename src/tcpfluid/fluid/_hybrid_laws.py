@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .._engine_summary import law_band
 from ..algorithms.base import ControlLaw, RoundSample, loss_kind
 from . import _hybrid_kernel as K
 from ._hybrid_calls import Calls, calls
@@ -47,6 +48,8 @@ class _Laws:
                 raise TypeError(f"{type(lw).__name__}.init_state must return a 'phase' array")
         self.fresh = [{k: v.copy() for k, v in st.items()} for st in self.states]
         self.names = [""] * n
+        #: each flow's settling band: its law's own limit-cycle amplitude
+        self.bands = [0.0] * n
         #: each flow's group and its position in the group's state arrays (the groups'
         #: flows in increasing order, so the positions of flows in order are in order)
         self.group_of = np.zeros(n, dtype=np.intp)
@@ -56,6 +59,7 @@ class _Laws:
             self.pos_of[ix] = np.arange(ix.size)
             for j in ix.tolist():
                 self.names[j] = getattr(lw, "name", type(lw).__name__)
+                self.bands[j] = law_band(lw)
         act = [lw.initial_action(st) for (lw, _), st in zip(self.groups, self.states, strict=True)]
         self.init_cwnd = np.empty(n)
         self.init_incr = np.empty(n)

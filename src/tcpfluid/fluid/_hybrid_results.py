@@ -30,10 +30,11 @@ class HybridFlowTrace:
     round_phase
         The law's phase chosen at the boundary.
     round_rtt_mean_s, round_base_rtt_s
-        The mean RTT of the round's samples and the BaseRTT the law read at the boundary.
+        The mean RTT of the round's samples and the BaseRTT at the boundary, full path
+        (forward-path Vegas decides on the forward delays instead).
     round_delta_pkts
-        Δ = cwnd (1 − BaseRTT/RTT) of the window and RTTs the law read (the Quick Vegas
-        paper, eq 1; the packet simulator's ``round_delta_pkts``).
+        Δ = cwnd (1 − BaseRTT/RTT) of the window and these full-path RTTs (the Quick Vegas
+        paper, eq 1; the packet simulator's ``round_delta_pkts``, recorded alike).
     start_s, stop_s
         The flow's active interval.
     delivered_pkts
@@ -129,6 +130,9 @@ class HybridResult:
         ``(T,)``.
     end
         The :class:`HybridEnd` state at the end of the run.
+    settle_band_pkts
+        Per flow, the settling band of its summary: its law's own limit-cycle amplitude
+        (the law object's ``cycle_amplitude_pkts``), packets.
     """
 
     time_s: FloatArray
@@ -151,6 +155,7 @@ class HybridResult:
     reverse_queue_pkts: FloatArray | None = None
     queue_area_pkt_s: FloatArray | None = None
     end: HybridEnd | None = None
+    settle_band_pkts: tuple[float, ...] = ()
     _summary: list[HybridSummary] = field(default_factory=list, repr=False, compare=False)
 
     @property
@@ -210,7 +215,7 @@ class HybridSummary(EngineSummary):
 
 def _summarise(res: HybridResult) -> HybridSummary:
     return HybridSummary(
-        **round_trace_fields(res.flows, res.algorithms, res.change_times_s, res.duration_s),
+        **round_trace_fields(res.flows, res.settle_band_pkts, res.change_times_s, res.duration_s),
         # 1 - idle share: never above 1 by rounding (carried = μ·T - idle)
         utilization=1.0
         - (res.capacity_pps * res.duration_s - res.carried_pkts)

@@ -360,6 +360,7 @@ def _collect(
         queue_pkts=rec_g[K.R_Q, :n],
         flows=tuple(traces),
         algorithms=tuple(laws.names),
+        settle_band_pkts=tuple(laws.bands),
         capacity_pps=mu,
         duration_s=t_end,
         dt_s=dt,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from .._engine_summary import law_band
 from ..algorithms._common import backlog
 from . import _core as C
 from ._results import FlowTrace, LinkTrace, PacketResult
@@ -161,4 +162,5 @@ def collect(sim: _Sim, wall: float, seed: int) -> PacketResult:
         seed=seed,
         law_calls=sim.decisions.law_calls,
         law_time_s=sim.decisions.law_time_s,
+        settle_band_pkts=tuple(law_band(law) for law in sim.decisions.laws),
     )

@@ -187,6 +187,9 @@ class PacketResult:
     law_calls, law_time_s
         Calls into the control laws (``on_round`` and ``on_loss``) and the wall-clock time
         spent in Python handling them (included in ``wall_time_s``).
+    settle_band_pkts
+        Per flow, the settling band of its summary: its law's own limit-cycle amplitude
+        (the law object's ``cycle_amplitude_pkts``, :func:`tcpfluid.metrics.settling`), packets.
     """
 
     scenario: Scenario
@@ -199,6 +202,7 @@ class PacketResult:
     seed: int
     law_calls: int = 0
     law_time_s: float = 0.0
+    settle_band_pkts: tuple[float, ...] = ()
 
     @cached_property
     def summary(self) -> PacketSummary:

@@ -100,7 +100,7 @@ def summarise(res: PacketResult) -> PacketSummary:
     capacity_bytes = bott.rate_bps / 8.0 * t_end  # 0 when the product underflows
     util = lt.bytes_out / capacity_bytes if capacity_bytes > 0 else math.nan
     return PacketSummary(
-        **round_trace_fields(res.flows, [fl.algorithm for fl in res.flows], changes, t_end),
+        **round_trace_fields(res.flows, res.settle_band_pkts, changes, t_end),
         utilization=float(util),
         bottleneck=bott.name,
         retransmissions=np.array([fl.retransmissions for fl in res.flows], dtype=np.int64),

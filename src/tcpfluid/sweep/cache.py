@@ -22,8 +22,9 @@ _log = logging.getLogger("tcpfluid.sweep")
 
 #: raised whenever a change moves engines' results without a new version number (an engine
 #: default, a summary rule), so that a cache written before it is not reused
-#: (2: the packet senders' ``timeout_recover=True`` default and the steady-stretch band)
-RESULTS_REVISION = 2
+#: (2: the packet senders' ``timeout_recover=True`` default and the steady-stretch band;
+#: 3: iTCP-Vegas's thresholds that follow the window)
+RESULTS_REVISION = 3
 
 
 def _cache_key(point: Mapping[str, Any], engine: str, options: Mapping[str, Any]) -> str:
