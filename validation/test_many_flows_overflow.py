@@ -215,7 +215,7 @@ def fast_different_rtt() -> tuple[tcpfluid.Scenario, tcpfluid.Result]:
 
 
 @pytest.mark.slow
-def test_fast_different_rtt_round_model_follows_the_packets_with_one_cut_per_loss_episode(
+def test_fast_different_rtt_one_cut_per_loss_episode_keeps_the_long_flows_and_the_link_busier(
     fast_different_rtt: tuple[tcpfluid.Scenario, tcpfluid.Result],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
