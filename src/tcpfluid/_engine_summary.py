@@ -144,29 +144,20 @@ class RoundTraced(Protocol):
 
 
 def traced_flow_record(
-    name: str,
-    fl: RoundTraced,
-    delivered_pkts: float,
-    loss_events: int,
-    *,
-    t_s: Any = None,
-    window_pkts: Any = None,
-    next_window_pkts: Any = None,
-    phase: Any = None,
+    name: str, fl: RoundTraced, delivered_pkts: float, loss_events: int
 ) -> metrics.FlowRecord:
     """The :class:`~tcpfluid.metrics.FlowRecord` of a flow that decided at its own round
-    boundaries (the packet simulator, the hybrid model): its round trace (``fl``'s, or the
-    arrays given), its delivered packets and loss events."""
+    boundaries (the packet simulator, the hybrid model): its round trace, its delivered
+    packets and loss events (the one record of both the engine's own summary and the
+    summary of :func:`tcpfluid.simulate`)."""
     return metrics.FlowRecord(
         name=name,
         start_s=fl.start_s,
         stop_s=fl.stop_s,
-        t_s=fl.round_t_s if t_s is None else t_s,
-        window_pkts=fl.round_cwnd_pkts if window_pkts is None else window_pkts,
-        in_slow_start=np.asarray(fl.round_phase if phase is None else phase) == SLOW_START,
-        settle_window_pkts=(
-            fl.round_next_cwnd_pkts if next_window_pkts is None else next_window_pkts
-        ),
+        t_s=np.asarray(fl.round_t_s, dtype=np.float64),
+        window_pkts=np.asarray(fl.round_cwnd_pkts, dtype=np.float64),
+        in_slow_start=np.asarray(fl.round_phase) == SLOW_START,
+        settle_window_pkts=np.asarray(fl.round_next_cwnd_pkts, dtype=np.float64),
         delivered_pkts=delivered_pkts,
         loss_events=loss_events,
         # boundary k ends round k + 1; the law leaves slow start at the end of the round

@@ -15,7 +15,6 @@ from numpy.typing import NDArray
 from .._validation import check_bool, check_int, check_positive
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..metrics import FlowRecord
     from ..results import Result, RoundLog, Summary
     from ..scenarios import Scenario
     from ..scenarios.reduction import Capabilities
@@ -272,26 +271,6 @@ def round_log(t: Any, window: Any, next_window: Any, phase: Any) -> RoundLog:
         window_pkts=np.asarray(window, dtype=np.float64),
         next_window_pkts=np.asarray(next_window, dtype=np.float64),
         phase=np.asarray(phase).astype(np.int8),
-    )
-
-
-def traced_record(
-    name: str, fl: Any, log: RoundLog, delivered_pkts: float, loss_events: int
-) -> FlowRecord:
-    """The :class:`~tcpfluid.metrics.FlowRecord` of a flow ``fl`` that decided at its own
-    round boundaries (the packet simulator, the hybrid model), ``log`` its round log
-    (:func:`tcpfluid._engine_summary.traced_flow_record`, as the engines' own summaries)."""
-    from .._engine_summary import traced_flow_record
-
-    return traced_flow_record(
-        name,
-        fl,
-        delivered_pkts,
-        loss_events,
-        t_s=log.time_s,
-        window_pkts=log.window_pkts,
-        next_window_pkts=log.next_window_pkts,
-        phase=log.phase,
     )
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from .._engine_summary import traced_flow_record
 from .._validation import check_choice, check_int, check_nonnegative, check_positive
 from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES
 from ..fluid._hybrid_pages import small_pages
@@ -19,7 +20,7 @@ from ..fluid._ode_scenario import end_base_rtt
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import ODE_MODELS, simulate_ode
 from ..metrics import FlowRecord
-from ._base import Engine, counted_option, sample_rows, summary_of, traced_log, traced_record
+from ._base import Engine, counted_option, sample_rows, summary_of, traced_log
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Result
@@ -295,7 +296,7 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
             # totals counted to the end of the run (not to the last recorded sample)
             events = int(np.count_nonzero(np.asarray(fl.loss_t_s) >= m_from))
             delivered = float(fl.delivered_pkts) - float(hybrid.end.delivered_from_pkts[i])
-            recs.append(traced_record(name, fl, logs[i], delivered, events))
+            recs.append(traced_flow_record(name, fl, delivered, events))
         else:  # no slow start: settling judged on the fixed grid of the run
             # loss events of the classical model: the expected number of cuts (MGT)
             L = np.asarray(r.lost_pkts if r.loss_events is None else r.loss_events)

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from .._engine_summary import traced_flow_record
 from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..metrics import _finite_or_none
 from ..sim import simulate_packets
 from ..sim._checks import check_fast_recovery
-from ._base import Engine, bottleneck_name, summary_of, traced_log, traced_record
+from ._base import Engine, bottleneck_name, summary_of, traced_log
 from ._ode import _defaults
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -113,8 +114,8 @@ class Packet(Engine):
     def _result(self, sc: Scenario, res: Any, label: str) -> Result:
         logs = tuple(traced_log(fl) for fl in res.flows)
         recs = [
-            traced_record(fl.name, fl, log, float(fl.delivered_pkts), int(fl.loss_t_s.size))
-            for fl, log in zip(res.flows, logs, strict=True)
+            traced_flow_record(fl.name, fl, float(fl.delivered_pkts), int(fl.loss_t_s.size))
+            for fl in res.flows
         ]
         name = bottleneck_name(sc)
         lk = res.link(name)
