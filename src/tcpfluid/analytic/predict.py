@@ -194,10 +194,9 @@ def predict(
 
     Notes
     -----
-    A congestion-avoidance start window above the target (possible when W* is close to μd)
-    is followed with the law's own rule under a standing queue, Δ = W − μd: Vegas −1 per
-    round down to ``μd + β``; Quick Vegas eq. (4) then −1 down to ``μd + (α + β)/2``. The
-    equilibrium window is then inside the band ``[μd + α, μd + β]``.
+    A congestion-avoidance start window above the target (W* close to μd) is followed down
+    with the law's own rule under a standing queue, into the band ``[μd + α, μd + β]``
+    (docs/analytic.md, "Domain of the closed forms").
     """
     g, a, b, model = _checked(
         algorithm, path, gamma, alpha, beta, rtt_model, rtt, whole_acks, round_map
