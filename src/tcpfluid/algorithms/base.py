@@ -1,34 +1,19 @@
 """The control-law interface shared by the round model and the packet simulator.
 
-A control law makes **decisions once per round**; the engine that drives it does the
-per-packet work. One round (the documents' "round", after Padhye et al.) starts with the
-transmission of a window and ends when the ACK of its first packet returns.
+A control law makes **decisions once per round** (a round starts with the transmission of a
+window and ends when the ACK of its first packet returns); the engine does the per-packet
+work. At the end of each round the engine hands the law a :class:`RoundSample` (window,
+BaseRTT, mean/min/max RTT, ACKs) and the law returns a :class:`RoundAction` for the next
+round: ``cwnd`` (set now, at the boundary), ``incr`` (added per ACK received during the
+next round) and ``cap`` (the ceiling those increments may not pass). The round model
+applies ``min(cwnd + incr * acks, cap)`` at once, the packet simulator ``incr`` per ACK up
+to ``cap``: the law is written once and both engines use it. Losses are reported between
+rounds through :meth:`ControlLaw.on_loss` with a kind (:data:`LOSS_FAST`,
+:data:`LOSS_RETX`, :data:`LOSS_TIMEOUT`, :data:`LOSS_BURST`, :data:`LOSS_BURST_TIMEOUT`).
 
-At the end of each round the engine hands the law a :class:`RoundSample` (what the sender
-measured over the round: window, BaseRTT, mean/min/max RTT, ACKs) and the law returns a
-:class:`RoundAction` for the next round:
-
-``cwnd``
-    the window to set now, at the round boundary (decrements, cuts, caps happen here);
-``incr``
-    the amount added to the window on each ACK received during the next round
-    (Vegas slow start: 1 per ACK every other round; Quick Vegas slow start: 1/2 per ACK, one
-    extra packet per two ACKs; Reno congestion avoidance: 1/cwnd per ACK);
-``cap``
-    a ceiling the per-ACK increments may not pass during the next round (Reno's
-    ssthresh, Quick Vegas's "at most double", a target window).
-
-The round model applies a whole round at once: ``next = min(cwnd + incr * acks, cap)``;
-the packet simulator sets ``cwnd`` at the boundary and adds ``incr`` per ACK up to ``cap``.
-So the law is written once and both engines use it.
-
-Losses are reported between rounds through :meth:`ControlLaw.on_loss` with a kind
-(:data:`LOSS_FAST`, :data:`LOSS_RETX`, :data:`LOSS_TIMEOUT`, :data:`LOSS_BURST`,
-:data:`LOSS_BURST_TIMEOUT`).
-
-Every method works on arrays of shape ``(n,)``: ``n`` flows or scenarios at once. Laws
-keep their state in a ``dict`` of float64 arrays (``init_state``) updated in place; they
-use ``numpy.where``/masks, never Python branches on per-flow values.
+Every method works on arrays of shape ``(n,)`` (``n`` flows or scenarios at once); state is
+a ``dict`` of float64 arrays (``init_state``) updated in place, with no Python branch on
+per-flow values. The whole contract: docs/algorithms.md, "The contract the engines rely on".
 """
 
 from __future__ import annotations

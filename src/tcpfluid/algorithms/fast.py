@@ -11,31 +11,14 @@ setting of FAST is α = 100"). At equilibrium the flow keeps α packets queued
 (w − BaseRTT/RTT · w = α), which is why the Quick Vegas paper §5.1 sees 100, then 200 packets of
 queue.
 
-*Ours*, where the documents are silent:
-
-* γ = 0.5 by default. The documents never give γ; any γ in (0, 1] has the same fixed point.
-  γ = 1 jumps to the target in one round, which overshoots because the RTT reacts one round
-  late; smaller γ converges more smoothly but more slowly. 0.5 moves halfway each round:
-  for a window far below the target the update is still the ×2 of the ``min``, so the
-  ramp-up time is set by the doubling, not by γ.
-* An increase is spread over the next round's ACKs (``incr = (target − w)/w`` per ACK, cap
-  at the target, so at most one packet per ACK); a decrease is applied at the boundary.
-* ``phase`` is :data:`SLOW_START` while the ×2 term is the smaller one (the multiplicative
-  increase the Quick Vegas paper §2 mentions) and :data:`CONGESTION_AVOIDANCE` from the first round
-  it is not; a timeout starts over.
-* Losses: FAST reacts to loss like Reno — the window is halved on a fast retransmit; a
-  timeout sets it to 2 packets (the initial window) and restarts the ramp. The window never
-  goes below 2 packets.
-* A retransmission lost again (``lost_retransmit``): by default (``"keep"``) it is re-sent
-  without a second cut, as ns-2's FAST TCP module (University of Melbourne / Caltech,
-  1.1.3) does: its duplicate-ACK action halves only once the ACKs have passed the highest
-  sequence sent at the last cut, and it re-sends the oldest unacknowledged packet once it
-  has waited two average RTTs, leaving the window alone. ``"halve"`` cuts again (Vegas's
-  rule for a lost retransmission, the Quick Vegas paper §3.1). On the Quick Vegas paper's
-  60-flow scenario (§5.3.1), where drop-tail overflows lose thousands of retransmissions
-  again, the packet simulator's first-period Jain's index is 0.96 in both readings against
-  the paper's 0.998 (``validation/test_fairness_fast_loss.py``).
-* The first round does not grow (no RTT measured yet).
+*Ours*, where the documents are silent: γ = 0.5 (the documents never give γ; every γ in
+(0, 1] has the same fixed point); an increase is spread over the next round's ACKs
+(``incr = (target − w)/w`` per ACK, cap at the target), a decrease applied at the boundary;
+``phase`` is :data:`SLOW_START` while the ×2 term is the smaller one; losses as Reno (halve
+on a fast retransmit, 2 packets and a new ramp on a timeout; never below 2 packets); a
+retransmission lost again keeps the window (``lost_retransmit="keep"``, ns-2's FAST TCP
+module's one cut per loss episode; ``"halve"`` cuts again); the first round does not grow.
+Why, the paper's α and ns-2's FAST: docs/algorithms.md, "fast"; docs/errata.md, N13.
 """
 
 from __future__ import annotations

@@ -17,21 +17,11 @@ How Δ_f is computed here: the forward queueing delay of the round is
 the flow's backlog in the forward queue by Little's law (its measured rate cwnd/RTT times
 its forward queueing delay), as Vegas's Δ = cwnd (RTT − BaseRTT)/RTT is its backlog in
 the whole path; ``Actual_f = Expected − Δ_f / BaseRTT``. An ACK-path queue changes the RTT
-but not ``q_f``, so it does not throttle the window. Without an ACK-path queue
-(RTT = BaseRTT + q_f) this is the rate ``Actual_f = cwnd / (BaseRTT + q_f)`` of the
-forward-path RTT. With one, that reading, ``Δ_f = cwnd q_f / (BaseRTT + q_f)``, counts
-the forward delay at a rate the ACK queue inflates (RTT ≈ 3 BaseRTT at k = 5): packet
-bursts released by cumulative ACKs (a few ms of forward queue while the link idles between
-them) then read as Δ_f in [α, β], and the window holds at ~80 % of the forward rate where
-the paper's Table III has 96 % (docs/algorithms.md, validation/test_asymmetric_forward_vegas.py).
-
-*Ours*: the asymmetric-networks paper only changes congestion avoidance; slow start here
-also tests Δ_f > γ (the same forward-path estimate), since with the plain Δ an ACK-path
-queue would end slow start early for the same reason it throttles congestion avoidance.
-Note that the printed pseudo-code of §V has a typo — its second test reads ``DIFF_f *
-BaseRTT < β`` where eq (2) and the text ("is able to converge to the optimal point")
-require ``> β``; the law uses ``> β``. Everything else (slow start, 1/8 cut, losses, floor
-of 2) is :class:`tcpfluid.algorithms.vegas.Vegas`'s.
+but not ``q_f``, so it does not throttle the window. *Ours*: slow start also tests
+Δ_f > γ; the printed pseudo-code's ``DIFF_f * BaseRTT < β`` is read as ``> β`` (eq (2)
+and the text). Everything else (slow start, 1/8 cut, losses, floor of 2) is
+:class:`tcpfluid.algorithms.vegas.Vegas`'s. The reading against the rate of the
+forward-path RTT, and the measured runs: docs/algorithms.md, "forward-vegas".
 """
 
 from __future__ import annotations

@@ -1,95 +1,29 @@
 """iTCP-Vegas (Pan, Horng, Shih and Su), the iTCP-Vegas paper (Pan et al. 2011) §3 —
 an interpretation.
 
-What the document gives (the iTCP-Vegas paper, §3, Figures 2–3 described in the text):
-
-* Δ (``diff``) as Vegas's eq (4) of the iTCP-Vegas paper (= eq 1 of the Quick Vegas paper).
-* Four areas split at the points α, (α + β)/2, β: Area 1 (Δ < α) "the network bandwidth is
-  highly available ... cwnd will be updated and increased rapidly"; Area 2 (between α and
-  (α+β)/2) "the increment of cwnd will be slowed down"; Area 3 (between (α+β)/2 and β)
-  "cwnd is also kept stable"; Area 4 (Δ > β) "cwnd size will be reduced".
-* Flow-chart parts described in the text: B (Area 1) "the throughput is exhaustedly
-  prompted by increasing the scaling variable P, and the operational parameters"; C (Area 2)
-  "slow down the increment of cwnd and reduce the gap between α and β"; D (Area 3) "the
-  throughput is not changed but the gap between α and β will adapt closely"; E (Area 4)
-  "rapidly reduce, even reset, the throughput".
-* "When the diff value is equal to the partition point of α, β or (α + β)/2, the cwnd size
-  and α and β values will not be revised; only P value will be set to zero."
-* Slow start and the other phases are Vegas's ("the slow-start algorithm of iTCP-Vegas is
-  the same"; "the phase of congestion avoidance will be focused, the other two phases will
-  not be considered").
-
-The flow chart itself (Figure 3) is missing, so the amounts are **ours**. Per round, with
-the flow's current thresholds ``a`` and ``b`` and ``m = (a + b)/2``:
+The document gives Δ as Vegas's (its eq 4 = eq 1 of the Quick Vegas paper), four areas
+split at α, (α + β)/2, β with their flow-chart parts B–E described in words, "only P value
+will be set to zero" at a partition point, and Vegas's slow start. The flow chart itself
+(Figure 3) is missing, so the amounts are **ours**. Per congestion-avoidance round, with the
+flow's current thresholds ``a``, ``b`` and ``m = (a + b)/2``:
 
 ===========  ==========================================================================
-Area 1       ``P += p_step``; ``cwnd += min(P, cwnd)``; raise both thresholds by
-             ``threshold_gain × min(P, cwnd)`` (``b`` at most ``threshold_max``, ``a`` at
-             most ``b − min_gap``): P scales the parameter increments as well.
-Area 2       ``P = max(area2_factor × P, 1)`` (1: Vegas's +1 per round, iTCP-Vegas paper, Fig. 1);
-             ``cwnd += min(P, cwnd)``; raise both thresholds as in Area 1, then narrow
-             the gap from above: ``b = max(b − threshold_step, a + min_gap)``.
-Area 3       ``cwnd`` unchanged; ``P = 0``; narrow the gap as in Area 2.
-Area 4       ``cwnd = max(cwnd − (Δ − m), 2)``, i.e. ``cwnd·BaseRTT/RTT + m``: the window
-             is reset in one step to the one that carries the measured rate plus the
-             band's middle (our reading of "rapidly reduce, even reset"); ``P = 0``;
-             ``a, b`` lowered by ``threshold_gain ×`` the decrease, not below α, β.
+Area 1       ``P += p_step``; ``cwnd += min(P, cwnd)``; ``a, b += threshold_gain ×
+             min(P, cwnd)`` (``b ≤ threshold_max``, ``a ≤ b − min_gap``).
+Area 2       ``P = max(area2_factor × P, 1)``; ``cwnd += min(P, cwnd)``; raise as in
+             Area 1, then ``b = max(b − threshold_step, a + min_gap)``.
+Area 3       ``cwnd`` unchanged; ``P = 0``; narrow as in Area 2.
+Area 4       ``cwnd = max(cwnd − (Δ − m), 2)``; ``P = 0``; ``a, b`` lowered by
+             ``threshold_gain ×`` the decrease, not below α, β.
 Δ = a, m, b  ``P = 0`` only.
 ===========  ==========================================================================
 
-Increases are spread over the next round's ACKs (``incr = amount / cwnd``,
-``cap = cwnd + amount``, at most doubling); decreases are applied at the round boundary.
-Losses are Vegas's (3/4, 1/2, timeout); *ours*: a loss also resets ``P`` to 0.
-
-*Ours*: the thresholds follow the window. A flow that enters congestion avoidance (leaves
-slow start, or after a loss) with window ``W`` starts from ``a = α + threshold_gain × W``,
-``b = β + threshold_gain × W``; Areas 1, 2 and 4 then move them by ``threshold_gain``
-times the window's change, so ``a − threshold_gain × cwnd`` stays ``α`` (only the
-narrowing of Areas 2-3 and the floors α, β move it). Flows with one RTT and one
-BaseRTT that leave slow start together then hold the same band at the same window: a
-smaller flow's Δ reaches its band later in each cycle of the queue, so it grows until the
-flows are equal. (A flow that joins later enters with its band above the queue the others
-keep, and takes most of the link in every engine: ``validation/test_joiner_mechanisms.py``,
-a share of 0.605 in packets, 0.657 in the fluid engines.) Thresholds that start at α, β
-instead carry ``α − threshold_gain × W`` for good (the window at which the flow left
-slow start, a matter of which round its ACKs fell in): two flows on 325 Mb/s × 40 ms that
-left slow start at 56 and 112 packets held 1,050 and 620 packets 30 s later and traded
-packets for the rest of the run in the packet simulator, where the fluid engines' flows,
-leaving together, held 840 each; 14 flows on 338 Mb/s × 133 ms kept 269-456 packets
-each for 300 s in packets against 411 each in the fluid engines (the hold-out benchmark,
-seed 69's scenario 4 and seed 1's 28, ``benchmarks/holdout.py``).
-
-Why these amounts (the iTCP-Vegas paper, §4.2, the 622 Mb/s × 110 ms run, and Table 2):
-
-* ``P`` grows by a constant per Area-1 round, so the window grows quadratically in rounds;
-  the rounds the document takes to fill the link (≈ 54 s at RTT 260 ms; Table 2: 22, 57,
-  103, 156 s for RTT 240–840 ms at 155 Mb/s, i.e. 92–186 rounds) grow like the square
-  root of the bandwidth-delay product, as a quadratic ramp's do. ``p_step = 1.25`` is
-  fitted to these five runs (average throughputs within 5 %, times within 9 % in both
-  engines; ``p_step = 1`` gives averages up to 14 % low, times up to 18 % late; see
-  ``validation/test_itcp_documents.py``).
-* The thresholds must grow during the ramp: each round's increment of P packets queues
-  for part of the round, Δ ≈ P·W/BDP, so fixed thresholds end Area 1 long before the link
-  fills (the earlier reading, ceiling 16, gave 235 Mb/s). Raising them by a share of the
-  increment keeps Area 1 until the link is full and sets the backlog held afterwards:
-  ``threshold_gain = 0.04`` gives ≈ 800 packets at 622 Mb/s, the "≈ 10 ms" RTT rise to
-  "270 ms" of Fig. 6's text (10 ms × 77 750 packets/s = 778 packets; the window gained
-  ≈ 19 800 packets in the ramp, 778/19 800 ≈ 0.04; with the thresholds following the
-  window from the slow-start exit the held backlog is α plus 0.04 of the whole window, the
-  exit window being a few hundred packets of it). A share of P (rather than a fixed
-  step per round) means a flow that only occasionally dips into Area 1 once settled (P =
-  1.25) barely moves its thresholds.
-* Areas 2–3 narrow from above, so the band's middle (the held backlog) drops slightly
-  relative to the window (the offset ``m − threshold_gain × cwnd`` falls by at most
-  ``threshold_step/2`` a round; Area 2's raise with the increment can still lift ``m``
-  itself while P is large): the text's "then, the RTT value will reduce slightly" (at most
-  ``(β − α − min_gap)/2``).
-* Area 4 lowers the thresholds by the share of the decrease that Area 1 adds for an
-  increase, so an increase that Area 4 takes back leaves them where they were (without
-  this, noisy packet-level rounds that dip into Area 1 ratchet the backlog up: +1 ms of
-  RTT in 40 s on the 622 Mb/s path, and from 16 to 165 packets in 240 s on ``qv-basic``).
-  Resetting them to α, β instead would drain the whole queue built in the ramp, where
-  Fig. 6's text has the RTT "kept in 270 ms".
+Increases are spread over the next round's ACKs, decreases applied at the round boundary;
+losses are Vegas's, and (*ours*) reset ``P`` to 0. *Ours*: a flow entering congestion
+avoidance with window ``W`` starts from ``a = α + threshold_gain × W``,
+``b = β + threshold_gain × W``, so the thresholds follow the window. The document's quotes,
+why these amounts, the measured runs against the paper's Tables 1–2 and the variants not
+kept: docs/algorithms.md, "itcp-vegas".
 """
 
 from __future__ import annotations

@@ -7,14 +7,9 @@ Rules, each from the Quick Vegas paper unless marked *ours*:
   and "the congestion window is adjusted every RTT": ``incr = 1/2`` per ACK every round,
   ``cap = cwnd + ⌊cwnd⌋/2``. A window ``cwnd`` is ⌊cwnd⌋ packets in flight, so a round
   returns ⌊cwnd⌋ ACKs and adds one packet per two of them: 2, 3, 4.5, 6.5, 9.5, 14, 21,
-  31.5, 47, 70.5, ..., the windows a packet sender grows (the packet simulator's, with or
-  without the cap). Table 1 of the paper (2, 3, 4.5, 6.75, 10.13, ...) counts a fractional
-  window's ACKs too (×1.5 a round, the fluid limit,
-  :func:`tcpfluid.analytic.slow_start_windows`); by round 9 it is 8 % above a sender's
-  window, enough to move the slow-start exit by one round when Δ is near γ
-  (docs/algorithms.md, docs/mechanisms.md ``senders-slow-start-lag``). The cap makes a
-  fluid engine, which counts one ACK per unit of window, grow the sender's windows. The
-  first round already grows (Table 1 has 3 packets in round 1), so
+  31.5, 47, 70.5, ..., a packet sender's windows; Table 1 of the paper (2, 3, 4.5, 6.75,
+  10.13, ...) is the fluid limit ×1.5 a round (:func:`tcpfluid.analytic.slow_start_windows`;
+  docs/mechanisms.md ``senders-slow-start-lag``). The first round already grows, so
   :meth:`QuickVegas.initial_action` returns the slow-start action.
 * Leaving slow start: Δ > γ, window × 7/8, congestion avoidance (§3.1, kept by §3.2.1).
   *Ours*: also (without a cut) when the window reaches ``ssthresh`` after a timeout.
@@ -33,32 +28,14 @@ Rules, each from the Quick Vegas paper unless marked *ours*:
   window after each ACK is received"); the cap of the round is ``cwnd +
   min((β − Δ)·succ, cwnd)`` for an eq-(3) increase and ``cwnd + 1`` for the ``1/cwnd``
   move, so a full round of ACKs adds exactly the pseudo-code's amount.
-* When Δ is sampled (``sampling``). The pseudo-code runs "for every estimation"; at packet
-  level an estimation at the boundary of round i sees the windows of round i − 1, so a
-  change made at round i "can be detected at the (i + 2)th round" (§3.2.2). Eq. (4) halves
-  its decrease for that reason. Eq. (3) counts *successful* increases ("if the increment
-  was successful, it might be the case that there is enough bandwidth"), and whether an
-  increase succeeded is only measurable two rounds later. Default ``"near-band"`` (*our
-  reading*): a decision every round, except that an eq.-(3) increase taken with a backlog
-  Δ ≥ α/4 (the flow is near its band, where an unseen increase can overshoot β) is followed
-  by a measurement round (no decision; succ and the window kept). ``"every-round"`` is the
-  pseudo-code read literally: succ grows before its first increase is seen and many flows
-  fall into a limit cycle (queue 0–1297 packets with 60 flows on 1 Gb/s, where the Quick
-  Vegas paper's §5.3 reports a maximum queue similar to Vegas's). ``"after-increase"``
-  measures after every eq.-(3) increase, ``"every-other-round"`` after every decision (both slow the
-  ramp-up). ``"near-band-after-overshoot"`` (*ours*) is ``"near-band"`` plus: after a
-  decision that sees an overshoot (Δ > 2β) every eq.-(3) increase is measured, until a
-  decision following an increase finds Δ ≥ α again. Without it, flows that overshoot
-  together (a group joining in slow start) drain the queue to zero, where every flow is
-  "far from the band" and takes the literal increases again: a large cycle through the
-  empty queue that the near-band rule cannot leave (docs/algorithms.md, §5.3). Not the
-  default: backlog noise also sets its flag (under a CBR of 5/6 of the link a packet flow
-  in its band reads Δ up to 12), after which the next ramp is measured round by round. The
-  analysis is :func:`tcpfluid.analytic.round_map_stability`; docs/algorithms.md gives the
-  numbers. ns-2's Vegas, on which the paper's ns-2 runs were built, decides every round
-  from the round's mean RTT (Δ rounded to a whole packet, ``incr`` per ACK): that is
-  ``"every-round"``, which cycles with many flows; the measurement round near the band
-  is what keeps §5.3's queue near Vegas's (docs/algorithms.md, "What ns-2's Vegas reads").
+* When Δ is sampled (``sampling``, *our reading*): a change made at round i "can be
+  detected at the (i + 2)th round" (§3.2.2). Default ``"near-band"``: a decision every
+  round, except that an eq.-(3) increase taken with Δ ≥ α/4 is followed by a measurement
+  round (no decision; succ and the window kept). ``"every-round"`` is the pseudo-code read
+  literally (and ns-2's Vegas); ``"after-increase"``, ``"every-other-round"`` and
+  ``"near-band-after-overshoot"`` are the other readings. Why, and each reading's measured
+  queues: docs/algorithms.md, "When Δ is sampled"; the analysis is
+  :func:`tcpfluid.analytic.round_map_stability`.
 * Losses: as Vegas (3/4, 1/2, timeout to 2 packets and slow start). *Ours*: a loss also
   resets ``succ`` (the run of consecutive increases is broken).
 * *Ours*: the window never goes below 2 packets.

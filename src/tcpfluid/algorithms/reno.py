@@ -13,31 +13,14 @@ Rules:
   ssthresh``, congestion avoidance.
 * Timeout (:data:`LOSS_TIMEOUT`): ``ssthresh = max(cwnd / 2, 2)``, ``cwnd = 1``, slow start.
 
-Loss recovery (``recovery``, ours): ``"newreno"`` (default) ends a loss event at the
+Loss recovery (``recovery``, *ours*): ``"newreno"`` (default) ends a loss event at the
 2-packet floor when the engine reports it as :data:`LOSS_BURST` or
-:data:`LOSS_BURST_TIMEOUT` (the flow's ACKs were being dropped on an ACK-path bottleneck
-in the round of the loss: in congestion avoidance with ``ssthresh`` at the floor; a
-timeout: one packet, slow start up to the floor) and follows the rules above otherwise.
-``"halving"`` is the rules above for every kind (one halving per loss event);
-``"collapse"`` ends every loss event at the floor. The floor is what the packet
-simulator's NewReno sender reaches behind the asymmetric-networks paper's ACK-path
-bottleneck: each surviving cumulative ACK releases a burst into the 15-packet forward
-buffer, one overflow drops tens of packets of one window and the duplicate ACKs are
-themselves dropped in the full ACK queue (92 -> 46 -> 23 packets, a timeout, lost
-retransmissions, 2 packets; the paper's §IV.C describes Reno's window there as
-oscillating over ``[1, w_renomax]`` through "a succession of window cutback"); with the
-forward link the bottleneck (no ACK dropped) an overflow drops one packet and the sender
-halves. The fluid engines count loss events, not the holes a window's recovery must
-repair one per round trip, so they report which case a loss falls in and the law chooses.
-The packet simulator never reports the burst kinds: its sender's recovery is simulated.
-
-*Ours*: a retransmission lost again (:data:`LOSS_RETX`) is treated as another fast
-retransmit (halving): Reno has no separate rule for it (Vegas's 1/2 is a Vegas rule). The
-2-packet floor of ``ssthresh`` follows RFC 5681. The round in which a loss is reported keeps
-the engine's no-growth rule of :meth:`ControlLaw.on_loss`, so slow start after a timeout
-resumes at the next round boundary. Increments are per ACK received: with delayed ACKs,
-slow start grows ×1.5 per round and congestion avoidance by 1/2 packet per round, as in
-ns-2 without ACK counting.
+:data:`LOSS_BURST_TIMEOUT` (the flow's ACKs were being dropped on an ACK-path bottleneck,
+where the packet simulator's NewReno sender falls to that floor) and follows the rules
+above otherwise; ``"halving"`` is the rules above for every kind; ``"collapse"`` ends every
+loss event at the floor. *Ours*: a retransmission lost again (:data:`LOSS_RETX`) is another
+fast retransmit; the floor of ``ssthresh`` is RFC 5681's. The mechanism, the measured runs
+and the round the growth resumes in after a timeout: docs/algorithms.md, "reno".
 """
 
 from __future__ import annotations

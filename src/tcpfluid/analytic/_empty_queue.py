@@ -127,22 +127,15 @@ def empty_queue_cycle(
 ) -> EmptyQueueCycle:
     """Will N Quick Vegas flows that have drained the queue to zero swing back and forth?
 
-    :func:`round_map_stability` linearises around the equilibrium: it answers for small
-    swings. A large swing (a group of flows joining in slow start, the Quick Vegas paper, §5.3) can
-    drain the queue to zero; there every flow's Δ is 0, below α/4, so the ``"near-band"``
-    reading takes the printed eq.-(3) increases round after round. An increase decided at
-    boundary k is served per ACK in round k + 1 and measured by the RTTs of round k + 2
-    (half of it in that round's mean) — fully at decision k + L + 1: ``L + 1`` decisions
-    are taken before it is seen (succ = 1, 2, 3 at L = 2, as the packet simulator shows).
-    Readings with a measurement round after each increase there (``"after-increase"``,
-    ``"every-other-round"``, ``"near-band-after-overshoot"``: the drain follows an
-    overshoot) see each increase before the next: one unseen increase. The excess
-    ``β (1 + ... + u)`` per flow, ``excess − m`` above eq. (4)'s target ``m = (α + β)/2``,
-    is then cut by eq. (4) (gain 1/2, lag L), whose response undershoots the target by
-    :func:`decrease_undershoot` of that; if the undershoot reaches ``m``, the queue empties
-    again and the cycle repeats, for any N (N only scales the swing: peak ``N × excess``).
-    Assumes windows of at least β·u packets (eq. (3)'s "at most double" does not bind) and
-    a buffer that holds the peak.
+    Beyond :func:`round_map_stability`'s linearisation: from an empty queue (every Δ = 0),
+    the reading takes ``u`` unseen eq.-(3) increases before the first is seen (``L + 1``
+    for ``"every-round"`` and ``"near-band"``, 1 for readings with a measurement round
+    after each increase there), so each flow holds ``β (1 + ... + u)`` packets, ``excess −
+    m`` above eq. (4)'s target ``m = (α + β)/2``. Eq. (4) (gain 1/2, lag L) cuts it with
+    :func:`decrease_undershoot`; if the undershoot reaches ``m`` the queue empties again and
+    the cycle repeats, for any N (peak ``N × excess``). Assumes windows of at least β·u
+    packets and a buffer that holds the peak. The derivation and the packet checks:
+    docs/analytic.md, "Large swings: a cycle through the empty queue".
 
     Parameters
     ----------

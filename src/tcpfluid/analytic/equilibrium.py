@@ -220,13 +220,7 @@ def blb_equilibrium(
     δ > max x_j is unique; it is bracketed and found with Brent's method. With all x_j = 0
     the solution is ``δ = Σα/c`` and rates proportional to α_j.
     """
-    a = np.atleast_1d(as_float_array("alpha", alpha, positive=True))
-    if a.ndim != 1:
-        raise ValueError(f"alpha must be a 1-D list of per-flow values, got shape {a.shape}")
-    x = np.broadcast_to(
-        np.atleast_1d(as_float_array("overestimate_s", overestimate_s, nonnegative=True)), a.shape
-    ).astype(np.float64)
-    c = check_positive("capacity_pps", capacity_pps)
+    a, x, c = _blb_inputs(alpha, overestimate_s, capacity_pps)
     lo = float(x.max())
     with np.errstate(over="ignore"):  # a sum past the floats is refused below
         total = float(a.sum())
@@ -323,6 +317,22 @@ class TrainEquilibrium:
         return _plain_fields(self)
 
 
+def _blb_inputs(
+    alpha: ArrayLike, overestimate_s: ArrayLike, capacity_pps: float, *, two_flows: bool = False
+) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
+    """The Boutremans–Le Boudec inputs checked: α_j (> 0, one per flow; at least two with
+    ``two_flows``), x_j (>= 0, broadcast to the flows) and c (> 0)."""
+    a = np.atleast_1d(as_float_array("alpha", alpha, positive=True))
+    if two_flows and (a.ndim != 1 or a.size < 2):
+        raise ValueError(f"alpha must list at least two flows' backlogs, got {alpha!r}")
+    if a.ndim != 1:
+        raise ValueError(f"alpha must be a 1-D list of per-flow values, got shape {a.shape}")
+    x = np.broadcast_to(
+        np.atleast_1d(as_float_array("overestimate_s", overestimate_s, nonnegative=True)), a.shape
+    ).astype(np.float64)
+    return a, x, check_positive("capacity_pps", capacity_pps)
+
+
 def _blb_delay(a: NDArray[np.float64], x: NDArray[np.float64], c: float) -> float:
     """The δ > max x that solves ``Σ a_j/(δ − x_j) = c`` (Brent's method; see
     :func:`blb_equilibrium`)."""
@@ -378,13 +388,7 @@ def blb_train_equilibrium(
     -------
     TrainEquilibrium
     """
-    a = np.atleast_1d(as_float_array("alpha", alpha, positive=True))
-    if a.ndim != 1 or a.size < 2:
-        raise ValueError(f"alpha must list at least two flows' backlogs, got {alpha!r}")
-    x = np.broadcast_to(
-        np.atleast_1d(as_float_array("overestimate_s", overestimate_s, nonnegative=True)), a.shape
-    ).astype(np.float64)
-    c = check_positive("capacity_pps", capacity_pps)
+    a, x, c = _blb_inputs(alpha, overestimate_s, capacity_pps, two_flows=True)
     f = check_real("train_fraction", train_fraction)
     if not 0.0 < f <= 1.0:
         raise ValueError(f"train_fraction must be in (0, 1], got {train_fraction!r}")

@@ -12,23 +12,12 @@ For each algorithm it combines the closed forms of this package:
   (α+β)/2).
 * ``tcp-ho``: no slow start; the conspicuous round (the TCP-Ho paper, eq. 5, corrected).
 
-Times are rounds × d: the fluid model's rounds last one base RTT while the queue is small,
-which holds before equilibrium (the windows stay below μd).
-
-Two times, two meanings
------------------------
-``time_to_target_s`` (``rounds_to_target``)
-    The round the window **first reaches** the target above: the closed forms' own count
-    (eq. 12 of the Quick Vegas paper, eq. 2/5 of the TCP-Ho paper).
-``time_to_equilibrium_s`` (``rounds_to_equilibrium``)
-    The **settling time**, with the definition of ``tcpfluid simulate``
-    (:func:`tcpfluid.metrics.settling`: the first round after which the window stays
-    within max(1 packet, 2 %) of the value it settles at). Vegas and Enhanced Vegas
-    approach their target one packet per round, so settling is the target reached less
-    that band: a closed form. Quick Vegas overshoots and approaches its band in steps,
-    TCP-Ho's analysis gives a round, not a settling: for them the settling time comes
-    from the round map (the round engine on this path, one flow, an unlimited buffer,
-    run until the window has settled). ``time_to_equilibrium_route`` says which.
+Times are rounds × d. Two times, two meanings: ``time_to_target_s`` is the round the
+window **first reaches** the target above (the closed forms' own count);
+``time_to_equilibrium_s`` is the **settling time** as ``tcpfluid simulate`` defines it
+(:func:`tcpfluid.metrics.settling`), a closed form for Vegas and Enhanced Vegas and the
+round map's for Quick Vegas and TCP-Ho (``time_to_equilibrium_route`` says which).
+Definitions and their grounds: docs/analytic.md, "Definitions used by predict".
 """
 
 from __future__ import annotations
@@ -69,12 +58,9 @@ class Prediction:
     critical_window_pkts
         W* (None for TCP-Ho, which has no slow start).
     ss_exit_round, ss_exit_window_pkts, ss_exit_time_s
-        The exit round in the library's round numbering (docs/analytic.md: round 1 is
-        the first round; the exit round is the one at whose end the sender reads the
-        exit window's own RTTs, one round after it sent them), the window that exceeded
-        γ (a value of the slow-start table, before the cut: the documents' "slow start
-        stops with window 64") and the end of the exit round, ``exit_round · d``: 12,
-        64 and 1.2 s for Vegas on 50 Mb/s × 100 ms, as the Quick Vegas paper reports.
+        The exit round in the library's round numbering (docs/analytic.md, "One round
+        numbering"), the window that exceeded γ (before the cut) and the end of the exit
+        round, ``exit_round · d``: 12, 64 and 1.2 s for Vegas on 50 Mb/s × 100 ms.
     ca_start_window_pkts
         The window congestion avoidance starts from, after the 1/8 cut.
     equilibrium_window_pkts
@@ -83,11 +69,11 @@ class Prediction:
     equilibrium_band_pkts
         ``(μd + α, μd + β)``: Vegas's band (the asymmetric-networks paper, eq. 4); None for TCP-Ho.
     rounds_to_equilibrium
-        The round after which the window stays settled (module docstring: the same
-        definition as ``tcpfluid simulate``); ``None`` when it does not settle.
+        The round after which the window stays settled (the same definition as
+        ``tcpfluid simulate``); ``None`` when it does not settle.
     time_to_equilibrium_s
-        The settling time, s (module docstring); ``None`` when the window does not
-        settle within :data:`MAX_SETTLING_ROUNDS` rounds of the round map.
+        The settling time, s; ``None`` when the window does not settle within
+        :data:`MAX_SETTLING_ROUNDS` rounds of the round map.
     rounds_to_target, time_to_target_s
         The round the window first reaches the target (``μd + α`` for Vegas, ``μd +
         (α+β)/2`` for Quick Vegas, TCP-Ho's conspicuous round), counted from the start
@@ -208,10 +194,9 @@ def predict(
 
     Notes
     -----
-    A congestion-avoidance start window above the target (possible when W* is close to μd)
-    is followed with the law's own rule under a standing queue, Δ = W − μd: Vegas −1 per
-    round down to ``μd + β``; Quick Vegas eq. (4) then −1 down to ``μd + (α + β)/2``. The
-    equilibrium window is then inside the band ``[μd + α, μd + β]``.
+    A congestion-avoidance start window above the target (W* close to μd) is followed down
+    with the law's own rule under a standing queue, into the band ``[μd + α, μd + β]``
+    (docs/analytic.md, "Domain of the closed forms").
     """
     g, a, b, model = _checked(
         algorithm, path, gamma, alpha, beta, rtt_model, rtt, whole_acks, round_map

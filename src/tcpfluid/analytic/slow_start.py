@@ -273,12 +273,9 @@ class SlowStartExit:
         against d, since W* is of order sqrt(μd)): the fluid model's decision, which
         sees a round's RTTs at its own end.
     exit_round
-        The library's round numbering (docs/analytic.md, "One round numbering"): round 1
-        is the first round, ``[0, d]``, which sends the initial window (Table 1's index
-        0); the exit round is the round at whose end a sender decides from the RTTs of
-        the exit window's own packets, the round after the one that sent it:
-        ``round + 2``. The TCP-Ho paper numbers the same round ``l`` (its Table 3 has one
-        more initial round): l = 12 at μd = 625.
+        ``round + 2``: the round at whose end a sender decides from the RTTs of the exit
+        window's own packets, in the library's round numbering (round 1 is ``[0, d]``;
+        docs/analytic.md, "One round numbering"; the TCP-Ho paper's l).
     exit_time_s
         End of the exit round, ``exit_round · d``: the Quick Vegas paper's "slow start stops at
         1.2 s with 64 packets" on the 50 Mb/s × 100 ms path.

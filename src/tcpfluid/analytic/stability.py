@@ -1,52 +1,19 @@
 """Local stability of the round map: will N delay-based flows settle or oscillate?
 
-Model
------
-N flows share a bottleneck of rate μ (packets/s) and base RTT d; flow j holds window w_j and
-the queue is ``q = Σ w_j − μd``. Each flow measures its backlog (the Quick Vegas paper, eq. 1)
-``Δ_j = w_j (1 − d/D)`` with ``D = d + q/μ`` and changes its window once per round by a
-law ``w_j ← w_j − K (Δ_j − Δ*)`` near its target backlog Δ* (the *gain* K of the law).
-A decision made at the boundary of round i is seen in the Δ measured ``L`` rounds later
-(the *feedback lag*): the round model has ``L = 1``; at packet level the window decided
-at boundary i is sent during round i + 1 and its RTTs are measured during round i + 2, so
-``L = 2`` (the Quick Vegas paper, §3.2.2: "the influence to the network can be detected at the
-(i + 2)th round").
-
-Linearised around the equilibrium (all windows equal, ``N w = μD``), the symmetric mode
-``δw_j = δw`` moves every flow's Δ one for one with its own window
-(``∂Δ_j/∂w = q/(μD) + d/D = 1``, derived in
-:func:`tcpfluid.analytic.derive.symmetric_mode_gain_expr`), whatever N; the differential
-modes (``Σ δw_j = 0``) move Δ_j by ``q/(μD)`` per packet, a fraction ``NΔ*/(μd + NΔ*)``
-of it. The error ``e = Δ − Δ*`` of a mode then follows
-
-    e_{k+1} = e_k − K_m e_{k+1−L},     characteristic polynomial  z^L − z^(L−1) + K_m,
-
-which converges iff all roots lie inside the unit circle (spectral radius of the companion
-matrix below 1). For ``0 < K`` that holds iff ``K < 2 sin(π / (2(2L − 1)))`` (2 for L = 1,
-1 for L = 2, 0.618 for L = 3; :func:`critical_gain`, re-derived in
-:func:`tcpfluid.analytic.derive.critical_gain_expr`). N does not move the boundary (the
-symmetric mode has the largest gain); it scales the size of a swing (N flows each moving
-their window by a packet-sized step move the queue by N times that).
-
-Gains of the laws (per round, near their target)
-------------------------------------------------
-* Vegas (the Quick Vegas paper, eq. 2), Enhanced Vegas: ±1 packet per round with a dead band
-  [α, β]: a relay, gain 0 inside the band. It stops inside the band iff the band holds the
-  steps taken before a move is seen: ``β − α >= L`` packets (one step per round of lag);
-  otherwise it cycles by about a packet per flow (Enhanced Vegas, α = β: always).
-* Quick Vegas (the Quick Vegas paper, §3.2.2): above β, eq. (4) ``w −= (Δ − m)/2``: K = 1/2 (the
-  paper's own reason for the half: the lag of two rounds). Below α, eq. (3)
-  ``w += (β − Δ)·succ``: around the target β the gain is K = succ (1 at the first
-  increase: the step lands exactly on Δ = β when it is seen one round later). With L = 2
-  the first step is not seen by the next decision, succ becomes 2 and K = 2 > 1: the map
-  cannot converge and settles into a limit cycle whose amplitude grows with N (the queue
-  of 20, 40, 60 flows swings between 0 and about 430, 860, 1290 packets). With a
-  measurement round after each eq.-(3) increase near the band (``sampling="near-band"``,
-  the default, or ``"after-increase"``) or after every decision (``"every-other-round"``)
-  each decision sees the previous one: the lag in decisions is 1 and K = succ = 1 is
-  inside the boundary 2.
-* FAST (the Quick Vegas paper, §2): ``w ← (1 − γ)w + γ(w d/D + α)``: K = γ (0.5 by default): stable
-  for L = 1 and 2, not beyond L = 3 once γ > 0.618.
+N flows share a bottleneck of rate μ (packets/s) and base RTT d; flow j holds window w_j,
+the queue is ``q = Σ w_j − μd`` and the flow measures ``Δ_j = w_j (1 − d/D)``,
+``D = d + q/μ`` (the Quick Vegas paper, eq. 1). Near its target backlog Δ* a law moves the
+window once per round by ``w_j ← w_j − K (Δ_j − Δ*)`` (the *gain* K), and a decision is
+seen in the Δ measured ``L`` rounds later (the *feedback lag*: 1 in the round model, 2 at
+packet level, the Quick Vegas paper §3.2.2). The symmetric mode's error follows
+``e_{k+1} = e_k − K e_{k+1−L}`` (characteristic polynomial ``z^L − z^(L−1) + K``), which
+converges iff ``K < 2 sin(π / (2(2L − 1)))`` (:func:`critical_gain`; re-derived in
+:func:`tcpfluid.analytic.derive.critical_gain_expr` and
+:func:`~tcpfluid.analytic.derive.symmetric_mode_gain_expr`). Gains of the laws: Vegas and
+Enhanced Vegas are relays (settle iff ``β − α >= L``), Quick Vegas eq. (4) has K = 1/2 and
+eq. (3) K = succ (2 at L = 2 with a decision every round, 1 with a measurement round near
+the band), FAST K = γ. The derivation, the table of verdicts and the packet checks:
+docs/analytic.md, "Stability of the round map".
 
 The numeric functions here use NumPy only; the figure function imports matplotlib lazily.
 """

@@ -21,6 +21,7 @@ from typing import Any
 
 from .._json import dumps as json_text
 from .._text import columns as _columns
+from .predict import DEFAULT_ALGORITHMS
 
 __all__ = ["run_scenario_mode"]
 
@@ -72,7 +73,7 @@ def _algorithms(values: list[str] | None, base: Any) -> list[str | None]:
     if not values and all(f.algorithm for f in base.flows):
         return [None]
     out: list[str | None] = []
-    for v in values or ["vegas,quick-vegas,tcp-ho"]:
+    for v in values or [DEFAULT_ALGORITHMS]:
         if ":" in v:
             parse_mix(v)
             out.append(v.strip())
@@ -82,6 +83,16 @@ def _algorithms(values: list[str] | None, base: Any) -> list[str | None]:
                 parse_mix(x.strip())  # an unknown name fails here, listing the valid ones
                 out.append(x.strip())
     return list(dict.fromkeys(out))
+
+
+def _engine_value(p: Any, checked: dict[tuple[str, str, int], float | None]) -> float | None:
+    """The checked engine's value of prediction ``p`` (``None``: none)."""
+    return checked.get((p.quantity, p.flow, -1 if p.change is None else p.change))
+
+
+def _difference(engine_value: float | None, predicted: float | None) -> float | None:
+    """Engine value minus prediction (``None`` when either is missing)."""
+    return None if engine_value is None or predicted is None else engine_value - predicted
 
 
 def _num(x: float | None, digits: int = 4) -> str:
@@ -189,8 +200,8 @@ def _json_one(
         eng_flows.append(e)
     diffs = []
     for p in preds:
-        v = checked.get((p.quantity, p.flow, -1 if p.change is None else p.change))
-        d = None if v is None or p.value is None else v - p.value
+        v = _engine_value(p, checked)
+        d = _difference(v, p.value)
         diffs.append(
             {
                 "flow": p.flow,
@@ -245,12 +256,11 @@ def _print_one(
             when = f"change at {pr.change_time_s:g} s ({kinds[pr.change]})"
         row = [_LABELS[pr.quantity].format(when=when), _num(pr.value), pr.source]
         if engine is not None:
-            v = checked.get((pr.quantity, pr.flow, -1 if pr.change is None else pr.change))
-            diff = "-"
-            if v is not None and pr.value is not None:
-                diff = f"{v - pr.value:+.4g}"
-                if pr.value:
-                    diff += f" ({100 * (v - pr.value) / abs(pr.value):+.1f} %)"
+            v = _engine_value(pr, checked)
+            d = _difference(v, pr.value)
+            diff = "-" if d is None else f"{d:+.4g}"
+            if d is not None and pr.value:
+                diff += f" ({100 * d / abs(pr.value):+.1f} %)"
             row += [_num(v), diff]
         row.append(pr.note)
         per_flow.setdefault(pr.flow, []).append(row)

@@ -21,6 +21,10 @@ from ._sets import add_quiet_option, add_set_option, parse_sets
 
 __all__ = ["add_parser", "document_comparison", "run"]
 
+#: the laws predicted when ``--algorithm`` is not given (bare-path mode, and a scenario
+#: whose flows name no law)
+DEFAULT_ALGORITHMS = "vegas,quick-vegas,tcp-ho"
+
 _EPILOG = """\
 examples:
   tcpfluid predict --algorithm vegas --bandwidth 50Mbps --rtt 100ms
@@ -75,7 +79,7 @@ def add_parser(sub: Any) -> None:
         metavar="NAME[,NAME...]",
         help=(
             f"algorithm(s): {', '.join(PREDICT_ALGORITHMS)}; repeat or comma-separate "
-            "(default: vegas,quick-vegas,tcp-ho); with a SCENARIO any law of tcpfluid simulate, "
+            f"(default: {DEFAULT_ALGORITHMS}); with a SCENARIO any law of tcpfluid simulate, "
             "or a mix given to the flows in order (vegas:8,reno:2; default: a file's own)"
         ),
     )
@@ -141,7 +145,7 @@ def _refuse_unused_law_options(args: argparse.Namespace, names: list[str]) -> No
 
 def _algorithms(values: list[str] | None) -> list[str]:
     names: list[str] = []
-    for v in values or ["vegas,quick-vegas,tcp-ho"]:
+    for v in values or [DEFAULT_ALGORITHMS]:
         names.extend(x.strip() for x in v.split(",") if x.strip())
     if not names:
         raise ValueError(

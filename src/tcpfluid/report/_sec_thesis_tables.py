@@ -9,9 +9,8 @@ Both run the scenario ``thesis-two-flow`` with the thesis's RED gateway (15/45, 
 for its 60 s, every window starting at one packet on every engine, as the thesis's ns-2
 agents' did (:mod:`._thesis_ns2`; ns-2's default timer tick, 0.1 s, gives the packet
 simulator's own 0.2-s floor of the retransmission timer). The thesis's agents had a
-maximum window of 30 packets, which ours do not:
-no window here reaches it (the Vegas-δ windows stay at or below 25 packets, Table 3.3;
-RED keeps the Reno windows below it; both checked by tests/report/test_thesis_tables.py).
+maximum window of 30 packets, which ours do not; how often each law's windows reach it:
+docs/thesis-tables.md, "The two-flow network".
 """
 
 from __future__ import annotations

@@ -1,19 +1,11 @@
 """The TCP-Ho paper's fairness and friendliness setups (§5.2, Tables 5-7), as named scenarios.
 
-* ``ho-fairness`` - §5.2.1, Table 5: five sources of one scheme on the Fig. 4 dumbbell,
-  100 Mb/s × 23 ms trunk, 1 Gb/s × 1 ms access links, 300-packet buffer, all starting at 0 s.
-* ``ho-different-rtt`` - §5.2.1, Table 6: the same five sources with different RTTs. The
-  paper's Fig. 13 (the topology) is not in its text, which gives only the links' rates and
-  delays (1 Gb/s × 1 ms access, 100 Mb/s × 23 ms trunk); the RTTs here are **ours**
-  (:data:`HO_DIFFERENT_RTTS_MS`).
-* ``ho-friendliness`` - §5.2.2, Table 7: 20 connections on the Fig. 4 dumbbell, 10 Mb/s ×
-  1 ms connection link, 120-packet buffer, two schemes in a proportion (``algorithm`` takes a
-  mix such as ``"reno:15,vegas:5"``, :mod:`tcpfluid.scenarios.mix`).
-
-The paper gives no run length and no measurement window for §5.2: the scenarios run 60 s
-(*ours*), and the report measures from 10 s on (after the longest time to balance the paper
-gives, 6.5 s for Vegas). The iTCP-Vegas paper's Tables 1-2 are the ``itcp-long-delay``
-scenario with overrides (its description).
+``ho-fairness`` (Table 5: five sources of one scheme on the Fig. 4 dumbbell),
+``ho-different-rtt`` (Table 6: the same five with different RTTs, which are **ours**,
+:data:`HO_DIFFERENT_RTTS_MS`, the paper's Fig. 13 not being in its text) and
+``ho-friendliness`` (Table 7: 20 connections of two schemes in a proportion, ``algorithm``
+a mix such as ``"reno:15,vegas:5"``, :mod:`tcpfluid.scenarios.mix`). 60-s runs measured
+from :data:`HO_MEASURE_FROM_S` (*ours*). Each setting and reading: docs/paper-tables.md.
 """
 
 from __future__ import annotations

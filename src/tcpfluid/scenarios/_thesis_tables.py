@@ -6,26 +6,12 @@ used by the thesis's Tables 3.20-3.28 (Vegas-δ or Reno only, mixes of Vegas and
 delayed ACKs). The two-flow network of its Fig. 3.1 is ``thesis-two-flow``
 (:mod:`tcpfluid.scenarios.catalogue`).
 
-The reading the library takes where Table 3.19 and its text leave a choice:
-
-* **Delays.** "Propagation delay from source to destination node: Random, Uniform from
-  45ms to 50ms" is each flow's one-way propagation, the 25 ms bottleneck included: the
-  thesis's Table 3.27 lists round-trip propagation delays of 0.0911-0.0999 s. The rest
-  (20-25 ms) is the source's access link; the destination's link has no delay (the thesis
-  does not split it, and only the sum enters any engine).
-* **Access links.** "10 megabits per second * 10 / N" on both sides of every flow: the
-  difference between Table 3.27's last recorded BaseRTT and its propagation delay,
-  0.00345 s, is the transmission of a 576-byte packet over two such links and the
-  bottleneck and of a 40-byte ACK back, at N = 30.
-* **Starts.** Each flow starts at a uniformly random time in the first 5 % of the run
-  (3 s of 60 s); one seed (``seed``) draws the delays and the starts, in flow order.
-* **Left out.** The three low-rate telnet sessions (less than 0.2 % of the link, added
-  against phase effects among Reno flows: RED's random drops and the random starts and
-  delays already break them), the maximum window of 650 packets (about three
-  bandwidth-delay products: a RED queue of at most 217 packets keeps every window far
-  below it) and ns-2's 0.5-s timer granularity (a simulator option, not the network's: the
-  report's thesis sections run the packet simulator with ``min_rto_s=1``, ns-2's floor of
-  two ticks).
+The reading the library takes where Table 3.19 and its text leave a choice (*ours*): each
+flow's one-way propagation, uniform in 45-50 ms, includes the 25 ms bottleneck, the rest
+being the source's access link; access links of 10 Mb/s × 10 / N on both sides; starts
+uniform in the first 5 % of the run, one ``seed`` drawing delays and starts in flow order;
+the telnet sessions, the 650-packet window limit and ns-2's timer granularity left out.
+Why, with Table 3.27's evidence: docs/thesis-tables.md, "The many-flow network".
 """
 
 from __future__ import annotations
