@@ -433,7 +433,8 @@ def summarise(
     for where, fr in parts:
         start[where], stop[where] = fr.start_s, fr.stop_s
     check_summary_size(scenario, start, stop, end_s)
-    changes, kinds = _changes(scenario, start, stop, end_s)
+    cbr = [(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())]
+    changes, kinds = flow_changes(cbr, start, stop, end_s)
     names: list[str] | Sequence[str] = parts[0][1].names if len(parts) == 1 else [""] * n
     if len(parts) > 1:
         for where, fr in parts:
@@ -455,9 +456,7 @@ def summarise(
             if key not in cols:
                 cols[key] = np.empty((n, *v.shape[1:]), dtype=v.dtype)
             cols[key][where] = v
-    active = np.minimum(stop, measured[1]) - np.maximum(start, measured[0])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        thr = np.where(active > 0, _finite(delivered / active), np.nan)
+    thr = flow_rates(delivered, start, stop, measured)
     per = FlowSummaries(
         names=names,
         start_s=start,
@@ -475,8 +474,7 @@ def summarise(
         None if not before.any() or np.isnan(t_eq).any() else float(np.max(start[before] + t_eq))
     )
     all_conv = _all_converged(changes, start, stop, cols["conv"])
-    known = thr[~np.isnan(thr)]
-    jain = _finite_or_none(jain_index(known)) if known.size and (known > 0).any() else None
+    jain = _finite_or_none(jain_rows(thr)[0])
     util = carried_pkts / (capacity_pps * span) if capacity_pps * span > 0 else math.nan
     return Summary(
         engine=engine,
@@ -493,11 +491,38 @@ def summarise(
     )
 
 
-def _changes(
-    scenario: Any, start: FloatArray, stop: FloatArray, end_s: float
+def flow_rates(
+    delivered: Any, start: Any, stop: Any, measured_s: tuple[Any, Any]
+) -> FloatArray:
+    """Each flow's throughput, packets/s: ``delivered`` over its active time inside the
+    measured time ``(from, to)``, s (NaN for a flow not active in it); the arguments
+    broadcast (a batch of runs: ``(S, F)`` against ``(S, 1)`` measured times)."""
+    active = np.minimum(stop, measured_s[1]) - np.maximum(start, measured_s[0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(active > 0, _finite(delivered / active), np.nan)
+
+
+def jain_rows(thr: Any) -> FloatArray:
+    """Jain's index of the known (not NaN) throughputs of each run, shape ``(S,)`` for
+    ``thr`` of shape ``(S, F)`` or ``(1,)`` for ``(F,)``: NaN for a run none of whose
+    flows delivered anything."""
+    x = np.atleast_2d(np.asarray(thr, dtype=np.float64))
+    known = ~np.isnan(x)
+    some = (known & (x > 0)).any(axis=1)
+    out = np.full(x.shape[0], np.nan)
+    whole = some & known.all(axis=1)
+    if whole.any():  # every flow known: one call over the runs
+        out[whole] = jain_index(x[whole], axis=-1)
+    for i in np.flatnonzero(some & ~whole).tolist():
+        out[i] = float(jain_index(x[i][known[i]]))
+    return out
+
+
+def flow_changes(
+    cbr: Iterable[tuple[float, float]], start: FloatArray, stop: FloatArray, end_s: float
 ) -> tuple[tuple[float, ...], tuple[str, ...]]:
-    """:func:`run_changes` of the scenario's CBR sources and of the flows' distinct
-    (start, stop) intervals."""
+    """:func:`run_changes` of the CBR sources active over the intervals ``cbr`` and of the
+    flows' distinct (start, stop) intervals."""
     pairs: list[tuple[float, float]] = []
     if start.size:  # the distinct intervals in the order of their first flow
         both = np.stack([start, stop], axis=1)
@@ -507,7 +532,7 @@ def _changes(
         both = both[new]
         _, first = np.unique(both, axis=0, return_index=True)
         pairs = [(float(a), float(b)) for a, b in both[np.sort(first)].tolist()]
-    return run_changes([(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())], pairs, end_s)
+    return run_changes(cbr, pairs, end_s)
 
 
 def check_settle_band(
