@@ -347,7 +347,7 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
     theirs): each round's window stamped where it takes effect (:func:`next_windows`), the
     slow-start exit read from the window whose RTTs made the law leave
     (:func:`measured_windows`), each flow over its own rounds."""
-    R, S, F = tr.window_pkts.shape
+    _, S, F = tr.window_pkts.shape
     t, w, settle, phase, sizes = own_round_logs(tr)
     lag = tr.exit_lag_rows
     if sizes is None:

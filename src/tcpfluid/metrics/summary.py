@@ -491,9 +491,7 @@ def summarise(
     )
 
 
-def flow_rates(
-    delivered: Any, start: Any, stop: Any, measured_s: tuple[Any, Any]
-) -> FloatArray:
+def flow_rates(delivered: Any, start: Any, stop: Any, measured_s: tuple[Any, Any]) -> FloatArray:
     """Each flow's throughput, packets/s: ``delivered`` over its active time inside the
     measured time ``(from, to)``, s (NaN for a flow not active in it); the arguments
     broadcast (a batch of runs: ``(S, F)`` against ``(S, 1)`` measured times)."""
