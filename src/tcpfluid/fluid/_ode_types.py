@@ -249,12 +249,14 @@ class OdeSummary:
 
     Averages are over the measurement window ``[measure_from_s, measure_to_s]``:
     throughputs are delivered packets per second of the flow's active time inside the
-    window, computed from the integrated delivery state (not from sampled rates);
-    utilization counts everything the bottleneck carried (flows and cross traffic).
-    Window metrics (settled window, time to equilibrium from the flow's start to the first
-    bandwidth change, convergence after each change) use
-    :func:`tcpfluid.metrics.settling` on the sampled windows; ``None`` in ``to_dict``
-    means "did not settle". The classical model has no slow start, so the slow-start keys
+    window, computed from the integrated delivery state (not from sampled rates; NaN for
+    a flow not active in it); utilization counts everything the bottleneck carried (flows
+    and cross traffic). Window metrics (settled window, time to equilibrium from the
+    flow's start to the first change, convergence after each change), throughputs and
+    Jain's index are those of :func:`tcpfluid.simulate`'s summary (the one computation,
+    :func:`tcpfluid.metrics.summarise`, on the sampled windows, judged at the run's
+    changes: the cross traffic's and the flows' joins and leaves); ``None`` in
+    ``to_dict`` means "did not settle". The classical model has no slow start, so the slow-start keys
     of the round model's summary are ``None``; the hybrid model (``model="hybrid"``) has
     one and fills ``ss_exit_window_pkts``/``ss_exit_time_s`` (flow 0, the packet
     simulator's definition) and its window metrics from the flows' round traces.
