@@ -17,6 +17,7 @@ from .._validation import (
     check_range,
 )
 from ..algorithms.base import OdeForm, classical_ode_form
+from ..metrics._arrays import _finite_or_none
 from ..algorithms.registry import ALGORITHMS, law_class
 from ..queueing import RED_DEFAULTS, RedParameters
 
@@ -306,7 +307,7 @@ class OdeSummary:
             "times_to_equilibrium_s": list(self.time_to_equilibrium_s),
             "measure_from_s": self.measure_from_s,
             "measure_to_s": self.measure_to_s,
-            "throughput_pps": list(self.throughput_pps),
+            "throughput_pps": [_finite_or_none(x) for x in self.throughput_pps],
             "jain_index": self.jain_index,
             "utilization": self.utilization,
             "mean_queue_pkts": self.mean_queue_pkts,
