@@ -7,9 +7,12 @@ model's :class:`~tcpfluid.fluid.hybrid.HybridSummary` and the packet simulator's
 :class:`~tcpfluid.sim.PacketSummary` (arrays over flows). They are subclasses of
 :class:`EngineSummary`, which holds the fields they share and writes the public JSON keys
 once (:meth:`EngineSummary._keys`). The summary of :func:`tcpfluid.simulate`, the same for
-every engine, is :class:`tcpfluid.results.Summary`; the packet simulator's and the hybrid
-model's own summaries are computed by the same code (:func:`round_trace_fields`), so their
-values are that summary's, at the CBR sources' changes.
+every engine, is :class:`tcpfluid.results.Summary`; every engine's own summary is computed
+by the same code (the columns of ``tcpfluid.metrics.summary._columns_once``, turned into
+these fields by :func:`window_fields`): the packet simulator's and the hybrid model's from
+their round traces (:func:`round_trace_fields`, at the CBR sources' changes), the round
+model's from every flow of every scenario at once
+(:func:`tcpfluid.fluid._rounds_results.flow_records`), so their values are that summary's.
 
 This module imports neither Numba nor SciPy (the round model loads it).
 """

@@ -17,8 +17,8 @@ from .._validation import (
     check_range,
 )
 from ..algorithms.base import OdeForm, classical_ode_form
-from ..metrics._arrays import _finite_or_none
 from ..algorithms.registry import ALGORITHMS, law_class
+from ..metrics._arrays import _finite_or_none
 from ..queueing import RED_DEFAULTS, RedParameters
 
 FloatArray = NDArray[np.float64]
@@ -257,10 +257,11 @@ class OdeSummary:
     Jain's index are those of :func:`tcpfluid.simulate`'s summary (the one computation,
     :func:`tcpfluid.metrics.summarise`, on the sampled windows, judged at the run's
     changes: the cross traffic's and the flows' joins and leaves); ``None`` in
-    ``to_dict`` means "did not settle". The classical model has no slow start, so the slow-start keys
-    of the round model's summary are ``None``; the hybrid model (``model="hybrid"``) has
-    one and fills ``ss_exit_window_pkts``/``ss_exit_time_s`` (flow 0, the packet
-    simulator's definition) and its window metrics from the flows' round traces.
+    ``to_dict`` means "did not settle". The classical model has no slow start, so the
+    slow-start keys of the round model's summary are ``None``; the hybrid model
+    (``model="hybrid"``) has one and fills ``ss_exit_window_pkts``/``ss_exit_time_s``
+    (flow 0, the packet simulator's definition) and its window metrics from the flows'
+    round traces.
     """
 
     measure_from_s: float
