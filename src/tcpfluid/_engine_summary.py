@@ -209,7 +209,7 @@ def round_trace_fields(
     ]
     if F:
         band = np.array(bands, dtype=np.float64) if len(bands) else np.zeros(F)
-        cols = _columns_once(metrics.FlowRecords.of(recs, t_end), changes, t_end, band)
+        cols = _columns_once(metrics.FlowRecords.of(recs, t_end), changes, t_end, band, False)
     else:
         cols = {k: np.empty(0) for k in ("ss_t", "ss_w", "tail", "t_eq", "settled")}
         cols["conv"] = np.empty((0, K))

@@ -380,7 +380,7 @@ def _summarise(
     )  # fmt: skip
     run_changes, _ = flow_changes([(c, c) for c in changes], start, stop, t_end)
     bands = np.array([law_settle_band(f.law) for f in flows])  # each law's own limit cycle
-    cols = _columns_once(FlowRecords.of(recs, t_end), run_changes, t_end, bands)
+    cols = _columns_once(FlowRecords.of(recs, t_end), run_changes, t_end, bands, False)
     thr = flow_rates(np.array([r.delivered_pkts for r in recs]), start, stop, (m_from, t_end))
 
     def at(row: FloatArray, when: float) -> FloatArray:

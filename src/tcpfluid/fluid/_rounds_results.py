@@ -417,12 +417,12 @@ def _summarise(tr: RoundTrace) -> RoundSummary:
     R = tr.n_rounds
     own = np.minimum(np.count_nonzero(tr.time_s < end, axis=0) + 1, R)
     if F > 1 or S == 1 or bool((own == R).all()):
-        cols = _columns_once(fr, changes, end, bands)
+        cols = _columns_once(fr, changes, end, bands, False)
     else:
         cols = {}
         for n in np.unique(own).tolist():
             idx = np.flatnonzero(own == n)
-            part = _columns_once(_rows(fr, idx, n), changes, end, bands[idx])
+            part = _columns_once(_rows(fr, idx, n), changes, end, bands[idx], False)
             for k, v in part.items():
                 cols.setdefault(k, np.empty((S, *v.shape[1:]), dtype=v.dtype))[idx] = v
     delivered = fr.delivered_pkts.reshape(S, F)

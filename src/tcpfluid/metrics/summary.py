@@ -265,7 +265,11 @@ def _same_as_previous(fr: FlowRecords, bands: FloatArray) -> NDArray[np.bool_]:
 
 
 def _columns_once(
-    fr: FlowRecords, changes: tuple[float, ...], end_s: float, bands: FloatArray
+    fr: FlowRecords,
+    changes: tuple[float, ...],
+    end_s: float,
+    bands: FloatArray,
+    reasons: bool = True,
 ) -> dict[str, Any]:
     """:func:`_columns_of`, computed once per run of identical consecutive flows (the
     values of a flow depend on its own record only) when such runs are common.
@@ -275,15 +279,15 @@ def _columns_once(
     of one flow only where it would make one), so that every value is the same bits."""
     n = len(fr.start_s)
     if n > 1 and n % CHUNK_FLOWS == 1:  # the last flow is a block of its own
-        head = _columns_once(_block(fr, 0, n - 1), changes, end_s, bands[: n - 1])
-        tail = _columns_of(_block(fr, n - 1, n), changes, end_s, bands[n - 1 :])
+        head = _columns_once(_block(fr, 0, n - 1), changes, end_s, bands[: n - 1], reasons)
+        tail = _columns_of(_block(fr, n - 1, n), changes, end_s, bands[n - 1 :], reasons)
         return {k: np.concatenate([head[k], tail[k]]) for k in head}
     repeat = _same_as_previous(fr, bands)
     if 4 * int(np.count_nonzero(repeat)) < n:  # mostly distinct: every flow
-        return _columns_of(fr, changes, end_s, bands)
+        return _columns_of(fr, changes, end_s, bands, reasons)
     first = np.flatnonzero(~repeat)
     idx = first if first.size % CHUNK_FLOWS != 1 else np.append(first, first[-1])
-    got = _columns_of(_take(fr, idx), changes, end_s, bands[idx])
+    got = _columns_of(_take(fr, idx), changes, end_s, bands[idx], reasons)
     counts = np.diff(np.append(first, n))
     return {k: np.repeat(v[: first.size], counts, axis=0) for k, v in got.items()}
 
@@ -311,14 +315,20 @@ def _reasons(eq: Any, which: NDArray[np.bool_]) -> NDArray[Any]:
 
 
 def _columns_of(
-    fr: FlowRecords, changes: tuple[float, ...], end_s: float, bands: FloatArray
+    fr: FlowRecords,
+    changes: tuple[float, ...],
+    end_s: float,
+    bands: FloatArray,
+    reasons: bool = True,
 ) -> dict[str, Any]:
     """Slow-start exit, settling and convergence of every flow of ``fr`` in one
-    vectorised pass: float columns with NaN for "did not happen"."""
+    vectorised pass: float columns with NaN for "did not happen" (and, with ``reasons``,
+    why each flow did not settle: the text of :attr:`FlowSummaries.not_settled_reason`,
+    which the engines' own summaries do not keep)."""
     n = int(fr.window_pkts.shape[1])
     if n > CHUNK_FLOWS:  # in blocks of flows: each flow's values are its own column's
         blocks = [
-            _columns_of(_block(fr, a, min(a + CHUNK_FLOWS, n)), changes, end_s, bands[a:b])
+            _columns_of(_block(fr, a, b), changes, end_s, bands[a:b], reasons)
             for a, b in ((a, min(a + CHUNK_FLOWS, n)) for a in range(0, n, CHUNK_FLOWS))
         ]
         return {k: np.concatenate([b[k] for b in blocks]) for k in blocks[0]}
@@ -328,7 +338,8 @@ def _columns_of(
     out: dict[str, Any] = {key: np.full(n, np.nan) for key in _COLUMN_OF.values()}
     out["conv"] = np.full((n, K), np.nan)
     out["tail"] = np.full(n, np.nan)  # the segment's tail mean, settled or not
-    out["reason"] = np.full(n, "no samples", dtype=object)
+    if reasons:
+        out["reason"] = np.full(n, "no samples", dtype=object)
     if R == 0:
         return out
     t = fr.t_s[:, None] if fr.t_s.ndim == 1 else fr.t_s
@@ -364,9 +375,9 @@ def _columns_of(
     if K:
         flow, k, conv = _convergence(fr, t, changes, stop, band, CHUNK_FLOWS)
         out["conv"][flow, k] = np.where(has[flow], conv, np.nan)
-    reason = _reasons(eq, has & ~settled)
-    reason[~has] = "no samples"
-    out["reason"] = reason
+    if reasons:
+        out["reason"] = _reasons(eq, has & ~settled)
+        out["reason"][~has] = "no samples"
     return out
 
 
