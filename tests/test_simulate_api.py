@@ -270,8 +270,8 @@ def test_the_summary_is_computed_from_the_engine_facts_only() -> None:
     native = res.native.summary.to_dict()
     ours = res.summary.to_dict()
     assert set(native) <= set(ours)
-    for key in ("ss_exit_window", "settled_window", "time_to_equilibrium_s", "utilization"):
-        assert ours[key] == pytest.approx(native[key])
+    for key in ("ss_exit_window", "ss_exit_round", "settled_window", "time_to_equilibrium_s"):
+        assert ours[key] == native[key]  # one computation: the same bits
     assert isinstance(res.summary, Summary)
 
 

@@ -7,9 +7,12 @@ model's :class:`~tcpfluid.fluid.hybrid.HybridSummary` and the packet simulator's
 :class:`~tcpfluid.sim.PacketSummary` (arrays over flows). They are subclasses of
 :class:`EngineSummary`, which holds the fields they share and writes the public JSON keys
 once (:meth:`EngineSummary._keys`). The summary of :func:`tcpfluid.simulate`, the same for
-every engine, is :class:`tcpfluid.results.Summary`; the packet simulator's and the hybrid
-model's own summaries are computed by the same code (:func:`round_trace_fields`), so their
-values are that summary's, at the CBR sources' changes.
+every engine, is :class:`tcpfluid.results.Summary`; every engine's own summary is computed
+by the same code (the columns of ``tcpfluid.metrics.summary._columns_once``, turned into
+these fields by :func:`window_fields`): the packet simulator's and the hybrid model's from
+their round traces (:func:`round_trace_fields`, at the CBR sources' changes), the round
+model's from every flow of every scenario at once
+(:func:`tcpfluid.fluid._rounds_results.flow_records`), so their values are that summary's.
 
 This module imports neither Numba nor SciPy (the round model loads it).
 """
@@ -28,7 +31,14 @@ from . import metrics
 from .algorithms.base import SLOW_START
 from .metrics import _finite_or_none
 
-__all__ = ["EngineSummary", "RoundTraced", "law_band", "round_trace_fields", "traced_flow_record"]
+__all__ = [
+    "EngineSummary",
+    "RoundTraced",
+    "law_band",
+    "round_trace_fields",
+    "traced_flow_record",
+    "window_fields",
+]
 
 FloatArray = NDArray[np.float64]
 _OMIT: Any = object()
@@ -199,27 +209,39 @@ def round_trace_fields(
     ]
     if F:
         band = np.array(bands, dtype=np.float64) if len(bands) else np.zeros(F)
-        cols = _columns_once(metrics.FlowRecords.of(recs, t_end), changes, t_end, band)
+        cols = _columns_once(metrics.FlowRecords.of(recs, t_end), changes, t_end, band, False)
     else:
         cols = {k: np.empty(0) for k in ("ss_t", "ss_w", "tail", "t_eq", "settled")}
         cols["conv"] = np.empty((0, K))
-    settled = np.isfinite(cols["settled"])
     thr = np.array(
         [fl.delivered_pkts / max(min(t_end, fl.stop_s) - fl.start_s, 1e-300) for fl in flows]
     )
     jain = float(metrics.jain_index(thr)) if np.any(thr > 0) else math.nan
-    conv = np.asarray(cols["conv"], dtype=np.float64).reshape(F, K)
     return {
-        "ss_exit_time_s": np.asarray(cols["ss_t"], dtype=np.float64),
-        "ss_exit_window_pkts": np.asarray(cols["ss_w"], dtype=np.float64),
-        "ss_exited": np.isfinite(cols["ss_t"]),
-        "settled_window_pkts": np.asarray(cols["tail"], dtype=np.float64),
-        "time_to_equilibrium_s": np.where(settled, cols["t_eq"], math.nan),
+        **window_fields(cols, (F,), changes),
+        "throughput_pps": thr,
+        "jain_index": jain,
+        "losses": np.array([np.size(fl.loss_t_s) for fl in flows], dtype=np.int64),
+    }
+
+
+def window_fields(
+    cols: dict[str, Any], shape: tuple[int, ...], changes: tuple[float, ...]
+) -> dict[str, Any]:
+    """The :class:`EngineSummary` fields of each flow's window (slow-start exit, settling,
+    convergence at ``changes``) from the columns of the one summary computation
+    (``tcpfluid.metrics.summary._columns_once``), shaped ``shape`` per flow."""
+    settled = np.isfinite(cols["settled"]).reshape(shape)
+    ss_t = np.asarray(cols["ss_t"], dtype=np.float64).reshape(shape)
+    conv = np.asarray(cols["conv"], dtype=np.float64).reshape(*shape, len(changes))
+    return {
+        "ss_exit_time_s": ss_t,
+        "ss_exit_window_pkts": np.asarray(cols["ss_w"], dtype=np.float64).reshape(shape),
+        "ss_exited": np.isfinite(ss_t),
+        "settled_window_pkts": np.asarray(cols["tail"], dtype=np.float64).reshape(shape),
+        "time_to_equilibrium_s": np.where(settled, cols["t_eq"].reshape(shape), math.nan),
         "reached_equilibrium": settled,
         "change_times_s": changes,
         "convergence_times_s": conv,
         "converged": np.isfinite(conv),
-        "throughput_pps": thr,
-        "jain_index": jain,
-        "losses": np.array([np.size(fl.loss_t_s) for fl in flows], dtype=np.int64),
     }

@@ -211,7 +211,9 @@ def test_flow_leaving_hands_its_share_back() -> None:
     r = simulate_ode(flows, Path(C, 0.02), t_end_s=70, measure_from_s=50)
     # after the leave, flow 0 alone fills the link (hand: C)
     assert r.summary.throughput_pps[0] == pytest.approx(C, rel=1e-2)
-    assert r.summary.throughput_pps[1] == 0.0
+    # not active in the measured time: no throughput (None in the summary's JSON)
+    assert math.isnan(r.summary.throughput_pps[1])
+    assert r.summary.to_dict()["throughput_pps"][1] is None
     after = r.t > 30.0
     assert not r.active[1, after].any()
     assert np.all(r.windows_pkts[1, after] == 0.0)

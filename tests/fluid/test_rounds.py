@@ -229,7 +229,8 @@ def test_slow_start_exit_matches_critical_window(algorithm: str, rtt: str) -> No
     assert np.all(s.ss_exited[:, 0])
     w_star = critical_window(algorithm, BDPS, rtt=rtt)
     w_exit = s.ss_exit_window_pkts[:, 0]
-    k = s.ss_exit_round[:, 0].astype(int)
+    # exit round e ends at row e - 1; the exit window was sent in round e - 1 (row e - 2)
+    k = s.ss_exit_round[:, 0].astype(int) - 2
     w_before = tr.window_pkts[k - 1, np.arange(BDPS.size), 0]
     assert np.all(w_star < w_exit)
     if algorithm == "vegas":
@@ -310,8 +311,8 @@ def test_tcp_ho_exit_round_is_the_conspicuous_round() -> None:
     tr = simulate_rounds(
         get_law("tcp-ho"), PathBatch.from_bdp(bdp, 0.1), rounds=500, feedback_rounds=0
     )
-    # trace row k is Table 4's round k + 1 (row k holds the window at the end of round k)
-    exit_round = tr.summary.ss_exit_round[:, 0] + 1
+    # Table 4's conspicuous round is the last of the ramp, the one before the exit round
+    exit_round = tr.summary.ss_exit_round[:, 0] - 1
     np.testing.assert_array_equal(exit_round, conspicuous_round("tcp-ho", bdp))
 
 
@@ -421,12 +422,14 @@ def test_a_flow_starting_after_a_change_is_judged_from_its_own_start() -> None:
         cross_traffic=[CrossTraffic(300.0, 10.0)],
     )
     s = tr.summary
-    assert s.change_times_s == (10.0,)
-    assert bool(s.reached_equilibrium[0, 1]) and bool(s.converged[0, 1, 0])
+    # the run's changes: the CBR start and the second flow's join
+    assert s.change_times_s == (10.0, 20.0)
+    assert bool(s.reached_equilibrium[0, 1]) and bool(s.converged[0, 1, 1])
+    assert not bool(s.converged[0, 1, 0])  # no samples of its own before it started
     assert 0.0 < s.time_to_equilibrium_s[0, 1] < 40.0
-    assert s.convergence_times_s[0, 1, 0] == s.time_to_equilibrium_s[0, 1]
-    # the first flow's own segments: (0, 10] and (10 s, end]
-    assert s.convergence_times_s[0, 0, 0] > 10.0  # it re-settles only after flow 2 joins
+    assert s.convergence_times_s[0, 1, 1] == s.time_to_equilibrium_s[0, 1]
+    # the first flow's own segments: (0, 10], (10 s, 20 s] and (20 s, end]
+    assert bool(s.converged[0, 0].all())
 
 
 def test_flow_stop_frees_the_bandwidth() -> None:

@@ -1,6 +1,7 @@
 """An engine's own summary (``result.native.summary``) and the summary of
 :func:`tcpfluid.simulate` (``result.summary``) are one computation: the same slow-start
-exit, settled window and times for every flow of one run."""
+exit, settled window and times for every flow of one run, also where the round model
+runs many scenarios at once (a sweep) and in the classical continuous-time model."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 import tcpfluid
 from tcpfluid.scenarios import build_scenario
+from tcpfluid.sweep import Sweep, grid
 
 
 def _same(native: float, public: float | None) -> bool:
@@ -65,3 +67,59 @@ def test_a_law_object_of_the_users_own_is_judged_with_its_own_limit_cycle() -> N
     own_h = simulate_hybrid(mine(), **kw).summary
     assert bool(ref_h.reached_equilibrium.all())
     np.testing.assert_array_equal(own_h.time_to_equilibrium_s, ref_h.time_to_equilibrium_s)
+
+
+#: the summary keys a round-model sweep reads from the batched run's own summary
+SWEPT = (
+    "ss_exit_window", "ss_exit_time_s", "ss_exit_round", "settled_window",
+    "time_to_equilibrium_s", "convergence_times_s", "utilization", "throughput_pps",
+    "jain_index", "losses",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("flows", [1, 2])
+@pytest.mark.parametrize("law", ["vegas", "fast"])
+def test_a_batched_round_model_run_summarises_each_scenario_as_its_own_run(
+    flows: int, law: str
+) -> None:
+    # a round-model sweep runs its points as the scenarios of one batched call (paths of
+    # two base RTTs: the longer one's rows go on past its end) and reads the batch's own
+    # summary (RoundSummary); each point's values are those of its run alone, bit for bit
+    # (one flow; or two, the second joining at 10 s and both leaving at 50 s)
+    name = "qv-basic" if flows == 1 else "qv-many-flows"
+    more = {} if flows == 1 else {"groups": 2, "group_interval": "10s", "active": "40s"}
+    pts = grid(
+        scenario=name, algorithm=law, bandwidth=["6Mbps", "10Mbps"], rtt=["60ms", "100ms"],
+        duration="60s", flows=flows, **more,
+    )  # fmt: skip
+    table = Sweep(pts, engine="rounds", metrics=SWEPT).run().table.to_dict("records")
+    for row, p in zip(table, pts, strict=True):
+        sets = {k: v for k, v in p.items() if k not in ("algorithm", "scenario")}
+        sc = build_scenario(name, **sets).with_algorithm(law)
+        one = tcpfluid.simulate(sc, "rounds").summary.to_dict()
+        for key in SWEPT:
+            values = one[key] if isinstance(one[key], list) else [one[key]]
+            cols = (
+                [f"{key}[{i}]" for i in range(len(values))] if isinstance(one[key], list) else [key]
+            )
+            for col, v in zip(cols, values, strict=True):
+                assert _same(float(row[col]), v), (p, col, row[col], v)
+
+
+def test_the_classical_models_own_summary_is_the_results_summary() -> None:
+    # two Vegas flows of different base RTTs (64 ms and 184 ms): each flow's settled
+    # window, time to equilibrium and throughput, and Jain's index
+    sc = build_scenario("thesis-two-flow", x2="90ms", duration="60s").with_algorithm("vegas")
+    res = tcpfluid.simulate(sc, "ode", model="classical")
+    own, public = res.native.summary, res.summary
+    assert own.change_times_s == public.change_times_s
+    for i, fl in enumerate(public.flows):
+        for a, b in (
+            (own.settled_window_pkts[i], fl.settled_window_pkts),
+            (own.time_to_equilibrium_s[i], fl.time_to_equilibrium_s),
+            (own.throughput_pps[i], fl.throughput_pps),
+        ):
+            assert _same(math.nan if a is None else a, b)
+    assert any(v is not None for v in own.settled_window_pkts)
+    assert own.convergence_times_s == public.flows[0].convergence_times_s
+    assert own.jain_index == public.jain_index

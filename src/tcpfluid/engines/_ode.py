@@ -17,6 +17,7 @@ from .._validation import check_choice, check_int, check_nonnegative, check_posi
 from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES
 from ..fluid._hybrid_pages import small_pages
 from ..fluid._ode_scenario import end_base_rtt
+from ..fluid._ode_solve import classical_records
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import ODE_MODELS, simulate_ode
 from ..metrics import FlowRecord
@@ -282,29 +283,23 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
     span = float(native.measure_to_s) - m_from
     D = np.asarray(r.delivered_pkts, dtype=np.float64)
     hybrid = getattr(r, "hybrid", None)
-    tj = t[judged]
-
-    def at_start(a: Any) -> float:
-        return float(np.interp(m_from, tj, a[judged])) if m_from > 0.0 else 0.0
-
     logs = tuple(traced_log(fl) for fl in hybrid.flows) if hybrid is not None else ()
-    recs = []
     ft = sc.flow_table
-    for i, name in enumerate(ft.names.all()):
-        if hybrid is not None:  # laws deciding at round boundaries: each flow's round log
+    recs: list[FlowRecord] = []
+    if hybrid is not None:  # laws deciding at round boundaries: each flow's round log
+        for i, name in enumerate(ft.names.all()):
             fl = hybrid.flows[i]
             # totals counted to the end of the run (not to the last recorded sample)
             events = int(np.count_nonzero(np.asarray(fl.loss_t_s) >= m_from))
             delivered = float(fl.delivered_pkts) - float(hybrid.end.delivered_from_pkts[i])
             recs.append(traced_flow_record(name, fl, delivered, events))
-        else:  # no slow start: settling judged on the fixed grid of the run
-            # loss events of the classical model: the expected number of cuts (MGT)
-            L = np.asarray(r.lost_pkts if r.loss_events is None else r.loss_events)
-            recs.append(FlowRecord(
-                name, float(ft.start_s[i]), float(ft.stop_s[i]), tj, w[i][judged], None,
-                w[i][judged],
-                float(D[i][-1]) - at_start(D[i]), float(L[i][-1]) - at_start(L[i]),
-            ))  # fmt: skip
+    else:  # no slow start: settling judged on the fixed grid of the run
+        # loss events of the classical model: the expected number of cuts (MGT)
+        L = np.asarray(r.lost_pkts if r.loss_events is None else r.loss_events)
+        recs = classical_records(
+            list(ft.names.all()), ft.start_s, ft.stop_s, t[judged], w[:, judged],
+            D[:, judged], L[:, judged], m_from,
+        )  # fmt: skip
     keep: tuple[str, ...] = ("measure_from_s", "measure_to_s", "mean_queue_pkts")
     keep += ("final_queue_pkts", "final_windows_pkts", "base_rtt_overestimate_s")
     keep += ("lost_pkts", "loss_fraction")

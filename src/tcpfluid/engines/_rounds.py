@@ -11,7 +11,7 @@ import numpy as np
 from .._validation import check_choice, check_int
 from ..fluid._rounds_checks import _RTT_MODELS, FEEDBACK_ROUNDS
 from ..fluid._rounds_law import DROP_SHARE, DROP_SHARES
-from ._base import Engine, counted_option, sample_rows, slow_start, summary_of
+from ._base import Engine, counted_option, sample_rows, summary_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Result
@@ -95,59 +95,15 @@ class Rounds(Engine):
         )
 
     def _result(self, sc: Scenario, tr: Any, label: str) -> Result:
-        from ..fluid._rounds_results import measured_windows, next_windows, own_rounds, within
-        from ..metrics import FlowRecords
+        from ..fluid._rounds_results import flow_records, own_round_logs
         from ..results import RoundLogs
 
         F = len(sc.flows)
         t = np.asarray(tr.time_s[:, 0], dtype=np.float64)
         w = np.asarray(tr.window_pkts[:, 0, :], dtype=np.float64).T
-        phase = np.asarray(tr.phase[:, 0, :]).T
-        # flows of unequal base RTT: each flow's own round ends (AsyncRoundTrace.round_end)
-        ends = getattr(tr, "round_end", None)
-        lag = int(getattr(tr, "exit_lag_rows", 0))
-        ss = slow_start()
-        ft = sc.flow_table
-        logs: Any
-        records: Any
-        if ends is None:  # every flow's rounds end together: the logs are columns
-            logs = RoundLogs(t, w.T, next_windows(w.T), phase.T.astype(np.int8))
-            records = FlowRecords(
-                names=ft.names,
-                start_s=ft.start_s,
-                stop_s=ft.stop_s,
-                t_s=t,
-                # the slow-start exit names the window whose RTTs the decision read
-                window_pkts=measured_windows(logs.window_pkts, lag),
-                in_slow_start=logs.phase == ss,
-                # each round's window stamped at the start of its round (as the packet summary)
-                settle_window_pkts=logs.next_window_pkts,
-                delivered_pkts=np.asarray(tr.delivered_pkts[0], dtype=np.float64),
-                loss_events=np.asarray(tr.losses[0], dtype=np.int64),
-            )
-        else:  # each flow's own rounds, moved to the top of its column
-            tt, ww, pp, sizes = own_rounds(t, w.T, phase.T.astype(np.int8), ends[:, 0, :])
-            logs = RoundLogs(tt, ww, within(ww, sizes, 1), pp, sizes)
-            # below a flow's own rounds: its last values, at a time after the run
-            has = np.arange(tt.shape[0])[:, None] < sizes[None, :]
-            far = max(sc.duration_s, float(np.max(np.where(has, tt, 0.0), initial=0.0))) + 1.0
-
-            def own(a: Any) -> Any:
-                last = a[np.maximum(sizes - 1, 0), np.arange(a.shape[1])]
-                return np.where(has, a, np.where(sizes > 0, last, np.zeros(1, dtype=a.dtype)))
-
-            records = FlowRecords(
-                names=ft.names,
-                start_s=ft.start_s,
-                stop_s=ft.stop_s,
-                t_s=np.where(has, tt, far),
-                window_pkts=own(within(ww, sizes, -lag)),
-                in_slow_start=own(pp == ss),
-                settle_window_pkts=own(logs.next_window_pkts),
-                delivered_pkts=np.asarray(tr.delivered_pkts[0], dtype=np.float64),
-                loss_events=np.asarray(tr.losses[0], dtype=np.int64),
-                sizes=sizes,
-            )
+        tt, ww, next_w, pp, sizes = own_round_logs(tr)
+        logs: Any = RoundLogs(tt, ww, next_w, pp.astype(np.int8, copy=False), sizes)
+        records = flow_records(tr, sc.flow_table.names)
         summary = summary_of(
             label,
             sc,

@@ -15,8 +15,7 @@ from .._validation import (
     check_positive,
     check_range,
 )
-from ..analytic import jain_index
-from ..metrics import _finite_or_none, bandwidth_changes, law_settle_band, settling_by_segment
+from ..metrics import FlowRecord, _finite_or_none, bandwidth_changes, law_settle_band
 from ..path import Path
 from ._ode_rhs import _BudgetExceeded, _Model
 from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time
@@ -367,25 +366,22 @@ def _summarise(
     kw: dict[str, Any],
     changes: tuple[float, ...],
 ) -> OdeSummary:
+    """The native summary of a classical run: the integrals' totals and the columns of the
+    one summary computation (:func:`tcpfluid.metrics.summarise`) on the samples ``t``,
+    judged at the run's changes (``changes``, the cross traffic's, and the flows' joins
+    and leaves)."""
+    from ..metrics.summary import FlowRecords, _columns_once, flow_changes, flow_rates, jain_rows
 
-    win = kw["windows_pkts"]
-    settled_w: list[float | None] = []
-    t_eq: list[float | None] = []
-    conv: list[float | None] = []
-    for j, f in enumerate(flows):
-        seg = settling_by_segment(
-            t,
-            win[j],
-            start_s=f.start_s,
-            end_s=min(t_end, f.stop_s),
-            change_times_s=changes,
-            settle_band=law_settle_band(f.law),  # the law's own limit cycle
-        )
-        st = seg.equilibrium
-        settled_w.append(_finite_or_none(st.value) if bool(st.settled) else None)
-        t_eq.append(_finite_or_none(st.time_s) if bool(st.settled) else None)
-        if j == 0:  # convergence times: flow 0's, as the other engines' JSON keys
-            conv = [_finite_or_none(r.time_s) if bool(r.settled) else None for r in seg.convergence]
+    start = np.array([f.start_s for f in flows], dtype=np.float64)
+    stop = np.array([f.stop_s for f in flows], dtype=np.float64)
+    recs = classical_records(
+        [str(j) for j in range(len(flows))], start, stop, t, kw["windows_pkts"], Y[model.i_D],
+        Y[model.i_L], m_from,
+    )  # fmt: skip
+    run_changes, _ = flow_changes([(c, c) for c in changes], start, stop, t_end)
+    bands = np.array([law_settle_band(f.law) for f in flows])  # each law's own limit cycle
+    cols = _columns_once(FlowRecords.of(recs, t_end), run_changes, t_end, bands, False)
+    thr = flow_rates(np.array([r.delivered_pkts for r in recs]), start, stop, (m_from, t_end))
 
     def at(row: FloatArray, when: float) -> FloatArray:
         return np.array([np.interp(when, t, r) for r in np.atleast_2d(row)])
@@ -394,12 +390,6 @@ def _summarise(
     L0, L1 = at(Y[model.i_L], m_from), Y[model.i_L][:, -1]
     Q0, Q1 = float(at(Y[model.i_Q], m_from)[0]), float(Y[model.i_Q, -1])
     span = t_end - m_from
-    on = np.array(
-        [max(0.0, min(f.stop_s, t_end) - max(f.start_s, m_from)) for f in flows], dtype=float
-    )
-    thr = np.where(on > 0, (D1 - D0) / np.where(on > 0, on, 1.0), 0.0)
-    present = on > 0
-    jain = float(jain_index(thr[present])) if present.any() else float("nan")
     delivered = float(np.sum(D1 - D0))
     # the carried packets are the capacity over the span less the unused service (the
     # sum of the flows' and the cross traffic's integrals carries the solver's error,
@@ -410,7 +400,7 @@ def _summarise(
         measure_from_s=m_from,
         measure_to_s=t_end,
         throughput_pps=tuple(float(v) for v in thr),
-        jain_index=jain,
+        jain_index=float(jain_rows(thr)[0]),
         utilization=1.0 - idle / (capacity * span),
         mean_queue_pkts=(Q1 - Q0) / span,
         final_queue_pkts=float(kw["queue_pkts"][-1]),
@@ -419,11 +409,37 @@ def _summarise(
         lost_pkts=lost,
         loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
         losses_pkts=tuple(float(v) for v in L1 - L0),
-        change_times_s=changes,
-        settled_window_pkts=tuple(settled_w),
-        time_to_equilibrium_s=tuple(t_eq),
-        convergence_times_s=tuple(conv),
+        change_times_s=run_changes,
+        settled_window_pkts=tuple(_finite_or_none(v) for v in cols["settled"]),
+        time_to_equilibrium_s=tuple(_finite_or_none(v) for v in cols["t_eq"]),
+        convergence_times_s=tuple(_finite_or_none(v) for v in cols["conv"][0]),
     )
+
+
+def classical_records(
+    names: Sequence[str],
+    start: FloatArray,
+    stop: FloatArray,
+    t: FloatArray,
+    windows: FloatArray,
+    delivered: FloatArray,
+    lost: FloatArray,
+    m_from: float,
+) -> list[FlowRecord]:
+    """The :class:`~tcpfluid.metrics.FlowRecord` of each flow of a classical run sampled at
+    ``t`` (``windows``, and the cumulative ``delivered`` packets and ``lost`` loss events,
+    ``(F, len(t))``): no slow start, settling judged on the samples, the totals counted
+    from ``m_from`` (s) to the end (the one record of the native summary and of
+    :func:`tcpfluid.simulate`'s)."""
+
+    def since(a: FloatArray) -> float:
+        return float(a[-1]) - (float(np.interp(m_from, t, a)) if m_from > 0.0 else 0.0)
+
+    return [
+        FlowRecord(name, float(start[i]), float(stop[i]), t, windows[i], None, windows[i],
+                   since(delivered[i]), since(lost[i]))
+        for i, name in enumerate(names)
+    ]  # fmt: skip
 
 
 def _solve_ivp() -> Any:

@@ -18,6 +18,7 @@ from .._validation import (
 )
 from ..algorithms.base import OdeForm, classical_ode_form
 from ..algorithms.registry import ALGORITHMS, law_class
+from ..metrics._arrays import _finite_or_none
 from ..queueing import RED_DEFAULTS, RedParameters
 
 FloatArray = NDArray[np.float64]
@@ -249,15 +250,18 @@ class OdeSummary:
 
     Averages are over the measurement window ``[measure_from_s, measure_to_s]``:
     throughputs are delivered packets per second of the flow's active time inside the
-    window, computed from the integrated delivery state (not from sampled rates);
-    utilization counts everything the bottleneck carried (flows and cross traffic).
-    Window metrics (settled window, time to equilibrium from the flow's start to the first
-    bandwidth change, convergence after each change) use
-    :func:`tcpfluid.metrics.settling` on the sampled windows; ``None`` in ``to_dict``
-    means "did not settle". The classical model has no slow start, so the slow-start keys
-    of the round model's summary are ``None``; the hybrid model (``model="hybrid"``) has
-    one and fills ``ss_exit_window_pkts``/``ss_exit_time_s`` (flow 0, the packet
-    simulator's definition) and its window metrics from the flows' round traces.
+    window, computed from the integrated delivery state (not from sampled rates; NaN for
+    a flow not active in it); utilization counts everything the bottleneck carried (flows
+    and cross traffic). Window metrics (settled window, time to equilibrium from the
+    flow's start to the first change, convergence after each change), throughputs and
+    Jain's index are those of :func:`tcpfluid.simulate`'s summary (the one computation,
+    :func:`tcpfluid.metrics.summarise`, on the sampled windows, judged at the run's
+    changes: the cross traffic's and the flows' joins and leaves); ``None`` in
+    ``to_dict`` means "did not settle". The classical model has no slow start, so the
+    slow-start keys of the round model's summary are ``None``; the hybrid model
+    (``model="hybrid"``) has one and fills ``ss_exit_window_pkts``/``ss_exit_time_s``
+    (flow 0, the packet simulator's definition) and its window metrics from the flows'
+    round traces.
     """
 
     measure_from_s: float
@@ -304,7 +308,7 @@ class OdeSummary:
             "times_to_equilibrium_s": list(self.time_to_equilibrium_s),
             "measure_from_s": self.measure_from_s,
             "measure_to_s": self.measure_to_s,
-            "throughput_pps": list(self.throughput_pps),
+            "throughput_pps": [_finite_or_none(x) for x in self.throughput_pps],
             "jain_index": self.jain_index,
             "utilization": self.utilization,
             "mean_queue_pkts": self.mean_queue_pkts,

@@ -11,14 +11,13 @@ rounds (its exit round is counted in its own rounds).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from ._rounds_results import RoundSummary, RoundTrace, _summarise
+from ._rounds_results import RoundTrace
 
 FloatArray = NDArray[np.float64]
 
@@ -39,62 +38,10 @@ class AsyncRoundTrace(RoundTrace):
     round_end: NDArray[np.bool_] | None = None
     base_rtt_s: FloatArray | None = None
 
-    @property
-    def summary(self) -> RoundSummary:
-        """Summary metrics: each flow's window metrics on its own rounds; throughputs,
-        utilization, Jain's index and losses from the run's totals."""
-        if not self._summary:
-            self._summary.append(_summarise_async(self))
-        return self._summary[0]
-
     def flow_rows(self, flow: int) -> NDArray[np.bool_]:
         """The rows that end a (recorded) round of flow ``flow``, shape ``(R,)``."""
         assert self.round_end is not None
         return self.round_end[:, 0, flow]
-
-
-def _plain(tr: AsyncRoundTrace, **changes: Any) -> RoundTrace:
-    """A plain :class:`RoundTrace` with the fields of ``tr`` and ``changes``."""
-    kw = {f.name: getattr(tr, f.name) for f in dataclasses.fields(RoundTrace) if f.init}
-    kw.pop("_summary", None)
-    kw.update(changes)
-    return RoundTrace(**kw)
-
-
-def _summarise_async(tr: AsyncRoundTrace) -> RoundSummary:
-    """The round summary with each flow's per-flow fields computed from its own rows."""
-    whole = _summarise(_plain(tr))
-    S, F = tr.n_scenarios, tr.n_flows
-    per: dict[str, Any] = {}
-    for f in range(F):
-        m = tr.flow_rows(f)
-
-        def rows(a: Any, m: Any = m, f: int = f) -> Any:
-            return None if a is None else a[m][:, :, f : f + 1]
-
-        one = _summarise(
-            _plain(
-                tr,
-                time_s=tr.time_s[m],
-                window_pkts=rows(tr.window_pkts),
-                phase=rows(tr.phase),
-                delta_pkts=rows(tr.delta_pkts),
-                throughput_pps=rows(tr.throughput_pps),
-                rtt_s=None if tr.rtt_s is None else tr.rtt_s[m],
-                queue_pkts=None if tr.queue_pkts is None else tr.queue_pkts[m],
-                delivered_pkts=tr.delivered_pkts[:, f : f + 1],
-                losses=tr.losses[:, f : f + 1],
-                flow_start_s=tr.flow_start_s[f : f + 1],
-                flow_stop_s=tr.flow_stop_s[f : f + 1],
-                settle_band_pkts=tr.settle_band_pkts[:, f : f + 1],
-            )
-        )
-        for fld in dataclasses.fields(one):
-            v = getattr(one, fld.name)
-            if isinstance(v, np.ndarray) and v.ndim >= 2 and v.shape[:2] == (S, 1):
-                per.setdefault(fld.name, []).append(v)
-    merged: dict[str, Any] = {k: np.concatenate(v, axis=1) for k, v in per.items()}
-    return dataclasses.replace(whole, **merged)
 
 
 class AsyncRecorder:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,7 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import metrics
-from .._engine_summary import EngineSummary
+from .._engine_summary import EngineSummary, window_fields
 from .._validation import check_int, check_memory
 from ..algorithms.base import SLOW_START, ControlLaw
 from ..algorithms.mixed import MixedLaw
@@ -44,11 +45,17 @@ class RoundSummary(EngineSummary):
     boolean field says so explicitly. ``throughput_pps`` is each flow's mean delivery rate
     over its active time; ``losses`` counts loss events per flow.
 
+    The values are those of :func:`tcpfluid.simulate`'s summary of each scenario, bit for
+    bit: the columns of the one computation (:func:`tcpfluid.metrics.summarise`) for every
+    flow of every scenario at once, judged at the changes of the run
+    (``change_times_s``: the cross traffic's and the flows' joins and leaves).
+
     Attributes
     ----------
     ss_exit_round
-        The round in which the law decided to leave slow start (round 1 = ``[0, d]``;
-        :func:`tcpfluid.metrics.slow_start_exit`).
+        The 1-based round at whose end the law decides from the RTTs of the exit window's
+        own packets, counted in the flow's own rounds (round 1 = ``[0, d]`` sends the
+        initial window; :func:`tcpfluid.metrics.summarise`).
     """
 
     ss_exit_round: NDArray[np.float64]
@@ -313,62 +320,123 @@ def flow_settle_bands(law: ControlLaw, n_scenarios: int, n_flows: int) -> FloatA
     return np.full((n_scenarios, n_flows), float(law.cycle_amplitude_pkts))
 
 
+def own_round_logs(
+    tr: RoundTrace,
+) -> tuple[FloatArray, FloatArray, FloatArray, NDArray[np.int8], NDArray[np.int64] | None]:
+    """Each flow's round log in columns, flow ``s * F + f`` of scenario ``s``: the times
+    (``(R,)`` when every flow's rounds end together in one scenario, else ``(R', S F)``),
+    the windows, the windows in effect after each row (:func:`next_windows`; the row's
+    own when not every round is recorded), the phases and, for flows of their own round
+    clocks (:class:`~._rounds_async_trace.AsyncRoundTrace`, one scenario), each flow's
+    number of rounds (its own rounds moved to the top of its column, :func:`own_rounds`;
+    ``None`` otherwise)."""
+    R, S, F = tr.window_pkts.shape
+    ends = getattr(tr, "round_end", None)
+    w = tr.window_pkts.reshape(R, S * F)
+    phase = tr.phase.reshape(R, S * F)
+    if ends is None:
+        t = tr.time_s[:, 0] if S == 1 else np.repeat(tr.time_s, F, axis=1)
+        return t, w, next_windows(w) if tr.all_rounds_recorded else w, phase, None
+    tt, ww, pp, sizes = own_rounds(tr.time_s[:, 0], w, phase, ends[:, 0, :])
+    return tt, ww, within(ww, sizes, 1) if tr.all_rounds_recorded else ww, pp, sizes
+
+
+def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
+    """Every flow of every scenario of ``tr`` as the columns of
+    :func:`tcpfluid.metrics.summarise` (flow ``s * F + f`` of scenario ``s``; ``names``:
+    theirs): each round's window stamped where it takes effect (:func:`next_windows`), the
+    slow-start exit read from the window whose RTTs made the law leave
+    (:func:`measured_windows`), each flow over its own rounds."""
+    _, S, F = tr.window_pkts.shape
+    t, w, settle, phase, sizes = own_round_logs(tr)
+    lag = tr.exit_lag_rows
+    if sizes is None:
+        window, in_ss = measured_windows(w, lag), phase == SLOW_START
+        if F == 1 < S:  # each scenario's samples adjacent, as in a run of its own
+            t, window, in_ss, settle = map(np.asfortranarray, (t, window, in_ss, settle))
+    else:  # below a flow's own rounds: its last values, at a time after the run
+        has = np.arange(t.shape[0])[:, None] < sizes[None, :]
+        end = tr.duration_s if tr.duration_s is not None else 0.0
+        far = max(end, float(np.max(np.where(has, t, 0.0), initial=0.0))) + 1.0
+
+        def own(a: Any) -> Any:
+            last = a[np.maximum(sizes - 1, 0), np.arange(a.shape[1])]
+            return np.where(has, a, np.where(sizes > 0, last, np.zeros(1, dtype=a.dtype)))
+
+        window, in_ss = own(within(w, sizes, -lag)), own(phase == SLOW_START)
+        t, settle = np.where(has, t, far), own(settle)
+    return metrics.FlowRecords(
+        names=names,
+        start_s=np.tile(tr.flow_start_s, S),
+        stop_s=np.tile(tr.flow_stop_s, S),
+        t_s=t,
+        window_pkts=window,
+        in_slow_start=in_ss,
+        settle_window_pkts=settle,
+        delivered_pkts=np.asarray(tr.delivered_pkts, dtype=np.float64).reshape(S * F),
+        loss_events=np.asarray(tr.losses, dtype=np.int64).reshape(S * F),
+        sizes=sizes,
+    )
+
+
+def _rows(fr: metrics.FlowRecords, idx: NDArray[np.intp], n: int) -> metrics.FlowRecords:
+    """The flows ``idx`` of ``fr`` (of a shared round clock), their first ``n`` rows."""
+
+    def cut(a: Any) -> Any:
+        return np.asfortranarray(a[:n, idx])
+
+    return dataclasses.replace(
+        fr,
+        start_s=fr.start_s[idx],
+        stop_s=fr.stop_s[idx],
+        t_s=cut(fr.t_s),
+        window_pkts=cut(fr.window_pkts),
+        in_slow_start=cut(fr.in_slow_start),
+        settle_window_pkts=cut(fr.settle_window_pkts),
+        delivered_pkts=fr.delivered_pkts[idx],
+        loss_events=fr.loss_events[idx],
+    )
+
+
 def _summarise(tr: RoundTrace) -> RoundSummary:
+    """The :class:`RoundSummary` of ``tr``: the columns of the one summary computation
+    (:func:`tcpfluid.metrics.summarise`) for every flow of every scenario at once."""
+    from ..metrics.summary import _columns_once, flow_changes, flow_rates, jain_rows
+
     S, F = tr.n_scenarios, tr.n_flows
-    t = tr.time_s[:, :, None]  # (R, S, 1)
-    t_end = tr.duration_s if tr.duration_s is not None else math.inf
-    last = tr.time_s[-1] if tr.n_rounds else np.zeros(S)
-    end = np.minimum(last, t_end)[:, None]  # (S, 1)
-    ss = metrics.slow_start_exit(
-        t, measured_windows(tr.window_pkts, tr.exit_lag_rows), tr.phase == SLOW_START
+    end = tr.duration_s if tr.duration_s is not None else math.inf
+    changes, _ = flow_changes(
+        [(t, t) for t in tr.change_times_s], tr.flow_start_s, tr.flow_stop_s, end
     )
-    # rows after duration_s (a scenario that kept stepping for the rest of its batch) do
-    # not count: an exit decided after the end did not happen within the run
-    late = ~(ss.time_s <= end)
-    if np.any(late & ss.found):
-        ss = metrics.Event(
-            index=np.where(late, np.nan, ss.index),
-            time_s=np.where(late, np.nan, ss.time_s),
-            value=np.where(late, np.nan, ss.value),
-            found=ss.found & ~late,
-        )
-    changes = tr.change_times_s
-    # each flow is judged over its own active interval (S, F); a round's window is
-    # stamped where it takes effect, at the round's start (as in the packet simulator)
-    seg = metrics.settling_by_segment(
-        t,
-        next_windows(tr.window_pkts) if tr.all_rounds_recorded else tr.window_pkts,
-        start_s=np.broadcast_to(tr.flow_start_s[None, :], (S, F)),
-        end_s=np.minimum(end, tr.flow_stop_s[None, :]),
-        change_times_s=changes,
-        settle_band=tr.settle_band_pkts,  # each flow's law's own limit cycle
-    )
-    first = seg.equilibrium
-    conv = np.full((S, F, len(changes)), np.nan)
-    ok = np.zeros((S, F, len(changes)), dtype=bool)
-    for j, r in enumerate(seg.convergence):
-        conv[:, :, j] = r.time_s
-        ok[:, :, j] = r.settled
+    fr = flow_records(tr)
+    bands = tr.settle_band_pkts.reshape(S * F)
+    # a flow alone in its run has its sums over samples added pairwise, an order that
+    # depends on the number of samples: one flow per scenario is judged on the rows of a
+    # run of its own (to the first round that ends at or after the end), scenarios with
+    # as many rows at once; flows beside others are added row by row, in any number of rows
+    R = tr.n_rounds
+    own = np.minimum(np.count_nonzero(tr.time_s < end, axis=0) + 1, R)
+    if F > 1 or S == 1 or bool((own == R).all()):
+        cols = _columns_once(fr, changes, end, bands, False)
+    else:
+        cols = {}
+        for n in np.unique(own).tolist():
+            idx = np.flatnonzero(own == n)
+            part = _columns_once(_rows(fr, idx, n), changes, end, bands[idx], False)
+            for k, v in part.items():
+                cols.setdefault(k, np.empty((S, *v.shape[1:]), dtype=v.dtype))[idx] = v
+    delivered = fr.delivered_pkts.reshape(S, F)
+    thr = flow_rates(delivered, tr.flow_start_s, tr.flow_stop_s, (0.0, tr.elapsed_s[:, None]))
     with np.errstate(invalid="ignore", divide="ignore"):
-        thr = np.where(tr.elapsed_s[:, None] > 0, tr.delivered_pkts / tr.elapsed_s[:, None], np.nan)
         util = np.where(
             tr.elapsed_s > 0, tr.carried_pkts / (tr.paths.mu_pps * tr.elapsed_s), np.nan
         )
-    jain = metrics.jain_index(thr, axis=-1)
     return RoundSummary(
-        ss_exit_round=ss.index,
-        ss_exit_time_s=ss.time_s,
-        ss_exit_window_pkts=ss.value,
-        ss_exited=ss.found,
-        settled_window_pkts=first.value,
-        time_to_equilibrium_s=first.time_s,
-        reached_equilibrium=first.settled,
-        change_times_s=changes,
-        convergence_times_s=conv,
-        converged=ok,
+        **window_fields(cols, (S, F), changes),
+        ss_exit_round=cols["ss_r"].reshape(S, F),
         utilization=np.asarray(util, dtype=np.float64),
-        throughput_pps=np.asarray(thr, dtype=np.float64),
-        jain_index=np.asarray(jain, dtype=np.float64),
+        throughput_pps=thr,
+        jain_index=jain_rows(thr),
         losses=tr.losses.copy(),
     )
 

@@ -170,3 +170,30 @@ def check_summary_size(
             "this machine's memory); give fewer flows, or start_spread=0 (flows joining "
             "together)"
         )
+
+
+def flow_rates(delivered: Any, start: Any, stop: Any, measured_s: tuple[Any, Any]) -> FloatArray:
+    """Each flow's throughput, packets/s: ``delivered`` over its active time inside the
+    measured time ``(from, to)``, s (NaN for a flow not active in it); the arguments
+    broadcast (a batch of runs: ``(S, F)`` against ``(S, 1)`` measured times)."""
+    active = np.minimum(stop, measured_s[1]) - np.maximum(start, measured_s[0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(active > 0, _finite(delivered / active), np.nan)
+
+
+def jain_rows(thr: Any) -> FloatArray:
+    """Jain's index of the known (not NaN) throughputs of each run, shape ``(S,)`` for
+    ``thr`` of shape ``(S, F)`` or ``(1,)`` for ``(F,)``: NaN for a run none of whose
+    flows delivered anything."""
+    from . import jain_index
+
+    x = np.atleast_2d(np.asarray(thr, dtype=np.float64))
+    known = ~np.isnan(x)
+    some = (known & (x > 0)).any(axis=1)
+    out = np.full(x.shape[0], np.nan)
+    whole = some & known.all(axis=1)
+    if whole.any():  # every flow known: one call over the runs
+        out[whole] = jain_index(x[whole], axis=-1)
+    for i in np.flatnonzero(some & ~whole).tolist():
+        out[i] = float(jain_index(x[i][known[i]]))
+    return out

@@ -19,12 +19,18 @@ from numpy.typing import NDArray
 
 from . import (
     _finite_or_none,
-    jain_index,
     law_settle_band,
     settling,
     slow_start_exit,
 )
-from ._changes import _all_converged, _convergence, _finite, check_summary_size
+from ._changes import (
+    _all_converged,
+    _convergence,
+    _finite,
+    check_summary_size,
+    flow_rates,
+    jain_rows,
+)
 from ._settling import _first_end
 
 __all__ = ["FlowRecord", "FlowRecords", "run_changes", "summarise"]
@@ -259,7 +265,11 @@ def _same_as_previous(fr: FlowRecords, bands: FloatArray) -> NDArray[np.bool_]:
 
 
 def _columns_once(
-    fr: FlowRecords, changes: tuple[float, ...], end_s: float, bands: FloatArray
+    fr: FlowRecords,
+    changes: tuple[float, ...],
+    end_s: float,
+    bands: FloatArray,
+    reasons: bool = True,
 ) -> dict[str, Any]:
     """:func:`_columns_of`, computed once per run of identical consecutive flows (the
     values of a flow depend on its own record only) when such runs are common.
@@ -269,15 +279,15 @@ def _columns_once(
     of one flow only where it would make one), so that every value is the same bits."""
     n = len(fr.start_s)
     if n > 1 and n % CHUNK_FLOWS == 1:  # the last flow is a block of its own
-        head = _columns_once(_block(fr, 0, n - 1), changes, end_s, bands[: n - 1])
-        tail = _columns_of(_block(fr, n - 1, n), changes, end_s, bands[n - 1 :])
+        head = _columns_once(_block(fr, 0, n - 1), changes, end_s, bands[: n - 1], reasons)
+        tail = _columns_of(_block(fr, n - 1, n), changes, end_s, bands[n - 1 :], reasons)
         return {k: np.concatenate([head[k], tail[k]]) for k in head}
     repeat = _same_as_previous(fr, bands)
     if 4 * int(np.count_nonzero(repeat)) < n:  # mostly distinct: every flow
-        return _columns_of(fr, changes, end_s, bands)
+        return _columns_of(fr, changes, end_s, bands, reasons)
     first = np.flatnonzero(~repeat)
     idx = first if first.size % CHUNK_FLOWS != 1 else np.append(first, first[-1])
-    got = _columns_of(_take(fr, idx), changes, end_s, bands[idx])
+    got = _columns_of(_take(fr, idx), changes, end_s, bands[idx], reasons)
     counts = np.diff(np.append(first, n))
     return {k: np.repeat(v[: first.size], counts, axis=0) for k, v in got.items()}
 
@@ -305,14 +315,20 @@ def _reasons(eq: Any, which: NDArray[np.bool_]) -> NDArray[Any]:
 
 
 def _columns_of(
-    fr: FlowRecords, changes: tuple[float, ...], end_s: float, bands: FloatArray
+    fr: FlowRecords,
+    changes: tuple[float, ...],
+    end_s: float,
+    bands: FloatArray,
+    reasons: bool = True,
 ) -> dict[str, Any]:
     """Slow-start exit, settling and convergence of every flow of ``fr`` in one
-    vectorised pass: float columns with NaN for "did not happen"."""
+    vectorised pass: float columns with NaN for "did not happen" (and, with ``reasons``,
+    why each flow did not settle: the text of :attr:`FlowSummaries.not_settled_reason`,
+    which the engines' own summaries do not keep)."""
     n = int(fr.window_pkts.shape[1])
     if n > CHUNK_FLOWS:  # in blocks of flows: each flow's values are its own column's
         blocks = [
-            _columns_of(_block(fr, a, min(a + CHUNK_FLOWS, n)), changes, end_s, bands[a:b])
+            _columns_of(_block(fr, a, b), changes, end_s, bands[a:b], reasons)
             for a, b in ((a, min(a + CHUNK_FLOWS, n)) for a in range(0, n, CHUNK_FLOWS))
         ]
         return {k: np.concatenate([b[k] for b in blocks]) for k in blocks[0]}
@@ -322,7 +338,8 @@ def _columns_of(
     out: dict[str, Any] = {key: np.full(n, np.nan) for key in _COLUMN_OF.values()}
     out["conv"] = np.full((n, K), np.nan)
     out["tail"] = np.full(n, np.nan)  # the segment's tail mean, settled or not
-    out["reason"] = np.full(n, "no samples", dtype=object)
+    if reasons:
+        out["reason"] = np.full(n, "no samples", dtype=object)
     if R == 0:
         return out
     t = fr.t_s[:, None] if fr.t_s.ndim == 1 else fr.t_s
@@ -358,9 +375,9 @@ def _columns_of(
     if K:
         flow, k, conv = _convergence(fr, t, changes, stop, band, CHUNK_FLOWS)
         out["conv"][flow, k] = np.where(has[flow], conv, np.nan)
-    reason = _reasons(eq, has & ~settled)
-    reason[~has] = "no samples"
-    out["reason"] = reason
+    if reasons:
+        out["reason"] = _reasons(eq, has & ~settled)
+        out["reason"][~has] = "no samples"
     return out
 
 
@@ -433,7 +450,8 @@ def summarise(
     for where, fr in parts:
         start[where], stop[where] = fr.start_s, fr.stop_s
     check_summary_size(scenario, start, stop, end_s)
-    changes, kinds = _changes(scenario, start, stop, end_s)
+    cbr = [(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())]
+    changes, kinds = flow_changes(cbr, start, stop, end_s)
     names: list[str] | Sequence[str] = parts[0][1].names if len(parts) == 1 else [""] * n
     if len(parts) > 1:
         for where, fr in parts:
@@ -455,9 +473,7 @@ def summarise(
             if key not in cols:
                 cols[key] = np.empty((n, *v.shape[1:]), dtype=v.dtype)
             cols[key][where] = v
-    active = np.minimum(stop, measured[1]) - np.maximum(start, measured[0])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        thr = np.where(active > 0, _finite(delivered / active), np.nan)
+    thr = flow_rates(delivered, start, stop, measured)
     per = FlowSummaries(
         names=names,
         start_s=start,
@@ -475,8 +491,7 @@ def summarise(
         None if not before.any() or np.isnan(t_eq).any() else float(np.max(start[before] + t_eq))
     )
     all_conv = _all_converged(changes, start, stop, cols["conv"])
-    known = thr[~np.isnan(thr)]
-    jain = _finite_or_none(jain_index(known)) if known.size and (known > 0).any() else None
+    jain = _finite_or_none(jain_rows(thr)[0])
     util = carried_pkts / (capacity_pps * span) if capacity_pps * span > 0 else math.nan
     return Summary(
         engine=engine,
@@ -493,11 +508,11 @@ def summarise(
     )
 
 
-def _changes(
-    scenario: Any, start: FloatArray, stop: FloatArray, end_s: float
+def flow_changes(
+    cbr: Iterable[tuple[float, float]], start: FloatArray, stop: FloatArray, end_s: float
 ) -> tuple[tuple[float, ...], tuple[str, ...]]:
-    """:func:`run_changes` of the scenario's CBR sources and of the flows' distinct
-    (start, stop) intervals."""
+    """:func:`run_changes` of the CBR sources active over the intervals ``cbr`` and of the
+    flows' distinct (start, stop) intervals."""
     pairs: list[tuple[float, float]] = []
     if start.size:  # the distinct intervals in the order of their first flow
         both = np.stack([start, stop], axis=1)
@@ -507,7 +522,7 @@ def _changes(
         both = both[new]
         _, first = np.unique(both, axis=0, return_index=True)
         pairs = [(float(a), float(b)) for a, b in both[np.sort(first)].tolist()]
-    return run_changes([(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())], pairs, end_s)
+    return run_changes(cbr, pairs, end_s)
 
 
 def check_settle_band(

@@ -88,8 +88,8 @@ def _cr_engine_times(
     did not happen), and the engine cells' reason when it did not."""
     w = rb["window_pkts"][:, j]
     if a == "tcp-ho":
-        # trace row r is Table 4's round r + 1; the ramp ends at the conspicuous round
-        rm: float | None = (float(rb["ss_exit_round"][j]) + 1.0) * D_S
+        # the ramp ends at the conspicuous round, the one before the exit round
+        rm: float | None = (float(rb["ss_exit_round"][j]) - 1.0) * D_S
         return rm, _run_time(a, b, pr), "TCP-Ho never left its ramp"
     i = first_at_least(np.arange(w.size), w, b)
     rm = None if i is None else (i + 1) * D_S

@@ -548,15 +548,7 @@ def _rounds_batch(
 
 
 def _round_summaries(s: Any) -> list[dict[str, Any]]:
-    """Per-scenario summary dicts of a batched :class:`RoundSummary`, in the convention of
-    the common :class:`~tcpfluid.results.Summary` that :func:`tcpfluid.simulate` gives a
-    single run: the native summary's values, with ``ss_exit_round`` the 1-based number of
-    the round whose end shows the exit (the native array holds the 0-based index of the
-    last slow-start round: + 2)."""
-    out = []
-    for j in range(s.utilization.shape[0]):
-        d = s.scenario(j)
-        native = float(s.ss_exit_round[j, 0])
-        d["ss_exit_round"] = int(native) + 2 if math.isfinite(native) else None
-        out.append(d)
-    return out
+    """Per-scenario summary dicts of a batched :class:`RoundSummary`: its values are those
+    of the :class:`~tcpfluid.results.Summary` that :func:`tcpfluid.simulate` gives a
+    single run (the one computation), under the same keys."""
+    return [s.scenario(j) for j in range(s.utilization.shape[0])]
