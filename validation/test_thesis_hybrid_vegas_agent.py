@@ -13,7 +13,7 @@ NewReno's rule, time out almost never and take about twice as much. With the Veg
 on NewReno the packets' Vegas means and the spreads the agent sets (Vegas-1_3's mix,
 Vegas-3 alone) are the hybrid's within the report's tolerances. The Reno flows' means move
 towards the hybrid's too (packets 306 → 219 kb/s beside Vegas-3, hybrid 189) but stay 16 %
-above it: the rest is the hybrid's own (docs/ode-model.md, "RED's average over idle time").
+above it: the rest is the hybrid's own (docs/ode-model.md, "RED on many flows").
 """
 
 from __future__ import annotations
