@@ -33,6 +33,7 @@ _DOUBLES = "convergence after the bandwidth doubles (160 s)"
 _RAMP = "ramp-up: time to equilibrium"
 _SS_EXIT_ROW = "window of the round that leaves slow start"
 _THESIS = "smaller flow's share of the two goodputs, 10–60 s"
+_MF_SPREAD = "spread of the flows' goodputs (std/mean), 20–60 s"
 #: Table 3.26's rows (router, flows, Vegas-3 %) whose experiment
 #: (``delayed-ack-echo``) runs: the ones the switch turns from differing to agreeing
 DELAYED_ACK_ECHO_CASES: tuple[tuple[str, int, tuple[int, ...]], ...] = (
@@ -443,6 +444,47 @@ MECHANISMS: tuple[Mechanism, ...] = (
             law=NS2_VEGAS_TIMING_LAWS,
         ),
         _vegas3_reno_goodputs(200, (50,)),
+    ),
+    _mechanism(
+        "hybrid-without-ns2-vegas-agent",
+        "validation/test_thesis_hybrid_vegas_agent.py::"
+        "test_hybrid_vegas_cells_follow_the_packets_once_their_vegas_flows_recover_as_newreno",
+        *(
+            _scope(
+                "thesis-many-flows",
+                ODE,
+                f"mean goodput of the {kind} flows, 20–60 s",
+                algorithm,
+                router=("red-5-15",),
+                flows=(30,),
+                law=(law,),
+                vegas_percent=(50,),
+                kind=("vegas",),
+            )
+            for law, kind, algorithm in (
+                ("vegas-3", "Vegas-3", "Enhanced Vegas"),
+                ("vegas-1_3", "Vegas-1_3", "Vegas"),
+            )
+        ),
+        _scope(  # the spread of Vegas-1_3's 50 % mix with Reno
+            "thesis-many-flows",
+            ODE,
+            _MF_SPREAD,
+            "other",
+            router=("red-5-15",),
+            flows=(30,),
+            law=("vegas-1_3",),
+            vegas_percent=(50,),
+        ),
+        _scope(  # Vegas-3 alone (its rows declare no Vegas share)
+            "thesis-many-flows",
+            ODE,
+            _MF_SPREAD,
+            "Enhanced Vegas",
+            router=("red-5-15",),
+            flows=(30,),
+            law=("vegas-3",),
+        ),
     ),
 )
 
