@@ -262,7 +262,7 @@ def test_write_leaves_no_temporary_file_on_failure(tmp_path: Path, monkeypatch: 
 
 @pytest.mark.parametrize("existed", [True, False])
 def test_a_full_disk_names_the_table_not_its_temporary(
-    tmp_path: Path, monkeypatch: Any, existed: bool
+    tmp_path: Path, monkeypatch: Any, capsys: Any, existed: bool
 ) -> None:
     res = sweep(
         grid(algorithm="vegas", rtt="50ms"), engine="closed-form", metrics=["ss_exit_window"]
@@ -282,10 +282,19 @@ def test_a_full_disk_names_the_table_not_its_temporary(
     assert ("left as it was" if existed else "was not created") in str(info.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == (["t.csv"] if existed else [])
     assert (out.read_bytes() if existed else None) == before
-    # on the command line: one line naming the table
-    from tcpfluid.cli import _describe_os_error
+    # on the command line: one line naming the table (the same sweep as a config file)
+    from tcpfluid.cli import main
 
-    assert _describe_os_error(info.value).startswith(f"{str(out)!r}: No space left")
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(
+        'engine = "closed-form"\nalgorithm = "vegas"\nmetrics = ["ss_exit_window"]\n'
+        '[grid]\nrtt = "50ms"\n'
+    )
+    capsys.readouterr()
+    argv = ["sweep", str(cfg), "--out", str(out), "--no-progress", "--no-cache"]
+    assert main(argv) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"tcpfluid sweep: error: {str(out)!r}: No space left"), line
 
 
 def test_temporary_file_of_a_killed_writer_is_removed_by_the_next_write(tmp_path: Path) -> None:
