@@ -33,7 +33,6 @@ import matplotlib.pyplot as plt
 
 import tcpfluid.sweep.execution as sweep_exec
 import tcpfluid.sweep.tables as sweep_tables
-from tcpfluid._validation import atomic_output, remove_stale_temporaries
 from tcpfluid.sweep import Sweep, grid, plot_sweep, sweep
 from tcpfluid.sweep.config import Grid
 
@@ -314,17 +313,27 @@ def test_temporary_file_of_a_killed_writer_is_removed_by_the_next_write(tmp_path
     res.write(tmp_path / "t.csv")
     assert not stale.exists()
     assert live.exists() and other.exists()
-    assert remove_stale_temporaries(tmp_path / "t.csv") == []
+    # nothing else left beside the table: no stale temporary, not the write's own
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name, "t.csv"])
 
 
+#: a sweep table's writer killed while writing: ``to_csv`` writes part of the table into the
+#: temporary file it is given, names it and waits to be killed
 _KILLED_WRITER = textwrap.dedent(
     """
     import sys, time
-    from tcpfluid._validation import atomic_output
-    with atomic_output(sys.argv[1]) as tmp:
-        tmp.write_text("partial")
-        print(tmp, flush=True)
+    import pandas as pd
+    from tcpfluid.sweep import grid, sweep
+
+    def partial(self, path, **kwargs):
+        open(path, "w").write("partial")
+        print(path, flush=True)
         time.sleep(300)
+
+    res = sweep(grid(algorithm="vegas", rtt="50ms"), engine="closed-form",
+                metrics=["ss_exit_window"])
+    pd.DataFrame.to_csv = partial
+    res.write(sys.argv[1])
     """
 )
 
@@ -340,9 +349,13 @@ def test_sigkill_while_writing_leaves_a_temp_that_the_next_write_removes(tmp_pat
     proc.kill()
     proc.wait(timeout=30)
     assert not target.exists()
-    with atomic_output(target) as t:
-        t.write_text("complete")
-    assert target.read_text() == "complete"
+    res = sweep(
+        grid(algorithm="vegas", rtt="50ms"), engine="closed-form", metrics=["ss_exit_window"]
+    )
+    res.write(target)
+    (tmp_path / "ref").mkdir()
+    res.write(tmp_path / "ref" / "out.csv")  # the complete table, written where nothing was
+    assert target.read_bytes() == (tmp_path / "ref" / "out.csv").read_bytes()
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
