@@ -117,7 +117,7 @@ def test_sweep_command_on_a_local_dask_cluster(tmp_path: Path, capsys: Any) -> N
     out = tmp_path / "p.csv"
     # one worker process: the command's route to a LocalCluster and back (the points cross
     # to another process and return); spreading points over several Dask workers is
-    # tests/test_sweep_executors.py's (100 points, two workers)
+    # tests/sweep/test_sweep_executors.py's (100 points, two workers)
     argv = ["sweep", str(cfg), "--out", str(out), "--scheduler", "local", "--jobs", "1"]
     assert main([*argv, "--no-cache"]) == 0
     local = read_table(out)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "tcpfluid"
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "tcpfluid"
 
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 120

@@ -31,7 +31,7 @@ import tcpfluid.sweep.grids as sweep_grids
 from tcpfluid.cli.simulate import simulate_summary
 from tcpfluid.sweep import ENGINE_METRICS, Sweep, grid, read_table, sweep
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "sweep.toml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "sweep.toml"
 ROUND_METRICS = list(ENGINE_METRICS["rounds"])
 SCALAR_KEYS = (
     "ss_exit_window",

@@ -16,7 +16,7 @@ import tcpfluid
 from tcpfluid.scenarios import bottleneck, build_scenario, scenario_names, scenario_to_toml
 from tcpfluid.scenarios.files import file_parameters, load_scenario, scenario_from_toml
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "scenarios"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "scenarios"
 EIGHT = EXAMPLES / "eight-vegas-two-reno.toml"
 
 SMALL = """

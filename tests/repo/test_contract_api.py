@@ -23,7 +23,7 @@ from tcpfluid.engines import ENGINES, engine_options
 from tcpfluid.results import Result
 from tcpfluid.scenarios import build_scenario
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DURATION_S = 20.0
 MU_PPS = 625.0  # 5 Mb/s of 1000-byte packets
 BUFFER_PKTS = 20.0
@@ -345,8 +345,8 @@ def test_each_short_document_key_is_explained_once_in_the_readme_and_the_report(
 
 # ------------------------------------------------------------------ the public surface kept
 #: the public surface every version keeps: module ``__all__`` names, command options and
-#: ``simulate --json`` keys (tests/public_surface.json, a record of what users rely on)
-SURFACE = json.loads((ROOT / "tests" / "public_surface.json").read_text(encoding="utf-8"))
+#: ``simulate --json`` keys (tests/repo/public_surface.json, a record of what users rely on)
+SURFACE = json.loads((ROOT / "tests" / "repo" / "public_surface.json").read_text(encoding="utf-8"))
 
 
 @pytest.mark.parametrize("module", sorted(SURFACE["names"]))

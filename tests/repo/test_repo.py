@@ -5,7 +5,7 @@ from pathlib import Path
 
 from tcpfluid import _apidoc
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from tcpfluid.algorithms.registry import ALGORITHMS
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "holdout.py"
+_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "holdout.py"
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ import pytest
 
 from tcpfluid.scenarios import Scenario, build_scenario, load_scenario
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "scenarios"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "scenarios"
 
 
 def _network(sc: Scenario) -> dict[str, Any]:

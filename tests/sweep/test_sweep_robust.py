@@ -33,7 +33,6 @@ import matplotlib.pyplot as plt
 
 import tcpfluid.sweep.execution as sweep_exec
 import tcpfluid.sweep.tables as sweep_tables
-from tcpfluid._validation import atomic_output, remove_stale_temporaries
 from tcpfluid.sweep import Sweep, grid, plot_sweep, sweep
 from tcpfluid.sweep.config import Grid
 
@@ -262,7 +261,7 @@ def test_write_leaves_no_temporary_file_on_failure(tmp_path: Path, monkeypatch: 
 
 @pytest.mark.parametrize("existed", [True, False])
 def test_a_full_disk_names_the_table_not_its_temporary(
-    tmp_path: Path, monkeypatch: Any, existed: bool
+    tmp_path: Path, monkeypatch: Any, capsys: Any, existed: bool
 ) -> None:
     res = sweep(
         grid(algorithm="vegas", rtt="50ms"), engine="closed-form", metrics=["ss_exit_window"]
@@ -282,10 +281,19 @@ def test_a_full_disk_names_the_table_not_its_temporary(
     assert ("left as it was" if existed else "was not created") in str(info.value)
     assert sorted(p.name for p in tmp_path.iterdir()) == (["t.csv"] if existed else [])
     assert (out.read_bytes() if existed else None) == before
-    # on the command line: one line naming the table
-    from tcpfluid.cli import _describe_os_error
+    # on the command line: one line naming the table (the same sweep as a config file)
+    from tcpfluid.cli import main
 
-    assert _describe_os_error(info.value).startswith(f"{str(out)!r}: No space left")
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(
+        'engine = "closed-form"\nalgorithm = "vegas"\nmetrics = ["ss_exit_window"]\n'
+        '[grid]\nrtt = "50ms"\n'
+    )
+    capsys.readouterr()
+    argv = ["sweep", str(cfg), "--out", str(out), "--no-progress", "--no-cache"]
+    assert main(argv) == 1
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"tcpfluid sweep: error: {str(out)!r}: No space left"), line
 
 
 def test_temporary_file_of_a_killed_writer_is_removed_by_the_next_write(tmp_path: Path) -> None:
@@ -305,17 +313,27 @@ def test_temporary_file_of_a_killed_writer_is_removed_by_the_next_write(tmp_path
     res.write(tmp_path / "t.csv")
     assert not stale.exists()
     assert live.exists() and other.exists()
-    assert remove_stale_temporaries(tmp_path / "t.csv") == []
+    # nothing else left beside the table: no stale temporary, not the write's own
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name, "t.csv"])
 
 
+#: a sweep table's writer killed while writing: ``to_csv`` writes part of the table into the
+#: temporary file it is given, names it and waits to be killed
 _KILLED_WRITER = textwrap.dedent(
     """
     import sys, time
-    from tcpfluid._validation import atomic_output
-    with atomic_output(sys.argv[1]) as tmp:
-        tmp.write_text("partial")
-        print(tmp, flush=True)
+    import pandas as pd
+    from tcpfluid.sweep import grid, sweep
+
+    def partial(self, path, **kwargs):
+        open(path, "w").write("partial")
+        print(path, flush=True)
         time.sleep(300)
+
+    res = sweep(grid(algorithm="vegas", rtt="50ms"), engine="closed-form",
+                metrics=["ss_exit_window"])
+    pd.DataFrame.to_csv = partial
+    res.write(sys.argv[1])
     """
 )
 
@@ -331,9 +349,13 @@ def test_sigkill_while_writing_leaves_a_temp_that_the_next_write_removes(tmp_pat
     proc.kill()
     proc.wait(timeout=30)
     assert not target.exists()
-    with atomic_output(target) as t:
-        t.write_text("complete")
-    assert target.read_text() == "complete"
+    res = sweep(
+        grid(algorithm="vegas", rtt="50ms"), engine="closed-form", metrics=["ss_exit_window"]
+    )
+    res.write(target)
+    (tmp_path / "ref").mkdir()
+    res.write(tmp_path / "ref" / "out.csv")  # the complete table, written where nothing was
+    assert target.read_bytes() == (tmp_path / "ref" / "out.csv").read_bytes()
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
