@@ -125,11 +125,9 @@ def test_losses_are_loss_events_in_every_engine() -> None:
     # Reno's window only falls on a loss event: count the falls in the round trace
     w = rounds.window_pkts[0]
     assert rounds.summary.losses[0] == int(np.sum(w[1:] < w[:-1])) > 0
+    reno = build_scenario("qv-basic", buffer="20").with_algorithm("reno")
     ode = tcpfluid.simulate(
-        build_scenario("qv-basic", buffer="20").with_algorithm("reno"),
-        "ode",
-        model="classical",
-        n_points=20001,
+        reno, "ode", model="classical", record_interval_s=reno.duration_s / 20000
     )
     # MGT Reno: dw/dt = 1/RTT - (w/2) x loss rate, so the cuts are the integral of
     # (1/RTT - dw/dt) 2/w: read from the window trajectory, not from the lost-packet state
@@ -244,9 +242,10 @@ def test_unknown_options_name_the_option_and_list_the_accepted_ones() -> None:
     with pytest.raises(TypeError, match="Scenario"):
         tcpfluid.simulate("qv-basic")  # type: ignore[arg-type]
     assert {"seed", "progress", "algorithm"} <= set(engine_options("packet"))
-    # rtt is the alias of rtt_model; both give the same run
+    # rtt is the deprecated alias of rtt_model: it warns and gives the same run
     a = tcpfluid.simulate(sc, "rounds", rtt_model="last").summary
-    b = tcpfluid.simulate(sc, "rounds", rtt="last").summary
+    with pytest.warns(DeprecationWarning, match="'rtt' is deprecated; use 'rtt_model'"):
+        b = tcpfluid.simulate(sc, "rounds", rtt="last").summary
     assert a == b
     from typing import get_args
 

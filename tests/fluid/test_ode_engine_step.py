@@ -23,14 +23,16 @@ def _scenario() -> Scenario:
 def test_the_ode_engine_runs_the_hybrid_at_the_step_it_is_given() -> None:
     sc = _scenario()
     dt = D_S / 1024
-    res = tcpfluid.simulate(sc, "ode", algorithm="quick-vegas", dt_s=dt, n_points=401)
+    res = tcpfluid.simulate(
+        sc, "ode", algorithm="quick-vegas", dt_s=dt, record_interval_s=4.0 / 400
+    )
     # the same run through the hybrid's own entry point, recorded on the same grid
     direct = simulate_scenario_hybrid(
         sc.with_algorithm("quick-vegas"), dt_s=dt, record_every_s=4.0 / 400
     )
     np.testing.assert_array_equal(res.window_pkts, direct.window_pkts)
     # and the step is used: the default step (d/256) gives other windows
-    default = tcpfluid.simulate(sc, "ode", algorithm="quick-vegas", n_points=401)
+    default = tcpfluid.simulate(sc, "ode", algorithm="quick-vegas", record_interval_s=4.0 / 400)
     assert not np.array_equal(res.window_pkts, default.window_pkts)
 
 
