@@ -276,7 +276,7 @@ def test_each_engine_records_the_delta_its_enhanced_vegas_decided_on(engine: str
     from tcpfluid.engines import simulate
 
     res = simulate(vegas_delta_scenario(1, duration_s=12.0), engine)
-    s = round_samples(res, engine)
+    s = round_samples(res)
     after = np.flatnonzero(s["t"] > 8.0)[:-1]  # congestion avoidance
     move = s["w"][after + 1] - s["w"][after]
     assert after.size > 40
