@@ -236,7 +236,8 @@ def queue(
 ) -> list[Any]:
     """Bottleneck queue (packets) against time (s).
 
-    ``link`` (packet results only) names the link; default: the bottleneck
+    ``link`` names the link (:meth:`tcpfluid.results.Result.link_queue_pkts`: any link of
+    a packet result, the bottleneck of a fluid one); default: the bottleneck
     (:func:`tcpfluid.scenarios.bottleneck`).
     """
     c = _curves(result, label, link)  # a wrong result type opens no figure
