@@ -372,14 +372,12 @@ class RoundLog:
     delta_pkts: FloatArray | None = None
 
     def __post_init__(self) -> None:
-        for name in _READ_AT_BOUNDARY:  # not kept: NaN on every row
+        for name in _READ_AT_BOUNDARY:
             v = getattr(self, name)
-            rows = np.shape(self.time_s)[0]
-            object.__setattr__(
-                self,
-                name,
-                np.full(rows, np.nan) if v is None else np.asarray(v, dtype=np.float64),
-            )
+            if v is None:  # not kept: NaN on every row
+                object.__setattr__(self, name, np.full(np.shape(self.time_s)[0], np.nan))
+            elif not (isinstance(v, np.ndarray) and v.dtype == np.float64):
+                object.__setattr__(self, name, np.asarray(v, dtype=np.float64))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain lists (``None`` for a value the engine does not keep)."""

@@ -291,7 +291,7 @@ def traced_log(fl: Any) -> RoundLog:
     ``round_next_cwnd_pkts``, ``round_phase`` and, where the trace keeps them,
     ``round_rtt_mean_s``, ``round_rtt_min_s``, ``round_rtt_max_s``, ``round_base_rtt_s``,
     ``round_delta_pkts``)."""
-    read = {k: getattr(fl, v) for k, v in _TRACED_READ.items() if hasattr(fl, v)}
+    read = {k: getattr(fl, v, None) for k, v in _TRACED_READ.items()}
     return round_log(
         fl.round_t_s, fl.round_cwnd_pkts, fl.round_next_cwnd_pkts, fl.round_phase, **read
     )
