@@ -71,3 +71,18 @@ def test_a_links_queue_is_read_from_the_result() -> None:
         rounds.link_queue_pkts(other)
     with pytest.raises(ValueError, match="got 'nowhere'"):
         res.link_queue_pkts("nowhere")
+
+
+def test_the_round_models_rtt_series_is_each_flows_own() -> None:
+    # flows of different base RTTs run their own round clocks in the round model: each
+    # flow's recorded RTT (the series on the samples and its round log) is its own, never
+    # below its own base RTT (13.2 ms and 71.2 ms here; the series once gave every flow
+    # the first flow's RTT)
+    sc = build_scenario("thesis-two-flow", duration="10s").with_algorithm("vegas")
+    res = tcpfluid.simulate(sc, "rounds")
+    d = sc.base_rtts_s()
+    rtt = res.series["rtt_s"]
+    for k in range(2):
+        assert (rtt[k] >= d[k] - 1e-12).all()
+        assert (res.rounds[k].rtt_mean_s >= d[k] - 1e-12).all()
+    assert d[1] > 5 * d[0]

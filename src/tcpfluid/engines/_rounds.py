@@ -115,8 +115,11 @@ class Rounds(Engine):
         q = None if tr.queue_pkts is None else np.asarray(tr.queue_pkts[keep, 0], dtype=np.float64)
         thr = tr.throughput_pps
         series: dict[str, Any] = {}
-        if tr.rtt_s is not None:  # one RTT per scenario clock: every flow of a clock sees it
-            rtt = np.asarray(tr.rtt_s, dtype=np.float64)
+        # each flow's own round clock's RTT (flows of their own base RTTs), else the one
+        own_rtt = getattr(tr, "flow_rtt_s", None)
+        own_rtt = tr.rtt_s if own_rtt is None else own_rtt
+        if own_rtt is not None:  # one RTT per scenario clock: every flow of a clock sees it
+            rtt = np.asarray(own_rtt, dtype=np.float64)
             series["rtt_s"] = (
                 np.repeat(rtt[keep, 0][None, :], F, axis=0) if rtt.ndim == 2 else rtt[keep, 0, :].T
             )
@@ -131,9 +134,6 @@ class Rounds(Engine):
         if tr.law_base_rtt_s is not None:  # what the laws held; a flow that never sent: d
             held = np.asarray(tr.law_base_rtt_s, dtype=np.float64)[0, :F]
             base_rtt = np.where(np.isfinite(held), held, base_rtt)
-        # each flow's own round clock's RTT (flows of their own base RTTs), else the one
-        own_rtt = getattr(tr, "flow_rtt_s", None)
-        own_rtt = tr.rtt_s if own_rtt is None else own_rtt
         logs: Any = RoundLogs(
             tt, ww, next_w, pp.astype(np.int8, copy=False), sizes,
             rtt_s=_per_round(own_rtt, tr, F), delta_pkts=_per_round(tr.delta_pkts, tr, F),
