@@ -44,6 +44,25 @@ def test_packet_result_queue_and_throughput() -> None:
     plt.close(fig)
 
 
+def test_a_results_link_queue_is_drawn_from_the_result_alone() -> None:
+    # a packet Result: any link of the scenario, the simulator's own trace of it; a
+    # round-model Result: its bottleneck, and a link it does not model is refused
+    import tcpfluid
+
+    sc = build_scenario("thesis-two-flow", duration="3s").with_algorithm("vegas")
+    res = tcpfluid.simulate(sc, "packet")
+    other = next(lk for lk in res.native.links if lk.name != res.summary.bottleneck)
+    fig, ax = plt.subplots()
+    (line,) = plot.queue(res, ax=ax, link=other.name)
+    np.testing.assert_array_equal(line.get_ydata(), other.queue_pkts)
+    rounds = tcpfluid.simulate(sc, "rounds")
+    (line,) = plot.queue(rounds, ax=ax, link=rounds.summary.bottleneck)
+    np.testing.assert_array_equal(line.get_ydata(), rounds.queue_pkts)
+    with pytest.raises(ValueError, match="the rounds engine models"):
+        plot.queue(rounds, ax=ax, link=other.name)
+    plt.close(fig)
+
+
 def test_versus_leaves_out_nan_and_checks_shapes() -> None:
     fig, ax = plt.subplots()
     (line,) = plot.versus([1, 2, 3], [1.0, np.nan, 3.0], ax=ax, label="x")

@@ -10,7 +10,7 @@ once (:meth:`EngineSummary._keys`). The summary of :func:`tcpfluid.simulate`, th
 every engine, is :class:`tcpfluid.results.Summary`; every engine's own summary is computed
 by the same code (the columns of ``tcpfluid.metrics.summary._columns_once``, turned into
 these fields by :func:`window_fields`): the packet simulator's and the hybrid model's from
-their round traces (:func:`round_trace_fields`, at the CBR sources' changes), the round
+their round traces (:func:`round_trace_fields`, at the run's changes), the round
 model's from every flow of every scenario at once
 (:func:`tcpfluid.fluid._rounds_results.flow_records`), so their values are that summary's.
 
@@ -64,7 +64,8 @@ class EngineSummary:
         segment's tail, kept even when the window did not settle), and the time from the
         flow's start to reach it, s (:func:`tcpfluid.metrics.settling`).
     change_times_s
-        Times at which the available bandwidth changes, s.
+        The run's changes, s (:func:`tcpfluid.metrics.run_changes`: CBR sources starting
+        or stopping, flows joining or leaving), as in :class:`tcpfluid.results.Summary`.
     convergence_times_s, converged
         One column per change: time from the change until the window settles again, s.
     utilization
@@ -188,39 +189,47 @@ def law_band(law: Any) -> float:
 def round_trace_fields(
     flows: Sequence[RoundTraced],
     bands: Sequence[float],
-    changes: tuple[float, ...],
+    cbr_changes: tuple[float, ...],
     t_end: float,
 ) -> dict[str, Any]:
     """The :class:`EngineSummary` fields but ``utilization``, computed from each flow's
     round trace (the window after each boundary), delivered packets and loss events, for
-    a run that ends at ``t_end`` (s) with bandwidth changes at ``changes`` (s); ``bands``:
-    each flow's settling band, packets (its law's own limit cycle, :func:`law_band`).
+    a run that ends at ``t_end`` (s) whose CBR sources start or stop at ``cbr_changes``
+    (s); ``bands``: each flow's settling band, packets (its law's own limit cycle,
+    :func:`law_band`).
 
     The values are those of :func:`tcpfluid.metrics.summarise` (the one computation of
-    every summary, the one :func:`tcpfluid.simulate`'s results carry), judged at the CBR
-    sources' changes ``changes`` only."""
+    every summary, the one :func:`tcpfluid.simulate`'s results carry): judged at the run's
+    changes (:func:`tcpfluid.metrics.run_changes`: the CBR starts and stops and the flows
+    joining and leaving), throughputs over each flow's active time in ``(0, t_end)``
+    (NaN for a flow never active) and Jain's index of the known ones."""
+    from .metrics._changes import flow_rates, jain_rows
     from .metrics.summary import _columns_once
 
-    F, K = len(flows), len(changes)
+    F = len(flows)
     names = [str(i) for i in range(F)]
     recs = [
         traced_flow_record(nm, fl, float(fl.delivered_pkts), int(np.size(fl.loss_t_s)))
         for nm, fl in zip(names, flows, strict=True)
     ]
+    start = np.array([float(fl.start_s) for fl in flows], dtype=np.float64)
+    stop = np.array([float(fl.stop_s) for fl in flows], dtype=np.float64)
+    # the run's changes: each CBR change, each flow's join and leave inside (0, t_end)
+    times = {float(c) for c in cbr_changes} | set(start.tolist()) | set(stop.tolist())
+    changes = tuple(sorted(t for t in times if 0.0 < t < t_end))
+    K = len(changes)
     if F:
         band = np.array(bands, dtype=np.float64) if len(bands) else np.zeros(F)
         cols = _columns_once(metrics.FlowRecords.of(recs, t_end), changes, t_end, band, False)
     else:
         cols = {k: np.empty(0) for k in ("ss_t", "ss_w", "tail", "t_eq", "settled")}
         cols["conv"] = np.empty((0, K))
-    thr = np.array(
-        [fl.delivered_pkts / max(min(t_end, fl.stop_s) - fl.start_s, 1e-300) for fl in flows]
-    )
-    jain = float(metrics.jain_index(thr)) if np.any(thr > 0) else math.nan
+    delivered = np.array([float(fl.delivered_pkts) for fl in flows], dtype=np.float64)
+    thr = flow_rates(delivered, start, stop, (0.0, t_end))
     return {
         **window_fields(cols, (F,), changes),
         "throughput_pps": thr,
-        "jain_index": jain,
+        "jain_index": float(jain_rows(thr)[0]),
         "losses": np.array([np.size(fl.loss_t_s) for fl in flows], dtype=np.int64),
     }
 

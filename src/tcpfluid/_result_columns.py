@@ -167,10 +167,13 @@ class RoundLogs(LazySeq["RoundLog"]):
 
     ``time_s`` is ``(R,)`` when every flow's rounds end together, else ``(R, F)``; the
     other columns are ``(R, F)``; flow ``k``'s log is its first ``sizes[k]`` rows (``None``:
-    all R).
+    all R). ``rtt_s`` and ``delta_pkts`` (``(R, F)``, or ``None``: not kept) are the RTT
+    and Δ of each row's round, ``base_rtt_s`` (``(F,)``, or ``None``) each flow's BaseRTT,
+    the same on every row (the round model's, :class:`RoundLog`).
     """
 
-    __slots__ = ("next_window_pkts", "phase", "sizes", "time_s", "window_pkts")
+    __slots__ = ("base_rtt_s", "delta_pkts", "next_window_pkts", "phase", "rtt_s", "sizes",
+                 "time_s", "window_pkts")  # fmt: skip
     _what = "flow"
 
     def __init__(
@@ -180,10 +183,15 @@ class RoundLogs(LazySeq["RoundLog"]):
         next_window_pkts: FloatArray,
         phase: NDArray[np.int8],
         sizes: NDArray[np.int64] | None = None,
+        *,
+        rtt_s: FloatArray | None = None,
+        delta_pkts: FloatArray | None = None,
+        base_rtt_s: FloatArray | None = None,
     ) -> None:
         self.time_s, self.window_pkts = time_s, window_pkts
         self.next_window_pkts, self.phase = next_window_pkts, phase
         self.sizes = sizes
+        self.rtt_s, self.delta_pkts, self.base_rtt_s = rtt_s, delta_pkts, base_rtt_s
 
     def __len__(self) -> int:
         return int(self.window_pkts.shape[1])
@@ -193,7 +201,11 @@ class RoundLogs(LazySeq["RoundLog"]):
 
         s = None if self.sizes is None else int(self.sizes[k])
         t = self.time_s[:s] if self.time_s.ndim == 1 else self.time_s[:s, k]
-        return RoundLog(t, self.window_pkts[:s, k], self.next_window_pkts[:s, k], self.phase[:s, k])
+        rtt = None if self.rtt_s is None else self.rtt_s[:s, k]
+        delta = None if self.delta_pkts is None else self.delta_pkts[:s, k]
+        base = None if self.base_rtt_s is None else np.full(t.shape[0], self.base_rtt_s[k])
+        return RoundLog(t, self.window_pkts[:s, k], self.next_window_pkts[:s, k],
+                        self.phase[:s, k], rtt, rtt, rtt, base, delta)  # fmt: skip
 
     __eq__ = object.__eq__  # logs made when read: equal only to itself
     __hash__ = object.__hash__  # type: ignore[assignment]

@@ -129,9 +129,7 @@ def _curves(result: Any, label: str | None, link: str | None = None) -> _Curves:
         p = prefix(result.engine)
         q = result.queue_pkts
         if link is not None:
-            if result.engine != "packet":
-                raise ValueError(f"link applies to packet results only, got link={link!r}")
-            q = result.native.link(link).queue_pkts
+            q = result.link_queue_pkts(link)
         names = [f"{p} {n}" for n in result.flow_names]
         queue = f"{p} {link or result.summary.bottleneck}"
         return _Curves(result.time_s, result.window_pkts, result.throughput_pps, q, names, p, queue)
@@ -238,7 +236,8 @@ def queue(
 ) -> list[Any]:
     """Bottleneck queue (packets) against time (s).
 
-    ``link`` (packet results only) names the link; default: the bottleneck
+    ``link`` names the link (:meth:`tcpfluid.results.Result.link_queue_pkts`: any link of
+    a packet result, the bottleneck of a fluid one); default: the bottleneck
     (:func:`tcpfluid.scenarios.bottleneck`).
     """
     c = _curves(result, label, link)  # a wrong result type opens no figure

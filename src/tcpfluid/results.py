@@ -330,6 +330,9 @@ def _settled_cell(f: Any, fmt: Callable[[Any], str]) -> str:
 class RoundLog:
     """One flow's round log, kept in full whatever is recorded: one row per round boundary.
 
+    Every column has one value per row; what the law read at the boundary (the RTTs,
+    BaseRTT and Δ) is NaN on every row where the engine keeps no such value.
+
     Attributes
     ----------
     time_s
@@ -341,16 +344,51 @@ class RoundLog:
     phase
         The law's phase at each boundary (:data:`tcpfluid.algorithms.base.SLOW_START`...;
         the round model gives the phase during the round that ended).
+    rtt_mean_s, rtt_min_s, rtt_max_s
+        The mean, smallest and largest RTT of the round's samples the law read at the
+        boundary, s. The packet simulator keeps all three; the hybrid model keeps the mean
+        only (min and max NaN); in the round model every packet of a round has the round's
+        one RTT (the ``rtt_s`` it records), so the three are equal (NaN when ``rtt_s`` is
+        not recorded).
+    base_rtt_s
+        The BaseRTT the law held at the boundary, s (the packet simulator and the hybrid
+        model: the law's own at each round; the round model keeps none per round: the
+        BaseRTT its law held at the end of the run, :attr:`Result.base_rtt_s`, on every
+        row).
+    delta_pkts
+        Δ = (W/BaseRTT − W/RTT)·BaseRTT, the backlog estimate the law read, packets (the
+        Quick Vegas paper, eq 1; the round model's recorded ``delta_pkts``, NaN when not
+        recorded).
     """
 
     time_s: FloatArray
     window_pkts: FloatArray
     next_window_pkts: FloatArray
     phase: NDArray[np.int8]
+    rtt_mean_s: FloatArray | None = None
+    rtt_min_s: FloatArray | None = None
+    rtt_max_s: FloatArray | None = None
+    base_rtt_s: FloatArray | None = None
+    delta_pkts: FloatArray | None = None
+
+    def __post_init__(self) -> None:
+        for name in _READ_AT_BOUNDARY:
+            v = getattr(self, name)
+            if v is None:  # not kept: NaN on every row
+                object.__setattr__(self, name, np.full(np.shape(self.time_s)[0], np.nan))
+            elif not (isinstance(v, np.ndarray) and v.dtype == np.float64):
+                object.__setattr__(self, name, np.asarray(v, dtype=np.float64))
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain lists."""
-        return {f.name: getattr(self, f.name).tolist() for f in fields(self)}
+        """Plain lists (``None`` for a value the engine does not keep)."""
+        out = {f.name: getattr(self, f.name).tolist() for f in fields(self)}
+        for name in _READ_AT_BOUNDARY:
+            out[name] = [None if x != x else x for x in out[name]]
+        return out
+
+
+#: the columns of :class:`RoundLog` that hold what the law read at each boundary
+_READ_AT_BOUNDARY = ("rtt_mean_s", "rtt_min_s", "rtt_max_s", "base_rtt_s", "delta_pkts")
 
 
 @dataclass(frozen=True, eq=False)
@@ -400,6 +438,11 @@ class Result:
     stats
         Facts about the run itself: ``"wall_time_s"``, ``"data_packets"``, ``"events"``,
         ``"nfev"``... (whichever the engine has).
+    link_queues_pkts
+        The queue of every link the engine models, by link name, packets, on the samples
+        ``time_s`` (the packet simulator: every link of the scenario; empty for the fluid
+        engines, whose one queue, the bottleneck's, is :attr:`queue_pkts`). Read a link's
+        queue with :meth:`link_queue_pkts`.
     """
 
     engine: str
@@ -417,6 +460,27 @@ class Result:
     base_rtt_s: FloatArray | None = field(default=None, repr=False)
     series: Mapping[str, FloatArray] = field(default_factory=dict, repr=False)
     stats: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    link_queues_pkts: Mapping[str, FloatArray] = field(default_factory=dict, repr=False)
+
+    def link_queue_pkts(self, link: str) -> FloatArray:
+        """The queue of the link called ``link``, packets, on the samples ``time_s``, shape
+        ``(T,)``: the bottleneck's is :attr:`queue_pkts`; the packet simulator has every
+        link's (NaN where the queue is not recorded).
+
+        Raises
+        ------
+        ValueError
+            For a link the engine does not model, naming the links it does.
+        """
+        if link in self.link_queues_pkts:
+            return self.link_queues_pkts[link]
+        if link == self.summary.bottleneck:
+            return self.queue_pkts
+        known = sorted({self.summary.bottleneck, *self.link_queues_pkts})
+        raise ValueError(
+            f"link must be a link the {self.engine} engine models ({', '.join(known)}), "
+            f"got {link!r}"
+        )
 
     @property
     def success(self) -> bool:

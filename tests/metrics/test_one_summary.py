@@ -123,3 +123,38 @@ def test_the_classical_models_own_summary_is_the_results_summary() -> None:
     assert any(v is not None for v in own.settled_window_pkts)
     assert own.convergence_times_s == public.flows[0].convergence_times_s
     assert own.jain_index == public.jain_index
+
+
+@pytest.mark.parametrize("engine", ["hybrid", "packet"])
+def test_a_round_traced_engines_own_summary_judges_at_flows_joining_and_leaving(
+    engine: str,
+) -> None:
+    # two Vegas flows on 6 Mb/s x 60 ms, the first from 0 to 40 s, the second from 10 s
+    # to 50 s of a 60 s run, no CBR source: the run's changes are the join (10 s) and the
+    # leaves (40 s, 50 s), so the first flow's settled window is judged before the join
+    # (at the CBR changes only, there are none: its segment ran past the join); every
+    # per-flow value, the throughputs over each flow's active time and Jain's index as
+    # the result's summary, bit for bit
+    sc = build_scenario(
+        "qv-many-flows", bandwidth="6Mbps", rtt="60ms", duration="60s", flows=2, groups=2,
+        group_interval="10s", active="40s",
+    ).with_algorithm("vegas")  # fmt: skip
+    res = tcpfluid.simulate(sc, engine)
+    own = res.native.summary if engine == "packet" else res.native.hybrid.summary
+    public = res.summary
+    assert own.change_times_s == public.change_times_s == (10.0, 40.0, 50.0)
+    assert public.flows[0].settled_window_pkts is not None
+    for i, fl in enumerate(public.flows):
+        for a, b in (
+            (own.ss_exit_time_s[i], fl.ss_exit_time_s),
+            (own.ss_exit_window_pkts[i], fl.ss_exit_window_pkts),
+            (own.settled_window_pkts[i], fl.settled_window_pkts),
+            (own.time_to_equilibrium_s[i], fl.time_to_equilibrium_s),
+            (own.throughput_pps[i], fl.throughput_pps),
+        ):
+            assert _same(float(a), b), (i, a, b)
+        conv = own.convergence_times_s[i]
+        assert len(conv) == len(fl.convergence_times_s) == 3
+        for a, b in zip(conv, fl.convergence_times_s, strict=True):
+            assert _same(float(a), b), (i, a, b)
+    assert _same(float(own.jain_index), public.jain_index)

@@ -265,7 +265,7 @@ def test_a_delayed_ack_echoes_the_first_or_the_latest_packet() -> None:
     assert none.flows[0].delivered_pkts == simulate_packets(sc).flows[0].delivered_pkts
 
 
-@pytest.mark.parametrize("engine", ["ode", "packet"])
+@pytest.mark.parametrize("engine", ["rounds", "ode", "packet"])
 def test_each_engine_records_the_delta_its_enhanced_vegas_decided_on(engine: str) -> None:
     # the section's v_delta_ is the Δ the law decides on at a round boundary (ns-2's
     # Vegas agent's variable): Enhanced Vegas (Tsang's thesis, ch. 2 §4) ends the next
@@ -276,7 +276,7 @@ def test_each_engine_records_the_delta_its_enhanced_vegas_decided_on(engine: str
     from tcpfluid.engines import simulate
 
     res = simulate(vegas_delta_scenario(1, duration_s=12.0), engine)
-    s = round_samples(res, engine)
+    s = round_samples(res)
     after = np.flatnonzero(s["t"] > 8.0)[:-1]  # congestion avoidance
     move = s["w"][after + 1] - s["w"][after]
     assert after.size > 40

@@ -264,20 +264,37 @@ def sample_rows(t: FloatArray, interval_s: float | None) -> NDArray[np.intp] | s
     return idx[idx < t.size]
 
 
-def round_log(t: Any, window: Any, next_window: Any, phase: Any) -> RoundLog:
-    """A :class:`~tcpfluid.results.RoundLog` of plain float/int8 arrays."""
+def round_log(t: Any, window: Any, next_window: Any, phase: Any, **read: Any) -> RoundLog:
+    """A :class:`~tcpfluid.results.RoundLog` of plain float/int8 arrays (``read``: what the
+    law read at each boundary, its columns ``rtt_mean_s``... by name)."""
     return _round_log_type()(
         time_s=np.asarray(t, dtype=np.float64),
         window_pkts=np.asarray(window, dtype=np.float64),
         next_window_pkts=np.asarray(next_window, dtype=np.float64),
         phase=np.asarray(phase).astype(np.int8),
+        **read,
     )
+
+
+#: the round trace's columns of what the law read at each boundary, by RoundLog column
+_TRACED_READ = {
+    "rtt_mean_s": "round_rtt_mean_s",
+    "rtt_min_s": "round_rtt_min_s",
+    "rtt_max_s": "round_rtt_max_s",
+    "base_rtt_s": "round_base_rtt_s",
+    "delta_pkts": "round_delta_pkts",
+}
 
 
 def traced_log(fl: Any) -> RoundLog:
     """The round log of a flow traced round by round (``round_t_s``, ``round_cwnd_pkts``,
-    ``round_next_cwnd_pkts``, ``round_phase``)."""
-    return round_log(fl.round_t_s, fl.round_cwnd_pkts, fl.round_next_cwnd_pkts, fl.round_phase)
+    ``round_next_cwnd_pkts``, ``round_phase`` and, where the trace keeps them,
+    ``round_rtt_mean_s``, ``round_rtt_min_s``, ``round_rtt_max_s``, ``round_base_rtt_s``,
+    ``round_delta_pkts``)."""
+    read = {k: getattr(fl, v, None) for k, v in _TRACED_READ.items()}
+    return round_log(
+        fl.round_t_s, fl.round_cwnd_pkts, fl.round_next_cwnd_pkts, fl.round_phase, **read
+    )
 
 
 def summary_of(label: str, sc: Scenario, recs: Any, **kw: Any) -> Summary:

@@ -142,6 +142,12 @@ class Packet(Engine):
         series: dict[str, Any] = {}
         if self.records("utilization"):
             series["utilization"] = np.asarray(lk.utilization, dtype=np.float64)
+        queues = {  # every link's queue (NaN where the queue is not recorded)
+            k.name: np.asarray(k.queue_pkts, dtype=np.float64)
+            if self.records("queue_pkts")
+            else np.full(t.shape, np.nan)
+            for k in res.links
+        }
         lost = "packets not conserved (sent != delivered + dropped + in flight)"
         return self._wrap(
             label,
@@ -157,6 +163,7 @@ class Packet(Engine):
             rounds=logs,
             base_rtt_s=np.array([fl.base_rtt_s for fl in res.flows], dtype=np.float64),
             series=series,
+            link_queues_pkts=queues,
             stats={
                 "wall_time_s": float(res.wall_time_s),
                 "data_packets": int(res.data_packets),

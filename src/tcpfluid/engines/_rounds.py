@@ -102,7 +102,6 @@ class Rounds(Engine):
         t = np.asarray(tr.time_s[:, 0], dtype=np.float64)
         w = np.asarray(tr.window_pkts[:, 0, :], dtype=np.float64).T
         tt, ww, next_w, pp, sizes = own_round_logs(tr)
-        logs: Any = RoundLogs(tt, ww, next_w, pp.astype(np.int8, copy=False), sizes)
         records = flow_records(tr, sc.flow_table.names)
         summary = summary_of(
             label,
@@ -116,8 +115,11 @@ class Rounds(Engine):
         q = None if tr.queue_pkts is None else np.asarray(tr.queue_pkts[keep, 0], dtype=np.float64)
         thr = tr.throughput_pps
         series: dict[str, Any] = {}
-        if tr.rtt_s is not None:  # one RTT per scenario clock: every flow of a clock sees it
-            rtt = np.asarray(tr.rtt_s, dtype=np.float64)
+        # each flow's own round clock's RTT (flows of their own base RTTs), else the one
+        own_rtt = getattr(tr, "flow_rtt_s", None)
+        own_rtt = tr.rtt_s if own_rtt is None else own_rtt
+        if own_rtt is not None:  # one RTT per scenario clock: every flow of a clock sees it
+            rtt = np.asarray(own_rtt, dtype=np.float64)
             series["rtt_s"] = (
                 np.repeat(rtt[keep, 0][None, :], F, axis=0) if rtt.ndim == 2 else rtt[keep, 0, :].T
             )
@@ -132,6 +134,11 @@ class Rounds(Engine):
         if tr.law_base_rtt_s is not None:  # what the laws held; a flow that never sent: d
             held = np.asarray(tr.law_base_rtt_s, dtype=np.float64)[0, :F]
             base_rtt = np.where(np.isfinite(held), held, base_rtt)
+        logs: Any = RoundLogs(
+            tt, ww, next_w, pp.astype(np.int8, copy=False), sizes,
+            rtt_s=_per_round(own_rtt, tr, F), delta_pkts=_per_round(tr.delta_pkts, tr, F),
+            base_rtt_s=base_rtt,
+        )  # fmt: skip
         return self._wrap(
             label,
             sc,
@@ -145,3 +152,20 @@ class Rounds(Engine):
             base_rtt_s=base_rtt,
             series=series,
         )
+
+
+def _per_round(a: Any, tr: Any, F: int) -> Any:
+    """A recorded per-round quantity of the one scenario of ``tr`` (``(R, S)``: one per
+    scenario clock, every flow of it; or ``(R, S, F)``) as the rows of the flows' round
+    logs, ``(R, F)`` (each flow's own rounds at the top of its column, as
+    :func:`~tcpfluid.fluid._rounds_results.own_rounds`); ``None`` when not recorded."""
+    if a is None:
+        return None
+    x = np.asarray(a, dtype=np.float64)
+    x = np.repeat(x[:, :1], F, axis=1) if x.ndim == 2 else x[:, 0, :]
+    ends = getattr(tr, "round_end", None)
+    if ends is None:
+        return x
+    mask = np.asarray(ends[:, 0, :], dtype=bool)
+    rows = int(mask.sum(axis=0).max(initial=0))
+    return np.take_along_axis(x, np.argsort(~mask, axis=0, kind="stable")[:rows], axis=0)

@@ -33,10 +33,15 @@ class AsyncRoundTrace(RoundTrace):
         (a recorded one, with ``record_every``).
     base_rtt_s
         Each flow's base RTT (propagation), s, shape ``(F,)``.
+    flow_rtt_s
+        Shape ``(R, 1, F)``: the mean RTT each flow's law read in its round in progress at
+        row ``k`` (its own round clock's; ``rtt_s`` is flow 0's), s; ``None`` when
+        ``rtt_s`` is not recorded.
     """
 
     round_end: NDArray[np.bool_] | None = None
     base_rtt_s: FloatArray | None = None
+    flow_rtt_s: FloatArray | None = None
 
     def flow_rows(self, flow: int) -> NDArray[np.bool_]:
         """The rows that end a (recorded) round of flow ``flow``, shape ``(R,)``."""
@@ -69,7 +74,8 @@ class AsyncRecorder:
     def series(self, rtt_flow: int = 0) -> dict[str, Any]:
         """The :class:`AsyncRoundTrace` series: rows at the union of the round ends; a
         flow's values held over its round; the queue of the rounds ending at a row (their
-        maximum); ``rtt_s`` the mean RTT the law of flow ``rtt_flow`` read."""
+        maximum); ``rtt_s`` the mean RTT the law of flow ``rtt_flow`` read, ``flow_rtt_s``
+        the one each flow's law read."""
         times = [np.array([r[0] for r in rows]) for rows in self.rows]
         t_all = np.unique(np.concatenate(times)) if times else np.zeros(0)
         R, F = t_all.size, self.F
@@ -78,6 +84,7 @@ class AsyncRecorder:
         delta = np.empty((R, 1, F)) if "delta_pkts" in self.fields else None
         thr = np.empty((R, 1, F)) if "throughput_pps" in self.fields else None
         rtt = np.empty((R, 1)) if "rtt_s" in self.fields else None
+        flow_rtt = np.empty((R, 1, F)) if rtt is not None else None
         queue = np.full((R, 1), -np.inf) if "queue_pkts" in self.fields else None
         ended = np.zeros((R, 1, F), dtype=bool)
         for ix, rows, tc in zip(self.ix, self.rows, times, strict=True):
@@ -92,8 +99,11 @@ class AsyncRecorder:
                 delta[:, 0, ix] = np.stack([r[3] for r in rows])[pos]
             if thr is not None:
                 thr[:, 0, ix] = np.stack([r[6] for r in rows])[pos]
-            if rtt is not None and rtt_flow in ix:
-                rtt[:, 0] = np.array([r[4] for r in rows])[pos]
+            if rtt is not None and flow_rtt is not None:
+                mean = np.array([r[4] for r in rows])[pos]
+                flow_rtt[:, 0, ix] = mean[:, None]
+                if rtt_flow in ix:
+                    rtt[:, 0] = mean
             if queue is not None:
                 q = np.array([r[5] for r in rows])[pos]
                 queue[:, 0] = np.maximum(queue[:, 0], np.where(hit, q, -np.inf))
@@ -103,6 +113,7 @@ class AsyncRecorder:
             "phase": phase,
             "delta_pkts": delta,
             "rtt_s": rtt,
+            "flow_rtt_s": flow_rtt,
             "queue_pkts": queue,
             "throughput_pps": thr,
             "round_end": ended,

@@ -88,25 +88,20 @@ def vegas_delta_scenario(delta: float, duration_s: float = VD_DURATION_S) -> Any
     return ns2_initial_window(sc)
 
 
-def round_samples(res: Any, engine: str) -> dict[str, np.ndarray]:
+def round_samples(res: Any) -> dict[str, np.ndarray]:
     """Per round of flow 0: time, the window the law saw, the round's RTT, BaseRTT and
     Δ = (W/BaseRTT − W/RTT)·BaseRTT (ns-2's v_delta_), from an engine's result.
 
-    Every engine records them at each round boundary, as its law read them: the packet
-    simulator and the ODE engine's hybrid model in their flows' round traces, the round
-    model in its rows."""
-    if engine == "rounds":
-        t = np.asarray(res.time_s)
-        w = np.asarray(res.window_pkts)[0]
-        rtt = np.asarray(res.series["rtt_s"])[0]
-        base = np.full_like(t, float(np.ravel(res.base_rtt_s)[0]))
-        delta = np.asarray(res.series["delta_pkts"])[0]
-    else:
-        f = (res.native if engine == "packet" else res.native.hybrid).flows[0]
-        t, w = np.asarray(f.round_t_s), np.asarray(f.round_cwnd_pkts)
-        rtt, base = np.asarray(f.round_rtt_mean_s), np.asarray(f.round_base_rtt_s)
-        delta = np.asarray(f.round_delta_pkts)
-    return {"t": t, "w": w, "rtt": rtt, "base": base, "delta": delta}
+    Every engine records them at each round boundary, as its law read them, in the
+    result's round log (:class:`~tcpfluid.results.RoundLog`: the mean RTT of the round)."""
+    r = res.rounds[0]
+    return {
+        "t": np.asarray(r.time_s),
+        "w": np.asarray(r.window_pkts),
+        "rtt": np.asarray(r.rtt_mean_s),
+        "base": np.asarray(r.base_rtt_s),
+        "delta": np.asarray(r.delta_pkts),
+    }
 
 
 def vegas_delta_run(delta: float, engine: str, duration_s: float = VD_DURATION_S) -> dict[str, Any]:
@@ -120,7 +115,7 @@ def vegas_delta_run(delta: float, engine: str, duration_s: float = VD_DURATION_S
         res = simulate(sc, engine)
     except ValueError as exc:
         return {"error": str(exc)}
-    s = round_samples(res, engine)
+    s = round_samples(res)
     m = s["t"] > VD_FROM_S
     if not m.any():
         return {"error": f"no round after {VD_FROM_S:g} s"}
@@ -248,13 +243,13 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
     if not res.success:
         return {"error": res.message}
     if engine == "packet":
-        flows = res.native.flows
-        late = [np.asarray(f.round_t_s) > RENO_FROM_S for f in flows]
+        flows = res.rounds
+        late = [np.asarray(f.time_s) > RENO_FROM_S for f in flows]
         # goodput: the packets delivered in order to the receiver (retransmissions counted once)
         g = mean_goodput_since(res.time_s, res.throughput_pps, RENO_FROM_S).tolist()
-        at_cap = [float(np.mean(np.asarray(f.round_cwnd_pkts)[m] >= THESIS_MAX_WINDOW)) for f, m in
+        at_cap = [float(np.mean(np.asarray(f.window_pkts)[m] >= THESIS_MAX_WINDOW)) for f, m in
                   zip(flows, late, strict=True)]  # fmt: skip
-        wmax = max(float(np.max(np.asarray(f.round_cwnd_pkts)[m], initial=0.0)) for f, m in
+        wmax = max(float(np.max(np.asarray(f.window_pkts)[m], initial=0.0)) for f, m in
                    zip(flows, late, strict=True))  # fmt: skip
     elif engine == "ode":
         g = mean_rate_since(res.time_s, res.series["delivered_pkts"], RENO_FROM_S).tolist()

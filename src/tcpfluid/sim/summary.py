@@ -10,10 +10,12 @@ same values as the summary of :func:`tcpfluid.simulate`), applied to each flow's
   in effect after each boundary, from the flow's start to the first bandwidth change, with
   the band of the flow's law's own limit cycle (:func:`tcpfluid.metrics.law_settle_band`);
 * convergence after each change: the same from the change to the next one;
-* bandwidth changes: the start and stop times of the CBR sources inside the run;
+* changes: the run's changes inside it (:func:`tcpfluid.metrics.run_changes`: the CBR
+  sources starting and stopping, the flows joining and leaving);
 * utilization: bytes carried by the bottleneck (:func:`tcpfluid.scenarios.bottleneck`;
   all traffic) over its capacity × the run's duration;
-* throughput: each flow's in-order delivered packets over its active time.
+* throughput: each flow's in-order delivered packets over its active time (NaN for a
+  flow never active).
 """
 
 from __future__ import annotations
@@ -93,14 +95,14 @@ def summarise(res: PacketResult) -> PacketSummary:
     """Compute the :class:`PacketSummary` of a run (definitions in the module docstring)."""
     sc = res.scenario
     t_end = sc.duration_s
-    changes = metrics.bandwidth_changes([(c.start_s, c.stop_s) for c in sc.cbr], t_end)
+    cbr = metrics.bandwidth_changes([(c.start_s, c.stop_s) for c in sc.cbr], t_end)
     bott = bottleneck(sc)  # the one rule of every engine (tcpfluid.scenarios.bottleneck)
     assert bott is not None
     lt = res.link(bott.name)
     capacity_bytes = bott.rate_bps / 8.0 * t_end  # 0 when the product underflows
     util = lt.bytes_out / capacity_bytes if capacity_bytes > 0 else math.nan
     return PacketSummary(
-        **round_trace_fields(res.flows, res.settle_band_pkts, changes, t_end),
+        **round_trace_fields(res.flows, res.settle_band_pkts, cbr, t_end),
         utilization=float(util),
         bottleneck=bott.name,
         retransmissions=np.array([fl.retransmissions for fl in res.flows], dtype=np.int64),

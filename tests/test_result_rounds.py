@@ -1,0 +1,88 @@
+"""What every engine's :class:`~tcpfluid.results.Result` carries so that no consumer needs
+the engine's own result: each flow's round log with what its law read at each boundary
+(RTTs, BaseRTT, Δ), and the queue of each link the engine models."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import tcpfluid
+from tcpfluid.scenarios import build_scenario
+
+
+@pytest.mark.parametrize("engine", ["rounds", "ode", "packet"])
+def test_each_rounds_delta_is_eq_1_of_its_window_rtt_and_base_rtt(engine: str) -> None:
+    # two Vegas flows of different base RTTs (the round model gives each its own round
+    # clock): the Δ each law decided on, recorded by the engine, is eq 1 of the Quick Vegas
+    # paper, (W/BaseRTT - W/RTT) BaseRTT, of the same row's window, mean RTT and BaseRTT,
+    # each recorded on its own; and each flow's RTT is never below its BaseRTT
+    sc = build_scenario("thesis-two-flow", duration="10s").with_algorithm("vegas")
+    res = tcpfluid.simulate(sc, engine)
+    assert len(res.rounds) == 2
+    for r in res.rounds:
+        w, rtt, base = r.window_pkts, r.rtt_mean_s, r.base_rtt_s
+        assert r.delta_pkts.shape == rtt.shape == base.shape == r.time_s.shape
+        assert np.isfinite(r.delta_pkts).all() and np.isfinite(rtt).all()
+        # (the rounding of three divisions, relative to windows of tens of packets)
+        np.testing.assert_allclose(r.delta_pkts, (w / base - w / rtt) * base, atol=1e-9)
+        assert (rtt >= base - 1e-12).all()
+
+
+def test_the_rtt_extremes_are_given_where_the_engine_keeps_them() -> None:
+    # the packet simulator keeps each round's smallest and largest RTT sample (min <= mean
+    # <= max); the hybrid model the mean only (NaN, None in the JSON); in the round model
+    # every packet of a round has its one RTT
+    sc = build_scenario("qv-basic", duration="10s").with_algorithm("vegas")
+    pk = tcpfluid.simulate(sc, "packet").rounds[0]
+    assert (pk.rtt_min_s <= pk.rtt_mean_s + 1e-15).all()
+    assert (pk.rtt_mean_s <= pk.rtt_max_s + 1e-15).all()
+    assert (pk.rtt_max_s > pk.rtt_min_s).any()
+    hy = tcpfluid.simulate(sc, "ode").rounds[0]
+    assert np.isnan(hy.rtt_min_s).all() and np.isnan(hy.rtt_max_s).all()
+    got = hy.to_dict()
+    assert set(got) == {
+        "time_s", "window_pkts", "next_window_pkts", "phase", "rtt_mean_s", "rtt_min_s",
+        "rtt_max_s", "base_rtt_s", "delta_pkts",
+    }  # fmt: skip
+    assert got["rtt_min_s"] == [None] * len(hy.time_s)
+    ro = tcpfluid.simulate(sc, "rounds").rounds[0]
+    np.testing.assert_array_equal(ro.rtt_min_s, ro.rtt_mean_s)
+    np.testing.assert_array_equal(ro.rtt_max_s, ro.rtt_mean_s)
+    # not recorded: not kept
+    bare = tcpfluid.simulate(sc, "rounds", record=()).rounds[0]
+    assert np.isnan(bare.rtt_mean_s).all() and np.isnan(bare.delta_pkts).all()
+
+
+def test_a_links_queue_is_read_from_the_result() -> None:
+    # the packet simulator answers for every link of the scenario (its own trace of the
+    # link), the bottleneck's being the result's queue; a fluid engine for its bottleneck;
+    # any other name is refused naming the links the engine has
+    sc = build_scenario("thesis-two-flow", duration="5s").with_algorithm("vegas")
+    res = tcpfluid.simulate(sc, "packet")
+    for lk in res.native.links:
+        np.testing.assert_array_equal(res.link_queue_pkts(lk.name), lk.queue_pkts)
+    np.testing.assert_array_equal(res.link_queue_pkts(res.summary.bottleneck), res.queue_pkts)
+    assert len(res.native.links) > 1
+    rounds = tcpfluid.simulate(sc, "rounds")
+    assert rounds.link_queue_pkts(rounds.summary.bottleneck) is rounds.queue_pkts
+    other = next(lk.name for lk in res.native.links if lk.name != res.summary.bottleneck)
+    with pytest.raises(ValueError, match=f"link must be a link the rounds engine models .*{other}"):
+        rounds.link_queue_pkts(other)
+    with pytest.raises(ValueError, match="got 'nowhere'"):
+        res.link_queue_pkts("nowhere")
+
+
+def test_the_round_models_rtt_series_is_each_flows_own() -> None:
+    # flows of different base RTTs run their own round clocks in the round model: each
+    # flow's recorded RTT (the series on the samples and its round log) is its own, never
+    # below its own base RTT (13.2 ms and 71.2 ms here; the series once gave every flow
+    # the first flow's RTT)
+    sc = build_scenario("thesis-two-flow", duration="10s").with_algorithm("vegas")
+    res = tcpfluid.simulate(sc, "rounds")
+    d = sc.base_rtts_s()
+    rtt = res.series["rtt_s"]
+    for k in range(2):
+        assert (rtt[k] >= d[k] - 1e-12).all()
+        assert (res.rounds[k].rtt_mean_s >= d[k] - 1e-12).all()
+    assert d[1] > 5 * d[0]
