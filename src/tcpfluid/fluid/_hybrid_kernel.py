@@ -80,7 +80,11 @@ F_ROUND_NO = 48  # the flow's rounds begun since it joined (its first round is 0
 F_IN_SS = 49  # 1.0: its law is in slow start (the phase its last decision chose)
 F_GROWTH = 50  # 3 columns: its growth in its round r at column r mod 3 (cap − window), packets
 F_GROWTH_SS = 53  # 3 columns: the same while placed and in slow start (else 0), packets
-N_FLOW_ROWS = 56
+F_SUMS_ROUND = 56  # the round whose places the next three hold (:func:`_place_sums`)
+F_AHEAD = 57  # the growth of the placed flows ahead of it in that round's burst, packets
+F_OURS = 58  # every placed flow's growth in it, packets
+F_TOTAL = 59  # every flow's growth in it, packets
+N_FLOW_ROWS = 60
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -868,26 +872,43 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
 def _place(ff, j, ramp_s):  # type: ignore[no-untyped-def]
     """Flow ``j``'s offsets ``(mean, max, min)`` of its round's RTTs at its place in the
     slow-start burst, s (:func:`._places.place_offset`; docs/ode-model.md, "Places in the
-    slow-start burst"). The round's samples are of the packets sent in the round before,
-    whose growth the placed flows, all on one round clock, keep in column ``(r − 1) mod
-    3`` (``r``: the ending round); a flow that joined later counts its current round's.
-    ``ramp_s``: the spread of the round's RTT samples, the queue's ramp its packets met."""
-    at = (int(ff[j, F_ROUND_NO]) - 1) % 3
+    slow-start burst"); ``ramp_s``: the spread of the round's RTT samples, the queue's
+    ramp its packets met. The first placed flow to end a round sums the growth for all
+    (:func:`_place_sums`): one pass over the flows a round, not one a flow."""
+    r = ff[j, F_ROUND_NO]
+    if ff[j, F_SUMS_ROUND] != r:
+        _place_sums(ff, r)
+    z = ff[j, F_GROWTH_SS + (int(r) - 1) % 3]
+    return place_offset(ff[j, F_AHEAD], z, ff[j, F_OURS], ff[j, F_TOTAL], ramp_s, ff[j, F_CYCLES])
+
+
+@njit(**_JIT)
+def _place_sums(ff, r):  # type: ignore[no-untyped-def]
+    """The growth every placed flow's place in its round ``r`` reads, into its columns
+    ``F_AHEAD``, ``F_OURS``, ``F_TOTAL`` (``F_SUMS_ROUND``: ``r``). The round's samples
+    are of the packets sent in the round before, whose growth the placed flows, all on
+    one round clock (within a round of each other), keep in column ``(r − 1) mod 3``; a
+    flow that joined later counts its current round's."""
+    at = (int(r) - 1) % 3
     ahead = 0.0
     ours = 0.0
     total = 0.0
     for i in range(ff.shape[0]):
-        if ff[i, F_STARTED] == 0.0 or ff[i, F_W] <= 0.0:
-            continue
+        counted = ff[i, F_STARTED] == 1.0 and ff[i, F_W] > 0.0
         if ff[i, F_PLACED] == 1.0:
-            z = ff[i, F_GROWTH_SS + at]
-            total += ff[i, F_GROWTH + at]
-            ours += z
-            if i < j:
+            ff[i, F_AHEAD] = ahead
+            if counted:
+                z = ff[i, F_GROWTH_SS + at]
+                total += ff[i, F_GROWTH + at]
+                ours += z
                 ahead += z
-        else:
+        elif counted:
             total += ff[i, F_GROWTH + int(ff[i, F_ROUND_NO]) % 3]
-    return place_offset(ahead, ff[j, F_GROWTH_SS + at], ours, total, ramp_s, ff[j, F_CYCLES])
+    for i in range(ff.shape[0]):
+        if ff[i, F_PLACED] == 1.0:
+            ff[i, F_SUMS_ROUND] = r
+            ff[i, F_OURS] = ours
+            ff[i, F_TOTAL] = total
 
 
 @njit(**_JIT)
