@@ -19,6 +19,8 @@ from numba import njit
 
 from .. import _numba_cache
 from .._queueing_kernel import red_probability
+from ..algorithms.base import SLOW_START
+from ._places import place_offset
 
 # per-flow float state: columns of the (F, N_FLOW_ROWS) array ``ff`` (each flow's fields
 # side by side)
@@ -71,7 +73,18 @@ F_LAST_DEP = 42  # the last step the flow's departures were not zero
 F_LAST_REL = 43  # the step its last held drop is released (``drop_hist``)
 F_PARK_FROM = 44  # the last step before the flow was parked (:func:`_unpark`)
 F_QUIET = 45  # 1.0: the flow is in the list of flows that may be parked (``touched[3]``)
-N_FLOW_ROWS = 46
+# its place in the slow-start burst (:mod:`._places`; set by ``hybrid._set_places``)
+F_PLACED = 46  # 1.0: the flow started with the first flows, together, on one round clock
+F_CYCLES = 47  # the burst's cycles: the first placed flow's initial window, packets
+F_ROUND_NO = 48  # the flow's rounds begun since it joined (its first round is 0)
+F_IN_SS = 49  # 1.0: its law is in slow start (the phase its last decision chose)
+F_GROWTH = 50  # 3 columns: its growth in its round r at column r mod 3 (cap − window), packets
+F_GROWTH_SS = 53  # 3 columns: the same while placed and in slow start (else 0), packets
+F_SUMS_ROUND = 56  # the round whose places the next three hold (:func:`_place_sums`)
+F_AHEAD = 57  # the growth of the placed flows ahead of it in that round's burst, packets
+F_OURS = 58  # every placed flow's growth in it, packets
+F_TOTAL = 59  # every flow's growth in it, packets
+N_FLOW_ROWS = 60
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -124,7 +137,7 @@ GROW = 3  # a log may not have room for a step: the caller gives it room and cal
 PAUSE = 5  # the step ``ig[I_PAUSE]`` is reached (a progress report)
 
 _numba_cache.configure()  # the cache directory rule every compiled part follows
-_numba_cache.embeds(sys.modules[__name__], red_probability)  # RED's law, compiled in
+_numba_cache.embeds(sys.modules[__name__], red_probability, place_offset)  # compiled in
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
@@ -834,9 +847,15 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
     out[S_CWND, i] = ff[j, F_W]
     out[S_BASE, i] = b if finite_b else d
     mean = ff[j, F_R_SUM] / max(r_acks, 1e-300) if r_acks > 0 else d
-    out[S_MEAN, i] = mean
     out[S_MIN, i] = r_min if math.isfinite(r_min) else d
     out[S_MAX, i] = ff[j, F_R_MAX] if ff[j, F_R_MAX] > 0 else d
+    if ff[j, F_PLACED] == 1.0 and ff[j, F_IN_SS] == 1.0 and ff[j, F_ROUND_NO] >= 1.0 and r_acks > 0:
+        # its place in the slow-start burst (the base RTT keeps the round's minimum)
+        d_mean, d_max, d_min = _place(ff, j, out[S_MAX, i] - out[S_MIN, i])
+        mean += d_mean
+        out[S_MAX, i] = max(out[S_MAX, i] + d_max, out[S_MIN, i])
+        out[S_MIN, i] = min(out[S_MIN, i] + d_min, mean)
+    out[S_MEAN, i] = mean
     out[S_ACKS, i] = r_acks
     if has_rev:
         # an ACK-path queue is in the RTT but not in the forward delay (timestamps)
@@ -847,6 +866,62 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
     else:
         out[S_FWD_MEAN, i] = mean - 0.5 * d
         out[S_FWD_BASE, i] = out[S_BASE, i] - 0.5 * d
+
+
+@njit(**_JIT)
+def _place(ff, j, ramp_s):  # type: ignore[no-untyped-def]
+    """Flow ``j``'s offsets ``(mean, max, min)`` of its round's RTTs at its place in the
+    slow-start burst, s (:func:`._places.place_offset`; docs/ode-model.md, "Places in the
+    slow-start burst"); ``ramp_s``: the spread of the round's RTT samples, the queue's
+    ramp its packets met. The first placed flow to end a round sums the growth for all
+    (:func:`_place_sums`): one pass over the flows a round, not one a flow."""
+    r = ff[j, F_ROUND_NO]
+    if ff[j, F_SUMS_ROUND] != r:
+        _place_sums(ff, r)
+    z = ff[j, F_GROWTH_SS + (int(r) - 1) % 3]
+    return place_offset(ff[j, F_AHEAD], z, ff[j, F_OURS], ff[j, F_TOTAL], ramp_s, ff[j, F_CYCLES])
+
+
+@njit(**_JIT)
+def _place_sums(ff, r):  # type: ignore[no-untyped-def]
+    """The growth every placed flow's place in its round ``r`` reads, into its columns
+    ``F_AHEAD``, ``F_OURS``, ``F_TOTAL`` (``F_SUMS_ROUND``: ``r``). The round's samples
+    are of the packets sent in the round before, whose growth the placed flows, all on
+    one round clock (within a round of each other), keep in column ``(r − 1) mod 3``; a
+    flow that joined later counts its current round's."""
+    at = (int(r) - 1) % 3
+    ahead = 0.0
+    ours = 0.0
+    total = 0.0
+    for i in range(ff.shape[0]):
+        counted = ff[i, F_STARTED] == 1.0 and ff[i, F_W] > 0.0
+        if ff[i, F_PLACED] == 1.0:
+            ff[i, F_AHEAD] = ahead
+            if counted:
+                z = ff[i, F_GROWTH_SS + at]
+                total += ff[i, F_GROWTH + at]
+                ours += z
+                ahead += z
+        elif counted:
+            total += ff[i, F_GROWTH + int(ff[i, F_ROUND_NO]) % 3]
+    for i in range(ff.shape[0]):
+        if ff[i, F_PLACED] == 1.0:
+            ff[i, F_SUMS_ROUND] = r
+            ff[i, F_OURS] = ours
+            ff[i, F_TOTAL] = total
+
+
+@njit(**_JIT)
+def place_round(ff, j, phase):  # type: ignore[no-untyped-def]
+    """Flow ``j`` begins its round ``F_ROUND_NO`` (0 at its start) with the window,
+    increment and cap its law set and in ``phase``: keep its growth in the round for
+    :func:`_place`."""
+    r = int(ff[j, F_ROUND_NO]) % 3
+    grow = max(ff[j, F_CAP] - ff[j, F_W], 0.0) if ff[j, F_INCR] > 0.0 else 0.0
+    ss = phase == SLOW_START
+    ff[j, F_IN_SS] = 1.0 if ss else 0.0
+    ff[j, F_GROWTH + r] = grow
+    ff[j, F_GROWTH_SS + r] = grow if ss and ff[j, F_PLACED] == 1.0 else 0.0
 
 
 @njit(**_JIT)
@@ -882,6 +957,8 @@ def _end_one(ff, j, t, s, i, phase, log_flow, log_rows, n):  # type: ignore[no-u
     log_rows[n, 4] = s[S_MEAN, i]
     log_rows[n, 5] = s[S_BASE, i]
     round_restart(ff, j)
+    ff[j, F_ROUND_NO] += 1.0
+    place_round(ff, j, phase)
     return n + 1
 
 

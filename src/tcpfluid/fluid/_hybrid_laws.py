@@ -64,10 +64,13 @@ class _Laws:
         self.init_cwnd = np.empty(n)
         self.init_incr = np.empty(n)
         self.init_cap = np.empty(n)
-        for (_, ix), a in zip(self.groups, act, strict=True):
+        #: each flow's law phase when it starts
+        self.init_phase = np.empty(n)
+        for (_, ix), a, fr in zip(self.groups, act, self.fresh, strict=True):
             self.init_cwnd[ix] = a.cwnd
             self.init_incr[ix] = a.incr
             self.init_cap[ix] = a.cap
+            self.init_phase[ix] = fr["phase"]
 
     def restart(self, mask: NDArray[np.bool_]) -> None:
         """Fresh state for the flows in ``mask``."""

@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from ..algorithms.base import SLOW_START
 from . import _rounds_kernel as rk
+from ._places import place_offsets
 from ._rounds_physics import Rtts, any_of, by_scenario, per_flow, per_scenario
 
 if TYPE_CHECKING:
@@ -58,13 +59,16 @@ class BurstPlaces:
     ) -> None:
         self.S, self.F, self.lag, self.model = S, F, lag, model
         self.rows = [np.zeros((3, S * F)) for _ in range(lag + 1)]
+        self.out = np.zeros((3, S, F))
         #: the round's minimum RTT each flow's packets see (its first packet's)
         self.min_seen: FloatArray | None = None
-        #: the cycles of a round's burst: the flows' initial windows (at least 1 packet);
-        #: the flows that have places in it: those that start first, together
-        self.cycles = np.maximum(cwnd0.reshape(S, F)[:, :1], 1.0)
+        #: the flows that have places in the burst: those that start first, together;
+        #: the burst's cycles: the first of them's initial window (at least 1 packet)
         first = start_n.reshape(S, F)
-        self.placed = (first == first.min(axis=1, keepdims=True)).reshape(-1)
+        placed = first == first.min(axis=1, keepdims=True)
+        w0 = cwnd0.reshape(S, F)[np.arange(S), placed.argmax(axis=1)]
+        self.cycles = np.maximum(w0, 1.0)
+        self.placed = placed.reshape(-1)
         #: rounds since a placed flow was last in slow start: once more than the
         #: feedback lag, every place read is zero and the round's RTTs are every flow's
         self.unplaced_rounds = 0
@@ -80,18 +84,14 @@ class BurstPlaces:
         flows' order, then their second packets, and so on: ``c`` cycles. The ACK clock
         keeps that order and every ACK of a growing flow sends its growth right behind the
         packet it clocks out, so each cycle carries each flow's ``z_j / c`` growth packets
-        in one run, in the flows' order. The queue grows through the round by ``Z/c`` a
-        cycle (Z: the round's growth) and, inside a cycle, by the runs of the flows ahead:
-        flow j's packets see, above the round's first queue, ``(c − 1)Z/(2c) + (Σ_{i<j} z_i
-        + z_j/2)/c`` on average and ``(c − 1)Z/c + Σ_{i≤j} z_i / c`` at its last packet.
-        Averaged over the flows that is the round's mean (Z/2), so each flow's offsets
-        from the round's mean, maximum and minimum RTT are the round's queue ramp (its
-        maximum less its minimum queue, seconds) per packet of growth, over ``c``, times
-        ``Σ_{i<j} z_i + z_j/2 − Z_p/2``, ``Σ_{i≤j} z_i − Z_p`` and ``Σ_{i<j} z_i`` (Z_p:
-        the growth of the placed flows). Placed: the flows that started first, together,
-        while in slow start (after it the packets' flows no longer keep runs: measured in
-        the document). The law reads those of the round its RTTs come from (the feedback
-        lag); the base RTT keeps the round's minimum."""
+        in one run, in the flows' order, and each flow's offsets from the round's mean,
+        maximum and minimum RTT are the round's queue ramp (its maximum less its minimum
+        queue, seconds) per packet of growth, over ``c``, times the placed flows' growth
+        ahead of it less their middle, end and start (:func:`~._places.place_offset`).
+        Placed: the flows that started first, together, while in slow start (after it the
+        packets' flows no longer keep runs: measured in the document). The law reads those
+        of the round its RTTs come from (the feedback lag); the base RTT keeps the round's
+        minimum."""
         S, m, lag = self.S, self.F, self.lag
         placed = self.placed.reshape(S, m) & (phase == SLOW_START).reshape(S, m)
         if placed.any():
@@ -102,19 +102,13 @@ class BurstPlaces:
                 self.min_seen = None
                 return rtts
         grow = np.where(act, z, 0.0).reshape(S, m)
-        zs = np.where(placed, grow, 0.0)
-        hi = np.cumsum(zs, axis=1)
-        ours = hi[:, -1:]
-        total = grow.sum(axis=1, keepdims=True)
-        safe = np.where(total > 0.0, total, 1.0)
-        # the ramp in seconds per packet of the round's growth, over the cycles
-        ramp = ((R[rk.Q_MAX] - R[rk.Q_MIN]) * R[rk.INV_MU])[:S, None] / (self.cycles * safe)
-        last = np.where(placed, ramp * (hi - ours), 0.0)
-        mid = np.where(placed, ramp * (hi - 0.5 * zs - 0.5 * ours), 0.0)
+        ramp = (R[rk.Q_MAX] - R[rk.Q_MIN]) * R[rk.INV_MU]  # the round's queue ramp, s
+        zs, total = np.where(placed, grow, 0.0), grow.sum(axis=1)
+        off = place_offsets(zs, placed, total, ramp[:S], self.cycles, self.out)
         row = self.rows[k % (lag + 1)]
-        row[0] = (last if self.model == "last" else mid).reshape(-1)
-        row[1] = last.reshape(-1)
-        row[2] = np.where(placed, ramp * (hi - zs), 0.0).reshape(-1)
+        row[0] = (off[1] if self.model == "last" else off[0]).reshape(-1)
+        row[1] = off[1].reshape(-1)
+        row[2] = off[2].reshape(-1)
         read = self.rows[max(k - lag, 0) % (lag + 1)]
         r_min, r_mean, r_max, f_min, f_mean = (per_flow(x, m) for x in rtts)
         # (the first packet's place lowers nothing: the base RTT keeps the round's minimum)

@@ -235,6 +235,8 @@ def simulate_hybrid(
     with small_pages():  # written once in order: huge pages bring them nothing
         st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
     st.g[K.G_MARK] = mark
+    if rev_arr[0] != 1.0:
+        _set_places(st.ff, laws)
     box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
     _run_steps(st, box, laws, run, progress)
     return _collect(laws, st.ff, st.g, st.rec_f, st.rec_g, box, mu, t_end, dt, changes, red)
@@ -260,6 +262,19 @@ def _set_switches(
             raise TypeError(f"{name} must be True or False, got {value!r}")
     rev_arr[6] = 1.0 if boundary_ack_next_round else 0.0
     rev_arr[7] = 1.0 if hold_drops else 0.0
+
+
+def _set_places(ff: NDArray[np.float64], laws: _Laws) -> None:
+    """The flows with places in the slow-start burst (docs/ode-model.md, "Places in the
+    slow-start burst"): those that start first, together, on one round clock (the same
+    base RTT), when there are at least two; the burst's cycles: the first of them's
+    initial window (at least 1 packet)."""
+    start, d = ff[:, K.F_START], ff[:, K.F_D]
+    first = np.flatnonzero(start == start.min())
+    if first.size < 2 or np.any(d[first] != d[first[0]]):
+        return
+    ff[first, K.F_PLACED] = 1.0
+    ff[first, K.F_CYCLES] = max(float(laws.init_cwnd[first[0]]), 1.0)
 
 
 def _loss_rule(
@@ -303,6 +318,8 @@ def _run_steps(
                 ff[joining, K.F_STARTED] = 1.0
                 ff[joining, K.F_FMIN] = np.inf
                 box.base[joining] = np.inf
+                for j in np.flatnonzero(joining).tolist():
+                    K.place_round(ff, j, laws.init_phase[j])  # its round 0
                 g[K.G_REDO] = 1.0  # every flow's sending is computed again
             elif code == K.GROW:
                 box.grow(F)
