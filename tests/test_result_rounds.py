@@ -86,3 +86,14 @@ def test_the_round_models_rtt_series_is_each_flows_own() -> None:
         assert (rtt[k] >= d[k] - 1e-12).all()
         assert (res.rounds[k].rtt_mean_s >= d[k] - 1e-12).all()
     assert d[1] > 5 * d[0]
+
+
+@pytest.mark.parametrize("bad", [3, None, ["R1-R2"], b"R1-R2"])
+def test_a_link_name_of_another_type_is_refused_naming_the_parameter(bad: object) -> None:
+    # a link is named by a string: anything else is a TypeError naming the parameter and
+    # the type it got (a list once raised "unhashable type", an int a ValueError)
+    res = tcpfluid.simulate(
+        build_scenario("qv-basic", duration="1s").with_algorithm("vegas"), "rounds"
+    )
+    with pytest.raises(TypeError, match=r"link must be a str \(a link's name\), got "):
+        res.link_queue_pkts(bad)  # type: ignore[arg-type]

@@ -9,8 +9,10 @@ the split is set by the flows' positions in the start order (their packets' plac
 the bottleneck's cycle, which sets where each flow's round boundaries fall in the queue's
 swings), permuting the order permutes the per-flow throughputs exactly; if it were set
 by anything tied to a flow's index, it would not move. The fluid engines, whose flows
-see one queue at the same instants, stay near equal shares (docs/algorithms.md,
-"tcp-ho", "Start order decides the split").
+see one queue at the same instants, stay near equal shares when the flows start apart
+(docs/algorithms.md, "tcp-ho", "Start order decides the split", which also gives the
+hybrid's split of flows that start together, since it reads their places in the
+slow-start burst).
 """
 
 from __future__ import annotations

@@ -469,9 +469,15 @@ class Result:
 
         Raises
         ------
+        TypeError
+            For a ``link`` that is not a string.
         ValueError
             For a link the engine does not model, naming the links it does.
         """
+        if not isinstance(link, str):
+            raise TypeError(
+                f"link must be a str (a link's name), got {type(link).__name__} {link!r}"
+            )
         if link in self.link_queues_pkts:
             return self.link_queues_pkts[link]
         if link == self.summary.bottleneck:

@@ -57,3 +57,24 @@ def test_the_later_flows_leave_slow_start_first_as_in_the_packets(runs) -> None:
     doubled = set(np.flatnonzero(np.array(peak) >= 32.0).tolist())
     assert doubled == set(range(7))
     assert set(np.flatnonzero(np.array(model) >= 31.5).tolist()) == doubled
+
+
+def test_a_loss_ends_the_places_until_the_law_is_in_slow_start_again() -> None:
+    """Places are read in slow-start rounds only (docs/ode-model.md): the round a loss
+    reaction begins is run in the phase the law chose at the loss, not the slow start
+    of the round the loss ended. Two Vegas flows that start together on 10 Mb/s × 100 ms
+    with a 12-packet buffer each lose once in slow start and enter congestion avoidance
+    with the same window (11.36 packets, within 0.01); the rounds after their losses end
+    within 1 ms of each other on the one queue, so without places they read the same
+    mean RTT (measured 0.05 ms apart; with the slow-start places of the round before the
+    loss, ±1.2 ms around it: 2.45 ms apart)."""
+    sc = rtt_dumbbell(10e6, [0.1, 0.1], ["vegas"] * 2, duration_s=2.0, buffer_pkts=12)
+    res = tcpfluid.simulate(sc, "hybrid")
+    rows = []
+    for k, log in enumerate(res.rounds):
+        lost = float(np.asarray(res.native.hybrid.flows[k].loss_t_s)[0])
+        rows.append(int(np.flatnonzero(log.time_s > lost)[0]))
+    a, b = (res.rounds[k] for k in range(2))
+    assert abs(a.time_s[rows[0]] - b.time_s[rows[1]]) < 1e-3
+    assert a.window_pkts[rows[0]] == pytest.approx(b.window_pkts[rows[1]], abs=0.01)
+    assert abs(a.rtt_mean_s[rows[0]] - b.rtt_mean_s[rows[1]]) < 2e-4

@@ -1022,6 +1022,7 @@ def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def
     ff[j, F_FIRST_DROP] = np.inf
     ff[j, F_SILENT] = t + silent
     ff[j, F_RECOVER] = t + _np_max(srtt, silent)
+    ff[j, F_IN_SS] = 0.0  # no place in a burst until its law's next round is slow start
     round_restart(ff, j)
 
 
