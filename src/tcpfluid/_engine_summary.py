@@ -204,7 +204,7 @@ def round_trace_fields(
     joining and leaving), throughputs over each flow's active time in ``(0, t_end)``
     (NaN for a flow never active) and Jain's index of the known ones."""
     from .metrics._changes import flow_rates, jain_rows
-    from .metrics.summary import _columns_once
+    from .metrics.summary import _columns_once, run_changes
 
     F = len(flows)
     names = [str(i) for i in range(F)]
@@ -214,9 +214,10 @@ def round_trace_fields(
     ]
     start = np.array([float(fl.start_s) for fl in flows], dtype=np.float64)
     stop = np.array([float(fl.stop_s) for fl in flows], dtype=np.float64)
-    # the run's changes: each CBR change, each flow's join and leave inside (0, t_end)
-    times = {float(c) for c in cbr_changes} | set(start.tolist()) | set(stop.tolist())
-    changes = tuple(sorted(t for t in times if 0.0 < t < t_end))
+    # the run's changes (the summary's one rule): each CBR change (given as its time: a
+    # zero-length interval, only the times are used here), each flow's join and leave
+    cbr = [(float(c), float(c)) for c in cbr_changes]
+    changes = run_changes(cbr, zip(start.tolist(), stop.tolist(), strict=True), t_end)[0]
     K = len(changes)
     if F:
         band = np.array(bands, dtype=np.float64) if len(bands) else np.zeros(F)

@@ -204,8 +204,10 @@ class RoundLogs(LazySeq["RoundLog"]):
         rtt = None if self.rtt_s is None else self.rtt_s[:s, k]
         delta = None if self.delta_pkts is None else self.delta_pkts[:s, k]
         base = None if self.base_rtt_s is None else np.full(t.shape[0], self.base_rtt_s[k])
+        # one RTT a round: its mean, minimum and maximum are the same numbers, three arrays
+        lo, hi = (None, None) if rtt is None else (rtt.copy(), rtt.copy())
         return RoundLog(t, self.window_pkts[:s, k], self.next_window_pkts[:s, k],
-                        self.phase[:s, k], rtt, rtt, rtt, base, delta)  # fmt: skip
+                        self.phase[:s, k], rtt, lo, hi, base, delta)  # fmt: skip
 
     __eq__ = object.__eq__  # logs made when read: equal only to itself
     __hash__ = object.__hash__  # type: ignore[assignment]
