@@ -34,8 +34,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from tcpfluid.fairness import THESIS_TABLE_3_16, thesis_two_flow_study
+from tcpfluid.fairness import thesis_two_flow_study
 from tcpfluid.fluid.ode import simulate_scenario_ode
+from tcpfluid.published import THESIS_TABLE_3_16
 from tcpfluid.scenarios import build_scenario
 
 

@@ -98,3 +98,23 @@ def test_a_link_name_of_another_type_is_refused_naming_the_parameter(bad: object
     )
     with pytest.raises(TypeError, match=r"link must be a str \(a link's name\), got "):
         res.link_queue_pkts(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "column", ["window_pkts", "next_window_pkts", "phase", "rtt_mean_s", "delta_pkts"]
+)
+def test_a_round_log_column_of_another_length_than_time_s_is_refused(column: str) -> None:
+    # every column has one value per round boundary: a column one row short of time_s's
+    # three rows is a ValueError naming the column, its length and the expected length
+    from tcpfluid.results import RoundLog
+
+    t = np.array([0.1, 0.2, 0.3])
+    cols = {
+        "window_pkts": np.array([2.0, 4.0, 8.0]),
+        "next_window_pkts": np.array([4.0, 8.0, 16.0]),
+        "phase": np.zeros(3, dtype=np.int8),
+    }
+    RoundLog(t, **cols)  # three rows each: accepted, the optional columns NaN
+    cols[column] = np.ones(2, dtype=np.int8 if column == "phase" else np.float64)
+    with pytest.raises(ValueError, match=rf"column {column} has 2 values; expected 3"):
+        RoundLog(t, **cols)

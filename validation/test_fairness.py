@@ -15,7 +15,6 @@ import pytest
 
 from tcpfluid.analytic import jain_index
 from tcpfluid.fairness import (
-    THESIS_TABLE_3_16,
     ho_different_rtt_study,
     ho_friendliness_study,
     period_throughputs,
@@ -24,6 +23,7 @@ from tcpfluid.fairness import (
     thesis_two_flow_study,
 )
 from tcpfluid.fluid.equilibrium import reno_equilibrium
+from tcpfluid.published import THESIS_TABLE_3_16
 
 X2_TABLE = tuple(THESIS_TABLE_3_16)  # the 13 rows of Table 3.16, 110 ms down to 1 ms
 

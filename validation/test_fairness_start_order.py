@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from tcpfluid.analytic import jain_index
-from tcpfluid.fairness import THESIS_TABLE_3_16
+from tcpfluid.published import THESIS_TABLE_3_16
 from tcpfluid.report._sec_fairness import THESIS_RTT1_S, thesis_offset_scenario
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import simulate_packets

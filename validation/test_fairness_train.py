@@ -20,9 +20,9 @@ import sympy as sp
 
 from tcpfluid.analytic import blb_equilibrium, jain_index
 from tcpfluid.analytic.equilibrium import blb_train_equilibrium
-from tcpfluid.fairness import THESIS_TABLE_3_16
 from tcpfluid.fairness.trains import train_fraction
 from tcpfluid.fluid.ode import ode_problem
+from tcpfluid.published import THESIS_TABLE_3_16
 from tcpfluid.scenarios import Scenario, build_scenario
 from tcpfluid.sim import simulate_packets
 

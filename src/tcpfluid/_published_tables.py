@@ -143,13 +143,13 @@ def paper_tables(entry: Factory) -> tuple[PublishedValue, ...]:
 
 
 def thesis_tables(entry: Factory) -> tuple[PublishedValue, ...]:
-    """Tsang's thesis, ch. 3: Tables 3.2-3.4, 3.12-3.13, 3.21-3.22, 3.25-3.28 (ns-2)."""
+    """Tsang's thesis, ch. 3: Tables 3.2-3.4, 3.12-3.13, 3.16, 3.21-3.22, 3.25-3.28 (ns-2)."""
     return _thesis_few_flows(entry) + _thesis_mixes(entry) + _thesis_delayed_acks(entry)
 
 
 def _thesis_few_flows(entry: Factory) -> tuple[PublishedValue, ...]:
-    """Tsang's thesis, ch. 3: Tables 3.2-3.4 (one flow), 3.12-3.13 (two Reno flows) and
-    3.21 (many flows of one algorithm)."""
+    """Tsang's thesis, ch. 3: Tables 3.2-3.4 (one flow), 3.12-3.13 (two Reno flows), 3.16 (two
+    Vegas flows) and 3.21 (many flows of one algorithm)."""
     out, sim = _collector(entry)
 
     # §4.1.2 Tables 3.2-3.4: one Vegas-δ flow (α = β = δ) at 64 ms, measured after 20 s:
@@ -197,6 +197,28 @@ def _thesis_few_flows(entry: Factory) -> tuple[PublishedValue, ...]:
         sim(f"001/table3.12/reno/x2_{x2}", "ch. 3 Table 3.12", "jain_index", "reno", j, "")
         sim(f"001/table3.13/reno1/x2_{x2}", "ch. 3 Table 3.13", "goodput_bps", "reno", g1, "b/s")
         sim(f"001/table3.13/reno2/x2_{x2}", "ch. 3 Table 3.13", "goodput_bps", "reno", g2, "b/s")
+    # §4.3 Table 3.16: two Vegas flows, connection 1 starts first: Jain's index by x2 (ms) for
+    # Vegas-1, Vegas-2, Vegas-3 (Enhanced Vegas δ = 1, 2, 3) and Vegas-1_3 (Vegas, α = 1, β = 3)
+    t316 = {
+        110: (0.928, 0.995, 0.992, 0.965),
+        100: (0.898, 1.000, 0.997, 0.931),
+        90: (0.890, 1.000, 0.996, 0.941),
+        80: (0.858, 0.999, 0.995, 0.953),
+        70: (0.988, 0.982, 0.989, 0.980),
+        60: (0.998, 0.997, 0.997, 0.945),
+        50: (0.997, 0.986, 0.996, 0.962),
+        40: (1.000, 0.994, 0.995, 0.946),
+        30: (0.997, 0.968, 0.991, 0.970),
+        20: (0.998, 0.998, 0.998, 0.996),
+        10: (0.988, 0.999, 1.000, 0.900),
+        5: (0.994, 0.999, 0.999, 1.000),
+        1: (1.000, 1.000, 1.000, 1.000),
+    }
+    settings316 = ("vegas-1", "vegas-2", "vegas-3", "vegas-1_3")
+    for x2, row in t316.items():
+        for setting, j in zip(settings316, row, strict=True):
+            alg = "vegas" if setting == "vegas-1_3" else "enhanced-vegas"
+            sim(f"001/table3.16/{setting}/x2_{x2}", "ch. 3 Table 3.16", "jain_index", alg, j, "")
     # §4.4.2 Tables 3.21a/b: many flows, Jain's index over 20-60 s, (before, after) the
     # thesis's modification of ns-2's Vegas (after: the mean of 7 runs); Reno one value
     t321 = {

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from ._published_tables import paper_tables, tables, thesis_tables
 
-__all__ = ["PUBLISHED", "PublishedValue", "published"]
+__all__ = ["PUBLISHED", "THESIS_TABLE_3_16", "PublishedValue", "published"]
 
 
 @dataclass(frozen=True)
@@ -124,3 +124,20 @@ def published(key: str) -> PublishedValue:
 
 
 PUBLISHED = PUBLISHED + tables(_v) + paper_tables(_v) + thesis_tables(_v)
+
+
+def _thesis_table_3_16() -> dict[int, dict[str, float]]:
+    """Tsang's thesis Table 3.16 from its ``001/table3.16/<setting>/x2_<ms>`` entries, in print
+    order."""
+    out: dict[int, dict[str, float]] = {}
+    for v in PUBLISHED:
+        if v.key.startswith("001/table3.16/"):
+            setting, x2 = v.key.split("/")[2:]
+            out.setdefault(int(x2.removeprefix("x2_")), {})[setting] = float(v.value)
+    return out
+
+
+#: Tsang's thesis, ch. 3 §4.3 Table 3.16 (connection 1 starts first): Jain's index by x2 (ms)
+#: for Vegas-1, Vegas-2, Vegas-3 (Enhanced Vegas δ = 1, 2, 3) and Vegas-1_3 (α = 1, β = 3);
+#: the ``001/table3.16/...`` entries of :data:`PUBLISHED` as a mapping x2 -> setting -> index.
+THESIS_TABLE_3_16: dict[int, dict[str, float]] = _thesis_table_3_16()

@@ -330,8 +330,9 @@ def _settled_cell(f: Any, fmt: Callable[[Any], str]) -> str:
 class RoundLog:
     """One flow's round log, kept in full whatever is recorded: one row per round boundary.
 
-    Every column has one value per row; what the law read at the boundary (the RTTs,
-    BaseRTT and Δ) is NaN on every row where the engine keeps no such value.
+    Every column has one value per row (a column of another length than ``time_s`` is a
+    ValueError); what the law read at the boundary (the RTTs, BaseRTT and Δ) is NaN on every
+    row where the engine keeps no such value.
 
     Attributes
     ----------
@@ -372,12 +373,19 @@ class RoundLog:
     delta_pkts: FloatArray | None = None
 
     def __post_init__(self) -> None:
+        n = len(self.time_s)
         for name in _READ_AT_BOUNDARY:
             v = getattr(self, name)
             if v is None:  # not kept: NaN on every row
-                object.__setattr__(self, name, np.full(np.shape(self.time_s)[0], np.nan))
+                object.__setattr__(self, name, np.full(n, np.nan))
             elif not (isinstance(v, np.ndarray) and v.dtype == np.float64):
                 object.__setattr__(self, name, np.asarray(v, dtype=np.float64))
+        for name in _ROW_COLUMNS:  # one value per row in every column
+            if (m := len(getattr(self, name))) != n:
+                raise ValueError(
+                    f"RoundLog column {name} has {m} values; expected {n}, one per row "
+                    "(the length of time_s)"
+                )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain lists (``None`` for a value the engine does not keep)."""
@@ -389,6 +397,8 @@ class RoundLog:
 
 #: the columns of :class:`RoundLog` that hold what the law read at each boundary
 _READ_AT_BOUNDARY = ("rtt_mean_s", "rtt_min_s", "rtt_max_s", "base_rtt_s", "delta_pkts")
+#: the columns of :class:`RoundLog` besides ``time_s``, each with one value per row
+_ROW_COLUMNS = ("window_pkts", "next_window_pkts", "phase", *_READ_AT_BOUNDARY)
 
 
 @dataclass(frozen=True, eq=False)

@@ -360,6 +360,27 @@ def test_every_public_name_still_resolves(module: str) -> None:
         getattr(mod, name)  # resolves (lazy names load here)
 
 
+def test_the_fairness_studies_thesis_table_3_16_is_the_published_table() -> None:
+    # one copy of the printed numbers: tcpfluid.fairness re-exports tcpfluid.published's mapping,
+    # whose 13 rows (x2 = 110 ms down to 1 ms) x 4 settings are the 001/table3.16 entries
+    import tcpfluid.fairness
+    import tcpfluid.published as pub
+
+    assert tcpfluid.fairness.THESIS_TABLE_3_16 is pub.THESIS_TABLE_3_16
+    table = pub.THESIS_TABLE_3_16
+    assert list(table) == [110, 100, 90, 80, 70, 60, 50, 40, 30, 20, 10, 5, 1]
+    for x2, row in table.items():
+        assert list(row) == ["vegas-1", "vegas-2", "vegas-3", "vegas-1_3"]
+        for setting, jain in row.items():
+            entry = pub.published(f"001/table3.16/{setting}/x2_{x2}")
+            assert (entry.where, entry.quantity, entry.value) == (
+                "ch. 3 Table 3.16",
+                "jain_index",
+                jain,
+            )
+    assert table[80]["vegas-1"] == 0.858  # as printed (the table's lowest Vegas-1 index)
+
+
 def test_every_command_option_is_still_accepted() -> None:
     import argparse
 

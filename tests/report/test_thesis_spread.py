@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 from tcpfluid import simulate
-from tcpfluid.fairness import THESIS_TABLE_3_16
 from tcpfluid.fluid.ode import ode_problem
+from tcpfluid.published import THESIS_TABLE_3_16
 from tcpfluid.report._sec_fairness import (
     THESIS_RTT1_S,
     THESIS_START_OFFSETS_S,

@@ -38,7 +38,7 @@ from .._validation import check_choice, check_positive
 from ..algorithms.registry import ALGORITHMS
 from ..analytic import jain_index
 from ..engines import simulate
-from ..published import published
+from ..published import THESIS_TABLE_3_16, published
 from ..results import Result, Summary
 from ..scenarios import Scenario
 from .trains import _delivered_pkts, train_fraction
@@ -58,24 +58,6 @@ __all__ = [
 FloatArray = NDArray[np.float64]
 PacketEngine = Callable[[Scenario], Any]
 _NO_RHS = "no ODE right-hand side"
-
-#: Tsang's thesis Table 3.16 (connection 1 starts first): Jain's index by x2 (ms) for
-#: Vegas-1, Vegas-2, Vegas-3 (Enhanced Vegas δ = 1, 2, 3) and Vegas-1_3 (α = 1, β = 3).
-THESIS_TABLE_3_16: dict[int, dict[str, float]] = {
-    110: {"vegas-1": 0.928, "vegas-2": 0.995, "vegas-3": 0.992, "vegas-1_3": 0.965},
-    100: {"vegas-1": 0.898, "vegas-2": 1.000, "vegas-3": 0.997, "vegas-1_3": 0.931},
-    90: {"vegas-1": 0.890, "vegas-2": 1.000, "vegas-3": 0.996, "vegas-1_3": 0.941},
-    80: {"vegas-1": 0.858, "vegas-2": 0.999, "vegas-3": 0.995, "vegas-1_3": 0.953},
-    70: {"vegas-1": 0.988, "vegas-2": 0.982, "vegas-3": 0.989, "vegas-1_3": 0.980},
-    60: {"vegas-1": 0.998, "vegas-2": 0.997, "vegas-3": 0.997, "vegas-1_3": 0.945},
-    50: {"vegas-1": 0.997, "vegas-2": 0.986, "vegas-3": 0.996, "vegas-1_3": 0.962},
-    40: {"vegas-1": 1.000, "vegas-2": 0.994, "vegas-3": 0.995, "vegas-1_3": 0.946},
-    30: {"vegas-1": 0.997, "vegas-2": 0.968, "vegas-3": 0.991, "vegas-1_3": 0.970},
-    20: {"vegas-1": 0.998, "vegas-2": 0.998, "vegas-3": 0.998, "vegas-1_3": 0.996},
-    10: {"vegas-1": 0.988, "vegas-2": 0.999, "vegas-3": 1.000, "vegas-1_3": 0.900},
-    5: {"vegas-1": 0.994, "vegas-2": 0.999, "vegas-3": 0.999, "vegas-1_3": 1.000},
-    1: {"vegas-1": 1.000, "vegas-2": 1.000, "vegas-3": 1.000, "vegas-1_3": 1.000},
-}
 
 #: the thesis's settings: registry algorithm and parameters
 _THESIS_SETTINGS: dict[str, tuple[str, dict[str, float]]] = {

@@ -19,6 +19,7 @@ from ..fluid.ode import (
     simulate_ode,
 )
 from ..path import Path
+from ..published import THESIS_TABLE_3_16
 from ..scenarios import Scenario, build_scenario
 from . import (
     _HO_TABLE_6,
@@ -27,7 +28,6 @@ from . import (
     _QV_TABLE_2,
     _QV_TABLE_3,
     _THESIS_SETTINGS,
-    THESIS_TABLE_3_16,
     FairnessStudy,
     PacketEngine,
     _check_algorithms,

@@ -22,8 +22,9 @@ from ..analytic import (
     reverse_path_throughput,
 )
 from ..engines import simulate
-from ..fairness import THESIS_TABLE_3_16, train_fraction
+from ..fairness import train_fraction
 from ..fluid.ode import ode_problem
+from ..published import THESIS_TABLE_3_16
 from ..results import Result
 from ..scenarios import Scenario, build_scenario
 from ._common import (
