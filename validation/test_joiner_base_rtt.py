@@ -5,8 +5,9 @@ Four Vegas flows on 50 Mb/s x 40 ms (unlimited buffer) and a fifth joining at 10
 A joiner takes as BaseRTT the smallest RTT it sees, which holds the queue the four others
 keep; it then keeps that queue on top of its own α-β, so the more queue it finds, the more
 of the link it takes. The packet simulator's joiner finds the others' backlog (their Δ's
-sum); the hybrid model's four flows rest together at the bottom of the band, so its joiner
-finds less and takes less. Swapped in the round model (the joiner's BaseRTT pinned, once it
+sum); so does the hybrid model's, whose four flows leave slow start at their places in the
+burst and rest across the band as the packet flows do (identical, they rested together at
+the bottom and its joiner found 1.59 ms and took 0.201). Swapped in the round model (the joiner's BaseRTT pinned, once it
 joins, to each engine's measured value), the round model's share follows: with the packets'
 BaseRTT it is the packets' share, with the hybrid model's it is the hybrid model's.
 """
@@ -79,16 +80,17 @@ def test_the_packet_joiner_finds_the_others_backlog(runs: dict[str, tcpfluid.Res
     assert abs(excess - backlog) <= 1.5, (excess, backlog)
 
 
-def test_the_hybrid_joiner_finds_less_queue_and_takes_less(
+def test_the_hybrid_joiner_finds_the_packet_joiners_queue_and_share(
     runs: dict[str, tcpfluid.Result],
 ) -> None:
-    """The hybrid model's four flows rest at the bottom of the band: its joiner's BaseRTT
-    holds at least 2 packets less queue than the packet joiner's, and its share is more
-    than 10 % below the packet share."""
+    """The hybrid model's four flows leave slow start at their places in the burst and rest
+    across the band as the packet flows do: its joiner's BaseRTT holds the packet joiner's
+    queue within one packet (the packets' own granularity) and its share is within the
+    hold-out's 10 % of the packet share (measured: 0.005 ms apart; 0.252 against 0.250)."""
     base = {e: float(r.base_rtt_s[N_FIRST]) for e, r in runs.items()}
-    assert base["packet"] - base["hybrid"] > 2.0 * PACKET_S, base
+    assert abs(base["packet"] - base["hybrid"]) < PACKET_S, base
     share = {e: float(_shares(r)[N_FIRST]) for e, r in runs.items()}
-    assert share["hybrid"] < 0.9 * share["packet"], share
+    assert abs(share["hybrid"] - share["packet"]) < 0.1 * share["packet"], share
 
 
 @pytest.mark.parametrize("engine", ["packet", "hybrid"])

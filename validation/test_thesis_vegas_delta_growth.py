@@ -53,7 +53,7 @@ def _deltas(delta: int, engine: str, mid_round: bool = False) -> dict[str, float
         res = simulate(sc, "packet", laws={sc.flows[0].name: law})
     else:
         res = simulate(sc, engine)
-    s = round_samples(res, engine)
+    s = round_samples(res)
     d = s["delta"][s["t"] > VD_FROM_S]
     return {"delta_min": float(d.min()), "delta_max": float(d.max()), "delta_mean": float(d.mean())}
 
