@@ -7,9 +7,10 @@ keep; it then keeps that queue on top of its own α-β, so the more queue it fin
 of the link it takes. The packet simulator's joiner finds the others' backlog (their Δ's
 sum); so does the hybrid model's, whose four flows leave slow start at their places in the
 burst and rest across the band as the packet flows do (identical, they rested together at
-the bottom and its joiner found 1.59 ms and took 0.201). Swapped in the round model (the joiner's BaseRTT pinned, once it
-joins, to each engine's measured value), the round model's share follows: with the packets'
-BaseRTT it is the packets' share, with the hybrid model's it is the hybrid model's.
+the bottom and its joiner found 1.59 ms and took 0.201). Swapped in the round model (the
+joiner's BaseRTT pinned, once it joins, to each engine's measured value), the round model's
+share follows: with the packets' BaseRTT it is the packets' share, with the hybrid model's
+it is the hybrid model's.
 """
 
 from __future__ import annotations
