@@ -122,7 +122,7 @@ def _halving_settling(algorithm: str, rel_tol: float) -> float:
     window sampled every 10 ms (the basic section's grid) with a band of
     ``max(1 packet, rel_tol)``."""
     sc = build_scenario("qv-basic", cbr_stop="120s", duration="120s").with_algorithm(algorithm)
-    res = simulate(sc, "packet", sample_interval=0.01)
+    res = simulate(sc, "packet", record_interval_s=0.01)
     t = np.asarray(res.time_s)
     w = np.asarray(res.window_pkts).reshape(len(t), -1)[:, 0]
     s = settling(t, w, t_start=80.0, t_end=120.0, rel_tol=rel_tol, abs_tol=1.0)
@@ -243,7 +243,7 @@ def test_fast_packet_times_all_follow_the_paper_with_a_one_percent_band() -> Non
     # 3.15 / 1.35 s against the paper's 2.6 / 3.0 / 1.6 s, all three within its tolerance;
     # the report's 2 % band gives 2.48 / 2.47 / 1.35 s, the halving outside.
     sc = build_scenario("qv-basic").with_algorithm("fast")
-    res = simulate(sc, "packet", sample_interval=0.01)
+    res = simulate(sc, "packet", record_interval_s=0.01)
     t = np.asarray(res.time_s)
     w = np.asarray(res.window_pkts).reshape(len(t), -1)[:, 0]
     keys = ("000/5.1/fast/ramp_up", "000/5.1/fast/halved", "000/5.1/fast/doubled")
