@@ -51,7 +51,14 @@ from numpy.typing import NDArray
 
 from ._common import MIN_WINDOW, backlog, check_index, fmax, fmin, rule_params, stride
 from ._jit import Kernel
-from .base import CONGESTION_AVOIDANCE, SLOW_START, Parameter, RoundAction, RoundSample
+from .base import (
+    CONGESTION_AVOIDANCE,
+    SLOW_START,
+    Parameter,
+    RoundAction,
+    RoundSample,
+    _sample_arrays,
+)
 from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss
 
 __all__ = ["SAMPLINGS", "QuickVegas"]
@@ -159,24 +166,10 @@ class QuickVegas(Vegas):
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_quick_vegas_rule` on the law's state and parameters and the sample."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return (
-            _QUICK_VEGAS,
-            cwnd.shape[0],
-            (
-                state["phase"],
-                state["succ"],
-                state["ssthresh"],
-                state["hold"],
-                state["wary"],
-                state["last_inc"],
-                cwnd,
-                np.asarray(sample.base_rtt, dtype=np.float64),
-                np.asarray(sample.rtt_mean, dtype=np.float64),
-                self._rule_params,
-                self._sampling_code,
-            ),
-        )
+        arrays = _sample_arrays(sample, "cwnd", "base_rtt", "rtt_mean")
+        states = (state[key] for key in ("phase", "succ", "ssthresh", "hold", "wary", "last_inc"))
+        args = (*states, *arrays, self._rule_params, self._sampling_code)
+        return _QUICK_VEGAS, arrays[0].shape[0], args
 
     def _loss_rule(
         self, state: State, kind: int
