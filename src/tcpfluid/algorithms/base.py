@@ -1,19 +1,10 @@
 """The control-law interface shared by the round model and the packet simulator.
 
-A control law makes **decisions once per round** (a round starts with the transmission of a
-window and ends when the ACK of its first packet returns); the engine does the per-packet
-work. At the end of each round the engine hands the law a :class:`RoundSample` (window,
-BaseRTT, mean/min/max RTT, ACKs) and the law returns a :class:`RoundAction` for the next
-round: ``cwnd`` (set now, at the boundary), ``incr`` (added per ACK received during the
-next round) and ``cap`` (the ceiling those increments may not pass). The round model
-applies ``min(cwnd + incr * acks, cap)`` at once, the packet simulator ``incr`` per ACK up
-to ``cap``: the law is written once and both engines use it. Losses are reported between
-rounds through :meth:`ControlLaw.on_loss` with a kind (:data:`LOSS_FAST`,
-:data:`LOSS_RETX`, :data:`LOSS_TIMEOUT`, :data:`LOSS_BURST`, :data:`LOSS_BURST_TIMEOUT`).
-
-Every method works on arrays of shape ``(n,)`` (``n`` flows or scenarios at once); state is
-a ``dict`` of float64 arrays (``init_state``) updated in place, with no Python branch on
-per-flow values. The whole contract: docs/algorithms.md, "The contract the engines rely on".
+A law decides once per round: from a :class:`RoundSample` of the round that ended it
+returns a :class:`RoundAction` (``cwnd`` set at the boundary, ``incr`` added per ACK of the
+next round, up to ``cap``); losses come between rounds through :meth:`ControlLaw.on_loss`.
+Every method works on arrays of shape ``(n,)``; state is a ``dict`` of float64 arrays
+updated in place. The contract: docs/algorithms.md, "The contract the engines rely on".
 """
 
 from __future__ import annotations
@@ -382,12 +373,8 @@ class ControlLaw(ABC):
         """Decide the next round from the round just measured; update ``state`` in place.
 
         A law may also accept a keyword ``out``: a :class:`RoundAction` of float64 arrays
-        of the flows' shape into which it writes its action, and which it returns (as
-        NumPy's ``out=``). An engine that decides one flow at a time passes one made once
-        per flow (the packet simulator: views of its own rows), saving the allocations of
-        every decision; it looks for the keyword in the signature of the law's
-        ``on_round``, so a subclass that overrides ``on_round`` without it is called
-        without it.
+        into which it writes its action and which it returns (as NumPy's ``out=``); an
+        engine passes it only to an ``on_round`` whose signature has it.
         """
 
     @abstractmethod

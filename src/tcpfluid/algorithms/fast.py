@@ -6,10 +6,8 @@ FAST TCP's published update):
 
     w ← min(2w, (1 − γ) w + γ (BaseRTT / RTT · w + α))
 
-with RTT the round's mean RTT and α = 100 packets (the Quick Vegas paper, §5: "the default parameter
-setting of FAST is α = 100"). At equilibrium the flow keeps α packets queued
-(w − BaseRTT/RTT · w = α), which is why the Quick Vegas paper §5.1 sees 100, then 200 packets of
-queue.
+with RTT the round's mean RTT and α = 100 packets (the Quick Vegas paper, §5: "the default
+parameter setting of FAST is α = 100"); at its fixed point the flow keeps α packets queued.
 
 *Ours*, where the documents are silent: γ = 0.5 (the documents never give γ; every γ in
 (0, 1] has the same fixed point); an increase is spread over the next round's ACKs

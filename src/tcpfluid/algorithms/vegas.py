@@ -24,9 +24,8 @@ Rules, each from the Quick Vegas paper §3.1 unless marked *ours*:
   1/2 cut the flow is in congestion avoidance.
 * *Ours*: the window never goes below 2 packets (the window a timeout restarts from).
 
-Delayed ACKs: increments are per ACK received, as in ns-2 and Linux, so with one ACK per
-two packets slow start grows by half a window per growing round and the congestion-avoidance
-increase is about 1/2 packet per round; the cap still bounds the round's growth.
+Increments are per ACK received, as in ns-2 and Linux (with delayed ACKs a round grows by
+half as much; the cap still bounds it).
 """
 
 from __future__ import annotations
