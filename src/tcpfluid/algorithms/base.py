@@ -390,12 +390,6 @@ class ControlLaw(ABC):
         element per index into which it writes the new windows, and which it returns.
         """
 
-    # a law whose :meth:`on_round` is its compiled rule on arguments fixed by the state and
-    # the sample (:meth:`_round_rule`), and whose :meth:`on_loss` is its compiled loss rule
-    # (:meth:`_loss_rule`), defines these; an engine that decides one flow at a time on
-    # arrays it never reallocates binds the rule to them once (:meth:`_bind_round`,
-    # :meth:`_bind_loss`) and calls it at every decision
-
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """The compiled rule (:class:`~tcpfluid.algorithms._jit.Kernel`) :meth:`on_round`
         runs, the number of flows and the rule's arguments before the action's three arrays
@@ -452,12 +446,10 @@ class ControlLaw(ABC):
     def initial_action(self, state: State) -> RoundAction:
         """The action for the very first round, before any measurement exists.
 
-        Engines call it once after :meth:`init_state` and apply it to round 0 exactly like
-        an action returned by :meth:`on_round`. The default (window
-        :attr:`initial_window`, no growth) suits Vegas and TCP-Ho, whose window stays put
-        in the first round (Table 1 of the Quick Vegas paper, Table 4 of the TCP-Ho
-        paper); laws that grow in round 0 (Quick Vegas slow start, Reno slow start)
-        override it.
+        Engines apply it to round 0 like an action of :meth:`on_round`. The default
+        (window :attr:`initial_window`, no growth) is Vegas's and TCP-Ho's (Table 1 of the
+        Quick Vegas paper, Table 4 of the TCP-Ho paper); laws that grow in round 0 override
+        it.
         """
         n = state["phase"].shape[0]
         w = np.full(n, float(self.initial_window))
