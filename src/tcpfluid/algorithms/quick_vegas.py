@@ -47,16 +47,17 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ._common import MIN_WINDOW, backlog, check_index, fmax, fmin, rule_params, stride
 from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
     SLOW_START,
+    FloatArray,
     Parameter,
     RoundAction,
     RoundSample,
+    State,
     _sample_arrays,
 )
 from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss
@@ -81,9 +82,6 @@ _OVERSHOOT = 2.0
 
 #: codes of the readings in the compiled rule (their index in SAMPLINGS)
 _NEAR_BAND_CODE, _EVERY_ROUND, _AFTER_INCREASE, _EVERY_OTHER_ROUND, _AFTER_OVERSHOOT = range(5)
-
-FloatArray = NDArray[np.float64]
-State = dict[str, FloatArray]
 
 
 class QuickVegas(Vegas):

@@ -68,15 +68,16 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ._common import check_flows
 from ._tcp_ho_rule import _HO_LOSS, _STATE_DEFAULTS, _STATE_KEYS, _TCP_HO
 from .base import (
     SLOW_START,
     CompiledLaw,
+    FloatArray,
     Parameter,
     RoundSample,
+    State,
     _sample_arrays,
 )
 from .vegas import INITIAL_WINDOW
@@ -88,9 +89,6 @@ _ROUND_STATE = ("phase", *_STATE_KEYS)
 
 #: how a comparison that finds the throughput fallen (statuses 2 and 4) sizes the decrease
 DECREASES = ("throughput", "table")
-
-FloatArray = NDArray[np.float64]
-State = dict[str, FloatArray]
 
 
 class TcpHo(CompiledLaw):
