@@ -1,18 +1,7 @@
-"""The control laws' compiled rules: each law's per-round rule is one Python function,
-compiled with Numba on first use and called by the law's ``on_round`` for any number of
-flows (the round model's thousands of scenarios, the packet simulator's one flow at its
-round boundary).
-
-A rule loops over the flows with scalar code; its IEEE operations are those of the rule
-written with NumPy's ``where``: ``error_model="numpy"`` (a division by zero gives ``inf`` or
-``nan``, as in NumPy), and a rule writes ``numpy.maximum`` and ``numpy.minimum`` of two
-floats as :func:`~tcpfluid.algorithms._common.fmax` and ``fmin`` (NaN if either is NaN). No
-``fastmath``: the compiled rule rounds exactly as the operations it is written with. A
-parameter is an array of one value (every flow's) or one per flow: a rule reads element
-``i * s`` with ``s = 1 if p.shape[0] > 1 else 0``.
-
-Compiled kernels are cached on disk by the one rule of :mod:`tcpfluid._numba_cache`
-(``configure_cache`` is its :func:`~tcpfluid._numba_cache.configure`).
+"""The control laws' compiled rules: each law's rule is one Python function that loops over
+the flows with scalar code, compiled with Numba on first use (``error_model="numpy"``, no
+``fastmath``: it rounds as NumPy array code would; docs/algorithms.md, "The contract the
+engines rely on") and cached on disk by :mod:`tcpfluid._numba_cache`.
 """
 
 from __future__ import annotations
@@ -92,13 +81,8 @@ class Kernel:
     def bind(self, *args: Any) -> Callable[[], None]:
         """The compiled rule on ``args`` as a call without arguments, for arrays that stay
         in place and whose values change between calls (the packet simulator binds each
-        flow's once).
-
-        Numba's dispatcher works out the type of every argument at each call to pick the
-        compiled version; here that is done once: when every argument has the type of the
-        rule's signature (its dtype and dimensions, and a read-only array only where the
-        rule only reads), the call goes to the compiled version's entry point, else
-        through the dispatcher (which converts or rejects it).
+        flow's once): the compiled version's entry point when every argument has the type
+        of the rule's signature (typed once, not at each call), else Numba's dispatcher.
         """
         fn: Any = self.get()
         overloads = getattr(fn, "overloads", None)

@@ -1,19 +1,10 @@
 """The control-law interface shared by the round model and the packet simulator.
 
-A control law makes **decisions once per round** (a round starts with the transmission of a
-window and ends when the ACK of its first packet returns); the engine does the per-packet
-work. At the end of each round the engine hands the law a :class:`RoundSample` (window,
-BaseRTT, mean/min/max RTT, ACKs) and the law returns a :class:`RoundAction` for the next
-round: ``cwnd`` (set now, at the boundary), ``incr`` (added per ACK received during the
-next round) and ``cap`` (the ceiling those increments may not pass). The round model
-applies ``min(cwnd + incr * acks, cap)`` at once, the packet simulator ``incr`` per ACK up
-to ``cap``: the law is written once and both engines use it. Losses are reported between
-rounds through :meth:`ControlLaw.on_loss` with a kind (:data:`LOSS_FAST`,
-:data:`LOSS_RETX`, :data:`LOSS_TIMEOUT`, :data:`LOSS_BURST`, :data:`LOSS_BURST_TIMEOUT`).
-
-Every method works on arrays of shape ``(n,)`` (``n`` flows or scenarios at once); state is
-a ``dict`` of float64 arrays (``init_state``) updated in place, with no Python branch on
-per-flow values. The whole contract: docs/algorithms.md, "The contract the engines rely on".
+A law decides once per round: from a :class:`RoundSample` of the round that ended it
+returns a :class:`RoundAction` (``cwnd`` set at the boundary, ``incr`` added per ACK of the
+next round, up to ``cap``); losses come between rounds through :meth:`ControlLaw.on_loss`.
+Every method works on arrays of shape ``(n,)``; state is a ``dict`` of float64 arrays
+updated in place. The contract: docs/algorithms.md, "The contract the engines rely on".
 """
 
 from __future__ import annotations
@@ -382,12 +373,8 @@ class ControlLaw(ABC):
         """Decide the next round from the round just measured; update ``state`` in place.
 
         A law may also accept a keyword ``out``: a :class:`RoundAction` of float64 arrays
-        of the flows' shape into which it writes its action, and which it returns (as
-        NumPy's ``out=``). An engine that decides one flow at a time passes one made once
-        per flow (the packet simulator: views of its own rows), saving the allocations of
-        every decision; it looks for the keyword in the signature of the law's
-        ``on_round``, so a subclass that overrides ``on_round`` without it is called
-        without it.
+        into which it writes its action and which it returns (as NumPy's ``out=``); an
+        engine passes it only to an ``on_round`` whose signature has it.
         """
 
     @abstractmethod
@@ -402,12 +389,6 @@ class ControlLaw(ABC):
         As :meth:`on_round`, a law may accept a keyword ``out``: a float64 array of one
         element per index into which it writes the new windows, and which it returns.
         """
-
-    # a law whose :meth:`on_round` is its compiled rule on arguments fixed by the state and
-    # the sample (:meth:`_round_rule`), and whose :meth:`on_loss` is its compiled loss rule
-    # (:meth:`_loss_rule`), defines these; an engine that decides one flow at a time on
-    # arrays it never reallocates binds the rule to them once (:meth:`_bind_round`,
-    # :meth:`_bind_loss`) and calls it at every decision
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """The compiled rule (:class:`~tcpfluid.algorithms._jit.Kernel`) :meth:`on_round`
@@ -465,12 +446,10 @@ class ControlLaw(ABC):
     def initial_action(self, state: State) -> RoundAction:
         """The action for the very first round, before any measurement exists.
 
-        Engines call it once after :meth:`init_state` and apply it to round 0 exactly like
-        an action returned by :meth:`on_round`. The default (window
-        :attr:`initial_window`, no growth) suits Vegas and TCP-Ho, whose window stays put
-        in the first round (Table 1 of the Quick Vegas paper, Table 4 of the TCP-Ho
-        paper); laws that grow in round 0 (Quick Vegas slow start, Reno slow start)
-        override it.
+        Engines apply it to round 0 like an action of :meth:`on_round`. The default
+        (window :attr:`initial_window`, no growth) is Vegas's and TCP-Ho's (Table 1 of the
+        Quick Vegas paper, Table 4 of the TCP-Ho paper); laws that grow in round 0 override
+        it.
         """
         n = state["phase"].shape[0]
         w = np.full(n, float(self.initial_window))
@@ -491,6 +470,11 @@ class ControlLaw(ABC):
     def __repr__(self) -> str:
         inner = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
         return f"{type(self).__name__}({inner})"
+
+
+def _sample_arrays(sample: RoundSample, *fields: str) -> tuple[FloatArray, ...]:
+    """The ``fields`` of ``sample`` as float64 arrays (views where they already are)."""
+    return tuple(np.asarray(getattr(sample, f), dtype=np.float64) for f in fields)
 
 
 class CompiledLaw(ControlLaw):

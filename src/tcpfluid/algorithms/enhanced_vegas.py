@@ -1,14 +1,10 @@
 """Enhanced TCP Vegas (Hasegawa, Murata and Miyahara), Tsang's thesis chapter 2 §4.
 
-Tsang's thesis (2000, chapter 2 §4, "Enhanced TCP Vegas") states the rule in rate
-units: ``cwnd + 1 if diff < δ / base_rtt``, ``cwnd − 1 if diff >= δ / base_rtt``, with
-``diff = expected − actual``. Multiplying by BaseRTT gives the rule in packets of backlog
-used here: +1 per round if Δ < δ, −1 per round if Δ >= δ. There is no dead band, so the
-window oscillates around the point where Δ = δ instead of settling (the behaviour the
-thesis reports in chapter 4 §4.1.2 after making ``v_delta_`` a double). Everything else
-(slow start with γ and the 1/8 cut, retransmission, loss reactions) is Vegas's: "Enhanced
-TCP Vegas uses the same aggressive retransmission strategy but conservative slow-start
-strategy as TCP Vegas" (Tsang's thesis, chapter 2 §4); see :class:`tcpfluid.algorithms.vegas.Vegas`.
+The rule, "cwnd + 1 if diff < δ / base_rtt, cwnd − 1 if diff >= δ / base_rtt" (Tsang's
+thesis, chapter 2 §4), in packets of backlog: +1 per round if Δ < δ, −1 if Δ >= δ (no dead
+band: the window cycles around Δ = δ; docs/algorithms.md). Everything else is
+:class:`tcpfluid.algorithms.vegas.Vegas`'s: "Enhanced TCP Vegas uses the same aggressive
+retransmission strategy but conservative slow-start strategy as TCP Vegas" (ibid.).
 """
 
 from __future__ import annotations
@@ -52,10 +48,7 @@ class EnhancedVegas(Vegas):
     #: Vegas's form with α = β = δ (the ODE flow carries δ as both thresholds)
     ode_form: ClassVar[OdeForm | None] = VEGAS_ODE_FORM
     _decrease_inclusive: ClassVar[bool] = True
-    #: no dead band: the window never rests but cycles around Δ = δ, overshooting it by
-    #: the moves made before the Δ measured a round late shows the crossing (one flow on
-    #: 5 Mb/s × 50 ms: 34-37 packets for ever in the round model and in packets); any
-    #: cycle that neither drifts nor grows is its steady state
+    #: no dead band: the window cycles around Δ = δ for ever (docs/algorithms.md)
     cycle_amplitude_pkts: ClassVar[float] = float("inf")
 
     parameters: ClassVar[tuple[Parameter, ...]] = (DELTA, GAMMA, INITIAL_WINDOW)

@@ -6,10 +6,8 @@ FAST TCP's published update):
 
     w ← min(2w, (1 − γ) w + γ (BaseRTT / RTT · w + α))
 
-with RTT the round's mean RTT and α = 100 packets (the Quick Vegas paper, §5: "the default parameter
-setting of FAST is α = 100"). At equilibrium the flow keeps α packets queued
-(w − BaseRTT/RTT · w = α), which is why the Quick Vegas paper §5.1 sees 100, then 200 packets of
-queue.
+with RTT the round's mean RTT and α = 100 packets (the Quick Vegas paper, §5: "the default
+parameter setting of FAST is α = 100"); at its fixed point the flow keeps α packets queued.
 
 *Ours*, where the documents are silent: γ = 0.5 (the documents never give γ; every γ in
 (0, 1] has the same fixed point); an increase is spread over the next round's ACKs
@@ -50,6 +48,7 @@ from .base import (
     Parameter,
     RoundSample,
     State,
+    _sample_arrays,
 )
 
 __all__ = ["LOST_RETRANSMIT", "Fast"]
@@ -121,9 +120,7 @@ class Fast(CompiledLaw):
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_fast_rule` on the law's state and parameters and the sample."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
-        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
+        cwnd, base_rtt, rtt_mean = _sample_arrays(sample, "cwnd", "base_rtt", "rtt_mean")
         return _FAST, cwnd.shape[0], (state["phase"], cwnd, base_rtt, rtt_mean, self._rule_params)
 
     def _loss_rule(

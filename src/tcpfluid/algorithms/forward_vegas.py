@@ -1,27 +1,19 @@
 """Forward-path Vegas, §V of the asymmetric-networks paper (Vegas in asymmetric
 networks, Fu, Chung and Liew).
 
-On a path whose ACK (reverse) link is the bottleneck, the RTT grows with the ACK queue and
-Vegas's Δ (eq 1 of the Quick Vegas paper) then throttles the sender to the reverse-path
-rate (the asymmetric-networks paper, §IV). The remedy of §V measures the forward one-way
-delay with RFC 1323 timestamps and computes the actual rate on the forward path,
-``Actual_f``; the window rule is Vegas's with ``DIFF_f = Expected − Actual_f`` in place of
-``DIFF``.
-
-How Δ_f is computed here: the forward queueing delay of the round is
-``q_f = fwd_delay_mean − fwd_delay_base`` (``sample.fwd_delay_mean`` and
-``sample.fwd_delay_base``, the round's mean forward delay and its minimum ever), and
+The window rule is Vegas's with ``DIFF_f = Expected − Actual_f``, ``Actual_f`` the rate on
+the forward path from RFC 1323 timestamps (§V), in place of ``DIFF``, so that an ACK-path
+queue, which raises the RTT, does not throttle the sender (§IV). With the round's forward
+queueing delay ``q_f = fwd_delay_mean − fwd_delay_base`` (``sample.fwd_delay_mean`` and
+``sample.fwd_delay_base``, the round's mean forward delay and its minimum ever):
 
     Δ_f = DIFF_f × BaseRTT = cwnd × q_f / RTT,
 
-the flow's backlog in the forward queue by Little's law (its measured rate cwnd/RTT times
-its forward queueing delay), as Vegas's Δ = cwnd (RTT − BaseRTT)/RTT is its backlog in
-the whole path; ``Actual_f = Expected − Δ_f / BaseRTT``. An ACK-path queue changes the RTT
-but not ``q_f``, so it does not throttle the window. *Ours*: slow start also tests
+the flow's backlog in the forward queue by Little's law. *Ours*: slow start also tests
 Δ_f > γ; the printed pseudo-code's ``DIFF_f * BaseRTT < β`` is read as ``> β`` (eq (2)
 and the text). Everything else (slow start, 1/8 cut, losses, floor of 2) is
-:class:`tcpfluid.algorithms.vegas.Vegas`'s. The reading against the rate of the
-forward-path RTT, and the measured runs: docs/algorithms.md, "forward-vegas".
+:class:`tcpfluid.algorithms.vegas.Vegas`'s. The reading, and the measured runs:
+docs/algorithms.md, "forward-vegas".
 """
 
 from __future__ import annotations
@@ -32,7 +24,7 @@ import numpy as np
 
 from ._common import backlog, fmax, fmin, stride
 from ._jit import Kernel
-from .base import OdeForm, RoundSample, State
+from .base import OdeForm, RoundSample, State, _sample_arrays
 from .vegas import VEGAS_ODE_FORM, Vegas, _vegas_rule
 
 __all__ = ["ForwardVegas"]
@@ -75,14 +67,11 @@ class ForwardVegas(Vegas):
                 "(forward one-way delays from timestamps, the asymmetric-networks paper §V); "
                 "the engine gave None — use an engine that measures forward delays"
             )
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        fwd_mean = np.asarray(sample.fwd_delay_mean, dtype=np.float64)
-        fwd_base = np.asarray(sample.fwd_delay_base, dtype=np.float64)
-        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
+        fields = ("cwnd", "fwd_delay_mean", "fwd_delay_base", "rtt_mean")
+        arrays = _sample_arrays(sample, *fields)
         states = (state["phase"], state["ss_grow"], state["ssthresh"])
-        options = (self._rule_params, self._decrease_inclusive)
-        args = (*states, cwnd, fwd_mean, fwd_base, rtt_mean, *options)
-        return _FORWARD_VEGAS, cwnd.shape[0], args
+        args = (*states, *arrays, self._rule_params, self._decrease_inclusive)
+        return _FORWARD_VEGAS, arrays[0].shape[0], args
 
 
 def _forward_backlog(cwnd: Any, fwd_delay_mean: Any, fwd_delay_base: Any, rtt_mean: Any) -> Any:

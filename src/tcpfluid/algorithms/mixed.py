@@ -17,26 +17,17 @@ engines' ``"phase"`` is kept full length and equal, flow by flow, to each law's 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .base import ControlLaw, FlowIndex, RoundAction, RoundSample, State
+from .base import ControlLaw, FloatArray, FlowIndex, RoundAction, RoundSample, State
 
 __all__ = ["MixedLaw"]
 
-FloatArray = NDArray[np.float64]
-_SAMPLE_FIELDS = (
-    "cwnd",
-    "base_rtt",
-    "rtt_mean",
-    "rtt_min",
-    "rtt_max",
-    "acks",
-    "fwd_delay_mean",
-    "fwd_delay_base",
-)
+_SAMPLE_FIELDS = tuple(f.name for f in fields(RoundSample))
 
 
 class MixedLaw(ControlLaw):

@@ -47,11 +47,19 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ._common import MIN_WINDOW, backlog, check_index, fmax, fmin, rule_params, stride
 from ._jit import Kernel
-from .base import CONGESTION_AVOIDANCE, SLOW_START, Parameter, RoundAction, RoundSample
+from .base import (
+    CONGESTION_AVOIDANCE,
+    SLOW_START,
+    FloatArray,
+    Parameter,
+    RoundAction,
+    RoundSample,
+    State,
+    _sample_arrays,
+)
 from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss
 
 __all__ = ["SAMPLINGS", "QuickVegas"]
@@ -74,9 +82,6 @@ _OVERSHOOT = 2.0
 
 #: codes of the readings in the compiled rule (their index in SAMPLINGS)
 _NEAR_BAND_CODE, _EVERY_ROUND, _AFTER_INCREASE, _EVERY_OTHER_ROUND, _AFTER_OVERSHOOT = range(5)
-
-FloatArray = NDArray[np.float64]
-State = dict[str, FloatArray]
 
 
 class QuickVegas(Vegas):
@@ -159,24 +164,10 @@ class QuickVegas(Vegas):
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_quick_vegas_rule` on the law's state and parameters and the sample."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        return (
-            _QUICK_VEGAS,
-            cwnd.shape[0],
-            (
-                state["phase"],
-                state["succ"],
-                state["ssthresh"],
-                state["hold"],
-                state["wary"],
-                state["last_inc"],
-                cwnd,
-                np.asarray(sample.base_rtt, dtype=np.float64),
-                np.asarray(sample.rtt_mean, dtype=np.float64),
-                self._rule_params,
-                self._sampling_code,
-            ),
-        )
+        arrays = _sample_arrays(sample, "cwnd", "base_rtt", "rtt_mean")
+        states = (state[key] for key in ("phase", "succ", "ssthresh", "hold", "wary", "last_inc"))
+        args = (*states, *arrays, self._rule_params, self._sampling_code)
+        return _QUICK_VEGAS, arrays[0].shape[0], args
 
     def _loss_rule(
         self, state: State, kind: int

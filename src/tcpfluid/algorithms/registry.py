@@ -10,11 +10,18 @@ module reports about them is read from those declarations.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
 from .base import ControlLaw, Parameter
+from .enhanced_vegas import EnhancedVegas
+from .fast import Fast
+from .forward_vegas import ForwardVegas
+from .itcp_vegas import ITcpVegas
+from .quick_vegas import QuickVegas
+from .reno import Reno
+from .tcp_ho import TcpHo
+from .vegas import Vegas
 
 __all__ = [
     "ALGORITHMS",
@@ -26,28 +33,13 @@ __all__ = [
     "scenario_parameter_keys",
 ]
 
-#: registry names of every law, in the order the documents introduce them
-ALGORITHMS: tuple[str, ...] = (
-    "vegas",
-    "enhanced-vegas",
-    "quick-vegas",
-    "tcp-ho",
-    "itcp-vegas",
-    "forward-vegas",
-    "reno",
-    "fast",
-)
-
-_LOCATION: dict[str, tuple[str, str]] = {
-    "vegas": ("vegas", "Vegas"),
-    "enhanced-vegas": ("enhanced_vegas", "EnhancedVegas"),
-    "quick-vegas": ("quick_vegas", "QuickVegas"),
-    "tcp-ho": ("tcp_ho", "TcpHo"),
-    "itcp-vegas": ("itcp_vegas", "ITcpVegas"),
-    "forward-vegas": ("forward_vegas", "ForwardVegas"),
-    "reno": ("reno", "Reno"),
-    "fast": ("fast", "Fast"),
+#: every law class, in the order the documents introduce them
+_LAWS: dict[str, type[ControlLaw]] = {
+    cls.name: cls
+    for cls in (Vegas, EnhancedVegas, QuickVegas, TcpHo, ITcpVegas, ForwardVegas, Reno, Fast)
 }
+#: registry names of every law, in the order the documents introduce them
+ALGORITHMS: tuple[str, ...] = tuple(_LAWS)
 
 
 def law_class(name: str) -> type[ControlLaw]:
@@ -58,12 +50,9 @@ def law_class(name: str) -> type[ControlLaw]:
     ValueError
         If ``name`` is not one of :data:`ALGORITHMS` (the message lists them).
     """
-    if not isinstance(name, str) or name not in _LOCATION:
+    if not isinstance(name, str) or name not in _LAWS:
         raise ValueError(f"unknown algorithm {name!r}; valid names are: {', '.join(ALGORITHMS)}")
-    module_name, class_name = _LOCATION[name]
-    module = importlib.import_module(f"{__package__}.{module_name}")
-    cls: type[ControlLaw] = getattr(module, class_name)
-    return cls
+    return _LAWS[name]
 
 
 def parameter_declarations(name: str) -> tuple[Parameter, ...]:

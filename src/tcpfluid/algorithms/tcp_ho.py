@@ -2,8 +2,8 @@
 
 By default (``TcpHo(decrease="throughput")``) five rules of ours are added to Tables 1–2
 so that the flow converges after bandwidth changes as the TCP-Ho paper reports (see
-:class:`TcpHo` and "What the rules cannot do" below); ``decrease="table"`` is the
-document's status machine alone, described here.
+:class:`TcpHo`); ``decrease="table"`` is the document's status machine alone, described
+here.
 
 Quantities of one round n (the TCP-Ho paper, §3.2): Maximal Throughput ``MaT = cwnd / Minimal
 RTT`` and Minimal Throughput ``MiT = cwnd / Maximal RTT``, with the Minimal and Maximal RTT
@@ -31,20 +31,17 @@ again at the following even ``k``; at ``k = 0`` nothing changes. The amount chos
 k acts during round k + 1, so Table 4's window of round i is the window at the start of
 round i: W = 2, 2, 2, 3, 4, 6, 8, 11, 14, 18, 22 and z = 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5.
 
-*Ours*, where the document is silent:
+*Ours*, where the document is silent (the reasons: docs/algorithms.md, "tcp-ho"):
 
 * At the first comparison (k = 1) there is no round k − 2: its throughputs are taken as 0
   (nothing was sent), so PMaT = 0 < CMiT and case 1 applies, which gives Table 4's z_2 = 1.
-* **Restart at the floor.** When the window is at the floor of 2 packets and a comparison
-  gives status 5 (nothing changes any more), the quick-shift state is reset as at the
-  start of a connection (the round count and throughput history too), so Table 4's growth
-  restarts: the document's rules never increase after a tie, and a window of 2 that has
-  stopped adjusting has "no idea about the available bandwidth" (the TCP-Ho paper, §3.2),
-  the situation the document resolves by starting afresh.
+* **Restart at the floor.** A comparison that gives status 5 with the window at the floor
+  of 2 packets resets the quick-shift state as at the start of a connection (the round
+  count and throughput history too), so Table 4's growth restarts (a window that has
+  stopped adjusting has "no idea about the available bandwidth", §3.2).
 * Decreases use ``maxincr`` as Table 2 writes it: after status 5 (``maxincr = 0``) a first
-  case-2/4 decrease removes 0 packets. We do not read "maxincr ≥ 1" as applying to that
-  step: Table 2 attaches it to statuses 2 and 4 only, and a floor of 1 packet there would
-  start the self-sustaining decrease chain described below from every steady state.
+  case-2/4 decrease removes 0 packets (Table 2 floors ``maxincr`` at 1 in statuses 2 and 4
+  only).
 * An increase is spread over the ACKs of the next round (``incr = amount / cwnd`` per ACK,
   ``cap = cwnd + amount``): the document's extra packet sent "when two or more ACKs of the
   previous round are received" (§3.2 and the footnote of §4.2). A decrease is applied at
@@ -59,32 +56,10 @@ round i: W = 2, 2, 2, 3, 4, 6, 8, 11, 14, 18, 22 and z = 0, 0, 1, 1, 2, 2, 3, 3,
   3/4, 1/2 and timeout-to-2 reactions, then ``incr = maxincr = 0``, ``status = 1`` and the
   round count and throughput history restart as at the beginning of a connection.
 
-What the rules cannot do (an experiment: ``tests/algorithms/test_alg_tcp_ho.py::
-test_table2_cannot_shed_a_window_after_a_tie``): after a status 5, ``maxincr = 0``; a
-decrease chain from there removes 0, then at most 1 packet per comparison (statuses 2 and 4
-floor ``maxincr`` at 1, and only increases raise it), each applied in two rounds. In 7 s of
-200 ms rounds (17 comparisons) that is at most 32 packets, where the TCP-Ho paper's §5.1.2 needs
-about 310 (the window halves). No reading of Table 2 that keeps "otherwise: maxincr = 0" can
-converge in 7 s after a halving from a steady state. With a standing queue, cwnd / RTT
-equals the available rate μa whatever the window, so no comparison sees the queue. After the
-available rate halves from a status-5 steady state the first decrease is ``maxincr = 0`` and
-the throughputs are flat afterwards: the window keeps its size, the sender's throughput
-converges at once (the queue absorbs the excess) and the queue grows by the old window minus
-the new μa d. Moving the window by hundreds of packets within the TCP-Ho paper's "less than 7
-seconds" would need decreases larger than any ``maxincr`` Table 2 allows after a status 5;
-we do not invent one.
-
-Below the pipe (W < μa d) the throughput is cwnd / BaseRTT, so a decrease lowers it: a
-chain of decreases in statuses 2/4 (``maxincr`` never below 1 there) sees its own effect
-two rounds later as "CMaT < PMiT" and continues one packet per round down to the floor.
-In the packet simulator a standing queue gives throughputs that differ by ~0.1 packet/s
-from round to round (round boundaries fall between packets), enough to start such a chain
-(exact inequalities); in ns-2 coarser noise would likely break it. The restart at the
-floor bounds the damage: the window ramps back as in Table 4 (about 5 s at 50 Mb/s × 100
-ms). A comparison resolution (differences below one packet per round as ties) was tried:
-it stops the chain on the TCP-Ho paper's §5.1.2 path but moves the conspicuous round for
-μd = 5 and cannot separate Table 4's first +1 packet from a 1-packet decrease chain, so
-it is not shipped.
+Why Table 2 alone cannot converge after a bandwidth change as the paper reports (the
+experiment ``tests/algorithms/test_alg_tcp_ho.py::
+test_table2_cannot_shed_a_window_after_a_tie``), the decrease chain below the pipe and
+the variants measured: docs/algorithms.md, "tcp-ho".
 """
 
 from __future__ import annotations
@@ -93,15 +68,17 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
-from numpy.typing import NDArray
 
 from ._common import check_flows
 from ._tcp_ho_rule import _HO_LOSS, _STATE_DEFAULTS, _STATE_KEYS, _TCP_HO
 from .base import (
     SLOW_START,
     CompiledLaw,
+    FloatArray,
     Parameter,
     RoundSample,
+    State,
+    _sample_arrays,
 )
 from .vegas import INITIAL_WINDOW
 
@@ -112,9 +89,6 @@ _ROUND_STATE = ("phase", *_STATE_KEYS)
 
 #: how a comparison that finds the throughput fallen (statuses 2 and 4) sizes the decrease
 DECREASES = ("throughput", "table")
-
-FloatArray = NDArray[np.float64]
-State = dict[str, FloatArray]
 
 
 class TcpHo(CompiledLaw):
@@ -128,32 +102,21 @@ class TcpHo(CompiledLaw):
     decrease : {"throughput", "table"}, default "throughput"
         ``"table"``: Tables 1–2 as written (with the readings in the module docstring).
         ``"throughput"`` (default; an *addition*, not in the document: Table 2 alone
-        cannot converge as the TCP-Ho paper reports, see the module docstring), five rules on
-        top of Tables 1–2: (1) throughputs closer than half a packet per round are a tie;
-        (2) a fall (statuses 2, 4) counts only if the RTTs rose too (a fall that the
-        flow's own decrease explains is a tie), and a fall of one end of the interval
-        with a rise of the maximal RTT is a status 4; a rise (statuses 1, 3) with the
-        window not grown since round n − 2 and the minimal RTT fallen by more than one
-        packet's delay is a tie (the queue draining: no room until it is empty, rule
-        5); (3) at a counted fall the window drops at least to ``CMiT × r``, ``r``
-        the minimal RTT of the last calm comparison (the window that sends the measured
-        throughput with the RTT the flow had before the fall), in place of the pair's
-        decrease (a further fall while an earlier cut drains makes no cut: the round's
-        RTTs still carry the old window's queue, so its throughput understates the new
-        rate; the trim of rule 4 sizes the window once the drain is over); (4) after a
-        decrease a rise is a tie until the drain is over (the minimal RTT moved by less
-        than half a packet's delay since the previous round),
-        then one more cut to ``CMaT × r`` if the window is still above it, and until a
-        comparison finds the minimal RTT no lower than the previous comparison's, a
-        further fall with the window not grown is still the drain (its tail: the RTTs
-        move in steps of one packet's service time). The drain is
-        judged round to round, not against round n − 2: after a bandwidth change the
-        flow's share of a FIFO shared with other traffic settles over several rounds,
-        and the round spanning the change may still show the old RTTs (a trim sized
-        from a draining round undershoots the new pipe); (5) a tie with less than one
-        packet of backlog (eq. 1 of the Quick Vegas paper with the round's maximal RTT)
-        is a status 3: an empty path is room. Table 4 and the conspicuous rounds are
-        unchanged. docs/algorithms.md has the measured numbers.
+        cannot converge as the TCP-Ho paper reports), five rules on top of Tables 1–2:
+        (1) throughputs closer than half a packet per round are a tie; (2) a fall
+        (statuses 2, 4) counts only if the RTTs rose too, a fall of one end of the
+        interval with a rise of the maximal RTT is a status 4, and a rise with the window
+        not grown since round n − 2 and the minimal RTT fallen by more than one packet's
+        delay is a tie (the queue draining); (3) at a counted fall the window drops at
+        least to ``CMiT × r``, ``r`` the minimal RTT of the last calm comparison, in place
+        of the pair's decrease (no cut while an earlier cut drains); (4) after a decrease
+        a rise is a tie until the minimal RTT moves by less than half a packet's delay
+        from one round to the next, then one more cut to ``CMaT × r`` if the window is
+        still above it, and until a comparison finds the minimal RTT no lower than the
+        previous comparison's a further fall with the window not grown is still the
+        drain; (5) a tie with less than one packet of backlog (eq. 1 of the Quick Vegas
+        paper with the round's maximal RTT) is a status 3. Why each, and the measured
+        numbers: docs/algorithms.md, "The addition decrease="throughput"".
     initial_window : float, default 2
         Window of the first round, packets; ``>= 1``. Table 4 of the TCP-Ho paper starts at
         2; ns-2's TCP agents, which ran the paper's simulations, start at 1
@@ -197,13 +160,10 @@ class TcpHo(CompiledLaw):
         """:func:`~tcpfluid.algorithms._tcp_ho_rule._tcp_ho_rule` on the law's state
         (``phase``, then :data:`~tcpfluid.algorithms._tcp_ho_rule._STATE_DEFAULTS`' keys in
         order), the sample and the decrease rule."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
-        rtt_min = np.asarray(sample.rtt_min, dtype=np.float64)
-        rtt_max = np.asarray(sample.rtt_max, dtype=np.float64)
+        arrays = _sample_arrays(sample, "cwnd", "base_rtt", "rtt_min", "rtt_max")
         states = [state[key] for key in _ROUND_STATE]
-        args = (*states, cwnd, base_rtt, rtt_min, rtt_max, self._decrease == "throughput")
-        return _TCP_HO, cwnd.shape[0], args
+        args = (*states, *arrays, self._decrease == "throughput")
+        return _TCP_HO, arrays[0].shape[0], args
 
     def _loss_rule(
         self, state: State, kind: int

@@ -24,9 +24,8 @@ Rules, each from the Quick Vegas paper §3.1 unless marked *ours*:
   1/2 cut the flow is in congestion avoidance.
 * *Ours*: the window never goes below 2 packets (the window a timeout restarts from).
 
-Delayed ACKs: increments are per ACK received, as in ns-2 and Linux, so with one ACK per
-two packets slow start grows by half a window per growing round and the congestion-avoidance
-increase is about 1/2 packet per round; the cap still bounds the round's growth.
+Increments are per ACK received, as in ns-2 and Linux (with delayed ACKs a round grows by
+half as much; the cap still bounds it).
 """
 
 from __future__ import annotations
@@ -61,6 +60,7 @@ from .base import (
     RoundAction,
     RoundSample,
     State,
+    _sample_arrays,
 )
 
 __all__ = ["ALPHA", "BETA", "GAMMA", "INITIAL_WINDOW", "Vegas"]
@@ -157,8 +157,7 @@ class Vegas(CompiledLaw):
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_vegas_rule` on the law's state and parameters, the sample's window and
         Δ of eq (1) from its RTTs."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        cwnd, base_rtt = _sample_arrays(sample, "cwnd", "base_rtt")
         return self._vegas(state, cwnd, base_rtt, sample.rtt_mean, _NO_DELTA)
 
     def _decide(

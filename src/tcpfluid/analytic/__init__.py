@@ -1,27 +1,10 @@
 """Closed forms of delay-based TCP, each re-derived in SymPy (:mod:`.derive`).
 
-Stable public API (equations and tables of the Quick Vegas paper, Chan, Lin, Ho 2008, and
-of the TCP-Ho paper, Ho, Chan, Chen 2007):
-
-* :func:`critical_window` - window on leaving slow start (Quick Vegas paper, eqs. 6, 9, 10);
-* :func:`rounds_to_equilibrium` - rounds from W to nW (Quick Vegas paper, eqs. 11, 12);
-* :func:`conspicuous_round` - round at which a new flow reaches the available
-  bandwidth (TCP-Ho paper, eqs. 2-5, corrected; the printed eq. 6 is
-  :func:`conspicuous_round_printed`); :func:`tcp_ho_reach_round` - the round TCP-Ho's
-  Table-4 window first reaches μd (two or three rounds before its ramp ends);
-* :func:`slow_start_windows` - the window of each slow-start round (Quick Vegas
-  paper, Table 1; TCP-Ho paper, Tables 3-4);
-
-and equilibria and fairness: :func:`jain_index`, :func:`vegas_equilibrium_window`,
-:func:`vegas_window_band`, :func:`reverse_path_throughput`,
-:func:`reno_max_window_asymmetric`, :func:`blb_equilibrium`, :func:`blb_train_equilibrium`.
-``docs/errata.md`` lists where the documents' printed forms differ from their own
-derivations.
-
-Stability of the round map (:mod:`.stability`): :func:`round_map_stability` (will N flows
-of a law settle or oscillate at a given feedback lag?), :func:`spectral_radius`,
-:func:`critical_gain`, :func:`plot_stability`; :func:`empty_queue_cycle` (after a swing
-that drains the queue, does Quick Vegas swing again?), :func:`decrease_undershoot`.
+Slow start and convergence (the Quick Vegas paper, Chan, Lin, Ho 2008; the TCP-Ho paper,
+Ho, Chan, Chen 2007), equilibria and fairness, the one-call :func:`predict`, and the
+stability of the round map (:mod:`.stability`). What each function answers, with its
+equation: docs/analytic.md; where the documents' printed forms differ from their own
+derivations: docs/errata.md.
 """
 
 from __future__ import annotations

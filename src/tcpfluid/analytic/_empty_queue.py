@@ -127,14 +127,12 @@ def empty_queue_cycle(
 ) -> EmptyQueueCycle:
     """Will N Quick Vegas flows that have drained the queue to zero swing back and forth?
 
-    Beyond :func:`round_map_stability`'s linearisation: from an empty queue (every Δ = 0),
-    the reading takes ``u`` unseen eq.-(3) increases before the first is seen (``L + 1``
-    for ``"every-round"`` and ``"near-band"``, 1 for readings with a measurement round
-    after each increase there), so each flow holds ``β (1 + ... + u)`` packets, ``excess −
-    m`` above eq. (4)'s target ``m = (α + β)/2``. Eq. (4) (gain 1/2, lag L) cuts it with
-    :func:`decrease_undershoot`; if the undershoot reaches ``m`` the queue empties again and
-    the cycle repeats, for any N (peak ``N × excess``). Assumes windows of at least β·u
-    packets and a buffer that holds the peak. The derivation and the packet checks:
+    From an empty queue (every Δ = 0) the reading takes ``u`` unseen eq.-(3) increases
+    (``L + 1`` for ``"every-round"`` and ``"near-band"``, else 1), so each flow holds
+    ``β (1 + ... + u)`` packets; eq. (4) (gain 1/2, lag L) cuts the excess over its target
+    ``m = (α + β)/2`` with :func:`decrease_undershoot`, and if the undershoot reaches ``m``
+    the queue empties again, for any N (peak ``N × excess``). Assumes windows of at least
+    β·u packets and a buffer that holds the peak. The derivation and the packet checks:
     docs/analytic.md, "Large swings: a cycle through the empty queue".
 
     Parameters

@@ -1,23 +1,13 @@
 """One-call closed-form prediction for a flow on a path (behind ``tcpfluid predict``).
 
-For each algorithm it combines the closed forms of this package:
-
-* ``vegas`` / ``enhanced-vegas``: the critical window (the Quick Vegas paper, eq. 6 or its
-  last-packet form), the slow-start table (Table 1) to find the round it leaves slow start,
-  the 1/8 cut, then one packet per round up to the first window of the equilibrium band,
-  ``μd + α`` (Vegas stops increasing once Δ reaches α; the asymmetric-networks paper, eq. 4).
-  This is eq. (2) of the TCP-Ho paper with the band's lower edge as the target.
-* ``quick-vegas``: eqs. (9)/(10), Table 1 (×1.5 per round), then eq. (12) from the exit
-  window to Quick Vegas's target ``μd + (α+β)/2`` (its pseudo-code moves Δ toward
-  (α+β)/2).
-* ``tcp-ho``: no slow start; the conspicuous round (the TCP-Ho paper, eq. 5, corrected).
-
-Times are rounds × d. Two times, two meanings: ``time_to_target_s`` is the round the
-window **first reaches** the target above (the closed forms' own count);
-``time_to_equilibrium_s`` is the **settling time** as ``tcpfluid simulate`` defines it
-(:func:`tcpfluid.metrics.settling`), a closed form for Vegas and Enhanced Vegas and the
-round map's for Quick Vegas and TCP-Ho (``time_to_equilibrium_route`` says which).
-Definitions and their grounds: docs/analytic.md, "Definitions used by predict".
+For each algorithm it combines the closed forms of this package: the slow-start exit
+(critical window, Table 1), then ``vegas`` / ``enhanced-vegas`` one packet per round up to
+``μd + α`` (the asymmetric-networks paper, eq. 4), ``quick-vegas`` eq. (12) up to
+``μd + (α+β)/2``; ``tcp-ho`` has no slow start and gives its conspicuous round (the TCP-Ho
+paper, eq. 5, corrected). ``time_to_target_s`` is when the window first reaches that
+target, ``time_to_equilibrium_s`` the settling time as ``tcpfluid simulate`` defines it
+(a closed form, or the round map's: ``time_to_equilibrium_route``). Definitions and their
+grounds: docs/analytic.md, "Definitions used by predict".
 """
 
 from __future__ import annotations
@@ -78,8 +68,7 @@ class Prediction:
         The round the window first reaches the target (``μd + α`` for Vegas, ``μd +
         (α+β)/2`` for Quick Vegas, TCP-Ho's conspicuous round), counted from the start
         of the connection: the exit round plus the congestion-avoidance rounds after it;
-        ``rounds_to_target × d``. (Before settling times were predicted, these were the
-        values of ``rounds_to_equilibrium`` and ``time_to_equilibrium_s``.)
+        ``rounds_to_target × d``.
     time_to_equilibrium_route
         ``"closed form"`` or ``"round model"`` (:data:`SETTLING_ROUTES`).
     note

@@ -1,20 +1,16 @@
 """Slow start in closed form: critical windows and the window of each round.
 
-Model (the Quick Vegas paper, §4.1, after Vanichpun and Feng): a single flow fills an empty
-path whose bottleneck rate is μ and base RTT d. In a round where the window grows through
-per-ACK increments, the ACKs of the previous round arrive every 1/μ seconds and the extra packets
-pile up in the sender queue. If the window of the round is W and a fraction ``f`` of it is
-extra packets (Vegas doubling: f = 1/2; Quick Vegas, one extra per two ACKs: f = 1/3), the
-last packet of the round waits fW/μ, the average packet fW/(2μ). Vegas leaves slow start
-when Δ = W (1 − d/D) > γ (eq. 1), with D the RTT of the round: the last packet's
-(``rtt="last"``) or the average over the round (``rtt="average"``, the implementations'
-smoothed RTT). Solving ``W (D − d)/D = γ`` for W gives
+Model (the Quick Vegas paper, §4.1, after Vanichpun and Feng; docs/analytic.md, "Model
+assumptions"): in a growth round of window W a fraction ``f`` of it is extra packets queued
+in the sender (Vegas f = 1/2, Quick Vegas f = 1/3), so the last packet's RTT is
+``D = d + fW/μ`` (``rtt="last"``) and the round's mean ``d + fW/(2μ)`` (``rtt="average"``).
+Solving Δ = ``W (D − d)/D = γ`` (eq. 1) for W gives
 
     W* = (γ + sqrt(γ² + 4 γ μd / f')) / 2,     f' = f (last) or f/2 (average),
 
-i.e. the coefficient of γμd under the root is 8 (Vegas, last), 16 (Vegas, average: eq. 6),
-12 (Quick Vegas, last: eq. 9) and 24 (Quick Vegas, average: eq. 10).
-:mod:`tcpfluid.analytic.derive` re-derives each of them in SymPy.
+the coefficient of γμd being 8 (Vegas, last), 16 (Vegas, average: eq. 6), 12 (Quick Vegas,
+last: eq. 9) and 24 (Quick Vegas, average: eq. 10); :mod:`tcpfluid.analytic.derive`
+re-derives each.
 """
 
 from __future__ import annotations

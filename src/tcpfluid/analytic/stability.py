@@ -1,21 +1,12 @@
 """Local stability of the round map: will N delay-based flows settle or oscillate?
 
-N flows share a bottleneck of rate μ (packets/s) and base RTT d; flow j holds window w_j,
-the queue is ``q = Σ w_j − μd`` and the flow measures ``Δ_j = w_j (1 − d/D)``,
-``D = d + q/μ`` (the Quick Vegas paper, eq. 1). Near its target backlog Δ* a law moves the
-window once per round by ``w_j ← w_j − K (Δ_j − Δ*)`` (the *gain* K), and a decision is
-seen in the Δ measured ``L`` rounds later (the *feedback lag*: 1 in the round model, 2 at
-packet level, the Quick Vegas paper §3.2.2). The symmetric mode's error follows
-``e_{k+1} = e_k − K e_{k+1−L}`` (characteristic polynomial ``z^L − z^(L−1) + K``), which
+Near its target backlog Δ* (Δ of eq. 1 of the Quick Vegas paper) a law moves each window
+once per round by ``w_j ← w_j − K (Δ_j − Δ*)`` (the *gain* K), and a decision is seen in
+the Δ measured ``L`` rounds later (the *feedback lag*: 1 in the round model, 2 at packet
+level, §3.2.2). The symmetric mode's error follows ``e_{k+1} = e_k − K e_{k+1−L}``, which
 converges iff ``K < 2 sin(π / (2(2L − 1)))`` (:func:`critical_gain`; re-derived in
-:func:`tcpfluid.analytic.derive.critical_gain_expr` and
-:func:`~tcpfluid.analytic.derive.symmetric_mode_gain_expr`). Gains of the laws: Vegas and
-Enhanced Vegas are relays (settle iff ``β − α >= L``), Quick Vegas eq. (4) has K = 1/2 and
-eq. (3) K = succ (2 at L = 2 with a decision every round, 1 with a measurement round near
-the band), FAST K = γ. The derivation, the table of verdicts and the packet checks:
-docs/analytic.md, "Stability of the round map".
-
-The numeric functions here use NumPy only; the figure function imports matplotlib lazily.
+:mod:`tcpfluid.analytic.derive`). The derivation, each law's gain, the verdicts and the
+packet checks: docs/analytic.md, "Stability of the round map".
 """
 
 from __future__ import annotations
