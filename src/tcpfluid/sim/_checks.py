@@ -16,16 +16,6 @@ from .._validation import check_int, check_positive
 from ..scenarios import Scenario
 from ._setup import FAST_RECOVERIES, NS2_VEGAS, SenderSettings, red_params
 
-__all__ = [
-    "DEFAULT_SAMPLE_INTERVAL",
-    "SECONDS_OPTIONS",
-    "check_ns2_vegas",
-    "check_options",
-    "check_scenario",
-    "seconds_options",
-    "trace_interval",
-]
-
 DEFAULT_SAMPLE_INTERVAL = 0.1
 #: whose send time a delayed ACK of two packets echoes (:func:`~tcpfluid.sim.simulate_packets`)
 DELAYED_ACK_ECHOES = ("first", "latest")

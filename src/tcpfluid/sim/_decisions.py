@@ -221,11 +221,14 @@ class Decisions:
             idx = np.arange(self.nf)[flows]
             i = int(np.argmax(bad))
             f = int(idx[i])
-            raise RuntimeError(
-                f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
-                f"an invalid action (cwnd={w_[i]}, incr={i_[i]}, cap={c_[i]}) at "
-                f"t={self.gf[C.G_NOW]:g} s"
-            )
+            raise self._invalid(f, w_[i], i_[i], c_[i])
+
+    def _invalid(self, f: int, w: Any, incr: Any, cap: Any) -> RuntimeError:
+        """The error of flow ``f``'s law returning the action (``w``, ``incr``, ``cap``)."""
+        return RuntimeError(
+            f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
+            f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at t={self.gf[C.G_NOW]:g} s"
+        )
 
     def _bind(self, f: int) -> None:
         """Make flow ``f``'s round and loss decisions on its state's arrays as they are."""
@@ -280,11 +283,7 @@ class Decisions:
         # a positive finite window, a finite increment, a cap that is not NaN (comparisons
         # only: cheaper than math.isfinite on this path, taken at every round decision)
         if not (0.0 < w < math.inf and -math.inf < incr < math.inf and cap == cap):
-            raise RuntimeError(
-                f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
-                f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at "
-                f"t={self.gf[C.G_NOW]:g} s"
-            )
+            raise self._invalid(f, w, incr, cap)
         # the action, with the law's phase and ssthresh from its state (arrays of one
         # value), where the compiled loop reads them
         row[_F_CWND] = w
