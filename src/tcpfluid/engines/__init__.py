@@ -312,15 +312,7 @@ def simulate_summary(
         ``scenario``, ``algorithm``, ``engine``, ``params``, ``status``, ``message`` and the
         keys of :meth:`tcpfluid.results.Summary.to_dict`.
     """
-    return run_named(
-        scenario_name,
-        algorithm,
-        engine=engine,
-        sets=sets,
-        rtt_model=rtt_model,
-        seed=seed,
-        progress=progress,
-    )[0]
+    return run_named(**locals())[0]  # its arguments, by name
 
 
 def run_named(
