@@ -1557,30 +1557,8 @@ def _blocked(li, lk):
 
 
 @njit(**_JIT)  # called from Python: with its entry point
-def run(
-    ff,
-    fi,
-    lf,
-    li,
-    rf,
-    ri,
-    hi,
-    ht,
-    gf,
-    gi,
-    rand,
-    paths,
-    fs,
-    fq,
-    cf,
-    ci,
-    s_t,
-    s_flow,
-    s_link,
-    pend,
-    rec,
-    has_red,
-):
+def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t, s_flow, s_link,
+        pend, rec, has_red):  # fmt: skip
     """Process events until the end time or until Python is needed; returns a code.
 
     Round decisions are deferred and batched: the loop returns NEED_ROUND before the first

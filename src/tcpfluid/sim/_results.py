@@ -155,15 +155,8 @@ class LinkTrace:
         result's sample times)."""
         import pandas as pd
 
-        return pd.DataFrame(
-            {
-                "t_s": t_s,
-                "queue_pkts": self.queue_pkts,
-                "drops": self.drops,
-                "utilization": self.utilization,
-                "red_avg_pkts": self.red_avg_pkts,
-            }
-        )
+        cols = ("queue_pkts", "drops", "utilization", "red_avg_pkts")
+        return pd.DataFrame({"t_s": t_s, **{c: getattr(self, c) for c in cols}})
 
 
 @dataclass(frozen=True, eq=False)
