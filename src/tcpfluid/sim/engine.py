@@ -100,7 +100,7 @@ class _Sim:
         self.scenario = sc
         self.rng = np.random.default_rng(seed)
         nl, nf = len(sc.links), len(sc.flows)
-        self.nl, self.nf, self.nc = nl, nf, len(sc.cbr)
+        self.nl = nl
         self.paths, fi, self.cf, self.ci = route_arrays(sc)
         self.lf, self.li, self.rf, self.ri, self.has_red = link_arrays(sc)
         if red_wait:  # every RED link drops with ns-2's wait_
