@@ -144,26 +144,19 @@ def link_arrays(sc: Scenario) -> tuple[FloatArray, IntArray, FloatArray, IntArra
     eager, fed = eager_links(sc)
     li[:, C.J_EAGER] = eager
     li[:, C.J_FED] = fed
-    # packets held by the links, one row each: exit time, end of transmission, timestamp,
-    # forward delay, arrival time, size (float view); seq or cumulative ACK, and the flow
-    # or CBR source, the link's entry in the paths array and the kind packed in one tag
-    # (integer view of the same memory)
+    # packets held by the links, one row each (``_core``'s RF_* and RI_* columns)
     rf, ri = link_ring_views(off)
     return lf, li, rf, ri, has_red
 
 
 def eager_links(sc: Scenario) -> tuple[IntArray, IntArray]:
     """``(eager, fed)`` flags of the links: an eager link hands each packet to its next
-    link when it admits it, a fed link receives packets that way.
+    link when it admits it, a fed link receives packets that way (docs/simulator.md,
+    "Eager links").
 
     A link B can be fed when one link A is its only input on every path (data, ACK and
-    CBR), it is no path's first hop (no sender puts packets into it) and it is a drop-tail
-    queue without limit (it never drops). A is eager when every link it feeds can be fed
-    by it and no path ends at A. Then B's arrivals are A's exits in A's order, and nothing
-    else changes B's queue, so B's state at an arrival can be computed when A admits the
-    packet: A needs no exit events (its ring is emptied lazily), and each packet costs one
-    event less per eager link it crosses. The results are the same as with an exit event
-    per link; only the order of events at the same instant can differ.
+    CBR), it is no path's first hop and it is a drop-tail queue without limit. A is eager
+    when every link it feeds can be fed by it and no path ends at A.
     """
     names = {lk.name: i for i, lk in enumerate(sc.links)}
     nl = len(sc.links)
@@ -350,13 +343,8 @@ def grow_ring(
 
 def _longer(a: NDArray[Any], used: int, rows: int) -> NDArray[Any]:
     """``a`` with ``rows`` rows: its first ``used`` rows (the rings' slots; the rows after
-    them were never used and are zero), then zeros.
-
-    The zeros come from the allocator untouched (no page is written until a ring uses it),
-    and only the used rows are copied: against concatenating ``a`` with a zero block, which
-    writes every row of both, this took a 60-flow run's seven link-ring reallocations from
-    22 ms each to a few (the rings' arrays hold about a million rows there).
-    """
+    them were never used and are zero), then zeros untouched (docs/simulator.md,
+    "How it is fast")."""
     out = zeros_aligned((rows, *a.shape[1:]), a.dtype)
     _bits(out)[:used] = _bits(a)[:used]
     return out
