@@ -1,4 +1,4 @@
-"""Doubling a ring (``_rings.grow_ring``): the live entries keep their counters' slots in the
+"""Doubling a ring (``_setup.grow_ring``): the live entries keep their counters' slots in the
 doubled ring, the other rings are untouched, and arrays that must grow keep every used row
 and are zero after them."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tcpfluid.sim._rings import grow_ring
+from tcpfluid.sim._setup import grow_ring
 
 COLS = (0, 1, 2, 3)  # offset, capacity, lowest live counter, highest
 
@@ -56,7 +56,7 @@ def test_grow_within_the_arrays_keeps_them() -> None:
 
 def test_a_link_ring_row_is_one_aligned_cache_line_and_grows_bit_for_bit() -> None:
     from tcpfluid.sim import _core as C
-    from tcpfluid.sim._rings import ALIGN, link_ring_views
+    from tcpfluid.sim._setup import ALIGN, link_ring_views
 
     rf, ri = link_ring_views(8)
     assert rf.shape == (8, C.NRF) and rf.strides[0] == ALIGN == 64

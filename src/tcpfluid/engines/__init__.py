@@ -33,14 +33,10 @@ whole run: what is recorded (``record_interval_s``, ``record``, the one recordin
 vocabulary of every engine) never changes it. An engine that cannot model a feature of the
 scenario refuses it with a ``ValueError`` (:func:`tcpfluid.scenarios.check_engine`).
 
-Options given as keywords (:func:`engine_options` lists them per engine): every engine
-takes ``algorithm`` (run every flow with this law) and ``progress`` (a callable receiving
-the fraction done in [0, 1]), then the fields of its options class. The older names
-(``rtt``, ``record_every``, ``n_points``, ``record_every_s``, ``sample_interval``,
-``sample_interval_s``, ``delack_timeout``, ``min_rto``, ``initial_rto``, ``max_rto``) still
-work and emit a ``DeprecationWarning`` (:func:`tcpfluid._deprecation.renamed_keywords`). An
-unknown option is a ``TypeError`` naming it and listing the engine's options; a bad value
-a ``ValueError`` naming the option, the value and the accepted range.
+Options given as keywords (:func:`engine_options` lists them per engine): ``algorithm``,
+``progress``, then the fields of the engine's options class; the older names (docs/api.md)
+emit a ``DeprecationWarning``. An unknown option is a ``TypeError`` naming it, a bad value a
+``ValueError`` naming the option, the value and the accepted range.
 """
 
 from __future__ import annotations
@@ -312,15 +308,7 @@ def simulate_summary(
         ``scenario``, ``algorithm``, ``engine``, ``params``, ``status``, ``message`` and the
         keys of :meth:`tcpfluid.results.Summary.to_dict`.
     """
-    return run_named(
-        scenario_name,
-        algorithm,
-        engine=engine,
-        sets=sets,
-        rtt_model=rtt_model,
-        seed=seed,
-        progress=progress,
-    )[0]
+    return run_named(**locals())[0]  # its arguments, by name
 
 
 def run_named(

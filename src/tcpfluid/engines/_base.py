@@ -84,8 +84,6 @@ class Engine:
     stochastic: ClassVar[bool] = False
     #: whether the run reports its progress itself (else 0 and 1 are reported around it)
     reports_progress: ClassVar[bool] = True
-    #: what the scenario gives and the options may not
-    capability_key: ClassVar[str] = ""
     #: the most flows a run takes (``None``: as many as memory allows, the engine's own
     #: estimate), and what each flow costs it: bytes, and seconds per simulated second
     #: (measured: ``benchmarks/million.py`` and the engines' benchmarks)
@@ -106,7 +104,7 @@ class Engine:
         """What the engine can model (:data:`tcpfluid.scenarios.ENGINE_CAPABILITIES`)."""
         from ..scenarios import ENGINE_CAPABILITIES
 
-        return ENGINE_CAPABILITIES[self.capability_key or self.name]
+        return ENGINE_CAPABILITIES[self.name]
 
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
@@ -264,18 +262,6 @@ def sample_rows(t: FloatArray, interval_s: float | None) -> NDArray[np.intp] | s
     return idx[idx < t.size]
 
 
-def round_log(t: Any, window: Any, next_window: Any, phase: Any, **read: Any) -> RoundLog:
-    """A :class:`~tcpfluid.results.RoundLog` of plain float/int8 arrays (``read``: what the
-    law read at each boundary, its columns ``rtt_mean_s``... by name)."""
-    return _round_log_type()(
-        time_s=np.asarray(t, dtype=np.float64),
-        window_pkts=np.asarray(window, dtype=np.float64),
-        next_window_pkts=np.asarray(next_window, dtype=np.float64),
-        phase=np.asarray(phase).astype(np.int8),
-        **read,
-    )
-
-
 #: the round trace's columns of what the law read at each boundary, by RoundLog column
 _TRACED_READ = {
     "rtt_mean_s": "round_rtt_mean_s",
@@ -291,9 +277,12 @@ def traced_log(fl: Any) -> RoundLog:
     ``round_next_cwnd_pkts``, ``round_phase`` and, where the trace keeps them,
     ``round_rtt_mean_s``, ``round_rtt_min_s``, ``round_rtt_max_s``, ``round_base_rtt_s``,
     ``round_delta_pkts``)."""
-    read = {k: getattr(fl, v, None) for k, v in _TRACED_READ.items()}
-    return round_log(
-        fl.round_t_s, fl.round_cwnd_pkts, fl.round_next_cwnd_pkts, fl.round_phase, **read
+    return _round_log_type()(
+        time_s=np.asarray(fl.round_t_s, dtype=np.float64),
+        window_pkts=np.asarray(fl.round_cwnd_pkts, dtype=np.float64),
+        next_window_pkts=np.asarray(fl.round_next_cwnd_pkts, dtype=np.float64),
+        phase=np.asarray(fl.round_phase).astype(np.int8),
+        **{k: getattr(fl, v, None) for k, v in _TRACED_READ.items()},
     )
 
 
@@ -313,14 +302,6 @@ def _round_log_type() -> Any:
     from ..results import RoundLog
 
     return RoundLog
-
-
-@functools.cache
-def slow_start() -> int:
-    """The law phase of slow start."""
-    from ..algorithms.base import SLOW_START
-
-    return int(SLOW_START)
 
 
 def bottleneck_name(sc: Scenario) -> str:

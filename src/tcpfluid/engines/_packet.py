@@ -12,7 +12,7 @@ from .._engine_summary import traced_flow_record
 from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..metrics import _finite_or_none
 from ..sim import simulate_packets
-from ..sim._checks import check_fast_recovery
+from ..sim._checks import DELAYED_ACK_ECHOES, check_fast_recovery
 from ._base import Engine, bottleneck_name, summary_of, traced_log
 from ._ode import _defaults
 
@@ -79,14 +79,12 @@ class Packet(Engine):
 
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
-        out: dict[str, Any] = {
+        seconds = ("delack_timeout", "min_rto", "initial_rto", "max_rto")
+        return {
             "sample_interval": "record_interval_s",
             "sample_interval_s": "record_interval_s",
+            **{old: f"{old}_s" for old in seconds},
         }
-        out.update(
-            {old: f"{old}_s" for old in ("delack_timeout", "min_rto", "initial_rto", "max_rto")}
-        )
-        return out
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -96,7 +94,7 @@ class Packet(Engine):
             object.__setattr__(self, "delayed_ack", per_flow)
         else:
             object.__setattr__(self, "delayed_ack", check_bool("delayed_ack", self.delayed_ack))
-        check_choice("delayed_ack_echo", self.delayed_ack_echo, ("first", "latest"))
+        check_choice("delayed_ack_echo", self.delayed_ack_echo, DELAYED_ACK_ECHOES)
         for name in ("delack_timeout_s", "min_rto_s", "initial_rto_s", "max_rto_s"):
             if getattr(self, name) is not None:
                 check_positive(name, getattr(self, name))

@@ -16,16 +16,6 @@ from .._validation import check_int, check_positive
 from ..scenarios import Scenario
 from ._setup import FAST_RECOVERIES, NS2_VEGAS, SenderSettings, red_params
 
-__all__ = [
-    "DEFAULT_SAMPLE_INTERVAL",
-    "SECONDS_OPTIONS",
-    "check_ns2_vegas",
-    "check_options",
-    "check_scenario",
-    "seconds_options",
-    "trace_interval",
-]
-
 DEFAULT_SAMPLE_INTERVAL = 0.1
 #: whose send time a delayed ACK of two packets echoes (:func:`~tcpfluid.sim.simulate_packets`)
 DELAYED_ACK_ECHOES = ("first", "latest")
@@ -281,14 +271,9 @@ def per_flow_option(name: str, value: Any, flows: int | None, choices: tuple[Any
 
 def check_ns2_vegas(scenario: Scenario, laws: Sequence[Any], senders: SenderSettings) -> None:
     """Refuse ``fast_recovery="ns2-vegas"`` for a flow whose law does not cut its window
-    by Vegas's rule, or with the fine-grained check switched off.
-
-    ns-2's ``Agent/TCP/Vegas`` recovers with its own window arithmetic (3/4 of the window,
-    1/2 for a packet lost again, 2 packets after a timeout, in whole packets) and its own
-    fine-grained check on every duplicate ACK (``tcp-vegas.cc``): a law with another loss
-    rule (Reno, FAST, TCP-Ho) would have its cut replaced by Vegas's, and
-    ``fine_retransmit=False`` would contradict the agent. ``laws``: each flow's law object,
-    in the scenario's flow order.
+    by Vegas's rule, or with the fine-grained check switched off: ns-2's Vegas agent cuts
+    and checks by its own rules (docs/simulator.md, "Fast recovery"). ``laws``: each
+    flow's law object, in the scenario's flow order.
     """
     from ..algorithms.vegas import Vegas
 

@@ -234,7 +234,7 @@ G_SEQ = 0
 G_EVENTS = 1
 G_NSAMP = 2  # samples written
 G_RAND_I = 3
-G_CODE_ARG = 4  # flow / link of the request
+G_CODE_ARG = 4  # flow / link of a GROW_FLOW / GROW_LINK request
 N_DATA_SENT = 5
 N_DATA_RCVD = 6
 N_DATA_DROP = 7
@@ -252,11 +252,7 @@ NGI = 18
 
 # ring columns. A link's packet is one 64-byte row (one cache line: the ring's array
 # starts on a 64-byte boundary) seen through two views of the same memory, ``rf``
-# (float64) and ``ri`` (int64): the float columns first, then the integer ones. An exit
-# event reads the head packet's row and the next packet's exit time: with the float and
-# integer fields in separate arrays that was three cache lines, mostly cold (the slots were
-# written one link delay earlier), and the loads of the head packet's integers were the
-# most costly instructions of the loop (see docs/simulator.md, "How it is fast")
+# (float64) and ``ri`` (int64): the float columns first (docs/simulator.md, "How it is fast")
 RF_EXIT = 0
 RF_FIN = 1
 RF_TS = 2
@@ -295,51 +291,31 @@ Q_SB = 2
 SB_SACKED = 1
 SB_RETX = 2
 
-#: Numba options of every kernel. ``_nrt=False`` compiles without Numba's reference-counted
-#: runtime: the kernels only index arrays allocated by engine.py (no allocation inside), and
-#: without it every call between kernels paid atomic increments/decrements of each array
-#: argument, which took more than half of the run time (measured with perf: 5x slower).
-#: ``forceinline`` is given explicitly (False here): a kernel that leaves it unset takes
-#: the value of the kernel whose compile first needs it, and the cache does not key on it
+#: Numba options of every kernel: no reference-counted runtime (``_nrt=False``: the kernels
+#: allocate nothing), ``forceinline`` explicit (the cache does not key on it); the reasons
+#: and measurements: docs/simulator.md, "How it is fast" and "Compile time"
 _JIT: dict[str, Any] = {
     "cache": True, "error_model": "numpy", "nogil": True, "_nrt": False, "forceinline": False
 }  # fmt: skip
 #: the kernels only the compiled code calls (all but ``run`` and ``_set_key_call``) have no
-#: Python or C entry point: Numba would build, optimise and cache a wrapper for each
-#: (part of the cold compile; see docs/simulator.md, "Compile time")
+#: Python or C entry point (docs/simulator.md, "Compile time")
 _JIT_IN: dict[str, Any] = {**_JIT, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 _jit: Any = njit(**_JIT_IN)
-#: small helpers called on every event are inlined into their callers by LLVM: as calls,
-#: each array argument is passed as a struct of about seven values. Each is compiled and
-#: cached once, as a kernel of its own marked ``alwaysinline`` (``forceinline``), and its
-#: optimised code is inlined where its caller's module is linked and optimised. Numba's
-#: own inlining (``inline="always"``) typed and lowered a copy per call site inside the
-#: caller, and Numba's front end grows faster than the function it compiles: compiling
-#: ``run`` again when only its own cache entry is missing takes a sixth of the time it did.
-#: The loop still admits packets at two places only (forwarding, and one admission loop
-#: for the rest: each is a copy of the code LLVM optimises), and the rare paths (timers,
-#: resuming after Python, a law's loss decision, a timer moved earlier) call one compiled
-#: copy (``_enqueue_call``, ``_set_key_call``, ``*_rare``); see docs/simulator.md,
-#: "Compile time"
+#: small helpers called on every event: compiled once, marked ``alwaysinline`` and inlined
+#: by LLVM into their callers. The loop admits packets at two places only (forwarding, and
+#: one admission loop for the rest); the rare paths call one compiled copy
+#: (``_enqueue_call``, ``_set_key_call``, ``*_rare``); docs/simulator.md, "Compile time"
 _jit_inline: Any = njit(**{**_JIT_IN, "forceinline": True})
-#: the hottest array reads and writes (the heap, the link rows and ring slots read or
-#: written on every admission and exit) index with ``np.uint64``: Numba adds a wrap-around
-#: for negative signed indices (a shift, a mask and an add before every such load or
-#: store); an unsigned index has none. The indices are never negative, so results are
-#: the same; measured 2-5 % less CPU time in the loop (see docs/simulator.md)
+#: the hottest array reads and writes index with ``np.uint64`` (never negative: no
+#: wrap-around code for negative indices; docs/simulator.md, "How it is fast")
 
 
 # ============================================================================= prefetch
 @intrinsic
 def prefetch_row(typingctx, arr, row):
     """Ask the CPU to fetch the cache line at the start of row ``row`` of the 2-D array
-    ``arr`` (x86 ``prefetcht0``: a hint, it never faults and returns nothing).
-
-    A link ring's row is one cache line, first read by an exit event one link delay
-    after it was written: long evicted. The exit event of a link's head packet prefetches
-    the row after the next one, which the link's next exit event reads (many events
-    later), so that read no longer waits for memory (see docs/simulator.md).
-    """
+    ``arr`` (x86 ``prefetcht0``: a hint, it never faults and returns nothing; used for the
+    link ring's row a later exit event reads: docs/simulator.md, "How it is fast")."""
     if not (isinstance(arr, types.Array) and arr.ndim == 2 and isinstance(row, types.Integer)):
         return None
     sig = types.void(arr, row)
@@ -410,10 +386,7 @@ def set_key(hi, ht, gi, src, t):
             tc = ht[HT_HEAP, np.uint64(c)]
             qc = hi[H_HEAP, np.uint64(c)]
             if c + 1 < n:
-                # the smaller child without a branch (bitwise operators on both sides,
-                # then selects): which child is smaller is a coin toss when the keys
-                # are well mixed, and a mispredicted branch per level cost more than
-                # reading both children's integers
+                # the smaller child without a branch (bitwise operators, then selects)
                 tc1 = ht[HT_HEAP, np.uint64(c + 1)]
                 qc1 = hi[H_HEAP, np.uint64(c + 1)]
                 right = (tc1 < tc) | ((tc1 == tc) & (qc1 < qc))
@@ -434,8 +407,7 @@ def set_key(hi, ht, gi, src, t):
     hi[H_POS, us] = i
 
 
-#: ``set_key`` as a call (one compiled copy), where a source is rarely re-keyed: a timer
-#: moved earlier (its key is lazily kept <= its deadlines)
+#: ``set_key`` as a call (one compiled copy), where a source is rarely re-keyed
 _set_key_call: Any = njit("void(i8[:, ::1], f8[:, ::1], i8[::1], i8, f8)", **_JIT)(set_key.py_func)
 
 
@@ -460,14 +432,11 @@ def link_free(li, lk):
     return li[lk, J_CAP] - (li[lk, J_TAIL] - li[lk, J_HEAD])
 
 
-# a call (one compiled copy, explicit signature): it is rare, and its copies inlined into
-# the loop only lengthened the compile
+# a call (one compiled copy, explicit signature): it is rare
 @njit("void(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8, f8)", **_JIT_IN)
 def _pop_exited(lf, li, rf, lk, now):
     """An eager link has no exit events: drop the packets that left it by ``now`` from its
-    ring (in order, counting their bytes as the exit events of other links do). Done when
-    its ring is short of room, before a trace sample and at the end (the bytes sent are
-    the same sum, in the same order, as with an exit event per packet)."""
+    ring (in order, counting their bytes as the exit events of other links do)."""
     off = li[lk, J_OFF]
     mask = li[lk, J_CAP] - 1
     head = li[lk, J_HEAD]
@@ -523,8 +492,7 @@ _no_room_call: Any = njit(
 @_jit
 def _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc):
     """RED (Floyd and Jacobson 1993) on an arrival that finds ``q`` packets (``waiting``
-    of them waiting) at link ``lk``: update the average, return True to drop. Not inlined:
-    it is the larger part of ``enqueue`` and only RED links need it."""
+    of them waiting) at link ``lk``: update the average, return True to drop."""
     wq = lf[lk, L_WQ]
     avg = lf[lk, L_AVG]
     if q == 0:
@@ -542,10 +510,7 @@ def _red_drop(lf, li, gi, rand, lk, now, q, waiting, disc):
         drop = True
         li[lk, J_COUNT] = 0
     elif pb > 0.0 and disc > DISC_WAIT:
-        # ns-2's wait_ (REDQueue::enque and drop_early, red.cc of 1999-2000): the arrival
-        # that finds the average above min_th after it was below sets the count to 1 and
-        # is not dropped; later ones count on and are dropped with 0 while count·p_b < 1,
-        # then p_b/(2 − count·p_b): gaps between drops uniform in [1/p_b, 2/p_b]
+        # ns-2's wait_ (REDQueue::drop_early, red.cc; docs/simulator.md)
         if li[lk, J_COUNT] < 0:
             li[lk, J_COUNT] = 1
             return False
@@ -577,14 +542,10 @@ def enqueue(lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, k
     """A packet arrives at link ``lk`` (entry ``pos`` of ``paths``: the link's place on
     the packet's path) at ``now``: drop it or admit it (FIFO).
 
-    An eager link (``J_EAGER``: each link it feeds has it as its only input, a drop-tail
-    queue without limit, and is no path's first or last hop) hands the packet on at once:
-    the next link's arrival is its exit time, and that link's state then depends only on
-    the packets this link admitted before, in the same order. The caller does it: the
-    return value is that exit time when the packet is to be handed on to the next hop, -1
-    otherwise (dropped, admitted by a link that is not eager, or reaching the next link
-    after the end time: it stays where it is). The caller has checked that the rings have
-    room and, for RED or a send overhead (``L_OVH``), that a random number is available.
+    Returns the exit time when an eager link (``J_EAGER``; ``_setup.eager_links``) hands
+    the packet on to the next hop (the caller does it), else -1 (dropped, not eager, or
+    past the end time). The caller has checked that the rings have room and, for RED or a
+    send overhead (``L_OVH``), that a random number is available.
     """
     u = np.uint64(lk)
     eager = li[u, J_EAGER] == 1
@@ -611,8 +572,7 @@ def enqueue(lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, k
     fin = start + size / lf[u, L_RATE]
     ovh = lf[u, L_OVH]
     if ovh > 0.0 and kind == KIND_DATA:
-        # ns-2's Agent/TCP ``overhead_``: the sender waits a uniform random time in
-        # [0, overhead] before each data packet goes out (serially, as its send timer)
+        # ns-2's Agent/TCP ``overhead_``: a uniform random wait in [0, overhead]
         ri_ = gi[G_RAND_I]
         gi[G_RAND_I] = ri_ + 1
         fin += ovh * rand[ri_]
@@ -674,8 +634,7 @@ def _reset_round(ff, fi, f, seq):
     ff[f, F_R_FWD] = 0.0
 
 
-# one explicit signature: its call sites pass literal constants (P_ROUND/True, ...), which
-# would otherwise compile one specialisation per call site
+# one explicit signature: one compiled copy for its call sites' literal constants
 @njit(
     "void(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1], f8[::1], i8[::1], i8[::1], i8[::1],"
     " i8, i8, f8, b1)",
@@ -723,10 +682,6 @@ def _apply_incr(ff, fi, f):
 
 
 # ============================================================================= sending
-# Hot paths admit packets at two places in ``run``: forwarding, and the admission loop at
-# the end of an event (ACKs, CBR packets, data packets of the send loop, retransmissions).
-# The rare paths (timers, resuming after Python, loss recovery decided by a law) share one
-# compiled ``enqueue`` instead (``_enqueue_call``).
 _SIG_ENQUEUE = (
     "void(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1], i8[:, ::1], f8[:, ::1], f8[::1],"
     " i8[::1], f8[::1], i8[::1], i8, f8, i8, i8, f8, f8, i8, i8, f8, i8)"
@@ -786,9 +741,8 @@ def _send_limit(ff, fi, f):
     if fi[f, I_RECOV] == 1:
         w += fi[f, I_DUP]
     elif fi[f, I_DUP] >= 3 and fi[f, I_RECOVERY] == REC_RENO:
-        # ns-2's Reno of 1998-2003 (tcp-reno.cc 1.31, RenoTcpAgent::recv: dupwnd_ =
-        # NUMDUPACKS at the third duplicate ACK whether or not it retransmits, and one
-        # more per further duplicate)
+        # ns-2's Reno of 1998-2003: dupwnd_ from the third duplicate ACK on, whether or
+        # not it retransmits (docs/simulator.md, "Fast recovery")
         w += fi[f, I_DUP]
     return math.floor(w)
 
@@ -870,8 +824,7 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, n
             _ns2v_before_new_ack(ff, fi, f, now)
         rtt = now - ts
         # RFC 6298 estimator, its gains divided by the samples expected per window (RFC
-        # 7323 appendix G: ceil(FlightSize / 2) with a sample per ACK), so that RTTVAR
-        # keeps the round-to-round variation instead of collapsing within a window
+        # 7323 appendix G: ceil(FlightSize / 2); docs/simulator.md, "Losses")
         if ff[f, F_SRTT] <= 0.0:
             ff[f, F_SRTT] = rtt
             ff[f, F_RTTVAR] = 0.5 * rtt
@@ -916,8 +869,7 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, n
         else:
             fi[f, I_DUP] = 0
         if ack < fi[f, I_MAXSENT] and fi[f, I_STATE] == 1:
-            # RFC 6582 "impatient" NewReno: only the first partial ACK restarts the timer,
-            # so a recovery with many holes ends in a timeout instead of one hole per RTT
+            # RFC 6582 "impatient" NewReno: only the first partial ACK restarts the timer
             if not partial or fi[f, I_PARTIALS] == 0:
                 _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
             if partial:
@@ -954,9 +906,7 @@ def _on_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, n
     return DONE, rtx
 
 
-# The ACK handler's rarer branches, as calls (one compiled copy each): they run at most
-# once a round or during loss recovery, and inlined into the loop they only lengthened its
-# compile (see docs/simulator.md, "Compile time")
+# The ACK handler's rarer branches, as calls (one compiled copy each)
 @_jit
 def _ack_recovering(ff, fi, fs, f, ack, now):
     """A new ACK during fast recovery or Vegas's fine-grained checks after a
@@ -996,12 +946,9 @@ def _dup_ack(ff, fi, lf, li, gf, gi, paths, fs, fq, pend, f, una, now):
     """A duplicate ACK: True when it starts a loss event (the flow waits for its law's
     loss decision)."""
     fi[f, I_DUP] += 1
-    # RFC 6582 sections 3.2 and 4 (ns-2's ``bugFix_``, on by default in ``Agent/TCP``
-    # and ``Agent/TCP/Vegas``): after a timeout the sender goes back and resends packets
-    # the receiver may already hold, whose duplicate ACKs announce no new loss. Unless
-    # the cumulative ACK covers more than the highest packet sent before the timeout
-    # (ns-2: ``highest_ack_ > recover_``), they start no fast retransmit (nor Vegas's
-    # fine-grained one): the timeout already answered those losses
+    # RFC 6582 section 4 (ns-2's ``bugFix_``): after a timeout no fast retransmit (nor
+    # Vegas's fine-grained one) until the cumulative ACK passes the highest packet sent
+    # before it (ns-2: ``highest_ack_ > recover_``)
     if fi[f, I_RECOV] == 0 and una > fi[f, I_RTO_RECOVER]:
         d = fi[f, I_DUP]
         trig = d == 3 or (fi[f, I_FINE] == 1 and d < 3 and _fine_expired(ff, fi, fs, f, now))
@@ -1009,7 +956,6 @@ def _dup_ack(ff, fi, lf, li, gf, gi, paths, fs, fq, pend, f, una, now):
             k = _ring_slot(fi, f, una)
             fi[f, I_KIND] = K_FAST if fq[k, Q_TXC] <= 1 else K_RETX
             _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
-            gi[G_CODE_ARG] = f
             return True
     return False
 
@@ -1032,8 +978,7 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl,
     _take_new_window(ff, f)
     mode = fi[f, I_RECOVERY]
     # at a fast retransmit every sender keeps its duplicate ACKs as its window's
-    # inflation: RFC 6582 section 3.2 step 2 (cwnd = ssthresh + 3), ns-2's NewReno and
-    # Reno (``dupwnd_ = numdupacks_`` at the fast retransmit)
+    # inflation (RFC 6582 section 3.2 step 2; ns-2's ``dupwnd_ = numdupacks_``)
     if fi[f, I_KIND] == K_TIMEOUT:
         fi[f, I_DUP] = 0
         fi[f, I_TIMEOUTS] += 1
@@ -1055,8 +1000,7 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl,
         fi[f, I_RECOVER] = fi[f, I_NXT]
         if mode == REC_RENO_EXIT and fi[f, I_RTO_RECOVER] != -2:
             # ns-2's Reno from 2005 (tcp-reno.cc 1.43, dupack_action): recover_ = maxseq_
-            # here too, and with bugFix_ no further fast retransmit until the ACKs pass
-            # it (the first new ACK set last_cwnd_action_ to CWND_ACTION_EXITED)
+            # here too (docs/simulator.md, "Fast recovery")
             fi[f, I_RTO_RECOVER] = fi[f, I_MAXSENT]
         fi[f, I_CHECKS] = 2 if fi[f, I_FINE] == 1 else 0
         _reset_round(ff, fi, f, fi[f, I_NXT])
@@ -1066,13 +1010,9 @@ def _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl,
 
 
 # ============================================================================= ns-2's Vegas
-# ``fast_recovery="ns2-vegas"`` (REC_NS2_VEGAS): the loss handling of ns-2's
-# ``Agent/TCP/Vegas``, ``VegasTcpAgent::recv``, ``timeout`` and ``vegas_expire`` in
-# ``tcp/tcp-vegas.cc`` (revision 1.37, ns-2.35; line numbers below are that revision's), with
-# the timeout routine as Tsang's thesis amended it (ch. 3 §4.4.2.1) and the retransmission
-# timer re-armed without back-off as the thesis's traces show (Fig. 3.26,
-# ``reset_rtx_timer(1,0)``). ``cwnd`` is the agent's ``cwnd_``: it carries the inflation.
-# docs/simulator.md, "Fast recovery", gives the whole mapping.
+# ``fast_recovery="ns2-vegas"`` (REC_NS2_VEGAS): ns-2's ``Agent/TCP/Vegas`` loss handling,
+# ``tcp/tcp-vegas.cc`` revision 1.37 (line numbers below), with Tsang's thesis's amended
+# timeout; ``cwnd`` carries the inflation. docs/simulator.md, "Fast recovery", maps it all.
 @_jit
 def _ns2v_first_ack(ff, f, now):
     """The first ACK the agent receives (lines 179-185): ``v_rtt_`` is the time since the
@@ -1113,34 +1053,20 @@ def _ns2v_round_rtt(ff, fi, fs, fq, f, k, ack, now):
     300-312), at a new ACK of a flow whose ``F_V_TIMED`` is set; ``k`` is the ring row of
     the highest packet the ACK acknowledges.
 
-    The ACK that passes the round's first packet (``v_begseq_``) closes the round, before
-    its own sample counts: the round's RTT is the mean of its samples (``v_sumRTT_ /
-    v_cntRTT_``: each earlier ACK of the round whose highest acknowledged packet was sent
-    once, the time since that packet was sent) or, when there was none (every ACK of the
-    round was for a retransmitted packet), the time since the round was tagged, ``now -
-    v_begtime_``; ``v_baseRTT_`` takes it when smaller, or whatever its size when at
-    most one packet was sent in the round (``rttLen = t_seqno_ - v_begseq_ <= 1``) and
-    ``F_V_TIMED`` is 2: ns-2's second condition, which the thesis's agent dropped (ch. 3
-    §3; ``simulate_packets(ns2_vegas_base_reset=...)``). The next round is tagged now. After a
-    timeout's go-back its first packet may already be at the receiver, and that round
-    then lasts a fraction of the path's RTT: a BaseRTT far below the propagation delay
-    (Tsang's thesis ch. 3 §4.4.3.1, Figs 3.33 and 3.36). The ACK's own sample then
-    counts, and ``v_baseRTT_`` takes it too when smaller (so do the echoed samples of
-    ``_on_ack``; behind a receiver that delays its ACKs and echoes the first packet's send
-    time they are the larger, and ns-2's, of the latest packet, set BaseRTT)."""
+    The ACK that passes the round's first packet (``v_begseq_``) closes the round before
+    its own sample counts: its RTT is ``v_sumRTT_ / v_cntRTT_``, or ``now - v_begtime_``
+    without samples; ``v_baseRTT_`` takes it when smaller (or, ``F_V_TIMED`` 2, when
+    ``rttLen <= 1``). docs/simulator.md, "Fast recovery", "Round timing"."""
     if fi[f, I_STATE] == 1 and fi[f, I_RECOV] == 0 and ack > fi[f, I_ROUND_SEQ]:
         n = ff[f, F_V_CNT]
         rtt = ff[f, F_V_SUM] / n if n > 0.0 else now - ff[f, F_V_BEGT]
         if rtt > 0.0:
-            # the law reads the round's mean (F_S_MEAN = F_R_SUM / I_R_CNT at
-            # ``_round_end``, which runs next): make it this RTT
+            # the law reads the round's mean (F_R_SUM / I_R_CNT at ``_round_end``, next)
             ff[f, F_R_SUM] = rtt * fi[f, I_R_CNT]
             if rtt < ff[f, F_BASE]:
                 ff[f, F_BASE] = rtt
             elif ff[f, F_V_TIMED] > 1.0 and fi[f, I_NXT] - fi[f, I_ROUND_SEQ] <= 1:
-                # ns-2's second condition (F_V_TIMED 2, ns2_vegas_base_reset): at most
-                # one packet sent in the round (``rttLen = t_seqno_ - v_begseq_ <= 1``,
-                # ``if(rtt<v_baseRTT_ || rttLen<=1)``): its RTT is BaseRTT even when larger
+                # ns-2's ``if(rtt<v_baseRTT_ || rttLen<=1)`` (ns2_vegas_base_reset)
                 ff[f, F_BASE] = rtt
         ff[f, F_V_CNT] = 0.0
         ff[f, F_V_SUM] = 0.0
@@ -1210,7 +1136,6 @@ def _ns2v_dup_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, un
             if ff[f, F_V_CHANGED] < fs[k]:  # cut once per window (line 379)
                 fi[f, I_KIND] = K_FAST if tx <= 1 else K_RETX
                 _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
-                gi[G_CODE_ARG] = f
                 return NEED_LOSS, -1
             fi[f, I_FASTRETX] += 1
             _arm(ff, hi, ht, gi, nl, f, now + ff[f, F_RTO])
@@ -1228,17 +1153,13 @@ def _ns2v_dup_ack(ff, fi, lf, li, hi, ht, gf, gi, paths, fs, fq, pend, nl, f, un
 def _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
     """Carry out a loss of a ``"ns2-vegas"`` sender once its law has been told.
 
-    Timeout (``VegasTcpAgent::timeout``, lines 421-452): the law's window (Vegas: 2
-    packets, ``v_slowstart_``) and the go-back as every sender (``_apply_loss``);
-    ``v_worried_``, ``v_newcwnd_`` and ``t_cwnd_changed_`` are kept (the thesis's amended
-    agent: ns-2's lines 444-445 set ``v_newcwnd_ = 0`` and ``t_cwnd_changed_``). Fast
-    retransmission (lines 379-402): ``win``, the agent's cut of ``int(cwnd_)`` written by
-    the decisions (``_decisions.ns2_vegas_cut``), is ``v_newcwnd_``, and ``cwnd_ = win +
-    dupacks_``; the timer re-armed; the first
-    unacknowledged packet retransmitted; three duplicate ACKs counted if it had been sent
-    once."""
-    # with ns-2's round timing (F_V_TIMED) neither loss moves the round's first packet,
-    # ``v_begseq_`` (the agent's timeout and fast retransmit leave it)
+    Timeout (lines 421-452): the law's window and the go-back as every sender
+    (``_apply_loss``), ``v_worried_`` kept (the thesis's amended agent). Fast
+    retransmission (lines 379-402): ``v_newcwnd_ = win``, the agent's cut
+    (``_decisions.ns2_vegas_cut``), ``cwnd_ = win + dupacks_``, the timer re-armed, the
+    first unacknowledged packet retransmitted, three duplicate ACKs counted if it had been
+    sent once."""
+    # with ns-2's round timing (F_V_TIMED) neither loss moves ``v_begseq_``
     begseq = fi[f, I_ROUND_SEQ]
     if fi[f, I_KIND] == K_TIMEOUT:
         worried = fi[f, I_CHECKS]
@@ -1267,13 +1188,9 @@ def _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
 
 
 # ============================================================================= ns-2's FAST
-# ``fast_recovery="ns2-fast"`` (REC_NS2_FAST): the loss recovery of ns-2's FAST TCP module
-# (University of Melbourne, Tony Cui and Lachlan Andrew, ``tcp-fast.cc`` 1.1.3 of 2007,
-# ``FastTcpAgent::recv``, ``dupack_action``, ``send_much`` and ``timeout``), a SACK sender
-# (ns-2's ``ScoreBoardRQ``). The receiver reports the out-of-order packet that caused each
-# ACK (``SACK_SHIFT``): one block per ACK, the first of the up to three blocks ns-2's SACK
-# sink sends, the others repeating what earlier ACKs said (they only matter when ACKs are
-# lost). docs/simulator.md, "Fast recovery", gives the whole mapping.
+# ``fast_recovery="ns2-fast"`` (REC_NS2_FAST): the SACK recovery of ns-2's FAST TCP module
+# (``tcp-fast.cc`` 1.1.3), one SACK block per ACK (``SACK_SHIFT``). docs/simulator.md,
+# "Fast recovery", gives the whole mapping.
 @_jit
 def _ns2f_clear(fi, fq, f, lo, una):
     """``ClearScoreBoard``: clear the marked rows from ``lo`` (the cumulative ACK before the
@@ -1352,13 +1269,11 @@ def _ns2f_send_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, 
 def _ns2f_new_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f,
                   una, ack, now):  # fmt: skip
     """A new ACK (``ack`` > ``una``) after the common book-keeping of ``_on_ack``. Out of
-    recovery: the scoreboard cleared, ``timeout_`` false, ``avgRTT_`` updated (``fast_est``:
-    the RTT of the highest packet acknowledged if it was sent once, else ``avgRTT_``
-    itself; weight 1/256, or 3/w when more than 768 packets are outstanding), DONE (the
-    window rules). In recovery: ``pipe_`` less one; at ``recover_`` the recovery ends
-    (DONE), else (a partial ACK: ``partial_ack_`` false, ns-2's default) one less again,
-    the scoreboard's rows below the ACK cleared and the sends of ``_ns2f_send`` (DEFERRED
-    when done, or its request)."""
+    recovery: the scoreboard cleared, ``timeout_`` false, ``avgRTT_`` updated
+    (``fast_est``; weight 1/256, or 3/w when more than 768 packets are outstanding), DONE.
+    In recovery: ``pipe_`` less one; at ``recover_`` the recovery ends (DONE), else (a
+    partial ACK) one less again, the scoreboard's rows below the ACK cleared and the sends
+    of ``_ns2f_send`` (DEFERRED when done, or its request)."""
     if fi[f, I_RECOV] == 0:
         _ns2f_clear(fi, fq, f, una, ack)
         fi[f, I_F_TIMEOUT] = 0
@@ -1420,7 +1335,6 @@ def _ns2f_dup_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, p
         if d == 3 and una > fi[f, I_RTO_RECOVER]:
             fi[f, I_KIND] = K_FAST
             _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
-            gi[G_CODE_ARG] = f
             return NEED_LOSS, -1
     # ns-2 sends (``send_much``) on an ACK only while no duplicate ACK is counted
     return (DONE if fi[f, I_DUP] == 0 else DEFERRED), -1
@@ -1430,13 +1344,12 @@ def _ns2f_dup_ack(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, p
 def _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
     """Carry out a loss of a ``"ns2-fast"`` sender once its law has cut the window.
 
-    Timeout (``FastTcpAgent::timeout``): the go-back of every sender (``_apply_loss``), but
-    the timer does not back off (``reset_rtx_timer(0, 0)``), ``recover_`` is the highest
-    packet sent (``bugFix_``), the scoreboard is cleared and the SACKs are not read until a
-    new ACK (``timeout_``). Third duplicate ACK (``dupack_action``): the law's window (FAST:
-    half), ``recover_`` the highest packet sent, ``pipe_`` the packets sent beyond the
-    cumulative ACK less the three the duplicate ACKs announced, the timer re-armed, and the
-    first unacknowledged packet retransmitted (not counted in ``pipe_``)."""
+    Timeout (``FastTcpAgent::timeout``): the go-back of every sender (``_apply_loss``)
+    without back-off, ``recover_`` the highest packet sent, the scoreboard cleared, SACKs
+    unread until a new ACK (``timeout_``). Third duplicate ACK (``dupack_action``): the
+    law's window, ``recover_`` the highest packet sent, ``pipe_`` the packets beyond the
+    cumulative ACK less three, the timer re-armed, the first unacknowledged packet
+    retransmitted (not counted in ``pipe_``)."""
     if fi[f, I_KIND] == K_TIMEOUT:
         rto = ff[f, F_RTO]
         _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
@@ -1547,7 +1460,6 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl
         if fi[f, I_STATE] == 1 and fi[f, I_UNA] < fi[f, I_MAXSENT]:
             fi[f, I_KIND] = K_TIMEOUT
             _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_LOSS, now, False)
-            gi[G_CODE_ARG] = f
             code = NEED_LOSS
     _set_key_call(hi, ht, gi, nl + f, _timer_key(ff, fi, f))
     if code == DONE and start:
@@ -1645,42 +1557,14 @@ def _blocked(li, lk):
 
 
 @njit(**_JIT)  # called from Python: with its entry point
-def run(
-    ff,
-    fi,
-    lf,
-    li,
-    rf,
-    ri,
-    hi,
-    ht,
-    gf,
-    gi,
-    rand,
-    paths,
-    fs,
-    fq,
-    cf,
-    ci,
-    s_t,
-    s_flow,
-    s_link,
-    pend,
-    rec,
-    has_red,
-):
+def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t, s_flow, s_link,
+        pend, rec, has_red):  # fmt: skip
     """Process events until the end time or until Python is needed; returns a code.
 
-    Round decisions are deferred and batched: at a round boundary the flow goes on the
-    pending list (``_push``) and the loop goes on with events that cannot depend on the
-    decision (see ``docs/simulator.md``, "Batched decisions"); it returns NEED_ROUND
-    before the first event that could.
-
-    A forwarded packet (the most frequent event) goes straight into its next link; every
-    other packet an event puts into a link (an ACK, a CBR packet, a retransmission, the
-    data packets a flow sends while its window allows) is admitted at one place, the
-    admission loop at the end of the event: two inlined copies of ``enqueue`` serve the
-    whole loop (see docs/simulator.md, "Compile time").
+    Round decisions are deferred and batched: the loop returns NEED_ROUND before the first
+    event that could depend on a pending one (docs/simulator.md, "Batched decisions"). A
+    forwarded packet goes straight into its next link; every other packet an event puts
+    into a link is admitted by the admission loop at the end of the event.
     """
     nl = lf.shape[0]
     nf = ff.shape[0]
@@ -1735,10 +1619,8 @@ def run(
             kind = tag & KIND_MASK
             f = tag >> TAG_FLOW
             pos = (tag >> TAG_POS) & POS_MASK
-            # the link the packet goes to (``dest``, -1 if none), at ``paths[d_off]``. The
-            # link after this one on the packet's path is the next entry of ``paths`` (-1
-            # after a path's last link): forwarding needs neither the flow's row nor its
-            # path's length
+            # the link the packet goes to (``dest``, -1 if none), at ``paths[d_off]``: the
+            # next entry of ``paths`` (-1 after a path's last link)
             d_off = pos + 1
             dest = paths[d_off]
             forward = dest >= 0
@@ -1747,9 +1629,7 @@ def run(
                 # ACKs reach the sender, whose sends take the forward path
                 d_off = fi[f, I_REV_OFF] if kind == KIND_DATA else fi[f, I_FWD_OFF]
                 dest = paths[d_off]
-            # the packet's size from its own row (the flow's or source's size when it
-            # was sent: a constant), not from the flow's row, which a forwarding event
-            # does not otherwise read
+            # the packet's size from its own row (a forwarding event reads no flow row)
             size = rf[k, RF_SIZE]
             if npend > 0:
                 # would this event read or feed what a deferred decision changes?

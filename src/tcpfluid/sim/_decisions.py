@@ -88,7 +88,7 @@ def ns2_vegas_cut(cwnd: float, kind: int) -> float:
 def law_for(
     flow: Any,
     laws: Mapping[str, ControlLaw] | None,
-    made: dict[tuple[str, str], ControlLaw] | None = None,
+    made: dict[tuple[str, str], ControlLaw],
 ) -> ControlLaw:
     """The law of ``flow``: ``laws[flow.name]``, or one made from the flow's algorithm and
     parameters (shared, through ``made``, by the flows that have the same ones: one law
@@ -105,8 +105,6 @@ def law_for(
         )
     from ..algorithms.registry import get_law
 
-    if made is None:
-        return get_law(flow.algorithm, **dict(flow.params))
     key = (str(flow.algorithm), repr(sorted(dict(flow.params).items())))
     if key not in made:
         made[key] = get_law(flow.algorithm, **dict(flow.params))
@@ -135,12 +133,15 @@ class Decisions:
         self.laws = list(laws)
         self.ff, self.fi, self.gf, self.gi = ff, fi, gf, gi
         nf = len(scenario.flows)
-        self.nf = nf
         self.states: list[dict[str, FloatArray]] = []
         for f, law in enumerate(self.laws):
             state = law.init_state(1)
             self.states.append(state)
-            self.write_action(slice(f, f + 1), law.initial_action(state))
+            act = law.initial_action(state)
+            w, incr, cap = _first(act.cwnd), _first(act.incr), _first(act.cap)
+            if not (0.0 < w < math.inf and -math.inf < incr < math.inf and cap == cap):
+                raise self._invalid(f, w, incr, cap)
+            ff[f, C.F_CWND], ff[f, C.F_INCR], ff[f, C.F_CAP] = w, incr, cap
         ff[:, C.F_SSTH] = math.inf
         # each flow's sample as views into ``ff``, made once
         self.samples = [
@@ -202,30 +203,12 @@ class Decisions:
         self.pend = np.zeros(max(nf, 1), dtype=np.int64)
         self._pend = _items(self.pend)
 
-    def write_action(self, flows: NDArray[np.intp] | slice, action: Any) -> None:
-        ff = self.ff
-        w = np.asarray(action.cwnd, dtype=np.float64)
-        incr = np.asarray(action.incr, dtype=np.float64)
-        cap = np.asarray(action.cap, dtype=np.float64)
-        ff[flows, C.F_CWND] = w
-        ff[flows, C.F_INCR] = incr
-        ff[flows, C.F_CAP] = cap
-        # cheap check first (sums are finite and the smallest window positive), then the
-        # precise one that names the flow
-        w_, i_, c_ = ff[flows, C.F_CWND], ff[flows, C.F_INCR], ff[flows, C.F_CAP]
-        total = float(np.add.reduce(w_)) + float(np.add.reduce(i_))
-        if math.isfinite(total) and float(w_.min()) > 0.0 and not math.isnan(float(c_.sum())):
-            return
-        bad = ~(np.isfinite(w_) & np.isfinite(i_)) | np.isnan(c_) | ~(w_ > 0.0)
-        if bad.any():
-            idx = np.arange(self.nf)[flows]
-            i = int(np.argmax(bad))
-            f = int(idx[i])
-            raise RuntimeError(
-                f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
-                f"an invalid action (cwnd={w_[i]}, incr={i_[i]}, cap={c_[i]}) at "
-                f"t={self.gf[C.G_NOW]:g} s"
-            )
+    def _invalid(self, f: int, w: Any, incr: Any, cap: Any) -> RuntimeError:
+        """The error of flow ``f``'s law returning the action (``w``, ``incr``, ``cap``)."""
+        return RuntimeError(
+            f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
+            f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at t={self.gf[C.G_NOW]:g} s"
+        )
 
     def _bind(self, f: int) -> None:
         """Make flow ``f``'s round and loss decisions on its state's arrays as they are."""
@@ -280,11 +263,7 @@ class Decisions:
         # a positive finite window, a finite increment, a cap that is not NaN (comparisons
         # only: cheaper than math.isfinite on this path, taken at every round decision)
         if not (0.0 < w < math.inf and -math.inf < incr < math.inf and cap == cap):
-            raise RuntimeError(
-                f"control law {self.laws[f]!r} of flow {self.scenario.flows[f].name!r} returned "
-                f"an invalid action (cwnd={w}, incr={incr}, cap={cap}) at "
-                f"t={self.gf[C.G_NOW]:g} s"
-            )
+            raise self._invalid(f, w, incr, cap)
         # the action, with the law's phase and ssthresh from its state (arrays of one
         # value), where the compiled loop reads them
         row[_F_CWND] = w

@@ -1,4 +1,5 @@
-"""Set-up of a packet run: the arrays the compiled loop of :mod:`tcpfluid.sim._core` works on.
+"""Set-up of a packet run: the arrays the compiled loop of :mod:`tcpfluid.sim._core` works on,
+and the ring buffers' sizes and growth.
 
 One function per part of the model, each returning fresh arrays laid out as the column
 constants of :mod:`tcpfluid.sim._core` say:
@@ -10,6 +11,11 @@ constants of :mod:`tcpfluid.sim._core` say:
 * :func:`event_heap`: the run's globals and the heap of event sources (links, flow timers,
   CBR sources, the sampler);
 * :func:`trace_arrays`: the fixed-interval samples and the round records.
+
+Each link holds its packets, and each flow its sent-and-unacknowledged sequence numbers,
+in a ring: a slice of one shared array, a power of two long, indexed by a monotone counter
+modulo its capacity. A full ring is doubled by :func:`grow_ring` (the compiled loop
+returns to Python to ask for it).
 """
 
 from __future__ import annotations
@@ -26,21 +32,6 @@ from numpy.typing import NDArray
 from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
 from . import _core as C
-from ._rings import FLOW_RING0, LINK_RING0, link_ring_views, pow2
-
-__all__ = [
-    "FAST_RECOVERIES",
-    "NEVER",
-    "NS2_VEGAS",
-    "SenderSettings",
-    "eager_links",
-    "event_heap",
-    "flow_arrays",
-    "link_arrays",
-    "red_params",
-    "route_arrays",
-    "trace_arrays",
-]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -153,26 +144,19 @@ def link_arrays(sc: Scenario) -> tuple[FloatArray, IntArray, FloatArray, IntArra
     eager, fed = eager_links(sc)
     li[:, C.J_EAGER] = eager
     li[:, C.J_FED] = fed
-    # packets held by the links, one row each: exit time, end of transmission, timestamp,
-    # forward delay, arrival time, size (float view); seq or cumulative ACK, and the flow
-    # or CBR source, the link's entry in the paths array and the kind packed in one tag
-    # (integer view of the same memory)
+    # packets held by the links, one row each (``_core``'s RF_* and RI_* columns)
     rf, ri = link_ring_views(off)
     return lf, li, rf, ri, has_red
 
 
 def eager_links(sc: Scenario) -> tuple[IntArray, IntArray]:
     """``(eager, fed)`` flags of the links: an eager link hands each packet to its next
-    link when it admits it, a fed link receives packets that way.
+    link when it admits it, a fed link receives packets that way (docs/simulator.md,
+    "Eager links").
 
     A link B can be fed when one link A is its only input on every path (data, ACK and
-    CBR), it is no path's first hop (no sender puts packets into it) and it is a drop-tail
-    queue without limit (it never drops). A is eager when every link it feeds can be fed
-    by it and no path ends at A. Then B's arrivals are A's exits in A's order, and nothing
-    else changes B's queue, so B's state at an arrival can be computed when A admits the
-    packet: A needs no exit events (its ring is emptied lazily), and each packet costs one
-    event less per eager link it crosses. The results are the same as with an exit event
-    per link; only the order of events at the same instant can differ.
+    CBR), it is no path's first hop and it is a drop-tail queue without limit. A is eager
+    when every link it feeds can be fed by it and no path ends at A.
     """
     names = {lk.name: i for i, lk in enumerate(sc.links)}
     nl = len(sc.links)
@@ -217,49 +201,36 @@ def flow_arrays(
     """``(ff, fs, fq)``: the flows' float array (times, timers, sizes), and the flow rings'
     send times and (transmissions, received) rows; ``fi`` (from :func:`route_arrays`) gets
     each flow's ring and receiver settings."""
-    pkt = sc.packet_size_bytes
-    ack = sc.ack_size_bytes
-    ff = np.zeros((len(sc.flows), C.NF), dtype=np.float64)
-    fring = 0
-    for f, fl in enumerate(sc.flows):
-        cap = FLOW_RING0
-        fi[f, C.I_RING_OFF] = fring
-        fi[f, C.I_RING_CAP] = cap
-        fring += cap
-        ff[f, C.F_BASE] = math.inf
-        ff[f, C.F_FWD_BASE] = math.inf
-        ff[f, C.F_RTO] = senders.initial_rto_s
-        ff[f, C.F_RTO_DL] = math.inf
-        ff[f, C.F_DACK_DL] = math.inf
-        ff[f, C.F_START] = fl.start_s
-        ff[f, C.F_STOP] = fl.stop_s
-        ff[f, C.F_PKT] = pkt
-        ff[f, C.F_ACK] = ack
-        ff[f, C.F_DACK_TO] = senders.delack_timeout_s
-        ff[f, C.F_MIN_RTO] = senders.min_rto_s
-        ff[f, C.F_MAX_RTO] = senders.max_rto_s
-        da = senders.delayed_ack
-        echo = 1 if senders.delayed_ack_echo == "first" else 2
+    nf = len(sc.flows)
+    ff = np.zeros((nf, C.NF), dtype=np.float64)
+    fi[:, C.I_RING_OFF] = np.arange(nf) * FLOW_RING0
+    fi[:, C.I_RING_CAP] = FLOW_RING0
+    fring = nf * FLOW_RING0
+    ff[:, [C.F_BASE, C.F_FWD_BASE, C.F_RTO_DL, C.F_DACK_DL]] = math.inf
+    ff[:, C.F_RTO] = senders.initial_rto_s
+    ff[:, C.F_START] = [fl.start_s for fl in sc.flows]
+    ff[:, C.F_STOP] = [fl.stop_s for fl in sc.flows]
+    ff[:, C.F_PKT] = sc.packet_size_bytes
+    ff[:, C.F_ACK] = sc.ack_size_bytes
+    ff[:, C.F_DACK_TO] = senders.delack_timeout_s
+    ff[:, C.F_MIN_RTO] = senders.min_rto_s
+    ff[:, C.F_MAX_RTO] = senders.max_rto_s
+    # ns-2's Vegas agent (REC_NS2_VEGAS): no cut yet, v_timeout_ as its reset() leaves it
+    ff[:, C.F_V_CHANGED] = -math.inf
+    ff[:, C.F_V_TIMEOUT] = 1000.0
+    # ns-2's FAST agent (REC_NS2_FAST): an empty scoreboard
+    fi[:, C.I_F_HISACK] = -1
+    # duplicate ACKs of the go-back after a timeout: ignored up to the highest packet
+    # sent before it (-1: no timeout yet) or never (-2)
+    fi[:, C.I_RTO_RECOVER] = -1 if senders.timeout_recover else -2
+    da, rec, fine = senders.delayed_ack, senders.fast_recovery, senders.fine_retransmit
+    echo = 1 if senders.delayed_ack_echo == "first" else 2
+    for f, law in enumerate(laws):
         fi[f, C.I_DELACK] = echo if (da[f] if isinstance(da, tuple) else da) else 0
-        # Vegas's fine-grained retransmission check: as the run says, else as the law's
-        # sender traits declare
-        fine = (
-            laws[f].sender.fine_retransmit
-            if senders.fine_retransmit is None
-            else senders.fine_retransmit
-        )
-        fi[f, C.I_FINE] = 1 if fine else 0
-        # duplicate ACKs of the go-back after a timeout: ignored up to the highest packet
-        # sent before it (-1: no timeout yet) or never (-2)
-        fi[f, C.I_RTO_RECOVER] = -1 if senders.timeout_recover else -2
-        rec = senders.fast_recovery
+        # Vegas's fine-grained check: as the run says, else as the law's sender declares
+        fi[f, C.I_FINE] = 1 if (law.sender.fine_retransmit if fine is None else fine) else 0
         fi[f, C.I_RECOVERY] = FAST_RECOVERIES[rec[f] if isinstance(rec, tuple) else rec]
-        # ns-2's Vegas agent (REC_NS2_VEGAS): no cut yet, v_timeout_ as its reset() leaves it
-        ff[f, C.F_V_CHANGED] = -math.inf
-        ff[f, C.F_V_TIMEOUT] = 1000.0
-        # ns-2's FAST agent (REC_NS2_FAST): an empty scoreboard
-        fi[f, C.I_F_HISACK] = -1
-        # the round accumulators are cleared when the flow starts (_core._timer)
+    # the round accumulators are cleared when the flow starts (_core._timer)
     fs = np.zeros(fring, dtype=np.float64)  # send time of each sequence number
     # transmissions, received flag; and the SACK scoreboard (Q_SB) when a sender keeps one
     sack = (fi[:, C.I_RECOVERY] == C.REC_NS2_FAST).any()
@@ -314,3 +285,92 @@ def trace_arrays(
     s_link = np.zeros((nsamp, nl, 4))
     rec = np.zeros((max(256, 4 * nf), 10))
     return s_t, s_flow, s_link, rec
+
+
+# ------------------------------------------------------------------ rings
+Arrays = tuple[NDArray[Any], ...]
+
+#: bytes a ring's array is aligned to: a link ring's row (``_core.NRF`` columns of eight
+#: bytes) is then exactly one cache line
+ALIGN = 64
+
+#: initial ring slots of a link and of a flow (rings double on demand)
+LINK_RING0 = 16
+FLOW_RING0 = 64
+#: where a flow's ring (send times and flags of its sequence numbers) is described in the
+#: flows' integer array: offset, capacity, oldest unacknowledged, highest sent
+FLOW_RING = (C.I_RING_OFF, C.I_RING_CAP, C.I_UNA, C.I_MAXSENT)
+#: where a link's ring (the packets it holds) is described in the links' integer array:
+#: offset, capacity, head, tail
+LINK_RING = (C.J_OFF, C.J_CAP, C.J_HEAD, C.J_TAIL)
+
+
+def pow2(n: float) -> int:
+    """The smallest power of two >= ``n`` (at least 16)."""
+    return 1 << max(4, math.ceil(math.log2(max(n, 1.0))))
+
+
+def grow_ring(
+    arrays: Arrays, used: int, table: NDArray[np.int64], row: int, cols: tuple[int, int, int, int]
+) -> tuple[Arrays, int]:
+    """Double a ring: the ring of row ``row`` of ``table`` (its columns ``cols``: offset,
+    capacity (a power of two), lowest and highest live counter) moves to ``2 capacity``
+    rows starting at row ``used`` of each array of ``arrays`` (the arrays are reallocated,
+    to at least twice their rows, only when they are too short), keeping the entries of the
+    monotone counters ``lo <= c < hi`` at slot ``c mod capacity``.
+
+    Writes the ring's new offset (= ``used``) and capacity into ``table`` and returns the
+    arrays and the rows now used; the old slots are left unused, so the arrays hold at
+    most about twice the live rings' slots.
+    """
+    c_off, c_cap, c_lo, c_hi = cols
+    off, cap = int(table[row, c_off]), int(table[row, c_cap])
+    new_cap = 2 * cap
+    rows = arrays[0].shape[0]
+    if used + new_cap > rows:
+        extra = max(rows, used + new_cap - rows)
+        arrays = tuple(_longer(a, used, rows + extra) for a in arrays)
+    ctr = np.arange(int(table[row, c_lo]), int(table[row, c_hi]), dtype=np.int64)
+    old_idx = off + ctr % cap
+    new_idx = used + ctr % new_cap
+    for a in arrays:
+        b = _bits(a)  # moved as integers: a link ring's float view also holds integers
+        b[new_idx] = b[old_idx]
+    table[row, c_off] = used
+    table[row, c_cap] = new_cap
+    return arrays, used + new_cap
+
+
+def _longer(a: NDArray[Any], used: int, rows: int) -> NDArray[Any]:
+    """``a`` with ``rows`` rows: its first ``used`` rows (the rings' slots; the rows after
+    them were never used and are zero), then zeros untouched (docs/simulator.md,
+    "How it is fast")."""
+    out = zeros_aligned((rows, *a.shape[1:]), a.dtype)
+    _bits(out)[:used] = _bits(a)[:used]
+    return out
+
+
+def _bits(a: NDArray[Any]) -> NDArray[Any]:
+    """``a`` seen as integers of its item size (a float array's bits copied unchanged)."""
+    return a.view(np.int64) if a.dtype == np.float64 else a
+
+
+def zeros_aligned(shape: tuple[int, ...], dtype: Any) -> NDArray[Any]:
+    """A C-contiguous array of zeros starting on an :data:`ALIGN`-byte boundary.
+
+    NumPy aligns its arrays to their item size (or 16 bytes) only; the array here is a
+    view into a slightly longer zeroed buffer (which it keeps alive).
+    """
+    dt = np.dtype(dtype)
+    nbytes = math.prod(shape) * dt.itemsize
+    buf = np.zeros(nbytes + ALIGN, dtype=np.uint8)
+    start = -buf.ctypes.data % ALIGN
+    return buf[start : start + nbytes].view(dt).reshape(shape)
+
+
+def link_ring_views(rows: int) -> tuple[NDArray[np.float64], NDArray[np.int64]]:
+    """The link rings' array of ``rows`` rows as ``(rf, ri)``: the same aligned memory,
+    one row a packet, seen as floats and as integers (columns in ``_core``: ``RF_*``
+    float, ``RI_*`` integer)."""
+    rf = zeros_aligned((rows, C.NRF), np.float64)
+    return rf, rf.view(np.int64)

@@ -12,11 +12,10 @@ Where each part lives:
   compiled loop, growing its rings, progress and the first-run compile notice);
 * :mod:`tcpfluid.sim._checks`: checks of the scenario and the options;
 * :mod:`tcpfluid.sim._setup`: the arrays handed to the compiled loop (routes, links, flows,
-  event heap, traces);
-* :mod:`tcpfluid.sim._rings`: the ring buffers' sizes and doubling;
+  event heap, traces), the ring buffers' sizes and doubling;
 * :mod:`tcpfluid.sim._decisions`: which law steps which flow, and the batched decisions;
-* :mod:`tcpfluid.sim._collect`: the arrays turned into traces and the conservation check;
-* :mod:`tcpfluid.sim._results`: :class:`FlowTrace`, :class:`LinkTrace`, :class:`PacketResult`;
+* :mod:`tcpfluid.sim._results`: :class:`FlowTrace`, :class:`LinkTrace`, :class:`PacketResult`,
+  the arrays turned into them and the conservation check;
 * :mod:`tcpfluid.sim.summary`: the packet run's own summary (:class:`PacketSummary`).
 """
 
@@ -34,7 +33,6 @@ from .._validation import check_bool, check_int, check_nonnegative
 from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
 from . import _core as C
-from ._checks import DEFAULT_SAMPLE_INTERVAL as DEFAULT_SAMPLE_INTERVAL
 from ._checks import (
     check_ns2_vegas,
     check_options,
@@ -42,14 +40,15 @@ from ._checks import (
     seconds_options,
     trace_interval,
 )
-from ._collect import collect
 from ._decisions import Decisions, law_for
-from ._results import FlowTrace, LinkTrace, PacketResult
-from ._rings import FLOW_RING, LINK_RING, grow_ring
+from ._results import FlowTrace, LinkTrace, PacketResult, collect
 from ._setup import (
+    FLOW_RING,
+    LINK_RING,
     SenderSettings,
     event_heap,
     flow_arrays,
+    grow_ring,
     link_arrays,
     route_arrays,
     trace_arrays,
@@ -101,7 +100,7 @@ class _Sim:
         self.scenario = sc
         self.rng = np.random.default_rng(seed)
         nl, nf = len(sc.links), len(sc.flows)
-        self.nl, self.nf, self.nc = nl, nf, len(sc.cbr)
+        self.nl = nl
         self.paths, fi, self.cf, self.ci = route_arrays(sc)
         self.lf, self.li, self.rf, self.ri, self.has_red = link_arrays(sc)
         if red_wait:  # every RED link drops with ns-2's wait_
@@ -186,13 +185,9 @@ class _Sim:
         progress: Callable[[float], None] | None = None,
         notice: threading.Timer | None = None,
     ) -> None:
-        """Run the compiled loop to the end, taking the decisions it asks for.
-
-        The loop returns to Python at every round decision (thousands of times a run, some
-        hundred thousand with many flows), so this side binds everything once: the
-        arguments as one tuple (made again only when an array is replaced) and the
-        compiled loop's entry point for their types (:func:`_entry`).
-        """
+        """Run the compiled loop to the end, taking the decisions it asks for (the
+        arguments bound once, re-entered through :func:`_entry`: docs/simulator.md, "How
+        it is fast")."""
         global _kernels_ready
         gi = self.gi
         decide = self.decisions.decide
@@ -266,14 +261,9 @@ _entries: dict[Any, Callable[..., int]] = {}
 
 def _entry(args: tuple[Any, ...]) -> Callable[..., int]:
     """The compiled loop's entry point for the types of ``args`` (already compiled or
-    loaded by a call through the dispatcher), else the dispatcher itself.
-
-    Numba's dispatcher works out the type of each of the loop's 22 arguments on every
-    call to pick the compiled version; the arguments' types do not change during a run
-    (an array that grows is replaced by one of the same kind, and the types are looked up
-    again then), so the loop is re-entered through the entry point of its version
-    directly: about half the cost of a call. Numba's own lookup of the version (about
-    10 µs per argument) is done once per kind of arguments and kept in :data:`_entries`.
+    loaded by a call through the dispatcher), else the dispatcher itself: the arguments'
+    types do not change during a run, so Numba's lookup of the version is done once per
+    kind of arguments and kept in :data:`_entries` (docs/simulator.md, "How it is fast").
     """
     dispatcher = C.run
     overloads = getattr(dispatcher, "overloads", None)
@@ -330,6 +320,9 @@ def simulate_packets(
 ) -> PacketResult:
     """Run ``scenario`` packet by packet.
 
+    docs/simulator.md describes every option ("Options of simulate_packets" and the
+    sections it names); times are in seconds.
+
     Parameters
     ----------
     scenario
@@ -339,133 +332,46 @@ def simulate_packets(
         Seed of the ``numpy.random.Generator`` that draws RED's random numbers and the
         send overheads (the only randomness). Same seed, same trace.
     sample_interval_s
-        Interval of the fixed-time traces (window, goodput, queues, drops), s. ``None``:
-        0.1 s, or coarser for long runs or many flows and links, so that the traces hold
-        at most :data:`MAX_SAMPLES` samples and :data:`MAX_TRACE_VALUES` values whatever
-        the duration. A value that would pass those bounds is an error.
+        Interval of the fixed-time traces. ``None``: 0.1 s, or coarser so that the traces
+        hold at most :data:`MAX_SAMPLES` samples and :data:`MAX_TRACE_VALUES` values; a
+        value past those bounds is an error.
     laws
         Control-law objects by flow name, overriding the flows' ``algorithm``/``params``.
     delayed_ack
         Receivers acknowledge every second in-order packet, or after ``delack_timeout_s``
-        (default 0.1) seconds (ns-2's ``DelAck`` sink; out-of-order and hole-filling
-        packets are ACKed at once). A sequence: one value per flow, in the scenario's
-        flow order (each flow's receiver delays or not; Tsang's thesis Table 3.28).
+        (default 0.1); a sequence: one value per flow.
     delayed_ack_echo
-        Whose send time a delayed ACK that acknowledges two packets echoes: ``"first"``
-        (the default; RFC 7323 §4.3: the earlier packet's, so that the sender's RTT sample
-        includes the receiver's wait) or ``"latest"`` (the packet that completes the pair,
-        as ns-2's ``DelAckSink`` acknowledges with it; its RTT sample misses the wait). An
-        ACK sent by the timer echoes its one packet either way.
+        Whose send time a delayed ACK of two packets echoes: ``"first"`` (the default;
+        RFC 7323 §4.3) or ``"latest"`` (ns-2's ``DelAckSink``).
     min_rto_s, initial_rto_s, max_rto_s
-        Retransmission timer (RFC 6298: ``RTO = SRTT + 4 RTTVAR`` bounded to
-        ``[min_rto_s, max_rto_s]``, ``initial_rto_s`` before the first sample, doubled on
-        each timeout), s; default 0.2, 1 and 60 s.
+        Retransmission timer (RFC 6298) bounds and initial value; default 0.2, 1 and 60 s.
     fine_retransmit
-        Vegas's fine-grained check (retransmit on the first or second duplicate ACK when
-        the oldest unacknowledged packet has waited longer than ``SRTT + 4 RTTVAR``;
-        the Quick Vegas paper §3.1). ``None``: as the flow's law declares
-        (``law.sender.fine_retransmit``: on for every law but Reno).
+        Vegas's fine-grained retransmission check (the Quick Vegas paper §3.1). ``None``: as
+        the flow's law declares (``law.sender.fine_retransmit``).
     send_overhead_s
-        ns-2's ``Agent/TCP`` ``overhead_``: a sender waits a uniform random time in
-        ``[0, send_overhead_s]`` before each data packet goes out, one packet after the
-        other (ns-2's delayed-send timer). Modelled as an extra transmission time drawn
-        for each data packet on its flow's first link (exact for a first link of its own,
-        the access link of a dumbbell; a first link shared by several flows serves their
-        overheads one after the other). 0 (the default, as in ns-2): none, and the
-        simulator is deterministic. Without it, drop-tail overflows under ACK clocking
-        fall on the packets that a window increase adds (Floyd and Jacobson 1991's phase
-        effects); ns-2's manual gives ``overhead_`` to "insert random delays at the source
-        in order to avoid phase effects, when desired" (Floyd and Jacobson 1991).
+        ns-2's ``Agent/TCP`` ``overhead_``: a uniform random wait in ``[0,
+        send_overhead_s]`` before each data packet. 0 (the default): none.
     timeout_recover
-        After a timeout the sender goes back to its first unacknowledged packet and
-        resends packets the receiver may already hold; their duplicate ACKs announce no
-        new loss. ``True`` (the default): as RFC 6582 §4 (the "careful" variant) and ns-2's
-        ``Agent/TCP`` and ``Agent/TCP/Vegas`` with their default ``bugFix_ true``, duplicate
-        ACKs that do not cover more than the highest packet sent before the timeout start no
-        fast retransmit, nor Vegas's fine-grained one, so the losses the timeout answered are
-        not charged again. ``False`` (ns-2 with ``bugFix_ false``): every third duplicate
-        ACK (or fine-grained check) starts a loss event, those of the go-back included,
-        which cuts the window again for losses the timeout already answered
-        (docs/simulator.md, "Timeouts").
-        With a Reno ``fast_recovery`` it is ns-2's ``bugFix_`` whole (for ``"reno-exit"`` it
-        also holds back fast retransmits until the ACKs pass the highest packet sent
-        before the last one).
+        ``True`` (the default; RFC 6582 §4, ns-2's ``bugFix_``): after a timeout, duplicate
+        ACKs that do not pass the highest packet sent before it start no loss event.
     fast_recovery
-        How a sender recovers from a fast retransmit (docs/simulator.md, "Fast
-        recovery"); one value for every sender, or a sequence of one per flow in the
-        scenario's flow order. ``"newreno"`` (the default; RFC 6582 section 3.2):
-        the window is the cut window plus 3 at the third duplicate ACK and one more at
-        each further one, each partial ACK retransmits the next hole and deflates the
-        window by the packets it acknowledges less one, and recovery ends when the
-        packets outstanding at the loss are acknowledged. ``"reno"``: ns-2's
-        ``Agent/TCP/Reno`` as its ``tcp-reno.cc`` was from 1998 to 2003 (revisions
-        1.2x-1.39, the ns-2 of Tsang's thesis and of the asymmetric-networks paper): the
-        window is inflated by every
-        duplicate ACK from the third on (``dupwnd_``), the first new ACK ends recovery
-        and deflates it, and a later third duplicate ACK is another fast retransmit
-        (another cut) unless a timeout's recovery holds it back (``timeout_recover``,
-        ns-2's ``bugFix_``). ``"reno-exit"``: the same agent from 2005 on (revision 1.42
-        and later, ns-2.35; ``exitFastRetrans_ true``): no inflation outside recovery,
-        and with ``timeout_recover`` no second fast retransmit for losses of the same
-        window (they end in a timeout). ``"ns2-vegas"``: ns-2's ``Agent/TCP/Vegas``
-        (``tcp-vegas.cc``), for laws with Vegas's loss rule only (the Vegas family): its
-        own fine-grained timeout checked on every duplicate ACK and on the first two new
-        ACKs after a retransmission, one cut per window to ``int(cwnd)`` × 3/4 rounded up
-        (1/2 for a packet lost again, 2 packets at most 3) whatever the law's window, the
-        window inflated by the duplicate ACKs and deflated at the next new ACK, the
-        timeout's window the law's (2 packets); with Tsang's thesis's amended timeout
-        routine (it keeps the cut window). Its fine-grained check replaces
-        ``fine_retransmit``, which it refuses to be ``False``. ``"ns2-fast"``: the SACK
-        recovery of ns-2's FAST TCP module (University of Melbourne, ``tcp-fast.cc``
-        1.1.3): the receiver reports the out-of-order packet each ACK answers, the third
-        duplicate ACK reporting a new packet starts a recovery (the law's cut: FAST
-        halves), during which the sender counts its packets in flight (``pipe_``: those
-        sent beyond the cumulative ACK less three, less one per ACK and two per partial
-        ACK, plus one per packet sent) and, while they are fewer than the window, sends
-        the lowest hole not yet retransmitted below the highest reported packet, the
-        oldest unacknowledged packet again once it has waited two average RTTs, or new
-        data; recovery ends when the packets outstanding at the loss are acknowledged.
-        A timeout does not back off the timer, and ns-2's ``bugFix_`` always holds
-        (``timeout_recover`` does not change such a sender).
+        ``"newreno"`` (the default; RFC 6582), ``"reno"``, ``"reno-exit"``, ``"ns2-vegas"``
+        (laws with Vegas's loss rule only) or ``"ns2-fast"`` (docs/simulator.md, "Fast
+        recovery"); one value for every sender, or a sequence of one per flow.
     red_wait
-        Every RED link drops as ns-2's ``Queue/RED`` with ``wait_ true``, its default
-        (``tcl/lib/ns-default.tcl`` of 2000 and of ns-2.35; ``REDQueue::drop_early`` in
-        ``red.cc``): the arrival that finds the average above ``min_th`` after it was
-        below sets the count of packets since the last drop to 1 and is not dropped;
-        each later arrival counts on and is dropped with probability 0 while
-        ``count·p_b < 1``, then ``p_b/(2 − count·p_b)`` (1 from ``count·p_b = 2``): the
-        gaps between early drops are uniform in ``[1/p_b, 2/p_b]`` arrivals, their mean
-        three times that of ``False`` (the default: Floyd and Jacobson 1993's
-        ``p_b/(1 − count·p_b)``, gaps uniform in ``[1, 1/p_b]``). Drops above ``max_th``
-        (or on the gentle ramp's end) and of a full buffer are the same either way.
+        Every RED link drops as ns-2's ``Queue/RED`` with ``wait_ true``; ``False`` (the
+        default): Floyd and Jacobson 1993's ``p_b/(1 − count·p_b)``.
     ns2_vegas_timing
-        For ``"ns2-vegas"`` senders only: the round's RTT and BaseRTT as ns-2's Vegas agent
-        times them (``VegasTcpAgent::recv`` in ``tcp-vegas.cc``; the default, ``True``).
-        A round starts at the ACK that ends the previous one and ends at the first ACK
-        past the next packet to send then (``v_begseq_``, ``v_begtime_``; losses do not
-        move it); its RTT is the mean of the round's samples or, when every ACK of the
-        round was for a retransmitted packet, the time since the round started, and the
-        BaseRTT takes it when smaller. After a timeout's go-back the round's first packet
-        may already be at the receiver: the round then lasts a fraction of the path's RTT
-        and the BaseRTT falls far below the propagation delay, which then holds the
-        window at a few packets (Tsang's thesis ch. 3 §4.4.3.1, Fig. 3.33). ``False``:
-        every round's RTT is the mean of its echoed samples, as for the other senders.
+        ``"ns2-vegas"`` senders time their rounds' RTT and BaseRTT as ns-2's Vegas agent
+        (the default, ``True``).
     ns2_vegas_base_reset
-        For ``"ns2-vegas"`` senders with ``ns2_vegas_timing`` only: BaseRTT also takes the
-        RTT of a round in which at most one packet was sent (``rttLen <= 1``, the packets
-        sent from the round's first to the ACK that closes it; zero or fewer after a
-        timeout's go-back), even when it is larger: the second condition of
-        ``if(rtt<v_baseRTT_ || rttLen<=1) v_baseRTT_ = rtt`` in ``VegasTcpAgent::recv``
-        (``tcp-vegas.cc`` revision 1.37, ns-2.35; ns-2's Vegas agent has had it since
-        ns-1). ``False`` (the default): Tsang's thesis's agent, which dropped it (ch. 3
-        §3). A flow that never sends a round of one packet or goes back after a timeout
-        is not moved by it.
+        ``"ns2-vegas"`` senders with ``ns2_vegas_timing`` only: BaseRTT also takes the RTT
+        of a round of at most one packet (ns-2.35's ``rttLen <= 1``); ``False`` (the
+        default): Tsang's thesis's agent.
     max_packets
         Ceiling on the packets the simulator holds (queued, propagating, or sent and not
-        acknowledged: the slots of its rings, which double on demand). A run that would
-        pass it stops with a ``ValueError`` naming the link or flow and the setting to
-        change (typically: an infinite buffer under a law that never backs off). The
-        default, 4,000,000, is about 1 GB at the peak (measured: 0.9 GB).
+        acknowledged); a run that would pass it stops with a ``ValueError`` naming the
+        link or flow and the setting to change. Default 4,000,000 (about 1 GB).
     sample_interval, delack_timeout, min_rto, initial_rto, max_rto
         The same options under their older names without the unit suffix (accepted as
         aliases; giving both names with different values is a ``ValueError``).

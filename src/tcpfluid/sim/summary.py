@@ -2,20 +2,8 @@
 
 Definitions are those of :func:`tcpfluid.metrics.summarise` (the same computation, so the
 same values as the summary of :func:`tcpfluid.simulate`), applied to each flow's round trace
-(one sample per round boundary):
-
-* slow-start exit: the end of the exit round, and the window whose measurement made the
-  law leave slow start (before any cut);
-* settled window and time to equilibrium: :func:`tcpfluid.metrics.settling` of the window
-  in effect after each boundary, from the flow's start to the first bandwidth change, with
-  the band of the flow's law's own limit cycle (:func:`tcpfluid.metrics.law_settle_band`);
-* convergence after each change: the same from the change to the next one;
-* changes: the run's changes inside it (:func:`tcpfluid.metrics.run_changes`: the CBR
-  sources starting and stopping, the flows joining and leaving);
-* utilization: bytes carried by the bottleneck (:func:`tcpfluid.scenarios.bottleneck`;
-  all traffic) over its capacity × the run's duration;
-* throughput: each flow's in-order delivered packets over its active time (NaN for a
-  flow never active).
+(one sample per round boundary); utilization counts the bytes the bottleneck
+(:func:`tcpfluid.scenarios.bottleneck`) carried, all traffic. docs/simulator.md, "Results".
 """
 
 from __future__ import annotations
