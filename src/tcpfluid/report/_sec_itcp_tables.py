@@ -1,12 +1,7 @@
 """Section ``itcp-tables``: the iTCP-Vegas paper's Table 1 (iTCP-Vegas against Vegas, 622 Mb/s ×
 110 ms), Table 2 (155 Mb/s, RTT 240-840 ms) and its comparison with Quick Vegas (Fig. 7).
-
-The paper's flow chart (its Figure 3) is missing: every iTCP-Vegas row runs the library's
-documented reading of it (:mod:`tcpfluid.algorithms.itcp_vegas`, docs/algorithms.md,
-"itcp-vegas — an interpretation"), whose two amounts ``p_step`` and ``threshold_gain`` were
-fitted to these very tables and to Fig. 6's text. An iTCP-Vegas row that agrees with the
-document shows that each engine reproduces that fit, not an independent prediction; the
-Vegas row of Table 1 and the Quick Vegas rows are not fitted.
+iTCP-Vegas is the library's reading of the paper, fitted to these tables (the section's
+intro in ``prose.toml``; docs/algorithms.md, "itcp-vegas — an interpretation").
 """
 
 from __future__ import annotations
@@ -45,10 +40,9 @@ _NO_CLOSED_FORM = NA("the iTCP-Vegas paper gives no closed form for this quantit
 
 
 def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
-    """One run of ``itcp-long-delay`` with ``overrides``: the flow's average goodput over the
-    whole run (Mb/s), the first time its window reaches the path's bandwidth-delay product μd
-    ("reaching the bandwidth limitation", s; NaN: never), and its running average goodput
-    at each second (Mb/s) for the figure. ``{"error": message}`` when the engine refuses."""
+    """One run of ``itcp-long-delay`` with ``overrides``: the flow's average goodput (Mb/s),
+    the first time its window reaches μd (s; NaN: never) and its running average goodput
+    at each second (Mb/s). ``{"error": message}`` when the engine refuses."""
     sc = build_scenario(_SCENARIO, **dict(overrides)).with_algorithm(algorithm)
     try:
         res = simulate(sc, engine)
@@ -75,8 +69,7 @@ def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[
 
 
 def _cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any]]]:
-    """(what, algorithm, overrides) of each case, in task order. Quick mode runs fewer
-    cases (Table 2's shortest and longest RTT, no Quick Vegas), at the documents' settings."""
+    """(what, algorithm, overrides) of each case, in task order (quick: fewer cases)."""
     out: list[tuple[str, str, dict[str, Any]]] = [
         ("table1", "itcp-vegas", {}),
         ("table1", "vegas", {}),
@@ -113,39 +106,29 @@ _NEVER_FULL = "the window never reaches μd in the run"
 def _rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Row]:
     name = ALGORITHM_NAMES[alg]
     case = {"case": what, "algorithm": alg}
+    reach = "time to reach the bandwidth limitation (window ≥ μd)"
     if what == "table1":
         v = _cells(runs, "mbps", "no result", doc(f"002/table1/{alg}"))
+        setting = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms)"
         return [
             Row(
-                f"{name}, 622 Mb/s × 110 ms (RTT 260 ms)",
-                "average throughput in 100 s",
-                "Mb/s",
-                "throughput",
-                v,
-                DOCUMENT,
-                case=case,
+                setting, "average throughput in 100 s", "Mb/s", "throughput", v, DOCUMENT, case=case
             )
         ]
-    if what.startswith("table2"):
-        rtt = what.split("rtt")[1]
-        v = _cells(runs, "mbps", "no result", doc(f"002/{what}/throughput"))
-        tv = _cells(runs, "reach_s", _NEVER_FULL, doc(f"002/{what}/time_to_limit"))
-        setting = f"{name}, 155 Mb/s, RTT {rtt} ms"
-        return [
-            Row(setting, "average throughput in 200 s", "Mb/s", "throughput", v, DOCUMENT,
-                case=case),
-            Row(setting, "time to reach the bandwidth limitation (window ≥ μd)", "s", "time",
-                tv, DOCUMENT, case=case),
-        ]  # fmt: skip
-    # Fig. 7: plotted only; the layers are compared with the packet simulator
-    v = _cells(runs, "mbps", "no result", NO_FIGURE_VALUES)
-    tv = _cells(runs, "reach_s", _NEVER_FULL, NO_FIGURE_VALUES)
-    setting = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms), Fig. 7"
+    if what.startswith("table2"):  # judged against the document
+        secs, ref = 200, DOCUMENT
+        docs = doc(f"002/{what}/throughput"), doc(f"002/{what}/time_to_limit")
+        setting = f"{name}, 155 Mb/s, RTT {what.split('rtt')[1]} ms"
+    else:  # Fig. 7: plotted only; the layers are compared with the packet simulator
+        secs, ref, docs = 100, PACKET, (NO_FIGURE_VALUES, NO_FIGURE_VALUES)
+        setting = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms), Fig. 7"
+    v = _cells(runs, "mbps", "no result", docs[0])
+    tv = _cells(runs, "reach_s", _NEVER_FULL, docs[1])
+    q = f"average throughput in {secs} s"
     return [
-        Row(setting, "average throughput in 100 s", "Mb/s", "throughput", v, PACKET, case=case),
-        Row(setting, "time to reach the bandwidth limitation (window ≥ μd)", "s", "time", tv,
-            PACKET, case=case),
-    ]  # fmt: skip
+        Row(setting, q, "Mb/s", "throughput", v, ref, case=case),
+        Row(setting, reach, "s", "time", tv, ref, case=case),
+    ]
 
 
 def _figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]]) -> Figure:

@@ -6,9 +6,9 @@
 * ``ho-friendliness`` - Table 7 (20 connections of two schemes in three proportions,
   scenario ``ho-friendliness``).
 
-The paper gives neither run length nor measurement window: every run is the scenarios' 60 s
-and every throughput is the mean from :data:`~tcpfluid.scenarios._paper_tables.
-HO_MEASURE_FROM_S` (10 s) to the end, a reading fixed before any row was compared.
+Every run is the scenarios' 60 s and every throughput the mean from
+:data:`~tcpfluid.scenarios._paper_tables.HO_MEASURE_FROM_S` (10 s) to the end (the paper
+gives neither; the reading was fixed before any row was compared).
 """
 
 from __future__ import annotations
@@ -72,23 +72,18 @@ def ho_table_run(
     options: Mapping[str, Any] | None = None,
     flow_params: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """One run of a §5.2 scenario (``algorithm``: one law or a mix such as
-    ``"reno:15,vegas:5"``; ``flow_params``: law parameters by flow selector, such as
-    ``{"vegas": {"alpha": 1.0}}``) on ``engine`` (with the engine's ``options``; the
-    report's runs give neither; on the packet simulator the FAST flows recover as the
-    paper's ns-2 FAST agent, :func:`~._thesis_ns2.ns2_fast_options`, unless ``options``
-    give ``fast_recovery``): each flow's mean goodput from
-    :data:`HO_MEASURE_FROM_S` to the end (packets/s), the bottleneck's utilization by the
-    flows' goodput over that window, the time until every flow has settled
-    (:attr:`tcpfluid.results.Summary.all_settled_time_s`), the loss events, and each flow's
-    goodput in 1-s bins for the figures. ``{"error": message}`` when the engine refuses."""
+    """One run of a §5.2 scenario (``algorithm``: a law or a mix such as
+    ``"reno:15,vegas:5"``; ``flow_params``: law parameters by flow selector) on ``engine``
+    with ``options`` (packets: FAST flows as ns-2's FAST agent,
+    :func:`~._thesis_ns2.ns2_fast_options`, unless ``options`` give ``fast_recovery``):
+    each flow's mean goodput from :data:`HO_MEASURE_FROM_S` (packets/s), the bottleneck's
+    utilization by it, the time until every flow settled, the loss events and the goodputs
+    in 1-s bins. ``{"error": message}`` when the engine refuses."""
     sc = build_scenario(scenario, algorithm=algorithm, **dict(overrides or {}))
     for selector, params in (flow_params or {}).items():
         sc = with_flow_params(sc, selector, params)
     opts = dict(options or {})
-    if engine == "packet":
-        # the paper ran ns-2 (§5), whose FAST agent is the FAST TCP module: its SACK
-        # recovery for the FAST flows (_thesis_ns2)
+    if engine == "packet":  # the paper ran ns-2 (§5): its FAST agent's SACK recovery
         opts = {**ns2_fast_options(sc), **opts}
     try:
         res = simulate(sc, engine, **opts)
@@ -173,23 +168,11 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
     case = {"table": table, "algorithm": law}
     name = _name(law)
     where = "different RTTs" if context else "same RTT"
-    rows: list[Row] = []
-    # fairness
     jv, jinf = _jain_values(runs, doc(f"004/table{table}/{law}/jain_index"))
+    q = "spread of the flows' shares (std/mean), 10–60 s"
     inf = (*jinf, DOCUMENT) if context else jinf
-    rows.append(
-        Row(
-            f"{name}, five flows, {where}",
-            "spread of the flows' shares (std/mean), 10–60 s",
-            "",
-            "share spread",
-            jv,
-            ref,
-            informative=inf,
-            case={**case, "quantity": "fairness"},
-        )
-    )
-    # utilization
+    fair = {**case, "quantity": "fairness"}
+    rows = [Row(f"{name}, five flows, {where}", q, "", "share spread", jv, ref, inf, fair)]
     ends: dict[str, Value] = {}
     if table == "5" and law == "reno":
         lo, hi = doc("004/table5/reno/utilization_low"), doc("004/table5/reno/utilization_high")
@@ -197,51 +180,32 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
         udoc = (lo + hi) / 2.0
     else:
         udoc = doc(f"004/table{table}/{law}/utilization")
-    uv = {
-        **engine_runs_cells(
-            _NO_CLOSED_FORM,
-            runs,
-            lambda r: map_value(_value(r, "utilization"), lambda u: 100.0 * u),
-            udoc,
-        ),
-        **ends,
-    }
-    extra = tuple(ends)
-    rows.append(
-        Row(
-            f"{name}, five flows, {where}"
-            + (" (document: the middle of its printed 80–96 %)" if extra else ""),
-            "bottleneck utilization by the flows' goodput, 10–60 s",
-            "%",
-            "throughput",
-            uv,
-            ref,
-            informative=extra + ((DOCUMENT,) if context else ()),
-            case={**case, "quantity": "utilization"},
-        )
-    )
+
+    def percent(r: Mapping[str, Any] | None) -> Value:
+        return map_value(_value(r, "utilization"), lambda u: 100.0 * u)
+
+    uv = {**engine_runs_cells(_NO_CLOSED_FORM, runs, percent, udoc), **ends}
+    setting = f"{name}, five flows, {where}"
+    if ends:
+        setting += " (document: the middle of its printed 80–96 %)"
+    q = "bottleneck utilization by the flows' goodput, 10–60 s"
+    inf = (*ends, *((DOCUMENT,) if context else ()))
+    c = {**case, "quantity": "utilization"}
+    rows.append(Row(setting, q, "%", "throughput", uv, ref, inf, c))
     if table == "5":  # the time to balance is in the text of Table 5's setting only
         never = prose("ho-fairness", "never_settles")
-        tv = engine_runs_cells(
-            _NO_CLOSED_FORM,
-            runs,
-            lambda r: run_value(r, ("settled_s",), never, ""),
+        balance = (
             NA("the document: FAST 'never converges'")
             if law == "fast"
-            else doc(f"004/table5/{law}/time_to_balance"),
+            else doc(f"004/table5/{law}/time_to_balance")
         )
-        rows.append(
-            Row(
-                f"{name}, five flows, same RTT"
-                + (" (document: 'at least 6 seconds')" if law == "reno" else ""),
-                "time to balance: every flow settled",
-                "s",
-                "time",
-                tv,
-                DOCUMENT,
-                case={**case, "quantity": "time to balance"},
-            )
-        )
+        cell = partial(run_value, path=("settled_s",), reason=never, fallback="")
+        tv = engine_runs_cells(_NO_CLOSED_FORM, runs, cell, balance)
+        setting = f"{name}, five flows, same RTT"
+        if law == "reno":
+            setting += " (document: 'at least 6 seconds')"
+        q, c = "time to balance: every flow settled", {**case, "quantity": "time to balance"}
+        rows.append(Row(setting, q, "s", "time", tv, DOCUMENT, case=c))
     return rows
 
 
@@ -332,36 +296,16 @@ def _friend_rows(
     case = {"pair": f"{a}-{b}", "proportion": f"{na}-{nb}"}
     runs = {e: runs.get(e) for e in ENGINES}
     jv, jinf = _jain_values(runs, doc(f"{base}/jain_index"))
+    q = "spread of the 20 flows' shares (std/mean), 10–60 s"
     rows = [
-        Row(
-            setting,
-            "spread of the 20 flows' shares (std/mean), 10–60 s",
-            "",
-            "share spread",
-            jv,
-            DOCUMENT,
-            informative=jinf,
-            case={**case, "quantity": "fairness"},
-        )
+        Row(setting, q, "", "share spread", jv, DOCUMENT, jinf, {**case, "quantity": "fairness"})
     ]
     for alg in (a, b):
-        tv = engine_runs_cells(
-            _NO_CLOSED_FORM,
-            runs,
-            partial(_scheme_mean_kbps, alg=alg),
-            doc(f"{base}/{alg}"),
-        )
-        rows.append(
-            Row(
-                setting,
-                f"mean throughput of a {_name(alg)} flow, 10–60 s",
-                "kb/s",
-                "throughput",
-                tv,
-                DOCUMENT,
-                case={**case, "quantity": "mean throughput", "scheme": alg},
-            )
-        )
+        cell = partial(_scheme_mean_kbps, alg=alg)
+        tv = engine_runs_cells(_NO_CLOSED_FORM, runs, cell, doc(f"{base}/{alg}"))
+        q = f"mean throughput of a {_name(alg)} flow, 10–60 s"
+        c = {**case, "quantity": "mean throughput", "scheme": alg}
+        rows.append(Row(setting, q, "kb/s", "throughput", tv, DOCUMENT, case=c))
     return rows
 
 

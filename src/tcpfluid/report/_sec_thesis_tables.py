@@ -1,16 +1,11 @@
 """Sections on Tsang's thesis's two-flow network (ch. 3 Fig. 3.1) besides Table 3.16.
 
-* ``thesis-vegas-delta`` - §4.1.2, Tables 3.2-3.4: one Vegas-δ flow (α = β = δ) at 64 ms:
-  the extremes of its actual and expected rates, of its window and of v_delta_;
-* ``thesis-reno`` - §4.2.4, Tables 3.12-3.13: two Reno flows, the short one at 6 ms and
-  the long one at 2(x2 + 2) ms: Jain's index and the two goodputs.
+* ``thesis-vegas-delta`` - §4.1.2, Tables 3.2-3.4: one Vegas-δ flow (α = β = δ) at 64 ms;
+* ``thesis-reno`` - §4.2.4, Tables 3.12-3.13: two Reno flows, Jain's index and goodputs.
 
-Both run the scenario ``thesis-two-flow`` with the thesis's RED gateway (15/45, buffer 100)
-for its 60 s, every window starting at one packet on every engine, as the thesis's ns-2
-agents' did (:mod:`._thesis_ns2`; ns-2's default timer tick, 0.1 s, gives the packet
-simulator's own 0.2-s floor of the retransmission timer). The thesis's agents had a
-maximum window of 30 packets, which ours do not; how often each law's windows reach it:
-docs/thesis-tables.md, "The two-flow network".
+Both run ``thesis-two-flow`` with RED 15/45 for 60 s from the thesis's ns-2 set-up
+(:mod:`._thesis_ns2`); its agents' maximum window of 30 packets is not modelled
+(docs/thesis-tables.md, "The two-flow network").
 """
 
 from __future__ import annotations
@@ -89,11 +84,9 @@ def vegas_delta_scenario(delta: float, duration_s: float = VD_DURATION_S) -> Any
 
 
 def round_samples(res: Any) -> dict[str, np.ndarray]:
-    """Per round of flow 0: time, the window the law saw, the round's RTT, BaseRTT and
-    Δ = (W/BaseRTT − W/RTT)·BaseRTT (ns-2's v_delta_), from an engine's result.
-
-    Every engine records them at each round boundary, as its law read them, in the
-    result's round log (:class:`~tcpfluid.results.RoundLog`: the mean RTT of the round)."""
+    """Per round of flow 0 (its :class:`~tcpfluid.results.RoundLog`): time, the window the
+    law saw, the round's mean RTT, BaseRTT and Δ = (W/BaseRTT − W/RTT)·BaseRTT (ns-2's
+    v_delta_)."""
     r = res.rounds[0]
     return {
         "t": np.asarray(r.time_s),
@@ -153,33 +146,16 @@ def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     runs = runs_by_case(deltas, out)
     no_cf = NA("the thesis gives no closed form for the extremes of the oscillation")
     for d in deltas:
+        setting = f"Enhanced Vegas δ = {d} (Vegas-{d}), one flow at 64 ms"
         for key, tab, quantity, unit, kind in _VD_QUANTITIES:
-            values = engine_runs_cells(
-                no_cf,
-                runs[d],
-                partial(run_value, path=(key,), reason="no value"),
-                doc(f"001/table{tab}/vegas-{d}/{key}"),
-            )
-            tables[tab].append(
-                Row(
-                    f"Enhanced Vegas δ = {d} (Vegas-{d}), one flow at 64 ms",
-                    quantity + f", after {VD_FROM_S:g} s",
-                    unit,
-                    kind,
-                    values,
-                    DOCUMENT,
-                    case={"delta": d, "quantity": key},
-                )
-            )
+            cell = partial(run_value, path=(key,), reason="no value")
+            values = engine_runs_cells(no_cf, runs[d], cell, doc(f"001/table{tab}/vegas-{d}/{key}"))
+            q, case = f"{quantity}, after {VD_FROM_S:g} s", {"delta": d, "quantity": key}
+            tables[tab].append(Row(setting, q, unit, kind, values, DOCUMENT, case=case))
     fig = _vd_figure(runs, deltas)
     run = f"{_vd_duration(cfg):g} s"
     return section_result(
-        "thesis-vegas-delta",
-        cfg,
-        list(tables.values()),
-        (fig,),
-        run=run,
-        vd_from_s=VD_FROM_S,
+        "thesis-vegas-delta", cfg, list(tables.values()), (fig,), run=run, vd_from_s=VD_FROM_S
     )
 
 
@@ -289,43 +265,21 @@ def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     no_cf = NA("the thesis gives no closed form for Reno's sharing")
     fair_rows: list[Row] = []
     good_rows: list[Row] = []
+    jain = partial(run_value, path=("jain",), reason="no value")
     for x2 in grid:
-        by_engine = runs[x2]
-        jains = engine_runs_cells(
-            no_cf,
-            by_engine,
-            partial(run_value, path=("jain",), reason="no value"),
-            doc(f"001/table3.12/reno/x2_{x2}"),
+        setting = f"Reno, x2 = {x2} ms"
+        jains = engine_runs_cells(no_cf, runs[x2], jain, doc(f"001/table3.12/reno/x2_{x2}"))
+        fair = share_row(
+            setting, TWO_FLOW_SHARE, jains, DOCUMENT, two_flows=True, case={"x2_ms": x2}
         )
-        fair_rows.append(
-            share_row(
-                f"Reno, x2 = {x2} ms",
-                TWO_FLOW_SHARE,
-                jains,
-                DOCUMENT,
-                two_flows=True,
-                case={"x2_ms": x2},
-            )
-        )
+        fair_rows.append(fair)
         for i, name in ((0, "reno1"), (1, "reno2")):
-            gv = engine_runs_cells(
-                no_cf,
-                by_engine,
-                partial(_goodput_kb, i=i),
-                doc(f"001/table3.13/{name}/x2_{x2}") / 1e3,
-            )
-            good_rows.append(
-                Row(
-                    f"Reno, x2 = {x2} ms",
-                    f"goodput of connection {i + 1} ({'6 ms' if i == 0 else f'{2 * (x2 + 2)} ms'}"
-                    "), 10–60 s",
-                    "kb/s",
-                    "throughput",
-                    gv,
-                    DOCUMENT,
-                    case={"x2_ms": x2, "connection": i + 1},
-                )
-            )
+            ref = doc(f"001/table3.13/{name}/x2_{x2}") / 1e3
+            gv = engine_runs_cells(no_cf, runs[x2], partial(_goodput_kb, i=i), ref)
+            rtt = "6 ms" if i == 0 else f"{2 * (x2 + 2)} ms"
+            q = f"goodput of connection {i + 1} ({rtt}), 10–60 s"
+            case = {"x2_ms": x2, "connection": i + 1}
+            good_rows.append(Row(setting, q, "kb/s", "throughput", gv, DOCUMENT, case=case))
     fig = _reno_figure(good_rows, grid)
     return section_result(
         "thesis-reno", cfg, [fair_rows, good_rows], (fig,), reno_from_s=RENO_FROM_S
