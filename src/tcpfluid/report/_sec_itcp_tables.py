@@ -117,7 +117,10 @@ def _rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Ro
         ]
     if what.startswith("table2"):  # judged against the document
         secs, ref = 200, DOCUMENT
-        docs = doc(f"002/{what}/throughput"), doc(f"002/{what}/time_to_limit")
+        docs: tuple[Value, Value] = (
+            doc(f"002/{what}/throughput"),
+            doc(f"002/{what}/time_to_limit"),
+        )
         setting = f"{name}, 155 Mb/s, RTT {what.split('rtt')[1]} ms"
     else:  # Fig. 7: plotted only; the layers are compared with the packet simulator
         secs, ref, docs = 100, PACKET, (NO_FIGURE_VALUES, NO_FIGURE_VALUES)
