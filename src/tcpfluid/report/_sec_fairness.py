@@ -22,6 +22,7 @@ from ..analytic import (
     reverse_path_throughput,
 )
 from ..engines import simulate
+from ..fairness import _THESIS_SETTINGS as _SETTINGS  # the thesis's Vegas settings
 from ..fairness import train_fraction
 from ..fluid.ode import ode_problem
 from ..published import THESIS_TABLE_3_16
@@ -49,14 +50,6 @@ from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row
 from ._thesis_ns2 import ns2_fast_recovery, ns2_initial_window, ns2_packet_options
 
 # ============================================================ thesis two-flow (Table 3.16)
-_SETTINGS = {
-    "vegas-1_3": ("vegas", {"alpha": 1.0, "beta": 3.0}),
-    "vegas-1": ("enhanced-vegas", {"delta": 1.0}),
-    "vegas-2": ("enhanced-vegas", {"delta": 2.0}),
-    "vegas-3": ("enhanced-vegas", {"delta": 3.0}),
-}
-
-
 #: informative column: the Boutremans–Le Boudec equilibrium without the train (f = 1)
 _ONE_DELAY = "one queueing delay (f = 1)"
 

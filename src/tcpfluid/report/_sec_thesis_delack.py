@@ -1,11 +1,7 @@
 """Section ``thesis-delayed-ack`` on Tsang's thesis's networks (ch. 3 §4.5): Tables 3.26a/b
 (every receiver of the many-flow network delaying its ACKs), 3.27 (the BaseRTT a Vegas
-sender records behind a delayed-ACK receiver) and 3.28 (two flows on the two-flow network,
-immediate or delayed ACKs). The runs are :func:`._sec_thesis_many.many_flows_run` and
-:func:`._sec_thesis_many.two_flow_ack_run`; only the packet simulator models delayed ACKs.
-Every run takes the thesis's ns-2 set-up (:mod:`._thesis_ns2`): windows from one packet,
-each ACK of two packets echoing the latest one's send time (ns-2's ``DelAckSink``), and on
-the many-flow network a timer floor of two 0.5-s ticks.
+sender records behind a delayed-ACK receiver) and 3.28 (two flows, immediate or delayed
+ACKs), packet runs of :mod:`._sec_thesis_many` with the thesis's ns-2 set-up.
 """
 
 from __future__ import annotations
@@ -20,8 +16,6 @@ from ._core import ReportConfig, SectionResult, SectionSpec, Task
 from ._sec_thesis_many import _MODULE, _NO_CF, _SPREAD, _mf_grid, table_of
 from ._table import DOCUMENT, NA, Row
 from ._thesis_ns2 import DELACK_TIMEOUT_S, MANY_FLOWS_MIN_RTO_S
-
-__all__ = ["THESIS_DELAYED_ACK"]
 
 #: the Vegas-3 shares (%) of Table 3.26, all its columns (their immediate-ACK runs are
 #: Table 3.22's mixes and Table 3.21's Vegas-3, in thesis-many-flows)
@@ -49,35 +43,25 @@ def _two_flow_task(label: str, **kwargs: Any) -> Task:
 
 
 def _da_tasks(cfg: ReportConfig) -> list[Task]:
-    tasks = [
-        Task(
-            f"{_MODULE}:many_flows_run",
-            {"flows": n, "router": r, "law": "vegas-3", "vegas_percent": p, "delayed_ack": True},
-            f"thesis delayed ACKs: packet {r} {n} {p} % vegas-3",
-        )
-        for r, n, p in _da_cases(cfg)
-    ]
+    def many(r: str, n: int, p: int, label: str = "", **kwargs: Any) -> Task:
+        kw = {"flows": n, "router": r, "law": "vegas-3", "vegas_percent": p, "delayed_ack": True}
+        label = f"thesis delayed ACKs: packet {r} {n} {p} % vegas-3{label}"
+        return Task(f"{_MODULE}:many_flows_run", {**kw, **kwargs}, label)
+
+    tasks = [many(*c) for c in _da_cases(cfg)]
     tasks += [_two_flow_task(label.upper(), delayed_ack=da) for da, label in _T328_ACKS]
     # beside, the library's defaults: the initial window of 2 packets; the ACK of two
-    # packets echoing the first one (RFC 7323)
+    # packets echoing the first one (RFC 7323), the rounds timed from the echoed samples
     tasks.append(_two_flow_task("DA, initial window 2", delayed_ack=True, initial_window=2.0))
     tasks.append(
         _two_flow_task(
             "DA-IA, ACK echoing the first packet",
             delayed_ack=[True, False],
             delayed_ack_echo="first",
-            # ns-2's Vegas agent times its rounds from its own record of the latest
-            # packet's send time, whatever the ACK echoes: the column's rounds are timed
-            # from the echoed samples, as the simulator's other senders time them
             ns2_vegas_timing=False,
         )
     )
-    r, n, p = T327_CASE
-    kwargs = {"flows": n, "router": r, "law": "vegas-3", "vegas_percent": p}
-    label = f"thesis delayed ACKs: packet {r} {n} {p} % vegas-3, initial window 2"
-    kwargs.update(delayed_ack=True, initial_window=2.0)
-    tasks.append(Task(f"{_MODULE}:many_flows_run", kwargs, label))
-    return tasks
+    return [*tasks, many(*T327_CASE, ", initial window 2", initial_window=2.0)]
 
 
 _DA_FLUID = NA("the fluid engines do not model delayed ACKs")
@@ -109,25 +93,14 @@ def _packet_row(
 def _t26_rows(cases: list[tuple[str, int, int]], out: list[Any]) -> list[Row]:
     rows = []
     for (router, n, pct), r in zip(cases, out, strict=True):
-        tab = table_of("3.26", router)
+        ref = doc(f"001/table{table_of('3.26', router)}/{router}/n{n}/vegas{pct}/delayed_ack")
         values = engine_cells(
-            _NO_CF,
-            _DA_FLUID,
-            _DA_FLUID,
-            run_value(r, ("jain",), "no value"),
-            doc(f"001/table{tab}/{router}/n{n}/vegas{pct}/delayed_ack"),
+            _NO_CF, _DA_FLUID, _DA_FLUID, run_value(r, ("jain",), "no value"), ref
         )
         who = "vegas-3" if pct == 100 else f"vegas-3 + Reno ({pct} % Vegas-3)"
-        rows.append(
-            share_row(
-                f"{who}, delayed ACKs, {n} flows, {router.upper()}",
-                _SPREAD,
-                values,
-                DOCUMENT,
-                two_flows=False,
-                case={"router": router, "flows": n, "vegas_percent": pct, "delayed_ack": True},
-            )
-        )
+        setting = f"{who}, delayed ACKs, {n} flows, {router.upper()}"
+        case = {"router": router, "flows": n, "vegas_percent": pct, "delayed_ack": True}
+        rows.append(share_row(setting, _SPREAD, values, DOCUMENT, two_flows=False, case=case))
     return rows
 
 
@@ -200,9 +173,7 @@ def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> list[Row]:
 def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     cases = _da_cases(cfg)
     t26 = _t26_rows(cases, out[: len(cases)])
-    r27: dict[str, Any] = (
-        out[cases.index(T327_CASE)] if T327_CASE in cases else {"error": "not run"}
-    )
+    r27 = out[cases.index(T327_CASE)] if T327_CASE in cases else {"error": "not run"}
     t28 = _t28_rows(*out[len(cases) : len(cases) + 5])
     t27 = _t27_rows(r27, out[len(cases) + 5])
     return section_result(
