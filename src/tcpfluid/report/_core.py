@@ -21,16 +21,6 @@ from typing import Any, TextIO
 
 from ._table import Table
 
-__all__ = [
-    "Figure",
-    "Report",
-    "ReportConfig",
-    "SectionResult",
-    "SectionSpec",
-    "Task",
-    "run_tasks",
-]
-
 
 @dataclass(frozen=True)
 class ReportConfig:

@@ -22,18 +22,6 @@ from ._common import column_series
 from ._core import Figure
 from ._table import Row
 
-__all__ = [
-    "Oscillation",
-    "crossings",
-    "draw_columns",
-    "draw_lines",
-    "envelope",
-    "is_dense",
-    "oscillation",
-    "queue_panel",
-    "render",
-]
-
 #: a trace with more crossings of its moving mean (two per period) than this is "dense"
 #: in a ~500 px panel
 DENSE_CROSSINGS = 120

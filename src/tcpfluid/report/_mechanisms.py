@@ -1,12 +1,6 @@
-"""Mechanisms that explain differences, each with the experiment that switches it off.
-
-A :class:`Mechanism` is an identifier (its entry in ``docs/mechanisms.md``, which says
-what it is and what its experiment shows), the experiment (a test that switches the
-mechanism off and asserts that the rows then agree) and its declared **scope**: the
-sections, engine columns, quantities and algorithms it moves. A differing cell is linked
-to the mechanisms whose scope covers its (section, column, quantity, algorithm), never by
-a row's text; a cell that no scope covers is ``unexplained``. This module holds no prose:
-the documentation file does.
+"""Mechanisms that explain differences (docs/report.md, "Reasons: mechanisms"): each an
+entry of ``docs/mechanisms.md``, the experiment that switches it off, and the declared
+**scope** of the cells it moves; a differing cell no scope covers is ``unexplained``.
 """
 
 from __future__ import annotations
@@ -15,12 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._table import ODE, PACKET, ROUNDS
-
-__all__ = ["DOC", "MECHANISMS", "Mechanism", "Scope", "explain"]
-
-#: where the entries are, relative to the repository's root
-DOC = "docs/mechanisms.md"
+from ._table import ALGORITHM_NAMES, ODE, PACKET, ROUNDS
 
 _NE = "validation/test_new_equilibrium_layers.py::"
 _HYB = "validation/test_hybrid_rows.py::"
@@ -97,18 +86,17 @@ NS2_FAST_CELLS: tuple[tuple[str, str, str], ...] = (
     ("fast-reno", "5-15", "fast"),
     ("fast-reno", "5-15", "reno"),
 )
-_FRIEND_NAMES = {"vegas": "Vegas", "reno": "Reno", "fast": "FAST", "tcp-ho": "TCP-Ho"}
 
 
 def _friend(column: str, pair: str, proportion: str, scheme: str | None) -> Scope:
     """A ho-friendliness scope: one column, one mix, its spread (``scheme`` None) or one
     scheme's mean throughput (rows are named after the first scheme of the pair)."""
-    first = _FRIEND_NAMES[pair.split("-", 1)[0]]
+    first = ALGORITHM_NAMES[pair.split("-", 1)[0]]
     mix = {"pair": (pair,), "proportion": (proportion,)}
     if scheme is None:
         quantity = "spread of the 20 flows' shares (std/mean), 10–60 s"
         return _scope("ho-friendliness", column, quantity, first, **mix, quantity=("fairness",))
-    quantity = f"mean throughput of a {_FRIEND_NAMES[scheme]} flow, 10–60 s"
+    quantity = f"mean throughput of a {ALGORITHM_NAMES[scheme]} flow, 10–60 s"
     return _scope("ho-friendliness", column, quantity, first, **mix, scheme=(scheme,))
 
 
@@ -130,16 +118,9 @@ def _vegas3_reno_goodputs(flows: int, vegas_percent: tuple[int, ...]) -> Scope:
 
 @dataclass(frozen=True)
 class Scope:
-    """The cells a mechanism moves (``None``: any quantity).
-
-    Attributes
-    ----------
-    sections, columns, quantities, algorithms
-        Report sections, engine columns, row quantities and algorithms (display names).
-    case
-        Declared case parameters of the rows (:attr:`~._table.Row.case`) the experiment
-        covers: each key's value must be one of the given ones (empty: every case).
-    """
+    """The cells a mechanism moves: report sections, engine columns, row quantities
+    (``None``: any) and algorithms (display names), and per key of the rows' declared
+    :attr:`~._table.Row.case` the values the experiment covers."""
 
     sections: tuple[str, ...]
     columns: tuple[str, ...]
@@ -168,19 +149,9 @@ class Scope:
 
 @dataclass(frozen=True)
 class Mechanism:
-    """A mechanism, its experiment and its scope.
-
-    Attributes
-    ----------
-    id
-        The entry's anchor in ``docs/mechanisms.md``.
-    experiment
-        The pytest node id of the test that switches the mechanism off and asserts that
-        the rows of its scope then agree.
-    scopes
-        The cells it moves: those of any of its scopes (:class:`Scope`), which name only
-        the cases the experiment covers.
-    """
+    """A mechanism: ``id`` (its anchor in ``docs/mechanisms.md``), ``experiment`` (the
+    pytest node id of the test that switches it off and asserts that the rows of its scopes
+    then agree) and ``scopes``."""
 
     id: str
     experiment: str
@@ -189,11 +160,6 @@ class Mechanism:
     def covers(self, *cell: Any) -> bool:
         """True when one of the scopes covers the cell (:meth:`Scope.covers`'s arguments)."""
         return any(sc.covers(*cell) for sc in self.scopes)
-
-    @property
-    def link(self) -> str:
-        """``docs/mechanisms.md#<id>``."""
-        return f"{DOC}#{self.id}"
 
 
 def _mechanism(id: str, experiment: str, *scopes: Scope) -> Mechanism:

@@ -9,8 +9,6 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["prose", "texts"]
-
 
 @cache
 def _texts() -> dict[str, dict[str, Any]]:

@@ -23,8 +23,6 @@ from ..results import Result
 from ..scenarios import build_scenario
 from ._core import current_progress
 
-__all__ = ["ode_run", "packet_run", "rounds_bdp_batch", "rounds_run", "warm_up"]
-
 
 def _run(
     engine: str,

@@ -34,8 +34,6 @@ from ._thesis_ns2 import (
     ns2_packet_options,
 )
 
-__all__ = ["THESIS_MANY_FLOWS", "many_flows_run", "thesis_mix_scenario", "two_flow_ack_run"]
-
 _MODULE = "tcpfluid.report._sec_thesis_many"
 #: goodputs are measured from 20 s to the end of the 60-s run (§4.4: "All goodput
 #: measurements are taken after the simulation has started for 20 seconds")

@@ -40,8 +40,6 @@ from ._prose import prose
 from ._table import DOCUMENT, NA, Row
 from ._thesis_ns2 import ns2_initial_window, ns2_packet_options
 
-__all__ = ["THESIS_RENO", "THESIS_VEGAS_DELTA", "reno_two_flow_run", "vegas_delta_run"]
-
 _MODULE = "tcpfluid.report._sec_thesis_tables"
 
 # ============================================================ Tables 3.2-3.4 (one Vegas-δ)

@@ -22,8 +22,6 @@ from ._mechanisms import MECHANISMS, explain
 from ._prose import prose
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, ODE, PACKET, ROUNDS, Row
 
-__all__ = ["LAYERS", "Comparison", "ReportSummary", "algorithm_of", "layer_of", "summarize"]
-
 #: the four layers, in display order
 LAYERS: tuple[str, ...] = (CLOSED_FORM, ROUNDS, ODE, PACKET)
 

@@ -10,21 +10,6 @@ from typing import Any
 
 from ..scenarios.mix import with_flow_params
 
-__all__ = [
-    "DELACK_TIMEOUT_S",
-    "DELAYED_ACK_ECHO",
-    "MANY_FLOWS_MIN_RTO_S",
-    "NS2_FAST_RECOVERY",
-    "NS2_RED_WAIT",
-    "NS2_RENO_RECOVERY",
-    "NS2_VEGAS_RECOVERY",
-    "THESIS_INITIAL_WINDOW",
-    "ns2_fast_options",
-    "ns2_fast_recovery",
-    "ns2_initial_window",
-    "ns2_packet_options",
-]
-
 #: the window every thesis agent starts from, packets (module docstring)
 THESIS_INITIAL_WINDOW = 1.0
 #: ns-2's timer floor, two ticks: Table 3.19's 0.5 s on the many-flow network

@@ -20,8 +20,6 @@ from ._prose import prose
 from ._summary import row_mechanisms, summarize
 from ._table import ENGINE_COLUMNS, NA, PHASE_MAX, PHASE_MIN, TOLERANCES, Row, Table, fmt_value
 
-__all__ = ["render_html", "render_markdown", "render_section_pages", "write_report"]
-
 
 def _cell(row: Row, col: str) -> str:
     v = row.values.get(col)
