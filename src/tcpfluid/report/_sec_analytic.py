@@ -15,11 +15,7 @@ from typing import Any
 import numpy as np
 
 from .. import plot
-from ..analytic import (
-    critical_window,
-    rounds_to_equilibrium,
-    slow_start_exit,
-)
+from ..analytic import critical_window, rounds_to_equilibrium, slow_start_exit
 from ._common import (
     LABEL,
     NO_FIGURE_VALUES,
@@ -38,7 +34,7 @@ from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
 from ._figures import draw_columns, draw_lines, render
 from ._prose import prose
 from ._runs import first_at_least
-from ._table import ALGORITHM_NAMES, CLOSED_FORM, NA, ODE, PACKET, ROUNDS, Row
+from ._table import ALGORITHM_NAMES, CLOSED_FORM, ENGINE_COLUMNS, NA, ODE, PACKET, ROUNDS, Row
 
 D_S = 0.1  # the documents' 100 ms paths
 _NAMES = ALGORITHM_NAMES
@@ -89,12 +85,10 @@ def _cw_tasks(cfg: ReportConfig) -> list[Task]:
     return tasks
 
 
-#: the slow-start threshold γ a sender effectively applies, as a fraction of the law's γ:
-#: its Δ at the end of round k reads the RTTs of round k − 1's packets with the window
-#: already grown in round k, ×1.5 for Quick Vegas, so Quick Vegas leaves slow start at
-#: eq. (10) with 2γ/3 (validation/test_cross_layer.py::
-#: test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma); Vegas decides in
-#: the fixed round after each doubling, whose RTTs carry the doubled window: γ itself
+#: the slow-start threshold γ a sender effectively applies, as a fraction of the law's γ
+#: (Quick Vegas's Δ reads the RTTs of a window already grown ×1.5: 2γ/3,
+#: validation/test_cross_layer.py::
+#: test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma)
 _MEASURED_GAMMA = {"vegas": 1.0, "quick-vegas": 2.0 / 3.0}
 
 
@@ -109,31 +103,21 @@ def _cw_row(
     printed: float,
     engines: tuple[float, Any, float | NA],
 ) -> Row:
-    """The row of law ``a`` at one BDP (``b`` packets): the documents' exit window, the
-    first slow-start window at or above W* of eq. (6) or (10) with the documents' γ
-    (``printed``, the reference), the round-model, packet and ODE exit windows
-    (``engines``), with the form read with the sender's one-round lag (``ex_window``), W*
-    and its last-packet form shown beside them."""
+    """The row of law ``a`` at one BDP (``b`` packets): the documents' exit window (the
+    first slow-start window at or above W* of eq. (6) or (10) with the documents' γ,
+    ``printed``) against the engines' exit windows, with the form read with the sender's
+    one-round lag (``ex_window``), W* and its last-packet form beside."""
     r_w, p_w, o_w = engines
     eq = "(6)" if a == "vegas" else "(10)"
-    w_star = float(critical_window(a, b, rtt="average", gamma=_gamma(a)))
-    w_last = float(critical_window(a, b, rtt="last", gamma=_gamma(a)))
-    lag_col = "exit window with the sender's one-round lag"
-    return Row(
-        setting=f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)",
-        quantity="window of the round that leaves slow start",
-        unit="pkts",
-        kind="window",
-        values={
-            **engine_cells(printed, r_w, o_w, num(p_w, _NOT_LEFT), NO_FIGURE_VALUES),
-            lag_col: ex_window,
-            f"W* eq. {eq}": w_star,
-            "W* last-packet RTT": w_last,
-        },
-        reference=CLOSED_FORM,
-        informative=(lag_col, f"W* eq. {eq}", "W* last-packet RTT"),
-        case={"bdp_kb": kb},
-    )
+    beside = {
+        "exit window with the sender's one-round lag": ex_window,
+        f"W* eq. {eq}": float(critical_window(a, b, rtt="average", gamma=_gamma(a))),
+        "W* last-packet RTT": float(critical_window(a, b, rtt="last", gamma=_gamma(a))),
+    }
+    values = {**engine_cells(printed, r_w, o_w, num(p_w, _NOT_LEFT), NO_FIGURE_VALUES), **beside}
+    setting = f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)"
+    q = "window of the round that leaves slow start"
+    return Row(setting, q, "pkts", "window", values, CLOSED_FORM, tuple(beside), {"bdp_kb": kb})
 
 
 def _gamma(a: str) -> float:
@@ -271,8 +255,7 @@ def _ne_count(a: str, n: int, res: dict[str, Any], engine: str) -> float | None:
 
 def _ne_closed(a: str, w: float, n: int, beta: float) -> float:
     """The closed form of the engines' count from the change: (n − 1)W for Vegas; for Quick
-    Vegas eq. (12) counted from the change, ⌈i⌉ + 2 (eq. (12) counts from the first
-    estimation that shows the change, two rounds after it, §3.2.2)."""
+    Vegas eq. (12) counted from the change, ⌈i⌉ + 2 (:data:`QV_DETECTION_LAG_ROUNDS`)."""
     i = float(rounds_to_equilibrium(a, w, n, beta=beta))
     return i if a == "vegas" else float(math.ceil(i) + QV_DETECTION_LAG_ROUNDS)
 
@@ -299,24 +282,15 @@ def _ne_row(
 ) -> Row:
     """The row of law ``a`` at growth factor ``n`` (``od``: the ODE engine's count)."""
     never = "window never reached nW"
-    extra: dict[str, float | NA] = {}
+    w = _ne_setup(n, a)["w"]
+    values = engine_cells(cf, num(rm, never), od, num(pk, never), NO_FIGURE_VALUES)
+    values[_FLUID_RTT] = num(fl, never)
     if a == "quick-vegas":  # eq. (12)'s own count, from the first estimation showing the change
-        w = _ne_setup(n, a)["w"]
-        extra["eq. (12) i"] = float(rounds_to_equilibrium(a, w, n, beta=setting_params(a)["beta"]))
-    return Row(
-        setting=f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {_ne_setup(n, a)['w']:g})",
-        quantity="rounds from the change until the window reaches nW",
-        unit="rounds",
-        kind="rounds",
-        values={
-            **engine_cells(cf, num(rm, never), od, num(pk, never), NO_FIGURE_VALUES),
-            _FLUID_RTT: num(fl, never),
-            **extra,
-        },
-        reference=CLOSED_FORM,
-        informative=(_FLUID_RTT, *extra),
-        case={"n": n},
-    )
+        values["eq. (12) i"] = float(rounds_to_equilibrium(a, w, n, beta=setting_params(a)["beta"]))
+    setting = f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {w:g})"
+    q = "rounds from the change until the window reaches nW"
+    informative = tuple(values)[len(ENGINE_COLUMNS) :]
+    return Row(setting, q, "rounds", "rounds", values, CLOSED_FORM, informative, {"n": n})
 
 
 def _ne_figure(grid: list[int], rows: dict[str, list[Row]]) -> Figure:
