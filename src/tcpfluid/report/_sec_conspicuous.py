@@ -33,6 +33,7 @@ NS2_START = {"initial_window": 1.0}
 #: the 2-packet rows' column that shows the paper's ns-2 time (judged in the one-packet rows)
 _NS2_DOC_COLUMN = "document (ns-2, from one packet: judged in the row 'from one packet')"
 _CR_ALGS = ("vegas", "tcp-ho")
+_CR_QUANTITY = "time to reach the available bandwidth (conspicuous round × d)"
 
 
 #: the runs' starts: (law, run options, round-model rounds, run length after the
@@ -67,10 +68,9 @@ def _cr_tasks(cfg: ReportConfig) -> list[Task]:
 
 def _run_time(a: str, b: float, run: dict[str, Any]) -> float | None:
     """Time a packet or ODE (hybrid) run took to reach the available bandwidth (None: did
-    not happen), as the closed form counts it: TCP-Ho, the end of the last round of its
-    Table-4 ramp (the first round boundary that leaves the ramp phase); Vegas, the end of
-    the first round whose window reaches μd (both engines keep the same per-round
-    trace)."""
+    not happen), as the closed form counts it from the run's round trace: TCP-Ho, the
+    first round boundary that leaves its Table-4 ramp; Vegas, the end of the first round
+    whose window reaches μd."""
     if "summary" not in run or "round_t_s" not in run:
         return None
     t = np.asarray(run["round_t_s"][0])
@@ -97,8 +97,7 @@ def _cr_engine_times(
 
 
 def _cr_gamma(a: str) -> float:
-    """The documents' γ of Vegas's slow start (TCP-Ho's ramp has none: the argument is
-    unused, 1.0)."""
+    """The documents' γ of Vegas's slow start (TCP-Ho's ramp has none: 1.0, unused)."""
     return _gamma(a) if a == "vegas" else 1.0
 
 
@@ -122,48 +121,33 @@ def _cr_row(
         extra["printed eq. (6) (E6)"] = printed
     else:
         extra["printed '−1' (E4)"] = printed
-        # the paper's ns-2 runs start from one packet: their time is judged in the row of
-        # the same start (the Vegas rows 'from one packet')
+        # the paper's ns-2 runs start from one packet: judged in the rows 'from one packet'
         extra[_NS2_DOC_COLUMN] = doc(f"{key}/simulation")
     extra["document analysis"] = doc(f"{key}/analysis")
     values: dict[str, Any] = {CLOSED_FORM: cf, ROUNDS: num(rm, "did not happen"), ODE: o}
     values[PACKET] = num(p, p_na)
     if a == "tcp-ho":
         values[DOCUMENT] = doc(f"{key}/simulation")
+    setting = f"{_NAMES[a]}, Example {ex} (μd = {b:g} pkts, d = 0.1 s)"
+    case = {"example": ex, "initial_window": 2}
     return Row(
-        setting=f"{_NAMES[a]}, Example {ex} (μd = {b:g} pkts, d = 0.1 s)",
-        quantity="time to reach the available bandwidth (conspicuous round × d)",
-        unit="s",
-        kind="time",
-        values={**values, **extra},
-        reference=CLOSED_FORM,
-        informative=tuple(extra),
-        case={"example": ex, "initial_window": 2},
+        setting, _CR_QUANTITY, "s", "time", {**values, **extra}, CLOSED_FORM, tuple(extra), case
     )
 
 
 def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: float | None, o: float | NA) -> Row:
     """Vegas at Example ``ex`` from ns-2's first window (one packet) in every engine, against
     eq. (2) from one packet and the paper's ns-2 time."""
-    key = f"004/ex{ex}/vegas"
-    never = "window never reached μd"
+    never, g = "window never reached μd", _gamma("vegas")
     two = "closed form from two packets (Table 3)"
-    cf = float(conspicuous_round("vegas", b, initial_window=1.0, gamma=_gamma("vegas"))) * D_S
-    return Row(
-        setting=(
-            f"Vegas, Example {ex} from one packet (ns-2's first window; μd = {b:g} pkts, d = 0.1 s)"
-        ),
-        quantity="time to reach the available bandwidth (conspicuous round × d)",
-        unit="s",
-        kind="time",
-        values={
-            **engine_cells(cf, num(rm, never), o, num(p, never), doc(f"{key}/simulation")),
-            two: float(conspicuous_round("vegas", b, gamma=_gamma("vegas"))) * D_S,
-        },
-        reference=CLOSED_FORM,
-        informative=(two,),
-        case={"example": ex, "initial_window": 1},
+    cf = float(conspicuous_round("vegas", b, initial_window=1.0, gamma=g)) * D_S
+    values = engine_cells(cf, num(rm, never), o, num(p, never), doc(f"004/ex{ex}/vegas/simulation"))
+    values[two] = float(conspicuous_round("vegas", b, gamma=g)) * D_S
+    setting = (
+        f"Vegas, Example {ex} from one packet (ns-2's first window; μd = {b:g} pkts, d = 0.1 s)"
     )
+    case = {"example": ex, "initial_window": 1}
+    return Row(setting, _CR_QUANTITY, "s", "time", values, CLOSED_FORM, (two,), case)
 
 
 def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
