@@ -38,26 +38,12 @@ _UNSPECIFIED = ("qv-different-rtt",)
 def _mf_setups(cfg: ReportConfig) -> list[tuple[str, dict[str, Any], list[float], str]]:
     """(scenario, overrides, period edges, document table prefix or '')."""
     if cfg.quick:
+        small = {"bandwidth": "100Mbps", "buffer": 150}
+        same = {**small, "flows": 6, "group_interval": "20s", "active": "60s", "duration": "100s"}
+        other = {**small, "flows_per_group": 2, "duration": "40s"}
         return [
-            (
-                "qv-many-flows",
-                {
-                    "bandwidth": "100Mbps",
-                    "flows": 6,
-                    "group_interval": "20s",
-                    "active": "60s",
-                    "duration": "100s",
-                    "buffer": 150,
-                },
-                [0, 20, 40, 60, 80, 100],
-                "",
-            ),
-            (
-                "qv-different-rtt",
-                {"bandwidth": "100Mbps", "flows_per_group": 2, "duration": "40s", "buffer": 150},
-                [0, 10, 20, 30, 40],
-                "",
-            ),
+            ("qv-many-flows", same, [0, 20, 40, 60, 80, 100], ""),
+            ("qv-different-rtt", other, [0, 10, 20, 30, 40], ""),
         ]
     return [
         ("qv-many-flows", {}, [0, 100, 200, 300, 400, 500], "000/table2"),
@@ -156,11 +142,8 @@ def _mf_row(
 
 def _mf_caption(cfg: ReportConfig, sc: str, enveloped: list[str]) -> str:
     """The caption of the queue figure of scenario ``sc``."""
-    what = (
-        "same RTT, Table 2, Figs. 13–14"
-        if sc == "qv-many-flows"
-        else "different RTTs, Table 3, Figs. 16–17"
-    )
+    same = sc == "qv-many-flows"
+    what = "same RTT, Table 2, Figs. 13–14" if same else "different RTTs, Table 3, Figs. 16–17"
     mode = ", quick mode" if cfg.quick else ""
     cap = (
         f"Bottleneck queue against time with many flows ({sc}{mode}) "
@@ -211,14 +194,9 @@ def _mf_scenario(
 
 def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     results = runs_by_case(_mf_cases(cfg), out)
-    tables = []
-    figs = []
-    for sc, _o, edges, prefix in _mf_setups(cfg):
-        table, figure = _mf_scenario(cfg, sc, edges, prefix, results)
-        tables.append(table)
-        figs.append(figure)
-    figs.append(_stability_figure())
-    return section_result("many-flows", cfg, tuple(tables), tuple(figs))
+    pairs = [_mf_scenario(cfg, sc, e, p, results) for sc, _o, e, p in _mf_setups(cfg)]
+    figs = (*(f for _t, f in pairs), _stability_figure())
+    return section_result("many-flows", cfg, tuple(t for t, _f in pairs), figs)
 
 
 def _stability_figure() -> Figure:
@@ -230,9 +208,7 @@ def _stability_figure() -> Figure:
     fig, ax = plt.subplots(figsize=(6.0, 4.0))
     plot_stability(ax)
     return Figure.from_matplotlib(
-        fig,
-        "stability_round_map",
-        prose("many-flows", "stability_figure"),
+        fig, "stability_round_map", prose("many-flows", "stability_figure")
     )
 
 
