@@ -11,8 +11,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..published import published
 from ..scenarios import build_scenario
-from ._core import Figure, ReportConfig, SectionResult, Task
-from ._prose import prose, texts
+from ._core import Figure, ReportConfig, SectionResult, Task, prose, texts
 from ._table import (
     CLOSED_FORM,
     DOCUMENT,
@@ -309,7 +308,7 @@ def section_result(
     **fields: Any,
 ) -> SectionResult:
     """Section ``name``'s result with its title, intro (in quick mode with its quick-mode
-    sentence) and comparisons from ``prose.toml`` (:func:`._prose.prose`, ``fields`` filled
+    sentence) and comparisons from ``prose.toml`` (:func:`._core.prose`, ``fields`` filled
     in); a table given as its rows takes the caption of its place in the entry ``tables``,
     and ``None`` leaves that table out."""
     text = texts(name)

@@ -15,11 +15,29 @@ import math
 import os
 import sys
 import time
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
+from functools import cache
+from importlib import resources
 from typing import Any, TextIO
 
 from ._table import Table
+
+
+@cache
+def _texts() -> dict[str, dict[str, Any]]:
+    return tomllib.loads(resources.files(__package__).joinpath("prose.toml").read_text("utf-8"))
+
+
+def texts(section: str) -> dict[str, Any]:
+    """Every entry of ``section`` in ``prose.toml`` (the report's texts), as written."""
+    return _texts()[section]
+
+
+def prose(section: str, key: str, **fields: Any) -> str:
+    """The text ``key`` of ``section`` in ``prose.toml``, its ``{name}`` fields filled in."""
+    return _texts()[section][key].format(**fields)
 
 
 @dataclass(frozen=True)

@@ -30,9 +30,8 @@ from ._common import (
     section_result,
     setting_params,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_columns, draw_lines, render
-from ._prose import prose
 from ._runs import first_at_least
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, ENGINE_COLUMNS, NA, ODE, PACKET, ROUNDS, Row
 

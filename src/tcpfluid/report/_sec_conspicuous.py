@@ -20,9 +20,8 @@ from ._common import (
     run_task,
     section_result,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_columns, render
-from ._prose import prose
 from ._runs import first_at_least
 from ._sec_analytic import _NAMES, D_S, _gamma
 from ._table import CLOSED_FORM, DOCUMENT, NA, ODE, PACKET, ROUNDS, Row

@@ -28,9 +28,8 @@ from ._common import (
     section_result,
     setting_params,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_columns, draw_lines
-from ._prose import prose
 from ._sec_analytic import _NAMES, D_S, _rounds_to_reach, kb_to_pkts
 from ._sec_dynamics import _engine_values
 from ._table import CLOSED_FORM, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table

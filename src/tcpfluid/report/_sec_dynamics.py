@@ -28,8 +28,7 @@ from ._common import (
     section_result,
     setting_params,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._prose import prose
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._sec_analytic import _NAMES, D_S
 from ._table import (
     CLOSED_FORM,

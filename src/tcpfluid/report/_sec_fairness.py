@@ -42,9 +42,8 @@ from ._common import (
     section_result,
     share_row,
 )
-from ._core import ReportConfig, SectionResult, SectionSpec, Task
+from ._core import ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_columns, render
-from ._prose import prose
 from ._sec_analytic import _NAMES
 from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row
 from ._thesis_ns2 import ns2_fast_recovery, ns2_initial_window, ns2_packet_options

@@ -28,9 +28,8 @@ from ._common import (
     run_value,
     section_result,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import render
-from ._prose import prose
 from ._table import ALGORITHM_NAMES, DOCUMENT, NA, PACKET, Row, Value
 
 _SCENARIO = "itcp-long-delay"

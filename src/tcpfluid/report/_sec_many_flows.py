@@ -21,9 +21,8 @@ from ._common import (
     section_result,
     share_row,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import queue_panel
-from ._prose import prose
 from ._sec_analytic import _NAMES
 from ._table import DOCUMENT, NA, PACKET, Row, Table
 

@@ -42,9 +42,8 @@ from ._common import (
     section_result,
     share_spread,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_columns
-from ._prose import prose
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Value
 from ._thesis_ns2 import ns2_fast_options
 

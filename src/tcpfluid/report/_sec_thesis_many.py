@@ -20,9 +20,8 @@ from ..scenarios import build_scenario
 from ..scenarios.mix import with_flow_params, with_mix
 from ..sim import simulate_packets
 from ._common import doc, engine_cells, mean_rate_since, run_value, section_result, share_row
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_lines
-from ._prose import prose
 from ._table import DOCUMENT, NA, Row
 from ._thesis_ns2 import (
     DELACK_TIMEOUT_S,

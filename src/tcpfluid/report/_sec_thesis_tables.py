@@ -34,9 +34,8 @@ from ._common import (
     section_result,
     share_row,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_columns, render
-from ._prose import prose
 from ._table import DOCUMENT, NA, Row
 from ._thesis_ns2 import ns2_initial_window, ns2_packet_options
 

@@ -17,9 +17,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._core import Report
+from ._core import Report, prose
 from ._mechanisms import MECHANISMS, explain
-from ._prose import prose
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, ODE, PACKET, ROUNDS, Row
 
 #: the four layers, in display order

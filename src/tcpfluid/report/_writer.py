@@ -15,8 +15,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from .._validation import _pid_alive, atomic_output
-from ._core import Report, SectionResult
-from ._prose import prose
+from ._core import Report, SectionResult, prose
 from ._summary import row_mechanisms, summarize
 from ._table import ENGINE_COLUMNS, NA, PHASE_MAX, PHASE_MIN, TOLERANCES, Row, Table, fmt_value
 
