@@ -6,8 +6,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ._core import Report, ReportConfig, SectionSpec, run_sections
-from ._sec_analytic import CRITICAL_WINDOW, NEW_EQUILIBRIUM
-from ._sec_conspicuous import CONSPICUOUS
+from ._sec_analytic import CONSPICUOUS, CRITICAL_WINDOW, NEW_EQUILIBRIUM
 from ._sec_convergence import CONVERGENCE_BDP
 from ._sec_dynamics import BASIC
 from ._sec_fairness import ASYMMETRIC, THESIS_FAIRNESS
