@@ -1,5 +1,5 @@
 """Sections on sharing: the thesis's two-flow study and asymmetric paths (the many-flows
-section is in :mod:`._sec_many_flows`).
+section is in :mod:`._sec_dynamics`).
 
 * ``thesis-fairness`` - Tsang's thesis, ch. 3 §4.3, Table 3.16 (two flows over x2);
 * ``asymmetric`` - the asymmetric-networks paper's Tables I-III (ACK-path bottleneck).
