@@ -1,7 +1,7 @@
 """Section ``thesis-many-flows`` on Tsang's thesis's many-flow network (ch. 3 §4.4, Table
 3.19): Tables 3.21a/b (30, 100 and 200 flows of Reno or Vegas-δ), 3.22a/b (mixes of Vegas
 and Reno) and 3.25a-d (the mixes' mean goodput per kind); and the runs of
-``thesis-delayed-ack`` (:mod:`._sec_thesis_delack`). Which engine runs which rows:
+``thesis-delayed-ack`` (:mod:`._sec_thesis_tables`). Which engine runs which rows:
 docs/report.md, "The many-flow network's engines".
 """
 

@@ -12,9 +12,8 @@ from ._sec_dynamics import BASIC, MANY_FLOWS
 from ._sec_fairness import ASYMMETRIC, THESIS_FAIRNESS
 from ._sec_itcp_tables import ITCP_TABLES
 from ._sec_tcp_ho_tables import HO_FAIRNESS, HO_FRIENDLINESS
-from ._sec_thesis_delack import THESIS_DELAYED_ACK
 from ._sec_thesis_many import THESIS_MANY_FLOWS
-from ._sec_thesis_tables import THESIS_RENO, THESIS_VEGAS_DELTA
+from ._sec_thesis_tables import THESIS_DELAYED_ACK, THESIS_RENO, THESIS_VEGAS_DELTA
 
 __all__ = ["SECTIONS", "build_report", "resolve_sections"]
 
