@@ -64,32 +64,16 @@ def _summary_rows(report: Report) -> list[tuple[str, str, int, int, float]]:
 def _header(
     report: Report, command: str | None, mutations: Mapping[str, Any] | None = None
 ) -> list[str]:
-    mode = (
-        "quick (CI settings: smaller grids, scaled-down many-flow runs)"
-        if report.config.quick
-        else "full"
-    )
-    v = ", ".join(f"{k} {val}" for k, val in report.versions.items())
-    lines = [
-        prose(
-            "writer",
-            "run_line",
-            mode=mode,
-            jobs=report.config.jobs,
-            elapsed_s=report.elapsed_s,
-            tasks_cpu_s=report.tasks_cpu_s,
-            n_tasks=len(report.tasks),
-            main_cpu_s=report.main_cpu_s,
-        ),
-        f"Versions: {v}.",
-        mutation_line(mutations),
-    ]
-    if command:
-        lines.insert(0, f"Command: `{command}`.")
-    lines.append(DOCUMENT_KEYS)
+    quick = "quick (CI settings: smaller grids, scaled-down many-flow runs)"
+    r = report
+    times = {"elapsed_s": r.elapsed_s, "tasks_cpu_s": r.tasks_cpu_s, "main_cpu_s": r.main_cpu_s}
+    run = {"mode": quick if r.config.quick else "full", "jobs": r.config.jobs, **times}
+    v = ", ".join(f"{k} {val}" for k, val in r.versions.items())
+    lines = [prose("writer", "run_line", n_tasks=len(r.tasks), **run), f"Versions: {v}."]
+    lines += [mutation_line(mutations), DOCUMENT_KEYS]
     lines.append(prose("writer", "one_rule", params_text=_params_text()))
     lines += [f"- {k}: {t.reason}" for k, t in TOLERANCES.items()]
-    return lines
+    return [f"Command: `{command}`.", *lines] if command else lines
 
 
 def _params_text() -> str:
@@ -111,16 +95,9 @@ def mutation_line(mutations: Mapping[str, Any] | None) -> str:
     faults = list(mutations.get("faults", []))
     caught = sum(1 for f in faults if f.get("caught"))
     names = ", ".join(f"{f['name']} {'caught' if f.get('caught') else 'MISSED'}" for f in faults)
-    return prose(
-        "writer",
-        "mutation_score",
-        caught=caught,
-        n_faults=len(faults),
-        measured_at=mutations.get("measured_at", "?"),
-        commit=mutations.get("commit", "?"),
-        mode_name=mutations.get("mode", "?"),
-        names=names,
-    )
+    when = {k: mutations.get(k, "?") for k in ("measured_at", "commit")}
+    counts = {"caught": caught, "n_faults": len(faults), "names": names}
+    return prose("writer", "mutation_score", mode_name=mutations.get("mode", "?"), **when, **counts)
 
 
 def read_mutations(out_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
