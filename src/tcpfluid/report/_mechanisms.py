@@ -23,6 +23,11 @@ _RAMP = "ramp-up: time to equilibrium"
 _SS_EXIT_ROW = "window of the round that leaves slow start"
 _THESIS = "smaller flow's share of the two goodputs, 10–60 s"
 _MF_SPREAD = "spread of the flows' goodputs (std/mean), 20–60 s"
+_RENO_MEAN = "mean throughput of a Reno flow, 10–60 s"
+_HF, _TMF = "ho-friendliness", "thesis-many-flows"
+_RENO_VEGAS: dict[str, tuple[Any, ...]] = {"pair": ("reno-vegas",)}
+_QV_MANY: dict[str, tuple[Any, ...]] = {"scenario": ("qv-many-flows",)}
+_RED_30: dict[str, tuple[Any, ...]] = {"router": ("red-5-15",), "flows": (30,)}
 #: Table 3.26's rows (router, flows, Vegas-3 %) whose experiment
 #: (``delayed-ack-echo``) runs: the ones the switch turns from differing to agreeing
 DELAYED_ACK_ECHO_CASES: tuple[tuple[str, int, tuple[int, ...]], ...] = (
@@ -311,39 +316,20 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "phase-effect",
         "validation/test_ho_table7_mechanisms.py::"
         "test_table_7_reno_means_agree_once_random_send_times_break_the_phase_effect",
-        _scope(
-            "ho-friendliness",
-            PACKET,
-            "mean throughput of a Reno flow, 10–60 s",
-            "Reno",
-            pair=("reno-vegas",),
-            proportion=("15-5", "10-10"),
-        ),
+        _scope(_HF, PACKET, _RENO_MEAN, "Reno", **_RENO_VEGAS, proportion=("15-5", "10-10")),
     ),
     _mechanism(
         "escaped-overflows",
         "validation/test_many_flows_who_loses.py::"
         "test_full_scale_reno_index_follows_the_paper_once_random_send_times_break_the_phase",
-        _scope(
-            "many-flows",
-            PACKET,
-            None,
-            "Reno",
-            scenario=("qv-many-flows",),
-            period_s=((100.0, 200.0),),
-        ),
+        _scope("many-flows", PACKET, None, "Reno", **_QV_MANY, period_s=((100.0, 200.0),)),
     ),
     _mechanism(
         "vegas-standing-backlog",
         "validation/test_ho_table7_vegas_backlog.py::"
         "test_table_7_reno_means_agree_once_the_vegas_flows_hold_ns2s_backlog_on_the_path_base_rtt",
         _scope(
-            "ho-friendliness",
-            PACKET,
-            "mean throughput of a Reno flow, 10–60 s",
-            "Reno",
-            pair=("reno-vegas",),
-            proportion=("15-5", "10-10", "5-15"),
+            _HF, PACKET, _RENO_MEAN, "Reno", **_RENO_VEGAS, proportion=("15-5", "10-10", "5-15")
         ),
     ),
     _mechanism(
@@ -417,12 +403,11 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "test_hybrid_vegas_cells_follow_the_packets_once_their_vegas_flows_recover_as_newreno",
         *(
             _scope(
-                "thesis-many-flows",
+                _TMF,
                 ODE,
                 f"mean goodput of the {kind} flows, 20–60 s",
                 algorithm,
-                router=("red-5-15",),
-                flows=(30,),
+                **_RED_30,
                 law=(law,),
                 vegas_percent=(50,),
                 kind=("vegas",),
@@ -432,25 +417,9 @@ MECHANISMS: tuple[Mechanism, ...] = (
                 ("vegas-1_3", "Vegas-1_3", "Vegas"),
             )
         ),
-        _scope(  # the spread of Vegas-1_3's 50 % mix with Reno
-            "thesis-many-flows",
-            ODE,
-            _MF_SPREAD,
-            "other",
-            router=("red-5-15",),
-            flows=(30,),
-            law=("vegas-1_3",),
-            vegas_percent=(50,),
-        ),
-        _scope(  # Vegas-3 alone (its rows declare no Vegas share)
-            "thesis-many-flows",
-            ODE,
-            _MF_SPREAD,
-            "Enhanced Vegas",
-            router=("red-5-15",),
-            flows=(30,),
-            law=("vegas-3",),
-        ),
+        # the spread of Vegas-1_3's 50 % mix with Reno; Vegas-3 alone (no Vegas share)
+        _scope(_TMF, ODE, _MF_SPREAD, "other", **_RED_30, law=("vegas-1_3",), vegas_percent=(50,)),
+        _scope(_TMF, ODE, _MF_SPREAD, "Enhanced Vegas", **_RED_30, law=("vegas-3",)),
     ),
 )
 
