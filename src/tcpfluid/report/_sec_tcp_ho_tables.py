@@ -257,13 +257,9 @@ def _friend_cases(cfg: ReportConfig) -> list[tuple[str, str, int, int, tuple[str
     pairing."""
     pairs = (("tcp-ho", "vegas"),) if cfg.quick else _PAIRS
     props = ((10, 10),) if cfg.quick else _PROPORTIONS
-    out: list[tuple[str, str, int, int, tuple[str, ...]]] = []
-    for a, b in pairs:
-        for na, nb in props:
-            ode = (na, nb) == (10, 10)
-            engines: tuple[str, ...] = ENGINES if ode else ("packet", "rounds")
-            out.append((a, b, na, nb, engines))
-    return out
+    even: tuple[str, ...] = ENGINES
+    uneven = ("packet", "rounds")
+    return [(a, b, na, nb, even if na == nb else uneven) for a, b in pairs for na, nb in props]
 
 
 def _friend_tasks(cfg: ReportConfig) -> list[Task]:

@@ -223,15 +223,14 @@ def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, str, int, str]]:
             ode = n == 30 and router == ROUTERS[0]
             engines = ("packet", "ode") if ode else ("packet",)
             for e in engines:
-                for law in laws:
-                    if e == "packet" or law in ODE_LAWS:
-                        cases.append((router, n, law, 100, e))
-                for law in MIX_LAWS:
-                    for pct in MIX_PERCENTS:
-                        if e == "packet" or pct in ODE_MIX_PERCENTS:
-                            cases.append((router, n, law, pct, e))
-                if e == "packet":  # Table 3.22's Vegas-1_3 alone (its 100 % column)
-                    cases.append((router, n, "vegas-1_3", 100, e))
+                pk = e == "packet"
+                runs = [(law, 100) for law in laws if pk or law in ODE_LAWS]
+                runs += [
+                    (a, p) for a in MIX_LAWS for p in MIX_PERCENTS if pk or p in ODE_MIX_PERCENTS
+                ]
+                if pk:  # Table 3.22's Vegas-1_3 alone (its 100 % column)
+                    runs.append(("vegas-1_3", 100))
+                cases += [(router, n, law, p, e) for law, p in runs]
     return cases
 
 
