@@ -1,12 +1,17 @@
-"""Sections on the TCP-Ho paper's §5.2 tables (fairness and friendliness).
+"""Sections on the tables of the TCP-Ho paper's §5.2 (fairness and friendliness) and of the
+iTCP-Vegas paper.
 
 * ``ho-fairness`` - Table 5 (five flows of one scheme, scenario ``ho-fairness``) and Table 6
   (the same with different RTTs, scenario ``ho-different-rtt``; the paper's Fig. 13 is not
   in its text, so the RTTs are ours and its numbers are context, not a reference);
 * ``ho-friendliness`` - Table 7 (20 connections of two schemes in three proportions,
-  scenario ``ho-friendliness``).
+  scenario ``ho-friendliness``);
+* ``itcp-tables`` - the iTCP-Vegas paper's Table 1 (iTCP-Vegas against Vegas, 622 Mb/s ×
+  110 ms), Table 2 (155 Mb/s, RTT 240-840 ms) and its comparison with Quick Vegas (Fig.
+  7). iTCP-Vegas is the library's reading of the paper, fitted to these tables (the
+  section's intro in ``prose.toml``; docs/algorithms.md, "itcp-vegas — an interpretation").
 
-Every run is the scenarios' 60 s and every throughput the mean from
+Every TCP-Ho run is the scenarios' 60 s and every throughput the mean from
 :data:`~tcpfluid.scenarios._paper_tables.HO_MEASURE_FROM_S` (10 s) to the end (the paper
 gives neither; the reading was fixed before any row was compared).
 """
@@ -30,6 +35,7 @@ from ..scenarios.reduction import bottleneck
 from ._common import (
     COLUMN,
     ENGINES,
+    NO_FIGURE_VALUES,
     case_tasks,
     delivered_pkts,
     doc,
@@ -37,13 +43,14 @@ from ._common import (
     err_na,
     map_value,
     mean_rate_since,
+    per_case,
     run_value,
     runs_by_case,
     section_result,
     share_spread,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
-from ._figures import draw_columns
+from ._figures import draw_columns, render
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Value
 from ._thesis_ns2 import ns2_fast_options
 
@@ -111,7 +118,8 @@ def ho_table_run(
     }
 
 
-_RUN = "tcpfluid.report._sec_tcp_ho_tables:ho_table_run"
+_MODULE = "tcpfluid.report._sec_tcp_ho_tables"
+_RUN = f"{_MODULE}:ho_table_run"
 
 
 def _name(alg: str) -> str:
@@ -349,3 +357,139 @@ def _friend_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
 HO_FRIENDLINESS = SectionSpec(
     "ho-friendliness", "TCP-Ho paper Table 7", _friend_tasks, _friend_assemble
 )
+
+
+# ============================================================= the iTCP-Vegas paper
+_ITCP_SCENARIO = "itcp-long-delay"
+#: Table 2's RTTs, ms (errata N4: the table's values are RTTs, as its header says)
+_TABLE2_RTTS_MS = (240, 440, 640, 840)
+_ITCP_NO_CF = NA("the iTCP-Vegas paper gives no closed form for this quantity")
+
+
+def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """One run of ``itcp-long-delay`` with ``overrides``: the flow's average goodput (Mb/s),
+    the first time its window reaches μd (s; NaN: never) and its running average goodput
+    at each second (Mb/s). ``{"error": message}`` when the engine refuses."""
+    sc = build_scenario(_ITCP_SCENARIO, **dict(overrides)).with_algorithm(algorithm)
+    try:
+        res = simulate(sc, engine)
+    except (ValueError, RuntimeError) as exc:
+        return {"error": str(exc)}
+    t = np.asarray(res.time_s, dtype=np.float64)
+    dl = delivered_pkts(res)[0]
+    bits = 8.0 * sc.packet_size_bytes
+    end = sc.duration_s
+    if res.rounds:  # the window each round's decision saw (the packet simulator's log)
+        wt, w = np.asarray(res.rounds[0].time_s), np.asarray(res.rounds[0].window_pkts)
+    else:
+        wt, w = t, np.asarray(res.window_pkts, dtype=np.float64)[0]
+    bdp = float(sc.fluid_view().path.bdp)
+    full = np.flatnonzero(w >= bdp)
+    secs = np.arange(1.0, math.floor(end) + 1.0)
+    return {
+        "mbps": float(np.interp(end, t, dl)) * bits / end / 1e6,
+        "reach_s": float(wt[full[0]]) if full.size else math.nan,
+        "bdp_pkts": bdp,
+        "avg_t_s": secs.tolist(),
+        "avg_mbps": (np.interp(secs, t, dl) * bits / secs / 1e6).tolist(),
+    }
+
+
+def _itcp_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any]]]:
+    """(what, algorithm, overrides) of each case, in task order (quick: fewer cases)."""
+    out: list[tuple[str, str, dict[str, Any]]] = [
+        ("table1", "itcp-vegas", {}),
+        ("table1", "vegas", {}),
+    ]
+    rtts = (240, 840) if cfg.quick else _TABLE2_RTTS_MS
+    for rtt in rtts:
+        o = {"bandwidth": "155Mbps", "rtt": f"{rtt}ms", "duration": "200s"}
+        out.append((f"table2/rtt{rtt}", "itcp-vegas", o))
+    if not cfg.quick:
+        out.append(("fig7", "quick-vegas", {}))
+    return out
+
+
+def _itcp_tasks(cfg: ReportConfig) -> list[Task]:
+    return case_tasks(
+        f"{_MODULE}:itcp_run",
+        _itcp_cases(cfg),
+        lambda c: {"algorithm": c[1], "overrides": c[2]},
+        lambda c, e: f"iTCP-Vegas paper {c[0]}: {e} {c[1]}",
+    )
+
+
+def _itcp_cells(
+    runs: Mapping[str, Mapping[str, Any]], key: str, reason: str, document: Value
+) -> dict[str, Value]:
+    return engine_runs_cells(
+        _ITCP_NO_CF, runs, partial(run_value, path=(key,), reason=reason), document
+    )
+
+
+_NEVER_FULL = "the window never reaches μd in the run"
+
+
+def _itcp_rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Row]:
+    name = ALGORITHM_NAMES[alg]
+    case = {"case": what, "algorithm": alg}
+    reach = "time to reach the bandwidth limitation (window ≥ μd)"
+    if what == "table1":
+        v = _itcp_cells(runs, "mbps", "no result", doc(f"002/table1/{alg}"))
+        setting = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms)"
+        return [
+            Row(
+                setting, "average throughput in 100 s", "Mb/s", "throughput", v, DOCUMENT, case=case
+            )
+        ]
+    if what.startswith("table2"):  # judged against the document
+        secs, ref = 200, DOCUMENT
+        docs: tuple[Value, Value] = (
+            doc(f"002/{what}/throughput"),
+            doc(f"002/{what}/time_to_limit"),
+        )
+        setting = f"{name}, 155 Mb/s, RTT {what.split('rtt')[1]} ms"
+    else:  # Fig. 7: plotted only; the layers are compared with the packet simulator
+        secs, ref, docs = 100, PACKET, (NO_FIGURE_VALUES, NO_FIGURE_VALUES)
+        setting = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms), Fig. 7"
+    v = _itcp_cells(runs, "mbps", "no result", docs[0])
+    tv = _itcp_cells(runs, "reach_s", _NEVER_FULL, docs[1])
+    q = f"average throughput in {secs} s"
+    return [
+        Row(setting, q, "Mb/s", "throughput", v, ref, case=case),
+        Row(setting, reach, "s", "time", tv, ref, case=case),
+    ]
+
+
+def _itcp_figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]]) -> Figure:
+    """Running average throughput against time on the 622 Mb/s path (the paper's Fig. 7)."""
+    fig, ax = plot.new_axes()
+    laws = [(w, a) for (w, a) in res if w in ("table1", "fig7")]
+    styles = {"packet": "-", "rounds": "--", "ode": ":"}
+    for i, (w, a) in enumerate(laws):
+        for e in ENGINES:
+            r = res[(w, a)][e]
+            if "error" in r:
+                continue
+            plot.versus(
+                r["avg_t_s"], r["avg_mbps"], ax=ax, label=f"{ALGORITHM_NAMES[a]} {COLUMN[e]}",
+                color=f"C{i}", linestyle=styles[e],
+            )  # fmt: skip
+    cap = prose("itcp-tables", "figure")
+    return render(
+        fig, ax, "itcp_average_throughput", cap, xlabel="time (s)",
+        ylabel="average throughput since 0 s (Mb/s)", title="622 Mb/s × 110 ms, one flow",
+        fontsize=6,
+    )  # fmt: skip
+
+
+def _itcp_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    res = {(what, a): r for (what, a, _o), r in zip(_itcp_cases(cfg), per_case(out), strict=True)}
+    groups: dict[str, list[Row]] = {"table1": [], "table2": [], "fig7": []}
+    for (what, a), runs in res.items():
+        groups[what.split("/")[0]] += _itcp_rows(what, a, runs)
+    tables = [groups["table1"], groups["table2"], groups["fig7"] or None]
+    return section_result("itcp-tables", cfg, tables, (_itcp_figure(res),))
+
+
+ITCP_TABLES = SectionSpec("itcp-tables", "iTCP-Vegas paper Tables 1-2", _itcp_tasks, _itcp_assemble)
