@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..fairness import _delivered_pkts
 from ..published import published
 from ..scenarios import build_scenario
-from ._core import Figure, ReportConfig, SectionResult, Task
-from ._prose import prose, texts
+from ._core import Figure, ReportConfig, SectionResult, Task, prose, texts
 from ._table import (
     CLOSED_FORM,
     DOCUMENT,
@@ -43,19 +43,15 @@ NO_FIGURE_VALUES = NA("the document gives this only as a plot, with no printed v
 
 
 #: rounds after a rise of the available bandwidth before a Quick Vegas sender's estimation
-#: first shows it (the Quick Vegas paper's §3.2.2: the change "can be detected at the
-#: (i + 2)th round"): eq. (12) counts from that estimation, an engine from the change, so
-#: the report's closed form of the engines' count is ⌈i⌉ + 2 (eq. (12)'s real-valued i is
-#: reached at the next whole round)
+#: shows it (§3.2.2: "detected at the (i + 2)th round"): eq. (12) counts from there, an
+#: engine from the change, so the closed form of the engines' count is ⌈i⌉ + 2
 QV_DETECTION_LAG_ROUNDS = 2
 #: a settling row's closed-form cell where eq. (12) counts another quantity
 QV_REACH_NOT_SETTLING = NA(prose("basic", "qv_reach_not_settling"))
 
-#: the documents' parameters of each law, as the rows state their setting (the Quick Vegas
-#: paper §5: "γ = 1, α = 2, and β = 4" for Vegas and Quick Vegas, "α = 100" for FAST, as
-#: in the TCP-Ho paper's §5 footnote). A closed form in a reference cell
-#: takes its parameters from here, never from a law's default, which the engines under
-#: test read too: a changed default then shows as a difference.
+#: the documents' parameters of each law (the Quick Vegas paper §5; FAST's α as in the
+#: TCP-Ho paper's §5 footnote): a closed form in a reference cell takes them from here,
+#: never from a law's default (docs/report.md, "The rule")
 DOCUMENT_PARAMS: dict[str, dict[str, float]] = {
     "vegas": {"alpha": 2.0, "beta": 4.0, "gamma": 1.0},
     "quick-vegas": {"alpha": 2.0, "beta": 4.0, "gamma": 1.0},
@@ -78,9 +74,8 @@ def setting_params(algorithm: str) -> dict[str, float]:
 def matched_overrides(
     scenario: str, overrides: Mapping[str, Any], *, bdp_pkts: float, d_s: float
 ) -> dict[str, Any]:
-    """Overrides of a dumbbell scenario (``rtt``/``bandwidth`` keys) such that its base RTT by
-    eq. (5) of the Quick Vegas paper (propagation plus transmission times) is exactly ``d_s`` and
-    its μd is ``bdp_pkts``: every layer then runs on the same μ and d."""
+    """Overrides of a dumbbell scenario such that its base RTT by eq. (5) of the Quick Vegas
+    paper is exactly ``d_s`` and its μd is ``bdp_pkts``."""
     bw = bdp_pkts / d_s * PACKET_BITS
     o = {**dict(overrides), "bandwidth": f"{float(bw)!r}bps", "rtt": d_s}
     v = build_scenario(scenario, **o).fluid_view()
@@ -141,9 +136,8 @@ def run_value(
     reason: str,
     fallback: str = "no result",
 ) -> float | NA:
-    """A task's value ``result[path[0]][path[1]]...`` as a cell by :func:`num` (``reason``
-    when it is missing); ``n/a`` with the engine's error (else ``fallback``) when the run
-    failed or there is no result."""
+    """A task's value ``result[path[0]][path[1]]...`` as a cell by :func:`num`; ``n/a``
+    with the engine's error (else ``fallback``) when the run failed or is missing."""
     if result is None or "error" in result:
         return err_na(result or {}, fallback)
     v: Any = result
@@ -160,9 +154,8 @@ def run_task(
     label: str,
     **options: Any,
 ) -> Task:
-    """A task running ``scenario`` with ``algorithm`` on ``engine`` (``"packet"``,
-    ``"rounds"`` or ``"ode"``) through :mod:`tcpfluid.report._runs`; ``options`` are the
-    run function's other keywords (``traces=``, ``rtt_model=``)."""
+    """A task running ``scenario`` with ``algorithm`` on ``engine`` through
+    :mod:`tcpfluid.report._runs` (``options``: the run function's other keywords)."""
     kwargs = {"scenario": scenario, "algorithm": algorithm, "overrides": overrides, **options}
     return Task(f"{RUNS}:{engine}_run", kwargs, label)
 
@@ -220,8 +213,6 @@ def mean_rate_since(t: ArrayLike, delivered: ArrayLike, start_s: float) -> NDArr
 def delivered_pkts(res: Any) -> NDArray[np.float64]:
     """Each flow's delivered packets at a result's ``time_s``: the engine's own count where
     it keeps one (the ODE's rates count lost packets too), else the goodputs integrated."""
-    from ..fairness import _delivered_pkts
-
     if "delivered_pkts" in res.series:
         return np.asarray(res.series["delivered_pkts"], dtype=np.float64)
     return _delivered_pkts(np.asarray(res.time_s, dtype=np.float64), res.throughput_pps)
@@ -230,8 +221,6 @@ def delivered_pkts(res: Any) -> NDArray[np.float64]:
 def mean_goodput_since(t: ArrayLike, rates_pps: ArrayLike, start_s: float) -> NDArray[np.float64]:
     """:func:`mean_rate_since` of the packets delivered at the rates ``rates_pps`` (a row
     per flow; a sample's rate holds over the interval before it)."""
-    from ..fairness import _delivered_pkts
-
     return mean_rate_since(t, _delivered_pkts(t, rates_pps), start_s)
 
 
@@ -309,7 +298,7 @@ def section_result(
     **fields: Any,
 ) -> SectionResult:
     """Section ``name``'s result with its title, intro (in quick mode with its quick-mode
-    sentence) and comparisons from ``prose.toml`` (:func:`._prose.prose`, ``fields`` filled
+    sentence) and comparisons from ``prose.toml`` (:func:`._core.prose`, ``fields`` filled
     in); a table given as its rows takes the caption of its place in the entry ``tables``,
     and ``None`` leaves that table out."""
     text = texts(name)

@@ -1,12 +1,9 @@
 """Report machinery: configuration, tasks, sections, the parallel runner and progress bar.
 
-A section is split into independent **tasks** (one packet-simulator run, one batched
-round-model sweep, ...) that return small picklable results (numbers and down-sampled
-traces, never whole simulator results), and an **assemble** step that turns the task
-results into tables and figures in the main process. Tasks of all chosen sections run
-on the library's one runner (:func:`tcpfluid.sweep.execution.run_on_pool`: a process pool
-of ``jobs`` workers, capped at the tasks and the CPUs) or in process (one worker); results
-are put back in task order, so the report is identical whatever ``jobs`` is.
+A section is split into independent **tasks** (one engine run each, returning small
+picklable results) and an **assemble** step that turns their results into tables and
+figures in the main process; results are put back in task order, so the report does not
+depend on ``jobs`` (docs/report.md, "Where the report's time goes").
 """
 
 from __future__ import annotations
@@ -18,35 +15,35 @@ import math
 import os
 import sys
 import time
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
+from functools import cache
+from importlib import resources
 from typing import Any, TextIO
 
 from ._table import Table
 
-__all__ = [
-    "Figure",
-    "Report",
-    "ReportConfig",
-    "SectionResult",
-    "SectionSpec",
-    "Task",
-    "run_tasks",
-]
+
+@cache
+def _texts() -> dict[str, dict[str, Any]]:
+    return tomllib.loads(resources.files(__package__).joinpath("prose.toml").read_text("utf-8"))
+
+
+def texts(section: str) -> dict[str, Any]:
+    """Every entry of ``section`` in ``prose.toml`` (the report's texts), as written."""
+    return _texts()[section]
+
+
+def prose(section: str, key: str, **fields: Any) -> str:
+    """The text ``key`` of ``section`` in ``prose.toml``, its ``{name}`` fields filled in."""
+    return _texts()[section][key].format(**fields)
 
 
 @dataclass(frozen=True)
 class ReportConfig:
-    """Options of a report run.
-
-    Attributes
-    ----------
-    quick
-        Smaller grids, fewer points and scaled-down many-flow scenarios (for CI); the
-        tables then say which document values cannot be compared.
-    jobs
-        Worker processes (1: run in this process).
-    """
+    """Options of a report run: ``quick``, smaller grids and scaled-down many-flow
+    scenarios (for CI); ``jobs``, worker processes (1: run in this process)."""
 
     quick: bool = False
     jobs: int = 1
@@ -59,7 +56,7 @@ class ReportConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """The fields as a dict."""
-        return {"quick": self.quick, "jobs": self.jobs}
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -70,8 +67,7 @@ class Task:
     function: str
     kwargs: Mapping[str, Any]
     label: str = ""
-    #: estimated seconds on one core (``None``: 1): how far the progress bar moves when the
-    #: task is done; nothing else depends on it
+    #: estimated seconds on one core (``None``: 1): the progress bar's step, nothing else
     cost: float | None = None
 
     def run(self) -> Any:
@@ -120,9 +116,8 @@ class _Forward:
 def _run_task(
     task: Task, index: int | None = None, local: Callable[[float], None] | None = None
 ) -> tuple[Any, float, float, float, int]:
-    """``(result, wall seconds, CPU seconds of this process, start, process id)`` of
-    ``task``; ``start`` is :func:`time.monotonic` when it started (one clock for all the
-    processes of the machine, so the report can place each task on its worker's line)."""
+    """``(result, wall seconds, CPU seconds, start, process id)`` of ``task``; ``start``
+    is :func:`time.monotonic` (one clock for all the processes of the machine)."""
     global _CURRENT
     if local is not None:
         _CURRENT = local
@@ -139,17 +134,8 @@ def _run_task(
 
 @dataclass(frozen=True)
 class Figure:
-    """A rendered figure.
-
-    Attributes
-    ----------
-    name
-        File stem (``"critical_window"``); written as ``<name>.png`` and ``<name>.svg``.
-    caption
-        What it shows and which document figure it corresponds to.
-    png, svg
-        The image bytes.
-    """
+    """A rendered figure: file stem ``name`` (written as ``<name>.png`` and
+    ``<name>.svg``), ``caption`` and the image bytes."""
 
     name: str
     caption: str
@@ -162,11 +148,8 @@ class Figure:
 
     @classmethod
     def from_matplotlib(cls, fig: Any, name: str, caption: str, *, dpi: int = 110) -> Figure:
-        """Render a matplotlib figure (then close it).
-
-        The tight bounding box is computed once and used for both images (``savefig``
-        with ``bbox_inches="tight"`` draws the figure an extra time per file to find it;
-        the PNG is pixel for pixel the same)."""
+        """Render a matplotlib figure (then close it), both images with one tight bounding
+        box computed once."""
         import matplotlib
         import matplotlib.pyplot as plt
 
@@ -192,9 +175,7 @@ class SectionResult:
     notes: tuple[str, ...] = ()
     #: wall time of the section's tasks (summed over workers) and of its assembly, s
     elapsed_s: float = 0.0
-    #: why a row compares what it compares where that is not the obvious reading (a closed
-    #: form moved to a row of its own quantity, a reference counted like the engines); the
-    #: report's header repeats these
+    #: why a row compares what it compares where that is not the obvious reading
     comparisons: tuple[str, ...] = ()
 
     @property
@@ -239,9 +220,8 @@ class Report:
     sections: tuple[SectionResult, ...]
     elapsed_s: float
     versions: Mapping[str, str] = field(default_factory=dict)
-    #: one entry per task: section, label, wall and CPU seconds, when it started and
-    #: ended (s after the start of the report) and on which worker (0, 1, ... in order of
-    #: their first task): where the report's time goes (``benchmarks/report.py``)
+    #: per task: section, label, wall and CPU seconds, start and end (s after the
+    #: report's start) and worker (``benchmarks/report.py``)
     tasks: tuple[Mapping[str, Any], ...] = ()
     #: CPU seconds of this process (the report's own work: scheduling, tables, figures)
     main_cpu_s: float = 0.0
@@ -275,10 +255,8 @@ class Report:
 
 
 class Progress:
-    """Tasks done, as a :func:`tcpfluid._progress.progress_bar` on stderr: the bar moves by
-    each finished task (by its ``cost``, 1 when not declared) and by the fractions a
-    running task reports, and shows the label of the last one done; it draws only when
-    enabled and the stream is a terminal."""
+    """Tasks done (each by its ``cost``) and the fractions running tasks report, as a
+    :func:`tcpfluid._progress.progress_bar` on ``stream`` (drawn on a terminal only)."""
 
     def __init__(
         self, tasks: Sequence[Task], *, enabled: bool = True, stream: TextIO | None = None
@@ -329,19 +307,10 @@ def run_tasks(
     progress: Progress | None = None,
     on_result: Callable[[int, Any], None] | None = None,
 ) -> list[Any]:
-    """Run ``tasks`` and return ``(result, wall seconds, CPU seconds, start, process id)``
-    **in task order** (the results do not depend on ``jobs``; the seconds are each task's
-    own; ``start`` is :func:`time.monotonic` when the task started in its process).
-
-    The library's one runner, :func:`tcpfluid.sweep.execution.run_on_pool`, over a process
-    pool of :func:`~tcpfluid.sweep.execution.pool_size` workers (``jobs`` capped at the
-    tasks and the CPUs; one: in this process), the tasks started in the order given. Before
-    the pool forks its workers, this process compiles the kernels or loads them from
-    Numba's cache (:func:`tcpfluid.report._runs.warm_up`): the workers inherit them instead
-    of each compiling them. ``on_result(index, item)`` is called in this process as each
-    task finishes (while the pool runs the others): :func:`run_sections` assembles a
-    section there as soon as its last task is in.
-    """
+    """Run ``tasks`` on :func:`tcpfluid.sweep.execution.run_on_pool` (one worker: in this
+    process) and return each one's :func:`_run_task` tuple **in task order**, calling
+    ``on_result(index, item)`` in this process as each finishes. The kernels are compiled
+    before the pool forks (docs/report.md, "One compile")."""
     from ..sweep.execution import pool_size, run_on_pool
 
     results: list[Any] = [None] * len(tasks)
@@ -383,9 +352,8 @@ def run_tasks(
 
 def _warm_up_both() -> None:
     """Compile (or load from Numba's cache) the packet and the fluid kernels in this
-    process before the pool forks. On a cold cache the fluid kernels compile at the same
-    time in a short-lived child process, which writes them to the cache this process then
-    loads them from: the two compilations take the time of the longer, not of both."""
+    process before the pool forks; a forked child compiles the fluid ones into the cache at
+    the same time."""
     import multiprocessing
 
     from ._runs import warm_up
@@ -424,10 +392,8 @@ def run_sections(
     progress: bool = True,
     stream: TextIO | None = None,
 ) -> Report:
-    """Run the tasks of ``specs`` (all in one pool) and assemble each section as soon as
-    its last task is in (in this process, while the pool runs the other sections' tasks:
-    the figures of the short sections are drawn during the long runs). The report does
-    not depend on the order in which tasks finish."""
+    """Run the tasks of ``specs`` in one pool and assemble each section in this process as
+    soon as its last task is in (while the pool runs the others)."""
     t0, c0, m0 = time.perf_counter(), time.process_time(), time.monotonic()
     per: list[list[Task]] = [s.tasks(config) for s in specs]
     flat = [t for ts in per for t in ts]
@@ -473,6 +439,7 @@ def run_sections(
     finally:
         bar.close()
     sections = tuple(d for d in done if d is not None)
+    tasks_cpu = sum(float(t.get("cpu_s", 0.0)) for t in timings)  # in this process if jobs=1
     if len(sections) != len(specs):  # pragma: no cover - every task reports or raises
         raise RuntimeError("a report section was not assembled")
     return Report(
@@ -481,16 +448,8 @@ def run_sections(
         time.perf_counter() - t0,
         _versions(),
         tuple(timings),
-        main_cpu_s=_own_cpu(time.process_time() - c0, timings, config.jobs),
+        main_cpu_s=max(time.process_time() - c0 - (tasks_cpu if config.jobs == 1 else 0), 0.0),
     )
-
-
-def _own_cpu(cpu_s: float, timings: Sequence[Mapping[str, Any]], jobs: int) -> float:
-    """CPU seconds of the report's own work in this process (with ``jobs == 1`` the tasks
-    ran here too and are subtracted)."""
-    if jobs == 1:
-        cpu_s -= sum(float(t.get("cpu_s", 0.0)) for t in timings)
-    return max(cpu_s, 0.0)
 
 
 def _versions() -> dict[str, str]:

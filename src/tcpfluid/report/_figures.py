@@ -1,11 +1,6 @@
-"""Figure helpers of the report: traces that oscillate faster than a panel can show.
-
-A queue that swings between empty and full every few seconds over a 500 s run draws as
-a solid block: the reader sees neither the amplitude's detail nor the period. Such a
-trace is drawn as a **moving-window envelope** (the band between the minimum and the
-maximum of each window, with the window mean as a line), and the panel gets a **zoom**
-(an inset with the raw trace over a few periods, titled with the measured period and
-amplitude). A trace that does not oscillate densely is drawn as it is.
+"""Figure helpers of the report. A trace that oscillates faster than its panel can show is
+drawn as a **moving-window envelope** (min–max band, mean line) with a **zoom** inset of the
+raw trace over a few periods, titled with the measured period and amplitude.
 """
 
 from __future__ import annotations
@@ -21,18 +16,6 @@ from .. import plot
 from ._common import column_series
 from ._core import Figure
 from ._table import Row
-
-__all__ = [
-    "Oscillation",
-    "crossings",
-    "draw_columns",
-    "draw_lines",
-    "envelope",
-    "is_dense",
-    "oscillation",
-    "queue_panel",
-    "render",
-]
 
 #: a trace with more crossings of its moving mean (two per period) than this is "dense"
 #: in a ~500 px panel

@@ -1,12 +1,6 @@
-"""Mechanisms that explain differences, each with the experiment that switches it off.
-
-A :class:`Mechanism` is an identifier (its entry in ``docs/mechanisms.md``, which says
-what it is and what its experiment shows), the experiment (a test that switches the
-mechanism off and asserts that the rows then agree) and its declared **scope**: the
-sections, engine columns, quantities and algorithms it moves. A differing cell is linked
-to the mechanisms whose scope covers its (section, column, quantity, algorithm), never by
-a row's text; a cell that no scope covers is ``unexplained``. This module holds no prose:
-the documentation file does.
+"""Mechanisms that explain differences (docs/report.md, "Reasons: mechanisms"): each an
+entry of ``docs/mechanisms.md``, the experiment that switches it off, and the declared
+**scope** of the cells it moves; a differing cell no scope covers is ``unexplained``.
 """
 
 from __future__ import annotations
@@ -15,12 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._table import ODE, PACKET, ROUNDS
-
-__all__ = ["DOC", "MECHANISMS", "Mechanism", "Scope", "explain"]
-
-#: where the entries are, relative to the repository's root
-DOC = "docs/mechanisms.md"
+from ._table import ALGORITHM_NAMES, ODE, PACKET, ROUNDS
 
 _NE = "validation/test_new_equilibrium_layers.py::"
 _HYB = "validation/test_hybrid_rows.py::"
@@ -34,6 +23,11 @@ _RAMP = "ramp-up: time to equilibrium"
 _SS_EXIT_ROW = "window of the round that leaves slow start"
 _THESIS = "smaller flow's share of the two goodputs, 10–60 s"
 _MF_SPREAD = "spread of the flows' goodputs (std/mean), 20–60 s"
+_RENO_MEAN = "mean throughput of a Reno flow, 10–60 s"
+_HF, _TMF = "ho-friendliness", "thesis-many-flows"
+_RENO_VEGAS: dict[str, tuple[Any, ...]] = {"pair": ("reno-vegas",)}
+_QV_MANY: dict[str, tuple[Any, ...]] = {"scenario": ("qv-many-flows",)}
+_RED_30: dict[str, tuple[Any, ...]] = {"router": ("red-5-15",), "flows": (30,)}
 #: Table 3.26's rows (router, flows, Vegas-3 %) whose experiment
 #: (``delayed-ack-echo``) runs: the ones the switch turns from differing to agreeing
 DELAYED_ACK_ECHO_CASES: tuple[tuple[str, int, tuple[int, ...]], ...] = (
@@ -97,18 +91,17 @@ NS2_FAST_CELLS: tuple[tuple[str, str, str], ...] = (
     ("fast-reno", "5-15", "fast"),
     ("fast-reno", "5-15", "reno"),
 )
-_FRIEND_NAMES = {"vegas": "Vegas", "reno": "Reno", "fast": "FAST", "tcp-ho": "TCP-Ho"}
 
 
 def _friend(column: str, pair: str, proportion: str, scheme: str | None) -> Scope:
     """A ho-friendliness scope: one column, one mix, its spread (``scheme`` None) or one
     scheme's mean throughput (rows are named after the first scheme of the pair)."""
-    first = _FRIEND_NAMES[pair.split("-", 1)[0]]
+    first = ALGORITHM_NAMES[pair.split("-", 1)[0]]
     mix = {"pair": (pair,), "proportion": (proportion,)}
     if scheme is None:
         quantity = "spread of the 20 flows' shares (std/mean), 10–60 s"
         return _scope("ho-friendliness", column, quantity, first, **mix, quantity=("fairness",))
-    quantity = f"mean throughput of a {_FRIEND_NAMES[scheme]} flow, 10–60 s"
+    quantity = f"mean throughput of a {ALGORITHM_NAMES[scheme]} flow, 10–60 s"
     return _scope("ho-friendliness", column, quantity, first, **mix, scheme=(scheme,))
 
 
@@ -130,16 +123,9 @@ def _vegas3_reno_goodputs(flows: int, vegas_percent: tuple[int, ...]) -> Scope:
 
 @dataclass(frozen=True)
 class Scope:
-    """The cells a mechanism moves (``None``: any quantity).
-
-    Attributes
-    ----------
-    sections, columns, quantities, algorithms
-        Report sections, engine columns, row quantities and algorithms (display names).
-    case
-        Declared case parameters of the rows (:attr:`~._table.Row.case`) the experiment
-        covers: each key's value must be one of the given ones (empty: every case).
-    """
+    """The cells a mechanism moves: report sections, engine columns, row quantities
+    (``None``: any) and algorithms (display names), and per key of the rows' declared
+    :attr:`~._table.Row.case` the values the experiment covers."""
 
     sections: tuple[str, ...]
     columns: tuple[str, ...]
@@ -168,19 +154,9 @@ class Scope:
 
 @dataclass(frozen=True)
 class Mechanism:
-    """A mechanism, its experiment and its scope.
-
-    Attributes
-    ----------
-    id
-        The entry's anchor in ``docs/mechanisms.md``.
-    experiment
-        The pytest node id of the test that switches the mechanism off and asserts that
-        the rows of its scope then agree.
-    scopes
-        The cells it moves: those of any of its scopes (:class:`Scope`), which name only
-        the cases the experiment covers.
-    """
+    """A mechanism: ``id`` (its anchor in ``docs/mechanisms.md``), ``experiment`` (the
+    pytest node id of the test that switches it off and asserts that the rows of its scopes
+    then agree) and ``scopes``."""
 
     id: str
     experiment: str
@@ -189,11 +165,6 @@ class Mechanism:
     def covers(self, *cell: Any) -> bool:
         """True when one of the scopes covers the cell (:meth:`Scope.covers`'s arguments)."""
         return any(sc.covers(*cell) for sc in self.scopes)
-
-    @property
-    def link(self) -> str:
-        """``docs/mechanisms.md#<id>``."""
-        return f"{DOC}#{self.id}"
 
 
 def _mechanism(id: str, experiment: str, *scopes: Scope) -> Mechanism:
@@ -345,39 +316,20 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "phase-effect",
         "validation/test_ho_table7_mechanisms.py::"
         "test_table_7_reno_means_agree_once_random_send_times_break_the_phase_effect",
-        _scope(
-            "ho-friendliness",
-            PACKET,
-            "mean throughput of a Reno flow, 10–60 s",
-            "Reno",
-            pair=("reno-vegas",),
-            proportion=("15-5", "10-10"),
-        ),
+        _scope(_HF, PACKET, _RENO_MEAN, "Reno", **_RENO_VEGAS, proportion=("15-5", "10-10")),
     ),
     _mechanism(
         "escaped-overflows",
         "validation/test_many_flows_who_loses.py::"
         "test_full_scale_reno_index_follows_the_paper_once_random_send_times_break_the_phase",
-        _scope(
-            "many-flows",
-            PACKET,
-            None,
-            "Reno",
-            scenario=("qv-many-flows",),
-            period_s=((100.0, 200.0),),
-        ),
+        _scope("many-flows", PACKET, None, "Reno", **_QV_MANY, period_s=((100.0, 200.0),)),
     ),
     _mechanism(
         "vegas-standing-backlog",
         "validation/test_ho_table7_vegas_backlog.py::"
         "test_table_7_reno_means_agree_once_the_vegas_flows_hold_ns2s_backlog_on_the_path_base_rtt",
         _scope(
-            "ho-friendliness",
-            PACKET,
-            "mean throughput of a Reno flow, 10–60 s",
-            "Reno",
-            pair=("reno-vegas",),
-            proportion=("15-5", "10-10", "5-15"),
+            _HF, PACKET, _RENO_MEAN, "Reno", **_RENO_VEGAS, proportion=("15-5", "10-10", "5-15")
         ),
     ),
     _mechanism(
@@ -451,12 +403,11 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "test_hybrid_vegas_cells_follow_the_packets_once_their_vegas_flows_recover_as_newreno",
         *(
             _scope(
-                "thesis-many-flows",
+                _TMF,
                 ODE,
                 f"mean goodput of the {kind} flows, 20–60 s",
                 algorithm,
-                router=("red-5-15",),
-                flows=(30,),
+                **_RED_30,
                 law=(law,),
                 vegas_percent=(50,),
                 kind=("vegas",),
@@ -466,25 +417,9 @@ MECHANISMS: tuple[Mechanism, ...] = (
                 ("vegas-1_3", "Vegas-1_3", "Vegas"),
             )
         ),
-        _scope(  # the spread of Vegas-1_3's 50 % mix with Reno
-            "thesis-many-flows",
-            ODE,
-            _MF_SPREAD,
-            "other",
-            router=("red-5-15",),
-            flows=(30,),
-            law=("vegas-1_3",),
-            vegas_percent=(50,),
-        ),
-        _scope(  # Vegas-3 alone (its rows declare no Vegas share)
-            "thesis-many-flows",
-            ODE,
-            _MF_SPREAD,
-            "Enhanced Vegas",
-            router=("red-5-15",),
-            flows=(30,),
-            law=("vegas-3",),
-        ),
+        # the spread of Vegas-1_3's 50 % mix with Reno; Vegas-3 alone (no Vegas share)
+        _scope(_TMF, ODE, _MF_SPREAD, "other", **_RED_30, law=("vegas-1_3",), vegas_percent=(50,)),
+        _scope(_TMF, ODE, _MF_SPREAD, "Enhanced Vegas", **_RED_30, law=("vegas-3",)),
     ),
 )
 

@@ -1,11 +1,6 @@
-"""Task functions of the report: one engine run each, returning small picklable dicts.
-
-Each function builds a named scenario (:func:`tcpfluid.scenarios.build_scenario`) with
-overrides, runs one engine through :func:`tcpfluid.simulate` and returns plain numbers and
-NumPy arrays of its :class:`~tcpfluid.results.Result` (never the whole result object), so
-that it can run in a worker process. ``{"error": message}`` is
-returned instead when the engine refuses the configuration (the section then shows
-``n/a`` with that message rather than a number).
+"""Task functions of the report: one engine run of a named scenario each, returning plain
+numbers and arrays (picklable, never the result object), or ``{"error": message}`` when
+the engine refuses the configuration (the section then shows ``n/a`` with it).
 """
 
 from __future__ import annotations
@@ -23,8 +18,6 @@ from ..results import Result
 from ..scenarios import build_scenario
 from ._core import current_progress
 
-__all__ = ["ode_run", "packet_run", "rounds_bdp_batch", "rounds_run", "warm_up"]
-
 
 def _run(
     engine: str,
@@ -34,13 +27,9 @@ def _run(
     params: Mapping[str, Any] | None = None,
     **options: Any,
 ) -> tuple[Any, Result | None, dict[str, Any]]:
-    """Build the scenario (every flow running ``algorithm`` with ``params`` over the
-    builder's) and run it through :func:`tcpfluid.simulate`.
-
-    Returns the scenario, the result (``None`` when the engine refused the configuration)
-    and the fields every task result starts with: the fluid view's μ, d and BDP, or
-    ``{"error": message}``.
-    """
+    """Build the scenario (every flow running ``algorithm`` with ``params``) and run it:
+    the scenario, the result (``None``: refused) and the fields every task result starts
+    with (the fluid view's μ, d and BDP, or ``{"error": message}``)."""
     sc = build_scenario(scenario, **dict(overrides)).with_algorithm(algorithm, **dict(params or {}))
     points = options.pop("record_points", None)
     if points is not None:  # samples over the run, as many as asked (one every T / (n - 1))
@@ -77,9 +66,8 @@ def packet_run(
     params: Mapping[str, Any] | None = None,
     packet_options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Run the packet simulator; summary per flow, and optionally traces. ``params``: the
-    law's parameters over the scenario's; ``packet_options``: the engine's other options
-    (:class:`tcpfluid.engines.Packet`)."""
+    """Run the packet simulator (``packet_options``: :class:`tcpfluid.engines.Packet`'s);
+    summary per flow, and optionally traces."""
     _, res, out = _run(
         "packet",
         scenario,
@@ -154,9 +142,8 @@ def ode_run(
     n_points: int = 2001,
     params: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Run the ODE model on a scenario; summary and trajectories (and, on the hybrid
-    model, each flow's round trace ``round_t_s``, ``round_cwnd_pkts``, ``round_phase``,
-    as the packet simulator's). ``params``: the law's parameters over the scenario's."""
+    """Run the ODE model on a scenario; summary, trajectories and (hybrid model) each
+    flow's round trace as the packet simulator's."""
     sc, res, out = _run("ode", scenario, algorithm, overrides, params, record_points=n_points)
     if res is None:
         return out
@@ -222,10 +209,9 @@ def first_at_least(t: Any, w: Any, target: float, *, after: float = -math.inf) -
 
 
 def warm_up(part: str) -> dict[str, Any]:
-    """Compile, or load from the Numba cache, the kernels of ``part``: ``"packet"`` the
-    packet simulator's (a 2-s packet run of Vegas on the §5.1 path), ``"fluid"`` the
-    hybrid model's and every law's rule (a 2-s round-model run of each law, a 2-s hybrid
-    run of Vegas). Returns ``{}`` (the report keeps no result of it)."""
+    """Compile, or load from the Numba cache, the kernels of ``part`` by 2-s runs on the
+    §5.1 path: ``"packet"`` the packet simulator's, ``"fluid"`` every law's rule and the
+    hybrid model's. Returns ``{}``."""
     from ..algorithms.registry import ALGORITHMS
 
     if part not in ("packet", "fluid"):

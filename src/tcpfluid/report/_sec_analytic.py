@@ -1,9 +1,9 @@
 """Sections on the closed forms of slow start and convergence.
 
 * ``critical-window`` - the Quick Vegas paper's Fig. 4, eqs. (6), (9), (10);
-* ``new-equilibrium`` - the Quick Vegas paper's Fig. 5, eqs. (11), (12)
-
-(``conspicuous``, the TCP-Ho paper's §4.3, is in :mod:`._sec_conspicuous`).
+* ``new-equilibrium`` - the Quick Vegas paper's Fig. 5, eqs. (11), (12);
+* ``conspicuous`` - the TCP-Ho paper's §4.3 Examples 1-3 (the round at which a new Vegas or
+  TCP-Ho flow first uses the available bandwidth), eqs. (2)-(6) and errata E4-E8.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ import numpy as np
 
 from .. import plot
 from ..analytic import (
+    conspicuous_round,
+    conspicuous_round_printed,
     critical_window,
     rounds_to_equilibrium,
     slow_start_exit,
@@ -25,6 +27,7 @@ from ._common import (
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
     RUNS,
+    doc,
     engine_cells,
     err_na,
     matched_overrides,
@@ -34,11 +37,20 @@ from ._common import (
     section_result,
     setting_params,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_columns, draw_lines, render
-from ._prose import prose
 from ._runs import first_at_least
-from ._table import ALGORITHM_NAMES, CLOSED_FORM, NA, ODE, PACKET, ROUNDS, Row
+from ._table import (
+    ALGORITHM_NAMES,
+    CLOSED_FORM,
+    DOCUMENT,
+    ENGINE_COLUMNS,
+    NA,
+    ODE,
+    PACKET,
+    ROUNDS,
+    Row,
+)
 
 D_S = 0.1  # the documents' 100 ms paths
 _NAMES = ALGORITHM_NAMES
@@ -89,12 +101,10 @@ def _cw_tasks(cfg: ReportConfig) -> list[Task]:
     return tasks
 
 
-#: the slow-start threshold γ a sender effectively applies, as a fraction of the law's γ:
-#: its Δ at the end of round k reads the RTTs of round k − 1's packets with the window
-#: already grown in round k, ×1.5 for Quick Vegas, so Quick Vegas leaves slow start at
-#: eq. (10) with 2γ/3 (validation/test_cross_layer.py::
-#: test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma); Vegas decides in
-#: the fixed round after each doubling, whose RTTs carry the doubled window: γ itself
+#: the slow-start threshold γ a sender effectively applies, as a fraction of the law's γ
+#: (Quick Vegas's Δ reads the RTTs of a window already grown ×1.5: 2γ/3,
+#: validation/test_cross_layer.py::
+#: test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma)
 _MEASURED_GAMMA = {"vegas": 1.0, "quick-vegas": 2.0 / 3.0}
 
 
@@ -109,31 +119,21 @@ def _cw_row(
     printed: float,
     engines: tuple[float, Any, float | NA],
 ) -> Row:
-    """The row of law ``a`` at one BDP (``b`` packets): the documents' exit window, the
-    first slow-start window at or above W* of eq. (6) or (10) with the documents' γ
-    (``printed``, the reference), the round-model, packet and ODE exit windows
-    (``engines``), with the form read with the sender's one-round lag (``ex_window``), W*
-    and its last-packet form shown beside them."""
+    """The row of law ``a`` at one BDP (``b`` packets): the documents' exit window (the
+    first slow-start window at or above W* of eq. (6) or (10) with the documents' γ,
+    ``printed``) against the engines' exit windows, with the form read with the sender's
+    one-round lag (``ex_window``), W* and its last-packet form beside."""
     r_w, p_w, o_w = engines
     eq = "(6)" if a == "vegas" else "(10)"
-    w_star = float(critical_window(a, b, rtt="average", gamma=_gamma(a)))
-    w_last = float(critical_window(a, b, rtt="last", gamma=_gamma(a)))
-    lag_col = "exit window with the sender's one-round lag"
-    return Row(
-        setting=f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)",
-        quantity="window of the round that leaves slow start",
-        unit="pkts",
-        kind="window",
-        values={
-            **engine_cells(printed, r_w, o_w, num(p_w, _NOT_LEFT), NO_FIGURE_VALUES),
-            lag_col: ex_window,
-            f"W* eq. {eq}": w_star,
-            "W* last-packet RTT": w_last,
-        },
-        reference=CLOSED_FORM,
-        informative=(lag_col, f"W* eq. {eq}", "W* last-packet RTT"),
-        case={"bdp_kb": kb},
-    )
+    beside = {
+        "exit window with the sender's one-round lag": ex_window,
+        f"W* eq. {eq}": float(critical_window(a, b, rtt="average", gamma=_gamma(a))),
+        "W* last-packet RTT": float(critical_window(a, b, rtt="last", gamma=_gamma(a))),
+    }
+    values = {**engine_cells(printed, r_w, o_w, num(p_w, _NOT_LEFT), NO_FIGURE_VALUES), **beside}
+    setting = f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)"
+    q = "window of the round that leaves slow start"
+    return Row(setting, q, "pkts", "window", values, CLOSED_FORM, tuple(beside), {"bdp_kb": kb})
 
 
 def _gamma(a: str) -> float:
@@ -271,8 +271,7 @@ def _ne_count(a: str, n: int, res: dict[str, Any], engine: str) -> float | None:
 
 def _ne_closed(a: str, w: float, n: int, beta: float) -> float:
     """The closed form of the engines' count from the change: (n − 1)W for Vegas; for Quick
-    Vegas eq. (12) counted from the change, ⌈i⌉ + 2 (eq. (12) counts from the first
-    estimation that shows the change, two rounds after it, §3.2.2)."""
+    Vegas eq. (12) counted from the change, ⌈i⌉ + 2 (:data:`QV_DETECTION_LAG_ROUNDS`)."""
     i = float(rounds_to_equilibrium(a, w, n, beta=beta))
     return i if a == "vegas" else float(math.ceil(i) + QV_DETECTION_LAG_ROUNDS)
 
@@ -299,24 +298,15 @@ def _ne_row(
 ) -> Row:
     """The row of law ``a`` at growth factor ``n`` (``od``: the ODE engine's count)."""
     never = "window never reached nW"
-    extra: dict[str, float | NA] = {}
+    w = _ne_setup(n, a)["w"]
+    values = engine_cells(cf, num(rm, never), od, num(pk, never), NO_FIGURE_VALUES)
+    values[_FLUID_RTT] = num(fl, never)
     if a == "quick-vegas":  # eq. (12)'s own count, from the first estimation showing the change
-        w = _ne_setup(n, a)["w"]
-        extra["eq. (12) i"] = float(rounds_to_equilibrium(a, w, n, beta=setting_params(a)["beta"]))
-    return Row(
-        setting=f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {_ne_setup(n, a)['w']:g})",
-        quantity="rounds from the change until the window reaches nW",
-        unit="rounds",
-        kind="rounds",
-        values={
-            **engine_cells(cf, num(rm, never), od, num(pk, never), NO_FIGURE_VALUES),
-            _FLUID_RTT: num(fl, never),
-            **extra,
-        },
-        reference=CLOSED_FORM,
-        informative=(_FLUID_RTT, *extra),
-        case={"n": n},
-    )
+        values["eq. (12) i"] = float(rounds_to_equilibrium(a, w, n, beta=setting_params(a)["beta"]))
+    setting = f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {w:g})"
+    q = "rounds from the change until the window reaches nW"
+    informative = tuple(values)[len(ENGINE_COLUMNS) :]
+    return Row(setting, q, "rounds", "rounds", values, CLOSED_FORM, informative, {"n": n})
 
 
 def _ne_figure(grid: list[int], rows: dict[str, list[Row]]) -> Figure:
@@ -365,3 +355,192 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
 NEW_EQUILIBRIUM = SectionSpec(
     "new-equilibrium", "Rounds to a new equilibrium", _ne_tasks, _ne_assemble
 )
+
+
+# ============================================= conspicuous rounds (TCP-Ho paper §4.3)
+_EXAMPLES = ((1, 18.75), (2, 250.0), (3, 625.0))
+#: ns-2's TCP agents start with windowInit_ = 1 packet; the analysis's Table 3 with 2
+NS2_START = {"initial_window": 1.0}
+#: the 2-packet rows' column that shows the paper's ns-2 time (judged in the one-packet rows)
+_NS2_DOC_COLUMN = "document (ns-2, from one packet: judged in the row 'from one packet')"
+_CR_ALGS = ("vegas", "tcp-ho")
+_CR_QUANTITY = "time to reach the available bandwidth (conspicuous round × d)"
+
+
+#: the runs' starts: (law, run options, round-model rounds, run length after the
+#: conspicuous round (s), label suffix); Vegas from ns-2's first window (windowInit_ = 1
+#: packet) comes last
+_CR_STARTS: tuple[tuple[str, dict[str, Any], int, float, str], ...] = (
+    ("vegas", {}, 800, 3.0, ""),
+    ("tcp-ho", {}, 200, 3.0, ""),
+    ("vegas", {"params": NS2_START}, 800, 3.2, " from one packet"),
+)
+
+
+def _cr_tasks(cfg: ReportConfig) -> list[Task]:
+    """Per start (:data:`_CR_STARTS`): the round model's batch over the examples, then a
+    packet and an ODE run per example."""
+    tasks = []
+    bdps = [b for _, b in _EXAMPLES]
+    for a, opts, rounds, tail_s, suffix in _CR_STARTS:
+        kw = {"algorithm": a, "params": opts.get("params", {}), "bdp_pkts": bdps, "d_s": D_S}
+        kw["rounds"] = rounds
+        tasks.append(Task(f"{RUNS}:rounds_bdp_batch", kw, f"conspicuous: round model {a}{suffix}"))
+        for ex, b in _EXAMPLES:
+            dur = 1.3 * float(conspicuous_round(a, b)) * D_S + tail_s
+            o = matched_overrides(
+                "qv-basic", {"cbr": "none", "duration": f"{dur:.1f}s"}, bdp_pkts=b, d_s=D_S
+            )
+            for e in ("packet", "ode"):
+                label = f"conspicuous: {LABEL[e]} {a} example {ex}{suffix}"
+                tasks.append(run_task(e, "qv-basic", a, o, label, **opts))
+    return tasks
+
+
+def _run_time(a: str, b: float, run: dict[str, Any]) -> float | None:
+    """Time a packet or ODE (hybrid) run took to reach the available bandwidth (None: did
+    not happen), as the closed form counts it from the run's round trace: TCP-Ho, the
+    first round boundary that leaves its Table-4 ramp; Vegas, the end of the first round
+    whose window reaches μd."""
+    if "summary" not in run or "round_t_s" not in run:
+        return None
+    t = np.asarray(run["round_t_s"][0])
+    if a == "tcp-ho":
+        left = np.flatnonzero(np.asarray(run["round_phase"][0]) != 0)
+        return float(t[left[0]]) if left.size else None
+    i = first_at_least(t, run["round_cwnd_pkts"][0], b)
+    return None if i is None else float(t[i])
+
+
+def _cr_engine_times(
+    a: str, b: float, rb: dict[str, Any], j: int, pr: dict[str, Any]
+) -> tuple[float | None, float | None, str]:
+    """Round model and packet time to reach the available bandwidth at example ``j`` (None:
+    did not happen), and the engine cells' reason when it did not."""
+    w = rb["window_pkts"][:, j]
+    if a == "tcp-ho":
+        # the ramp ends at the conspicuous round, the one before the exit round
+        rm: float | None = (float(rb["ss_exit_round"][j]) - 1.0) * D_S
+        return rm, _run_time(a, b, pr), "TCP-Ho never left its ramp"
+    i = first_at_least(np.arange(w.size), w, b)
+    rm = None if i is None else (i + 1) * D_S
+    return rm, _run_time(a, b, pr), "window never reached μd"
+
+
+def _cr_gamma(a: str) -> float:
+    """The documents' γ of Vegas's slow start (TCP-Ho's ramp has none: 1.0, unused)."""
+    return _gamma(a) if a == "vegas" else 1.0
+
+
+def _cr_row(
+    a: str,
+    ex: int,
+    b: float,
+    rm: float | None,
+    p: float | None,
+    p_na: str,
+    o: float | NA,
+) -> Row:
+    """The row of law ``a`` at Example ``ex`` (μd = ``b`` packets), every engine from
+    Table 3's / Table 4's first window of 2 packets."""
+    key = f"004/ex{ex}/{a}"
+    cf = float(conspicuous_round(a, b, gamma=_cr_gamma(a))) * D_S
+    printed = float(conspicuous_round_printed(a, b)) * D_S
+    extra: dict[str, Any] = {}
+    if a == "tcp-ho":
+        extra["eq. (5) root (E5)"] = float(conspicuous_round(a, b, queue="paper")) * D_S
+        extra["printed eq. (6) (E6)"] = printed
+    else:
+        extra["printed '−1' (E4)"] = printed
+        # the paper's ns-2 runs start from one packet: judged in the rows 'from one packet'
+        extra[_NS2_DOC_COLUMN] = doc(f"{key}/simulation")
+    extra["document analysis"] = doc(f"{key}/analysis")
+    values: dict[str, Any] = {CLOSED_FORM: cf, ROUNDS: num(rm, "did not happen"), ODE: o}
+    values[PACKET] = num(p, p_na)
+    if a == "tcp-ho":
+        values[DOCUMENT] = doc(f"{key}/simulation")
+    setting = f"{_NAMES[a]}, Example {ex} (μd = {b:g} pkts, d = 0.1 s)"
+    case = {"example": ex, "initial_window": 2}
+    return Row(
+        setting, _CR_QUANTITY, "s", "time", {**values, **extra}, CLOSED_FORM, tuple(extra), case
+    )
+
+
+def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: float | None, o: float | NA) -> Row:
+    """Vegas at Example ``ex`` from ns-2's first window (one packet) in every engine, against
+    eq. (2) from one packet and the paper's ns-2 time."""
+    never, g = "window never reached μd", _gamma("vegas")
+    two = "closed form from two packets (Table 3)"
+    cf = float(conspicuous_round("vegas", b, initial_window=1.0, gamma=g)) * D_S
+    values = engine_cells(cf, num(rm, never), o, num(p, never), doc(f"004/ex{ex}/vegas/simulation"))
+    values[two] = float(conspicuous_round("vegas", b, gamma=g)) * D_S
+    setting = (
+        f"Vegas, Example {ex} from one packet (ns-2's first window; μd = {b:g} pkts, d = 0.1 s)"
+    )
+    case = {"example": ex, "initial_window": 1}
+    return Row(setting, _CR_QUANTITY, "s", "time", values, CLOSED_FORM, (two,), case)
+
+
+def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
+    """The closed forms (corrected and printed) against μd, with the engines' and the
+    document's points at Examples 1-3."""
+    fig, ax = plot.new_axes()
+    x = np.geomspace(10.0, 1000.0, 300)
+    ex_b = [b for _, b in _EXAMPLES]
+    curves = (  # (rounds, colour, line style, label)
+        (conspicuous_round("vegas", x), "C0", "-", "Vegas, eq. (2) with E4 (closed form)"),
+        (conspicuous_round_printed("vegas", x), "C0", ":", "Vegas, printed '−1' (E4)"),
+        (conspicuous_round("tcp-ho", x), "C3", "-", "TCP-Ho, bottleneck-aware (E8, closed form)"),
+        (
+            conspicuous_round("tcp-ho", x, queue="paper"),
+            "C3",
+            "--",
+            "TCP-Ho, root of printed eq. (5)",
+        ),
+        (conspicuous_round_printed("tcp-ho", x), "C3", ":", "TCP-Ho, printed eq. (6) (E6)"),
+    )
+    for rounds, col, ls, label in curves:
+        plot.versus(x, rounds * D_S, ax=ax, color=col, linestyle=ls, label=label)
+    for a, col in (("vegas", "C0"), ("tcp-ho", "C3")):
+        doc_col = DOCUMENT if a == "tcp-ho" else _NS2_DOC_COLUMN
+        markers = (  # (column, label, style)
+            (ROUNDS, "round model", {"linestyle": "none", "marker": "o", "fillstyle": "none"}),
+            (ODE, "ODE", {"linestyle": "none", "marker": "+"}),
+            (PACKET, "packet simulator", {"linestyle": "none", "marker": "x"}),
+            (doc_col, "the TCP-Ho paper's simulation", {"linestyle": "none", "marker": "s"}),
+        )
+        draw_columns(ax, ex_b, rows[a], markers, _NAMES[a], col)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    return render(
+        fig,
+        ax,
+        "conspicuous_rounds",
+        prose("conspicuous", "figure"),
+        xlabel="μd (packets), d = 0.1 s",
+        ylabel="time to reach the available bandwidth (s)",
+        title="Conspicuous rounds: corrected and printed forms",
+        fontsize=6,
+    )
+
+
+def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    by_alg: dict[str, list[Row]] = {a: [] for a in _CR_ALGS}
+    one: list[Row] = []  # Vegas from one packet
+    it = iter(out)  # per start: the round model's batch, then a packet and an ODE run each
+    for a, _opts, _rounds, _tail, from_one in _CR_STARTS:
+        rb = next(it)
+        for j, (ex, b) in enumerate(_EXAMPLES):
+            pr, orr = next(it), next(it)
+            rm, p, p_na = _cr_engine_times(a, b, rb, j, pr)
+            ot = _run_time(a, b, orr)
+            o: float | NA = err_na(orr, p_na) if ot is None else ot
+            if from_one:
+                one.append(_cr_row_one_packet(ex, b, rm, p, o))
+            else:
+                by_alg[a].append(_cr_row(a, ex, b, rm, p, p_na, o))
+    rows = [*by_alg["vegas"], *by_alg["tcp-ho"], *one]
+    return section_result("conspicuous", cfg, [rows], (_cr_figure(by_alg),))
+
+
+CONSPICUOUS = SectionSpec("conspicuous", "TCP-Ho conspicuous rounds", _cr_tasks, _cr_assemble)

@@ -28,9 +28,8 @@ from ._common import (
     section_result,
     setting_params,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_columns, draw_lines
-from ._prose import prose
 from ._sec_analytic import _NAMES, D_S, _rounds_to_reach, kb_to_pkts
 from ._sec_dynamics import _engine_values
 from ._table import CLOSED_FORM, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
@@ -66,22 +65,19 @@ def _cb_tasks(cfg: ReportConfig) -> list[Task]:
     return tasks + _phase_tasks(cfg)
 
 
-#: the changes whose settling time is shown over the phase of the change, for every law
-#: and BDP alike ("halved": the CBR start, "doubled": its stop)
+#: the changes whose settling time is shown over the phase of the change ("halved": the
+#: CBR start, "doubled": its stop), moved by these fractions of the flow's round at the
+#: change (docs/report.md, "Spreads are shown, not used to pass")
 _PHASE_KINDS = ("halved", "doubled")
-#: the change moved by these fractions of the flow's round at the change: with the nominal
-#: run four evenly spaced phases (shown, never judged; four phases may not find the whole
-#: spread: at 2000 kb Quick Vegas's doubling takes 12.3-21.9 RTTs over eighths of a round)
 _PHASE_FRACTIONS = (0.25, 0.5, 0.75)
 #: seconds a phase run goes on after its last change (the slowest row settles in ~6 s)
 _PHASE_TAIL_S = 40.0
 
 
 def _round_at_change(a: str, b: float, kind: str) -> float:
-    """The flow's round (s) just before the change, from the law's equilibrium backlog q*
-    at the rate before it: d + q*/μ_before (FAST: α packets; Vegas and Quick Vegas: (α +
-    β)/2; TCP-Ho, with no backlog target, d). Before the halving (CBR start) the flow has
-    the whole rate μ = b/d, before the doubling (CBR stop) half of it."""
+    """The flow's round (s) just before the change: d + q*/μ_before, q* the law's
+    equilibrium backlog (FAST: α; Vegas, Quick Vegas: (α + β)/2; TCP-Ho: 0) and μ_before
+    the whole rate b/d before the halving, half of it before the doubling."""
     p = get_law(a).params()
     q = p["alpha"] if a == "fast" else (p["alpha"] + p["beta"]) / 2.0 if "beta" in p else 0.0
     rate = b / D_S if kind == "halved" else b / D_S / 2.0
@@ -90,7 +86,7 @@ def _round_at_change(a: str, b: float, kind: str) -> float:
 
 def _phase_overrides(a: str, kb: float, frac: float) -> dict[str, Any]:
     """Overrides of one phase run of (law ``a``, ``kb``): the CBR's start and stop moved by
-    ``frac`` of the round at that change; the run ends ``_PHASE_TAIL_S`` after the stop."""
+    ``frac`` of the round at that change."""
     b = kb_to_pkts(kb)
     sc = build_scenario("qv-basic", **_cb_overrides(kb))
     start, stop = float(sc.cbr[0].start_s), float(sc.cbr[0].stop_s)
@@ -108,16 +104,10 @@ def _phase_keys(cfg: ReportConfig) -> list[tuple[str, float, float]]:
 
 
 def _phase_tasks(cfg: ReportConfig) -> list[Task]:
-    """The extra packet runs over the phase of the change (every law and BDP), after the
-    section's nominal runs."""
+    """The extra packet runs over the phase of the change, after the nominal runs."""
+    what = "convergence: packet {} {:g} kb, change moved by {:.2f} round"
     return [
-        run_task(
-            "packet",
-            "qv-basic",
-            a,
-            _phase_overrides(a, kb, f),
-            f"convergence: packet {a} {kb:g} kb, change moved by {f:.2f} round",
-        )
+        run_task("packet", "qv-basic", a, _phase_overrides(a, kb, f), what.format(a, kb, f))
         for a, kb, f in _phase_keys(cfg)
     ]
 
@@ -142,13 +132,11 @@ def _phase_ranges(
 
 
 def _cb_closed(a: str, b: float) -> dict[str, float | NA]:
-    """The closed forms of law ``a`` at μd = ``b`` packets, each of its own quantity: the
-    round a new connection's window first reaches μd (``new``: Vegas's conspicuous round,
-    eq. (2); for TCP-Ho the first Table-4 window at or above μd, two or three rounds
-    before its ramp ends at the conspicuous round) and
-    the rounds from the doubling until the window reaches nW (``doubled``, n = 2, W =
-    μd/2: (n − 1)W for Vegas; eq. (12) seen two rounds late, ⌈i⌉ + 2, for Quick Vegas;
-    ``doubled_i``: eq. (12)'s raw i)."""
+    """The closed forms of law ``a`` at μd = ``b`` packets, each of its own quantity:
+    ``new``, the round a new connection's window first reaches μd (Vegas: eq. (2); TCP-Ho:
+    its first Table-4 window at or above μd); ``doubled``, the rounds from the doubling
+    until the window reaches nW (n = 2, W = μd/2: (n − 1)W for Vegas, eq. (12)'s ⌈i⌉ + 2
+    for Quick Vegas; ``doubled_i``: eq. (12)'s i)."""
     none = NA("no closed form in the documents")
     p = setting_params(a)
     out: dict[str, float | NA] = {"new": none, "doubled": none, "doubled_i": none}
@@ -176,8 +164,7 @@ def _not_settled(v: Any) -> bool:
 
 
 def _mark_not_settled(ax: Any, x: list[float], flags: list[float], color: str, marker: str) -> None:
-    """Draw the BDPs whose run did not settle on a band at the top of ``ax`` (the curve
-    has no value there: it is marked, not silently dropped)."""
+    """Mark the BDPs whose run did not settle on a band at the top of ``ax``."""
     from matplotlib.patches import Rectangle
 
     xs = [xv for xv, f in zip(x, flags, strict=True) if f]
@@ -235,44 +222,40 @@ def _cb_row(
     phase: tuple[float | NA, float | NA] | None = None,
 ) -> Row:
     """The settling row of one law, BDP and kind of change (``eng``: the engines' values
-    in RTTs), judged against the packet simulator (the closed forms count another
-    quantity and have rows of their own, :func:`_reach_row`)."""
+    in RTTs), judged against the packet simulator (the closed forms: :func:`_reach_row`)."""
     has = kind[0] in _CF_OTHER and not isinstance(_cb_closed(a, b)[kind[0]], NA)
     cf = _CF_OTHER[kind[0]] if has else NA("no closed form in the documents")
+    values = engine_cells(cf, eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES)
+    informative = (PHASE_MIN, PHASE_MAX) if phase else ()
+    values.update(zip(informative, phase or (), strict=True))
+    q = f"convergence, {kind[1]}"
     return Row(
-        _cb_setting(a, kb, b),
-        f"convergence, {kind[1]}",
-        "RTTs",
-        "rounds",
-        {
-            **engine_cells(cf, eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES),
-            **({PHASE_MIN: phase[0], PHASE_MAX: phase[1]} if phase else {}),
-        },
-        PACKET,
-        informative=(PHASE_MIN, PHASE_MAX) if phase else (),
-        case={"bdp_kb": kb},
+        _cb_setting(a, kb, b), q, "RTTs", "rounds", values, PACKET, informative, {"bdp_kb": kb}
     )
 
 
 def _reach_row(
     a: str, kb: float, b: float, key: str, cf: dict[str, float | NA], eng: dict[str, float | NA]
 ) -> Row:
-    """The row of a closed form's own quantity (``key``: ``new``, the round a new
-    connection's window first reaches μd; ``doubled``, the rounds from the doubling until
-    the window reaches nW), every engine counted in round boundaries of its own round
-    trace with the library's one round numbering (round 1 = [0, d])."""
+    """The row of a closed form's own quantity (``key`` of :func:`_cb_closed`), each engine
+    counted in round boundaries of its own round trace (round 1 = [0, d])."""
     extra: dict[str, float | NA] = {}
     if key == "doubled" and a == "quick-vegas":
         extra["eq. (12) i"] = cf["doubled_i"]
+    values = {
+        **engine_cells(cf[key], eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES),
+        **extra,
+    }
+    q = _NEW_REACH if key == "new" else _DOUBLED_REACH
     return Row(
         _cb_setting(a, kb, b),
-        _NEW_REACH if key == "new" else _DOUBLED_REACH,
+        q,
         "rounds",
         "rounds",
-        {**engine_cells(cf[key], eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES), **extra},
+        values,
         CLOSED_FORM,
-        informative=tuple(extra),
-        case={"bdp_kb": kb},
+        tuple(extra),
+        {"bdp_kb": kb},
     )
 
 
@@ -290,8 +273,7 @@ def _reach_counts(
     res: dict[str, Any], kind: str, b: float, t_double: float
 ) -> dict[str, float | NA]:
     """``new``: the round (1-based) whose window first reaches μd = ``b``; ``doubled``: the
-    round boundaries from ``t_double`` until the window first reaches ``b`` (the same
-    count as the new-equilibrium section's)."""
+    round boundaries from ``t_double`` until the window first reaches ``b``."""
     tr = _trace_of(res, kind)
     if isinstance(tr, NA):
         return {"new": tr, "doubled": tr}
@@ -306,8 +288,7 @@ def _reach_counts(
 
 
 def _cb_rows(cfg: ReportConfig, out: list[Any]) -> tuple[list[Row], Groups]:
-    """The table's rows, and the figure's rows by law and kind, from the task results (in
-    the order of :func:`_cb_tasks`: per law and BDP, the round model, packet and ODE run)."""
+    """The table's rows, and the figure's rows by law and kind, from the task results."""
     rows: list[Row] = []
     groups: Groups = {}
     n_nominal = len(_CB_ENGINES) * len(_cb_cases(cfg))
@@ -376,18 +357,9 @@ def _cb_figure(kbs: list[float], groups: Groups) -> Figure:
     for ax in axes:
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
             handles.setdefault(lab, h)
-    fig.legend(
-        list(handles.values()),
-        list(handles),
-        loc="center left",
-        bbox_to_anchor=(0.95, 0.5),
-        fontsize=7,
-    )
-    return Figure.from_matplotlib(
-        fig,
-        "convergence_vs_bdp",
-        prose("convergence-bdp", "figure"),
-    )
+    legend = {"loc": "center left", "bbox_to_anchor": (0.95, 0.5), "fontsize": 7}
+    fig.legend(list(handles.values()), list(handles), **legend)
+    return Figure.from_matplotlib(fig, "convergence_vs_bdp", prose("convergence-bdp", "figure"))
 
 
 def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:

@@ -1,5 +1,5 @@
 """Sections on sharing: the thesis's two-flow study and asymmetric paths (the many-flows
-section is in :mod:`._sec_many_flows`).
+section is in :mod:`._sec_dynamics`).
 
 * ``thesis-fairness`` - Tsang's thesis, ch. 3 §4.3, Table 3.16 (two flows over x2);
 * ``asymmetric`` - the asymmetric-networks paper's Tables I-III (ACK-path bottleneck).
@@ -22,6 +22,7 @@ from ..analytic import (
     reverse_path_throughput,
 )
 from ..engines import simulate
+from ..fairness import _THESIS_SETTINGS as _SETTINGS  # the thesis's Vegas settings
 from ..fairness import train_fraction
 from ..fluid.ode import ode_problem
 from ..published import THESIS_TABLE_3_16
@@ -41,22 +42,13 @@ from ._common import (
     section_result,
     share_row,
 )
-from ._core import ReportConfig, SectionResult, SectionSpec, Task
+from ._core import ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_columns, render
-from ._prose import prose
 from ._sec_analytic import _NAMES
 from ._table import DOCUMENT, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row
 from ._thesis_ns2 import ns2_fast_recovery, ns2_initial_window, ns2_packet_options
 
 # ============================================================ thesis two-flow (Table 3.16)
-_SETTINGS = {
-    "vegas-1_3": ("vegas", {"alpha": 1.0, "beta": 3.0}),
-    "vegas-1": ("enhanced-vegas", {"delta": 1.0}),
-    "vegas-2": ("enhanced-vegas", {"delta": 2.0}),
-    "vegas-3": ("enhanced-vegas", {"delta": 3.0}),
-}
-
-
 #: informative column: the Boutremans–Le Boudec equilibrium without the train (f = 1)
 _ONE_DELAY = "one queueing delay (f = 1)"
 
@@ -64,20 +56,9 @@ _ONE_DELAY = "one queueing delay (f = 1)"
 #: (ch. 3 §1: 6 ms of propagation and the packets' transmission times, "0.013211s")
 THESIS_RTT1_S = 0.013211
 
-#: connection 2's start offsets (s) of the extra packet runs of every thesis row: later than
-#: connection 1 by k/4 of connection 1's minimum round trip, k = 1..3 (the nominal run is
-#: k = 0). The thesis says both connections "start their own FTP transfer simultaneously",
-#: connection 1 scheduled first for Table 3.16 and connection 2 first for Table 3.17, and
-#: gives no time; its two tables differ by up to 0.09 for Vegas-1_3, and its connection 2's
-#: BaseRTT over-estimates (Table 3.6: 0.5-5.3 ms) are set by where its first packets fall
-#: among connection 1's in the bottleneck queue, a timing below one round trip that ns-2's
-#: start-up and ours share only in part (from one packet, as ns-2's, our nominal Vegas-1_3
-#: runs over-estimate by 0-7.5 ms, within 1 ms of Table 3.6 at half the x2). So the
-#: nominal run is one phase of that start: the offsets move connection 2's first packets
-#: over one round of connection 1 in quarters (four phases, as the basic and
-#: convergence-bdp sections move their changes), all before connection 1's first ACK is
-#: back, so that neither connection has had any feedback when the other starts
-#: (simultaneous to both of them). The same rule for every row; shown, never judged.
+#: connection 2's start offsets (s) of the extra packet runs of every thesis row: k/4 of
+#: connection 1's minimum round trip, k = 1..3, the nominal run k = 0 (the thesis gives no
+#: time: the section's intro in ``prose.toml``); shown, never judged
 THESIS_START_OFFSETS_S: tuple[float, ...] = tuple(k * THESIS_RTT1_S / 4.0 for k in range(1, 4))
 
 
@@ -88,12 +69,9 @@ def _th_grid(cfg: ReportConfig) -> list[int]:
 def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) -> dict[str, Any]:
     """Document 001 Table 3.16 point: packet, round-model and ODE Jain's index over 10–60 s,
     and the Boutremans–Le Boudec prediction with the packet run's measured BaseRTT
-    errors, alone and with the long flow's measured train fraction.
-
-    ``start_offsets_s``: for each, one more packet run with connection 2 starting that many
-    seconds after connection 1 (each in [0, 10) s, before the measurement window);
-    their indices are ``"packet_offset_jain"``, in that order.
-    """
+    errors, alone and with the long flow's measured train fraction; for each of
+    ``start_offsets_s`` (in [0, 10) s), one more packet run with connection 2 starting that
+    much later (``"packet_offset_jain"``)."""
     from ..engines import Hybrid, Packet
 
     offsets = [float(o) for o in start_offsets_s]
@@ -109,9 +87,7 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     ).with_algorithm(alg)
     sc = ns2_initial_window(sc)  # the thesis's ns-2 agents start from one packet
     prop = np.array([f.rtt_s for f in ode_problem(sc).flows])
-    # the packet senders as the thesis's ns-2 agents, as in its other sections (_thesis_ns2:
-    # Vegas's recovery and round timing, RED's wait_; bugFix_ is the simulator's default)
-    ns2 = ns2_packet_options(sc)
+    ns2 = ns2_packet_options(sc)  # the packet senders and RED as the thesis's ns-2
     res = simulate(sc, Packet(record_interval_s=0.001, **ns2))  # fine enough for the train
     t = res.time_s
     base = np.asarray(res.base_rtt_s, dtype=np.float64)
@@ -178,10 +154,8 @@ def _th_tasks(cfg: ReportConfig) -> list[Task]:
 
 
 def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
-    """The row of one thesis point from :func:`thesis_run`'s result ``r``: its cells, the
-    document's Table 3.16 value as the reference, and, when ``r`` holds the offset runs,
-    the packet simulator's [min, max] over connection 2's start (the nominal run and the
-    runs at :data:`THESIS_START_OFFSETS_S`) as the informative phase columns."""
+    """The row of one thesis point from :func:`thesis_run`'s result ``r`` against Table
+    3.16, with the packet runs' [min, max] over connection 2's start as phase columns."""
     cf: float | NA = (
         num(r.get("train_jain"), "")
         if "train_jain" in r
@@ -260,12 +234,8 @@ THESIS_FAIRNESS = SectionSpec(
 
 
 # ======================================= asymmetric (the asymmetric-networks paper, Tables I-III)
-#: run length of every asymmetric case. The paper's tables are whole-run averages and it does
-#: not give the run length; behind the ACK-path bottleneck Reno's average still rises past
-#: 100 s (its slow-start overshoot collapses the window to 1-2 packets), and the packet
-#: simulator's Reno is within 15 % of Tables I-II on 9 of 10 rows for runs of 44-73 s (5 of
-#: 10 at 100 s): 60 s, the whole ten seconds in that range nearest the best fit (64-65 s)
-#: (validation/test_asymmetric_reno.py::
+#: run length of every asymmetric case, which the paper does not give (why 60 s:
+#: validation/test_asymmetric_reno.py::
 #: test_the_papers_reno_throughputs_are_whole_run_averages_of_a_one_minute_run)
 _AS_DURATION = "60s"
 #: Table II's forward buffer: its caption's fixed "B_r = 10" is B_f = 10 (docs/errata.md N12)
@@ -276,27 +246,16 @@ def _as_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any], str]]:
     """(table, algorithm, overrides, published key)."""
     ks = [3, 7] if cfg.quick else [0.5, 3, 5, 7]
     brs = [2, 10] if cfg.quick else [2, 6, 10, 20, 40, 100]
+    vegas = {"alpha": 1, "beta": 3}
     cases = []
     for k in ks:
-        for a, key in (
-            ("vegas", f"003/table1/vegas/k{k:g}"),
-            ("reno", f"003/table1/reno/k{k:g}"),
-            ("forward-vegas", f"003/table3/forward-vegas/k{k:g}"),
-        ):
-            p: dict[str, Any] = {"k": k, "duration": _AS_DURATION}
-            if a != "reno":
-                p.update(alpha=1, beta=3)
-            cases.append(("I/III", a, p, key))
+        for a, tab in (("vegas", 1), ("reno", 1), ("forward-vegas", 3)):
+            p = {"k": k, "duration": _AS_DURATION, **({} if a == "reno" else vegas)}
+            cases.append(("I/III", a, p, f"003/table{tab}/{a}/k{k:g}"))
     for br in brs:
         for a in ("reno", "vegas"):
-            p = {
-                "k": 5,
-                "reverse_buffer": br,
-                "forward_buffer": _AS_TABLE2_FORWARD_BUFFER,
-                "duration": _AS_DURATION,
-            }
-            if a != "reno":
-                p.update(alpha=1, beta=3)
+            p = {"k": 5, "reverse_buffer": br, "forward_buffer": _AS_TABLE2_FORWARD_BUFFER}
+            p.update(duration=_AS_DURATION, **({} if a == "reno" else vegas))
             cases.append(("II", a, p, f"003/table2/{a}/br{br}"))
     return cases
 
@@ -333,16 +292,13 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             if tab == "I/III"
             else f"{_NAMES[a]}, k = 5, B_r = {o['reverse_buffer']} ACKs"
         )
+        values = engine_cells(cf, rv, ov, pv, doc(key))
+        case: dict[str, Any] = {
+            "table": tab,
+            **{x: o[x] for x in ("k", "reverse_buffer") if x in o},
+        }
         rows[tab].append(
-            Row(
-                setting,
-                "throughput",
-                "pkts/s",
-                "throughput",
-                engine_cells(cf, rv, ov, pv, doc(key)),
-                DOCUMENT,
-                case={"table": tab, **{x: o[x] for x in ("k", "reverse_buffer") if x in o}},
-            )
+            Row(setting, "throughput", "pkts/s", "throughput", values, DOCUMENT, case=case)
         )
     return section_result("asymmetric", cfg, [rows["I/III"], rows["II"]])
 

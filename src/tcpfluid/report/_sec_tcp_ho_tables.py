@@ -1,14 +1,19 @@
-"""Sections on the TCP-Ho paper's §5.2 tables (fairness and friendliness).
+"""Sections on the tables of the TCP-Ho paper's §5.2 (fairness and friendliness) and of the
+iTCP-Vegas paper.
 
 * ``ho-fairness`` - Table 5 (five flows of one scheme, scenario ``ho-fairness``) and Table 6
   (the same with different RTTs, scenario ``ho-different-rtt``; the paper's Fig. 13 is not
   in its text, so the RTTs are ours and its numbers are context, not a reference);
 * ``ho-friendliness`` - Table 7 (20 connections of two schemes in three proportions,
-  scenario ``ho-friendliness``).
+  scenario ``ho-friendliness``);
+* ``itcp-tables`` - the iTCP-Vegas paper's Table 1 (iTCP-Vegas against Vegas, 622 Mb/s ×
+  110 ms), Table 2 (155 Mb/s, RTT 240-840 ms) and its comparison with Quick Vegas (Fig.
+  7). iTCP-Vegas is the library's reading of the paper, fitted to these tables (the
+  section's intro in ``prose.toml``; docs/algorithms.md, "itcp-vegas — an interpretation").
 
-The paper gives neither run length nor measurement window: every run is the scenarios' 60 s
-and every throughput is the mean from :data:`~tcpfluid.scenarios._paper_tables.
-HO_MEASURE_FROM_S` (10 s) to the end, a reading fixed before any row was compared.
+Every TCP-Ho run is the scenarios' 60 s and every throughput the mean from
+:data:`~tcpfluid.scenarios._paper_tables.HO_MEASURE_FROM_S` (10 s) to the end (the paper
+gives neither; the reading was fixed before any row was compared).
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from ..scenarios.reduction import bottleneck
 from ._common import (
     COLUMN,
     ENGINES,
+    NO_FIGURE_VALUES,
     case_tasks,
     delivered_pkts,
     doc,
@@ -37,14 +43,14 @@ from ._common import (
     err_na,
     map_value,
     mean_rate_since,
+    per_case,
     run_value,
     runs_by_case,
     section_result,
     share_spread,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
-from ._figures import draw_columns
-from ._prose import prose
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
+from ._figures import draw_columns, render
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, DOCUMENT, NA, PACKET, ROUNDS, Row, Value
 from ._thesis_ns2 import ns2_fast_options
 
@@ -72,23 +78,18 @@ def ho_table_run(
     options: Mapping[str, Any] | None = None,
     flow_params: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """One run of a §5.2 scenario (``algorithm``: one law or a mix such as
-    ``"reno:15,vegas:5"``; ``flow_params``: law parameters by flow selector, such as
-    ``{"vegas": {"alpha": 1.0}}``) on ``engine`` (with the engine's ``options``; the
-    report's runs give neither; on the packet simulator the FAST flows recover as the
-    paper's ns-2 FAST agent, :func:`~._thesis_ns2.ns2_fast_options`, unless ``options``
-    give ``fast_recovery``): each flow's mean goodput from
-    :data:`HO_MEASURE_FROM_S` to the end (packets/s), the bottleneck's utilization by the
-    flows' goodput over that window, the time until every flow has settled
-    (:attr:`tcpfluid.results.Summary.all_settled_time_s`), the loss events, and each flow's
-    goodput in 1-s bins for the figures. ``{"error": message}`` when the engine refuses."""
+    """One run of a §5.2 scenario (``algorithm``: a law or a mix such as
+    ``"reno:15,vegas:5"``; ``flow_params``: law parameters by flow selector) on ``engine``
+    with ``options`` (packets: FAST flows as ns-2's FAST agent,
+    :func:`~._thesis_ns2.ns2_fast_options`, unless ``options`` give ``fast_recovery``):
+    each flow's mean goodput from :data:`HO_MEASURE_FROM_S` (packets/s), the bottleneck's
+    utilization by it, the time until every flow settled, the loss events and the goodputs
+    in 1-s bins. ``{"error": message}`` when the engine refuses."""
     sc = build_scenario(scenario, algorithm=algorithm, **dict(overrides or {}))
     for selector, params in (flow_params or {}).items():
         sc = with_flow_params(sc, selector, params)
     opts = dict(options or {})
-    if engine == "packet":
-        # the paper ran ns-2 (§5), whose FAST agent is the FAST TCP module: its SACK
-        # recovery for the FAST flows (_thesis_ns2)
+    if engine == "packet":  # the paper ran ns-2 (§5): its FAST agent's SACK recovery
         opts = {**ns2_fast_options(sc), **opts}
     try:
         res = simulate(sc, engine, **opts)
@@ -117,7 +118,8 @@ def ho_table_run(
     }
 
 
-_RUN = "tcpfluid.report._sec_tcp_ho_tables:ho_table_run"
+_MODULE = "tcpfluid.report._sec_tcp_ho_tables"
+_RUN = f"{_MODULE}:ho_table_run"
 
 
 def _name(alg: str) -> str:
@@ -173,23 +175,11 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
     case = {"table": table, "algorithm": law}
     name = _name(law)
     where = "different RTTs" if context else "same RTT"
-    rows: list[Row] = []
-    # fairness
     jv, jinf = _jain_values(runs, doc(f"004/table{table}/{law}/jain_index"))
+    q = "spread of the flows' shares (std/mean), 10–60 s"
     inf = (*jinf, DOCUMENT) if context else jinf
-    rows.append(
-        Row(
-            f"{name}, five flows, {where}",
-            "spread of the flows' shares (std/mean), 10–60 s",
-            "",
-            "share spread",
-            jv,
-            ref,
-            informative=inf,
-            case={**case, "quantity": "fairness"},
-        )
-    )
-    # utilization
+    fair = {**case, "quantity": "fairness"}
+    rows = [Row(f"{name}, five flows, {where}", q, "", "share spread", jv, ref, inf, fair)]
     ends: dict[str, Value] = {}
     if table == "5" and law == "reno":
         lo, hi = doc("004/table5/reno/utilization_low"), doc("004/table5/reno/utilization_high")
@@ -197,51 +187,32 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
         udoc = (lo + hi) / 2.0
     else:
         udoc = doc(f"004/table{table}/{law}/utilization")
-    uv = {
-        **engine_runs_cells(
-            _NO_CLOSED_FORM,
-            runs,
-            lambda r: map_value(_value(r, "utilization"), lambda u: 100.0 * u),
-            udoc,
-        ),
-        **ends,
-    }
-    extra = tuple(ends)
-    rows.append(
-        Row(
-            f"{name}, five flows, {where}"
-            + (" (document: the middle of its printed 80–96 %)" if extra else ""),
-            "bottleneck utilization by the flows' goodput, 10–60 s",
-            "%",
-            "throughput",
-            uv,
-            ref,
-            informative=extra + ((DOCUMENT,) if context else ()),
-            case={**case, "quantity": "utilization"},
-        )
-    )
+
+    def percent(r: Mapping[str, Any] | None) -> Value:
+        return map_value(_value(r, "utilization"), lambda u: 100.0 * u)
+
+    uv = {**engine_runs_cells(_NO_CLOSED_FORM, runs, percent, udoc), **ends}
+    setting = f"{name}, five flows, {where}"
+    if ends:
+        setting += " (document: the middle of its printed 80–96 %)"
+    q = "bottleneck utilization by the flows' goodput, 10–60 s"
+    inf = (*ends, *((DOCUMENT,) if context else ()))
+    c = {**case, "quantity": "utilization"}
+    rows.append(Row(setting, q, "%", "throughput", uv, ref, inf, c))
     if table == "5":  # the time to balance is in the text of Table 5's setting only
         never = prose("ho-fairness", "never_settles")
-        tv = engine_runs_cells(
-            _NO_CLOSED_FORM,
-            runs,
-            lambda r: run_value(r, ("settled_s",), never, ""),
+        balance = (
             NA("the document: FAST 'never converges'")
             if law == "fast"
-            else doc(f"004/table5/{law}/time_to_balance"),
+            else doc(f"004/table5/{law}/time_to_balance")
         )
-        rows.append(
-            Row(
-                f"{name}, five flows, same RTT"
-                + (" (document: 'at least 6 seconds')" if law == "reno" else ""),
-                "time to balance: every flow settled",
-                "s",
-                "time",
-                tv,
-                DOCUMENT,
-                case={**case, "quantity": "time to balance"},
-            )
-        )
+        cell = partial(run_value, path=("settled_s",), reason=never, fallback="")
+        tv = engine_runs_cells(_NO_CLOSED_FORM, runs, cell, balance)
+        setting = f"{name}, five flows, same RTT"
+        if law == "reno":
+            setting += " (document: 'at least 6 seconds')"
+        q, c = "time to balance: every flow settled", {**case, "quantity": "time to balance"}
+        rows.append(Row(setting, q, "s", "time", tv, DOCUMENT, case=c))
     return rows
 
 
@@ -294,13 +265,9 @@ def _friend_cases(cfg: ReportConfig) -> list[tuple[str, str, int, int, tuple[str
     pairing."""
     pairs = (("tcp-ho", "vegas"),) if cfg.quick else _PAIRS
     props = ((10, 10),) if cfg.quick else _PROPORTIONS
-    out: list[tuple[str, str, int, int, tuple[str, ...]]] = []
-    for a, b in pairs:
-        for na, nb in props:
-            ode = (na, nb) == (10, 10)
-            engines: tuple[str, ...] = ENGINES if ode else ("packet", "rounds")
-            out.append((a, b, na, nb, engines))
-    return out
+    even: tuple[str, ...] = ENGINES
+    uneven = ("packet", "rounds")
+    return [(a, b, na, nb, even if na == nb else uneven) for a, b in pairs for na, nb in props]
 
 
 def _friend_tasks(cfg: ReportConfig) -> list[Task]:
@@ -332,36 +299,16 @@ def _friend_rows(
     case = {"pair": f"{a}-{b}", "proportion": f"{na}-{nb}"}
     runs = {e: runs.get(e) for e in ENGINES}
     jv, jinf = _jain_values(runs, doc(f"{base}/jain_index"))
+    q = "spread of the 20 flows' shares (std/mean), 10–60 s"
     rows = [
-        Row(
-            setting,
-            "spread of the 20 flows' shares (std/mean), 10–60 s",
-            "",
-            "share spread",
-            jv,
-            DOCUMENT,
-            informative=jinf,
-            case={**case, "quantity": "fairness"},
-        )
+        Row(setting, q, "", "share spread", jv, DOCUMENT, jinf, {**case, "quantity": "fairness"})
     ]
     for alg in (a, b):
-        tv = engine_runs_cells(
-            _NO_CLOSED_FORM,
-            runs,
-            partial(_scheme_mean_kbps, alg=alg),
-            doc(f"{base}/{alg}"),
-        )
-        rows.append(
-            Row(
-                setting,
-                f"mean throughput of a {_name(alg)} flow, 10–60 s",
-                "kb/s",
-                "throughput",
-                tv,
-                DOCUMENT,
-                case={**case, "quantity": "mean throughput", "scheme": alg},
-            )
-        )
+        cell = partial(_scheme_mean_kbps, alg=alg)
+        tv = engine_runs_cells(_NO_CLOSED_FORM, runs, cell, doc(f"{base}/{alg}"))
+        q = f"mean throughput of a {_name(alg)} flow, 10–60 s"
+        c = {**case, "quantity": "mean throughput", "scheme": alg}
+        rows.append(Row(setting, q, "kb/s", "throughput", tv, DOCUMENT, case=c))
     return rows
 
 
@@ -410,3 +357,139 @@ def _friend_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
 HO_FRIENDLINESS = SectionSpec(
     "ho-friendliness", "TCP-Ho paper Table 7", _friend_tasks, _friend_assemble
 )
+
+
+# ============================================================= the iTCP-Vegas paper
+_ITCP_SCENARIO = "itcp-long-delay"
+#: Table 2's RTTs, ms (errata N4: the table's values are RTTs, as its header says)
+_TABLE2_RTTS_MS = (240, 440, 640, 840)
+_ITCP_NO_CF = NA("the iTCP-Vegas paper gives no closed form for this quantity")
+
+
+def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """One run of ``itcp-long-delay`` with ``overrides``: the flow's average goodput (Mb/s),
+    the first time its window reaches μd (s; NaN: never) and its running average goodput
+    at each second (Mb/s). ``{"error": message}`` when the engine refuses."""
+    sc = build_scenario(_ITCP_SCENARIO, **dict(overrides)).with_algorithm(algorithm)
+    try:
+        res = simulate(sc, engine)
+    except (ValueError, RuntimeError) as exc:
+        return {"error": str(exc)}
+    t = np.asarray(res.time_s, dtype=np.float64)
+    dl = delivered_pkts(res)[0]
+    bits = 8.0 * sc.packet_size_bytes
+    end = sc.duration_s
+    if res.rounds:  # the window each round's decision saw (the packet simulator's log)
+        wt, w = np.asarray(res.rounds[0].time_s), np.asarray(res.rounds[0].window_pkts)
+    else:
+        wt, w = t, np.asarray(res.window_pkts, dtype=np.float64)[0]
+    bdp = float(sc.fluid_view().path.bdp)
+    full = np.flatnonzero(w >= bdp)
+    secs = np.arange(1.0, math.floor(end) + 1.0)
+    return {
+        "mbps": float(np.interp(end, t, dl)) * bits / end / 1e6,
+        "reach_s": float(wt[full[0]]) if full.size else math.nan,
+        "bdp_pkts": bdp,
+        "avg_t_s": secs.tolist(),
+        "avg_mbps": (np.interp(secs, t, dl) * bits / secs / 1e6).tolist(),
+    }
+
+
+def _itcp_cases(cfg: ReportConfig) -> list[tuple[str, str, dict[str, Any]]]:
+    """(what, algorithm, overrides) of each case, in task order (quick: fewer cases)."""
+    out: list[tuple[str, str, dict[str, Any]]] = [
+        ("table1", "itcp-vegas", {}),
+        ("table1", "vegas", {}),
+    ]
+    rtts = (240, 840) if cfg.quick else _TABLE2_RTTS_MS
+    for rtt in rtts:
+        o = {"bandwidth": "155Mbps", "rtt": f"{rtt}ms", "duration": "200s"}
+        out.append((f"table2/rtt{rtt}", "itcp-vegas", o))
+    if not cfg.quick:
+        out.append(("fig7", "quick-vegas", {}))
+    return out
+
+
+def _itcp_tasks(cfg: ReportConfig) -> list[Task]:
+    return case_tasks(
+        f"{_MODULE}:itcp_run",
+        _itcp_cases(cfg),
+        lambda c: {"algorithm": c[1], "overrides": c[2]},
+        lambda c, e: f"iTCP-Vegas paper {c[0]}: {e} {c[1]}",
+    )
+
+
+def _itcp_cells(
+    runs: Mapping[str, Mapping[str, Any]], key: str, reason: str, document: Value
+) -> dict[str, Value]:
+    return engine_runs_cells(
+        _ITCP_NO_CF, runs, partial(run_value, path=(key,), reason=reason), document
+    )
+
+
+_NEVER_FULL = "the window never reaches μd in the run"
+
+
+def _itcp_rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Row]:
+    name = ALGORITHM_NAMES[alg]
+    case = {"case": what, "algorithm": alg}
+    reach = "time to reach the bandwidth limitation (window ≥ μd)"
+    if what == "table1":
+        v = _itcp_cells(runs, "mbps", "no result", doc(f"002/table1/{alg}"))
+        setting = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms)"
+        return [
+            Row(
+                setting, "average throughput in 100 s", "Mb/s", "throughput", v, DOCUMENT, case=case
+            )
+        ]
+    if what.startswith("table2"):  # judged against the document
+        secs, ref = 200, DOCUMENT
+        docs: tuple[Value, Value] = (
+            doc(f"002/{what}/throughput"),
+            doc(f"002/{what}/time_to_limit"),
+        )
+        setting = f"{name}, 155 Mb/s, RTT {what.split('rtt')[1]} ms"
+    else:  # Fig. 7: plotted only; the layers are compared with the packet simulator
+        secs, ref, docs = 100, PACKET, (NO_FIGURE_VALUES, NO_FIGURE_VALUES)
+        setting = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms), Fig. 7"
+    v = _itcp_cells(runs, "mbps", "no result", docs[0])
+    tv = _itcp_cells(runs, "reach_s", _NEVER_FULL, docs[1])
+    q = f"average throughput in {secs} s"
+    return [
+        Row(setting, q, "Mb/s", "throughput", v, ref, case=case),
+        Row(setting, reach, "s", "time", tv, ref, case=case),
+    ]
+
+
+def _itcp_figure(res: Mapping[tuple[str, str], Mapping[str, Mapping[str, Any]]]) -> Figure:
+    """Running average throughput against time on the 622 Mb/s path (the paper's Fig. 7)."""
+    fig, ax = plot.new_axes()
+    laws = [(w, a) for (w, a) in res if w in ("table1", "fig7")]
+    styles = {"packet": "-", "rounds": "--", "ode": ":"}
+    for i, (w, a) in enumerate(laws):
+        for e in ENGINES:
+            r = res[(w, a)][e]
+            if "error" in r:
+                continue
+            plot.versus(
+                r["avg_t_s"], r["avg_mbps"], ax=ax, label=f"{ALGORITHM_NAMES[a]} {COLUMN[e]}",
+                color=f"C{i}", linestyle=styles[e],
+            )  # fmt: skip
+    cap = prose("itcp-tables", "figure")
+    return render(
+        fig, ax, "itcp_average_throughput", cap, xlabel="time (s)",
+        ylabel="average throughput since 0 s (Mb/s)", title="622 Mb/s × 110 ms, one flow",
+        fontsize=6,
+    )  # fmt: skip
+
+
+def _itcp_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    res = {(what, a): r for (what, a, _o), r in zip(_itcp_cases(cfg), per_case(out), strict=True)}
+    groups: dict[str, list[Row]] = {"table1": [], "table2": [], "fig7": []}
+    for (what, a), runs in res.items():
+        groups[what.split("/")[0]] += _itcp_rows(what, a, runs)
+    tables = [groups["table1"], groups["table2"], groups["fig7"] or None]
+    return section_result("itcp-tables", cfg, tables, (_itcp_figure(res),))
+
+
+ITCP_TABLES = SectionSpec("itcp-tables", "iTCP-Vegas paper Tables 1-2", _itcp_tasks, _itcp_assemble)

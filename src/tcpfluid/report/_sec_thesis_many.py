@@ -1,17 +1,8 @@
-"""Sections on Tsang's thesis's many-flow network (ch. 3 §4.4-4.5, Table 3.19).
-
-* ``thesis-many-flows`` - Tables 3.21a/b (30, 100 and 200 flows of Reno or Vegas-δ only,
-  RED-5-15 and RED-54-108), 3.22a/b (mixes of Vegas and Reno: Jain's index) and 3.25a-d
-  (the mixes' mean goodput per kind);
-* the runs of ``thesis-delayed-ack`` (:mod:`._sec_thesis_delack`): Tables 3.26a/b (every
-  receiver delaying its ACKs), 3.27 (the BaseRTT a Vegas sender records behind a
-  delayed-ACK receiver) and 3.28 (two flows on the two-flow network, immediate or delayed
-  ACKs).
-
-The judged fairness quantity is the flows' share spread CV = √(1/J − 1) from the thesis's
-Jain's index J. Which engine runs which rows and the fluid engines' reading of the access
-links: docs/report.md, "The many-flow network's engines"; the thesis's ns-2 set-up:
-:mod:`._thesis_ns2`.
+"""Section ``thesis-many-flows`` on Tsang's thesis's many-flow network (ch. 3 §4.4, Table
+3.19): Tables 3.21a/b (30, 100 and 200 flows of Reno or Vegas-δ), 3.22a/b (mixes of Vegas
+and Reno) and 3.25a-d (the mixes' mean goodput per kind); and the runs of
+``thesis-delayed-ack`` (:mod:`._sec_thesis_tables`). Which engine runs which rows:
+docs/report.md, "The many-flow network's engines".
 """
 
 from __future__ import annotations
@@ -24,13 +15,13 @@ import numpy as np
 from .. import plot
 from ..analytic import jain_index
 from ..engines import simulate
+from ..fairness import _THESIS_SETTINGS
 from ..scenarios import build_scenario
 from ..scenarios.mix import with_flow_params, with_mix
 from ..sim import simulate_packets
 from ._common import doc, engine_cells, mean_rate_since, run_value, section_result, share_row
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_lines
-from ._prose import prose
 from ._table import DOCUMENT, NA, Row
 from ._thesis_ns2 import (
     DELACK_TIMEOUT_S,
@@ -42,21 +33,16 @@ from ._thesis_ns2 import (
     ns2_packet_options,
 )
 
-__all__ = ["THESIS_MANY_FLOWS", "many_flows_run", "thesis_mix_scenario", "two_flow_ack_run"]
-
 _MODULE = "tcpfluid.report._sec_thesis_many"
 #: goodputs are measured from 20 s to the end of the 60-s run (§4.4: "All goodput
 #: measurements are taken after the simulation has started for 20 seconds")
 MF_FROM_S = 20.0
 ROUTERS = ("red-5-15", "red-54-108")
 FLOW_COUNTS = (30, 100, 200)
-#: the thesis's Vegas variants: name -> (registry name, parameters)
+#: Reno and the thesis's Vegas variants: name -> (registry name, parameters)
 LAWS: dict[str, tuple[str, dict[str, float]]] = {
     "reno": ("reno", {}),
-    "vegas-1": ("enhanced-vegas", {"delta": 1.0}),
-    "vegas-2": ("enhanced-vegas", {"delta": 2.0}),
-    "vegas-3": ("enhanced-vegas", {"delta": 3.0}),
-    "vegas-1_3": ("vegas", {"alpha": 1.0, "beta": 3.0}),
+    **{s: _THESIS_SETTINGS[s] for s in ("vegas-1", "vegas-2", "vegas-3", "vegas-1_3")},
 }
 #: a row's setting starts with the algorithm (the thesis's setting names, as in the
 #: thesis-fairness section: the report's summary reads the algorithm from them)
@@ -123,22 +109,16 @@ def many_flows_run(
     ns2_vegas_timing: bool = True,
 ) -> dict[str, Any]:
     """One run of the thesis's many-flow network: each flow's goodput over 20-60 s (b/s),
-    its algorithm, Jain's index, the flows that delivered nothing over 20-60 s, and (packet
-    simulator) each flow's first and last recorded BaseRTT and round-trip propagation.
-    ``delayed_ack``, ``delayed_ack_echo``: the receivers' (packet simulator,
-    :func:`tcpfluid.sim.simulate_packets`; ns-2's ``DelAckSink`` echoes the latest
-    packet); ``initial_window``: every flow's first window (ns-2's one packet);
-    ``red_wait``: the router drops as ns-2's RED with ``wait_`` (packet simulator; ns-2's
-    default, the thesis's); ``ns2_vegas_timing``: the Vegas agents time their rounds as
-    ns-2's (:func:`tcpfluid.sim.simulate_packets`). The retransmission timer's floor is two
-    of the thesis's 0.5-s ticks (:mod:`._thesis_ns2`)."""
+    its algorithm, Jain's index, the flows that delivered nothing, and (packet simulator)
+    each flow's first and last recorded BaseRTT and round-trip propagation. The other
+    options are :func:`tcpfluid.sim.simulate_packets`'s, their defaults the thesis's ns-2
+    set-up (:mod:`._thesis_ns2`)."""
     sc = thesis_mix_scenario(
         flows, router, law, vegas_percent, fluid=engine != "packet", initial_window=initial_window
     )
     bits = 8.0 * sc.packet_size_bytes
     if engine == "packet":
-        # the simulator itself: its result's per-flow summary (settling times and the like,
-        # a quarter of a 200-flow run's CPU) is computed only when asked for, and is not
+        # the simulator itself: its per-flow summary (a quarter of the CPU) is not asked for
         pk = simulate_packets(
             sc,
             sample_interval=1.0,
@@ -184,13 +164,10 @@ def two_flow_ack_run(
     delayed_ack_echo: str = DELAYED_ACK_ECHO,
     ns2_vegas_timing: bool = True,
 ) -> dict[str, Any]:
-    """Table 3.28: two Vegas-1_3 flows at 6 ms each (x1 = x2 = 1 ms), RED 15/45, 60 s,
-    every receiver acknowledging at once or delaying (``delayed_ack`` a bool) or each as
-    given (a list, connection 1 first), each sender's window starting at
-    ``initial_window``, a delayed ACK echoing its first or latest packet's send time
-    (``delayed_ack_echo``), the Vegas agents timing their rounds as ns-2's
-    (``ns2_vegas_timing``; both :func:`tcpfluid.sim.simulate_packets`): goodputs over
-    10-60 s (b/s), first and final BaseRTT (s)."""
+    """Table 3.28: two Vegas-1_3 flows at 6 ms each (x1 = x2 = 1 ms), RED 15/45, 60 s, the
+    receivers delaying their ACKs or not (``delayed_ack``: one bool, or one per connection;
+    the options as :func:`many_flows_run`'s): goodputs over 10-60 s (b/s), first and final
+    BaseRTT (s)."""
     sc = build_scenario(
         "thesis-two-flow", x2="1ms", queue="red", duration="60s", alpha=1, beta=3
     ).with_algorithm("vegas")
@@ -226,8 +203,6 @@ T325_PERCENTS = (30, 50, 70)
 MIX_LAWS = ("vegas-3", "vegas-1_3")
 #: the mixes the ODE engine runs (at 30 flows; the report's budget)
 ODE_MIX_PERCENTS = (50,)
-
-
 #: the laws of Table 3.21 the ODE engine runs (at 30 flows): Reno and Vegas-3, which the
 #: mixes hold (Vegas-1 and Vegas-2: the report's budget)
 ODE_LAWS = ("reno", "vegas-3")
@@ -248,15 +223,14 @@ def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, str, int, str]]:
             ode = n == 30 and router == ROUTERS[0]
             engines = ("packet", "ode") if ode else ("packet",)
             for e in engines:
-                for law in laws:
-                    if e == "packet" or law in ODE_LAWS:
-                        cases.append((router, n, law, 100, e))
-                for law in MIX_LAWS:
-                    for pct in MIX_PERCENTS:
-                        if e == "packet" or pct in ODE_MIX_PERCENTS:
-                            cases.append((router, n, law, pct, e))
-                if e == "packet":  # Table 3.22's Vegas-1_3 alone (its 100 % column)
-                    cases.append((router, n, "vegas-1_3", 100, e))
+                pk = e == "packet"
+                runs = [(law, 100) for law in laws if pk or law in ODE_LAWS]
+                runs += [
+                    (a, p) for a in MIX_LAWS for p in MIX_PERCENTS if pk or p in ODE_MIX_PERCENTS
+                ]
+                if pk:  # Table 3.22's Vegas-1_3 alone (its 100 % column)
+                    runs.append(("vegas-1_3", 100))
+                cases += [(router, n, law, p, e) for law, p in runs]
     return cases
 
 
@@ -291,16 +265,9 @@ def _spread_row(
     """The row of the flows' share spread of the packet (and ODE) runs of ``run`` (router,
     flows, law, vegas %), with the flows the packet run shut down beside."""
     pk, ode = runs[(*run, "packet")], runs.get((*run, "ode"))
-    jains = {
-        **engine_cells(
-            _NO_CF,
-            _NO_ROUNDS,
-            run_value(ode, ("jain",), "no value", _NO_ODE.reason),
-            run_value(pk, ("jain",), "no value"),
-            ref,
-        ),
-        **informative_values,
-    }
+    ov = run_value(ode, ("jain",), "no value", _NO_ODE.reason)
+    pv = run_value(pk, ("jain",), "no value")
+    jains = {**engine_cells(_NO_CF, _NO_ROUNDS, ov, pv, ref), **informative_values}
     row = share_row(
         setting, _SPREAD, jains, DOCUMENT, two_flows=False, informative=tuple(informative_values),
         case=case,
@@ -376,29 +343,17 @@ def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], l
         pk = runs[(router, n, law, pct, "packet")]
         ode = runs.get((router, n, law, pct, "ode"))
         for kind, label in (("vegas", law.capitalize()), ("reno", "Reno")):
-            vals = engine_cells(
-                _NO_CF,
-                _NO_ROUNDS,
-                _NO_ODE if ode is None else _kind_goodput(ode, kind),
-                _kind_goodput(pk, kind),
-                doc(f"{key}/{kind}_goodput") / 1e3,
-            )
+            ov = _NO_ODE if ode is None else _kind_goodput(ode, kind)
+            ref = doc(f"{key}/{kind}_goodput") / 1e3
+            vals = engine_cells(_NO_CF, _NO_ROUNDS, ov, _kind_goodput(pk, kind), ref)
             who = (
                 f"{law}, flows of a {pct} % mix with Reno"
                 if kind == "vegas"
                 else f"Reno, flows of a mix with {pct} % {law.capitalize()}"
             )
-            t25.append(
-                Row(
-                    f"{who}, {n} flows, {router.upper()}",
-                    f"mean goodput of the {label} flows, 20–60 s",
-                    "kb/s",
-                    "throughput",
-                    vals,
-                    DOCUMENT,
-                    case={**case22, "kind": kind},
-                )
-            )
+            q, case = f"mean goodput of the {label} flows, 20–60 s", {**case22, "kind": kind}
+            setting = f"{who}, {n} flows, {router.upper()}"
+            t25.append(Row(setting, q, "kb/s", "throughput", vals, DOCUMENT, case=case))
     return t22, t25
 
 
@@ -416,14 +371,9 @@ def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             rows22, rows25 = _mix_rows(runs, router, n)
             t22 += rows22
             t25 += rows25
-    fig = _mf_figure(runs, routers, counts)
-    fig_mix = _mix_figure(runs, routers, counts)
+    figs = (_mf_figure(runs, routers, counts), _mix_figure(runs, routers, counts))
     return section_result(
-        "thesis-many-flows",
-        cfg,
-        [t21, t22, t25],
-        (fig, fig_mix),
-        many_flows_min_rto_s=MANY_FLOWS_MIN_RTO_S,
+        "thesis-many-flows", cfg, [t21, t22, t25], figs, many_flows_min_rto_s=MANY_FLOWS_MIN_RTO_S
     )
 
 
@@ -469,15 +419,10 @@ def _mix_figure(
         for i, n in enumerate(counts):
             base = f"001/table{tab}/{router}/n{n}/"
             docs = [doc(base + ("vegas0" if p == 0 else f"vegas-3/vegas{p}")) for p in shares]
-            pk = [
-                _packet_jain(
-                    runs,
-                    (router, n, "reno", 100, "packet")
-                    if p == 0
-                    else (router, n, "vegas-3", p, "packet"),
-                )
-                for p in shares
+            keys = [
+                (router, n, "reno", 100) if p == 0 else (router, n, "vegas-3", p) for p in shares
             ]
+            pk = [_packet_jain(runs, (*k, "packet")) for k in keys]
             out.append((f"C{i}", shares, docs, pk, f"{n} flows"))
         return out
 

@@ -1,20 +1,20 @@
-"""Sections on Tsang's thesis's two-flow network (ch. 3 Fig. 3.1) besides Table 3.16.
+"""Sections on Tsang's thesis's tables besides Table 3.16 and the many-flow Tables 3.21-3.25.
 
-* ``thesis-vegas-delta`` - §4.1.2, Tables 3.2-3.4: one Vegas-δ flow (α = β = δ) at 64 ms:
-  the extremes of its actual and expected rates, of its window and of v_delta_;
-* ``thesis-reno`` - §4.2.4, Tables 3.12-3.13: two Reno flows, the short one at 6 ms and
-  the long one at 2(x2 + 2) ms: Jain's index and the two goodputs.
+* ``thesis-vegas-delta`` - §4.1.2, Tables 3.2-3.4: one Vegas-δ flow (α = β = δ) at 64 ms;
+* ``thesis-reno`` - §4.2.4, Tables 3.12-3.13: two Reno flows, Jain's index and goodputs;
+* ``thesis-delayed-ack`` - §4.5, Tables 3.26a/b (every receiver of the many-flow network
+  delaying its ACKs), 3.27 (the BaseRTT a Vegas sender records behind a delayed-ACK
+  receiver) and 3.28 (two flows, immediate or delayed ACKs): packet runs of
+  :mod:`._sec_thesis_many`.
 
-Both run the scenario ``thesis-two-flow`` with the thesis's RED gateway (15/45, buffer 100)
-for its 60 s, every window starting at one packet on every engine, as the thesis's ns-2
-agents' did (:mod:`._thesis_ns2`; ns-2's default timer tick, 0.1 s, gives the packet
-simulator's own 0.2-s floor of the retransmission timer). The thesis's agents had a
-maximum window of 30 packets, which ours do not; how often each law's windows reach it:
-docs/thesis-tables.md, "The two-flow network".
+The first two run ``thesis-two-flow`` with RED 15/45 for 60 s from the thesis's ns-2 set-up
+(:mod:`._thesis_ns2`); its agents' maximum window of 30 packets is not modelled
+(docs/thesis-tables.md, "The two-flow network").
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -30,6 +30,7 @@ from ._common import (
     TWO_FLOW_SHARE,
     case_tasks,
     doc,
+    engine_cells,
     engine_runs_cells,
     map_value,
     mean_goodput_since,
@@ -39,13 +40,17 @@ from ._common import (
     section_result,
     share_row,
 )
-from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task
+from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_columns, render
-from ._prose import prose
+from ._sec_thesis_many import _MODULE as _MANY
+from ._sec_thesis_many import _NO_CF, _SPREAD, _mf_grid, table_of
 from ._table import DOCUMENT, NA, Row
-from ._thesis_ns2 import ns2_initial_window, ns2_packet_options
-
-__all__ = ["THESIS_RENO", "THESIS_VEGAS_DELTA", "reno_two_flow_run", "vegas_delta_run"]
+from ._thesis_ns2 import (
+    DELACK_TIMEOUT_S,
+    MANY_FLOWS_MIN_RTO_S,
+    ns2_initial_window,
+    ns2_packet_options,
+)
 
 _MODULE = "tcpfluid.report._sec_thesis_tables"
 
@@ -89,11 +94,9 @@ def vegas_delta_scenario(delta: float, duration_s: float = VD_DURATION_S) -> Any
 
 
 def round_samples(res: Any) -> dict[str, np.ndarray]:
-    """Per round of flow 0: time, the window the law saw, the round's RTT, BaseRTT and
-    Δ = (W/BaseRTT − W/RTT)·BaseRTT (ns-2's v_delta_), from an engine's result.
-
-    Every engine records them at each round boundary, as its law read them, in the
-    result's round log (:class:`~tcpfluid.results.RoundLog`: the mean RTT of the round)."""
+    """Per round of flow 0 (its :class:`~tcpfluid.results.RoundLog`): time, the window the
+    law saw, the round's mean RTT, BaseRTT and Δ = (W/BaseRTT − W/RTT)·BaseRTT (ns-2's
+    v_delta_)."""
     r = res.rounds[0]
     return {
         "t": np.asarray(r.time_s),
@@ -153,33 +156,16 @@ def _vd_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     runs = runs_by_case(deltas, out)
     no_cf = NA("the thesis gives no closed form for the extremes of the oscillation")
     for d in deltas:
+        setting = f"Enhanced Vegas δ = {d} (Vegas-{d}), one flow at 64 ms"
         for key, tab, quantity, unit, kind in _VD_QUANTITIES:
-            values = engine_runs_cells(
-                no_cf,
-                runs[d],
-                partial(run_value, path=(key,), reason="no value"),
-                doc(f"001/table{tab}/vegas-{d}/{key}"),
-            )
-            tables[tab].append(
-                Row(
-                    f"Enhanced Vegas δ = {d} (Vegas-{d}), one flow at 64 ms",
-                    quantity + f", after {VD_FROM_S:g} s",
-                    unit,
-                    kind,
-                    values,
-                    DOCUMENT,
-                    case={"delta": d, "quantity": key},
-                )
-            )
+            cell = partial(run_value, path=(key,), reason="no value")
+            values = engine_runs_cells(no_cf, runs[d], cell, doc(f"001/table{tab}/vegas-{d}/{key}"))
+            q, case = f"{quantity}, after {VD_FROM_S:g} s", {"delta": d, "quantity": key}
+            tables[tab].append(Row(setting, q, unit, kind, values, DOCUMENT, case=case))
     fig = _vd_figure(runs, deltas)
     run = f"{_vd_duration(cfg):g} s"
     return section_result(
-        "thesis-vegas-delta",
-        cfg,
-        list(tables.values()),
-        (fig,),
-        run=run,
-        vd_from_s=VD_FROM_S,
+        "thesis-vegas-delta", cfg, list(tables.values()), (fig,), run=run, vd_from_s=VD_FROM_S
     )
 
 
@@ -289,43 +275,21 @@ def _reno_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     no_cf = NA("the thesis gives no closed form for Reno's sharing")
     fair_rows: list[Row] = []
     good_rows: list[Row] = []
+    jain = partial(run_value, path=("jain",), reason="no value")
     for x2 in grid:
-        by_engine = runs[x2]
-        jains = engine_runs_cells(
-            no_cf,
-            by_engine,
-            partial(run_value, path=("jain",), reason="no value"),
-            doc(f"001/table3.12/reno/x2_{x2}"),
+        setting = f"Reno, x2 = {x2} ms"
+        jains = engine_runs_cells(no_cf, runs[x2], jain, doc(f"001/table3.12/reno/x2_{x2}"))
+        fair = share_row(
+            setting, TWO_FLOW_SHARE, jains, DOCUMENT, two_flows=True, case={"x2_ms": x2}
         )
-        fair_rows.append(
-            share_row(
-                f"Reno, x2 = {x2} ms",
-                TWO_FLOW_SHARE,
-                jains,
-                DOCUMENT,
-                two_flows=True,
-                case={"x2_ms": x2},
-            )
-        )
+        fair_rows.append(fair)
         for i, name in ((0, "reno1"), (1, "reno2")):
-            gv = engine_runs_cells(
-                no_cf,
-                by_engine,
-                partial(_goodput_kb, i=i),
-                doc(f"001/table3.13/{name}/x2_{x2}") / 1e3,
-            )
-            good_rows.append(
-                Row(
-                    f"Reno, x2 = {x2} ms",
-                    f"goodput of connection {i + 1} ({'6 ms' if i == 0 else f'{2 * (x2 + 2)} ms'}"
-                    "), 10–60 s",
-                    "kb/s",
-                    "throughput",
-                    gv,
-                    DOCUMENT,
-                    case={"x2_ms": x2, "connection": i + 1},
-                )
-            )
+            ref = doc(f"001/table3.13/{name}/x2_{x2}") / 1e3
+            gv = engine_runs_cells(no_cf, runs[x2], partial(_goodput_kb, i=i), ref)
+            rtt = "6 ms" if i == 0 else f"{2 * (x2 + 2)} ms"
+            q = f"goodput of connection {i + 1} ({rtt}), 10–60 s"
+            case = {"x2_ms": x2, "connection": i + 1}
+            good_rows.append(Row(setting, q, "kb/s", "throughput", gv, DOCUMENT, case=case))
     fig = _reno_figure(good_rows, grid)
     return section_result(
         "thesis-reno", cfg, [fair_rows, good_rows], (fig,), reno_from_s=RENO_FROM_S
@@ -353,3 +317,179 @@ def _reno_figure(good_rows: list[Row], grid: tuple[int, ...]) -> Figure:
 
 
 THESIS_RENO = SectionSpec("thesis-reno", "Two Reno flows (thesis)", _reno_tasks, _reno_assemble)
+
+
+# ======================================== Tables 3.26-3.28 (delayed ACKs, packets only)
+#: the Vegas-3 shares (%) of Table 3.26, all its columns (their immediate-ACK runs are
+#: Table 3.22's mixes and Table 3.21's Vegas-3, in thesis-many-flows)
+DA_PERCENTS = (10, 30, 50, 70, 90, 100)
+#: Table 3.27's run: 30 flows, half Vegas-3, delayed ACKs; the thesis does not name the
+#: router: RED-5-15, its first (one of Table 3.26's runs)
+T327_CASE = ("red-5-15", 30, 50)
+
+
+#: Table 3.28's receivers (connection 1, connection 2; True: delaying) and its keys
+_T328_ACKS: tuple[tuple[bool | list[bool], str], ...] = (
+    (False, "ia-ia"),
+    (True, "da-da"),
+    ([True, False], "da-ia"),
+)
+
+
+def _da_cases(cfg: ReportConfig) -> list[tuple[str, int, int]]:
+    counts, routers = _mf_grid(cfg)
+    return [(r, n, p) for r in routers for n in counts for p in DA_PERCENTS]
+
+
+def _two_flow_task(label: str, **kwargs: Any) -> Task:
+    return Task(f"{_MANY}:two_flow_ack_run", kwargs, f"thesis delayed ACKs: two flows {label}")
+
+
+def _da_tasks(cfg: ReportConfig) -> list[Task]:
+    def many(r: str, n: int, p: int, label: str = "", **kwargs: Any) -> Task:
+        kw = {"flows": n, "router": r, "law": "vegas-3", "vegas_percent": p, "delayed_ack": True}
+        label = f"thesis delayed ACKs: packet {r} {n} {p} % vegas-3{label}"
+        return Task(f"{_MANY}:many_flows_run", {**kw, **kwargs}, label)
+
+    tasks = [many(*c) for c in _da_cases(cfg)]
+    tasks += [_two_flow_task(label.upper(), delayed_ack=da) for da, label in _T328_ACKS]
+    # beside, the library's defaults: the initial window of 2 packets; the ACK of two
+    # packets echoing the first one (RFC 7323), the rounds timed from the echoed samples
+    tasks.append(_two_flow_task("DA, initial window 2", delayed_ack=True, initial_window=2.0))
+    tasks.append(
+        _two_flow_task(
+            "DA-IA, ACK echoing the first packet",
+            delayed_ack=[True, False],
+            delayed_ack_echo="first",
+            ns2_vegas_timing=False,
+        )
+    )
+    return [*tasks, many(*T327_CASE, ", initial window 2", initial_window=2.0)]
+
+
+_DA_FLUID = NA("the fluid engines do not model delayed ACKs")
+#: Table 3.28's mixed row: connection 1's receiver delays its ACKs, connection 2's does not
+_DA_IA = "connection 1's receiver delays its ACKs, connection 2's does not (DA, IA)"
+#: informative column: the same packet run with the library's initial window of 2 packets
+_IW2 = "packet sim, initial window 2 (the library's)"
+#: informative column: the same packet run with each delayed ACK of two packets echoing the
+#: first one's send time (RFC 7323, the packet simulator's default), not the latest's
+#: (ns-2's DelAckSink, the report's run), the senders' rounds timed from the echoed samples
+_ECHO_RFC = "packet sim, delayed ACK echoing the first packet (RFC 7323)"
+#: the setting of Table 3.28's rows, and its receivers
+_T328_SETTING = "vegas-1_3, x1 = x2 = 1 ms, "
+_IA_IA = "both receivers acknowledge at once (IA, IA)"
+_DA_DA = "both receivers delay their ACKs (DA, DA)"
+
+
+def _packet_row(
+    setting: str, quantity: str, unit: str, kind: str, packet: float, document: float,
+    case: dict[str, Any], informative: Mapping[str, float] | None = None,
+) -> Row:  # fmt: skip
+    """A row only the packet simulator runs (the fluid engines model no delayed ACKs), with
+    ``informative`` packet columns beside."""
+    extra = dict(informative or {})
+    values = {**engine_cells(_NO_CF, _DA_FLUID, _DA_FLUID, packet, document), **extra}
+    return Row(setting, quantity, unit, kind, values, DOCUMENT, informative=tuple(extra), case=case)
+
+
+def _t26_rows(cases: list[tuple[str, int, int]], out: list[Any]) -> list[Row]:
+    rows = []
+    for (router, n, pct), r in zip(cases, out, strict=True):
+        ref = doc(f"001/table{table_of('3.26', router)}/{router}/n{n}/vegas{pct}/delayed_ack")
+        values = engine_cells(
+            _NO_CF, _DA_FLUID, _DA_FLUID, run_value(r, ("jain",), "no value"), ref
+        )
+        who = "vegas-3" if pct == 100 else f"vegas-3 + Reno ({pct} % Vegas-3)"
+        setting = f"{who}, delayed ACKs, {n} flows, {router.upper()}"
+        case = {"router": router, "flows": n, "vegas_percent": pct, "delayed_ack": True}
+        rows.append(share_row(setting, _SPREAD, values, DOCUMENT, two_flows=False, case=case))
+    return rows
+
+
+def _t27_medians(r27: dict[str, Any]) -> tuple[float, float]:
+    """Over the Vegas flows of a run: the median first recorded BaseRTT and the median
+    excess of the last one over the round-trip propagation."""
+    veg = [i for i, a in enumerate(r27["algorithm"]) if a != "reno"]
+    first = float(np.median([r27["first_base_rtt_s"][i] for i in veg]))
+    excess = float(np.median([r27["last_base_rtt_s"][i] - r27["prop_rtt_s"][i] for i in veg]))
+    return first, excess
+
+
+def _t27_rows(r27: dict[str, Any], r27_iw2: dict[str, Any]) -> list[Row]:
+    """Table 3.27's rows from its run, with the same run from the library's initial window
+    of 2 packets beside."""
+    if "error" in r27:
+        return []
+    first, excess = _t27_medians(r27)
+    beside = _t27_medians(r27_iw2) if "error" not in r27_iw2 else None
+    setting = "vegas-3, flows of a 50 % mix with Reno, delayed ACKs, 30 flows, RED-5-15"
+    quantities = (
+        ("first recorded BaseRTT, median over the Vegas flows", first, "first_base_rtt_median"),
+        (
+            "last recorded BaseRTT minus the round-trip propagation, median over the Vegas flows",
+            excess,
+            "last_base_rtt_excess_median",
+        ),
+    )
+    rows = []
+    for j, (q, v, key) in enumerate(quantities):
+        extra = {_IW2: beside[j]} if beside is not None else None
+        ref = doc(f"001/table3.27/{key}")
+        rows.append(_packet_row(setting, q, "s", "time", v, ref, {"quantity": key}, extra))
+    return rows
+
+
+def _t28_rows(ia: Any, da: Any, dai: Any, da2: Any, dai_rfc: Any) -> list[Row]:
+    """Table 3.28's rows from the two-flow runs (IA-IA, DA-DA, DA-IA; DA-DA from an initial
+    window of 2; DA-IA with ACKs echoing the first packet)."""
+    rows: list[Row] = []
+    for label, r, keys in ((_IA_IA, ia, "ia-ia"), (_DA_DA, da, "da-da"), (_DA_IA, dai, "da-ia")):
+        for i in (0, 1):
+            echo = {_ECHO_RFC: dai_rfc["goodput_bps"][i] / 1e3} if keys == "da-ia" else {}
+            rows.append(_packet_row(
+                _T328_SETTING + label, f"goodput of connection {i + 1}, 10–60 s", "kb/s",
+                "throughput", r["goodput_bps"][i] / 1e3,
+                doc(f"001/table3.28/{keys}/goodput{i + 1}") / 1e3,
+                {"acks": keys, "connection": i + 1}, echo,
+            ))  # fmt: skip
+
+    def base_rtt(label: str, r: Any, keys: str, q: str, i: int, key: str, **extra: Any) -> Row:
+        return _packet_row(
+            _T328_SETTING + label, f"{q} BaseRTT of connection {i + 1}", "s", "time",
+            float(r[f"{q}_base_rtt_s"][i]), doc(f"001/table3.28/{keys}/{key}"),
+            {"acks": keys, "connection": i + 1, "quantity": q}, extra,
+        )  # fmt: skip
+
+    # connection 1 delays its ACKs, connection 2 does not; then both delay (beside: the
+    # same run from an initial window of 2); then both acknowledge at once
+    both = [(i, q, f"{q}_base_rtt{i + 1}") for i in (0, 1) for q in ("first", "final")]
+    rows += [base_rtt(_DA_IA, dai, "da-ia", q, i, key) for i, q, key in both]
+    rows += [
+        base_rtt(_DA_DA, da, "da-da", q, i, key, **{_IW2: float(da2[f"{q}_base_rtt_s"][i])})
+        for i, q, key in both
+    ]
+    rows.append(base_rtt(_IA_IA, ia, "ia-ia", "final", 0, "final_base_rtt"))
+    return rows
+
+
+def _da_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    cases = _da_cases(cfg)
+    t26 = _t26_rows(cases, out[: len(cases)])
+    r27 = out[cases.index(T327_CASE)] if T327_CASE in cases else {"error": "not run"}
+    t28 = _t28_rows(*out[len(cases) : len(cases) + 5])
+    t27 = _t27_rows(r27, out[len(cases) + 5])
+    return section_result(
+        "thesis-delayed-ack",
+        cfg,
+        [t26, t27 or None, t28],
+        delack_timeout_s=DELACK_TIMEOUT_S,
+        many_flows_min_rto_s=MANY_FLOWS_MIN_RTO_S,
+        iw2=_IW2,
+        echo_rfc=_ECHO_RFC,
+    )
+
+
+THESIS_DELAYED_ACK = SectionSpec(
+    "thesis-delayed-ack", "Delayed ACKs (thesis)", _da_tasks, _da_assemble
+)

@@ -1,13 +1,7 @@
-"""The summary that opens the report, counted from the rows.
-
-Every compared cell of a row is one **comparison** against the row's reference (a
-document's printed number, a closed form of the documents' equations, or the packet
-simulator); where the reference is a document or a closed form, each fluid cell is also
-compared with the packet cell (the layers' comparison, its own verdict). The summary counts
-per algorithm and layer the comparisons with the documents (reference a document or a
-closed form) and with the packet simulator, and lists the mechanisms
-(:mod:`._mechanisms`) that cover the differing cells, with their counts, and the
-unexplained ones. Nothing is typed in: a new row changes the summary.
+"""The summary that opens the report, counted from the rows: per algorithm and layer, the
+compared cells (**comparisons**) with the documents (reference a document or a closed
+form) and with the packet simulator, and the mechanisms (:mod:`._mechanisms`) that cover
+the differing cells.
 """
 
 from __future__ import annotations
@@ -17,12 +11,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._core import Report
+from ._core import Report, prose
 from ._mechanisms import MECHANISMS, explain
-from ._prose import prose
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, ODE, PACKET, ROUNDS, Row
-
-__all__ = ["LAYERS", "Comparison", "ReportSummary", "algorithm_of", "layer_of", "summarize"]
 
 #: the four layers, in display order
 LAYERS: tuple[str, ...] = (CLOSED_FORM, ROUNDS, ODE, PACKET)
@@ -58,8 +49,8 @@ def layer_of(column: str) -> str:
 
 @dataclass(frozen=True)
 class Comparison:
-    """One judged cell: ``column`` against ``reference`` (``layers``: the fluid cell
-    against the packet cell in a row whose reference is a document or a closed form)."""
+    """One judged cell: ``column`` against ``reference`` (``layers``: a fluid cell against
+    the packet cell, :attr:`~._table.Row.layers_verdict`)."""
 
     section: str
     algorithm: str
@@ -73,8 +64,7 @@ class Comparison:
 
     @property
     def with_document(self) -> bool:
-        """True when the reference is a document's number or a closed form of its
-        equations."""
+        """True when the reference is a document's number or a closed form."""
         return self.reference != PACKET
 
     @property
@@ -149,11 +139,7 @@ class ReportSummary:
     @property
     def algorithms(self) -> list[str]:
         """Algorithms in order of first appearance."""
-        seen: list[str] = []
-        for c in self.comparisons:
-            if c.algorithm not in seen:
-                seen.append(c.algorithm)
-        return seen
+        return list(dict.fromkeys(c.algorithm for c in self.comparisons))
 
     def counts(self, algorithm: str | None, layer: str) -> tuple[_Count, _Count]:
         """(with the documents, with the packet simulator) counts of ``layer`` for
@@ -194,14 +180,14 @@ class ReportSummary:
 
     def table_rows(self) -> list[tuple[str, list[str]]]:
         """(algorithm, cells) of the per-algorithm × layer table, then all algorithms."""
-        rows = []
-        for a in [*self.algorithms, None]:
-            cells = []
-            for layer in LAYERS:
-                d, p = self.counts(a, layer)
-                cells.append(f"{d.text()} · {p.text()}")
-            rows.append((a or "all algorithms", cells))
-        return rows
+
+        def cell(a: str | None, layer: str) -> str:
+            d, p = self.counts(a, layer)
+            return f"{d.text()} · {p.text()}"
+
+        return [
+            (a or "all algorithms", [cell(a, x) for x in LAYERS]) for a in [*self.algorithms, None]
+        ]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the overview, the per-algorithm per-layer counts, the mechanisms."""

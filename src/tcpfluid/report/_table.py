@@ -1,19 +1,9 @@
 """Comparison tables of the validation report: values, the one verdict rule, tolerances.
 
-A :class:`Row` holds one quantity measured or predicted by several *columns* (the closed
-form, the round model, the ODE model, the packet simulator, the document), each either a
-number or :class:`NA` with the reason it is missing. One column is the row's *reference*:
-a document's printed number, a closed form (computed from the documents' equations with
-the row's stated parameters), or, in rows that compare the layers, the packet simulator.
-
-**One verdict rule.** A compared cell agrees when it is within its quantity's tolerance
-(:data:`TOLERANCES`, one entry per quantity kind, stated once with its reason) of the
-row's reference; a row DIFFERS when one of its compared cells does not. Nothing else
-passes a cell: ranges over the phase of a change or the flows' start order are shown
-(informative columns), never used to pass; the packet simulator's cell does not rescue a
-fluid cell. Where the reference is a document or a closed form, the fluid cells are also
-judged against the packet cell, with the same tolerance, in a verdict of their own
-(:attr:`Row.layers_verdict`): shown beside the verdict, never changing it.
+A :class:`Row` holds one quantity in several columns (closed form, round model, ODE, packet
+simulator, document), each a number or :class:`NA`; a compared cell agrees when it is
+within its kind's tolerance (:data:`TOLERANCES`) of the row's reference column, and nothing
+else passes it (docs/report.md, "The rule").
 """
 
 from __future__ import annotations
@@ -26,28 +16,6 @@ from typing import Any
 from .._text import number
 from ..testing import Tolerance  # one tolerance type for the report and analysts' checks
 
-__all__ = [
-    "CLOSED_FORM",
-    "DOCUMENT",
-    "ENGINE_COLUMNS",
-    "FLUID_PHASE",
-    "KINDS",
-    "NA",
-    "ODE",
-    "ODE_PHASE_MAX",
-    "ODE_PHASE_MIN",
-    "PACKET",
-    "PHASE_MAX",
-    "PHASE_MIN",
-    "ROUNDS",
-    "ROUNDS_PHASE_MAX",
-    "ROUNDS_PHASE_MIN",
-    "TOLERANCES",
-    "Row",
-    "Table",
-    "Tolerance",
-]
-
 CLOSED_FORM = "closed form"
 ROUNDS = "round model"
 ODE = "ODE"
@@ -57,26 +25,16 @@ DOCUMENT = "document"
 #: order (extra packet runs): informative, shown beside the nominal run, never judged
 PHASE_MIN = "packet sim over the phase, min"
 PHASE_MAX = "packet sim over the phase, max"
-#: a fluid engine's range over the same phases of the change: informative
-ROUNDS_PHASE_MIN = "round model over the phase, min"
-ROUNDS_PHASE_MAX = "round model over the phase, max"
-ODE_PHASE_MIN = "ODE over the phase, min"
-ODE_PHASE_MAX = "ODE over the phase, max"
-#: fluid column -> its (min, max) columns over the phase
+#: fluid column -> its (min, max) columns over the same phases: informative
 FLUID_PHASE: dict[str, tuple[str, str]] = {
-    ROUNDS: (ROUNDS_PHASE_MIN, ROUNDS_PHASE_MAX),
-    ODE: (ODE_PHASE_MIN, ODE_PHASE_MAX),
+    c: (f"{c} over the phase, min", f"{c} over the phase, max") for c in (ROUNDS, ODE)
 }
 #: the five standard columns, in display order
 ENGINE_COLUMNS: tuple[str, ...] = (CLOSED_FORM, ROUNDS, ODE, PACKET, DOCUMENT)
 #: the fluid layers, judged against the packet simulator in :attr:`Row.layers_verdict`
 FLUID: tuple[str, ...] = (ROUNDS, ODE)
 
-#: quantity kind -> its tolerance, the one table of the report's tolerances. Times and
-#: round counts: ±25 % or 2 rounds (a settling or exit time is resolved to a round
-#: boundary in the engine and in the reference, ±1 round each); a time against a
-#: document's number, read off its ns-2 plot: ±10 %; windows, queues and throughputs:
-#: ±10 %; the fairness quantities are per-flow throughput shares, ±10 %.
+#: quantity kind -> its tolerance, with its reason: the one table of the report's tolerances
 TOLERANCES: dict[str, Tolerance] = {
     "time": Tolerance(
         rel=0.25,
@@ -120,8 +78,6 @@ TOLERANCES: dict[str, Tolerance] = {
         ),
     ),
 }
-#: the quantity kinds, in the order the report states them
-KINDS: tuple[str, ...] = tuple(TOLERANCES)
 
 
 @dataclass(frozen=True)
@@ -146,26 +102,11 @@ def _is_num(v: Any) -> bool:
 class Row:
     """One quantity across the columns.
 
-    Attributes
-    ----------
-    setting
-        What was run (``"Vegas, BDP 1000 kb"``); it starts with the algorithm's name.
-    quantity
-        What is compared (``"slow-start exit window"``).
-    unit
-        Unit of every value of the row (``"pkts"``, ``"s"``, ``"rounds"``, ``""``).
-    kind
-        The quantity's kind, a key of :data:`TOLERANCES`: its tolerance.
-    values
-        Column name → number or :class:`NA`.
-    reference
-        The column the others are compared against (must hold a number for a verdict).
-    informative
-        Columns shown but not judged (a printed form, a range over the phase, ...).
-    case
-        The row's case as declared parameters (``{"bdp_kb": 150.0}``, ``{"x2_ms": 50,
-        "setting": "vegas-1"}``): what a mechanism's scope may name
-        (:mod:`._mechanisms`), never parsed from the setting's text.
+    ``setting`` (what was run, starting with the algorithm's name), ``quantity``, ``unit``
+    and ``kind`` (a key of :data:`TOLERANCES`); ``values``, column → number or :class:`NA`;
+    ``reference``, the column the others are judged against; ``informative``, columns
+    shown but not judged; ``case``, the row's declared parameters, which a mechanism's
+    scope may name (:mod:`._mechanisms`).
     """
 
     setting: str
@@ -178,37 +119,31 @@ class Row:
     case: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        at = f"row {self.setting!r}/{self.quantity!r}:"
         if self.kind not in TOLERANCES:
-            raise ValueError(
-                f"row {self.setting!r}/{self.quantity!r}: kind {self.kind!r} is not one of "
-                f"{', '.join(KINDS)}"
-            )
+            raise ValueError(f"{at} kind {self.kind!r} is not one of {', '.join(TOLERANCES)}")
         if self.reference not in self.values:
             raise ValueError(
-                f"row {self.setting!r}/{self.quantity!r}: reference column "
-                f"{self.reference!r} is not among its columns {sorted(self.values)}"
+                f"{at} reference column {self.reference!r} is not among its columns "
+                f"{sorted(self.values)}"
             )
         for col, v in self.values.items():
             if not (isinstance(v, NA) or _is_num(v)):
                 raise ValueError(
-                    f"row {self.setting!r}/{self.quantity!r}: column {col!r} must be a finite "
-                    f"number or NA(reason), got {v!r}"
+                    f"{at} column {col!r} must be a finite number or NA(reason), got {v!r}"
                 )
         for cmin, cmax in ((PHASE_MIN, PHASE_MAX), *FLUID_PHASE.values()):
             has = [c in self.values for c in (cmin, cmax)]
             if not any(has):
                 continue
-            informative = cmin in self.informative and cmax in self.informative
-            if not all(has) or not informative:
+            if not all(has) or not {cmin, cmax} <= set(self.informative):
                 raise ValueError(
-                    f"row {self.setting!r}/{self.quantity!r}: the phase columns {cmin!r} "
-                    f"and {cmax!r} come together and are informative"
+                    f"{at} the phase columns {cmin!r} and {cmax!r} come together and are "
+                    "informative"
                 )
             lo, hi = self.values[cmin], self.values[cmax]
             if _is_num(lo) and _is_num(hi) and float(lo) > float(hi):  # type: ignore[arg-type]
-                raise ValueError(
-                    f"row {self.setting!r}/{self.quantity!r}: phase range min {lo!r} > max {hi!r}"
-                )
+                raise ValueError(f"{at} phase range min {lo!r} > max {hi!r}")
 
     @property
     def tolerance(self) -> Tolerance:
@@ -264,12 +199,10 @@ class Row:
             return "no comparison (one value only)"
         return _verdict(self, self.failures, None)
 
-    # ------------------------------------------------------------ fluid vs packets
     @property
     def layers_compared(self) -> tuple[str, ...]:
-        """Fluid cells judged against the packet cell in :attr:`layers_verdict`: in a row
-        whose reference is a document or a closed form and whose packet cell is a number
-        (in a row referenced to the packet simulator the verdict is that comparison)."""
+        """Fluid cells judged against the packet cell in :attr:`layers_verdict` (none in a
+        row referenced to the packet simulator or without a packet number)."""
         if self.reference == PACKET or not _is_num(self.values.get(PACKET)):
             return ()
         return tuple(c for c in FLUID if c in self.values and _is_num(self.values[c]))
@@ -312,27 +245,14 @@ class Row:
 def _verdict(row: Row, bad: Sequence[str], against: str | None) -> str:
     if not bad:
         return "agree"
-    items = []
-    for c in bad:
-        err = row.relative_error(c, against)
-        items.append(f"{c} {err * 100:+.0f} %" if err is not None else c)
-    return "DIFFERS: " + ", ".join(items)
+    errs = [(c, row.relative_error(c, against)) for c in bad]
+    return "DIFFERS: " + ", ".join(c if e is None else f"{c} {e * 100:+.0f} %" for c, e in errs)
 
 
 @dataclass(frozen=True)
 class Table:
-    """Rows sharing the same columns, with a caption.
-
-    Attributes
-    ----------
-    caption
-        What the table shows (and which document table/figure it corresponds to).
-    rows
-        The rows.
-    columns
-        Display order of the value columns (defaults: the five standard columns plus any
-        extra column used by a row, in first-use order).
-    """
+    """Rows with a caption; ``columns``, the display order (default: the five standard
+    columns, then any other a row uses, in first-use order)."""
 
     caption: str
     rows: tuple[Row, ...]
@@ -340,11 +260,7 @@ class Table:
 
     def __post_init__(self) -> None:
         if not self.columns:
-            cols = list(ENGINE_COLUMNS)
-            for r in self.rows:
-                for c in r.values:
-                    if c not in cols:
-                        cols.append(c)
+            cols = dict.fromkeys([*ENGINE_COLUMNS, *(c for r in self.rows for c in r.values)])
             object.__setattr__(self, "columns", tuple(cols))
 
     @property
@@ -354,14 +270,10 @@ class Table:
 
     def na_notes(self) -> list[str]:
         """Distinct reasons for ``n/a`` cells, as ``"<column>: <reason>"``."""
-        out: list[str] = []
-        for r in self.rows:
-            for c, v in r.values.items():
-                if isinstance(v, NA):
-                    s = f"{c}: {v.reason}"
-                    if s not in out:
-                        out.append(s)
-        return out
+        cells = (
+            f"{c}: {v.reason}" for r in self.rows for c, v in r.values.items() if isinstance(v, NA)
+        )
+        return list(dict.fromkeys(cells))
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready."""
@@ -373,11 +285,8 @@ class Table:
 
 
 def fmt_value(v: Value | None) -> str:
-    """A cell: ``n/a``, or the number with 3–4 significant digits
-    (:func:`tcpfluid._text.number`)."""
-    if v is None or isinstance(v, NA):
-        return "n/a"
-    return number(float(v))
+    """A cell: ``n/a``, or the number by :func:`tcpfluid._text.number`."""
+    return "n/a" if v is None or isinstance(v, NA) else number(float(v))
 
 
 #: registry name -> display name, for every table, figure and summary of the report

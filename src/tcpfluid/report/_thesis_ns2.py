@@ -10,57 +10,32 @@ from typing import Any
 
 from ..scenarios.mix import with_flow_params
 
-__all__ = [
-    "DELACK_TIMEOUT_S",
-    "DELAYED_ACK_ECHO",
-    "MANY_FLOWS_MIN_RTO_S",
-    "NS2_FAST_RECOVERY",
-    "NS2_RED_WAIT",
-    "NS2_RENO_RECOVERY",
-    "NS2_VEGAS_RECOVERY",
-    "THESIS_INITIAL_WINDOW",
-    "ns2_fast_options",
-    "ns2_fast_recovery",
-    "ns2_initial_window",
-    "ns2_packet_options",
-]
-
-#: the window every thesis agent starts from, packets (module docstring)
+#: the window every thesis agent starts from, packets
 THESIS_INITIAL_WINDOW = 1.0
 #: ns-2's timer floor, two ticks: Table 3.19's 0.5 s on the many-flow network
 MANY_FLOWS_MIN_RTO_S = 2 * 0.5
-#: the thesis's delayed-ACK timer, s (module docstring)
+#: the thesis's delayed-ACK timer, s
 DELACK_TIMEOUT_S = 0.5
 #: whose send time a delayed ACK echoes: ns-2's DelAckSink, the latest packet's
 DELAYED_ACK_ECHO = "latest"
 
 
 def ns2_initial_window(scenario: Any, initial_window: float = THESIS_INITIAL_WINDOW) -> Any:
-    """``scenario`` with every flow's window starting at ``initial_window`` packets (the
-    thesis's ns-2 agents: one packet; module docstring)."""
+    """``scenario`` with every flow's window starting at ``initial_window`` packets."""
     return with_flow_params(scenario, None, {"initial_window": float(initial_window)})
 
 
-#: the fast recovery of ns-2's ``Agent/TCP/Reno`` as the documents' ns-2 had it (module
-#: docstring; :func:`tcpfluid.sim.simulate_packets`, ``fast_recovery``)
+#: the packet simulator's ``fast_recovery`` of ns-2's ``Agent/TCP/Reno``, ``Agent/TCP/Vegas``
+#: (every law of the Vegas family) and FAST TCP module; its ``red_wait`` of ns-2's RED
 NS2_RENO_RECOVERY = "reno"
-#: the recovery of ns-2's ``Agent/TCP/Vegas`` (module docstring): every flow whose law is
-#: of the Vegas family (Vegas's loss rule, :class:`tcpfluid.algorithms.vegas.Vegas`)
 NS2_VEGAS_RECOVERY = "ns2-vegas"
-#: the recovery of ns-2's FAST TCP module (``Agent/TCP/Fast``, ``tcp-fast.cc``; module
-#: docstring): every flow whose law is FAST
 NS2_FAST_RECOVERY = "ns2-fast"
-#: ns-2's ``Queue/RED`` ``wait_`` (its default, which the thesis kept; module docstring):
-#: the packet simulator's ``red_wait``
 NS2_RED_WAIT = True
 
 
 def ns2_fast_recovery(algorithm: str) -> str:
-    """The packet simulator's ``fast_recovery`` for a flow running ``algorithm``, as the
-    documents' ns-2 agent for it recovered: Reno's for ``"reno"`` (``Agent/TCP/Reno``),
-    the Vegas agent's for a law of the Vegas family (``Agent/TCP/Vegas``), the FAST TCP
-    module's for ``"fast"`` (``Agent/TCP/Fast``), the simulator's default for any other
-    (module docstring)."""
+    """The packet simulator's ``fast_recovery`` for a flow running ``algorithm`` as the
+    documents' ns-2 agent for it recovered (the simulator's default for any other law)."""
     from ..algorithms.registry import law_class
     from ..algorithms.vegas import Vegas
 
@@ -74,17 +49,14 @@ def ns2_fast_recovery(algorithm: str) -> str:
 
 
 def ns2_packet_options(scenario: Any) -> dict[str, Any]:
-    """The packet simulator's sender options for ``scenario`` as the documents' ns-2 ran
-    its flows: each flow's ``fast_recovery`` (:func:`ns2_fast_recovery`) and ``red_wait``
-    (ns-2's RED ``wait_``; module docstring). ns-2's ``bugFix_`` is the simulator's default
-    (``timeout_recover=True``)."""
+    """The packet simulator's options for ``scenario`` as the documents' ns-2 ran its flows:
+    each flow's ``fast_recovery`` and ``red_wait`` (``bugFix_`` is the default)."""
     rec = tuple(ns2_fast_recovery(f.algorithm) for f in scenario.flows)
     return {"fast_recovery": rec, "red_wait": NS2_RED_WAIT}
 
 
 def ns2_fast_options(scenario: Any) -> dict[str, Any]:
-    """The packet simulator's sender options for ``scenario`` with its FAST flows as ns-2's
-    FAST TCP module recovers (``fast_recovery="ns2-fast"``) and every other flow with the
-    simulator's default recovery (module docstring); ``{}`` when no flow runs FAST."""
+    """The packet simulator's options for ``scenario`` with its FAST flows recovering as
+    ns-2's FAST TCP module, the others as by default; ``{}`` when no flow runs FAST."""
     rec = tuple(NS2_FAST_RECOVERY if f.algorithm == "fast" else "newreno" for f in scenario.flows)
     return {"fast_recovery": rec} if NS2_FAST_RECOVERY in rec else {}

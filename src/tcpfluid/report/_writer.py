@@ -1,10 +1,5 @@
-"""Markdown and self-contained HTML renderings of a :class:`~tcpfluid.report.Report`.
-
-``index.md`` links the figures in ``figures/`` beside it; ``index.html`` embeds them as
-base64 PNG, so it can be mailed or archived alone. The whole folder is written beside its
-place and renamed into it (:func:`write_report`), so an interrupted run leaves the previous
-report or the new one, never a mix.
-"""
+"""Markdown and self-contained HTML renderings of a :class:`~tcpfluid.report.Report`, and
+:func:`write_report`, which replaces the report's folder whole."""
 
 from __future__ import annotations
 
@@ -20,12 +15,9 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from .._validation import _pid_alive, atomic_output
-from ._core import Report, SectionResult
-from ._prose import prose
+from ._core import Report, SectionResult, prose
 from ._summary import row_mechanisms, summarize
 from ._table import ENGINE_COLUMNS, NA, PHASE_MAX, PHASE_MIN, TOLERANCES, Row, Table, fmt_value
-
-__all__ = ["render_html", "render_markdown", "render_section_pages", "write_report"]
 
 
 def _cell(row: Row, col: str) -> str:
@@ -41,9 +33,7 @@ def _cell(row: Row, col: str) -> str:
 def _spread(row: Row) -> str:
     """The packet simulator's [min, max] over the phase or start order, ``–`` without."""
     lo, hi = row.values.get(PHASE_MIN), row.values.get(PHASE_MAX)
-    if lo is None or hi is None:
-        return "–"
-    return f"{fmt_value(lo)}–{fmt_value(hi)}"
+    return "–" if lo is None or hi is None else f"{fmt_value(lo)}–{fmt_value(hi)}"
 
 
 def _explained(section: str, row: Row) -> str:
@@ -74,32 +64,16 @@ def _summary_rows(report: Report) -> list[tuple[str, str, int, int, float]]:
 def _header(
     report: Report, command: str | None, mutations: Mapping[str, Any] | None = None
 ) -> list[str]:
-    mode = (
-        "quick (CI settings: smaller grids, scaled-down many-flow runs)"
-        if report.config.quick
-        else "full"
-    )
-    v = ", ".join(f"{k} {val}" for k, val in report.versions.items())
-    lines = [
-        prose(
-            "writer",
-            "run_line",
-            mode=mode,
-            jobs=report.config.jobs,
-            elapsed_s=report.elapsed_s,
-            tasks_cpu_s=report.tasks_cpu_s,
-            n_tasks=len(report.tasks),
-            main_cpu_s=report.main_cpu_s,
-        ),
-        f"Versions: {v}.",
-        mutation_line(mutations),
-    ]
-    if command:
-        lines.insert(0, f"Command: `{command}`.")
-    lines.append(DOCUMENT_KEYS)
+    quick = "quick (CI settings: smaller grids, scaled-down many-flow runs)"
+    r = report
+    times = {"elapsed_s": r.elapsed_s, "tasks_cpu_s": r.tasks_cpu_s, "main_cpu_s": r.main_cpu_s}
+    run = {"mode": quick if r.config.quick else "full", "jobs": r.config.jobs, **times}
+    v = ", ".join(f"{k} {val}" for k, val in r.versions.items())
+    lines = [prose("writer", "run_line", n_tasks=len(r.tasks), **run), f"Versions: {v}."]
+    lines += [mutation_line(mutations), DOCUMENT_KEYS]
     lines.append(prose("writer", "one_rule", params_text=_params_text()))
     lines += [f"- {k}: {t.reason}" for k, t in TOLERANCES.items()]
-    return lines
+    return [f"Command: `{command}`.", *lines] if command else lines
 
 
 def _params_text() -> str:
@@ -121,16 +95,9 @@ def mutation_line(mutations: Mapping[str, Any] | None) -> str:
     faults = list(mutations.get("faults", []))
     caught = sum(1 for f in faults if f.get("caught"))
     names = ", ".join(f"{f['name']} {'caught' if f.get('caught') else 'MISSED'}" for f in faults)
-    return prose(
-        "writer",
-        "mutation_score",
-        caught=caught,
-        n_faults=len(faults),
-        measured_at=mutations.get("measured_at", "?"),
-        commit=mutations.get("commit", "?"),
-        mode_name=mutations.get("mode", "?"),
-        names=names,
-    )
+    when = {k: mutations.get(k, "?") for k in ("measured_at", "commit")}
+    counts = {"caught": caught, "n_faults": len(faults), "names": names}
+    return prose("writer", "mutation_score", mode_name=mutations.get("mode", "?"), **when, **counts)
 
 
 def read_mutations(out_dir: str | os.PathLike[str]) -> dict[str, Any] | None:
@@ -152,10 +119,8 @@ def render_markdown(
     tables: bool = True,
 ) -> str:
     """The report as Markdown (figures linked as ``<figures_rel>/<name>.png``; the
-    mutation score from ``mutations``, :func:`read_mutations`). With ``tables=False`` each
-    table is its caption, tolerance and count of agreeing rows, with a link to its rows that
-    differ in ``sections/<name>.md`` (:func:`render_section_pages`), which is how
-    :func:`write_report` writes ``index.md``."""
+    mutation score from ``mutations``, :func:`read_mutations`). With ``tables=False`` (as
+    ``index.md``) each table links to its differing rows in ``sections/<name>.md``."""
     out = ["# tcpfluid validation report", ""]
     out += summarize(report).markdown()  # the summary opens the report
     out += ["## This run", "", *_header(report, command, mutations), ""]
@@ -181,12 +146,10 @@ def render_section_pages(report: Report, figures_rel: str = "../figures") -> dic
 
 
 def _md_table(section: str, t: Table, rows: bool = True) -> list[str]:
-    """A section's table in index.md: its rows that differ (against the reference or
-    between the layers), with the five standard columns that hold a number in some row (the
-    others are in index.html and report.json), the packets' min–max, the verdict, the fluid
-    cells against the packets and the mechanisms; a quantity shared by every row is stated
-    once, in the caption. The rows that agree are counted under the table and listed in
-    index.html and report.json."""
+    """A section's table in Markdown: its rows that differ (against the reference or
+    between the layers) in the standard columns that hold a number, the packets' min–max,
+    the verdicts and mechanisms; the rows that agree are counted (``rows=False``: the
+    count and a link to ``sections/<section>.md``)."""
     shown = [r for r in t.rows if r.verdict != "agree" or r.layers_failures]
     cols = [
         c
@@ -372,8 +335,7 @@ def _disk_error(exc: OSError, path: FsPath, unchanged: FsPath | None = None) -> 
     return OSError(exc.errno, why, str(path))
 
 
-#: suffixes of the hidden siblings of a report folder while it is replaced: the new report
-#: being written (``.OUT.<pid>.<random>.tmp``) and the previous one (``.OUT.<pid>.<random>.old``)
+#: suffixes of a report folder's hidden siblings while it is replaced: new report, old one
 _STAGE, _OLD = ".tmp", ".old"
 
 
@@ -437,15 +399,11 @@ def write_report(
 ) -> dict[str, Any]:
     """Write ``index.md``, ``sections/*.md`` (each section's rows that differ),
     ``index.html``, ``report.json`` and ``figures/*.png|svg`` into ``out_dir``; with
-    ``figures_dir``, also write the PNG figures there (the README's ``figures/``,
-    committed). Returns the written paths.
+    ``figures_dir``, also write the PNG figures there. Returns the written paths.
 
-    The report appears whole or not at all: every file is written into a hidden folder
-    beside ``out_dir`` (``.OUT.<pid>.<random>.tmp``), which then replaces ``out_dir`` by
-    renaming (the previous report is removed after). A run killed on the way leaves hidden
-    siblings that the next run removes (or puts back, if it was killed between the two
-    renames). A file that cannot be written (a full disk) raises ``OSError`` naming it,
-    with the previous report unchanged.
+    The report appears whole or not at all: the files are written into a hidden sibling
+    folder (``.OUT.<pid>.<random>.tmp``) that is then renamed to ``out_dir``; a killed
+    run's siblings are removed (or put back) by the next run.
 
     Raises
     ------
@@ -464,8 +422,7 @@ def write_report(
             raise ValueError("figures must name a directory, got ''")
         if fd.exists() and not fd.is_dir():
             raise ValueError(f"figures must be a directory, got {str(fd)!r}, which is a file")
-    # everything is rendered before anything is written; mutations.json (written into the
-    # output folder by benchmarks/mutations.py) is read and carried into the new folder
+    # everything is rendered before anything is written; mutations.json is carried over
     mutations = read_mutations(out)
     texts = {
         "index.md": render_markdown(report, command=command, mutations=mutations, tables=False),
@@ -496,8 +453,7 @@ def write_report(
         except OSError as exc:
             raise _disk_error(exc, out / folder, unchanged=out) from None
         for rel, data in files.items():
-            # a failed write (a full disk: ENOSPC carries no file name) names the file of
-            # the report it was writing, not the hidden folder it was staged in
+            # a failed write (ENOSPC carries no file name) names the report's file
             try:
                 (stage / rel).write_bytes(data)
             except OSError as exc:

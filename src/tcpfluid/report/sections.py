@@ -6,17 +6,13 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ._core import Report, ReportConfig, SectionSpec, run_sections
-from ._sec_analytic import CRITICAL_WINDOW, NEW_EQUILIBRIUM
-from ._sec_conspicuous import CONSPICUOUS
+from ._sec_analytic import CONSPICUOUS, CRITICAL_WINDOW, NEW_EQUILIBRIUM
 from ._sec_convergence import CONVERGENCE_BDP
-from ._sec_dynamics import BASIC
+from ._sec_dynamics import BASIC, MANY_FLOWS
 from ._sec_fairness import ASYMMETRIC, THESIS_FAIRNESS
-from ._sec_itcp_tables import ITCP_TABLES
-from ._sec_many_flows import MANY_FLOWS
-from ._sec_tcp_ho_tables import HO_FAIRNESS, HO_FRIENDLINESS
-from ._sec_thesis_delack import THESIS_DELAYED_ACK
+from ._sec_tcp_ho_tables import HO_FAIRNESS, HO_FRIENDLINESS, ITCP_TABLES
 from ._sec_thesis_many import THESIS_MANY_FLOWS
-from ._sec_thesis_tables import THESIS_RENO, THESIS_VEGAS_DELTA
+from ._sec_thesis_tables import THESIS_DELAYED_ACK, THESIS_RENO, THESIS_VEGAS_DELTA
 
 __all__ = ["SECTIONS", "build_report", "resolve_sections"]
 
