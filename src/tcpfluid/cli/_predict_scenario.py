@@ -2,16 +2,7 @@
 
 Each value comes from the closed forms where they apply and from the round model otherwise
 (:func:`tcpfluid.testing.predict_scenario`); ``--check ENGINE`` also runs that engine and
-prints the differences.
-
-JSON (``--json``), as ``tcpfluid simulate``'s conventions: ``scenario``, ``algorithm``,
-``params``, ``change_times_s``, ``change_kinds``; ``flows``: one object per flow with the
-summary keys ``name``, ``ss_exit_window``, ``ss_exit_time_s``, ``settled_window``,
-``time_to_equilibrium_s``, ``convergence_times_s`` (one per change) and ``sources`` /
-``notes`` (the same keys: ``"closed form"``, ``"round model"`` or ``"-"``, and why); with
-``--check``: ``check`` = ``{"engine", "flows": [same keys, the engine's values],
-"differences": [{"flow", "quantity", "change", "predicted", "engine_value", "difference",
-"relative_error"}]}``. ``null`` means "did not happen" (as in ``tcpfluid simulate``).
+prints the differences. The ``--json`` keys: docs/testing.md, "tcpfluid predict SCENARIO".
 """
 
 from __future__ import annotations
@@ -108,7 +99,7 @@ def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
     from ..metrics import run_changes
     from ..scenarios import build_scenario
     from ..scenarios.mix import mix_label
-    from ._scenario_args import scenario_from_args
+    from ._options import scenario_from_args
 
     _check_options(args)
     base = build_scenario(args.scenario, **sets)

@@ -15,6 +15,7 @@ from typing import Any
 from .._validation import atomic_output, check_output_file
 from ..sweep import _parameter_columns, plot_sweep, read_table
 from ..sweep.plotting import _axis, _select
+from ._options import add_command
 
 __all__ = ["add_parser", "run"]
 
@@ -30,7 +31,8 @@ examples:
 
 def add_parser(sub: Any) -> None:
     """Register the ``plot`` sub-command."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "plot",
         help="plot a metric of a sweep table (line plot, or heat map over two parameters)",
         description=(
@@ -38,7 +40,6 @@ def add_parser(sub: Any) -> None:
             "(a heat map with a colour bar) and save it as an image."
         ),
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("table", metavar="SWEEP_FILE", help="a .csv or .parquet written by sweep")
     p.add_argument("-m", "--metric", default=None, help="metric column (default: the first metric)")

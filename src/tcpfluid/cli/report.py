@@ -15,9 +15,8 @@ import argparse
 import os
 from typing import Any
 
-from ._jobs import add_jobs_option
-from ._jobs import parse_jobs as _parse_jobs
-from ._sets import add_quiet_option
+from ._options import add_command, add_jobs_option, add_quiet_option
+from ._options import parse_jobs as _parse_jobs
 
 __all__ = ["DEFAULT_OUT", "DEFAULT_OUT_QUICK", "SECTION_TITLES", "add_parser", "run"]
 
@@ -62,7 +61,8 @@ SECTION_TITLES: tuple[tuple[str, str], ...] = (
 def add_parser(sub: Any) -> None:
     """Register the ``report`` sub-command."""
     listing = "\n".join(f"  {name}: {title}" for name, title in SECTION_TITLES)
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "report",
         help="validation report: closed form vs round model vs ODE vs packet sim vs documents",
         description=(
@@ -71,7 +71,6 @@ def add_parser(sub: Any) -> None:
             "tolerances, verdicts) and figures."
         ),
         epilog=_EPILOG.format(sections=listing),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "--out",

@@ -19,8 +19,7 @@ from typing import Any
 from .._validation import check_output_file
 from ..sweep import CONFIG_KEYS, ENGINE_METRICS, Sweep, _table_format
 from ..sweep.plotting import missing_reasons
-from ._jobs import add_jobs_option, parse_jobs
-from ._sets import add_quiet_option
+from ._options import add_command, add_jobs_option, add_quiet_option, parse_jobs
 
 __all__ = ["add_parser", "run"]
 
@@ -49,7 +48,8 @@ examples:
 def add_parser(sub: Any) -> None:
     """Register the ``sweep`` sub-command."""
     listing = "\n".join(f"  {e}: {', '.join(m)}" for e, m in ENGINE_METRICS.items())
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "sweep",
         help="run a parameter sweep from a TOML config (grid x engine x metrics -> table)",
         description=(
@@ -58,7 +58,6 @@ def add_parser(sub: Any) -> None:
             "or .parquet file."
         ),
         epilog=_EPILOG.format(keys=", ".join(CONFIG_KEYS), metrics=listing),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("config", metavar="CONFIG.toml", help="sweep configuration")
     p.add_argument(

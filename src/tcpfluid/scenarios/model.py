@@ -1,24 +1,10 @@
 """The scenario data model: links, flows, constant-bit-rate sources, the scenario.
 
-A :class:`Scenario` is plain data: links, flows, constant-bit-rate (CBR) sources and a
-duration. Rates of links and CBR sources are kept in **bits per second** (a property of the
-wire, independent of the packet size); the reduction for the fluid engines
-(:mod:`tcpfluid.scenarios.reduction`) converts them to packets per second with the
-scenario's packet size (data links) or ACK size (ACK links).
-
-* :class:`Link` - one **direction** of a wire: rate, one-way propagation delay, buffer
-  (packets; ``inf`` = never drops) and discipline (``"drop-tail"`` or ``"red"``, with the
-  RED parameters of :mod:`tcpfluid.queueing`). A full-duplex wire is two links.
-* :class:`FlowSpec` - a TCP connection: the names of the links its data packets cross
-  (``forward``) and those its ACKs cross (``reverse``), start/stop times, algorithm name
-  and law parameters.
-* :class:`CbrSource` - constant-bit-rate cross traffic: rate, start/stop times, links.
-* :class:`Scenario` - all of the above plus ``duration_s``, packet and ACK sizes, the
-  parameter values the builder was called with (``params``) and ``notes`` (what the
-  builder changed, e.g. flows left out because they would start after the run's end).
-
-The links and flows are kept as columns (:mod:`tcpfluid.scenarios._columns`), read back as
-:class:`Link` and :class:`FlowSpec` objects when indexed or iterated.
+Rates of links and CBR sources are kept in bits per second (a property of the wire); the
+reduction for the fluid engines (:mod:`tcpfluid.scenarios.reduction`) converts them to
+packets per second. The links and flows are kept as columns
+(:mod:`tcpfluid.scenarios._columns`), read back as :class:`Link` and :class:`FlowSpec`
+objects when indexed or iterated.
 """
 
 from __future__ import annotations
@@ -155,45 +141,20 @@ def _buffer(name: str, value: Any, packet_size_bytes: float) -> float:
 
 
 def _plain(v: Any) -> Any:
+    """``v`` JSON-ready: a tuple as a list, a mapping as a dict, an infinite float ``None``."""
     if isinstance(v, float) and math.isinf(v):
         return None
-    return v
+    if isinstance(v, tuple):
+        return list(v)
+    return dict(v) if isinstance(v, Mapping) else v
 
 
 class _Plain:
     """``to_dict`` for the frozen dataclasses below."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain description: its fields in order (tuples as lists, mappings as dicts), an
-        infinite buffer or stop time ``None``."""
-        out: dict[str, Any] = {}
-        for name in _field_names(type(self)):
-            v = getattr(self, name)
-            kind = type(v)
-            if kind is str or kind is int or kind is bool:  # the common plain values
-                pass
-            elif kind is float:
-                if math.isinf(v):
-                    v = None
-            elif isinstance(v, tuple):
-                v = list(v)
-            elif isinstance(v, Mapping):
-                v = dict(v)
-            else:
-                v = _plain(v)
-            out[name] = v
-        return out
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    """The names of a dataclass's fields, in order (looked up once per class)."""
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
-    return names
+        """Plain description: its fields in order (:func:`_plain` values)."""
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
