@@ -43,13 +43,6 @@ __all__ = ["DISCIPLINES", "CbrSource", "FlowSpec", "Link", "Scenario"]
 MIN_SIZE_BYTES = 1.0
 
 
-def check_size_bytes(name: str, size: float) -> float:
-    """``size`` (bytes, already parsed) if it is at least :data:`MIN_SIZE_BYTES`."""
-    if not size >= MIN_SIZE_BYTES:
-        raise ValueError(f"{name} must be at least {MIN_SIZE_BYTES:g} byte, got {size!r} bytes")
-    return size
-
-
 def _time(name: str, value: Any) -> float:
     """Seconds from a number or string; 0 and ``inf`` (``"never"``) accepted."""
     return units.time_or_inf(value, name=name)
@@ -295,12 +288,13 @@ class CbrSource(_Plain):
 
 @dataclass(frozen=True)
 class Scenario:
-    """A complete experiment description (see the module docstring).
+    """A complete experiment description: links, flows, CBR sources, ``duration_s``, packet
+    and ACK sizes, the parameter values the builder was called with (``params``) and
+    ``notes`` (what the builder changed, e.g. flows left out of a shortened run).
 
     ``links`` and ``flows`` may be given as sequences of :class:`Link` and
-    :class:`FlowSpec`; the scenario keeps them as columns
-    (:mod:`tcpfluid.scenarios._columns`) and reads them back as sequences of the same
-    objects, each made when it is read.
+    :class:`FlowSpec`; the scenario keeps them as columns and reads them back as sequences
+    of the same objects, each made when it is read.
     """
 
     name: str
@@ -324,7 +318,11 @@ class Scenario:
         object.__setattr__(self, "duration_s", units.seconds(self.duration_s, name="duration"))
         for key, name in (("packet_size_bytes", "packet_size"), ("ack_size_bytes", "ack_size")):
             size = units.bytes_(getattr(self, key), name=name)
-            object.__setattr__(self, key, check_size_bytes(name, size))
+            if not size >= MIN_SIZE_BYTES:
+                raise ValueError(
+                    f"{name} must be at least {MIN_SIZE_BYTES:g} byte, got {size!r} bytes"
+                )
+            object.__setattr__(self, key, size)
         object.__setattr__(self, "params", dict(self.params))
         links = self.links
         lt = links.table if isinstance(links, LinkSeq) else LinkTable.from_links(tuple(links))
@@ -480,10 +478,8 @@ class Scenario:
 
     def fluid_view(self, engine: str | None = "rounds") -> FluidView:
         """The reduction of this scenario for the fluid engines
-        (:func:`tcpfluid.scenarios.reduction.fluid_view`), checked for ``engine``.
-
-        ``engine`` defaults to the round model, the most restrictive (this method's
-        contract since it was the round model's reduction); ``None`` checks nothing.
+        (:func:`tcpfluid.scenarios.reduction.fluid_view`), checked for ``engine`` (default
+        the round model, the most restrictive; ``None`` checks nothing).
 
         Raises
         ------

@@ -544,11 +544,5 @@ def _rounds_batch(
         cross_traffic=cross,
         record=(),
     )
-    return _round_summaries(trace.summary)
-
-
-def _round_summaries(s: Any) -> list[dict[str, Any]]:
-    """Per-scenario summary dicts of a batched :class:`RoundSummary`: its values are those
-    of the :class:`~tcpfluid.results.Summary` that :func:`tcpfluid.simulate` gives a
-    single run (the one computation), under the same keys."""
+    s = trace.summary  # per scenario, the values tcpfluid.simulate gives one run
     return [s.scenario(j) for j in range(s.utilization.shape[0])]
