@@ -16,20 +16,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pragma: no cover
     from ..scenarios import Scenario
 
-__all__ = [
-    "JOBS_HELP",
-    "add_command",
-    "add_jobs_option",
-    "add_param_option",
-    "add_quiet_option",
-    "add_set_option",
-    "parse_jobs",
-    "parse_params",
-    "parse_sets",
-    "refuse_repeated_options",
-    "scenario_from_args",
-]
-
 
 def add_command(sub: Any, name: str, **kw: Any) -> argparse.ArgumentParser:
     """Register sub-command ``name`` (``help``, ``description``, ``epilog``), its epilog

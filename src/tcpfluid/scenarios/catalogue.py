@@ -544,14 +544,7 @@ def _asymmetric(p: dict[str, Any]) -> Scenario:
     return _scenario("asymmetric", p, links, [flow])
 
 
-# The iTCP-Vegas paper §4, checked against its text (§4.1-4.2, Tables 1-2): a 622 Mb/s
-# backbone with 110 ms link delay, host links "less than 10 ms" (10 ms gives the "large RTT of
-# 260 ms" it quotes), 100 s (Table 1). Table 2: 155 Mb/s, 200 s, and its values 240-840 ms are
-# RTTs as its header says (the text calls them "link delay of backbone"; as one-way delays,
-# RTTs 520-1720 ms, our iTCP-Vegas ramps end at 73 s, 169 s and after 200 s, not at the
-# table's 22-156 s). The LANs are "Gigabit Ethernet (IEEE 802.3u)": 802.3u is 100 Mb/s Fast
-# Ethernet, which could not carry Table 1's 412 Mb/s, so 1 Gb/s. Silent: buffer (infinite: no
-# loss is reported) and packet size (1000 bytes, as the other documents).
+# The iTCP-Vegas paper §4; its readings (errata N4, N5): docs/paper-tables.md, Tables 1-2
 register(
     "itcp-long-delay",
     defaults={

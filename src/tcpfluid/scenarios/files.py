@@ -175,7 +175,6 @@ def _tables(data: Mapping[str, Any], kind: str) -> list[dict[str, Any]]:
     return [t for t in raw if isinstance(t, dict)] if isinstance(raw, list) else []
 
 
-# ------------------------------------------------------------------------------ overrides
 def _apply_overrides(
     data: dict[str, Any], overrides: Mapping[str, Any], where: _Where
 ) -> dict[str, Any]:
@@ -269,7 +268,6 @@ def _set_by_place(data: dict[str, Any], key: str, value: Any, where: _Where, tab
     found[head] = value
 
 
-# ------------------------------------------------------------------------------ writing
 def _toml_value(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"

@@ -366,7 +366,6 @@ class Scenario:
                         f"CBR {c.name!r} uses unknown link {ln!r}; links: {sorted(lt.names)}"
                     )
 
-    # ---------------------------------------------------------------- columns
     @property
     def link_table(self) -> LinkTable:
         """The links as columns (:class:`~tcpfluid.scenarios._columns.LinkTable`)."""
@@ -381,7 +380,6 @@ class Scenario:
         """The same scenario (links, sizes, CBR) with the flows of ``table``."""
         return replace(self, flows=FlowSeq(table, self.link_table), **changes)
 
-    # ---------------------------------------------------------------- helpers
     def link(self, name: str) -> Link:
         """The link called ``name``."""
         k = self.link_table.find(name)

@@ -12,16 +12,8 @@ import numpy as np
 from .. import units
 from .._validation import check_nonnegative
 from ..algorithms.registry import scenario_parameter_keys
-from ._columns import (
-    Family,
-    FlowSeq,
-    FlowTable,
-    LinkSeq,
-    LinkTable,
-    Names,
-    check_intervals,
-    law_index,
-)
+from ._columns import FlowSeq, FlowTable, LinkSeq, LinkTable, check_intervals, law_index
+from ._names import Family, Names
 from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _real, _time
 
 __all__ = ["LAW_PARAMETER_KEYS", "RATE_KEYS", "law_params", "rates_with_units", "rtt_dumbbell"]

@@ -447,7 +447,6 @@ def _run_executor(
     run_on_pool(_evaluate, items, done, workers=pool_size(jobs, len(todo)), executor=executor)
 
 
-# ------------------------------------------------------------------------------ rounds
 def _run_rounds(
     sw: Sweep,
     todo: list[int],

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from .config import Sweep
 
 
-# ------------------------------------------------------------------------------ results
 @dataclass(frozen=True, eq=False)
 class SweepResult:
     """The outcome of a sweep.
@@ -149,7 +148,6 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     return df
 
 
-# ------------------------------------------------------------------------------ table
 # why a metric of a successful point can be empty (the engine's ``None``: did not happen)
 _MISSING_REASONS = {
     "settled_window": "the flow did not settle before the end of the run",
