@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from .._validation import atomic_output, check_output_file
-from ..sweep import _parameter_columns, plot_sweep, read_table
-from ..sweep.plotting import _axis, _select
+from ..sweep import plot_sweep, read_table
+from ..sweep.plotting import _axis, _parameter_columns, _select
 from ._options import add_command
 
 __all__ = ["add_parser", "run"]

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from .._validation import check_output_file
-from ..sweep import CONFIG_KEYS, ENGINE_METRICS, Sweep, _table_format
+from ..sweep import CONFIG_KEYS, ENGINE_METRICS, Sweep
 from ..sweep.plotting import missing_reasons
+from ..sweep.tables import _table_format
 from ._options import add_command, add_jobs_option, add_quiet_option, parse_jobs
 
 __all__ = ["add_parser", "run"]

@@ -27,10 +27,8 @@ from .config import (
     sweep,
 )
 from .grids import Grid, grid
-from .plotting import _parameter_columns as _parameter_columns
 from .plotting import plot_sweep
 from .tables import SweepResult, read_table
-from .tables import _table_format as _table_format
 
 __all__ = [
     "CONFIG_KEYS",
