@@ -218,14 +218,10 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
 
 
 def _keep_access_faster(name: str, p: dict[str, Any], overrides: Mapping[str, Any]) -> str:
-    """Keep a scenario's access links faster than the bottleneck a user sets.
-
-    When ``bandwidth`` is overridden to a rate at or above the scenario's
-    ``access_bandwidth`` and ``access_bandwidth`` is not overridden, the access links
-    would become the bottleneck (the documents' access rates were chosen above their
-    bottlenecks): ``p["access_bandwidth"]`` is raised to :data:`ACCESS_FACTOR` times
-    ``bandwidth``, and the returned note says so (``""`` when nothing changed).
-    """
+    """Keep a scenario's access links faster than the bottleneck a user sets: with
+    ``bandwidth`` overridden at or above an access rate that is not, ``p["access_bandwidth"]``
+    is raised to :data:`ACCESS_FACTOR` times ``bandwidth``; returns a note saying so, or
+    ``""``."""
     if "bandwidth" not in overrides or "access_bandwidth" in overrides:
         return ""
     if "access_bandwidth" not in p:
@@ -246,12 +242,7 @@ def _keep_access_faster(name: str, p: dict[str, Any], overrides: Mapping[str, An
 def _spread_starts(sc: Scenario, p: Mapping[str, Any]) -> Scenario:
     """``sc`` with each flow's start and stop moved by its seeded offset in
     ``[0, start_spread)`` (:data:`START_SPREAD_DEFAULTS`); ``sc`` itself when the spread is 0.
-
-    Raises
-    ------
-    ValueError
-        If ``start_spread`` is not a finite time >= 0 or ``start_seed`` not an integer >= 0.
-    """
+    ValueError for a ``start_spread`` or ``start_seed`` out of range."""
     raw = p["start_spread"]
     try:
         width = units.time_or_zero(raw, name="start_spread")
@@ -317,10 +308,9 @@ _DUMBBELL_CBR_DEFAULTS: dict[str, Any] = {
 
 
 def _dumbbell(name: str, *, cbr: bool = True, mixed: bool = False) -> Builder:
-    """The builder of scenario ``name``: ``flows`` flows on the access dumbbell
-    (:func:`~tcpfluid.scenarios.topology._access_topology`), with the CBR of ``cbr``/
-    ``cbr_start``/``cbr_stop`` when ``cbr``; ``mixed``: ``algorithm`` also names a mix
-    (:func:`tcpfluid.scenarios.mix.with_mix`)."""
+    """The builder of scenario ``name``: ``flows`` flows on the access dumbbell, with the
+    CBR of ``cbr``/``cbr_start``/``cbr_stop`` when ``cbr``; ``mixed``: ``algorithm`` may
+    name a mix."""
 
     def build(p: dict[str, Any]) -> Scenario:
         n = _int("flows", p["flows"], minimum=1)
