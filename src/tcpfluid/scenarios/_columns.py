@@ -67,15 +67,11 @@ def route_sums(ptr: IntArray, idx: IntArray, values: FloatArray) -> FloatArray:
     return out
 
 
-def route_rows(ptr: IntArray) -> IntArray:
-    """The route (row) of each entry of ``idx``."""
-    return np.repeat(np.arange(ptr.size - 1, dtype=np.int64), np.diff(ptr))
-
-
 def on_route(ptr: IntArray, idx: IntArray, link: int) -> NDArray[np.bool_]:
     """Whether each route crosses link ``link``."""
     out = np.zeros(ptr.size - 1, dtype=bool)
-    out[route_rows(ptr)[idx == link]] = True
+    rows = np.repeat(np.arange(ptr.size - 1, dtype=np.int64), np.diff(ptr))  # each entry's route
+    out[rows[idx == link]] = True
     return out
 
 
@@ -310,14 +306,6 @@ class FlowTable:
         t._cache.update(enumerate(flows))
         return t
 
-    def forward(self, i: int) -> IntArray:
-        """The links flow ``i``'s data cross (indices)."""
-        return self.fwd_idx[self.fwd_ptr[i] : self.fwd_ptr[i + 1]]
-
-    def reverse(self, i: int) -> IntArray:
-        """The links flow ``i``'s ACKs cross (indices)."""
-        return self.rev_idx[self.rev_ptr[i] : self.rev_ptr[i + 1]]
-
     def algorithms(self) -> list[str | None]:
         """Each distinct law's algorithm, in the order of :attr:`laws`."""
         return [a for a, _ in self.laws]
@@ -329,12 +317,12 @@ class FlowTable:
             from .model import FlowSpec
 
             alg, params = self.laws[int(self.law[i])]
-            names = links.names
+            names, fwd, rev = links.names, self.fwd_ptr, self.rev_ptr
             fl = self._cache[i] = _checked(
                 FlowSpec,
                 name=self.names[i],
-                forward=tuple(names[int(k)] for k in self.forward(i)),
-                reverse=tuple(names[int(k)] for k in self.reverse(i)),
+                forward=tuple(names[int(k)] for k in self.fwd_idx[fwd[i] : fwd[i + 1]]),
+                reverse=tuple(names[int(k)] for k in self.rev_idx[rev[i] : rev[i + 1]]),
                 start_s=float(self.start_s[i]),
                 stop_s=float(self.stop_s[i]),
                 algorithm=alg,

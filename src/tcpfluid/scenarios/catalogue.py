@@ -45,7 +45,6 @@ from .model import (
     _buffer,
     _int,
     _real,
-    _time,
     paused_gc,
 )
 from .topology import (
@@ -368,8 +367,8 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
     groups = _int("groups", p["groups"], minimum=1)
     if groups > n:
         raise ValueError(f"groups must be <= flows={n}, got groups={groups}")
-    interval = _time("group_interval", p["group_interval"])
-    active = _time("active", p["active"])
+    interval = units.time_or_inf(p["group_interval"], name="group_interval")
+    active = units.time_or_inf(p["active"], name="active")
     if active <= 0:
         raise ValueError(f"active must be > 0, got {p['active']!r}")
     sc = _access_topology(p, n_flows=n, scenario="qv-many-flows")

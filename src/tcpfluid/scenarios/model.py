@@ -43,15 +43,10 @@ __all__ = ["DISCIPLINES", "CbrSource", "FlowSpec", "Link", "Scenario"]
 MIN_SIZE_BYTES = 1.0
 
 
-def _time(name: str, value: Any) -> float:
-    """Seconds from a number or string; 0 and ``inf`` (``"never"``) accepted."""
-    return units.time_or_inf(value, name=name)
-
-
 def _set_interval(owner: Any, kind: str) -> None:
     """Convert ``owner.start_s``/``owner.stop_s`` to seconds in place; ``stop_s > start_s``."""
-    start = _time(f"{owner.name}.start", owner.start_s)
-    stop = _time(f"{owner.name}.stop", owner.stop_s)
+    start = units.time_or_inf(owner.start_s, name=f"{owner.name}.start")
+    stop = units.time_or_inf(owner.stop_s, name=f"{owner.name}.stop")
     if stop <= start:
         raise ValueError(
             f"{kind} {owner.name!r}: stop_s must be > start_s, got start_s={start!r}, "

@@ -14,7 +14,7 @@ from .._validation import check_nonnegative
 from ..algorithms.registry import scenario_parameter_keys
 from ._columns import FlowSeq, FlowTable, LinkSeq, LinkTable, check_intervals, law_index
 from ._names import Family, Names
-from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _real, _time
+from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _real
 
 __all__ = ["LAW_PARAMETER_KEYS", "RATE_KEYS", "law_params", "rates_with_units", "rtt_dumbbell"]
 
@@ -211,8 +211,8 @@ def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
     spec = p["cbr"]
     if isinstance(spec, str) and spec.strip().lower() in _NO_CBR:
         return []
-    start = _time("cbr_start", p["cbr_start"])
-    stop = _time("cbr_stop", p["cbr_stop"])
+    start = units.time_or_inf(p["cbr_start"], name="cbr_start")
+    stop = units.time_or_inf(p["cbr_stop"], name="cbr_stop")
     check_nonnegative("cbr_start", start)
     if isinstance(spec, str) and spec.strip().endswith("%"):
         share = units.share(spec, name="cbr")
