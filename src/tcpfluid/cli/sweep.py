@@ -1,12 +1,8 @@
 """``tcpfluid sweep CONFIG.toml --out FILE``: run a parameter sweep, write a tidy table.
 
-The configuration is described in :meth:`tcpfluid.sweep.Sweep.from_dict`. Results are
-cached next to the output (``FILE.cache/``, or ``--cache DIR``) so that an interrupted
-sweep (Ctrl-C, a kill), run again, computes only the points it had not finished; two
-sweeps on one cache do not compute a point twice (the second waits for the first). The
-table is written atomically (a complete file or none; ``--out`` is checked for
-writability before any work). Exit status: 0, or 1 if any point failed (the table is
-still written; ``--allow-failed`` exits 0), 2 for bad input, 130 after Ctrl-C.
+The configuration is described in :meth:`tcpfluid.sweep.Sweep.from_dict`; the cache
+(``FILE.cache/`` or ``--cache DIR``), resuming, the atomic write and the exit statuses in
+docs/sweeps.md.
 """
 
 from __future__ import annotations
