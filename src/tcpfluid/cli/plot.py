@@ -64,11 +64,6 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def _metric_columns(df: Any) -> list[str]:
-    cols = list(df.columns)
-    return cols[cols.index("bdp_pkts") + 1 : cols.index("status")]
-
-
 def _check_out(out: Path) -> None:
     """``--out``: an existing directory and an image format Matplotlib writes."""
     from matplotlib.backend_bases import FigureCanvasBase
@@ -98,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out is not None else Path(args.table).with_suffix(".png")
     _check_out(out)  # before any work: no figure drawn for a file that cannot be written
     df = read_table(args.table)
-    metrics = _metric_columns(df)
+    cols = list(df.columns)
+    metrics = cols[cols.index("bdp_pkts") + 1 : cols.index("status")]
     metric = args.metric or (metrics[0] if metrics else None)
     if metric is None:
         raise ValueError(f"{args.table!r} has no metric column")

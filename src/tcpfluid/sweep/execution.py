@@ -166,13 +166,9 @@ def run_sweep(
 
 
 def _run_point(task: _Task) -> dict[str, Any]:
-    """THE adapter to the engines; returns the point's summary dict.
-
-    ``"closed-form"`` uses :func:`tcpfluid.analytic.predict`; the other engines run the
-    point's scenario through :func:`tcpfluid.simulate` (the one way to run a scenario) and
-    return its :class:`~tcpfluid.results.Summary` as the dict ``tcpfluid simulate --json``
-    prints; the packet engine gets the point's seed.
-    """
+    """THE adapter to the engines: the point's summary dict, from
+    :func:`tcpfluid.analytic.predict` (``"closed-form"``) or :func:`tcpfluid.simulate` (as
+    ``tcpfluid simulate --json`` prints it; the packet engine gets the point's seed)."""
     params = dict(task.params)
     if task.engine == "closed-form":
         return _closed_form(task.scenario, task.algorithm, params, task.rtt_model)
