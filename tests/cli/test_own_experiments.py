@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tcpfluid.cli import build_parser, main
-from tcpfluid.cli._scenario_args import scenario_from_args
+from tcpfluid.cli._options import scenario_from_args
 from tcpfluid.scenarios import SCENARIOS, bottleneck, build_scenario, load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,8 +19,7 @@ import pytest
 
 from tcpfluid.algorithms.registry import get_law
 from tcpfluid.cli import build_parser, main
-from tcpfluid.cli._scenario_args import scenario_from_args
-from tcpfluid.cli._sets import parse_sets
+from tcpfluid.cli._options import parse_sets, scenario_from_args
 from tcpfluid.scenarios import law_params
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from .. import __version__
-from ._once import refuse_repeated_options
+from ._options import refuse_repeated_options
 
 __all__ = ["build_parser", "main"]
 

@@ -2,16 +2,7 @@
 
 Each value comes from the closed forms where they apply and from the round model otherwise
 (:func:`tcpfluid.testing.predict_scenario`); ``--check ENGINE`` also runs that engine and
-prints the differences.
-
-JSON (``--json``), as ``tcpfluid simulate``'s conventions: ``scenario``, ``algorithm``,
-``params``, ``change_times_s``, ``change_kinds``; ``flows``: one object per flow with the
-summary keys ``name``, ``ss_exit_window``, ``ss_exit_time_s``, ``settled_window``,
-``time_to_equilibrium_s``, ``convergence_times_s`` (one per change) and ``sources`` /
-``notes`` (the same keys: ``"closed form"``, ``"round model"`` or ``"-"``, and why); with
-``--check``: ``check`` = ``{"engine", "flows": [same keys, the engine's values],
-"differences": [{"flow", "quantity", "change", "predicted", "engine_value", "difference",
-"relative_error"}]}``. ``null`` means "did not happen" (as in ``tcpfluid simulate``).
+prints the differences. The ``--json`` keys: docs/testing.md, "tcpfluid predict SCENARIO".
 """
 
 from __future__ import annotations
@@ -22,8 +13,6 @@ from typing import Any
 from .._json import dumps as json_text
 from .._text import columns as _columns
 from .predict import DEFAULT_ALGORITHMS
-
-__all__ = ["run_scenario_mode"]
 
 # the bare-path options and their defaults: refused in scenario mode when changed
 _PATH_OPTIONS = {
@@ -108,7 +97,7 @@ def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
     from ..metrics import run_changes
     from ..scenarios import build_scenario
     from ..scenarios.mix import mix_label
-    from ._scenario_args import scenario_from_args
+    from ._options import scenario_from_args
 
     _check_options(args)
     base = build_scenario(args.scenario, **sets)
@@ -171,33 +160,36 @@ def _json_one(
     n_changes: int,
 ) -> dict[str, Any]:
     names = [f.name for f in scenario.flows]
+    conv = "convergence_times_s"  # one value per change; the other quantities one each
     flows = []
     for name in names:
         mine = [p for p in preds if p.flow == name]
-        entry: dict[str, Any] = {"name": name}
-        sources: dict[str, Any] = {}
-        notes: dict[str, Any] = {}
-        for q in _LABELS:
-            rows = [p for p in mine if p.quantity == q]
-            if q == "convergence_times_s":
-                entry[q] = [p.value for p in rows]
-                sources[q] = [p.source for p in rows]
-                notes[q] = [p.note for p in rows]
-            else:
-                entry[q], sources[q], notes[q] = rows[0].value, rows[0].source, rows[0].note
-        flows.append({**entry, "sources": sources, "notes": notes})
+        rows = {q: [p for p in mine if p.quantity == q] for q in _LABELS}
+
+        def pick(attr: str, rows: dict[str, list[Any]] = rows) -> dict[str, Any]:
+            return {
+                q: [getattr(p, attr) for p in r] if q == conv else getattr(r[0], attr)
+                for q, r in rows.items()
+            }
+
+        flows.append(
+            {"name": name, **pick("value"), "sources": pick("source"), "notes": pick("note")}
+        )
     out: dict[str, Any] = {"algorithm": algorithm, "flows": flows}
     if engine is None:
         return out
-    eng_flows = []
-    for name in names:
-        e: dict[str, Any] = {"name": name}
-        for q in _LABELS:
-            if q == "convergence_times_s":
-                e[q] = [checked.get((q, name, k)) for k in range(n_changes)]
-            else:
-                e[q] = checked.get((q, name, -1))
-        eng_flows.append(e)
+    eng_flows = [
+        {
+            "name": name,
+            **{
+                q: [checked.get((q, name, k)) for k in range(n_changes)]
+                if q == conv
+                else checked.get((q, name, -1))
+                for q in _LABELS
+            },
+        }
+        for name in names
+    ]
     diffs = []
     for p in preds:
         v = _engine_value(p, checked)

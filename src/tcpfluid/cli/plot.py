@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from .._validation import atomic_output, check_output_file
-from ..sweep import _parameter_columns, plot_sweep, read_table
-from ..sweep.plotting import _axis, _select
+from ..sweep import plot_sweep, read_table
+from ..sweep.plotting import _axis, _parameter_columns, _select
+from ._options import add_command
 
 __all__ = ["add_parser", "run"]
 
@@ -30,7 +31,8 @@ examples:
 
 def add_parser(sub: Any) -> None:
     """Register the ``plot`` sub-command."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "plot",
         help="plot a metric of a sweep table (line plot, or heat map over two parameters)",
         description=(
@@ -38,7 +40,6 @@ def add_parser(sub: Any) -> None:
             "(a heat map with a colour bar) and save it as an image."
         ),
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("table", metavar="SWEEP_FILE", help="a .csv or .parquet written by sweep")
     p.add_argument("-m", "--metric", default=None, help="metric column (default: the first metric)")
@@ -61,11 +62,6 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("-o", "--out", default=None, metavar="FIG", help="image file (.png, .pdf, .svg)")
     p.set_defaults(run=run)
-
-
-def _metric_columns(df: Any) -> list[str]:
-    cols = list(df.columns)
-    return cols[cols.index("bdp_pkts") + 1 : cols.index("status")]
 
 
 def _check_out(out: Path) -> None:
@@ -97,7 +93,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out is not None else Path(args.table).with_suffix(".png")
     _check_out(out)  # before any work: no figure drawn for a file that cannot be written
     df = read_table(args.table)
-    metrics = _metric_columns(df)
+    cols = list(df.columns)
+    metrics = cols[cols.index("bdp_pkts") + 1 : cols.index("status")]
     metric = args.metric or (metrics[0] if metrics else None)
     if metric is None:
         raise ValueError(f"{args.table!r} has no metric column")

@@ -16,8 +16,7 @@ from ..analytic import conspicuous_round, conspicuous_round_printed
 from ..analytic.predict import PREDICT_ALGORITHMS, Prediction, predict
 from ..path import Path
 from ..published import published
-from ._scenario_args import add_param_option
-from ._sets import add_quiet_option, add_set_option, parse_sets
+from ._options import add_command, add_param_option, add_quiet_option, add_set_option, parse_sets
 
 __all__ = ["add_parser", "document_comparison", "run"]
 
@@ -54,7 +53,8 @@ time_to_equilibrium_route says which.
 
 def add_parser(sub: Any) -> None:
     """Register the ``predict`` sub-command."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "predict",
         help="closed-form slow-start exit and time to equilibrium",
         description=(
@@ -63,7 +63,6 @@ def add_parser(sub: Any) -> None:
             "the TCP-Ho paper §4)."
         ),
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "scenario",

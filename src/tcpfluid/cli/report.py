@@ -15,9 +15,8 @@ import argparse
 import os
 from typing import Any
 
-from ._jobs import add_jobs_option
-from ._jobs import parse_jobs as _parse_jobs
-from ._sets import add_quiet_option
+from ._options import add_command, add_jobs_option, add_quiet_option
+from ._options import parse_jobs as _parse_jobs
 
 __all__ = ["DEFAULT_OUT", "DEFAULT_OUT_QUICK", "SECTION_TITLES", "add_parser", "run"]
 
@@ -62,7 +61,8 @@ SECTION_TITLES: tuple[tuple[str, str], ...] = (
 def add_parser(sub: Any) -> None:
     """Register the ``report`` sub-command."""
     listing = "\n".join(f"  {name}: {title}" for name, title in SECTION_TITLES)
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "report",
         help="validation report: closed form vs round model vs ODE vs packet sim vs documents",
         description=(
@@ -71,7 +71,6 @@ def add_parser(sub: Any) -> None:
             "tolerances, verdicts) and figures."
         ),
         epilog=_EPILOG.format(sections=listing),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "--out",
@@ -167,23 +166,19 @@ def run(args: argparse.Namespace) -> int:
             f"--out must name a directory, got {out!r} (an empty name would write into the "
             "current directory); give e.g. --out report"
         )
-    if os.path.exists(out) and not os.path.isdir(out):
-        raise ValueError(f"--out must be a directory, got {out!r}, which is a file")
-    if args.quick and _holds_full_report(out):
+    if args.quick and _holds_full_report(out):  # False when out is a file
         raise ValueError(
             f"--out {out!r} holds a full report; a --quick run does not overwrite it "
             f"(default for --quick: {DEFAULT_OUT_QUICK}; or remove {out!r} first)"
         )
-    if (
-        args.figures is not None
-        and os.path.exists(args.figures)
-        and not os.path.isdir(args.figures)
-    ):
-        raise ValueError(f"--figures must be a directory, got {args.figures!r}, which is a file")
-    # unwritable outputs fail here, before minutes of runs, not when the report is written
-    _check_writable("--out", out)
-    if args.figures is not None:
-        _check_writable("--figures", args.figures)
+    folders = [
+        (opt, d) for opt, d in (("--out", out), ("--figures", args.figures)) if d is not None
+    ]
+    for option, folder in folders:
+        if os.path.exists(folder) and not os.path.isdir(folder):
+            raise ValueError(f"{option} must be a directory, got {folder!r}, which is a file")
+    for option, folder in folders:  # before minutes of runs, not when the report is written
+        _check_writable(option, folder)
     import matplotlib
 
     matplotlib.use("Agg")

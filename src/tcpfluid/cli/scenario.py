@@ -9,7 +9,7 @@ import math
 from typing import Any
 
 from .._json import dumps as json_text
-from ._sets import add_set_option, parse_sets
+from ._options import add_command, add_set_option, parse_sets
 
 __all__ = ["add_parser", "run"]
 
@@ -28,12 +28,12 @@ shorter form in which tcpfluid derives access links and reverse paths.
 
 def add_parser(sub: Any) -> None:
     """Register the ``scenario`` sub-command."""
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "scenario",
         help="list the named scenarios; show one as text, JSON or a scenario file",
         description="List the named scenarios, or show one (or a scenario file).",
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("action", choices=("list", "show"), help="list, or show SCENARIO")
     p.add_argument("scenario", nargs="?", metavar="SCENARIO", help="a name or a FILE.toml")

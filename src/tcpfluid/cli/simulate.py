@@ -1,29 +1,12 @@
 """``tcpfluid simulate``: run a named scenario or a scenario file on one engine.
 
-The scenario is a registered name or the path of a scenario file
-(:mod:`tcpfluid.scenarios.files`); ``--algorithm`` gives every flow one law (``vegas``) or
-runs of flows their own (``vegas:8,reno:2``, :mod:`tcpfluid.scenarios.mix`); a file's own
-algorithms are used when it is left out. ``--param [SELECTOR:]KEY=VALUE`` sets a law
-parameter of some flows.
-
-Engines are looked up by name in :data:`tcpfluid.engines.ENGINES` (name → engine class,
-:mod:`tcpfluid.engines`): ``rounds``, ``packet``, ``ode`` (the hybrid model under its older
-name) and ``hybrid``. Every run gives a :class:`~tcpfluid.results.Result` whose summary has
-the public keys below.
-
-Public JSON keys (``--json``): ``ss_exit_window``, ``ss_exit_time_s``, ``settled_window``,
-``time_to_equilibrium_s``, ``convergence_times_s`` (one per bandwidth change, in order),
-``utilization``, ``throughput_pps`` (per flow), ``jain_index``; plus ``scenario``,
-``algorithm``, ``engine``, ``params``, ``status`` and ``message`` (0 and ``"ok"`` for a
-complete run); and, as ``tcpfluid predict --json`` spells them, ``ss_exit_window_pkts``,
-``settled_window_pkts`` and ``equilibrium_window_pkts``. ``null`` means "did not happen" (no
-slow-start exit, did not settle). The window keys above describe flow 0; beside them every
-flow's values (``settled_windows_pkts``, ``times_to_equilibrium_s``, ...) and the aggregates
-(``all_settled_time_s``, ``all_converged_times_s``, ``losses_unit``, ``notes``): see
-:meth:`tcpfluid.results.Summary.to_dict`. The text table shows every flow.
-
-The run goes through :func:`tcpfluid.simulate`; a progress bar is drawn on stderr when it
-is a terminal, unless ``--quiet`` or ``--json``.
+The scenario is built by :func:`~tcpfluid.cli._options.scenario_from_args` (``--set``,
+``--algorithm`` one law or a mix, ``--param``) and run through :func:`tcpfluid.simulate`
+on an engine of :data:`tcpfluid.engines.ENGINES`. The ``--json`` keys are those of
+:meth:`tcpfluid.results.Summary.to_dict`, plus ``scenario``, ``algorithm``, ``engine``,
+``params``, ``status``, ``message`` and the spellings of ``tcpfluid predict --json``
+(``ss_exit_window_pkts``, ``settled_window_pkts``, ``equilibrium_window_pkts``): a
+contract (tests/repo/public_surface.json). ``null`` means "did not happen".
 """
 
 from __future__ import annotations
@@ -37,8 +20,14 @@ from ..algorithms.registry import ALGORITHMS
 from ..engines import ENGINES, engine_options, simulate_summary
 from ..results import Summary
 from ..scenarios import SCENARIOS
-from ._scenario_args import add_param_option, scenario_from_args
-from ._sets import add_quiet_option, add_set_option, parse_sets
+from ._options import (
+    add_command,
+    add_param_option,
+    add_quiet_option,
+    add_set_option,
+    parse_sets,
+    scenario_from_args,
+)
 
 __all__ = ["ENGINES", "PLANNED_ENGINES", "add_parser", "parse_sets", "run", "simulate_summary"]
 
@@ -69,7 +58,8 @@ def add_parser(sub: Any) -> None:
         f"  {name}: {spec.description}\n    parameters (--set): {', '.join(spec.defaults)}"
         for name, spec in SCENARIOS.items()
     )
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "simulate",
         help="run a named scenario (round model; packet and ODE engines)",
         description=(
@@ -78,7 +68,6 @@ def add_parser(sub: Any) -> None:
             "bandwidth change, utilization, throughput per flow, Jain's index."
         ),
         epilog=_EPILOG.format(scenarios=listing),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "scenario",

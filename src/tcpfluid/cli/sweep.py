@@ -1,12 +1,8 @@
 """``tcpfluid sweep CONFIG.toml --out FILE``: run a parameter sweep, write a tidy table.
 
-The configuration is described in :meth:`tcpfluid.sweep.Sweep.from_dict`. Results are
-cached next to the output (``FILE.cache/``, or ``--cache DIR``) so that an interrupted
-sweep (Ctrl-C, a kill), run again, computes only the points it had not finished; two
-sweeps on one cache do not compute a point twice (the second waits for the first). The
-table is written atomically (a complete file or none; ``--out`` is checked for
-writability before any work). Exit status: 0, or 1 if any point failed (the table is
-still written; ``--allow-failed`` exits 0), 2 for bad input, 130 after Ctrl-C.
+The configuration is described in :meth:`tcpfluid.sweep.Sweep.from_dict`; the cache
+(``FILE.cache/`` or ``--cache DIR``), resuming, the atomic write and the exit statuses in
+docs/sweeps.md.
 """
 
 from __future__ import annotations
@@ -17,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from .._validation import check_output_file
-from ..sweep import CONFIG_KEYS, ENGINE_METRICS, Sweep, _table_format
+from ..sweep import CONFIG_KEYS, ENGINE_METRICS, Sweep
 from ..sweep.plotting import missing_reasons
-from ._jobs import add_jobs_option, parse_jobs
-from ._sets import add_quiet_option
+from ..sweep.tables import _table_format
+from ._options import add_command, add_jobs_option, add_quiet_option, parse_jobs
 
 __all__ = ["add_parser", "run"]
 
@@ -49,7 +45,8 @@ examples:
 def add_parser(sub: Any) -> None:
     """Register the ``sweep`` sub-command."""
     listing = "\n".join(f"  {e}: {', '.join(m)}" for e, m in ENGINE_METRICS.items())
-    p = sub.add_parser(
+    p = add_command(
+        sub,
         "sweep",
         help="run a parameter sweep from a TOML config (grid x engine x metrics -> table)",
         description=(
@@ -58,7 +55,6 @@ def add_parser(sub: Any) -> None:
             "or .parquet file."
         ),
         epilog=_EPILOG.format(keys=", ".join(CONFIG_KEYS), metrics=listing),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("config", metavar="CONFIG.toml", help="sweep configuration")
     p.add_argument(

@@ -1,19 +1,11 @@
 """Named, parameterised scenarios: one description consumed by every engine.
 
 A :class:`Scenario` is plain data: links, flows, constant-bit-rate (CBR) sources and a
-duration. The package has three parts a reader finds by name:
-
-* :mod:`tcpfluid.scenarios.model` - the data model (:class:`Link`, :class:`FlowSpec`,
-  :class:`CbrSource`, :class:`Scenario`);
-* :mod:`tcpfluid.scenarios.reduction` - the one reduction of a scenario for the fluid
-  engines (:func:`fluid_view`: bottleneck, rates, per-flow base RTTs, reverse path, cross
-  traffic, queue discipline) and the table of what each engine can model
-  (:func:`check_engine`);
-* :mod:`tcpfluid.scenarios.catalogue` - the documents' setups, registered by name with the
-  :func:`register` decorator, and :func:`build_scenario`.
-
-The packet simulator (:mod:`tcpfluid.sim`) reads the links and the flows' link lists
-directly; the round model and the ODE read :func:`fluid_view`.
+duration (:mod:`~tcpfluid.scenarios.model`). The packet simulator reads the links and the
+flows' link lists directly; the round model and the ODE read the one reduction to a
+bottleneck, :func:`fluid_view`, checked per engine by :func:`check_engine`
+(:mod:`~tcpfluid.scenarios.reduction`). The documents' setups are registered by name with
+:func:`register` and built by :func:`build_scenario` (:mod:`~tcpfluid.scenarios.catalogue`).
 
 Examples
 --------

@@ -1,24 +1,13 @@
 """A scenario's links and flows stored as columns (arrays), not one object per flow.
 
-A :class:`~tcpfluid.scenarios.Scenario` keeps its links in a :class:`LinkTable` (rates,
-delays, buffers as arrays) and its flows in a :class:`FlowTable` (routes as a sparse
-flows × links incidence in compressed-row form, start and stop times as arrays, and each
-flow's control law as an index into a short table of distinct ``(algorithm, parameters)``).
-Building, reducing and summarising a scenario are then array operations, linear in the
-flows: a million flows build in about half a second (``benchmarks/million.py``).
-
-:attr:`Scenario.links <tcpfluid.scenarios.Scenario.links>` and
-:attr:`Scenario.flows <tcpfluid.scenarios.Scenario.flows>` stay sequences of
-:class:`~tcpfluid.scenarios.Link` and :class:`~tcpfluid.scenarios.FlowSpec`
-(:class:`LinkSeq`, :class:`FlowSeq`): an object is made when it is read (indexing,
-iterating), from the columns.
-
-Routes are kept as a routing matrix in compressed-row form (``ptr``, ``idx``: flow ``i``
-crosses links ``idx[ptr[i]:ptr[i + 1]]`` in order), so flows crossing several shared links
-need no other representation.
-
-Names are :class:`Names`: explicit lists, or numbered families (``"S{i}-R1"`` for
-``i = 1..n``) spelled out only when read.
+:class:`LinkTable` holds rates, delays and buffers as arrays; :class:`FlowTable` the routes
+as a sparse flows × links incidence in compressed-row form (``ptr``, ``idx``: flow ``i``
+crosses links ``idx[ptr[i]:ptr[i + 1]]`` in order), start and stop times, and each flow's
+law as an index into a short table of distinct ``(algorithm, parameters)``. Building,
+reducing and summarising a scenario are then array operations, linear in the flows.
+:class:`LinkSeq` and :class:`FlowSeq` read the columns back as
+:class:`~tcpfluid.scenarios.Link` and :class:`~tcpfluid.scenarios.FlowSpec` objects, each
+made when it is read. Names are :class:`Names` (:mod:`tcpfluid.scenarios._names`).
 """
 
 from __future__ import annotations
@@ -35,23 +24,7 @@ from .._result_columns import LazySeq
 if TYPE_CHECKING:  # pragma: no cover
     from .model import FlowSpec, Link
 
-from ._names import Family, Names
-
-__all__ = [
-    "Family",
-    "FlowSeq",
-    "FlowTable",
-    "LinkSeq",
-    "LinkTable",
-    "Names",
-    "canonical_laws",
-    "check_intervals",
-    "csr",
-    "law_index",
-    "on_route",
-    "route_sums",
-    "take_routes",
-]
+from ._names import Names
 
 FloatArray = NDArray[np.float64]
 T = TypeVar("T")
@@ -62,7 +35,6 @@ IntArray = NDArray[np.int64]
 LawKey = tuple[str | None, Mapping[str, Any]]
 
 
-# ------------------------------------------------------------------------------ routes
 def csr(rows: Sequence[Sequence[int]]) -> tuple[IntArray, IntArray]:
     """Compressed-row form ``(ptr, idx)`` of lists of link indices."""
     ptr = np.zeros(len(rows) + 1, dtype=np.int64)
@@ -95,15 +67,11 @@ def route_sums(ptr: IntArray, idx: IntArray, values: FloatArray) -> FloatArray:
     return out
 
 
-def route_rows(ptr: IntArray) -> IntArray:
-    """The route (row) of each entry of ``idx``."""
-    return np.repeat(np.arange(ptr.size - 1, dtype=np.int64), np.diff(ptr))
-
-
 def on_route(ptr: IntArray, idx: IntArray, link: int) -> NDArray[np.bool_]:
     """Whether each route crosses link ``link``."""
     out = np.zeros(ptr.size - 1, dtype=bool)
-    out[route_rows(ptr)[idx == link]] = True
+    rows = np.repeat(np.arange(ptr.size - 1, dtype=np.int64), np.diff(ptr))  # each entry's route
+    out[rows[idx == link]] = True
     return out
 
 
@@ -125,7 +93,6 @@ def _checked(cls: type[T], **values: Any) -> T:
     return obj
 
 
-# ------------------------------------------------------------------------------ links
 class LinkTable:
     """The links of a scenario as columns.
 
@@ -228,7 +195,6 @@ class LinkSeq(LazySeq["Link"]):
         return self.table.link(k)
 
 
-# ------------------------------------------------------------------------------ flows
 def _law_key(algorithm: str | None, params: Mapping[str, Any]) -> Any:
     """A key equal for laws whose names and parameter dicts compare equal."""
     items = tuple(sorted(params.items()))
@@ -340,15 +306,6 @@ class FlowTable:
         t._cache.update(enumerate(flows))
         return t
 
-    # -------------------------------------------------------------- reading
-    def forward(self, i: int) -> IntArray:
-        """The links flow ``i``'s data cross (indices)."""
-        return self.fwd_idx[self.fwd_ptr[i] : self.fwd_ptr[i + 1]]
-
-    def reverse(self, i: int) -> IntArray:
-        """The links flow ``i``'s ACKs cross (indices)."""
-        return self.rev_idx[self.rev_ptr[i] : self.rev_ptr[i + 1]]
-
     def algorithms(self) -> list[str | None]:
         """Each distinct law's algorithm, in the order of :attr:`laws`."""
         return [a for a, _ in self.laws]
@@ -360,12 +317,12 @@ class FlowTable:
             from .model import FlowSpec
 
             alg, params = self.laws[int(self.law[i])]
-            names = links.names
+            names, fwd, rev = links.names, self.fwd_ptr, self.rev_ptr
             fl = self._cache[i] = _checked(
                 FlowSpec,
                 name=self.names[i],
-                forward=tuple(names[int(k)] for k in self.forward(i)),
-                reverse=tuple(names[int(k)] for k in self.reverse(i)),
+                forward=tuple(names[int(k)] for k in self.fwd_idx[fwd[i] : fwd[i + 1]]),
+                reverse=tuple(names[int(k)] for k in self.rev_idx[rev[i] : rev[i + 1]]),
                 start_s=float(self.start_s[i]),
                 stop_s=float(self.stop_s[i]),
                 algorithm=alg,
@@ -373,7 +330,6 @@ class FlowTable:
             )
         return fl
 
-    # -------------------------------------------------------------- new tables
     def with_times(self, start_s: FloatArray, stop_s: FloatArray) -> FlowTable:
         """The same flows with new start and stop times (checked: ``stop > start >= 0``)."""
         start = np.asarray(start_s, dtype=np.float64)

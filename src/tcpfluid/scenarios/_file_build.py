@@ -450,8 +450,6 @@ def _declared_links(
 
 
 def _rate(value: Any, name: str, packet_size_bytes: float) -> float:
-    """A rate of the file in bits/s: a string with its unit, a bit rate (``"10Mbps"``,
-    ``"6250bps"``) or a packet rate (``"6250pps"``, of the file's ``packet_size``); a
-    bare number is refused, as in :func:`tcpfluid.build_scenario` and ``--set``
-    (:class:`tcpfluid.Path` reads one as packets/s: one number, two readings)."""
+    """A rate of the file in bits/s: a bit rate or a packet rate with its unit (a bare
+    number is refused, as by :func:`tcpfluid.build_scenario`)."""
     return units.link_rate_bps(value, packet_size_bytes=packet_size_bytes, name=name)

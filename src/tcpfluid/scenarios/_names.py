@@ -14,8 +14,6 @@ from numpy.typing import NDArray
 
 from .._validation import item_index
 
-__all__ = ["Family", "Names"]
-
 
 class Family:
     """Numbered names for ``i = first .. first + count - 1``: one per template and ``i``

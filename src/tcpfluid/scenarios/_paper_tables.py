@@ -1,11 +1,7 @@
-"""The TCP-Ho paper's fairness and friendliness setups (§5.2, Tables 5-7), as named scenarios.
-
-``ho-fairness`` (Table 5: five sources of one scheme on the Fig. 4 dumbbell),
-``ho-different-rtt`` (Table 6: the same five with different RTTs, which are **ours**,
-:data:`HO_DIFFERENT_RTTS_MS`, the paper's Fig. 13 not being in its text) and
-``ho-friendliness`` (Table 7: 20 connections of two schemes in a proportion, ``algorithm``
-a mix such as ``"reno:15,vegas:5"``, :mod:`tcpfluid.scenarios.mix`). 60-s runs measured
-from :data:`HO_MEASURE_FROM_S` (*ours*). Each setting and reading: docs/paper-tables.md.
+"""The TCP-Ho paper's fairness and friendliness setups (§5.2, Tables 5-7), as named scenarios:
+``ho-fairness``, ``ho-different-rtt`` (its RTTs *ours*, :data:`HO_DIFFERENT_RTTS_MS`) and
+``ho-friendliness`` (``algorithm`` a mix such as ``"reno:15,vegas:5"``). Each setting and
+reading: docs/paper-tables.md.
 """
 
 from __future__ import annotations

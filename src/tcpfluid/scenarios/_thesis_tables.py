@@ -1,17 +1,7 @@
-"""Tsang's thesis, ch. 3 §4.4-4.5: the many-flow network of its Table 3.19.
-
-Registered here (imported by :mod:`tcpfluid.scenarios`): ``thesis-many-flows``, N TCP
-senders sharing a 10 Mb/s, 25 ms RED link, with random one-way delays and random starts,
-used by the thesis's Tables 3.20-3.28 (Vegas-δ or Reno only, mixes of Vegas and Reno,
-delayed ACKs). The two-flow network of its Fig. 3.1 is ``thesis-two-flow``
-(:mod:`tcpfluid.scenarios.catalogue`).
-
-The reading the library takes where Table 3.19 and its text leave a choice (*ours*): each
-flow's one-way propagation, uniform in 45-50 ms, includes the 25 ms bottleneck, the rest
-being the source's access link; access links of 10 Mb/s × 10 / N on both sides; starts
-uniform in the first 5 % of the run, one ``seed`` drawing delays and starts in flow order;
-the telnet sessions, the 650-packet window limit and ns-2's timer granularity left out.
-Why, with Table 3.27's evidence: docs/thesis-tables.md, "The many-flow network".
+"""Tsang's thesis, ch. 3 §4.4-4.5: ``thesis-many-flows``, the many-flow network of its
+Table 3.19 (N TCP senders behind a 10 Mb/s, 25 ms RED link, random delays and starts).
+The readings the library takes where the table and its text leave a choice (*ours*):
+docs/thesis-tables.md, "The many-flow network".
 """
 
 from __future__ import annotations

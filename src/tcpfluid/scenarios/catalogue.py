@@ -45,7 +45,6 @@ from .model import (
     _buffer,
     _int,
     _real,
-    _time,
     paused_gc,
 )
 from .topology import (
@@ -218,14 +217,10 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
 
 
 def _keep_access_faster(name: str, p: dict[str, Any], overrides: Mapping[str, Any]) -> str:
-    """Keep a scenario's access links faster than the bottleneck a user sets.
-
-    When ``bandwidth`` is overridden to a rate at or above the scenario's
-    ``access_bandwidth`` and ``access_bandwidth`` is not overridden, the access links
-    would become the bottleneck (the documents' access rates were chosen above their
-    bottlenecks): ``p["access_bandwidth"]`` is raised to :data:`ACCESS_FACTOR` times
-    ``bandwidth``, and the returned note says so (``""`` when nothing changed).
-    """
+    """Keep a scenario's access links faster than the bottleneck a user sets: with
+    ``bandwidth`` overridden at or above an access rate that is not, ``p["access_bandwidth"]``
+    is raised to :data:`ACCESS_FACTOR` times ``bandwidth``; returns a note saying so, or
+    ``""``."""
     if "bandwidth" not in overrides or "access_bandwidth" in overrides:
         return ""
     if "access_bandwidth" not in p:
@@ -246,12 +241,7 @@ def _keep_access_faster(name: str, p: dict[str, Any], overrides: Mapping[str, An
 def _spread_starts(sc: Scenario, p: Mapping[str, Any]) -> Scenario:
     """``sc`` with each flow's start and stop moved by its seeded offset in
     ``[0, start_spread)`` (:data:`START_SPREAD_DEFAULTS`); ``sc`` itself when the spread is 0.
-
-    Raises
-    ------
-    ValueError
-        If ``start_spread`` is not a finite time >= 0 or ``start_seed`` not an integer >= 0.
-    """
+    ValueError for a ``start_spread`` or ``start_seed`` out of range."""
     raw = p["start_spread"]
     try:
         width = units.time_or_zero(raw, name="start_spread")
@@ -317,10 +307,9 @@ _DUMBBELL_CBR_DEFAULTS: dict[str, Any] = {
 
 
 def _dumbbell(name: str, *, cbr: bool = True, mixed: bool = False) -> Builder:
-    """The builder of scenario ``name``: ``flows`` flows on the access dumbbell
-    (:func:`~tcpfluid.scenarios.topology._access_topology`), with the CBR of ``cbr``/
-    ``cbr_start``/``cbr_stop`` when ``cbr``; ``mixed``: ``algorithm`` also names a mix
-    (:func:`tcpfluid.scenarios.mix.with_mix`)."""
+    """The builder of scenario ``name``: ``flows`` flows on the access dumbbell, with the
+    CBR of ``cbr``/``cbr_start``/``cbr_stop`` when ``cbr``; ``mixed``: ``algorithm`` may
+    name a mix."""
 
     def build(p: dict[str, Any]) -> Scenario:
         n = _int("flows", p["flows"], minimum=1)
@@ -378,8 +367,8 @@ def _qv_many_flows(p: dict[str, Any]) -> Scenario:
     groups = _int("groups", p["groups"], minimum=1)
     if groups > n:
         raise ValueError(f"groups must be <= flows={n}, got groups={groups}")
-    interval = _time("group_interval", p["group_interval"])
-    active = _time("active", p["active"])
+    interval = units.time_or_inf(p["group_interval"], name="group_interval")
+    active = units.time_or_inf(p["active"], name="active")
     if active <= 0:
         raise ValueError(f"active must be > 0, got {p['active']!r}")
     sc = _access_topology(p, n_flows=n, scenario="qv-many-flows")
@@ -544,14 +533,7 @@ def _asymmetric(p: dict[str, Any]) -> Scenario:
     return _scenario("asymmetric", p, links, [flow])
 
 
-# The iTCP-Vegas paper §4, checked against its text (§4.1-4.2, Tables 1-2): a 622 Mb/s
-# backbone with 110 ms link delay, host links "less than 10 ms" (10 ms gives the "large RTT of
-# 260 ms" it quotes), 100 s (Table 1). Table 2: 155 Mb/s, 200 s, and its values 240-840 ms are
-# RTTs as its header says (the text calls them "link delay of backbone"; as one-way delays,
-# RTTs 520-1720 ms, our iTCP-Vegas ramps end at 73 s, 169 s and after 200 s, not at the
-# table's 22-156 s). The LANs are "Gigabit Ethernet (IEEE 802.3u)": 802.3u is 100 Mb/s Fast
-# Ethernet, which could not carry Table 1's 412 Mb/s, so 1 Gb/s. Silent: buffer (infinite: no
-# loss is reported) and packet size (1000 bytes, as the other documents).
+# The iTCP-Vegas paper §4; its readings (errata N4, N5): docs/paper-tables.md, Tables 1-2
 register(
     "itcp-long-delay",
     defaults={

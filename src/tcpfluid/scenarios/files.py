@@ -1,16 +1,12 @@
 """Scenario files: an experiment written in TOML, run as written by every engine.
 
 A scenario file describes links, flows (one by one or in groups), cross traffic and queue
-disciplines; tcpfluid derives what the file leaves out (examples/scenarios/ has files).
-The keys of each table (:data:`TOP_KEYS`, :data:`LINK_KEYS`, :data:`FLOW_KEYS`,
-:data:`CBR_KEYS`), what tcpfluid derives (each declared link's reverse direction
-``NAME-rev``; with ``rtt``, a flow's four access links at ``access_rate`` whose one-way delay
-``(rtt - delays of the path and reverse path) / 4`` makes its round-trip propagation delay
-``rtt``) and the overrides (:func:`file_parameters`: the top-level keys, ``bandwidth``/
-``buffer`` of the slowest declared link, ``rtt``, the law parameters, ``cbr=none`` and any
-value by its place, ``link.NAME.KEY``, ``flow.N.KEY``, ``cbr.N.KEY``) are described in
-docs/your-own-scenario.md. Every error is a ``ValueError`` naming the file, the table and
-the key.
+disciplines; tcpfluid derives what the file leaves out (each declared link's reverse
+direction ``NAME-rev``; with ``rtt``, a flow's four access links). The keys of each table
+(:data:`TOP_KEYS`, :data:`LINK_KEYS`, :data:`FLOW_KEYS`, :data:`CBR_KEYS`), the derivations
+and the overrides (:func:`file_parameters`) are described in docs/your-own-scenario.md;
+examples/scenarios/ has files. Every error is a ``ValueError`` naming the file, the table
+and the key.
 
 Examples
 --------
@@ -175,7 +171,6 @@ def _tables(data: Mapping[str, Any], kind: str) -> list[dict[str, Any]]:
     return [t for t in raw if isinstance(t, dict)] if isinstance(raw, list) else []
 
 
-# ------------------------------------------------------------------------------ overrides
 def _apply_overrides(
     data: dict[str, Any], overrides: Mapping[str, Any], where: _Where
 ) -> dict[str, Any]:
@@ -269,7 +264,6 @@ def _set_by_place(data: dict[str, Any], key: str, value: Any, where: _Where, tab
     found[head] = value
 
 
-# ------------------------------------------------------------------------------ writing
 def _toml_value(v: Any) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"

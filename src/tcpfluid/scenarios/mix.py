@@ -1,14 +1,10 @@
 """Several algorithms in one scenario: ``"vegas:8,reno:2"`` and per-flow law parameters.
 
-An **algorithm mix** is a comma-separated list of ``NAME:COUNT`` entries given to the
-flows in their order: ``"vegas:8,reno:2"`` runs the first eight flows with Vegas and the
-next two with Reno. The last entry may leave out its count (``"vegas:8,reno"``: every
-flow after the eighth runs Reno); a single name without a count (``"vegas"``) runs every
-flow with it. The counts must cover the scenario's flows exactly.
-
-A **flow selector** (:func:`select_flows`) names some of a scenario's flows: an algorithm
-name (``"vegas"``: the flows running it), a flow's name, a position ``"3"`` or a range
-``"1-8"`` (from 1, in the scenario's order).
+An **algorithm mix** gives ``NAME:COUNT`` entries to the flows in their order; the last
+may leave out its count (the remaining flows); one name without a count runs every flow;
+the counts must cover the flows exactly. A **flow selector** (:func:`select_flows`) names
+flows by algorithm, name, position ``"3"`` or range ``"1-8"`` (from 1).
+docs/your-own-scenario.md, "Several algorithms".
 
 Examples
 --------

@@ -1,24 +1,10 @@
 """The scenario data model: links, flows, constant-bit-rate sources, the scenario.
 
-A :class:`Scenario` is plain data: links, flows, constant-bit-rate (CBR) sources and a
-duration. Rates of links and CBR sources are kept in **bits per second** (a property of the
-wire, independent of the packet size); the reduction for the fluid engines
-(:mod:`tcpfluid.scenarios.reduction`) converts them to packets per second with the
-scenario's packet size (data links) or ACK size (ACK links).
-
-* :class:`Link` - one **direction** of a wire: rate, one-way propagation delay, buffer
-  (packets; ``inf`` = never drops) and discipline (``"drop-tail"`` or ``"red"``, with the
-  RED parameters of :mod:`tcpfluid.queueing`). A full-duplex wire is two links.
-* :class:`FlowSpec` - a TCP connection: the names of the links its data packets cross
-  (``forward``) and those its ACKs cross (``reverse``), start/stop times, algorithm name
-  and law parameters.
-* :class:`CbrSource` - constant-bit-rate cross traffic: rate, start/stop times, links.
-* :class:`Scenario` - all of the above plus ``duration_s``, packet and ACK sizes, the
-  parameter values the builder was called with (``params``) and ``notes`` (what the
-  builder changed, e.g. flows left out because they would start after the run's end).
-
-The links and flows are kept as columns (:mod:`tcpfluid.scenarios._columns`), read back as
-:class:`Link` and :class:`FlowSpec` objects when indexed or iterated.
+Rates of links and CBR sources are kept in bits per second (a property of the wire); the
+reduction for the fluid engines (:mod:`tcpfluid.scenarios.reduction`) converts them to
+packets per second. The links and flows are kept as columns
+(:mod:`tcpfluid.scenarios._columns`), read back as :class:`Link` and :class:`FlowSpec`
+objects when indexed or iterated.
 """
 
 from __future__ import annotations
@@ -57,22 +43,10 @@ __all__ = ["DISCIPLINES", "CbrSource", "FlowSpec", "Link", "Scenario"]
 MIN_SIZE_BYTES = 1.0
 
 
-def check_size_bytes(name: str, size: float) -> float:
-    """``size`` (bytes, already parsed) if it is at least :data:`MIN_SIZE_BYTES`."""
-    if not size >= MIN_SIZE_BYTES:
-        raise ValueError(f"{name} must be at least {MIN_SIZE_BYTES:g} byte, got {size!r} bytes")
-    return size
-
-
-def _time(name: str, value: Any) -> float:
-    """Seconds from a number or string; 0 and ``inf`` (``"never"``) accepted."""
-    return units.time_or_inf(value, name=name)
-
-
 def _set_interval(owner: Any, kind: str) -> None:
     """Convert ``owner.start_s``/``owner.stop_s`` to seconds in place; ``stop_s > start_s``."""
-    start = _time(f"{owner.name}.start", owner.start_s)
-    stop = _time(f"{owner.name}.stop", owner.stop_s)
+    start = units.time_or_inf(owner.start_s, name=f"{owner.name}.start")
+    stop = units.time_or_inf(owner.stop_s, name=f"{owner.name}.stop")
     if stop <= start:
         raise ValueError(
             f"{kind} {owner.name!r}: stop_s must be > start_s, got start_s={start!r}, "
@@ -155,45 +129,20 @@ def _buffer(name: str, value: Any, packet_size_bytes: float) -> float:
 
 
 def _plain(v: Any) -> Any:
+    """``v`` JSON-ready: a tuple as a list, a mapping as a dict, an infinite float ``None``."""
     if isinstance(v, float) and math.isinf(v):
         return None
-    return v
+    if isinstance(v, tuple):
+        return list(v)
+    return dict(v) if isinstance(v, Mapping) else v
 
 
 class _Plain:
     """``to_dict`` for the frozen dataclasses below."""
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain description: its fields in order (tuples as lists, mappings as dicts), an
-        infinite buffer or stop time ``None``."""
-        out: dict[str, Any] = {}
-        for name in _field_names(type(self)):
-            v = getattr(self, name)
-            kind = type(v)
-            if kind is str or kind is int or kind is bool:  # the common plain values
-                pass
-            elif kind is float:
-                if math.isinf(v):
-                    v = None
-            elif isinstance(v, tuple):
-                v = list(v)
-            elif isinstance(v, Mapping):
-                v = dict(v)
-            else:
-                v = _plain(v)
-            out[name] = v
-        return out
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    """The names of a dataclass's fields, in order (looked up once per class)."""
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls))
-    return names
+        """Plain description: its fields in order (:func:`_plain` values)."""
+        return {f.name: _plain(getattr(self, f.name)) for f in fields(self)}  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -334,12 +283,13 @@ class CbrSource(_Plain):
 
 @dataclass(frozen=True)
 class Scenario:
-    """A complete experiment description (see the module docstring).
+    """A complete experiment description: links, flows, CBR sources, ``duration_s``, packet
+    and ACK sizes, the parameter values the builder was called with (``params``) and
+    ``notes`` (what the builder changed, e.g. flows left out of a shortened run).
 
     ``links`` and ``flows`` may be given as sequences of :class:`Link` and
-    :class:`FlowSpec`; the scenario keeps them as columns
-    (:mod:`tcpfluid.scenarios._columns`) and reads them back as sequences of the same
-    objects, each made when it is read.
+    :class:`FlowSpec`; the scenario keeps them as columns and reads them back as sequences
+    of the same objects, each made when it is read.
     """
 
     name: str
@@ -363,7 +313,11 @@ class Scenario:
         object.__setattr__(self, "duration_s", units.seconds(self.duration_s, name="duration"))
         for key, name in (("packet_size_bytes", "packet_size"), ("ack_size_bytes", "ack_size")):
             size = units.bytes_(getattr(self, key), name=name)
-            object.__setattr__(self, key, check_size_bytes(name, size))
+            if not size >= MIN_SIZE_BYTES:
+                raise ValueError(
+                    f"{name} must be at least {MIN_SIZE_BYTES:g} byte, got {size!r} bytes"
+                )
+            object.__setattr__(self, key, size)
         object.__setattr__(self, "params", dict(self.params))
         links = self.links
         lt = links.table if isinstance(links, LinkSeq) else LinkTable.from_links(tuple(links))
@@ -407,7 +361,6 @@ class Scenario:
                         f"CBR {c.name!r} uses unknown link {ln!r}; links: {sorted(lt.names)}"
                     )
 
-    # ---------------------------------------------------------------- columns
     @property
     def link_table(self) -> LinkTable:
         """The links as columns (:class:`~tcpfluid.scenarios._columns.LinkTable`)."""
@@ -422,7 +375,6 @@ class Scenario:
         """The same scenario (links, sizes, CBR) with the flows of ``table``."""
         return replace(self, flows=FlowSeq(table, self.link_table), **changes)
 
-    # ---------------------------------------------------------------- helpers
     def link(self, name: str) -> Link:
         """The link called ``name``."""
         k = self.link_table.find(name)
@@ -519,10 +471,8 @@ class Scenario:
 
     def fluid_view(self, engine: str | None = "rounds") -> FluidView:
         """The reduction of this scenario for the fluid engines
-        (:func:`tcpfluid.scenarios.reduction.fluid_view`), checked for ``engine``.
-
-        ``engine`` defaults to the round model, the most restrictive (this method's
-        contract since it was the round model's reduction); ``None`` checks nothing.
+        (:func:`tcpfluid.scenarios.reduction.fluid_view`), checked for ``engine`` (default
+        the round model, the most restrictive; ``None`` checks nothing).
 
         Raises
         ------

@@ -1,29 +1,13 @@
 """The one reduction of a scenario for the fluid engines, and what each engine can model.
 
 The round model and the ODE model see a network as one bottleneck shared by their flows
-(the Quick Vegas paper (Chan, Lin, Ho 2008) §4). :func:`fluid_view` reduces a
-:class:`~tcpfluid.scenarios.Scenario` to that picture once, for both engines:
-
-* the **bottleneck** (:func:`bottleneck`, the one rule every engine and every summary uses):
-  the slowest link of the first flow's forward path; among equally slow links the one the
-  most flows cross, then the first on the path (the one that queues: a later link of the
-  same rate never does);
-* its rate μ (packets/s of the scenario's packet size), buffer and queue discipline with
-  the RED parameters of :mod:`tcpfluid.queueing`;
-* each flow's base RTT (eq. 5 of the same paper over its own links,
-  :meth:`~tcpfluid.scenarios.Scenario.base_rtt_s`), start and stop time;
-* the **reverse path**: the same rule over the ACK links; it is an ACK-path bottleneck
-  (the asymmetric-network paper) when it carries fewer ACKs/s than μ;
-* the **cross traffic** as one type, :class:`CrossTrafficChange` (rate in packets/s,
-  start, stop), for every CBR source that crosses the bottleneck.
-
-The reduction itself never refuses a scenario; :func:`check_engine` does, per engine, from
-the table :data:`ENGINE_CAPABILITIES`: an engine that cannot model a feature of the
-scenario (a CBR source that does not cross the bottleneck, flows that do not share it)
-raises a ``ValueError`` that names the feature and the engines that can, instead of
-silently running something else. Both fluid engines model RED and flows of unequal base
-RTT (the round model then gives each base RTT its own round clock,
-docs/round-model-unequal-rtt.md).
+(the Quick Vegas paper §4). :func:`fluid_view` reduces a
+:class:`~tcpfluid.scenarios.Scenario` to that picture once, for both engines
+(:class:`FluidView`: the bottleneck by the one rule of :func:`bottleneck`, its rate,
+buffer and discipline, each flow's base RTT by eq. 5, the ACK-path bottleneck when it
+carries fewer ACKs/s than μ, the cross traffic that crosses the bottleneck). The reduction
+never refuses a scenario; :func:`check_engine` does, per engine, from the table
+:data:`ENGINE_CAPABILITIES`, naming the feature and the engines that can model it.
 
 Examples
 --------
@@ -50,7 +34,7 @@ from numpy.typing import NDArray
 
 from ..path import Path
 from ..queueing import RedParameters, red_parameters
-from ._columns import IntArray, on_route
+from ._columns import on_route
 from .model import FlowSpec, Link, Scenario
 
 __all__ = [
@@ -141,28 +125,23 @@ def _close_to_first(values: Sequence[float]) -> NDArray[np.bool_]:
         return (d == d0) | (np.abs(d - d0) <= 1e-9 * np.maximum(np.abs(d), abs(d0)))
 
 
-def _pick(scenario: Scenario, route: IntArray, users: IntArray) -> int:
-    """The index of the bottleneck among the links ``route`` (module docstring)."""
-    lt = scenario.link_table
-    order = {int(k): i for i, k in enumerate(route.tolist())}
-    return min(order, key=lambda k: (lt.rate_bps[k], -users[k], order[k]))
-
-
 def _bottleneck_index(scenario: Scenario, *, reverse: bool = False) -> int | None:
-    ft = scenario.flow_table
+    ft, lt = scenario.flow_table, scenario.link_table
     ptr, idx = (ft.rev_ptr, ft.rev_idx) if reverse else (ft.fwd_ptr, ft.fwd_idx)
     route = idx[ptr[0] : ptr[1]]
     if route.size == 0:
         return None
-    users = np.bincount(idx, minlength=len(scenario.link_table))
-    return _pick(scenario, route, users)
+    users = np.bincount(idx, minlength=len(lt))
+    order = {int(k): i for i, k in enumerate(route.tolist())}
+    return min(order, key=lambda k: (lt.rate_bps[k], -users[k], order[k]))
 
 
 def bottleneck(scenario: Scenario, *, reverse: bool = False) -> Link | None:
     """The bottleneck link of ``scenario`` (the one rule of every engine and summary).
 
     The slowest link of the first flow's forward path (``reverse=True``: of its ACK path);
-    among equally slow links the one crossed by the most flows, then the first on the path.
+    among equally slow links the one crossed by the most flows, then the first on the path
+    (the one that queues: a later link of the same rate never does).
     ``None`` only for ``reverse=True`` when the first flow lists no ACK links.
 
     Examples

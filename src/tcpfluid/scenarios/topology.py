@@ -1,8 +1,5 @@
-"""The building blocks of the registered scenarios: host pairs, the dumbbell, CBR schedules.
-
-Used by the builders of :mod:`tcpfluid.scenarios.catalogue`; each reads its parameters
-from the builder's merged parameter dict ``p`` (numbers, or strings with units).
-"""
+"""The building blocks of the registered scenarios (:mod:`tcpfluid.scenarios.catalogue`):
+host pairs, the dumbbell, CBR schedules, each reading the builder's parameters ``p``."""
 
 from __future__ import annotations
 
@@ -15,17 +12,9 @@ import numpy as np
 from .. import units
 from .._validation import check_nonnegative
 from ..algorithms.registry import scenario_parameter_keys
-from ._columns import (
-    Family,
-    FlowSeq,
-    FlowTable,
-    LinkSeq,
-    LinkTable,
-    Names,
-    check_intervals,
-    law_index,
-)
-from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _real, _time
+from ._columns import FlowSeq, FlowTable, LinkSeq, LinkTable, check_intervals, law_index
+from ._names import Family, Names
+from .model import CbrSource, FlowSpec, Link, Scenario, _buffer, _real
 
 __all__ = ["LAW_PARAMETER_KEYS", "RATE_KEYS", "law_params", "rates_with_units", "rtt_dumbbell"]
 
@@ -45,15 +34,9 @@ _NO_CBR = ("none", "off", "0")
 
 
 def rates_with_units(p: Mapping[str, Any]) -> dict[str, Any]:
-    """``p`` with each rate of :data:`RATE_KEYS` checked for a unit; a packet rate
-    (``"6250pps"``) becomes the bit rate of ``packet_size`` bytes per packet.
-
-    Raises
-    ------
-    ValueError
-        A rate given as a bare number (``6250``, ``"6250"``): :class:`tcpfluid.Path` reads
-        one as packets/s, a link's rate is bits/s, so the message asks for a unit.
-    """
+    """``p`` with each rate of :data:`RATE_KEYS` checked for a unit (a bare number is
+    refused: :class:`tcpfluid.Path` reads one as packets/s, a link's rate is bits/s); a
+    packet rate (``"6250pps"``) becomes the bit rate of ``packet_size`` bytes per packet."""
     out = dict(p)
     pkt: float | None = None
     for key in RATE_KEYS:
@@ -80,17 +63,9 @@ def _is_bit_rate(text: Any) -> bool:
     return True
 
 
-def _description(name: str) -> str:
-    from .catalogue import SCENARIOS
-
-    return SCENARIOS[name].description
-
-
 def law_params(p: Mapping[str, Any]) -> dict[str, Any]:
-    """The control-law parameters among builder parameters ``p`` (those not ``None``).
-
-    String values (from ``--set``) are converted to floats.
-    """
+    """The control-law parameters among builder parameters ``p`` (those not ``None``),
+    strings (from ``--set``) converted to floats."""
     out: dict[str, Any] = {}
     for key in LAW_PARAMETER_KEYS:
         v = p.get(key)
@@ -177,6 +152,8 @@ def _scenario(
     cbr: Sequence[CbrSource] = (),
 ) -> Scenario:
     """A registered scenario from its parts (duration and sizes read from ``p``)."""
+    from .catalogue import SCENARIOS
+
     return Scenario(
         name=name,
         links=links,
@@ -186,7 +163,7 @@ def _scenario(
         packet_size_bytes=units.bytes_(p["packet_size"], name="packet_size"),
         ack_size_bytes=units.bytes_(p["ack_size"], name="ack_size"),
         params={k: v for k, v in p.items() if v is not None},
-        description=_description(name),
+        description=SCENARIOS[name].description,
     )
 
 
@@ -197,13 +174,10 @@ def _access_topology(
     scenario: str,
     cbr: Sequence[tuple[Any, float, float]] = (),
 ) -> Scenario:
-    """Dumbbell of the Quick Vegas paper's Fig. 6 / the TCP-Ho paper's Fig. 4: access links,
-    one R1-R2 wire.
-
-    Sources S_i - R1 - R2 - D_i; each access wire has ``access_bandwidth`` and
-    ``access_delay``; R1-R2 has ``bandwidth`` and a one-way delay chosen so that the
-    round-trip propagation delay is ``rtt``. CBR sources use their own access wires.
-    """
+    """Dumbbell of the Quick Vegas paper's Fig. 6 / the TCP-Ho paper's Fig. 4: sources
+    S_i - R1 - R2 - D_i on access wires of ``access_bandwidth`` and ``access_delay``; R1-R2
+    of ``bandwidth`` and the one-way delay that makes the round trip ``rtt``. CBR sources
+    use their own access wires."""
     pkt = units.bytes_(p["packet_size"], name="packet_size")
     bw = units.bits_per_second(p["bandwidth"], name="bandwidth")
     acc_bw = units.bits_per_second(p["access_bandwidth"], name="access_bandwidth")
@@ -231,17 +205,14 @@ def _access_topology(
 
 
 def _cbr_schedule(p: Mapping[str, Any]) -> list[tuple[Any, float, float]]:
-    """The ``cbr``/``cbr_start``/``cbr_stop`` parameters as one (rate, start, stop) entry.
-
-    ``cbr`` is a bit rate (``"25Mbps"``), a share of the bottleneck (``"50%"``: the
-    documents' "halve the available bandwidth", the Quick Vegas paper §5.2 and the TCP-Ho
-    paper §5.1.2) or ``"none"``.
-    """
+    """The ``cbr``/``cbr_start``/``cbr_stop`` parameters as one (rate, start, stop) entry:
+    ``cbr`` a bit rate, a share of the bottleneck (``"50%"``: "halve the available
+    bandwidth", the Quick Vegas paper §5.2, the TCP-Ho paper §5.1.2) or ``"none"``."""
     spec = p["cbr"]
     if isinstance(spec, str) and spec.strip().lower() in _NO_CBR:
         return []
-    start = _time("cbr_start", p["cbr_start"])
-    stop = _time("cbr_stop", p["cbr_stop"])
+    start = units.time_or_inf(p["cbr_start"], name="cbr_start")
+    stop = units.time_or_inf(p["cbr_stop"], name="cbr_stop")
     check_nonnegative("cbr_start", start)
     if isinstance(spec, str) and spec.strip().endswith("%"):
         share = units.share(spec, name="cbr")

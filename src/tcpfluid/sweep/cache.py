@@ -21,9 +21,7 @@ _log = logging.getLogger("tcpfluid.sweep")
 
 
 #: raised whenever a change moves engines' results without a new version number (an engine
-#: default, a summary rule), so that a cache written before it is not reused
-#: (2: the packet senders' ``timeout_recover=True`` default and the steady-stretch band;
-#: 3: iTCP-Vegas's thresholds that follow the window)
+#: default, a summary rule), so that a cache written before it is not reused (CHANGELOG.md)
 RESULTS_REVISION = 3
 
 

@@ -78,7 +78,6 @@ _RTT_MODELS = ("average", "last", "fluid")
 _PATH_COLUMNS = ("mu_pps", "d_s", "bdp_pkts")
 
 
-# ------------------------------------------------------------------------------ hashing
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 
 
@@ -93,7 +92,6 @@ def _point_seed(point: Mapping[str, Any]) -> int:
     return int.from_bytes(digest[:8], "big") & ((1 << 63) - 1)
 
 
-# ------------------------------------------------------------------------------ the sweep
 @dataclass(frozen=True)
 class Sweep:
     """A validated sweep: points × engine × metrics (module docstring).
@@ -167,7 +165,6 @@ class Sweep:
             tuple(_check_point(i, p, engine, checked) for i, p in enumerate(self.points)),
         )
 
-    # -------------------------------------------------------------- configuration
     @classmethod
     def from_dict(cls, config: Mapping[str, Any]) -> Sweep:
         """A sweep from a configuration mapping (the TOML file's content).
@@ -252,7 +249,6 @@ class Sweep:
         p = FsPath(path)
         return cls.from_dict(_files_beside(read_toml(p, "config"), p.parent))
 
-    # -------------------------------------------------------------- running
     @property
     def parameters(self) -> tuple[str, ...]:
         """Parameter names that appear in the points, in order of first appearance."""
@@ -470,7 +466,6 @@ def _check_grid(g: Grid, engine: str) -> Grid:
     return g
 
 
-# ------------------------------------------------------------------------------ internals
 @dataclass(frozen=True)
 class _Task:
     """One point to evaluate (picklable: sent to worker processes or a Dask cluster)."""

@@ -166,13 +166,9 @@ def run_sweep(
 
 
 def _run_point(task: _Task) -> dict[str, Any]:
-    """THE adapter to the engines; returns the point's summary dict.
-
-    ``"closed-form"`` uses :func:`tcpfluid.analytic.predict`; the other engines run the
-    point's scenario through :func:`tcpfluid.simulate` (the one way to run a scenario) and
-    return its :class:`~tcpfluid.results.Summary` as the dict ``tcpfluid simulate --json``
-    prints; the packet engine gets the point's seed.
-    """
+    """THE adapter to the engines: the point's summary dict, from
+    :func:`tcpfluid.analytic.predict` (``"closed-form"``) or :func:`tcpfluid.simulate` (as
+    ``tcpfluid simulate --json`` prints it; the packet engine gets the point's seed)."""
     params = dict(task.params)
     if task.engine == "closed-form":
         return _closed_form(task.scenario, task.algorithm, params, task.rtt_model)
@@ -447,7 +443,6 @@ def _run_executor(
     run_on_pool(_evaluate, items, done, workers=pool_size(jobs, len(todo)), executor=executor)
 
 
-# ------------------------------------------------------------------------------ rounds
 def _run_rounds(
     sw: Sweep,
     todo: list[int],
@@ -544,11 +539,5 @@ def _rounds_batch(
         cross_traffic=cross,
         record=(),
     )
-    return _round_summaries(trace.summary)
-
-
-def _round_summaries(s: Any) -> list[dict[str, Any]]:
-    """Per-scenario summary dicts of a batched :class:`RoundSummary`: its values are those
-    of the :class:`~tcpfluid.results.Summary` that :func:`tcpfluid.simulate` gives a
-    single run (the one computation), under the same keys."""
+    s = trace.summary  # per scenario, the values tcpfluid.simulate gives one run
     return [s.scenario(j) for j in range(s.utilization.shape[0])]

@@ -23,15 +23,9 @@ _BLOCKS_KEPT = 8  # blocks kept (a sweep's chunk of 16,384 points fits)
 class Grid(Sequence[Point]):
     """The product of named parameter lists, generated lazily (what :func:`grid` returns).
 
-    A read-only sequence of points: ``len(g)``, ``g[i]`` (computed from ``i``, the last
-    axis varying fastest), iteration and slicing (a list). It holds the axes and a few
-    recently made blocks of points, so a grid of 10^6 points costs the memory of its axes,
-    not of 10^6 dicts; treat the points as read-only (copy one before changing it).
-
-    Attributes
-    ----------
-    axes
-        ``{name: (v1, v2, ...)}`` in the order given.
+    A read-only sequence of points (``g[i]`` computed from ``i``, the last axis varying
+    fastest; slices are lists) holding its :attr:`axes` and a few recently made blocks of
+    points; treat the points as read-only (copy one before changing it).
     """
 
     __slots__ = ("_axes", "_blocks", "_len", "_names", "_strides", "_values")
@@ -40,8 +34,7 @@ class Grid(Sequence[Point]):
         self._axes = {k: tuple(v) for k, v in axes.items()}
         self._names = tuple(self._axes)
         self._values = tuple(self._axes.values())
-        # recently made blocks of points (a sweep reads each point several times, in
-        # chunks): block number -> its points, most recent last
+        # block number -> its points, most recent last (a sweep reads a point several times)
         self._blocks: OrderedDict[int, list[Point]] = OrderedDict()
         strides = []
         n = 1
@@ -156,9 +149,8 @@ def grid(**axes: Any) -> Grid:
     Returns
     -------
     Grid
-        A read-only sequence of dicts (index, iterate, ``len``); points are made on access,
-        so a grid of millions of points is built and checked in time linear in the sum of
-        its axes' lengths.
+        A read-only sequence of dicts, made on access: a grid of millions of points costs
+        the memory of its axes and is checked in time linear in their lengths.
 
     Raises
     ------

@@ -9,25 +9,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-# ------------------------------------------------------------------------------ plotting
+#: the unit in an axis label (names ending in _pkts, _pps, _s: by their suffix)
 _METRIC_UNITS = {
     "ss_exit_window": "packets",
     "settled_window": "packets",
     "critical_window": "packets",
-    "ss_exit_time_s": "s",
-    "time_to_equilibrium_s": "s",
-    "convergence_times_s": "s",
     "ss_exit_round": "rounds",
     "rounds_to_equilibrium": "rounds",
     "utilization": "fraction of capacity",
     "jain_index": "Jain's index, 1 = fair",
-    "throughput_pps": "packets/s",
     "losses": "loss events",
     "retransmissions": "packets",
     "timeouts": "timeouts",
-    "mu_pps": "packets/s",
-    "d_s": "s",
-    "bdp_pkts": "packets",
 }
 
 

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from .config import Sweep
 
 
-# ------------------------------------------------------------------------------ results
 @dataclass(frozen=True, eq=False)
 class SweepResult:
     """The outcome of a sweep.
@@ -26,11 +25,9 @@ class SweepResult:
     Attributes
     ----------
     table
-        One row per point: ``point``, ``scenario``, ``algorithm``, the swept parameters
-        (as given), ``mu_pps``, ``d_s``, ``bdp_pkts`` (the bottleneck path, NaN if the
-        scenario has none), the metrics (list metrics as ``name[i]``), ``status``,
-        ``message`` (why a point failed), ``reason`` (why a metric of a successful point
-        is empty: the flow did not settle, slow start did not end...), ``seed``.
+        One row per point: ``point``, ``scenario``, ``algorithm``, the swept parameters,
+        ``mu_pps``, ``d_s``, ``bdp_pkts``, the metrics (list metrics as ``name[i]``),
+        ``status``, ``message``, ``reason``, ``seed`` (docs/sweeps.md).
     engine, metrics, parameters
         What was run.
     n_computed, n_cached
@@ -149,7 +146,6 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     return df
 
 
-# ------------------------------------------------------------------------------ table
 # why a metric of a successful point can be empty (the engine's ``None``: did not happen)
 _MISSING_REASONS = {
     "settled_window": "the flow did not settle before the end of the run",
@@ -259,19 +255,15 @@ def _column(values: list[Any]) -> Any:
     return np.array([math.nan if v is None else v for v in values], dtype=np.float64)
 
 
-#: memory a sweep's table takes per point, measured on a 10^6-point round-model grid
-#: (``benchmarks/grid.py``: ~0.7 kB per point with the default metrics) plus each metric's value
+#: memory a sweep's table takes per point and per metric (``benchmarks/grid.py``)
 _BYTES_PER_POINT = 700
 _BYTES_PER_METRIC = 16
 
 
 def check_table_fits(n_points: int, n_metrics: int) -> None:
-    """Refuse, before any work, a grid whose table would not fit in memory.
-
-    The table of results is held in memory until it is written, at about
-    ``700 + 16 * n_metrics`` bytes per point; past half of the physical memory the run would
-    swap long before it ends, so it stops at once and says what to change.
-    """
+    """Refuse, before any work, a grid whose table (held in memory until it is written)
+    would take more than half of the physical memory: the run would swap long before its
+    end."""
     need = n_points * (_BYTES_PER_POINT + _BYTES_PER_METRIC * n_metrics)
     budget = memory_budget_bytes()
     if need > budget:

@@ -1,0 +1,206 @@
+"""The options the sub-commands share, each defined once (importing nothing heavy).
+
+``--set KEY=VALUE`` (scenario parameter overrides), ``--param [SELECTOR:]KEY=VALUE`` (law
+parameters of some flows), ``-j/--jobs`` (default: the CPUs this process may use, capped at
+the work; ``0`` the same; ``1`` everything in this process), ``-q/--quiet/--no-progress``;
+and options given twice are refused (``--rtt 10ms --rtt 100ms`` is an error naming the
+option, not a silent "the last one wins"; the repeatable options are ``append`` actions).
+"""
+
+from __future__ import annotations
+
+import argparse
+import weakref
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..scenarios import Scenario
+
+
+def add_command(sub: Any, name: str, **kw: Any) -> argparse.ArgumentParser:
+    """Register sub-command ``name`` (``help``, ``description``, ``epilog``), its epilog
+    printed as written."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, formatter_class=argparse.RawDescriptionHelpFormatter, **kw
+    )
+    return parser
+
+
+class _Once:
+    """Mixin of a single-valued action: the second call within one parse is an error."""
+
+    _seen: Any = None
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        seen = self._seen() if self._seen is not None else None
+        if seen is namespace:
+            names = "/".join(self.option_strings)  # type: ignore[attr-defined]
+            given = f"{option_string} {values}" if values not in (None, []) else option_string
+            raise ValueError(f"{names} is given more than once ({given}); give it once")
+        self._seen = weakref.ref(namespace)
+        super().__call__(parser, namespace, values, option_string)  # type: ignore[misc]
+
+
+_ONCE: dict[type, type] = {}
+
+
+def refuse_repeated_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Make every single-valued option of ``parser`` and of its sub-commands refuse a
+    second occurrence: a ``ValueError`` naming the option (``tcpfluid`` prints it as one
+    line and exits with status 2). Returns ``parser``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in {id(p): p for p in action.choices.values()}.values():
+                refuse_repeated_options(sub)
+            continue
+        kind = type(action)
+        single = issubclass(kind, argparse._StoreAction | argparse._StoreConstAction)
+        if not action.option_strings or not single or isinstance(action, _Once):
+            continue
+        if kind not in _ONCE:
+            _ONCE[kind] = type(f"Once{kind.__name__}", (_Once, kind), {})
+        action.__class__ = _ONCE[kind]
+    return parser
+
+
+JOBS_HELP = (
+    "worker processes (default: the CPUs this process may use, capped at the work; 0: the "
+    "same; 1: everything in this process)"
+)
+
+
+def add_jobs_option(p: argparse.ArgumentParser, extra: str = "") -> None:
+    """Add ``-j/--jobs N`` to ``p`` (read into ``args.jobs`` as text; :func:`parse_jobs`)."""
+    p.add_argument(
+        "-j", "--jobs", default=None, metavar="N", help=JOBS_HELP + (f"; {extra}" if extra else "")
+    )
+
+
+def parse_jobs(value: object) -> int | None:
+    """``--jobs``: an integer >= 0; ``None`` (the default) and ``0`` give ``None``: the
+    CPUs capped at the work. ``ValueError`` naming the value otherwise."""
+    if value is None:
+        return None
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        raise ValueError(f"--jobs must be an integer >= 0 (0: all CPUs), got {value!r}") from None
+    if n < 0:
+        raise ValueError(f"--jobs must be an integer >= 0 (0: all CPUs), got {value!r}")
+    return n if n > 0 else None
+
+
+def add_set_option(p: argparse.ArgumentParser, help: str) -> None:
+    """Add the repeatable ``--set KEY=VALUE`` option to ``p`` (read into ``args.sets``)."""
+    p.add_argument(
+        "--set", dest="sets", action="append", default=[], metavar="KEY=VALUE", help=help
+    )
+
+
+def add_quiet_option(p: argparse.ArgumentParser, help: str, dest: str = "quiet") -> None:
+    """Add ``-q/--quiet/--no-progress`` (no progress bar) to ``p``, read into ``args.dest``."""
+    p.add_argument("-q", "--quiet", "--no-progress", dest=dest, action="store_true", help=help)
+
+
+def parse_sets(items: list[str]) -> dict[str, str]:
+    """``["k=v", ...]`` to a dict; raises ``ValueError`` naming a malformed item."""
+    out: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key or not value.strip():
+            raise ValueError(f"--set expects KEY=VALUE, got {item!r}")
+        if key == "algorithm":
+            raise ValueError("--set algorithm=... is not accepted; use --algorithm")
+        if key in out:
+            raise ValueError(f"--set {key} is given twice ({out[key]!r}, {value.strip()!r})")
+        out[key] = value.strip()
+    return out
+
+
+_PARAM_HELP = (
+    "a law parameter of some flows (repeatable): [SELECTOR:]KEY=VALUE, SELECTOR an "
+    "algorithm (vegas:alpha=1), a flow's name, a position or range from 1 (1-8:alpha=1); "
+    "without a selector every flow"
+)
+
+
+def add_param_option(p: argparse.ArgumentParser) -> None:
+    """Add the repeatable ``--param`` option (read into ``args.params``)."""
+    p.add_argument(
+        "--param",
+        dest="params",
+        action="append",
+        default=[],
+        metavar="[SEL:]KEY=VALUE",
+        help=_PARAM_HELP,
+    )
+
+
+def parse_params(items: list[str]) -> list[tuple[str | None, dict[str, Any]]]:
+    """``["vegas:alpha=1", "beta=3"]`` as ``[("vegas", {"alpha": 1.0}), (None, {"beta": 3.0})]``.
+
+    Raises
+    ------
+    ValueError
+        Naming a malformed item or a value that is not a number.
+    """
+    from ..scenarios._file_build import parse_number
+
+    out: list[tuple[str | None, dict[str, Any]]] = []
+    for item in items:
+        lhs, sep, value = item.partition("=")
+        sel, colon, key = lhs.rpartition(":")
+        key = key.strip()
+        if not sep or not key or not value.strip() or (colon and not sel.strip()):
+            raise ValueError(f"--param expects [SELECTOR:]KEY=VALUE, got {item!r}")
+        try:
+            number = parse_number(value)
+        except ValueError:
+            raise ValueError(
+                f"--param {item!r}: the value must be a number, got {value.strip()!r}"
+            ) from None
+        out.append((sel.strip() if colon else None, {key: number}))
+    return out
+
+
+def scenario_from_args(
+    name: str,
+    algorithm: str | None,
+    sets: dict[str, str],
+    params: list[str],
+) -> Scenario:
+    """The scenario ``name`` (registered, or a scenario file) built with ``sets``, its
+    algorithms set by ``algorithm`` (a name or a mix; ``None``: as the file says) and the
+    ``--param`` items applied.
+
+    Raises
+    ------
+    ValueError
+        An unknown scenario, parameter or algorithm; a flow left without an algorithm.
+    """
+    from ..scenarios import build_scenario
+    from ..scenarios.mix import with_flow_params, with_mix
+
+    sc = build_scenario(name, **sets)
+    if algorithm is not None:
+        sc = with_mix(sc, algorithm)
+    for selector, values in parse_params(params):
+        sc = with_flow_params(sc, selector, values)
+    ft = sc.flow_table  # the flows' laws as a table (in the order of their first flow)
+    missing = [ft.names[int((ft.law == k).argmax())] for k, (a, _) in enumerate(ft.laws) if not a]
+    if missing:
+        from ..algorithms.registry import ALGORITHMS
+
+        raise ValueError(
+            f"--algorithm: flow {missing[0]!r} of {name!r} has no algorithm; give "
+            f"--algorithm NAME (one of {', '.join(ALGORITHMS)}) or a mix such as "
+            "vegas:8,reno:2"
+        )
+    return sc
