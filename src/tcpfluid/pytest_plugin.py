@@ -130,7 +130,7 @@ class Checks:
 
     def scenario(self, name: str, *, algorithm: str | None = None, **sets: Any) -> Scenario:
         """A registered scenario with parameters overridden (and every flow's law)."""
-        from .testing import _scenario
+        from .testing._layers import _scenario
 
         return _scenario(name, algorithm, sets)
 
