@@ -244,38 +244,29 @@ def _encode(obj: Any, level: int, indent: int, out: list[Any]) -> None:
         out.append(json.dumps(obj, allow_nan=False))
     elif isinstance(obj, Column):
         out += obj._pieces(level, indent)
-    elif isinstance(obj, dict):
+    elif isinstance(obj, dict | list | tuple):
+        dict_ = isinstance(obj, dict)
         if not obj:
-            out.append("{}")
+            out.append("{}" if dict_ else "[]")
             return
         pad = "\n" + " " * (indent * (level + 1))
-        out.append("{")
-        first = True
-        for k, v in obj.items():
-            if not isinstance(k, str):  # a number or the like: the standard encoder's key
-                k = next(iter(json.loads(json.dumps({k: 0}))))
-            out.append(("" if first else ",") + pad + json.dumps(k) + ": ")
-            first = False
-            _encode(v, level + 1, indent, out)
-        out.append("\n" + " " * (indent * level) + "}")
-    elif isinstance(obj, list | tuple):
-        if not obj:
-            out.append("[]")
-            return
-        pad = "\n" + " " * (indent * (level + 1))
-        if all(isinstance(x, _SCALARS) for x in obj):
+        if dict_:
+            out.append("{")
+            for i, (k, v) in enumerate(obj.items()):
+                if not isinstance(k, str):  # a number or the like: the standard encoder's key
+                    k = next(iter(json.loads(json.dumps({k: 0}))))
+                out.append(("," if i else "") + pad + json.dumps(k) + ": ")
+                _encode(v, level + 1, indent, out)
+        elif all(isinstance(x, _SCALARS) for x in obj):
             out.append("[" + pad + _scalar_text(list(obj), "," + pad))
-            out.append("\n" + " " * (indent * level) + "]")
-            return
-        if all(isinstance(x, list | tuple) and not x for x in obj):  # e.g. no change: []s
+        elif all(isinstance(x, list | tuple) and not x for x in obj):  # e.g. no change: []s
             out.append("[" + pad + ("," + pad).join(["[]"] * len(obj)))
-            out.append("\n" + " " * (indent * level) + "]")
-            return
-        out.append("[")
-        for i, v in enumerate(obj):
-            out.append(("" if i == 0 else ",") + pad)
-            _encode(v, level + 1, indent, out)
-        out.append("\n" + " " * (indent * level) + "]")
+        else:
+            out.append("[")
+            for i, v in enumerate(obj):
+                out.append(("," if i else "") + pad)
+                _encode(v, level + 1, indent, out)
+        out.append("\n" + " " * (indent * level) + ("}" if dict_ else "]"))
     else:  # anything else: as the standard encoder writes it (or its TypeError)
         text = json.dumps(obj, indent=indent, allow_nan=False)
         out.append(text.replace("\n", "\n" + " " * (indent * level)))

@@ -466,17 +466,9 @@ def bandwidth_changes(intervals: Iterable[tuple[float, float]], end_s: float) ->
 
 @dataclass(frozen=True)
 class SegmentSettling:
-    """Time to equilibrium and convergence times of a window series (module docstring).
-
-    Attributes
-    ----------
-    equilibrium
-        :func:`settling` from the flow's start to the first bandwidth change after it (or
-        the flow's end): settled window and time to equilibrium.
-    convergence
-        One :func:`settling` per bandwidth change, from the change (or the flow's start,
-        if later) to the next change (or the flow's end): convergence times.
-    """
+    """Time to equilibrium and convergence times of a window series (module docstring):
+    the :func:`settling` of the first segment (``equilibrium``) and of each change's
+    (``convergence``), the segments of :func:`settling_by_segment`."""
 
     equilibrium: Settling
     convergence: tuple[Settling, ...]
@@ -500,11 +492,9 @@ def settling_by_segment(
 ) -> SegmentSettling:
     """Time to equilibrium and the convergence time after each bandwidth change.
 
-    The one definition every engine's summary uses (module docstring): the series is cut
-    at the bandwidth changes; the first segment runs from the flow's start to the first
-    change after it, segment ``j`` from change ``j`` (or the flow's start, if later) to
-    change ``j + 1``; every segment ends at the latest at ``end_s``; each is judged by
-    :func:`settling` with its default band.
+    The series is cut at the bandwidth changes: the first segment runs from the flow's
+    start to the first change after it, segment ``j`` from change ``j`` (or the flow's
+    start, if later) to change ``j + 1``, each at the latest to ``end_s``.
 
     Parameters
     ----------
