@@ -466,9 +466,10 @@ def bandwidth_changes(intervals: Iterable[tuple[float, float]], end_s: float) ->
 
 @dataclass(frozen=True)
 class SegmentSettling:
-    """Time to equilibrium and convergence times of a window series (module docstring):
-    the :func:`settling` of the first segment (``equilibrium``) and of each change's
-    (``convergence``), the segments of :func:`settling_by_segment`."""
+    """Time to equilibrium and convergence times of a window series (module docstring).
+
+    ``equilibrium``: the :func:`settling` of the first segment of
+    :func:`settling_by_segment`; ``convergence``: one per change."""
 
     equilibrium: Settling
     convergence: tuple[Settling, ...]

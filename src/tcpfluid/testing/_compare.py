@@ -476,14 +476,9 @@ def predict_scenario(
 ) -> list[Predicted]:
     """Per flow: slow-start exit, settled window, times to equilibrium and to convergence.
 
-    Each value comes from the closed forms where they apply (the rules are those of the
-    closed-form layer: a law with a closed form, one shared bottleneck and base RTT, a
-    group of flows starting together on a path no other flow uses; an increase of the
-    available bandwidth for convergence) and from the round model otherwise; ``source``
-    says which, ``note`` why the closed form does not apply. The round model runs only when
-    some value needs it; on a scenario it cannot model (a RED queue, flows of unequal base
-    RTT, a bottleneck not every flow crosses) the ODE model stands in for it, and the note
-    says so.
+    Each value comes from the closed forms where they apply (docs/testing.md) and from
+    the round model otherwise (run only when a value needs it; the ODE model stands in on a
+    scenario the round model cannot run); ``source`` says which, ``note`` why.
 
     Parameters
     ----------
