@@ -1,18 +1,11 @@
 """JSON text as ``json.dumps(obj, indent=2, allow_nan=False)`` writes it, with long lists
 written by the C encoder, and columns (:class:`Column`) written from their arrays.
 
-The standard library encodes with its C accelerator only without ``indent``; with it, every
-element of every list goes through its pure-Python encoder (about 15 s for a summary of a
-million flows). Here a list of plain values (numbers, strings, ``None``, booleans) is one
-call of the C encoder whose item separator is the newline and indentation itself, so the
-text is the same character for character (tests/test_json_text.py compares them).
-
-A :class:`Column` is a list kept as an array (a summary's per-flow values): its text is
-the text of its list (:meth:`Column.tolist`), written without making that list. A run of
-equal values is encoded once and repeated; the numbered names of a scenario's flows
-(``S1-D1``, ``S2-D2``...) are spelled out as bytes. :func:`dump` writes the text to a
-file in pieces, after every value has been checked: an unwritable value (a NaN, an
-object JSON cannot hold) raises before anything is written.
+The standard library's C encoder runs only without ``indent`` (with it, a summary of a
+million flows takes about 15 s): here a list of plain values is one call of the C encoder
+whose item separator is the newline and indentation itself, so the text is the same
+character for character (tests/test_json_text.py). A :class:`Column`'s run of equal values
+is encoded once and repeated. :func:`dump` writes in pieces once every value is checked.
 """
 
 from __future__ import annotations

@@ -40,6 +40,11 @@ class ProgressBar:
     NaN is ignored); redraws are limited to about 10 a second. :meth:`note` sets a short
     text shown after the bar (the task now finished, ...). :meth:`close` (or leaving the
     ``with`` block) removes nothing and ends the line.
+
+    >>> with progress_bar("packet run", enabled=False) as bar:
+    ...     bar(0.25)
+    >>> bar.fraction, bar.drawn
+    (0.25, False)
     """
 
     def __init__(self, label: str, *, enabled: bool = True, stream: TextIO | None = None) -> None:
@@ -127,13 +132,6 @@ class ProgressBar:
         self.close()
 
 
-def progress_bar(label: str, *, enabled: bool = True, stream: TextIO | None = None) -> ProgressBar:
-    """A :class:`ProgressBar` (same parameters): pass it as ``progress=`` to a long run, with
-    ``enabled=not args.quiet`` (``False`` for ``--json`` runs).
-
-    >>> with progress_bar("packet run", enabled=False) as bar:
-    ...     bar(0.25)
-    >>> bar.fraction, bar.drawn
-    (0.25, False)
-    """
-    return ProgressBar(label, enabled=enabled, stream=stream)
+#: the name callers use: pass ``progress_bar(label, enabled=not args.quiet)`` as
+#: ``progress=`` to a long run (``enabled=False`` for ``--json`` runs)
+progress_bar = ProgressBar

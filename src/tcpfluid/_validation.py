@@ -140,23 +140,10 @@ def memory_budget_bytes() -> int:
 
 
 def check_memory(what: str, need_bytes: float, setting: str) -> None:
-    """Refuse, before allocating, a computation that needs more than
-    :func:`memory_budget_bytes`.
-
-    Parameters
-    ----------
-    what
-        The function or step (``"companion_matrix"``).
-    need_bytes
-        Its estimate of the memory it needs.
-    setting
-        The input that sets the size, as ``name=value`` (``"lag_rounds=100,000"``).
-
-    Raises
-    ------
-    ValueError
-        Naming ``what``, ``setting``, the estimate and the budget.
-    """
+    """Refuse, before allocating, a computation ``what`` (``"companion_matrix"``) whose
+    estimate ``need_bytes`` is more than :func:`memory_budget_bytes`: a ValueError naming
+    ``what``, ``setting`` (the input that sets the size, ``"lag_rounds=100,000"``), the
+    estimate and the budget."""
     budget = memory_budget_bytes()
     if not need_bytes <= budget:
         raise ValueError(
@@ -192,19 +179,8 @@ def check_output_file(option: str, path: str | os.PathLike[str]) -> FsPath:
     """Check, before any work, that a file can be written at ``path``.
 
     The directory must exist and accept a new file, and ``path`` must not be a directory
-    (an existing file is replaced). Nothing is left behind.
-
-    Parameters
-    ----------
-    option
-        The option or parameter name used in the message (e.g. ``"--out"``).
-    path
-        The output file.
-
-    Raises
-    ------
-    ValueError
-        Naming ``option`` and the path, and saying what is wrong.
+    (an existing file is replaced). Nothing is left behind. Raises a ValueError naming
+    ``option`` (e.g. ``"--out"``) and the path, and saying what is wrong.
     """
     out = FsPath(path)
     if str(path) == "" or out.name in ("", ".", ".."):
@@ -222,12 +198,8 @@ def check_output_dir(option: str, path: str | os.PathLike[str]) -> FsPath:
     """Check, before any work, that files can be written into the directory ``path``.
 
     An existing directory must accept new files; a missing one must have an existing,
-    writable parent (it is not created here). Nothing is left behind.
-
-    Raises
-    ------
-    ValueError
-        Naming ``option`` and the path, and saying what is wrong.
+    writable parent (it is not created here). Nothing is left behind. Raises as
+    :func:`check_output_file`.
     """
     out = FsPath(path)
     if str(path) == "":

@@ -8,10 +8,8 @@ tables, sweeps and reports need no per-engine code. Its :class:`Summary` (per fl
 Definitions and units
 ---------------------
 Changes
-    The times at which the bandwidth available to the flows changes: a CBR source starting
-    or stopping, and a flow joining or leaving, inside ``(0, duration)``. Each flow's
-    convergence time is measured after every change (``None`` when the flow was not active
-    after it or did not settle).
+    A CBR source starting or stopping, or a flow joining or leaving, inside
+    ``(0, duration)`` (:func:`tcpfluid.metrics.run_changes`).
 Losses
     **Loss events** per flow: the congestion signals handed to the law, each a window cut,
     in every engine. The round model and the packet simulator count them (integers). The

@@ -437,13 +437,6 @@ def _scenario(
     return sc
 
 
-def _run_engine(scenario: Scenario, engine: str, options: Mapping[str, Any]) -> Any:
-    """Run ``scenario`` on ``engine``: the one place that calls the engines."""
-    from ..engines import simulate
-
-    return simulate(scenario, engine, **dict(options))
-
-
 class RunCache:
     """Engine runs and closed forms of scenarios, computed once per distinct input.
 
@@ -478,7 +471,9 @@ class RunCache:
             self.hits += 1
             return self._results[key]
         self.misses += 1
-        result = self._results[key] = _run_engine(scenario, engine, options)
+        from ..engines import simulate  # the one place that calls the engines
+
+        result = self._results[key] = simulate(scenario, engine, **options)
         return result
 
     def layer(
