@@ -9,6 +9,7 @@ the bottleneck (packets carried, capacity) into the one
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -567,11 +568,5 @@ def _bands(
         per_law = np.array([band(a) for a in ft.algorithms()], dtype=np.float64)
         return per_law[ft.law]
     laws = {f.name: f.algorithm for f in flows}
-    band_of: dict[str | None, float] = {}  # one look-up per law, not per flow
-    out = np.empty(len(names))
-    for i, nm in enumerate(names):
-        law = laws.get(nm)
-        if law not in band_of:
-            band_of[law] = band(law)
-        out[i] = band_of[law]
-    return out
+    once = functools.cache(band)  # one look-up per law, not per flow
+    return np.array([once(laws.get(nm)) for nm in names], dtype=np.float64)
