@@ -35,16 +35,6 @@ def renamed_keywords(
     ------
     TypeError
         Both an old name and its new name are given.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as w:
-    ...     warnings.simplefilter("always")
-    ...     renamed_keywords("f()", {"rtt": "last"}, {"rtt": "rtt_model"})
-    {'rtt_model': 'last'}
-    >>> w[0].category.__name__
-    'DeprecationWarning'
     """
     out = dict(options)
     for old, spec in renamed.items():
