@@ -243,7 +243,7 @@ def _encode(obj: Any, level: int, indent: int, out: list[Any]) -> None:
             out.append("{}" if dict_ else "[]")
             return
         pad = "\n" + " " * (indent * (level + 1))
-        if dict_:
+        if isinstance(obj, dict):
             out.append("{")
             for i, (k, v) in enumerate(obj.items()):
                 if not isinstance(k, str):  # a number or the like: the standard encoder's key
