@@ -1,9 +1,4 @@
-"""The one way an older keyword name keeps working: :func:`renamed_keywords`.
-
-An option renamed (``rtt`` to ``rtt_model``, ``sample_interval`` to ``record_interval_s``)
-is still accepted under its older name; the call emits a :class:`DeprecationWarning` naming
-both names, and the value reaches the new name (converted when the unit changed).
-"""
+"""The one way an older keyword name keeps working: :func:`renamed_keywords`."""
 
 from __future__ import annotations
 
@@ -20,7 +15,8 @@ Renamed = Mapping[str, "str | tuple[str, Callable[[Any], Any], str]"]
 def renamed_keywords(
     where: str, options: Mapping[str, Any], renamed: Renamed, *, stacklevel: int = 3
 ) -> dict[str, Any]:
-    """``options`` with every older name of ``renamed`` replaced by its new name.
+    """``options`` with every older name of ``renamed`` replaced by its new name (the value
+    converted when the unit changed), with a :class:`DeprecationWarning` naming both.
 
     Parameters
     ----------
@@ -39,16 +35,6 @@ def renamed_keywords(
     ------
     TypeError
         Both an old name and its new name are given.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as w:
-    ...     warnings.simplefilter("always")
-    ...     renamed_keywords("f()", {"rtt": "last"}, {"rtt": "rtt_model"})
-    {'rtt_model': 'last'}
-    >>> w[0].category.__name__
-    'DeprecationWarning'
     """
     out = dict(options)
     for old, spec in renamed.items():

@@ -1,28 +1,16 @@
-"""What the engines' own summaries share: their fields, their JSON keys and, for the engines
-that keep a round trace per flow, how the per-flow fields are computed.
-
-Every engine's native result has a ``summary``: the round model's
-:class:`~tcpfluid.fluid.RoundSummary` (arrays over scenarios and flows), the hybrid
-model's :class:`~tcpfluid.fluid.hybrid.HybridSummary` and the packet simulator's
-:class:`~tcpfluid.sim.PacketSummary` (arrays over flows). They are subclasses of
-:class:`EngineSummary`, which holds the fields they share and writes the public JSON keys
-once (:meth:`EngineSummary._keys`). The summary of :func:`tcpfluid.simulate`, the same for
-every engine, is :class:`tcpfluid.results.Summary`; every engine's own summary is computed
-by the same code (the columns of ``tcpfluid.metrics.summary._columns_once``, turned into
-these fields by :func:`window_fields`): the packet simulator's and the hybrid model's from
-their round traces (:func:`round_trace_fields`, at the run's changes), the round
-model's from every flow of every scenario at once
-(:func:`tcpfluid.fluid._rounds_results.flow_records`), so their values are that summary's.
-
-This module imports neither Numba nor SciPy (the round model loads it).
-"""
+"""What the engines' own summaries share (:class:`EngineSummary`: their fields and public
+JSON keys), and their per-flow fields computed by the one summary computation of
+:mod:`tcpfluid.metrics.summary` (:func:`round_trace_fields` from the packet simulator's and
+the hybrid model's round traces, :func:`window_fields` for the round model's batch), so
+their values are those of :func:`tcpfluid.simulate`'s summary. Imports neither Numba nor
+SciPy."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -46,37 +34,14 @@ _OMIT: Any = object()
 
 @dataclass(frozen=True, eq=False)
 class EngineSummary:
-    """The fields every engine's own summary has (definitions in :mod:`tcpfluid.metrics`).
+    """The fields every engine's own summary has, with the meaning of the same names in
+    :class:`tcpfluid.results.Summary` and :class:`~tcpfluid.results.FlowSummary`.
 
     Per-flow arrays have shape ``(F,)``, or ``(S, F)`` in the batched round model; the
     per-run fields are numbers, or ``(S,)`` arrays there. ``NaN`` in a time or window means
-    "did not happen"; the matching boolean field says so explicitly.
-
-    Attributes
-    ----------
-    ss_exit_time_s, ss_exit_window_pkts, ss_exited
-        Slow-start exit of each flow: the end of the exit round, s, and the window whose
-        measurement made the law leave slow start, packets (the convention of
-        :func:`tcpfluid.metrics.summarise`, the same values as the summary of
-        :func:`tcpfluid.simulate`).
-    settled_window_pkts, time_to_equilibrium_s, reached_equilibrium
-        Window settled at before the first bandwidth change, packets (the mean of the
-        segment's tail, kept even when the window did not settle), and the time from the
-        flow's start to reach it, s (:func:`tcpfluid.metrics.settling`).
-    change_times_s
-        The run's changes, s (:func:`tcpfluid.metrics.run_changes`: CBR sources starting
-        or stopping, flows joining or leaving), as in :class:`tcpfluid.results.Summary`.
-    convergence_times_s, converged
-        One column per change: time from the change until the window settles again, s.
-    utilization
-        Traffic carried by the bottleneck (flows and cross traffic) over its capacity ×
-        the run's time (a fraction).
-    throughput_pps
-        Each flow's delivery rate over its active time, packets/s.
-    jain_index
-        Jain's fairness index of ``throughput_pps`` (the Quick Vegas paper, eq. 13).
-    losses
-        Loss events each flow's law reacted to (a count per flow).
+    "did not happen", as the matching boolean field (``ss_exited``,
+    ``reached_equilibrium``, ``converged``) says; ``settled_window_pkts`` is the segment's
+    tail mean, kept even when the window did not settle.
     """
 
     ss_exit_time_s: FloatArray
@@ -96,16 +61,9 @@ class EngineSummary:
     def _keys(
         self, flow: tuple[int, ...], run: tuple[int, ...] = (), *, ss_exit_round: Any = _OMIT
     ) -> dict[str, Any]:
-        """The public summary keys: window metrics of the flow at index ``flow`` and the
-        run's aggregates at index ``run`` (``()``: the fields are the run's own).
-
-        Keys: ``ss_exit_window``, ``ss_exit_time_s``, ``ss_exit_round`` (only when given),
-        ``settled_window`` (``None`` if the window did not settle before the first
-        bandwidth change), ``time_to_equilibrium_s``, ``convergence_times_s`` (one per
-        bandwidth change, in order), ``change_times_s``, ``utilization``,
-        ``throughput_pps`` (list, per flow), ``jain_index``, ``losses`` (per flow).
-        ``None`` stands for "did not happen".
-        """
+        """The public summary keys (``None``: did not happen) of the flow at index
+        ``flow`` and the run's aggregates at index ``run`` (``()``: the run's own);
+        ``ss_exit_round`` only when given."""
         out: dict[str, Any] = {
             "ss_exit_window": _finite_or_none(self.ss_exit_window_pkts[flow]),
             "ss_exit_time_s": _finite_or_none(self.ss_exit_time_s[flow]),
@@ -133,34 +91,17 @@ class EngineSummary:
         return out
 
 
-class RoundTraced(Protocol):
-    """A flow's round trace as the packet simulator and the hybrid model keep it."""
-
-    @property
-    def round_t_s(self) -> FloatArray: ...
-    @property
-    def round_cwnd_pkts(self) -> FloatArray: ...
-    @property
-    def round_next_cwnd_pkts(self) -> FloatArray: ...
-    @property
-    def round_phase(self) -> FloatArray: ...
-    @property
-    def start_s(self) -> float: ...
-    @property
-    def stop_s(self) -> float: ...
-    @property
-    def loss_t_s(self) -> FloatArray: ...
-    @property
-    def delivered_pkts(self) -> float: ...
+#: a flow's round trace as the packet simulator and the hybrid model keep it: ``round_t_s``,
+#: ``round_cwnd_pkts``, ``round_next_cwnd_pkts``, ``round_phase``, ``start_s``, ``stop_s``,
+#: ``loss_t_s``, ``delivered_pkts``
+RoundTraced = Any
 
 
 def traced_flow_record(
     name: str, fl: RoundTraced, delivered_pkts: float, loss_events: int
 ) -> metrics.FlowRecord:
     """The :class:`~tcpfluid.metrics.FlowRecord` of a flow that decided at its own round
-    boundaries (the packet simulator, the hybrid model): its round trace, its delivered
-    packets and loss events (the one record of both the engine's own summary and the
-    summary of :func:`tcpfluid.simulate`)."""
+    boundaries (the packet simulator, the hybrid model), for both summaries."""
     return metrics.FlowRecord(
         name=name,
         start_s=fl.start_s,
@@ -179,10 +120,8 @@ def traced_flow_record(
 
 
 def law_band(law: Any) -> float:
-    """The settling band of a flow run by the law object ``law``: its own limit-cycle
-    amplitude (``cycle_amplitude_pkts`` of :class:`~tcpfluid.algorithms.base.ControlLaw`,
-    :func:`tcpfluid.metrics.law_settle_band`), packets; 0 (fixed points only) for a law
-    without one."""
+    """The settling band of a flow run by the law object ``law``: its
+    ``cycle_amplitude_pkts`` (:func:`tcpfluid.metrics.law_settle_band`), 0 without one."""
     return float(getattr(law, "cycle_amplitude_pkts", 0.0))
 
 
@@ -192,17 +131,10 @@ def round_trace_fields(
     cbr_changes: tuple[float, ...],
     t_end: float,
 ) -> dict[str, Any]:
-    """The :class:`EngineSummary` fields but ``utilization``, computed from each flow's
-    round trace (the window after each boundary), delivered packets and loss events, for
-    a run that ends at ``t_end`` (s) whose CBR sources start or stop at ``cbr_changes``
-    (s); ``bands``: each flow's settling band, packets (its law's own limit cycle,
-    :func:`law_band`).
-
-    The values are those of :func:`tcpfluid.metrics.summarise` (the one computation of
-    every summary, the one :func:`tcpfluid.simulate`'s results carry): judged at the run's
-    changes (:func:`tcpfluid.metrics.run_changes`: the CBR starts and stops and the flows
-    joining and leaving), throughputs over each flow's active time in ``(0, t_end)``
-    (NaN for a flow never active) and Jain's index of the known ones."""
+    """The :class:`EngineSummary` fields but ``utilization`` of flows with round traces,
+    for a run that ends at ``t_end`` (s) whose CBR sources start or stop at
+    ``cbr_changes`` (s); ``bands``: each flow's settling band, packets (:func:`law_band`).
+    The values are those of :func:`tcpfluid.metrics.summarise`."""
     from .metrics._changes import flow_rates, jain_rows
     from .metrics.summary import _columns_once, run_changes
 
@@ -214,8 +146,7 @@ def round_trace_fields(
     ]
     start = np.array([float(fl.start_s) for fl in flows], dtype=np.float64)
     stop = np.array([float(fl.stop_s) for fl in flows], dtype=np.float64)
-    # the run's changes (the summary's one rule): each CBR change (given as its time: a
-    # zero-length interval, only the times are used here), each flow's join and leave
+    # each CBR change as a zero-length interval: only the times are used
     cbr = [(float(c), float(c)) for c in cbr_changes]
     changes = run_changes(cbr, zip(start.tolist(), stop.tolist(), strict=True), t_end)[0]
     K = len(changes)
@@ -238,9 +169,8 @@ def round_trace_fields(
 def window_fields(
     cols: dict[str, Any], shape: tuple[int, ...], changes: tuple[float, ...]
 ) -> dict[str, Any]:
-    """The :class:`EngineSummary` fields of each flow's window (slow-start exit, settling,
-    convergence at ``changes``) from the columns of the one summary computation
-    (``tcpfluid.metrics.summary._columns_once``), shaped ``shape`` per flow."""
+    """The :class:`EngineSummary` window fields from the columns of
+    ``tcpfluid.metrics.summary._columns_once``, shaped ``shape`` per flow."""
     settled = np.isfinite(cols["settled"]).reshape(shape)
     ss_t = np.asarray(cols["ss_t"], dtype=np.float64).reshape(shape)
     conv = np.asarray(cols["conv"], dtype=np.float64).reshape(*shape, len(changes))

@@ -1,18 +1,11 @@
 """JSON text as ``json.dumps(obj, indent=2, allow_nan=False)`` writes it, with long lists
 written by the C encoder, and columns (:class:`Column`) written from their arrays.
 
-The standard library encodes with its C accelerator only without ``indent``; with it, every
-element of every list goes through its pure-Python encoder (about 15 s for a summary of a
-million flows). Here a list of plain values (numbers, strings, ``None``, booleans) is one
-call of the C encoder whose item separator is the newline and indentation itself, so the
-text is the same character for character (tests/test_json_text.py compares them).
-
-A :class:`Column` is a list kept as an array (a summary's per-flow values): its text is
-the text of its list (:meth:`Column.tolist`), written without making that list. A run of
-equal values is encoded once and repeated; the numbered names of a scenario's flows
-(``S1-D1``, ``S2-D2``...) are spelled out as bytes. :func:`dump` writes the text to a
-file in pieces, after every value has been checked: an unwritable value (a NaN, an
-object JSON cannot hold) raises before anything is written.
+The standard library's C encoder runs only without ``indent`` (with it, a summary of a
+million flows takes about 15 s): here a list of plain values is one call of the C encoder
+whose item separator is the newline and indentation itself, so the text is the same
+character for character (tests/test_json_text.py). A :class:`Column`'s run of equal values
+is encoded once and repeated. :func:`dump` writes in pieces once every value is checked.
 """
 
 from __future__ import annotations
@@ -244,38 +237,29 @@ def _encode(obj: Any, level: int, indent: int, out: list[Any]) -> None:
         out.append(json.dumps(obj, allow_nan=False))
     elif isinstance(obj, Column):
         out += obj._pieces(level, indent)
-    elif isinstance(obj, dict):
+    elif isinstance(obj, dict | list | tuple):
+        dict_ = isinstance(obj, dict)
         if not obj:
-            out.append("{}")
+            out.append("{}" if dict_ else "[]")
             return
         pad = "\n" + " " * (indent * (level + 1))
-        out.append("{")
-        first = True
-        for k, v in obj.items():
-            if not isinstance(k, str):  # a number or the like: the standard encoder's key
-                k = next(iter(json.loads(json.dumps({k: 0}))))
-            out.append(("" if first else ",") + pad + json.dumps(k) + ": ")
-            first = False
-            _encode(v, level + 1, indent, out)
-        out.append("\n" + " " * (indent * level) + "}")
-    elif isinstance(obj, list | tuple):
-        if not obj:
-            out.append("[]")
-            return
-        pad = "\n" + " " * (indent * (level + 1))
-        if all(isinstance(x, _SCALARS) for x in obj):
+        if isinstance(obj, dict):
+            out.append("{")
+            for i, (k, v) in enumerate(obj.items()):
+                if not isinstance(k, str):  # a number or the like: the standard encoder's key
+                    k = next(iter(json.loads(json.dumps({k: 0}))))
+                out.append(("," if i else "") + pad + json.dumps(k) + ": ")
+                _encode(v, level + 1, indent, out)
+        elif all(isinstance(x, _SCALARS) for x in obj):
             out.append("[" + pad + _scalar_text(list(obj), "," + pad))
-            out.append("\n" + " " * (indent * level) + "]")
-            return
-        if all(isinstance(x, list | tuple) and not x for x in obj):  # e.g. no change: []s
+        elif all(isinstance(x, list | tuple) and not x for x in obj):  # e.g. no change: []s
             out.append("[" + pad + ("," + pad).join(["[]"] * len(obj)))
-            out.append("\n" + " " * (indent * level) + "]")
-            return
-        out.append("[")
-        for i, v in enumerate(obj):
-            out.append(("" if i == 0 else ",") + pad)
-            _encode(v, level + 1, indent, out)
-        out.append("\n" + " " * (indent * level) + "]")
+        else:
+            out.append("[")
+            for i, v in enumerate(obj):
+                out.append(("," if i else "") + pad)
+                _encode(v, level + 1, indent, out)
+        out.append("\n" + " " * (indent * level) + ("}" if dict_ else "]"))
     else:  # anything else: as the standard encoder writes it (or its TypeError)
         text = json.dumps(obj, indent=indent, allow_nan=False)
         out.append(text.replace("\n", "\n" + " " * (indent * level)))

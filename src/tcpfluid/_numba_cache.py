@@ -1,28 +1,11 @@
 """Where every compiled part of tcpfluid caches its Numba kernels, and what a damaged cache
-file does: one rule.
+file does: one rule (docs/simulator.md, "Where the Numba cache is").
 
-Location: ``NUMBA_CACHE_DIR`` if set (Numba's own variable wins), else
-``$TCPFLUID_CACHE_DIR/numba`` if ``TCPFLUID_CACHE_DIR`` is set, else Numba's default (the
-``__pycache__`` beside each module when writable, otherwise ``~/.cache/numba``); see
-docs/simulator.md. Every module that compiles with ``cache=True`` (the packet simulator's
-kernels, the hybrid fluid model's kernel, RED's drop probability, the laws' rules, the
-round model's backlog) calls :func:`configure` before its first compile.
-
-Damage: Numba caches each kernel in an index file (``.nbi``) and data files (``.nbc``). A
-file cut short (a full disk, a process killed while writing, a copy interrupted) made
-Numba raise ``UnpicklingError`` at every later import, so every run failed until the file
-was removed by hand. :func:`configure` makes Numba treat an unreadable cache file of
-*tcpfluid's* kernels as a cache miss: the file is removed, a warning (logger
-``tcpfluid``) names it, and the kernel is compiled again and re-cached. Other packages'
-Numba caches are left to Numba.
-
-Freshness: Numba keys a cached kernel on its own source file only (its modification time
-and size), but a kernel holds the compiled code of every function it calls or inlines.
-:func:`embeds` declares the other source files a kernel's code comes from (RED's laws in
-the packet, hybrid and round kernels; Vegas's rule inside iTCP-Vegas's; the shared Δ);
-their stamps join the kernel's, so an edit to any of them compiles the kernel again
-instead of loading a stale one.
-"""
+Location: ``NUMBA_CACHE_DIR`` if set, else ``$TCPFLUID_CACHE_DIR/numba``, else Numba's
+default. Every module that compiles with ``cache=True`` calls :func:`configure` before its
+first compile: an unreadable cache file of tcpfluid's own kernels becomes a cache miss
+(removed, with a warning on the logger ``tcpfluid``), and the source files a kernel's code
+embeds (:func:`embeds`) join its freshness stamp, so an edit to any of them recompiles it."""
 
 from __future__ import annotations
 

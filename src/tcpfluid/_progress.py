@@ -3,15 +3,8 @@
 Every engine entry that can run long accepts a keyword ``progress``: ``None`` or a
 callable receiving the fraction done in ``[0, 1]`` (simulated time / duration).
 :func:`progress_bar` returns such a callable, which draws a bar on stderr only when stderr
-is a terminal and the command was not given ``--quiet``; in every other case (a pipe, a
-log file, ``--json`` output, a notebook kernel without a terminal) it does nothing, so a
-caller can always pass it.
-
->>> with progress_bar("packet run", enabled=False) as bar:
-...     bar(0.5)
-...     bar(1.0)
->>> bar.drawn
-False
+is a terminal and the command was not given ``--quiet`` (elsewhere it does nothing, so a
+caller can always pass it).
 """
 
 from __future__ import annotations
@@ -47,6 +40,11 @@ class ProgressBar:
     NaN is ignored); redraws are limited to about 10 a second. :meth:`note` sets a short
     text shown after the bar (the task now finished, ...). :meth:`close` (or leaving the
     ``with`` block) removes nothing and ends the line.
+
+    >>> with progress_bar("packet run", enabled=False) as bar:
+    ...     bar(0.25)
+    >>> bar.fraction, bar.drawn
+    (0.25, False)
     """
 
     def __init__(self, label: str, *, enabled: bool = True, stream: TextIO | None = None) -> None:
@@ -134,14 +132,6 @@ class ProgressBar:
         self.close()
 
 
-def progress_bar(label: str, *, enabled: bool = True, stream: TextIO | None = None) -> ProgressBar:
-    """A :class:`ProgressBar` (same parameters): pass it as ``progress=`` to a long run, with
-    ``enabled=not args.quiet`` (``False`` for ``--json`` runs).
-
-    Examples
-    --------
-    >>> bar = progress_bar("ode run", enabled=False)
-    >>> bar(0.25); bar.fraction
-    0.25
-    """
-    return ProgressBar(label, enabled=enabled, stream=stream)
+#: the name callers use: pass ``progress_bar(label, enabled=not args.quiet)`` as
+#: ``progress=`` to a long run (``enabled=False`` for ``--json`` runs)
+progress_bar = ProgressBar

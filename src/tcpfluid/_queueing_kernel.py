@@ -1,11 +1,8 @@
 """RED's two laws, compiled once for every engine: the drop probability and the averaged queue.
 
-The packet simulator's gateway (:mod:`tcpfluid.sim._core`), the hybrid fluid model's
-kernel (:mod:`tcpfluid.fluid._hybrid_kernel`) and the round model's
-(:mod:`tcpfluid.fluid._rounds_kernel`) call these functions from their compiled loops;
-:func:`tcpfluid.queueing.red_drop_probability` (the classical fluid model,
-:class:`tcpfluid.fluid.RedQueue`) calls them from Python over arrays. Kept apart from
-:mod:`tcpfluid.queueing` so that importing the scenarios does not import Numba.
+The packet, hybrid and round kernels call them from their compiled loops,
+:func:`tcpfluid.queueing.red_drop_probability` from Python (kept apart from
+:mod:`tcpfluid.queueing` so that importing the scenarios does not import Numba).
 
 Law: Floyd and Jacobson 1993 ("Random Early Detection Gateways for Congestion Avoidance",
 §4: the average ``avg <- (1 - w_q) avg + w_q q`` per arrival and its decay over an idle

@@ -117,18 +117,15 @@ def as_float_array(
         arr = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}") from exc
-    if finite and arr.size and not np.all(np.isfinite(arr)):
-        bad = float(arr[~np.isfinite(arr)].ravel()[0])
-        raise ValueError(f"{name} must be finite, got {bad!r} in {name}")
-    if positive and arr.size and np.any(arr <= 0):
-        bad = float(arr[arr <= 0].ravel()[0])
-        raise ValueError(f"{name} must be > 0, got {bad!r} in {name}")
-    if nonnegative and arr.size and np.any(arr < 0):
-        bad = float(arr[arr < 0].ravel()[0])
-        raise ValueError(f"{name} must be >= 0, got {bad!r} in {name}")
-    if minimum is not None and arr.size and np.any(arr < minimum):
-        bad = float(arr[arr < minimum].ravel()[0])
-        raise ValueError(f"{name} must be >= {minimum}, got {bad!r} in {name}")
+    for on, what, bad in (
+        (finite, "finite", lambda: ~np.isfinite(arr)),
+        (positive, "> 0", lambda: arr <= 0),
+        (nonnegative, ">= 0", lambda: arr < 0),
+        (minimum is not None, f">= {minimum}", lambda: arr < (minimum or 0.0)),
+    ):
+        if on and arr.size and (mask := bad()).any():
+            first = float(arr[mask].ravel()[0])
+            raise ValueError(f"{name} must be {what}, got {first!r} in {name}")
     return arr
 
 
@@ -143,23 +140,10 @@ def memory_budget_bytes() -> int:
 
 
 def check_memory(what: str, need_bytes: float, setting: str) -> None:
-    """Refuse, before allocating, a computation that needs more than
-    :func:`memory_budget_bytes`.
-
-    Parameters
-    ----------
-    what
-        The function or step (``"companion_matrix"``).
-    need_bytes
-        Its estimate of the memory it needs.
-    setting
-        The input that sets the size, as ``name=value`` (``"lag_rounds=100,000"``).
-
-    Raises
-    ------
-    ValueError
-        Naming ``what``, ``setting``, the estimate and the budget.
-    """
+    """Refuse, before allocating, a computation ``what`` (``"companion_matrix"``) whose
+    estimate ``need_bytes`` is more than :func:`memory_budget_bytes`: a ValueError naming
+    ``what``, ``setting`` (the input that sets the size, ``"lag_rounds=100,000"``), the
+    estimate and the budget."""
     budget = memory_budget_bytes()
     if not need_bytes <= budget:
         raise ValueError(
@@ -184,36 +168,29 @@ def _probe_directory(option: str, directory: FsPath, target: FsPath) -> None:
     os.unlink(probe)
 
 
+def _check_parent(option: str, out: FsPath) -> None:
+    parent = out.parent
+    if not parent.is_dir():
+        what = "is not a directory" if parent.exists() else "does not exist"
+        raise ValueError(f"{option} {str(out)!r}: directory {str(parent)!r} {what}")
+
+
 def check_output_file(option: str, path: str | os.PathLike[str]) -> FsPath:
     """Check, before any work, that a file can be written at ``path``.
 
     The directory must exist and accept a new file, and ``path`` must not be a directory
-    (an existing file is replaced). Nothing is left behind.
-
-    Parameters
-    ----------
-    option
-        The option or parameter name used in the message (e.g. ``"--out"``).
-    path
-        The output file.
-
-    Raises
-    ------
-    ValueError
-        Naming ``option`` and the path, and saying what is wrong.
+    (an existing file is replaced). Nothing is left behind. Raises a ValueError naming
+    ``option`` (e.g. ``"--out"``) and the path, and saying what is wrong.
     """
     out = FsPath(path)
     if str(path) == "" or out.name in ("", ".", ".."):
         raise ValueError(f"{option} must name a file, got {str(path)!r}")
     if out.is_dir():
         raise ValueError(f"{option} {str(out)!r} is a directory; give a file name")
-    parent = out.parent
-    if not parent.is_dir():
-        what = "is not a directory" if parent.exists() else "does not exist"
-        raise ValueError(f"{option} {str(out)!r}: directory {str(parent)!r} {what}")
+    _check_parent(option, out)
     if out.exists() and not os.access(out, os.W_OK):
         raise ValueError(f"{option} {str(out)!r} exists and is not writable")
-    _probe_directory(option, parent, out)
+    _probe_directory(option, out.parent, out)
     return out
 
 
@@ -221,12 +198,8 @@ def check_output_dir(option: str, path: str | os.PathLike[str]) -> FsPath:
     """Check, before any work, that files can be written into the directory ``path``.
 
     An existing directory must accept new files; a missing one must have an existing,
-    writable parent (it is not created here). Nothing is left behind.
-
-    Raises
-    ------
-    ValueError
-        Naming ``option`` and the path, and saying what is wrong.
+    writable parent (it is not created here). Nothing is left behind. Raises as
+    :func:`check_output_file`.
     """
     out = FsPath(path)
     if str(path) == "":
@@ -236,11 +209,8 @@ def check_output_dir(option: str, path: str | os.PathLike[str]) -> FsPath:
             raise ValueError(f"{option} {str(out)!r} is a file; give a directory")
         _probe_directory(option, out, out / "x")
         return out
-    parent = out.parent
-    if not parent.is_dir():
-        what = "is not a directory" if parent.exists() else "does not exist"
-        raise ValueError(f"{option} {str(out)!r}: directory {str(parent)!r} {what}")
-    _probe_directory(option, parent, out)
+    _check_parent(option, out)
+    _probe_directory(option, out.parent, out)
     return out
 
 

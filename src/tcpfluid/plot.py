@@ -4,17 +4,9 @@ Every function takes an optional ``ax`` (a new figure is made when it is ``None`
 returns the artists it drew; the library never calls ``plt.show()``. The figures of the
 validation report (``tcpfluid report``) are built from these functions.
 
-Result plots take a :class:`tcpfluid.results.Result` (what :func:`tcpfluid.simulate` returns
-for every engine: one set of arrays, flows labelled by name), or an engine's own result (a
+Result plots take a :class:`tcpfluid.results.Result` or an engine's own result (a
 round-model :class:`~tcpfluid.fluid.RoundTrace`, scenario 0; an ODE
-:class:`~tcpfluid.fluid.OdeResult`; a packet-simulator :class:`~tcpfluid.sim.PacketResult`),
-read through the same arrays.
-
-* :func:`window` - congestion window against time (packets, s);
-* :func:`queue` - bottleneck queue against time (packets, s);
-* :func:`throughput` - per-flow throughput against time (packets/s, s);
-* :func:`versus` - one series against another (a sweep), with a label;
-* :func:`new_axes`, :func:`finish` - figure scaffolding used by the report.
+:class:`~tcpfluid.fluid.OdeResult`; a packet-simulator :class:`~tcpfluid.sim.PacketResult`).
 
 Examples
 --------
@@ -215,18 +207,9 @@ def window(
 ) -> list[Any]:
     """Congestion window (packets) against time (s), one line per flow.
 
-    Parameters
-    ----------
-    result
-        A round-model ``RoundTrace`` (scenario 0), an ``OdeResult`` or a ``PacketResult``.
-    ax
-        Axes to draw on (``None``: a new figure).
-    flows
-        Which flows (default all).
-    label
-        Legend label prefix (default: the engine's name).
-    **style
-        Passed to ``ax.plot``.
+    ``result`` as the module docstring says; ``ax``: the axes to draw on (``None``: a new
+    figure); ``flows``: which flows (default all); ``label``: the legend label prefix
+    (default: the engine's name); ``**style``: passed to ``ax.plot``.
     """
     return _per_flow(result, ax, flows, label, "window_pkts", "congestion window (packets)", style)
 

@@ -1,24 +1,9 @@
 """pytest plugin of tcpfluid: fixtures for analysts' checks of one layer against another.
 
-Installed with the package (entry point ``pytest11``), so any project with tcpfluid
-installed can write::
-
-    def test_vegas_settles_as_predicted(tcpfluid):
-        tcpfluid.assert_matches_closed_form(
-            "qv-basic", algorithm="vegas", quantities=["settled_window"], engines=["packet"],
-            sets={"cbr": "none", "duration": "60s"},
-            tolerance=tcpfluid.Tolerance(rel=0.01, reason="Vegas stops at mu*d + alpha"),
-        )
-
-Fixtures ``tcpfluid`` (a :class:`Checks` bound to the session's
-:class:`~tcpfluid.testing.RunCache`, so one packet run serves every assertion on the same
-scenario) and ``tcpfluid_cache``; options ``--tcpfluid-engines=rounds,ode,packet`` (a check
-needing another engine is skipped, naming it) and ``--tcpfluid-quick`` (skips the checks
-marked ``@pytest.mark.tcpfluid_slow``); docs/testing.md describes them.
-
-Importing this module loads only pytest and the standard library (tcpfluid's engines,
-SciPy, Numba and pandas are imported when a fixture first runs an engine), because pytest
-loads it in every session of every project that has tcpfluid installed.
+Installed with the package (entry point ``pytest11``): the fixtures ``tcpfluid`` (a
+:class:`Checks`) and ``tcpfluid_cache``, the options ``--tcpfluid-engines`` and
+``--tcpfluid-quick`` (docs/testing.md). Importing it loads only pytest and the standard
+library: pytest loads it in every session of every project that has tcpfluid installed.
 """
 
 from __future__ import annotations
@@ -116,21 +101,20 @@ class Checks:
 
         return Tolerance
 
-    def _need(self, *layers: str) -> None:
-        missing = [x for x in layers if x != _CLOSED_FORM and x not in self.engines]
+    def _need(self, layers: Iterable[str] | str, *more: str) -> list[str]:
+        """``layers`` as a list; skip the test if it or ``more`` needs an engine not allowed."""
+        eng = [layers] if isinstance(layers, str) else list(layers)
+        missing = [x for x in (*more, *eng) if x != _CLOSED_FORM and x not in self.engines]
         if missing:
             pytest.skip(
                 f"needs engine(s) {', '.join(missing)}, not in --tcpfluid-engines="
                 f"{','.join(self.engines)}"
             )
-
-    @staticmethod
-    def _layers(value: Iterable[str] | str) -> list[str]:
-        return [value] if isinstance(value, str) else list(value)
+        return eng
 
     def scenario(self, name: str, *, algorithm: str | None = None, **sets: Any) -> Scenario:
         """A registered scenario with parameters overridden (and every flow's law)."""
-        from .testing import _scenario
+        from .testing._layers import _scenario
 
         return _scenario(name, algorithm, sets)
 
@@ -151,8 +135,7 @@ class Checks:
         """:func:`tcpfluid.testing.compare` with the session cache."""
         from .testing import compare
 
-        eng = self._layers(engines)
-        self._need(reference, *eng)
+        eng = self._need(engines, reference)
         return compare(scenario, eng, quantities, reference=reference, cache=self.cache, **kwargs)
 
     def assert_layers_agree(
@@ -168,8 +151,7 @@ class Checks:
         """:func:`tcpfluid.testing.assert_layers_agree` with the session cache."""
         from .testing import assert_layers_agree
 
-        eng = self._layers(engines)
-        self._need(reference, *eng)
+        eng = self._need(engines, reference)
         __tracebackhide__ = True
         return assert_layers_agree(
             scenario, quantities, eng, tolerance, reference=reference, cache=self.cache, **kwargs
@@ -186,8 +168,7 @@ class Checks:
         """:func:`tcpfluid.testing.assert_matches_closed_form` with the session cache."""
         from .testing import assert_matches_closed_form
 
-        eng = self._layers(engines)
-        self._need(*eng)
+        eng = self._need(engines)
         __tracebackhide__ = True
         return assert_matches_closed_form(
             scenario, quantities, eng, tolerance, cache=self.cache, **kwargs

@@ -62,19 +62,7 @@ def check_discipline(name: str, value: Any) -> str:
 
 @dataclass(frozen=True)
 class RedParameters:
-    """Checked RED parameters (module docstring); build them with :func:`red_parameters`.
-
-    Attributes
-    ----------
-    min_th_pkts, max_th_pkts
-        Thresholds on the averaged queue, packets (``0 < min_th < max_th``).
-    max_p
-        Drop probability at ``max_th``, in ``(0, 1]``.
-    w_q
-        Averaging weight per arrival, in ``(0, 1]``.
-    gentle
-        Gentle RED (a ramp to 1 up to ``2 max_th``) or classic (a cliff at ``max_th``).
-    """
+    """Checked RED parameters (module docstring); build them with :func:`red_parameters`."""
 
     min_th_pkts: float
     max_th_pkts: float
@@ -139,12 +127,9 @@ def red_parameters(red: Mapping[str, Any], *, link: str | None = None) -> RedPar
 
 
 def red_drop_probability(avg_queue_pkts: Any, red: RedParameters) -> NDArray[np.float64]:
-    """RED's drop probability at the averaged queue ``avg_queue_pkts`` (any shape).
-
-    0 below ``min_th``, a ramp to ``max_p`` at ``max_th``; above it, gentle RED ramps on to 1
-    at ``2 max_th`` and classic RED jumps to 1 (written here as a ramp one packet wide, so
-    that the fluid model's right-hand side stays Lipschitz for the ODE solvers). The one
-    compiled law every engine uses: :func:`tcpfluid._queueing_kernel.red_probability`.
+    """RED's drop probability at the averaged queue ``avg_queue_pkts`` (any shape): the
+    compiled law every engine uses (:func:`tcpfluid._queueing_kernel.red_probability`),
+    classic RED's jump at ``max_th`` written as a ramp one packet wide (the fluid models').
 
     Examples
     --------

@@ -2,26 +2,14 @@
 
 :func:`tcpfluid.simulate` returns a :class:`Result` whatever the engine (the round model,
 the ODE model or the packet simulator): the same fields with the same units, so plots,
-tables, sweeps and reports need no per-engine code.
-
-* :class:`Result` - ``time_s`` (T,), ``window_pkts`` (flows × T), ``queue_pkts`` (T,,
-  the bottleneck's queue), ``throughput_pps`` (flows × T), the flow names, a
-  :class:`Summary`, and ``native``: the engine's own result object (a
-  :class:`~tcpfluid.fluid.RoundTrace`, :class:`~tcpfluid.fluid.OdeResult` or
-  :class:`~tcpfluid.sim.PacketResult`) for what only that engine records.
-* :class:`Summary` - per-flow values (:class:`FlowSummary`: slow-start exit window, round
-  and time, settled window, time to equilibrium, convergence after each change, throughput,
-  loss events) and aggregates (the time at which every active flow has settled, the
-  convergence of all flows after each change, Jain's index, utilization, losses). It is
-  computed in one place, :func:`tcpfluid.metrics.summarise`.
+tables, sweeps and reports need no per-engine code. Its :class:`Summary` (per flow a
+:class:`FlowSummary`) is computed in one place, :func:`tcpfluid.metrics.summarise`.
 
 Definitions and units
 ---------------------
 Changes
-    The times at which the bandwidth available to the flows changes: a CBR source starting
-    or stopping, and a flow joining or leaving, inside ``(0, duration)``. Each flow's
-    convergence time is measured after every change (``None`` when the flow was not active
-    after it or did not settle).
+    A CBR source starting or stopping, or a flow joining or leaving, inside
+    ``(0, duration)`` (:func:`tcpfluid.metrics.run_changes`).
 Losses
     **Loss events** per flow: the congestion signals handed to the law, each a window cut,
     in every engine. The round model and the packet simulator count them (integers). The
@@ -201,21 +189,10 @@ class Summary:
         return cast(FlowSummaries, self.flows)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: the public keys of ``tcpfluid simulate --json``.
-
-        The keys every engine has always had keep their meaning: ``ss_exit_window``,
-        ``ss_exit_time_s``, ``ss_exit_round``, ``settled_window``,
-        ``time_to_equilibrium_s`` and ``convergence_times_s`` describe **flow 0**;
-        ``change_times_s``, ``utilization``, ``throughput_pps`` (per flow),
-        ``jain_index`` and ``losses`` (per flow, loss events) the run. Beside them, per
-        flow: ``flow_names``, ``ss_exit_windows_pkts``, ``ss_exit_times_s``,
-        ``ss_exit_rounds``, ``settled_windows_pkts``, ``times_to_equilibrium_s``,
-        ``convergence_times_per_flow_s`` (flows × changes), ``cycle_centres_pkts``,
-        ``cycle_amplitudes_pkts``, ``not_settled_reasons``, ``flow_start_s``,
-        ``flow_stop_s``; aggregates: ``change_kinds``, ``all_settled_time_s``,
-        ``all_converged_times_s``, ``losses_unit``, ``bottleneck``, ``notes``; then the
-        engine's own keys (:attr:`extras`).
-        """
+        """JSON-ready: the public keys of ``tcpfluid simulate --json``: ``ss_exit_window``,
+        ``settled_window``... of **flow 0** and the run's aggregates as every engine has
+        always had them, a list per flow beside them (``flow_names``,
+        ``ss_exit_windows_pkts``...), then the engine's own keys (:attr:`extras`)."""
         from .scenarios.model import paused_gc
 
         with paused_gc():  # a list per flow: collections would walk them all, again and again
@@ -270,52 +247,51 @@ class Summary:
     def table(self, *, max_flows: int | None = None) -> str:
         """A text table: the aggregates, then one row per flow (every flow, or the first
         ``max_flows``)."""
-        return _summary_table(self, max_flows)
+        from ._text import cell as _fmt
 
-
-def _summary_table(s: Summary, max_flows: int | None) -> str:
-    from ._text import cell as _fmt
-
-    shown = s.flows if max_flows is None else s.flows[:max_flows]
-    rows = [
-        ("bandwidth changes at (s)", _fmt(list(s.change_times_s))),
-        ("  kinds", _fmt(list(s.change_kinds))),
-        ("all flows settled at (s)", _fmt(s.all_settled_time_s)),
-        ("all flows converged after each change (s)", _fmt(list(s.all_converged_times_s))),
-        ("utilization", _fmt(s.utilization)),
-        ("Jain's index", _fmt(s.jain_index)),
-        (f"{s.losses_unit}, all flows", _fmt(sum(s.losses))),
-    ]
-    width = max(len(a) for a, _ in rows)
-    lines = [f"{a.ljust(width)}  {b}" for a, b in rows]
-    head: tuple[str, ...] = ("flow", "start (s)", "slow-start exit window (pkts)", "at (s)")
-    head += ("settled window (pkts)", "time to equilibrium (s)", "throughput (pkt/s)")
-    head += (s.losses_unit, "convergence after each change (s)")
-    body = [
-        (
-            f.name,
-            _fmt(f.start_s),
-            _fmt(f.ss_exit_window_pkts),
-            _fmt(f.ss_exit_time_s),
-            _settled_cell(f, _fmt),
-            _fmt(f.time_to_equilibrium_s),
-            _fmt(f.throughput_pps),
-            str(f.losses),
-            _fmt(list(f.convergence_times_s)),
-        )
-        for f in shown
-    ]
-    widths = [max(len(r[i]) for r in (head, *body)) for i in range(len(head))]
-    lines.append("")
-    lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in body]
-    if len(shown) < len(s.flows):
-        lines.append(f"... {len(s.flows) - len(shown)} more flows (to_dict() lists every flow)")
-    lines += [
-        f"{f.name} did not settle: {f.not_settled_reason}" for f in shown if f.not_settled_reason
-    ]
-    lines += [f"note: {n}" for n in s.notes]
-    return "\n".join(lines)
+        s = self
+        shown = s.flows if max_flows is None else s.flows[:max_flows]
+        rows = [
+            ("bandwidth changes at (s)", _fmt(list(s.change_times_s))),
+            ("  kinds", _fmt(list(s.change_kinds))),
+            ("all flows settled at (s)", _fmt(s.all_settled_time_s)),
+            ("all flows converged after each change (s)", _fmt(list(s.all_converged_times_s))),
+            ("utilization", _fmt(s.utilization)),
+            ("Jain's index", _fmt(s.jain_index)),
+            (f"{s.losses_unit}, all flows", _fmt(sum(s.losses))),
+        ]
+        width = max(len(a) for a, _ in rows)
+        lines = [f"{a.ljust(width)}  {b}" for a, b in rows]
+        head: tuple[str, ...] = ("flow", "start (s)", "slow-start exit window (pkts)", "at (s)")
+        head += ("settled window (pkts)", "time to equilibrium (s)", "throughput (pkt/s)")
+        head += (s.losses_unit, "convergence after each change (s)")
+        body = [
+            (
+                f.name,
+                _fmt(f.start_s),
+                _fmt(f.ss_exit_window_pkts),
+                _fmt(f.ss_exit_time_s),
+                _settled_cell(f, _fmt),
+                _fmt(f.time_to_equilibrium_s),
+                _fmt(f.throughput_pps),
+                str(f.losses),
+                _fmt(list(f.convergence_times_s)),
+            )
+            for f in shown
+        ]
+        widths = [max(len(r[i]) for r in (head, *body)) for i in range(len(head))]
+        lines.append("")
+        lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
+        lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in body]
+        if len(shown) < len(s.flows):
+            lines.append(f"... {len(s.flows) - len(shown)} more flows (to_dict() lists every flow)")
+        lines += [
+            f"{f.name} did not settle: {f.not_settled_reason}"
+            for f in shown
+            if f.not_settled_reason
+        ]
+        lines += [f"note: {n}" for n in s.notes]
+        return "\n".join(lines)
 
 
 def _settled_cell(f: Any, fmt: Callable[[Any], str]) -> str:
@@ -346,20 +322,15 @@ class RoundLog:
         The law's phase at each boundary (:data:`tcpfluid.algorithms.base.SLOW_START`...;
         the round model gives the phase during the round that ended).
     rtt_mean_s, rtt_min_s, rtt_max_s
-        The mean, smallest and largest RTT of the round's samples the law read at the
-        boundary, s. The packet simulator keeps all three; the hybrid model keeps the mean
-        only (min and max NaN); in the round model every packet of a round has the round's
-        one RTT (the ``rtt_s`` it records), so the three are equal (NaN when ``rtt_s`` is
-        not recorded).
+        The mean, smallest and largest RTT of the round's samples the law read, s (the
+        hybrid model keeps the mean only; the round model's one RTT a round gives three
+        equal columns).
     base_rtt_s
-        The BaseRTT the law held at the boundary, s (the packet simulator and the hybrid
-        model: the law's own at each round; the round model keeps none per round: the
-        BaseRTT its law held at the end of the run, :attr:`Result.base_rtt_s`, on every
-        row).
+        The BaseRTT the law held, s (the round model: the one it held at the end of the
+        run, :attr:`Result.base_rtt_s`, on every row).
     delta_pkts
         Δ = (W/BaseRTT − W/RTT)·BaseRTT, the backlog estimate the law read, packets (the
-        Quick Vegas paper, eq 1; the round model's recorded ``delta_pkts``, NaN when not
-        recorded).
+        Quick Vegas paper, eq 1).
     """
 
     time_s: FloatArray
@@ -428,9 +399,8 @@ class Result:
         The :class:`Summary`, computed from the whole run: what is recorded
         (``record_interval_s``, ``record``) never changes it.
     native
-        The engine's intermediate result object (``RoundTrace``, ``OdeResult``,
-        ``PacketResult``): kept for its own fields, but every consumer of the library reads
-        the fields below instead.
+        The engine's own result object (``RoundTrace``, ``OdeResult``, ``PacketResult``),
+        for what only that engine records.
     status, message
         0 and ``"ok"`` when the whole run was computed; otherwise a negative status and the
         reason (:meth:`raise_for_status`).
@@ -449,10 +419,8 @@ class Result:
         Facts about the run itself: ``"wall_time_s"``, ``"data_packets"``, ``"events"``,
         ``"nfev"``... (whichever the engine has).
     link_queues_pkts
-        The queue of every link the engine models, by link name, packets, on the samples
-        ``time_s`` (the packet simulator: every link of the scenario; empty for the fluid
-        engines, whose one queue, the bottleneck's, is :attr:`queue_pkts`). Read a link's
-        queue with :meth:`link_queue_pkts`.
+        The queue of every link the packet simulator models, by link name, packets, on the
+        samples ``time_s`` (empty for the fluid engines; :meth:`link_queue_pkts`).
     """
 
     engine: str

@@ -95,6 +95,20 @@ def _data_bits(name: str, unit: str) -> float | None:
     return None
 
 
+def _real(value: Any) -> bool:
+    """A plain int or float (not a bool)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _time_unit(name: str, unit: str, value: Any) -> float:
+    """Seconds in one ``unit`` of time (``""``: seconds)."""
+    if (unit or "s") not in _TIME_UNITS:
+        raise ValueError(
+            f"{name}: unknown time unit {unit!r} in {value!r}; use s, ms, us, ns, min or h"
+        )
+    return _TIME_UNITS[unit or "s"]
+
+
 def _positive(name: str, x: float, original: Any) -> float:
     if not x > 0.0:
         raise ValueError(f"{name} must be > 0, got {original!r}")
@@ -115,32 +129,19 @@ def seconds(value: Any, *, name: str = "time") -> float:
     if num is not None:
         return num
     number, unit = _split(name, value)
-    if unit == "":
-        unit = "s"
-    if unit not in _TIME_UNITS:
-        raise ValueError(
-            f"{name}: unknown time unit {unit!r} in {value!r}; use s, ms, us, ns, min or h"
-        )
-    return _positive(name, number * _TIME_UNITS[unit], value)
+    return _positive(name, number * _time_unit(name, unit, value), value)
 
 
 def time_or_zero(value: Any, *, name: str = "time") -> float:
     """Like :func:`seconds` but ``0`` (or ``"0s"``) is accepted."""
     if type(value) is float and 0.0 < value < math.inf:
         return value
-    if isinstance(value, int | float) and not isinstance(value, bool) and value == 0:
+    number = _split(name, value)[0] if isinstance(value, str) else value if _real(value) else 1
+    if number == 0:
+        if isinstance(value, str):
+            _time_unit(name, _split(name, value)[1], value)  # "0 parsecs" is not a time
         return 0.0
-    if isinstance(value, str):
-        number, unit = _split(name, value)
-        if number == 0:
-            if unit not in ("", *_TIME_UNITS):  # "0 parsecs" is not a time
-                raise ValueError(
-                    f"{name}: unknown time unit {unit!r} in {value!r}; use s, ms, us, ns, min or h"
-                )
-            return 0.0
-        if number < 0:
-            raise ValueError(f"{name} must be >= 0, got {value!r}")
-    elif isinstance(value, int | float) and not isinstance(value, bool) and value < 0:
+    if number < 0:
         raise ValueError(f"{name} must be >= 0, got {value!r}")
     return seconds(value, name=name)
 
@@ -273,7 +274,7 @@ def _is_infinite(value: Any) -> bool:
         return True
     if isinstance(value, str):
         return value.strip().lower() in INFINITE_WORDS
-    return isinstance(value, int | float) and not isinstance(value, bool) and value == math.inf
+    return _real(value) and value == math.inf
 
 
 def time_or_inf(value: Any, *, name: str = "time") -> float:
@@ -309,11 +310,11 @@ def buffer_pkts(value: Any, *, packet_size_bytes: float = 1000.0, name: str = "b
     if isinstance(value, str):
         if _PATTERN.match(value) is not None and _split(name, value)[0] <= 0:
             raise ValueError(least)
-    elif isinstance(value, int | float) and not isinstance(value, bool) and value <= 0:
+    elif _real(value) and value <= 0:
         raise ValueError(least)
     b = packets(value, packet_size_bytes=packet_size_bytes, name=name)
     if b < 1.0:
-        raise ValueError(f"{name} must be at least 1 packet (or 'inf'), got {value!r}")
+        raise ValueError(least)
     return b
 
 

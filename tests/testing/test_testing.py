@@ -175,7 +175,7 @@ def test_failure_blames_the_reference_when_the_engines_agree_with_each_other() -
     # the judging rule on rows written by hand: two engines 10 % above the reference and
     # within 1 % of each other blame the reference; one engine alone blames itself
     from tcpfluid.scenarios import build_scenario
-    from tcpfluid.testing._assert import _judge
+    from tcpfluid.testing._compare import _judge
 
     sc = build_scenario("qv-basic").with_algorithm("vegas")
 

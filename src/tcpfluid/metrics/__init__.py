@@ -17,52 +17,32 @@ Slow-start exit (:func:`slow_start_exit`)
     Only the first exit counts.
 Settled value and time to settle (:func:`settling`)
     Within a segment ``t_start < t <= t_end``, the *settled value* is the mean of the
-    samples in the segment's last ``tail_fraction`` of time (the *tail*). The series has
-    settled on a **fixed point** if every tail sample lies in the base band
-    ``|v − settled| <= max(abs_tol, rel_tol × |settled|)`` and the series stays in it for
-    at least twice the tail's length (a segment cut short in a slow transient is not
-    settled). A law whose own moves never stop (Quick Vegas's ±1 moves around its band,
-    TCP-Ho's holds and one-packet steps, iTCP-Vegas's resets, Enhanced Vegas's
-    oscillation around Δ = δ, which has no dead band; Vegas's window in packets dithering
-    by one move at its band's edge) keeps a **limit cycle** instead: over the
-    *hold window* (the last two tail lengths) the series swings around
-    the midpoint of its range by half that range; it has settled in a cycle if that
-    half-range is at most ``settle_band``, it does not drift (the tail's mean lies within
-    the base band of the mean of the tail-long window before it, or, for a tail that
-    swings wider than the
-    base band, it moved back: the other way than that window's mean moved from the one
-    before it -- a cycle whose period is not short against the tail moves a window's mean
-    back and forth, a drift keeps its direction -- or the last three tail lengths hold no
-    trend: cut in twelve quarter-tail windows, the least-squares slope through their
+    samples in the segment's last ``tail_fraction`` of time (the *tail*); the *base band*
+    is ``|v − settled| <= max(abs_tol, rel_tol × |settled|)`` (2 % or one packet). The
+    series has settled on a **fixed point** if every tail sample lies in the base band and
+    the series stays in it for at least twice the tail's length. A law whose own moves
+    never stop keeps a **limit cycle** instead: over the *hold window* (the last two tail
+    lengths) it swings around the midpoint of its range by half that range; it has
+    settled in a cycle if that half-range is at most ``settle_band``, it does not drift
+    (the tail's mean lies within the base band of the mean of the tail-long window before
+    it; or, for a tail that swings wider than the base band, it moved the other way than
+    that window's mean moved from the one before it; or the last three tail lengths, cut
+    in twelve quarter-tail windows, hold no trend: the least-squares slope through their
     means is at most the base band per tail length or at most three standard errors of
-    that slope, estimated from the means' scatter about the line: an irregular swing
-    around a fixed centre, such as a loss-driven packet window's, moves a window's mean
-    by chance) and it is not growing (the tail swings more than the base band wider than
+    that slope) and it is not growing (the tail swings more than the base band wider than
     the window before it **and** that window more than the base band wider than the one
-    before it: one wide excursion in the tail is not a growth). Its band is then the
-    envelope of its *steady stretch*: from the sample, at the latest the hold window's
-    first, that minimises the marginal standard error of the mean of the samples from it
-    on, ``Σ (v_i − mean)² / n²`` (the truncation point of the MSER rule, White 1997: a
-    ramp or a ringing much wider than the cycle is cut off, an excursion of the cycle's
-    own size is kept), to the segment's end; the stretch's range gives the cycle's centre
-    (its midpoint) and amplitude (half of it), and the band is
-    ``|v − centre| <= amplitude + max(abs_tol, rel_tol × |settled|)``. (The hold window
-    alone covers a fifth of the segment: a window wandering in its cycle leaves its range
-    somewhere before it, later the longer the segment, and the time to settle would be
-    that chance excursion's.) Either way the
-    *time to settle* is the time, counted from ``t_start``, of the first sample after
-    which every sample of the segment stays in the band. ``settle_band`` is per call
-    (default 0: fixed points only); the run summaries pass each flow's law's own, the
-    class attribute
-    ``cycle_amplitude_pkts`` of :class:`~tcpfluid.algorithms.base.ControlLaw`
-    (:func:`law_settle_band`). Why a series did not settle is
-    available as text (:meth:`Settling.reasons`). The base band's defaults (2 % or one
-    packet) are tighter than the documents' curves can be read, so that "reached 630
-    packets at 59 s" and "within the band from 57.8 s on" describe the same event to
-    within a few percent. Time to equilibrium of a new connection is the time to settle of
-    the window from 0 to the first bandwidth change; the convergence time after a change is
-    the time to settle from that change to the next (the Quick Vegas paper §5.1-5.2 use the same
-    notion, in seconds or in BaseRTTs).
+    before it). Its band is then ``|v − centre| <= amplitude + base band``, centre and
+    amplitude the midpoint and half-range of its *steady stretch*: from the sample, at the
+    latest the hold window's first, that minimises ``Σ (v_i − mean)² / n²`` over the
+    samples from it on (the truncation point of the MSER rule, White 1997), to the
+    segment's end. Either way the *time to settle* is the time, counted from ``t_start``,
+    of the first sample after which every sample of the segment stays in the band.
+    ``settle_band`` is per call (default 0: fixed points only); the run summaries pass
+    each flow's law's own (:func:`law_settle_band`). Why a series did not settle is
+    available as text (:meth:`Settling.reasons`). Time to equilibrium of a new connection
+    is the time to settle of the window from its start to the first bandwidth change; the
+    convergence time after a change is the time to settle from that change to the next
+    (the Quick Vegas paper §5.1-5.2). docs/round-model.md gives the reasons for each part.
 Utilization (:func:`utilization`)
     The time average of the carried rate divided by the capacity.
 Jain's index (:func:`jain_index`)

@@ -14,17 +14,15 @@ FloatArray = NDArray[np.float64]
 
 
 def _plain(a: NDArray[Any]) -> Any:
+    """Plain lists (or a scalar): booleans as they are, numbers as floats, ``None`` for NaN
+    or ±inf."""
     arr = np.asarray(a)
     if arr.dtype == bool:
         return arr.tolist()
-    out = arr.astype(float).tolist()
-    return _none_nan(out)
-
-
-def _none_nan(x: Any) -> Any:
-    if isinstance(x, list):
-        return [_none_nan(v) for v in x]
-    return _finite_or_none(x) if isinstance(x, float) else x
+    f = arr.astype(float)
+    out = f.astype(object)
+    out[~np.isfinite(f)] = None
+    return out.tolist()
 
 
 def _finite_or_none(x: Any) -> float | None:

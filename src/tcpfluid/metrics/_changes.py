@@ -33,16 +33,12 @@ def _convergence(
     band: FloatArray,
     chunk: int,
 ) -> tuple[NDArray[np.intp], NDArray[np.intp], FloatArray]:
-    """The convergence time of each flow after each change whose segment holds samples
-    of the flow (every other segment has none: it did not converge there), as
-    ``(flow, change, time)`` columns; ``t`` is ``fr.t_s`` as ``(R, 1)`` or ``(R, F)``.
-
-    Segment ``k`` of flow ``j`` is ``max(start_j, c_k) < t <= min(stop_j, c_{k+1})``
-    (:func:`settling_by_segment`): a sample at ``t`` lies in the segment of the last
-    change before it. Each (flow, change) pair is judged as a column of its own, with
-    the flow's whole series, in the layout of the flows' block (so that NumPy's sums,
-    row by row over many columns and pairwise over one, take the same order): the work
-    is the samples times the pairs, not the samples times the flows times the changes."""
+    """The convergence time of each flow after each change whose segment (of
+    :func:`settling_by_segment`) holds samples of the flow, as ``(flow, change, time)``
+    columns; ``t`` is ``fr.t_s`` as ``(R, 1)`` or ``(R, F)``. Each pair is judged as a
+    column of its own in the layout of the flows' block, so that NumPy's sums take the
+    same order as over the flows (the work: samples times pairs, not times flows times
+    changes)."""
     n = int(fr.settle_window_pkts.shape[1])
     R = int(fr.settle_window_pkts.shape[0])
     c = np.asarray(changes, dtype=np.float64)
@@ -136,22 +132,10 @@ def check_summary_size(
     stop: FloatArray | None = None,
     end_s: float | None = None,
 ) -> None:
-    """Refuse, before any work, a run whose summary cannot be held: every flow has one
-    convergence time per change of the run (flows x changes), and every distinct flow
-    start or stop inside the run is a change (``start_spread`` gives each flow its own).
-
-    Parameters
-    ----------
-    scenario
-        The scenario (its flows' intervals, CBR sources and duration, unless given).
-    start, stop, end_s
-        The flows' intervals and the run's end, s (default: the scenario's).
-
-    Raises
-    ------
-    ValueError
-        Naming the flows, the changes, ``start_spread``, the estimate and the budget.
-    """
+    """Refuse, before any work, a run whose summary (one convergence time per flow and
+    change; every distinct flow start or stop is a change) cannot be held: a ValueError
+    naming the flows, the changes, the estimate and the budget. ``start``, ``stop``,
+    ``end_s``: the flows' intervals and the run's end, s (default: the scenario's)."""
     if start is None or stop is None:
         ft = scenario.flow_table
         start, stop = np.asarray(ft.start_s, np.float64), np.asarray(ft.stop_s, np.float64)

@@ -14,7 +14,6 @@ from numpy.typing import ArrayLike, NDArray
 
 from .._validation import as_float_array, check_nonnegative, check_positive, check_range, check_real
 from ._arrays import FloatArray, _plain, _series, selected_columns
-from ._steady import steady_from
 
 #: :attr:`Settling.status` codes: how the segment settled, or why it did not
 SETTLED_FIXED = 0
@@ -41,25 +40,14 @@ class Settling:
     tolerance
         Half-width of the band used (the cycle's amplitude plus the base band for a
         limit cycle).
-    centre
-        Centre of the band: the settled value for a fixed point, the midpoint of the
-        steady stretch's range for a limit cycle (the samples from the truncation point
-        of the MSER rule on; module docstring), of the hold window's for a swing wider
-        than ``settle_band``.
-    amplitude
-        Half of the range (max − min)/2 of the steady stretch for a limit cycle, of the
-        hold window (the last two tail lengths) for a swing wider than ``settle_band``, of
-        the tail otherwise (≈ 0 on a fixed point).
+    centre, amplitude
+        Midpoint and half-range of the steady stretch for a limit cycle, of the hold
+        window for a swing wider than ``settle_band``; otherwise the settled value and the
+        tail's half-range (≈ 0 on a fixed point).
     status
-        How it settled or why not: 0 fixed point, 1 limit cycle, 2 no samples in the
-        segment, 3 the oscillation is wider than ``settle_band``, 4 the oscillation is
-        still growing (the tail swings more than the base band wider than the window
-        before it, and that one than the window before it), 5 still drifting (the tail's
-        mean moved by more than the base band from the window before it -- for a tail
-        swinging wider than the base band, the same way as that window's mean moved from
-        the one before it, and with a trend over the last three tail lengths that the
-        scatter of their quarter-tail means does not explain -- or the series left its
-        band less than two tail lengths before the segment's end).
+        How it settled or why not (module docstring): 0 fixed point, 1 limit cycle, 2 no
+        samples in the segment, 3 wider than ``settle_band``, 4 growing, 5 drifting (or
+        left its band less than two tail lengths before the segment's end).
     last_out_s
         Time of the last sample outside the band (NaN if none), s.
     """
@@ -248,16 +236,8 @@ def _settle(
     # a fixed point: the tail in the base band around its mean, held for two tail lengths
     t_fix, out_fix = _entered(tb, seg & ~in_base, t_first)
     fixed = tail_fits & np.isfinite(t_fix) & (t_last - t_fix >= need - 1e-12)
-    # a limit cycle: the hold window's range (centre ± amplitude) at most settle_band,
-    # neither drifting (the tail's mean within the base band of the window before it, or,
-    # for a tail that swings wider than the base band, moved the other way than that
-    # window's mean moved from the one before it: a cycle whose period is not short
-    # against the tail moves a window's mean back and forth, a drift keeps its direction;
-    # nor a trend the scatter of the quarter-tail means explains, :func:`_trend_significant`;
-    # a tail at rest in the base band is a fixed point, which must hold) nor growing (the
-    # tail's swing more than the base band wider than the window before it, and that
-    # window's more than the base band wider than the one before it: a growth that goes on;
-    # one wide excursion in the tail is not one)
+    # a limit cycle: the hold window's half-range at most settle_band, neither drifting
+    # nor growing (module docstring; a tail at rest in the base band is a fixed point)
     step = settled_val - mean_before
     same_way = (n_earlier == 0) | tail_fits | (step * (mean_before - mean_earlier) > 0)
     drifting = np.array(has & (n_before > 0) & (np.abs(step) > base) & same_way)
@@ -272,8 +252,7 @@ def _settle(
         )
     try_cycle = has & ~fixed
     cycle = try_cycle & (amp_h <= cap_b) & ~drifting & ~growing
-    # a cycle's envelope: the range of its steady stretch, from the truncation point of
-    # the marginal standard error rule (:func:`._steady.steady_from`) to the segment's end
+    # a cycle's envelope: the range of its steady stretch (:func:`steady_from`)
     mid_c, amp_c = mid_h, amp_h
     if cycle.any():
         t_hold = np.min(np.where(hold_w, tb, np.inf), axis=0)
@@ -324,10 +303,7 @@ def _pick_at(a: Any, which: NDArray[np.bool_]) -> Any:
 def _swing(vb: FloatArray, window: NDArray[np.bool_], which: NDArray[np.bool_]) -> Any:
     """Half the range of the series ``which`` (a mask over the trailing axes) over the
     samples ``window``, in the order of ``which``'s true entries."""
-    if which.ndim == 0:  # one series: a trailing axis of one
-        vb, window, which = vb[:, None], window[:, None], which[None]
-    cols: Any = (slice(None), *np.nonzero(which))
-    v, inside = vb[cols], window[cols]
+    _, _, v, inside, _ = selected_columns(which, vb, vb, window)
     hi = np.max(np.where(inside, v, -np.inf), axis=0)
     lo = np.min(np.where(inside, v, np.inf), axis=0)
     return 0.5 * (hi - lo)
@@ -335,9 +311,7 @@ def _swing(vb: FloatArray, window: NDArray[np.bool_], which: NDArray[np.bool_]) 
 
 #: the quarter-tail windows over the last three tail lengths that a drift is judged on
 TREND_WINDOWS = 12
-#: how many standard errors a drift must exceed (about 99 % two-sided with 10 degrees of
-#: freedom): a scenario with dozens of flows keeps its all-flows time when each flow's
-#: noise alone is called a drift about once in a hundred
+#: how many standard errors a drift must exceed (docs/round-model.md)
 TREND_Z = 3.0
 
 
@@ -351,15 +325,10 @@ def _trend_significant(
     which: NDArray[np.bool_],
 ) -> NDArray[np.bool_]:
     """For the series ``which`` (a mask over the trailing axes): whether the last
-    ``width`` of the segment (three tail lengths) holds a trend, not noise.
-
-    The window is cut in :data:`TREND_WINDOWS` equal parts; a least-squares line is
-    fitted through the parts' means (those with samples) against their midpoints in tail
-    lengths. A trend: the line's slope (packets per tail length) is larger than the base
-    band and than :data:`TREND_Z` standard errors of the slope, the standard error from the
-    scatter of the means about the line. With fewer than four parts holding samples, the
-    step of the tail's mean decides alone (``True``).
-    """
+    ``width`` of the segment (three tail lengths) holds a trend, not noise (module
+    docstring: the slope through :data:`TREND_WINDOWS` window means against
+    :data:`TREND_Z` standard errors; ``True`` with fewer than four windows holding
+    samples)."""
     _, t, v, inside, (t_last_c, w, base_c) = selected_columns(
         which, tb, vb, seg, t_last, width, base
     )
@@ -387,6 +356,62 @@ def _trend_significant(
     se = np.sqrt((resid**2).sum(axis=0) / np.maximum(n - 2, 1) / np.where(sxx > 0, sxx, 1.0))
     trend = (np.abs(slope) > base_c) & (np.abs(slope) > TREND_Z * se)
     return np.asarray((n < 4) | trend)
+
+
+#: series per block of the steady stretch's suffix sums (bounds their memory)
+STEADY_CHUNK = 2048
+
+
+def steady_from(
+    tb: FloatArray,
+    vb: FloatArray,
+    seg: NDArray[np.bool_],
+    t_hold: FloatArray,
+    ref: FloatArray,
+    cap: FloatArray,
+    which: NDArray[np.bool_],
+) -> FloatArray:
+    """For the series ``which`` (a mask over the trailing axes): the time at which the
+    steady stretch begins (``inf`` for the others).
+
+    It is the sample ``d`` of the segment, at the latest the hold window's first
+    (``t_hold``), that minimises ``Σ_{i>=d} (v_i − m_d)² / n_d²`` (the earliest on ties):
+    the truncation point of the MSER rule (K. P. White, Jr., Simulation 69(6), 1997).
+    ``ref`` (each series' tail mean) is subtracted before the sums, for their precision.
+    Only samples from which on the half-range stays within ``cap`` and every value is
+    finite can begin the stretch; the hold window's first always can."""
+    idx, t_all, v_all, in_all, (hold_all, ref_all, cap_all) = selected_columns(
+        which, tb, vb, seg, t_hold, ref, cap
+    )
+    starts = np.full(hold_all.shape, np.inf)
+    # a few thousand series at a time: the suffix sums are (samples x series) arrays
+    for a in range(0, starts.size, STEADY_CHUNK):
+        part = slice(a, a + STEADY_CHUNK)
+        t, inside, v = t_all[:, part], in_all[:, part], v_all[:, part]
+        hold = hold_all[part]
+        with np.errstate(invalid="ignore"):  # inf - inf past a non-finite sample: not a start
+            x = np.where(inside, v - ref_all[part], 0.0)
+            # sums from each sample to the end (the samples after the segment add nothing)
+            n = np.maximum(np.cumsum(inside[::-1], axis=0)[::-1], 1)
+            s1 = np.cumsum(x[::-1], axis=0)[::-1]
+            x *= x
+            mser = np.cumsum(x[::-1], axis=0)[::-1]
+            mser -= s1 * s1 / n
+            np.maximum(mser, 0.0, out=mser)
+            mser /= n * n
+            # the half-range from each sample to the segment's end
+            hi = np.maximum.accumulate(np.where(inside, v, -np.inf)[::-1], axis=0)[::-1]
+            lo = np.minimum.accumulate(np.where(inside, v, np.inf)[::-1], axis=0)[::-1]
+            narrow = 0.5 * (hi - lo) <= cap_all[part]
+        ok = inside & (t <= hold) & np.isfinite(mser) & narrow
+        ok |= inside & (t == hold)
+        d = np.argmin(np.where(ok, mser, np.inf), axis=0)
+        starts[part] = np.take_along_axis(t, d[None, :], axis=0)[0]
+    out = np.full(which.shape, np.inf)
+    if which.ndim == 0:
+        return np.asarray(starts[0]) if starts.size else out
+    out[idx] = starts
+    return out
 
 
 def _entered(t: FloatArray, out: NDArray[np.bool_], t_first: FloatArray) -> tuple[Any, Any]:
@@ -443,15 +468,8 @@ def bandwidth_changes(intervals: Iterable[tuple[float, float]], end_s: float) ->
 class SegmentSettling:
     """Time to equilibrium and convergence times of a window series (module docstring).
 
-    Attributes
-    ----------
-    equilibrium
-        :func:`settling` from the flow's start to the first bandwidth change after it (or
-        the flow's end): settled window and time to equilibrium.
-    convergence
-        One :func:`settling` per bandwidth change, from the change (or the flow's start,
-        if later) to the next change (or the flow's end): convergence times.
-    """
+    ``equilibrium``: the :func:`settling` of the first segment of
+    :func:`settling_by_segment`; ``convergence``: one per change."""
 
     equilibrium: Settling
     convergence: tuple[Settling, ...]
@@ -475,11 +493,9 @@ def settling_by_segment(
 ) -> SegmentSettling:
     """Time to equilibrium and the convergence time after each bandwidth change.
 
-    The one definition every engine's summary uses (module docstring): the series is cut
-    at the bandwidth changes; the first segment runs from the flow's start to the first
-    change after it, segment ``j`` from change ``j`` (or the flow's start, if later) to
-    change ``j + 1``; every segment ends at the latest at ``end_s``; each is judged by
-    :func:`settling` with its default band.
+    The series is cut at the bandwidth changes: the first segment runs from the flow's
+    start to the first change after it, segment ``j`` from change ``j`` (or the flow's
+    start, if later) to change ``j + 1``, each at the latest to ``end_s``.
 
     Parameters
     ----------

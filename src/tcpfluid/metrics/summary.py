@@ -9,6 +9,7 @@ the bottleneck (packets carried, capacity) into the one
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -104,26 +105,11 @@ def run_changes(
 
 @dataclass(frozen=True)
 class FlowRecords:
-    """What an engine knows about its flows, as columns (flows along the last axis): the
-    fields of :class:`FlowRecord` for many flows at once, for :func:`summarise`.
+    """The fields of :class:`FlowRecord` for many flows at once, as columns.
 
-    Attributes
-    ----------
-    names
-        The flows' names (a sequence of F strings).
-    start_s, stop_s, delivered_pkts, loss_events
-        Per flow, shape ``(F,)`` (``loss_events`` integers, or reals for a fluid's expected
-        number).
-    t_s
-        Sample times: ``(R,)`` shared by every flow, or ``(R, F)``.
-    window_pkts, in_slow_start, settle_window_pkts
-        Per sample and flow, ``(R, F)`` (``in_slow_start`` ``None``: no slow start).
-    sizes
-        Per flow, how many of the R samples are its own (the rest pad it past the run's
-        end, where no segment reaches); ``None``: all R.
-    exit_delay_samples
-        As :attr:`FlowRecord.exit_delay_samples`, for every flow.
-    """
+    Per flow ``(F,)``, per sample and flow ``(R, F)`` (``t_s`` ``(R,)`` when shared by
+    every flow); ``sizes``: how many of the R samples are each flow's own (the rest pad it
+    past the run's end, where no segment reaches; ``None``: all R)."""
 
     names: Sequence[str]
     start_s: FloatArray
@@ -242,9 +228,8 @@ def _take(fr: FlowRecords, idx: NDArray[np.intp]) -> FlowRecords:
 
 
 def _same_as_previous(fr: FlowRecords, bands: FloatArray) -> NDArray[np.bool_]:
-    """Whether each flow's record is bit for bit the previous flow's (``False`` for the
-    first): every input of its summary values, so that such a flow's values are its
-    predecessor's."""
+    """Whether each flow's record (every input of its summary values) is bit for bit the
+    previous flow's (``False`` for the first)."""
     n = len(fr.start_s)
     same = np.ones(max(n - 1, 0), dtype=bool)
     cols: list[Any] = [fr.start_s, fr.stop_s, fr.delivered_pkts, fr.loss_events, bands]
@@ -271,12 +256,10 @@ def _columns_once(
     bands: FloatArray,
     reasons: bool = True,
 ) -> dict[str, Any]:
-    """:func:`_columns_of`, computed once per run of identical consecutive flows (the
-    values of a flow depend on its own record only) when such runs are common.
-
-    NumPy adds a sum over one column in another order than over many (pairwise, not row
-    by row): the flows are judged in the blocks :func:`_columns_of` makes of them (a block
-    of one flow only where it would make one), so that every value is the same bits."""
+    """:func:`_columns_of`, computed once per run of identical consecutive flows when
+    such runs are common; the flows are judged in the blocks :func:`_columns_of` makes of
+    them (NumPy sums one column in another order than many), so every value is the same
+    bits."""
     n = len(fr.start_s)
     if n > 1 and n % CHUNK_FLOWS == 1:  # the last flow is a block of its own
         head = _columns_once(_block(fr, 0, n - 1), changes, end_s, bands[: n - 1], reasons)
@@ -404,13 +387,12 @@ def summarise(
 ) -> Any:
     """The :class:`tcpfluid.results.Summary` of a run: the one summary computation.
 
-    Slow-start exit (the convention of every engine): the exit window is the last
-    slow-start window (before any cut), the exit round the 1-based round at whose end the
-    sender decides from the RTTs of the exit window's own packets (round 1 sends the
-    initial window; Vegas on the Quick Vegas paper's §5.1 path: 64 packets, round 12,
-    1.2 s), the exit time the end of that round. Sample ``k`` of a flow's series closes
-    round ``k + 1``; the engine says, with :attr:`FlowRecord.exit_delay_samples`, how many
-    samples after the first one out of slow start its exit round ends.
+    Slow-start exit (every engine): the last slow-start window, and the end of the
+    (1-based) round at whose end the sender decides from that window's own packets'
+    RTTs (Vegas on the Quick Vegas paper's §5.1 path: 64 packets, round 12, 1.2 s).
+    Sample ``k`` of a flow's series closes round ``k + 1``;
+    :attr:`FlowRecord.exit_delay_samples` says how many samples after the first one out
+    of slow start the exit round ends.
 
     Parameters
     ----------
@@ -586,11 +568,5 @@ def _bands(
         per_law = np.array([band(a) for a in ft.algorithms()], dtype=np.float64)
         return per_law[ft.law]
     laws = {f.name: f.algorithm for f in flows}
-    band_of: dict[str | None, float] = {}  # one look-up per law, not per flow
-    out = np.empty(len(names))
-    for i, nm in enumerate(names):
-        law = laws.get(nm)
-        if law not in band_of:
-            band_of[law] = band(law)
-        out[i] = band_of[law]
-    return out
+    once = functools.cache(band)  # one look-up per law, not per flow
+    return np.array([once(laws.get(nm)) for nm in names], dtype=np.float64)
