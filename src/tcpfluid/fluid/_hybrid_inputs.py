@@ -273,7 +273,6 @@ class KernelState(NamedTuple):
     fq_ring: FloatArray
     qa_ring: FloatArray
     drops: FloatArray
-    ends: NDArray[np.bool_]
     cross: FloatArray
     rec_f: FloatArray
     rec_g: FloatArray
@@ -283,7 +282,7 @@ class KernelState(NamedTuple):
     @property
     def before(self) -> tuple[Any, ...]:
         """The arguments of ``advance`` between ``buf`` and ``every``."""
-        return tuple(self)[:14]
+        return tuple(self)[:13]
 
     @property
     def after(self) -> tuple[Any, ...]:
@@ -331,7 +330,6 @@ def kernel_state(
         fq_ring=np.zeros(fq_len),
         qa_ring=np.zeros((ring, 2)),
         drops=np.zeros(F),
-        ends=np.zeros(F, dtype=np.bool_),
         cross=np.array(run.cross, dtype=np.float64).reshape(-1, 3),
         rec_f=np.zeros((K.N_REC_F, n_rec, F)),
         rec_g=np.zeros((K.N_REC_G, n_rec)),

@@ -61,30 +61,29 @@ F_CARRY = 32  # ACKs of the step that ended the round beyond its first packet: t
 #               the window with the law's next increment (applied when ``advance`` resumes)
 F_FREED = 33  # window freed (ACKed or dropped) since the flow last sent: its ACK clock
 F_SILENT = 34  # the sender sends nothing before this time (a retransmission timeout), s
-F_LEARN = 35  # 1.0: the flow has just learnt of its losses (set by ``advance``)
-F_BACKOFF = 36  # the silent time of the flow's last timeout, s (0: the last event was not
+F_BACKOFF = 35  # the silent time of the flow's last timeout, s (0: the last event was not
 #                 one, or an ACK came since): a timeout right after it waits twice as long
-F_ACKED_AT_TO = 37  # F_ACKED at the flow's last timeout
-F_ACKED_MARK = 38  # F_ACKED and F_LOST_TOTAL at the mark (``G_MARK``)
-F_LOST_MARK = 39
-F_ACK_PART = 40  # whole packets: the ACK fluid beyond the flow's last whole ACK (< 1)
-F_WHOLE = 41  # 1.0: whole packets (``whole_packets``)
-F_LAST_DEP = 42  # the last step the flow's departures were not zero
-F_LAST_REL = 43  # the step its last held drop is released (``drop_hist``)
-F_PARK_FROM = 44  # the last step before the flow was parked (:func:`_unpark`)
-F_QUIET = 45  # 1.0: the flow is in the list of flows that may be parked (``touched[3]``)
+F_ACKED_AT_TO = 36  # F_ACKED at the flow's last timeout
+F_ACKED_MARK = 37  # F_ACKED and F_LOST_TOTAL at the mark (``G_MARK``)
+F_LOST_MARK = 38
+F_ACK_PART = 39  # whole packets: the ACK fluid beyond the flow's last whole ACK (< 1)
+F_WHOLE = 40  # 1.0: whole packets (``whole_packets``)
+F_LAST_DEP = 41  # the last step the flow's departures were not zero
+F_LAST_REL = 42  # the step its last held drop is released (``drop_hist``)
+F_PARK_FROM = 43  # the last step before the flow was parked (:func:`_unpark`)
+F_QUIET = 44  # 1.0: the flow is in the list of flows that may be parked (``touched[3]``)
 # its place in the slow-start burst (:mod:`._places`; set by ``hybrid._set_places``)
-F_PLACED = 46  # 1.0: the flow started with the first flows, together, on one round clock
-F_CYCLES = 47  # the burst's cycles: the first placed flow's initial window, packets
-F_ROUND_NO = 48  # the flow's rounds begun since it joined (its first round is 0)
-F_IN_SS = 49  # 1.0: its law is in slow start (the phase its last decision chose)
-F_GROWTH = 50  # 3 columns: its growth in its round r at column r mod 3 (cap − window), packets
-F_GROWTH_SS = 53  # 3 columns: the same while placed and in slow start (else 0), packets
-F_SUMS_ROUND = 56  # the round whose places the next three hold (:func:`_place_sums`)
-F_AHEAD = 57  # the growth of the placed flows ahead of it in that round's burst, packets
-F_OURS = 58  # every placed flow's growth in it, packets
-F_TOTAL = 59  # every flow's growth in it, packets
-N_FLOW_ROWS = 60
+F_PLACED = 45  # 1.0: the flow started with the first flows, together, on one round clock
+F_CYCLES = 46  # the burst's cycles: the first placed flow's initial window, packets
+F_ROUND_NO = 47  # the flow's rounds begun since it joined (its first round is 0)
+F_IN_SS = 48  # 1.0: its law is in slow start (the phase its last decision chose)
+F_GROWTH = 49  # 3 columns: its growth in its round r at column r mod 3 (cap − window), packets
+F_GROWTH_SS = 52  # 3 columns: the same while placed and in slow start (else 0), packets
+F_SUMS_ROUND = 55  # the round whose places the next three hold (:func:`_place_sums`)
+F_AHEAD = 56  # the growth of the placed flows ahead of it in that round's burst, packets
+F_OURS = 57  # every placed flow's growth in it, packets
+F_TOTAL = 58  # every flow's growth in it, packets
+N_FLOW_ROWS = 59
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -207,7 +206,6 @@ def advance(  # type: ignore[no-untyped-def]
     fq_ring,
     qa_ring,
     drops,
-    ends,
     cross,
     every,
     rec_f,
@@ -313,7 +311,6 @@ def advance(  # type: ignore[no-untyped-def]
     n_touched = int(g[G_TOUCHED]) if g[G_REDO] == 0.0 else F
     for i in range(n_touched):
         j = touched[0, i] if g[G_REDO] == 0.0 else i
-        ends[j] = False
         c = ff[j, F_CARRY]
         if c > 0.0:
             ff[j, F_W] = _grow(ff, j, whole, ff[j, F_W], c)
@@ -654,11 +651,9 @@ def advance(  # type: ignore[no-untyped-def]
                         touched[0, n_touched] = j
                         n_touched += 1
                         if event == 1:
-                            ff[j, F_LEARN] = 1.0
                             touched[2, n_learnt] = j
                             n_learnt += 1
                         else:
-                            ends[j] = True
                             touched[1, n_ended] = j
                             n_ended += 1
                     else:

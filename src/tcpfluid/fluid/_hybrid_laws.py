@@ -188,7 +188,6 @@ class _Boundary:
             w = ff[J, K.F_W]
             kinds, silent, srtt = [], [], []
             for j in J.tolist():
-                ff[j, K.F_LEARN] = 0.0
                 to, burst, sl, sr = K._loss_timer(
                     ff, j, timing[0], timing[1], dupacks[j], timing[2], timing[3]
                 )
