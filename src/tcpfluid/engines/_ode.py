@@ -14,8 +14,7 @@ import numpy as np
 
 from .._engine_summary import traced_flow_record
 from .._validation import check_choice, check_int, check_nonnegative, check_positive
-from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES
-from ..fluid._hybrid_pages import small_pages
+from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES, small_pages
 from ..fluid._ode_scenario import end_base_rtt
 from ..fluid._ode_solve import classical_records
 from ..fluid.hybrid import simulate_hybrid

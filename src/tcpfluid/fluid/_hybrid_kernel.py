@@ -1,11 +1,9 @@
 """The compiled time-stepping kernel of the hybrid fluid model (:mod:`tcpfluid.fluid.hybrid`).
 
-:func:`advance` steps the queue, the senders and the ACKs, and each flow's control law
-decides at the flow's round boundaries inside it (the laws' compiled rules, called through
-:mod:`tcpfluid.fluid._hybrid_calls`); it returns to Python when a flow joins, when a law
-written in Python decides, and at the end. All state lives in the arrays passed in
-(updated in place); the layout is given by the ``F_*`` (per-flow float rows) and ``G_*``
-(global scalars) indices below.
+:func:`advance` steps the queue, the senders and the ACKs, and each flow's law decides at
+its round boundaries inside it; it returns to Python when a flow joins, when a law written
+in Python decides, and at the end. All state lives in the arrays passed in (updated in
+place), laid out by the ``F_*`` (per-flow columns) and ``G_*`` (global scalars) indices.
 """
 
 from __future__ import annotations
@@ -221,54 +219,36 @@ def advance(  # type: ignore[no-untyped-def]
     flows, in increasing order, are the first ``g[G_TOUCHED]`` of ``touched[0]``; of
     them the first ``g[G_ENDED]`` of ``touched[1]`` ended their round, the first
     ``g[G_LEARNT]`` of ``touched[2]`` learnt of their losses; the caller decides for
-    them, :mod:`tcpfluid.fluid._hybrid_laws`, with the flow's helpers below, and calls
-    again: their sending is computed again).
+    them, :mod:`tcpfluid.fluid._hybrid_laws`, and calls again).
 
-    When flow ``j``'s round ends, or it learns of its losses, in the pass over the flows,
-    a law with compiled rules decides at once (:func:`_decide`) and the flow's sending of
-    the next step is computed with the action it set. ``laws`` is ``(rounds, losses,
-    lb, lm, gt, group_of, pos_of, timing, dupacks, base, s, log_flow, log_rows,
-    loss_flow, loss_t, ig)``: the adapters of the laws' rules, their buffer and
-    descriptions, the law groups' table (``GT_*``), each flow's group and position in it
-    (:mod:`._hybrid_calls`), the loss rule (``timing``: ``timeout_loss_fraction``, the
-    retransmission timer's floor, initial value and ceiling; ``dupacks`` by flow;
-    :func:`_loss_timer`), the flows' BaseRTTs, a sample scratch (``N_SAMPLE`` rows), the
+    A law with compiled rules decides at once, in the pass over the flows
+    (:func:`_decide`). ``laws`` is ``(rounds, losses, lb, lm, gt, group_of, pos_of,
+    timing, dupacks, base, s, log_flow, log_rows, loss_flow, loss_t, ig)``: the adapters
+    of the laws' rules, their buffer and descriptions, the law groups' table (``GT_*``),
+    each flow's group and position in it (:mod:`._hybrid_laws`), the loss rule
+    (:func:`_loss_timer`), the flows' BaseRTTs, a sample scratch (``N_SAMPLE`` rows), the
     round log, the loss log and the counters ``I_*``.
 
-    The last step, ``n_steps - 1``, ends at ``t_end`` (it may be shorter than ``dt``):
-    the bottleneck serves only for its part inside the run, so it never carries more
-    than μ·``t_end``.
-
-    One pass over the flows a step: each flow's service, drops, ACKs and round end of
-    step k, then its sending of step k + 1 (a function of its own state alone, kept in
-    ``sends``: row 0 what it sends, 1 what of it is beyond its ACK clock, 2 row 0 before
-    a step's drops); when the call resumes after a decision, the sending of the flows the
-    caller changed (``touched``) is recomputed and the step's arrivals summed again in flow
-    order. A step with an ACK-path queue, or with drops under departure RTT samples, takes
-    a second pass (its delays need the whole queue first). Every sum runs over the flows
-    in order: the results do not depend on how the passes are arranged.
+    One pass over the flows a step (a second one with an ACK-path queue, or with drops
+    under departure RTT samples): each flow's service, drops, ACKs and round end of step
+    k, then its sending of step k + 1 (``sends``: row 0 what it sends, 1 what of it is
+    beyond its ACK clock, 2 row 0 before a step's drops, 3 the step a parked flow wakes
+    at). Every sum runs over the flows in order, so the results do not depend on how the
+    passes are arranged or where the call returns (docs/ode-model.md).
 
     ``red`` is ``[has_red, min_th, max_th, max_p, w_q, gentle]``; ``rev`` is
     ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack, drop_share, whole_packets,
-    boundary_ack_next_round, hold_drops]`` (``drop_share``: 0 in proportion to the
-    arrivals, 1 in turn, 2 first on the packets beyond each flow's ACK clock;
-    ``whole_packets``: a sender keeps ⌊w⌋ packets in flight, not
-    w, its window grows once per whole ACK (:func:`_grow`) and its rounds begin at a whole
-    packet (:func:`round_restart`); ``boundary_ack_next_round``: the ACKs of the step that
-    ends a round, beyond the round's first packet, grow the window with the law's next
-    increment, as a packet sender's boundary ACK does; ``hold_drops``: a dropped packet
-    keeps its place in the window until ``drop_hist`` releases it when the sender learns
-    of it, a base RTT plus the queueing delay the drop met later); ``cross`` rows are
-    ``(rate_pps, start_s, stop_s)``.
+    boundary_ack_next_round, hold_drops]`` (``drop_share``: 0 proportional, 1 in turn, 2
+    growth first; the others :func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s); ``cross``
+    rows are ``(rate_pps, start_s, stop_s)``.
 
     History rings (slot = step mod H): ``dep_hist`` the data the ACKs leaving the
     bottleneck side at that step acknowledge, ``ack_hist`` their number (ACK-path
-    bottleneck only: with one ACK per packet and no ACK-path queue they equal
-    ``dep_hist``), ``q_hist`` their queueing delay (s, both directions), ``f_hist`` its
-    forward part; ``fq_ring`` (its own length) the forward queueing delay of each step,
-    read back over the ACK-path queue's delay; ``drop_hist`` (its own length, slot =
-    step mod its length) each flow's held drops by the step the sender learns of them,
-    less its base RTT (held drops only; zeroed as they are released).
+    bottleneck only), ``q_hist`` their queueing delay (s, both directions), ``f_hist`` its
+    forward part; ``fq_ring`` the forward queueing delay of each step, read back over the
+    ACK-path queue's delay; ``qa_ring`` the cumulative arrivals and carried packets of
+    each step (the arrival RTT sample); ``drop_hist`` each flow's held drops by the step
+    the sender learns of them, less its base RTT.
     """
     ig = laws[15]
     F = ff.shape[0]
@@ -1072,7 +1052,7 @@ I_PAUSE = 3  # the step to pause at
 N_IG = 4
 
 
-# columns of the group table ``gt`` (one row per law object; :mod:`._hybrid_calls`)
+# columns of the group table ``gt`` (one row per law object; :mod:`._hybrid_laws`)
 GT_PY = 0  # 1: the law is called from Python
 GT_ROUND = 1  # its round adapter's slot
 GT_RMETA = 2  # its round call's entry in ``meta``

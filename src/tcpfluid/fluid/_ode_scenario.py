@@ -19,7 +19,7 @@ from ..analytic import jain_index
 from ..metrics import _finite_or_none
 from ..path import Path
 from ..scenarios import Scenario
-from ._hybrid_pages import small_pages
+from ._hybrid_inputs import small_pages
 from ._ode_solve import simulate_ode
 from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time
 
