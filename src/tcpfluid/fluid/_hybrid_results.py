@@ -183,19 +183,7 @@ class HybridResult:
 
     def plot(self, ax: Any = None) -> list[Any]:
         """Plot the windows (and the queue, dashed) against time; returns the artists."""
-        if ax is None:
-            import matplotlib.pyplot as plt
-
-            _, ax = plt.subplots()
-        artists: list[Any] = []
-        for j in range(self.n_flows):
-            label = f"flow {j} ({self.algorithms[j]}) window"
-            artists += ax.plot(self.time_s, self.window_pkts[j], label=label)
-        artists += ax.plot(self.time_s, self.queue_pkts, "k--", label="queue")
-        ax.set_xlabel("time (s)")
-        ax.set_ylabel("packets")
-        ax.legend(loc="best")
-        return artists
+        return plot_windows(ax, self.time_s, self.window_pkts, self.algorithms, self.queue_pkts)
 
 
 @dataclass(frozen=True, eq=False)
@@ -221,3 +209,20 @@ def _summarise(res: HybridResult) -> HybridSummary:
         - (res.capacity_pps * res.duration_s - res.carried_pkts)
         / (res.capacity_pps * res.duration_s),
     )
+
+
+def plot_windows(ax: Any, t: Any, windows: Any, laws: Any, queue: Any) -> list[Any]:
+    """Each flow's window (and the queue, dashed) against time on ``ax`` (a new figure's
+    when ``None``); returns the artists."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots()
+    artists: list[Any] = []
+    for j, law in enumerate(laws):
+        artists += ax.plot(t, windows[j], label=f"flow {j} ({law}) window")
+    artists += ax.plot(t, queue, "k--", label="queue")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("packets")
+    ax.legend(loc="best")
+    return artists
