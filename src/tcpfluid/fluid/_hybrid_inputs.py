@@ -139,8 +139,8 @@ def held_drop_steps(run: Run, fq_len: int) -> int:
     """Steps a held drop may wait beyond its flow's base RTT: the longest forward queue's
     delay (a finite buffer, else the arrival ring's span of 64 base RTTs of the default
     step) plus the ACK-path ring (``fq_len``), capped by the run's steps."""
-    fwd = (run.buf + 2.0) / run.mu / run.dt + 2.0 if math.isfinite(run.buf) else 0.0
-    fwd = max(fwd, 0.0) if math.isfinite(run.buf) else 64.0 * STEPS_PER_RTT
+    finite = math.isfinite(run.buf)
+    fwd = (run.buf + 2.0) / run.mu / run.dt + 2.0 if finite else 64.0 * STEPS_PER_RTT
     return int(min(fwd + fq_len + 1.0, run.n_steps + 2.0, 4_000_000.0))
 
 
@@ -150,12 +150,13 @@ def check_reverse(
     packets_per_ack: float,
     dt: float,
     n_steps: int,
+    switches: tuple[str, Any, Any, Any],
 ) -> tuple[FloatArray, int]:
     """The kernel's ``rev`` array (``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack,
-    drop_share, whole_packets, boundary_ack_next_round, hold_drops]``; the last four are set
-    by the caller)
-    and the length of its forward-delay ring (long enough for the ACK-path queue's
-    longest delay, ``b_r / mu_r``, capped by the run's steps)."""
+    drop_share, whole_packets, boundary_ack_next_round, hold_drops]``, the last four from
+    ``switches``: ``drop_share``, checked by the caller, and the three switches) and the
+    length of its forward-delay ring (long enough for the ACK-path queue's longest delay,
+    ``b_r / mu_r``, capped by the run's steps)."""
     try:
         mu_r = float(reverse_mu_pps)
         b_r = float(reverse_buffer_pkts)
@@ -173,11 +174,15 @@ def check_reverse(
         )
     if not (math.isfinite(m) and m >= 1.0):
         raise ValueError(f"packets_per_ack must be a finite number >= 1, got {packets_per_ack!r}")
+    names = ("whole_packets", "boundary_ack_next_round", "hold_drops")
+    for name, value in zip(names, switches[1:], strict=True):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {value!r}")
+    tail = [float(DROP_SHARES.index(switches[0]))] + [1.0 if v else 0.0 for v in switches[1:]]
     if math.isinf(mu_r):
-        return np.array([0.0, math.inf, math.inf, m, 0.0, 0.0, 0.0, 0.0]), 1
+        return np.array([0.0, math.inf, math.inf, m, *tail]), 1
     longest = (b_r + 2.0) / mu_r / dt + 2.0
-    arr = np.array([1.0, mu_r, b_r, m, 0.0, 0.0, 0.0, 0.0])
-    return arr, int(min(longest, n_steps + 2.0, 4_000_000.0))
+    return np.array([1.0, mu_r, b_r, m, *tail]), int(min(longest, n_steps + 2.0, 4_000_000.0))
 
 
 def check_cross(
@@ -301,12 +306,10 @@ def kernel_state(
     fq_len: int,
     rtt_sample: str,
     red: RedParameters | None,
-    *,
-    law_count: int,
 ) -> KernelState:
     """The kernel's fresh arrays for a checked run (``rev``, ``fq_len``:
     :func:`check_reverse`)."""
-    F = law_count
+    F = run.d.size
     ff = flow_state(run.d, run.dt, run.start, run.stop)
     ff[:, K.F_WHOLE] = rev[5]  # whole packets (rounds begin at a whole packet)
     H = int(ff[:, K.F_DELAY_STEPS].max()) + 1

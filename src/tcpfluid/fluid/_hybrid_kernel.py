@@ -368,12 +368,9 @@ def advance(  # type: ignore[no-untyped-def]
         if total - service > buf and not rotate:
             over = total - service - buf
             if on_growth:
-                # the packets beyond each flow's ACK clock find the queue full first (a
-                # sender sends them back to back after the packet its ACK clocks out):
-                # whole bursts of one flow after another, in turn from where the last
-                # overflow stopped (the packets of a burst arrive together; which flows'
-                # bursts meet the full queue is the order they arrive in, not a share of
-                # every burst); the rest of the overflow in proportion to the arrivals
+                # the packets beyond each flow's ACK clock find the queue full first: whole
+                # bursts of one flow after another, in turn from where the last overflow
+                # stopped; the rest of the overflow in proportion to the arrivals
                 i = int(g[G_GROW_PTR])
                 for _ in range(F):
                     if over <= 0.0:
@@ -437,9 +434,7 @@ def advance(  # type: ignore[no-untyped-def]
         fdel = 0.0
         if fifo_sample:
             # FIFO at rate mu: the fluid leaving in this step (its middle at cumulative
-            # position x) arrived in step a, spread over that step; it waited for what
-            # was ahead of it then, less the part of the step it arrived late: the queue
-            # it found, not the one behind it
+            # position x) arrived in step a and waited for the queue it found
             g[G_ARRIVED] += arr + arr_c
             qa_ring[k % HA, 0] = g[G_ARRIVED]
             qa_ring[k % HA, 1] = carried0
@@ -466,9 +461,6 @@ def advance(  # type: ignore[no-untyped-def]
         r = int(g[G_K_REC])
         t_next = (k + 1) * dt
         arr_next = 0.0
-        # each flow: its service (the first pass of two), then its drops, ACKs, per-ACK
-        # growth, round end, record and its sending of the next step (the last pass); an
-        # ACK-path queue or departure delays come between the two passes
         n_touched = 0
         n_ended = 0
         n_learnt = 0
@@ -518,12 +510,8 @@ def advance(  # type: ignore[no-untyped-def]
                 resolved = ff[j, F_RESOLVED]
                 lag = 0
                 if hold and x > 0.0:
-                    # a dropped packet keeps its place in the window until the duplicate
-                    # ACKs of the packets behind it tell the sender: they wait the queue
-                    # the drop met and cross the path, so the place is freed a base RTT
-                    # plus that queueing delay later (when the sender learns of the loss,
-                    # not before: a sender never sends a packet again before it knows it
-                    # was lost)
+                    # a dropped packet keeps its place in the window until the sender
+                    # learns of the loss: a base RTT plus the queueing delay it met later
                     lag = lag_q
                     if lag > HD - 1 - dsteps:
                         lag = HD - 1 - dsteps
@@ -543,9 +531,8 @@ def advance(  # type: ignore[no-untyped-def]
                     if t >= ff[j, F_RECOVER]:
                         ff[j, F_LOST] += x
                         if ff[j, F_FIRST_DROP] == np.inf:
-                            # the packets behind the drop wait the queue, cross the path
-                            # and their duplicate ACKs tell the sender (a held drop: the
-                            # step its place is released, the same delay in whole steps)
+                            # the duplicate ACKs of the packets behind the drop tell the
+                            # sender (a held drop: the step its place is released)
                             if hold:
                                 ff[j, F_FIRST_DROP] = t + (dsteps + lag) * dt
                             else:
@@ -597,10 +584,8 @@ def advance(  # type: ignore[no-untyped-def]
                             and resolved > round_seq + 1e-9
                             and r_acks > 1e-9
                         ):
-                            # this step ends the round (its first packet is ACKed): the
-                            # ACKs beyond that packet's start are the boundary ACK of a
-                            # packet sender, sampled in the ending round, grown by the
-                            # next increment
+                            # this step ends the round: the ACKs beyond its first
+                            # packet's start grow the window with the next increment
                             over = resolved - round_seq
                             carry = na * (min(over, acked) / acked)
                             ff[j, F_CARRY] = carry
@@ -671,10 +656,8 @@ def advance(  # type: ignore[no-untyped-def]
             if not fifo_sample:
                 fdel = q_after / mu
             if has_rev:
-                # ---------------- ACK-path queue (the asymmetric-networks paper): one ACK
-                # per packets_per_ack packets, drop-tail in ACKs; a surviving ACK
-                # acknowledges all earlier data (cumulative ACKs), so the data of a
-                # dropped ACK leaves with the next one
+                # ---------------- ACK-path queue: drop-tail in ACKs; cumulative ACKs (the
+                # data of a dropped ACK leaves with the next one)
                 fq_ring[k % HF] = fdel
                 qa_before = 0.0
                 arr_a = 0.0
@@ -736,10 +719,9 @@ def advance(  # type: ignore[no-untyped-def]
 @njit(**_JIT)
 def _parked(ff, j, k, t, t_next, dt):  # type: ignore[no-untyped-def]
     """The step until which flow ``j`` may be parked after step ``k`` (0: not yet; -1: it
-    sends in step ``k + 1``): until then no step changes its state. It has no backlog, no ACK
-    still to come (its last departure and its last held drop are behind it), no round
-    about to end and no window freed this step; it wakes (two steps early) before its
-    silence ends, it stops, it learns of its losses or it starts."""
+    sends in step ``k + 1``): no step changes its state until it wakes, two steps before its
+    silence ends, it stops, it learns of its losses or it starts (docs/ode-model.md,
+    "Parked flows")."""
     if not _quiet_now(ff, j, t_next):
         return -1.0
     stop = ff[j, F_STOP]
@@ -783,8 +765,7 @@ def _quiet(ff, j, quiet, n):  # type: ignore[no-untyped-def]
 @njit(**_JIT)
 def _unpark(ff, j, k, dep_hist, wake):  # type: ignore[no-untyped-def]
     """Flow ``j``, parked, takes part in step ``k`` again: the departure slots of the
-    steps it was parked in that its ACKs will still read are zeroed (it sent nothing then;
-    a parked flow does not write them)."""
+    steps it was parked in that its ACKs will still read are zeroed."""
     H = dep_hist.shape[0]
     d = int(ff[j, F_DELAY_STEPS])
     for b in range(max(int(ff[j, F_PARK_FROM]) + 1, k - d, k - H + 1), k):
@@ -846,10 +827,9 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
 @njit(**_JIT)
 def _place(ff, j, ramp_s):  # type: ignore[no-untyped-def]
     """Flow ``j``'s offsets ``(mean, max, min)`` of its round's RTTs at its place in the
-    slow-start burst, s (:func:`._places.place_offset`; docs/ode-model.md, "Places in the
-    slow-start burst"); ``ramp_s``: the spread of the round's RTT samples, the queue's
-    ramp its packets met. The first placed flow to end a round sums the growth for all
-    (:func:`_place_sums`): one pass over the flows a round, not one a flow."""
+    slow-start burst, s (:func:`._places.place_offset`; docs/ode-model.md); ``ramp_s``:
+    the spread of the round's RTT samples. The first placed flow to end a round sums the
+    growth for all (:func:`_place_sums`)."""
     r = ff[j, F_ROUND_NO]
     if ff[j, F_SUMS_ROUND] != r:
         _place_sums(ff, r)
@@ -860,10 +840,9 @@ def _place(ff, j, ramp_s):  # type: ignore[no-untyped-def]
 @njit(**_JIT)
 def _place_sums(ff, r):  # type: ignore[no-untyped-def]
     """The growth every placed flow's place in its round ``r`` reads, into its columns
-    ``F_AHEAD``, ``F_OURS``, ``F_TOTAL`` (``F_SUMS_ROUND``: ``r``). The round's samples
-    are of the packets sent in the round before, whose growth the placed flows, all on
-    one round clock (within a round of each other), keep in column ``(r − 1) mod 3``; a
-    flow that joined later counts its current round's."""
+    ``F_AHEAD``, ``F_OURS``, ``F_TOTAL`` (``F_SUMS_ROUND``: ``r``): the placed flows' in
+    the round before (column ``(r − 1) mod 3``), a flow that joined later its current
+    round's."""
     at = (int(r) - 1) % 3
     ahead = 0.0
     ours = 0.0
@@ -948,17 +927,12 @@ def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: i
     """How flow ``j`` reacts to the losses it has just learnt of, from its own state
     alone: ``(timeout, burst, silent, srtt)``: a retransmission timeout (else a fast
     retransmit), its ACKs were being dropped on the ACK path in this round or the one
-    before (a burst kind), the time it then sends nothing (s) and its RTT estimate (s);
-    keeps a timeout's backoff.
-
-    The packet sender's rule (``frac`` NaN; else a timeout when it lost more than
-    ``frac`` of its window): the ``L`` packets the flow lost in the event are holes in a
-    window of ``w``; the ``w - L`` packets after them bring duplicate ACKs. Fewer than
-    ``dupacks`` of them, or holes that NewReno (one hole per RTT, the timer restarted at
-    the first partial ACK only) cannot repair before its timer fires,
-    ``(L - 1) RTT > RTO``, make a retransmission timeout, and the sender sends nothing
-    for one RTO (``max(min_rto, SRTT + 4 RTTVAR)``, SRTT the last RTT, RTTVAR half the
-    round's RTT range; ``initial_rto`` before the first RTT sample)."""
+    before, the time it then sends nothing (s) and its RTT estimate (s); keeps a
+    timeout's backoff. The packet sender's rule (``frac`` NaN; else a timeout when it lost
+    more than ``frac`` of its window): the ``L`` holes in a window of ``w`` make a timeout
+    when fewer than ``dupacks`` packets follow them or when ``(L - 1) RTT > RTO`` (NewReno
+    repairs one a round); the RTO is ``max(min_rto, SRTT + 4 RTTVAR)`` (SRTT the last RTT,
+    RTTVAR half the round's RTT range; ``initial_rto`` before the first RTT sample)."""
     w = ff[j, F_W]
     burst = ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0
     lost = ff[j, F_LOST]
@@ -1004,10 +978,8 @@ def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def
 @njit(**_JIT)
 def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-def]
     """Flow ``j``'s law decides at ``t`` through its compiled rule (:func:`advance` states
-    ``laws``): its loss reaction (``loss``; :func:`_loss_timer`, :func:`_loss_apply_one`,
-    a row of the loss log) or its next round (:func:`_sample_one`, the action, a row of
-    the round log, :func:`_end_one`); then the ACKs of the round-ending step carried past
-    the decision grow the window with the increment now set."""
+    ``laws``): its loss reaction (``loss``) or its next round, each with a row of its log;
+    then the ACKs carried past the decision grow the window with the increment now set."""
     rounds, losses, lb, lm, gt, group_of, pos_of, timing, dupacks, base, s = laws[:11]
     log_flow, log_rows, loss_flow, loss_t, ig = laws[11:]
     gr = group_of[j]

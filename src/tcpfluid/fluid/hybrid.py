@@ -155,8 +155,10 @@ def simulate_hybrid(
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
     d, mu, t_end, _, dt, n_steps, _, frac, _, _, _, changes = run
-    rev_arr, hf = check_reverse(reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, dt, n_steps)
-    _set_switches(rev_arr, drop_share, whole_packets, boundary_ack_next_round, hold_drops)
+    switches = (drop_share, whole_packets, boundary_ack_next_round, hold_drops)
+    rev_arr, hf = check_reverse(
+        reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, dt, n_steps, switches
+    )
     F = d.size
     laws = _Laws(law, F)
     timing, dupacks = _loss_rule(laws, frac, min_rto_s)
@@ -164,35 +166,13 @@ def simulate_hybrid(
     if not mark < t_end:
         raise ValueError(f"measure_from_s must be < duration_s={t_end!r} s, got {measure_from_s!r}")
     with small_pages():  # written once in order: huge pages bring them nothing
-        st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
+        st = kernel_state(run, rev_arr, hf, rtt_sample, red)
     st.g[K.G_MARK] = mark
     if rev_arr[0] != 1.0:
         _set_places(st.ff, laws)
     box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
     _run_steps(st, box, laws, run, progress)
     return _collect(laws, st.ff, st.g, st.rec_f, st.rec_g, box, mu, t_end, dt, changes, red)
-
-
-def _set_switches(
-    rev_arr: NDArray[np.float64],
-    drop_share: str,
-    whole_packets: bool,
-    boundary_ack_next_round: bool,
-    hold_drops: bool,
-) -> None:
-    """:func:`simulate_hybrid`'s switches, checked, into their places of the kernel's
-    reverse-path row ``rev_arr``."""
-    rev_arr[4] = {"proportional": 0.0, "in-turn": 1.0, "growth": 2.0}[drop_share]
-    if not isinstance(whole_packets, (bool, np.bool_)):
-        raise TypeError(f"whole_packets must be True or False, got {whole_packets!r}")
-    rev_arr[5] = 1.0 if whole_packets else 0.0
-    for name, value in (
-        ("boundary_ack_next_round", boundary_ack_next_round), ("hold_drops", hold_drops)
-    ):  # fmt: skip
-        if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"{name} must be True or False, got {value!r}")
-    rev_arr[6] = 1.0 if boundary_ack_next_round else 0.0
-    rev_arr[7] = 1.0 if hold_drops else 0.0
 
 
 def _set_places(ff: NDArray[np.float64], laws: _Laws) -> None:
