@@ -45,10 +45,8 @@ _ODE = _defaults(simulate_ode)
 _MEASURE_FROM_S = 0.0  # the whole run, as the round model reports
 
 
-#: the flows x samples the hybrid model's default recording keeps at most: beyond
-#: ``DEFAULT_POINTS`` samples of that many flows (2,000), the default recording is
-#: coarser, about this many flow-samples in all (each recorded quantity then takes
-#: ~16 MB; 10,000 flows: 201 samples); ``record_interval_s`` chooses any other
+#: the flows x samples the hybrid model's default recording keeps at most (beyond 2,000
+#: flows the default recording is coarser; 10,000 flows: 201 samples)
 DEFAULT_FLOW_SAMPLES = 2_000_000
 #: the fewest samples the default recording keeps
 MIN_DEFAULT_POINTS = 11
@@ -89,29 +87,22 @@ def _renamed_points(scenario: Scenario | None) -> dict[str, Any]:
 class Hybrid(Engine):
     """The hybrid fluid model (:mod:`tcpfluid.fluid.hybrid`): queue and windows in
     continuous time, each flow's law deciding at its own round boundaries (every law).
-
-    The engine called ``"ode"`` runs this model unless a classical-only option is given
+    The engine called ``"ode"`` runs it unless a classical-only option is given
     (:func:`ode_by_name`).
 
     Attributes
     ----------
     rtt_sample, drop_share, whole_packets, dt_s
-        The readings and the time step of :func:`tcpfluid.fluid.hybrid.simulate_hybrid`
-        (``dt_s=None``: the smallest base RTT / 256).
+        :func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s readings and time step.
     hold_drops, boundary_ack_next_round, min_rto_s, timeout_loss_fraction
-        How a loss costs the sender (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`): a
-        dropped packet holds its place until the sender learns of it, the ACK of a round's
-        boundary, the retransmission timer's floor, s, and the timeout rule (``None``: the
-        packet sender's; a number: a timeout when more than that fraction is lost).
+        :func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s loss options.
     measure_from_s
         Start of the time over which throughputs and utilization are averaged, s.
     record_interval_s, record
         The recording (:class:`Engine`; ``None``: ``duration / 1000``, or coarser for
-        more than 2,000 flows: about :data:`DEFAULT_FLOW_SAMPLES` flow-samples in all,
-        ``duration / 200`` for 10,000 flows; give it to record finer); ``record`` picks
-        among ``queue_pkts``, ``throughput_pps``, ``rtt_s``, ``delta_pkts``,
-        ``delivered_pkts``, ``lost_pkts``, ``base_rtt_s``. What is recorded never changes
-        the summary.
+        more than 2,000 flows: about :data:`DEFAULT_FLOW_SAMPLES` flow-samples in all);
+        ``record`` picks among :attr:`recordable`. What is recorded never changes the
+        summary.
 
     Examples
     --------

@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import warnings
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,18 +49,6 @@ _SIG: Any = None
 #: each kernel's adapters, made once per process
 _ADAPTERS: dict[tuple[int, bool], Any] = {}
 _NOTHING: Any = None
-
-
-class Calls(NamedTuple):
-    """The loop's view of the laws (module docstring)."""
-
-    rounds: tuple[Any, ...]
-    losses: tuple[Any, ...]
-    buf: FloatArray
-    meta: IntArray
-    gt: IntArray
-    #: whether each group's law is called from Python
-    py: NDArray[np.bool_]
 
 
 def _one(buf, meta, i, p, n):  # type: ignore[no-untyped-def]
@@ -95,14 +83,9 @@ def _adapter(kernel: Any, per_flow: bool) -> Any:
     parts = []
     for i, c in enumerate(kernel.args):
         at = f"m + {1 + 3 * i}"
-        if c in "wr":
-            parts.append(
-                f"_one(buf, meta, {at}, p, n)" if per_flow else f"_one(buf, meta, {at}, -1, -1)"
-            )
-        elif c in "RW":
-            parts.append(
-                f"_two(buf, meta, {at}, p, n)" if per_flow else f"_two(buf, meta, {at}, -1, -1)"
-            )
+        if c in "wrRW":  # an array (its flow's part for a round rule), or rows of them
+            fn = "_one" if c in "wr" else "_two"
+            parts.append(f"{fn}(buf, meta, {at}, {'p, n' if per_flow else '-1, -1'})")
         elif c == "b":
             parts.append(f"meta[{at}] != 0")
         elif c == "i":
@@ -148,11 +131,11 @@ def _nothing(buf, meta, m, p):  # type: ignore[no-untyped-def]
     return
 
 
-def calls(laws: Any) -> Calls:
-    """The loop's calls of ``laws`` (:class:`~._hybrid_laws._Laws`): each group whose law
-    runs its compiled rules gets its state moved into ``buf`` (its state dict then holds
-    views of it) and its calls described in ``meta``; the others are called from
-    Python."""
+def calls(laws: Any) -> tuple[Any, ...]:
+    """The loop's calls of ``laws`` (:class:`_Laws`), ``(rounds, losses, buf, meta, gt)``
+    (module docstring): each group whose law runs its compiled rules gets its state moved
+    into ``buf`` (its state dict then holds views of it) and its calls described in
+    ``meta``; the others are called from Python (``gt[:, GT_PY]``)."""
     _compiled_helpers()
     G = len(laws.groups)
     gt = np.zeros((G, K.N_GT), dtype=np.int64)
@@ -171,9 +154,7 @@ def calls(laws: Any) -> Calls:
     for kind in ("round", "loss"):
         have = [_adapter(k, kind == "round") for k in slots[kind]]
         fns.append(tuple(_Address(f) for f in have + [_NOTHING] * (SLOTS - len(have))))
-    return Calls(
-        fns[0], fns[1], buf, np.array(meta or [0], dtype=np.int64), gt, gt[:, K.GT_PY] == 1
-    )
+    return fns[0], fns[1], buf, np.array(meta or [0], dtype=np.int64), gt
 
 
 class _Address:
@@ -438,7 +419,6 @@ class _Boundary:
         n = laws.group_of.size
         #: whether the path has an ACK-path bottleneck (the samples' forward delays)
         self.has_rev = has_rev
-        self.calls: Calls = calls(laws)
         self.ig = np.zeros(K.N_IG, dtype=np.int64)
         #: each flow's BaseRTT (inf: none yet)
         self.base = np.full(n, np.inf)
@@ -448,10 +428,9 @@ class _Boundary:
         self.log_rows = np.empty((self.log_flow.size, K.N_LOG))
         self.loss_flow = np.empty(m + 256, dtype=np.int64)
         self.loss_t = np.empty(self.loss_flow.size)
-        c = self.calls
         self._fixed = (
-            c.rounds, c.losses, c.buf, c.meta, c.gt, laws.group_of.astype(np.int64),
-            laws.pos_of.astype(np.int64), timing, dupacks, self.base, self.s,
+            *calls(laws), laws.group_of.astype(np.int64), laws.pos_of.astype(np.int64),
+            timing, dupacks, self.base, self.s,
         )  # fmt: skip
 
     @property

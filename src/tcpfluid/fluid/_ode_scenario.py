@@ -167,34 +167,26 @@ def simulate_scenario_ode(
     timeout_loss_fraction: float | None = None,
     **options: Any,
 ) -> OdeResult:
-    """Run the continuous-time fluid model on a scenario.
+    """Run the continuous-time fluid model on a scenario (the ``ode`` engine of ``tcpfluid
+    simulate`` and of sweeps).
 
-    Two models share this entry (both :class:`OdeResult`):
-
-    * ``"hybrid"``: :mod:`tcpfluid.fluid.hybrid`, the queue and windows in continuous time
-      and each flow's :class:`~tcpfluid.algorithms.base.ControlLaw` (every algorithm, the
-      same objects as the other engines) deciding at its own round boundaries;
-    * ``"classical"``: :func:`simulate_ode`'s right-hand sides (Vegas, Enhanced Vegas, FAST,
-      Reno; :data:`ODE_LAWS`), which also model an ACK-path bottleneck.
-
-    ``model="auto"`` (default) runs the hybrid model, except when a classical-only option
-    (``method``, ``rtol``, ``atol``, ``switch_width_pkts``, ``droptail_width_pkts``,
-    ``max_step_s``, ``max_rhs_evals``) is given; then the classical one.
-    ``options``: ``n_points`` (output samples),
-    ``measure_from_s`` (start of the averaging window; default 0: the whole run, as the
-    round engine reports), and the classical-only options. ``rtt_sample``, ``drop_share``,
-    ``whole_packets``, ``boundary_ack_next_round``, ``hold_drops``, ``min_rto_s`` and
-    ``timeout_loss_fraction`` are the hybrid model's readings and ``dt_s`` its time step
-    (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`; ``None``: its default). This is the
-    ``ode`` engine of ``tcpfluid simulate`` and of sweeps.
+    ``model="hybrid"`` runs :mod:`tcpfluid.fluid.hybrid` (every algorithm),
+    ``"classical"`` :func:`simulate_ode`'s right-hand sides (:data:`ODE_LAWS`), ``"auto"``
+    (default) the hybrid model unless a classical-only option (``method``, ``rtol``,
+    ``atol``, ``switch_width_pkts``, ``droptail_width_pkts``, ``max_step_s``,
+    ``max_rhs_evals``) is given. ``options``: ``n_points`` (output samples),
+    ``measure_from_s`` (start of the averaging window; default 0, the whole run) and the
+    classical-only options. ``rtt_sample``, ``drop_share``, ``whole_packets``, ``dt_s``,
+    ``boundary_ack_next_round``, ``hold_drops``, ``min_rto_s`` and
+    ``timeout_loss_fraction`` are :func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s
+    (``None``: its default).
 
     Raises
     ------
     ValueError
         A feature no model here can represent, a law without a classical form on a
         scenario only the classical model can run, or (classical model) a Reno loss
-        recovery other than one halving per loss (``"halving"``; the default ``"newreno"``
-        where no ACK-path bottleneck drops ACKs).
+        recovery other than one halving per loss.
     RuntimeError
         If the classical integration fails (``OdeResult.raise_for_status``).
     """
