@@ -269,7 +269,8 @@ def check_memory(run: Run, hist_rows: int, ring_len: int) -> None:
 
 
 class KernelState(NamedTuple):
-    """The arrays :func:`tcpfluid.fluid._hybrid_kernel.advance` updates in place."""
+    """The arguments of :func:`tcpfluid.fluid._hybrid_kernel.advance` after ``buf`` and
+    before ``laws``: the arrays it updates in place, and the steps between records."""
 
     red: FloatArray
     rev: FloatArray
@@ -284,20 +285,11 @@ class KernelState(NamedTuple):
     qa_ring: FloatArray
     drops: FloatArray
     cross: FloatArray
+    every: int
     rec_f: FloatArray
     rec_g: FloatArray
     sends: FloatArray
     touched: NDArray[np.int64]
-
-    @property
-    def before(self) -> tuple[Any, ...]:
-        """The arguments of ``advance`` between ``buf`` and ``every``."""
-        return tuple(self)[:13]
-
-    @property
-    def after(self) -> tuple[Any, ...]:
-        """The arguments of ``advance`` after ``every``."""
-        return (self.rec_f, self.rec_g, self.sends, self.touched)
 
 
 def kernel_state(
@@ -339,6 +331,7 @@ def kernel_state(
         qa_ring=np.zeros((ring, 2)),
         drops=np.zeros(F),
         cross=np.array(run.cross, dtype=np.float64).reshape(-1, 3),
+        every=run.every,
         rec_f=np.zeros((K.N_REC_F, n_rec, F)),
         rec_g=np.zeros((K.N_REC_G, n_rec)),
         sends=np.zeros((4, F)),

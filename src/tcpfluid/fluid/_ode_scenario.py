@@ -26,7 +26,6 @@ from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _tim
 FloatArray = NDArray[np.float64]
 
 
-# ----------------------------------------------------------------------------- scenarios
 @dataclass(frozen=True)
 class OdeProblem:
     """A :class:`tcpfluid.scenarios.Scenario` reduced to what the ODE model integrates.
@@ -34,13 +33,11 @@ class OdeProblem:
     Attributes
     ----------
     flows
-        One :class:`OdeFlow` per scenario flow, with its own propagation RTT (the Quick Vegas paper
-        eq. 5 over its own links: propagation delays plus the transmission time of a data
-        packet on each forward link and of an ACK on each reverse link).
+        One :class:`OdeFlow` per scenario flow, with its own propagation RTT (the Quick
+        Vegas paper eq. 5 over its own links).
     path
-        The shared bottleneck: the slowest forward link crossed by every flow (rate,
-        buffer), with an ACK-path bottleneck when a reverse link shared by every flow
-        carries fewer ACKs per second than the bottleneck carries packets.
+        The shared bottleneck (:func:`tcpfluid.scenarios.reduction.fluid_view`), with its
+        ACK-path bottleneck if any.
     red
         :class:`RedQueue` when the bottleneck's discipline is ``"red"``.
     cross_traffic

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -165,18 +165,10 @@ class OdeFlow:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-number description (``None`` for an infinite stop time or cap)."""
-        return {
-            "law": self.law,
-            "rtt_s": self.rtt_s,
-            "alpha_pkts": self.alpha_pkts,
-            "beta_pkts": self.beta_pkts,
-            "fast_gamma": self.fast_gamma,
-            "start_s": self.start_s,
-            "stop_s": None if math.isinf(self.stop_s) else self.stop_s,
-            "initial_window_pkts": self.initial_window_pkts,
-            "max_window_pkts": None if math.isinf(self.max_window_pkts) else self.max_window_pkts,
-            "base_rtt_error_s": self.base_rtt_error_s,
-        }
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "law_params"}
+        for name in ("stop_s", "max_window_pkts"):
+            out[name] = None if math.isinf(out[name]) else out[name]
+        return out
 
 
 class RedQueue(RedParameters):

@@ -154,17 +154,17 @@ def simulate_hybrid(
         mu_pps, base_rtt_s, duration_s, buffer_pkts, cross_traffic, flow_start_s, flow_stop_s,
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
-    d, mu, t_end, _, dt, n_steps, _, frac, _, _, _, changes = run
     switches = (drop_share, whole_packets, boundary_ack_next_round, hold_drops)
     rev_arr, hf = check_reverse(
-        reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, dt, n_steps, switches
+        reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, run.dt, run.n_steps, switches
     )
-    F = d.size
-    laws = _Laws(law, F)
-    timing, dupacks = _loss_rule(laws, frac, min_rto_s)
+    laws = _Laws(law, run.d.size)
+    timing, dupacks = _loss_rule(laws, run.frac, min_rto_s)
     mark = check_nonnegative("measure_from_s", measure_from_s)
-    if not mark < t_end:
-        raise ValueError(f"measure_from_s must be < duration_s={t_end!r} s, got {measure_from_s!r}")
+    if not mark < run.t_end:
+        raise ValueError(
+            f"measure_from_s must be < duration_s={run.t_end!r} s, got {measure_from_s!r}"
+        )
     with small_pages():  # written once in order: huge pages bring them nothing
         st = kernel_state(run, rev_arr, hf, rtt_sample, red)
     st.g[K.G_MARK] = mark
@@ -172,7 +172,7 @@ def simulate_hybrid(
         _set_places(st.ff, laws)
     box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
     _run_steps(st, box, laws, run, progress)
-    return _collect(laws, st.ff, st.g, st.rec_f, st.rec_g, box, mu, t_end, dt, changes, red)
+    return _collect(laws, st, box, run, red)
 
 
 def _set_places(ff: NDArray[np.float64], laws: _Laws) -> None:
@@ -205,7 +205,7 @@ def _run_steps(
 ) -> None:
     """Step the kernel state ``st`` to the run's end, answering the kernel's calls: flows
     joining, the boundary's growth, the laws' decisions in Python, progress reports."""
-    mu, t_end, buf, dt, n_steps, every = run.mu, run.t_end, run.buf, run.dt, run.n_steps, run.every
+    mu, t_end, buf, dt, n_steps = run.mu, run.t_end, run.buf, run.dt, run.n_steps
     ff, g = st.ff, st.g
     F = run.d.size
     pause = max(1, n_steps // 100) if progress is not None else n_steps + 1
@@ -214,9 +214,7 @@ def _run_steps(
     k = 0
     with _quiet():
         while True:
-            k, code = K.advance(
-                k, n_steps, t_end, dt, mu, buf, *st.before, every, *st.after, box.laws
-            )
+            k, code = K.advance(k, n_steps, t_end, dt, mu, buf, *st, box.laws)
             if code == K.DONE:
                 break
             if code == K.JOIN:
@@ -246,19 +244,11 @@ def _run_steps(
 
 
 def _collect(
-    laws: _Laws,
-    ff: FloatArray,
-    g: FloatArray,
-    rec_f: FloatArray,
-    rec_g: FloatArray,
-    box: _Boundary,
-    mu: float,
-    t_end: float,
-    dt: float,
-    changes: tuple[float, ...],
-    red: RedParameters | None,
+    laws: _Laws, st: KernelState, box: _Boundary, run: Run, red: RedParameters | None
 ) -> HybridResult:
     """The :class:`HybridResult` of a finished run."""
+    ff, g, rec_f, rec_g = st.ff, st.g, st.rec_f, st.rec_g
+    mu, t_end = run.mu, run.t_end
     traces = []
     F = ff.shape[0]
     n_loss = int(box.ig[K.I_NLOSS])
@@ -291,8 +281,8 @@ def _collect(
         settle_band_pkts=tuple(laws.bands),
         capacity_pps=mu,
         duration_s=t_end,
-        dt_s=dt,
-        change_times_s=changes,
+        dt_s=run.dt,
+        change_times_s=run.changes,
         # the link serves μ whenever it has a backlog: what it carried is its capacity
         # over the run less the service it left unused (the running sum of the carried
         # packets drifts by rounding, a few 1e-12 of the total over a long run)
