@@ -15,10 +15,10 @@ import numpy as np
 from .._engine_summary import traced_flow_record
 from .._validation import check_choice, check_int, check_nonnegative, check_positive
 from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES, small_pages
-from ..fluid._ode_scenario import end_base_rtt
+from ..fluid._ode_scenario import choose_model, end_base_rtt
 from ..fluid._ode_solve import classical_records
 from ..fluid.hybrid import simulate_hybrid
-from ..fluid.ode import ODE_MODELS, simulate_ode
+from ..fluid.ode import simulate_ode
 from ..metrics import FlowRecord
 from ._base import Engine, counted_option, sample_rows, summary_of, traced_log
 
@@ -249,18 +249,10 @@ def ode_by_name(options: Mapping[str, Any]) -> Engine:
     hybrid model unless a classical-only option is given, ``"hybrid"`` or ``"classical"``
     (:data:`tcpfluid.fluid.ode.ODE_MODELS`)."""
     opts = dict(options)
-    model = check_choice("model", opts.pop("model", "auto"), ODE_MODELS)
+    model = opts.pop("model", "auto")
     classical = [k for k in CLASSICAL_ONLY if k in opts]
     hybrid = [k for k in HYBRID_ONLY if k in opts]
-    if model == "auto":
-        model = "classical" if classical else "hybrid"
-    if model == "hybrid" and classical:
-        raise TypeError(
-            f"option {classical[0]!r} applies to the classical model only (model='classical')"
-        )
-    if model == "classical" and hybrid:
-        raise TypeError(f"option {hybrid[0]!r} applies to the hybrid model only (model='hybrid')")
-    return Hybrid(**opts) if model == "hybrid" else Ode(**opts)
+    return Hybrid(**opts) if choose_model(model, classical, hybrid) == "hybrid" else Ode(**opts)
 
 
 def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Result:

@@ -202,9 +202,6 @@ def simulate_scenario_ode(
         )
     view = fluid_view(scenario, engine="ode")  # once: the hybrid model runs it too
     prob = _problem_of(view)
-    classical_opts = [k for k in _CLASSICAL_OPTIONS if k in options]
-    if model == "auto":
-        model = "classical" if classical_opts else "hybrid"
     readings = {
         k: v
         for k, v in (
@@ -215,17 +212,9 @@ def simulate_scenario_ode(
         )
         if v is not None
     }  # fmt: skip
-    if model == "hybrid":
-        if classical_opts:
-            raise TypeError(
-                f"option {classical_opts[0]!r} applies to the classical model only "
-                "(model='classical')"
-            )
+    classical = [k for k in _CLASSICAL_OPTIONS if k in options]
+    if choose_model(model, classical, list(readings)) == "hybrid":
         return _hybrid_as_ode(scenario, view, prob, progress=progress, readings=readings, **options)
-    if readings:
-        raise TypeError(
-            f"option {next(iter(readings))!r} applies to the hybrid model only (model='hybrid')"
-        )
     # the classical Reno right-hand side halves once per loss: that is "halving", and
     # "newreno" (the default) where no ACK-path bottleneck drops the flows' ACKs
     ack_path = prob.path.ack_path_limits
@@ -246,6 +235,23 @@ def simulate_scenario_ode(
         cross_traffic=prob.cross_traffic,
         **options,
     ).raise_for_status()
+
+
+def choose_model(model: str, classical: Sequence[str], hybrid: Sequence[str]) -> str:
+    """The model ``model`` (:data:`ODE_MODELS`) runs, given the classical-only options
+    ``classical`` and the hybrid-only options ``hybrid`` (their names): ``"auto"`` the
+    classical model when a classical-only option is given, else the hybrid one; an option
+    of the other model is a TypeError."""
+    model = check_choice("model", model, ODE_MODELS)
+    if model == "auto":
+        model = "classical" if classical else "hybrid"
+    if model == "hybrid" and classical:
+        raise TypeError(
+            f"option {classical[0]!r} applies to the classical model only (model='classical')"
+        )
+    if model == "classical" and hybrid:
+        raise TypeError(f"option {hybrid[0]!r} applies to the hybrid model only (model='hybrid')")
+    return model
 
 
 def _hybrid_as_ode(
