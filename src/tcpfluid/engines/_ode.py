@@ -265,10 +265,11 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
     span = float(native.measure_to_s) - m_from
     D = np.asarray(r.delivered_pkts, dtype=np.float64)
     hybrid = getattr(r, "hybrid", None)
-    logs = tuple(traced_log(fl) for fl in hybrid.flows) if hybrid is not None else ()
     ft = sc.flow_table
     recs: list[FlowRecord] = []
+    logs: tuple[Any, ...] = ()
     if hybrid is not None:  # laws deciding at round boundaries: each flow's round log
+        logs = tuple(traced_log(fl) for fl in hybrid.flows)
         for i, name in enumerate(ft.names.all()):
             fl = hybrid.flows[i]
             # totals counted to the end of the run (not to the last recorded sample)
@@ -303,10 +304,10 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
         for name in ("rtt_s", "delta_pkts", "delivered_pkts", "lost_pkts", "base_rtt_s")
         if opts.records(name)
     }
-    if hybrid is not None and hybrid.end is not None:
+    if hybrid is not None:
         # the BaseRTT at the end of the run (the overestimate is BaseRTT less the RTT)
         base_end = end_base_rtt(hybrid, r.flows, sc.duration_s)
-    else:
+    else:  # the last sample's, the propagation RTT where none
         base = np.asarray(r.base_rtt_s, dtype=np.float64)
         base_end = np.array(
             [

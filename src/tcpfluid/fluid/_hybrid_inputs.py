@@ -341,17 +341,9 @@ def kernel_state(
 
 @contextlib.contextmanager
 def small_pages() -> Iterator[None]:
-    """NumPy's large arrays allocated in this block on ordinary memory pages, not huge ones.
-
-    NumPy asks Linux for transparent huge pages for every large array; where the kernel
-    then compacts memory on the first touch of each 2-MiB page (the default ``defrag``
-    rule for such requests, on a machine whose memory is full of page cache), writing a
-    flows x samples record once costs several times the writing itself (10,000 flows x
-    1,001 samples: ~2 s of system time in ~1 GB of series, against ~0.8 s on ordinary
-    pages). The series are written once, in order, and read a few times: huge pages bring
-    them nothing. The setting is NumPy's own (``NUMPY_MADVISE_HUGEPAGE``), restored on
-    leaving; without it (another NumPy) the block changes nothing.
-    """
+    """NumPy's large arrays allocated in this block on ordinary memory pages, not huge ones
+    (docs/ode-model.md, "Memory"): NumPy's own setting (``NUMPY_MADVISE_HUGEPAGE``),
+    restored on leaving; without it (another NumPy) the block changes nothing."""
     setter = _hugepage_setter()
     if setter is None:
         yield

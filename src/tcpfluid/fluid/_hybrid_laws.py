@@ -159,12 +159,9 @@ def calls(laws: Any) -> tuple[Any, ...]:
 
 class _Address:
     """A compiled function of the slots' signature as the loop receives it: its Numba type
-    and the address of its compiled entry, both taken once. Numba reads a dispatcher's
-    address anew at every call of the loop (its compile result looked up, then the
-    function's address in its library: about 1 ms for the two tuples), and the loop
-    returns to Python at every join, progress report, log growth and decision of a law
-    written in Python; this object answers Numba's first-class function protocol
-    (``_numba_type_``, ``__wrapper_address__``) from what it kept."""
+    and the address of its compiled entry, both taken once (Numba would look the address
+    up anew at every call of the loop from Python, about 1 ms for the two tuples), for
+    Numba's first-class function protocol (``_numba_type_``, ``__wrapper_address__``)."""
 
     __slots__ = ("_address", "_function", "_numba_type_")
 
@@ -409,11 +406,10 @@ class _Laws:
 
 class _Boundary:
     """What :func:`~tcpfluid.fluid._hybrid_kernel.advance` decides the round boundaries with
-    (:attr:`args`, after the kernel's own arrays): the laws' calls, each flow's group and
-    position in it, the loss rule's settings, scratch arrays, and the round log (``(t,
-    window, next window, phase, mean RTT, BaseRTT)`` rows and their flows, in the order
-    the rounds ended) and the loss log (flow, time), which grow when full
-    (:meth:`grow`)."""
+    (:attr:`laws`): the laws' calls, each flow's group and position in it, the loss rule's
+    settings, scratch arrays, and the round log (``(t, window, next window, phase, mean
+    RTT, BaseRTT)`` rows and their flows) and the loss log (flow, time), which grow when
+    full (:meth:`grow`)."""
 
     def __init__(self, laws: _Laws, timing: FloatArray, dupacks: FloatArray, has_rev: bool) -> None:
         n = laws.group_of.size
@@ -455,11 +451,9 @@ class _Boundary:
     ) -> None:
         """The decisions of laws written in Python at ``t``, after the step the kernel
         returned at (:data:`~tcpfluid.fluid._hybrid_kernel.DECIDE`; ``touched`` lists
-        their flows), with the kernel's helpers for one flow: the flows that learnt of
-        their losses react (loss timers, their law's ``on_loss``, the new window), then
-        those whose round ended get their sample, their law's action and a row of the
-        round log, as the kernel does for a law with compiled rules
-        (:func:`~tcpfluid.fluid._hybrid_kernel._decide`)."""
+        their flows), with the kernel's helpers for one flow, as the kernel decides for a
+        law with compiled rules (:func:`~tcpfluid.fluid._hybrid_kernel._decide`): first
+        the loss reactions, then the rounds' ends."""
         timing, dupacks, base, s = self._fixed[7:11]
         ig, has_rev = self.ig, self.has_rev
         J = touched[2, : int(g[K.G_LEARNT])]

@@ -487,7 +487,7 @@ def _result_fields(
     def _flow(arr: FloatArray) -> FloatArray:
         return np.asarray(np.where(active, arr, 0.0), dtype=np.float64)
 
-    result_kw: dict[str, Any] = {
+    return {
         "t": t,
         "windows_pkts": _flow(a["w"]),
         "rates_pps": _flow(a["rate"]),
@@ -506,7 +506,6 @@ def _result_fields(
         "capacity_pps": capacity,
         "flows": flows,
     }
-    return result_kw
 
 
 def _summarise(
