@@ -87,6 +87,7 @@ def _renamed_points(scenario: Scenario | None) -> dict[str, Any]:
 class Hybrid(Engine):
     """The hybrid fluid model (:mod:`tcpfluid.fluid.hybrid`): queue and windows in
     continuous time, each flow's law deciding at its own round boundaries (every law).
+
     The engine called ``"ode"`` runs it unless a classical-only option is given
     (:func:`ode_by_name`).
 
