@@ -15,10 +15,9 @@ import numpy as np
 from .._engine_summary import traced_flow_record
 from .._validation import check_choice, check_int, check_nonnegative, check_positive
 from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES, small_pages
-from ..fluid._ode_scenario import choose_model, end_base_rtt
 from ..fluid._ode_solve import classical_records
 from ..fluid.hybrid import simulate_hybrid
-from ..fluid.ode import simulate_ode
+from ..fluid.ode import choose_model, end_base_rtt, simulate_ode
 from ..metrics import FlowRecord
 from ._base import Engine, counted_option, sample_rows, summary_of, traced_log
 
