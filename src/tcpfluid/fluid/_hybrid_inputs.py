@@ -26,8 +26,7 @@ FloatArray = NDArray[np.float64]
 #: ACK-clocked trains of slow start and per-ACK growth (docs/ode-model.md, "Time step")
 STEPS_PER_RTT = 256
 #: the most flow-steps (flows x time steps) a run may take, about an hour at
-#: :data:`FLOW_STEP_S` (the packet simulator's bound on transmissions is of the same
-#: order): a longer run is refused before any work, naming what to change
+#: :data:`FLOW_STEP_S`: a longer run is refused before any work, naming what to change
 MAX_FLOW_STEPS = 2e11
 #: the compiled step's cost per flow, measured on two cores (benchmarks/ode_speed.py,
 #: 10,000 flows: 13-15 ns); only for the estimate the refusal states
@@ -236,9 +235,7 @@ def per_flow(name: str, value: ArrayLike | None, n: int, default: float) -> Floa
 #: the memory a run may take, bytes (:func:`check_memory`): a quarter of a 16-GiB machine
 MEMORY_BUDGET_BYTES = 4 * 2**30
 #: float arrays of flows x recorded samples a run holds at its peak: the kernel's recorded
-#: series (``N_REC_F``) and what the results and the ODE engine's presentation derive from
-#: them (windows, rates, RTTs, BaseRTTs, backlogs, activity, loss events, delivered and lost
-#: packets, throughputs; measured peak ~16 per flow and sample with 10,000 flows)
+#: series and what the results derive from them (measured: ~16 with 10,000 flows)
 ARRAYS_PER_FLOW_SAMPLE = K.N_REC_F + 14
 
 

@@ -1,20 +1,14 @@
 """The hybrid model's flows: their laws grouped by law object, the laws' compiled rules as
 calls the compiled loop makes itself, and the decisions of laws written in Python.
 
-:func:`~tcpfluid.fluid._hybrid_kernel.advance` decides every round boundary and loss event
-inside the compiled loop. A law whose ``on_round`` and ``on_loss`` are its compiled rules
-(:class:`~tcpfluid.algorithms.base.CompiledLaw`) is called there through one of a
-fixed-size tuple of first-class functions of one signature, ``(buf, meta, m, p)``:
-``buf`` holds every such law's state arrays (the law's state dict is made of views of
-it), the sample and action rows the loop fills and reads, and copies of the rules' other
-array arguments; ``meta`` describes each call's arguments from entry ``m``; ``p`` is the
-flow's position among its law's flows. Each rule (a
-:class:`~tcpfluid.algorithms._jit.Kernel`) gets one adapter, made from the kernel's
-argument codes, that rebuilds the rule's arguments from ``buf`` and ``meta`` and calls it
-on the flow's element of each per-flow array: the same compiled rule on the same values
-as the law's ``on_round`` and ``on_loss``. The adapters and the loop are cached on disk
-(:mod:`tcpfluid._numba_cache`). A law written in Python is called from Python: the loop
-stops for its flows' decisions (:data:`~._hybrid_kernel.DECIDE`; :class:`_Boundary`).
+A law whose ``on_round`` and ``on_loss`` are its compiled rules
+(:class:`~tcpfluid.algorithms.base.CompiledLaw`) is called inside
+:func:`~tcpfluid.fluid._hybrid_kernel.advance` through one of a fixed-size tuple of
+first-class functions of one signature, ``(buf, meta, m, p)``: one adapter per rule
+rebuilds the rule's arguments (the law's state, the sample and action rows, copies of its
+other arrays, all in ``buf``) from their descriptions in ``meta`` from entry ``m``, for
+the flow at position ``p`` among its law's flows (docs/ode-model.md, "Where the laws
+decide"). A law written in Python is called from Python (:class:`_Boundary`).
 """
 
 from __future__ import annotations

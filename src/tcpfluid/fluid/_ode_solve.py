@@ -519,10 +519,9 @@ def _summarise(
     kw: dict[str, Any],
     changes: tuple[float, ...],
 ) -> OdeSummary:
-    """The native summary of a classical run: the integrals' totals and the columns of the
-    one summary computation (:func:`tcpfluid.metrics.summarise`) on the samples ``t``,
-    judged at the run's changes (``changes``, the cross traffic's, and the flows' joins
-    and leaves)."""
+    """The native summary of a classical run: the integrals' totals and the one summary
+    computation's columns (:func:`tcpfluid.metrics.summarise`) on the samples ``t``,
+    judged at the run's changes (the cross traffic's ``changes``, the joins and leaves)."""
     from ..metrics.summary import FlowRecords, _columns_once, flow_changes, flow_rates, jain_rows
 
     start = np.array([f.start_s for f in flows], dtype=np.float64)
@@ -580,10 +579,9 @@ def classical_records(
     m_from: float,
 ) -> list[FlowRecord]:
     """The :class:`~tcpfluid.metrics.FlowRecord` of each flow of a classical run sampled at
-    ``t`` (``windows``, and the cumulative ``delivered`` packets and ``lost`` loss events,
-    ``(F, len(t))``): no slow start, settling judged on the samples, the totals counted
-    from ``m_from`` (s) to the end (the one record of the native summary and of
-    :func:`tcpfluid.simulate`'s)."""
+    ``t`` (``windows``, cumulative ``delivered`` packets and ``lost`` loss events, ``(F,
+    len(t))``; totals from ``m_from``, s): the native summary's and
+    :func:`tcpfluid.simulate`'s."""
 
     def since(a: FloatArray) -> float:
         return float(a[-1]) - (float(np.interp(m_from, t, a)) if m_from > 0.0 else 0.0)
