@@ -67,7 +67,7 @@ def test_a_few_flows_keep_a_thousand_samples() -> None:
 
 
 def test_small_pages_restores_numpy_setting() -> None:
-    from tcpfluid.fluid._hybrid_pages import _hugepage_setter, small_pages
+    from tcpfluid.fluid._hybrid_inputs import _hugepage_setter, small_pages
 
     setter = _hugepage_setter()
     if setter is None:

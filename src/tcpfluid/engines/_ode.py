@@ -14,12 +14,10 @@ import numpy as np
 
 from .._engine_summary import traced_flow_record
 from .._validation import check_choice, check_int, check_nonnegative, check_positive
-from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES
-from ..fluid._hybrid_pages import small_pages
-from ..fluid._ode_scenario import end_base_rtt
+from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES, small_pages
 from ..fluid._ode_solve import classical_records
 from ..fluid.hybrid import simulate_hybrid
-from ..fluid.ode import ODE_MODELS, simulate_ode
+from ..fluid.ode import choose_model, end_base_rtt, simulate_ode
 from ..metrics import FlowRecord
 from ._base import Engine, counted_option, sample_rows, summary_of, traced_log
 
@@ -46,10 +44,8 @@ _ODE = _defaults(simulate_ode)
 _MEASURE_FROM_S = 0.0  # the whole run, as the round model reports
 
 
-#: the flows x samples the hybrid model's default recording keeps at most: beyond
-#: ``DEFAULT_POINTS`` samples of that many flows (2,000), the default recording is
-#: coarser, about this many flow-samples in all (each recorded quantity then takes
-#: ~16 MB; 10,000 flows: 201 samples); ``record_interval_s`` chooses any other
+#: the flows x samples the hybrid model's default recording keeps at most (beyond 2,000
+#: flows the default recording is coarser; 10,000 flows: 201 samples)
 DEFAULT_FLOW_SAMPLES = 2_000_000
 #: the fewest samples the default recording keeps
 MIN_DEFAULT_POINTS = 11
@@ -91,28 +87,22 @@ class Hybrid(Engine):
     """The hybrid fluid model (:mod:`tcpfluid.fluid.hybrid`): queue and windows in
     continuous time, each flow's law deciding at its own round boundaries (every law).
 
-    The engine called ``"ode"`` runs this model unless a classical-only option is given
+    The engine called ``"ode"`` runs it unless a classical-only option is given
     (:func:`ode_by_name`).
 
     Attributes
     ----------
     rtt_sample, drop_share, whole_packets, dt_s
-        The readings and the time step of :func:`tcpfluid.fluid.hybrid.simulate_hybrid`
-        (``dt_s=None``: the smallest base RTT / 256).
+        :func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s readings and time step.
     hold_drops, boundary_ack_next_round, min_rto_s, timeout_loss_fraction
-        How a loss costs the sender (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`): a
-        dropped packet holds its place until the sender learns of it, the ACK of a round's
-        boundary, the retransmission timer's floor, s, and the timeout rule (``None``: the
-        packet sender's; a number: a timeout when more than that fraction is lost).
+        :func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s loss options.
     measure_from_s
         Start of the time over which throughputs and utilization are averaged, s.
     record_interval_s, record
         The recording (:class:`Engine`; ``None``: ``duration / 1000``, or coarser for
-        more than 2,000 flows: about :data:`DEFAULT_FLOW_SAMPLES` flow-samples in all,
-        ``duration / 200`` for 10,000 flows; give it to record finer); ``record`` picks
-        among ``queue_pkts``, ``throughput_pps``, ``rtt_s``, ``delta_pkts``,
-        ``delivered_pkts``, ``lost_pkts``, ``base_rtt_s``. What is recorded never changes
-        the summary.
+        more than 2,000 flows: about :data:`DEFAULT_FLOW_SAMPLES` flow-samples in all);
+        ``record`` picks among :attr:`recordable`. What is recorded never changes the
+        summary.
 
     Examples
     --------
@@ -259,18 +249,10 @@ def ode_by_name(options: Mapping[str, Any]) -> Engine:
     hybrid model unless a classical-only option is given, ``"hybrid"`` or ``"classical"``
     (:data:`tcpfluid.fluid.ode.ODE_MODELS`)."""
     opts = dict(options)
-    model = check_choice("model", opts.pop("model", "auto"), ODE_MODELS)
+    model = opts.pop("model", "auto")
     classical = [k for k in CLASSICAL_ONLY if k in opts]
     hybrid = [k for k in HYBRID_ONLY if k in opts]
-    if model == "auto":
-        model = "classical" if classical else "hybrid"
-    if model == "hybrid" and classical:
-        raise TypeError(
-            f"option {classical[0]!r} applies to the classical model only (model='classical')"
-        )
-    if model == "classical" and hybrid:
-        raise TypeError(f"option {hybrid[0]!r} applies to the hybrid model only (model='hybrid')")
-    return Hybrid(**opts) if model == "hybrid" else Ode(**opts)
+    return Hybrid(**opts) if choose_model(model, classical, hybrid) == "hybrid" else Ode(**opts)
 
 
 def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Result:
@@ -283,10 +265,11 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
     span = float(native.measure_to_s) - m_from
     D = np.asarray(r.delivered_pkts, dtype=np.float64)
     hybrid = getattr(r, "hybrid", None)
-    logs = tuple(traced_log(fl) for fl in hybrid.flows) if hybrid is not None else ()
     ft = sc.flow_table
     recs: list[FlowRecord] = []
+    logs: tuple[Any, ...] = ()
     if hybrid is not None:  # laws deciding at round boundaries: each flow's round log
+        logs = tuple(traced_log(fl) for fl in hybrid.flows)
         for i, name in enumerate(ft.names.all()):
             fl = hybrid.flows[i]
             # totals counted to the end of the run (not to the last recorded sample)
@@ -321,10 +304,10 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
         for name in ("rtt_s", "delta_pkts", "delivered_pkts", "lost_pkts", "base_rtt_s")
         if opts.records(name)
     }
-    if hybrid is not None and hybrid.end is not None:
+    if hybrid is not None:
         # the BaseRTT at the end of the run (the overestimate is BaseRTT less the RTT)
         base_end = end_base_rtt(hybrid, r.flows, sc.duration_s)
-    else:
+    else:  # the last sample's, the propagation RTT where none
         base = np.asarray(r.base_rtt_s, dtype=np.float64)
         base_end = np.array(
             [

@@ -13,32 +13,33 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-# names load their module on first use: the round engine's path imports neither Numba
-# (the hybrid model's kernel) nor SciPy (the classical ODE, the equilibria)
+# each public name (``__all__`` in this order) and its module, loaded on first use: the
+# round engine's path imports neither Numba (the hybrid model's kernel) nor SciPy (the
+# classical ODE, the equilibria)
 _WHERE = {
-    "LowEquilibrium": "equilibrium",
-    "RenoEquilibrium": "equilibrium",
-    "low_utility_equilibrium": "equilibrium",
-    "reno_equilibrium": "equilibrium",
-    "HybridResult": "hybrid",
-    "simulate_hybrid": "hybrid",
-    "simulate_scenario_hybrid": "hybrid",
     "ODE_LAWS": "ode",
+    "RECORDABLE": "rounds",
+    "CrossTraffic": "rounds",
+    "HybridResult": "hybrid",
+    "LowEquilibrium": "equilibrium",
     "OdeFlow": "ode",
     "OdeProblem": "ode",
     "OdeResult": "ode",
     "OdeSummary": "ode",
-    "RedQueue": "ode",
-    "ode_problem": "ode",
-    "simulate_ode": "ode",
-    "simulate_scenario_ode": "ode",
-    "RECORDABLE": "rounds",
-    "CrossTraffic": "rounds",
     "PathBatch": "rounds",
+    "RedQueue": "ode",
+    "RenoEquilibrium": "equilibrium",
     "RoundSummary": "rounds",
     "RoundTrace": "rounds",
     "RttModel": "rounds",
+    "low_utility_equilibrium": "equilibrium",
+    "ode_problem": "ode",
+    "reno_equilibrium": "equilibrium",
+    "simulate_hybrid": "hybrid",
+    "simulate_ode": "ode",
     "simulate_rounds": "rounds",
+    "simulate_scenario_hybrid": "hybrid",
+    "simulate_scenario_ode": "ode",
     "simulate_scenario_rounds": "rounds",
 }
 
@@ -55,29 +56,4 @@ def __dir__() -> list[str]:
     return sorted({*globals(), *_WHERE})
 
 
-__all__ = [
-    "ODE_LAWS",
-    "RECORDABLE",
-    "CrossTraffic",
-    "HybridResult",
-    "LowEquilibrium",
-    "OdeFlow",
-    "OdeProblem",
-    "OdeResult",
-    "OdeSummary",
-    "PathBatch",
-    "RedQueue",
-    "RenoEquilibrium",
-    "RoundSummary",
-    "RoundTrace",
-    "RttModel",
-    "low_utility_equilibrium",
-    "ode_problem",
-    "reno_equilibrium",
-    "simulate_hybrid",
-    "simulate_ode",
-    "simulate_rounds",
-    "simulate_scenario_hybrid",
-    "simulate_scenario_ode",
-    "simulate_scenario_rounds",
-]
+__all__ = list(_WHERE)

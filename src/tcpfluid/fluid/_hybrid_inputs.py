@@ -1,10 +1,15 @@
 """The hybrid fluid model's inputs: argument checks (each ValueError/TypeError names the
-bad argument) and the kernel's fresh state (:mod:`tcpfluid.fluid._hybrid_kernel`)."""
+bad argument), the kernel's fresh state (:mod:`tcpfluid.fluid._hybrid_kernel`) and the
+memory pages of its large arrays (:func:`small_pages`)."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import importlib
 import math
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -21,8 +26,7 @@ FloatArray = NDArray[np.float64]
 #: ACK-clocked trains of slow start and per-ACK growth (docs/ode-model.md, "Time step")
 STEPS_PER_RTT = 256
 #: the most flow-steps (flows x time steps) a run may take, about an hour at
-#: :data:`FLOW_STEP_S` (the packet simulator's bound on transmissions is of the same
-#: order): a longer run is refused before any work, naming what to change
+#: :data:`FLOW_STEP_S`: a longer run is refused before any work, naming what to change
 MAX_FLOW_STEPS = 2e11
 #: the compiled step's cost per flow, measured on two cores (benchmarks/ode_speed.py,
 #: 10,000 flows: 13-15 ns); only for the estimate the refusal states
@@ -134,8 +138,8 @@ def held_drop_steps(run: Run, fq_len: int) -> int:
     """Steps a held drop may wait beyond its flow's base RTT: the longest forward queue's
     delay (a finite buffer, else the arrival ring's span of 64 base RTTs of the default
     step) plus the ACK-path ring (``fq_len``), capped by the run's steps."""
-    fwd = (run.buf + 2.0) / run.mu / run.dt + 2.0 if math.isfinite(run.buf) else 0.0
-    fwd = max(fwd, 0.0) if math.isfinite(run.buf) else 64.0 * STEPS_PER_RTT
+    finite = math.isfinite(run.buf)
+    fwd = (run.buf + 2.0) / run.mu / run.dt + 2.0 if finite else 64.0 * STEPS_PER_RTT
     return int(min(fwd + fq_len + 1.0, run.n_steps + 2.0, 4_000_000.0))
 
 
@@ -145,12 +149,13 @@ def check_reverse(
     packets_per_ack: float,
     dt: float,
     n_steps: int,
+    switches: tuple[str, Any, Any, Any],
 ) -> tuple[FloatArray, int]:
     """The kernel's ``rev`` array (``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack,
-    drop_share, whole_packets, boundary_ack_next_round, hold_drops]``; the last four are set
-    by the caller)
-    and the length of its forward-delay ring (long enough for the ACK-path queue's
-    longest delay, ``b_r / mu_r``, capped by the run's steps)."""
+    drop_share, whole_packets, boundary_ack_next_round, hold_drops]``, the last four from
+    ``switches``: ``drop_share``, checked by the caller, and the three switches) and the
+    length of its forward-delay ring (long enough for the ACK-path queue's longest delay,
+    ``b_r / mu_r``, capped by the run's steps)."""
     try:
         mu_r = float(reverse_mu_pps)
         b_r = float(reverse_buffer_pkts)
@@ -168,11 +173,15 @@ def check_reverse(
         )
     if not (math.isfinite(m) and m >= 1.0):
         raise ValueError(f"packets_per_ack must be a finite number >= 1, got {packets_per_ack!r}")
+    names = ("whole_packets", "boundary_ack_next_round", "hold_drops")
+    for name, value in zip(names, switches[1:], strict=True):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {value!r}")
+    tail = [float(DROP_SHARES.index(switches[0]))] + [1.0 if v else 0.0 for v in switches[1:]]
     if math.isinf(mu_r):
-        return np.array([0.0, math.inf, math.inf, m, 0.0, 0.0, 0.0, 0.0]), 1
+        return np.array([0.0, math.inf, math.inf, m, *tail]), 1
     longest = (b_r + 2.0) / mu_r / dt + 2.0
-    arr = np.array([1.0, mu_r, b_r, m, 0.0, 0.0, 0.0, 0.0])
-    return arr, int(min(longest, n_steps + 2.0, 4_000_000.0))
+    return np.array([1.0, mu_r, b_r, m, *tail]), int(min(longest, n_steps + 2.0, 4_000_000.0))
 
 
 def check_cross(
@@ -226,9 +235,7 @@ def per_flow(name: str, value: ArrayLike | None, n: int, default: float) -> Floa
 #: the memory a run may take, bytes (:func:`check_memory`): a quarter of a 16-GiB machine
 MEMORY_BUDGET_BYTES = 4 * 2**30
 #: float arrays of flows x recorded samples a run holds at its peak: the kernel's recorded
-#: series (``N_REC_F``) and what the results and the ODE engine's presentation derive from
-#: them (windows, rates, RTTs, BaseRTTs, backlogs, activity, loss events, delivered and lost
-#: packets, throughputs; measured peak ~16 per flow and sample with 10,000 flows)
+#: series and what the results derive from them (measured: ~16 with 10,000 flows)
 ARRAYS_PER_FLOW_SAMPLE = K.N_REC_F + 14
 
 
@@ -259,7 +266,8 @@ def check_memory(run: Run, hist_rows: int, ring_len: int) -> None:
 
 
 class KernelState(NamedTuple):
-    """The arrays :func:`tcpfluid.fluid._hybrid_kernel.advance` updates in place."""
+    """The arguments of :func:`tcpfluid.fluid._hybrid_kernel.advance` after ``buf`` and
+    before ``laws``: the arrays it updates in place, and the steps between records."""
 
     red: FloatArray
     rev: FloatArray
@@ -273,22 +281,12 @@ class KernelState(NamedTuple):
     fq_ring: FloatArray
     qa_ring: FloatArray
     drops: FloatArray
-    ends: NDArray[np.bool_]
     cross: FloatArray
+    every: int
     rec_f: FloatArray
     rec_g: FloatArray
     sends: FloatArray
     touched: NDArray[np.int64]
-
-    @property
-    def before(self) -> tuple[Any, ...]:
-        """The arguments of ``advance`` between ``buf`` and ``every``."""
-        return tuple(self)[:14]
-
-    @property
-    def after(self) -> tuple[Any, ...]:
-        """The arguments of ``advance`` after ``every``."""
-        return (self.rec_f, self.rec_g, self.sends, self.touched)
 
 
 def kernel_state(
@@ -297,12 +295,10 @@ def kernel_state(
     fq_len: int,
     rtt_sample: str,
     red: RedParameters | None,
-    *,
-    law_count: int,
 ) -> KernelState:
     """The kernel's fresh arrays for a checked run (``rev``, ``fq_len``:
     :func:`check_reverse`)."""
-    F = law_count
+    F = run.d.size
     ff = flow_state(run.d, run.dt, run.start, run.stop)
     ff[:, K.F_WHOLE] = rev[5]  # whole packets (rounds begin at a whole packet)
     H = int(ff[:, K.F_DELAY_STEPS].max()) + 1
@@ -331,10 +327,42 @@ def kernel_state(
         fq_ring=np.zeros(fq_len),
         qa_ring=np.zeros((ring, 2)),
         drops=np.zeros(F),
-        ends=np.zeros(F, dtype=np.bool_),
         cross=np.array(run.cross, dtype=np.float64).reshape(-1, 3),
+        every=run.every,
         rec_f=np.zeros((K.N_REC_F, n_rec, F)),
         rec_g=np.zeros((K.N_REC_G, n_rec)),
         sends=np.zeros((4, F)),
         touched=np.zeros((4, F), dtype=np.int64),
     )
+
+
+@contextlib.contextmanager
+def small_pages() -> Iterator[None]:
+    """NumPy's large arrays allocated in this block on ordinary memory pages, not huge ones
+    (docs/ode-model.md, "Memory"): NumPy's own setting (``NUMPY_MADVISE_HUGEPAGE``),
+    restored on leaving; without it (another NumPy) the block changes nothing."""
+    setter = _hugepage_setter()
+    if setter is None:
+        yield
+        return
+    before = setter(False)
+    try:
+        yield
+    finally:
+        setter(before)
+
+
+@functools.cache
+def _hugepage_setter() -> Callable[[bool], bool] | None:
+    """NumPy's switch of the huge-page advice (returns the previous setting), if it has one."""
+    for module in ("numpy._core.multiarray", "numpy.core.multiarray"):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                mod = importlib.import_module(module)
+        except ImportError:
+            continue
+        setter = getattr(mod, "_set_madvise_hugepage", None)
+        if callable(setter):
+            return setter
+    return None

@@ -1,11 +1,9 @@
 """The compiled time-stepping kernel of the hybrid fluid model (:mod:`tcpfluid.fluid.hybrid`).
 
-:func:`advance` steps the queue, the senders and the ACKs, and each flow's control law
-decides at the flow's round boundaries inside it (the laws' compiled rules, called through
-:mod:`tcpfluid.fluid._hybrid_calls`); it returns to Python when a flow joins, when a law
-written in Python decides, and at the end. All state lives in the arrays passed in
-(updated in place); the layout is given by the ``F_*`` (per-flow float rows) and ``G_*``
-(global scalars) indices below.
+:func:`advance` steps the queue, the senders and the ACKs, and each flow's law decides at
+its round boundaries inside it; it returns to Python when a flow joins, when a law written
+in Python decides, and at the end. All state lives in the arrays passed in (updated in
+place), laid out by the ``F_*`` (per-flow columns) and ``G_*`` (global scalars) indices.
 """
 
 from __future__ import annotations
@@ -61,30 +59,29 @@ F_CARRY = 32  # ACKs of the step that ended the round beyond its first packet: t
 #               the window with the law's next increment (applied when ``advance`` resumes)
 F_FREED = 33  # window freed (ACKed or dropped) since the flow last sent: its ACK clock
 F_SILENT = 34  # the sender sends nothing before this time (a retransmission timeout), s
-F_LEARN = 35  # 1.0: the flow has just learnt of its losses (set by ``advance``)
-F_BACKOFF = 36  # the silent time of the flow's last timeout, s (0: the last event was not
+F_BACKOFF = 35  # the silent time of the flow's last timeout, s (0: the last event was not
 #                 one, or an ACK came since): a timeout right after it waits twice as long
-F_ACKED_AT_TO = 37  # F_ACKED at the flow's last timeout
-F_ACKED_MARK = 38  # F_ACKED and F_LOST_TOTAL at the mark (``G_MARK``)
-F_LOST_MARK = 39
-F_ACK_PART = 40  # whole packets: the ACK fluid beyond the flow's last whole ACK (< 1)
-F_WHOLE = 41  # 1.0: whole packets (``whole_packets``)
-F_LAST_DEP = 42  # the last step the flow's departures were not zero
-F_LAST_REL = 43  # the step its last held drop is released (``drop_hist``)
-F_PARK_FROM = 44  # the last step before the flow was parked (:func:`_unpark`)
-F_QUIET = 45  # 1.0: the flow is in the list of flows that may be parked (``touched[3]``)
+F_ACKED_AT_TO = 36  # F_ACKED at the flow's last timeout
+F_ACKED_MARK = 37  # F_ACKED and F_LOST_TOTAL at the mark (``G_MARK``)
+F_LOST_MARK = 38
+F_ACK_PART = 39  # whole packets: the ACK fluid beyond the flow's last whole ACK (< 1)
+F_WHOLE = 40  # 1.0: whole packets (``whole_packets``)
+F_LAST_DEP = 41  # the last step the flow's departures were not zero
+F_LAST_REL = 42  # the step its last held drop is released (``drop_hist``)
+F_PARK_FROM = 43  # the last step before the flow was parked (:func:`_unpark`)
+F_QUIET = 44  # 1.0: the flow is in the list of flows that may be parked (``touched[3]``)
 # its place in the slow-start burst (:mod:`._places`; set by ``hybrid._set_places``)
-F_PLACED = 46  # 1.0: the flow started with the first flows, together, on one round clock
-F_CYCLES = 47  # the burst's cycles: the first placed flow's initial window, packets
-F_ROUND_NO = 48  # the flow's rounds begun since it joined (its first round is 0)
-F_IN_SS = 49  # 1.0: its law is in slow start (the phase its last decision chose)
-F_GROWTH = 50  # 3 columns: its growth in its round r at column r mod 3 (cap − window), packets
-F_GROWTH_SS = 53  # 3 columns: the same while placed and in slow start (else 0), packets
-F_SUMS_ROUND = 56  # the round whose places the next three hold (:func:`_place_sums`)
-F_AHEAD = 57  # the growth of the placed flows ahead of it in that round's burst, packets
-F_OURS = 58  # every placed flow's growth in it, packets
-F_TOTAL = 59  # every flow's growth in it, packets
-N_FLOW_ROWS = 60
+F_PLACED = 45  # 1.0: the flow started with the first flows, together, on one round clock
+F_CYCLES = 46  # the burst's cycles: the first placed flow's initial window, packets
+F_ROUND_NO = 47  # the flow's rounds begun since it joined (its first round is 0)
+F_IN_SS = 48  # 1.0: its law is in slow start (the phase its last decision chose)
+F_GROWTH = 49  # 3 columns: its growth in its round r at column r mod 3 (cap − window), packets
+F_GROWTH_SS = 52  # 3 columns: the same while placed and in slow start (else 0), packets
+F_SUMS_ROUND = 55  # the round whose places the next three hold (:func:`_place_sums`)
+F_AHEAD = 56  # the growth of the placed flows ahead of it in that round's burst, packets
+F_OURS = 57  # every placed flow's growth in it, packets
+F_TOTAL = 58  # every flow's growth in it, packets
+N_FLOW_ROWS = 59
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -207,7 +204,6 @@ def advance(  # type: ignore[no-untyped-def]
     fq_ring,
     qa_ring,
     drops,
-    ends,
     cross,
     every,
     rec_f,
@@ -223,54 +219,36 @@ def advance(  # type: ignore[no-untyped-def]
     flows, in increasing order, are the first ``g[G_TOUCHED]`` of ``touched[0]``; of
     them the first ``g[G_ENDED]`` of ``touched[1]`` ended their round, the first
     ``g[G_LEARNT]`` of ``touched[2]`` learnt of their losses; the caller decides for
-    them, :mod:`tcpfluid.fluid._hybrid_laws`, with the flow's helpers below, and calls
-    again: their sending is computed again).
+    them, :mod:`tcpfluid.fluid._hybrid_laws`, and calls again).
 
-    When flow ``j``'s round ends, or it learns of its losses, in the pass over the flows,
-    a law with compiled rules decides at once (:func:`_decide`) and the flow's sending of
-    the next step is computed with the action it set. ``laws`` is ``(rounds, losses,
-    lb, lm, gt, group_of, pos_of, timing, dupacks, base, s, log_flow, log_rows,
-    loss_flow, loss_t, ig)``: the adapters of the laws' rules, their buffer and
-    descriptions, the law groups' table (``GT_*``), each flow's group and position in it
-    (:mod:`._hybrid_calls`), the loss rule (``timing``: ``timeout_loss_fraction``, the
-    retransmission timer's floor, initial value and ceiling; ``dupacks`` by flow;
-    :func:`_loss_timer`), the flows' BaseRTTs, a sample scratch (``N_SAMPLE`` rows), the
+    A law with compiled rules decides at once, in the pass over the flows
+    (:func:`_decide`). ``laws`` is ``(rounds, losses, lb, lm, gt, group_of, pos_of,
+    timing, dupacks, base, s, log_flow, log_rows, loss_flow, loss_t, ig)``: the adapters
+    of the laws' rules, their buffer and descriptions, the law groups' table (``GT_*``),
+    each flow's group and position in it (:mod:`._hybrid_laws`), the loss rule
+    (:func:`_loss_timer`), the flows' BaseRTTs, a sample scratch (``N_SAMPLE`` rows), the
     round log, the loss log and the counters ``I_*``.
 
-    The last step, ``n_steps - 1``, ends at ``t_end`` (it may be shorter than ``dt``):
-    the bottleneck serves only for its part inside the run, so it never carries more
-    than μ·``t_end``.
-
-    One pass over the flows a step: each flow's service, drops, ACKs and round end of
-    step k, then its sending of step k + 1 (a function of its own state alone, kept in
-    ``sends``: row 0 what it sends, 1 what of it is beyond its ACK clock, 2 row 0 before
-    a step's drops); when the call resumes after a decision, the sending of the flows the
-    caller changed (``touched``) is recomputed and the step's arrivals summed again in flow
-    order. A step with an ACK-path queue, or with drops under departure RTT samples, takes
-    a second pass (its delays need the whole queue first). Every sum runs over the flows
-    in order: the results do not depend on how the passes are arranged.
+    One pass over the flows a step (a second one with an ACK-path queue, or with drops
+    under departure RTT samples): each flow's service, drops, ACKs and round end of step
+    k, then its sending of step k + 1 (``sends``: row 0 what it sends, 1 what of it is
+    beyond its ACK clock, 2 row 0 before a step's drops, 3 the step a parked flow wakes
+    at). Every sum runs over the flows in order, so the results do not depend on how the
+    passes are arranged or where the call returns (docs/ode-model.md).
 
     ``red`` is ``[has_red, min_th, max_th, max_p, w_q, gentle]``; ``rev`` is
     ``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack, drop_share, whole_packets,
-    boundary_ack_next_round, hold_drops]`` (``drop_share``: 0 in proportion to the
-    arrivals, 1 in turn, 2 first on the packets beyond each flow's ACK clock;
-    ``whole_packets``: a sender keeps ⌊w⌋ packets in flight, not
-    w, its window grows once per whole ACK (:func:`_grow`) and its rounds begin at a whole
-    packet (:func:`round_restart`); ``boundary_ack_next_round``: the ACKs of the step that
-    ends a round, beyond the round's first packet, grow the window with the law's next
-    increment, as a packet sender's boundary ACK does; ``hold_drops``: a dropped packet
-    keeps its place in the window until ``drop_hist`` releases it when the sender learns
-    of it, a base RTT plus the queueing delay the drop met later); ``cross`` rows are
-    ``(rate_pps, start_s, stop_s)``.
+    boundary_ack_next_round, hold_drops]`` (``drop_share``: 0 proportional, 1 in turn, 2
+    growth first; the others :func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s); ``cross``
+    rows are ``(rate_pps, start_s, stop_s)``.
 
     History rings (slot = step mod H): ``dep_hist`` the data the ACKs leaving the
     bottleneck side at that step acknowledge, ``ack_hist`` their number (ACK-path
-    bottleneck only: with one ACK per packet and no ACK-path queue they equal
-    ``dep_hist``), ``q_hist`` their queueing delay (s, both directions), ``f_hist`` its
-    forward part; ``fq_ring`` (its own length) the forward queueing delay of each step,
-    read back over the ACK-path queue's delay; ``drop_hist`` (its own length, slot =
-    step mod its length) each flow's held drops by the step the sender learns of them,
-    less its base RTT (held drops only; zeroed as they are released).
+    bottleneck only), ``q_hist`` their queueing delay (s, both directions), ``f_hist`` its
+    forward part; ``fq_ring`` the forward queueing delay of each step, read back over the
+    ACK-path queue's delay; ``qa_ring`` the cumulative arrivals and carried packets of
+    each step (the arrival RTT sample); ``drop_hist`` each flow's held drops by the step
+    the sender learns of them, less its base RTT.
     """
     ig = laws[15]
     F = ff.shape[0]
@@ -313,7 +291,6 @@ def advance(  # type: ignore[no-untyped-def]
     n_touched = int(g[G_TOUCHED]) if g[G_REDO] == 0.0 else F
     for i in range(n_touched):
         j = touched[0, i] if g[G_REDO] == 0.0 else i
-        ends[j] = False
         c = ff[j, F_CARRY]
         if c > 0.0:
             ff[j, F_W] = _grow(ff, j, whole, ff[j, F_W], c)
@@ -391,12 +368,9 @@ def advance(  # type: ignore[no-untyped-def]
         if total - service > buf and not rotate:
             over = total - service - buf
             if on_growth:
-                # the packets beyond each flow's ACK clock find the queue full first (a
-                # sender sends them back to back after the packet its ACK clocks out):
-                # whole bursts of one flow after another, in turn from where the last
-                # overflow stopped (the packets of a burst arrive together; which flows'
-                # bursts meet the full queue is the order they arrive in, not a share of
-                # every burst); the rest of the overflow in proportion to the arrivals
+                # the packets beyond each flow's ACK clock find the queue full first: whole
+                # bursts of one flow after another, in turn from where the last overflow
+                # stopped; the rest of the overflow in proportion to the arrivals
                 i = int(g[G_GROW_PTR])
                 for _ in range(F):
                     if over <= 0.0:
@@ -460,9 +434,7 @@ def advance(  # type: ignore[no-untyped-def]
         fdel = 0.0
         if fifo_sample:
             # FIFO at rate mu: the fluid leaving in this step (its middle at cumulative
-            # position x) arrived in step a, spread over that step; it waited for what
-            # was ahead of it then, less the part of the step it arrived late: the queue
-            # it found, not the one behind it
+            # position x) arrived in step a and waited for the queue it found
             g[G_ARRIVED] += arr + arr_c
             qa_ring[k % HA, 0] = g[G_ARRIVED]
             qa_ring[k % HA, 1] = carried0
@@ -489,9 +461,6 @@ def advance(  # type: ignore[no-untyped-def]
         r = int(g[G_K_REC])
         t_next = (k + 1) * dt
         arr_next = 0.0
-        # each flow: its service (the first pass of two), then its drops, ACKs, per-ACK
-        # growth, round end, record and its sending of the next step (the last pass); an
-        # ACK-path queue or departure delays come between the two passes
         n_touched = 0
         n_ended = 0
         n_learnt = 0
@@ -541,12 +510,8 @@ def advance(  # type: ignore[no-untyped-def]
                 resolved = ff[j, F_RESOLVED]
                 lag = 0
                 if hold and x > 0.0:
-                    # a dropped packet keeps its place in the window until the duplicate
-                    # ACKs of the packets behind it tell the sender: they wait the queue
-                    # the drop met and cross the path, so the place is freed a base RTT
-                    # plus that queueing delay later (when the sender learns of the loss,
-                    # not before: a sender never sends a packet again before it knows it
-                    # was lost)
+                    # a dropped packet keeps its place in the window until the sender
+                    # learns of the loss: a base RTT plus the queueing delay it met later
                     lag = lag_q
                     if lag > HD - 1 - dsteps:
                         lag = HD - 1 - dsteps
@@ -566,9 +531,8 @@ def advance(  # type: ignore[no-untyped-def]
                     if t >= ff[j, F_RECOVER]:
                         ff[j, F_LOST] += x
                         if ff[j, F_FIRST_DROP] == np.inf:
-                            # the packets behind the drop wait the queue, cross the path
-                            # and their duplicate ACKs tell the sender (a held drop: the
-                            # step its place is released, the same delay in whole steps)
+                            # the duplicate ACKs of the packets behind the drop tell the
+                            # sender (a held drop: the step its place is released)
                             if hold:
                                 ff[j, F_FIRST_DROP] = t + (dsteps + lag) * dt
                             else:
@@ -620,10 +584,8 @@ def advance(  # type: ignore[no-untyped-def]
                             and resolved > round_seq + 1e-9
                             and r_acks > 1e-9
                         ):
-                            # this step ends the round (its first packet is ACKed): the
-                            # ACKs beyond that packet's start are the boundary ACK of a
-                            # packet sender, sampled in the ending round, grown by the
-                            # next increment
+                            # this step ends the round: the ACKs beyond its first
+                            # packet's start grow the window with the next increment
                             over = resolved - round_seq
                             carry = na * (min(over, acked) / acked)
                             ff[j, F_CARRY] = carry
@@ -654,11 +616,9 @@ def advance(  # type: ignore[no-untyped-def]
                         touched[0, n_touched] = j
                         n_touched += 1
                         if event == 1:
-                            ff[j, F_LEARN] = 1.0
                             touched[2, n_learnt] = j
                             n_learnt += 1
                         else:
-                            ends[j] = True
                             touched[1, n_ended] = j
                             n_ended += 1
                     else:
@@ -696,10 +656,8 @@ def advance(  # type: ignore[no-untyped-def]
             if not fifo_sample:
                 fdel = q_after / mu
             if has_rev:
-                # ---------------- ACK-path queue (the asymmetric-networks paper): one ACK
-                # per packets_per_ack packets, drop-tail in ACKs; a surviving ACK
-                # acknowledges all earlier data (cumulative ACKs), so the data of a
-                # dropped ACK leaves with the next one
+                # ---------------- ACK-path queue: drop-tail in ACKs; cumulative ACKs (the
+                # data of a dropped ACK leaves with the next one)
                 fq_ring[k % HF] = fdel
                 qa_before = 0.0
                 arr_a = 0.0
@@ -761,10 +719,9 @@ def advance(  # type: ignore[no-untyped-def]
 @njit(**_JIT)
 def _parked(ff, j, k, t, t_next, dt):  # type: ignore[no-untyped-def]
     """The step until which flow ``j`` may be parked after step ``k`` (0: not yet; -1: it
-    sends in step ``k + 1``): until then no step changes its state. It has no backlog, no ACK
-    still to come (its last departure and its last held drop are behind it), no round
-    about to end and no window freed this step; it wakes (two steps early) before its
-    silence ends, it stops, it learns of its losses or it starts."""
+    sends in step ``k + 1``): no step changes its state until it wakes, two steps before its
+    silence ends, it stops, it learns of its losses or it starts (docs/ode-model.md,
+    "Parked flows")."""
     if not _quiet_now(ff, j, t_next):
         return -1.0
     stop = ff[j, F_STOP]
@@ -808,8 +765,7 @@ def _quiet(ff, j, quiet, n):  # type: ignore[no-untyped-def]
 @njit(**_JIT)
 def _unpark(ff, j, k, dep_hist, wake):  # type: ignore[no-untyped-def]
     """Flow ``j``, parked, takes part in step ``k`` again: the departure slots of the
-    steps it was parked in that its ACKs will still read are zeroed (it sent nothing then;
-    a parked flow does not write them)."""
+    steps it was parked in that its ACKs will still read are zeroed."""
     H = dep_hist.shape[0]
     d = int(ff[j, F_DELAY_STEPS])
     for b in range(max(int(ff[j, F_PARK_FROM]) + 1, k - d, k - H + 1), k):
@@ -871,10 +827,9 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
 @njit(**_JIT)
 def _place(ff, j, ramp_s):  # type: ignore[no-untyped-def]
     """Flow ``j``'s offsets ``(mean, max, min)`` of its round's RTTs at its place in the
-    slow-start burst, s (:func:`._places.place_offset`; docs/ode-model.md, "Places in the
-    slow-start burst"); ``ramp_s``: the spread of the round's RTT samples, the queue's
-    ramp its packets met. The first placed flow to end a round sums the growth for all
-    (:func:`_place_sums`): one pass over the flows a round, not one a flow."""
+    slow-start burst, s (:func:`._places.place_offset`; docs/ode-model.md); ``ramp_s``:
+    the spread of the round's RTT samples. The first placed flow to end a round sums the
+    growth for all (:func:`_place_sums`)."""
     r = ff[j, F_ROUND_NO]
     if ff[j, F_SUMS_ROUND] != r:
         _place_sums(ff, r)
@@ -885,10 +840,9 @@ def _place(ff, j, ramp_s):  # type: ignore[no-untyped-def]
 @njit(**_JIT)
 def _place_sums(ff, r):  # type: ignore[no-untyped-def]
     """The growth every placed flow's place in its round ``r`` reads, into its columns
-    ``F_AHEAD``, ``F_OURS``, ``F_TOTAL`` (``F_SUMS_ROUND``: ``r``). The round's samples
-    are of the packets sent in the round before, whose growth the placed flows, all on
-    one round clock (within a round of each other), keep in column ``(r − 1) mod 3``; a
-    flow that joined later counts its current round's."""
+    ``F_AHEAD``, ``F_OURS``, ``F_TOTAL`` (``F_SUMS_ROUND``: ``r``): the placed flows' in
+    the round before (column ``(r − 1) mod 3``), a flow that joined later its current
+    round's."""
     at = (int(r) - 1) % 3
     ahead = 0.0
     ours = 0.0
@@ -973,17 +927,12 @@ def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: i
     """How flow ``j`` reacts to the losses it has just learnt of, from its own state
     alone: ``(timeout, burst, silent, srtt)``: a retransmission timeout (else a fast
     retransmit), its ACKs were being dropped on the ACK path in this round or the one
-    before (a burst kind), the time it then sends nothing (s) and its RTT estimate (s);
-    keeps a timeout's backoff.
-
-    The packet sender's rule (``frac`` NaN; else a timeout when it lost more than
-    ``frac`` of its window): the ``L`` packets the flow lost in the event are holes in a
-    window of ``w``; the ``w - L`` packets after them bring duplicate ACKs. Fewer than
-    ``dupacks`` of them, or holes that NewReno (one hole per RTT, the timer restarted at
-    the first partial ACK only) cannot repair before its timer fires,
-    ``(L - 1) RTT > RTO``, make a retransmission timeout, and the sender sends nothing
-    for one RTO (``max(min_rto, SRTT + 4 RTTVAR)``, SRTT the last RTT, RTTVAR half the
-    round's RTT range; ``initial_rto`` before the first RTT sample)."""
+    before, the time it then sends nothing (s) and its RTT estimate (s); keeps a
+    timeout's backoff. The packet sender's rule (``frac`` NaN; else a timeout when it lost
+    more than ``frac`` of its window): the ``L`` holes in a window of ``w`` make a timeout
+    when fewer than ``dupacks`` packets follow them or when ``(L - 1) RTT > RTO`` (NewReno
+    repairs one a round); the RTO is ``max(min_rto, SRTT + 4 RTTVAR)`` (SRTT the last RTT,
+    RTTVAR half the round's RTT range; ``initial_rto`` before the first RTT sample)."""
     w = ff[j, F_W]
     burst = ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0
     lost = ff[j, F_LOST]
@@ -1029,10 +978,8 @@ def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def
 @njit(**_JIT)
 def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-def]
     """Flow ``j``'s law decides at ``t`` through its compiled rule (:func:`advance` states
-    ``laws``): its loss reaction (``loss``; :func:`_loss_timer`, :func:`_loss_apply_one`,
-    a row of the loss log) or its next round (:func:`_sample_one`, the action, a row of
-    the round log, :func:`_end_one`); then the ACKs of the round-ending step carried past
-    the decision grow the window with the increment now set."""
+    ``laws``): its loss reaction (``loss``) or its next round, each with a row of its log;
+    then the ACKs carried past the decision grow the window with the increment now set."""
     rounds, losses, lb, lm, gt, group_of, pos_of, timing, dupacks, base, s = laws[:11]
     log_flow, log_rows, loss_flow, loss_t, ig = laws[11:]
     gr = group_of[j]
@@ -1077,7 +1024,7 @@ I_PAUSE = 3  # the step to pause at
 N_IG = 4
 
 
-# columns of the group table ``gt`` (one row per law object; :mod:`._hybrid_calls`)
+# columns of the group table ``gt`` (one row per law object; :mod:`._hybrid_laws`)
 GT_PY = 0  # 1: the law is called from Python
 GT_ROUND = 1  # its round adapter's slot
 GT_RMETA = 2  # its round call's entry in ``meta``

@@ -1,27 +1,299 @@
-"""The hybrid model's flows: their laws grouped by law object, and what the compiled loop
-keeps of its round boundaries.
+"""The hybrid model's flows: their laws grouped by law object, the laws' compiled rules as
+calls the compiled loop makes itself, and the decisions of laws written in Python.
 
-:class:`_Laws` groups the flows by law object (each law decides at its flows' own round
-boundaries); :class:`_Boundary` holds the arrays the compiled loop
-(:func:`~tcpfluid.fluid._hybrid_kernel.advance`) decides the boundaries with, the laws' calls
-(:mod:`._hybrid_calls`) and the round and loss logs, and takes the decisions of laws
-written in Python.
+A law whose ``on_round`` and ``on_loss`` are its compiled rules
+(:class:`~tcpfluid.algorithms.base.CompiledLaw`) is called inside
+:func:`~tcpfluid.fluid._hybrid_kernel.advance` through one of a fixed-size tuple of
+first-class functions of one signature, ``(buf, meta, m, p)``: one adapter per rule
+rebuilds the rule's arguments (the law's state, the sample and action rows, copies of its
+other arrays, all in ``buf``) from their descriptions in ``meta`` from entry ``m``, for
+the flow at position ``p`` among its law's flows (docs/ode-model.md, "Where the laws
+decide"). A law written in Python is called from Python (:class:`_Boundary`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import warnings
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from .. import _numba_cache
 from .._engine_summary import law_band
-from ..algorithms.base import ControlLaw, RoundSample, loss_kind
+from ..algorithms.base import ControlLaw, RoundSample, _runs_rule, loss_kind
 from . import _hybrid_kernel as K
-from ._hybrid_calls import Calls, calls
 
 FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+#: adapters a run may call (round rules, and loss rules apart): a fixed size, so that the
+#: loop's compiled type is one for every mix of laws; a law whose rule finds no free slot
+#: is called from Python
+SLOTS = 8
+#: the loss kinds' ``(timeout, burst)`` in the order of a group's ``K.GT_LMETA`` entries:
+#: the loop's index is ``timeout + 2 * burst``
+_KINDS = tuple((t, b) for b in (False, True) for t in (False, True))
+
+
+#: the adapters' signature: ``(buf, meta, m, p)``
+_SIG: Any = None
+#: each kernel's adapters, made once per process
+_ADAPTERS: dict[tuple[int, bool], Any] = {}
+_NOTHING: Any = None
+
+
+def _one(buf, meta, i, p, n):  # type: ignore[no-untyped-def]
+    """Argument ``i``'s array in ``buf``; its element ``p`` when it has one per flow."""
+    v = buf[meta[i] : meta[i] + meta[i + 1]]
+    return v[p : p + 1] if meta[i + 1] == n else v
+
+
+def _two(buf, meta, i, p, n):  # type: ignore[no-untyped-def]
+    """Argument ``i``'s rows in ``buf``; column ``p`` when it has one per flow."""
+    rows, cols = meta[i + 1], meta[i + 2]
+    a = buf[meta[i] : meta[i] + rows * cols].reshape((rows, cols))
+    return a[:, p : p + 1] if cols == n else a
+
+
+def _index(meta, i, p):  # type: ignore[no-untyped-def]
+    """Flow position ``p`` as an array of one index (written into ``meta``)."""
+    meta[i] = p
+    return meta[i : i + 1]
+
+
+def _adapter(kernel: Any, per_flow: bool) -> Any:
+    """The compiled adapter of ``kernel`` (module docstring): a round rule (``per_flow``:
+    each per-flow array cut to the flow's element) or a loss rule (whole arrays, the
+    flow's position as its index array)."""
+    key = (id(kernel), per_flow)
+    if key in _ADAPTERS:
+        return _ADAPTERS[key]
+    from numba import njit
+
+    _compiled_helpers()
+    parts = []
+    for i, c in enumerate(kernel.args):
+        at = f"m + {1 + 3 * i}"
+        if c in "wrRW":  # an array (its flow's part for a round rule), or rows of them
+            fn = "_one" if c in "wr" else "_two"
+            parts.append(f"{fn}(buf, meta, {at}, {'p, n' if per_flow else '-1, -1'})")
+        elif c == "b":
+            parts.append(f"meta[{at}] != 0")
+        elif c == "i":
+            parts.append(f"meta[{at}]")
+        else:  # "I": the flow's index
+            parts.append(f"_index(meta, {at}, p)")
+    name = (
+        f"{'round' if per_flow else 'loss'}_{kernel.py_func.__module__}_{kernel.py_func.__name__}"
+    )
+    name = name.replace(".", "_")
+    src = f"def {name}(buf, meta, m, p):\n    n = meta[m]\n    RULE({', '.join(parts)})\n"
+    names = {**_HELPERS, "RULE": kernel.get()}
+    # compiled as if written in this file: Numba caches it beside this module's kernels,
+    # keyed by its code; the rule's sources are declared (a changed rule recompiles it)
+    exec(compile(src, __file__, "exec"), names)
+    fn = names[name]
+    fn.__module__ = __name__
+    _numba_cache.embeds(fn, kernel.py_func, *kernel.uses)
+    out = _ADAPTERS[key] = njit(_SIG, **K._JIT)(fn)
+    return out
+
+
+_HELPERS: dict[str, Any] = {}
+
+
+def _compiled_helpers() -> None:
+    global _SIG, _NOTHING
+    if _SIG is not None:
+        return
+    from numba import njit, types
+
+    _SIG = types.void(
+        types.Array(types.float64, 1, "C"), types.Array(types.int64, 1, "C"), types.int64,
+        types.int64,
+    )  # fmt: skip
+    helper = njit(**K._JIT)
+    _HELPERS.update(_one=helper(_one), _two=helper(_two), _index=helper(_index))
+    _NOTHING = njit(_SIG, **K._JIT)(_nothing)
+
+
+def _nothing(buf, meta, m, p):  # type: ignore[no-untyped-def]
+    """An unused slot."""
+    return
+
+
+def calls(laws: Any) -> tuple[Any, ...]:
+    """The loop's calls of ``laws`` (:class:`_Laws`), ``(rounds, losses, buf, meta, gt)``
+    (module docstring): each group whose law runs its compiled rules gets its state moved
+    into ``buf`` (its state dict then holds views of it) and its calls described in
+    ``meta``; the others are called from Python (``gt[:, GT_PY]``)."""
+    _compiled_helpers()
+    G = len(laws.groups)
+    gt = np.zeros((G, K.N_GT), dtype=np.int64)
+    plans = [_plan(lw, st, ix.size) for (lw, ix), st in zip(laws.groups, laws.states, strict=True)]
+    size = sum(p[0] for p in plans if p is not None)
+    buf = np.zeros(max(size, 1))
+    meta: list[int] = []
+    slots: dict[str, list[Any]] = {"round": [], "loss": []}
+    off = 0
+    for g, plan in enumerate(plans):
+        if plan is None or not _fits(plan, slots):
+            gt[g, K.GT_PY] = 1
+            continue
+        off = _lay(plan, buf, off, laws.states[g], gt[g], meta, slots)
+    fns = []
+    for kind in ("round", "loss"):
+        have = [_adapter(k, kind == "round") for k in slots[kind]]
+        fns.append(tuple(_Address(f) for f in have + [_NOTHING] * (SLOTS - len(have))))
+    return fns[0], fns[1], buf, np.array(meta or [0], dtype=np.int64), gt
+
+
+class _Address:
+    """A compiled function of the slots' signature as the loop receives it: its Numba type
+    and the address of its compiled entry, both taken once (Numba would look the address
+    up anew at every call of the loop from Python, about 1 ms for the two tuples), for
+    Numba's first-class function protocol (``_numba_type_``, ``__wrapper_address__``)."""
+
+    __slots__ = ("_address", "_function", "_numba_type_")
+
+    def __init__(self, function: Any) -> None:
+        from numba import types
+        from numba.experimental.function_type import _get_wrapper_address
+
+        self._function = function  # kept alive with its code
+        self._numba_type_ = types.FunctionType(_SIG)
+        self._address = _get_wrapper_address(function, _SIG)
+
+    def __wrapper_address__(self) -> int:
+        return int(self._address)
+
+
+def _fits(plan: Any, slots: dict[str, list[Any]]) -> bool:
+    """Whether the plan's kernels have slots (taken when they do)."""
+    need = {"round": {plan[1][0]}, "loss": {c[0] for c in plan[2]}}
+    new = {k: [x for x in v if x not in slots[k]] for k, v in need.items()}
+    if any(len(slots[k]) + len(new[k]) > SLOTS for k in new):
+        return False
+    for k, v in new.items():
+        slots[k].extend(v)
+    return True
+
+
+def _plan(law: Any, state: dict[str, Any], n: int) -> Any:
+    """``(size, round call, loss calls)`` of a law whose rules the loop can call (each
+    call ``(kernel, args)`` with the law's own arguments), else ``None``."""
+    if not (
+        _runs_rule(type(law), "on_round", "_round_rule")
+        and _runs_rule(type(law), "on_loss", "_loss_rule")
+    ):
+        return None
+    keys = [k for k, v in state.items() if _vector(v, n)]
+    if "phase" not in keys:
+        return None
+    rows = list(np.zeros((K.N_SAMPLE, n)))  # in the order of the rows ``K.S_*``
+    sample = RoundSample(*rows)
+    kernel, m, args = law._round_rule(state, sample)
+    if m != n:
+        return None
+    act = list(np.zeros((3, n)))
+    rnd = (kernel, (*args, *act))
+    losses = []
+    for timeout, burst in _KINDS:
+        lk, arrays, options = law._loss_rule(state, loss_kind(timeout, burst))
+        base = loss_kind(timeout, False)  # the kind the rule reacts as
+        losses.append((lk, (*arrays, "I", base, *options, np.zeros(1), np.zeros(1))))
+    own = {id(a) for a in (*(state[k] for k in keys), *rows, *act)}
+    size = (len(keys) + K.N_SAMPLE + 3) * n + 2
+    for (kern, a), loss in zip((rnd, *losses), (False, *[True] * len(losses)), strict=True):
+        if len(a) != len(kern.args):
+            return None
+        for i, (code, x) in enumerate(zip(kern.args, a, strict=True)):
+            if loss and i >= len(a) - 2:
+                continue  # the loss call's windows
+            if code in "wW" and id(x) not in own:
+                return None  # a written array that is not the law's state
+            if code in "rR" and id(x) not in own:
+                size += np.asarray(x).size
+    return size, rnd, losses, keys, rows, act
+
+
+def _vector(v: Any, n: int) -> bool:
+    return isinstance(v, np.ndarray) and v.dtype == np.float64 and v.shape == (n,)
+
+
+def _lay(
+    plan: Any, buf: FloatArray, off: int, state: dict[str, Any], row: IntArray,
+    meta: list[int], slots: dict[str, list[Any]],
+) -> int:  # fmt: skip
+    """Move a group's state into ``buf`` from ``off`` (its dict then holds views), lay out
+    its sample, action and loss rows and the copies of its rules' other arrays, and write
+    its calls into ``meta`` and its row of the group table; returns the next offset."""
+    _, rnd, losses, keys, rows, act = plan
+    n = rows[0].shape[0]
+    where: dict[int, int] = {}
+
+    def put(a: FloatArray) -> int:
+        nonlocal off
+        at = off
+        buf[at : at + a.size] = a.ravel()
+        off += a.size
+        return at
+
+    for k in keys:
+        at = put(state[k])
+        where[id(state[k])] = at
+        state[k] = buf[at : at + n]
+        if k == "phase":
+            row[K.GT_PHASE] = at
+    row[K.GT_SAMPLE] = off
+    for a in rows:
+        where[id(a)] = put(a)
+    row[K.GT_ACT] = off
+    for a in act:
+        where[id(a)] = put(a)
+    row[K.GT_LW] = put(np.zeros(2))
+    row[K.GT_N] = n
+
+    def describe(kernel: Any, args: tuple[Any, ...], loss: bool) -> int:
+        m = len(meta)
+        meta.append(n)
+        for i, (code, x) in enumerate(zip(kernel.args, args, strict=True)):
+            if loss and i == len(args) - 2:  # the window before the loss
+                meta.extend((int(row[K.GT_LW]), 1, 0))
+            elif loss and i == len(args) - 1:  # the new window
+                meta.extend((int(row[K.GT_LW]) + 1, 1, 0))
+            elif code in "wrRW":
+                a = np.asarray(x, dtype=np.float64)
+                at = where.get(id(x))
+                if at is None:
+                    at = where[id(x)] = put(a)
+                meta.extend((at, a.shape[0], a.shape[1] if a.ndim == 2 else 0))
+            elif code in "bi":
+                meta.extend((int(x), 0, 0))
+            else:
+                meta.extend((0, 0, 0))
+        return m
+
+    row[K.GT_ROUND] = slots["round"].index(rnd[0])
+    row[K.GT_RMETA] = describe(rnd[0], rnd[1], False)
+    row[K.GT_LOSS] = slots["loss"].index(losses[0][0])
+    for i, (lk, args) in enumerate(losses):
+        if lk is not losses[0][0]:
+            raise TypeError("a law's loss rule must be one kernel for every loss kind")
+        row[K.GT_LMETA + i] = describe(lk, args, True)
+    return off
+
+
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """Silence Numba's notice that first-class functions are experimental (the loop is
+    typed with them at each call from Python)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="First-class function type feature")
+        yield
 
 
 class _Laws:
@@ -128,17 +400,15 @@ class _Laws:
 
 class _Boundary:
     """What :func:`~tcpfluid.fluid._hybrid_kernel.advance` decides the round boundaries with
-    (:attr:`args`, after the kernel's own arrays): the laws' calls, each flow's group and
-    position in it, the loss rule's settings, scratch arrays, and the round log (``(t,
-    window, next window, phase, mean RTT, BaseRTT)`` rows and their flows, in the order
-    the rounds ended) and the loss log (flow, time), which grow when full
-    (:meth:`grow`)."""
+    (:attr:`laws`): the laws' calls, each flow's group and position in it, the loss rule's
+    settings, scratch arrays, and the round log (``(t, window, next window, phase, mean
+    RTT, BaseRTT)`` rows and their flows) and the loss log (flow, time), which grow when
+    full (:meth:`grow`)."""
 
     def __init__(self, laws: _Laws, timing: FloatArray, dupacks: FloatArray, has_rev: bool) -> None:
         n = laws.group_of.size
         #: whether the path has an ACK-path bottleneck (the samples' forward delays)
         self.has_rev = has_rev
-        self.calls: Calls = calls(laws)
         self.ig = np.zeros(K.N_IG, dtype=np.int64)
         #: each flow's BaseRTT (inf: none yet)
         self.base = np.full(n, np.inf)
@@ -148,10 +418,9 @@ class _Boundary:
         self.log_rows = np.empty((self.log_flow.size, K.N_LOG))
         self.loss_flow = np.empty(m + 256, dtype=np.int64)
         self.loss_t = np.empty(self.loss_flow.size)
-        c = self.calls
         self._fixed = (
-            c.rounds, c.losses, c.buf, c.meta, c.gt, laws.group_of.astype(np.int64),
-            laws.pos_of.astype(np.int64), timing, dupacks, self.base, self.s,
+            *calls(laws), laws.group_of.astype(np.int64), laws.pos_of.astype(np.int64),
+            timing, dupacks, self.base, self.s,
         )  # fmt: skip
 
     @property
@@ -176,11 +445,9 @@ class _Boundary:
     ) -> None:
         """The decisions of laws written in Python at ``t``, after the step the kernel
         returned at (:data:`~tcpfluid.fluid._hybrid_kernel.DECIDE`; ``touched`` lists
-        their flows), with the kernel's helpers for one flow: the flows that learnt of
-        their losses react (loss timers, their law's ``on_loss``, the new window), then
-        those whose round ended get their sample, their law's action and a row of the
-        round log, as the kernel does for a law with compiled rules
-        (:func:`~tcpfluid.fluid._hybrid_kernel._decide`)."""
+        their flows), with the kernel's helpers for one flow, as the kernel decides for a
+        law with compiled rules (:func:`~tcpfluid.fluid._hybrid_kernel._decide`): first
+        the loss reactions, then the rounds' ends."""
         timing, dupacks, base, s = self._fixed[7:11]
         ig, has_rev = self.ig, self.has_rev
         J = touched[2, : int(g[K.G_LEARNT])]
@@ -188,7 +455,6 @@ class _Boundary:
             w = ff[J, K.F_W]
             kinds, silent, srtt = [], [], []
             for j in J.tolist():
-                ff[j, K.F_LEARN] = 0.0
                 to, burst, sl, sr = K._loss_timer(
                     ff, j, timing[0], timing[1], dupacks[j], timing[2], timing[3]
                 )

@@ -30,11 +30,10 @@ class HybridFlowTrace:
     round_phase
         The law's phase chosen at the boundary.
     round_rtt_mean_s, round_base_rtt_s
-        The mean RTT of the round's samples and the BaseRTT at the boundary, full path
-        (forward-path Vegas decides on the forward delays instead).
+        The mean RTT of the round's samples and the BaseRTT at the boundary, full path.
     round_delta_pkts
-        Δ = cwnd (1 − BaseRTT/RTT) of the window and these full-path RTTs (the Quick Vegas
-        paper, eq 1; the packet simulator's ``round_delta_pkts``, recorded alike).
+        Δ = cwnd (1 − BaseRTT/RTT) of the window and these RTTs (the Quick Vegas paper,
+        eq 1; as the packet simulator's ``round_delta_pkts``).
     start_s, stop_s
         The flow's active interval.
     delivered_pkts
@@ -65,8 +64,7 @@ class HybridEnd:
     queue_pkts
         The bottleneck queue after the last step, packets.
     queue_area_pkt_s
-        The queue's time integral over the run, packet-seconds (each step's queue after
-        it, over the step's part inside the run).
+        The queue's time integral over the run, packet-seconds.
     windows_pkts, rtt_s, base_rtt_s
         Per flow: the window, the last RTT sample (0: none) and the BaseRTT its law last
         saw (0: none yet), ``(F,)``.
@@ -183,19 +181,7 @@ class HybridResult:
 
     def plot(self, ax: Any = None) -> list[Any]:
         """Plot the windows (and the queue, dashed) against time; returns the artists."""
-        if ax is None:
-            import matplotlib.pyplot as plt
-
-            _, ax = plt.subplots()
-        artists: list[Any] = []
-        for j in range(self.n_flows):
-            label = f"flow {j} ({self.algorithms[j]}) window"
-            artists += ax.plot(self.time_s, self.window_pkts[j], label=label)
-        artists += ax.plot(self.time_s, self.queue_pkts, "k--", label="queue")
-        ax.set_xlabel("time (s)")
-        ax.set_ylabel("packets")
-        ax.legend(loc="best")
-        return artists
+        return plot_windows(ax, self.time_s, self.window_pkts, self.algorithms, self.queue_pkts)
 
 
 @dataclass(frozen=True, eq=False)
@@ -221,3 +207,20 @@ def _summarise(res: HybridResult) -> HybridSummary:
         - (res.capacity_pps * res.duration_s - res.carried_pkts)
         / (res.capacity_pps * res.duration_s),
     )
+
+
+def plot_windows(ax: Any, t: Any, windows: Any, laws: Any, queue: Any) -> list[Any]:
+    """Each flow's window (and the queue, dashed) against time on ``ax`` (a new figure's
+    when ``None``); returns the artists."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots()
+    artists: list[Any] = []
+    for j, law in enumerate(laws):
+        artists += ax.plot(t, windows[j], label=f"flow {j} ({law}) window")
+    artists += ax.plot(t, queue, "k--", label="queue")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("packets")
+    ax.legend(loc="best")
+    return artists

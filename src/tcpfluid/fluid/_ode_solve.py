@@ -1,4 +1,7 @@
-"""Integration of the classical model (:func:`simulate_ode`) and its summary."""
+"""The classical model (:mod:`tcpfluid.fluid.ode`): its right-hand side (:class:`_Model`:
+state layout, the algebraic quantities, the laws' own rate forms,
+:class:`~tcpfluid.algorithms.base.OdeForm`), its integration (:func:`simulate_ode`) and
+its summary."""
 
 from __future__ import annotations
 
@@ -15,45 +18,199 @@ from .._validation import (
     check_positive,
     check_range,
 )
+from ..algorithms._common import backlog
+from ..algorithms.base import OdeForm
 from ..metrics import FlowRecord, _finite_or_none, bandwidth_changes, law_settle_band
 from ..path import Path
-from ._ode_rhs import _BudgetExceeded, _Model
-from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time
+from ._ode_types import (
+    ODE_LAWS,
+    OdeFlow,
+    OdeResult,
+    OdeSummary,
+    RedQueue,
+    _cross_traffic,
+    _form,
+    _time,
+    _unit,
+)  # fmt: skip
 
 FloatArray = NDArray[np.float64]
 
 _METHODS = ("LSODA", "BDF", "Radau", "RK45", "RK23", "DOP853")
+_MIN_WINDOW_PKTS = 1.0
+#: width of the Lipschitz ramps at the window floor and cap, packets
+_SOFT_WINDOW_PKTS = 0.25
+#: queue below which the link serves less than C (an empty-queue boundary layer), packets
+_SOFT_QUEUE_PKTS = 0.05
 
 
-def _cross_traffic(items: Sequence[Any]) -> list[tuple[float, float, float]]:
-    out = []
-    if isinstance(items, str | bytes):
-        raise TypeError(f"cross_traffic must be a sequence of sources, got {items!r}")
-    for i, item in enumerate(items):
-        if hasattr(item, "rate_pps"):
-            rate, start, stop = item.rate_pps, item.start_s, item.stop_s
+class _BudgetExceeded(Exception):
+    pass
+
+
+class _Model:
+    """Vectorised right-hand side; column-wise over states for solve_ivp's ``vectorized``."""
+
+    def __init__(
+        self,
+        flows: Sequence[OdeFlow],
+        capacity_pps: float,
+        buffer_pkts: float,
+        reverse_pps: float,
+        red: RedQueue | None,
+        switch_width_pkts: float,
+        droptail_width_pkts: float,
+        max_rhs_evals: int,
+    ) -> None:
+        n = len(flows)
+        self.n = n
+        col = lambda v: np.asarray(v, dtype=np.float64).reshape(n, 1)  # noqa: E731
+        self.d = col([f.rtt_s for f in flows])
+        self.alpha = col([f.alpha_pkts for f in flows])
+        self.beta = col([f.beta_pkts for f in flows])
+        self.gamma = col([f.fast_gamma for f in flows])
+        self.wmax = col([f.max_window_pkts for f in flows])
+        self.err = col([f.base_rtt_error_s for f in flows])
+        forms = [_form(f.law) for f in flows]
+        fwd = [fm.forward_delay for fm in forms]
+        self.forward = np.array(fwd).reshape(n, 1) if any(fwd) else None
+        self.cut = col([fm.loss_cut for fm in forms])
+        # the laws' own rate forms, each with the mask of its flows (only the forms present
+        # are evaluated: a sweep calls the right-hand side millions of times)
+        self.forms: list[tuple[OdeForm, NDArray[np.bool_]]] = []
+        for fm in dict.fromkeys(forms):
+            mask = np.array([g is fm for g in forms]).reshape(n, 1)
+            self.forms.append((fm, mask))
+        self.C = capacity_pps
+        self.B = buffer_pkts
+        self.Cr = reverse_pps
+        self.red = red
+        self.eps = switch_width_pkts
+        self.eps_b = droptail_width_pkts
+        self.red_rate = 0.0 if red is None else capacity_pps * math.log1p(-red.weight)
+        self.active = np.ones((n, 1), dtype=bool)
+        self.cross_pps = 0.0
+        self.budget = max_rhs_evals
+        self.nfev = 0
+        # state layout
+        self.i_w = slice(0, n)
+        self.i_x = slice(n, 2 * n)
+        self.i_D = slice(2 * n, 3 * n)
+        self.i_L = slice(3 * n, 4 * n)
+        self.i_q = 4 * n
+        self.i_qa = 4 * n + 1
+        self.i_qr = 4 * n + 2
+        self.i_Q = 4 * n + 3
+        self.i_X = 4 * n + 4  # cross traffic carried
+        self.i_I = 4 * n + 5  # the link's unused service, packets (carried = C·t - I)
+        self.size = 4 * n + 6
+
+    def sparsity(self) -> Any:
+        """Jacobian sparsity pattern (for BDF/Radau's finite differences and sparse LU)."""
+        from scipy.sparse import lil_matrix
+
+        n = self.n  # rows: windows 0..n-1, BaseRTTs n.., delivered 2n.., lost 3n..
+        S = lil_matrix((self.size, self.size), dtype=np.int8)
+        shared = [self.i_q, self.i_qa, self.i_qr]
+        every = [*range(n), *shared]  # every window, and the queues
+        for j in range(n):
+            for c in (j, n + j, *shared):
+                S[j, c] = S[n + j, c] = 1  # own Δ, RTT, loss; BaseRTT: queueing delay
+            for c in every:
+                S[2 * n + j, c] = 1  # delivery share depends on every rate
+            for c in (j, *shared):
+                S[3 * n + j, c] = 1
+        for r in (self.i_q, self.i_qr, self.i_X, self.i_I):
+            for c in every:
+                S[r, c] = 1
+        S[self.i_qa, self.i_qa] = 1
+        S[self.i_qa, self.i_q] = 1
+        S[self.i_Q, self.i_q] = 1
+        return S.tocsc()
+
+    # -- algebraic quantities --------------------------------------------------
+    def algebra(self, y: FloatArray) -> dict[str, FloatArray]:
+        w = np.minimum(y[self.i_w], self.wmax)  # the cap binds exactly, whatever the step
+        x = y[self.i_x]
+        q = np.minimum(np.maximum(y[self.i_q], 0.0), self.B)
+        qa = y[self.i_qa]
+        qr = np.maximum(y[self.i_qr], 0.0) if math.isfinite(self.Cr) else np.zeros_like(q)
+        qdelay = q / self.C + (qr / self.Cr if math.isfinite(self.Cr) else 0.0)
+        rtt = self.d + qdelay  # (n, k)
+        act = self.active
+        rate = np.where(act, w / rtt, 0.0)
+        base = self.d + x
+        delta = backlog(w, base, rtt)
+        if self.forward is not None:  # forward-path Vegas: Δ_f from the forward queue only
+            qf = q / self.C
+            delta = np.where(self.forward, w * qf / rtt, delta)
+        total = rate.sum(axis=0) + self.cross_pps
+        if math.isfinite(self.B):
+            p = _unit((q - (self.B - self.eps_b)) / self.eps_b)
         else:
-            try:
-                rate, start, stop = item
-            except (TypeError, ValueError):
-                raise TypeError(
-                    f"cross_traffic[{i}] must be (rate_pps, start_s, stop_s) or have those "
-                    f"attributes, got {item!r}"
-                ) from None
-        r = check_positive(f"cross_traffic[{i}].rate_pps", rate)
-        a = _time(f"cross_traffic[{i}].start_s", start)
-        b = _time(f"cross_traffic[{i}].stop_s", stop, allow_inf=True)
-        if b <= a:
-            raise ValueError(f"cross_traffic[{i}].stop_s must be > start_s={a!r}, got {stop!r}")
-        out.append((r, a, b))
-    return out
+            p = np.zeros_like(q)
+        if self.red is not None:
+            p = 1.0 - (1.0 - p) * (1.0 - self.red.probability(qa))
+        return {
+            "w": w, "x": x, "q": q, "qa": qa, "qr": qr, "qdelay": qdelay, "rtt": rtt,
+            "rate": rate, "delta": delta, "total": total, "p": p,
+        }  # fmt: skip
 
-
-def _path_parts(path: Any) -> tuple[float, float, float]:
-    if isinstance(path, Path):
-        rev = math.inf if path.reverse_mu is None else path.reverse_mu
-        return path.mu, path.buffer_pkts, rev
-    raise TypeError(f"path must be a tcpfluid.Path, got {path!r} ({type(path).__name__})")
+    def __call__(self, t: float, y: FloatArray) -> FloatArray:
+        y2 = y.reshape(self.size, -1)
+        self.nfev += y2.shape[1]
+        if self.nfev > self.budget:
+            raise _BudgetExceeded
+        a = self.algebra(y2)
+        w, rtt, rate, delta, p, q = a["w"], a["rtt"], a["rate"], a["delta"], a["p"], a["q"]
+        loss_rate = p * rate  # loss events per second per flow
+        # Vegas / Enhanced Vegas: +1, 0, -1 per RTT, ramped over eps packets
+        eps = self.eps
+        s = _unit((self.alpha - delta) / eps) - _unit((delta - self.beta) / eps)
+        fm, mask = self.forms[0]
+        dw = fm.rate(s, delta, w, rtt, self.alpha, self.gamma)
+        for fm, mask in self.forms[1:]:
+            dw = np.where(mask, fm.rate(s, delta, w, rtt, self.alpha, self.gamma), dw)
+        dw = dw - self.cut * w * loss_rate
+        # floor and cap as Lipschitz ramps (an implicit solver's Newton iteration is fooled
+        # by jumps in the right-hand side: see docs/ode-model.md)
+        floor = _unit((w - _MIN_WINDOW_PKTS) / _SOFT_WINDOW_PKTS)
+        cap = _unit((self.wmax + _SOFT_WINDOW_PKTS - y2[self.i_w]) / _SOFT_WINDOW_PKTS)
+        dw = np.where(dw < 0.0, dw * floor, dw * cap)
+        dw = np.where(self.active, dw, 0.0)
+        # queue: the link serves min(C, inflow + C q / q_soft): C whenever a queue exists,
+        # the arrivals when it is empty; continuous, and q stays >= 0 without clipping
+        inflow = (1.0 - p) * a["total"]
+        served = np.minimum(self.C, inflow + self.C * q / _SOFT_QUEUE_PKTS)
+        dq = inflow - served
+        share = np.where(inflow > 0.0, served / np.where(inflow > 0.0, inflow, 1.0), 0.0)
+        delivered = (1.0 - p) * rate * share
+        # ACK path: the same server law for the ACK queue
+        if math.isfinite(self.Cr):
+            qr = a["qr"]
+            dqr = served - np.minimum(self.Cr, served + self.Cr * qr / _SOFT_QUEUE_PKTS)
+        else:
+            dqr = np.zeros_like(dq)
+        # recorded BaseRTT: follows the minimum of the queueing delay seen since joining,
+        # relaxing down with time constant d_j / 50 and never up
+        x = a["x"]
+        dx = -(50.0 / self.d) * np.maximum(x - a["qdelay"] - self.err, 0.0)
+        dx = np.where(self.active, dx, 0.0)
+        dqa = self.red_rate * (a["qa"] - q) if self.red is not None else np.zeros_like(q)
+        out = np.empty_like(y2)
+        out[self.i_w] = dw
+        out[self.i_x] = dx
+        out[self.i_D] = delivered
+        out[self.i_L] = loss_rate
+        out[self.i_q] = dq
+        out[self.i_qa] = dqa
+        out[self.i_qr] = dqr
+        out[self.i_Q] = q
+        out[self.i_X] = (1.0 - p) * self.cross_pps * share
+        # unused service: exactly 0 while the link has a backlog (served = C), so what the
+        # link carried, C·t - I, never exceeds C·t by the integration's error
+        out[self.i_I] = self.C - served
+        return out.reshape(y.shape)
 
 
 def simulate_ode(
@@ -82,8 +239,8 @@ def simulate_ode(
         and active period.
     path
         The bottleneck: its rate μ (``path.mu``, packets/s), buffer (``path.buffer_pkts``;
-        ``inf`` means no loss) and optional ACK-path rate (``path.reverse_mu``, ACKs/s,
-        the asymmetric-networks paper). ``path.d`` is not used: each flow carries its own ``rtt_s``.
+        ``inf``: no loss) and optional ACK-path rate (``path.reverse_mu``, ACKs/s); each
+        flow carries its own ``rtt_s``.
     t_end_s
         Horizon, s.
     n_points
@@ -91,32 +248,24 @@ def simulate_ode(
     red
         :class:`RedQueue` for a RED gateway (MGT model); ``None`` for drop-tail.
     switch_width_pkts
-        Width ε of the ramp replacing Vegas's ±1 sign (``s = +1`` for Δ ≤ α − ε, 0 on
-        [α, β], −1 for Δ ≥ β + ε, linear in between). The equilibrium set Δ ∈ [α, β] does
-        not depend on ε (``docs/ode-model.md``); a smaller ε is stiffer. A delay-based
-        flow needs α = 0 (it never increases on a backlog: the band [0, β]) or α >= ε.
+        Width ε of the ramp replacing Vegas's ±1 sign (docs/ode-model.md); a delay-based
+        flow needs α = 0 or α >= ε.
     droptail_width_pkts
-        Drop-tail is modelled as a drop probability rising linearly from 0 at
-        ``buffer − width`` to 1 at ``buffer`` (a continuous stand-in for overflow).
+        Drop-tail is a drop probability rising linearly from 0 at ``buffer − width`` to 1
+        at ``buffer``.
     measure_from_s
         Start of the averaging window of :attr:`OdeResult.summary` (default: half the
         horizon).
-    method
-        solve_ivp method. The default ``"BDF"`` (implicit, with the right-hand side
-        vectorised for its finite-difference Jacobian) copes with the stiff parts: the
-        switching ramp, the queue's boundaries, the BaseRTT tracking. ``"LSODA"`` is often
-        faster on smooth runs but can stall where the queue empties (it then ends with
-        ``status = -1``, see ``max_rhs_evals``).
-    rtol, atol, max_step_s
-        Passed to solve_ivp.
+    method, rtol, atol, max_step_s
+        Passed to solve_ivp (default ``"BDF"``: implicit, with the right-hand side
+        vectorised for its finite-difference Jacobian; docs/ode-model.md, "Solver choice").
     max_rhs_evals
         Budget of right-hand-side evaluations; exceeding it (a step-size collapse) ends the
         run with ``status = -1`` and a message saying so.
     cross_traffic
-        Unresponsive constant-rate sources crossing the bottleneck (the CBR of the Quick Vegas paper
-        §5.1): ``(rate_pps, start_s, stop_s)`` tuples or objects with those attributes
-        (:class:`tcpfluid.scenarios.CrossTrafficChange`). They queue and lose packets like
-        the flows but do not react.
+        Unresponsive constant-rate sources crossing the bottleneck: ``(rate_pps, start_s,
+        stop_s)`` tuples or objects with those attributes
+        (:class:`tcpfluid.scenarios.CrossTrafficChange`).
 
     Returns
     -------
@@ -129,7 +278,10 @@ def simulate_ode(
         On invalid input, before any integration.
     """
     flows = _check_flows(flows)
-    capacity, buffer_pkts, reverse = _path_parts(path)
+    if not isinstance(path, Path):
+        raise TypeError(f"path must be a tcpfluid.Path, got {path!r} ({type(path).__name__})")
+    capacity, buffer_pkts = path.mu, path.buffer_pkts
+    reverse = math.inf if path.reverse_mu is None else path.reverse_mu
     t_end = _time("t_end_s", t_end_s)
     if t_end <= 0:
         raise ValueError(f"t_end_s must be > 0 s, got {t_end_s!r}")
@@ -235,6 +387,8 @@ def _integrate(
 ) -> tuple[FloatArray, FloatArray, NDArray[np.bool_], int, str]:
     """Integrate segment by segment between joins, leaves and cross-traffic changes;
     returns the samples, the states, the flows' activity, and the status and message."""
+    from scipy.integrate import solve_ivp  # SciPy's integrators: about 0.5 s to import
+
     n = model.n
     t_grid = np.linspace(0.0, t_end, n_points)
     cuts = sorted(
@@ -274,7 +428,7 @@ def _integrate(
             acts.append(np.zeros((n, t_eval.size), dtype=bool))
             continue
         try:
-            sol = _solve_ivp()(
+            sol = solve_ivp(
                 model,
                 (t0, t1),
                 y,
@@ -333,7 +487,7 @@ def _result_fields(
     def _flow(arr: FloatArray) -> FloatArray:
         return np.asarray(np.where(active, arr, 0.0), dtype=np.float64)
 
-    result_kw: dict[str, Any] = {
+    return {
         "t": t,
         "windows_pkts": _flow(a["w"]),
         "rates_pps": _flow(a["rate"]),
@@ -352,7 +506,6 @@ def _result_fields(
         "capacity_pps": capacity,
         "flows": flows,
     }
-    return result_kw
 
 
 def _summarise(
@@ -366,10 +519,9 @@ def _summarise(
     kw: dict[str, Any],
     changes: tuple[float, ...],
 ) -> OdeSummary:
-    """The native summary of a classical run: the integrals' totals and the columns of the
-    one summary computation (:func:`tcpfluid.metrics.summarise`) on the samples ``t``,
-    judged at the run's changes (``changes``, the cross traffic's, and the flows' joins
-    and leaves)."""
+    """The native summary of a classical run: the integrals' totals and the one summary
+    computation's columns (:func:`tcpfluid.metrics.summarise`) on the samples ``t``,
+    judged at the run's changes (the cross traffic's ``changes``, the joins and leaves)."""
     from ..metrics.summary import FlowRecords, _columns_once, flow_changes, flow_rates, jain_rows
 
     start = np.array([f.start_s for f in flows], dtype=np.float64)
@@ -427,10 +579,9 @@ def classical_records(
     m_from: float,
 ) -> list[FlowRecord]:
     """The :class:`~tcpfluid.metrics.FlowRecord` of each flow of a classical run sampled at
-    ``t`` (``windows``, and the cumulative ``delivered`` packets and ``lost`` loss events,
-    ``(F, len(t))``): no slow start, settling judged on the samples, the totals counted
-    from ``m_from`` (s) to the end (the one record of the native summary and of
-    :func:`tcpfluid.simulate`'s)."""
+    ``t`` (``windows``, cumulative ``delivered`` packets and ``lost`` loss events, ``(F,
+    len(t))``; totals from ``m_from``, s): the native summary's and
+    :func:`tcpfluid.simulate`'s."""
 
     def since(a: FloatArray) -> float:
         return float(a[-1]) - (float(np.interp(m_from, t, a)) if m_from > 0.0 else 0.0)
@@ -440,11 +591,3 @@ def classical_records(
                    since(delivered[i]), since(lost[i]))
         for i, name in enumerate(names)
     ]  # fmt: skip
-
-
-def _solve_ivp() -> Any:
-    """:func:`scipy.integrate.solve_ivp`, imported when the classical model runs (SciPy's
-    integrators take about half a second to import; the hybrid model does not use them)."""
-    from scipy.integrate import solve_ivp
-
-    return solve_ivp

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ from ..algorithms.base import OdeForm, classical_ode_form
 from ..algorithms.registry import ALGORITHMS, law_class
 from ..metrics._arrays import _finite_or_none
 from ..queueing import RED_DEFAULTS, RedParameters
+from ._hybrid_results import plot_windows
 
 FloatArray = NDArray[np.float64]
 
@@ -52,6 +54,30 @@ def _time(name: str, value: Any, *, allow_inf: bool = False) -> float:
     return check_nonnegative(name, value)
 
 
+def _cross_traffic(items: Sequence[Any]) -> list[tuple[float, float, float]]:
+    out = []
+    if isinstance(items, str | bytes):
+        raise TypeError(f"cross_traffic must be a sequence of sources, got {items!r}")
+    for i, item in enumerate(items):
+        if hasattr(item, "rate_pps"):
+            rate, start, stop = item.rate_pps, item.start_s, item.stop_s
+        else:
+            try:
+                rate, start, stop = item
+            except (TypeError, ValueError):
+                raise TypeError(
+                    f"cross_traffic[{i}] must be (rate_pps, start_s, stop_s) or have those "
+                    f"attributes, got {item!r}"
+                ) from None
+        r = check_positive(f"cross_traffic[{i}].rate_pps", rate)
+        a = _time(f"cross_traffic[{i}].start_s", start)
+        b = _time(f"cross_traffic[{i}].stop_s", stop, allow_inf=True)
+        if b <= a:
+            raise ValueError(f"cross_traffic[{i}].stop_s must be > start_s={a!r}, got {stop!r}")
+        out.append((r, a, b))
+    return out
+
+
 @dataclass(frozen=True)
 class OdeFlow:
     """One flow of the ODE model.
@@ -78,14 +104,12 @@ class OdeFlow:
         Receiver/advertised window cap (``inf``: none); the thesis uses 30.
     law_params
         The law's registry parameters (:func:`tcpfluid.algorithms.get_law`), used when the
-        flow runs on the hybrid model (:func:`simulate_scenario_ode`); the classical
-        right-hand sides read ``alpha_pkts``, ``beta_pkts`` and ``fast_gamma``.
+        flow runs on the hybrid model; the classical right-hand sides read ``alpha_pkts``,
+        ``beta_pkts`` and ``fast_gamma``.
     base_rtt_error_s
-        A persistent floor on the flow's RTT samples above the fluid RTT, s: the recorded
-        BaseRTT tracks ``d_j + min(queueing delay) + base_rtt_error_s``. In a packet
-        network a flow's packets keep waiting behind other flows' packets, so its minimum
-        RTT over-estimates d_j by about one packet's service time (thesis Table 3.6:
-        5.3 ms = one 1000-byte packet at 1.5 Mb/s); 0 is the pure fluid view.
+        A persistent floor on the flow's RTT samples above the fluid RTT, s (about one
+        packet's service time in a packet network, thesis Table 3.6; 0: the pure fluid
+        view): the recorded BaseRTT tracks ``d_j + min(queueing delay) + base_rtt_error_s``.
     """
 
     law: str
@@ -104,12 +128,12 @@ class OdeFlow:
         from ..algorithms.registry import ALGORITHMS
 
         check_choice("law", self.law, tuple(ALGORITHMS))
-        if not isinstance(self.law_params, tuple):
-            object.__setattr__(self, "law_params", tuple(sorted(dict(self.law_params).items())))
+        params = self.law_params
+        if not isinstance(params, tuple):
+            params = tuple(sorted(dict(params).items()))
         d = _time("rtt_s", self.rtt_s)
         if d <= 0:
             raise ValueError(f"rtt_s must be > 0 s, got {self.rtt_s!r}")
-        object.__setattr__(self, "rtt_s", d)
         a = check_nonnegative("alpha_pkts", self.alpha_pkts)  # alpha = 0: a band [0, beta]
         b = check_nonnegative("beta_pkts", self.beta_pkts)  # beta = 0: alpha = 0 too
         if self.law == "enhanced-vegas" and a != b:
@@ -119,70 +143,51 @@ class OdeFlow:
             )
         if self.law == "vegas" and b < a:
             raise ValueError(f"beta_pkts must be >= alpha_pkts={a!r}, got {b!r}")
-        object.__setattr__(self, "alpha_pkts", a)
-        object.__setattr__(self, "beta_pkts", b)
-        object.__setattr__(
-            self, "fast_gamma", check_range("fast_gamma", self.fast_gamma, 0.0, 1.0, lo_open=True)
-        )
+        gamma = check_range("fast_gamma", self.fast_gamma, 0.0, 1.0, lo_open=True)
         start = _time("start_s", self.start_s)
         stop = _time("stop_s", self.stop_s, allow_inf=True)
         if stop <= start:
             raise ValueError(f"stop_s must be > start_s={start!r}, got {self.stop_s!r}")
-        object.__setattr__(self, "start_s", start)
-        object.__setattr__(self, "stop_s", stop)
         w0 = check_range("initial_window_pkts", self.initial_window_pkts, 1.0, math.inf)
-        object.__setattr__(self, "initial_window_pkts", w0)
         wmax = check_positive("max_window_pkts", self.max_window_pkts, allow_inf=True)
         if wmax < w0:
             raise ValueError(
                 f"max_window_pkts must be >= initial_window_pkts={w0!r}, "
                 f"got {self.max_window_pkts!r}"
             )
-        object.__setattr__(self, "max_window_pkts", wmax)
-        object.__setattr__(
-            self, "base_rtt_error_s", check_nonnegative("base_rtt_error_s", self.base_rtt_error_s)
-        )
+        err = check_nonnegative("base_rtt_error_s", self.base_rtt_error_s)
+        checked = dict(
+            rtt_s=d, alpha_pkts=a, beta_pkts=b, fast_gamma=gamma, start_s=start, stop_s=stop,
+            initial_window_pkts=w0, max_window_pkts=wmax, base_rtt_error_s=err, law_params=params,
+        )  # fmt: skip
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain-number description (``None`` for an infinite stop time or cap)."""
-        return {
-            "law": self.law,
-            "rtt_s": self.rtt_s,
-            "alpha_pkts": self.alpha_pkts,
-            "beta_pkts": self.beta_pkts,
-            "fast_gamma": self.fast_gamma,
-            "start_s": self.start_s,
-            "stop_s": None if math.isinf(self.stop_s) else self.stop_s,
-            "initial_window_pkts": self.initial_window_pkts,
-            "max_window_pkts": None if math.isinf(self.max_window_pkts) else self.max_window_pkts,
-            "base_rtt_error_s": self.base_rtt_error_s,
-        }
+        out = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "law_params"}
+        for name in ("stop_s", "max_window_pkts"):
+            out[name] = None if math.isinf(out[name]) else out[name]
+        return out
 
 
 class RedQueue(RedParameters):
     """A RED gateway (Floyd and Jacobson; thesis ch. 2 §6) for the fluid models: a
-    :class:`tcpfluid.queueing.RedParameters` built with the names and defaults below (one
-    class for RED's parameters; this constructor checks them).
+    :class:`tcpfluid.queueing.RedParameters` built, and checked, with the names and
+    defaults below; its drop probability is :func:`tcpfluid.queueing.red_drop_probability`.
 
     Parameters
     ----------
     min_th_pkts, max_th_pkts
         Thresholds on the averaged queue, packets (the thesis uses 15 and 45).
     max_p
-        Marking probability at ``max_th`` (``1/linterm_``; default
-        :data:`tcpfluid.queueing.RED_DEFAULTS`, 0.1; the thesis uses 1/50).
+        Marking probability at ``max_th`` (default :data:`tcpfluid.queueing.RED_DEFAULTS`).
     weight
-        EWMA weight ``q_weight_`` per packet arrival (0.002 in ns and the thesis), in
-        ``(0, 1)``: the MGT model's averaging rate is ``C ln(1 - weight)``. The attribute
-        :attr:`w_q` of :class:`~tcpfluid.queueing.RedParameters`, also read as ``weight``.
+        EWMA weight per packet arrival, in ``(0, 1)`` (:attr:`w_q`).
     gentle
-        ``False``: every packet is dropped once the average exceeds ``max_th`` (classic RED,
-        ns's default at the time of the thesis; the model makes the jump a ramp from
-        ``max_p`` to 1 over one packet above ``max_th``); ``True``: the probability rises
-        linearly from ``max_p`` to 1 between ``max_th`` and ``2 max_th``.
-
-    The drop probability is :func:`tcpfluid.queueing.red_drop_probability` (one RED for
-    every engine).
+        ``False``: every packet is dropped once the average exceeds ``max_th`` (a ramp from
+        ``max_p`` to 1 over one packet in the classical model); ``True``: the probability
+        rises linearly from ``max_p`` to 1 between ``max_th`` and ``2 max_th``.
     """
 
     def __init__(
@@ -246,22 +251,14 @@ class RedQueue(RedParameters):
 
 @dataclass(frozen=True)
 class OdeSummary:
-    """Metrics of an ODE run (definitions of settling in :mod:`tcpfluid.metrics`).
+    """Metrics of an ODE run, averaged over ``[measure_from_s, measure_to_s]``.
 
-    Averages are over the measurement window ``[measure_from_s, measure_to_s]``:
-    throughputs are delivered packets per second of the flow's active time inside the
-    window, computed from the integrated delivery state (not from sampled rates; NaN for
-    a flow not active in it); utilization counts everything the bottleneck carried (flows
-    and cross traffic). Window metrics (settled window, time to equilibrium from the
-    flow's start to the first change, convergence after each change), throughputs and
-    Jain's index are those of :func:`tcpfluid.simulate`'s summary (the one computation,
-    :func:`tcpfluid.metrics.summarise`, on the sampled windows, judged at the run's
-    changes: the cross traffic's and the flows' joins and leaves); ``None`` in
-    ``to_dict`` means "did not settle". The classical model has no slow start, so the
-    slow-start keys of the round model's summary are ``None``; the hybrid model
-    (``model="hybrid"``) has one and fills ``ss_exit_window_pkts``/``ss_exit_time_s``
-    (flow 0, the packet simulator's definition) and its window metrics from the flows'
-    round traces.
+    Throughputs are delivered packets per second of the flow's active time inside the
+    window, from the integrated delivery state (NaN for a flow not active in it);
+    utilization counts everything the bottleneck carried. Window metrics, throughputs and
+    Jain's index are :func:`tcpfluid.metrics.summarise`'s, judged at the run's changes;
+    ``None`` means "did not settle". The classical model has no slow start (its slow-start
+    keys are ``None``); the hybrid model fills them for flow 0 from its round traces.
     """
 
     measure_from_s: float
@@ -285,14 +282,8 @@ class OdeSummary:
     model: str = "classical"
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain numbers and lists, JSON-ready.
-
-        The keys of the round model's summary are included (window metrics of flow 0):
-        ``ss_exit_window``, ``ss_exit_time_s`` (``None`` in the classical model: no slow
-        start), ``ss_exit_round`` (``None``), ``settled_window``, ``time_to_equilibrium_s``,
-        ``convergence_times_s``, ``change_times_s``, ``utilization``, ``throughput_pps``,
-        ``jain_index``, ``losses``.
-        """
+        """Plain numbers and lists, JSON-ready, with the round model's summary keys
+        (window metrics of flow 0; ``ss_exit_round`` ``None``)."""
         return {
             "ss_exit_window": self.ss_exit_window_pkts,
             "ss_exit_time_s": self.ss_exit_time_s,
@@ -425,16 +416,5 @@ class OdeResult:
 
     def plot(self, ax: Any = None) -> list[Any]:
         """Plot the windows (and the queue, dashed) against time; returns the artists."""
-        if ax is None:
-            import matplotlib.pyplot as plt
-
-            _, ax = plt.subplots()
-        artists: list[Any] = []
-        for j in range(self.n_flows):
-            w = np.where(self.active[j], self.windows_pkts[j], np.nan)
-            artists += ax.plot(self.t, w, label=f"flow {j} ({self.flows[j].law}) window")
-        artists += ax.plot(self.t, self.queue_pkts, "k--", label="queue")
-        ax.set_xlabel("time (s)")
-        ax.set_ylabel("packets")
-        ax.legend(loc="best")
-        return artists
+        w = np.where(self.active, self.windows_pkts, np.nan)
+        return plot_windows(ax, self.t, w, [f.law for f in self.flows], self.queue_pkts)

@@ -2,54 +2,15 @@
 
 After Bohacek, Hespanha, Lee and Obraczka ("A hybrid systems modeling framework for fast
 and accurate simulation of data communication networks", SIGMETRICS 2003): the bottleneck
-queue and the flows' windows evolve in (finely stepped) continuous time, and every flow's
-control law (:class:`~tcpfluid.algorithms.base.ControlLaw`, the same objects the round
-model and the packet simulator drive) decides at that flow's own round boundaries.
-
-Model (time step ``dt_s``; one bottleneck of rate μ packets/s; flow j has base RTT d_j):
-
-* **Window-limited sender.** Flow j keeps ``w_j`` packets in flight: whenever its window
-  exceeds the packets in flight it sends the difference at once (a burst, as an ACK-clocked
-  sender does when its window grows), otherwise it sends one packet per ACK.
-* **Queue.** Data packets of the flows and the constant-bit-rate cross traffic enter one
-  queue served at μ. Departures share μ in proportion to each source's backlog. Drop-tail:
-  what exceeds the buffer is dropped from the step's arrivals; RED
-  (:mod:`tcpfluid.queueing`): a fraction p(avg) of the arrivals is dropped, ``avg`` the
-  per-arrival exponentially weighted average of the queue.
-* **ACKs and RTT samples.** A packet that leaves the queue at time u is ACKed at
-  ``u + d_j`` and its RTT sample is ``d_j`` plus the time it waited in the FIFO (the queue
-  it found on arrival; ``rtt_sample="departure"``: ``q(u)/μ``, the queue behind it). The
-  sender's round ``k`` starts with the next packet to send and ends when that packet is
-  ACKed (or resolved as lost); the law then receives the round's
-  :class:`~tcpfluid.algorithms.base.RoundSample`: the window, BaseRTT (minimum RTT ever),
-  the mean/minimum/maximum RTT and the number of the ACKs received during the round.
-  These are the ACKs of the previous round's packets, so the one-round feedback lag of a
-  packet sender is part of the model, not an option.
-* **Actions.** The law's ``cwnd`` is set at the boundary; ``incr`` is added per ACK during
-  the next round (a rate of window change ``incr × ACK rate``) up to ``cap``.
-* **Losses, as a sender sees them.** A drop-tail overflow falls first on the packets each
-  flow sends beyond its ACK clock (``drop_share``). A dropped packet keeps its place in the
-  sender's window until the ACKs of the packets behind it tell the sender (``hold_drops``),
-  so the sender goes on sending at its ACK clock, growing its window as its law says, and
-  is not refilling the queue with the dropped fluid. A flow that has lost at least one
-  whole packet learns it when the duplicate ACKs of the packets behind its first drop
-  arrive, the drop time plus its base RTT plus the queueing delay then (not at a round
-  boundary): the law's :meth:`~tcpfluid.algorithms.base.ControlLaw.on_loss` is called and
-  the flow's round starts anew; further drops within one RTT belong to the same event.
-  As the packet simulator's NewReno sender decides it, the event is a retransmission
-  timeout (``LOSS_TIMEOUT``; the sender is silent for one RTO) when fewer than three
-  packets of the window follow the holes (too few duplicate ACKs) or when the holes are
-  more than NewReno repairs, one per RTT, before its timer fires; else a fast retransmit
-  (``LOSS_FAST``). The holes are the event's lost packets; the RTO is
-  ``max(min_rto_s, SRTT + 4 RTTVAR)`` with the last RTT and half the round's RTT range,
-  1 s before the flow's first RTT sample, and doubled (up to 60 s) at a timeout that
-  follows a timeout with no ACK between them (RFC 6298, as the packet sender's timer).
-* **Flows** start and stop at given times; a starting flow gets the law's fresh state and
-  measures its own BaseRTT.
-
-The engine records, per flow, the same round trace as the packet simulator (boundary
-time, the window the law saw, the window it set, its phase), and the summary applies the
-packet simulator's definitions to it (:mod:`tcpfluid.sim.summary`).
+queue and the flows' windows evolve in finely stepped continuous time (the compiled
+kernel, :mod:`tcpfluid.fluid._hybrid_kernel`), and every flow's control law
+(:class:`~tcpfluid.algorithms.base.ControlLaw`, the same objects the round model and the
+packet simulator drive) decides at that flow's own round boundaries, from the round's
+:class:`~tcpfluid.algorithms.base.RoundSample` (one round of feedback lag, as a packet
+sender), and reacts to losses when the sender would learn of them (fast retransmit or
+timeout, as the packet simulator's NewReno sender decides). The model, its options and
+their measured effects: docs/ode-model.md, "The hybrid model". The summary applies the
+packet simulator's definitions to the flows' round traces (:mod:`tcpfluid.sim.summary`).
 """
 
 from __future__ import annotations
@@ -67,7 +28,6 @@ from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
-from ._hybrid_calls import quiet as _quiet
 from ._hybrid_inputs import (
     DROP_SHARES,
     RTT_SAMPLES,
@@ -77,9 +37,10 @@ from ._hybrid_inputs import (
     check_reverse,
     check_run,
     kernel_state,
+    small_pages,
 )
 from ._hybrid_laws import _Boundary, _by_flow, _Laws
-from ._hybrid_pages import small_pages
+from ._hybrid_laws import quiet as _quiet
 from ._hybrid_results import HybridEnd, HybridFlowTrace, HybridResult
 
 __all__ = [
@@ -121,7 +82,7 @@ def simulate_hybrid(
     progress: Callable[[float], None] | None = None,
     measure_from_s: float = 0.0,
 ) -> HybridResult:
-    """Run the hybrid fluid model (module docstring) on one bottleneck.
+    """Run the hybrid fluid model (module docstring; docs/ode-model.md) on one bottleneck.
 
     Parameters
     ----------
@@ -139,78 +100,48 @@ def simulate_hybrid(
         the physical limit of the RED queue.
     red
         RED parameters (:func:`tcpfluid.queueing.red_parameters`), or ``None`` for drop-tail.
-    reverse_mu_pps
-        Rate μr of an ACK-path bottleneck, ACKs/s (``inf``: none; the slow reverse link of
-        the asymmetric-networks paper).
-    reverse_buffer_pkts
-        Its drop-tail buffer, ACKs (>= 1; ``inf``: no ACK loss).
+    reverse_mu_pps, reverse_buffer_pkts
+        Rate μr of an ACK-path bottleneck, ACKs/s (``inf``: none; the asymmetric-networks
+        paper), and its drop-tail buffer, ACKs (>= 1; ``inf``: no ACK loss).
     packets_per_ack
-        Data packets acknowledged by one ACK (1: an ACK per packet; 2: delayed ACKs), >= 1.
-        The delayed-ACK timer is not modelled: a small window whose odd packet waits for
-        the timer gets fewer ACKs in packets (docs/ode-model.md).
+        Data packets acknowledged by one ACK (1: an ACK per packet; 2: delayed ACKs, the
+        delayed-ACK timer not modelled), >= 1.
     cross_traffic
         ``(rate_pps, start_s, stop_s)`` constant-bit-rate sources at the bottleneck.
     flow_start_s, flow_stop_s
         Per-flow active interval (defaults: 0 and never).
     dt_s
-        Time step, s (default: the smallest base RTT / 256, :data:`STEPS_PER_RTT`). The
-        last step ends at ``duration_s``: the bottleneck serves for the part of it inside
-        the run only.
+        Time step, s (default: the smallest base RTT / :data:`STEPS_PER_RTT`); the last
+        step ends at ``duration_s``.
     record_every_s
         Sampling interval of the recorded series, s (default: the smallest base RTT / 4).
     timeout_loss_fraction
         ``None`` (default): a loss event is a timeout or a fast retransmit as a packet
-        sender decides it (fewer than three duplicate ACKs behind the holes, or more holes
-        than NewReno repairs before its timer fires; module docstring). A number in
-        ``(0, 1]``: a flow losing more than this fraction of its window in one event
-        suffers a timeout, otherwise a fast retransmit, and a timeout costs no idle time
-        (the rule before the sender's was modelled).
+        sender decides it. A number in ``(0, 1]``: a flow losing more than this fraction
+        of its window in one event suffers a timeout (with no idle time), otherwise a fast
+        retransmit.
     rtt_sample
         The queueing delay an RTT sample carries: ``"arrival"`` (default) the time the
-        fluid waited in the FIFO (the queue it found, as a packet's RTT does),
-        ``"departure"`` the queue at the instant the fluid leaves the bottleneck (the
-        queue behind it). The two differ only while the queue moves: after a step in the
-        available bandwidth ``"departure"`` sees the queue's growth one queueing delay
-        early; ``"arrival"`` agrees better with the packet simulator (docs/ode-model.md).
+        fluid waited in the FIFO, ``"departure"`` the queue when it leaves the bottleneck.
     drop_share
-        How a drop-tail overflow is shared: ``"growth"`` (default) the overflow falls
-        first on the packets each flow sends beyond its ACK clock (sent back to back after
-        the packet an ACK clocks out, they meet the full queue: at a slow-start join, the
-        joining flows' packets; beside a Reno flow growing by one packet a round, that
-        packet), the rest in proportion to the arrivals; ``"proportional"`` every source
-        arriving in the step loses in proportion to its arrivals; ``"in-turn"`` the overflow
-        falls on whole arrivals of one source after another, in turn from where the last
-        overflow stopped (as packets arriving at a full queue: an overflow hits the few flows
-        arriving then). With many Reno flows the proportional share synchronises their
-        halvings (docs/ode-model.md). One flow loses the same under
-        every rule. Whether a dropped packet keeps its place in the window until the
-        sender learns of it: ``hold_drops``.
+        How a drop-tail overflow is shared: ``"growth"`` (default) first on the packets
+        each flow sends beyond its ACK clock, the rest in proportion to the arrivals;
+        ``"proportional"`` in proportion to every source's arrivals; ``"in-turn"`` whole
+        arrivals of one source after another, from where the last overflow stopped.
     whole_packets
-        ``True``: a sender keeps ⌊w⌋ packets in flight (a packet sender cannot send part of
-        a packet), so a round carries ⌊w⌋ ACKs and the queue a fractional window builds
-        is whole packets; the window grows once per whole ACK, as a packet sender's
-        per-ACK update, and a round begins at a whole packet. ``False``: w packets of
-        fluid (docs/ode-model.md).
+        ``True``: a sender keeps ⌊w⌋ packets in flight, its window grows once per whole
+        ACK and a round begins at a whole packet; ``False`` (default): w packets of fluid.
     boundary_ack_next_round
-        ``True``: the ACK fluid of the time step that ends a round, beyond the round's
-        first packet, grows the window with the law's next increment, as a packet
-        sender's boundary ACK does (its RTT stays in the ending round's sample, as the
-        packet's does); the slow-start windows are then the documents' tables exactly.
-        ``False`` (default): that step's ACKs all grow the window before the decision, so
-        each window a law sees carries the growth of up to one step's ACKs, μ·dt packets
-        (docs/ode-model.md, "The round-ending step's ACKs").
+        ``True``: the ACKs of the step that ends a round, beyond the round's first packet,
+        grow the window with the law's next increment (a packet sender's boundary ACK);
+        ``False`` (default): they all grow it before the decision.
     hold_drops
         ``True`` (default): a dropped packet keeps its place in the sender's window until
-        the ACKs of the packets behind it tell the sender, a base RTT plus the queueing
-        delay the drop met after the drop, when the flow learns of the loss (a packet
-        sender's window is freed only by ACKs, and it never sends a packet again before
-        it knows it was lost); ``False``: the drop frees its place
-        at once, so the flow sends it again in the next step while the queue is still
-        full and loses it again, ten or a hundred times what a packet sender loses in one
-        event (docs/ode-model.md, "Losses as a sender sees them").
+        the sender learns of it (a base RTT plus the queueing delay the drop met);
+        ``False``: the drop frees its place at once.
     min_rto_s
-        Floor of the retransmission timer (RFC 6298; the packet simulator's default,
-        0.2 s): a timeout leaves the sender silent for ``max(min_rto_s, SRTT + 4 RTTVAR)``.
+        Floor of the retransmission timer, s (RFC 6298; the packet simulator's default):
+        a timeout leaves the sender silent for ``max(min_rto_s, SRTT + 4 RTTVAR)``.
     progress
         Called with the fraction of simulated time done, at most ~10 times a second.
     measure_from_s
@@ -223,45 +154,25 @@ def simulate_hybrid(
         mu_pps, base_rtt_s, duration_s, buffer_pkts, cross_traffic, flow_start_s, flow_stop_s,
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
-    d, mu, t_end, _, dt, n_steps, _, frac, _, _, _, changes = run
-    rev_arr, hf = check_reverse(reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, dt, n_steps)
-    _set_switches(rev_arr, drop_share, whole_packets, boundary_ack_next_round, hold_drops)
-    F = d.size
-    laws = _Laws(law, F)
-    timing, dupacks = _loss_rule(laws, frac, min_rto_s)
+    switches = (drop_share, whole_packets, boundary_ack_next_round, hold_drops)
+    rev_arr, hf = check_reverse(
+        reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, run.dt, run.n_steps, switches
+    )
+    laws = _Laws(law, run.d.size)
+    timing, dupacks = _loss_rule(laws, run.frac, min_rto_s)
     mark = check_nonnegative("measure_from_s", measure_from_s)
-    if not mark < t_end:
-        raise ValueError(f"measure_from_s must be < duration_s={t_end!r} s, got {measure_from_s!r}")
+    if not mark < run.t_end:
+        raise ValueError(
+            f"measure_from_s must be < duration_s={run.t_end!r} s, got {measure_from_s!r}"
+        )
     with small_pages():  # written once in order: huge pages bring them nothing
-        st = kernel_state(run, rev_arr, hf, rtt_sample, red, law_count=F)
+        st = kernel_state(run, rev_arr, hf, rtt_sample, red)
     st.g[K.G_MARK] = mark
     if rev_arr[0] != 1.0:
         _set_places(st.ff, laws)
     box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
     _run_steps(st, box, laws, run, progress)
-    return _collect(laws, st.ff, st.g, st.rec_f, st.rec_g, box, mu, t_end, dt, changes, red)
-
-
-def _set_switches(
-    rev_arr: NDArray[np.float64],
-    drop_share: str,
-    whole_packets: bool,
-    boundary_ack_next_round: bool,
-    hold_drops: bool,
-) -> None:
-    """:func:`simulate_hybrid`'s switches, checked, into their places of the kernel's
-    reverse-path row ``rev_arr``."""
-    rev_arr[4] = {"proportional": 0.0, "in-turn": 1.0, "growth": 2.0}[drop_share]
-    if not isinstance(whole_packets, (bool, np.bool_)):
-        raise TypeError(f"whole_packets must be True or False, got {whole_packets!r}")
-    rev_arr[5] = 1.0 if whole_packets else 0.0
-    for name, value in (
-        ("boundary_ack_next_round", boundary_ack_next_round), ("hold_drops", hold_drops)
-    ):  # fmt: skip
-        if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"{name} must be True or False, got {value!r}")
-    rev_arr[6] = 1.0 if boundary_ack_next_round else 0.0
-    rev_arr[7] = 1.0 if hold_drops else 0.0
+    return _collect(laws, st, box, run, red)
 
 
 def _set_places(ff: NDArray[np.float64], laws: _Laws) -> None:
@@ -294,7 +205,7 @@ def _run_steps(
 ) -> None:
     """Step the kernel state ``st`` to the run's end, answering the kernel's calls: flows
     joining, the boundary's growth, the laws' decisions in Python, progress reports."""
-    mu, t_end, buf, dt, n_steps, every = run.mu, run.t_end, run.buf, run.dt, run.n_steps, run.every
+    mu, t_end, buf, dt, n_steps = run.mu, run.t_end, run.buf, run.dt, run.n_steps
     ff, g = st.ff, st.g
     F = run.d.size
     pause = max(1, n_steps // 100) if progress is not None else n_steps + 1
@@ -303,9 +214,7 @@ def _run_steps(
     k = 0
     with _quiet():
         while True:
-            k, code = K.advance(
-                k, n_steps, t_end, dt, mu, buf, *st.before, every, *st.after, box.laws
-            )
+            k, code = K.advance(k, n_steps, t_end, dt, mu, buf, *st, box.laws)
             if code == K.DONE:
                 break
             if code == K.JOIN:
@@ -335,19 +244,11 @@ def _run_steps(
 
 
 def _collect(
-    laws: _Laws,
-    ff: FloatArray,
-    g: FloatArray,
-    rec_f: FloatArray,
-    rec_g: FloatArray,
-    box: _Boundary,
-    mu: float,
-    t_end: float,
-    dt: float,
-    changes: tuple[float, ...],
-    red: RedParameters | None,
+    laws: _Laws, st: KernelState, box: _Boundary, run: Run, red: RedParameters | None
 ) -> HybridResult:
     """The :class:`HybridResult` of a finished run."""
+    ff, g, rec_f, rec_g = st.ff, st.g, st.rec_f, st.rec_g
+    mu, t_end = run.mu, run.t_end
     traces = []
     F = ff.shape[0]
     n_loss = int(box.ig[K.I_NLOSS])
@@ -380,8 +281,8 @@ def _collect(
         settle_band_pkts=tuple(laws.bands),
         capacity_pps=mu,
         duration_s=t_end,
-        dt_s=dt,
-        change_times_s=changes,
+        dt_s=run.dt,
+        change_times_s=run.changes,
         # the link serves μ whenever it has a backlog: what it carried is its capacity
         # over the run less the service it left unused (the running sum of the carried
         # packets drifts by rounding, a few 1e-12 of the total over a long run)

@@ -1,46 +1,33 @@
 """Continuous-time fluid model of N window-based flows on one bottleneck.
 
-The model follows the fluid arguments the documents lean on: Mo et al. and Boutremans–Le
-Boudec for Vegas (Tsang's thesis, ch. 2 §5), Low's duality view of Vegas, and the
-Misra–Gong–Towsley (MGT) model of TCP Reno over RED. It is integrated with
-:func:`scipy.integrate.solve_ivp`. See ``docs/ode-model.md`` for the derivation, how the
-Vegas discontinuity is handled and the limits of the model.
-
-State (``n`` flows):
-
-``w_j``  congestion window, packets;
-``x_j``  over-estimation of the propagation delay in the recorded BaseRTT, s
-         (BaseRTT_j = d_j + x_j, thesis ch. 2 §5); a flow joining a busy link records the
-         queueing delay it sees at its first RTT sample and only lowers it when the queue
-         empties further (a running minimum);
-``D_j``, ``L_j`` cumulative delivered and lost packets (exact averages);
-``q``   bottleneck queue, packets, kept within ``[0, buffer]``;
-``q̄``   RED's averaged queue (MGT eq.: dq̄/dt = C ln(1 − w_q)(q̄ − q));
-``q_r`` queue of the ACK path bottleneck (the asymmetric-networks paper), ACKs;
-``∫q``  integrated queue (for the mean queue length).
-
-Right-hand sides (rate ``r_j = w_j / RTT_j`` with ``RTT_j = d_j + q/C + q_r/C_r``, loss
-probability ``p`` from drop-tail or RED, Vegas's backlog ``Δ_j = w_j (1 − BaseRTT_j/RTT_j)``,
-eq. 1 of the Quick Vegas paper):
-
-* Vegas / Enhanced Vegas (eq. 2 of the Quick Vegas paper: ±1 per RTT):
-  ``dw_j/dt = s(Δ_j)/RTT_j − κ_j w_j p r_j`` with ``s`` a ramped sign of stated width ε;
-* FAST: ``dw_j/dt = min(γ (α_j − Δ_j), w_j) / RTT_j − w_j p r_j / 2``
-  (per-RTT update ``w ← min(2w, (1−γ)w + γ(w BaseRTT/RTT + α))``);
-* Reno (MGT, without the feedback delay): ``dw_j/dt = 1/RTT_j − w_j p r_j / 2``;
-* queue: ``dq/dt = inflow − min(C, inflow + C q/q_s)`` with ``inflow = (1 − p)(Σ r_j +
-  CBR)``: the link serves C while a queue exists and the arrivals while it is empty.
-
-Every switch (Vegas's sign, the empty queue, drop-tail overflow, RED's cliff, the window
-floor and cap) is a Lipschitz ramp of stated width: a jump in the right-hand side lets an
-implicit solver's Newton iteration converge to a wrong trajectory silently.
+The classical model (:func:`simulate_ode`): the fluid arguments the documents lean on (Mo
+et al. and Boutremans–Le Boudec for Vegas, thesis ch. 2 §5; Low's duality view of Vegas;
+the Misra–Gong–Towsley model of Reno over RED), each flow's window, recorded BaseRTT and
+delivered and lost packets, the bottleneck, RED-averaged and ACK-path queues, integrated
+with :func:`scipy.integrate.solve_ivp`; every switch is a Lipschitz ramp of stated width.
+:func:`simulate_scenario_ode` reduces a scenario (:func:`ode_problem`) and runs it on
+this model or on the hybrid model (:mod:`tcpfluid.fluid.hybrid`). The state, right-hand
+sides, ramps and limits: docs/ode-model.md.
 """
 
 from __future__ import annotations
 
-from ._ode_scenario import ODE_MODELS, OdeProblem, ode_problem, simulate_scenario_ode
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .._validation import check_choice, check_int
+from ..algorithms._common import backlog
+from ..analytic import jain_index
+from ..metrics import _finite_or_none
+from ..path import Path
+from ..scenarios import Scenario
+from ._hybrid_inputs import small_pages
 from ._ode_solve import simulate_ode
-from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue
+from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time
 
 __all__ = [
     "ODE_LAWS",
@@ -54,3 +41,415 @@ __all__ = [
     "simulate_ode",
     "simulate_scenario_ode",
 ]
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class OdeProblem:
+    """A :class:`tcpfluid.scenarios.Scenario` reduced to what the ODE model integrates.
+
+    Attributes
+    ----------
+    flows
+        One :class:`OdeFlow` per scenario flow, with its own propagation RTT (the Quick
+        Vegas paper eq. 5 over its own links).
+    path
+        The shared bottleneck (:func:`tcpfluid.scenarios.reduction.fluid_view`), with its
+        ACK-path bottleneck if any.
+    red
+        :class:`RedQueue` when the bottleneck's discipline is ``"red"``.
+    cross_traffic
+        CBR sources crossing the bottleneck as ``(rate_pps, start_s, stop_s)``.
+    duration_s
+        The scenario's duration.
+    """
+
+    flows: tuple[OdeFlow, ...]
+    path: Path
+    red: RedQueue | None
+    cross_traffic: tuple[tuple[float, float, float], ...]
+    duration_s: float
+
+
+def _ode_law_params(algorithm: str, params: dict[str, Any]) -> dict[str, float]:
+    """Map registry parameters (``tcpfluid.algorithms``) to :class:`OdeFlow` fields."""
+    from ..algorithms import get_law
+
+    p = dict(params)
+    if algorithm == "enhanced-vegas" and "delta" not in p and ("alpha" in p or "beta" in p):
+        a, b = p.pop("alpha", None), p.pop("beta", None)
+        if a is not None and b is not None and float(a) != float(b):
+            raise ValueError(
+                f"enhanced-vegas needs alpha == beta (its δ), got alpha={a!r}, beta={b!r}"
+            )
+        p["delta"] = a if a is not None else b
+    law = get_law(algorithm, **p)  # validates names and values, supplies the defaults
+    lp = law.params()
+    if algorithm == "vegas":
+        return {
+            "alpha_pkts": float(lp["alpha"]),
+            "beta_pkts": float(lp["beta"]),
+            "initial_window_pkts": float(law.initial_window),
+        }
+    if algorithm == "enhanced-vegas":
+        return {"alpha_pkts": float(lp["delta"]), "beta_pkts": float(lp["delta"])}
+    if algorithm == "fast":
+        return {"alpha_pkts": float(lp["alpha"]), "fast_gamma": float(lp["gamma"])}
+    return {}
+
+
+def ode_problem(scenario: Any) -> OdeProblem:
+    """Reduce a scenario (:mod:`tcpfluid.scenarios`) to an :class:`OdeProblem`.
+
+    The reduction is :func:`tcpfluid.scenarios.reduction.fluid_view` (one bottleneck rule,
+    per-flow base RTTs by eq. 5, RED through :mod:`tcpfluid.queueing`, CBR crossing the
+    bottleneck), the one every fluid engine uses.
+
+    Raises
+    ------
+    ValueError
+        If a flow has no algorithm, or the scenario has a feature the ODE engine cannot
+        model (:func:`tcpfluid.scenarios.check_engine`).
+    """
+    from ..scenarios.reduction import fluid_view
+
+    if not isinstance(scenario, Scenario):
+        raise TypeError(
+            f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
+        )
+    return _problem_of(fluid_view(scenario, engine="ode"))
+
+
+def _problem_of(view: Any) -> OdeProblem:
+    """The :class:`OdeProblem` of a scenario's fluid view (:func:`ode_problem`): read from
+    the flows' columns, one law and one (frozen) flow object per distinct description."""
+    table = view.flows.table
+    laws: list[tuple[Any, dict[str, float]]] = []  # each distinct law's key and ODE form
+    for alg, params in table.laws:
+        law_params = tuple(sorted(params.items()))
+        classical: dict[str, float] = {}
+        if alg in ODE_LAWS:
+            classical = _ode_law_params(alg, dict(params))
+        laws.append((law_params, classical))
+    flows = []
+    made: dict[Any, OdeFlow] = {}
+    for i, (k, d, start, stop) in enumerate(
+        zip(table.law.tolist(), view.base_rtt_s, view.start_s, view.stop_s, strict=True)
+    ):
+        alg = table.laws[k][0]
+        if alg is None:
+            raise ValueError(
+                f"flow {table.names[i]!r} has no algorithm; give one (--algorithm NAME)"
+            )
+        key = (k, float(d), float(start), float(stop))
+        flow = made.get(key)
+        if flow is None:
+            law_params, classical = laws[k]
+            flow = made[key] = OdeFlow(
+                alg, d, start_s=start, stop_s=stop, law_params=law_params, **classical
+            )
+        flows.append(flow)
+    return OdeProblem(
+        flows=tuple(flows),
+        path=view.path,
+        red=None if view.red is None else RedQueue.from_parameters(view.red),
+        cross_traffic=tuple((c.rate_pps, c.start_s, c.stop_s) for c in view.cross_traffic),
+        duration_s=float(view.duration_s),
+    )
+
+
+#: options of :func:`simulate_ode` that only the classical right-hand sides have
+_CLASSICAL_OPTIONS = (
+    "switch_width_pkts", "droptail_width_pkts", "method", "rtol", "atol", "max_step_s",
+    "max_rhs_evals",
+)  # fmt: skip
+#: the models :func:`simulate_scenario_ode` can run
+ODE_MODELS = ("auto", "hybrid", "classical")
+
+
+def simulate_scenario_ode(
+    scenario: Any,
+    *,
+    model: str = "auto",
+    progress: Any = None,
+    rtt_sample: str | None = None,
+    drop_share: str | None = None,
+    whole_packets: bool | None = None,
+    dt_s: float | None = None,
+    boundary_ack_next_round: bool | None = None,
+    hold_drops: bool | None = None,
+    min_rto_s: float | None = None,
+    timeout_loss_fraction: float | None = None,
+    **options: Any,
+) -> OdeResult:
+    """Run the continuous-time fluid model on a scenario (the ``ode`` engine of ``tcpfluid
+    simulate`` and of sweeps).
+
+    ``model="hybrid"`` runs :mod:`tcpfluid.fluid.hybrid` (every algorithm),
+    ``"classical"`` :func:`simulate_ode`'s right-hand sides (:data:`ODE_LAWS`), ``"auto"``
+    (default) the hybrid model unless a classical-only option (``method``, ``rtol``,
+    ``atol``, ``switch_width_pkts``, ``droptail_width_pkts``, ``max_step_s``,
+    ``max_rhs_evals``) is given. ``options``: ``n_points`` (output samples),
+    ``measure_from_s`` (start of the averaging window; default 0, the whole run) and the
+    classical-only options. ``rtt_sample``, ``drop_share``, ``whole_packets``, ``dt_s``,
+    ``boundary_ack_next_round``, ``hold_drops``, ``min_rto_s`` and
+    ``timeout_loss_fraction`` are :func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s
+    (``None``: its default).
+
+    Raises
+    ------
+    ValueError
+        A feature no model here can represent, a law without a classical form on a
+        scenario only the classical model can run, or (classical model) a Reno loss
+        recovery other than one halving per loss.
+    RuntimeError
+        If the classical integration fails (``OdeResult.raise_for_status``).
+    """
+    check_choice("model", model, ODE_MODELS)
+    options.setdefault("measure_from_s", 0.0)
+    for bad in ("t_end_s", "red", "cross_traffic"):
+        if bad in options:
+            raise TypeError(
+                f"simulate_scenario_ode() takes {bad!r} from the scenario, not as an option"
+            )
+    from ..scenarios.reduction import fluid_view
+
+    if not isinstance(scenario, Scenario):
+        raise TypeError(
+            f"scenario must be a tcpfluid.scenarios.Scenario, got {type(scenario).__name__}"
+        )
+    view = fluid_view(scenario, engine="ode")  # once: the hybrid model runs it too
+    prob = _problem_of(view)
+    readings = {
+        k: v
+        for k, v in (
+            ("rtt_sample", rtt_sample), ("drop_share", drop_share),
+            ("whole_packets", whole_packets), ("dt_s", dt_s),
+            ("boundary_ack_next_round", boundary_ack_next_round), ("hold_drops", hold_drops),
+            ("min_rto_s", min_rto_s), ("timeout_loss_fraction", timeout_loss_fraction),
+        )
+        if v is not None
+    }  # fmt: skip
+    classical = [k for k in _CLASSICAL_OPTIONS if k in options]
+    if choose_model(model, classical, list(readings)) == "hybrid":
+        return _hybrid_as_ode(scenario, view, prob, progress=progress, readings=readings, **options)
+    # the classical Reno right-hand side halves once per loss: that is "halving", and
+    # "newreno" (the default) where no ACK-path bottleneck drops the flows' ACKs
+    ack_path = prob.path.ack_path_limits
+    for fl in scenario.flows:
+        rec = dict(fl.params).get("recovery", "newreno")
+        if fl.algorithm == "reno" and not (rec == "halving" or (rec == "newreno" and not ack_path)):
+            where = " behind an ACK-path bottleneck" if rec == "newreno" else ""
+            raise ValueError(
+                f"flow {fl.name!r}: Reno recovery={rec!r}{where} needs model='hybrid' (the "
+                "classical Reno right-hand side halves once per loss; recovery='halving' "
+                "is its rule)"
+            )
+    return simulate_ode(
+        prob.flows,
+        prob.path,
+        t_end_s=prob.duration_s,
+        red=prob.red,
+        cross_traffic=prob.cross_traffic,
+        **options,
+    ).raise_for_status()
+
+
+def choose_model(model: str, classical: Sequence[str], hybrid: Sequence[str]) -> str:
+    """The model ``model`` (:data:`ODE_MODELS`) runs, given the classical-only options
+    ``classical`` and the hybrid-only options ``hybrid`` (their names): ``"auto"`` the
+    classical model when a classical-only option is given, else the hybrid one; an option
+    of the other model is a TypeError."""
+    model = check_choice("model", model, ODE_MODELS)
+    if model == "auto":
+        model = "classical" if classical else "hybrid"
+    if model == "hybrid" and classical:
+        raise TypeError(
+            f"option {classical[0]!r} applies to the classical model only (model='classical')"
+        )
+    if model == "classical" and hybrid:
+        raise TypeError(f"option {hybrid[0]!r} applies to the hybrid model only (model='hybrid')")
+    return model
+
+
+def _hybrid_as_ode(
+    scenario: Any,
+    view: Any,
+    prob: OdeProblem,
+    *,
+    n_points: int = 1001,
+    measure_from_s: Any = 0.0,
+    progress: Any = None,
+    readings: dict[str, Any] | None = None,
+) -> OdeResult:
+    """Run the hybrid model (``readings``: its ``rtt_sample``, ``drop_share``,
+    ``whole_packets``, ``dt_s``, ``boundary_ack_next_round``, ``hold_drops``, ``min_rto_s``,
+    ``timeout_loss_fraction``) and present it as an :class:`OdeResult`."""
+    from .hybrid import _simulate_view
+
+    n_points = check_int("n_points", n_points, minimum=2)
+    t_end = prob.duration_s
+    m_from = _time("measure_from_s", measure_from_s)
+    if m_from >= t_end:
+        raise ValueError(f"measure_from_s must be < the duration {t_end!r} s, got {m_from!r}")
+    h = _simulate_view(
+        scenario,
+        view,
+        record_every_s=t_end / (n_points - 1),
+        progress=progress,
+        measure_from_s=m_from,
+        **(readings or {}),
+    )
+    with small_pages():  # flows x samples arrays written once: huge pages bring nothing
+        return _present_hybrid(h, prob, m_from)
+
+
+def _present_hybrid(h: Any, prob: OdeProblem, m_from: float) -> OdeResult:
+    """The :class:`OdeResult` of the hybrid model's result ``h`` (the problem ``prob``,
+    measured from ``m_from``)."""
+    t_end = prob.duration_s
+    hs = h.summary
+    t = h.time_s
+    start = np.array([f.start_s for f in prob.flows])
+    stop = np.array([f.stop_s for f in prob.flows])
+    active = (t[None, :] >= start[:, None]) & (t[None, :] < stop[:, None])
+    inactive = _Inactive(t, start, stop)
+    # the presented series, each made once and masked in place (flows x samples arrays:
+    # with many flows, every temporary is a large allocation)
+    w = inactive.zero(h.window_pkts.copy(order="K"))
+    rtt = h.rtt_s.copy(order="K")  # the flow's propagation RTT before its first sample
+    np.copyto(rtt, np.array([f.rtt_s for f in prob.flows])[:, None], where=~(rtt > 0))
+    base = h.base_rtt_s.copy(order="K")  # its RTT before its law's first BaseRTT
+    np.copyto(base, rtt, where=~(base > 0))
+    rates = w / rtt  # 0 where inactive (w is)
+    delta = inactive.zero(backlog(w, base, rtt))
+    inactive.zero(rtt)
+    inactive.zero(base)
+    red = prob.red
+    p = red.probability(h.avg_queue_pkts) if red is not None else np.zeros(t.size)
+
+    # the totals from the state at the end of the run and at the start of the measured
+    # time, not from the recorded samples (what is recorded never changes the summary)
+    end = h.end
+    D0, D1 = end.delivered_from_pkts, end.delivered_pkts
+    L0, L1 = end.lost_from_pkts, end.lost_pkts
+    span = t_end - m_from
+    area0 = end.queue_area_from_pkt_s
+    on_at_end = stop > t_end  # a flow that stopped has no window (the engine's rule)
+    base_last = end_base_rtt(h, prob.flows, t_end)
+    on = np.array([max(0.0, min(f.stop_s, t_end) - max(f.start_s, m_from)) for f in prob.flows])
+    thr = np.where(on > 0, (D1 - D0) / np.where(on > 0, on, 1.0), 0.0)
+    present = on > 0
+    delivered = float(np.sum(D1 - D0))
+    lost = float(np.sum(L1 - L0))
+    util = (
+        hs.utilization
+        if m_from == 0.0
+        else (delivered + _cross_carried(prob.cross_traffic, m_from, t_end))
+        / (h.capacity_pps * span)
+    )
+    settled = [
+        _finite_or_none(v) if ok else None
+        for v, ok in zip(hs.settled_window_pkts, hs.reached_equilibrium, strict=True)
+    ]
+    summary = OdeSummary(
+        measure_from_s=m_from,
+        measure_to_s=t_end,
+        throughput_pps=tuple(float(v) for v in thr),
+        jain_index=float(jain_index(thr[present])) if present.any() else float("nan"),
+        utilization=float(util),
+        mean_queue_pkts=(end.queue_area_pkt_s - area0) / span,
+        final_queue_pkts=end.queue_pkts,
+        final_windows_pkts=tuple(float(v) for v in np.where(on_at_end, end.windows_pkts, 0.0)),
+        base_rtt_overestimate_s=tuple(
+            float(max(b - f.rtt_s, 0.0)) for b, f in zip(base_last, prob.flows, strict=True)
+        ),
+        lost_pkts=lost,
+        loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
+        losses_pkts=tuple(float(v) for v in L1 - L0),
+        change_times_s=h.change_times_s,
+        settled_window_pkts=tuple(settled),
+        time_to_equilibrium_s=tuple(
+            _finite_or_none(v) if ok else None
+            for v, ok in zip(hs.time_to_equilibrium_s, hs.reached_equilibrium, strict=True)
+        ),
+        convergence_times_s=tuple(hs.flow(0)["convergence_times_s"]),
+        ss_exit_window_pkts=_finite_or_none(hs.ss_exit_window_pkts[0]),
+        ss_exit_time_s=_finite_or_none(hs.ss_exit_time_s[0]),
+        model="hybrid",
+    )
+    return OdeResult(
+        t=t,
+        windows_pkts=w,
+        rates_pps=rates,
+        rtt_s=rtt,
+        base_rtt_s=base,
+        delta_pkts=delta,
+        delivered_pkts=h.delivered_pkts,
+        lost_pkts=h.lost_pkts,
+        active=active,
+        queue_pkts=h.queue_pkts,
+        avg_queue_pkts=h.avg_queue_pkts,
+        reverse_queue_pkts=(
+            np.zeros(t.size) if h.reverse_queue_pkts is None else h.reverse_queue_pkts
+        ),
+        loss_probability=p,
+        status=0,
+        message="ok (hybrid model)",
+        nfev=0,
+        capacity_pps=h.capacity_pps,
+        flows=prob.flows,
+        summary=summary,
+        hybrid=h,
+        loss_events=_losses_by(t, [f.loss_t_s for f in h.flows]),
+    )
+
+
+def end_base_rtt(h: Any, flows: Sequence[OdeFlow], t_end: float) -> FloatArray:
+    """The BaseRTT each flow's law holds at the end of the hybrid run ``h``, s: its last
+    RTT before its law's first BaseRTT, its propagation RTT before any sample and once
+    it has stopped."""
+    end = h.end
+    d = np.array([f.rtt_s for f in flows])
+    last_rtt = np.where(end.rtt_s > 0, end.rtt_s, d)
+    on = np.array([f.stop_s for f in flows]) > t_end
+    return np.asarray(np.where(on, np.where(end.base_rtt_s > 0, end.base_rtt_s, last_rtt), d))
+
+
+class _Inactive:
+    """Where flows are inactive on the samples ``t`` (increasing): before ``start`` and
+    from ``stop`` on, a run of samples at each end of a flow's row."""
+
+    def __init__(self, t: FloatArray, start: FloatArray, stop: FloatArray) -> None:
+        self.first = np.searchsorted(t, start, side="left")  # first sample t >= start
+        self.end = np.searchsorted(t, stop, side="left")  # first sample t >= stop
+        self.rows = np.flatnonzero((self.first > 0) | (self.end < t.size)).tolist()
+
+    def zero(self, a: FloatArray) -> FloatArray:
+        """``a`` (flows x samples) with 0 where the flow is inactive, in place."""
+        for j in self.rows:
+            a[j, : self.first[j]] = 0.0
+            a[j, self.end[j] :] = 0.0
+        return a
+
+
+def _losses_by(t: FloatArray, loss_t_s: Sequence[Any]) -> FloatArray:
+    """Loss events of each flow at or before each time of ``t`` (increasing), shape
+    ``(flows, t.size)``: every flow's events counted at once (a loss at time ``x`` counts
+    from the first sample ``t >= x`` on)."""
+    F = len(loss_t_s)
+    sizes = np.array([np.size(x) for x in loss_t_s], dtype=np.intp)
+    counts = np.zeros((F, t.size), dtype=np.float64)
+    if sizes.sum():
+        when = np.concatenate([np.asarray(x, dtype=np.float64).ravel() for x in loss_t_s])
+        col = np.searchsorted(t, when)
+        row = np.repeat(np.arange(F), sizes)
+        seen = col < t.size  # a loss after the last sample counts at none
+        np.add.at(counts, (row[seen], col[seen]), 1.0)
+    return np.cumsum(counts, axis=1, out=counts)
+
+
+def _cross_carried(cross: Sequence[tuple[float, float, float]], a: float, b: float) -> float:
+    """Packets the CBR sources send over ``[a, b]`` (the bottleneck carries them all)."""
+    return float(sum(r * max(0.0, min(b, hi) - max(a, lo)) for r, lo, hi in cross))
