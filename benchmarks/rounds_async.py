@@ -86,7 +86,7 @@ def _class_rounds(result: Any) -> int:
     each class's first flow)."""
     import numpy as np
 
-    from tcpfluid.fluid._rounds_async import rtt_classes
+    from tcpfluid.fluid.rounds import rtt_classes
 
     trace = result.native
     ends = trace.round_end

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .._validation import check_choice, check_int
-from ..fluid._rounds_checks import _RTT_MODELS, FEEDBACK_ROUNDS
+from ..fluid._rounds_inputs import _RTT_MODELS, FEEDBACK_ROUNDS
 from ..fluid._rounds_law import DROP_SHARE, DROP_SHARES
 from ._base import Engine, counted_option, sample_rows, summary_of
 

@@ -33,9 +33,8 @@ from ..algorithms.base import ControlLaw, RoundSample
 from ..queueing import RedParameters
 from . import _rounds_kernel as rk
 from . import _rounds_physics
-from ._rounds_checks import _Run
 from ._rounds_classes import ClassLaw, class_sample, decide_alone
-from ._rounds_inputs import PathBatch
+from ._rounds_inputs import PathBatch, _Run
 from ._rounds_kernel import ClassKernel, growth, running_min
 from ._rounds_law import (
     OverflowShare,
