@@ -8,7 +8,7 @@ every ACK of a flow in slow start sends its growth right behind the packet it cl
 so each cycle carries a run of ``z_j / c`` growth packets of each flow, in the flows'
 order: the later a flow, the more of the others' growth its packets queue behind.
 :func:`place_offset` gives one flow's offsets; the round model
-(:class:`~tcpfluid.fluid._rounds_places.BurstPlaces`, through :func:`place_offsets`) and
+(:class:`~tcpfluid.fluid._rounds_physics.BurstPlaces`, through :func:`place_offsets`) and
 the hybrid model (:func:`~tcpfluid.fluid._hybrid_kernel._sample_one`) call it.
 """
 
