@@ -2,21 +2,13 @@
 starts from, the burst of its per-ACK growth, the losses beyond the buffer, the RTTs of
 its packets and the feedback lag (docs/round-model.md, docs/round-model-unequal-rtt.md).
 
-One compiled rule (:func:`_round_rule`) steps the per-scenario values of one round of
-one round-clock class: the round engine
-(:class:`~tcpfluid.fluid._rounds_engine.RoundEngine`) runs every round of every class
-through it, one class of S scenarios and K classes of one scenario alike. It loops over
-the scenarios with scalar code whose IEEE operations are NumPy's on the arrays, in the
-same order (``error_model="numpy"``, no ``fastmath``; ``numpy.maximum(x, y)`` written
-``x if (x >= y or x != x) else y``; a test over all scenarios, such as "some ACK train is
-slower than μa", decides for all of them as ``numpy.any`` did).
-
-Each class keeps its values in one array of rows of S values (:class:`ClassKernel`, rows
-named below), bound once to the compiled rule, so that a round costs one call. The rule
-stops (``part`` 1) where the engine computes, with cross traffic, what Python functions
-it can be given define: the FIFO's queue memory (the engine's ``memory_of``) and the
-queue of an ACK train made of runs (:func:`~._rounds_physics.train_clump_queue`); the
-engine writes them into their rows and calls the rule's second part (``part`` 2).
+One compiled rule (:func:`_round_rule`) steps one round of one round-clock class over its
+S scenarios, with scalar code whose IEEE operations are NumPy's in the same order
+(``error_model="numpy"``, no ``fastmath``; ``numpy.maximum(x, y)`` written ``x if (x >= y
+or x != x) else y``). Each class keeps its values in rows of S values
+(:class:`ClassKernel`, rows named below). With cross traffic the rule stops after
+``part`` 1; the engine writes the queue memory and the runs' queue into their rows and
+calls ``part`` 2.
 """
 
 from __future__ import annotations
@@ -577,11 +569,10 @@ class ClassKernel:
             _entry(_compiled()), *args, np.zeros(RED_P + 1) if red is None else red
         )
         #: the rows the engine reads: the backlogs (capped), as the packets see them, the
-        #: RTTs the law reads, the ACK-path backlogs, the ACK train's rate
+        #: RTTs the law reads
         self.qf = (R[Q_MIN], R[Q_MEAN], R[Q_MAX], R[Q_1])
         self.seen = (R[Q_MIN], R[Q_MEAN], R[Q_MAX], R[SEEN_1])
         self.rtts = (R[RTTS], R[RTTS + 1], R[RTTS + 2], R[RTTS + 3], R[RTTS + 4])
-        self.qr = tuple(R[QR + i] for i in range(4))
         self.lost = R[LOST] if finite else None
         self.duration = R[DURATION]
         #: the clock at the end of round ``k`` (from 0): ``clocks[(k + 1) % 2]``

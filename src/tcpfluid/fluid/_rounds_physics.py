@@ -92,13 +92,9 @@ def queue_memory(
     mu_a: FloatArray, mu: FloatArray, carried: FloatArray, mu_prev: FloatArray
 ) -> QueueMemory:
     """The :class:`QueueMemory` of a round at available rate ``mu_a`` (link rate ``mu``)
-    after a round that ended with backlog ``carried`` at available rate ``mu_prev``.
-
-    Over a round of duration ``T = d + Q/μ`` the link queue (link packets) goes from Q to
-    ``Q + W − μa T``, so in backlog units ``x = Q μa/μ`` (delay ``x/μa``)
-    ``x' = (1 − μa/μ) x + (μa/μ)(W − μa d)``: it relaxes to the standing backlog
-    ``W − μa d`` by ``μa/μ`` per round, at once without cross traffic.
-    """
+    after a round that ended with backlog ``carried`` at available rate ``mu_prev``: the
+    backlog relaxes to the standing one by ``μa/μ`` per round (docs/round-model.md,
+    "Queue memory")."""
     return QueueMemory(1.0 - mu_a / mu, carried * (mu_a / mu_prev), mu_a < mu_prev)
 
 
@@ -106,20 +102,10 @@ def train_clump_queue(
     z: FloatArray, w1: FloatArray, pipe: FloatArray, clumps: FloatArray
 ) -> FloatArray:
     """Mean backlog (packets) that a round's per-ACK growth ``z`` builds inside an ACK
-    train made of runs, after the available rate rose (docs/round-model.md, "ACK train").
-
-    When the rate rises, the window's ``clumps`` packets travel apart (one per run). Each
-    ACK releases ``1 + z/W`` packets, so a run grows with the window and, served back to
-    back at μa, returns its ACKs at μa: a run of L ACKs builds a backlog of ``L z/W`` by
-    its end and its packets see ``L z/(2W)`` on average. Runs merge as the gaps between
-    them close. With the gaps independent and exponential at the rise, the gaps left are
-    still exponential with the same mean, so the number of runs falls as the idle share
-    of the round, ``N = clumps (1 − ρ)/(1 − ρ0)`` (``ρ = W1/pipe``, ``ρ0 = clumps/pipe``),
-    and a run holds K of the original ones, K geometric with mean ``m = clumps/N``. A
-    packet lies in a run of size-biased length ``(W/clumps)(2m − 1)``, so the mean backlog
-    is ``z (2m − 1)/(2 clumps)`` (derived in SymPy in
-    ``validation/test_train_clumps.py``), at most ``z/2``: the whole train one run.
-    """
+    train made of runs after the available rate rose, ``z (2m − 1)/(2 clumps)`` with
+    ``m = (1 − ρ0)/(1 − ρ)`` (``ρ = w1/pipe``, ``ρ0 = clumps/pipe``), at most ``z/2``
+    (docs/round-model.md, "Runs of the ACK train"; derived in SymPy in
+    ``validation/test_train_clumps.py``)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         rho0 = np.minimum(clumps / pipe, 1.0)
         idle = 1.0 - np.minimum(w1 / pipe, 1.0)
@@ -258,14 +244,9 @@ def growth_shares(lost: ArrayLike, z: FloatArray, w: FloatArray) -> FloatArray:
 
 
 def seed_first_packets(eng: RoundEngine, act: Any, d: FloatArray, inv_mu: Any) -> None:
-    """The base RTT of the flows that start together on an idle bottleneck, from
-    their first packets (docs/round-model.md, "First packets"): the round's standing
-    backlog counts every window of the round, but when the flows start no packet of
-    theirs is queued yet, and their first packets reach the bottleneck one per flow in
-    the flows' order (access links faster than the bottleneck), so the j-th (from 0)
-    finds j packets: base RTT ``d + j/μa`` (the forward delay's minimum less the same
-    queueing). One round clock only (equal base RTTs); a flow that joins while others
-    send keeps the round's minimum RTT, queue included."""
+    """The base RTT of the flows that start together on an idle bottleneck, from their
+    first packets: the j-th (from 0) finds j packets queued, base RTT ``d + j/μa``
+    (docs/round-model.md, "First packets"). One round clock only."""
     if eng.K > 1:
         return
     S, m = eng.S, eng.F
@@ -311,21 +292,10 @@ class BurstPlaces:
         self, k: int, phase: FloatArray, act: Any, z: FloatArray, R: FloatArray, rtts: Rtts
     ) -> Rtts:
         """The RTTs each flow's packets see at its place in round ``k``'s burst
-        (docs/round-model.md, "Places in the burst"; ``phase``: the flows' law phases, ``z``
-        their growth, ``R`` the round's rows of :mod:`._rounds_kernel`). Flows that start
-        together send their initial windows of ``c`` packets at once, each over its own
-        access link, so their first packets reach the bottleneck one per flow in the
-        flows' order, then their second packets, and so on: ``c`` cycles. The ACK clock
-        keeps that order and every ACK of a growing flow sends its growth right behind the
-        packet it clocks out, so each cycle carries each flow's ``z_j / c`` growth packets
-        in one run, in the flows' order, and each flow's offsets from the round's mean,
-        maximum and minimum RTT are the round's queue ramp (its maximum less its minimum
-        queue, seconds) per packet of growth, over ``c``, times the placed flows' growth
-        ahead of it less their middle, end and start (:func:`~._places.place_offset`).
-        Placed: the flows that started first, together, while in slow start (after it the
-        packets' flows no longer keep runs: measured in the document). The law reads those
-        of the round its RTTs come from (the feedback lag); the base RTT keeps the round's
-        minimum."""
+        (docs/round-model.md, "Places in the burst"; ``phase``: the flows' law phases,
+        ``z`` their growth, ``R`` the round's rows of :mod:`._rounds_kernel`): the round's
+        RTTs plus each placed flow's offsets (:func:`~._places.place_offset`), read with
+        the feedback lag; the base RTT keeps the round's minimum."""
         S, m, lag = self.S, self.F, self.lag
         placed = self.placed.reshape(S, m) & (phase == SLOW_START).reshape(S, m)
         if placed.any():

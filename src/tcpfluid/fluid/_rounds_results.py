@@ -29,24 +29,15 @@ FLOW_BYTES = 800
 SUMMARY_BYTES = 56
 
 
-# ------------------------------------------------------------------------------ results
 @dataclass(frozen=True, eq=False)
 class RoundSummary(EngineSummary):
     """Summary metrics of a :class:`RoundTrace`: the fields of
     :class:`~tcpfluid._engine_summary.EngineSummary` (definitions in
     :mod:`tcpfluid.metrics`) and the slow-start exit round.
 
-    Arrays have shape ``(S,)`` (per scenario: ``utilization``, ``jain_index``) or
-    ``(S, F)`` (per flow); ``convergence_times_s`` and ``converged`` are ``(S, F, K)``.
-    Per-flow window metrics describe each flow; ``NaN`` in a time or window field means
-    "did not happen" (no slow-start exit, did not settle within the band); the matching
-    boolean field says so explicitly. ``throughput_pps`` is each flow's mean delivery rate
-    over its active time; ``losses`` counts loss events per flow.
-
-    The values are those of :func:`tcpfluid.simulate`'s summary of each scenario, bit for
-    bit: the columns of the one computation (:func:`tcpfluid.metrics.summarise`) for every
-    flow of every scenario at once, judged at the changes of the run
-    (``change_times_s``: the cross traffic's and the flows' joins and leaves).
+    Per scenario ``(S,)`` or per flow ``(S, F)`` (``convergence_times_s`` and
+    ``converged``: ``(S, F, K)``); the values of :func:`tcpfluid.simulate`'s summary of
+    each scenario, bit for bit.
 
     Attributes
     ----------
@@ -59,15 +50,9 @@ class RoundSummary(EngineSummary):
     ss_exit_round: NDArray[np.float64]
 
     def scenario(self, s: int = 0, flow: int = 0) -> dict[str, Any]:
-        """The public summary keys for scenario ``s`` (window metrics of flow ``flow``).
-
-        Keys: ``ss_exit_window``, ``ss_exit_time_s``, ``ss_exit_round``,
-        ``settled_window`` (``None`` if the window did not settle before the first
-        bandwidth change), ``time_to_equilibrium_s``, ``convergence_times_s`` (one per
-        bandwidth change, in order; ``None`` where the window did not settle),
-        ``change_times_s``, ``utilization``, ``throughput_pps`` (list, per flow),
-        ``jain_index``, ``losses`` (per flow). ``None`` stands for "did not happen".
-        """
+        """The public summary keys for scenario ``s`` (window metrics of flow ``flow``):
+        those of :meth:`~tcpfluid._engine_summary.EngineSummary._keys` with
+        ``ss_exit_round``."""
         return self._keys((s, flow), (s,), ss_exit_round=_int_or_none(self.ss_exit_round[s, flow]))
 
     def to_dict(self) -> dict[str, Any]:
@@ -258,7 +243,6 @@ class RoundTrace:
         return pd.DataFrame(cols)
 
 
-# ------------------------------------------------------------------------------ summary
 def measured_windows(window_pkts: Any, lag_rows: int) -> Any:
     """The window whose RTTs the law read at each row: ``window_pkts`` shifted by
     ``lag_rows`` rows along axis 0 (the first rows keep the first window)."""
@@ -279,22 +263,16 @@ def next_windows(window_pkts: Any) -> Any:
     return np.concatenate([w[1:], w[-1:]], axis=0)
 
 
-def own_rounds(
-    time_s: FloatArray, window_pkts: FloatArray, phase: NDArray[np.int8], ends: Any
-) -> tuple[FloatArray, FloatArray, NDArray[np.int8], NDArray[np.int64]]:
+def own_rounds(ends: Any, *columns: Any) -> tuple[Any, ...]:
     """Each flow's own rounds (rows where ``ends``, ``(R, F)``, is true) moved to the top
-    of its column, in order: times, windows and phases ``(R', F)`` (R' the most rounds of a
-    flow) and each flow's number of rounds. The rows below a flow's own are not its."""
+    of its column, in order: each of ``columns`` (``(R,)``, one value per row, or
+    ``(R, F)``) as ``(R', F)`` (R' the most rounds of a flow), then each flow's number of
+    rounds. The rows below a flow's own are not its."""
     mask = np.asarray(ends, dtype=bool)
     sizes = mask.sum(axis=0).astype(np.int64)
-    rows = int(sizes.max(initial=0))
-    order = np.argsort(~mask, axis=0, kind="stable")[:rows]
-    return (
-        time_s[order],
-        np.take_along_axis(window_pkts, order, axis=0),
-        np.take_along_axis(phase, order, axis=0),
-        sizes,
-    )
+    order = np.argsort(~mask, axis=0, kind="stable")[: int(sizes.max(initial=0))]
+    moved = (a[order] if a.ndim == 1 else np.take_along_axis(a, order, axis=0) for a in columns)
+    return (*moved, sizes)
 
 
 def within(a: Any, sizes: NDArray[np.int64], shift: Any) -> Any:
@@ -335,7 +313,7 @@ def own_round_logs(
     if ends is None:
         t = tr.time_s[:, 0] if S == 1 else np.repeat(tr.time_s, F, axis=1)
         return t, w, next_windows(w) if tr.all_rounds_recorded else w, phase, None
-    tt, ww, pp, sizes = own_rounds(tr.time_s[:, 0], w, phase, ends[:, 0, :])
+    tt, ww, pp, sizes = own_rounds(ends[:, 0, :], tr.time_s[:, 0], w, phase)
     return tt, ww, within(ww, sizes, 1) if tr.all_rounds_recorded else ww, pp, sizes
 
 
