@@ -150,33 +150,20 @@ def join_flows(
     fwd_base[joining] = np.inf
 
 
-#: how a round's drop-tail overflow is shared among the flows (option ``drop_share``):
-#: ``"proportional"`` every flow in flight loses in proportion to its window;
-#: ``"in-turn"`` the overflow's whole packets fall one per flow, flow after flow in turn;
-#: ``"growth"`` first on the packets each flow sent beyond its ACK clock (its per-ACK
-#: growth of the round), the rest in proportion to the windows, a loss event once a flow's
-#: losses reach a whole packet (:class:`WholeLosses`)
+#: how a round's drop-tail overflow is shared among the flows (option ``drop_share``;
+#: docs/round-model.md, "Finite buffer"): in proportion to the windows, whole packets one
+#: per flow in turn (:class:`OverflowShare`), first on each flow's per-ACK growth
+#: (:func:`~._rounds_physics.growth_shares`, :class:`WholeLosses`)
 DROP_SHARES = ("proportional", "in-turn", "growth")
 #: the round model's default ``drop_share``
 DROP_SHARE = "proportional"
 
 
 class OverflowShare:
-    """The ``"in-turn"`` rule of the round model: a drop-tail overflow falls one whole
-    packet per flow, flow after flow, from the flow after the last one it hit, as packets
-    of many flows interleaved at a full queue are dropped (with ``L`` packets over ``m``
-    flows in flight each loses ``⌊L/m⌋`` and the next ``L mod m`` in turn one more; a
-    part of a packet is carried to the group's next overflow). A round that overflows
-    drops at least one whole packet (the packet that did not fit: a packet sender's
-    window is a whole number of packets), so one flow loses a packet in every round
-    its queue overflows, as with ``"proportional"`` and in the packet simulator. Each
-    group of flows (scenario of a batch) keeps its own turn and carry.
-
-    Parameters
-    ----------
-    groups
-        Number of groups (independent turns).
-    """
+    """The ``"in-turn"`` rule: a drop-tail overflow falls one whole packet per flow, flow
+    after flow, from the flow after the last one it hit (a part of a packet carried to the
+    group's next overflow; at least one whole packet per overflow). Each of ``groups``
+    groups of flows (scenarios of a batch) keeps its own turn and carry."""
 
     #: a round that overflows drops at least one whole packet (``False``: only the whole
     #: packets of the carried total; an experiment's switch, validation/test_many_flows_overflow.py)
@@ -213,17 +200,9 @@ class OverflowShare:
 
 
 class WholeLosses:
-    """The loss events of ``drop_share="growth"``: a flow takes a loss event once the
-    losses charged to it since its last event reach a whole packet (a packet flow learns
-    of a loss only when one of its packets is dropped; the hybrid model's rule), and a
-    flow alone in flight at any overflow (the packet that did not fit is its own). A part
-    of a packet is carried to the flow's next round.
-
-    Parameters
-    ----------
-    n
-        Number of flows.
-    """
+    """The loss events of ``drop_share="growth"`` for ``n`` flows: a flow takes a loss
+    event once the losses charged to it since its last event reach a whole packet, or when
+    it is alone in flight at an overflow; a part of a packet is carried."""
 
     def __init__(self, n: int) -> None:
         self.owed = np.zeros(n)
@@ -241,12 +220,8 @@ class WholeLosses:
 
 
 #: rounds after a loss reaction whose losses belong to the same loss episode (no new loss
-#: event): the packets a flow sends in the round after its cut were mostly sent before a
-#: packet sender detects the loss (duplicate ACKs arrive a round after the drop), and a
-#: packet sender cuts once per episode (NewReno's recovery point; ns-2's FAST module halves
-#: again only once the ACKs pass the highest packet sent at the last cut). The hybrid ODE
-#: engine's rule: drops within one RTT after the reaction belong to the same event.
-#: Module-level so that an experiment can switch it off (0; validation/test_many_flows_overflow.py).
+#: event; docs/round-model.md, "Finite buffer"). Module-level so that an experiment can
+#: switch it off (0; validation/test_many_flows_overflow.py).
 RECOVERY_ROUNDS = 1
 
 

@@ -119,15 +119,12 @@ def simulate_rounds(
         retransmission timeout; otherwise a fast retransmit (``(0, 1]``).
     feedback_rounds
         Feedback lag, rounds (0 to 8): the RTTs a law reads at the end of round k are those
-        of the packets of round ``k - feedback_rounds`` (plus the round-ending ACK of round
-        k's first packet, which enters the round's minimum and maximum). Packet senders
-        read the ACKs of the previous round's packets, so the default is 1; 0 is the
-        documents' model (eqs. 6, 9, 10, 12 and the conspicuous round assume it).
+        of the packets of round ``k - feedback_rounds`` (default 1, a packet sender's; 0:
+        the documents' model; docs/round-model.md, "Feedback lag").
     ack_train
         Model the spacing of the ACK train (default ``True``): the per-ACK growth of a
         round queues only beyond the spare capacity of an ACK train slower than the
-        available rate. ``False`` queues the whole growth of every round, an artefact that
-        inflates Δ after a bandwidth increase (docs/round-model.md).
+        available rate; ``False`` queues it all (docs/round-model.md, "ACK train").
     rtt
         Alias of ``rtt_model`` (the older name).
     progress
@@ -135,27 +132,18 @@ def simulate_rounds(
         rounds over ``rounds``) at most about ten times a second of wall time.
     whole_packets
         ``True``: a round's ACKs are those of the previous round's whole packets,
-        ⌊w_{k−1}⌋, so the windows are fractional, as a packet sender's (15, 15.93, ...;
-        docs/round-model.md; refused with an ACK-path bottleneck). Default ``False``: one
-        ACK per packet of the round's window, the documents' fluid reading.
+        ⌊w_{k−1}⌋, as a packet sender's (refused with an ACK-path bottleneck). Default
+        ``False``: one ACK per packet of the round's window, the documents' reading.
     train_runs
-        With ``ack_train``, after the available rate rises: the ACK train is made of runs
-        of packets served back to back, and each run's per-ACK growth queues inside it
-        (:func:`~tcpfluid.fluid._rounds_physics.train_clump_queue`; docs/round-model.md,
-        "Runs of the ACK train"; default ``True``, chosen by agreement with the packet
-        simulator on Quick Vegas's rows). ``False``: the train is spread evenly.
+        With ``ack_train``, after the available rate rises, the ACK train is made of runs
+        of packets served back to back, each run's growth queuing inside it (default
+        ``True``; docs/round-model.md, "Runs of the ACK train"). ``False``: spread evenly.
     drop_share
         How a round's drop-tail overflow is shared among the flows
-        (:data:`~tcpfluid.fluid._rounds_law.DROP_SHARES`): ``"proportional"`` (default)
-        in proportion to the windows, so one overflow gives every flow a loss event;
-        ``"in-turn"`` its whole packets one per flow in turn
-        (:class:`~tcpfluid.fluid._rounds_law.OverflowShare`; it puts Reno's many-flows
-        index on the packet simulator's, validation/test_fairness_many_flows.py);
-        ``"growth"`` first on each flow's per-ACK growth of the round, a loss event once
-        a flow's losses reach a whole packet
-        (:class:`~tcpfluid.fluid._rounds_law.WholeLosses`). One flow loses a packet in
-        every round that overflows under every rule, as in the packet simulator; over
-        the report's sections the rules move no row (docs/round-model.md, "Finite buffer").
+        (:data:`~tcpfluid.fluid._rounds_law.DROP_SHARES`; docs/round-model.md, "Finite
+        buffer"): ``"proportional"`` (default) in proportion to the windows; ``"in-turn"``
+        its whole packets one per flow in turn; ``"growth"`` first on each flow's per-ACK
+        growth, a loss event once a flow's losses reach a whole packet.
 
     Returns
     -------
