@@ -137,8 +137,8 @@ class RoundEngine:
         self.inflight, self.buf_s, self.none_s = np.zeros(n), np.zeros(S), np.zeros(0)
         self.delivered, self.cross_carried, self.elapsed = np.zeros(n), np.zeros(S), np.zeros(S)
         self.losses = np.zeros(n, dtype=np.int64)
-        #: per class: per-flow work arrays reused by every round (:meth:`_scratch`)
-        self.scratch: list[dict[str, FloatArray]] = [{} for _ in range(K)]
+        #: (one class, several scenarios of several flows) the round's RTTs per flow
+        self.rtts_rep = np.empty((5, n)) if K == 1 and S > 1 and F > 1 else None
         #: per class: its round's growth (one value per flow)
         self.growth_work = [np.empty(m * S) for m in self.size]
         #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
@@ -249,17 +249,6 @@ class RoundEngine:
         self.no_delta = np.empty(0)
         self.count = [0] * K
         self.fixed: list[tuple[Any, ...] | None] = [None] * K
-
-    def _scratch(self, c: int, name: str, rows: int = 0) -> FloatArray:
-        """Class ``c``'s work array ``name`` (one value per flow of the class; ``rows``:
-        that many such rows), made on first use and reused by every later round: a
-        round's intermediate values are written in place instead of into fresh arrays."""
-        try:
-            return self.scratch[c][name]
-        except KeyError:
-            shape = (rows, self.size[c] * self.S) if rows else (self.size[c] * self.S,)
-            buf = self.scratch[c][name] = np.empty(shape)
-            return buf
 
     # ------------------------------------------------------------------ the loop
     def loop(self, recorder: Any, progress: Callable[[float], None] | None) -> None:
@@ -528,7 +517,8 @@ class RoundEngine:
         elif m > 1 and S == 1:  # (the scenario's values over its flows: read-only views)
             r_min, r_mean, r_max, f_min, f_mean = (np.broadcast_to(x, (m,)) for x in rtts)
         elif m > 1:  # (each scenario's values broadcast over its flows)
-            rep = self._scratch(c, "rtts", 5)
+            rep = self.rtts_rep
+            assert rep is not None
             np.copyto(rep.reshape(5, S, m), np.array(rtts)[:, :, None])
             r_min, r_mean, r_max, f_min, f_mean = rep
         else:

@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 from scipy.optimize import brentq
 
 from .._validation import as_float_array, check_positive
+from ..analytic.equilibrium import _plain_fields
 from .ode import RedQueue
 
 __all__ = [
@@ -54,13 +55,7 @@ class LowEquilibrium:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain numbers and lists."""
-        return {
-            "rates_pps": self.rates_pps.tolist(),
-            "queueing_delay_s": self.queueing_delay_s,
-            "kkt_residual_s": self.kkt_residual_s,
-            "windows_pkts": None if self.windows_pkts is None else self.windows_pkts.tolist(),
-            "utility": self.utility,
-        }
+        return _plain_fields(self)
 
 
 def _newton_max_utility(alpha: FloatArray, x: FloatArray, C: float) -> FloatArray:
@@ -186,13 +181,7 @@ class RenoEquilibrium:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain numbers and lists."""
-        return {
-            "rates_pps": self.rates_pps.tolist(),
-            "window_pkts": self.window_pkts,
-            "queue_pkts": self.queue_pkts,
-            "loss_probability": self.loss_probability,
-            "rtt_s": self.rtt_s.tolist(),
-        }
+        return _plain_fields(self)
 
 
 def reno_equilibrium(
