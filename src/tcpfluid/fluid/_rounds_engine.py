@@ -25,7 +25,7 @@ from ..queueing import RedParameters
 from . import _rounds_kernel as rk
 from . import _rounds_physics
 from ._rounds_inputs import PathBatch, _Run
-from ._rounds_kernel import ClassKernel, growth, running_min
+from ._rounds_kernel import ClassKernel
 from ._rounds_law import (
     ClassLaw,
     OverflowShare,
@@ -132,6 +132,7 @@ class RoundEngine:
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
+        self.grow, self.running_min = rk.rule("growth"), rk.rule("least")
         # totals: the bottleneck's output integrated between events
         self.t_ev, self.rate, self.rate_cross = 0.0, np.zeros(n), np.zeros(S)
         self.inflight, self.buf_s, self.none_s = np.zeros(n), np.zeros(S), np.zeros(0)
@@ -380,7 +381,7 @@ class RoundEngine:
         # ---------------- growth of the round through per-ACK increments
         z = self.growth_work[c]
         w1 = np.empty(z.size) if row is None else row[0]
-        growth(self.incr[ix], acks, self.cap[ix], w0, act, self.off, z, w1)
+        self.grow(self.incr[ix], acks, self.cap[ix], w0, act, self.off, z, w1)
         if self.growth is not None:
             self.growth[ix] = z
         z_s = per_scenario(z, S, m)
@@ -544,7 +545,7 @@ class RoundEngine:
         minimum, or ``now`` for a flow with none yet (a flow that joined this round)."""
         part = least[ix]  # (a slice: a view, updated in place; else a copy)
         out = np.empty(part.size) if self.off else part
-        running_min(part, act, self.off, now, out)
+        self.running_min(part, act, self.off, now, out)
         if not isinstance(ix, slice):
             least[ix] = part
         return out

@@ -447,23 +447,21 @@ def _compiled() -> Any:
             types.Array(f8, 1, "A"),
             types.Array(f8, 1, "A"),
         )
-        global _GROWTH, _TOTALS
-        _GROWTH = _entry(njit(sig, **JIT_OPTIONS)(grow))
+        RULES["growth"] = _entry(njit(sig, **JIT_OPTIONS)(grow))
         arr = types.Array(f8, 1, "C")
         sig = types.void(arr, arr, arr, arr, vec, f8, vec, vec, f8, types.boolean)
-        _TOTALS = _entry(njit(sig, **JIT_OPTIONS)(_totals_rule))
+        RULES["totals"] = _entry(njit(sig, **JIT_OPTIONS)(_totals_rule))
         flag = types.Array(types.boolean, 1, "A", readonly=True)
         sig = types.void(types.Array(f8, 1, "A"), flag, types.boolean, vec, types.Array(f8, 1, "A"))
-        global _LEAST, _SAMPLE
         least = njit(sig, **JIT_OPTIONS)(_resolved(_least_rule, names))
-        _LEAST = _entry(least)
+        RULES["least"] = _entry(least)
         names["_least_rule"] = least
         sig = types.void(
             types.Array(f8, 1, "A"), types.Array(f8, 1, "A"), flag, vec,
             types.Array(f8, 2, "C"), types.Array(f8, 2, "C"), types.boolean, vec, vec,
             types.Array(f8, 1, "C"),
         )  # fmt: skip
-        _SAMPLE = _entry(njit(sig, **JIT_OPTIONS)(_resolved(_sample_rule, names)))
+        RULES["sample"] = _entry(njit(sig, **JIT_OPTIONS)(_resolved(_sample_rule, names)))
     return _RULE
 
 
@@ -478,53 +476,18 @@ def _entry(fn: Any) -> Any:
     return fn
 
 
-def growth(
-    incr: FloatArray, acks: FloatArray, cap: FloatArray, w0: FloatArray,
-    act: NDArray[np.bool_], off: bool, z: FloatArray, w1: FloatArray,
-) -> None:  # fmt: skip
-    """:func:`_growth_rule`, compiled (float64 arrays of one dimension, ``act`` bool)."""
-    if _GROWTH is None:
-        _compiled()
-    _GROWTH(incr, acks, cap, w0, act, off, z, w1)
-
-
-def totals(
-    delivered: FloatArray, rate: FloatArray, elapsed: FloatArray, carried: FloatArray,
-    rate_cross: FloatArray, dt: float, g: FloatArray, d_flow: FloatArray, q_mu: float,
-    rates: bool,
-) -> None:  # fmt: skip
-    """:func:`_totals_rule`, compiled (``delivered``, ``rate``, ``elapsed``, ``carried``
-    contiguous float64 arrays of one dimension, the others float64 arrays of one
-    dimension)."""
-    if _TOTALS is None:
-        _compiled()
-    _TOTALS(delivered, rate, elapsed, carried, rate_cross, dt, g, d_flow, q_mu, rates)
-
-
-def running_min(
-    least: FloatArray, act: NDArray[np.bool_], off: bool, now: FloatArray, out: FloatArray
-) -> None:
-    """:func:`_least_rule`, compiled (``least``, ``out``: writable float64 arrays of one
-    dimension; ``now`` float64, ``act`` bool, of one dimension)."""
-    if _LEAST is None:
-        _compiled()
-    _LEAST(least, act, off, now, out)
-
-
-def class_sample_rule() -> Any:
-    """The compiled :func:`_sample_rule` (called with arrays of its signature)."""
-    if _SAMPLE is None:
-        _compiled()
-    return _SAMPLE
-
-
 #: the compiled :func:`_growth_rule`, :func:`_totals_rule`, :func:`_least_rule` and
-#: :func:`_sample_rule` (:func:`growth`, :func:`totals`, :func:`running_min`,
-#: :func:`class_sample_rule`)
-_GROWTH: Any = None
-_TOTALS: Any = None
-_LEAST: Any = None
-_SAMPLE: Any = None
+#: :func:`_sample_rule` by name (:func:`rule`)
+RULES: dict[str, Any] = {}
+
+
+def rule(name: str) -> Any:
+    """The compiled rule ``name`` of :data:`RULES` (``"growth"``, ``"totals"``,
+    ``"least"``, ``"sample"``; compiled, or loaded from the cache, on first use), called
+    with arrays of its signature."""
+    if not RULES:
+        _compiled()
+    return RULES[name]
 
 
 def backlog_kernel() -> Any:

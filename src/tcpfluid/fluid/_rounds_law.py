@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from ..algorithms.base import ControlLaw, RoundAction, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
-from ._rounds_kernel import RTTS, class_sample_rule
+from ._rounds_kernel import RTTS, rule
 from ._rounds_physics import all_of, any_of
 
 if TYPE_CHECKING:
@@ -376,7 +376,7 @@ def class_sample(
     if bound is None:  # (the class's views of the engine's arrays, bound once)
         ix = eng.sel[c]
         bound = eng.sample_rule[c] = partial(
-            class_sample_rule(), eng.base_rtt[ix], eng.fwd_base[ix], eng.active[ix],
+            rule("sample"), eng.base_rtt[ix], eng.fwd_base[ix], eng.active[ix],
             eng.cwnd0[ix], eng.kernels[c].R[RTTS : RTTS + 5], out,
         )  # fmt: skip
     bound(eng.off, w1, acks, eng.no_delta if delta is None else delta)

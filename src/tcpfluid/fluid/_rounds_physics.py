@@ -15,7 +15,7 @@ from numpy.typing import ArrayLike, NDArray
 from ..algorithms.base import SLOW_START
 from . import _rounds_kernel as rk
 from ._places import place_offsets
-from ._rounds_kernel import RED_P, backlog_kernel, totals
+from ._rounds_kernel import RED_P, backlog_kernel
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -404,7 +404,7 @@ def integrate(eng: RoundEngine, t: float, g: FloatArray | None = None, q_mu: flo
     dt = min(t, t_end) - min(eng.t_ev, t_end)
     eng.t_ev = t
     assert eng.d_flow is not None
-    totals(
+    rk.rule("totals")(
         eng.delivered, eng.rate, eng.elapsed, eng.cross_carried,
         eng.rate_cross if eng.cross else eng.none_s, dt, eng.rate if g is None else g,
         eng.d_flow, q_mu, g is not None,
