@@ -78,7 +78,6 @@ class RoundEngine:
 
     ``classes`` are the round-clock classes (flow indices within a scenario) and ``d``
     their base RTTs, shape ``(S, K)``; several classes need one scenario (``S = 1``).
-    ``recorder`` receives each recorded round (``add(engine, c, ...)``).
     """
 
     def __init__(
@@ -101,14 +100,8 @@ class RoundEngine:
         S, K = batch.n_scenarios, len(classes)
         F = sum(ix.size for ix in classes)
         assert K == 1 or S == 1, "several round-clock classes run one scenario at a time"
-        self.law, self.batch, self.run, self.model, self.lag, self.red = (
-            law,
-            batch,
-            run,
-            model,
-            lag,
-            red,
-        )
+        self.law, self.batch, self.run = law, batch, run
+        self.model, self.lag, self.red = model, lag, red
         self.S, self.K, self.F, self.n = S, K, F, S * F
         self.memory_of = memory_of
         self.acks_of = _packet_acks if whole_packets else _window_acks

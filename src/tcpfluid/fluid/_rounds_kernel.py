@@ -212,15 +212,9 @@ def _standing(
 
 def _forward(R: Any, cfg: Any, z_s: Any, w0_s: Any, w1_s: Any, S: int) -> None:
     """The forward queue over the round whose window grows from ``w0_s`` to ``w1_s`` by
-    ``z_s`` through per-ACK increments (the burst term, docs/round-model.md), and the
-    ACK rate of the next round.
-
-    With an ACK train slower than μa (``spread_train``) the growth queues only beyond the
-    train's spare capacity ``w0 (μa/a − 1)``, and the train's rate grows with the window,
-    never beyond μa; with the runs' queue (``CLUMPED``) the mean backlog is the larger of
-    that and the spare-capacity one. With the queue memory (cross traffic) the backlog
-    relaxes towards the standing one by ``1 − keep`` per round, and a round whose rate
-    fell (``DROPPED``) builds from the backlog the last round left."""
+    ``z_s`` through per-ACK increments, and the ACK rate of the next round: the burst
+    term, the ACK train and its runs (``CLUMPED``), the queue memory (``KEEP``,
+    ``DROPPED``) of docs/round-model.md."""
     model, memory, clumps = cfg[MODEL], cfg[MEMORY] != 0, cfg[CLUMPS] != 0
     slow = False
     if cfg[SPREAD] and model != 2:
