@@ -9,16 +9,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .._validation import check_choice, check_int
-from ..fluid._rounds_inputs import _RTT_MODELS, FEEDBACK_ROUNDS
+from ..fluid._rounds_inputs import _RTT_MODELS, FEEDBACK_ROUNDS, MAX_FEEDBACK_ROUNDS
 from ..fluid._rounds_law import DROP_SHARE, DROP_SHARES
 from ._base import Engine, counted_option, sample_rows, summary_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Result
     from ..scenarios import Scenario
-
-#: the most feedback lag the round model takes, rounds
-MAX_FEEDBACK_ROUNDS = 8
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -190,6 +190,8 @@ _RTT_MODELS: tuple[str, ...] = get_args(RttModel)
 #: default feedback lag of the round model, rounds: the RTT samples a law reads at the end
 #: of round k are those of the packets of round k - 1 (docs/round-model.md)
 FEEDBACK_ROUNDS = 1
+#: the most feedback lag the round model takes, rounds
+MAX_FEEDBACK_ROUNDS = 8
 #: the most flow-rounds (flows x scenarios x rounds) a run may take, about an hour at
 #: :data:`FLOW_ROUND_S` (the hybrid model's and the packet simulator's bounds are of the
 #: same order): a longer run is refused before any work, naming what to change
@@ -286,8 +288,10 @@ def _check_run(
         )
     every = check_int("record_every", record_every, minimum=1)
     check_int("feedback_rounds", feedback_rounds, minimum=0)
-    if feedback_rounds > 8:
-        raise ValueError(f"feedback_rounds must be between 0 and 8, got {feedback_rounds!r}")
+    if feedback_rounds > MAX_FEEDBACK_ROUNDS:
+        raise ValueError(
+            f"feedback_rounds must be between 0 and {MAX_FEEDBACK_ROUNDS}, got {feedback_rounds!r}"
+        )
     frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
     if isinstance(record, str):
         raise TypeError(

@@ -313,21 +313,17 @@ def simulate_scenario_rounds(scenario: Scenario, **options: Any) -> RoundTrace:
     scenario
         The scenario.
     **options
-        The options of :func:`simulate_rounds` named in :data:`SCENARIO_OPTIONS`
-        (``rtt_model``, ``record``, ``record_every``, ``feedback_rounds``, ``ack_train``,
-        ``rtt`` (an alias of ``rtt_model``), ``progress``, ``whole_packets``,
-        ``train_runs``, ``drop_share``), with its defaults.
+        The options of :func:`simulate_rounds` named in :data:`SCENARIO_OPTIONS`, with
+        its defaults.
 
     Raises
     ------
     TypeError
         An option not in :data:`SCENARIO_OPTIONS` (named).
     ValueError
-        If a flow has no algorithm, or the
-        scenario has a feature the round model cannot model (flows that do not share the
-        bottleneck, cross traffic off the bottleneck, an ACK-path bottleneck together with
-        RED or unequal base RTTs): the round model refuses it instead of running
-        something else.
+        If a flow has no algorithm, or the scenario has a feature the round model cannot
+        model (flows that do not share the bottleneck, cross traffic off the bottleneck,
+        an ACK-path bottleneck together with RED or unequal base RTTs).
     """
     if not isinstance(scenario, Scenario):
         raise TypeError(f"scenario must be a Scenario, got {type(scenario).__name__}")
