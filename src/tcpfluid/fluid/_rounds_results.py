@@ -571,12 +571,9 @@ class AsyncRecorder:
             pos = np.minimum(np.searchsorted(tc, t_all, side="left"), tc.size - 1)
             hit = tc[pos] == t_all
             ended[:, 0, ix] = hit[:, None]
-            window[:, 0, ix] = np.stack([r[1] for r in rows])[pos]
-            phase[:, 0, ix] = np.stack([r[2] for r in rows])[pos]
-            if delta is not None:
-                delta[:, 0, ix] = np.stack([r[3] for r in rows])[pos]
-            if thr is not None:
-                thr[:, 0, ix] = np.stack([r[6] for r in rows])[pos]
+            for arr, i in ((window, 1), (phase, 2), (delta, 3), (thr, 6)):
+                if arr is not None:  # (each flow's values, held over its round)
+                    arr[:, 0, ix] = np.stack([r[i] for r in rows])[pos]
             if rtt is not None and flow_rtt is not None:
                 mean = np.array([r[4] for r in rows])[pos]
                 flow_rtt[:, 0, ix] = mean[:, None]

@@ -158,7 +158,11 @@ def simulate_rounds(
     batch = paths if isinstance(paths, PathBatch) else PathBatch.from_paths(paths)
     F = check_int("n_flows", n_flows, minimum=1)
     model = _rtt_model(rtt_model, rtt)
-    _check_whole_packets(whole_packets, batch)
+    if whole_packets and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
+        raise ValueError(
+            "whole_packets=True is not modelled with an ACK-path bottleneck (the round's "
+            "ACKs then come from the ACK-path queue); use whole_packets=False"
+        )
     run = _check_run(
         batch, F, rounds, duration_s, record, record_every, feedback_rounds,
         timeout_loss_fraction, flow_start_s, flow_stop_s, cross_traffic,
@@ -181,15 +185,6 @@ def _run(
     eng = RoundEngine(law, batch, classes, d, run, memory_of=queue_memory, **options)
     eng.loop(recorder, progress)
     return {**recorder.series(), **eng.results(options["model"])}
-
-
-def _check_whole_packets(whole_packets: bool, batch: PathBatch) -> None:
-    """``whole_packets=True`` is refused on paths with an ACK-path bottleneck."""
-    if whole_packets and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
-        raise ValueError(
-            "whole_packets=True is not modelled with an ACK-path bottleneck (the round's "
-            "ACKs then come from the ACK-path queue); use whole_packets=False"
-        )
 
 
 def rtt_classes(base_rtt_s: FloatArray) -> list[NDArray[np.intp]]:
