@@ -23,8 +23,7 @@ FloatArray = NDArray[np.float64]
 
 #: the memory of a run beside its record, bytes: per flow (the engine's state, the
 #: scenario's columns, the summary's columns) and per flow and round (the summary's
-#: work on the whole run); measured with ``benchmarks/million.py`` (peak resident memory
-#: of 100,000 flows for 9 and 90 rounds: 0.30 and 0.81 GB, 0.16 GB of it the interpreter)
+#: work on the whole run; docs/round-model.md, "Performance")
 FLOW_BYTES = 800
 SUMMARY_BYTES = 56
 
