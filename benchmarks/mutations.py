@@ -90,10 +90,10 @@ def _packet_delay() -> None:
 
 def _feedback_lag() -> None:
     from tcpfluid.engines import _rounds as engine
-    from tcpfluid.fluid import _rounds_async, _rounds_engine, rounds
+    from tcpfluid.fluid import _rounds_engine, rounds
 
     patched = 0
-    for mod in (rounds, _rounds_async, _rounds_engine, engine):
+    for mod in (rounds, _rounds_engine, engine):
         for obj in list(vars(mod).values()):
             # functions, and the engine classes' __init__ (the Rounds engine's field)
             fns = (

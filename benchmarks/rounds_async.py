@@ -86,7 +86,10 @@ def _class_rounds(result: Any) -> int:
     each class's first flow)."""
     import numpy as np
 
-    from tcpfluid.fluid._rounds_async import rtt_classes
+    try:
+        from tcpfluid.fluid.rounds import rtt_classes
+    except ImportError:  # (a reference tree before the round model's modules were merged)
+        from tcpfluid.fluid._rounds_async import rtt_classes  # type: ignore[no-redef]
 
     trace = result.native
     ends = trace.round_end

@@ -382,7 +382,7 @@ def test_every_fluid_engine_refuses_what_it_cannot_model_by_name() -> None:
         tcpfluid.simulate(sc, "rounds")
     # and the asynchronous round model itself, called directly
     from tcpfluid.algorithms import get_law
-    from tcpfluid.fluid._rounds_async import simulate_rounds_async
+    from tcpfluid.fluid.rounds import simulate_rounds_async
     from tcpfluid.path import Path
 
     slow_acks = Path(1000.0, 0.05, reverse_bandwidth=500.0)

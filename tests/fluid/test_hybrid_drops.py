@@ -178,7 +178,7 @@ def test_growth_shares_deal_each_groups_overflow_first_on_its_growth() -> None:
     # so the growth takes all of them; group 2 did not grow, so its 10 go by window
     # (10 × 5/20, 10 × 15/20); one group with a scalar overflow: 4 of 5 on the growth
     # (4 × 1/4 + 1 × 10/40, 4 × 3/4 + 1 × 30/40)
-    from tcpfluid.fluid._rounds_law import growth_shares
+    from tcpfluid.fluid._rounds_physics import growth_shares
 
     got = growth_shares(np.array([3.0, 10.0]), np.array([1.0, 2.0, 0.0, 0.0]),
                         np.array([10.0, 30.0, 5.0, 15.0]))  # fmt: skip

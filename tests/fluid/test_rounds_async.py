@@ -18,8 +18,13 @@ import tcpfluid
 from tcpfluid.algorithms import get_law
 from tcpfluid.analytic import jain_index
 from tcpfluid.fairness import _delivered_pkts, _packet_delivered, _period_jains
-from tcpfluid.fluid._rounds_async import rtt_classes, shared_backlog, simulate_rounds_async
-from tcpfluid.fluid.rounds import CrossTraffic, simulate_rounds
+from tcpfluid.fluid.rounds import (
+    CrossTraffic,
+    rtt_classes,
+    shared_backlog,
+    simulate_rounds,
+    simulate_rounds_async,
+)
 from tcpfluid.path import Path
 from tcpfluid.scenarios import build_scenario
 

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from tcpfluid.algorithms import get_law
-from tcpfluid.fluid._rounds_async import simulate_rounds_async
+from tcpfluid.fluid.rounds import simulate_rounds_async
 from tcpfluid.path import Path
 
 MU = 1000.0  # packets/s

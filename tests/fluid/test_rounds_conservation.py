@@ -21,7 +21,7 @@ import tcpfluid
 from tcpfluid.algorithms import get_law
 from tcpfluid.algorithms.mixed import MixedLaw
 from tcpfluid.fluid import CrossTraffic, PathBatch, simulate_rounds
-from tcpfluid.fluid._rounds_async import simulate_rounds_async
+from tcpfluid.fluid.rounds import simulate_rounds_async
 from tcpfluid.path import Path
 from tcpfluid.scenarios import build_scenario
 

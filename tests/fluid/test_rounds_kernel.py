@@ -105,10 +105,10 @@ def test_running_minimum_skips_inactive_flows_and_reads_now_for_a_new_one() -> N
     now = np.array([0.06, 0.08, 0.01, 0.1])
     act = np.array([True, True, False, True])
     out = np.empty(4)
-    rk.running_min(least, act, True, now, out)
+    rk.rule("least")(least, act, True, now, out)
     np.testing.assert_array_equal(least, [0.05, 0.08, 0.07, 0.1])
     np.testing.assert_array_equal(out, [0.05, 0.08, 0.07, 0.1])
     least = np.array([np.inf, 0.3])
-    rk.running_min(least, np.array([False, True]), True, np.array([0.2, 0.1]), out[:2])
+    rk.rule("least")(least, np.array([False, True]), True, np.array([0.2, 0.1]), out[:2])
     np.testing.assert_array_equal(out[:2], [0.2, 0.1])  # none yet: this round's
     assert least[0] == np.inf

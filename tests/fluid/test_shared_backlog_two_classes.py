@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from tcpfluid.fluid._rounds_async import shared_backlog
+from tcpfluid.fluid.rounds import shared_backlog
 
 
 def _general(w: list[float], m: list[float]) -> float:

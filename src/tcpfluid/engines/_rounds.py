@@ -9,16 +9,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .._validation import check_choice, check_int
-from ..fluid._rounds_checks import _RTT_MODELS, FEEDBACK_ROUNDS
+from ..fluid._rounds_inputs import _RTT_MODELS, FEEDBACK_ROUNDS, MAX_FEEDBACK_ROUNDS
 from ..fluid._rounds_law import DROP_SHARE, DROP_SHARES
 from ._base import Engine, counted_option, sample_rows, summary_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Result
     from ..scenarios import Scenario
-
-#: the most feedback lag the round model takes, rounds
-MAX_FEEDBACK_ROUNDS = 8
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -157,15 +154,13 @@ class Rounds(Engine):
 def _per_round(a: Any, tr: Any, F: int) -> Any:
     """A recorded per-round quantity of the one scenario of ``tr`` (``(R, S)``: one per
     scenario clock, every flow of it; or ``(R, S, F)``) as the rows of the flows' round
-    logs, ``(R, F)`` (each flow's own rounds at the top of its column, as
-    :func:`~tcpfluid.fluid._rounds_results.own_rounds`); ``None`` when not recorded."""
+    logs, ``(R, F)`` (each flow's own rounds at the top of its column); ``None`` when not
+    recorded."""
+    from ..fluid._rounds_results import own_rounds
+
     if a is None:
         return None
     x = np.asarray(a, dtype=np.float64)
     x = np.repeat(x[:, :1], F, axis=1) if x.ndim == 2 else x[:, 0, :]
     ends = getattr(tr, "round_end", None)
-    if ends is None:
-        return x
-    mask = np.asarray(ends[:, 0, :], dtype=bool)
-    rows = int(mask.sum(axis=0).max(initial=0))
-    return np.take_along_axis(x, np.argsort(~mask, axis=0, kind="stable")[:rows], axis=0)
+    return x if ends is None else own_rounds(ends[:, 0, :], x)[0]

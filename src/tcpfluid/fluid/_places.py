@@ -1,15 +1,9 @@
 """Each flow's place in a slow-start round's burst, the one piece of physics both fluid
-engines read (docs/round-model.md, "Places in the burst").
-
-Flows that start together send their initial windows of ``c`` packets at once, each over
-its own access link, so their first packets reach the bottleneck one per flow in the
-flows' order, then their second packets: ``c`` cycles. The ACK clock keeps that order and
-every ACK of a flow in slow start sends its growth right behind the packet it clocks out,
-so each cycle carries a run of ``z_j / c`` growth packets of each flow, in the flows'
-order: the later a flow, the more of the others' growth its packets queue behind.
-:func:`place_offset` gives one flow's offsets; the round model
-(:class:`~tcpfluid.fluid._rounds_places.BurstPlaces`, through :func:`place_offsets`) and
-the hybrid model (:func:`~tcpfluid.fluid._hybrid_kernel._sample_one`) call it.
+engines read (docs/round-model.md, "Places in the burst"): the later a flow in the flows'
+order, the more of the others' growth its packets queue behind. The round model
+(:class:`~tcpfluid.fluid._rounds_physics.BurstPlaces`, through :func:`place_offsets`) and
+the hybrid model (:func:`~tcpfluid.fluid._hybrid_kernel._sample_one`) call
+:func:`place_offset`.
 """
 
 from __future__ import annotations
@@ -32,11 +26,10 @@ def place_offset(ahead_pkts, z_pkts, placed_pkts, total_pkts, ramp_s, cycles):  
     (``Σ_{i<j} z_i``), ``z_pkts`` its own (``z_j``), ``placed_pkts`` every placed flow's
     (``Z_p``) and ``total_pkts`` every flow's (``Z``), in the round its RTT samples'
     packets were sent; ``ramp_s`` the queue's ramp over that round (its maximum less its
-    minimum queueing delay); ``cycles`` the burst's ``c``. Above the round's first queue the
-    flow's packets meet ``(c − 1)Z/(2c) + (Σ_{i<j} z_i + z_j/2)/c`` packets on average,
-    ``(c − 1)Z/c + Σ_{i≤j} z_i/c`` at its last packet and ``Σ_{i<j} z_i/c`` at its first;
-    the offsets are those less the placed flows' middle (``Z_p/2``), end (``Z_p``) and
-    start, times the ramp's seconds per packet of growth (``ramp_s / Z``)."""
+    minimum queueing delay); ``cycles`` the burst's ``c``. The offsets are the packets its
+    packets meet above the round's first queue (on average, at its last and at its first
+    packet; docs/round-model.md) less the placed flows' middle (``Z_p/2``), end (``Z_p``)
+    and start, times the ramp's seconds per packet of growth (``ramp_s / Z``)."""
     per = ramp_s / (cycles * total_pkts) if total_pkts > 0.0 else 0.0
     return (
         per * (ahead_pkts + 0.5 * z_pkts - 0.5 * placed_pkts),

@@ -1,21 +1,12 @@
 """The one round engine: round clocks shaped (scenarios × round-clock classes).
 
 A **round-clock class** is a set of flows of one base RTT: they start and end their rounds
-together. :func:`tcpfluid.fluid.simulate_rounds` runs S scenarios of one class each (all
-S clocks step together, one round of every scenario per step: the synchronous model);
-:func:`tcpfluid.fluid.simulate_rounds_async` runs one scenario of K classes (each step is
-the round of the class whose clock is earliest). The physics of a round, the losses, what
-the law measures and its decision are the same code in both cases (docs/round-model.md,
-docs/round-model-unequal-rtt.md); with one class the shared standing backlog is the
-closed form ``max(0, W − μa d)``.
-
-**Delivered packets** are the bottleneck's output, integrated between events (the rounds'
-starts): over an interval every flow sends the packets of its round in progress that were
-not lost, ``g_j``, at the rate its window allows through the FIFO, ``x_j = g_j/(d_j +
-q/μa)``, with ``q`` the standing backlog of those windows (the root of ``Σ g_k/(μa d_k +
-q) = 1``, 0 when they fit the pipes); so ``Σ x_j = μa`` while a queue stands and the
-flows and the cross traffic (``μ − μa``) never carry more than the link. With one class
-and no loss this is the round's window over the round's duration.
+together. :func:`~tcpfluid.fluid.rounds.simulate_rounds` runs S scenarios of one class
+each (one round of every scenario per step); :func:`~tcpfluid.fluid.rounds.simulate_rounds_async`
+one scenario of K classes (each step the round of the class whose clock is earliest). The
+physics of a round, the losses, what the law measures and its decision are the same code
+in both (docs/round-model.md, docs/round-model-unequal-rtt.md; the delivered packets:
+"What it delivers" there).
 """
 
 from __future__ import annotations
@@ -33,35 +24,40 @@ from ..algorithms.base import ControlLaw, RoundSample
 from ..queueing import RedParameters
 from . import _rounds_kernel as rk
 from . import _rounds_physics
-from ._rounds_checks import _Run
-from ._rounds_classes import ClassLaw, class_sample, decide_alone
-from ._rounds_inputs import PathBatch
-from ._rounds_kernel import ClassKernel, growth, running_min
+from ._rounds_inputs import PathBatch, _Run
+from ._rounds_kernel import ClassKernel
 from ._rounds_law import (
+    ClassLaw,
     OverflowShare,
     WholeLosses,
     _check_bounded,
     class_laws,
+    class_sample,
     decide,
+    decide_alone,
     join_flows,
     start_law,
 )
 from ._rounds_physics import (
+    BurstPlaces,
     QueueMemory,
     Rtts,
     _reverse_start,
+    account,
+    account_one,
     ack_path_drops,
     across_flows,
     all_of,
     any_of,
     by_scenario,
+    integrate,
     per_flow,
     per_scenario,
     reverse_queues,
+    round_losses,
+    seed_first_packets,
 )
-from ._rounds_places import BurstPlaces, seed_first_packets
 from ._rounds_results import flow_settle_bands
-from ._rounds_totals import account, account_one, integrate, round_losses
 
 FloatArray = NDArray[np.float64]
 
@@ -78,11 +74,10 @@ def _packet_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
 
 
 class RoundEngine:
-    """The round loop (checked arguments; module docstring).
+    """The round loop on checked arguments.
 
     ``classes`` are the round-clock classes (flow indices within a scenario) and ``d``
     their base RTTs, shape ``(S, K)``; several classes need one scenario (``S = 1``).
-    ``recorder`` receives each recorded round (``add(engine, c, ...)``).
     """
 
     def __init__(
@@ -105,14 +100,8 @@ class RoundEngine:
         S, K = batch.n_scenarios, len(classes)
         F = sum(ix.size for ix in classes)
         assert K == 1 or S == 1, "several round-clock classes run one scenario at a time"
-        self.law, self.batch, self.run, self.model, self.lag, self.red = (
-            law,
-            batch,
-            run,
-            model,
-            lag,
-            red,
-        )
+        self.law, self.batch, self.run = law, batch, run
+        self.model, self.lag, self.red = model, lag, red
         self.S, self.K, self.F, self.n = S, K, F, S * F
         self.memory_of = memory_of
         self.acks_of = _packet_acks if whole_packets else _window_acks
@@ -136,19 +125,20 @@ class RoundEngine:
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
-        # totals: the bottleneck's output integrated between events (module docstring)
+        self.grow, self.running_min = rk.rule("growth"), rk.rule("least")
+        # totals: the bottleneck's output integrated between events
         self.t_ev, self.rate, self.rate_cross = 0.0, np.zeros(n), np.zeros(S)
         self.inflight, self.buf_s, self.none_s = np.zeros(n), np.zeros(S), np.zeros(0)
         self.delivered, self.cross_carried, self.elapsed = np.zeros(n), np.zeros(S), np.zeros(S)
         self.losses = np.zeros(n, dtype=np.int64)
-        #: per class: per-flow work arrays reused by every round (:meth:`_scratch`)
-        self.scratch: list[dict[str, FloatArray]] = [{} for _ in range(K)]
+        #: (one class, several scenarios of several flows) the round's RTTs per flow
+        self.rtts_rep = np.empty((5, n)) if K == 1 and S > 1 and F > 1 else None
         #: per class: its round's growth (one value per flow)
         self.growth_work = [np.empty(m * S) for m in self.size]
         #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
         self.out_row: Callable[[], tuple[FloatArray, FloatArray | None]] | None = None
         #: (one round clock, several flows, a burst model) the flows' places in the
-        #: round's burst (:class:`~._rounds_places.BurstPlaces`)
+        #: round's burst (:class:`~._rounds_physics.BurstPlaces`)
         self.places = (
             BurstPlaces(self.cwnd0, self.start_n, S, F, lag, model)
             if K == 1 and F > 1 and not self.reverse and model != "fluid"
@@ -190,7 +180,7 @@ class RoundEngine:
         self.started = np.zeros(n, dtype=bool) if self.staggered else np.ones(n, dtype=bool)
         self.base_rtt, self.fwd_base = np.full(n, np.inf), np.full(n, np.inf)
         #: per class: whether some of its flows may have joined without a base RTT yet
-        #: (their first packets' RTTs seed it: :func:`~._rounds_places.seed_first_packets`)
+        #: (their first packets' RTTs seed it: :func:`~._rounds_physics.seed_first_packets`)
         self.unseeded = [True] * K
         #: (several classes) per flow: the RTTs its law read last (a class's decision
         #: sees the others'), and the rest of the sample every flow's law reads (window,
@@ -245,7 +235,7 @@ class RoundEngine:
         #: (several classes) per class: the law that decides its flows alone, on views of
         #: their state, and its state's keys (:func:`~._rounds_law.class_laws`), or ``None``
         #: for all: every decision is the whole law's on every flow, the others' discarded;
-        #: and per class its views, sample and bound rule (:mod:`._rounds_classes`)
+        #: and per class its views, sample and bound rule (:func:`~._rounds_law.class_law`)
         self.alone = class_laws(law, self.sel) if K > 1 else None
         self.class_law: list[ClassLaw | None] = [None] * K
         self.sample_arrays: list[FloatArray] = [np.empty((8, 0))] * K
@@ -253,17 +243,6 @@ class RoundEngine:
         self.no_delta = np.empty(0)
         self.count = [0] * K
         self.fixed: list[tuple[Any, ...] | None] = [None] * K
-
-    def _scratch(self, c: int, name: str, rows: int = 0) -> FloatArray:
-        """Class ``c``'s work array ``name`` (one value per flow of the class; ``rows``:
-        that many such rows), made on first use and reused by every later round: a
-        round's intermediate values are written in place instead of into fresh arrays."""
-        try:
-            return self.scratch[c][name]
-        except KeyError:
-            shape = (rows, self.size[c] * self.S) if rows else (self.size[c] * self.S,)
-            buf = self.scratch[c][name] = np.empty(shape)
-            return buf
 
     # ------------------------------------------------------------------ the loop
     def loop(self, recorder: Any, progress: Callable[[float], None] | None) -> None:
@@ -395,7 +374,7 @@ class RoundEngine:
         # ---------------- growth of the round through per-ACK increments
         z = self.growth_work[c]
         w1 = np.empty(z.size) if row is None else row[0]
-        growth(self.incr[ix], acks, self.cap[ix], w0, act, self.off, z, w1)
+        self.grow(self.incr[ix], acks, self.cap[ix], w0, act, self.off, z, w1)
         if self.growth is not None:
             self.growth[ix] = z
         z_s = per_scenario(z, S, m)
@@ -527,12 +506,13 @@ class RoundEngine:
         ix, m, S = self.sel[c], self.size[c], self.S
         if self.alone is not None:
             return class_sample(self, c, w1, acks, delta)
-        if rtts[1].size == self.n:  # (one value per flow: :class:`~._rounds_places.BurstPlaces`)
+        if rtts[1].size == self.n:  # (one value per flow: :class:`~._rounds_physics.BurstPlaces`)
             r_min, r_mean, r_max, f_min, f_mean = rtts
         elif m > 1 and S == 1:  # (the scenario's values over its flows: read-only views)
             r_min, r_mean, r_max, f_min, f_mean = (np.broadcast_to(x, (m,)) for x in rtts)
         elif m > 1:  # (each scenario's values broadcast over its flows)
-            rep = self._scratch(c, "rtts", 5)
+            rep = self.rtts_rep
+            assert rep is not None
             np.copyto(rep.reshape(5, S, m), np.array(rtts)[:, :, None])
             r_min, r_mean, r_max, f_min, f_mean = rep
         else:
@@ -558,7 +538,7 @@ class RoundEngine:
         minimum, or ``now`` for a flow with none yet (a flow that joined this round)."""
         part = least[ix]  # (a slice: a view, updated in place; else a copy)
         out = np.empty(part.size) if self.off else part
-        running_min(part, act, self.off, now, out)
+        self.running_min(part, act, self.off, now, out)
         if not isinstance(ix, slice):
             least[ix] = part
         return out

@@ -2,21 +2,13 @@
 starts from, the burst of its per-ACK growth, the losses beyond the buffer, the RTTs of
 its packets and the feedback lag (docs/round-model.md, docs/round-model-unequal-rtt.md).
 
-One compiled rule (:func:`_round_rule`) steps the per-scenario values of one round of
-one round-clock class: the round engine
-(:class:`~tcpfluid.fluid._rounds_engine.RoundEngine`) runs every round of every class
-through it, one class of S scenarios and K classes of one scenario alike. It loops over
-the scenarios with scalar code whose IEEE operations are NumPy's on the arrays, in the
-same order (``error_model="numpy"``, no ``fastmath``; ``numpy.maximum(x, y)`` written
-``x if (x >= y or x != x) else y``; a test over all scenarios, such as "some ACK train is
-slower than μa", decides for all of them as ``numpy.any`` did).
-
-Each class keeps its values in one array of rows of S values (:class:`ClassKernel`, rows
-named below), bound once to the compiled rule, so that a round costs one call. The rule
-stops (``part`` 1) where the engine computes, with cross traffic, what Python functions
-it can be given define: the FIFO's queue memory (the engine's ``memory_of``) and the
-queue of an ACK train made of runs (:func:`~._rounds_physics.train_clump_queue`); the
-engine writes them into their rows and calls the rule's second part (``part`` 2).
+One compiled rule (:func:`_round_rule`) steps one round of one round-clock class over its
+S scenarios, with scalar code whose IEEE operations are NumPy's in the same order
+(``error_model="numpy"``, no ``fastmath``; ``numpy.maximum(x, y)`` written ``x if (x >= y
+or x != x) else y``). Each class keeps its values in rows of S values
+(:class:`ClassKernel`, rows named below). With cross traffic the rule stops after
+``part`` 1; the engine writes the queue memory and the runs' queue into their rows and
+calls ``part`` 2.
 """
 
 from __future__ import annotations
@@ -220,15 +212,9 @@ def _standing(
 
 def _forward(R: Any, cfg: Any, z_s: Any, w0_s: Any, w1_s: Any, S: int) -> None:
     """The forward queue over the round whose window grows from ``w0_s`` to ``w1_s`` by
-    ``z_s`` through per-ACK increments (the burst term, docs/round-model.md), and the
-    ACK rate of the next round.
-
-    With an ACK train slower than μa (``spread_train``) the growth queues only beyond the
-    train's spare capacity ``w0 (μa/a − 1)``, and the train's rate grows with the window,
-    never beyond μa; with the runs' queue (``CLUMPED``) the mean backlog is the larger of
-    that and the spare-capacity one. With the queue memory (cross traffic) the backlog
-    relaxes towards the standing one by ``1 − keep`` per round, and a round whose rate
-    fell (``DROPPED``) builds from the backlog the last round left."""
+    ``z_s`` through per-ACK increments, and the ACK rate of the next round: the burst
+    term, the ACK train and its runs (``CLUMPED``), the queue memory (``KEEP``,
+    ``DROPPED``) of docs/round-model.md."""
     model, memory, clumps = cfg[MODEL], cfg[MEMORY] != 0, cfg[CLUMPS] != 0
     slow = False
     if cfg[SPREAD] and model != 2:
@@ -455,23 +441,21 @@ def _compiled() -> Any:
             types.Array(f8, 1, "A"),
             types.Array(f8, 1, "A"),
         )
-        global _GROWTH, _TOTALS
-        _GROWTH = _entry(njit(sig, **JIT_OPTIONS)(grow))
+        RULES["growth"] = _entry(njit(sig, **JIT_OPTIONS)(grow))
         arr = types.Array(f8, 1, "C")
         sig = types.void(arr, arr, arr, arr, vec, f8, vec, vec, f8, types.boolean)
-        _TOTALS = _entry(njit(sig, **JIT_OPTIONS)(_totals_rule))
+        RULES["totals"] = _entry(njit(sig, **JIT_OPTIONS)(_totals_rule))
         flag = types.Array(types.boolean, 1, "A", readonly=True)
         sig = types.void(types.Array(f8, 1, "A"), flag, types.boolean, vec, types.Array(f8, 1, "A"))
-        global _LEAST, _SAMPLE
         least = njit(sig, **JIT_OPTIONS)(_resolved(_least_rule, names))
-        _LEAST = _entry(least)
+        RULES["least"] = _entry(least)
         names["_least_rule"] = least
         sig = types.void(
             types.Array(f8, 1, "A"), types.Array(f8, 1, "A"), flag, vec,
             types.Array(f8, 2, "C"), types.Array(f8, 2, "C"), types.boolean, vec, vec,
             types.Array(f8, 1, "C"),
         )  # fmt: skip
-        _SAMPLE = _entry(njit(sig, **JIT_OPTIONS)(_resolved(_sample_rule, names)))
+        RULES["sample"] = _entry(njit(sig, **JIT_OPTIONS)(_resolved(_sample_rule, names)))
     return _RULE
 
 
@@ -486,53 +470,18 @@ def _entry(fn: Any) -> Any:
     return fn
 
 
-def growth(
-    incr: FloatArray, acks: FloatArray, cap: FloatArray, w0: FloatArray,
-    act: NDArray[np.bool_], off: bool, z: FloatArray, w1: FloatArray,
-) -> None:  # fmt: skip
-    """:func:`_growth_rule`, compiled (float64 arrays of one dimension, ``act`` bool)."""
-    if _GROWTH is None:
-        _compiled()
-    _GROWTH(incr, acks, cap, w0, act, off, z, w1)
-
-
-def totals(
-    delivered: FloatArray, rate: FloatArray, elapsed: FloatArray, carried: FloatArray,
-    rate_cross: FloatArray, dt: float, g: FloatArray, d_flow: FloatArray, q_mu: float,
-    rates: bool,
-) -> None:  # fmt: skip
-    """:func:`_totals_rule`, compiled (``delivered``, ``rate``, ``elapsed``, ``carried``
-    contiguous float64 arrays of one dimension, the others float64 arrays of one
-    dimension)."""
-    if _TOTALS is None:
-        _compiled()
-    _TOTALS(delivered, rate, elapsed, carried, rate_cross, dt, g, d_flow, q_mu, rates)
-
-
-def running_min(
-    least: FloatArray, act: NDArray[np.bool_], off: bool, now: FloatArray, out: FloatArray
-) -> None:
-    """:func:`_least_rule`, compiled (``least``, ``out``: writable float64 arrays of one
-    dimension; ``now`` float64, ``act`` bool, of one dimension)."""
-    if _LEAST is None:
-        _compiled()
-    _LEAST(least, act, off, now, out)
-
-
-def class_sample_rule() -> Any:
-    """The compiled :func:`_sample_rule` (called with arrays of its signature)."""
-    if _SAMPLE is None:
-        _compiled()
-    return _SAMPLE
-
-
 #: the compiled :func:`_growth_rule`, :func:`_totals_rule`, :func:`_least_rule` and
-#: :func:`_sample_rule` (:func:`growth`, :func:`totals`, :func:`running_min`,
-#: :func:`class_sample_rule`)
-_GROWTH: Any = None
-_TOTALS: Any = None
-_LEAST: Any = None
-_SAMPLE: Any = None
+#: :func:`_sample_rule` by name (:func:`rule`)
+RULES: dict[str, Any] = {}
+
+
+def rule(name: str) -> Any:
+    """The compiled rule ``name`` of :data:`RULES` (``"growth"``, ``"totals"``,
+    ``"least"``, ``"sample"``; compiled, or loaded from the cache, on first use), called
+    with arrays of its signature."""
+    if not RULES:
+        _compiled()
+    return RULES[name]
 
 
 def backlog_kernel() -> Any:
@@ -577,11 +526,10 @@ class ClassKernel:
             _entry(_compiled()), *args, np.zeros(RED_P + 1) if red is None else red
         )
         #: the rows the engine reads: the backlogs (capped), as the packets see them, the
-        #: RTTs the law reads, the ACK-path backlogs, the ACK train's rate
+        #: RTTs the law reads
         self.qf = (R[Q_MIN], R[Q_MEAN], R[Q_MAX], R[Q_1])
         self.seen = (R[Q_MIN], R[Q_MEAN], R[Q_MAX], R[SEEN_1])
         self.rtts = (R[RTTS], R[RTTS + 1], R[RTTS + 2], R[RTTS + 3], R[RTTS + 4])
-        self.qr = tuple(R[QR + i] for i in range(4))
         self.lost = R[LOST] if finite else None
         self.duration = R[DURATION]
         #: the clock at the end of round ``k`` (from 0): ``clocks[(k + 1) % 2]``

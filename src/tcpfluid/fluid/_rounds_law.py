@@ -1,19 +1,26 @@
 """The control law's side of the round model: its first action, flows joining, loss
-reactions, and the guard against windows growing without bound."""
+reactions, the guard against windows growing without bound, and the law of a round-clock
+class deciding its flows alone (several classes: the law's compiled rule bound once to
+the class's views of the law's state and to the class's sample)."""
 
 from __future__ import annotations
 
 import itertools
 import math
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from functools import partial
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-from numpy.typing import ArrayLike, NDArray
+from numpy.typing import NDArray
 
 from ..algorithms.base import ControlLaw, RoundAction, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
+from ._rounds_kernel import RTTS, rule
 from ._rounds_physics import all_of, any_of
+
+if TYPE_CHECKING:
+    from ._rounds_engine import RoundEngine
 
 FloatArray = NDArray[np.float64]
 
@@ -143,33 +150,20 @@ def join_flows(
     fwd_base[joining] = np.inf
 
 
-#: how a round's drop-tail overflow is shared among the flows (option ``drop_share``):
-#: ``"proportional"`` every flow in flight loses in proportion to its window;
-#: ``"in-turn"`` the overflow's whole packets fall one per flow, flow after flow in turn;
-#: ``"growth"`` first on the packets each flow sent beyond its ACK clock (its per-ACK
-#: growth of the round), the rest in proportion to the windows, a loss event once a flow's
-#: losses reach a whole packet (:class:`WholeLosses`)
+#: how a round's drop-tail overflow is shared among the flows (option ``drop_share``;
+#: docs/round-model.md, "Finite buffer"): in proportion to the windows, whole packets one
+#: per flow in turn (:class:`OverflowShare`), first on each flow's per-ACK growth
+#: (:func:`~._rounds_physics.growth_shares`, :class:`WholeLosses`)
 DROP_SHARES = ("proportional", "in-turn", "growth")
 #: the round model's default ``drop_share``
 DROP_SHARE = "proportional"
 
 
 class OverflowShare:
-    """The ``"in-turn"`` rule of the round model: a drop-tail overflow falls one whole
-    packet per flow, flow after flow, from the flow after the last one it hit, as packets
-    of many flows interleaved at a full queue are dropped (with ``L`` packets over ``m``
-    flows in flight each loses ``⌊L/m⌋`` and the next ``L mod m`` in turn one more; a
-    part of a packet is carried to the group's next overflow). A round that overflows
-    drops at least one whole packet (the packet that did not fit: a packet sender's
-    window is a whole number of packets), so one flow loses a packet in every round
-    its queue overflows, as with ``"proportional"`` and in the packet simulator. Each
-    group of flows (scenario of a batch) keeps its own turn and carry.
-
-    Parameters
-    ----------
-    groups
-        Number of groups (independent turns).
-    """
+    """The ``"in-turn"`` rule: a drop-tail overflow falls one whole packet per flow, flow
+    after flow, from the flow after the last one it hit (a part of a packet carried to the
+    group's next overflow; at least one whole packet per overflow). Each of ``groups``
+    groups of flows (scenarios of a batch) keeps its own turn and carry."""
 
     #: a round that overflows drops at least one whole packet (``False``: only the whole
     #: packets of the carried total; an experiment's switch, validation/test_many_flows_overflow.py)
@@ -205,39 +199,10 @@ class OverflowShare:
         return np.minimum(out, w)
 
 
-def growth_shares(lost: ArrayLike, z: FloatArray, w: FloatArray) -> FloatArray:
-    """``drop_share="growth"``: each group's overflow of ``lost`` packets shared among its
-    flows, first in proportion to their growth ``z`` (packets sent beyond the ACK clock,
-    back to back after the packet an ACK clocks out, so they meet the full queue) up to
-    its total, the rest in proportion to the windows in flight ``w``. ``lost`` holds one
-    value per group and ``z``, ``w`` the groups' flows one group after another (one
-    group: a scalar ``lost``)."""
-    lost_g = np.asarray(lost, dtype=np.float64).reshape(-1, 1)
-    z_g = z.reshape(lost_g.shape[0], -1)
-    w_g = w.reshape(z_g.shape)
-    z_tot = z_g.sum(axis=1, keepdims=True)
-    w_tot = w_g.sum(axis=1, keepdims=True)
-    take = np.minimum(lost_g, z_tot)
-    on_z = take > 0.0
-    out = z_g * np.divide(take, z_tot, out=np.zeros_like(take), where=on_z)
-    rest = lost_g - take
-    on_w = (rest > 0.0) & (w_tot > 0.0)
-    out = out + w_g * np.divide(rest, w_tot, out=np.zeros_like(rest), where=on_w)
-    return out.reshape(z.shape)
-
-
 class WholeLosses:
-    """The loss events of ``drop_share="growth"``: a flow takes a loss event once the
-    losses charged to it since its last event reach a whole packet (a packet flow learns
-    of a loss only when one of its packets is dropped; the hybrid model's rule), and a
-    flow alone in flight at any overflow (the packet that did not fit is its own). A part
-    of a packet is carried to the flow's next round.
-
-    Parameters
-    ----------
-    n
-        Number of flows.
-    """
+    """The loss events of ``drop_share="growth"`` for ``n`` flows: a flow takes a loss
+    event once the losses charged to it since its last event reach a whole packet, or when
+    it is alone in flight at an overflow; a part of a packet is carried."""
 
     def __init__(self, n: int) -> None:
         self.owed = np.zeros(n)
@@ -255,12 +220,8 @@ class WholeLosses:
 
 
 #: rounds after a loss reaction whose losses belong to the same loss episode (no new loss
-#: event): the packets a flow sends in the round after its cut were mostly sent before a
-#: packet sender detects the loss (duplicate ACKs arrive a round after the drop), and a
-#: packet sender cuts once per episode (NewReno's recovery point; ns-2's FAST module halves
-#: again only once the ACKs pass the highest packet sent at the last cut). The hybrid ODE
-#: engine's rule: drops within one RTT after the reaction belong to the same event.
-#: Module-level so that an experiment can switch it off (0; validation/test_many_flows_overflow.py).
+#: event; docs/round-model.md, "Finite buffer"). Module-level so that an experiment can
+#: switch it off (0; validation/test_many_flows_overflow.py).
 RECOVERY_ROUNDS = 1
 
 
@@ -358,3 +319,97 @@ def _uniform(law: ControlLaw, m: int) -> bool:
     except (ValueError, TypeError):
         return False
     return True
+
+
+#: a class's views of the law's state and of the engine's per-flow arrays, its sample,
+#: its law's bound decision (or ``None``) and the windows that decision writes
+ClassLaw = tuple[tuple[Any, ...], RoundSample, Any, FloatArray]
+
+
+def _then(bound: Callable[[], None], action: RoundAction) -> Callable[[], RoundAction]:
+    """A law's bound decision (``ControlLaw._bind_round``) as a call returning the action
+    it writes."""
+
+    def rule() -> RoundAction:
+        bound()
+        return action
+
+    return rule
+
+
+def class_law(eng: RoundEngine, c: int) -> ClassLaw:
+    """Class ``c``'s views of the law's state and of the engine's per-flow arrays, its
+    sample (arrays written by every round, :func:`class_sample`) and its law's decision
+    on them: the law's compiled rule bound to them once (``ControlLaw._bind_round``),
+    writing into the engine's windows, increments and caps of the class (the last item:
+    that view of the windows), or ``None`` when the law decides otherwise (its
+    ``on_round`` is called). Made on first use."""
+    made = eng.class_law[c]
+    if made is None:
+        ix, m = eng.sel[c], eng.size[c]
+        law, keys = eng.alone[c]  # type: ignore[index]
+        state = eng.ls.state
+        views = (
+            {k: state[full][ix] for k, full in keys.items()},
+            eng.active[ix], eng.losses[ix], eng.recovering[ix],
+        )  # fmt: skip
+        eng.sample_arrays[c] = arrays = np.empty((8, m))
+        sample = RoundSample(*arrays)
+        # (the rule writes its action into the engine's windows, increments and caps)
+        action = RoundAction(eng.cwnd0[ix], eng.incr[ix], eng.cap[ix])
+        bound = law._bind_round(dict(views[0]), sample, action)
+        rule = None if bound is None else _then(bound, action)
+        made = eng.class_law[c] = (views, sample, rule, action.cwnd)
+    return made
+
+
+def class_sample(
+    eng: RoundEngine, c: int, w1: FloatArray, acks: FloatArray, delta: FloatArray | None
+) -> tuple[RoundSample, FloatArray, FloatArray]:
+    """The round engine's sample of class ``c``: the class's round, each value
+    broadcast over its flows, written into the class's sample (:func:`class_law`); also
+    the base RTT and mean RTT its flows read, and Δ of the windows ``w1`` into ``delta``
+    when given."""
+    sample = class_law(eng, c)[1]
+    out = eng.sample_arrays[c]
+    bound = eng.sample_rule[c]
+    if bound is None:  # (the class's views of the engine's arrays, bound once)
+        ix = eng.sel[c]
+        bound = eng.sample_rule[c] = partial(
+            rule("sample"), eng.base_rtt[ix], eng.fwd_base[ix], eng.active[ix],
+            eng.cwnd0[ix], eng.kernels[c].R[RTTS : RTTS + 5], out,
+        )  # fmt: skip
+    bound(eng.off, w1, acks, eng.no_delta if delta is None else delta)
+    return sample, sample.base_rtt, sample.rtt_mean
+
+
+def decide_alone(
+    eng: RoundEngine, c: int, sample: RoundSample, lost: FloatArray | None, counting: bool
+) -> None:
+    """The round engine's decision for class ``c``'s flows alone (``sample``: theirs):
+    its law decides on views of their state. A law decides each flow from that flow's
+    own state and sample, with the same parameters for every flow, so this is the
+    decision of the whole law on every flow with the others' discarded."""
+    ix = eng.sel[c]
+    law, keys = eng.alone[c]  # type: ignore[index]
+    state = eng.ls.state
+    views, _, rule, written = class_law(eng, c)
+    view, active, losses, recovering = views
+    # (a bound rule without a loss reads and writes its views only)
+    sub = dict(view) if lost is not None or rule is None else view
+    cwnd0, incr, cap = decide(
+        law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
+        eng.run.frac, counting, losses, None, recovering, rule,
+    )  # fmt: skip
+    # (the bound rule writes the views in place: only a loss reaction or a law's
+    # ``on_round`` may replace an array or add a key)
+    for k, arr in sub.items() if lost is not None or rule is None else ():
+        if arr is not view.get(k):  # the law replaced the array, or added a key
+            if k not in keys:  # (full length, like every other)
+                keys[k] = f"{keys['phase'][:-5]}{k}"
+                state.setdefault(keys[k], np.zeros(eng.n, dtype=np.asarray(arr).dtype))
+            state[keys[k]][ix] = arr
+    if keys["phase"] != "phase":  # (a law of a MixedLaw: the shared phase too)
+        state["phase"][ix] = sub["phase"]
+    if cwnd0 is not written:  # (the loss reactions', or the law's own action)
+        eng.cwnd0[ix], eng.incr[ix], eng.cap[ix] = cwnd0, incr, cap

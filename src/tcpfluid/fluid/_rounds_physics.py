@@ -1,16 +1,24 @@
-"""The round model's physics in NumPy: pure functions of one round (the shared backlog's
-checked entry point, the FIFO's queue memory with cross traffic, the queue of an ACK train
-made of runs, the ACK path). The bottleneck over a round (queues, burst, losses, RTTs, the
-feedback lag) is compiled: :mod:`._rounds_kernel`."""
+"""The round model's physics in NumPy: functions of one round (the shared backlog's checked
+entry point, the FIFO's queue memory with cross traffic, the queue of an ACK train made of
+runs, the ACK path, the flows' first packets and places in the burst, a round's losses and
+the bottleneck's output between events). The bottleneck over a round (queues, burst,
+losses, RTTs, the feedback lag) is compiled: :mod:`._rounds_kernel`."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+import math
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
-from ._rounds_kernel import backlog_kernel
+from ..algorithms.base import SLOW_START
+from . import _rounds_kernel as rk
+from ._places import place_offsets
+from ._rounds_kernel import RED_P, backlog_kernel
+
+if TYPE_CHECKING:
+    from ._rounds_engine import RoundEngine
 
 FloatArray = NDArray[np.float64]
 
@@ -84,13 +92,9 @@ def queue_memory(
     mu_a: FloatArray, mu: FloatArray, carried: FloatArray, mu_prev: FloatArray
 ) -> QueueMemory:
     """The :class:`QueueMemory` of a round at available rate ``mu_a`` (link rate ``mu``)
-    after a round that ended with backlog ``carried`` at available rate ``mu_prev``.
-
-    Over a round of duration ``T = d + Q/μ`` the link queue (link packets) goes from Q to
-    ``Q + W − μa T``, so in backlog units ``x = Q μa/μ`` (delay ``x/μa``)
-    ``x' = (1 − μa/μ) x + (μa/μ)(W − μa d)``: it relaxes to the standing backlog
-    ``W − μa d`` by ``μa/μ`` per round, at once without cross traffic.
-    """
+    after a round that ended with backlog ``carried`` at available rate ``mu_prev``: the
+    backlog relaxes to the standing one by ``μa/μ`` per round (docs/round-model.md,
+    "Queue memory")."""
     return QueueMemory(1.0 - mu_a / mu, carried * (mu_a / mu_prev), mu_a < mu_prev)
 
 
@@ -98,20 +102,10 @@ def train_clump_queue(
     z: FloatArray, w1: FloatArray, pipe: FloatArray, clumps: FloatArray
 ) -> FloatArray:
     """Mean backlog (packets) that a round's per-ACK growth ``z`` builds inside an ACK
-    train made of runs, after the available rate rose (docs/round-model.md, "ACK train").
-
-    When the rate rises, the window's ``clumps`` packets travel apart (one per run). Each
-    ACK releases ``1 + z/W`` packets, so a run grows with the window and, served back to
-    back at μa, returns its ACKs at μa: a run of L ACKs builds a backlog of ``L z/W`` by
-    its end and its packets see ``L z/(2W)`` on average. Runs merge as the gaps between
-    them close. With the gaps independent and exponential at the rise, the gaps left are
-    still exponential with the same mean, so the number of runs falls as the idle share
-    of the round, ``N = clumps (1 − ρ)/(1 − ρ0)`` (``ρ = W1/pipe``, ``ρ0 = clumps/pipe``),
-    and a run holds K of the original ones, K geometric with mean ``m = clumps/N``. A
-    packet lies in a run of size-biased length ``(W/clumps)(2m − 1)``, so the mean backlog
-    is ``z (2m − 1)/(2 clumps)`` (derived in SymPy in
-    ``validation/test_train_clumps.py``), at most ``z/2``: the whole train one run.
-    """
+    train made of runs after the available rate rose, ``z (2m − 1)/(2 clumps)`` with
+    ``m = (1 − ρ0)/(1 − ρ)`` (``ρ = w1/pipe``, ``ρ0 = clumps/pipe``), at most ``z/2``
+    (docs/round-model.md, "Runs of the ACK train"; derived in SymPy in
+    ``validation/test_train_clumps.py``)."""
     with np.errstate(divide="ignore", invalid="ignore"):
         rho0 = np.minimum(clumps / pipe, 1.0)
         idle = 1.0 - np.minimum(w1 / pipe, 1.0)
@@ -226,3 +220,249 @@ def across_flows(x: Any, m: int) -> Any:
 def per_scenario(x: FloatArray, S: int, m: int) -> FloatArray:
     """The sum over each scenario's ``m`` flows of a per-flow array (S × m,) -> (S,)."""
     return x.reshape(S, m).sum(axis=1) if m > 1 else x
+
+
+def growth_shares(lost: ArrayLike, z: FloatArray, w: FloatArray) -> FloatArray:
+    """``drop_share="growth"``: each group's overflow of ``lost`` packets shared among its
+    flows, first in proportion to their growth ``z`` (packets sent beyond the ACK clock,
+    back to back after the packet an ACK clocks out, so they meet the full queue) up to
+    its total, the rest in proportion to the windows in flight ``w``. ``lost`` holds one
+    value per group and ``z``, ``w`` the groups' flows one group after another (one
+    group: a scalar ``lost``)."""
+    lost_g = np.asarray(lost, dtype=np.float64).reshape(-1, 1)
+    z_g = z.reshape(lost_g.shape[0], -1)
+    w_g = w.reshape(z_g.shape)
+    z_tot = z_g.sum(axis=1, keepdims=True)
+    w_tot = w_g.sum(axis=1, keepdims=True)
+    take = np.minimum(lost_g, z_tot)
+    on_z = take > 0.0
+    out = z_g * np.divide(take, z_tot, out=np.zeros_like(take), where=on_z)
+    rest = lost_g - take
+    on_w = (rest > 0.0) & (w_tot > 0.0)
+    out = out + w_g * np.divide(rest, w_tot, out=np.zeros_like(rest), where=on_w)
+    return out.reshape(z.shape)
+
+
+def seed_first_packets(eng: RoundEngine, act: Any, d: FloatArray, inv_mu: Any) -> None:
+    """The base RTT of the flows that start together on an idle bottleneck, from their
+    first packets: the j-th (from 0) finds j packets queued, base RTT ``d + j/μa``
+    (docs/round-model.md, "First packets"). One round clock only."""
+    if eng.K > 1:
+        return
+    S, m = eng.S, eng.F
+    first = np.asarray(act, dtype=bool) & np.isinf(eng.base_rtt)
+    idle = per_scenario((np.asarray(act, dtype=bool) & ~first).astype(np.float64), S, m)
+    first &= per_flow(idle == 0.0, m)  # no flow of the scenario sending before
+    if not any_of(first):
+        return
+    fs = by_scenario(first, S, m)
+    ahead = (np.cumsum(fs, axis=1) - fs).reshape(-1) if m > 1 else np.zeros(first.size)
+    inv = np.broadcast_to(inv_mu, d.shape)
+    queued = ahead * per_flow(inv, m)  # the first packets ahead, s
+    eng.base_rtt[first] = (per_flow(d, m) + queued)[first]
+    eng.fwd_base[first] = (per_flow(0.5 * d, m) + queued)[first]
+
+
+class BurstPlaces:
+    """(One round clock, several flows, a burst model) each flow's place in the round's
+    burst: per round of the last ``lag + 1``, the offsets of its mean, maximum and minimum
+    RTT from the round's (:meth:`__call__`). ``cwnd0``: the flows' initial windows and
+    ``start_n`` their start times, ``S × F`` values; ``model``: the RTT model's name."""
+
+    def __init__(
+        self, cwnd0: FloatArray, start_n: FloatArray, S: int, F: int, lag: int, model: str
+    ) -> None:
+        self.S, self.F, self.lag, self.model = S, F, lag, model
+        self.rows = [np.zeros((3, S * F)) for _ in range(lag + 1)]
+        self.out = np.zeros((3, S, F))
+        #: the round's minimum RTT each flow's packets see (its first packet's)
+        self.min_seen: FloatArray | None = None
+        #: the flows that have places in the burst: those that start first, together;
+        #: the burst's cycles: the first of them's initial window (at least 1 packet)
+        first = start_n.reshape(S, F)
+        placed = first == first.min(axis=1, keepdims=True)
+        w0 = cwnd0.reshape(S, F)[np.arange(S), placed.argmax(axis=1)]
+        self.cycles = np.maximum(w0, 1.0)
+        self.placed = placed.reshape(-1)
+        #: rounds since a placed flow was last in slow start: once more than the
+        #: feedback lag, every place read is zero and the round's RTTs are every flow's
+        self.unplaced_rounds = 0
+
+    def __call__(
+        self, k: int, phase: FloatArray, act: Any, z: FloatArray, R: FloatArray, rtts: Rtts
+    ) -> Rtts:
+        """The RTTs each flow's packets see at its place in round ``k``'s burst
+        (docs/round-model.md, "Places in the burst"; ``phase``: the flows' law phases,
+        ``z`` their growth, ``R`` the round's rows of :mod:`._rounds_kernel`): the round's
+        RTTs plus each placed flow's offsets (:func:`~._places.place_offset`), read with
+        the feedback lag; the base RTT keeps the round's minimum."""
+        S, m, lag = self.S, self.F, self.lag
+        placed = self.placed.reshape(S, m) & (phase == SLOW_START).reshape(S, m)
+        if placed.any():
+            self.unplaced_rounds = 0
+        else:
+            self.unplaced_rounds += 1
+            if self.unplaced_rounds > lag:  # no place is read any more (all zero)
+                self.min_seen = None
+                return rtts
+        grow = np.where(act, z, 0.0).reshape(S, m)
+        ramp = (R[rk.Q_MAX] - R[rk.Q_MIN]) * R[rk.INV_MU]  # the round's queue ramp, s
+        zs, total = np.where(placed, grow, 0.0), grow.sum(axis=1)
+        off = place_offsets(zs, placed, total, ramp[:S], self.cycles, self.out)
+        row = self.rows[k % (lag + 1)]
+        row[0] = (off[1] if self.model == "last" else off[0]).reshape(-1)
+        row[1] = off[1].reshape(-1)
+        row[2] = off[2].reshape(-1)
+        read = self.rows[max(k - lag, 0) % (lag + 1)]
+        r_min, r_mean, r_max, f_min, f_mean = (per_flow(x, m) for x in rtts)
+        # (the first packet's place lowers nothing: the base RTT keeps the round's minimum)
+        mean = r_mean + read[0]
+        self.min_seen = np.minimum(r_min + read[2], mean)
+        return (
+            r_min,
+            mean,
+            np.maximum(r_max + read[1], r_min),
+            f_min,
+            f_mean + read[0],
+        )
+
+
+def round_losses(
+    eng: RoundEngine, c: int, lost_s: FloatArray | None, w1: FloatArray, z: FloatArray,
+    w1_s: FloatArray, others: Any, t0: FloatArray, q_mean: FloatArray, mu_a: FloatArray,
+) -> FloatArray | None:  # fmt: skip
+    """Per-flow losses of the round (full length, zero outside the class): its share of
+    the overflow ``lost_s`` at the round's peak and of the overflows at the other
+    classes' rounds since its last round (drop-share rule), and RED's whole packets.
+
+    The overflow falls on every flow in flight in proportion to its window (the
+    class's windows ``w1_s`` per scenario and ``others``, the other classes' windows in
+    flight, :meth:`~._rounds_kernel.ClassKernel.others`); the other classes' flows take
+    theirs at the end of their own next round and until then it is not in flight."""
+    ix, S = eng.sel[c], eng.S
+    if lost_s is not None and (eng.share is not None or any_of(lost_s)):
+        if eng.K == 1:
+            w = w1
+        else:
+            w = np.where(eng.active, eng.w_cur - eng.pending, 0.0)
+            np.maximum(w, 0.0, out=w)
+            w[ix] = w1
+        if eng.growth is not None:
+            g = z if eng.K == 1 else np.where(eng.active, eng.growth, 0.0)
+            eng.pending += growth_shares(lost_s, g, w)
+            eng.charged = True
+        else:
+            total = w1_s
+            if others is not None:  # (the other classes' windows in flight)
+                total = w1_s + sum(w for w in others[0].tolist()[1:] if w > 0.0)
+            # (each scenario's total and overflow over its flows, broadcast)
+            F = eng.F
+            tot = across_flows(np.asarray(total), F)
+            grid = np.divide(
+                by_scenario(w, S, F), tot, out=by_scenario(np.zeros(eng.n), S, F), where=tot > 0
+            )
+            grid *= across_flows(lost_s, F)
+            mine = grid.reshape(-1)
+            if eng.share is not None:
+                F = eng.F
+                for s in range(S):
+                    part = slice(s * F, (s + 1) * F)
+                    mine[part] = eng.share(mine[part], w[part], s)
+            if eng.K == 1 and eng.red is None:
+                # one class: every flow takes its share now (nothing is pending)
+                return mine
+            eng.pending += mine
+            eng.charged = True
+    lost: FloatArray | None = None
+    if eng.charged and any_of(eng.pending[ix] > 0.0):
+        lost = np.zeros(eng.n)
+        lost[ix] = eng.pending[ix]
+        eng.pending[ix] = 0.0
+        eng.charged = any_of(eng.pending)
+    if eng.red_state is not None:
+        p = float(eng.red_state[RED_P])  # (the round's, :mod:`._rounds_kernel`)
+        if p > 0.0:
+            debt = eng.red_debt[ix]  # (a view when the class's flows are a slice)
+            debt += p * w1
+            whole = np.floor(debt)
+            debt -= whole
+            if not isinstance(ix, slice):
+                eng.red_debt[ix] = debt
+            if any_of(whole):  # (no whole packet dropped: no loss, as without RED)
+                if lost is None:
+                    lost = np.zeros(eng.n)
+                lost[ix] += whole
+    return lost
+
+
+def integrate(eng: RoundEngine, t: float, g: FloatArray | None = None, q_mu: float = 0.0) -> None:
+    """Add the flows' and the cross traffic's output since the last event up to ``t``
+    (several classes, one scenario; nothing after the run's end); then, given ``g``, the
+    rates from now on of the packets ``g`` in flight: ``g / (d + q_mu)`` (``q_mu``: the
+    standing backlog's delay)."""
+    t_end = eng.run.t_end
+    dt = min(t, t_end) - min(eng.t_ev, t_end)
+    eng.t_ev = t
+    assert eng.d_flow is not None
+    rk.rule("totals")(
+        eng.delivered, eng.rate, eng.elapsed, eng.cross_carried,
+        eng.rate_cross if eng.cross else eng.none_s, dt, eng.rate if g is None else g,
+        eng.d_flow, q_mu, g is not None,
+    )  # fmt: skip
+
+
+def account(
+    eng: RoundEngine, c: int, t0: FloatArray, got: FloatArray, mu_a: FloatArray, q: float | None
+) -> None:
+    """A new event at ``t0`` (several classes): integrate up to it, then the rates from
+    now on (class ``c``'s flows send ``got`` packets not lost; docs/round-model-unequal-
+    rtt.md, "What it delivers"). ``q``: the standing backlog of the windows in flight when
+    the round computed it (nothing lost, nothing pending: the rounds in progress')."""
+    g = eng.inflight
+    if q is None:
+        np.subtract(eng.w_cur, eng.pending, out=g)
+        np.maximum(g, 0.0, out=g)
+        g[~eng.active] = 0.0
+        g[eng.sel[c]] = got
+        q = backlog_of(eng._class_sums(g), float(mu_a[0]) * eng.d_class)
+    else:
+        g = eng.w_cur
+    integrate(eng, float(t0[0]), g, q / float(mu_a[0]))
+    if eng.cross:
+        eng.rate_cross = eng.mu - mu_a
+
+
+def account_one(
+    eng: RoundEngine, t0: FloatArray, t1: FloatArray, duration: FloatArray, got: FloatArray,
+    whole: bool, mu_a: FloatArray, mud: FloatArray, inv_mu: FloatArray, mu_r: Any,
+) -> None:  # fmt: skip
+    """:func:`account` for one class: the next event is the end of this round, ``t1``,
+    so the round's part before the run's end is added at once (``got`` at the rate its
+    standing backlog allows). ``whole``: no packet of the round was lost, so (without
+    an ACK-path bottleneck) that backlog is the round's and its RTT the duration."""
+    S, F, d = eng.S, eng.F, eng.d[0]
+    t_end = eng.run.t_end
+    dt = duration if t_end == math.inf else np.minimum(t1, t_end) - np.minimum(t0, t_end)
+    if eng.cross:
+        eng.cross_carried += (eng.mu - mu_a) * dt
+    eng.elapsed += dt
+    if whole and not eng.reverse:
+        if t_end == math.inf:
+            eng.delivered += got
+        else:  # (a view: each scenario's part of the round over its flows)
+            delivered = by_scenario(eng.delivered, S, F)
+            delivered += by_scenario(got, S, F) * across_flows(dt / duration, F)
+        return
+    g_s = per_scenario(got, S, F)
+    if eng.reverse:
+        qr, qf = _standing_rev(g_s, mu_a, mu_r, eng.b_r, d)
+        with np.errstate(invalid="ignore"):
+            rtt = d + np.where(np.isfinite(mu_r), qr / mu_r, 0.0) + qf / mu_a
+    else:  # (in place: one buffer per scenario)
+        rtt = np.subtract(g_s, mud, out=eng.buf_s)
+        np.maximum(rtt, 0.0, out=rtt)
+        rtt *= inv_mu
+        rtt += d
+    share = np.divide(dt, rtt, out=eng.buf_s)
+    delivered = by_scenario(eng.delivered, S, F)  # (a view: each scenario's share over its flows)
+    delivered += by_scenario(got, S, F) * across_flows(share, F)

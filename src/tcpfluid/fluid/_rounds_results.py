@@ -16,39 +16,27 @@ from .._engine_summary import EngineSummary, window_fields
 from .._validation import check_int, check_memory
 from ..algorithms.base import SLOW_START, ControlLaw
 from ..algorithms.mixed import MixedLaw
-from ._rounds_inputs import PathBatch
+from ._rounds_inputs import RECORDABLE, PathBatch
 
 FloatArray = NDArray[np.float64]
 
-#: optional per-round fields of a :class:`RoundTrace` (time, window and phase are always kept)
-RECORDABLE = ("delta_pkts", "rtt_s", "queue_pkts", "throughput_pps")
 
 #: the memory of a run beside its record, bytes: per flow (the engine's state, the
 #: scenario's columns, the summary's columns) and per flow and round (the summary's
-#: work on the whole run); measured with ``benchmarks/million.py`` (peak resident memory
-#: of 100,000 flows for 9 and 90 rounds: 0.30 and 0.81 GB, 0.16 GB of it the interpreter)
+#: work on the whole run; docs/round-model.md, "Performance")
 FLOW_BYTES = 800
 SUMMARY_BYTES = 56
 
 
-# ------------------------------------------------------------------------------ results
 @dataclass(frozen=True, eq=False)
 class RoundSummary(EngineSummary):
     """Summary metrics of a :class:`RoundTrace`: the fields of
     :class:`~tcpfluid._engine_summary.EngineSummary` (definitions in
     :mod:`tcpfluid.metrics`) and the slow-start exit round.
 
-    Arrays have shape ``(S,)`` (per scenario: ``utilization``, ``jain_index``) or
-    ``(S, F)`` (per flow); ``convergence_times_s`` and ``converged`` are ``(S, F, K)``.
-    Per-flow window metrics describe each flow; ``NaN`` in a time or window field means
-    "did not happen" (no slow-start exit, did not settle within the band); the matching
-    boolean field says so explicitly. ``throughput_pps`` is each flow's mean delivery rate
-    over its active time; ``losses`` counts loss events per flow.
-
-    The values are those of :func:`tcpfluid.simulate`'s summary of each scenario, bit for
-    bit: the columns of the one computation (:func:`tcpfluid.metrics.summarise`) for every
-    flow of every scenario at once, judged at the changes of the run
-    (``change_times_s``: the cross traffic's and the flows' joins and leaves).
+    Per scenario ``(S,)`` or per flow ``(S, F)`` (``convergence_times_s`` and
+    ``converged``: ``(S, F, K)``); the values of :func:`tcpfluid.simulate`'s summary of
+    each scenario, bit for bit.
 
     Attributes
     ----------
@@ -61,15 +49,9 @@ class RoundSummary(EngineSummary):
     ss_exit_round: NDArray[np.float64]
 
     def scenario(self, s: int = 0, flow: int = 0) -> dict[str, Any]:
-        """The public summary keys for scenario ``s`` (window metrics of flow ``flow``).
-
-        Keys: ``ss_exit_window``, ``ss_exit_time_s``, ``ss_exit_round``,
-        ``settled_window`` (``None`` if the window did not settle before the first
-        bandwidth change), ``time_to_equilibrium_s``, ``convergence_times_s`` (one per
-        bandwidth change, in order; ``None`` where the window did not settle),
-        ``change_times_s``, ``utilization``, ``throughput_pps`` (list, per flow),
-        ``jain_index``, ``losses`` (per flow). ``None`` stands for "did not happen".
-        """
+        """The public summary keys for scenario ``s`` (window metrics of flow ``flow``):
+        those of :meth:`~tcpfluid._engine_summary.EngineSummary._keys` with
+        ``ss_exit_round``."""
         return self._keys((s, flow), (s,), ss_exit_round=_int_or_none(self.ss_exit_round[s, flow]))
 
     def to_dict(self) -> dict[str, Any]:
@@ -260,7 +242,6 @@ class RoundTrace:
         return pd.DataFrame(cols)
 
 
-# ------------------------------------------------------------------------------ summary
 def measured_windows(window_pkts: Any, lag_rows: int) -> Any:
     """The window whose RTTs the law read at each row: ``window_pkts`` shifted by
     ``lag_rows`` rows along axis 0 (the first rows keep the first window)."""
@@ -281,22 +262,16 @@ def next_windows(window_pkts: Any) -> Any:
     return np.concatenate([w[1:], w[-1:]], axis=0)
 
 
-def own_rounds(
-    time_s: FloatArray, window_pkts: FloatArray, phase: NDArray[np.int8], ends: Any
-) -> tuple[FloatArray, FloatArray, NDArray[np.int8], NDArray[np.int64]]:
+def own_rounds(ends: Any, *columns: Any) -> tuple[Any, ...]:
     """Each flow's own rounds (rows where ``ends``, ``(R, F)``, is true) moved to the top
-    of its column, in order: times, windows and phases ``(R', F)`` (R' the most rounds of a
-    flow) and each flow's number of rounds. The rows below a flow's own are not its."""
+    of its column, in order: each of ``columns`` (``(R,)``, one value per row, or
+    ``(R, F)``) as ``(R', F)`` (R' the most rounds of a flow), then each flow's number of
+    rounds. The rows below a flow's own are not its."""
     mask = np.asarray(ends, dtype=bool)
     sizes = mask.sum(axis=0).astype(np.int64)
-    rows = int(sizes.max(initial=0))
-    order = np.argsort(~mask, axis=0, kind="stable")[:rows]
-    return (
-        time_s[order],
-        np.take_along_axis(window_pkts, order, axis=0),
-        np.take_along_axis(phase, order, axis=0),
-        sizes,
-    )
+    order = np.argsort(~mask, axis=0, kind="stable")[: int(sizes.max(initial=0))]
+    moved = (a[order] if a.ndim == 1 else np.take_along_axis(a, order, axis=0) for a in columns)
+    return (*moved, sizes)
 
 
 def within(a: Any, sizes: NDArray[np.int64], shift: Any) -> Any:
@@ -327,7 +302,7 @@ def own_round_logs(
     (``(R,)`` when every flow's rounds end together in one scenario, else ``(R', S F)``),
     the windows, the windows in effect after each row (:func:`next_windows`; the row's
     own when not every round is recorded), the phases and, for flows of their own round
-    clocks (:class:`~._rounds_async_trace.AsyncRoundTrace`, one scenario), each flow's
+    clocks (:class:`AsyncRoundTrace`, one scenario), each flow's
     number of rounds (its own rounds moved to the top of its column, :func:`own_rounds`;
     ``None`` otherwise)."""
     R, S, F = tr.window_pkts.shape
@@ -337,7 +312,7 @@ def own_round_logs(
     if ends is None:
         t = tr.time_s[:, 0] if S == 1 else np.repeat(tr.time_s, F, axis=1)
         return t, w, next_windows(w) if tr.all_rounds_recorded else w, phase, None
-    tt, ww, pp, sizes = own_rounds(tr.time_s[:, 0], w, phase, ends[:, 0, :])
+    tt, ww, pp, sizes = own_rounds(ends[:, 0, :], tr.time_s[:, 0], w, phase)
     return tt, ww, within(ww, sizes, 1) if tr.all_rounds_recorded else ww, pp, sizes
 
 
@@ -519,4 +494,101 @@ class _Recorder:
             "rtt_s": cut(self.rtt),
             "queue_pkts": cut(self.queue),
             "throughput_pps": cut(self.thr),
+        }
+
+
+@dataclass(frozen=True)
+class AsyncRoundTrace(RoundTrace):
+    """A :class:`RoundTrace` of flows with their own round clocks: rows at the union of
+    every flow's round ends (in time order), a flow's row repeating its round in progress
+    between its own round ends (docs/round-model-unequal-rtt.md, "What it records").
+
+    Attributes
+    ----------
+    round_end
+        Shape ``(R, 1, F)``: whether row ``k`` is the end of one of flow ``f``'s rounds
+        (a recorded one, with ``record_every``).
+    base_rtt_s
+        Each flow's base RTT (propagation), s, shape ``(F,)``.
+    flow_rtt_s
+        Shape ``(R, 1, F)``: the mean RTT each flow's law read in its round in progress at
+        row ``k`` (its own round clock's; ``rtt_s`` is flow 0's), s; ``None`` when
+        ``rtt_s`` is not recorded.
+    """
+
+    round_end: NDArray[np.bool_] | None = None
+    base_rtt_s: FloatArray | None = None
+    flow_rtt_s: FloatArray | None = None
+
+    def flow_rows(self, flow: int) -> NDArray[np.bool_]:
+        """The rows that end a (recorded) round of flow ``flow``, shape ``(R,)``."""
+        assert self.round_end is not None
+        return self.round_end[:, 0, flow]
+
+
+class AsyncRecorder:
+    """Each round-clock class's recorded rounds, merged onto one time axis at the end.
+
+    Per class ``c`` (flows ``ix[c]``) the rounds are kept in their own order (a class's
+    rounds end in increasing time); :meth:`series` interleaves them.
+    """
+
+    def __init__(self, ix: list[NDArray[np.intp]], F: int, fields: set[str]) -> None:
+        self.ix, self.F, self.fields = ix, F, fields
+        self.rows: list[list[tuple[Any, ...]]] = [[] for _ in ix]
+
+    def add_row(
+        self, c: int, t: FloatArray, w1: FloatArray, phase: Any, delta: FloatArray | None,
+        rtt_mean: FloatArray, queue: FloatArray | None, thr: FloatArray | None,
+    ) -> None:  # fmt: skip
+        """Record a round of class ``c`` ending at ``t`` (the round engine's one scenario;
+        :meth:`~._rounds_engine.RoundEngine._record`): its flows' values (``phase`` is
+        copied), the mean RTT and the queue (fields not kept are ``None``)."""
+        q = None if queue is None else float(queue[0])
+        row = (float(t[0]), w1, phase.copy(), delta, float(rtt_mean[0]), q, thr)
+        self.rows[c].append(row)
+
+    def series(self, rtt_flow: int = 0) -> dict[str, Any]:
+        """The :class:`AsyncRoundTrace` series: rows at the union of the round ends; a
+        flow's values held over its round; the queue of the rounds ending at a row (their
+        maximum); ``rtt_s`` the mean RTT the law of flow ``rtt_flow`` read, ``flow_rtt_s``
+        the one each flow's law read."""
+        times = [np.array([r[0] for r in rows]) for rows in self.rows]
+        t_all = np.unique(np.concatenate(times)) if times else np.zeros(0)
+        R, F = t_all.size, self.F
+        window = np.empty((R, 1, F))
+        phase = np.empty((R, 1, F), dtype=np.int8)
+        delta = np.empty((R, 1, F)) if "delta_pkts" in self.fields else None
+        thr = np.empty((R, 1, F)) if "throughput_pps" in self.fields else None
+        rtt = np.empty((R, 1)) if "rtt_s" in self.fields else None
+        flow_rtt = np.empty((R, 1, F)) if rtt is not None else None
+        queue = np.full((R, 1), -np.inf) if "queue_pkts" in self.fields else None
+        ended = np.zeros((R, 1, F), dtype=bool)
+        for ix, rows, tc in zip(self.ix, self.rows, times, strict=True):
+            if not rows:
+                continue
+            pos = np.minimum(np.searchsorted(tc, t_all, side="left"), tc.size - 1)
+            hit = tc[pos] == t_all
+            ended[:, 0, ix] = hit[:, None]
+            for arr, i in ((window, 1), (phase, 2), (delta, 3), (thr, 6)):
+                if arr is not None:  # (each flow's values, held over its round)
+                    arr[:, 0, ix] = np.stack([r[i] for r in rows])[pos]
+            if rtt is not None and flow_rtt is not None:
+                mean = np.array([r[4] for r in rows])[pos]
+                flow_rtt[:, 0, ix] = mean[:, None]
+                if rtt_flow in ix:
+                    rtt[:, 0] = mean
+            if queue is not None:
+                q = np.array([r[5] for r in rows])[pos]
+                queue[:, 0] = np.maximum(queue[:, 0], np.where(hit, q, -np.inf))
+        return {
+            "time_s": t_all[:, None],
+            "window_pkts": window,
+            "phase": phase,
+            "delta_pkts": delta,
+            "rtt_s": rtt,
+            "flow_rtt_s": flow_rtt,
+            "queue_pkts": queue,
+            "throughput_pps": thr,
+            "round_end": ended,
         }

@@ -1,22 +1,7 @@
-"""Equilibria of the fluid model that are not closed forms.
-
-* :func:`low_utility_equilibrium` — Low's duality view of Vegas (Low, Peterson and Wang,
-  "Understanding Vegas: a duality model", J. ACM 2002): the Vegas equilibrium is the
-  rate allocation that maximises ``Σ U_j(r_j)`` subject to ``Σ r_j ≤ C``. Without
-  over-estimation of the propagation delay, ``U_j(r) = α_j log r`` (Low writes
-  ``α_j d_j log x_j`` with ``α_j`` in packets per second; ``α_j d_j`` is our α_j in
-  packets). With a BaseRTT over-estimated by ``x_j`` the Vegas law
-  ``w − (d_j + x_j) w / (d_j + δ) = α_j`` gives ``δ = x_j + α_j / r_j``, the marginal
-  utility at price δ, so ``U_j(r) = α_j log r + x_j r``. The maximiser is computed here
-  by Newton's method on the primal problem — a different route from the
-  Boutremans–Le Boudec root-finding of :func:`tcpfluid.analytic.blb_equilibrium`
-  (Tsang's thesis, ch. 2 §5: ``rate_j = α_j / (δ − x_j)``), which it cross-checks.
-* :func:`reno_equilibrium` — the fixed point of the ODE model's Reno right-hand side
-  (Misra–Gong–Towsley without feedback delay): every flow holds the window
-  ``W = sqrt(2/p)``, so rates are inversely proportional to the RTTs (Mo et al.'s
-  "Reno is biased against long connections"), with the queue where the drop probability
-  ``p(q)`` of RED or of the model's drop-tail ramp makes the link exactly full.
-"""
+"""Equilibria of the fluid model that are not closed forms: Low's utility maximiser of
+Vegas (:func:`low_utility_equilibrium`) and the ODE model's Reno fixed point
+(:func:`reno_equilibrium`); their derivations are in docs/analytic.md ("Equilibria that
+are not closed forms")."""
 
 from __future__ import annotations
 
@@ -29,6 +14,7 @@ from numpy.typing import NDArray
 from scipy.optimize import brentq
 
 from .._validation import as_float_array, check_positive
+from ..analytic.equilibrium import _plain_fields
 from .ode import RedQueue
 
 __all__ = [
@@ -69,13 +55,7 @@ class LowEquilibrium:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain numbers and lists."""
-        return {
-            "rates_pps": self.rates_pps.tolist(),
-            "queueing_delay_s": self.queueing_delay_s,
-            "kkt_residual_s": self.kkt_residual_s,
-            "windows_pkts": None if self.windows_pkts is None else self.windows_pkts.tolist(),
-            "utility": self.utility,
-        }
+        return _plain_fields(self)
 
 
 def _newton_max_utility(alpha: FloatArray, x: FloatArray, C: float) -> FloatArray:
@@ -143,14 +123,7 @@ def low_utility_equilibrium(
     Returns
     -------
     LowEquilibrium
-
-    Notes
-    -----
-    The capacity constraint is active at the optimum since every ``U_j`` is increasing.
-    The primal problem is solved by the feasible-start Newton method for equality-
-    constrained concave maximisation (Boyd and Vandenberghe, *Convex Optimization*,
-    §10.2) with a backtracking line search that keeps every rate positive; it never
-    solves for the price δ, which is recovered afterwards from the KKT condition.
+        Found by Newton's method on the primal problem (docs/analytic.md).
     """
     alpha = np.atleast_1d(as_float_array("alpha_pkts", alpha_pkts, positive=True))
     x = np.atleast_1d(as_float_array("overestimate_s", overestimate_s, nonnegative=True))
@@ -208,13 +181,7 @@ class RenoEquilibrium:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain numbers and lists."""
-        return {
-            "rates_pps": self.rates_pps.tolist(),
-            "window_pkts": self.window_pkts,
-            "queue_pkts": self.queue_pkts,
-            "loss_probability": self.loss_probability,
-            "rtt_s": self.rtt_s.tolist(),
-        }
+        return _plain_fields(self)
 
 
 def reno_equilibrium(
@@ -227,10 +194,8 @@ def reno_equilibrium(
 ) -> RenoEquilibrium:
     """Equilibrium of Reno flows in the ODE model over drop-tail or RED.
 
-    ``dw_j/dt = 1/RTT_j − (w_j/2) p r_j = 0`` gives ``w_j = sqrt(2/p)`` for every flow
-    (MGT's fluid Reno at rest), and the queue balances ``(1 − p) Σ w / RTT_j = C`` with
-    ``p = p(q)``: RED's probability of its (equal, at rest) average queue, combined with
-    the model's drop-tail ramp ``(q − (B − width))/width`` near the buffer ``B``.
+    Every flow at ``w = sqrt(2/p)``, the queue where ``(1 − p) Σ w / RTT_j = C``
+    (docs/analytic.md).
 
     Parameters
     ----------
