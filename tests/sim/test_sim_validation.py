@@ -272,3 +272,11 @@ def test_a_ceiling_below_the_rings_of_the_run_is_refused_alike() -> None:
         assert str(got.value) == message
     for run in _routes(sc, max_packets=96):
         run()
+
+
+def test_a_trace_interval_past_the_bounds_is_refused_under_the_name_given() -> None:
+    sc = two_link(duration=10.0).with_algorithm("reno")
+    with pytest.raises(ValueError, match=r"^record_interval_s=1e-09 gives .* record_interval_s >="):
+        tcpfluid.simulate(sc, Packet(record_interval_s=1e-9))
+    with pytest.raises(ValueError, match=r"^sample_interval_s=1e-09 gives .* sample_interval_s >="):
+        simulate_packets(sc, sample_interval_s=1e-9)

@@ -11,7 +11,8 @@ import numpy as np
 from .._engine_summary import traced_flow_record
 from ..metrics import _finite_or_none
 from ..sim import simulate_packets
-from ..sim._checks import check_options
+from ..sim._checks import check_options, trace_interval
+from ..sim.engine import MAX_SAMPLES, MAX_TRACE_VALUES
 from ._base import Engine, bottleneck_name, summary_of, traced_log
 from ._ode import _defaults
 
@@ -93,8 +94,16 @@ class Packet(Engine):
                 object.__setattr__(self, name, value)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
+        # the trace interval of the run, refused under the name it was given by
+        dt = trace_interval(
+            scenario,
+            self.record_interval_s,
+            max_samples=MAX_SAMPLES,
+            max_values=MAX_TRACE_VALUES,
+            name="record_interval_s",
+        )
         return simulate_packets(
-            scenario, sample_interval_s=self.record_interval_s, progress=progress, **self._options()
+            scenario, sample_interval_s=dt, progress=progress, **self._options()
         )
 
     def _result(self, sc: Scenario, res: Any, label: str) -> Result:
