@@ -15,13 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (
-    check_bool,
-    check_choice,
-    check_int,
-    check_nonnegative,
-    check_positive,
-)
+from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..scenarios import Scenario
 from ._setup import FAST_RECOVERIES, FLOW_RING0, LINK_RING0, NS2_VEGAS, SenderSettings, red_params
 
@@ -37,6 +31,7 @@ SECONDS_OPTIONS: dict[str, tuple[str, float | None]] = {
     "initial_rto_s": ("initial_rto", 1.0),
     "max_rto_s": ("max_rto", 60.0),
 }
+#: the fast recoveries in messages
 _RECOVERIES = f"one of {', '.join(map(repr, FAST_RECOVERIES))}"
 #: the options that are ``True`` or ``False``
 _BOOL_OPTIONS = ("timeout_recover", "red_wait", "ns2_vegas_timing", "ns2_vegas_base_reset")
