@@ -8,35 +8,15 @@
 (1, 64)
 >>> from tcpfluid.engines import Rounds
 >>> tcpfluid.simulate(sc, Rounds(feedback_rounds=0)).summary.flows[0].ss_exit_round
-12
+11
 
-Engines are objects, as the solvers of diffrax are (the engines section of docs/api.md):
-each is a frozen, validated dataclass of its options with
-:meth:`~Engine.run`, the features it can model (:attr:`Engine.capabilities`) and what it
-records. :func:`simulate` takes one, or an engine's name and its options as keywords.
-
-``"rounds"`` — :class:`Rounds`
-    the round-based fluid model, :func:`tcpfluid.fluid.simulate_scenario_rounds`;
-``"hybrid"`` — :class:`Hybrid`
-    the hybrid fluid model (continuous queue, each law deciding at its own round
-    boundaries), :mod:`tcpfluid.fluid.hybrid`;
-``"ode"``
-    the continuous-time engine under its older name: the hybrid model, or the classical
-    model (:class:`Ode`) when ``model="classical"`` or a classical-only option is given
-    (:func:`ode_by_name`); its results say ``"ode"``;
-``"packet"`` — :class:`Packet`
-    the packet simulator, :func:`tcpfluid.sim.simulate_packets`.
-
-:func:`simulate` returns a :class:`tcpfluid.results.Result` for every engine, with one
-:class:`tcpfluid.results.Summary` computed by :func:`tcpfluid.metrics.summarise` from the
-whole run: what is recorded (``record_interval_s``, ``record``, the one recording
-vocabulary of every engine) never changes it. An engine that cannot model a feature of the
-scenario refuses it with a ``ValueError`` (:func:`tcpfluid.scenarios.check_engine`).
-
-Options given as keywords (:func:`engine_options` lists them per engine): ``algorithm``,
-``progress``, then the fields of the engine's options class; the older names (docs/api.md)
-emit a ``DeprecationWarning``. An unknown option is a ``TypeError`` naming it, a bad value a
-``ValueError`` naming the option, the value and the accepted range.
+Engines are objects, as the solvers of diffrax are: each is a frozen, validated dataclass
+of its options with :meth:`~Engine.run`, the features it can model
+(:attr:`Engine.capabilities`) and what it records; :func:`simulate` takes one, or an
+engine's name and its options as keywords (:func:`engine_options`). The engines section of
+docs/api.md lists them (``"rounds"``: :class:`Rounds`, ``"hybrid"``: :class:`Hybrid`,
+``"ode"``: either continuous-time model, :func:`ode_by_name`, ``"packet"``:
+:class:`Packet`), their options, the one recording vocabulary and the older names.
 """
 
 from __future__ import annotations
