@@ -61,9 +61,8 @@ def render() -> str:
         mod = importlib.import_module(modname)
         names = list(getattr(mod, "__all__", []))
         out += [f"## `{modname}`", "", _summary(mod), ""]
-        section = getattr(mod, "_api_section", None)  # a module's own section, if it has one
-        if callable(section):
-            out += [section(), ""]
+        if modname == "tcpfluid.engines":
+            out += [_engines_section(), ""]
         for name in names:
             obj = getattr(mod, name)
             if inspect.ismodule(obj):
@@ -81,6 +80,60 @@ def render() -> str:
                 out.append(f"- `{name}`: a `{type(obj).__name__}`")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _engines_section() -> str:
+    """The engines section of the API reference (docs/api.md), written from the engine
+    classes themselves: their names, options with defaults, and capabilities."""
+    from dataclasses import fields as dc_fields
+
+    from .engines import ENGINES
+
+    what = {
+        "rounds": "the round-based fluid model (one step = one RTT round)",
+        "packet": "the packet simulator (FIFO links, ACK clocking, the same law objects)",
+        "ode": "the classical continuous-time model (Vegas, Enhanced Vegas, FAST, Reno "
+        'right-hand sides; no slow start); the name `"ode"` runs `Hybrid` unless asked '
+        "for this model (below)",
+        "hybrid": "the hybrid fluid model: continuous queue and windows, each law deciding "
+        "at its own round boundaries",
+    }
+    lines = ["### Engines", ""]
+    for name, cls in ENGINES.items():
+        caps = cls().capabilities
+        can = [f.name for f in dc_fields(caps) if getattr(caps, f.name)]
+        cannot = [f.name for f in dc_fields(caps) if not getattr(caps, f.name)]
+        lines += [
+            f"- `{name}`: class `{cls.__name__}{inspect.signature(cls)}`: {what[name]}.",
+            f"  Models: {', '.join(can) or '-'}; refuses: {', '.join(cannot) or '-'}."
+            f" Records: {', '.join(cls.recordable)}.",
+        ]
+    lines += [
+        "",
+        '**"ode" and "hybrid".** `simulate(sc, "ode")` runs the hybrid model, as it always',
+        'has; it runs the classical model (`Ode`) with `model="classical"` or when a',
+        "classical-only option (`method`, `rtol`, `atol`, `switch_width_pkts`,",
+        "`droptail_width_pkts`, `max_step_s`, `max_rhs_evals`) is given. Its results say",
+        '`"ode"` either way. `simulate(sc, "hybrid")`, `simulate(sc, Hybrid())` and',
+        "`simulate(sc, Ode())` name the model they run.",
+        "",
+        "**Recording.** Every engine takes `record_interval_s` (about how far apart the",
+        "series' samples are; `None`: every round in the round model, `duration / 1000` in",
+        "the fluid models (coarser for more than 2,000 flows in the hybrid model: about two",
+        "million flow-samples in all), 0.1 s or coarser in the packet simulator) and",
+        "`record` (which per-sample quantities to keep beside the windows, of",
+        "`RECORD_FIELDS`). The summary",
+        "is computed from the whole run (each flow's round log kept in full, totals counted",
+        "to the end), so what is recorded never changes it. Older names, accepted with a",
+        "`DeprecationWarning`: `record_every` (rounds; taken as that many base RTTs),",
+        "`n_points`, `record_every_s`, `sample_interval`, `sample_interval_s`; `rtt`",
+        "(`rtt_model`), `delack_timeout`, `min_rto`, `initial_rto`, `max_rto` (with `_s`).",
+        "",
+        "**Options.** Frozen dataclasses with units in their names; a bad value raises a",
+        "`ValueError` naming the option, the value and the accepted range.",
+        "`simulate(sc, name, **options)` builds the same object (`get_engine`).",
+    ]
+    return "\n".join(lines)
 
 
 def main(argv: list[str]) -> int:

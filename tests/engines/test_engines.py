@@ -235,7 +235,7 @@ def test_packet_options_refuse_bad_delayed_ack_settings():
 
     with pytest.raises(ValueError, match="delayed_ack_echo must be one of 'first', 'latest'"):
         Packet(delayed_ack_echo="last")
-    with pytest.raises(TypeError, match="delayed_ack must be True or False"):
+    with pytest.raises(ValueError, match=r"delayed_ack as a sequence must hold one True or False"):
         Packet(delayed_ack=(True, 1))
 
 

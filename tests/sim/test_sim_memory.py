@@ -24,7 +24,8 @@ def test_ceiling_stops_a_run_that_would_hold_too_many_packets() -> None:
 
 def test_ceiling_is_checked() -> None:
     sc = two_link(duration=0.05)
-    with pytest.raises(ValueError, match="max_packets must be >= 1024"):
+    # below the rings of the smallest run (one link, one flow: 16 + 64 packets)
+    with pytest.raises(ValueError, match="max_packets must be >= 80, got 10"):
         simulate_packets(sc, laws={"f": FixedWindow(1)}, max_packets=10)
     with pytest.raises(TypeError, match="max_packets"):
         simulate_packets(sc, laws={"f": FixedWindow(1)}, max_packets=1e6)  # type: ignore[arg-type]

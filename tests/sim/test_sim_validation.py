@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import math
+from collections.abc import Callable
 
+import numpy as np
 import pytest
 from _simkit import FixedWindow, two_link
 
+import tcpfluid
+from tcpfluid.engines import Packet
 from tcpfluid.scenarios import FlowSpec, Link, Scenario
 from tcpfluid.sim import simulate_packets
 
@@ -141,3 +146,137 @@ class _NanLaw(FixedWindow):
 def test_law_returning_nan_fails_loudly() -> None:
     with pytest.raises(RuntimeError, match=r"invalid action \(cwnd=nan"):
         simulate_packets(two_link(), laws={"f": _NanLaw(1)})
+
+
+# ---------------------------------------------------------------- one check of each option
+#: a bad value of each packet option, and what every route refuses it with: the exception
+#: and its message, written out here (naming the option, the value and what is accepted)
+BAD_OPTIONS = [
+    ("seed", -1, ValueError, "seed must be >= 0, got -1"),
+    ("seed", True, TypeError, "seed must be an integer, got True (bool)"),
+    (
+        "delayed_ack",
+        1,
+        TypeError,
+        "delayed_ack must be True, False or a sequence of them (one per flow), got 1",
+    ),
+    (
+        "delayed_ack",
+        (1,),
+        ValueError,
+        "delayed_ack as a sequence must hold one True or False per flow, got (1,)",
+    ),
+    (
+        "delayed_ack_echo",
+        "last",
+        ValueError,
+        "delayed_ack_echo must be one of 'first', 'latest'; got 'last'",
+    ),
+    ("delack_timeout_s", 0.0, ValueError, "delack_timeout_s must be > 0, got 0.0"),
+    ("min_rto_s", -1.0, ValueError, "min_rto_s must be > 0, got -1.0"),
+    ("initial_rto_s", math.inf, ValueError, "initial_rto_s must be finite, got inf"),
+    (
+        "max_rto_s",
+        0.1,
+        ValueError,
+        "min_rto_s must be <= max_rto_s, got min_rto_s=0.2, max_rto_s=0.1",
+    ),
+    ("fine_retransmit", "yes", TypeError, "fine_retransmit must be True, False or None, got 'yes'"),
+    ("send_overhead_s", -1e-3, ValueError, "send_overhead_s must be >= 0, got -0.001"),
+    ("timeout_recover", 1, TypeError, "timeout_recover must be True or False, got 1"),
+    ("red_wait", "no", TypeError, "red_wait must be True or False, got 'no'"),
+    ("ns2_vegas_timing", None, TypeError, "ns2_vegas_timing must be True or False, got None"),
+    ("ns2_vegas_base_reset", 0, TypeError, "ns2_vegas_base_reset must be True or False, got 0"),
+    (
+        "fast_recovery",
+        "tahoe",
+        ValueError,
+        "fast_recovery must be one of 'newreno', 'reno', 'reno-exit', 'ns2-vegas', 'ns2-fast' "
+        "(or one per flow), got 'tahoe'",
+    ),
+    ("max_packets", 79, ValueError, "max_packets must be >= 80, got 79"),
+    ("max_packets", 1e6, TypeError, "max_packets must be an integer, got 1000000.0 (float)"),
+    (
+        "laws",
+        ["x"],
+        TypeError,
+        "laws must map flow names to ControlLaw objects ({'S1-D1': law}), got list ['x']",
+    ),
+]
+
+
+def _one_link(duration: float = 0.05) -> Scenario:
+    """The smallest packet run: one flow whose data and ACKs share one link (its rings
+    start with 16 + 64 packets, the least ``max_packets`` takes)."""
+    flow = FlowSpec("f", ("F",), ("F",), algorithm="reno")
+    return Scenario(
+        name="one", links=(Link("F", 8e6, 0.01, 20),), flows=(flow,), duration_s=duration
+    )
+
+
+def _routes(sc: Scenario, **options: object) -> list[Callable[[], object]]:
+    """The three ways to run ``sc`` on the packet simulator with ``options``."""
+    return [
+        lambda: tcpfluid.simulate(sc, Packet(**options)),  # type: ignore[arg-type]
+        lambda: tcpfluid.simulate(sc, "packet", **options),
+        lambda: simulate_packets(sc, **options),  # type: ignore[arg-type]
+    ]
+
+
+@pytest.mark.parametrize(("name", "value", "exc", "message"), BAD_OPTIONS)
+def test_every_route_refuses_a_bad_option_alike(
+    name: str, value: object, exc: type, message: str
+) -> None:
+    for run in _routes(_one_link(), **{name: value}):
+        with pytest.raises(exc) as got:
+            run()
+        assert str(got.value) == message
+
+
+#: the edge of each option's accepted range (and the NumPy bools a bool option takes)
+EDGE_OPTIONS = [
+    ("seed", 0),
+    ("delayed_ack", np.True_),
+    ("delayed_ack", [False]),
+    ("delayed_ack_echo", "latest"),
+    ("delack_timeout_s", 1e-9),
+    ("min_rto_s", 60.0),  # = the default max_rto_s
+    ("max_rto_s", 0.2),  # = the default min_rto_s
+    ("fine_retransmit", np.False_),
+    ("send_overhead_s", 0.0),
+    ("timeout_recover", np.False_),
+    ("fast_recovery", ("reno",)),
+    ("max_packets", 80),
+    ("laws", {}),
+]
+
+
+@pytest.mark.parametrize(("name", "value"), EDGE_OPTIONS)
+def test_every_route_takes_the_edge_of_each_option(name: str, value: object) -> None:
+    sc = _one_link()
+    options = {name: value, "laws": {"f": FixedWindow(2)}} if name != "laws" else {name: value}
+    for run in _routes(sc, **options):
+        run()
+
+
+def test_a_ceiling_below_the_rings_of_the_run_is_refused_alike() -> None:
+    # two links and one flow start with 16 + 16 + 64 = 96 packets of rings
+    sc = two_link().with_algorithm("reno")
+    message = (
+        "max_packets=95 is below the 96 packets the simulator's rings start with for 2 links "
+        "and 1 flows; raise it"
+    )
+    for run in _routes(sc, max_packets=95):
+        with pytest.raises(ValueError) as got:
+            run()
+        assert str(got.value) == message
+    for run in _routes(sc, max_packets=96):
+        run()
+
+
+def test_a_trace_interval_past_the_bounds_is_refused_under_the_name_given() -> None:
+    sc = two_link(duration=10.0).with_algorithm("reno")
+    with pytest.raises(ValueError, match=r"^record_interval_s=1e-09 gives .* record_interval_s >="):
+        tcpfluid.simulate(sc, Packet(record_interval_s=1e-9))
+    with pytest.raises(ValueError, match=r"^sample_interval_s=1e-09 gives .* sample_interval_s >="):
+        simulate_packets(sc, sample_interval_s=1e-9)

@@ -8,35 +8,15 @@
 (1, 64)
 >>> from tcpfluid.engines import Rounds
 >>> tcpfluid.simulate(sc, Rounds(feedback_rounds=0)).summary.flows[0].ss_exit_round
-12
+11
 
-Engines are objects, as the solvers of diffrax are (the engines section of docs/api.md):
-each is a frozen, validated dataclass of its options with
-:meth:`~Engine.run`, the features it can model (:attr:`Engine.capabilities`) and what it
-records. :func:`simulate` takes one, or an engine's name and its options as keywords.
-
-``"rounds"`` — :class:`Rounds`
-    the round-based fluid model, :func:`tcpfluid.fluid.simulate_scenario_rounds`;
-``"hybrid"`` — :class:`Hybrid`
-    the hybrid fluid model (continuous queue, each law deciding at its own round
-    boundaries), :mod:`tcpfluid.fluid.hybrid`;
-``"ode"``
-    the continuous-time engine under its older name: the hybrid model, or the classical
-    model (:class:`Ode`) when ``model="classical"`` or a classical-only option is given
-    (:func:`ode_by_name`); its results say ``"ode"``;
-``"packet"`` — :class:`Packet`
-    the packet simulator, :func:`tcpfluid.sim.simulate_packets`.
-
-:func:`simulate` returns a :class:`tcpfluid.results.Result` for every engine, with one
-:class:`tcpfluid.results.Summary` computed by :func:`tcpfluid.metrics.summarise` from the
-whole run: what is recorded (``record_interval_s``, ``record``, the one recording
-vocabulary of every engine) never changes it. An engine that cannot model a feature of the
-scenario refuses it with a ``ValueError`` (:func:`tcpfluid.scenarios.check_engine`).
-
-Options given as keywords (:func:`engine_options` lists them per engine): ``algorithm``,
-``progress``, then the fields of the engine's options class; the older names (docs/api.md)
-emit a ``DeprecationWarning``. An unknown option is a ``TypeError`` naming it, a bad value a
-``ValueError`` naming the option, the value and the accepted range.
+Engines are objects, as the solvers of diffrax are: each is a frozen, validated dataclass
+of its options with :meth:`~Engine.run`, the features it can model
+(:attr:`Engine.capabilities`) and what it records; :func:`simulate` takes one, or an
+engine's name and its options as keywords (:func:`engine_options`). The engines section of
+docs/api.md lists them (``"rounds"``: :class:`Rounds`, ``"hybrid"``: :class:`Hybrid`,
+``"ode"``: either continuous-time model, :func:`ode_by_name`, ``"packet"``:
+:class:`Packet`), their options, the one recording vocabulary and the older names.
 """
 
 from __future__ import annotations
@@ -340,56 +320,3 @@ def run_named(
     out.setdefault("status", result.status)
     out.setdefault("message", result.message)
     return out, result
-
-
-def _api_section() -> str:
-    """The engines section of the API reference (docs/api.md), written from the engine
-    classes themselves: their names, options with defaults, and capabilities."""
-    import inspect
-    from dataclasses import fields as dc_fields
-
-    what = {
-        "rounds": "the round-based fluid model (one step = one RTT round)",
-        "packet": "the packet simulator (FIFO links, ACK clocking, the same law objects)",
-        "ode": "the classical continuous-time model (Vegas, Enhanced Vegas, FAST, Reno "
-        'right-hand sides; no slow start); the name `"ode"` runs `Hybrid` unless asked '
-        "for this model (below)",
-        "hybrid": "the hybrid fluid model: continuous queue and windows, each law deciding "
-        "at its own round boundaries",
-    }
-    lines = ["### Engines", ""]
-    for name, cls in ENGINES.items():
-        caps = cls().capabilities
-        can = [f.name for f in dc_fields(caps) if getattr(caps, f.name)]
-        cannot = [f.name for f in dc_fields(caps) if not getattr(caps, f.name)]
-        lines += [
-            f"- `{name}`: class `{cls.__name__}{inspect.signature(cls)}`: {what[name]}.",
-            f"  Models: {', '.join(can) or '-'}; refuses: {', '.join(cannot) or '-'}."
-            f" Records: {', '.join(cls.recordable)}.",
-        ]
-    lines += [
-        "",
-        '**"ode" and "hybrid".** `simulate(sc, "ode")` runs the hybrid model, as it always',
-        'has; it runs the classical model (`Ode`) with `model="classical"` or when a',
-        "classical-only option (`method`, `rtol`, `atol`, `switch_width_pkts`,",
-        "`droptail_width_pkts`, `max_step_s`, `max_rhs_evals`) is given. Its results say",
-        '`"ode"` either way. `simulate(sc, "hybrid")`, `simulate(sc, Hybrid())` and',
-        "`simulate(sc, Ode())` name the model they run.",
-        "",
-        "**Recording.** Every engine takes `record_interval_s` (about how far apart the",
-        "series' samples are; `None`: every round in the round model, `duration / 1000` in",
-        "the fluid models (coarser for more than 2,000 flows in the hybrid model: about two",
-        "million flow-samples in all), 0.1 s or coarser in the packet simulator) and",
-        "`record` (which per-sample quantities to keep beside the windows, of",
-        "`RECORD_FIELDS`). The summary",
-        "is computed from the whole run (each flow's round log kept in full, totals counted",
-        "to the end), so what is recorded never changes it. Older names, accepted with a",
-        "`DeprecationWarning`: `record_every` (rounds; taken as that many base RTTs),",
-        "`n_points`, `record_every_s`, `sample_interval`, `sample_interval_s`; `rtt`",
-        "(`rtt_model`), `delack_timeout`, `min_rto`, `initial_rto`, `max_rto` (with `_s`).",
-        "",
-        "**Options.** Frozen dataclasses with units in their names; a bad value raises a",
-        "`ValueError` naming the option, the value and the accepted range.",
-        "`simulate(sc, name, **options)` builds the same object (`get_engine`).",
-    ]
-    return "\n".join(lines)

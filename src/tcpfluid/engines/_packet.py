@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .._engine_summary import traced_flow_record
-from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..metrics import _finite_or_none
 from ..sim import simulate_packets
-from ..sim._checks import DELAYED_ACK_ECHOES, check_fast_recovery
+from ..sim._checks import check_options, trace_interval
+from ..sim.engine import MAX_SAMPLES, MAX_TRACE_VALUES
 from ._base import Engine, bottleneck_name, summary_of, traced_log
 from ._ode import _defaults
 
@@ -88,25 +88,22 @@ class Packet(Engine):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        check_int("seed", self.seed, minimum=0)
-        if isinstance(self.delayed_ack, (list, tuple)):
-            per_flow = tuple(check_bool("delayed_ack", d) for d in self.delayed_ack)
-            object.__setattr__(self, "delayed_ack", per_flow)
-        else:
-            object.__setattr__(self, "delayed_ack", check_bool("delayed_ack", self.delayed_ack))
-        check_choice("delayed_ack_echo", self.delayed_ack_echo, DELAYED_ACK_ECHOES)
-        for name in ("delack_timeout_s", "min_rto_s", "initial_rto_s", "max_rto_s"):
+        # the simulator's own checks; the times left at None stay None (its defaults)
+        for name, value in check_options(self._options()).items():
             if getattr(self, name) is not None:
-                check_positive(name, getattr(self, name))
-        check_nonnegative("send_overhead_s", self.send_overhead_s)
-        self._check_bools("timeout_recover", "red_wait", "ns2_vegas_timing", "ns2_vegas_base_reset")
-        rec = check_fast_recovery(self.fast_recovery, None)
-        object.__setattr__(self, "fast_recovery", rec)
-        check_int("max_packets", self.max_packets, minimum=1)
+                object.__setattr__(self, name, value)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
+        # the trace interval of the run, refused under the name it was given by
+        dt = trace_interval(
+            scenario,
+            self.record_interval_s,
+            max_samples=MAX_SAMPLES,
+            max_values=MAX_TRACE_VALUES,
+            name="record_interval_s",
+        )
         return simulate_packets(
-            scenario, sample_interval_s=self.record_interval_s, progress=progress, **self._options()
+            scenario, sample_interval_s=dt, progress=progress, **self._options()
         )
 
     def _result(self, sc: Scenario, res: Any, label: str) -> Result:

@@ -2,8 +2,9 @@
 
 :func:`check_scenario` (links, flows, CBR sources), :func:`trace_interval` (the trace
 interval within the trace bounds) and :func:`check_options` (the other keyword options of
-:func:`tcpfluid.sim.simulate_packets`). Each raises a ``ValueError`` or ``TypeError`` naming
-the parameter, the value and what is accepted.
+:func:`tcpfluid.sim.simulate_packets`, which are the fields of :class:`tcpfluid.engines.Packet`:
+one check for both). Each raises a ``ValueError`` or ``TypeError`` naming the parameter, the
+value and what is accepted.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .._validation import check_int, check_positive
+import numpy as np
+
+from .._validation import check_bool, check_choice, check_int, check_nonnegative, check_positive
 from ..scenarios import Scenario
-from ._setup import FAST_RECOVERIES, NS2_VEGAS, SenderSettings, red_params
+from ._setup import FAST_RECOVERIES, FLOW_RING0, LINK_RING0, NS2_VEGAS, SenderSettings, red_params
 
 DEFAULT_SAMPLE_INTERVAL = 0.1
 #: whose send time a delayed ACK of two packets echoes (:func:`~tcpfluid.sim.simulate_packets`)
@@ -28,6 +31,13 @@ SECONDS_OPTIONS: dict[str, tuple[str, float | None]] = {
     "initial_rto_s": ("initial_rto", 1.0),
     "max_rto_s": ("max_rto", 60.0),
 }
+#: the fast recoveries in messages
+_RECOVERIES = f"one of {', '.join(map(repr, FAST_RECOVERIES))}"
+#: the options that are ``True`` or ``False``
+_BOOL_OPTIONS = ("timeout_recover", "red_wait", "ns2_vegas_timing", "ns2_vegas_base_reset")
+#: the smallest ``max_packets``: the rings of one link and one flow, the least any run
+#: starts with (a run's own start is checked when it is set up)
+MIN_PACKETS = LINK_RING0 + FLOW_RING0
 
 
 def seconds_options(given: Mapping[str, Any]) -> dict[str, tuple[str, Any]]:
@@ -172,90 +182,82 @@ def check_work(scenario: Scenario) -> None:
         )
 
 
-def check_options(
-    scenario: Scenario,
-    *,
-    laws: Any,
-    delayed_ack: Any,
-    delayed_ack_echo: Any = "first",
-    seconds: Mapping[str, tuple[str, Any]],
-    fine_retransmit: Any,
-    progress: Any,
-    timeout_recover: Any,
-    fast_recovery: Any,
-    max_packets: Any,
-) -> tuple[int, SenderSettings]:
-    """Check the options of :func:`~tcpfluid.sim.simulate_packets` but the scenario, seed
-    and sample interval (``seconds``: :func:`seconds_options`); returns ``max_packets`` and
-    the senders' settings, checked."""
-    cap_packets = check_int("max_packets", max_packets, minimum=1024)
-    dto = check_positive(*seconds["delack_timeout_s"])
-    lo = check_positive(*seconds["min_rto_s"])
-    ini = check_positive(*seconds["initial_rto_s"])
-    hi = check_positive(*seconds["max_rto_s"])
-    if not lo <= hi:
+def check_options(given: Mapping[str, Any], scenario: Scenario | None = None) -> dict[str, Any]:
+    """The options of :func:`~tcpfluid.sim.simulate_packets` (the fields of
+    :class:`tcpfluid.engines.Packet`) in ``given``, by name, each checked by its one rule:
+    the same values refused with the same message by either. Not checked here: the scenario
+    and the sample interval (:func:`check_scenario`, :func:`trace_interval`).
+
+    Returns the options checked (the times in seconds under their suffixed names:
+    :func:`seconds_options`, defaults filled). ``scenario``: the run's, for the checks that
+    need it (one ``delayed_ack`` and ``fast_recovery`` per flow, the flows ``laws`` names);
+    ``None`` (an options object): those wait for the run.
+    """
+    flows = None if scenario is None else len(scenario.flows)
+    seconds = seconds_options(given)
+    out = {
+        "seed": check_int("seed", given["seed"], minimum=0),
+        "delayed_ack": per_flow_option(
+            "delayed_ack", given["delayed_ack"], flows, (True, False), "True, False"
+        ),
+        "delayed_ack_echo": check_choice(
+            "delayed_ack_echo", given["delayed_ack_echo"], DELAYED_ACK_ECHOES
+        ),
+        **{n: check_positive(*seconds[n]) for n in SECONDS_OPTIONS if n != "sample_interval_s"},
+        "fine_retransmit": _bool_or_none("fine_retransmit", given["fine_retransmit"]),
+        "send_overhead_s": check_nonnegative("send_overhead_s", given["send_overhead_s"]),
+        **{n: check_bool(n, given[n]) for n in _BOOL_OPTIONS},
+        "fast_recovery": per_flow_option(
+            "fast_recovery", given["fast_recovery"], flows, tuple(FAST_RECOVERIES), _RECOVERIES
+        ),
+        "max_packets": check_int("max_packets", given["max_packets"], minimum=MIN_PACKETS),
+        "laws": _laws(given["laws"], scenario),
+    }
+    if not out["min_rto_s"] <= out["max_rto_s"]:
         (n_lo, v_lo), (n_hi, v_hi) = seconds["min_rto_s"], seconds["max_rto_s"]
         raise ValueError(f"{n_lo} must be <= {n_hi}, got {n_lo}={v_lo!r}, {n_hi}={v_hi!r}")
-    delayed_ack = per_flow_option(
-        "delayed_ack", delayed_ack, len(scenario.flows), (True, False), "True, False"
-    )
-    if delayed_ack_echo not in DELAYED_ACK_ECHOES:
-        raise ValueError(
-            f"delayed_ack_echo must be one of {', '.join(map(repr, DELAYED_ACK_ECHOES))}, "
-            f"got {delayed_ack_echo!r}"
+    return out
+
+
+def _bool_or_none(name: str, value: Any) -> bool | None:
+    if value is None:
+        return None
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True, False or None, got {value!r}")
+    return bool(value)
+
+
+def _laws(laws: Any, scenario: Scenario | None) -> Any:
+    """``laws`` checked: ``None`` or a mapping of the flows' names (``scenario``'s)."""
+    if laws is None:
+        return None
+    if not isinstance(laws, Mapping):
+        raise TypeError(
+            f"laws must map flow names to ControlLaw objects ({{'S1-D1': law}}), got "
+            f"{type(laws).__name__} {laws!r}"
         )
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be a callable taking a float or None, got {progress!r}")
-    if fine_retransmit is not None and not isinstance(fine_retransmit, bool):
-        raise TypeError(f"fine_retransmit must be True, False or None, got {fine_retransmit!r}")
-    if not isinstance(timeout_recover, bool):
-        raise TypeError(f"timeout_recover must be True or False, got {timeout_recover!r}")
-    fast_recovery = check_fast_recovery(fast_recovery, len(scenario.flows))
-    if laws is not None:
-        if not isinstance(laws, Mapping):
-            raise TypeError(
-                f"laws must map flow names to ControlLaw objects ({{'S1-D1': law}}), got "
-                f"{type(laws).__name__} {laws!r}"
-            )
+    if scenario is not None:
         known = {f.name for f in scenario.flows}
         extra = sorted(set(laws) - known)
         if extra:
             raise ValueError(f"laws names unknown flow(s) {extra}; flows: {sorted(known)}")
-    return cap_packets, SenderSettings(
-        delayed_ack=delayed_ack,
-        delayed_ack_echo=delayed_ack_echo,
-        delack_timeout_s=dto,
-        min_rto_s=lo,
-        initial_rto_s=ini,
-        max_rto_s=hi,
-        fine_retransmit=fine_retransmit,
-        timeout_recover=timeout_recover,
-        fast_recovery=fast_recovery,
-    )
-
-
-def check_fast_recovery(fast_recovery: Any, flows: int | None) -> str | tuple[str, ...]:
-    """``fast_recovery`` of :func:`~tcpfluid.sim.simulate_packets` checked: one of
-    :data:`FAST_RECOVERIES`, or a sequence of them, one per flow (``flows`` of them; ``None``:
-    the length is not checked here)."""
-    names = ", ".join(map(repr, FAST_RECOVERIES))
-    out: str | tuple[str, ...] = per_flow_option(
-        "fast_recovery", fast_recovery, flows, tuple(FAST_RECOVERIES), f"one of {names}"
-    )
-    return out
+    return laws
 
 
 def per_flow_option(name: str, value: Any, flows: int | None, choices: tuple[Any, ...],
                     words: str) -> Any:  # fmt: skip
-    """A sender option that is one of ``choices`` (of their type: ``True`` is not ``1``)
-    for every flow, or a sequence of them, one per flow (``flows`` of them; ``None``: the
-    length is not checked here); ``words`` names the choices in the messages."""
+    """A sender option that is one of ``choices`` (of their type: ``True`` is not ``1``; a
+    NumPy bool is a bool) for every flow, or a sequence of them, one per flow (``flows`` of
+    them; ``None``: the length is not checked here); ``words`` names the choices in the
+    messages."""
 
-    def one(v: Any) -> bool:
-        return any(type(v) is type(c) and v == c for c in choices)
+    def one(v: Any) -> Any:
+        """The choice ``v`` is (a NumPy bool is a bool), else ``None``."""
+        v = bool(v) if isinstance(v, np.bool_) else v
+        return next((c for c in choices if type(v) is type(c) and v == c), None)
 
-    if one(value):
-        return value
+    if one(value) is not None:
+        return one(value)
     one_of = f"one {words.replace(', ', ' or ')}" if "one of" not in words else words
     if isinstance(value, str) and all(isinstance(c, str) for c in choices):
         raise ValueError(f"{name} must be {words} (or one per flow), got {value!r}")
@@ -263,10 +265,12 @@ def per_flow_option(name: str, value: Any, flows: int | None, choices: tuple[Any
         raise TypeError(
             f"{name} must be {words} or a sequence of them (one per flow), got {value!r}"
         )
-    if (flows is not None and len(value) != flows) or not all(one(v) for v in value):
-        per = "" if flows is None else f" ({flows} flows)"
+    got = tuple(map(one, value))
+    short = flows is not None and len(got) != flows
+    if short or None in got:
+        per = f" ({flows} flows)" if short else ""
         raise ValueError(f"{name} as a sequence must hold {one_of} per flow{per}, got {value!r}")
-    return tuple(value)
+    return got
 
 
 def check_ns2_vegas(scenario: Scenario, laws: Sequence[Any], senders: SenderSettings) -> None:

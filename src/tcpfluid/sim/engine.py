@@ -25,11 +25,11 @@ import gc
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields
 from typing import Any
 
 import numpy as np
 
-from .._validation import check_bool, check_int, check_nonnegative
 from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
 from . import _core as C
@@ -402,44 +402,29 @@ def _checked_sim(scenario: Scenario, given: dict[str, Any]) -> _Sim:
     """The simulator of :func:`simulate_packets`'s ``scenario`` and options ``given`` (its
     arguments by name), each checked: a bad one raises before anything runs."""
     check_scenario(scenario)
-    seed = given["seed"]
-    check_int("seed", seed, minimum=0)
-    red_wait = check_bool("red_wait", given["red_wait"])
-    ns2_vegas_timing = check_bool("ns2_vegas_timing", given["ns2_vegas_timing"])
-    ns2_vegas_base_reset = check_bool("ns2_vegas_base_reset", given["ns2_vegas_base_reset"])
-    overhead = check_nonnegative("send_overhead_s", given["send_overhead_s"])  # finite, >= 0
-    seconds = seconds_options(given)  # each time option under its name or its alias
-    dt_name, dt_given = seconds["sample_interval_s"]
+    opts = check_options(given, scenario)
+    dt_name, dt_given = seconds_options(given)["sample_interval_s"]
     dt = trace_interval(
         scenario, dt_given, max_samples=MAX_SAMPLES, max_values=MAX_TRACE_VALUES, name=dt_name
     )
-    laws = given["laws"]
-    cap_packets, senders = check_options(
-        scenario,
-        laws=laws,
-        delayed_ack=given["delayed_ack"],
-        delayed_ack_echo=given["delayed_ack_echo"],
-        seconds=seconds,
-        fine_retransmit=given["fine_retransmit"],
-        timeout_recover=given["timeout_recover"],
-        fast_recovery=given["fast_recovery"],
-        progress=given["progress"],
-        max_packets=given["max_packets"],
-    )
+    progress = given["progress"]
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be None or a callable taking a fraction, got {progress!r}")
+    senders = SenderSettings(**{f.name: opts[f.name] for f in fields(SenderSettings)})
     made: dict[tuple[str, str], ControlLaw] = {}
-    law_objs = [law_for(fl, laws, made) for fl in scenario.flows]
+    law_objs = [law_for(fl, opts["laws"], made) for fl in scenario.flows]
     check_ns2_vegas(scenario, law_objs, senders)
     return _Sim(
         scenario,
         law_objs,
-        seed=int(seed),
+        seed=opts["seed"],
         sample_interval_s=dt,
         senders=senders,
-        max_packets=cap_packets,
-        send_overhead_s=overhead,
-        red_wait=red_wait,
-        ns2_vegas_timing=ns2_vegas_timing,
-        ns2_vegas_base_reset=ns2_vegas_base_reset,
+        max_packets=opts["max_packets"],
+        send_overhead_s=opts["send_overhead_s"],
+        red_wait=opts["red_wait"],
+        ns2_vegas_timing=opts["ns2_vegas_timing"],
+        ns2_vegas_base_reset=opts["ns2_vegas_base_reset"],
     )
 
 
