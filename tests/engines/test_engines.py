@@ -170,7 +170,9 @@ def test_an_engine_object_and_its_name_run_the_same():
         (lambda E: E.Rounds(drop_share="all"), r"drop_share must be one of .*'all'"),
         (lambda E: E.Hybrid(rtt_sample="x"), r"rtt_sample must be one of .*'x'"),
         (lambda E: E.Hybrid(dt_s=-1.0), r"dt_s must be > 0, got -1.0"),
-        (lambda E: E.Ode(rtol=0.0), r"rtol must be > 0, got 0.0"),
+        (lambda E: E.Ode(rtol=0.0), r"rtol must be in \[1e-12, 0.1\], got 0.0"),
+        (lambda E: E.Ode(rtol=1.0), r"rtol must be in \[1e-12, 0.1\], got 1.0"),
+        (lambda E: E.Ode(atol=0.1), r"atol must be in \(0.0, 0.001\], got 0.1"),
         (lambda E: E.Ode(method="Euler"), r"method must be one of .*'Euler'"),
         (lambda E: E.Packet(seed=-1), r"seed must be >= 0, got -1"),
         (lambda E: E.Packet(record_interval_s=0.0), r"record_interval_s must be > 0, got 0.0"),
@@ -182,6 +184,23 @@ def test_bad_option_values_name_the_option_the_value_and_the_range(make, match):
 
     with pytest.raises(ValueError, match=match):
         make(E)
+
+
+@pytest.mark.parametrize(
+    "bad", [{"rtol": 1.0}, {"rtol": 0.0}, {"atol": 0.1}, {"method": "Euler"}, {"rtol": "a"}]
+)
+def test_the_ode_options_refuse_what_the_solver_refuses_with_its_message(bad):
+    # Ode(...) is checked when it is made, simulate_ode when it runs: one rule, one message
+    # (a tolerance the solver refuses was accepted by Ode and failed only at the run)
+    import tcpfluid.engines as E
+    from tcpfluid.fluid.ode import simulate_scenario_ode
+
+    sc = build_scenario("qv-basic", **SMALL).with_algorithm("vegas")
+    with pytest.raises((ValueError, TypeError)) as made:
+        E.Ode(**bad)
+    with pytest.raises((ValueError, TypeError)) as ran:
+        simulate_scenario_ode(sc, model="classical", **bad)
+    assert (type(made.value), str(made.value)) == (type(ran.value), str(ran.value))
 
 
 def test_every_engine_declares_what_it_can_model():

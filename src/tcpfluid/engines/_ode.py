@@ -15,7 +15,7 @@ import numpy as np
 from .._engine_summary import traced_flow_record
 from .._validation import check_choice, check_int, check_nonnegative, check_positive
 from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES, small_pages
-from ..fluid._ode_solve import classical_records
+from ..fluid._ode_solve import check_solver, classical_records
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import choose_model, end_base_rtt, simulate_ode
 from ..metrics import FlowRecord
@@ -212,9 +212,7 @@ class Ode(Engine):
         check_nonnegative("measure_from_s", self.measure_from_s)
         check_positive("switch_width_pkts", self.switch_width_pkts)
         check_positive("droptail_width_pkts", self.droptail_width_pkts)
-        check_choice("method", self.method, ("RK45", "RK23", "DOP853", "Radau", "BDF", "LSODA"))
-        check_positive("rtol", self.rtol)
-        check_positive("atol", self.atol)
+        check_solver(self.method, self.rtol, self.atol)
         check_positive("max_step_s", self.max_step_s, allow_inf=True)
         check_int("max_rhs_evals", self.max_rhs_evals, minimum=1)
 

@@ -37,6 +37,20 @@ from ._ode_types import (
 FloatArray = NDArray[np.float64]
 
 _METHODS = ("LSODA", "BDF", "Radau", "RK45", "RK23", "DOP853")
+
+
+def check_solver(method: Any, rtol: Any, atol: Any) -> tuple[float, float]:
+    """The solver's method and tolerances checked (ValueError/TypeError naming the
+    option, its value and the accepted range); returns ``(rtol, atol)`` as floats. One
+    rule for `simulate_ode` and the ``Ode`` engine's options."""
+    check_choice("method", method, _METHODS)
+    rtol = check_range("rtol", rtol, 1e-12, 0.1)
+    # packets: above 1e-3 the solver may skip whole packets of a window or queue and still
+    # report success
+    atol = check_range("atol", atol, 0.0, 1e-3, lo_open=True)
+    return rtol, atol
+
+
 _MIN_WINDOW_PKTS = 1.0
 #: width of the Lipschitz ramps at the window floor and cap, packets
 _SOFT_WINDOW_PKTS = 0.25
@@ -299,10 +313,7 @@ def simulate_ode(
     m_from = t_end / 2.0 if measure_from_s is None else _time("measure_from_s", measure_from_s)
     if m_from >= t_end:
         raise ValueError(f"measure_from_s must be < t_end_s={t_end!r}, got {measure_from_s!r}")
-    check_choice("method", method, _METHODS)
-    rtol = check_range("rtol", rtol, 1e-12, 0.1)
-    atol = check_range("atol", atol, 0.0, 1e-3, lo_open=True)  # packets: above 1e-3 the
-    # solver may skip whole packets of a window or queue and still report success
+    rtol, atol = check_solver(method, rtol, atol)
     max_step = _time("max_step_s", max_step_s, allow_inf=True)
     if max_step <= 0:
         raise ValueError(f"max_step_s must be > 0 s, got {max_step_s!r}")
