@@ -101,9 +101,10 @@ def add_parser(sub: Any) -> None:
 
 
 def parse_jobs(value: str | None) -> int:
-    """``--jobs`` (:mod:`tcpfluid.cli._jobs`): an integer >= 0; default and 0: the usable
-    CPUs; never more workers than CPUs (and than tasks, where the pool starts:
-    :func:`tcpfluid.sweep.execution.pool_size`). ValueError naming the value otherwise."""
+    """``--jobs`` (:func:`tcpfluid.cli._options.parse_jobs`): an integer >= 0; default and
+    0: the usable CPUs; never more workers than CPUs (and than tasks, where the pool
+    starts: :func:`tcpfluid.sweep.execution.pool_size`). ValueError naming the value
+    otherwise."""
     from ..sweep.execution import usable_cpus
 
     n = _parse_jobs(value)
