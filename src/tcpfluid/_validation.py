@@ -80,6 +80,13 @@ def check_bool(name: str, value: Any) -> bool:
     return bool(value)
 
 
+def check_progress(progress: Any) -> Any:
+    """A progress callback: ``None`` or a callable taking the fraction done."""
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be None or a callable taking a fraction, got {progress!r}")
+    return progress
+
+
 def item_index(i: Any, n: int, what: str) -> int:
     """The position ``i`` (negative counts from the end) of one of ``n`` ``what`` (e.g.
     ``"flow"``) in a sequence; an ``IndexError`` naming both when it is out of range."""

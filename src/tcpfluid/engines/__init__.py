@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._deprecation import renamed_keywords
-from .._validation import check_choice, check_int
+from .._validation import check_choice, check_int, check_progress
 from ..algorithms.registry import law_class
 from ..results import Result
 from ..scenarios import Scenario, build_scenario
@@ -101,10 +101,18 @@ RTT_MODELS: tuple[str, ...] = ("average", "last", "fluid")
 _COMMON = ("algorithm", "progress")
 
 
+def _check_engine(engine: Any) -> str:
+    """An engine's name, one of :data:`ENGINES` (a ``ValueError`` naming the value and
+    listing the names otherwise): the one check of every function taking one."""
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+    return engine
+
+
 def engine_options(engine: str) -> tuple[str, ...]:
     """The keyword options :func:`simulate` accepts for ``engine`` (its options class's
     fields, the older names still accepted, ``algorithm`` and ``progress``), sorted."""
-    check_choice("engine", engine, tuple(ENGINES))
+    _check_engine(engine)
     names = set(ENGINES[engine].option_names())
     if engine == "ode":  # the older name: either model's options and the choice
         names |= set(ENGINES["hybrid"].option_names()) | {"model"}
@@ -122,9 +130,7 @@ def get_engine(engine: str, scenario: Scenario | None = None, **options: Any) ->
     TypeError
         An option the engine does not take (naming it and listing the accepted ones).
     """
-    if not isinstance(engine, str) or engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
-    accepted = engine_options(engine)
+    accepted = engine_options(engine)  # an unknown engine is refused here
     for name in options:
         if name not in accepted or name in _COMMON:
             raise TypeError(
@@ -201,8 +207,7 @@ def simulate(
     else:
         eng = get_engine(engine, scenario, **options)
         label = engine  # "ode" names its results "ode" whichever model ran
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be None or a callable taking a fraction, got {progress!r}")
+    check_progress(progress)
     if algorithm is not None:
         law_class(algorithm)
         scenario = scenario.with_algorithm(algorithm)
@@ -240,7 +245,7 @@ def run_scenario(
         Engines that draw random numbers (the packet simulator: RED drops): the seed of
         its ``numpy.random.Generator``. The fluid engines are deterministic.
     """
-    check_choice("engine", engine, tuple(ENGINES))
+    _check_engine(engine)
     return simulate(scenario, engine, **_legacy_options(engine, rtt_model, seed)).native
 
 
@@ -303,8 +308,7 @@ def run_named(
 ) -> tuple[dict[str, Any], Result]:
     """:func:`simulate_summary`'s JSON dict and the :class:`~tcpfluid.results.Result` it
     summarises (``tcpfluid simulate`` prints the one and tabulates the other)."""
-    if not isinstance(engine, str) or engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+    _check_engine(engine)
     law_class(algorithm)  # an unknown name fails here, listing the valid ones
     opts = _legacy_options(engine, rtt_model, seed)
     scenario = build_scenario(scenario_name, **dict(sets or {})).with_algorithm(algorithm)

@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .._engine_summary import traced_flow_record
-from .._validation import check_choice, check_int, check_nonnegative, check_positive
-from ..fluid._hybrid_inputs import DROP_SHARES, RTT_SAMPLES, small_pages
+from .._validation import check_int, check_nonnegative, check_positive
+from ..fluid._hybrid_inputs import check_options as check_hybrid_options
+from ..fluid._hybrid_inputs import small_pages
 from ..fluid._ode_solve import check_solver, classical_records
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import choose_model, end_base_rtt, simulate_ode
@@ -136,18 +137,9 @@ class Hybrid(Engine):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        check_choice("rtt_sample", self.rtt_sample, RTT_SAMPLES)
-        check_choice("drop_share", self.drop_share, DROP_SHARES)
-        self._check_bools("whole_packets", "hold_drops", "boundary_ack_next_round")
-        check_positive("min_rto_s", self.min_rto_s)
-        if self.timeout_loss_fraction is not None and not 0.0 < self.timeout_loss_fraction <= 1.0:
-            raise ValueError(
-                "timeout_loss_fraction must be None (the packet sender's rule) or in (0, 1], "
-                f"got {self.timeout_loss_fraction!r}"
-            )
-        if self.dt_s is not None:
-            check_positive("dt_s", self.dt_s)
-        check_nonnegative("measure_from_s", self.measure_from_s)
+        # the hybrid model's own checks (the switches kept as plain bools)
+        for name, value in check_hybrid_options(**self._options()).items():
+            object.__setattr__(self, name, value)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         from ..fluid.ode import simulate_scenario_ode

@@ -8,9 +8,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._validation import check_choice, check_int
-from ..fluid._rounds_inputs import _RTT_MODELS, FEEDBACK_ROUNDS, MAX_FEEDBACK_ROUNDS
-from ..fluid._rounds_law import DROP_SHARE, DROP_SHARES
+from ..fluid._rounds_inputs import FEEDBACK_ROUNDS, check_options
+from ..fluid._rounds_law import DROP_SHARE
 from ._base import Engine, counted_option, sample_rows, summary_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -72,15 +71,9 @@ class Rounds(Engine):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        check_choice("rtt_model", self.rtt_model, _RTT_MODELS)
-        lag = check_int("feedback_rounds", self.feedback_rounds, minimum=0)
-        if lag > MAX_FEEDBACK_ROUNDS:
-            raise ValueError(
-                f"feedback_rounds must be in [0, {MAX_FEEDBACK_ROUNDS}], "
-                f"got {self.feedback_rounds!r}"
-            )
-        self._check_bools("ack_train", "train_runs", "whole_packets")
-        check_choice("drop_share", self.drop_share, DROP_SHARES)
+        # the round model's own checks (the switches kept as plain bools)
+        for name, value in check_options(**self._options()).items():
+            object.__setattr__(self, name, value)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         from ..fluid.rounds import simulate_scenario_rounds

@@ -16,7 +16,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import metrics
-from .._validation import check_choice, check_positive, check_range
+from .._validation import (
+    check_bool,
+    check_choice,
+    check_nonnegative,
+    check_positive,
+    check_progress,
+    check_range,
+)
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
 
@@ -36,6 +43,37 @@ RTT_SAMPLES = ("departure", "arrival")
 #: how a drop-tail overflow is shared (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s
 #: ``drop_share``)
 DROP_SHARES = ("proportional", "in-turn", "growth")
+
+
+def _none_or(rule: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    return lambda value: None if value is None else rule(value)
+
+
+#: the hybrid model's options that do not depend on the run, each by its one rule (a
+#: named ``TypeError`` or ``ValueError``; returns the value checked): the fields of
+#: ``tcpfluid.engines.Hybrid`` and the keywords of
+#: :func:`~tcpfluid.fluid.hybrid.simulate_hybrid` (``None``: the default step, the packet
+#: sender's timeout rule)
+OPTION_RULES: dict[str, Callable[[Any], Any]] = {
+    "rtt_sample": lambda v: check_choice("rtt_sample", v, RTT_SAMPLES),
+    "drop_share": lambda v: check_choice("drop_share", v, DROP_SHARES),
+    "whole_packets": functools.partial(check_bool, "whole_packets"),
+    "boundary_ack_next_round": functools.partial(check_bool, "boundary_ack_next_round"),
+    "hold_drops": functools.partial(check_bool, "hold_drops"),
+    "dt_s": _none_or(functools.partial(check_positive, "dt_s")),
+    "min_rto_s": functools.partial(check_positive, "min_rto_s"),
+    "timeout_loss_fraction": _none_or(
+        functools.partial(check_range, "timeout_loss_fraction", lo=0.0, hi=1.0, lo_open=True)
+    ),
+    "measure_from_s": functools.partial(check_nonnegative, "measure_from_s"),
+    "progress": check_progress,
+}
+
+
+def check_options(**given: Any) -> dict[str, Any]:
+    """The options ``given`` (names of :data:`OPTION_RULES`), each checked by its rule;
+    returns them checked (the switches as plain bools, the numbers as floats)."""
+    return {name: OPTION_RULES[name](value) for name, value in given.items()}
 
 
 class Run(NamedTuple):
@@ -68,8 +106,9 @@ def check_run(
     record_every_s: float | None,
     timeout_loss_fraction: float | None,
 ) -> Run:
-    """Check :func:`simulate_hybrid`'s arguments (a ValueError/TypeError names the bad one)
-    and derive the time step, step count and record interval."""
+    """Check :func:`simulate_hybrid`'s arguments (a ValueError/TypeError names the bad one;
+    ``dt_s`` and ``timeout_loss_fraction`` already by :func:`check_options`) and derive the
+    time step, step count and record interval."""
     d = np.atleast_1d(np.asarray(base_rtt_s, dtype=np.float64))
     if d.ndim != 1 or d.size == 0 or not np.all(np.isfinite(d)) or np.any(d <= 0):
         raise ValueError(
@@ -83,7 +122,7 @@ def check_run(
     buf = float(buffer_pkts)
     if not (buf >= 1.0):
         raise ValueError(f"buffer_pkts must be >= 1 packet (or inf), got {buffer_pkts!r}")
-    dt = float(d.min()) / STEPS_PER_RTT if dt_s is None else check_positive("dt_s", dt_s)
+    dt = float(d.min()) / STEPS_PER_RTT if dt_s is None else float(dt_s)
     if dt > float(d.min()) / 4:
         raise ValueError(f"dt_s must be at most a quarter of the smallest base RTT, got {dt!r}")
     with np.errstate(divide="ignore", over="ignore"):
@@ -109,11 +148,7 @@ def check_run(
         else check_positive("record_every_s", record_every_s)
     )
     every = max(1, round(rec_dt / dt))
-    frac = (
-        math.nan
-        if timeout_loss_fraction is None
-        else check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
-    )
+    frac = math.nan if timeout_loss_fraction is None else float(timeout_loss_fraction)
     start = per_flow("flow_start_s", flow_start_s, F, 0.0)
     stop = per_flow("flow_stop_s", flow_stop_s, F, math.inf)
     if np.any(~np.isfinite(start)) or np.any(start < 0) or np.any(stop <= start):
@@ -127,7 +162,6 @@ def arrival_ring(rtt_sample: str, buf: float, mu: float, dt: float, n_steps: int
     """Length of the ring of cumulative arrivals behind ``rtt_sample="arrival"`` (1 for
     ``"departure"``): the steps the longest queue takes to drain, at least 64 base RTTs of
     the default step (``64 * STEPS_PER_RTT``), capped by the run's steps."""
-    check_choice("rtt_sample", rtt_sample, RTT_SAMPLES)
     if rtt_sample == "departure":
         return 1
     longest = (buf + 2.0) / mu / dt + 2.0 if math.isfinite(buf) else 0.0
@@ -153,7 +187,7 @@ def check_reverse(
 ) -> tuple[FloatArray, int]:
     """The kernel's ``rev`` array (``[has_ack_path_bottleneck, mu_r, b_r, packets_per_ack,
     drop_share, whole_packets, boundary_ack_next_round, hold_drops]``, the last four from
-    ``switches``: ``drop_share``, checked by the caller, and the three switches) and the
+    ``switches``: ``drop_share`` and the three switches, checked by :func:`check_options`) and the
     length of its forward-delay ring (long enough for the ACK-path queue's longest delay,
     ``b_r / mu_r``, capped by the run's steps)."""
     try:
@@ -173,10 +207,6 @@ def check_reverse(
         )
     if not (math.isfinite(m) and m >= 1.0):
         raise ValueError(f"packets_per_ack must be a finite number >= 1, got {packets_per_ack!r}")
-    names = ("whole_packets", "boundary_ack_next_round", "hold_drops")
-    for name, value in zip(names, switches[1:], strict=True):
-        if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"{name} must be True or False, got {value!r}")
     tail = [float(DROP_SHARES.index(switches[0]))] + [1.0 if v else 0.0 for v in switches[1:]]
     if math.isinf(mu_r):
         return np.array([0.0, math.inf, math.inf, m, *tail]), 1

@@ -12,12 +12,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import (
-    check_choice,
-    check_int,
-    check_positive,
-    check_range,
-)
+from .._validation import check_choice, check_int, check_positive, check_range
 from ..algorithms._common import backlog
 from ..algorithms.base import OdeForm
 from ..metrics import FlowRecord, _finite_or_none, bandwidth_changes, law_settle_band

@@ -5,15 +5,24 @@ recording and the RTT model's name (:func:`_check_run`)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal, NamedTuple, get_args
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from .. import metrics
-from .._validation import as_float_array, check_choice, check_int, check_positive, check_range
+from .._validation import (
+    as_float_array,
+    check_bool,
+    check_choice,
+    check_int,
+    check_positive,
+    check_progress,
+    check_range,
+)
 from ..algorithms.base import ControlLaw
 from ..path import Path
 from ._rounds_law import DROP_SHARES
@@ -202,23 +211,38 @@ MAX_FLOW_ROUNDS = 3e10
 FLOW_ROUND_S = 1.25e-7
 
 
-def check_options(
-    law: Any, ack_train: Any, train_runs: Any, whole_packets: Any, progress: Any, drop_share: Any
-) -> None:
-    """The round engine's options that do not depend on the paths: the law, the switches
-    ``ack_train``, ``train_runs``, ``whole_packets``, the ``progress`` callback and
-    ``drop_share`` (:data:`~._rounds_law.DROP_SHARES`); a named ``TypeError`` or
-    ``ValueError`` for a bad one."""
+def check_law(law: Any) -> ControlLaw:
+    """The round model's law: a :class:`~tcpfluid.algorithms.base.ControlLaw`."""
     if not isinstance(law, ControlLaw):
         raise TypeError(f"law must be a ControlLaw (see tcpfluid.algorithms.get_law), got {law!r}")
-    if not isinstance(ack_train, bool):
-        raise TypeError(f"ack_train must be True or False, got {ack_train!r}")
-    for name, value in (("whole_packets", whole_packets), ("train_runs", train_runs)):
-        if not isinstance(value, bool | np.bool_):
-            raise TypeError(f"{name} must be True or False, got {value!r}")
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be None or a callable, got {progress!r}")
-    check_choice("drop_share", drop_share, DROP_SHARES)
+    return law
+
+
+def _feedback_rounds(value: Any) -> int:
+    lag = check_int("feedback_rounds", value)
+    if not 0 <= lag <= MAX_FEEDBACK_ROUNDS:
+        raise ValueError(f"feedback_rounds must be in [0, {MAX_FEEDBACK_ROUNDS}], got {value!r}")
+    return lag
+
+
+#: the round model's options that do not depend on the paths, each by its one rule (a
+#: named ``TypeError`` or ``ValueError``; returns the value checked): the fields of
+#: ``tcpfluid.engines.Rounds`` and the keywords of :func:`~.rounds.simulate_rounds`
+OPTION_RULES: dict[str, Callable[[Any], Any]] = {
+    "rtt_model": lambda v: check_choice("rtt_model", v, _RTT_MODELS),
+    "feedback_rounds": _feedback_rounds,
+    "ack_train": partial(check_bool, "ack_train"),
+    "train_runs": partial(check_bool, "train_runs"),
+    "whole_packets": partial(check_bool, "whole_packets"),
+    "drop_share": lambda v: check_choice("drop_share", v, DROP_SHARES),
+    "progress": check_progress,
+}
+
+
+def check_options(**given: Any) -> dict[str, Any]:
+    """The options ``given`` (names of :data:`OPTION_RULES`), each checked by its rule;
+    returns them checked (the switches as plain bools)."""
+    return {name: OPTION_RULES[name](value) for name, value in given.items()}
 
 
 class _Run(NamedTuple):
@@ -287,11 +311,7 @@ def _check_run(
             f"{MAX_FLOW_ROUNDS:.0e}; give fewer flows or scenarios, or a shorter run"
         )
     every = check_int("record_every", record_every, minimum=1)
-    check_int("feedback_rounds", feedback_rounds, minimum=0)
-    if feedback_rounds > MAX_FEEDBACK_ROUNDS:
-        raise ValueError(
-            f"feedback_rounds must be between 0 and {MAX_FEEDBACK_ROUNDS}, got {feedback_rounds!r}"
-        )
+    _feedback_rounds(feedback_rounds)
     frac = check_range("timeout_loss_fraction", timeout_loss_fraction, 0.0, 1.0, lo_open=True)
     if isinstance(record, str):
         raise TypeError(
@@ -345,6 +365,6 @@ def _rtt_model(rtt_model: str | None, rtt: str | None) -> str:
         raise ValueError(
             f"give the RTT model once: rtt_model={rtt_model!r} and its alias rtt={rtt!r}"
         )
-    value = rtt_model if rtt_model is not None else rtt if rtt is not None else "average"
-    check_choice("rtt_model" if rtt_model is not None else "rtt", value, _RTT_MODELS)
-    return value
+    if rtt_model is not None:
+        return str(OPTION_RULES["rtt_model"](rtt_model))
+    return check_choice("rtt", "average" if rtt is None else rtt, _RTT_MODELS)

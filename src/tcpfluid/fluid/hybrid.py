@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from .._validation import check_choice, check_nonnegative, check_positive
 from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw
 from ..queueing import RedParameters
@@ -34,6 +33,7 @@ from ._hybrid_inputs import (
     STEPS_PER_RTT,
     KernelState,
     Run,
+    check_options,
     check_reverse,
     check_run,
     kernel_state,
@@ -149,22 +149,28 @@ def simulate_hybrid(
         and the queue's integral over the steps that end by it are kept
         (:class:`HybridEnd`), whatever is recorded.
     """
-    check_choice("drop_share", drop_share, DROP_SHARES)
+    opts = check_options(
+        rtt_sample=rtt_sample, drop_share=drop_share, whole_packets=whole_packets,
+        boundary_ack_next_round=boundary_ack_next_round, hold_drops=hold_drops, dt_s=dt_s,
+        min_rto_s=min_rto_s, timeout_loss_fraction=timeout_loss_fraction,
+        measure_from_s=measure_from_s, progress=progress,
+    )  # fmt: skip
     run = check_run(
         mu_pps, base_rtt_s, duration_s, buffer_pkts, cross_traffic, flow_start_s, flow_stop_s,
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
-    switches = (drop_share, whole_packets, boundary_ack_next_round, hold_drops)
+    switches = (
+        drop_share,
+        *(opts[n] for n in ("whole_packets", "boundary_ack_next_round", "hold_drops")),
+    )
     rev_arr, hf = check_reverse(
         reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, run.dt, run.n_steps, switches
     )
     laws = _Laws(law, run.d.size)
-    timing, dupacks = _loss_rule(laws, run.frac, min_rto_s)
-    mark = check_nonnegative("measure_from_s", measure_from_s)
+    timing, dupacks = _loss_rule(laws, run.frac, opts["min_rto_s"])
+    mark = opts["measure_from_s"]
     if not mark < run.t_end:
-        raise ValueError(
-            f"measure_from_s must be < duration_s={run.t_end!r} s, got {measure_from_s!r}"
-        )
+        raise ValueError(f"measure_from_s must be < duration_s={run.t_end!r} s, got {mark!r}")
     with small_pages():  # written once in order: huge pages bring them nothing
         st = kernel_state(run, rev_arr, hf, rtt_sample, red)
     st.g[K.G_MARK] = mark
@@ -196,7 +202,7 @@ def _loss_rule(
     value and ceiling, and each flow's duplicate ACKs that start a retransmission."""
     fine = np.array([name not in LAWS_WITHOUT_FINE_CHECK for name in laws.names])
     dupacks = np.where(fine, 1.0, DUPACK_THRESHOLD)
-    timing = np.array([frac, check_positive("min_rto_s", min_rto_s), INITIAL_RTO_S, MAX_RTO_S])
+    timing = np.array([frac, min_rto_s, INITIAL_RTO_S, MAX_RTO_S])
     return timing, dupacks
 
 

@@ -41,6 +41,7 @@ from ._rounds_inputs import (
     _check_run,
     _rtt_model,
     _Run,
+    check_law,
     check_options,
 )
 from ._rounds_law import DROP_SHARE
@@ -154,7 +155,11 @@ def simulate_rounds(
     ValueError, TypeError
         Bad arguments, before any work starts.
     """
-    check_options(law, ack_train, train_runs, whole_packets, progress, drop_share)
+    check_law(law)
+    ack_train, train_runs, whole_packets, progress, drop_share = check_options(
+        ack_train=ack_train, train_runs=train_runs, whole_packets=whole_packets,
+        progress=progress, drop_share=drop_share,
+    ).values()  # fmt: skip
     batch = paths if isinstance(paths, PathBatch) else PathBatch.from_paths(paths)
     F = check_int("n_flows", n_flows, minimum=1)
     model = _rtt_model(rtt_model, rtt)
@@ -252,7 +257,10 @@ def simulate_rounds_async(
     ValueError, TypeError
         Bad arguments (named), or an ACK-path bottleneck on ``path``.
     """
-    check_options(law, ack_train, train_runs, False, progress, drop_share)
+    check_law(law)
+    ack_train, train_runs, progress, drop_share = check_options(
+        ack_train=ack_train, train_runs=train_runs, progress=progress, drop_share=drop_share
+    ).values()
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
     d = as_float_array("base_rtt_s", base_rtt_s, positive=True).ravel()

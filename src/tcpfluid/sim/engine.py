@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import check_progress
 from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
 from . import _core as C
@@ -407,9 +408,7 @@ def _checked_sim(scenario: Scenario, given: dict[str, Any]) -> _Sim:
     dt = trace_interval(
         scenario, dt_given, max_samples=MAX_SAMPLES, max_values=MAX_TRACE_VALUES, name=dt_name
     )
-    progress = given["progress"]
-    if progress is not None and not callable(progress):
-        raise TypeError(f"progress must be None or a callable taking a fraction, got {progress!r}")
+    check_progress(given["progress"])
     senders = SenderSettings(**{f.name: opts[f.name] for f in fields(SenderSettings)})
     made: dict[tuple[str, str], ControlLaw] = {}
     law_objs = [law_for(fl, opts["laws"], made) for fl in scenario.flows]

@@ -1,0 +1,150 @@
+"""One check of each fluid-engine option: the options object, the engine's name with
+keywords and the model's scenario function accept and refuse the same values, with the
+same exception and message (naming the option, the value and what is accepted)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+import tcpfluid
+from tcpfluid.engines import (
+    Hybrid,
+    Rounds,
+    engine_options,
+    get_engine,
+    run_scenario,
+    simulate_summary,
+)
+from tcpfluid.fluid.hybrid import simulate_scenario_hybrid
+from tcpfluid.fluid.rounds import simulate_scenario_rounds
+from tcpfluid.scenarios import FlowSpec, Link, Scenario
+
+#: the messages' lists of accepted values
+_SHARES = "'proportional', 'in-turn', 'growth'"
+
+
+def _one_flow(duration_s: float = 0.3) -> Scenario:
+    """One Vegas flow on a 10 Mb/s drop-tail link of 20 ms base RTT: a short run of every
+    fluid engine."""
+    flow = FlowSpec("f", ("F",), ("F",), algorithm="vegas")
+    link = Link("F", 10e6, 0.01, 20)
+    return Scenario(name="one", links=(link,), flows=(flow,), duration_s=duration_s)
+
+
+def _routes(engine: str, sc: Scenario, options: dict[str, object]) -> list[Callable[[], object]]:
+    """The three ways to run ``sc`` on ``engine`` ("rounds" or "hybrid") with ``options``
+    (``progress`` is :func:`tcpfluid.simulate`'s, not the options object's)."""
+    own = {k: v for k, v in options.items() if k != "progress"}
+    run_kw = {k: v for k, v in options.items() if k == "progress"}
+    cls, scenario_fn = {
+        "rounds": (Rounds, simulate_scenario_rounds),
+        "hybrid": (Hybrid, simulate_scenario_hybrid),
+    }[engine]
+    return [
+        lambda: tcpfluid.simulate(sc, cls(**own), **run_kw),  # type: ignore[arg-type]
+        lambda: tcpfluid.simulate(sc, engine, **options),
+        lambda: scenario_fn(sc, **options),
+    ]
+
+
+#: a bad value of each option, and what every route refuses it with
+BAD = [
+    ("rounds", "rtt_model", "median", ValueError,
+     "rtt_model must be one of 'average', 'last', 'fluid'; got 'median'"),
+    ("rounds", "feedback_rounds", 9, ValueError, "feedback_rounds must be in [0, 8], got 9"),
+    ("rounds", "feedback_rounds", -1, ValueError, "feedback_rounds must be in [0, 8], got -1"),
+    ("rounds", "feedback_rounds", 1.0, TypeError,
+     "feedback_rounds must be an integer, got 1.0 (float)"),
+    ("rounds", "ack_train", 1, TypeError, "ack_train must be True or False, got 1"),
+    ("rounds", "train_runs", "yes", TypeError, "train_runs must be True or False, got 'yes'"),
+    ("rounds", "whole_packets", None, TypeError, "whole_packets must be True or False, got None"),
+    ("rounds", "drop_share", "all", ValueError,
+     f"drop_share must be one of {_SHARES}; got 'all'"),
+    ("rounds", "progress", 5, TypeError,
+     "progress must be None or a callable taking a fraction, got 5"),
+    ("hybrid", "rtt_sample", "both", ValueError,
+     "rtt_sample must be one of 'departure', 'arrival'; got 'both'"),
+    ("hybrid", "drop_share", "all", ValueError,
+     f"drop_share must be one of {_SHARES}; got 'all'"),
+    ("hybrid", "whole_packets", 1, TypeError, "whole_packets must be True or False, got 1"),
+    ("hybrid", "boundary_ack_next_round", "no", TypeError,
+     "boundary_ack_next_round must be True or False, got 'no'"),
+    ("hybrid", "hold_drops", None, TypeError, "hold_drops must be True or False, got None"),
+    ("hybrid", "dt_s", 0.0, ValueError, "dt_s must be > 0, got 0.0"),
+    ("hybrid", "dt_s", "1ms", TypeError, "dt_s must be a real number, got '1ms' (str)"),
+    ("hybrid", "min_rto_s", -1.0, ValueError, "min_rto_s must be > 0, got -1.0"),
+    ("hybrid", "timeout_loss_fraction", 0.0, ValueError,
+     "timeout_loss_fraction must be in (0.0, 1.0], got 0.0"),
+    ("hybrid", "timeout_loss_fraction", 1.5, ValueError,
+     "timeout_loss_fraction must be in (0.0, 1.0], got 1.5"),
+    ("hybrid", "timeout_loss_fraction", "half", TypeError,
+     "timeout_loss_fraction must be a real number, got 'half' (str)"),
+    ("hybrid", "measure_from_s", -1.0, ValueError, "measure_from_s must be >= 0, got -1.0"),
+    ("hybrid", "measure_from_s", 0.3, ValueError,
+     "measure_from_s must be < duration_s=0.3 s, got 0.3"),
+    ("hybrid", "progress", 5, TypeError,
+     "progress must be None or a callable taking a fraction, got 5"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("engine", "name", "value", "exc", "message"), BAD)
+def test_every_route_refuses_a_bad_option_alike(
+    engine: str, name: str, value: object, exc: type, message: str
+) -> None:
+    for run in _routes(engine, _one_flow(), {name: value}):
+        with pytest.raises(exc) as got:
+            run()
+        assert str(got.value) == message
+
+
+#: the edges of each option's accepted range, and the NumPy bools and integers taken
+EDGES = [
+    ("rounds", "rtt_model", "fluid"),
+    ("rounds", "feedback_rounds", 0),
+    ("rounds", "feedback_rounds", np.int64(8)),
+    ("rounds", "ack_train", np.False_),
+    ("rounds", "train_runs", np.False_),
+    ("rounds", "whole_packets", np.True_),
+    ("rounds", "drop_share", "growth"),
+    ("rounds", "progress", lambda f: None),
+    ("hybrid", "rtt_sample", "departure"),
+    ("hybrid", "drop_share", "in-turn"),
+    ("hybrid", "whole_packets", np.True_),
+    ("hybrid", "boundary_ack_next_round", np.True_),
+    ("hybrid", "hold_drops", np.False_),
+    ("hybrid", "dt_s", 0.005),  # a quarter of the base RTT, the most taken
+    ("hybrid", "min_rto_s", 1e-3),
+    ("hybrid", "timeout_loss_fraction", 1.0),
+    ("hybrid", "timeout_loss_fraction", None),
+    ("hybrid", "measure_from_s", 0.0),
+    ("hybrid", "progress", lambda f: None),
+]
+
+
+@pytest.mark.parametrize(("engine", "name", "value"), EDGES)
+def test_every_route_takes_the_edge_of_each_option(engine: str, name: str, value: object) -> None:
+    for run in _routes(engine, _one_flow(), {name: value}):
+        run()
+
+
+def test_the_numpy_bools_are_kept_as_plain_bools() -> None:
+    assert Rounds(ack_train=np.False_).ack_train is False
+    assert Hybrid(hold_drops=np.False_).hold_drops is False
+
+
+def test_every_function_taking_an_engine_name_refuses_an_unknown_one_alike() -> None:
+    sc = _one_flow()
+    message = "unknown engine 'warp'; engines: rounds, packet, ode, hybrid"
+    for run in (
+        lambda: tcpfluid.simulate(sc, "warp"),
+        lambda: get_engine("warp"),
+        lambda: engine_options("warp"),
+        lambda: run_scenario(sc, "warp"),
+        lambda: simulate_summary("qv-basic", "vegas", engine="warp"),
+    ):
+        with pytest.raises(ValueError) as got:
+            run()
+        assert str(got.value) == message
