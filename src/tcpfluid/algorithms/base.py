@@ -472,11 +472,6 @@ class ControlLaw(ABC):
         return f"{type(self).__name__}({inner})"
 
 
-def _sample_arrays(sample: RoundSample, *fields: str) -> tuple[FloatArray, ...]:
-    """The ``fields`` of ``sample`` as float64 arrays (views where they already are)."""
-    return tuple(np.asarray(getattr(sample, f), dtype=np.float64) for f in fields)
-
-
 class CompiledLaw(ControlLaw):
     """A law whose :meth:`on_round` is its compiled rule (:meth:`_round_rule`) and whose
     :meth:`on_loss` is its compiled loss rule (:meth:`_loss_rule`): subclasses define those

@@ -48,7 +48,6 @@ from .base import (
     Parameter,
     RoundSample,
     State,
-    _sample_arrays,
 )
 
 __all__ = ["LOST_RETRANSMIT", "Fast"]
@@ -120,7 +119,9 @@ class Fast(CompiledLaw):
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_fast_rule` on the law's state and parameters and the sample."""
-        cwnd, base_rtt, rtt_mean = _sample_arrays(sample, "cwnd", "base_rtt", "rtt_mean")
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
         return _FAST, cwnd.shape[0], (state["phase"], cwnd, base_rtt, rtt_mean, self._rule_params)
 
     def _loss_rule(

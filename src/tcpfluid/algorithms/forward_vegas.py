@@ -24,7 +24,7 @@ import numpy as np
 
 from ._common import backlog, fmax, fmin, stride
 from ._jit import Kernel
-from .base import OdeForm, RoundSample, State, _sample_arrays
+from .base import OdeForm, RoundSample, State
 from .vegas import VEGAS_ODE_FORM, Vegas, _vegas_rule
 
 __all__ = ["ForwardVegas"]
@@ -67,11 +67,21 @@ class ForwardVegas(Vegas):
                 "(forward one-way delays from timestamps, the asymmetric-networks paper §V); "
                 "the engine gave None — use an engine that measures forward delays"
             )
-        fields = ("cwnd", "fwd_delay_mean", "fwd_delay_base", "rtt_mean")
-        arrays = _sample_arrays(sample, *fields)
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        fwd_mean = np.asarray(sample.fwd_delay_mean, dtype=np.float64)
+        fwd_base = np.asarray(sample.fwd_delay_base, dtype=np.float64)
+        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
         states = (state["phase"], state["ss_grow"], state["ssthresh"])
-        args = (*states, *arrays, self._rule_params, self._decrease_inclusive)
-        return _FORWARD_VEGAS, arrays[0].shape[0], args
+        args = (
+            *states,
+            cwnd,
+            fwd_mean,
+            fwd_base,
+            rtt_mean,
+            self._rule_params,
+            self._decrease_inclusive,
+        )
+        return _FORWARD_VEGAS, cwnd.shape[0], args
 
 
 def _forward_backlog(cwnd: Any, fwd_delay_mean: Any, fwd_delay_base: Any, rtt_mean: Any) -> Any:

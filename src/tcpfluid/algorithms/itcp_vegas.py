@@ -45,7 +45,7 @@ from ._common import (
     stride,
 )
 from ._jit import Kernel
-from .base import SLOW_START, FloatArray, Parameter, RoundSample, State, _sample_arrays
+from .base import SLOW_START, FloatArray, Parameter, RoundSample, State
 from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss, _vegas_rule
 
 __all__ = ["ITcpVegas"]
@@ -161,7 +161,9 @@ class ITcpVegas(Vegas):
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_itcp_vegas_rule`: Vegas's slow start, then the four-area rule in
         congestion avoidance, on the law's state and parameters and the sample."""
-        cwnd, base_rtt, rtt_mean = _sample_arrays(sample, "cwnd", "base_rtt", "rtt_mean")
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
         states = [state[key] for key in _STATE]
         return _ITCP_VEGAS, cwnd.shape[0], (*states, cwnd, base_rtt, rtt_mean, self._rule_params)
 

@@ -58,7 +58,6 @@ from .base import (
     RoundAction,
     RoundSample,
     State,
-    _sample_arrays,
 )
 from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss
 
@@ -164,10 +163,13 @@ class QuickVegas(Vegas):
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_quick_vegas_rule` on the law's state and parameters and the sample."""
-        arrays = _sample_arrays(sample, "cwnd", "base_rtt", "rtt_mean")
-        states = (state[key] for key in ("phase", "succ", "ssthresh", "hold", "wary", "last_inc"))
-        args = (*states, *arrays, self._rule_params, self._sampling_code)
-        return _QUICK_VEGAS, arrays[0].shape[0], args
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
+        s = state
+        states = (s["phase"], s["succ"], s["ssthresh"], s["hold"], s["wary"], s["last_inc"])
+        args = (*states, cwnd, base_rtt, rtt_mean, self._rule_params, self._sampling_code)
+        return _QUICK_VEGAS, cwnd.shape[0], args
 
     def _loss_rule(
         self, state: State, kind: int

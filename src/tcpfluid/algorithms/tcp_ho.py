@@ -78,7 +78,6 @@ from .base import (
     Parameter,
     RoundSample,
     State,
-    _sample_arrays,
 )
 from .vegas import INITIAL_WINDOW
 
@@ -160,10 +159,13 @@ class TcpHo(CompiledLaw):
         """:func:`~tcpfluid.algorithms._tcp_ho_rule._tcp_ho_rule` on the law's state
         (``phase``, then :data:`~tcpfluid.algorithms._tcp_ho_rule._STATE_DEFAULTS`' keys in
         order), the sample and the decrease rule."""
-        arrays = _sample_arrays(sample, "cwnd", "base_rtt", "rtt_min", "rtt_max")
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        rtt_min = np.asarray(sample.rtt_min, dtype=np.float64)
+        rtt_max = np.asarray(sample.rtt_max, dtype=np.float64)
         states = [state[key] for key in _ROUND_STATE]
-        args = (*states, *arrays, self._decrease == "throughput")
-        return _TCP_HO, arrays[0].shape[0], args
+        args = (*states, cwnd, base_rtt, rtt_min, rtt_max, self._decrease == "throughput")
+        return _TCP_HO, cwnd.shape[0], args
 
     def _loss_rule(
         self, state: State, kind: int

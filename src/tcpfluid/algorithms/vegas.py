@@ -60,7 +60,6 @@ from .base import (
     RoundAction,
     RoundSample,
     State,
-    _sample_arrays,
 )
 
 __all__ = ["ALPHA", "BETA", "GAMMA", "INITIAL_WINDOW", "Vegas"]
@@ -157,7 +156,8 @@ class Vegas(CompiledLaw):
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_vegas_rule` on the law's state and parameters, the sample's window and
         Δ of eq (1) from its RTTs."""
-        cwnd, base_rtt = _sample_arrays(sample, "cwnd", "base_rtt")
+        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
+        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
         return self._vegas(state, cwnd, base_rtt, sample.rtt_mean, _NO_DELTA)
 
     def _decide(
