@@ -56,8 +56,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -282,20 +280,6 @@ def run_ns3(py3: str, case: str, duration: float, sack: bool = False) -> dict[st
     }
 
 
-def _ns3_python(arg: str | None) -> str | None:
-    """The interpreter that has ns-3's bindings, or None."""
-    for c in (arg, os.environ.get("TCPFLUID_NS3_PYTHON"), sys.executable):
-        if not c or not (Path(c).exists() or shutil.which(c)):
-            continue
-        ok = subprocess.run(
-            [c, "-c", "import importlib.util as u, sys; sys.exit(u.find_spec('ns') is None)"],
-            capture_output=True,
-        )
-        if ok.returncode == 0:
-            return c
-    return None
-
-
 def _cell(r: dict[str, Any], key: str) -> str:
     v = r.get(key)
     return "-" if v is None else (f"{v:.1f}" if isinstance(v, float) else str(v))
@@ -315,6 +299,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.duration > 0:
         ap.error(f"--duration must be > 0, got {args.duration}")
     sys.path.insert(0, str(SRC))
+    sys.path.insert(0, str(HERE))
+    from ns3_vegas import _ns3_python  # one finder of ns-3's interpreter for both scripts
+
     py3 = _ns3_python(args.ns3_python)
     if py3 is None:
         print(
