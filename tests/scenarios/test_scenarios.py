@@ -321,6 +321,11 @@ def test_rtt_dumbbell_gives_each_flow_its_round_trip() -> None:
     assert [(f.start_s, f.stop_s) for f in sc.flows] == [(0, math.inf), (3, math.inf), (0, 6)]
     view = sc.fluid_view()
     assert view.bottleneck == "R1-R2" and view.discipline == "red"
-    assert [(c.start_s, c.stop_s) for c in view.cross_traffic] == [(3.0, 6.0)]
+    # the CBR's changes as they reach the bottleneck, on the first flow's clock: its access
+    # link (0.5 ms) against the first flow's ((20 ms - 2 x 5 ms) / 4 = 2.5 ms), both at ten
+    # times the bottleneck's rate (equal transmission times)
+    ((start, stop),) = [(c.start_s, c.stop_s) for c in view.cross_traffic]
+    assert start == pytest.approx(3.0 - 0.002, abs=1e-12)
+    assert stop == pytest.approx(6.0 - 0.002, abs=1e-12)
     with pytest.raises(ValueError, match="one entry per flow"):
         rtt_dumbbell(8e6, rtts, ["vegas"], duration_s=9.0)

@@ -35,7 +35,7 @@ from numpy.typing import NDArray
 from ..path import Path
 from ..queueing import RedParameters, red_parameters
 from ._columns import on_route
-from .model import FlowSpec, Link, Scenario
+from .model import CbrSource, FlowSpec, Link, Scenario
 
 __all__ = [
     "ENGINE_CAPABILITIES",
@@ -165,6 +165,30 @@ def _is_shared(scenario: Scenario, bott: int, rbott: int | None) -> bool:
     return rbott is None or bool(on_route(ft.rev_ptr, ft.rev_idx, rbott).all())
 
 
+def _to_bottleneck_s(scenario: Scenario, route: Sequence[int], b: int) -> float:
+    """The time a packet takes from its source to the bottleneck ``b`` (link index) along
+    ``route`` (link indices, in order): the delays and transmission times of the links
+    before ``b``, s."""
+    lt = scenario.link_table
+    bits = 8.0 * scenario.packet_size_bytes
+    before = route[: route.index(b)]
+    return float(sum(lt.delay_s[k] + bits / lt.rate_bps[k] for k in before))
+
+
+def _at_bottleneck(scenario: Scenario, c: CbrSource, b: int, lead_s: float) -> CrossTrafficChange:
+    """CBR source ``c`` as the fluid engines see it: its rate in packets/s, switched on and
+    off when its first and last packets reach the bottleneck ``b`` (link index), on a clock
+    on which a flow's packets reach it ``lead_s`` after they are sent (they queue when sent
+    in the fluid engines): its times move by its own lead less ``lead_s`` (not before 0)."""
+    lt = scenario.link_table
+    shift = _to_bottleneck_s(scenario, [lt.find(n) for n in c.links], b) - lead_s
+    return CrossTrafficChange(
+        c.rate_bps / (8.0 * scenario.packet_size_bytes),
+        max(c.start_s + shift, 0.0),
+        c.stop_s + shift,
+    )
+
+
 def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
     """Reduce ``scenario`` to one bottleneck (module docstring); linear in flows × links.
 
@@ -208,6 +232,9 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
         reverse_buffer=None if rbott is None else rbott.buffer_pkts,
     )
     on = [c for c in scenario.cbr if bott.name in c.links]
+    # the fluid engines queue a flow's packets when it sends them: a CBR change is placed
+    # when it reaches the bottleneck, on the first flow's clock (the path's)
+    lead = _to_bottleneck_s(scenario, ft.fwd_idx[ft.fwd_ptr[0] : ft.fwd_ptr[1]].tolist(), b)
     view = FluidView(
         scenario=scenario,
         path=path,
@@ -219,9 +246,7 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
         reverse_bottleneck=None if rbott is None else rbott.name,
         discipline=bott.discipline,
         red=(red_parameters(bott.red, link=bott.name) if bott.discipline == "red" else None),
-        cross_traffic=tuple(
-            CrossTrafficChange(c.rate_bps / pkt_bits, c.start_s, c.stop_s) for c in on
-        ),
+        cross_traffic=tuple(_at_bottleneck(scenario, c, b, lead) for c in on),
         off_bottleneck_cbr=tuple(c.name for c in scenario.cbr if bott.name not in c.links),
         shared=_is_shared(scenario, b, None if rbott is None else r),
         duration_s=scenario.duration_s,
