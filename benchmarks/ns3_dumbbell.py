@@ -54,20 +54,24 @@ PACKET_BYTES = 1000
 ACK_BYTES = 42
 NS3_SEGMENT = PACKET_BYTES - 42
 
-#: named cases: (hold-out index, seed, duration s)
-CASES: dict[str, tuple[int, int, float]] = {
+#: named cases: (hold-out index, seed, duration s, factor on every rate and the buffer)
+CASES: dict[str, tuple[int, int, float, float]] = {
     # seed 80 #14: two Reno flows, 110 Mb/s, 125 / 142 ms, 478 packets (0.28 BDP)
-    "s80-14": (14, 80, 600.0),
+    "s80-14": (14, 80, 600.0, 1.0),
+    # the same at a tenth of the rates and the buffer (11 Mb/s, 48 packets): the same split
+    # in the packets (0.185 / 0.815 over 400 s; the whole scenario 0.21 / 0.79), ten times
+    # cheaper in ns-3
+    "s80-14-tenth": (14, 80, 400.0, 0.1),
     # seed 80 #54: five Reno flows, 2.65 Mb/s x 25.3 ms, 23 packets (2.7 BDP), the whole run
-    "s80-54": (54, 80, 10.5),
+    "s80-54": (54, 80, 10.5, 1.0),
     # seed 80 #38: 31 Reno flows, 19.8 Mb/s x 42.1 ms, 114 packets; before its CBR (10.04 s)
-    "s80-38": (38, 80, 10.0),
+    "s80-38": (38, 80, 10.0, 1.0),
     # seed 80 #62: 24 Reno flows, 157 Mb/s x 12.6-13.2 ms, 36 packets; before the joins
-    "s80-62": (62, 80, 11.0),
+    "s80-62": (62, 80, 11.0, 1.0),
     # seed 1 #46: three Reno flows, 10.3 Mb/s x 11.3 / 14 / 36 ms, 7 packets, the whole run
-    "s1-46": (46, 1, 6.23),
+    "s1-46": (46, 1, 6.23, 1.0),
     # seed 1 #14: ten Reno flows, 32.9 Mb/s x 176 ms, 2003 packets; before its CBR (618 s)
-    "s1-14": (14, 1, 600.0),
+    "s1-14": (14, 1, 600.0, 1.0),
 }
 
 #: the ns-3 side (argv: one JSON object: the dumbbell and the run)
@@ -370,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--case", choices=sorted(CASES))
     ap.add_argument("--duration", type=float, default=None, help="simulated seconds")
     ap.add_argument(
-        "--scale", type=float, default=1.0, help="every rate and the buffer times this (1)"
+        "--scale", type=float, default=None, help="every rate and the buffer times this"
     )
     ap.add_argument("--interval", type=float, default=50.0, help="share interval, s (50)")
     ap.add_argument("--ns3-python", default=None, help="interpreter with the ns3 wheel")
@@ -383,17 +387,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--events", type=int, default=0, help="print the first N loss events")
     args = ap.parse_args(argv)
     if args.case:
-        idx, seed, dur = CASES[args.case]
+        idx, seed, dur, scale = CASES[args.case]
     elif args.holdout:
-        (idx, seed), dur = args.holdout, 100.0
+        (idx, seed), dur, scale = args.holdout, 100.0, 1.0
     else:
         ap.error("give --case or --holdout IDX SEED")
     dur = args.duration or dur
+    scale = args.scale or scale
     sys.path.insert(0, str(SRC))
     sys.path.insert(0, str(HERE))
     from ns3_vegas import _ns3_python
 
-    sc = scenario(idx, seed, dur, args.scale)
+    sc = scenario(idx, seed, dur, scale)
     rows: dict[str, dict[str, Any]] = {}
     py3 = None if args.no_ns3 else _ns3_python(args.ns3_python)
     if py3 is None and not args.no_ns3:
@@ -408,7 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     label = "packet" + (f" overhead {args.send_overhead:g} s" if args.send_overhead else "")
     rows[label] = run_packets(sc, args.interval, args.seed, args.send_overhead)
     rtts = [round(1e3 * sc.base_rtt_s(f), 1) for f in sc.flows]
-    scaled = f", rates and buffer x {args.scale:g}" if args.scale != 1.0 else ""
+    scaled = f", rates and buffer x {scale:g}" if scale != 1.0 else ""
     print(f"hold-out {seed} #{idx}, {len(sc.flows)} Reno flows, {dur:g} s, no CBR{scaled} {rtts}")
     for name, r in rows.items():
         sh = _shares(r["delivered_cum"])
