@@ -36,7 +36,11 @@ Settled value and time to settle (:func:`settling`)
     latest the hold window's first, that minimises ``Σ (v_i − mean)² / n²`` over the
     samples from it on (the truncation point of the MSER rule, White 1997), to the
     segment's end. Either way the *time to settle* is the time, counted from ``t_start``,
-    of the first sample after which every sample of the segment stays in the band.
+    of the first sample after which every sample of the segment stays in the band; the
+    value in effect when the segment begins (the last sample at or before ``t_start``)
+    counts as a sample at ``t_start``, so a series that is already in its band then and
+    never leaves it settled at once (0), not at its first sample of the segment (which
+    is only where its sampling clock, a flow's round boundary, happens to fall).
     ``settle_band`` is per call (default 0: fixed points only); the run summaries pass
     each flow's law's own (:func:`law_settle_band`). Why a series did not settle is
     available as text (:meth:`Settling.reasons`). Time to equilibrium of a new connection

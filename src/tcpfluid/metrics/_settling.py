@@ -34,7 +34,8 @@ class Settling:
         The settled value (mean over the segment's tail).
     time_s
         Time from ``t_start`` to the first sample after which the series stays in the band
-        (NaN when not settled).
+        (NaN when not settled); 0 when the value in effect at ``t_start`` (the last sample
+        at or before it) is in the band and no sample of the segment leaves it.
     settled
         Whether the series settled (on a fixed point or in a limit cycle).
     tolerance
@@ -234,7 +235,11 @@ def _settle(
         amp_before = np.where(n_before > 0, 0.5 * (b_hi - b_lo), 0.0)
     cap_b = np.broadcast_to(cap, settled_val.shape)
     # a fixed point: the tail in the base band around its mean, held for two tail lengths
-    t_fix, out_fix = _entered(tb, seg & ~in_base, t_first)
+    # the window in effect at t_start: the last sample at or before it (none: NaN)
+    v_prior = _prior(tb, vb, t0)
+    with np.errstate(invalid="ignore"):
+        from_fix = np.where(np.abs(v_prior - settled_val) <= base, t0, t_first)
+    t_fix, out_fix = _entered(tb, seg & ~in_base, from_fix)
     fixed = tail_fits & np.isfinite(t_fix) & (t_last - t_fix >= need - 1e-12)
     # a limit cycle: the hold window's half-range at most settle_band, neither drifting
     # nor growing (module docstring; a tail at rest in the base band is a fixed point)
@@ -264,7 +269,8 @@ def _settle(
             amp_c = np.where(cycle, 0.5 * (c_hi - c_lo), amp_h)
     with np.errstate(invalid="ignore"):
         in_cycle = np.abs(vb - mid_c) <= amp_c + base
-    t_cyc, out_cyc = _entered(tb, seg & ~in_cycle, t_first)
+        from_cyc = np.where(np.abs(v_prior - mid_c) <= amp_c + base, t0, t_first)
+    t_cyc, out_cyc = _entered(tb, seg & ~in_cycle, from_cyc)
     settled = fixed | cycle
     t_settle = np.where(cycle, t_cyc, t_fix)
     t_out = np.where(cycle, out_cyc, out_fix)
@@ -412,6 +418,16 @@ def steady_from(
         return np.asarray(starts[0]) if starts.size else out
     out[idx] = starts
     return out
+
+
+def _prior(tb: FloatArray, vb: FloatArray, t0: FloatArray) -> FloatArray:
+    """The value of the last sample at or before ``t0`` along axis 0 (the value in effect
+    when the segment begins), NaN where there is none."""
+    before = tb <= t0
+    n = before.shape[0]
+    last = n - 1 - np.argmax(before[::-1], axis=0)
+    v = np.take_along_axis(vb, last[None, ...], axis=0)[0]
+    return np.where(np.any(before, axis=0), v, np.nan)
 
 
 def _entered(t: FloatArray, out: NDArray[np.bool_], t_first: FloatArray) -> tuple[Any, Any]:
