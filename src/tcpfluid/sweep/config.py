@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
 
+from ..results import PUBLIC_KEYS
 from ..scenarios import LAW_PARAMETER_KEYS, SCENARIOS, scenario_parameters
 from ..scenarios.files import is_scenario_file, read_toml
 from ..scenarios.mix import parse_mix
@@ -27,17 +28,6 @@ SWEEP_ENGINES: tuple[str, ...] = ("closed-form", "rounds", "ode", "packet")
 #: scenario of points that do not name one
 DEFAULT_SCENARIO = "qv-basic"
 
-# the keys every run engine's summary carries (the contract of ``tcpfluid simulate``)
-_RUN_METRICS = (
-    "ss_exit_window",
-    "ss_exit_time_s",
-    "settled_window",
-    "time_to_equilibrium_s",
-    "convergence_times_s",
-    "utilization",
-    "throughput_pps",
-    "jain_index",
-)
 #: metrics each engine reports (the keys of its summary)
 ENGINE_METRICS: dict[str, tuple[str, ...]] = {
     "closed-form": (
@@ -51,10 +41,10 @@ ENGINE_METRICS: dict[str, tuple[str, ...]] = {
         "time_to_target_s",
         "rounds_to_target",
     ),
-    "rounds": (*_RUN_METRICS, "ss_exit_round", "losses"),
-    "packet": (*_RUN_METRICS, "losses", "retransmissions", "timeouts", "conserved"),
+    "rounds": (*PUBLIC_KEYS, "ss_exit_round", "losses"),
+    "packet": (*PUBLIC_KEYS, "losses", "retransmissions", "timeouts", "conserved"),
     "ode": (
-        *_RUN_METRICS,
+        *PUBLIC_KEYS,
         "ss_exit_round",
         "losses",
         "mean_queue_pkts",
