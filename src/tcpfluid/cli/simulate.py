@@ -161,11 +161,7 @@ def run(args: argparse.Namespace) -> int:
     from .. import engines
     from ..scenarios.mix import mix_label
 
-    engine = args.engine
-    if engine not in engines.ENGINES:
-        raise ValueError(
-            f"--engine: unknown engine {engine!r}; engines: {', '.join(engines.ENGINES)}"
-        )
+    engine = engines._check_engine(args.engine, option="--engine")
     accepted = engine_options(engine)
     if args.rtt_model is not None and "rtt_model" not in accepted:
         raise ValueError(

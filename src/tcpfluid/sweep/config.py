@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
 
+from ..engines import _check_engine
 from ..results import PUBLIC_KEYS
 from ..scenarios import LAW_PARAMETER_KEYS, SCENARIOS, scenario_parameters
 from ..scenarios.files import is_scenario_file, read_toml
@@ -114,11 +115,7 @@ class Sweep:
     rtt_model: str = "average"
 
     def __post_init__(self) -> None:
-        engine = self.engine
-        if not isinstance(engine, str) or engine not in SWEEP_ENGINES:
-            raise ValueError(
-                f"engine: unknown engine {engine!r}; engines: {', '.join(SWEEP_ENGINES)}"
-            )
+        engine = _check_engine(self.engine, SWEEP_ENGINES, "engine")
         if isinstance(self.metrics, str) or not isinstance(self.metrics, Sequence):
             raise TypeError(f"metrics must be a list of names, got {self.metrics!r}")
         metrics = tuple(self.metrics)
