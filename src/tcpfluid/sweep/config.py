@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
 
-from ..engines import _check_engine
+from ..engines import RTT_MODELS, _check_engine
 from ..results import PUBLIC_KEYS
 from ..scenarios import LAW_PARAMETER_KEYS, SCENARIOS, scenario_parameters
 from ..scenarios.files import is_scenario_file, read_toml
@@ -65,7 +65,6 @@ CONFIG_KEYS: tuple[str, ...] = (
     "grid",
     "points",
 )
-_RTT_MODELS = ("average", "last", "fluid")
 _PATH_COLUMNS = ("mu_pps", "d_s", "bdp_pkts")
 
 
@@ -132,7 +131,7 @@ class Sweep:
         if len(set(metrics)) != len(metrics):
             raise ValueError(f"metrics: a metric is listed twice in {list(metrics)}")
         object.__setattr__(self, "metrics", metrics)
-        choices = _RTT_MODELS if engine != "closed-form" else ("average", "last")
+        choices = RTT_MODELS if engine != "closed-form" else ("average", "last")
         if self.rtt_model not in choices:
             raise ValueError(
                 f"rtt_model: must be one of {', '.join(choices)} for engine {engine!r}, "
