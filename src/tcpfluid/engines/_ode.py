@@ -16,7 +16,8 @@ from .._engine_summary import traced_flow_record
 from .._validation import check_nonnegative
 from ..fluid._hybrid_inputs import check_options as check_hybrid_options
 from ..fluid._hybrid_inputs import small_pages
-from ..fluid._ode_solve import check_solver, classical_records
+from ..fluid._ode_solve import classical_records
+from ..fluid._ode_types import check_solver
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import choose_model, end_base_rtt, simulate_ode
 from ..metrics import FlowRecord

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import check_choice, check_int, check_positive, check_range
+from .._validation import check_int
 from ..algorithms._common import backlog
 from ..algorithms.base import OdeForm
 from ..metrics import FlowRecord, _finite_or_none, bandwidth_changes, law_settle_band
@@ -27,33 +27,10 @@ from ._ode_types import (
     _form,
     _time,
     _unit,
+    check_solver,
 )  # fmt: skip
 
 FloatArray = NDArray[np.float64]
-
-_METHODS = ("LSODA", "BDF", "Radau", "RK45", "RK23", "DOP853")
-
-
-def check_solver(
-    switch_width_pkts: Any, droptail_width_pkts: Any, method: Any, rtol: Any, atol: Any,
-    max_step_s: Any, max_rhs_evals: Any,
-) -> tuple[float, float, float, float, float, int]:  # fmt: skip
-    """The integration's options checked (ValueError/TypeError naming the option, its
-    value and the accepted range); returns them as numbers, in this order (``max_step_s``
-    in seconds: a number or a string such as ``"10ms"``). One rule for `simulate_ode` and
-    the ``Ode`` engine's options."""
-    eps = check_positive("switch_width_pkts", switch_width_pkts)
-    eps_b = check_positive("droptail_width_pkts", droptail_width_pkts)
-    check_choice("method", method, _METHODS)
-    rtol = check_range("rtol", rtol, 1e-12, 0.1)
-    # packets: above 1e-3 the solver may skip whole packets of a window or queue and still
-    # report success
-    atol = check_range("atol", atol, 0.0, 1e-3, lo_open=True)
-    step = _time("max_step_s", max_step_s) if isinstance(max_step_s, str) else max_step_s
-    max_step = check_positive("max_step_s", step, allow_inf=True)
-    budget = check_int("max_rhs_evals", max_rhs_evals, minimum=1)
-    return eps, eps_b, rtol, atol, max_step, budget
-
 
 _MIN_WINDOW_PKTS = 1.0
 #: width of the Lipschitz ramps at the window floor and cap, packets
