@@ -79,7 +79,7 @@ def test_session_cache_engines_option_and_quick(tmp_path: Path) -> None:
     assert "needs engine(s) packet, not in --tcpfluid-engines=rounds" in out.stdout
     assert "tcpfluid_slow check skipped by --tcpfluid-quick" in out.stdout
     bad = _pytest(project, "--tcpfluid-engines=rounds,pakcet")
-    assert bad.returncode != 0 and "unknown engine(s) ['pakcet']" in bad.stderr
+    assert bad.returncode != 0 and "unknown engine 'pakcet'" in bad.stderr
 
 
 def test_a_failing_check_reports_the_layer_and_the_table(tmp_path: Path) -> None:

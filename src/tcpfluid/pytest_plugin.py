@@ -46,14 +46,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def _engines_option(config: pytest.Config) -> tuple[str, ...]:
+    from .engines import _check_engine  # (loads no heavy library either)
+
     raw = str(config.getoption("--tcpfluid-engines"))
     names = tuple(x.strip() for x in raw.split(",") if x.strip())
-    bad = [n for n in names if n not in _ENGINES]
-    if bad or not names:
-        raise pytest.UsageError(
-            f"--tcpfluid-engines: unknown engine(s) {bad or [raw]}; choose from "
-            f"{', '.join(_ENGINES)} (comma-separated)"
-        )
+    try:
+        for name in names or (raw,):
+            _check_engine(name, _ENGINES, "--tcpfluid-engines")
+    except ValueError as exc:
+        raise pytest.UsageError(f"{exc} (comma-separated)") from None
     return names
 
 

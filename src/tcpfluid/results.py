@@ -52,12 +52,32 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .scenarios import Scenario
 
-__all__ = ["FlowSummaries", "FlowSummary", "Result", "RoundLog", "RoundLogs", "Summary"]
+__all__ = [
+    "PUBLIC_KEYS",
+    "FlowSummaries",
+    "FlowSummary",
+    "Result",
+    "RoundLog",
+    "RoundLogs",
+    "Summary",
+]
 
 FloatArray = NDArray[np.float64]
 
 #: the unit of :attr:`FlowSummary.losses` in every engine
 LOSSES_UNIT = "loss events"
+#: the keys every engine's :meth:`Summary.to_dict` carries (flow 0's and the run's): the
+#: contract of ``tcpfluid simulate --json`` and the metrics every run engine's sweep reads
+PUBLIC_KEYS: tuple[str, ...] = (
+    "ss_exit_window",
+    "ss_exit_time_s",
+    "settled_window",
+    "time_to_equilibrium_s",
+    "convergence_times_s",
+    "utilization",
+    "throughput_pps",
+    "jain_index",
+)
 
 
 @dataclass(frozen=True)

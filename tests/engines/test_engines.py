@@ -1,21 +1,15 @@
 """The engine runner: same keys from every engine, seeds reach the packet engine, bad input."""
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from tcpfluid.engines import ENGINES, run_scenario, simulate_summary
+from tcpfluid.results import PUBLIC_KEYS
 from tcpfluid.scenarios import build_scenario
 
-PUBLIC_KEYS = {
-    "ss_exit_window",
-    "ss_exit_time_s",
-    "settled_window",
-    "time_to_equilibrium_s",
-    "convergence_times_s",
-    "utilization",
-    "throughput_pps",
-    "jain_index",
-}
 SMALL = {
     "bandwidth": "5Mbps",
     "rtt": "50ms",
@@ -25,10 +19,23 @@ SMALL = {
 }
 
 
+#: the record of what users rely on, per engine the keys of ``simulate --json``
+SURFACE = Path(__file__).resolve().parents[1] / "repo" / "public_surface.json"
+
+
+def test_the_public_keys_are_recorded_for_every_engine():
+    """The library's one list (``tcpfluid.results.PUBLIC_KEYS``, which the sweep reads)
+    against the recorded surface: no key twice, each in every engine's record."""
+    recorded = json.loads(SURFACE.read_text(encoding="utf-8"))["simulate_json_keys"]
+    assert len(set(PUBLIC_KEYS)) == len(PUBLIC_KEYS)
+    for engine, keys in recorded.items():
+        assert set(PUBLIC_KEYS) <= set(keys), engine
+
+
 @pytest.mark.parametrize("engine", sorted(ENGINES))
 def test_every_engine_reports_the_public_keys(engine):
     out = simulate_summary("qv-basic", "vegas", engine=engine, sets=SMALL)
-    assert PUBLIC_KEYS <= set(out)
+    assert set(PUBLIC_KEYS) <= set(out)
     assert out["engine"] == engine and out["scenario"] == "qv-basic"
     # one CBR period: two bandwidth changes, one convergence time each
     assert len(out["convergence_times_s"]) == 2

@@ -32,6 +32,7 @@ from tcpfluid.algorithms.base import (
 from tcpfluid.analytic import conspicuous_round, critical_window, rounds_to_equilibrium
 from tcpfluid.fluid import CrossTraffic, PathBatch, simulate_rounds, simulate_scenario_rounds
 from tcpfluid.metrics import utilization
+from tcpfluid.results import PUBLIC_KEYS
 from tcpfluid.scenarios import FlowSpec, Link, Scenario
 
 
@@ -479,17 +480,7 @@ def test_to_dict_is_json_and_to_frame_is_long() -> None:
     d = tr.to_dict()
     json.dumps(d, allow_nan=False)
     assert len(d["time_s"]) == 20 and len(d["window_pkts"][0]) == 2
-    keys = {
-        "ss_exit_window",
-        "ss_exit_time_s",
-        "settled_window",
-        "time_to_equilibrium_s",
-        "convergence_times_s",
-        "utilization",
-        "throughput_pps",
-        "jain_index",
-    }
-    assert keys <= set(d["summary"])
+    assert set(PUBLIC_KEYS) <= set(d["summary"])
     df = tr.to_frame()
     assert len(df) == 20 * 2
     assert {"round", "scenario", "flow", "time_s", "window_pkts", "rtt_s"} <= set(df.columns)

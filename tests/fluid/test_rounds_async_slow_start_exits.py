@@ -9,7 +9,10 @@ flows' run (the queue climbs to ~50 packets inside a 100-ms flow's train), where
 of the round model reads the shared standing backlog of all classes plus the queue of its
 own class's growth only. Switching the 50-ms flows off
 during the others' slow start (they start at 4 s) moves the packets' exits to the round
-model's round, and the round model's exits do not move.
+model's round, and the round model's exits do not move, but for the places in the burst:
+the two 100-ms flows then start first, together, on one round clock, and the second of
+them leaves slow start a round earlier (70.5 packets, the packets' second 100-ms flow's;
+105.5 with the 50-ms flows).
 """
 
 from __future__ import annotations
@@ -73,10 +76,14 @@ def test_the_packets_long_rtt_flows_leave_slow_start_early_behind_the_short_flow
         # (x 1.5 per round in slow start) than without them
         assert pk_late[f][0] >= pk[f][0] + 0.9 * d[g]
         assert pk_late[f][1] >= 1.45 * pk[f][1]
-        # the round model's exit does not depend on the 50-ms flows: the same window, in
-        # the same round (its end moves by the 50-ms flows' queue, 2 ms of 200)
-        assert rm_late[f][1] == pytest.approx(rm[f][1])
-        assert abs(rm_late[f][0] - rm[f][0]) <= 0.05 * d[g]
+        if f == 3:  # (placed without the 50-ms flows: a round earlier, the packets' window)
+            assert rm_late[f][1] == pytest.approx(pk_late[f][1])
+            assert abs(rm[f][0] - rm_late[f][0] - d[g]) <= 0.05 * d[g]
+        else:
+            # the round model's exit does not depend on the 50-ms flows: the same window,
+            # in the same round (its end moves by the 50-ms flows' queue, 2 ms of 200)
+            assert rm_late[f][1] == pytest.approx(rm[f][1])
+            assert abs(rm_late[f][0] - rm[f][0]) <= 0.05 * d[g]
         # ... and is the packets' without the 50-ms flows, within a round: the round
         # model's decision at time t sees the window the packets' records show at t + d
         assert any(

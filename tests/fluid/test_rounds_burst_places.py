@@ -76,3 +76,19 @@ def test_the_later_flows_leave_slow_start_first_as_in_the_packets(runs) -> None:
     )
     assert set(np.flatnonzero(peak_packets >= 32)) == set(range(7))
     assert set(np.flatnonzero(peak_model >= 32)) == set(np.flatnonzero(peak_packets >= 32))
+
+
+def test_a_flow_of_another_base_rtt_starting_with_them_takes_no_place() -> None:
+    """The placed flows are those that start first with the first one's base RTT
+    (:func:`tcpfluid.fluid._places.placed_flows`, both engines): beside a 60-ms flow that
+    starts with them, the twelve keep their places in the packets (the first seven double
+    to 32, the last five stop at 16) and in the round model, which then runs two round
+    clocks (placing no flow there, all twelve doubled to 32)."""
+    sc = rtt_dumbbell(200e6, [0.03] * N_FLOWS + [0.06], ["vegas"] * (N_FLOWS + 1), duration_s=0.45)
+    packet = tcpfluid.simulate(sc, "packet").native
+    peak_packets = np.array(
+        [np.asarray(f.round_cwnd_pkts).max() for f in packet.flows[:N_FLOWS]]  # type: ignore[attr-defined]
+    )
+    peak_model = np.nanmax(np.asarray(tcpfluid.simulate(sc, "rounds").window_pkts), axis=1)
+    assert set(np.flatnonzero(peak_packets >= 32)) == set(range(7))
+    assert set(np.flatnonzero(peak_model[:N_FLOWS] >= 32)) == set(range(7))

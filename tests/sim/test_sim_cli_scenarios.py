@@ -12,20 +12,10 @@ from typing import Any
 import pytest
 
 from tcpfluid.cli import main
+from tcpfluid.results import PUBLIC_KEYS
 from tcpfluid.scenarios import build_scenario
 
-ROUND_KEYS = {
-    "ss_exit_window",
-    "ss_exit_time_s",
-    "settled_window",
-    "time_to_equilibrium_s",
-    "convergence_times_s",
-    "change_times_s",
-    "utilization",
-    "throughput_pps",
-    "jain_index",
-    "losses",
-}
+ROUND_KEYS = {*PUBLIC_KEYS, "change_times_s", "losses"}
 
 
 def _json(capsys: Any, *argv: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .._json import dump
 from ..algorithms.registry import ALGORITHMS
-from ..engines import ENGINES, engine_options, simulate_summary
+from ..engines import ENGINES, RTT_MODELS, engine_options, simulate_summary
 from ..results import Summary
 from ..scenarios import SCENARIOS
 from ._options import (
@@ -97,7 +97,7 @@ def add_parser(sub: Any) -> None:
     add_param_option(p)
     p.add_argument(
         "--rtt-model",
-        choices=("average", "last", "fluid"),
+        choices=RTT_MODELS,
         default=None,
         help="rounds engine only: RTT the law sees in a growing round: the round's average "
         "(default; Quick Vegas paper eqs 6, 10), its last packet's (eq 9) or no burst term (fluid)",
@@ -161,11 +161,7 @@ def run(args: argparse.Namespace) -> int:
     from .. import engines
     from ..scenarios.mix import mix_label
 
-    engine = args.engine
-    if engine not in engines.ENGINES:
-        raise ValueError(
-            f"--engine: unknown engine {engine!r}; engines: {', '.join(engines.ENGINES)}"
-        )
+    engine = engines._check_engine(args.engine, option="--engine")
     accepted = engine_options(engine)
     if args.rtt_model is not None and "rtt_model" not in accepted:
         raise ValueError(

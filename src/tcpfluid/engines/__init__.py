@@ -22,7 +22,7 @@ docs/api.md lists them (``"rounds"``: :class:`Rounds`, ``"hybrid"``: :class:`Hyb
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .._deprecation import renamed_keywords
@@ -101,11 +101,14 @@ RTT_MODELS: tuple[str, ...] = ("average", "last", "fluid")
 _COMMON = ("algorithm", "progress")
 
 
-def _check_engine(engine: Any) -> str:
-    """An engine's name, one of :data:`ENGINES` (a ``ValueError`` naming the value and
-    listing the names otherwise): the one check of every function taking one."""
-    if not isinstance(engine, str) or engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINES)}")
+def _check_engine(engine: Any, names: Iterable[str] = ENGINES, option: str = "") -> str:
+    """An engine's name, one of ``names`` (default :data:`ENGINES`; a ``ValueError`` naming
+    the value, after ``option`` if given, and listing the names otherwise): the one check of
+    every function, option or configuration key taking one."""
+    accepted = tuple(names)
+    if not isinstance(engine, str) or engine not in accepted:
+        where = f"{option}: " if option else ""
+        raise ValueError(f"{where}unknown engine {engine!r}; engines: {', '.join(accepted)}")
     return engine
 
 

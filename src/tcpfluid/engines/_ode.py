@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from .._engine_summary import traced_flow_record
-from .._validation import check_int, check_nonnegative, check_positive
+from .._validation import check_nonnegative
 from ..fluid._hybrid_inputs import check_options as check_hybrid_options
 from ..fluid._hybrid_inputs import small_pages
-from ..fluid._ode_solve import check_solver, classical_records
+from ..fluid._ode_solve import classical_records
+from ..fluid._ode_types import check_solver
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import choose_model, end_base_rtt, simulate_ode
 from ..metrics import FlowRecord
@@ -202,11 +203,10 @@ class Ode(Engine):
     def __post_init__(self) -> None:
         super().__post_init__()
         check_nonnegative("measure_from_s", self.measure_from_s)
-        check_positive("switch_width_pkts", self.switch_width_pkts)
-        check_positive("droptail_width_pkts", self.droptail_width_pkts)
-        check_solver(self.method, self.rtol, self.atol)
-        check_positive("max_step_s", self.max_step_s, allow_inf=True)
-        check_int("max_rhs_evals", self.max_rhs_evals, minimum=1)
+        check_solver(
+            self.switch_width_pkts, self.droptail_width_pkts, self.method, self.rtol,
+            self.atol, self.max_step_s, self.max_rhs_evals,
+        )  # fmt: skip
 
     def _judged(self, sc: Scenario) -> int:
         """The summary is judged on DEFAULT_POINTS points; a finer recording refines that

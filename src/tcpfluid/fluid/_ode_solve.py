@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import check_choice, check_int, check_positive, check_range
+from .._validation import check_int
 from ..algorithms._common import backlog
 from ..algorithms.base import OdeForm
 from ..metrics import FlowRecord, _finite_or_none, bandwidth_changes, law_settle_band
@@ -27,24 +27,10 @@ from ._ode_types import (
     _form,
     _time,
     _unit,
+    check_solver,
 )  # fmt: skip
 
 FloatArray = NDArray[np.float64]
-
-_METHODS = ("LSODA", "BDF", "Radau", "RK45", "RK23", "DOP853")
-
-
-def check_solver(method: Any, rtol: Any, atol: Any) -> tuple[float, float]:
-    """The solver's method and tolerances checked (ValueError/TypeError naming the
-    option, its value and the accepted range); returns ``(rtol, atol)`` as floats. One
-    rule for `simulate_ode` and the ``Ode`` engine's options."""
-    check_choice("method", method, _METHODS)
-    rtol = check_range("rtol", rtol, 1e-12, 0.1)
-    # packets: above 1e-3 the solver may skip whole packets of a window or queue and still
-    # report success
-    atol = check_range("atol", atol, 0.0, 1e-3, lo_open=True)
-    return rtol, atol
-
 
 _MIN_WINDOW_PKTS = 1.0
 #: width of the Lipschitz ramps at the window floor and cap, packets
@@ -297,9 +283,10 @@ def simulate_ode(
     n_points = check_int("n_points", n_points, minimum=2)
     if red is not None and not isinstance(red, RedQueue):
         raise TypeError(f"red must be a RedQueue or None, got {red!r}")
-    eps = check_positive("switch_width_pkts", switch_width_pkts)
+    eps, eps_b, rtol, atol, max_step, budget = check_solver(
+        switch_width_pkts, droptail_width_pkts, method, rtol, atol, max_step_s, max_rhs_evals
+    )
     _check_switch_width(flows, eps)
-    eps_b = check_positive("droptail_width_pkts", droptail_width_pkts)
     if math.isfinite(buffer_pkts) and eps_b > buffer_pkts:
         raise ValueError(
             f"droptail_width_pkts must be <= the buffer ({buffer_pkts:g} pkts), "
@@ -308,11 +295,6 @@ def simulate_ode(
     m_from = t_end / 2.0 if measure_from_s is None else _time("measure_from_s", measure_from_s)
     if m_from >= t_end:
         raise ValueError(f"measure_from_s must be < t_end_s={t_end!r}, got {measure_from_s!r}")
-    rtol, atol = check_solver(method, rtol, atol)
-    max_step = _time("max_step_s", max_step_s, allow_inf=True)
-    if max_step <= 0:
-        raise ValueError(f"max_step_s must be > 0 s, got {max_step_s!r}")
-    budget = check_int("max_rhs_evals", max_rhs_evals, minimum=1)
     cross = _cross_traffic(cross_traffic)
     _check_activity(flows, t_end, m_from)
     model = _Model(flows, capacity, buffer_pkts, reverse, red, eps, eps_b, budget)

@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 
 from .._validation import (
     check_choice,
+    check_int,
     check_nonnegative,
     check_positive,
     check_range,
@@ -52,6 +53,30 @@ def _time(name: str, value: Any, *, allow_inf: bool = False) -> float:
     if allow_inf and isinstance(value, int | float) and value == math.inf:
         return math.inf
     return check_nonnegative(name, value)
+
+
+_METHODS = ("LSODA", "BDF", "Radau", "RK45", "RK23", "DOP853")
+
+
+def check_solver(
+    switch_width_pkts: Any, droptail_width_pkts: Any, method: Any, rtol: Any, atol: Any,
+    max_step_s: Any, max_rhs_evals: Any,
+) -> tuple[float, float, float, float, float, int]:  # fmt: skip
+    """The integration's options checked (ValueError/TypeError naming the option, its
+    value and the accepted range); returns them as numbers, in this order (``max_step_s``
+    in seconds: a number or a string such as ``"10ms"``). One rule for `simulate_ode` and
+    the ``Ode`` engine's options."""
+    eps = check_positive("switch_width_pkts", switch_width_pkts)
+    eps_b = check_positive("droptail_width_pkts", droptail_width_pkts)
+    check_choice("method", method, _METHODS)
+    rtol = check_range("rtol", rtol, 1e-12, 0.1)
+    # packets: above 1e-3 the solver may skip whole packets of a window or queue and still
+    # report success
+    atol = check_range("atol", atol, 0.0, 1e-3, lo_open=True)
+    step = _time("max_step_s", max_step_s) if isinstance(max_step_s, str) else max_step_s
+    max_step = check_positive("max_step_s", step, allow_inf=True)
+    budget = check_int("max_rhs_evals", max_rhs_evals, minimum=1)
+    return eps, eps_b, rtol, atol, max_step, budget
 
 
 def _cross_traffic(items: Sequence[Any]) -> list[tuple[float, float, float]]:

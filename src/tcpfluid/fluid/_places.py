@@ -1,6 +1,7 @@
 """Each flow's place in a slow-start round's burst, the one piece of physics both fluid
 engines read (docs/round-model.md, "Places in the burst"): the later a flow in the flows'
-order, the more of the others' growth its packets queue behind. The round model
+order, the more of the others' growth its packets queue behind. Both engines take the
+placed flows from :func:`placed_flows`; the round model
 (:class:`~tcpfluid.fluid._rounds_physics.BurstPlaces`, through :func:`place_offsets`) and
 the hybrid model (:func:`~tcpfluid.fluid._hybrid_kernel._sample_one`) call
 :func:`place_offset`.
@@ -10,12 +11,31 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from .. import _numba_cache
 
 _numba_cache.configure()
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+def placed_flows(
+    start_s: NDArray[np.float64], base_rtt_s: NDArray[np.float64], init_cwnd: NDArray[np.float64]
+) -> tuple[NDArray[np.bool_], float]:
+    """One scenario's flows with places in the slow-start burst and the burst's cycles
+    (docs/round-model.md, "Places in the burst"): the flows that start first, together,
+    with the base RTT of the first of them (equal to rounding, ``math.isclose``: one round
+    clock), when there are at least two; the cycles are the first one's initial window (at
+    least 1 packet). Flows of other base RTTs that start with them are not placed."""
+    first = start_s == start_s.min()
+    j = int(np.argmax(first))
+    d = base_rtt_s[j]
+    same = np.abs(base_rtt_s - d) <= 1e-9 * np.maximum(np.abs(base_rtt_s), abs(d))
+    placed = first & same
+    cycles = max(float(init_cwnd[j]), 1.0)
+    return (placed if np.count_nonzero(placed) >= 2 else np.zeros_like(placed)), cycles
 
 
 @njit(inline="always", **_JIT)

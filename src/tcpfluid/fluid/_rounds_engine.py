@@ -24,6 +24,7 @@ from ..algorithms.base import ControlLaw, RoundSample
 from ..queueing import RedParameters
 from . import _rounds_kernel as rk
 from . import _rounds_physics
+from ._places import placed_flows
 from ._rounds_inputs import PathBatch, _Run
 from ._rounds_kernel import ClassKernel
 from ._rounds_law import (
@@ -137,13 +138,29 @@ class RoundEngine:
         self.growth_work = [np.empty(m * S) for m in self.size]
         #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
         self.out_row: Callable[[], tuple[FloatArray, FloatArray | None]] | None = None
-        #: (one round clock, several flows, a burst model) the flows' places in the
-        #: round's burst (:class:`~._rounds_physics.BurstPlaces`)
-        self.places = (
-            BurstPlaces(self.cwnd0, self.start_n, S, F, lag, model)
-            if K == 1 and F > 1 and not self.reverse and model != "fluid"
-            else None
-        )
+        #: (several flows, a burst model) the placed flows' places in their class's
+        #: round's burst (:class:`~._rounds_physics.BurstPlaces`) and that class
+        self.places: BurstPlaces | None = None
+        self.placed_class = -1
+        if F > 1 and not self.reverse and model != "fluid":
+            self._init_places(lag, model)
+
+    def _init_places(self, lag: int, model: str) -> None:
+        """The flows with places in the slow-start burst, per scenario
+        (:func:`~._places.placed_flows`), and the class whose rounds place them."""
+        S, F = self.S, self.F
+        d = np.repeat(self.d[0], F) if self.K == 1 else self.d_flow
+        assert d is not None
+        placed, cycles = np.zeros(self.n, dtype=bool), np.ones(S)
+        for s in range(S):
+            on = slice(s * F, (s + 1) * F)
+            placed[on], cycles[s] = placed_flows(self.start_n[on], d[on], self.cwnd0[on])
+        if not placed.any():
+            return
+        c = next(k for k, mine in enumerate(self.in_class) if mine[int(np.argmax(placed)) % F])
+        ix = self.sel[c]
+        self.places = BurstPlaces(placed[ix], cycles, S, self.size[c], lag, model)
+        self.placed_class = c
 
     def _init_classes(self, classes: list[NDArray[np.intp]], d: FloatArray) -> None:
         """How the round-clock classes address their flows, and their base RTTs."""
@@ -421,8 +438,9 @@ class RoundEngine:
             if not self.reverse:
                 seed_first_packets(self, act, d, inv_mu)
         seen = rtts
-        if self.places is not None:
-            seen = self.places(self.count[0], self.ls.state["phase"], act, z, ker.R, rtts)
+        places = self.places if c == self.placed_class else None
+        if places is not None:
+            seen = places(self.count[c], self.ls.state["phase"][ix], act, z, ker.R, rtts)
         sample, base_c, mean_c = self._sample(c, act, seen, w1, acks, delta)
         t_end = self.run.t_end
         counting: Any = True
@@ -504,8 +522,10 @@ class RoundEngine:
         their last values; their decisions are discarded). Also the base RTT and mean RTT
         the class's flows read."""
         ix, m, S = self.sel[c], self.size[c], self.S
+        places = self.places if c == self.placed_class else None
+        min_seen = None if places is None else places.min_seen
         if self.alone is not None:
-            return class_sample(self, c, w1, acks, delta)
+            return class_sample(self, c, w1, acks, delta, None if min_seen is None else rtts)
         if rtts[1].size == self.n:  # (one value per flow: :class:`~._rounds_physics.BurstPlaces`)
             r_min, r_mean, r_max, f_min, f_mean = rtts
         elif m > 1 and S == 1:  # (the scenario's values over its flows: read-only views)
@@ -521,13 +541,14 @@ class RoundEngine:
         fbase_law = self._least(self.fwd_base, ix, act, f_min)
         cwnd = np.where(act, w1, self.cwnd0[ix]) if self.off else w1
         if self.K == 1:
-            places = self.places
-            seen_min = r_min if places is None or places.min_seen is None else places.min_seen
+            seen_min = r_min if min_seen is None else min_seen
             sample = RoundSample(cwnd, base_law, r_mean, seen_min, r_max, acks, f_mean, fbase_law)
             return sample, base_law, r_mean
         lr, (cw, base, ak, fb) = self.last, self.seen
         for arr, v in zip(lr, (r_min, r_mean, r_max, f_min, f_mean), strict=True):
             arr[ix] = v
+        if min_seen is not None:  # (the placed flows' first packets' RTTs)
+            lr[0][ix] = min_seen
         cw[ix], base[ix], ak[ix], fb[ix] = cwnd, base_law, acks, fbase_law
         sample = RoundSample(cw, base, lr[1], lr[0], lr[2], ak, lr[4], fb)
         return sample, base_law, r_mean

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundAction, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
 from ._rounds_kernel import RTTS, rule
-from ._rounds_physics import all_of, any_of
+from ._rounds_physics import Rtts, all_of, any_of
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -364,12 +365,14 @@ def class_law(eng: RoundEngine, c: int) -> ClassLaw:
 
 
 def class_sample(
-    eng: RoundEngine, c: int, w1: FloatArray, acks: FloatArray, delta: FloatArray | None
-) -> tuple[RoundSample, FloatArray, FloatArray]:
+    eng: RoundEngine, c: int, w1: FloatArray, acks: FloatArray, delta: FloatArray | None,
+    placed: Rtts | None = None,
+) -> tuple[RoundSample, FloatArray, FloatArray]:  # fmt: skip
     """The round engine's sample of class ``c``: the class's round, each value
     broadcast over its flows, written into the class's sample (:func:`class_law`); also
     the base RTT and mean RTT its flows read, and Δ of the windows ``w1`` into ``delta``
-    when given."""
+    when given. ``placed``: the RTTs of the flows' places in the burst, per flow
+    (:class:`~._rounds_physics.BurstPlaces`), read instead of the round's."""
     sample = class_law(eng, c)[1]
     out = eng.sample_arrays[c]
     bound = eng.sample_rule[c]
@@ -380,6 +383,12 @@ def class_sample(
             eng.cwnd0[ix], eng.kernels[c].R[RTTS : RTTS + 5], out,
         )  # fmt: skip
     bound(eng.off, w1, acks, eng.no_delta if delta is None else delta)
+    if placed is not None:
+        places = eng.places
+        assert places is not None and places.min_seen is not None
+        out[2], out[3], out[4], out[6] = placed[1], places.min_seen, placed[2], placed[4]
+        if delta is not None:
+            delta[:] = backlog(w1, out[1], out[2])
     return sample, sample.base_rtt, sample.rtt_mean
 
 

@@ -264,26 +264,21 @@ def seed_first_packets(eng: RoundEngine, act: Any, d: FloatArray, inv_mu: Any) -
 
 
 class BurstPlaces:
-    """(One round clock, several flows, a burst model) each flow's place in the round's
+    """(Several flows, a burst model) each placed flow's place in its round-clock class's
     burst: per round of the last ``lag + 1``, the offsets of its mean, maximum and minimum
-    RTT from the round's (:meth:`__call__`). ``cwnd0``: the flows' initial windows and
-    ``start_n`` their start times, ``S × F`` values; ``model``: the RTT model's name."""
+    RTT from the round's (:meth:`__call__`). ``placed``: the class's placed flows
+    (:func:`~._places.placed_flows`) and ``cycles`` each scenario's burst cycles, for
+    ``S`` scenarios of ``F`` flows; ``model``: the RTT model's name."""
 
     def __init__(
-        self, cwnd0: FloatArray, start_n: FloatArray, S: int, F: int, lag: int, model: str
+        self, placed: NDArray[np.bool_], cycles: FloatArray, S: int, F: int, lag: int, model: str
     ) -> None:
         self.S, self.F, self.lag, self.model = S, F, lag, model
         self.rows = [np.zeros((3, S * F)) for _ in range(lag + 1)]
         self.out = np.zeros((3, S, F))
         #: the round's minimum RTT each flow's packets see (its first packet's)
         self.min_seen: FloatArray | None = None
-        #: the flows that have places in the burst: those that start first, together;
-        #: the burst's cycles: the first of them's initial window (at least 1 packet)
-        first = start_n.reshape(S, F)
-        placed = first == first.min(axis=1, keepdims=True)
-        w0 = cwnd0.reshape(S, F)[np.arange(S), placed.argmax(axis=1)]
-        self.cycles = np.maximum(w0, 1.0)
-        self.placed = placed.reshape(-1)
+        self.placed, self.cycles = placed, cycles
         #: rounds since a placed flow was last in slow start: once more than the
         #: feedback lag, every place read is zero and the round's RTTs are every flow's
         self.unplaced_rounds = 0

@@ -42,6 +42,7 @@ from ._hybrid_inputs import (
 from ._hybrid_laws import _Boundary, _by_flow, _Laws
 from ._hybrid_laws import quiet as _quiet
 from ._hybrid_results import HybridEnd, HybridFlowTrace, HybridResult
+from ._places import placed_flows
 
 __all__ = [
     "DROP_SHARES",
@@ -182,16 +183,11 @@ def simulate_hybrid(
 
 
 def _set_places(ff: NDArray[np.float64], laws: _Laws) -> None:
-    """The flows with places in the slow-start burst (docs/ode-model.md, "Places in the
-    slow-start burst"): those that start first, together, on one round clock (the same
-    base RTT), when there are at least two; the burst's cycles: the first of them's
-    initial window (at least 1 packet)."""
-    start, d = ff[:, K.F_START], ff[:, K.F_D]
-    first = np.flatnonzero(start == start.min())
-    if first.size < 2 or np.any(d[first] != d[first[0]]):
-        return
-    ff[first, K.F_PLACED] = 1.0
-    ff[first, K.F_CYCLES] = max(float(laws.init_cwnd[first[0]]), 1.0)
+    """The flows with places in the slow-start burst and the burst's cycles
+    (:func:`~._places.placed_flows`; docs/ode-model.md, "Places in the slow-start burst")."""
+    placed, cycles = placed_flows(ff[:, K.F_START], ff[:, K.F_D], laws.init_cwnd)
+    ff[placed, K.F_PLACED] = 1.0
+    ff[placed, K.F_CYCLES] = cycles
 
 
 def _loss_rule(

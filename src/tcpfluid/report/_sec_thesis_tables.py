@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import plot
 from ..analytic import jain_index
-from ..engines import simulate
+from ..engines import _check_engine, simulate
 from ..scenarios import build_scenario
 from ._common import (
     COLUMN,
@@ -111,8 +111,7 @@ def vegas_delta_run(delta: float, engine: str, duration_s: float = VD_DURATION_S
     """Tables 3.2-3.4 on one engine: over the rounds after :data:`VD_FROM_S`, the extremes
     of the actual rate W/RTT and the expected rate W/BaseRTT (packets/s), of the window and
     of Δ, and Δ's mean; and the rounds of the last 10 s (for the figure)."""
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    _check_engine(engine, ENGINES)
     sc = vegas_delta_scenario(delta, duration_s)
     try:
         res = simulate(sc, engine)

@@ -300,8 +300,9 @@ def check_engine(view: FluidView, engine: str) -> None:
         ``engine`` unknown, or the scenario has a feature the engine lacks
         (:data:`ENGINE_CAPABILITIES`).
     """
-    if engine not in ENGINE_CAPABILITIES:
-        raise ValueError(f"unknown engine {engine!r}; engines: {', '.join(ENGINE_CAPABILITIES)}")
+    from ..engines import _check_engine  # (the engines import the scenarios)
+
+    cap = ENGINE_CAPABILITIES[_check_engine(engine, ENGINE_CAPABILITIES)]
     cap = ENGINE_CAPABILITIES[engine]
 
     def refuse(feature: str, what: str) -> None:

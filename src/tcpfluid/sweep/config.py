@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
 
+from ..engines import RTT_MODELS, _check_engine
+from ..results import PUBLIC_KEYS
 from ..scenarios import LAW_PARAMETER_KEYS, SCENARIOS, scenario_parameters
 from ..scenarios.files import is_scenario_file, read_toml
 from ..scenarios.mix import parse_mix
@@ -27,17 +29,6 @@ SWEEP_ENGINES: tuple[str, ...] = ("closed-form", "rounds", "ode", "packet")
 #: scenario of points that do not name one
 DEFAULT_SCENARIO = "qv-basic"
 
-# the keys every run engine's summary carries (the contract of ``tcpfluid simulate``)
-_RUN_METRICS = (
-    "ss_exit_window",
-    "ss_exit_time_s",
-    "settled_window",
-    "time_to_equilibrium_s",
-    "convergence_times_s",
-    "utilization",
-    "throughput_pps",
-    "jain_index",
-)
 #: metrics each engine reports (the keys of its summary)
 ENGINE_METRICS: dict[str, tuple[str, ...]] = {
     "closed-form": (
@@ -51,10 +42,10 @@ ENGINE_METRICS: dict[str, tuple[str, ...]] = {
         "time_to_target_s",
         "rounds_to_target",
     ),
-    "rounds": (*_RUN_METRICS, "ss_exit_round", "losses"),
-    "packet": (*_RUN_METRICS, "losses", "retransmissions", "timeouts", "conserved"),
+    "rounds": (*PUBLIC_KEYS, "ss_exit_round", "losses"),
+    "packet": (*PUBLIC_KEYS, "losses", "retransmissions", "timeouts", "conserved"),
     "ode": (
-        *_RUN_METRICS,
+        *PUBLIC_KEYS,
         "ss_exit_round",
         "losses",
         "mean_queue_pkts",
@@ -74,7 +65,6 @@ CONFIG_KEYS: tuple[str, ...] = (
     "grid",
     "points",
 )
-_RTT_MODELS = ("average", "last", "fluid")
 _PATH_COLUMNS = ("mu_pps", "d_s", "bdp_pkts")
 
 
@@ -124,11 +114,7 @@ class Sweep:
     rtt_model: str = "average"
 
     def __post_init__(self) -> None:
-        engine = self.engine
-        if not isinstance(engine, str) or engine not in SWEEP_ENGINES:
-            raise ValueError(
-                f"engine: unknown engine {engine!r}; engines: {', '.join(SWEEP_ENGINES)}"
-            )
+        engine = _check_engine(self.engine, SWEEP_ENGINES, "engine")
         if isinstance(self.metrics, str) or not isinstance(self.metrics, Sequence):
             raise TypeError(f"metrics must be a list of names, got {self.metrics!r}")
         metrics = tuple(self.metrics)
@@ -145,7 +131,7 @@ class Sweep:
         if len(set(metrics)) != len(metrics):
             raise ValueError(f"metrics: a metric is listed twice in {list(metrics)}")
         object.__setattr__(self, "metrics", metrics)
-        choices = _RTT_MODELS if engine != "closed-form" else ("average", "last")
+        choices = RTT_MODELS if engine != "closed-form" else ("average", "last")
         if self.rtt_model not in choices:
             raise ValueError(
                 f"rtt_model: must be one of {', '.join(choices)} for engine {engine!r}, "

@@ -122,7 +122,9 @@ def _prepare(
     sc = _scenario(scenario, algorithm, sets)
     if isinstance(engines, str):
         engines = [engines]
-    eng = _check_layers("engine", engines, LAYERS)
+    from ..engines import _check_engine
+
+    eng = [_check_engine(e, LAYERS) for e in engines]
     _check_layers("reference", [reference], LAYERS)
     eng = [e for e in dict.fromkeys(eng) if e != reference]
     if not eng:

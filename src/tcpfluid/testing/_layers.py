@@ -465,14 +465,14 @@ class RunCache:
 
     def run(self, scenario: Scenario, engine: str, **options: Any) -> Any:
         """The engine's result for ``scenario`` (computed on the first request)."""
-        _check_layers("engine", [engine], ENGINES)
+        from ..engines import _check_engine, simulate  # the one place that calls the engines
+
+        _check_engine(engine, ENGINES)
         key = self._key(scenario, engine, options)
         if key in self._results:
             self.hits += 1
             return self._results[key]
         self.misses += 1
-        from ..engines import simulate  # the one place that calls the engines
-
         result = self._results[key] = simulate(scenario, engine, **options)
         return result
 
