@@ -172,7 +172,32 @@ def test_fluid_reno_default_recovery_tracks_the_packet_simulator(k: float, br: i
         assert on.summary.throughput_pps[0] == pytest.approx(pk, rel=0.15), engine
 
 
-@pytest.mark.parametrize(("k", "br"), ROWS)
+#: measured where the hybrid with one halving per loss event comes nearer the packets than
+#: its default since a timeout with duplicate ACKs behind its holes reaches the law as a fast
+#: retransmit and then a timeout at the halved window (docs/ode-model.md, "A recovery that
+#: ends in a timeout"): packets, ODE default, ODE one halving (pkts/s, 100 s)
+_HALVING_NEARER = {
+    (7, 10): "packets 111.0, ODE default 101.3, one halving 118.9 (160.2 before it)",
+    (5, 20): "packets 108.3, ODE default 94.5, one halving 112.9",
+    (5, 40): "packets 79.5, ODE default 59.8, one halving 81.8",
+    (5, 100): "packets 67.2, ODE default 54.4, one halving 70.1 (111.4 before it)",
+}
+HALVING_ROWS = [
+    pytest.param(
+        *row,
+        marks=pytest.mark.xfail(
+            strict=True,
+            raises=AssertionError,
+            reason=f"{_HALVING_NEARER[row]}: the hybrid's one halving is nearer the packets",
+        ),
+    )
+    if row in _HALVING_NEARER
+    else row
+    for row in ROWS
+]
+
+
+@pytest.mark.parametrize(("k", "br"), HALVING_ROWS)
 def test_one_halving_per_loss_event_moves_the_fluid_reno_away_from_the_packets(
     k: float, br: int
 ) -> None:

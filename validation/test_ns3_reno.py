@@ -26,7 +26,7 @@ fast recovery and one timeout (0.75 s, 1.07 s), the packet simulator with two of
 (0.65 s to 2.20 s, regrowing from a smaller ``ssthresh``); then one loss event every 7.9 s
 in ns-3 and every 8.3 s in the packet simulator. So the start alone differs by two loss
 events and the last event of the run may fall just inside or outside 100 s: ±3 on the
-count. The goodputs differ by 2.0 % (packets), 2.5 % (rounds) and 2.3 % (hybrid); the
+count. The goodputs differ by 2.0 % (packets), 2.5 % (rounds) and 0.2 % (hybrid); the
 tolerance is the requirement's 10 %.
 
 The 100 s were chosen before any run, from the requirement's 12-13 loss events (one every
@@ -36,13 +36,16 @@ than the fluid engines. Slow start overshoots to 115 packets in the packet simul
 before the first drop is detected and leaves it, after its timeouts, climbing in
 congestion avoidance from ``ssthresh`` 7.4; ns-3, after its one timeout (1.07 s), takes
 its next loss at 16.4 s (the packet simulator at 17.5 s; the window climbs by one packet
-per RTT). The round model halves 64 to 32 and climbs from there; the hybrid times out
-from 64 and slow-starts back to about 50 in 0.9 s; both reach the link about 4 s earlier
-(their first loss after the start at 13.0 s and 12.1 s). Over 0-20 s the fluid engines
-carry 22-24 % more than ns-3 (strict expected failures below, with the numbers); over
-20-100 s, the start switched off (the differences of the 100-s and 20-s runs' delivered
-packets), all three engines are within 1.5 % of ns-3 (ns-3 1101.0 pkt/s, packets 1089.9,
-rounds 1090.2, hybrid 1084.1).
+per RTT). The round model halves 64 to 32 and climbs from there, reaching the link
+about 4 s earlier (its first loss after the start at 13.0 s): +22.3 % over 0-20 s. The
+hybrid's overshoot is a timeout with duplicate ACKs behind its holes, so its law reacts as
+the packet sender's does, first to the fast retransmit (half the window), then to the
+timeout at that half (``_hybrid_kernel.fast_first``): its slow start after the timeout ends at
+24.6 packets (48.7 before that rule), its first loss after the start comes at 14.6 s (12.1
+s before) and it carries 10.0 % more than ns-3 over 0-20 s (24.2 % before). Both are
+strict expected failures below, with the numbers; over 20-100 s, the start switched off
+(the differences of the 100-s and 20-s runs' delivered packets), all three engines are
+within 1.5 % of ns-3 (ns-3 1101.0 pkt/s, packets 1089.9, rounds 1090.2, hybrid 1084.5).
 """
 
 from __future__ import annotations
@@ -101,8 +104,8 @@ def _start_costs_the_fluid_engines_less(measured: str) -> pytest.MarkDecorator:
         reason=(
             f"{measured} against ns-3's 766.0 pkt/s over the first 20 s: the start's "
             "overshoot leaves the packet senders climbing from a small window after their "
-            "timeouts; the round model halves to 32, the hybrid slow-starts back to about 50 "
-            "(module docstring)"
+            "timeouts; the round model halves to 32, the hybrid's slow start after its "
+            "timeout ends at about 25 (module docstring)"
         ),
     )
 
@@ -112,7 +115,7 @@ def _start_costs_the_fluid_engines_less(measured: str) -> pytest.MarkDecorator:
     [
         "packet",
         pytest.param("rounds", marks=_start_costs_the_fluid_engines_less("936.9 pkt/s, +22.3 %")),
-        pytest.param("hybrid", marks=_start_costs_the_fluid_engines_less("951.1 pkt/s, +24.2 %")),
+        pytest.param("hybrid", marks=_start_costs_the_fluid_engines_less("842.7 pkt/s, +10.0 %")),
     ],
 )
 def test_first_20_s_goodput_within_ten_percent_of_ns3_linux_reno(engine: str) -> None:

@@ -960,6 +960,20 @@ def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: i
 
 
 @njit(**_JIT)
+def fast_first(window_pkts, lost_pkts, dupacks):  # type: ignore[no-untyped-def]
+    """Whether a timeout over ``lost_pkts`` holes in a window of ``window_pkts`` follows a
+    fast retransmit, so that the law reacts to that first and then to the timeout at the
+    window it left: at least ``dupacks`` packets (the duplicate ACKs that start one: 3, or
+    1 for a law with Vegas's fine-grained check) follow the holes. The packet sender's
+    sequence (``sim/_core.py``): NewReno repairs one hole per round and its timer,
+    restarted at the first partial ACK, fires before the last one is repaired, so a
+    ``LOSS_FAST`` event comes first and a ``LOSS_TIMEOUT`` event at the window it set; a
+    timeout for want of duplicate ACKs is one reaction (docs/ode-model.md, "A recovery
+    that ends in a timeout")."""
+    return window_pkts - lost_pkts >= dupacks
+
+
+@njit(**_JIT)
 def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def]
     """Flow ``j`` takes the window ``new`` its law set at a loss event at ``t``, stays
     silent for ``silent`` and counts later drops within ``max(srtt, silent)`` as the same
@@ -990,9 +1004,12 @@ def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-de
         )
         at = gt[gr, GT_LW]
         lb[at] = ff[j, F_W]
-        losses[gt[gr, GT_LOSS]](
-            lb, lm, gt[gr, GT_LMETA + (1 if to else 0) + (2 if burst else 0)], p
-        )
+        kinds = 2 if burst else 0
+        if to and fast_first(ff[j, F_W], ff[j, F_LOST], dupacks[j]):
+            # the packet sender's fast retransmit before its timeout: its reaction first
+            losses[gt[gr, GT_LOSS]](lb, lm, gt[gr, GT_LMETA + kinds], p)
+            lb[at] = lb[at + 1]
+        losses[gt[gr, GT_LOSS]](lb, lm, gt[gr, GT_LMETA + (1 if to else 0) + kinds], p)
         _loss_apply_one(ff, j, t, lb[at + 1], silent, srtt)
         c = ig[I_NLOSS]
         loss_flow[c] = j

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from .. import _numba_cache
 from .._engine_summary import law_band
-from ..algorithms.base import ControlLaw, RoundSample, _runs_rule, loss_kind
+from ..algorithms.base import LOSS_BURST_TIMEOUT, ControlLaw, RoundSample, _runs_rule, loss_kind
 from . import _hybrid_kernel as K
 
 FloatArray = NDArray[np.float64]
@@ -453,7 +453,7 @@ class _Boundary:
         J = touched[2, : int(g[K.G_LEARNT])]
         if J.size:
             w = ff[J, K.F_W]
-            kinds, silent, srtt = [], [], []
+            kinds, silent, srtt, first = [], [], [], []
             for j in J.tolist():
                 to, burst, sl, sr = K._loss_timer(
                     ff, j, timing[0], timing[1], dupacks[j], timing[2], timing[3]
@@ -461,6 +461,12 @@ class _Boundary:
                 kinds.append(loss_kind(to, burst))
                 silent.append(sl)
                 srtt.append(sr)
+                first.append(to and K.fast_first(ff[j, K.F_W], ff[j, K.F_LOST], dupacks[j]))
+            if any(first):  # (the fast retransmit's reaction first, :func:`K.fast_first`)
+                at = np.flatnonzero(first)
+                fast = [loss_kind(False, kinds[i] == LOSS_BURST_TIMEOUT) for i in at.tolist()]
+                w = w.copy()
+                w[at] = laws.lose(J[at], fast, w[at])
             new = laws.lose(J, kinds, w)
             for i, j in enumerate(J.tolist()):
                 K._loss_apply_one(ff, j, t, float(new[i]), silent[i], srtt[i])
