@@ -430,45 +430,6 @@ def test_a_pool_returns_the_results_in_task_order_and_completes_the_bar() -> Non
     assert "5/5" in text and "100%" in text
 
 
-def test_the_warm_up_parts_cover_every_law_after_the_part_they_share() -> None:
-    from tcpfluid.algorithms.registry import ALGORITHMS
-    from tcpfluid.report._runs import warm_up, warm_up_parts
-
-    parts = warm_up_parts()
-    names = [p for p, _ in parts]
-    expected = {"packet"} | {f"{e}:{a}" for e in ("rounds", "ode") for a in ALGORITHMS}
-    assert set(names) == expected and len(names) == len(expected)
-    for i, (_, needs) in enumerate(parts):  # what a part shares is taken before it
-        assert needs is None or names.index(needs) < i
-    with pytest.raises(ValueError, match="'ode:cubic'"):
-        warm_up("ode:cubic")
-
-
-def test_the_cold_compile_is_shared_by_two_processes_and_all_loaded_in_this_one(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    import os
-
-    from tcpfluid.report import _core, _runs
-
-    log = tmp_path / "parts"
-
-    def record(part: str) -> dict[str, object]:
-        with log.open("a") as f:
-            f.write(f"{os.getpid()} {part}\n")
-        return {}
-
-    monkeypatch.setattr(_runs, "warm_up", record)
-    _core._warm_up_both()
-    lines = [line.split() for line in log.read_text().splitlines()]
-    names = [p for p, _ in _runs.warm_up_parts()]
-    here = [p for pid, p in lines if int(pid) == os.getpid()]
-    child = [p for pid, p in lines if int(pid) != os.getpid()]
-    assert here[0] == "packet"  # this process compiles the packet simulator's kernels
-    assert sorted(here) == sorted(names)  # and has every part when the pool forks
-    assert sorted(set(here[: len(names) - len(child)]) | set(child)) == sorted(names)
-
-
 def _packet_task(label: str) -> object:
     from tcpfluid.report._core import Task
 

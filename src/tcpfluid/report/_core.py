@@ -351,68 +351,23 @@ def run_tasks(
 
 
 def _warm_up_both() -> None:
-    """Compile (or load from Numba's cache) every kernel the tasks use in this process
-    before the pool forks: this process and a forked child take the parts of
-    :func:`~tcpfluid.report._runs.warm_up_parts` in turn, each the next one free when it
-    has finished one, so that a cold cache is compiled on both cores; then this process
-    loads the child's parts from the cache (docs/report.md, "One compile")."""
+    """Compile (or load from Numba's cache) the packet and the fluid kernels in this
+    process before the pool forks; a forked child compiles the fluid ones into the cache at
+    the same time."""
     import multiprocessing
 
-    from ._runs import warm_up, warm_up_parts
-
-    parts = warm_up_parts()
-    if "fork" not in multiprocessing.get_all_start_methods():
-        for part, _ in parts:
-            warm_up(part)
-        return
-    ctx = multiprocessing.get_context("fork")
-    taken = ctx.Value("i", 1)  # part 0 (the packet simulator) is this process's
-    done = {p: ctx.Event() for _, p in parts if p is not None}
-    child = ctx.Process(target=_warm_up_share, args=(parts, taken, done, os.getpid()))
-    child.start()
-    mine = [parts[0][0]]
-    try:
-        warm_up(parts[0][0])
-        mine += _warm_up_share(parts, taken, done, None, child)
-    finally:
-        child.join()
-    for part, _ in parts:  # the child's, from the cache
-        if part not in mine:
-            warm_up(part)
-
-
-def _warm_up_share(
-    parts: Sequence[tuple[str, str | None]],
-    taken: Any,
-    done: Mapping[str, Any],
-    parent: int | None,
-    child: Any = None,
-) -> list[str]:
-    """Take the next free part of ``parts`` and warm it up until none is left; a part
-    waits for the one whose kernels it shares (:func:`~tcpfluid.report._runs.warm_up_parts`)
-    while the other process is alive. Returns the parts taken."""
     from ._runs import warm_up
 
-    def other_alive() -> bool:
-        return child.is_alive() if child is not None else os.getppid() == parent
-
-    mine: list[str] = []
-    while True:
-        with taken.get_lock():
-            i = taken.value
-            taken.value += 1
-        if i >= len(parts):
-            return mine
-        part, needs = parts[i]
-        if needs is not None:
-            while not done[needs].wait(0.5) and other_alive():
-                pass
-        try:
-            warm_up(part)
-            mine.append(part)
-        finally:
-            if part in done:
-                done[part].set()
+    child = None
+    if "fork" in multiprocessing.get_all_start_methods():
+        child = multiprocessing.get_context("fork").Process(target=warm_up, args=("fluid",))
+        child.start()
+    try:
+        warm_up("packet")
+    finally:
+        if child is not None:
+            child.join()
+    warm_up("fluid")
 
 
 def _drain(queue: Any, progress: Progress) -> None:

@@ -208,44 +208,22 @@ def first_at_least(t: Any, w: Any, target: float, *, after: float = -math.inf) -
     return int(idx[0]) if idx.size else None
 
 
-def warm_up_parts() -> list[tuple[str, str | None]]:
-    """The parts of :func:`warm_up` that together compile every kernel the report's tasks
-    use, in the order two processes take them (docs/report.md, "One compile"), each with
-    the part whose kernels it shares and must find in the cache (``None``: none): the
-    packet simulator; the round model's shared kernels (with Vegas's rule); the hybrid
-    model's kernel (with Vegas's adapters); then the other laws' rules, then their
-    adapters and loss rules."""
-    from ..algorithms.registry import ALGORITHMS
-
-    others = [a for a in ALGORITHMS if a != "vegas"]
-    return [
-        ("packet", None),
-        ("rounds:vegas", None),
-        ("ode:vegas", None),
-        *((f"rounds:{a}", "rounds:vegas") for a in others),
-        *((f"ode:{a}", "ode:vegas") for a in others),
-    ]
-
-
 def warm_up(part: str) -> dict[str, Any]:
     """Compile, or load from the Numba cache, the kernels of ``part`` by 2-s runs on the
-    §5.1 path: ``"packet"`` the packet simulator's (Vegas), ``"rounds:LAW"`` and
-    ``"ode:LAW"`` one law's run on the round or the hybrid model (a law the path does not
-    suit is skipped: compiled by its own task), ``"fluid"`` every law on both (the parts
-    of :func:`warm_up_parts`). Returns ``{}``."""
-    names = [p for p, _ in warm_up_parts()]
-    if part == "fluid":
-        for p in names:
-            if p != "packet":
-                warm_up(p)
-        return {}
-    if part not in names:
-        raise ValueError(f"part must be 'fluid' or one of {', '.join(names)}, got {part!r}")
+    §5.1 path: ``"packet"`` the packet simulator's, ``"fluid"`` every law's rule and the
+    hybrid model's. Returns ``{}``."""
+    from ..algorithms.registry import ALGORITHMS
+
+    if part not in ("packet", "fluid"):
+        raise ValueError(f"part must be 'packet' or 'fluid', got {part!r}")
     sc = build_scenario("qv-basic", duration="2s")
-    engine, _, law = part.partition(":")
-    try:
-        simulate(sc.with_algorithm(law or "vegas"), engine)
-    except ValueError:  # a law this path does not suit
-        if engine == "packet":
-            raise
+    if part == "packet":
+        simulate(sc.with_algorithm("vegas"), "packet")
+        return {}
+    for a in ALGORITHMS:
+        try:
+            simulate(sc.with_algorithm(a), "rounds")
+        except ValueError:  # a law this path does not suit: compiled by its own task
+            pass
+    simulate(sc.with_algorithm("vegas"), "ode")
     return {}
