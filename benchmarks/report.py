@@ -4,7 +4,10 @@ Run: ``python benchmarks/report.py [--sections S] [--jobs N] [--cold] [--quick]`
 ``tcpfluid report`` in a child process (into a temporary directory, or ``--out DIR``) and
 analyses the ``report.json`` it writes; ``python benchmarks/report.py --json PATH`` only
 analyses an existing ``report.json``. ``--cold`` points ``NUMBA_CACHE_DIR`` at an empty
-directory, so the compiled kernels are built as on a fresh clone.
+directory, so the compiled kernels are built as on a fresh clone. ``--warm-up`` runs only
+the compile that precedes the pool (``tcpfluid.report._core._warm_up_both``) on an empty
+Numba cache, in a child process, and prints its wall and CPU seconds (the child's and its
+own child's): the part of a fresh clone's report that no task overlaps.
 
 Printed:
 
@@ -234,6 +237,32 @@ def analyse(report: Mapping[str, Any], *, target: float | None = None) -> list[d
     return figures
 
 
+_WARM_UP = (
+    "import time; t0 = time.perf_counter(); "
+    "from tcpfluid.report._core import _warm_up_both; t1 = time.perf_counter(); "
+    "_warm_up_both(); print(t1 - t0, time.perf_counter() - t1)"
+)
+
+
+def _warm_up_only() -> list[dict[str, Any]]:
+    """The report's compile before its pool, on an empty Numba cache: wall and CPU."""
+    with tempfile.TemporaryDirectory(prefix="tcpfluid-numba-") as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out = subprocess.run(
+            [sys.executable, "-c", _WARM_UP], env=env, check=True, capture_output=True, text=True
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    imports, wall = (float(x) for x in out.stdout.split())
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    print(f"cold warm-up: {wall:.1f} s wall after {imports:.1f} s of imports; {cpu:.1f} s CPU "
+          "(imports included, both processes)")  # fmt: skip
+    return [
+        {"name": "report/warm_up/cold_wall", "value": round(wall, 3), "unit": "s"},
+        {"name": "report/warm_up/cold_cpu", "value": round(cpu, 3), "unit": "s"},
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     ap.add_argument("--json", type=Path, help="analyse this report.json (nothing is run)")
@@ -242,11 +271,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="run the --quick report")
     ap.add_argument("--cold", action="store_true", help="empty Numba cache (fresh clone)")
     ap.add_argument("--out", type=Path, help="report directory (default: a temporary one)")
+    ap.add_argument("--warm-up", action="store_true", help="only the cold compile before the pool")
     ap.add_argument("--target", type=float, default=120.0, help="wall seconds to budget for")
     args = ap.parse_args(argv)
     if args.jobs < 1:
         ap.error(f"--jobs must be >= 1, got {args.jobs}")
     figures: list[dict[str, Any]] = []
+    if args.warm_up:
+        for f in _warm_up_only():
+            print(json.dumps(f))
+        return 0
     if args.json is not None:
         report = json.loads(args.json.read_text())
     else:
