@@ -303,7 +303,6 @@ def check_engine(view: FluidView, engine: str) -> None:
     from ..engines import _check_engine  # (the engines import the scenarios)
 
     cap = ENGINE_CAPABILITIES[_check_engine(engine, ENGINE_CAPABILITIES)]
-    cap = ENGINE_CAPABILITIES[engine]
 
     def refuse(feature: str, what: str) -> None:
         if not getattr(cap, feature):
