@@ -13,6 +13,7 @@ import math
 
 import pytest
 
+import tcpfluid
 from tcpfluid.scenarios import Scenario, rtt_dumbbell
 
 
@@ -55,3 +56,17 @@ def test_the_first_flows_clock_is_the_reference_and_time_zero_the_floor() -> Non
     (c,) = view.cross_traffic
     assert c.start_s == 0.0
     assert c.stop_s == pytest.approx(5.0 - 0.0045, abs=1e-12)
+
+
+def test_a_cbr_that_ends_within_its_lead_of_the_start_is_left_out() -> None:
+    # the 72-ms dumbbell's CBR leads the first flow by 8.5 ms (first test); a source on from
+    # 0 to 2 ms has reached the bottleneck and stopped before the first flow's clock starts,
+    # so the fluid engines see no cross traffic (not a source that stops before it starts)
+    sc = _dumbbell([0.072, 0.072], (3e6, 0.0, 0.002))
+    assert sc.fluid_view().cross_traffic == ()
+    for engine in ("rounds", "hybrid"):
+        res = tcpfluid.simulate(dataclasses.replace(sc, duration_s=2.0), engine)
+        assert res.summary.flows[0].throughput_pps is not None
+    # one that ends 1 ms after the lead is kept, on for that 1 ms
+    (c,) = _dumbbell([0.072, 0.072], (3e6, 0.0, 0.0095)).fluid_view().cross_traffic
+    assert (c.start_s, c.stop_s) == (0.0, pytest.approx(0.001, abs=1e-12))

@@ -83,7 +83,9 @@ class FluidView:
     discipline, red
         The bottleneck's queue discipline and its RED parameters (``None`` for drop-tail).
     cross_traffic
-        The CBR sources crossing the bottleneck, as rates in packets/s.
+        The CBR sources crossing the bottleneck, as rates in packets/s, switched on and off
+        when their packets reach it, on the first flow's clock; a source whose last packet
+        reaches it before that clock's 0 is left out.
     off_bottleneck_cbr
         Names of CBR sources that do not cross the bottleneck (no fluid engine models them).
     shared
@@ -246,7 +248,11 @@ def fluid_view(scenario: Scenario, engine: str | None = None) -> FluidView:
         reverse_bottleneck=None if rbott is None else rbott.name,
         discipline=bott.discipline,
         red=(red_parameters(bott.red, link=bott.name) if bott.discipline == "red" else None),
-        cross_traffic=tuple(_at_bottleneck(scenario, c, b, lead) for c in on),
+        # (a source whose last packet reaches the bottleneck before the first flow's clock
+        # starts meets no flow's packets there: left out)
+        cross_traffic=tuple(
+            x for x in (_at_bottleneck(scenario, c, b, lead) for c in on) if x.stop_s > 0.0
+        ),
         off_bottleneck_cbr=tuple(c.name for c in scenario.cbr if bott.name not in c.links),
         shared=_is_shared(scenario, b, None if rbott is None else r),
         duration_s=scenario.duration_s,
@@ -303,7 +309,6 @@ def check_engine(view: FluidView, engine: str) -> None:
     from ..engines import _check_engine  # (the engines import the scenarios)
 
     cap = ENGINE_CAPABILITIES[_check_engine(engine, ENGINE_CAPABILITIES)]
-    cap = ENGINE_CAPABILITIES[engine]
 
     def refuse(feature: str, what: str) -> None:
         if not getattr(cap, feature):
