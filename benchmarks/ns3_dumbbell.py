@@ -392,8 +392,12 @@ def main(argv: list[str] | None = None) -> int:
         (idx, seed), dur, scale = args.holdout, 100.0, 1.0
     else:
         ap.error("give --case or --holdout IDX SEED")
-    dur = args.duration or dur
-    scale = args.scale or scale
+    for name in ("duration", "scale"):
+        value = getattr(args, name)
+        if value is not None and not value > 0:
+            ap.error(f"--{name} must be > 0 (got {value})")
+    dur = args.duration if args.duration is not None else dur
+    scale = args.scale if args.scale is not None else scale
     sys.path.insert(0, str(SRC))
     sys.path.insert(0, str(HERE))
     from ns3_vegas import _ns3_python
