@@ -40,7 +40,7 @@ per RTT). The round model halves 64 to 32 and climbs from there, reaching the li
 about 4 s earlier (its first loss after the start at 13.0 s): +22.3 % over 0-20 s. The
 hybrid's overshoot is a timeout with duplicate ACKs behind its holes, so its law reacts as
 the packet sender's does, first to the fast retransmit (half the window), then to the
-timeout at that half (``_hybrid_kernel.fast_first``): its slow start after the timeout ends at
+timeout at that half (``_hybrid_kernel.dupacks_behind``): its slow start after the timeout ends at
 24.6 packets (48.7 before that rule), its first loss after the start comes at 14.6 s (12.1
 s before) and it carries 10.0 % more than ns-3 over 0-20 s (24.2 % before). Both are
 strict expected failures below, with the numbers; over 20-100 s, the start switched off

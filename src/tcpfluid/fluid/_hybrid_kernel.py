@@ -923,28 +923,44 @@ def _np_max(a, b):  # type: ignore[no-untyped-def]
 
 
 @njit(**_JIT)
+def dupacks_behind(window_pkts, lost_pkts, dupacks):  # type: ignore[no-untyped-def]
+    """Whether ``lost_pkts`` holes in a window of ``window_pkts`` leave the duplicate ACKs
+    that start a fast retransmit behind them: at least ``dupacks`` packets (3, or 1 for a
+    law with Vegas's fine-grained check) follow the holes. Without them a loss is a
+    timeout; with them a timeout (too many holes) comes after a fast retransmit: the
+    packet sender (``sim/_core.py``) repairs one hole per round and its timer, restarted at
+    the first partial ACK, fires before the last one is repaired, so a ``LOSS_FAST`` event
+    comes first and a ``LOSS_TIMEOUT`` event at the window it set (docs/ode-model.md, "A
+    recovery that ends in a timeout")."""
+    return window_pkts - lost_pkts >= dupacks
+
+
+@njit(**_JIT)
 def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: ignore[no-untyped-def]
     """How flow ``j`` reacts to the losses it has just learnt of, from its own state
-    alone: ``(timeout, burst, silent, srtt)``: a retransmission timeout (else a fast
-    retransmit), its ACKs were being dropped on the ACK path in this round or the one
-    before, the time it then sends nothing (s) and its RTT estimate (s); keeps a
-    timeout's backoff. The packet sender's rule (``frac`` NaN; else a timeout when it lost
-    more than ``frac`` of its window): the ``L`` holes in a window of ``w`` make a timeout
-    when fewer than ``dupacks`` packets follow them or when ``(L - 1) RTT > RTO`` (NewReno
-    repairs one a round); the RTO is ``max(min_rto, SRTT + 4 RTTVAR)`` (SRTT the last RTT,
-    RTTVAR half the round's RTT range; ``initial_rto`` before the first RTT sample)."""
+    alone: ``(timeout, fast_first, burst, silent, srtt)``: a retransmission timeout (else a
+    fast retransmit), a timeout that follows a fast retransmit (:func:`dupacks_behind`),
+    its ACKs were being dropped on the ACK path in this round or the one before, the time
+    it then sends nothing (s) and its RTT estimate (s); keeps a timeout's backoff. The
+    packet sender's rule (``frac`` NaN; else a timeout when it lost more than ``frac`` of
+    its window): the ``L`` holes in a window of ``w`` make a timeout when fewer than
+    ``dupacks`` packets follow them or when ``(L - 1) RTT > RTO`` (NewReno repairs one a
+    round); the RTO is ``max(min_rto, SRTT + 4 RTTVAR)`` (SRTT the last RTT, RTTVAR half
+    the round's RTT range; ``initial_rto`` before the first RTT sample)."""
     w = ff[j, F_W]
     burst = ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0
     lost = ff[j, F_LOST]
     last = ff[j, F_LAST_RTT]
     srtt = last if last != 0.0 else ff[j, F_D]
+    behind = dupacks_behind(w, lost, dupacks)
     if not math.isnan(frac):
-        return lost > frac * w, burst, 0.0, srtt
+        to = lost > frac * w
+        return to, to and behind, burst, 0.0, srtt
     spread = ff[j, F_R_MAX] - ff[j, F_R_MIN] if ff[j, F_R_ACKS] > 0 else 0.0
     rto = _np_max(min_rto, srtt + 2.0 * spread)
     if last == 0.0:  # no RTT sample yet: RFC 6298's initial timer
         rto = _np_max(rto, initial_rto)
-    to = (w - lost < dupacks) or ((lost - 1.0) * srtt > rto)
+    to = (not behind) or ((lost - 1.0) * srtt > rto)
     s = rto if to else 0.0
     # RFC 6298 §5.5: the timer doubles at each timeout until an ACK of new data brings a
     # fresh estimate (the packet sender's backoff, up to its maximum)
@@ -956,21 +972,7 @@ def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: i
     ff[j, F_BACKOFF] = s if to else 0.0
     if to:
         ff[j, F_ACKED_AT_TO] = acked
-    return to, burst, s, srtt
-
-
-@njit(**_JIT)
-def fast_first(window_pkts, lost_pkts, dupacks):  # type: ignore[no-untyped-def]
-    """Whether a timeout over ``lost_pkts`` holes in a window of ``window_pkts`` follows a
-    fast retransmit, so that the law reacts to that first and then to the timeout at the
-    window it left: at least ``dupacks`` packets (the duplicate ACKs that start one: 3, or
-    1 for a law with Vegas's fine-grained check) follow the holes. The packet sender's
-    sequence (``sim/_core.py``): NewReno repairs one hole per round and its timer,
-    restarted at the first partial ACK, fires before the last one is repaired, so a
-    ``LOSS_FAST`` event comes first and a ``LOSS_TIMEOUT`` event at the window it set; a
-    timeout for want of duplicate ACKs is one reaction (docs/ode-model.md, "A recovery
-    that ends in a timeout")."""
-    return window_pkts - lost_pkts >= dupacks
+    return to, to and behind, burst, s, srtt
 
 
 @njit(**_JIT)
@@ -999,13 +1001,13 @@ def _decide(ff, j, loss, t, has_rev, whole, laws):  # type: ignore[no-untyped-de
     gr = group_of[j]
     p = pos_of[j]
     if loss:
-        to, burst, silent, srtt = _loss_timer(
+        to, first, burst, silent, srtt = _loss_timer(
             ff, j, timing[0], timing[1], dupacks[j], timing[2], timing[3]
         )
         at = gt[gr, GT_LW]
         lb[at] = ff[j, F_W]
         kinds = 2 if burst else 0
-        if to and fast_first(ff[j, F_W], ff[j, F_LOST], dupacks[j]):
+        if first:
             # the packet sender's fast retransmit before its timeout: its reaction first
             losses[gt[gr, GT_LOSS]](lb, lm, gt[gr, GT_LMETA + kinds], p)
             lb[at] = lb[at + 1]

@@ -455,14 +455,14 @@ class _Boundary:
             w = ff[J, K.F_W]
             kinds, silent, srtt, first = [], [], [], []
             for j in J.tolist():
-                to, burst, sl, sr = K._loss_timer(
+                to, ff_first, burst, sl, sr = K._loss_timer(
                     ff, j, timing[0], timing[1], dupacks[j], timing[2], timing[3]
                 )
                 kinds.append(loss_kind(to, burst))
                 silent.append(sl)
                 srtt.append(sr)
-                first.append(to and K.fast_first(ff[j, K.F_W], ff[j, K.F_LOST], dupacks[j]))
-            if any(first):  # (the fast retransmit's reaction first, :func:`K.fast_first`)
+                first.append(ff_first)
+            if any(first):  # (the fast retransmit's reaction first, :func:`K.dupacks_behind`)
                 at = np.flatnonzero(first)
                 fast = [loss_kind(False, kinds[i] == LOSS_BURST_TIMEOUT) for i in at.tolist()]
                 w = w.copy()
