@@ -1,15 +1,5 @@
-"""Rounds to a new equilibrium and the TCP-Ho conspicuous round.
-
-Sources
--------
-* The Quick Vegas paper, §4.2, eqs. (11)–(12): rounds for a flow at equilibrium window
-  W to reach nW. Vegas adds one packet per round: ``(n − 1) W`` rounds. Quick Vegas adds
-  ``(β − Δ)·succ`` in its succ-th consecutive increase, so after i rounds
-  ``nW = W + (β − Δ) i (i + 1)/2`` (eq. 11) and ``i = (−1 + sqrt((β + 8W(n−1))/β))/2``
-  (eq. 12, Δ ≈ 0). ``delta`` keeps a constant Δ: β becomes β − Δ.
-* The TCP-Ho paper, §4, eqs. (2)–(6): the round at which a new flow's steady throughput
-  first reaches the available bandwidth. See ``docs/errata.md`` for the printing errors in
-  eqs. (2), (3) and (6) and which of the paper's numbers each form reproduces.
+"""Rounds to a new equilibrium (the Quick Vegas paper, §4.2, eqs. 11–12) and the TCP-Ho
+conspicuous round (the TCP-Ho paper, §4, eqs. 2–6; its printing errors: docs/errata.md).
 """
 
 from __future__ import annotations
@@ -101,15 +91,9 @@ def tcp_ho_cubic(k: ArrayLike, bdp: ArrayLike) -> NDArray[np.float64]:
 
 
 def tcp_ho_cubic_root(bdp: ArrayLike) -> NDArray[np.float64]:
-    """Largest real root of eq. (5) of the TCP-Ho paper, rounds (not rounded to an integer).
-
-    With ``k = t + 10/3`` eq. (5), ``k³ − 10k² + (40 − 8μd)k + (16μd − 64) = 0``, becomes
-    the depressed cubic ``t³ + p t + q = 0`` with ``p = 20/3 − 8μd`` and
-    ``q = −128/27 − 32μd/3`` (re-derived in :mod:`tcpfluid.analytic.derive`). Where
-    ``q²/4 + p³/27 <= 0`` it has three real roots and the largest is
-    ``2 sqrt(−p/3) cos(arccos(3q/(2p) sqrt(−3/p))/3)``; elsewhere (μd below about 1.6)
-    Cardano's formula gives the single real root.
-    """
+    """Largest real root of eq. (5) of the TCP-Ho paper, rounds (not rounded to an integer):
+    the depressed cubic ``t³ + p t + q`` of ``k = t + 10/3`` by the trigonometric form
+    where it has three real roots, else by Cardano's formula (docs/errata.md, E6)."""
     b = np.atleast_1d(as_float_array("bdp", bdp, positive=True))
     if np.any(b > 1e100):
         # p³ below overflows long before: the root grows like sqrt(8 μd)
@@ -137,13 +121,9 @@ def _even_ceil(x: NDArray[np.float64]) -> NDArray[np.float64]:
 def tcp_ho_reach_round(bdp: ArrayLike) -> NDArray[np.float64]:
     """The first round whose window in the TCP-Ho paper's Table 4 reaches μd.
 
-    Table 4 (re-derived in :func:`tcpfluid.analytic.derive.tcp_ho_table_windows`) has
-    ``W_i = (i² − 2i + 8)/4`` at even and ``(i² − 2i + 9)/4`` at odd rounds i (W_1 = W_2
-    = 2), so ``W_i >= μd`` from the first even ``i >= 1 + sqrt(4μd − 7)`` or odd
-    ``i >= 1 + sqrt(4μd − 8)``, whichever comes first. This is the round a new flow's
-    window first reaches the available bandwidth; the ramp ends later, at
-    :func:`conspicuous_round` (eq. 4 compares rounds k and k − 2, so it stops two or three
-    rounds after this one).
+    Table 4's ``W_i = (i² − 2i + 8)/4`` (even i) and ``(i² − 2i + 9)/4`` (odd i) reach μd
+    from the first even ``i >= 1 + sqrt(4μd − 7)`` or odd ``i >= 1 + sqrt(4μd − 8)``; the
+    ramp ends two or three rounds later, at :func:`conspicuous_round`.
 
     Parameters
     ----------
@@ -169,10 +149,8 @@ def tcp_ho_reach_round(bdp: ArrayLike) -> NDArray[np.float64]:
 def _vegas_conspicuous(
     bdp: NDArray[np.float64], gamma: float, rtt_model: str, initial_window: float = 2.0
 ) -> NDArray[np.float64]:
-    # eq. (2) of the TCP-Ho paper with the exponent corrected (docs/errata.md, E4):
-    # from W_0 = 2, W_l = 2^(l/2) for even l, the first even l with W_l >= W* is
-    # l = 2 ceil(log2 W*); then ceil(μd − 7 W_l / 8) more rounds at +1 per round. From a
-    # first window w0 the doubling every other round gives W_l = w0 2^(l/2 − 1).
+    # eq. (2) of the TCP-Ho paper with the exponent corrected (docs/errata.md, E4), from a
+    # first window w0: W_l = w0 2^(l/2 − 1), then ceil(μd − 7 W_l / 8) rounds at +1
     w_star = critical_window("vegas", bdp, gamma=gamma, rtt_model=rtt_model)  # type: ignore[arg-type]
     half_l = np.maximum(np.ceil(np.log2(w_star / initial_window) - 1e-12) + 1.0, 1.0)
     l_round = 2.0 * half_l
@@ -263,17 +241,13 @@ def conspicuous_round(
 
 
 def conspicuous_round_printed(algorithm: str, bdp: ArrayLike) -> NDArray[np.float64]:
-    """The document's printed forms, kept for comparison (see ``docs/errata.md``).
+    """The document's printed forms, kept for comparison (docs/errata.md, E4 and E6).
 
     ``"tcp-ho"``: eq. (6) of the TCP-Ho paper as printed,
     ``k = 4 (cbrt(Q + 3 sqrt(P)) + cbrt(Q − 3 sqrt(P)))`` with ``Q = 18μd + 8`` and
-    ``P = 21 − 18μd + 96 μ²d²`` (real-valued, not rounded). It is not a root of eq. (5)
-    (erratum E6) but it is what Examples 2 and 3 (3.4 s, 4.7 s) were computed from.
-
-    ``"vegas"``: eq. (2) with the printed round of leaving slow start,
-    ``l >= 2 log2(1 + sqrt(1 + 16μd)) − 1`` rounded up to even (erratum E4); it agrees
-    with the corrected form in Examples 1 and 2 (13 and 206 rounds) but gives 527 rounds
-    (52.7 s) instead of the printed 58.1 s in Example 3.
+    ``P = 21 − 18μd + 96 μ²d²`` (real-valued, not rounded). ``"vegas"``: eq. (2) with the
+    printed round of leaving slow start, ``l >= 2 log2(1 + sqrt(1 + 16μd)) − 1`` rounded up
+    to even.
     """
     check_choice("algorithm", algorithm, ("vegas", "tcp-ho"))
     b = as_float_array("bdp", bdp, positive=True)

@@ -1,21 +1,6 @@
-"""Equilibria and fairness in closed form.
-
-Sources
--------
-* Jain's fairness index: the Quick Vegas paper, eq. (13), the TCP-Ho paper, §5.2.
-* Vegas's equilibrium window ``cwnd = w + N`` with ``w = μ·BaseRTT`` and N the backlog the
-  flow keeps queued, ``α <= N <= β``: the asymmetric-networks paper, §IV.B, eqs. (1)–(4).
-  On a path whose ACK link is the bottleneck (μr < μf) the same argument holds with μr:
-  Vegas's throughput is ``min(μf, μr)`` (the asymmetric-networks paper, §IV.C).
-* Reno's largest window on an asymmetric path, ``w_renomax = μf·RTT + k·B_r + B_f``
-  (the asymmetric-networks paper, §IV.C, after Lakshman et al.).
-* Boutremans–Le Boudec steady state (Tsang's thesis, chapter 2 §5): flow j keeps α_j packets
-  queued and over-estimates its propagation delay by x_j, so with the common FIFO queueing
-  delay δ its rate is ``α_j / (δ − x_j)`` and its window ``α_j (d_j + δ)/(δ − x_j)``;
-  δ solves ``Σ_j α_j / (δ − x_j) = c``.
-* The same model when one flow's packets arrive as a train occupying a fraction f of its
-  round (ours, after the thesis's chapter 3 §4.3 observation that the short connection's
-  rate swings while the long one's stays low): :func:`blb_train_equilibrium`.
+"""Equilibria and fairness in closed form: Jain's index, Vegas's equilibrium window and
+band, asymmetric paths, the Boutremans–Le Boudec steady state and its train variant (each
+function cites its source; docs/analytic.md, "What each function answers").
 """
 
 from __future__ import annotations
@@ -124,7 +109,8 @@ def reno_max_window_asymmetric(
 ) -> NDArray[np.float64]:
     """Upper end of Reno's window range on an asymmetric path, packets.
 
-    ``w_renomax = μf·RTT + k·B_r + B_f`` (the asymmetric-networks paper, §IV.C): the packets in
+    ``w_renomax = μf·RTT + k·B_r + B_f`` (the asymmetric-networks paper, §IV.C, after
+    Lakshman et al.): the packets in
     flight, plus the data that k ACK-buffers' worth of queued ACKs stand for, plus the forward
     buffer.
 
@@ -197,6 +183,11 @@ def blb_equilibrium(
     prop_delay_s: ArrayLike | None = None,
 ) -> BLBEquilibrium:
     """Solve the Boutremans–Le Boudec steady state for the common queueing delay.
+
+    Tsang's thesis, chapter 2 §5: flow j keeps α_j packets queued and over-estimates its
+    propagation delay by x_j, so with the common FIFO queueing delay δ its rate is
+    ``α_j/(δ − x_j)`` and its window ``α_j (d_j + δ)/(δ − x_j)``; δ solves
+    ``Σ_j α_j/(δ − x_j) = c``.
 
     Parameters
     ----------
@@ -350,26 +341,10 @@ def blb_train_equilibrium(
     """Boutremans–Le Boudec steady state when one flow's packets reach the bottleneck as a
     train that occupies a fraction f of its round.
 
-    The Boutremans–Le Boudec model (Tsang's thesis, chapter 2 §5; :func:`blb_equilibrium`)
-    assumes every flow's packets see the same queueing delay δ. A flow with a long round
-    whose packets arrive as one ACK-clocked train (one burst of its window per round,
-    the shape its slow start leaves) breaks that: its packets are at the bottleneck only a
-    fraction f of its round, and a short-round flow re-adjusts within each phase. With every
-    flow keeping its Vegas backlog α_j in the delay it measures (Δ_j = α_j):
-
-    * while the train passes, the other flows send at ``α_j/(δ_t − x_j)`` and the train
-      flow at ``α_k/(f (δ_t − x_k))``: its whole window in a fraction f of its round;
-      together they fill the link, ``Σ_{j≠k} α_j/(δ_t − x_j) + α_k/(f (δ_t − x_k)) = c``;
-    * between trains the other flows fill the link alone:
-      ``Σ_{j≠k} α_j/(δ_g − x_j) = c``;
-    * mean rates: the train flow ``α_k/(δ_t − x_k)``, each other flow
-      ``f α_j/(δ_t − x_j) + (1 − f) α_j/(δ_g − x_j)``.
-
-    The train phase is the Boutremans–Le Boudec equation with the train flow's α_k replaced
-    by α_k/f, so f = 1 gives :func:`blb_equilibrium`. Every f in (0, 1] is a steady state
-    (nothing in the conditions above moves f), so f is what the start-up left: two equal
-    α flows get ``c f/(1 + f)`` (train) and ``c/(1 + f)`` (other) when no delay is
-    over-estimated, a Jain's index of ``(1 + f)²/(2 (1 + f²))``.
+    The train phase is the Boutremans–Le Boudec equation (:func:`blb_equilibrium`) with the
+    train flow's α_k replaced by α_k/f; between trains the other flows fill the link alone
+    (the model and its derivation: docs/analytic.md, "A flow whose packets arrive as a
+    train"). f = 1 gives :func:`blb_equilibrium`.
 
     Parameters
     ----------

@@ -44,13 +44,6 @@ __all__ = [
 ]
 
 STABILITY_ALGORITHMS = ("vegas", "enhanced-vegas", "quick-vegas", "fast")
-_QV_SAMPLINGS = (
-    "every-round",
-    "every-other-round",
-    "after-increase",
-    "near-band",
-    "near-band-after-overshoot",
-)
 _QV_HOW = {
     "every-round": "a decision every round (the printed pseudo-code): ",
     "every-other-round": "a measurement round after every decision: ",
@@ -60,6 +53,7 @@ _QV_HOW = {
     "near-band-after-overshoot": "a measurement round after an eq.-(3) increase near the "
     "band or after an overshoot (near the equilibrium: after every increase): ",
 }
+_QV_SAMPLINGS = tuple(_QV_HOW)
 
 
 def _check_lag(lag_rounds: Any) -> int:
@@ -278,105 +272,65 @@ def round_map_stability(
     a, b = check_alpha_beta(alpha, beta)
     check_choice("sampling", sampling, _QV_SAMPLINGS)
     if algorithm in ("vegas", "enhanced-vegas"):
-        return _vegas_verdict(algorithm, n, lag, a, b)
-    if algorithm == "fast":
-        return _fast_verdict(n, lag, bdp, gamma)
-    return _quick_vegas_verdict(n, lag, bdp, a, b, sampling)
+        # ±1 packet per round holds if the dead band β − α covers the steps taken before a
+        # move is seen
+        width = b - a
+        dlag, gain, rho, diff, ok = lag, 0.0, None, 0.0, width >= lag
+        reason = f"±1 packet per round with a dead band of {width:g} packets: " + (
+            f"it holds the {lag} step(s) taken before a move is seen"
+            if ok
+            else f"narrower than the {lag} step(s) taken before a move is seen, "
+            "so the window cycles by about one packet per flow"
+        )
+    elif algorithm == "fast":  # w moves γ of the way to its target per round (gain γ)
+        gain = check_real("gamma", gamma)
+        if not 0.0 < gain <= 1.0:
+            raise ValueError(f"gamma must be in (0, 1] for fast, got {gamma!r}")
+        dlag, rho = lag, spectral_radius(gain, lag)
+        diff, ok = _differential_gain(gain, n, bdp, 100.0), rho < 1.0
+        reason = (
+            f"w moves γ = {gain:g} of the way to its target per round; "
+            f"boundary {critical_gain(lag):.3f} at a lag of {lag} round(s)"
+        )
+    else:  # Quick Vegas: eq. (3)'s gain is succ, the decisions taken before an increase is seen
+        # "near-band" measures after an eq.-(3) increase taken with Δ >= α/4, which holds
+        # near the equilibrium this analysis linearises around: there it is "after-increase"
+        if sampling == "every-round":
+            dlag = lag
+        elif sampling == "every-other-round":
+            dlag = max(1, math.ceil(lag / 2))
+        else:
+            dlag = max(1, lag - 1)
+        # eq. (3) near Δ = β: the first increase has succ = 1 and lands on β one round
+        # later; each decision taken before it is seen raises succ by one
+        gain = float(dlag)
+        kc = critical_gain(dlag)
+        rho = spectral_radius(gain, dlag)
+        diff, ok = _differential_gain(gain, n, bdp, 0.5 * (a + b)), rho < 1.0
+        reason = (
+            _QV_HOW[sampling]
+            + f"eq. (3) adds (β − Δ)·succ with succ = {dlag} by the time its first increase "
+            f"is seen ({dlag} decision(s) later): gain {gain:g} against the boundary "
+            f"{kc:.3f}; eq. (4)'s gain 1/2 is " + ("inside" if 0.5 < kc else "outside") + " it"
+        )
+    return StabilityVerdict(
+        algorithm=algorithm,
+        n_flows=n,
+        lag_rounds=lag,
+        sampling=sampling if algorithm == "quick-vegas" else None,
+        decision_lag=dlag,
+        gain=gain,
+        critical_gain=critical_gain(dlag),
+        spectral_radius=rho,
+        differential_gain=diff,
+        converges=ok,
+        reason=reason,
+    )
 
 
 def _differential_gain(k: float, n: int, bdp: float, target: float) -> float:
     """The gain of the differential modes: k scaled by N·target / (μd + N·target)."""
     return k * n * target / (bdp + n * target)
-
-
-def _vegas_verdict(algorithm: str, n: int, lag: int, a: float, b: float) -> StabilityVerdict:
-    """Vegas and Enhanced Vegas: ±1 packet per round holds if the dead band β − α covers
-    the steps taken before a move is seen."""
-    width = b - a
-    ok = width >= lag
-    return StabilityVerdict(
-        algorithm=algorithm,
-        n_flows=n,
-        lag_rounds=lag,
-        sampling=None,
-        decision_lag=lag,
-        gain=0.0,
-        critical_gain=critical_gain(lag),
-        spectral_radius=None,
-        differential_gain=0.0,
-        converges=ok,
-        reason=(
-            f"±1 packet per round with a dead band of {width:g} packets: "
-            + (
-                f"it holds the {lag} step(s) taken before a move is seen"
-                if ok
-                else f"narrower than the {lag} step(s) taken before a move is seen, "
-                "so the window cycles by about one packet per flow"
-            )
-        ),
-    )
-
-
-def _fast_verdict(n: int, lag: int, bdp: float, gamma: float) -> StabilityVerdict:
-    """FAST: w moves γ of the way to its target per round (gain γ)."""
-    g = check_real("gamma", gamma)
-    if not 0.0 < g <= 1.0:
-        raise ValueError(f"gamma must be in (0, 1] for fast, got {gamma!r}")
-    kc = critical_gain(lag)
-    rho = spectral_radius(g, lag)
-    return StabilityVerdict(
-        algorithm="fast",
-        n_flows=n,
-        lag_rounds=lag,
-        sampling=None,
-        decision_lag=lag,
-        gain=g,
-        critical_gain=kc,
-        spectral_radius=rho,
-        differential_gain=_differential_gain(g, n, bdp, 100.0),
-        converges=rho < 1.0,
-        reason=f"w moves γ = {g:g} of the way to its target per round; "
-        f"boundary {kc:.3f} at a lag of {lag} round(s)",
-    )
-
-
-def _quick_vegas_verdict(
-    n: int, lag: int, bdp: float, a: float, b: float, sampling: str
-) -> StabilityVerdict:
-    """Quick Vegas: eq. (3)'s gain is succ, the decisions taken before an increase is seen."""
-    # "near-band" measures after an eq.-(3) increase taken with Δ >= α/4, which holds
-    # near the equilibrium this analysis linearises around: there it is "after-increase"
-    if sampling == "every-round":
-        dlag = lag
-    elif sampling == "every-other-round":
-        dlag = max(1, math.ceil(lag / 2))
-    else:
-        dlag = max(1, lag - 1)
-    # eq. (3) near Δ = β: the first increase has succ = 1 and lands on β one round later;
-    # each decision taken before it is seen raises succ by one
-    succ = dlag
-    gain = float(succ)
-    kc = critical_gain(dlag)
-    rho = spectral_radius(gain, dlag)
-    ok = rho < 1.0
-    return StabilityVerdict(
-        algorithm="quick-vegas",
-        n_flows=n,
-        lag_rounds=lag,
-        sampling=sampling,
-        decision_lag=dlag,
-        gain=gain,
-        critical_gain=kc,
-        spectral_radius=rho,
-        differential_gain=_differential_gain(gain, n, bdp, 0.5 * (a + b)),
-        converges=ok,
-        reason=(
-            _QV_HOW[sampling]
-            + f"eq. (3) adds (β − Δ)·succ with succ = {succ} by the time its first increase "
-            f"is seen ({dlag} decision(s) later): gain {gain:g} against the boundary "
-            f"{kc:.3f}; eq. (4)'s gain 1/2 is " + ("inside" if 0.5 < kc else "outside") + " it"
-        ),
-    )
 
 
 def plot_stability(ax: Any = None, *, max_lag: int = 3) -> list[Any]:
