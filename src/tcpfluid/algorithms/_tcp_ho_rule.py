@@ -51,6 +51,108 @@ def _ho_restart(qs: Any, i: Any) -> None:
     qs[_STATUS][i] = 1.0
 
 
+def _ho_statuses(
+    throughput: bool,
+    w: Any,
+    rmin: Any,
+    rmax: Any,
+    cmat: Any,
+    cmit: Any,
+    pmat: Any,
+    pmit: Any,
+    rmin_prior: Any,
+    rmax_prior: Any,
+    in_tail: bool,
+    recent: bool,
+    base_rtt: Any,
+) -> tuple[bool, bool, bool, bool]:
+    """Statuses 1-4 of Table 2 (status 5: none of them) of a flow whose window ``w`` and
+    throughput interval [CMiT, CMaT] this round are compared with round k − 2's [PMiT, PMaT]
+    (minimal and maximal RTTs ``rmin_prior``, ``rmax_prior``): Table 2 read literally, or
+    with ``throughput`` the addition's resolution and drain rules (``in_tail``: the tail of
+    a drain; ``recent``: a decrease draining)."""
+    if not throughput:  # Table 2 read literally
+        c1 = pmat < cmit
+        c2 = (not c1) and (cmat < pmit)
+        c3 = (not c1) and (not c2) and (pmit < cmit) and (pmat < cmat)
+        c4 = (not c1) and (not c2) and (not c3) and (cmit < pmit) and (cmat < pmat)
+        return c1, c2, c3, c4
+    # resolution: throughputs closer than half a packet per round are a tie
+    res = _RESOLUTION_PKTS / rmin
+    c1 = (cmit - pmat) > res
+    # a fall only counts if the RTTs rose too: a fall that the flow's own decrease explains
+    # (cwnd down, RTTs unchanged) is not congestion
+    c2 = (not c1) and ((pmit - cmat) > res) and (rmin > rmax_prior)
+    # a rise that the queue draining explains is no room: the minimal RTT fell by more than
+    # one packet's delay since round k − 2 while the window did not grow
+    w_prior = pmat * rmin_prior
+    not_grown = w <= w_prior + _RESOLUTION_PKTS
+    drain = (rmin < rmin_prior - rmin / w) and not_grown
+    # the tail of a drain just judged over: a further fall of the minimal RTT is still that
+    # queue draining, not room
+    drain = drain or (in_tail and (rmin < rmin_prior) and not_grown)
+    c3 = (not c1) and (not c2) and ((cmit - pmit) > res) and ((cmat - pmat) > res) and (not drain)
+    c1 = c1 and not drain
+    # a fall of one end of the interval that a rise of the maximal RTT explains is a
+    # status-4 move
+    slower = (
+        (not ((cmit - pmit) > res))
+        and (not ((cmat - pmat) > res))
+        and (((pmit - cmit) > res) or ((pmat - cmat) > res))
+    )
+    c4 = (not c1) and (not c2) and (not c3) and slower and (rmax > rmax_prior)
+    # a tie with no queue on the path (less than one packet of backlog in the round's
+    # largest RTT, eq. 1 of the Quick Vegas paper) is room: status 3
+    empty = w * (1.0 - base_rtt / rmax) < 1.0
+    c3 = c3 or ((not c1) and (not c2) and (not c3) and (not c4) and empty)
+    # while a decrease drains, a rise is the flow's own queue draining: a tie
+    return c1 and not recent, c2, c3 and not recent, c4
+
+
+def _ho_table2(
+    c1: bool, c2: bool, c3: bool, c4: bool, s: Any, inc: Any, mx: Any
+) -> tuple[Any, Any, float, Any]:
+    """Table 2: the new ``incr``, ``maxincr``, status and the signed amount of a flow whose
+    comparison found statuses ``c1``..``c4`` (none: status 5), ``s``, ``inc``, ``mx`` its
+    previous status, ``incr`` and ``maxincr``."""
+    c5 = not (c1 or c2 or c3 or c4)
+    up13 = s == 1.0 or s == 3.0
+    dn24 = s == 2.0 or s == 4.0
+    incr1 = inc + 1.0 if up13 else 1.0
+    h = 0.5 * inc
+    incr3 = (h if (h > 1.0 or h != h) else 1.0) if up13 else 1.0  # numpy.maximum
+    new_incr = incr1 if c1 else (incr3 if c3 else 0.0)
+    if c1:
+        new_max = (mx if (mx > incr1 or mx != mx) else incr1) if up13 else 1.0
+    elif c2 and dn24:
+        d = mx - 1.0
+        new_max = d if (d > 1.0 or d != d) else 1.0
+    elif c4 and dn24:
+        d = 0.5 * mx
+        new_max = d if (d > 1.0 or d != d) else 1.0
+    elif c5:
+        new_max = 0.0
+    else:
+        new_max = mx
+    if c1:
+        new_status = 1.0
+    elif c2:
+        new_status = 2.0
+    elif c3:
+        new_status = 3.0
+    elif c4:
+        new_status = 4.0
+    else:
+        new_status = 5.0
+    if c1 or c3:
+        chosen = new_incr
+    elif c2 or c4:
+        chosen = -new_max
+    else:
+        chosen = 0.0
+    return new_incr, new_max, new_status, chosen
+
+
 def _tcp_ho_rule(
     phase: Any,
     k: Any,
@@ -97,7 +199,6 @@ def _tcp_ho_rule(
     of both signs (a decrease of ``-0.0`` packets leaves an increment of ``0.0``, not
     ``-0.0``); elsewhere :func:`~._common.fmax`.
     """
-    res_pkts = _RESOLUTION_PKTS
     qs = (k, incr, maxincr, status, amount, mat1, mit1, mat2, mit2, rmin1, rmax1, rmin2, rmax2,
           rsteady, quiet, tail, rtail)  # fmt: skip
     for i in range(cwnd.shape[0]):
@@ -109,92 +210,14 @@ def _tcp_ho_rule(
         pmat = mat2[i]  # round k − 2 (before the history shifts below)
         pmit = mit2[i]
         adjust = (k[i] % 2.0) == 1.0
-
-        # ---- statuses 1-4 of Table 2 (status 5: none of them)
-        if throughput:
-            # resolution: throughputs closer than half a packet per round are a tie
-            res = res_pkts / rmin
-            c1 = (cmit - pmat) > res
-            # a fall only counts if the RTTs rose too: a fall that the flow's own
-            # decrease explains (cwnd down, RTTs unchanged) is not congestion
-            c2 = (not c1) and ((pmit - cmat) > res) and (rmin > rmax2[i])
-            # a rise that the queue draining explains is no room: the minimal RTT fell by
-            # more than one packet's delay since round k − 2 while the window did not grow
-            w_prior = pmat * rmin2[i]
-            not_grown = w <= w_prior + res_pkts
-            drain = (rmin < rmin2[i] - rmin / w) and not_grown
-            # the tail of a drain just judged over: a further fall of the minimal RTT is
-            # still that queue draining, not room
-            drain = drain or ((tail[i] > 0.0) and (rmin < rmin2[i]) and not_grown)
-            c3 = (
-                (not c1)
-                and (not c2)
-                and ((cmit - pmit) > res)
-                and ((cmat - pmat) > res)
-                and (not drain)
-            )
-            c1 = c1 and not drain
-            # a fall of one end of the interval that a rise of the maximal RTT explains is
-            # a status-4 move
-            slower = (
-                (not ((cmit - pmit) > res))
-                and (not ((cmat - pmat) > res))
-                and (((pmit - cmit) > res) or ((pmat - cmat) > res))
-            )
-            c4 = (not c1) and (not c2) and (not c3) and slower and (rmax > rmax2[i])
-            # a tie with no queue on the path (less than one packet of backlog in the
-            # round's largest RTT, eq. 1 of the Quick Vegas paper) is room: status 3
-            empty = w * (1.0 - base_rtt[i] / rmax) < 1.0
-            c3 = c3 or ((not c1) and (not c2) and (not c3) and (not c4) and empty)
-            # while a decrease drains, a rise is the flow's own queue draining: a tie
-            recent = quiet[i] > 0.0
-            c1 = c1 and not recent
-            c3 = c3 and not recent
-        else:  # Table 2 read literally
-            c1 = pmat < cmit
-            c2 = (not c1) and (cmat < pmit)
-            c3 = (not c1) and (not c2) and (pmit < cmit) and (pmat < cmat)
-            c4 = (not c1) and (not c2) and (not c3) and (cmit < pmit) and (cmat < pmat)
+        c1, c2, c3, c4 = _ho_statuses(
+            throughput, w, rmin, rmax, cmat, cmit, pmat, pmit, rmin2[i], rmax2[i],
+            tail[i] > 0.0, quiet[i] > 0.0, base_rtt[i],
+        )  # fmt: skip
         c5 = not (c1 or c2 or c3 or c4)
-
-        # ---- Table 2: incr, maxincr, status and amount of a flow that compares this round
-        s = status[i]
-        inc = incr[i]
-        mx = maxincr[i]
-        up13 = s == 1.0 or s == 3.0
-        dn24 = s == 2.0 or s == 4.0
-        incr1 = inc + 1.0 if up13 else 1.0
-        h = 0.5 * inc
-        incr3 = (h if (h > 1.0 or h != h) else 1.0) if up13 else 1.0  # numpy.maximum
-        new_incr = incr1 if c1 else (incr3 if c3 else 0.0)
-        if c1:
-            new_max = (mx if (mx > incr1 or mx != mx) else incr1) if up13 else 1.0
-        elif c2 and dn24:
-            d = mx - 1.0
-            new_max = d if (d > 1.0 or d != d) else 1.0
-        elif c4 and dn24:
-            d = 0.5 * mx
-            new_max = d if (d > 1.0 or d != d) else 1.0
-        elif c5:
-            new_max = 0.0
-        else:
-            new_max = mx
-        if c1:
-            new_status = 1.0
-        elif c2:
-            new_status = 2.0
-        elif c3:
-            new_status = 3.0
-        elif c4:
-            new_status = 4.0
-        else:
-            new_status = 5.0
-        if c1 or c3:
-            chosen = new_incr
-        elif c2 or c4:
-            chosen = -new_max
-        else:
-            chosen = 0.0
+        new_incr, new_max, new_status, chosen = _ho_table2(
+            c1, c2, c3, c4, status[i], incr[i], maxincr[i]
+        )
         amt = chosen if adjust else amount[i]
         if adjust:
             incr[i] = new_incr
@@ -223,7 +246,6 @@ def _tcp_ho_rule(
 
         up = amt if (amt > 0.0 or amt != amt) else 0.0  # numpy.maximum
         down = amt if (amt < 0.0 or amt != amt) else 0.0  # numpy.minimum
-
         # ---- decrease="throughput": the cut at a counted fall (status 2 or 4) to CMiT × r,
         # r the minimal RTT of the last calm comparison; none while an earlier cut drains
         if throughput:
@@ -248,7 +270,7 @@ def _tcp_ho_rule(
             # shift); then one more look: cut again to CMaT × r if the window is still
             # above it (once per fall)
             dec = adjust and fall
-            steady = abs(rmin - rmin2[i]) <= res_pkts * rmin / w
+            steady = abs(rmin - rmin2[i]) <= _RESOLUTION_PKTS * rmin / w
             settled = adjust and (not dec) and (q > 0.0) and steady
             # the drain's tail: from the comparison that ends the quiet until one whose
             # minimal RTT is no lower than the previous comparison's ("rtail")
@@ -259,7 +281,7 @@ def _tcp_ho_rule(
             if adjust:
                 rtail[i] = rmin
             target2 = cmat * rsteady[i]
-            again = settled and (q == 1.0) and (target2 < w - res_pkts)
+            again = settled and (q == 1.0) and (target2 < w - _RESOLUTION_PKTS)
             t2 = target2 - w if again else 0.0
             down = down if (down < t2 or down != down) else t2  # numpy.minimum
             if dec:
@@ -275,7 +297,11 @@ def _tcp_ho_rule(
         cap[i] = x + up
 
 
-_TCP_HO = Kernel(_tcp_ho_rule, "w" * 18 + "rrrr" + "b" + "www", uses=(_ho_restart, fmax))
+_TCP_HO = Kernel(
+    _tcp_ho_rule,
+    "w" * 18 + "rrrr" + "b" + "www",
+    uses=(_ho_restart, fmax, _ho_statuses, _ho_table2),
+)
 
 
 def _ho_loss(
