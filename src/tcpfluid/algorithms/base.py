@@ -391,9 +391,8 @@ class ControlLaw(ABC):
         """
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
-        """The compiled rule (:class:`~tcpfluid.algorithms._jit.Kernel`) :meth:`on_round`
-        runs, the number of flows and the rule's arguments before the action's three arrays
-        (views of ``state`` and ``sample``, made without copying them)."""
+        """The compiled rule :meth:`on_round` runs, the number of flows and the rule's
+        arguments before the action's three arrays (views of ``state`` and ``sample``)."""
         raise NotImplementedError
 
     def _loss_rule(
@@ -405,9 +404,8 @@ class ControlLaw(ABC):
 
     @staticmethod
     def _run_rule(rule: Any, n: int, args: tuple[Any, ...], out: RoundAction | None) -> RoundAction:
-        """Run a law's compiled round ``rule`` (:class:`~tcpfluid.algorithms._jit.Kernel`)
-        on ``args`` and the arrays of the action of ``n`` flows it writes: ``out`` if
-        given, else a new one; return the action."""
+        """Run the compiled round ``rule`` on ``args`` and the arrays of the action of ``n``
+        flows (``out``, else a new one); return the action."""
         act = RoundAction.empty(n) if out is None else out
         (rule.fn or rule.get())(*args, act.cwnd, act.incr, act.cap)
         return act
@@ -415,10 +413,9 @@ class ControlLaw(ABC):
     def _bind_round(
         self, state: State, sample: RoundSample, out: RoundAction
     ) -> Callable[[], None] | None:
-        """:meth:`on_round` ``(state, sample, out=out)`` as a call without arguments, for
-        arrays that stay in place and whose values change between calls (one flow of the
-        packet simulator): its compiled rule bound to them once (:meth:`_round_rule`).
-        ``None`` when the law's :meth:`on_round` is not that rule."""
+        """:meth:`on_round` ``(state, sample, out=out)`` as a call without arguments: its
+        compiled rule bound once to arrays that stay in place (one flow of the packet
+        simulator); ``None`` when the law's :meth:`on_round` is not that rule."""
         if not _runs_rule(type(self), "on_round", "_round_rule"):
             return None
         rule, n, args = self._round_rule(state, sample)
@@ -430,10 +427,8 @@ class ControlLaw(ABC):
         self, state: State, cwnd: FloatArray, out: FloatArray, kind: int
     ) -> Callable[[], None] | None:
         """:meth:`on_loss` ``(state, [0], kind, cwnd, out=out)`` as a call without
-        arguments for arrays of one flow that stay in place and a loss of ``kind``: its
-        compiled loss rule bound to them once (:meth:`_loss_rule`). ``None`` when the
-        law's :meth:`on_loss` is not that rule, or ``cwnd`` and ``out`` are not arrays of
-        one window."""
+        arguments (as :meth:`_bind_round`); ``None`` also when ``cwnd`` and ``out`` are not
+        float64 arrays of one window."""
         if not _runs_rule(type(self), "on_loss", "_loss_rule"):
             return None
         for a in (cwnd, out):
@@ -481,9 +476,8 @@ class CompiledLaw(ControlLaw):
     def on_round(
         self, state: State, sample: RoundSample, out: RoundAction | None = None
     ) -> RoundAction:
-        """The law's decision for the next round (its compiled rule,
-        :meth:`_round_rule`; the law's class documents it), written into the arrays of
-        ``out`` if given, else of a new action; updates ``state`` in place."""
+        """The law's decision for the next round (its compiled rule; the law's class
+        documents it), written into ``out`` if given, else a new action."""
         return self._run_rule(*self._round_rule(state, sample), out)
 
     def on_loss(
@@ -495,10 +489,9 @@ class CompiledLaw(ControlLaw):
         out: FloatArray | None = None,
     ) -> FloatArray:
         """The law's reaction to a loss of ``kind`` on flows ``index`` whose windows are
-        ``cwnd`` (its compiled loss rule, :meth:`_loss_rule`, on the checked flow indices
-        and base kind, :func:`~tcpfluid.algorithms._common.loss_args`; the law's class
-        documents it): the new windows, written into ``out`` if given, else into a new
-        array of the windows' shape; updates ``state`` in place."""
+        ``cwnd`` (its compiled loss rule on the checked arguments,
+        :func:`~tcpfluid.algorithms._common.loss_args`; the law's class documents it): the
+        new windows, written into ``out`` if given, else a new array of ``cwnd``'s shape."""
         rule, arrays, options = self._loss_rule(state, kind)
         kind, idx, w = loss_args(index, kind, cwnd)
         new = np.empty(w.size) if out is None else out
@@ -519,10 +512,8 @@ _COMPILED = {m: CompiledLaw.__dict__[m] for m in ("on_round", "on_loss")}
 
 def _runs_rule(cls: type, method: str, rule: str) -> bool:
     """Whether ``method`` of law class ``cls`` runs its compiled ``rule`` method: the
-    method is :class:`CompiledLaw`'s own (no class along the MRO overrides it, and it was
-    not replaced afterwards) and a law class defines ``rule`` (a subclass that overrides
-    ``on_round`` or ``on_loss``, or a method replaced on the class afterwards, decides
-    otherwise: it is called)."""
+    method is :class:`CompiledLaw`'s own, neither overridden along the MRO nor replaced
+    afterwards, and a law class defines ``rule``."""
     for c in cls.__mro__:
         if method in c.__dict__:
             return (
