@@ -91,9 +91,10 @@ def tcp_ho_cubic(k: ArrayLike, bdp: ArrayLike) -> NDArray[np.float64]:
 
 
 def tcp_ho_cubic_root(bdp: ArrayLike) -> NDArray[np.float64]:
-    """Largest real root of eq. (5) of the TCP-Ho paper, rounds (not rounded to an integer):
-    the depressed cubic ``t³ + p t + q`` of ``k = t + 10/3`` by the trigonometric form
-    where it has three real roots, else by Cardano's formula (docs/errata.md, E6)."""
+    """Largest real root of eq. (5) of the TCP-Ho paper, rounds (not rounded to an integer).
+
+    The depressed cubic ``t³ + p t + q`` of ``k = t + 10/3`` by the trigonometric form where
+    it has three real roots, else by Cardano's formula (docs/errata.md, E6)."""
     b = np.atleast_1d(as_float_array("bdp", bdp, positive=True))
     if np.any(b > 1e100):
         # p³ below overflows long before: the root grows like sqrt(8 μd)
