@@ -121,12 +121,6 @@ def _basic_phase_range(
     )
 
 
-def _max_queue(t: Any, q: Any, lo: float, hi: float) -> float | None:
-    t, q = np.asarray(t), np.asarray(q)
-    m = (t >= lo) & (t <= hi)
-    return float(q[m].max()) if m.any() else None
-
-
 #: the printed §5.1 numbers (the Quick Vegas paper's Fig. 1 and §5.1) by algorithm and metric
 _BASIC_PRINTED = {
     "vegas": {
@@ -201,23 +195,24 @@ _LABELS = {
 
 def _engine_values(res: dict[str, Any], kind: str) -> dict[str, float | NA]:
     if "error" in res:
-        e = err_na(res, "")
-        return dict.fromkeys(_LABELS, e)
+        return dict.fromkeys(_LABELS, err_na(res, ""))
     s = res["summary"]
-    conv = list(s.get("convergence_times_s") or [])
-    conv += [None] * (2 - len(conv))
-    nd = "did not settle within max(1 pkt, 2 %) (tcpfluid.metrics)"
-    out: dict[str, float | NA] = {
-        "ss_exit_window": num(s.get("ss_exit_window"), "did not leave slow start"),
-        "ss_exit_time_s": num(s.get("ss_exit_time_s"), "did not leave slow start"),
+    conv = [*(s.get("convergence_times_s") or []), None, None]
+    nd, left = (
+        "did not settle within max(1 pkt, 2 %) (tcpfluid.metrics)",
+        "did not leave slow start",
+    )
+    t, q = np.asarray(res["t_s"]), np.asarray(res["queue_pkts"])
+    m = (t >= 80.0) & (t <= 160.0)
+    return {
+        "ss_exit_window": num(s.get("ss_exit_window"), left),
+        "ss_exit_time_s": num(s.get("ss_exit_time_s"), left),
         "settled_window": num(s.get("settled_window"), nd),
         "time_to_equilibrium_s": num(s.get("time_to_equilibrium_s"), nd),
         "halved": num(conv[0], nd),
         "doubled": num(conv[1], nd),
+        "max_queue": num(float(q[m].max()) if m.any() else None, "no samples"),
     }
-    t = res["t_s"]
-    out["max_queue"] = num(_max_queue(t, res["queue_pkts"], 80.0, 160.0), "no samples")
-    return out
 
 
 def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
@@ -234,11 +229,8 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             values = engine_cells(
                 closed[key], ev["rounds"][key], ev["ode"][key], ev["packet"][key], docs[key]
             )
-            ref = (
-                DOCUMENT
-                if not isinstance(docs[key], NA)
-                else (CLOSED_FORM if not isinstance(closed[key], NA) else PACKET)
-            )
+            refs = ((DOCUMENT, docs[key]), (CLOSED_FORM, closed[key]), (PACKET, 0.0))
+            ref = next(c for c, v in refs if not isinstance(v, NA))
             informative: tuple[str, ...] = ()
             for j, (lo, hi) in enumerate(((PHASE_MIN, PHASE_MAX), *FLUID_PHASE.values())):
                 nom = values[COLUMN[ENGINES[j]]]
@@ -247,12 +239,10 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             # a time against the document's number is a time read off its ns-2 plot
             if ref == DOCUMENT and kind == "time":
                 kind = "document time"
+            case = {"scenario": sc}
             rows.append(
-                Row(
-                    f"{_NAMES[a]} on {sc}", label, unit, kind, values, ref,
-                    informative=informative, case={"scenario": sc},
-                )
-            )  # fmt: skip
+                Row(f"{_NAMES[a]} on {sc}", label, unit, kind, values, ref, informative, case)
+            )
         figs.append(_basic_figure(a, sc, figref, pr, rr, runs["ode"]))
         notes.extend(_collapse_note(a, sc, pr))
     return section_result("basic", cfg, [rows], tuple(figs), tuple(notes))
@@ -266,18 +256,10 @@ def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:
     t, g = pr["t_s"], pr["goodput_pps"][0]
     late = t >= t[-1] - 20.0
     offered = pr.get("mu_pps", np.nan)
-    if late.any() and np.isfinite(offered) and float(g[late].mean()) < 0.1 * offered:
-        return [
-            prose(
-                "basic",
-                "flag",
-                name=_NAMES[a],
-                sc=sc,
-                late_pps=float(g[late].mean()),
-                offered=offered,
-            )
-        ]
-    return []
+    if not (late.any() and np.isfinite(offered) and float(g[late].mean()) < 0.1 * offered):
+        return []
+    late_pps = float(g[late].mean())
+    return [prose("basic", "flag", name=_NAMES[a], sc=sc, late_pps=late_pps, offered=offered)]
 
 
 def _basic_figure(
@@ -358,13 +340,6 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
     ]
 
 
-def _periods_jain(
-    t: Any, delivered: Any, start: Any, stop: Any, edges: list[float], t_end: float
-) -> list[float]:
-    """Jain's index per period (NaN: no flow active, or none delivered anything)."""
-    return _period_jains(t, delivered, list(start), [min(float(s), t_end) for s in stop], edges)
-
-
 def _delivered(r: dict[str, Any], engine: str) -> tuple[Any, Any]:
     """A run's sample times and each flow's delivered packets."""
     if engine == "packet":
@@ -393,7 +368,8 @@ def _mf_engine_jains(
         if r is None or "error" in r:
             continue
         t, dl = _delivered(r, key)
-        jains[key] = _periods_jain(t, dl, r["start_s"], r["stop_s"], edges, t_end)
+        stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: no flow active, or none delivered
+        jains[key] = _period_jains(t, dl, list(r["start_s"]), stop, edges)
         traces.append((name, t, r["queue_pkts"], style))
     return jains, traces
 
