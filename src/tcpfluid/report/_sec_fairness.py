@@ -156,11 +156,8 @@ def _th_tasks(cfg: ReportConfig) -> list[Task]:
 def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
     """The row of one thesis point from :func:`thesis_run`'s result ``r`` against Table
     3.16, with the packet runs' [min, max] over connection 2's start as phase columns."""
-    cf: float | NA = (
-        num(r.get("train_jain"), "")
-        if "train_jain" in r
-        else NA(prose("thesis-fairness", "no_blb"))
-    )
+    no_blb = NA(prose("thesis-fairness", "no_blb"))
+    cf = num(r.get("train_jain"), "") if "train_jain" in r else no_blb
     ov = num(r.get("ode_jain"), f"ODE failed: {r.get('ode_error')}")
     rv = num(r.get("rounds_jain"), f"engine refused: {r.get('rounds_error')}")
     pv = float(r["packet_jain"])
@@ -217,15 +214,8 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         title="Two flows on 1.5 Mb/s, RED 15/45",
         fontsize=6,
     )
-    return section_result(
-        "thesis-fairness",
-        cfg,
-        [rows],
-        (figure,),
-        one_delay=_ONE_DELAY,
-        phase_min=PHASE_MIN,
-        phase_max=PHASE_MAX,
-    )
+    fields = {"one_delay": _ONE_DELAY, "phase_min": PHASE_MIN, "phase_max": PHASE_MAX}
+    return section_result("thesis-fairness", cfg, [rows], (figure,), **fields)
 
 
 THESIS_FAIRNESS = SectionSpec(
@@ -277,9 +267,8 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     rows: dict[str, list[Row]] = {"I/III": [], "II": []}
     for (tab, a, o, key), runs in zip(_as_cases(cfg), per_case(out), strict=True):
         mu_f = 200.0
-        mu_r = mu_f / float(o["k"])
         if a == "vegas" and tab == "I/III":
-            cf: float | NA = float(reverse_path_throughput(mu_f, mu_r))
+            cf: float | NA = float(reverse_path_throughput(mu_f, mu_f / float(o["k"])))
         elif a == "forward-vegas":
             cf = mu_f
         else:
@@ -293,10 +282,7 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             else f"{_NAMES[a]}, k = 5, B_r = {o['reverse_buffer']} ACKs"
         )
         values = engine_cells(cf, rv, ov, pv, doc(key))
-        case: dict[str, Any] = {
-            "table": tab,
-            **{x: o[x] for x in ("k", "reverse_buffer") if x in o},
-        }
+        case = {"table": tab, **{x: o[x] for x in ("k", "reverse_buffer") if x in o}}
         rows[tab].append(
             Row(setting, "throughput", "pkts/s", "throughput", values, DOCUMENT, case=case)
         )

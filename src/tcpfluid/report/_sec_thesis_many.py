@@ -268,18 +268,12 @@ def _spread_row(
     ov = run_value(ode, ("jain",), "no value", _NO_ODE.reason)
     pv = run_value(pk, ("jain",), "no value")
     jains = {**engine_cells(_NO_CF, _NO_ROUNDS, ov, pv, ref), **informative_values}
-    row = share_row(
-        setting, _SPREAD, jains, DOCUMENT, two_flows=False, informative=tuple(informative_values),
-        case=case,
-    )  # fmt: skip
+    inf = tuple(informative_values)
+    row = share_row(setting, _SPREAD, jains, DOCUMENT, two_flows=False, informative=inf, case=case)
     if "shut_down" not in pk:
         return row
-    shut = "flows shut down, packet sim"
-    return replace(
-        row,
-        values={**row.values, shut: float(pk["shut_down"])},
-        informative=(*row.informative, shut),
-    )
+    shut = {"flows shut down, packet sim": float(pk["shut_down"])}
+    return replace(row, values={**row.values, **shut}, informative=(*row.informative, *shut))
 
 
 def _kind_goodput(r: dict[str, Any], kind: str) -> float | NA:
