@@ -321,33 +321,24 @@ def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], l
     t25: list[Row] = []
     mixes = [(m, p) for m in MIX_LAWS for p in MIX_PERCENTS] + [("vegas-1_3", 100)]
     for law, pct in mixes:
+        run, where, cap = (router, n, law, pct), f"{n} flows, {router.upper()}", law.capitalize()
         ref22 = doc(f"001/table{tab22}/{router}/n{n}/{law}/vegas{pct}")
         case22 = {"router": router, "flows": n, "law": law, "vegas_percent": pct}
-        setting22 = (
-            f"{law} + Reno ({pct} % {law.capitalize()}), {n} flows, {router.upper()}"
-            if pct < 100
-            else f"{law}, {n} flows, {router.upper()}"
-        )
-        if pct not in T325_PERCENTS:  # no one-run index, no goodputs per kind
-            t22.append(_spread_row(runs, (router, n, law, pct), setting22, ref22, {}, case22))
-            continue
+        who = f"{law} + Reno ({pct} % {cap})" if pct < 100 else law
         key = f"001/table3.25{_T325_LETTER[(router, law)]}/{router}/{law}/n{n}/vegas{pct}"
-        one_run = {_ONE_RUN: doc(f"{key}/jain")}
-        t22.append(_spread_row(runs, (router, n, law, pct), setting22, ref22, one_run, case22))
-        pk = runs[(router, n, law, pct, "packet")]
-        ode = runs.get((router, n, law, pct, "ode"))
-        for kind, label in (("vegas", law.capitalize()), ("reno", "Reno")):
+        one_run = {_ONE_RUN: doc(f"{key}/jain")} if pct in T325_PERCENTS else {}
+        t22.append(_spread_row(runs, run, f"{who}, {where}", ref22, one_run, case22))
+        if pct not in T325_PERCENTS:  # no one-run index, no goodputs per kind
+            continue
+        pk, ode = runs[(*run, "packet")], runs.get((*run, "ode"))
+        for kind, label in (("vegas", cap), ("reno", "Reno")):
             ov = _NO_ODE if ode is None else _kind_goodput(ode, kind)
             ref = doc(f"{key}/{kind}_goodput") / 1e3
             vals = engine_cells(_NO_CF, _NO_ROUNDS, ov, _kind_goodput(pk, kind), ref)
-            who = (
-                f"{law}, flows of a {pct} % mix with Reno"
-                if kind == "vegas"
-                else f"Reno, flows of a mix with {pct} % {law.capitalize()}"
-            )
+            mix = f"{law}, flows of a {pct} % mix with Reno"
+            who = mix if kind == "vegas" else f"Reno, flows of a mix with {pct} % {cap}"
             q, case = f"mean goodput of the {label} flows, 20–60 s", {**case22, "kind": kind}
-            setting = f"{who}, {n} flows, {router.upper()}"
-            t25.append(Row(setting, q, "kb/s", "throughput", vals, DOCUMENT, case=case))
+            t25.append(Row(f"{who}, {where}", q, "kb/s", "throughput", vals, DOCUMENT, case=case))
     return t22, t25
 
 
