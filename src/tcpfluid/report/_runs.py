@@ -98,7 +98,7 @@ def packet_run(
         }
     )
     if traces:
-        out["cwnd_pkts"] = res.window_pkts
+        out["window_pkts"] = res.window_pkts
     return out
 
 
@@ -121,11 +121,10 @@ def rounds_run(
                 math.nan if f.ss_exit_round is None else float(f.ss_exit_round) for f in s.flows
             ],
             "throughput_pps": [float(x) if x is not None else math.nan for x in s.throughput_pps],
-            "time_s": res.time_s,
-            "t_s": res.time_s,  # every run function's name for the sample times
-            "window_pkts": res.window_pkts.T,
+            "t_s": res.time_s,
+            "window_pkts": res.window_pkts,
             "queue_pkts": res.queue_pkts,
-            "flow_throughput_pps": res.throughput_pps.T,
+            "goodput_pps": res.throughput_pps,
             "start_s": np.array([f.start_s for f in sc.flows], dtype=np.float64),
             "stop_s": np.array([f.stop_s for f in sc.flows], dtype=np.float64),
             **_round_logs(res),
@@ -151,10 +150,10 @@ def ode_run(
         {
             "summary": res.summary.to_dict(),
             "t_s": res.time_s,
-            "windows_pkts": res.window_pkts,
+            "window_pkts": res.window_pkts,
             "queue_pkts": res.queue_pkts,
             "delivered_pkts": _f64(res.series["delivered_pkts"]),
-            "rates_pps": res.throughput_pps,
+            "goodput_pps": res.throughput_pps,
             "base_rtt_s": _f64(res.series["base_rtt_s"])[:, -1],
             "start_s": [float(f.start_s) for f in sc.flows],
             "stop_s": [float(f.stop_s) for f in sc.flows],

@@ -228,7 +228,7 @@ def _ne_count(a: str, n: int, res: dict[str, Any], engine: str) -> float | NA:
         return NA(_NEVER_NW)
     s = _ne_setup(n, a)
     if engine == "rounds":
-        t, w = res["time_s"], res["window_pkts"][:, 0]
+        t, w = res["t_s"], res["window_pkts"][0]
     else:
         t, w = res["round_t_s"][0], res["round_cwnd_pkts"][0]
     return num(_rounds_to_reach(t, w, s["t_change"], n * s["w"]), _NEVER_NW)

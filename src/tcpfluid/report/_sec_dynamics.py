@@ -266,23 +266,18 @@ def _basic_figure(
     a: str, sc: str, figref: str, pr: dict[str, Any], rr: dict[str, Any], orr: dict[str, Any] | None
 ) -> Figure:
     fig, axes = plot.new_axes(3)
-    # (result, legend, style, time key, window, queue, throughput): one flow's traces
     lines = (
-        (pr, "packet sim", {"color": "C0"}, "t_s", "cwnd_pkts", "queue_pkts", "goodput_pps"),
-        (rr, "round model", {"color": "C1", "linestyle": "--"}, "time_s", "window_pkts",
-         "queue_pkts", "flow_throughput_pps"),
-        (orr, "ODE", {"color": "C2", "linestyle": ":"}, "t_s", "windows_pkts", "queue_pkts",
-         "rates_pps"),
-    )  # fmt: skip
-    for res, label, style, t_key, w_key, q_key, x_key in lines:
+        (pr, "packet sim", {"color": "C0"}),
+        (rr, "round model", {"color": "C1", "linestyle": "--"}),
+        (orr, "ODE", {"color": "C2", "linestyle": ":"}),
+    )
+    for res, label, style in lines:  # one flow's traces
         if res is None or "error" in res:
             continue
-        t = res[t_key]
-        per_flow = (np.asarray(res[w_key]), np.asarray(res[x_key]))
-        if label == "round model":  # the round model's traces are (rounds, flows)
-            per_flow = (per_flow[0].T, per_flow[1].T)
-        for ax, y in zip(axes, (per_flow[0][0], res[q_key], per_flow[1][0]), strict=True):
-            plot.versus(t, y, ax=ax, label=label, **style)
+        for ax, y in zip(
+            axes, (res["window_pkts"][0], res["queue_pkts"], res["goodput_pps"][0]), strict=True
+        ):
+            plot.versus(res["t_s"], y, ax=ax, label=label, **style)
     for ax in axes:
         ax.axvspan(80, 160, color="0.9", zorder=0, label=None)
     plot.finish(
@@ -342,11 +337,9 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
 
 def _delivered(r: dict[str, Any], engine: str) -> tuple[Any, Any]:
     """A run's sample times and each flow's delivered packets."""
-    if engine == "packet":
-        return r["t_s"], _delivered_pkts(r["t_s"], r["goodput_pps"])
-    if engine == "rounds":  # flow_throughput_pps is (rounds, flows)
-        return r["time_s"], _delivered_pkts(r["time_s"], np.asarray(r["flow_throughput_pps"]).T)
-    return r["t_s"], r["delivered_pkts"]
+    if engine == "ode":
+        return r["t_s"], r["delivered_pkts"]
+    return r["t_s"], _delivered_pkts(r["t_s"], r["goodput_pps"])
 
 
 _ENGINE_STYLES = (  # (legend, engine, queue line style)
