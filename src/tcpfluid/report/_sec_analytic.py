@@ -150,14 +150,16 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             (PACKET, "packet simulator", _PK_MARK),
         )
         draw_columns(ax, kbs, rows[a], lines, _NAMES[a], color)
-    labels = {"xlabel": "bandwidth-delay product (kb)", "ylabel": "window (packets)"}
-    title = "Critical window vs BDP (d = 100 ms, γ = 1)"
     figure = render(
-        fig, ax, "critical_window", prose("critical-window", "figure"), **labels, title=title
+        fig,
+        ax,
+        "critical_window",
+        prose("critical-window", "figure"),
+        xlabel="bandwidth-delay product (kb)",
+        ylabel="window (packets)",
+        title="Critical window vs BDP (d = 100 ms, γ = 1)",
     )
-    return section_result(
-        "critical-window", cfg, [[r for a in _CW_ALGS for r in rows[a]]], (figure,)
-    )
+    return section_result("critical-window", cfg, [rows["vegas"] + rows["quick-vegas"]], (figure,))
 
 
 CRITICAL_WINDOW = SectionSpec("critical-window", "Critical window vs BDP", _cw_tasks, _cw_assemble)
@@ -271,10 +273,14 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             lines.append((_FLUID_RTT, _FLUID_RTT, {"linestyle": "none", "marker": "+"}))
         draw_columns(ax, _ne_grid(cfg), rows[a], lines, _NAMES[a], color)
     ax.set_yscale("log")
-    labels = {"xlabel": "bandwidth growth factor n", "ylabel": "rounds to reach nW (RTTs)"}
-    title = "Rounds to a new equilibrium (10 Mb/s × 100 ms, W = 125 pkts)"
     figure = render(
-        fig, ax, "new_equilibrium", prose("new-equilibrium", "figure"), **labels, title=title
+        fig,
+        ax,
+        "new_equilibrium",
+        prose("new-equilibrium", "figure"),
+        xlabel="bandwidth growth factor n",
+        ylabel="rounds to reach nW (RTTs)",
+        title="Rounds to a new equilibrium (10 Mb/s × 100 ms, W = 125 pkts)",
     )
     return section_result("new-equilibrium", cfg, [rows["vegas"] + rows["quick-vegas"]], (figure,))
 
@@ -413,18 +419,14 @@ def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
         draw_columns(ax, ex_b, rows[a], markers, _NAMES[a], col)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    labels = {
-        "xlabel": "μd (packets), d = 0.1 s",
-        "ylabel": "time to reach the available bandwidth (s)",
-    }
-    title = "Conspicuous rounds: corrected and printed forms"
     return render(
         fig,
         ax,
         "conspicuous_rounds",
         prose("conspicuous", "figure"),
-        **labels,
-        title=title,
+        xlabel="μd (packets), d = 0.1 s",
+        ylabel="time to reach the available bandwidth (s)",
+        title="Conspicuous rounds: corrected and printed forms",
         fontsize=6,
     )
 

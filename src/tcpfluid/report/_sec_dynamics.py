@@ -378,10 +378,8 @@ def _mf_row(
 ) -> Row:
     """The row of period ``i`` (edges[i] to edges[i + 1]) for law ``a`` on ``sc``."""
     a0, b0 = edges[i], edges[i + 1]
-    if prefix:
-        dv: float | NA = doc(f"{prefix}/{a}/{a0:g}-{b0:g}")
-    else:
-        dv = NA("quick mode runs a scaled-down scenario: the document's table does not apply")
+    quick = NA("quick mode runs a scaled-down scenario: the document's table does not apply")
+    dv = doc(f"{prefix}/{a}/{a0:g}-{b0:g}") if prefix else quick
     # per engine: its run's error, else its index of the period (None: the run failed)
     rv, ov, pv = (
         err_na(res[key] or {}, "no result")
@@ -442,17 +440,13 @@ def _mf_scenario(
             fontsize=6,
         )
         rows += [_mf_row(sc, a, i, edges, prefix, res, jains) for i in range(len(edges) - 1)]
-    figure = Figure.from_matplotlib(
-        fig, f"many_flows_{sc.replace('-', '_')}", _mf_caption(cfg, sc, enveloped)
-    )
-    caption = (
-        f"Spread of the flows' shares per period, {sc} (the Quick Vegas paper "
-        f"{'Table 2' if sc == 'qv-many-flows' else 'Table 3'})"
-    )
+    name = f"many_flows_{sc.replace('-', '_')}"
+    figure = Figure.from_matplotlib(fig, name, _mf_caption(cfg, sc, enveloped))
+    table = "Table 2" if sc == "qv-many-flows" else "Table 3"
+    caption = f"Spread of the flows' shares per period, {sc} (the Quick Vegas paper {table})"
     if sc in _UNSPECIFIED:
         caption += prose("many-flows", "unspecified_caption")
-    table = Table(caption, tuple(rows))
-    return table, figure
+    return Table(caption, tuple(rows)), figure
 
 
 def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:

@@ -8,12 +8,9 @@ iTCP-Vegas paper.
   scenario ``ho-friendliness``);
 * ``itcp-tables`` - the iTCP-Vegas paper's Table 1 (iTCP-Vegas against Vegas, 622 Mb/s ×
   110 ms), Table 2 (155 Mb/s, RTT 240-840 ms) and its comparison with Quick Vegas (Fig.
-  7). iTCP-Vegas is the library's reading of the paper, fitted to these tables (the
-  section's intro in ``prose.toml``; docs/algorithms.md, "itcp-vegas — an interpretation").
+  7); iTCP-Vegas is the library's reading of the paper (docs/algorithms.md).
 
-Every TCP-Ho run is the scenarios' 60 s and every throughput the mean from
-:data:`~tcpfluid.scenarios._paper_tables.HO_MEASURE_FROM_S` (10 s) to the end (the paper
-gives neither; the reading was fixed before any row was compared).
+The runs' length and measurement window: docs/paper-tables.md.
 """
 
 from __future__ import annotations
