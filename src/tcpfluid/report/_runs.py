@@ -84,17 +84,13 @@ def packet_run(
         {
             "summary": res.summary.to_dict(),
             "throughput_pps": [float(x or 0.0) for x in res.summary.throughput_pps],
-            "bottleneck": res.summary.bottleneck,
-            "base_rtt_s": [float(x) for x in _f64(res.base_rtt_s)],
             "start_s": [float(f.start_s) for f in res.summary.flows],
             "stop_s": [float(f.stop_s) for f in res.summary.flows],
             **_round_logs(res),
-            "wall_time_s": float(res.stats["wall_time_s"]),
             "data_packets": int(res.stats["data_packets"]),
             "t_s": res.time_s,
             "goodput_pps": res.throughput_pps,
             "queue_pkts": res.queue_pkts,
-            "utilization": _f64(res.series["utilization"]),
         }
     )
     if traces:
@@ -117,9 +113,6 @@ def rounds_run(
     out.update(
         {
             "summary": s.to_dict(),
-            "ss_exit_round": [
-                math.nan if f.ss_exit_round is None else float(f.ss_exit_round) for f in s.flows
-            ],
             "throughput_pps": [float(x) if x is not None else math.nan for x in s.throughput_pps],
             "t_s": res.time_s,
             "window_pkts": res.window_pkts,
@@ -154,7 +147,6 @@ def ode_run(
             "queue_pkts": res.queue_pkts,
             "delivered_pkts": _f64(res.series["delivered_pkts"]),
             "goodput_pps": res.throughput_pps,
-            "base_rtt_s": _f64(res.series["base_rtt_s"])[:, -1],
             "start_s": [float(f.start_s) for f in sc.flows],
             "stop_s": [float(f.stop_s) for f in sc.flows],
         }
