@@ -92,11 +92,7 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     t = res.time_s
     base = np.asarray(res.base_rtt_s, dtype=np.float64)
     x = np.maximum(base - prop, 0.0)
-    out: dict[str, Any] = {
-        "packet_jain": _packet_jain(res),
-        "x_s": x.tolist(),
-        "prop_s": prop.tolist(),
-    }
+    out: dict[str, Any] = {"packet_jain": _packet_jain(res)}
     if offsets:
         out["packet_offset_jain"] = [
             _packet_jain(simulate(thesis_offset_scenario(sc, o), Packet(**ns2))) for o in offsets

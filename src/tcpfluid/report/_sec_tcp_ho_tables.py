@@ -80,8 +80,8 @@ def ho_table_run(
     with ``options`` (packets: FAST flows as ns-2's FAST agent,
     :func:`~._thesis_ns2.ns2_fast_options`, unless ``options`` give ``fast_recovery``):
     each flow's mean goodput from :data:`HO_MEASURE_FROM_S` (packets/s), the bottleneck's
-    utilization by it, the time until every flow settled, the loss events and the goodputs
-    in 1-s bins. ``{"error": message}`` when the engine refuses."""
+    utilization by it, the time until every flow settled and the loss events.
+    ``{"error": message}`` when the engine refuses."""
     sc = build_scenario(scenario, algorithm=algorithm, **dict(overrides or {}))
     for selector, params in (flow_params or {}).items():
         sc = with_flow_params(sc, selector, params)
@@ -94,13 +94,10 @@ def ho_table_run(
         return {"error": str(exc)}
     t = np.asarray(res.time_s, dtype=np.float64)
     dl = delivered_pkts(res)
-    t1 = float(t[-1])
     thr = mean_rate_since(t, dl, HO_MEASURE_FROM_S)
     link = bottleneck(sc)
     assert link is not None
     mu = link.rate_bps / (8.0 * sc.packet_size_bytes)
-    edges = np.arange(0.0, math.floor(t1) + 1.0)
-    binned = np.array([np.diff(np.interp(edges, t, row)) for row in dl])
     s = res.summary
     return {
         "algorithms": [f.algorithm for f in sc.flows],
@@ -110,8 +107,6 @@ def ho_table_run(
         "jain": float(jain_index(thr)),
         "settled_s": s.all_settled_time_s,
         "losses": [float(x) for x in s.losses],
-        "bin_s": edges[1:].tolist(),
-        "binned_pps": binned,
     }
 
 
@@ -381,7 +376,6 @@ def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[
     return {
         "mbps": float(np.interp(end, t, dl)) * bits / end / 1e6,
         "reach_s": float(wt[full[0]]) if full.size else math.nan,
-        "bdp_pkts": bdp,
         "avg_t_s": secs.tolist(),
         "avg_mbps": (np.interp(secs, t, dl) * bits / secs / 1e6).tolist(),
     }
