@@ -278,10 +278,12 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             else f"{_NAMES[a]}, k = 5, B_r = {o['reverse_buffer']} ACKs"
         )
         values = engine_cells(cf, rv, ov, pv, doc(key))
-        case = {"table": tab, **{x: o[x] for x in ("k", "reverse_buffer") if x in o}}
-        rows[tab].append(
-            Row(setting, "throughput", "pkts/s", "throughput", values, DOCUMENT, case=case)
-        )
+        case: dict[str, Any] = {
+            "table": tab,
+            **{x: o[x] for x in ("k", "reverse_buffer") if x in o},
+        }
+        row = Row(setting, "throughput", "pkts/s", "throughput", values, DOCUMENT, case=case)
+        rows[tab].append(row)
     return section_result("asymmetric", cfg, [rows["I/III"], rows["II"]])
 
 
