@@ -205,8 +205,6 @@ def warm_up(part: str) -> dict[str, Any]:
     hybrid model's. Returns ``{}``."""
     from ..algorithms.registry import ALGORITHMS
 
-    if part not in ("packet", "fluid"):
-        raise ValueError(f"part must be 'packet' or 'fluid', got {part!r}")
     sc = build_scenario("qv-basic", duration="2s")
     if part == "packet":
         simulate(sc.with_algorithm("vegas"), "packet")
