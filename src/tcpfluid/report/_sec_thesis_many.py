@@ -291,12 +291,9 @@ def _t21_rows(runs: dict[_Case, Any], router: str, n: int, laws: list[str]) -> l
     rows = []
     for law in laws:
         base = f"001/table{tab21}/{router}/{law}/n{n}"
-        if law == "reno":
-            ref = doc(f"{base}/before")
-            info: dict[str, float] = {}
-        else:
-            ref = doc(f"{base}/after")
-            info = {"thesis before its ns-2 fix": doc(f"{base}/before")}
+        before = doc(f"{base}/before")
+        ref = before if law == "reno" else doc(f"{base}/after")
+        info = {} if law == "reno" else {"thesis before its ns-2 fix": before}
         setting = f"{_HEAD[law]}, {n} flows, {router.upper()}"
         case = {"router": router, "flows": n, "law": law}
         rows.append(_spread_row(runs, (router, n, law, 100), setting, ref, info, case))
