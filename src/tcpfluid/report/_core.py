@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import importlib
 import io
+import itertools
 import math
 import os
 import sys
@@ -398,24 +399,23 @@ def run_sections(
     per: list[list[Task]] = [s.tasks(config) for s in specs]
     flat = [t for ts in per for t in ts]
     owner = [j for j, ts in enumerate(per) for _ in ts]
-    first = [sum(len(ts) for ts in per[:j]) for j in range(len(per))]
+    first = [0, *itertools.accumulate(len(ts) for ts in per)]
     remaining = [len(ts) for ts in per]
-    pairs: list[Any] = [None] * len(flat)
+    items: list[Any] = [None] * len(flat)
     timings: list[dict[str, Any]] = [{} for _ in flat]
     done: list[SectionResult | None] = [None] * len(specs)
+    workers: dict[int, int] = {}  # process id -> worker number, in order of first task
 
     def assemble(j: int) -> None:
         s0 = time.perf_counter()
-        chunk = pairs[first[j] : first[j] + len(per[j])]
+        chunk = items[first[j] : first[j + 1]]
         res = specs[j].assemble(config, [r[0] for r in chunk])
         done[j] = replace(res, elapsed_s=sum(r[1] for r in chunk) + time.perf_counter() - s0)
 
-    workers: dict[int, int] = {}  # process id -> worker number, in order of first task
-
     def on_result(i: int, item: Any) -> None:
+        items[i] = item
         _, wall, cpu, start, pid = item
         started = max(start - m0, 0.0)
-        pairs[i] = item
         timings[i] = {
             "section": specs[owner[i]].name,
             "label": flat[i].label,
@@ -425,10 +425,9 @@ def run_sections(
             "ended_s": round(min(started + wall, time.perf_counter() - t0), 3),
             "worker": workers.setdefault(int(pid), len(workers)),
         }
-        j = owner[i]
-        remaining[j] -= 1
-        if remaining[j] == 0:
-            assemble(j)
+        remaining[owner[i]] -= 1
+        if remaining[owner[i]] == 0:
+            assemble(owner[i])
 
     bar = Progress(flat, enabled=progress, stream=stream)
     try:

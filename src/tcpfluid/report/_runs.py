@@ -84,21 +84,17 @@ def packet_run(
         {
             "summary": res.summary.to_dict(),
             "throughput_pps": [float(x or 0.0) for x in res.summary.throughput_pps],
-            "bottleneck": res.summary.bottleneck,
-            "base_rtt_s": [float(x) for x in _f64(res.base_rtt_s)],
             "start_s": [float(f.start_s) for f in res.summary.flows],
             "stop_s": [float(f.stop_s) for f in res.summary.flows],
             **_round_logs(res),
-            "wall_time_s": float(res.stats["wall_time_s"]),
             "data_packets": int(res.stats["data_packets"]),
             "t_s": res.time_s,
             "goodput_pps": res.throughput_pps,
             "queue_pkts": res.queue_pkts,
-            "utilization": _f64(res.series["utilization"]),
         }
     )
     if traces:
-        out["cwnd_pkts"] = res.window_pkts
+        out["window_pkts"] = res.window_pkts
     return out
 
 
@@ -117,15 +113,11 @@ def rounds_run(
     out.update(
         {
             "summary": s.to_dict(),
-            "ss_exit_round": [
-                math.nan if f.ss_exit_round is None else float(f.ss_exit_round) for f in s.flows
-            ],
             "throughput_pps": [float(x) if x is not None else math.nan for x in s.throughput_pps],
-            "time_s": res.time_s,
-            "t_s": res.time_s,  # every run function's name for the sample times
-            "window_pkts": res.window_pkts.T,
+            "t_s": res.time_s,
+            "window_pkts": res.window_pkts,
             "queue_pkts": res.queue_pkts,
-            "flow_throughput_pps": res.throughput_pps.T,
+            "goodput_pps": res.throughput_pps,
             "start_s": np.array([f.start_s for f in sc.flows], dtype=np.float64),
             "stop_s": np.array([f.stop_s for f in sc.flows], dtype=np.float64),
             **_round_logs(res),
@@ -151,11 +143,10 @@ def ode_run(
         {
             "summary": res.summary.to_dict(),
             "t_s": res.time_s,
-            "windows_pkts": res.window_pkts,
+            "window_pkts": res.window_pkts,
             "queue_pkts": res.queue_pkts,
             "delivered_pkts": _f64(res.series["delivered_pkts"]),
-            "rates_pps": res.throughput_pps,
-            "base_rtt_s": _f64(res.series["base_rtt_s"])[:, -1],
+            "goodput_pps": res.throughput_pps,
             "start_s": [float(f.start_s) for f in sc.flows],
             "stop_s": [float(f.stop_s) for f in sc.flows],
         }
@@ -214,8 +205,6 @@ def warm_up(part: str) -> dict[str, Any]:
     hybrid model's. Returns ``{}``."""
     from ..algorithms.registry import ALGORITHMS
 
-    if part not in ("packet", "fluid"):
-        raise ValueError(f"part must be 'packet' or 'fluid', got {part!r}")
     sc = build_scenario("qv-basic", duration="2s")
     if part == "packet":
         simulate(sc.with_algorithm("vegas"), "packet")

@@ -50,16 +50,15 @@ from ._table import (
     PACKET,
     ROUNDS,
     Row,
+    Value,
 )
 
 D_S = 0.1  # the documents' 100 ms paths
 _NAMES = ALGORITHM_NAMES
 
 #: how the figures draw an engine's points: round model (open circles), packets (crosses)
-_ENGINE_MARKERS: dict[str, dict[str, Any]] = {
-    "rm": {"linestyle": "none", "marker": "o", "fillstyle": "none"},
-    "pk": {"linestyle": "none", "marker": "x"},
-}
+_RM_MARK = {"linestyle": "none", "marker": "o", "fillstyle": "none"}
+_PK_MARK = {"linestyle": "none", "marker": "x"}
 
 
 def kb_to_pkts(kb: float) -> float:
@@ -67,16 +66,36 @@ def kb_to_pkts(kb: float) -> float:
     return kb * 1000.0 / 8000.0
 
 
+def _qv_basic(bdp_pkts: float, **overrides: Any) -> dict[str, Any]:
+    """``qv-basic``'s overrides with μd = ``bdp_pkts`` and base RTT D_S (eq. (5))."""
+    return matched_overrides("qv-basic", overrides, bdp_pkts=bdp_pkts, d_s=D_S)
+
+
+def _bdp_batch(a: str, params: dict[str, Any], bdps: list[float], rounds: int, label: str) -> Task:
+    """The round model's batch of law ``a`` over the BDPs ``bdps`` (packets), at d = D_S."""
+    kw = {"algorithm": a, "params": params, "bdp_pkts": bdps, "d_s": D_S, "rounds": rounds}
+    return Task(f"{RUNS}:rounds_bdp_batch", kw, label)
+
+
+def _gamma(a: str) -> float:
+    """The documents' γ of law ``a``."""
+    return setting_params(a)["gamma"]
+
+
 # =============================================================== critical window (Fig. 4)
-def _cw_grid(cfg: ReportConfig) -> list[float]:
-    return (
-        [100.0, 1000.0, 5000.0]
-        if cfg.quick
-        else [100.0, 250.0, 500.0, 1000.0, 2000.0, 3000.0, 4000.0, 5000.0]
-    )
-
-
 _CW_ALGS = ("vegas", "quick-vegas")
+#: the slow-start threshold γ a sender effectively applies, as a fraction of the law's γ
+#: (Quick Vegas's Δ reads the RTTs of a window already grown ×1.5: 2γ/3,
+#: validation/test_cross_layer.py::
+#: test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma)
+_MEASURED_GAMMA = {"vegas": 1.0, "quick-vegas": 2.0 / 3.0}
+_NOT_LEFT = "did not leave slow start"
+
+
+def _cw_grid(cfg: ReportConfig) -> list[float]:
+    if cfg.quick:
+        return [100.0, 1000.0, 5000.0]
+    return [100.0, 250.0, 500.0, 1000.0, 2000.0, 3000.0, 4000.0, 5000.0]
 
 
 def _cw_cases(cfg: ReportConfig) -> list[tuple[str, str, float]]:
@@ -86,76 +105,52 @@ def _cw_cases(cfg: ReportConfig) -> list[tuple[str, str, float]]:
 
 def _cw_tasks(cfg: ReportConfig) -> list[Task]:
     bdps = [kb_to_pkts(k) for k in _cw_grid(cfg)]
-    tasks = [
-        Task(
-            f"{RUNS}:rounds_bdp_batch",
-            {"algorithm": a, "params": {}, "bdp_pkts": bdps, "d_s": D_S, "rounds": 80},
-            f"critical window: round model {a}",
-        )
-        for a in _CW_ALGS
-    ]
+    tasks = [_bdp_batch(a, {}, bdps, 80, f"critical window: round model {a}") for a in _CW_ALGS]
     for e, a, kb in _cw_cases(cfg):
-        o = {"cbr": "none", "duration": "6s"}
-        o = matched_overrides("qv-basic", o, bdp_pkts=kb_to_pkts(kb), d_s=D_S)
+        o = _qv_basic(kb_to_pkts(kb), cbr="none", duration="6s")
         tasks.append(run_task(e, "qv-basic", a, o, f"critical window: {LABEL[e]} {a} {kb:g} kb"))
     return tasks
 
 
-#: the slow-start threshold γ a sender effectively applies, as a fraction of the law's γ
-#: (Quick Vegas's Δ reads the RTTs of a window already grown ×1.5: 2γ/3,
-#: validation/test_cross_layer.py::
-#: test_quick_vegas_leaves_slow_start_at_eq_10_with_two_thirds_gamma)
-_MEASURED_GAMMA = {"vegas": 1.0, "quick-vegas": 2.0 / 3.0}
-
-
-_NOT_LEFT = "did not leave slow start"
-
-
-def _cw_row(
-    a: str,
-    kb: float,
-    b: float,
-    ex_window: float,
-    printed: float,
-    engines: tuple[float, Any, float | NA],
-) -> Row:
-    """The row of law ``a`` at one BDP (``b`` packets): the documents' exit window (the
-    first slow-start window at or above W* of eq. (6) or (10) with the documents' γ,
-    ``printed``) against the engines' exit windows, with the form read with the sender's
-    one-round lag (``ex_window``), W* and its last-packet form beside."""
-    r_w, p_w, o_w = engines
-    eq = "(6)" if a == "vegas" else "(10)"
-    beside = {
-        "exit window with the sender's one-round lag": ex_window,
-        f"W* eq. {eq}": float(critical_window(a, b, rtt="average", gamma=_gamma(a))),
-        "W* last-packet RTT": float(critical_window(a, b, rtt="last", gamma=_gamma(a))),
-    }
-    values = {**engine_cells(printed, r_w, o_w, num(p_w, _NOT_LEFT), NO_FIGURE_VALUES), **beside}
-    setting = f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)"
-    q = "window of the round that leaves slow start"
-    return Row(setting, q, "pkts", "window", values, CLOSED_FORM, tuple(beside), {"bdp_kb": kb})
-
-
-def _gamma(a: str) -> float:
-    """The documents' γ of law ``a``."""
-    return setting_params(a)["gamma"]
-
-
-def _cw_figure(kbs: list[float], rows: dict[str, list[Row]]) -> Figure:
-    """W* and the exit windows (closed form, round model, packet simulator) against the BDP."""
+def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    """Per law and BDP: the documents' exit window (the first slow-start window at or above
+    W* of eq. (6) or (10) with the documents' γ) against the engines' exit windows, with
+    the form read with the sender's one-round lag, W* and its last-packet form beside."""
+    kbs = _cw_grid(cfg)
+    runs = dict(zip(_cw_cases(cfg), out[len(_CW_ALGS) :], strict=True))
+    rows: dict[str, list[Row]] = {a: [] for a in _CW_ALGS}
+    for a, batch in zip(_CW_ALGS, out, strict=False):  # one round-model batch per law first
+        g, eq = _gamma(a), "(6)" if a == "vegas" else "(10)"
+        for j, kb in enumerate(kbs):
+            b = float(kb_to_pkts(kb))
+            lag = slow_start_exit(a, b, D_S, rtt="average", gamma=g * _MEASURED_GAMMA[a])
+            printed = slow_start_exit(a, b, D_S, rtt="average", gamma=g).window_pkts
+            p = runs[("packet", a, kb)]
+            p_w = num(p["summary"]["ss_exit_window"] if "summary" in p else None, _NOT_LEFT)
+            o_w = run_value(runs[("ode", a, kb)], ("summary", "ss_exit_window"), _NOT_LEFT)
+            r_w = float(batch["ss_exit_window_pkts"][j])
+            beside = {
+                "exit window with the sender's one-round lag": lag.window_pkts,
+                f"W* eq. {eq}": float(critical_window(a, b, rtt="average", gamma=g)),
+                "W* last-packet RTT": float(critical_window(a, b, rtt="last", gamma=g)),
+            }
+            values = {**engine_cells(printed, r_w, o_w, p_w, NO_FIGURE_VALUES), **beside}
+            setting = f"{_NAMES[a]}, BDP {kb:g} kb (μd = {b:g} pkts)"
+            q, case = "window of the round that leaves slow start", {"bdp_kb": kb}
+            rows[a].append(Row(setting, q, "pkts", "window", values, CLOSED_FORM, (*beside,), case))
     fig, ax = plot.new_axes()
     x = np.linspace(min(kbs), max(kbs), 200)
     for a, color in (("vegas", "C0"), ("quick-vegas", "C3")):
-        eq = "6" if a == "vegas" else "10"
         w_star = critical_window(a, np.array([kb_to_pkts(v) for v in x]), rtt="average")
+        eq = "6" if a == "vegas" else "10"
         draw_lines(ax, x, [(w_star, f"W* eq. ({eq})", {"linestyle": "-"})], _NAMES[a], color)
         lines = (
             (CLOSED_FORM, "exit window (closed form)", {"linestyle": ":", "marker": "."}),
-            (ROUNDS, "round model", _ENGINE_MARKERS["rm"]),
-            (PACKET, "packet simulator", _ENGINE_MARKERS["pk"]),
+            (ROUNDS, "round model", _RM_MARK),
+            (PACKET, "packet simulator", _PK_MARK),
         )
         draw_columns(ax, kbs, rows[a], lines, _NAMES[a], color)
-    return render(
+    figure = render(
         fig,
         ax,
         "critical_window",
@@ -164,35 +159,23 @@ def _cw_figure(kbs: list[float], rows: dict[str, list[Row]]) -> Figure:
         ylabel="window (packets)",
         title="Critical window vs BDP (d = 100 ms, γ = 1)",
     )
-
-
-def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    kbs = _cw_grid(cfg)
-    # task results (see _cw_tasks): one round-model batch per law, then the runs
-    rounds = dict(zip(_CW_ALGS, out, strict=False))
-    runs = dict(zip(_cw_cases(cfg), out[len(_CW_ALGS) :], strict=True))
-    by_alg: dict[str, list[Row]] = {a: [] for a in _CW_ALGS}
-    for a in _CW_ALGS:
-        g = _gamma(a)
-        for j, kb in enumerate(kbs):
-            b = float(kb_to_pkts(kb))
-            ex = slow_start_exit(a, b, D_S, rtt="average", gamma=g * _MEASURED_GAMMA[a])
-            printed = slow_start_exit(a, b, D_S, rtt="average", gamma=g).window_pkts
-            p = runs[("packet", a, kb)]
-            p_w = p["summary"]["ss_exit_window"] if "summary" in p else None
-            o_w = run_value(runs[("ode", a, kb)], ("summary", "ss_exit_window"), _NOT_LEFT)
-            r_w = float(rounds[a]["ss_exit_window_pkts"][j])
-            by_alg[a].append(_cw_row(a, kb, b, ex.window_pkts, printed, (r_w, p_w, o_w)))
-    rows = [r for a in _CW_ALGS for r in by_alg[a]]
-    return section_result("critical-window", cfg, [rows], (_cw_figure(kbs, by_alg),))
+    return section_result("critical-window", cfg, [rows["vegas"] + rows["quick-vegas"]], (figure,))
 
 
 CRITICAL_WINDOW = SectionSpec("critical-window", "Critical window vs BDP", _cw_tasks, _cw_assemble)
 
 
 # ========================================================== new equilibrium (Fig. 5)
-_NE_ALGS = ("vegas", "quick-vegas")
 _NE_BASE_BPS = 10e6  # "original used bandwidth (10 Mbps)"
+_NEVER_NW = "window never reached nW"
+_FLUID_RTT = "round model, rtt=fluid"
+#: the runs of a case: (engine, label, options); the round model also with rtt=fluid
+_NE_RUNS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("rounds", "round model", {}),
+    ("packet", "packet", {}),
+    ("rounds", "round model (fluid RTT)", {"rtt_model": "fluid"}),
+    ("ode", "ODE", {}),
+)
 
 
 def _ne_grid(cfg: ReportConfig) -> list[int]:
@@ -203,31 +186,14 @@ def _ne_grid(cfg: ReportConfig) -> list[int]:
 def _ne_setup(n: int, algorithm: str) -> dict[str, Any]:
     w = _NE_BASE_BPS * D_S / 8000.0  # μd of the original 10 Mb/s, packets
     t1 = 30.0
-    if algorithm == "vegas":
-        t2 = 1.4 * (n - 1) * w * D_S + 10.0
-    else:
-        t2 = 40.0
-    o = matched_overrides(
-        "qv-basic",
-        {
-            "cbr": f"{(n - 1) * _NE_BASE_BPS / 1e6:g}Mbps",
-            "cbr_start": "0s",
-            "cbr_stop": f"{t1:g}s",
-            "duration": f"{t1 + t2:g}s",
-        },
-        bdp_pkts=n * w,
-        d_s=D_S,
-    )
+    t2 = 1.4 * (n - 1) * w * D_S + 10.0 if algorithm == "vegas" else 40.0
+    cbr = {
+        "cbr": f"{(n - 1) * _NE_BASE_BPS / 1e6:g}Mbps",
+        "cbr_start": "0s",
+        "cbr_stop": f"{t1:g}s",
+    }
+    o = _qv_basic(n * w, **cbr, duration=f"{t1 + t2:g}s")
     return {"overrides": o, "t_change": t1, "w": w}
-
-
-#: the runs of a case: (engine, label, options); the round model also with rtt=fluid
-_NE_RUNS: tuple[tuple[str, str, dict[str, Any]], ...] = (
-    ("rounds", "round model", {}),
-    ("packet", "packet", {}),
-    ("rounds", "round model (fluid RTT)", {"rtt_model": "fluid"}),
-    ("ode", "ODE", {}),
-)
 
 
 def _ne_tasks(cfg: ReportConfig) -> list[Task]:
@@ -240,7 +206,7 @@ def _ne_tasks(cfg: ReportConfig) -> list[Task]:
             f"new equilibrium: {what} {a} n={n}",
             **opts,
         )
-        for a in _NE_ALGS
+        for a in _CW_ALGS
         for n in _ne_grid(cfg)
         for e, what, opts in _NE_RUNS
     ]
@@ -255,18 +221,19 @@ def _rounds_to_reach(t: Any, w: Any, t_change: float, target: float) -> float | 
     return float(np.count_nonzero((t > t_change) & (t <= t[i])))
 
 
-def _ne_count(a: str, n: int, res: dict[str, Any], engine: str) -> float | None:
-    """Rounds from the change to nW of one run (None: never reached, or the run failed):
-    the round model's per-round trace, else flow 0's round log."""
+def _ne_count(a: str, n: int, res: dict[str, Any], engine: str) -> float | NA:
+    """Rounds from the change to nW of one run: the round model's per-round trace, else
+    flow 0's round log (the ODE's hybrid model keeps the packet simulator's)."""
+    if engine == "ode" and "round_t_s" not in res:
+        return err_na(res, "the ODE run kept no round trace")
     if "error" in res:
-        return None
+        return NA(_NEVER_NW)
     s = _ne_setup(n, a)
-    t, w = (
-        (res["time_s"], res["window_pkts"][:, 0])
-        if engine == "rounds"
-        else (res["round_t_s"][0], res["round_cwnd_pkts"][0])
-    )
-    return _rounds_to_reach(t, w, s["t_change"], n * s["w"])
+    if engine == "rounds":
+        t, w = res["t_s"], res["window_pkts"][0]
+    else:
+        t, w = res["round_t_s"][0], res["round_cwnd_pkts"][0]
+    return num(_rounds_to_reach(t, w, s["t_change"], n * s["w"]), _NEVER_NW)
 
 
 def _ne_closed(a: str, w: float, n: int, beta: float) -> float:
@@ -276,55 +243,37 @@ def _ne_closed(a: str, w: float, n: int, beta: float) -> float:
     return i if a == "vegas" else float(math.ceil(i) + QV_DETECTION_LAG_ROUNDS)
 
 
-def _ne_ode_count(a: str, n: int, orr: dict[str, Any]) -> float | NA:
-    """Rounds from the change to nW of the ODE run (the hybrid model's round trace)."""
-    if "round_t_s" not in orr:
-        return err_na(orr, "the ODE run kept no round trace")
-    r = _ne_count(a, n, orr, "ode")
-    return NA("window never reached nW") if r is None else r
-
-
-_FLUID_RTT = "round model, rtt=fluid"
-
-
-def _ne_row(
-    a: str,
-    n: int,
-    cf: float,
-    rm: float | None,
-    pk: float | None,
-    fl: float | None,
-    od: float | NA,
-) -> Row:
-    """The row of law ``a`` at growth factor ``n`` (``od``: the ODE engine's count)."""
-    never = "window never reached nW"
-    w = _ne_setup(n, a)["w"]
-    values = engine_cells(cf, num(rm, never), od, num(pk, never), NO_FIGURE_VALUES)
-    values[_FLUID_RTT] = num(fl, never)
-    if a == "quick-vegas":  # eq. (12)'s own count, from the first estimation showing the change
-        values["eq. (12) i"] = float(rounds_to_equilibrium(a, w, n, beta=setting_params(a)["beta"]))
-    setting = f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {w:g})"
-    q = "rounds from the change until the window reaches nW"
-    informative = tuple(values)[len(ENGINE_COLUMNS) :]
-    return Row(setting, q, "rounds", "rounds", values, CLOSED_FORM, informative, {"n": n})
-
-
-def _ne_figure(grid: list[int], rows: dict[str, list[Row]]) -> Figure:
-    """Rounds to reach nW against n: closed forms (lines) and every engine (markers)."""
+def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
+    rows: dict[str, list[Row]] = {a: [] for a in _CW_ALGS}
+    it = iter(out)
+    for a in _CW_ALGS:
+        beta = setting_params(a)["beta"]
+        for n in _ne_grid(cfg):
+            # task results (_NE_RUNS): round model, packet, round model with rtt=fluid, ODE
+            rm, pk, fl, od = (_ne_count(a, n, next(it), e) for e, _, _ in _NE_RUNS)
+            w = _ne_setup(n, a)["w"]
+            values = engine_cells(_ne_closed(a, w, n, beta), rm, od, pk, NO_FIGURE_VALUES)
+            values[_FLUID_RTT] = fl
+            if a == "quick-vegas":  # eq. (12)'s own count, from the first estimation showing it
+                values["eq. (12) i"] = float(rounds_to_equilibrium(a, w, n, beta=beta))
+            setting = f"{_NAMES[a]}, 10 Mb/s → {10 * n} Mb/s (n = {n}, W = {w:g})"
+            q = "rounds from the change until the window reaches nW"
+            inf = tuple(values)[len(ENGINE_COLUMNS) :]
+            rows[a].append(Row(setting, q, "rounds", "rounds", values, CLOSED_FORM, inf, {"n": n}))
     fig, ax = plot.new_axes()
     for a, color in (("vegas", "C0"), ("quick-vegas", "C3")):
         eq = "(n−1)W" if a == "vegas" else "eq. (12) from the change, ⌈i⌉ + 2"
         lines = [
             (CLOSED_FORM, f"closed form {eq}", {"linestyle": "-"}),
-            (ROUNDS, "round model", _ENGINE_MARKERS["rm"]),
+            (ROUNDS, "round model", _RM_MARK),
             (ODE, "ODE", {"linestyle": "none", "marker": "^", "fillstyle": "none"}),
-            (PACKET, "packet simulator", _ENGINE_MARKERS["pk"]),
+            (PACKET, "packet simulator", _PK_MARK),
         ]
         if a == "quick-vegas":
             lines.append((_FLUID_RTT, _FLUID_RTT, {"linestyle": "none", "marker": "+"}))
-        draw_columns(ax, grid, rows[a], lines, _NAMES[a], color)
+        draw_columns(ax, _ne_grid(cfg), rows[a], lines, _NAMES[a], color)
     ax.set_yscale("log")
-    return render(
+    figure = render(
         fig,
         ax,
         "new_equilibrium",
@@ -333,29 +282,12 @@ def _ne_figure(grid: list[int], rows: dict[str, list[Row]]) -> Figure:
         ylabel="rounds to reach nW (RTTs)",
         title="Rounds to a new equilibrium (10 Mb/s × 100 ms, W = 125 pkts)",
     )
-
-
-def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    by_alg: dict[str, list[Row]] = {a: [] for a in _NE_ALGS}
-    out_it = iter(out)
-    for a in _NE_ALGS:
-        for n in _ne_grid(cfg):
-            # task results (see _ne_tasks): round model, packet, round model with rtt=fluid,
-            # ODE (its hybrid model keeps the packet simulator's round trace)
-            rr, pr, fr, orr = (next(out_it) for _ in range(4))
-            cf = _ne_closed(a, _ne_setup(n, a)["w"], n, setting_params(a)["beta"])
-            rm, pk, fl = (
-                _ne_count(a, n, r, e) for r, e in ((rr, "rounds"), (pr, "packet"), (fr, "rounds"))
-            )
-            by_alg[a].append(_ne_row(a, n, cf, rm, pk, fl, _ne_ode_count(a, n, orr)))
-    rows = [r for a in _NE_ALGS for r in by_alg[a]]
-    return section_result("new-equilibrium", cfg, [rows], (_ne_figure(_ne_grid(cfg), by_alg),))
+    return section_result("new-equilibrium", cfg, [rows["vegas"] + rows["quick-vegas"]], (figure,))
 
 
 NEW_EQUILIBRIUM = SectionSpec(
     "new-equilibrium", "Rounds to a new equilibrium", _ne_tasks, _ne_assemble
 )
-
 
 # ============================================= conspicuous rounds (TCP-Ho paper §4.3)
 _EXAMPLES = ((1, 18.75), (2, 250.0), (3, 625.0))
@@ -363,10 +295,8 @@ _EXAMPLES = ((1, 18.75), (2, 250.0), (3, 625.0))
 NS2_START = {"initial_window": 1.0}
 #: the 2-packet rows' column that shows the paper's ns-2 time (judged in the one-packet rows)
 _NS2_DOC_COLUMN = "document (ns-2, from one packet: judged in the row 'from one packet')"
-_CR_ALGS = ("vegas", "tcp-ho")
 _CR_QUANTITY = "time to reach the available bandwidth (conspicuous round × d)"
-
-
+_NEVER_MUD = "window never reached μd"
 #: the runs' starts: (law, run options, round-model rounds, run length after the
 #: conspicuous round (s), label suffix); Vegas from ns-2's first window (windowInit_ = 1
 #: packet) comes last
@@ -381,16 +311,14 @@ def _cr_tasks(cfg: ReportConfig) -> list[Task]:
     """Per start (:data:`_CR_STARTS`): the round model's batch over the examples, then a
     packet and an ODE run per example."""
     tasks = []
-    bdps = [b for _, b in _EXAMPLES]
     for a, opts, rounds, tail_s, suffix in _CR_STARTS:
-        kw = {"algorithm": a, "params": opts.get("params", {}), "bdp_pkts": bdps, "d_s": D_S}
-        kw["rounds"] = rounds
-        tasks.append(Task(f"{RUNS}:rounds_bdp_batch", kw, f"conspicuous: round model {a}{suffix}"))
+        label = f"conspicuous: round model {a}{suffix}"
+        tasks.append(
+            _bdp_batch(a, opts.get("params", {}), [b for _, b in _EXAMPLES], rounds, label)
+        )
         for ex, b in _EXAMPLES:
             dur = 1.3 * float(conspicuous_round(a, b)) * D_S + tail_s
-            o = matched_overrides(
-                "qv-basic", {"cbr": "none", "duration": f"{dur:.1f}s"}, bdp_pkts=b, d_s=D_S
-            )
+            o = _qv_basic(b, cbr="none", duration=f"{dur:.1f}s")
             for e in ("packet", "ode"):
                 label = f"conspicuous: {LABEL[e]} {a} example {ex}{suffix}"
                 tasks.append(run_task(e, "qv-basic", a, o, label, **opts))
@@ -412,67 +340,50 @@ def _run_time(a: str, b: float, run: dict[str, Any]) -> float | None:
     return None if i is None else float(t[i])
 
 
-def _cr_engine_times(
-    a: str, b: float, rb: dict[str, Any], j: int, pr: dict[str, Any]
-) -> tuple[float | None, float | None, str]:
-    """Round model and packet time to reach the available bandwidth at example ``j`` (None:
-    did not happen), and the engine cells' reason when it did not."""
-    w = rb["window_pkts"][:, j]
+def _batch_time(a: str, b: float, rb: dict[str, Any], j: int) -> float | None:
+    """The round model's time to reach the available bandwidth at example ``j`` (None: did
+    not happen); TCP-Ho's ramp ends at the conspicuous round, the one before the exit."""
     if a == "tcp-ho":
-        # the ramp ends at the conspicuous round, the one before the exit round
-        rm: float | None = (float(rb["ss_exit_round"][j]) - 1.0) * D_S
-        return rm, _run_time(a, b, pr), "TCP-Ho never left its ramp"
+        return (float(rb["ss_exit_round"][j]) - 1.0) * D_S
+    w = rb["window_pkts"][:, j]
     i = first_at_least(np.arange(w.size), w, b)
-    rm = None if i is None else (i + 1) * D_S
-    return rm, _run_time(a, b, pr), "window never reached μd"
+    return None if i is None else (i + 1) * D_S
 
 
-def _cr_gamma(a: str) -> float:
-    """The documents' γ of Vegas's slow start (TCP-Ho's ramp has none: 1.0, unused)."""
-    return _gamma(a) if a == "vegas" else 1.0
-
-
-def _cr_row(
-    a: str,
-    ex: int,
-    b: float,
-    rm: float | None,
-    p: float | None,
-    p_na: str,
-    o: float | NA,
-) -> Row:
+def _cr_row(a: str, ex: int, b: float, rm: float | None, p: Value, o: Value) -> Row:
     """The row of law ``a`` at Example ``ex`` (μd = ``b`` packets), every engine from
     Table 3's / Table 4's first window of 2 packets."""
     key = f"004/ex{ex}/{a}"
-    cf = float(conspicuous_round(a, b, gamma=_cr_gamma(a))) * D_S
+    g = _gamma(a) if a == "vegas" else 1.0  # TCP-Ho's ramp has no γ
     printed = float(conspicuous_round_printed(a, b)) * D_S
-    extra: dict[str, Any] = {}
-    if a == "tcp-ho":
-        extra["eq. (5) root (E5)"] = float(conspicuous_round(a, b, queue="paper")) * D_S
-        extra["printed eq. (6) (E6)"] = printed
-    else:
-        extra["printed '−1' (E4)"] = printed
-        # the paper's ns-2 runs start from one packet: judged in the rows 'from one packet'
-        extra[_NS2_DOC_COLUMN] = doc(f"{key}/simulation")
-    extra["document analysis"] = doc(f"{key}/analysis")
-    values: dict[str, Any] = {CLOSED_FORM: cf, ROUNDS: num(rm, "did not happen"), ODE: o}
-    values[PACKET] = num(p, p_na)
+    values: dict[str, Value] = {
+        CLOSED_FORM: float(conspicuous_round(a, b, gamma=g)) * D_S,
+        ROUNDS: num(rm, "did not happen"),
+        ODE: o,
+        PACKET: p,
+    }
     if a == "tcp-ho":
         values[DOCUMENT] = doc(f"{key}/simulation")
+        extra = {
+            "eq. (5) root (E5)": float(conspicuous_round(a, b, queue="paper")) * D_S,
+            "printed eq. (6) (E6)": printed,
+        }
+    else:  # the paper's ns-2 runs start from one packet: judged in the rows 'from one packet'
+        extra = {"printed '−1' (E4)": printed, _NS2_DOC_COLUMN: doc(f"{key}/simulation")}
+    extra["document analysis"] = doc(f"{key}/analysis")
     setting = f"{_NAMES[a]}, Example {ex} (μd = {b:g} pkts, d = 0.1 s)"
     case = {"example": ex, "initial_window": 2}
     return Row(
-        setting, _CR_QUANTITY, "s", "time", {**values, **extra}, CLOSED_FORM, tuple(extra), case
+        setting, _CR_QUANTITY, "s", "time", {**values, **extra}, CLOSED_FORM, (*extra,), case
     )
 
 
-def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: float | None, o: float | NA) -> Row:
+def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: Value, o: Value) -> Row:
     """Vegas at Example ``ex`` from ns-2's first window (one packet) in every engine, against
     eq. (2) from one packet and the paper's ns-2 time."""
-    never, g = "window never reached μd", _gamma("vegas")
-    two = "closed form from two packets (Table 3)"
+    g, two = _gamma("vegas"), "closed form from two packets (Table 3)"
     cf = float(conspicuous_round("vegas", b, initial_window=1.0, gamma=g)) * D_S
-    values = engine_cells(cf, num(rm, never), o, num(p, never), doc(f"004/ex{ex}/vegas/simulation"))
+    values = engine_cells(cf, num(rm, _NEVER_MUD), o, p, doc(f"004/ex{ex}/vegas/simulation"))
     values[two] = float(conspicuous_round("vegas", b, gamma=g)) * D_S
     setting = (
         f"Vegas, Example {ex} from one packet (ns-2's first window; μd = {b:g} pkts, d = 0.1 s)"
@@ -487,16 +398,12 @@ def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
     fig, ax = plot.new_axes()
     x = np.geomspace(10.0, 1000.0, 300)
     ex_b = [b for _, b in _EXAMPLES]
+    paper = conspicuous_round("tcp-ho", x, queue="paper")
     curves = (  # (rounds, colour, line style, label)
         (conspicuous_round("vegas", x), "C0", "-", "Vegas, eq. (2) with E4 (closed form)"),
         (conspicuous_round_printed("vegas", x), "C0", ":", "Vegas, printed '−1' (E4)"),
         (conspicuous_round("tcp-ho", x), "C3", "-", "TCP-Ho, bottleneck-aware (E8, closed form)"),
-        (
-            conspicuous_round("tcp-ho", x, queue="paper"),
-            "C3",
-            "--",
-            "TCP-Ho, root of printed eq. (5)",
-        ),
+        (paper, "C3", "--", "TCP-Ho, root of printed eq. (5)"),
         (conspicuous_round_printed("tcp-ho", x), "C3", ":", "TCP-Ho, printed eq. (6) (E6)"),
     )
     for rounds, col, ls, label in curves:
@@ -504,9 +411,9 @@ def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
     for a, col in (("vegas", "C0"), ("tcp-ho", "C3")):
         doc_col = DOCUMENT if a == "tcp-ho" else _NS2_DOC_COLUMN
         markers = (  # (column, label, style)
-            (ROUNDS, "round model", {"linestyle": "none", "marker": "o", "fillstyle": "none"}),
+            (ROUNDS, "round model", _RM_MARK),
             (ODE, "ODE", {"linestyle": "none", "marker": "+"}),
-            (PACKET, "packet simulator", {"linestyle": "none", "marker": "x"}),
+            (PACKET, "packet simulator", _PK_MARK),
             (doc_col, "the TCP-Ho paper's simulation", {"linestyle": "none", "marker": "s"}),
         )
         draw_columns(ax, ex_b, rows[a], markers, _NAMES[a], col)
@@ -525,22 +432,27 @@ def _cr_figure(rows: dict[str, list[Row]]) -> Figure:
 
 
 def _cr_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
-    by_alg: dict[str, list[Row]] = {a: [] for a in _CR_ALGS}
-    one: list[Row] = []  # Vegas from one packet
+    rows: dict[str, list[Row]] = {"vegas": [], "tcp-ho": [], "one": []}
     it = iter(out)  # per start: the round model's batch, then a packet and an ODE run each
     for a, _opts, _rounds, _tail, from_one in _CR_STARTS:
         rb = next(it)
+        never = "TCP-Ho never left its ramp" if a == "tcp-ho" else _NEVER_MUD
         for j, (ex, b) in enumerate(_EXAMPLES):
             pr, orr = next(it), next(it)
-            rm, p, p_na = _cr_engine_times(a, b, rb, j, pr)
-            ot = _run_time(a, b, orr)
-            o: float | NA = err_na(orr, p_na) if ot is None else ot
+            rm, p, ot = (
+                _batch_time(a, b, rb, j),
+                num(_run_time(a, b, pr), never),
+                _run_time(a, b, orr),
+            )
+            o: Value = err_na(orr, never) if ot is None else ot
             if from_one:
-                one.append(_cr_row_one_packet(ex, b, rm, p, o))
+                rows["one"].append(_cr_row_one_packet(ex, b, rm, p, o))
             else:
-                by_alg[a].append(_cr_row(a, ex, b, rm, p, p_na, o))
-    rows = [*by_alg["vegas"], *by_alg["tcp-ho"], *one]
-    return section_result("conspicuous", cfg, [rows], (_cr_figure(by_alg),))
+                rows[a].append(_cr_row(a, ex, b, rm, p, o))
+    figure = _cr_figure(rows)
+    return section_result(
+        "conspicuous", cfg, [[*rows["vegas"], *rows["tcp-ho"], *rows["one"]]], (figure,)
+    )
 
 
 CONSPICUOUS = SectionSpec("conspicuous", "TCP-Ho conspicuous rounds", _cr_tasks, _cr_assemble)

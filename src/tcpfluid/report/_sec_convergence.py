@@ -229,9 +229,8 @@ def _cb_row(
     informative = (PHASE_MIN, PHASE_MAX) if phase else ()
     values.update(zip(informative, phase or (), strict=True))
     q = f"convergence, {kind[1]}"
-    return Row(
-        _cb_setting(a, kb, b), q, "RTTs", "rounds", values, PACKET, informative, {"bdp_kb": kb}
-    )
+    setting = _cb_setting(a, kb, b)
+    return Row(setting, q, "RTTs", "rounds", values, PACKET, informative, {"bdp_kb": kb})
 
 
 def _reach_row(
@@ -239,34 +238,13 @@ def _reach_row(
 ) -> Row:
     """The row of a closed form's own quantity (``key`` of :func:`_cb_closed`), each engine
     counted in round boundaries of its own round trace (round 1 = [0, d])."""
-    extra: dict[str, float | NA] = {}
-    if key == "doubled" and a == "quick-vegas":
-        extra["eq. (12) i"] = cf["doubled_i"]
-    values = {
-        **engine_cells(cf[key], eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES),
-        **extra,
-    }
+    extra = {"eq. (12) i": cf["doubled_i"]} if key == "doubled" and a == "quick-vegas" else {}
+    values = engine_cells(cf[key], eng[ROUNDS], eng[ODE], eng[PACKET], NO_FIGURE_VALUES)
     q = _NEW_REACH if key == "new" else _DOUBLED_REACH
+    setting = _cb_setting(a, kb, b)
     return Row(
-        _cb_setting(a, kb, b),
-        q,
-        "rounds",
-        "rounds",
-        values,
-        CLOSED_FORM,
-        tuple(extra),
-        {"bdp_kb": kb},
+        setting, q, "rounds", "rounds", {**values, **extra}, CLOSED_FORM, (*extra,), {"bdp_kb": kb}
     )
-
-
-def _trace_of(res: dict[str, Any], kind: str) -> tuple[Any, Any] | NA:
-    """(round boundary times, windows) of flow 0's per-round trace of one engine run, or
-    ``n/a`` with the reason."""
-    if "error" in res:
-        return err_na(res, "")
-    if "round_t_s" not in res:
-        return NA("the ODE run integrates a classical right-hand side: no rounds to count")
-    return np.asarray(res["round_t_s"][0]), np.asarray(res["round_cwnd_pkts"][0])
 
 
 def _reach_counts(
@@ -274,10 +252,11 @@ def _reach_counts(
 ) -> dict[str, float | NA]:
     """``new``: the round (1-based) whose window first reaches μd = ``b``; ``doubled``: the
     round boundaries from ``t_double`` until the window first reaches ``b``."""
-    tr = _trace_of(res, kind)
-    if isinstance(tr, NA):
-        return {"new": tr, "doubled": tr}
-    t, w = tr
+    if "error" in res or "round_t_s" not in res:  # flow 0's per-round trace
+        why = "the ODE run integrates a classical right-hand side: no rounds to count"
+        na = err_na(res, "") if "error" in res else NA(why)
+        return {"new": na, "doubled": na}
+    t, w = np.asarray(res["round_t_s"][0]), np.asarray(res["round_cwnd_pkts"][0])
     start = float(np.asarray(res["start_s"], dtype=float)[0])
     new = _rounds_to_reach(t, w, start, b)
     dbl = _rounds_to_reach(t, w, t_double, b)
@@ -364,15 +343,12 @@ def _cb_figure(kbs: list[float], groups: Groups) -> Figure:
 
 def _cb_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     rows, groups = _cb_rows(cfg, out)
-    return section_result(
-        "convergence-bdp",
-        cfg,
-        tuple(
-            Table(f"Convergence time vs BDP: {q}", tuple(r for r in rows if r.quantity == q))
-            for q in dict.fromkeys(r.quantity for r in rows)
-        ),
-        (_cb_figure(_cb_grid(cfg), groups),),
-    )
+    qs = dict.fromkeys(r.quantity for r in rows)
+    tables = [
+        Table(f"Convergence time vs BDP: {q}", tuple(r for r in rows if r.quantity == q))
+        for q in qs
+    ]
+    return section_result("convergence-bdp", cfg, tables, (_cb_figure(_cb_grid(cfg), groups),))
 
 
 CONVERGENCE_BDP = SectionSpec("convergence-bdp", "Convergence time vs BDP", _cb_tasks, _cb_assemble)

@@ -121,12 +121,6 @@ def _basic_phase_range(
     )
 
 
-def _max_queue(t: Any, q: Any, lo: float, hi: float) -> float | None:
-    t, q = np.asarray(t), np.asarray(q)
-    m = (t >= lo) & (t <= hi)
-    return float(q[m].max()) if m.any() else None
-
-
 #: the printed §5.1 numbers (the Quick Vegas paper's Fig. 1 and §5.1) by algorithm and metric
 _BASIC_PRINTED = {
     "vegas": {
@@ -201,23 +195,24 @@ _LABELS = {
 
 def _engine_values(res: dict[str, Any], kind: str) -> dict[str, float | NA]:
     if "error" in res:
-        e = err_na(res, "")
-        return dict.fromkeys(_LABELS, e)
+        return dict.fromkeys(_LABELS, err_na(res, ""))
     s = res["summary"]
-    conv = list(s.get("convergence_times_s") or [])
-    conv += [None] * (2 - len(conv))
-    nd = "did not settle within max(1 pkt, 2 %) (tcpfluid.metrics)"
-    out: dict[str, float | NA] = {
-        "ss_exit_window": num(s.get("ss_exit_window"), "did not leave slow start"),
-        "ss_exit_time_s": num(s.get("ss_exit_time_s"), "did not leave slow start"),
+    conv = [*(s.get("convergence_times_s") or []), None, None]
+    nd, left = (
+        "did not settle within max(1 pkt, 2 %) (tcpfluid.metrics)",
+        "did not leave slow start",
+    )
+    t, q = np.asarray(res["t_s"]), np.asarray(res["queue_pkts"])
+    m = (t >= 80.0) & (t <= 160.0)
+    return {
+        "ss_exit_window": num(s.get("ss_exit_window"), left),
+        "ss_exit_time_s": num(s.get("ss_exit_time_s"), left),
         "settled_window": num(s.get("settled_window"), nd),
         "time_to_equilibrium_s": num(s.get("time_to_equilibrium_s"), nd),
         "halved": num(conv[0], nd),
         "doubled": num(conv[1], nd),
+        "max_queue": num(float(q[m].max()) if m.any() else None, "no samples"),
     }
-    t = res["t_s"]
-    out["max_queue"] = num(_max_queue(t, res["queue_pkts"], 80.0, 160.0), "no samples")
-    return out
 
 
 def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
@@ -234,11 +229,8 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             values = engine_cells(
                 closed[key], ev["rounds"][key], ev["ode"][key], ev["packet"][key], docs[key]
             )
-            ref = (
-                DOCUMENT
-                if not isinstance(docs[key], NA)
-                else (CLOSED_FORM if not isinstance(closed[key], NA) else PACKET)
-            )
+            refs = ((DOCUMENT, docs[key]), (CLOSED_FORM, closed[key]), (PACKET, 0.0))
+            ref = next(c for c, v in refs if not isinstance(v, NA))
             informative: tuple[str, ...] = ()
             for j, (lo, hi) in enumerate(((PHASE_MIN, PHASE_MAX), *FLUID_PHASE.values())):
                 nom = values[COLUMN[ENGINES[j]]]
@@ -247,12 +239,10 @@ def _basic_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             # a time against the document's number is a time read off its ns-2 plot
             if ref == DOCUMENT and kind == "time":
                 kind = "document time"
+            case = {"scenario": sc}
             rows.append(
-                Row(
-                    f"{_NAMES[a]} on {sc}", label, unit, kind, values, ref,
-                    informative=informative, case={"scenario": sc},
-                )
-            )  # fmt: skip
+                Row(f"{_NAMES[a]} on {sc}", label, unit, kind, values, ref, informative, case)
+            )
         figs.append(_basic_figure(a, sc, figref, pr, rr, runs["ode"]))
         notes.extend(_collapse_note(a, sc, pr))
     return section_result("basic", cfg, [rows], tuple(figs), tuple(notes))
@@ -266,41 +256,28 @@ def _collapse_note(a: str, sc: str, pr: dict[str, Any]) -> list[str]:
     t, g = pr["t_s"], pr["goodput_pps"][0]
     late = t >= t[-1] - 20.0
     offered = pr.get("mu_pps", np.nan)
-    if late.any() and np.isfinite(offered) and float(g[late].mean()) < 0.1 * offered:
-        return [
-            prose(
-                "basic",
-                "flag",
-                name=_NAMES[a],
-                sc=sc,
-                late_pps=float(g[late].mean()),
-                offered=offered,
-            )
-        ]
-    return []
+    if not (late.any() and np.isfinite(offered) and float(g[late].mean()) < 0.1 * offered):
+        return []
+    late_pps = float(g[late].mean())
+    return [prose("basic", "flag", name=_NAMES[a], sc=sc, late_pps=late_pps, offered=offered)]
 
 
 def _basic_figure(
     a: str, sc: str, figref: str, pr: dict[str, Any], rr: dict[str, Any], orr: dict[str, Any] | None
 ) -> Figure:
     fig, axes = plot.new_axes(3)
-    # (result, legend, style, time key, window, queue, throughput): one flow's traces
     lines = (
-        (pr, "packet sim", {"color": "C0"}, "t_s", "cwnd_pkts", "queue_pkts", "goodput_pps"),
-        (rr, "round model", {"color": "C1", "linestyle": "--"}, "time_s", "window_pkts",
-         "queue_pkts", "flow_throughput_pps"),
-        (orr, "ODE", {"color": "C2", "linestyle": ":"}, "t_s", "windows_pkts", "queue_pkts",
-         "rates_pps"),
-    )  # fmt: skip
-    for res, label, style, t_key, w_key, q_key, x_key in lines:
+        (pr, "packet sim", {"color": "C0"}),
+        (rr, "round model", {"color": "C1", "linestyle": "--"}),
+        (orr, "ODE", {"color": "C2", "linestyle": ":"}),
+    )
+    for res, label, style in lines:  # one flow's traces
         if res is None or "error" in res:
             continue
-        t = res[t_key]
-        per_flow = (np.asarray(res[w_key]), np.asarray(res[x_key]))
-        if label == "round model":  # the round model's traces are (rounds, flows)
-            per_flow = (per_flow[0].T, per_flow[1].T)
-        for ax, y in zip(axes, (per_flow[0][0], res[q_key], per_flow[1][0]), strict=True):
-            plot.versus(t, y, ax=ax, label=label, **style)
+        for ax, y in zip(
+            axes, (res["window_pkts"][0], res["queue_pkts"], res["goodput_pps"][0]), strict=True
+        ):
+            plot.versus(res["t_s"], y, ax=ax, label=label, **style)
     for ax in axes:
         ax.axvspan(80, 160, color="0.9", zorder=0, label=None)
     plot.finish(
@@ -358,20 +335,11 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
     ]
 
 
-def _periods_jain(
-    t: Any, delivered: Any, start: Any, stop: Any, edges: list[float], t_end: float
-) -> list[float]:
-    """Jain's index per period (NaN: no flow active, or none delivered anything)."""
-    return _period_jains(t, delivered, list(start), [min(float(s), t_end) for s in stop], edges)
-
-
 def _delivered(r: dict[str, Any], engine: str) -> tuple[Any, Any]:
     """A run's sample times and each flow's delivered packets."""
-    if engine == "packet":
-        return r["t_s"], _delivered_pkts(r["t_s"], r["goodput_pps"])
-    if engine == "rounds":  # flow_throughput_pps is (rounds, flows)
-        return r["time_s"], _delivered_pkts(r["time_s"], np.asarray(r["flow_throughput_pps"]).T)
-    return r["t_s"], r["delivered_pkts"]
+    if engine == "ode":
+        return r["t_s"], r["delivered_pkts"]
+    return r["t_s"], _delivered_pkts(r["t_s"], r["goodput_pps"])
 
 
 _ENGINE_STYLES = (  # (legend, engine, queue line style)
@@ -393,7 +361,8 @@ def _mf_engine_jains(
         if r is None or "error" in r:
             continue
         t, dl = _delivered(r, key)
-        jains[key] = _periods_jain(t, dl, r["start_s"], r["stop_s"], edges, t_end)
+        stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: no flow active, or none delivered
+        jains[key] = _period_jains(t, dl, list(r["start_s"]), stop, edges)
         traces.append((name, t, r["queue_pkts"], style))
     return jains, traces
 
@@ -409,10 +378,8 @@ def _mf_row(
 ) -> Row:
     """The row of period ``i`` (edges[i] to edges[i + 1]) for law ``a`` on ``sc``."""
     a0, b0 = edges[i], edges[i + 1]
-    if prefix:
-        dv: float | NA = doc(f"{prefix}/{a}/{a0:g}-{b0:g}")
-    else:
-        dv = NA("quick mode runs a scaled-down scenario: the document's table does not apply")
+    quick = NA("quick mode runs a scaled-down scenario: the document's table does not apply")
+    dv = doc(f"{prefix}/{a}/{a0:g}-{b0:g}") if prefix else quick
     # per engine: its run's error, else its index of the period (None: the run failed)
     rv, ov, pv = (
         err_na(res[key] or {}, "no result")
@@ -473,17 +440,13 @@ def _mf_scenario(
             fontsize=6,
         )
         rows += [_mf_row(sc, a, i, edges, prefix, res, jains) for i in range(len(edges) - 1)]
-    figure = Figure.from_matplotlib(
-        fig, f"many_flows_{sc.replace('-', '_')}", _mf_caption(cfg, sc, enveloped)
-    )
-    caption = (
-        f"Spread of the flows' shares per period, {sc} (the Quick Vegas paper "
-        f"{'Table 2' if sc == 'qv-many-flows' else 'Table 3'})"
-    )
+    name = f"many_flows_{sc.replace('-', '_')}"
+    figure = Figure.from_matplotlib(fig, name, _mf_caption(cfg, sc, enveloped))
+    table = "Table 2" if sc == "qv-many-flows" else "Table 3"
+    caption = f"Spread of the flows' shares per period, {sc} (the Quick Vegas paper {table})"
     if sc in _UNSPECIFIED:
         caption += prose("many-flows", "unspecified_caption")
-    table = Table(caption, tuple(rows))
-    return table, figure
+    return Table(caption, tuple(rows)), figure
 
 
 def _mf_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:

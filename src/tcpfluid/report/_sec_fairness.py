@@ -92,11 +92,7 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     t = res.time_s
     base = np.asarray(res.base_rtt_s, dtype=np.float64)
     x = np.maximum(base - prop, 0.0)
-    out: dict[str, Any] = {
-        "packet_jain": _packet_jain(res),
-        "x_s": x.tolist(),
-        "prop_s": prop.tolist(),
-    }
+    out: dict[str, Any] = {"packet_jain": _packet_jain(res)}
     if offsets:
         out["packet_offset_jain"] = [
             _packet_jain(simulate(thesis_offset_scenario(sc, o), Packet(**ns2))) for o in offsets
@@ -156,11 +152,8 @@ def _th_tasks(cfg: ReportConfig) -> list[Task]:
 def _th_row(setting: str, x2_ms: int, r: dict[str, Any]) -> Row:
     """The row of one thesis point from :func:`thesis_run`'s result ``r`` against Table
     3.16, with the packet runs' [min, max] over connection 2's start as phase columns."""
-    cf: float | NA = (
-        num(r.get("train_jain"), "")
-        if "train_jain" in r
-        else NA(prose("thesis-fairness", "no_blb"))
-    )
+    no_blb = NA(prose("thesis-fairness", "no_blb"))
+    cf = num(r.get("train_jain"), "") if "train_jain" in r else no_blb
     ov = num(r.get("ode_jain"), f"ODE failed: {r.get('ode_error')}")
     rv = num(r.get("rounds_jain"), f"engine refused: {r.get('rounds_error')}")
     pv = float(r["packet_jain"])
@@ -217,15 +210,8 @@ def _th_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
         title="Two flows on 1.5 Mb/s, RED 15/45",
         fontsize=6,
     )
-    return section_result(
-        "thesis-fairness",
-        cfg,
-        [rows],
-        (figure,),
-        one_delay=_ONE_DELAY,
-        phase_min=PHASE_MIN,
-        phase_max=PHASE_MAX,
-    )
+    fields = {"one_delay": _ONE_DELAY, "phase_min": PHASE_MIN, "phase_max": PHASE_MAX}
+    return section_result("thesis-fairness", cfg, [rows], (figure,), **fields)
 
 
 THESIS_FAIRNESS = SectionSpec(
@@ -277,9 +263,8 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     rows: dict[str, list[Row]] = {"I/III": [], "II": []}
     for (tab, a, o, key), runs in zip(_as_cases(cfg), per_case(out), strict=True):
         mu_f = 200.0
-        mu_r = mu_f / float(o["k"])
         if a == "vegas" and tab == "I/III":
-            cf: float | NA = float(reverse_path_throughput(mu_f, mu_r))
+            cf: float | NA = float(reverse_path_throughput(mu_f, mu_f / float(o["k"])))
         elif a == "forward-vegas":
             cf = mu_f
         else:
@@ -297,9 +282,8 @@ def _as_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
             "table": tab,
             **{x: o[x] for x in ("k", "reverse_buffer") if x in o},
         }
-        rows[tab].append(
-            Row(setting, "throughput", "pkts/s", "throughput", values, DOCUMENT, case=case)
-        )
+        row = Row(setting, "throughput", "pkts/s", "throughput", values, DOCUMENT, case=case)
+        rows[tab].append(row)
     return section_result("asymmetric", cfg, [rows["I/III"], rows["II"]])
 
 

@@ -8,12 +8,9 @@ iTCP-Vegas paper.
   scenario ``ho-friendliness``);
 * ``itcp-tables`` - the iTCP-Vegas paper's Table 1 (iTCP-Vegas against Vegas, 622 Mb/s ×
   110 ms), Table 2 (155 Mb/s, RTT 240-840 ms) and its comparison with Quick Vegas (Fig.
-  7). iTCP-Vegas is the library's reading of the paper, fitted to these tables (the
-  section's intro in ``prose.toml``; docs/algorithms.md, "itcp-vegas — an interpretation").
+  7); iTCP-Vegas is the library's reading of the paper (docs/algorithms.md).
 
-Every TCP-Ho run is the scenarios' 60 s and every throughput the mean from
-:data:`~tcpfluid.scenarios._paper_tables.HO_MEASURE_FROM_S` (10 s) to the end (the paper
-gives neither; the reading was fixed before any row was compared).
+The runs' length and measurement window: docs/paper-tables.md.
 """
 
 from __future__ import annotations
@@ -83,8 +80,8 @@ def ho_table_run(
     with ``options`` (packets: FAST flows as ns-2's FAST agent,
     :func:`~._thesis_ns2.ns2_fast_options`, unless ``options`` give ``fast_recovery``):
     each flow's mean goodput from :data:`HO_MEASURE_FROM_S` (packets/s), the bottleneck's
-    utilization by it, the time until every flow settled, the loss events and the goodputs
-    in 1-s bins. ``{"error": message}`` when the engine refuses."""
+    utilization by it, the time until every flow settled and the loss events.
+    ``{"error": message}`` when the engine refuses."""
     sc = build_scenario(scenario, algorithm=algorithm, **dict(overrides or {}))
     for selector, params in (flow_params or {}).items():
         sc = with_flow_params(sc, selector, params)
@@ -97,13 +94,10 @@ def ho_table_run(
         return {"error": str(exc)}
     t = np.asarray(res.time_s, dtype=np.float64)
     dl = delivered_pkts(res)
-    t1 = float(t[-1])
     thr = mean_rate_since(t, dl, HO_MEASURE_FROM_S)
     link = bottleneck(sc)
     assert link is not None
     mu = link.rate_bps / (8.0 * sc.packet_size_bytes)
-    edges = np.arange(0.0, math.floor(t1) + 1.0)
-    binned = np.array([np.diff(np.interp(edges, t, row)) for row in dl])
     s = res.summary
     return {
         "algorithms": [f.algorithm for f in sc.flows],
@@ -113,8 +107,6 @@ def ho_table_run(
         "jain": float(jain_index(thr)),
         "settled_s": s.all_settled_time_s,
         "losses": [float(x) for x in s.losses],
-        "bin_s": edges[1:].tolist(),
-        "binned_pps": binned,
     }
 
 
@@ -149,9 +141,23 @@ def _fair_tasks(cfg: ReportConfig) -> list[Task]:
     )
 
 
-def _value(r: Mapping[str, Any] | None, key: str, reason: str = "no result") -> Value:
-    """A run's value ``key`` as a cell; the ODE's skipped run (``None``) says why."""
-    return _ODE_SKIPPED if r is None else run_value(r, (key,), reason, reason)
+def _cells(
+    runs: Mapping[str, Mapping[str, Any] | None],
+    key: str,
+    document: Value,
+    fn: Any = None,
+    reason: str = "no result",
+    fallback: str = "no result",
+    no_cf: Value = _NO_CLOSED_FORM,
+) -> dict[str, Value]:
+    """A row's cells: each engine's value ``key`` (``fn`` of it), ``n/a`` for a failed run
+    and for the ODE's skipped run (``None``); ``no_cf`` and ``document`` beside."""
+
+    def cell(r: Mapping[str, Any] | None) -> Value:
+        v = _ODE_SKIPPED if r is None else run_value(r, (key,), reason, fallback)
+        return v if fn is None else map_value(v, fn)
+
+    return engine_runs_cells(no_cf, runs, cell, document)
 
 
 def _jain_values(
@@ -159,9 +165,7 @@ def _jain_values(
 ) -> tuple[dict[str, Value], tuple[str, ...]]:
     """A fairness row's cells: the flows' share spread CV = √(1/J − 1) per column, and the
     indices beside (informative, ``n/a`` ones too)."""
-    jains = engine_runs_cells(
-        _NO_CLOSED_FORM, runs, lambda r: _value(r, "jain"), document
-    )  # fmt: skip
+    jains = _cells(runs, "jain", document)
     values = {c: map_value(j, share_spread) for c, j in jains.items()}
     beside = {f"Jain's index, {c}": j for c, j in jains.items() if c != CLOSED_FORM}
     return {**values, **beside}, tuple(beside)
@@ -171,48 +175,32 @@ def _fair_rows(table: str, law: str, runs: Mapping[str, Mapping[str, Any]]) -> l
     """The rows of one law of Table 5 (judged against the document) or Table 6 (the
     document shown for context, the layers judged against the packet simulator)."""
     context = table == "6"
-    ref = PACKET if context else DOCUMENT
+    ref, shown = (PACKET, (DOCUMENT,)) if context else (DOCUMENT, ())
     case = {"table": table, "algorithm": law}
-    name = _name(law)
-    where = "different RTTs" if context else "same RTT"
+    setting = f"{_name(law)}, five flows, {'different RTTs' if context else 'same RTT'}"
     jv, jinf = _jain_values(runs, doc(f"004/table{table}/{law}/jain_index"))
     q = "spread of the flows' shares (std/mean), 10–60 s"
-    inf = (*jinf, DOCUMENT) if context else jinf
     fair = {**case, "quantity": "fairness"}
-    rows = [Row(f"{name}, five flows, {where}", q, "", "share spread", jv, ref, inf, fair)]
+    rows = [Row(setting, q, "", "share spread", jv, ref, (*jinf, *shown), fair)]
     ends: dict[str, Value] = {}
     if table == "5" and law == "reno":
         lo, hi = doc("004/table5/reno/utilization_low"), doc("004/table5/reno/utilization_high")
-        ends = {"document, low end": lo, "document, high end": hi}
-        udoc = (lo + hi) / 2.0
+        ends, udoc = {"document, low end": lo, "document, high end": hi}, (lo + hi) / 2.0
     else:
         udoc = doc(f"004/table{table}/{law}/utilization")
-
-    def percent(r: Mapping[str, Any] | None) -> Value:
-        return map_value(_value(r, "utilization"), lambda u: 100.0 * u)
-
-    uv = {**engine_runs_cells(_NO_CLOSED_FORM, runs, percent, udoc), **ends}
-    setting = f"{name}, five flows, {where}"
-    if ends:
-        setting += " (document: the middle of its printed 80–96 %)"
+    uv = {**_cells(runs, "utilization", udoc, lambda u: 100.0 * u), **ends}
+    middle = " (document: the middle of its printed 80–96 %)" if ends else ""
     q = "bottleneck utilization by the flows' goodput, 10–60 s"
-    inf = (*ends, *((DOCUMENT,) if context else ()))
     c = {**case, "quantity": "utilization"}
-    rows.append(Row(setting, q, "%", "throughput", uv, ref, inf, c))
+    rows.append(Row(setting + middle, q, "%", "throughput", uv, ref, (*ends, *shown), c))
     if table == "5":  # the time to balance is in the text of Table 5's setting only
         never = prose("ho-fairness", "never_settles")
-        balance = (
-            NA("the document: FAST 'never converges'")
-            if law == "fast"
-            else doc(f"004/table5/{law}/time_to_balance")
-        )
-        cell = partial(run_value, path=("settled_s",), reason=never, fallback="")
-        tv = engine_runs_cells(_NO_CLOSED_FORM, runs, cell, balance)
-        setting = f"{name}, five flows, same RTT"
-        if law == "reno":
-            setting += " (document: 'at least 6 seconds')"
+        fast = NA("the document: FAST 'never converges'")
+        balance = fast if law == "fast" else doc(f"004/table5/{law}/time_to_balance")
+        tv = _cells(runs, "settled_s", balance, reason=never, fallback="")
+        at_least = " (document: 'at least 6 seconds')" if law == "reno" else ""
         q, c = "time to balance: every flow settled", {**case, "quantity": "time to balance"}
-        rows.append(Row(setting, q, "s", "time", tv, DOCUMENT, case=c))
+        rows.append(Row(setting + at_least, q, "s", "time", tv, DOCUMENT, case=c))
     return rows
 
 
@@ -300,12 +288,11 @@ def _friend_rows(
     runs = {e: runs.get(e) for e in ENGINES}
     jv, jinf = _jain_values(runs, doc(f"{base}/jain_index"))
     q = "spread of the 20 flows' shares (std/mean), 10–60 s"
-    rows = [
-        Row(setting, q, "", "share spread", jv, DOCUMENT, jinf, {**case, "quantity": "fairness"})
-    ]
+    fair = {**case, "quantity": "fairness"}
+    rows = [Row(setting, q, "", "share spread", jv, DOCUMENT, jinf, fair)]
     for alg in (a, b):
-        cell = partial(_scheme_mean_kbps, alg=alg)
-        tv = engine_runs_cells(_NO_CLOSED_FORM, runs, cell, doc(f"{base}/{alg}"))
+        mean = partial(_scheme_mean_kbps, alg=alg)
+        tv = engine_runs_cells(_NO_CLOSED_FORM, runs, mean, doc(f"{base}/{alg}"))
         q = f"mean throughput of a {_name(alg)} flow, 10–60 s"
         c = {**case, "quantity": "mean throughput", "scheme": alg}
         rows.append(Row(setting, q, "kb/s", "throughput", tv, DOCUMENT, case=c))
@@ -389,7 +376,6 @@ def itcp_run(algorithm: str, engine: str, overrides: Mapping[str, Any]) -> dict[
     return {
         "mbps": float(np.interp(end, t, dl)) * bits / end / 1e6,
         "reach_s": float(wt[full[0]]) if full.size else math.nan,
-        "bdp_pkts": bdp,
         "avg_t_s": secs.tolist(),
         "avg_mbps": (np.interp(secs, t, dl) * bits / secs / 1e6).tolist(),
     }
@@ -419,29 +405,15 @@ def _itcp_tasks(cfg: ReportConfig) -> list[Task]:
     )
 
 
-def _itcp_cells(
-    runs: Mapping[str, Mapping[str, Any]], key: str, reason: str, document: Value
-) -> dict[str, Value]:
-    return engine_runs_cells(
-        _ITCP_NO_CF, runs, partial(run_value, path=(key,), reason=reason), document
-    )
-
-
 _NEVER_FULL = "the window never reaches μd in the run"
 
 
 def _itcp_rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> list[Row]:
-    name = ALGORITHM_NAMES[alg]
-    case = {"case": what, "algorithm": alg}
-    reach = "time to reach the bandwidth limitation (window ≥ μd)"
+    name, case = ALGORITHM_NAMES[alg], {"case": what, "algorithm": alg}
     if what == "table1":
-        v = _itcp_cells(runs, "mbps", "no result", doc(f"002/table1/{alg}"))
-        setting = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms)"
-        return [
-            Row(
-                setting, "average throughput in 100 s", "Mb/s", "throughput", v, DOCUMENT, case=case
-            )
-        ]
+        v = _cells(runs, "mbps", doc(f"002/table1/{alg}"), no_cf=_ITCP_NO_CF)
+        setting, q = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms)", "average throughput in 100 s"
+        return [Row(setting, q, "Mb/s", "throughput", v, DOCUMENT, case=case)]
     if what.startswith("table2"):  # judged against the document
         secs, ref = 200, DOCUMENT
         docs: tuple[Value, Value] = (
@@ -452,11 +424,11 @@ def _itcp_rows(what: str, alg: str, runs: Mapping[str, Mapping[str, Any]]) -> li
     else:  # Fig. 7: plotted only; the layers are compared with the packet simulator
         secs, ref, docs = 100, PACKET, (NO_FIGURE_VALUES, NO_FIGURE_VALUES)
         setting = f"{name}, 622 Mb/s × 110 ms (RTT 260 ms), Fig. 7"
-    v = _itcp_cells(runs, "mbps", "no result", docs[0])
-    tv = _itcp_cells(runs, "reach_s", _NEVER_FULL, docs[1])
-    q = f"average throughput in {secs} s"
+    v = _cells(runs, "mbps", docs[0], no_cf=_ITCP_NO_CF)
+    tv = _cells(runs, "reach_s", docs[1], reason=_NEVER_FULL, no_cf=_ITCP_NO_CF)
+    reach = "time to reach the bandwidth limitation (window ≥ μd)"
     return [
-        Row(setting, q, "Mb/s", "throughput", v, ref, case=case),
+        Row(setting, f"average throughput in {secs} s", "Mb/s", "throughput", v, ref, case=case),
         Row(setting, reach, "s", "time", tv, ref, case=case),
     ]
 

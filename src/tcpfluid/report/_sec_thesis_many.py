@@ -268,18 +268,12 @@ def _spread_row(
     ov = run_value(ode, ("jain",), "no value", _NO_ODE.reason)
     pv = run_value(pk, ("jain",), "no value")
     jains = {**engine_cells(_NO_CF, _NO_ROUNDS, ov, pv, ref), **informative_values}
-    row = share_row(
-        setting, _SPREAD, jains, DOCUMENT, two_flows=False, informative=tuple(informative_values),
-        case=case,
-    )  # fmt: skip
+    inf = tuple(informative_values)
+    row = share_row(setting, _SPREAD, jains, DOCUMENT, two_flows=False, informative=inf, case=case)
     if "shut_down" not in pk:
         return row
-    shut = "flows shut down, packet sim"
-    return replace(
-        row,
-        values={**row.values, shut: float(pk["shut_down"])},
-        informative=(*row.informative, shut),
-    )
+    shut = {"flows shut down, packet sim": float(pk["shut_down"])}
+    return replace(row, values={**row.values, **shut}, informative=(*row.informative, *shut))
 
 
 def _kind_goodput(r: dict[str, Any], kind: str) -> float | NA:
@@ -297,12 +291,9 @@ def _t21_rows(runs: dict[_Case, Any], router: str, n: int, laws: list[str]) -> l
     rows = []
     for law in laws:
         base = f"001/table{tab21}/{router}/{law}/n{n}"
-        if law == "reno":
-            ref = doc(f"{base}/before")
-            info: dict[str, float] = {}
-        else:
-            ref = doc(f"{base}/after")
-            info = {"thesis before its ns-2 fix": doc(f"{base}/before")}
+        before = doc(f"{base}/before")
+        ref = before if law == "reno" else doc(f"{base}/after")
+        info = {} if law == "reno" else {"thesis before its ns-2 fix": before}
         setting = f"{_HEAD[law]}, {n} flows, {router.upper()}"
         case = {"router": router, "flows": n, "law": law}
         rows.append(_spread_row(runs, (router, n, law, 100), setting, ref, info, case))
@@ -327,33 +318,24 @@ def _mix_rows(runs: dict[_Case, Any], router: str, n: int) -> tuple[list[Row], l
     t25: list[Row] = []
     mixes = [(m, p) for m in MIX_LAWS for p in MIX_PERCENTS] + [("vegas-1_3", 100)]
     for law, pct in mixes:
+        run, where, cap = (router, n, law, pct), f"{n} flows, {router.upper()}", law.capitalize()
         ref22 = doc(f"001/table{tab22}/{router}/n{n}/{law}/vegas{pct}")
         case22 = {"router": router, "flows": n, "law": law, "vegas_percent": pct}
-        setting22 = (
-            f"{law} + Reno ({pct} % {law.capitalize()}), {n} flows, {router.upper()}"
-            if pct < 100
-            else f"{law}, {n} flows, {router.upper()}"
-        )
-        if pct not in T325_PERCENTS:  # no one-run index, no goodputs per kind
-            t22.append(_spread_row(runs, (router, n, law, pct), setting22, ref22, {}, case22))
-            continue
+        who = f"{law} + Reno ({pct} % {cap})" if pct < 100 else law
         key = f"001/table3.25{_T325_LETTER[(router, law)]}/{router}/{law}/n{n}/vegas{pct}"
-        one_run = {_ONE_RUN: doc(f"{key}/jain")}
-        t22.append(_spread_row(runs, (router, n, law, pct), setting22, ref22, one_run, case22))
-        pk = runs[(router, n, law, pct, "packet")]
-        ode = runs.get((router, n, law, pct, "ode"))
-        for kind, label in (("vegas", law.capitalize()), ("reno", "Reno")):
+        one_run = {_ONE_RUN: doc(f"{key}/jain")} if pct in T325_PERCENTS else {}
+        t22.append(_spread_row(runs, run, f"{who}, {where}", ref22, one_run, case22))
+        if pct not in T325_PERCENTS:  # no one-run index, no goodputs per kind
+            continue
+        pk, ode = runs[(*run, "packet")], runs.get((*run, "ode"))
+        for kind, label in (("vegas", cap), ("reno", "Reno")):
             ov = _NO_ODE if ode is None else _kind_goodput(ode, kind)
             ref = doc(f"{key}/{kind}_goodput") / 1e3
             vals = engine_cells(_NO_CF, _NO_ROUNDS, ov, _kind_goodput(pk, kind), ref)
-            who = (
-                f"{law}, flows of a {pct} % mix with Reno"
-                if kind == "vegas"
-                else f"Reno, flows of a mix with {pct} % {law.capitalize()}"
-            )
+            mix = f"{law}, flows of a {pct} % mix with Reno"
+            who = mix if kind == "vegas" else f"Reno, flows of a mix with {pct} % {cap}"
             q, case = f"mean goodput of the {label} flows, 20–60 s", {**case22, "kind": kind}
-            setting = f"{who}, {n} flows, {router.upper()}"
-            t25.append(Row(setting, q, "kb/s", "throughput", vals, DOCUMENT, case=case))
+            t25.append(Row(f"{who}, {where}", q, "kb/s", "throughput", vals, DOCUMENT, case=case))
     return t22, t25
 
 

@@ -420,22 +420,20 @@ def _t27_rows(r27: dict[str, Any], r27_iw2: dict[str, Any]) -> list[Row]:
     of 2 packets beside."""
     if "error" in r27:
         return []
-    first, excess = _t27_medians(r27)
     beside = _t27_medians(r27_iw2) if "error" not in r27_iw2 else None
     setting = "vegas-3, flows of a 50 % mix with Reno, delayed ACKs, 30 flows, RED-5-15"
     quantities = (
-        ("first recorded BaseRTT, median over the Vegas flows", first, "first_base_rtt_median"),
+        ("first recorded BaseRTT, median over the Vegas flows", "first_base_rtt_median"),
         (
             "last recorded BaseRTT minus the round-trip propagation, median over the Vegas flows",
-            excess,
             "last_base_rtt_excess_median",
         ),
     )
     rows = []
-    for j, (q, v, key) in enumerate(quantities):
-        extra = {_IW2: beside[j]} if beside is not None else None
-        ref = doc(f"001/table3.27/{key}")
-        rows.append(_packet_row(setting, q, "s", "time", v, ref, {"quantity": key}, extra))
+    for j, ((q, key), v) in enumerate(zip(quantities, _t27_medians(r27), strict=True)):
+        extra = None if beside is None else {_IW2: beside[j]}
+        ref, case = doc(f"001/table3.27/{key}"), {"quantity": key}
+        rows.append(_packet_row(setting, q, "s", "time", v, ref, case, extra))
     return rows
 
 

@@ -213,19 +213,11 @@ class ReportSummary:
 
     def markdown(self) -> list[str]:
         """The summary as Markdown lines."""
-        out = ["## Summary", "", self.overview(), ""]
-        out += [
-            prose("summary", "table_intro"),
-            "",
-            "| algorithm | " + " | ".join(LAYERS) + " |",
-            "|---|" + "---|" * len(LAYERS),
-        ]
+        n_bad = sum(not c.agree for c in self.verdict_cells)
+        out = ["## Summary", "", self.overview(), "", prose("summary", "table_intro"), ""]
+        out += ["| algorithm | " + " | ".join(LAYERS) + " |", "|---|" + "---|" * len(LAYERS)]
         out += [f"| {a} | " + " | ".join(cells) + " |" for a, cells in self.table_rows()]
-        out += [
-            "",
-            prose("summary", "by_mechanism", n_bad=sum(not c.agree for c in self.verdict_cells)),
-            "",
-        ]
+        out += ["", prose("summary", "by_mechanism", n_bad=n_bad), ""]
         for mid, n in self.mechanism_counts():
             link = f"[{mid}](../docs/mechanisms.md#{mid})" if mid != "unexplained" else mid
             out.append(f"- {link}: {n}")
@@ -241,13 +233,10 @@ class ReportSummary:
             "<p>Agreeing cells per algorithm and layer, <i>with the documents · with the "
             "packet simulator</i> (agree/compared; – none):</p>"
         )
-        out.append(
-            "<table><tr><th>algorithm</th>" + "".join(f"<th>{e(x)}</th>" for x in LAYERS) + "</tr>"
-        )
-        for a, cells in self.table_rows():
-            out.append(
-                f"<tr><td>{e(a)}</td>" + "".join(f"<td>{e(c)}</td>" for c in cells) + "</tr>"
-            )
+        for i, (a, cells) in enumerate([("algorithm", LAYERS), *self.table_rows()]):
+            tag = "th" if i == 0 else "td"
+            row = "".join(f"<{tag}>{e(x)}</{tag}>" for x in cells)
+            out.append(("<table>" if i == 0 else "") + f"<tr><{tag}>{e(a)}</{tag}>{row}</tr>")
         out.append("</table><p>Differing cells by the mechanism that explains them:</p><ul>")
         out += [f"<li>{e(mid)}: {n}</li>" for mid, n in self.mechanism_counts()]
         out.append("</ul>")

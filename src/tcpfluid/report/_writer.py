@@ -164,19 +164,18 @@ def _md_table(section: str, t: Table, rows: bool = True) -> list[str]:
         caption += f" — {q}" + (f" ({unit})" if unit else "")
     head = ["setting", *([] if shared else ["quantity"]), *cols, "packet min–max"]
     head += ["verdict", "fluid vs packets", "explained by"]
-    agree = len(t.rows) - len(shown)
-    out = [f"**{_md_escape(caption)}** (tolerance: {_table_kinds(t)})", ""]
     note = (
-        f"{agree} of {len(t.rows)} rows agree, against the reference and between the layers "
-        "(their values: index.html and report.json)" + ("; the rows that differ:" if shown else ".")
+        f"{len(t.rows) - len(shown)} of {len(t.rows)} rows agree, against the reference and "
+        "between the layers (their values: index.html and report.json)"
     )
-    if not rows:
-        if shown:
-            note = note.replace("; the rows that differ:", f"; [the {len(shown)} that differ]")
-            note += f"(sections/{section}.md)."
-        return [*out, note, ""]
-    out += [note, ""]
     if not shown:
+        note += "."
+    elif rows:
+        note += "; the rows that differ:"
+    else:
+        note += f"; [the {len(shown)} that differ](sections/{section}.md)."
+    out = [f"**{_md_escape(caption)}** (tolerance: {_table_kinds(t)})", "", note, ""]
+    if not (rows and shown):
         return out
     out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in shown:
