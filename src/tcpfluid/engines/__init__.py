@@ -25,12 +25,11 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._deprecation import renamed_keywords
 from .._validation import check_choice, check_int, check_progress
 from ..algorithms.registry import law_class
 from ..results import Result
 from ..scenarios import Scenario, build_scenario
-from ._base import RECORD_FIELDS, Engine
+from ._base import RECORD_FIELDS, Engine, renamed_keywords
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._ode import Hybrid, Ode
