@@ -74,14 +74,13 @@ def _algorithms(values: list[str] | None, base: Any) -> list[str | None]:
     return list(dict.fromkeys(out))
 
 
-def _engine_value(p: Any, checked: dict[tuple[str, str, int], float | None]) -> float | None:
-    """The checked engine's value of prediction ``p`` (``None``: none)."""
-    return checked.get((p.quantity, p.flow, -1 if p.change is None else p.change))
-
-
-def _difference(engine_value: float | None, predicted: float | None) -> float | None:
-    """Engine value minus prediction (``None`` when either is missing)."""
-    return None if engine_value is None or predicted is None else engine_value - predicted
+def _checked(
+    p: Any, checked: dict[tuple[str, str, int], float | None]
+) -> tuple[float | None, float | None]:
+    """The checked engine's value of prediction ``p`` and its difference from the
+    prediction (``None``: missing)."""
+    v = checked.get((p.quantity, p.flow, -1 if p.change is None else p.change))
+    return v, None if v is None or p.value is None else v - p.value
 
 
 def _num(x: float | None, digits: int = 4) -> str:
@@ -192,8 +191,7 @@ def _json_one(
     ]
     diffs = []
     for p in preds:
-        v = _engine_value(p, checked)
-        d = _difference(v, p.value)
+        v, d = _checked(p, checked)
         diffs.append(
             {
                 "flow": p.flow,
@@ -248,8 +246,7 @@ def _print_one(
             when = f"change at {pr.change_time_s:g} s ({kinds[pr.change]})"
         row = [_LABELS[pr.quantity].format(when=when), _num(pr.value), pr.source]
         if engine is not None:
-            v = _engine_value(pr, checked)
-            d = _difference(v, pr.value)
+            v, d = _checked(pr, checked)
             diff = "-" if d is None else f"{d:+.4g}"
             if d is not None and pr.value:
                 diff += f" ({100 * d / abs(pr.value):+.1f} %)"
