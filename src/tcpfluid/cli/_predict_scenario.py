@@ -87,10 +87,6 @@ def _num(x: float | None, digits: int = 4) -> str:
     return "-" if x is None else f"{x:.{digits}g}"
 
 
-def _flow_range(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{names[0]} .. {names[-1]} ({len(names)} flows)"
-
-
 def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
     """Print the per-flow predictions of ``args.scenario`` (text or ``--json``)."""
     from ..metrics import run_changes
@@ -265,8 +261,10 @@ def _print_one(
     head.append("note")
     body = []
     for members, group_cells in groups:
+        n = len(members)
+        first = members[0] if n == 1 else f"{members[0]} .. {members[-1]} ({n} flows)"
         for i, row in enumerate(group_cells):
-            body.append([_flow_range(members) if i == 0 else "", *row[:-1], note_ref(row[-1])])
+            body.append([first if i == 0 else "", *row[:-1], note_ref(row[-1])])
     print(f"algorithm: {algorithm}")
     print(_columns(head, body))
     for i, text in enumerate(footnotes, start=1):
