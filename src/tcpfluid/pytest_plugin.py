@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from .testing import CLOSED_FORM as _CLOSED_FORM
+from .testing import ENGINES as _ENGINES
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
@@ -22,8 +25,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["Checks"]
 
-_ENGINES = ("rounds", "ode", "packet")
-_CLOSED_FORM = "closed-form"
 _SLOW = "tcpfluid_slow"
 
 

@@ -69,16 +69,14 @@ def refuse_repeated_options(parser: argparse.ArgumentParser) -> argparse.Argumen
     return parser
 
 
-JOBS_HELP = (
-    "worker processes (default: the CPUs this process may use, capped at the work; 0: the "
-    "same; 1: everything in this process)"
-)
-
-
 def add_jobs_option(p: argparse.ArgumentParser, extra: str = "") -> None:
     """Add ``-j/--jobs N`` to ``p`` (read into ``args.jobs`` as text; :func:`parse_jobs`)."""
+    help = (
+        "worker processes (default: the CPUs this process may use, capped at the work; 0: the "
+        "same; 1: everything in this process)"
+    )
     p.add_argument(
-        "-j", "--jobs", default=None, metavar="N", help=JOBS_HELP + (f"; {extra}" if extra else "")
+        "-j", "--jobs", default=None, metavar="N", help=help + (f"; {extra}" if extra else "")
     )
 
 
@@ -124,13 +122,6 @@ def parse_sets(items: list[str]) -> dict[str, str]:
     return out
 
 
-_PARAM_HELP = (
-    "a law parameter of some flows (repeatable): [SELECTOR:]KEY=VALUE, SELECTOR an "
-    "algorithm (vegas:alpha=1), a flow's name, a position or range from 1 (1-8:alpha=1); "
-    "without a selector every flow"
-)
-
-
 def add_param_option(p: argparse.ArgumentParser) -> None:
     """Add the repeatable ``--param`` option (read into ``args.params``)."""
     p.add_argument(
@@ -139,7 +130,9 @@ def add_param_option(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="[SEL:]KEY=VALUE",
-        help=_PARAM_HELP,
+        help="a law parameter of some flows (repeatable): [SELECTOR:]KEY=VALUE, SELECTOR an "
+        "algorithm (vegas:alpha=1), a flow's name, a position or range from 1 (1-8:alpha=1); "
+        "without a selector every flow",
     )
 
 

@@ -74,22 +74,17 @@ def _algorithms(values: list[str] | None, base: Any) -> list[str | None]:
     return list(dict.fromkeys(out))
 
 
-def _engine_value(p: Any, checked: dict[tuple[str, str, int], float | None]) -> float | None:
-    """The checked engine's value of prediction ``p`` (``None``: none)."""
-    return checked.get((p.quantity, p.flow, -1 if p.change is None else p.change))
-
-
-def _difference(engine_value: float | None, predicted: float | None) -> float | None:
-    """Engine value minus prediction (``None`` when either is missing)."""
-    return None if engine_value is None or predicted is None else engine_value - predicted
+def _checked(
+    p: Any, checked: dict[tuple[str, str, int], float | None]
+) -> tuple[float | None, float | None]:
+    """The checked engine's value of prediction ``p`` and its difference from the
+    prediction (``None``: missing)."""
+    v = checked.get((p.quantity, p.flow, -1 if p.change is None else p.change))
+    return v, None if v is None or p.value is None else v - p.value
 
 
 def _num(x: float | None, digits: int = 4) -> str:
     return "-" if x is None else f"{x:.{digits}g}"
-
-
-def _flow_range(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else f"{names[0]} .. {names[-1]} ({len(names)} flows)"
 
 
 def run_scenario_mode(args: argparse.Namespace, sets: dict[str, str]) -> int:
@@ -192,8 +187,7 @@ def _json_one(
     ]
     diffs = []
     for p in preds:
-        v = _engine_value(p, checked)
-        d = _difference(v, p.value)
+        v, d = _checked(p, checked)
         diffs.append(
             {
                 "flow": p.flow,
@@ -248,8 +242,7 @@ def _print_one(
             when = f"change at {pr.change_time_s:g} s ({kinds[pr.change]})"
         row = [_LABELS[pr.quantity].format(when=when), _num(pr.value), pr.source]
         if engine is not None:
-            v = _engine_value(pr, checked)
-            d = _difference(v, pr.value)
+            v, d = _checked(pr, checked)
             diff = "-" if d is None else f"{d:+.4g}"
             if d is not None and pr.value:
                 diff += f" ({100 * d / abs(pr.value):+.1f} %)"
@@ -268,8 +261,10 @@ def _print_one(
     head.append("note")
     body = []
     for members, group_cells in groups:
+        n = len(members)
+        first = members[0] if n == 1 else f"{members[0]} .. {members[-1]} ({n} flows)"
         for i, row in enumerate(group_cells):
-            body.append([_flow_range(members) if i == 0 else "", *row[:-1], note_ref(row[-1])])
+            body.append([first if i == 0 else "", *row[:-1], note_ref(row[-1])])
     print(f"algorithm: {algorithm}")
     print(_columns(head, body))
     for i, text in enumerate(footnotes, start=1):

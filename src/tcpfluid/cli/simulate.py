@@ -188,16 +188,10 @@ def run(args: argparse.Namespace) -> int:
 
     with progress_bar(f"{engine} run", enabled=not (args.quiet or args.json)) as bar:
         result = engines.simulate(scenario, engine, progress=bar, settle_band=band, **opts)
-    plain = scenario._plain_params()  # JSON-ready (an infinite buffer is None)
-    out = {
-        "scenario": args.scenario,
-        "algorithm": mix_label(scenario),
-        "engine": engine,
-        "params": {k: plain[k] for k, v in scenario.params.items() if v is not None},
-        **result.summary._to_dict(),  # per-flow lists as columns: written, never made
-        "status": result.status,
-        "message": result.message,
-    }
+    # the per-flow lists as columns: written, never made
+    out = engines._run_json(
+        args.scenario, mix_label(scenario), engine, result, result.summary._to_dict()
+    )
     if band is not None:
         out["settle_band"] = args.settle_band  # as given: JSON holds no infinity
     # the spellings of ``tcpfluid predict --json`` beside these (flow 0, as the keys above)

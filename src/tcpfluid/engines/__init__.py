@@ -25,12 +25,11 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .._deprecation import renamed_keywords
 from .._validation import check_choice, check_int, check_progress
 from ..algorithms.registry import law_class
 from ..results import Result
 from ..scenarios import Scenario, build_scenario
-from ._base import RECORD_FIELDS, Engine
+from ._base import RECORD_FIELDS, Engine, renamed_keywords
 
 if TYPE_CHECKING:  # pragma: no cover
     from ._ode import Hybrid, Ode
@@ -316,14 +315,22 @@ def run_named(
     opts = _legacy_options(engine, rtt_model, seed)
     scenario = build_scenario(scenario_name, **dict(sets or {})).with_algorithm(algorithm)
     result = simulate(scenario, engine, progress=progress, **opts)
-    plain = scenario._plain_params()  # JSON-ready (an infinite buffer is None)
-    out = {
-        "scenario": scenario_name,
+    return _run_json(scenario_name, algorithm, engine, result, result.summary.to_dict()), result
+
+
+def _run_json(
+    name: str, algorithm: str, engine: str, result: Result, summary: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The JSON dict of ``tcpfluid simulate``: the run, the scenario's parameters that are
+    set (JSON-ready: an infinite buffer is ``None``), the ``summary`` keys, the status."""
+    sc = result.scenario
+    plain = sc._plain_params()
+    return {
+        "scenario": name,
         "algorithm": algorithm,
         "engine": engine,
-        "params": {k: plain[k] for k, v in scenario.params.items() if v is not None},
-        **result.summary.to_dict(),
+        "params": {k: plain[k] for k, v in sc.params.items() if v is not None},
+        **summary,
+        "status": result.status,
+        "message": result.message,
     }
-    out.setdefault("status", result.status)
-    out.setdefault("message", result.message)
-    return out, result

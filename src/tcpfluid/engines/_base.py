@@ -1,10 +1,11 @@
 """What every engine shares: the options base class (the recording vocabulary), the
-capabilities lookup, the round-log and sample helpers."""
+capabilities lookup, the older option names (:func:`renamed_keywords`), the round-log and
+sample helpers."""
 
 from __future__ import annotations
 
 import contextvars
-import functools
+import warnings
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -12,10 +13,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
-from .._validation import check_bool, check_int, check_positive
+from .._validation import check_int, check_positive
+from ..results import Result, RoundLog, Summary
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..results import Result, RoundLog, Summary
     from ..scenarios import Scenario
     from ..scenarios.reduction import Capabilities
 
@@ -108,7 +109,7 @@ class Engine:
 
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
-        """The engine's older option names (for :func:`tcpfluid._deprecation.renamed_keywords`):
+        """The engine's older option names (for :func:`renamed_keywords`):
         old name -> new name, or ``(new name, conversion, note)``; ``scenario`` gives the
         conversions counted in the run's own units (rounds, points)."""
         return {}
@@ -201,8 +202,6 @@ class Engine:
     ) -> Result:
         """The :class:`~tcpfluid.results.Result` of sample times ``t`` and windows ``w``
         (flows x samples); the queue and the throughputs NaN where not recorded."""
-        from ..results import Result
-
         if queue is None or not self.records("queue_pkts"):
             queue = np.full_like(t, np.nan)
         if throughput is None or not self.records("throughput_pps"):
@@ -221,14 +220,37 @@ class Engine:
         skip = ("record_interval_s", "record")
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in skip}
 
-    def _check_bools(self, *names: str) -> None:
-        """Each option of ``names`` checked (:func:`~tcpfluid._validation.check_bool`) and
-        kept as a plain bool."""
-        for name in names:
-            object.__setattr__(self, name, check_bool(name, getattr(self, name)))
-
 
 # ------------------------------------------------------------------ helpers of the engines
+#: old name -> new name, or (new name, conversion of the old value, how the unit changed)
+Renamed = Mapping[str, "str | tuple[str, Callable[[Any], Any], str]"]
+
+
+def renamed_keywords(
+    where: str, options: Mapping[str, Any], renamed: Renamed, *, stacklevel: int = 3
+) -> dict[str, Any]:
+    """``options`` with every older name of ``renamed`` replaced by its new name (the value
+    converted when the unit changed), with a :class:`DeprecationWarning` naming both
+    (``where``: what takes the options, ``"the rounds engine"``); a ``TypeError`` when both
+    an old name and its new name are given."""
+    out = dict(options)
+    for old, spec in renamed.items():
+        if old not in out:
+            continue
+        new, convert, note = (spec, None, "") if isinstance(spec, str) else spec
+        if new in out:
+            raise TypeError(f"{where}: give {new} or its older name {old}, not both")
+        value = out.pop(old)
+        out[new] = value if convert is None else convert(value)
+        warnings.warn(
+            f"{where}: the option {old!r} is deprecated; use {new!r}"
+            + (f" ({note})" if note else ""),
+            DeprecationWarning,
+            stacklevel=stacklevel,
+        )
+    return out
+
+
 def counted_option(
     name: str,
     minimum: int,
@@ -277,7 +299,7 @@ def traced_log(fl: Any) -> RoundLog:
     ``round_next_cwnd_pkts``, ``round_phase`` and, where the trace keeps them,
     ``round_rtt_mean_s``, ``round_rtt_min_s``, ``round_rtt_max_s``, ``round_base_rtt_s``,
     ``round_delta_pkts``)."""
-    return _round_log_type()(
+    return RoundLog(
         time_s=np.asarray(fl.round_t_s, dtype=np.float64),
         window_pkts=np.asarray(fl.round_cwnd_pkts, dtype=np.float64),
         next_window_pkts=np.asarray(fl.round_next_cwnd_pkts, dtype=np.float64),
@@ -294,14 +316,6 @@ def summary_of(label: str, sc: Scenario, recs: Any, **kw: Any) -> Summary:
     kw.setdefault("bottleneck", bottleneck_name(sc))
     kw.setdefault("settle_band", _SETTLE_BAND.get())
     return summarise(label, sc, recs, end_s=sc.duration_s, **kw)
-
-
-@functools.cache
-def _round_log_type() -> Any:
-    """:class:`~tcpfluid.results.RoundLog` (imported once, not once per flow)."""
-    from ..results import RoundLog
-
-    return RoundLog
 
 
 def bottleneck_name(sc: Scenario) -> str:

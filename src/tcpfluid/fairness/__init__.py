@@ -25,6 +25,7 @@ measurement windows as the ODE's.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Callable, Sequence
@@ -263,11 +264,6 @@ def _throughputs(summary: Summary) -> FloatArray:
     return np.array([0.0 if x is None else x for x in summary.throughput_pps], dtype=np.float64)
 
 
-def _packet(scenario: Scenario) -> Result:
-    """The packet run of ``scenario`` through :func:`tcpfluid.simulate`."""
-    return simulate(scenario, "packet")
-
-
 def _jain_or_nan(x: FloatArray) -> float:
     """Jain's index, NaN when no flow is active or none delivered anything."""
     x = np.asarray(x, dtype=np.float64)
@@ -314,7 +310,7 @@ def _check_algorithms(name: str, algorithms: Sequence[str]) -> list[str]:
 
 def _check_engine(packet_engine: Any) -> PacketEngine | None:
     if packet_engine is True or packet_engine == "packet":
-        return _packet
+        return functools.partial(simulate, engine="packet")  # tcpfluid.simulate's packet run
     if packet_engine is not None and (packet_engine is False or not callable(packet_engine)):
         raise TypeError(
             f"packet_engine must be None, 'packet' (tcpfluid.simulate's packet engine) or a "

@@ -36,18 +36,6 @@ def _cache_key(point: Mapping[str, Any], engine: str, options: Mapping[str, Any]
     return hashlib.sha256(_canonical(key).encode()).hexdigest()
 
 
-def _valid_value(v: Any) -> bool:
-    """A metric value as engines report it: ``None``, a bool, a finite number, or a list
-    of those (one per flow or per change)."""
-    if v is None or isinstance(v, bool):
-        return True
-    if isinstance(v, int | float):
-        return math.isfinite(v)
-    if isinstance(v, list):
-        return all(x is None or (isinstance(x, int | float) and math.isfinite(x)) for x in v)
-    return False
-
-
 #: the range each metric can take (inclusive; ``None`` entries and empty lists allowed):
 #: a share in [0, 1], a count or duration >= 0, a window > 0, a flag True/False
 _SHARE, _AT_LEAST_0, _POSITIVE, _FLAG = (0.0, 1.0), (0.0, math.inf), (0.0, math.inf), "flag"
@@ -78,15 +66,21 @@ _SHARE_SLACK = 1e-9
 
 
 def _in_domain(name: str, v: Any) -> bool:
-    """``v`` is a valid value (:func:`_valid_value`) inside :data:`METRIC_DOMAINS` of
-    ``name`` (a metric without a listed domain: any valid value)."""
-    if not _valid_value(v):
-        return False
+    """``v`` is a metric value as engines report it (``None``, a bool, a finite number, or a
+    list of those: one per flow or per change) inside :data:`METRIC_DOMAINS` of ``name`` (a
+    metric without a listed domain: any such value)."""
     dom = METRIC_DOMAINS.get(name)
-    if dom is None or v is None:
-        return True
-    if isinstance(dom, str):  # _FLAG
-        return isinstance(v, bool)
+    if v is None or isinstance(v, bool):
+        return v is None or not isinstance(dom, tuple)
+    if isinstance(v, int | float):
+        if not math.isfinite(v):
+            return False
+    elif not isinstance(v, list) or not all(
+        x is None or (isinstance(x, int | float) and math.isfinite(x)) for x in v
+    ):
+        return False
+    if not isinstance(dom, tuple):  # no domain: any such value; _FLAG: a bool only
+        return dom is None
     lo, hi = dom
     hi = hi * (1.0 + _SHARE_SLACK) if math.isfinite(hi) else hi
     values = v if isinstance(v, list) else [v]

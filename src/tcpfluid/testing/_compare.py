@@ -319,8 +319,16 @@ def _judge(
     raise LayersDisagree(message, off, rows)
 
 
-def _required_tolerance(tolerance: Any, quantities: Sequence[str]) -> dict[str, Tolerance]:
-    tols = _tolerances(tolerance, quantities)
+def _judged_rows(
+    args: tuple[Any, ...], tolerance: Any, cache: RunCache | None, *, closed_form: bool
+) -> list[dict[str, Any]]:
+    """The rows of an assertion (``args``: those of :func:`_prepare`), judged against
+    ``tolerance`` (required, each with a reason); with ``closed_form``, a closed form must
+    apply to at least one value (else the check could not fail)."""
+    __tracebackhide__ = True
+    sc, eng, qs, opts = _prepare(*args)
+    reference = args[3]
+    tols = _tolerances(tolerance, qs)
     if tols is None:
         raise TypeError(
             "tolerance is required: a Tolerance(rel=..., reason=...) or one per quantity"
@@ -331,7 +339,15 @@ def _required_tolerance(tolerance: Any, quantities: Sequence[str]) -> dict[str, 
                 f"the tolerance of {q!r} has no reason; state why the layers may differ that "
                 "much (Tolerance(rel=0.2, reason='...'))"
             )
-    return tols
+    rows = _rows(sc, eng, qs, reference, opts, cache or RunCache(), tols)
+    if closed_form and all(r["reference"] is None for r in rows):
+        notes = sorted({r["note"] for r in rows})
+        raise ValueError(
+            f"no closed form applies to {', '.join(qs)} on scenario {sc.name!r}: "
+            + "; ".join(notes)
+        )
+    _judge(sc, rows, reference, tols, eng)
+    return rows
 
 
 def assert_layers_agree(
@@ -370,11 +386,8 @@ def assert_layers_agree(
         whole table.
     """
     __tracebackhide__ = True
-    sc, eng, qs, opts = _prepare(scenario, engines, quantities, reference, algorithm, sets, options)
-    tols = _required_tolerance(tolerance, qs)
-    rows = _rows(sc, eng, qs, reference, opts, cache or RunCache(), tols)
-    _judge(sc, rows, reference, tols, eng)
-    return rows
+    args = (scenario, engines, quantities, reference, algorithm, sets, options)
+    return _judged_rows(args, tolerance, cache, closed_form=False)
 
 
 def assert_matches_closed_form(
@@ -404,19 +417,8 @@ def assert_matches_closed_form(
         No requested quantity has a closed form on this scenario.
     """
     __tracebackhide__ = True
-    sc, eng, qs, opts = _prepare(
-        scenario, engines, quantities, CLOSED_FORM, algorithm, sets, options
-    )
-    tols = _required_tolerance(tolerance, qs)
-    rows = _rows(sc, eng, qs, CLOSED_FORM, opts, cache or RunCache(), tols)
-    if all(r["reference"] is None for r in rows):
-        notes = sorted({r["note"] for r in rows})
-        raise ValueError(
-            f"no closed form applies to {', '.join(qs)} on scenario {sc.name!r}: "
-            + "; ".join(notes)
-        )
-    _judge(sc, rows, CLOSED_FORM, tols, eng)
-    return rows
+    args = (scenario, engines, quantities, CLOSED_FORM, algorithm, sets, options)
+    return _judged_rows(args, tolerance, cache, closed_form=True)
 
 
 @dataclass(frozen=True)
