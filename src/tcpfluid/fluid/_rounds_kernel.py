@@ -358,13 +358,13 @@ def _totals_rule(
 
 def _least_rule(least: Any, act: Any, off: bool, now: Any, out: Any) -> None:
     """The running minimum ``least`` (per flow, in place) taken with this round's ``now``
-    (per flow, or one value for every flow) at the active flows (``act``, when ``off``:
-    some flow is not); when ``off``, what the law reads into ``out``: the minimum, or
-    ``now`` for a flow with none yet (a flow that joined this round; otherwise the law
-    reads ``least``)."""
-    one = now.shape[0] == 1
+    (one value per flow, or per group of consecutive flows) at the active flows (``act``,
+    when ``off``: some flow is not); when ``off``, what the law reads into ``out``: the
+    minimum, or ``now`` for a flow with none yet (a flow that joined this round; otherwise
+    the law reads ``least``)."""
+    m = least.shape[0] // now.shape[0]  # (the flows of one value)
     for i in range(least.shape[0]):
-        j = 0 if one else i
+        j = i // m
         v = _mn(least[i], np.inf if (off and not act[i]) else now[j])
         least[i] = v
         if off:
@@ -372,24 +372,26 @@ def _least_rule(least: Any, act: Any, off: bool, now: Any, out: Any) -> None:
 
 
 def _sample_rule(
-    base: Any, fwd: Any, act: Any, cwnd0: Any, rtts: Any, out: Any, off: bool, w1: Any,
-    acks: Any, delta: Any,
+    base: Any, fwd: Any, act: Any, cwnd0: Any, rtts: Any, seen_min: Any, out: Any, off: bool,
+    w1: Any, acks: Any, delta: Any,
 ) -> None:  # fmt: skip
-    """A class's sample (several classes, so one scenario; its law deciding its flows
-    alone): the rows of ``out`` are the :class:`~tcpfluid.algorithms.base.RoundSample`'s
-    arrays, the round's RTTs (``rtts``: min, mean, max, forward min, forward mean) for
-    every flow, the running minima ``base`` and ``fwd`` (in place, :func:`_least_rule`),
-    the windows ``w1`` (an inactive flow's: ``cwnd0``); unless ``delta`` is empty, Δ of
-    the windows ``w1`` from the base and mean RTTs the law reads into it
-    (:func:`~tcpfluid.algorithms._common.backlog`, recorded)."""
+    """A round-clock class's sample (docs/round-model.md): the rows of ``out`` are the
+    :class:`~tcpfluid.algorithms.base.RoundSample`'s arrays, the RTTs ``rtts`` (min, mean,
+    max, forward min, forward mean; one column per scenario of the class's flows, or per
+    flow) with ``seen_min`` the round's minimum each flow reads, the running minima ``base``
+    and ``fwd`` (in place, :func:`_least_rule`), the windows ``w1`` (an inactive flow's:
+    ``cwnd0``); unless ``delta`` is empty, Δ of the windows ``w1`` from the base and mean
+    RTTs the law reads into it (:func:`~tcpfluid.algorithms._common.backlog`)."""
     _least_rule(base, act, off, rtts[0], out[1])
     _least_rule(fwd, act, off, rtts[3], out[7])
+    m = w1.shape[0] // rtts.shape[1]  # (the flows of one column)
     for i in range(w1.shape[0]):
+        j = i // m
         if not off:
             out[1, i], out[7, i] = base[i], fwd[i]
         out[0, i] = cwnd0[i] if (off and not act[i]) else w1[i]
-        out[2, i], out[3, i], out[4, i] = rtts[1, 0], rtts[0, 0], rtts[2, 0]
-        out[5, i], out[6, i] = acks[i], rtts[4, 0]
+        out[2, i], out[3, i], out[4, i] = rtts[1, j], seen_min[j], rtts[2, j]
+        out[5, i], out[6, i] = acks[i], rtts[4, j]
     if delta.shape[0]:
         for i in range(w1.shape[0]):
             delta[i] = backlog(w1[i], out[1, i], out[2, i])
@@ -446,13 +448,10 @@ def _compiled() -> Any:
         sig = types.void(arr, arr, arr, arr, vec, f8, vec, vec, f8, types.boolean)
         RULES["totals"] = _entry(njit(sig, **JIT_OPTIONS)(_totals_rule))
         flag = types.Array(types.boolean, 1, "A", readonly=True)
-        sig = types.void(types.Array(f8, 1, "A"), flag, types.boolean, vec, types.Array(f8, 1, "A"))
-        least = njit(sig, **JIT_OPTIONS)(_resolved(_least_rule, names))
-        RULES["least"] = _entry(least)
-        names["_least_rule"] = least
+        names["_least_rule"] = inline(_resolved(_least_rule, names))
         sig = types.void(
             types.Array(f8, 1, "A"), types.Array(f8, 1, "A"), flag, vec,
-            types.Array(f8, 2, "C"), types.Array(f8, 2, "C"), types.boolean, vec, vec,
+            types.Array(f8, 2, "A"), vec, types.Array(f8, 2, "C"), types.boolean, vec, vec,
             types.Array(f8, 1, "C"),
         )  # fmt: skip
         RULES["sample"] = _entry(njit(sig, **JIT_OPTIONS)(_resolved(_sample_rule, names)))
@@ -470,14 +469,14 @@ def _entry(fn: Any) -> Any:
     return fn
 
 
-#: the compiled :func:`_growth_rule`, :func:`_totals_rule`, :func:`_least_rule` and
-#: :func:`_sample_rule` by name (:func:`rule`)
+#: the compiled :func:`_growth_rule`, :func:`_totals_rule` and :func:`_sample_rule` by
+#: name (:func:`rule`)
 RULES: dict[str, Any] = {}
 
 
 def rule(name: str) -> Any:
     """The compiled rule ``name`` of :data:`RULES` (``"growth"``, ``"totals"``,
-    ``"least"``, ``"sample"``; compiled, or loaded from the cache, on first use), called
+    ``"sample"``; compiled, or loaded from the cache, on first use), called
     with arrays of its signature."""
     if not RULES:
         _compiled()
@@ -529,7 +528,7 @@ class ClassKernel:
         #: RTTs the law reads
         self.qf = (R[Q_MIN], R[Q_MEAN], R[Q_MAX], R[Q_1])
         self.seen = (R[Q_MIN], R[Q_MEAN], R[Q_MAX], R[SEEN_1])
-        self.rtts = (R[RTTS], R[RTTS + 1], R[RTTS + 2], R[RTTS + 3], R[RTTS + 4])
+        self.rtts = R[RTTS : RTTS + 5]
         self.lost = R[LOST] if finite else None
         self.duration = R[DURATION]
         #: the clock at the end of round ``k`` (from 0): ``clocks[(k + 1) % 2]``
