@@ -105,7 +105,8 @@ def _sample(base: np.ndarray, act: np.ndarray, off: bool, rtts: np.ndarray) -> n
     n = base.size
     out, w1 = np.empty((8, n)), 10.0 + np.arange(n)
     fwd = base.copy()
-    rk.rule("sample")(base, fwd, act, np.full(n, 5.0), rtts, rtts[0], out, off, w1, w1, np.empty(0))
+    args = (rtts, rtts[0].copy(), out, off, w1, w1, np.empty(0), True, True)
+    rk.rule("sample")(base, fwd, act, np.full(n, 5.0), *args)
     np.testing.assert_array_equal(fwd, base)  # (the forward minimum, from the same RTTs)
     return out
 

@@ -524,7 +524,8 @@ class RoundEngine:
         mine = self.in_class[c]
         keep = {k: v.copy() for k, v in state.items()}
         counts = mine if counting else self.none
-        self.full[:, ix] = self.samples[c][0]
+        for k, row in enumerate(vars(sample).values()):
+            self.full[k, ix] = row
         cwnd0, incr, cap = decide(
             self.law, state, RoundSample(*self.full), lost, mine & self.active, self.full[0],
             run.frac, counts, self.losses, None, self.recovering,

@@ -356,45 +356,42 @@ def _totals_rule(
             rate[i] = g[i] / (d_flow[i] + q_mu)
 
 
-def _least_rule(least: Any, act: Any, off: bool, now: Any, out: Any) -> None:
-    """The running minimum ``least`` (per flow, in place) taken with this round's ``now``
-    (one value per flow, or per group of consecutive flows) at the active flows (``act``,
-    when ``off``: some flow is not); when ``off``, what the law reads into ``out``: the
-    minimum, or ``now`` for a flow with none yet (a flow that joined this round; otherwise
-    the law reads ``least``)."""
-    m = least.shape[0] // now.shape[0]  # (the flows of one value)
-    for i in range(least.shape[0]):
-        j = i // m
-        v = _mn(least[i], np.inf if (off and not act[i]) else now[j])
-        least[i] = v
-        if off:
-            out[i] = v if np.isfinite(v) else now[j]
-
-
 def _sample_rule(
     base: Any, fwd: Any, act: Any, cwnd0: Any, rtts: Any, seen_min: Any, out: Any, off: bool,
-    w1: Any, acks: Any, delta: Any,
+    w1: Any, acks: Any, delta: Any, own_mins: bool, own_rtts: bool,
 ) -> None:  # fmt: skip
     """A round-clock class's sample (docs/round-model.md): the rows of ``out`` are the
-    :class:`~tcpfluid.algorithms.base.RoundSample`'s arrays, the RTTs ``rtts`` (min, mean,
-    max, forward min, forward mean; one column per scenario of the class's flows, or per
-    flow) with ``seen_min`` the round's minimum each flow reads, the running minima ``base``
-    and ``fwd`` (in place, :func:`_least_rule`), the windows ``w1`` (an inactive flow's:
-    ``cwnd0``); unless ``delta`` is empty, Δ of the windows ``w1`` from the base and mean
-    RTTs the law reads into it (:func:`~tcpfluid.algorithms._common.backlog`)."""
-    _least_rule(base, act, off, rtts[0], out[1])
-    _least_rule(fwd, act, off, rtts[3], out[7])
+    :class:`~tcpfluid.algorithms.base.RoundSample`'s arrays. The running minima ``base``
+    and ``fwd`` (per flow, in place) are taken with the RTTs ``rtts`` (min, mean, max,
+    forward min, forward mean; one column per scenario of the class's flows, or per flow)
+    at the active flows (``act``, when ``off``: some flow is not); the law reads the
+    minima (when ``off``, this round's for a flow with none yet: one that joined now), the
+    mean and maximum RTT, ``seen_min`` as the round's minimum, the windows ``w1`` (an
+    inactive flow's: ``cwnd0``) and ``acks``. Rows 1 and 7 are written when ``own_mins``
+    (else they are ``base`` and ``fwd``), rows 2, 3, 4, 6 when ``own_rtts`` (else they
+    are the rows of ``rtts``). Unless ``delta`` is empty, Δ of the windows ``w1`` from
+    the base and mean RTTs the law reads into it
+    (:func:`~tcpfluid.algorithms._common.backlog`)."""
     m = w1.shape[0] // rtts.shape[1]  # (the flows of one column)
+    Δ = delta.shape[0] != 0
     for i in range(w1.shape[0]):
-        j = i // m
-        if not off:
-            out[1, i], out[7, i] = base[i], fwd[i]
-        out[0, i] = cwnd0[i] if (off and not act[i]) else w1[i]
-        out[2, i], out[3, i], out[4, i] = rtts[1, j], seen_min[j], rtts[2, j]
-        out[5, i], out[6, i] = acks[i], rtts[4, j]
-    if delta.shape[0]:
-        for i in range(w1.shape[0]):
-            delta[i] = backlog(w1[i], out[1, i], out[2, i])
+        j = i if m == 1 else i // m
+        idle = off and not act[i]
+        b = _mn(base[i], np.inf if idle else rtts[0, j])
+        f = _mn(fwd[i], np.inf if idle else rtts[3, j])
+        base[i], fwd[i] = b, f
+        if off:
+            b = b if np.isfinite(b) else rtts[0, j]
+            f = f if np.isfinite(f) else rtts[3, j]
+        if own_mins:
+            out[1, i], out[7, i] = b, f
+        out[0, i] = cwnd0[i] if idle else w1[i]
+        out[5, i] = acks[i]
+        if own_rtts:
+            out[2, i], out[3, i], out[4, i] = rtts[1, j], seen_min[j], rtts[2, j]
+            out[6, i] = rtts[4, j]
+        if Δ:
+            delta[i] = backlog(w1[i], b, rtts[1, j])
 
 
 #: the compiled :func:`_round_rule` (made on first use: importing the model needs no Numba)
@@ -447,12 +444,11 @@ def _compiled() -> Any:
         arr = types.Array(f8, 1, "C")
         sig = types.void(arr, arr, arr, arr, vec, f8, vec, vec, f8, types.boolean)
         RULES["totals"] = _entry(njit(sig, **JIT_OPTIONS)(_totals_rule))
-        flag = types.Array(types.boolean, 1, "A", readonly=True)
-        names["_least_rule"] = inline(_resolved(_least_rule, names))
+        # (every array C-contiguous: the class's views of the engine's arrays are slices)
+        c1, c2 = types.Array(f8, 1, "C"), types.Array(f8, 2, "C")
         sig = types.void(
-            types.Array(f8, 1, "A"), types.Array(f8, 1, "A"), flag, vec,
-            types.Array(f8, 2, "A"), vec, types.Array(f8, 2, "C"), types.boolean, vec, vec,
-            types.Array(f8, 1, "C"),
+            c1, c1, types.Array(types.boolean, 1, "C"), c1, c2, c1, c2, types.boolean, c1, c1,
+            c1, types.boolean, types.boolean,
         )  # fmt: skip
         RULES["sample"] = _entry(njit(sig, **JIT_OPTIONS)(_resolved(_sample_rule, names)))
     return _RULE

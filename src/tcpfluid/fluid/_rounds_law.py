@@ -36,12 +36,14 @@ def _react_to_losses(
     incr: FloatArray,
     cap: FloatArray,
     burst: NDArray[np.bool_] | None = None,
+    own: bool = False,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The loss reactions of the flows ``hit`` (after the law's round decision): a timeout
     when a flow lost more than ``frac`` of its window, else a fast retransmit
     (``LOSS_BURST_TIMEOUT`` / ``LOSS_BURST`` of :mod:`tcpfluid.algorithms.base` for the
     flows ``burst`` whose ACKs the ACK path dropped in the round); the reaction replaces
-    the round's action (nothing added per ACK in the next round)."""
+    the round's action (nothing added per ACK in the next round), in place when ``own``
+    (the action's arrays are the engine's)."""
     flows = np.flatnonzero(hit)
     # every flow hit: no gathers, and the reaction's windows are the action (a law whose
     # loss reaction is its compiled rule gives a new array and only reads ``cwnd``)
@@ -67,7 +69,8 @@ def _react_to_losses(
         kind, idx, w = groups[0]
         new = np.asarray(law.on_loss(state, idx, kind, w), dtype=np.float64)
         return new, np.zeros(new.size), new.copy()
-    cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
+    if not own:
+        cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
     for kind, idx, w in groups:
         new = np.asarray(law.on_loss(state, idx, kind, w), dtype=np.float64)
         cwnd0[idx] = new
@@ -271,7 +274,7 @@ def decide(
     if hit is not None and any_of(hit):
         assert lost is not None
         cwnd0, incr, cap = _react_to_losses(
-            law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst
+            law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst, rule is not None
         )
         # a scenario whose clock has passed duration_s keeps stepping while others
         # of the batch finish; its losses after the end do not count
@@ -341,29 +344,40 @@ def class_sample(
     eng: RoundEngine, c: int, w1: FloatArray, acks: FloatArray, delta: FloatArray,
     rtts: FloatArray, seen_min: FloatArray,
 ) -> RoundSample:  # fmt: skip
-    """What the law of class ``c``'s flows measures over the class's round (arrays written
-    by every round, made on first use): the compiled sample rule on the RTTs ``rtts``
+    """What the law of class ``c``'s flows measures over the class's round (arrays made on
+    first use, written by every round): the compiled sample rule on the RTTs ``rtts``
     (rows min, mean, max, forward min, forward mean; a column per scenario, or per flow at
     its place in the burst) with ``seen_min`` the least RTT each flow's packets saw, the
-    windows ``w1`` and ``acks``; Δ into ``delta`` unless it is empty."""
+    windows ``w1`` and ``acks``; Δ into ``delta`` unless it is empty. The sample's base
+    RTTs are the engine's running minima when no flow joins or leaves, its RTTs the
+    round's rows when each scenario has one flow of the class (no copy)."""
     made = eng.samples[c]
     ix = eng.sel[c]
     if made is None:
         arrays = np.empty((8, eng.size[c] * eng.S))
+        rows = list(arrays)
+        own_mins = eng.staggered or not isinstance(ix, slice)
+        own_rtts = eng.size[c] > 1
+        if not own_mins:
+            rows[1], rows[7] = eng.base_rtt[ix], eng.fwd_base[ix]
+        if not own_rtts:
+            R = eng.kernels[c].rtts
+            rows[2], rows[3], rows[4], rows[6] = R[1], R[0], R[2], R[4]
         bound = None
         if isinstance(ix, slice):  # (the class's views of the engine's arrays, bound once)
             bound = partial(
                 rule("sample"), eng.base_rtt[ix], eng.fwd_base[ix], eng.active[ix], eng.cwnd0[ix]
             )
-        made = eng.samples[c] = (arrays, RoundSample(*arrays), bound)
-    arrays, sample, bound = made
+        made = eng.samples[c] = (arrays, RoundSample(*rows), bound, own_mins, own_rtts)
+    arrays, sample, bound, own_mins, own_rtts = made
     if bound is not None:
-        bound(rtts, seen_min, arrays, eng.off, w1, acks, delta)
+        bound(rtts, seen_min, arrays, eng.off, w1, acks, delta, own_mins, own_rtts)
         return sample
     base, fwd = eng.base_rtt[ix], eng.fwd_base[ix]
     rule("sample")(
-        base, fwd, eng.active[ix], eng.cwnd0[ix], rtts, seen_min, arrays, eng.off, w1, acks, delta
-    )
+        base, fwd, eng.active[ix], eng.cwnd0[ix], rtts, seen_min, arrays, eng.off, w1, acks,
+        delta, own_mins, own_rtts,
+    )  # fmt: skip
     eng.base_rtt[ix], eng.fwd_base[ix] = base, fwd
     return sample
 
