@@ -35,7 +35,6 @@ from ._rounds_law import (
     class_sample,
     decide,
     decide_alone,
-    join_flows,
     start_law,
 )
 from ._rounds_physics import (
@@ -343,11 +342,15 @@ class RoundEngine:
             joining = np.zeros(self.n, dtype=bool)
             joining[ix] = ~started & (by_scenario(start, self.S, m) <= t_n).reshape(-1)
             if any_of(joining):
+                # the law's fresh state and first action; their base RTTs forgotten
                 self.unseeded[c] = True
                 ls = self.ls
-                join_flows(
-                    ls, joining, self.cwnd0, self.incr, self.cap, self.base_rtt, self.fwd_base
-                )
+                for key, arr in ls.state.items():
+                    arr[joining] = ls.fresh[key][joining]
+                self.cwnd0[joining] = ls.init_cwnd[joining]
+                self.incr[joining] = ls.init_incr[joining]
+                self.cap[joining] = ls.init_cap[joining]
+                self.base_rtt[joining] = self.fwd_base[joining] = np.inf
                 self.started |= joining
                 started = self.started[ix]
             self.active[ix] = started & (by_scenario(stop, self.S, m) > t_n).reshape(-1)
@@ -493,15 +496,12 @@ class RoundEngine:
             if self.cross:
                 queue = queue * (self.mu * inv_mu)
         thr = None
-        if "throughput_pps" in kept:
-            if self.K == 1:  # (each scenario's duration over its flows)
-                S, m = self.S, self.size[c]
-                thr = np.divide(
-                    by_scenario(got, S, m), across_flows(duration, m),
-                    out=None if thr_out is None else by_scenario(thr_out, S, m),
-                ).reshape(-1)  # fmt: skip
-            else:
-                thr = got / duration
+        if "throughput_pps" in kept:  # (each scenario's duration over its flows)
+            S, m = self.S, self.size[c]
+            thr = np.divide(
+                by_scenario(got, S, m), across_flows(duration, m),
+                out=None if thr_out is None else by_scenario(thr_out, S, m),
+            ).reshape(-1)  # fmt: skip
         phase = self.ls.state["phase"][self.sel[c]]
         recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
 

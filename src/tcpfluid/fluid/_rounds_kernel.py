@@ -416,40 +416,27 @@ def _compiled() -> Any:
         from ..algorithms._common import backlog
 
         names["backlog"] = inline(backlog)
-
         names["red_average"], names["red_probability"] = red_average, red_probability
         for f in (_mx, _mn, _overflow, _rtts, _red, _standing, _forward):
             names[f.__name__] = inline(_resolved(f, names))
         rule = _resolved(_round_rule, names)
-        f8, i8 = types.float64, types.int64
+        f8, i8, flag = types.float64, types.int64, types.boolean
         vec = types.Array(f8, 1, "A", readonly=True)
-        sig = types.void(
-            types.Array(f8, 2, "C"), types.Array(i8, 1, "C"), types.Array(types.intp, 1, "C"),
-            types.Array(f8, 1, "C"), types.Array(f8, 1, "C"), types.Array(f8, 1, "C"),
-            types.Array(f8, 1, "C"), vec, vec, vec, vec, vec, i8,
-        )  # fmt: skip
-        _RULE = njit(sig, **JIT_OPTIONS)(rule)
-        grow = _resolved(_growth_rule, names)
-        sig = types.void(
-            vec,
-            vec,
-            vec,
-            vec,
-            types.Array(types.boolean, 1, "A", readonly=True),
-            types.boolean,
-            types.Array(f8, 1, "A"),
-            types.Array(f8, 1, "A"),
-        )
-        RULES["growth"] = _entry(njit(sig, **JIT_OPTIONS)(grow))
-        arr = types.Array(f8, 1, "C")
-        sig = types.void(arr, arr, arr, arr, vec, f8, vec, vec, f8, types.boolean)
-        RULES["totals"] = _entry(njit(sig, **JIT_OPTIONS)(_totals_rule))
-        # (every array C-contiguous: the class's views of the engine's arrays are slices)
         c1, c2 = types.Array(f8, 1, "C"), types.Array(f8, 2, "C")
         sig = types.void(
-            c1, c1, types.Array(types.boolean, 1, "C"), c1, c2, c1, c2, types.boolean, c1, c1,
-            c1, types.boolean, types.boolean,
+            c2, types.Array(i8, 1, "C"), types.Array(types.intp, 1, "C"), c1, c1, c1, c1, vec,
+            vec, vec, vec, vec, i8,
         )  # fmt: skip
+        _RULE = njit(sig, **JIT_OPTIONS)(rule)
+        rw, bools = types.Array(f8, 1, "A"), types.Array(flag, 1, "A", readonly=True)
+        sig = types.void(vec, vec, vec, vec, bools, flag, rw, rw)
+        RULES["growth"] = _entry(njit(sig, **JIT_OPTIONS)(_resolved(_growth_rule, names)))
+        sig = types.void(c1, c1, c1, c1, vec, f8, vec, vec, f8, flag)
+        RULES["totals"] = _entry(njit(sig, **JIT_OPTIONS)(_totals_rule))
+        # (every array C-contiguous: the class's views of the engine's arrays are slices)
+        sig = types.void(
+            c1, c1, types.Array(flag, 1, "C"), c1, c2, c1, c2, flag, c1, c1, c1, flag, flag
+        )
         RULES["sample"] = _entry(njit(sig, **JIT_OPTIONS)(_resolved(_sample_rule, names)))
     return _RULE
 

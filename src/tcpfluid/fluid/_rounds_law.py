@@ -133,26 +133,6 @@ def start_law(law: ControlLaw, n: int, staggered: bool) -> LawStart:
     return LawStart(state, fresh, cwnd0, incr, cap, cwnd0.copy(), incr.copy(), cap.copy())
 
 
-def join_flows(
-    ls: LawStart,
-    joining: NDArray[np.bool_],
-    cwnd0: FloatArray,
-    incr: FloatArray,
-    cap: FloatArray,
-    base_rtt: FloatArray,
-    fwd_base: FloatArray,
-) -> None:
-    """Give the flows ``joining`` the law's fresh state and first action, and forget their
-    base RTTs (in place; the caller's arrays)."""
-    for key, arr in ls.state.items():
-        arr[joining] = ls.fresh[key][joining]
-    cwnd0[joining] = ls.init_cwnd[joining]
-    incr[joining] = ls.init_incr[joining]
-    cap[joining] = ls.init_cap[joining]
-    base_rtt[joining] = np.inf
-    fwd_base[joining] = np.inf
-
-
 #: how a round's drop-tail overflow is shared among the flows (option ``drop_share``;
 #: docs/round-model.md, "Finite buffer"): in proportion to the windows, whole packets one
 #: per flow in turn (:class:`OverflowShare`), first on each flow's per-ACK growth
