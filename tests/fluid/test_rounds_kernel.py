@@ -105,7 +105,7 @@ def _sample(base: np.ndarray, act: np.ndarray, off: bool, rtts: np.ndarray) -> n
     n = base.size
     out, w1 = np.empty((8, n)), 10.0 + np.arange(n)
     fwd = base.copy()
-    args = (rtts, rtts[0].copy(), out, off, w1, w1, np.empty(0), True, True)
+    args = (out, True, True, rtts, rtts[0].copy(), off, w1, w1, np.empty(0))
     rk.rule("sample")(base, fwd, act, np.full(n, 5.0), *args)
     np.testing.assert_array_equal(fwd, base)  # (the forward minimum, from the same RTTs)
     return out

@@ -433,7 +433,7 @@ class RoundEngine:
             self.unseeded[c] = False
             if not self.reverse:
                 seed_first_packets(self, act, d, inv_mu)
-        seen, seen_min = rtts, rtts[0]
+        seen, seen_min = rtts, ker.rtt_min
         if c == self.placed_class:
             assert self.places is not None
             placed = self.places(self.count[c], self.ls.state["phase"][ix], act, z, ker.R, rtts)
@@ -448,7 +448,7 @@ class RoundEngine:
             counting = per_flow(t0 < t_end, m)
         if recording:
             self._record(
-                recorder, c, t_next, w1, rtts[1], qf_seen, inv_mu, got, duration,
+                recorder, c, t_next, w1, ker.rtt_mean, qf_seen, inv_mu, got, duration,
                 None if row is None else row[1], delta if delta.size else None,
             )  # fmt: skip
         self.count[c] += 1
@@ -496,12 +496,15 @@ class RoundEngine:
             if self.cross:
                 queue = queue * (self.mu * inv_mu)
         thr = None
-        if "throughput_pps" in kept:  # (each scenario's duration over its flows)
-            S, m = self.S, self.size[c]
-            thr = np.divide(
-                by_scenario(got, S, m), across_flows(duration, m),
-                out=None if thr_out is None else by_scenario(thr_out, S, m),
-            ).reshape(-1)  # fmt: skip
+        if "throughput_pps" in kept:
+            if self.K == 1:  # (each scenario's duration over its flows)
+                S, m = self.S, self.size[c]
+                thr = np.divide(
+                    by_scenario(got, S, m), across_flows(duration, m),
+                    out=None if thr_out is None else by_scenario(thr_out, S, m),
+                ).reshape(-1)  # fmt: skip
+            else:
+                thr = got / duration
         phase = self.ls.state["phase"][self.sel[c]]
         recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
 

@@ -357,8 +357,8 @@ def _totals_rule(
 
 
 def _sample_rule(
-    base: Any, fwd: Any, act: Any, cwnd0: Any, rtts: Any, seen_min: Any, out: Any, off: bool,
-    w1: Any, acks: Any, delta: Any, own_mins: bool, own_rtts: bool,
+    base: Any, fwd: Any, act: Any, cwnd0: Any, out: Any, own_mins: bool, own_rtts: bool,
+    rtts: Any, seen_min: Any, off: bool, w1: Any, acks: Any, delta: Any,
 ) -> None:  # fmt: skip
     """A round-clock class's sample (docs/round-model.md): the rows of ``out`` are the
     :class:`~tcpfluid.algorithms.base.RoundSample`'s arrays. The running minima ``base``
@@ -435,7 +435,7 @@ def _compiled() -> Any:
         RULES["totals"] = _entry(njit(sig, **JIT_OPTIONS)(_totals_rule))
         # (every array C-contiguous: the class's views of the engine's arrays are slices)
         sig = types.void(
-            c1, c1, types.Array(flag, 1, "C"), c1, c2, c1, c2, flag, c1, c1, c1, flag, flag
+            c1, c1, types.Array(flag, 1, "C"), c1, c2, flag, flag, c2, c1, flag, c1, c1, c1
         )
         RULES["sample"] = _entry(njit(sig, **JIT_OPTIONS)(_resolved(_sample_rule, names)))
     return _RULE
@@ -512,6 +512,7 @@ class ClassKernel:
         self.qf = (R[Q_MIN], R[Q_MEAN], R[Q_MAX], R[Q_1])
         self.seen = (R[Q_MIN], R[Q_MEAN], R[Q_MAX], R[SEEN_1])
         self.rtts = R[RTTS : RTTS + 5]
+        self.rtt_min, self.rtt_mean = R[RTTS], R[RTTS + 1]
         self.lost = R[LOST] if finite else None
         self.duration = R[DURATION]
         #: the clock at the end of round ``k`` (from 0): ``clocks[(k + 1) % 2]``

@@ -343,21 +343,20 @@ def class_sample(
         if not own_rtts:
             R = eng.kernels[c].rtts
             rows[2], rows[3], rows[4], rows[6] = R[1], R[0], R[2], R[4]
+        own = (arrays, own_mins, own_rtts)
         bound = None
         if isinstance(ix, slice):  # (the class's views of the engine's arrays, bound once)
-            bound = partial(
-                rule("sample"), eng.base_rtt[ix], eng.fwd_base[ix], eng.active[ix], eng.cwnd0[ix]
-            )
-        made = eng.samples[c] = (arrays, RoundSample(*rows), bound, own_mins, own_rtts)
-    arrays, sample, bound, own_mins, own_rtts = made
+            views = (eng.base_rtt[ix], eng.fwd_base[ix], eng.active[ix], eng.cwnd0[ix])
+            bound = partial(rule("sample"), *views, *own)
+        made = eng.samples[c] = (own, RoundSample(*rows), bound)
+    own, sample, bound = made
     if bound is not None:
-        bound(rtts, seen_min, arrays, eng.off, w1, acks, delta, own_mins, own_rtts)
+        bound(rtts, seen_min, eng.off, w1, acks, delta)
         return sample
     base, fwd = eng.base_rtt[ix], eng.fwd_base[ix]
     rule("sample")(
-        base, fwd, eng.active[ix], eng.cwnd0[ix], rtts, seen_min, arrays, eng.off, w1, acks,
-        delta, own_mins, own_rtts,
-    )  # fmt: skip
+        base, fwd, eng.active[ix], eng.cwnd0[ix], *own, rtts, seen_min, eng.off, w1, acks, delta
+    )
     eng.base_rtt[ix], eng.fwd_base[ix] = base, fwd
     return sample
 
