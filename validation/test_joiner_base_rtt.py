@@ -54,16 +54,15 @@ def pin_joiner_base(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
     """The round model's joiner given the BaseRTT in the returned list (one value) from
     its first round on (the switch of the experiment)."""
     value: list[float] = []
-    least = _rounds_engine.RoundEngine._least
+    sample_of = _rounds_engine.class_sample
 
-    def pinned(self, base, ix, act, now):  # type: ignore[no-untyped-def]
-        out = least(self, base, ix, act, now)
-        if base is self.base_rtt and np.isfinite(base[N_FIRST]):
-            base[N_FIRST] = value[0]
-            out = base[ix]
-        return out
+    def pinned(eng, *args):  # type: ignore[no-untyped-def]
+        sample = sample_of(eng, *args)  # (one round clock: every flow's sample)
+        if np.isfinite(eng.base_rtt[N_FIRST]):
+            eng.base_rtt[N_FIRST] = sample.base_rtt[N_FIRST] = value[0]
+        return sample
 
-    monkeypatch.setattr(_rounds_engine.RoundEngine, "_least", pinned)
+    monkeypatch.setattr(_rounds_engine, "class_sample", pinned)
     yield value
 
 

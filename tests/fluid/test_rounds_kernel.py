@@ -100,15 +100,28 @@ def test_two_classes_share_the_backlog_of_their_windows() -> None:
     assert float(k.qf[0][0]) == 0.0
 
 
+def _sample(base: np.ndarray, act: np.ndarray, off: bool, rtts: np.ndarray) -> np.ndarray:
+    """The sample rule's rows for windows 10, 11, ... (inactive flows' last: 5)."""
+    n = base.size
+    out, w1 = np.empty((8, n)), 10.0 + np.arange(n)
+    fwd = base.copy()
+    args = (out, True, True, rtts, rtts[0].copy(), off, w1, w1, np.empty(0))
+    rk.rule("sample")(base, fwd, act, np.full(n, 5.0), *args)
+    np.testing.assert_array_equal(fwd, base)  # (the forward minimum, from the same RTTs)
+    return out
+
+
 def test_running_minimum_skips_inactive_flows_and_reads_now_for_a_new_one() -> None:
     least = np.array([0.05, np.inf, 0.07, 0.2])
     now = np.array([0.06, 0.08, 0.01, 0.1])
     act = np.array([True, True, False, True])
-    out = np.empty(4)
-    rk.rule("least")(least, act, True, now, out)
+    out = _sample(least, act, True, np.tile(now, (5, 1)))
     np.testing.assert_array_equal(least, [0.05, 0.08, 0.07, 0.1])
-    np.testing.assert_array_equal(out, [0.05, 0.08, 0.07, 0.1])
+    np.testing.assert_array_equal(out[1], [0.05, 0.08, 0.07, 0.1])
+    np.testing.assert_array_equal(out[0], [10.0, 11.0, 5.0, 13.0])
     least = np.array([np.inf, 0.3])
-    rk.rule("least")(least, np.array([False, True]), True, np.array([0.2, 0.1]), out[:2])
-    np.testing.assert_array_equal(out[:2], [0.2, 0.1])  # none yet: this round's
+    # (one column for both flows: the scenario's RTTs)
+    out = _sample(least, np.array([False, True]), True, np.array([[0.1]] * 5))
+    np.testing.assert_array_equal(out[1], [0.1, 0.1])  # none yet: this round's
     assert least[0] == np.inf
+    np.testing.assert_array_equal(out[2:5], [[0.1, 0.1]] * 3)

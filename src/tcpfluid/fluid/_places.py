@@ -21,19 +21,23 @@ _numba_cache.configure()
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
+def same_clock(rtts: NDArray[np.float64], d: float) -> NDArray[np.bool_]:
+    """Which base RTTs ``rtts`` share the round clock of base RTT ``d``: equal to rounding
+    (``math.isclose``, relative tolerance 1e-9)."""
+    return np.abs(rtts - d) <= 1e-9 * np.maximum(np.abs(rtts), abs(d))
+
+
 def placed_flows(
     start_s: NDArray[np.float64], base_rtt_s: NDArray[np.float64], init_cwnd: NDArray[np.float64]
 ) -> tuple[NDArray[np.bool_], float]:
     """One scenario's flows with places in the slow-start burst and the burst's cycles
     (docs/round-model.md, "Places in the burst"): the flows that start first, together,
-    with the base RTT of the first of them (equal to rounding, ``math.isclose``: one round
-    clock), when there are at least two; the cycles are the first one's initial window (at
-    least 1 packet). Flows of other base RTTs that start with them are not placed."""
+    with the round clock of the first of them (:func:`same_clock`), when there are at
+    least two; the cycles are the first one's initial window (at least 1 packet). Flows of
+    other base RTTs that start with them are not placed."""
     first = start_s == start_s.min()
     j = int(np.argmax(first))
-    d = base_rtt_s[j]
-    same = np.abs(base_rtt_s - d) <= 1e-9 * np.maximum(np.abs(base_rtt_s), abs(d))
-    placed = first & same
+    placed = first & same_clock(base_rtt_s, base_rtt_s[j])
     cycles = max(float(init_cwnd[j]), 1.0)
     return (placed if np.count_nonzero(placed) >= 2 else np.zeros_like(placed)), cycles
 

@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundSample
 from ..queueing import RedParameters
 from . import _rounds_kernel as rk
@@ -36,13 +35,11 @@ from ._rounds_law import (
     class_sample,
     decide,
     decide_alone,
-    join_flows,
     start_law,
 )
 from ._rounds_physics import (
     BurstPlaces,
     QueueMemory,
-    Rtts,
     _reverse_start,
     account,
     account_one,
@@ -126,14 +123,12 @@ class RoundEngine:
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
-        self.grow, self.running_min = rk.rule("growth"), rk.rule("least")
+        self.grow = rk.rule("growth")
         # totals: the bottleneck's output integrated between events
         self.t_ev, self.rate, self.rate_cross = 0.0, np.zeros(n), np.zeros(S)
         self.inflight, self.buf_s, self.none_s = np.zeros(n), np.zeros(S), np.zeros(0)
         self.delivered, self.cross_carried, self.elapsed = np.zeros(n), np.zeros(S), np.zeros(S)
         self.losses = np.zeros(n, dtype=np.int64)
-        #: (one class, several scenarios of several flows) the round's RTTs per flow
-        self.rtts_rep = np.empty((5, n)) if K == 1 and S > 1 and F > 1 else None
         #: per class: its round's growth (one value per flow)
         self.growth_work = [np.empty(m * S) for m in self.size]
         #: (one class) the recorder's storage of its next row (:meth:`loop` sets it)
@@ -199,17 +194,6 @@ class RoundEngine:
         #: per class: whether some of its flows may have joined without a base RTT yet
         #: (their first packets' RTTs seed it: :func:`~._rounds_physics.seed_first_packets`)
         self.unseeded = [True] * K
-        #: (several classes) per flow: the RTTs its law read last (a class's decision
-        #: sees the others'), and the rest of the sample every flow's law reads (window,
-        #: base RTT, ACKs, forward base delay): the class's round for its flows, each
-        #: other flow's own last round (whose decision is discarded, :meth:`_decide`)
-        self.last: list[FloatArray] = []
-        self.seen: list[FloatArray] = []
-        if K > 1:
-            dn = self.d_flow
-            assert dn is not None
-            self.last = [dn.copy(), dn.copy(), dn.copy(), 0.5 * dn, 0.5 * dn]
-            self.seen = [self.cwnd0.copy(), dn.copy(), self.cwnd0.copy(), 0.5 * dn]
         #: per flow: the window of its round in progress (0 when inactive), its share of
         #: overflows at other classes' rounds (taken at the end of its next round), RED's
         #: expected drops not yet a whole packet, the rounds left of its loss episode
@@ -249,15 +233,23 @@ class RoundEngine:
             )
             for c in range(K)
         ]  # fmt: skip
-        #: (several classes) per class: the law that decides its flows alone, on views of
-        #: their state, and its state's keys (:func:`~._rounds_law.class_laws`), or ``None``
-        #: for all: every decision is the whole law's on every flow, the others' discarded;
-        #: and per class its views, sample and bound rule (:func:`~._rounds_law.class_law`)
-        self.alone = class_laws(law, self.sel) if K > 1 else None
+        #: per class: the law that decides its flows alone, on views of their state, and
+        #: its state's keys (one class: the law, every key; several:
+        #: :func:`~._rounds_law.class_laws`), or ``None`` for all: every decision is the
+        #: whole law's on every flow, the others' discarded (:meth:`_decide`); per class
+        #: its sample (:func:`~._rounds_law.class_sample`), views and bound rule
+        #: (:func:`~._rounds_law.class_law`)
+        self.alone = class_laws(law, self.sel) if K > 1 else [(law, {k: k for k in self.ls.state})]
+        self.samples: list[Any] = [None] * K
         self.class_law: list[ClassLaw | None] = [None] * K
-        self.sample_arrays: list[FloatArray] = [np.empty((8, 0))] * K
-        self.sample_rule: list[Any] = [None] * K
         self.no_delta = np.empty(0)
+        #: (several classes, the whole law deciding) every flow's sample: the class's
+        #: round for its flows, each other flow's own last round
+        self.full: FloatArray | None = None
+        if self.alone is None:
+            dn, w = self.d_flow, self.cwnd0
+            assert dn is not None
+            self.full = np.array([w, dn, dn, dn, dn, w, 0.5 * dn, 0.5 * dn])
         self.count = [0] * K
         self.fixed: list[tuple[Any, ...] | None] = [None] * K
 
@@ -350,11 +342,15 @@ class RoundEngine:
             joining = np.zeros(self.n, dtype=bool)
             joining[ix] = ~started & (by_scenario(start, self.S, m) <= t_n).reshape(-1)
             if any_of(joining):
+                # the law's fresh state and first action; their base RTTs forgotten
                 self.unseeded[c] = True
                 ls = self.ls
-                join_flows(
-                    ls, joining, self.cwnd0, self.incr, self.cap, self.base_rtt, self.fwd_base
-                )
+                for key, arr in ls.state.items():
+                    arr[joining] = ls.fresh[key][joining]
+                self.cwnd0[joining] = ls.init_cwnd[joining]
+                self.incr[joining] = ls.init_incr[joining]
+                self.cap[joining] = ls.init_cap[joining]
+                self.base_rtt[joining] = self.fwd_base[joining] = np.inf
                 self.started |= joining
                 started = self.started[ix]
             self.active[ix] = started & (by_scenario(stop, self.S, m) > t_n).reshape(-1)
@@ -429,19 +425,21 @@ class RoundEngine:
             account(self, c, t0, got, mu_a, q_end if known else None)
         else:
             account_one(self, t0, t_next, duration, got, lost is None, mu_a, mud, inv_mu, mu_r_eff)
-        # (several classes, each law deciding alone: Δ recorded with the sample)
-        delta = None
-        if recording and self.alone is not None and "delta_pkts" in recorder.fields:
+        # (Δ recorded: computed with the sample)
+        delta = self.no_delta
+        if recording and "delta_pkts" in recorder.fields:
             delta = np.empty(w1.size)
         if self.unseeded[c]:
             self.unseeded[c] = False
             if not self.reverse:
                 seed_first_packets(self, act, d, inv_mu)
-        seen = rtts
-        places = self.places if c == self.placed_class else None
-        if places is not None:
-            seen = places(self.count[c], self.ls.state["phase"][ix], act, z, ker.R, rtts)
-        sample, base_c, mean_c = self._sample(c, act, seen, w1, acks, delta)
+        seen, seen_min = rtts, ker.rtt_min
+        if c == self.placed_class:
+            assert self.places is not None
+            placed = self.places(self.count[c], self.ls.state["phase"][ix], act, z, ker.R, rtts)
+            if placed is not None:
+                seen, seen_min = placed
+        sample = class_sample(self, c, w1, acks, delta, seen, seen_min)
         t_end = self.run.t_end
         counting: Any = True
         if self.K > 1:
@@ -450,8 +448,8 @@ class RoundEngine:
             counting = per_flow(t0 < t_end, m)
         if recording:
             self._record(
-                recorder, c, t_next, w1, base_c, mean_c, rtts[1], qf_seen, inv_mu, got, duration,
-                None if row is None else row[1], delta,
+                recorder, c, t_next, w1, ker.rtt_mean, qf_seen, inv_mu, got, duration,
+                None if row is None else row[1], delta if delta.size else None,
             )  # fmt: skip
         self.count[c] += 1
         self._decide(c, sample, lost, counting, burst)
@@ -482,19 +480,16 @@ class RoundEngine:
                 cfg[rk.CLUMPS] = True
 
     def _record(
-        self, recorder: Any, c: int, t: FloatArray, w1: FloatArray, base: FloatArray,
-        mean: FloatArray, rtt_mean: FloatArray, qf: Any, inv_mu: FloatArray,
-        got: FloatArray, duration: FloatArray, thr_out: FloatArray | None = None,
-        delta: FloatArray | None = None,
+        self, recorder: Any, c: int, t: FloatArray, w1: FloatArray, rtt_mean: FloatArray,
+        qf: Any, inv_mu: FloatArray, got: FloatArray, duration: FloatArray,
+        thr_out: FloatArray | None, delta: FloatArray | None,
     ) -> None:  # fmt: skip
         """Record a round of class ``c`` ending at ``t``: its flows' windows and phases, Δ
-        from the base and mean RTTs their laws read, the mean RTT, the bottleneck queue at
-        the round's peak (``qf``: the round's backlogs; in link packets, times μ/μa, with
+        (computed with the sample, when kept), the mean RTT, the bottleneck queue at the
+        round's peak (``qf``: the round's backlogs; in link packets, times μ/μa, with
         cross traffic), each flow's throughput ``got / duration`` (into ``thr_out`` if
-        given); ``delta``: Δ if computed with the sample."""
+        given)."""
         kept = recorder.fields
-        if delta is None and "delta_pkts" in kept:
-            delta = backlog(w1, base, mean)
         queue = None
         if "queue_pkts" in kept:
             queue = qf[2] if self.model != "fluid" else qf[3]
@@ -514,56 +509,6 @@ class RoundEngine:
         recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
 
     # ------------------------------------------------------------------ the law
-    def _sample(
-        self, c: int, act: Any, rtts: Rtts, w1: FloatArray, acks: FloatArray,
-        delta: FloatArray | None,
-    ) -> tuple[RoundSample, FloatArray, FloatArray]:  # fmt: skip
-        """What every flow's law measures: the class's round for its flows (the others get
-        their last values; their decisions are discarded). Also the base RTT and mean RTT
-        the class's flows read."""
-        ix, m, S = self.sel[c], self.size[c], self.S
-        places = self.places if c == self.placed_class else None
-        min_seen = None if places is None else places.min_seen
-        if self.alone is not None:
-            return class_sample(self, c, w1, acks, delta, None if min_seen is None else rtts)
-        if rtts[1].size == self.n:  # (one value per flow: :class:`~._rounds_physics.BurstPlaces`)
-            r_min, r_mean, r_max, f_min, f_mean = rtts
-        elif m > 1 and S == 1:  # (the scenario's values over its flows: read-only views)
-            r_min, r_mean, r_max, f_min, f_mean = (np.broadcast_to(x, (m,)) for x in rtts)
-        elif m > 1:  # (each scenario's values broadcast over its flows)
-            rep = self.rtts_rep
-            assert rep is not None
-            np.copyto(rep.reshape(5, S, m), np.array(rtts)[:, :, None])
-            r_min, r_mean, r_max, f_min, f_mean = rep
-        else:
-            r_min, r_mean, r_max, f_min, f_mean = rtts
-        base_law = self._least(self.base_rtt, ix, act, r_min)
-        fbase_law = self._least(self.fwd_base, ix, act, f_min)
-        cwnd = np.where(act, w1, self.cwnd0[ix]) if self.off else w1
-        if self.K == 1:
-            seen_min = r_min if min_seen is None else min_seen
-            sample = RoundSample(cwnd, base_law, r_mean, seen_min, r_max, acks, f_mean, fbase_law)
-            return sample, base_law, r_mean
-        lr, (cw, base, ak, fb) = self.last, self.seen
-        for arr, v in zip(lr, (r_min, r_mean, r_max, f_min, f_mean), strict=True):
-            arr[ix] = v
-        if min_seen is not None:  # (the placed flows' first packets' RTTs)
-            lr[0][ix] = min_seen
-        cw[ix], base[ix], ak[ix], fb[ix] = cwnd, base_law, acks, fbase_law
-        sample = RoundSample(cw, base, lr[1], lr[0], lr[2], ak, lr[4], fb)
-        return sample, base_law, r_mean
-
-    def _least(self, least: FloatArray, ix: Any, act: Any, now: FloatArray) -> FloatArray:
-        """The running minimum ``least`` (per flow, in place) at the class's flows ``ix``
-        taken with this round's ``now`` (active flows only); what the law reads: the
-        minimum, or ``now`` for a flow with none yet (a flow that joined this round)."""
-        part = least[ix]  # (a slice: a view, updated in place; else a copy)
-        out = np.empty(part.size) if self.off else part
-        self.running_min(part, act, self.off, now, out)
-        if not isinstance(ix, slice):
-            least[ix] = part
-        return out
-
     def _decide(
         self, c: int, sample: RoundSample, lost: FloatArray | None, counting: Any, burst: Any
     ) -> None:
@@ -576,21 +521,17 @@ class RoundEngine:
             on[ix] = self.active[ix]
             n_on = self.active.reshape(self.S, self.F).sum(axis=1)
             lost = self.whole(lost, on, np.repeat(n_on == 1, self.F))
-        if self.K == 1:
-            self.cwnd0, self.incr, self.cap = decide(
-                self.law, state, sample, lost, self.active, sample.cwnd, run.frac, counting,
-                self.losses, burst, self.recovering,
-            )  # fmt: skip
-            return
-        if self.alone is not None:
-            decide_alone(self, c, sample, lost, counting)
+        if self.full is None:
+            decide_alone(self, c, sample, lost, counting, burst)
             return
         mine = self.in_class[c]
         keep = {k: v.copy() for k, v in state.items()}
         counts = mine if counting else self.none
+        for k, row in enumerate(vars(sample).values()):
+            self.full[k, ix] = row
         cwnd0, incr, cap = decide(
-            self.law, state, sample, lost, mine & self.active, sample.cwnd, run.frac, counts,
-            self.losses, None, self.recovering,
+            self.law, state, RoundSample(*self.full), lost, mine & self.active, self.full[0],
+            run.frac, counts, self.losses, None, self.recovering,
         )  # fmt: skip
         other = self.out_class[c]
         for key, arr in state.items():

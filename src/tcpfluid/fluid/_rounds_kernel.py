@@ -356,43 +356,42 @@ def _totals_rule(
             rate[i] = g[i] / (d_flow[i] + q_mu)
 
 
-def _least_rule(least: Any, act: Any, off: bool, now: Any, out: Any) -> None:
-    """The running minimum ``least`` (per flow, in place) taken with this round's ``now``
-    (per flow, or one value for every flow) at the active flows (``act``, when ``off``:
-    some flow is not); when ``off``, what the law reads into ``out``: the minimum, or
-    ``now`` for a flow with none yet (a flow that joined this round; otherwise the law
-    reads ``least``)."""
-    one = now.shape[0] == 1
-    for i in range(least.shape[0]):
-        j = 0 if one else i
-        v = _mn(least[i], np.inf if (off and not act[i]) else now[j])
-        least[i] = v
-        if off:
-            out[i] = v if np.isfinite(v) else now[j]
-
-
 def _sample_rule(
-    base: Any, fwd: Any, act: Any, cwnd0: Any, rtts: Any, out: Any, off: bool, w1: Any,
-    acks: Any, delta: Any,
+    base: Any, fwd: Any, act: Any, cwnd0: Any, out: Any, own_mins: bool, own_rtts: bool,
+    rtts: Any, seen_min: Any, off: bool, w1: Any, acks: Any, delta: Any,
 ) -> None:  # fmt: skip
-    """A class's sample (several classes, so one scenario; its law deciding its flows
-    alone): the rows of ``out`` are the :class:`~tcpfluid.algorithms.base.RoundSample`'s
-    arrays, the round's RTTs (``rtts``: min, mean, max, forward min, forward mean) for
-    every flow, the running minima ``base`` and ``fwd`` (in place, :func:`_least_rule`),
-    the windows ``w1`` (an inactive flow's: ``cwnd0``); unless ``delta`` is empty, Δ of
-    the windows ``w1`` from the base and mean RTTs the law reads into it
-    (:func:`~tcpfluid.algorithms._common.backlog`, recorded)."""
-    _least_rule(base, act, off, rtts[0], out[1])
-    _least_rule(fwd, act, off, rtts[3], out[7])
+    """A round-clock class's sample (docs/round-model.md): the rows of ``out`` are the
+    :class:`~tcpfluid.algorithms.base.RoundSample`'s arrays. The running minima ``base``
+    and ``fwd`` (per flow, in place) are taken with the RTTs ``rtts`` (min, mean, max,
+    forward min, forward mean; one column per scenario of the class's flows, or per flow)
+    at the active flows (``act``, when ``off``: some flow is not); the law reads the
+    minima (when ``off``, this round's for a flow with none yet: one that joined now), the
+    mean and maximum RTT, ``seen_min`` as the round's minimum, the windows ``w1`` (an
+    inactive flow's: ``cwnd0``) and ``acks``. Rows 1 and 7 are written when ``own_mins``
+    (else they are ``base`` and ``fwd``), rows 2, 3, 4, 6 when ``own_rtts`` (else they
+    are the rows of ``rtts``). Unless ``delta`` is empty, Δ of the windows ``w1`` from
+    the base and mean RTTs the law reads into it
+    (:func:`~tcpfluid.algorithms._common.backlog`)."""
+    m = w1.shape[0] // rtts.shape[1]  # (the flows of one column)
+    Δ = delta.shape[0] != 0
     for i in range(w1.shape[0]):
-        if not off:
-            out[1, i], out[7, i] = base[i], fwd[i]
-        out[0, i] = cwnd0[i] if (off and not act[i]) else w1[i]
-        out[2, i], out[3, i], out[4, i] = rtts[1, 0], rtts[0, 0], rtts[2, 0]
-        out[5, i], out[6, i] = acks[i], rtts[4, 0]
-    if delta.shape[0]:
-        for i in range(w1.shape[0]):
-            delta[i] = backlog(w1[i], out[1, i], out[2, i])
+        j = i if m == 1 else i // m
+        idle = off and not act[i]
+        b = _mn(base[i], np.inf if idle else rtts[0, j])
+        f = _mn(fwd[i], np.inf if idle else rtts[3, j])
+        base[i], fwd[i] = b, f
+        if off:
+            b = b if np.isfinite(b) else rtts[0, j]
+            f = f if np.isfinite(f) else rtts[3, j]
+        if own_mins:
+            out[1, i], out[7, i] = b, f
+        out[0, i] = cwnd0[i] if idle else w1[i]
+        out[5, i] = acks[i]
+        if own_rtts:
+            out[2, i], out[3, i], out[4, i] = rtts[1, j], seen_min[j], rtts[2, j]
+            out[6, i] = rtts[4, j]
+        if Δ:
+            delta[i] = backlog(w1[i], b, rtts[1, j])
 
 
 #: the compiled :func:`_round_rule` (made on first use: importing the model needs no Numba)
@@ -417,44 +416,27 @@ def _compiled() -> Any:
         from ..algorithms._common import backlog
 
         names["backlog"] = inline(backlog)
-
         names["red_average"], names["red_probability"] = red_average, red_probability
         for f in (_mx, _mn, _overflow, _rtts, _red, _standing, _forward):
             names[f.__name__] = inline(_resolved(f, names))
         rule = _resolved(_round_rule, names)
-        f8, i8 = types.float64, types.int64
+        f8, i8, flag = types.float64, types.int64, types.boolean
         vec = types.Array(f8, 1, "A", readonly=True)
+        c1, c2 = types.Array(f8, 1, "C"), types.Array(f8, 2, "C")
         sig = types.void(
-            types.Array(f8, 2, "C"), types.Array(i8, 1, "C"), types.Array(types.intp, 1, "C"),
-            types.Array(f8, 1, "C"), types.Array(f8, 1, "C"), types.Array(f8, 1, "C"),
-            types.Array(f8, 1, "C"), vec, vec, vec, vec, vec, i8,
+            c2, types.Array(i8, 1, "C"), types.Array(types.intp, 1, "C"), c1, c1, c1, c1, vec,
+            vec, vec, vec, vec, i8,
         )  # fmt: skip
         _RULE = njit(sig, **JIT_OPTIONS)(rule)
-        grow = _resolved(_growth_rule, names)
-        sig = types.void(
-            vec,
-            vec,
-            vec,
-            vec,
-            types.Array(types.boolean, 1, "A", readonly=True),
-            types.boolean,
-            types.Array(f8, 1, "A"),
-            types.Array(f8, 1, "A"),
-        )
-        RULES["growth"] = _entry(njit(sig, **JIT_OPTIONS)(grow))
-        arr = types.Array(f8, 1, "C")
-        sig = types.void(arr, arr, arr, arr, vec, f8, vec, vec, f8, types.boolean)
+        rw, bools = types.Array(f8, 1, "A"), types.Array(flag, 1, "A", readonly=True)
+        sig = types.void(vec, vec, vec, vec, bools, flag, rw, rw)
+        RULES["growth"] = _entry(njit(sig, **JIT_OPTIONS)(_resolved(_growth_rule, names)))
+        sig = types.void(c1, c1, c1, c1, vec, f8, vec, vec, f8, flag)
         RULES["totals"] = _entry(njit(sig, **JIT_OPTIONS)(_totals_rule))
-        flag = types.Array(types.boolean, 1, "A", readonly=True)
-        sig = types.void(types.Array(f8, 1, "A"), flag, types.boolean, vec, types.Array(f8, 1, "A"))
-        least = njit(sig, **JIT_OPTIONS)(_resolved(_least_rule, names))
-        RULES["least"] = _entry(least)
-        names["_least_rule"] = least
+        # (every array C-contiguous: the class's views of the engine's arrays are slices)
         sig = types.void(
-            types.Array(f8, 1, "A"), types.Array(f8, 1, "A"), flag, vec,
-            types.Array(f8, 2, "C"), types.Array(f8, 2, "C"), types.boolean, vec, vec,
-            types.Array(f8, 1, "C"),
-        )  # fmt: skip
+            c1, c1, types.Array(flag, 1, "C"), c1, c2, flag, flag, c2, c1, flag, c1, c1, c1
+        )
         RULES["sample"] = _entry(njit(sig, **JIT_OPTIONS)(_resolved(_sample_rule, names)))
     return _RULE
 
@@ -470,14 +452,14 @@ def _entry(fn: Any) -> Any:
     return fn
 
 
-#: the compiled :func:`_growth_rule`, :func:`_totals_rule`, :func:`_least_rule` and
-#: :func:`_sample_rule` by name (:func:`rule`)
+#: the compiled :func:`_growth_rule`, :func:`_totals_rule` and :func:`_sample_rule` by
+#: name (:func:`rule`)
 RULES: dict[str, Any] = {}
 
 
 def rule(name: str) -> Any:
     """The compiled rule ``name`` of :data:`RULES` (``"growth"``, ``"totals"``,
-    ``"least"``, ``"sample"``; compiled, or loaded from the cache, on first use), called
+    ``"sample"``; compiled, or loaded from the cache, on first use), called
     with arrays of its signature."""
     if not RULES:
         _compiled()
@@ -529,7 +511,8 @@ class ClassKernel:
         #: RTTs the law reads
         self.qf = (R[Q_MIN], R[Q_MEAN], R[Q_MAX], R[Q_1])
         self.seen = (R[Q_MIN], R[Q_MEAN], R[Q_MAX], R[SEEN_1])
-        self.rtts = (R[RTTS], R[RTTS + 1], R[RTTS + 2], R[RTTS + 3], R[RTTS + 4])
+        self.rtts = R[RTTS : RTTS + 5]
+        self.rtt_min, self.rtt_mean = R[RTTS], R[RTTS + 1]
         self.lost = R[LOST] if finite else None
         self.duration = R[DURATION]
         #: the clock at the end of round ``k`` (from 0): ``clocks[(k + 1) % 2]``

@@ -14,11 +14,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
-from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw, RoundAction, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
-from ._rounds_kernel import RTTS, rule
-from ._rounds_physics import Rtts, all_of, any_of
+from ._rounds_kernel import rule
+from ._rounds_physics import all_of, any_of
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -37,12 +36,14 @@ def _react_to_losses(
     incr: FloatArray,
     cap: FloatArray,
     burst: NDArray[np.bool_] | None = None,
+    own: bool = False,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The loss reactions of the flows ``hit`` (after the law's round decision): a timeout
     when a flow lost more than ``frac`` of its window, else a fast retransmit
     (``LOSS_BURST_TIMEOUT`` / ``LOSS_BURST`` of :mod:`tcpfluid.algorithms.base` for the
     flows ``burst`` whose ACKs the ACK path dropped in the round); the reaction replaces
-    the round's action (nothing added per ACK in the next round)."""
+    the round's action (nothing added per ACK in the next round), in place when ``own``
+    (the action's arrays are the engine's)."""
     flows = np.flatnonzero(hit)
     # every flow hit: no gathers, and the reaction's windows are the action (a law whose
     # loss reaction is its compiled rule gives a new array and only reads ``cwnd``)
@@ -68,7 +69,8 @@ def _react_to_losses(
         kind, idx, w = groups[0]
         new = np.asarray(law.on_loss(state, idx, kind, w), dtype=np.float64)
         return new, np.zeros(new.size), new.copy()
-    cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
+    if not own:
+        cwnd0, incr, cap = cwnd0.copy(), incr.copy(), cap.copy()
     for kind, idx, w in groups:
         new = np.asarray(law.on_loss(state, idx, kind, w), dtype=np.float64)
         cwnd0[idx] = new
@@ -129,26 +131,6 @@ def start_law(law: ControlLaw, n: int, staggered: bool) -> LawStart:
             f"{cwnd0[bad0][0]!r}"
         )
     return LawStart(state, fresh, cwnd0, incr, cap, cwnd0.copy(), incr.copy(), cap.copy())
-
-
-def join_flows(
-    ls: LawStart,
-    joining: NDArray[np.bool_],
-    cwnd0: FloatArray,
-    incr: FloatArray,
-    cap: FloatArray,
-    base_rtt: FloatArray,
-    fwd_base: FloatArray,
-) -> None:
-    """Give the flows ``joining`` the law's fresh state and first action, and forget their
-    base RTTs (in place; the caller's arrays)."""
-    for key, arr in ls.state.items():
-        arr[joining] = ls.fresh[key][joining]
-    cwnd0[joining] = ls.init_cwnd[joining]
-    incr[joining] = ls.init_incr[joining]
-    cap[joining] = ls.init_cap[joining]
-    base_rtt[joining] = np.inf
-    fwd_base[joining] = np.inf
 
 
 #: how a round's drop-tail overflow is shared among the flows (option ``drop_share``;
@@ -272,7 +254,7 @@ def decide(
     if hit is not None and any_of(hit):
         assert lost is not None
         cwnd0, incr, cap = _react_to_losses(
-            law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst
+            law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst, rule is not None
         )
         # a scenario whose clock has passed duration_s keeps stepping while others
         # of the batch finish; its losses after the end do not count
@@ -322,9 +304,9 @@ def _uniform(law: ControlLaw, m: int) -> bool:
     return True
 
 
-#: a class's views of the law's state and of the engine's per-flow arrays, its sample,
-#: its law's bound decision (or ``None``) and the windows that decision writes
-ClassLaw = tuple[tuple[Any, ...], RoundSample, Any, FloatArray]
+#: a class's views of the law's state and of the engine's active flows, loss counts and
+#: loss episodes, its law's bound decision (or ``None``) and the windows that decision writes
+ClassLaw = tuple[dict[str, FloatArray], Any, Any, Any, Any, FloatArray]
 
 
 def _then(bound: Callable[[], None], action: RoundAction) -> Callable[[], RoundAction]:
@@ -338,85 +320,98 @@ def _then(bound: Callable[[], None], action: RoundAction) -> Callable[[], RoundA
     return rule
 
 
+def class_sample(
+    eng: RoundEngine, c: int, w1: FloatArray, acks: FloatArray, delta: FloatArray,
+    rtts: FloatArray, seen_min: FloatArray,
+) -> RoundSample:  # fmt: skip
+    """What the law of class ``c``'s flows measures over the class's round (arrays made on
+    first use, written by every round): the compiled sample rule on the RTTs ``rtts``
+    (rows min, mean, max, forward min, forward mean; a column per scenario, or per flow at
+    its place in the burst) with ``seen_min`` the least RTT each flow's packets saw, the
+    windows ``w1`` and ``acks``; Δ into ``delta`` unless it is empty. The sample's base
+    RTTs are the engine's running minima when no flow joins or leaves, its RTTs the
+    round's rows when each scenario has one flow of the class (no copy)."""
+    made = eng.samples[c]
+    ix = eng.sel[c]
+    if made is None:
+        arrays = np.empty((8, eng.size[c] * eng.S))
+        rows = list(arrays)
+        own_mins = eng.staggered or not isinstance(ix, slice)
+        own_rtts = eng.size[c] > 1
+        if not own_mins:
+            rows[1], rows[7] = eng.base_rtt[ix], eng.fwd_base[ix]
+        if not own_rtts:
+            R = eng.kernels[c].rtts
+            rows[2], rows[3], rows[4], rows[6] = R[1], R[0], R[2], R[4]
+        own = (arrays, own_mins, own_rtts)
+        bound = None
+        if isinstance(ix, slice):  # (the class's views of the engine's arrays, bound once)
+            views = (eng.base_rtt[ix], eng.fwd_base[ix], eng.active[ix], eng.cwnd0[ix])
+            bound = partial(rule("sample"), *views, *own)
+        made = eng.samples[c] = (own, RoundSample(*rows), bound)
+    own, sample, bound = made
+    if bound is not None:
+        bound(rtts, seen_min, eng.off, w1, acks, delta)
+        return sample
+    base, fwd = eng.base_rtt[ix], eng.fwd_base[ix]
+    rule("sample")(
+        base, fwd, eng.active[ix], eng.cwnd0[ix], *own, rtts, seen_min, eng.off, w1, acks, delta
+    )
+    eng.base_rtt[ix], eng.fwd_base[ix] = base, fwd
+    return sample
+
+
 def class_law(eng: RoundEngine, c: int) -> ClassLaw:
-    """Class ``c``'s views of the law's state and of the engine's per-flow arrays, its
-    sample (arrays written by every round, :func:`class_sample`) and its law's decision
-    on them: the law's compiled rule bound to them once (``ControlLaw._bind_round``),
-    writing into the engine's windows, increments and caps of the class (the last item:
-    that view of the windows), or ``None`` when the law decides otherwise (its
-    ``on_round`` is called). Made on first use."""
+    """Class ``c``'s views of the law's state and of the engine's per-flow arrays and its
+    law's decision on them and on its sample (:func:`class_sample`): the law's compiled
+    rule bound to them once (``ControlLaw._bind_round``), writing into the engine's
+    windows, increments and caps of the class (the last item: that view of the windows),
+    or ``None`` when the law decides otherwise (its ``on_round`` is called). Made on
+    first use."""
     made = eng.class_law[c]
     if made is None:
-        ix, m = eng.sel[c], eng.size[c]
+        ix = eng.sel[c]
         law, keys = eng.alone[c]  # type: ignore[index]
         state = eng.ls.state
-        views = (
-            {k: state[full][ix] for k, full in keys.items()},
-            eng.active[ix], eng.losses[ix], eng.recovering[ix],
-        )  # fmt: skip
-        eng.sample_arrays[c] = arrays = np.empty((8, m))
-        sample = RoundSample(*arrays)
+        view = {k: state[full][ix] for k, full in keys.items()}
+        samples = eng.samples[c]
+        assert samples is not None
         # (the rule writes its action into the engine's windows, increments and caps)
         action = RoundAction(eng.cwnd0[ix], eng.incr[ix], eng.cap[ix])
-        bound = law._bind_round(dict(views[0]), sample, action)
+        bound = law._bind_round(dict(view), samples[1], action)
         rule = None if bound is None else _then(bound, action)
-        made = eng.class_law[c] = (views, sample, rule, action.cwnd)
+        made = (view, eng.active[ix], eng.losses[ix], eng.recovering[ix], rule, action.cwnd)
+        eng.class_law[c] = made
     return made
 
 
-def class_sample(
-    eng: RoundEngine, c: int, w1: FloatArray, acks: FloatArray, delta: FloatArray | None,
-    placed: Rtts | None = None,
-) -> tuple[RoundSample, FloatArray, FloatArray]:  # fmt: skip
-    """The round engine's sample of class ``c``: the class's round, each value
-    broadcast over its flows, written into the class's sample (:func:`class_law`); also
-    the base RTT and mean RTT its flows read, and Δ of the windows ``w1`` into ``delta``
-    when given. ``placed``: the RTTs of the flows' places in the burst, per flow
-    (:class:`~._rounds_physics.BurstPlaces`), read instead of the round's."""
-    sample = class_law(eng, c)[1]
-    out = eng.sample_arrays[c]
-    bound = eng.sample_rule[c]
-    if bound is None:  # (the class's views of the engine's arrays, bound once)
-        ix = eng.sel[c]
-        bound = eng.sample_rule[c] = partial(
-            rule("sample"), eng.base_rtt[ix], eng.fwd_base[ix], eng.active[ix],
-            eng.cwnd0[ix], eng.kernels[c].R[RTTS : RTTS + 5], out,
-        )  # fmt: skip
-    bound(eng.off, w1, acks, eng.no_delta if delta is None else delta)
-    if placed is not None:
-        places = eng.places
-        assert places is not None and places.min_seen is not None
-        out[2], out[3], out[4], out[6] = placed[1], places.min_seen, placed[2], placed[4]
-        if delta is not None:
-            delta[:] = backlog(w1, out[1], out[2])
-    return sample, sample.base_rtt, sample.rtt_mean
-
-
 def decide_alone(
-    eng: RoundEngine, c: int, sample: RoundSample, lost: FloatArray | None, counting: bool
-) -> None:
-    """The round engine's decision for class ``c``'s flows alone (``sample``: theirs):
-    its law decides on views of their state. A law decides each flow from that flow's
-    own state and sample, with the same parameters for every flow, so this is the
-    decision of the whole law on every flow with the others' discarded."""
+    eng: RoundEngine, c: int, sample: RoundSample, lost: FloatArray | None, counting: Any,
+    burst: NDArray[np.bool_] | None,
+) -> None:  # fmt: skip
+    """The law's decision for class ``c``'s flows (``sample``: theirs, :func:`class_sample`;
+    one class: every flow of every scenario): the class's law decides on views of their
+    state. A law decides each flow from that flow's own state and sample, with the same
+    parameters for every flow of a class (:func:`class_laws`), so with several classes
+    this is the decision of the whole law on every flow with the others' discarded."""
     ix = eng.sel[c]
     law, keys = eng.alone[c]  # type: ignore[index]
     state = eng.ls.state
-    views, _, rule, written = class_law(eng, c)
-    view, active, losses, recovering = views
+    view, active, losses, recovering, rule, written = class_law(eng, c)
     # (a bound rule without a loss reads and writes its views only)
     sub = dict(view) if lost is not None or rule is None else view
     cwnd0, incr, cap = decide(
         law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
-        eng.run.frac, counting, losses, None, recovering, rule,
+        eng.run.frac, counting, losses, None if burst is None else burst[ix], recovering, rule,
     )  # fmt: skip
     # (the bound rule writes the views in place: only a loss reaction or a law's
     # ``on_round`` may replace an array or add a key)
-    for k, arr in sub.items() if lost is not None or rule is None else ():
+    for k, arr in sub.items() if sub is not view else ():
         if arr is not view.get(k):  # the law replaced the array, or added a key
             if k not in keys:  # (full length, like every other)
                 keys[k] = f"{keys['phase'][:-5]}{k}"
                 state.setdefault(keys[k], np.zeros(eng.n, dtype=np.asarray(arr).dtype))
+                view[k] = state[keys[k]][ix]
             state[keys[k]][ix] = arr
     if keys["phase"] != "phase":  # (a law of a MixedLaw: the shared phase too)
         state["phase"][ix] = sub["phase"]

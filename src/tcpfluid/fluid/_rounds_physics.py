@@ -68,8 +68,6 @@ def _standing_rev(
 #: a round's bottleneck backlog (link packets of the flows): at its first packet (min), on
 #: average over its packets (mean), at its last packet (max) and at its end (standing)
 Queues = tuple[FloatArray, FloatArray, FloatArray, FloatArray]
-#: the RTTs a law reads: minimum, mean, maximum; one-way forward delay: minimum, mean
-Rtts = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]
 
 
 class QueueMemory(NamedTuple):
@@ -276,21 +274,21 @@ class BurstPlaces:
         self.S, self.F, self.lag, self.model = S, F, lag, model
         self.rows = [np.zeros((3, S * F)) for _ in range(lag + 1)]
         self.out = np.zeros((3, S, F))
-        #: the round's minimum RTT each flow's packets see (its first packet's)
-        self.min_seen: FloatArray | None = None
         self.placed, self.cycles = placed, cycles
         #: rounds since a placed flow was last in slow start: once more than the
         #: feedback lag, every place read is zero and the round's RTTs are every flow's
         self.unplaced_rounds = 0
 
     def __call__(
-        self, k: int, phase: FloatArray, act: Any, z: FloatArray, R: FloatArray, rtts: Rtts
-    ) -> Rtts:
+        self, k: int, phase: FloatArray, act: Any, z: FloatArray, R: FloatArray, rtts: FloatArray
+    ) -> tuple[FloatArray, FloatArray] | None:
         """The RTTs each flow's packets see at its place in round ``k``'s burst
         (docs/round-model.md, "Places in the burst"; ``phase``: the flows' law phases,
-        ``z`` their growth, ``R`` the round's rows of :mod:`._rounds_kernel`): the round's
-        RTTs plus each placed flow's offsets (:func:`~._places.place_offset`), read with
-        the feedback lag; the base RTT keeps the round's minimum."""
+        ``z`` their growth, ``R`` the round's rows of :mod:`._rounds_kernel`, ``rtts`` its
+        RTTs' rows): the round's RTTs plus each placed flow's offsets
+        (:func:`~._places.place_offset`), read with the feedback lag, one column per flow,
+        and the round's minimum RTT each flow's packets see (its first packet's; the base
+        RTT keeps the round's minimum); ``None`` once no place is read any more."""
         S, m, lag = self.S, self.F, self.lag
         placed = self.placed.reshape(S, m) & (phase == SLOW_START).reshape(S, m)
         if placed.any():
@@ -298,8 +296,7 @@ class BurstPlaces:
         else:
             self.unplaced_rounds += 1
             if self.unplaced_rounds > lag:  # no place is read any more (all zero)
-                self.min_seen = None
-                return rtts
+                return None
         grow = np.where(act, z, 0.0).reshape(S, m)
         ramp = (R[rk.Q_MAX] - R[rk.Q_MIN]) * R[rk.INV_MU]  # the round's queue ramp, s
         zs, total = np.where(placed, grow, 0.0), grow.sum(axis=1)
@@ -310,16 +307,9 @@ class BurstPlaces:
         row[2] = off[2].reshape(-1)
         read = self.rows[max(k - lag, 0) % (lag + 1)]
         r_min, r_mean, r_max, f_min, f_mean = (per_flow(x, m) for x in rtts)
-        # (the first packet's place lowers nothing: the base RTT keeps the round's minimum)
         mean = r_mean + read[0]
-        self.min_seen = np.minimum(r_min + read[2], mean)
-        return (
-            r_min,
-            mean,
-            np.maximum(r_max + read[1], r_min),
-            f_min,
-            f_mean + read[0],
-        )
+        seen = np.array([r_min, mean, np.maximum(r_max + read[1], r_min), f_min, f_mean + read[0]])
+        return seen, np.minimum(r_min + read[2], mean)
 
 
 def round_losses(

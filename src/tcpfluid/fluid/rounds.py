@@ -17,7 +17,6 @@ fastest); the law's array parameters must have length ``S × F`` (or be scalars)
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
@@ -31,6 +30,7 @@ from ..algorithms.registry import get_law
 from ..path import Path
 from ..queueing import RedParameters
 from ..scenarios import Scenario
+from ._places import same_clock
 from ._rounds_engine import RoundEngine
 from ._rounds_inputs import (
     FEEDBACK_ROUNDS,
@@ -193,17 +193,14 @@ def _run(
 
 
 def rtt_classes(base_rtt_s: FloatArray) -> list[NDArray[np.intp]]:
-    """The flows grouped by base RTT (equal to rounding, ``math.isclose``), in order of
-    their first flow: each group shares one round clock."""
-    groups: list[list[int]] = []
-    for j, d in enumerate(base_rtt_s.tolist()):
-        for g in groups:
-            if math.isclose(d, float(base_rtt_s[g[0]])):
-                g.append(j)
-                break
-        else:
-            groups.append([j])
-    return [np.array(g, dtype=np.intp) for g in groups]
+    """The flows grouped by base RTT (equal to rounding, :func:`~._places.same_clock`), in
+    order of their first flow: each group shares one round clock."""
+    left, out = np.ones(base_rtt_s.size, dtype=bool), []
+    while left.any():
+        group = left & same_clock(base_rtt_s, base_rtt_s[int(np.argmax(left))])
+        out.append(np.flatnonzero(group).astype(np.intp))
+        left &= ~group
+    return out
 
 
 def simulate_rounds_async(
