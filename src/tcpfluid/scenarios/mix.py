@@ -80,7 +80,7 @@ def _check_law_params(flow: FlowSpec, algorithm: str, where: str) -> None:
     except TypeError as exc:
         raise ValueError(
             f"flow {flow.name!r} ({where}): {exc}. Give a parameter to some flows with "
-            "--param SELECTOR:KEY=VALUE (e.g. --param vegas:alpha=1)"
+            "--param SELECTOR:KEY=VALUE (e.g. --param vegas:KEY=VALUE)"
         ) from None
 
 
