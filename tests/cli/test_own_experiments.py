@@ -91,7 +91,7 @@ def test_per_flow_parameters(mixed: Path) -> None:
     assert [dict(f.params) for f in sc.flows] == [{"alpha": 1, "beta": 3}] * 2 + [{}]
     sc = scenario_from_args(str(mixed), None, {}, ["2-2:alpha=4"])
     assert [dict(f.params) for f in sc.flows] == [{}, {"alpha": 4}, {}]
-    with pytest.raises(ValueError, match="takes no parameter 'alpha'"):
+    with pytest.raises(ValueError, match="unknown parameter 'alpha' for algorithm 'reno'"):
         scenario_from_args(str(mixed), None, {}, ["alpha=1"])  # Reno has no alpha
     with pytest.raises(ValueError, match="names no flow"):
         scenario_from_args(str(mixed), None, {}, ["fast:alpha=1"])

@@ -162,7 +162,10 @@ def _err(text: str, *, match: str) -> None:
         (SMALL + '\n[[cbr]]\nrate = "1Mbps"\npath = ["nowhere"]\n', r"\[\[cbr\]\] 1, key 'path'"),
         (SMALL.replace("count = 2", "count = 0"), r"\[\[flow\]\] 1, key 'count'"),
         (SMALL.replace("buffer = 50", 'buffer = 50\nqueue = "fifo"'), r"key 'queue'.*fifo"),
-        (SMALL + "params = { alpha = 1, zeta = 2 }\n", r"key 'params\.zeta': not a parameter"),
+        (
+            SMALL + "params = { alpha = 1, zeta = 2 }\n",
+            r"key 'params\.zeta': unknown parameter 'zeta' for algorithm",
+        ),
         (SMALL.replace("[[flow]]", '[[flow]]\npath = ["core", "x"]'), r"key 'path'.*'x'"),
         ("duration = ", r"bad\.toml is not valid TOML"),
     ],

@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 import math
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -346,19 +346,25 @@ class ControlLaw(ABC):
         ValueError
             A value outside its accepted range.
         """
-        declared = {p.name: p for p in cls.parameters}
-        for key in params:
+        cls._check_parameter_names(params)
+        out = {p.name: p.check(params.get(p.name, p.default)) for p in cls.parameters}
+        for p in cls.parameters:
+            for target in p.sets:
+                out[target] = out[p.name]
+        return out
+
+    @classmethod
+    def _check_parameter_names(cls, names: Iterable[str]) -> None:
+        """Raise TypeError naming the first of ``names`` the law does not declare, the law
+        and the parameters it accepts (the one check of law parameter names)."""
+        declared = [p.name for p in cls.parameters]
+        for key in names:
             if key not in declared:
                 listing = ", ".join(declared) if declared else "none"
                 law = getattr(cls, "name", cls.__name__)
                 raise TypeError(
                     f"unknown parameter {key!r} for algorithm {law!r}; accepted: {listing}"
                 )
-        out = {p.name: p.check(params.get(p.name, p.default)) for p in cls.parameters}
-        for p in cls.parameters:
-            for target in p.sets:
-                out[target] = out[p.name]
-        return out
 
     def _configure(self, values: Mapping[str, Any]) -> None:  # noqa: B027 - optional hook
         """Keep the checked parameter ``values`` (:meth:`check_parameters`) and check how

@@ -365,17 +365,12 @@ def _law_params(where: _Where, table: str, g: Mapping[str, Any], alg: str | None
     if not isinstance(law, Mapping):
         raise where.fail(table, "params", f"must be a table of law parameters, got {law!r}")
     law = {k: _number_or_text(v) for k, v in law.items()}
-    if alg is not None and law:
-        from ..algorithms.registry import law_parameters
+    if alg is not None:
+        from ..algorithms.registry import law_class
 
-        accepted = law_parameters(alg)
         for k in law:
-            if k not in accepted:
-                raise where.fail(
-                    table,
-                    f"params.{k}",
-                    f"not a parameter of {alg!r}; it accepts {', '.join(accepted) or 'none'}",
-                )
+            with where.at(table, f"params.{k}"):
+                law_class(alg)._check_parameter_names([k])
     return law
 
 
