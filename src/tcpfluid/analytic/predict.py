@@ -293,19 +293,24 @@ def _tcp_ho_prediction(path: Path, model: str, round_map: bool) -> Prediction:
     bdp, d = path.bdp, path.d
     k = int(conspicuous_round("tcp-ho", bdp))
     settle_rounds, settle_s, why = _round_map_settling("tcp-ho", path, {}, model, k * d, round_map)
-    # no slow-start exit, congestion-avoidance start, settled window or band: 7 Nones
     return Prediction(
-        "tcp-ho",
-        bdp,
-        d,
-        path.mu,
-        *(None,) * 7,
-        settle_rounds,
-        settle_s,
-        k,
-        k * d,
-        "round model",
-        "TCP-Ho's analysis gives the conspicuous round, not a settling time: " + why,
+        algorithm="tcp-ho",
+        bdp_pkts=bdp,
+        rtt_s=d,
+        mu_pps=path.mu,
+        critical_window_pkts=None,
+        ss_exit_round=None,
+        ss_exit_window_pkts=None,
+        ss_exit_time_s=None,
+        ca_start_window_pkts=None,
+        equilibrium_window_pkts=None,
+        equilibrium_band_pkts=None,
+        rounds_to_equilibrium=settle_rounds,
+        time_to_equilibrium_s=settle_s,
+        rounds_to_target=k,
+        time_to_target_s=k * d,
+        time_to_equilibrium_route="round model",
+        note="TCP-Ho's analysis gives the conspicuous round, not a settling time: " + why,
     )
 
 
