@@ -146,7 +146,7 @@ class RoundEngine:
             self._init_places(lag, model)
 
     def _init_places(self, lag: int, model: str) -> None:
-        """The flows with places in the slow-start burst, per scenario
+        """The flows with places in the round's burst, per scenario
         (:func:`~._places.placed_flows`), and the class whose rounds place them."""
         S, F = self.S, self.F
         d = np.repeat(self.d[0], F) if self.K == 1 else self.d_flow
@@ -440,7 +440,7 @@ class RoundEngine:
         seen = rtts
         places = self.places if c == self.placed_class else None
         if places is not None:
-            seen = places(self.count[c], self.ls.state["phase"][ix], act, z, ker.R, rtts)
+            seen = places(self.count[c], act, z, ker.R, rtts)
         sample, base_c, mean_c = self._sample(c, act, seen, w1, acks, delta)
         t_end = self.run.t_end
         counting: Any = True
