@@ -112,6 +112,16 @@ def test_fast_different_rtt_round_model_halves_every_flow_at_every_overflow(
 
 
 @pytest.mark.usefixtures("overflow_in_runs")
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason=(
+        "since the round model keeps its placed flows' places after slow start "
+        "(docs/round-model.md, 'Places in every phase') the spreads with the switch are "
+        "0.625/0.627/0.613/0.647 against the packets' 0.61/0.69/0.60/0.54: the 150-200 s "
+        "period is 0.11 above (0.60 with places in slow start only); loss events 818/487/367"
+    ),
+)
 def test_fast_different_rtt_round_model_follows_the_packets_when_an_overflow_reaches_few_flows(
     packet_spreads: list[float],
 ) -> None:

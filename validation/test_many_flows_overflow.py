@@ -215,6 +215,16 @@ def fast_different_rtt() -> tuple[tcpfluid.Scenario, tcpfluid.Result]:
 
 
 @pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason=(
+        "since the round model keeps its placed flows' places after slow start "
+        "(docs/round-model.md, 'Places in every phase') its 200-ms flows keep 48.0 packets "
+        "(71 with places in slow start only), below 0.4 of the packets' 161.6; utilisation "
+        "0.903, a 100-ms flow 961-976 packets/s"
+    ),
+)
 def test_fast_different_rtt_one_cut_per_loss_episode_keeps_the_long_flows_and_the_link_busier(
     fast_different_rtt: tuple[tcpfluid.Scenario, tcpfluid.Result],
     monkeypatch: pytest.MonkeyPatch,

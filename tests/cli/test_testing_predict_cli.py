@@ -50,10 +50,15 @@ def test_group_started_together_settles_at_its_share(capsys) -> None:
         assert flow["sources"]["settled_window"] == "closed form"
         # Quick Vegas moves the backlog to (alpha + beta)/2 = 3 packets: mu*d/6 + 3
         assert flow["settled_window"] == pytest.approx(mu * d / 6 + 3.0, rel=1e-9)
-    # the round model, another layer, settles inside Quick Vegas's band [mu d/6 + 2, + 4]
+    # the round model, another layer, settles with the flows' mean window inside Quick
+    # Vegas's band [mu d/6 + 2, + 4]: the closed form fixes the windows' sum (the pipe plus
+    # six backlogs), not how the flows share the pipe. Flows started together part by their
+    # places in each round's train (docs/round-model.md, "Places in every phase"): the
+    # packet simulator's settled windows are 205.4-216.3 packets (mean 211.8), the round
+    # model's 205.6-216.8 (mean 211.9), against mu d/6 + 3 = 211.5.
     diffs = [x for x in pred["check"]["differences"] if x["quantity"] == "settled_window"]
     assert len(diffs) == 6
-    assert all(abs(x["difference"]) <= 1.0 for x in diffs)
+    assert abs(sum(x["difference"] for x in diffs) / 6) <= 1.0
     assert out["change_kinds"] == ["flow-leave"] and out["change_times_s"] == [50.0]
 
 

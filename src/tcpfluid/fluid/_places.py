@@ -1,9 +1,10 @@
-"""Each flow's place in a slow-start round's burst, the one piece of physics both fluid
-engines read (docs/round-model.md, "Places in the burst"): the later a flow in the flows'
-order, the more of the others' growth its packets queue behind. Both engines take the
-placed flows from :func:`placed_flows`; the round model
-(:class:`~tcpfluid.fluid._rounds_physics.BurstPlaces`, through :func:`place_offsets`) and
-the hybrid model (:func:`~tcpfluid.fluid._hybrid_kernel._sample_one`) call
+"""Each flow's place in a round's burst, the one piece of physics both fluid engines read
+(docs/round-model.md, "Places in the burst"): the later a flow in the flows' order, the
+more of the others' growth its packets queue behind. Both engines take the placed flows
+from :func:`placed_flows`; the round model
+(:class:`~tcpfluid.fluid._rounds_physics.BurstPlaces`, through :func:`place_offsets`; in
+every phase of the flows' laws) and the hybrid model
+(:func:`~tcpfluid.fluid._hybrid_kernel._sample_one`; in slow start) call
 :func:`place_offset`.
 """
 
@@ -30,7 +31,7 @@ def same_clock(rtts: NDArray[np.float64], d: float) -> NDArray[np.bool_]:
 def placed_flows(
     start_s: NDArray[np.float64], base_rtt_s: NDArray[np.float64], init_cwnd: NDArray[np.float64]
 ) -> tuple[NDArray[np.bool_], float]:
-    """One scenario's flows with places in the slow-start burst and the burst's cycles
+    """One scenario's flows with places in the rounds' burst and the burst's cycles
     (docs/round-model.md, "Places in the burst"): the flows that start first, together,
     with the round clock of the first of them (:func:`same_clock`), when there are at
     least two; the cycles are the first one's initial window (at least 1 packet). Flows of

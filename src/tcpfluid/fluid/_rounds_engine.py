@@ -141,7 +141,7 @@ class RoundEngine:
             self._init_places(lag, model)
 
     def _init_places(self, lag: int, model: str) -> None:
-        """The flows with places in the slow-start burst, per scenario
+        """The flows with places in the round's burst, per scenario
         (:func:`~._places.placed_flows`), and the class whose rounds place them."""
         S, F = self.S, self.F
         d = np.repeat(self.d[0], F) if self.K == 1 else self.d_flow
@@ -436,9 +436,7 @@ class RoundEngine:
         seen, seen_min = rtts, ker.rtt_min
         if c == self.placed_class:
             assert self.places is not None
-            placed = self.places(self.count[c], self.ls.state["phase"][ix], act, z, ker.R, rtts)
-            if placed is not None:
-                seen, seen_min = placed
+            seen, seen_min = self.places(self.count[c], act, z, ker.R, rtts)
         sample = class_sample(self, c, w1, acks, delta, seen, seen_min)
         t_end = self.run.t_end
         counting: Any = True

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from ..algorithms.base import SLOW_START
 from . import _rounds_kernel as rk
 from ._places import place_offsets
 from ._rounds_kernel import RED_P, backlog_kernel
@@ -275,28 +274,19 @@ class BurstPlaces:
         self.rows = [np.zeros((3, S * F)) for _ in range(lag + 1)]
         self.out = np.zeros((3, S, F))
         self.placed, self.cycles = placed, cycles
-        #: rounds since a placed flow was last in slow start: once more than the
-        #: feedback lag, every place read is zero and the round's RTTs are every flow's
-        self.unplaced_rounds = 0
 
     def __call__(
-        self, k: int, phase: FloatArray, act: Any, z: FloatArray, R: FloatArray, rtts: FloatArray
-    ) -> tuple[FloatArray, FloatArray] | None:
-        """The RTTs each flow's packets see at its place in round ``k``'s burst
-        (docs/round-model.md, "Places in the burst"; ``phase``: the flows' law phases,
-        ``z`` their growth, ``R`` the round's rows of :mod:`._rounds_kernel`, ``rtts`` its
-        RTTs' rows): the round's RTTs plus each placed flow's offsets
+        self, k: int, act: Any, z: FloatArray, R: FloatArray, rtts: FloatArray
+    ) -> tuple[FloatArray, FloatArray]:
+        """The RTTs each flow's packets see at its place in round ``k``'s burst, in every
+        phase of its law (docs/round-model.md, "Places in the burst"; ``z`` the flows'
+        growth, ``R`` the round's rows of :mod:`._rounds_kernel`, ``rtts`` its RTTs'
+        rows): the round's RTTs plus each placed flow's offsets
         (:func:`~._places.place_offset`), read with the feedback lag, one column per flow,
         and the round's minimum RTT each flow's packets see (its first packet's; the base
-        RTT keeps the round's minimum); ``None`` once no place is read any more."""
+        RTT keeps the round's minimum)."""
         S, m, lag = self.S, self.F, self.lag
-        placed = self.placed.reshape(S, m) & (phase == SLOW_START).reshape(S, m)
-        if placed.any():
-            self.unplaced_rounds = 0
-        else:
-            self.unplaced_rounds += 1
-            if self.unplaced_rounds > lag:  # no place is read any more (all zero)
-                return None
+        placed = self.placed.reshape(S, m)
         grow = np.where(act, z, 0.0).reshape(S, m)
         ramp = (R[rk.Q_MAX] - R[rk.Q_MIN]) * R[rk.INV_MU]  # the round's queue ramp, s
         zs, total = np.where(placed, grow, 0.0), grow.sum(axis=1)
