@@ -100,25 +100,24 @@ F_ECHO_TS = 28  # receiver: timestamp to echo with the next delayed ACK
 F_ECHO_FWD = 29  # receiver: forward delay of that packet
 F_MIN_RTO = 30
 F_MAX_RTO = 31
-F_GOOD_LAST = 32  # delivered packets at the previous trace sample
-F_LAST_T = 33  # time of the pending work (boundary, loss, interrupted send)
-F_PHASE = 34  # the law's phase after its last round decision (written by Python)
-F_SSTH = 35  # the law's ssthresh after it (inf if the law has none)
+F_LAST_T = 32  # time of the pending work (boundary, loss, interrupted send)
+F_PHASE = 33  # the law's phase after its last round decision (written by Python)
+F_SSTH = 34  # the law's ssthresh after it (inf if the law has none)
 # REC_NS2_VEGAS only (ns-2's tcp-vegas.cc, docs/simulator.md "Fast recovery"):
-F_V_NEWCWND = 36  # v_newcwnd_: the window a fast retransmit cut to (uninflated)
-F_V_CHANGED = 37  # t_cwnd_changed_: when that cut was made (-inf: never)
-F_V_TIMEOUT = 38  # v_timeout_: the fine-grained timeout, s
-F_V_SA = 39  # v_sa_: 8 x the smoothed RTT (0: no ACK received yet)
-F_V_SD = 40  # v_sd_: 4 x the mean deviation
+F_V_NEWCWND = 35  # v_newcwnd_: the window a fast retransmit cut to (uninflated)
+F_V_CHANGED = 36  # t_cwnd_changed_: when that cut was made (-inf: never)
+F_V_TIMEOUT = 37  # v_timeout_: the fine-grained timeout, s
+F_V_SA = 38  # v_sa_: 8 x the smoothed RTT (0: no ACK received yet)
+F_V_SD = 39  # v_sd_: 4 x the mean deviation
 # ns-2's per-round RTT (tcp-vegas.cc lines 207-223), when F_V_TIMED is 1
-F_V_TIMED = 41  # 1: the round RTT and BaseRTT follow ns-2's v_begtime_ timing; 2: and
+F_V_TIMED = 40  # 1: the round RTT and BaseRTT follow ns-2's v_begtime_ timing; 2: and
 # BaseRTT takes the RTT of a round of at most one packet (ns-2's rttLen <= 1)
-F_V_BEGT = 42  # v_begtime_: when the current round was tagged (the ACK that closed the last)
-F_V_CNT = 43  # v_cntRTT_: ACKs this round whose highest packet was sent once
-F_V_SUM = 44  # v_sumRTT_: the sum of those ACKs' RTTs (now - that packet's send time)
+F_V_BEGT = 41  # v_begtime_: when the current round was tagged (the ACK that closed the last)
+F_V_CNT = 42  # v_cntRTT_: ACKs this round whose highest packet was sent once
+F_V_SUM = 43  # v_sumRTT_: the sum of those ACKs' RTTs (now - that packet's send time)
 # REC_NS2_FAST only (ns-2's FAST TCP module, tcp-fast.cc; the ``_ns2f_*`` functions):
-F_F_AVGRTT = 45  # avgRTT_: the RTT averaged with weight 1/256 per new ACK (0: none yet)
-NF = 46
+F_F_AVGRTT = 44  # avgRTT_: the RTT averaged with weight 1/256 per new ACK (0: none yet)
+NF = 45
 
 # ----------------------------------------------------------------------------- flow ints
 I_UNA = 0
@@ -216,8 +215,7 @@ C_RATE = 0  # packets per second
 C_START = 1
 C_STOP = 2
 C_SIZE = 3
-C_NEXT = 4
-NCF = 5
+NCF = 4
 D_OFF = 0
 D_LEN = 1
 D_SENT = 2
