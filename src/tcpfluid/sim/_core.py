@@ -176,21 +176,19 @@ SACK_SHIFT = 32
 ACK_MASK = (1 << SACK_SHIFT) - 1
 
 # ----------------------------------------------------------------------------- link floats
-# A link's rows in ``lf`` and ``li`` are 16 columns (128 bytes, the arrays aligned to 64
-# bytes): the columns an admission or an exit reads come first, in one cache line
 L_RATE = 0  # bytes per second
 L_DELAY = 1
 L_BUF = 2  # waiting room, packets (inf allowed)
 L_BUSY = 3  # time the last admitted packet finishes transmission
-L_BYTES_OUT = 4  # bytes that finished transmission (utilization)
-L_OVH = 5  # a flow's first link: a data packet's extra transmission time is U[0, L_OVH] s
-L_WQ = 6
-L_AVG = 7
-L_MIN_TH = 8
-L_MAX_TH = 9
-L_MAXP = 10
-L_PTC = 11  # RED: packets per second of a mean-size packet (idle-time decay)
-NLF = 16
+L_MIN_TH = 4
+L_MAX_TH = 5
+L_MAXP = 6
+L_WQ = 7
+L_AVG = 8
+L_PTC = 9  # RED: packets per second of a mean-size packet (idle-time decay)
+L_BYTES_OUT = 10  # bytes that finished transmission (utilization)
+L_OVH = 11  # a flow's first link: a data packet's extra transmission time is U[0, L_OVH] s
+NLF = 12
 
 # ----------------------------------------------------------------------------- link ints
 J_OFF = 0
@@ -199,16 +197,16 @@ J_HEAD = 2  # monotone counters into the ring (J_TAIL: packets admitted)
 J_TAIL = 3
 J_SVC = 4  # first packet not finished transmitting
 J_DISC = 5  # 0 drop-tail, 1 RED, 2 RED gentle; 3, 4: the same with ns-2's wait_ (DISC_WAIT)
-J_EAGER = 6  # 1: hands each packet to its next link when admitted (no exit events)
-J_MAXQ = 7
-J_BLOCK = 8  # flows with a deferred decision whose first link this is
-J_COUNT = 9  # RED count since last drop
+J_COUNT = 6  # RED count since last drop
 #: added to a RED link's J_DISC: ns-2's ``Queue/RED`` ``wait_`` (simulate_packets, red_wait)
 DISC_WAIT = 2
-J_DROPS = 10
-J_DROPS_DATA = 11
+J_DROPS = 7
+J_DROPS_DATA = 8
+J_MAXQ = 9
+J_BLOCK = 10  # flows with a deferred decision whose first link this is
+J_EAGER = 11  # 1: hands each packet to its next link when admitted (no exit events)
 J_FED = 12  # 1: fed by an eager link only (its ring may hold packets not yet arrived)
-NLI = 16
+NLI = 13
 
 # ----------------------------------------------------------------------------- CBR
 C_RATE = 0  # packets per second
@@ -1648,9 +1646,6 @@ def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t
                 else np.inf
             )
             set_key(hi, ht, gi, lk, nxt)
-            top = hi[H_HEAP, 0] & SRC_MASK
-            if top < nl:
-                prefetch_row(rf, li[top, J_OFF] + (li[top, J_HEAD] & (li[top, J_CAP] - 1)))
             seq = ri[k, RI_SEQ]
             ts = rf[k, RF_TS]
             if forward:

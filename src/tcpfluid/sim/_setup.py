@@ -116,8 +116,8 @@ def link_arrays(sc: Scenario) -> tuple[FloatArray, IntArray, FloatArray, IntArra
     and whether any link is RED."""
     nl = len(sc.links)
     pkt = sc.packet_size_bytes
-    lf = zeros_aligned((nl, C.NLF), np.float64)
-    li = zeros_aligned((nl, C.NLI), np.int64)
+    lf = np.zeros((nl, C.NLF), dtype=np.float64)
+    li = np.zeros((nl, C.NLI), dtype=np.int64)
     off = 0
     has_red = False
     for i, lk in enumerate(sc.links):
