@@ -11,10 +11,12 @@ from functools import partial
 from types import FunctionType
 from typing import Any
 
+import numpy as np
+
 from .._numba_cache import configure as configure_cache
 from .._numba_cache import embeds
 
-__all__ = ["JIT_OPTIONS", "Kernel", "configure_cache"]
+__all__ = ["JIT_OPTIONS", "Kernel", "arg_kind", "configure_cache"]
 
 #: Numba options of every law's rule (the packet simulator's kernels use the same cache)
 JIT_OPTIONS: dict[str, Any] = {"cache": True, "error_model": "numpy", "nogil": True}
@@ -49,7 +51,7 @@ class Kernel:
     Python functions for every other caller. A helper may call the helpers listed before it.
     """
 
-    __slots__ = ("args", "fn", "py_func", "uses")
+    __slots__ = ("_fits", "args", "fn", "py_func", "uses")
 
     def __init__(
         self, py_func: Callable[..., Any], args: str, uses: tuple[Callable[..., Any], ...] = ()
@@ -59,6 +61,8 @@ class Kernel:
         self.uses = uses
         #: the compiled rule once :meth:`get` has made it, else ``None``
         self.fn: Callable[..., Any] | None = None
+        #: whether arguments of these kinds (:func:`arg_kind`) fit the compiled signature
+        self._fits: dict[tuple[Any, ...], bool] = {}
 
     def get(self) -> Callable[..., Any]:
         """The compiled rule (compiled, or loaded from the cache, on the first call)."""
@@ -89,11 +93,27 @@ class Kernel:
         if not overloads or len(overloads) != 1:  # not compiled by Numba (NUMBA_DISABLE_JIT)
             return partial(fn, *args)
         (overload,) = overloads.values()
-        expected = overload.signature.args
-        fits = len(args) == len(expected) and all(
-            _fits(fn.typeof_pyval(a), t) for a, t in zip(args, expected, strict=True)
-        )
+        # Numba's typing of an array costs about 10 us: done once per kind of arguments
+        key = tuple(map(arg_kind, args))
+        fits = self._fits.get(key)
+        if fits is None:
+            expected = overload.signature.args
+            fits = self._fits[key] = len(args) == len(expected) and all(
+                _fits(fn.typeof_pyval(a), t) for a, t in zip(args, expected, strict=True)
+            )
         return partial(overload.entry_point if fits else fn, *args)
+
+
+def arg_kind(a: Any) -> Any:
+    """What Numba's type of a compiled function's argument depends on: an array's dtype,
+    dimensions, layout, alignment and whether it is writeable; a scalar's type (an int's
+    also whether it fits in 64 bits)."""
+    if type(a) is np.ndarray:
+        fl = a.flags
+        return (a.dtype, a.ndim, fl.c_contiguous, fl.f_contiguous, fl.aligned, fl.writeable)
+    if type(a) is int:
+        return (int, -(1 << 63) <= a < (1 << 63))
+    return type(a)
 
 
 def _resolved(func: Callable[..., Any], compiled: dict[str, Any]) -> Callable[..., Any]:

@@ -100,25 +100,24 @@ F_ECHO_TS = 28  # receiver: timestamp to echo with the next delayed ACK
 F_ECHO_FWD = 29  # receiver: forward delay of that packet
 F_MIN_RTO = 30
 F_MAX_RTO = 31
-F_GOOD_LAST = 32  # delivered packets at the previous trace sample
-F_LAST_T = 33  # time of the pending work (boundary, loss, interrupted send)
-F_PHASE = 34  # the law's phase after its last round decision (written by Python)
-F_SSTH = 35  # the law's ssthresh after it (inf if the law has none)
+F_LAST_T = 32  # time of the pending work (boundary, loss, interrupted send)
+F_PHASE = 33  # the law's phase after its last round decision (written by Python)
+F_SSTH = 34  # the law's ssthresh after it (inf if the law has none)
 # REC_NS2_VEGAS only (ns-2's tcp-vegas.cc, docs/simulator.md "Fast recovery"):
-F_V_NEWCWND = 36  # v_newcwnd_: the window a fast retransmit cut to (uninflated)
-F_V_CHANGED = 37  # t_cwnd_changed_: when that cut was made (-inf: never)
-F_V_TIMEOUT = 38  # v_timeout_: the fine-grained timeout, s
-F_V_SA = 39  # v_sa_: 8 x the smoothed RTT (0: no ACK received yet)
-F_V_SD = 40  # v_sd_: 4 x the mean deviation
+F_V_NEWCWND = 35  # v_newcwnd_: the window a fast retransmit cut to (uninflated)
+F_V_CHANGED = 36  # t_cwnd_changed_: when that cut was made (-inf: never)
+F_V_TIMEOUT = 37  # v_timeout_: the fine-grained timeout, s
+F_V_SA = 38  # v_sa_: 8 x the smoothed RTT (0: no ACK received yet)
+F_V_SD = 39  # v_sd_: 4 x the mean deviation
 # ns-2's per-round RTT (tcp-vegas.cc lines 207-223), when F_V_TIMED is 1
-F_V_TIMED = 41  # 1: the round RTT and BaseRTT follow ns-2's v_begtime_ timing; 2: and
+F_V_TIMED = 40  # 1: the round RTT and BaseRTT follow ns-2's v_begtime_ timing; 2: and
 # BaseRTT takes the RTT of a round of at most one packet (ns-2's rttLen <= 1)
-F_V_BEGT = 42  # v_begtime_: when the current round was tagged (the ACK that closed the last)
-F_V_CNT = 43  # v_cntRTT_: ACKs this round whose highest packet was sent once
-F_V_SUM = 44  # v_sumRTT_: the sum of those ACKs' RTTs (now - that packet's send time)
+F_V_BEGT = 41  # v_begtime_: when the current round was tagged (the ACK that closed the last)
+F_V_CNT = 42  # v_cntRTT_: ACKs this round whose highest packet was sent once
+F_V_SUM = 43  # v_sumRTT_: the sum of those ACKs' RTTs (now - that packet's send time)
 # REC_NS2_FAST only (ns-2's FAST TCP module, tcp-fast.cc; the ``_ns2f_*`` functions):
-F_F_AVGRTT = 45  # avgRTT_: the RTT averaged with weight 1/256 per new ACK (0: none yet)
-NF = 46
+F_F_AVGRTT = 44  # avgRTT_: the RTT averaged with weight 1/256 per new ACK (0: none yet)
+NF = 45
 
 # ----------------------------------------------------------------------------- flow ints
 I_UNA = 0
@@ -194,29 +193,27 @@ NLF = 12
 # ----------------------------------------------------------------------------- link ints
 J_OFF = 0
 J_CAP = 1
-J_HEAD = 2  # monotone counters into the ring
+J_HEAD = 2  # monotone counters into the ring (J_TAIL: packets admitted)
 J_TAIL = 3
 J_SVC = 4  # first packet not finished transmitting
 J_DISC = 5  # 0 drop-tail, 1 RED, 2 RED gentle; 3, 4: the same with ns-2's wait_ (DISC_WAIT)
 J_COUNT = 6  # RED count since last drop
 #: added to a RED link's J_DISC: ns-2's ``Queue/RED`` ``wait_`` (simulate_packets, red_wait)
 DISC_WAIT = 2
-J_ARR = 7
-J_DROPS = 8
-J_DROPS_DATA = 9
-J_MAXQ = 10
-J_BLOCK = 11  # flows with a deferred decision whose first link this is
-J_EAGER = 12  # 1: hands each packet to its next link when admitted (no exit events)
-J_FED = 13  # 1: fed by an eager link only (its ring may hold packets not yet arrived)
-NLI = 14
+J_DROPS = 7
+J_DROPS_DATA = 8
+J_MAXQ = 9
+J_BLOCK = 10  # flows with a deferred decision whose first link this is
+J_EAGER = 11  # 1: hands each packet to its next link when admitted (no exit events)
+J_FED = 12  # 1: fed by an eager link only (its ring may hold packets not yet arrived)
+NLI = 13
 
 # ----------------------------------------------------------------------------- CBR
 C_RATE = 0  # packets per second
 C_START = 1
 C_STOP = 2
 C_SIZE = 3
-C_NEXT = 4
-NCF = 5
+NCF = 4
 D_OFF = 0
 D_LEN = 1
 D_SENT = 2
@@ -551,7 +548,6 @@ def enqueue(lf, li, rf, ri, hi, ht, gf, gi, rand, lk, now, flow, seq, ts, fwd, k
     eager = li[u, J_EAGER] == 1
     q = occupancy(li, rf, lk, now)
     waiting = q - 1 if q > 0 else 0
-    li[u, J_ARR] += 1
     drop = waiting >= lf[u, L_BUF]
     disc = li[u, J_DISC]
     if disc > 0 and not drop:

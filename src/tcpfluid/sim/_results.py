@@ -407,7 +407,7 @@ def _link_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[LinkTrace]:
                 drops=sim.s_link[:n, i, 1].copy(),
                 utilization=util,
                 red_avg_pkts=sim.s_link[:n, i, 3].copy(),
-                arrivals=int(sim.li[i, C.J_ARR]),
+                arrivals=int(sim.li[i, C.J_TAIL] + sim.li[i, C.J_DROPS]),
                 drops_total=int(sim.li[i, C.J_DROPS]),
                 data_drops=int(sim.li[i, C.J_DROPS_DATA]),
                 max_queue_pkts=int(sim.li[i, C.J_MAXQ]),

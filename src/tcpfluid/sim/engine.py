@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_progress
+from ..algorithms._jit import arg_kind
 from ..algorithms.base import ControlLaw
 from ..scenarios import Scenario
 from . import _core as C
@@ -247,15 +248,6 @@ class _Sim:
             raise RuntimeError(f"packet simulator core returned unknown code {code}")
 
 
-def _kind(a: Any) -> Any:
-    """What Numba's type of a compiled loop's argument depends on: an array's dtype,
-    dimensions, layout, alignment and whether it is writeable; another value's type."""
-    if type(a) is np.ndarray:
-        fl = a.flags
-        return (a.dtype, a.ndim, fl.c_contiguous, fl.f_contiguous, fl.aligned, fl.writeable)
-    return type(a)
-
-
 #: the compiled loop's entry point by (dispatcher, kinds of the arguments)
 _entries: dict[Any, Callable[..., int]] = {}
 
@@ -270,7 +262,7 @@ def _entry(args: tuple[Any, ...]) -> Callable[..., int]:
     overloads = getattr(dispatcher, "overloads", None)
     if overloads is None:  # not a dispatcher (NUMBA_DISABLE_JIT, or replaced by a test)
         return dispatcher
-    key = (dispatcher, tuple(map(_kind, args)))
+    key = (dispatcher, tuple(map(arg_kind, args)))
     kernel = _entries.get(key)
     if kernel is None:
         overload = overloads.get(tuple(dispatcher.typeof_pyval(a) for a in args))
