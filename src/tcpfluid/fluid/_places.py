@@ -17,15 +17,10 @@ from numba import njit
 from numpy.typing import NDArray
 
 from .. import _numba_cache
+from ..scenarios.reduction import same_clock
 
 _numba_cache.configure()
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
-
-
-def same_clock(rtts: NDArray[np.float64], d: float) -> NDArray[np.bool_]:
-    """Which base RTTs ``rtts`` share the round clock of base RTT ``d``: equal to rounding
-    (``math.isclose``, relative tolerance 1e-9)."""
-    return np.abs(rtts - d) <= 1e-9 * np.maximum(np.abs(rtts), abs(d))
 
 
 def placed_flows(

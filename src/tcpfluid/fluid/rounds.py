@@ -30,7 +30,7 @@ from ..algorithms.registry import get_law
 from ..path import Path
 from ..queueing import RedParameters
 from ..scenarios import Scenario
-from ._places import same_clock
+from ..scenarios.reduction import same_clock
 from ._rounds_engine import RoundEngine
 from ._rounds_inputs import (
     FEEDBACK_ROUNDS,
@@ -193,8 +193,9 @@ def _run(
 
 
 def rtt_classes(base_rtt_s: FloatArray) -> list[NDArray[np.intp]]:
-    """The flows grouped by base RTT (equal to rounding, :func:`~._places.same_clock`), in
-    order of their first flow: each group shares one round clock."""
+    """The flows grouped by base RTT (equal to rounding,
+    :func:`~tcpfluid.scenarios.reduction.same_clock`), in order of their first flow: each
+    group shares one round clock."""
     left, out = np.ones(base_rtt_s.size, dtype=bool), []
     while left.any():
         group = left & same_clock(base_rtt_s, base_rtt_s[int(np.argmax(left))])

@@ -119,12 +119,18 @@ class FluidView:
         return bool(_close_to_first(self.base_rtt_s).all())
 
 
-def _close_to_first(values: Sequence[float]) -> NDArray[np.bool_]:
-    """Per value, ``math.isclose(value, values[0])`` (relative tolerance 1e-9), vectorised."""
-    d = np.asarray(values, dtype=np.float64)
-    d0 = d[0]
+def same_clock(rtts: NDArray[np.float64], d: float) -> NDArray[np.bool_]:
+    """Which base RTTs ``rtts`` share the round clock of base RTT ``d``: equal to rounding
+    (``math.isclose``, relative tolerance 1e-9), vectorised; the one rule for "one base
+    RTT" of the fluid view and of both fluid engines' round clocks and placed flows."""
     with np.errstate(invalid="ignore"):
-        return (d == d0) | (np.abs(d - d0) <= 1e-9 * np.maximum(np.abs(d), abs(d0)))
+        return (rtts == d) | (np.abs(rtts - d) <= 1e-9 * np.maximum(np.abs(rtts), abs(d)))
+
+
+def _close_to_first(values: Sequence[float]) -> NDArray[np.bool_]:
+    """Per value, whether it shares the first value's round clock (:func:`same_clock`)."""
+    d = np.asarray(values, dtype=np.float64)
+    return same_clock(d, float(d[0]))
 
 
 def _bottleneck_index(scenario: Scenario, *, reverse: bool = False) -> int | None:
