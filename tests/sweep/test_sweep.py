@@ -73,6 +73,23 @@ def assert_rows_match_single_runs(
 
 
 # ------------------------------------------------------------------------------ grids
+def test_a_law_parameter_the_points_law_does_not_declare_is_refused() -> None:
+    """Vegas declares no δ (Enhanced Vegas's): the point is refused before any run, with
+    the law's one message for an unknown parameter and the point's index."""
+    with pytest.raises(
+        ValueError,
+        match=r"points\[1\]: unknown parameter 'delta' for algorithm 'vegas'; accepted: alpha",
+    ):
+        sweep(
+            [
+                {"scenario": "qv-basic", "algorithm": "enhanced-vegas", "delta": 2.0},
+                {"scenario": "qv-basic", "algorithm": "vegas", "delta": 2.0},
+            ],
+            metrics=["utilization"],
+            engine="rounds",
+        )
+
+
 def test_grid_rejects_a_repeated_value() -> None:
     with pytest.raises(ValueError, match="grid axis 'algorithm' repeats the value 'vegas'"):
         grid(algorithm=["vegas", "vegas"], rtt="50ms")

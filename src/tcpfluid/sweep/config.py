@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import concurrent.futures as cf
-import functools
 import hashlib
 import itertools
 import json
@@ -347,13 +346,6 @@ def _is_seq(x: Any) -> bool:
     return isinstance(x, Sequence) and not isinstance(x, str) and not isinstance(x, Mapping)
 
 
-@functools.cache
-def _law_keys(algorithm: str) -> tuple[str, ...]:
-    from ..algorithms.registry import law_parameters
-
-    return tuple(law_parameters(algorithm))
-
-
 def _check_point(
     i: int, point: Any, engine: str, checked: set[tuple[Any, ...]] | None = None
 ) -> Point:
@@ -397,13 +389,15 @@ def _check_point(
                 f"algorithm: {alg!r} has no closed form (point {i}); engine 'closed-form' "
                 f"covers {', '.join(PREDICT_ALGORITHMS)}"
             )
-    accepted = _law_keys(alg) if alg in ALGORITHMS else tuple(LAW_PARAMETER_KEYS)
-    for k in LAW_PARAMETER_KEYS:
-        if p.get(k) is not None and k not in accepted:
-            raise ValueError(
-                f"{k}: not a parameter of algorithm {alg!r} (point {i}); it accepts "
-                f"{', '.join(accepted) or 'none'}"
+    if alg in ALGORITHMS:
+        from ..algorithms.registry import law_class
+
+        try:
+            law_class(alg)._check_parameter_names(
+                k for k in LAW_PARAMETER_KEYS if p.get(k) is not None
             )
+        except TypeError as exc:
+            raise ValueError(f"points[{i}]: {exc}") from None
     valid = scenario_parameters(scen)
     for k, v in p.items():
         if not isinstance(k, str):
