@@ -13,17 +13,30 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator, Sequence
+from dataclasses import asdict
 from typing import IO, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Column", "dump", "dumps"]
+__all__ = ["Column", "FieldsDict", "dump", "dumps"]
 
 _SCALARS = (str, int, float, bool, type(None))
 
 #: characters written to a file at once (:func:`dump`)
 _WRITE_CHARS = 1 << 24
+
+
+class FieldsDict:
+    """A dataclass's :meth:`to_dict`: its fields as :func:`dataclasses.asdict` gives them,
+    arrays as lists (JSON-ready)."""
+
+    __slots__ = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as a JSON-ready dict (arrays as lists)."""
+        fields = asdict(self)  # type: ignore[call-overload]
+        return {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in fields.items()}
 
 
 class Column:

@@ -12,14 +12,16 @@ TCP-Ho paper (Ho, Chan, Chen 2007).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Literal
+
+from ._json import FieldsDict
 
 __all__ = ["PUBLISHED", "THESIS_TABLE_3_16", "PublishedValue", "published"]
 
 
 @dataclass(frozen=True)
-class PublishedValue:
+class PublishedValue(FieldsDict):
     """One printed number.
 
     Attributes
@@ -50,10 +52,6 @@ class PublishedValue:
     value: float
     unit: str
     method: Literal["analysis", "simulation"]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as a dict."""
-        return asdict(self)
 
 
 def _v(

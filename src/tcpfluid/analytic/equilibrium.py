@@ -8,11 +8,11 @@ from __future__ import annotations
 import math
 import sys
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .._json import FieldsDict
 from .._validation import as_float_array, check_positive, check_real
 from ._domain import check_alpha_beta
 from .slow_start import _finite_result
@@ -141,13 +141,8 @@ def reno_max_window_asymmetric(
     )
 
 
-def _plain_fields(obj: Any) -> dict[str, Any]:
-    """A dataclass's fields, arrays as lists (for JSON)."""
-    return {k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in vars(obj).items()}
-
-
 @dataclass(frozen=True)
-class BLBEquilibrium:
+class BLBEquilibrium(FieldsDict):
     """Boutremans–Le Boudec steady state of N Vegas flows on one FIFO bottleneck.
 
     Attributes
@@ -169,10 +164,6 @@ class BLBEquilibrium:
     windows_pkts: NDArray[np.float64]
     queue_pkts: float
     jain_index: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain lists and floats for JSON."""
-        return _plain_fields(self)
 
 
 def blb_equilibrium(
@@ -278,7 +269,7 @@ def blb_equilibrium(
 
 
 @dataclass(frozen=True)
-class TrainEquilibrium:
+class TrainEquilibrium(FieldsDict):
     """Steady state of Vegas flows on one FIFO when one flow's packets arrive as a train.
 
     Attributes
@@ -302,10 +293,6 @@ class TrainEquilibrium:
     queueing_delay_gap_s: float
     rates_pps: NDArray[np.float64]
     jain_index: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain lists and floats for JSON."""
-        return _plain_fields(self)
 
 
 def _blb_inputs(

@@ -16,12 +16,13 @@ re-derives each.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from .._json import FieldsDict
 from .._validation import (
     as_float_array,
     check_bool,
@@ -251,7 +252,7 @@ def slow_start_windows(
 
 
 @dataclass(frozen=True)
-class SlowStartExit:
+class SlowStartExit(FieldsDict):
     """Where a flow leaves slow start (see :func:`slow_start_exit`).
 
     Attributes
@@ -284,10 +285,6 @@ class SlowStartExit:
     time_s: float
     exit_round: int = 0
     exit_time_s: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as a plain dict."""
-        return asdict(self)
 
 
 def slow_start_exit(

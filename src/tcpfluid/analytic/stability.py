@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import cmath
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
+from .._json import FieldsDict
 from .._validation import (
     check_choice,
     check_int,
@@ -185,7 +186,7 @@ def critical_gain(lag_rounds: int) -> float:
 
 
 @dataclass(frozen=True)
-class StabilityVerdict:
+class StabilityVerdict(FieldsDict):
     """What :func:`round_map_stability` predicts for one setting.
 
     Attributes
@@ -221,10 +222,6 @@ class StabilityVerdict:
     differential_gain: float
     converges: bool
     reason: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """Fields as a JSON-ready dict."""
-        return asdict(self)
 
 
 def round_map_stability(
@@ -455,7 +452,7 @@ _MAX_UNDERSHOOT_WORK = 2 * 10**9
 
 
 @dataclass(frozen=True)
-class EmptyQueueCycle:
+class EmptyQueueCycle(FieldsDict):
     """What :func:`empty_queue_cycle` predicts for N Quick Vegas flows after a large swing.
 
     Attributes
@@ -489,10 +486,6 @@ class EmptyQueueCycle:
     sustains: bool
     peak_queue_pkts: float
     reason: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """Fields as a JSON-ready dict."""
-        return asdict(self)
 
 
 def empty_queue_cycle(

@@ -13,8 +13,8 @@ import numpy as np
 from numpy.typing import NDArray
 from scipy.optimize import brentq
 
+from .._json import FieldsDict
 from .._validation import as_float_array, check_positive
-from ..analytic.equilibrium import _plain_fields
 from .ode import RedQueue
 
 __all__ = [
@@ -28,7 +28,7 @@ FloatArray = NDArray[np.float64]
 
 
 @dataclass(frozen=True)
-class LowEquilibrium:
+class LowEquilibrium(FieldsDict):
     """Maximiser of Low's Vegas utility ``Σ α_j log r_j + x_j r_j`` under ``Σ r_j ≤ C``.
 
     Attributes
@@ -52,10 +52,6 @@ class LowEquilibrium:
     kkt_residual_s: float
     windows_pkts: FloatArray | None
     utility: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain numbers and lists."""
-        return _plain_fields(self)
 
 
 def _newton_max_utility(alpha: FloatArray, x: FloatArray, C: float) -> FloatArray:
@@ -156,7 +152,7 @@ def low_utility_equilibrium(
 
 
 @dataclass(frozen=True)
-class RenoEquilibrium:
+class RenoEquilibrium(FieldsDict):
     """Fixed point of the ODE model's Reno flows (MGT without feedback delay).
 
     Attributes
@@ -178,10 +174,6 @@ class RenoEquilibrium:
     queue_pkts: float
     loss_probability: float
     rtt_s: FloatArray
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain numbers and lists."""
-        return _plain_fields(self)
 
 
 def reno_equilibrium(

@@ -18,11 +18,12 @@ import sys
 import time
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from typing import Any, TextIO
 
+from .._json import FieldsDict
 from ._table import Table
 
 
@@ -42,7 +43,7 @@ def prose(section: str, key: str, **fields: Any) -> str:
 
 
 @dataclass(frozen=True)
-class ReportConfig:
+class ReportConfig(FieldsDict):
     """Options of a report run: ``quick``, smaller grids and scaled-down many-flow
     scenarios (for CI); ``jobs``, worker processes (1: run in this process)."""
 
@@ -54,10 +55,6 @@ class ReportConfig:
             raise TypeError(f"quick must be True or False, got {self.quick!r}")
         if isinstance(self.jobs, bool) or not isinstance(self.jobs, int) or self.jobs < 1:
             raise ValueError(f"jobs must be an integer >= 1, got {self.jobs!r}")
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as a dict."""
-        return asdict(self)
 
 
 @dataclass(frozen=True)

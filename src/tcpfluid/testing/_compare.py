@@ -5,9 +5,10 @@ and the per-flow predictions (:func:`predict_scenario`)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .._json import FieldsDict
 from .._text import columns, number
 from ._layers import (
     AGGREGATE,
@@ -422,7 +423,7 @@ def assert_matches_closed_form(
 
 
 @dataclass(frozen=True)
-class Predicted:
+class Predicted(FieldsDict):
     """One predicted value of :func:`predict_scenario`.
 
     Attributes
@@ -453,10 +454,6 @@ class Predicted:
     unit: str
     source: str
     note: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as a JSON-ready dict."""
-        return asdict(self)
 
 
 def _fluid_fallback(sc: Scenario, rtt_model: str, cache: RunCache) -> tuple[_Layer, str, str]:

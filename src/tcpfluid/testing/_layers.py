@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from .._json import FieldsDict
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..scenarios import FlowSpec, Scenario
@@ -126,7 +128,7 @@ def _engine_layer(result: Any, scenario: Scenario, engine: str) -> _Layer:
 
 
 @dataclass(frozen=True)
-class Tolerance:
+class Tolerance(FieldsDict):
     """How far a value may be from the reference, and why.
 
     A value v passes against the reference r when ``|v − r| <= abs_tol`` or
@@ -189,10 +191,6 @@ class Tolerance:
         if self.factor is not None:
             parts.append(f"×{self.factor:g}")
         return " or ".join(parts) if parts else "exact"
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as a dict."""
-        return asdict(self)
 
 
 def _law_thresholds(algorithm: str, params: Mapping[str, Any]) -> dict[str, float]:
