@@ -30,8 +30,8 @@ drift apart.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from collections.abc import Callable
+from types import ModuleType
 
 import numpy as np
 import pytest
@@ -57,23 +57,19 @@ SEEDS = (1, 2, 3)
 #: about 0.08 / sqrt(3) = 0.05 on each side
 MEAN_SHARE_TOLERANCE = 0.05
 
-_SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "ns3_dumbbell.py"
 
-
-def _case(name: str) -> Scenario:
-    """``benchmarks/ns3_dumbbell.py``'s case ``name``, the scenario the ns-3 figures were
+@pytest.fixture
+def case(ns3_script: Callable[[str], ModuleType]) -> Callable[[str], Scenario]:
+    """``benchmarks/ns3_dumbbell.py``'s case by name: the scenario the ns-3 figures were
     measured on (the script's own ``scenario``)."""
-    spec = importlib.util.spec_from_file_location("ns3_dumbbell", _SCRIPT)
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    index, seed, duration, scale = script.CASES[name]
-    sc: Scenario = script.scenario(index, seed, duration, scale)
-    return sc
+    script = ns3_script("ns3_dumbbell")
 
+    def scenario(name: str) -> Scenario:
+        index, seed, duration, scale = script.CASES[name]
+        sc: Scenario = script.scenario(index, seed, duration, scale)
+        return sc
 
-def _scenario() -> Scenario:
-    return _case("s1-46")
+    return scenario
 
 
 def _shares(sc: Scenario, engine: str, **opts: object) -> np.ndarray:
@@ -82,13 +78,15 @@ def _shares(sc: Scenario, engine: str, **opts: object) -> np.ndarray:
     return thr / thr.sum()
 
 
-def test_deterministic_send_times_give_the_14_ms_flow_most_of_the_link_in_both() -> None:
+def test_deterministic_send_times_give_the_14_ms_flow_most_of_the_link_in_both(
+    case: Callable[[str], Scenario],
+) -> None:
     """The phase effect is not the packet simulator's alone: ns-3 gives the 14-ms flow 2.4
     times the 11.3-ms flow's packets (0.632 / 0.265); the packet simulator 9 times
     (0.843 / 0.092), where the fluid engines give it less than the 11.3-ms flow. Asserted:
     more than twice (ns-3's ratio rounded down), and at least ns-3's share for the 14-ms
     flow (the packet simulator's phase is the stronger of the two)."""
-    packets = _shares(_scenario(), "packet")
+    packets = _shares(case("s1-46"), "packet")
     assert packets[1] > 2.0 * packets[0]
     assert packets[1] >= NS3_SHARES[1]
 
@@ -97,10 +95,10 @@ def _ns3_jitter_mean() -> np.ndarray:
     return np.mean(np.array(NS3_JITTER_SHARES), axis=0)
 
 
-def test_random_send_times_give_the_packets_ns3s_split() -> None:
+def test_random_send_times_give_the_packets_ns3s_split(case: Callable[[str], Scenario]) -> None:
     """Packet simulator with ``send_overhead_s`` = 0.8 ms, seeds 1-3, mean shares
     0.442 / 0.438 / 0.120 against ns-3's jittered 0.406 / 0.467 / 0.127."""
-    sc = _scenario()
+    sc = case("s1-46")
     runs = [_shares(sc, "packet", seed=s, send_overhead_s=JITTER_S) for s in SEEDS]
     mean = np.mean(np.array(runs), axis=0)
     assert np.all(np.abs(mean - _ns3_jitter_mean()) <= MEAN_SHARE_TOLERANCE)
@@ -126,8 +124,10 @@ def _no_phase(measured: str) -> pytest.MarkDecorator:
         pytest.param("hybrid", marks=_no_phase("0.478 / 0.377 / 0.145")),
     ],
 )
-def test_fluid_shares_against_ns3_with_random_send_times(engine: str) -> None:
-    shares = _shares(_scenario(), engine)
+def test_fluid_shares_against_ns3_with_random_send_times(
+    engine: str, case: Callable[[str], Scenario]
+) -> None:
+    shares = _shares(case("s1-46"), engine)
     assert np.all(np.abs(shares - _ns3_jitter_mean()) <= MEAN_SHARE_TOLERANCE)
 
 
@@ -150,26 +150,26 @@ LOCKED_OUT_BELOW = 0.3
 TENTH_SHARE_TOLERANCE = 0.10
 
 
-def _tenth() -> Scenario:
-    return _case("s80-14-tenth")
-
-
-def test_deterministic_send_times_lock_the_125_ms_flow_out_in_both() -> None:
+def test_deterministic_send_times_lock_the_125_ms_flow_out_in_both(
+    case: Callable[[str], Scenario],
+) -> None:
     """ns-3: the 125-ms flow gets 0.174 of the packets and takes 197 loss events against
     the 142-ms flow's 23; the packet simulator: 0.185, 170 against 24. Asserted: the
     packets' 125-ms flow below 0.3 and with more than five times the other's loss events
     (ns-3's ratio 8.6)."""
-    res = tcpfluid.simulate(_tenth(), "packet")
+    res = tcpfluid.simulate(case("s80-14-tenth"), "packet")
     flows = res.summary.flows
     thr = np.array([f.throughput_pps for f in flows])
     assert thr[0] / thr.sum() < LOCKED_OUT_BELOW
     assert flows[0].losses > 5 * flows[1].losses
 
 
-def test_random_send_times_give_the_packets_ns3s_split_at_a_tenth_scale() -> None:
+def test_random_send_times_give_the_packets_ns3s_split_at_a_tenth_scale(
+    case: Callable[[str], Scenario],
+) -> None:
     """Packet simulator with ``send_overhead_s`` = 0.73 ms, seeds 1 and 2 (0.504, 0.545),
     against ns-3 with the same random delay, seeds 1 and 2 (0.503, 0.545)."""
-    sc = _tenth()
+    sc = case("s80-14-tenth")
     runs = [_shares(sc, "packet", seed=s, send_overhead_s=TENTH_JITTER_S)[0] for s in (1, 2)]
     ref = float(np.mean(NS3_TENTH_JITTER_SHARES))
     assert float(np.mean(runs)) == pytest.approx(ref, rel=TENTH_SHARE_TOLERANCE)
@@ -177,10 +177,10 @@ def test_random_send_times_give_the_packets_ns3s_split_at_a_tenth_scale() -> Non
 
 @pytest.mark.parametrize("engine", ["rounds", "hybrid"])
 def test_fluid_split_is_ns3s_with_random_send_times_at_a_tenth_scale(
-    engine: str,
+    engine: str, case: Callable[[str], Scenario]
 ) -> None:
     """Round model 0.558, hybrid 0.540 for the 125-ms flow, against ns-3 with random send
     times; the deterministic ns-3 (0.174) is what the hold-out's packets resemble."""
-    share = float(_shares(_tenth(), engine)[0])
+    share = float(_shares(case("s80-14-tenth"), engine)[0])
     ref = float(np.mean(NS3_TENTH_JITTER_SHARES))
     assert share == pytest.approx(ref, rel=TENTH_SHARE_TOLERANCE)

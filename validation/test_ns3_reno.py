@@ -50,8 +50,8 @@ within 1.5 % of ns-3 (ns-3 1101.0 pkt/s, packets 1089.9, rounds 1090.2, hybrid 1
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from collections.abc import Callable
+from types import ModuleType
 
 import pytest
 
@@ -72,28 +72,31 @@ GOODPUT_TOLERANCE = 0.10
 LOSS_EVENTS_TOLERANCE = 3
 
 
-_SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "ns3_reno.py"
+@pytest.fixture
+def reno_25(ns3_script: Callable[[str], ModuleType]) -> Callable[[float], Scenario]:
+    """``benchmarks/ns3_reno.py``'s case ``reno-25`` of a given duration (s): the scenario the
+    ns-3 figures were measured beside."""
+    script = ns3_script("ns3_reno")
 
+    def scenario(duration_s: float) -> Scenario:
+        sc: Scenario = script.scenario("reno-25", duration_s)
+        return sc
 
-def _scenario(duration_s: float = 100.0) -> Scenario:
-    """``benchmarks/ns3_reno.py``'s case ``reno-25``: the scenario the ns-3 figures were
-    measured beside (the script's ``scenario``, so the two cannot drift apart)."""
-    spec = importlib.util.spec_from_file_location("ns3_reno", _SCRIPT)
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
-    sc: Scenario = script.scenario("reno-25", duration_s)
-    return sc
+    return scenario
 
 
 @pytest.mark.parametrize("engine", ["packet", "rounds", "hybrid"])
-def test_goodput_within_ten_percent_of_ns3_linux_reno(engine: str) -> None:
-    flow = tcpfluid.simulate(_scenario(), engine).summary.flows[0]
+def test_goodput_within_ten_percent_of_ns3_linux_reno(
+    engine: str, reno_25: Callable[[float], Scenario]
+) -> None:
+    flow = tcpfluid.simulate(reno_25(100.0), engine).summary.flows[0]
     assert flow.throughput_pps == pytest.approx(NS3_GOODPUT_PPS, rel=GOODPUT_TOLERANCE)
 
 
-def test_packet_loss_events_within_three_of_ns3_linux_reno() -> None:
-    flow = tcpfluid.simulate(_scenario(), "packet").summary.flows[0]
+def test_packet_loss_events_within_three_of_ns3_linux_reno(
+    reno_25: Callable[[float], Scenario],
+) -> None:
+    flow = tcpfluid.simulate(reno_25(100.0), "packet").summary.flows[0]
     assert abs(flow.losses - NS3_LOSS_EVENTS) <= LOSS_EVENTS_TOLERANCE
 
 
@@ -118,6 +121,8 @@ def _start_costs_the_fluid_engines_less(measured: str) -> pytest.MarkDecorator:
         pytest.param("hybrid", marks=_start_costs_the_fluid_engines_less("842.7 pkt/s, +10.0 %")),
     ],
 )
-def test_first_20_s_goodput_within_ten_percent_of_ns3_linux_reno(engine: str) -> None:
-    flow = tcpfluid.simulate(_scenario(20.0), engine).summary.flows[0]
+def test_first_20_s_goodput_within_ten_percent_of_ns3_linux_reno(
+    engine: str, reno_25: Callable[[float], Scenario]
+) -> None:
+    flow = tcpfluid.simulate(reno_25(20.0), engine).summary.flows[0]
     assert flow.throughput_pps == pytest.approx(NS3_GOODPUT_20S_PPS, rel=GOODPUT_TOLERANCE)
