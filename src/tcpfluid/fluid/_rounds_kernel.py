@@ -373,7 +373,7 @@ def _sample_rule(
     the base and mean RTTs the law reads into it
     (:func:`~tcpfluid.algorithms._common.backlog`)."""
     m = w1.shape[0] // rtts.shape[1]  # (the flows of one column)
-    Δ = delta.shape[0] != 0
+    with_delta = delta.shape[0] != 0
     for i in range(w1.shape[0]):
         j = i if m == 1 else i // m
         idle = off and not act[i]
@@ -390,7 +390,7 @@ def _sample_rule(
         if own_rtts:
             out[2, i], out[3, i], out[4, i] = rtts[1, j], seen_min[j], rtts[2, j]
             out[6, i] = rtts[4, j]
-        if Δ:
+        if with_delta:
             delta[i] = backlog(w1[i], b, rtts[1, j])
 
 
