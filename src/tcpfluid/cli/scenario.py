@@ -48,32 +48,30 @@ def _describe(sc: Any) -> str:
     from ..scenarios import bottleneck
 
     bott = bottleneck(sc)
-    lines = [f"{sc.name}: {sc.description}" if sc.description else sc.name]
-    lines.append(
+    lines = [
+        f"{sc.name}: {sc.description}" if sc.description else sc.name,
         f"duration {sc.duration_s:g} s, packets {sc.packet_size_bytes:g} B, ACKs "
-        f"{sc.ack_size_bytes:g} B; bottleneck {bott.name if bott else '-'}"
-    )
-    lines.append(f"links ({len(sc.links)}):")
-    for lk in sc.links:
-        buf = "inf" if math.isinf(lk.buffer_pkts) else f"{lk.buffer_pkts:g}"
-        lines.append(
-            f"  {lk.name}: {lk.rate_bps / 1e6:g} Mb/s, {1e3 * lk.delay_s:g} ms, buffer {buf} "
-            f"pkts, {lk.discipline}"
-        )
-    lines.append(f"flows ({len(sc.flows)}):")
-    for f in sc.flows:
-        stop = "" if math.isinf(f.stop_s) else f" to {f.stop_s:g} s"
-        lines.append(
+        f"{sc.ack_size_bytes:g} B; bottleneck {bott.name if bott else '-'}",
+        f"links ({len(sc.links)}):",
+        *(
+            f"  {lk.name}: {lk.rate_bps / 1e6:g} Mb/s, {1e3 * lk.delay_s:g} ms, buffer "
+            f"{lk.buffer_pkts:g} pkts, {lk.discipline}"
+            for lk in sc.links
+        ),
+        f"flows ({len(sc.flows)}):",
+        *(
             f"  {f.name}: {f.algorithm or '(algorithm not set)'} {dict(f.params) or ''} from "
-            f"{f.start_s:g} s{stop}, base RTT {1e3 * sc.base_rtt_s(f):.4g} ms, "
-            f"path {' > '.join(f.forward)}"
-        )
-    for c in sc.cbr:
-        lines.append(
+            f"{f.start_s:g} s{'' if math.isinf(f.stop_s) else f' to {f.stop_s:g} s'}, "
+            f"base RTT {1e3 * sc.base_rtt_s(f):.4g} ms, path {' > '.join(f.forward)}"
+            for f in sc.flows
+        ),
+        *(
             f"cbr {c.name}: {c.rate_bps / 1e6:g} Mb/s from {c.start_s:g} to {c.stop_s:g} s "
             f"over {' > '.join(c.links)}"
-        )
-    lines += [f"note: {n}" for n in sc.notes]
+            for c in sc.cbr
+        ),
+        *(f"note: {n}" for n in sc.notes),
+    ]
     return "\n".join(lines)
 
 
