@@ -90,6 +90,9 @@ class Engine:
     #: (measured: ``benchmarks/million.py`` and the engines' benchmarks)
     max_flows: ClassVar[int | None] = None
     flow_cost: ClassVar[tuple[float, float]] = (0.0, 0.0)
+    #: the model's own check of its options (keywords by name -> the checked values, the
+    #: switches as plain bools), whose values replace those given; ``None``: none
+    _check_options: ClassVar[Callable[..., Mapping[str, Any]] | None] = None
 
     record_interval_s: float | None = None
     record: tuple[str, ...] | None = None
@@ -99,6 +102,9 @@ class Engine:
             check_positive("record_interval_s", self.record_interval_s)
         rec = self.recordable if self.record is None else check_record(self.record, self.recordable)
         object.__setattr__(self, "record", rec)
+        if self._check_options is not None:
+            for name, value in self._check_options(**self._options()).items():
+                object.__setattr__(self, name, value)
 
     @property
     def capabilities(self) -> Capabilities:

@@ -113,6 +113,7 @@ class Hybrid(Engine):
     """
 
     name: ClassVar[str] = "hybrid"
+    _check_options = staticmethod(check_hybrid_options)
     #: 20,000 Vegas flows on a 1 Gb/s link for 0.3 s: about 16 kB and 1.6 ms of work per
     #: flow and simulated second (on a loaded 2-core machine)
     max_flows: ClassVar[int | None] = 200_000
@@ -135,12 +136,6 @@ class Hybrid(Engine):
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:
         return _renamed_points(scenario)
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        # the hybrid model's own checks (the switches kept as plain bools)
-        for name, value in check_hybrid_options(**self._options()).items():
-            object.__setattr__(self, name, value)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         from ..fluid.ode import simulate_scenario_ode

@@ -47,6 +47,7 @@ class Rounds(Engine):
     """
 
     name: ClassVar[str] = "rounds"
+    _check_options = staticmethod(check_options)
     recordable: ClassVar[tuple[str, ...]] = ("queue_pkts", "throughput_pps", "rtt_s", "delta_pkts")
     reports_progress: ClassVar[bool] = True
 
@@ -68,12 +69,6 @@ class Rounds(Engine):
         )
         note = "record_every=m is taken as m base RTTs"
         return {"rtt": "rtt_model", "record_every": ("record_interval_s", rounds_to_s, note)}
-
-    def __post_init__(self) -> None:
-        super().__post_init__()
-        # the round model's own checks (the switches kept as plain bools)
-        for name, value in check_options(**self._options()).items():
-            object.__setattr__(self, name, value)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
         from ..fluid.rounds import simulate_scenario_rounds
