@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -154,19 +155,16 @@ class HybridResult:
     queue_area_pkt_s: FloatArray | None = None
     end: HybridEnd | None = None
     settle_band_pkts: tuple[float, ...] = ()
-    _summary: list[HybridSummary] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def n_flows(self) -> int:
         """F."""
         return len(self.flows)
 
-    @property
+    @cached_property
     def summary(self) -> HybridSummary:
         """Summary metrics (packet simulator's definitions; computed once)."""
-        if not self._summary:
-            self._summary.append(_summarise(self))
-        return self._summary[0]
+        return _summarise(self)
 
     def to_dict(self) -> dict[str, Any]:
         """Engine, algorithms and the summary, JSON-ready (no trajectories)."""

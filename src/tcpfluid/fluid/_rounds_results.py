@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -147,7 +148,6 @@ class RoundTrace:
     exit_lag_rows: int = 0
     all_rounds_recorded: bool = False
     law_base_rtt_s: FloatArray | None = None
-    _summary: list[RoundSummary] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def n_rounds(self) -> int:
@@ -164,12 +164,10 @@ class RoundTrace:
         """F."""
         return int(self.window_pkts.shape[2])
 
-    @property
+    @cached_property
     def summary(self) -> RoundSummary:
         """Summary metrics (computed once, on first access)."""
-        if not self._summary:
-            self._summary.append(_summarise(self))
-        return self._summary[0]
+        return _summarise(self)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain lists: per-round series of scenario 0 when S = 1, else all as nested lists;
