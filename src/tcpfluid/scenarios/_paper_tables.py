@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import units
-from .catalogue import COMMON_DEFAULTS, _dumbbell, _mixed, register
+from .catalogue import COMMON_DEFAULTS, Builder, _dumbbell, _mixed, register
 from .model import Link, Scenario
 from .topology import _core_wire, _host_pairs, _law, _scenario
 
@@ -32,41 +32,6 @@ _HO_DEFAULTS: dict[str, Any] = {
 }
 
 
-register(
-    "ho-fairness",
-    defaults={
-        **_HO_DEFAULTS,
-        "bandwidth": "100Mbps",
-        "rtt": "50ms",
-        "buffer": 300,
-        "flows": 5,
-        "duration": "60s",
-    },
-    description=(
-        "TCP-Ho paper §5.2.1 Table 5: five sources of one scheme on a 100 Mb/s x 23 ms "
-        "trunk (1 Gb/s 1 ms access links: RTT 50 ms), 300-packet buffer, all starting at "
-        "0 s; 60 s (the run length is ours)"
-    ),
-)(_dumbbell("ho-fairness", cbr=False, mixed=True))
-
-
-@register(
-    "ho-different-rtt",
-    defaults={
-        **_HO_DEFAULTS,
-        "bandwidth": "100Mbps",
-        "core_delay": "23ms",
-        "rtts": ",".join(f"{r:g}ms" for r in HO_DIFFERENT_RTTS_MS),
-        "buffer": 300,
-        "duration": "60s",
-    },
-    description=(
-        "TCP-Ho paper §5.2.1 Table 6: five sources with different RTTs on a 100 Mb/s x "
-        "23 ms trunk, 1 Gb/s access links, 300-packet buffer; the paper's Fig. 13 is not "
-        "in its text: the RTTs (rtts=50ms,...,250ms, one source each; the source's access "
-        "delay sets it) and the 60 s run are ours"
-    ),
-)
 def _ho_different_rtt(p: dict[str, Any]) -> Scenario:
     """The TCP-Ho paper §5.2.1, Table 6: one source per RTT of ``rtts`` (module docstring).
 
@@ -104,19 +69,41 @@ def _ho_different_rtt(p: dict[str, Any]) -> Scenario:
     return _mixed(_scenario("ho-different-rtt", p, links, flows), p)
 
 
-register(
-    "ho-friendliness",
-    defaults={
-        **_HO_DEFAULTS,
-        "bandwidth": "10Mbps",
-        "rtt": "6ms",
-        "buffer": 120,
-        "flows": 20,
-        "duration": "60s",
-    },
-    description=(
+#: name, its own defaults (beside :data:`_HO_DEFAULTS`; every run 60 s, the length *ours*),
+#: description, builder (``None``: the dumbbell of ``flows`` sources)
+_HO_SCENARIOS: tuple[tuple[str, dict[str, Any], str, Builder | None], ...] = (
+    (
+        "ho-fairness",
+        {"bandwidth": "100Mbps", "rtt": "50ms", "buffer": 300, "flows": 5},
+        "TCP-Ho paper §5.2.1 Table 5: five sources of one scheme on a 100 Mb/s x 23 ms "
+        "trunk (1 Gb/s 1 ms access links: RTT 50 ms), 300-packet buffer, all starting at "
+        "0 s; 60 s (the run length is ours)",
+        None,
+    ),
+    (
+        "ho-different-rtt",
+        {
+            "bandwidth": "100Mbps",
+            "core_delay": "23ms",
+            "rtts": ",".join(f"{r:g}ms" for r in HO_DIFFERENT_RTTS_MS),
+            "buffer": 300,
+        },
+        "TCP-Ho paper §5.2.1 Table 6: five sources with different RTTs on a 100 Mb/s x "
+        "23 ms trunk, 1 Gb/s access links, 300-packet buffer; the paper's Fig. 13 is not "
+        "in its text: the RTTs (rtts=50ms,...,250ms, one source each; the source's access "
+        "delay sets it) and the 60 s run are ours",
+        _ho_different_rtt,
+    ),
+    (
+        "ho-friendliness",
+        {"bandwidth": "10Mbps", "rtt": "6ms", "buffer": 120, "flows": 20},
         "TCP-Ho paper §5.2.2 Table 7: 20 connections on a 10 Mb/s x 1 ms connection link "
         "(1 Gb/s 1 ms access links: RTT 6 ms), 120-packet buffer; algorithm takes a mix "
-        "such as reno:15,vegas:5; 60 s (the run length is ours)"
+        "such as reno:15,vegas:5; 60 s (the run length is ours)",
+        None,
     ),
-)(_dumbbell("ho-friendliness", cbr=False, mixed=True))
+)
+for _name, _defaults, _description, _builder in _HO_SCENARIOS:
+    register(
+        _name, defaults={**_HO_DEFAULTS, **_defaults, "duration": "60s"}, description=_description
+    )(_builder or _dumbbell(_name, cbr=False, mixed=True))
