@@ -463,6 +463,12 @@ def law_settle_band(algorithm: str | None) -> float:
     return float(law_class(algorithm).cycle_amplitude_pkts)
 
 
+def law_band(law: Any) -> float:
+    """The settling band of a flow run by the law object ``law``: its
+    ``cycle_amplitude_pkts`` (:func:`law_settle_band`), 0 without one."""
+    return float(getattr(law, "cycle_amplitude_pkts", 0.0))
+
+
 def bandwidth_changes(intervals: Iterable[tuple[float, float]], end_s: float) -> tuple[float, ...]:
     """The bandwidth changes of a run: the times at which a cross-traffic source active over
     ``[start, stop)`` starts or stops, inside ``(0, end_s)``, increasing.
