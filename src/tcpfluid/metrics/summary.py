@@ -506,8 +506,9 @@ def flow_changes(
 
 
 def traced_flow_record(name: str, fl: Any, delivered_pkts: float, loss_events: int) -> FlowRecord:
-    """The :class:`~tcpfluid.FlowRecord` of a flow that decided at its own round
-    boundaries (the packet simulator, the hybrid model), for both summaries."""
+    """The :class:`FlowRecord` of a flow that decided at its own round boundaries (the
+    packet simulator, the hybrid model) from its round trace (``round_t_s``,
+    ``round_cwnd_pkts``, ``round_next_cwnd_pkts``, ``round_phase``), for both summaries."""
     return FlowRecord(
         name=name,
         start_s=fl.start_s,
@@ -545,8 +546,7 @@ def round_trace_fields(
     start = np.array([float(fl.start_s) for fl in flows], dtype=np.float64)
     stop = np.array([float(fl.stop_s) for fl in flows], dtype=np.float64)
     # each CBR change as a zero-length interval: only the times are used
-    cbr = [(float(c), float(c)) for c in cbr_changes]
-    changes = run_changes(cbr, zip(start.tolist(), stop.tolist(), strict=True), t_end)[0]
+    changes = flow_changes([(c, c) for c in cbr_changes], start, stop, t_end)[0]
     K = len(changes)
     if F:
         band = np.array(bands, dtype=np.float64) if len(bands) else np.zeros(F)
