@@ -125,38 +125,29 @@ class _ClosedFormSweep(SweepEngine):
                 f"scenario does not reduce to one ({exc})"
             ) from None
         pr = predict(task.algorithm, view.path, rtt=task.rtt_model, **kw)  # type: ignore[arg-type]
-        return {
-            "ss_exit_window": pr.ss_exit_window_pkts,
-            "ss_exit_time_s": pr.ss_exit_time_s,
-            "ss_exit_round": pr.ss_exit_round,
-            "settled_window": pr.equilibrium_window_pkts,
-            "time_to_equilibrium_s": pr.time_to_equilibrium_s,
-            "critical_window": pr.critical_window_pkts,
-            "rounds_to_equilibrium": pr.rounds_to_equilibrium,
-            # the closed forms' first reach of the target (time_to_equilibrium_s: settling)
-            "time_to_target_s": pr.time_to_target_s,
-            "rounds_to_target": pr.rounds_to_target,
-        }
+        return {k: getattr(pr, a) for k, a in _PREDICTED.items()}
+
+
+#: the closed forms' metrics: the :class:`~tcpfluid.analytic.Prediction` field of each
+#: (``time_to_target_s``: the first reach of the target; ``time_to_equilibrium_s``: settling)
+_PREDICTED = {
+    "ss_exit_window": "ss_exit_window_pkts",
+    "ss_exit_time_s": "ss_exit_time_s",
+    "ss_exit_round": "ss_exit_round",
+    "settled_window": "equilibrium_window_pkts",
+    "time_to_equilibrium_s": "time_to_equilibrium_s",
+    "critical_window": "critical_window_pkts",
+    "rounds_to_equilibrium": "rounds_to_equilibrium",
+    "time_to_target_s": "time_to_target_s",
+    "rounds_to_target": "rounds_to_target",
+}
 
 
 #: the engines a sweep can use, by name
 SWEEP: dict[str, SweepEngine] = {
     e.name: e
     for e in (
-        _ClosedFormSweep(
-            "closed-form",
-            (
-                "ss_exit_window",
-                "ss_exit_time_s",
-                "ss_exit_round",
-                "settled_window",
-                "time_to_equilibrium_s",
-                "critical_window",
-                "rounds_to_equilibrium",
-                "time_to_target_s",
-                "rounds_to_target",
-            ),
-        ),
+        _ClosedFormSweep("closed-form", tuple(_PREDICTED)),
         _RoundsSweep("rounds", (*PUBLIC_KEYS, "ss_exit_round", "losses")),
         SweepEngine(
             "ode",
