@@ -7,6 +7,7 @@ sequence of the one-flow objects (:class:`~tcpfluid.results.FlowSummary`,
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
@@ -15,9 +16,9 @@ from numpy.typing import NDArray
 from ._validation import item_index
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .results import FlowSummary, RoundLog
+    from .results import FlowSummary
 
-__all__ = ["FlowSummaries", "LazySeq", "RoundLogs"]
+__all__ = ["FlowSummaries", "LazySeq", "RoundLog", "RoundLogs"]
 
 FloatArray = NDArray[np.float64]
 T = TypeVar("T")
@@ -161,6 +162,76 @@ class FlowSummaries(LazySeq["FlowSummary"]):
         return f
 
 
+@dataclass(frozen=True, eq=False)
+class RoundLog:
+    """One flow's round log, kept in full whatever is recorded: one row per round boundary.
+
+    Every column has one value per row (a column of another length than ``time_s`` is a
+    ValueError); what the law read at the boundary (the RTTs, BaseRTT and Δ) is NaN on every
+    row where the engine keeps no such value.
+
+    Attributes
+    ----------
+    time_s
+        Round boundaries, s (the end of each round, where the law decides).
+    window_pkts
+        The window of the round that ended (the window whose packets the law measured).
+    next_window_pkts
+        The window the law (and a loss reaction) set at the boundary.
+    phase
+        The law's phase at each boundary (:data:`tcpfluid.algorithms.base.SLOW_START`...;
+        the round model gives the phase during the round that ended).
+    rtt_mean_s, rtt_min_s, rtt_max_s
+        The mean, smallest and largest RTT of the round's samples the law read, s (the
+        hybrid model keeps the mean only; the round model's one RTT a round gives three
+        equal columns).
+    base_rtt_s
+        The BaseRTT the law held, s (the round model: the one it held at the end of the
+        run, :attr:`Result.base_rtt_s`, on every row).
+    delta_pkts
+        Δ = (W/BaseRTT − W/RTT)·BaseRTT, the backlog estimate the law read, packets (the
+        Quick Vegas paper, eq 1).
+    """
+
+    time_s: FloatArray
+    window_pkts: FloatArray
+    next_window_pkts: FloatArray
+    phase: NDArray[np.int8]
+    rtt_mean_s: FloatArray | None = None
+    rtt_min_s: FloatArray | None = None
+    rtt_max_s: FloatArray | None = None
+    base_rtt_s: FloatArray | None = None
+    delta_pkts: FloatArray | None = None
+
+    def __post_init__(self) -> None:
+        n = len(self.time_s)
+        for name in _READ_AT_BOUNDARY:
+            v = getattr(self, name)
+            if v is None:  # not kept: NaN on every row
+                object.__setattr__(self, name, np.full(n, np.nan))
+            elif not (isinstance(v, np.ndarray) and v.dtype == np.float64):
+                object.__setattr__(self, name, np.asarray(v, dtype=np.float64))
+        for name in _ROW_COLUMNS:  # one value per row in every column
+            if (m := len(getattr(self, name))) != n:
+                raise ValueError(
+                    f"RoundLog column {name} has {m} values; expected {n}, one per row "
+                    "(the length of time_s)"
+                )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain lists (``None`` for a value the engine does not keep)."""
+        out = {f.name: getattr(self, f.name).tolist() for f in fields(self)}
+        for name in _READ_AT_BOUNDARY:
+            out[name] = [None if x != x else x for x in out[name]]
+        return out
+
+
+#: the columns of :class:`RoundLog` that hold what the law read at each boundary
+_READ_AT_BOUNDARY = ("rtt_mean_s", "rtt_min_s", "rtt_max_s", "base_rtt_s", "delta_pkts")
+#: the columns of :class:`RoundLog` besides ``time_s``, each with one value per row
+_ROW_COLUMNS = ("window_pkts", "next_window_pkts", "phase", *_READ_AT_BOUNDARY)
+
+
 class RoundLogs(LazySeq["RoundLog"]):
     """Every flow's :class:`RoundLog` kept as columns, flows along the last axis
     (:attr:`Result.rounds`); each flow's log is made when it is read.
@@ -197,8 +268,6 @@ class RoundLogs(LazySeq["RoundLog"]):
         return int(self.window_pkts.shape[1])
 
     def _item(self, k: int) -> RoundLog:
-        from .results import RoundLog
-
         s = None if self.sizes is None else int(self.sizes[k])
         t = self.time_s[:s] if self.time_s.ndim == 1 else self.time_s[:s, k]
         rtt = None if self.rtt_s is None else self.rtt_s[:s, k]

@@ -45,7 +45,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._json import Column
-from ._result_columns import FlowSummaries, RoundLogs, _lazy
+from ._result_columns import FlowSummaries, RoundLog, RoundLogs, _lazy
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -63,6 +63,7 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
+_OMITTED: Any = object()
 
 #: the unit of :attr:`FlowSummary.losses` in every engine
 LOSSES_UNIT = "loss events"
@@ -323,73 +324,64 @@ def _settled_cell(f: Any, fmt: Callable[[Any], str]) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class RoundLog:
-    """One flow's round log, kept in full whatever is recorded: one row per round boundary.
+class EngineSummary:
+    """The fields every engine's own summary has, with the meaning of the same names in
+    :class:`tcpfluid.results.Summary` and :class:`~tcpfluid.results.FlowSummary`.
 
-    Every column has one value per row (a column of another length than ``time_s`` is a
-    ValueError); what the law read at the boundary (the RTTs, BaseRTT and Δ) is NaN on every
-    row where the engine keeps no such value.
-
-    Attributes
-    ----------
-    time_s
-        Round boundaries, s (the end of each round, where the law decides).
-    window_pkts
-        The window of the round that ended (the window whose packets the law measured).
-    next_window_pkts
-        The window the law (and a loss reaction) set at the boundary.
-    phase
-        The law's phase at each boundary (:data:`tcpfluid.algorithms.base.SLOW_START`...;
-        the round model gives the phase during the round that ended).
-    rtt_mean_s, rtt_min_s, rtt_max_s
-        The mean, smallest and largest RTT of the round's samples the law read, s (the
-        hybrid model keeps the mean only; the round model's one RTT a round gives three
-        equal columns).
-    base_rtt_s
-        The BaseRTT the law held, s (the round model: the one it held at the end of the
-        run, :attr:`Result.base_rtt_s`, on every row).
-    delta_pkts
-        Δ = (W/BaseRTT − W/RTT)·BaseRTT, the backlog estimate the law read, packets (the
-        Quick Vegas paper, eq 1).
+    Per-flow arrays have shape ``(F,)``, or ``(S, F)`` in the batched round model; the
+    per-run fields are numbers, or ``(S,)`` arrays there. ``NaN`` in a time or window means
+    "did not happen", as the matching boolean field (``ss_exited``,
+    ``reached_equilibrium``, ``converged``) says; ``settled_window_pkts`` is the segment's
+    tail mean, kept even when the window did not settle.
     """
 
-    time_s: FloatArray
-    window_pkts: FloatArray
-    next_window_pkts: FloatArray
-    phase: NDArray[np.int8]
-    rtt_mean_s: FloatArray | None = None
-    rtt_min_s: FloatArray | None = None
-    rtt_max_s: FloatArray | None = None
-    base_rtt_s: FloatArray | None = None
-    delta_pkts: FloatArray | None = None
+    ss_exit_time_s: FloatArray
+    ss_exit_window_pkts: FloatArray
+    ss_exited: NDArray[np.bool_]
+    settled_window_pkts: FloatArray
+    time_to_equilibrium_s: FloatArray
+    reached_equilibrium: NDArray[np.bool_]
+    change_times_s: tuple[float, ...]
+    convergence_times_s: FloatArray
+    converged: NDArray[np.bool_]
+    utilization: Any  # float, or (S,) in the round model
+    throughput_pps: FloatArray
+    jain_index: Any  # float, or (S,) in the round model
+    losses: NDArray[np.int64]
 
-    def __post_init__(self) -> None:
-        n = len(self.time_s)
-        for name in _READ_AT_BOUNDARY:
-            v = getattr(self, name)
-            if v is None:  # not kept: NaN on every row
-                object.__setattr__(self, name, np.full(n, np.nan))
-            elif not (isinstance(v, np.ndarray) and v.dtype == np.float64):
-                object.__setattr__(self, name, np.asarray(v, dtype=np.float64))
-        for name in _ROW_COLUMNS:  # one value per row in every column
-            if (m := len(getattr(self, name))) != n:
-                raise ValueError(
-                    f"RoundLog column {name} has {m} values; expected {n}, one per row "
-                    "(the length of time_s)"
-                )
+    def _keys(
+        self, flow: tuple[int, ...], run: tuple[int, ...] = (), *, ss_exit_round: Any = _OMITTED
+    ) -> dict[str, Any]:
+        """The public summary keys (``None``: did not happen) of the flow at index
+        ``flow`` and the run's aggregates at index ``run`` (``()``: the run's own);
+        ``ss_exit_round`` only when given."""
+        from .metrics import _finite_or_none
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain lists (``None`` for a value the engine does not keep)."""
-        out = {f.name: getattr(self, f.name).tolist() for f in fields(self)}
-        for name in _READ_AT_BOUNDARY:
-            out[name] = [None if x != x else x for x in out[name]]
+        out: dict[str, Any] = {
+            "ss_exit_window": _finite_or_none(self.ss_exit_window_pkts[flow]),
+            "ss_exit_time_s": _finite_or_none(self.ss_exit_time_s[flow]),
+        }
+        if ss_exit_round is not _OMITTED:
+            out["ss_exit_round"] = ss_exit_round
+        out.update(
+            {
+                "settled_window": (
+                    _finite_or_none(self.settled_window_pkts[flow])
+                    if bool(self.reached_equilibrium[flow])
+                    else None
+                ),
+                "time_to_equilibrium_s": _finite_or_none(self.time_to_equilibrium_s[flow]),
+                "convergence_times_s": [_finite_or_none(x) for x in self.convergence_times_s[flow]],
+                "change_times_s": list(self.change_times_s),
+                "utilization": _finite_or_none(np.asarray(self.utilization)[run]),
+                "throughput_pps": [
+                    _finite_or_none(x) for x in np.asarray(self.throughput_pps)[run]
+                ],
+                "jain_index": _finite_or_none(np.asarray(self.jain_index)[run]),
+                "losses": [int(x) for x in self.losses[run]],
+            }
+        )
         return out
-
-
-#: the columns of :class:`RoundLog` that hold what the law read at each boundary
-_READ_AT_BOUNDARY = ("rtt_mean_s", "rtt_min_s", "rtt_max_s", "base_rtt_s", "delta_pkts")
-#: the columns of :class:`RoundLog` besides ``time_s``, each with one value per row
-_ROW_COLUMNS = ("window_pkts", "next_window_pkts", "phase", *_READ_AT_BOUNDARY)
 
 
 @dataclass(frozen=True, eq=False)

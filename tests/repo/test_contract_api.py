@@ -173,7 +173,7 @@ def test_every_summary_key_of_every_engine_is_declared_with_its_unit(lossy: Resu
 def test_the_engines_own_summaries_share_one_definition(lossy: Result) -> None:
     """Each engine's native summary is an EngineSummary: the same fields, and JSON keys that
     are a subset of the common summary's (each declared above with its unit)."""
-    from tcpfluid._engine_summary import EngineSummary
+    from tcpfluid.results import EngineSummary
 
     # the ode and hybrid engines run the hybrid model; their OdeResult keeps the hybrid's
     # own result (the classical model's OdeSummary is a table of its own, with tuples)

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._engine_summary import traced_flow_record
 from .._validation import check_nonnegative
 from ..fluid._hybrid_inputs import check_options as check_hybrid_options
 from ..fluid._hybrid_inputs import small_pages
@@ -21,6 +20,7 @@ from ..fluid._ode_types import check_solver
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import choose_model, end_base_rtt, simulate_ode
 from ..metrics import FlowRecord
+from ..metrics.summary import traced_flow_record
 from ._base import Engine, counted_option, sample_rows, summary_of, traced_log
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from .._engine_summary import traced_flow_record
 from ..metrics import _finite_or_none
+from ..metrics.summary import traced_flow_record
 from ..sim import simulate_packets
 from ..sim._checks import check_options, trace_interval
 from ..sim.engine import MAX_SAMPLES, MAX_TRACE_VALUES

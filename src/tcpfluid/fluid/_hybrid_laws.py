@@ -22,8 +22,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import _numba_cache
-from .._engine_summary import law_band
 from ..algorithms.base import LOSS_BURST_TIMEOUT, ControlLaw, RoundSample, _runs_rule, loss_kind
+from ..metrics._settling import law_band
 from . import _hybrid_kernel as K
 
 FloatArray = NDArray[np.float64]

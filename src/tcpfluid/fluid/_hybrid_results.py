@@ -10,8 +10,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._engine_summary import EngineSummary, round_trace_fields
+from ..metrics.summary import round_trace_fields
 from ..queueing import RedParameters
+from ..results import EngineSummary
 
 FloatArray = NDArray[np.float64]
 
@@ -185,7 +186,7 @@ class HybridResult:
 @dataclass(frozen=True, eq=False)
 class HybridSummary(EngineSummary):
     """Per-flow summary (arrays over flows) with the round model's public keys: the fields
-    of :class:`~tcpfluid._engine_summary.EngineSummary`, computed from the flows' round
+    of :class:`~tcpfluid.results.EngineSummary`, computed from the flows' round
     traces as the packet simulator computes them."""
 
     def flow(self, flow: int = 0) -> dict[str, Any]:

@@ -13,10 +13,11 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import metrics
-from .._engine_summary import EngineSummary, window_fields
 from .._validation import check_int, check_memory
 from ..algorithms.base import SLOW_START, ControlLaw
 from ..algorithms.mixed import MixedLaw
+from ..metrics.summary import window_fields
+from ..results import EngineSummary
 from ._rounds_inputs import RECORDABLE, PathBatch
 
 FloatArray = NDArray[np.float64]
@@ -32,7 +33,7 @@ SUMMARY_BYTES = 56
 @dataclass(frozen=True, eq=False)
 class RoundSummary(EngineSummary):
     """Summary metrics of a :class:`RoundTrace`: the fields of
-    :class:`~tcpfluid._engine_summary.EngineSummary` (definitions in
+    :class:`~tcpfluid.results.EngineSummary` (definitions in
     :mod:`tcpfluid.metrics`) and the slow-start exit round.
 
     Per scenario ``(S,)`` or per flow ``(S, F)`` (``convergence_times_s`` and
@@ -51,7 +52,7 @@ class RoundSummary(EngineSummary):
 
     def scenario(self, s: int = 0, flow: int = 0) -> dict[str, Any]:
         """The public summary keys for scenario ``s`` (window metrics of flow ``flow``):
-        those of :meth:`~tcpfluid._engine_summary.EngineSummary._keys` with
+        those of :meth:`~tcpfluid.results.EngineSummary._keys` with
         ``ss_exit_round``."""
         return self._keys((s, flow), (s,), ss_exit_round=_int_or_none(self.ss_exit_round[s, flow]))
 

@@ -4,13 +4,15 @@ and the refusal of a summary too large to hold (flows x changes) before the run.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from .._validation import memory_budget_bytes
-from . import settling
+from . import law_settle_band, settling
 
 if TYPE_CHECKING:
     from .summary import FlowRecords
@@ -181,3 +183,68 @@ def jain_rows(thr: Any) -> FloatArray:
     for i in np.flatnonzero(some & ~whole).tolist():
         out[i] = float(jain_index(x[i][known[i]]))
     return out
+
+
+def check_settle_band(
+    settle_band: float | Mapping[str, float] | None,
+) -> float | dict[str, float] | None:
+    """``settle_band`` checked (:func:`summarise`): ``None``, one band ``>= 0`` (``inf``
+    allowed) or a mapping from algorithm names to such bands.
+
+    Raises
+    ------
+    TypeError
+        Neither a number, a mapping nor ``None``.
+    ValueError
+        A band below zero or NaN, or a key that is not an algorithm name.
+    """
+    if settle_band is None:
+        return None
+
+    def one(name: str, v: Any) -> float:
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a number of packets >= 0 (or inf), got {v!r}")
+        if not float(v) >= 0.0:
+            raise ValueError(f"{name} must be >= 0 packets (or inf), got {v!r}")
+        return float(v)
+
+    if isinstance(settle_band, Mapping):
+        from ..algorithms.registry import ALGORITHMS
+
+        out = {}
+        for law, v in settle_band.items():
+            if law not in ALGORITHMS:
+                raise ValueError(
+                    f"settle_band has a key {law!r} that is not an algorithm; "
+                    f"algorithms: {', '.join(ALGORITHMS)}"
+                )
+            out[str(law)] = one(f"settle_band[{law!r}]", v)
+        return out
+    return one("settle_band", settle_band)
+
+
+def _bands(
+    scenario: Any, names: Sequence[str], settle_band: float | dict[str, float] | None = None
+) -> FloatArray:
+    """Each flow's settling band: ``settle_band`` when it is one number, else its law's
+    (``settle_band``'s entry for the law, or the law's own limit cycle, metrics.settling),
+    the law of the scenario's flow of the same name (0 for a name it does not have)."""
+    from ..scenarios._columns import FlowSeq
+
+    if isinstance(settle_band, float):
+        return np.full(len(names), settle_band)
+    given = settle_band or {}
+
+    def band(law: str | None) -> float:
+        return given[law] if law in given else law_settle_band(law)
+
+    flows = getattr(scenario, "flows", ())
+    if isinstance(flows, FlowSeq) and (
+        flows.table.names is names or list(flows.table.names) == list(names)
+    ):
+        ft = flows.table  # the scenario's flows in order: one look-up per law
+        per_law = np.array([band(a) for a in ft.algorithms()], dtype=np.float64)
+        return per_law[ft.law]
+    laws = {f.name: f.algorithm for f in flows}
+    once = functools.cache(band)  # one look-up per law, not per flow
+    return np.array([once(laws.get(nm)) for nm in names], dtype=np.float64)

@@ -456,11 +456,15 @@ def law_settle_band(algorithm: str | None) -> float:
     >>> law_settle_band("fast"), law_settle_band("vegas"), law_settle_band("enhanced-vegas")
     (0.0, 1.0, inf)
     """
-    if algorithm is None:
-        return 0.0
     from ..algorithms.registry import law_class
 
-    return float(law_class(algorithm).cycle_amplitude_pkts)
+    return 0.0 if algorithm is None else law_band(law_class(algorithm))
+
+
+def law_band(law: Any) -> float:
+    """The settling band of a flow run by the law object ``law``: its
+    ``cycle_amplitude_pkts`` (:func:`law_settle_band`), 0 without one."""
+    return float(getattr(law, "cycle_amplitude_pkts", 0.0))
 
 
 def bandwidth_changes(intervals: Iterable[tuple[float, float]], end_s: float) -> tuple[float, ...]:

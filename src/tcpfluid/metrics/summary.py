@@ -9,7 +9,6 @@ the bottleneck (packets carried, capacity) into the one
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -18,16 +17,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from . import (
-    _finite_or_none,
-    law_settle_band,
-    settling,
-    slow_start_exit,
-)
+from ..algorithms.base import SLOW_START
+from . import _finite_or_none, settling, slow_start_exit
 from ._changes import (
     _all_converged,
+    _bands,
     _convergence,
     _finite,
+    check_settle_band,
     check_summary_size,
     flow_rates,
     jain_rows,
@@ -35,6 +32,7 @@ from ._changes import (
 from ._settling import _first_end
 
 __all__ = ["FlowRecord", "FlowRecords", "run_changes", "summarise"]
+
 
 FloatArray = NDArray[np.float64]
 
@@ -507,66 +505,81 @@ def flow_changes(
     return run_changes(cbr, pairs, end_s)
 
 
-def check_settle_band(
-    settle_band: float | Mapping[str, float] | None,
-) -> float | dict[str, float] | None:
-    """``settle_band`` checked (:func:`summarise`): ``None``, one band ``>= 0`` (``inf``
-    allowed) or a mapping from algorithm names to such bands.
-
-    Raises
-    ------
-    TypeError
-        Neither a number, a mapping nor ``None``.
-    ValueError
-        A band below zero or NaN, or a key that is not an algorithm name.
-    """
-    if settle_band is None:
-        return None
-
-    def one(name: str, v: Any) -> float:
-        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
-            raise TypeError(f"{name} must be a number of packets >= 0 (or inf), got {v!r}")
-        if not float(v) >= 0.0:
-            raise ValueError(f"{name} must be >= 0 packets (or inf), got {v!r}")
-        return float(v)
-
-    if isinstance(settle_band, Mapping):
-        from ..algorithms.registry import ALGORITHMS
-
-        out = {}
-        for law, v in settle_band.items():
-            if law not in ALGORITHMS:
-                raise ValueError(
-                    f"settle_band has a key {law!r} that is not an algorithm; "
-                    f"algorithms: {', '.join(ALGORITHMS)}"
-                )
-            out[str(law)] = one(f"settle_band[{law!r}]", v)
-        return out
-    return one("settle_band", settle_band)
+def traced_flow_record(name: str, fl: Any, delivered_pkts: float, loss_events: int) -> FlowRecord:
+    """The :class:`FlowRecord` of a flow that decided at its own round boundaries (the
+    packet simulator, the hybrid model) from its round trace (``round_t_s``,
+    ``round_cwnd_pkts``, ``round_next_cwnd_pkts``, ``round_phase``), for both summaries."""
+    return FlowRecord(
+        name=name,
+        start_s=fl.start_s,
+        stop_s=fl.stop_s,
+        t_s=np.asarray(fl.round_t_s, dtype=np.float64),
+        window_pkts=np.asarray(fl.round_cwnd_pkts, dtype=np.float64),
+        in_slow_start=np.asarray(fl.round_phase) == SLOW_START,
+        settle_window_pkts=np.asarray(fl.round_next_cwnd_pkts, dtype=np.float64),
+        delivered_pkts=delivered_pkts,
+        loss_events=loss_events,
+        # boundary k ends round k + 1; the law leaves slow start at the end of the round
+        # that sent the exit window and keeps it one more round, which ends the exit
+        # round (the convention of tcpfluid.metrics.summarise)
+        exit_delay_samples=1,
+    )
 
 
-def _bands(
-    scenario: Any, names: Sequence[str], settle_band: float | dict[str, float] | None = None
-) -> FloatArray:
-    """Each flow's settling band: ``settle_band`` when it is one number, else its law's
-    (``settle_band``'s entry for the law, or the law's own limit cycle, metrics.settling),
-    the law of the scenario's flow of the same name (0 for a name it does not have)."""
-    from ..scenarios._columns import FlowSeq
+def round_trace_fields(
+    flows: Sequence[Any],
+    bands: Sequence[float],
+    cbr_changes: tuple[float, ...],
+    t_end: float,
+) -> dict[str, Any]:
+    """The :class:`~tcpfluid.results.EngineSummary` fields but ``utilization`` of flows
+    with round traces (:func:`traced_flow_record`), for a run that ends at ``t_end`` (s)
+    whose CBR sources start or stop at ``cbr_changes`` (s); ``bands``: each flow's
+    settling band, packets (:func:`~tcpfluid.metrics._settling.law_band`).
+    The values are those of :func:`tcpfluid.metrics.summarise`."""
+    F = len(flows)
+    names = [str(i) for i in range(F)]
+    recs = [
+        traced_flow_record(nm, fl, float(fl.delivered_pkts), int(np.size(fl.loss_t_s)))
+        for nm, fl in zip(names, flows, strict=True)
+    ]
+    start = np.array([float(fl.start_s) for fl in flows], dtype=np.float64)
+    stop = np.array([float(fl.stop_s) for fl in flows], dtype=np.float64)
+    # each CBR change as a zero-length interval: only the times are used
+    changes = flow_changes([(c, c) for c in cbr_changes], start, stop, t_end)[0]
+    K = len(changes)
+    if F:
+        band = np.array(bands, dtype=np.float64) if len(bands) else np.zeros(F)
+        cols = _columns_once(FlowRecords.of(recs, t_end), changes, t_end, band, False)
+    else:
+        cols = {k: np.empty(0) for k in ("ss_t", "ss_w", "tail", "t_eq", "settled")}
+        cols["conv"] = np.empty((0, K))
+    delivered = np.array([float(fl.delivered_pkts) for fl in flows], dtype=np.float64)
+    thr = flow_rates(delivered, start, stop, (0.0, t_end))
+    return {
+        **window_fields(cols, (F,), changes),
+        "throughput_pps": thr,
+        "jain_index": float(jain_rows(thr)[0]),
+        "losses": np.array([np.size(fl.loss_t_s) for fl in flows], dtype=np.int64),
+    }
 
-    if isinstance(settle_band, float):
-        return np.full(len(names), settle_band)
-    given = settle_band or {}
 
-    def band(law: str | None) -> float:
-        return given[law] if law in given else law_settle_band(law)
-
-    flows = getattr(scenario, "flows", ())
-    if isinstance(flows, FlowSeq) and (
-        flows.table.names is names or list(flows.table.names) == list(names)
-    ):
-        ft = flows.table  # the scenario's flows in order: one look-up per law
-        per_law = np.array([band(a) for a in ft.algorithms()], dtype=np.float64)
-        return per_law[ft.law]
-    laws = {f.name: f.algorithm for f in flows}
-    once = functools.cache(band)  # one look-up per law, not per flow
-    return np.array([once(laws.get(nm)) for nm in names], dtype=np.float64)
+def window_fields(
+    cols: dict[str, Any], shape: tuple[int, ...], changes: tuple[float, ...]
+) -> dict[str, Any]:
+    """The :class:`~tcpfluid.results.EngineSummary` window fields from the columns of
+    :func:`_columns_once`, shaped ``shape`` per flow."""
+    settled = np.isfinite(cols["settled"]).reshape(shape)
+    ss_t = np.asarray(cols["ss_t"], dtype=np.float64).reshape(shape)
+    conv = np.asarray(cols["conv"], dtype=np.float64).reshape(*shape, len(changes))
+    return {
+        "ss_exit_time_s": ss_t,
+        "ss_exit_window_pkts": np.asarray(cols["ss_w"], dtype=np.float64).reshape(shape),
+        "ss_exited": np.isfinite(ss_t),
+        "settled_window_pkts": np.asarray(cols["tail"], dtype=np.float64).reshape(shape),
+        "time_to_equilibrium_s": np.where(settled, cols["t_eq"].reshape(shape), math.nan),
+        "reached_equilibrium": settled,
+        "change_times_s": changes,
+        "convergence_times_s": conv,
+        "converged": np.isfinite(conv),
+    }

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .._engine_summary import law_band
 from ..algorithms._common import backlog
+from ..metrics._settling import law_band
 from ..scenarios import Scenario
 from . import _core as C
 from .summary import PacketSummary, summarise

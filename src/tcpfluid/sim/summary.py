@@ -16,8 +16,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .. import metrics
-from .._engine_summary import EngineSummary, round_trace_fields
 from ..metrics import _finite_or_none
+from ..metrics.summary import round_trace_fields
+from ..results import EngineSummary
 from ..scenarios import bottleneck
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -33,7 +34,7 @@ class PacketSummary(EngineSummary):
     """Summary metrics of a :class:`~tcpfluid.sim.PacketResult` (arrays over flows).
 
     The fields every engine's summary has are those of
-    :class:`~tcpfluid._engine_summary.EngineSummary`: here the slow-start exit and the
+    :class:`~tcpfluid.results.EngineSummary`: here the slow-start exit and the
     windows come from each flow's round trace, ``utilization`` counts the bytes the
     bottleneck carried (all traffic), ``losses`` the loss events handed to the law.
 

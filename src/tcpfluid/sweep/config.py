@@ -14,45 +14,162 @@ from typing import TYPE_CHECKING, Any
 
 from ..engines import RTT_MODELS, _check_engine
 from ..results import PUBLIC_KEYS
-from ..scenarios import LAW_PARAMETER_KEYS, SCENARIOS, scenario_parameters
+from ..scenarios import (
+    LAW_PARAMETER_KEYS,
+    SCENARIOS,
+    build_scenario,
+    law_params,
+    scenario_parameters,
+)
 from ..scenarios.files import is_scenario_file, read_toml
-from ..scenarios.mix import parse_mix
+from ..scenarios.mix import parse_mix, with_mix
 from ..scenarios.topology import RATE_KEYS
 from .grids import Grid, Point, grid
 
 if TYPE_CHECKING:
     from .tables import SweepResult
 
-#: engines a sweep can use
-SWEEP_ENGINES: tuple[str, ...] = ("closed-form", "rounds", "ode", "packet")
 #: scenario of points that do not name one
 DEFAULT_SCENARIO = "qv-basic"
 
+
+class SweepEngine:
+    """How a sweep evaluates its points on one engine: :func:`tcpfluid.simulate`'s engine of
+    the same name; subclasses for the round model's batches and the closed forms."""
+
+    #: whether its points run in this process, in chunks (an executor is not used)
+    in_process = False
+    #: the RTT models a point may name
+    rtt_models: tuple[str, ...] = RTT_MODELS
+    #: whether it reads the RTT model (then it is part of the cache key)
+    reads_rtt_model = False
+    #: whether a point may run a mix of laws (``vegas:8,reno:2``)
+    mixes = True
+    #: the engine whose capabilities the points' fluid views are checked against (``None``:
+    #: only the bottleneck path of the table's columns is read)
+    view_engine: str | None = None
+
+    def __init__(self, name: str, metrics: tuple[str, ...]) -> None:
+        self.name = name
+        #: the metrics it reports (the keys of its summary)
+        self.metrics = metrics
+
+    def check_law(self, algorithm: str, i: int) -> None:
+        """Refuse a law the engine cannot compute (point ``i``)."""
+
+    def point(self, task: _Task) -> dict[str, Any]:
+        """The point's summary dict from :func:`tcpfluid.simulate` (as ``tcpfluid simulate
+        --json``; the packet engine gets the point's seed)."""
+        from ..engines import _legacy_options, simulate
+
+        options = _legacy_options(task.engine, task.rtt_model, task.seed)
+        sc = with_mix(build_scenario(task.scenario, **dict(task.params)), task.algorithm)
+        summary: dict[str, Any] = simulate(sc, task.engine, **options).summary.to_dict()
+        return summary
+
+    def run_points(self, sw: Sweep, todo: list[int], views: Any, record: Any, bar: Any) -> None:
+        """Evaluate the points ``todo`` of ``sw`` in this process, one by one."""
+        from .execution import _evaluate
+
+        for i in todo:
+            record(i, _evaluate(sw._task(i)))
+            bar.update(1)
+
+
+class _RoundsSweep(SweepEngine):
+    """The round model: points grouped into batched :func:`simulate_rounds` calls."""
+
+    in_process = True
+    reads_rtt_model = True
+    view_engine = "rounds"
+
+    def run_points(self, sw: Sweep, todo: list[int], views: Any, record: Any, bar: Any) -> None:
+        from .execution import _run_rounds
+
+        _run_rounds(sw, todo, views, record, bar)
+
+
+class _ClosedFormSweep(SweepEngine):
+    """The closed forms of :func:`tcpfluid.analytic.predict` (one law, one drop-tail path,
+    one base RTT)."""
+
+    in_process = True
+    rtt_models = ("average", "last")
+    reads_rtt_model = True
+    mixes = False
+
+    def check_law(self, algorithm: str, i: int) -> None:
+        from ..analytic.predict import PREDICT_ALGORITHMS
+
+        if algorithm not in PREDICT_ALGORITHMS:
+            raise ValueError(
+                f"algorithm: {algorithm!r} has no closed form (point {i}); engine "
+                f"'{self.name}' covers {', '.join(PREDICT_ALGORITHMS)}"
+            )
+
+    def point(self, task: _Task) -> dict[str, Any]:
+        """The point's closed-form predictions, by the names of the engines' metrics."""
+        from ..algorithms.registry import expand_aliases
+        from ..analytic.predict import predict
+
+        sc = build_scenario(task.scenario, **dict(task.params))
+        law = expand_aliases(task.algorithm, law_params(sc.params))  # Enhanced Vegas: α = β = δ
+        kw = {k: law[k] for k in ("alpha", "beta", "gamma") if k in law}
+        try:
+            view = sc.fluid_view("rounds")  # the round model's path
+            if view.red is not None or not view.equal_rtt:  # one drop-tail path, one base RTT
+                raise ValueError("a RED queue or flows of unequal base RTT")
+        except ValueError as exc:
+            raise ValueError(
+                f"the closed forms model one drop-tail path with one base RTT; this point's "
+                f"scenario does not reduce to one ({exc})"
+            ) from None
+        pr = predict(task.algorithm, view.path, rtt=task.rtt_model, **kw)  # type: ignore[arg-type]
+        return {k: getattr(pr, a) for k, a in _PREDICTED.items()}
+
+
+#: the closed forms' metrics: the :class:`~tcpfluid.analytic.Prediction` field of each
+#: (``time_to_target_s``: the first reach of the target; ``time_to_equilibrium_s``: settling)
+_PREDICTED = {
+    "ss_exit_window": "ss_exit_window_pkts",
+    "ss_exit_time_s": "ss_exit_time_s",
+    "ss_exit_round": "ss_exit_round",
+    "settled_window": "equilibrium_window_pkts",
+    "time_to_equilibrium_s": "time_to_equilibrium_s",
+    "critical_window": "critical_window_pkts",
+    "rounds_to_equilibrium": "rounds_to_equilibrium",
+    "time_to_target_s": "time_to_target_s",
+    "rounds_to_target": "rounds_to_target",
+}
+
+
+#: the engines a sweep can use, by name
+SWEEP: dict[str, SweepEngine] = {
+    e.name: e
+    for e in (
+        _ClosedFormSweep("closed-form", tuple(_PREDICTED)),
+        _RoundsSweep("rounds", (*PUBLIC_KEYS, "ss_exit_round", "losses")),
+        SweepEngine(
+            "ode",
+            (
+                *PUBLIC_KEYS,
+                "ss_exit_round",
+                "losses",
+                "mean_queue_pkts",
+                "final_queue_pkts",
+                "final_windows_pkts",
+                "lost_pkts",
+                "loss_fraction",
+            ),
+        ),
+        SweepEngine("packet", (*PUBLIC_KEYS, "losses", "retransmissions", "timeouts", "conserved")),
+    )
+}
+#: engines a sweep can use
+SWEEP_ENGINES: tuple[str, ...] = tuple(SWEEP)
 #: metrics each engine reports (the keys of its summary)
 ENGINE_METRICS: dict[str, tuple[str, ...]] = {
-    "closed-form": (
-        "ss_exit_window",
-        "ss_exit_time_s",
-        "ss_exit_round",
-        "settled_window",
-        "time_to_equilibrium_s",
-        "critical_window",
-        "rounds_to_equilibrium",
-        "time_to_target_s",
-        "rounds_to_target",
-    ),
-    "rounds": (*PUBLIC_KEYS, "ss_exit_round", "losses"),
-    "packet": (*PUBLIC_KEYS, "losses", "retransmissions", "timeouts", "conserved"),
-    "ode": (
-        *PUBLIC_KEYS,
-        "ss_exit_round",
-        "losses",
-        "mean_queue_pkts",
-        "final_queue_pkts",
-        "final_windows_pkts",
-        "lost_pkts",
-        "loss_fraction",
-    ),
+    k: SWEEP[k].metrics for k in ("closed-form", "rounds", "packet", "ode")
 }
 #: keys of a sweep configuration (``tcpfluid sweep CONFIG.toml``)
 CONFIG_KEYS: tuple[str, ...] = (
@@ -130,7 +247,7 @@ class Sweep:
         if len(set(metrics)) != len(metrics):
             raise ValueError(f"metrics: a metric is listed twice in {list(metrics)}")
         object.__setattr__(self, "metrics", metrics)
-        choices = RTT_MODELS if engine != "closed-form" else ("average", "last")
+        choices = SWEEP[engine].rtt_models
         if self.rtt_model not in choices:
             raise ValueError(
                 f"rtt_model: must be one of {', '.join(choices)} for engine {engine!r}, "
@@ -247,7 +364,7 @@ class Sweep:
         return tuple(seen)
 
     def _options(self) -> dict[str, Any]:
-        return {"rtt_model": self.rtt_model} if self.engine in ("rounds", "closed-form") else {}
+        return {"rtt_model": self.rtt_model} if SWEEP[self.engine].reads_rtt_model else {}
 
     def run(
         self,
@@ -371,7 +488,7 @@ def _check_point(
         )
     alg = p["algorithm"]
     if not isinstance(alg, str) or alg not in ALGORITHMS:
-        if isinstance(alg, str) and ":" in alg and engine != "closed-form":
+        if isinstance(alg, str) and ":" in alg and SWEEP[engine].mixes:
             parse_mix(alg)  # a mix of laws (vegas:8,reno:2): each name checked
         else:
             raise ValueError(
@@ -381,14 +498,7 @@ def _check_point(
     shape = (engine, scen, alg, *((k, type(v)) for k, v in p.items()))
     if checked is not None and shape in checked:
         return p
-    if engine == "closed-form":
-        from ..analytic.predict import PREDICT_ALGORITHMS
-
-        if alg not in PREDICT_ALGORITHMS:
-            raise ValueError(
-                f"algorithm: {alg!r} has no closed form (point {i}); engine 'closed-form' "
-                f"covers {', '.join(PREDICT_ALGORITHMS)}"
-            )
+    SWEEP[engine].check_law(alg, i)
     if alg in ALGORITHMS:
         from ..algorithms.registry import law_class
 

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..scenarios import LAW_PARAMETER_KEYS, build_scenario, law_params
-from ..scenarios.mix import with_mix
 from ._signals import (
     _WAKE_SIGNAL,
     _DeferredSignals,
@@ -28,7 +27,7 @@ from ._signals import (
     _worker_init,
 )
 from .cache import _Cache, _cache_key, invalid_metric
-from .config import _Outcome, _Task
+from .config import SWEEP, _Outcome, _Task
 from .tables import SweepResult, _Results, _table, check_table_fits
 
 if TYPE_CHECKING:
@@ -90,7 +89,8 @@ def run_sweep(
     opts = self._options()
     results = _Results(n, self.metrics)
     paths = np.full((n, 3), np.nan)
-    structures = _Structures(self.engine)
+    engine = SWEEP[self.engine]
+    structures = _Structures(engine.view_engine)
     keys: dict[int, str] = {}
     metrics = self.metrics
     n_cached = 0
@@ -131,19 +131,14 @@ def run_sweep(
 
     bar = _progress(n, progress, initial=0, desc=f"sweep ({self.engine})")
     try:
-        if self.engine in ("rounds", "closed-form") or (executor is None and jobs == 1):
+        if engine.in_process or (executor is None and jobs == 1):
             # in process, in chunks: the first points are computed at once, whatever n
             for lo in range(0, n, _CHUNK):
                 chunk = range(lo, min(n, lo + _CHUNK))
                 views = {i: view_of(i) for i in chunk}
                 todo = [i for i in chunk if not lookup(i)]
                 bar.update(len(chunk) - len(todo))
-                if self.engine == "rounds":
-                    _run_rounds(self, todo, views, record, bar)
-                    continue
-                for i in todo:
-                    record(i, _evaluate(self._task(i)))
-                    bar.update(1)
+                engine.run_points(self, todo, views, record, bar)
         else:
             for i in range(n):
                 view_of(i)
@@ -166,53 +161,8 @@ def run_sweep(
 
 
 def _run_point(task: _Task) -> dict[str, Any]:
-    """THE adapter to the engines: the point's summary dict, from
-    :func:`tcpfluid.analytic.predict` (``"closed-form"``) or :func:`tcpfluid.simulate` (as
-    ``tcpfluid simulate --json`` prints it; the packet engine gets the point's seed)."""
-    params = dict(task.params)
-    if task.engine == "closed-form":
-        return _closed_form(task.scenario, task.algorithm, params, task.rtt_model)
-    from ..engines import _legacy_options, simulate
-
-    # the engine's RTT model and seed, when it has them
-    options = _legacy_options(task.engine, task.rtt_model, task.seed)
-    scenario = with_mix(build_scenario(task.scenario, **params), task.algorithm)
-    summary: dict[str, Any] = simulate(scenario, task.engine, **options).summary.to_dict()
-    return summary
-
-
-def _closed_form(
-    scenario: str, algorithm: str, params: Mapping[str, Any], rtt_model: str
-) -> dict[str, Any]:
-    from ..algorithms.registry import expand_aliases
-    from ..analytic.predict import predict
-
-    sc = build_scenario(scenario, **params)
-    law = expand_aliases(algorithm, law_params(sc.params))  # Enhanced Vegas: α = β = δ
-    kw = {k: law[k] for k in ("alpha", "beta", "gamma") if k in law}
-    try:
-        view = sc.fluid_view("rounds")
-        if view.red is not None or not view.equal_rtt:  # one drop-tail path, one base RTT
-            raise ValueError("a RED queue or flows of unequal base RTT")
-        path = view.path
-    except ValueError as exc:
-        raise ValueError(
-            f"the closed forms model one drop-tail path with one base RTT; this point's "
-            f"scenario does not reduce to one ({exc})"
-        ) from None
-    pr = predict(algorithm, path, rtt=rtt_model, **kw)  # type: ignore[arg-type]
-    return {
-        "ss_exit_window": pr.ss_exit_window_pkts,
-        "ss_exit_time_s": pr.ss_exit_time_s,
-        "ss_exit_round": pr.ss_exit_round,
-        "settled_window": pr.equilibrium_window_pkts,
-        "time_to_equilibrium_s": pr.time_to_equilibrium_s,
-        "critical_window": pr.critical_window_pkts,
-        "rounds_to_equilibrium": pr.rounds_to_equilibrium,
-        # the closed forms' first reach of the target (time_to_equilibrium_s: settling)
-        "time_to_target_s": pr.time_to_target_s,
-        "rounds_to_target": pr.rounds_to_target,
-    }
+    """THE adapter to the engines: the point's summary dict (:meth:`SweepEngine.point`)."""
+    return SWEEP[task.engine].point(task)
 
 
 def _evaluate(task: _Task) -> _Outcome:
@@ -229,10 +179,9 @@ class _Structures:
     recently used :data:`_STRUCTURES_KEPT` are kept (a grid's neighbouring points share
     theirs), so memory stays bounded whatever the number of points."""
 
-    def __init__(self, engine: str = "rounds") -> None:
-        # the round model's views are checked for what it cannot model (RED, unequal base
-        # RTTs...); the other engines only need the bottleneck path of the table's columns
-        self._check: str | None = "rounds" if engine == "rounds" else None
+    def __init__(self, check: str | None) -> None:
+        # checked against the capabilities of the engine ``check`` (SweepEngine.view_engine)
+        self._check = check
         self._built: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 
     def view_or_error(self, point: Mapping[str, Any]) -> Any:
