@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 
+import numpy as np
 import pytest
 
 from tcpfluid.algorithms import (
@@ -79,4 +80,17 @@ def test_enhanced_vegas_delta_sets_alpha_and_beta() -> None:
     assert expand_aliases("vegas", {"alpha": 1.0}) == {"alpha": 1.0}
     law = EnhancedVegas(delta=2.5)
     assert law.params() == {"delta": 2.5, "gamma": 1.0, "initial_window": 2.0}
-    assert float(law._alpha) == float(law._beta) == 2.5
+
+
+def test_enhanced_vegas_decides_as_vegas_with_alpha_and_beta_at_delta() -> None:
+    # Tsang's thesis: Enhanced Vegas-δ is Vegas with α = β = δ (it also decreases at Δ = δ
+    # exactly, which these fluid runs never hit); the round model's windows of two flows
+    # are the same, and differ when α or β is not δ
+    from tcpfluid import simulate
+    from tcpfluid.scenarios import build_scenario
+
+    base = build_scenario("qv-basic", duration="30s", flows=2)
+    enhanced = simulate(base.with_algorithm("enhanced-vegas", delta=2.5), "rounds").window_pkts
+    for (alpha, beta), same in (((2.5, 2.5), True), ((2.5, 3.0), False), ((2.0, 2.5), False)):
+        vegas = simulate(base.with_algorithm("vegas", alpha=alpha, beta=beta), "rounds")
+        assert np.array_equal(enhanced, vegas.window_pkts) == same, (alpha, beta)

@@ -75,7 +75,7 @@ def test_a_rendered_figure_is_the_tight_savefig_image() -> None:
 
     from PIL import Image
 
-    from tcpfluid.report._core import Figure
+    from tcpfluid.report import Figure
 
     def draw() -> plt.Figure:
         fig, ax = plt.subplots()

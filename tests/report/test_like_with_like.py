@@ -10,38 +10,73 @@ trace, and that the settling rows compare the engines with the packet simulator.
 from __future__ import annotations
 
 import math
+from typing import Any
 
+import numpy as np
 import pytest
 
 from tcpfluid.analytic import conspicuous_round, rounds_to_equilibrium
-from tcpfluid.report import NA, ReportConfig
-from tcpfluid.report._runs import packet_run, rounds_run
-from tcpfluid.report._sec_analytic import _ne_closed, kb_to_pkts
-from tcpfluid.report._sec_convergence import (
-    _DOUBLED_REACH,
-    _NEW_REACH,
-    _cb_doubling_time,
-    _cb_overrides,
-    _cb_rows,
-    _reach_counts,
+from tcpfluid.report import (
+    NA,
+    SECTIONS,
+    Report,
+    ReportConfig,
+    Row,
+    SectionResult,
+    Table,
+    Task,
+    render_html,
 )
-from tcpfluid.report._table import CLOSED_FORM, ODE, PACKET, ROUNDS
+from tcpfluid.scenarios import build_scenario
+
+#: the report's column names and the closed forms' own rows, as report.json shows them
+CLOSED_FORM, ROUNDS, ODE, PACKET = "closed form", "round model", "ODE", "packet sim"
+NEW_REACH = "new connection: round the window first reaches μd"
+DOUBLED_REACH = "bandwidth doubled: rounds until the window reaches nW (n = 2, W = μd/2)"
+NOT_RUN = {"error": "not run here"}
 
 
-@pytest.mark.parametrize("engine", ["rounds", "packet"])
+def _rows(sec: SectionResult) -> list[Row]:
+    return [r for t in sec.tables for r in t.rows]
+
+
+def _nominal(t: Task) -> bool:
+    return "cbr_start" not in t.kwargs["overrides"]
+
+
+@pytest.fixture(scope="module")
+def vegas_150kb_rows() -> list[Row]:
+    """The convergence-bdp section's rows with the real round-model and packet runs of Vegas
+    at 150 kb (the others not run)."""
+    cfg = ReportConfig()
+    tasks = SECTIONS["convergence-bdp"].tasks(cfg)
+    mine = {
+        k
+        for k, t in enumerate(tasks)
+        if _nominal(t)
+        and t.kwargs["algorithm"] == "vegas"
+        and t.label.endswith(" 150 kb")
+        and not t.function.endswith(":ode_run")
+    }
+    assert len(mine) == 2
+    out = [t.run() if k in mine else NOT_RUN for k, t in enumerate(tasks)]
+    rows = _rows(SECTIONS["convergence-bdp"].assemble(cfg, out))
+    return [r for r in rows if r.setting.startswith("Vegas,") and r.case.get("bdp_kb") == 150.0]
+
+
+@pytest.mark.parametrize("column", [ROUNDS, PACKET])
 def test_vegas_engines_reach_the_pipe_at_the_conspicuous_round_and_nw_after_w_rounds(
-    engine: str,
+    vegas_150kb_rows: list[Row], column: str
 ) -> None:
-    # 150 kb at d = 100 ms (μd = 18.75 packets): the conspicuous round is 13 and Vegas,
-    # one packet per round, needs (n − 1)W = μd/2 rounds after the doubling (n = 2)
-    kb = 150.0
-    b = kb_to_pkts(kb)
-    run = rounds_run if engine == "rounds" else packet_run
-    res = run("qv-basic", "vegas", _cb_overrides(kb))
-    counts = _reach_counts(res, engine, b, _cb_doubling_time(kb))
-    assert counts["new"] == float(conspicuous_round("vegas", b))
+    # 150 kb at d = 100 ms (μd = 150 kb / 8 kb = 18.75 packets): the conspicuous round is 13
+    # and Vegas, one packet per round, needs (n − 1)W = μd/2 rounds after the doubling (n = 2)
+    b = 150e3 / 8000.0
+    (new,) = [r for r in vegas_150kb_rows if r.quantity == NEW_REACH]
+    (dbl,) = [r for r in vegas_150kb_rows if r.quantity == DOUBLED_REACH]
+    assert new.values[CLOSED_FORM] == float(conspicuous_round("vegas", b)) == 13.0
+    assert new.values[column] == float(conspicuous_round("vegas", b))
     doubled = float(rounds_to_equilibrium("vegas", b / 2.0, 2.0))
-    assert abs(float(counts["doubled"]) - doubled) <= 1.0  # whole rounds of a fluid count
+    assert abs(float(dbl.values[column]) - doubled) <= 1.0  # whole rounds of a fluid count
 
 
 def test_quick_vegas_reference_counts_from_the_change() -> None:
@@ -49,15 +84,17 @@ def test_quick_vegas_reference_counts_from_the_change() -> None:
     # after it; the engines count from the change, so the reference is ⌈i⌉ + 2
     i = float(rounds_to_equilibrium("quick-vegas", 125.0, 2.0, beta=4.0))
     assert 7.0 < i < 8.0
-    assert _ne_closed("quick-vegas", 125.0, 2, 4.0) == math.ceil(i) + 2
-    assert _ne_closed("vegas", 125.0, 2, 4.0) == 125.0
+    cfg = ReportConfig(quick=True)
+    n_tasks = len(SECTIONS["new-equilibrium"].tasks(cfg))
+    rows = _rows(SECTIONS["new-equilibrium"].assemble(cfg, [NOT_RUN] * n_tasks))
+    cf = {(r.setting.split(",")[0], r.case["n"]): r.values[CLOSED_FORM] for r in rows}
+    assert cf[("Quick Vegas", 2)] == math.ceil(i) + 2
+    assert cf[("Vegas", 2)] == 125.0  # (n − 1)W, counted from the change
 
 
-def _fake_run(t_change: float, b: float) -> dict:
+def _fake_run(t_change: float, b: float) -> dict[str, Any]:
     """A round trace whose window reaches μd = b at round 5 and, after a dip, at the
-    fourth round boundary after the change."""
-    import numpy as np
-
+    fourth round boundary after the change; every settling time 1 s."""
     t = np.arange(1, 2001) * 0.1
     w = np.full(t.size, b - 1.0)
     w[4] = b  # round 5 (the trace's first entry is round 1)
@@ -65,7 +102,9 @@ def _fake_run(t_change: float, b: float) -> dict:
     w[after[:3]] = b / 2.0
     w[after[3]] = b
     return {
-        "summary": {},
+        "summary": {"time_to_equilibrium_s": 1.0, "convergence_times_s": [1.0, 1.0]},
+        "t_s": t,
+        "queue_pkts": np.zeros(t.size),
         "time_s": t,
         "window_pkts": w[:, None],
         "round_t_s": [t],
@@ -74,28 +113,22 @@ def _fake_run(t_change: float, b: float) -> dict:
     }
 
 
-def test_settling_rows_are_judged_against_the_packets_and_closed_forms_get_their_own_rows(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import tcpfluid.report._sec_convergence as cb
-
+def test_settling_rows_are_judged_against_the_packets_and_closed_forms_get_their_own_rows() -> None:
     cfg = ReportConfig(quick=True)
-    kbs = cb._cb_grid(cfg)
-    na = {"error": "not run here"}
-    out: list = []
-    for _a in cb._CB_ALGS:
-        for kb in kbs:
-            fake = _fake_run(_cb_doubling_time(kb), kb_to_pkts(kb))
-            out += [fake, fake, na]  # round model, packet, ODE (refused)
-    out += [fake] * len(cb._phase_keys(cfg))  # the packet runs over the change's phase
-    monkeypatch.setattr(cb, "_engine_values", lambda res, kind: dict.fromkeys(
-        ("time_to_equilibrium_s", "halved", "doubled"), 1.0))  # fmt: skip
-    rows, _ = _cb_rows(cfg, out)
+    out: list[Any] = []
+    for t in SECTIONS["convergence-bdp"].tasks(cfg):
+        if t.function.endswith(":ode_run"):
+            out.append(NOT_RUN)  # the ODE refused
+            continue
+        sc = build_scenario("qv-basic", **t.kwargs["overrides"])
+        b = float(sc.fluid_view().path.mu) * 0.1  # μd of the section's 0.1-s path
+        out.append(_fake_run(float(sc.cbr[0].stop_s), b))
+    rows = _rows(SECTIONS["convergence-bdp"].assemble(cfg, out))
     settling = [r for r in rows if r.quantity.startswith("convergence, ")]
     assert settling and all(r.reference == PACKET for r in settling)
     assert all(isinstance(r.values[CLOSED_FORM], NA) for r in settling)
-    new = [r for r in rows if r.quantity == _NEW_REACH]
-    doubled = [r for r in rows if r.quantity == _DOUBLED_REACH]
+    new = [r for r in rows if r.quantity == NEW_REACH]
+    doubled = [r for r in rows if r.quantity == DOUBLED_REACH]
     assert {r.setting.split(",")[0] for r in new} == {"Vegas", "TCP-Ho"}
     assert {r.setting.split(",")[0] for r in doubled} == {"Vegas", "Quick Vegas"}
     for r in new:
@@ -107,9 +140,6 @@ def test_settling_rows_are_judged_against_the_packets_and_closed_forms_get_their
 
 
 def test_the_sections_say_what_moved_rows_compare() -> None:
-    from tcpfluid.report import Report, Row, SectionResult, Table
-    from tcpfluid.report._writer import render_html
-
     row = Row("s", "q", "", "window", {CLOSED_FORM: 1.0, PACKET: 1.0}, CLOSED_FORM)
     why = "Section x: the closed form counts another event and has a row of its own."
     sec = SectionResult("x", "X", "intro", (Table("cap", (row,)),), comparisons=(why,))

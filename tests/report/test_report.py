@@ -28,7 +28,26 @@ from tcpfluid.report import (
     render_html,
     write_report,
 )
-from tcpfluid.report._table import CLOSED_FORM, DOCUMENT, ODE, PACKET, ROUNDS
+
+#: the report's columns, as report.json names them
+CLOSED_FORM, ROUNDS, ODE, PACKET, DOCUMENT = (
+    "closed form",
+    "round model",
+    "ODE",
+    "packet sim",
+    "document",
+)
+#: the kinds of quantity a row may hold (docs/report.md, "Tolerances")
+KINDS = (
+    "time",
+    "document time",
+    "rounds",
+    "window",
+    "queue",
+    "throughput",
+    "share",
+    "share spread",
+)
 
 
 # ------------------------------------------------------------------ tables and verdicts
@@ -49,9 +68,12 @@ def test_relative_error_and_verdict_by_hand() -> None:
     assert not _row(**{CLOSED_FORM: 100.0, ROUNDS: 89.0}).ok
 
 
-def test_one_tolerance_per_kind_within_the_caps() -> None:
-    from tcpfluid.report._table import TOLERANCES
+def _tolerance(kind: str) -> Tolerance:
+    return Row("s", "q", "", kind, {CLOSED_FORM: 1.0}, CLOSED_FORM).tolerance
 
+
+def test_one_tolerance_per_kind_within_the_caps() -> None:
+    TOLERANCES = {kind: _tolerance(kind) for kind in KINDS}
     for kind, tol in TOLERANCES.items():
         assert tol.factor is None, kind  # no factor rules
         assert tol.reason, kind
@@ -64,8 +86,10 @@ def test_one_tolerance_per_kind_within_the_caps() -> None:
     assert TOLERANCES["document time"].abs_tol <= TOLERANCES["time"].abs_tol
     for kind in ("window", "queue", "throughput", "share"):
         assert TOLERANCES[kind].rel <= 0.10 and TOLERANCES[kind].abs_tol == 0.0
-    with pytest.raises(ValueError, match="kind"):
+    with pytest.raises(ValueError, match="kind") as info:
         Row("s", "q", "", "jain", {CLOSED_FORM: 1.0}, CLOSED_FORM)
+    # the message lists the kinds: exactly these
+    assert str(info.value).endswith(", ".join(KINDS))
 
 
 def test_na_reference_gives_no_comparison_not_a_number() -> None:
@@ -308,18 +332,30 @@ def test_sections_listed_in_order() -> None:
     ]
 
 
-def test_collapsed_flow_is_flagged_not_hidden() -> None:
+def _basic_run(goodput_pps: float) -> dict:
     import numpy as np
 
-    from tcpfluid.report._sec_dynamics import _collapse_note
+    # what the basic section reads of a run: settling times, traces, the path's rate
+    t = np.arange(0.0, 241.0, 1.0)
+    return {
+        "summary": {"convergence_times_s": [1.0, 1.0], "time_to_equilibrium_s": 1.0},
+        "t_s": t,
+        "queue_pkts": np.zeros(t.size),
+        "window_pkts": np.ones((1, t.size)),
+        "goodput_pps": np.full((1, t.size), goodput_pps),
+        "mu_pps": 6250.0,
+    }
 
-    t = np.arange(0.0, 240.1, 0.1)
+
+def test_collapsed_flow_is_flagged_not_hidden() -> None:
     # a flow delivering 50 pkt/s on a 6250 pkt/s path over its last 20 s: below 10 %
-    dead = {"t_s": t, "goodput_pps": np.full((1, t.size), 50.0), "mu_pps": 6250.0}
-    notes = _collapse_note("tcp-ho", "ho-basic", dead)
-    assert len(notes) == 1 and notes[0].startswith("FLAG") and "50 packets/s" in notes[0]
-    alive = {"t_s": t, "goodput_pps": np.full((1, t.size), 6250.0), "mu_pps": 6250.0}
-    assert _collapse_note("tcp-ho", "ho-basic", alive) == []
+    cfg = ReportConfig(quick=True)
+    tasks = SECTIONS["basic"].tasks(cfg)
+
+    out = [_basic_run(50.0 if t.label == "basic: packet tcp-ho" else 6250.0) for t in tasks]
+    flagged = [n for n in SECTIONS["basic"].assemble(cfg, out).notes if n.startswith("FLAG")]
+    # the other laws' flows deliver the path's rate: not flagged
+    assert len(flagged) == 1 and "50 packets/s" in flagged[0] and "TCP-Ho" in flagged[0]
 
 
 # ------------------------------------------------------------ progress, order, output folders
@@ -329,7 +365,8 @@ class _Tty(io.StringIO):
 
 
 def test_progress_bar_on_a_terminal_counts_tasks_and_names_the_last() -> None:
-    from tcpfluid.report._core import Progress, Task
+    from tcpfluid.report import Task
+    from tcpfluid.report._core import Progress
 
     tasks = [Task("m:f", {}, f"task {k}", cost=1.0) for k in range(3)]
     stream = _Tty()
@@ -366,23 +403,28 @@ def test_quick_run_refuses_to_overwrite_a_full_report(tmp_path: Path, capsys) ->
 
 
 def test_a_run_that_did_not_settle_is_marked_not_dropped() -> None:
-    import matplotlib.pyplot as plt
+    # the convergence figure marks a run that did not settle on a band at the top of its
+    # panel (one band per panel, svg id "not-settled"); a run an engine refused is not marked
     import numpy as np
 
-    from tcpfluid.report._sec_convergence import _mark_not_settled, _not_settled
+    cfg = ReportConfig(quick=True)
+    tasks = SECTIONS["convergence-bdp"].tasks(cfg)
 
-    assert _not_settled(NA("did not settle within max(1 pkt, 2 %) (tcpfluid.metrics)"))
-    assert not _not_settled(NA("engine refused: bad"))
-    assert not _not_settled(12.0)
-    fig, ax = plt.subplots()
-    ax.plot([150.0, 5000.0], [10.0, 100.0])
-    _mark_not_settled(ax, [150.0, 500.0, 5000.0], [1.0, 0.0, 1.0], "C0", "x")
-    _mark_not_settled(ax, [150.0, 500.0, 5000.0], [0.0, 1.0, 0.0], "C1", "o")
-    (a, b) = ax.collections
-    assert np.asarray(a.get_offsets())[:, 0].tolist() == [150.0, 5000.0]
-    assert np.asarray(b.get_offsets())[:, 0].tolist() == [500.0]
-    assert sum(p.get_gid() == "not-settled" for p in ax.patches) == 1  # one band per panel
-    plt.close(fig)
+    def run(halved: float | None, doubled: float | None) -> dict:
+        t = np.array([1.0, 79.0, 100.0, 170.0])
+        conv = [halved, doubled]
+        return {"summary": {"convergence_times_s": conv, "time_to_equilibrium_s": 1.0},
+                "t_s": t, "queue_pkts": np.zeros(t.size)}  # fmt: skip
+
+    def bands(changes: dict[int, dict]) -> int:
+        out = [changes.get(k, run(1.0, 1.0)) for k in range(len(tasks))]
+        svg = SECTIONS["convergence-bdp"].assemble(cfg, out).figures[0].svg.decode()
+        return svg.count('id="not-settled"')
+
+    assert bands({}) == 0
+    # two runs that did not settle after the halving: one band on that panel; a run an
+    # engine refused (every kind n/a) adds none on the other panels
+    assert bands({0: {"error": "bad"}, 1: run(None, 1.0), 3: run(None, 1.0)}) == 1
 
 
 def test_a_section_is_assembled_when_its_last_task_is_in() -> None:
@@ -430,11 +472,17 @@ def test_a_pool_returns_the_results_in_task_order_and_completes_the_bar() -> Non
     assert "5/5" in text and "100%" in text
 
 
+def _section_function(section: str, name: str) -> str:
+    """The ``module:name`` path of a task function the report's ``section`` uses."""
+    tasks = SECTIONS[section].tasks(ReportConfig(quick=True))
+    return next(t.function for t in tasks if t.function.endswith(f":{name}"))
+
+
 def _packet_task(label: str) -> object:
-    from tcpfluid.report._core import Task
+    from tcpfluid.report import Task
 
     return Task(
-        "tcpfluid.report._runs:packet_run",
+        _section_function("basic", "packet_run"),
         {"scenario": "qv-basic", "algorithm": "vegas", "overrides": {"duration": "20s"}},
         label,
     )
@@ -499,12 +547,13 @@ def test_report_help_imports_no_section() -> None:
 
 
 def test_the_report_records_the_cpu_of_its_tasks_and_of_its_own_process() -> None:
+    from tcpfluid.report import render_markdown
     from tcpfluid.report._core import SectionSpec, Task, run_sections
-    from tcpfluid.report._writer import render_markdown
 
     def tasks(cfg: ReportConfig) -> list[Task]:
         kwargs = {"algorithm": "vegas", "params": {}, "bdp_pkts": [625.0] * 50, "d_s": 0.1}
-        return [Task("tcpfluid.report._runs:rounds_bdp_batch", {**kwargs, "rounds": 6000})]
+        fn = _section_function("critical-window", "rounds_bdp_batch")
+        return [Task(fn, {**kwargs, "rounds": 6000})]
 
     def assemble(cfg: ReportConfig, results: list) -> SectionResult:
         row = Row("s", "q", "", "window", {CLOSED_FORM: 1.0, PACKET: 1.0}, CLOSED_FORM)

@@ -14,13 +14,37 @@ import pytest
 
 import tcpfluid.sweep.execution as sweep_exec
 from tcpfluid.cli import main
-from tcpfluid.report import build_report, write_report
-from tcpfluid.report._core import Task, run_tasks
+from tcpfluid.report import (
+    Figure,
+    Report,
+    ReportConfig,
+    Row,
+    SectionResult,
+    Table,
+    Task,
+    write_report,
+)
+from tcpfluid.report._core import run_tasks
 
 
 @pytest.fixture(scope="module")
 def small_report() -> Any:
-    return build_report(["critical-window"], quick=True, jobs=1)
+    """A report of one section with one row and one figure (what is written does not
+    depend on how the numbers were made)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    ax.plot([0.0, 1.0], [1.0, 2.0])
+    figure = Figure.from_matplotlib(fig, "f", "a figure")
+    plt.close(fig)
+    row = Row(
+        "Vegas", "w", "pkts", "window", {"closed form": 1.0, "packet sim": 2.0}, "closed form"
+    )
+    sec = SectionResult("x", "X", "intro", (Table("t", (row,)),), (figure,))
+    return Report(ReportConfig(quick=True), (sec,), 1.0)
 
 
 def _dead_pid() -> int:

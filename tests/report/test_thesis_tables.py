@@ -10,19 +10,28 @@ import numpy as np
 import pytest
 
 from tcpfluid.published import published
-from tcpfluid.report import build_report
+from tcpfluid.report import SECTIONS, ReportConfig, build_report, write_report
 from tcpfluid.report._sec_thesis_tables import (
-    reno_two_flow_run,
     reno_two_flow_scenario,
     round_samples,
-    vegas_delta_run,
     vegas_delta_scenario,
 )
-from tcpfluid.report._table import DOCUMENT, PACKET
 from tcpfluid.report._thesis_ns2 import ns2_packet_options
-from tcpfluid.report.sections import SECTIONS
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import simulate_packets
+
+#: the report's columns, as report.json names them
+PACKET, DOCUMENT = "packet sim", "document"
+
+
+def _task_result(section: str, quick: bool = True, **kwargs: object) -> dict:
+    """The result of the task of ``section`` whose keyword arguments include ``kwargs``."""
+    (task,) = [
+        t
+        for t in SECTIONS[section].tasks(ReportConfig(quick=quick))
+        if all(t.kwargs.get(k) == v for k, v in kwargs.items())
+    ]
+    return task.run()
 
 
 # ------------------------------------------------------------------ printed numbers present
@@ -83,7 +92,7 @@ def test_the_two_flow_sections_start_every_window_at_one_packet() -> None:
 def test_no_vegas_delta_window_reaches_the_thesis_maximum_window() -> None:
     # the thesis's agents had a maximum window of 30 packets, ours none: the reading holds
     # only while no window reaches 30
-    r = vegas_delta_run(10, "packet", duration_s=30.0)
+    r = _task_result("thesis-vegas-delta", delta=10, engine="packet")  # 30 s (quick)
     assert r["window_max"] < 30
 
 
@@ -98,12 +107,16 @@ def test_the_sections_are_registered() -> None:
     assert {"thesis-vegas-delta", "thesis-reno"} <= set(SECTIONS)
 
 
-def test_every_row_names_its_algorithm(quick: dict) -> None:
+def test_every_row_names_its_algorithm(quick: dict, tmp_path) -> None:
     # the report's summary reads a row's algorithm from the head of its setting
-    from tcpfluid.report._summary import algorithm_of
+    import json
 
-    algs = {algorithm_of(r.setting) for s in quick.values() for t in s.tables for r in t.rows}
-    assert algs == {"Enhanced Vegas", "Reno"}
+    from tcpfluid.report import Report
+
+    rep = Report(ReportConfig(quick=True), tuple(quick.values()), 1.0)
+    write_report(rep, tmp_path / "out")
+    summary = json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))["summary"]
+    assert set(summary["algorithms"]) == {"Enhanced Vegas", "Reno"}  # none "other"
 
 
 def test_the_vegas_delta_rows_compare_every_engine_with_the_thesis(quick: dict) -> None:
@@ -139,8 +152,9 @@ def test_the_thesis_maximum_window_binds_mostly_the_long_reno_flow() -> None:
     # the section states: without the thesis's window of 30, the Reno windows pass it in
     # at most 4 % of connection 1's rounds (and of both flows' at x2 = 1 ms, where they are
     # alike), and in 1.6-15 % of connection 2's (measured at x2 = 100 ms: 3.6 and 8.5 %)
-    assert max(reno_two_flow_run(1, "packet")["rounds_at_max_window"]) < 0.04
-    at_cap = reno_two_flow_run(100, "packet")["rounds_at_max_window"]
+    one_ms = _task_result("thesis-reno", x2_ms=1, engine="packet")
+    assert max(one_ms["rounds_at_max_window"]) < 0.04
+    at_cap = _task_result("thesis-reno", x2_ms=100, engine="packet")["rounds_at_max_window"]
     assert at_cap[0] < 0.04
     assert 0.016 < at_cap[1] < 0.15
 
@@ -149,7 +163,7 @@ def test_the_reno_goodputs_are_delivered_packets() -> None:
     # the goodput a task reports is the receiver's in-order deliveries over 10-60 s: the
     # packet simulator's own count over the whole run (same senders: ns-2's) bounds it
     # from above
-    r = reno_two_flow_run(40, "packet")
+    r = _task_result("thesis-reno", x2_ms=40, engine="packet")
     sc = reno_two_flow_scenario(40)
     res = simulate_packets(sc, **ns2_packet_options(sc))
     for i, f in enumerate(res.flows):
