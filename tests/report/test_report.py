@@ -425,6 +425,9 @@ def test_a_run_that_did_not_settle_is_marked_not_dropped() -> None:
     # two runs that did not settle after the halving: one band on that panel; a run an
     # engine refused (every kind n/a) adds none on the other panels
     assert bands({0: {"error": "bad"}, 1: run(None, 1.0), 3: run(None, 1.0)}) == 1
+    # every run of a panel did not settle: the panel has no data, only its band (its log
+    # axis has no data limits to leave room above)
+    assert bands({k: run(None, 1.0) for k in range(len(tasks))}) == 1
 
 
 def test_a_section_is_assembled_when_its_last_task_is_in() -> None:

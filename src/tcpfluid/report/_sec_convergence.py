@@ -314,10 +314,12 @@ def _cb_panel(ax: Any, kbs: list[float], groups: Groups, key: str, label: str) -
         cf = column_series(groups.get((a, key, "cf"), []), CLOSED_FORM)
         if np.isfinite(cf).any():
             draw_lines(ax, kbs, [(cf, "closed form", {"linestyle": ":"})], _NAMES[a], col)
-    ax.set_yscale("log")
-    if any(p.get_gid() == "not-settled" for p in ax.patches):
-        lo, hi = ax.get_ylim()  # room above the data for the 'did not settle' band
-        ax.set_ylim(lo, hi * (hi / lo) ** 0.15)
+    ys = np.concatenate([np.asarray(line.get_ydata(), float) for line in ax.get_lines()] or [[]])
+    if (ys[np.isfinite(ys)] > 0).any():  # a panel whose every run did not settle has no data
+        ax.set_yscale("log")
+        if any(p.get_gid() == "not-settled" for p in ax.patches):
+            lo, hi = ax.get_ylim()  # room above the data for the 'did not settle' band
+            ax.set_ylim(lo, hi * (hi / lo) ** 0.15)
     plot.finish(
         ax,
         xlabel="bandwidth-delay product (kb)" if key == "doubled" else "",
