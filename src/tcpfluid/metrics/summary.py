@@ -107,7 +107,9 @@ class FlowRecords:
 
     Per flow ``(F,)``, per sample and flow ``(R, F)`` (``t_s`` ``(R,)`` when shared by
     every flow); ``sizes``: how many of the R samples are each flow's own (the rest pad it
-    past the run's end, where no segment reaches; ``None``: all R)."""
+    past the run's end, where no segment reaches; ``None``: all R); ``scenarios``: the
+    runs (scenarios of a batch) the flows belong to, as many flows each, flow ``s F + f``
+    of run ``s``, each judged as in a run of its own (:func:`_columns_once`)."""
 
     names: Sequence[str]
     start_s: FloatArray
@@ -120,6 +122,7 @@ class FlowRecords:
     loss_events: NDArray[Any]
     sizes: NDArray[np.int64] | None = None
     exit_delay_samples: int = 0
+    scenarios: int = 1
 
     def __len__(self) -> int:
         return len(self.names)
@@ -198,13 +201,13 @@ CHUNK_FLOWS = 1 << 16
 
 def _subset(fr: FlowRecords, cut: Any) -> FlowRecords:
     """``fr`` with ``cut`` applied to each column (along its last axis, the flows; names
-    are not read)."""
+    are not read), as the flows of one run."""
 
     cols = {f.name: getattr(fr, f.name) for f in fields(FlowRecords)}
     for k, v in cols.items():
-        if k not in ("names", "exit_delay_samples") and v is not None:
+        if k not in ("names", "exit_delay_samples", "scenarios") and v is not None:
             cols[k] = v if k == "t_s" and v.ndim == 1 else cut(v)
-    return FlowRecords(**{**cols, "names": ()})
+    return FlowRecords(**{**cols, "names": (), "scenarios": 1})
 
 
 def _block(fr: FlowRecords, a: int, b: int) -> FlowRecords:
@@ -223,6 +226,11 @@ def _take(fr: FlowRecords, idx: NDArray[np.intp]) -> FlowRecords:
         return out
 
     return _subset(fr, pick)
+
+
+def _rows(fr: FlowRecords, idx: NDArray[np.intp], m: int) -> FlowRecords:
+    """The flows ``idx`` of ``fr``, their first ``m`` samples (each flow's adjacent)."""
+    return _subset(fr, lambda x: np.asfortranarray(x[:m, idx]) if x.ndim > 1 else x[idx])
 
 
 def _same_as_previous(fr: FlowRecords, bands: FloatArray) -> NDArray[np.bool_]:
@@ -257,8 +265,22 @@ def _columns_once(
     """:func:`_columns_of`, computed once per run of identical consecutive flows when
     such runs are common; the flows are judged in the blocks :func:`_columns_of` makes of
     them (NumPy sums one column in another order than many), so every value is the same
-    bits."""
+    bits. Of many scenarios (:attr:`FlowRecords.scenarios`) each with one flow, whose sums
+    over samples are added pairwise (an order that depends on the number of samples),
+    each flow is judged on the samples of a run of its own (to the first at or after
+    ``end_s``), the flows with as many samples at once; flows beside others are added
+    sample by sample, in any number of samples."""
     n = len(fr.start_s)
+    if n == fr.scenarios > 1 and fr.t_s.ndim > 1:
+        own = np.minimum(np.count_nonzero(fr.t_s < end_s, axis=0) + 1, fr.t_s.shape[0])
+        if not (own == fr.t_s.shape[0]).all():
+            cols: dict[str, Any] = {}
+            for m in np.unique(own).tolist():
+                idx = np.flatnonzero(own == m)
+                part = _columns_once(_rows(fr, idx, m), changes, end_s, bands[idx], reasons)
+                for k, v in part.items():
+                    cols.setdefault(k, np.empty((n, *v.shape[1:]), dtype=v.dtype))[idx] = v
+            return cols
     if n > 1 and n % CHUNK_FLOWS == 1:  # the last flow is a block of its own
         head = _columns_once(_block(fr, 0, n - 1), changes, end_s, bands[: n - 1], reasons)
         tail = _columns_of(_block(fr, n - 1, n), changes, end_s, bands[n - 1 :], reasons)
