@@ -108,8 +108,7 @@ class FlowRecords:
     Per flow ``(F,)``, per sample and flow ``(R, F)`` (``t_s`` ``(R,)`` when shared by
     every flow); ``sizes``: how many of the R samples are each flow's own (the rest pad it
     past the run's end, where no segment reaches; ``None``: all R); ``scenarios``: the
-    runs (scenarios of a batch) the flows belong to, as many flows each, flow ``s F + f``
-    of run ``s``, each judged as in a run of its own (:func:`_columns_once`)."""
+    batch's scenarios the flows are of, flow ``s F + f`` of scenario ``s``."""
 
     names: Sequence[str]
     start_s: FloatArray
@@ -215,22 +214,18 @@ def _block(fr: FlowRecords, a: int, b: int) -> FlowRecords:
     return _subset(fr, lambda x: x[..., a:b])
 
 
-def _take(fr: FlowRecords, idx: NDArray[np.intp]) -> FlowRecords:
+def _take(fr: FlowRecords, idx: NDArray[np.intp], rows: int | None = None) -> FlowRecords:
     """The flows ``idx`` of ``fr`` (copies of their columns, laid out in memory as they
-    are: NumPy's sums along the samples follow the layout)."""
+    are: NumPy's sums along the samples follow the layout); with ``rows``, their first
+    ``rows`` samples, each flow's adjacent."""
 
     def pick(x: Any) -> Any:
         out = np.take(x, idx, axis=-1)
-        if x.ndim > 1 and abs(x.strides[0]) < abs(x.strides[-1]):  # samples adjacent
-            out = np.asfortranarray(out)
+        if x.ndim > 1 and (rows is not None or abs(x.strides[0]) < abs(x.strides[-1])):
+            out = np.asfortranarray(out[:rows])
         return out
 
     return _subset(fr, pick)
-
-
-def _rows(fr: FlowRecords, idx: NDArray[np.intp], m: int) -> FlowRecords:
-    """The flows ``idx`` of ``fr``, their first ``m`` samples (each flow's adjacent)."""
-    return _subset(fr, lambda x: np.asfortranarray(x[:m, idx]) if x.ndim > 1 else x[idx])
 
 
 def _same_as_previous(fr: FlowRecords, bands: FloatArray) -> NDArray[np.bool_]:
@@ -265,11 +260,9 @@ def _columns_once(
     """:func:`_columns_of`, computed once per run of identical consecutive flows when
     such runs are common; the flows are judged in the blocks :func:`_columns_of` makes of
     them (NumPy sums one column in another order than many), so every value is the same
-    bits. Of many scenarios (:attr:`FlowRecords.scenarios`) each with one flow, whose sums
-    over samples are added pairwise (an order that depends on the number of samples),
-    each flow is judged on the samples of a run of its own (to the first at or after
-    ``end_s``), the flows with as many samples at once; flows beside others are added
-    sample by sample, in any number of samples."""
+    bits. A batch's scenarios of one flow each (:attr:`FlowRecords.scenarios`; sums over
+    one column are pairwise, an order set by its length) are judged each on the samples
+    of a run of its own, to the first at or after ``end_s``."""
     n = len(fr.start_s)
     if n == fr.scenarios > 1 and fr.t_s.ndim > 1:
         own = np.minimum(np.count_nonzero(fr.t_s < end_s, axis=0) + 1, fr.t_s.shape[0])
@@ -277,7 +270,7 @@ def _columns_once(
             cols: dict[str, Any] = {}
             for m in np.unique(own).tolist():
                 idx = np.flatnonzero(own == m)
-                part = _columns_once(_rows(fr, idx, m), changes, end_s, bands[idx], reasons)
+                part = _columns_once(_take(fr, idx, m), changes, end_s, bands[idx], reasons)
                 for k, v in part.items():
                     cols.setdefault(k, np.empty((n, *v.shape[1:]), dtype=v.dtype))[idx] = v
             return cols
