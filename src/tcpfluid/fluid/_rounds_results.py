@@ -349,7 +349,6 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
         delivered_pkts=np.asarray(tr.delivered_pkts, dtype=np.float64).reshape(S * F),
         loss_events=np.asarray(tr.losses, dtype=np.int64).reshape(S * F),
         sizes=sizes,
-        scenarios=S,
     )
 
 
@@ -364,7 +363,7 @@ def _summarise(tr: RoundTrace) -> RoundSummary:
         [(t, t) for t in tr.change_times_s], tr.flow_start_s, tr.flow_stop_s, end
     )
     fr = flow_records(tr)
-    cols = _columns_once(fr, changes, end, tr.settle_band_pkts.reshape(S * F), False)
+    cols = _columns_once(fr, changes, end, tr.settle_band_pkts.reshape(S * F), False, S)
     delivered = fr.delivered_pkts.reshape(S, F)
     thr = flow_rates(delivered, tr.flow_start_s, tr.flow_stop_s, (0.0, tr.elapsed_s[:, None]))
     with np.errstate(invalid="ignore", divide="ignore"):

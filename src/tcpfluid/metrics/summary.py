@@ -107,8 +107,7 @@ class FlowRecords:
 
     Per flow ``(F,)``, per sample and flow ``(R, F)`` (``t_s`` ``(R,)`` when shared by
     every flow); ``sizes``: how many of the R samples are each flow's own (the rest pad it
-    past the run's end, where no segment reaches; ``None``: all R); ``scenarios``: the
-    batch's scenarios the flows are of, flow ``s F + f`` of scenario ``s``."""
+    past the run's end, where no segment reaches; ``None``: all R)."""
 
     names: Sequence[str]
     start_s: FloatArray
@@ -121,7 +120,6 @@ class FlowRecords:
     loss_events: NDArray[Any]
     sizes: NDArray[np.int64] | None = None
     exit_delay_samples: int = 0
-    scenarios: int = 1
 
     def __len__(self) -> int:
         return len(self.names)
@@ -200,13 +198,13 @@ CHUNK_FLOWS = 1 << 16
 
 def _subset(fr: FlowRecords, cut: Any) -> FlowRecords:
     """``fr`` with ``cut`` applied to each column (along its last axis, the flows; names
-    are not read), as the flows of one run."""
+    are not read)."""
 
     cols = {f.name: getattr(fr, f.name) for f in fields(FlowRecords)}
     for k, v in cols.items():
-        if k not in ("names", "exit_delay_samples", "scenarios") and v is not None:
+        if k not in ("names", "exit_delay_samples") and v is not None:
             cols[k] = v if k == "t_s" and v.ndim == 1 else cut(v)
-    return FlowRecords(**{**cols, "names": (), "scenarios": 1})
+    return FlowRecords(**{**cols, "names": ()})
 
 
 def _block(fr: FlowRecords, a: int, b: int) -> FlowRecords:
@@ -256,15 +254,16 @@ def _columns_once(
     end_s: float,
     bands: FloatArray,
     reasons: bool = True,
+    scenarios: int = 1,
 ) -> dict[str, Any]:
     """:func:`_columns_of`, computed once per run of identical consecutive flows when
     such runs are common; the flows are judged in the blocks :func:`_columns_of` makes of
     them (NumPy sums one column in another order than many), so every value is the same
-    bits. A batch's scenarios of one flow each (:attr:`FlowRecords.scenarios`; sums over
-    one column are pairwise, an order set by its length) are judged each on the samples
-    of a run of its own, to the first at or after ``end_s``."""
+    bits. The flows of a batch of ``scenarios`` runs (flow ``s F + f`` of run ``s``) of one
+    flow each (sums over one column are pairwise, an order set by its length) are judged
+    each on the samples of a run of its own, to the first at or after ``end_s``."""
     n = len(fr.start_s)
-    if n == fr.scenarios > 1 and fr.t_s.ndim > 1:
+    if n == scenarios > 1 and fr.t_s.ndim > 1:
         own = np.minimum(np.count_nonzero(fr.t_s < end_s, axis=0) + 1, fr.t_s.shape[0])
         if not (own == fr.t_s.shape[0]).all():
             cols: dict[str, Any] = {}
