@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 from functools import cached_property
@@ -353,25 +352,6 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
     )
 
 
-def _rows(fr: metrics.FlowRecords, idx: NDArray[np.intp], n: int) -> metrics.FlowRecords:
-    """The flows ``idx`` of ``fr`` (of a shared round clock), their first ``n`` rows."""
-
-    def cut(a: Any) -> Any:
-        return np.asfortranarray(a[:n, idx])
-
-    return dataclasses.replace(
-        fr,
-        start_s=fr.start_s[idx],
-        stop_s=fr.stop_s[idx],
-        t_s=cut(fr.t_s),
-        window_pkts=cut(fr.window_pkts),
-        in_slow_start=cut(fr.in_slow_start),
-        settle_window_pkts=cut(fr.settle_window_pkts),
-        delivered_pkts=fr.delivered_pkts[idx],
-        loss_events=fr.loss_events[idx],
-    )
-
-
 def _summarise(tr: RoundTrace) -> RoundSummary:
     """The :class:`RoundSummary` of ``tr``: the columns of the one summary computation
     (:func:`tcpfluid.metrics.summarise`) for every flow of every scenario at once."""
@@ -383,22 +363,7 @@ def _summarise(tr: RoundTrace) -> RoundSummary:
         [(t, t) for t in tr.change_times_s], tr.flow_start_s, tr.flow_stop_s, end
     )
     fr = flow_records(tr)
-    bands = tr.settle_band_pkts.reshape(S * F)
-    # a flow alone in its run has its sums over samples added pairwise, an order that
-    # depends on the number of samples: one flow per scenario is judged on the rows of a
-    # run of its own (to the first round that ends at or after the end), scenarios with
-    # as many rows at once; flows beside others are added row by row, in any number of rows
-    R = tr.n_rounds
-    own = np.minimum(np.count_nonzero(tr.time_s < end, axis=0) + 1, R)
-    if F > 1 or S == 1 or bool((own == R).all()):
-        cols = _columns_once(fr, changes, end, bands, False)
-    else:
-        cols = {}
-        for n in np.unique(own).tolist():
-            idx = np.flatnonzero(own == n)
-            part = _columns_once(_rows(fr, idx, n), changes, end, bands[idx], False)
-            for k, v in part.items():
-                cols.setdefault(k, np.empty((S, *v.shape[1:]), dtype=v.dtype))[idx] = v
+    cols = _columns_once(fr, changes, end, tr.settle_band_pkts.reshape(S * F), False, S)
     delivered = fr.delivered_pkts.reshape(S, F)
     thr = flow_rates(delivered, tr.flow_start_s, tr.flow_stop_s, (0.0, tr.elapsed_s[:, None]))
     with np.errstate(invalid="ignore", divide="ignore"):

@@ -212,14 +212,15 @@ def _block(fr: FlowRecords, a: int, b: int) -> FlowRecords:
     return _subset(fr, lambda x: x[..., a:b])
 
 
-def _take(fr: FlowRecords, idx: NDArray[np.intp]) -> FlowRecords:
+def _take(fr: FlowRecords, idx: NDArray[np.intp], rows: int | None = None) -> FlowRecords:
     """The flows ``idx`` of ``fr`` (copies of their columns, laid out in memory as they
-    are: NumPy's sums along the samples follow the layout)."""
+    are: NumPy's sums along the samples follow the layout); with ``rows``, their first
+    ``rows`` samples, each flow's adjacent."""
 
     def pick(x: Any) -> Any:
         out = np.take(x, idx, axis=-1)
-        if x.ndim > 1 and abs(x.strides[0]) < abs(x.strides[-1]):  # samples adjacent
-            out = np.asfortranarray(out)
+        if x.ndim > 1 and (rows is not None or abs(x.strides[0]) < abs(x.strides[-1])):
+            out = np.asfortranarray(out[:rows])
         return out
 
     return _subset(fr, pick)
@@ -253,12 +254,25 @@ def _columns_once(
     end_s: float,
     bands: FloatArray,
     reasons: bool = True,
+    scenarios: int = 1,
 ) -> dict[str, Any]:
     """:func:`_columns_of`, computed once per run of identical consecutive flows when
     such runs are common; the flows are judged in the blocks :func:`_columns_of` makes of
     them (NumPy sums one column in another order than many), so every value is the same
-    bits."""
+    bits. The flows of a batch of ``scenarios`` runs (flow ``s F + f`` of run ``s``) of one
+    flow each (sums over one column are pairwise, an order set by its length) are judged
+    each on the samples of a run of its own, to the first at or after ``end_s``."""
     n = len(fr.start_s)
+    if n == scenarios > 1 and fr.t_s.ndim > 1:
+        own = np.minimum(np.count_nonzero(fr.t_s < end_s, axis=0) + 1, fr.t_s.shape[0])
+        if not (own == fr.t_s.shape[0]).all():
+            cols: dict[str, Any] = {}
+            for m in np.unique(own).tolist():
+                idx = np.flatnonzero(own == m)
+                part = _columns_once(_take(fr, idx, m), changes, end_s, bands[idx], reasons)
+                for k, v in part.items():
+                    cols.setdefault(k, np.empty((n, *v.shape[1:]), dtype=v.dtype))[idx] = v
+            return cols
     if n > 1 and n % CHUNK_FLOWS == 1:  # the last flow is a block of its own
         head = _columns_once(_block(fr, 0, n - 1), changes, end_s, bands[: n - 1], reasons)
         tail = _columns_of(_block(fr, n - 1, n), changes, end_s, bands[n - 1 :], reasons)
