@@ -84,13 +84,14 @@ class Probe(ControlLaw):
 # ----------------------------------------------------------------------------- by hand
 @pytest.mark.parametrize("rtt", ["average", "last", "fluid"])
 def test_doubling_round_by_hand(rtt: str) -> None:
-    # mu = 1000 pkt/s, d = 0.1 s: mu d = 100 packets. The probe doubles every round:
-    # windows 4, 8, 16, 32, 64, 128 (start 2, growth z = previous window).
+    # mu = 1000 pkt/s, d = 0.1 s: mu d = 100 packets. The first round sends the start
+    # window 2 without growth (no ACK of its own returns before it ends, as for a packet
+    # sender); then the probe doubles every round: windows 2, 4, 8, 16, 32, 64, 128.
     law = Probe(grow=1.0)
     # the hand derivation reads each round's own RTTs: no feedback lag
-    tr = simulate_rounds(law, Path(1000, 0.1), rounds=6, rtt=rtt, feedback_rounds=0)
-    np.testing.assert_allclose(tr.window_pkts[:, 0, 0], [4, 8, 16, 32, 64, 128])
-    s = law.samples[4]  # round 4: W0 = 32 -> W1 = 64, Z = 32, no standing queue (32 < 100)
+    tr = simulate_rounds(law, Path(1000, 0.1), rounds=7, rtt=rtt, feedback_rounds=0)
+    np.testing.assert_allclose(tr.window_pkts[:, 0, 0], [2, 4, 8, 16, 32, 64, 128])
+    s = law.samples[5]  # round 5: W0 = 32 -> W1 = 64, Z = 32, no standing queue (32 < 100)
     assert s.cwnd[0] == 64 and s.acks[0] == 32
     if rtt == "fluid":  # no burst, end window 64 < mu d: no queue at all
         expect = (0.1, 0.1, 0.1)
@@ -98,18 +99,18 @@ def test_doubling_round_by_hand(rtt: str) -> None:
         mean = 0.1 + (0.016 if rtt == "average" else 0.032)
         expect = (0.1, mean, 0.132)
     assert (s.rtt_min[0], s.rtt_mean[0], s.rtt_max[0]) == pytest.approx(expect, abs=1e-12)
-    # round 5: W0 = 64 -> 128 with standing queue max(0, 64 - 100) = 0, then 128 - 100
-    s5 = law.samples[5]
+    # round 6: W0 = 64 -> 128 with standing queue max(0, 64 - 100) = 0, then 128 - 100
+    s5 = law.samples[6]
     if rtt == "fluid":
         assert s5.rtt_mean[0] == pytest.approx(0.1 + 28 / 1000)
     else:
         assert s5.rtt_max[0] == pytest.approx(0.1 + 64 / 1000)
-    # duration of a round: d + max(0, W1 - mu d)/mu; rounds 0..4 last d, round 5 0.128 s
-    np.testing.assert_allclose(np.diff(tr.time_s[:, 0], prepend=0.0), [0.1] * 5 + [0.128])
+    # duration of a round: d + max(0, W1 - mu d)/mu; rounds 0..5 last d, round 6 0.128 s
+    np.testing.assert_allclose(np.diff(tr.time_s[:, 0], prepend=0.0), [0.1] * 6 + [0.128])
     # Δ as eq (1) of document 000 with the hand-computed mean RTT of the round:
     # 64 (1 − 0.1/0.116) = 8.83 ("average"), 64 (1 − 0.1/0.132) = 15.52 ("last"), 0 ("fluid")
     hand_delta = 64 * (1 - 0.1 / expect[1])
-    np.testing.assert_allclose(tr.delta_pkts[4, 0, 0], hand_delta, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(tr.delta_pkts[5, 0, 0], hand_delta, rtol=1e-12, atol=1e-12)
     # the forward one-way delay is half the base RTT plus the forward queueing delay
     assert s.fwd_delay_mean is not None and s.fwd_delay_base is not None
     assert s.fwd_delay_mean[0] == pytest.approx(0.05 + (expect[1] - 0.1))
@@ -145,13 +146,14 @@ def test_cross_traffic_halves_the_rate_and_scales_the_queue() -> None:
 def test_finite_buffer_drops_the_excess_and_calls_on_loss() -> None:
     # mu d = 100, buffer 20, fluid RTT: the round growing 64 -> 128 would queue 28, so 8
     # packets are lost; the probe's on_loss halves 128 -> 64 and the engine adds nothing
-    # in the next round (incr = 0, cap = the new window).
+    # in the next round (incr = 0, cap = the new window). The first round sends the start
+    # window 2 without growth.
     law = Probe(grow=1.0)
-    tr = simulate_rounds(law, Path(1000, 0.1, buffer=20), rounds=7, rtt="fluid")
-    np.testing.assert_allclose(tr.window_pkts[:, 0, 0], [4, 8, 16, 32, 64, 128, 64])
+    tr = simulate_rounds(law, Path(1000, 0.1, buffer=20), rounds=8, rtt="fluid")
+    np.testing.assert_allclose(tr.window_pkts[:, 0, 0], [2, 4, 8, 16, 32, 64, 128, 64])
     assert tr.losses[0, 0] == 1
-    assert tr.delivered_pkts[0, 0] == pytest.approx(4 + 8 + 16 + 32 + 64 + (128 - 8) + 64)
-    np.testing.assert_allclose(tr.queue_pkts[:, 0], [0, 0, 0, 0, 0, 20, 0])
+    assert tr.delivered_pkts[0, 0] == pytest.approx(2 + 4 + 8 + 16 + 32 + 64 + (128 - 8) + 64)
+    np.testing.assert_allclose(tr.queue_pkts[:, 0], [0, 0, 0, 0, 0, 0, 20, 0])
 
 
 def test_loss_kind_follows_the_lost_fraction() -> None:
