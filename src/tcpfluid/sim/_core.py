@@ -206,7 +206,11 @@ J_MAXQ = 9
 J_BLOCK = 10  # flows with a deferred decision whose first link this is
 J_EAGER = 11  # 1: hands each packet to its next link when admitted (no exit events)
 J_FED = 12  # 1: fed by an eager link only (its ring may hold packets not yet arrived)
-NLI = 13
+#: 1: the last link of data paths whose receivers take each packet when this link admits it
+#: (its ring row then keeps the receiver's ``rcv_nxt`` before the packet in ``RI_SEQ``, for
+#: the samples; ``_setup.early_receivers``)
+J_RX = 13
+NLI = 14
 
 # ----------------------------------------------------------------------------- CBR
 C_RATE = 0  # packets per second
@@ -477,6 +481,10 @@ def _no_room(lf, li, rf, gf, gi, paths, lk, poff, hop):
             return False
         hop += 1
         lk = paths[poff + hop]
+        if lk < -1:  # the receiver takes it at once: its ACK goes into the reverse path
+            poff = -2 - lk
+            hop = 0
+            lk = paths[poff]
     return False
 
 
@@ -677,19 +685,96 @@ def _apply_incr(ff, fi, f):
     ff[f, F_CWND] = w
 
 
+@_jit_inline
+def _ack_seq(fi, f, seq):
+    """The sequence field of the ACK that data packet ``seq`` of flow ``f`` causes: the
+    cumulative ACK, and for a REC_NS2_FAST flow the SACK of a packet that arrived out of
+    order (``SACK_SHIFT``)."""
+    rn = fi[f, I_RCV_NXT]
+    if seq > rn and fi[f, I_RECOVERY] == REC_NS2_FAST:
+        return rn | ((seq + 1) << SACK_SHIFT)
+    return rn
+
+
+@_jit_inline
+def _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, now):
+    """A data packet reaches the receiver of flow ``f``: cumulative ACK, maybe delayed.
+
+    Returns ``(ack, ts, fwd)``: whether an ACK goes out now, and the send time and
+    forward delay it echoes.
+    """
+    gi[N_DATA_RCVD] += 1
+    fwd = now - ts
+    rn = fi[f, I_RCV_NXT]
+    off = fi[f, I_RING_OFF]
+    mask = fi[f, I_RING_CAP] - 1
+    ack_now = True
+    ets = ts
+    efwd = fwd
+    if seq == rn:
+        rn += 1
+        filled = False
+        while fq[off + (rn & mask), Q_RCVD] == 1:
+            fq[off + (rn & mask), Q_RCVD] = 0
+            rn += 1
+            filled = True
+        fi[f, I_RCV_NXT] = rn
+        fi[f, I_GOOD] = rn
+        if fi[f, I_DELACK] >= 1 and not filled:
+            fi[f, I_RCV_UNACK] += 1
+            if fi[f, I_RCV_UNACK] == 1:
+                ff[f, F_ECHO_TS] = ts
+                ff[f, F_ECHO_FWD] = fwd
+                t = now + ff[f, F_DACK_TO]
+                ff[f, F_DACK_DL] = t
+                if t < ht[HT_SRC, nl + f]:
+                    _set_key_call(hi, ht, gi, nl + f, t)
+                ack_now = False
+            elif fi[f, I_DELACK] == 1:  # echo the first held packet (RFC 7323)
+                ets = ff[f, F_ECHO_TS]
+                efwd = ff[f, F_ECHO_FWD]
+    elif seq > rn:
+        fq[off + (seq & mask), Q_RCVD] = 1
+    if ack_now:
+        fi[f, I_RCV_UNACK] = 0
+        ff[f, F_DACK_DL] = np.inf
+        gi[N_ACK_SENT] += 1
+        fi[f, I_ACKS_SENT] += 1
+    return ack_now, ets, efwd
+
+
+@_jit_inline
+def _receive(ff, fi, li, ri, hi, ht, gi, fq, nl, rx, f, seq, ts, now):
+    """``_on_data`` for data packet ``seq`` of flow ``f`` reaching its receiver at ``now``.
+
+    ``rx`` >= 0: the packet's last link, an early receiver's (``J_RX``), which has just
+    admitted it, ``now`` being its exit time: its row keeps the receiver's ``rcv_nxt``
+    before the packet (the goodput a sample taken before ``now`` reads: ``_sample``).
+    """
+    if rx >= 0:
+        u = np.uint64(rx)
+        k = np.uint64(li[u, J_OFF] + ((li[u, J_TAIL] - 1) & (li[u, J_CAP] - 1)))
+        ri[k, RI_SEQ] = fi[f, I_RCV_NXT]
+    return _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, now)
+
+
 # ============================================================================= sending
 _SIG_ENQUEUE = (
-    "void(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1], i8[:, ::1], f8[:, ::1], f8[::1],"
-    " i8[::1], f8[::1], i8[::1], i8, f8, i8, i8, f8, f8, i8, i8, f8, i8)"
+    "void(f8[:, ::1], i8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1],"
+    " i8[:, ::1], f8[:, ::1], f8[::1], i8[::1], f8[::1], i8[::1], i8, f8, i8, i8, f8, f8, i8,"
+    " i8, f8, i8)"
 )
 
 
 @njit(_SIG_ENQUEUE, **_JIT_IN)
 def _enqueue_call(
-    lf, li, rf, ri, hi, ht, gf, gi, rand, paths, lk, now, flow, seq, ts, fwd, kind, hop, size, poff
-):
+    ff, fi, fq, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, lk, now, flow, seq, ts, fwd, kind,
+    hop, size, poff,
+):  # fmt: skip
     """``enqueue`` as a call (one explicit signature: one compiled copy for every caller),
-    the packet handed on by eager links (hop ``hop`` of the path at ``paths[poff:]``)."""
+    the packet handed on by eager links (hop ``hop`` of the path at ``paths[poff:]``), and
+    by an early receiver's last link to the receiver, whose ACK goes on the same way."""
+    nl = lf.shape[0]
     while True:
         pos = poff + hop
         h = enqueue(
@@ -700,6 +785,17 @@ def _enqueue_call(
         hop += 1
         lk = paths[poff + hop]
         now = h
+        if lk < -1:
+            ack_now, ets, efwd = _receive(
+                ff, fi, li, ri, hi, ht, gi, fq, nl, paths[poff + hop - 1], flow, seq, ts, now
+            )
+            if not ack_now:
+                return
+            poff = -2 - lk
+            hop = 0
+            lk = paths[poff]
+            seq, ts, fwd = _ack_seq(fi, flow, seq), ets, efwd
+            kind, size = KIND_ACK, ff[flow, F_ACK]
 
 
 @_jit_inline
@@ -764,8 +860,8 @@ def _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, 
     p0 = fi[f, I_FWD_OFF]
     size = ff[f, F_PKT]
     _enqueue_call(
-        lf, li, rf, ri, hi, ht, gf, gi, rand, paths, paths[p0], now, f, seq, now, 0.0, 0, 0,
-        size, p0,
+        ff, fi, fq, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, paths[p0], now, f, seq, now,
+        0.0, 0, 0, size, p0,
     )  # fmt: skip
     _sent(ff, fi, hi, ht, gi, fs, fq, nl, f, seq, now)
 
@@ -1367,64 +1463,6 @@ def _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
     _ns2f_mark(fi, fq, f, una, SB_RETX)
 
 
-@_jit_inline
-def _ack_seq(fi, f, seq):
-    """The sequence field of the ACK that data packet ``seq`` of flow ``f`` causes: the
-    cumulative ACK, and for a REC_NS2_FAST flow the SACK of a packet that arrived out of
-    order (``SACK_SHIFT``)."""
-    rn = fi[f, I_RCV_NXT]
-    if seq > rn and fi[f, I_RECOVERY] == REC_NS2_FAST:
-        return rn | ((seq + 1) << SACK_SHIFT)
-    return rn
-
-
-@_jit_inline
-def _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, now):
-    """A data packet reaches the receiver of flow ``f``: cumulative ACK, maybe delayed.
-
-    Returns ``(ack, ts, fwd)``: whether an ACK goes out now, and the send time and
-    forward delay it echoes.
-    """
-    gi[N_DATA_RCVD] += 1
-    fwd = now - ts
-    rn = fi[f, I_RCV_NXT]
-    off = fi[f, I_RING_OFF]
-    mask = fi[f, I_RING_CAP] - 1
-    ack_now = True
-    ets = ts
-    efwd = fwd
-    if seq == rn:
-        rn += 1
-        filled = False
-        while fq[off + (rn & mask), Q_RCVD] == 1:
-            fq[off + (rn & mask), Q_RCVD] = 0
-            rn += 1
-            filled = True
-        fi[f, I_RCV_NXT] = rn
-        fi[f, I_GOOD] = rn
-        if fi[f, I_DELACK] >= 1 and not filled:
-            fi[f, I_RCV_UNACK] += 1
-            if fi[f, I_RCV_UNACK] == 1:
-                ff[f, F_ECHO_TS] = ts
-                ff[f, F_ECHO_FWD] = fwd
-                t = now + ff[f, F_DACK_TO]
-                ff[f, F_DACK_DL] = t
-                if t < ht[HT_SRC, nl + f]:
-                    _set_key_call(hi, ht, gi, nl + f, t)
-                ack_now = False
-            elif fi[f, I_DELACK] == 1:  # echo the first held packet (RFC 7323)
-                ets = ff[f, F_ECHO_TS]
-                efwd = ff[f, F_ECHO_FWD]
-    elif seq > rn:
-        fq[off + (seq & mask), Q_RCVD] = 1
-    if ack_now:
-        fi[f, I_RCV_UNACK] = 0
-        ff[f, F_DACK_DL] = np.inf
-        gi[N_ACK_SENT] += 1
-        fi[f, I_ACKS_SENT] += 1
-    return ack_now, ets, efwd
-
-
 @_jit
 def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, now):
     """Flow ``f``'s timer source fired: start, stop, delayed ACK, retransmission timeout."""
@@ -1448,8 +1486,8 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl
             seq = fi[f, I_RCV_NXT]
             ets, efwd, size = ff[f, F_ECHO_TS], ff[f, F_ECHO_FWD], ff[f, F_ACK]
             _enqueue_call(
-                lf, li, rf, ri, hi, ht, gf, gi, rand, paths, paths[p0], now, f, seq, ets, efwd,
-                1, 0, size, p0,
+                ff, fi, fq, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, paths[p0], now, f, seq,
+                ets, efwd, 1, 0, size, p0,
             )  # fmt: skip
     if ff[f, F_RTO_DL] <= now:
         ff[f, F_RTO_DL] = np.inf
@@ -1524,7 +1562,10 @@ def _resume(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, r
 
 
 @_jit
-def _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, now):
+def _sample(ff, fi, lf, li, rf, ri, gf, gi, s_t, s_flow, s_link, now):
+    """Write the sample of ``now``. An early receiver (``J_RX``) has taken the packets its
+    last link still holds (those leaving it after ``now``, up to the end of the run): a
+    flow's goodput is its receiver's ``rcv_nxt`` before the first of them (``_receive``)."""
     k = gi[G_NSAMP]
     if k >= s_t.shape[0]:
         return
@@ -1544,6 +1585,14 @@ def _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, now):
         s_link[k, lk, 1] = li[lk, J_DROPS]
         s_link[k, lk, 2] = lf[lk, L_BYTES_OUT]
         s_link[k, lk, 3] = lf[lk, L_AVG]
+        if li[lk, J_RX] == 1:
+            off = li[lk, J_OFF]
+            mask = li[lk, J_CAP] - 1
+            for c in range(li[lk, J_TAIL] - 1, li[lk, J_HEAD] - 1, -1):
+                r = off + (c & mask)
+                tag = ri[r, RI_TAG]
+                if tag & KIND_MASK == KIND_DATA and rf[r, RF_EXIT] <= gf[G_END]:
+                    s_flow[k, tag >> TAG_FLOW, 1] = ri[r, RI_SEQ]
     gi[G_NSAMP] = k + 1
 
 
@@ -1661,10 +1710,8 @@ def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t
                 a_lk, a_now, a_f, a_seq, a_ts, a_fwd = paths[d_off + 1], h, f, seq, ts, fwd
                 a_kind, a_hop, a_size, a_poff = kind, 1, size, d_off
             elif kind == KIND_DATA:
-                ack_now, ets, efwd = _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, t)
-                if ack_now:
-                    a_lk, a_f, a_seq, a_ts, a_fwd = dest, f, _ack_seq(fi, f, seq), ets, efwd
-                    a_kind, a_size, a_poff = KIND_ACK, ff[f, F_ACK], d_off
+                # to its receiver, in the admission loop (``a_hop`` -1: at its exit event)
+                a_lk, a_f, a_seq, a_ts, a_hop = -2 - d_off, f, seq, ts, -1
             elif kind == KIND_ACK:
                 fwd = rf[k, RF_FWD]
                 code, rtx = _on_ack(
@@ -1720,7 +1767,7 @@ def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t
             if npend > 0:
                 return NEED_ROUND  # the samples read the windows
             gf[G_NOW] = t
-            _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, t)
+            _sample(ff, fi, lf, li, rf, ri, gf, gi, s_t, s_flow, s_link, t)
             nxt = gi[G_NSAMP] * gf[G_SAMPLE_DT]
             if gi[G_NSAMP] >= s_t.shape[0]:
                 nxt = np.inf
@@ -1734,6 +1781,19 @@ def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t
             s_off = fi[snd, I_FWD_OFF]
             s_lk = paths[s_off]
         while True:
+            if a_lk < -1:
+                # a data packet reaches its receiver at ``a_now``: at its last link's exit
+                # event, or (an early receiver's link, ``J_RX``) when that link admitted it
+                rx = paths[a_poff + a_hop - 1] if a_hop > 0 else -1
+                ack_now, ets, efwd = _receive(
+                    ff, fi, li, ri, hi, ht, gi, fq, nl, rx, a_f, a_seq, a_ts, a_now
+                )
+                if ack_now:
+                    a_poff = -2 - a_lk
+                    a_lk, a_seq, a_ts, a_fwd = paths[a_poff], _ack_seq(fi, a_f, a_seq), ets, efwd
+                    a_kind, a_hop, a_size = KIND_ACK, 0, ff[a_f, F_ACK]
+                else:
+                    a_lk = -1
             if a_lk >= 0:
                 h = enqueue(
                     lf, li, rf, ri, hi, ht, gf, gi, rand, a_lk, a_now, a_f, a_seq, a_ts, a_fwd,
