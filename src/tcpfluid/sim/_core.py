@@ -15,7 +15,9 @@ its packets in a ring buffer ordered by exit time, and the event heap only holds
 per *source*: each link (the exit time of its head packet), each flow's timer (start, stop,
 retransmission timeout, delayed ACK), each CBR source (its next emission), and the trace
 sampler. Ties are broken by a sequence number assigned when a key is set, so runs are
-deterministic.
+deterministic. Links that hand their packets on when they admit them (eager links, and a
+data path's last link whose receiver takes the packet at its exit time: an early receiver)
+have no exit events (docs/simulator.md, "Eager links" and "Early receivers").
 """
 
 from __future__ import annotations

@@ -84,7 +84,8 @@ def route_arrays(sc: Scenario) -> tuple[IntArray, IntArray, FloatArray, IntArray
     fi = np.zeros((nf, C.NI), dtype=np.int64)
     # each path is followed by -1: the entry after a link is the next link of the path,
     # or -1 after its last link (the compiled loop forwards a packet without its path's
-    # length)
+    # length); ``early_receivers`` turns a data path's -1 into ``-2 - r`` (its ACK path
+    # at ``paths[r]``) when its receiver takes packets early
     for f, fl in enumerate(sc.flows):
         fi[f, C.I_FWD_OFF] = len(paths)
         fi[f, C.I_FWD_LEN] = len(fl.forward)
