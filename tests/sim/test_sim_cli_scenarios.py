@@ -31,7 +31,11 @@ def test_packet_engine_same_keys_as_rounds_plus_speed(capsys: Any) -> None:
     assert ROUND_KEYS <= set(packet)
     assert ROUND_KEYS <= set(rounds)
     assert {"events_per_s", "packets_per_s"} <= set(packet)
-    assert packet["packets_per_s"] > 0 and packet["events_per_s"] > packet["packets_per_s"]
+    assert packet["packets_per_s"] > 0
+    # one event per data packet on this path (its ACK reaching the sender): every other
+    # link hands packets on when it admits them, the last data link to the receiver
+    # (docs/simulator.md, "Eager links" and "Early receivers"); timers add a few
+    assert 0.95 < packet["events_per_s"] / packet["packets_per_s"] < 1.05
     assert packet["conserved"] is True
     # both engines leave slow start at 64 packets on this path (document 000 Fig. 1)
     assert packet["ss_exit_window"] == rounds["ss_exit_window"] == 64

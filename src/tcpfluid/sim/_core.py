@@ -15,7 +15,9 @@ its packets in a ring buffer ordered by exit time, and the event heap only holds
 per *source*: each link (the exit time of its head packet), each flow's timer (start, stop,
 retransmission timeout, delayed ACK), each CBR source (its next emission), and the trace
 sampler. Ties are broken by a sequence number assigned when a key is set, so runs are
-deterministic.
+deterministic. Links that hand their packets on when they admit them (eager links, and a
+data path's last link whose receiver takes the packet at its exit time: an early receiver)
+have no exit events (docs/simulator.md, "Eager links" and "Early receivers").
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ NEED_RAND = 5
 YIELD = 6  # an event budget is spent: Python may report progress, then re-enter
 DEFERRED = 7  # internal: a round decision is pending, the loop goes on (never returned)
 GROW_REC = 8  # the round-record buffer is full
+SEND = 9  # internal: the flow sends while its window allows, in the event loop's admission
 
 # pending states of a flow
 P_NONE = 0
@@ -206,7 +209,11 @@ J_MAXQ = 9
 J_BLOCK = 10  # flows with a deferred decision whose first link this is
 J_EAGER = 11  # 1: hands each packet to its next link when admitted (no exit events)
 J_FED = 12  # 1: fed by an eager link only (its ring may hold packets not yet arrived)
-NLI = 13
+#: 1: the last link of data paths whose receivers take each packet when this link admits it
+#: (its ring row then keeps the receiver's ``rcv_nxt`` before the packet in ``RI_SEQ``, for
+#: the samples; ``_setup.early_receivers``)
+J_RX = 13
+NLI = 14
 
 # ----------------------------------------------------------------------------- CBR
 C_RATE = 0  # packets per second
@@ -477,6 +484,10 @@ def _no_room(lf, li, rf, gf, gi, paths, lk, poff, hop):
             return False
         hop += 1
         lk = paths[poff + hop]
+        if lk < -1:  # the receiver takes it at once: its ACK goes into the reverse path
+            poff = -2 - lk
+            hop = 0
+            lk = paths[poff]
     return False
 
 
@@ -677,19 +688,96 @@ def _apply_incr(ff, fi, f):
     ff[f, F_CWND] = w
 
 
+@_jit_inline
+def _ack_seq(fi, f, seq):
+    """The sequence field of the ACK that data packet ``seq`` of flow ``f`` causes: the
+    cumulative ACK, and for a REC_NS2_FAST flow the SACK of a packet that arrived out of
+    order (``SACK_SHIFT``)."""
+    rn = fi[f, I_RCV_NXT]
+    if seq > rn and fi[f, I_RECOVERY] == REC_NS2_FAST:
+        return rn | ((seq + 1) << SACK_SHIFT)
+    return rn
+
+
+@_jit_inline
+def _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, now):
+    """A data packet reaches the receiver of flow ``f``: cumulative ACK, maybe delayed.
+
+    Returns ``(ack, ts, fwd)``: whether an ACK goes out now, and the send time and
+    forward delay it echoes.
+    """
+    gi[N_DATA_RCVD] += 1
+    fwd = now - ts
+    rn = fi[f, I_RCV_NXT]
+    off = fi[f, I_RING_OFF]
+    mask = fi[f, I_RING_CAP] - 1
+    ack_now = True
+    ets = ts
+    efwd = fwd
+    if seq == rn:
+        rn += 1
+        filled = False
+        while fq[off + (rn & mask), Q_RCVD] == 1:
+            fq[off + (rn & mask), Q_RCVD] = 0
+            rn += 1
+            filled = True
+        fi[f, I_RCV_NXT] = rn
+        fi[f, I_GOOD] = rn
+        if fi[f, I_DELACK] >= 1 and not filled:
+            fi[f, I_RCV_UNACK] += 1
+            if fi[f, I_RCV_UNACK] == 1:
+                ff[f, F_ECHO_TS] = ts
+                ff[f, F_ECHO_FWD] = fwd
+                t = now + ff[f, F_DACK_TO]
+                ff[f, F_DACK_DL] = t
+                if t < ht[HT_SRC, nl + f]:
+                    _set_key_call(hi, ht, gi, nl + f, t)
+                ack_now = False
+            elif fi[f, I_DELACK] == 1:  # echo the first held packet (RFC 7323)
+                ets = ff[f, F_ECHO_TS]
+                efwd = ff[f, F_ECHO_FWD]
+    elif seq > rn:
+        fq[off + (seq & mask), Q_RCVD] = 1
+    if ack_now:
+        fi[f, I_RCV_UNACK] = 0
+        ff[f, F_DACK_DL] = np.inf
+        gi[N_ACK_SENT] += 1
+        fi[f, I_ACKS_SENT] += 1
+    return ack_now, ets, efwd
+
+
+@_jit_inline
+def _receive(ff, fi, li, ri, hi, ht, gi, fq, nl, rx, f, seq, ts, now):
+    """``_on_data`` for data packet ``seq`` of flow ``f`` reaching its receiver at ``now``.
+
+    ``rx`` >= 0: the packet's last link, an early receiver's (``J_RX``), which has just
+    admitted it, ``now`` being its exit time: its row keeps the receiver's ``rcv_nxt``
+    before the packet (the goodput a sample taken before ``now`` reads: ``_sample``).
+    """
+    if rx >= 0:
+        u = np.uint64(rx)
+        k = np.uint64(li[u, J_OFF] + ((li[u, J_TAIL] - 1) & (li[u, J_CAP] - 1)))
+        ri[k, RI_SEQ] = fi[f, I_RCV_NXT]
+    return _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, now)
+
+
 # ============================================================================= sending
 _SIG_ENQUEUE = (
-    "void(f8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1], i8[:, ::1], f8[:, ::1], f8[::1],"
-    " i8[::1], f8[::1], i8[::1], i8, f8, i8, i8, f8, f8, i8, i8, f8, i8)"
+    "void(f8[:, ::1], i8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1], f8[:, ::1], i8[:, ::1],"
+    " i8[:, ::1], f8[:, ::1], f8[::1], i8[::1], f8[::1], i8[::1], i8, f8, i8, i8, f8, f8, i8,"
+    " i8, f8, i8)"
 )
 
 
 @njit(_SIG_ENQUEUE, **_JIT_IN)
 def _enqueue_call(
-    lf, li, rf, ri, hi, ht, gf, gi, rand, paths, lk, now, flow, seq, ts, fwd, kind, hop, size, poff
-):
+    ff, fi, fq, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, lk, now, flow, seq, ts, fwd, kind,
+    hop, size, poff,
+):  # fmt: skip
     """``enqueue`` as a call (one explicit signature: one compiled copy for every caller),
-    the packet handed on by eager links (hop ``hop`` of the path at ``paths[poff:]``)."""
+    the packet handed on by eager links (hop ``hop`` of the path at ``paths[poff:]``), and
+    by an early receiver's last link to the receiver, whose ACK goes on the same way."""
+    nl = lf.shape[0]
     while True:
         pos = poff + hop
         h = enqueue(
@@ -700,6 +788,17 @@ def _enqueue_call(
         hop += 1
         lk = paths[poff + hop]
         now = h
+        if lk < -1:
+            ack_now, ets, efwd = _receive(
+                ff, fi, li, ri, hi, ht, gi, fq, nl, paths[poff + hop - 1], flow, seq, ts, now
+            )
+            if not ack_now:
+                return
+            poff = -2 - lk
+            hop = 0
+            lk = paths[poff]
+            seq, ts, fwd = _ack_seq(fi, flow, seq), ets, efwd
+            kind, size = KIND_ACK, ff[flow, F_ACK]
 
 
 @_jit_inline
@@ -764,28 +863,10 @@ def _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, 
     p0 = fi[f, I_FWD_OFF]
     size = ff[f, F_PKT]
     _enqueue_call(
-        lf, li, rf, ri, hi, ht, gf, gi, rand, paths, paths[p0], now, f, seq, now, 0.0, 0, 0,
-        size, p0,
+        ff, fi, fq, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, paths[p0], now, f, seq, now,
+        0.0, 0, 0, size, p0,
     )  # fmt: skip
     _sent(ff, fi, hi, ht, gi, fs, fq, nl, f, seq, now)
-
-
-@_jit
-def _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now):
-    """Send while the window allows (``inflight < floor(cwnd)``), outside the event loop's
-    admission (a flow starting, resuming after Python). Returns DONE or a request."""
-    if fi[f, I_RECOVERY] == REC_NS2_FAST and fi[f, I_RECOV] == 1:
-        return _ns2f_send(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
-    lim = _send_limit(ff, fi, f)
-    lk = paths[fi[f, I_FWD_OFF]]
-    while fi[f, I_NXT] - fi[f, I_UNA] < lim:
-        seq = fi[f, I_NXT]
-        code = _send_check(fi, lf, li, rf, gf, gi, rand, paths, lk, f, seq)
-        if code != DONE:
-            return code
-        _xmit_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, seq, now)
-        fi[f, I_NXT] = seq + 1
-    return DONE
 
 
 @_jit_inline
@@ -1367,64 +1448,6 @@ def _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq
     _ns2f_mark(fi, fq, f, una, SB_RETX)
 
 
-@_jit_inline
-def _ack_seq(fi, f, seq):
-    """The sequence field of the ACK that data packet ``seq`` of flow ``f`` causes: the
-    cumulative ACK, and for a REC_NS2_FAST flow the SACK of a packet that arrived out of
-    order (``SACK_SHIFT``)."""
-    rn = fi[f, I_RCV_NXT]
-    if seq > rn and fi[f, I_RECOVERY] == REC_NS2_FAST:
-        return rn | ((seq + 1) << SACK_SHIFT)
-    return rn
-
-
-@_jit_inline
-def _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, now):
-    """A data packet reaches the receiver of flow ``f``: cumulative ACK, maybe delayed.
-
-    Returns ``(ack, ts, fwd)``: whether an ACK goes out now, and the send time and
-    forward delay it echoes.
-    """
-    gi[N_DATA_RCVD] += 1
-    fwd = now - ts
-    rn = fi[f, I_RCV_NXT]
-    off = fi[f, I_RING_OFF]
-    mask = fi[f, I_RING_CAP] - 1
-    ack_now = True
-    ets = ts
-    efwd = fwd
-    if seq == rn:
-        rn += 1
-        filled = False
-        while fq[off + (rn & mask), Q_RCVD] == 1:
-            fq[off + (rn & mask), Q_RCVD] = 0
-            rn += 1
-            filled = True
-        fi[f, I_RCV_NXT] = rn
-        fi[f, I_GOOD] = rn
-        if fi[f, I_DELACK] >= 1 and not filled:
-            fi[f, I_RCV_UNACK] += 1
-            if fi[f, I_RCV_UNACK] == 1:
-                ff[f, F_ECHO_TS] = ts
-                ff[f, F_ECHO_FWD] = fwd
-                t = now + ff[f, F_DACK_TO]
-                ff[f, F_DACK_DL] = t
-                if t < ht[HT_SRC, nl + f]:
-                    _set_key_call(hi, ht, gi, nl + f, t)
-                ack_now = False
-            elif fi[f, I_DELACK] == 1:  # echo the first held packet (RFC 7323)
-                ets = ff[f, F_ECHO_TS]
-                efwd = ff[f, F_ECHO_FWD]
-    elif seq > rn:
-        fq[off + (seq & mask), Q_RCVD] = 1
-    if ack_now:
-        fi[f, I_RCV_UNACK] = 0
-        ff[f, F_DACK_DL] = np.inf
-        gi[N_ACK_SENT] += 1
-        fi[f, I_ACKS_SENT] += 1
-    return ack_now, ets, efwd
-
-
 @_jit
 def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, now):
     """Flow ``f``'s timer source fired: start, stop, delayed ACK, retransmission timeout."""
@@ -1448,8 +1471,8 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl
             seq = fi[f, I_RCV_NXT]
             ets, efwd, size = ff[f, F_ECHO_TS], ff[f, F_ECHO_FWD], ff[f, F_ACK]
             _enqueue_call(
-                lf, li, rf, ri, hi, ht, gf, gi, rand, paths, paths[p0], now, f, seq, ets, efwd,
-                1, 0, size, p0,
+                ff, fi, fq, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, paths[p0], now, f, seq,
+                ets, efwd, 1, 0, size, p0,
             )  # fmt: skip
     if ff[f, F_RTO_DL] <= now:
         ff[f, F_RTO_DL] = np.inf
@@ -1459,72 +1482,70 @@ def _timer(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl
             code = NEED_LOSS
     _set_key_call(hi, ht, gi, nl + f, _timer_key(ff, fi, f))
     if code == DONE and start:
-        code = _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, now)
-        if code != DONE:
-            _push(ff, fi, lf, li, gf, gi, paths, pend, f, P_SEND, now, False)
+        code = SEND
     return code
 
 
 @_jit
-def _resume(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, rec, nl):
-    """Carry out the pending list in order: each flow's decision (written by Python) and
-    its sends, at the time each was due. Returns DONE or a request (the list keeps the
-    entries not yet done)."""
+def _resume_next(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, rec, nl):
+    """The next entry of the pending list, in order: the flow's decision (written by
+    Python) carried out at the time it was due. Returns ``(SEND, f)``: flow ``f`` sends
+    next, in the event loop's admission (the entry stays until then); ``(DEFERRED, -1)``:
+    the entry is done; ``(DONE, -1)``: the list is done; or a request."""
     i = gi[G_PEND_I]
-    n = gi[G_NPEND]
-    while i < n:
-        f = pend[i]
-        p = fi[f, I_PENDING]
-        if p == P_ROUND or p == P_LOSS:
-            return -1  # the decision has not been written
-        t = ff[f, F_LAST_T]
-        if p == P_ROUND_READY:
-            r = gi[G_NREC]
-            if r >= rec.shape[0]:
-                gi[G_PEND_I] = i
-                return GROW_REC
-            rec[r, 0] = t
-            rec[r, 1] = ff[f, F_S_CWND]
-            rec[r, 2] = ff[f, F_CWND]
-            rec[r, 3] = ff[f, F_S_MEAN]
-            rec[r, 4] = ff[f, F_S_MIN]
-            rec[r, 5] = ff[f, F_S_MAX]
-            rec[r, 6] = ff[f, F_S_BASE]
-            rec[r, 7] = ff[f, F_PHASE]
-            rec[r, 8] = ff[f, F_SSTH]
-            rec[r, 9] = f
-            gi[G_NREC] = r + 1
-            _apply_incr(ff, fi, f)
-            fi[f, I_PENDING] = P_SEND
-        elif p == P_LOSS_READY:
-            fi[f, I_PENDING] = P_SEND
-            if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
-                _ns2v_apply_loss(
-                    ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t
-                )
-            elif fi[f, I_RECOVERY] == REC_NS2_FAST:
-                _ns2f_apply_loss(
-                    ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t
-                )
-            else:
-                _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
-        if fi[f, I_BLK] == 1:
-            li[paths[fi[f, I_FWD_OFF]], J_BLOCK] -= 1
-            fi[f, I_BLK] = 0
-        code = _send_rare(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
+    if i >= gi[G_NPEND]:
+        gi[G_NPEND] = 0
+        gi[G_PEND_I] = 0
+        gf[G_DEADLINE] = np.inf
+        return DONE, -1
+    f = pend[i]
+    p = fi[f, I_PENDING]
+    if p == P_ROUND or p == P_LOSS:
+        return -1, -1  # the decision has not been written
+    t = ff[f, F_LAST_T]
+    if p == P_ROUND_READY:
+        r = gi[G_NREC]
+        if r >= rec.shape[0]:
+            return GROW_REC, -1
+        rec[r, 0] = t
+        rec[r, 1] = ff[f, F_S_CWND]
+        rec[r, 2] = ff[f, F_CWND]
+        rec[r, 3] = ff[f, F_S_MEAN]
+        rec[r, 4] = ff[f, F_S_MIN]
+        rec[r, 5] = ff[f, F_S_MAX]
+        rec[r, 6] = ff[f, F_S_BASE]
+        rec[r, 7] = ff[f, F_PHASE]
+        rec[r, 8] = ff[f, F_SSTH]
+        rec[r, 9] = f
+        gi[G_NREC] = r + 1
+        _apply_incr(ff, fi, f)
+        fi[f, I_PENDING] = P_SEND
+    elif p == P_LOSS_READY:
+        fi[f, I_PENDING] = P_SEND
+        if fi[f, I_RECOVERY] == REC_NS2_VEGAS:
+            _ns2v_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
+        elif fi[f, I_RECOVERY] == REC_NS2_FAST:
+            _ns2f_apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
+        else:
+            _apply_loss(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
+    if fi[f, I_BLK] == 1:
+        li[paths[fi[f, I_FWD_OFF]], J_BLOCK] -= 1
+        fi[f, I_BLK] = 0
+    if fi[f, I_RECOVERY] == REC_NS2_FAST and fi[f, I_RECOV] == 1:
+        code = _ns2f_send(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, nl, f, t)
         if code != DONE:
-            gi[G_PEND_I] = i
-            return code
+            return code, -1
         fi[f, I_PENDING] = P_NONE
-        i += 1
-    gi[G_NPEND] = 0
-    gi[G_PEND_I] = 0
-    gf[G_DEADLINE] = np.inf
-    return DONE
+        gi[G_PEND_I] = i + 1
+        return DEFERRED, -1
+    return SEND, f
 
 
 @_jit
-def _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, now):
+def _sample(ff, fi, lf, li, rf, ri, gf, gi, s_t, s_flow, s_link, now):
+    """Write the sample of ``now``. An early receiver (``J_RX``) has taken the packets its
+    last link still holds (those leaving it after ``now``, up to the end of the run): a
+    flow's goodput is its receiver's ``rcv_nxt`` before the first of them (``_receive``)."""
     k = gi[G_NSAMP]
     if k >= s_t.shape[0]:
         return
@@ -1544,6 +1565,14 @@ def _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, now):
         s_link[k, lk, 1] = li[lk, J_DROPS]
         s_link[k, lk, 2] = lf[lk, L_BYTES_OUT]
         s_link[k, lk, 3] = lf[lk, L_AVG]
+        if li[lk, J_RX] == 1:
+            off = li[lk, J_OFF]
+            mask = li[lk, J_CAP] - 1
+            for c in range(li[lk, J_TAIL] - 1, li[lk, J_HEAD] - 1, -1):
+                r = off + (c & mask)
+                tag = ri[r, RI_TAG]
+                if tag & KIND_MASK == KIND_DATA and rf[r, RF_EXIT] <= gf[G_END]:
+                    s_flow[k, tag >> TAG_FLOW, 1] = ri[r, RI_SEQ]
     gi[G_NSAMP] = k + 1
 
 
@@ -1565,35 +1594,26 @@ def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t
     nl = lf.shape[0]
     nf = ff.shape[0]
     nc = cf.shape[0]
-    code = _resume(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, rec, nl)
-    if code != DONE:
-        return code
     t_end = gf[G_END]
     nrand = rand.shape[0]
+    resuming = True  # the pending list is carried out first (``_resume_next``)
     while True:
-        src = hi[H_HEAP, 0] & SRC_MASK
-        t = ht[HT_SRC, src]
-        npend = gi[G_NPEND]
-        if t > t_end:
-            if npend > 0:
-                return NEED_ROUND
-            gf[G_NOW] = t_end
-            for lk in range(nl):
-                if li[lk, J_EAGER] == 1:
-                    _pop_exited(lf, li, rf, lk, t_end)
-            return DONE
-        if npend > 0 and t >= gf[G_DEADLINE]:
-            return NEED_ROUND
-        if has_red and gi[G_RAND_I] + 16 > nrand:
-            return NEED_RAND
-        if gi[G_EVENTS] >= gi[G_YIELD_AT]:
-            if npend > 0:
-                return NEED_ROUND
-            return YIELD
+        r_f = -1
+        if resuming:
+            code, r_f = _resume_next(
+                ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, rec, nl
+            )
+            if code == DONE:
+                resuming = False
+                continue
+            if code == DEFERRED:
+                continue
+            if code != SEND:
+                return code
         # the packet the event admits (link ``a_lk`` >= 0), then the flow ``snd`` that
         # sends while its window allows, then the source ``post`` whose key is set last
         a_lk = -1
-        a_now = t
+        a_now = 0.0
         a_poff = 0
         a_f = 0
         a_seq = 0
@@ -1605,126 +1625,152 @@ def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t
         snd = -1
         post = -1
         post_t = 0.0
-        if src < nl:
-            lk = src
-            off = li[lk, J_OFF]
-            mask = li[lk, J_CAP] - 1
-            head = li[lk, J_HEAD]
-            k = np.uint64(off + (head & mask))
-            tag = ri[k, RI_TAG]
-            kind = tag & KIND_MASK
-            f = tag >> TAG_FLOW
-            pos = (tag >> TAG_POS) & POS_MASK
-            # the link the packet goes to (``dest``, -1 if none), at ``paths[d_off]``: the
-            # next entry of ``paths`` (-1 after a path's last link)
-            d_off = pos + 1
-            dest = paths[d_off]
-            forward = dest >= 0
-            if not forward and kind != KIND_CBR:
-                # data reach the receiver and go back as an ACK along the reverse path;
-                # ACKs reach the sender, whose sends take the forward path
-                d_off = fi[f, I_REV_OFF] if kind == KIND_DATA else fi[f, I_FWD_OFF]
+        if r_f >= 0:
+            # a pending entry's sends, at the time its decision was due
+            t = ff[r_f, F_LAST_T]
+            a_now = t
+            snd = r_f
+        else:
+            src = hi[H_HEAP, 0] & SRC_MASK
+            t = ht[HT_SRC, src]
+            a_now = t
+            npend = gi[G_NPEND]
+            if t > t_end:
+                if npend > 0:
+                    return NEED_ROUND
+                gf[G_NOW] = t_end
+                for lk in range(nl):
+                    if li[lk, J_EAGER] == 1:
+                        _pop_exited(lf, li, rf, lk, t_end)
+                return DONE
+            if npend > 0 and t >= gf[G_DEADLINE]:
+                return NEED_ROUND
+            if has_red and gi[G_RAND_I] + 16 > nrand:
+                return NEED_RAND
+            if gi[G_EVENTS] >= gi[G_YIELD_AT]:
+                if npend > 0:
+                    return NEED_ROUND
+                return YIELD
+            if src < nl:
+                lk = src
+                off = li[lk, J_OFF]
+                mask = li[lk, J_CAP] - 1
+                head = li[lk, J_HEAD]
+                k = np.uint64(off + (head & mask))
+                tag = ri[k, RI_TAG]
+                kind = tag & KIND_MASK
+                f = tag >> TAG_FLOW
+                pos = (tag >> TAG_POS) & POS_MASK
+                # the link the packet goes to (``dest``, -1 if none), at ``paths[d_off]``: the
+                # next entry of ``paths`` (-1 after a path's last link)
+                d_off = pos + 1
                 dest = paths[d_off]
-            # the packet's size from its own row (a forwarding event reads no flow row)
-            size = rf[k, RF_SIZE]
-            if npend > 0:
-                # would this event read or feed what a deferred decision changes?
-                if _blocked(li, dest) or (
-                    kind == KIND_ACK and not forward and fi[f, I_PENDING] != P_NONE
+                forward = dest >= 0
+                if not forward and kind != KIND_CBR:
+                    # data reach the receiver and go back as an ACK along the reverse path;
+                    # ACKs reach the sender, whose sends take the forward path
+                    d_off = fi[f, I_REV_OFF] if kind == KIND_DATA else fi[f, I_FWD_OFF]
+                    dest = paths[d_off]
+                # the packet's size from its own row (a forwarding event reads no flow row)
+                size = rf[k, RF_SIZE]
+                if npend > 0:
+                    # would this event read or feed what a deferred decision changes?
+                    if _blocked(li, dest) or (
+                        kind == KIND_ACK and not forward and fi[f, I_PENDING] != P_NONE
+                    ):
+                        return NEED_ROUND
+                if _no_room(lf, li, rf, gf, gi, paths, dest, d_off, 0):
+                    return GROW_LINK
+                gf[G_NOW] = t
+                gi[G_EVENTS] += 1
+                li[lk, J_HEAD] = head + 1
+                lf[lk, L_BYTES_OUT] += size
+                prefetch_row(rf, off + ((head + 2) & mask))
+                nxt = (
+                    rf[np.uint64(off + ((head + 1) & mask)), RF_EXIT]
+                    if head + 1 < li[lk, J_TAIL]
+                    else np.inf
+                )
+                set_key(hi, ht, gi, lk, nxt)
+                seq = ri[k, RI_SEQ]
+                ts = rf[k, RF_TS]
+                if forward:
+                    # forwarding, the most frequent event: its own copy of ``enqueue``
+                    fwd = rf[k, RF_FWD]
+                    h = enqueue(
+                        lf, li, rf, ri, hi, ht, gf, gi, rand, dest, t, f, seq, ts, fwd, kind, d_off,
+                        size,
+                    )  # fmt: skip
+                    if h < 0.0:
+                        continue
+                    # an eager link hands it on: through the admission loop
+                    a_lk, a_now, a_f, a_seq, a_ts, a_fwd = paths[d_off + 1], h, f, seq, ts, fwd
+                    a_kind, a_hop, a_size, a_poff = kind, 1, size, d_off
+                elif kind == KIND_DATA:
+                    # to its receiver, in the admission loop (``a_hop`` -1: at its exit event)
+                    a_lk, a_f, a_seq, a_ts, a_hop = -2 - d_off, f, seq, ts, -1
+                elif kind == KIND_ACK:
+                    fwd = rf[k, RF_FWD]
+                    code, rtx = _on_ack(
+                        ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f,
+                        seq, ts, fwd, t,
+                    )  # fmt: skip
+                    if code != DONE and code != DEFERRED:
+                        return code
+                    if rtx >= 0:
+                        a_lk, a_f, a_seq, a_ts, a_size = dest, f, rtx, t, ff[f, F_PKT]
+                        a_poff = d_off
+                    if code == DONE:
+                        snd = f
+                else:
+                    gi[N_CBR_RCVD] += 1
+            elif src < nl + nf:
+                f = src - nl
+                p0 = fi[f, I_REV_OFF]
+                l0 = paths[p0]
+                if npend > 0 and (
+                    fi[f, I_PENDING] != P_NONE
+                    or _blocked(li, l0)
+                    or _blocked(li, paths[fi[f, I_FWD_OFF]])
                 ):
                     return NEED_ROUND
-            if _no_room(lf, li, rf, gf, gi, paths, dest, d_off, 0):
-                return GROW_LINK
-            gf[G_NOW] = t
-            gi[G_EVENTS] += 1
-            li[lk, J_HEAD] = head + 1
-            lf[lk, L_BYTES_OUT] += size
-            prefetch_row(rf, off + ((head + 2) & mask))
-            nxt = (
-                rf[np.uint64(off + ((head + 1) & mask)), RF_EXIT]
-                if head + 1 < li[lk, J_TAIL]
-                else np.inf
-            )
-            set_key(hi, ht, gi, lk, nxt)
-            seq = ri[k, RI_SEQ]
-            ts = rf[k, RF_TS]
-            if forward:
-                # forwarding, the most frequent event: its own copy of ``enqueue``
-                fwd = rf[k, RF_FWD]
-                h = enqueue(
-                    lf, li, rf, ri, hi, ht, gf, gi, rand, dest, t, f, seq, ts, fwd, kind, d_off,
-                    size,
-                )  # fmt: skip
-                if h < 0.0:
-                    continue
-                # an eager link hands it on: through the admission loop
-                a_lk, a_now, a_f, a_seq, a_ts, a_fwd = paths[d_off + 1], h, f, seq, ts, fwd
-                a_kind, a_hop, a_size, a_poff = kind, 1, size, d_off
-            elif kind == KIND_DATA:
-                ack_now, ets, efwd = _on_data(ff, fi, hi, ht, gi, fq, nl, f, seq, ts, t)
-                if ack_now:
-                    a_lk, a_f, a_seq, a_ts, a_fwd = dest, f, _ack_seq(fi, f, seq), ets, efwd
-                    a_kind, a_size, a_poff = KIND_ACK, ff[f, F_ACK], d_off
-            elif kind == KIND_ACK:
-                fwd = rf[k, RF_FWD]
-                code, rtx = _on_ack(
-                    ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f,
-                    seq, ts, fwd, t,
-                )  # fmt: skip
-                if code != DONE and code != DEFERRED:
-                    return code
-                if rtx >= 0:
-                    a_lk, a_f, a_seq, a_ts, a_size = dest, f, rtx, t, ff[f, F_PKT]
-                    a_poff = d_off
-                if code == DONE:
+                if _no_room_call(lf, li, rf, gf, gi, paths, l0, p0, 0):
+                    return GROW_LINK
+                gf[G_NOW] = t
+                gi[G_EVENTS] += 1
+                code = _timer(
+                    ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, t
+                )
+                if code == SEND:  # the flow started
                     snd = f
+                elif code != DONE:
+                    return code
+            elif src < nl + nf + nc:
+                c = src - nl - nf
+                p0 = ci[c, D_OFF]
+                l0 = paths[p0]
+                if npend > 0 and _blocked(li, l0):
+                    return NEED_ROUND
+                if _no_room(lf, li, rf, gf, gi, paths, l0, p0, 0):
+                    return GROW_LINK
+                gf[G_NOW] = t
+                gi[G_EVENTS] += 1
+                n = ci[c, D_SENT]
+                a_lk, a_f, a_seq, a_ts, a_kind, a_size = l0, c, n, t, KIND_CBR, cf[c, C_SIZE]
+                a_poff = p0
+                gi[N_CBR_SENT] += 1
+                ci[c, D_SENT] = n + 1
+                nxt = cf[c, C_START] + (n + 1) / cf[c, C_RATE]
+                post, post_t = src, (np.inf if nxt >= cf[c, C_STOP] else nxt)
             else:
-                gi[N_CBR_RCVD] += 1
-        elif src < nl + nf:
-            f = src - nl
-            p0 = fi[f, I_REV_OFF]
-            l0 = paths[p0]
-            if npend > 0 and (
-                fi[f, I_PENDING] != P_NONE
-                or _blocked(li, l0)
-                or _blocked(li, paths[fi[f, I_FWD_OFF]])
-            ):
-                return NEED_ROUND
-            if _no_room_call(lf, li, rf, gf, gi, paths, l0, p0, 0):
-                return GROW_LINK
-            gf[G_NOW] = t
-            gi[G_EVENTS] += 1
-            code = _timer(
-                ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, pend, nl, f, t
-            )
-            if code != DONE:
-                return code
-        elif src < nl + nf + nc:
-            c = src - nl - nf
-            p0 = ci[c, D_OFF]
-            l0 = paths[p0]
-            if npend > 0 and _blocked(li, l0):
-                return NEED_ROUND
-            if _no_room(lf, li, rf, gf, gi, paths, l0, p0, 0):
-                return GROW_LINK
-            gf[G_NOW] = t
-            gi[G_EVENTS] += 1
-            n = ci[c, D_SENT]
-            a_lk, a_f, a_seq, a_ts, a_kind, a_size = l0, c, n, t, KIND_CBR, cf[c, C_SIZE]
-            a_poff = p0
-            gi[N_CBR_SENT] += 1
-            ci[c, D_SENT] = n + 1
-            nxt = cf[c, C_START] + (n + 1) / cf[c, C_RATE]
-            post, post_t = src, (np.inf if nxt >= cf[c, C_STOP] else nxt)
-        else:
-            if npend > 0:
-                return NEED_ROUND  # the samples read the windows
-            gf[G_NOW] = t
-            _sample(ff, fi, lf, li, rf, gi, s_t, s_flow, s_link, t)
-            nxt = gi[G_NSAMP] * gf[G_SAMPLE_DT]
-            if gi[G_NSAMP] >= s_t.shape[0]:
-                nxt = np.inf
-            post, post_t = src, nxt
+                if npend > 0:
+                    return NEED_ROUND  # the samples read the windows
+                gf[G_NOW] = t
+                _sample(ff, fi, lf, li, rf, ri, gf, gi, s_t, s_flow, s_link, t)
+                nxt = gi[G_NSAMP] * gf[G_SAMPLE_DT]
+                if gi[G_NSAMP] >= s_t.shape[0]:
+                    nxt = np.inf
+                post, post_t = src, nxt
         # ---- the admission loop: the packet of the event, then the flow's sends
         lim = -1
         s_lk = -1
@@ -1734,6 +1780,19 @@ def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t
             s_off = fi[snd, I_FWD_OFF]
             s_lk = paths[s_off]
         while True:
+            if a_lk < -1:
+                # a data packet reaches its receiver at ``a_now``: at its last link's exit
+                # event, or (an early receiver's link, ``J_RX``) when that link admitted it
+                rx = paths[a_poff + a_hop - 1] if a_hop > 0 else -1
+                ack_now, ets, efwd = _receive(
+                    ff, fi, li, ri, hi, ht, gi, fq, nl, rx, a_f, a_seq, a_ts, a_now
+                )
+                if ack_now:
+                    a_poff = -2 - a_lk
+                    a_lk, a_seq, a_ts, a_fwd = paths[a_poff], _ack_seq(fi, a_f, a_seq), ets, efwd
+                    a_kind, a_hop, a_size = KIND_ACK, 0, ff[a_f, F_ACK]
+                else:
+                    a_lk = -1
             if a_lk >= 0:
                 h = enqueue(
                     lf, li, rf, ri, hi, ht, gf, gi, rand, a_lk, a_now, a_f, a_seq, a_ts, a_fwd,
@@ -1753,10 +1812,14 @@ def run(ff, fi, lf, li, rf, ri, hi, ht, gf, gi, rand, paths, fs, fq, cf, ci, s_t
             seq = fi[snd, I_NXT]
             code = _send_check(fi, lf, li, rf, gf, gi, rand, paths, s_lk, snd, seq)
             if code != DONE:
-                _push(ff, fi, lf, li, gf, gi, paths, pend, snd, P_SEND, t, False)
+                if r_f < 0:  # (a pending entry stays on the list as it is)
+                    _push(ff, fi, lf, li, gf, gi, paths, pend, snd, P_SEND, t, False)
                 return code
             a_lk, a_now, a_f, a_seq, a_ts, a_fwd = s_lk, t, snd, seq, t, 0.0
             a_kind, a_hop, a_size, a_poff = KIND_DATA, 0, ff[snd, F_PKT], s_off
             fi[snd, I_NXT] = seq + 1
+        if r_f >= 0:  # the pending entry is done
+            fi[r_f, I_PENDING] = P_NONE
+            gi[G_PEND_I] += 1
         if post >= 0:
             set_key(hi, ht, gi, post, post_t)

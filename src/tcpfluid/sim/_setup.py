@@ -84,7 +84,8 @@ def route_arrays(sc: Scenario) -> tuple[IntArray, IntArray, FloatArray, IntArray
     fi = np.zeros((nf, C.NI), dtype=np.int64)
     # each path is followed by -1: the entry after a link is the next link of the path,
     # or -1 after its last link (the compiled loop forwards a packet without its path's
-    # length)
+    # length); ``early_receivers`` turns a data path's -1 into ``-2 - r`` (its ACK path
+    # at ``paths[r]``) when its receiver takes packets early
     for f, fl in enumerate(sc.flows):
         fi[f, C.I_FWD_OFF] = len(paths)
         fi[f, C.I_FWD_LEN] = len(fl.forward)
@@ -193,6 +194,54 @@ def eager_links(sc: Scenario) -> tuple[IntArray, IntArray]:
             for b in succs[a]:
                 fed[b] = 1
     return eager, fed
+
+
+def early_receivers(sc: Scenario, paths: IntArray, fi: IntArray, li: IntArray) -> None:
+    """Let the receivers whose packets' last link can hand them on take each data packet
+    when that link admits it, at its exit time (docs/simulator.md, "Early receivers").
+
+    A link A qualifies when every path that crosses it ends there and is a flow's data
+    path, and each such flow acknowledges every packet (no delayed ACKs) into a first ACK
+    link R that takes nothing else: no other path crosses R and every flow whose ACKs
+    start at R has its data end at A; R is drop-tail (its drops use no random numbers).
+    Then R's arrivals come in the order A's packets leave, so the receivers' state and R
+    see the same packets in the same order and at the same times as with an exit event
+    at A. A is marked eager and early (``J_RX``), R fed (its ring may hold ACKs that have
+    not arrived yet), and the entry after A on each such flow's path is ``-2 - r`` for
+    its ACK path at ``paths[r]`` (``fi``'s reverse offset).
+    """
+    names = {lk.name: i for i, lk in enumerate(sc.links)}
+    nl = len(sc.links)
+    fwd = [[names[n] for n in fl.forward] for fl in sc.flows]
+    rev = [[names[n] for n in fl.reverse] for fl in sc.flows]
+    cbr = [[names[n] for n in src.links] for src in sc.cbr]
+    crossed: list[list[tuple[str, int, int]]] = [[] for _ in range(nl)]
+    for kind, routes in (("data", fwd), ("ack", rev), ("cbr", cbr)):
+        for r, route in enumerate(routes):
+            for h, lk in enumerate(route):
+                crossed[lk].append((kind, r, h))
+    for a in range(nl):
+        uses = crossed[a]
+        if not uses or any(kind != "data" or h != len(fwd[f]) - 1 for kind, f, h in uses):
+            continue
+        flows = [f for _, f, _ in uses]
+        ok = True
+        for f in flows:
+            r = rev[f][0] if rev[f] else -1
+            if fi[f, C.I_DELACK] != 0 or r < 0 or sc.links[r].red_parameters():
+                ok = False
+                break
+            for kind, g, h in crossed[r]:
+                if kind != "ack" or h != 0 or fwd[g][-1] != a:
+                    ok = False
+                    break
+        if not ok:
+            continue
+        li[a, C.J_EAGER] = 1
+        li[a, C.J_RX] = 1
+        for f in flows:
+            li[rev[f][0], C.J_FED] = 1
+            paths[fi[f, C.I_FWD_OFF] + len(fwd[f])] = -2 - fi[f, C.I_REV_OFF]
 
 
 def flow_arrays(

@@ -48,6 +48,7 @@ from ._setup import (
     FLOW_RING,
     LINK_RING,
     SenderSettings,
+    early_receivers,
     event_heap,
     flow_arrays,
     grow_ring,
@@ -115,6 +116,7 @@ class _Sim:
         self.link_rows = self.rf.shape[0]
         self.ff, self.fs, self.fq = flow_arrays(sc, fi, laws, senders)
         self.fi = fi
+        early_receivers(sc, self.paths, fi, self.li)
         if ns2_vegas_timing:  # ns-2 Vegas agents time their rounds as tcp-vegas.cc does
             timed = fi[:, C.I_RECOVERY] == C.REC_NS2_VEGAS
             self.ff[timed, C.F_V_TIMED] = 1.0
