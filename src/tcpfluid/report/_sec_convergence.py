@@ -314,7 +314,7 @@ def _cb_panel(ax: Any, kbs: list[float], groups: Groups, key: str, label: str) -
         cf = column_series(groups.get((a, key, "cf"), []), CLOSED_FORM)
         if np.isfinite(cf).any():
             draw_lines(ax, kbs, [(cf, "closed form", {"linestyle": ":"})], _NAMES[a], col)
-    ys = np.concatenate([np.asarray(line.get_ydata(), float) for line in ax.get_lines()] or [[]])
+    ys = np.concatenate([np.empty(0)] + [np.asarray(ln.get_ydata(), float) for ln in ax.lines])
     if (ys[np.isfinite(ys)] > 0).any():  # a panel whose every run did not settle has no data
         ax.set_yscale("log")
         if any(p.get_gid() == "not-settled" for p in ax.patches):
