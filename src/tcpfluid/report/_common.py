@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -38,6 +39,29 @@ ENGINES = ("packet", "rounds", "ode")
 COLUMN = {"packet": PACKET, "rounds": ROUNDS, "ode": ODE}
 #: engine -> its name in the tasks' labels
 LABEL = {"packet": "packet", "rounds": "round model", "ode": "ODE"}
+
+
+@dataclass(frozen=True)
+class Traits:
+    """What the sections ask of an engine's runs (:data:`TRAITS`)."""
+
+    #: it simulates packets: its senders take the documents' ns-2 agents' options
+    #: (:mod:`._thesis_ns2`) and record each flow's rounds, timeouts and BaseRTT
+    packets: bool = False
+    #: a continuous-time model: it records the delivered packets (goodputs are read from
+    #: them), takes its number of record points, and keeps a round log only for laws
+    #: deciding at round boundaries
+    continuous: bool = False
+    #: its samples are its rounds
+    round_samples: bool = False
+
+
+#: engine -> its traits: the one place the sections switch behaviour by engine
+TRAITS = {
+    "packet": Traits(packets=True),
+    "rounds": Traits(round_samples=True),
+    "ode": Traits(continuous=True),
+}
 
 NO_FIGURE_VALUES = NA("the document gives this only as a plot, with no printed values")
 

@@ -354,18 +354,18 @@ def _warm_up_both() -> None:
     the same time."""
     import multiprocessing
 
-    from ._runs import warm_up
+    from ._runs import warm_up_fluid, warm_up_packets
 
     child = None
     if "fork" in multiprocessing.get_all_start_methods():
-        child = multiprocessing.get_context("fork").Process(target=warm_up, args=("fluid",))
+        child = multiprocessing.get_context("fork").Process(target=warm_up_fluid)
         child.start()
     try:
-        warm_up("packet")
+        warm_up_packets()
     finally:
         if child is not None:
             child.join()
-    warm_up("fluid")
+    warm_up_fluid()
 
 
 def _drain(queue: Any, progress: Progress) -> None:

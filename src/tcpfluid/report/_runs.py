@@ -199,20 +199,21 @@ def first_at_least(t: Any, w: Any, target: float, *, after: float = -math.inf) -
     return int(idx[0]) if idx.size else None
 
 
-def warm_up(part: str) -> dict[str, Any]:
-    """Compile, or load from the Numba cache, the kernels of ``part`` by 2-s runs on the
-    §5.1 path: ``"packet"`` the packet simulator's, ``"fluid"`` every law's rule and the
-    hybrid model's. Returns ``{}``."""
+def warm_up_packets() -> None:
+    """Compile, or load from the Numba cache, the packet simulator's kernels by a 2-s run
+    on the §5.1 path."""
+    simulate(build_scenario("qv-basic", duration="2s").with_algorithm("vegas"), "packet")
+
+
+def warm_up_fluid() -> None:
+    """Compile, or load from the Numba cache, every law's rule and the hybrid model's
+    kernels by 2-s runs on the §5.1 path."""
     from ..algorithms.registry import ALGORITHMS
 
     sc = build_scenario("qv-basic", duration="2s")
-    if part == "packet":
-        simulate(sc.with_algorithm("vegas"), "packet")
-        return {}
     for a in ALGORITHMS:
         try:
             simulate(sc.with_algorithm(a), "rounds")
         except ValueError:  # a law this path does not suit: compiled by its own task
             pass
     simulate(sc.with_algorithm("vegas"), "ode")
-    return {}

@@ -27,6 +27,7 @@ from ._common import (
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
     RUNS,
+    TRAITS,
     doc,
     engine_cells,
     err_na,
@@ -224,12 +225,12 @@ def _rounds_to_reach(t: Any, w: Any, t_change: float, target: float) -> float | 
 def _ne_count(a: str, n: int, res: dict[str, Any], engine: str) -> float | NA:
     """Rounds from the change to nW of one run: the round model's per-round trace, else
     flow 0's round log (the ODE's hybrid model keeps the packet simulator's)."""
-    if engine == "ode" and "round_t_s" not in res:
+    if TRAITS[engine].continuous and "round_t_s" not in res:
         return err_na(res, "the ODE run kept no round trace")
     if "error" in res:
         return NA(_NEVER_NW)
     s = _ne_setup(n, a)
-    if engine == "rounds":
+    if TRAITS[engine].round_samples:
         t, w = res["t_s"], res["window_pkts"][0]
     else:
         t, w = res["round_t_s"][0], res["round_cwnd_pkts"][0]

@@ -23,6 +23,7 @@ from ._common import (
     ENGINES,
     LABEL,
     QV_REACH_NOT_SETTLING,
+    TRAITS,
     doc,
     engine_cells,
     err_na,
@@ -84,7 +85,7 @@ def _basic_tasks(cfg: ReportConfig) -> list[Task]:
         n_points = round(float(o["duration"].rstrip("s")) / BASIC_GRID_S) + 1
         what = f"{a}, CBR start moved by {f:.2f} round"
         for e in ENGINES:
-            opts = {"n_points": n_points} if e == "ode" else {}
+            opts = {"n_points": n_points} if TRAITS[e].continuous else {}
             tasks.append(run_task(e, sc, a, o, f"basic: {LABEL[e]} {what}", **opts))
     return tasks
 
@@ -337,7 +338,7 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
 
 def _delivered(r: dict[str, Any], engine: str) -> tuple[Any, Any]:
     """A run's sample times and each flow's delivered packets."""
-    if engine == "ode":
+    if TRAITS[engine].continuous:
         return r["t_s"], r["delivered_pkts"]
     return r["t_s"], _delivered_pkts(r["t_s"], r["goodput_pps"])
 

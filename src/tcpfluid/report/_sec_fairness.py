@@ -30,6 +30,7 @@ from ..results import Result
 from ..scenarios import Scenario, build_scenario
 from ._common import (
     ENGINES,
+    TRAITS,
     TWO_FLOW_SHARE,
     column_series,
     doc,
@@ -250,7 +251,7 @@ def _as_tasks(cfg: ReportConfig) -> list[Task]:
     # the packet senders as the paper's ns agents (_thesis_ns2: ns of the same years)
     def options(e: str, a: str) -> dict[str, Any]:
         ns2 = {"fast_recovery": ns2_fast_recovery(a)}  # and bugFix_, the default
-        return {"packet_options": ns2} if e == "packet" else {}
+        return {"packet_options": ns2} if TRAITS[e].packets else {}
 
     return [
         run_task(e, "asymmetric", a, o, f"asymmetric: {e}_run {a} {o}", **options(e, a))

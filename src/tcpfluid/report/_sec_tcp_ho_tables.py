@@ -33,6 +33,7 @@ from ._common import (
     COLUMN,
     ENGINES,
     NO_FIGURE_VALUES,
+    TRAITS,
     case_tasks,
     delivered_pkts,
     doc,
@@ -86,7 +87,7 @@ def ho_table_run(
     for selector, params in (flow_params or {}).items():
         sc = with_flow_params(sc, selector, params)
     opts = dict(options or {})
-    if engine == "packet":  # the paper ran ns-2 (§5): its FAST agent's SACK recovery
+    if TRAITS[engine].packets:  # the paper ran ns-2 (§5): its FAST agent's SACK recovery
         opts = {**ns2_fast_options(sc), **opts}
     try:
         res = simulate(sc, engine, **opts)

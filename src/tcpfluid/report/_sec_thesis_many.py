@@ -19,7 +19,15 @@ from ..fairness import _THESIS_SETTINGS
 from ..scenarios import build_scenario
 from ..scenarios.mix import with_flow_params, with_mix
 from ..sim import simulate_packets
-from ._common import doc, engine_cells, mean_rate_since, run_value, section_result, share_row
+from ._common import (
+    TRAITS,
+    doc,
+    engine_cells,
+    mean_rate_since,
+    run_value,
+    section_result,
+    share_row,
+)
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_lines
 from ._table import DOCUMENT, NA, Row
@@ -113,11 +121,12 @@ def many_flows_run(
     each flow's first and last recorded BaseRTT and round-trip propagation. The other
     options are :func:`tcpfluid.sim.simulate_packets`'s, their defaults the thesis's ns-2
     set-up (:mod:`._thesis_ns2`)."""
+    packets = TRAITS[engine].packets
     sc = thesis_mix_scenario(
-        flows, router, law, vegas_percent, fluid=engine != "packet", initial_window=initial_window
+        flows, router, law, vegas_percent, fluid=not packets, initial_window=initial_window
     )
     bits = 8.0 * sc.packet_size_bytes
-    if engine == "packet":
+    if packets:
         # the simulator itself: its per-flow summary (a quarter of the CPU) is not asked for
         pk = simulate_packets(
             sc,
@@ -148,7 +157,7 @@ def many_flows_run(
         "jain": float(jain_index(g)),
         "shut_down": int(np.sum(g <= 0.0)),
     }
-    if engine == "packet":
+    if packets:
         out["first_base_rtt_s"] = [
             float(f.round_base_rtt_s[0]) if len(f.round_base_rtt_s) else float("nan") for f in fl
         ]
@@ -223,7 +232,7 @@ def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, str, int, str]]:
             ode = n == 30 and router == ROUTERS[0]
             engines = ("packet", "ode") if ode else ("packet",)
             for e in engines:
-                pk = e == "packet"
+                pk = TRAITS[e].packets
                 runs = [(law, 100) for law in laws if pk or law in ODE_LAWS]
                 runs += [
                     (a, p) for a in MIX_LAWS for p in MIX_PERCENTS if pk or p in ODE_MIX_PERCENTS

@@ -27,6 +27,7 @@ from ..scenarios import build_scenario
 from ._common import (
     COLUMN,
     ENGINES,
+    TRAITS,
     TWO_FLOW_SHARE,
     case_tasks,
     doc,
@@ -220,14 +221,14 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
     sc = reno_two_flow_scenario(x2_ms)
     bits = 8.0 * sc.packet_size_bytes
     # the packet senders recover as the thesis's ns-2 agents (_thesis_ns2)
-    options = ns2_packet_options(sc) if engine == "packet" else {}
+    options = ns2_packet_options(sc) if TRAITS[engine].packets else {}
     try:
         res = simulate(sc, engine, **options)
     except ValueError as exc:
         return {"error": str(exc)}
     if not res.success:
         return {"error": res.message}
-    if engine == "packet":
+    if TRAITS[engine].packets:
         flows = res.rounds
         late = [np.asarray(f.time_s) > RENO_FROM_S for f in flows]
         # goodput: the packets delivered in order to the receiver (retransmissions counted once)
@@ -236,7 +237,7 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
                   zip(flows, late, strict=True)]  # fmt: skip
         wmax = max(float(np.max(np.asarray(f.window_pkts)[m], initial=0.0)) for f, m in
                    zip(flows, late, strict=True))  # fmt: skip
-    elif engine == "ode":
+    elif TRAITS[engine].continuous:
         g = mean_rate_since(res.time_s, res.series["delivered_pkts"], RENO_FROM_S).tolist()
         wmax = float(np.max(np.asarray(res.window_pkts)))
     else:
@@ -246,7 +247,7 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
         "goodput_bps": [x * bits for x in g],
         "jain": float(jain_index(g)),
         "max_window_pkts": wmax,
-        **({"rounds_at_max_window": at_cap} if engine == "packet" else {}),
+        **({"rounds_at_max_window": at_cap} if TRAITS[engine].packets else {}),
     }
 
 
