@@ -17,7 +17,7 @@ import pytest
 import tcpfluid
 from tcpfluid.algorithms import get_law
 from tcpfluid.analytic import jain_index
-from tcpfluid.fairness import _delivered_pkts, _packet_delivered, _period_jains
+from tcpfluid.fairness import period_throughputs
 from tcpfluid.fluid.rounds import (
     CrossTraffic,
     rtt_classes,
@@ -164,12 +164,15 @@ def _thesis(x2_ms: int, setting: str) -> tcpfluid.scenarios.Scenario:
     ).with_algorithm(alg)
 
 
+def _delivered(res: tcpfluid.Result) -> np.ndarray:
+    """Each flow's cumulative delivered packets at ``res.time_s``: the public per-sample
+    rates integrated, sample ``j`` covering ``(t_{j-1}, t_j]`` with ``t_{-1} = 0``."""
+    return np.cumsum(res.throughput_pps * np.diff(res.time_s, prepend=0.0), axis=-1)
+
+
 def _jain_10_60(res: tcpfluid.Result) -> float:
     """Jain's index of the flows' goodputs over 10-60 s (as the report computes it)."""
-    if res.engine == "packet":
-        t, dl = _packet_delivered(res)
-    else:
-        t, dl = res.time_s, _delivered_pkts(res.time_s, res.throughput_pps)
+    t, dl = res.time_s, _delivered(res)
     thr = [np.interp(60.0, t, row) - np.interp(10.0, t, row) for row in dl]
     return float(jain_index(np.array(thr)))
 
@@ -195,15 +198,12 @@ def _different_rtt_jains(alg: str, buffer: int) -> dict[str, list[float]]:
     start = [f.start_s for f in sc.flows]
     stop = [min(f.stop_s, sc.duration_s) for f in sc.flows]
     edges = [0.0, 10.0, 20.0, 30.0, 40.0]
-    r = tcpfluid.simulate(sc, "rounds")
-    p = tcpfluid.simulate(sc, "packet")
-    t, dl = _packet_delivered(p)
-    return {
-        "rounds": _period_jains(
-            r.time_s, _delivered_pkts(r.time_s, r.throughput_pps), start, stop, edges
-        ),
-        "packet": _period_jains(t, dl, start, stop, edges),
-    }
+    out = {}
+    for engine in ("rounds", "packet"):
+        res = tcpfluid.simulate(sc, engine)
+        periods = period_throughputs(res.time_s, _delivered(res), start, stop, edges)
+        out[engine] = [float(jain_index(thr)) for _flows, thr in periods]
+    return out
 
 
 def test_different_rtt_vegas_jain_per_period_agrees_with_the_packet_simulator() -> None:

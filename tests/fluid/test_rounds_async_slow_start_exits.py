@@ -25,7 +25,8 @@ import pytest
 
 from tcpfluid import simulate
 from tcpfluid.algorithms import QuickVegas
-from tcpfluid.fairness import _delivered_pkts, _packet_delivered, _period_jains
+from tcpfluid.analytic import jain_index
+from tcpfluid.fairness import period_throughputs
 from tcpfluid.fluid import rounds as rounds_module
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import simulate_packets
@@ -97,6 +98,15 @@ def test_the_packets_long_rtt_flows_leave_slow_start_early_behind_the_short_flow
         assert abs(rm[f][0] - pk[f][0]) <= 0.3 * d[0] and rm[f][1] == pytest.approx(pk[f][1])
 
 
+def _first_jain(res: Any, start: list[float], stop: list[float], edges: list[float]) -> float:
+    """Jain's index of the flows active over the whole first period: each flow's
+    cumulative delivered packets are its public per-sample rates integrated (sample ``j``
+    covers ``(t_{j-1}, t_j]``, ``t_{-1} = 0``)."""
+    delivered = np.cumsum(res.throughput_pps * np.diff(res.time_s, prepend=0.0), axis=-1)
+    _flows, thr = period_throughputs(res.time_s, delivered, start, stop, edges)[0]
+    return float(jain_index(thr))
+
+
 def test_round_model_exits_moved_to_the_packets_round_lower_the_first_index() -> None:
     """The first 10-s index (round model 0.786, packets 0.707): moving the round model's
     100-ms and 200-ms exits a round earlier, to the packets' round (a per-flow γ below
@@ -107,8 +117,7 @@ def test_round_model_exits_moved_to_the_packets_round_lower_the_first_index() ->
     edges = [0.0, 10.0]
     start = [f.start_s for f in sc.flows]
     stop = [min(f.stop_s, sc.duration_s) for f in sc.flows]
-    t, dl = _packet_delivered(simulate_packets(sc))
-    pk = _period_jains(t, dl, start, stop, edges)[0]
+    pk = _first_jain(simulate(sc, "packet"), start, stop, edges)
     got = {}
     original = rounds_module.get_law
     for g in (1.0, 0.45):
@@ -124,9 +133,7 @@ def test_round_model_exits_moved_to_the_packets_round_lower_the_first_index() ->
             rounds_module.get_law = original
         got[g] = (
             _round_exits(r),
-            _period_jains(
-                r.time_s, _delivered_pkts(r.time_s, r.throughput_pps), start, stop, edges
-            )[0],
+            _first_jain(r, start, stop, edges),
         )
     (ex1, j1), (ex2, j2) = got[1.0], got[0.45]
     assert all(ex2[f][0] < ex1[f][0] for f in (2, 3, 4, 5))  # a round earlier
