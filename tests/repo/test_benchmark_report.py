@@ -78,20 +78,38 @@ def test_the_analysis_finds_the_idle_time_the_critical_path_and_the_bounds(
     assert re.search(r"^short +3 +11\.0 +11\.0 +6\.0 +14\.0 +0\.00$", text, re.M)
 
 
-def test_the_order_of_a_list_schedule_can_cost_time() -> None:
-    mod = _module()
-    # 1, 1, 2 on two workers: in order 1 | 1 + 2 = 3; longest first 2 | 1 + 1 = 2
-    assert mod._in_order([1.0, 1.0, 2.0], 2) == pytest.approx(3.0)
-    assert mod._lpt([1.0, 1.0, 2.0], 2) == pytest.approx(2.0)
+def test_the_order_of_a_list_schedule_can_cost_time(capsys: pytest.CaptureFixture[str]) -> None:
+    # CPU seconds 1, 1, 2 started in that order on two idle cores: in order 1 | 1 + 2 = 3;
+    # longest first 2 | 1 + 1 = 2
+    tasks = [
+        _task("s", "a", 0.0, 1.0, 0),
+        _task("s", "b", 0.1, 1.0, 1),
+        _task("s", "c", 1.0, 2.0, 0),
+    ]
+    report = {"config": {"jobs": 2}, "elapsed_s": 3.0, "tasks": tasks}
+    figures = {f["name"]: f["value"] for f in _module().analyse(report)}
+    capsys.readouterr()
+    assert figures["report/schedule/in_order_cpu"] == pytest.approx(3.0)
+    assert figures["report/schedule/longest_first_cpu"] == pytest.approx(2.0)
+    # the bound schedules the wall times longest first: 2 s, no serial part before the
+    # first task or after the last one (the report ends at 3 s, when c ends)
+    assert figures["report/bound/longest_first"] == pytest.approx(2.0)
 
 
-def test_an_older_report_without_start_times_is_placed_on_the_first_free_worker() -> None:
-    mod = _module()
+def test_an_older_report_without_start_times_is_placed_on_the_first_free_worker(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     old = [
         {"section": "s", "label": "a", "wall_s": 4.0, "cpu_s": 4.0, "ended_s": 4.0},
         {"section": "s", "label": "b", "wall_s": 1.0, "cpu_s": 1.0, "ended_s": 1.0},
         {"section": "s", "label": "c", "wall_s": 2.0, "cpu_s": 2.0, "ended_s": 3.0},
     ]
-    lines = {t["label"]: (t["start"], t["worker"]) for t in mod._timeline(old, 2)}
+    _module().analyse({"config": {"jobs": 2}, "elapsed_s": 4.0, "tasks": old})
+    text = capsys.readouterr().out
+    # the longest tasks' lines: wall, CPU, start, end, worker, label
+    row = re.compile(r"^ +\S+ +\S+ +(\S+) +\S+ +w(\d+) +(\w)$", re.M)
+    lines = {label: (float(start), int(w)) for start, w, label in row.findall(text)}
     # a and b start at 0 on two workers; c starts at 1, when b's worker is free
     assert lines == {"a": (0.0, 0), "b": (0.0, 1), "c": (1.0, 1)}
+    # w1 carries b then c: 3 s busy, idle 1 s of the 4 s until a ends
+    assert "w1: busy     3.0  idle    1.0" in text
