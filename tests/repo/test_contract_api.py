@@ -333,14 +333,17 @@ DOCUMENTS = {
 
 
 def test_each_short_document_key_is_explained_once_in_the_readme_and_the_report() -> None:
-    from tcpfluid.report._writer import DOCUMENT_KEYS
+    from tcpfluid.report import Report, ReportConfig, render_markdown
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    # the report's header line naming the documents (a report of no sections has it too)
+    page = render_markdown(Report(ReportConfig(), (), 0.0))
+    (keys_line,) = re.findall(r"^Documents: .*$", page, re.M)
     for key, title in DOCUMENTS.items():
         words = r"\s+".join(map(re.escape, title.split()))  # a line may break anywhere
         explained = re.findall(rf"\b{key}\s+(?:the\s+)?{words}", readme)
         assert len(explained) == 1, (key, explained)
-        assert re.search(rf"\b{key} [^;.]*{words}", DOCUMENT_KEYS), key
+        assert re.search(rf"\b{key} [^;.]*{words}", keys_line), key
 
 
 # ------------------------------------------------------------------ the public surface kept
@@ -381,15 +384,27 @@ def test_the_fairness_studies_thesis_table_3_16_is_the_published_table() -> None
     assert table[80]["vegas-1"] == 0.858  # as printed (the table's lowest Vegas-1 index)
 
 
-def test_every_command_option_is_still_accepted() -> None:
-    import argparse
+def _help_options(command: str, capsys: Any) -> set[str]:
+    """The option strings ``tcpfluid COMMAND --help`` lists: each entry of its options
+    starts a line with two spaces and its invocations (``-q, --quiet, --no-progress``,
+    an option's metavar after a space), its help two spaces later or on the next line."""
+    from tcpfluid.cli import main
 
-    from tcpfluid.cli import build_parser
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0
+    have: set[str] = set()
+    for line in capsys.readouterr().out.splitlines():
+        if re.match(r"^  -", line):
+            invocations = re.split(r"\s{2,}", line.strip())[0]
+            have |= {part.split()[0] for part in invocations.split(", ")}
+    return have
 
-    parser = build_parser()
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+
+def test_every_command_option_is_still_accepted(capsys: Any) -> None:
     for command, options in SURFACE["cli_options"].items():
-        have = {o for act in sub.choices[command]._actions for o in act.option_strings}
+        have = _help_options(command, capsys)
+        assert "--help" in have and "-h" in have  # the listing was read
         missing = sorted(set(options) - have)
         assert not missing, f"tcpfluid {command}: options gone: {missing}"
 
