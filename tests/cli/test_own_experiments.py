@@ -5,6 +5,7 @@ access links that stay faster than a bottleneck the user sets, one Numba cache r
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tomllib
@@ -14,8 +15,8 @@ from typing import Any
 import pytest
 
 from tcpfluid.cli import build_parser, main
-from tcpfluid.cli._options import scenario_from_args
 from tcpfluid.scenarios import SCENARIOS, bottleneck, build_scenario, load_scenario
+from tcpfluid.scenarios.mix import with_flow_params, with_mix
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,35 +71,77 @@ def test_a_file_with_a_mix_runs_on_the_round_engine(capsys: Any, mixed: Path) ->
     assert out["algorithm"] == "vegas:2,reno:1"
 
 
-def test_algorithm_mixes_on_named_scenarios() -> None:
-    sc = scenario_from_args("qv-basic", "vegas:2,reno:1", {"flows": "3"}, [])
+def _error(capsys: Any, *argv: str) -> str:
+    """The message of a refused command, from its ``--json`` error on stdout."""
+    assert main([*argv, "--json"]) == 2
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert out["exit_status"] == 2
+    message: str = out["error"]
+    return message
+
+
+def test_algorithm_mixes_on_named_scenarios(capsys: Any) -> None:
+    sc = with_mix(build_scenario("qv-basic", flows=3), "vegas:2,reno:1")
     assert [f.algorithm for f in sc.flows] == ["vegas", "vegas", "reno"]
     # the last entry may take the rest; a single name still means every flow
-    sc = scenario_from_args("qv-basic", "reno:1,vegas", {"flows": "4"}, [])
+    sc = with_mix(build_scenario("qv-basic", flows=4), "reno:1,vegas")
     assert [f.algorithm for f in sc.flows] == ["reno", "vegas", "vegas", "vegas"]
-    sc = scenario_from_args("qv-basic", "vegas", {"flows": "3"}, [])
+    sc = with_mix(build_scenario("qv-basic", flows=3), "vegas")
     assert {f.algorithm for f in sc.flows} == {"vegas"}
-    with pytest.raises(ValueError, match=r"names 10 flows.*has 1.*--set flows=10"):
-        scenario_from_args("qv-basic", "vegas:8,reno:2", {}, [])
-    with pytest.raises(ValueError, match="needs a count"):
-        scenario_from_args("qv-basic", "vegas,reno:2", {}, [])
-    with pytest.raises(ValueError, match="unknown algorithm 'vegaz'"):
-        scenario_from_args("qv-basic", "vegaz:1", {}, [])
+    # the command gives the mix to the flows in order: on qv-basic's unlimited buffer the
+    # Reno flow never loses and keeps growing, each Vegas flow keeps alpha..beta packets
+    # queued, so the Reno flow (the first) takes more than any Vegas flow
+    out = _json(capsys, "simulate", "qv-basic", "-a", "reno:1,vegas", "--set", "flows=4",
+                "--set", "duration=5s")  # fmt: skip
+    assert out["algorithm"] == "reno:1,vegas:3"  # the rest, counted
+    thr = out["throughput_pps"]
+    assert len(thr) == 4 and thr[0] > max(thr[1:])
+    base = ["simulate", "qv-basic", "--set", "duration=0.5s", "-a"]
+    msg = _error(capsys, *base, "vegas:8,reno:2")
+    assert re.search(r"names 10 flows.*has 1.*--set flows=10", msg), msg
+    assert "needs a count" in _error(capsys, *base, "vegas,reno:2")
+    assert "unknown algorithm 'vegaz'" in _error(capsys, *base, "vegaz:1")
 
 
-def test_per_flow_parameters(mixed: Path) -> None:
-    sc = scenario_from_args(str(mixed), None, {}, ["vegas:alpha=1", "vegas:beta=3"])
+def test_per_flow_parameters(capsys: Any, mixed: Path) -> None:
+    # the library's selectors: an algorithm, a range of positions from 1, a flow's name
+    sc = with_flow_params(load_scenario(mixed), "vegas", {"alpha": 1})
+    sc = with_flow_params(sc, "vegas", {"beta": 3})
     assert [dict(f.params) for f in sc.flows] == [{"alpha": 1, "beta": 3}] * 2 + [{}]
-    sc = scenario_from_args(str(mixed), None, {}, ["2-2:alpha=4"])
-    assert [dict(f.params) for f in sc.flows] == [{}, {"alpha": 4}, {}]
-    with pytest.raises(ValueError, match="unknown parameter 'alpha' for algorithm 'reno'"):
-        scenario_from_args(str(mixed), None, {}, ["alpha=1"])  # Reno has no alpha
-    with pytest.raises(ValueError, match="names no flow"):
-        scenario_from_args(str(mixed), None, {}, ["fast:alpha=1"])
+    for selector in ("2-2", "vegas-2"):
+        sc = with_flow_params(load_scenario(mixed), selector, {"beta": 6})
+        assert [dict(f.params) for f in sc.flows] == [{}, {"beta": 6}, {}]
+    # the command's --param items run as the file that gives the Vegas flows those
+    # parameters itself (the same summary), and not as the file without them (Vegas's
+    # own are alpha = 2, beta = 4)
+    run = ["simulate", "-e", "rounds", "--set", "duration=20s"]
+    plain = _json(capsys, *run, str(mixed))
+    by_option = _json(capsys, *run, str(mixed), "--param", "vegas:alpha=1", "--param",
+                      "vegas:beta=3")  # fmt: skip
+    own = mixed.with_name("own-params.toml")
+    vegas = 'algorithm = "vegas"\n'
+    own.write_text(MIXED.replace(vegas, vegas + "params = { alpha = 1, beta = 3 }\n"))
+    by_file = _json(capsys, *run, str(own))
+    assert by_option["scenario"] != by_file["scenario"]
+    del by_option["scenario"], by_file["scenario"]
+    assert by_option == by_file
+    assert by_option["throughput_pps"] != plain["throughput_pps"]
+    # one flow of a group, by its position or by its name: the same run, not the plain one
+    by_range = _json(capsys, *run, str(mixed), "--param", "2-2:beta=6")
+    by_name = _json(capsys, *run, str(mixed), "--param", "vegas-2:beta=6")
+    assert by_range == by_name
+    thr, was = by_range["throughput_pps"], plain["throughput_pps"]
+    assert thr[1] != was[1]
+    base = ["simulate", str(mixed), "--set", "duration=0.5s"]
+    assert "unknown parameter 'alpha' for algorithm 'reno'" in _error(
+        capsys, *base, "--param", "alpha=1"
+    )  # Reno has no alpha
+    assert "names no flow" in _error(capsys, *base, "--param", "fast:alpha=1")
     # --set alpha applies to every flow: with a mix including Reno, that is an error that
     # says how to give it to some flows
-    with pytest.raises(ValueError, match="--param"):
-        scenario_from_args("qv-basic", "vegas:1,reno:1", {"flows": "2", "alpha": "1"}, [])
+    msg = _error(capsys, "simulate", "qv-basic", "-a", "vegas:1,reno:1", "--set", "flows=2",
+                 "--set", "alpha=1", "--set", "duration=0.5s")  # fmt: skip
+    assert "--param" in msg
 
 
 def test_predict_a_file(capsys: Any, mixed: Path) -> None:
