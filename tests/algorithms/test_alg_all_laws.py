@@ -29,6 +29,7 @@ from tcpfluid.algorithms import (
     law_parameters,
 )
 from tcpfluid.algorithms.base import _runs_rule
+from tcpfluid.algorithms.reno import _RENO
 
 # per-law parameter values for flows 0, 1, 2 (used to check per-flow parameter arrays)
 PER_FLOW = {
@@ -190,3 +191,16 @@ def test_a_bound_rule_decides_as_on_round_and_on_loss(name):
             assert new[0] == expected[0], kind
         for key in plain_state:
             np.testing.assert_array_equal(bound_state[key], plain_state[key], err_msg=key)
+
+
+def test_a_rule_bound_to_arguments_of_another_type_goes_through_the_dispatcher() -> None:
+    # Kernel.bind: the entry point only for arguments of the signature's types; others are
+    # checked (and rejected) by Numba's dispatcher, never passed to the compiled code as is
+    phase, ssthresh = np.zeros(1), np.full(1, np.inf)
+    cwnd = np.full(1, 4.0, dtype=np.float32)  # the rule takes float64
+    call = _RENO.bind(phase, ssthresh, cwnd, np.zeros(1), np.zeros(1), np.zeros(1))
+    with pytest.raises(TypeError):
+        call()
+    new, incr, cap = np.zeros(1), np.zeros(1), np.zeros(1)
+    _RENO.bind(phase, ssthresh, cwnd.astype(np.float64), new, incr, cap)()
+    assert (new[0], incr[0], cap[0]) == (4.0, 1.0, 8.0)  # slow start: one per ACK, doubling

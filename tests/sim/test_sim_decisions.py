@@ -117,57 +117,6 @@ def test_a_law_that_puts_new_state_arrays_decides_as_the_law_in_place(
         assert sum(f.loss_t_s.size for f in plain.flows) > 0
 
 
-def test_a_bound_rule_decides_as_on_round_and_on_loss() -> None:
-    # ControlLaw._bind_round / _bind_loss (the packet simulator's per-flow calls) against
-    # on_round / on_loss on another copy of the same state and sample
-    from tcpfluid.algorithms.registry import get_law
-
-    rng = np.random.default_rng(5)
-    for name in ("vegas", "enhanced-vegas", "quick-vegas", "fast", "reno"):
-        law = get_law(name)
-        bound_state, plain_state = law.init_state(1), law.init_state(1)
-        rows = np.zeros((2, 8))  # the sample's columns, then the action's
-        sample = RoundSample(*(rows[0:1, i] for i in range(6)))
-        action = RoundAction(cwnd=rows[1:2, 0], incr=rows[1:2, 1], cap=rows[1:2, 2])
-        decide = law._bind_round(bound_state, sample, action)
-        assert decide is not None, name
-        for step in range(60):
-            base = 0.1
-            mean = base * (1.0 + rng.random() * 0.5)
-            rows[0, :6] = [2.0 + rng.random() * 40.0, base, mean, base, mean * 1.1, 10.0]
-            expected = law.on_round(
-                plain_state, RoundSample(*(rows[0:1, i].copy() for i in range(6)))
-            )
-            decide()
-            got = (rows[1, 0], rows[1, 1], rows[1, 2])
-            assert got == (expected.cwnd[0], expected.incr[0], expected.cap[0]), (name, step)
-            if step % 7 == 3:  # a loss of each kind in turn
-                kind = 1 + (step // 7) % 3
-                w, new = np.array([rows[0, 0]]), np.zeros(1)
-                lose = law._bind_loss(bound_state, w, new, kind)
-                want = law.on_loss(plain_state, np.zeros(1, dtype=np.intp), kind, w.copy())
-                assert lose is not None, name  # every built-in law's loss rule is compiled
-                lose()
-                assert new[0] == want[0], (name, kind)
-            for key in plain_state:
-                np.testing.assert_array_equal(bound_state[key], plain_state[key], err_msg=key)
-
-
-def test_a_rule_bound_to_arguments_of_another_type_goes_through_the_dispatcher() -> None:
-    # Kernel.bind: the entry point only for arguments of the signature's types; others are
-    # checked (and rejected) by Numba's dispatcher, never passed to the compiled code as is
-    from tcpfluid.algorithms.reno import _RENO
-
-    phase, ssthresh = np.zeros(1), np.full(1, np.inf)
-    cwnd = np.full(1, 4.0, dtype=np.float32)  # the rule takes float64
-    call = _RENO.bind(phase, ssthresh, cwnd, np.zeros(1), np.zeros(1), np.zeros(1))
-    with pytest.raises(TypeError):
-        call()
-    new, incr, cap = np.zeros(1), np.zeros(1), np.zeros(1)
-    _RENO.bind(phase, ssthresh, cwnd.astype(np.float64), new, incr, cap)()
-    assert (new[0], incr[0], cap[0]) == (4.0, 1.0, 8.0)  # slow start: one per ACK, doubling
-
-
 def test_a_decision_method_replaced_on_the_class_is_called(monkeypatch: pytest.MonkeyPatch) -> None:
     # a law's compiled rule is bound only while the class's on_round/on_loss is the one its
     # class statement defined: one replaced afterwards (a wrapper, a fault injected to test
