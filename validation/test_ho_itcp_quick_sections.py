@@ -3,7 +3,7 @@ row judged, against the packet simulator or the printed value.
 
 Building the sections runs every engine on the papers' settings (several seconds), so
 these checks live here; the scenarios' settings and the transcriptions are checked without
-runs in ``tests/report/test_paper_tables.py``.
+runs in ``tests/scenarios/test_paper_tables.py``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The TCP-Ho paper's §5.2 tables and the iTCP-Vegas paper's tables in the report: the
+"""The TCP-Ho paper's §5.2 tables and the iTCP-Vegas paper's tables of the report: the
 scenarios' settings against the documents' text, the printed values' transcription against
 the documents' own arithmetic (the sections in quick mode are validation/'s
 ``test_ho_itcp_quick_sections.py``)."""
