@@ -22,7 +22,9 @@ from tcpfluid.report import (
     ReportConfig,
     Row,
     SectionResult,
+    SectionSpec,
     Table,
+    Task,
     Tolerance,
     build_report,
     render_html,
@@ -364,22 +366,36 @@ class _Tty(io.StringIO):
         return True
 
 
-def test_progress_bar_on_a_terminal_counts_tasks_and_names_the_last() -> None:
-    from tcpfluid.report import Task
-    from tcpfluid.report._core import Progress
+def _register(monkeypatch: pytest.MonkeyPatch, *specs: SectionSpec) -> None:
+    """``specs`` added to the report's sections for this test (after the built-in ones,
+    in the order given), for :func:`build_report` to run by name."""
+    for spec in specs:
+        assert spec.name not in SECTIONS
+        monkeypatch.setitem(SECTIONS, spec.name, spec)
 
-    tasks = [Task("m:f", {}, f"task {k}", cost=1.0) for k in range(3)]
+
+def _section(name: str, tasks: list[Task], seen: list | None = None) -> SectionSpec:
+    """A section of ``tasks`` whose assembly records its results in ``seen``."""
+
+    def assemble(cfg: ReportConfig, results: list) -> SectionResult:
+        if seen is not None:
+            seen.append(list(results))
+        return SectionResult(name, name.upper(), "", ())
+
+    return SectionSpec(name, name.upper(), lambda cfg: list(tasks), assemble)
+
+
+def test_progress_bar_on_a_terminal_counts_tasks_and_names_the_last(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tasks = [Task("builtins:dict", {}, f"task {k}", cost=1.0) for k in range(3)]
+    _register(monkeypatch, _section("count", tasks))
     stream = _Tty()
-    bar = Progress(tasks, stream=stream)
-    for k in range(3):
-        bar.update(k)
-    bar.close()
+    build_report(["count"], progress=True, stream=stream)
     text = stream.getvalue()
     assert "report (3 tasks)" in text and "100%" in text and "3/3 task 2" in text
     quiet = _Tty()
-    bar = Progress(tasks, enabled=False, stream=quiet)
-    bar.update(0)
-    bar.close()
+    build_report(["count"], progress=False, stream=quiet)
     assert quiet.getvalue() == ""
 
 
@@ -430,26 +446,30 @@ def test_a_run_that_did_not_settle_is_marked_not_dropped() -> None:
     assert bands({k: run(None, 1.0) for k in range(len(tasks))}) == 1
 
 
-def test_a_section_is_assembled_when_its_last_task_is_in() -> None:
-    from tcpfluid.report._core import SectionSpec, Task, run_sections
-
-    events: list[str] = []
+def test_a_section_is_assembled_when_its_last_task_is_in(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # each task prints its label (one job: in this process); an assembly reads what the
+    # tasks printed since the one before it: its own tasks' lines, no later section's
+    events: list[tuple[str, int, str]] = []
 
     def spec(name: str, n: int) -> SectionSpec:
         def tasks(cfg: ReportConfig) -> list[Task]:
-            return [Task("os:getpid", {}, f"{name} {k}", cost=1.0) for k in range(n)]
+            return [
+                Task("builtins:print", {"end": f"{name} {k}\n"}, f"{name} {k}") for k in range(n)
+            ]
 
         def assemble(cfg: ReportConfig, results: list) -> SectionResult:
-            events.append(f"{name}:{len(results)}")
+            events.append((name, len(results), capsys.readouterr().out))
             return SectionResult(name, name.upper(), "", ())
 
         return SectionSpec(name, name.upper(), tasks, assemble)
 
-    rep = run_sections(
-        [spec("a", 2), spec("none", 0), spec("b", 1)], ReportConfig(), progress=False
-    )
+    _register(monkeypatch, spec("a", 2), spec("none", 0), spec("b", 1))
+    rep = build_report(["b", "a", "none"], jobs=1)
     assert [s.name for s in rep.sections] == ["a", "none", "b"]  # report order kept
-    assert events == ["none:0", "a:2", "b:1"]  # each assembled once, as soon as complete
+    # each assembled once, as soon as complete
+    assert events == [("none", 0, ""), ("a", 2, "a 0\na 1\n"), ("b", 1, "b 0\n")]
 
 
 @pytest.mark.parametrize("quick", [False, True])
@@ -461,16 +481,18 @@ def test_no_run_is_done_twice(quick: bool) -> None:
     assert len(set(keys)) == len(keys)
 
 
-def test_a_pool_returns_the_results_in_task_order_and_completes_the_bar() -> None:
-    from tcpfluid.report._core import Progress, Task, run_tasks
-
+def test_a_pool_returns_the_results_in_task_order_and_completes_the_bar(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[list] = []
     tasks = [Task("builtins:dict", {"k": k}, f"t{k}") for k in range(5)]
+    _register(monkeypatch, _section("pool", tasks, seen))
     stream = _Tty()
-    bar = Progress(tasks, stream=stream)
-    out = run_tasks(tasks, jobs=2, progress=bar)
-    bar.close()
-    assert [r[0] for r in out] == [{"k": k} for k in range(5)]
-    assert all(isinstance(pid, int) for *_, pid in out)
+    rep = build_report(["pool"], jobs=2, progress=True, stream=stream)
+    assert seen == [[{"k": k} for k in range(5)]]
+    timings = rep.to_dict()["tasks"]
+    assert [t["label"] for t in timings] == [f"t{k}" for k in range(5)]
+    assert all(isinstance(t["worker"], int) and t["worker"] >= 0 for t in timings)
     text = stream.getvalue()
     assert "5/5" in text and "100%" in text
 
@@ -479,42 +501,6 @@ def _section_function(section: str, name: str) -> str:
     """The ``module:name`` path of a task function the report's ``section`` uses."""
     tasks = SECTIONS[section].tasks(ReportConfig(quick=True))
     return next(t.function for t in tasks if t.function.endswith(f":{name}"))
-
-
-def _packet_task(label: str) -> object:
-    from tcpfluid.report import Task
-
-    return Task(
-        _section_function("basic", "packet_run"),
-        {"scenario": "qv-basic", "algorithm": "vegas", "overrides": {"duration": "20s"}},
-        label,
-    )
-
-
-def test_a_long_task_moves_the_bar_while_it_runs() -> None:
-    from tcpfluid.report._core import Progress, run_tasks
-
-    calls: list[tuple[int, float]] = []
-
-    class Recording(Progress):
-        def partial(self, index: int, fraction: float) -> None:
-            calls.append((index, fraction))
-            super().partial(index, fraction)
-
-    tasks = [_packet_task("a"), _packet_task("b")]
-    bar = Recording(tasks, stream=_Tty())  # type: ignore[arg-type]
-    run_tasks(tasks, jobs=1, progress=bar)  # type: ignore[arg-type]
-    bar.close()
-    # the packet engine reported fractions of each task, ending at 1.0
-    assert {i for i, _ in calls} == {0, 1}
-    assert max(f for i, f in calls if i == 0) == 1.0
-    # in worker processes the fractions travel through a queue; the run completes the same
-    stream = _Tty()
-    bar2 = Progress(tasks, stream=stream)  # type: ignore[arg-type]
-    out = run_tasks(tasks, jobs=2, progress=bar2)  # type: ignore[arg-type]
-    bar2.close()
-    assert out[0][0]["data_packets"] == out[1][0]["data_packets"] > 0
-    assert "100%" in stream.getvalue()
 
 
 def test_help_lists_the_sections_in_order() -> None:
@@ -549,9 +535,10 @@ def test_report_help_imports_no_section() -> None:
     assert json.loads(res.stdout.strip().splitlines()[-1]) == []
 
 
-def test_the_report_records_the_cpu_of_its_tasks_and_of_its_own_process() -> None:
+def test_the_report_records_the_cpu_of_its_tasks_and_of_its_own_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from tcpfluid.report import render_markdown
-    from tcpfluid.report._core import SectionSpec, Task, run_sections
 
     def tasks(cfg: ReportConfig) -> list[Task]:
         kwargs = {"algorithm": "vegas", "params": {}, "bdp_pkts": [625.0] * 50, "d_s": 0.1}
@@ -562,7 +549,8 @@ def test_the_report_records_the_cpu_of_its_tasks_and_of_its_own_process() -> Non
         row = Row("s", "q", "", "window", {CLOSED_FORM: 1.0, PACKET: 1.0}, CLOSED_FORM)
         return SectionResult("x", "X", "intro", (Table("cap", (row,)),))
 
-    rep = run_sections([SectionSpec("x", "X", tasks, assemble)], ReportConfig(jobs=1))
+    _register(monkeypatch, SectionSpec("x", "X", tasks, assemble))
+    rep = build_report(["x"], jobs=1)
     d = rep.to_dict()
     assert d["tasks_cpu_s"] == pytest.approx(sum(t["cpu_s"] for t in d["tasks"]), abs=1e-3)
     assert d["tasks_cpu_s"] > 0.0

@@ -1,5 +1,5 @@
 """The report's folder appears whole or not at all, its temporaries are removed by the next
-run, a disk error names the file, and its worker pool follows the one resource policy."""
+run, and a disk error names the file."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-import tcpfluid.sweep.execution as sweep_exec
 from tcpfluid.cli import main
 from tcpfluid.report import (
     Figure,
@@ -21,10 +20,8 @@ from tcpfluid.report import (
     Row,
     SectionResult,
     Table,
-    Task,
     write_report,
 )
-from tcpfluid.report._core import run_tasks
 
 
 @pytest.fixture(scope="module")
@@ -123,28 +120,3 @@ def test_a_bad_out_is_refused_before_the_report_modules_load() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["2", "False", "False"]
-
-
-class _PoolSeen(Exception):
-    pass
-
-
-def test_report_workers_are_capped_at_the_tasks_and_the_cpus(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    seen: list[int] = []
-
-    def fake_pool(workers: int, *_: Any) -> Any:
-        seen.append(workers)
-        raise _PoolSeen
-
-    monkeypatch.setattr(sweep_exec, "_new_pool", fake_pool)
-    monkeypatch.setattr(sweep_exec, "usable_cpus", lambda: 4)
-    tasks = [Task("builtins:dict", {"a": i}, label=f"t{i}", cost=1.0) for i in range(6)]
-    for jobs, expected in ((10**9, 4), (100, 4), (3, 3)):
-        with pytest.raises(_PoolSeen):
-            run_tasks(tasks, jobs=jobs)
-        assert seen.pop() == expected
-    # one task: no pool at all, whatever jobs asks
-    assert run_tasks(tasks[:1], jobs=100)[0][0] == {"a": 0}
-    assert seen == []
