@@ -9,19 +9,41 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import tcpfluid
 from tcpfluid.published import published
 from tcpfluid.report import SECTIONS, ReportConfig, build_report, write_report
-from tcpfluid.report._sec_thesis_tables import (
-    reno_two_flow_scenario,
-    round_samples,
-    vegas_delta_scenario,
-)
-from tcpfluid.report._thesis_ns2 import ns2_packet_options
-from tcpfluid.scenarios import build_scenario
+from tcpfluid.scenarios import Scenario, build_scenario
+from tcpfluid.scenarios.mix import with_flow_params
 from tcpfluid.sim import simulate_packets
 
 #: the report's columns, as report.json names them
 PACKET, DOCUMENT = "packet sim", "document"
+
+#: ns-2's agents start every window at one packet (the thesis's Vegas "grows from 1 to 2",
+#: §4.1.1; ns-2's Reno agent's windowInit_ = 1)
+NS2_WINDOW = {"initial_window": 1.0}
+#: the packet simulator's options for ns-2's Agent/TCP/Reno: its fast recovery, and ns-2's
+#: RED gateway's wait between drops
+NS2_RENO = {"fast_recovery": "reno", "red_wait": True}
+
+
+def vegas_delta_scenario(delta: float, duration_s: float) -> Scenario:
+    """The thesis's §4.1.2: one Enhanced Vegas flow (alpha = beta = ``delta``) on the
+    two-flow network with x1 = 30 ms, RED 15/45, its window starting at one packet."""
+    sc = build_scenario(
+        "thesis-two-flow", flows=1, x1="30ms", queue="red", duration=f"{duration_s!r}s",
+        delta=delta,
+    )  # fmt: skip
+    return with_flow_params(sc.with_algorithm("enhanced-vegas"), None, NS2_WINDOW)
+
+
+def reno_two_flow_scenario(x2_ms: float, duration_s: float = 60.0) -> Scenario:
+    """The thesis's §4.2.4: two Reno flows, x1 = 1 ms and ``x2_ms``, RED 15/45, each window
+    starting at one packet."""
+    sc = build_scenario(
+        "thesis-two-flow", x2=f"{x2_ms!r}ms", queue="red", duration=f"{duration_s!r}s"
+    )
+    return with_flow_params(sc.with_algorithm("reno"), None, NS2_WINDOW)
 
 
 def _task_result(section: str, quick: bool = True, **kwargs: object) -> dict:
@@ -65,6 +87,27 @@ def test_the_reno_goodputs_give_the_printed_fairness() -> None:
 
 
 # ------------------------------------------------------------------------- scenarios
+def test_the_vegas_delta_section_runs_the_scenario_built_here() -> None:
+    # the section's round-model task for delta = 3 (quick: 30 s) reports the rounds of its
+    # last 10 s: those of the scenario above, run here, to the last bit
+    (task,) = [
+        t
+        for t in SECTIONS["thesis-vegas-delta"].tasks(ReportConfig(quick=True))
+        if t.kwargs.get("delta") == 3 and t.kwargs.get("engine") == "rounds"
+    ]
+    got = task.run()
+    duration = task.kwargs["duration_s"]
+    log = tcpfluid.simulate(vegas_delta_scenario(3, duration), "rounds").rounds[0]
+    last = np.asarray(log.time_s) > duration - 10.0
+    assert last.sum() > 50  # a round per 0.07-0.09 s
+    assert np.asarray(log.time_s)[last].tolist() == got["t"]
+    assert np.asarray(log.window_pkts)[last].tolist() == got["w"]
+    assert np.asarray(log.delta_pkts)[last].tolist() == got["delta"]
+    # and not those of another delta (the law's parameter reaches the run)
+    other = tcpfluid.simulate(vegas_delta_scenario(10, duration), "rounds").rounds[0]
+    assert np.asarray(other.window_pkts)[-20:].tolist() != got["w"][-20:]
+
+
 def test_the_single_vegas_delta_flow_has_the_thesis_minimum_rtt() -> None:
     # Table 3.1 / §4.1.1: x1 = 30 ms gives a minimum RTT of 0.071211 s
     sc = vegas_delta_scenario(3, duration_s=2.0)
@@ -165,8 +208,16 @@ def test_the_reno_goodputs_are_delivered_packets() -> None:
     # from above
     r = _task_result("thesis-reno", x2_ms=40, engine="packet")
     sc = reno_two_flow_scenario(40)
-    res = simulate_packets(sc, **ns2_packet_options(sc))
-    for i, f in enumerate(res.flows):
+    res = tcpfluid.simulate(sc, "packet", **NS2_RENO)
+    # the scenario and ns-2's senders above are the section's: its goodputs are this run's
+    # delivered packets (the goodputs integrated over each sample's interval) from 10 s,
+    # read between two samples, to the last sample
+    t = np.asarray(res.time_s)
+    delivered = np.cumsum(np.asarray(res.throughput_pps) * np.diff(t, prepend=0.0), axis=1)
+    bits = 8.0 * sc.packet_size_bytes
+    want = [bits * (d[-1] - np.interp(10.0, t, d)) / (t[-1] - 10.0) for d in delivered]
+    assert r["goodput_bps"] == pytest.approx(want, rel=1e-12)
+    for i, f in enumerate(res.native.flows):
         assert r["goodput_bps"][i] * 50.0 <= f.delivered_pkts * 8000.0 + 1e-6
 
 
@@ -289,11 +340,11 @@ def test_each_engine_records_the_delta_its_enhanced_vegas_decided_on(engine: str
     # each cycle went the other way)
     from tcpfluid.engines import simulate
 
-    res = simulate(vegas_delta_scenario(1, duration_s=12.0), engine)
-    s = round_samples(res)
-    after = np.flatnonzero(s["t"] > 8.0)[:-1]  # congestion avoidance
-    move = s["w"][after + 1] - s["w"][after]
+    log = simulate(vegas_delta_scenario(1, duration_s=12.0), engine).rounds[0]
+    t, w, delta = (np.asarray(x) for x in (log.time_s, log.window_pkts, log.delta_pkts))
+    after = np.flatnonzero(t > 8.0)[:-1]  # congestion avoidance
+    move = w[after + 1] - w[after]
     assert after.size > 40
     # (an increase is the round's ACKs times 1/w: within 1 % of a packet here)
     assert np.abs(move) == pytest.approx(1.0, abs=0.01)
-    assert ((move > 0) == (s["delta"][after] < 1.0)).all()
+    assert ((move > 0) == (delta[after] < 1.0)).all()
