@@ -1,48 +1,71 @@
-"""The hybrid model's round trace log: rows written by the kernel at each boundary into one
-array, split by flow in the order the rounds ended.
+"""The hybrid model's round log: one row per round boundary of each flow, in its own order.
 
-The reference is the plain route: one Python list of ``(t, window, next window, phase,
-mean RTT, BaseRTT)`` tuples per flow (the window, mean RTT and BaseRTT its law read from its
-round sample), turned into an array at the end.
+The reference is the plain route: each flow decided by its own law object written in
+Python (a Vegas that records what it read and what it set), so the kernel returns to
+Python at every boundary. Each flow's log (``HybridResult.flows[j].round_*``) must hold
+what its law read (the window, the round's mean RTT, BaseRTT), the window it set and its
+phase after deciding, row for row; and the same run with the compiled Vegas for every
+flow (its decisions inside the kernel, the rows written there and split by flow
+afterwards) must give the same log to the last bit.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from tcpfluid.fluid import _hybrid_kernel as K
-from tcpfluid.fluid._hybrid_laws import _by_flow
+from tcpfluid.algorithms import RoundAction, RoundSample, get_law
+from tcpfluid.fluid.hybrid import simulate_hybrid
+
+_VEGAS: Any = type(get_law("vegas"))
+
+#: five flows of four base RTTs, three joining later (their rounds end interleaved with
+#: the others'), and one joining too late to end a round
+RUN: dict[str, Any] = {
+    "mu_pps": 2000.0,
+    "base_rtt_s": [0.05, 0.07, 0.11, 0.13, 0.05, 0.13],
+    "flow_start_s": [0.0, 0.0, 0.5, 1.0, 2.0, 3.95],
+    "duration_s": 4.0,
+    "buffer_pkts": 1000.0,
+}
+
+COLUMNS = ("round_cwnd_pkts", "round_next_cwnd_pkts", "round_phase", "round_rtt_mean_s",
+           "round_base_rtt_s")  # fmt: skip
 
 
-def test_round_log_equals_one_list_per_flow() -> None:
-    rng = np.random.default_rng(11)
-    n = 8
-    log_flow, log_rows, m = np.empty(400 * n, dtype=np.int64), np.empty((400 * n, K.N_LOG)), 0
-    plain: list[list[tuple[float, ...]]] = [[] for _ in range(n)]
-    s = np.zeros((K.N_SAMPLE, n))
-    ff = np.zeros((n, K.N_FLOW_ROWS))
-    t = 0.0
-    for _ in range(400):
-        t += float(rng.uniform(0.001, 0.01))
-        ends = rng.random(n) < (0.5 if rng.random() < 0.7 else 0.1)
-        phase = rng.integers(0, 3, n).astype(np.float64)
-        w, mean, base = rng.random((3, n)) * 100.0
-        ff[:, K.F_W] = rng.random(n) * 100.0
-        which = np.flatnonzero(ends)
-        for i, j in enumerate(which.tolist()):
-            # (the i-th deciding flow's sample in column i, as the Python decisions')
-            s[K.S_CWND, i], s[K.S_MEAN, i], s[K.S_BASE, i] = w[j], mean[j], base[j]
-            m = K._end_one(ff, j, t, s, i, phase[j], log_flow, log_rows, m)
-        for j in np.flatnonzero(ends).tolist():
-            row = (t, float(w[j]), float(ff[j, K.F_W]), float(phase[j]), mean[j], base[j])
-            plain[j].append(tuple(float(x) for x in row))
-    got = _by_flow(log_flow[:m], log_rows, n)
-    assert len(got) == n
-    for j in range(n):
-        ref = np.array(plain[j], dtype=np.float64).reshape(-1, K.N_LOG)
-        assert got[j].shape == ref.shape and got[j].tobytes() == ref.tobytes()
+class _Recording(_VEGAS):  # type: ignore[misc]
+    """Vegas deciding in Python, recording each decision as a log row would show it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[tuple[float, ...]] = []
+
+    def on_round(self, state: Any, sample: RoundSample) -> RoundAction:
+        action: RoundAction = super().on_round(state, sample)
+        (w,), (nxt,), (phase,) = sample.cwnd, action.cwnd, state["phase"]
+        (mean,), (base,) = sample.rtt_mean, sample.base_rtt
+        self.rows.append(tuple(float(x) for x in (w, nxt, phase, mean, base)))
+        return action
 
 
-def test_round_log_without_rounds_has_empty_traces() -> None:
-    empty = _by_flow(np.empty(0, dtype=np.int64), np.empty((16, K.N_LOG)), 3)
-    assert [g.shape for g in empty] == [(0, K.N_LOG)] * 3
+def test_round_log_equals_each_flows_own_decisions() -> None:
+    laws = [_Recording() for _ in RUN["base_rtt_s"]]
+    plain = simulate_hybrid(laws, **RUN)
+    compiled = simulate_hybrid(get_law("vegas"), **RUN)
+    for j, (fl, law) in enumerate(zip(plain.flows, laws, strict=True)):
+        t = np.asarray(fl.round_t_s)
+        log = np.column_stack([np.asarray(getattr(fl, c), dtype=float) for c in COLUMNS])
+        want = np.array(law.rows, dtype=float).reshape(-1, len(COLUMNS))
+        assert log.shape == want.shape and log.tobytes() == want.tobytes(), j
+        assert t.shape == (len(law.rows),), j
+        # boundaries inside the flow's active time, in order
+        assert np.all(np.diff(t) > 0.0), j
+        assert t.size == 0 or (RUN["flow_start_s"][j] < t[0] and t[-1] <= RUN["duration_s"]), j
+    # the late joiner ends no round: an empty log; every other flow ends many
+    assert [len(law.rows) for law in laws][-1] == 0
+    assert min(len(law.rows) for law in laws[:-1]) > 15
+    for a, b in zip(plain.flows, compiled.flows, strict=True):
+        for c in ("round_t_s", *COLUMNS):
+            x, y = np.asarray(getattr(a, c)), np.asarray(getattr(b, c))
+            assert x.shape == y.shape and x.tobytes() == y.tobytes(), c
