@@ -1,5 +1,6 @@
 """The hybrid model's memory with many flows: linear in the flows, under the estimate
-checked before a run allocates, and a run over the budget refused before it allocates.
+checked before a run allocates, and a run over the budget refused before it allocates;
+the small-pages block a run allocates in restores NumPy's huge-page setting.
 (Its utilisation with hundreds of flows against the packets: the validation suite.)
 """
 
@@ -52,3 +53,19 @@ def test_a_run_over_the_memory_budget_is_refused_before_it_allocates() -> None:
             duration_s=100.0,
             record_every_s=0.01,
         )
+
+
+def test_small_pages_restores_numpy_setting() -> None:
+    setter = _hybrid_inputs._hugepage_setter()
+    if setter is None:
+        pytest.skip("this NumPy has no huge-page switch")
+    before = setter(True)
+    try:
+        with _hybrid_inputs.small_pages():
+            assert setter(False) is False  # off inside the block
+        assert setter(True) is True  # back on after it
+        with pytest.raises(RuntimeError), _hybrid_inputs.small_pages():
+            raise RuntimeError
+        assert setter(True) is True  # and after an error
+    finally:
+        setter(before)

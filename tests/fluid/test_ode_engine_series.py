@@ -66,24 +66,6 @@ def test_a_few_flows_keep_a_thousand_samples() -> None:
     assert tcpfluid.simulate(sc, "ode").time_s.size >= 990
 
 
-def test_small_pages_restores_numpy_setting() -> None:
-    from tcpfluid.fluid._hybrid_inputs import _hugepage_setter, small_pages
-
-    setter = _hugepage_setter()
-    if setter is None:
-        pytest.skip("this NumPy has no huge-page switch")
-    before = setter(True)
-    try:
-        with small_pages():
-            assert setter(False) is False  # off inside the block
-        assert setter(True) is True  # back on after it
-        with pytest.raises(RuntimeError), small_pages():
-            raise RuntimeError
-        assert setter(True) is True  # and after an error
-    finally:
-        setter(before)
-
-
 def test_recording_never_changes_the_summary_of_a_later_measured_time() -> None:
     # the counts at the start of the measured time come from the run, not from samples
     sc = build_scenario("qv-basic", duration="30s", buffer=60).with_algorithm("reno")

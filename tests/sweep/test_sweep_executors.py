@@ -10,19 +10,15 @@ missing points. Values are cross-checked against single runs of ``tcpfluid simul
 from __future__ import annotations
 
 import json
-import multiprocessing
-import os
 import subprocess
 import sys
 import textwrap
 import time
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 import pytest
 
-import tcpfluid.sweep.execution as sweep_exec
 from tcpfluid.cli.simulate import simulate_summary
 from tcpfluid.sweep import grid, sweep
 
@@ -138,32 +134,3 @@ def test_killed_sweep_recomputes_only_missing_points(tmp_path: Path) -> None:
     assert (res.n_cached, res.n_computed, res.n_failed) == (k, 30 - k, 0)
     fresh = sweep(points, engine="packet", metrics=["utilization"], jobs=1)
     pd.testing.assert_frame_equal(res.table, fresh.table)
-
-
-@pytest.mark.skipif(
-    multiprocessing.get_start_method() != "fork",
-    reason="the crashing engine is patched in the parent and inherited by forked workers",
-)
-def test_a_crashing_worker_fails_its_points_and_the_sweep_goes_on(monkeypatch: Any) -> None:
-    def crashing(task: Any) -> dict[str, Any]:
-        if task.index == 5:
-            os._exit(3)  # a worker process dying, as a crash in compiled code would
-        return {"ss_exit_time_s": float(task.index)}  # a value in its range (>= 0)
-
-    monkeypatch.setattr(sweep_exec, "_run_point", crashing)
-    points = list(grid(algorithm="vegas", bandwidth=[f"{b}Mbps" for b in range(1, 301)]))
-    res = sweep(points, engine="packet", metrics=["ss_exit_time_s"], jobs=2)
-    t = res.table
-    assert t.loc[5, "status"] == "error"
-    assert "BrokenProcessPool" in t.loc[5, "message"]
-    # the points in flight when the worker died fail with it (64 at a time, plus those
-    # submitted before the pool noticed, which need not be consecutive, and how far they
-    # reach depends on the machine's load); every point after the last of them runs on a
-    # fresh pool, and most of the sweep's points run
-    failed = t[t["status"] != "ok"]
-    assert failed["message"].str.contains("BrokenProcessPool").all()
-    last = int(failed["point"].max())
-    assert len(failed) < 150 and last < len(t) - 1
-    assert (t.loc[last + 1 :, "status"] == "ok").all()
-    ok = t[t["status"] == "ok"]
-    assert list(ok["ss_exit_time_s"]) == [float(i) for i in ok["point"]]

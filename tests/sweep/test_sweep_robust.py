@@ -4,7 +4,9 @@
 * grids built and checked lazily, in time and memory linear in their axes;
 * atomic table writes that leave no temporary file, even after a kill;
 * cache entries validated (a hand edit or a NaN is recomputed with a warning), a lock
-  so that two sweeps on one cache do not compute a point twice;
+  so that two sweeps on one cache do not compute a point twice, and a cache that cannot
+  be written costs the cache, not the table;
+* a worker that dies fails only the points it held; the sweep goes on;
 * an empty metric of a successful point carries its reason (table and plot).
 """
 
@@ -14,6 +16,7 @@ import errno
 import json
 import logging
 import math
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -34,6 +37,7 @@ import matplotlib.pyplot as plt
 import tcpfluid.sweep.execution as sweep_exec
 import tcpfluid.sweep.tables as sweep_tables
 from tcpfluid.sweep import Sweep, grid, plot_sweep, sweep
+from tcpfluid.sweep.cache import _Cache
 from tcpfluid.sweep.config import Grid
 
 PY = sys.executable
@@ -521,3 +525,53 @@ def test_a_scenario_the_round_model_refuses_still_has_its_path_columns() -> None
     assert row["status"] == "error"
     assert "closed forms model one drop-tail path" in row["message"]
     assert np.isfinite(row["mu_pps"]) and np.isfinite(row["bdp_pkts"])
+
+
+def test_a_cache_that_cannot_be_written_costs_the_cache_not_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    real_init = _Cache.__init__
+
+    def full_disk(self: _Cache, directory: Any) -> None:
+        real_init(self, directory)
+        self._file = Path("/dev/full")  # every write: ENOSPC, no space left on device
+
+    monkeypatch.setattr(_Cache, "__init__", full_disk)
+    with caplog.at_level(logging.WARNING, logger="tcpfluid.sweep"):
+        points = grid(algorithm="vegas", bandwidth=["10Mbps", "20Mbps"], cbr="none", duration="3s")
+        metrics = ["utilization", "jain_index", "throughput_pps"]
+        res = Sweep(points, engine="rounds", metrics=metrics).run(cache_dir=tmp_path / "cache")
+    assert res.n_computed == 2 and set(res.table["status"]) == {"ok"}
+    assert "cannot write /dev/full" in caplog.text
+    out = tmp_path / "t.csv"
+    res.write(out)
+    assert out.read_text().count("\n") == 3
+
+
+@pytest.mark.skipif(
+    multiprocessing.get_start_method() != "fork",
+    reason="the crashing engine is patched in the parent and inherited by forked workers",
+)
+def test_a_crashing_worker_fails_its_points_and_the_sweep_goes_on(monkeypatch: Any) -> None:
+    def crashing(task: Any) -> dict[str, Any]:
+        if task.index == 5:
+            os._exit(3)  # a worker process dying, as a crash in compiled code would
+        return {"ss_exit_time_s": float(task.index)}  # a value in its range (>= 0)
+
+    monkeypatch.setattr(sweep_exec, "_run_point", crashing)
+    points = list(grid(algorithm="vegas", bandwidth=[f"{b}Mbps" for b in range(1, 301)]))
+    res = sweep(points, engine="packet", metrics=["ss_exit_time_s"], jobs=2)
+    t = res.table
+    assert t.loc[5, "status"] == "error"
+    assert "BrokenProcessPool" in t.loc[5, "message"]
+    # the points in flight when the worker died fail with it (64 at a time, plus those
+    # submitted before the pool noticed, which need not be consecutive, and how far they
+    # reach depends on the machine's load); every point after the last of them runs on a
+    # fresh pool, and most of the sweep's points run
+    failed = t[t["status"] != "ok"]
+    assert failed["message"].str.contains("BrokenProcessPool").all()
+    last = int(failed["point"].max())
+    assert len(failed) < 150 and last < len(t) - 1
+    assert (t.loc[last + 1 :, "status"] == "ok").all()
+    ok = t[t["status"] == "ok"]
+    assert list(ok["ss_exit_time_s"]) == [float(i) for i in ok["point"]]
