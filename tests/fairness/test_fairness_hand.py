@@ -7,6 +7,8 @@ validation/test_fairness.py.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -44,11 +46,9 @@ def test_period_throughputs_hand_curves() -> None:
         ({"x2_ms": (-5,)}, ValueError, "x2_ms"),
     ],
 )
-def test_thesis_study_validation(
-    kwargs: dict[str, object], exc: type[Exception], match: str
-) -> None:
+def test_thesis_study_validation(kwargs: dict[str, Any], exc: type[Exception], match: str) -> None:
     with pytest.raises(exc, match=match):
-        thesis_two_flow_study(**kwargs)  # type: ignore[arg-type]
+        thesis_two_flow_study(**kwargs)
 
 
 @pytest.mark.parametrize(
@@ -73,7 +73,7 @@ def test_thesis_study_validation(
     ],
 )
 def test_study_arguments_are_checked_before_any_run(
-    study: str, kwargs: dict[str, object], exc: type[Exception], match: str
+    study: str, kwargs: dict[str, Any], exc: type[Exception], match: str
 ) -> None:
     def engine(_sc: object) -> None:  # must never be reached
         raise AssertionError("the packet engine ran before the arguments were checked")

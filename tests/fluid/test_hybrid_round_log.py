@@ -34,7 +34,7 @@ COLUMNS = ("round_cwnd_pkts", "round_next_cwnd_pkts", "round_phase", "round_rtt_
            "round_base_rtt_s")  # fmt: skip
 
 
-class _Recording(_VEGAS):  # type: ignore[misc]
+class _Recording(_VEGAS):
     """Vegas deciding in Python, recording each decision as a log row would show it."""
 
     def __init__(self) -> None:

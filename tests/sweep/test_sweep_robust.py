@@ -539,7 +539,7 @@ def test_a_cache_that_cannot_be_written_costs_the_cache_not_the_table(
     monkeypatch.setattr(_Cache, "__init__", full_disk)
     with caplog.at_level(logging.WARNING, logger="tcpfluid.sweep"):
         points = grid(algorithm="vegas", bandwidth=["10Mbps", "20Mbps"], cbr="none", duration="3s")
-        metrics = ["utilization", "jain_index", "throughput_pps"]
+        metrics = ("utilization", "jain_index", "throughput_pps")
         res = Sweep(points, engine="rounds", metrics=metrics).run(cache_dir=tmp_path / "cache")
     assert res.n_computed == 2 and set(res.table["status"]) == {"ok"}
     assert "cannot write /dev/full" in caplog.text
