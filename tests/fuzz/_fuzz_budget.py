@@ -33,7 +33,7 @@ FUZZ = settings(
     deadline=None,
     derandomize=_LEVEL == "ci",
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    database=None if _LEVEL == "ci" else settings.default.database,
+    database=None if _LEVEL == "ci" or settings.default is None else settings.default.database,
 )
 
 #: hostile numbers: zero, signs, tiny and huge magnitudes, NaN, infinities

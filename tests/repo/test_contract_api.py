@@ -14,7 +14,7 @@ import json
 import math
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -180,7 +180,7 @@ def test_the_engines_own_summaries_share_one_definition(lossy: Result) -> None:
     own = getattr(lossy.native, "hybrid", None) or lossy.native
     native = own.summary
     assert isinstance(native, EngineSummary), type(native)
-    keys = set(native.to_dict())
+    keys = set(cast(Any, native).to_dict())  # each engine's summary class has to_dict
     assert keys <= set(KEYS), sorted(keys - set(KEYS))
     assert keys <= set(lossy.summary.to_dict()), sorted(keys - set(lossy.summary.to_dict()))
     shared = [f for f in EngineSummary.__dataclass_fields__ if not f.startswith("_")]
@@ -425,7 +425,7 @@ def test_simulate_json_keeps_every_key(engine: str, capsys: Any) -> None:
 def test_the_older_option_names_still_run_and_warn() -> None:
     """Each older keyword reaches its new name through the one deprecation helper."""
     sc = build_scenario("qv-basic", duration="4s", cbr="none").with_algorithm("vegas")
-    cases = [
+    cases: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         ("rounds", {"rtt": "last"}, {"rtt_model": "last"}),
         ("packet", {"sample_interval": 0.5}, {"record_interval_s": 0.5}),
         ("packet", {"min_rto": 0.3}, {"min_rto_s": 0.3}),

@@ -9,6 +9,7 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import pytest
@@ -53,7 +54,7 @@ KINDS = (
 
 
 # ------------------------------------------------------------------ tables and verdicts
-def _row(**values: float | NA) -> Row:
+def _row(**values: Any) -> Row:
     return Row("s", "q", "pkts", "window", values, CLOSED_FORM)
 
 

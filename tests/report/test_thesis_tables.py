@@ -300,9 +300,9 @@ def test_a_receiver_per_flow_delays_its_acks_or_not() -> None:
     with pytest.raises(ValueError, match="one True or False per flow"):
         simulate_packets(sc, delayed_ack=[True])
     with pytest.raises(ValueError, match="one True or False per flow"):
-        simulate_packets(sc, delayed_ack=[True, 1])
+        simulate_packets(sc, delayed_ack=[True, 1])  # type: ignore[list-item]
     with pytest.raises(TypeError, match="delayed_ack"):
-        simulate_packets(sc, delayed_ack="yes")
+        simulate_packets(sc, delayed_ack="yes")  # type: ignore[arg-type]
     # a delaying receiver acknowledges about every second packet, the other one each
     fl = simulate_packets(sc, delayed_ack=[True, False]).flows
     assert fl[0].acks_sent < 0.7 * fl[0].delivered_pkts

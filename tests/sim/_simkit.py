@@ -34,8 +34,9 @@ class FixedWindow(ControlLaw):
                 "rtt_max": float(sample.rtt_max[0]),
                 "base_rtt": float(sample.base_rtt[0]),
                 "acks": float(sample.acks[0]),
-                "fwd_mean": float(sample.fwd_delay_mean[0]),
-                "fwd_base": float(sample.fwd_delay_base[0]),
+                # the packet simulator measures the forward delays (never None here)
+                "fwd_mean": float(sample.fwd_delay_mean[0]),  # type: ignore[index]
+                "fwd_base": float(sample.fwd_delay_base[0]),  # type: ignore[index]
             }
         )
         n = sample.cwnd.shape[0]
@@ -148,14 +149,15 @@ def ns2_vegas_option_runs(
     sc = rtt_dumbbell(
         10e6, [0.02, 0.06], ["vegas", "vegas"], duration_s=8.0, buffer_pkts=12, red=True
     )
-    a = simulate_packets(sc, seed=3, **{option: True})
+    on: dict[str, Any] = {option: True}
+    a = simulate_packets(sc, seed=3, **on)
     b = simulate_packets(sc, seed=3, **off)
     many = rtt_dumbbell(
         10e6, [0.02, 0.04, 0.06, 0.08] * 2, ["vegas"] * 8, duration_s=20.0, buffer_pkts=20,
         red=True,
     )  # fmt: skip
     opts: dict[str, Any] = {"seed": 5, "fast_recovery": "ns2-vegas", "timeout_recover": True}
-    c = simulate_packets(many, **{option: True}, **opts)
+    c = simulate_packets(many, **on, **opts)
     d = simulate_packets(many, **off, **opts)
     return a, b, c, d
 
