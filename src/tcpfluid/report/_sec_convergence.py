@@ -15,6 +15,7 @@ from ..analytic import conspicuous_round, rounds_to_equilibrium, tcp_ho_reach_ro
 from ..scenarios import build_scenario
 from ._common import (
     COLUMN,
+    DOCUMENT_PARAMS,
     LABEL,
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
@@ -26,7 +27,6 @@ from ._common import (
     run_task,
     runs_by_case,
     section_result,
-    setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_columns, draw_lines
@@ -138,7 +138,7 @@ def _cb_closed(a: str, b: float) -> dict[str, float | NA]:
     until the window reaches nW (n = 2, W = μd/2: (n − 1)W for Vegas, eq. (12)'s ⌈i⌉ + 2
     for Quick Vegas; ``doubled_i``: eq. (12)'s i)."""
     none = NA("no closed form in the documents")
-    p = setting_params(a)
+    p = DOCUMENT_PARAMS[a]
     out: dict[str, float | NA] = {"new": none, "doubled": none, "doubled_i": none}
     if a == "vegas":
         out["new"] = float(conspicuous_round(a, b, gamma=p["gamma"]))

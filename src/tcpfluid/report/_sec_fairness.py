@@ -21,6 +21,7 @@ from ..analytic import (
     jain_index,
     reverse_path_throughput,
 )
+from ..engines import ENGINES as MODELS
 from ..engines import simulate
 from ..fairness import _THESIS_SETTINGS as _SETTINGS  # the thesis's Vegas settings
 from ..fairness import train_fraction
@@ -30,12 +31,12 @@ from ..results import Result
 from ..scenarios import Scenario, build_scenario
 from ._common import (
     ENGINES,
-    TRAITS,
     TWO_FLOW_SHARE,
     column_series,
+    delivered_pkts,
     doc,
     engine_cells,
-    mean_goodput_since,
+    mean_rate_since,
     num,
     per_case,
     run_task,
@@ -112,9 +113,7 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     except ValueError as exc:  # the round model refuses the configuration
         out["rounds_error"] = str(exc)
     else:
-        out["rounds_jain"] = float(
-            jain_index(mean_goodput_since(rm.time_s, rm.throughput_pps, 10.0))
-        )
+        out["rounds_jain"] = float(jain_index(mean_rate_since(rm.time_s, delivered_pkts(rm), 10.0)))
     r = simulate(sc, Hybrid(record_interval_s=sc.duration_s / 600))
     if r.success:
         dl = r.series["delivered_pkts"]
@@ -251,7 +250,7 @@ def _as_tasks(cfg: ReportConfig) -> list[Task]:
     # the packet senders as the paper's ns agents (_thesis_ns2: ns of the same years)
     def options(e: str, a: str) -> dict[str, Any]:
         ns2 = {"fast_recovery": ns2_fast_recovery(a)}  # and bugFix_, the default
-        return {"packet_options": ns2} if TRAITS[e].packets else {}
+        return {"packet_options": ns2} if MODELS[e].granularity == "packet" else {}
 
     return [
         run_task(e, "asymmetric", a, o, f"asymmetric: {e}_run {a} {o}", **options(e, a))

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from .. import plot
+from ..engines import ENGINES as MODELS
 from ..engines import simulate
 from ..metrics import jain_index
 from ..scenarios import build_scenario
@@ -33,7 +34,6 @@ from ._common import (
     COLUMN,
     ENGINES,
     NO_FIGURE_VALUES,
-    TRAITS,
     case_tasks,
     delivered_pkts,
     doc,
@@ -87,8 +87,8 @@ def ho_table_run(
     for selector, params in (flow_params or {}).items():
         sc = with_flow_params(sc, selector, params)
     opts = dict(options or {})
-    if TRAITS[engine].packets:  # the paper ran ns-2 (§5): its FAST agent's SACK recovery
-        opts = {**ns2_fast_options(sc), **opts}
+    if MODELS[engine].granularity == "packet":  # the paper ran ns-2 (§5): its FAST agent's
+        opts = {**ns2_fast_options(sc), **opts}  # SACK recovery
     try:
         res = simulate(sc, engine, **opts)
     except (ValueError, RuntimeError) as exc:
