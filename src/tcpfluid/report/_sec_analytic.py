@@ -1,10 +1,6 @@
-"""Sections on the closed forms of slow start and convergence.
-
-* ``critical-window`` - the Quick Vegas paper's Fig. 4, eqs. (6), (9), (10);
-* ``new-equilibrium`` - the Quick Vegas paper's Fig. 5, eqs. (11), (12);
-* ``conspicuous`` - the TCP-Ho paper's §4.3 Examples 1-3 (the round at which a new Vegas or
-  TCP-Ho flow first uses the available bandwidth), eqs. (2)-(6) and errata E4-E8.
-"""
+"""Sections on the closed forms of slow start and convergence: ``critical-window`` (the
+Quick Vegas paper's Fig. 4, eqs. (6), (9), (10)), ``new-equilibrium`` (its Fig. 5, eqs.
+(11), (12)) and ``conspicuous`` (the TCP-Ho paper's §4.3 Examples 1-3, eqs. (2)-(6))."""
 
 from __future__ import annotations
 

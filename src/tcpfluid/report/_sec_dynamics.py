@@ -1,12 +1,6 @@
-"""Sections on the dynamics of the papers' simulations (the convergence time against the BDP
-is in :mod:`._sec_convergence`).
-
-* ``basic`` - the §5.1 single-flow scenario of the Quick Vegas and TCP-Ho papers (Figs.
-  7-10): slow-start exit, ramp-up, convergence after the bandwidth halves and doubles,
-  queues;
-* ``many-flows`` - the Quick Vegas paper's §5.3, Tables 2 and 3 (Jain's index per period
-  of many flows joining in groups; queue figures per law) and the round map's stability.
-"""
+"""Sections ``basic`` (the §5.1 single-flow scenario of the Quick Vegas and TCP-Ho papers,
+Figs. 7-10) and ``many-flows`` (the Quick Vegas paper's §5.3, Tables 2 and 3, and the round
+map's stability)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,7 @@
-"""Sections on the tables of the TCP-Ho paper's §5.2 (fairness and friendliness) and of the
-iTCP-Vegas paper.
-
-* ``ho-fairness`` - Table 5 (five flows of one scheme, scenario ``ho-fairness``) and Table 6
-  (the same with different RTTs, scenario ``ho-different-rtt``; the paper's Fig. 13 is not
-  in its text, so the RTTs are ours and its numbers are context, not a reference);
-* ``ho-friendliness`` - Table 7 (20 connections of two schemes in three proportions,
-  scenario ``ho-friendliness``);
-* ``itcp-tables`` - the iTCP-Vegas paper's Table 1 (iTCP-Vegas against Vegas, 622 Mb/s ×
-  110 ms), Table 2 (155 Mb/s, RTT 240-840 ms) and its comparison with Quick Vegas (Fig.
-  7); iTCP-Vegas is the library's reading of the paper (docs/algorithms.md).
-
-The runs' length and measurement window: docs/paper-tables.md.
-"""
+"""Sections ``ho-fairness`` (the TCP-Ho paper's Tables 5-6), ``ho-friendliness`` (its Table 7)
+and ``itcp-tables`` (the iTCP-Vegas paper's Tables 1-2 and Fig. 7); their settings are the
+sections' intros in ``prose.toml``, the runs' length and measurement window
+docs/paper-tables.md."""
 
 from __future__ import annotations
 

@@ -1,16 +1,7 @@
-"""Sections on Tsang's thesis's tables besides Table 3.16 and the many-flow Tables 3.21-3.25.
-
-* ``thesis-vegas-delta`` - §4.1.2, Tables 3.2-3.4: one Vegas-δ flow (α = β = δ) at 64 ms;
-* ``thesis-reno`` - §4.2.4, Tables 3.12-3.13: two Reno flows, Jain's index and goodputs;
-* ``thesis-delayed-ack`` - §4.5, Tables 3.26a/b (every receiver of the many-flow network
-  delaying its ACKs), 3.27 (the BaseRTT a Vegas sender records behind a delayed-ACK
-  receiver) and 3.28 (two flows, immediate or delayed ACKs): packet runs of
-  :mod:`._sec_thesis_many`.
-
-The first two run ``thesis-two-flow`` with RED 15/45 for 60 s from the thesis's ns-2 set-up
-(:mod:`._thesis_ns2`); its agents' maximum window of 30 packets is not modelled
-(docs/thesis-tables.md, "The two-flow network").
-"""
+"""Sections on Tsang's thesis's tables besides Table 3.16 and Tables 3.21-3.25:
+``thesis-vegas-delta`` (Tables 3.2-3.4), ``thesis-reno`` (Tables 3.12-3.13) and
+``thesis-delayed-ack`` (Tables 3.26-3.28, packet runs of :mod:`._sec_thesis_many`); the
+ns-2 set-up: :mod:`._thesis_ns2`, docs/thesis-tables.md."""
 
 from __future__ import annotations
 
