@@ -112,7 +112,9 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
         out["rounds_jain"] = float(jain_index(mean_rate_since(rm.time_s, delivered_pkts(rm), 10.0)))
     r = simulate(sc, Hybrid(record_interval_s=sc.duration_s / 600))
     if r.success:
-        out["ode_jain"] = float(jain_index(mean_rate_since(r.time_s, delivered_pkts(r), 10.0)))
+        dl = r.series["delivered_pkts"]
+        thr_o = (dl[:, -1] - np.array([np.interp(10.0, r.time_s, row) for row in dl])) / 50.0
+        out["ode_jain"] = float(jain_index(thr_o))
     else:
         out["ode_error"] = r.message
     return out
