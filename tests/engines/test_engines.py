@@ -223,6 +223,18 @@ def test_every_engine_declares_what_it_can_model():
 
 
 @pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_an_engines_granularity_matches_what_its_run_keeps(engine):
+    # a continuous-time model keeps each flow's delivered packets; the others do not
+    from tcpfluid.engines import simulate
+
+    cls = ENGINES[engine]
+    assert cls.granularity in ("packet", "round", "continuous")
+    sc = build_scenario("qv-basic", **{**SMALL, "duration": "2s"}).with_algorithm("vegas")
+    res = simulate(sc, engine)
+    assert ("delivered_pkts" in res.series) == (cls.granularity == "continuous")
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
 def test_every_engine_result_plots_and_tabulates(engine):
     import matplotlib
 

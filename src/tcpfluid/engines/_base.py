@@ -83,6 +83,10 @@ class Engine:
     recordable: ClassVar[tuple[str, ...]] = ()
     #: whether a run draws random numbers (then it takes a ``seed``)
     stochastic: ClassVar[bool] = False
+    #: what the model steps through: ``"packet"`` (packet events: the documents' ns-2
+    #: agents' options apply), ``"round"`` (its samples are its rounds) or ``"continuous"``
+    #: (continuous time: it keeps the delivered packets)
+    granularity: ClassVar[str] = ""
     #: whether the run reports its progress itself (else 0 and 1 are reported around it)
     reports_progress: ClassVar[bool] = True
     #: the most flows a run takes (``None``: as many as memory allows, the engine's own

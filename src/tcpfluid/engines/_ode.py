@@ -113,6 +113,7 @@ class Hybrid(Engine):
     """
 
     name: ClassVar[str] = "hybrid"
+    granularity: ClassVar[str] = "continuous"
     _check_options = staticmethod(check_hybrid_options)
     #: 20,000 Vegas flows on a 1 Gb/s link for 0.3 s: about 16 kB and 1.6 ms of work per
     #: flow and simulated second (on a loaded 2-core machine)
@@ -175,6 +176,7 @@ class Ode(Engine):
     """
 
     name: ClassVar[str] = "ode"
+    granularity: ClassVar[str] = "continuous"
     #: 2,000 Vegas flows on a 1 Gb/s link for 2 s: about 500 kB and 75 ms of work per flow
     #: and simulated second (on a loaded 2-core machine)
     max_flows: ClassVar[int | None] = 20_000

@@ -55,6 +55,7 @@ class Packet(Engine):
     name: ClassVar[str] = "packet"
     recordable: ClassVar[tuple[str, ...]] = ("queue_pkts", "throughput_pps", "utilization")
     stochastic: ClassVar[bool] = True
+    granularity: ClassVar[str] = "packet"
     #: 5,000 and 20,000 Vegas flows on a 1 Gb/s link for 0.3 s: about 35 kB and 10 ms of
     #: work per flow and simulated second (on a loaded 2-core machine)
     max_flows: ClassVar[int | None] = 200_000

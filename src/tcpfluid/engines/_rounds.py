@@ -47,6 +47,7 @@ class Rounds(Engine):
     """
 
     name: ClassVar[str] = "rounds"
+    granularity: ClassVar[str] = "round"
     _check_options = staticmethod(check_options)
     recordable: ClassVar[tuple[str, ...]] = ("queue_pkts", "throughput_pps", "rtt_s", "delta_pkts")
     reports_progress: ClassVar[bool] = True

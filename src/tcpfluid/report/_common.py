@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -41,28 +40,6 @@ COLUMN = {"packet": PACKET, "rounds": ROUNDS, "ode": ODE}
 LABEL = {"packet": "packet", "rounds": "round model", "ode": "ODE"}
 
 
-@dataclass(frozen=True)
-class Traits:
-    """What the sections ask of an engine's runs (:data:`TRAITS`)."""
-
-    #: it simulates packets: its senders take the documents' ns-2 agents' options
-    #: (:mod:`._thesis_ns2`) and record each flow's rounds, timeouts and BaseRTT
-    packets: bool = False
-    #: a continuous-time model: it records the delivered packets (goodputs are read from
-    #: them), takes its number of record points, and keeps a round log only for laws
-    #: deciding at round boundaries
-    continuous: bool = False
-    #: its samples are its rounds
-    round_samples: bool = False
-
-
-#: engine -> its traits: the one place the sections switch behaviour by engine
-TRAITS = {
-    "packet": Traits(packets=True),
-    "rounds": Traits(round_samples=True),
-    "ode": Traits(continuous=True),
-}
-
 NO_FIGURE_VALUES = NA("the document gives this only as a plot, with no printed values")
 
 
@@ -82,11 +59,6 @@ DOCUMENT_PARAMS: dict[str, dict[str, float]] = {
     "fast": {"alpha": 100.0},
     "tcp-ho": {},
 }
-
-
-def setting_params(algorithm: str) -> dict[str, float]:
-    """The documents' parameters of ``algorithm`` (:data:`DOCUMENT_PARAMS`)."""
-    return dict(DOCUMENT_PARAMS[algorithm])
 
 
 def matched_overrides(
@@ -234,12 +206,6 @@ def delivered_pkts(res: Any) -> NDArray[np.float64]:
     if "delivered_pkts" in res.series:
         return np.asarray(res.series["delivered_pkts"], dtype=np.float64)
     return _delivered_pkts(np.asarray(res.time_s, dtype=np.float64), res.throughput_pps)
-
-
-def mean_goodput_since(t: ArrayLike, rates_pps: ArrayLike, start_s: float) -> NDArray[np.float64]:
-    """:func:`mean_rate_since` of the packets delivered at the rates ``rates_pps`` (a row
-    per flow; a sample's rate holds over the interval before it)."""
-    return mean_rate_since(t, _delivered_pkts(t, rates_pps), start_s)
 
 
 def smaller_share(jain: float) -> float:

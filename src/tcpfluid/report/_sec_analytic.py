@@ -1,10 +1,6 @@
-"""Sections on the closed forms of slow start and convergence.
-
-* ``critical-window`` - the Quick Vegas paper's Fig. 4, eqs. (6), (9), (10);
-* ``new-equilibrium`` - the Quick Vegas paper's Fig. 5, eqs. (11), (12);
-* ``conspicuous`` - the TCP-Ho paper's §4.3 Examples 1-3 (the round at which a new Vegas or
-  TCP-Ho flow first uses the available bandwidth), eqs. (2)-(6) and errata E4-E8.
-"""
+"""Sections on the closed forms of slow start and convergence: ``critical-window`` (the
+Quick Vegas paper's Fig. 4, eqs. (6), (9), (10)), ``new-equilibrium`` (its Fig. 5, eqs.
+(11), (12)) and ``conspicuous`` (the TCP-Ho paper's §4.3 Examples 1-3, eqs. (2)-(6))."""
 
 from __future__ import annotations
 
@@ -22,12 +18,13 @@ from ..analytic import (
     rounds_to_equilibrium,
     slow_start_exit,
 )
+from ..engines import ENGINES as MODELS
 from ._common import (
+    DOCUMENT_PARAMS,
     LABEL,
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
     RUNS,
-    TRAITS,
     doc,
     engine_cells,
     err_na,
@@ -36,7 +33,6 @@ from ._common import (
     run_task,
     run_value,
     section_result,
-    setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_columns, draw_lines, render
@@ -78,11 +74,6 @@ def _bdp_batch(a: str, params: dict[str, Any], bdps: list[float], rounds: int, l
     return Task(f"{RUNS}:rounds_bdp_batch", kw, label)
 
 
-def _gamma(a: str) -> float:
-    """The documents' γ of law ``a``."""
-    return setting_params(a)["gamma"]
-
-
 # =============================================================== critical window (Fig. 4)
 _CW_ALGS = ("vegas", "quick-vegas")
 #: the slow-start threshold γ a sender effectively applies, as a fraction of the law's γ
@@ -121,7 +112,7 @@ def _cw_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     runs = dict(zip(_cw_cases(cfg), out[len(_CW_ALGS) :], strict=True))
     rows: dict[str, list[Row]] = {a: [] for a in _CW_ALGS}
     for a, batch in zip(_CW_ALGS, out, strict=False):  # one round-model batch per law first
-        g, eq = _gamma(a), "(6)" if a == "vegas" else "(10)"
+        g, eq = DOCUMENT_PARAMS[a]["gamma"], "(6)" if a == "vegas" else "(10)"
         for j, kb in enumerate(kbs):
             b = float(kb_to_pkts(kb))
             lag = slow_start_exit(a, b, D_S, rtt="average", gamma=g * _MEASURED_GAMMA[a])
@@ -225,12 +216,12 @@ def _rounds_to_reach(t: Any, w: Any, t_change: float, target: float) -> float | 
 def _ne_count(a: str, n: int, res: dict[str, Any], engine: str) -> float | NA:
     """Rounds from the change to nW of one run: the round model's per-round trace, else
     flow 0's round log (the ODE's hybrid model keeps the packet simulator's)."""
-    if TRAITS[engine].continuous and "round_t_s" not in res:
+    if MODELS[engine].granularity == "continuous" and "round_t_s" not in res:
         return err_na(res, "the ODE run kept no round trace")
     if "error" in res:
         return NA(_NEVER_NW)
     s = _ne_setup(n, a)
-    if TRAITS[engine].round_samples:
+    if MODELS[engine].granularity == "round":
         t, w = res["t_s"], res["window_pkts"][0]
     else:
         t, w = res["round_t_s"][0], res["round_cwnd_pkts"][0]
@@ -248,7 +239,7 @@ def _ne_assemble(cfg: ReportConfig, out: list[Any]) -> SectionResult:
     rows: dict[str, list[Row]] = {a: [] for a in _CW_ALGS}
     it = iter(out)
     for a in _CW_ALGS:
-        beta = setting_params(a)["beta"]
+        beta = DOCUMENT_PARAMS[a]["beta"]
         for n in _ne_grid(cfg):
             # task results (_NE_RUNS): round model, packet, round model with rtt=fluid, ODE
             rm, pk, fl, od = (_ne_count(a, n, next(it), e) for e, _, _ in _NE_RUNS)
@@ -355,7 +346,7 @@ def _cr_row(a: str, ex: int, b: float, rm: float | None, p: Value, o: Value) -> 
     """The row of law ``a`` at Example ``ex`` (μd = ``b`` packets), every engine from
     Table 3's / Table 4's first window of 2 packets."""
     key = f"004/ex{ex}/{a}"
-    g = _gamma(a) if a == "vegas" else 1.0  # TCP-Ho's ramp has no γ
+    g = DOCUMENT_PARAMS[a]["gamma"] if a == "vegas" else 1.0  # TCP-Ho's ramp has no γ
     printed = float(conspicuous_round_printed(a, b)) * D_S
     values: dict[str, Value] = {
         CLOSED_FORM: float(conspicuous_round(a, b, gamma=g)) * D_S,
@@ -382,7 +373,7 @@ def _cr_row(a: str, ex: int, b: float, rm: float | None, p: Value, o: Value) -> 
 def _cr_row_one_packet(ex: int, b: float, rm: float | None, p: Value, o: Value) -> Row:
     """Vegas at Example ``ex`` from ns-2's first window (one packet) in every engine, against
     eq. (2) from one packet and the paper's ns-2 time."""
-    g, two = _gamma("vegas"), "closed form from two packets (Table 3)"
+    g, two = DOCUMENT_PARAMS["vegas"]["gamma"], "closed form from two packets (Table 3)"
     cf = float(conspicuous_round("vegas", b, initial_window=1.0, gamma=g)) * D_S
     values = engine_cells(cf, num(rm, _NEVER_MUD), o, p, doc(f"004/ex{ex}/vegas/simulation"))
     values[two] = float(conspicuous_round("vegas", b, gamma=g)) * D_S

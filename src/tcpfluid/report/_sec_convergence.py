@@ -15,22 +15,21 @@ from ..analytic import conspicuous_round, rounds_to_equilibrium, tcp_ho_reach_ro
 from ..scenarios import build_scenario
 from ._common import (
     COLUMN,
+    DOCUMENT_PARAMS,
     LABEL,
     NO_FIGURE_VALUES,
     QV_DETECTION_LAG_ROUNDS,
     column_series,
     engine_cells,
     err_na,
-    matched_overrides,
     phase_range,
     run_task,
     runs_by_case,
     section_result,
-    setting_params,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
 from ._figures import draw_columns, draw_lines
-from ._sec_analytic import _NAMES, D_S, _rounds_to_reach, kb_to_pkts
+from ._sec_analytic import _NAMES, D_S, _qv_basic, _rounds_to_reach, kb_to_pkts
 from ._sec_dynamics import _engine_values
 from ._table import CLOSED_FORM, NA, ODE, PACKET, PHASE_MAX, PHASE_MIN, ROUNDS, Row, Table
 
@@ -44,8 +43,7 @@ def _cb_grid(cfg: ReportConfig) -> list[float]:
 
 def _cb_overrides(kb: float) -> dict[str, Any]:
     b = kb_to_pkts(kb)
-    bw = b / D_S * 8000.0
-    return matched_overrides("qv-basic", {"cbr": f"{bw / 2 / 1e6:g}Mbps"}, bdp_pkts=b, d_s=D_S)
+    return _qv_basic(b, cbr=f"{b / D_S * 8000.0 / 2 / 1e6:g}Mbps")
 
 
 #: the engines of a case, in the order of its tasks
@@ -87,10 +85,9 @@ def _round_at_change(a: str, b: float, kind: str) -> float:
 def _phase_overrides(a: str, kb: float, frac: float) -> dict[str, Any]:
     """Overrides of one phase run of (law ``a``, ``kb``): the CBR's start and stop moved by
     ``frac`` of the round at that change."""
-    b = kb_to_pkts(kb)
-    sc = build_scenario("qv-basic", **_cb_overrides(kb))
+    b, o = kb_to_pkts(kb), _cb_overrides(kb)
+    sc = build_scenario("qv-basic", **o)
     start, stop = float(sc.cbr[0].start_s), float(sc.cbr[0].stop_s)
-    o = _cb_overrides(kb)
     t_on = start + frac * _round_at_change(a, b, "halved")
     t_off = stop + frac * _round_at_change(a, b, "doubled")
     end = t_off + _PHASE_TAIL_S
@@ -138,7 +135,7 @@ def _cb_closed(a: str, b: float) -> dict[str, float | NA]:
     until the window reaches nW (n = 2, W = μd/2: (n − 1)W for Vegas, eq. (12)'s ⌈i⌉ + 2
     for Quick Vegas; ``doubled_i``: eq. (12)'s i)."""
     none = NA("no closed form in the documents")
-    p = setting_params(a)
+    p = DOCUMENT_PARAMS[a]
     out: dict[str, float | NA] = {"new": none, "doubled": none, "doubled_i": none}
     if a == "vegas":
         out["new"] = float(conspicuous_round(a, b, gamma=p["gamma"]))

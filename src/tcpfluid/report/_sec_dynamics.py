@@ -1,12 +1,6 @@
-"""Sections on the dynamics of the papers' simulations (the convergence time against the BDP
-is in :mod:`._sec_convergence`).
-
-* ``basic`` - the §5.1 single-flow scenario of the Quick Vegas and TCP-Ho papers (Figs.
-  7-10): slow-start exit, ramp-up, convergence after the bandwidth halves and doubles,
-  queues;
-* ``many-flows`` - the Quick Vegas paper's §5.3, Tables 2 and 3 (Jain's index per period
-  of many flows joining in groups; queue figures per law) and the round map's stability.
-"""
+"""Sections ``basic`` (the §5.1 single-flow scenario of the Quick Vegas and TCP-Ho papers,
+Figs. 7-10) and ``many-flows`` (the Quick Vegas paper's §5.3, Tables 2 and 3, and the round
+map's stability)."""
 
 from __future__ import annotations
 
@@ -16,14 +10,15 @@ import numpy as np
 
 from .. import plot
 from ..analytic import conspicuous_round, rounds_to_equilibrium, slow_start_exit
+from ..engines import ENGINES as MODELS
 from ..fairness import _delivered_pkts, _period_jains
 from ..scenarios import build_scenario
 from ._common import (
     COLUMN,
+    DOCUMENT_PARAMS,
     ENGINES,
     LABEL,
     QV_REACH_NOT_SETTLING,
-    TRAITS,
     doc,
     engine_cells,
     err_na,
@@ -32,7 +27,6 @@ from ._common import (
     run_task,
     runs_by_case,
     section_result,
-    setting_params,
     share_row,
 )
 from ._core import Figure, ReportConfig, SectionResult, SectionSpec, Task, prose
@@ -85,7 +79,7 @@ def _basic_tasks(cfg: ReportConfig) -> list[Task]:
         n_points = round(float(o["duration"].rstrip("s")) / BASIC_GRID_S) + 1
         what = f"{a}, CBR start moved by {f:.2f} round"
         for e in ENGINES:
-            opts = {"n_points": n_points} if TRAITS[e].continuous else {}
+            opts = {"n_points": n_points} if MODELS[e].granularity == "continuous" else {}
             tasks.append(run_task(e, sc, a, o, f"basic: {LABEL[e]} {what}", **opts))
     return tasks
 
@@ -160,7 +154,7 @@ def _basic_doc(a: str) -> dict[str, float | NA]:
 
 def _basic_closed(a: str, bdp: float, d: float) -> dict[str, float | NA]:
     out: dict[str, float | NA] = dict.fromkeys(_LABELS, NA("no closed form in the documents"))
-    p = setting_params(a)
+    p = DOCUMENT_PARAMS[a]
     if a in ("vegas", "quick-vegas"):
         ex = slow_start_exit(a, bdp, d, gamma=p["gamma"])
         out["ss_exit_window"] = ex.window_pkts
@@ -336,13 +330,6 @@ def _mf_tasks(cfg: ReportConfig) -> list[Task]:
     ]
 
 
-def _delivered(r: dict[str, Any], engine: str) -> tuple[Any, Any]:
-    """A run's sample times and each flow's delivered packets."""
-    if TRAITS[engine].continuous:
-        return r["t_s"], r["delivered_pkts"]
-    return r["t_s"], _delivered_pkts(r["t_s"], r["goodput_pps"])
-
-
 _ENGINE_STYLES = (  # (legend, engine, queue line style)
     ("packet sim", "packet", {"color": "C0", "linewidth": 0.7, "zorder": 3}),
     ("round model", "rounds", {"color": "C1", "linestyle": "--", "linewidth": 0.8}),
@@ -361,7 +348,8 @@ def _mf_engine_jains(
         r = res[key]
         if r is None or "error" in r:
             continue
-        t, dl = _delivered(r, key)
+        t = r["t_s"]  # each flow's delivered packets: the ODE's own count, else integrated
+        dl = r["delivered_pkts"] if "delivered_pkts" in r else _delivered_pkts(t, r["goodput_pps"])
         stop = [min(float(s), t_end) for s in r["stop_s"]]  # NaN: no flow active, or none delivered
         jains[key] = _period_jains(t, dl, list(r["start_s"]), stop, edges)
         traces.append((name, t, r["queue_pkts"], style))

@@ -1,9 +1,5 @@
-"""Sections on sharing: the thesis's two-flow study and asymmetric paths (the many-flows
-section is in :mod:`._sec_dynamics`).
-
-* ``thesis-fairness`` - Tsang's thesis, ch. 3 §4.3, Table 3.16 (two flows over x2);
-* ``asymmetric`` - the asymmetric-networks paper's Tables I-III (ACK-path bottleneck).
-"""
+"""Sections ``thesis-fairness`` (Tsang's thesis, Table 3.16: two flows over x2) and
+``asymmetric`` (the asymmetric-networks paper's Tables I-III: ACK-path bottleneck)."""
 
 from __future__ import annotations
 
@@ -21,6 +17,7 @@ from ..analytic import (
     jain_index,
     reverse_path_throughput,
 )
+from ..engines import ENGINES as MODELS
 from ..engines import simulate
 from ..fairness import _THESIS_SETTINGS as _SETTINGS  # the thesis's Vegas settings
 from ..fairness import train_fraction
@@ -30,12 +27,12 @@ from ..results import Result
 from ..scenarios import Scenario, build_scenario
 from ._common import (
     ENGINES,
-    TRAITS,
     TWO_FLOW_SHARE,
     column_series,
+    delivered_pkts,
     doc,
     engine_cells,
-    mean_goodput_since,
+    mean_rate_since,
     num,
     per_case,
     run_task,
@@ -112,9 +109,7 @@ def thesis_run(x2_ms: int, setting: str, start_offsets_s: Sequence[float] = ()) 
     except ValueError as exc:  # the round model refuses the configuration
         out["rounds_error"] = str(exc)
     else:
-        out["rounds_jain"] = float(
-            jain_index(mean_goodput_since(rm.time_s, rm.throughput_pps, 10.0))
-        )
+        out["rounds_jain"] = float(jain_index(mean_rate_since(rm.time_s, delivered_pkts(rm), 10.0)))
     r = simulate(sc, Hybrid(record_interval_s=sc.duration_s / 600))
     if r.success:
         dl = r.series["delivered_pkts"]
@@ -251,7 +246,7 @@ def _as_tasks(cfg: ReportConfig) -> list[Task]:
     # the packet senders as the paper's ns agents (_thesis_ns2: ns of the same years)
     def options(e: str, a: str) -> dict[str, Any]:
         ns2 = {"fast_recovery": ns2_fast_recovery(a)}  # and bugFix_, the default
-        return {"packet_options": ns2} if TRAITS[e].packets else {}
+        return {"packet_options": ns2} if MODELS[e].granularity == "packet" else {}
 
     return [
         run_task(e, "asymmetric", a, o, f"asymmetric: {e}_run {a} {o}", **options(e, a))

@@ -1,17 +1,7 @@
-"""Sections on the tables of the TCP-Ho paper's §5.2 (fairness and friendliness) and of the
-iTCP-Vegas paper.
-
-* ``ho-fairness`` - Table 5 (five flows of one scheme, scenario ``ho-fairness``) and Table 6
-  (the same with different RTTs, scenario ``ho-different-rtt``; the paper's Fig. 13 is not
-  in its text, so the RTTs are ours and its numbers are context, not a reference);
-* ``ho-friendliness`` - Table 7 (20 connections of two schemes in three proportions,
-  scenario ``ho-friendliness``);
-* ``itcp-tables`` - the iTCP-Vegas paper's Table 1 (iTCP-Vegas against Vegas, 622 Mb/s ×
-  110 ms), Table 2 (155 Mb/s, RTT 240-840 ms) and its comparison with Quick Vegas (Fig.
-  7); iTCP-Vegas is the library's reading of the paper (docs/algorithms.md).
-
-The runs' length and measurement window: docs/paper-tables.md.
-"""
+"""Sections ``ho-fairness`` (the TCP-Ho paper's Tables 5-6), ``ho-friendliness`` (its Table 7)
+and ``itcp-tables`` (the iTCP-Vegas paper's Tables 1-2 and Fig. 7); their settings are the
+sections' intros in ``prose.toml``, the runs' length and measurement window
+docs/paper-tables.md."""
 
 from __future__ import annotations
 
@@ -23,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import plot
+from ..engines import ENGINES as MODELS
 from ..engines import simulate
 from ..metrics import jain_index
 from ..scenarios import build_scenario
@@ -33,7 +24,6 @@ from ._common import (
     COLUMN,
     ENGINES,
     NO_FIGURE_VALUES,
-    TRAITS,
     case_tasks,
     delivered_pkts,
     doc,
@@ -87,8 +77,8 @@ def ho_table_run(
     for selector, params in (flow_params or {}).items():
         sc = with_flow_params(sc, selector, params)
     opts = dict(options or {})
-    if TRAITS[engine].packets:  # the paper ran ns-2 (§5): its FAST agent's SACK recovery
-        opts = {**ns2_fast_options(sc), **opts}
+    if MODELS[engine].granularity == "packet":  # the paper ran ns-2 (§5): its FAST agent's
+        opts = {**ns2_fast_options(sc), **opts}  # SACK recovery
     try:
         res = simulate(sc, engine, **opts)
     except (ValueError, RuntimeError) as exc:

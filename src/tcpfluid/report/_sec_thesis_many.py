@@ -14,13 +14,13 @@ import numpy as np
 
 from .. import plot
 from ..analytic import jain_index
+from ..engines import ENGINES as MODELS
 from ..engines import simulate
 from ..fairness import _THESIS_SETTINGS
 from ..scenarios import build_scenario
 from ..scenarios.mix import with_flow_params, with_mix
 from ..sim import simulate_packets
 from ._common import (
-    TRAITS,
     doc,
     engine_cells,
     mean_rate_since,
@@ -121,7 +121,7 @@ def many_flows_run(
     each flow's first and last recorded BaseRTT and round-trip propagation. The other
     options are :func:`tcpfluid.sim.simulate_packets`'s, their defaults the thesis's ns-2
     set-up (:mod:`._thesis_ns2`)."""
-    packets = TRAITS[engine].packets
+    packets = MODELS[engine].granularity == "packet"
     sc = thesis_mix_scenario(
         flows, router, law, vegas_percent, fluid=not packets, initial_window=initial_window
     )
@@ -232,7 +232,7 @@ def _mf_cases(cfg: ReportConfig) -> list[tuple[str, int, str, int, str]]:
             ode = n == 30 and router == ROUTERS[0]
             engines = ("packet", "ode") if ode else ("packet",)
             for e in engines:
-                pk = TRAITS[e].packets
+                pk = MODELS[e].granularity == "packet"
                 runs = [(law, 100) for law in laws if pk or law in ODE_LAWS]
                 runs += [
                     (a, p) for a in MIX_LAWS for p in MIX_PERCENTS if pk or p in ODE_MIX_PERCENTS

@@ -1,16 +1,7 @@
-"""Sections on Tsang's thesis's tables besides Table 3.16 and the many-flow Tables 3.21-3.25.
-
-* ``thesis-vegas-delta`` - §4.1.2, Tables 3.2-3.4: one Vegas-δ flow (α = β = δ) at 64 ms;
-* ``thesis-reno`` - §4.2.4, Tables 3.12-3.13: two Reno flows, Jain's index and goodputs;
-* ``thesis-delayed-ack`` - §4.5, Tables 3.26a/b (every receiver of the many-flow network
-  delaying its ACKs), 3.27 (the BaseRTT a Vegas sender records behind a delayed-ACK
-  receiver) and 3.28 (two flows, immediate or delayed ACKs): packet runs of
-  :mod:`._sec_thesis_many`.
-
-The first two run ``thesis-two-flow`` with RED 15/45 for 60 s from the thesis's ns-2 set-up
-(:mod:`._thesis_ns2`); its agents' maximum window of 30 packets is not modelled
-(docs/thesis-tables.md, "The two-flow network").
-"""
+"""Sections on Tsang's thesis's tables besides Table 3.16 and Tables 3.21-3.25:
+``thesis-vegas-delta`` (Tables 3.2-3.4), ``thesis-reno`` (Tables 3.12-3.13) and
+``thesis-delayed-ack`` (Tables 3.26-3.28, packet runs of :mod:`._sec_thesis_many`); the
+ns-2 set-up: :mod:`._thesis_ns2`, docs/thesis-tables.md."""
 
 from __future__ import annotations
 
@@ -22,19 +13,19 @@ import numpy as np
 
 from .. import plot
 from ..analytic import jain_index
+from ..engines import ENGINES as MODELS
 from ..engines import _check_engine, simulate
 from ..scenarios import build_scenario
 from ._common import (
     COLUMN,
     ENGINES,
-    TRAITS,
     TWO_FLOW_SHARE,
     case_tasks,
+    delivered_pkts,
     doc,
     engine_cells,
     engine_runs_cells,
     map_value,
-    mean_goodput_since,
     mean_rate_since,
     run_value,
     runs_by_case,
@@ -220,34 +211,24 @@ def reno_two_flow_run(x2_ms: float, engine: str) -> dict[str, Any]:
     Jain's index, and the largest window either flow reached."""
     sc = reno_two_flow_scenario(x2_ms)
     bits = 8.0 * sc.packet_size_bytes
+    packets = MODELS[engine].granularity == "packet"
     # the packet senders recover as the thesis's ns-2 agents (_thesis_ns2)
-    options = ns2_packet_options(sc) if TRAITS[engine].packets else {}
     try:
-        res = simulate(sc, engine, **options)
+        res = simulate(sc, engine, **(ns2_packet_options(sc) if packets else {}))
     except ValueError as exc:
         return {"error": str(exc)}
     if not res.success:
         return {"error": res.message}
-    if TRAITS[engine].packets:
-        flows = res.rounds
-        late = [np.asarray(f.time_s) > RENO_FROM_S for f in flows]
-        # goodput: the packets delivered in order to the receiver (retransmissions counted once)
-        g = mean_goodput_since(res.time_s, res.throughput_pps, RENO_FROM_S).tolist()
-        at_cap = [float(np.mean(np.asarray(f.window_pkts)[m] >= THESIS_MAX_WINDOW)) for f, m in
-                  zip(flows, late, strict=True)]  # fmt: skip
-        wmax = max(float(np.max(np.asarray(f.window_pkts)[m], initial=0.0)) for f, m in
-                   zip(flows, late, strict=True))  # fmt: skip
-    elif TRAITS[engine].continuous:
-        g = mean_rate_since(res.time_s, res.series["delivered_pkts"], RENO_FROM_S).tolist()
-        wmax = float(np.max(np.asarray(res.window_pkts)))
-    else:
-        g = mean_goodput_since(res.time_s, res.throughput_pps, RENO_FROM_S).tolist()
-        wmax = float(np.max(np.asarray(res.window_pkts)))
+    # goodput: the packets delivered in order to the receiver (retransmissions counted once)
+    g = mean_rate_since(res.time_s, delivered_pkts(res), RENO_FROM_S).tolist()
+    out = {"goodput_bps": [x * bits for x in g], "jain": float(jain_index(g))}
+    if not packets:
+        return {**out, "max_window_pkts": float(np.max(np.asarray(res.window_pkts)))}
+    windows = [np.asarray(f.window_pkts)[np.asarray(f.time_s) > RENO_FROM_S] for f in res.rounds]
     return {
-        "goodput_bps": [x * bits for x in g],
-        "jain": float(jain_index(g)),
-        "max_window_pkts": wmax,
-        **({"rounds_at_max_window": at_cap} if TRAITS[engine].packets else {}),
+        **out,
+        "max_window_pkts": max(float(np.max(w, initial=0.0)) for w in windows),
+        "rounds_at_max_window": [float(np.mean(w >= THESIS_MAX_WINDOW)) for w in windows],
     }
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..fairness import _THESIS_SETTINGS as _SETTINGS  # the thesis settings
 from ._core import Report, prose
 from ._mechanisms import MECHANISMS, explain
 from ._table import ALGORITHM_NAMES, CLOSED_FORM, ODE, PACKET, ROUNDS, Row
@@ -24,8 +25,6 @@ def algorithm_of(setting: str) -> str:
     Vegas``; the thesis settings ``vegas-1_3``, ``vegas-2`` → Vegas, Enhanced Vegas);
     ``other`` when none."""
     head = re.split(r",| on ", setting, maxsplit=1)[0].strip()
-    from ._sec_fairness import _SETTINGS  # the thesis settings' (law, parameters)
-
     if head in _SETTINGS:
         return ALGORITHM_NAMES.get(_SETTINGS[head][0], _SETTINGS[head][0])
     if head in ALGORITHM_NAMES:
