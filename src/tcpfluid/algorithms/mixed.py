@@ -49,9 +49,9 @@ class MixedLaw(ControlLaw):
     >>> law.n_flows, law.name
     (4, 'mixed')
     >>> state = law.init_state(4)
-    >>> act = law.initial_action(state)  # each flow's first round sends its first window
-    >>> act.cwnd.tolist(), act.incr.tolist()
-    ([2.0, 2.0, 2.0, 2.0], [0.0, 0.0, 0.0, 0.0])
+    >>> act = law.initial_action(state)  # Vegas keeps its window in round 0, Reno grows
+    >>> act.incr.tolist()
+    [0.0, 0.0, 0.0, 1.0]
     """
 
     name = "mixed"

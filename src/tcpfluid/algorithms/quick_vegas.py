@@ -9,9 +9,8 @@ Rules, each from the Quick Vegas paper unless marked *ours*:
   returns ⌊cwnd⌋ ACKs and adds one packet per two of them: 2, 3, 4.5, 6.5, 9.5, 14, 21,
   31.5, 47, 70.5, ..., a packet sender's windows; Table 1 of the paper (2, 3, 4.5, 6.75,
   10.13, ...) is the fluid limit ×1.5 a round (:func:`tcpfluid.analytic.slow_start_windows`;
-  docs/mechanisms.md ``senders-slow-start-lag``). The first round sends the first window
-  (no ACK returns in it, :meth:`~tcpfluid.algorithms.base.ControlLaw.initial_action`);
-  the slow-start growth starts with the decision at its end (Table 1's 2 → 3).
+  docs/mechanisms.md ``senders-slow-start-lag``). The first round already grows, so
+  :meth:`QuickVegas.initial_action` returns the slow-start action.
 * Leaving slow start: Δ > γ, window × 7/8, congestion avoidance (§3.1, kept by §3.2.1).
   *Ours*: also (without a cut) when the window reaches ``ssthresh`` after a timeout.
 * Congestion avoidance: exactly the pseudo-code of §3.2.2, with ``m = (α + β)/2``:
@@ -56,6 +55,7 @@ from .base import (
     SLOW_START,
     FloatArray,
     Parameter,
+    RoundAction,
     RoundSample,
     State,
 )
@@ -153,6 +153,13 @@ class QuickVegas(Vegas):
         for key in ("succ", "hold", "wary", "last_inc"):
             state[key] = np.zeros(state["phase"].shape[0])
         return state
+
+    def initial_action(self, state: State) -> RoundAction:
+        """Round 0 already grows by one packet per two ACKs (Table 1: 2 → 3)."""
+        n = state["phase"].shape[0]
+        w = np.full(n, float(self.initial_window))
+        cap = np.minimum(w + 0.5 * np.floor(w), state["ssthresh"])
+        return RoundAction(cwnd=w, incr=np.full(n, 0.5), cap=cap)
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_quick_vegas_rule` on the law's state and parameters and the sample."""

@@ -42,6 +42,7 @@ from .base import (
     FloatArray,
     OdeForm,
     Parameter,
+    RoundAction,
     RoundSample,
     SenderTraits,
     State,
@@ -94,6 +95,12 @@ class Reno(CompiledLaw):
         """Fresh state: slow start, ``ssthresh = inf``."""
         n = check_flows({}, n)
         return {"phase": np.full(n, SLOW_START), "ssthresh": np.full(n, np.inf)}
+
+    def initial_action(self, state: State) -> RoundAction:
+        """Slow start from the first round: one packet per ACK."""
+        n = state["phase"].shape[0]
+        w = np.full(n, float(self.initial_window))
+        return RoundAction(cwnd=w, incr=np.ones(n), cap=np.minimum(2.0 * w, state["ssthresh"]))
 
     def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
         """:func:`_reno_rule` on the law's state and the sample's window."""

@@ -122,8 +122,12 @@ def start_law(law: ControlLaw, n: int, staggered: bool) -> LawStart:
     fresh = {k: v.copy() for k, v in state.items()} if staggered else {}
     act0 = law.initial_action(state)
     cwnd0 = np.array(act0.cwnd, dtype=np.float64)
-    incr = np.array(act0.incr, dtype=np.float64)
-    cap = np.array(act0.cap, dtype=np.float64)
+    # a flow's first round ends with the ACK of its first packet: no ACK of its own
+    # returns before, so it sends its first window without growth whatever the first
+    # action's increment (a packet sender's, docs/round-model.md "What a round is");
+    # the law's first growth is the one it decides at the end of that round
+    incr = np.zeros(cwnd0.shape)
+    cap = cwnd0.copy()
     bad0 = ~(np.isfinite(cwnd0) & (cwnd0 > 0))
     if np.any(bad0):
         raise ValueError(
