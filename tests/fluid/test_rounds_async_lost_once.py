@@ -45,7 +45,7 @@ def _overflows(monkeypatch: pytest.MonkeyPatch, until_s: float) -> list[tuple[in
     monkeypatch.setattr(_rounds_engine, "round_losses", observe)
     sc = build_scenario(
         "qv-different-rtt", flows_per_group=3, bandwidth="20Mbps", core_delay="2ms",
-        rtt1="40ms", rtt2="40.01ms", rtt3="40.02ms", buffer=60, duration="0.3s",
+        rtt1="40ms", rtt2="40.01ms", rtt3="40.02ms", buffer=60, duration="0.2s",
     ).with_algorithm("fast")  # fmt: skip
     tcpfluid.simulate(sc, "rounds")
     return seen
