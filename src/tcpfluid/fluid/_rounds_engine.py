@@ -392,6 +392,15 @@ class RoundEngine:
             self.growth[ix] = z
         z_s = per_scenario(z, S, m)
         w1_s = w0_s + z_s if m > 1 else w1
+        # (several classes) a packet is lost once: what the class's flows lost at other
+        # classes' overflows since their last round is not in flight in this round (its
+        # backlog, burst and overflow; they take it at its end)
+        w1_in = w1
+        if self.charged and any_of(self.pending[ix]):
+            held = self.pending[ix]
+            w1_in = np.maximum(w1 - held, 0.0)
+            w0_s = per_scenario(np.maximum(w0 - held, 0.0), S, m)
+            w1_s = per_scenario(w1_in, S, m)
         # ---------------- the bottleneck over the round (other classes at their windows)
         burst, ker = None, self.kernels[c]
         ws = self.w_class  # (several classes: each one's window in flight)
@@ -412,15 +421,17 @@ class RoundEngine:
             ker(ws, t0, w0_s, z_s, w1_s, 3)
         others, q_end = ker.others(), float(ker.R[rk.Q_END, 0])
         qf, qf_seen, lost_s, duration, rtts = ker.qf, ker.seen, ker.lost, ker.duration, ker.rtts
-        lost = round_losses(self, c, lost_s, w1, z, w1_s, others, t0, qf[1], mu_a)
+        lost = round_losses(self, c, lost_s, w1_in, z, w1_s, others, t0, qf[1], mu_a)
         # the packets of the round not lost (the losses charged at other classes' rounds
         # may exceed a window the flow has cut since: none delivered, never fewer)
         got = w1 if lost is None else np.maximum(w1 - lost[ix], 0.0)
         # ---------------- totals, what the law measures, record, decision
         t_next = ker.clocks[(self.count[c] + 1) & 1]  # (t0 + duration)
         if self.K > 1:
-            self.w_cur[ix] = w1
-            self.w_class[c] = w1_s[0]
+            # in flight until the class's next round: the round's packets not lost (the
+            # other classes' rounds and the bottleneck's output count no lost packet)
+            self.w_cur[ix] = got
+            self.w_class[c] = w1_s[0] if lost is None else float(got.sum())
             known = lost is None and not (self.charged and any_of(self.pending))
             account(self, c, t0, got, mu_a, q_end if known else None)
         else:

@@ -313,7 +313,9 @@ def round_losses(
     The overflow falls on every flow in flight in proportion to its window (the
     class's windows ``w1_s`` per scenario and ``others``, the other classes' windows in
     flight, :meth:`~._rounds_kernel.ClassKernel.others`); the other classes' flows take
-    theirs at the end of their own next round and until then it is not in flight."""
+    theirs at the end of their own next round and until then it is not in flight.
+    ``w1`` and ``w1_s`` are the class's windows in flight: net of what its flows lost at
+    the other classes' overflows since their last round."""
     ix, S = eng.sel[c], eng.S
     if lost_s is not None and (eng.share is not None or any_of(lost_s)):
         if eng.K == 1:
