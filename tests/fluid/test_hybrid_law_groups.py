@@ -18,6 +18,7 @@ from _hashkit import assert_same
 
 from tcpfluid.algorithms import get_law
 from tcpfluid.algorithms.base import RoundAction, RoundSample, State
+from tcpfluid.algorithms.mixed import MixedLaw
 from tcpfluid.algorithms.vegas import Vegas
 from tcpfluid.fluid.hybrid import simulate_hybrid
 
@@ -137,3 +138,28 @@ def test_the_compiled_loop_decides_as_the_law_called_from_python(name: str) -> N
         assert_same(compiled, simulate_hybrid(FromPython(**law.params()), **kw))
         mixed = [FromPython(**law.params()), law, law, FromPython(**law.params())]
         assert_same(compiled, simulate_hybrid(mixed, **kw))
+
+
+@pytest.mark.parametrize("groups", [[[0, 2], [1, 3]], [[2, 0], [3, 1]]])
+def test_a_mixed_law_runs_as_its_laws_one_per_flow(groups: list[list[int]]) -> None:
+    """A MixedLaw is its laws, each deciding for its group: the same run as a list of one law
+    per flow (Vegas's α given per flow in the group's own order, groups listed unsorted too)."""
+    alpha = {0: 1.0, 2: 3.0}
+    vegas = get_law("vegas", alpha=[alpha[j] for j in groups[0]], beta=4.0)
+    reno = get_law("reno")
+    kw: dict[str, Any] = {"mu_pps": 1000.0, "base_rtt_s": [0.05, 0.08, 0.05, 0.06],
+                          "duration_s": 20.0, "buffer_pkts": 60.0}  # fmt: skip
+    mixed = simulate_hybrid(MixedLaw([vegas, reno], groups), **kw)
+    per_flow = [
+        get_law("vegas", alpha=alpha[j], beta=4.0) if j in alpha else reno for j in range(4)
+    ]
+    one_each = simulate_hybrid(per_flow, **kw)
+    np.testing.assert_array_equal(mixed.window_pkts, one_each.window_pkts)
+    np.testing.assert_array_equal(mixed.delivered_pkts, one_each.delivered_pkts)
+    assert mixed.algorithms == one_each.algorithms
+
+
+def test_a_mixed_law_for_other_flows_is_refused() -> None:
+    law = MixedLaw([get_law("vegas"), get_law("reno")], [[0], [1]])
+    with pytest.raises(ValueError, match="MixedLaw for 2 flows, the run has 3"):
+        simulate_hybrid(law, mu_pps=1000.0, base_rtt_s=[0.05] * 3, duration_s=1.0)

@@ -23,6 +23,7 @@ from numpy.typing import NDArray
 
 from .. import _numba_cache
 from ..algorithms.base import LOSS_BURST_TIMEOUT, ControlLaw, RoundSample, _runs_rule, loss_kind
+from ..algorithms.mixed import MixedLaw
 from ..metrics._settling import law_band
 from . import _hybrid_kernel as K
 
@@ -300,7 +301,11 @@ class _Laws:
     """The flows' laws: one law for all flows, or one law object per flow."""
 
     def __init__(self, law: ControlLaw | Sequence[ControlLaw], n: int) -> None:
-        if isinstance(law, ControlLaw):
+        if isinstance(law, MixedLaw):  # its laws, each for its group of flows
+            if law.n_flows != n:
+                raise ValueError(f"law is a MixedLaw for {law.n_flows} flows, the run has {n}")
+            self.groups = list(zip(law.laws, law.groups, strict=True))
+        elif isinstance(law, ControlLaw):
             self.groups = [(law, np.arange(n))]
         else:
             laws = list(law)

@@ -89,7 +89,8 @@ def simulate_hybrid(
     ----------
     law
         One :class:`~tcpfluid.algorithms.base.ControlLaw` for every flow (scalar
-        parameters), or one per flow.
+        parameters), one per flow, or a :class:`~tcpfluid.algorithms.mixed.MixedLaw`
+        (its laws, each for its group of flows).
     mu_pps
         Bottleneck rate μ, packets/s.
     base_rtt_s
