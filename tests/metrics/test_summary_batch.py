@@ -40,9 +40,7 @@ def _records(res: Any, s: int) -> list[FlowRecord]:
 
 
 def _runs(scenario: str, law: str, bandwidths: list[str], **sets: Any) -> tuple[Any, list[Any]]:
-    sc = [
-        build_scenario(scenario, bandwidth=b, **sets).with_algorithm(law) for b in bandwidths
-    ]
+    sc = [build_scenario(scenario, bandwidth=b, **sets).with_algorithm(law) for b in bandwidths]
     return sc[0], [tcpfluid.simulate(x, "rounds") for x in sc]
 
 
