@@ -18,11 +18,13 @@ Cases
 * ``grid``: Vegas and Quick Vegas × 50 bandwidths (5-50 Mb/s at 50 ms) × 1 or 2 flows ×
   50 values of β, no CBR, 20 s: 10,000 points (``benchmarks/sweep.py``'s grid, smaller),
   metrics ``time_to_equilibrium_s``, ``settled_window``, ``jain_index``.
-* ``cbr``: the documents' §5.1 scenario (``qv-basic``, 25 Mb/s CBR from 80 s to 160 s of
-  240 s) for Vegas and Quick Vegas × 20 bandwidths × 10 RTTs × 5 values of α: 2,000 points,
-  every round-model metric (convergence after the CBR changes included).
-* ``flows4``: ``qv-many-flows`` with 4 flows (one joining at 10 s), Vegas × 50 bandwidths
-  × 20 values of β, 60 s: 1,000 points, every round-model metric.
+* ``cbr``: the documents' §5.1 scenario (``qv-basic``, a CBR source at half the bandwidth
+  from 80 s to 160 s of 240 s) for Vegas and Quick Vegas × 10 bandwidths (30-100 Mb/s) × 5
+  RTTs (40-200 ms) × 4 values of α: 400 points, every round-model metric (convergence
+  after the CBR changes included).
+* ``flows4``: ``qv-many-flows`` with 4 flows in two groups (two joining at 20 s), Vegas ×
+  50 bandwidths (6-50 Mb/s) × 20 values of β, 60 s: 1,000 points, every round-model
+  metric.
 
 ``--quick`` divides the points by ten (a smoke test).
 """
@@ -63,13 +65,14 @@ def _points(case: str) -> tuple[Any, list[str]]:
         return pts, ["time_to_equilibrium_s", "settled_window", "jain_index"]
     if name == "cbr":
         pts = grid(
-            algorithm=["vegas", "quick-vegas"], bandwidth=lin(30.0, 100.0, 20, "Mbps"),
-            rtt=lin(40.0, 200.0, 10, "ms"), alpha=[1.0, 1.5, 2.0, 2.5, 3.0][: max(5 // k, 2)],
+            algorithm=["vegas", "quick-vegas"], bandwidth=lin(30.0, 100.0, 10, "Mbps"),
+            rtt=lin(40.0, 200.0, 5, "ms"), alpha=[1.0, 1.5, 2.0, 2.5][: max(4 // k, 2)],
         )  # fmt: skip
         return pts, list(ALL)
     if name == "flows4":
         pts = grid(
-            scenario="qv-many-flows", algorithm="vegas", flows=4,
+            scenario="qv-many-flows", algorithm="vegas", flows=4, groups=2,
+            group_interval="20s",
             bandwidth=lin(6.0, 50.0, 50, "Mbps"), beta=lin(3.0, 8.0, 20), duration="60s",
         )  # fmt: skip
         return pts, list(ALL)
