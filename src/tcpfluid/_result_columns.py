@@ -388,7 +388,7 @@ class SummaryBatch:
             bottleneck=self.bottleneck,
             losses_unit=self.losses_unit,
             notes=self.notes,
-            extras=self.extras,
+            extras=dict(self.extras),
         )
 
     def to_dict(self, keys: Sequence[str] | None = None) -> dict[str, list[Any]]:

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..algorithms.base import SLOW_START
-from . import _finite_or_none, settling, slow_start_exit
+from . import settling, slow_start_exit
 from ._changes import (
     _bands,
     _convergence,
@@ -305,7 +305,7 @@ def summarise(
         runs whose flows start or stop at other times, a bad ``settle_band``.
     """
     from .._validation import check_int
-    from ..results import FlowSummaries, Summary, SummaryBatch
+    from ..results import SummaryBatch
 
     S = 1 if scenarios is None else check_int("scenarios", scenarios, minimum=1)
     if scenarios is not None and not isinstance(flows, FlowRecords):
@@ -367,28 +367,14 @@ def summarise(
         "not_settled_reason": cols["reason"].reshape(S, F),
         **{name: cols[key].reshape(S, F) for name, key in _COLUMN_OF.items()},
     }  # fmt: skip
-    if scenarios is not None:
-        return SummaryBatch(
-            engine=engine, flow_names=tuple(names), flows=per, change_times_s=changes,
-            change_kinds=kinds, all_settled_time_s=run["all_settled_time_s"],
-            all_converged_times_s=run["all_converged_times_s"],
-            utilization=run["utilization"], jain_index=run["jain_index"],
-            bottleneck=bottleneck, notes=tuple(getattr(scenario, "notes", ())),
-            extras=dict(extras or {}),
-        )  # fmt: skip
-    return Summary(
-        engine=engine,
-        flows=FlowSummaries(names=names, **{k: v[0] for k, v in per.items()}),
-        change_times_s=changes,
-        change_kinds=kinds,
-        all_settled_time_s=_finite_or_none(run["all_settled_time_s"][0]),
-        all_converged_times_s=tuple(map(_finite_or_none, run["all_converged_times_s"][0].tolist())),
-        utilization=_finite_or_none(run["utilization"][0]),
-        jain_index=_finite_or_none(run["jain_index"][0]),
-        bottleneck=bottleneck,
-        notes=tuple(getattr(scenario, "notes", ())),
-        extras=dict(extras or {}),
-    )
+    batch = SummaryBatch(
+        engine=engine, flow_names=names, flows=per, change_times_s=changes,
+        change_kinds=kinds, all_settled_time_s=run["all_settled_time_s"],
+        all_converged_times_s=run["all_converged_times_s"], utilization=run["utilization"],
+        jain_index=run["jain_index"], bottleneck=bottleneck,
+        notes=tuple(getattr(scenario, "notes", ())), extras=dict(extras or {}),
+    )  # fmt: skip
+    return batch if scenarios is not None else batch.row(0)
 
 
 def flow_changes(
