@@ -6,19 +6,20 @@ sequence of the one-flow objects (:class:`~tcpfluid.results.FlowSummary`,
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ._json import Column
 from ._validation import item_index
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .results import FlowSummary
+    from .results import FlowSummary, Summary
 
-__all__ = ["FlowSummaries", "LazySeq", "RoundLog", "RoundLogs"]
+__all__ = ["FlowSummaries", "LazySeq", "RoundLog", "RoundLogs", "SummaryBatch"]
 
 FloatArray = NDArray[np.float64]
 T = TypeVar("T")
@@ -283,3 +284,155 @@ class RoundLogs(LazySeq["RoundLog"]):
 
     def __repr__(self) -> str:
         return f"<round logs of {len(self)} flows>"
+
+
+#: the keys of :meth:`Summary.to_dict <tcpfluid.results.Summary.to_dict>`, in order: each
+#: ``(key, kind, field, how)``: kind ``"f0"`` flow 0's value of the :class:`FlowSummaries`
+#: column ``field``, ``"flows"`` the column's list (one value per flow), ``"run"`` the
+#: summary's own ``field``; ``how``: the :class:`~tcpfluid._json.Column` options (NaN reads
+#: as ``None``: ``nullable``...)
+SUMMARY_KEYS: tuple[tuple[str, str, str, dict[str, bool]], ...] = (
+    ("ss_exit_window", "f0", "ss_exit_window_pkts", {"nullable": True}),
+    ("ss_exit_time_s", "f0", "ss_exit_time_s", {"nullable": True}),
+    ("ss_exit_round", "f0", "ss_exit_round", {"nullable": True, "integer": True}),
+    ("settled_window", "f0", "settled_window_pkts", {"nullable": True}),
+    ("time_to_equilibrium_s", "f0", "time_to_equilibrium_s", {"nullable": True}),
+    ("convergence_times_s", "f0", "convergence_times_s", {"nullable": True}),
+    ("change_times_s", "run", "change_times_s", {}),
+    ("utilization", "run", "utilization", {"nullable": True}),
+    ("throughput_pps", "flows", "throughput_pps", {"nullable": True}),
+    ("jain_index", "run", "jain_index", {"nullable": True}),
+    ("losses", "flows", "losses", {}),
+    ("flow_names", "flows", "names", {}),
+    ("flow_start_s", "flows", "start_s", {}),
+    ("flow_stop_s", "flows", "stop_s", {"nullable": True, "none_inf": True}),
+    ("ss_exit_windows_pkts", "flows", "ss_exit_window_pkts", {"nullable": True}),
+    ("ss_exit_times_s", "flows", "ss_exit_time_s", {"nullable": True}),
+    ("ss_exit_rounds", "flows", "ss_exit_round", {"nullable": True, "integer": True}),
+    ("settled_windows_pkts", "flows", "settled_window_pkts", {"nullable": True}),
+    ("times_to_equilibrium_s", "flows", "time_to_equilibrium_s", {"nullable": True}),
+    ("convergence_times_per_flow_s", "flows", "convergence_times_s", {"nullable": True}),
+    ("cycle_centres_pkts", "flows", "cycle_centre_pkts", {"nullable": True}),
+    ("cycle_amplitudes_pkts", "flows", "cycle_amplitude_pkts", {"nullable": True}),
+    ("not_settled_reasons", "flows", "not_settled_reason", {}),
+    ("change_kinds", "run", "change_kinds", {}),
+    ("all_settled_time_s", "run", "all_settled_time_s", {"nullable": True}),
+    ("all_converged_times_s", "run", "all_converged_times_s", {"nullable": True}),
+    ("losses_unit", "run", "losses_unit", {}),
+    ("bottleneck", "run", "bottleneck", {}),
+    ("notes", "run", "notes", {}),
+)
+
+
+@dataclass(frozen=True, eq=False)
+class SummaryBatch:
+    """The summaries of a batch of S runs of the same flows (the round model's scenarios
+    of one call, a sweep's batch), kept as columns: what :func:`tcpfluid.metrics.summarise`
+    returns with ``scenarios=S``. Row ``s`` (:meth:`row`, iteration) is the
+    :class:`~tcpfluid.results.Summary` of run ``s`` alone, value by value; :meth:`to_dict`
+    gives every key of :meth:`Summary.to_dict <tcpfluid.results.Summary.to_dict>` as a
+    list over the runs.
+
+    Attributes
+    ----------
+    engine, bottleneck, losses_unit, notes, extras, change_times_s, change_kinds
+        As in :class:`~tcpfluid.results.Summary`, shared by every run.
+    flow_names
+        The F flows' names (every run's).
+    flows
+        The per-flow columns of :class:`FlowSummaries` by name, shape ``(S, F)``
+        (``convergence_times_s``: ``(S, F, K)``), NaN for ``None``.
+    all_settled_time_s, utilization, jain_index
+        Per run, shape ``(S,)``, NaN for ``None``.
+    all_converged_times_s
+        Per run and change, shape ``(S, K)``, NaN for ``None``.
+    """
+
+    engine: str
+    flow_names: Sequence[str]
+    flows: Mapping[str, NDArray[Any]]
+    change_times_s: tuple[float, ...]
+    change_kinds: tuple[str, ...]
+    all_settled_time_s: FloatArray
+    all_converged_times_s: FloatArray
+    utilization: FloatArray
+    jain_index: FloatArray
+    bottleneck: str
+    losses_unit: str = "loss events"
+    notes: tuple[str, ...] = ()
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.utilization.shape[0])
+
+    def __iter__(self) -> Iterator[Summary]:
+        return map(self.row, range(len(self)))
+
+    def row(self, s: int) -> Summary:
+        """The :class:`~tcpfluid.results.Summary` of run ``s``."""
+        from .metrics import _finite_or_none
+        from .results import Summary
+
+        k = item_index(s, len(self), "run")
+        return Summary(
+            engine=self.engine,
+            flows=FlowSummaries(names=self.flow_names, **{n: v[k] for n, v in self.flows.items()}),
+            change_times_s=self.change_times_s,
+            change_kinds=self.change_kinds,
+            all_settled_time_s=_finite_or_none(self.all_settled_time_s[k]),
+            all_converged_times_s=tuple(
+                map(_finite_or_none, self.all_converged_times_s[k].tolist())
+            ),
+            utilization=_finite_or_none(self.utilization[k]),
+            jain_index=_finite_or_none(self.jain_index[k]),
+            bottleneck=self.bottleneck,
+            losses_unit=self.losses_unit,
+            notes=self.notes,
+            extras=dict(self.extras),
+        )
+
+    def to_dict(self, keys: Sequence[str] | None = None) -> dict[str, list[Any]]:
+        """Each key of :meth:`Summary.to_dict <tcpfluid.results.Summary.to_dict>` (or
+        of ``keys``, in their order there) as a list of its value in every run; the
+        engine's own keys (:attr:`extras`) too when ``keys`` is ``None``.
+
+        Raises
+        ------
+        ValueError
+            A key no summary has, naming it and the keys.
+        """
+        S = len(self)
+        want = None if keys is None else set(keys)
+        known = {k for k, *_ in SUMMARY_KEYS} | set(self.extras)
+        if want is not None and not want <= known:
+            raise ValueError(
+                f"keys: {sorted(want - known)[0]!r} is not a summary key; keys: "
+                f"{', '.join(k for k, *_ in SUMMARY_KEYS)}"
+            )
+        out: dict[str, list[Any]] = {}
+        for key, kind, name, how in SUMMARY_KEYS:
+            if want is not None and key not in want:
+                continue
+            if kind == "run":
+                v = getattr(self, name)
+                out[key] = (
+                    Column(v, **how).tolist()
+                    if isinstance(v, np.ndarray)
+                    else [list(v) if isinstance(v, tuple) else v for _ in range(S)]
+                )
+            elif name == "names":
+                out[key] = [list(self.flow_names) for _ in range(S)]
+            else:
+                col = self.flows[name]
+                out[key] = Column(col[:, 0] if kind == "f0" else col, **how).tolist()
+        for k, v in self.extras.items():
+            if (want is None or k in want) and k not in out:
+                out[k] = [v] * S
+        return out
+
+    def records(self, keys: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """Per run the dict of :meth:`Summary.to_dict <tcpfluid.results.Summary.to_dict>`
+        (its ``keys`` only, when given): what a sweep keeps of each point."""
+        cols = self.to_dict(keys)
+        names = list(cols)
+        return [dict(zip(names, vals, strict=True)) for vals in zip(*cols.values(), strict=True)]

@@ -45,7 +45,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ._json import Column
-from ._result_columns import FlowSummaries, RoundLog, RoundLogs, _lazy
+from ._result_columns import SUMMARY_KEYS, FlowSummaries, RoundLog, RoundLogs, SummaryBatch, _lazy
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -60,6 +60,7 @@ __all__ = [
     "RoundLog",
     "RoundLogs",
     "Summary",
+    "SummaryBatch",
 ]
 
 FloatArray = NDArray[np.float64]
@@ -223,44 +224,17 @@ class Summary:
 
     def _to_dict(self) -> dict[str, Any]:
         """:meth:`to_dict` with the per-flow lists as :class:`~tcpfluid._json.Column`
-        (written by :func:`tcpfluid._json.dumps` without making the lists)."""
+        (written by :func:`tcpfluid._json.dumps` without making the lists): the keys of
+        :data:`~tcpfluid._result_columns.SUMMARY_KEYS`, then :attr:`extras`."""
         f0 = self.flows[0]
         fl = self._columns
-
-        def opt(a: NDArray[Any], **how: bool) -> Column:
-            return Column(a, nullable=True, **how)
-
-        out: dict[str, Any] = {
-            "ss_exit_window": f0.ss_exit_window_pkts,
-            "ss_exit_time_s": f0.ss_exit_time_s,
-            "ss_exit_round": f0.ss_exit_round,
-            "settled_window": f0.settled_window_pkts,
-            "time_to_equilibrium_s": f0.time_to_equilibrium_s,
-            "convergence_times_s": list(f0.convergence_times_s),
-            "change_times_s": list(self.change_times_s),
-            "utilization": self.utilization,
-            "throughput_pps": opt(fl.throughput_pps),
-            "jain_index": self.jain_index,
-            "losses": Column(fl.losses),
-            "flow_names": Column(fl.names),
-            "flow_start_s": Column(fl.start_s),
-            "flow_stop_s": opt(fl.stop_s, none_inf=True),
-            "ss_exit_windows_pkts": opt(fl.ss_exit_window_pkts),
-            "ss_exit_times_s": opt(fl.ss_exit_time_s),
-            "ss_exit_rounds": opt(fl.ss_exit_round, integer=True),
-            "settled_windows_pkts": opt(fl.settled_window_pkts),
-            "times_to_equilibrium_s": opt(fl.time_to_equilibrium_s),
-            "convergence_times_per_flow_s": opt(fl.convergence_times_s),
-            "cycle_centres_pkts": opt(fl.cycle_centre_pkts),
-            "cycle_amplitudes_pkts": opt(fl.cycle_amplitude_pkts),
-            "not_settled_reasons": Column(fl.not_settled_reason),
-            "change_kinds": list(self.change_kinds),
-            "all_settled_time_s": self.all_settled_time_s,
-            "all_converged_times_s": list(self.all_converged_times_s),
-            "losses_unit": self.losses_unit,
-            "bottleneck": self.bottleneck,
-            "notes": list(self.notes),
-        }
+        out: dict[str, Any] = {}
+        for key, kind, name, how in SUMMARY_KEYS:
+            if kind == "flows":
+                out[key] = Column(getattr(fl, name), **how)
+                continue
+            v = getattr(f0 if kind == "f0" else self, name)
+            out[key] = list(v) if isinstance(v, tuple) else v
         for k, v in self.extras.items():
             out.setdefault(k, v)
         return out

@@ -353,9 +353,11 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
 
 
 def _summarise(tr: RoundTrace) -> RoundSummary:
-    """The :class:`RoundSummary` of ``tr``: the columns of the one summary computation
-    (:func:`tcpfluid.metrics.summarise`) for every flow of every scenario at once."""
-    from ..metrics.summary import _columns_once, flow_changes, flow_rates, jain_rows
+    """The :class:`RoundSummary` of ``tr``: the columns and run values of the one summary
+    computation (:func:`tcpfluid.metrics.summarise`) for every flow of every scenario at
+    once."""
+    from ..metrics._changes import run_values
+    from ..metrics.summary import _columns_once, flow_changes
 
     S, F = tr.n_scenarios, tr.n_flows
     end = tr.duration_s if tr.duration_s is not None else math.inf
@@ -364,18 +366,17 @@ def _summarise(tr: RoundTrace) -> RoundSummary:
     )
     fr = flow_records(tr)
     cols = _columns_once(fr, changes, end, tr.settle_band_pkts.reshape(S * F), False, S)
-    delivered = fr.delivered_pkts.reshape(S, F)
-    thr = flow_rates(delivered, tr.flow_start_s, tr.flow_stop_s, (0.0, tr.elapsed_s[:, None]))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        util = np.where(
-            tr.elapsed_s > 0, tr.carried_pkts / (tr.paths.mu_pps * tr.elapsed_s), np.nan
-        )
+    run = run_values(
+        fr.start_s.reshape(S, F), fr.stop_s.reshape(S, F), fr.delivered_pkts.reshape(S, F),
+        cols["t_eq"].reshape(S, F), cols["conv"].reshape(S, F, len(changes)), changes,
+        (0.0, tr.elapsed_s), tr.carried_pkts, tr.paths.mu_pps,
+    )  # fmt: skip
     return RoundSummary(
         **window_fields(cols, (S, F), changes),
         ss_exit_round=cols["ss_r"].reshape(S, F),
-        utilization=np.asarray(util, dtype=np.float64),
-        throughput_pps=thr,
-        jain_index=jain_rows(thr),
+        utilization=run["utilization"],
+        throughput_pps=run["throughput_pps"],
+        jain_index=run["jain_index"],
         losses=tr.losses.copy(),
     )
 

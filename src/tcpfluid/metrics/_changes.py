@@ -85,32 +85,72 @@ def _conv_times(
 
 def _all_converged(
     changes: tuple[float, ...], start: FloatArray, stop: FloatArray, conv: FloatArray
-) -> list[float | None]:
+) -> FloatArray:
     """After each change, when every flow active over its segment had converged, from the
-    change (``None`` if one did not, or none was active): flows in blocks of rows of
-    ``conv`` (flows x changes), each flow over the changes of its active interval."""
+    change (NaN if one did not, or none was active), per run: ``start``, ``stop`` ``(S,
+    F)``, ``conv`` ``(S, F, K)`` (runs x flows x changes), result ``(S, K)``; flows in
+    blocks, each flow over the changes of its active interval."""
     c = np.asarray(changes, dtype=np.float64)
     K = c.size
+    S, F = start.shape
     # flow j is active over segment k (start_j < c_{k+1}, stop_j > c_k) for lo_j <= k < hi_j
     lo = np.maximum(np.searchsorted(c, start, side="right") - 1, 0)
     hi = np.searchsorted(c, stop, side="left")
-    best = np.full(K, -np.inf)
-    active = np.zeros(K, dtype=bool)
-    missed = np.zeros(K, dtype=bool)
+    best = np.full((S, K), -np.inf)
+    active = np.zeros((S, K), dtype=bool)
+    missed = np.zeros((S, K), dtype=bool)
     k = np.arange(K)
-    rows = max(1, (1 << 20) // max(K, 1))
-    for a in range(0, start.size, rows):
-        b = min(a + rows, start.size)
-        act = (k >= lo[a:b, None]) & (k < hi[a:b, None])
-        got = conv[a:b]
+    rows = max(1, (1 << 20) // max(S * K, 1))
+    for a in range(0, F, rows):
+        b = min(a + rows, F)
+        act = (k >= lo[:, a:b, None]) & (k < hi[:, a:b, None])
+        got = conv[:, a:b]
         nan = np.isnan(got)
-        active |= act.any(axis=0)
-        missed |= (act & nan).any(axis=0)
+        active |= act.any(axis=1)
+        missed |= (act & nan).any(axis=1)
         with np.errstate(invalid="ignore"):
-            val = np.maximum(start[a:b, None], c) - c + got
-        best = np.maximum(best, np.where(act & ~nan, val, -np.inf).max(axis=0, initial=-np.inf))
-    done = active & ~missed
-    return [float(v) if d else None for v, d in zip(best.tolist(), done.tolist(), strict=True)]
+            val = np.maximum(start[:, a:b, None], c) - c + got
+        best = np.maximum(best, np.where(act & ~nan, val, -np.inf).max(axis=1, initial=-np.inf))
+    return np.where(active & ~missed, best, np.nan)
+
+
+def run_values(
+    start: FloatArray,
+    stop: FloatArray,
+    delivered: FloatArray,
+    t_eq: FloatArray,
+    conv: FloatArray,
+    changes: tuple[float, ...],
+    measured_s: tuple[Any, Any],
+    carried_pkts: Any,
+    capacity_pps: Any,
+) -> dict[str, FloatArray]:
+    """The summary's values of each run from its flows' columns, ``(S, F)`` for S runs of
+    F flows (``conv``: ``(S, F, K)``, one per change; NaN: did not happen): each flow's
+    throughput (:func:`flow_rates`), when every flow active before the first change had
+    settled (the latest start + time to equilibrium), when every flow had converged
+    after each change (:func:`_all_converged`), Jain's index (:func:`jain_rows`) and the
+    utilization (carried packets over capacity x measured time). ``measured_s``'s end,
+    ``carried_pkts`` and ``capacity_pps``: one value, or one per run."""
+    S = start.shape[0]
+    m0, m1 = measured_s
+    end = np.broadcast_to(np.asarray(m1, dtype=np.float64), (S,))[:, None]
+    thr = flow_rates(delivered, start, stop, (m0, end))
+    before = start < (changes[0] if changes else np.inf)
+    with np.errstate(invalid="ignore"):
+        latest = np.where(before, start + t_eq, -np.inf).max(axis=1, initial=-np.inf)
+    settled = before.any(axis=1) & ~(before & np.isnan(t_eq)).any(axis=1)
+    span = end[:, 0] - m0
+    den = np.asarray(capacity_pps, dtype=np.float64) * span
+    with np.errstate(invalid="ignore", divide="ignore"):
+        util = np.where(den > 0, np.asarray(carried_pkts, dtype=np.float64) / den, np.nan)
+    return {
+        "throughput_pps": thr,
+        "all_settled_time_s": np.where(settled, latest, np.nan),
+        "all_converged_times_s": _all_converged(changes, start, stop, conv),
+        "jain_index": jain_rows(thr),
+        "utilization": _finite(np.broadcast_to(util, (S,))),
+    }
 
 
 #: bytes per (flow, change) cell of a summary at its peak: its convergence time (8), and

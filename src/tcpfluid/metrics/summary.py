@@ -11,16 +11,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..algorithms.base import SLOW_START
-from . import _finite_or_none, settling, slow_start_exit
+from . import settling, slow_start_exit
 from ._changes import (
-    _all_converged,
     _bands,
     _convergence,
     _finite,
@@ -28,52 +26,18 @@ from ._changes import (
     check_summary_size,
     flow_rates,
     jain_rows,
+    run_values,
 )
+from ._records import FlowRecord, FlowRecords, _block, _flow_columns, _same_as_previous, _take
 from ._settling import _first_end
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..results import Summary, SummaryBatch
 
 __all__ = ["FlowRecord", "FlowRecords", "run_changes", "summarise"]
 
 
 FloatArray = NDArray[np.float64]
-
-
-@dataclass(frozen=True)
-class FlowRecord:
-    """What an engine knows about one flow, for :func:`summarise`.
-
-    Attributes
-    ----------
-    name, start_s, stop_s
-        The flow and its active interval, s.
-    t_s
-        Times of the samples the flow's summary is judged on (one per round boundary in
-        the round model and the packet simulator, the output grid in the ODE), s.
-    window_pkts
-        The window the law saw at each sample (the slow-start exit is read from it).
-    in_slow_start
-        Whether the law was in slow start at each sample (``None``: no slow start).
-    settle_window_pkts
-        The window in effect after each sample (settling and convergence are judged on it).
-    delivered_pkts
-        Packets delivered in order by the flow during the measured time.
-    loss_events
-        Loss events: congestion signals handed to the law, each a window cut (a fluid
-        gives the expected number, a real number: see :mod:`tcpfluid.results`).
-    exit_delay_samples
-        Where the engine's exit moment lies after the first sample out of slow start, in
-        samples (the engine's fact; see :func:`summarise` for the convention).
-    """
-
-    name: str
-    start_s: float
-    stop_s: float
-    t_s: FloatArray
-    window_pkts: FloatArray
-    in_slow_start: NDArray[np.bool_] | None
-    settle_window_pkts: FloatArray
-    delivered_pkts: float
-    loss_events: float
-    exit_delay_samples: int = 0
 
 
 def run_changes(
@@ -101,151 +65,9 @@ def run_changes(
     return times, tuple("+".join(kinds[t]) for t in times)
 
 
-@dataclass(frozen=True)
-class FlowRecords:
-    """The fields of :class:`FlowRecord` for many flows at once, as columns.
-
-    Per flow ``(F,)``, per sample and flow ``(R, F)`` (``t_s`` ``(R,)`` when shared by
-    every flow); ``sizes``: how many of the R samples are each flow's own (the rest pad it
-    past the run's end, where no segment reaches; ``None``: all R)."""
-
-    names: Sequence[str]
-    start_s: FloatArray
-    stop_s: FloatArray
-    t_s: FloatArray
-    window_pkts: FloatArray
-    in_slow_start: NDArray[np.bool_] | None
-    settle_window_pkts: FloatArray
-    delivered_pkts: FloatArray
-    loss_events: NDArray[Any]
-    sizes: NDArray[np.int64] | None = None
-    exit_delay_samples: int = 0
-
-    def __len__(self) -> int:
-        return len(self.names)
-
-    @classmethod
-    def of(cls, frs: Sequence[FlowRecord], end_s: float) -> FlowRecords:
-        """Columns of :class:`FlowRecord` objects of one kind (the same
-        ``exit_delay_samples``, all with or all without slow start), padded to the longest
-        series past the run's end."""
-        sizes = np.array([np.asarray(fr.t_s).size for fr in frs], dtype=np.int64)
-        R = int(sizes.max(initial=0))
-        if R and all(fr.t_s is frs[0].t_s for fr in frs):
-            t = np.asarray(frs[0].t_s, dtype=np.float64)
-        else:  # samples past the end of a shorter series: after the run, outside every segment
-            far = max(end_s, *(float(np.max(fr.t_s, initial=0.0)) for fr in frs)) + 1.0
-            t = _padded([np.asarray(fr.t_s, dtype=np.float64) for fr in frs], R, lambda r: far)
-
-        def last(r: Any) -> Any:
-            return r[-1] if r.size else 0
-
-        ints = all(isinstance(fr.loss_events, int) for fr in frs)
-        return cls(
-            names=[fr.name for fr in frs],
-            start_s=np.array([fr.start_s for fr in frs], dtype=np.float64),
-            stop_s=np.array([fr.stop_s for fr in frs], dtype=np.float64),
-            t_s=t,
-            window_pkts=_padded([fr.window_pkts for fr in frs], R, last),
-            in_slow_start=(
-                None
-                if frs[0].in_slow_start is None
-                else _padded([np.asarray(fr.in_slow_start) for fr in frs], R, last)
-            ),
-            settle_window_pkts=_padded([fr.settle_window_pkts for fr in frs], R, last),
-            delivered_pkts=np.array([fr.delivered_pkts for fr in frs], dtype=np.float64),
-            loss_events=np.array(
-                [fr.loss_events for fr in frs], dtype=np.int64 if ints else np.float64
-            ),
-            sizes=sizes,
-            exit_delay_samples=frs[0].exit_delay_samples,
-        )
-
-
-def _padded(rows: list[Any], n: int, pad: Any) -> Any:
-    """Columns of ``rows`` (1-D arrays) padded to ``n`` samples, shape ``(n, len(rows))``."""
-    arrs = [np.asarray(r) for r in rows]
-    dtype = np.result_type(*arrs) if arrs else np.float64
-    if not arrs:
-        return np.empty((n, 0), dtype=dtype)
-    full = [
-        a if a.size == n else np.concatenate([a.astype(dtype), np.full(n - a.size, pad(a), dtype)])
-        for a in arrs
-    ]
-    return np.stack(full, axis=1, dtype=dtype, casting="unsafe")
-
-
-def _flow_columns(
-    frs: Sequence[FlowRecord] | FlowRecords, end_s: float
-) -> list[tuple[NDArray[np.intp] | slice, FlowRecords]]:
-    """``frs`` as columns: one :class:`FlowRecords` per kind of record, with the flows
-    (positions) it holds."""
-    if isinstance(frs, FlowRecords):
-        return [(slice(None), frs)]
-    kinds: dict[tuple[int, bool], list[int]] = {}
-    for i, fr in enumerate(frs):
-        kinds.setdefault((fr.exit_delay_samples, fr.in_slow_start is None), []).append(i)
-    return [
-        (np.array(idx, dtype=np.intp), FlowRecords.of([frs[i] for i in idx], end_s))
-        for idx in kinds.values()
-    ]
-
-
 #: flows summarised at once: the temporaries of a block (samples x flows) stay small enough
 #: to be reused rather than mapped afresh for every operation
 CHUNK_FLOWS = 1 << 16
-
-
-def _subset(fr: FlowRecords, cut: Any) -> FlowRecords:
-    """``fr`` with ``cut`` applied to each column (along its last axis, the flows; names
-    are not read)."""
-
-    cols = {f.name: getattr(fr, f.name) for f in fields(FlowRecords)}
-    for k, v in cols.items():
-        if k not in ("names", "exit_delay_samples") and v is not None:
-            cols[k] = v if k == "t_s" and v.ndim == 1 else cut(v)
-    return FlowRecords(**{**cols, "names": ()})
-
-
-def _block(fr: FlowRecords, a: int, b: int) -> FlowRecords:
-    """Flows ``a`` to ``b - 1`` of ``fr`` (views of its columns)."""
-    return _subset(fr, lambda x: x[..., a:b])
-
-
-def _take(fr: FlowRecords, idx: NDArray[np.intp], rows: int | None = None) -> FlowRecords:
-    """The flows ``idx`` of ``fr`` (copies of their columns, laid out in memory as they
-    are: NumPy's sums along the samples follow the layout); with ``rows``, their first
-    ``rows`` samples, each flow's adjacent."""
-
-    def pick(x: Any) -> Any:
-        out = np.take(x, idx, axis=-1)
-        if x.ndim > 1 and (rows is not None or abs(x.strides[0]) < abs(x.strides[-1])):
-            out = np.asfortranarray(out[:rows])
-        return out
-
-    return _subset(fr, pick)
-
-
-def _same_as_previous(fr: FlowRecords, bands: FloatArray) -> NDArray[np.bool_]:
-    """Whether each flow's record (every input of its summary values) is bit for bit the
-    previous flow's (``False`` for the first)."""
-    n = len(fr.start_s)
-    same = np.ones(max(n - 1, 0), dtype=bool)
-    cols: list[Any] = [fr.start_s, fr.stop_s, fr.delivered_pkts, fr.loss_events, bands]
-    cols += [fr.window_pkts, fr.settle_window_pkts, fr.in_slow_start, fr.sizes]
-    if fr.t_s.ndim > 1:
-        cols.append(fr.t_s)
-    for c in cols:
-        if c is None or n < 2:
-            continue
-        a = np.asarray(c)
-        if a.dtype.kind == "f":  # bits: -0.0 is not 0.0, a NaN is its own
-            a = a.view(np.int64 if a.dtype.itemsize == 8 else np.int32)
-        eq = a[..., 1:] == a[..., :-1]
-        same &= eq if eq.ndim == 1 else eq.all(axis=0)
-        if not same.any():
-            break
-    return np.concatenate([np.zeros(min(n, 1), dtype=bool), same])
 
 
 def _columns_once(
@@ -384,20 +206,53 @@ _COLUMN_OF = {
 }  # fmt: skip
 
 
+@overload
 def summarise(
     engine: str,
     scenario: Any,
     flows: Sequence[FlowRecord] | FlowRecords,
     *,
     end_s: float,
-    carried_pkts: float,
-    capacity_pps: float,
-    measured_s: tuple[float, float] | None = None,
+    carried_pkts: Any,
+    capacity_pps: Any,
+    measured_s: tuple[Any, Any] | None = None,
     bottleneck: str,
     extras: Any = None,
     settle_band: float | Mapping[str, float] | None = None,
-) -> Any:
-    """The :class:`tcpfluid.results.Summary` of a run: the one summary computation.
+    scenarios: None = None,
+) -> Summary: ...
+@overload
+def summarise(
+    engine: str,
+    scenario: Any,
+    flows: Sequence[FlowRecord] | FlowRecords,
+    *,
+    end_s: float,
+    carried_pkts: Any,
+    capacity_pps: Any,
+    measured_s: tuple[Any, Any] | None = None,
+    bottleneck: str,
+    extras: Any = None,
+    settle_band: float | Mapping[str, float] | None = None,
+    scenarios: int,
+) -> SummaryBatch: ...
+def summarise(
+    engine: str,
+    scenario: Any,
+    flows: Sequence[FlowRecord] | FlowRecords,
+    *,
+    end_s: float,
+    carried_pkts: Any,
+    capacity_pps: Any,
+    measured_s: tuple[Any, Any] | None = None,
+    bottleneck: str,
+    extras: Any = None,
+    settle_band: float | Mapping[str, float] | None = None,
+    scenarios: int | None = None,
+) -> Summary | SummaryBatch:
+    """The :class:`tcpfluid.results.Summary` of a run: the one summary computation; with
+    ``scenarios``, the summaries of a batch of runs at once (a
+    :class:`tcpfluid.results.SummaryBatch`, each row the :class:`Summary` of its run alone).
 
     Slow-start exit (every engine): the last slow-start window, and the end of the
     (1-based) round at whose end the sender decides from that window's own packets'
@@ -432,25 +287,60 @@ def summarise(
         ``inf`` accepts any cycle that does not drift) for every flow; or a mapping from
         algorithm names to bands, the law's own for the others
         (:func:`check_settle_band`).
-    """
-    from ..results import FlowSummaries, Summary
+    scenarios
+        ``None`` (default): one run, a :class:`Summary`. A number S >= 1: ``flows`` (a
+        :class:`FlowRecords`) holds S runs of the same flows (flow ``s F + f`` is flow
+        ``f`` of run ``s``; every run's flows start and stop at the same times, the CBR
+        sources and the laws are ``scenario``'s; ``names``: the F flows' names, or all S F),
+        ``carried_pkts``, ``capacity_pps`` and the end of ``measured_s`` may be arrays of
+        S values; the result is a :class:`SummaryBatch` whose row ``s`` is the summary of
+        run ``s`` alone, value by value (the round model's batch of scenarios, a sweep).
 
+    Raises
+    ------
+    TypeError
+        ``scenarios`` with flows that are not a :class:`FlowRecords`.
+    ValueError
+        A ``scenarios`` below 1, flows that are not ``scenarios`` runs of as many flows,
+        runs whose flows start or stop at other times, a bad ``settle_band``.
+    """
+    from .._validation import check_int
+    from ..results import SummaryBatch
+
+    S = 1 if scenarios is None else check_int("scenarios", scenarios, minimum=1)
+    if scenarios is not None and not isinstance(flows, FlowRecords):
+        raise TypeError(
+            f"flows must be a FlowRecords (columns) with scenarios={scenarios}, got "
+            f"{type(flows).__name__}"
+        )
     measured = (0.0, end_s) if measured_s is None else measured_s
-    span = measured[1] - measured[0]
     parts = _flow_columns(flows, end_s)
-    n = len(flows)
+    n = sum(len(fr.start_s) for _, fr in parts)
+    if n % S:
+        raise ValueError(f"flows: {n} flows are not {S} runs (scenarios) of as many flows")
+    F = n // S
     start = np.empty(n)
     stop = np.empty(n)
     for where, fr in parts:
         start[where], stop[where] = fr.start_s, fr.stop_s
-    check_summary_size(scenario, start, stop, end_s)
+    st, sp = start.reshape(S, F), stop.reshape(S, F)
+    if S > 1 and ((st != st[:1]).any() or (sp != sp[:1]).any()):
+        raise ValueError(
+            f"flows: the {S} runs of a batch (scenarios={S}) must have the same flows' start "
+            "and stop times (one set of changes)"
+        )
+    check_summary_size(scenario, st[0], sp[0], end_s)
     cbr = [(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())]
-    changes, kinds = flow_changes(cbr, start, stop, end_s)
+    changes, kinds = flow_changes(cbr, st[0], sp[0], end_s)
     names: list[str] | Sequence[str] = parts[0][1].names if len(parts) == 1 else [""] * n
     if len(parts) > 1:
         for where, fr in parts:
             for i, nm in zip(np.asarray(where).tolist(), fr.names, strict=True):
                 names[i] = nm  # type: ignore[index]
+    if S > 1 or len(names) != F:
+        if len(names) not in (F, n):
+            raise ValueError(f"flows: {len(names)} names for {S} runs of {F} flows")
+        names = list(names[:F])
     bands = _bands(scenario, names, check_settle_band(settle_band))
     cols: dict[str, Any] = {}
     delivered = np.empty(n)
@@ -458,7 +348,7 @@ def summarise(
         n, dtype=np.result_type(*[fr.loss_events.dtype for _, fr in parts])
     )
     for where, fr in parts:
-        got = _columns_once(fr, changes, end_s, bands[where])
+        got = _columns_once(fr, changes, end_s, np.tile(bands, S)[where], scenarios=S)
         delivered[where], losses[where] = fr.delivered_pkts, fr.loss_events
         if len(parts) == 1:  # every flow, in order: the columns as they are
             cols = got
@@ -467,39 +357,24 @@ def summarise(
             if key not in cols:
                 cols[key] = np.empty((n, *v.shape[1:]), dtype=v.dtype)
             cols[key][where] = v
-    thr = flow_rates(delivered, start, stop, measured)
-    per = FlowSummaries(
-        names=names,
-        start_s=start,
-        stop_s=stop,
-        convergence_times_s=cols["conv"],
-        throughput_pps=thr,
-        losses=losses,
-        not_settled_reason=cols["reason"],
-        **{name: cols[key] for name, key in _COLUMN_OF.items()},
-    )
-    first = changes[0] if changes else math.inf
-    before = start < first
-    t_eq = cols["t_eq"][before]
-    settled_at = (
-        None if not before.any() or np.isnan(t_eq).any() else float(np.max(start[before] + t_eq))
-    )
-    all_conv = _all_converged(changes, start, stop, cols["conv"])
-    jain = _finite_or_none(jain_rows(thr)[0])
-    util = carried_pkts / (capacity_pps * span) if capacity_pps * span > 0 else math.nan
-    return Summary(
-        engine=engine,
-        flows=per,
-        change_times_s=changes,
-        change_kinds=kinds,
-        all_settled_time_s=settled_at,
-        all_converged_times_s=tuple(all_conv),
-        utilization=_finite_or_none(util),
-        jain_index=jain,
-        bottleneck=bottleneck,
-        notes=tuple(getattr(scenario, "notes", ())),
-        extras=dict(extras or {}),
-    )
+    K = len(changes)
+    conv = cols["conv"].reshape(S, F, K)
+    run = run_values(st, sp, delivered.reshape(S, F), cols["t_eq"].reshape(S, F), conv,
+                     changes, measured, carried_pkts, capacity_pps)  # fmt: skip
+    per = {
+        "start_s": st, "stop_s": sp, "convergence_times_s": conv,
+        "throughput_pps": run["throughput_pps"], "losses": losses.reshape(S, F),
+        "not_settled_reason": cols["reason"].reshape(S, F),
+        **{name: cols[key].reshape(S, F) for name, key in _COLUMN_OF.items()},
+    }  # fmt: skip
+    batch = SummaryBatch(
+        engine=engine, flow_names=names, flows=per, change_times_s=changes,
+        change_kinds=kinds, all_settled_time_s=run["all_settled_time_s"],
+        all_converged_times_s=run["all_converged_times_s"], utilization=run["utilization"],
+        jain_index=run["jain_index"], bottleneck=bottleneck,
+        notes=tuple(getattr(scenario, "notes", ())), extras=dict(extras or {}),
+    )  # fmt: skip
+    return batch if scenarios is not None else batch.row(0)
 
 
 def flow_changes(

@@ -47,6 +47,9 @@ _STRUCTURES_KEPT = 4096
 # faster at 8,192 flows per call than at 50,000, with the same results)
 _ROUNDS_BUDGET = 1 << 24
 _ROUNDS_FLOWS_PER_CALL = 8192
+#: what a round-model point keeps of its summary (``Summary.to_dict``'s keys): the engine's
+#: metrics and the change times they refer to
+_POINT_KEYS = ("change_times_s", *SWEEP["rounds"].metrics)
 
 
 def _open_cache(cache_dir: str | os.PathLike[str] | None) -> _Cache | None:
@@ -429,6 +432,9 @@ def _run_rounds(
             tuple(f.stop_s for f in view.flows),
             tuple((c.start_s, c.stop_s) for c in view.cross_traffic),
             tuple(sorted(lp)),
+            # what the batch's one summary takes from the first point's scenario
+            tuple((c.start_s, c.stop_s) for c in view.scenario.cbr),
+            view.notes,
         )
         groups.setdefault(key, []).append((i, view, lp))
 
@@ -464,9 +470,12 @@ def _rounds_batch(
     """One :func:`simulate_rounds` call over ``part``, points of the group ``key``
     (:func:`_run_rounds`); one summary dict per point."""
     from ..algorithms.registry import get_law
+    from ..fluid._rounds_results import flow_records
     from ..fluid.rounds import CrossTraffic, PathBatch, simulate_rounds
+    from ..metrics import summarise
+    from ..scenarios.mix import with_mix
 
-    alg, n_flows, duration, starts, stops, cross_times, law_keys = key
+    alg, n_flows, duration, starts, stops, cross_times, law_keys = key[:7]
     paths = [m[1].path for m in part]
     batch = PathBatch.from_paths(paths)
     law_arrays = {
@@ -488,5 +497,18 @@ def _rounds_batch(
         cross_traffic=cross,
         record=(),
     )
-    s = trace.summary  # per scenario, the values tcpfluid.simulate gives one run
-    return [s.scenario(j) for j in range(s.utilization.shape[0])]
+    # one summary of every point, each row the one tcpfluid.simulate gives its run alone
+    view = part[0][1]  # the group's flows, laws, CBR sources and notes are every point's
+    sc = with_mix(view.scenario, alg)
+    summaries = summarise(
+        "rounds",
+        sc,
+        flow_records(trace, sc.flow_table.names),
+        scenarios=len(part),
+        end_s=duration,
+        carried_pkts=trace.carried_pkts,
+        capacity_pps=trace.paths.mu_pps,
+        measured_s=(0.0, trace.elapsed_s),
+        bottleneck=view.bottleneck,
+    )
+    return summaries.records(_POINT_KEYS)
