@@ -22,7 +22,7 @@ _log = logging.getLogger("tcpfluid.sweep")
 
 #: raised whenever a change moves engines' results without a new version number (an engine
 #: default, a summary rule), so that a cache written before it is not reused (CHANGELOG.md)
-RESULTS_REVISION = 7
+RESULTS_REVISION = 8
 
 
 def _cache_key(point: Mapping[str, Any], engine: str, options: Mapping[str, Any]) -> str:
