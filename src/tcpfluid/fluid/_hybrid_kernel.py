@@ -19,6 +19,7 @@ from .. import _numba_cache
 from .._queueing_kernel import red_probability
 from ..algorithms.base import SLOW_START
 from ._places import place_offset
+from ._rounds_kernel import _mx
 
 # per-flow float state: columns of the (F, N_FLOW_ROWS) array ``ff`` (each flow's fields
 # side by side)
@@ -134,8 +135,10 @@ GROW = 3  # a log may not have room for a step: the caller gives it room and cal
 PAUSE = 5  # the step ``ig[I_PAUSE]`` is reached (a progress report)
 
 _numba_cache.configure()  # the cache directory rule every compiled part follows
-_numba_cache.embeds(sys.modules[__name__], red_probability, place_offset)  # compiled in
+_numba_cache.embeds(sys.modules[__name__], red_probability, place_offset, _mx)  # compiled in
 _JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
+#: ``numpy.maximum`` of two floats (a NaN wins)
+_np_max = njit(inline="always", **_JIT)(_mx)
 
 
 @njit(inline="always", **_JIT)
@@ -914,12 +917,6 @@ def _end_one(ff, j, t, s, i, phase, log_flow, log_rows, n):  # type: ignore[no-u
     ff[j, F_ROUND_NO] += 1.0
     place_round(ff, j, phase)
     return n + 1
-
-
-@njit(inline="always", **_JIT)
-def _np_max(a, b):  # type: ignore[no-untyped-def]
-    """``np.maximum(a, b)`` for two floats (a NaN wins)."""
-    return a if (a >= b or math.isnan(a)) else b
 
 
 @njit(**_JIT)

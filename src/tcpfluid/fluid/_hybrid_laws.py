@@ -365,13 +365,7 @@ class _Laws:
                 continue
             pos = self.pos_of[which[cols]]
             sub = {k: v[pos] for k, v in st.items()}
-            x = s[:, cols]
-            sample = RoundSample(
-                cwnd=x[K.S_CWND], base_rtt=x[K.S_BASE], rtt_mean=x[K.S_MEAN],
-                rtt_min=x[K.S_MIN], rtt_max=x[K.S_MAX], acks=x[K.S_ACKS],
-                fwd_delay_mean=x[K.S_FWD_MEAN], fwd_delay_base=x[K.S_FWD_BASE],
-            )  # fmt: skip
-            a = lw.on_round(sub, sample)
+            a = lw.on_round(sub, RoundSample(*s[:, cols]))  # (the rows ``K.S_*`` in order)
             out[0, cols] = a.cwnd
             out[1, cols] = a.incr
             out[2, cols] = a.cap

@@ -431,8 +431,7 @@ def account_one(
     g_s = per_scenario(got, S, F)
     if eng.reverse:
         qr, qf = _standing_rev(g_s, mu_a, mu_r, eng.b_r, d)
-        with np.errstate(invalid="ignore"):
-            rtt = d + np.where(np.isfinite(mu_r), qr / mu_r, 0.0) + qf / mu_a
+        rtt = d + qr / mu_r + qf / mu_a  # (qr = 0 where mu_r is inf)
     else:  # (in place: one buffer per scenario)
         rtt = np.subtract(g_s, mud, out=eng.buf_s)
         np.maximum(rtt, 0.0, out=rtt)
