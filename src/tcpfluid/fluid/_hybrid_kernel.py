@@ -18,8 +18,8 @@ from numba import njit
 from .. import _numba_cache
 from .._queueing_kernel import red_probability
 from ..algorithms.base import SLOW_START
-from ._places import place_offset
 from ._rounds_kernel import _mx
+from ._rounds_physics import place_offset
 
 # per-flow float state: columns of the (F, N_FLOW_ROWS) array ``ff`` (each flow's fields
 # side by side)
@@ -71,7 +71,7 @@ F_LAST_DEP = 41  # the last step the flow's departures were not zero
 F_LAST_REL = 42  # the step its last held drop is released (``drop_hist``)
 F_PARK_FROM = 43  # the last step before the flow was parked (:func:`_unpark`)
 F_QUIET = 44  # 1.0: the flow is in the list of flows that may be parked (``touched[3]``)
-# its place in the slow-start burst (:mod:`._places`; set by ``hybrid._set_places``)
+# its place in the slow-start burst (``_rounds_physics.placed_flows``, ``hybrid._set_places``)
 F_PLACED = 45  # 1.0: the flow started with the first flows, together, on one round clock
 F_CYCLES = 46  # the burst's cycles: the first placed flow's initial window, packets
 F_ROUND_NO = 47  # the flow's rounds begun since it joined (its first round is 0)
@@ -830,7 +830,7 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
 @njit(**_JIT)
 def _place(ff, j, ramp_s):  # type: ignore[no-untyped-def]
     """Flow ``j``'s offsets ``(mean, max, min)`` of its round's RTTs at its place in the
-    slow-start burst, s (:func:`._places.place_offset`; docs/ode-model.md); ``ramp_s``:
+    slow-start burst, s (:func:`._rounds_physics.place_offset`; docs/ode-model.md); ``ramp_s``:
     the spread of the round's RTT samples. The first placed flow to end a round sums the
     growth for all (:func:`_place_sums`)."""
     r = ff[j, F_ROUND_NO]

@@ -45,7 +45,7 @@ from ._hybrid_inputs import (
 )
 from ._hybrid_laws import _Boundary, _by_flow, _Laws
 from ._hybrid_laws import quiet as _quiet
-from ._places import placed_flows
+from ._rounds_physics import placed_flows
 
 __all__ = [
     "DROP_SHARES",
@@ -187,7 +187,8 @@ def simulate_hybrid(
 
 def _set_places(ff: NDArray[np.float64], laws: _Laws) -> None:
     """The flows with places in the slow-start burst and the burst's cycles
-    (:func:`~._places.placed_flows`; docs/ode-model.md, "Places in the slow-start burst")."""
+    (:func:`~._rounds_physics.placed_flows`; docs/ode-model.md, "Places in the slow-start
+    burst")."""
     placed, cycles = placed_flows(ff[:, K.F_START], ff[:, K.F_D], laws.init_cwnd)
     ff[placed, K.F_PLACED] = 1.0
     ff[placed, K.F_CYCLES] = cycles
@@ -537,7 +538,14 @@ class HybridResult:
     @cached_property
     def summary(self) -> HybridSummary:
         """Summary metrics (packet simulator's definitions; computed once)."""
-        return _summarise(self)
+        T = self.capacity_pps * self.duration_s
+        return HybridSummary(
+            **round_trace_fields(
+                self.flows, self.settle_band_pkts, self.change_times_s, self.duration_s
+            ),
+            # 1 - idle share: never above 1 by rounding (carried = μ·T - idle)
+            utilization=1.0 - (T - self.carried_pkts) / T,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Engine, algorithms and the summary, JSON-ready (no trajectories)."""
@@ -568,16 +576,6 @@ class HybridSummary(EngineSummary):
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: :meth:`flow` of the first flow (throughputs and losses per flow)."""
         return self.flow(0)
-
-
-def _summarise(res: HybridResult) -> HybridSummary:
-    return HybridSummary(
-        **round_trace_fields(res.flows, res.settle_band_pkts, res.change_times_s, res.duration_s),
-        # 1 - idle share: never above 1 by rounding (carried = μ·T - idle)
-        utilization=1.0
-        - (res.capacity_pps * res.duration_s - res.carried_pkts)
-        / (res.capacity_pps * res.duration_s),
-    )
 
 
 def plot_windows(
