@@ -333,11 +333,8 @@ class _Laws:
                 self.names[j] = getattr(lw, "name", type(lw).__name__)
                 self.bands[j] = law_band(lw)
         act = [lw.initial_action(st) for (lw, _), st in zip(self.groups, self.states, strict=True)]
-        self.init_cwnd = np.empty(n)
-        self.init_incr = np.empty(n)
-        self.init_cap = np.empty(n)
-        #: each flow's law phase when it starts
-        self.init_phase = np.empty(n)
+        #: each flow's first action and its law's phase when it starts
+        self.init_cwnd, self.init_incr, self.init_cap, self.init_phase = np.empty((4, n))
         for (_, ix), a, fr in zip(self.groups, act, self.fresh, strict=True):
             self.init_cwnd[ix] = a.cwnd
             self.init_incr[ix] = a.incr
