@@ -921,14 +921,10 @@ def _end_one(ff, j, t, s, i, phase, log_flow, log_rows, n):  # type: ignore[no-u
 
 @njit(**_JIT)
 def dupacks_behind(window_pkts, lost_pkts, dupacks):  # type: ignore[no-untyped-def]
-    """Whether ``lost_pkts`` holes in a window of ``window_pkts`` leave the duplicate ACKs
-    that start a fast retransmit behind them: at least ``dupacks`` packets (3, or 1 for a
-    law with Vegas's fine-grained check) follow the holes. Without them a loss is a
-    timeout; with them a timeout (too many holes) comes after a fast retransmit: the
-    packet sender (``sim/_core.py``) repairs one hole per round and its timer, restarted at
-    the first partial ACK, fires before the last one is repaired, so a ``LOSS_FAST`` event
-    comes first and a ``LOSS_TIMEOUT`` event at the window it set (docs/ode-model.md, "A
-    recovery that ends in a timeout")."""
+    """Whether ``lost_pkts`` holes in a window of ``window_pkts`` leave at least
+    ``dupacks`` packets (3, or 1 for a law with Vegas's fine-grained check) behind them: a
+    fast retransmit, before any timeout (docs/ode-model.md, "A recovery that ends in a
+    timeout")."""
     return window_pkts - lost_pkts >= dupacks
 
 
@@ -939,11 +935,8 @@ def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: i
     fast retransmit), a timeout that follows a fast retransmit (:func:`dupacks_behind`),
     its ACKs were being dropped on the ACK path in this round or the one before, the time
     it then sends nothing (s) and its RTT estimate (s); keeps a timeout's backoff. The
-    packet sender's rule (``frac`` NaN; else a timeout when it lost more than ``frac`` of
-    its window): the ``L`` holes in a window of ``w`` make a timeout when fewer than
-    ``dupacks`` packets follow them or when ``(L - 1) RTT > RTO`` (NewReno repairs one a
-    round); the RTO is ``max(min_rto, SRTT + 4 RTTVAR)`` (SRTT the last RTT, RTTVAR half
-    the round's RTT range; ``initial_rto`` before the first RTT sample)."""
+    packet sender's rule (docs/ode-model.md, "Losses as a sender sees them"; ``frac`` NaN,
+    else a timeout when it lost more than ``frac`` of its window)."""
     w = ff[j, F_W]
     burst = ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0
     lost = ff[j, F_LOST]

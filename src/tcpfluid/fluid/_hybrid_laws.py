@@ -1,14 +1,11 @@
 """The hybrid model's flows: their laws grouped by law object, the laws' compiled rules as
-calls the compiled loop makes itself, and the decisions of laws written in Python.
+calls the compiled loop makes itself, and the decisions of laws written in Python
+(docs/ode-model.md, "Where the laws decide").
 
-A law whose ``on_round`` and ``on_loss`` are its compiled rules
-(:class:`~tcpfluid.algorithms.base.CompiledLaw`) is called inside
-:func:`~tcpfluid.fluid._hybrid_kernel.advance` through one of a fixed-size tuple of
-first-class functions of one signature, ``(buf, meta, m, p)``: one adapter per rule
-rebuilds the rule's arguments (the law's state, the sample and action rows, copies of its
-other arrays, all in ``buf``) from their descriptions in ``meta`` from entry ``m``, for
-the flow at position ``p`` among its law's flows (docs/ode-model.md, "Where the laws
-decide"). A law written in Python is called from Python (:class:`_Boundary`).
+An adapter, ``(buf, meta, m, p)``, rebuilds a compiled rule's arguments (the law's state,
+the sample and action rows, copies of its other arrays, all in ``buf``) from their
+descriptions in ``meta`` from entry ``m``, for the flow at position ``p`` among its law's
+flows. A law written in Python is called from Python (:class:`_Boundary`).
 """
 
 from __future__ import annotations
