@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any
 
 import numpy as np
 from numba import njit
 
 from .. import _numba_cache
 from .._queueing_kernel import red_probability
+from ..algorithms._jit import JIT_OPTIONS as _JIT
 from ..algorithms.base import SLOW_START
 from ._rounds_kernel import _mx
 from ._rounds_physics import place_offset
@@ -136,7 +136,6 @@ PAUSE = 5  # the step ``ig[I_PAUSE]`` is reached (a progress report)
 
 _numba_cache.configure()  # the cache directory rule every compiled part follows
 _numba_cache.embeds(sys.modules[__name__], red_probability, place_offset, _mx)  # compiled in
-_JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
 #: ``numpy.maximum`` of two floats (a NaN wins)
 _np_max = njit(inline="always", **_JIT)(_mx)
 

@@ -21,6 +21,7 @@ from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
 from .. import _numba_cache
+from ..algorithms._jit import JIT_OPTIONS as _JIT
 from ..scenarios.reduction import same_clock
 from . import _rounds_kernel as rk
 from ._rounds_kernel import RED_P, backlog_kernel
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 FloatArray = NDArray[np.float64]
 
 _numba_cache.configure()
-_JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 
 def shared_backlog(windows: Any, pipes: Any) -> float:
