@@ -24,7 +24,7 @@ from .. import _numba_cache
 from ..algorithms._jit import JIT_OPTIONS as _JIT
 from ..scenarios.reduction import same_clock
 from . import _rounds_kernel as rk
-from ._rounds_kernel import RED_P, backlog_kernel
+from ._rounds_kernel import BACKLOG, RED_P
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -61,7 +61,7 @@ def shared_backlog(windows: Any, pipes: Any) -> float:
 
 def backlog_of(w: FloatArray, m: FloatArray) -> float:
     """:func:`shared_backlog` of float64 arrays of one value per class, unchecked."""
-    return float(backlog_kernel()(w, m))
+    return float(BACKLOG(w, m))
 
 
 def _standing_rev(
