@@ -1,5 +1,6 @@
 """The hybrid model's flows read the RTTs of their places in a slow-start round's burst
-(:mod:`tcpfluid.fluid._places`; docs/ode-model.md, "Places in the slow-start burst").
+(:func:`tcpfluid.fluid._rounds_physics.place_offset`; docs/ode-model.md, "Places in the
+slow-start burst").
 
 The numbers asserted are the packet simulator's on the same dumbbell, run here: each
 flow's Δ as its Vegas sender computes it in the round that measures the doubling to 16

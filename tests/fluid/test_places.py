@@ -1,4 +1,4 @@
-"""The offsets of a flow's place in a slow-start burst (:func:`tcpfluid.fluid._places.
+"""The offsets of a flow's place in a slow-start burst (:func:`tcpfluid.fluid._rounds_physics.
 place_offset`, which both fluid engines call) against a walk along the burst itself.
 
 The walk builds the train docs/round-model.md ("Places in the burst") describes, piece by
@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import pytest
 
-from tcpfluid.fluid._places import place_offset
+from tcpfluid.fluid._rounds_physics import place_offset
 
 #: pieces a growth packet is cut into (the queue is linear along a piece, so its
 #: middle's queue is the piece's mean and the walk's means are exact)

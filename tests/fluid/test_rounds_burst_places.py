@@ -80,7 +80,7 @@ def test_the_later_flows_leave_slow_start_first_as_in_the_packets(runs) -> None:
 
 def test_a_flow_of_another_base_rtt_starting_with_them_takes_no_place() -> None:
     """The placed flows are those that start first with the first one's base RTT
-    (:func:`tcpfluid.fluid._places.placed_flows`, both engines): beside a 60-ms flow that
+    (:func:`tcpfluid.fluid._rounds_physics.placed_flows`, both engines): beside a 60-ms flow that
     starts with them, the twelve keep their places in the packets (the first seven double
     to 32, the last five stop at 16) and in the round model, which then runs two round
     clocks (placing no flow there, all twelve doubled to 32)."""

@@ -13,9 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-# each public name (``__all__`` in this order) and its module, loaded on first use: the
-# round engine's path imports neither Numba (the hybrid model's kernel) nor SciPy (the
-# classical ODE, the equilibria)
+# each public name (``__all__`` in this order) and its module, loaded on first use
 _WHERE = {
     "ODE_LAWS": "ode",
     "RECORDABLE": "rounds",

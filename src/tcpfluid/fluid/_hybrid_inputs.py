@@ -26,6 +26,7 @@ from .._validation import (
 )
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
+from ._rounds_law import DROP_SHARES
 
 FloatArray = NDArray[np.float64]
 
@@ -40,9 +41,6 @@ MAX_FLOW_STEPS = 2e11
 FLOW_STEP_S = 15e-9
 #: what an RTT sample carries (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s ``rtt_sample``)
 RTT_SAMPLES = ("departure", "arrival")
-#: how a drop-tail overflow is shared (:func:`tcpfluid.fluid.hybrid.simulate_hybrid`'s
-#: ``drop_share``)
-DROP_SHARES = ("proportional", "in-turn", "growth")
 
 
 def _none_or(rule: Callable[[Any], Any]) -> Callable[[Any], Any]:

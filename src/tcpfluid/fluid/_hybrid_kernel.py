@@ -10,15 +10,16 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any
 
 import numpy as np
 from numba import njit
 
 from .. import _numba_cache
 from .._queueing_kernel import red_probability
+from ..algorithms._jit import JIT_OPTIONS as _JIT
 from ..algorithms.base import SLOW_START
-from ._places import place_offset
+from ._rounds_kernel import _mx
+from ._rounds_physics import place_offset
 
 # per-flow float state: columns of the (F, N_FLOW_ROWS) array ``ff`` (each flow's fields
 # side by side)
@@ -70,7 +71,7 @@ F_LAST_DEP = 41  # the last step the flow's departures were not zero
 F_LAST_REL = 42  # the step its last held drop is released (``drop_hist``)
 F_PARK_FROM = 43  # the last step before the flow was parked (:func:`_unpark`)
 F_QUIET = 44  # 1.0: the flow is in the list of flows that may be parked (``touched[3]``)
-# its place in the slow-start burst (:mod:`._places`; set by ``hybrid._set_places``)
+# its place in the slow-start burst (``_rounds_physics.placed_flows``, ``hybrid._set_places``)
 F_PLACED = 45  # 1.0: the flow started with the first flows, together, on one round clock
 F_CYCLES = 46  # the burst's cycles: the first placed flow's initial window, packets
 F_ROUND_NO = 47  # the flow's rounds begun since it joined (its first round is 0)
@@ -134,8 +135,9 @@ GROW = 3  # a log may not have room for a step: the caller gives it room and cal
 PAUSE = 5  # the step ``ig[I_PAUSE]`` is reached (a progress report)
 
 _numba_cache.configure()  # the cache directory rule every compiled part follows
-_numba_cache.embeds(sys.modules[__name__], red_probability, place_offset)  # compiled in
-_JIT: dict[str, Any] = {"cache": True, "nogil": True, "error_model": "numpy"}
+_numba_cache.embeds(sys.modules[__name__], red_probability, place_offset, _mx)  # compiled in
+#: ``numpy.maximum`` of two floats (a NaN wins)
+_np_max = njit(inline="always", **_JIT)(_mx)
 
 
 @njit(inline="always", **_JIT)
@@ -827,7 +829,7 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
 @njit(**_JIT)
 def _place(ff, j, ramp_s):  # type: ignore[no-untyped-def]
     """Flow ``j``'s offsets ``(mean, max, min)`` of its round's RTTs at its place in the
-    slow-start burst, s (:func:`._places.place_offset`; docs/ode-model.md); ``ramp_s``:
+    slow-start burst, s (:func:`._rounds_physics.place_offset`; docs/ode-model.md); ``ramp_s``:
     the spread of the round's RTT samples. The first placed flow to end a round sums the
     growth for all (:func:`_place_sums`)."""
     r = ff[j, F_ROUND_NO]
@@ -916,22 +918,12 @@ def _end_one(ff, j, t, s, i, phase, log_flow, log_rows, n):  # type: ignore[no-u
     return n + 1
 
 
-@njit(inline="always", **_JIT)
-def _np_max(a, b):  # type: ignore[no-untyped-def]
-    """``np.maximum(a, b)`` for two floats (a NaN wins)."""
-    return a if (a >= b or math.isnan(a)) else b
-
-
 @njit(**_JIT)
 def dupacks_behind(window_pkts, lost_pkts, dupacks):  # type: ignore[no-untyped-def]
-    """Whether ``lost_pkts`` holes in a window of ``window_pkts`` leave the duplicate ACKs
-    that start a fast retransmit behind them: at least ``dupacks`` packets (3, or 1 for a
-    law with Vegas's fine-grained check) follow the holes. Without them a loss is a
-    timeout; with them a timeout (too many holes) comes after a fast retransmit: the
-    packet sender (``sim/_core.py``) repairs one hole per round and its timer, restarted at
-    the first partial ACK, fires before the last one is repaired, so a ``LOSS_FAST`` event
-    comes first and a ``LOSS_TIMEOUT`` event at the window it set (docs/ode-model.md, "A
-    recovery that ends in a timeout")."""
+    """Whether ``lost_pkts`` holes in a window of ``window_pkts`` leave at least
+    ``dupacks`` packets (3, or 1 for a law with Vegas's fine-grained check) behind them: a
+    fast retransmit, before any timeout (docs/ode-model.md, "A recovery that ends in a
+    timeout")."""
     return window_pkts - lost_pkts >= dupacks
 
 
@@ -942,11 +934,8 @@ def _loss_timer(ff, j, frac, min_rto, dupacks, initial_rto, max_rto):  # type: i
     fast retransmit), a timeout that follows a fast retransmit (:func:`dupacks_behind`),
     its ACKs were being dropped on the ACK path in this round or the one before, the time
     it then sends nothing (s) and its RTT estimate (s); keeps a timeout's backoff. The
-    packet sender's rule (``frac`` NaN; else a timeout when it lost more than ``frac`` of
-    its window): the ``L`` holes in a window of ``w`` make a timeout when fewer than
-    ``dupacks`` packets follow them or when ``(L - 1) RTT > RTO`` (NewReno repairs one a
-    round); the RTO is ``max(min_rto, SRTT + 4 RTTVAR)`` (SRTT the last RTT, RTTVAR half
-    the round's RTT range; ``initial_rto`` before the first RTT sample)."""
+    packet sender's rule (docs/ode-model.md, "Losses as a sender sees them"; ``frac`` NaN,
+    else a timeout when it lost more than ``frac`` of its window)."""
     w = ff[j, F_W]
     burst = ff[j, F_ACKD] - ff[j, F_ACKD_PREV] >= 1.0
     lost = ff[j, F_LOST]

@@ -1,14 +1,11 @@
 """The hybrid model's flows: their laws grouped by law object, the laws' compiled rules as
-calls the compiled loop makes itself, and the decisions of laws written in Python.
+calls the compiled loop makes itself, and the decisions of laws written in Python
+(docs/ode-model.md, "Where the laws decide").
 
-A law whose ``on_round`` and ``on_loss`` are its compiled rules
-(:class:`~tcpfluid.algorithms.base.CompiledLaw`) is called inside
-:func:`~tcpfluid.fluid._hybrid_kernel.advance` through one of a fixed-size tuple of
-first-class functions of one signature, ``(buf, meta, m, p)``: one adapter per rule
-rebuilds the rule's arguments (the law's state, the sample and action rows, copies of its
-other arrays, all in ``buf``) from their descriptions in ``meta`` from entry ``m``, for
-the flow at position ``p`` among its law's flows (docs/ode-model.md, "Where the laws
-decide"). A law written in Python is called from Python (:class:`_Boundary`).
+An adapter, ``(buf, meta, m, p)``, rebuilds a compiled rule's arguments (the law's state,
+the sample and action rows, copies of its other arrays, all in ``buf``) from their
+descriptions in ``meta`` from entry ``m``, for the flow at position ``p`` among its law's
+flows. A law written in Python is called from Python (:class:`_Boundary`).
 """
 
 from __future__ import annotations
@@ -338,11 +335,8 @@ class _Laws:
                 self.names[j] = getattr(lw, "name", type(lw).__name__)
                 self.bands[j] = law_band(lw)
         act = [lw.initial_action(st) for (lw, _), st in zip(self.groups, self.states, strict=True)]
-        self.init_cwnd = np.empty(n)
-        self.init_incr = np.empty(n)
-        self.init_cap = np.empty(n)
-        #: each flow's law phase when it starts
-        self.init_phase = np.empty(n)
+        #: each flow's first action and its law's phase when it starts
+        self.init_cwnd, self.init_incr, self.init_cap, self.init_phase = np.empty((4, n))
         for (_, ix), a, fr in zip(self.groups, act, self.fresh, strict=True):
             self.init_cwnd[ix] = a.cwnd
             self.init_incr[ix] = a.incr
@@ -370,13 +364,7 @@ class _Laws:
                 continue
             pos = self.pos_of[which[cols]]
             sub = {k: v[pos] for k, v in st.items()}
-            x = s[:, cols]
-            sample = RoundSample(
-                cwnd=x[K.S_CWND], base_rtt=x[K.S_BASE], rtt_mean=x[K.S_MEAN],
-                rtt_min=x[K.S_MIN], rtt_max=x[K.S_MAX], acks=x[K.S_ACKS],
-                fwd_delay_mean=x[K.S_FWD_MEAN], fwd_delay_base=x[K.S_FWD_BASE],
-            )  # fmt: skip
-            a = lw.on_round(sub, sample)
+            a = lw.on_round(sub, RoundSample(*s[:, cols]))  # (the rows ``K.S_*`` in order)
             out[0, cols] = a.cwnd
             out[1, cols] = a.incr
             out[2, cols] = a.cap

@@ -22,7 +22,7 @@ from ..algorithms.base import OdeForm, classical_ode_form
 from ..algorithms.registry import ALGORITHMS, law_class
 from ..metrics._arrays import _finite_or_none
 from ..queueing import RED_DEFAULTS, RedParameters
-from ._hybrid_results import plot_windows
+from .hybrid import plot_windows
 
 FloatArray = NDArray[np.float64]
 

@@ -23,7 +23,6 @@ from ..algorithms.base import ControlLaw, RoundSample
 from ..queueing import RedParameters
 from . import _rounds_kernel as rk
 from . import _rounds_physics
-from ._places import placed_flows
 from ._rounds_inputs import PathBatch, _Run
 from ._rounds_kernel import ClassKernel
 from ._rounds_law import (
@@ -51,6 +50,7 @@ from ._rounds_physics import (
     integrate,
     per_flow,
     per_scenario,
+    placed_flows,
     reverse_queues,
     round_losses,
     seed_first_packets,
@@ -58,17 +58,6 @@ from ._rounds_physics import (
 from ._rounds_results import flow_settle_bands
 
 FloatArray = NDArray[np.float64]
-
-
-def _window_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
-    """A round's ACKs, fluid reading: one per packet of the round's window ``w0``."""
-    return w0
-
-
-def _packet_acks(w0: FloatArray, w_prev: FloatArray) -> FloatArray:
-    """A round's ACKs as a packet sender receives them: those of the previous round's
-    whole packets, ⌊w_{k−1}⌋ (``w_prev``)."""
-    return np.floor(w_prev + 1e-9)
 
 
 class RoundEngine:
@@ -102,7 +91,7 @@ class RoundEngine:
         self.model, self.lag, self.red = model, lag, red
         self.S, self.K, self.F, self.n = S, K, F, S * F
         self.memory_of = memory_of
-        self.acks_of = _packet_acks if whole_packets else _window_acks
+        self.whole_packets = whole_packets
         self._init_classes(classes, d)
         self.mu, self.b_r = batch.mu_pps, batch.reverse_buffer_pkts
         self.reverse = bool(np.any(np.isfinite(batch.reverse_mu_pps)))
@@ -142,7 +131,7 @@ class RoundEngine:
 
     def _init_places(self, lag: int, model: str) -> None:
         """The flows with places in the round's burst, per scenario
-        (:func:`~._places.placed_flows`), and the class whose rounds place them."""
+        (:func:`~._rounds_physics.placed_flows`), and the class whose rounds place them."""
         S, F = self.S, self.F
         d = np.repeat(self.d[0], F) if self.K == 1 else self.d_flow
         assert d is not None
@@ -380,10 +369,11 @@ class RoundEngine:
         w0_s = per_scenario(w0, S, m)
         if self.reverse:
             qr0, qf0, acks = _reverse_start(w0, w0_s, mu_a, mu_r_eff, self.b_r, d, m)
-        else:
-            acks = self.acks_of(w0, self.w_prev[ix])
-        if self.acks_of is _packet_acks:
+        elif self.whole_packets:  # a packet sender's: the last round's whole packets' ACKs
+            acks = np.floor(self.w_prev[ix] + 1e-9)
             self.w_prev[ix] = w0
+        else:  # the fluid reading: one ACK per packet of the round's window
+            acks = w0
         # ---------------- growth of the round through per-ACK increments
         z = self.growth_work[c]
         w1 = np.empty(z.size) if row is None else row[0]

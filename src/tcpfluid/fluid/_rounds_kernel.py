@@ -13,25 +13,24 @@ calls ``part`` 2.
 
 from __future__ import annotations
 
-import os
 import sys
 from functools import partial
 from typing import Any
 
 import numpy as np
+from numba import njit, types
 from numpy.typing import NDArray
 
 from .. import _numba_cache
+from .._queueing_kernel import red_average, red_probability
+from ..algorithms._common import backlog
+from ..algorithms._jit import JIT_OPTIONS, _resolved, configure_cache
 
 FloatArray = NDArray[np.float64]
 
-# RED's laws and the shared Δ are compiled into this module's kernels (declared by path:
-# importing the model imports no Numba)
-_numba_cache.embeds(
-    sys.modules[__name__],
-    os.path.join(os.path.dirname(os.path.dirname(__file__)), "_queueing_kernel.py"),
-    os.path.join(os.path.dirname(os.path.dirname(__file__)), "algorithms", "_common.py"),
-)
+# RED's laws and Vegas's backlog estimate Δ are compiled into this module's kernels
+_numba_cache.embeds(sys.modules[__name__], red_average, backlog)
+configure_cache()
 
 # ---- rows of a class's values (each S values, one per scenario)
 #: what the available rate sets (:meth:`RoundEngine._rates`): μa, μa d, 1/μa, the flows'
@@ -87,7 +86,7 @@ def _mn(a: float, b: float) -> float:
 
 def _backlog_rule(w: Any, m: Any) -> float:
     """:func:`~._rounds_physics.shared_backlog` on arrays ``w``, ``m`` (compiled once,
-    :func:`backlog_kernel`: IEEE operations in the order written)."""
+    :data:`BACKLOG`: IEEE operations in the order written)."""
     fill, total, widest, live = 0.0, 0.0, 0.0, 0
     for k in range(w.shape[0]):
         if w[k] > 0.0:
@@ -148,14 +147,6 @@ def _round_rule(
             R[clock, s] = t0[s] + R[DURATION, s]
         if cfg[RED]:
             _red(R, red, t0[0])
-
-
-#: RED's two laws (:mod:`tcpfluid._queueing_kernel`), resolved when the rule is compiled
-#: (importing the model needs no Numba)
-red_average: Any = None
-red_probability: Any = None
-#: Vegas's backlog estimate Δ (:func:`tcpfluid.algorithms._common.backlog`), the same
-backlog: Any = None
 
 
 def _red(R: Any, red: Any, t0: float) -> None:
@@ -394,7 +385,7 @@ def _sample_rule(
             delta[i] = backlog(w1[i], b, rtts[1, j])
 
 
-#: the compiled :func:`_round_rule` (made on first use: importing the model needs no Numba)
+#: the compiled :func:`_round_rule` (made on first use)
 _RULE: Any = None
 
 
@@ -403,20 +394,11 @@ def _compiled() -> Any:
     helpers compiled into it."""
     global _RULE
     if _RULE is None:
-        from numba import njit, types
-
-        from ..algorithms._jit import JIT_OPTIONS, _resolved, configure_cache
-
-        configure_cache()
         inline = njit(inline="always", **JIT_OPTIONS)
         # (one namespace: each helper compiled, resolving the others' compiled versions)
         names = dict(globals())
-        names["_backlog_rule"] = backlog_kernel()
-        from .._queueing_kernel import red_average, red_probability
-        from ..algorithms._common import backlog
-
+        names["_backlog_rule"] = BACKLOG
         names["backlog"] = inline(backlog)
-        names["red_average"], names["red_probability"] = red_average, red_probability
         for f in (_mx, _mn, _overflow, _rtts, _red, _standing, _forward):
             names[f.__name__] = inline(_resolved(f, names))
         rule = _resolved(_round_rule, names)
@@ -466,22 +448,9 @@ def rule(name: str) -> Any:
     return RULES[name]
 
 
-def backlog_kernel() -> Any:
-    """The compiled :func:`_backlog_rule` (compiled, or loaded from the cache, on first
-    use; the round rule calls it, and :func:`~._rounds_physics.backlog_of`)."""
-    global _BACKLOG
-    if _BACKLOG is None:
-        from numba import njit
-
-        from ..algorithms._jit import JIT_OPTIONS, configure_cache
-
-        configure_cache()
-        _BACKLOG = njit(**JIT_OPTIONS)(_backlog_rule)
-    return _BACKLOG
-
-
-#: the compiled :func:`_backlog_rule` (:func:`backlog_kernel`)
-_BACKLOG: Any = None
+#: the compiled :func:`_backlog_rule` (on first call; the round rule calls it, and
+#: :func:`~._rounds_physics.backlog_of`)
+BACKLOG = njit(**JIT_OPTIONS)(_backlog_rule)
 
 
 class ClassKernel:

@@ -2,7 +2,14 @@
 entry point, the FIFO's queue memory with cross traffic, the queue of an ACK train made of
 runs, the ACK path, the flows' first packets and places in the burst, a round's losses and
 the bottleneck's output between events). The bottleneck over a round (queues, burst,
-losses, RTTs, the feedback lag) is compiled: :mod:`._rounds_kernel`."""
+losses, RTTs, the feedback lag) is compiled: :mod:`._rounds_kernel`.
+
+Each flow's place in a round's burst is the physics both fluid engines read
+(docs/round-model.md, "Places in the burst"): both take the placed flows from
+:func:`placed_flows`; the round model (:class:`BurstPlaces`, through
+:func:`place_offsets`; in every phase of the flows' laws) and the hybrid model
+(:func:`~tcpfluid.fluid._hybrid_kernel._sample_one`; in slow start) call
+:func:`place_offset`."""
 
 from __future__ import annotations
 
@@ -10,16 +17,21 @@ import math
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
+from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
+from .. import _numba_cache
+from ..algorithms._jit import JIT_OPTIONS as _JIT
+from ..scenarios.reduction import same_clock
 from . import _rounds_kernel as rk
-from ._places import place_offsets
-from ._rounds_kernel import RED_P, backlog_kernel
+from ._rounds_kernel import BACKLOG, RED_P
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
 
 FloatArray = NDArray[np.float64]
+
+_numba_cache.configure()
 
 
 def shared_backlog(windows: Any, pipes: Any) -> float:
@@ -49,7 +61,7 @@ def shared_backlog(windows: Any, pipes: Any) -> float:
 
 def backlog_of(w: FloatArray, m: FloatArray) -> float:
     """:func:`shared_backlog` of float64 arrays of one value per class, unchecked."""
-    return float(backlog_kernel()(w, m))
+    return float(BACKLOG(w, m))
 
 
 def _standing_rev(
@@ -260,11 +272,69 @@ def seed_first_packets(eng: RoundEngine, act: Any, d: FloatArray, inv_mu: Any) -
     eng.fwd_base[first] = (per_flow(0.5 * d, m) + queued)[first]
 
 
+def placed_flows(
+    start_s: NDArray[np.float64], base_rtt_s: NDArray[np.float64], init_cwnd: NDArray[np.float64]
+) -> tuple[NDArray[np.bool_], float]:
+    """One scenario's flows with places in the rounds' burst and the burst's cycles
+    (docs/round-model.md, "Places in the burst"): the flows that start first, together,
+    with the round clock of the first of them (:func:`same_clock`), when there are at
+    least two; the cycles are the first one's initial window (at least 1 packet). Flows of
+    other base RTTs that start with them are not placed."""
+    first = start_s == start_s.min()
+    j = int(np.argmax(first))
+    placed = first & same_clock(base_rtt_s, base_rtt_s[j])
+    cycles = max(float(init_cwnd[j]), 1.0)
+    return (placed if np.count_nonzero(placed) >= 2 else np.zeros_like(placed)), cycles
+
+
+@njit(inline="always", **_JIT)
+def place_offset(ahead_pkts, z_pkts, placed_pkts, total_pkts, ramp_s, cycles):  # type: ignore[no-untyped-def]
+    """One placed flow's offsets ``(mean, max, min)`` of its RTTs from the round's, s.
+
+    ``ahead_pkts``: the growth of the placed flows ahead of it in the flows' order
+    (``Σ_{i<j} z_i``), ``z_pkts`` its own (``z_j``), ``placed_pkts`` every placed flow's
+    (``Z_p``) and ``total_pkts`` every flow's (``Z``), in the round its RTT samples'
+    packets were sent; ``ramp_s`` the queue's ramp over that round (its maximum less its
+    minimum queueing delay); ``cycles`` the burst's ``c``. The offsets are the packets its
+    packets meet above the round's first queue (on average, at its last and at its first
+    packet; docs/round-model.md) less the placed flows' middle (``Z_p/2``), end (``Z_p``)
+    and start, times the ramp's seconds per packet of growth (``ramp_s / Z``)."""
+    per = ramp_s / (cycles * total_pkts) if total_pkts > 0.0 else 0.0
+    return (
+        per * (ahead_pkts + 0.5 * z_pkts - 0.5 * placed_pkts),
+        per * (ahead_pkts + z_pkts - placed_pkts),
+        per * ahead_pkts,
+    )
+
+
+@njit(**_JIT)
+def place_offsets(zs, placed, total_pkts, ramp_s, cycles, out):  # type: ignore[no-untyped-def]
+    """:func:`place_offset` of every placed flow of ``S`` scenarios into ``out`` (3, S, m)
+    (rows mean, max, min, s; 0 where not placed): ``zs`` (the placed flows' growth,
+    packets, 0 for the others) and ``placed`` (S, m); ``total_pkts`` (every flow's growth),
+    ``ramp_s`` (the round's queue ramp) and ``cycles`` (S,). Returns ``out``."""
+    S, m = zs.shape
+    for s in range(S):
+        ours = 0.0
+        for j in range(m):
+            ours += zs[s, j]
+        ahead = 0.0
+        for j in range(m):
+            a, b, c = 0.0, 0.0, 0.0
+            if placed[s, j]:
+                a, b, c = place_offset(ahead, zs[s, j], ours, total_pkts[s], ramp_s[s], cycles[s])
+            out[0, s, j] = a
+            out[1, s, j] = b
+            out[2, s, j] = c
+            ahead += zs[s, j]
+    return out
+
+
 class BurstPlaces:
     """(Several flows, a burst model) each placed flow's place in its round-clock class's
     burst: per round of the last ``lag + 1``, the offsets of its mean, maximum and minimum
     RTT from the round's (:meth:`__call__`). ``placed``: the class's placed flows
-    (:func:`~._places.placed_flows`) and ``cycles`` each scenario's burst cycles, for
+    (:func:`placed_flows`) and ``cycles`` each scenario's burst cycles, for
     ``S`` scenarios of ``F`` flows; ``model``: the RTT model's name."""
 
     def __init__(
@@ -282,7 +352,7 @@ class BurstPlaces:
         phase of its law (docs/round-model.md, "Places in the burst"; ``z`` the flows'
         growth, ``R`` the round's rows of :mod:`._rounds_kernel`, ``rtts`` its RTTs'
         rows): the round's RTTs plus each placed flow's offsets
-        (:func:`~._places.place_offset`), read with the feedback lag, one column per flow,
+        (:func:`place_offset`), read with the feedback lag, one column per flow,
         and the round's minimum RTT each flow's packets see (its first packet's; the base
         RTT keeps the round's minimum)."""
         S, m, lag = self.S, self.F, self.lag
@@ -433,8 +503,7 @@ def account_one(
     g_s = per_scenario(got, S, F)
     if eng.reverse:
         qr, qf = _standing_rev(g_s, mu_a, mu_r, eng.b_r, d)
-        with np.errstate(invalid="ignore"):
-            rtt = d + np.where(np.isfinite(mu_r), qr / mu_r, 0.0) + qf / mu_a
+        rtt = d + qr / mu_r + qf / mu_a  # (qr = 0 where mu_r is inf)
     else:  # (in place: one buffer per scenario)
         rtt = np.subtract(g_s, mud, out=eng.buf_s)
         np.maximum(rtt, 0.0, out=rtt)

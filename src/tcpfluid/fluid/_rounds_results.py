@@ -200,21 +200,12 @@ class RoundTrace:
             raise ValueError(
                 f"scenario must be < {self.n_scenarios} (the number of scenarios), got {scenario}"
             )
-        if ax is None:
-            import matplotlib.pyplot as plt
+        from .hybrid import plot_windows
 
-            _, ax = plt.subplots()
-        t = self.time_s[:, scenario]
-        artists: list[Any] = []
-        for f in range(self.n_flows):
-            label = f"flow {f} ({self.algorithm}) window"
-            artists += ax.plot(t, self.window_pkts[:, scenario, f], label=label)
-        if self.queue_pkts is not None:
-            artists += ax.plot(t, self.queue_pkts[:, scenario], "k--", label="queue (link)")
-        ax.set_xlabel("time (s)")
-        ax.set_ylabel("packets")
-        ax.legend(loc="best")
-        return artists
+        q = None if self.queue_pkts is None else self.queue_pkts[:, scenario]
+        laws = [self.algorithm] * self.n_flows
+        w = self.window_pkts[:, scenario].T
+        return plot_windows(ax, self.time_s[:, scenario], w, laws, q, "queue (link)")
 
     def to_frame(self) -> Any:
         """A long :class:`pandas.DataFrame`: one row per (round, scenario, flow)."""

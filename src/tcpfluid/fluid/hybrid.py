@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -25,7 +27,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw
+from ..metrics.summary import round_trace_fields
 from ..queueing import RedParameters
+from ..results import EngineSummary
 from . import _hybrid_kernel as K
 from ._hybrid_inputs import (
     DROP_SHARES,
@@ -41,8 +45,7 @@ from ._hybrid_inputs import (
 )
 from ._hybrid_laws import _Boundary, _by_flow, _Laws
 from ._hybrid_laws import quiet as _quiet
-from ._hybrid_results import HybridEnd, HybridFlowTrace, HybridResult
-from ._places import placed_flows
+from ._rounds_physics import placed_flows
 
 __all__ = [
     "DROP_SHARES",
@@ -185,7 +188,8 @@ def simulate_hybrid(
 
 def _set_places(ff: NDArray[np.float64], laws: _Laws) -> None:
     """The flows with places in the slow-start burst and the burst's cycles
-    (:func:`~._places.placed_flows`; docs/ode-model.md, "Places in the slow-start burst")."""
+    (:func:`~._rounds_physics.placed_flows`; docs/ode-model.md, "Places in the slow-start
+    burst")."""
     placed, cycles = placed_flows(ff[:, K.F_START], ff[:, K.F_D], laws.init_cwnd)
     ff[placed, K.F_PLACED] = 1.0
     ff[placed, K.F_CYCLES] = cycles
@@ -385,3 +389,211 @@ def _simulate_view(scenario: Any, view: Any, **options: Any) -> HybridResult:
         flow_stop_s=view.stop_s,
         **options,
     )
+
+
+@dataclass(frozen=True)
+class HybridFlowTrace:
+    """One flow's round trace (the packet simulator's fields and meanings).
+
+    Attributes
+    ----------
+    round_t_s
+        Round boundaries, s.
+    round_cwnd_pkts
+        The window the law saw at each boundary (the window of the round that ended).
+    round_next_cwnd_pkts
+        The window the law (and a loss reaction) set at the boundary.
+    round_phase
+        The law's phase chosen at the boundary.
+    round_rtt_mean_s, round_base_rtt_s
+        The mean RTT of the round's samples and the BaseRTT at the boundary, full path.
+    round_delta_pkts
+        Δ = cwnd (1 − BaseRTT/RTT) of the window and these RTTs (the Quick Vegas paper,
+        eq 1; as the packet simulator's ``round_delta_pkts``).
+    start_s, stop_s
+        The flow's active interval.
+    delivered_pkts
+        Packets delivered (ACKed) by the end of the run.
+    loss_t_s
+        Times of the loss events the law reacted to.
+    """
+
+    round_t_s: FloatArray
+    round_cwnd_pkts: FloatArray
+    round_next_cwnd_pkts: FloatArray
+    round_phase: FloatArray
+    round_rtt_mean_s: FloatArray
+    round_base_rtt_s: FloatArray
+    round_delta_pkts: FloatArray
+    start_s: float
+    stop_s: float
+    delivered_pkts: float
+    loss_t_s: FloatArray
+
+
+@dataclass(frozen=True)
+class HybridEnd:
+    """The state at the end of a hybrid run, whatever was recorded (the summaries' totals).
+
+    Attributes
+    ----------
+    queue_pkts
+        The bottleneck queue after the last step, packets.
+    queue_area_pkt_s
+        The queue's time integral over the run, packet-seconds.
+    windows_pkts, rtt_s, base_rtt_s
+        Per flow: the window, the last RTT sample (0: none) and the BaseRTT its law last
+        saw (0: none yet), ``(F,)``.
+    delivered_pkts, lost_pkts
+        Per flow: packets ACKed and dropped over the run, ``(F,)``.
+    measure_from_s
+        The start of the measured time (``simulate_hybrid``'s ``measure_from_s``).
+    delivered_from_pkts, lost_from_pkts, queue_area_from_pkt_s
+        The same counts (per flow) and the queue's integral over the steps that end by
+        ``measure_from_s``.
+    """
+
+    queue_pkts: float
+    queue_area_pkt_s: float
+    windows_pkts: FloatArray
+    rtt_s: FloatArray
+    base_rtt_s: FloatArray
+    delivered_pkts: FloatArray
+    lost_pkts: FloatArray
+    measure_from_s: float
+    delivered_from_pkts: FloatArray
+    lost_from_pkts: FloatArray
+    queue_area_from_pkt_s: float
+
+
+@dataclass(frozen=True)
+class HybridResult:
+    """Result of :func:`simulate_hybrid`.
+
+    Attributes
+    ----------
+    time_s
+        Sample times, s, shape ``(T,)``.
+    window_pkts, throughput_pps, rtt_s
+        Per flow, shape ``(F, T)``: window, delivery rate over the sample interval,
+        last RTT sample (0 before the first ACK).
+    queue_pkts
+        Bottleneck queue (flows and cross traffic), packets, shape ``(T,)``.
+    flows
+        Each flow's :class:`HybridFlowTrace`.
+    algorithms
+        Each flow's law name.
+    capacity_pps, duration_s, dt_s
+        Bottleneck rate, simulated time, time step.
+    change_times_s
+        Times at which the cross traffic changes (inside the run).
+    carried_pkts
+        Packets the bottleneck carried (flows and cross traffic).
+    delivered_pkts, lost_pkts
+        Per flow, cumulative packets ACKed and dropped at each sample, ``(F, T)``.
+    base_rtt_s
+        Per flow, the BaseRTT its law last saw (0 before the flow's first round), ``(F, T)``.
+    avg_queue_pkts
+        RED's averaged queue (0 under drop-tail), ``(T,)``.
+    red
+        The RED parameters of the run (``None``: drop-tail).
+    reverse_queue_pkts
+        The ACK-path bottleneck's queue, ACKs, ``(T,)`` (zeros without one).
+    queue_area_pkt_s
+        The queue's time integral from the run's start to each sample, packet-seconds,
+        ``(T,)``.
+    end
+        The :class:`HybridEnd` state at the end of the run.
+    settle_band_pkts
+        Per flow, the settling band of its summary: its law's own limit-cycle amplitude
+        (the law object's ``cycle_amplitude_pkts``), packets.
+    """
+
+    time_s: FloatArray
+    window_pkts: FloatArray
+    throughput_pps: FloatArray
+    rtt_s: FloatArray
+    queue_pkts: FloatArray
+    flows: tuple[HybridFlowTrace, ...]
+    algorithms: tuple[str, ...]
+    capacity_pps: float
+    duration_s: float
+    dt_s: float
+    change_times_s: tuple[float, ...]
+    carried_pkts: float
+    delivered_pkts: FloatArray
+    lost_pkts: FloatArray
+    base_rtt_s: FloatArray
+    avg_queue_pkts: FloatArray
+    red: RedParameters | None
+    reverse_queue_pkts: FloatArray | None = None
+    queue_area_pkt_s: FloatArray | None = None
+    end: HybridEnd | None = None
+    settle_band_pkts: tuple[float, ...] = ()
+
+    @property
+    def n_flows(self) -> int:
+        """F."""
+        return len(self.flows)
+
+    @cached_property
+    def summary(self) -> HybridSummary:
+        """Summary metrics (packet simulator's definitions; computed once)."""
+        T = self.capacity_pps * self.duration_s
+        return HybridSummary(
+            **round_trace_fields(
+                self.flows, self.settle_band_pkts, self.change_times_s, self.duration_s
+            ),
+            # 1 - idle share: never above 1 by rounding (carried = μ·T - idle)
+            utilization=1.0 - (T - self.carried_pkts) / T,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Engine, algorithms and the summary, JSON-ready (no trajectories)."""
+        return {
+            "engine": "hybrid",
+            "algorithms": list(self.algorithms),
+            "capacity_pps": self.capacity_pps,
+            "duration_s": self.duration_s,
+            "dt_s": self.dt_s,
+            "summary": self.summary.to_dict(),
+        }
+
+    def plot(self, ax: Any = None) -> list[Any]:
+        """Plot the windows (and the queue, dashed) against time; returns the artists."""
+        return plot_windows(ax, self.time_s, self.window_pkts, self.algorithms, self.queue_pkts)
+
+
+@dataclass(frozen=True, eq=False)
+class HybridSummary(EngineSummary):
+    """Per-flow summary (arrays over flows) with the round model's public keys: the fields
+    of :class:`~tcpfluid.results.EngineSummary`, computed from the flows' round
+    traces as the packet simulator computes them."""
+
+    def flow(self, flow: int = 0) -> dict[str, Any]:
+        """The public summary keys with the window metrics of flow ``flow``."""
+        return self._keys((flow,), ss_exit_round=None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: :meth:`flow` of the first flow (throughputs and losses per flow)."""
+        return self.flow(0)
+
+
+def plot_windows(
+    ax: Any, t: Any, windows: Any, laws: Any, queue: Any, queue_label: str = "queue"
+) -> list[Any]:
+    """Each flow's window (and the queue, dashed, unless ``None``) against time on ``ax``
+    (a new figure's when ``None``); returns the artists."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots()
+    artists: list[Any] = []
+    for j, law in enumerate(laws):
+        artists += ax.plot(t, windows[j], label=f"flow {j} ({law}) window")
+    if queue is not None:
+        artists += ax.plot(t, queue, "k--", label=queue_label)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("packets")
+    ax.legend(loc="best")
+    return artists

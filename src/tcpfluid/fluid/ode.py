@@ -221,16 +221,12 @@ def simulate_scenario_ode(
         )
     view = fluid_view(scenario, engine="ode")  # once: the hybrid model runs it too
     prob = _problem_of(view)
-    readings = {
-        k: v
-        for k, v in (
-            ("rtt_sample", rtt_sample), ("drop_share", drop_share),
-            ("whole_packets", whole_packets), ("dt_s", dt_s),
-            ("boundary_ack_next_round", boundary_ack_next_round), ("hold_drops", hold_drops),
-            ("min_rto_s", min_rto_s), ("timeout_loss_fraction", timeout_loss_fraction),
-        )
-        if v is not None
-    }  # fmt: skip
+    given = dict(
+        rtt_sample=rtt_sample, drop_share=drop_share, whole_packets=whole_packets, dt_s=dt_s,
+        boundary_ack_next_round=boundary_ack_next_round, hold_drops=hold_drops,
+        min_rto_s=min_rto_s, timeout_loss_fraction=timeout_loss_fraction,
+    )  # fmt: skip
+    readings = {k: v for k, v in given.items() if v is not None}
     classical = [k for k in _CLASSICAL_OPTIONS if k in options]
     if choose_model(model, classical, list(readings)) == "hybrid":
         return _hybrid_as_ode(scenario, view, prob, progress=progress, readings=readings, **options)
