@@ -306,7 +306,6 @@ def _mixed(sc: Scenario, p: Mapping[str, Any]) -> Scenario:
     return sc if alg is None else with_mix(sc, str(alg))
 
 
-# The Quick Vegas paper §5.1 (and the TCP-Ho paper §5.1.2): one flow, 25 Mb/s CBR from 80 s to 160 s
 register(
     "qv-basic",
     defaults=_DUMBBELL_CBR_DEFAULTS,
@@ -397,7 +396,6 @@ def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
     return _scenario("qv-different-rtt", p, links, flows)
 
 
-# The TCP-Ho paper §5.1.2: 50 Mb/s x 48 ms trunk, 1000-packet buffer, 25 Mb/s CBR
 register(
     "ho-basic",
     defaults={**_DUMBBELL_CBR_DEFAULTS, "buffer": 1000},
