@@ -363,21 +363,29 @@ _STUCK_POOL = textwrap.dedent(
 )
 
 
-def test_ctrl_c_stops_the_pool_without_waiting_for_its_points(tmp_path: Path) -> None:
+def _packet_sweep(tmp_path: Path, script_text: str, preexec: Any) -> subprocess.Popen[str]:
+    """``script_text`` started on a three-point packet sweep (argv: config, output table),
+    ``preexec`` run before exec; its stdout and stderr piped."""
     cfg = tmp_path / "c.toml"
     cfg.write_text(
         'engine = "packet"\nalgorithm = "vegas"\nmetrics = ["utilization"]\n'
         '[grid]\nbandwidth = ["1Mbps", "2Mbps", "3Mbps"]\ncbr = "none"\n'
     )
-    script = tmp_path / "stuck.py"
-    script.write_text(_STUCK_POOL)
+    script = tmp_path / "sweep_script.py"
+    script.write_text(script_text)
     proc = subprocess.Popen(
         [PY, str(script), str(cfg), str(tmp_path / "o.csv")],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        preexec_fn=_default_sigint,
+        preexec_fn=preexec,
     )
+    assert proc.stdout is not None
+    return proc
+
+
+def test_ctrl_c_stops_the_pool_without_waiting_for_its_points(tmp_path: Path) -> None:
+    proc = _packet_sweep(tmp_path, _STUCK_POOL, _default_sigint)
     assert proc.stdout is not None
     assert proc.stdout.readline().startswith("started")  # a worker is inside a point
     proc.send_signal(signal.SIGINT)
@@ -422,20 +430,7 @@ def test_ctrl_c_while_the_workers_are_being_set_up_is_one_line(tmp_path: Path, t
     """A signal that reaches a worker forked but not yet set up (its parent's handlers
     still in place) must not run those handlers there (a traceback per worker, a worker
     that survives its pool), and the command exits at once with one line."""
-    cfg = tmp_path / "c.toml"
-    cfg.write_text(
-        'engine = "packet"\nalgorithm = "vegas"\nmetrics = ["utilization"]\n'
-        '[grid]\nbandwidth = ["1Mbps", "2Mbps", "3Mbps"]\ncbr = "none"\n'
-    )
-    script = tmp_path / "slow_set_up.py"
-    script.write_text(_SLOW_WORKER_SET_UP)
-    proc = subprocess.Popen(
-        [PY, str(script), str(cfg), str(tmp_path / "o.csv")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=_own_group_default_sigint,
-    )
+    proc = _packet_sweep(tmp_path, _SLOW_WORKER_SET_UP, _own_group_default_sigint)
     assert proc.stdout is not None
     assert proc.stdout.readline() == "forked\n"  # a worker is inside its set-up
     if target == "group":

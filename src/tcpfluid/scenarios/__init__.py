@@ -9,10 +9,6 @@ bottleneck, :func:`fluid_view`, checked per engine by :func:`check_engine`
 
 Examples
 --------
->>> sc = build_scenario("qv-basic")
->>> view = sc.fluid_view()
->>> round(view.path.bdp, 1), [(c.start_s, c.stop_s) for c in view.cross_traffic]
-(626.1, [(80.0, 160.0)])
 >>> build_scenario("qv-basic", cbr="none").fluid_view().cross_traffic
 ()
 >>> short = build_scenario("qv-many-flows", duration="150s")

@@ -103,7 +103,7 @@ def _build(
     data: Mapping[str, Any], source: str, stem: str, overrides: Mapping[str, Any]
 ) -> tuple[Scenario, dict[str, Any]]:
     """The file's scenario and its ``start_spread``/``start_seed`` (applied by
-    :func:`tcpfluid.scenarios.files._finish`)."""
+    ``tcpfluid.scenarios.catalogue._finish``)."""
     from .files import _apply_overrides
 
     where = _Where(source)
@@ -356,9 +356,9 @@ class _Links:
 
 def _law_params(where: _Where, table: str, g: Mapping[str, Any], alg: str | None) -> dict[str, Any]:
     """A flow group's law parameters (``params``), checked against its algorithm's."""
-    if alg is not None:
-        from ..algorithms.registry import law_class
+    from ..algorithms.registry import law_class
 
+    if alg is not None:
         with where.at(table, "algorithm"):
             law_class(alg)
     law = g.get("params", {})
@@ -366,8 +366,6 @@ def _law_params(where: _Where, table: str, g: Mapping[str, Any], alg: str | None
         raise where.fail(table, "params", f"must be a table of law parameters, got {law!r}")
     law = {k: _number_or_text(v) for k, v in law.items()}
     if alg is not None:
-        from ..algorithms.registry import law_class
-
         for k in law:
             with where.at(table, f"params.{k}"):
                 law_class(alg)._check_parameter_names([k])

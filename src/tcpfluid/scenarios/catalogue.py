@@ -1,29 +1,7 @@
 """The named scenarios (the documents' setups), registered with :func:`register`.
 
-Adding a scenario
------------------
-Write a builder that reads its parameters from a dict (already merged with its defaults;
-values may be strings with units or numbers) and register it with the decorator::
-
-    @register(
-        "my-case",
-        defaults={"bandwidth": "10Mbps", "rtt": "50ms", "duration": "60s", **COMMON_DEFAULTS},
-        description="one line for `tcpfluid simulate --help`",
-    )
-    def _my_case(p: dict[str, Any]) -> Scenario:
-        return _access_topology(p, n_flows=1, scenario="my-case")
-
-Every scenario also takes the keys of :data:`START_SPREAD_DEFAULTS` (``start_spread``,
-``start_seed``: each flow starts a seeded random offset later; off by default).
-
-Every key of ``defaults`` can then be overridden with ``build_scenario("my-case", key=v)``
-or ``tcpfluid simulate my-case --set key=v``; unknown keys are rejected with the list of
-valid ones. Keys that are parameters of the control law (``alpha``, ``beta``, ``gamma``,
-``delta``) default to ``None`` (the law's own default) and are read by :func:`law_params`.
-
-A shortened run keeps the flows that start inside it: :func:`build_scenario` leaves out the
-flows that would start at or after the run's end and says so in the scenario's ``notes``
-(:meth:`~tcpfluid.scenarios.Scenario.without_late_flows`).
+Writing a builder, the keys every scenario takes (``start_spread``, ``start_seed``) and
+what a shortened run keeps: docs/your-own-scenario.md, "A named scenario in the library".
 """
 
 from __future__ import annotations
@@ -102,21 +80,15 @@ COMMON_DEFAULTS: dict[str, Any] = {
 }
 
 
-#: the keys every scenario takes besides its own: ``start_spread`` (a time, default 0: off)
-#: moves each flow's start, and its stop, by an offset drawn uniformly from
-#: ``[0, start_spread)``; ``start_seed`` (an integer >= 0) seeds the draws (one per flow, in
-#: the order of the scenario's flows), so the same seed gives the same starts. A document
-#: that starts its flows "at the same time" leaves the order in which their first packets
-#: meet at a shared link unspecified: a spread below one packet's transmission time at that
-#: link keeps the starts simultaneous at the link's resolution and varies that order. CBR
-#: sources are not moved.
+#: the keys every scenario takes besides its own: each flow starts (and stops) a seeded
+#: random offset in ``[0, start_spread)`` later (docs/your-own-scenario.md)
 START_SPREAD_DEFAULTS: dict[str, Any] = {"start_spread": 0, "start_seed": 0}
 
 
 def register(
     name: str, *, defaults: Mapping[str, Any], description: str
 ) -> Callable[[Builder], Builder]:
-    """Decorator: register ``builder`` as the scenario ``name`` (module docstring).
+    """Decorator: register ``builder`` as the scenario ``name`` (docs/your-own-scenario.md).
 
     Raises
     ------
@@ -209,10 +181,17 @@ def build_scenario(name: str, /, **overrides: Any) -> Scenario:
     merged = rates_with_units({**dict(spec.defaults), **overrides})
     note = _keep_access_faster(name, merged, overrides)
     with paused_gc():  # the checks too: they allocate per flow (module docstring of paused_gc)
-        sc = _spread_starts(spec.builder(merged), merged).without_late_flows()
-        if note:
-            sc = replace(sc, notes=(*sc.notes, note))
-        _check_runnable(sc)
+        return _finish(spec.builder(merged), merged, note)
+
+
+def _finish(sc: Scenario, p: Mapping[str, Any], note: str = "") -> Scenario:
+    """``sc`` as it runs, a named scenario's or a file's: its starts spread by ``p``'s
+    ``start_spread``/``start_seed``, the flows starting after its end left out, ``note``
+    added, and refused when it cannot carry a packet (:func:`_check_runnable`)."""
+    sc = _spread_starts(sc, p).without_late_flows()
+    if note:
+        sc = replace(sc, notes=(*sc.notes, note))
+    _check_runnable(sc)
     return sc
 
 
@@ -327,7 +306,6 @@ def _mixed(sc: Scenario, p: Mapping[str, Any]) -> Scenario:
     return sc if alg is None else with_mix(sc, str(alg))
 
 
-# The Quick Vegas paper §5.1 (and the TCP-Ho paper §5.1.2): one flow, 25 Mb/s CBR from 80 s to 160 s
 register(
     "qv-basic",
     defaults=_DUMBBELL_CBR_DEFAULTS,
@@ -418,7 +396,6 @@ def _qv_different_rtt(p: dict[str, Any]) -> Scenario:
     return _scenario("qv-different-rtt", p, links, flows)
 
 
-# The TCP-Ho paper §5.1.2: 50 Mb/s x 48 ms trunk, 1000-packet buffer, 25 Mb/s CBR
 register(
     "ho-basic",
     defaults={**_DUMBBELL_CBR_DEFAULTS, "buffer": 1000},

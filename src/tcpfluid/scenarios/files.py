@@ -36,6 +36,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from .. import units
+from .catalogue import _finish
 from .model import Scenario, _int
 from .topology import _NO_CBR, LAW_PARAMETER_KEYS
 
@@ -127,7 +128,7 @@ def load_scenario(path: str | os.PathLike[str], /, **overrides: Any) -> Scenario
         wrong length, an ``rtt`` shorter than its path's round trip.
     """
     p = FsPath(path)
-    return _finish(_build(read_toml(p, "scenario file"), str(p), p.stem, overrides))
+    return _finish(*_build(read_toml(p, "scenario file"), str(p), p.stem, overrides))
 
 
 def scenario_from_toml(text: str, /, *, source: str = "<toml>", **overrides: Any) -> Scenario:
@@ -136,16 +137,7 @@ def scenario_from_toml(text: str, /, *, source: str = "<toml>", **overrides: Any
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{source} is not valid TOML: {exc}") from None
-    return _finish(_build(data, source, "scenario", overrides))
-
-
-def _finish(built: tuple[Scenario, dict[str, Any]]) -> Scenario:
-    from .catalogue import _check_runnable, _spread_starts
-
-    sc, spread = built
-    out = _spread_starts(sc, spread).without_late_flows()
-    _check_runnable(out)
-    return out
+    return _finish(*_build(data, source, "scenario", overrides))
 
 
 def file_parameters(path: str | os.PathLike[str]) -> tuple[str, ...]:

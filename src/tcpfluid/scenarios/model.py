@@ -56,13 +56,8 @@ def _set_interval(owner: Any, kind: str) -> None:
     object.__setattr__(owner, "stop_s", stop)
 
 
-#: the most flows a builder makes from one count parameter (``flows``, ``flows_per_group``).
-#: Building costs about :data:`_BYTES_PER_FLOW` bytes and :data:`_SECONDS_PER_FLOW` s per flow
-#: (the flows and their access links kept as columns: ``benchmarks/million.py`` for the time,
-#: tracemalloc's peak on ``qv-many-flows`` for the memory), so this many take about 3 GB and
-#: 5 s before any engine starts; each engine then refuses what it cannot run
-#: (:attr:`tcpfluid.engines.Engine.max_flows`, the round model's memory estimate). The
-#: documents' largest setup has 60.
+#: the most flows a builder makes from one count parameter (:data:`FLOW_COUNT_KEYS`), with
+#: the bytes and seconds building takes per flow (docs/your-own-scenario.md)
 MAX_FLOWS = 10_000_000
 _BYTES_PER_FLOW = 300
 _SECONDS_PER_FLOW = 0.5e-6
@@ -109,12 +104,8 @@ def _real(name: str, value: Any, accepted: str = "a number") -> float:
 
 @contextlib.contextmanager
 def paused_gc() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a scenario is built.
-
-    Each collection walks every object alive, and building allocates a few objects per flow
-    without freeing any: collections triggered during the build make it quadratic in the
-    number of flows (10k, 20k, 40k flows: 2.0, 5.7, 17 s). Paused, it is linear.
-    """
+    """Pause Python's cyclic garbage collector while a scenario is built: collections
+    during the build make it quadratic in the number of flows (docs/your-own-scenario.md)."""
     was = gc.isenabled()
     gc.disable()
     try:

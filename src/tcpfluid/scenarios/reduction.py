@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -281,22 +281,15 @@ class Capabilities:
     ack_path_with_red_or_unequal_rtt: bool = True
 
 
+_FLUID = Capabilities(
+    red=True, unequal_rtt=True, several_bottlenecks=False, off_bottleneck_cbr=False
+)
 #: engine name -> what it can model (each engine object's ``capabilities``,
 #: :mod:`tcpfluid.engines`); :func:`check_engine` refuses the rest
 ENGINE_CAPABILITIES: dict[str, Capabilities] = {
-    "rounds": Capabilities(
-        red=True,
-        unequal_rtt=True,
-        several_bottlenecks=False,
-        off_bottleneck_cbr=False,
-        ack_path_with_red_or_unequal_rtt=False,
-    ),
-    "ode": Capabilities(
-        red=True, unequal_rtt=True, several_bottlenecks=False, off_bottleneck_cbr=False
-    ),
-    "hybrid": Capabilities(
-        red=True, unequal_rtt=True, several_bottlenecks=False, off_bottleneck_cbr=False
-    ),
+    "rounds": replace(_FLUID, ack_path_with_red_or_unequal_rtt=False),
+    "ode": _FLUID,
+    "hybrid": _FLUID,
     "packet": Capabilities(
         red=True, unequal_rtt=True, several_bottlenecks=True, off_bottleneck_cbr=True
     ),
