@@ -12,17 +12,11 @@ import math
 from typing import Any
 
 import pytest
+from _report_columns import CLOSED_FORM, DOCUMENT, ODE, PACKET, ROUNDS
 
 from tcpfluid.report import NA, SECTIONS, ReportConfig, Row, Task
 
 QUICK = ReportConfig(quick=True)
-CLOSED_FORM, ROUNDS, ODE, PACKET, DOCUMENT = (
-    "closed form",
-    "round model",
-    "ODE",
-    "packet sim",
-    "document",
-)
 #: what the thesis-vegas-delta rows read of a run (Tables 3.2-3.4), and its traces
 KEYS = ("actual_min", "actual_max", "expected_min", "expected_max", "window_min",
         "window_max", "delta_min", "delta_max", "delta_mean")  # fmt: skip

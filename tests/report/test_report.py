@@ -16,6 +16,8 @@ import pytest
 
 matplotlib.use("Agg")
 
+from _report_columns import CLOSED_FORM, DOCUMENT, ODE, PACKET, ROUNDS
+
 from tcpfluid.cli import main
 from tcpfluid.report import (
     NA,
@@ -32,14 +34,6 @@ from tcpfluid.report import (
     write_report,
 )
 
-#: the report's columns, as report.json names them
-CLOSED_FORM, ROUNDS, ODE, PACKET, DOCUMENT = (
-    "closed form",
-    "round model",
-    "ODE",
-    "packet sim",
-    "document",
-)
 #: the kinds of quantity a row may hold (docs/report.md, "Tolerances")
 KINDS = (
     "time",

@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from _report_columns import CLOSED_FORM, DOCUMENT, ODE, PACKET, ROUNDS
+
 from tcpfluid.report import (
     NA,
     Report,
@@ -22,15 +24,6 @@ from tcpfluid.report import (
     render_html,
     render_markdown,
     write_report,
-)
-
-#: the report's columns, as report.json names them
-CLOSED_FORM, ROUNDS, ODE, PACKET, DOCUMENT = (
-    "closed form",
-    "round model",
-    "ODE",
-    "packet sim",
-    "document",
 )
 
 
