@@ -1,7 +1,9 @@
 """Hold-out benchmark: the fluid engines against the packet simulator on seeded scenarios
 nobody tuned for.
 
-Run: ``python benchmarks/holdout.py [--seed 1] [--n 64] [--jobs N] [--json OUT]``.
+Run: ``python benchmarks/holdout.py [--seed 1] [--n 64] [--jobs N] [--json OUT]``;
+``python benchmarks/holdout.py --pool OUT1.json OUT2.json ...`` prints the tables over the
+stored runs of several seeds together (nothing is run again).
 
 Each scenario is drawn from ``--seed`` (same seed, same scenarios, same figures): every
 law of :data:`tcpfluid.algorithms.registry.ALGORITHMS` in turn as the scenario's law (a
@@ -41,7 +43,9 @@ which can fail where it does not). A settled value or time that exists in one en
 and not the other differs; one that exists in neither is counted apart ("neither").
 
 Output: the tolerance table; agreement per engine, per quantity × engine, per law ×
-engine; the refused and failed runs; the worst comparisons (scenario, quantity, values).
+engine, per class (:data:`CLASSES`: one flow; several flows with windows and a buffer of
+some size; several flows with a few packets each or a small buffer) × quantity × engine,
+per regime × engine; the refused and failed runs; the worst comparisons (scenario, quantity, values).
 ``--json`` writes every scenario, value and comparison.
 """
 
@@ -397,6 +401,24 @@ REGIMES: tuple[str, ...] = (
 )
 
 
+#: a partition of the scenarios into where the fluid engines are meant to apply
+#: (docs/fluid-promises.md, "The promises"): one flow; several flows with windows and a
+#: buffer of some size; several flows with a few packets each or a small buffer
+CLASSES: tuple[str, ...] = (
+    "one flow",
+    "several flows, BDP/flow >= 4 pkts, buffer >= 0.5 BDP",
+    "several flows, BDP/flow < 4 pkts or buffer < 0.5 BDP",
+)
+
+
+def scenario_class(spec: dict[str, Any]) -> str:
+    """The class of :data:`CLASSES` a scenario is in."""
+    if spec["flows"] == 1:
+        return CLASSES[0]
+    small = spec["bdp_per_flow_pkts"] < 4 or spec["buffer_bdp"] < 0.5
+    return CLASSES[2] if small else CLASSES[1]
+
+
 def regimes(spec: dict[str, Any], mixed: bool) -> list[str]:
     """The regimes of :data:`REGIMES` a scenario is in."""
     w, b = spec["bdp_per_flow_pkts"], spec["buffer_bdp"]
@@ -446,6 +468,8 @@ def summarise_runs(runs: list[dict[str, Any]]) -> dict[str, Any]:
                 k = {"agree": 0, "differ": 1, "neither": 2, "capped": 3}[c["verdict"]]
                 keys = [(eng, c["quantity"], "*"), (eng, "*", label), (eng, "*", "*")]
                 keys += [(eng, "*", f"regime:{r}") for r in regimes(run["spec"], run["mixed"])]
+                klass = f"class:{scenario_class(run['spec'])}"
+                keys += [(eng, c["quantity"], klass), (eng, "*", klass)]
                 for key in keys:
                     counts[key][k] += 1
                 if c["verdict"] == "differ":
@@ -497,6 +521,22 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
     labels = [a for a in (*ALGORITHMS, "mixed") if any((e, "*", a) in c for e in FLUID_ENGINES)]
     out.append(_table(eng_head, [[a, *(cell((e, "*", a)) for e in FLUID_ENGINES)] for a in labels]))
     out.append("")
+    out.append("Agreement per class and quantity (each scenario in one class):")
+    n_cls = {k: sum(scenario_class(run["spec"]) == k for run in runs) for k in CLASSES}
+    for k in CLASSES:
+        if not n_cls[k]:
+            continue
+        out.append(f"{k} ({n_cls[k]} scenarios):")
+        out.append(
+            _table(
+                eng_head,
+                [
+                    ["all" if q == "*" else q, *(cell((e, q, f"class:{k}")) for e in FLUID_ENGINES)]
+                    for q in ("*", *TOLERANCES)
+                ],
+            )
+        )
+    out.append("")
     out.append("Agreement per regime (all quantities; a scenario counts in each of its regimes):")
     n_in = {r: sum(r in regimes(run["spec"], run["mixed"]) for run in runs) for r in REGIMES}
     out.append(
@@ -547,6 +587,27 @@ def report(runs: list[dict[str, Any]], s: dict[str, Any], n_worst: int = 15) -> 
     return "\n".join(out)
 
 
+def pooled_runs(paths: Sequence[str]) -> list[dict[str, Any]]:
+    """The scenarios of several ``--json`` outputs, each labelled with its seed (their
+    comparisons are made again, by this script's rules, from the stored values)."""
+    runs = []
+    for path in paths:
+        try:
+            with open(path) as fh:
+                payload = json.load(fh)
+            seed, stored = payload["seed"], payload["runs"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise SystemExit(f"--pool: {path} is not a hold-out --json output ({exc})") from exc
+        for run in stored:
+            spec = dict(run["spec"])
+            if spec["buffer_bdp"] is None:  # written as null: no buffer limit
+                spec["buffer_bdp"] = math.inf
+            run = {**run, "spec": spec, "describe": f"seed {seed} {run['describe']}"}
+            run.pop("comparisons", None)
+            runs.append(run)
+    return runs
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=1, help="seed of the scenario draw (default 1)")
@@ -564,7 +625,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"also run the classical continuous-time model ({CLASSICAL!r}: the engine "
         "'ode' with model='classical'; without options 'ode' is the hybrid model)",
     )
+    ap.add_argument(
+        "--pool",
+        nargs="+",
+        metavar="JSON",
+        help="run nothing: print the tables over the scenarios of these --json outputs "
+        "together (several seeds pooled)",
+    )
     args = ap.parse_args(argv)
+    if args.pool:
+        runs = pooled_runs(args.pool)
+        print(f"hold-out: {len(runs)} scenarios pooled from {len(args.pool)} run(s)")
+        print(report(runs, summarise_runs(runs)))
+        return 0
     global FLUID_ENGINES
     if args.classical:
         FLUID_ENGINES = (*FLUID_ENGINES, CLASSICAL)

@@ -103,3 +103,56 @@ def test_a_refused_run_gives_no_comparison(holdout: Any) -> None:
     run = _run({}, {})
     run["engines"]["rounds"] = {"status": "refused", "message": "mixed algorithms"}
     assert holdout.compare(run, "rounds") == []
+
+
+def test_classes_partition_the_scenarios_by_flows_windows_and_buffer(holdout: Any) -> None:
+    one, wide, small = holdout.CLASSES
+
+    def spec(flows: int, bdp_per_flow: float, buffer_bdp: float) -> dict[str, Any]:
+        return {"flows": flows, "bdp_per_flow_pkts": bdp_per_flow, "buffer_bdp": buffer_bdp}
+
+    assert holdout.scenario_class(spec(1, 0.5, 0.1)) == one
+    assert holdout.scenario_class(spec(3, 4.0, 0.5)) == wide
+    assert holdout.scenario_class(spec(3, 4.0, math.inf)) == wide
+    assert holdout.scenario_class(spec(3, 3.9, 2.0)) == small
+    assert holdout.scenario_class(spec(3, 40.0, 0.49)) == small
+
+
+def _stored(holdout: Any, seed: int, fluid_share: float) -> dict[str, Any]:
+    """One stored scenario as ``--json`` writes it (no buffer limit written as null)."""
+    run = _run({}, {"throughput share": [fluid_share, 1 - fluid_share]})
+    run["spec"] = {
+        "capped": False,
+        "flows": 2,
+        "bdp_per_flow_pkts": 50.0,
+        "buffer_bdp": None,
+        "red": False,
+        "unequal_rtt": False,
+        "cbr_share": 0.0,
+        "joins": 0,
+        "leaves": 0,
+    }
+    run.update(index=0, law="vegas", mixed=False, describe="#0 vegas x2")
+    return {"seed": seed, "runs": [run]}
+
+
+def test_pool_judges_the_stored_runs_of_several_seeds_together(
+    holdout: Any, tmp_path: Path, capsys: Any, monkeypatch: Any
+) -> None:
+    import json
+
+    paths = []
+    for seed, share in ((1, 0.5), (2, 0.6)):  # 0.6 against 0.5: 20 % off, differs
+        p = tmp_path / f"h{seed}.json"
+        p.write_text(json.dumps(_stored(holdout, seed, share)))
+        paths.append(str(p))
+    monkeypatch.setattr(holdout, "FLUID_ENGINES", ("rounds",))
+    assert holdout.main(["--pool", *paths]) == 0
+    out = capsys.readouterr().out
+    assert "2 scenarios pooled from 2 run(s)" in out
+    per_quantity = out.split("Agreement per quantity:")[1]
+    share_row = next(r for r in per_quantity.splitlines() if r.startswith("throughput share"))
+    assert "1/2 (50 %)" in share_row
+    assert "several flows, BDP/flow >= 4 pkts, buffer >= 0.5 BDP (2 scenarios)" in out
+    with pytest.raises(SystemExit, match="not a hold-out --json output"):
+        holdout.main(["--pool", str(tmp_path / "missing.json")])
