@@ -3,14 +3,10 @@
 Rules, each from the Quick Vegas paper unless marked *ours*:
 
 * Δ as Vegas, eq (1): ``cwnd × (1 − BaseRTT / RTT)`` with the round's mean RTT.
-* Slow start (§3.2.1): "a sender sends out an extra packet whenever it receives two ACKs"
-  and "the congestion window is adjusted every RTT": ``incr = 1/2`` per ACK every round,
-  ``cap = cwnd + ⌊cwnd⌋/2``. A window ``cwnd`` is ⌊cwnd⌋ packets in flight, so a round
-  returns ⌊cwnd⌋ ACKs and adds one packet per two of them: 2, 3, 4.5, 6.5, 9.5, 14, 21,
-  31.5, 47, 70.5, ..., a packet sender's windows; Table 1 of the paper (2, 3, 4.5, 6.75,
-  10.13, ...) is the fluid limit ×1.5 a round (:func:`tcpfluid.analytic.slow_start_windows`;
-  docs/mechanisms.md ``senders-slow-start-lag``). The first round already grows, so
-  :meth:`QuickVegas.initial_action` returns the slow-start action.
+* Slow start (§3.2.1): one extra packet per two ACKs, every round from the first:
+  ``incr = 1/2`` per ACK, ``cap = cwnd + ⌊cwnd⌋/2`` (a packet sender's windows 2, 3, 4.5,
+  6.5, 9.5, ...; Table 1's 2, 3, 4.5, 6.75, ... is the fluid limit ×1.5 a round:
+  docs/mechanisms.md ``senders-slow-start-lag``).
 * Leaving slow start: Δ > γ, window × 7/8, congestion avoidance (§3.1, kept by §3.2.1).
   *Ours*: also (without a cut) when the window reaches ``ssthresh`` after a timeout.
 * Congestion avoidance: exactly the pseudo-code of §3.2.2, with ``m = (α + β)/2``:
@@ -28,14 +24,9 @@ Rules, each from the Quick Vegas paper unless marked *ours*:
   window after each ACK is received"); the cap of the round is ``cwnd +
   min((β − Δ)·succ, cwnd)`` for an eq-(3) increase and ``cwnd + 1`` for the ``1/cwnd``
   move, so a full round of ACKs adds exactly the pseudo-code's amount.
-* When Δ is sampled (``sampling``, *our reading*): a change made at round i "can be
-  detected at the (i + 2)th round" (§3.2.2). Default ``"near-band"``: a decision every
-  round, except that an eq.-(3) increase taken with Δ ≥ α/4 is followed by a measurement
-  round (no decision; succ and the window kept). ``"every-round"`` is the pseudo-code read
-  literally (and ns-2's Vegas); ``"after-increase"``, ``"every-other-round"`` and
-  ``"near-band-after-overshoot"`` are the other readings. Why, and each reading's measured
-  queues: docs/algorithms.md, "When Δ is sampled"; the analysis is
-  :func:`tcpfluid.analytic.round_map_stability`.
+* When Δ is sampled (``sampling``, *our reading*: :class:`QuickVegas`): a change made at
+  round i "can be detected at the (i + 2)th round" (§3.2.2). Why, and each reading's
+  measured queues: docs/algorithms.md, "When Δ is sampled".
 * Losses: as Vegas (3/4, 1/2, timeout to 2 packets and slow start). *Ours*: a loss also
   resets ``succ`` (the run of consecutive increases is broken).
 * *Ours*: the window never goes below 2 packets.

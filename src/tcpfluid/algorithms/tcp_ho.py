@@ -22,44 +22,15 @@ Status machine (Tables 1–2), checked in this order, ``s`` the previous status:
    ``cwnd = max(cwnd − maxincr, 2)``, ``incr = 0``, status 4.
 5. Otherwise: ``incr = maxincr = 0``, status 5.
 
-Timing (the TCP-Ho paper, §3.2 and Table 4): no increase in the first round; "from the second
-round, we adjust the increase (or decrease) amount every other round ... the increase (or
-decrease) amounts in the i-th and (i+1)-th rounds will be the same". Counting on_round calls
-``k = 0, 1, 2, ...`` from the start of the connection (or a loss), the law compares and
-chooses a new amount at odd ``k`` (round k against round k − 2) and applies the same amount
-again at the following even ``k``; at ``k = 0`` nothing changes. The amount chosen at call
-k acts during round k + 1, so Table 4's window of round i is the window at the start of
-round i: W = 2, 2, 2, 3, 4, 6, 8, 11, 14, 18, 22 and z = 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5.
+Timing (§3.2, Table 4): counting on_round calls ``k = 0, 1, 2, ...`` from the start of the
+connection (or a loss), the law compares round k with round k − 2 and chooses a new amount
+at odd ``k`` and applies it again at the next even ``k``; nothing changes at ``k = 0``. The
+amount chosen at call k acts during round k + 1, which gives Table 4's windows exactly.
 
-*Ours*, where the document is silent (the reasons: docs/algorithms.md, "tcp-ho"):
-
-* At the first comparison (k = 1) there is no round k − 2: its throughputs are taken as 0
-  (nothing was sent), so PMaT = 0 < CMiT and case 1 applies, which gives Table 4's z_2 = 1.
-* **Restart at the floor.** A comparison that gives status 5 with the window at the floor
-  of 2 packets resets the quick-shift state as at the start of a connection (the round
-  count and throughput history too), so Table 4's growth restarts (a window that has
-  stopped adjusting has "no idea about the available bandwidth", §3.2).
-* Decreases use ``maxincr`` as Table 2 writes it: after status 5 (``maxincr = 0``) a first
-  case-2/4 decrease removes 0 packets (Table 2 floors ``maxincr`` at 1 in statuses 2 and 4
-  only).
-* An increase is spread over the ACKs of the next round (``incr = amount / cwnd`` per ACK,
-  ``cap = cwnd + amount``): the document's extra packet sent "when two or more ACKs of the
-  previous round are received" (§3.2 and the footnote of §4.2). A decrease is applied at
-  the round boundary, in both rounds of its pair.
-* Halvings are exact (``incr / 2`` may be fractional); the document does not round.
-* ``phase`` is :data:`SLOW_START` while every comparison since the start (or a timeout)
-  gave status 1 (the "stable growth" ramp of Table 4) and :data:`CONGESTION_AVOIDANCE`
-  from the first comparison that does not; the round where it changes is the
-  "conspicuous round" of §4.2.
-* Losses (§3.2: "the fast retransmit and fast recovery of TCP-Ho are same as those of TCP
-  Vegas ... we reset all parameters used in the QS phase to their default values"): Vegas's
-  3/4, 1/2 and timeout-to-2 reactions, then ``incr = maxincr = 0``, ``status = 1`` and the
-  round count and throughput history restart as at the beginning of a connection.
-
-Why Table 2 alone cannot converge after a bandwidth change as the paper reports (the
-experiment ``tests/algorithms/test_alg_tcp_ho.py::
-test_table2_cannot_shed_a_window_after_a_tie``), the decrease chain below the pipe and
-the variants measured: docs/algorithms.md, "tcp-ho".
+The readings of ours where the document is silent (the first comparison, the restart at
+the floor, the pacing of an increase over the ACKs, ``phase`` and the conspicuous round,
+the loss reset), why Table 2 alone cannot converge after a bandwidth change as the paper
+reports and the variants measured: docs/algorithms.md, "tcp-ho".
 """
 
 from __future__ import annotations
@@ -99,23 +70,13 @@ class TcpHo(CompiledLaw):
     Parameters
     ----------
     decrease : {"throughput", "table"}, default "throughput"
-        ``"table"``: Tables 1–2 as written (with the readings in the module docstring).
-        ``"throughput"`` (default; an *addition*, not in the document: Table 2 alone
-        cannot converge as the TCP-Ho paper reports), five rules on top of Tables 1–2:
-        (1) throughputs closer than half a packet per round are a tie; (2) a fall
-        (statuses 2, 4) counts only if the RTTs rose too, a fall of one end of the
-        interval with a rise of the maximal RTT is a status 4, and a rise with the window
-        not grown since round n − 2 and the minimal RTT fallen by more than one packet's
-        delay is a tie (the queue draining); (3) at a counted fall the window drops at
-        least to ``CMiT × r``, ``r`` the minimal RTT of the last calm comparison, in place
-        of the pair's decrease (no cut while an earlier cut drains); (4) after a decrease
-        a rise is a tie until the minimal RTT moves by less than half a packet's delay
-        from one round to the next, then one more cut to ``CMaT × r`` if the window is
-        still above it, and until a comparison finds the minimal RTT no lower than the
-        previous comparison's a further fall with the window not grown is still the
-        drain; (5) a tie with less than one packet of backlog (eq. 1 of the Quick Vegas
-        paper with the round's maximal RTT) is a status 3. Why each, and the measured
-        numbers: docs/algorithms.md, "The addition decrease="throughput"".
+        ``"table"``: Tables 1–2 as written (with the readings of the module docstring).
+        ``"throughput"`` (default; an *addition* of ours: Table 2 alone cannot converge
+        as the TCP-Ho paper reports): five rules on top of Tables 1–2 (a resolution of half
+        a packet per round, a fall counted only with rising RTTs, a cut to ``CMiT × r`` at
+        a counted fall, a wait for the drain after a decrease, an empty path as room).
+        Each rule and its measured numbers: docs/algorithms.md, "The addition
+        decrease="throughput"".
     initial_window : float, default 2
         Window of the first round, packets; ``>= 1``. Table 4 of the TCP-Ho paper starts at
         2; ns-2's TCP agents, which ran the paper's simulations, start at 1

@@ -188,11 +188,6 @@ def conspicuous_round(
     queue
         TCP-Ho only: the backlog the round's last packet waits behind, which sets the RTT D
         of eqs. (3)-(4).
-    initial_window
-        Vegas only: the window of the first round, packets (``>= 1``). Table 3 of the
-        TCP-Ho paper starts at 2 (the default); ns-2's TCP agents, which ran the paper's
-        simulations, start at 1 (``windowInit_``). The slow start doubles every other
-        round, ``W_l = w0 · 2^(l/2 − 1)``, so one packet costs two rounds.
 
         * ``"bottleneck"`` (default): the larger of the sender's extra packets z_{k-1} and
           the standing bottleneck queue ``W_k - μd`` once the window exceeds μd (erratum
@@ -205,6 +200,11 @@ def conspicuous_round(
           the cubic eq. (5) (no bottleneck queue: the window overshoots to about 2μd).
         * ``"table"``: ``z_{k-1} = (k - 2)/2`` as Table 4 gives it, which turns eq. (5)
           into ``k^2 - 6k + 16 >= 8μd``, i.e. ``k >= 3 + sqrt(8μd - 7)`` (erratum E5).
+    initial_window
+        Vegas only: the window of the first round, packets (``>= 1``). Table 3 of the
+        TCP-Ho paper starts at 2 (the default); ns-2's TCP agents, which ran the paper's
+        simulations, start at 1 (``windowInit_``). The slow start doubles every other
+        round, ``W_l = w0 · 2^(l/2 − 1)``, so one packet costs two rounds.
 
     Returns
     -------
