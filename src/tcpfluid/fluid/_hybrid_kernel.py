@@ -531,8 +531,11 @@ def advance(  # type: ignore[no-untyped-def]
                     resolved += x
                     ff[j, F_LOST_TOTAL] += x
                     if t >= ff[j, F_RECOVER]:
+                        # a fraction of a packet not completed by the time the sender
+                        # would have learnt of it is learnt of from this drop on
+                        stale = ff[j, F_LOST] < 1.0 and t >= ff[j, F_FIRST_DROP]
                         ff[j, F_LOST] += x
-                        if ff[j, F_FIRST_DROP] == np.inf:
+                        if ff[j, F_FIRST_DROP] == np.inf or stale:
                             # the duplicate ACKs of the packets behind the drop tell the
                             # sender (a held drop: the step its place is released)
                             if hold:
