@@ -511,8 +511,6 @@ def advance(  # type: ignore[no-untyped-def]
                 freed = ff[j, F_FREED]
                 resolved = ff[j, F_RESOLVED]
                 lag = 0
-                # a drop after every earlier one was released begins a new episode
-                fresh = k > ff[j, F_LAST_REL]
                 if hold and x > 0.0:
                     # a dropped packet keeps its place in the window until the sender
                     # learns of the loss: a base RTT plus the queueing delay it met later
@@ -533,12 +531,8 @@ def advance(  # type: ignore[no-untyped-def]
                     resolved += x
                     ff[j, F_LOST_TOTAL] += x
                     if t >= ff[j, F_RECOVER]:
-                        # a fraction of a packet not completed by the time the sender
-                        # would have learnt of it is learnt of from the first drop of
-                        # its next episode on
-                        stale = fresh and ff[j, F_LOST] < 1.0 and t >= ff[j, F_FIRST_DROP]
                         ff[j, F_LOST] += x
-                        if ff[j, F_FIRST_DROP] == np.inf or stale:
+                        if ff[j, F_FIRST_DROP] == np.inf:
                             # the duplicate ACKs of the packets behind the drop tell the
                             # sender (a held drop: the step its place is released)
                             if hold:
