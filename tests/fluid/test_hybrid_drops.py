@@ -276,12 +276,11 @@ def test_with_the_growth_share_a_fraction_carried_to_the_next_overflow_desynchro
     growth, about one packet, at the whole-packet threshold; a fraction short of it is
     carried, the next overflow's first drop completes it, the flow reacts in that step
     and drains the queue before the others lose theirs (traced on the unscaled path,
-    docs/ode-model.md; here 31-32 loss events each, the link
-    busier). Shared in proportion to the arrivals the flows stay identical, each loses a
-    whole packet within the round and all five halve together as in packets. Reference:
-    the packet run; the flows' counts within 15 % (6 of the packets' 40), the
-    utilization within 0.02; the growth share's counts a fifth below the packets' and its
-    link 0.03 busier."""
+    docs/ode-model.md; here 31-32 loss events each, the link busier). Shared in
+    proportion to the arrivals the flows stay identical, each loses a whole packet within
+    the round and all five halve together as in packets. Reference: the packet run; the
+    flows' counts within 15 % (6 of the packets' 40), the utilization within 0.02; the
+    growth share's counts a fifth below the packets' and its link 0.03 busier."""
     pk, gro, prop = (five_reno[k] for k in ("packet", "growth", "proportional"))
     np.testing.assert_allclose(prop.losses, pk.losses, rtol=0.15)
     assert abs(prop.utilization - pk.utilization) < 0.02
