@@ -339,6 +339,18 @@ MECHANISMS: tuple[Mechanism, ...] = (
         *(_friend(ROUNDS, *cell) for cell in OVERFLOW_SHARE_CELLS),
     ),
     _mechanism(
+        "hybrid-growth-share-carry",
+        "validation/test_ho_table5_reno_growth_share.py::"
+        "test_the_hybrids_reno_utilization_agrees_when_overflows_are_shared_in_proportion",
+        _scope(
+            "ho-fairness",
+            ODE,
+            "bottleneck utilization by the flows' goodput, 10–60 s",
+            "Reno",
+            table=("5",),
+        ),
+    ),
+    _mechanism(
         "ns2-fast-sack",
         "validation/test_ho_table7_ns2_fast.py::"
         "test_table_7_fast_mix_cells_follow_the_paper_with_ns2_fast_sack_recovery",
