@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -24,8 +25,6 @@ from ._changes import (
     _finite,
     check_settle_band,
     check_summary_size,
-    flow_rates,
-    jain_rows,
     run_values,
 )
 from ._records import FlowRecord, FlowRecords, _block, _flow_columns, _same_as_previous, _take
@@ -38,6 +37,7 @@ __all__ = ["FlowRecord", "FlowRecords", "run_changes", "summarise"]
 
 
 FloatArray = NDArray[np.float64]
+_S = TypeVar("_S")
 
 
 def run_changes(
@@ -415,60 +415,72 @@ def traced_flow_record(name: str, fl: Any, delivered_pkts: float, loss_events: i
     )
 
 
-def round_trace_fields(
-    flows: Sequence[Any],
-    bands: Sequence[float],
+def engine_summary(
+    cls: type[_S] | None,
+    fr: FlowRecords,
     cbr_changes: tuple[float, ...],
-    t_end: float,
-) -> dict[str, Any]:
-    """The :class:`~tcpfluid.results.EngineSummary` fields but ``utilization`` of flows
-    with round traces (:func:`traced_flow_record`), for a run that ends at ``t_end`` (s)
-    whose CBR sources start or stop at ``cbr_changes`` (s); ``bands``: each flow's
-    settling band, packets (:func:`~tcpfluid.metrics._settling.law_band`).
-    The values are those of :func:`tcpfluid.metrics.summarise`."""
-    F = len(flows)
-    names = [str(i) for i in range(F)]
-    recs = [
-        traced_flow_record(nm, fl, float(fl.delivered_pkts), int(np.size(fl.loss_t_s)))
-        for nm, fl in zip(names, flows, strict=True)
-    ]
-    start = np.array([float(fl.start_s) for fl in flows], dtype=np.float64)
-    stop = np.array([float(fl.stop_s) for fl in flows], dtype=np.float64)
+    end_s: float,
+    bands: FloatArray,
+    *,
+    scenarios: int | None = None,
+    measured_s: tuple[Any, Any] | None = None,
+    carried_pkts: Any = math.nan,
+    capacity_pps: Any = math.nan,
+    **more: Any,
+) -> Any:
+    """An engine's own summary ``cls`` (a :class:`~tcpfluid.results.EngineSummary`; ``None``:
+    its fields as a dict) of
+    the flows ``fr`` of a run that ends at ``end_s`` (s), whose CBR sources start or stop
+    at ``cbr_changes`` (s); ``bands``: each flow's settling band, packets. The values are
+    those of :func:`summarise` (the same columns and run values), per flow ``(F,)``, or
+    ``(S, F)`` for a batch of ``scenarios`` runs; ``more``: the engine's own fields (and
+    its own ``utilization``)."""
+    S = scenarios or 1
+    F = len(fr.start_s) // S
+    start, stop = fr.start_s.reshape(S, F), fr.stop_s.reshape(S, F)
     # each CBR change as a zero-length interval: only the times are used
-    changes = flow_changes([(c, c) for c in cbr_changes], start, stop, t_end)[0]
-    K = len(changes)
-    if F:
-        band = np.array(bands, dtype=np.float64) if len(bands) else np.zeros(F)
-        cols = _columns_once(FlowRecords.of(recs, t_end), changes, t_end, band, False)
-    else:
-        cols = {k: np.empty(0) for k in ("ss_t", "ss_w", "tail", "t_eq", "settled")}
-        cols["conv"] = np.empty((0, K))
-    delivered = np.array([float(fl.delivered_pkts) for fl in flows], dtype=np.float64)
-    thr = flow_rates(delivered, start, stop, (0.0, t_end))
-    return {
-        **window_fields(cols, (F,), changes),
-        "throughput_pps": thr,
-        "jain_index": float(jain_rows(thr)[0]),
-        "losses": np.array([np.size(fl.loss_t_s) for fl in flows], dtype=np.int64),
-    }
-
-
-def window_fields(
-    cols: dict[str, Any], shape: tuple[int, ...], changes: tuple[float, ...]
-) -> dict[str, Any]:
-    """The :class:`~tcpfluid.results.EngineSummary` window fields from the columns of
-    :func:`_columns_once`, shaped ``shape`` per flow."""
+    changes = flow_changes([(c, c) for c in cbr_changes], start[0], stop[0], end_s)[0]
+    cols = _columns_once(fr, changes, end_s, bands, False, S)
+    shape = (F,) if scenarios is None else (S, F)
+    measured = (0.0, end_s) if measured_s is None else measured_s
+    run = run_values(start, stop, fr.delivered_pkts.reshape(S, F), cols["t_eq"].reshape(S, F),
+                     cols["conv"].reshape(S, F, len(changes)), changes, measured, carried_pkts,
+                     capacity_pps)  # fmt: skip
     settled = np.isfinite(cols["settled"]).reshape(shape)
-    ss_t = np.asarray(cols["ss_t"], dtype=np.float64).reshape(shape)
-    conv = np.asarray(cols["conv"], dtype=np.float64).reshape(*shape, len(changes))
-    return {
+    ss_t = cols["ss_t"].reshape(shape)
+    conv = cols["conv"].reshape(*shape, len(changes))
+    one = scenarios is None
+    values = {
         "ss_exit_time_s": ss_t,
-        "ss_exit_window_pkts": np.asarray(cols["ss_w"], dtype=np.float64).reshape(shape),
+        "ss_exit_window_pkts": cols["ss_w"].reshape(shape),
         "ss_exited": np.isfinite(ss_t),
-        "settled_window_pkts": np.asarray(cols["tail"], dtype=np.float64).reshape(shape),
+        "settled_window_pkts": cols["tail"].reshape(shape),
         "time_to_equilibrium_s": np.where(settled, cols["t_eq"].reshape(shape), math.nan),
         "reached_equilibrium": settled,
         "change_times_s": changes,
         "convergence_times_s": conv,
         "converged": np.isfinite(conv),
+        "ss_exit_round": cols["ss_r"].reshape(shape),
+        "utilization": run["utilization"],
+        "throughput_pps": run["throughput_pps"].reshape(shape),
+        "jain_index": float(run["jain_index"][0]) if one else run["jain_index"],
+        "losses": fr.loss_events.reshape(shape).copy(),
     }
+    if cls is None:
+        return values
+    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    return cls(**{**{k: v for k, v in values.items() if k in names}, **more})
+
+
+def traced_summary(
+    cls: type[_S], flows: Sequence[Any], bands: Sequence[float], cbr_changes: tuple[float, ...],
+    end_s: float, **more: Any,
+) -> _S:  # fmt: skip
+    """:func:`engine_summary` of flows with round traces (:func:`traced_flow_record`: the
+    packet simulator's, the hybrid model's), counted to the end of the run."""
+    recs = [
+        traced_flow_record(str(i), fl, float(fl.delivered_pkts), int(np.size(fl.loss_t_s)))
+        for i, fl in enumerate(flows)
+    ]
+    band = np.array(bands, dtype=np.float64) if len(bands) else np.zeros(len(flows))
+    return engine_summary(cls, FlowRecords.of(recs, end_s), cbr_changes, end_s, band, **more)

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 
 from .. import metrics
 from ..metrics import _finite_or_none
-from ..metrics.summary import round_trace_fields
+from ..metrics.summary import traced_summary
 from ..results import EngineSummary
 from ..scenarios import bottleneck
 
@@ -87,11 +87,10 @@ def summarise(res: PacketResult) -> PacketSummary:
     cbr = metrics.bandwidth_changes([(c.start_s, c.stop_s) for c in sc.cbr], t_end)
     bott = bottleneck(sc)  # the one rule of every engine (tcpfluid.scenarios.bottleneck)
     assert bott is not None
-    lt = res.link(bott.name)
     capacity_bytes = bott.rate_bps / 8.0 * t_end  # 0 when the product underflows
-    util = lt.bytes_out / capacity_bytes if capacity_bytes > 0 else math.nan
-    return PacketSummary(
-        **round_trace_fields(res.flows, res.settle_band_pkts, cbr, t_end),
+    util = res.link(bott.name).bytes_out / capacity_bytes if capacity_bytes > 0 else math.nan
+    return traced_summary(
+        PacketSummary, res.flows, res.settle_band_pkts, cbr, t_end,
         utilization=float(util),
         bottleneck=bott.name,
         retransmissions=np.array([fl.retransmissions for fl in res.flows], dtype=np.int64),
@@ -99,4 +98,4 @@ def summarise(res: PacketResult) -> PacketSummary:
         packets_per_s=res.packets_per_s,
         events_per_s=res.events_per_s,
         conserved=res.conserved,
-    )
+    )  # fmt: skip
