@@ -304,8 +304,46 @@ def summarise(
         A ``scenarios`` below 1, flows that are not ``scenarios`` runs of as many flows,
         runs whose flows start or stop at other times, a bad ``settle_band``.
     """
-    from .._validation import check_int
     from ..results import SummaryBatch
+
+    S, parts, per, names = _runs(flows, scenarios, end_s)
+    st, sp = per["start_s"], per["stop_s"]
+    check_summary_size(scenario, st[0], sp[0], end_s)
+    cbr = [(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())]
+    changes, kinds = flow_changes(cbr, st[0], sp[0], end_s)
+    bands = _bands(scenario, names, check_settle_band(settle_band))
+    measured = (0.0, end_s) if measured_s is None else measured_s
+    cols, run = _judged(parts, per, changes, end_s, np.tile(bands, S), measured, carried_pkts,
+                        capacity_pps, True)  # fmt: skip
+    F, K = st.shape[1], len(changes)
+    columns = {
+        "start_s": st, "stop_s": sp, "convergence_times_s": cols["conv"].reshape(S, F, K),
+        "throughput_pps": run["throughput_pps"], "losses": per["loss_events"],
+        "not_settled_reason": cols["reason"].reshape(S, F),
+        **{name: cols[key].reshape(S, F) for name, key in _COLUMN_OF.items()},
+    }  # fmt: skip
+    batch = SummaryBatch(
+        engine=engine, flow_names=names, flows=columns, change_times_s=changes,
+        change_kinds=kinds, all_settled_time_s=run["all_settled_time_s"],
+        all_converged_times_s=run["all_converged_times_s"], utilization=run["utilization"],
+        jain_index=run["jain_index"], bottleneck=bottleneck,
+        notes=tuple(getattr(scenario, "notes", ())), extras=dict(extras or {}),
+    )  # fmt: skip
+    return batch if scenarios is not None else batch.row(0)
+
+
+#: the per-flow inputs of the run values, and their type (``None``: the records')
+_PER_FLOW = {"start_s": np.float64, "stop_s": np.float64, "delivered_pkts": np.float64,
+             "loss_events": None}  # fmt: skip
+
+
+def _runs(
+    flows: Sequence[FlowRecord] | FlowRecords, scenarios: int | None, end_s: float
+) -> tuple[int, list[tuple[Any, FlowRecords]], dict[str, NDArray[Any]], Sequence[str]]:
+    """``flows`` checked as ``scenarios`` runs (1 for ``None``) of the same F flows
+    (:func:`summarise`): S, the flows as columns (:func:`_flow_columns`), their starts,
+    stops, delivered packets and loss events ``(S, F)``, and the F flows' names."""
+    from .._validation import check_int
 
     S = 1 if scenarios is None else check_int("scenarios", scenarios, minimum=1)
     if scenarios is not None and not isinstance(flows, FlowRecords):
@@ -313,25 +351,24 @@ def summarise(
             f"flows must be a FlowRecords (columns) with scenarios={scenarios}, got "
             f"{type(flows).__name__}"
         )
-    measured = (0.0, end_s) if measured_s is None else measured_s
     parts = _flow_columns(flows, end_s)
     n = sum(len(fr.start_s) for _, fr in parts)
     if n % S:
         raise ValueError(f"flows: {n} flows are not {S} runs (scenarios) of as many flows")
     F = n // S
-    start = np.empty(n)
-    stop = np.empty(n)
-    for where, fr in parts:
-        start[where], stop[where] = fr.start_s, fr.stop_s
-    st, sp = start.reshape(S, F), stop.reshape(S, F)
+    per: dict[str, NDArray[Any]] = {}
+    for key, dtype in _PER_FLOW.items():
+        kind = dtype or np.result_type(*[getattr(fr, key).dtype for _, fr in parts])
+        per[key] = np.empty(n, dtype=kind)
+        for where, fr in parts:
+            per[key][where] = getattr(fr, key)
+        per[key] = per[key].reshape(S, F)
+    st, sp = per["start_s"], per["stop_s"]
     if S > 1 and ((st != st[:1]).any() or (sp != sp[:1]).any()):
         raise ValueError(
             f"flows: the {S} runs of a batch (scenarios={S}) must have the same flows' start "
             "and stop times (one set of changes)"
         )
-    check_summary_size(scenario, st[0], sp[0], end_s)
-    cbr = [(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())]
-    changes, kinds = flow_changes(cbr, st[0], sp[0], end_s)
     names: list[str] | Sequence[str] = parts[0][1].names if len(parts) == 1 else [""] * n
     if len(parts) > 1:
         for where, fr in parts:
@@ -341,40 +378,39 @@ def summarise(
         if len(names) not in (F, n):
             raise ValueError(f"flows: {len(names)} names for {S} runs of {F} flows")
         names = list(names[:F])
-    bands = _bands(scenario, names, check_settle_band(settle_band))
+    return S, parts, per, names
+
+
+def _judged(
+    parts: list[tuple[Any, FlowRecords]],
+    per: dict[str, NDArray[Any]],
+    changes: tuple[float, ...],
+    end_s: float,
+    bands: FloatArray,
+    measured_s: tuple[Any, Any],
+    carried_pkts: Any,
+    capacity_pps: Any,
+    reasons: bool,
+) -> tuple[dict[str, Any], dict[str, FloatArray]]:
+    """The columns of every flow (:func:`_columns_once`, flow ``s F + f`` of run ``s``) and
+    the values of each run (:func:`run_values`) of S runs of F flows: the one summary
+    computation of :func:`summarise` and of the engines' own summaries."""
+    S, F = per["start_s"].shape
     cols: dict[str, Any] = {}
-    delivered = np.empty(n)
-    losses: NDArray[Any] = np.empty(
-        n, dtype=np.result_type(*[fr.loss_events.dtype for _, fr in parts])
-    )
     for where, fr in parts:
-        got = _columns_once(fr, changes, end_s, np.tile(bands, S)[where], scenarios=S)
-        delivered[where], losses[where] = fr.delivered_pkts, fr.loss_events
+        got = _columns_once(fr, changes, end_s, bands[where], reasons, S)
         if len(parts) == 1:  # every flow, in order: the columns as they are
             cols = got
             continue
         for key, v in got.items():
             if key not in cols:
-                cols[key] = np.empty((n, *v.shape[1:]), dtype=v.dtype)
+                cols[key] = np.empty((S * F, *v.shape[1:]), dtype=v.dtype)
             cols[key][where] = v
-    K = len(changes)
-    conv = cols["conv"].reshape(S, F, K)
-    run = run_values(st, sp, delivered.reshape(S, F), cols["t_eq"].reshape(S, F), conv,
-                     changes, measured, carried_pkts, capacity_pps)  # fmt: skip
-    per = {
-        "start_s": st, "stop_s": sp, "convergence_times_s": conv,
-        "throughput_pps": run["throughput_pps"], "losses": losses.reshape(S, F),
-        "not_settled_reason": cols["reason"].reshape(S, F),
-        **{name: cols[key].reshape(S, F) for name, key in _COLUMN_OF.items()},
-    }  # fmt: skip
-    batch = SummaryBatch(
-        engine=engine, flow_names=names, flows=per, change_times_s=changes,
-        change_kinds=kinds, all_settled_time_s=run["all_settled_time_s"],
-        all_converged_times_s=run["all_converged_times_s"], utilization=run["utilization"],
-        jain_index=run["jain_index"], bottleneck=bottleneck,
-        notes=tuple(getattr(scenario, "notes", ())), extras=dict(extras or {}),
-    )  # fmt: skip
-    return batch if scenarios is not None else batch.row(0)
+    conv = cols["conv"].reshape(S, F, len(changes))
+    run = run_values(per["start_s"], per["stop_s"], per["delivered_pkts"],
+                     cols["t_eq"].reshape(S, F), conv, changes, measured_s, carried_pkts,
+                     capacity_pps)  # fmt: skip
+    return cols, run
 
 
 def flow_changes(
@@ -429,23 +465,21 @@ def engine_summary(
     **more: Any,
 ) -> Any:
     """An engine's own summary ``cls`` (a :class:`~tcpfluid.results.EngineSummary`; ``None``:
-    its fields as a dict) of
-    the flows ``fr`` of a run that ends at ``end_s`` (s), whose CBR sources start or stop
-    at ``cbr_changes`` (s); ``bands``: each flow's settling band, packets. The values are
-    those of :func:`summarise` (the same columns and run values), per flow ``(F,)``, or
+    its fields as a dict) of the flows ``fr`` of a run that ends at ``end_s`` (s), whose
+    CBR sources start or stop at ``cbr_changes`` (s); ``bands``: each flow's settling band,
+    packets. The values are :func:`summarise`'s (:func:`_judged`), per flow ``(F,)``, or
     ``(S, F)`` for a batch of ``scenarios`` runs; ``more``: the engine's own fields (and
     its own ``utilization``)."""
     S = scenarios or 1
     F = len(fr.start_s) // S
-    start, stop = fr.start_s.reshape(S, F), fr.stop_s.reshape(S, F)
+    per = {key: getattr(fr, key).reshape(S, F) for key in _PER_FLOW}
     # each CBR change as a zero-length interval: only the times are used
-    changes = flow_changes([(c, c) for c in cbr_changes], start[0], stop[0], end_s)[0]
-    cols = _columns_once(fr, changes, end_s, bands, False, S)
-    shape = (F,) if scenarios is None else (S, F)
+    changes = flow_changes([(c, c) for c in cbr_changes], per["start_s"][0], per["stop_s"][0],
+                           end_s)[0]  # fmt: skip
     measured = (0.0, end_s) if measured_s is None else measured_s
-    run = run_values(start, stop, fr.delivered_pkts.reshape(S, F), cols["t_eq"].reshape(S, F),
-                     cols["conv"].reshape(S, F, len(changes)), changes, measured, carried_pkts,
-                     capacity_pps)  # fmt: skip
+    cols, run = _judged([(slice(None), fr)], per, changes, end_s, bands, measured, carried_pkts,
+                        capacity_pps, False)  # fmt: skip
+    shape = (F,) if scenarios is None else (S, F)
     settled = np.isfinite(cols["settled"]).reshape(shape)
     ss_t = cols["ss_t"].reshape(shape)
     conv = cols["conv"].reshape(*shape, len(changes))
@@ -464,7 +498,7 @@ def engine_summary(
         "utilization": run["utilization"],
         "throughput_pps": run["throughput_pps"].reshape(shape),
         "jain_index": float(run["jain_index"][0]) if one else run["jain_index"],
-        "losses": fr.loss_events.reshape(shape).copy(),
+        "losses": per["loss_events"].reshape(shape).copy(),
     }
     if cls is None:
         return values
