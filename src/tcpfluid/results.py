@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -322,6 +322,23 @@ class EngineSummary:
     throughput_pps: FloatArray
     jain_index: Any  # float, or (S,) in the round model
     losses: NDArray[np.int64]
+
+    #: whether the engine's keys carry ``ss_exit_round`` (``None`` where it counts no rounds)
+    _round_key: ClassVar[bool] = False
+
+    def flow(self, flow: int = 0) -> dict[str, Any]:
+        """The public summary keys (``None``: did not happen), window metrics of flow
+        ``flow`` (``throughput_pps`` and ``losses`` list every flow), then the engine's own
+        keys."""
+        rounds = {"ss_exit_round": None} if self._round_key else {}
+        return {**self._keys((flow,), **rounds), **self._own_keys()}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: :meth:`flow` of the first flow."""
+        return self.flow(0)
+
+    def _own_keys(self) -> dict[str, Any]:
+        return {}
 
     def _keys(
         self, flow: tuple[int, ...], run: tuple[int, ...] = (), *, ss_exit_round: Any = _OMITTED

@@ -55,6 +55,10 @@ class RoundSummary(EngineSummary):
         ``ss_exit_round``."""
         return self._keys((s, flow), (s,), ss_exit_round=_int_or_none(self.ss_exit_round[s, flow]))
 
+    def flow(self, flow: int = 0) -> dict[str, Any]:
+        """The :meth:`scenario` dict of scenario 0 with the window metrics of ``flow``."""
+        return self.scenario(0, flow)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the :meth:`scenario` dict of scenario 0 when there is one scenario,
         else ``{"scenarios": [...]}`` with one per scenario."""

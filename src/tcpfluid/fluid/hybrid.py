@@ -569,13 +569,7 @@ class HybridSummary(EngineSummary):
     of :class:`~tcpfluid.results.EngineSummary`, computed from the flows' round
     traces as the packet simulator computes them."""
 
-    def flow(self, flow: int = 0) -> dict[str, Any]:
-        """The public summary keys with the window metrics of flow ``flow``."""
-        return self._keys((flow,), ss_exit_round=None)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: :meth:`flow` of the first flow (throughputs and losses per flow)."""
-        return self.flow(0)
+    _round_key = True
 
 
 def plot_windows(

@@ -57,27 +57,14 @@ class PacketSummary(EngineSummary):
     events_per_s: float
     conserved: bool
 
-    def flow(self, flow: int = 0) -> dict[str, Any]:
-        """The public summary keys, window metrics of flow ``flow``.
-
-        Keys shared with the round model: ``ss_exit_window``, ``ss_exit_time_s``,
-        ``settled_window``, ``time_to_equilibrium_s``, ``convergence_times_s``,
-        ``change_times_s``, ``utilization``, ``throughput_pps`` (per flow), ``jain_index``,
-        ``losses`` (per flow); plus ``retransmissions``, ``timeouts``, ``packets_per_s``,
-        ``events_per_s`` and ``conserved``. ``None`` means "did not happen".
-        """
+    def _own_keys(self) -> dict[str, Any]:
         return {
-            **self._keys((flow,)),
             "retransmissions": [int(x) for x in self.retransmissions],
             "timeouts": [int(x) for x in self.timeouts],
             "packets_per_s": _finite_or_none(self.packets_per_s),
             "events_per_s": _finite_or_none(self.events_per_s),
             "conserved": bool(self.conserved),
         }
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: :meth:`flow` of the first flow (the throughputs list every flow)."""
-        return self.flow(0)
 
 
 def summarise(res: PacketResult) -> PacketSummary:
