@@ -33,6 +33,12 @@ if TYPE_CHECKING:  # pandas (about 0.25 s to import) only when a frame is asked 
 
 FloatArray = NDArray[np.float64]
 
+#: FlowTrace's counters, by their column of the compiled loop's per-flow integers
+_COUNTERS = {
+    "sent_pkts": C.I_SENT, "delivered_pkts": C.I_GOOD, "retransmissions": C.I_RETX,
+    "fast_retransmits": C.I_FASTRETX, "timeouts": C.I_TIMEOUTS, "acks_sent": C.I_ACKS_SENT,
+}  # fmt: skip
+
 
 @dataclass(frozen=True, eq=False)
 class FlowTrace:
@@ -97,18 +103,10 @@ class FlowTrace:
 
     def to_dict(self) -> dict[str, Any]:
         """Counters and the round trace as plain lists (JSON-ready)."""
-        return {
-            "name": self.name,
-            "algorithm": self.algorithm,
-            "sent_pkts": self.sent_pkts,
-            "delivered_pkts": self.delivered_pkts,
-            "retransmissions": self.retransmissions,
-            "fast_retransmits": self.fast_retransmits,
-            "timeouts": self.timeouts,
-            "acks_sent": self.acks_sent,
-            "base_rtt_s": None if math.isinf(self.base_rtt_s) else self.base_rtt_s,
-            "rounds": int(self.round_t_s.size),
-        }
+        out = {k: getattr(self, k) for k in ("name", "algorithm", *_COUNTERS)}
+        out["base_rtt_s"] = None if math.isinf(self.base_rtt_s) else self.base_rtt_s
+        out["rounds"] = int(self.round_t_s.size)
+        return out
 
     def to_frame(self) -> pd.DataFrame:
         """The round records as a :class:`pandas.DataFrame`, one row per round boundary."""
@@ -361,6 +359,16 @@ def summarise(res: PacketResult) -> PacketSummary:
 
 
 # ------------------------------------------------------------------ collecting
+#: the compiled loop's round-record columns (its first nine), by FlowTrace field
+_ROUND_COLUMNS = (
+    "round_t_s", "round_cwnd_pkts", "round_next_cwnd_pkts", "round_rtt_mean_s",
+    "round_rtt_min_s", "round_rtt_max_s", "round_base_rtt_s", "round_phase",
+    "round_ssthresh_pkts",
+)  # fmt: skip
+#: the columns of a flow's loss records, by FlowTrace field
+_LOSS_COLUMNS = ("loss_t_s", "loss_kind", "loss_cwnd_before_pkts", "loss_cwnd_after_pkts")
+
+
 def _in_flight(sim: _Sim) -> dict[int, int]:
     """Packets of each kind (data, ACK, CBR) still held by a link."""
     kinds = {C.KIND_DATA: 0, C.KIND_ACK: 0, C.KIND_CBR: 0}
@@ -427,30 +435,14 @@ def _flow_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[FlowTrace]:
                 algorithm=dec.laws[f].name,
                 start_s=fl.start_s,
                 stop_s=fl.stop_s,
-                round_t_s=cols[0, a:b],
-                round_cwnd_pkts=cols[1, a:b],
-                round_next_cwnd_pkts=cols[2, a:b],
-                round_rtt_mean_s=cols[3, a:b],
-                round_rtt_min_s=cols[4, a:b],
-                round_rtt_max_s=cols[5, a:b],
-                round_base_rtt_s=cols[6, a:b],
                 round_delta_pkts=delta[a:b],
-                round_phase=cols[7, a:b],
-                round_ssthresh_pkts=cols[8, a:b],
                 cwnd_pkts=sf[f, 0],
                 goodput_pps=gp_all[f],
                 srtt_s=sf[f, 3],
-                loss_t_s=loss[0],
-                loss_kind=loss[1],
-                loss_cwnd_before_pkts=loss[2],
-                loss_cwnd_after_pkts=loss[3],
-                sent_pkts=int(fi[f, C.I_SENT]),
-                delivered_pkts=int(fi[f, C.I_GOOD]),
-                retransmissions=int(fi[f, C.I_RETX]),
-                fast_retransmits=int(fi[f, C.I_FASTRETX]),
-                timeouts=int(fi[f, C.I_TIMEOUTS]),
-                acks_sent=int(fi[f, C.I_ACKS_SENT]),
                 base_rtt_s=float(ff[f, C.F_BASE]),
+                **{name: cols[i, a:b] for i, name in enumerate(_ROUND_COLUMNS)},
+                **dict(zip(_LOSS_COLUMNS, loss, strict=True)),
+                **{name: int(fi[f, i]) for name, i in _COUNTERS.items()},
             )
         )
     return flows
