@@ -19,15 +19,20 @@ from numpy.typing import NDArray
 
 from ..algorithms.base import SLOW_START
 from . import settling, slow_start_exit
-from ._changes import (
+from ._records import (
+    FlowRecord,
+    FlowRecords,
     _bands,
+    _block,
     _convergence,
     _finite,
+    _flow_columns,
+    _same_as_previous,
+    _take,
     check_settle_band,
     check_summary_size,
     run_values,
 )
-from ._records import FlowRecord, FlowRecords, _block, _flow_columns, _same_as_previous, _take
 from ._settling import _first_end
 
 if TYPE_CHECKING:  # pragma: no cover
