@@ -49,11 +49,12 @@ class RoundSummary(EngineSummary):
 
     ss_exit_round: NDArray[np.float64]
 
+    _round_key = True
+
     def scenario(self, s: int = 0, flow: int = 0) -> dict[str, Any]:
         """The public summary keys for scenario ``s`` (window metrics of flow ``flow``):
-        those of :meth:`~tcpfluid.results.EngineSummary._keys` with
-        ``ss_exit_round``."""
-        return self._keys((s, flow), (s,), ss_exit_round=_int_or_none(self.ss_exit_round[s, flow]))
+        those of :meth:`flow`, with ``ss_exit_round``."""
+        return self._keys((s, flow), (s,))
 
     def flow(self, flow: int = 0) -> dict[str, Any]:
         """The :meth:`scenario` dict of scenario 0 with the window metrics of ``flow``."""
@@ -67,10 +68,9 @@ class RoundSummary(EngineSummary):
             return self.scenario(0)
         return {"scenarios": [self.scenario(s) for s in range(n)]}
 
-
-def _int_or_none(x: Any) -> int | None:
-    v = float(x)
-    return None if not math.isfinite(v) else int(v)
+    def _exit_round(self, flow: tuple[int, ...]) -> int | None:
+        v = float(self.ss_exit_round[flow])
+        return None if not math.isfinite(v) else int(v)
 
 
 @dataclass(frozen=True)
