@@ -429,6 +429,9 @@ def _flow_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[FlowTrace]:
     for f, fl in enumerate(sc.flows):
         a, b = int(bounds[f]), int(bounds[f + 1])
         loss = np.asarray(dec.losses[f], dtype=np.float64).reshape(-1, 4).T.copy()
+        own: dict[str, Any] = {name: cols[i, a:b] for i, name in enumerate(_ROUND_COLUMNS)}
+        own.update(zip(_LOSS_COLUMNS, loss, strict=True))
+        own.update({name: int(fi[f, i]) for name, i in _COUNTERS.items()})
         flows.append(
             FlowTrace(
                 name=fl.name,
@@ -440,9 +443,7 @@ def _flow_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[FlowTrace]:
                 goodput_pps=gp_all[f],
                 srtt_s=sf[f, 3],
                 base_rtt_s=float(ff[f, C.F_BASE]),
-                **{name: cols[i, a:b] for i, name in enumerate(_ROUND_COLUMNS)},
-                **dict(zip(_LOSS_COLUMNS, loss, strict=True)),
-                **{name: int(fi[f, i]) for name, i in _COUNTERS.items()},
+                **own,
             )
         )
     return flows
