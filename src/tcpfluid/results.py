@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -64,7 +64,6 @@ __all__ = [
 ]
 
 FloatArray = NDArray[np.float64]
-_OMITTED: Any = object()
 
 #: the unit of :attr:`FlowSummary.losses` in every engine
 LOSSES_UNIT = "loss events"
@@ -323,20 +322,36 @@ class EngineSummary:
     jain_index: Any  # float, or (S,) in the round model
     losses: NDArray[np.int64]
 
-    def _keys(
-        self, flow: tuple[int, ...], run: tuple[int, ...] = (), *, ss_exit_round: Any = _OMITTED
-    ) -> dict[str, Any]:
+    #: whether the engine's keys carry ``ss_exit_round`` (:meth:`_exit_round`)
+    _round_key: ClassVar[bool] = False
+
+    def flow(self, flow: int = 0) -> dict[str, Any]:
+        """The public summary keys (``None``: did not happen), window metrics of flow
+        ``flow`` (``throughput_pps`` and ``losses`` list every flow), then the engine's own
+        keys."""
+        return {**self._keys((flow,)), **self._own_keys()}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: :meth:`flow` of the first flow."""
+        return self.flow(0)
+
+    def _own_keys(self) -> dict[str, Any]:
+        return {}
+
+    def _exit_round(self, flow: tuple[int, ...]) -> int | None:
+        return None  # an engine that counts no rounds
+
+    def _keys(self, flow: tuple[int, ...], run: tuple[int, ...] = ()) -> dict[str, Any]:
         """The public summary keys (``None``: did not happen) of the flow at index
-        ``flow`` and the run's aggregates at index ``run`` (``()``: the run's own);
-        ``ss_exit_round`` only when given."""
+        ``flow`` and the run's aggregates at index ``run`` (``()``: the run's own)."""
         from .metrics import _finite_or_none
 
         out: dict[str, Any] = {
             "ss_exit_window": _finite_or_none(self.ss_exit_window_pkts[flow]),
             "ss_exit_time_s": _finite_or_none(self.ss_exit_time_s[flow]),
         }
-        if ss_exit_round is not _OMITTED:
-            out["ss_exit_round"] = ss_exit_round
+        if self._round_key:
+            out["ss_exit_round"] = self._exit_round(flow)
         out.update(
             {
                 "settled_window": (

@@ -15,7 +15,7 @@ from numpy.typing import NDArray
 from .._validation import check_int
 from ..algorithms._common import backlog
 from ..algorithms.base import OdeForm
-from ..metrics import FlowRecord, _finite_or_none, bandwidth_changes, law_settle_band
+from ..metrics import FlowRecord, bandwidth_changes, law_settle_band
 from ..path import Path
 from ._ode_types import (
     ODE_LAWS,
@@ -28,6 +28,7 @@ from ._ode_types import (
     _time,
     _unit,
     check_solver,
+    window_metrics,
 )  # fmt: skip
 
 FloatArray = NDArray[np.float64]
@@ -510,7 +511,7 @@ def _summarise(
     """The native summary of a classical run: the integrals' totals and the one summary
     computation's columns (:func:`tcpfluid.metrics.summarise`) on the samples ``t``,
     judged at the run's changes (the cross traffic's ``changes``, the joins and leaves)."""
-    from ..metrics.summary import FlowRecords, _columns_once, flow_changes, flow_rates, jain_rows
+    from ..metrics.summary import FlowRecords, engine_summary
 
     start = np.array([f.start_s for f in flows], dtype=np.float64)
     stop = np.array([f.stop_s for f in flows], dtype=np.float64)
@@ -518,10 +519,10 @@ def _summarise(
         [str(j) for j in range(len(flows))], start, stop, t, kw["windows_pkts"], Y[model.i_D],
         Y[model.i_L], m_from,
     )  # fmt: skip
-    run_changes, _ = flow_changes([(c, c) for c in changes], start, stop, t_end)
     bands = np.array([law_settle_band(f.law) for f in flows])  # each law's own limit cycle
-    cols = _columns_once(FlowRecords.of(recs, t_end), run_changes, t_end, bands, False)
-    thr = flow_rates(np.array([r.delivered_pkts for r in recs]), start, stop, (m_from, t_end))
+    own = engine_summary(None, FlowRecords.of(recs, t_end), changes, t_end, bands,
+                         measured_s=(m_from, t_end))  # fmt: skip
+    thr = own["throughput_pps"]
 
     def at(row: FloatArray, when: float) -> FloatArray:
         return np.array([np.interp(when, t, r) for r in np.atleast_2d(row)])
@@ -540,7 +541,7 @@ def _summarise(
         measure_from_s=m_from,
         measure_to_s=t_end,
         throughput_pps=tuple(float(v) for v in thr),
-        jain_index=float(jain_rows(thr)[0]),
+        jain_index=own["jain_index"],
         utilization=1.0 - idle / (capacity * span),
         mean_queue_pkts=(Q1 - Q0) / span,
         final_queue_pkts=float(kw["queue_pkts"][-1]),
@@ -549,10 +550,8 @@ def _summarise(
         lost_pkts=lost,
         loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
         losses_pkts=tuple(float(v) for v in L1 - L0),
-        change_times_s=run_changes,
-        settled_window_pkts=tuple(_finite_or_none(v) for v in cols["settled"]),
-        time_to_equilibrium_s=tuple(_finite_or_none(v) for v in cols["t_eq"]),
-        convergence_times_s=tuple(_finite_or_none(v) for v in cols["conv"][0]),
+        change_times_s=own["change_times_s"],
+        **window_metrics(own),
     )
 
 

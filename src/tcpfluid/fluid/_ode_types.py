@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -334,6 +334,25 @@ class OdeSummary:
             "lost_pkts": self.lost_pkts,
             "loss_fraction": self.loss_fraction,
         }
+
+
+def window_metrics(v: Mapping[str, Any]) -> dict[str, Any]:
+    """The window metrics of :class:`OdeSummary` from an engine summary's fields ``v``
+    (:func:`tcpfluid.metrics.summary.engine_summary`): every flow's settled window and
+    time to equilibrium, flow 0's slow-start exit and convergence times (``None``: did not
+    happen)."""
+    ok = v["reached_equilibrium"]
+
+    def settled(name: str) -> tuple[float | None, ...]:
+        return tuple(_finite_or_none(x) if r else None for x, r in zip(v[name], ok, strict=True))
+
+    return {
+        "settled_window_pkts": settled("settled_window_pkts"),
+        "time_to_equilibrium_s": settled("time_to_equilibrium_s"),
+        "convergence_times_s": tuple(_finite_or_none(x) for x in v["convergence_times_s"][0]),
+        "ss_exit_window_pkts": _finite_or_none(v["ss_exit_window_pkts"][0]),
+        "ss_exit_time_s": _finite_or_none(v["ss_exit_time_s"][0]),
+    }
 
 
 @dataclass(frozen=True)

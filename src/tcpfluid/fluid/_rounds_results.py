@@ -15,7 +15,7 @@ from .. import metrics
 from .._validation import check_int, check_memory
 from ..algorithms.base import SLOW_START, ControlLaw
 from ..algorithms.mixed import MixedLaw
-from ..metrics.summary import window_fields
+from ..metrics.summary import engine_summary
 from ..results import EngineSummary
 from ._rounds_inputs import RECORDABLE, PathBatch
 
@@ -49,11 +49,16 @@ class RoundSummary(EngineSummary):
 
     ss_exit_round: NDArray[np.float64]
 
+    _round_key = True
+
     def scenario(self, s: int = 0, flow: int = 0) -> dict[str, Any]:
         """The public summary keys for scenario ``s`` (window metrics of flow ``flow``):
-        those of :meth:`~tcpfluid.results.EngineSummary._keys` with
-        ``ss_exit_round``."""
-        return self._keys((s, flow), (s,), ss_exit_round=_int_or_none(self.ss_exit_round[s, flow]))
+        those of :meth:`flow`, with ``ss_exit_round``."""
+        return self._keys((s, flow), (s,))
+
+    def flow(self, flow: int = 0) -> dict[str, Any]:
+        """The :meth:`scenario` dict of scenario 0 with the window metrics of ``flow``."""
+        return self.scenario(0, flow)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: the :meth:`scenario` dict of scenario 0 when there is one scenario,
@@ -63,10 +68,9 @@ class RoundSummary(EngineSummary):
             return self.scenario(0)
         return {"scenarios": [self.scenario(s) for s in range(n)]}
 
-
-def _int_or_none(x: Any) -> int | None:
-    v = float(x)
-    return None if not math.isfinite(v) else int(v)
+    def _exit_round(self, flow: tuple[int, ...]) -> int | None:
+        v = float(self.ss_exit_round[flow])
+        return None if not math.isfinite(v) else int(v)
 
 
 @dataclass(frozen=True)
@@ -344,32 +348,15 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
 
 
 def _summarise(tr: RoundTrace) -> RoundSummary:
-    """The :class:`RoundSummary` of ``tr``: the columns and run values of the one summary
-    computation (:func:`tcpfluid.metrics.summarise`) for every flow of every scenario at
-    once."""
-    from ..metrics._changes import run_values
-    from ..metrics.summary import _columns_once, flow_changes
-
+    """The :class:`RoundSummary` of ``tr``: the one summary computation
+    (:func:`tcpfluid.metrics.summarise`) for every flow of every scenario at once."""
     S, F = tr.n_scenarios, tr.n_flows
-    end = tr.duration_s if tr.duration_s is not None else math.inf
-    changes, _ = flow_changes(
-        [(t, t) for t in tr.change_times_s], tr.flow_start_s, tr.flow_stop_s, end
-    )
-    fr = flow_records(tr)
-    cols = _columns_once(fr, changes, end, tr.settle_band_pkts.reshape(S * F), False, S)
-    run = run_values(
-        fr.start_s.reshape(S, F), fr.stop_s.reshape(S, F), fr.delivered_pkts.reshape(S, F),
-        cols["t_eq"].reshape(S, F), cols["conv"].reshape(S, F, len(changes)), changes,
-        (0.0, tr.elapsed_s), tr.carried_pkts, tr.paths.mu_pps,
+    return engine_summary(
+        RoundSummary, flow_records(tr), tr.change_times_s,
+        tr.duration_s if tr.duration_s is not None else math.inf,
+        tr.settle_band_pkts.reshape(S * F), scenarios=S, measured_s=(0.0, tr.elapsed_s),
+        carried_pkts=tr.carried_pkts, capacity_pps=tr.paths.mu_pps, losses=tr.losses.copy(),
     )  # fmt: skip
-    return RoundSummary(
-        **window_fields(cols, (S, F), changes),
-        ss_exit_round=cols["ss_r"].reshape(S, F),
-        utilization=run["utilization"],
-        throughput_pps=run["throughput_pps"],
-        jain_index=run["jain_index"],
-        losses=tr.losses.copy(),
-    )
 
 
 class _Recorder:

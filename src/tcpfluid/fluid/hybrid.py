@@ -27,7 +27,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..algorithms._common import backlog
 from ..algorithms.base import ControlLaw
-from ..metrics.summary import round_trace_fields
+from ..metrics.summary import traced_summary
 from ..queueing import RedParameters
 from ..results import EngineSummary
 from . import _hybrid_kernel as K
@@ -540,13 +540,12 @@ class HybridResult:
     def summary(self) -> HybridSummary:
         """Summary metrics (packet simulator's definitions; computed once)."""
         T = self.capacity_pps * self.duration_s
-        return HybridSummary(
-            **round_trace_fields(
-                self.flows, self.settle_band_pkts, self.change_times_s, self.duration_s
-            ),
+        return traced_summary(
+            HybridSummary, self.flows, self.settle_band_pkts, self.change_times_s,
+            self.duration_s,
             # 1 - idle share: never above 1 by rounding (carried = μ·T - idle)
             utilization=1.0 - (T - self.carried_pkts) / T,
-        )
+        )  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         """Engine, algorithms and the summary, JSON-ready (no trajectories)."""
@@ -570,13 +569,7 @@ class HybridSummary(EngineSummary):
     of :class:`~tcpfluid.results.EngineSummary`, computed from the flows' round
     traces as the packet simulator computes them."""
 
-    def flow(self, flow: int = 0) -> dict[str, Any]:
-        """The public summary keys with the window metrics of flow ``flow``."""
-        return self._keys((flow,), ss_exit_round=None)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: :meth:`flow` of the first flow (throughputs and losses per flow)."""
-        return self.flow(0)
+    _round_key = True
 
 
 def plot_windows(

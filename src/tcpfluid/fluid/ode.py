@@ -22,12 +22,11 @@ from numpy.typing import NDArray
 from .._validation import check_choice, check_int
 from ..algorithms._common import backlog
 from ..analytic import jain_index
-from ..metrics import _finite_or_none
 from ..path import Path
 from ..scenarios import Scenario
 from ._hybrid_inputs import small_pages
 from ._ode_solve import simulate_ode
-from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time
+from ._ode_types import ODE_LAWS, OdeFlow, OdeResult, OdeSummary, RedQueue, _time, window_metrics
 
 __all__ = [
     "ODE_LAWS",
@@ -343,10 +342,6 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float) -> OdeResult:
         else (delivered + _cross_carried(prob.cross_traffic, m_from, t_end))
         / (h.capacity_pps * span)
     )
-    settled = [
-        _finite_or_none(v) if ok else None
-        for v, ok in zip(hs.settled_window_pkts, hs.reached_equilibrium, strict=True)
-    ]
     summary = OdeSummary(
         measure_from_s=m_from,
         measure_to_s=t_end,
@@ -363,14 +358,7 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float) -> OdeResult:
         loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
         losses_pkts=tuple(float(v) for v in L1 - L0),
         change_times_s=h.change_times_s,
-        settled_window_pkts=tuple(settled),
-        time_to_equilibrium_s=tuple(
-            _finite_or_none(v) if ok else None
-            for v, ok in zip(hs.time_to_equilibrium_s, hs.reached_equilibrium, strict=True)
-        ),
-        convergence_times_s=tuple(hs.flow(0)["convergence_times_s"]),
-        ss_exit_window_pkts=_finite_or_none(hs.ss_exit_window_pkts[0]),
-        ss_exit_time_s=_finite_or_none(hs.ss_exit_time_s[0]),
+        **window_metrics(vars(hs)),
         model="hybrid",
     )
     return OdeResult(

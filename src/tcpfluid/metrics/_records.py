@@ -1,15 +1,22 @@
-"""What an engine knows about each flow, for :func:`tcpfluid.metrics.summarise`: one
-flow's :class:`FlowRecord`, or many flows' as the columns of :class:`FlowRecords`, and the
-subsets of those columns the summary is computed on."""
+"""The inputs of :func:`tcpfluid.metrics.summarise` and its judgements of a run: what an
+engine knows about each flow (one flow's :class:`FlowRecord`, many flows' as the columns
+of :class:`FlowRecords`, and the subsets of those columns the summary is computed on);
+each flow's convergence time after the changes whose segments hold its samples, when every
+active flow had converged, the run's values, and the refusal of a summary too large to
+hold (flows x changes) before the run."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+from .._validation import memory_budget_bytes
+from . import law_settle_band, settling
 
 FloatArray = NDArray[np.float64]
 
@@ -193,3 +200,273 @@ def _same_as_previous(fr: FlowRecords, bands: FloatArray) -> NDArray[np.bool_]:
         if not same.any():
             break
     return np.concatenate([np.zeros(min(n, 1), dtype=bool), same])
+
+
+def _finite(x: Any) -> FloatArray:
+    """``x`` as floats, NaN where it is not finite (``None`` in the summary)."""
+    v = np.array(x, dtype=np.float64)
+    v[~np.isfinite(v)] = np.nan
+    return v
+
+
+def _convergence(
+    fr: FlowRecords,
+    t: FloatArray,
+    changes: tuple[float, ...],
+    stop: FloatArray,
+    band: FloatArray,
+    chunk: int,
+) -> tuple[NDArray[np.intp], NDArray[np.intp], FloatArray]:
+    """The convergence time of each flow after each change whose segment (of
+    :func:`settling_by_segment`) holds samples of the flow, as ``(flow, change, time)``
+    columns; ``t`` is ``fr.t_s`` as ``(R, 1)`` or ``(R, F)``. Each pair is judged as a
+    column of its own in the layout of the flows' block, so that NumPy's sums take the
+    same order as over the flows (the work: samples times pairs, not times flows times
+    changes)."""
+    n = int(fr.settle_window_pkts.shape[1])
+    R = int(fr.settle_window_pkts.shape[0])
+    c = np.asarray(changes, dtype=np.float64)
+    tb = np.broadcast_to(t, (R, n))
+    k_of = np.searchsorted(c, tb, side="left") - 1  # the last change before each sample
+    inside = (k_of >= 0) & (tb > fr.start_s) & (tb <= stop)
+    key = np.unique(np.flatnonzero(inside.T) // R * len(c) + k_of.T[inside.T])
+    flow, k = key // len(c), key % len(c)
+    t0 = np.maximum(fr.start_s[flow], c[k])
+    t1 = np.minimum(stop[flow], np.append(c, np.inf)[k + 1])
+    times = np.empty(key.size)
+    if n == 1:  # the flow's series as one column, as it is judged alone
+        for p in range(key.size):
+            times[p] = _conv_times(t, fr.settle_window_pkts, t0[p : p + 1], t1[p : p + 1],
+                                   band[flow[p : p + 1]])[0]  # fmt: skip
+        return flow, k, times
+    fortran = abs(fr.settle_window_pkts.strides[0]) < abs(fr.settle_window_pkts.strides[-1])
+    for a in range(0, key.size, chunk):
+        b = min(a + chunk, key.size)
+        # at least two columns: a sum over one column is added in another order
+        cols = flow[a:b] if b - a > 1 else np.repeat(flow[a:b], 2)
+        sel = slice(a, b) if b - a > 1 else np.array([a, a])
+
+        def pick(x: Any, cols: NDArray[np.intp] = cols) -> Any:
+            y = np.take(x, cols, axis=1)
+            return np.asfortranarray(y) if fortran else y
+
+        tt = t if t.shape[1] == 1 else pick(t)
+        times[a:b] = _conv_times(tt, pick(fr.settle_window_pkts), t0[sel], t1[sel],
+                                 band[cols])[: b - a]  # fmt: skip
+    return flow, k, times
+
+
+def _conv_times(
+    t: FloatArray, w: FloatArray, t0: FloatArray, t1: FloatArray, band: FloatArray
+) -> FloatArray:
+    """The time to settle of each column of ``w`` in its segment ``t0 < t <= t1`` (NaN
+    where it did not)."""
+    c = settling(t, w, t_start=t0, t_end=t1, settle_band=band)
+    return np.where(np.asarray(c.settled, dtype=bool), _finite(c.time_s), np.nan)
+
+
+def _all_converged(
+    changes: tuple[float, ...], start: FloatArray, stop: FloatArray, conv: FloatArray
+) -> FloatArray:
+    """After each change, when every flow active over its segment had converged, from the
+    change (NaN if one did not, or none was active), per run: ``start``, ``stop`` ``(S,
+    F)``, ``conv`` ``(S, F, K)`` (runs x flows x changes), result ``(S, K)``; flows in
+    blocks, each flow over the changes of its active interval."""
+    c = np.asarray(changes, dtype=np.float64)
+    K = c.size
+    S, F = start.shape
+    # flow j is active over segment k (start_j < c_{k+1}, stop_j > c_k) for lo_j <= k < hi_j
+    lo = np.maximum(np.searchsorted(c, start, side="right") - 1, 0)
+    hi = np.searchsorted(c, stop, side="left")
+    best = np.full((S, K), -np.inf)
+    active = np.zeros((S, K), dtype=bool)
+    missed = np.zeros((S, K), dtype=bool)
+    k = np.arange(K)
+    rows = max(1, (1 << 20) // max(S * K, 1))
+    for a in range(0, F, rows):
+        b = min(a + rows, F)
+        act = (k >= lo[:, a:b, None]) & (k < hi[:, a:b, None])
+        got = conv[:, a:b]
+        nan = np.isnan(got)
+        active |= act.any(axis=1)
+        missed |= (act & nan).any(axis=1)
+        with np.errstate(invalid="ignore"):
+            val = np.maximum(start[:, a:b, None], c) - c + got
+        best = np.maximum(best, np.where(act & ~nan, val, -np.inf).max(axis=1, initial=-np.inf))
+    return np.where(active & ~missed, best, np.nan)
+
+
+def run_values(
+    start: FloatArray,
+    stop: FloatArray,
+    delivered: FloatArray,
+    t_eq: FloatArray,
+    conv: FloatArray,
+    changes: tuple[float, ...],
+    measured_s: tuple[Any, Any],
+    carried_pkts: Any,
+    capacity_pps: Any,
+) -> dict[str, FloatArray]:
+    """The summary's values of each run from its flows' columns, ``(S, F)`` for S runs of
+    F flows (``conv``: ``(S, F, K)``, one per change; NaN: did not happen): each flow's
+    throughput (:func:`flow_rates`), when every flow active before the first change had
+    settled (the latest start + time to equilibrium), when every flow had converged
+    after each change (:func:`_all_converged`), Jain's index (:func:`jain_rows`) and the
+    utilization (carried packets over capacity x measured time). ``measured_s``'s end,
+    ``carried_pkts`` and ``capacity_pps``: one value, or one per run."""
+    S = start.shape[0]
+    m0, m1 = measured_s
+    end = np.broadcast_to(np.asarray(m1, dtype=np.float64), (S,))[:, None]
+    thr = flow_rates(delivered, start, stop, (m0, end))
+    before = start < (changes[0] if changes else np.inf)
+    with np.errstate(invalid="ignore"):
+        latest = np.where(before, start + t_eq, -np.inf).max(axis=1, initial=-np.inf)
+    settled = before.any(axis=1) & ~(before & np.isnan(t_eq)).any(axis=1)
+    span = end[:, 0] - m0
+    den = np.asarray(capacity_pps, dtype=np.float64) * span
+    with np.errstate(invalid="ignore", divide="ignore"):
+        util = np.where(den > 0, np.asarray(carried_pkts, dtype=np.float64) / den, np.nan)
+    return {
+        "throughput_pps": thr,
+        "all_settled_time_s": np.where(settled, latest, np.nan),
+        "all_converged_times_s": _all_converged(changes, start, stop, conv),
+        "jain_index": jain_rows(thr),
+        "utilization": _finite(np.broadcast_to(util, (S,))),
+    }
+
+
+#: bytes per (flow, change) cell of a summary at its peak: its convergence time (8), and
+#: the plain value of the cell the JSON (``convergence_times_per_flow_s``, flows x
+#: changes) is written from (a pointer and, for a number, its object: about 50 bytes;
+#: ``tcpfluid simulate --json`` of 10,000 flows joining one by one peaks at 6.1 GB)
+_CELL_BYTES = 64
+
+
+def _count_changes(scenario: Any, start: FloatArray, stop: FloatArray, end_s: float) -> int:
+    """How many changes :func:`run_changes` finds (the distinct CBR and flow start and
+    stop times inside ``(0, end_s)``), counted without listing them."""
+    cbr = [(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())]
+    times = np.concatenate([start, stop, np.asarray(cbr, dtype=np.float64).reshape(-1)])
+    return int(np.unique(times[(times > 0.0) & (times < end_s)]).size)
+
+
+def check_summary_size(
+    scenario: Any,
+    start: FloatArray | None = None,
+    stop: FloatArray | None = None,
+    end_s: float | None = None,
+) -> None:
+    """Refuse, before any work, a run whose summary (one convergence time per flow and
+    change; every distinct flow start or stop is a change) cannot be held: a ValueError
+    naming the flows, the changes, the estimate and the budget. ``start``, ``stop``,
+    ``end_s``: the flows' intervals and the run's end, s (default: the scenario's)."""
+    if start is None or stop is None:
+        ft = scenario.flow_table
+        start, stop = np.asarray(ft.start_s, np.float64), np.asarray(ft.stop_s, np.float64)
+    end = float(scenario.duration_s if end_s is None else end_s)
+    n = int(start.size)
+    if n * (2 * n + len(getattr(scenario, "cbr", ()))) * _CELL_BYTES <= memory_budget_bytes():
+        return  # small enough whatever the changes
+    k = _count_changes(scenario, start, stop, end)
+    need, budget = float(n) * k * _CELL_BYTES, memory_budget_bytes()
+    if need > budget:
+        raise ValueError(
+            f"flows={n:,} make {k:,} bandwidth changes (every distinct flow start or stop "
+            "inside the run is one; start_spread gives each flow its own): the run's "
+            "summary, one convergence time per flow and change, needs about "
+            f"{need / 2**30:.3g} GiB, more than the {budget / 2**30:.3g} GiB budget (half of "
+            "this machine's memory); give fewer flows, or start_spread=0 (flows joining "
+            "together)"
+        )
+
+
+def flow_rates(delivered: Any, start: Any, stop: Any, measured_s: tuple[Any, Any]) -> FloatArray:
+    """Each flow's throughput, packets/s: ``delivered`` over its active time inside the
+    measured time ``(from, to)``, s (NaN for a flow not active in it); the arguments
+    broadcast (a batch of runs: ``(S, F)`` against ``(S, 1)`` measured times)."""
+    active = np.minimum(stop, measured_s[1]) - np.maximum(start, measured_s[0])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(active > 0, _finite(delivered / active), np.nan)
+
+
+def jain_rows(thr: Any) -> FloatArray:
+    """Jain's index of the known (not NaN) throughputs of each run, shape ``(S,)`` for
+    ``thr`` of shape ``(S, F)`` or ``(1,)`` for ``(F,)``: NaN for a run none of whose
+    flows delivered anything."""
+    from . import jain_index
+
+    x = np.atleast_2d(np.asarray(thr, dtype=np.float64))
+    known = ~np.isnan(x)
+    some = (known & (x > 0)).any(axis=1)
+    out = np.full(x.shape[0], np.nan)
+    whole = some & known.all(axis=1)
+    if whole.any():  # every flow known: one call over the runs
+        out[whole] = jain_index(x[whole], axis=-1)
+    for i in np.flatnonzero(some & ~whole).tolist():
+        out[i] = float(jain_index(x[i][known[i]]))
+    return out
+
+
+def check_settle_band(
+    settle_band: float | Mapping[str, float] | None,
+) -> float | dict[str, float] | None:
+    """``settle_band`` checked (:func:`summarise`): ``None``, one band ``>= 0`` (``inf``
+    allowed) or a mapping from algorithm names to such bands.
+
+    Raises
+    ------
+    TypeError
+        Neither a number, a mapping nor ``None``.
+    ValueError
+        A band below zero or NaN, or a key that is not an algorithm name.
+    """
+    if settle_band is None:
+        return None
+
+    def one(name: str, v: Any) -> float:
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{name} must be a number of packets >= 0 (or inf), got {v!r}")
+        if not float(v) >= 0.0:
+            raise ValueError(f"{name} must be >= 0 packets (or inf), got {v!r}")
+        return float(v)
+
+    if isinstance(settle_band, Mapping):
+        from ..algorithms.registry import ALGORITHMS
+
+        out = {}
+        for law, v in settle_band.items():
+            if law not in ALGORITHMS:
+                raise ValueError(
+                    f"settle_band has a key {law!r} that is not an algorithm; "
+                    f"algorithms: {', '.join(ALGORITHMS)}"
+                )
+            out[str(law)] = one(f"settle_band[{law!r}]", v)
+        return out
+    return one("settle_band", settle_band)
+
+
+def _bands(
+    scenario: Any, names: Sequence[str], settle_band: float | dict[str, float] | None = None
+) -> FloatArray:
+    """Each flow's settling band: ``settle_band`` when it is one number, else its law's
+    (``settle_band``'s entry for the law, or the law's own limit cycle, metrics.settling),
+    the law of the scenario's flow of the same name (0 for a name it does not have)."""
+    from ..scenarios._columns import FlowSeq
+
+    if isinstance(settle_band, float):
+        return np.full(len(names), settle_band)
+    given = settle_band or {}
+
+    def band(law: str | None) -> float:
+        return given[law] if law in given else law_settle_band(law)
+
+    flows = getattr(scenario, "flows", ())
+    if isinstance(flows, FlowSeq) and (
+        flows.table.names is names or list(flows.table.names) == list(names)
+    ):
+        ft = flows.table  # the scenario's flows in order: one look-up per law
+        per_law = np.array([band(a) for a in ft.algorithms()], dtype=np.float64)
+        return per_law[ft.law]
+    laws = {f.name: f.algorithm for f in flows}
+    once = functools.cache(band)  # one look-up per law, not per flow
+    return np.array([once(laws.get(nm)) for nm in names], dtype=np.float64)

@@ -11,24 +11,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, overload
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
 from ..algorithms.base import SLOW_START
 from . import settling, slow_start_exit
-from ._changes import (
+from ._records import (
+    FlowRecord,
+    FlowRecords,
     _bands,
+    _block,
     _convergence,
     _finite,
+    _flow_columns,
+    _same_as_previous,
+    _take,
     check_settle_band,
     check_summary_size,
-    flow_rates,
-    jain_rows,
     run_values,
 )
-from ._records import FlowRecord, FlowRecords, _block, _flow_columns, _same_as_previous, _take
 from ._settling import _first_end
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -38,6 +42,7 @@ __all__ = ["FlowRecord", "FlowRecords", "run_changes", "summarise"]
 
 
 FloatArray = NDArray[np.float64]
+_S = TypeVar("_S")
 
 
 def run_changes(
@@ -304,8 +309,46 @@ def summarise(
         A ``scenarios`` below 1, flows that are not ``scenarios`` runs of as many flows,
         runs whose flows start or stop at other times, a bad ``settle_band``.
     """
-    from .._validation import check_int
     from ..results import SummaryBatch
+
+    S, parts, per, names = _runs(flows, scenarios, end_s)
+    st, sp = per["start_s"], per["stop_s"]
+    check_summary_size(scenario, st[0], sp[0], end_s)
+    cbr = [(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())]
+    changes, kinds = flow_changes(cbr, st[0], sp[0], end_s)
+    bands = _bands(scenario, names, check_settle_band(settle_band))
+    measured = (0.0, end_s) if measured_s is None else measured_s
+    cols, run = _judged(parts, per, changes, end_s, np.tile(bands, S), measured, carried_pkts,
+                        capacity_pps, True)  # fmt: skip
+    F, K = st.shape[1], len(changes)
+    columns = {
+        "start_s": st, "stop_s": sp, "convergence_times_s": cols["conv"].reshape(S, F, K),
+        "throughput_pps": run["throughput_pps"], "losses": per["loss_events"],
+        "not_settled_reason": cols["reason"].reshape(S, F),
+        **{name: cols[key].reshape(S, F) for name, key in _COLUMN_OF.items()},
+    }  # fmt: skip
+    batch = SummaryBatch(
+        engine=engine, flow_names=names, flows=columns, change_times_s=changes,
+        change_kinds=kinds, all_settled_time_s=run["all_settled_time_s"],
+        all_converged_times_s=run["all_converged_times_s"], utilization=run["utilization"],
+        jain_index=run["jain_index"], bottleneck=bottleneck,
+        notes=tuple(getattr(scenario, "notes", ())), extras=dict(extras or {}),
+    )  # fmt: skip
+    return batch if scenarios is not None else batch.row(0)
+
+
+#: the per-flow inputs of the run values, and their type (``None``: the records')
+_PER_FLOW = {"start_s": np.float64, "stop_s": np.float64, "delivered_pkts": np.float64,
+             "loss_events": None}  # fmt: skip
+
+
+def _runs(
+    flows: Sequence[FlowRecord] | FlowRecords, scenarios: int | None, end_s: float
+) -> tuple[int, list[tuple[Any, FlowRecords]], dict[str, NDArray[Any]], Sequence[str]]:
+    """``flows`` checked as ``scenarios`` runs (1 for ``None``) of the same F flows
+    (:func:`summarise`): S, the flows as columns (:func:`_flow_columns`), their starts,
+    stops, delivered packets and loss events ``(S, F)``, and the F flows' names."""
+    from .._validation import check_int
 
     S = 1 if scenarios is None else check_int("scenarios", scenarios, minimum=1)
     if scenarios is not None and not isinstance(flows, FlowRecords):
@@ -313,25 +356,24 @@ def summarise(
             f"flows must be a FlowRecords (columns) with scenarios={scenarios}, got "
             f"{type(flows).__name__}"
         )
-    measured = (0.0, end_s) if measured_s is None else measured_s
     parts = _flow_columns(flows, end_s)
     n = sum(len(fr.start_s) for _, fr in parts)
     if n % S:
         raise ValueError(f"flows: {n} flows are not {S} runs (scenarios) of as many flows")
     F = n // S
-    start = np.empty(n)
-    stop = np.empty(n)
-    for where, fr in parts:
-        start[where], stop[where] = fr.start_s, fr.stop_s
-    st, sp = start.reshape(S, F), stop.reshape(S, F)
+    per: dict[str, NDArray[Any]] = {}
+    for key, dtype in _PER_FLOW.items():
+        kind = dtype or np.result_type(*[getattr(fr, key).dtype for _, fr in parts])
+        per[key] = np.empty(n, dtype=kind)
+        for where, fr in parts:
+            per[key][where] = getattr(fr, key)
+        per[key] = per[key].reshape(S, F)
+    st, sp = per["start_s"], per["stop_s"]
     if S > 1 and ((st != st[:1]).any() or (sp != sp[:1]).any()):
         raise ValueError(
             f"flows: the {S} runs of a batch (scenarios={S}) must have the same flows' start "
             "and stop times (one set of changes)"
         )
-    check_summary_size(scenario, st[0], sp[0], end_s)
-    cbr = [(c.start_s, c.stop_s) for c in getattr(scenario, "cbr", ())]
-    changes, kinds = flow_changes(cbr, st[0], sp[0], end_s)
     names: list[str] | Sequence[str] = parts[0][1].names if len(parts) == 1 else [""] * n
     if len(parts) > 1:
         for where, fr in parts:
@@ -341,40 +383,39 @@ def summarise(
         if len(names) not in (F, n):
             raise ValueError(f"flows: {len(names)} names for {S} runs of {F} flows")
         names = list(names[:F])
-    bands = _bands(scenario, names, check_settle_band(settle_band))
+    return S, parts, per, names
+
+
+def _judged(
+    parts: list[tuple[Any, FlowRecords]],
+    per: dict[str, NDArray[Any]],
+    changes: tuple[float, ...],
+    end_s: float,
+    bands: FloatArray,
+    measured_s: tuple[Any, Any],
+    carried_pkts: Any,
+    capacity_pps: Any,
+    reasons: bool,
+) -> tuple[dict[str, Any], dict[str, FloatArray]]:
+    """The columns of every flow (:func:`_columns_once`, flow ``s F + f`` of run ``s``) and
+    the values of each run (:func:`run_values`) of S runs of F flows: the one summary
+    computation of :func:`summarise` and of the engines' own summaries."""
+    S, F = per["start_s"].shape
     cols: dict[str, Any] = {}
-    delivered = np.empty(n)
-    losses: NDArray[Any] = np.empty(
-        n, dtype=np.result_type(*[fr.loss_events.dtype for _, fr in parts])
-    )
     for where, fr in parts:
-        got = _columns_once(fr, changes, end_s, np.tile(bands, S)[where], scenarios=S)
-        delivered[where], losses[where] = fr.delivered_pkts, fr.loss_events
+        got = _columns_once(fr, changes, end_s, bands[where], reasons, S)
         if len(parts) == 1:  # every flow, in order: the columns as they are
             cols = got
             continue
         for key, v in got.items():
             if key not in cols:
-                cols[key] = np.empty((n, *v.shape[1:]), dtype=v.dtype)
+                cols[key] = np.empty((S * F, *v.shape[1:]), dtype=v.dtype)
             cols[key][where] = v
-    K = len(changes)
-    conv = cols["conv"].reshape(S, F, K)
-    run = run_values(st, sp, delivered.reshape(S, F), cols["t_eq"].reshape(S, F), conv,
-                     changes, measured, carried_pkts, capacity_pps)  # fmt: skip
-    per = {
-        "start_s": st, "stop_s": sp, "convergence_times_s": conv,
-        "throughput_pps": run["throughput_pps"], "losses": losses.reshape(S, F),
-        "not_settled_reason": cols["reason"].reshape(S, F),
-        **{name: cols[key].reshape(S, F) for name, key in _COLUMN_OF.items()},
-    }  # fmt: skip
-    batch = SummaryBatch(
-        engine=engine, flow_names=names, flows=per, change_times_s=changes,
-        change_kinds=kinds, all_settled_time_s=run["all_settled_time_s"],
-        all_converged_times_s=run["all_converged_times_s"], utilization=run["utilization"],
-        jain_index=run["jain_index"], bottleneck=bottleneck,
-        notes=tuple(getattr(scenario, "notes", ())), extras=dict(extras or {}),
-    )  # fmt: skip
-    return batch if scenarios is not None else batch.row(0)
+    conv = cols["conv"].reshape(S, F, len(changes))
+    run = run_values(per["start_s"], per["stop_s"], per["delivered_pkts"],
+                     cols["t_eq"].reshape(S, F), conv, changes, measured_s, carried_pkts,
+                     capacity_pps)  # fmt: skip
+    return cols, run
 
 
 def flow_changes(
@@ -415,60 +456,70 @@ def traced_flow_record(name: str, fl: Any, delivered_pkts: float, loss_events: i
     )
 
 
-def round_trace_fields(
-    flows: Sequence[Any],
-    bands: Sequence[float],
+def engine_summary(
+    cls: type[_S] | None,
+    fr: FlowRecords,
     cbr_changes: tuple[float, ...],
-    t_end: float,
-) -> dict[str, Any]:
-    """The :class:`~tcpfluid.results.EngineSummary` fields but ``utilization`` of flows
-    with round traces (:func:`traced_flow_record`), for a run that ends at ``t_end`` (s)
-    whose CBR sources start or stop at ``cbr_changes`` (s); ``bands``: each flow's
-    settling band, packets (:func:`~tcpfluid.metrics._settling.law_band`).
-    The values are those of :func:`tcpfluid.metrics.summarise`."""
-    F = len(flows)
-    names = [str(i) for i in range(F)]
-    recs = [
-        traced_flow_record(nm, fl, float(fl.delivered_pkts), int(np.size(fl.loss_t_s)))
-        for nm, fl in zip(names, flows, strict=True)
-    ]
-    start = np.array([float(fl.start_s) for fl in flows], dtype=np.float64)
-    stop = np.array([float(fl.stop_s) for fl in flows], dtype=np.float64)
+    end_s: float,
+    bands: FloatArray,
+    *,
+    scenarios: int | None = None,
+    measured_s: tuple[Any, Any] | None = None,
+    carried_pkts: Any = math.nan,
+    capacity_pps: Any = math.nan,
+    **more: Any,
+) -> Any:
+    """An engine's own summary ``cls`` (a :class:`~tcpfluid.results.EngineSummary`; ``None``:
+    its fields as a dict) of the flows ``fr`` of a run that ends at ``end_s`` (s), whose
+    CBR sources start or stop at ``cbr_changes`` (s); ``bands``: each flow's settling band,
+    packets. The values are :func:`summarise`'s (:func:`_judged`), per flow ``(F,)``, or
+    ``(S, F)`` for a batch of ``scenarios`` runs; ``more``: the engine's own fields (and
+    its own ``utilization``)."""
+    S = scenarios or 1
+    F = len(fr.start_s) // S
+    per = {key: getattr(fr, key).reshape(S, F) for key in _PER_FLOW}
     # each CBR change as a zero-length interval: only the times are used
-    changes = flow_changes([(c, c) for c in cbr_changes], start, stop, t_end)[0]
-    K = len(changes)
-    if F:
-        band = np.array(bands, dtype=np.float64) if len(bands) else np.zeros(F)
-        cols = _columns_once(FlowRecords.of(recs, t_end), changes, t_end, band, False)
-    else:
-        cols = {k: np.empty(0) for k in ("ss_t", "ss_w", "tail", "t_eq", "settled")}
-        cols["conv"] = np.empty((0, K))
-    delivered = np.array([float(fl.delivered_pkts) for fl in flows], dtype=np.float64)
-    thr = flow_rates(delivered, start, stop, (0.0, t_end))
-    return {
-        **window_fields(cols, (F,), changes),
-        "throughput_pps": thr,
-        "jain_index": float(jain_rows(thr)[0]),
-        "losses": np.array([np.size(fl.loss_t_s) for fl in flows], dtype=np.int64),
-    }
-
-
-def window_fields(
-    cols: dict[str, Any], shape: tuple[int, ...], changes: tuple[float, ...]
-) -> dict[str, Any]:
-    """The :class:`~tcpfluid.results.EngineSummary` window fields from the columns of
-    :func:`_columns_once`, shaped ``shape`` per flow."""
+    changes = flow_changes([(c, c) for c in cbr_changes], per["start_s"][0], per["stop_s"][0],
+                           end_s)[0]  # fmt: skip
+    measured = (0.0, end_s) if measured_s is None else measured_s
+    cols, run = _judged([(slice(None), fr)], per, changes, end_s, bands, measured, carried_pkts,
+                        capacity_pps, False)  # fmt: skip
+    shape = (F,) if scenarios is None else (S, F)
     settled = np.isfinite(cols["settled"]).reshape(shape)
-    ss_t = np.asarray(cols["ss_t"], dtype=np.float64).reshape(shape)
-    conv = np.asarray(cols["conv"], dtype=np.float64).reshape(*shape, len(changes))
-    return {
+    ss_t = cols["ss_t"].reshape(shape)
+    conv = cols["conv"].reshape(*shape, len(changes))
+    one = scenarios is None
+    values = {
         "ss_exit_time_s": ss_t,
-        "ss_exit_window_pkts": np.asarray(cols["ss_w"], dtype=np.float64).reshape(shape),
+        "ss_exit_window_pkts": cols["ss_w"].reshape(shape),
         "ss_exited": np.isfinite(ss_t),
-        "settled_window_pkts": np.asarray(cols["tail"], dtype=np.float64).reshape(shape),
+        "settled_window_pkts": cols["tail"].reshape(shape),
         "time_to_equilibrium_s": np.where(settled, cols["t_eq"].reshape(shape), math.nan),
         "reached_equilibrium": settled,
         "change_times_s": changes,
         "convergence_times_s": conv,
         "converged": np.isfinite(conv),
+        "ss_exit_round": cols["ss_r"].reshape(shape),
+        "utilization": run["utilization"],
+        "throughput_pps": run["throughput_pps"].reshape(shape),
+        "jain_index": float(run["jain_index"][0]) if one else run["jain_index"],
+        "losses": per["loss_events"].reshape(shape).copy(),
     }
+    if cls is None:
+        return values
+    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    return cls(**{**{k: v for k, v in values.items() if k in names}, **more})
+
+
+def traced_summary(
+    cls: type[_S], flows: Sequence[Any], bands: Sequence[float], cbr_changes: tuple[float, ...],
+    end_s: float, **more: Any,
+) -> _S:  # fmt: skip
+    """:func:`engine_summary` of flows with round traces (:func:`traced_flow_record`: the
+    packet simulator's, the hybrid model's), counted to the end of the run."""
+    recs = [
+        traced_flow_record(str(i), fl, float(fl.delivered_pkts), int(np.size(fl.loss_t_s)))
+        for i, fl in enumerate(flows)
+    ]
+    band = np.array(bands, dtype=np.float64) if len(bands) else np.zeros(len(flows))
+    return engine_summary(cls, FlowRecords.of(recs, end_s), cbr_changes, end_s, band, **more)

@@ -19,10 +19,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..algorithms._common import backlog
+from ..metrics import _finite_or_none, bandwidth_changes
 from ..metrics._settling import law_band
-from ..scenarios import Scenario
+from ..metrics.summary import traced_summary
+from ..results import EngineSummary
+from ..scenarios import Scenario, bottleneck
 from . import _core as C
-from .summary import PacketSummary, summarise
 
 if TYPE_CHECKING:  # pandas (about 0.25 s to import) only when a frame is asked for
     import pandas as pd
@@ -30,6 +32,12 @@ if TYPE_CHECKING:  # pandas (about 0.25 s to import) only when a frame is asked 
     from .engine import _Sim
 
 FloatArray = NDArray[np.float64]
+
+#: FlowTrace's counters, by their column of the compiled loop's per-flow integers
+_COUNTERS = {
+    "sent_pkts": C.I_SENT, "delivered_pkts": C.I_GOOD, "retransmissions": C.I_RETX,
+    "fast_retransmits": C.I_FASTRETX, "timeouts": C.I_TIMEOUTS, "acks_sent": C.I_ACKS_SENT,
+}  # fmt: skip
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,18 +103,10 @@ class FlowTrace:
 
     def to_dict(self) -> dict[str, Any]:
         """Counters and the round trace as plain lists (JSON-ready)."""
-        return {
-            "name": self.name,
-            "algorithm": self.algorithm,
-            "sent_pkts": self.sent_pkts,
-            "delivered_pkts": self.delivered_pkts,
-            "retransmissions": self.retransmissions,
-            "fast_retransmits": self.fast_retransmits,
-            "timeouts": self.timeouts,
-            "acks_sent": self.acks_sent,
-            "base_rtt_s": None if math.isinf(self.base_rtt_s) else self.base_rtt_s,
-            "rounds": int(self.round_t_s.size),
-        }
+        out = {k: getattr(self, k) for k in ("name", "algorithm", *_COUNTERS)}
+        out["base_rtt_s"] = None if math.isinf(self.base_rtt_s) else self.base_rtt_s
+        out["rounds"] = int(self.round_t_s.size)
+        return out
 
     def to_frame(self) -> pd.DataFrame:
         """The round records as a :class:`pandas.DataFrame`, one row per round boundary."""
@@ -297,7 +297,78 @@ class PacketResult:
         }
 
 
+@dataclass(frozen=True, eq=False)
+class PacketSummary(EngineSummary):
+    """Summary metrics of a :class:`~tcpfluid.sim.PacketResult` (arrays over flows).
+
+    The fields every engine's summary has are those of
+    :class:`~tcpfluid.results.EngineSummary`: here the slow-start exit and the
+    windows come from each flow's round trace, ``utilization`` counts the bytes the
+    bottleneck carried (all traffic), ``losses`` the loss events handed to the law.
+
+    Attributes
+    ----------
+    bottleneck
+        Name of the link used for ``utilization``.
+    retransmissions, timeouts
+        Per flow: retransmitted packets, timeouts.
+    packets_per_s, events_per_s
+        Simulated data packets and events per wall-clock second of the run.
+    conserved
+        Whether every packet was accounted for (sent = delivered + dropped + in flight).
+    """
+
+    bottleneck: str
+    retransmissions: NDArray[np.int64]
+    timeouts: NDArray[np.int64]
+    packets_per_s: float
+    events_per_s: float
+    conserved: bool
+
+    def _own_keys(self) -> dict[str, Any]:
+        return {
+            "retransmissions": [int(x) for x in self.retransmissions],
+            "timeouts": [int(x) for x in self.timeouts],
+            "packets_per_s": _finite_or_none(self.packets_per_s),
+            "events_per_s": _finite_or_none(self.events_per_s),
+            "conserved": bool(self.conserved),
+        }
+
+
+def summarise(res: PacketResult) -> PacketSummary:
+    """Compute the :class:`PacketSummary` of a run: the definitions of
+    :func:`tcpfluid.metrics.summarise` applied to each flow's round trace (one sample per
+    round boundary); utilization counts the bytes the bottleneck carried, all traffic."""
+    sc = res.scenario
+    t_end = sc.duration_s
+    cbr = bandwidth_changes([(c.start_s, c.stop_s) for c in sc.cbr], t_end)
+    bott = bottleneck(sc)  # the one rule of every engine (tcpfluid.scenarios.bottleneck)
+    assert bott is not None
+    capacity_bytes = bott.rate_bps / 8.0 * t_end  # 0 when the product underflows
+    util = res.link(bott.name).bytes_out / capacity_bytes if capacity_bytes > 0 else math.nan
+    return traced_summary(
+        PacketSummary, res.flows, res.settle_band_pkts, cbr, t_end,
+        utilization=float(util),
+        bottleneck=bott.name,
+        retransmissions=np.array([fl.retransmissions for fl in res.flows], dtype=np.int64),
+        timeouts=np.array([fl.timeouts for fl in res.flows], dtype=np.int64),
+        packets_per_s=res.packets_per_s,
+        events_per_s=res.events_per_s,
+        conserved=res.conserved,
+    )  # fmt: skip
+
+
 # ------------------------------------------------------------------ collecting
+#: the compiled loop's round-record columns (its first nine), by FlowTrace field
+_ROUND_COLUMNS = (
+    "round_t_s", "round_cwnd_pkts", "round_next_cwnd_pkts", "round_rtt_mean_s",
+    "round_rtt_min_s", "round_rtt_max_s", "round_base_rtt_s", "round_phase",
+    "round_ssthresh_pkts",
+)  # fmt: skip
+#: the columns of a flow's loss records, by FlowTrace field
+_LOSS_COLUMNS = ("loss_t_s", "loss_kind", "loss_cwnd_before_pkts", "loss_cwnd_after_pkts")
+
+
 def _in_flight(sim: _Sim) -> dict[int, int]:
     """Packets of each kind (data, ACK, CBR) still held by a link."""
     kinds = {C.KIND_DATA: 0, C.KIND_ACK: 0, C.KIND_CBR: 0}
@@ -358,36 +429,21 @@ def _flow_traces(sim: _Sim, n: int, safe_dt: FloatArray) -> list[FlowTrace]:
     for f, fl in enumerate(sc.flows):
         a, b = int(bounds[f]), int(bounds[f + 1])
         loss = np.asarray(dec.losses[f], dtype=np.float64).reshape(-1, 4).T.copy()
+        own: dict[str, Any] = {name: cols[i, a:b] for i, name in enumerate(_ROUND_COLUMNS)}
+        own.update(zip(_LOSS_COLUMNS, loss, strict=True))
+        own.update({name: int(fi[f, i]) for name, i in _COUNTERS.items()})
         flows.append(
             FlowTrace(
                 name=fl.name,
                 algorithm=dec.laws[f].name,
                 start_s=fl.start_s,
                 stop_s=fl.stop_s,
-                round_t_s=cols[0, a:b],
-                round_cwnd_pkts=cols[1, a:b],
-                round_next_cwnd_pkts=cols[2, a:b],
-                round_rtt_mean_s=cols[3, a:b],
-                round_rtt_min_s=cols[4, a:b],
-                round_rtt_max_s=cols[5, a:b],
-                round_base_rtt_s=cols[6, a:b],
                 round_delta_pkts=delta[a:b],
-                round_phase=cols[7, a:b],
-                round_ssthresh_pkts=cols[8, a:b],
                 cwnd_pkts=sf[f, 0],
                 goodput_pps=gp_all[f],
                 srtt_s=sf[f, 3],
-                loss_t_s=loss[0],
-                loss_kind=loss[1],
-                loss_cwnd_before_pkts=loss[2],
-                loss_cwnd_after_pkts=loss[3],
-                sent_pkts=int(fi[f, C.I_SENT]),
-                delivered_pkts=int(fi[f, C.I_GOOD]),
-                retransmissions=int(fi[f, C.I_RETX]),
-                fast_retransmits=int(fi[f, C.I_FASTRETX]),
-                timeouts=int(fi[f, C.I_TIMEOUTS]),
-                acks_sent=int(fi[f, C.I_ACKS_SENT]),
                 base_rtt_s=float(ff[f, C.F_BASE]),
+                **own,
             )
         )
     return flows
