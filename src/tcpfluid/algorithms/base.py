@@ -447,13 +447,9 @@ class ControlLaw(ABC):
     def initial_action(self, state: State) -> RoundAction:
         """The action for the very first round, before any measurement exists.
 
-        Engines apply it to round 0 like an action of :meth:`on_round`. The default
-        (window :attr:`initial_window`, no growth) is Vegas's and TCP-Ho's (Table 1 of the
-        Quick Vegas paper, Table 4 of the TCP-Ho paper); laws that grow in round 0 override
-        it. No ACK of a flow's own packets returns before its round 0 ends (with the ACK of
-        its first packet), so the packet simulator and the round model send the first
-        window without growth whatever the increment (docs/round-model.md, "What a round
-        is"); the hybrid's fluid ACKs reach it shortly before its first boundary.
+        The default (window :attr:`initial_window`, no growth) is Vegas's and TCP-Ho's
+        (Table 1 of the Quick Vegas paper, Table 4 of the TCP-Ho paper); laws that grow in
+        round 0 override it (docs/round-model.md, "What a round is").
         """
         n = state["phase"].shape[0]
         w = np.full(n, float(self.initial_window))
