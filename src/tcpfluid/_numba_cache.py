@@ -1,11 +1,8 @@
 """Where every compiled part of tcpfluid caches its Numba kernels, and what a damaged cache
 file does: one rule (docs/simulator.md, "Where the Numba cache is").
 
-Location: ``NUMBA_CACHE_DIR`` if set, else ``$TCPFLUID_CACHE_DIR/numba``, else Numba's
-default. Every module that compiles with ``cache=True`` calls :func:`configure` before its
-first compile: an unreadable cache file of tcpfluid's own kernels becomes a cache miss
-(removed, with a warning on the logger ``tcpfluid``), and the source files a kernel's code
-embeds (:func:`embeds`) join its freshness stamp, so an edit to any of them recompiles it."""
+Every module that compiles with ``cache=True`` calls :func:`configure` before its first
+compile."""
 
 from __future__ import annotations
 

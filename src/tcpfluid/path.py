@@ -1,10 +1,8 @@
 """The network path a flow sees: bottleneck rate, base RTT, buffers, ACK path.
 
-Symbols follow the Quick Vegas paper §4.1: μ is the bottleneck rate in
-packets per second, d the un-congested (base) round-trip time in seconds and μd the
-bandwidth-delay product in packets. Eq. (5) builds d from the round-trip propagation delay τ
-and the per-link transmission times: ``d = τ + (1 + a) Σ 1/X_i`` with ``a`` the ACK size
-relative to the data packet size.
+Symbols follow the Quick Vegas paper §4.1: μ is the bottleneck rate in packets per second,
+d the un-congested (base) round-trip time in seconds (eq. 5: :meth:`Path.from_links`) and μd
+the bandwidth-delay product in packets.
 """
 
 from __future__ import annotations

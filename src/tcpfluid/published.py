@@ -4,10 +4,8 @@ Tests, ``tcpfluid predict --documents`` and the validation report compare tcpflu
 these values. Each entry says which document, where, what quantity, its unit, and whether
 the document obtained it by analysis (a closed form) or by ns-2 simulation.
 
-Value keys and ``document`` fields name the documents by short key: 000 the Quick Vegas paper
-(Chan, Lin, Ho 2008); 001 Tsang's thesis (2000); 002 the iTCP-Vegas paper (Pan et al. 2011);
-003 the asymmetric-networks paper (Vegas in asymmetric networks; Fu, Chung, Liew); 004 the
-TCP-Ho paper (Ho, Chan, Chen 2007).
+Value keys and ``document`` fields name the documents by short key (000 the Quick Vegas
+paper ... 004 the TCP-Ho paper: docs/analytic.md).
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """Queue disciplines of a link: drop-tail and RED, with ONE set of RED defaults.
 
-Every engine reads a link's queue discipline through this module: the scenarios' links
-(:meth:`tcpfluid.scenarios.Link.red_parameters`), the packet simulator (its RED gateway)
-and the fluid engines' reduction (:func:`tcpfluid.scenarios.reduction.fluid_view`), so a
-RED link means the same thing whatever runs it.
+Every engine reads a link's queue discipline through this module.
 
 RED (Floyd and Jacobson 1993; the thesis by Tsang, ch. 2 §6) drops an arriving packet with
 a probability that depends on an exponentially weighted average of the queue:

@@ -24,16 +24,8 @@ def param_array(
     nonnegative: bool = False,
     minimum: float | None = None,
 ) -> FloatArray:
-    """A law parameter as a float64 array of shape ``()`` or ``(n,)``, checked elementwise.
-
-    Raises
-    ------
-    TypeError
-        If ``value`` is not a number or an array of numbers.
-    ValueError
-        If an element is not finite or breaks the bound, or if the array has more than one
-        dimension.
-    """
+    """A law parameter as a float64 array of shape ``()`` or ``(n,)``, checked elementwise
+    (TypeError: not numbers; ValueError: not finite, out of bounds, or 2-D)."""
     if value is None or isinstance(value, bool):
         raise TypeError(f"{name} must be a number or an array of numbers, got {value!r}")
     arr = as_float_array(name, value, positive=positive, nonnegative=nonnegative, minimum=minimum)
@@ -47,11 +39,8 @@ def param_array(
 def check_below(
     name: str, arr: FloatArray, limit: float, *, accepted: str, inclusive: bool
 ) -> None:
-    """Raise ``ValueError`` naming ``name`` unless every element is below ``limit``.
-
-    ``inclusive`` allows the limit itself; ``accepted`` is the range quoted in the message
-    (for example ``"(0, 1]"``).
-    """
+    """Raise ``ValueError`` naming ``name`` and quoting ``accepted`` unless every element
+    is below ``limit`` (or equal to it, with ``inclusive``)."""
     bad = arr > limit if inclusive else arr >= limit
     if np.any(bad):
         value = float(np.atleast_1d(arr)[np.atleast_1d(bad)][0])
@@ -103,23 +92,15 @@ def check_flows(params: dict[str, FloatArray], n: Any) -> int:
 
 
 def backlog(cwnd: Any, base_rtt: Any, rtt_mean: Any) -> Any:
-    """Δ of eq (1), the Quick Vegas paper: ``cwnd × (1 − BaseRTT / RTT)`` in packets.
-
-    The one implementation of Vegas's backlog estimate: the Vegas-family laws decide on it
-    and the engines record it in their traces (arrays or floats, elementwise).
-    """
+    """Δ of eq (1), the Quick Vegas paper: ``cwnd × (1 − BaseRTT / RTT)`` in packets (the
+    one implementation; arrays or floats, elementwise)."""
     return cwnd * (1.0 - base_rtt / rtt_mean)
 
 
 def stride(params: Any, n: Any) -> int:
     """The step between the columns of a compiled rule's parameter rows ``params`` that
-    flows ``i`` and ``i + 1`` of ``n`` read: 0 for one column (every flow's), else 1.
-
-    Raises
-    ------
-    ValueError
-        If ``params`` has a column per flow for another number of flows.
-    """
+    flows ``i`` and ``i + 1`` of ``n`` read: 0 for one column (every flow's), else 1
+    (ValueError: a column per flow for another number of flows)."""
     s = 1 if params.shape[1] > 1 else 0
     if s and params.shape[1] != n:
         raise ValueError("the law has per-flow parameters for another number of flows")
@@ -179,17 +160,9 @@ def base_kind(kind: Any) -> int:
 
 
 def loss_args(index: Any, kind: Any, cwnd: Any) -> tuple[int, NDArray[np.intp], FloatArray]:
-    """The checked arguments of :meth:`ControlLaw.on_loss`: ``(kind, index, cwnd)``.
-
-    ``LOSS_BURST`` comes back as ``LOSS_FAST`` and ``LOSS_BURST_TIMEOUT`` as
-    ``LOSS_TIMEOUT``: a law that does not read the ACK path's state (every law but Reno)
-    reacts to them as to any duplicate-ACK loss or timeout.
-
-    Raises
-    ------
-    ValueError
-        If ``kind`` is not a loss kind, or ``cwnd`` does not hold one window per index.
-    """
+    """The checked arguments of :meth:`ControlLaw.on_loss`: ``(kind, index, cwnd)``, the
+    kind read by :func:`base_kind` (ValueError: not a loss kind, or not one window per
+    index)."""
     k = base_kind(kind)
     idx = np.asarray(index, dtype=np.intp)
     w = np.asarray(cwnd, dtype=np.float64)

@@ -146,10 +146,8 @@ class OdeForm:
 
 @dataclass(frozen=True)
 class Parameter:
-    """One parameter of a control law, declared on its class (:attr:`ControlLaw.parameters`):
-    the law's constructor, :func:`~tcpfluid.algorithms.registry.law_parameters`,
-    :meth:`ControlLaw.params` and the scenario keys
-    (:data:`tcpfluid.scenarios.LAW_PARAMETER_KEYS`) all read it.
+    """One parameter of a control law, declared on its class (:attr:`ControlLaw.parameters`)
+    and read by its constructor, :meth:`ControlLaw.params` and the scenario keys.
 
     Attributes
     ----------
@@ -447,13 +445,9 @@ class ControlLaw(ABC):
     def initial_action(self, state: State) -> RoundAction:
         """The action for the very first round, before any measurement exists.
 
-        Engines apply it to round 0 like an action of :meth:`on_round`. The default
-        (window :attr:`initial_window`, no growth) is Vegas's and TCP-Ho's (Table 1 of the
-        Quick Vegas paper, Table 4 of the TCP-Ho paper); laws that grow in round 0 override
-        it. No ACK of a flow's own packets returns before its round 0 ends (with the ACK of
-        its first packet), so the packet simulator and the round model send the first
-        window without growth whatever the increment (docs/round-model.md, "What a round
-        is"); the hybrid's fluid ACKs reach it shortly before its first boundary.
+        The default (window :attr:`initial_window`, no growth) is Vegas's and TCP-Ho's
+        (Table 1 of the Quick Vegas paper, Table 4 of the TCP-Ho paper); laws that grow in
+        round 0 override it (docs/round-model.md, "What a round is").
         """
         n = state["phase"].shape[0]
         w = np.full(n, float(self.initial_window))
@@ -477,10 +471,9 @@ class ControlLaw(ABC):
 
 
 class CompiledLaw(ControlLaw):
-    """A law whose :meth:`on_round` is its compiled rule (:meth:`_round_rule`) and whose
-    :meth:`on_loss` is its compiled loss rule (:meth:`_loss_rule`): subclasses define those
-    two and inherit both methods, which an engine that decides one flow at a time may bind
-    once to arrays it never reallocates (:meth:`_bind_round`, :meth:`_bind_loss`)."""
+    """A law whose :meth:`on_round` and :meth:`on_loss` run its compiled rules
+    (:meth:`_round_rule`, :meth:`_loss_rule`), which an engine may bind once to arrays it
+    never reallocates (:meth:`_bind_round`, :meth:`_bind_loss`)."""
 
     def on_round(
         self, state: State, sample: RoundSample, out: RoundAction | None = None
@@ -497,10 +490,8 @@ class CompiledLaw(ControlLaw):
         cwnd: FloatArray,
         out: FloatArray | None = None,
     ) -> FloatArray:
-        """The law's reaction to a loss of ``kind`` on flows ``index`` whose windows are
-        ``cwnd`` (its compiled loss rule on the checked arguments,
-        :func:`~tcpfluid.algorithms._common.loss_args`; the law's class documents it): the
-        new windows, written into ``out`` if given, else a new array of ``cwnd``'s shape."""
+        """The law's reaction to a loss of ``kind`` on flows ``index`` (its compiled loss
+        rule): the new windows, written into ``out`` if given, else a new array."""
         rule, arrays, options = self._loss_rule(state, kind)
         kind, idx, w = loss_args(index, kind, cwnd)
         new = np.empty(w.size) if out is None else out

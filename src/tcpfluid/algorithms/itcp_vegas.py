@@ -62,17 +62,15 @@ class ITcpVegas(Vegas):
     gamma : float or array_like, default 1
         Slow-start exit threshold, packets (Vegas's slow start).
     p_step : float or array_like, default 1.25
-        *Ours*: growth of P per Area-1 round, packets per round per round; ``> 0``. Fitted
-        to the ramp times and average throughputs of the iTCP-Vegas paper (Table 1, Table 2).
+        *Ours*: growth of P per Area-1 round, packets per round per round; ``> 0``.
     threshold_gain : float or array_like, default 0.04
         *Ours*: Area 1 raises α and β by this share of the round's increment
-        ``min(P, cwnd)``; ``>= 0``. From the ≈ 10 ms RTT rise of the iTCP-Vegas paper §4.2.
+        ``min(P, cwnd)``; ``>= 0``.
     threshold_step : float or array_like, default 1
         *Ours*: how far β moves down per Area-2/3 round (narrowing), packets; ``>= 0``.
     threshold_max : float or array_like, optional
         *Ours*: ceiling of β when Area 1 raises the thresholds, packets; ``>= beta``.
-        Default ``None``: no ceiling (the document gives none; the thresholds only grow
-        while the flow finds spare bandwidth).
+        Default ``None``: no ceiling.
     min_gap : float or array_like, default 1
         *Ours*: smallest β − α left by the narrowing, packets; ``0 < min_gap <= beta - alpha``.
     area2_factor : float or array_like, default 0.5

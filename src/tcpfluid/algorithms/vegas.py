@@ -104,10 +104,8 @@ class Vegas(CompiledLaw):
     gamma : float or array_like, default 1
         Slow-start exit threshold γ, packets; ``> 0``.
     initial_window : float, default 2
-        Window of the first round, packets; ``>= 1``. The analyses start at 2 (Table 3 of the
-        TCP-Ho paper, Table 1 of the Quick Vegas paper); ns-2's TCP agents start at 1
-        (``windowInit_``), which makes a Vegas slow start two rounds longer (its window doubles
-        every other round).
+        Window of the first round, packets; ``>= 1`` (the analyses start at 2, ns-2 at 1:
+        docs/errata.md, N11).
 
     Each parameter except ``initial_window`` may be a scalar or an array with one value per
     flow (a batched sweep). The defaults are those of the Quick Vegas paper §5 (γ = 1, α = 2,

@@ -1,12 +1,5 @@
-"""The domain of the closed forms: the path features they model, checked at the door.
-
-The closed forms of :mod:`tcpfluid.analytic` (slow-start exit, time to equilibrium, the
-equilibrium band; the Quick Vegas paper §4.1, the TCP-Ho paper §4) describe one flow on a
-path of rate μ and base RTT d with **no loss** and an **ACK path that never limits** the
-sender. A :class:`tcpfluid.Path` can carry more than that: a finite buffer and a slow
-reverse link. Where those change the answer the closed forms refuse by name instead of
-returning the answer of another path.
-"""
+"""The domain of the closed forms (one flow, no loss, an ACK path that never limits the
+sender), checked at the door (docs/analytic.md, "Model assumptions")."""
 
 from __future__ import annotations
 
@@ -34,9 +27,7 @@ def equilibrium_band(bdp: float, alpha: float, beta: float, *, what: str) -> tup
     Raises
     ------
     ValueError
-        If ``μd + β`` is below the laws' minimum window (2 packets): the window stops at
-        the minimum with a standing queue above β, outside the band, which the closed
-        forms do not model.
+        If ``μd + β`` is below the laws' minimum window (2 packets).
     """
     lo, hi = bdp + alpha, bdp + beta
     if not hi >= MIN_WINDOW:
@@ -51,12 +42,8 @@ def equilibrium_band(bdp: float, alpha: float, beta: float, *, what: str) -> tup
 
 
 def check_in_band(window: float, band: tuple[float, float], *, what: str) -> float:
-    """``window`` if it is a positive window inside ``band``; else a ValueError.
-
-    A closed form's equilibrium window outside its own band is not an equilibrium: the
-    one-packet steps of the law jump over a band narrower than a step, and the window
-    cycles instead of settling.
-    """
+    """``window`` if it is a positive window inside ``band``; else a ValueError (the law's
+    steps jump over a band narrower than a step: it cycles instead of settling)."""
     lo, hi = band
     if not (window > 0.0 and lo - 1e-9 <= window <= hi + 1e-9):
         raise ValueError(

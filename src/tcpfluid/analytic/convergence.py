@@ -53,11 +53,8 @@ def rounds_to_equilibrium(
     numpy.ndarray
         Rounds (real-valued; the paper's figures round up), shape of ``broadcast(W, n)``.
 
-    Notes
-    -----
-    Eq. (12) ignores Quick Vegas's "at most double the window per round" cap, which binds
-    only when ``(β − Δ)·i > W`` (small windows); it also assumes every increase is
-    consecutive (succ never reset), which the paper notes bursts can break.
+    Eq. (12) ignores Quick Vegas's "at most double" cap (binding when ``(β − Δ)·i > W``)
+    and assumes succ is never reset (docs/analytic.md, "Model assumptions").
     """
     check_choice("algorithm", algorithm, _EQ_ALGORITHMS)
     w = as_float_array("window", window, positive=True)
@@ -120,11 +117,8 @@ def _even_ceil(x: NDArray[np.float64]) -> NDArray[np.float64]:
 
 
 def tcp_ho_reach_round(bdp: ArrayLike) -> NDArray[np.float64]:
-    """The first round whose window in the TCP-Ho paper's Table 4 reaches μd.
-
-    Table 4's ``W_i = (i² − 2i + 8)/4`` (even i) and ``(i² − 2i + 9)/4`` (odd i) reach μd
-    from the first even ``i >= 1 + sqrt(4μd − 7)`` or odd ``i >= 1 + sqrt(4μd − 8)``; the
-    ramp ends two or three rounds later, at :func:`conspicuous_round`.
+    """The first round whose window in the TCP-Ho paper's Table 4 reaches μd: the first
+    even ``i >= 1 + sqrt(4μd − 7)`` or odd ``i >= 1 + sqrt(4μd − 8)``.
 
     Parameters
     ----------
@@ -190,21 +184,14 @@ def conspicuous_round(
         of eqs. (3)-(4).
 
         * ``"bottleneck"`` (default): the larger of the sender's extra packets z_{k-1} and
-          the standing bottleneck queue ``W_k - μd`` once the window exceeds μd (erratum
-          E8). Once ``W_k - μd >= z_{k-1}``, D = W_k/μ and eq. (4) reads
-          ``W_{k-2} >= μd``: the flow stops at the first even k with
-          ``k >= 3 + sqrt(4μd - 7)``, two rounds after Table 4's window reaches μd. This
-          is the paper's definition ("the steady throughput reaches the available
-          bandwidth") and what the round model and the packet simulator show.
-        * ``"paper"``: ``z_{k-1} - 1 = (k - 4)/2`` only, as eq. (3) prints it, which gives
-          the cubic eq. (5) (no bottleneck queue: the window overshoots to about 2μd).
-        * ``"table"``: ``z_{k-1} = (k - 2)/2`` as Table 4 gives it, which turns eq. (5)
-          into ``k^2 - 6k + 16 >= 8μd``, i.e. ``k >= 3 + sqrt(8μd - 7)`` (erratum E5).
+          the standing bottleneck queue ``W_k - μd``: ``k >= 3 + sqrt(4μd - 7)``
+          (erratum E8).
+        * ``"paper"``: ``z_{k-1} - 1 = (k - 4)/2`` as eq. (3) prints it: the cubic eq. (5).
+        * ``"table"``: ``z_{k-1} = (k - 2)/2`` as Table 4 gives it:
+          ``k >= 3 + sqrt(8μd - 7)`` (erratum E5).
     initial_window
-        Vegas only: the window of the first round, packets (``>= 1``). Table 3 of the
-        TCP-Ho paper starts at 2 (the default); ns-2's TCP agents, which ran the paper's
-        simulations, start at 1 (``windowInit_``). The slow start doubles every other
-        round, ``W_l = w0 · 2^(l/2 − 1)``, so one packet costs two rounds.
+        Vegas only: the window of the first round, packets (``>= 1``; Table 3 of the TCP-Ho
+        paper starts at 2, ns-2 at 1: erratum N11); ``W_l = w0 · 2^(l/2 − 1)``.
 
     Returns
     -------

@@ -1,12 +1,7 @@
 """SymPy re-derivations of every closed form in :mod:`tcpfluid.analytic`.
 
-Each function builds the model the documents describe (the RTT of a round, the stopping
-condition on Δ, the sum of increments, the TCP-Ho stopping inequality), solves it with
-SymPy and returns the resulting expression. The test suite lambdifies these expressions and
-compares them with the shipped NumPy functions over a grid; ``docs/errata.md`` quotes them
-where a printed form differs.
-
-This module imports SymPy; the numeric modules never do.
+Each function builds the documents' model, solves it with SymPy and returns the
+expression; the tests compare them with the shipped NumPy functions over a grid.
 
 Symbols: ``gamma`` γ, ``B`` the bandwidth-delay product μd (packets), ``mu`` μ, ``d`` the
 base RTT, ``W`` a window, ``n`` the ratio of windows, ``beta`` β, ``Delta`` a constant Δ,

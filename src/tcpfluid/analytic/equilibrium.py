@@ -92,8 +92,7 @@ def vegas_window_band(
 def reverse_path_throughput(mu_forward: ArrayLike, mu_reverse: ArrayLike) -> NDArray[np.float64]:
     """Vegas's throughput on a path with an ACK-path bottleneck: ``min(μf, μr)`` pkt/s.
 
-    The asymmetric-networks paper, §IV.C (Fig. 4): ACKs queue on the slow reverse link, Vegas
-    reads that queue as congestion and matches its rate to μr ACKs per second.
+    The asymmetric-networks paper, §IV.C (Fig. 4).
     """
     f = as_float_array("mu_forward", mu_forward, positive=True)
     r = as_float_array("mu_reverse", mu_reverse, positive=True)
@@ -110,9 +109,7 @@ def reno_max_window_asymmetric(
     """Upper end of Reno's window range on an asymmetric path, packets.
 
     ``w_renomax = μf·RTT + k·B_r + B_f`` (the asymmetric-networks paper, §IV.C, after
-    Lakshman et al.): the packets in
-    flight, plus the data that k ACK-buffers' worth of queued ACKs stand for, plus the forward
-    buffer.
+    Lakshman et al.).
 
     Parameters
     ----------
@@ -195,12 +192,6 @@ def blb_equilibrium(
     Returns
     -------
     BLBEquilibrium
-
-    Notes
-    -----
-    ``f(δ) = Σ α_j/(δ − x_j)`` falls from +∞ (at δ → max x_j) to 0, so the root with
-    δ > max x_j is unique; it is bracketed and found with Brent's method. With all x_j = 0
-    the solution is ``δ = Σα/c`` and rates proportional to α_j.
     """
     a, x, c = _blb_inputs(alpha, overestimate_s, capacity_pps)
     lo = float(x.max())
@@ -328,10 +319,8 @@ def blb_train_equilibrium(
     """Boutremans–Le Boudec steady state when one flow's packets reach the bottleneck as a
     train that occupies a fraction f of its round.
 
-    The train phase is the Boutremans–Le Boudec equation (:func:`blb_equilibrium`) with the
-    train flow's α_k replaced by α_k/f; between trains the other flows fill the link alone
-    (the model and its derivation: docs/analytic.md, "A flow whose packets arrive as a
-    train"). f = 1 gives :func:`blb_equilibrium`.
+    :func:`blb_equilibrium` with the train flow's α_k replaced by α_k/f; f = 1 gives it
+    (docs/analytic.md, "A flow whose packets arrive as a train").
 
     Parameters
     ----------

@@ -1,13 +1,6 @@
 """One-call closed-form prediction for a flow on a path (behind ``tcpfluid predict``).
 
-For each algorithm it combines the closed forms of this package: the slow-start exit
-(critical window, Table 1), then ``vegas`` / ``enhanced-vegas`` one packet per round up to
-``μd + α`` (the asymmetric-networks paper, eq. 4), ``quick-vegas`` eq. (12) up to
-``μd + (α+β)/2``; ``tcp-ho`` has no slow start and gives its conspicuous round (the TCP-Ho
-paper, eq. 5, corrected). ``time_to_target_s`` is when the window first reaches that
-target, ``time_to_equilibrium_s`` the settling time as ``tcpfluid simulate`` defines it
-(a closed form, or the round map's: ``time_to_equilibrium_route``). Definitions and their
-grounds: docs/analytic.md, "Definitions used by predict".
+Definitions and their grounds: docs/analytic.md, "Definitions used by predict".
 """
 
 from __future__ import annotations
@@ -48,9 +41,8 @@ class Prediction:
     critical_window_pkts
         W* (None for TCP-Ho, which has no slow start).
     ss_exit_round, ss_exit_window_pkts, ss_exit_time_s
-        The exit round in the library's round numbering (docs/analytic.md, "One round
-        numbering"), the window that exceeded γ (before the cut) and the end of the exit
-        round, ``exit_round · d``: 12, 64 and 1.2 s for Vegas on 50 Mb/s × 100 ms.
+        The exit round (docs/analytic.md, "One round numbering"), the window that
+        exceeded γ (before the cut) and the end of the exit round, ``exit_round · d``.
     ca_start_window_pkts
         The window congestion avoidance starts from, after the 1/8 cut.
     equilibrium_window_pkts
@@ -119,13 +111,8 @@ class Prediction:
 def _settle_from_above(
     algorithm: str, start: float, bdp: float, a: float, b: float
 ) -> tuple[float, int]:
-    """Window and rounds of congestion avoidance from a window above the band's target.
-
-    The fluid model's own rule with a standing queue: Δ = W − μd once W > μd (the round's
-    RTT is W/μ). Vegas (eq. 2 of the Quick Vegas paper) removes one packet per round while Δ > β.
-    Quick Vegas (§3.2.2 pseudo-code) removes (Δ − m)/2 (eq. 4) while Δ > β and one packet
-    per round while m < Δ <= β, m = (α + β)/2.
-    """
+    """Window and rounds of congestion avoidance from a window above the band's target,
+    by the law's own rule with Δ = W − μd (docs/analytic.md, "Domain of the closed forms")."""
     w, rounds = start, 0
     if algorithm != "quick-vegas":
         k = max(math.ceil(w - bdp - b - 1e-9), 0)
@@ -177,15 +164,8 @@ def predict(
     Raises
     ------
     ValueError
-        Also when the closed forms do not apply: a critical window above μd (γ too large
-        for the path: the window would fill the path before slow start ends, see
-        :func:`slow_start_exit`).
-
-    Notes
-    -----
-    A congestion-avoidance start window above the target (W* close to μd) is followed down
-    with the law's own rule under a standing queue, into the band ``[μd + α, μd + β]``
-    (docs/analytic.md, "Domain of the closed forms").
+        Also when the closed forms do not apply: a critical window above μd
+        (:func:`slow_start_exit`).
     """
     g, a, b, model = _checked(
         algorithm, path, gamma, alpha, beta, rtt_model, rtt, whole_acks, round_map
@@ -322,14 +302,9 @@ def _round_map_settling(
     reach_s: float,
     enabled: bool = True,
 ) -> tuple[int | None, float | None, str]:
-    """Settling round and time of one flow on ``path`` from the round map: the round
-    engine (``tcpfluid.simulate(..., "rounds")``) on a one-link scenario with the path's μ
-    and d and an unlimited buffer, judged by the summary every engine shares; the run is
-    doubled until the window has settled in its first half (the settling time then does
-    not depend on the run's length), up to :data:`MAX_SETTLING_ROUNDS` rounds.
-
-    Returns the round count, the time (both ``None`` if it does not settle) and a note.
-    """
+    """Settling round and time of one flow on ``path`` from the round engine on a one-link
+    scenario with an unlimited buffer, the run doubled until it settles in its first half
+    (up to :data:`MAX_SETTLING_ROUNDS` rounds); ``None`` twice if it does not, and a note."""
     if not enabled:
         return None, None, "not computed (round_map=False)"
     from ..engines import simulate
@@ -350,9 +325,7 @@ def _round_map_settling(
     delay = max(0.5 * (path.d - 8.0 * (path.packet_size_bytes + path.ack_size_bytes) / rate), 0.0)
     links = (Link("forward", rate, delay), Link("reverse", rate, delay))
     flow = FlowSpec("flow", ("forward",), ("reverse",), algorithm=algorithm, params=law)
-    # the first run's length is a guess (the doubling makes the answer independent of it):
-    # Quick Vegas settles several times later than it first reaches its target, TCP-Ho
-    # within a few rounds of its conspicuous round
+    # the first run's length is a guess (the doubling makes the answer independent of it)
     duration = max(_FIRST_RUN_FACTOR.get(algorithm, 10.0) * reach_s, 100.0 * path.d)
     previous: tuple[float, float] | None = None  # the last quarter's swing and mean
     while True:

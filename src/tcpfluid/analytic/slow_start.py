@@ -58,11 +58,7 @@ _RTT_MODELS = ("average", "last")
 
 
 def _finite_result(what: str, compute: Callable[[], Any], **inputs: Any) -> NDArray[np.float64]:
-    """``compute()`` as a float array, or ``ValueError`` naming the inputs if it overflows.
-
-    A closed form evaluated at inputs near the float range can overflow to an infinity
-    (with a NumPy warning only); this turns that into an error that names the inputs.
-    """
+    """``compute()`` as a float array, or ``ValueError`` naming the inputs if it overflows."""
     with np.errstate(over="ignore", invalid="ignore"):
         out = np.asarray(compute(), dtype=np.float64)
     if not np.all(np.isfinite(out)):
@@ -75,12 +71,8 @@ def _finite_result(what: str, compute: Callable[[], Any], **inputs: Any) -> NDAr
 
 
 def resolve_rtt_model(rtt_model: str | None, rtt: str | None) -> str:
-    """The RTT model from ``rtt_model`` or its accepted alias ``rtt`` (default ``"average"``).
-
-    ``rtt_model`` is the name used everywhere the *model* of the RTT is meant (a base RTT is
-    ``rtt_s``); ``rtt=`` stays accepted for the callers written before. Giving both with
-    different values is a ``ValueError``.
-    """
+    """The RTT model from ``rtt_model`` or its accepted alias ``rtt`` (default ``"average"``;
+    both with different values: ``ValueError``)."""
     if rtt_model is not None and rtt is not None and rtt_model != rtt:
         raise ValueError(
             f"give rtt_model or its alias rtt, not both: rtt_model={rtt_model!r}, rtt={rtt!r}"
@@ -93,13 +85,8 @@ def resolve_rtt_model(rtt_model: str | None, rtt: str | None) -> str:
 
 
 def max_slow_start_rounds(algorithm: str, *, whole_acks: bool = False) -> int:
-    """Largest ``rounds`` for which :func:`slow_start_windows` stays a finite float.
-
-    Vegas's table doubles every other round (``2^(floor(i/2)+1)``), Quick Vegas's grows
-    ×1.5 per round (fluid) or by ``floor(w/2)`` (whole ACKs); past these many rounds a
-    window exceeds the largest double (about 1.8e308). TCP-Ho's table is quadratic and has
-    no such limit within memory (returns ``sys.maxsize``).
-    """
+    """Largest ``rounds`` for which :func:`slow_start_windows` stays a finite float
+    (``sys.maxsize`` for TCP-Ho's quadratic table)."""
     check_choice("algorithm", algorithm, ("vegas", "quick-vegas", "tcp-ho"))
     big = float(np.finfo(np.float64).max)
     if algorithm == "tcp-ho":
@@ -266,16 +253,12 @@ class SlowStartExit(FieldsDict):
     exit_window_pkts
         The window after the 1/8 cut, at which congestion avoidance starts.
     time_s
-        End of that round, ``(round + 1) d`` (queueing in slow start is negligible
-        against d, since W* is of order sqrt(μd)): the fluid model's decision, which
-        sees a round's RTTs at its own end.
+        End of that round, ``(round + 1) d`` (slow-start queueing neglected).
     exit_round
-        ``round + 2``: the round at whose end a sender decides from the RTTs of the exit
-        window's own packets, in the library's round numbering (round 1 is ``[0, d]``;
-        docs/analytic.md, "One round numbering"; the TCP-Ho paper's l).
+        ``round + 2``: the round at whose end a sender decides from the exit window's own
+        RTTs (docs/analytic.md, "One round numbering"; the TCP-Ho paper's l).
     exit_time_s
-        End of the exit round, ``exit_round · d``: the Quick Vegas paper's "slow start stops at
-        1.2 s with 64 packets" on the 50 Mb/s × 100 ms path.
+        End of the exit round, ``exit_round · d``.
     """
 
     round: int
@@ -297,11 +280,8 @@ def slow_start_exit(
     whole_acks: bool = False,
     rtt: RttKind | None = None,
 ) -> SlowStartExit:
-    """The first growth round whose window reaches the critical window.
-
-    Vegas checks Δ in the round that doubled its window; Quick Vegas grows every round.
-    The flow leaves slow start at the end of the first growth round whose window W
-    satisfies ``W >= W*`` and cuts its window by 1/8 (the Quick Vegas paper, §3.1).
+    """The first growth round whose window reaches the critical window W*, after which the
+    window is cut by 1/8 (the Quick Vegas paper, §3.1).
 
     Parameters
     ----------

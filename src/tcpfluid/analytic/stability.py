@@ -1,13 +1,8 @@
 """Local stability of the round map: will N delay-based flows settle or oscillate?
 
-Near its target backlog Δ* (Δ of eq. 1 of the Quick Vegas paper) a law moves each window
-once per round by ``w_j ← w_j − K (Δ_j − Δ*)`` (the *gain* K), and a decision is seen in
-the Δ measured ``L`` rounds later (the *feedback lag*: 1 in the round model, 2 at packet
-level, §3.2.2). The symmetric mode's error follows ``e_{k+1} = e_k − K e_{k+1−L}``, which
-converges iff ``K < 2 sin(π / (2(2L − 1)))`` (:func:`critical_gain`; re-derived in
-:mod:`tcpfluid.analytic.derive`). The derivation, each law's gain, the verdicts and the
-packet checks: docs/analytic.md, "Stability of the round map". Large swings beyond the
-linearisation: :func:`decrease_undershoot` and :func:`empty_queue_cycle`.
+A law of gain K seen L rounds later: ``e_{k+1} = e_k − K e_{k+1−L}``, stable iff
+``K < 2 sin(π / (2(2L − 1)))``. Derivation, each law's gain and the packet checks:
+docs/analytic.md, "Stability of the round map".
 """
 
 from __future__ import annotations
@@ -102,13 +97,9 @@ def companion_matrix(gain: float, lag_rounds: int) -> NDArray[np.float64]:
 def spectral_radius(gain: float, lag_rounds: int) -> float:
     """Largest modulus of the eigenvalues of :func:`companion_matrix` (< 1: converges).
 
-    The eigenvalues are the roots of ``z^L − z^(L−1) + K`` (:func:`characteristic_polynomial`),
-    found from the polynomial's structure in time independent of L (no L × L matrix):
-    every root has ``|z|^(L−1) |z − 1| = K``, so the root of largest modulus is the one
-    nearest to ``z = 1``: the real root in ``[(L−1)/L, 1)`` when there is one, else the
-    first complex roots near 1, solved by Newton's method on
-    ``(L−1) log z + log(z − 1) = log K + iπ(2m + 1)``, m = 0, 1, ... (one root each), in
-    the variable ``w = log z``.
+    Every root of ``z^L − z^(L−1) + K`` has ``|z|^(L−1) |z − 1| = K``, so the largest is
+    the one nearest z = 1: the real root in ``[(L−1)/L, 1)`` if any, else Newton's method
+    on ``(L−1) w + log(e^w − 1) = log K + iπ(2m + 1)``, ``w = log z`` (no L × L matrix).
     """
     k = check_nonnegative("gain", gain)
     lag = _check_lag(lag_rounds)
@@ -176,10 +167,7 @@ _NEAR_ONE_ROOTS = 6
 def critical_gain(lag_rounds: int) -> float:
     """The gain at which the round map stops converging: ``2 sin(π / (2(2L − 1)))``.
 
-    For ``0 < K < critical_gain(L)`` every root of ``z^L − z^(L−1) + K`` lies inside the
-    unit circle; at the boundary a pair of roots crosses it at ``z = exp(±iπ/(2L − 1))``
-    (an oscillation of period ``2(2L − 1)`` rounds). Derivation:
-    :func:`tcpfluid.analytic.derive.critical_gain_expr`.
+    Derivation: :func:`tcpfluid.analytic.derive.critical_gain_expr`.
     """
     lag = _check_lag(lag_rounds)
     return 2.0 * math.sin(math.pi / (2.0 * (2.0 * lag - 1.0)))
@@ -334,10 +322,8 @@ def _differential_gain(k: float, n: int, bdp: float, target: float) -> float:
 def plot_stability(ax: Any = None, *, max_lag: int = 3) -> list[Any]:
     """Spectral radius of the round map against the gain, one curve per lag, and the laws.
 
-    Curves: ``spectral_radius(K, L)`` for L = 1 .. ``max_lag``; the line ρ = 1 (above it
-    the map oscillates); markers: Quick Vegas's eq. (3) gain read every round at the
-    packets' lag (K = 2, L = 2) and with the default "near-band" reading (K = 1 seen one
-    decision later), eq. (4)'s gain and FAST's γ.
+    Markers: Quick Vegas's eq. (3) every round (K = 2, L = 2) and near-band (K = 1,
+    L = 1), eq. (4)'s gain and FAST's γ.
 
     Parameters
     ----------
@@ -498,13 +484,10 @@ def empty_queue_cycle(
 ) -> EmptyQueueCycle:
     """Will N Quick Vegas flows that have drained the queue to zero swing back and forth?
 
-    From an empty queue (every Δ = 0) the reading takes ``u`` unseen eq.-(3) increases
-    (``L + 1`` for ``"every-round"`` and ``"near-band"``, else 1), so each flow holds
-    ``β (1 + ... + u)`` packets; eq. (4) (gain 1/2, lag L) cuts the excess over its target
-    ``m = (α + β)/2`` with :func:`decrease_undershoot`, and if the undershoot reaches ``m``
-    the queue empties again, for any N (peak ``N × excess``). Assumes windows of at least
-    β·u packets and a buffer that holds the peak. The derivation and the packet checks:
-    docs/analytic.md, "Large swings: a cycle through the empty queue".
+    Each flow builds ``β (1 + ... + u)`` packets over ``u`` unseen eq.-(3) increases; the
+    cycle sustains when eq. (4)'s undershoot reaches ``m = (α + β)/2``. Derivation,
+    assumptions and packet checks: docs/analytic.md, "Large swings: a cycle through the
+    empty queue".
 
     Parameters
     ----------

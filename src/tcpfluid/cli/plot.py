@@ -1,10 +1,6 @@
-"""``tcpfluid plot SWEEP_FILE``: a line plot or heat map of a metric from a sweep table.
-
-Without ``--y``: the metric over ``--x``, one line per combination of the other varying
-parameters. With ``--y``: a heat map over ``--x`` × ``--y`` with a colour bar, one panel per
-combination of the other varying parameters (e.g. one per algorithm). Figures are drawn with
-Matplotlib's Agg backend and written to ``--out`` (default: the table's name with ``.png``).
-"""
+"""``tcpfluid plot SWEEP_FILE``: a line plot or heat map of a metric from a sweep table
+(:func:`tcpfluid.sweep.plot_sweep`), written to ``--out`` (default: the table's name with
+``.png``)."""
 
 from __future__ import annotations
 

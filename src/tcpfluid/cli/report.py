@@ -1,13 +1,5 @@
 """``tcpfluid report``: the validation report (closed forms vs fluid models vs packet
-simulator vs the documents).
-
-Writes ``OUT/index.md``, ``OUT/index.html`` (self-contained: figures embedded),
-``OUT/report.json`` and the figures as PNG and SVG in ``OUT/figures/`` (``OUT`` is
-``report`` by default, ``report-quick`` with ``--quick``: a quick run never overwrites a
-full report); with ``--figures DIR`` the PNG figures are also written to DIR (the
-repository's ``figures/``, which the README shows). A progress bar goes to stderr when it
-is a terminal (``--quiet``: none).
-"""
+simulator vs the documents); what it writes: docs/report.md."""
 
 from __future__ import annotations
 

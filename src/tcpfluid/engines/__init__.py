@@ -10,13 +10,9 @@
 >>> tcpfluid.simulate(sc, Rounds(feedback_rounds=0)).summary.flows[0].ss_exit_round
 11
 
-Engines are objects, as the solvers of diffrax are: each is a frozen, validated dataclass
-of its options with :meth:`~Engine.run`, the features it can model
-(:attr:`Engine.capabilities`) and what it records; :func:`simulate` takes one, or an
-engine's name and its options as keywords (:func:`engine_options`). The engines section of
-docs/api.md lists them (``"rounds"``: :class:`Rounds`, ``"hybrid"``: :class:`Hybrid`,
-``"ode"``: either continuous-time model, :func:`ode_by_name`, ``"packet"``:
-:class:`Packet`), their options, the one recording vocabulary and the older names.
+Each engine is a frozen, validated dataclass of its options (:class:`Rounds`,
+:class:`Hybrid`, :class:`Ode`, :class:`Packet`); :func:`simulate` takes one, or an engine's
+name and its options as keywords (:func:`engine_options`).
 """
 
 from __future__ import annotations

@@ -6,11 +6,6 @@ the ODE model's prediction (``ode_*`` columns), the packet simulator's measureme
 and the document's printed number (``doc_*`` columns), plus a matplotlib figure through
 :meth:`FairnessStudy.plot`.
 
-One study per document table: :func:`thesis_two_flow_study` (Tsang's thesis Table 3.16),
-:func:`qv_many_flows_study` and :func:`qv_different_rtt_study` (the Quick Vegas paper
-Tables 2 and 3), :func:`ho_different_rtt_study` and :func:`ho_friendliness_study` (the
-TCP-Ho paper Tables 6 and 7); each function's docstring gives its setup.
-
 Laws without an ODE right-hand side (Quick Vegas, TCP-Ho) have no ``ode_*`` value: their
 rows carry ``note = "no ODE right-hand side"`` and NaN in the ``ode_*`` columns
 (pandas' missing value), and a packet column only if a packet engine is given.

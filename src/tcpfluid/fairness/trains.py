@@ -1,10 +1,5 @@
-"""How much of its round a flow's packets occupy the bottleneck: the train fraction.
-
-A flow with a long round whose window reaches the bottleneck as one ACK-clocked train
-(the shape its slow start leaves) is present there only a fraction f of its round; the
-steady state that follows is :func:`tcpfluid.analytic.blb_train_equilibrium`. This module
-measures f on a packet run's goodput trace.
-"""
+"""The train fraction f of :func:`tcpfluid.analytic.blb_train_equilibrium`, measured on a
+packet run's goodput trace (docs/analytic.md, "A flow whose packets arrive as a train")."""
 
 from __future__ import annotations
 
@@ -36,13 +31,9 @@ def train_fraction(
 ) -> float:
     """Share of ``[start_s, end_s)`` in which one flow's packets leave the bottleneck.
 
-    The interval is cut into windows of two packet service times, ``2/c``, and f is the
-    share of windows in which the flow delivered at least half a packet. Two service
-    times is the window the train model itself sets: while its train passes, the train
-    flow is served at ``c/(1 + f) >= c/2`` (:func:`tcpfluid.analytic.blb_train_equilibrium`
-    with equal backlogs), so a window inside the train holds at least one of its packets
-    and a window between trains holds none. A flow spread over its whole round gives f
-    near 1.
+    f is the share of windows of two service times, ``2/c``, in which the flow delivered at
+    least half a packet (why 2/c: docs/analytic.md, "A flow whose packets arrive as a
+    train").
 
     Parameters
     ----------
@@ -60,13 +51,6 @@ def train_fraction(
     -------
     float
         f in [0, 1].
-
-    Notes
-    -----
-    The measure depends on the window: on the thesis's two-flow network (Vegas-1, x2 =
-    80-110 ms) windows of 1.5/c give f lower by about 0.1 and 3/c higher by about 0.08
-    than 2/c, which moves the Jain's index of :func:`tcpfluid.analytic.blb_train_equilibrium`
-    by 0.02-0.06.
 
     Raises
     ------

@@ -1,13 +1,9 @@
 """A scenario's links and flows stored as columns (arrays), not one object per flow.
 
-:class:`LinkTable` holds rates, delays and buffers as arrays; :class:`FlowTable` the routes
-as a sparse flows × links incidence in compressed-row form (``ptr``, ``idx``: flow ``i``
-crosses links ``idx[ptr[i]:ptr[i + 1]]`` in order), start and stop times, and each flow's
-law as an index into a short table of distinct ``(algorithm, parameters)``. Building,
-reducing and summarising a scenario are then array operations, linear in the flows.
-:class:`LinkSeq` and :class:`FlowSeq` read the columns back as
-:class:`~tcpfluid.scenarios.Link` and :class:`~tcpfluid.scenarios.FlowSpec` objects, each
-made when it is read. Names are :class:`Names` (:mod:`tcpfluid.scenarios._names`).
+Building, reducing and summarising a scenario are array operations on :class:`LinkTable`
+and :class:`FlowTable`, linear in the flows; :class:`LinkSeq` and :class:`FlowSeq` read the
+columns back as :class:`~tcpfluid.scenarios.Link` and :class:`~tcpfluid.scenarios.FlowSpec`
+objects, each made when it is read.
 """
 
 from __future__ import annotations

@@ -189,15 +189,12 @@ class Link(_Plain):
 
         Returns ``{"min_th", "max_th", "max_p", "w_q", "gentle"}`` (thresholds in packets;
         the defaults are :data:`tcpfluid.queueing.RED_DEFAULTS`), or ``{}`` for a
-        drop-tail link. :func:`tcpfluid.queueing.red_parameters` does the checking.
+        drop-tail link.
 
         Raises
         ------
-        ValueError
-            Naming the link: an unknown key, a missing ``min_th``/``max_th``, ``max_th <=
-            min_th``, ``max_p`` or ``w_q`` outside ``(0, 1]``.
-        TypeError
-            A value that is not a number (``gentle``: not a bool).
+        ValueError, TypeError
+            As :func:`tcpfluid.queueing.red_parameters`, naming the link.
         """
         if self.discipline != "red":
             return {}
@@ -376,11 +373,9 @@ class Scenario:
     def base_rtt_s(self, flow: FlowSpec) -> float:
         """The base RTT d of ``flow``, s, from its own links (the Quick Vegas paper eq. 5).
 
-        ``d = τ + Σ_fwd s/X_i + Σ_rev a/X_i``: the propagation delays of its forward and
-        reverse links plus the transmission time of a data packet (``s`` bits) on each
-        forward link and of an ACK (``a`` bits) on each reverse link. The one computation
-        of d every engine's reduction of the scenario uses (:meth:`base_rtts_s` for every
-        flow at once).
+        ``d = τ + Σ_fwd s/X_i + Σ_rev a/X_i``: the propagation delays of its links plus the
+        transmission time of a data packet (``s`` bits) on each forward link and of an ACK
+        (``a`` bits) on each reverse link (:meth:`base_rtts_s` for every flow at once).
         """
         key = (flow.forward, flow.reverse)
         d = self._base_rtt.get(key)
@@ -431,9 +426,7 @@ class Scenario:
     def without_late_flows(self) -> Scenario:
         """The scenario without the flows that would start at or after its end, with a note.
 
-        A shortened run (``duration=150s`` on a scenario whose later groups start at 200 s)
-        keeps the flows that start inside it; the others are left out and
-        :attr:`notes` says which (the summaries show the notes). Returns ``self`` when
+        :attr:`notes` says which were left out (the summaries show the notes); ``self`` when
         every flow starts inside the run.
 
         Raises

@@ -1,13 +1,9 @@
 """The one reduction of a scenario for the fluid engines, and what each engine can model.
 
 The round model and the ODE model see a network as one bottleneck shared by their flows
-(the Quick Vegas paper §4). :func:`fluid_view` reduces a
-:class:`~tcpfluid.scenarios.Scenario` to that picture once, for both engines
-(:class:`FluidView`: the bottleneck by the one rule of :func:`bottleneck`, its rate,
-buffer and discipline, each flow's base RTT by eq. 5, the ACK-path bottleneck when it
-carries fewer ACKs/s than μ, the cross traffic that crosses the bottleneck). The reduction
-never refuses a scenario; :func:`check_engine` does, per engine, from the table
-:data:`ENGINE_CAPABILITIES`, naming the feature and the engines that can model it.
+(the Quick Vegas paper §4): :func:`fluid_view` reduces a scenario to that picture
+(:class:`FluidView`) and never refuses one; :func:`check_engine` does, per engine, from
+:data:`ENGINE_CAPABILITIES`.
 
 Examples
 --------

@@ -237,12 +237,10 @@ def rtt_dumbbell(
 ) -> Scenario:
     """A dumbbell whose flows each have their own base RTT.
 
-    Flow ``S{i}-D{i}`` (1-based) runs ``S{i} - R1 - R2 - D{i}``. The bottleneck ``R1-R2``
-    has rate ``rate_bps``, buffer ``buffer_pkts`` and a one-way delay of a quarter of the
-    first flow's RTT (as has ``R2-R1``); each flow's four access links run at ten times the
-    bottleneck's rate with a one-way delay of ``(rtt - 2 × core) / 4`` (at least 0), so that
-    its round-trip propagation delay is its own ``rtts_s[i]`` (the first flow's, or more).
-    This is the shape of the Quick Vegas paper's Fig. 6 with per-flow access delays.
+    Flow ``S{i}-D{i}`` runs ``S{i} - R1 - R2 - D{i}``: the bottleneck ``R1-R2`` has a
+    one-way delay of a quarter of the first flow's RTT, each access link ten times its rate
+    and the delay that makes the flow's round-trip propagation delay ``rtts_s[i]`` (at
+    least the first flow's; the Quick Vegas paper's Fig. 6 with per-flow access delays).
 
     Parameters
     ----------

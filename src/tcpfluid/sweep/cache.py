@@ -128,13 +128,9 @@ def _line_key(line: bytes) -> str | None:
 class _Cache:
     """Append-only JSON-lines cache: ``{"key": ..., "summary": ...}`` per computed point.
 
-    Every ``*.jsonl`` file of the directory is read at start (a torn last line of an
-    interrupted run is skipped); this run appends to a file of its own, flushed per line.
-    An entry whose requested metrics are not valid values (a hand edit, a NaN) is not
-    used: the point is recomputed, with one warning per run. While a sweep uses the
-    directory it holds an exclusive lock on ``DIR/lock`` (released when the process ends,
-    however it ends); a second sweep on the same cache waits for it, then takes the
-    points computed by the first from the cache instead of computing them again.
+    Every ``*.jsonl`` file of the directory is read at start; this run appends to a file of
+    its own, flushed per line, under an exclusive lock on ``DIR/lock`` (the rules:
+    docs/sweeps.md, "Determinism, cache, resuming").
     """
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:

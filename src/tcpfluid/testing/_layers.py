@@ -440,8 +440,7 @@ class RunCache:
 
     The key is the scenario's full description (:meth:`Scenario.to_dict`), the layer and
     its options (a ``progress`` callback aside), so two tests asking for the same packet
-    run share it. The pytest plugin
-    keeps one cache per test session.
+    run share it. The pytest plugin keeps one cache per test session.
 
     Attributes
     ----------
