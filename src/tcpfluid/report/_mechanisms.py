@@ -39,6 +39,9 @@ RED_WAIT_MIXES = (50, 70)
 #: Table 3.21's laws (alone, 100 flows, either router) whose rows the experiment of
 #: ``ns2-vegas-round-timing`` turns from differing to agreeing
 NS2_VEGAS_TIMING_LAWS = ("vegas-1", "vegas-2")
+#: the asymmetric section's Reno rows (Table I's k, Table II's reverse buffer B_r, ACKs)
+#: whose packet cells the experiment of ``ns2-timeout-bugfix`` turns from differing to agreeing
+TIMEOUT_BUGFIX_K, TIMEOUT_BUGFIX_BR = (3, 5, 7), (6, 10, 20, 40)
 
 
 def _scope(
@@ -348,6 +351,20 @@ MECHANISMS: tuple[Mechanism, ...] = (
             "bottleneck utilization by the flows' goodput, 10–60 s",
             "Reno",
             table=("5",),
+        ),
+    ),
+    _mechanism(
+        "ns2-timeout-bugfix",
+        "validation/test_asymmetric_reno_bugfix.py::"
+        "test_asymmetric_reno_packet_cells_follow_the_paper_without_ns2s_timeout_bugfix",
+        _scope("asymmetric", PACKET, "throughput", "Reno", table=("I/III",), k=TIMEOUT_BUGFIX_K),
+        _scope(
+            "asymmetric",
+            PACKET,
+            "throughput",
+            "Reno",
+            table=("II",),
+            reverse_buffer=TIMEOUT_BUGFIX_BR,
         ),
     ),
     _mechanism(
