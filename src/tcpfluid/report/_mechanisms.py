@@ -39,6 +39,10 @@ RED_WAIT_MIXES = (50, 70)
 #: Table 3.21's laws (alone, 100 flows, either router) whose rows the experiment of
 #: ``ns2-vegas-round-timing`` turns from differing to agreeing
 NS2_VEGAS_TIMING_LAWS = ("vegas-1", "vegas-2")
+#: new-equilibrium's Quick Vegas rows (n-fold rise) whose packet cells the experiment of
+#: ``train-queue`` turns from differing to agreeing, and whose round-model cells that of
+#: ``train-runs`` does
+TRAIN_QUEUE_N, TRAIN_RUNS_N = (3, 5, 6, 7, 8, 9, 10), (4, 5, 6, 7, 8, 9, 10)
 #: the asymmetric section's Reno rows (Table I's k, Table II's reverse buffer B_r, ACKs)
 #: whose packet cells the experiment of ``ns2-timeout-bugfix`` turns from differing to agreeing
 TIMEOUT_BUGFIX_K, TIMEOUT_BUGFIX_BR = (3, 5, 7), (6, 10, 20, 40)
@@ -182,8 +186,8 @@ _CB = "convergence-bdp"
 MECHANISMS: tuple[Mechanism, ...] = (
     _mechanism(
         "train-queue",
-        f"{_NE}test_train_queue_of_per_ack_increments_slows_the_packet_ramp",
-        _scope("new-equilibrium", PACKET, _REACH_NW, _QV, n=(6, 8)),
+        f"{_NE}test_packet_counts_to_nw_agree_with_eq_12_once_the_train_queue_is_off",
+        _scope("new-equilibrium", PACKET, _REACH_NW, _QV, n=TRAIN_QUEUE_N),
     ),
     _mechanism(
         "train-queue-vs-document",
@@ -192,8 +196,8 @@ MECHANISMS: tuple[Mechanism, ...] = (
     ),
     _mechanism(
         "train-runs",
-        f"{_NE}test_round_model_ramp_follows_the_packets_with_the_trains_runs",
-        _scope("new-equilibrium", ROUNDS, _REACH_NW, _QV, n=(5, 7, 10)),
+        f"{_NE}test_round_model_counts_to_nw_agree_with_eq_12_with_the_train_spread_evenly",
+        _scope("new-equilibrium", ROUNDS, _REACH_NW, _QV, n=TRAIN_RUNS_N),
     ),
     _mechanism(
         "hybrid-train-increments",
