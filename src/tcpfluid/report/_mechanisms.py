@@ -310,7 +310,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
     _mechanism(
         "senders-slow-start-lag",
         f"{_XL}test_quick_vegas_4000_kb_exit_agrees_with_the_closed_form_without_the_senders_lag",
-        _scope("critical-window", (PACKET, ROUNDS), _SS_EXIT_ROW, _QV, bdp_kb=(4000.0,)),
+        _scope("critical-window", (PACKET, ROUNDS, ODE), _SS_EXIT_ROW, _QV, bdp_kb=(4000.0,)),
     ),
     _mechanism(
         "boundary-step-acks",
