@@ -43,6 +43,9 @@ NS2_VEGAS_TIMING_LAWS = ("vegas-1", "vegas-2")
 #: ``train-queue`` turns from differing to agreeing, and whose round-model cells that of
 #: ``train-runs`` does
 TRAIN_QUEUE_N, TRAIN_RUNS_N = (3, 5, 6, 7, 8, 9, 10), (4, 5, 6, 7, 8, 9, 10)
+#: convergence-bdp's Quick Vegas BDPs (kb) whose round-model cells after the doubling the
+#: experiment of ``train-queue-settling`` turns from differing to agreeing
+TRAIN_QUEUE_SETTLING_KB = (2000.0, 3000.0, 4000.0)
 #: the asymmetric section's Reno rows (Table I's k, Table II's reverse buffer B_r, ACKs)
 #: whose packet cells the experiment of ``ns2-timeout-bugfix`` turns from differing to agreeing
 TIMEOUT_BUGFIX_K, TIMEOUT_BUGFIX_BR = (3, 5, 7), (6, 10, 20, 40)
@@ -208,6 +211,11 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "packet-train-switched-off-in-hybrid",
         f"{_NE}test_hybrid_doubling_settles_with_the_packets_once_their_train_queue_is_switched_off",
         _scope(_CB, ODE, "convergence, bandwidth doubled", _QV, bdp_kb=(3000.0, 4000.0, 5000.0)),
+    ),
+    _mechanism(
+        "train-queue-settling",
+        f"{_NE}test_round_model_doubling_settles_with_the_packets_once_both_trains_queues_are_off",
+        _scope(_CB, ROUNDS, "convergence, bandwidth doubled", _QV, bdp_kb=TRAIN_QUEUE_SETTLING_KB),
     ),
     _mechanism(
         "whole-packet-windows",
