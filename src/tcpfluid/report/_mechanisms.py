@@ -46,6 +46,12 @@ TRAIN_QUEUE_N, TRAIN_RUNS_N = (3, 5, 6, 7, 8, 9, 10), (4, 5, 6, 7, 8, 9, 10)
 #: convergence-bdp's Quick Vegas BDPs (kb) whose round-model cells after the doubling the
 #: experiment of ``train-queue-settling`` turns from differing to agreeing
 TRAIN_QUEUE_SETTLING_KB = (2000.0, 3000.0, 4000.0)
+#: thesis-fairness's (setting, x2 values in ms) whose round-model cells the experiment of
+#: ``feedback-lag`` turns from differing to agreeing
+FEEDBACK_LAG_CASES: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("vegas-1", (30, 40, 50, 60, 70)),
+    ("vegas-2", (100,)),
+)
 #: the asymmetric section's Reno rows (Table I's k, Table II's reverse buffer B_r, ACKs)
 #: whose packet cells the experiment of ``ns2-timeout-bugfix`` turns from differing to agreeing
 TIMEOUT_BUGFIX_K, TIMEOUT_BUGFIX_BR = (3, 5, 7), (6, 10, 20, 40)
@@ -252,8 +258,9 @@ MECHANISMS: tuple[Mechanism, ...] = (
     ),
     _mechanism(
         "feedback-lag",
-        "tests/fluid/test_rounds_async.py::test_thesis_vegas_1_at_x2_50ms_differs_by_the_feedback_lag",
-        _thesis(ROUNDS, "vegas-1", (50,)),
+        "validation/test_thesis_feedback_lag.py::"
+        "test_thesis_round_model_shares_agree_without_the_feedback_lag",
+        *(_thesis(ROUNDS, setting, x2s) for setting, x2s in FEEDBACK_LAG_CASES),
     ),
     _mechanism(
         "long-flow-train",
