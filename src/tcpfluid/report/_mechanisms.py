@@ -52,6 +52,12 @@ FEEDBACK_LAG_CASES: tuple[tuple[str, tuple[int, ...]], ...] = (
     ("vegas-1", (30, 40, 50, 60, 70)),
     ("vegas-2", (100,)),
 )
+#: thesis-fairness's (setting, x2 values in ms) whose ODE cells the experiment of
+#: ``whole-packet-pipes`` turns from differing to agreeing
+WHOLE_PACKET_PIPES_CASES: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("vegas-1", (10, 70)),
+    ("vegas-3", (70,)),
+)
 #: the asymmetric section's Reno rows (Table I's k, Table II's reverse buffer B_r, ACKs)
 #: whose packet cells the experiment of ``ns2-timeout-bugfix`` turns from differing to agreeing
 TIMEOUT_BUGFIX_K, TIMEOUT_BUGFIX_BR = (3, 5, 7), (6, 10, 20, 40)
@@ -270,8 +276,9 @@ MECHANISMS: tuple[Mechanism, ...] = (
     ),
     _mechanism(
         "whole-packet-pipes",
-        f"{_HYB}test_thesis_vegas_1_at_x2_70ms_follows_the_packets_with_whole_packet_windows",
-        _thesis(ODE, "vegas-1", (70,)),
+        "validation/test_thesis_whole_packet_pipes.py::"
+        "test_thesis_hybrid_shares_agree_with_whole_packet_windows",
+        *(_thesis(ODE, setting, x2s) for setting, x2s in WHOLE_PACKET_PIPES_CASES),
     ),
     _mechanism(
         "whole-packet-growth",
