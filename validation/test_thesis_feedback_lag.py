@@ -5,8 +5,8 @@ docs/mechanisms.md).
 
 The short connection's pipe is 2-4 packets. A sender reads the previous round's RTTs (the
 round model's default lag of one round, ``feedback_rounds=1``), so its window swings a
-whole packet per round around the pipe and gives the long connection room: the smaller
-flow's share of the two goodputs falls below the thesis's. Read without the lag
+whole packet per round around the pipe, and the smaller flow's share of the two
+goodputs falls below the thesis's. Read without the lag
 (``feedback_rounds=0``) the round model's share comes within the row's tolerance of the
 thesis at these x2. The switch is not a better reading everywhere: at δ = 1, x2 = 20, 90,
 110 ms, δ = 2, x2 = 110 ms and δ = 3, x2 = 30 ms it turns agreeing cells to differ, so the
