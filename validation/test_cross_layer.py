@@ -331,8 +331,12 @@ def test_quick_vegas_4000_kb_exit_agrees_with_the_closed_form_without_the_sender
     # round model leave when they read the RTTs of the window 47, because a sender's Δ
     # multiplies them by the window already grown ×1.5 (2γ/3 on the window measured: 1.09
     # > 1 at 47). Switched off (Δ on the window measured), both leave at 70.5, within the
-    # report's window tolerance (±10 %) of the closed form.
+    # report's window tolerance (±10 %) of the closed form. The hybrid's sender has the
+    # same lag: it leaves at 52.23 (its round-ending step's ACKs, ``boundary-step-acks``,
+    # move it off the packets' 47), and at 77.86 with the lag switched off, within the
+    # tolerance too.
     from tcpfluid.analytic import slow_start_exit
+    from tcpfluid.fluid.hybrid import simulate_hybrid
     from tcpfluid.fluid.rounds import PathBatch, simulate_rounds
 
     b = 4000.0 / 8.0
@@ -352,6 +356,20 @@ def test_quick_vegas_4000_kb_exit_agrees_with_the_closed_form_without_the_sender
         lagged, off = run(QuickVegas()), run(_DeltaOfTheMeasuredWindow())
         assert lagged == pytest.approx(47.0) and abs(lagged / printed - 1.0) > 0.10
         assert off == pytest.approx(70.5) and abs(off / printed - 1.0) <= 0.10
+
+    v = sc.fluid_view()
+
+    def hybrid(law: QuickVegas) -> float:
+        h = simulate_hybrid(
+            law, mu_pps=v.path.mu, base_rtt_s=v.base_rtt_s, duration_s=v.duration_s,
+            buffer_pkts=v.path.buffer_pkts,
+        ).flows[0]  # fmt: skip
+        n = int(np.flatnonzero(np.asarray(h.round_phase) > 0)[0])  # the first round out of it
+        return float(h.round_cwnd_pkts[n - 1])
+
+    lagged, off = hybrid(QuickVegas()), hybrid(_DeltaOfTheMeasuredWindow())
+    assert abs(lagged / printed - 1.0) > 0.10, lagged
+    assert abs(off / printed - 1.0) <= 0.10, off
 
 
 # ----------------------------------------------------------------------------- FAST, small BDPs

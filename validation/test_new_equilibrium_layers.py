@@ -27,6 +27,14 @@ from tcpfluid import simulate
 from tcpfluid.algorithms import QuickVegas
 from tcpfluid.algorithms.base import RoundAction, RoundSample
 from tcpfluid.analytic import rounds_to_equilibrium
+from tcpfluid.report._mechanisms import TRAIN_QUEUE_N, TRAIN_QUEUE_SETTLING_KB, TRAIN_RUNS_N
+from tcpfluid.report._sec_analytic import (
+    DOCUMENT_PARAMS,
+    _ne_closed,
+    _ne_setup,
+    _rounds_to_reach,
+)
+from tcpfluid.report._table import TOLERANCES
 from tcpfluid.scenarios import build_scenario
 from tcpfluid.sim import simulate_packets
 
@@ -590,3 +598,81 @@ def test_n4_round_model_reaches_nw_with_the_packets_once_its_runs_merge_as_their
         _rounds_physics.train_clump_queue = original
     n_sw = _rounds_to(sw.time_s, sw.window_pkts[:, 0], n * W)
     assert n_sw <= bound and _agree(n_sw, pk)
+
+
+def _report_case(n: int) -> tuple[Any, float, float, float]:
+    """The section new-equilibrium's Quick Vegas case n as the report runs it: scenario,
+    change time, nW and the row's reference (eq. (12) counted from the change)."""
+    s = _ne_setup(n, "quick-vegas")
+    sc = build_scenario("qv-basic", **s["overrides"]).with_algorithm("quick-vegas")
+    beta = DOCUMENT_PARAMS["quick-vegas"]["beta"]
+    return sc, s["t_change"], n * s["w"], _ne_closed("quick-vegas", s["w"], n, beta)
+
+
+#: the report's tolerance of these rows (±25 % or 2 rounds)
+ROUNDS_TOL = TOLERANCES["rounds"]
+
+
+@pytest.mark.parametrize("n", TRAIN_QUEUE_N)
+def test_packet_counts_to_nw_agree_with_eq_12_once_the_train_queue_is_off(n: int) -> None:
+    """The packet cells of the section's Quick Vegas rows (mechanism ``train-queue``): with
+    Δ from the round's mean RTT (the report's sender) the count differs from the row's
+    reference (n = 3, 5, 6, 7, 8, 9, 10: 17, 31, 55, 46, 70, 77, 56 rounds against 13, 18,
+    20, 21, 23, 24, 26); with Δ from the round's minimum RTT, which the train's queue of
+    per-ACK increments does not reach, it agrees (13, 18, 16, 21, 23, 19, 26)."""
+    sc, t_change, target, ref = _report_case(n)
+    counts = []
+    for law in (QuickVegas(), _DeltaFromMinimumRtt()):
+        f = simulate_packets(sc, laws={sc.flows[0].name: law}).flows[0]
+        c = _rounds_to_reach(f.round_t_s, f.round_cwnd_pkts, t_change, target)
+        assert c is not None
+        counts.append(c)
+    assert not ROUNDS_TOL.passes(counts[0], ref), (counts, ref)
+    assert ROUNDS_TOL.passes(counts[1], ref), (counts, ref)
+
+
+@pytest.mark.parametrize("n", TRAIN_RUNS_N)
+def test_round_model_counts_to_nw_agree_with_eq_12_with_the_train_spread_evenly(n: int) -> None:
+    """The round-model cells of the section's Quick Vegas rows (mechanism ``train-runs``):
+    with the ACK train made of runs (``train_runs=True``, the default) the per-ACK growth
+    queues inside the runs and the count differs from the row's reference (n = 4 to 10:
+    22, 30, 38, 41, 49, 49, 58 rounds against 16, 18, 20, 21, 23, 24, 26); with the train
+    spread evenly (``train_runs=False``) it agrees (17, 19, 21, 22, 24, 25, 27)."""
+    sc, t_change, target, ref = _report_case(n)
+    counts = []
+    for runs in (True, False):
+        r = simulate(sc, "rounds", train_runs=runs).native
+        c = _rounds_to_reach(r.time_s, np.asarray(r.window_pkts)[:, 0], t_change, target)
+        assert c is not None
+        counts.append(c)
+    assert not ROUNDS_TOL.passes(counts[0], ref), (counts, ref)
+    assert ROUNDS_TOL.passes(counts[1], ref), (counts, ref)
+
+
+@pytest.mark.parametrize("kb", TRAIN_QUEUE_SETTLING_KB)
+def test_round_model_doubling_settles_with_the_packets_once_both_trains_queues_are_off(
+    kb: float,
+) -> None:
+    """Settling after the doubling (convergence vs BDP, the round-model cells at 2000-4000
+    kb; mechanism ``train-queue-settling``), RTTs. With the trains' queues (the report's
+    runs) the round model settles in 13.2 / 20.6 / 17.1 RTTs, the packets in 18.3 / 14.6 /
+    13.0: both ramps stop before μd on the queue of per-ACK increments, and where the
+    measurement round falls decides the settling. With that queue switched off in both (the
+    packets' Δ from the round's minimum RTT, the round model's train spread evenly) both
+    overshoot and settle together: 18.8 / 20.0 / 20.3 against 18.4 / 18.9 / 18.9, within
+    the row's tolerance (±25 % or 2 rounds)."""
+    sc = _qv_basic_at(kb / 8.0)
+    name = sc.flows[0].name
+
+    def packets(law: QuickVegas) -> float:
+        return float(simulate_packets(sc, laws={name: law}).summary.convergence_times_s[0][1])
+
+    def rounds(train_runs: bool) -> float:
+        c = simulate(sc, "rounds", train_runs=train_runs).summary.flows[0].convergence_times_s[1]
+        assert c is not None
+        return float(c)
+
+    pk, rm = packets(QuickVegas()) / D_S, rounds(True) / D_S
+    pk_off, rm_off = packets(_DeltaFromMinimumRtt()) / D_S, rounds(False) / D_S
+    assert not ROUNDS_TOL.passes(rm, pk), (rm, pk)
+    assert ROUNDS_TOL.passes(rm_off, pk_off), (rm_off, pk_off)

@@ -39,6 +39,28 @@ RED_WAIT_MIXES = (50, 70)
 #: Table 3.21's laws (alone, 100 flows, either router) whose rows the experiment of
 #: ``ns2-vegas-round-timing`` turns from differing to agreeing
 NS2_VEGAS_TIMING_LAWS = ("vegas-1", "vegas-2")
+#: new-equilibrium's Quick Vegas rows (n-fold rise) whose packet cells the experiment of
+#: ``train-queue`` turns from differing to agreeing, and whose round-model cells that of
+#: ``train-runs`` does
+TRAIN_QUEUE_N, TRAIN_RUNS_N = (3, 5, 6, 7, 8, 9, 10), (4, 5, 6, 7, 8, 9, 10)
+#: convergence-bdp's Quick Vegas BDPs (kb) whose round-model cells after the doubling the
+#: experiment of ``train-queue-settling`` turns from differing to agreeing
+TRAIN_QUEUE_SETTLING_KB = (2000.0, 3000.0, 4000.0)
+#: thesis-fairness's (setting, x2 values in ms) whose round-model cells the experiment of
+#: ``feedback-lag`` turns from differing to agreeing
+FEEDBACK_LAG_CASES: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("vegas-1", (30, 40, 50, 60, 70)),
+    ("vegas-2", (100,)),
+)
+#: thesis-fairness's (setting, x2 values in ms) whose ODE cells the experiment of
+#: ``whole-packet-pipes`` turns from differing to agreeing
+WHOLE_PACKET_PIPES_CASES: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("vegas-1", (10, 70)),
+    ("vegas-3", (70,)),
+)
+#: the asymmetric section's Reno rows (Table I's k, Table II's reverse buffer B_r, ACKs)
+#: whose packet cells the experiment of ``ns2-timeout-bugfix`` turns from differing to agreeing
+TIMEOUT_BUGFIX_K, TIMEOUT_BUGFIX_BR = (3, 5, 7), (6, 10, 20, 40)
 
 
 def _scope(
@@ -179,8 +201,8 @@ _CB = "convergence-bdp"
 MECHANISMS: tuple[Mechanism, ...] = (
     _mechanism(
         "train-queue",
-        f"{_NE}test_train_queue_of_per_ack_increments_slows_the_packet_ramp",
-        _scope("new-equilibrium", PACKET, _REACH_NW, _QV, n=(6, 8)),
+        f"{_NE}test_packet_counts_to_nw_agree_with_eq_12_once_the_train_queue_is_off",
+        _scope("new-equilibrium", PACKET, _REACH_NW, _QV, n=TRAIN_QUEUE_N),
     ),
     _mechanism(
         "train-queue-vs-document",
@@ -189,8 +211,8 @@ MECHANISMS: tuple[Mechanism, ...] = (
     ),
     _mechanism(
         "train-runs",
-        f"{_NE}test_round_model_ramp_follows_the_packets_with_the_trains_runs",
-        _scope("new-equilibrium", ROUNDS, _REACH_NW, _QV, n=(5, 7, 10)),
+        f"{_NE}test_round_model_counts_to_nw_agree_with_eq_12_with_the_train_spread_evenly",
+        _scope("new-equilibrium", ROUNDS, _REACH_NW, _QV, n=TRAIN_RUNS_N),
     ),
     _mechanism(
         "hybrid-train-increments",
@@ -201,6 +223,11 @@ MECHANISMS: tuple[Mechanism, ...] = (
         "packet-train-switched-off-in-hybrid",
         f"{_NE}test_hybrid_doubling_settles_with_the_packets_once_their_train_queue_is_switched_off",
         _scope(_CB, ODE, "convergence, bandwidth doubled", _QV, bdp_kb=(3000.0, 4000.0, 5000.0)),
+    ),
+    _mechanism(
+        "train-queue-settling",
+        f"{_NE}test_round_model_doubling_settles_with_the_packets_once_both_trains_queues_are_off",
+        _scope(_CB, ROUNDS, "convergence, bandwidth doubled", _QV, bdp_kb=TRAIN_QUEUE_SETTLING_KB),
     ),
     _mechanism(
         "whole-packet-windows",
@@ -237,8 +264,9 @@ MECHANISMS: tuple[Mechanism, ...] = (
     ),
     _mechanism(
         "feedback-lag",
-        "tests/fluid/test_rounds_async.py::test_thesis_vegas_1_at_x2_50ms_differs_by_the_feedback_lag",
-        _thesis(ROUNDS, "vegas-1", (50,)),
+        "validation/test_thesis_feedback_lag.py::"
+        "test_thesis_round_model_shares_agree_without_the_feedback_lag",
+        *(_thesis(ROUNDS, setting, x2s) for setting, x2s in FEEDBACK_LAG_CASES),
     ),
     _mechanism(
         "long-flow-train",
@@ -248,8 +276,9 @@ MECHANISMS: tuple[Mechanism, ...] = (
     ),
     _mechanism(
         "whole-packet-pipes",
-        f"{_HYB}test_thesis_vegas_1_at_x2_70ms_follows_the_packets_with_whole_packet_windows",
-        _thesis(ODE, "vegas-1", (70,)),
+        "validation/test_thesis_whole_packet_pipes.py::"
+        "test_thesis_hybrid_shares_agree_with_whole_packet_windows",
+        *(_thesis(ODE, setting, x2s) for setting, x2s in WHOLE_PACKET_PIPES_CASES),
     ),
     _mechanism(
         "whole-packet-growth",
@@ -303,7 +332,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
     _mechanism(
         "senders-slow-start-lag",
         f"{_XL}test_quick_vegas_4000_kb_exit_agrees_with_the_closed_form_without_the_senders_lag",
-        _scope("critical-window", (PACKET, ROUNDS), _SS_EXIT_ROW, _QV, bdp_kb=(4000.0,)),
+        _scope("critical-window", (PACKET, ROUNDS, ODE), _SS_EXIT_ROW, _QV, bdp_kb=(4000.0,)),
     ),
     _mechanism(
         "boundary-step-acks",
@@ -348,6 +377,20 @@ MECHANISMS: tuple[Mechanism, ...] = (
             "bottleneck utilization by the flows' goodput, 10–60 s",
             "Reno",
             table=("5",),
+        ),
+    ),
+    _mechanism(
+        "ns2-timeout-bugfix",
+        "validation/test_asymmetric_reno_bugfix.py::"
+        "test_asymmetric_reno_packet_cells_follow_the_paper_without_ns2s_timeout_bugfix",
+        _scope("asymmetric", PACKET, "throughput", "Reno", table=("I/III",), k=TIMEOUT_BUGFIX_K),
+        _scope(
+            "asymmetric",
+            PACKET,
+            "throughput",
+            "Reno",
+            table=("II",),
+            reverse_buffer=TIMEOUT_BUGFIX_BR,
         ),
     ),
     _mechanism(
