@@ -315,7 +315,7 @@ MECHANISMS: tuple[Mechanism, ...] = (
             None,
             "FAST",
             scenario=("qv-different-rtt",),
-            period_s=((0, 50), (50, 100), (100, 150), (150, 200)),
+            period_s=((0, 50), (50, 100), (100, 150)),
         ),
     ),
     _mechanism(
