@@ -7,7 +7,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
@@ -16,11 +16,12 @@ from .._validation import check_nonnegative
 from ..fluid._hybrid_inputs import check_options as check_hybrid_options
 from ..fluid._hybrid_inputs import small_pages
 from ..fluid._ode_solve import classical_records
-from ..fluid._ode_types import check_solver
+from ..fluid._ode_types import check_solver, window_metrics
 from ..fluid.hybrid import simulate_hybrid
 from ..fluid.ode import choose_model, end_base_rtt, simulate_ode
 from ..metrics import FlowRecord
 from ..metrics.summary import traced_flow_record
+from ..results import FlowSummaries
 from ._base import Engine, counted_option, sample_rows, summary_of, traced_log
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -139,11 +140,10 @@ class Hybrid(Engine):
         return _renamed_points(scenario)
 
     def _native(self, scenario: Scenario, progress: Callable[[float], None] | None) -> Any:
-        from ..fluid.ode import simulate_scenario_ode
+        from ..fluid.ode import hybrid_scenario_ode
 
-        return simulate_scenario_ode(
+        return hybrid_scenario_ode(
             scenario,
-            model="hybrid",
             n_points=(
                 default_points(len(scenario.flows))
                 if self.record_interval_s is None
@@ -242,6 +242,12 @@ def ode_by_name(options: Mapping[str, Any]) -> Engine:
     return Hybrid(**opts) if choose_model(model, classical, hybrid) == "hybrid" else Ode(**opts)
 
 
+#: the columns of a :class:`~tcpfluid.results.Summary`'s flows the hybrid model's native
+#: summary shows (:func:`~tcpfluid.fluid._ode_types.window_metrics`)
+_WINDOW = ("settled_window_pkts", "time_to_equilibrium_s", "convergence_times_s",
+           "ss_exit_window_pkts", "ss_exit_time_s")  # fmt: skip
+
+
 def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Result:
     """The :class:`~tcpfluid.results.Result` of an :class:`~tcpfluid.fluid.OdeResult`
     (``judged``: the samples the classical model's window metrics are judged on)."""
@@ -284,6 +290,11 @@ def _result(sc: Scenario, r: Any, opts: Engine, label: str, judged: slice) -> Re
         measured_s=(m_from, float(native.measure_to_s)),
         extras=extras,
     )
+    if hybrid is not None:  # the native summary's window metrics: the flows judged once
+        fl = FlowSummaries.of(summary.flows)
+        v = {k: getattr(fl, k) for k in _WINDOW}
+        v["reached_equilibrium"] = np.isfinite(fl.settled_window_pkts)
+        r = replace(r, summary=replace(native, **window_metrics(v)))
     # the hybrid model samples at the interval itself; the classical run's grid is thinned
     rows = sample_rows(t, opts.record_interval_s) if isinstance(opts, Ode) else slice(None)
     series: dict[str, Any] = {

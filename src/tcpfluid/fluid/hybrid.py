@@ -536,15 +536,19 @@ class HybridResult:
         """F."""
         return len(self.flows)
 
+    @property
+    def utilization(self) -> float:
+        """Bottleneck utilization over the run: 1 - its idle share (never above 1 by
+        rounding: carried = μ·T - idle)."""
+        T = self.capacity_pps * self.duration_s
+        return 1.0 - (T - self.carried_pkts) / T
+
     @cached_property
     def summary(self) -> HybridSummary:
         """Summary metrics (packet simulator's definitions; computed once)."""
-        T = self.capacity_pps * self.duration_s
         return traced_summary(
             HybridSummary, self.flows, self.settle_band_pkts, self.change_times_s,
-            self.duration_s,
-            # 1 - idle share: never above 1 by rounding (carried = μ·T - idle)
-            utilization=1.0 - (T - self.carried_pkts) / T,
+            self.duration_s, utilization=self.utilization,
         )  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:

@@ -277,10 +277,12 @@ def _hybrid_as_ode(
     measure_from_s: Any = 0.0,
     progress: Any = None,
     readings: dict[str, Any] | None = None,
+    window: bool = True,
 ) -> OdeResult:
     """Run the hybrid model (``readings``: its ``rtt_sample``, ``drop_share``,
     ``whole_packets``, ``dt_s``, ``boundary_ack_next_round``, ``hold_drops``, ``min_rto_s``,
-    ``timeout_loss_fraction``) and present it as an :class:`OdeResult`."""
+    ``timeout_loss_fraction``) and present it as an :class:`OdeResult` (``window``: False
+    leaves its summary's window metrics to the caller, :func:`hybrid_scenario_ode`)."""
     from .hybrid import _simulate_view
 
     n_points = check_int("n_points", n_points, minimum=2)
@@ -295,14 +297,31 @@ def _hybrid_as_ode(
         **(readings or {}),
     )
     with small_pages():  # flows x samples arrays written once: huge pages bring nothing
-        return _present_hybrid(h, prob, m_from)
+        return _present_hybrid(h, prob, m_from, window)
 
 
-def _present_hybrid(h: Any, prob: OdeProblem, m_from: float) -> OdeResult:
+def hybrid_scenario_ode(
+    scenario: Scenario, *, n_points: int, measure_from_s: float, progress: Any = None,
+    **readings: Any,
+) -> OdeResult:  # fmt: skip
+    """:func:`simulate_scenario_ode`'s hybrid run of ``scenario`` (``readings``: its
+    options, ``None`` for the default), its :class:`OdeSummary` without the window metrics:
+    the hybrid engine judges the flows once, for its :class:`~tcpfluid.results.Summary`,
+    and fills them from it (``dataclasses.replace``)."""
+    from ..scenarios.reduction import fluid_view
+
+    view = fluid_view(scenario, engine="ode")
+    given = {k: v for k, v in readings.items() if v is not None}
+    return _hybrid_as_ode(
+        scenario, view, _problem_of(view), n_points=n_points, measure_from_s=measure_from_s,
+        progress=progress, readings=given, window=False,
+    )  # fmt: skip
+
+
+def _present_hybrid(h: Any, prob: OdeProblem, m_from: float, window: bool = True) -> OdeResult:
     """The :class:`OdeResult` of the hybrid model's result ``h`` (the problem ``prob``,
-    measured from ``m_from``)."""
+    measured from ``m_from``; ``window``: with the window metrics of its summary)."""
     t_end = prob.duration_s
-    hs = h.summary
     t = h.time_s
     start = np.array([f.start_s for f in prob.flows])
     stop = np.array([f.stop_s for f in prob.flows])
@@ -337,7 +356,7 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float) -> OdeResult:
     delivered = float(np.sum(D1 - D0))
     lost = float(np.sum(L1 - L0))
     util = (
-        hs.utilization
+        h.utilization
         if m_from == 0.0
         else (delivered + _cross_carried(prob.cross_traffic, m_from, t_end))
         / (h.capacity_pps * span)
@@ -358,7 +377,7 @@ def _present_hybrid(h: Any, prob: OdeProblem, m_from: float) -> OdeResult:
         loss_fraction=lost / (lost + delivered) if lost + delivered > 0 else 0.0,
         losses_pkts=tuple(float(v) for v in L1 - L0),
         change_times_s=h.change_times_s,
-        **window_metrics(vars(hs)),
+        **(window_metrics(vars(h.summary)) if window else {}),
         model="hybrid",
     )
     return OdeResult(

@@ -13,7 +13,10 @@ import numpy as np
 
 from ..algorithms import get_law
 from ..engines import simulate
+from ..engines._base import bottleneck_name
+from ..fluid._rounds_results import flow_records
 from ..fluid.rounds import PathBatch, simulate_rounds
+from ..metrics import summarise
 from ..results import Result
 from ..scenarios import build_scenario
 from ._core import current_progress
@@ -174,20 +177,26 @@ def rounds_bdp_batch(
     rounds: int,
 ) -> dict[str, Any]:
     """One batched round-model run over a BDP grid (one scenario per BDP, no cross traffic):
-    the per-round windows (R, S) and the slow-start exit rounds."""
-    law = get_law(algorithm, **dict(params))
+    the per-round windows (R, S) and the slow-start exit rounds, from the summaries of the
+    batch (:func:`tcpfluid.metrics.summarise`, each row the run's :class:`Summary`)."""
+    sc = build_scenario("qv-basic", cbr="none").with_algorithm(algorithm, **dict(params))
     tr = simulate_rounds(
-        law,
+        get_law(algorithm, **dict(params)),
         PathBatch.from_bdp(np.asarray(bdp_pkts, dtype=float), d_s),
         rounds=rounds,
         record=(),
     )
-    s = tr.summary
+    end = float(np.max(tr.elapsed_s))
+    s = summarise(
+        "rounds", sc, flow_records(tr, sc.flow_table.names), scenarios=tr.n_scenarios,
+        end_s=end, carried_pkts=tr.carried_pkts, capacity_pps=tr.paths.mu_pps,
+        measured_s=(0.0, tr.elapsed_s), bottleneck=bottleneck_name(sc),
+    ).flows  # fmt: skip
     return {
         "window_pkts": tr.window_pkts[:, :, 0].astype(np.float64),
         "time_s": tr.time_s.astype(np.float64),
-        "ss_exit_round": s.ss_exit_round[:, 0].astype(np.float64),
-        "ss_exit_window_pkts": s.ss_exit_window_pkts[:, 0].astype(np.float64),
+        "ss_exit_round": s["ss_exit_round"][:, 0].astype(np.float64),
+        "ss_exit_window_pkts": s["ss_exit_window_pkts"][:, 0].astype(np.float64),
     }
 
 

@@ -7,6 +7,7 @@ docs/report.md, "The many-flow network's engines".
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import Any
 
@@ -17,9 +18,9 @@ from ..analytic import jain_index
 from ..engines import ENGINES as MODELS
 from ..engines import simulate
 from ..fairness import _THESIS_SETTINGS
+from ..results import Result
 from ..scenarios import build_scenario
 from ..scenarios.mix import with_flow_params, with_mix
-from ..sim import simulate_packets
 from ._common import (
     doc,
     engine_cells,
@@ -117,32 +118,29 @@ def many_flows_run(
     ns2_vegas_timing: bool = True,
 ) -> dict[str, Any]:
     """One run of the thesis's many-flow network: each flow's goodput over 20-60 s (b/s),
-    its algorithm, Jain's index, the flows that delivered nothing, and (packet simulator)
+    its algorithm, Jain's index, the flows that delivered nothing, and (packet engine)
     each flow's first and last recorded BaseRTT and round-trip propagation. The other
-    options are :func:`tcpfluid.sim.simulate_packets`'s, their defaults the thesis's ns-2
-    set-up (:mod:`._thesis_ns2`)."""
+    options are the packet engine's, their defaults the thesis's ns-2 set-up
+    (:mod:`._thesis_ns2`)."""
     packets = MODELS[engine].granularity == "packet"
     sc = thesis_mix_scenario(
         flows, router, law, vegas_percent, fluid=not packets, initial_window=initial_window
     )
     bits = 8.0 * sc.packet_size_bytes
     if packets:
-        # the simulator itself: its per-flow summary (a quarter of the CPU) is not asked for
-        pk = simulate_packets(
+        res = simulate(
             sc,
-            sample_interval=1.0,
+            "packet",
+            record_interval_s=1.0,
             delayed_ack=delayed_ack,
-            delack_timeout=DELACK_TIMEOUT_S,
+            delack_timeout_s=DELACK_TIMEOUT_S,
             delayed_ack_echo=delayed_ack_echo,
             min_rto_s=MANY_FLOWS_MIN_RTO_S,
             # the senders recover as ns-2's agents, the router drops as ns-2's RED
             **{**ns2_packet_options(sc), "red_wait": red_wait},
             ns2_vegas_timing=ns2_vegas_timing,
         )
-        fl = pk.flows
-        t = np.asarray(pk.t_s)
-        rates = np.array([f.goodput_pps for f in fl])
-        g = rates[:, t > MF_FROM_S].mean(axis=1)
+        g = res.throughput_pps[:, res.time_s > MF_FROM_S].mean(axis=1)
     else:
         try:
             res = simulate(sc, engine, min_rto_s=MANY_FLOWS_MIN_RTO_S)
@@ -158,13 +156,20 @@ def many_flows_run(
         "shut_down": int(np.sum(g <= 0.0)),
     }
     if packets:
-        out["first_base_rtt_s"] = [
-            float(f.round_base_rtt_s[0]) if len(f.round_base_rtt_s) else float("nan") for f in fl
-        ]
-        out["last_base_rtt_s"] = [float(f.base_rtt_s) for f in fl]
+        out["first_base_rtt_s"], out["last_base_rtt_s"] = _base_rtts(res)
         out["prop_rtt_s"] = [2.0 * sum(sc.link(n).delay_s for n in f.forward) for f in sc.flows]
-        out["timeouts"] = [int(f.timeouts) for f in fl]
+        out["timeouts"] = list(res.summary.extras["timeouts"])
     return out
+
+
+def _base_rtts(res: Result) -> tuple[list[float], list[float]]:
+    """Each flow's first BaseRTT of its round log (NaN: none) and the one its law held at
+    the end of the packet run ``res``, s."""
+    assert res.base_rtt_s is not None  # the packet engine keeps both
+    first = [r.base_rtt_s for r in res.rounds]
+    return [float(b[0]) if b is not None and len(b) else math.nan for b in first], [
+        float(b) for b in res.base_rtt_s
+    ]
 
 
 def two_flow_ack_run(
@@ -181,23 +186,22 @@ def two_flow_ack_run(
         "thesis-two-flow", x2="1ms", queue="red", duration="60s", alpha=1, beta=3
     ).with_algorithm("vegas")
     sc = ns2_initial_window(sc, initial_window)
-    pk = simulate_packets(
+    res = simulate(
         sc,
-        sample_interval_s=0.1,
+        "packet",
+        record_interval_s=0.1,
         delayed_ack=delayed_ack if isinstance(delayed_ack, bool) else tuple(delayed_ack),
         delack_timeout_s=DELACK_TIMEOUT_S,
         delayed_ack_echo=delayed_ack_echo,
         **ns2_packet_options(sc),  # the senders recover as ns-2's agents
         ns2_vegas_timing=ns2_vegas_timing,
     )
-    t = np.asarray(pk.t_s)
-    m = t > 10.0
-    fl = pk.flows
-    goodput = np.array([f.goodput_pps for f in fl])
+    m = res.time_s > 10.0
+    first, final = _base_rtts(res)
     return {
-        "goodput_bps": (goodput[:, m].mean(axis=1) * 8000.0).tolist(),
-        "first_base_rtt_s": [float(f.round_base_rtt_s[0]) for f in fl],
-        "final_base_rtt_s": [float(f.base_rtt_s) for f in fl],
+        "goodput_bps": (res.throughput_pps[:, m].mean(axis=1) * 8000.0).tolist(),
+        "first_base_rtt_s": first,
+        "final_base_rtt_s": final,
     }
 
 
