@@ -10,16 +10,21 @@ worked by hand.
   links qualify is checked here on the documents' dumbbells; that the runs are those of
   the queueing model is checked by the simulator's behavioural tests (tiny cases worked
   out by hand, conservation, the documents' figures).
+* Early receivers (``early_receivers``): which links hand their packets to the receivers
+  when they admit them, on the documents' dumbbells (that a run is the same with them:
+  ``test_sim_early_receivers.py``).
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
 
-from tcpfluid.scenarios import build_scenario
-from tcpfluid.sim import _setup
+from tcpfluid.scenarios import Scenario, build_scenario
+from tcpfluid.sim import _core as C
+from tcpfluid.sim import _setup, engine, simulate_packets
 from tcpfluid.sim._setup import grow_ring
 
 COLS = (0, 1, 2, 3)  # offset, capacity, lowest live counter, highest
@@ -69,7 +74,6 @@ def test_grow_within_the_arrays_keeps_them() -> None:
 
 
 def test_a_link_ring_row_is_one_aligned_cache_line_and_grows_bit_for_bit() -> None:
-    from tcpfluid.sim import _core as C
     from tcpfluid.sim._setup import ALIGN, link_ring_views
 
     rf, ri = link_ring_views(8)
@@ -121,3 +125,33 @@ def test_eager_links_of_the_documents_dumbbells() -> None:
     # RED may drop too: the RED bottleneck itself is eager, what feeds it is not
     eager, _ = _flags("thesis-two-flow", queue="red")
     assert eager == {"R1-R2", "R2-R1"}
+
+
+# ------------------------------------------------------------------ early receivers
+def _early(sc: Scenario, **options: Any) -> tuple[set[str], set[str]]:
+    """(links whose receivers take packets early, links fed by those receivers)."""
+    given = {
+        k: p.default for k, p in inspect.signature(simulate_packets).parameters.items()
+    } | options
+    sim = engine._checked_sim(sc, given)
+    names = [lk.name for lk in sc.links]
+    rx = {names[i] for i in np.nonzero(sim.li[:, C.J_RX])[0]}
+    fed = {names[i] for i in np.nonzero(sim.li[:, C.J_FED])[0]}
+    return rx, fed
+
+
+def test_early_receivers_of_the_documents_dumbbells() -> None:
+    sc = build_scenario("qv-many-flows").with_algorithm("vegas")
+    rx, fed = _early(sc)
+    assert rx == {f"R2-D{k}" for k in range(1, 61)}
+    # each flow's first ACK link takes only its receiver's ACKs: fed by it
+    assert {f"D{k}-R2" for k in range(1, 61)} <= fed
+    # delayed ACKs wait for the receiver's timer: the exit events stay
+    assert _early(sc, delayed_ack=True)[0] == set()
+    # qv-basic: the CBR source's packets end at R2-D2, which keeps its exit events
+    rx, _ = _early(build_scenario("qv-basic").with_algorithm("vegas"))
+    assert rx == {"R2-D1"}
+    # a RED bottleneck does not matter (the receivers' links are drop-tail: their drops
+    # need no random numbers, which are drawn in the order of the events)
+    rx, _ = _early(build_scenario("thesis-two-flow", queue="red").with_algorithm("vegas"))
+    assert "R2-D1" in rx
