@@ -980,7 +980,7 @@ def done_when_cases() -> list[Case]:
     cases.append(
         Case(
             "D-prop",
-            "pytest tests/fluid/test_conservation_property.py "
+            "pytest tests/engines/test_conservation_property.py "
             "tests/fluid/test_rounds_conservation.py tests/sim/test_sim_conservation.py",
             [
                 PY,
@@ -989,7 +989,7 @@ def done_when_cases() -> list[Case]:
                 "-q",
                 "-p",
                 "no:cacheprovider",
-                "tests/fluid/test_conservation_property.py",
+                "tests/engines/test_conservation_property.py",
                 "tests/fluid/test_rounds_conservation.py",
                 "tests/sim/test_sim_conservation.py",
             ],

@@ -1,7 +1,10 @@
 """Start-up stays light: ``import tcpfluid`` and ``tcpfluid predict`` load neither SciPy,
-SymPy, pandas, matplotlib nor Numba (each costs 0.2-0.8 s to import). Checked on the set
-of loaded modules in a fresh interpreter, not by timing (``benchmarks/startup.py``
-prints the wall times)."""
+SymPy, pandas, matplotlib nor Numba (each costs 0.2-0.8 s to import), and a packet run
+loads only what it needs: Numba (and the SciPy parts Numba loads itself), not pandas,
+SymPy or matplotlib (pandas alone is about 0.25 s of a ``tcpfluid simulate`` process's
+start-up). Checked on the set of loaded modules in a fresh interpreter, not by timing
+(``benchmarks/startup.py`` prints the wall times); the packet results' ``to_frame`` still
+gives pandas frames, importing pandas when asked."""
 
 from __future__ import annotations
 
@@ -20,10 +23,10 @@ print(json.dumps(sorted(m for m in {heavy!r} if m in sys.modules)))
 """
 
 
-def _loaded(body: str) -> list[str]:
+def _loaded(body: str, timeout: float = 120.0) -> list[str]:
     code = _PROBE.format(body=body, heavy=HEAVY)
     res = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=timeout
     )
     return list(json.loads(res.stdout.strip().splitlines()[-1]))
 
@@ -55,6 +58,33 @@ def test_predict_command_loads_no_heavy_module(argv: list[str]) -> None:
         f"    assert main({argv!r}) == 0\n"
     )
     assert _loaded(body) == []
+
+
+def test_packet_run_through_the_cli_loads_no_pandas() -> None:
+    argv = ["simulate", "qv-basic", "-a", "vegas", "-e", "packet", "--set", "duration=1s",
+            "--json"]  # fmt: skip
+    body = (
+        "import contextlib, io\n"
+        "from tcpfluid.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main({argv!r}) == 0\n"
+    )
+    # Numba is loaded (the probe sees a heavy module that is), SciPy may be (Numba's own)
+    assert set(_loaded(body, timeout=300.0)) - {"scipy"} == {"numba"}
+
+
+def test_packet_frames_import_pandas_when_asked() -> None:
+    import pandas as pd
+
+    from tcpfluid.scenarios import build_scenario
+    from tcpfluid.sim import simulate_packets
+
+    res = simulate_packets(build_scenario("qv-basic", duration="1s").with_algorithm("vegas"))
+    rounds = res.flows[0].to_frame()
+    assert isinstance(rounds, pd.DataFrame)
+    assert list(rounds["t_s"]) == list(res.flows[0].round_t_s)
+    frame = res.to_frame()
+    assert isinstance(frame, pd.DataFrame) and len(frame) == res.t_s.size
 
 
 def test_lazy_attributes_still_resolve() -> None:

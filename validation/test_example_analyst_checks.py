@@ -1,7 +1,7 @@
 """The example analyst project (``examples/analyst-checks``) passes with plain pytest and only
 the installed plugin: its checks run the packet simulator for 60 s at 155 Mb/s and compare
 it with the closed forms and the round model, so this run lives here; the plugin's own
-behaviour on small projects is tested in ``tests/test_testing_plugin.py``.
+behaviour on small projects is tested in ``tests/test_pytest_plugin.py``.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@
   through several rounds and losses (each flow with its own RTT history and parameters).
 * Windows never fall below the law's floor (2 packets; 1 for Reno after a timeout).
 * The registry contract: every name builds a law whose ``name`` is that name.
-* Every law decides through its compiled rules, and a rule bound once to a flow's arrays
-  decides as the law's ``on_round`` and ``on_loss``.
+
+That every law decides through its compiled rules, bound once to a flow's arrays, is
+checked with the binding itself in ``test_base.py``.
 """
 
 from __future__ import annotations
@@ -22,14 +23,10 @@ from tcpfluid.algorithms import (
     LOSS_RETX,
     LOSS_TIMEOUT,
     ControlLaw,
-    RoundAction,
-    RoundSample,
     get_law,
     law_class,
     law_parameters,
 )
-from tcpfluid.algorithms.base import _runs_rule
-from tcpfluid.algorithms.reno import _RENO
 
 # per-law parameter values for flows 0, 1, 2 (used to check per-flow parameter arrays)
 PER_FLOW = {
@@ -145,62 +142,3 @@ def test_on_loss_rejects_bad_arguments_before_touching_state(name):
             law.on_loss(state, idx, bad_kind, np.array([10.0, 20.0]))
     for key, value in before.items():
         np.testing.assert_array_equal(state[key], value, err_msg=key)
-
-
-@pytest.mark.parametrize("name", ALGORITHMS)
-def test_every_law_decides_through_its_compiled_rules(name):
-    # the engines' compiled loops call a law's decision only through the rules it binds:
-    # a law whose on_round or on_loss is its own Python code cannot be called from them
-    cls = law_class(name)
-    assert _runs_rule(cls, "on_round", "_round_rule"), name
-    assert _runs_rule(cls, "on_loss", "_loss_rule"), name
-
-
-@pytest.mark.parametrize("name", ALGORITHMS)
-def test_a_bound_rule_decides_as_on_round_and_on_loss(name):
-    # ControlLaw._bind_round / _bind_loss (the engines' per-flow calls, bound once to arrays
-    # whose values change in place) against on_round / on_loss on a copy of the same state
-    # and samples: the binding reads each new sample and writes where the engine reads
-    law = get_law(name)
-    bound_state, plain_state = law.init_state(1), law.init_state(1)
-    cols = np.zeros(8)  # cwnd, base, mean, min, max, acks, forward mean and base delays
-    bound_sample = RoundSample(*(cols[i : i + 1] for i in range(8)))
-    action = RoundAction.empty(1)
-    decide = law._bind_round(bound_state, bound_sample, action)
-    assert decide is not None
-    rng = np.random.default_rng(11)
-    for step in range(80):
-        base = 0.1
-        mean = base * (1.0 + rng.random() * 0.6)
-        fwd = 0.05 + (mean - base) * rng.random()
-        cols[:] = [2.0 + rng.random() * 40.0, base, mean, base, mean * 1.1, 10.0, fwd, 0.05]
-        want = law.on_round(plain_state, RoundSample(*(cols[i : i + 1].copy() for i in range(8))))
-        decide()
-        assert (action.cwnd[0], action.incr[0], action.cap[0]) == (
-            want.cwnd[0],
-            want.incr[0],
-            want.cap[0],
-        ), step
-        if step % 7 == 3:  # a loss of each kind in turn
-            kind = 1 + (step // 7) % 5
-            w, new = np.array([cols[0]]), np.zeros(1)
-            lose = law._bind_loss(bound_state, w, new, kind)
-            assert lose is not None
-            lose()
-            expected = law.on_loss(plain_state, np.zeros(1, dtype=np.intp), kind, w.copy())
-            assert new[0] == expected[0], kind
-        for key in plain_state:
-            np.testing.assert_array_equal(bound_state[key], plain_state[key], err_msg=key)
-
-
-def test_a_rule_bound_to_arguments_of_another_type_goes_through_the_dispatcher() -> None:
-    # Kernel.bind: the entry point only for arguments of the signature's types; others are
-    # checked (and rejected) by Numba's dispatcher, never passed to the compiled code as is
-    phase, ssthresh = np.zeros(1), np.full(1, np.inf)
-    cwnd = np.full(1, 4.0, dtype=np.float32)  # the rule takes float64
-    call = _RENO.bind(phase, ssthresh, cwnd, np.zeros(1), np.zeros(1), np.zeros(1))
-    with pytest.raises(TypeError):
-        call()
-    new, incr, cap = np.zeros(1), np.zeros(1), np.zeros(1)
-    _RENO.bind(phase, ssthresh, cwnd.astype(np.float64), new, incr, cap)()
-    assert (new[0], incr[0], cap[0]) == (4.0, 1.0, 8.0)  # slow start: one per ACK, doubling

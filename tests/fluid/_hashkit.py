@@ -1,4 +1,5 @@
-"""Test helper for the fluid models' fast paths: two results compared bit for bit."""
+"""Test helper: two fluid-model results compared bit for bit (one run by two routes it must
+not depend on: a kernel resumed at other steps, flows grouped in other law objects)."""
 
 from __future__ import annotations
 

@@ -191,20 +191,6 @@ def test_one_flow_loses_the_same_under_the_round_models_growth_share() -> None:
     np.testing.assert_allclose(b.window_pkts, a.window_pkts, rtol=1e-9, atol=1e-9)
 
 
-def test_growth_shares_deal_each_groups_overflow_first_on_its_growth() -> None:
-    # two groups of two flows, worked by hand: group 1 loses 3 packets and grew by 1 + 2,
-    # so the growth takes all of them; group 2 did not grow, so its 10 go by window
-    # (10 × 5/20, 10 × 15/20); one group with a scalar overflow: 4 of 5 on the growth
-    # (4 × 1/4 + 1 × 10/40, 4 × 3/4 + 1 × 30/40)
-    from tcpfluid.fluid._rounds_physics import growth_shares
-
-    got = growth_shares(np.array([3.0, 10.0]), np.array([1.0, 2.0, 0.0, 0.0]),
-                        np.array([10.0, 30.0, 5.0, 15.0]))  # fmt: skip
-    np.testing.assert_allclose(got, [1.0, 2.0, 2.5, 7.5], rtol=1e-15)
-    one = growth_shares(5.0, np.array([1.0, 3.0]), np.array([10.0, 30.0]))
-    np.testing.assert_allclose(one, [1.25, 3.75], rtol=1e-15)
-
-
 def test_a_held_drop_is_not_sent_again_before_the_sender_learns_of_it() -> None:
     """A packet sender never sends a packet again before it learns it was lost, so before
     its first ACK a flow can lose at most the window it started with. Fourteen iTCP-Vegas

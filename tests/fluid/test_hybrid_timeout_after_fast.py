@@ -1,4 +1,5 @@
-"""What a timeout costs a packet sender, in the hybrid model (``_hybrid_kernel.dupacks_behind``).
+"""What a timeout costs a packet sender, in the hybrid model (its kernel's rule,
+``_hybrid_kernel.dupacks_behind``, is worked by hand in ``test_hybrid_kernel.py``).
 
 The requirement: a retransmission timeout whose holes leave enough packets behind them to
 bring back the duplicate ACKs that start a fast retransmit comes after that fast
@@ -19,20 +20,8 @@ import pytest
 import tcpfluid
 from tcpfluid.algorithms import get_law
 from tcpfluid.algorithms.base import LOSS_FAST, LOSS_TIMEOUT, State
-from tcpfluid.fluid._hybrid_kernel import dupacks_behind
 from tcpfluid.fluid.hybrid import simulate_hybrid
 from tcpfluid.scenarios import rtt_dumbbell
-
-
-def test_a_fast_retransmit_first_needs_the_duplicate_acks_behind_the_holes() -> None:
-    # 40 packets, 37 lost: 3 behind the holes, Reno's three duplicate ACKs
-    assert dupacks_behind(40.0, 37.0, 3.0)
-    assert not dupacks_behind(40.0, 37.5, 3.0)
-    # a law with Vegas's fine-grained check retransmits on the first duplicate ACK
-    assert dupacks_behind(40.0, 39.0, 1.0)
-    assert not dupacks_behind(40.0, 39.5, 1.0)
-    got = dupacks_behind(np.array([40.0, 40.0]), np.array([25.0, 38.0]), np.array([3.0, 3.0]))
-    assert got.tolist() == [True, False]
 
 
 class _Recording(type(get_law("reno"))):  # type: ignore[misc]

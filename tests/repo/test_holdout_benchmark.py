@@ -119,8 +119,10 @@ def test_classes_partition_the_scenarios_by_flows_windows_and_buffer(holdout: An
 
 
 def _stored(holdout: Any, seed: int, fluid_share: float) -> dict[str, Any]:
-    """One stored scenario as ``--json`` writes it (no buffer limit written as null)."""
+    """One stored scenario as ``--json`` writes it (no buffer limit written as null): the
+    round model's share ``fluid_share``, the hybrid's the packet simulator's (0.5)."""
     run = _run({}, {"throughput share": [fluid_share, 1 - fluid_share]})
+    run["engines"]["hybrid"] = _run({}, {})["engines"]["rounds"]
     run["spec"] = {
         "capped": False,
         "flows": 2,
@@ -137,7 +139,7 @@ def _stored(holdout: Any, seed: int, fluid_share: float) -> dict[str, Any]:
 
 
 def test_pool_judges_the_stored_runs_of_several_seeds_together(
-    holdout: Any, tmp_path: Path, capsys: Any, monkeypatch: Any
+    holdout: Any, tmp_path: Path, capsys: Any
 ) -> None:
     import json
 
@@ -146,13 +148,13 @@ def test_pool_judges_the_stored_runs_of_several_seeds_together(
         p = tmp_path / f"h{seed}.json"
         p.write_text(json.dumps(_stored(holdout, seed, share)))
         paths.append(str(p))
-    monkeypatch.setattr(holdout, "FLUID_ENGINES", ("rounds",))
     assert holdout.main(["--pool", *paths]) == 0
     out = capsys.readouterr().out
     assert "2 scenarios pooled from 2 run(s)" in out
     per_quantity = out.split("Agreement per quantity:")[1]
     share_row = next(r for r in per_quantity.splitlines() if r.startswith("throughput share"))
-    assert "1/2 (50 %)" in share_row
+    # the round model's column, then the hybrid's (which agrees on both seeds)
+    assert share_row.split()[2:] == ["1/2", "(50", "%)", "2/2", "(100", "%)"]
     assert "several flows, BDP/flow >= 4 pkts, buffer >= 0.5 BDP (2 scenarios)" in out
     with pytest.raises(SystemExit, match="not a hold-out --json output"):
         holdout.main(["--pool", str(tmp_path / "missing.json")])

@@ -1,4 +1,10 @@
-"""The hybrid kernel resuming after it returned.
+"""The hybrid kernel (:mod:`tcpfluid.fluid._hybrid_kernel`): its rule for a timeout's
+duplicate ACKs worked by hand, and the kernel resuming after it returned.
+
+A retransmission timeout comes after a fast retransmit only when the packets behind the
+holes bring back the duplicate ACKs that start it (``dupacks_behind``; the sequence of
+reactions it gives is checked against the packet simulator in
+``test_hybrid_timeout_after_fast.py``).
 
 The kernel computes each flow's sending of the next step in the same pass as its ACKs
 (and its law's decision, when its round ends there); when it resumes after returning (a
@@ -28,8 +34,21 @@ from _hashkit import assert_same
 
 from tcpfluid.algorithms import get_law
 from tcpfluid.fluid import _hybrid_kernel as K
+from tcpfluid.fluid._hybrid_kernel import dupacks_behind
 from tcpfluid.fluid.hybrid import simulate_hybrid
 from tcpfluid.queueing import red_parameters
+
+
+def test_a_fast_retransmit_first_needs_the_duplicate_acks_behind_the_holes() -> None:
+    # 40 packets, 37 lost: 3 behind the holes, Reno's three duplicate ACKs
+    assert dupacks_behind(40.0, 37.0, 3.0)
+    assert not dupacks_behind(40.0, 37.5, 3.0)
+    # a law with Vegas's fine-grained check retransmits on the first duplicate ACK
+    assert dupacks_behind(40.0, 39.0, 1.0)
+    assert not dupacks_behind(40.0, 39.5, 1.0)
+    got = dupacks_behind(np.array([40.0, 40.0]), np.array([25.0, 38.0]), np.array([3.0, 3.0]))
+    assert got.tolist() == [True, False]
+
 
 _BASE: dict[str, Any] = {
     "mu_pps": 2000.0,

@@ -1,5 +1,7 @@
-"""The offsets of a flow's place in a slow-start burst (:func:`tcpfluid.fluid._rounds_physics.
-place_offset`, which both fluid engines call) against a walk along the burst itself.
+"""Rules of the round physics (:mod:`tcpfluid.fluid._rounds_physics`; the hybrid kernel
+compiles its place offsets in), each against an independent route: the growth share of an
+overflow worked by hand, and the offsets of a flow's place in a slow-start burst
+(:func:`~tcpfluid.fluid._rounds_physics.place_offset`) against a walk along the burst.
 
 The walk builds the train docs/round-model.md ("Places in the burst") describes, piece by
 piece: ``c`` cycles, each carrying a run of ``z_j / c`` growth packets of every flow in the
@@ -14,9 +16,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
-from tcpfluid.fluid._rounds_physics import place_offset
+from tcpfluid.fluid._rounds_physics import growth_shares, place_offset
 
 #: pieces a growth packet is cut into (the queue is linear along a piece, so its
 #: middle's queue is the piece's mean and the walk's means are exact)
@@ -63,3 +66,15 @@ def test_the_offsets_are_the_walk_along_the_burst(z: list[int], c: int) -> None:
 def test_no_growth_no_offset() -> None:
     """A round without growth has no ramp per packet: every offset is 0 (no division)."""
     assert place_offset(0.0, 0.0, 0.0, 0.0, 0.004, 2.0) == (0.0, 0.0, 0.0)
+
+
+def test_growth_shares_deal_each_groups_overflow_first_on_its_growth() -> None:
+    # two groups of two flows, worked by hand: group 1 loses 3 packets and grew by 1 + 2,
+    # so the growth takes all of them; group 2 did not grow, so its 10 go by window
+    # (10 × 5/20, 10 × 15/20); one group with a scalar overflow: 4 of 5 on the growth
+    # (4 × 1/4 + 1 × 10/40, 4 × 3/4 + 1 × 30/40)
+    got = growth_shares(np.array([3.0, 10.0]), np.array([1.0, 2.0, 0.0, 0.0]),
+                        np.array([10.0, 30.0, 5.0, 15.0]))  # fmt: skip
+    np.testing.assert_allclose(got, [1.0, 2.0, 2.5, 7.5], rtol=1e-15)
+    one = growth_shares(5.0, np.array([1.0, 3.0]), np.array([10.0, 30.0]))
+    np.testing.assert_allclose(one, [1.25, 3.75], rtol=1e-15)
