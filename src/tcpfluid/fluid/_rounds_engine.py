@@ -29,11 +29,13 @@ from ._rounds_law import (
     ClassLaw,
     OverflowShare,
     WholeLosses,
+    WindowsInTurn,
     _check_bounded,
     class_laws,
     class_sample,
     decide,
     decide_alone,
+    loss_events,
     start_law,
 )
 from ._rounds_physics import (
@@ -82,6 +84,9 @@ class RoundEngine:
         train_runs: bool,
         drop_share: str,
         red: RedParameters | None,
+        recovery_rounds: int,
+        drop_at_least_one: bool,
+        loss_event_rule: str,
         memory_of: Callable[..., QueueMemory | None],
     ) -> None:
         S, K = batch.n_scenarios, len(classes)
@@ -108,7 +113,9 @@ class RoundEngine:
         self.w_prev = self.cwnd0.copy() if whole_packets else self.cwnd0
         self._init_flow_state(classes)
         self.recovering = np.zeros(n, dtype=np.int64)
-        self.share = OverflowShare(S) if drop_share == "in-turn" else None
+        self.recovery_rounds = recovery_rounds
+        self.events = loss_events if loss_event_rule == "share" else WindowsInTurn()
+        self.share = OverflowShare(S, drop_at_least_one) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
@@ -530,7 +537,8 @@ class RoundEngine:
             self.full[k, ix] = row
         cwnd0, incr, cap = decide(
             self.law, state, RoundSample(*self.full), lost, mine & self.active, self.full[0],
-            run.frac, counts, self.losses, None, self.recovering,
+            run.frac, counts, self.losses, None, self.recovering, None, self.events,
+            self.recovery_rounds,
         )  # fmt: skip
         other = self.out_class[c]
         for key, arr in state.items():

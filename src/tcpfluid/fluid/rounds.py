@@ -44,7 +44,7 @@ from ._rounds_inputs import (
     check_law,
     check_options,
 )
-from ._rounds_law import DROP_SHARE
+from ._rounds_law import DROP_SHARE, RECOVERY_ROUNDS
 from ._rounds_physics import queue_memory, shared_backlog
 from ._rounds_results import AsyncRecorder, AsyncRoundTrace, RoundSummary, RoundTrace, _Recorder
 
@@ -87,6 +87,9 @@ def simulate_rounds(
     whole_packets: bool = False,
     train_runs: bool = True,
     drop_share: str = DROP_SHARE,
+    recovery_rounds: int = RECOVERY_ROUNDS,
+    drop_at_least_one: bool = True,
+    loss_event_rule: str = "share",
 ) -> RoundTrace:
     """Step ``law`` round by round on one path or a batch of paths.
 
@@ -145,6 +148,13 @@ def simulate_rounds(
         buffer"): ``"proportional"`` (default) in proportion to the windows; ``"in-turn"``
         its whole packets one per flow in turn; ``"growth"`` first on each flow's per-ACK
         growth, a loss event once a flow's losses reach a whole packet.
+    recovery_rounds, drop_at_least_one, loss_event_rule
+        Mechanism switches for experiments (docs/round-model.md, "Mechanism switches"):
+        the rounds after a loss reaction whose losses start no new loss event (default 1;
+        0: every round's losses do); with ``drop_share="in-turn"``, whether an overflow
+        drops at least one whole packet (default ``True``); which flows a round's losses
+        start a loss event in: ``"share"`` (default) every flow with a share,
+        ``"windows-in-turn"`` whole windows of one flow after another.
 
     Returns
     -------
@@ -160,6 +170,10 @@ def simulate_rounds(
         ack_train=ack_train, train_runs=train_runs, whole_packets=whole_packets,
         progress=progress, drop_share=drop_share,
     ).values()  # fmt: skip
+    switches = check_options(
+        recovery_rounds=recovery_rounds, drop_at_least_one=drop_at_least_one,
+        loss_event_rule=loss_event_rule,
+    )  # fmt: skip
     batch = paths if isinstance(paths, PathBatch) else PathBatch.from_paths(paths)
     F = check_int("n_flows", n_flows, minimum=1)
     model = _rtt_model(rtt_model, rtt)
@@ -176,7 +190,7 @@ def simulate_rounds(
     fields = _run(
         law, batch, [np.arange(F)], batch.d_s[:, None], run, recorder, progress, model=model,
         ack_train=ack_train, lag=feedback_rounds, whole_packets=bool(whole_packets),
-        train_runs=bool(train_runs), drop_share=drop_share, red=None,
+        train_runs=bool(train_runs), drop_share=drop_share, red=None, **switches,
     )  # fmt: skip
     return RoundTrace(paths=batch, **fields)
 
@@ -223,6 +237,9 @@ def simulate_rounds_async(
     progress: Callable[[float], None] | None = None,
     drop_share: str = DROP_SHARE,
     train_runs: bool = True,
+    recovery_rounds: int = RECOVERY_ROUNDS,
+    drop_at_least_one: bool = True,
+    loss_event_rule: str = "share",
 ) -> AsyncRoundTrace:
     """Step ``law`` for flows with their own base RTTs sharing ``path``'s bottleneck.
 
@@ -240,7 +257,8 @@ def simulate_rounds_async(
     red
         RED parameters of the bottleneck (``None``: drop-tail).
     flow_start_s, flow_stop_s, rtt_model, cross_traffic, record, record_every,
-    timeout_loss_fraction, feedback_rounds, ack_train, progress, drop_share, train_runs
+    timeout_loss_fraction, feedback_rounds, ack_train, progress, drop_share, train_runs,
+    recovery_rounds, drop_at_least_one, loss_event_rule
         As in :func:`tcpfluid.fluid.rounds.simulate_rounds` (``drop_share``: one turn
         over the flows of every class; ``"growth"``: each flow's growth in its last
         round; ``train_runs``: the runs of each class's ACK train).
@@ -259,6 +277,10 @@ def simulate_rounds_async(
     ack_train, train_runs, progress, drop_share = check_options(
         ack_train=ack_train, train_runs=train_runs, progress=progress, drop_share=drop_share
     ).values()
+    switches = check_options(
+        recovery_rounds=recovery_rounds, drop_at_least_one=drop_at_least_one,
+        loss_event_rule=loss_event_rule,
+    )  # fmt: skip
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
     d = as_float_array("base_rtt_s", base_rtt_s, positive=True).ravel()
@@ -283,7 +305,7 @@ def simulate_rounds_async(
         law, batch, classes, np.array([[d[ix[0]] for ix in classes]]), run,
         AsyncRecorder(classes, d.size, run.rec), progress, model=model, ack_train=ack_train,
         lag=feedback_rounds, whole_packets=False, train_runs=bool(train_runs),
-        drop_share=drop_share, red=red,
+        drop_share=drop_share, red=red, **switches,
     )  # fmt: skip
     paths = PathBatch(path.mu, float(d[0]), buffer_pkts=path.buffer_pkts)
     return AsyncRoundTrace(paths=paths, **fields, base_rtt_s=d.copy())
@@ -293,7 +315,8 @@ def simulate_rounds_async(
 #: scenario gives the paths, flows, duration and cross traffic)
 SCENARIO_OPTIONS = (
     "rtt_model", "record", "record_every", "feedback_rounds", "ack_train", "rtt", "progress",
-    "whole_packets", "train_runs", "drop_share",
+    "whole_packets", "train_runs", "drop_share", "recovery_rounds", "drop_at_least_one",
+    "loss_event_rule",
 )  # fmt: skip
 
 
