@@ -164,26 +164,38 @@ def simulate_hybrid(
         mu_pps, base_rtt_s, duration_s, buffer_pkts, cross_traffic, flow_start_s, flow_stop_s,
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
+    reverse = (reverse_mu_pps, reverse_buffer_pkts, packets_per_ack)
+    st, laws, box = _initial_state(law, run, opts, reverse, red)
+    _run_steps(st, box, laws, run, progress)
+    return _collect(laws, st, box, run, red)
+
+
+def _initial_state(
+    law: ControlLaw | Sequence[ControlLaw],
+    run: Run,
+    opts: dict[str, Any],
+    reverse: tuple[float, float, float],
+    red: RedParameters | None,
+) -> tuple[KernelState, _Laws, _Boundary]:
+    """The state at time 0 of a checked run (``opts``: :func:`check_options`'s; ``reverse``:
+    the ACK path's rate, buffer and packets per ACK): the kernel's state with the flows'
+    places, the laws and the round boundary's state."""
     switches = (
-        drop_share,
+        opts["drop_share"],
         *(opts[n] for n in ("whole_packets", "boundary_ack_next_round", "hold_drops")),
     )
-    rev_arr, hf = check_reverse(
-        reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, run.dt, run.n_steps, switches
-    )
+    rev_arr, hf = check_reverse(*reverse, run.dt, run.n_steps, switches)
     laws = _Laws(law, run.d.size)
     timing, dupacks = _loss_rule(laws, run.frac, opts["min_rto_s"])
     mark = opts["measure_from_s"]
     if not mark < run.t_end:
         raise ValueError(f"measure_from_s must be < duration_s={run.t_end!r} s, got {mark!r}")
     with small_pages():  # written once in order: huge pages bring them nothing
-        st = kernel_state(run, rev_arr, hf, rtt_sample, red)
+        st = kernel_state(run, rev_arr, hf, opts["rtt_sample"], red)
     st.g[K.G_MARK] = mark
     if rev_arr[0] != 1.0:
         _set_places(st.ff, laws)
-    box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
-    _run_steps(st, box, laws, run, progress)
-    return _collect(laws, st, box, run, red)
+    return st, laws, _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
 
 
 def _set_places(ff: NDArray[np.float64], laws: _Laws) -> None:

@@ -149,12 +149,8 @@ def simulate_rounds(
         its whole packets one per flow in turn; ``"growth"`` first on each flow's per-ACK
         growth, a loss event once a flow's losses reach a whole packet.
     recovery_rounds, drop_at_least_one, loss_event_rule
-        Mechanism switches for experiments (docs/round-model.md, "Mechanism switches"):
-        the rounds after a loss reaction whose losses start no new loss event (default 1;
-        0: every round's losses do); with ``drop_share="in-turn"``, whether an overflow
-        drops at least one whole packet (default ``True``); which flows a round's losses
-        start a loss event in: ``"share"`` (default) every flow with a share,
-        ``"windows-in-turn"`` whole windows of one flow after another.
+        Mechanism switches for experiments, the defaults the model (docs/round-model.md,
+        "Mechanism switches").
 
     Returns
     -------
@@ -166,18 +162,16 @@ def simulate_rounds(
         Bad arguments, before any work starts.
     """
     check_law(law)
-    ack_train, train_runs, whole_packets, progress, drop_share = check_options(
+    opts = check_options(
         ack_train=ack_train, train_runs=train_runs, whole_packets=whole_packets,
-        progress=progress, drop_share=drop_share,
-    ).values()  # fmt: skip
-    switches = check_options(
-        recovery_rounds=recovery_rounds, drop_at_least_one=drop_at_least_one,
-        loss_event_rule=loss_event_rule,
+        progress=progress, drop_share=drop_share, recovery_rounds=recovery_rounds,
+        drop_at_least_one=drop_at_least_one, loss_event_rule=loss_event_rule,
     )  # fmt: skip
+    progress = opts.pop("progress")
     batch = paths if isinstance(paths, PathBatch) else PathBatch.from_paths(paths)
     F = check_int("n_flows", n_flows, minimum=1)
     model = _rtt_model(rtt_model, rtt)
-    if whole_packets and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
+    if opts["whole_packets"] and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
         raise ValueError(
             "whole_packets=True is not modelled with an ACK-path bottleneck (the round's "
             "ACKs then come from the ACK-path queue); use whole_packets=False"
@@ -189,8 +183,7 @@ def simulate_rounds(
     recorder = _Recorder((run.n_steps + run.every - 1) // run.every, batch.n_scenarios, F, run.rec)
     fields = _run(
         law, batch, [np.arange(F)], batch.d_s[:, None], run, recorder, progress, model=model,
-        ack_train=ack_train, lag=feedback_rounds, whole_packets=bool(whole_packets),
-        train_runs=bool(train_runs), drop_share=drop_share, red=None, **switches,
+        lag=feedback_rounds, red=None, **opts,
     )  # fmt: skip
     return RoundTrace(paths=batch, **fields)
 
@@ -274,13 +267,12 @@ def simulate_rounds_async(
         Bad arguments (named), or an ACK-path bottleneck on ``path``.
     """
     check_law(law)
-    ack_train, train_runs, progress, drop_share = check_options(
-        ack_train=ack_train, train_runs=train_runs, progress=progress, drop_share=drop_share
-    ).values()
-    switches = check_options(
+    opts = check_options(
+        ack_train=ack_train, train_runs=train_runs, progress=progress, drop_share=drop_share,
         recovery_rounds=recovery_rounds, drop_at_least_one=drop_at_least_one,
         loss_event_rule=loss_event_rule,
     )  # fmt: skip
+    progress = opts.pop("progress")
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
     d = as_float_array("base_rtt_s", base_rtt_s, positive=True).ravel()
@@ -303,9 +295,8 @@ def simulate_rounds_async(
     classes = rtt_classes(d)
     fields = _run(
         law, batch, classes, np.array([[d[ix[0]] for ix in classes]]), run,
-        AsyncRecorder(classes, d.size, run.rec), progress, model=model, ack_train=ack_train,
-        lag=feedback_rounds, whole_packets=False, train_runs=bool(train_runs),
-        drop_share=drop_share, red=red, **switches,
+        AsyncRecorder(classes, d.size, run.rec), progress, model=model, lag=feedback_rounds,
+        whole_packets=False, red=red, **opts,
     )  # fmt: skip
     paths = PathBatch(path.mu, float(d[0]), buffer_pkts=path.buffer_pkts)
     return AsyncRoundTrace(paths=paths, **fields, base_rtt_s=d.copy())
