@@ -32,7 +32,7 @@ class Rounds(Engine):
         Feedback lag, rounds, 0 to 8 (0: the documents' model; 1: a packet sender's).
     ack_train, train_runs, whole_packets, drop_share
         The readings of :func:`tcpfluid.fluid.simulate_rounds` of the same names.
-    recovery_rounds, drop_at_least_one, loss_event_rule
+    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory
         Mechanism switches for experiments (:func:`tcpfluid.fluid.simulate_rounds`;
         docs/round-model.md, "Mechanism switches"); the defaults are the model.
     record_interval_s, record
@@ -64,6 +64,7 @@ class Rounds(Engine):
     recovery_rounds: int = RECOVERY_ROUNDS
     drop_at_least_one: bool = True
     loss_event_rule: str = "share"
+    queue_memory: bool = True
 
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:

@@ -40,7 +40,6 @@ from ._rounds_law import (
 )
 from ._rounds_physics import (
     BurstPlaces,
-    QueueMemory,
     _reverse_start,
     account,
     account_one,
@@ -87,7 +86,7 @@ class RoundEngine:
         recovery_rounds: int,
         drop_at_least_one: bool,
         loss_event_rule: str,
-        memory_of: Callable[..., QueueMemory | None],
+        queue_memory: bool,
     ) -> None:
         S, K = batch.n_scenarios, len(classes)
         F = sum(ix.size for ix in classes)
@@ -95,7 +94,7 @@ class RoundEngine:
         self.law, self.batch, self.run = law, batch, run
         self.model, self.lag, self.red = model, lag, red
         self.S, self.K, self.F, self.n = S, K, F, S * F
-        self.memory_of = memory_of
+        self.queue_memory = queue_memory
         self.whole_packets = whole_packets
         self._init_classes(classes, d)
         self.mu, self.b_r = batch.mu_pps, batch.reverse_buffer_pkts
@@ -468,11 +467,16 @@ class RoundEngine:
         self, c: int, mu_a: FloatArray, w0_s: FloatArray, z_s: FloatArray, w1_s: FloatArray
     ) -> None:
         """With cross traffic, what the class's round (:mod:`._rounds_kernel`, its part 2)
-        is given: the FIFO's queue memory (``memory_of``: the backlog the last round left
-        relaxing to the standing one; ``None``: none) and, for an ACK train slower than μa
+        is given: the FIFO's queue memory (:func:`~._rounds_physics.queue_memory`, the
+        backlog the last round left relaxing to the standing one; none with the option
+        ``queue_memory=False``) and, for an ACK train slower than μa
         made of runs, the runs' queue (:func:`~._rounds_physics.train_clump_queue`)."""
         R, cfg = self.kernels[c].R, self.kernels[c].cfg
-        memory = self.memory_of(mu_a, self.mu, R[rk.CARRIED], R[rk.MU_PREV])
+        memory = (
+            _rounds_physics.queue_memory(mu_a, self.mu, R[rk.CARRIED], R[rk.MU_PREV])
+            if self.queue_memory
+            else None
+        )
         cfg[rk.MEMORY] = memory is not None
         if memory is not None:
             R[rk.KEEP], R[rk.MEM_CARRIED], R[rk.DROPPED] = memory

@@ -239,6 +239,7 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
     "recovery_rounds": partial(check_int, "recovery_rounds", minimum=0),
     "drop_at_least_one": partial(check_bool, "drop_at_least_one"),
     "loss_event_rule": lambda v: check_choice("loss_event_rule", v, LOSS_EVENT_RULES),
+    "queue_memory": partial(check_bool, "queue_memory"),
 }
 
 

@@ -45,7 +45,7 @@ from ._rounds_inputs import (
     check_options,
 )
 from ._rounds_law import DROP_SHARE, RECOVERY_ROUNDS
-from ._rounds_physics import queue_memory, shared_backlog
+from ._rounds_physics import shared_backlog
 from ._rounds_results import AsyncRecorder, AsyncRoundTrace, RoundSummary, RoundTrace, _Recorder
 
 __all__ = [
@@ -90,6 +90,7 @@ def simulate_rounds(
     recovery_rounds: int = RECOVERY_ROUNDS,
     drop_at_least_one: bool = True,
     loss_event_rule: str = "share",
+    queue_memory: bool = True,
 ) -> RoundTrace:
     """Step ``law`` round by round on one path or a batch of paths.
 
@@ -148,7 +149,7 @@ def simulate_rounds(
         buffer"): ``"proportional"`` (default) in proportion to the windows; ``"in-turn"``
         its whole packets one per flow in turn; ``"growth"`` first on each flow's per-ACK
         growth, a loss event once a flow's losses reach a whole packet.
-    recovery_rounds, drop_at_least_one, loss_event_rule
+    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory
         Mechanism switches for experiments, the defaults the model (docs/round-model.md,
         "Mechanism switches").
 
@@ -166,6 +167,7 @@ def simulate_rounds(
         ack_train=ack_train, train_runs=train_runs, whole_packets=whole_packets,
         progress=progress, drop_share=drop_share, recovery_rounds=recovery_rounds,
         drop_at_least_one=drop_at_least_one, loss_event_rule=loss_event_rule,
+        queue_memory=queue_memory,
     )  # fmt: skip
     progress = opts.pop("progress")
     batch = paths if isinstance(paths, PathBatch) else PathBatch.from_paths(paths)
@@ -193,8 +195,7 @@ def _run(
     recorder: Any, progress: Callable[[float], None] | None, **options: Any,
 ) -> dict[str, Any]:  # fmt: skip
     """Run the round engine on checked arguments: the trace's fields but its paths."""
-    # queue_memory: this module's name (tests switch the memory off here)
-    eng = RoundEngine(law, batch, classes, d, run, memory_of=queue_memory, **options)
+    eng = RoundEngine(law, batch, classes, d, run, **options)
     eng.loop(recorder, progress)
     return {**recorder.series(), **eng.results(options["model"])}
 
@@ -233,6 +234,7 @@ def simulate_rounds_async(
     recovery_rounds: int = RECOVERY_ROUNDS,
     drop_at_least_one: bool = True,
     loss_event_rule: str = "share",
+    queue_memory: bool = True,
 ) -> AsyncRoundTrace:
     """Step ``law`` for flows with their own base RTTs sharing ``path``'s bottleneck.
 
@@ -251,7 +253,7 @@ def simulate_rounds_async(
         RED parameters of the bottleneck (``None``: drop-tail).
     flow_start_s, flow_stop_s, rtt_model, cross_traffic, record, record_every,
     timeout_loss_fraction, feedback_rounds, ack_train, progress, drop_share, train_runs,
-    recovery_rounds, drop_at_least_one, loss_event_rule
+    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory
         As in :func:`tcpfluid.fluid.rounds.simulate_rounds` (``drop_share``: one turn
         over the flows of every class; ``"growth"``: each flow's growth in its last
         round; ``train_runs``: the runs of each class's ACK train).
@@ -270,7 +272,7 @@ def simulate_rounds_async(
     opts = check_options(
         ack_train=ack_train, train_runs=train_runs, progress=progress, drop_share=drop_share,
         recovery_rounds=recovery_rounds, drop_at_least_one=drop_at_least_one,
-        loss_event_rule=loss_event_rule,
+        loss_event_rule=loss_event_rule, queue_memory=queue_memory,
     )  # fmt: skip
     progress = opts.pop("progress")
     if not isinstance(path, Path):
@@ -307,7 +309,7 @@ def simulate_rounds_async(
 SCENARIO_OPTIONS = (
     "rtt_model", "record", "record_every", "feedback_rounds", "ack_train", "rtt", "progress",
     "whole_packets", "train_runs", "drop_share", "recovery_rounds", "drop_at_least_one",
-    "loss_event_rule",
+    "loss_event_rule", "queue_memory",
 )  # fmt: skip
 
 
