@@ -109,9 +109,9 @@ def simulate_rounds(
         F, flows per scenario sharing the bottleneck (equal base RTT).
     flow_start_s, flow_stop_s
         Per-flow start and stop times, shape ``(F,)`` (defaults: 0 and never).
-    rtt_model
+    rtt_model, rtt
         The RTT model (the burst term of the RTT): ``"average"`` (default), ``"last"`` or
-        ``"fluid"`` (docs/round-model.md).
+        ``"fluid"`` (docs/round-model.md); ``rtt`` is its older name.
     cross_traffic
         CBR sources at the bottleneck; at every instant their total must stay below μ.
     record
@@ -130,8 +130,6 @@ def simulate_rounds(
         Model the spacing of the ACK train (default ``True``): the per-ACK growth of a
         round queues only beyond the spare capacity of an ACK train slower than the
         available rate; ``False`` queues it all (docs/round-model.md, "ACK train").
-    rtt
-        Alias of ``rtt_model`` (the older name).
     progress
         Called with the fraction done in [0, 1] (simulated time over ``duration_s``, or
         rounds over ``rounds``) at most about ten times a second of wall time.
