@@ -225,7 +225,7 @@ def loss_events(lost: FloatArray, w1: FloatArray, active: NDArray[np.bool_]) -> 
 class WindowsInTurn:
     """``loss_event_rule="windows-in-turn"``: a round's lost packets fall on whole windows
     of one active flow after another, from the flow after the last one hit (one turn over
-    the flows the engine decides together)."""
+    the flows decided together; with several round clocks the classes share its count)."""
 
     def __init__(self) -> None:
         self.turn = 0
