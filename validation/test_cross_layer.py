@@ -94,41 +94,36 @@ def test_fast_round_model_tracks_the_packet_simulator(fast: dict[str, dict[str, 
         assert _time_close(a, b, 0.116)
 
 
-def _halving(algorithm: str, memory: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[float, Any]:
+def _halving(algorithm: str, memory: bool) -> tuple[float, Any]:
     """The round model's convergence after the halving on qv-basic and its maximum link
     queue while the CBR is on (80-160 s), with the queue memory on or switched off."""
-    import tcpfluid.fluid.rounds as rounds_module
-
-    with monkeypatch.context() as m:
-        if not memory:
-            m.setattr(rounds_module, "queue_memory", lambda *args: None)
-        tr = simulate_scenario_rounds(build_scenario("qv-basic").with_algorithm(algorithm))
+    sc = build_scenario("qv-basic").with_algorithm(algorithm)
+    tr = simulate_scenario_rounds(sc, queue_memory=memory)
     t, q = tr.time_s[:, 0], tr.queue_pkts[:, 0]
     return tr.summary.scenario(0)["convergence_times_s"][0], float(q[(t > 80) & (t < 160)].max())
 
 
 @pytest.mark.parametrize("algorithm", ["quick-vegas", "fast"])
-def test_queue_memory_makes_the_halving_track_the_packet_simulator(
-    algorithm: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_queue_memory_makes_the_halving_track_the_packet_simulator(algorithm: str) -> None:
     # A FIFO shared with the CBR builds the queue over rounds (the flows get their FIFO
     # share of the service, not μa, until the backlog has relaxed): with this queue memory
     # the round model's maximum queue after the halving is within 5 % of the packet
-    # simulator's and its convergence time within the time tolerance. Switched off (the
-    # queue jumps to the new standing backlog at the first round boundary, before any law
-    # reacts) the peak is > 20 % above the packets' and the convergence about twice as
-    # fast: the mechanism of the report's "maximum bottleneck queue, 80-160 s" and FAST /
-    # Quick Vegas "convergence after the bandwidth halves" rows, on their scenario.
+    # simulator's and its convergence time within the time tolerance. Switched off
+    # (``queue_memory=False``: the queue jumps to the new standing backlog at the first
+    # round boundary, before any law reacts) the peak is > 20 % above the packets' and the
+    # convergence about twice as fast: the mechanism of the report's "maximum bottleneck
+    # queue, 80-160 s" and FAST / Quick Vegas "convergence after the bandwidth halves"
+    # rows, on their scenario.
     sc = build_scenario("qv-basic").with_algorithm(algorithm)
     p = simulate(sc, "packet")
     pt, pq = np.ravel(p.time_s), np.ravel(p.queue_pkts)
     q = float(pq[(pt > 80) & (pt < 160)].max())
     conv = p.summary.to_dict()["convergence_times_s"][0]
     rtt = 0.1 + 200 / 3125  # the standing queue during the halving (FAST: α per flow x 2)
-    c_on, q_on = _halving(algorithm, True, monkeypatch)
+    c_on, q_on = _halving(algorithm, True)
     assert q_on == pytest.approx(q, rel=0.05), (q_on, q)
     assert _time_close(c_on, conv, rtt), (c_on, conv)
-    c_off, q_off = _halving(algorithm, False, monkeypatch)
+    c_off, q_off = _halving(algorithm, False)
     assert q_off > 1.2 * q, (q_off, q)
     assert not _time_close(c_off, conv, rtt), (c_off, conv)
 
@@ -528,9 +523,9 @@ def test_fast_round_model_halving_at_150_kb_follows_the_packets_and_settles_a_ro
     assert 0.0 < abs(last_out - settled) - 0.02 * settled < 0.2
 
 
-def test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_queue_memory(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_queue_memory() -> (
+    None
+):
     # Quick Vegas at 3000 kb after the halving (the convergence-bdp row: the packets settle
     # in 27.3 base RTTs): the round model's window
     # keeps a cycle of 187.3-196.0 packets while the CBR is on, wider than the 2 % band
@@ -538,7 +533,6 @@ def test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_qu
     # from the queue memory (the shared FIFO's backlog relaxing by μa/μ per round, so the
     # RTTs the law reads trail its window): switched off, the model's cycle is 188.8-192.5
     # and it settles within the report's criterion of the packets (27.6 base RTTs).
-    import tcpfluid.fluid.rounds as rounds_module
     from tcpfluid.report._sec_convergence import _cb_overrides
 
     sc = build_scenario("qv-basic", **_cb_overrides(3000.0)).with_algorithm("quick-vegas")
@@ -549,22 +543,20 @@ def test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_qu
     t_p, w_p = np.asarray(fl.round_t_s), np.asarray(fl.round_next_cwnd_pkts)
     tail_p = w_p[(t_p > 120.0) & (t_p < 160.0)]
 
-    def run() -> tuple[float | None, Any]:
-        r = simulate(sc, "rounds")
+    def run(memory: bool) -> tuple[float | None, Any]:
+        r = simulate(sc, "rounds", queue_memory=memory)
         t, w = r.native.time_s[:, 0], r.native.window_pkts[:, 0, 0]
         return r.summary.to_dict()["convergence_times_s"][0], w[(t > 120.0) & (t < 160.0)]
 
     def cycle(w: Any) -> float:
         return float(w.max() - w.min()) / float(w.mean())
 
-    c_on, tail_on = run()
+    c_on, tail_on = run(True)
     # a cycle that neither drifts nor grows is Quick Vegas's own kind of steady state
     # (tcpfluid.metrics.settling): the round model settles in it, after the packets, whose
     # window stays in the 2 % band
     assert c_on is not None and c_on > c_p
     assert cycle(tail_on) > 2 * 0.02 and cycle(tail_p) < 2 * 0.02
-    with monkeypatch.context() as m:
-        m.setattr(rounds_module, "queue_memory", lambda *args: None)
-        c_off, tail_off = run()
+    c_off, tail_off = run(False)
     assert cycle(tail_off) < 2 * 0.02
     assert _time_close(c_off, c_p, d)

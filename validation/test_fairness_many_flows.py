@@ -18,53 +18,28 @@ gives the paper's index.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
 
 import tcpfluid
 from tcpfluid.analytic import jain_index
 from tcpfluid.fairness import _delivered_pkts
-from tcpfluid.fluid import _rounds_law
 from tcpfluid.fluid._rounds_law import DROP_SHARE
 from tcpfluid.published import published
 from tcpfluid.scenarios import build_scenario
 
 
-def _period_jain(law: str, a: float, b: float, drop_share: str = DROP_SHARE) -> float:
+def _period_jain(
+    law: str, a: float, b: float, drop_share: str = DROP_SHARE, loss_event_rule: str = "share"
+) -> float:
     """Round-model Jain's index of the flows active over [a, b) s on qv-many-flows."""
     sc = build_scenario("qv-many-flows").with_algorithm(law)
-    res = tcpfluid.simulate(sc, "rounds", drop_share=drop_share)
+    res = tcpfluid.simulate(sc, "rounds", drop_share=drop_share, loss_event_rule=loss_event_rule)
     t = np.asarray(res.time_s)
     dl = _delivered_pkts(t, np.asarray(res.throughput_pps))
     act = [i for i, f in enumerate(sc.flows) if f.start_s <= a and f.stop_s >= b]
     got = [np.interp(b, t, dl[i]) - np.interp(a, t, dl[i]) for i in act]
     return float(jain_index(got))
-
-
-@pytest.fixture
-def overflow_in_turn(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Switch: a round's lost packets fall on whole windows of one active flow after
-    another, from where the last overflow stopped (one scenario)."""
-    turn = [0]
-
-    def in_turn(lost: np.ndarray, w1: np.ndarray, active: np.ndarray) -> np.ndarray:
-        hit = np.zeros(w1.size, dtype=bool)
-        left = float(np.sum(lost))
-        i = turn[0] % w1.size
-        for _ in range(w1.size):
-            if left < 1.0:
-                break
-            if active[i] and w1[i] >= 1.0:
-                hit[i] = True
-                left -= float(w1[i])
-            i = (i + 1) % w1.size
-        turn[0] = i
-        return hit
-
-    monkeypatch.setattr(_rounds_law, "loss_events", in_turn)
-    yield
 
 
 def _doc(law: str, period: str) -> float:
@@ -77,9 +52,10 @@ def test_fast_third_group_is_starved_by_synchronised_halvings(drop_share: str) -
     assert _period_jain("fast", 200.0, 300.0, drop_share) < _doc("fast", "200-300") - 0.05
 
 
-@pytest.mark.usefixtures("overflow_in_turn")
 def test_fast_many_flows_index_follows_the_paper_when_an_overflow_hits_few_flows() -> None:
-    got = _period_jain("fast", 200.0, 300.0, "proportional")
+    """The switch ``loss_event_rule="windows-in-turn"``: a round's lost packets fall on whole
+    windows of one active flow after another, from where the last overflow stopped."""
+    got = _period_jain("fast", 200.0, 300.0, "proportional", "windows-in-turn")
     assert got == pytest.approx(_doc("fast", "200-300"), abs=0.05)
 
 
@@ -88,9 +64,8 @@ def test_reno_halvings_are_synchronised_when_every_flow_shares_an_overflow() -> 
     assert got > _doc("reno", "100-200") + 0.04
 
 
-@pytest.mark.usefixtures("overflow_in_turn")
 def test_reno_many_flows_index_follows_the_paper_when_an_overflow_hits_few_flows() -> None:
-    got = _period_jain("reno", 100.0, 200.0, "proportional")
+    got = _period_jain("reno", 100.0, 200.0, "proportional", "windows-in-turn")
     assert got == pytest.approx(_doc("reno", "100-200"), abs=0.05)
 
 

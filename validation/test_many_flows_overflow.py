@@ -4,8 +4,8 @@ start a loss event.
 Two rules (option ``drop_share``): ``"proportional"`` (every flow in flight loses in
 proportion to its window) and ``"in-turn"`` (the overflow's whole packets fall one per
 flow, flow after flow; a round that overflows drops at least one). A flow's losses in the
-round after its loss reaction belong to the same loss episode (no second cut:
-``_rounds_law.RECOVERY_ROUNDS``). Checked here: the in-turn rule's arithmetic against a
+round after its loss reaction belong to the same loss episode (no second cut: option
+``recovery_rounds``). Checked here: the in-turn rule's arithmetic against a
 count by hand, that one flow peaks where the packet simulator's does under both rules,
 and, on the Quick Vegas paper's §5.3 networks, what each rule gives against the packet
 simulator.
@@ -22,7 +22,6 @@ import tcpfluid
 from tcpfluid.algorithms import get_law
 from tcpfluid.engines import Packet
 from tcpfluid.fairness import _delivered_pkts, _packet_delivered, _period_jains
-from tcpfluid.fluid import _rounds_law
 from tcpfluid.fluid._rounds_law import DROP_SHARES, OverflowShare
 from tcpfluid.fluid.rounds import simulate_rounds
 from tcpfluid.path import Path
@@ -83,8 +82,8 @@ def one_reno_flow() -> tcpfluid.Scenario:
     return sc.with_algorithm("reno")
 
 
-def _rounds_peaks(sc: tcpfluid.Scenario, drop_share: str) -> np.ndarray:
-    tr = tcpfluid.simulate(sc, "rounds", drop_share=drop_share).native
+def _rounds_peaks(sc: tcpfluid.Scenario, drop_share: str, **switches: bool) -> np.ndarray:
+    tr = tcpfluid.simulate(sc, "rounds", drop_share=drop_share, **switches).native
     w = np.asarray(tr.window_pkts)[:, 0, 0]
     t = np.asarray(tr.time_s)[:, 0] if np.ndim(tr.time_s) > 1 else np.asarray(tr.time_s)
     return _ca_peaks(w[t > 20.0])
@@ -111,13 +110,12 @@ def test_one_flow_peaks_where_the_packets_do_under_either_rule(
 
 
 def test_one_flow_in_turn_wanders_when_a_part_of_a_packet_is_carried(
-    one_reno_flow: tcpfluid.Scenario, monkeypatch: pytest.MonkeyPatch
+    one_reno_flow: tcpfluid.Scenario,
 ) -> None:
-    """The switch: with a part of a packet carried to the next overflow and no loss (the
-    whole packets of the carried total only) an overflow under one packet is no loss, the
-    window passes it and the peaks wander by more than a packet."""
-    monkeypatch.setattr(OverflowShare, "at_least_one", False)
-    got = _rounds_peaks(one_reno_flow, "in-turn")
+    """The switch ``drop_at_least_one=False``: with a part of a packet carried to the next
+    overflow and no loss (the whole packets of the carried total only) an overflow under
+    one packet is no loss, the window passes it and the peaks wander by more than a packet."""
+    got = _rounds_peaks(one_reno_flow, "in-turn", drop_at_least_one=False)
     assert np.ptp(got) > 1.0
 
 
@@ -217,7 +215,6 @@ def fast_different_rtt() -> tuple[tcpfluid.Scenario, tcpfluid.Result]:
 @pytest.mark.slow
 def test_fast_different_rtt_one_cut_per_loss_episode_keeps_the_long_flows_and_the_link_busier(
     fast_different_rtt: tuple[tcpfluid.Scenario, tcpfluid.Result],
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Losses in the round after a flow's cut belong to its loss episode (a packet sender
     learns of a drop a round later and cuts once per episode). The round model's 200-ms
@@ -231,10 +228,11 @@ def test_fast_different_rtt_one_cut_per_loss_episode_keeps_the_long_flows_and_th
     The packet run moves the link between the 50-ms and 100-ms groups from one 50-s period
     to the next (a 100-ms flow gets 1392-1848 packets/s), where the round model holds the
     100-ms group at one level (within 10 % over the periods).
-    Switched off (every round's share a new loss event), the 200-ms flows, charged a share
-    of the short flows' overflows every round, halve every round and sit at a few packets,
-    the link idles (utilisation 0.80, further from the packets' 0.95 than the 0.91 with
-    the loss episodes) and every 50-s index is more than 0.05 below the packets'."""
+    Switched off (``recovery_rounds=0``: every round's share a new loss event), the 200-ms
+    flows, charged a share of the short flows' overflows every round, halve every round and
+    sit at a few packets, the link idles (utilisation 0.80, further from the packets' 0.95
+    than the 0.91 with the loss episodes) and every 50-s index is more than 0.05 below the
+    packets'."""
     sc, pk = fast_different_rtt
     j_pk = _jains(pk, _EDGES_50, packet=True)
     u_pk = float(pk.summary.utilization)
@@ -244,8 +242,7 @@ def test_fast_different_rtt_one_cut_per_loss_episode_keeps_the_long_flows_and_th
     assert mid_pk.max() > 1.2 * mid_pk.min()
     assert mid_rm.max() < 1.1 * mid_rm.min()
 
-    monkeypatch.setattr(_rounds_law, "RECOVERY_ROUNDS", 0)
-    off = tcpfluid.simulate(sc, "rounds")
+    off = tcpfluid.simulate(sc, "rounds", recovery_rounds=0)
     assert _long_flow_window(off) < 5.0
     assert float(off.summary.utilization) < u_pk - 0.08
     u_rm, u_off = float(rm.summary.utilization), float(off.summary.utilization)

@@ -126,24 +126,21 @@ def test_halving_packets_and_ode_agree_without_undershoot(packet, ode):
     assert np.all(w_o[(t_o > 10.0) & (t_o < 20.0)] >= BDP / 2 - 1.0)
 
 
-def test_round_model_first_cut_after_the_halving_follows_the_fifo_share(
-    scenario, packet, monkeypatch
-):
+def test_round_model_first_cut_after_the_halving_follows_the_fifo_share(scenario, packet):
     # A packet sender's FIFO share of the bottleneck settles over several rounds after the
     # CBR starts (the CBR's packets join the queue behind the flow's): its first cut is
     # sized from a CMiT well above the available rate μa, and the trim to μa × r (r the
     # calm minimal RTT, 104.2 ms) follows when the drain is over. The round model's queue
     # memory (docs/round-model.md) builds the queue the same way: its first cut is above
     # μa × r too and it converges within the cross-layer tolerance (±25 %) of the packets.
-    # Switched off, its queue is W − μa d already in the round that spans the change, the
-    # first cut lands on μa × r and it converges in well under a second.
-    import tcpfluid.fluid.rounds as rounds_module
-
+    # Switched off (``queue_memory=False``), its queue is W − μa d already in the round
+    # that spans the change, the first cut lands on μa × r and it converges in well under
+    # a second.
     mu_a = MU / 2
     r = 0.1042
 
-    def first_cut_and_convergence() -> tuple[float, float]:
-        tr = simulate(scenario, "rounds")
+    def first_cut_and_convergence(memory: bool = True) -> tuple[float, float]:
+        tr = simulate(scenario, "rounds", queue_memory=memory)
         t = np.ravel(tr.time_s)
         w = np.asarray(tr.window_pkts)[0].ravel()
         after = w[t > 10.0]
@@ -159,9 +156,7 @@ def test_round_model_first_cut_after_the_halving_follows_the_fifo_share(
     first_r, conv_r = first_cut_and_convergence()
     assert first_r > 1.1 * mu_a * r
     assert conv_r == pytest.approx(conv_p, rel=0.25)
-    with monkeypatch.context() as m:
-        m.setattr(rounds_module, "queue_memory", lambda *args: None)
-        first_off, conv_off = first_cut_and_convergence()
+    first_off, conv_off = first_cut_and_convergence(False)
     assert first_off == pytest.approx(mu_a * r, abs=2.0)
     assert conv_off < 1.0 < conv_p
 

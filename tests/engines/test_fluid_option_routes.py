@@ -65,6 +65,14 @@ BAD = [
      f"drop_share must be one of {_SHARES}; got 'all'"),
     ("rounds", "progress", 5, TypeError,
      "progress must be None or a callable taking a fraction, got 5"),
+    ("rounds", "recovery_rounds", -1, ValueError, "recovery_rounds must be >= 0, got -1"),
+    ("rounds", "recovery_rounds", 1.0, TypeError,
+     "recovery_rounds must be an integer, got 1.0 (float)"),
+    ("rounds", "drop_at_least_one", 0, TypeError,
+     "drop_at_least_one must be True or False, got 0"),
+    ("rounds", "loss_event_rule", "every", ValueError,
+     "loss_event_rule must be one of 'share', 'windows-in-turn'; got 'every'"),
+    ("rounds", "queue_memory", "off", TypeError, "queue_memory must be True or False, got 'off'"),
     ("hybrid", "rtt_sample", "both", ValueError,
      "rtt_sample must be one of 'departure', 'arrival'; got 'both'"),
     ("hybrid", "drop_share", "all", ValueError,
@@ -110,6 +118,10 @@ EDGES = [
     ("rounds", "whole_packets", np.True_),
     ("rounds", "drop_share", "growth"),
     ("rounds", "progress", lambda f: None),
+    ("rounds", "recovery_rounds", 0),
+    ("rounds", "drop_at_least_one", np.False_),
+    ("rounds", "loss_event_rule", "windows-in-turn"),
+    ("rounds", "queue_memory", np.False_),
     ("hybrid", "rtt_sample", "departure"),
     ("hybrid", "drop_share", "in-turn"),
     ("hybrid", "whole_packets", np.True_),
@@ -148,3 +160,42 @@ def test_every_function_taking_an_engine_name_refuses_an_unknown_one_alike() -> 
         with pytest.raises(ValueError) as got:
             run()
         assert str(got.value) == message
+
+
+def _two_reno_flows(unequal_rtts: bool) -> Scenario:
+    """Two Reno flows on a 10 Mb/s link with a 10-packet buffer, 10 s; the second through a
+    40-ms link too (its own round clock) when ``unequal_rtts``."""
+    links = (Link("F", 10e6, 0.01, 10), Link("G", 100e6, 0.04, 1000))
+    far = ("G", "F") if unequal_rtts else ("F",)
+    flows = (
+        FlowSpec("a", ("F",), ("F",), algorithm="reno"),
+        FlowSpec("b", far, far[::-1], algorithm="reno"),
+    )
+    return Scenario(name="two", links=links, flows=flows, duration_s=10.0)
+
+
+#: each mechanism switch off its default, with the overflow rule it acts under; with one
+#: round clock no flow loses in the round after its cut, so ``recovery_rounds`` changes
+#: nothing there
+SWITCHES = [
+    (unequal, share, switch)
+    for unequal in (False, True)
+    for share, switch in (
+        ("proportional", {"loss_event_rule": "windows-in-turn"}),
+        ("in-turn", {"drop_at_least_one": False}),
+        ("in-turn", {"recovery_rounds": 0}),
+    )
+    if unequal or "recovery_rounds" not in switch
+]
+
+
+@pytest.mark.parametrize(("unequal_rtts", "drop_share", "switch"), SWITCHES)
+def test_each_mechanism_switch_reaches_the_round_model(
+    unequal_rtts: bool, drop_share: str, switch: dict[str, object]
+) -> None:
+    sc = _two_reno_flows(unequal_rtts)
+    base = tcpfluid.simulate(sc, "rounds", drop_share=drop_share)
+    off = tcpfluid.simulate(sc, "rounds", drop_share=drop_share, **switch)
+    assert base.window_pkts.shape != off.window_pkts.shape or not np.array_equal(
+        base.window_pkts, off.window_pkts
+    )

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from ..fluid._rounds_inputs import FEEDBACK_ROUNDS, check_options
-from ..fluid._rounds_law import DROP_SHARE
+from ..fluid._rounds_law import DROP_SHARE, RECOVERY_ROUNDS
 from ._base import Engine, counted_option, sample_rows, summary_of
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -32,6 +32,9 @@ class Rounds(Engine):
         Feedback lag, rounds, 0 to 8 (0: the documents' model; 1: a packet sender's).
     ack_train, train_runs, whole_packets, drop_share
         The readings of :func:`tcpfluid.fluid.simulate_rounds` of the same names.
+    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory
+        Mechanism switches for experiments (:func:`tcpfluid.fluid.simulate_rounds`;
+        docs/round-model.md, "Mechanism switches"); the defaults are the model.
     record_interval_s, record
         The recording (:class:`Engine`): ``None`` keeps every round; ``record`` picks
         among ``queue_pkts``, ``throughput_pps``, ``rtt_s``, ``delta_pkts``.
@@ -58,6 +61,10 @@ class Rounds(Engine):
     train_runs: bool = True
     whole_packets: bool = False
     drop_share: str = DROP_SHARE
+    recovery_rounds: int = RECOVERY_ROUNDS
+    drop_at_least_one: bool = True
+    loss_event_rule: str = "share"
+    queue_memory: bool = True
 
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:

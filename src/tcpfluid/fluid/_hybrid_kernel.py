@@ -71,7 +71,7 @@ F_LAST_DEP = 41  # the last step the flow's departures were not zero
 F_LAST_REL = 42  # the step its last held drop is released (``drop_hist``)
 F_PARK_FROM = 43  # the last step before the flow was parked (:func:`_unpark`)
 F_QUIET = 44  # 1.0: the flow is in the list of flows that may be parked (``touched[3]``)
-# its place in the slow-start burst (``_rounds_physics.placed_flows``, ``hybrid._set_places``)
+# its place in the slow-start burst (``_rounds_physics.placed_flows``, ``hybrid._initial_state``)
 F_PLACED = 45  # 1.0: the flow started with the first flows, together, on one round clock
 F_CYCLES = 46  # the burst's cycles: the first placed flow's initial window, packets
 F_ROUND_NO = 47  # the flow's rounds begun since it joined (its first round is 0)

@@ -29,16 +29,17 @@ from ._rounds_law import (
     ClassLaw,
     OverflowShare,
     WholeLosses,
+    WindowsInTurn,
     _check_bounded,
     class_laws,
     class_sample,
     decide,
     decide_alone,
+    loss_events,
     start_law,
 )
 from ._rounds_physics import (
     BurstPlaces,
-    QueueMemory,
     _reverse_start,
     account,
     account_one,
@@ -82,7 +83,10 @@ class RoundEngine:
         train_runs: bool,
         drop_share: str,
         red: RedParameters | None,
-        memory_of: Callable[..., QueueMemory | None],
+        recovery_rounds: int,
+        drop_at_least_one: bool,
+        loss_event_rule: str,
+        queue_memory: bool,
     ) -> None:
         S, K = batch.n_scenarios, len(classes)
         F = sum(ix.size for ix in classes)
@@ -90,7 +94,7 @@ class RoundEngine:
         self.law, self.batch, self.run = law, batch, run
         self.model, self.lag, self.red = model, lag, red
         self.S, self.K, self.F, self.n = S, K, F, S * F
-        self.memory_of = memory_of
+        self.queue_memory = queue_memory
         self.whole_packets = whole_packets
         self._init_classes(classes, d)
         self.mu, self.b_r = batch.mu_pps, batch.reverse_buffer_pkts
@@ -108,7 +112,9 @@ class RoundEngine:
         self.w_prev = self.cwnd0.copy() if whole_packets else self.cwnd0
         self._init_flow_state(classes)
         self.recovering = np.zeros(n, dtype=np.int64)
-        self.share = OverflowShare(S) if drop_share == "in-turn" else None
+        self.recovery_rounds = recovery_rounds
+        self.events = loss_events if loss_event_rule == "share" else WindowsInTurn()
+        self.share = OverflowShare(S, drop_at_least_one) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
@@ -461,11 +467,16 @@ class RoundEngine:
         self, c: int, mu_a: FloatArray, w0_s: FloatArray, z_s: FloatArray, w1_s: FloatArray
     ) -> None:
         """With cross traffic, what the class's round (:mod:`._rounds_kernel`, its part 2)
-        is given: the FIFO's queue memory (``memory_of``: the backlog the last round left
-        relaxing to the standing one; ``None``: none) and, for an ACK train slower than μa
+        is given: the FIFO's queue memory (:func:`~._rounds_physics.queue_memory`, the
+        backlog the last round left relaxing to the standing one; none with the option
+        ``queue_memory=False``) and, for an ACK train slower than μa
         made of runs, the runs' queue (:func:`~._rounds_physics.train_clump_queue`)."""
         R, cfg = self.kernels[c].R, self.kernels[c].cfg
-        memory = self.memory_of(mu_a, self.mu, R[rk.CARRIED], R[rk.MU_PREV])
+        memory = (
+            _rounds_physics.queue_memory(mu_a, self.mu, R[rk.CARRIED], R[rk.MU_PREV])
+            if self.queue_memory
+            else None
+        )
         cfg[rk.MEMORY] = memory is not None
         if memory is not None:
             R[rk.KEEP], R[rk.MEM_CARRIED], R[rk.DROPPED] = memory
@@ -530,7 +541,8 @@ class RoundEngine:
             self.full[k, ix] = row
         cwnd0, incr, cap = decide(
             self.law, state, RoundSample(*self.full), lost, mine & self.active, self.full[0],
-            run.frac, counts, self.losses, None, self.recovering,
+            run.frac, counts, self.losses, None, self.recovering, None, self.events,
+            self.recovery_rounds,
         )  # fmt: skip
         other = self.out_class[c]
         for key, arr in state.items():

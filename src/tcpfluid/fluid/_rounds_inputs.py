@@ -25,7 +25,7 @@ from .._validation import (
 )
 from ..algorithms.base import ControlLaw
 from ..path import Path
-from ._rounds_law import DROP_SHARES
+from ._rounds_law import DROP_SHARES, LOSS_EVENT_RULES
 
 FloatArray = NDArray[np.float64]
 #: optional per-round fields of a :class:`~._rounds_results.RoundTrace` (time, window and
@@ -236,6 +236,10 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
     "whole_packets": partial(check_bool, "whole_packets"),
     "drop_share": lambda v: check_choice("drop_share", v, DROP_SHARES),
     "progress": check_progress,
+    "recovery_rounds": partial(check_int, "recovery_rounds", minimum=0),
+    "drop_at_least_one": partial(check_bool, "drop_at_least_one"),
+    "loss_event_rule": lambda v: check_choice("loss_event_rule", v, LOSS_EVENT_RULES),
+    "queue_memory": partial(check_bool, "queue_memory"),
 }
 
 

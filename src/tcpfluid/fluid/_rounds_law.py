@@ -150,13 +150,12 @@ class OverflowShare:
     """The ``"in-turn"`` rule: a drop-tail overflow falls one whole packet per flow, flow
     after flow, from the flow after the last one it hit (a part of a packet carried to the
     group's next overflow; at least one whole packet per overflow). Each of ``groups``
-    groups of flows (scenarios of a batch) keeps its own turn and carry."""
+    groups of flows (scenarios of a batch) keeps its own turn and carry. ``at_least_one``
+    (option ``drop_at_least_one``): a round that overflows drops at least one whole packet
+    (``False``: only the whole packets of the carried total)."""
 
-    #: a round that overflows drops at least one whole packet (``False``: only the whole
-    #: packets of the carried total; an experiment's switch, validation/test_many_flows_overflow.py)
-    at_least_one: bool = True
-
-    def __init__(self, groups: int) -> None:
+    def __init__(self, groups: int, at_least_one: bool = True) -> None:
+        self.at_least_one = at_least_one
         self.next = [0] * groups
         self.carry = [0.0] * groups
 
@@ -206,18 +205,48 @@ class WholeLosses:
         return out
 
 
-#: rounds after a loss reaction whose losses belong to the same loss episode (no new loss
-#: event; docs/round-model.md, "Finite buffer"). Module-level so that an experiment can
-#: switch it off (0; validation/test_many_flows_overflow.py).
+#: the round model's default ``recovery_rounds``: rounds after a loss reaction whose
+#: losses belong to the same loss episode (no new loss event; docs/round-model.md, "Finite
+#: buffer")
 RECOVERY_ROUNDS = 1
+#: which flows a round's losses start a loss event in (option ``loss_event_rule``;
+#: docs/round-model.md, "Mechanism switches"): :func:`loss_events`, :class:`WindowsInTurn`
+LOSS_EVENT_RULES = ("share", "windows-in-turn")
 
 
 def loss_events(lost: FloatArray, w1: FloatArray, active: NDArray[np.bool_]) -> NDArray[np.bool_]:
-    """The flows that take a loss event at the end of a round: every active flow with a
-    share of the round's losses (with ``drop_share="proportional"`` one overflow reaches
-    every flow; ``"in-turn"``: the flows its whole packets fall on). A module-level rule
-    so that an experiment can replace it (validation/test_fairness_many_flows.py)."""
+    """The flows that take a loss event at the end of a round (``loss_event_rule="share"``):
+    every active flow with a share of the round's losses (with
+    ``drop_share="proportional"`` one overflow reaches every flow; ``"in-turn"``: the flows
+    its whole packets fall on)."""
     return (lost > 1e-9) & active
+
+
+class WindowsInTurn:
+    """``loss_event_rule="windows-in-turn"``: a round's lost packets fall on whole windows
+    of one active flow after another, from the flow after the last one hit (one turn over
+    the flows decided together; with several round clocks the classes share its count)."""
+
+    def __init__(self) -> None:
+        self.turn = 0
+
+    def __call__(
+        self, lost: FloatArray, w1: FloatArray, active: NDArray[np.bool_]
+    ) -> NDArray[np.bool_]:
+        """The flows hit: while a whole lost packet is left, the next active flow with a
+        window of at least one packet, which takes its whole window."""
+        hit = np.zeros(w1.size, dtype=bool)
+        left = float(np.sum(lost))
+        i = self.turn % w1.size
+        for _ in range(w1.size):
+            if left < 1.0:
+                break
+            if active[i] and w1[i] >= 1.0:
+                hit[i] = True
+                left -= float(w1[i])
+            i = (i + 1) % w1.size
+        self.turn = i
+        return hit
 
 
 def decide(
@@ -233,6 +262,8 @@ def decide(
     burst: NDArray[np.bool_] | None = None,
     recovering: NDArray[np.int64] | None = None,
     rule: Callable[[], RoundAction] | None = None,
+    events: Callable[..., NDArray[np.bool_]] = loss_events,
+    recovery_rounds: int = RECOVERY_ROUNDS,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The law's decision at the end of the round (window, per-ACK increment, cap of the
     next round), replaced by the loss reaction for the flows that lost packets; counts
@@ -241,20 +272,22 @@ def decide(
     (their duplicate-ACK losses are reported as ``LOSS_BURST``). ``recovering`` (per
     flow, updated in place for the ``active`` flows): the rounds left of each flow's loss
     episode; a flow still in one loses packets without a new loss event
-    (:data:`RECOVERY_ROUNDS`). ``rule``: the law's decision on ``state`` and ``sample``
-    bound to them (``ControlLaw._bind_round``), called instead of ``law.on_round``."""
+    (``recovery_rounds`` rounds after its reaction). ``rule``: the law's decision on
+    ``state`` and ``sample`` bound to them (``ControlLaw._bind_round``), called instead of
+    ``law.on_round``. ``events``: the flows the round's losses start a loss event in
+    (:func:`loss_events` or a :class:`WindowsInTurn`)."""
     action: RoundAction = law.on_round(state, sample) if rule is None else rule()
     cwnd0 = np.asarray(action.cwnd, dtype=np.float64)
     incr = np.asarray(action.incr, dtype=np.float64)
     cap = np.asarray(action.cap, dtype=np.float64)
-    hit = None if lost is None else loss_events(lost, w1, active)
+    hit = None if lost is None else events(lost, w1, active)
     if recovering is not None:
         if hit is not None:
             hit &= recovering <= 0  # still in the episode of the last cut
         if hit is not None or any_of(recovering):  # (a count is never negative)
             np.subtract(recovering, 1, out=recovering, where=active & (recovering > 0))
         if hit is not None:
-            recovering[hit] = RECOVERY_ROUNDS
+            recovering[hit] = recovery_rounds
     if hit is not None and any_of(hit):
         assert lost is not None
         cwnd0, incr, cap = _react_to_losses(
@@ -407,6 +440,7 @@ def decide_alone(
     cwnd0, incr, cap = decide(
         law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
         eng.run.frac, counting, losses, None if burst is None else burst[ix], recovering, rule,
+        eng.events, eng.recovery_rounds,
     )  # fmt: skip
     # (the bound rule writes the views in place: only a loss reaction or a law's
     # ``on_round`` may replace an array or add a key)

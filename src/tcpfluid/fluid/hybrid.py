@@ -164,47 +164,47 @@ def simulate_hybrid(
         mu_pps, base_rtt_s, duration_s, buffer_pkts, cross_traffic, flow_start_s, flow_stop_s,
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
-    switches = (
-        drop_share,
-        *(opts[n] for n in ("whole_packets", "boundary_ack_next_round", "hold_drops")),
-    )
-    rev_arr, hf = check_reverse(
-        reverse_mu_pps, reverse_buffer_pkts, packets_per_ack, run.dt, run.n_steps, switches
-    )
-    laws = _Laws(law, run.d.size)
-    timing, dupacks = _loss_rule(laws, run.frac, opts["min_rto_s"])
-    mark = opts["measure_from_s"]
-    if not mark < run.t_end:
-        raise ValueError(f"measure_from_s must be < duration_s={run.t_end!r} s, got {mark!r}")
-    with small_pages():  # written once in order: huge pages bring them nothing
-        st = kernel_state(run, rev_arr, hf, rtt_sample, red)
-    st.g[K.G_MARK] = mark
-    if rev_arr[0] != 1.0:
-        _set_places(st.ff, laws)
-    box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
+    reverse = (reverse_mu_pps, reverse_buffer_pkts, packets_per_ack)
+    st, laws, box = _initial_state(law, run, opts, reverse, red)
     _run_steps(st, box, laws, run, progress)
     return _collect(laws, st, box, run, red)
 
 
-def _set_places(ff: NDArray[np.float64], laws: _Laws) -> None:
-    """The flows with places in the slow-start burst and the burst's cycles
-    (:func:`~._rounds_physics.placed_flows`; docs/ode-model.md, "Places in the slow-start
-    burst")."""
-    placed, cycles = placed_flows(ff[:, K.F_START], ff[:, K.F_D], laws.init_cwnd)
-    ff[placed, K.F_PLACED] = 1.0
-    ff[placed, K.F_CYCLES] = cycles
-
-
-def _loss_rule(
-    laws: _Laws, frac: float, min_rto_s: float
-) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-    """The loss rule (:func:`~._hybrid_kernel._loss_timer`): the retransmission timer's
-    ``timeout_loss_fraction`` (``frac``; NaN: the packet sender's rule), floor, initial
-    value and ceiling, and each flow's duplicate ACKs that start a retransmission."""
+def _initial_state(
+    law: ControlLaw | Sequence[ControlLaw],
+    run: Run,
+    opts: dict[str, Any],
+    reverse: tuple[float, float, float],
+    red: RedParameters | None,
+) -> tuple[KernelState, _Laws, _Boundary]:
+    """The state at time 0 of a checked run (``opts``: :func:`check_options`'s; ``reverse``:
+    the ACK path's rate, buffer and packets per ACK): the kernel's state with the flows'
+    places, the laws and the round boundary's state with the loss rule."""
+    switches = (
+        opts["drop_share"],
+        *(opts[n] for n in ("whole_packets", "boundary_ack_next_round", "hold_drops")),
+    )
+    rev_arr, hf = check_reverse(*reverse, run.dt, run.n_steps, switches)
+    laws = _Laws(law, run.d.size)
+    # the loss rule (:func:`~._hybrid_kernel._loss_timer`): the retransmission timer's
+    # ``timeout_loss_fraction`` (NaN: the packet sender's rule), floor, initial value and
+    # ceiling, and each flow's duplicate ACKs that start a retransmission
     fine = np.array([name not in LAWS_WITHOUT_FINE_CHECK for name in laws.names])
     dupacks = np.where(fine, 1.0, DUPACK_THRESHOLD)
-    timing = np.array([frac, min_rto_s, INITIAL_RTO_S, MAX_RTO_S])
-    return timing, dupacks
+    timing = np.array([run.frac, opts["min_rto_s"], INITIAL_RTO_S, MAX_RTO_S])
+    mark = opts["measure_from_s"]
+    if not mark < run.t_end:
+        raise ValueError(f"measure_from_s must be < duration_s={run.t_end!r} s, got {mark!r}")
+    with small_pages():  # written once in order: huge pages bring them nothing
+        st = kernel_state(run, rev_arr, hf, opts["rtt_sample"], red)
+    st.g[K.G_MARK] = mark
+    if rev_arr[0] != 1.0:
+        # the flows with places in the slow-start burst and the burst's cycles
+        # (docs/ode-model.md, "Places in the slow-start burst")
+        placed, cycles = placed_flows(st.ff[:, K.F_START], st.ff[:, K.F_D], laws.init_cwnd)
+        st.ff[placed, K.F_PLACED] = 1.0
+        st.ff[placed, K.F_CYCLES] = cycles
+    return st, laws, _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
 
 
 def _run_steps(

@@ -44,8 +44,8 @@ from ._rounds_inputs import (
     check_law,
     check_options,
 )
-from ._rounds_law import DROP_SHARE
-from ._rounds_physics import queue_memory, shared_backlog
+from ._rounds_law import DROP_SHARE, RECOVERY_ROUNDS
+from ._rounds_physics import shared_backlog
 from ._rounds_results import AsyncRecorder, AsyncRoundTrace, RoundSummary, RoundTrace, _Recorder
 
 __all__ = [
@@ -87,6 +87,10 @@ def simulate_rounds(
     whole_packets: bool = False,
     train_runs: bool = True,
     drop_share: str = DROP_SHARE,
+    recovery_rounds: int = RECOVERY_ROUNDS,
+    drop_at_least_one: bool = True,
+    loss_event_rule: str = "share",
+    queue_memory: bool = True,
 ) -> RoundTrace:
     """Step ``law`` round by round on one path or a batch of paths.
 
@@ -105,9 +109,9 @@ def simulate_rounds(
         F, flows per scenario sharing the bottleneck (equal base RTT).
     flow_start_s, flow_stop_s
         Per-flow start and stop times, shape ``(F,)`` (defaults: 0 and never).
-    rtt_model
+    rtt_model, rtt
         The RTT model (the burst term of the RTT): ``"average"`` (default), ``"last"`` or
-        ``"fluid"`` (docs/round-model.md).
+        ``"fluid"`` (docs/round-model.md); ``rtt`` is its older name.
     cross_traffic
         CBR sources at the bottleneck; at every instant their total must stay below μ.
     record
@@ -126,8 +130,6 @@ def simulate_rounds(
         Model the spacing of the ACK train (default ``True``): the per-ACK growth of a
         round queues only beyond the spare capacity of an ACK train slower than the
         available rate; ``False`` queues it all (docs/round-model.md, "ACK train").
-    rtt
-        Alias of ``rtt_model`` (the older name).
     progress
         Called with the fraction done in [0, 1] (simulated time over ``duration_s``, or
         rounds over ``rounds``) at most about ten times a second of wall time.
@@ -145,6 +147,9 @@ def simulate_rounds(
         buffer"): ``"proportional"`` (default) in proportion to the windows; ``"in-turn"``
         its whole packets one per flow in turn; ``"growth"`` first on each flow's per-ACK
         growth, a loss event once a flow's losses reach a whole packet.
+    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory
+        Mechanism switches for experiments, the defaults the model (docs/round-model.md,
+        "Mechanism switches").
 
     Returns
     -------
@@ -156,14 +161,17 @@ def simulate_rounds(
         Bad arguments, before any work starts.
     """
     check_law(law)
-    ack_train, train_runs, whole_packets, progress, drop_share = check_options(
+    opts = check_options(
         ack_train=ack_train, train_runs=train_runs, whole_packets=whole_packets,
-        progress=progress, drop_share=drop_share,
-    ).values()  # fmt: skip
+        progress=progress, drop_share=drop_share, recovery_rounds=recovery_rounds,
+        drop_at_least_one=drop_at_least_one, loss_event_rule=loss_event_rule,
+        queue_memory=queue_memory,
+    )  # fmt: skip
+    progress = opts.pop("progress")
     batch = paths if isinstance(paths, PathBatch) else PathBatch.from_paths(paths)
     F = check_int("n_flows", n_flows, minimum=1)
     model = _rtt_model(rtt_model, rtt)
-    if whole_packets and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
+    if opts["whole_packets"] and bool(np.any(np.isfinite(batch.reverse_mu_pps))):
         raise ValueError(
             "whole_packets=True is not modelled with an ACK-path bottleneck (the round's "
             "ACKs then come from the ACK-path queue); use whole_packets=False"
@@ -175,8 +183,7 @@ def simulate_rounds(
     recorder = _Recorder((run.n_steps + run.every - 1) // run.every, batch.n_scenarios, F, run.rec)
     fields = _run(
         law, batch, [np.arange(F)], batch.d_s[:, None], run, recorder, progress, model=model,
-        ack_train=ack_train, lag=feedback_rounds, whole_packets=bool(whole_packets),
-        train_runs=bool(train_runs), drop_share=drop_share, red=None,
+        lag=feedback_rounds, red=None, **opts,
     )  # fmt: skip
     return RoundTrace(paths=batch, **fields)
 
@@ -186,8 +193,7 @@ def _run(
     recorder: Any, progress: Callable[[float], None] | None, **options: Any,
 ) -> dict[str, Any]:  # fmt: skip
     """Run the round engine on checked arguments: the trace's fields but its paths."""
-    # queue_memory: this module's name (tests switch the memory off here)
-    eng = RoundEngine(law, batch, classes, d, run, memory_of=queue_memory, **options)
+    eng = RoundEngine(law, batch, classes, d, run, **options)
     eng.loop(recorder, progress)
     return {**recorder.series(), **eng.results(options["model"])}
 
@@ -223,6 +229,10 @@ def simulate_rounds_async(
     progress: Callable[[float], None] | None = None,
     drop_share: str = DROP_SHARE,
     train_runs: bool = True,
+    recovery_rounds: int = RECOVERY_ROUNDS,
+    drop_at_least_one: bool = True,
+    loss_event_rule: str = "share",
+    queue_memory: bool = True,
 ) -> AsyncRoundTrace:
     """Step ``law`` for flows with their own base RTTs sharing ``path``'s bottleneck.
 
@@ -240,7 +250,8 @@ def simulate_rounds_async(
     red
         RED parameters of the bottleneck (``None``: drop-tail).
     flow_start_s, flow_stop_s, rtt_model, cross_traffic, record, record_every,
-    timeout_loss_fraction, feedback_rounds, ack_train, progress, drop_share, train_runs
+    timeout_loss_fraction, feedback_rounds, ack_train, progress, drop_share, train_runs,
+    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory
         As in :func:`tcpfluid.fluid.rounds.simulate_rounds` (``drop_share``: one turn
         over the flows of every class; ``"growth"``: each flow's growth in its last
         round; ``train_runs``: the runs of each class's ACK train).
@@ -256,9 +267,12 @@ def simulate_rounds_async(
         Bad arguments (named), or an ACK-path bottleneck on ``path``.
     """
     check_law(law)
-    ack_train, train_runs, progress, drop_share = check_options(
-        ack_train=ack_train, train_runs=train_runs, progress=progress, drop_share=drop_share
-    ).values()
+    opts = check_options(
+        ack_train=ack_train, train_runs=train_runs, progress=progress, drop_share=drop_share,
+        recovery_rounds=recovery_rounds, drop_at_least_one=drop_at_least_one,
+        loss_event_rule=loss_event_rule, queue_memory=queue_memory,
+    )  # fmt: skip
+    progress = opts.pop("progress")
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
     d = as_float_array("base_rtt_s", base_rtt_s, positive=True).ravel()
@@ -281,9 +295,8 @@ def simulate_rounds_async(
     classes = rtt_classes(d)
     fields = _run(
         law, batch, classes, np.array([[d[ix[0]] for ix in classes]]), run,
-        AsyncRecorder(classes, d.size, run.rec), progress, model=model, ack_train=ack_train,
-        lag=feedback_rounds, whole_packets=False, train_runs=bool(train_runs),
-        drop_share=drop_share, red=red,
+        AsyncRecorder(classes, d.size, run.rec), progress, model=model, lag=feedback_rounds,
+        whole_packets=False, red=red, **opts,
     )  # fmt: skip
     paths = PathBatch(path.mu, float(d[0]), buffer_pkts=path.buffer_pkts)
     return AsyncRoundTrace(paths=paths, **fields, base_rtt_s=d.copy())
@@ -293,7 +306,8 @@ def simulate_rounds_async(
 #: scenario gives the paths, flows, duration and cross traffic)
 SCENARIO_OPTIONS = (
     "rtt_model", "record", "record_every", "feedback_rounds", "ack_train", "rtt", "progress",
-    "whole_packets", "train_runs", "drop_share",
+    "whole_packets", "train_runs", "drop_share", "recovery_rounds", "drop_at_least_one",
+    "loss_event_rule", "queue_memory",
 )  # fmt: skip
 
 
