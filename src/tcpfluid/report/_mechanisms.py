@@ -253,6 +253,12 @@ MECHANISMS: tuple[Mechanism, ...] = (
         _scope("basic", ODE, _HALVES, _QV, scenario=("qv-basic",)),
     ),
     _mechanism(
+        "micro-queue-in-the-mean",
+        "validation/test_conv_rows.py::"
+        "test_quick_vegas_1000_kb_halving_hybrid_settles_with_packets_blind_to_the_micro_queue",
+        _scope(_CB, ODE, "convergence, bandwidth halved", _QV, bdp_kb=(1000.0,)),
+    ),
+    _mechanism(
         "queue-memory-cycle",
         f"{_XL}test_quick_vegas_halving_at_3000_kb_cycles_in_the_round_model_through_its_queue_memory",
         _scope(_CB, ROUNDS, "convergence, bandwidth halved", _QV, bdp_kb=(3000.0,)),
