@@ -362,3 +362,67 @@ def test_quick_vegas_1000_kb_halving_hybrid_settles_with_packets_blind_to_the_mi
 def _report_agrees(a: float, ref: float) -> bool:
     """The report's criterion for a count of rounds: ±25 % or 2 rounds of ``ref``."""
     return abs(a - ref) <= max(0.25 * abs(ref), 2.0)
+
+
+# ------------------------------------------ convergence-bdp, Quick Vegas with whole packets
+def _qv_time(log_or_res: Any, kind: str) -> float:
+    """Quick Vegas's settling time of a run (``kind``: ``"new"``, the time to
+    equilibrium; ``"halved"``, the convergence after the halving), base RTTs (d = 0.1 s)."""
+    f = log_or_res.summary.flows[0]
+    t = f.time_to_equilibrium_s if kind == "new" else f.convergence_times_s[0]
+    assert t is not None
+    return float(t) / 0.1
+
+
+def test_quick_vegas_150_kb_halving_cycle_bottom_with_a_packet_senders_ack_count() -> None:
+    # Quick Vegas at 150 kb (μd = 18.75 packets, 9.4 with the CBR on), round model, after
+    # the halving. Every engine undershoots and then cycles with ±1 moves: the packets'
+    # trough is 10.52 and their cycle 10.94-14.50, so the settling band's lower edge (the
+    # cycle's bottom less 1 packet) is 9.94; the round model's trough is 9.90 and its cycle
+    # 11.23-14.23 (edge 10.23): the trough is outside and the window settles a ring later
+    # (14.3 against 7.3 base RTTs). A packet sender's +1 adds ⌊w⌋/w of a packet (0.91-0.98
+    # here), which sets its cycle's bottom lower; with the packet sender's ACK count (the
+    # switch: whole_packets=True) the round model cycles in 10.89-14.41, its trough (10.04)
+    # falls inside its band (edge 9.89) and it settles with the packets (8.8).
+    sc = build_scenario("qv-basic", **_cb_overrides(150.0)).with_algorithm("quick-vegas")
+
+    def run(engine: str, **options: Any) -> tuple[float, float]:
+        res = simulate(sc, engine, **options)
+        log = res.rounds[0]
+        t, w = np.asarray(log.time_s), np.asarray(log.next_window_pkts)
+        return _qv_time(res, "halved"), float(w[(t > 100.0) & (t < 160.0)].min())
+
+    packet, bottom_p = run("packet")
+    default, bottom_d = run("rounds")
+    whole, bottom_w = run("rounds", whole_packets=True)
+    assert not _report_agrees(default, packet), (default, packet)
+    assert bottom_d - bottom_p > 0.2 and abs(bottom_w - bottom_p) < 0.1, (bottom_d, bottom_w)
+    assert _report_agrees(whole, packet), (whole, packet)
+
+
+def test_quick_vegas_1000_kb_ramp_in_the_hybrid_follows_the_packets_with_whole_packets() -> None:
+    # Quick Vegas at 1000 kb (μd = 125 packets), a new connection, hybrid. The ramp's
+    # eq.-(3) steps read Δ near α/4 = 0.5, the edge that decides whether a measurement
+    # round follows: at 2.2 s the packets read 0.62 (a measurement round follows) and the
+    # hybrid 0.35 (it decides again: +7.5 to 104.1), so the hybrid overshoots to 133.2 and
+    # rings, last outside its band at 4.34 s (44.5 base RTTs), where the packets peak at
+    # 131.6 and are in theirs from 3.41 s (34.1). With whole-packet windows (the switch:
+    # whole_packets=True, a packet sender's ACK count and ⌊w⌋ in flight) the hybrid reads
+    # 0.59 there, follows the packets' windows round by round through the ramp and settles
+    # with them.
+    sc = build_scenario("qv-basic", **_cb_overrides(1000.0)).with_algorithm("quick-vegas")
+
+    def run(engine: str, **options: Any) -> tuple[float, Any, Any]:
+        res = simulate(sc, engine, **options)
+        log = res.rounds[0]
+        return _qv_time(res, "new"), np.asarray(log.time_s), np.asarray(log.next_window_pkts)
+
+    packet, t_p, w_p = run("packet")
+    default, _, _ = run("ode")
+    whole, t_w, w_w = run("ode", whole_packets=True)
+    assert not _report_agrees(default, packet), (default, packet)
+    assert _report_agrees(whole, packet), (whole, packet)
+    ramp = (t_p > 1.0) & (t_p < 3.3)
+    at = np.searchsorted(t_w, t_p[ramp] - 0.02)  # the hybrid's boundary at the same round
+    assert np.all(np.abs(t_w[at] - t_p[ramp]) < 0.02)
+    assert np.max(np.abs(w_w[at] - w_p[ramp])) < 0.15
