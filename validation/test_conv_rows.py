@@ -18,6 +18,7 @@ import pytest
 from tcpfluid import simulate
 from tcpfluid.algorithms.base import RoundAction, RoundSample, State
 from tcpfluid.algorithms.fast import Fast
+from tcpfluid.algorithms.quick_vegas import QuickVegas
 from tcpfluid.metrics import settling
 from tcpfluid.published import published
 from tcpfluid.report._sec_convergence import _cb_overrides
@@ -301,3 +302,127 @@ def test_quick_vegas_500_kb_doubling_has_a_short_mode_only_with_the_train_queue(
         assert min(times) < _SHORT and max(times) > 1.5 * _SHORT, times
     for times in (spread, hybrid):
         assert min(times) > 1.5 * _SHORT, times
+
+
+# ---------------------------------------------- convergence-bdp, Quick Vegas 1000 kb halving
+class _QuickVegasMinRtt(QuickVegas):
+    """Quick Vegas whose Δ uses the round's minimum RTT instead of its mean (the switch: a
+    packet sender's law no longer sees the micro-queue of the round's own packets)."""
+
+    def on_round(self, state: State, sample: RoundSample) -> RoundAction:
+        return super().on_round(state, replace(sample, rtt_mean=sample.rtt_min))
+
+
+def _regrowth_rises(t: Any, w: Any) -> Any:
+    """The window's rises from the trough of the undershoot that follows the halving (80 s)
+    to its first fall (the regrowth's run of increases)."""
+    after = np.flatnonzero((t > 80.5) & (t < 83.0))
+    low = int(after[np.argmin(w[after])])
+    steps = np.diff(w[low:])
+    k = int(np.argmax(steps > 0.0))  # the first rise from the trough
+    rises = steps[k:]
+    return rises[: int(np.argmax(rises <= 0.0))]
+
+
+def test_quick_vegas_1000_kb_halving_hybrid_settles_with_packets_blind_to_the_micro_queue() -> None:
+    # Quick Vegas at 1000 kb (μd = 125 packets, 62.5 with the CBR on) after the halving.
+    # Below the pipe the hybrid's fluid queue is exactly empty: its regrowth reads Δ = 0,
+    # 0, 0.07, succ counts every decision and eq. (3) compounds (+4, +8, +11.8 to 75.8),
+    # the overshoot (Δ 11.0) rings twice more and the window is last outside its band at
+    # 84.0 s (41.2 base RTTs). The packets' rounds read the micro-queue of their own
+    # packets (Δ 0.14, 0.16, 1.08: the third step +8.6, the decision then followed by a
+    # measurement round), so the overshoot stops at 72.5 (Δ 7.5) and the window is in its
+    # 64-67 cycle from 81.9 s (19.0). With Δ from the round's minimum RTT (the switch) the
+    # packets' regrowth compounds as the fluid's (+3.5, +7.9, +11.9, +13.2), rings, and
+    # settles in 47.8, within the row's criterion of the hybrid.
+    sc = build_scenario("qv-basic", **_cb_overrides(1000.0)).with_algorithm("quick-vegas")
+    d = float(fluid_view(sc, engine="ode").base_rtt_s[0])
+
+    def halving(res: Any) -> tuple[float, Any]:
+        log = res.rounds[0]
+        t, w = np.asarray(log.time_s), np.asarray(log.next_window_pkts)
+        c = res.summary.flows[0].convergence_times_s[0]
+        assert c is not None
+        return c / d, _regrowth_rises(t, w)
+
+    hybrid, steps_h = halving(simulate(sc, "ode"))
+    packet, steps_p = halving(simulate(sc, "packet"))
+    off, steps_off = halving(simulate(sc, "packet", laws={sc.flows[0].name: _QuickVegasMinRtt()}))
+    # the report's row differs (41.2 against 19.0 base RTTs) ...
+    assert not _report_agrees(hybrid, packet), (hybrid, packet)
+    # ... the packets' regrowth stops short of the compounding steps of the hybrid and of the
+    # switched-off packets
+    assert np.max(steps_p) + 2.0 < min(np.max(steps_h), np.max(steps_off)), (
+        steps_p, steps_h, steps_off,
+    )  # fmt: skip
+    # ... and without the micro-queue in Δ the packets settle with the hybrid
+    assert _report_agrees(hybrid, off), (hybrid, off)
+
+
+def _report_agrees(a: float, ref: float) -> bool:
+    """The report's criterion for a count of rounds: ±25 % or 2 rounds of ``ref``."""
+    return abs(a - ref) <= max(0.25 * abs(ref), 2.0)
+
+
+# ------------------------------------------ convergence-bdp, Quick Vegas with whole packets
+def _qv_time(log_or_res: Any, kind: str) -> float:
+    """Quick Vegas's settling time of a run (``kind``: ``"new"``, the time to
+    equilibrium; ``"halved"``, the convergence after the halving), base RTTs (d = 0.1 s)."""
+    f = log_or_res.summary.flows[0]
+    t = f.time_to_equilibrium_s if kind == "new" else f.convergence_times_s[0]
+    assert t is not None
+    return float(t) / 0.1
+
+
+def test_quick_vegas_150_kb_halving_cycle_bottom_with_a_packet_senders_ack_count() -> None:
+    # Quick Vegas at 150 kb (μd = 18.75 packets, 9.4 with the CBR on), round model, after
+    # the halving. Every engine undershoots and then cycles with ±1 moves: the packets'
+    # trough is 10.52 and their cycle 10.94-14.50, so the settling band's lower edge (the
+    # cycle's bottom less 1 packet) is 9.94; the round model's trough is 9.90 and its cycle
+    # 11.23-14.23 (edge 10.23): the trough is outside and the window settles a ring later
+    # (14.3 against 7.3 base RTTs). A packet sender's +1 adds ⌊w⌋/w of a packet (0.91-0.98
+    # here), which sets its cycle's bottom lower; with the packet sender's ACK count (the
+    # switch: whole_packets=True) the round model cycles in 10.89-14.41, its trough (10.04)
+    # falls inside its band (edge 9.89) and it settles with the packets (8.8).
+    sc = build_scenario("qv-basic", **_cb_overrides(150.0)).with_algorithm("quick-vegas")
+
+    def run(engine: str, **options: Any) -> tuple[float, float]:
+        res = simulate(sc, engine, **options)
+        log = res.rounds[0]
+        t, w = np.asarray(log.time_s), np.asarray(log.next_window_pkts)
+        return _qv_time(res, "halved"), float(w[(t > 100.0) & (t < 160.0)].min())
+
+    packet, bottom_p = run("packet")
+    default, bottom_d = run("rounds")
+    whole, bottom_w = run("rounds", whole_packets=True)
+    assert not _report_agrees(default, packet), (default, packet)
+    assert bottom_d - bottom_p > 0.2 and abs(bottom_w - bottom_p) < 0.1, (bottom_d, bottom_w)
+    assert _report_agrees(whole, packet), (whole, packet)
+
+
+def test_quick_vegas_1000_kb_ramp_in_the_hybrid_follows_the_packets_with_whole_packets() -> None:
+    # Quick Vegas at 1000 kb (μd = 125 packets), a new connection, hybrid. The ramp's
+    # eq.-(3) steps read Δ near α/4 = 0.5, the edge that decides whether a measurement
+    # round follows: at 2.2 s the packets read 0.62 (a measurement round follows) and the
+    # hybrid 0.35 (it decides again: +7.5 to 104.1), so the hybrid overshoots to 133.2 and
+    # rings, last outside its band at 4.34 s (44.5 base RTTs), where the packets peak at
+    # 131.6 and are in theirs from 3.41 s (34.1). With whole-packet windows (the switch:
+    # whole_packets=True, a packet sender's ACK count and ⌊w⌋ in flight) the hybrid reads
+    # 0.59 there, follows the packets' windows round by round through the ramp and settles
+    # with them.
+    sc = build_scenario("qv-basic", **_cb_overrides(1000.0)).with_algorithm("quick-vegas")
+
+    def run(engine: str, **options: Any) -> tuple[float, Any, Any]:
+        res = simulate(sc, engine, **options)
+        log = res.rounds[0]
+        return _qv_time(res, "new"), np.asarray(log.time_s), np.asarray(log.next_window_pkts)
+
+    packet, t_p, w_p = run("packet")
+    default, _, _ = run("ode")
+    whole, t_w, w_w = run("ode", whole_packets=True)
+    assert not _report_agrees(default, packet), (default, packet)
+    assert _report_agrees(whole, packet), (whole, packet)
+    ramp = (t_p > 1.0) & (t_p < 3.3)
+    at = np.searchsorted(t_w, t_p[ramp] - 0.02)  # the hybrid's boundary at the same round
+    assert np.all(np.abs(t_w[at] - t_p[ramp]) < 0.02)
+    assert np.max(np.abs(w_w[at] - w_p[ramp])) < 0.15

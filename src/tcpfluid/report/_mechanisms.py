@@ -241,6 +241,18 @@ MECHANISMS: tuple[Mechanism, ...] = (
         _scope(_CB, ROUNDS, "convergence, bandwidth halved", "Vegas", bdp_kb=(150.0,)),
     ),
     _mechanism(
+        "whole-packet-cycle-bottom",
+        "validation/test_conv_rows.py::"
+        "test_quick_vegas_150_kb_halving_cycle_bottom_with_a_packet_senders_ack_count",
+        _scope(_CB, ROUNDS, "convergence, bandwidth halved", _QV, bdp_kb=(150.0,)),
+    ),
+    _mechanism(
+        "near-band-whole-packets",
+        "validation/test_conv_rows.py::"
+        "test_quick_vegas_1000_kb_ramp_in_the_hybrid_follows_the_packets_with_whole_packets",
+        _scope(_CB, ODE, "convergence, new connection", _QV, bdp_kb=(1000.0,)),
+    ),
+    _mechanism(
         "ring-at-band-edge",
         "validation/test_conv_rows.py::test_fast_ring_extreme_at_the_band_edge",
         _scope(_CB, ROUNDS, "convergence, bandwidth doubled", "FAST", bdp_kb=(500.0,)),
@@ -251,6 +263,12 @@ MECHANISMS: tuple[Mechanism, ...] = (
         f"{_HYB}test_quick_vegas_regrowth_after_the_halving_sees_a_packet_micro_queue",
         _scope(_CB, ODE, "convergence, bandwidth halved", _QV, bdp_kb=(3000.0, 5000.0)),
         _scope("basic", ODE, _HALVES, _QV, scenario=("qv-basic",)),
+    ),
+    _mechanism(
+        "micro-queue-in-the-mean",
+        "validation/test_conv_rows.py::"
+        "test_quick_vegas_1000_kb_halving_hybrid_settles_with_packets_blind_to_the_micro_queue",
+        _scope(_CB, ODE, "convergence, bandwidth halved", _QV, bdp_kb=(1000.0,)),
     ),
     _mechanism(
         "queue-memory-cycle",
