@@ -45,7 +45,13 @@ from ._hybrid_inputs import (
 )
 from ._hybrid_laws import _Boundary, _by_flow, _Laws
 from ._hybrid_laws import quiet as _quiet
-from ._rounds_physics import placed_flows
+from ._rounds_physics import (
+    INITIAL_RTO_S,
+    MAX_RTO_S,
+    placed_flows,
+    start_lockout,
+    timer_retransmissions,
+)
 
 __all__ = [
     "DROP_SHARES",
@@ -179,10 +185,11 @@ def simulate_hybrid(
     with small_pages():  # written once in order: huge pages bring them nothing
         st = kernel_state(run, rev_arr, hf, rtt_sample, red)
     st.g[K.G_MARK] = mark
+    lock = _StartLockout(st.ff, run.buf)
     if rev_arr[0] != 1.0:
         _set_places(st.ff, laws)
     box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
-    _run_steps(st, box, laws, run, progress)
+    _run_steps(st, box, laws, run, progress, lock)
     return _collect(laws, st, box, run, red)
 
 
@@ -193,6 +200,34 @@ def _set_places(ff: NDArray[np.float64], laws: _Laws) -> None:
     placed, cycles = placed_flows(ff[:, K.F_START], ff[:, K.F_D], laws.init_cwnd)
     ff[placed, K.F_PLACED] = 1.0
     ff[placed, K.F_CYCLES] = cycles
+
+
+class _StartLockout:
+    """The flows whose whole first window the simultaneous start loses
+    (:func:`~._rounds_physics.start_lockout`): each waits the initial retransmission timer
+    (its start moved by it) and starts once a timer retransmission gets through
+    (:func:`~._rounds_physics.timer_retransmissions`); the queue is full when the
+    bottleneck dropped a packet since the flow's last try."""
+
+    def __init__(self, ff: NDArray[np.float64], buffer_pkts: float) -> None:
+        locked = start_lockout(ff[:, K.F_START], ff[:, K.F_D], buffer_pkts)
+        ff[locked, K.F_START] += INITIAL_RTO_S
+        self.rto = np.where(locked, INITIAL_RTO_S, 0.0)
+        #: per flow: the bottleneck's drops so far at its last try
+        self.drops_at_try = np.zeros(locked.size)
+
+    def retransmit(self, ff: NDArray[np.float64], joining: NDArray[np.bool_]) -> None:
+        """The tries of the flows ``joining`` whose timer expires; ``joining`` updated."""
+        due = joining & (self.rto > 0.0)
+        if not due.any():
+            return
+        drops = float(ff[:, K.F_LOST_TOTAL].sum())
+        full = due & (drops > self.drops_at_try)
+        start = ff[:, K.F_START].copy()
+        through = timer_retransmissions(due, full, self.rto, start)
+        ff[:, K.F_START] = start
+        self.drops_at_try[due] = drops
+        joining &= ~due | through
 
 
 def _loss_rule(
@@ -208,7 +243,12 @@ def _loss_rule(
 
 
 def _run_steps(
-    st: KernelState, box: _Boundary, laws: _Laws, run: Run, progress: Callable[[float], None] | None
+    st: KernelState,
+    box: _Boundary,
+    laws: _Laws,
+    run: Run,
+    progress: Callable[[float], None] | None,
+    lock: _StartLockout,
 ) -> None:
     """Step the kernel state ``st`` to the run's end, answering the kernel's calls: flows
     joining, the boundary's growth, the laws' decisions in Python, progress reports."""
@@ -225,7 +265,8 @@ def _run_steps(
             if code == K.DONE:
                 break
             if code == K.JOIN:
-                joining = (ff[:, K.F_STARTED] == 0.0) & (k * dt >= run.start)
+                joining = (ff[:, K.F_STARTED] == 0.0) & (k * dt >= ff[:, K.F_START])
+                lock.retransmit(ff, joining)
                 laws.restart(joining)
                 ff[joining, K.F_W] = laws.init_cwnd[joining]
                 ff[joining, K.F_INCR] = laws.init_incr[joining]
@@ -270,7 +311,7 @@ def _collect(
                 round_rtt_mean_s=rt[:, 4],
                 round_base_rtt_s=rt[:, 5],
                 round_delta_pkts=backlog(rt[:, 1], rt[:, 5], rt[:, 4]),
-                start_s=float(ff[j, K.F_START]),
+                start_s=float(run.start[j]),
                 stop_s=float(ff[j, K.F_STOP]),
                 delivered_pkts=float(ff[j, K.F_ACKED]),
                 loss_t_s=loss_times[j],
@@ -317,11 +358,6 @@ def _collect(
     )
 
 
-#: the retransmission timer's ceiling, s (RFC 6298's 60 s; the packet simulator's default)
-MAX_RTO_S = 60.0
-#: the retransmission timer before the first RTT sample, s (RFC 6298 §2.1; the packet
-#: simulator's default ``initial_rto_s``)
-INITIAL_RTO_S = 1.0
 #: duplicate ACKs that trigger a fast retransmit (RFC 5681), as the packet simulator counts
 DUPACK_THRESHOLD = 3
 #: laws whose senders have no Vegas fine-grained check (the packet simulator's
