@@ -36,7 +36,9 @@ from ._hybrid_inputs import (
     RTT_SAMPLES,
     STEPS_PER_RTT,
     KernelState,
+    Progress,
     Run,
+    StartLockout,
     check_options,
     check_reverse,
     check_run,
@@ -45,13 +47,7 @@ from ._hybrid_inputs import (
 )
 from ._hybrid_laws import _Boundary, _by_flow, _Laws
 from ._hybrid_laws import quiet as _quiet
-from ._rounds_physics import (
-    INITIAL_RTO_S,
-    MAX_RTO_S,
-    placed_flows,
-    start_lockout,
-    timer_retransmissions,
-)
+from ._rounds_physics import INITIAL_RTO_S, MAX_RTO_S, placed_flows
 
 __all__ = [
     "DROP_SHARES",
@@ -185,7 +181,7 @@ def simulate_hybrid(
     with small_pages():  # written once in order: huge pages bring them nothing
         st = kernel_state(run, rev_arr, hf, rtt_sample, red)
     st.g[K.G_MARK] = mark
-    lock = _StartLockout(st.ff, run.buf)
+    lock = StartLockout(st.ff, run.buf)
     if rev_arr[0] != 1.0:
         _set_places(st.ff, laws)
     box = _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
@@ -202,34 +198,6 @@ def _set_places(ff: NDArray[np.float64], laws: _Laws) -> None:
     ff[placed, K.F_CYCLES] = cycles
 
 
-class _StartLockout:
-    """The flows whose whole first window the simultaneous start loses
-    (:func:`~._rounds_physics.start_lockout`): each waits the initial retransmission timer
-    (its start moved by it) and starts once a timer retransmission gets through
-    (:func:`~._rounds_physics.timer_retransmissions`); the queue is full when the
-    bottleneck dropped a packet since the flow's last try."""
-
-    def __init__(self, ff: NDArray[np.float64], buffer_pkts: float) -> None:
-        locked = start_lockout(ff[:, K.F_START], ff[:, K.F_D], buffer_pkts)
-        ff[locked, K.F_START] += INITIAL_RTO_S
-        self.rto = np.where(locked, INITIAL_RTO_S, 0.0)
-        #: per flow: the bottleneck's drops so far at its last try
-        self.drops_at_try = np.zeros(locked.size)
-
-    def retransmit(self, ff: NDArray[np.float64], joining: NDArray[np.bool_]) -> None:
-        """The tries of the flows ``joining`` whose timer expires; ``joining`` updated."""
-        due = joining & (self.rto > 0.0)
-        if not due.any():
-            return
-        drops = float(ff[:, K.F_LOST_TOTAL].sum())
-        full = due & (drops > self.drops_at_try)
-        start = ff[:, K.F_START].copy()
-        through = timer_retransmissions(due, full, self.rto, start)
-        ff[:, K.F_START] = start
-        self.drops_at_try[due] = drops
-        joining &= ~due | through
-
-
 def _loss_rule(
     laws: _Laws, frac: float, min_rto_s: float
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -243,12 +211,7 @@ def _loss_rule(
 
 
 def _run_steps(
-    st: KernelState,
-    box: _Boundary,
-    laws: _Laws,
-    run: Run,
-    progress: Callable[[float], None] | None,
-    lock: _StartLockout,
+    st: KernelState, box: _Boundary, laws: _Laws, run: Run, progress: Progress, lock: StartLockout
 ) -> None:
     """Step the kernel state ``st`` to the run's end, answering the kernel's calls: flows
     joining, the boundary's growth, the laws' decisions in Python, progress reports."""
