@@ -82,7 +82,9 @@ F_SUMS_ROUND = 55  # the round whose places the next three hold (:func:`_place_s
 F_AHEAD = 56  # the growth of the placed flows ahead of it in that round's burst, packets
 F_OURS = 57  # every placed flow's growth in it, packets
 F_TOTAL = 58  # every flow's growth in it, packets
-N_FLOW_ROWS = 59
+F_NEXT_SEQ = 59  # the round's end: the data its sender had sent when its ACKs reached the
+#                  round's first packet, inside the step (the next round's first packet)
+N_FLOW_ROWS = 60
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -172,6 +174,35 @@ def _grow(ff, j, whole, w, acks):  # type: ignore[no-untyped-def]
         if w < cap:
             w = min(w + incr, cap)
     return w
+
+
+@njit(inline="always", **_JIT)
+def _next_seq(ff, j, whole, w, t, inflight, over):  # type: ignore[no-untyped-def]
+    """The first packet of flow ``j``'s next round, its round having ended in this step
+    with ``over`` packets resolved beyond the round's first packet (``w`` its window when
+    its ACKs reached that packet, ``inflight`` its packets in flight after the step's
+    ACKs): what its sender had sent at that instant. The step's ACKs before it clocked out
+    packets within the window, which the fluid sends in the next step: they belong to the
+    ending round (docs/ode-model.md, "The round's first packet")."""
+    seq = ff[j, F_SENT]
+    if ff[j, F_SILENT] <= t:
+        w_send = math.floor(w) if whole else w
+        ahead = w_send - inflight - over
+        if ahead > 0.0:
+            seq += ahead
+    return seq
+
+
+@njit(inline="always", **_JIT)
+def _room(ff, j, w, acks):  # type: ignore[no-untyped-def]
+    """Of ``acks`` ACKs, those flow ``j``'s window ``w`` still grows by with its round's
+    per-ACK increment before it reaches its cap (all of them: no cap in reach)."""
+    incr = ff[j, F_INCR]
+    cap = ff[j, F_CAP]
+    if w >= cap or incr <= 0.0:
+        return 0.0
+    need = (cap - w) / incr
+    return acks if acks < need else need
 
 
 @njit(inline="always", **_JIT)
@@ -544,6 +575,7 @@ def advance(  # type: ignore[no-untyped-def]
                 stop = ff[j, F_STOP]
                 live = started and t < stop
                 w = ff[j, F_W]
+                w_x = -1.0  # the window when the ACKs reach the round's first packet
                 r_acks = ff[j, F_R_ACKS]
                 round_seq = ff[j, F_ROUND_SEQ]
                 if k >= dsteps:
@@ -579,19 +611,20 @@ def advance(  # type: ignore[no-untyped-def]
                         ff[j, F_R_MAX] = max(ff[j, F_R_MAX], rtt)
                         ff[j, F_LAST_RTT] = rtt
                         grow = na
-                        if (
-                            split
-                            and live
-                            and acked > 1e-12
-                            and resolved > round_seq + 1e-9
-                            and r_acks > 1e-9
-                        ):
-                            # this step ends the round: the ACKs beyond its first
-                            # packet's start grow the window with the next increment
+                        if live and acked > 1e-12 and resolved > round_seq + 1e-9 and r_acks > 1e-9:
+                            # this step ends the round: the ACKs beyond its first packet's
+                            # start grow the window with the next increment (``split``), or
+                            # with the ending round's as far as its growth is not complete
                             over = resolved - round_seq
                             carry = na * (min(over, acked) / acked)
-                            ff[j, F_CARRY] = carry
                             grow = na - carry
+                            w = _grow(ff, j, whole, w, grow)
+                            w_x = w
+                            grow = 0.0
+                            if not split:
+                                grow = _room(ff, j, w, carry)
+                                carry -= grow
+                            ff[j, F_CARRY] = carry
                         # the law's per-ACK increment, once per ACK received
                         w = _grow(ff, j, whole, w, grow)
                 ff[j, F_INFLIGHT] = inflight
@@ -607,6 +640,9 @@ def advance(  # type: ignore[no-untyped-def]
                         event = 1  # the sender learns of its losses (its round starts anew)
                     elif resolved > round_seq + 1e-9 and r_acks > 1e-9:
                         event = 2  # (the same test as the boundary ACKs' above)
+                        w_x = w_x if w_x >= 0.0 else w
+                        over = resolved - round_seq
+                        ff[j, F_NEXT_SEQ] = _next_seq(ff, j, whole, w_x, t, inflight, over)
                 ff[j, F_W] = w
                 # ---- record
                 if recording:
@@ -881,10 +917,10 @@ def place_round(ff, j, phase):  # type: ignore[no-untyped-def]
 
 
 @njit(**_JIT)
-def round_restart(ff, j):  # type: ignore[no-untyped-def]
-    """Flow ``j`` begins a new round with the next packet it sends (after a loss reaction,
-    as a packet sender's recovery starts its round anew)."""
-    seq = ff[j, F_SENT]
+def round_restart(ff, j, seq):  # type: ignore[no-untyped-def]
+    """Flow ``j`` begins a new round whose first packet is the one after ``seq`` packets
+    sent (after a loss reaction ``F_SENT``, the next packet it sends, as a packet sender's
+    recovery starts its round anew; at a round's end ``F_NEXT_SEQ``)."""
     if ff[j, F_WHOLE] == 1.0:
         # whole packets: the packet the ACK-clocked fluid is sending now left whole before
         # the decision, as a packet sender's; the round's first packet is the next one
@@ -912,7 +948,7 @@ def _end_one(ff, j, t, s, i, phase, log_flow, log_rows, n):  # type: ignore[no-u
     log_rows[n, 3] = phase
     log_rows[n, 4] = s[S_MEAN, i]
     log_rows[n, 5] = s[S_BASE, i]
-    round_restart(ff, j)
+    round_restart(ff, j, ff[j, F_NEXT_SEQ])
     ff[j, F_ROUND_NO] += 1.0
     place_round(ff, j, phase)
     return n + 1
@@ -977,7 +1013,7 @@ def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def
     ff[j, F_SILENT] = t + silent
     ff[j, F_RECOVER] = t + _np_max(srtt, silent)
     ff[j, F_IN_SS] = 0.0  # no place in a burst until its law's next round is slow start
-    round_restart(ff, j)
+    round_restart(ff, j, ff[j, F_SENT])
 
 
 @njit(**_JIT)
