@@ -611,7 +611,7 @@ def advance(  # type: ignore[no-untyped-def]
                         ff[j, F_R_MAX] = max(ff[j, F_R_MAX], rtt)
                         ff[j, F_LAST_RTT] = rtt
                         grow = na
-                        if live and acked > 1e-12 and resolved > round_seq + 1e-9 and r_acks > 1e-9:
+                        if resolved > round_seq + 1e-9 and r_acks > 1e-9 and live and acked > 1e-12:
                             # this step ends the round: the ACKs beyond its first packet's
                             # start grow the window with the next increment (``split``), or
                             # with the ending round's as far as its growth is not complete
