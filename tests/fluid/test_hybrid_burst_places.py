@@ -66,9 +66,9 @@ def test_a_loss_ends_the_places_until_the_law_is_in_slow_start_again() -> None:
     reaction begins is run in the phase the law chose at the loss, not the slow start
     of the round the loss ended. Two Vegas flows that start together on 10 Mb/s × 100 ms
     with a 12-packet buffer each lose once in slow start and enter congestion avoidance
-    (measured at 11.36 and 11.55 packets: the boundary ACKs the second flow's last
-    slow-start hold round left unused, 0.25 packet more than the first's, grew its
-    doubling round); the rounds after their losses end within 1 ms of each other on the
+    (measured at 11.36 and 11.55 packets, 15.15 and 15.40 at their losses: the boundary
+    ACKs their last slow-start hold rounds left unused grow their doubling rounds,
+    docs/ode-model.md, "The round's first packet"); the rounds after their losses end within 1 ms of each other on the
     one queue, so without places they read the same mean RTT (measured 0.01 ms apart; with
     the slow-start places of the round before the loss, ±1.2 ms around it: 2.45 ms
     apart)."""
