@@ -68,10 +68,10 @@ def test_a_loss_ends_the_places_until_the_law_is_in_slow_start_again() -> None:
     with a 12-packet buffer each lose once in slow start and enter congestion avoidance
     (measured at 11.36 and 11.55 packets, 15.15 and 15.40 at their losses: the boundary
     ACKs their last slow-start hold rounds left unused grow their doubling rounds,
-    docs/ode-model.md, "The round's first packet"); the rounds after their losses end within 1 ms of each other on the
-    one queue, so without places they read the same mean RTT (measured 0.01 ms apart; with
-    the slow-start places of the round before the loss, ±1.2 ms around it: 2.45 ms
-    apart)."""
+    docs/ode-model.md, "The round's first packet"); the rounds after their losses end
+    within 1 ms of each other on the one queue, so without places they read the same mean
+    RTT (measured 0.01 ms apart; with the slow-start places of the round before the loss,
+    ±1.2 ms around it: 2.45 ms apart)."""
     sc = rtt_dumbbell(10e6, [0.1, 0.1], ["vegas"] * 2, duration_s=2.0, buffer_pkts=12)
     res = tcpfluid.simulate(sc, "hybrid")
     rows = []
