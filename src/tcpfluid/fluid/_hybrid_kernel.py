@@ -84,7 +84,10 @@ F_OURS = 57  # every placed flow's growth in it, packets
 F_TOTAL = 58  # every flow's growth in it, packets
 F_NEXT_SEQ = 59  # the round's end: the data its sender had sent when its ACKs reached the
 #                  round's first packet, inside the step (the next round's first packet)
-N_FLOW_ROWS = 60
+F_CREDIT = 60  # its arrivals at a full queue since its last run of losses began, less the
+#               others' then (:func:`_overflow_runs`), packets
+F_RUN_LEFT = 61  # the losses left in its run under way (0: none), packets
+N_FLOW_ROWS = 62
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -127,7 +130,9 @@ G_TOUCHED = 17  # flows in row 0 of ``touched``: those whose round ended or that
 #                 their losses in the last step (increasing), whose state the caller changes
 G_ENDED = 18  # of them, the flows whose round ended: row 1 of ``touched`` (increasing)
 G_LEARNT = 19  # and those that learnt of their losses: row 2 of ``touched`` (increasing)
-N_GLOBALS = 20
+G_CREDIT_ADDED = 20  # every flow's arrivals at a full queue since the last run began
+G_RUNS_ON = 21  # 1.0: an overflow episode is under way (runs may be)
+N_GLOBALS = 22
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -401,22 +406,9 @@ def advance(  # type: ignore[no-untyped-def]
         if total - service > buf and not rotate:
             over = total - service - buf
             if on_growth:
-                # the packets beyond each flow's ACK clock find the queue full first: whole
-                # bursts of one flow after another, in turn from where the last overflow
-                # stopped; the rest of the overflow in proportion to the arrivals
-                i = int(g[G_GROW_PTR])
-                for _ in range(F):
-                    if over <= 0.0:
-                        break
-                    x = min(gro[i], over)
-                    if x > 0.0:
-                        drops[i] += x
-                        send[i] -= x
-                        arr -= x
-                        over -= x
-                    if over > 0.0:
-                        i = i + 1 if i + 1 < F else 0
-                g[G_GROW_PTR] = float((i + 1) % F)
+                over, x, xc = _overflow_runs(ff, g, send, drops, over, arr, arr_c)
+                arr -= x
+                arr_c -= xc
             arriving = arr + arr_c
             share = 1.0
             if arriving > over:
@@ -430,6 +422,10 @@ def advance(  # type: ignore[no-untyped-def]
             arr *= 1.0 - share
             arr_c *= 1.0 - share
             total = q_before + arr + arr_c
+        elif on_growth and g[G_RUNS_ON] == 1.0:
+            g[G_RUNS_ON] = 0.0  # the episode is over: so are its runs
+            for j in range(F):
+                ff[j, F_RUN_LEFT] = 0.0
         elif total - service > buf:
             # the overflow falls on whole arrivals, source after source in turn (the
             # cross traffic is source F), from where the last overflow stopped
@@ -860,6 +856,58 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
     else:
         out[S_FWD_MEAN, i] = mean - 0.5 * d
         out[S_FWD_BASE, i] = out[S_BASE, i] - 0.5 * d
+
+
+@njit(**_JIT)
+def _overflow_runs(ff, g, send, drops, over, arr, arr_c):  # type: ignore[no-untyped-def]
+    """A drop-tail overflow of ``over`` packets in a step: the cross traffic's part in
+    proportion to its arrivals ``arr_c`` (of ``arr + arr_c``); the rest falls on runs of
+    one flow's packets: the runs under way first (in flow order), then new ones, each on
+    the flow with the most arrivals at a full queue since its last run began, less the
+    others' then (so a flow's runs begin in proportion to its arrivals at the full
+    queue), as long as its growth in its round (at least one packet), all it sends until
+    then lost. Returns the overflow left (the flows' arrivals spent), the flows' arrivals
+    dropped and the cross traffic's (``send`` and ``drops`` changed in place)."""
+    F = ff.shape[0]
+    added = 0.0
+    for j in range(F):
+        ff[j, F_CREDIT] += send[j]
+        added += send[j]
+    g[G_CREDIT_ADDED] += added
+    g[G_RUNS_ON] = 1.0
+    xc = over * arr_c / (arr + arr_c) if arr + arr_c > 0.0 else 0.0
+    over -= xc
+    dropped = 0.0
+    for j in range(F):
+        if over <= 0.0:
+            break
+        left = ff[j, F_RUN_LEFT]
+        if left > 0.0:
+            x = min(send[j], over, left)
+            drops[j] += x
+            send[j] -= x
+            dropped += x
+            over -= x
+            ff[j, F_RUN_LEFT] = left - x
+    while over > 1e-12:
+        best = -1
+        c = -np.inf
+        for j in range(F):
+            if send[j] > 1e-12 and ff[j, F_RUN_LEFT] <= 0.0 and ff[j, F_CREDIT] > c:
+                best = j
+                c = ff[j, F_CREDIT]
+        if best < 0:
+            break
+        ff[best, F_CREDIT] -= g[G_CREDIT_ADDED]
+        g[G_CREDIT_ADDED] = 0.0
+        run = max(ff[best, F_GROWTH + int(ff[best, F_ROUND_NO]) % 3], 1.0)
+        x = min(send[best], over, run)
+        drops[best] += x
+        send[best] -= x
+        dropped += x
+        over -= x
+        ff[best, F_RUN_LEFT] = run - x
+    return over, dropped, xc
 
 
 @njit(**_JIT)
