@@ -406,6 +406,19 @@ def advance(  # type: ignore[no-untyped-def]
         if total - service > buf and not rotate:
             over = total - service - buf
             if on_growth:
+                i = int(g[G_GROW_PTR])
+                for _ in range(F):
+                    if over <= 0.0:
+                        break
+                    x = min(gro[i], over)
+                    if x > 0.0:
+                        drops[i] += x
+                        send[i] -= x
+                        arr -= x
+                        over -= x
+                    if over > 0.0:
+                        i = i + 1 if i + 1 < F else 0
+                g[G_GROW_PTR] = float((i + 1) % F)
                 over, x, xc = _overflow_runs(ff, g, send, drops, over, arr, arr_c)
                 arr -= x
                 arr_c -= xc
