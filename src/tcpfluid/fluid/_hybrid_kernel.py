@@ -84,8 +84,8 @@ F_OURS = 57  # every placed flow's growth in it, packets
 F_TOTAL = 58  # every flow's growth in it, packets
 F_NEXT_SEQ = 59  # the round's end: the data its sender had sent when its ACKs reached the
 #                  round's first packet, inside the step (the next round's first packet)
-F_CREDIT = 60  # its arrivals at a full queue since its last run of losses began, less the
-#               others' then (:func:`_overflow_runs`), packets
+F_CREDIT = 60  # its arrivals at a full queue, less those of every flow before each of its
+#               runs of losses began (:func:`_overflow_runs`), packets
 F_RUN_LEFT = 61  # the losses left in its run under way (0: none), packets
 N_FLOW_ROWS = 62
 
@@ -131,7 +131,7 @@ G_TOUCHED = 17  # flows in row 0 of ``touched``: those whose round ended or that
 G_ENDED = 18  # of them, the flows whose round ended: row 1 of ``touched`` (increasing)
 G_LEARNT = 19  # and those that learnt of their losses: row 2 of ``touched`` (increasing)
 G_CREDIT_ADDED = 20  # every flow's arrivals at a full queue since the last run began
-G_RUNS_ON = 21  # 1.0: an overflow episode is under way (runs may be)
+G_RUNS_ON = 21  # 1.0: the queue overflowed in the last step (runs may be under way)
 N_GLOBALS = 22
 
 #: return codes of :func:`advance`
@@ -406,6 +406,10 @@ def advance(  # type: ignore[no-untyped-def]
         if total - service > buf and not rotate:
             over = total - service - buf
             if on_growth:
+                # the packets beyond each flow's ACK clock find the queue full first: whole
+                # bursts of one flow after another, in turn from where the last overflow
+                # stopped; the rest of the overflow in runs of one flow's packets, the runs
+                # begun in proportion to the flows' arrivals (:func:`_overflow_runs`)
                 i = int(g[G_GROW_PTR])
                 for _ in range(F):
                     if over <= 0.0:
@@ -436,7 +440,7 @@ def advance(  # type: ignore[no-untyped-def]
             arr_c *= 1.0 - share
             total = q_before + arr + arr_c
         elif on_growth and g[G_RUNS_ON] == 1.0:
-            g[G_RUNS_ON] = 0.0  # the episode is over: so are its runs
+            g[G_RUNS_ON] = 0.0  # the queue is no longer full: the runs under way end
             for j in range(F):
                 ff[j, F_RUN_LEFT] = 0.0
         elif total - service > buf:
@@ -873,14 +877,20 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
 
 @njit(**_JIT)
 def _overflow_runs(ff, g, send, drops, over, arr, arr_c):  # type: ignore[no-untyped-def]
-    """A drop-tail overflow of ``over`` packets in a step: the cross traffic's part in
-    proportion to its arrivals ``arr_c`` (of ``arr + arr_c``); the rest falls on runs of
-    one flow's packets: the runs under way first (in flow order), then new ones, each on
-    the flow with the most arrivals at a full queue since its last run began, less the
-    others' then (so a flow's runs begin in proportion to its arrivals at the full
-    queue), as long as its growth in its round (at least one packet), all it sends until
-    then lost. Returns the overflow left (the flows' arrivals spent), the flows' arrivals
-    dropped and the cross traffic's (``send`` and ``drops`` changed in place)."""
+    """The part ``over`` of a step's drop-tail overflow beyond the flows' bursts (the
+    packets their ACKs clock out meet the full queue): the cross traffic loses its part in
+    proportion to its arrivals ``arr_c`` (of ``arr + arr_c``); the flows lose the rest in
+    runs of one flow's packets, not each a fraction (a packet queue drops whole packets,
+    and the packets of a flow that meet the full queue are followed by more of its own):
+    the runs under way first, in flow order, then new ones. A run begins on the flow with
+    the most arrivals at a full queue (``F_CREDIT``, which each run it begins charges with
+    every flow's arrivals since the last run began, so runs begin on the flows in
+    proportion to their arrivals; at equal credit the first flow), and it takes all that
+    flow sends until it has lost the flow's growth in its round (at least one packet), or
+    until the queue is no longer full. Identical flows thus lose apart and do not stay in
+    lockstep (docs/ode-model.md, "How an overflow is shared"). Returns the overflow left
+    (every flow's arrivals spent), the flows' arrivals dropped and the cross traffic's
+    (``send`` and ``drops`` changed in place)."""
     F = ff.shape[0]
     added = 0.0
     for j in range(F):
