@@ -32,12 +32,6 @@ from tcpfluid.scenarios import build_scenario
 #: retransmit from the duplicate ACKs of a timeout's go-back), in every packet run here
 PACKET = Packet(timeout_recover=True)
 
-#: why the tests below no longer hold (measured, not examined further)
-_FIRST_PACKET = (
-    " since a round's first packet is what its sender had sent when the ACKs reached the"
-    " ending round's first packet (docs/ode-model.md, 'The round's first packet')"
-)
-
 
 def test_in_turn_deals_whole_packets_one_per_flow_from_where_it_stopped() -> None:
     share = OverflowShare(1)
@@ -282,15 +276,6 @@ def test_fast_different_rtt_round_model_index_follows_the_packets_in_50_150_s(
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "measured: FAST on qv-different-rtt (60 flows, 1500-packet buffer) collapses in the"
-        " hybrid to a utilisation of 0.439 against the packets' 0.935 (0.896 before; the same"
-        " collapse as with boundary_ack_next_round=True as the default), not explained"
-        + _FIRST_PACKET
-    ),
-)
 def test_fast_different_rtt_engines_agree_once_the_buffer_holds_every_flows_alpha(
     fast_different_rtt: tuple[tcpfluid.Scenario, tcpfluid.Result],
 ) -> None:
@@ -314,13 +299,6 @@ def test_fast_different_rtt_engines_agree_once_the_buffer_holds_every_flows_alph
         np.testing.assert_allclose(_jains(res, _EDGES_50), j_pk, rtol=0, atol=0.05)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "measured: the hybrid's default utilisation on qv-different-rtt is 0.439 against the"
-        " packets' 0.935 (0.896 before), not explained" + _FIRST_PACKET
-    ),
-)
 @pytest.mark.slow
 def test_fast_different_rtt_hybrid_link_idles_when_a_drop_frees_its_place_at_once(
     fast_different_rtt: tuple[tcpfluid.Scenario, tcpfluid.Result],

@@ -21,12 +21,6 @@ from tcpfluid.fluid.rounds import PathBatch, simulate_rounds
 _BDPS_PKTS = (12.5, 31.25, 62.5, 125.0, 250.0, 375.0, 500.0, 625.0)
 _D_S = 0.1
 
-#: why the tests below no longer hold (measured, not examined further)
-_FIRST_PACKET = (
-    " since a round's first packet is what its sender had sent when the ACKs reached the"
-    " ending round's first packet (docs/ode-model.md, 'The round's first packet')"
-)
-
 
 def _round_model_exit_windows(algorithm: str, feedback_rounds: int) -> np.ndarray:
     trace = simulate_rounds(
@@ -172,13 +166,6 @@ def _period_jains_of(
     return np.asarray(jains, dtype=float), lost
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "measured: FAST qv-many-flows, the engines part by 0.101 where this expects under"
-        " 0.04, not examined" + _FIRST_PACKET
-    ),
-)
 def test_fast_many_flows_engines_part_only_where_the_buffer_overflows() -> None:
     """Many-flows rows, FAST, packet simulator vs the fluid engines and the Quick Vegas paper.
 
