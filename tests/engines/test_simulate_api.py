@@ -422,3 +422,30 @@ def test_a_run_whose_capacity_underflows_reports_no_utilization() -> None:
     flows = (FlowSpec("f", ("A",), ("B",), algorithm="vegas"),)
     res = simulate_packets(Scenario("x", links, flows, duration_s=1e-300))
     assert math.isnan(res.summary.utilization) and res.summary.to_dict()["utilization"] is None
+
+
+def test_the_packet_engine_leaves_the_simulators_own_summary_uncomputed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A packet run through tcpfluid.simulate summarises once (its Result's summary); the
+    simulator's own PacketResult.summary is computed only when read, once, and is then the
+    same object on every read."""
+    from tcpfluid.sim import _results
+
+    calls: list[int] = []
+    real = _results.summarise
+
+    def counted(res: Any) -> Any:
+        calls.append(1)
+        return real(res)
+
+    monkeypatch.setattr(_results, "summarise", counted)
+    sc = build_scenario("qv-basic", bandwidth="5Mbps", duration="5s", cbr="none")
+    res = tcpfluid.simulate(sc.with_algorithm("reno"), "packet")
+    native = res.native
+    assert calls == [] and "summary" not in vars(native)  # not computed by the run
+    first = native.summary
+    assert native.summary is first and calls == [1]  # computed once, on first access
+    # its utilization: the bytes the bottleneck carried over its capacity, from the link
+    link = native.link(res.summary.bottleneck)
+    assert first.utilization == pytest.approx(link.bytes_out / (MU_PPS * 1000.0 * 5.0))

@@ -53,6 +53,21 @@ def test_conservation_holds_and_adds_up(lossy: PacketResult) -> None:
         assert f.delivered_pkts <= f.sent_pkts - f.retransmissions
 
 
+def test_each_links_trace_adds_up_to_its_own_counters() -> None:
+    """Each link's sampled series are its own: its utilization integrated over the sample
+    intervals gives the bytes its counter says it sent, its drop series ends at its drop
+    count, and its sampled queue never exceeds the largest queue it recorded."""
+    res = simulate_packets(_lossy("vegas", "reno", buffer=10), sample_interval_s=0.5)
+    dt = np.diff(res.t_s, prepend=res.t_s[:1])
+    assert res.t_s[-1] == pytest.approx(20.0)  # the last sample at the end of the run
+    for lk in res.links:
+        sent = float(np.sum(lk.utilization * dt * lk.rate_bps / 8.0))
+        assert sent == pytest.approx(lk.bytes_out, rel=1e-12), lk.name
+        assert lk.drops[-1] == lk.drops_total, lk.name
+        assert np.max(lk.queue_pkts) <= lk.max_queue_pkts, lk.name
+    assert len({lk.bytes_out for lk in res.links}) == len(res.links)  # no two the same
+
+
 def test_loss_reactions_are_the_laws(lossy: PacketResult) -> None:
     # document 000 §3.1: Vegas keeps 3/4 of its window after a first-transmission loss
     # detected by duplicate ACKs, 1/2 when the packet was a retransmission; Reno halves,

@@ -136,3 +136,26 @@ def test_a_decision_method_replaced_on_the_class_is_called(monkeypatch: pytest.M
     reno = simulate_packets(joining_groups("reno"))
     assert calls["on_round"] == ho.law_calls - sum(f.loss_t_s.size for f in ho.flows) > 0
     assert calls["on_loss"] == sum(f.loss_t_s.size for f in reno.flows) > 0
+
+
+def test_whether_a_law_takes_out_is_looked_up_once_per_law_object(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Flows sharing a law object share the lookup of its on_round's signature (one per
+    object, not per flow), and decide as flows with a law object each."""
+    from tcpfluid.sim import _decisions
+
+    looked: list[str] = []
+    real = _decisions._takes_out
+
+    def counted(method: Any) -> bool:
+        looked.append(method.__name__)
+        return real(method)
+
+    sc = joining_groups("vegas")
+    alone = simulate_packets(sc, laws={f.name: Vegas() for f in sc.flows})
+    monkeypatch.setattr(_decisions, "_takes_out", counted)
+    two = [Vegas(), Vegas()]
+    shared = simulate_packets(sc, laws={f.name: two[i % 2] for i, f in enumerate(sc.flows)})
+    assert looked.count("on_round") == 2 and len(sc.flows) == 12
+    assert_same_run(alone, shared)

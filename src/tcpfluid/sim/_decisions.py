@@ -173,7 +173,10 @@ class Decisions:
         self.rows = [_items(ff[f]) for f in range(nf)]
         self.int_rows = [_items(fi[f]) for f in range(nf)]
         self._gi = _items(gi)
-        takes = {id(law): _takes_out(law.on_round) for law in self.laws}
+        # whether each law object's on_round takes ``out``, looked up once per object (the
+        # flows of one algorithm and parameters share theirs: law_for)
+        unique = {id(law): law for law in self.laws}
+        takes = {k: _takes_out(law.on_round) for k, law in unique.items()}
         #: per flow: the array of one window handed to its law's on_loss (made once), and
         #: the view of its row's new window, where a law that takes ``out`` writes it
         self.loss_cwnd = [np.zeros(1) for _ in range(nf)]
