@@ -4,6 +4,7 @@ same exception and message (naming the option, the value and what is accepted)."
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -73,6 +74,13 @@ BAD = [
     ("rounds", "loss_event_rule", "every", ValueError,
      "loss_event_rule must be one of 'share', 'windows-in-turn'; got 'every'"),
     ("rounds", "queue_memory", "off", TypeError, "queue_memory must be True or False, got 'off'"),
+    ("rounds", "late_detection", 1, TypeError, "late_detection must be True or False, got 1"),
+    ("rounds", "first_loss_timeout", "yes", TypeError,
+     "first_loss_timeout must be True or False, got 'yes'"),
+    ("rounds", "joiner_first_loss_pkts", 0.0, ValueError,
+     "joiner_first_loss_pkts must be > 0, got 0.0"),
+    ("rounds", "joiner_first_loss_pkts", None, TypeError,
+     "joiner_first_loss_pkts must be a real number, got None (NoneType)"),
     ("hybrid", "rtt_sample", "both", ValueError,
      "rtt_sample must be one of 'departure', 'arrival'; got 'both'"),
     ("hybrid", "drop_share", "all", ValueError,
@@ -122,6 +130,10 @@ EDGES = [
     ("rounds", "drop_at_least_one", np.False_),
     ("rounds", "loss_event_rule", "windows-in-turn"),
     ("rounds", "queue_memory", np.False_),
+    ("rounds", "late_detection", np.True_),
+    ("rounds", "first_loss_timeout", np.True_),
+    ("rounds", "joiner_first_loss_pkts", math.inf),
+    ("rounds", "joiner_first_loss_pkts", np.float64(1e-3)),
     ("hybrid", "rtt_sample", "departure"),
     ("hybrid", "drop_share", "in-turn"),
     ("hybrid", "whole_packets", np.True_),
@@ -184,6 +196,8 @@ SWITCHES = [
         ("proportional", {"loss_event_rule": "windows-in-turn"}),
         ("in-turn", {"drop_at_least_one": False}),
         ("in-turn", {"recovery_rounds": 0}),
+        ("proportional", {"late_detection": True}),
+        ("proportional", {"first_loss_timeout": True}),
     )
     if unequal or "recovery_rounds" not in switch
 ]
@@ -199,3 +213,17 @@ def test_each_mechanism_switch_reaches_the_round_model(
     assert base.window_pkts.shape != off.window_pkts.shape or not np.array_equal(
         base.window_pkts, off.window_pkts
     )
+
+
+def test_a_joiners_first_loss_leaves_it_at_most_the_cap() -> None:
+    """``joiner_first_loss_pkts`` under Reno's least window (2 packets): the flow joining
+    at 1 s leaves its first loss event at the cap, so its window's first fall ends there
+    (without the switch: above it); the flow there from the start is not capped."""
+    two = _two_reno_flows(False)
+    joiner = FlowSpec("b", ("F",), ("F",), algorithm="reno", start_s=1.0)
+    sc = Scenario(name="join", links=two.links, flows=(two.flows[0], joiner), duration_s=10.0)
+    for cap in (math.inf, 1.5):
+        w = np.asarray(tcpfluid.simulate(sc, "rounds", joiner_first_loss_pkts=cap).window_pkts)
+        first = [int(np.flatnonzero(np.diff(w[i]) < 0.0)[0]) + 1 for i in (0, 1)]
+        assert w[0, first[0]] > 2.0
+        assert (w[1, first[1]] == 1.5) == (cap == 1.5), w[1, first[1]]

@@ -27,6 +27,8 @@ from ._rounds_inputs import PathBatch, _Run
 from ._rounds_kernel import ClassKernel
 from ._rounds_law import (
     ClassLaw,
+    FirstLoss,
+    LateDetection,
     OverflowShare,
     WholeLosses,
     WindowsInTurn,
@@ -87,6 +89,9 @@ class RoundEngine:
         drop_at_least_one: bool,
         loss_event_rule: str,
         queue_memory: bool,
+        late_detection: bool,
+        first_loss_timeout: bool,
+        joiner_first_loss_pkts: float,
     ) -> None:
         S, K = batch.n_scenarios, len(classes)
         F = sum(ix.size for ix in classes)
@@ -117,6 +122,11 @@ class RoundEngine:
         self.share = OverflowShare(S, drop_at_least_one) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
+        self.late = LateDetection(np.zeros(n)) if late_detection else None
+        self.first = None
+        if first_loss_timeout or math.isfinite(joiner_first_loss_pkts):
+            cap = np.where(self.start_n > 0.0, joiner_first_loss_pkts, np.inf)
+            self.first = FirstLoss(np.ones(n, dtype=bool), first_loss_timeout, cap)
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
         self.grow = rk.rule("growth")
         # totals: the bottleneck's output integrated between events
@@ -542,7 +552,7 @@ class RoundEngine:
         cwnd0, incr, cap = decide(
             self.law, state, RoundSample(*self.full), lost, mine & self.active, self.full[0],
             run.frac, counts, self.losses, None, self.recovering, None, self.events,
-            self.recovery_rounds,
+            self.recovery_rounds, self.late, self.first,
         )  # fmt: skip
         other = self.out_class[c]
         for key, arr in state.items():

@@ -17,6 +17,7 @@ fastest); the law's array parameters must have length ``S × F`` (or be scalars)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
@@ -91,6 +92,9 @@ def simulate_rounds(
     drop_at_least_one: bool = True,
     loss_event_rule: str = "share",
     queue_memory: bool = True,
+    late_detection: bool = False,
+    first_loss_timeout: bool = False,
+    joiner_first_loss_pkts: float = math.inf,
 ) -> RoundTrace:
     """Step ``law`` round by round on one path or a batch of paths.
 
@@ -147,7 +151,8 @@ def simulate_rounds(
         buffer"): ``"proportional"`` (default) in proportion to the windows; ``"in-turn"``
         its whole packets one per flow in turn; ``"growth"`` first on each flow's per-ACK
         growth, a loss event once a flow's losses reach a whole packet.
-    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory
+    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory, late_detection,
+    first_loss_timeout, joiner_first_loss_pkts
         Mechanism switches for experiments, the defaults the model (docs/round-model.md,
         "Mechanism switches").
 
@@ -165,7 +170,8 @@ def simulate_rounds(
         ack_train=ack_train, train_runs=train_runs, whole_packets=whole_packets,
         progress=progress, drop_share=drop_share, recovery_rounds=recovery_rounds,
         drop_at_least_one=drop_at_least_one, loss_event_rule=loss_event_rule,
-        queue_memory=queue_memory,
+        queue_memory=queue_memory, late_detection=late_detection,
+        first_loss_timeout=first_loss_timeout, joiner_first_loss_pkts=joiner_first_loss_pkts,
     )  # fmt: skip
     progress = opts.pop("progress")
     batch = paths if isinstance(paths, PathBatch) else PathBatch.from_paths(paths)
@@ -233,6 +239,9 @@ def simulate_rounds_async(
     drop_at_least_one: bool = True,
     loss_event_rule: str = "share",
     queue_memory: bool = True,
+    late_detection: bool = False,
+    first_loss_timeout: bool = False,
+    joiner_first_loss_pkts: float = math.inf,
 ) -> AsyncRoundTrace:
     """Step ``law`` for flows with their own base RTTs sharing ``path``'s bottleneck.
 
@@ -251,7 +260,8 @@ def simulate_rounds_async(
         RED parameters of the bottleneck (``None``: drop-tail).
     flow_start_s, flow_stop_s, rtt_model, cross_traffic, record, record_every,
     timeout_loss_fraction, feedback_rounds, ack_train, progress, drop_share, train_runs,
-    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory
+    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory, late_detection,
+    first_loss_timeout, joiner_first_loss_pkts
         As in :func:`tcpfluid.fluid.rounds.simulate_rounds` (``drop_share``: one turn
         over the flows of every class; ``"growth"``: each flow's growth in its last
         round; ``train_runs``: the runs of each class's ACK train).
@@ -271,6 +281,8 @@ def simulate_rounds_async(
         ack_train=ack_train, train_runs=train_runs, progress=progress, drop_share=drop_share,
         recovery_rounds=recovery_rounds, drop_at_least_one=drop_at_least_one,
         loss_event_rule=loss_event_rule, queue_memory=queue_memory,
+        late_detection=late_detection, first_loss_timeout=first_loss_timeout,
+        joiner_first_loss_pkts=joiner_first_loss_pkts,
     )  # fmt: skip
     progress = opts.pop("progress")
     if not isinstance(path, Path):
@@ -307,7 +319,8 @@ def simulate_rounds_async(
 SCENARIO_OPTIONS = (
     "rtt_model", "record", "record_every", "feedback_rounds", "ack_train", "rtt", "progress",
     "whole_packets", "train_runs", "drop_share", "recovery_rounds", "drop_at_least_one",
-    "loss_event_rule", "queue_memory",
+    "loss_event_rule", "queue_memory", "late_detection", "first_loss_timeout",
+    "joiner_first_loss_pkts",
 )  # fmt: skip
 
 
