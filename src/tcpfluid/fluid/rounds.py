@@ -166,13 +166,7 @@ def simulate_rounds(
         Bad arguments, before any work starts.
     """
     check_law(law)
-    opts = check_options(
-        ack_train=ack_train, train_runs=train_runs, whole_packets=whole_packets,
-        progress=progress, drop_share=drop_share, recovery_rounds=recovery_rounds,
-        drop_at_least_one=drop_at_least_one, loss_event_rule=loss_event_rule,
-        queue_memory=queue_memory, late_detection=late_detection,
-        first_loss_timeout=first_loss_timeout, joiner_first_loss_pkts=joiner_first_loss_pkts,
-    )  # fmt: skip
+    opts = _engine_options(locals())
     progress = opts.pop("progress")
     batch = paths if isinstance(paths, PathBatch) else PathBatch.from_paths(paths)
     F = check_int("n_flows", n_flows, minimum=1)
@@ -192,6 +186,21 @@ def simulate_rounds(
         lag=feedback_rounds, red=None, **opts,
     )  # fmt: skip
     return RoundTrace(paths=batch, **fields)
+
+
+#: the keywords of :func:`simulate_rounds` and :func:`simulate_rounds_async` passed on to
+#: the round engine, checked by their rules (:data:`~._rounds_inputs.OPTION_RULES`) in this
+#: order
+ENGINE_OPTIONS = (
+    "ack_train", "train_runs", "whole_packets", "progress", "drop_share", "recovery_rounds",
+    "drop_at_least_one", "loss_event_rule", "queue_memory", "late_detection",
+    "first_loss_timeout", "joiner_first_loss_pkts",
+)  # fmt: skip
+
+
+def _engine_options(given: dict[str, Any]) -> dict[str, Any]:
+    """The options of :data:`ENGINE_OPTIONS` among the keywords ``given``, checked."""
+    return check_options(**{k: given[k] for k in ENGINE_OPTIONS if k in given})
 
 
 def _run(
@@ -277,13 +286,7 @@ def simulate_rounds_async(
         Bad arguments (named), or an ACK-path bottleneck on ``path``.
     """
     check_law(law)
-    opts = check_options(
-        ack_train=ack_train, train_runs=train_runs, progress=progress, drop_share=drop_share,
-        recovery_rounds=recovery_rounds, drop_at_least_one=drop_at_least_one,
-        loss_event_rule=loss_event_rule, queue_memory=queue_memory,
-        late_detection=late_detection, first_loss_timeout=first_loss_timeout,
-        joiner_first_loss_pkts=joiner_first_loss_pkts,
-    )  # fmt: skip
+    opts = _engine_options(locals())
     progress = opts.pop("progress")
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
