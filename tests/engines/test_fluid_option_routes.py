@@ -81,6 +81,9 @@ BAD = [
      "joiner_first_loss_pkts must be > 0, got 0.0"),
     ("rounds", "joiner_first_loss_pkts", None, TypeError,
      "joiner_first_loss_pkts must be a real number, got None (NoneType)"),
+    ("rounds", "joiner_base_rtt_s", 0.0, ValueError, "joiner_base_rtt_s must be > 0, got 0.0"),
+    ("rounds", "joiner_base_rtt_s", "40ms", TypeError,
+     "joiner_base_rtt_s must be a real number, got '40ms' (str)"),
     ("hybrid", "rtt_sample", "both", ValueError,
      "rtt_sample must be one of 'departure', 'arrival'; got 'both'"),
     ("hybrid", "drop_share", "all", ValueError,
@@ -134,6 +137,8 @@ EDGES = [
     ("rounds", "first_loss_timeout", np.True_),
     ("rounds", "joiner_first_loss_pkts", math.inf),
     ("rounds", "joiner_first_loss_pkts", np.float64(1e-3)),
+    ("rounds", "joiner_base_rtt_s", None),
+    ("rounds", "joiner_base_rtt_s", np.float64(1e-3)),
     ("hybrid", "rtt_sample", "departure"),
     ("hybrid", "drop_share", "in-turn"),
     ("hybrid", "whole_packets", np.True_),
@@ -227,3 +232,19 @@ def test_a_joiners_first_loss_leaves_it_at_most_the_cap() -> None:
         first = [int(np.flatnonzero(np.diff(w[i]) < 0.0)[0]) + 1 for i in (0, 1)]
         assert w[0, first[0]] > 2.0
         assert (w[1, first[1]] == 1.5) == (cap == 1.5), w[1, first[1]]
+
+
+def test_a_joiner_takes_the_base_rtt_it_is_given() -> None:
+    """``joiner_base_rtt_s``: the Vegas flow joining at 1 s reports the BaseRTT it is given
+    (the law's, :attr:`tcpfluid.Result.base_rtt_s`), where without the switch it holds the
+    first flow's queue (above the path's 20 ms); the first flow's is its own."""
+    flows = (
+        FlowSpec("a", ("F",), ("F",), algorithm="vegas"),
+        FlowSpec("b", ("F",), ("F",), algorithm="vegas", start_s=1.0),
+    )
+    sc = Scenario(name="join", links=(Link("F", 10e6, 0.01, 100),), flows=flows, duration_s=3.0)
+    base = tcpfluid.simulate(sc, "rounds").base_rtt_s
+    given = tcpfluid.simulate(sc, "rounds", joiner_base_rtt_s=0.0123).base_rtt_s
+    assert base[1] > 0.0201
+    assert given[1] == 0.0123
+    assert given[0] == base[0]

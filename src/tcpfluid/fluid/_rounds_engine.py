@@ -92,6 +92,7 @@ class RoundEngine:
         late_detection: bool,
         first_loss_timeout: bool,
         joiner_first_loss_pkts: float,
+        joiner_base_rtt_s: float | None,
     ) -> None:
         S, K = batch.n_scenarios, len(classes)
         F = sum(ix.size for ix in classes)
@@ -127,6 +128,7 @@ class RoundEngine:
         if first_loss_timeout or math.isfinite(joiner_first_loss_pkts):
             cap = np.where(self.start_n > 0.0, joiner_first_loss_pkts, np.inf)
             self.first = FirstLoss(np.ones(n, dtype=bool), first_loss_timeout, cap)
+        self.joiner_base_rtt_s = joiner_base_rtt_s
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
         self.grow = rk.rule("growth")
         # totals: the bottleneck's output integrated between events
@@ -455,6 +457,8 @@ class RoundEngine:
             assert self.places is not None
             seen, seen_min = self.places(self.count[c], act, z, ker.R, rtts)
         sample = class_sample(self, c, w1, acks, delta, seen, seen_min)
+        if self.joiner_base_rtt_s is not None:
+            self._pin_joiners(c, sample)
         t_end = self.run.t_end
         counting: Any = True
         if self.K > 1:
@@ -527,6 +531,14 @@ class RoundEngine:
                 thr = got / duration
         phase = self.ls.state["phase"][self.sel[c]]
         recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
+
+    def _pin_joiners(self, c: int, sample: RoundSample) -> None:
+        """``joiner_base_rtt_s``: class ``c``'s flows joining after the run's start take
+        that BaseRTT (the engine's and the sample's) every round once they have measured
+        one."""
+        ix = np.arange(self.n)[self.sel[c]]
+        pin = (self.start_n[ix] > 0.0) & np.isfinite(self.base_rtt[ix])
+        self.base_rtt[ix[pin]] = sample.base_rtt[pin] = self.joiner_base_rtt_s
 
     # ------------------------------------------------------------------ the law
     def _decide(
