@@ -81,6 +81,8 @@ BAD = [
      "joiner_first_loss_pkts must be > 0, got 0.0"),
     ("rounds", "joiner_first_loss_pkts", None, TypeError,
      "joiner_first_loss_pkts must be a real number, got None (NoneType)"),
+    ("rounds", "overflow_in_runs", "on", TypeError,
+     "overflow_in_runs must be True or False, got 'on'"),
     ("rounds", "joiner_base_rtt_s", 0.0, ValueError, "joiner_base_rtt_s must be > 0, got 0.0"),
     ("rounds", "joiner_base_rtt_s", "40ms", TypeError,
      "joiner_base_rtt_s must be a real number, got '40ms' (str)"),
@@ -138,6 +140,7 @@ EDGES = [
     ("rounds", "joiner_first_loss_pkts", math.inf),
     ("rounds", "joiner_first_loss_pkts", np.float64(1e-3)),
     ("rounds", "joiner_base_rtt_s", None),
+    ("rounds", "overflow_in_runs", np.True_),
     ("rounds", "joiner_base_rtt_s", np.float64(1e-3)),
     ("hybrid", "rtt_sample", "departure"),
     ("hybrid", "drop_share", "in-turn"),
@@ -203,6 +206,7 @@ SWITCHES = [
         ("in-turn", {"recovery_rounds": 0}),
         ("proportional", {"late_detection": True}),
         ("proportional", {"first_loss_timeout": True}),
+        ("proportional", {"overflow_in_runs": True}),
     )
     if unequal or "recovery_rounds" not in switch
 ]
@@ -248,3 +252,16 @@ def test_a_joiner_takes_the_base_rtt_it_is_given() -> None:
     assert base[1] > 0.0201
     assert given[1] == 0.0123
     assert given[0] == base[0]
+
+
+def test_the_overflow_in_runs_takes_one_scenario() -> None:
+    """``overflow_in_runs`` charges an overflow over every flow of the run: a batch of
+    scenarios is refused by name."""
+    from tcpfluid.algorithms import get_law
+    from tcpfluid.fluid import PathBatch, simulate_rounds
+
+    paths = PathBatch.from_bdp([50.0, 80.0], 0.1)
+    with pytest.raises(
+        ValueError, match="overflow_in_runs=True takes one scenario, got a batch of 2"
+    ):
+        simulate_rounds(get_law("reno"), paths, rounds=3, overflow_in_runs=True)

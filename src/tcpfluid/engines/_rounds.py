@@ -34,7 +34,8 @@ class Rounds(Engine):
     ack_train, train_runs, whole_packets, drop_share
         The readings of :func:`tcpfluid.fluid.simulate_rounds` of the same names.
     recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory, late_detection,
-    first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s
+    first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s,
+    overflow_in_runs
         Mechanism switches for experiments (:func:`tcpfluid.fluid.simulate_rounds`;
         docs/round-model.md, "Mechanism switches"); the defaults are the model.
     record_interval_s, record
@@ -71,6 +72,7 @@ class Rounds(Engine):
     first_loss_timeout: bool = False
     joiner_first_loss_pkts: float = math.inf
     joiner_base_rtt_s: float | None = None
+    overflow_in_runs: bool = False
 
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from ._rounds_law import (
 )
 from ._rounds_physics import (
     BurstPlaces,
+    OverflowInRuns,
     _reverse_start,
     account,
     account_one,
@@ -93,6 +94,7 @@ class RoundEngine:
         first_loss_timeout: bool,
         joiner_first_loss_pkts: float,
         joiner_base_rtt_s: float | None,
+        overflow_in_runs: bool,
     ) -> None:
         S, K = batch.n_scenarios, len(classes)
         F = sum(ix.size for ix in classes)
@@ -129,6 +131,13 @@ class RoundEngine:
             cap = np.where(self.start_n > 0.0, joiner_first_loss_pkts, np.inf)
             self.first = FirstLoss(np.ones(n, dtype=bool), first_loss_timeout, cap)
         self.joiner_base_rtt_s = joiner_base_rtt_s
+        if overflow_in_runs and S > 1:
+            raise ValueError(
+                f"overflow_in_runs=True takes one scenario, got a batch of {S}; run them "
+                "one at a time"
+            )
+        #: the round's per-flow losses (:func:`~._rounds_physics.round_losses`)
+        self.round_losses = OverflowInRuns(n) if overflow_in_runs else round_losses
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
         self.grow = rk.rule("growth")
         # totals: the bottleneck's output integrated between events
@@ -429,7 +438,7 @@ class RoundEngine:
             ker(ws, t0, w0_s, z_s, w1_s, 3)
         others, q_end = ker.others(), float(ker.R[rk.Q_END, 0])
         qf, qf_seen, lost_s, duration, rtts = ker.qf, ker.seen, ker.lost, ker.duration, ker.rtts
-        lost = round_losses(self, c, lost_s, w1_in, z, w1_s, others, t0, qf[1], mu_a)
+        lost = self.round_losses(self, c, lost_s, w1_in, z, w1_s, others, t0, qf[1], mu_a)
         # the packets of the round not lost (the losses charged at other classes' rounds
         # may exceed a window the flow has cut since: none delivered, never fewer)
         got = w1 if lost is None else np.maximum(w1 - lost[ix], 0.0)

@@ -96,6 +96,7 @@ def simulate_rounds(
     first_loss_timeout: bool = False,
     joiner_first_loss_pkts: float = math.inf,
     joiner_base_rtt_s: float | None = None,
+    overflow_in_runs: bool = False,
 ) -> RoundTrace:
     """Step ``law`` round by round on one path or a batch of paths.
 
@@ -153,7 +154,7 @@ def simulate_rounds(
         its whole packets one per flow in turn; ``"growth"`` first on each flow's per-ACK
         growth, a loss event once a flow's losses reach a whole packet.
     recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory, late_detection,
-    first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s
+    first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s, overflow_in_runs
         Mechanism switches for experiments, the defaults the model (docs/round-model.md,
         "Mechanism switches").
 
@@ -195,7 +196,7 @@ def simulate_rounds(
 ENGINE_OPTIONS = (
     "ack_train", "train_runs", "whole_packets", "progress", "drop_share", "recovery_rounds",
     "drop_at_least_one", "loss_event_rule", "queue_memory", "late_detection",
-    "first_loss_timeout", "joiner_first_loss_pkts", "joiner_base_rtt_s",
+    "first_loss_timeout", "joiner_first_loss_pkts", "joiner_base_rtt_s", "overflow_in_runs",
 )  # fmt: skip
 
 
@@ -253,6 +254,7 @@ def simulate_rounds_async(
     first_loss_timeout: bool = False,
     joiner_first_loss_pkts: float = math.inf,
     joiner_base_rtt_s: float | None = None,
+    overflow_in_runs: bool = False,
 ) -> AsyncRoundTrace:
     """Step ``law`` for flows with their own base RTTs sharing ``path``'s bottleneck.
 
@@ -272,7 +274,7 @@ def simulate_rounds_async(
     flow_start_s, flow_stop_s, rtt_model, cross_traffic, record, record_every,
     timeout_loss_fraction, feedback_rounds, ack_train, progress, drop_share, train_runs,
     recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory, late_detection,
-    first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s
+    first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s, overflow_in_runs
         As in :func:`tcpfluid.fluid.rounds.simulate_rounds` (``drop_share``: one turn
         over the flows of every class; ``"growth"``: each flow's growth in its last
         round; ``train_runs``: the runs of each class's ACK train).
@@ -325,7 +327,7 @@ SCENARIO_OPTIONS = (
     "rtt_model", "record", "record_every", "feedback_rounds", "ack_train", "rtt", "progress",
     "whole_packets", "train_runs", "drop_share", "recovery_rounds", "drop_at_least_one",
     "loss_event_rule", "queue_memory", "late_detection", "first_loss_timeout",
-    "joiner_first_loss_pkts", "joiner_base_rtt_s",
+    "joiner_first_loss_pkts", "joiner_base_rtt_s", "overflow_in_runs",
 )  # fmt: skip
 
 
