@@ -127,10 +127,14 @@ class RoundEngine:
         self.whole = WholeLosses(n) if drop_share == "growth" else None
         self.late = LateDetection(np.zeros(n)) if late_detection else None
         self.first = None
+        joiner = np.tile(run.start_f, S) > 0.0  # (the flows joining after the start)
         if first_loss_timeout or math.isfinite(joiner_first_loss_pkts):
-            cap = np.where(self.start_n > 0.0, joiner_first_loss_pkts, np.inf)
+            cap = np.where(joiner, joiner_first_loss_pkts, np.inf)
             self.first = FirstLoss(np.ones(n, dtype=bool), first_loss_timeout, cap)
-        self.joiner_base_rtt_s = joiner_base_rtt_s
+        #: per flow: the BaseRTT it is given (``joiner_base_rtt_s``; NaN: its own)
+        self.pin = None
+        if joiner_base_rtt_s is not None:
+            self.pin = np.where(joiner, joiner_base_rtt_s, np.nan)
         if overflow_in_runs and S > 1:
             raise ValueError(
                 f"overflow_in_runs=True takes one scenario, got a batch of {S}; run them "
@@ -466,7 +470,7 @@ class RoundEngine:
             assert self.places is not None
             seen, seen_min = self.places(self.count[c], act, z, ker.R, rtts)
         sample = class_sample(self, c, w1, acks, delta, seen, seen_min)
-        if self.joiner_base_rtt_s is not None:
+        if self.pin is not None:
             self._pin_joiners(c, sample)
         t_end = self.run.t_end
         counting: Any = True
@@ -545,9 +549,10 @@ class RoundEngine:
         """``joiner_base_rtt_s``: class ``c``'s flows joining after the run's start take
         that BaseRTT (the engine's and the sample's) every round once they have measured
         one."""
+        assert self.pin is not None
         ix = np.arange(self.n)[self.sel[c]]
-        pin = (self.start_n[ix] > 0.0) & np.isfinite(self.base_rtt[ix])
-        self.base_rtt[ix[pin]] = sample.base_rtt[pin] = self.joiner_base_rtt_s
+        pin = np.isfinite(self.pin[ix]) & np.isfinite(self.base_rtt[ix])
+        self.base_rtt[ix[pin]] = sample.base_rtt[pin] = self.pin[ix[pin]]
 
     # ------------------------------------------------------------------ the law
     def _decide(
