@@ -27,22 +27,18 @@ from ._rounds_inputs import PathBatch, _Run
 from ._rounds_kernel import ClassKernel
 from ._rounds_law import (
     ClassLaw,
-    FirstLoss,
-    LateDetection,
     OverflowShare,
     WholeLosses,
-    WindowsInTurn,
     _check_bounded,
     class_laws,
     class_sample,
     decide,
     decide_alone,
-    loss_events,
     start_law,
+    switches,
 )
 from ._rounds_physics import (
     BurstPlaces,
-    OverflowInRuns,
     _reverse_start,
     account,
     account_one,
@@ -86,15 +82,8 @@ class RoundEngine:
         train_runs: bool,
         drop_share: str,
         red: RedParameters | None,
-        recovery_rounds: int,
         drop_at_least_one: bool,
-        loss_event_rule: str,
-        queue_memory: bool,
-        late_detection: bool,
-        first_loss_timeout: bool,
-        joiner_first_loss_pkts: float,
-        joiner_base_rtt_s: float | None,
-        overflow_in_runs: bool,
+        **options: Any,
     ) -> None:
         S, K = batch.n_scenarios, len(classes)
         F = sum(ix.size for ix in classes)
@@ -102,7 +91,6 @@ class RoundEngine:
         self.law, self.batch, self.run = law, batch, run
         self.model, self.lag, self.red = model, lag, red
         self.S, self.K, self.F, self.n = S, K, F, S * F
-        self.queue_memory = queue_memory
         self.whole_packets = whole_packets
         self._init_classes(classes, d)
         self.mu, self.b_r = batch.mu_pps, batch.reverse_buffer_pkts
@@ -120,28 +108,11 @@ class RoundEngine:
         self.w_prev = self.cwnd0.copy() if whole_packets else self.cwnd0
         self._init_flow_state(classes)
         self.recovering = np.zeros(n, dtype=np.int64)
-        self.recovery_rounds = recovery_rounds
-        self.events = loss_events if loss_event_rule == "share" else WindowsInTurn()
         self.share = OverflowShare(S, drop_at_least_one) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
-        self.late = LateDetection(np.zeros(n)) if late_detection else None
-        self.first = None
-        joiner = np.tile(run.start_f, S) > 0.0  # (the flows joining after the start)
-        if first_loss_timeout or math.isfinite(joiner_first_loss_pkts):
-            cap = np.where(joiner, joiner_first_loss_pkts, np.inf)
-            self.first = FirstLoss(np.ones(n, dtype=bool), first_loss_timeout, cap)
-        #: per flow: the BaseRTT it is given (``joiner_base_rtt_s``; NaN: its own)
-        self.pin = None
-        if joiner_base_rtt_s is not None:
-            self.pin = np.where(joiner, joiner_base_rtt_s, np.nan)
-        if overflow_in_runs and S > 1:
-            raise ValueError(
-                f"overflow_in_runs=True takes one scenario, got a batch of {S}; run them "
-                "one at a time"
-            )
-        #: the round's per-flow losses (:func:`~._rounds_physics.round_losses`)
-        self.round_losses = OverflowInRuns(n) if overflow_in_runs else round_losses
+        (self.recovery_rounds, self.queue_memory, self.events, self.late, self.first, self.pin,
+         self.round_losses) = switches(S, run.start_f, round_losses, **options)  # fmt: skip
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
         self.grow = rk.rule("growth")
         # totals: the bottleneck's output integrated between events
@@ -470,8 +441,6 @@ class RoundEngine:
             assert self.places is not None
             seen, seen_min = self.places(self.count[c], act, z, ker.R, rtts)
         sample = class_sample(self, c, w1, acks, delta, seen, seen_min)
-        if self.pin is not None:
-            self._pin_joiners(c, sample)
         t_end = self.run.t_end
         counting: Any = True
         if self.K > 1:
@@ -544,15 +513,6 @@ class RoundEngine:
                 thr = got / duration
         phase = self.ls.state["phase"][self.sel[c]]
         recorder.add_row(c, t, w1, phase, delta, rtt_mean, queue, thr)
-
-    def _pin_joiners(self, c: int, sample: RoundSample) -> None:
-        """``joiner_base_rtt_s``: class ``c``'s flows joining after the run's start take
-        that BaseRTT (the engine's and the sample's) every round once they have measured
-        one."""
-        assert self.pin is not None
-        ix = np.arange(self.n)[self.sel[c]]
-        pin = np.isfinite(self.pin[ix]) & np.isfinite(self.base_rtt[ix])
-        self.base_rtt[ix[pin]] = sample.base_rtt[pin] = self.pin[ix[pin]]
 
     # ------------------------------------------------------------------ the law
     def _decide(

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from ..algorithms.base import ControlLaw, RoundAction, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
 from ._rounds_kernel import rule
-from ._rounds_physics import all_of, any_of
+from ._rounds_physics import OverflowInRuns, all_of, any_of
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -314,6 +314,51 @@ class FirstLoss:
         return cwnd0, incr, cap
 
 
+#: the engine's mechanism switches (:func:`switches`)
+Switches = tuple[
+    int, bool, Callable[..., NDArray[np.bool_]], "LateDetection | None", "FirstLoss | None",
+    "FloatArray | None", Callable[..., Any],
+]  # fmt: skip
+
+
+def switches(
+    S: int, start_f: FloatArray, round_losses: Callable[..., Any], *, recovery_rounds: int,
+    loss_event_rule: str, queue_memory: bool, late_detection: bool, first_loss_timeout: bool,
+    joiner_first_loss_pkts: float, joiner_base_rtt_s: float | None, overflow_in_runs: bool,
+) -> Switches:  # fmt: skip
+    """The round engine's mechanism switches for S scenarios of the flows starting at
+    ``start_f`` (docs/round-model.md, "Mechanism switches"; the joiners: ``start_f > 0``):
+    its loss episodes' length, queue memory, loss-event rule, :class:`LateDetection`,
+    :class:`FirstLoss`, ``pin`` (per flow: the BaseRTT it is given, NaN: its own; or
+    ``None``; :func:`class_sample`) and its round losses (``round_losses``, or
+    :class:`~._rounds_physics.OverflowInRuns`)."""
+    n = S * start_f.size
+    if overflow_in_runs and S > 1:
+        raise ValueError(
+            f"overflow_in_runs=True takes one scenario, got a batch of {S}; run them one at a time"
+        )
+    events = loss_events if loss_event_rule == "share" else WindowsInTurn()
+    late = LateDetection(np.zeros(n)) if late_detection else None
+    joiner = np.tile(start_f, S) > 0.0
+    first = None
+    if first_loss_timeout or math.isfinite(joiner_first_loss_pkts):
+        cap = np.where(joiner, joiner_first_loss_pkts, np.inf)
+        first = FirstLoss(np.ones(n, dtype=bool), first_loss_timeout, cap)
+    pin = None if joiner_base_rtt_s is None else np.where(joiner, joiner_base_rtt_s, np.nan)
+    losses = OverflowInRuns(n) if overflow_in_runs else round_losses
+    return recovery_rounds, queue_memory, events, late, first, pin, losses
+
+
+def _pin_joiners(eng: RoundEngine, c: int, sample: RoundSample) -> RoundSample:
+    """``joiner_base_rtt_s``: class ``c``'s flows joining after the run's start take that
+    BaseRTT (the engine's and the sample's) every round once they have measured one."""
+    assert eng.pin is not None
+    ix = np.arange(eng.n)[eng.sel[c]]
+    pin = np.isfinite(eng.pin[ix]) & np.isfinite(eng.base_rtt[ix])
+    eng.base_rtt[ix[pin]] = sample.base_rtt[pin] = eng.pin[ix[pin]]
+    return sample
+
+
 def decide(
     law: ControlLaw,
     state: dict[str, FloatArray],
@@ -463,13 +508,13 @@ def class_sample(
     own, sample, bound = made
     if bound is not None:
         bound(rtts, seen_min, eng.off, w1, acks, delta)
-        return sample
+        return sample if eng.pin is None else _pin_joiners(eng, c, sample)
     base, fwd = eng.base_rtt[ix], eng.fwd_base[ix]
     rule("sample")(
         base, fwd, eng.active[ix], eng.cwnd0[ix], *own, rtts, seen_min, eng.off, w1, acks, delta
     )
     eng.base_rtt[ix], eng.fwd_base[ix] = base, fwd
-    return sample
+    return sample if eng.pin is None else _pin_joiners(eng, c, sample)
 
 
 def class_law(eng: RoundEngine, c: int) -> ClassLaw:
