@@ -20,11 +20,13 @@ The switch-off experiments, in the packet simulator:
   and ``max_rto_s`` at the 0.2-s floor): every flow delivers and Jain's index goes from
   0.469 to 0.937.
 
-The hybrid model locks flows out too, but the other ones: its growth-first share deals the
-first overflow's whole bursts from the first flow on, so flows 12 and 13 carry the link
-(720 and 876 packets against the packets' 0 and 0). The round model has no timer silence
-and shares the link equally (Jain 1.000). Dealing the hybrid's first overflow from the
-last flow was measured and not kept (docs/fluid-promises.md).
+Both fluid engines lock out the flows whose first packets come after the first four
+(docs/round-model.md, "Lock-out at a simultaneous start"): the round model carries flows
+0-3 (400 packets each) and none of flows 4-13, where the packets' flows 4-7 win a place
+with a retransmission. The hybrid model's growth-first share then deals the overflows of
+the four that keep a place from the first flow on, so flows 2 and 3 carry the link (719
+and 877 packets). Dealing the hybrid's first overflow from the last flow was measured and
+not kept (docs/fluid-promises.md).
 """
 
 from __future__ import annotations
@@ -99,10 +101,11 @@ def test_packet_lockout_goes_without_the_timer_backoff() -> None:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="the hybrid model's growth-first share deals the first overflow's whole "
-    "bursts from flow 0 on, so its last two flows carry the link (720 and 876 packets "
-    "in 15 s; flows 0-11 at most 1.6 each) where the packets' first eight do (73-380 "
-    "each; flows 8-13 none); dealing it from the last flow was measured and not kept "
+    reason="the hybrid model locks out flows 4-13 at the start (their first packets come "
+    "after the first four) and its growth-first share deals the four survivors' overflows "
+    "from flow 0 on, so flows 2 and 3 carry the link (719 and 877 packets in 15 s; flows 0 "
+    "and 1 at most 1.1, flows 4-13 none) where the packets' first eight do (73-380 each; "
+    "flows 8-13 none); dealing it from the last flow was measured and not kept "
     "(docs/fluid-promises.md, 'Lock-out at small buffers')",
 )
 def test_hybrid_locks_out_the_flows_the_packets_lock_out(together: Result) -> None:

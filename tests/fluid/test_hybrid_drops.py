@@ -223,11 +223,15 @@ def test_the_retransmission_timer_starts_at_1_s_and_doubles_while_nothing_gets_t
     every window is lost at a full 3-packet queue (fourteen iTCP-Vegas flows starting
     together on 1.28 Mb/s x 12.8 ms; a few of them take the queue) learns of each loss a
     base RTT plus a queueing delay after sending, then waits 1, 2, 4 s: its loss events
-    are 1, 2, 4 s plus that delay apart (it was 0.2 s, every time, in the hybrid model)."""
+    are 1, 2, 4 s plus that delay apart (it was 0.2 s, every time, in the hybrid model).
+    The flows start 1 µs apart, so that no two start together: flows that do lose their
+    first windows by the start's own rule and never send them (docs/round-model.md,
+    "Lock-out at a simultaneous start"; tests/fluid/test_start_lockout.py)."""
     law = get_law("itcp-vegas")
     res = simulate_hybrid(
-        law, mu_pps=1.28e6 / 8000.0, base_rtt_s=[0.0128] * 14, duration_s=8.0, buffer_pkts=3.0
-    )
+        law, mu_pps=1.28e6 / 8000.0, base_rtt_s=[0.0128] * 14, duration_s=8.0, buffer_pkts=3.0,
+        flow_start_s=[1e-6 * j for j in range(14)],
+    )  # fmt: skip
     starved = [fl for fl in res.flows if fl.delivered_pkts == 0.0]
     assert starved  # most of the flows never get a packet through
     learn = 0.0128 + 4.0 / (1.28e6 / 8000.0)  # base RTT + the full queue's delay, at most

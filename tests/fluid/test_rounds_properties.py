@@ -1,8 +1,9 @@
 """Invariants of the round model over random paths, laws and cross traffic (hypothesis).
 
 Whatever the law, the bottleneck cannot carry more than its capacity, the flows cannot
-deliver more than they sent, the queue never exceeds a finite buffer, and every reported
-number is finite.
+deliver more than they sent, the queue never exceeds a finite buffer, every reported
+number is finite, and every flow has a window from its first round on (for a flow the
+simultaneous start locks out: from the retransmission that gets through).
 """
 
 from __future__ import annotations
@@ -42,7 +43,14 @@ def test_capacity_and_buffer_are_respected(
         cross_traffic=cross,
     )
     s = tr.summary
-    assert np.all(np.isfinite(tr.window_pkts)) and np.all(tr.window_pkts > 0)
+    # every flow has a window from its first round on; a flow the simultaneous start locks
+    # out has none until a retransmission gets through, and one locked out to the end none
+    # (docs/round-model.md, "Lock-out at a simultaneous start")
+    assert np.all(np.isfinite(tr.window_pkts))
+    has = tr.window_pkts[:, 0, :] > 0
+    assert np.all(has == (np.cumsum(has, axis=0) > 0))
+    out = np.zeros(n_flows, dtype=bool) if tr.locked_out is None else tr.locked_out[0]
+    assert np.all(has[-1] != out) and not has[:, out].any()
     assert s.utilization[0] <= 1.0 + 1e-9
     # per-round delivery never exceeds the rate left by the cross traffic
     dur = np.diff(tr.time_s[:, 0], prepend=0.0)

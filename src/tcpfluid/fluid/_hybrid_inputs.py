@@ -27,6 +27,10 @@ from .._validation import (
 from ..queueing import RedParameters
 from . import _hybrid_kernel as K
 from ._rounds_law import DROP_SHARES
+from ._rounds_physics import INITIAL_RTO_S, start_lockout, timer_retransmissions
+
+#: a run's progress callback (the fraction of simulated time done), or none
+Progress = Callable[[float], None] | None
 
 FloatArray = NDArray[np.float64]
 
@@ -394,3 +398,31 @@ def _hugepage_setter() -> Callable[[bool], bool] | None:
         if callable(setter):
             return setter
     return None
+
+
+class StartLockout:
+    """The flows whose whole first window the simultaneous start loses
+    (:func:`~._rounds_physics.start_lockout`): each waits the initial retransmission timer
+    (its start moved by it) and starts once a timer retransmission gets through
+    (:func:`~._rounds_physics.timer_retransmissions`); the queue is full when the
+    bottleneck dropped a packet since the flow's last try."""
+
+    def __init__(self, ff: NDArray[np.float64], buffer_pkts: float) -> None:
+        locked = start_lockout(ff[:, K.F_START], ff[:, K.F_D], buffer_pkts)
+        ff[locked, K.F_START] += INITIAL_RTO_S
+        self.rto = np.where(locked, INITIAL_RTO_S, 0.0)
+        #: per flow: the bottleneck's drops so far at its last try
+        self.drops_at_try = np.zeros(locked.size)
+
+    def retransmit(self, ff: NDArray[np.float64], joining: NDArray[np.bool_]) -> None:
+        """The tries of the flows ``joining`` whose timer expires; ``joining`` updated."""
+        due = joining & (self.rto > 0.0)
+        if not due.any():
+            return
+        drops = float(ff[:, K.F_LOST_TOTAL].sum())
+        full = due & (drops > self.drops_at_try)
+        start = ff[:, K.F_START].copy()
+        through = timer_retransmissions(due, full, self.rto, start)
+        ff[:, K.F_START] = start
+        self.drops_at_try[due] = drops
+        joining &= ~due | through

@@ -82,7 +82,12 @@ F_SUMS_ROUND = 55  # the round whose places the next three hold (:func:`_place_s
 F_AHEAD = 56  # the growth of the placed flows ahead of it in that round's burst, packets
 F_OURS = 57  # every placed flow's growth in it, packets
 F_TOTAL = 58  # every flow's growth in it, packets
-N_FLOW_ROWS = 59
+F_NEXT_SEQ = 59  # the round's end: the data its sender had sent when its ACKs reached the
+#                  round's first packet, inside the step (the next round's first packet)
+F_CREDIT = 60  # its arrivals at a full queue, less those of every flow before each of its
+#               runs of losses began (:func:`_overflow_runs`), packets
+F_RUN_LEFT = 61  # the losses left in its run under way (0: none), packets
+N_FLOW_ROWS = 62
 
 # recorded per-flow series: rows of ``rec_f`` (N_REC_F, samples, F): a sample's values of
 # every flow are written side by side (the results read them transposed, flows x samples)
@@ -125,7 +130,9 @@ G_TOUCHED = 17  # flows in row 0 of ``touched``: those whose round ended or that
 #                 their losses in the last step (increasing), whose state the caller changes
 G_ENDED = 18  # of them, the flows whose round ended: row 1 of ``touched`` (increasing)
 G_LEARNT = 19  # and those that learnt of their losses: row 2 of ``touched`` (increasing)
-N_GLOBALS = 20
+G_CREDIT_ADDED = 20  # every flow's arrivals at a full queue since the last run began
+G_RUNS_ON = 21  # 1.0: the queue overflowed in the last step (runs may be under way)
+N_GLOBALS = 22
 
 #: return codes of :func:`advance`
 DONE = 0
@@ -172,6 +179,35 @@ def _grow(ff, j, whole, w, acks):  # type: ignore[no-untyped-def]
         if w < cap:
             w = min(w + incr, cap)
     return w
+
+
+@njit(inline="always", **_JIT)
+def _next_seq(ff, j, whole, w, t, inflight, over):  # type: ignore[no-untyped-def]
+    """The first packet of flow ``j``'s next round, its round having ended in this step
+    with ``over`` packets resolved beyond the round's first packet (``w`` its window when
+    its ACKs reached that packet, ``inflight`` its packets in flight after the step's
+    ACKs): what its sender had sent at that instant. The step's ACKs before it clocked out
+    packets within the window, which the fluid sends in the next step: they belong to the
+    ending round (docs/ode-model.md, "The round's first packet")."""
+    seq = ff[j, F_SENT]
+    if ff[j, F_SILENT] <= t:
+        w_send = math.floor(w) if whole else w
+        ahead = w_send - inflight - over
+        if ahead > 0.0:
+            seq += ahead
+    return seq
+
+
+@njit(inline="always", **_JIT)
+def _room(ff, j, w, acks):  # type: ignore[no-untyped-def]
+    """Of ``acks`` ACKs, those flow ``j``'s window ``w`` still grows by with its round's
+    per-ACK increment before it reaches its cap (all of them: no cap in reach)."""
+    incr = ff[j, F_INCR]
+    cap = ff[j, F_CAP]
+    if w >= cap or incr <= 0.0:
+        return 0.0
+    need = (cap - w) / incr
+    return acks if acks < need else need
 
 
 @njit(inline="always", **_JIT)
@@ -372,7 +408,8 @@ def advance(  # type: ignore[no-untyped-def]
             if on_growth:
                 # the packets beyond each flow's ACK clock find the queue full first: whole
                 # bursts of one flow after another, in turn from where the last overflow
-                # stopped; the rest of the overflow in proportion to the arrivals
+                # stopped; the rest of the overflow in runs of one flow's packets, the runs
+                # begun in proportion to the flows' arrivals (:func:`_overflow_runs`)
                 i = int(g[G_GROW_PTR])
                 for _ in range(F):
                     if over <= 0.0:
@@ -386,6 +423,9 @@ def advance(  # type: ignore[no-untyped-def]
                     if over > 0.0:
                         i = i + 1 if i + 1 < F else 0
                 g[G_GROW_PTR] = float((i + 1) % F)
+                over, x, xc = _overflow_runs(ff, g, send, drops, over, arr, arr_c)
+                arr -= x
+                arr_c -= xc
             arriving = arr + arr_c
             share = 1.0
             if arriving > over:
@@ -399,6 +439,10 @@ def advance(  # type: ignore[no-untyped-def]
             arr *= 1.0 - share
             arr_c *= 1.0 - share
             total = q_before + arr + arr_c
+        elif on_growth and g[G_RUNS_ON] == 1.0:
+            g[G_RUNS_ON] = 0.0  # the queue is no longer full: the runs under way end
+            for j in range(F):
+                ff[j, F_RUN_LEFT] = 0.0
         elif total - service > buf:
             # the overflow falls on whole arrivals, source after source in turn (the
             # cross traffic is source F), from where the last overflow stopped
@@ -544,6 +588,7 @@ def advance(  # type: ignore[no-untyped-def]
                 stop = ff[j, F_STOP]
                 live = started and t < stop
                 w = ff[j, F_W]
+                w_x = -1.0  # the window when the ACKs reach the round's first packet
                 r_acks = ff[j, F_R_ACKS]
                 round_seq = ff[j, F_ROUND_SEQ]
                 if k >= dsteps:
@@ -579,19 +624,20 @@ def advance(  # type: ignore[no-untyped-def]
                         ff[j, F_R_MAX] = max(ff[j, F_R_MAX], rtt)
                         ff[j, F_LAST_RTT] = rtt
                         grow = na
-                        if (
-                            split
-                            and live
-                            and acked > 1e-12
-                            and resolved > round_seq + 1e-9
-                            and r_acks > 1e-9
-                        ):
-                            # this step ends the round: the ACKs beyond its first
-                            # packet's start grow the window with the next increment
+                        if resolved > round_seq + 1e-9 and r_acks > 1e-9 and live and acked > 1e-12:
+                            # this step ends the round: the ACKs beyond its first packet's
+                            # start grow the window with the next increment (``split``), or
+                            # with the ending round's as far as its growth is not complete
                             over = resolved - round_seq
                             carry = na * (min(over, acked) / acked)
-                            ff[j, F_CARRY] = carry
                             grow = na - carry
+                            w = _grow(ff, j, whole, w, grow)
+                            w_x = w
+                            grow = 0.0
+                            if not split:
+                                grow = _room(ff, j, w, carry)
+                                carry -= grow
+                            ff[j, F_CARRY] = carry
                         # the law's per-ACK increment, once per ACK received
                         w = _grow(ff, j, whole, w, grow)
                 ff[j, F_INFLIGHT] = inflight
@@ -607,6 +653,9 @@ def advance(  # type: ignore[no-untyped-def]
                         event = 1  # the sender learns of its losses (its round starts anew)
                     elif resolved > round_seq + 1e-9 and r_acks > 1e-9:
                         event = 2  # (the same test as the boundary ACKs' above)
+                        w_x = w_x if w_x >= 0.0 else w
+                        over = resolved - round_seq
+                        ff[j, F_NEXT_SEQ] = _next_seq(ff, j, whole, w_x, t, inflight, over)
                 ff[j, F_W] = w
                 # ---- record
                 if recording:
@@ -827,6 +876,64 @@ def _sample_one(ff, j, base, has_rev, out, i):  # type: ignore[no-untyped-def]
 
 
 @njit(**_JIT)
+def _overflow_runs(ff, g, send, drops, over, arr, arr_c):  # type: ignore[no-untyped-def]
+    """The part ``over`` of a step's drop-tail overflow beyond the flows' bursts (the
+    packets their ACKs clock out meet the full queue): the cross traffic loses its part in
+    proportion to its arrivals ``arr_c`` (of ``arr + arr_c``); the flows lose the rest in
+    runs of one flow's packets, not each a fraction (a packet queue drops whole packets,
+    and the packets of a flow that meet the full queue are followed by more of its own):
+    the runs under way first, in flow order, then new ones. A run begins on the flow with
+    the most arrivals at a full queue (``F_CREDIT``, which each run it begins charges with
+    every flow's arrivals since the last run began, so runs begin on the flows in
+    proportion to their arrivals; at equal credit the first flow), and it takes all that
+    flow sends until it has lost the flow's growth in its round (at least one packet), or
+    until the queue is no longer full. Identical flows thus lose apart and do not stay in
+    lockstep (docs/ode-model.md, "How an overflow is shared"). Returns the overflow left
+    (every flow's arrivals spent), the flows' arrivals dropped and the cross traffic's
+    (``send`` and ``drops`` changed in place)."""
+    F = ff.shape[0]
+    added = 0.0
+    for j in range(F):
+        ff[j, F_CREDIT] += send[j]
+        added += send[j]
+    g[G_CREDIT_ADDED] += added
+    g[G_RUNS_ON] = 1.0
+    xc = over * arr_c / (arr + arr_c) if arr + arr_c > 0.0 else 0.0
+    over -= xc
+    dropped = 0.0
+    for j in range(F):
+        if over <= 0.0:
+            break
+        left = ff[j, F_RUN_LEFT]
+        if left > 0.0:
+            x = min(send[j], over, left)
+            drops[j] += x
+            send[j] -= x
+            dropped += x
+            over -= x
+            ff[j, F_RUN_LEFT] = left - x
+    while over > 1e-12:
+        best = -1
+        c = -np.inf
+        for j in range(F):
+            if send[j] > 1e-12 and ff[j, F_RUN_LEFT] <= 0.0 and ff[j, F_CREDIT] > c:
+                best = j
+                c = ff[j, F_CREDIT]
+        if best < 0:
+            break
+        ff[best, F_CREDIT] -= g[G_CREDIT_ADDED]
+        g[G_CREDIT_ADDED] = 0.0
+        run = max(ff[best, F_GROWTH + int(ff[best, F_ROUND_NO]) % 3], 1.0)
+        x = min(send[best], over, run)
+        drops[best] += x
+        send[best] -= x
+        dropped += x
+        over -= x
+        ff[best, F_RUN_LEFT] = run - x
+    return over, dropped, xc
+
+
+@njit(**_JIT)
 def _place(ff, j, ramp_s):  # type: ignore[no-untyped-def]
     """Flow ``j``'s offsets ``(mean, max, min)`` of its round's RTTs at its place in the
     slow-start burst, s (:func:`._rounds_physics.place_offset`; docs/ode-model.md); ``ramp_s``:
@@ -881,10 +988,10 @@ def place_round(ff, j, phase):  # type: ignore[no-untyped-def]
 
 
 @njit(**_JIT)
-def round_restart(ff, j):  # type: ignore[no-untyped-def]
-    """Flow ``j`` begins a new round with the next packet it sends (after a loss reaction,
-    as a packet sender's recovery starts its round anew)."""
-    seq = ff[j, F_SENT]
+def round_restart(ff, j, seq):  # type: ignore[no-untyped-def]
+    """Flow ``j`` begins a new round whose first packet is the one after ``seq`` packets
+    sent (after a loss reaction ``F_SENT``, the next packet it sends, as a packet sender's
+    recovery starts its round anew; at a round's end ``F_NEXT_SEQ``)."""
     if ff[j, F_WHOLE] == 1.0:
         # whole packets: the packet the ACK-clocked fluid is sending now left whole before
         # the decision, as a packet sender's; the round's first packet is the next one
@@ -912,7 +1019,7 @@ def _end_one(ff, j, t, s, i, phase, log_flow, log_rows, n):  # type: ignore[no-u
     log_rows[n, 3] = phase
     log_rows[n, 4] = s[S_MEAN, i]
     log_rows[n, 5] = s[S_BASE, i]
-    round_restart(ff, j)
+    round_restart(ff, j, ff[j, F_NEXT_SEQ])
     ff[j, F_ROUND_NO] += 1.0
     place_round(ff, j, phase)
     return n + 1
@@ -977,7 +1084,7 @@ def _loss_apply_one(ff, j, t, new, silent, srtt):  # type: ignore[no-untyped-def
     ff[j, F_SILENT] = t + silent
     ff[j, F_RECOVER] = t + _np_max(srtt, silent)
     ff[j, F_IN_SS] = 0.0  # no place in a burst until its law's next round is slow start
-    round_restart(ff, j)
+    round_restart(ff, j, ff[j, F_SENT])
 
 
 @njit(**_JIT)

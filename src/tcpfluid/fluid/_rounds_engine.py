@@ -38,6 +38,7 @@ from ._rounds_law import (
     switches,
 )
 from ._rounds_physics import (
+    INITIAL_RTO_S,
     BurstPlaces,
     _reverse_start,
     account,
@@ -54,6 +55,8 @@ from ._rounds_physics import (
     reverse_queues,
     round_losses,
     seed_first_packets,
+    start_lockout,
+    timer_retransmissions,
 )
 from ._rounds_results import flow_settle_bands
 
@@ -106,6 +109,11 @@ class RoundEngine:
         #: (whole packets) the windows of each flow's last round (read, never written,
         #: otherwise)
         self.w_prev = self.cwnd0.copy() if whole_packets else self.cwnd0
+        #: per flow: the retransmission timer of a flow whose first window the
+        #: simultaneous start lost (:meth:`_init_lockout`; 0: none); per scenario: the
+        #: start of its last round that overflowed the buffer
+        self.rto: FloatArray | None = self._init_lockout()
+        self.t_overflow = np.full(S, -math.inf)
         self._init_flow_state(classes)
         self.recovering = np.zeros(n, dtype=np.int64)
         self.share = OverflowShare(S, drop_at_least_one) if drop_share == "in-turn" else None
@@ -130,6 +138,40 @@ class RoundEngine:
         self.placed_class = -1
         if F > 1 and not self.reverse and model != "fluid":
             self._init_places(lag, model)
+
+    def _init_lockout(self) -> FloatArray | None:
+        """The flows whose whole first window the simultaneous start loses
+        (:func:`~._rounds_physics.start_lockout`): each waits the initial retransmission
+        timer, so it joins then (a staggered start; :meth:`_retransmit`)."""
+        if not self.finite_buf or self.F < 2:
+            return None
+        S, F = self.S, self.F
+        d = np.repeat(self.d[0], F) if self.K == 1 else self.d_flow
+        assert d is not None
+        buf = np.broadcast_to(self.batch.buffer_pkts, (S,))
+        locked = np.zeros(self.n, dtype=bool)
+        for s in range(S):
+            on = slice(s * F, (s + 1) * F)
+            locked[on] = start_lockout(self.start_n[on], d[on], float(buf[s]))
+        if not locked.any():
+            return None
+        self.start_n[locked] += INITIAL_RTO_S
+        if not self.staggered:
+            self.staggered = True
+            self.ls.fresh.update({k: v.copy() for k, v in self.ls.state.items()})
+        return np.where(locked, INITIAL_RTO_S, 0.0)
+
+    def _retransmit(self, joining: Any) -> None:
+        """The timer retransmissions of the locked-out flows whose timer expires
+        (``joining``, updated; :func:`~._rounds_physics.timer_retransmissions`): the queue
+        is full when the scenario's buffer overflowed since the flow's last try."""
+        assert self.rto is not None
+        due = joining & (self.rto > 0.0)
+        if not any_of(due):
+            return
+        full = per_flow(self.t_overflow, self.F) >= self.start_n - self.rto  # (its last try)
+        through = timer_retransmissions(due, full, self.rto, self.start_n)
+        joining &= ~due | through
 
     def _init_places(self, lag: int, model: str) -> None:
         """The flows with places in the round's burst, per scenario
@@ -297,6 +339,7 @@ class RoundEngine:
             "exit_lag_rows": self.lag if run.every == 1 else 0,
             "all_rounds_recorded": run.every == 1,
             "law_base_rtt_s": self.base_rtt.reshape(S, F).copy(),
+            "locked_out": None if self.rto is None else (self.rto > 0.0).reshape(S, F),
         }
 
     def _rates(self, c: int, t0: FloatArray) -> tuple[Any, ...]:
@@ -332,6 +375,9 @@ class RoundEngine:
             start, stop = self.start_n[ix], self.stop_n[ix]
             joining = np.zeros(self.n, dtype=bool)
             joining[ix] = ~started & (by_scenario(start, self.S, m) <= t_n).reshape(-1)
+            if self.rto is not None:
+                self._retransmit(joining)
+                start = self.start_n[ix]
             if any_of(joining):
                 # the law's fresh state and first action; their base RTTs forgotten
                 self.unseeded[c] = True
@@ -414,6 +460,8 @@ class RoundEngine:
         others, q_end = ker.others(), float(ker.R[rk.Q_END, 0])
         qf, qf_seen, lost_s, duration, rtts = ker.qf, ker.seen, ker.lost, ker.duration, ker.rtts
         lost = self.round_losses(self, c, lost_s, w1_in, z, w1_s, others, t0, qf[1], mu_a)
+        if self.rto is not None and lost_s is not None:
+            np.copyto(self.t_overflow, t0, where=lost_s > 0.0)
         # the packets of the round not lost (the losses charged at other classes' rounds
         # may exceed a window the flow has cut since: none delivered, never fewer)
         got = w1 if lost is None else np.maximum(w1 - lost[ix], 0.0)

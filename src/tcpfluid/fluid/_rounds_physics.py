@@ -287,6 +287,51 @@ def placed_flows(
     return (placed if np.count_nonzero(placed) >= 2 else np.zeros_like(placed)), cycles
 
 
+#: the retransmission timer's ceiling, s (RFC 6298's 60 s; the packet simulator's default)
+MAX_RTO_S = 60.0
+#: the retransmission timer before the first RTT sample, s (RFC 6298 §2.1; the packet
+#: simulator's default ``initial_rto_s``)
+INITIAL_RTO_S = 1.0
+
+
+def start_lockout(
+    start_s: NDArray[np.float64],
+    base_rtt_s: NDArray[np.float64],
+    buffer_pkts: float,
+) -> NDArray[np.bool_]:
+    """One scenario's flows whose whole first window is lost at a simultaneous start
+    (docs/round-model.md, "Lock-out at a simultaneous start").
+
+    The flows that start first, together, on one round clock (:func:`placed_flows`) send
+    their first windows at once; their first packets reach the idle bottleneck side by
+    side (the access links are faster than the bottleneck), in the flows' order, every
+    flow's first packet before any second one. The bottleneck keeps ``buffer_pkts + 1``
+    of them (one in service, the buffer full); a flow whose first packet comes after
+    loses its whole window (its later packets meet the same full queue): it has no ACK,
+    no duplicate ACK and no RTT sample, and waits its initial retransmission timer."""
+    placed, _ = placed_flows(start_s, base_rtt_s, np.ones(start_s.size))
+    kept = math.floor(buffer_pkts) + 1 if math.isfinite(buffer_pkts) else start_s.size
+    return placed & (np.cumsum(placed) > kept)
+
+
+def timer_retransmissions(
+    due: NDArray[np.bool_], full: NDArray[np.bool_], rto: FloatArray, start: FloatArray
+) -> NDArray[np.bool_]:
+    """The timer retransmissions of the flows locked out at the start (:func:`start_lockout`)
+    whose timer expires now (``due``): each is one packet. Into a queue the other flows'
+    ACK clocks keep full (``full``: the buffer overflowed since the flow's last try; every
+    slot a packet leaves is retaken by the packet its ACK releases) it is lost, the timer
+    ``rto`` doubles (RFC 6298 §5.5, up to ``MAX_RTO_S``) and the next try is one timer
+    later (``start``); both updated in place. Returns the flows whose retransmission gets
+    through: they start (their timer set to 0)."""
+    lost = due & full
+    rto[lost] = np.minimum(2.0 * rto[lost], MAX_RTO_S)
+    start[lost] += rto[lost]
+    through = due & ~full
+    rto[through] = 0.0
+    return through
+
+
 @njit(inline="always", **_JIT)
 def place_offset(ahead_pkts, z_pkts, placed_pkts, total_pkts, ramp_s, cycles):  # type: ignore[no-untyped-def]
     """One placed flow's offsets ``(mean, max, min)`` of its RTTs from the round's, s.

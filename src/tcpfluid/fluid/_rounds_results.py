@@ -121,6 +121,11 @@ class RoundTrace:
     law_base_rtt_s
         The BaseRTT each flow's law held at the end of the run, s, shape ``(S, F)``: the
         least RTT it measured since its start (``inf`` for a flow that never sent).
+    locked_out
+        Whether each flow, shape ``(S, F)``, lost its first window at the simultaneous
+        start and every timer retransmission after it (docs/round-model.md, "Lock-out at
+        a simultaneous start"): it never had a window, so the summary finds no samples of
+        it (``None``: no flow).
     all_rounds_recorded
         Whether every round has a row (``record_every = 1``). Then the summary stamps a
         round's window at the round's **start** (the previous row's time), where the
@@ -152,6 +157,7 @@ class RoundTrace:
     exit_lag_rows: int = 0
     all_rounds_recorded: bool = False
     law_base_rtt_s: FloatArray | None = None
+    locked_out: NDArray[np.bool_] | None = None
 
     @property
     def n_rounds(self) -> int:
@@ -333,6 +339,10 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
 
         window, in_ss = own(within(w, sizes, -lag)), own(phase == SLOW_START)
         t, settle = np.where(has, t, far), own(settle)
+    counted = sizes
+    if tr.locked_out is not None and tr.locked_out.any():  # (no samples of these flows)
+        full = window.shape[0] if sizes is None else sizes
+        counted = np.where(tr.locked_out.reshape(-1), 0, full).astype(np.int64)
     return metrics.FlowRecords(
         names=names,
         start_s=np.tile(tr.flow_start_s, S),
@@ -343,7 +353,7 @@ def flow_records(tr: RoundTrace, names: Any = ()) -> metrics.FlowRecords:
         settle_window_pkts=settle,
         delivered_pkts=np.asarray(tr.delivered_pkts, dtype=np.float64).reshape(S * F),
         loss_events=np.asarray(tr.losses, dtype=np.int64).reshape(S * F),
-        sizes=sizes,
+        sizes=counted,
     )
 
 

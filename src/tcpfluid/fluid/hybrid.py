@@ -36,7 +36,9 @@ from ._hybrid_inputs import (
     RTT_SAMPLES,
     STEPS_PER_RTT,
     KernelState,
+    Progress,
     Run,
+    StartLockout,
     check_options,
     check_reverse,
     check_run,
@@ -45,7 +47,7 @@ from ._hybrid_inputs import (
 )
 from ._hybrid_laws import _Boundary, _by_flow, _Laws
 from ._hybrid_laws import quiet as _quiet
-from ._rounds_physics import placed_flows
+from ._rounds_physics import INITIAL_RTO_S, MAX_RTO_S, placed_flows
 
 __all__ = [
     "DROP_SHARES",
@@ -165,8 +167,8 @@ def simulate_hybrid(
         dt_s, record_every_s, timeout_loss_fraction,
     )  # fmt: skip
     reverse = (reverse_mu_pps, reverse_buffer_pkts, packets_per_ack)
-    st, laws, box = _initial_state(law, run, opts, reverse, red)
-    _run_steps(st, box, laws, run, progress)
+    st, laws, box, lock = _initial_state(law, run, opts, reverse, red)
+    _run_steps(st, box, laws, run, progress, lock)
     return _collect(laws, st, box, run, red)
 
 
@@ -176,10 +178,11 @@ def _initial_state(
     opts: dict[str, Any],
     reverse: tuple[float, float, float],
     red: RedParameters | None,
-) -> tuple[KernelState, _Laws, _Boundary]:
+) -> tuple[KernelState, _Laws, _Boundary, StartLockout]:
     """The state at time 0 of a checked run (``opts``: :func:`check_options`'s; ``reverse``:
     the ACK path's rate, buffer and packets per ACK): the kernel's state with the flows'
-    places, the laws and the round boundary's state with the loss rule."""
+    places, the laws, the round boundary's state with the loss rule and the lock-out at a
+    simultaneous start."""
     switches = (
         opts["drop_share"],
         *(opts[n] for n in ("whole_packets", "boundary_ack_next_round", "hold_drops")),
@@ -198,17 +201,18 @@ def _initial_state(
     with small_pages():  # written once in order: huge pages bring them nothing
         st = kernel_state(run, rev_arr, hf, opts["rtt_sample"], red)
     st.g[K.G_MARK] = mark
+    lock = StartLockout(st.ff, run.buf)  # before the places: a locked-out flow has none
     if rev_arr[0] != 1.0:
         # the flows with places in the slow-start burst and the burst's cycles
         # (docs/ode-model.md, "Places in the slow-start burst")
         placed, cycles = placed_flows(st.ff[:, K.F_START], st.ff[:, K.F_D], laws.init_cwnd)
         st.ff[placed, K.F_PLACED] = 1.0
         st.ff[placed, K.F_CYCLES] = cycles
-    return st, laws, _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0))
+    return st, laws, _Boundary(laws, timing, dupacks, bool(rev_arr[0] == 1.0)), lock
 
 
 def _run_steps(
-    st: KernelState, box: _Boundary, laws: _Laws, run: Run, progress: Callable[[float], None] | None
+    st: KernelState, box: _Boundary, laws: _Laws, run: Run, progress: Progress, lock: StartLockout
 ) -> None:
     """Step the kernel state ``st`` to the run's end, answering the kernel's calls: flows
     joining, the boundary's growth, the laws' decisions in Python, progress reports."""
@@ -225,7 +229,8 @@ def _run_steps(
             if code == K.DONE:
                 break
             if code == K.JOIN:
-                joining = (ff[:, K.F_STARTED] == 0.0) & (k * dt >= run.start)
+                joining = (ff[:, K.F_STARTED] == 0.0) & (k * dt >= ff[:, K.F_START])
+                lock.retransmit(ff, joining)
                 laws.restart(joining)
                 ff[joining, K.F_W] = laws.init_cwnd[joining]
                 ff[joining, K.F_INCR] = laws.init_incr[joining]
@@ -270,7 +275,7 @@ def _collect(
                 round_rtt_mean_s=rt[:, 4],
                 round_base_rtt_s=rt[:, 5],
                 round_delta_pkts=backlog(rt[:, 1], rt[:, 5], rt[:, 4]),
-                start_s=float(ff[j, K.F_START]),
+                start_s=float(run.start[j]),
                 stop_s=float(ff[j, K.F_STOP]),
                 delivered_pkts=float(ff[j, K.F_ACKED]),
                 loss_t_s=loss_times[j],
@@ -317,11 +322,6 @@ def _collect(
     )
 
 
-#: the retransmission timer's ceiling, s (RFC 6298's 60 s; the packet simulator's default)
-MAX_RTO_S = 60.0
-#: the retransmission timer before the first RTT sample, s (RFC 6298 §2.1; the packet
-#: simulator's default ``initial_rto_s``)
-INITIAL_RTO_S = 1.0
 #: duplicate ACKs that trigger a fast retransmit (RFC 5681), as the packet simulator counts
 DUPACK_THRESHOLD = 3
 #: laws whose senders have no Vegas fine-grained check (the packet simulator's
