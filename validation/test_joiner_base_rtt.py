@@ -15,13 +15,10 @@ it is the hybrid model's.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
 
 import tcpfluid
-from tcpfluid.fluid import _rounds_engine
 from tcpfluid.scenarios import Scenario, rtt_dumbbell
 
 RATE_BPS, RTT_S, JOIN_S = 50e6, 0.04, 10.0
@@ -43,27 +40,17 @@ def _shares(res: tcpfluid.Result) -> np.ndarray:
     return thr / thr.sum()
 
 
+def _round_model_share(joiner_base_rtt_s: float) -> float:
+    """The round model's joiner's share with the joiner given ``joiner_base_rtt_s`` from
+    its first round on (the switch of the experiment)."""
+    res = tcpfluid.simulate(_scenario(), "rounds", joiner_base_rtt_s=joiner_base_rtt_s)
+    return float(_shares(res)[N_FIRST])
+
+
 @pytest.fixture(scope="module")
 def runs() -> dict[str, tcpfluid.Result]:
     sc = _scenario()
     return {e: tcpfluid.simulate(sc, e) for e in ("packet", "hybrid")}
-
-
-@pytest.fixture
-def pin_joiner_base(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[float]]:
-    """The round model's joiner given the BaseRTT in the returned list (one value) from
-    its first round on (the switch of the experiment)."""
-    value: list[float] = []
-    sample_of = _rounds_engine.class_sample
-
-    def pinned(eng, *args):  # type: ignore[no-untyped-def]
-        sample = sample_of(eng, *args)  # (one round clock: every flow's sample)
-        if np.isfinite(eng.base_rtt[N_FIRST]):
-            eng.base_rtt[N_FIRST] = sample.base_rtt[N_FIRST] = value[0]
-        return sample
-
-    monkeypatch.setattr(_rounds_engine, "class_sample", pinned)
-    yield value
 
 
 def test_the_packet_joiner_finds_the_others_backlog(runs: dict[str, tcpfluid.Result]) -> None:
@@ -95,21 +82,20 @@ def test_the_hybrid_joiner_finds_the_packet_joiners_queue_and_share(
 
 @pytest.mark.parametrize("engine", ["packet", "hybrid"])
 def test_the_round_models_joiner_takes_the_share_of_the_base_rtt_it_is_given(
-    runs: dict[str, tcpfluid.Result], pin_joiner_base: list[float], engine: str
+    runs: dict[str, tcpfluid.Result], engine: str
 ) -> None:
-    """The swap: the round model's joiner given the BaseRTT the packet (hybrid) joiner
-    measured takes the packet (hybrid) joiner's share, within the hold-out's 10 %."""
-    pin_joiner_base.append(float(runs[engine].base_rtt_s[N_FIRST]))
-    got = float(_shares(tcpfluid.simulate(_scenario(), "rounds"))[N_FIRST])
+    """The swap (``joiner_base_rtt_s``): the round model's joiner given the BaseRTT the
+    packet (hybrid) joiner measured takes the packet (hybrid) joiner's share, within the
+    hold-out's 10 %."""
+    got = _round_model_share(float(runs[engine].base_rtt_s[N_FIRST]))
     want = float(_shares(runs[engine])[N_FIRST])
     assert abs(got - want) <= 0.10 * want, (got, want)
 
 
 def test_the_round_models_joiner_with_the_paths_base_rtt_takes_far_less(
-    runs: dict[str, tcpfluid.Result], pin_joiner_base: list[float]
+    runs: dict[str, tcpfluid.Result],
 ) -> None:
-    """Switched off (the joiner given the path's least RTT, no queue in its BaseRTT): its
-    share falls below 60 % of the packet joiner's."""
-    pin_joiner_base.append(float(runs["packet"].base_rtt_s[0]))
-    got = float(_shares(tcpfluid.simulate(_scenario(), "rounds"))[N_FIRST])
+    """Switched off (``joiner_base_rtt_s``, the path's least RTT: no queue in its
+    BaseRTT): its share falls below 60 % of the packet joiner's."""
+    got = _round_model_share(float(runs["packet"].base_rtt_s[0]))
     assert got < 0.6 * float(_shares(runs["packet"])[N_FIRST]), got

@@ -9,17 +9,17 @@ halvings are synchronised across the base RTTs, each flow halves as often per se
 rates go about as 1/RTT² (the packets': about 1/RTT). In the packets an overflow reaches a
 few flows, the ones whose packets meet the full queue, and each loses a run of packets.
 
-The switch: the overflow in proportion to the flows' rates (their packets arriving at the
-full queue); a flow whose growth of the round exceeds a packet (FAST's increments, slow
-start) loses in runs of that growth (a loss event once its share reaches it; the rest
-carried), the others take a loss event for any share, as in the model. It is an
-experiment, not the model: the hold-out gets worse with it (docs/round-model-unequal-rtt.md)
-and it gives 2.4-3.0 times the packets' loss events. The packet run takes about 25 s of CPU.
+The switch (``overflow_in_runs=True``): the overflow in proportion to the flows' rates
+(their packets arriving at the full queue); a flow whose growth of the round exceeds a
+packet (FAST's increments, slow start) loses in runs of that growth (a loss event once its
+share reaches it; the rest carried), the others take a loss event for any share, as in the
+model. It is an experiment, not the model: the hold-out gets worse with it
+(docs/round-model-unequal-rtt.md) and it gives 2.4-3.0 times the packets' loss events. The
+packet run takes about 25 s of CPU.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -28,7 +28,6 @@ import pytest
 import tcpfluid
 from tcpfluid.fairness import period_throughputs
 from tcpfluid.fairness.trains import _delivered_pkts
-from tcpfluid.fluid import _rounds_engine
 from tcpfluid.scenarios import build_scenario
 
 EDGES = [0.0, 50.0, 100.0, 150.0, 200.0]
@@ -57,46 +56,11 @@ def packet_spreads() -> list[float]:
     return _spreads(res.time_s, res.throughput_pps, sc)
 
 
-def _round_model() -> tuple[list[float], Any]:
+def _round_model(overflow_in_runs: bool = False) -> tuple[list[float], Any]:
     sc = _scenario()
-    res = tcpfluid.simulate(sc, "rounds")
+    res = tcpfluid.simulate(sc, "rounds", overflow_in_runs=overflow_in_runs)
     losses = np.asarray(res.summary.to_dict()["losses"], dtype=np.float64).reshape(3, -1)
     return _spreads(res.time_s, res.throughput_pps, sc), losses.mean(axis=1)
-
-
-def _in_runs(original: Callable[..., Any]) -> Callable[..., Any]:
-    """``round_losses`` with the switch (several round clocks, one scenario)."""
-
-    def losses(eng: Any, c: int, lost_s: Any, w1: Any, z: Any, *rest: Any) -> Any:
-        _w1_s, _others, _t0, q_mean, mu_a = rest
-        ix = eng.sel[c]
-        st = eng.__dict__.setdefault("_runs", {})
-        share = st.setdefault("share", np.zeros(eng.n))  # packets charged, not yet lost
-        due = st.setdefault("due", np.zeros(eng.n))  # runs lost, taken at the flow's round end
-        run = st.setdefault("run", np.zeros(eng.n))  # each flow's run: its growth if > 1
-        run[ix] = np.where(np.asarray(z) > 1.0, z, 1e-9)
-        overflow = lost_s is not None and bool(np.any(lost_s))
-        if overflow:
-            w = np.where(eng.active, eng.w_cur - eng.pending, 0.0)
-            np.maximum(w, 0.0, out=w)
-            w[ix] = w1
-            x = w / (eng.d_flow + float(np.ravel(q_mean)[0]) / float(np.ravel(mu_a)[0]))
-            share += float(np.sum(lost_s)) * x / x.sum()
-            hit = eng.active & (share >= run - 1e-9)
-            due[hit] += run[hit]
-            share[hit] -= run[hit]
-        out = np.zeros(eng.n)
-        out[ix] = due[ix] * eng.active[ix]
-        due[ix] = 0.0
-        return out if np.any(out > 0.0) else None
-
-    return losses
-
-
-@pytest.fixture
-def overflow_in_runs(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(_rounds_engine, "round_losses", _in_runs(_rounds_engine.round_losses))
-    yield
 
 
 def test_fast_different_rtt_round_model_halves_every_flow_at_every_overflow(
@@ -117,7 +81,6 @@ def test_fast_different_rtt_round_model_halves_every_flow_at_every_overflow(
 SWITCHED_IN = 3
 
 
-@pytest.mark.usefixtures("overflow_in_runs")
 def test_fast_different_rtt_round_model_follows_the_packets_when_an_overflow_reaches_few_flows(
     packet_spreads: list[float],
 ) -> None:
@@ -125,7 +88,7 @@ def test_fast_different_rtt_round_model_follows_the_packets_when_an_overflow_rea
     of the packets' (0.671/0.659/0.674 against 0.61/0.69/0.60); the 150-200 s period is not
     (0.667 against 0.54), so it is outside the mechanism's scope. The 50-ms flows take more
     loss events than the 100-ms ones (780 and 483)."""
-    got, losses = _round_model()
+    got, losses = _round_model(overflow_in_runs=True)
     for g, p in zip(got[:SWITCHED_IN], packet_spreads[:SWITCHED_IN], strict=True):
         assert g == pytest.approx(p, abs=TOL)
     assert abs(got[SWITCHED_IN] - packet_spreads[SWITCHED_IN]) > TOL

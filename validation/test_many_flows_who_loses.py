@@ -32,11 +32,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from numpy.typing import NDArray
 
 import tcpfluid
 from tcpfluid.engines import Packet
 from tcpfluid.fairness import _packet_delivered, _period_jains
-from tcpfluid.fluid import _rounds_law
 from tcpfluid.published import published
 from tcpfluid.report._table import TOLERANCES
 from tcpfluid.scenarios import build_scenario
@@ -247,79 +247,54 @@ def test_full_scale_reno_index_follows_the_paper_once_random_send_times_break_th
     assert not spread.passes(np.sqrt(1.0 / PACKET_JAIN_100_200 - 1.0), np.sqrt(1.0 / paper - 1.0))
 
 
-def _round_model_jain(law: str, a: float, b: float) -> float:
-    """Round-model Jain's index of the flows active over [a, b) s on qv-many-flows."""
+def _round_model_jain(
+    law: str, a: float, b: float, **switch: Any
+) -> tuple[float, NDArray[np.int64]]:
+    """Round-model Jain's index of the flows active over [a, b) s on qv-many-flows (with the
+    round engine's options ``switch``), and each flow's loss events."""
     from tcpfluid.analytic import jain_index
     from tcpfluid.fairness import _delivered_pkts
 
     sc = build_scenario("qv-many-flows").with_algorithm(law)
-    res = tcpfluid.simulate(sc, "rounds")
+    res = tcpfluid.simulate(sc, "rounds", **switch)
     t = np.asarray(res.time_s)
     dl = _delivered_pkts(t, np.asarray(res.throughput_pps))
     act = [i for i, f in enumerate(sc.flows) if f.start_s <= a and f.stop_s >= b]
-    return float(jain_index([np.interp(b, t, dl[i]) - np.interp(a, t, dl[i]) for i in act]))
+    jain = float(jain_index([np.interp(b, t, dl[i]) - np.interp(a, t, dl[i]) for i in act]))
+    return jain, np.asarray(res.summary.to_dict()["losses"], dtype=np.int64)
 
 
-def test_a_timeout_at_each_flows_first_loss_leaves_the_round_models_reno_index(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Switch: each flow's first loss event in the round model (its slow-start overflow,
-    where the packet flows of a joining group time out) is a timeout. The round model's
-    Reno index in 100-200 s stays where it was (0.996 against the packets' 0.769): a
-    timeout that restarts slow start at once, without a timeout's idle time or
-    retransmissions lost again, does not keep the joining group behind."""
-    before = _round_model_jain("reno", 100.0, 200.0)
-    orig = _rounds_law._react_to_losses
-    seen: set[int] = set()
-
-    def first_loss_times_out(
-        law: Any, state: Any, hit: np.ndarray, lost: np.ndarray, w1: np.ndarray, *a: Any
-    ) -> Any:
-        lost = lost.copy()
-        for i in np.flatnonzero(hit):
-            if int(i) not in seen:
-                seen.add(int(i))
-                lost[i] = w1[i]  # more than any timeout_loss_fraction of the window
-        return orig(law, state, hit, lost, w1, *a)
-
-    monkeypatch.setattr(_rounds_law, "_react_to_losses", first_loss_times_out)
-    after = _round_model_jain("reno", 100.0, 200.0)
-    assert len(seen) == 60  # every flow's first loss was switched
+def test_a_timeout_at_each_flows_first_loss_leaves_the_round_models_reno_index() -> None:
+    """Switch (``first_loss_timeout=True``): each flow's first loss event in the round
+    model (its slow-start overflow, where the packet flows of a joining group time out) is
+    a timeout. The round model's Reno index in 100-200 s stays where it was (0.996 against
+    the packets' 0.769): a timeout that restarts slow start at once, without a timeout's
+    idle time or retransmissions lost again, does not keep the joining group behind."""
+    before, _ = _round_model_jain("reno", 100.0, 200.0)
+    after, losses = _round_model_jain("reno", 100.0, 200.0, first_loss_timeout=True)
+    assert losses.size == 60 and np.all(losses >= 1)  # every flow's first loss was switched
     assert before > 0.99
     assert after == pytest.approx(before, abs=0.01)
 
 
-def test_joining_flows_leaving_their_first_overflow_at_the_packets_window_keep_the_index(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Switch: each round-model flow of the groups joining at 100 s and later leaves its
-    first loss with window and ssthresh at most the packets' median joining window 4 s
-    after the join (114 packets; the round model halves them to ~160). The Reno 100-200 s
+def test_joining_flows_leaving_their_first_overflow_at_the_packets_window_keep_the_index() -> None:
+    """Switch (``joiner_first_loss_pkts``): each round-model flow of the groups joining at
+    100 s and later leaves its first loss with window and ssthresh at most the packets'
+    median joining window 4 s after the join (114 packets; the round model halves them to
+    ~160). The Reno 100-200 s
     index stays above 0.99 (0.995; 0.996 unswitched), far above the packets' 0.769: how the
     joining group comes out of its slow-start overflow does not set the packets' index.
     Without ``bugFix_`` the packets' joining flows came out at 2 packets (their go-backs'
     fast retransmits) and the round model capped there gave 0.970 against the packets'
     0.921; that agreement was the go-back cuts'."""
-    orig = _rounds_law._react_to_losses
     sc = build_scenario("qv-many-flows").with_algorithm("reno")
-    late = {i for i, f in enumerate(sc.flows) if f.start_s >= 100.0}
-    seen: set[int] = set()
-
-    def joining_flows_come_out_low(
-        law: Any, state: Any, hit: np.ndarray, lost: np.ndarray, w1: np.ndarray, *a: Any
-    ) -> Any:
-        cw, inc, cap = orig(law, state, hit, lost, w1, *a)
-        for i in np.flatnonzero(hit):
-            if int(i) not in seen:
-                seen.add(int(i))
-                if int(i) in late:
-                    cw[i] = cap[i] = min(cw[i], JOINING_WINDOW_PKTS)
-                    state["ssthresh"][i] = min(state["ssthresh"][i], JOINING_WINDOW_PKTS)
-        return cw, inc, cap
-
-    monkeypatch.setattr(_rounds_law, "_react_to_losses", joining_flows_come_out_low)
-    got = _round_model_jain("reno", 100.0, 200.0)
-    assert seen >= late
+    late = [i for i, f in enumerate(sc.flows) if f.start_s >= 100.0]
+    # (the joiners of the switch: the flows joining after the start)
+    assert late == [i for i, f in enumerate(sc.flows) if f.start_s > 0.0]
+    got, losses = _round_model_jain(
+        "reno", 100.0, 200.0, joiner_first_loss_pkts=JOINING_WINDOW_PKTS
+    )
+    assert np.all(losses[late] >= 1)  # every joining flow's first loss was switched
     assert got > 0.99
     assert got > PACKET_JAIN_100_200 + 0.2  # the packets' (measured with bugFix_)
 
@@ -363,9 +338,7 @@ def test_hybrid_groups_come_out_of_the_join_equal_when_a_drop_frees_its_place() 
     assert ratio < 1.2
 
 
-def _hybrid_join(
-    monkeypatch: pytest.MonkeyPatch, hold: bool, drop_share: str
-) -> tuple[float, float]:
+def _hybrid_join(hold: bool, drop_share: str) -> tuple[float, float]:
     """The hybrid's Reno run of the first 200 s: the ratio of the first group's median
     window to the joining group's 4 s after the join, and Jain's index of 100-200 s."""
     sc = build_scenario("qv-many-flows", duration="200s").with_algorithm("reno")
@@ -378,9 +351,7 @@ def _hybrid_join(
     return float(np.median(w[:20, k]) / np.median(w[20:40, k])), float(jain)
 
 
-def test_hybrid_groups_come_out_of_the_join_apart_when_its_drops_fall_on_the_joiners(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_hybrid_groups_come_out_of_the_join_apart_when_its_drops_fall_on_the_joiners() -> None:
     """The hybrid with both packet readings of a drop-tail overflow, its default
     (tests/fluid/test_hybrid_drops.py: a dropped packet keeps its place in the window
     until the sender learns of it, ``hold_drops=True``, and the overflow falls on the
@@ -392,9 +363,9 @@ def test_hybrid_groups_come_out_of_the_join_apart_when_its_drops_fall_on_the_joi
     alone puts the index further above the paper's (measured 0.992 with the place freed,
     0.992 with the overflow in proportion to the arrivals, against 0.989)."""
     printed = float(published("000/table2/reno/100-200").value)
-    ratio, jain = _hybrid_join(monkeypatch, True, "growth")
+    ratio, jain = _hybrid_join(True, "growth")
     assert ratio > 2.0
     assert jain == pytest.approx(printed, abs=0.05)
     for hold, share in ((True, "proportional"), (False, "growth")):
-        _, alone = _hybrid_join(monkeypatch, hold, share)
+        _, alone = _hybrid_join(hold, share)
         assert alone > jain, (hold, share)

@@ -4,6 +4,7 @@ same exception and message (naming the option, the value and what is accepted)."
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -73,6 +74,18 @@ BAD = [
     ("rounds", "loss_event_rule", "every", ValueError,
      "loss_event_rule must be one of 'share', 'windows-in-turn'; got 'every'"),
     ("rounds", "queue_memory", "off", TypeError, "queue_memory must be True or False, got 'off'"),
+    ("rounds", "late_detection", 1, TypeError, "late_detection must be True or False, got 1"),
+    ("rounds", "first_loss_timeout", "yes", TypeError,
+     "first_loss_timeout must be True or False, got 'yes'"),
+    ("rounds", "joiner_first_loss_pkts", 0.0, ValueError,
+     "joiner_first_loss_pkts must be > 0, got 0.0"),
+    ("rounds", "joiner_first_loss_pkts", None, TypeError,
+     "joiner_first_loss_pkts must be a real number, got None (NoneType)"),
+    ("rounds", "overflow_in_runs", "on", TypeError,
+     "overflow_in_runs must be True or False, got 'on'"),
+    ("rounds", "joiner_base_rtt_s", 0.0, ValueError, "joiner_base_rtt_s must be > 0, got 0.0"),
+    ("rounds", "joiner_base_rtt_s", "40ms", TypeError,
+     "joiner_base_rtt_s must be a real number, got '40ms' (str)"),
     ("hybrid", "rtt_sample", "both", ValueError,
      "rtt_sample must be one of 'departure', 'arrival'; got 'both'"),
     ("hybrid", "drop_share", "all", ValueError,
@@ -122,6 +135,13 @@ EDGES = [
     ("rounds", "drop_at_least_one", np.False_),
     ("rounds", "loss_event_rule", "windows-in-turn"),
     ("rounds", "queue_memory", np.False_),
+    ("rounds", "late_detection", np.True_),
+    ("rounds", "first_loss_timeout", np.True_),
+    ("rounds", "joiner_first_loss_pkts", math.inf),
+    ("rounds", "joiner_first_loss_pkts", np.float64(1e-3)),
+    ("rounds", "joiner_base_rtt_s", None),
+    ("rounds", "overflow_in_runs", np.True_),
+    ("rounds", "joiner_base_rtt_s", np.float64(1e-3)),
     ("hybrid", "rtt_sample", "departure"),
     ("hybrid", "drop_share", "in-turn"),
     ("hybrid", "whole_packets", np.True_),
@@ -184,6 +204,9 @@ SWITCHES = [
         ("proportional", {"loss_event_rule": "windows-in-turn"}),
         ("in-turn", {"drop_at_least_one": False}),
         ("in-turn", {"recovery_rounds": 0}),
+        ("proportional", {"late_detection": True}),
+        ("proportional", {"first_loss_timeout": True}),
+        ("proportional", {"overflow_in_runs": True}),
     )
     if unequal or "recovery_rounds" not in switch
 ]
@@ -199,3 +222,46 @@ def test_each_mechanism_switch_reaches_the_round_model(
     assert base.window_pkts.shape != off.window_pkts.shape or not np.array_equal(
         base.window_pkts, off.window_pkts
     )
+
+
+def test_a_joiners_first_loss_leaves_it_at_most_the_cap() -> None:
+    """``joiner_first_loss_pkts`` under Reno's least window (2 packets): the flow joining
+    at 1 s leaves its first loss event at the cap, so its window's first fall ends there
+    (without the switch: above it); the flow there from the start is not capped."""
+    two = _two_reno_flows(False)
+    joiner = FlowSpec("b", ("F",), ("F",), algorithm="reno", start_s=1.0)
+    sc = Scenario(name="join", links=two.links, flows=(two.flows[0], joiner), duration_s=10.0)
+    for cap in (math.inf, 1.5):
+        w = np.asarray(tcpfluid.simulate(sc, "rounds", joiner_first_loss_pkts=cap).window_pkts)
+        first = [int(np.flatnonzero(np.diff(w[i]) < 0.0)[0]) + 1 for i in (0, 1)]
+        assert w[0, first[0]] > 2.0
+        assert (w[1, first[1]] == 1.5) == (cap == 1.5), w[1, first[1]]
+
+
+def test_a_joiner_takes_the_base_rtt_it_is_given() -> None:
+    """``joiner_base_rtt_s``: the Vegas flow joining at 1 s reports the BaseRTT it is given
+    (the law's, :attr:`tcpfluid.Result.base_rtt_s`), where without the switch it holds the
+    first flow's queue (above the path's 20 ms); the first flow's is its own."""
+    flows = (
+        FlowSpec("a", ("F",), ("F",), algorithm="vegas"),
+        FlowSpec("b", ("F",), ("F",), algorithm="vegas", start_s=1.0),
+    )
+    sc = Scenario(name="join", links=(Link("F", 10e6, 0.01, 100),), flows=flows, duration_s=3.0)
+    base = tcpfluid.simulate(sc, "rounds").base_rtt_s
+    given = tcpfluid.simulate(sc, "rounds", joiner_base_rtt_s=0.0123).base_rtt_s
+    assert base[1] > 0.0201
+    assert given[1] == 0.0123
+    assert given[0] == base[0]
+
+
+def test_the_overflow_in_runs_takes_one_scenario() -> None:
+    """``overflow_in_runs`` charges an overflow over every flow of the run: a batch of
+    scenarios is refused by name."""
+    from tcpfluid.algorithms import get_law
+    from tcpfluid.fluid import PathBatch, simulate_rounds
+
+    paths = PathBatch.from_bdp([50.0, 80.0], 0.1)
+    with pytest.raises(
+        ValueError, match="overflow_in_runs=True takes one scenario, got a batch of 2"
+    ):
+        simulate_rounds(get_law("reno"), paths, rounds=3, overflow_in_runs=True)

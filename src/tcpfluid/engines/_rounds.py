@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -32,7 +33,9 @@ class Rounds(Engine):
         Feedback lag, rounds, 0 to 8 (0: the documents' model; 1: a packet sender's).
     ack_train, train_runs, whole_packets, drop_share
         The readings of :func:`tcpfluid.fluid.simulate_rounds` of the same names.
-    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory
+    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory, late_detection,
+    first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s,
+    overflow_in_runs
         Mechanism switches for experiments (:func:`tcpfluid.fluid.simulate_rounds`;
         docs/round-model.md, "Mechanism switches"); the defaults are the model.
     record_interval_s, record
@@ -65,6 +68,11 @@ class Rounds(Engine):
     drop_at_least_one: bool = True
     loss_event_rule: str = "share"
     queue_memory: bool = True
+    late_detection: bool = False
+    first_loss_timeout: bool = False
+    joiner_first_loss_pkts: float = math.inf
+    joiner_base_rtt_s: float | None = None
+    overflow_in_runs: bool = False
 
     @classmethod
     def renamed_options(cls, scenario: Scenario | None) -> dict[str, Any]:

@@ -29,14 +29,13 @@ from ._rounds_law import (
     ClassLaw,
     OverflowShare,
     WholeLosses,
-    WindowsInTurn,
     _check_bounded,
     class_laws,
     class_sample,
     decide,
     decide_alone,
-    loss_events,
     start_law,
+    switches,
 )
 from ._rounds_physics import (
     INITIAL_RTO_S,
@@ -86,10 +85,8 @@ class RoundEngine:
         train_runs: bool,
         drop_share: str,
         red: RedParameters | None,
-        recovery_rounds: int,
         drop_at_least_one: bool,
-        loss_event_rule: str,
-        queue_memory: bool,
+        **options: Any,
     ) -> None:
         S, K = batch.n_scenarios, len(classes)
         F = sum(ix.size for ix in classes)
@@ -97,7 +94,6 @@ class RoundEngine:
         self.law, self.batch, self.run = law, batch, run
         self.model, self.lag, self.red = model, lag, red
         self.S, self.K, self.F, self.n = S, K, F, S * F
-        self.queue_memory = queue_memory
         self.whole_packets = whole_packets
         self._init_classes(classes, d)
         self.mu, self.b_r = batch.mu_pps, batch.reverse_buffer_pkts
@@ -120,11 +116,11 @@ class RoundEngine:
         self.t_overflow = np.full(S, -math.inf)
         self._init_flow_state(classes)
         self.recovering = np.zeros(n, dtype=np.int64)
-        self.recovery_rounds = recovery_rounds
-        self.events = loss_events if loss_event_rule == "share" else WindowsInTurn()
         self.share = OverflowShare(S, drop_at_least_one) if drop_share == "in-turn" else None
         self.growth = np.zeros(n) if drop_share == "growth" else None
         self.whole = WholeLosses(n) if drop_share == "growth" else None
+        (self.recovery_rounds, self.queue_memory, self.events, self.late, self.first, self.pin,
+         self.round_losses) = switches(S, run.start_f, round_losses, **options)  # fmt: skip
         self._init_kernels(law, red, model=model, train_runs=train_runs, lag=lag)
         self.grow = rk.rule("growth")
         # totals: the bottleneck's output integrated between events
@@ -463,7 +459,7 @@ class RoundEngine:
             ker(ws, t0, w0_s, z_s, w1_s, 3)
         others, q_end = ker.others(), float(ker.R[rk.Q_END, 0])
         qf, qf_seen, lost_s, duration, rtts = ker.qf, ker.seen, ker.lost, ker.duration, ker.rtts
-        lost = round_losses(self, c, lost_s, w1_in, z, w1_s, others, t0, qf[1], mu_a)
+        lost = self.round_losses(self, c, lost_s, w1_in, z, w1_s, others, t0, qf[1], mu_a)
         if self.rto is not None and lost_s is not None:
             np.copyto(self.t_overflow, t0, where=lost_s > 0.0)
         # the packets of the round not lost (the losses charged at other classes' rounds
@@ -590,7 +586,7 @@ class RoundEngine:
         cwnd0, incr, cap = decide(
             self.law, state, RoundSample(*self.full), lost, mine & self.active, self.full[0],
             run.frac, counts, self.losses, None, self.recovering, None, self.events,
-            self.recovery_rounds,
+            self.recovery_rounds, self.late, self.first,
         )  # fmt: skip
         other = self.out_class[c]
         for key, arr in state.items():

@@ -240,6 +240,11 @@ OPTION_RULES: dict[str, Callable[[Any], Any]] = {
     "drop_at_least_one": partial(check_bool, "drop_at_least_one"),
     "loss_event_rule": lambda v: check_choice("loss_event_rule", v, LOSS_EVENT_RULES),
     "queue_memory": partial(check_bool, "queue_memory"),
+    "late_detection": partial(check_bool, "late_detection"),
+    "first_loss_timeout": partial(check_bool, "first_loss_timeout"),
+    "joiner_first_loss_pkts": partial(check_positive, "joiner_first_loss_pkts", allow_inf=True),
+    "overflow_in_runs": partial(check_bool, "overflow_in_runs"),
+    "joiner_base_rtt_s": lambda v: None if v is None else check_positive("joiner_base_rtt_s", v),
 }
 
 

@@ -17,7 +17,7 @@ from numpy.typing import NDArray
 from ..algorithms.base import ControlLaw, RoundAction, RoundSample, _runs_rule, loss_kind
 from ..algorithms.mixed import MixedLaw
 from ._rounds_kernel import rule
-from ._rounds_physics import all_of, any_of
+from ._rounds_physics import OverflowInRuns, all_of, any_of
 
 if TYPE_CHECKING:
     from ._rounds_engine import RoundEngine
@@ -249,6 +249,116 @@ class WindowsInTurn:
         return hit
 
 
+class LateDetection:
+    """``late_detection=True``: a flow learns of a round's losses at the end of its next
+    round (the law decides meanwhile as if nothing were lost; the reaction then comes at
+    that round's window, with both rounds' losses). A flow still in the loss episode of
+    its last reaction starts no deferred loss. Per-flow carry in :attr:`unseen`; a class
+    of flows decides on :meth:`view` of it."""
+
+    def __init__(self, unseen: FloatArray) -> None:
+        self.unseen = unseen
+
+    def view(self, ix: slice) -> LateDetection:
+        """The carry of the flows ``ix`` (a view: written in place)."""
+        return LateDetection(self.unseen[ix])
+
+    def __call__(
+        self, lost: FloatArray | None, active: NDArray[np.bool_], recovering: Any
+    ) -> FloatArray | None:
+        """The losses the ``active`` flows react to at the end of this round (``None``:
+        none): those carried from their last round with this round's; their fresh losses
+        of this round are carried to their next (the other flows' carry is kept)."""
+        now = np.zeros(self.unseen.size) if lost is None else np.asarray(lost, dtype=np.float64)
+        due = active & (self.unseen > 0.0)
+        fresh = active & ~due & (now > 1e-9)
+        if recovering is not None:
+            fresh &= recovering <= 0
+        react = np.where(due, self.unseen + now, 0.0)
+        self.unseen[:] = np.where(active, np.where(fresh, now, 0.0), self.unseen)
+        return react if np.any(react > 0.0) else None
+
+
+class FirstLoss:
+    """``first_loss_timeout`` / ``joiner_first_loss_pkts``: what each flow's first loss
+    event does. ``fresh`` (per flow, written in place): no loss event yet; ``timeout``:
+    that event is a timeout (the flow's whole window counted lost); ``cap`` (per flow,
+    ``inf``: none): the window, cap of the next round and ``ssthresh`` (of a law that
+    has one) it leaves the event with at most."""
+
+    def __init__(self, fresh: NDArray[np.bool_], timeout: bool, cap: FloatArray) -> None:
+        self.fresh, self.timeout, self.cap = fresh, timeout, cap
+
+    def view(self, ix: slice) -> FirstLoss:
+        """The switch for the flows ``ix`` (views: written in place)."""
+        return FirstLoss(self.fresh[ix], self.timeout, self.cap[ix])
+
+    def react(
+        self, react: Callable[..., tuple[FloatArray, FloatArray, FloatArray]],
+        state: dict[str, FloatArray], hit: NDArray[np.bool_], lost: FloatArray,
+        w1: FloatArray, *rest: Any,
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:  # fmt: skip
+        """``react(state, hit, lost, w1, *rest)`` (the loss reactions) with the first loss
+        events of the flows ``hit`` switched."""
+        first = hit & self.fresh
+        self.fresh[first] = False
+        if self.timeout and any_of(first):
+            lost = lost.copy()
+            lost[first] = w1[first]
+        cwnd0, incr, cap = react(state, hit, lost, w1, *rest)
+        low = first & np.isfinite(self.cap)
+        if any_of(low):
+            cwnd0[low] = cap[low] = np.minimum(cwnd0[low], self.cap[low])
+            if "ssthresh" in state:
+                state["ssthresh"][low] = np.minimum(state["ssthresh"][low], self.cap[low])
+        return cwnd0, incr, cap
+
+
+#: the engine's mechanism switches (:func:`switches`)
+Switches = tuple[
+    int, bool, Callable[..., NDArray[np.bool_]], "LateDetection | None", "FirstLoss | None",
+    "FloatArray | None", Callable[..., Any],
+]  # fmt: skip
+
+
+def switches(
+    S: int, start_f: FloatArray, round_losses: Callable[..., Any], *, recovery_rounds: int,
+    loss_event_rule: str, queue_memory: bool, late_detection: bool, first_loss_timeout: bool,
+    joiner_first_loss_pkts: float, joiner_base_rtt_s: float | None, overflow_in_runs: bool,
+) -> Switches:  # fmt: skip
+    """The round engine's mechanism switches for S scenarios of the flows starting at
+    ``start_f`` (docs/round-model.md, "Mechanism switches"; the joiners: ``start_f > 0``):
+    its loss episodes' length, queue memory, loss-event rule, :class:`LateDetection`,
+    :class:`FirstLoss`, ``pin`` (per flow: the BaseRTT it is given, NaN: its own; or
+    ``None``; :func:`class_sample`) and its round losses (``round_losses``, or
+    :class:`~._rounds_physics.OverflowInRuns`)."""
+    n = S * start_f.size
+    if overflow_in_runs and S > 1:
+        raise ValueError(
+            f"overflow_in_runs=True takes one scenario, got a batch of {S}; run them one at a time"
+        )
+    events = loss_events if loss_event_rule == "share" else WindowsInTurn()
+    late = LateDetection(np.zeros(n)) if late_detection else None
+    joiner = np.tile(start_f, S) > 0.0
+    first = None
+    if first_loss_timeout or math.isfinite(joiner_first_loss_pkts):
+        cap = np.where(joiner, joiner_first_loss_pkts, np.inf)
+        first = FirstLoss(np.ones(n, dtype=bool), first_loss_timeout, cap)
+    pin = None if joiner_base_rtt_s is None else np.where(joiner, joiner_base_rtt_s, np.nan)
+    losses = OverflowInRuns(n) if overflow_in_runs else round_losses
+    return recovery_rounds, queue_memory, events, late, first, pin, losses
+
+
+def _pin_joiners(eng: RoundEngine, c: int, sample: RoundSample) -> RoundSample:
+    """``joiner_base_rtt_s``: class ``c``'s flows joining after the run's start take that
+    BaseRTT (the engine's and the sample's) every round once they have measured one."""
+    assert eng.pin is not None
+    ix = np.arange(eng.n)[eng.sel[c]]
+    pin = np.isfinite(eng.pin[ix]) & np.isfinite(eng.base_rtt[ix])
+    eng.base_rtt[ix[pin]] = sample.base_rtt[pin] = eng.pin[ix[pin]]
+    return sample
+
+
 def decide(
     law: ControlLaw,
     state: dict[str, FloatArray],
@@ -264,6 +374,8 @@ def decide(
     rule: Callable[[], RoundAction] | None = None,
     events: Callable[..., NDArray[np.bool_]] = loss_events,
     recovery_rounds: int = RECOVERY_ROUNDS,
+    late: LateDetection | None = None,
+    first: FirstLoss | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """The law's decision at the end of the round (window, per-ACK increment, cap of the
     next round), replaced by the loss reaction for the flows that lost packets; counts
@@ -275,7 +387,10 @@ def decide(
     (``recovery_rounds`` rounds after its reaction). ``rule``: the law's decision on
     ``state`` and ``sample`` bound to them (``ControlLaw._bind_round``), called instead of
     ``law.on_round``. ``events``: the flows the round's losses start a loss event in
-    (:func:`loss_events` or a :class:`WindowsInTurn`)."""
+    (:func:`loss_events` or a :class:`WindowsInTurn`); ``late``, ``first``: the switches
+    :class:`LateDetection` and :class:`FirstLoss` (``None``: off)."""
+    if late is not None:
+        lost = late(lost, active, recovering)
     action: RoundAction = law.on_round(state, sample) if rule is None else rule()
     cwnd0 = np.asarray(action.cwnd, dtype=np.float64)
     incr = np.asarray(action.incr, dtype=np.float64)
@@ -290,9 +405,13 @@ def decide(
             recovering[hit] = recovery_rounds
     if hit is not None and any_of(hit):
         assert lost is not None
-        cwnd0, incr, cap = _react_to_losses(
-            law, state, hit, lost, w1, frac, cwnd0, incr, cap, burst, rule is not None
-        )
+        rest = (frac, cwnd0, incr, cap, burst, rule is not None)
+        if first is None:
+            cwnd0, incr, cap = _react_to_losses(law, state, hit, lost, w1, *rest)
+        else:
+            cwnd0, incr, cap = first.react(
+                partial(_react_to_losses, law), state, hit, lost, w1, *rest
+            )
         # a scenario whose clock has passed duration_s keeps stepping while others
         # of the batch finish; its losses after the end do not count
         losses += hit & counts
@@ -389,13 +508,13 @@ def class_sample(
     own, sample, bound = made
     if bound is not None:
         bound(rtts, seen_min, eng.off, w1, acks, delta)
-        return sample
+        return sample if eng.pin is None else _pin_joiners(eng, c, sample)
     base, fwd = eng.base_rtt[ix], eng.fwd_base[ix]
     rule("sample")(
         base, fwd, eng.active[ix], eng.cwnd0[ix], *own, rtts, seen_min, eng.off, w1, acks, delta
     )
     eng.base_rtt[ix], eng.fwd_base[ix] = base, fwd
-    return sample
+    return sample if eng.pin is None else _pin_joiners(eng, c, sample)
 
 
 def class_law(eng: RoundEngine, c: int) -> ClassLaw:
@@ -440,7 +559,8 @@ def decide_alone(
     cwnd0, incr, cap = decide(
         law, sub, sample, None if lost is None else lost[ix], active, sample.cwnd,
         eng.run.frac, counting, losses, None if burst is None else burst[ix], recovering, rule,
-        eng.events, eng.recovery_rounds,
+        eng.events, eng.recovery_rounds, None if eng.late is None else eng.late.view(ix),
+        None if eng.first is None else eng.first.view(ix),
     )  # fmt: skip
     # (the bound rule writes the views in place: only a loss reaction or a law's
     # ``on_round`` may replace an array or add a key)

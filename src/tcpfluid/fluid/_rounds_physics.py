@@ -417,6 +417,44 @@ class BurstPlaces:
         return seen, np.minimum(r_min + read[2], mean)
 
 
+class OverflowInRuns:
+    """``overflow_in_runs=True`` (one scenario), in place of :func:`round_losses`: each
+    overflow is charged to the flows in flight in proportion to their rates (their packets
+    arriving at the full queue); a flow whose growth of its last round exceeds a packet
+    loses in runs of that growth (a loss event once its charge reaches it, the rest
+    carried), the others take one for any charge. A flow takes its losses at the end of
+    its own round."""
+
+    def __init__(self, n: int) -> None:
+        #: per flow: packets charged, not yet lost; runs lost, taken at the flow's round
+        #: end; its run (its growth if over a packet)
+        self.share, self.due, self.run = np.zeros(n), np.zeros(n), np.zeros(n)
+
+    def __call__(
+        self, eng: RoundEngine, c: int, lost_s: FloatArray | None, w1: FloatArray,
+        z: FloatArray, w1_s: FloatArray, others: Any, t0: FloatArray, q_mean: FloatArray,
+        mu_a: FloatArray,
+    ) -> FloatArray | None:  # fmt: skip
+        """Per-flow losses of class ``c``'s round (full length, zero outside the class),
+        with :func:`round_losses`' arguments."""
+        ix = eng.sel[c]
+        self.run[ix] = np.where(np.asarray(z) > 1.0, z, 1e-9)
+        if lost_s is not None and bool(np.any(lost_s)):
+            w = np.where(eng.active, eng.w_cur - eng.pending, 0.0)
+            np.maximum(w, 0.0, out=w)
+            w[ix] = w1
+            d = np.repeat(eng.d[0], eng.F) if eng.d_flow is None else eng.d_flow
+            x = w / (d + float(np.ravel(q_mean)[0]) / float(np.ravel(mu_a)[0]))
+            self.share += float(np.sum(lost_s)) * x / x.sum()
+            hit = eng.active & (self.share >= self.run - 1e-9)
+            self.due[hit] += self.run[hit]
+            self.share[hit] -= self.run[hit]
+        out = np.zeros(eng.n)
+        out[ix] = self.due[ix] * eng.active[ix]
+        self.due[ix] = 0.0
+        return out if np.any(out > 0.0) else None
+
+
 def round_losses(
     eng: RoundEngine, c: int, lost_s: FloatArray | None, w1: FloatArray, z: FloatArray,
     w1_s: FloatArray, others: Any, t0: FloatArray, q_mean: FloatArray, mu_a: FloatArray,

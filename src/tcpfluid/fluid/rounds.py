@@ -17,6 +17,7 @@ fastest); the law's array parameters must have length ``S × F`` (or be scalars)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
@@ -91,6 +92,11 @@ def simulate_rounds(
     drop_at_least_one: bool = True,
     loss_event_rule: str = "share",
     queue_memory: bool = True,
+    late_detection: bool = False,
+    first_loss_timeout: bool = False,
+    joiner_first_loss_pkts: float = math.inf,
+    joiner_base_rtt_s: float | None = None,
+    overflow_in_runs: bool = False,
 ) -> RoundTrace:
     """Step ``law`` round by round on one path or a batch of paths.
 
@@ -147,7 +153,8 @@ def simulate_rounds(
         buffer"): ``"proportional"`` (default) in proportion to the windows; ``"in-turn"``
         its whole packets one per flow in turn; ``"growth"`` first on each flow's per-ACK
         growth, a loss event once a flow's losses reach a whole packet.
-    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory
+    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory, late_detection,
+    first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s, overflow_in_runs
         Mechanism switches for experiments, the defaults the model (docs/round-model.md,
         "Mechanism switches").
 
@@ -161,12 +168,7 @@ def simulate_rounds(
         Bad arguments, before any work starts.
     """
     check_law(law)
-    opts = check_options(
-        ack_train=ack_train, train_runs=train_runs, whole_packets=whole_packets,
-        progress=progress, drop_share=drop_share, recovery_rounds=recovery_rounds,
-        drop_at_least_one=drop_at_least_one, loss_event_rule=loss_event_rule,
-        queue_memory=queue_memory,
-    )  # fmt: skip
+    opts = _engine_options(locals())
     progress = opts.pop("progress")
     batch = paths if isinstance(paths, PathBatch) else PathBatch.from_paths(paths)
     F = check_int("n_flows", n_flows, minimum=1)
@@ -186,6 +188,21 @@ def simulate_rounds(
         lag=feedback_rounds, red=None, **opts,
     )  # fmt: skip
     return RoundTrace(paths=batch, **fields)
+
+
+#: the keywords of :func:`simulate_rounds` and :func:`simulate_rounds_async` passed on to
+#: the round engine, checked by their rules (:data:`~._rounds_inputs.OPTION_RULES`) in this
+#: order
+ENGINE_OPTIONS = (
+    "ack_train", "train_runs", "whole_packets", "progress", "drop_share", "recovery_rounds",
+    "drop_at_least_one", "loss_event_rule", "queue_memory", "late_detection",
+    "first_loss_timeout", "joiner_first_loss_pkts", "joiner_base_rtt_s", "overflow_in_runs",
+)  # fmt: skip
+
+
+def _engine_options(given: dict[str, Any]) -> dict[str, Any]:
+    """The options of :data:`ENGINE_OPTIONS` among the keywords ``given``, checked."""
+    return check_options(**{k: given[k] for k in ENGINE_OPTIONS if k in given})
 
 
 def _run(
@@ -233,6 +250,11 @@ def simulate_rounds_async(
     drop_at_least_one: bool = True,
     loss_event_rule: str = "share",
     queue_memory: bool = True,
+    late_detection: bool = False,
+    first_loss_timeout: bool = False,
+    joiner_first_loss_pkts: float = math.inf,
+    joiner_base_rtt_s: float | None = None,
+    overflow_in_runs: bool = False,
 ) -> AsyncRoundTrace:
     """Step ``law`` for flows with their own base RTTs sharing ``path``'s bottleneck.
 
@@ -251,7 +273,8 @@ def simulate_rounds_async(
         RED parameters of the bottleneck (``None``: drop-tail).
     flow_start_s, flow_stop_s, rtt_model, cross_traffic, record, record_every,
     timeout_loss_fraction, feedback_rounds, ack_train, progress, drop_share, train_runs,
-    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory
+    recovery_rounds, drop_at_least_one, loss_event_rule, queue_memory, late_detection,
+    first_loss_timeout, joiner_first_loss_pkts, joiner_base_rtt_s, overflow_in_runs
         As in :func:`tcpfluid.fluid.rounds.simulate_rounds` (``drop_share``: one turn
         over the flows of every class; ``"growth"``: each flow's growth in its last
         round; ``train_runs``: the runs of each class's ACK train).
@@ -267,11 +290,7 @@ def simulate_rounds_async(
         Bad arguments (named), or an ACK-path bottleneck on ``path``.
     """
     check_law(law)
-    opts = check_options(
-        ack_train=ack_train, train_runs=train_runs, progress=progress, drop_share=drop_share,
-        recovery_rounds=recovery_rounds, drop_at_least_one=drop_at_least_one,
-        loss_event_rule=loss_event_rule, queue_memory=queue_memory,
-    )  # fmt: skip
+    opts = _engine_options(locals())
     progress = opts.pop("progress")
     if not isinstance(path, Path):
         raise TypeError(f"path must be a Path, got {type(path).__name__}")
@@ -307,7 +326,8 @@ def simulate_rounds_async(
 SCENARIO_OPTIONS = (
     "rtt_model", "record", "record_every", "feedback_rounds", "ack_train", "rtt", "progress",
     "whole_packets", "train_runs", "drop_share", "recovery_rounds", "drop_at_least_one",
-    "loss_event_rule", "queue_memory",
+    "loss_event_rule", "queue_memory", "late_detection", "first_loss_timeout",
+    "joiner_first_loss_pkts", "joiner_base_rtt_s", "overflow_in_runs",
 )  # fmt: skip
 
 
