@@ -176,11 +176,11 @@ def test_fast_many_flows_engines_part_only_where_the_buffer_overflows() -> None:
     packets and the packets' and ODE's indices part by more than 0.05 in one period; with the buffer
     switched out of play (1000 ≥ 6 α packets) no packet is lost and the packet simulator's
     index agrees with the ODE's within 0.05 in every period. The
-    packet senders take ns-2's ``bugFix_`` (``timeout_recover=True``). In the lossy run the
-    ODE's index is the lower one where they part: in 40-60 s the hybrid's joining pair times
-    out together at its slow-start overflow (NewReno's rule for its holes, with the packet
-    sender's RTO) and its index falls to 0.76 against the packets' 0.98; elsewhere they are
-    within 0.04 (20-40 s: packets 0.86, ODE 0.90). Without ``bugFix_`` the packets' own
+    packet senders take ns-2's ``bugFix_`` (``timeout_recover=True``). In the lossy run they
+    part in two periods: 20-40 s (packets 0.86, the hybrid 0.96) and 40-60 s (packets 0.98,
+    the hybrid 0.90); elsewhere they are within 0.03 (before the hybrid's exact round growth
+    and its overflow runs, docs/ode-model.md, only 40-60 s parted: the hybrid's joining pair
+    timed out together at its slow-start overflow, 0.76). Without ``bugFix_`` the packets' own
     index fell below the ODE's as well (60-80 s: 0.92 against 0.99), and cutting again for
     every retransmission lost again (``lost_retransmit="halve"``) to 0.54 in 20-40 s: those
     retransmissions lost again were the go-back's, which the sender with ``bugFix_`` does
@@ -202,12 +202,12 @@ def test_fast_many_flows_engines_part_only_where_the_buffer_overflows() -> None:
     pk, lost = _period_jains_of(small, packet, edges)
     ode, _ = _period_jains_of(small, "ode", edges)
     assert lost > 0
-    # one period is off by more than 0.05 in Jain's index: 40-60 s, where
-    # the hybrid's joining pair times out together (0.76 against the packets' 0.98)
-    assert np.max(np.abs(pk - ode)) > 0.05
-    assert ode[2] < pk[2] - 0.05
-    # and in every other period the two layers are within 0.04 (largest: 20-40 s, 0.03)
-    assert np.max(np.abs(np.delete(pk - ode, 2))) < 0.04
+    # two periods are off by more than 0.05 in Jain's index: 20-40 s (the hybrid above the
+    # packets: 0.96 against 0.86) and 40-60 s (below: 0.90 against 0.98)
+    d = pk - ode
+    assert d[1] < -0.05 and d[2] > 0.05
+    # and in every other period the two layers are within 0.03 (largest: 60-80 s, 0.021)
+    assert np.max(np.abs(d[[0, 3, 4]])) < 0.03
 
     large = build_scenario("qv-many-flows", buffer=1000, **o).with_algorithm("fast")
     pk, lost = _period_jains_of(large, packet, edges)

@@ -54,10 +54,7 @@ FEEDBACK_LAG_CASES: tuple[tuple[str, tuple[int, ...]], ...] = (
 )
 #: thesis-fairness's (setting, x2 values in ms) whose ODE cells the experiment of
 #: ``whole-packet-pipes`` turns from differing to agreeing
-WHOLE_PACKET_PIPES_CASES: tuple[tuple[str, tuple[int, ...]], ...] = (
-    ("vegas-1", (10, 70)),
-    ("vegas-3", (70,)),
-)
+WHOLE_PACKET_PIPES_CASES: tuple[tuple[str, tuple[int, ...]], ...] = (("vegas-1", (10,)),)
 #: the asymmetric section's Reno rows (Table I's k, Table II's reverse buffer B_r, ACKs)
 #: whose packet cells the experiment of ``ns2-timeout-bugfix`` turns from differing to agreeing
 TIMEOUT_BUGFIX_K, TIMEOUT_BUGFIX_BR = (3, 5, 7), (6, 10, 20, 40)
