@@ -91,6 +91,11 @@ def check_flows(params: dict[str, FloatArray], n: Any) -> int:
     return n
 
 
+def f64(*arrays: Any) -> tuple[FloatArray, ...]:
+    """Each of ``arrays`` as a float64 array (the sample's measurements a rule reads)."""
+    return tuple(np.asarray(a, dtype=np.float64) for a in arrays)
+
+
 def backlog(cwnd: Any, base_rtt: Any, rtt_mean: Any) -> Any:
     """Δ of eq (1), the Quick Vegas paper: ``cwnd × (1 − BaseRTT / RTT)`` in packets (the
     one implementation; arrays or floats, elementwise)."""

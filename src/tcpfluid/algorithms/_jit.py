@@ -36,20 +36,12 @@ def _numba_type(code: str) -> Any:
 
 
 class Kernel:
-    """A law's rule, compiled on first use (:attr:`fn`, then :meth:`get`): importing a
-    law does not import Numba or compile anything.
-
-    ``args`` gives the type of each argument: ``"w"`` a float64 array the rule writes
-    (state, action), ``"r"`` one it only reads (the sample; any layout, read-only views
-    too), ``"R"``/``"W"`` the same of two dimensions, ``"b"`` a bool, ``"i"`` an int64,
-    ``"I"`` a read-only array of flow indices (``numpy.intp``).
-    Arrays of any layout are accepted (one compiled version for all).
-
-    ``uses`` are the plain Python functions the rule calls (such as
-    :func:`~tcpfluid.algorithms._common.backlog`, the one definition of Vegas's Δ, or another
-    law's rule that the rule extends): they are compiled with it, inlined, and stay plain
-    Python functions for every other caller. A helper may call the helpers listed before it.
-    """
+    """A law's rule, compiled on first use (:attr:`fn`, then :meth:`get`): importing a law
+    compiles nothing. ``args`` gives each argument's type: ``"w"``/``"r"`` a float64 array
+    written/only read (any layout), ``"W"``/``"R"`` the same of two dimensions, ``"b"`` a
+    bool, ``"i"`` an int64, ``"I"`` a read-only array of ``numpy.intp`` flow indices.
+    ``uses``: the plain Python functions the rule calls (Vegas's Δ, ``_common.backlog``, another
+    law's rule), compiled and inlined with it; a helper may call those listed before it."""
 
     __slots__ = ("_fits", "args", "fn", "py_func", "uses")
 
@@ -83,11 +75,9 @@ class Kernel:
         return self.fn
 
     def bind(self, *args: Any) -> Callable[[], None]:
-        """The compiled rule on ``args`` as a call without arguments, for arrays that stay
-        in place and whose values change between calls (the packet simulator binds each
-        flow's once): the compiled version's entry point when every argument has the type
-        of the rule's signature (typed once, not at each call), else Numba's dispatcher.
-        """
+        """The compiled rule on ``args`` as a call without arguments, for arrays that stay in
+        place (the packet simulator binds each flow's once): the compiled entry point when
+        every argument has the signature's type (typed once), else Numba's dispatcher."""
         fn: Any = self.get()
         overloads = getattr(fn, "overloads", None)
         if not overloads or len(overloads) != 1:  # not compiled by Numba (NUMBA_DISABLE_JIT)

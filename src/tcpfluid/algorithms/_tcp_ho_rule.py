@@ -1,10 +1,5 @@
-"""TCP-Ho's compiled decisions: the quick-shift status machine and its loss reset.
-
-The rules are those of :class:`tcpfluid.algorithms.tcp_ho.TcpHo` (the TCP-Ho paper, §3.2,
-Tables 1–2, with the readings and additions of :mod:`tcpfluid.algorithms.tcp_ho`), written
-once as kernels (:mod:`tcpfluid.algorithms._jit`) over the law's state arrays; every engine
-calls them through the law.
-"""
+"""TCP-Ho's compiled decisions (:class:`tcpfluid.algorithms.tcp_ho.TcpHo`; the rules:
+docs/algorithms.md, "tcp-ho"): the quick-shift status machine and its loss reset."""
 
 from __future__ import annotations
 
@@ -17,24 +12,13 @@ from .base import CONGESTION_AVOIDANCE, LOSS_FAST, LOSS_TIMEOUT, SLOW_START
 #: decrease="throughput": throughputs closer than this many packets per round are a tie
 _RESOLUTION_PKTS = 0.5
 
+#: the quick-shift state and its values at the start of a connection: ``status`` 1, all else 0
 _STATE_DEFAULTS = {
-    "k": 0.0,
-    "incr": 0.0,
-    "maxincr": 0.0,
+    **dict.fromkeys(("k", "incr", "maxincr"), 0.0),
     "status": 1.0,
-    "amount": 0.0,
-    "mat1": 0.0,
-    "mit1": 0.0,
-    "mat2": 0.0,
-    "mit2": 0.0,
-    "rmin1": 0.0,
-    "rmax1": 0.0,
-    "rmin2": 0.0,
-    "rmax2": 0.0,
-    "rsteady": 0.0,
-    "quiet": 0.0,
-    "tail": 0.0,
-    "rtail": 0.0,
+    **dict.fromkeys(
+        "amount mat1 mit1 mat2 mit2 rmin1 rmax1 rmin2 rmax2 rsteady quiet tail rtail".split(), 0.0
+    ),
 }
 
 
@@ -51,26 +35,12 @@ def _ho_restart(qs: Any, i: Any) -> None:
     qs[_STATUS][i] = 1.0
 
 
-def _ho_statuses(
-    throughput: bool,
-    w: Any,
-    rmin: Any,
-    rmax: Any,
-    cmat: Any,
-    cmit: Any,
-    pmat: Any,
-    pmit: Any,
-    rmin_prior: Any,
-    rmax_prior: Any,
-    in_tail: bool,
-    recent: bool,
-    base_rtt: Any,
-) -> tuple[bool, bool, bool, bool]:
-    """Statuses 1-4 of Table 2 (status 5: none of them) of a flow whose window ``w`` and
-    throughput interval [CMiT, CMaT] this round are compared with round k − 2's [PMiT, PMaT]
-    (minimal and maximal RTTs ``rmin_prior``, ``rmax_prior``): Table 2 read literally, or
-    with ``throughput`` the addition's resolution and drain rules (``in_tail``: the tail of
-    a drain; ``recent``: a decrease draining)."""
+def _ho_statuses(throughput: bool, w: Any, rmin: Any, rmax: Any, cmat: Any, cmit: Any,
+    pmat: Any, pmit: Any, rmin_prior: Any, rmax_prior: Any, in_tail: bool, recent: bool,
+    base_rtt: Any) -> tuple[bool, bool, bool, bool]:  # fmt: skip
+    """Statuses 1-4 of Table 2 (none: status 5) from this round's [CMiT, CMaT] and round
+    k − 2's [PMiT, PMaT]: read literally, or with ``throughput`` the addition's resolution
+    and drain rules (``in_tail``: a drain's tail; ``recent``: a decrease draining)."""
     if not throughput:  # Table 2 read literally
         c1 = pmat < cmit
         c2 = (not c1) and (cmat < pmit)
@@ -112,9 +82,8 @@ def _ho_statuses(
 def _ho_table2(
     c1: bool, c2: bool, c3: bool, c4: bool, s: Any, inc: Any, mx: Any
 ) -> tuple[Any, Any, float, Any]:
-    """Table 2: the new ``incr``, ``maxincr``, status and the signed amount of a flow whose
-    comparison found statuses ``c1``..``c4`` (none: status 5), ``s``, ``inc``, ``mx`` its
-    previous status, ``incr`` and ``maxincr``."""
+    """Table 2: the new ``incr``, ``maxincr``, status and signed amount from statuses
+    ``c1``..``c4`` and the previous status ``s``, ``incr`` and ``maxincr``."""
     c5 = not (c1 or c2 or c3 or c4)
     up13 = s == 1.0 or s == 3.0
     dn24 = s == 2.0 or s == 4.0
@@ -134,71 +103,23 @@ def _ho_table2(
         new_max = 0.0
     else:
         new_max = mx
-    if c1:
-        new_status = 1.0
-    elif c2:
-        new_status = 2.0
-    elif c3:
-        new_status = 3.0
-    elif c4:
-        new_status = 4.0
-    else:
-        new_status = 5.0
-    if c1 or c3:
-        chosen = new_incr
-    elif c2 or c4:
-        chosen = -new_max
-    else:
-        chosen = 0.0
+    new_status = 1.0 if c1 else (2.0 if c2 else (3.0 if c3 else (4.0 if c4 else 5.0)))
+    chosen = new_incr if (c1 or c3) else (-new_max if (c2 or c4) else 0.0)
     return new_incr, new_max, new_status, chosen
 
 
-def _tcp_ho_rule(
-    phase: Any,
-    k: Any,
-    incr: Any,
-    maxincr: Any,
-    status: Any,
-    amount: Any,
-    mat1: Any,
-    mit1: Any,
-    mat2: Any,
-    mit2: Any,
-    rmin1: Any,
-    rmax1: Any,
-    rmin2: Any,
-    rmax2: Any,
-    rsteady: Any,
-    quiet: Any,
-    tail: Any,
-    rtail: Any,
-    cwnd: Any,
-    base_rtt: Any,
-    rtt_min: Any,
-    rtt_max: Any,
-    throughput: bool,
-    new: Any,
-    incr_out: Any,
-    cap: Any,
-) -> None:
-    """TCP-Ho's decision for each flow ``i`` (the TCP-Ho paper §3.2, Tables 1–2, with the
-    readings of :mod:`tcpfluid.algorithms.tcp_ho`): every other call compares the throughput
-    interval [CMiT, CMaT] = [cwnd/RTTmax, cwnd/RTTmin] of this round with that of round
-    k − 2 and picks the status and amount of Table 2; the amount acts in this round and the
-    next (an increase spread over the ACKs, a decrease at the boundary).
-
-    ``throughput``: the addition ``decrease="throughput"``
-    (:class:`~tcpfluid.algorithms.tcp_ho.TcpHo`; statuses with a resolution of half a packet
-    per round and the drain rules, and the cut to CMiT × r at a counted fall); else Table 2
-    read literally. The state arrays are those of
-    :data:`_STATE_DEFAULTS` in its order (a restart sets them back: :func:`_ho_restart`).
-    Writes the action into ``new``, ``incr_out``, ``cap`` and the state in place. Compiled
-    once (:mod:`tcpfluid.algorithms._jit`). Where zeros of both signs can meet,
-    ``numpy.maximum(x, y)`` is written ``x if (x > y or x != x) else y`` (``minimum`` with
-    ``<``): NaN if either is NaN, and ``y`` when they are equal, as NumPy gives for zeros
-    of both signs (a decrease of ``-0.0`` packets leaves an increment of ``0.0``, not
-    ``-0.0``); elsewhere :func:`~._common.fmax`.
-    """
+def _tcp_ho_rule(phase: Any, k: Any, incr: Any, maxincr: Any, status: Any, amount: Any,
+    mat1: Any, mit1: Any, mat2: Any, mit2: Any, rmin1: Any, rmax1: Any, rmin2: Any,
+    rmax2: Any, rsteady: Any, quiet: Any, tail: Any, rtail: Any, cwnd: Any, base_rtt: Any,
+    rtt_min: Any, rtt_max: Any, throughput: bool, new: Any, incr_out: Any,
+    cap: Any) -> None:  # fmt: skip
+    """TCP-Ho's decision for each flow ``i``: every other call compares this round's
+    throughput interval [cwnd/RTTmax, cwnd/RTTmin] with round k − 2's and picks Table 2's
+    status and amount, which act in this round and the next; ``throughput``: the addition
+    ``decrease="throughput"``. The state arrays are :data:`_STATE_DEFAULTS`'s, in order.
+    Writes the action into ``new``, ``incr_out``, ``cap`` and the state in place. Where zeros
+    of both signs can meet, ``numpy.maximum(x, y)`` is written ``x if (x > y or x != x) else
+    y`` (``minimum`` with ``<``), which gives ``y`` for equal values as NumPy does."""
     qs = (k, incr, maxincr, status, amount, mat1, mit1, mat2, mit2, rmin1, rmax1, rmin2, rmax2,
           rsteady, quiet, tail, rtail)  # fmt: skip
     for i in range(cwnd.shape[0]):
@@ -304,37 +225,13 @@ _TCP_HO = Kernel(
 )
 
 
-def _ho_loss(
-    k: Any,
-    incr: Any,
-    maxincr: Any,
-    status: Any,
-    amount: Any,
-    mat1: Any,
-    mit1: Any,
-    mat2: Any,
-    mit2: Any,
-    rmin1: Any,
-    rmax1: Any,
-    rmin2: Any,
-    rmax2: Any,
-    rsteady: Any,
-    quiet: Any,
-    tail: Any,
-    rtail: Any,
-    phase: Any,
-    index: Any,
-    kind: int,
-    cwnd: Any,
-    new: Any,
-) -> None:
-    """TCP-Ho's loss reactions (§3.2: "the fast retransmit and fast recovery of TCP-Ho are
-    same as those of TCP Vegas ... we reset all parameters used in the QS phase to their
-    default values") for flows ``index[j]`` whose windows are ``cwnd[j]``: the quick-shift
-    state back to the start of a connection, then ``LOSS_TIMEOUT`` 2 packets and slow
-    start, else 3/4 (``LOSS_FAST``) or 1/2 of the window, at least 2 packets, congestion
-    avoidance. ``kind`` is a checked base kind (:func:`~._common.loss_args`). Writes the
-    new windows into ``new``. Compiled once."""
+def _ho_loss(k: Any, incr: Any, maxincr: Any, status: Any, amount: Any, mat1: Any, mit1: Any,
+    mat2: Any, mit2: Any, rmin1: Any, rmax1: Any, rmin2: Any, rmax2: Any, rsteady: Any,
+    quiet: Any, tail: Any, rtail: Any, phase: Any, index: Any, kind: int, cwnd: Any,
+    new: Any) -> None:  # fmt: skip
+    """TCP-Ho's loss reactions (§3.2: Vegas's, and "we reset all parameters used in the QS
+    phase to their default values"): the quick-shift state restarted, then a timeout 2
+    packets and slow start, else 3/4 (``LOSS_FAST``) or 1/2 of the window."""
     n = phase.shape[0]
     qs = (k, incr, maxincr, status, amount, mat1, mit1, mat2, mit2, rmin1, rmax1, rmin2, rmax2,
           rsteady, quiet, tail, rtail)  # fmt: skip

@@ -44,6 +44,10 @@ FloatArray = NDArray[np.float64]
 State = dict[str, FloatArray]
 #: indices of flows in a law's state arrays (``on_loss``)
 FlowIndex = NDArray[np.intp]
+#: a compiled round rule, the number of flows and its arguments (:meth:`ControlLaw._round_rule`)
+RoundRule = tuple[Any, int, tuple[Any, ...]]
+#: a compiled loss rule, the state arrays and options it takes (:meth:`ControlLaw._loss_rule`)
+LossRule = tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]
 
 #: phase codes stored in ``state["phase"]``
 SLOW_START = 0.0
@@ -73,22 +77,10 @@ def loss_kind(timeout: bool, burst: bool) -> int:
 class RoundSample:
     """What each sender measured over the round that just ended (arrays of shape ``(n,)``).
 
-    Attributes
-    ----------
-    cwnd
-        Congestion window at the end of the round, packets.
-    base_rtt
-        BaseRTT: the minimum RTT ever measured, s.
-    rtt_mean
-        Mean RTT of the packets of the round (the "smoothed RTT" of Vegas implementations), s.
-    rtt_min, rtt_max
-        Minimum and maximum RTT of the round (TCP-Ho's Minimal and Maximal RTT), s.
-    acks
-        ACKs received during the round.
-    fwd_delay_mean, fwd_delay_base
-        Forward one-way delay of the round (mean) and its minimum ever, s, from RFC 1323
-        timestamps; used by forward-path Vegas (the asymmetric-networks paper, §V).
-        ``None`` when the engine does not measure it.
+    The window at its end (packets), BaseRTT (the least RTT ever, s), the round's mean, least and
+    largest RTT (s; TCP-Ho's Minimal and Maximal RTT), the ACKs received, and the round's
+    mean forward one-way delay and its least ever (s, RFC 1323 timestamps; forward-path
+    Vegas, the asymmetric-networks paper §V; ``None`` when the engine does not measure it).
     """
 
     cwnd: FloatArray
@@ -120,23 +112,11 @@ class RoundAction:
 class OdeForm:
     """A law's classical fluid (ODE) form: the window's rate of change between losses.
 
-    Attributes
-    ----------
-    rate
-        ``rate(sign, delta, w, rtt, alpha, gamma) -> dw/dt`` (packets/s), array code:
-        ``delta`` Vegas's backlog estimate Δ (eq. 1 of the Quick Vegas paper), ``w`` the window,
-        ``rtt`` the RTT, ``alpha``/``gamma`` the law's parameters as the ODE flow carries
-        them, ``sign`` the ramped sign of Vegas's rule (+1 below α, −1 above β; the ODE
-        engine computes it with its stated ramp width).
-    loss_cut
-        Fraction of the window removed per loss event (Vegas 1/4, Reno and FAST 1/2).
-    description
-        The formula, for documentation.
-    forward_delay
-        Δ from the forward queueing delay only, ``w q_f/(BaseRTT + q_f)`` with
-        ``q_f = q/C`` (forward-path Vegas, the asymmetric-networks paper §V), instead of
-        eq. (1) on the RTT.
-    """
+    ``rate(sign, delta, w, rtt, alpha, gamma)``, the
+    window's rate of change between losses (packets/s; ``delta`` Vegas's Δ, ``sign`` the
+    ramped sign of eq (2)), ``loss_cut`` the fraction of the window a loss event removes,
+    ``description`` the formula, ``forward_delay`` Δ from the forward queueing delay only
+    (forward-path Vegas)."""
 
     rate: Callable[..., Any]
     loss_cut: float
@@ -146,34 +126,13 @@ class OdeForm:
 
 @dataclass(frozen=True)
 class Parameter:
-    """One parameter of a control law, declared on its class (:attr:`ControlLaw.parameters`)
-    and read by its constructor, :meth:`ControlLaw.params` and the scenario keys.
+    """One parameter of a control law, declared on its class (:attr:`ControlLaw.parameters`).
 
-    Attributes
-    ----------
-    name
-        The keyword.
-    default
-        Its value when not given.
-    description
-        What it is, with its unit and source (for documentation).
-    lower, upper
-        Bounds of a number (``None``: unbounded); ``lower_open``/``upper_open`` exclude
-        the bound itself.
-    choices
-        The accepted strings of a parameter that is a choice (empty: a number).
-    per_flow
-        A number may be an array with one value per flow (a batched sweep); otherwise a
-        single finite number.
-    optional
-        ``None`` is accepted (no value; ``default`` is then usually ``None``).
-    scenario_key
-        A scenario parameter too: ``build_scenario(..., name=value)`` and ``tcpfluid
-        simulate --set name=value`` hand it to the flows' law.
-    sets
-        An alias: the parameters of the law's rule this one sets to its value (Enhanced
-        Vegas's δ sets α = β = δ).
-    """
+    Its keyword, default and description (unit, source); the bounds of a number (``None``:
+    unbounded; ``*_open`` excludes the bound) or the accepted strings of a choice; whether a
+    number may have one value per flow, whether ``None`` is accepted, whether it is a
+    scenario key too (``build_scenario(..., name=value)``, ``--set name=value``), and the
+    rule parameters an alias sets to its value (Enhanced Vegas's δ sets α = β = δ)."""
 
     name: str
     default: Any
@@ -201,17 +160,8 @@ class Parameter:
         return text + (" or None" if self.optional else "")
 
     def check(self, value: Any) -> Any:
-        """``value`` checked: a float64 array (a number given per flow), a float, a
-        string (a choice) or ``None`` (an optional parameter not given).
-
-        Raises
-        ------
-        TypeError
-            A value of the wrong type (naming the parameter).
-        ValueError
-            A value outside :attr:`accepted` (naming the parameter, the value and the
-            accepted range).
-        """
+        """``value`` checked: a float64 array (per flow), a float, a choice or ``None``
+        (TypeError: the wrong type; ValueError: outside :attr:`accepted`, naming both)."""
         from .._validation import check_range
         from ._common import check_below, param_array
 
@@ -254,19 +204,25 @@ class Parameter:
 
 @dataclass(frozen=True)
 class SenderTraits:
-    """How a packet sender that runs a law behaves, declared on the law's class
-    (:attr:`ControlLaw.sender`).
+    """How a packet sender running a law behaves (:attr:`ControlLaw.sender`).
 
-    Attributes
-    ----------
-    fine_retransmit
-        The sender retransmits on the first or second duplicate ACK when the oldest
-        unacknowledged packet has waited longer than ``SRTT + 4 RTTVAR`` (Vegas's
-        fine-grained check, the Quick Vegas paper §3.1) unless the run says otherwise;
-        ``False``: only on three duplicate ACKs or a timeout (Reno).
-    """
+    ``fine_retransmit``, Vegas's fine-grained retransmission check on the first or second
+    duplicate ACK (the Quick Vegas paper §3.1); ``False``: three duplicate ACKs or a timeout
+    only (Reno)."""
 
     fine_retransmit: bool = True
+
+
+def _parameters_doc(parameters: tuple[Parameter, ...]) -> str:
+    """A numpydoc Parameters section of the declarations ``parameters``."""
+    lines = ["", "", "Parameters", "----------"]
+    for p in parameters:
+        kind = "str" if p.choices else "float or array_like" if p.per_flow else "float"
+        lines += [
+            f"{p.name} : {kind}, default {p.default!r}",
+            f"    {p.description}; accepted: {p.accepted}",
+        ]
+    return "\n".join(lines)
 
 
 #: the sender of a law that declares nothing else: Vegas's fine-grained retransmission
@@ -274,11 +230,8 @@ SENDER_DEFAULTS = SenderTraits()
 
 
 def classical_ode_form(cls: type[ControlLaw]) -> OdeForm | None:
-    """The classical ODE form a law class declares itself (``None`` if it has none).
-
-    Only a form declared on the class itself counts: a subclass that changes the law (Quick
-    Vegas, iTCP-Vegas, forward-path Vegas change Vegas's rule) does not inherit Vegas's.
-    """
+    """The classical ODE form law class ``cls`` declares itself (a subclass that changes the
+    rule does not inherit it), else ``None``."""
     form = cls.__dict__.get("ode_form")
     return form if isinstance(form, OdeForm) else None
 
@@ -286,12 +239,10 @@ def classical_ode_form(cls: type[ControlLaw]) -> OdeForm | None:
 class ControlLaw(ABC):
     """Base class of every congestion-control law.
 
-    Subclasses set :attr:`name` (the registry name), declare their keyword parameters in
-    :attr:`parameters` (each checked by its :class:`Parameter` when the law is made; the
-    checked values reach :meth:`_configure`, where a law keeps them and checks how they
-    relate), and implement :meth:`init_state`, :meth:`on_round` and :meth:`on_loss` (or,
-    as a :class:`CompiledLaw`, the compiled rules those two run).
-    """
+    Subclasses set :attr:`name`, the declared
+    :attr:`parameters` (checked when the law is made, then kept by :meth:`_configure`),
+    :meth:`init_state`, :meth:`on_round` and :meth:`on_loss` (or, as a
+    :class:`CompiledLaw`, the compiled rules those two run)."""
 
     name: ClassVar[str]
     #: the law's keyword parameters, in the order the documentation lists them
@@ -309,6 +260,10 @@ class ControlLaw(ABC):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("__doc__") and cls.parameters and "__init__" not in cls.__dict__:
+            # the Parameters section of the class's documentation: its declarations
+            head, notes, rest = inspect.cleandoc(cls.__doc__ or "").partition("\n\nNotes\n")
+            cls.__doc__ = head + _parameters_doc(cls.parameters) + notes + rest
         if "__init__" in cls.__dict__:  # a constructor of its own: its own signature
             cls.__signature__ = None  # type: ignore[attr-defined]
         elif "parameters" in cls.__dict__:
@@ -332,18 +287,9 @@ class ControlLaw(ABC):
 
     @classmethod
     def check_parameters(cls, params: Mapping[str, Any]) -> dict[str, Any]:
-        """Every declared parameter's checked value (:meth:`Parameter.check`), the
-        default where ``params`` has none, then each alias's value under the names it
-        sets (:attr:`Parameter.sets`).
-
-        Raises
-        ------
-        TypeError
-            A keyword the law does not declare (naming it and listing the accepted ones),
-            or a value of the wrong type.
-        ValueError
-            A value outside its accepted range.
-        """
+        """Every declared parameter's checked value (its default where ``params`` has none),
+        then each alias's value under the names it sets (TypeError: an undeclared keyword or
+        a wrong type; ValueError: out of range)."""
         cls._check_parameter_names(params)
         out = {p.name: p.check(params.get(p.name, p.default)) for p in cls.parameters}
         for p in cls.parameters:
@@ -374,34 +320,22 @@ class ControlLaw(ABC):
 
     @abstractmethod
     def on_round(self, state: State, sample: RoundSample) -> RoundAction:
-        """Decide the next round from the round just measured; update ``state`` in place.
-
-        A law may also accept a keyword ``out``: a :class:`RoundAction` of float64 arrays
-        into which it writes its action and which it returns (as NumPy's ``out=``); an
-        engine passes it only to an ``on_round`` whose signature has it.
-        """
+        """Decide the next round from the round just measured; update ``state`` in place (a
+        law may accept ``out``, a :class:`RoundAction` to write into and return)."""
 
     @abstractmethod
     def on_loss(self, state: State, index: FlowIndex, kind: int, cwnd: FloatArray) -> FloatArray:
-        """React to a loss of ``kind`` on flows ``index``; return their new windows.
+        """React to a loss of ``kind`` on flows ``index`` whose windows are ``cwnd``; return
+        their new windows (updating their state in place). Until the next :meth:`on_round`
+        the engine adds nothing per ACK (``incr = 0``, ``cap`` the new window). A law may
+        accept ``out``, an array to write into and return."""
 
-        ``cwnd`` holds the current windows of those flows. State such as ssthresh and
-        phase is updated in place for the flows in ``index``. The loss reaction replaces
-        the current round's action for those flows: until the next :meth:`on_round` the
-        engine adds nothing per ACK (``incr = 0``, ``cap`` = the returned window).
-
-        As :meth:`on_round`, a law may accept a keyword ``out``: a float64 array of one
-        element per index into which it writes the new windows, and which it returns.
-        """
-
-    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+    def _round_rule(self, state: State, sample: RoundSample) -> RoundRule:
         """The compiled rule :meth:`on_round` runs, the number of flows and the rule's
         arguments before the action's three arrays (views of ``state`` and ``sample``)."""
         raise NotImplementedError
 
-    def _loss_rule(
-        self, state: State, kind: int
-    ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
+    def _loss_rule(self, state: State, kind: int) -> LossRule:
         """The compiled loss rule :meth:`on_loss` runs on a loss of ``kind``, the state
         arrays it takes and its options (:meth:`CompiledLaw.on_loss`)."""
         raise NotImplementedError
@@ -443,12 +377,8 @@ class ControlLaw(ABC):
         return rule.bind(*arrays, first, base_kind(kind), *options, cwnd, out)
 
     def initial_action(self, state: State) -> RoundAction:
-        """The action for the very first round, before any measurement exists.
-
-        The default (window :attr:`initial_window`, no growth) is Vegas's and TCP-Ho's
-        (Table 1 of the Quick Vegas paper, Table 4 of the TCP-Ho paper); laws that grow in
-        round 0 override it (docs/round-model.md, "What a round is").
-        """
+        """The action for round 0, before any measurement: window :attr:`initial_window`, no
+        growth (Vegas's and TCP-Ho's; laws that grow in round 0 override it)."""
         n = state["phase"].shape[0]
         w = np.full(n, float(self.initial_window))
         return RoundAction(cwnd=w, incr=np.zeros(n), cap=w.copy())

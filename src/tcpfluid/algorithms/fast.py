@@ -1,22 +1,7 @@
-"""FAST TCP (Jin, Wei and Low), the delay-based baseline of the Quick Vegas paper
-(Chan, Lin, Ho 2008) §2 and §5.
-
-Window update, once per round (the Quick Vegas paper's §2 describes its behaviour; the formula is
-FAST TCP's published update):
-
-    w ← min(2w, (1 − γ) w + γ (BaseRTT / RTT · w + α))
-
-with RTT the round's mean RTT and α = 100 packets (the Quick Vegas paper, §5: "the default
-parameter setting of FAST is α = 100"); at its fixed point the flow keeps α packets queued.
-
-*Ours*, where the documents are silent: γ = 0.5 (the documents never give γ; every γ in
-(0, 1] has the same fixed point); an increase is spread over the next round's ACKs
-(``incr = (target − w)/w`` per ACK, cap at the target), a decrease applied at the boundary;
-``phase`` is :data:`SLOW_START` while the ×2 term is the smaller one; losses as Reno (halve
-on a fast retransmit, 2 packets and a new ramp on a timeout; never below 2 packets); a
-retransmission lost again keeps the window (``lost_retransmit="keep"``, ns-2's FAST TCP
-module's one cut per loss episode; ``"halve"`` cuts again); the first round does not grow.
-Why, the paper's α and ns-2's FAST: docs/algorithms.md, "fast"; docs/errata.md, N13.
+"""FAST TCP (Jin, Wei and Low), the delay-based baseline of the Quick Vegas paper (Chan,
+Lin, Ho 2008) §2 and §5: once per round ``w ← min(2w, (1 − γ) w + γ (BaseRTT / RTT · w +
+α))``, α = 100 packets (§5). γ = 0.5, the pacing, the loss reactions and
+``lost_retransmit`` are *ours*: docs/algorithms.md, "fast"; docs/errata.md, N13.
 """
 
 from __future__ import annotations
@@ -31,6 +16,7 @@ from ._common import (
     check_broadcast,
     check_flows,
     check_index,
+    f64,
     fmax,
     fmin,
     rule_params,
@@ -44,8 +30,10 @@ from .base import (
     SLOW_START,
     CompiledLaw,
     FloatArray,
+    LossRule,
     OdeForm,
     Parameter,
+    RoundRule,
     RoundSample,
     State,
 )
@@ -57,19 +45,7 @@ LOST_RETRANSMIT: tuple[str, ...] = ("keep", "halve")
 
 
 class Fast(CompiledLaw):
-    """FAST TCP's per-round window update.
-
-    Parameters
-    ----------
-    alpha : float or array_like, default 100
-        Packets the flow aims to keep queued; ``> 0`` (the Quick Vegas paper, §5).
-    gamma : float or array_like, default 0.5
-        Step size of the update, in ``(0, 1]``.
-    lost_retransmit : {"keep", "halve"}, default "keep"
-        What a retransmission lost again does to the window: ``"keep"`` re-sends it without
-        a second cut (ns-2's FAST TCP module: one cut per loss episode), ``"halve"`` halves
-        again (module docstring).
-    """
+    """FAST TCP's per-round window update."""
 
     name: ClassVar[str] = "fast"
     ode_form: ClassVar[OdeForm | None] = None  # set below the class
@@ -95,7 +71,8 @@ class Fast(CompiledLaw):
         Parameter(
             "lost_retransmit",
             "keep",
-            "what a retransmission lost again does to the window (module docstring)",
+            "a retransmission lost again: 'keep' re-sends it without a second cut (ns-2's FAST "
+            "TCP module: one cut per loss episode), 'halve' halves again",
             choices=LOST_RETRANSMIT,
         ),
     )
@@ -117,38 +94,20 @@ class Fast(CompiledLaw):
         n = check_flows(self._param_arrays(), n)
         return {"phase": np.full(n, SLOW_START)}
 
-    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+    def _round_rule(self, state: State, sample: RoundSample) -> RoundRule:
         """:func:`_fast_rule` on the law's state and parameters and the sample."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
-        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
-        return _FAST, cwnd.shape[0], (state["phase"], cwnd, base_rtt, rtt_mean, self._rule_params)
+        measured = f64(sample.cwnd, sample.base_rtt, sample.rtt_mean)
+        return _FAST, measured[0].shape[0], (state["phase"], *measured, self._rule_params)
 
-    def _loss_rule(
-        self, state: State, kind: int
-    ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
+    def _loss_rule(self, state: State, kind: int) -> LossRule:
         """:func:`_fast_loss` on the law's state, with ``lost_retransmit``."""
         return _FAST_LOSS, (state["phase"],), (self._lost_retransmit == "keep",)
 
 
-def _fast_rule(
-    phase: Any,
-    cwnd: Any,
-    base_rtt: Any,
-    rtt_mean: Any,
-    params: Any,
-    new: Any,
-    incr: Any,
-    cap: Any,
-) -> None:
-    """FAST's update for each flow ``i``: the target ``min(2w, (1 − γ)w + γ(BaseRTT/RTT · w
-    + α))``, at least 2 packets; an increase spread over the next round's ACKs, a decrease
-    at the boundary (module docstring).
-
-    ``params`` holds the rows α, γ (one column, or one per flow). Writes the action into
-    ``new``, ``incr``, ``cap`` and the phase in place. Compiled once
-    (:mod:`tcpfluid.algorithms._jit`).
-    """
+def _fast_rule(phase: Any, cwnd: Any, base_rtt: Any, rtt_mean: Any, params: Any, new: Any,
+    incr: Any, cap: Any) -> None:  # fmt: skip
+    """FAST's update for each flow ``i`` (``params``: the rows α, γ): an increase spread
+    over the next round's ACKs, a decrease at the boundary, at least 2 packets."""
     s = stride(params, cwnd.shape[0])
     for i in range(cwnd.shape[0]):
         w = cwnd[i]
@@ -171,10 +130,8 @@ _FAST = Kernel(_fast_rule, "wrrrRwww", uses=(stride, fmax, fmin))
 
 
 def _fast_loss(phase: Any, index: Any, kind: int, keep: bool, cwnd: Any, new: Any) -> None:
-    """FAST's loss reactions for flows ``index[j]`` whose windows are ``cwnd[j]`` (module
-    docstring): half the window (at least 2 packets) and congestion avoidance; a timeout 2
-    packets and the ramp again; a retransmission lost again keeps the window when ``keep``.
-    ``kind`` is a checked base kind. Writes the new windows into ``new``. Compiled once."""
+    """FAST's loss reactions: half the window, a timeout 2 packets and the ramp again, a
+    retransmission lost again keeps the window when ``keep``."""
     n = phase.shape[0]
     for j in range(index.shape[0]):
         i = check_index(index[j], n)

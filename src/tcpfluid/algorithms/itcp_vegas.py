@@ -1,29 +1,8 @@
-"""iTCP-Vegas (Pan, Horng, Shih and Su), the iTCP-Vegas paper (Pan et al. 2011) §3 —
-an interpretation.
-
-The document gives Δ as Vegas's (its eq 4 = eq 1 of the Quick Vegas paper), four areas
-split at α, (α + β)/2, β with their flow-chart parts B–E described in words, "only P value
-will be set to zero" at a partition point, and Vegas's slow start. The flow chart itself
-(Figure 3) is missing, so the amounts are **ours**. Per congestion-avoidance round, with the
-flow's current thresholds ``a``, ``b`` and ``m = (a + b)/2``:
-
-===========  ==========================================================================
-Area 1       ``P += p_step``; ``cwnd += min(P, cwnd)``; ``a, b += threshold_gain ×
-             min(P, cwnd)`` (``b ≤ threshold_max``, ``a ≤ b − min_gap``).
-Area 2       ``P = max(area2_factor × P, 1)``; ``cwnd += min(P, cwnd)``; raise as in
-             Area 1, then ``b = max(b − threshold_step, a + min_gap)``.
-Area 3       ``cwnd`` unchanged; ``P = 0``; narrow as in Area 2.
-Area 4       ``cwnd = max(cwnd − (Δ − m), 2)``; ``P = 0``; ``a, b`` lowered by
-             ``threshold_gain ×`` the decrease, not below α, β.
-Δ = a, m, b  ``P = 0`` only.
-===========  ==========================================================================
-
-Increases are spread over the next round's ACKs, decreases applied at the round boundary;
-losses are Vegas's, and (*ours*) reset ``P`` to 0. *Ours*: a flow entering congestion
-avoidance with window ``W`` starts from ``a = α + threshold_gain × W``,
-``b = β + threshold_gain × W``, so the thresholds follow the window. The document's quotes,
-why these amounts, the measured runs against the paper's Tables 1–2 and the variants not
-kept: docs/algorithms.md, "itcp-vegas".
+"""iTCP-Vegas (Pan, Horng, Shih and Su), the iTCP-Vegas paper (Pan et al. 2011) §3 — an
+interpretation: Vegas's Δ and slow start, four areas split at a, (a + b)/2, b with a scaling
+variable P and thresholds a, b that move; the flow chart (Fig. 3) is missing, so the
+amounts are *ours*. The areas' rules, the document's quotes, why these amounts and the
+measured runs against the paper's Tables 1–2: docs/algorithms.md, "itcp-vegas".
 """
 
 from __future__ import annotations
@@ -39,13 +18,14 @@ from ._common import (
     check_broadcast,
     check_index,
     check_le,
+    f64,
     fmax,
     fmin,
     rule_params,
     stride,
 )
 from ._jit import Kernel
-from .base import SLOW_START, FloatArray, Parameter, RoundSample, State
+from .base import SLOW_START, FloatArray, LossRule, Parameter, RoundRule, RoundSample, State
 from .vegas import ALPHA, BETA, GAMMA, Vegas, _vegas_loss, _vegas_rule
 
 __all__ = ["ITcpVegas"]
@@ -54,28 +34,7 @@ __all__ = ["ITcpVegas"]
 class ITcpVegas(Vegas):
     """iTCP-Vegas: four areas, scaling variable P, dynamic α and β (the iTCP-Vegas paper, §3).
 
-    Parameters
-    ----------
-    alpha, beta : float or array_like, default 2, 4
-        Initial thresholds α <= β, packets (the document does not give values; these are
-        the Quick Vegas paper's Vegas values).
-    gamma : float or array_like, default 1
-        Slow-start exit threshold, packets (Vegas's slow start).
-    p_step : float or array_like, default 1.25
-        *Ours*: growth of P per Area-1 round, packets per round per round; ``> 0``.
-    threshold_gain : float or array_like, default 0.04
-        *Ours*: Area 1 raises α and β by this share of the round's increment
-        ``min(P, cwnd)``; ``>= 0``.
-    threshold_step : float or array_like, default 1
-        *Ours*: how far β moves down per Area-2/3 round (narrowing), packets; ``>= 0``.
-    threshold_max : float or array_like, optional
-        *Ours*: ceiling of β when Area 1 raises the thresholds, packets; ``>= beta``.
-        Default ``None``: no ceiling.
-    min_gap : float or array_like, default 1
-        *Ours*: smallest β − α left by the narrowing, packets; ``0 < min_gap <= beta - alpha``.
-    area2_factor : float or array_like, default 0.5
-        *Ours*: Area 2 multiplies P by this (``0 <= area2_factor < 1``: "slowed down"),
-        keeping at least Vegas's +1 packet per round.
+    α, β, γ default to the Quick Vegas paper's Vegas values, the others are *ours*.
 
     Notes
     -----
@@ -107,7 +66,7 @@ class ITcpVegas(Vegas):
         Parameter(
             "threshold_max",
             None,
-            "ceiling of β when Area 1 raises the thresholds, packets; >= beta",
+            "ceiling of β when Area 1 raises the thresholds, packets; >= beta (None: no ceiling)",
             lower=0.0,
             lower_open=True,
             optional=True,
@@ -122,7 +81,7 @@ class ITcpVegas(Vegas):
         Parameter(
             "area2_factor",
             0.5,
-            "Area 2 multiplies P by this (Area 2 slows the increment)",
+            "Area 2 multiplies P by this (slowed down, at least Vegas's +1 packet per round)",
             lower=0.0,
             upper=1.0,
             upper_open=True,
@@ -156,20 +115,15 @@ class ITcpVegas(Vegas):
         state["b"] = np.broadcast_to(self._beta, (n,)).astype(np.float64)
         return state
 
-    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+    def _round_rule(self, state: State, sample: RoundSample) -> RoundRule:
         """:func:`_itcp_vegas_rule`: Vegas's slow start, then the four-area rule in
         congestion avoidance, on the law's state and parameters and the sample."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
-        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
+        measured = f64(sample.cwnd, sample.base_rtt, sample.rtt_mean)
         states = [state[key] for key in _STATE]
-        return _ITCP_VEGAS, cwnd.shape[0], (*states, cwnd, base_rtt, rtt_mean, self._rule_params)
+        return _ITCP_VEGAS, measured[0].shape[0], (*states, *measured, self._rule_params)
 
-    def _loss_rule(
-        self, state: State, kind: int
-    ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
-        """:func:`_itcp_vegas_loss` on the law's state: Vegas's loss reactions; P back to 0,
-        the thresholds to follow the new window (module docstring)."""
+    def _loss_rule(self, state: State, kind: int) -> LossRule:
+        """:func:`_itcp_vegas_loss` on the law's state."""
         return _ITCP_VEGAS_LOSS, tuple(state[key] for key in _STATE), (self._rule_params,)
 
 
@@ -178,42 +132,20 @@ _STATE = ("phase", "ss_grow", "ssthresh", "p", "a", "b")
 
 
 def _follow(a: Any, b: Any, i: int, w: float, params: Any, s: int) -> None:
-    """Flow ``i``'s thresholds for a flow entering congestion avoidance with window ``w``:
-    α and β raised by ``threshold_gain × w`` (β at most ``threshold_max``, α at most
-    β − ``min_gap``), the values Area 1 would have given them had they followed the
-    window from zero (module docstring). ``params`` as :func:`_itcp_vegas_rule`'s."""
+    """Flow ``i``'s thresholds on entering congestion avoidance with window ``w``: α and β
+    raised by ``threshold_gain × w`` (β at most ``threshold_max``, α at most β − ``min_gap``)."""
     raise_by = params[4, i * s] * w
     b[i] = fmin(params[1, i * s] + raise_by, params[6, i * s])
     a[i] = fmin(params[0, i * s] + raise_by, b[i] - params[7, i * s])
 
 
-def _itcp_vegas_rule(
-    phase: Any,
-    ss_grow: Any,
-    ssthresh: Any,
-    p: Any,
-    a: Any,
-    b: Any,
-    cwnd: Any,
-    base_rtt: Any,
-    rtt_mean: Any,
-    params: Any,
-    new: Any,
-    incr: Any,
-    cap: Any,
-) -> None:
-    """iTCP-Vegas's decision for each flow ``i`` from its window ``cwnd[i]`` and Δ of eq (1)
-    (``backlog`` of the window, ``base_rtt[i]`` and ``rtt_mean[i]``): Vegas's slow start
-    (:func:`~tcpfluid.algorithms.vegas._vegas_rule`) for a flow in slow start, else the
-    four areas of the iTCP-Vegas paper, §3, with the amounts of the module docstring, on
-    the flow's scaling variable ``p[i]`` and thresholds ``a[i]``, ``b[i]`` (a flow that
-    leaves slow start in this round gets thresholds that follow its window, :func:`_follow`).
-
-    ``params`` holds the rows α, β, γ, p_step, threshold_gain, threshold_step,
-    threshold_max, min_gap, area2_factor (one column, or one per flow). Writes the action
-    into ``new``, ``incr``, ``cap`` and the state in place. Compiled once
-    (:mod:`tcpfluid.algorithms._jit`).
-    """
+def _itcp_vegas_rule(phase: Any, ss_grow: Any, ssthresh: Any, p: Any, a: Any, b: Any,
+    cwnd: Any, base_rtt: Any, rtt_mean: Any, params: Any, new: Any, incr: Any,
+    cap: Any) -> None:  # fmt: skip
+    """iTCP-Vegas's decision for each flow ``i``: Vegas's slow start, then the four areas of
+    §3 with the amounts of docs/algorithms.md on ``p[i]``, ``a[i]``, ``b[i]``; ``params``
+    holds the rows α, β, γ, p_step, threshold_gain, threshold_step, threshold_max, min_gap,
+    area2_factor. Writes the action into ``new``, ``incr``, ``cap`` and the state in place."""
     n = cwnd.shape[0]
     s = stride(params, n)
     delta = np.empty(n)
@@ -282,25 +214,10 @@ _ITCP_VEGAS = Kernel(
 )
 
 
-def _itcp_vegas_loss(
-    phase: Any,
-    ss_grow: Any,
-    ssthresh: Any,
-    p: Any,
-    a: Any,
-    b: Any,
-    index: Any,
-    kind: int,
-    params: Any,
-    cwnd: Any,
-    new: Any,
-) -> None:
-    """iTCP-Vegas's loss reactions for flows ``index[j]`` whose windows are ``cwnd[j]``:
-    Vegas's (:func:`~tcpfluid.algorithms.vegas._vegas_loss`), then *ours*: P back to 0 and
-    the thresholds to α, β (the rows 0 and 1 of ``params``, one column or one per flow)
-    raised by ``threshold_gain`` times the new window (:func:`_follow`). ``kind`` is a
-    checked base kind (:func:`~._common.loss_args`). Writes the new windows into ``new``.
-    Compiled once."""
+def _itcp_vegas_loss(phase: Any, ss_grow: Any, ssthresh: Any, p: Any, a: Any, b: Any,
+    index: Any, kind: int, params: Any, cwnd: Any, new: Any) -> None:  # fmt: skip
+    """Vegas's loss reactions, then *ours*: P back to 0, the thresholds to follow the new
+    window (:func:`_follow`)."""
     n = phase.shape[0]
     s = stride(params, n)
     _vegas_loss(phase, ss_grow, ssthresh, index, kind, cwnd, new)

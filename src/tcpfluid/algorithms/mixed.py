@@ -1,17 +1,7 @@
-"""Several control laws on disjoint groups of flows, behind one :class:`ControlLaw`.
-
-An engine steps one law object over ``n`` flows (:mod:`tcpfluid.algorithms.base`). A
-scenario whose flows run different algorithms, or one algorithm with different parameters
-(8 Vegas flows and 2 Reno flows on one bottleneck, say), is handed to the engine as one
-:class:`MixedLaw`: each of its laws decides for its own group of flows, through the
-ordinary interface (``init_state``, ``initial_action``, ``on_round``, ``on_loss``), on the
-slices of the sample that belong to its flows. Nothing in an engine knows it is running
-several laws.
-
-State layout: every array of the state dict is full length ``n`` (one entry per flow), so
-an engine can copy, mask and reset it per flow as it does any law's state. Law ``i``'s key
-``k`` is stored as ``"i:k"`` (entries outside the law's group are unused, zero); the
-engines' ``"phase"`` is kept full length and equal, flow by flow, to each law's own phase.
+"""Several control laws on disjoint groups of flows behind one :class:`ControlLaw` (8 Vegas
+and 2 Reno flows on one bottleneck): each law decides for its own flows, on their slices of
+the sample, through the ordinary interface. Every state array is full length ``n``; law
+``i``'s key ``k`` is stored as ``"i:k"``, and ``"phase"`` is each flow's law's phase.
 """
 
 from __future__ import annotations
@@ -31,26 +21,12 @@ _SAMPLE_FIELDS = tuple(f.name for f in fields(RoundSample))
 
 
 class MixedLaw(ControlLaw):
-    """Laws ``laws[i]`` deciding for the flows ``groups[i]`` (module docstring).
+    """Laws ``laws[i]`` (at least one) deciding for the flows ``groups[i]`` (indices among
+    the ``n`` flows, disjoint, covering ``0 .. n-1``).
 
-    Parameters
-    ----------
-    laws
-        The control laws (at least one), each a :class:`ControlLaw` for ``len(groups[i])``
-        flows (a law's array parameters have that length).
-    groups
-        For each law, the indices of its flows among the ``n`` flows the engine steps.
-        The groups must be disjoint and cover ``0 .. n-1`` exactly.
-
-    Examples
-    --------
     >>> from tcpfluid.algorithms import get_law
     >>> law = MixedLaw([get_law("vegas"), get_law("reno")], [[0, 1, 2], [3]])
-    >>> law.n_flows, law.name
-    (4, 'mixed')
-    >>> state = law.init_state(4)
-    >>> act = law.initial_action(state)  # Vegas keeps its window in round 0, Reno grows
-    >>> act.incr.tolist()
+    >>> law.initial_action(law.init_state(4)).incr.tolist()  # Reno grows in round 0
     [0.0, 0.0, 0.0, 1.0]
     """
 

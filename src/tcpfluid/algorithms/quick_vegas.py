@@ -1,35 +1,7 @@
-"""Quick Vegas, §3.2 of the Quick Vegas paper (Chan, Lin and Ho 2008).
-
-Rules, each from the Quick Vegas paper unless marked *ours*:
-
-* Δ as Vegas, eq (1): ``cwnd × (1 − BaseRTT / RTT)`` with the round's mean RTT.
-* Slow start (§3.2.1): one extra packet per two ACKs, every round from the first:
-  ``incr = 1/2`` per ACK, ``cap = cwnd + ⌊cwnd⌋/2`` (a packet sender's windows 2, 3, 4.5,
-  6.5, 9.5, ...; Table 1's 2, 3, 4.5, 6.75, ... is the fluid limit ×1.5 a round:
-  docs/mechanisms.md ``senders-slow-start-lag``).
-* Leaving slow start: Δ > γ, window × 7/8, congestion avoidance (§3.1, kept by §3.2.1).
-  *Ours*: also (without a cut) when the window reaches ``ssthresh`` after a timeout.
-* Congestion avoidance: exactly the pseudo-code of §3.2.2, with ``m = (α + β)/2``:
-
-  ========================  ==============================================================
-  Δ > β                     ``cwnd −= (Δ − m)/2`` (eq 4); ``incr = 0``; ``succ = 0``
-  Δ < α                     ``succ += 1``; ``incr = 1`` if ``(β − Δ)·succ > cwnd`` else
-                            ``incr = (β − Δ)·succ / cwnd`` (eq 3, "at most double")
-  m < Δ <= β                ``cwnd −= 1``; ``incr = 0``; ``succ = 0``
-  α <= Δ < m                ``incr = 1/cwnd``; ``succ = 0``
-  Δ = m                     ``incr = 0``; ``succ = 0``
-  ========================  ==============================================================
-
-  ``incr`` is added per ACK ("the incr is served as the increment amount of congestion
-  window after each ACK is received"); the cap of the round is ``cwnd +
-  min((β − Δ)·succ, cwnd)`` for an eq-(3) increase and ``cwnd + 1`` for the ``1/cwnd``
-  move, so a full round of ACKs adds exactly the pseudo-code's amount.
-* When Δ is sampled (``sampling``, *our reading*: :class:`QuickVegas`): a change made at
-  round i "can be detected at the (i + 2)th round" (§3.2.2). Why, and each reading's
-  measured queues: docs/algorithms.md, "When Δ is sampled".
-* Losses: as Vegas (3/4, 1/2, timeout to 2 packets and slow start). *Ours*: a loss also
-  resets ``succ`` (the run of consecutive increases is broken).
-* *Ours*: the window never goes below 2 packets.
+"""Quick Vegas, §3.2 of the Quick Vegas paper (Chan, Lin and Ho 2008): slow start ×1.5 a
+round (§3.2.1), the succ/incr pseudo-code of §3.2.2 in congestion avoidance (eqs 3–4), Vegas's
+losses. The rules, the slow-start cap, when Δ is sampled (``sampling``, *our reading*) and the
+measured queues of each reading: docs/algorithms.md, "quick-vegas".
 """
 
 from __future__ import annotations
@@ -39,14 +11,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ._common import MIN_WINDOW, backlog, check_index, fmax, fmin, rule_params, stride
+from ._common import MIN_WINDOW, backlog, check_index, f64, fmax, fmin, rule_params, stride
 from ._jit import Kernel
 from .base import (
     CONGESTION_AVOIDANCE,
     SLOW_START,
-    FloatArray,
+    LossRule,
     Parameter,
     RoundAction,
+    RoundRule,
     RoundSample,
     State,
 )
@@ -77,32 +50,20 @@ _NEAR_BAND_CODE, _EVERY_ROUND, _AFTER_INCREASE, _EVERY_OTHER_ROUND, _AFTER_OVERS
 class QuickVegas(Vegas):
     """Quick Vegas: ×1.5 slow start and succ/incr congestion avoidance (Quick Vegas paper, §3.2).
 
-    Parameters
-    ----------
-    alpha, beta, gamma : float or array_like, default 2, 4, 1
-        Vegas's thresholds α <= β and slow-start exit threshold γ, packets (:class:`Vegas`).
-    sampling : {"near-band", "every-round", "after-increase", "every-other-round", \
-"near-band-after-overshoot"}
-        When congestion avoidance samples Δ and decides (module docstring):
-        ``"near-band"`` (default) skips the round after an eq.-(3) increase taken with
-        Δ ≥ α/4, ``"every-round"`` decides every round (the printed pseudo-code
-        literally), ``"after-increase"`` skips the round after every eq.-(3) increase,
-        ``"every-other-round"`` the round after every decision,
-        ``"near-band-after-overshoot"`` is ``"near-band"`` that also skips the round after
-        every eq.-(3) increase from an overshoot (Δ > 2β) until the flow is back in its
-        band.
+    Defaults from its §5.
 
-    Defaults are those of §5 of the Quick Vegas paper (γ = 1, α = 2, β = 4).
+    ``sampling``: ``"near-band"`` skips the round after an eq.-(3) increase taken with
+    Δ ≥ α/4, ``"every-round"`` decides every round (the printed pseudo-code literally),
+    ``"after-increase"`` skips the round after every eq.-(3) increase,
+    ``"every-other-round"`` the round after every decision, ``"near-band-after-overshoot"``
+    also after every eq.-(3) increase from an overshoot (Δ > 2β) until back in the band.
 
     Notes
     -----
-    State: ``phase``, ``succ`` (consecutive eq-(3) increases), ``ssthresh`` (packets, ``inf``
-    until a timeout), ``hold`` (1 where the next congestion-avoidance round only measures),
-    ``wary`` (1 from an overshoot until the flow is back in its band) and ``last_inc`` (the
-    last decision: 1 an eq-(3) increase, −1 in the lower half of the band, 0 a decrease),
-    both used by
-    ``"near-band-after-overshoot"``, and ``ss_grow`` (unused, kept for compatibility with
-    Vegas's state).
+    State: ``phase``, ``succ`` (consecutive eq-(3) increases), ``ssthresh``, ``hold`` (1
+    where the next congestion-avoidance round only measures), ``wary`` (1 from an overshoot
+    until back in the band), ``last_inc`` (the last decision: 1 an eq-(3) increase, −1 in
+    the band's lower half, 0 a decrease) and ``ss_grow`` (unused, Vegas's).
     """
 
     name: ClassVar[str] = "quick-vegas"
@@ -116,7 +77,7 @@ class QuickVegas(Vegas):
         Parameter(
             "sampling",
             "near-band",
-            "when congestion avoidance samples Δ and decides (module docstring)",
+            "when congestion avoidance samples Δ and decides (class docstring)",
             choices=SAMPLINGS,
         ),
     )
@@ -152,51 +113,26 @@ class QuickVegas(Vegas):
         cap = np.minimum(w + 0.5 * np.floor(w), state["ssthresh"])
         return RoundAction(cwnd=w, incr=np.full(n, 0.5), cap=cap)
 
-    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+    def _round_rule(self, state: State, sample: RoundSample) -> RoundRule:
         """:func:`_quick_vegas_rule` on the law's state and parameters and the sample."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
-        rtt_mean = np.asarray(sample.rtt_mean, dtype=np.float64)
-        s = state
-        states = (s["phase"], s["succ"], s["ssthresh"], s["hold"], s["wary"], s["last_inc"])
-        args = (*states, cwnd, base_rtt, rtt_mean, self._rule_params, self._sampling_code)
-        return _QUICK_VEGAS, cwnd.shape[0], args
+        measured = f64(sample.cwnd, sample.base_rtt, sample.rtt_mean)
+        states = [state[k] for k in ("phase", "succ", "ssthresh", "hold", "wary", "last_inc")]
+        args = (*states, *measured, self._rule_params, self._sampling_code)
+        return _QUICK_VEGAS, measured[0].shape[0], args
 
-    def _loss_rule(
-        self, state: State, kind: int
-    ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
-        """:func:`_quick_vegas_loss` on the law's state: Vegas's loss reactions (the Quick
-        Vegas paper, §3.1); ``succ`` is reset."""
+    def _loss_rule(self, state: State, kind: int) -> LossRule:
+        """:func:`_quick_vegas_loss` on the law's state."""
         arrays = ("phase", "ss_grow", "ssthresh", "succ", "hold", "last_inc")
         return _QUICK_VEGAS_LOSS, tuple(state[key] for key in arrays), ()
 
 
-def _quick_vegas_rule(
-    phase: Any,
-    succ: Any,
-    ssthresh: Any,
-    hold: Any,
-    wary: Any,
-    last_inc: Any,
-    cwnd: Any,
-    base_rtt: Any,
-    rtt_mean: Any,
-    params: Any,
-    sampling: int,
-    new: Any,
-    incr: Any,
-    cap: Any,
-) -> None:
-    """Quick Vegas's decision for each flow ``i`` from its window ``cwnd[i]`` and Δ of eq
-    (1) (``backlog`` of the window, ``base_rtt[i]`` and ``rtt_mean[i]``): the slow start of
-    §3.2.1 and the pseudo-code of §3.2.2 (module docstring), with the measurement rounds of
-    ``sampling`` (the index of the reading in :data:`SAMPLINGS`).
-
-    ``params`` holds the rows α, β, γ, m = (α + β)/2, the near-band threshold
-    ``_NEAR_BAND × α`` and the overshoot threshold ``_OVERSHOOT × β`` (one column, or one
-    per flow). Writes the action into ``new``, ``incr``, ``cap`` and the state in place.
-    Compiled once (:mod:`tcpfluid.algorithms._jit`).
-    """
+def _quick_vegas_rule(phase: Any, succ: Any, ssthresh: Any, hold: Any, wary: Any,
+    last_inc: Any, cwnd: Any, base_rtt: Any, rtt_mean: Any, params: Any, sampling: int,
+    new: Any, incr: Any, cap: Any) -> None:  # fmt: skip
+    """Quick Vegas's decision for each flow ``i`` (§3.2.1–3.2.2) with the measurement rounds
+    of ``sampling`` (an index into :data:`SAMPLINGS`); ``params`` holds the rows α, β, γ,
+    m = (α + β)/2, ``_NEAR_BAND × α`` and ``_OVERSHOOT × β``. Writes the action into
+    ``new``, ``incr``, ``cap`` and the state in place."""
     s = stride(params, cwnd.shape[0])
     for i in range(cwnd.shape[0]):
         w = cwnd[i]
@@ -272,23 +208,9 @@ def _quick_vegas_rule(
 _QUICK_VEGAS = Kernel(_quick_vegas_rule, "wwwwwwrrrRiwww", uses=(backlog, stride, fmax, fmin))
 
 
-def _quick_vegas_loss(
-    phase: Any,
-    ss_grow: Any,
-    ssthresh: Any,
-    succ: Any,
-    hold: Any,
-    last_inc: Any,
-    index: Any,
-    kind: int,
-    cwnd: Any,
-    new: Any,
-) -> None:
-    """Quick Vegas's loss reactions for flows ``index[j]`` whose windows are ``cwnd[j]``:
-    Vegas's (the Quick Vegas paper, §3.1; :func:`~tcpfluid.algorithms.vegas._vegas_loss`),
-    then *ours*: ``succ`` reset (the run of consecutive increases is broken), no
-    measurement round pending and no last decision. ``kind`` is a checked base kind
-    (:func:`~._common.loss_args`). Writes the new windows into ``new``. Compiled once."""
+def _quick_vegas_loss(phase: Any, ss_grow: Any, ssthresh: Any, succ: Any, hold: Any,
+    last_inc: Any, index: Any, kind: int, cwnd: Any, new: Any) -> None:  # fmt: skip
+    """Vegas's loss reactions, then *ours*: ``succ``, ``hold`` and ``last_inc`` reset."""
     _vegas_loss(phase, ss_grow, ssthresh, index, kind, cwnd, new)
     n = phase.shape[0]
     for j in range(index.shape[0]):

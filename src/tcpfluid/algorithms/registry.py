@@ -45,10 +45,7 @@ ALGORITHMS: tuple[str, ...] = tuple(_LAWS)
 def law_class(name: str) -> type[ControlLaw]:
     """The class registered under ``name``.
 
-    Raises
-    ------
-    ValueError
-        If ``name`` is not one of :data:`ALGORITHMS` (the message lists them).
+    ValueError (listing :data:`ALGORITHMS`) if there is none.
     """
     if not isinstance(name, str) or name not in _LAWS:
         raise ValueError(f"unknown algorithm {name!r}; valid names are: {', '.join(ALGORITHMS)}")
@@ -92,20 +89,8 @@ def expand_aliases(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
 def get_law(name: str, **params: Any) -> ControlLaw:
     """Build the law registered under ``name`` with keyword ``params``.
 
-    Parameters
-    ----------
-    name
-        One of :data:`ALGORITHMS`.
-    **params
-        The law's parameters (see each law's class); scalars or arrays with one value per
-        flow.
-
-    Raises
-    ------
-    ValueError
-        Unknown ``name`` (listing the valid names) or a parameter out of range.
-    TypeError
-        A parameter the law does not accept (naming it and listing the accepted ones), or
-        a parameter of the wrong type.
+    ``name``: one of :data:`ALGORITHMS`; ``params``: the law's parameters (each law's class
+    documents them; numbers may have one value per flow). ValueError: an unknown name or a value out
+    of range; TypeError: a parameter the law does not accept or of the wrong type (each naming it).
     """
     return law_class(name)(**params)

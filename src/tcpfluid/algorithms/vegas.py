@@ -1,31 +1,8 @@
-"""TCP Vegas (Brakmo and Peterson), as summarised in the Quick Vegas paper (Chan, Lin,
-Ho 2008) §3.1.
-
-Rules, each from the Quick Vegas paper §3.1 unless marked *ours*:
-
-* Δ = (Expected − Actual) × BaseRTT = cwnd × (1 − BaseRTT / RTT)  (eq 1), with RTT the
-  mean RTT of the round (``sample.rtt_mean``) and cwnd the sample's window.
-* Slow start: the window doubles every other round; in between it stays fixed "so that a
-  valid comparison of the Expected and Actual throughput can be made". The doubling is
-  spread over the ACKs: one packet per ACK (``incr = 1``) with ``cap = 2 × cwnd``; the
-  rounds alternate between growing and fixed, starting with a fixed first round (Table 1:
-  2, 2, 4, 4, 8, ...).
-* Leaving slow start: when Δ > γ, the window is cut by 1/8 (× 7/8) and the flow enters
-  congestion avoidance. *Ours*: Δ is checked every round (growing and fixed ones), and
-  slow start also ends without a cut when the window reaches ``ssthresh`` (set only by a
-  timeout; infinite at the start), as in Reno.
-* Congestion avoidance (eq 2): +1 per round if Δ < α, −1 if Δ > β, unchanged otherwise.
-  The +1 is spread as ``1/cwnd`` per ACK with ``cap = cwnd + 1``; the −1 is applied at the
-  round boundary.
-* Losses: a retransmission triggered by duplicate ACKs sets the window to 3/4 of its
-  value (:data:`LOSS_FAST`) or to 1/2 if the retransmitted packet had already been sent
-  more than once (:data:`LOSS_RETX`); a coarse timeout sets ``ssthresh = cwnd / 2``,
-  ``cwnd = 2`` and restarts slow start (:data:`LOSS_TIMEOUT`). *Ours*: after a 3/4 or
-  1/2 cut the flow is in congestion avoidance.
-* *Ours*: the window never goes below 2 packets (the window a timeout restarts from).
-
-Increments are per ACK received, as in ns-2 and Linux (with delayed ACKs a round grows by
-half as much; the cap still bounds it).
+"""TCP Vegas (Brakmo and Peterson) as the Quick Vegas paper (Chan, Lin, Ho 2008) §3.1
+summarises it: Δ of eq (1), slow start doubling every other round and left on Δ > γ with a
+7/8 cut, eq (2) in congestion avoidance, the 3/4, 1/2 and timeout loss reactions, a floor
+of 2 packets. The rules, their actions and the readings that are ours: docs/algorithms.md,
+"vegas".
 """
 
 from __future__ import annotations
@@ -42,6 +19,7 @@ from ._common import (
     check_flows,
     check_index,
     check_le,
+    f64,
     fmax,
     fmin,
     rule_params,
@@ -55,9 +33,11 @@ from .base import (
     SLOW_START,
     CompiledLaw,
     FloatArray,
+    LossRule,
     OdeForm,
     Parameter,
     RoundAction,
+    RoundRule,
     RoundSample,
     State,
 )
@@ -87,7 +67,11 @@ GAMMA = Parameter(
 )
 #: the window of a connection's first round
 INITIAL_WINDOW = Parameter(
-    "initial_window", 2.0, "window of the first round, packets", lower=1.0, per_flow=False
+    "initial_window",
+    2.0,
+    "window of the first round, packets (the analyses start at 2, ns-2 at 1: docs/errata.md, N11)",
+    lower=1.0,
+    per_flow=False,
 )
 
 
@@ -95,27 +79,13 @@ class Vegas(CompiledLaw):
     """TCP Vegas: slow start with γ, congestion avoidance with α and β (the Quick Vegas
     paper, §3.1).
 
-    Parameters
-    ----------
-    alpha : float or array_like, default 2
-        Lower backlog threshold α of eq (2), packets; ``>= 0``.
-    beta : float or array_like, default 4
-        Upper backlog threshold β of eq (2), packets; ``>= alpha``.
-    gamma : float or array_like, default 1
-        Slow-start exit threshold γ, packets; ``> 0``.
-    initial_window : float, default 2
-        Window of the first round, packets; ``>= 1`` (the analyses start at 2, ns-2 at 1:
-        docs/errata.md, N11).
-
-    Each parameter except ``initial_window`` may be a scalar or an array with one value per
-    flow (a batched sweep). The defaults are those of the Quick Vegas paper §5 (γ = 1, α = 2,
-    β = 4).
+    Defaults from its §5; every parameter but ``initial_window`` may have
+    one value per flow.
 
     Notes
     -----
-    State (arrays over flows): ``phase`` (:data:`SLOW_START` or
-    :data:`CONGESTION_AVOIDANCE`), ``ss_grow`` (1 when the next slow-start round doubles
-    the window), ``ssthresh`` (packets; ``inf`` until a timeout).
+    State: ``phase``, ``ss_grow`` (1 when the next slow-start round doubles the window),
+    ``ssthresh`` (packets; ``inf`` until a timeout).
     """
 
     name: ClassVar[str] = "vegas"
@@ -151,35 +121,30 @@ class Vegas(CompiledLaw):
             "ssthresh": np.full(n, np.inf),
         }
 
-    def _round_rule(self, state: State, sample: RoundSample) -> tuple[Any, int, tuple[Any, ...]]:
+    def _round_rule(self, state: State, sample: RoundSample) -> RoundRule:
         """:func:`_vegas_rule` on the law's state and parameters, the sample's window and
         Δ of eq (1) from its RTTs."""
-        cwnd = np.asarray(sample.cwnd, dtype=np.float64)
-        base_rtt = np.asarray(sample.base_rtt, dtype=np.float64)
+        cwnd, base_rtt = f64(sample.cwnd, sample.base_rtt)
         return self._vegas(state, cwnd, base_rtt, sample.rtt_mean, _NO_DELTA)
 
     def _decide(
         self, state: State, cwnd: FloatArray, delta: FloatArray, out: RoundAction | None = None
     ) -> RoundAction:
-        """Slow start and eq (2) from the window and a backlog estimate ``delta`` in place
-        of Δ of eq (1), compiled (for a subclass that estimates the backlog its own way:
-        the forward-path experiments of the validation suite)."""
+        """Slow start and eq (2) on a backlog estimate ``delta`` in place of Δ of eq (1)
+        (a subclass that estimates the backlog its own way)."""
         w = np.asarray(cwnd, dtype=np.float64)
         return self._run_rule(*self._vegas(state, w, _NO_DELTA, _NO_DELTA, delta), out)
 
     def _vegas(
         self, state: State, cwnd: FloatArray, base_rtt: FloatArray, rtt_mean: Any, delta: Any
     ) -> tuple[Any, int, tuple[Any, ...]]:
-        """:func:`_vegas_rule`, the number of flows and its arguments on the law's state and
-        parameters (:meth:`ControlLaw._round_rule`; a subclass may give its own BaseRTT)."""
+        """:func:`_vegas_rule`, the number of flows and its arguments."""
         rtt = np.asarray(rtt_mean, dtype=np.float64)
         options = (np.asarray(delta, dtype=np.float64), self._rule_params, self._decrease_inclusive)
         phase, ss_grow, ssthresh = state["phase"], state["ss_grow"], state["ssthresh"]
         return _VEGAS, cwnd.shape[0], (phase, ss_grow, ssthresh, cwnd, base_rtt, rtt, *options)
 
-    def _loss_rule(
-        self, state: State, kind: int
-    ) -> tuple[Any, tuple[FloatArray, ...], tuple[Any, ...]]:
+    def _loss_rule(self, state: State, kind: int) -> LossRule:
         """:func:`_vegas_loss` on the law's state."""
         return _VEGAS_LOSS, tuple(state[k] for k in _VEGAS_STATE), ()
 
@@ -188,29 +153,13 @@ class Vegas(CompiledLaw):
 _VEGAS_STATE = ("phase", "ss_grow", "ssthresh")
 
 
-def _vegas_rule(
-    phase: Any,
-    ss_grow: Any,
-    ssthresh: Any,
-    cwnd: Any,
-    base_rtt: Any,
-    rtt_mean: Any,
-    delta: Any,
-    params: Any,
-    inclusive: bool,
-    new: Any,
-    incr: Any,
-    cap: Any,
-) -> None:
-    """Vegas's decision for each flow ``i`` (the Quick Vegas paper §3.1): slow start, its
-    exit on Δ > γ, and eq (2), from the window ``cwnd[i]`` and Δ of eq (1) (``backlog``
-    of the window, ``base_rtt[i]`` and ``rtt_mean[i]``), or ``delta[i]`` when ``delta`` is
-    not empty.
-
-    ``params`` holds the rows α, β, γ (one column, or one per flow); ``inclusive``
-    decreases at Δ >= β (Enhanced Vegas). Writes the action into ``new``, ``incr``, ``cap``
-    and the state in place. Compiled once (:mod:`tcpfluid.algorithms._jit`).
-    """
+def _vegas_rule(phase: Any, ss_grow: Any, ssthresh: Any, cwnd: Any, base_rtt: Any,
+    rtt_mean: Any, delta: Any, params: Any, inclusive: bool, new: Any, incr: Any,
+    cap: Any) -> None:  # fmt: skip
+    """Vegas's decision for each flow ``i`` from ``cwnd[i]`` and Δ of eq (1) (``delta[i]``
+    when ``delta`` is not empty); ``params`` holds the rows α, β, γ (one column, or one per
+    flow); ``inclusive`` decreases at Δ >= β (Enhanced Vegas). Writes the action into
+    ``new``, ``incr``, ``cap`` and the state in place."""
     s = stride(params, cwnd.shape[0])
     given = delta.shape[0] > 0
     for i in range(cwnd.shape[0]):
@@ -250,10 +199,7 @@ def _vegas_loss(
     phase: Any, ss_grow: Any, ssthresh: Any, index: Any, kind: int, cwnd: Any, new: Any
 ) -> None:
     """Vegas's loss reactions (the Quick Vegas paper, §3.1) for flows ``index[j]`` whose
-    windows are ``cwnd[j]``: ``LOSS_FAST`` 3/4 and ``LOSS_RETX`` 1/2 of the window (at least
-    2 packets, congestion avoidance, ``ssthresh`` the new window), ``LOSS_TIMEOUT`` 2
-    packets, ``ssthresh`` half the window and slow start. ``kind`` is a checked base kind
-    (:func:`~._common.loss_args`). Writes the new windows into ``new``. Compiled once."""
+    windows are ``cwnd[j]``, ``kind`` a checked base kind; the new windows into ``new``."""
     n = phase.shape[0]
     for j in range(index.shape[0]):
         i = check_index(index[j], n)
